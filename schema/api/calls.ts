@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { defineCall } from './define-call.ts';
+import { identitySchema } from '../entities/identity.ts';
+import { spendUserSchema, userRowSchema } from '../entities/spend-user.ts';
+import { departmentSchema } from '../entities/department.ts';
+import { locationSchema } from '../entities/location.ts';
+import { glAccountSchema } from '../entities/gl-account.ts';
+import { trackingCategorySchema } from '../entities/tracking-category.ts';
+import { cardSchema } from '../entities/card.ts';
+import { transactionSchema } from '../entities/transaction.ts';
+import { businessSchema } from '../entities/business.ts';
+import { pageQuerySchema, pagingBodySchema, paginatedSchema } from '../paging.ts';
+import { changesQuerySchema, changesResponseSchema } from '../sync-feed.ts';
+import { transactionFilterSchema, transactionSortSchema } from '../transaction-query.ts';
+import { codingPatchSchema, bulkCodingBodySchema } from '../commands/coding-patch.ts';
+
+/**
+ * The call catalogue: every API call the product makes, declared once. The server registers
+ * its routes from these entries; the client's HTTP layer reads the same entry for headers,
+ * retry class and the scope gate.
+ */
+const fullScopes = { scopes: ['default'] } as const;
+const lowRisk = { scopes: ['default', 'low-risk'] } as const;
+const extension = { scopes: ['default', 'chrome-extension'] } as const;
+
+export const signIn = defineCall({
+  id: 'auth.signIn',
+  method: 'POST',
+  path: '/v1/public/sign-in',
+  auth: 'public',
+  body: z.object({ email: z.email().max(320), password: z.string().min(1).max(1024) }),
+  response: z.object({ id_token: z.string(), mfa_required: z.boolean() }),
+});
+
+export const signOut = defineCall({
+  id: 'users.signOut',
+  method: 'POST',
+  path: '/v1/auth/users/current/sign-out',
+  auth: fullScopes,
+  body: z.object({}).optional(),
+  response: z.object({ ok: z.literal(true) }),
+});
+
+export const currentIdentity = defineCall({
+  id: 'identity.current',
+  method: 'GET',
+  path: '/v1/auth/identity',
+  auth: extension,
+  response: z.object({
+    identity: identitySchema,
+    user: spendUserSchema,
+    business: businessSchema,
+  }),
+});
+
+const listOf = <T extends z.ZodType>(id: string, path: string, item: T) =>
+  defineCall({
+    id,
+    method: 'GET',
+    path,
+    auth: fullScopes,
+    retry: 'paged',
+    query: pageQuerySchema,
+    response: paginatedSchema(item),
+  });
+
+export const listDepartments = listOf('departments.list', '/v1/auth/businesses/departments', departmentSchema);
+export const listLocations = listOf('locations.list', '/v1/auth/businesses/locations', locationSchema);
+export const listGlAccounts = listOf('glAccounts.list', '/v1/auth/accounting/gl-accounts', glAccountSchema);
+export const listTrackingCategories = listOf(
+  'trackingCategories.list',
+  '/v1/auth/accounting/tracking_categories',
+  trackingCategorySchema,
+);
+export const listUsers = listOf('users.list', '/v1/auth/businesses/users', userRowSchema);
+export const listCards = listOf('cards.list', '/v1/auth/cards', cardSchema);
+
+/** Keyset list, newest first; `start` is an opaque cursor from page.next. */
+export const listTransactions = defineCall({
+  id: 'transactions.list',
+  method: 'GET',
+  path: '/v1/auth/transactions',
+  auth: lowRisk,
+  retry: 'paged',
+  query: pageQuerySchema.extend(transactionFilterSchema.shape),
+  response: paginatedSchema(transactionSchema),
+});
+
+export const searchTransactions = defineCall({
+  id: 'transactions.search',
+  method: 'POST',
+  path: '/v1/auth/transactions/search',
+  auth: lowRisk,
+  retry: 'paged',
+  body: z.object({
+    filters: transactionFilterSchema.default({}),
+    sort: transactionSortSchema.default('occurred_desc'),
+    paging: pagingBodySchema.default({ page_size: 50 }),
+    include_count: z.boolean().default(false),
+  }),
+  response: paginatedSchema(transactionSchema),
+});
+
+const transactionParams = z.object({ transaction_canonical_uuid: z.uuid() });
+
+export const getTransaction = defineCall({
+  id: 'transactions.get',
+  method: 'GET',
+  path: '/v1/auth/transactions/:transaction_canonical_uuid',
+  auth: lowRisk,
+  params: transactionParams,
+  response: transactionSchema,
+});
+
+export const patchTransaction = defineCall({
+  id: 'transactions.patch',
+  method: 'PATCH',
+  path: '/v1/auth/transactions/:transaction_canonical_uuid',
+  auth: lowRisk,
+  params: transactionParams,
+  body: codingPatchSchema,
+  response: transactionSchema,
+});
+
+/** Atomic: every listed transaction is coded, or none is. */
+export const bulkCodeTransactions = defineCall({
+  id: 'transactions.bulkCode',
+  method: 'PATCH',
+  path: '/v1/auth/accounting/coding/bulk-update',
+  auth: lowRisk,
+  body: bulkCodingBodySchema,
+  response: z.object({ updated: z.number().int().nonnegative(), change_seq: z.number().int() }),
+});
+
+export const syncChanges = defineCall({
+  id: 'sync.changes',
+  method: 'GET',
+  path: '/v1/auth/sync/changes',
+  auth: fullScopes,
+  retry: 'paged',
+  query: changesQuerySchema,
+  response: changesResponseSchema,
+});
+
+/** Server-sent events announcing the newest change seq; read with fetch (headers carry the token). */
+export const syncStream = defineCall({
+  id: 'sync.stream',
+  method: 'GET',
+  path: '/v1/auth/sync/stream',
+  auth: fullScopes,
+  retry: 'stream',
+  response: z.string(),
+});
+
+export const CATALOGUE = [
+  signIn,
+  signOut,
+  currentIdentity,
+  listDepartments,
+  listLocations,
+  listGlAccounts,
+  listTrackingCategories,
+  listUsers,
+  listCards,
+  listTransactions,
+  searchTransactions,
+  getTransaction,
+  patchTransaction,
+  bulkCodeTransactions,
+  syncChanges,
+  syncStream,
+] as const;

@@ -1,0 +1,86 @@
+import type { z } from 'zod';
+import type { CallAuth, Scope } from './scopes.ts';
+import { RECENT_TOKEN_MAX_AGE_SECONDS } from './scopes.ts';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * Retry classes (§7): `standard` follows the method rule (GET/PUT/HEAD/DELETE/OPTIONS/TRACE
+ * retried up to 2 times on 408/413/429/5xx; POST and PATCH never blindly), `paged` is a paged
+ * query (no retry on any 4xx, up to 5 otherwise), `stream` is a long-lived SSE read.
+ */
+export type RetryClass = 'standard' | 'paged' | 'stream';
+
+type Schema = z.ZodType;
+
+export interface CallDef<
+  P extends Schema | null = Schema | null,
+  Q extends Schema | null = Schema | null,
+  B extends Schema | null = Schema | null,
+  R extends Schema = Schema,
+> {
+  id: string;
+  method: HttpMethod;
+  /** Hono-style path with `:name` params, e.g. /v1/auth/transactions/:transaction_canonical_uuid */
+  path: string;
+  auth: CallAuth;
+  retry: RetryClass;
+  /** POST and PATCH carry an Idempotency-Key; a repeat replays the stored answer. */
+  idempotent: boolean;
+  params: P;
+  query: Q;
+  body: B;
+  response: R;
+}
+
+export function defineCall<
+  R extends Schema,
+  P extends Schema | null = null,
+  Q extends Schema | null = null,
+  B extends Schema | null = null,
+>(def: {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  auth: { scopes: readonly Scope[] } | 'recent-token' | 'public';
+  retry?: RetryClass;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response: R;
+}): CallDef<P, Q, B, R> {
+  const auth: CallAuth =
+    def.auth === 'public'
+      ? { kind: 'public' }
+      : def.auth === 'recent-token'
+        ? { kind: 'recent-token', maxAgeSeconds: RECENT_TOKEN_MAX_AGE_SECONDS }
+        : { kind: 'scopes', scopes: def.auth.scopes };
+  return {
+    id: def.id,
+    method: def.method,
+    path: def.path,
+    auth,
+    retry: def.retry ?? 'standard',
+    idempotent: def.method === 'POST' || def.method === 'PATCH',
+    params: (def.params ?? null) as P,
+    query: (def.query ?? null) as Q,
+    body: (def.body ?? null) as B,
+    response: def.response,
+  };
+}
+
+type In<S> = S extends Schema ? z.input<S> : undefined;
+type Out<S> = S extends Schema ? z.output<S> : undefined;
+/** What a client sends (inputs) and what the server receives after parsing (outputs). */
+export type CallInput<C extends CallDef> = { params: In<C['params']>; query: In<C['query']>; body: In<C['body']> };
+export type CallParsed<C extends CallDef> = { params: Out<C['params']>; query: Out<C['query']>; body: Out<C['body']> };
+export type CallResponse<C extends CallDef> = z.output<C['response']>;
+
+/** Fills `:name` placeholders from params (§7: placeholders come from the payload). */
+export function buildPath(path: string, params: Record<string, string> | null | undefined): string {
+  return path.replace(/:([a-z_]+)/g, (_, name: string) => {
+    const v = params?.[name];
+    if (v === undefined) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(v);
+  });
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { BULK_CODE_MAX } from '../constants.ts';
+
+/**
+ * A coding change: only the keys present change. `null` clears a field; in `tracking`, a
+ * category mapped to null loses its option.
+ */
+export const codingPatchSchema = z
+  .object({
+    memo: z.string().max(2000).nullable().optional(),
+    gl_account_id: z.uuid().nullable().optional(),
+    department_id: z.uuid().nullable().optional(),
+    location_id: z.uuid().nullable().optional(),
+    tracking: z.record(z.uuid(), z.uuid().nullable()).optional(),
+  })
+  .strict()
+  .refine((p) => Object.keys(p).length > 0, { message: 'at least one field must change' });
+export type CodingPatch = z.infer<typeof codingPatchSchema>;
+
+export const bulkCodingBodySchema = z.object({
+  transaction_ids: z
+    .array(z.uuid())
+    .min(1)
+    .max(BULK_CODE_MAX)
+    .refine((ids) => new Set(ids).size === ids.length, { message: 'must not repeat an id' }),
+  patch: codingPatchSchema,
+});
+export type BulkCodingBody = z.infer<typeof bulkCodingBodySchema>;
+
+/** The ids a patch refers to, so server and client can check they exist. */
+export function patchReferences(p: CodingPatch) {
+  return {
+    gl_account_id: p.gl_account_id ?? null,
+    department_id: p.department_id ?? null,
+    location_id: p.location_id ?? null,
+    tracking: Object.entries(p.tracking ?? {}),
+  };
+}

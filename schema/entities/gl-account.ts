@@ -1,0 +1,12 @@
+import { z } from 'zod';
+import { mirroredFields, uuid } from './common.ts';
+
+export const glAccountSchema = z.object({
+  id: uuid,
+  code: z.string().min(1),
+  name: z.string().min(1),
+  classification: z.enum(['EXPENSE', 'ASSET', 'LIABILITY', 'EQUITY', 'REVENUE']),
+  active: z.boolean(),
+  ...mirroredFields,
+});
+export type GlAccount = z.infer<typeof glAccountSchema>;

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { mirroredFields, uuid } from './common.ts';
+
+export const trackingOptionSchema = z.object({ id: uuid, name: z.string().min(1) });
+export type TrackingOption = z.infer<typeof trackingOptionSchema>;
+
+/** A tracking category mirrors with its options inline: they are few and always read together. */
+export const trackingCategorySchema = z.object({
+  id: uuid,
+  name: z.string().min(1),
+  options: z.array(trackingOptionSchema),
+  ...mirroredFields,
+});
+export type TrackingCategory = z.infer<typeof trackingCategorySchema>;

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/**
+ * The error catalogue: spec §8 codes first, then the codes our own provider API adds for
+ * situations the spec leaves unnamed (validation, not found, idempotency). Every error body the
+ * server sends carries one of these codes; the client maps codes to messages here and nowhere else.
+ */
+export const ERROR_CATALOGUE = {
+  '4005': { status: 403, message: 'This business is inactive.' },
+  '4011': { status: 403, message: 'This business is locked.' },
+  '4014': { status: 404, message: 'No user was found for this identity.' },
+  BILLING_7001: { status: 422, message: 'There are no active subscriptions.' },
+  BILLING_7002: { status: 422, message: 'The subscription is already active.' },
+  BILLING_7003: { status: 404, message: 'No statement is available.' },
+  BILL_PAY_7017: { status: 422, message: 'The network vendor email is invalid.' },
+  PROFILE_7016: { status: 422, message: 'The code has expired. Request a new one.' },
+  PROFILE_7017: { status: 422, message: 'The code is invalid.' },
+  PROFILE_7027: { status: 422, message: 'This email is already verified.' },
+  TIMEOUT: { status: 408, message: 'The request timed out. Refresh the page to try again.' },
+  '6020': { status: 422, message: 'This phone number has unsubscribed.' },
+  '6019': { status: 422, message: 'This phone number is out of region.' },
+  '6014': { status: 422, message: 'You are already invited to this webinar.' },
+  PAYEE_1007: { status: 422, message: 'State is required for US vendors.' },
+  INFRA_7001: { status: 503, message: 'Scheduled maintenance is in progress.' },
+  BUSINESS_7004: { status: 422, message: 'The identity-provider URL is invalid.' },
+  BUSINESS_7014: { status: 422, message: 'The identity-provider format is invalid.' },
+  AUTH_7016: { status: 403, message: 'Additional verification is needed for this action.' },
+  AUTH_7022: { status: 403, message: 'This sign-in method is disabled.' },
+  AUTH_7018: { status: 422, message: 'The email does not match.' },
+  AUTH_7030: { status: 409, message: 'A SAML configuration already exists for this domain.' },
+  AUTH_7042: { status: 422, message: 'SAML cannot be enabled with no users on the domain.' },
+  AUTH_7021: { status: 422, message: 'The SSO configuration cannot be removed.' },
+  AUTH_7028: { status: 422, message: 'The enforcement configuration is invalid.' },
+  AUTH_7025: { status: 422, message: 'Multi-factor authentication failed.' },
+  AUTH_7002: { status: 401, message: 'Failed to resolve authenticated state' },
+  AUTH_7026: {
+    status: 403,
+    message: 'You have a pending invite. Check your email and accept it to log in.',
+  },
+  AUTH_7027: {
+    status: 403,
+    message: 'You have an expired invite. Request a new invite from your admin to log in.',
+  },
+  SWITCHING_7002: { status: 422, message: 'The card statement CSV could not be processed.' },
+  ACCESS_7006: { status: 502, message: 'The accounting provider rejected the credentials.' },
+  // Ours (the spec leaves these unnamed).
+  AUTH_7001: { status: 401, message: 'The email or password is incorrect.' },
+  AUTH_7003: { status: 401, message: 'Your session has expired. Sign in again.' },
+  AUTH_7029: { status: 429, message: 'Too many attempts. Try again later.' },
+  REQUEST_7001: { status: 422, message: 'The request is invalid.' },
+  REQUEST_7004: { status: 404, message: 'The requested item was not found.' },
+  REQUEST_7005: { status: 405, message: 'This method is not allowed here.' },
+  REQUEST_7013: { status: 413, message: 'The request is too large.' },
+  FORBIDDEN_7003: { status: 403, message: 'You do not have permission to do this.' },
+  IDEMPOTENCY_7009: {
+    status: 422,
+    message: 'This Idempotency-Key was already used with a different request.',
+  },
+  IDEMPOTENCY_7010: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still in progress.',
+  },
+  INTERNAL_7000: { status: 500, message: 'There was an error.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export const DEFAULT_ERROR_MESSAGE = 'There was an error.';
+
+export const errorV2Schema = z.object({
+  error_v2: z.object({
+    message: z.string(),
+    error_code: z.string(),
+    /** Field-level details for validation errors: path → message. */
+    errors: z.record(z.string(), z.string()).optional(),
+  }),
+});
+export type ErrorV2 = z.infer<typeof errorV2Schema>;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.hasOwn(ERROR_CATALOGUE, code);
+}
+
+/** The message a user sees for a code: the server's message when it sent one, else ours. */
+export function messageForError(code: string | undefined, serverMessage?: string): string {
+  if (serverMessage) return serverMessage;
+  if (code && isErrorCode(code)) return ERROR_CATALOGUE[code].message;
+  return DEFAULT_ERROR_MESSAGE;
+}
+
+export function errorBody(
+  code: ErrorCode,
+  message: string = ERROR_CATALOGUE[code].message,
+  errors?: Record<string, string>,
+): ErrorV2 {
+  return { error_v2: { message, error_code: code, ...(errors ? { errors } : {}) } };
+}
+
+// §5 validation messages.
+export const requiredMessage = (path: string) => `${path} is required`;
+export const invalidTypeMessage = (path: string, type: string) => `${path} must be a valid ${type}`;
+export const INVALID_URL_MESSAGE = 'Invalid URL';
+
+/** Turns zod issues into the §5 messages, keyed by dotted path. */
+export function validationMessages(error: z.ZodError): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const issue of error.issues) {
+    const path = issue.path.map(String).join('.') || 'body';
+    if (out[path]) continue;
+    out[path] = issueMessage(path, issue);
+  }
+  return out;
+}
+
+function issueMessage(path: string, issue: z.core.$ZodIssue): string {
+  if (issue.code === 'invalid_type') {
+    if (issue.input === undefined) return requiredMessage(path);
+    return invalidTypeMessage(path, issue.expected);
+  }
+  if (issue.code === 'invalid_format') {
+    if (issue.format === 'url') return INVALID_URL_MESSAGE;
+    return invalidTypeMessage(path, issue.format);
+  }
+  return `${path}: ${issue.message}`;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** ISO 4217 minor-unit exponents that differ from 2; every other code uses 2. */
+const EXPONENTS: Record<string, number> = {
+  BHD: 3, BIF: 0, CLP: 0, DJF: 0, GNF: 0, IQD: 3, ISK: 0, JOD: 3, JPY: 0, KMF: 0, KRW: 0,
+  KWD: 3, LYD: 3, OMR: 3, PYG: 0, RWF: 0, TND: 3, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0,
+  XOF: 0, XPF: 0,
+};
+
+export const currencyCodeSchema = z.string().regex(/^[A-Z]{3}$/, 'must be a valid ISO 4217 code');
+
+export const currencyExponent = (currency: string) => EXPONENTS[currency] ?? 2;
+
+/** Parses a decimal string ("12.34") into integer minor units, or null when it is not money. */
+export function toMinorUnits(input: string, currency: string): number | null {
+  const exp = currencyExponent(currency);
+  const m = /^(-)?(\d+)(?:\.(\d+))?$/.exec(input.trim().replace(/,/g, ''));
+  if (!m) return null;
+  const frac = m[3] ?? '';
+  if (frac.length > exp) return null;
+  const minor = Number(m[2]) * 10 ** exp + Number(frac.padEnd(exp, '0') || '0');
+  return m[1] ? -minor : minor;
+}
+
+const formatters = new Map<string, Intl.NumberFormat>();
+export function formatMoney(minor: number, currency: string, locale = 'en-US'): string {
+  const key = `${locale}:${currency}`;
+  let f = formatters.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, { style: 'currency', currency });
+    formatters.set(key, f);
+  }
+  return f.format(minor / 10 ** currencyExponent(currency));
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { changeSeq } from './entities/common.ts';
+import { SYNC_BATCH_DEFAULT, SYNC_BATCH_MAX } from './constants.ts';
+
+/** The collections the change feed carries, i.e. what a client mirrors. */
+export const MIRRORED_COLLECTIONS = [
+  'transactions',
+  'users',
+  'departments',
+  'locations',
+  'gl_accounts',
+  'tracking_categories',
+  'cards',
+] as const;
+export const mirroredCollectionSchema = z.enum(MIRRORED_COLLECTIONS);
+export type MirroredCollection = z.infer<typeof mirroredCollectionSchema>;
+
+export const changesQuerySchema = z.object({
+  after: z.coerce.number().int().nonnegative().default(0),
+  limit: z.coerce.number().int().min(1).max(SYNC_BATCH_MAX).default(SYNC_BATCH_DEFAULT),
+});
+
+/**
+ * One page of the feed. `changes` are in seq order; `checkpoint` is the seq to ask after next;
+ * `has_more` says to keep pulling; `total` is how many visible rows are newer than `after`
+ * (for the first-mirror progress bar; only sent when after=0).
+ * Rows are sent as plain objects and validated per collection by the client.
+ */
+export const changeSchema = z.object({
+  collection: mirroredCollectionSchema,
+  seq: changeSeq,
+  id: z.string(),
+  deleted: z.boolean(),
+  doc: z.record(z.string(), z.unknown()).nullable(),
+});
+export type Change = z.infer<typeof changeSchema>;
+
+export const changesResponseSchema = z.object({
+  changes: z.array(changeSchema),
+  checkpoint: changeSeq,
+  has_more: z.boolean(),
+  high_water: changeSeq,
+  total: z.number().int().nonnegative().optional(),
+  /** Bumped when what the caller may see changes (role, team): the client must resync from 0. */
+  visibility_epoch: z.string(),
+});
+export type ChangesResponse = z.infer<typeof changesResponseSchema>;
+
+/** SSE event on /v1/auth/sync/stream: `event: seq`, data is this JSON. */
+export const streamEventSchema = z.object({ seq: changeSeq });
