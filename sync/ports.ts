@@ -1,0 +1,94 @@
+import type { Change } from '../schema/sync-feed.ts';
+import type { CommandName } from '../schema/commands/index.ts';
+import type { ErrorV2 } from '../schema/errors.ts';
+import type { StepUpScope } from '../schema/api/scopes.ts';
+
+/**
+ * The sync engine's ports: everything it touches outside itself is injected here, so tests
+ * drive it with a fake clock, a fake store and the real server (or a scripted transport).
+ */
+export interface Clock {
+  now(): number;
+  /** Resolves after ms, or rejects with an AbortError when the signal aborts. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const t = setTimeout(resolve, ms);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(t);
+        reject(signal.reason);
+      }, { once: true });
+    }),
+};
+
+export type Transport = typeof fetch;
+
+/** Where the id token lives; the engine reads it per request and reports when it is refused. */
+export interface SessionPort {
+  getToken(): string | null;
+  /** The server refused the token (401): pause and ask the user to sign in again. */
+  onUnauthorized(): void;
+}
+
+/** The mirror as the puller sees it. applyChanges writes rows and checkpoint atomically. */
+export interface MirrorStore {
+  getCheckpoint(): Promise<{ seq: number; epoch: string | null }>;
+  applyChanges(changes: Change[], checkpoint: { seq: number; epoch: string }): Promise<void>;
+  /** Visibility changed (role/team): drop everything mirrored and pull from 0. */
+  reset(): Promise<void>;
+}
+
+export type OutboxState = 'pending' | 'sending' | 'needs_step_up' | 'conflict' | 'failed' | 'done';
+
+/** One durable command. `id` is the Idempotency-Key. */
+export interface OutboxEntry {
+  id: string;
+  command: CommandName;
+  args: unknown;
+  entity_ids: string[];
+  created_at: number;
+  attempts: number;
+  state: OutboxState;
+  /** When the next attempt may start (backoff after a network failure). */
+  not_before: number;
+  /** True once a request may have reached the server: a re-send must reuse the same key. */
+  maybe_sent: boolean;
+  last_error: ErrorV2['error_v2'] | null;
+  step_up_scope: StepUpScope | null;
+}
+
+export interface OutboxStore {
+  /** All entries not yet done, oldest first. */
+  list(): Promise<OutboxEntry[]>;
+  put(entry: OutboxEntry): Promise<void>;
+  remove(id: string): Promise<void>;
+}
+
+/**
+ * Applies and reverts a command's optimistic effect on the mirror. The worker keeps the
+ * confirmed row under the optimistic one so a rollback restores exactly what the server had.
+ */
+export interface OptimisticPort {
+  rollback(entry: OutboxEntry): Promise<void>;
+  confirm(entry: OutboxEntry, response: unknown): Promise<void>;
+}
+
+export type SyncPhase = 'idle' | 'initial' | 'pulling' | 'live' | 'offline' | 'signed_out' | 'error';
+
+export interface SyncStatus {
+  phase: SyncPhase;
+  online: boolean;
+  /** First mirror progress: rows received of rows announced (total from the first page). */
+  progress: { loaded: number; total: number } | null;
+  checkpoint: number;
+  pending: number;
+  failed: number;
+  needsStepUp: number;
+  leader: boolean;
+  lastError: string | null;
+}

@@ -1,0 +1,92 @@
+import type { Transaction } from '../schema/entities/transaction.ts';
+import type { Department } from '../schema/entities/department.ts';
+import type { Location } from '../schema/entities/location.ts';
+import type { GlAccount } from '../schema/entities/gl-account.ts';
+import type { TrackingCategory } from '../schema/entities/tracking-category.ts';
+import type { UserRow, SpendUser } from '../schema/entities/spend-user.ts';
+import type { Card } from '../schema/entities/card.ts';
+import type { Business } from '../schema/entities/business.ts';
+import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
+import type { CodingPatch } from '../schema/commands/coding-patch.ts';
+import type { ErrorV2 } from '../schema/errors.ts';
+import type { OutboxEntry, SyncStatus } from '../sync/ports.ts';
+
+/**
+ * The one typed boundary between the UI and the data worker (exposed with Comlink).
+ * The UI never calls fetch for domain data and never opens IndexedDB: it asks here.
+ */
+export interface TransactionQuery {
+  filter: TransactionFilter;
+  sort: TransactionSort;
+  /** Row window for the virtualised table: [offset, offset + limit). */
+  offset: number;
+  limit: number;
+}
+
+/** A mirrored transaction plus its outbox marks. */
+export interface TransactionView extends Transaction {
+  /** Outbox state of the newest command touching it, when one is not yet confirmed. */
+  pending: 'pending' | 'sending' | 'needs_step_up' | 'failed' | 'conflict' | null;
+  /** The newest failed command's id and the server's message, for retry/discard. */
+  failure: { command_id: string; message: string } | null;
+}
+
+export interface QueryResult {
+  rows: TransactionView[];
+  total: number;
+  offset: number;
+  /** Milliseconds the worker spent on the query (for the benchmark and dev overlay). */
+  took_ms: number;
+}
+
+export interface ReferenceData {
+  departments: Department[];
+  locations: Location[];
+  gl_accounts: GlAccount[];
+  tracking_categories: TrackingCategory[];
+  users: UserRow[];
+  cards: Card[];
+}
+
+export interface SessionInfo {
+  user: SpendUser;
+  business: Business;
+  scopes: string[];
+}
+
+export type SignInResult =
+  | { ok: true; session: SessionInfo; mfa_required: boolean }
+  | { ok: false; error: ErrorV2['error_v2'] };
+
+export type CommandResult =
+  | { ok: true; command_id: string; affected: number; took_ms: number }
+  | { ok: false; error: ErrorV2['error_v2'] };
+
+export interface DataApi {
+  /** Opens the mirror for the stored session (if any); resolves when the first page is readable. */
+  init(opts: { baseUrl: string }): Promise<SessionInfo | null>;
+  signIn(email: string, password: string): Promise<SignInResult>;
+  signOut(): Promise<void>;
+  session(): Promise<SessionInfo | null>;
+
+  queryTransactions(q: TransactionQuery): Promise<QueryResult>;
+  /** Ids of every transaction matching the filter (for "select all matching"). */
+  matchingIds(filter: TransactionFilter): Promise<string[]>;
+  getTransaction(id: string): Promise<TransactionView | null>;
+  referenceData(): Promise<ReferenceData>;
+
+  /** Optimistic: applies locally, queues in the outbox, resolves once durable locally. */
+  codeTransactions(ids: string[], patch: CodingPatch): Promise<CommandResult>;
+  outbox(): Promise<OutboxEntry[]>;
+  retryCommand(id: string): Promise<void>;
+  discardCommand(id: string): Promise<void>;
+
+  status(): Promise<SyncStatus>;
+  /** Calls back on sync status changes and whenever mirrored data changed (UI re-queries). */
+  subscribe(
+    onStatus: (s: SyncStatus) => void,
+    onDataChanged: (collections: string[]) => void,
+  ): Promise<() => void>;
+  /** Tells the worker the page's online state (the main thread sees it first). */
+  setOnline(online: boolean): Promise<void>;
+}
