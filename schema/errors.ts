@@ -100,20 +100,32 @@ export const requiredMessage = (path: string) => `${path} is required`;
 export const invalidTypeMessage = (path: string, type: string) => `${path} must be a valid ${type}`;
 export const INVALID_URL_MESSAGE = 'Invalid URL';
 
-/** Turns zod issues into the §5 messages, keyed by dotted path. */
-export function validationMessages(error: z.ZodError): Record<string, string> {
+/**
+ * Turns zod issues into the §5 messages, keyed by dotted path. Pass the parsed input so a
+ * missing value ('is required') can be told from a wrongly typed one ('must be a valid').
+ */
+export function validationMessages(error: z.ZodError, input?: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   for (const issue of error.issues) {
     const path = issue.path.map(String).join('.') || 'body';
     if (out[path]) continue;
-    out[path] = issueMessage(path, issue);
+    out[path] = issueMessage(path, issue, valueAt(input, issue.path));
   }
   return out;
 }
 
-function issueMessage(path: string, issue: z.core.$ZodIssue): string {
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object' || !Object.hasOwn(v, key)) return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+function issueMessage(path: string, issue: z.core.$ZodIssue, value: unknown): string {
   if (issue.code === 'invalid_type') {
-    if (issue.input === undefined) return requiredMessage(path);
+    if (value === undefined || value === null) return requiredMessage(path);
     return invalidTypeMessage(path, issue.expected);
   }
   if (issue.code === 'invalid_format') {

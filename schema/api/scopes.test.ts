@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { checkScopes, type CallAuth } from './scopes.ts';
+
+describe('scope gate', () => {
+  const scopes = (s: string[]): CallAuth => ({ kind: 'scopes', scopes: s as never });
+  it.each([
+    [scopes(['default', 'low-risk']), ['default'], { ok: true }],
+    [scopes(['default', 'low-risk']), ['low-risk'], { ok: true }],
+    [scopes(['default']), ['chrome-extension'], { ok: false, reason: 'forbidden' }],
+    [scopes(['sensitive']), ['default'], { ok: false, reason: 'step-up', scope: 'sensitive' }],
+    [scopes(['sensitive']), ['default', 'sensitive'], { ok: true }],
+    [scopes(['email-otp', 'sensitive']), ['default'], { ok: false, reason: 'step-up', scope: 'sensitive' }],
+    [scopes(['email-otp']), [], { ok: false, reason: 'step-up', scope: 'email-otp' }],
+    [{ kind: 'public' } as CallAuth, [], { ok: true }],
+    [{ kind: 'recent-token', maxAgeSeconds: 300 } as CallAuth, [], { ok: true }],
+  ])('%j with %j', (auth, tokenScopes, expected) => {
+    expect(checkScopes(auth, tokenScopes)).toEqual(expected);
+  });
+});
