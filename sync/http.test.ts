@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import { createHttpClient, defaultTimeout, type HttpClientOptions } from './http.ts';
+import { createFakeClock, fakeToken, hangingStep, jsonResponse, scriptedTransport, type ScriptStep } from './testing.ts';
+import { listTransactions, patchTransaction, searchTransactions, signIn, syncChanges } from '../schema/api/calls.ts';
+import { defineCall } from '../schema/api/define-call.ts';
+import { z } from 'zod';
+
+const TXN = '3f1c6b1e-8f0a-4e7b-9b3a-0c6f1d2e3a4b';
+const FULL = fakeToken(['default']);
+
+function setup(steps: ScriptStep[], over: Partial<HttpClientOptions> & { token?: string | null } = {}) {
+  const transport = scriptedTransport(steps);
+  const clock = createFakeClock();
+  const token = over.token === undefined ? FULL : over.token;
+  const http = createHttpClient({
+    baseUrl: 'http://api.test/',
+    transport,
+    clock,
+    session: { getToken: () => token, onUnauthorized: () => undefined },
+    newKey: () => 'generated-key',
+    ...over,
+  });
+  return { http, transport, clock };
+}
+
+const txnBody = {
+  id: TXN, card_id: TXN, user_id: TXN, merchant_name: 'Acme', merchant_category: 'Software', amount: 1234,
+  currency: 'USD', occurred_at: '2026-01-01T00:00:00Z', state: 'CLEARED', memo: 'x', gl_account_id: null,
+  department_id: null, location_id: null, tracking: {}, business_id: TXN, change_seq: 4,
+  updated_at: '2026-01-01T00:00:00Z', deleted: false,
+};
+
+describe('createHttpClient', () => {
+  it('builds the path, JSON body and headers of a PATCH, and parses the response', async () => {
+    const { http, transport } = setup([jsonResponse(200, txnBody)]);
+    const res = await http.call(patchTransaction, {
+      params: { transaction_canonical_uuid: TXN },
+      body: { memo: 'hello' },
+      idempotencyKey: 'key-1',
+    });
+    expect(res).toMatchObject({ ok: true, status: 200, data: { id: TXN, memo: 'x' } });
+    const req = transport.requests[0]!;
+    expect(req.url).toBe(`http://api.test/v1/auth/transactions/${TXN}`);
+    expect(req.method).toBe('PATCH');
+    expect(req.body).toEqual({ memo: 'hello' });
+    expect(req.headers['ramp-id-token']).toBe(FULL);
+    expect(req.headers['x-ramp-platform']).toBe('web');
+    expect(req.headers['idempotency-key']).toBe('key-1');
+    expect(req.headers['content-type']).toBe('application/json');
+  });
+
+  it('sends GET parameters as a query string: empty values stripped, arrays comma-joined', async () => {
+    const { http, transport } = setup([jsonResponse(200, { data: [], page: { next: null } })]);
+    await http.call(listTransactions, {
+      query: { page_size: 10, start: undefined, user_ids: [TXN, TXN], merchant: '' } as never,
+    });
+    const url = new URL(transport.requests[0]!.url);
+    expect(url.pathname).toBe('/v1/auth/transactions');
+    expect(url.searchParams.get('page_size')).toBe('10');
+    expect(url.searchParams.has('start')).toBe(false);
+    expect(url.searchParams.get('user_ids')).toBe(`${TXN},${TXN}`);
+    expect(transport.requests[0]!.headers['idempotency-key']).toBeUndefined();
+    expect(transport.requests[0]!.body).toBeUndefined();
+  });
+
+  it('generates an Idempotency-Key for a POST sent without one', async () => {
+    const { http, transport } = setup([jsonResponse(200, { data: [], page: { next: null } })], { token: fakeToken(['low-risk']) });
+    await http.call(searchTransactions, { body: {} });
+    expect(transport.requests[0]!.headers['idempotency-key']).toBe('generated-key');
+  });
+
+  it('sends public calls without a token', async () => {
+    const { http, transport } = setup([jsonResponse(200, { id_token: 't', mfa_required: false })], { token: null });
+    const res = await http.call(signIn, { body: { email: 'a@b.test', password: 'p' } });
+    expect(res.ok).toBe(true);
+    expect(transport.requests[0]!.headers['ramp-id-token']).toBeUndefined();
+  });
+
+  it.each([
+    ['no token', null, 'unauthenticated', 'AUTH_7002'],
+    ['a scope that a step-up grants is missing', fakeToken(['default']), 'step_up', 'AUTH_7016'],
+    ['a scope no step-up grants is missing', fakeToken(['chrome-extension']), 'forbidden', 'AUTH_7016'],
+  ])('refuses locally, without a request, when %s', async (_name, token, kind, code) => {
+    const sensitive = defineCall({ id: 'x', method: 'POST', path: '/v1/auth/x', auth: { scopes: ['sensitive'] }, response: z.object({}) });
+    const def = kind === 'step_up' ? sensitive : syncChanges;
+    const { http, transport } = setup([], { token });
+    const res = await http.call(def, {});
+    expect(res).toMatchObject({ ok: false, kind, error: { error_code: code } });
+    if (kind === 'step_up') expect(res).toMatchObject({ scope: 'sensitive' });
+    expect(transport.requests).toHaveLength(0);
+  });
+
+  it('turns an error_v2 body into a typed failure with Retry-After', async () => {
+    const body = { error_v2: { message: 'Nope', error_code: 'REQUEST_7001' } };
+    const { http } = setup([jsonResponse(422, body, { 'Retry-After': '3' })]);
+    const res = await http.call(syncChanges, { query: { after: 0, limit: 1000 } });
+    expect(res).toEqual({ ok: false, kind: 'http', status: 422, error: body.error_v2, retryAfter: '3' });
+  });
+
+  it('gives the default message for an unknown error body', async () => {
+    const { http } = setup([new Response('<html>bad gateway</html>', { status: 502 })]);
+    const res = await http.call(syncChanges, {});
+    expect(res).toMatchObject({ kind: 'http', status: 502, error: { message: 'There was an error.' } });
+  });
+
+  it('reports a 2xx that breaks the catalogue schema as bad_response', async () => {
+    const { http } = setup([jsonResponse(200, { unexpected: true })]);
+    expect(await http.call(syncChanges, {})).toMatchObject({ ok: false, kind: 'bad_response', status: 200 });
+  });
+
+  it('reports a rejected fetch as a network failure that may have been sent', async () => {
+    const { http } = setup([new TypeError('fetch failed')]);
+    expect(await http.call(syncChanges, {})).toMatchObject({ ok: false, kind: 'network', maybeSent: true });
+  });
+
+  it('times out on the injected clock with the TIMEOUT message', async () => {
+    const { http, clock } = setup([hangingStep()], { timeoutMs: 5_000 });
+    const pending = http.call(syncChanges, {});
+    await clock.advance(4_999);
+    let settled = false;
+    void pending.then(() => (settled = true));
+    await clock.advance(0);
+    expect(settled).toBe(false);
+    await clock.advance(1);
+    expect(await pending).toEqual({
+      ok: false, kind: 'timeout', maybeSent: true,
+      error: { message: 'The request timed out. Refresh the page to try again.', error_code: 'TIMEOUT' },
+    });
+  });
+
+  it('reports the caller aborting as aborted, before and during the request', async () => {
+    const before = setup([]);
+    const ctrl = new AbortController();
+    ctrl.abort();
+    expect(await before.http.call(syncChanges, { signal: ctrl.signal })).toMatchObject({ kind: 'aborted', maybeSent: false });
+    expect(before.transport.requests).toHaveLength(0);
+
+    const during = setup([hangingStep()]);
+    const ctrl2 = new AbortController();
+    const pending = during.http.call(syncChanges, { signal: ctrl2.signal });
+    ctrl2.abort();
+    expect(await pending).toMatchObject({ kind: 'aborted', maybeSent: true });
+  });
+
+  it('has no timeout on web and 15 s on mobile (§9)', () => {
+    expect(defaultTimeout('web')).toBeNull();
+    expect(defaultTimeout('mobile')).toBe(15_000);
+    expect(defaultTimeout('other')).toBe(10_000);
+  });
+
+  it('opens a stream and keeps its body readable', async () => {
+    const { http, transport } = setup([new Response('event: seq\ndata: {"seq":1}\n\n', { status: 200 })]);
+    const res = await http.stream(defineCall({ id: 's', method: 'GET', path: '/v1/auth/sync/stream', auth: { scopes: ['default'] }, retry: 'stream', response: z.string() }));
+    expect(res.ok).toBe(true);
+    if (!res.ok) return;
+    expect(await new Response(res.data).text()).toContain('data: {"seq":1}');
+    expect(transport.requests[0]!.headers.accept).toBe('text/event-stream');
+  });
+});
