@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { keyToAction, moveActive, type KeyInfo } from './keyboard.ts';
+
+const key = (k: string, extra: Partial<KeyInfo> = {}): KeyInfo => ({
+  key: k,
+  shiftKey: false,
+  ctrlKey: false,
+  metaKey: false,
+  altKey: false,
+  inField: false,
+  ...extra,
+});
+
+describe('keyToAction', () => {
+  it.each([
+    [key('j'), { type: 'move', delta: 1, extend: false }],
+    [key('ArrowDown'), { type: 'move', delta: 1, extend: false }],
+    [key('k'), { type: 'move', delta: -1, extend: false }],
+    [key('ArrowUp', { shiftKey: true }), { type: 'move', delta: -1, extend: true }],
+    [key('x'), { type: 'toggle' }],
+    [key(' '), { type: 'toggle' }],
+    [key('Enter'), { type: 'open' }],
+    [key('Escape'), { type: 'close' }],
+    [key('Escape', { inField: true }), { type: 'close' }],
+    [key('/'), { type: 'focusSearch' }],
+    [key('Home'), { type: 'edge', to: 'first' }],
+    [key('j', { inField: true }), null],
+    [key('/', { inField: true }), null],
+    [key('k', { metaKey: true }), null],
+    [key('q'), null],
+  ])('%j → %j', (info, expected) => {
+    expect(keyToAction(info)).toEqual(expected);
+  });
+});
+
+describe('moveActive', () => {
+  it.each([
+    [-1, 1, 10, 0],
+    [-1, -1, 10, 9],
+    [0, -1, 10, 0],
+    [9, 1, 10, 9],
+    [4, 20, 10, 9],
+    [4, -20, 10, 0],
+    [3, 1, 0, -1],
+  ])('from %s by %s in %s → %s', (active, delta, total, expected) => {
+    expect(moveActive(active, delta, total)).toBe(expected);
+  });
+});

@@ -1,0 +1,77 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+
+const API_ORIGIN = process.env.LEDGERLINE_API ?? 'http://127.0.0.1:8787';
+
+/** Vendor groups split out of the main entry so it stays small and caches apart from app code. */
+const VENDOR_GROUPS: { name: string; test: RegExp }[] = [
+  { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ },
+  { name: 'router', test: /node_modules[\\/]@tanstack[\\/](react-router|router-core|history|react-store|store)[\\/]/ },
+  { name: 'virtual', test: /node_modules[\\/]@tanstack[\\/](react-virtual|virtual-core)[\\/]/ },
+  { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
+];
+
+export default defineConfig({
+  plugins: [
+    react(),
+    VitePWA({
+      strategies: 'generateSW',
+      // The user decides when to swap versions: an open tab may hold unsent edits.
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
+      manifest: {
+        name: 'Ledgerline',
+        short_name: 'Ledgerline',
+        description: 'Offline-first spend management: search and code every transaction, online or not.',
+        theme_color: '#1d4ed8',
+        background_color: '#ffffff',
+        display: 'standalone',
+        start_url: '/',
+        scope: '/',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,wasm,woff2,webmanifest}'],
+        navigateFallback: '/index.html',
+        // API calls are never answered from a cache: the mirror is the offline store, not the SW.
+        navigateFallbackDenylist: [/^\/v1\//],
+        runtimeCaching: [],
+        // The data worker bundles RxDB and Dexie; it must be precached for offline start.
+        maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
+        cleanupOutdatedCaches: true,
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  worker: {
+    format: 'es',
+  },
+  optimizeDeps: {
+    // Declared up front so the dev server does not discover the worker's deps late and reload.
+    include: ['rxdb', 'rxdb/plugins/storage-dexie', 'dexie', 'comlink'],
+  },
+  server: {
+    host: '127.0.0.1',
+    proxy: { '/v1': { target: API_ORIGIN, changeOrigin: false } },
+  },
+  preview: {
+    proxy: { '/v1': { target: API_ORIGIN, changeOrigin: false } },
+  },
+  build: {
+    target: 'es2022',
+    sourcemap: false,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: VENDOR_GROUPS.map((g) => ({ name: g.name, test: g.test })),
+        },
+      },
+    },
+  },
+});
