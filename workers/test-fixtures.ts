@@ -1,0 +1,117 @@
+import { transactionSchema, type Transaction } from '../schema/entities/transaction.ts';
+import { userRowSchema, type UserRow } from '../schema/entities/spend-user.ts';
+import { departmentSchema, type Department } from '../schema/entities/department.ts';
+import { locationSchema, type Location } from '../schema/entities/location.ts';
+import { glAccountSchema, type GlAccount } from '../schema/entities/gl-account.ts';
+import { trackingCategorySchema, type TrackingCategory } from '../schema/entities/tracking-category.ts';
+import { cardSchema, type Card } from '../schema/entities/card.ts';
+
+/**
+ * Test fixtures built through the real zod schemas (a fixture the schema rejects fails at
+ * once), deterministic from a seed so a failing test reproduces.
+ */
+export const BUSINESS_ID = '0b0b0b0b-0000-4000-8000-000000000001';
+const NOW = '2026-01-01T00:00:00.000Z';
+
+/** A v4-shaped uuid from a number, so ids sort like the numbers they encode. */
+export function testUuid(kind: number, n: number): string {
+  const hex = n.toString(16).padStart(12, '0');
+  return `${kind.toString(16).padStart(8, '0')}-0000-4000-8000-${hex}`;
+}
+
+export function seededRandom(seed: number): () => number {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 0x100000000;
+  };
+}
+
+const mirrored = (seq = 1) => ({ business_id: BUSINESS_ID, change_seq: seq, updated_at: NOW, deleted: false });
+
+export function makeTransaction(overrides: Partial<Transaction> = {}): Transaction {
+  return transactionSchema.parse({
+    id: testUuid(1, 1),
+    card_id: testUuid(7, 1),
+    user_id: testUuid(2, 1),
+    merchant_name: 'Starbucks',
+    merchant_category: 'Restaurants',
+    amount: 1250,
+    currency: 'USD',
+    occurred_at: '2025-06-01T12:00:00.000Z',
+    state: 'CLEARED',
+    memo: null,
+    gl_account_id: null,
+    department_id: null,
+    location_id: null,
+    tracking: {},
+    ...mirrored(),
+    ...overrides,
+  });
+}
+
+export const makeUser = (n: number, first: string, last: string, o: Partial<UserRow> = {}): UserRow =>
+  userRowSchema.parse({
+    id: testUuid(2, n),
+    role: 'BUSINESS_USER',
+    first_name: first,
+    last_name: last,
+    email: `${first}.${last}@demo.test`.toLowerCase(),
+    is_manager: false,
+    manager_id: null,
+    department_id: null,
+    location_id: null,
+    status: 'ACTIVE',
+    ...mirrored(),
+    ...o,
+  });
+
+export const makeDepartment = (n: number, name: string): Department =>
+  departmentSchema.parse({ id: testUuid(3, n), name, ...mirrored() });
+export const makeLocation = (n: number, name: string): Location =>
+  locationSchema.parse({ id: testUuid(4, n), name, ...mirrored() });
+export const makeGlAccount = (n: number, name: string): GlAccount =>
+  glAccountSchema.parse({ id: testUuid(5, n), code: String(6000 + n), name, classification: 'EXPENSE', active: true, ...mirrored() });
+export const makeTrackingCategory = (n: number, name: string, options: string[]): TrackingCategory =>
+  trackingCategorySchema.parse({
+    id: testUuid(6, n),
+    name,
+    options: options.map((o, i) => ({ id: testUuid(6, 1000 * n + i + 1), name: o })),
+    ...mirrored(),
+  });
+export const makeCard = (n: number, userN: number): Card =>
+  cardSchema.parse({ id: testUuid(7, n), user_id: testUuid(2, userN), display_name: 'Card', last_four: '4242', is_physical: false, state: 'ACTIVE', ...mirrored() });
+
+const MERCHANTS = ['Starbucks', 'Uber', 'Lyft', 'Amazon Web Services', 'Delta Air Lines', 'Hilton', 'Marriott', 'Zoom', 'Slack', 'Éclair Café', 'WeWork', 'FedEx'];
+const MEMOS = [null, 'team lunch', 'client dinner', 'conference travel', 'software subscription', null, null];
+
+/** n transactions spread over users, departments and 18 months, deterministic from `seed`. */
+export function makeTransactions(n: number, seed = 1, opts: { users?: number; departments?: number } = {}): Transaction[] {
+  const rand = seededRandom(seed);
+  const users = opts.users ?? 10;
+  const departments = opts.departments ?? 4;
+  const start = Date.parse('2024-07-01T00:00:00.000Z');
+  const span = 540 * 86_400_000;
+  const out: Transaction[] = [];
+  for (let i = 0; i < n; i++) {
+    const coded = rand() < 0.6;
+    out.push(
+      makeTransaction({
+        id: testUuid(1, i + 1),
+        user_id: testUuid(2, 1 + Math.floor(rand() * users)),
+        merchant_name: MERCHANTS[Math.floor(rand() * MERCHANTS.length)]!,
+        amount: Math.round((rand() - 0.05) * 200_000),
+        occurred_at: new Date(start + Math.floor(rand() * span / 1000) * 1000).toISOString(),
+        state: rand() < 0.9 ? 'CLEARED' : 'PENDING',
+        memo: MEMOS[Math.floor(rand() * MEMOS.length)] ?? null,
+        gl_account_id: coded ? testUuid(5, 1 + Math.floor(rand() * 3)) : null,
+        department_id: rand() < 0.7 ? testUuid(3, 1 + Math.floor(rand() * departments)) : null,
+        location_id: rand() < 0.5 ? testUuid(4, 1 + Math.floor(rand() * 2)) : null,
+        change_seq: i + 1,
+      }),
+    );
+  }
+  return out;
+}
