@@ -60,6 +60,12 @@ export interface OutboxEntry {
   maybe_sent: boolean;
   last_error: ErrorV2['error_v2'] | null;
   step_up_scope: StepUpScope | null;
+  /**
+   * The Idempotency-Key of the next send when it is not `id`: a user's retry after a definite
+   * refusal (4xx) gets a fresh key, since the server may have stored the refusal under the old
+   * one and would replay it. Absent means `id`. Persist it with the entry.
+   */
+  idempotency_key?: string;
 }
 
 export interface OutboxStore {
@@ -76,6 +82,11 @@ export interface OutboxStore {
 export interface OptimisticPort {
   rollback(entry: OutboxEntry): Promise<void>;
   confirm(entry: OutboxEntry, response: unknown): Promise<void>;
+  /**
+   * Re-applies a command's optimistic effect when the user retries an entry that was rolled
+   * back (failed or conflict). Optional: without it a retried edit shows once the server confirms.
+   */
+  reapply?(entry: OutboxEntry): Promise<void>;
 }
 
 export type SyncPhase = 'idle' | 'initial' | 'pulling' | 'live' | 'offline' | 'signed_out' | 'error';

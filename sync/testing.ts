@@ -1,4 +1,4 @@
-import type { Clock, Transport } from './ports.ts';
+import type { Clock, MirrorStore, OptimisticPort, OutboxEntry, OutboxStore, Transport } from './ports.ts';
 
 /**
  * Test doubles for OUR ports (never for the server): a clock that only moves when told, and a
@@ -107,4 +107,64 @@ export function fakeToken(scopes: string[], extra: Record<string, unknown> = {})
   const enc = (o: unknown) =>
     btoa(JSON.stringify(o)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   return `${enc({ alg: 'none', typ: 'JWT' })}.${enc({ ramp_access_scopes: scopes, ...extra })}.sig`;
+}
+
+/** In-memory OutboxStore (a fake of our port); `puts` records every write for assertions. */
+export function createMemoryOutboxStore(initial: OutboxEntry[] = []) {
+  const rows = new Map(initial.map((e) => [e.id, structuredClone(e)]));
+  const puts: OutboxEntry[] = [];
+  const store: OutboxStore = {
+    list: async () => [...rows.values()].filter((e) => e.state !== 'done').map((e) => structuredClone(e)),
+    put: async (e) => {
+      puts.push(structuredClone(e));
+      rows.set(e.id, structuredClone(e));
+    },
+    remove: async (id) => {
+      rows.delete(id);
+    },
+  };
+  return Object.assign(store, { rows, puts });
+}
+
+/** Records optimistic effects instead of applying them. */
+export function createRecordingOptimistic() {
+  const calls: { op: 'rollback' | 'confirm' | 'reapply'; id: string; response?: unknown }[] = [];
+  const port: Required<OptimisticPort> = {
+    rollback: async (e) => void calls.push({ op: 'rollback', id: e.id }),
+    confirm: async (e, response) => void calls.push({ op: 'confirm', id: e.id, response }),
+    reapply: async (e) => void calls.push({ op: 'reapply', id: e.id }),
+  };
+  return Object.assign(port, { calls });
+}
+
+/** In-memory MirrorStore: rows per collection, checkpoint written with them in one step. */
+export function createMemoryMirror() {
+  let checkpoint: { seq: number; epoch: string | null } = { seq: 0, epoch: null };
+  const rows = new Map<string, Map<string, Record<string, unknown>>>();
+  const applied: { count: number; seq: number; epoch: string }[] = [];
+  let resets = 0;
+  const store: MirrorStore = {
+    getCheckpoint: async () => ({ ...checkpoint }),
+    applyChanges: async (changes, cp) => {
+      for (const c of changes) {
+        const coll = rows.get(c.collection) ?? new Map<string, Record<string, unknown>>();
+        rows.set(c.collection, coll);
+        if (c.deleted || !c.doc) coll.delete(c.id);
+        else coll.set(c.id, c.doc);
+      }
+      checkpoint = { ...cp };
+      applied.push({ count: changes.length, ...cp });
+    },
+    reset: async () => {
+      rows.clear();
+      checkpoint = { seq: 0, epoch: null };
+      resets++;
+    },
+  };
+  return Object.assign(store, {
+    rows,
+    applied,
+    resets: () => resets,
+    count: (collection: string) => rows.get(collection)?.size ?? 0,
+  });
 }

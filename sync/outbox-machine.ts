@@ -1,0 +1,205 @@
+import type { CallDef } from '../schema/api/define-call.ts';
+import { STEP_UP_SCOPES, type StepUpScope } from '../schema/api/scopes.ts';
+import type { z } from 'zod';
+import { COMMANDS, type CommandName } from '../schema/commands/index.ts';
+import type { CommandDef } from '../schema/commands/define-command.ts';
+import type { OutboxEntry, OutboxState } from './ports.ts';
+import type { ApiError, HttpResult } from './http.ts';
+import { backoffDelay, parseRetryAfter } from './retry.ts';
+
+/**
+ * The outbox entry's life as a pure state machine (every arrow has a table row in the tests):
+ *
+ *   pending ──send──▶ sending ──succeeded──▶ done
+ *      ▲                 │ unknown_outcome (network, timeout, 408/429/5xx, IDEMPOTENCY_7010):
+ *      │                 │   back to pending, maybe_sent, same key, not before a backoff
+ *      ├─────────────────┤ unauthorized (401) / aborted (pause) / recover (stale after reload)
+ *      │                 ├─rejected (4xx)──▶ failed ─────┐
+ *      │                 ├─conflict (409)──▶ conflict ───┤ retry (fresh key: the refusal is final)
+ *      │                 └─step_up─────────▶ needs_step_up ┘ retry (same key: nothing was sent)
+ *      └──────────────────────────────────────────────────┘
+ */
+export type OutboxEvent =
+  | { type: 'send' }
+  | { type: 'succeeded' }
+  | { type: 'unknown_outcome'; error: ApiError; maybeSent: boolean; retryAfterMs: number | null }
+  | { type: 'rejected'; error: ApiError }
+  | { type: 'conflict'; error: ApiError }
+  | { type: 'step_up'; scope: StepUpScope | null; error: ApiError }
+  | { type: 'unauthorized' }
+  | { type: 'aborted'; maybeSent: boolean }
+  | { type: 'recover' }
+  | { type: 'retry'; newKey: string };
+
+export class InvalidTransitionError extends Error {
+  constructor(readonly state: OutboxState, readonly event: OutboxEvent['type']) {
+    super(`outbox: no transition from ${state} on ${event}`);
+  }
+}
+
+/** Backoff for re-sends after an unknown outcome: 0.3 s doubling, at most a minute apart. */
+export const OUTBOX_MAX_BACKOFF_MS = 60_000;
+
+export function transition(entry: OutboxEntry, event: OutboxEvent, now: number): OutboxEntry {
+  const fail = () => {
+    throw new InvalidTransitionError(entry.state, event.type);
+  };
+  if (event.type === 'send') {
+    if (entry.state !== 'pending') return fail();
+    return { ...entry, state: 'sending', attempts: entry.attempts + 1 };
+  }
+  if (event.type === 'retry') {
+    if (entry.state === 'needs_step_up') return { ...entry, state: 'pending', not_before: now, step_up_scope: null, last_error: null };
+    if (entry.state !== 'failed' && entry.state !== 'conflict') return fail();
+    // A definite refusal: nothing under the old key was applied, so a fresh key is safe and
+    // avoids the server replaying its stored refusal.
+    return { ...entry, state: 'pending', not_before: now, last_error: null, maybe_sent: false, idempotency_key: event.newKey };
+  }
+  if (entry.state !== 'sending') return fail();
+  switch (event.type) {
+    case 'succeeded':
+      return { ...entry, state: 'done', last_error: null, step_up_scope: null };
+    case 'unknown_outcome': {
+      const delay = event.retryAfterMs ?? backoffDelay(entry.attempts - 1, OUTBOX_MAX_BACKOFF_MS);
+      return { ...entry, state: 'pending', maybe_sent: entry.maybe_sent || event.maybeSent, not_before: now + delay, last_error: event.error };
+    }
+    case 'rejected':
+      return { ...entry, state: 'failed', last_error: event.error };
+    case 'conflict':
+      return { ...entry, state: 'conflict', last_error: event.error };
+    case 'step_up':
+      return { ...entry, state: 'needs_step_up', step_up_scope: event.scope, last_error: event.error };
+    case 'unauthorized':
+      return { ...entry, state: 'pending', not_before: now };
+    case 'aborted':
+      return { ...entry, state: 'pending', not_before: now, maybe_sent: entry.maybe_sent || event.maybeSent };
+    case 'recover':
+      // Found 'sending' with nobody sending it (the tab closed mid-request): it may have arrived.
+      return { ...entry, state: 'pending', not_before: now, maybe_sent: true };
+  }
+}
+
+/** The key the next send uses. */
+export const idempotencyKeyOf = (e: OutboxEntry): string => e.idempotency_key ?? e.id;
+
+const UNKNOWN_STATUSES = new Set([408, 429]);
+
+/** Maps one HTTP outcome to the machine's event. */
+export function classifyOutcome(result: HttpResult<unknown>, call: CallDef, now: number): OutboxEvent {
+  if (result.ok) return { type: 'succeeded' };
+  switch (result.kind) {
+    case 'bad_response':
+      // A 2xx: the server acted. The change feed brings the row even if we cannot read the body.
+      return { type: 'succeeded' };
+    case 'unauthenticated':
+      return { type: 'unauthorized' };
+    case 'step_up':
+      return { type: 'step_up', scope: result.scope, error: result.error };
+    case 'forbidden':
+      return { type: 'rejected', error: result.error };
+    case 'aborted':
+      return { type: 'aborted', maybeSent: result.maybeSent };
+    case 'network':
+    case 'timeout':
+      return { type: 'unknown_outcome', error: result.error, maybeSent: result.maybeSent, retryAfterMs: null };
+    case 'http':
+      return classifyStatus(result.status, result.error, result.retryAfter, call, now);
+  }
+}
+
+function classifyStatus(status: number, error: ApiError, retryAfter: string | null, call: CallDef, now: number): OutboxEvent {
+  const unknown = (): OutboxEvent => ({ type: 'unknown_outcome', error, maybeSent: true, retryAfterMs: parseRetryAfter(retryAfter, now) });
+  if (status === 401) return { type: 'unauthorized' };
+  if (status >= 500 || UNKNOWN_STATUSES.has(status)) return unknown();
+  // The first request with this key is still being processed: ask again later, same key.
+  if (status === 409 && error.error_code === 'IDEMPOTENCY_7010') return unknown();
+  if (status === 409) return { type: 'conflict', error };
+  if (status === 403 && error.error_code === 'AUTH_7016') return { type: 'step_up', scope: stepUpScopeOf(call), error };
+  return { type: 'rejected', error };
+}
+
+function stepUpScopeOf(call: CallDef): StepUpScope | null {
+  if (call.auth.kind !== 'scopes') return null;
+  const scopes: readonly string[] = call.auth.scopes;
+  return STEP_UP_SCOPES.find((s) => scopes.includes(s)) ?? null;
+}
+
+/** States that still hold their entity: a younger entry on the same entity waits behind them. */
+const UNFINISHED: ReadonlySet<OutboxState> = new Set(['pending', 'sending', 'needs_step_up', 'conflict', 'failed']);
+
+export const byAge = (a: OutboxEntry, b: OutboxEntry) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/**
+ * FIFO per entity: the oldest pending entry whose backoff is over and that no older unfinished
+ * entry shares an entity with. A failed, conflicting or parked older entry keeps blocking: the
+ * younger edit was made on top of the older one's optimistic state, so sending it alone could
+ * apply a change the user never saw. It proceeds once the older one is retried or discarded.
+ * Entries on other entities are not held up by one in backoff.
+ */
+export function nextEligible(entries: readonly OutboxEntry[], now: number): OutboxEntry | null {
+  const held = new Set<string>();
+  for (const e of [...entries].sort(byAge)) {
+    if (!UNFINISHED.has(e.state)) continue;
+    const blocked = e.entity_ids.some((id) => held.has(id));
+    if (!blocked && e.state === 'pending' && e.not_before <= now) return e;
+    for (const id of e.entity_ids) held.add(id);
+  }
+  return null;
+}
+
+/** When the earliest backed-off entry becomes sendable, or null if none is waiting on time. */
+export function nextWake(entries: readonly OutboxEntry[], now: number): number | null {
+  let wake: number | null = null;
+  for (const e of entries) {
+    if (e.state === 'pending' && e.not_before > now && (wake === null || e.not_before < wake)) wake = e.not_before;
+  }
+  return wake;
+}
+
+export interface OutboxCounts {
+  pending: number;
+  failed: number;
+  needsStepUp: number;
+}
+
+export function countEntries(entries: readonly OutboxEntry[]): OutboxCounts {
+  const c: OutboxCounts = { pending: 0, failed: 0, needsStepUp: 0 };
+  for (const e of entries) {
+    if (e.state === 'pending' || e.state === 'sending') c.pending++;
+    else if (e.state === 'failed' || e.state === 'conflict') c.failed++;
+    else if (e.state === 'needs_step_up') c.needsStepUp++;
+  }
+  return c;
+}
+
+/**
+ * The one way to make an entry: validates the args against the command and derives the
+ * entities it touches. `id` becomes the Idempotency-Key; the worker supplies it (a uuid).
+ */
+export function createOutboxEntry(input: { id: string; command: CommandName; args: unknown; now: number }): OutboxEntry {
+  const def = commandDef(input.command);
+  const args = def.args.parse(input.args);
+  const entityIds = def.entityIds(args);
+  return {
+    id: input.id,
+    command: input.command,
+    args,
+    entity_ids: entityIds,
+    created_at: input.now,
+    attempts: 0,
+    state: 'pending',
+    not_before: input.now,
+    maybe_sent: false,
+    last_error: null,
+    step_up_scope: null,
+  };
+}
+
+/** A command's definition, widened so the outbox can drive any of them the same way. */
+export type AnyCommand = CommandDef<z.ZodType, unknown, CallDef>;
+
+export function commandDef(name: string): AnyCommand {
+  const def = (COMMANDS as Record<string, unknown>)[name];
+  if (!def) throw new Error(`outbox: unknown command ${name}`);
+  return def as AnyCommand;
+}
