@@ -5,6 +5,9 @@ import { locationSchema, type Location } from '../schema/entities/location.ts';
 import { glAccountSchema, type GlAccount } from '../schema/entities/gl-account.ts';
 import { trackingCategorySchema, type TrackingCategory } from '../schema/entities/tracking-category.ts';
 import { cardSchema, type Card } from '../schema/entities/card.ts';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
 
 /**
  * Test fixtures built through the real zod schemas (a fixture the schema rejects fails at
@@ -114,4 +117,13 @@ export function makeTransactions(n: number, seed = 1, opts: { users?: number; de
     );
   }
   return out;
+}
+
+/** A fresh mirror database on fake-indexeddb (Dexie storage, as in the browser). */
+export async function openTestDatabase(): Promise<MirrorDatabase> {
+  return openMirrorDatabase({
+    name: `test-${crypto.randomUUID().slice(0, 8)}`,
+    storage: getRxStorageDexie({ indexedDB: new IDBFactory(), IDBKeyRange }),
+    multiInstance: false,
+  });
 }

@@ -1,0 +1,179 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Change } from '../schema/sync-feed.ts';
+import type { Transaction } from '../schema/entities/transaction.ts';
+import type { OutboxEntry } from '../sync/ports.ts';
+import { createOutboxEntry, transition } from '../sync/outbox-machine.ts';
+import type { MirrorDatabase } from './db.ts';
+import { getDocs } from './bulk-write.ts';
+import { OutboxIndex } from './outbox-index.ts';
+import { RxMirrorStore } from './mirror-store.ts';
+import { makeDepartment, makeTransaction, makeTransactions, openTestDatabase, testUuid } from './test-fixtures.ts';
+
+const txnChange = (t: Transaction): Change => ({ collection: 'transactions', seq: t.change_seq, id: t.id, deleted: false, doc: t });
+const GL = testUuid(5, 1);
+
+let db: MirrorDatabase | null = null;
+afterEach(async () => {
+  await db?.close();
+  db = null;
+});
+
+async function setup() {
+  db = await openTestDatabase();
+  const index = new OutboxIndex();
+  const invalid: string[] = [];
+  const store = new RxMirrorStore(db, index, { onInvalidRow: (_c, id) => invalid.push(id) });
+  return { db, index, store, invalid };
+}
+
+const stored = async (d: MirrorDatabase, id: string) => (await getDocs(d.transactions, [id])).get(id);
+
+function codeEntry(ids: string[], patch: Record<string, unknown>, n = 1): OutboxEntry {
+  return ids.length === 1
+    ? createOutboxEntry({ id: testUuid(9, n), command: 'transaction.code', args: { transaction_id: ids[0], patch }, now: 1000 + n })
+    : createOutboxEntry({ id: testUuid(9, n), command: 'transaction.bulkCode', args: { transaction_ids: ids, patch }, now: 1000 + n });
+}
+
+describe('RxMirrorStore.applyChanges', () => {
+  it('writes rows of several collections, then the checkpoint; tombstones remove', async () => {
+    const { db, store } = await setup();
+    const rows = makeTransactions(1200, 5);
+    const dept = makeDepartment(1, 'Engineering');
+    await store.applyChanges(
+      [...rows.map(txnChange), { collection: 'departments', seq: 2000, id: dept.id, deleted: false, doc: dept }],
+      { seq: 2000, epoch: 'e1' },
+    );
+    expect(await db.transactions.count().exec()).toBe(1200);
+    expect(await db.departments.count().exec()).toBe(1);
+    expect(await store.getCheckpoint()).toEqual({ seq: 2000, epoch: 'e1' });
+    const first = await stored(db, rows[0]!.id);
+    expect(first?.occurred_desc).toBe(-Date.parse(rows[0]!.occurred_at));
+
+    await store.applyChanges([{ collection: 'transactions', seq: 2001, id: rows[0]!.id, deleted: true, doc: null }], { seq: 2001, epoch: 'e1' });
+    expect(await stored(db, rows[0]!.id)).toBeUndefined();
+    expect(await db.transactions.count().exec()).toBe(1199);
+  });
+
+  it('is idempotent: applying the same batch again (a crash before the checkpoint) changes nothing', async () => {
+    const { db, store } = await setup();
+    const rows = makeTransactions(50, 2);
+    const batch = [...rows.map(txnChange), { collection: 'transactions' as const, seq: 60, id: rows[1]!.id, deleted: true, doc: null }];
+    await store.applyChanges(batch, { seq: 60, epoch: 'e' });
+    const updated = { ...rows[0]!, memo: 'server memo', change_seq: 61 };
+    await store.applyChanges([...batch, txnChange(updated)], { seq: 61, epoch: 'e' });
+    await store.applyChanges([...batch, txnChange(updated)], { seq: 61, epoch: 'e' });
+    expect(await db.transactions.count().exec()).toBe(49);
+    expect((await stored(db, rows[0]!.id))?.memo).toBe('server memo');
+  });
+
+  it('skips rows that fail their schema or carry another id, and never pollutes prototypes', async () => {
+    const { db, store, invalid } = await setup();
+    const good = makeTransaction({ id: testUuid(1, 1) });
+    const hostile = JSON.parse(`{"__proto__": {"polluted": true}, ${JSON.stringify(makeTransaction({ id: testUuid(1, 2), tracking: {} })).slice(1)}`);
+    hostile.tracking = JSON.parse('{"__proto__": {"polluted": true}}');
+    const changes: Change[] = [
+      txnChange(good),
+      { collection: 'transactions', seq: 2, id: testUuid(1, 2), deleted: false, doc: hostile },
+      { collection: 'transactions', seq: 3, id: testUuid(1, 3), deleted: false, doc: { ...good, id: testUuid(1, 3), amount: 'ten' } },
+      { collection: 'transactions', seq: 4, id: testUuid(1, 4), deleted: false, doc: { ...good } },
+    ];
+    await store.applyChanges(changes, { seq: 4, epoch: 'e' });
+    expect(invalid).toEqual([testUuid(1, 3), testUuid(1, 4)]);
+    expect(await db.transactions.count().exec()).toBe(2);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    const row = await stored(db, testUuid(1, 2));
+    expect(Object.getPrototypeOf(row?.tracking)).toBe(Object.prototype);
+  });
+});
+
+describe('RxMirrorStore optimistic rows', () => {
+  async function withPending() {
+    const ctx = await setup();
+    const rows = makeTransactions(20, 3).map((r) => ({ ...r, gl_account_id: null, memo: 'server' }));
+    await ctx.store.applyChanges(rows.map(txnChange), { seq: 20, epoch: 'e' });
+    const entry = codeEntry([rows[0]!.id, rows[1]!.id], { gl_account_id: GL, memo: 'mine' });
+    ctx.index.put(entry);
+    await ctx.store.applyLocal([entry]);
+    return { ...ctx, rows, entry };
+  }
+
+  it('applies a command on top and keeps the server row as shadow', async () => {
+    const { db, rows, entry } = await withPending();
+    const row = await stored(db, rows[0]!.id);
+    expect(row).toMatchObject({ gl_account_id: GL, memo: 'mine', pending_ids: [entry.id] });
+    expect(row?.shadow).toEqual(rows[0]);
+  });
+
+  it('rebases a newer server row under the pending command', async () => {
+    const { db, store, rows, entry } = await withPending();
+    const newer = { ...rows[0]!, amount: 777, memo: 'server 2', change_seq: 30 };
+    await store.applyChanges([txnChange(newer)], { seq: 30, epoch: 'e' });
+    const row = await stored(db, rows[0]!.id);
+    expect(row).toMatchObject({ amount: 777, memo: 'mine', gl_account_id: GL, pending_ids: [entry.id] });
+    expect(row?.shadow).toEqual(newer);
+  });
+
+  it('rolls back to exactly the server version', async () => {
+    const { db, store, index, rows, entry } = await withPending();
+    const failed = transition(transition(entry, { type: 'send' }, 2000), { type: 'rejected', error: { message: 'No', error_code: 'REQUEST_7001' } }, 2001);
+    await store.rollback(failed);
+    index.put(failed);
+    const row = await stored(db, rows[0]!.id);
+    const { occurred_desc, ...server } = row!;
+    expect(server).toEqual(rows[0]);
+    expect(occurred_desc).toBe(-Date.parse(rows[0]!.occurred_at));
+    // Retrying puts it back on top.
+    await store.reapply(failed);
+    expect(await stored(db, rows[0]!.id)).toMatchObject({ memo: 'mine', pending_ids: [entry.id] });
+  });
+
+  it('rolls back one command and keeps a later one on top of the restored row', async () => {
+    const { db, store, index, rows, entry } = await withPending();
+    const later = codeEntry([rows[0]!.id], { department_id: testUuid(3, 1) }, 2);
+    index.put(later);
+    await store.applyLocal([later]);
+    await store.rollback(entry);
+    index.remove(entry.id);
+    const row = await stored(db, rows[0]!.id);
+    expect(row).toMatchObject({ memo: 'server', gl_account_id: null, department_id: testUuid(3, 1), pending_ids: [later.id] });
+    expect(row?.shadow).toEqual(rows[0]);
+  });
+
+  it('confirms a bulk command: its effect becomes the confirmed row', async () => {
+    const { db, store, index, rows, entry } = await withPending();
+    await store.confirm({ ...entry, state: 'done' }, { updated: 2, change_seq: 40 });
+    index.remove(entry.id);
+    const row = await stored(db, rows[1]!.id);
+    expect(row).toMatchObject({ memo: 'mine', gl_account_id: GL });
+    expect(row?.shadow).toBeUndefined();
+    expect(row?.pending_ids).toBeUndefined();
+  });
+
+  it('confirms a single command with the row the server returned', async () => {
+    const { db, store, index, rows } = await withPending();
+    const single = codeEntry([rows[5]!.id], { memo: 'solo' }, 3);
+    index.put(single);
+    await store.applyLocal([single]);
+    const returned = { ...rows[5]!, memo: 'solo', change_seq: 50, updated_at: '2026-02-01T00:00:00.000Z' };
+    await store.confirm({ ...single, state: 'done' }, returned);
+    const { occurred_desc, ...row } = (await stored(db, rows[5]!.id))!;
+    void occurred_desc;
+    expect(row).toEqual(returned);
+  });
+
+  it('reconcile rebuilds rows whose stored commands differ from the outbox', async () => {
+    const { db, store, index, rows, entry } = await withPending();
+    index.remove(entry.id); // finished elsewhere while this tab was away
+    await store.reconcile([(await stored(db, rows[0]!.id))!]);
+    const { occurred_desc, ...row } = (await stored(db, rows[0]!.id))!;
+    void occurred_desc;
+    expect(row).toEqual(rows[0]);
+  });
+
+  it('reset drops every mirrored row and the checkpoint', async () => {
+    const { db, store } = await withPending();
+    await store.reset();
+    expect(await db.transactions.count().exec()).toBe(0);
+    expect(await store.getCheckpoint()).toEqual({ seq: 0, epoch: null });
+  });
+});

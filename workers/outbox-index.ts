@@ -1,0 +1,118 @@
+import type { OutboxEntry, OutboxState } from '../sync/ports.ts';
+import { byAge, commandDef } from '../sync/outbox-machine.ts';
+import type { Transaction } from '../schema/entities/transaction.ts';
+
+/**
+ * The outbox as the worker reads it: every unfinished entry by id and by the entities it
+ * touches. Kept current from the outbox collection's change stream, so entries written by
+ * another tab count here too. It answers the two questions the mirror keeps asking:
+ * which commands sit on top of a row (to rebase server rows and roll back), and what the
+ * UI shows for a row (pending / failed with the server's message).
+ */
+
+/** States whose optimistic effect is on the mirror. failed/conflict were rolled back. */
+const APPLIED: ReadonlySet<OutboxState> = new Set(['pending', 'sending', 'needs_step_up']);
+
+export class OutboxIndex {
+  private byId = new Map<string, OutboxEntry>();
+  private byEntity = new Map<string, OutboxEntry[]>();
+  private parsedArgs = new Map<string, unknown>();
+
+  load(entries: readonly OutboxEntry[]): void {
+    this.byId.clear();
+    this.byEntity.clear();
+    this.parsedArgs.clear();
+    for (const e of entries) this.put(e);
+  }
+
+  put(entry: OutboxEntry): void {
+    if (entry.state === 'done') return this.remove(entry.id);
+    const old = this.byId.get(entry.id);
+    this.byId.set(entry.id, entry);
+    if (old) {
+      // Same entry, new state: entity lists hold the entry object, so swap it in place.
+      for (const id of entry.entity_ids) {
+        const list = this.byEntity.get(id);
+        const i = list?.findIndex((e) => e.id === entry.id) ?? -1;
+        if (list && i >= 0) list[i] = entry;
+      }
+      return;
+    }
+    for (const id of entry.entity_ids) {
+      const list = this.byEntity.get(id);
+      if (!list) this.byEntity.set(id, [entry]);
+      else {
+        list.push(entry);
+        if (list.length > 1 && byAge(list[list.length - 2]!, entry) > 0) list.sort(byAge);
+      }
+    }
+  }
+
+  remove(id: string): void {
+    const old = this.byId.get(id);
+    if (!old) return;
+    this.byId.delete(id);
+    this.parsedArgs.delete(id);
+    for (const entityId of old.entity_ids) {
+      const list = this.byEntity.get(entityId)?.filter((e) => e.id !== id);
+      if (list?.length) this.byEntity.set(entityId, list);
+      else this.byEntity.delete(entityId);
+    }
+  }
+
+  get(id: string): OutboxEntry | undefined {
+    return this.byId.get(id);
+  }
+
+  entries(): OutboxEntry[] {
+    return [...this.byId.values()].sort(byAge);
+  }
+
+  /** Entries whose optimistic effect sits on the entity, oldest first. */
+  applied(entityId: string): OutboxEntry[] {
+    return (this.byEntity.get(entityId) ?? []).filter((e) => APPLIED.has(e.state));
+  }
+
+  hasEntries(entityId: string): boolean {
+    return this.byEntity.has(entityId);
+  }
+
+  /** What the UI shows for a row: the newest entry's state and the newest failure. */
+  marks(entityId: string): { pending: Exclude<OutboxState, 'done'> | null; failure: { command_id: string; message: string } | null } {
+    const list = this.byEntity.get(entityId);
+    if (!list?.length) return { pending: null, failure: null };
+    const newest = list[list.length - 1]!;
+    let failure: { command_id: string; message: string } | null = null;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const e = list[i]!;
+      if ((e.state === 'failed' || e.state === 'conflict') && e.last_error) {
+        failure = { command_id: e.id, message: e.last_error.message };
+        break;
+      }
+    }
+    return { pending: newest.state === 'done' ? null : newest.state, failure };
+  }
+
+  counts(): { pending: number; failed: number; needsStepUp: number } {
+    let pending = 0;
+    let failed = 0;
+    let needsStepUp = 0;
+    for (const e of this.byId.values()) {
+      if (e.state === 'pending' || e.state === 'sending') pending++;
+      else if (e.state === 'failed' || e.state === 'conflict') failed++;
+      else if (e.state === 'needs_step_up') needsStepUp++;
+    }
+    return { pending, failed, needsStepUp };
+  }
+
+  /** Runs the entry's command on a transaction (args parsed once per entry, not per row). */
+  applyTo<T extends Transaction>(entry: OutboxEntry, txn: T): T {
+    const def = commandDef(entry.command);
+    let args = this.parsedArgs.get(entry.id);
+    if (args === undefined) {
+      args = def.args.parse(entry.args);
+      if (this.byId.has(entry.id)) this.parsedArgs.set(entry.id, args);
+    }
+    return def.apply(txn, args) as T;
+  }
+}
