@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { createPuller, type PullerEvent } from './puller.ts';
+import { createHttpClient } from './http.ts';
+import {
+  createFakeClock, createMemoryMirror, fakeToken, flush, jsonResponse, scriptedTransport, type ScriptStep,
+} from './testing.ts';
+import type { ChangesResponse } from '../schema/sync-feed.ts';
+
+function page(from: number, count: number, over: Partial<ChangesResponse> = {}): ChangesResponse {
+  const changes = Array.from({ length: count }, (_, i) => ({
+    collection: 'transactions' as const, seq: from + i + 1, id: `t${from + i + 1}`, deleted: false, doc: { id: `t${from + i + 1}` },
+  }));
+  return { changes, checkpoint: from + count, has_more: false, high_water: from + count, visibility_epoch: 'e1', ...over };
+}
+
+/** An SSE response whose body the test writes to, like a server holding the connection. */
+function sseStream() {
+  let ctrl!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (ctrl = c) });
+  const enc = new TextEncoder();
+  return {
+    step: ((_req, signal) => {
+      signal?.addEventListener('abort', () => ctrl.error(signal.reason), { once: true });
+      return Promise.resolve(new Response(body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } }));
+    }) as ScriptStep,
+    send: (text: string) => ctrl.enqueue(enc.encode(text)),
+    drop: () => ctrl.error(new TypeError('network changed')),
+  };
+}
+
+function setup(steps: ScriptStep[], batchSize?: number) {
+  const clock = createFakeClock();
+  const transport = scriptedTransport(steps);
+  const store = createMemoryMirror();
+  const http = createHttpClient({
+    baseUrl: 'http://api.test', transport, clock,
+    session: { getToken: () => fakeToken(['default']), onUnauthorized: () => undefined },
+  });
+  const events: PullerEvent[] = [];
+  const puller = createPuller({ http, clock, store, batchSize, onEvent: (e) => events.push(e), random: () => 1 });
+  const queries = () => transport.requests.filter((r) => r.url.includes('/changes')).map((r) => new URL(r.url).search);
+  return { clock, transport, store, puller, events, queries };
+}
+
+describe('puller.pull', () => {
+  it('pulls batches from the checkpoint, writes each with its checkpoint, reports progress', async () => {
+    const t = setup([
+      jsonResponse(200, page(0, 3, { has_more: true, total: 7, high_water: 7 })),
+      jsonResponse(200, page(3, 3, { has_more: true })),
+      jsonResponse(200, page(6, 1)),
+    ]);
+    expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 7 });
+    expect(t.queries()).toEqual(['?after=0&limit=2000', '?after=3&limit=2000', '?after=6&limit=2000']);
+    expect(t.store.applied).toEqual([
+      { count: 3, seq: 3, epoch: 'e1' }, { count: 3, seq: 6, epoch: 'e1' }, { count: 1, seq: 7, epoch: 'e1' },
+    ]);
+    expect(t.store.count('transactions')).toBe(7);
+    expect(t.events).toEqual([
+      { type: 'pull_started', initial: true },
+      { type: 'progress', loaded: 3, total: 7 },
+      { type: 'progress', loaded: 6, total: 7 },
+      { type: 'progress', loaded: 7, total: 7 },
+      { type: 'pull_succeeded', checkpoint: 7 },
+    ]);
+    expect(t.puller.checkpoint()).toBe(7);
+  });
+
+  it('asks for at least 1,000 rows per batch and continues from the stored checkpoint without progress', async () => {
+    const t = setup([jsonResponse(200, page(0, 1)), jsonResponse(200, page(1, 1))], 10);
+    await t.puller.pull();
+    await t.puller.pull();
+    expect(t.queries()).toEqual(['?after=0&limit=1000', '?after=1&limit=1000']);
+    expect(t.events.filter((e) => e.type === 'pull_started')).toEqual([
+      { type: 'pull_started', initial: true }, { type: 'pull_started', initial: false },
+    ]);
+  });
+
+  it('resets the mirror and pulls from 0 when the visibility epoch changes', async () => {
+    const t = setup([
+      jsonResponse(200, page(0, 2, { total: 2 })),
+      jsonResponse(200, page(2, 1, { visibility_epoch: 'e2' })),
+      jsonResponse(200, page(0, 1, { visibility_epoch: 'e2', total: 1 })),
+    ]);
+    await t.puller.pull();
+    expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 1 });
+    expect(t.store.resets()).toBe(1);
+    expect(t.queries()).toEqual(['?after=0&limit=2000', '?after=2&limit=2000', '?after=0&limit=2000']);
+    expect(t.store.count('transactions')).toBe(1);
+    expect(await t.store.getCheckpoint()).toEqual({ seq: 1, epoch: 'e2' });
+  });
+
+  it('stops on a refused batch, keeping what it applied (paged calls do not retry a 4xx)', async () => {
+    const t = setup([
+      jsonResponse(200, page(0, 2, { has_more: true, total: 4 })),
+      jsonResponse(422, { error_v2: { message: 'bad', error_code: 'REQUEST_7001' } }),
+    ]);
+    expect(await t.puller.pull()).toMatchObject({ ok: false, failure: { kind: 'http', status: 422 } });
+    expect(await t.store.getCheckpoint()).toEqual({ seq: 2, epoch: 'e1' });
+    expect(t.events.at(-1)).toMatchObject({ type: 'pull_failed' });
+  });
+
+  it('refuses a feed that says has_more without advancing (no endless loop)', async () => {
+    const t = setup([jsonResponse(200, { ...page(0, 0), has_more: true })]);
+    expect(await t.puller.pull()).toMatchObject({ ok: false, failure: { kind: 'bad_response' } });
+  });
+
+  it('shares one run between concurrent callers and loops once more for them', async () => {
+    const t = setup([jsonResponse(200, page(0, 1)), jsonResponse(200, page(1, 1))]);
+    const [a, b] = await Promise.all([t.puller.pull(), t.puller.pull()]);
+    expect(a).toEqual(b);
+    expect(t.queries()).toEqual(['?after=0&limit=2000', '?after=1&limit=2000']);
+  });
+});
+
+describe('puller.live', () => {
+  it('catches up, then pulls when the stream announces a newer seq, and ignores old ones', async () => {
+    const s = sseStream();
+    const t = setup([s.step, jsonResponse(200, page(0, 2)), jsonResponse(200, page(2, 1))]);
+    const ctrl = new AbortController();
+    const done = t.puller.live(ctrl.signal);
+    await flush();
+    expect(t.events.map((e) => e.type)).toEqual(['pull_started', 'pull_succeeded', 'stream_open']);
+    s.send(': hello\n\nevent: seq\ndata: {"seq":2}\n\n');
+    await flush();
+    expect(t.queries()).toHaveLength(1);
+    s.send('event: seq\r\ndata: {"seq":3}\r\n\r\n');
+    await flush();
+    expect(t.queries()).toEqual(['?after=0&limit=2000', '?after=2&limit=2000']);
+    expect(t.puller.checkpoint()).toBe(3);
+    ctrl.abort();
+    expect(await done).toEqual({ reason: 'aborted' });
+  });
+
+  it('reconnects with backoff on the injected clock when the stream drops, honouring retry:', async () => {
+    const s1 = sseStream();
+    const s2 = sseStream();
+    const t = setup([s1.step, jsonResponse(200, page(0, 1)), s2.step, jsonResponse(200, page(1, 1))]);
+    const ctrl = new AbortController();
+    const done = t.puller.live(ctrl.signal);
+    await flush();
+    s1.send('retry: 5000\n');
+    await flush();
+    s1.drop();
+    await flush();
+    expect(t.events.at(-1)).toEqual({ type: 'stream_lost' });
+    expect(t.clock.pending()).toEqual([5000]);
+    await t.clock.advance(4_999);
+    expect(t.transport.requests).toHaveLength(2);
+    await t.clock.advance(1);
+    expect(t.transport.requests).toHaveLength(4); // re-opened the stream and caught up
+    expect(t.puller.checkpoint()).toBe(2);
+    ctrl.abort();
+    expect(await done).toEqual({ reason: 'aborted' });
+  });
+
+  it('keeps trying with doubling delays while the stream cannot open, pulling on each try', async () => {
+    const s = sseStream();
+    const t = setup([
+      new TypeError('refused'), jsonResponse(200, page(0, 1)),
+      new TypeError('refused'), jsonResponse(200, page(1, 0)),
+      s.step, jsonResponse(200, page(1, 0)),
+    ]);
+    const ctrl = new AbortController();
+    void t.puller.live(ctrl.signal);
+    await flush();
+    expect(t.clock.pending()).toEqual([1000]);
+    await t.clock.advance(1000);
+    expect(t.clock.pending()).toEqual([2000]);
+    await t.clock.advance(2000);
+    expect(t.transport.requests).toHaveLength(6);
+    expect(t.events.filter((e) => e.type === 'stream_open')).toHaveLength(1);
+    ctrl.abort();
+  });
+
+  it('retries a failing changes GET by the §7 rule before waiting to reconnect', async () => {
+    const t = setup(Array.from({ length: 7 }, () => jsonResponse(503, {})));
+    const ctrl = new AbortController();
+    void t.puller.live(ctrl.signal);
+    await flush();
+    expect(t.clock.pending()).toEqual([300]); // paged class: the feed GET retries up to 5 times
+    for (const ms of [300, 600, 1200, 2400, 4800]) await t.clock.advance(ms);
+    expect(t.transport.requests).toHaveLength(7);
+    expect(t.events.map((e) => e.type)).toEqual(['pull_started', 'pull_failed', 'stream_lost']);
+    expect(t.clock.pending()).toEqual([1000]);
+    ctrl.abort();
+  });
+
+  it('stops for good on a 401 from the stream', async () => {
+    const t = setup([jsonResponse(401, { error_v2: { message: 'expired', error_code: 'AUTH_7003' } })]);
+    const end = await t.puller.live(new AbortController().signal);
+    expect(end).toMatchObject({ reason: 'unauthorized', failure: { status: 401 } });
+  });
+});

@@ -1,0 +1,174 @@
+import { syncChanges, syncStream } from '../schema/api/calls.ts';
+import { SYNC_BATCH_DEFAULT, SYNC_BATCH_MAX } from '../schema/constants.ts';
+import { streamEventSchema } from '../schema/sync-feed.ts';
+import type { Clock, MirrorStore } from './ports.ts';
+import type { HttpClient, HttpFailure } from './http.ts';
+import { callWithRetry } from './retry.ts';
+import { readSse } from './sse.ts';
+
+/** What the puller tells its owner, in order; the engine folds these into its phase. */
+export type PullerEvent =
+  | { type: 'pull_started'; initial: boolean }
+  | { type: 'progress'; loaded: number; total: number }
+  | { type: 'pull_succeeded'; checkpoint: number }
+  | { type: 'pull_failed'; failure: HttpFailure }
+  | { type: 'stream_open' }
+  | { type: 'stream_lost' };
+
+export type PullResult = { ok: true; checkpoint: number } | { ok: false; failure: HttpFailure };
+
+/** Why `live` returned: the caller aborted, or the server refused the session (no point retrying). */
+export type LiveEnd = { reason: 'aborted' } | { reason: 'unauthorized' | 'forbidden'; failure: HttpFailure };
+
+export interface PullerOptions {
+  http: HttpClient;
+  clock: Clock;
+  store: MirrorStore;
+  /** Rows per batch, at least 1,000 (the issue's floor), at most SYNC_BATCH_MAX. */
+  batchSize?: number;
+  onEvent?: (e: PullerEvent) => void;
+  /** First reconnect delay when the server sends no `retry:`; doubles per failure up to maxReconnectMs. */
+  reconnectMs?: number;
+  maxReconnectMs?: number;
+  /** 0..1; spreads reconnects of many clients after a server restart. Tests pass () => 1. */
+  random?: () => number;
+}
+
+export interface Puller {
+  /** Pulls until caught up. Concurrent calls share one run, which loops once more for them. */
+  pull(signal?: AbortSignal): Promise<PullResult>;
+  /** Pull, then follow the SSE stream, pulling whenever it announces a newer seq; reconnects. */
+  live(signal: AbortSignal): Promise<LiveEnd>;
+  checkpoint(): number;
+}
+
+export const MIN_BATCH = 1_000;
+const FEED_BROKEN = { message: 'The change feed did not advance.', error_code: 'SYNC_FEED' };
+
+export function createPuller(opts: PullerOptions): Puller {
+  const limit = Math.min(SYNC_BATCH_MAX, Math.max(MIN_BATCH, opts.batchSize ?? SYNC_BATCH_DEFAULT));
+  const emit = (e: PullerEvent) => opts.onEvent?.(e);
+  const random = opts.random ?? Math.random;
+  let checkpoint = 0;
+  let current: Promise<PullResult> | null = null;
+  let again = false;
+
+  async function pullOnce(signal: AbortSignal | undefined): Promise<PullResult> {
+    let cp = await opts.store.getCheckpoint();
+    checkpoint = cp.seq;
+    emit({ type: 'pull_started', initial: cp.seq === 0 });
+    let total: number | null = null;
+    let loaded = 0;
+    for (;;) {
+      const res = await callWithRetry(opts.http, opts.clock, syncChanges, { query: { after: cp.seq, limit }, signal });
+      if (!res.ok) return failed(res);
+      const page = res.data;
+      if (cp.epoch !== null && page.visibility_epoch !== cp.epoch) {
+        // What this user may see changed (role, team): rows we hold may no longer be theirs.
+        await opts.store.reset();
+        cp = { seq: 0, epoch: null };
+        total = null;
+        loaded = 0;
+        emit({ type: 'pull_started', initial: true });
+        continue;
+      }
+      if (page.has_more && page.checkpoint <= cp.seq) {
+        return failed({ ok: false, kind: 'bad_response', status: res.status, error: FEED_BROKEN });
+      }
+      if (cp.seq === 0 && page.total !== undefined) total = page.total;
+      await opts.store.applyChanges(page.changes, { seq: page.checkpoint, epoch: page.visibility_epoch });
+      cp = { seq: page.checkpoint, epoch: page.visibility_epoch };
+      checkpoint = cp.seq;
+      loaded += page.changes.length;
+      if (total !== null) emit({ type: 'progress', loaded, total: Math.max(total, loaded) });
+      if (!page.has_more) break;
+    }
+    emit({ type: 'pull_succeeded', checkpoint: cp.seq });
+    return { ok: true, checkpoint: cp.seq };
+  }
+
+  function failed(failure: HttpFailure): PullResult {
+    emit({ type: 'pull_failed', failure });
+    return { ok: false, failure };
+  }
+
+  function pull(signal?: AbortSignal): Promise<PullResult> {
+    if (current) {
+      again = true;
+      return current;
+    }
+    current = (async () => {
+      let result: PullResult;
+      do {
+        again = false;
+        result = await pullOnce(signal);
+      } while (again && result.ok && !signal?.aborted);
+      return result;
+    })().finally(() => {
+      current = null;
+    });
+    return current;
+  }
+
+  /** Reads announcements until the stream ends; returns a LiveEnd only when live must stop. */
+  async function follow(body: ReadableStream<Uint8Array>, signal: AbortSignal, retry: { ms: number | null }) {
+    try {
+      for await (const item of readSse(body)) {
+        if (item.type === 'retry') retry.ms = item.ms;
+        if (item.type !== 'event' || item.event !== 'seq') continue;
+        const announced = parseSeq(item.data);
+        if (announced === null || announced <= checkpoint) continue;
+        const r = await pull(signal);
+        if (!r.ok) return terminal(r.failure) ?? null;
+      }
+    } catch {
+      // The connection dropped (or was aborted): reconnect below.
+    }
+    return null;
+  }
+
+  async function live(signal: AbortSignal): Promise<LiveEnd> {
+    const retry: { ms: number | null } = { ms: null };
+    for (let failures = 0; !signal.aborted; ) {
+      // Open the stream first, then catch up: a write landing between the two is announced.
+      const stream = await opts.http.stream(syncStream, { signal });
+      if (!stream.ok && terminal(stream)) return terminal(stream)!;
+      const caught = await pull(signal);
+      if (!caught.ok && terminal(caught.failure)) return terminal(caught.failure)!;
+      if (stream.ok && caught.ok) {
+        emit({ type: 'stream_open' });
+        failures = 0;
+        const end = await follow(stream.data, signal, retry);
+        if (end) return end;
+      } else if (stream.ok) {
+        await stream.data.cancel().catch(() => undefined);
+      }
+      if (signal.aborted) break;
+      emit({ type: 'stream_lost' });
+      failures++;
+      const base = retry.ms ?? opts.reconnectMs ?? 1_000;
+      const delay = Math.min(opts.maxReconnectMs ?? 30_000, base * 2 ** (failures - 1));
+      await opts.clock.sleep(Math.round(delay * (0.5 + 0.5 * random())), signal).catch(() => undefined);
+    }
+    return { reason: 'aborted' };
+  }
+
+  return { pull, live, checkpoint: () => checkpoint };
+}
+
+function parseSeq(data: string): number | null {
+  try {
+    const parsed = streamEventSchema.safeParse(JSON.parse(data));
+    return parsed.success ? parsed.data.seq : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Failures that no reconnect can cure until the user signs in again (or steps up). */
+function terminal(f: HttpFailure): LiveEnd | null {
+  if (f.kind === 'unauthenticated' || (f.kind === 'http' && f.status === 401)) return { reason: 'unauthorized', failure: f };
+  if (f.kind === 'forbidden' || f.kind === 'step_up' || (f.kind === 'http' && f.status === 403)) return { reason: 'forbidden', failure: f };
+  if (f.kind === 'aborted') return { reason: 'aborted' };
+  return null;
+}

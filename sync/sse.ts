@@ -1,0 +1,98 @@
+/**
+ * A server-sent events parser after the WHATWG HTML spec, "Interpreting an event stream"
+ * (https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation):
+ * UTF-8 with an optional leading BOM; lines end in CRLF, LF or CR (a CR at the end of one chunk
+ * and an LF at the start of the next are one line end); `:` starts a comment; fields `event`,
+ * `data` (lines joined with LF), `id` (ignored when it holds NUL; persists across events) and
+ * `retry` (ASCII digits only); a blank line dispatches; an unterminated event at the end is dropped.
+ */
+export interface SseEvent {
+  type: 'event';
+  event: string;
+  data: string;
+  lastEventId: string;
+}
+export type SseItem = SseEvent | { type: 'retry'; ms: number } | { type: 'comment'; text: string };
+
+export interface SseParser {
+  /** Feeds decoded text; returns what it completed. */
+  push(text: string): SseItem[];
+}
+
+export function createSseParser(): SseParser {
+  let buffer = '';
+  let first = true;
+  let skipLf = false;
+  let data: string[] = [];
+  let eventType = '';
+  let lastEventId = '';
+
+  function line(l: string, out: SseItem[]) {
+    if (l === '') {
+      if (data.length > 0) out.push({ type: 'event', event: eventType || 'message', data: data.join('\n'), lastEventId });
+      data = [];
+      eventType = '';
+      return;
+    }
+    if (l.startsWith(':')) {
+      out.push({ type: 'comment', text: l.slice(1).replace(/^ /, '') });
+      return;
+    }
+    const colon = l.indexOf(':');
+    const field = colon === -1 ? l : l.slice(0, colon);
+    let value = colon === -1 ? '' : l.slice(colon + 1);
+    if (value.startsWith(' ')) value = value.slice(1);
+    if (field === 'data') data.push(value);
+    else if (field === 'event') eventType = value;
+    else if (field === 'id' && !value.includes('\0')) lastEventId = value;
+    else if (field === 'retry' && /^\d+$/.test(value)) out.push({ type: 'retry', ms: Number(value) });
+  }
+
+  return {
+    push(text) {
+      const out: SseItem[] = [];
+      if (first && text.length > 0) {
+        first = false;
+        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      }
+      if (skipLf && text.startsWith('\n')) text = text.slice(1);
+      if (text.length > 0) skipLf = false;
+      buffer += text;
+      for (;;) {
+        const i = buffer.search(/[\r\n]/);
+        if (i === -1) break;
+        const cr = buffer[i] === '\r';
+        line(buffer.slice(0, i), out);
+        if (cr && i + 1 < buffer.length) {
+          buffer = buffer.slice(buffer[i + 1] === '\n' ? i + 2 : i + 1);
+        } else {
+          // A CR as the last character: its LF, if any, arrives with the next chunk.
+          skipLf = cr;
+          buffer = buffer.slice(i + 1);
+        }
+      }
+      return out;
+    },
+  };
+}
+
+/** Reads a byte stream (fetch body) as SSE items; ends when the stream ends or errors. */
+export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseItem> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder('utf-8');
+  const parser = createSseParser();
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) {
+        yield* parser.push(decoder.decode());
+        return;
+      }
+      yield* parser.push(decoder.decode(value, { stream: true }));
+    }
+  } finally {
+    // Leaving early (the consumer stopped) must close the connection, not just our lock on it.
+    await reader.cancel().catch(() => undefined);
+    reader.releaseLock();
+  }
+}
