@@ -61,7 +61,8 @@ export interface TransactionMirrorFields {
   shadow?: Transaction | null;
   pending_ids?: string[];
 }
-export type MirroredTransaction = Transaction & TransactionMirrorFields;
+/** A transaction as stored in the mirror (see MIRROR_OMITTED_FIELDS for the missing `deleted`). */
+export type MirroredTransaction = Omit<Transaction, 'deleted'> & TransactionMirrorFields;
 
 export function occurredDesc(occurredAt: string): number {
   return -Date.parse(occurredAt);
@@ -91,6 +92,13 @@ const SPECS: Record<MirroredCollection, MirrorSpec> = {
   cards: { indexes: [], extraProperties: {}, extraRequired: [] },
 };
 
+/**
+ * Wire fields the mirror does not store. `deleted` is a reserved top-level name in RxDB (an
+ * RxDocument getter, error SC17), and a stored row is never a tombstone anyway: tombstones
+ * remove the row. Readers put `deleted: false` back.
+ */
+export const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
+
 /** Bumped when a mirror schema changes shape: the worker then resyncs instead of migrating. */
 export const MIRROR_SCHEMA_VERSION = 0;
 
@@ -104,6 +112,7 @@ export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSche
     ...derived.properties,
     ...spec.extraProperties,
   };
+  for (const field of MIRROR_OMITTED_FIELDS) delete properties[field];
   // The primary key is indexed by RxDB: it needs a maxLength.
   properties.id = { ...properties.id, maxLength: UUID_LENGTH };
   for (const field of spec.indexes.flat()) {
@@ -119,7 +128,9 @@ export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSche
     primaryKey: 'id',
     type: 'object',
     properties,
-    required: [...new Set([...(derived.required ?? []), 'id', ...spec.extraRequired])],
+    required: [...new Set([...(derived.required ?? []), 'id', ...spec.extraRequired])].filter(
+      (f) => !(MIRROR_OMITTED_FIELDS as readonly string[]).includes(f),
+    ),
     indexes: spec.indexes,
     additionalProperties: false,
   };

@@ -7,6 +7,7 @@ import type { MirrorDatabase } from './db.ts';
 import { getDocs } from './bulk-write.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import { RxMirrorStore } from './mirror-store.ts';
+import { serverRow } from './rebase.ts';
 import { makeDepartment, makeTransaction, makeTransactions, openTestDatabase, testUuid } from './test-fixtures.ts';
 
 const txnChange = (t: Transaction): Change => ({ collection: 'transactions', seq: t.change_seq, id: t.id, deleted: false, doc: t });
@@ -118,10 +119,11 @@ describe('RxMirrorStore optimistic rows', () => {
     const failed = transition(transition(entry, { type: 'send' }, 2000), { type: 'rejected', error: { message: 'No', error_code: 'REQUEST_7001' } }, 2001);
     await store.rollback(failed);
     index.put(failed);
-    const row = await stored(db, rows[0]!.id);
-    const { occurred_desc, ...server } = row!;
-    expect(server).toEqual(rows[0]);
-    expect(occurred_desc).toBe(-Date.parse(rows[0]!.occurred_at));
+    const row = (await stored(db, rows[0]!.id))!;
+    expect(serverRow(row)).toEqual(rows[0]);
+    expect(row.occurred_desc).toBe(-Date.parse(rows[0]!.occurred_at));
+    expect(row).not.toHaveProperty('shadow');
+    expect(row).not.toHaveProperty('pending_ids');
     // Retrying puts it back on top.
     await store.reapply(failed);
     expect(await stored(db, rows[0]!.id)).toMatchObject({ memo: 'mine', pending_ids: [entry.id] });
@@ -156,18 +158,14 @@ describe('RxMirrorStore optimistic rows', () => {
     await store.applyLocal([single]);
     const returned = { ...rows[5]!, memo: 'solo', change_seq: 50, updated_at: '2026-02-01T00:00:00.000Z' };
     await store.confirm({ ...single, state: 'done' }, returned);
-    const { occurred_desc, ...row } = (await stored(db, rows[5]!.id))!;
-    void occurred_desc;
-    expect(row).toEqual(returned);
+    expect(serverRow((await stored(db, rows[5]!.id))!)).toEqual(returned);
   });
 
   it('reconcile rebuilds rows whose stored commands differ from the outbox', async () => {
     const { db, store, index, rows, entry } = await withPending();
     index.remove(entry.id); // finished elsewhere while this tab was away
     await store.reconcile([(await stored(db, rows[0]!.id))!]);
-    const { occurred_desc, ...row } = (await stored(db, rows[0]!.id))!;
-    void occurred_desc;
-    expect(row).toEqual(rows[0]);
+    expect(serverRow((await stored(db, rows[0]!.id))!)).toEqual(rows[0]);
   });
 
   it('reset drops every mirrored row and the checkpoint', async () => {

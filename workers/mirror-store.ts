@@ -6,7 +6,7 @@ import type { MirrorStore, OptimisticPort, OutboxEntry } from '../sync/ports.ts'
 import type { MirrorDatabase, MirrorDoc } from './db.ts';
 import { getDocs, putDocs, removeDocs, scanDocs, updateDocs } from './bulk-write.ts';
 import type { OutboxIndex } from './outbox-index.ts';
-import { isCurrent, recomputeRow, toMirrored, type RecomputeOptions } from './rebase.ts';
+import { isCurrent, recomputeRow, toMirrored, type AnyTransactionRow, type RecomputeOptions } from './rebase.ts';
 import { dropUnsafeKeys } from './sanitize.ts';
 
 /**
@@ -127,7 +127,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
    * After a restart: rows whose stored commands differ from the outbox (a crash between the
    * outbox write and the row write, or a command finished by another tab) are rebuilt.
    */
-  reconcile(candidates: readonly MirroredTransaction[]): Promise<void> {
+  reconcile(candidates: readonly AnyTransactionRow[]): Promise<void> {
     const stale = candidates.filter((row) => !isCurrent(this.outbox, row)).map((row) => row.id);
     return this.rewrite(stale, {});
   }
@@ -160,7 +160,10 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
         this.events.onInvalidRow?.(change.collection, change.id, parsed.success ? 'id mismatch' : parsed.error.message);
         continue;
       }
-      rows.set(change.id, parsed.data as Record<string, unknown>);
+      // `deleted` is not stored (MIRROR_OMITTED_FIELDS): a stored row is never a tombstone.
+      const { deleted, ...doc } = parsed.data as Record<string, unknown>;
+      void deleted;
+      rows.set(change.id, doc);
     }
     const out = new Map<MirroredCollection, { puts: MirrorDoc[]; removes: string[] }>();
     for (const [collection, rows] of latest) {

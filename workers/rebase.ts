@@ -1,5 +1,5 @@
 import type { Transaction } from '../schema/entities/transaction.ts';
-import { occurredDesc, type MirroredTransaction } from '../schema/mirror.ts';
+import { occurredDesc, type MirroredTransaction, type TransactionMirrorFields } from '../schema/mirror.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
 import { byAge } from '../sync/outbox-machine.ts';
 import type { OutboxIndex } from './outbox-index.ts';
@@ -12,6 +12,12 @@ import type { OutboxIndex } from './outbox-index.ts';
  * row from these two inputs, so the result never depends on the order events arrived in.
  */
 
+/** A transaction with whatever mirror fields it carries: a stored row, an engine row, a wire row. */
+export type AnyTransactionRow = Omit<Transaction, 'deleted'> & Partial<TransactionMirrorFields> & { deleted?: boolean };
+
+/** The query engine's row: the full entity (deleted: false) plus the mirror fields. */
+export type EngineRow = Transaction & Partial<TransactionMirrorFields>;
+
 export interface RecomputeOptions {
   /** The command being confirmed or rolled back: no longer on top of the row. */
   exclude?: string;
@@ -21,37 +27,45 @@ export interface RecomputeOptions {
   base?: Transaction;
 }
 
-/** Server fields only: drops the mirror-only fields (and any stray RxDB ones). */
-export function serverRow(row: Transaction | MirroredTransaction): Transaction {
-  const { shadow, pending_ids, occurred_desc, ...rest } = row as MirroredTransaction & Record<string, unknown>;
+/** Server fields only, as the entity: drops the mirror-only fields, restores `deleted`. */
+export function serverRow(row: AnyTransactionRow): Transaction {
+  const { shadow, pending_ids, occurred_desc, ...rest } = row;
   void shadow;
   void pending_ids;
   void occurred_desc;
-  return rest as Transaction;
+  return { ...rest, deleted: false };
 }
 
-export function toMirrored(row: Transaction): MirroredTransaction {
-  return { ...serverRow(row), occurred_desc: occurredDesc(row.occurred_at) };
+/** A stored row as the query engine keeps it. */
+export function toEngineRow(row: AnyTransactionRow): EngineRow {
+  return { ...row, deleted: false };
+}
+
+function storable(row: AnyTransactionRow): Omit<Transaction, 'deleted'> {
+  const { shadow, pending_ids, occurred_desc, deleted, ...rest } = row;
+  void shadow;
+  void pending_ids;
+  void occurred_desc;
+  void deleted;
+  return rest;
+}
+
+export function toMirrored(row: AnyTransactionRow): MirroredTransaction {
+  return { ...storable(row), occurred_desc: occurredDesc(row.occurred_at) };
 }
 
 /** The row as it should be stored now. */
-export function recomputeRow(
-  index: OutboxIndex,
-  current: MirroredTransaction | Transaction,
-  opts: RecomputeOptions = {},
-): MirroredTransaction {
-  const mirrored = current as MirroredTransaction;
-  const base = opts.base ?? mirrored.shadow ?? serverRow(current);
+export function recomputeRow(index: OutboxIndex, current: AnyTransactionRow, opts: RecomputeOptions = {}): MirroredTransaction {
+  const base = opts.base ?? current.shadow ?? serverRow(current);
   let entries = index.applied(current.id);
   if (opts.exclude) entries = entries.filter((e) => e.id !== opts.exclude);
-  if (opts.include && !entries.some((e) => e.id === opts.include!.id)) {
-    entries = [...entries, opts.include].sort(byAge);
-  }
+  const include = opts.include;
+  if (include && !entries.some((e) => e.id === include.id)) entries = [...entries, include].sort(byAge);
   if (entries.length === 0) return toMirrored(base);
   let visible = serverRow(base);
   for (const entry of entries) visible = index.applyTo(entry, visible);
   return {
-    ...visible,
+    ...storable(visible),
     occurred_desc: occurredDesc(visible.occurred_at),
     shadow: serverRow(base),
     pending_ids: entries.map((e) => e.id),
@@ -59,7 +73,7 @@ export function recomputeRow(
 }
 
 /** True when the stored row already reflects exactly the applied commands. */
-export function isCurrent(index: OutboxIndex, row: MirroredTransaction): boolean {
+export function isCurrent(index: OutboxIndex, row: AnyTransactionRow): boolean {
   const want = index.applied(row.id).map((e) => e.id);
   const have = row.pending_ids ?? [];
   return want.length === have.length && want.every((id, i) => have[i] === id);
