@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SyncStatus } from '../data/types.ts';
+import type { SyncStatus } from '../data-access/types.ts';
 import { mirrorProgress, syncIndicatorText, syncTone } from './sync-text.ts';
 
 const status = (over: Partial<SyncStatus> = {}): SyncStatus => ({

@@ -1,4 +1,4 @@
-import type { SyncStatus } from '../data/types.ts';
+import type { SyncStatus } from '../data-access/types.ts';
 
 /**
  * What the sync indicator says. The three phrases are fixed by issue 2 (tests and assistive

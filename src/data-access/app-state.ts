@@ -1,0 +1,75 @@
+import type { DataClient, SessionInfo, SyncStatus } from './types.ts';
+import { createStore, type Store } from './store.ts';
+
+export interface AppState {
+  boot: 'loading' | 'ready' | 'failed';
+  bootError: string | null;
+  session: SessionInfo | null;
+  status: SyncStatus | null;
+  /** The page's own network state (the main thread hears online/offline first). */
+  online: boolean;
+  /** Bumped whenever the worker says mirrored data changed: views re-query on it. */
+  dataVersion: number;
+  /** Bumped when reference data (departments, GL accounts…) changed. */
+  referenceVersion: number;
+}
+
+export type AppStore = Store<AppState>;
+
+export function createAppStore(online: boolean): AppStore {
+  return createStore<AppState>({
+    boot: 'loading',
+    bootError: null,
+    session: null,
+    status: null,
+    online,
+    dataVersion: 0,
+    referenceVersion: 0,
+  });
+}
+
+/** Resolves once boot has finished (the router's guards wait on it before deciding). */
+export function whenBooted(store: AppStore): Promise<void> {
+  if (store.get().boot !== 'loading') return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = store.subscribe(() => {
+      if (store.get().boot !== 'loading') {
+        stop();
+        resolve();
+      }
+    });
+  });
+}
+
+const REFERENCE_COLLECTIONS = new Set(['users', 'departments', 'locations', 'gl_accounts', 'tracking_categories', 'cards']);
+
+/**
+ * Opens the worker for the stored session, then listens: sync status into the store, data
+ * changes as version bumps, and the page's online/offline events into the worker.
+ */
+export async function bootData(client: DataClient, store: AppStore, win: Window = window): Promise<void> {
+  const announce = () => {
+    const online = win.navigator.onLine;
+    store.set({ online });
+    void client.setOnline(online);
+  };
+  win.addEventListener('online', announce);
+  win.addEventListener('offline', announce);
+  try {
+    await client.setOnline(win.navigator.onLine);
+    const session = await client.init({ baseUrl: win.location.origin });
+    await client.subscribe(
+      (status) => store.set({ status }),
+      (collections) =>
+        store.set((s) => ({
+          dataVersion: s.dataVersion + 1,
+          referenceVersion: collections.some((c) => REFERENCE_COLLECTIONS.has(c))
+            ? s.referenceVersion + 1
+            : s.referenceVersion,
+        })),
+    );
+    store.set({ session, boot: 'ready', status: await client.status() });
+  } catch (err) {
+    store.set({ boot: 'failed', bootError: err instanceof Error ? err.message : String(err) });
+  }
+}

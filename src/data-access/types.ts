@@ -1,0 +1,19 @@
+import type { Remote } from 'comlink';
+import type { DataApi } from '../../workers/api.ts';
+
+/**
+ * Types the UI sees from the data worker, derived from its one API so src/ never imports
+ * sync/ (lint's import direction) and can never drift from what the worker really sends.
+ */
+export type DataClient = Remote<DataApi>;
+export type SyncStatus = Awaited<ReturnType<DataApi['status']>>;
+export type OutboxEntry = Awaited<ReturnType<DataApi['outbox']>>[number];
+export type {
+  SessionInfo,
+  TransactionView,
+  QueryResult,
+  ReferenceData,
+  CommandResult,
+  SignInResult,
+  TransactionQuery,
+} from '../../workers/api.ts';

@@ -1,0 +1,185 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { formatMoney } from '../../../schema/money.ts';
+import type { DataClient, TransactionView } from '../../data-access/types.ts';
+import { toastError, toastInfo } from '../../app/toast-store.ts';
+import { diffCoding, type CodingValues } from './coding-patch.ts';
+import { SyncMark } from './status-marks.tsx';
+import type { ReferenceView } from './use-reference-data.ts';
+
+export interface DetailDrawerProps {
+  id: string;
+  client: DataClient;
+  reference: ReferenceView;
+  dataVersion: number;
+  /** Auditors and guests read but do not code (§6). */
+  canCode: boolean;
+  onClose(): void;
+}
+
+const valuesOf = (t: TransactionView): CodingValues => ({
+  memo: t.memo,
+  gl_account_id: t.gl_account_id,
+  department_id: t.department_id,
+  location_id: t.location_id,
+  tracking: { ...t.tracking },
+});
+
+/** One transaction: facts, sync state (with the server's reason when refused), memo and coding. */
+export function DetailDrawer({ id, client, reference, dataVersion, canCode, onClose }: DetailDrawerProps) {
+  const [txn, setTxn] = useState<TransactionView | null | undefined>(undefined);
+  const [form, setForm] = useState<CodingValues | null>(null);
+  const [saving, setSaving] = useState(false);
+  const dirty = useRef(false);
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  useEffect(() => {
+    dirty.current = false;
+    heading.current?.focus();
+  }, [id]);
+
+  useEffect(() => {
+    let live = true;
+    void client.getTransaction(id).then((t) => {
+      if (!live) return;
+      setTxn(t);
+      // A sync update replaces the form only while the user has not started editing.
+      if (t && !dirty.current) setForm(valuesOf(t));
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, id, dataVersion]);
+
+  const edit = (patch: Partial<CodingValues>) => {
+    dirty.current = true;
+    setForm((f) => (f ? { ...f, ...patch } : f));
+  };
+
+  async function onSave(e: FormEvent) {
+    e.preventDefault();
+    if (!txn || !form) return;
+    const patch = diffCoding(valuesOf(txn), form);
+    if (!patch) return;
+    setSaving(true);
+    try {
+      const result = await client.codeTransactions([txn.id], patch);
+      if (!result.ok) return toastError(result.error.message);
+      dirty.current = false;
+      toastInfo('Saved. It syncs in the background.');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const { names, options, data } = reference;
+  const changed = txn && form ? diffCoding(valuesOf(txn), form) !== null : false;
+
+  return (
+    <aside className="drawer" role="dialog" aria-labelledby="drawer-title" aria-modal="false">
+      <header className="drawer-header">
+        <h2 id="drawer-title" tabIndex={-1} ref={heading}>
+          {txn ? txn.merchant_name : txn === null ? 'Transaction not found' : 'Transaction'}
+        </h2>
+        <button type="button" className="btn-ghost" aria-label="Close details" onClick={onClose}>
+          ×
+        </button>
+      </header>
+      {txn && form && (
+        <form className="drawer-body" onSubmit={(e) => void onSave(e)}>
+          <fieldset disabled={!canCode} className="plain-fieldset">
+          <div className="drawer-amount">{formatMoney(txn.amount, txn.currency)}</div>
+          <dl className="facts">
+            <dt>Date</dt>
+            <dd>{new Date(txn.occurred_at).toLocaleString()}</dd>
+            <dt>Cardholder</dt>
+            <dd>{names.user(txn.user_id)}</dd>
+            <dt>Card</dt>
+            <dd>{names.card(txn.card_id) || '—'}</dd>
+            <dt>Category</dt>
+            <dd>{txn.merchant_category || '—'}</dd>
+            <dt>State</dt>
+            <dd>{txn.state.charAt(0) + txn.state.slice(1).toLowerCase()}</dd>
+            <dt>Sync</dt>
+            <dd>{txn.pending ? <SyncMark row={txn} /> : 'Synced'}</dd>
+          </dl>
+          {txn.failure && (
+            <div className="notice notice-error" role="alert">
+              <strong>The server refused this change:</strong> {txn.failure.message}
+              <div className="row-actions">
+                <button type="button" className="btn btn-sm" onClick={() => void client.retryCommand(txn.failure!.command_id)}>
+                  Retry
+                </button>
+                <button type="button" className="btn btn-sm btn-ghost" onClick={() => void client.discardCommand(txn.failure!.command_id)}>
+                  Discard
+                </button>
+              </div>
+            </div>
+          )}
+          <label className="field">
+            <span className="field-label">Memo</span>
+            <textarea rows={3} maxLength={2000} value={form.memo ?? ''} onChange={(e) => edit({ memo: e.target.value })} />
+          </label>
+          <CodingSelect label="GL account" value={form.gl_account_id} options={options.glAccounts} current={names.glAccount(txn.gl_account_id)} onChange={(v) => edit({ gl_account_id: v })} />
+          <CodingSelect label="Department" value={form.department_id} options={options.departments} onChange={(v) => edit({ department_id: v })} />
+          <CodingSelect label="Location" value={form.location_id} options={options.locations} onChange={(v) => edit({ location_id: v })} />
+          {data.tracking_categories.map((cat) => (
+            <CodingSelect
+              key={cat.id}
+              label={cat.name}
+              value={form.tracking[cat.id] ?? null}
+              options={cat.options.map((o) => ({ value: o.id, label: o.name }))}
+              onChange={(v) => {
+                const tracking = { ...form.tracking };
+                if (v) tracking[cat.id] = v;
+                else delete tracking[cat.id];
+                edit({ tracking });
+              }}
+            />
+          ))}
+          </fieldset>
+          <div className="drawer-actions" hidden={!canCode}>
+            <button type="submit" className="btn btn-primary" disabled={!changed || saving}>
+              {saving ? 'Saving…' : 'Save'}
+            </button>
+            <button
+              type="button"
+              className="btn"
+              disabled={!changed}
+              onClick={() => {
+                dirty.current = false;
+                setForm(valuesOf(txn));
+              }}
+            >
+              Reset
+            </button>
+          </div>
+        </form>
+      )}
+    </aside>
+  );
+}
+
+function CodingSelect(props: {
+  label: string;
+  value: string | null;
+  options: { value: string; label: string }[];
+  /** Name of the current value when it is not offered any more (e.g. an inactive GL account). */
+  current?: string;
+  onChange(v: string | null): void;
+}) {
+  const offered = props.value === null || props.options.some((o) => o.value === props.value);
+  return (
+    <label className="field">
+      <span className="field-label">{props.label}</span>
+      <select value={props.value ?? ''} onChange={(e) => props.onChange(e.target.value || null)}>
+        <option value="">None</option>
+        {!offered && props.value && <option value={props.value}>{props.current || 'Current value'}</option>}
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}

@@ -1,0 +1,142 @@
+import { useState, type ReactNode } from 'react';
+import type { TransactionFilter } from '../../../schema/transaction-query.ts';
+import { formatAmountInput, parseAmountInput } from './money-input.ts';
+import type { Option, ReferenceView } from './use-reference-data.ts';
+
+export interface FilterBarProps {
+  filter: TransactionFilter;
+  currency: string;
+  reference: ReferenceView;
+  /** Merges a change into the URL filter (undefined removes a key). */
+  onChange(patch: Partial<TransactionFilter>): void;
+  onClear(): void;
+}
+
+/** Structured filters. Each control writes the URL; the table re-queries from it. */
+export function FilterBar({ filter, currency, reference, onChange, onClear }: FilterBarProps) {
+  const { options } = reference;
+  const single = (ids: string[] | undefined) => ids?.[0] ?? '';
+  const active =
+    Object.entries(filter).filter(([k, v]) => k !== 'q' && v !== undefined).length > 0;
+
+  return (
+    <div className="filters" role="group" aria-label="Filters">
+      <SelectFilter
+        label="Cardholder"
+        value={single(filter.user_ids)}
+        options={options.users}
+        onChange={(v) => onChange({ user_ids: v ? [v] : undefined })}
+      />
+      <SelectFilter
+        label="Department"
+        value={single(filter.department_ids)}
+        options={options.departments}
+        onChange={(v) => onChange({ department_ids: v ? [v] : undefined })}
+      />
+      <SelectFilter
+        label="Location"
+        value={single(filter.location_ids)}
+        options={options.locations}
+        onChange={(v) => onChange({ location_ids: v ? [v] : undefined })}
+      />
+      <AmountFilter
+        label="Min amount"
+        minor={filter.amount_min}
+        currency={currency}
+        onChange={(minor) => onChange({ amount_min: minor })}
+      />
+      <AmountFilter
+        label="Max amount"
+        minor={filter.amount_max}
+        currency={currency}
+        onChange={(minor) => onChange({ amount_max: minor })}
+      />
+      <FilterField label="From">
+        <input type="date" value={filter.from ?? ''} onChange={(e) => onChange({ from: e.target.value || undefined })} />
+      </FilterField>
+      <FilterField label="To">
+        <input type="date" value={filter.to ?? ''} onChange={(e) => onChange({ to: e.target.value || undefined })} />
+      </FilterField>
+      <label className="filter-check">
+        <input
+          type="checkbox"
+          checked={filter.missing_coding === true}
+          onChange={(e) => onChange({ missing_coding: e.target.checked ? true : undefined })}
+        />
+        Missing coding
+      </label>
+      {active && (
+        <button type="button" className="btn-ghost btn-sm" onClick={onClear}>
+          Clear filters
+        </button>
+      )}
+    </div>
+  );
+}
+
+function FilterField({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <label className="filter">
+      <span className="filter-label">{label}</span>
+      {children}
+    </label>
+  );
+}
+
+function SelectFilter(props: { label: string; value: string; options: Option[]; onChange(v: string): void }) {
+  return (
+    <FilterField label={props.label}>
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">All</option>
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </FilterField>
+  );
+}
+
+/**
+ * Typed in major units, stored in the URL in minor units. The text stays as typed while it is
+ * not money yet ("12."), and the field says why instead of silently dropping it.
+ */
+function AmountFilter(props: { label: string; minor: number | undefined; currency: string; onChange(minor: number | undefined): void }) {
+  const { label, minor, currency, onChange } = props;
+  const [text, setText] = useState(() => formatAmountInput(minor, currency));
+  const [error, setError] = useState<string | null>(null);
+
+  // The URL changed from elsewhere (clear filters, back button): show its value, unless the
+  // text already means it ("12.5" and "12.50" are the same filter).
+  const [seen, setSeen] = useState(minor);
+  if (seen !== minor) {
+    setSeen(minor);
+    const parsed = parseAmountInput(text, currency, label);
+    if (!parsed.ok || parsed.minor !== minor) {
+      setText(formatAmountInput(minor, currency));
+      setError(null);
+    }
+  }
+
+  return (
+    <FilterField label={label}>
+      <input
+        type="text"
+        inputMode="decimal"
+        className="input-amount"
+        placeholder="0.00"
+        value={text}
+        aria-invalid={error ? true : undefined}
+        title={error ?? undefined}
+        onChange={(e) => {
+          setText(e.target.value);
+          const parsed = parseAmountInput(e.target.value, currency, label);
+          if (!parsed.ok) return setError(parsed.message);
+          setError(null);
+          if (parsed.minor !== minor) onChange(parsed.minor);
+        }}
+      />
+    </FilterField>
+  );
+}

@@ -1,0 +1,236 @@
+import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
+import { DEFAULT_PAGE_SIZE } from '../../../schema/constants.ts';
+import { clampPageIndex, pageLabel } from '../../../schema/paging.ts';
+import { canCodeTransactions } from '../../../schema/roles.ts';
+import type { TransactionFilter } from '../../../schema/transaction-query.ts';
+import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import type { TransactionView } from '../../data-access/types.ts';
+import { BulkCodingDialog } from './bulk-coding-dialog.tsx';
+import { DetailDrawer } from './detail-drawer.tsx';
+import { FilterBar } from './filter-bar.tsx';
+import { DEFAULT_SORT, filterFromSearch, queryKey, type TransactionsSearch } from './search-params.ts';
+import { headerCheckState } from './selection.ts';
+import { TransactionsTable } from './transactions-table.tsx';
+import { useReferenceData } from './use-reference-data.ts';
+import { useSelection } from './use-selection.ts';
+import { useTableKeys } from './use-table-keys.ts';
+import { useTransactionRows } from './use-transaction-rows.ts';
+
+const routeApi = getRouteApi('/_app/transactions');
+
+/** How long typing waits before the URL catches up (the query itself runs on every keystroke). */
+const URL_WRITE_DELAY_MS = 250;
+
+export function TransactionsPage() {
+  const search = routeApi.useSearch();
+  const navigate = routeApi.useNavigate();
+  const client = useDataClient();
+  const session = useAppState((s) => s.session);
+  const dataVersion = useAppState((s) => s.dataVersion);
+  const reference = useReferenceData(client, useAppState((s) => s.referenceVersion));
+  const currency = session?.business.currency ?? 'USD';
+  const canCode = session ? canCodeTransactions(session.user) : false;
+
+  const setSearch = useCallback(
+    (patch: Partial<TransactionsSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),
+    [navigate],
+  );
+  const [q, setQ] = useInstantSearch(search.q, setSearch);
+  const filter: TransactionFilter = { ...filterFromSearch(search), q: q || undefined };
+  const sort = search.sort ?? DEFAULT_SORT;
+  const key = queryKey(filter, sort);
+  const rows = useTransactionRows(client, filter, sort, dataVersion);
+  const total = rows.total ?? 0;
+  const selection = useSelection(key, rows, client, filter);
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const [initialRow] = useState(() => (search.page ?? 0) * DEFAULT_PAGE_SIZE);
+  const [firstVisible, setFirstVisible] = useState(initialRow);
+
+  const openRow = useCallback((row: TransactionView) => setSearch({ open: row.id }), [setSearch]);
+  const closeDrawer = useCallback(() => {
+    setSearch({ open: undefined });
+    scrollRef.current?.closest<HTMLElement>('[role="grid"]')?.focus();
+  }, [setSearch]);
+
+  const active = useTableKeys({
+    key,
+    total,
+    rows,
+    selection,
+    drawerOpen: search.open !== undefined,
+    dialogOpen: bulkOpen,
+    onOpen: openRow,
+    onCloseDrawer: closeDrawer,
+    onFocusSearch: () => searchRef.current?.focus(),
+  });
+
+  // §5: the page index (top visible row's 50-row page) lives in the URL, clamped, and resets
+  // to the first page when the search changes (the table scrolls to the top on a new key).
+  const page = clampPageIndex(Math.floor(firstVisible / DEFAULT_PAGE_SIZE), total, DEFAULT_PAGE_SIZE);
+  useEffect(() => {
+    if (rows.total === null) return;
+    const t = setTimeout(() => {
+      if ((search.page ?? 0) !== page) setSearch({ page: page || undefined });
+    }, URL_WRITE_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [page, search.page, rows.total, setSearch]);
+
+  const onFilterChange = useCallback(
+    (patch: Partial<TransactionFilter>) => setSearch({ ...patch, page: undefined }),
+    [setSearch],
+  );
+  const onVisibleRange = useCallback((first: number) => setFirstVisible(first), []);
+
+  const onRowClick = useCallback(
+    (index: number, row: TransactionView, e: MouseEvent) => {
+      active.set(index);
+      if (e.shiftKey) void selection.range(index);
+      else if (e.metaKey || e.ctrlKey) selection.toggle(index, row.id);
+      else openRow(row);
+    },
+    [active, selection, openRow],
+  );
+  const onToggle = useCallback(
+    (index: number, row: TransactionView, shift: boolean) => {
+      active.set(index);
+      if (shift) void selection.range(index);
+      else selection.toggle(index, row.id);
+    },
+    [active, selection],
+  );
+
+  const selectedCount = selection.ids.size;
+  return (
+    <div className="transactions">
+      <div className="page-header">
+        <h1>Transactions</h1>
+        <span className="page-label" aria-label="Showing">
+          {rows.total === null ? '' : pageLabel(page, DEFAULT_PAGE_SIZE, total)}
+        </span>
+        <div className="search">
+          <label htmlFor="txn-search" className="sr-only">
+            Search transactions
+          </label>
+          <input
+            id="txn-search"
+            ref={searchRef}
+            type="search"
+            placeholder="Search merchant, memo, cardholder, coding…"
+            autoComplete="off"
+            spellCheck={false}
+            value={q}
+            onChange={(e) => setQ(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'ArrowDown' || e.key === 'Enter') {
+                e.preventDefault();
+                scrollRef.current?.closest<HTMLElement>('[role="grid"]')?.focus();
+              }
+            }}
+          />
+          <kbd className="search-hint" aria-hidden="true">/</kbd>
+        </div>
+      </div>
+      <FilterBar
+        filter={filter}
+        currency={currency}
+        reference={reference}
+        onChange={onFilterChange}
+        onClear={() => navigate({ search: q ? { q } : {}, replace: true })}
+      />
+      {selectedCount > 0 && (
+        <div className="bulk-bar" role="region" aria-label="Selection">
+          <strong>{selectedCount.toLocaleString()} selected</strong>
+          {selectedCount < total && (
+            <button type="button" className="btn-link" onClick={() => void selection.selectAllMatching()}>
+              Select all {total.toLocaleString()} matching
+            </button>
+          )}
+          <span className="topbar-spacer" />
+          {canCode && (
+            <button type="button" className="btn btn-primary btn-sm" onClick={() => setBulkOpen(true)}>
+              Code {selectedCount.toLocaleString()}…
+            </button>
+          )}
+          <button type="button" className="btn btn-sm" onClick={selection.clear}>
+            Clear selection
+          </button>
+        </div>
+      )}
+      <TransactionsTable
+        rows={rows}
+        total={total}
+        sort={sort}
+        names={reference.names}
+        selected={selection.ids}
+        active={active.index}
+        headerState={headerCheckState(selectedCount, total)}
+        queryKey={key}
+        initialRow={initialRow}
+        scrollRef={scrollRef}
+        onSort={(s) => setSearch({ sort: s === DEFAULT_SORT ? undefined : s, page: undefined })}
+        onRowClick={onRowClick}
+        onToggle={onToggle}
+        onHeaderToggle={() => (selectedCount > 0 ? selection.clear() : void selection.selectAllMatching())}
+        onKeyDown={active.onGridKeyDown}
+        onVisibleRange={onVisibleRange}
+      />
+      <div className="table-footer muted">
+        {rows.tookMs !== null && `Searched on this device in ${Math.max(1, Math.round(rows.tookMs))} ms`}
+        <span className="topbar-spacer" />
+        <span aria-hidden="true">j/k move · x select · Enter open · / search</span>
+      </div>
+      {search.open && (
+        <DetailDrawer
+          id={search.open}
+          client={client}
+          reference={reference}
+          dataVersion={dataVersion}
+          canCode={canCode}
+          onClose={closeDrawer}
+        />
+      )}
+      {bulkOpen && (
+        <BulkCodingDialog
+          ids={[...selection.ids]}
+          client={client}
+          reference={reference}
+          onCancel={() => setBulkOpen(false)}
+          onDone={() => {
+            setBulkOpen(false);
+            selection.clear();
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/**
+ * The search box's text is local state so every keystroke queries at once; the URL follows a
+ * moment later (replace, not push), and a URL change from elsewhere (back button) wins.
+ */
+function useInstantSearch(
+  urlQ: string | undefined,
+  setSearch: (patch: Partial<TransactionsSearch>) => void,
+): [string, (q: string) => void] {
+  const [q, setQ] = useState(urlQ ?? '');
+  const [seenUrlQ, setSeenUrlQ] = useState(urlQ);
+  // What we wrote ourselves: its echo from the router must not undo keystrokes typed since.
+  const [written, setWritten] = useState<string | undefined>(urlQ);
+  if (seenUrlQ !== urlQ) {
+    setSeenUrlQ(urlQ);
+    if (urlQ !== written && (urlQ ?? '') !== q) setQ(urlQ ?? '');
+  }
+  useEffect(() => {
+    if ((urlQ ?? '') === q) return;
+    const t = setTimeout(() => {
+      setWritten(q || undefined);
+      setSearch({ q: q || undefined, page: undefined });
+    }, URL_WRITE_DELAY_MS);
+    return () => clearTimeout(t);
+  }, [q, urlQ, setSearch]);
+  return [q, setQ];
+}

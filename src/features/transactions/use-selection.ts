@@ -1,0 +1,68 @@
+import { useCallback, useMemo, useState } from 'react';
+import type { TransactionFilter } from '../../../schema/transaction-query.ts';
+import type { DataClient } from '../../data-access/types.ts';
+import { applyRange, emptySelection, rangeBounds, selectAll, toggleRow, type Selection } from './selection.ts';
+import type { TransactionRows } from './use-transaction-rows.ts';
+
+export interface SelectionApi {
+  ids: ReadonlySet<string>;
+  toggle(index: number, id: string): void;
+  /** Shift-click / shift-move: the range from the anchor takes the anchor's state. */
+  range(index: number): Promise<void>;
+  add(ids: string[]): void;
+  selectAllMatching(): Promise<void>;
+  clear(): void;
+}
+
+/**
+ * Selection for one query: a new filter or sort starts with nothing selected (rows picked under
+ * another search would be invisible yet still coded). Stored with its query key so the reset
+ * needs no effect.
+ */
+export function useSelection(
+  key: string,
+  rows: TransactionRows,
+  client: DataClient,
+  filter: TransactionFilter,
+): SelectionApi {
+  const [state, setState] = useState<{ key: string; sel: Selection }>({ key, sel: emptySelection });
+  const sel = state.key === key ? state.sel : emptySelection;
+  const update = useCallback(
+    (f: (s: Selection) => Selection) => setState((prev) => ({ key, sel: f(prev.key === key ? prev.sel : emptySelection) })),
+    [key],
+  );
+  const filterJson = JSON.stringify(filter);
+
+  const range = useCallback(
+    async (index: number) => {
+      const anchorRow = sel.anchor === null ? undefined : rows.row(sel.anchor);
+      if (!anchorRow) {
+        const row = rows.row(index);
+        if (row) update((s) => toggleRow(s, index, row.id));
+        return;
+      }
+      const [start, end] = rangeBounds(sel, index);
+      const anchorSelected = sel.ids.has(anchorRow.id);
+      const ids = await rows.idsInRange(start, end);
+      update((s) => applyRange(s, ids, anchorSelected));
+    },
+    [sel, rows, update],
+  );
+
+  const selectAllMatching = useCallback(async () => {
+    const ids = await client.matchingIds(JSON.parse(filterJson) as TransactionFilter);
+    update(() => selectAll(ids));
+  }, [client, filterJson, update]);
+
+  return useMemo(
+    () => ({
+      ids: sel.ids,
+      toggle: (index: number, id: string) => update((s) => toggleRow(s, index, id)),
+      range,
+      add: (ids: string[]) => update((s) => ({ ids: new Set([...s.ids, ...ids]), anchor: s.anchor })),
+      selectAllMatching,
+      clear: () => update(() => emptySelection),
+    }),
+    [sel.ids, update, range, selectAllMatching],
+  );
+}
