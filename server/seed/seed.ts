@@ -1,0 +1,179 @@
+import type { Db, Queryable } from '../db/db.ts';
+import { announceChange } from '../db/change-seq.ts';
+import { hashPassword } from '../auth/password.ts';
+import { bulkInsert, cols } from './bulk-insert.ts';
+import { generateDemo } from './generate.ts';
+import { ROSTER } from './roster.ts';
+import { DEMO_PASSWORD } from './types.ts';
+import type { DemoData } from './types.ts';
+import type { Role } from '../../schema/roles.ts';
+import type { Transaction } from '../../schema/entities/transaction.ts';
+import { searchTextBuilder } from './search-text.ts';
+
+export interface SeedDemoOptions {
+  transactions: number;
+  /** Default: the start of the current UTC day, so a given day's seed is deterministic. */
+  now?: Date;
+  businessName?: string;
+  emailDomain?: string;
+  seed?: number;
+}
+
+export interface SeedDemoResult {
+  businessId: string;
+  accounts: { email: string; role: Role; is_manager: boolean; name: string }[];
+  counts: Record<'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions', number>;
+  maxChangeSeq: number;
+  timings: { generateMs: number; hashMs: number; insertMs: number };
+}
+
+/** Thrown when the demo business (or one of its sign-in emails) is already in the database. */
+export class DemoAlreadySeededError extends Error {
+  constructor(readonly businessId: string, readonly conflict: string) {
+    super(`The demo business is already seeded (${conflict}). Use --reset to wipe it and seed again.`);
+    this.name = 'DemoAlreadySeededError';
+  }
+}
+
+export function startOfUtcDay(at: Date): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate()));
+}
+
+/**
+ * Seeds the demo business in one database transaction: either all of it lands or none does.
+ * Rows keep the generator's change_seq 1..M and the business counter is set to M, so the first
+ * feed pull after seeding sees everything and the next write continues at M+1.
+ */
+export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoResult> {
+  const t0 = performance.now();
+  // scrypt runs on libuv's thread pool: start it first so it overlaps the generator's CPU work.
+  // One hash per identity (one identity per roster entry), each with its own salt.
+  const hashing = Promise.all(ROSTER.map(() => hashPassword(DEMO_PASSWORD)));
+  hashing.catch(() => {}); // awaited below; this only keeps an early throw from orphaning it
+  const data = generateDemo({
+    transactions: opts.transactions,
+    now: opts.now ?? startOfUtcDay(new Date()),
+    businessName: opts.businessName,
+    emailDomain: opts.emailDomain,
+    seed: opts.seed,
+  });
+  const generateMs = performance.now() - t0;
+  await assertNotSeeded(db, data);
+  const hashes = await hashing;
+  if (hashes.length !== data.identities.length) throw new Error('one password hash per identity expected');
+  const hashMs = performance.now() - t0 - generateMs;
+
+  const t2 = performance.now();
+  await db.transaction(async (tx) => {
+    await insertAll(tx, data, hashes);
+    await announceChange(tx, data.business.id, data.maxChangeSeq);
+  });
+  // PGlite has no autovacuum to gather statistics: without them the planner guesses on 100k rows.
+  await db.exec('ANALYZE transactions, cards, spend_users');
+  const insertMs = performance.now() - t2;
+
+  return {
+    businessId: data.business.id,
+    accounts: data.accounts.map(({ email, role, is_manager, name }) => ({ email, role, is_manager, name })),
+    counts: {
+      departments: data.departments.length,
+      locations: data.locations.length,
+      glAccounts: data.glAccounts.length,
+      trackingCategories: data.trackingCategories.length,
+      users: data.users.length,
+      cards: data.cards.length,
+      transactions: data.transactions.length,
+    },
+    maxChangeSeq: data.maxChangeSeq,
+    timings: { generateMs, hashMs, insertMs },
+  };
+}
+
+async function assertNotSeeded(db: Queryable, data: DemoData): Promise<void> {
+  const business = await db.query('SELECT 1 FROM businesses WHERE id = $1', [data.business.id]);
+  if (business.length > 0) throw new DemoAlreadySeededError(data.business.id, `business ${data.business.name}`);
+  const taken = await db.query<{ email: string }>(
+    'SELECT email FROM identities WHERE lower(email) = ANY (SELECT lower(e) FROM jsonb_array_elements_text($1::jsonb) AS e) LIMIT 1',
+    [JSON.stringify(data.identities.map((i) => i.email))],
+  );
+  if (taken[0]) throw new DemoAlreadySeededError(data.business.id, `${taken[0].email} already has an account`);
+}
+
+const MIRRORED = ['change_seq:bigint', 'updated_at:timestamptz', 'deleted:boolean'] as const;
+
+async function insertAll(tx: Queryable, data: DemoData, hashes: readonly string[]): Promise<void> {
+  const { business } = data;
+  await tx.query(
+    'INSERT INTO businesses (id, name, currency, status, change_seq, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+    [business.id, business.name, business.currency, business.status, data.maxChangeSeq, business.created_at],
+  );
+  const identities = data.identities.map((identity, i) => ({ ...identity, password_hash: hashes[i] }));
+  await bulkInsert(tx, 'identities', cols('id:uuid', 'email:text', 'password_hash:text', 'created_at:timestamptz'), identities);
+  await bulkInsert(tx, 'departments', cols('id:uuid', 'business_id:uuid', 'name:text', ...MIRRORED), data.departments);
+  await bulkInsert(tx, 'locations', cols('id:uuid', 'business_id:uuid', 'name:text', ...MIRRORED), data.locations);
+  await bulkInsert(
+    tx,
+    'gl_accounts',
+    cols('id:uuid', 'business_id:uuid', 'code:text', 'name:text', 'classification:text', 'active:boolean', ...MIRRORED),
+    data.glAccounts,
+  );
+  await bulkInsert(
+    tx,
+    'tracking_categories',
+    cols('id:uuid', 'business_id:uuid', 'name:text', 'options:jsonb', ...MIRRORED),
+    data.trackingCategories,
+  );
+  await bulkInsert(
+    tx,
+    'spend_users',
+    cols(
+      'id:uuid', 'business_id:uuid', 'identity_id:uuid', 'role:text', 'external_firm:jsonb',
+      'has_finished_onboarding:boolean', 'is_business_locked:boolean', 'is_manager:boolean',
+      'user_permissions:jsonb', 'payroll_currency:text', 'has_accepted_cardholder_agreement:boolean',
+      'first_name:text', 'last_name:text', 'external_firm_role:text', 'email:text', 'manager_id:uuid',
+      'department_id:uuid', 'location_id:uuid', 'status:text', ...MIRRORED,
+    ),
+    data.users,
+  );
+  await bulkInsert(
+    tx,
+    'cards',
+    cols('id:uuid', 'business_id:uuid', 'user_id:uuid', 'display_name:text', 'last_four:text', 'is_physical:boolean', 'state:text', ...MIRRORED),
+    data.cards,
+  );
+  await insertTransactions(tx, data);
+}
+
+const TRANSACTION_COLUMNS = cols(
+  'id:uuid', 'business_id:uuid', 'card_id:uuid', 'user_id:uuid', 'merchant_name:text', 'merchant_category:text',
+  'amount:bigint', 'currency:text', 'occurred_at:timestamptz', 'state:text', 'memo:text', 'gl_account_id:uuid',
+  'department_id:uuid', 'location_id:uuid', 'tracking:jsonb', ...MIRRORED,
+);
+
+/**
+ * The bulk of the seed. With the privilege to (superuser: PGlite always, a local PostgreSQL
+ * usually) it switches this transaction's triggers off, foreign-key checks and the search-text
+ * trigger alike, and supplies search_text itself: together they cost ~5× the insert itself.
+ * The rows come from our own generator, whose references seed.test.ts verifies. Without the
+ * privilege the triggers run as for any other write.
+ */
+async function insertTransactions(tx: Queryable, data: DemoData): Promise<void> {
+  const [role] = await tx.query<{ superuser: boolean }>("SELECT current_setting('is_superuser') = 'on' AS superuser");
+  if (!role?.superuser) {
+    await bulkInsert(tx, 'transactions', TRANSACTION_COLUMNS, data.transactions);
+    return;
+  }
+  await tx.exec('SET LOCAL session_replication_role = replica');
+  const searchText = searchTextBuilder(data);
+  const withSearch = [...TRANSACTION_COLUMNS, { name: 'search_text', type: 'text' as const, value: (row: Record<string, unknown>) => searchText(row as Transaction) }];
+  await bulkInsert(tx, 'transactions', withSearch, data.transactions);
+  await tx.exec('SET LOCAL session_replication_role = DEFAULT');
+}
+
+/**
+ * Wipes every business and identity (and, by cascade, everything that hangs off them), keeping
+ * the schema, migrations and server keys: what `npm run seed -- --reset` does before seeding.
+ */
+export async function wipeBusinessData(db: Db): Promise<void> {
+  await db.exec('TRUNCATE businesses, identities, idempotency_keys CASCADE');
+}
