@@ -1,0 +1,62 @@
+/**
+ * The benchmark's report: the metrics, the goals issue 2 holds them to (reported, never tuned
+ * toward), and a Markdown table that pastes straight into docs/performance.md.
+ */
+import type { BenchResults, Metrics } from './measure.ts';
+
+export interface Goal {
+  label: string;
+  /** Whether the goal is met; null when it cannot be judged (a metric missing). */
+  met(m: Metrics): boolean | null;
+}
+
+const le = (key: keyof Metrics, limit: number): Goal => ({
+  label: `≤ ${limit}`,
+  met: (m) => (Number.isFinite(m[key]) ? m[key] <= limit : null),
+});
+
+export const GOALS: Partial<Record<keyof Metrics, Goal>> = {
+  mirror_ms: {
+    label: '≤ 1.25 × raw_idb_put_ms',
+    met: (m) => m.mirror_ms <= 1.25 * m.raw_idb_put_ms,
+  },
+  first_page_ms: le('first_page_ms', 1500),
+  local_search_p95_ms: {
+    label: '≤ 8, and ≥ 20× faster than online p95',
+    met: (m) => m.local_search_p95_ms <= 8 && m.online_search_p95_ms >= 20 * m.local_search_p95_ms,
+  },
+  cold_start_first_page_ms: le('cold_start_first_page_ms', 1000),
+  bulk_code_local_ms: le('bulk_code_local_ms', 200),
+  bulk_code_acked_ms: le('bulk_code_acked_ms', 5000),
+  main_js_gzip_kb: le('main_js_gzip_kb', 250),
+};
+
+export const METRIC_ORDER: (keyof Metrics)[] = [
+  'mirror_ms',
+  'raw_idb_put_ms',
+  'first_page_ms',
+  'local_search_p50_ms',
+  'local_search_p95_ms',
+  'online_search_p50_ms',
+  'online_search_p95_ms',
+  'cold_start_first_page_ms',
+  'bulk_code_local_ms',
+  'bulk_code_acked_ms',
+  'main_js_gzip_kb',
+];
+
+export function formatTable(results: BenchResults, goals = GOALS): string {
+  const lines = [
+    `Ledgerline benchmark: ${results.transactions} transactions, ${results.started_at}, ${results.environment.chromium}, node ${results.environment.node}`,
+    '',
+    '| metric | value | goal | met |',
+    '|---|---|---|---|',
+  ];
+  for (const key of METRIC_ORDER) {
+    const goal = goals[key];
+    const met = goal?.met(results.metrics);
+    const verdict = met === undefined || met === null ? '' : met ? 'yes' : 'no';
+    lines.push(`| \`${key}\` | ${results.metrics[key]} | ${goal?.label ?? ''} | ${verdict} |`);
+  }
+  return lines.join('\n');
+}
