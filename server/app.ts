@@ -1,0 +1,100 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { HTTPException } from 'hono/http-exception';
+import { CATALOGUE } from '../schema/api/calls.ts';
+import { errorBody } from '../schema/errors.ts';
+import { loadTokenKey } from './auth/tokens.ts';
+import type { Db } from './db/db.ts';
+import { ChangeNotifier } from './feed/notifier.ts';
+import type { AppDeps } from './http/deps.ts';
+import { ApiError, fromDatabaseError } from './http/errors.ts';
+import { serveDist } from './http/static.ts';
+import { registerAuthRoutes } from './routes/auth.ts';
+import { registerReferenceRoutes } from './routes/reference.ts';
+import { registerSyncRoutes } from './routes/sync.ts';
+import { registerTransactionRoutes } from './routes/transactions.ts';
+
+export type CreateAppOptions = {
+  db: Db;
+  /** Overrides TOKEN_SECRET / the shared key in server_keys (tests). */
+  tokenSecret?: string;
+  now?: () => number;
+  heartbeatMs?: number;
+  /** Serve the built PWA from this directory (npm start). */
+  distDir?: string;
+  /** Where unexpected errors are reported (default console.error). */
+  logError?: (err: unknown) => void;
+};
+export type LedgerlineApp = Hono & { deps: AppDeps; close(): Promise<void> };
+
+/** 10,000 uuids in a bulk call are ~400 KB; anything far beyond that is not ours. */
+const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+/** Catalogue paths as regexes, to tell "wrong method" (405) from "no such path" (404). */
+const CATALOGUE_PATHS = CATALOGUE.map((call) => ({
+  method: call.method,
+  re: new RegExp(`^${call.path.replace(/:[a-z_]+/g, '[^/]+')}/?$`),
+}));
+
+export function createApp(opts: CreateAppOptions): LedgerlineApp {
+  let key: Promise<Uint8Array> | null = null;
+  const deps: AppDeps = {
+    db: opts.db,
+    tokenKey: () => {
+      key ??= loadTokenKey(opts.db, opts.tokenSecret ?? process.env.TOKEN_SECRET).catch((err: unknown) => {
+        key = null;
+        throw err;
+      });
+      return key;
+    },
+    now: opts.now ?? Date.now,
+    notifier: new ChangeNotifier(opts.db),
+    heartbeatMs: opts.heartbeatMs ?? 15_000,
+  };
+  const logError = opts.logError ?? ((err: unknown) => console.error('[ledgerline] unexpected error', err));
+  const app = new Hono();
+
+  app.use(
+    '/v1/*',
+    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('REQUEST_7013'), 413) }),
+  );
+  registerAuthRoutes(app, deps);
+  registerReferenceRoutes(app, deps);
+  registerTransactionRoutes(app, deps);
+  registerSyncRoutes(app, deps);
+  if (opts.distDir) serveDist(app, opts.distDir);
+
+  app.notFound((c) => {
+    const path = c.req.path;
+    const known = CATALOGUE_PATHS.filter((p) => p.re.test(path));
+    if (known.length > 0 && !known.some((p) => p.method === c.req.method)) {
+      return c.json(errorBody('REQUEST_7005'), 405);
+    }
+    return c.json(errorBody('REQUEST_7004'), 404);
+  });
+
+  app.onError((err, c) => {
+    const api = toApiError(err);
+    if (api) return c.json(api.body, api.status as 400);
+    logError(err);
+    return c.json(errorBody('INTERNAL_7000'), 500);
+  });
+
+  return Object.assign(app, {
+    deps,
+    close: () => deps.notifier.close(),
+  });
+}
+
+/** Every failure a caller can cause maps to a catalogue code; only our own bugs become 500. */
+function toApiError(err: unknown): ApiError | null {
+  if (err instanceof ApiError) return err;
+  if (err instanceof HTTPException) {
+    if (err.status === 413) return new ApiError('REQUEST_7013');
+    if (err.status === 401) return new ApiError('AUTH_7002');
+    if (err.status < 500) return new ApiError('REQUEST_7001');
+  }
+  // Malformed percent-encoding in a path or query reaches us as URIError from decodeURIComponent.
+  if (err instanceof URIError) return new ApiError('REQUEST_7001', 'The request URL is malformed.');
+  return fromDatabaseError(err);
+}

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT, jwtVerify } from 'jose';
+import { tokenClaimsSchema, type TokenClaims } from '../../schema/api/scopes.ts';
+import type { Queryable } from '../db/db.ts';
+
+/** Id tokens live 12 hours; sessions can be revoked before that (sign-out). */
+export const TOKEN_TTL_SECONDS = 12 * 60 * 60;
+const ALG = 'HS256';
+
+/**
+ * The signing key: TOKEN_SECRET when set; otherwise one random key created once and stored in
+ * server_keys, so every API process on the same database signs and verifies alike.
+ */
+export async function loadTokenKey(db: Queryable, envSecret = process.env.TOKEN_SECRET): Promise<Uint8Array> {
+  if (envSecret) return new TextEncoder().encode(envSecret);
+  await db.query('INSERT INTO server_keys (name, secret) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+    'id_token',
+    randomBytes(32).toString('base64url'),
+  ]);
+  const rows = await db.query<{ secret: string }>('SELECT secret FROM server_keys WHERE name = $1', ['id_token']);
+  const secret = rows[0]?.secret;
+  if (!secret) throw new Error('token signing key missing from server_keys');
+  return new TextEncoder().encode(secret);
+}
+
+export type NewTokenClaims = Omit<TokenClaims, 'iat' | 'exp'>;
+
+export async function signIdToken(key: Uint8Array, claims: NewTokenClaims, nowSeconds: number): Promise<string> {
+  return new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: ALG, typ: 'JWT' })
+    .setIssuedAt(nowSeconds)
+    .setExpirationTime(nowSeconds + TOKEN_TTL_SECONDS)
+    .sign(key);
+}
+
+/** The verified claims, or null for anything that is not a live token we signed. */
+export async function verifyIdToken(key: Uint8Array, token: string, nowSeconds: number): Promise<TokenClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, { algorithms: [ALG], currentDate: new Date(nowSeconds * 1000) });
+    const parsed = tokenClaimsSchema.safeParse(payload);
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import type { Context } from 'hono';
+import { checkScopes, ID_TOKEN_HEADER, type CallAuth, type TokenClaims } from '../../schema/api/scopes.ts';
+import { verifyIdToken } from '../auth/tokens.ts';
+import type { AppDeps } from './deps.ts';
+import { ApiError } from './errors.ts';
+
+/** The signed-in spend user a request acts as, with what the §6 rules read. */
+export type ActingUser = {
+  id: string;
+  business_id: string;
+  role: string;
+  is_manager: boolean;
+  user_permissions: string[];
+  manager_id: string | null;
+};
+export type Actor = {
+  identityId: string;
+  sessionId: string;
+  businessId: string;
+  claims: TokenClaims;
+  user: ActingUser;
+};
+
+const uuid = z.uuid();
+type ActorRow = ActingUser & {
+  revoked_at: Date | null;
+  user_deleted: boolean | null;
+  business_status: string | null;
+};
+
+/**
+ * Authentication and the scope gate, in that order: no or bad token → AUTH_7002; revoked session
+ * → AUTH_7003; missing scope or a token older than the recent-token window → AUTH_7016.
+ */
+export async function authenticate(c: Context, deps: AppDeps, auth: CallAuth): Promise<Actor> {
+  const token = c.req.header(ID_TOKEN_HEADER);
+  if (!token) throw new ApiError('AUTH_7002');
+  const nowSeconds = Math.floor(deps.now() / 1000);
+  const claims = await verifyIdToken(await deps.tokenKey(), token, nowSeconds);
+  if (!claims || !uuid.safeParse(claims.sub).success || !uuid.safeParse(claims.ramp_session_id).success) {
+    throw new ApiError('AUTH_7002');
+  }
+  const actor = await loadActor(deps, claims);
+  const decision = checkScopes(auth, claims.ramp_access_scopes);
+  if (!decision.ok) throw new ApiError('AUTH_7016');
+  if (auth.kind === 'recent-token' && nowSeconds - claims.iat > auth.maxAgeSeconds) throw new ApiError('AUTH_7016');
+  return actor;
+}
+
+async function loadActor(deps: AppDeps, claims: TokenClaims): Promise<Actor> {
+  const userId = claims.ramp_user_uuid && uuid.safeParse(claims.ramp_user_uuid).success ? claims.ramp_user_uuid : null;
+  const rows = await deps.db.query<ActorRow>(
+    `SELECT s.revoked_at, u.id, u.business_id, u.role, u.is_manager, u.user_permissions, u.manager_id,
+            u.deleted AS user_deleted, b.status AS business_status
+       FROM sessions s
+       LEFT JOIN spend_users u ON u.id = $3 AND u.identity_id = s.identity_id
+       LEFT JOIN businesses b ON b.id = u.business_id
+      WHERE s.id = $1 AND s.identity_id = $2`,
+    [claims.ramp_session_id, claims.sub, userId],
+  );
+  const row = rows[0];
+  if (!row) throw new ApiError('AUTH_7002');
+  if (row.revoked_at) throw new ApiError('AUTH_7003');
+  if (!row.id || row.user_deleted) throw new ApiError('4014');
+  if (row.business_status === 'INACTIVE') throw new ApiError('4005');
+  if (row.business_status === 'LOCKED') throw new ApiError('4011');
+  const user: ActingUser = {
+    id: row.id,
+    business_id: row.business_id,
+    role: row.role,
+    is_manager: row.is_manager,
+    user_permissions: row.user_permissions,
+    manager_id: row.manager_id,
+  };
+  return { identityId: claims.sub, sessionId: claims.ramp_session_id, businessId: row.business_id, claims, user };
+}

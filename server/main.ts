@@ -1,0 +1,67 @@
+/**
+ * `npm start` / `npm run serve`: migrate, seed the demo business on first run, serve API and PWA.
+ * Env: PORT (8787), HOST (127.0.0.1), DATA_DIR (./data, PGlite) or DATABASE_URL (PostgreSQL),
+ * SEED_TRANSACTIONS (20000), TOKEN_SECRET (else a shared random key in the database).
+ */
+import { fileURLToPath } from 'node:url';
+import { openDb } from './db/db.ts';
+import { migrate } from './db/migrate.ts';
+import { pruneKeys } from './http/idempotency.ts';
+import { listen } from './serve.ts';
+import { seedDemo } from './seed/seed.ts';
+import { DEMO_PASSWORD } from './seed/types.ts';
+
+const DEMO_ROLES = ['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'auditor'];
+const PRUNE_EVERY_MS = 6 * 60 * 60 * 1000;
+
+function envInt(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const n = raw === undefined || raw === '' ? fallback : Number(raw);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const port = envInt('PORT', 8787);
+  const host = process.env.HOST || '127.0.0.1';
+  const databaseUrl = process.env.DATABASE_URL || undefined;
+  const dataDir = process.env.DATA_DIR || './data';
+  const db = await openDb(databaseUrl ? { databaseUrl } : { dataDir });
+  const applied = await migrate(db);
+  if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
+
+  const [{ n }] = (await db.query<{ n: number }>('SELECT count(*) AS n FROM businesses')) as [{ n: number }];
+  if (Number(n) === 0) {
+    const transactions = envInt('SEED_TRANSACTIONS', 20_000);
+    console.log(`Seeding the demo business with ${transactions} transactions...`);
+    const result = await seedDemo(db, { transactions });
+    console.log(`Seeded business ${result.businessId}.`);
+  }
+  await pruneKeys(db).catch(() => 0);
+  const prune = setInterval(() => void pruneKeys(db).catch(() => 0), PRUNE_EVERY_MS);
+  prune.unref();
+
+  const server = await listen({ db, host, port, distDir: fileURLToPath(new URL('../dist/', import.meta.url)) });
+  console.log(`Ledgerline is running at ${server.url}`);
+  console.log(`Storage: ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${dataDir}`}`);
+  console.log(`Demo accounts (password ${DEMO_PASSWORD}):`);
+  for (const role of DEMO_ROLES) console.log(`  ${role}@demo.test`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: shutting down...`);
+    clearInterval(prune);
+    await server.close();
+    await db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+import type { Hono } from 'hono';
+import {
+  bulkCodeTransactions,
+  getTransaction,
+  listTransactions,
+  patchTransaction,
+  searchTransactions,
+} from '../../schema/api/calls.ts';
+import { canCodeTransactions } from '../../schema/roles.ts';
+import type { TransactionFilter } from '../../schema/transaction-query.ts';
+import { bulkCode, codeTransaction } from '../domain/coding.ts';
+import { findTransaction, queryTransactions } from '../domain/transaction-sql.ts';
+import { visibilityOf } from '../domain/visibility.ts';
+import type { Actor } from '../http/actor.ts';
+import type { AppDeps } from '../http/deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { actorOf, ok, register } from '../http/register.ts';
+
+function assertCanCode(actor: Actor): void {
+  if (!canCodeTransactions(actor.user)) throw new ApiError('FORBIDDEN_7003');
+}
+
+export function registerTransactionRoutes(app: Hono, deps: AppDeps): void {
+  // The literal /search route is registered before /:transaction_canonical_uuid; it is a POST
+  // and the param routes are GET/PATCH, so the two never compete for a request.
+  register(app, deps, searchTransactions, async (ctx) => {
+    const actor = actorOf(ctx);
+    const { filters, sort, paging, include_count } = ctx.input.body;
+    const vis = await visibilityOf(ctx.db, actor.user);
+    return ok(
+      await queryTransactions(ctx.db, actor.businessId, vis, {
+        filter: filters,
+        sort,
+        pageSize: paging.page_size,
+        start: paging.start,
+        includeCount: include_count,
+      }),
+    );
+  });
+
+  register(app, deps, listTransactions, async (ctx) => {
+    const actor = actorOf(ctx);
+    const { page_size, start, include_count, ...filter } = ctx.input.query;
+    const vis = await visibilityOf(ctx.db, actor.user);
+    return ok(
+      await queryTransactions(ctx.db, actor.businessId, vis, {
+        filter: filter as TransactionFilter,
+        sort: 'occurred_desc',
+        pageSize: page_size,
+        start,
+        includeCount: include_count === true,
+      }),
+    );
+  });
+
+  register(app, deps, getTransaction, async (ctx) => {
+    const actor = actorOf(ctx);
+    const vis = await visibilityOf(ctx.db, actor.user);
+    const doc = await findTransaction(ctx.db, actor.businessId, vis, ctx.input.params.transaction_canonical_uuid);
+    if (!doc) throw new ApiError('REQUEST_7004');
+    return ok(doc);
+  });
+
+  register(app, deps, patchTransaction, async (ctx) => {
+    const actor = actorOf(ctx);
+    assertCanCode(actor);
+    const vis = await visibilityOf(ctx.db, actor.user);
+    const id = ctx.input.params.transaction_canonical_uuid;
+    return ok(await codeTransaction(ctx.db, actor.businessId, vis, id, ctx.input.body));
+  });
+
+  register(app, deps, bulkCodeTransactions, async (ctx) => {
+    const actor = actorOf(ctx);
+    assertCanCode(actor);
+    const vis = await visibilityOf(ctx.db, actor.user);
+    return ok(await bulkCode(ctx.db, actor.businessId, vis, ctx.input.body));
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * A real server for integration, end-to-end and benchmark code: fresh database, migrated and
+ * seeded with the demo business, listening on 127.0.0.1 on a free port.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import type { LedgerlineApp } from './app.ts';
+import { openDb, type Db } from './db/db.ts';
+import { migrate } from './db/migrate.ts';
+import { seedDemo } from './seed/seed.ts';
+import { listen } from './serve.ts';
+
+export const DEFAULT_PG_ADMIN_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DIST_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
+
+export type TestServerOptions = {
+  /** Demo transactions to seed (default 200). */
+  transactions?: number;
+  /** A PostgreSQL server (admin database URL): a fresh database is created there and dropped on close. */
+  databaseUrl?: string;
+  /** Use this PGlite directory (kept on close); default a temp directory removed on close. */
+  dataDir?: string;
+  /** Serve the built PWA from dist/. */
+  serveDist?: boolean;
+};
+export type TestServer = { url: string; app: LedgerlineApp; db: Db; businessId: string; close(): Promise<void> };
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
+  const store = opts.databaseUrl ? await createPgDatabase(opts.databaseUrl) : await pgliteDir(opts.dataDir);
+  let db: Db | null = null;
+  try {
+    db = await openDb(store.open);
+    await migrate(db);
+    const { businessId } = await seedDemo(db, { transactions: opts.transactions ?? 200 });
+    const server = await listen({ db, host: '127.0.0.1', port: 0, ...(opts.serveDist ? { distDir: DIST_DIR } : {}) });
+    const openDbHandle = db;
+    return {
+      url: server.url,
+      app: server.app,
+      db: openDbHandle,
+      businessId,
+      async close() {
+        await server.close();
+        await openDbHandle.close();
+        await store.dispose();
+      },
+    };
+  } catch (err) {
+    await db?.close().catch(() => {});
+    await store.dispose().catch(() => {});
+    throw err;
+  }
+}
+
+type Store = { open: { databaseUrl?: string; dataDir?: string }; dispose(): Promise<void> };
+
+async function pgliteDir(dataDir: string | undefined): Promise<Store> {
+  if (dataDir) return { open: { dataDir }, dispose: async () => {} };
+  const dir = await mkdtemp(join(tmpdir(), 'ledgerline-pglite-'));
+  return { open: { dataDir: dir }, dispose: () => rm(dir, { recursive: true, force: true }) };
+}
+
+/** CREATE DATABASE ledgerline_t_<random> on the server at adminUrl; DROP it on dispose. */
+export async function createPgDatabase(adminUrl: string): Promise<Store> {
+  const name = `ledgerline_t_${randomBytes(6).toString('hex')}`;
+  await withAdmin(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    open: { databaseUrl: url.toString() },
+    dispose: () => withAdmin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)),
+  };
+}
+
+async function withAdmin(adminUrl: string, fn: (c: pg.Client) => Promise<unknown>): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3_000 });
+  await client.connect();
+  try {
+    await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+let available: Promise<boolean> | null = null;
+/** Whether the test PostgreSQL answers (checked once per process). */
+export function pgAvailable(adminUrl = DEFAULT_PG_ADMIN_URL): Promise<boolean> {
+  available ??= withAdmin(adminUrl, (c) => c.query('SELECT 1')).then(
+    () => true,
+    () => false,
+  );
+  return available;
+}
