@@ -185,6 +185,24 @@ describe('puller.live', () => {
     ctrl.abort();
   });
 
+  it('drops a silent stream after the idle timeout and reconnects; heartbeats keep it', async () => {
+    const s1 = sseStream();
+    const s2 = sseStream();
+    const t = setup([s1.step, jsonResponse(200, page(0, 1)), s2.step, jsonResponse(200, page(1, 0))]);
+    const ctrl = new AbortController();
+    void t.puller.live(ctrl.signal);
+    await flush();
+    await t.clock.advance(40_000);
+    s1.send(': heartbeat\n\n');
+    await t.clock.advance(40_000);
+    expect(t.events.filter((e) => e.type === 'stream_lost')).toHaveLength(0);
+    await t.clock.advance(5_000);
+    expect(t.events.filter((e) => e.type === 'stream_lost')).toHaveLength(1);
+    await t.clock.advance(1_000);
+    expect(t.transport.requests).toHaveLength(4);
+    ctrl.abort();
+  });
+
   it('stops for good on a 401 from the stream', async () => {
     const t = setup([jsonResponse(401, { error_v2: { message: 'expired', error_code: 'AUTH_7003' } })]);
     const end = await t.puller.live(new AbortController().signal);

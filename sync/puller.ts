@@ -30,6 +30,8 @@ export interface PullerOptions {
   /** First reconnect delay when the server sends no `retry:`; doubles per failure up to maxReconnectMs. */
   reconnectMs?: number;
   maxReconnectMs?: number;
+  /** Silence after which the stream counts as dead (the server sends a heartbeat every 15 s). */
+  idleTimeoutMs?: number;
   /** 0..1; spreads reconnects of many clients after a server restart. Tests pass () => 1. */
   random?: () => number;
 }
@@ -43,6 +45,7 @@ export interface Puller {
 }
 
 export const MIN_BATCH = 1_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 const FEED_BROKEN = { message: 'The change feed did not advance.', error_code: 'SYNC_FEED' };
 
 export function createPuller(opts: PullerOptions): Puller {
@@ -110,21 +113,48 @@ export function createPuller(opts: PullerOptions): Puller {
     return current;
   }
 
-  /** Reads announcements until the stream ends; returns a LiveEnd only when live must stop. */
+  /**
+   * Reads announcements until the stream ends; returns a LiveEnd only when live must stop.
+   * A watchdog drops a stream that says nothing (not even the server's heartbeat comment) for
+   * idleTimeoutMs: a sleeping laptop or a changed network can leave a connection half-open forever.
+   */
   async function follow(body: ReadableStream<Uint8Array>, signal: AbortSignal, retry: { ms: number | null }) {
+    const watch = new AbortController();
+    const stopWatching = () => watch.abort();
+    signal.addEventListener('abort', stopWatching, { once: true });
+    let lastSeen = opts.clock.now();
+    void watchdog(watch, () => lastSeen);
     try {
-      for await (const item of readSse(body)) {
+      for await (const item of readSse(body, watch.signal)) {
+        lastSeen = opts.clock.now();
         if (item.type === 'retry') retry.ms = item.ms;
         if (item.type !== 'event' || item.event !== 'seq') continue;
         const announced = parseSeq(item.data);
         if (announced === null || announced <= checkpoint) continue;
         const r = await pull(signal);
+        lastSeen = opts.clock.now();
         if (!r.ok) return terminal(r.failure) ?? null;
       }
     } catch {
       // The connection dropped (or was aborted): reconnect below.
+    } finally {
+      signal.removeEventListener('abort', stopWatching);
+      watch.abort();
     }
     return null;
+  }
+
+  async function watchdog(watch: AbortController, lastSeen: () => number) {
+    const idle = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+    while (!watch.signal.aborted) {
+      const quiet = opts.clock.now() - lastSeen();
+      if (quiet >= idle) return watch.abort();
+      try {
+        await opts.clock.sleep(idle - quiet, watch.signal);
+      } catch {
+        return;
+      }
+    }
   }
 
   async function live(signal: AbortSignal): Promise<LiveEnd> {

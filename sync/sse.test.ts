@@ -69,3 +69,18 @@ describe('SSE parser', () => {
     expect(await collect([enc.encode('data: a\uFEFF\n\n')])).toEqual([ev('a\uFEFF')]);
   });
 });
+
+describe('readSse', () => {
+  it('ends when the signal aborts even if the body never does', async () => {
+    const body = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(enc.encode('data: a\n\n')) });
+    const ctrl = new AbortController();
+    const seen: SseItem[] = [];
+    const reading = (async () => {
+      for await (const item of readSse(body, ctrl.signal)) seen.push(item);
+    })();
+    await new Promise((r) => setTimeout(r, 0));
+    ctrl.abort();
+    await reading;
+    expect(seen).toEqual([ev('a')]);
+  });
+});

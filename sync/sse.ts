@@ -76,9 +76,16 @@ export function createSseParser(): SseParser {
   };
 }
 
-/** Reads a byte stream (fetch body) as SSE items; ends when the stream ends or errors. */
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<SseItem> {
+/**
+ * Reads a byte stream (fetch body) as SSE items; ends when the stream ends, errors or the signal
+ * aborts (cancelling the reader ourselves, so a transport that does not tie the body to the
+ * request's signal cannot keep us waiting).
+ */
+export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseItem> {
   const reader = body.getReader();
+  const onAbort = () => void reader.cancel().catch(() => undefined);
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
   const decoder = new TextDecoder('utf-8');
   const parser = createSseParser();
   try {
@@ -91,6 +98,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator
       yield* parser.push(decoder.decode(value, { stream: true }));
     }
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     // Leaving early (the consumer stopped) must close the connection, not just our lock on it.
     await reader.cancel().catch(() => undefined);
     reader.releaseLock();

@@ -1,0 +1,180 @@
+import type {
+  Clock, MirrorStore, OptimisticPort, OutboxEntry, OutboxStore, SessionPort, SyncStatus, Transport,
+} from './ports.ts';
+import { createHttpClient, type HttpClient, type Platform } from './http.ts';
+import { createOutbox } from './outbox.ts';
+import { createPuller, type LiveEnd, type PullerEvent } from './puller.ts';
+import { initialEngineState, reduceEngine, type EngineEvent } from './phase.ts';
+
+export interface SyncEngineOptions {
+  baseUrl: string;
+  transport: Transport;
+  clock: Clock;
+  session: SessionPort;
+  mirror: MirrorStore;
+  outboxStore: OutboxStore;
+  optimistic: OptimisticPort;
+  onStatus?: (status: SyncStatus) => void;
+  /** Called with every outbox change (unfinished entries, oldest first), e.g. to mark rows. */
+  onOutboxChange?: (entries: OutboxEntry[]) => void;
+  /** Per request; §9 default for the platform (none on web). */
+  timeoutMs?: number | null;
+  platform?: Platform;
+  batchSize?: number;
+  /** The leader tab runs the engine; a follower passes false and never starts it. */
+  leader?: boolean;
+}
+
+export interface SyncEngine {
+  /** Starts pulling, following the stream and sending the outbox (again after a new sign-in). */
+  start(): void;
+  /** Stops everything; resolves when the stream is closed and no request is in flight. */
+  stop(): Promise<void>;
+  setOnline(online: boolean): void;
+  /** Sends what is sendable and pulls now (after a local write, or when the tab regains focus). */
+  kick(): void;
+  status(): SyncStatus;
+  enqueue(entry: OutboxEntry): Promise<void>;
+  retry(id: string): Promise<boolean>;
+  discard(id: string): Promise<boolean>;
+  /** Resolves once the outbox has nothing sendable right now. */
+  whenOutboxIdle(): Promise<void>;
+  /** The engine's HTTP client, for sign-in and online calls under the same headers and gate. */
+  http: HttpClient;
+}
+
+/**
+ * Composes the HTTP client, puller and outbox under one phase machine. Every 401 (from a pull,
+ * the stream or a command) lands in one place: pause everything, tell the session once, wait
+ * for start() after the user signs in again.
+ */
+export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
+  let state = initialEngineState;
+  let progress: SyncStatus['progress'] = null;
+  let live: { ctrl: AbortController; run: Promise<void> } | null = null;
+
+  const session: SessionPort = { getToken: () => opts.session.getToken(), onUnauthorized: () => unauthorized() };
+  const http = createHttpClient({
+    baseUrl: opts.baseUrl, transport: opts.transport, clock: opts.clock, session,
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.platform ? { platform: opts.platform } : {}),
+  });
+  const puller = createPuller({
+    http, clock: opts.clock, store: opts.mirror, onEvent: onPullerEvent,
+    ...(opts.batchSize ? { batchSize: opts.batchSize } : {}),
+  });
+  const outbox = createOutbox({
+    store: opts.outboxStore, http, optimistic: opts.optimistic, clock: opts.clock, session,
+    onChange: (entries) => {
+      opts.onOutboxChange?.(entries);
+      emit();
+    },
+    onError: (e) => dispatch({ type: 'fault', message: messageOf(e) }),
+  });
+  outbox.pause(); // nothing is sent before start()
+
+  function status(): SyncStatus {
+    const c = outbox.counts();
+    return {
+      phase: state.phase, online: state.online, progress, checkpoint: puller.checkpoint(),
+      pending: c.pending, failed: c.failed, needsStepUp: c.needsStepUp,
+      leader: opts.leader ?? true, lastError: state.lastError,
+    };
+  }
+
+  function emit() {
+    opts.onStatus?.(status());
+  }
+
+  function dispatch(e: EngineEvent) {
+    state = reduceEngine(state, e);
+    emit();
+  }
+
+  function onPullerEvent(e: PullerEvent) {
+    if (e.type === 'pull_started') {
+      if (e.initial) progress = { loaded: 0, total: 0 };
+      dispatch({ type: 'pull_started', initial: e.initial });
+    } else if (e.type === 'progress') {
+      progress = { loaded: e.loaded, total: e.total };
+      emit();
+    } else if (e.type === 'pull_succeeded') {
+      progress = null;
+      dispatch({ type: 'pull_succeeded' });
+    } else if (e.type === 'pull_failed' && e.failure.kind !== 'aborted') {
+      dispatch({ type: 'pull_failed', message: e.failure.error.message });
+    }
+  }
+
+  function startLive() {
+    stopLive();
+    const ctrl = new AbortController();
+    const run = puller.live(ctrl.signal).then((end) => onLiveEnd(end, ctrl), (e: unknown) => {
+      // A store write failed: report it and let setOnline/start try again.
+      if (live?.ctrl === ctrl) dispatch({ type: 'pull_failed', message: messageOf(e) });
+    });
+    live = { ctrl, run };
+  }
+
+  function stopLive(): Promise<void> {
+    const current = live;
+    live = null;
+    current?.ctrl.abort();
+    return current?.run ?? Promise.resolve();
+  }
+
+  function onLiveEnd(end: LiveEnd, ctrl: AbortController) {
+    if (live?.ctrl !== ctrl) return; // an older run, already replaced
+    if (end.reason === 'unauthorized') unauthorized();
+    else if (end.reason === 'forbidden') dispatch({ type: 'forbidden', message: end.failure.error.message });
+  }
+
+  function unauthorized() {
+    if (state.phase === 'signed_out') return;
+    dispatch({ type: 'unauthorized' });
+    void stopLive();
+    outbox.pause();
+    opts.session.onUnauthorized();
+  }
+
+  return {
+    start() {
+      if (state.phase !== 'idle' && state.phase !== 'signed_out') return;
+      dispatch({ type: 'start' });
+      if (!state.online) return;
+      startLive();
+      outbox.resume();
+    },
+    async stop() {
+      dispatch({ type: 'stop' });
+      outbox.pause();
+      await stopLive();
+      await outbox.whenIdle();
+    },
+    setOnline(online) {
+      if (online === state.online) return;
+      dispatch({ type: online ? 'online' : 'offline' });
+      if (!online) {
+        void stopLive();
+        outbox.pause();
+      } else if (state.phase === 'pulling') {
+        startLive();
+        outbox.resume();
+      }
+    },
+    kick() {
+      outbox.kick();
+      if (live) void puller.pull(live.ctrl.signal);
+    },
+    status,
+    enqueue: (entry) => outbox.enqueue(entry),
+    retry: (id) => outbox.retry(id),
+    discard: (id) => outbox.discard(id),
+    whenOutboxIdle: () => outbox.whenIdle(),
+    http,
+  };
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
