@@ -1,0 +1,28 @@
+import * as Comlink from 'comlink';
+import type { DataApi } from './api.ts';
+
+/**
+ * The UI's handle on the data worker. Every DataApi method returns a promise of a structured
+ * clone of the worker's answer.
+ *
+ * `subscribe(onStatus, onDataChanged)` takes PLAIN functions: this client wraps them in
+ * Comlink.proxy before they cross to the worker (functions cannot be cloned), and resolves to
+ * an unsubscribe function (calling it returns a promise; awaiting it is optional). Listeners
+ * are called at most once per 50 ms each; `onStatus` is called once right away.
+ */
+export type DataClient = Comlink.Remote<DataApi>;
+
+export function createDataClient(
+  worker: Worker = new Worker(new URL('./data-worker.ts', import.meta.url), { type: 'module', name: 'ledgerline-data' }),
+): DataClient {
+  const remote = Comlink.wrap<DataApi>(worker);
+  type Subscribe = DataApi['subscribe'];
+  const subscribe = (async (onStatus: Parameters<Subscribe>[0], onDataChanged: Parameters<Subscribe>[1]) =>
+    remote.subscribe(Comlink.proxy(onStatus), Comlink.proxy(onDataChanged))) as unknown as DataClient['subscribe'];
+  return new Proxy(remote, {
+    get(target, prop, receiver) {
+      if (prop === 'subscribe') return subscribe;
+      return Reflect.get(target, prop, receiver) as unknown;
+    },
+  });
+}

@@ -1,0 +1,281 @@
+import type { RxStorage } from 'rxdb';
+import { currentIdentity, signIn as signInCall, signOut as signOutCall } from '../schema/api/calls.ts';
+import { errorBody } from '../schema/errors.ts';
+import type { TransactionFilter } from '../schema/transaction-query.ts';
+import type { CodingPatch } from '../schema/commands/coding-patch.ts';
+import {
+  createHttpClient, createSyncEngine, tokenScopes, transition,
+  type Clock, type HttpClient, type OutboxEntry, type SessionPort, type SyncEngine, type SyncStatus, type Transport,
+} from '../sync/index.ts';
+import type {
+  CommandResult, DataApi, QueryResult, ReferenceData, SessionInfo, SignInResult, TransactionQuery, TransactionView,
+} from './api.ts';
+import { mirrorDbName } from './db.ts';
+import type { LeaderElector } from './leader.ts';
+import { MirrorRuntime } from './mirror-runtime.ts';
+import type { SessionStore, StoredSession } from './session-store.ts';
+import { StatusHub } from './status-hub.ts';
+
+/**
+ * DataApi, the worker's side of the Comlink boundary. The worker is the only place that talks
+ * to the server: sign-in and identity through the sync HTTP client, everything else through the
+ * sync engine, which runs only in the leader tab (Web Locks). Every tab reads the same mirror.
+ */
+export interface DataServiceDeps {
+  sessionStore: SessionStore;
+  transport: Transport;
+  clock: Clock;
+  elector: LeaderElector;
+  /** Mirror storage; Dexie on the browser's IndexedDB by default. */
+  storage?: RxStorage<unknown, unknown>;
+  multiInstance?: boolean;
+  /** Off in unit tests that exercise the mirror without a server. */
+  sync?: boolean;
+  defer?: (fn: () => void) => void;
+  online?: boolean;
+}
+
+const SIGN_OUT_TIMEOUT_MS = 3_000;
+
+export class DataService implements DataApi {
+  private baseUrl = '';
+  private http: HttpClient | null = null;
+  private stored: StoredSession | null = null;
+  private runtime: MirrorRuntime | null = null;
+  private engine: SyncEngine | null = null;
+  private withdraw: (() => void) | null = null;
+  private initOnce: Promise<SessionInfo | null> | null = null;
+  private readonly hub: StatusHub;
+  private readonly sessionPort: SessionPort = {
+    getToken: () => (this.stored && !this.stored.expired ? this.stored.token : null),
+    onUnauthorized: () => void this.expireSession(),
+  };
+
+  constructor(private readonly deps: DataServiceDeps) {
+    this.hub = new StatusHub(deps.clock, deps.online ?? true);
+  }
+
+  init(opts: { baseUrl: string }): Promise<SessionInfo | null> {
+    // React may call init twice (StrictMode); both calls share one start.
+    this.initOnce ??= this.start(opts.baseUrl);
+    return this.initOnce;
+  }
+
+  private async start(baseUrl: string): Promise<SessionInfo | null> {
+    this.baseUrl = baseUrl;
+    this.http = this.httpWith(this.sessionPort);
+    this.stored = await this.deps.sessionStore.get();
+    if (!this.stored) {
+      this.hub.setPhase('signed_out');
+      return null;
+    }
+    await this.openMirror(this.stored);
+    void this.refreshIdentity();
+    return this.stored.session;
+  }
+
+  async signIn(email: string, password: string): Promise<SignInResult> {
+    const http = this.requireHttp();
+    const res = await http.call(signInCall, { body: { email, password } });
+    if (!res.ok) return { ok: false, error: res.error };
+    const token = res.data.id_token;
+    // The new token is not stored yet: ask who it belongs to with a client bound to it.
+    const who = await this.httpWith({ getToken: () => token, onUnauthorized: () => undefined }).call(currentIdentity);
+    if (!who.ok) return { ok: false, error: who.error };
+    const session: SessionInfo = { user: who.data.user, business: who.data.business, scopes: tokenScopes(token) };
+    const dbName = mirrorDbName(session.business.id, session.user.id);
+    if (this.stored?.db_name !== dbName) await this.closeMirror(false);
+    this.stored = { token, session, db_name: dbName, expired: false, saved_at: this.deps.clock.now() };
+    await this.deps.sessionStore.set(this.stored);
+    if (!this.runtime) await this.openMirror(this.stored);
+    else this.engine?.start(); // same user again: resume what the 401 paused
+    this.hub.setPhase(this.engine ? this.engine.status().phase : 'idle');
+    return { ok: true, session, mfa_required: res.data.mfa_required };
+  }
+
+  async signOut(): Promise<void> {
+    const token = this.sessionPort.getToken();
+    if (token && this.hub.online) {
+      // Best effort: the device forgets the token either way.
+      await this.requireHttp()
+        .call(signOutCall, { body: {}, signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS) })
+        .catch(() => undefined);
+    }
+    // Unsent edits keep the mirror on the device until that user signs in again and they are
+    // delivered; a mirror with nothing pending is deleted, so no spend data stays behind.
+    await this.closeMirror(true);
+    await this.deps.sessionStore.clear();
+    this.stored = null;
+    this.hub.setPhase('signed_out');
+  }
+
+  async session(): Promise<SessionInfo | null> {
+    return this.stored?.session ?? null;
+  }
+
+  async queryTransactions(q: TransactionQuery): Promise<QueryResult> {
+    const rt = this.runtime;
+    if (!rt) return { rows: [], total: 0, offset: 0, took_ms: 0 };
+    return rt.queryTransactions(q);
+  }
+
+  async matchingIds(filter: TransactionFilter): Promise<string[]> {
+    return this.runtime ? this.runtime.matchingIds(filter) : [];
+  }
+
+  async getTransaction(id: string): Promise<TransactionView | null> {
+    return this.runtime ? this.runtime.getTransaction(id) : null;
+  }
+
+  async referenceData(): Promise<ReferenceData> {
+    const rt = this.runtime;
+    if (!rt) return { users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], cards: [] };
+    await rt.ready;
+    return rt.refs.snapshot();
+  }
+
+  async codeTransactions(ids: string[], patch: CodingPatch): Promise<CommandResult> {
+    const rt = this.runtime;
+    if (!rt) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+    const { result } = await rt.codeTransactions(ids, patch);
+    if (result.ok) this.engine?.kick();
+    return result;
+  }
+
+  async outbox(): Promise<OutboxEntry[]> {
+    return this.runtime?.outboxIndex.entries() ?? [];
+  }
+
+  async retryCommand(id: string): Promise<void> {
+    if (this.engine) {
+      await this.engine.retry(id);
+      return;
+    }
+    // Follower: make the same transition in the shared store; the leader sees it and sends.
+    const rt = this.runtime;
+    const entry = await rt?.outboxStore.get(id);
+    if (!rt || !entry || !['failed', 'conflict', 'needs_step_up'].includes(entry.state)) return;
+    const next = transition(entry, { type: 'retry', newKey: crypto.randomUUID() }, this.deps.clock.now());
+    if (entry.state !== 'needs_step_up') await rt.mirror.reapply(next);
+    await rt.outboxStore.put(next);
+  }
+
+  async discardCommand(id: string): Promise<void> {
+    if (this.engine) {
+      await this.engine.discard(id);
+      return;
+    }
+    const rt = this.runtime;
+    const entry = await rt?.outboxStore.get(id);
+    if (!rt || !entry || entry.state === 'sending') return;
+    if (entry.state === 'pending' || entry.state === 'needs_step_up') await rt.mirror.rollback(entry);
+    await rt.outboxStore.remove(id);
+  }
+
+  async status(): Promise<SyncStatus> {
+    return this.hub.status();
+  }
+
+  async subscribe(onStatus: (s: SyncStatus) => void, onDataChanged: (collections: string[]) => void): Promise<() => void> {
+    return this.hub.subscribe(onStatus, onDataChanged);
+  }
+
+  async setOnline(online: boolean): Promise<void> {
+    const wasOnline = this.hub.online;
+    this.hub.setOnline(online);
+    this.engine?.setOnline(online);
+    if (online && !wasOnline) void this.refreshIdentity();
+  }
+
+  /** Test and shutdown hook: closes the mirror and stops syncing. */
+  async dispose(): Promise<void> {
+    await this.closeMirror(false);
+  }
+
+  private httpWith(session: SessionPort): HttpClient {
+    return createHttpClient({ baseUrl: this.baseUrl, transport: this.deps.transport, clock: this.deps.clock, session });
+  }
+
+  private requireHttp(): HttpClient {
+    if (!this.http) throw new Error('init() must be called first');
+    return this.http;
+  }
+
+  private async openMirror(stored: StoredSession): Promise<void> {
+    const runtime = await MirrorRuntime.open({
+      name: stored.db_name,
+      storage: this.deps.storage,
+      multiInstance: this.deps.multiInstance,
+      defer: this.deps.defer,
+      onDataChanged: (collections) => this.hub.dataChanged(collections),
+      onOutboxChanged: () => {
+        this.hub.setCounts(runtime.outboxIndex.counts());
+        this.engine?.kick();
+      },
+      onError: (e) => this.hub.setError(e instanceof Error ? e.message : String(e)),
+    });
+    this.runtime = runtime;
+    this.hub.attach(runtime);
+    if (stored.expired) this.hub.setPhase('signed_out');
+    if (this.deps.sync === false) return;
+    this.withdraw = this.deps.elector.elect(`ledgerline-sync-${stored.db_name}`, (signal) => this.lead(runtime, signal));
+  }
+
+  /** This tab won the lock: run the sync engine until leadership ends or the mirror closes. */
+  private lead(runtime: MirrorRuntime, signal: AbortSignal): void {
+    if (this.runtime !== runtime || signal.aborted) return;
+    const engine = createSyncEngine({
+      baseUrl: this.baseUrl,
+      transport: this.deps.transport,
+      clock: this.deps.clock,
+      session: this.sessionPort,
+      mirror: runtime.mirror,
+      outboxStore: runtime.outboxStore,
+      optimistic: runtime.mirror,
+      onStatus: (s) => this.hub.setEngineStatus(s),
+      leader: true,
+    });
+    this.engine = engine;
+    this.hub.setLeader(true);
+    engine.setOnline(this.hub.online);
+    if (!this.stored?.expired) engine.start();
+    signal.addEventListener('abort', () => {
+      if (this.engine === engine) this.engine = null;
+      this.hub.setLeader(false);
+      void engine.stop();
+    }, { once: true });
+  }
+
+  private async closeMirror(removeIfClean: boolean): Promise<void> {
+    const runtime = this.runtime;
+    const engine = this.engine;
+    this.runtime = null;
+    this.engine = null;
+    this.withdraw?.();
+    this.withdraw = null;
+    await engine?.stop();
+    this.hub.detach();
+    if (!runtime) return;
+    if (removeIfClean && runtime.outboxIndex.entries().length === 0) await runtime.remove();
+    else await runtime.close();
+  }
+
+  private async expireSession(): Promise<void> {
+    if (!this.stored || this.stored.expired) return;
+    this.stored = { ...this.stored, expired: true };
+    this.hub.setPhase('signed_out');
+    this.hub.setError(errorBody('AUTH_7003').error_v2.message);
+    await this.deps.sessionStore.set(this.stored);
+  }
+
+  /** Online again or just started: refresh the cached identity (role, business) for offline starts. */
+  private async refreshIdentity(): Promise<void> {
+    const stored = this.stored;
+    if (!stored || stored.expired || !this.hub.online || !this.http) return;
+    const who = await this.http.call(currentIdentity);
+    if (!who.ok || this.stored !== stored) return;
+    if (who.data.user.id !== stored.session.user.id || who.data.business.id !== stored.session.business.id) return;
+    this.stored = { ...stored, session: { ...stored.session, user: who.data.user, business: who.data.business } };
+    await this.deps.sessionStore.set(this.stored);
+  }
+}

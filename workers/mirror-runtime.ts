@@ -1,0 +1,278 @@
+import type { RxChangeEvent, RxStorage } from 'rxdb';
+import type { Subscription } from 'rxjs';
+import { z } from 'zod';
+import { codingPatchSchema, type CodingPatch } from '../schema/commands/coding-patch.ts';
+import { BULK_CODE_MAX } from '../schema/constants.ts';
+import { errorBody, validationMessages } from '../schema/errors.ts';
+import type { TransactionFilter } from '../schema/transaction-query.ts';
+import type { OutboxEntry } from '../sync/ports.ts';
+import { createOutboxEntry } from '../sync/outbox-machine.ts';
+import type { CommandResult, QueryResult, TransactionQuery, TransactionView } from './api.ts';
+import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
+import { queryDocs, scanDocs, stripMeta } from './bulk-write.ts';
+import { OutboxIndex } from './outbox-index.ts';
+import { RxOutboxStore } from './outbox-store.ts';
+import { RxMirrorStore } from './mirror-store.ts';
+import { QueryEngine } from './query-engine.ts';
+import { ReferenceCache, REFERENCE_KINDS, type ReferenceKind } from './reference-cache.ts';
+import { isCurrent, recomputeRow, serverRow, toEngineRow, type AnyTransactionRow, type EngineRow } from './rebase.ts';
+
+/**
+ * One signed-in user's open mirror: the RxDB database, the outbox, the in-memory query engine
+ * and reference data, kept current from RxDB's change streams (writes of this tab, of the sync
+ * engine and, through multiInstance, of other tabs all arrive the same way).
+ *
+ * Cold start: opening is quick; loading 100k rows into the engine is not. Until the engine is
+ * loaded, the default view (no filter, newest first) is answered by an indexed RxDB query on
+ * `occurred_desc`, and any other query waits for the load. The text index then fills in the
+ * background in small slices; searches meanwhile scan the rows not yet indexed.
+ */
+export interface RuntimeOptions {
+  name: string;
+  storage?: RxStorage<unknown, unknown>;
+  multiInstance?: boolean;
+  /** Runs background work later (text indexing slices). Default: setTimeout 0. */
+  defer?: (fn: () => void) => void;
+  now?: () => number;
+  onDataChanged?: (collections: string[]) => void;
+  /** The outbox changed (here or in another tab): the leader kicks its sender. */
+  onOutboxChanged?: () => void;
+  onError?: (error: unknown) => void;
+}
+
+const LOAD_PAGE = 5_000;
+const INDEX_SLICE = 2_000;
+const idsSchema = z.array(z.uuid()).min(1);
+
+export class MirrorRuntime {
+  readonly outboxIndex = new OutboxIndex();
+  readonly refs = new ReferenceCache();
+  readonly engine = new QueryEngine<EngineRow>(this.refs.textOf);
+  readonly outboxStore: RxOutboxStore;
+  readonly mirror: RxMirrorStore;
+  /** Resolves when every stored transaction is in the engine. */
+  readonly ready: Promise<void>;
+  private loaded = false;
+  private touchedWhileLoading = new Set<string>();
+  private subs: Subscription[] = [];
+  private indexing = false;
+  private lastCreatedAt = 0;
+  private closed = false;
+
+  private constructor(
+    readonly db: MirrorDatabase,
+    private readonly opts: RuntimeOptions,
+  ) {
+    this.outboxStore = new RxOutboxStore(db);
+    this.mirror = new RxMirrorStore(db, this.outboxIndex, {
+      onInvalidRow: (collection, id, issues) => opts.onError?.(new Error(`invalid ${collection} row ${id}: ${issues}`)),
+    });
+    this.subscribe();
+    this.ready = this.load();
+    this.ready.catch((e: unknown) => opts.onError?.(e));
+  }
+
+  static async open(opts: RuntimeOptions): Promise<MirrorRuntime> {
+    const db = await openMirrorDatabase({ name: opts.name, storage: opts.storage, multiInstance: opts.multiInstance });
+    return new MirrorRuntime(db, opts);
+  }
+
+  get isReady(): boolean {
+    return this.loaded;
+  }
+
+  async queryTransactions(q: TransactionQuery): Promise<QueryResult> {
+    const t0 = this.now();
+    if (!this.loaded) {
+      if (isDefaultView(q)) return this.firstPageFromDb(q, t0);
+      await this.ready;
+    }
+    const result = this.engine.query(q);
+    return { rows: result.rows.map((r) => this.toView(r)), total: result.total, offset: result.offset, took_ms: this.now() - t0 };
+  }
+
+  async matchingIds(filter: TransactionFilter): Promise<string[]> {
+    await this.ready;
+    return this.engine.matchingIds(filter);
+  }
+
+  async getTransaction(id: string): Promise<TransactionView | null> {
+    const row = this.engine.get(id) ?? (this.loaded ? undefined : (await this.mirror.getTransactions([id])).get(id));
+    return row ? this.toView(toEngineRow(row)) : null;
+  }
+
+  toView(row: AnyTransactionRow): TransactionView {
+    return { ...serverRow(row), ...this.outboxIndex.marks(row.id) };
+  }
+
+  /**
+   * Optimistic coding. The outbox entries are durable before this resolves (they are the
+   * record of the user's edit); the engine shows the edit at once; the 10,000 row rewrites in
+   * IndexedDB (≈1-2 s) follow in the mirror's write queue, and a crash before they land is
+   * repaired on the next start by `reconcile`, which rebuilds rows from the outbox.
+   */
+  async codeTransactions(rawIds: string[], rawPatch: CodingPatch): Promise<{ result: CommandResult; entries: OutboxEntry[] }> {
+    const t0 = this.now();
+    const ids = idsSchema.safeParse(rawIds);
+    const patch = codingPatchSchema.safeParse(rawPatch);
+    if (!ids.success || !patch.success) {
+      const error = (ids.success ? patch.error : ids.error)!;
+      return { result: { ok: false, error: errorBody('REQUEST_7001', undefined, validationMessages(error)).error_v2 }, entries: [] };
+    }
+    await this.ready;
+    const unique = [...new Set(ids.data)];
+    if (unique.some((id) => !this.engine.get(id))) {
+      return { result: { ok: false, error: errorBody('REQUEST_7004').error_v2 }, entries: [] };
+    }
+    const entries = chunk(unique, BULK_CODE_MAX).map((part) => this.newEntry(part, patch.data));
+    await this.outboxStore.putMany(entries);
+    for (const entry of entries) this.outboxIndex.put(entry);
+    this.engine.upsertMany(unique.map((id) => toEngineRow(recomputeRow(this.outboxIndex, this.engine.get(id)!))));
+    this.scheduleIndexing();
+    this.mirror.applyLocal(entries).catch((e: unknown) => this.opts.onError?.(e));
+    this.opts.onDataChanged?.(['transactions', 'outbox']);
+    const result: CommandResult = { ok: true, command_id: entries[0]!.id, affected: unique.length, took_ms: this.now() - t0 };
+    return { result, entries };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const s of this.subs) s.unsubscribe();
+    await this.ready.catch(() => undefined);
+    await this.mirror.idle();
+    await this.db.close();
+  }
+
+  /** Deletes this user's mirror from the device (after close). */
+  async remove(): Promise<void> {
+    await this.close();
+    await this.db.remove();
+  }
+
+  private newEntry(ids: string[], patch: CodingPatch): OutboxEntry {
+    // Strictly increasing created_at keeps FIFO order for commands queued in the same ms.
+    const now = Math.max(this.now(), this.lastCreatedAt + 1);
+    this.lastCreatedAt = now;
+    const id = crypto.randomUUID();
+    return ids.length === 1
+      ? createOutboxEntry({ id, command: 'transaction.code', args: { transaction_id: ids[0], patch }, now })
+      : createOutboxEntry({ id, command: 'transaction.bulkCode', args: { transaction_ids: ids, patch }, now });
+  }
+
+  private now(): number {
+    return this.opts.now?.() ?? performance.now();
+  }
+
+  private async firstPageFromDb(q: TransactionQuery, t0: number): Promise<QueryResult> {
+    const [docs, total] = await Promise.all([
+      queryDocs(this.db.transactions, { selector: {}, sort: [{ occurred_desc: 'asc' }], skip: q.offset, limit: q.limit } as never),
+      this.db.transactions.count().exec(),
+    ]);
+    return { rows: (docs as AnyTransactionRow[]).map((d) => this.toView(d)), total, offset: q.offset, took_ms: this.now() - t0 };
+  }
+
+  private async load(): Promise<void> {
+    this.outboxIndex.load(await this.outboxStore.list());
+    for (const kind of REFERENCE_KINDS) {
+      for await (const page of scanDocs(this.db[kind] as never, LOAD_PAGE)) {
+        this.refs.apply(kind, (page as object[]).map(withDeleted) as never, []);
+      }
+    }
+    const candidates: AnyTransactionRow[] = [];
+    for await (const page of scanDocs(this.db.transactions, LOAD_PAGE)) {
+      if (this.closed) return;
+      // A row changed by an event during the load is newer in the engine than in this page.
+      const rows = page.filter((r) => !this.touchedWhileLoading.has(r.id)).map(toEngineRow);
+      this.engine.upsertMany(rows);
+      for (const r of rows) if (r.pending_ids || this.outboxIndex.hasEntries(r.id)) candidates.push(r);
+    }
+    this.loaded = true;
+    this.touchedWhileLoading.clear();
+    this.opts.onDataChanged?.(['transactions']);
+    this.scheduleIndexing();
+    await this.mirror.reconcile(candidates);
+  }
+
+  private subscribe(): void {
+    this.subs.push(
+      this.db.transactions.eventBulks$.subscribe((bulk) => this.onTransactionEvents(bulk.events as RxChangeEvent<AnyTransactionRow>[])),
+      this.db.outbox.eventBulks$.subscribe((bulk) => this.onOutboxEvents(bulk.events as RxChangeEvent<OutboxEntry>[])),
+      ...REFERENCE_KINDS.map((kind) =>
+        (this.db[kind] as MirrorDatabase['users']).eventBulks$.subscribe((bulk) => this.onReferenceEvents(kind, bulk.events as RxChangeEvent<never>[])),
+      ),
+    );
+  }
+
+  private onTransactionEvents(events: RxChangeEvent<AnyTransactionRow>[]): void {
+    const upserts: EngineRow[] = [];
+    const removals: string[] = [];
+    for (const ev of events) {
+      if (!this.loaded) this.touchedWhileLoading.add(ev.documentId);
+      if (ev.operation === 'DELETE') {
+        removals.push(ev.documentId);
+        continue;
+      }
+      let row: AnyTransactionRow = stripMeta(ev.documentData);
+      // A write computed before a newer local command was queued: show the command anyway.
+      if (this.outboxIndex.hasEntries(row.id) && !isCurrent(this.outboxIndex, row)) row = recomputeRow(this.outboxIndex, row);
+      upserts.push(toEngineRow(row));
+    }
+    if (removals.length) this.engine.removeMany(removals);
+    if (upserts.length) this.engine.upsertMany(upserts);
+    this.scheduleIndexing();
+    this.opts.onDataChanged?.(['transactions']);
+  }
+
+  private onOutboxEvents(events: RxChangeEvent<OutboxEntry>[]): void {
+    for (const ev of events) {
+      if (ev.operation === 'DELETE') this.outboxIndex.remove(ev.documentId);
+      else this.outboxIndex.put(stripMeta(ev.documentData));
+    }
+    this.opts.onOutboxChanged?.();
+    this.opts.onDataChanged?.(['outbox']);
+  }
+
+  private onReferenceEvents(kind: ReferenceKind, events: RxChangeEvent<never>[]): void {
+    const upserts: object[] = [];
+    const removals: string[] = [];
+    for (const ev of events) {
+      if (ev.operation === 'DELETE') removals.push(ev.documentId);
+      else upserts.push(withDeleted(stripMeta(ev.documentData as object)));
+    }
+    const changed = new Set(this.refs.apply(kind, upserts as never, removals));
+    if (changed.size > 0) this.engine.reindexWhere((t) => ReferenceCache.refersTo(t, changed));
+    this.scheduleIndexing();
+    this.opts.onDataChanged?.([kind]);
+  }
+
+  /** Moves the text-index backlog into FlexSearch a slice at a time, never blocking a query for long. */
+  private scheduleIndexing(): void {
+    if (this.indexing || this.engine.searchBacklog === 0) return;
+    this.indexing = true;
+    const defer = this.opts.defer ?? ((fn: () => void) => setTimeout(fn, 0));
+    const step = () => {
+      if (this.closed) return;
+      if (this.engine.indexSome(INDEX_SLICE) > 0) defer(step);
+      else this.indexing = false;
+    };
+    defer(step);
+  }
+}
+
+/** Reference rows are stored without `deleted` (RxDB reserves the name); the entity has it. */
+function withDeleted<T extends object>(row: T): T & { deleted: false } {
+  return { ...row, deleted: false };
+}
+
+function isDefaultView(q: TransactionQuery): boolean {
+  const f = q.filter;
+  const empty = Object.values(f).every((v) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0));
+  return empty && q.sort === 'occurred_desc';
+}
+
+function chunk<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -1,0 +1,57 @@
+import { Dexie, type DexieOptions } from 'dexie';
+import { z } from 'zod';
+import { spendUserSchema } from '../schema/entities/spend-user.ts';
+import { businessSchema } from '../schema/entities/business.ts';
+
+/**
+ * The signed-in session, kept durably so the app starts offline signed in. It lives in its
+ * own tiny IndexedDB database (plain Dexie, no RxDB) because it must be read BEFORE we know
+ * which per-user mirror to open, and because RxDB counts every open collection against its
+ * 13-collection limit.
+ */
+export const sessionInfoSchema = z.object({
+  user: spendUserSchema,
+  business: businessSchema,
+  scopes: z.array(z.string()),
+});
+
+export const storedSessionSchema = z.object({
+  token: z.string().min(1),
+  session: sessionInfoSchema,
+  db_name: z.string().min(1),
+  /** Set when the server refused the token (401): data stays readable, sync waits for sign-in. */
+  expired: z.boolean().default(false),
+  saved_at: z.number(),
+});
+export type StoredSession = z.infer<typeof storedSessionSchema>;
+
+const DB_NAME = 'ledgerline-session';
+const KEY = 'current';
+
+export class SessionStore {
+  private readonly db: Dexie;
+
+  constructor(options?: DexieOptions) {
+    this.db = new Dexie(DB_NAME, options);
+    this.db.version(1).stores({ kv: '' });
+  }
+
+  /** The stored session, or null when none (or when what is stored no longer parses). */
+  async get(): Promise<StoredSession | null> {
+    const raw: unknown = await this.db.table('kv').get(KEY);
+    const parsed = storedSessionSchema.safeParse(raw);
+    return parsed.success ? parsed.data : null;
+  }
+
+  async set(session: StoredSession): Promise<void> {
+    await this.db.table('kv').put(storedSessionSchema.parse(session), KEY);
+  }
+
+  async clear(): Promise<void> {
+    await this.db.table('kv').delete(KEY);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

@@ -1,0 +1,181 @@
+import type { Subscription } from 'rxjs';
+import type { Clock, SyncPhase, SyncStatus } from '../sync/ports.ts';
+import type { MirrorRuntime } from './mirror-runtime.ts';
+
+/**
+ * What the UI is told, and when. Sync status comes from this tab's engine when it leads, or
+ * from the leader's last status stored in the shared `meta` collection when it follows; the
+ * outbox counts always come from the shared outbox, so every tab shows the same "N pending".
+ * Notifications are coalesced: at most one status and one data-changed call per 50 ms.
+ */
+const NOTIFY_MS = 50;
+const SHARE_MS = 500;
+const SHARED_STATUS = 'sync_status';
+
+type StatusListener = (s: SyncStatus) => void;
+type DataListener = (collections: string[]) => void;
+
+export class StatusHub {
+  private statusListeners = new Set<StatusListener>();
+  private dataListeners = new Set<DataListener>();
+  private changed = new Set<string>();
+  private statusDirty = false;
+  private flushScheduled = false;
+  private shareScheduled = false;
+  private signedOut = false;
+  private leader = false;
+  private engineStatus: SyncStatus | null = null;
+  private leaderStatus: SyncStatus | null = null;
+  private lastError: string | null = null;
+  private counts = { pending: 0, failed: 0, needsStepUp: 0 };
+  private runtime: MirrorRuntime | null = null;
+  private sub: Subscription | null = null;
+
+  constructor(
+    private readonly clock: Clock,
+    public online: boolean,
+  ) {}
+
+  status(): SyncStatus {
+    const base = this.leader ? this.engineStatus : this.leaderStatus;
+    const counts = this.runtime?.outboxIndex.counts() ?? this.counts;
+    let phase: SyncPhase = base?.phase ?? 'idle';
+    if (!this.online) phase = 'offline';
+    if (this.signedOut) phase = 'signed_out';
+    return {
+      phase,
+      online: this.online,
+      progress: base?.progress ?? null,
+      checkpoint: base?.checkpoint ?? 0,
+      ...counts,
+      leader: this.leader,
+      lastError: this.lastError ?? base?.lastError ?? null,
+    };
+  }
+
+  subscribe(onStatus: StatusListener, onData: DataListener): () => void {
+    this.statusListeners.add(onStatus);
+    this.dataListeners.add(onData);
+    onStatus(this.status());
+    return () => {
+      this.statusListeners.delete(onStatus);
+      this.dataListeners.delete(onData);
+    };
+  }
+
+  attach(runtime: MirrorRuntime): void {
+    this.detach();
+    this.runtime = runtime;
+    this.signedOut = false;
+    this.lastError = null;
+    this.sub = runtime.db.meta.eventBulks$.subscribe((bulk) => {
+      for (const ev of bulk.events) {
+        if (ev.documentId === SHARED_STATUS && ev.operation !== 'DELETE') {
+          this.leaderStatus = (ev.documentData as { value: SyncStatus }).value;
+        }
+      }
+      if (!this.leader) this.touchStatus();
+    });
+    void runtime.db.meta.findOne(SHARED_STATUS).exec().then((doc) => {
+      if (doc && !this.leaderStatus) this.leaderStatus = doc.toJSON().value as SyncStatus;
+    });
+    this.touchStatus();
+  }
+
+  detach(): void {
+    this.sub?.unsubscribe();
+    this.sub = null;
+    if (this.runtime) this.counts = this.runtime.outboxIndex.counts();
+    this.runtime = null;
+    this.engineStatus = null;
+    this.leaderStatus = null;
+    this.leader = false;
+    this.touchStatus();
+  }
+
+  setPhase(phase: SyncPhase): void {
+    this.signedOut = phase === 'signed_out';
+    if (!this.signedOut) this.lastError = null;
+    this.touchStatus();
+  }
+
+  setOnline(online: boolean): void {
+    this.online = online;
+    this.touchStatus();
+  }
+
+  setLeader(leader: boolean): void {
+    this.leader = leader;
+    this.touchStatus();
+  }
+
+  setError(message: string): void {
+    this.lastError = message;
+    this.touchStatus();
+  }
+
+  setCounts(counts: { pending: number; failed: number; needsStepUp: number }): void {
+    this.counts = counts;
+    this.touchStatus();
+  }
+
+  setEngineStatus(s: SyncStatus): void {
+    this.engineStatus = s;
+    this.touchStatus();
+    this.shareStatus();
+  }
+
+  dataChanged(collections: readonly string[]): void {
+    for (const c of collections) this.changed.add(c);
+    this.statusDirty = true; // outbox counts may have moved
+    this.scheduleFlush();
+  }
+
+  private touchStatus(): void {
+    this.statusDirty = true;
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    void this.clock.sleep(NOTIFY_MS).then(() => this.flush());
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    if (this.statusDirty) {
+      this.statusDirty = false;
+      const s = this.status();
+      for (const l of this.statusListeners) safely(() => l(s));
+    }
+    if (this.changed.size > 0) {
+      const collections = [...this.changed];
+      this.changed.clear();
+      for (const l of this.dataListeners) safely(() => l(collections));
+    }
+  }
+
+  /** The leader stores its status (throttled) so follower tabs can show it too. */
+  private shareStatus(): void {
+    if (this.shareScheduled || !this.leader) return;
+    this.shareScheduled = true;
+    void this.clock.sleep(SHARE_MS).then(async () => {
+      this.shareScheduled = false;
+      const runtime = this.runtime;
+      if (!runtime || !this.leader || !this.engineStatus) return;
+      await runtime.db.meta.upsert({ id: SHARED_STATUS, value: this.engineStatus }).catch(() => undefined);
+    });
+  }
+}
+
+/** A listener that throws (e.g. a closed Comlink proxy) must not stop the others. */
+function safely(fn: () => unknown): void {
+  try {
+    // Through Comlink a listener call returns a promise, which rejects once the page is gone.
+    const result = fn();
+    if (result instanceof Promise) result.catch(() => undefined);
+  } catch {
+    // the UI side went away; it unsubscribes on unload
+  }
+}
