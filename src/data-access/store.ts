@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useCallback, useRef, useSyncExternalStore } from 'react';
 
 /**
  * A minimal external store for app-wide state that React reads with useSyncExternalStore.
@@ -27,10 +27,18 @@ export function createStore<T extends object>(initial: T): Store<T> {
   };
 }
 
+/**
+ * Reads a slice of the store. The slice is cached per store state, so a selector that builds
+ * a new object (e.g. progress numbers) does not make React see a change on every read.
+ */
 export function useStore<T, S>(store: Store<T>, select: (state: T) => S): S {
-  return useSyncExternalStore(
-    store.subscribe,
-    () => select(store.get()),
-    () => select(store.get()),
-  );
+  const cache = useRef<{ state: T; value: S } | null>(null);
+  const getSnapshot = useCallback(() => {
+    const state = store.get();
+    if (cache.current?.state === state) return cache.current.value;
+    const value = select(state);
+    cache.current = { state, value };
+    return value;
+  }, [store, select]);
+  return useSyncExternalStore(store.subscribe, getSnapshot, getSnapshot);
 }

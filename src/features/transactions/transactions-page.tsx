@@ -130,7 +130,11 @@ export function TransactionsPage() {
               }
             }}
           />
-          <kbd className="search-hint" aria-hidden="true">/</kbd>
+          {!q && (
+            <kbd className="search-hint" aria-hidden="true">
+              /
+            </kbd>
+          )}
         </div>
       </div>
       <FilterBar
