@@ -144,9 +144,14 @@ function issueCards(rng: Rng, cardholders: readonly Cardholder[], ctx: PeopleCon
   return issued;
 }
 
+/** The order the demo accounts are listed in (README, CLI, server banner). */
+const DEMO_ORDER = ['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'auditor'];
+
 function demoAccounts(cardholders: readonly Cardholder[]): DemoAccount[] {
+  const rank = (c: Cardholder) => DEMO_ORDER.indexOf(c.entry.demoEmail ?? '');
   return cardholders
     .filter((c) => c.entry.demoEmail !== undefined)
+    .sort((a, b) => rank(a) - rank(b))
     .map(({ user }) => ({
       email: user.email,
       role: user.role,

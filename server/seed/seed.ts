@@ -17,6 +17,8 @@ export interface SeedDemoOptions {
   businessName?: string;
   emailDomain?: string;
   seed?: number;
+  /** Injected for tests that want cheaper scrypt parameters; default: the server's hashPassword. */
+  hashPassword?: (password: string) => Promise<string>;
 }
 
 export interface SeedDemoResult {
@@ -48,7 +50,8 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   const t0 = performance.now();
   // scrypt runs on libuv's thread pool: start it first so it overlaps the generator's CPU work.
   // One hash per identity (one identity per roster entry), each with its own salt.
-  const hashing = Promise.all(ROSTER.map(() => hashPassword(DEMO_PASSWORD)));
+  const hash = opts.hashPassword ?? hashPassword;
+  const hashing = Promise.all(ROSTER.map(() => hash(DEMO_PASSWORD)));
   hashing.catch(() => {}); // awaited below; this only keeps an early throw from orphaning it
   const data = generateDemo({
     transactions: opts.transactions,

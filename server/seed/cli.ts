@@ -1,0 +1,130 @@
+/**
+ * `npm run seed -- --transactions N [--now ISO] [--business-name X] [--email-domain D] [--seed S] [--reset]`
+ *
+ * Opens the database the way server/main.ts does (DATABASE_URL → PostgreSQL, else PGlite in
+ * DATA_DIR, default ./data), applies migrations, and seeds the demo business. It refuses when the
+ * business is already there, unless --reset wipes the business data first.
+ */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { openDb } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
+import { DemoAlreadySeededError, seedDemo, wipeBusinessData } from './seed.ts';
+import type { SeedDemoResult } from './seed.ts';
+import { DEMO_PASSWORD } from './types.ts';
+
+const USAGE =
+  'Usage: npm run seed -- --transactions N [--now ISO-8601] [--business-name NAME] [--email-domain DOMAIN] [--seed INT] [--reset]';
+
+const argsSchema = z.object({
+  transactions: z.coerce.number().int().min(0).max(5_000_000).default(20_000),
+  now: z.iso.datetime({ offset: true }).or(z.iso.date()).transform((s) => new Date(s)).optional(),
+  'business-name': z.string().trim().min(1).max(200).optional(),
+  'email-domain': z
+    .string()
+    .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)+$/i, 'must be a domain like demo.test')
+    .optional(),
+  seed: z.coerce.number().int().min(0).max(0xffffffff).optional(),
+  reset: z.boolean().default(false),
+  help: z.boolean().default(false),
+});
+export type SeedCliArgs = z.infer<typeof argsSchema>;
+
+/** Parses argv (without node and script) into validated options, or a message for the user. */
+export function parseSeedArgs(argv: readonly string[]): { ok: true; args: SeedCliArgs } | { ok: false; message: string } {
+  let values: Record<string, unknown>;
+  try {
+    ({ values } = parseArgs({
+      args: [...argv],
+      options: {
+        transactions: { type: 'string', short: 'n' },
+        now: { type: 'string' },
+        'business-name': { type: 'string' },
+        'email-domain': { type: 'string' },
+        seed: { type: 'string' },
+        reset: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (err) {
+    return { ok: false, message: `${(err as Error).message}\n${USAGE}` };
+  }
+  const parsed = argsSchema.safeParse(values);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, message: `--${String(issue?.path[0] ?? 'arguments')}: ${issue?.message ?? 'invalid'}\n${USAGE}` };
+  }
+  return { ok: true, args: parsed.data };
+}
+
+function report(result: SeedDemoResult, storage: string, totalMs: number): string {
+  const c = result.counts;
+  const { generateMs, hashMs, insertMs } = result.timings;
+  const lines = [
+    `Seeded business ${result.businessId} into ${storage} in ${(totalMs / 1000).toFixed(1)} s`,
+    `  (generate ${Math.round(generateMs)} ms, password hashing ${Math.round(hashMs)} ms, insert ${Math.round(insertMs)} ms)`,
+    `  ${c.transactions} transactions, ${c.users} users, ${c.cards} cards, ${c.departments} departments, ` +
+      `${c.locations} locations, ${c.glAccounts} GL accounts, ${c.trackingCategories} tracking categories`,
+    `  change_seq 1..${result.maxChangeSeq}`,
+    '',
+    `Demo accounts (password ${DEMO_PASSWORD}):`,
+    ...result.accounts.map((a) => `  ${a.email.padEnd(28)} ${a.role}${a.is_manager ? ' (manager)' : ''}  ${a.name}`),
+  ];
+  return lines.join('\n');
+}
+
+export async function runSeedCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const parsed = parseSeedArgs(argv);
+  if (!parsed.ok) {
+    console.error(parsed.message);
+    return 2;
+  }
+  const { args } = parsed;
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const databaseUrl = env.DATABASE_URL || undefined;
+  const dataDir = env.DATA_DIR || './data';
+  const storage = databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${dataDir}`;
+  const db = await openDb(databaseUrl ? { databaseUrl } : { dataDir });
+  try {
+    await migrate(db);
+    if (args.reset) {
+      await wipeBusinessData(db);
+      console.log(`Wiped all business data in ${storage}.`);
+    }
+    const started = performance.now();
+    const result = await seedDemo(db, {
+      transactions: args.transactions,
+      now: args.now,
+      businessName: args['business-name'],
+      emailDomain: args['email-domain'],
+      seed: args.seed,
+    });
+    console.log(report(result, storage, performance.now() - started));
+    return 0;
+  } catch (err) {
+    if (err instanceof DemoAlreadySeededError) {
+      console.error(`Nothing to do: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  } finally {
+    await db.close();
+  }
+}
+
+// Run only when executed (`tsx server/seed/cli.ts`), not when a test imports the module.
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  runSeedCli(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

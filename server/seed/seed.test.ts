@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { highWater } from '../db/change-seq.ts';
+import { openTestDb, testDatabases } from '../test-db.ts';
+import type { TestDb } from '../test-db.ts';
+import { DemoAlreadySeededError, seedDemo, startOfUtcDay, wipeBusinessData } from './seed.ts';
+import type { SeedDemoResult } from './seed.ts';
+import { DEMO_PASSWORD } from './types.ts';
+
+const NOW = new Date('2026-11-21T00:00:00.000Z');
+// Real scrypt, cheaper parameters: 42 full-strength hashes per seed would dominate the suite.
+const fastHash = (password: string) => hashPassword(password, { N: 1024, r: 8, p: 1 });
+const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'transactions'];
+
+describe('startOfUtcDay', () => {
+  it('truncates to midnight UTC', () => {
+    expect(startOfUtcDay(new Date('2026-03-04T23:59:59.999Z')).toISOString()).toBe('2026-03-04T00:00:00.000Z');
+  });
+});
+
+describe.each(await testDatabases())('seedDemo on %s', (kind) => {
+  let t: TestDb;
+  let seeded: SeedDemoResult;
+  const count = async (sql: string, params: unknown[] = []) =>
+    Number((await t.db.query<{ n: number }>(sql, params))[0]?.n);
+
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+    seeded = await seedDemo(t.db, { transactions: 2_000, now: NOW, hashPassword: fastHash });
+  });
+  afterAll(() => t?.close());
+
+  it('inserts every row and reports the counts', async () => {
+    expect(seeded.counts.transactions).toBe(2_000);
+    const tables = {
+      departments: seeded.counts.departments,
+      locations: seeded.counts.locations,
+      gl_accounts: seeded.counts.glAccounts,
+      tracking_categories: seeded.counts.trackingCategories,
+      spend_users: seeded.counts.users,
+      identities: seeded.counts.users,
+      cards: seeded.counts.cards,
+      transactions: 2_000,
+    };
+    for (const [table, n] of Object.entries(tables)) expect(await count(`SELECT count(*) AS n FROM ${table}`)).toBe(n);
+  });
+
+  it('stamps change_seq 1..M uniquely across tables and sets the business counter to M', async () => {
+    const union = MIRRORED_TABLES.map((table) => `SELECT change_seq FROM ${table} WHERE business_id = $1`).join(' UNION ALL ');
+    const [range] = await t.db.query<{ lo: number; hi: number; n: number; distinct: number }>(
+      `SELECT min(change_seq) AS lo, max(change_seq) AS hi, count(*) AS n, count(DISTINCT change_seq) AS distinct FROM (${union}) s`,
+      [seeded.businessId],
+    );
+    expect(range).toEqual({ lo: 1, hi: seeded.maxChangeSeq, n: seeded.maxChangeSeq, distinct: seeded.maxChangeSeq });
+    expect(await highWater(t.db, seeded.businessId)).toBe(seeded.maxChangeSeq);
+  });
+
+  it('builds search_text exactly as the migration function does', async () => {
+    const rows = await t.db.query<{ mine: string; theirs: string }>(
+      `SELECT search_text AS mine,
+              ll_transaction_search_text(merchant_name, memo, user_id, gl_account_id, department_id, location_id, tracking) AS theirs
+         FROM transactions`,
+    );
+    // Tracking pairs may come back in another order from string_agg; compare the words.
+    const words = (s: string) => s.split(' ').sort().join(' ');
+    expect(rows.filter((r) => words(r.mine) !== words(r.theirs))).toEqual([]);
+    expect(rows.some((r) => r.mine.includes('6010 software & subscriptions'))).toBe(true);
+  });
+
+  it('leaves no dangling references (the fast path skips foreign-key triggers)', async () => {
+    const orphans = await count(
+      `SELECT count(*) AS n FROM transactions t
+         LEFT JOIN cards c ON c.id = t.card_id AND c.user_id = t.user_id
+         LEFT JOIN gl_accounts g ON g.id = t.gl_account_id
+         LEFT JOIN departments d ON d.id = t.department_id
+         LEFT JOIN locations l ON l.id = t.location_id
+        WHERE c.id IS NULL OR (t.gl_account_id IS NOT NULL AND g.id IS NULL)
+           OR (t.department_id IS NOT NULL AND d.id IS NULL) OR (t.location_id IS NOT NULL AND l.id IS NULL)`,
+    );
+    expect(orphans).toBe(0);
+  });
+
+  it('lets every demo account sign in with the demo password, each with its own salt', async () => {
+    expect(seeded.accounts.map((a) => a.email)).toContain('employee@demo.test');
+    const rows = await t.db.query<{ email: string; password_hash: string }>(
+      'SELECT email, password_hash FROM identities WHERE email = ANY($1::text[])',
+      [seeded.accounts.map((a) => a.email)],
+    );
+    expect(rows).toHaveLength(6);
+    expect(new Set(rows.map((r) => r.password_hash)).size).toBe(6);
+    for (const row of rows) expect(await verifyPassword(DEMO_PASSWORD, row.password_hash)).toBe(true);
+  });
+
+  it('keeps the reporting line: employee reports to the manager', async () => {
+    const [line] = await t.db.query<{ manager_email: string; is_manager: boolean }>(
+      `SELECT m.email AS manager_email, m.is_manager FROM spend_users e JOIN spend_users m ON m.id = e.manager_id
+        WHERE e.email = 'employee@demo.test'`,
+    );
+    expect(line).toEqual({ manager_email: 'manager@demo.test', is_manager: true });
+  });
+
+  it('refuses to seed the same business twice and changes nothing', async () => {
+    await expect(seedDemo(t.db, { transactions: 10, now: NOW, hashPassword: fastHash })).rejects.toBeInstanceOf(
+      DemoAlreadySeededError,
+    );
+    expect(await count('SELECT count(*) AS n FROM transactions')).toBe(2_000);
+  });
+
+  it('seeds a second tenant beside the first, and --reset wipes both', async () => {
+    const other = await seedDemo(t.db, { transactions: 50, now: NOW, emailDomain: 'other.test', hashPassword: fastHash });
+    expect(other.businessId).not.toBe(seeded.businessId);
+    expect(await count('SELECT count(*) AS n FROM transactions WHERE business_id = $1', [other.businessId])).toBe(50);
+    await wipeBusinessData(t.db);
+    expect(await count('SELECT count(*) AS n FROM businesses')).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM identities')).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM transactions')).toBe(0);
+  });
+});
+
+describe('seedDemo without superuser rights', () => {
+  it('lets the triggers check references and build search_text', async () => {
+    const t = await openTestDb('pglite');
+    try {
+      await t.db.exec('CREATE ROLE ledgerline_app NOSUPERUSER; GRANT ALL ON ALL TABLES IN SCHEMA public TO ledgerline_app; SET ROLE ledgerline_app');
+      await seedDemo(t.db, { transactions: 100, now: NOW, hashPassword: fastHash });
+      const rows = await t.db.query<{ ok: boolean }>(
+        `SELECT search_text <> '' AND search_text = ll_transaction_search_text(merchant_name, memo, user_id, gl_account_id,
+                department_id, location_id, tracking) AS ok FROM transactions`,
+      );
+      expect(rows).toHaveLength(100);
+      expect(rows.every((r) => r.ok)).toBe(true);
+    } finally {
+      await t.close();
+    }
+  });
+});
