@@ -16,7 +16,7 @@ const TXN = {
 };
 
 /** Routes by path so the stream, pulls and commands can interleave freely. */
-function setup(opts: { patch?: () => Response } = {}) {
+function setup(opts: { patch?: () => Response; changes?: () => Response | null; token?: () => string } = {}) {
   let seq = 2;
   let streams: ReadableStreamDefaultController<Uint8Array>[] = [];
   const route = async (req: RecordedRequest, signal: AbortSignal | undefined): Promise<Response> => {
@@ -29,6 +29,8 @@ function setup(opts: { patch?: () => Response } = {}) {
       return new Response(body, { status: 200 });
     }
     if (url.pathname.endsWith('/sync/changes')) {
+      const scripted = opts.changes?.();
+      if (scripted) return scripted;
       const after = Number(url.searchParams.get('after'));
       const changes = Array.from({ length: seq - after }, (_, i) => ({ collection: 'transactions', seq: after + i + 1, id: `t${after + i + 1}`, deleted: false, doc: { id: 'x' } }));
       return jsonResponse(200, { changes, checkpoint: seq, has_more: false, high_water: seq, visibility_epoch: 'e', ...(after === 0 ? { total: seq } : {}) });
@@ -44,7 +46,7 @@ function setup(opts: { patch?: () => Response } = {}) {
   let signedOut = 0;
   const engine = createSyncEngine({
     baseUrl: 'http://api.test', transport, clock, mirror, outboxStore, optimistic,
-    session: { getToken: () => fakeToken(['default', 'low-risk']), onUnauthorized: () => void signedOut++ },
+    session: { getToken: opts.token ?? (() => fakeToken(['default', 'low-risk'])), onUnauthorized: () => void signedOut++ },
     onStatus: (s) => statuses.push(s),
   });
   const entry = (id: string) => createOutboxEntry({ id, command: 'transaction.code', args: { transaction_id: T1, patch: { memo: id } }, now: clock.now() });
@@ -124,6 +126,31 @@ describe('sync engine', () => {
     await flush();
     await t.engine.whenOutboxIdle();
     expect(t.engine.status()).toMatchObject({ phase: 'live', pending: 0 });
+  });
+
+  it('a 401 on a pull started by kick() signs out too', async () => {
+    let expired = false;
+    const t = setup({ changes: () => (expired ? jsonResponse(401, { error_v2: { message: 'expired', error_code: 'AUTH_7003' } }) : null) });
+    t.engine.start();
+    await flush();
+    expired = true;
+    t.engine.kick();
+    await flush();
+    expect(t.engine.status().phase).toBe('signed_out');
+    expect(t.signedOut()).toBe(1);
+  });
+
+  it('a token without the feed scope is an error; start() with a better token recovers', async () => {
+    let token = fakeToken(['chrome-extension']);
+    const t = setup({ token: () => token });
+    t.engine.start();
+    await flush();
+    expect(t.engine.status()).toMatchObject({ phase: 'error', lastError: 'Additional verification is needed for this action.' });
+    expect(t.transport.requests).toHaveLength(0); // the scope gate refused locally
+    token = fakeToken(['default']);
+    t.engine.start();
+    await flush();
+    expect(t.engine.status()).toMatchObject({ phase: 'live', lastError: null, checkpoint: 2 });
   });
 
   it('stop() returns to idle with the stream closed', async () => {

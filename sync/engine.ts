@@ -3,7 +3,7 @@ import type {
 } from './ports.ts';
 import { createHttpClient, type HttpClient, type Platform } from './http.ts';
 import { createOutbox } from './outbox.ts';
-import { createPuller, type LiveEnd, type PullerEvent } from './puller.ts';
+import { createPuller, terminal, type LiveEnd, type PullerEvent } from './puller.ts';
 import { initialEngineState, reduceEngine, type EngineEvent } from './phase.ts';
 
 export interface SyncEngineOptions {
@@ -102,17 +102,24 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       progress = null;
       dispatch({ type: 'pull_succeeded' });
     } else if (e.type === 'pull_failed' && e.failure.kind !== 'aborted') {
-      dispatch({ type: 'pull_failed', message: e.failure.error.message });
+      // A 401 on any pull (also one started by kick()) signs out; the rest is a visible error.
+      if (terminal(e.failure)?.reason === 'unauthorized') unauthorized();
+      else dispatch({ type: 'pull_failed', message: e.failure.error.message });
     }
   }
 
   function startLive() {
     stopLive();
     const ctrl = new AbortController();
-    const run = puller.live(ctrl.signal).then((end) => onLiveEnd(end, ctrl), (e: unknown) => {
-      // A store write failed: report it and let setOnline/start try again.
-      if (live?.ctrl === ctrl) dispatch({ type: 'pull_failed', message: messageOf(e) });
-    });
+    const run = puller.live(ctrl.signal).then(
+      (end) => onLiveEnd(end, ctrl),
+      (e: unknown) => {
+        // Only a bug gets here (failures are data): report it and let start() try again.
+        if (live?.ctrl !== ctrl) return;
+        live = null;
+        dispatch({ type: 'pull_failed', message: messageOf(e) });
+      },
+    );
     live = { ctrl, run };
   }
 
@@ -125,6 +132,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
 
   function onLiveEnd(end: LiveEnd, ctrl: AbortController) {
     if (live?.ctrl !== ctrl) return; // an older run, already replaced
+    live = null; // so that start() can begin again (e.g. with a token that has the scope)
     if (end.reason === 'unauthorized') unauthorized();
     else if (end.reason === 'forbidden') dispatch({ type: 'forbidden', message: end.failure.error.message });
   }
@@ -139,10 +147,9 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
 
   return {
     start() {
-      if (state.phase !== 'idle' && state.phase !== 'signed_out') return;
-      dispatch({ type: 'start' });
+      if (state.phase === 'idle' || state.phase === 'signed_out') dispatch({ type: 'start' });
       if (!state.online) return;
-      startLive();
+      if (!live) startLive();
       outbox.resume();
     },
     async stop() {

@@ -203,6 +203,24 @@ describe('puller.live', () => {
     ctrl.abort();
   });
 
+  it('treats a store failure as a failed pull and tries again after a backoff', async () => {
+    const s1 = sseStream();
+    const s2 = sseStream();
+    const t = setup([s1.step, jsonResponse(200, page(0, 1)), s2.step, jsonResponse(200, page(0, 1))]);
+    const apply = t.store.applyChanges;
+    let broken = true;
+    t.store.applyChanges = (c, cp) => (broken ? Promise.reject(new Error('QuotaExceededError')) : apply(c, cp));
+    const ctrl = new AbortController();
+    void t.puller.live(ctrl.signal);
+    await flush();
+    expect(t.events).toContainEqual({ type: 'pull_failed', failure: { ok: false, kind: 'store', error: { message: 'QuotaExceededError', error_code: 'LOCAL_STORE' } } });
+    broken = false;
+    await t.clock.advance(1_000);
+    expect(t.store.count('transactions')).toBe(1);
+    expect(t.events.at(-1)).toEqual({ type: 'stream_open' });
+    ctrl.abort();
+  });
+
   it('stops for good on a 401 from the stream', async () => {
     const t = setup([jsonResponse(401, { error_v2: { message: 'expired', error_code: 'AUTH_7003' } })]);
     const end = await t.puller.live(new AbortController().signal);

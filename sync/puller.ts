@@ -2,7 +2,7 @@ import { syncChanges, syncStream } from '../schema/api/calls.ts';
 import { SYNC_BATCH_DEFAULT, SYNC_BATCH_MAX } from '../schema/constants.ts';
 import { streamEventSchema } from '../schema/sync-feed.ts';
 import type { Clock, MirrorStore } from './ports.ts';
-import type { HttpClient, HttpFailure } from './http.ts';
+import type { ApiError, HttpClient, HttpFailure } from './http.ts';
 import { callWithRetry } from './retry.ts';
 import { readSse } from './sse.ts';
 
@@ -11,11 +11,13 @@ export type PullerEvent =
   | { type: 'pull_started'; initial: boolean }
   | { type: 'progress'; loaded: number; total: number }
   | { type: 'pull_succeeded'; checkpoint: number }
-  | { type: 'pull_failed'; failure: HttpFailure }
+  | { type: 'pull_failed'; failure: PullFailure }
   | { type: 'stream_open' }
   | { type: 'stream_lost' };
 
-export type PullResult = { ok: true; checkpoint: number } | { ok: false; failure: HttpFailure };
+/** A pull fails on the wire (HttpFailure) or in our own store (e.g. IndexedDB quota). */
+export type PullFailure = HttpFailure | { ok: false; kind: 'store'; error: ApiError };
+export type PullResult = { ok: true; checkpoint: number } | { ok: false; failure: PullFailure };
 
 /** Why `live` returned: the caller aborted, or the server refused the session (no point retrying). */
 export type LiveEnd = { reason: 'aborted' } | { reason: 'unauthorized' | 'forbidden'; failure: HttpFailure };
@@ -90,7 +92,7 @@ export function createPuller(opts: PullerOptions): Puller {
     return { ok: true, checkpoint: cp.seq };
   }
 
-  function failed(failure: HttpFailure): PullResult {
+  function failed(failure: PullFailure): PullResult {
     emit({ type: 'pull_failed', failure });
     return { ok: false, failure };
   }
@@ -104,7 +106,10 @@ export function createPuller(opts: PullerOptions): Puller {
       let result: PullResult;
       do {
         again = false;
-        result = await pullOnce(signal);
+        result = await pullOnce(signal).catch((e: unknown) =>
+          // The store threw: report it like any failed pull; live() backs off and tries again.
+          failed({ ok: false, kind: 'store', error: { message: e instanceof Error ? e.message : String(e), error_code: 'LOCAL_STORE' } }),
+        );
       } while (again && result.ok && !signal?.aborted);
       return result;
     })().finally(() => {
@@ -196,7 +201,8 @@ function parseSeq(data: string): number | null {
 }
 
 /** Failures that no reconnect can cure until the user signs in again (or steps up). */
-function terminal(f: HttpFailure): LiveEnd | null {
+export function terminal(f: PullFailure): LiveEnd | null {
+  if (f.kind === 'store') return null;
   if (f.kind === 'unauthenticated' || (f.kind === 'http' && f.status === 401)) return { reason: 'unauthorized', failure: f };
   if (f.kind === 'forbidden' || f.kind === 'step_up' || (f.kind === 'http' && f.status === 403)) return { reason: 'forbidden', failure: f };
   if (f.kind === 'aborted') return { reason: 'aborted' };
