@@ -58,6 +58,8 @@ interface CardPlan {
   costCenterOptionId: string | undefined;
   regionOptionId: string | undefined;
   tagsProjects: boolean;
+  /** Seats per per-seat merchant on this card, drawn on first use so the bill stays steady. */
+  seats: Map<string, number>;
 }
 
 function planCards(ctx: TransactionContext): WeightedPicker<CardPlan> {
@@ -76,6 +78,7 @@ function planCards(ctx: TransactionContext): WeightedPicker<CardPlan> {
       costCenterOptionId: ctx.coding.tracking.costCenterOptionIdByDepartment.get(entry.department),
       regionOptionId: ctx.coding.tracking.regionOptionIdByLocation.get(entry.location),
       tagsProjects: ['engineering', 'product', 'marketing'].includes(entry.persona),
+      seats: new Map(),
     };
   });
   return new WeightedPicker(plans, plans.map((p) => p.issued.holder.entry.spend * p.issued.share));
@@ -109,8 +112,26 @@ function merchantRegion(rng: Rng, category: SpendCategoryKey, home: Region): Mer
   return local && lists[local] ? local : 'US';
 }
 
-function drawAmountMajor(rng: Rng, category: SpendCategoryKey, merchant: MerchantSpec, currency: 'USD' | 'GBP' | 'EUR'): number {
-  if (merchant.seat !== undefined) return merchant.seat * rng.int(2, 45);
+/**
+ * Per-seat SaaS bills the same seat count every month, growing with the company's headcount
+ * (`progress`: 0 at the start of the history, 1 now); others follow the category's curve.
+ */
+function drawAmountMajor(
+  rng: Rng,
+  plan: CardPlan,
+  category: SpendCategoryKey,
+  merchant: MerchantSpec,
+  currency: 'USD' | 'GBP' | 'EUR',
+  progress: number,
+): number {
+  if (merchant.seat !== undefined) {
+    let seats = plan.seats.get(merchant.name);
+    if (seats === undefined) {
+      seats = rng.int(4, 45);
+      plan.seats.set(merchant.name, seats);
+    }
+    return merchant.seat * Math.max(1, Math.round(seats * (0.5 + 0.5 * progress)));
+  }
   if (merchant.prices && rng.chance(0.75)) return rng.pick(merchant.prices);
   const spec = SPEND_CATEGORIES[category];
   const fx = USD_TO[currency];
@@ -193,8 +214,8 @@ export function buildTransactions(rng: Rng, ctx: TransactionContext, count: numb
     const region = merchantRegion(rng, category, plan.region);
     const merchant = (merchants[category][region] as WeightedPicker<MerchantSpec>).pick(rng);
     const currency = CURRENCY_BY_REGION[region];
-    const major = drawAmountMajor(rng, category, merchant, currency);
     const t = drawTime(rng, ctx, spec.inPerson, region === 'GLOBAL' ? 0 : plan.utcOffset);
+    const major = drawAmountMajor(rng, plan, category, merchant, currency, (t - ctx.start) / (ctx.now - ctx.start));
     const age = ctx.now - t;
     const refund = rng.chance(spec.refundRate);
     const state = refund ? (age < 3 * DAY ? 'PENDING' : 'CLEARED') : drawState(rng, age);

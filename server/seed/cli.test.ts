@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseSeedArgs } from './cli.ts';
+
+describe('parseSeedArgs', () => {
+  it.each([
+    { argv: [], expected: { transactions: 20_000, reset: false } },
+    { argv: ['--transactions', '100000'], expected: { transactions: 100_000 } },
+    { argv: ['-n', '5', '--reset'], expected: { transactions: 5, reset: true } },
+    { argv: ['--now', '2026-01-02'], expected: { now: new Date('2026-01-02T00:00:00.000Z') } },
+    { argv: ['--now', '2026-01-02T10:00:00+02:00'], expected: { now: new Date('2026-01-02T08:00:00.000Z') } },
+    { argv: ['--business-name', 'Acme Corp', '--email-domain', 'acme.example'], expected: { 'business-name': 'Acme Corp', 'email-domain': 'acme.example' } },
+    { argv: ['--seed', '7'], expected: { seed: 7 } },
+  ])('accepts $argv', ({ argv, expected }) => {
+    const parsed = parseSeedArgs(argv);
+    expect(parsed.ok).toBe(true);
+    if (parsed.ok) expect(parsed.args).toMatchObject(expected);
+  });
+
+  it.each([
+    { argv: ['--transactions', 'many'], message: '--transactions' },
+    { argv: ['--transactions', '-3'], message: '--transactions' },
+    { argv: ['--transactions', '1.5'], message: '--transactions' },
+    { argv: ['--now', 'yesterday'], message: '--now' },
+    { argv: ['--email-domain', 'not a domain'], message: '--email-domain' },
+    { argv: ['--colour', 'blue'], message: 'Unknown option' },
+  ])('refuses $argv with a message naming the problem and the usage', ({ argv, message }) => {
+    const parsed = parseSeedArgs(argv);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) {
+      expect(parsed.message).toContain(message);
+      expect(parsed.message).toContain('Usage: npm run seed');
+    }
+  });
+});
