@@ -207,6 +207,7 @@ export class DataService implements DataApi {
       storage: this.deps.storage,
       multiInstance: this.deps.multiInstance,
       defer: this.deps.defer,
+      now: () => this.deps.clock.now(),
       onDataChanged: (collections) => this.hub.dataChanged(collections),
       onOutboxChanged: () => {
         this.hub.setCounts(runtime.outboxIndex.counts());

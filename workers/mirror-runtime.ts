@@ -33,6 +33,7 @@ export interface RuntimeOptions {
   multiInstance?: boolean;
   /** Runs background work later (text indexing slices). Default: setTimeout 0. */
   defer?: (fn: () => void) => void;
+  /** Wall clock for outbox entries (the sync engine's clock). */
   now?: () => number;
   onDataChanged?: (collections: string[]) => void;
   /** The outbox changed (here or in another tab): the leader kicks its sender. */
@@ -52,6 +53,8 @@ export class MirrorRuntime {
   readonly mirror: RxMirrorStore;
   /** Resolves when every stored transaction is in the engine. */
   readonly ready: Promise<void>;
+  /** Resolves when the outbox is in memory (pending marks are right from then on). */
+  private readonly outboxLoaded: Promise<void>;
   private loaded = false;
   private touchedWhileLoading = new Set<string>();
   private subs: Subscription[] = [];
@@ -68,6 +71,7 @@ export class MirrorRuntime {
       onInvalidRow: (collection, id, issues) => opts.onError?.(new Error(`invalid ${collection} row ${id}: ${issues}`)),
     });
     this.subscribe();
+    this.outboxLoaded = this.outboxStore.list().then((entries) => this.outboxIndex.load(entries));
     this.ready = this.load();
     this.ready.catch((e: unknown) => opts.onError?.(e));
   }
@@ -82,13 +86,13 @@ export class MirrorRuntime {
   }
 
   async queryTransactions(q: TransactionQuery): Promise<QueryResult> {
-    const t0 = this.now();
+    const t0 = performance.now();
     if (!this.loaded) {
       if (isDefaultView(q)) return this.firstPageFromDb(q, t0);
       await this.ready;
     }
     const result = this.engine.query(q);
-    return { rows: result.rows.map((r) => this.toView(r)), total: result.total, offset: result.offset, took_ms: this.now() - t0 };
+    return { rows: result.rows.map((r) => this.toView(r)), total: result.total, offset: result.offset, took_ms: performance.now() - t0 };
   }
 
   async matchingIds(filter: TransactionFilter): Promise<string[]> {
@@ -97,6 +101,7 @@ export class MirrorRuntime {
   }
 
   async getTransaction(id: string): Promise<TransactionView | null> {
+    await this.outboxLoaded;
     const row = this.engine.get(id) ?? (this.loaded ? undefined : (await this.mirror.getTransactions([id])).get(id));
     return row ? this.toView(toEngineRow(row)) : null;
   }
@@ -112,7 +117,7 @@ export class MirrorRuntime {
    * repaired on the next start by `reconcile`, which rebuilds rows from the outbox.
    */
   async codeTransactions(rawIds: string[], rawPatch: CodingPatch): Promise<{ result: CommandResult; entries: OutboxEntry[] }> {
-    const t0 = this.now();
+    const t0 = performance.now();
     const ids = idsSchema.safeParse(rawIds);
     const patch = codingPatchSchema.safeParse(rawPatch);
     if (!ids.success || !patch.success) {
@@ -131,7 +136,7 @@ export class MirrorRuntime {
     this.scheduleIndexing();
     this.mirror.applyLocal(entries).catch((e: unknown) => this.opts.onError?.(e));
     this.opts.onDataChanged?.(['transactions', 'outbox']);
-    const result: CommandResult = { ok: true, command_id: entries[0]!.id, affected: unique.length, took_ms: this.now() - t0 };
+    const result: CommandResult = { ok: true, command_id: entries[0]!.id, affected: unique.length, took_ms: performance.now() - t0 };
     return { result, entries };
   }
 
@@ -152,7 +157,7 @@ export class MirrorRuntime {
 
   private newEntry(ids: string[], patch: CodingPatch): OutboxEntry {
     // Strictly increasing created_at keeps FIFO order for commands queued in the same ms.
-    const now = Math.max(this.now(), this.lastCreatedAt + 1);
+    const now = Math.max(this.wallClock(), this.lastCreatedAt + 1);
     this.lastCreatedAt = now;
     const id = crypto.randomUUID();
     return ids.length === 1
@@ -160,20 +165,23 @@ export class MirrorRuntime {
       : createOutboxEntry({ id, command: 'transaction.bulkCode', args: { transaction_ids: ids, patch }, now });
   }
 
-  private now(): number {
-    return this.opts.now?.() ?? performance.now();
+  /** Wall-clock ms (the outbox orders and backs off by it); timings use performance.now(). */
+  private wallClock(): number {
+    return this.opts.now?.() ?? Date.now();
   }
 
   private async firstPageFromDb(q: TransactionQuery, t0: number): Promise<QueryResult> {
     const [docs, total] = await Promise.all([
-      queryDocs(this.db.transactions, { selector: {}, sort: [{ occurred_desc: 'asc' }], skip: q.offset, limit: q.limit } as never),
+      this.outboxLoaded.then(() =>
+        queryDocs(this.db.transactions, { selector: {}, sort: [{ occurred_desc: 'asc' }], skip: q.offset, limit: q.limit } as never),
+      ),
       this.db.transactions.count().exec(),
     ]);
-    return { rows: (docs as AnyTransactionRow[]).map((d) => this.toView(d)), total, offset: q.offset, took_ms: this.now() - t0 };
+    return { rows: (docs as AnyTransactionRow[]).map((d) => this.toView(d)), total, offset: q.offset, took_ms: performance.now() - t0 };
   }
 
   private async load(): Promise<void> {
-    this.outboxIndex.load(await this.outboxStore.list());
+    await this.outboxLoaded;
     for (const kind of REFERENCE_KINDS) {
       for await (const page of scanDocs(this.db[kind] as never, LOAD_PAGE)) {
         this.refs.apply(kind, (page as object[]).map(withDeleted) as never, []);
@@ -224,13 +232,36 @@ export class MirrorRuntime {
     this.opts.onDataChanged?.(['transactions']);
   }
 
+  /**
+   * An entry entering or leaving the applied states (rolled back, retried, confirmed, removed)
+   * changes what its rows show: recompute them in the engine from their shadow. The stored
+   * rows are rewritten by whoever changed the entry (this tab's engine or another tab).
+   */
   private onOutboxEvents(events: RxChangeEvent<OutboxEntry>[]): void {
+    const affected = new Set<string>();
     for (const ev of events) {
-      if (ev.operation === 'DELETE') this.outboxIndex.remove(ev.documentId);
-      else this.outboxIndex.put(stripMeta(ev.documentData));
+      const before = this.outboxIndex.get(ev.documentId);
+      const wasApplied = OutboxIndex.isApplied(before);
+      if (ev.operation === 'DELETE') {
+        this.outboxIndex.remove(ev.documentId);
+        if (wasApplied) before!.entity_ids.forEach((id) => affected.add(id));
+        continue;
+      }
+      const entry = stripMeta(ev.documentData);
+      this.outboxIndex.put(entry);
+      if (wasApplied !== OutboxIndex.isApplied(entry)) entry.entity_ids.forEach((id) => affected.add(id));
+    }
+    if (affected.size > 0) {
+      const rows: EngineRow[] = [];
+      for (const id of affected) {
+        const row = this.engine.get(id);
+        if (row) rows.push(toEngineRow(recomputeRow(this.outboxIndex, row)));
+      }
+      this.engine.upsertMany(rows);
+      this.scheduleIndexing();
     }
     this.opts.onOutboxChanged?.();
-    this.opts.onDataChanged?.(['outbox']);
+    this.opts.onDataChanged?.(affected.size > 0 ? ['outbox', 'transactions'] : ['outbox']);
   }
 
   private onReferenceEvents(kind: ReferenceKind, events: RxChangeEvent<never>[]): void {

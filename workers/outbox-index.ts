@@ -68,6 +68,11 @@ export class OutboxIndex {
     return [...this.byId.values()].sort(byAge);
   }
 
+  /** Whether the entry's optimistic effect is on the mirror in this state. */
+  static isApplied(entry: OutboxEntry | undefined): boolean {
+    return entry !== undefined && APPLIED.has(entry.state);
+  }
+
   /** Entries whose optimistic effect sits on the entity, oldest first. */
   applied(entityId: string): OutboxEntry[] {
     return (this.byEntity.get(entityId) ?? []).filter((e) => APPLIED.has(e.state));

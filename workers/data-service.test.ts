@@ -1,0 +1,190 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { spendUserSchema } from '../schema/entities/spend-user.ts';
+import { businessSchema } from '../schema/entities/business.ts';
+import { identitySchema } from '../schema/entities/identity.ts';
+import { errorBody } from '../schema/errors.ts';
+import type { Change } from '../schema/sync-feed.ts';
+import { createOutboxEntry } from '../sync/outbox-machine.ts';
+import { createFakeClock, fakeToken, jsonResponse } from '../sync/testing.ts';
+import type { Transport } from '../sync/ports.ts';
+import { DataService } from './data-service.ts';
+import { mirrorDbName, openMirrorDatabase } from './db.ts';
+import { soleLeader } from './leader.ts';
+import { OutboxIndex } from './outbox-index.ts';
+import { RxMirrorStore } from './mirror-store.ts';
+import { RxOutboxStore } from './outbox-store.ts';
+import { SessionStore } from './session-store.ts';
+import { BUSINESS_ID, makeGlAccount, makeTransactions, makeUser, testUuid } from './test-fixtures.ts';
+
+const USER = spendUserSchema.parse({
+  ...makeUser(1, 'Ada', 'Lovelace', { role: 'BUSINESS_ADMIN' }),
+  business_id: BUSINESS_ID, external_firm: null, has_finished_onboarding: true, is_business_locked: false,
+  user_permissions: [], payroll_currency: null, has_accepted_cardholder_agreement: true, impersonator: null,
+  acting_user_is_in_reporting_chain: false, external_firm_role: null,
+});
+const BUSINESS = businessSchema.parse({ id: BUSINESS_ID, name: 'Demo', currency: 'USD', status: 'ACTIVE', created_at: '2024-01-01T00:00:00.000Z' });
+const IDENTITY = identitySchema.parse({
+  id: testUuid(8, 1), email: USER.email, spend_users: [USER], external_firm_user: null, external_firm_applicant: null,
+  financing_application_users: [], identity_ofac_status: null,
+});
+const DB_NAME = mirrorDbName(BUSINESS_ID, USER.id);
+const GL = testUuid(5, 1);
+
+/** Answers the two calls sign-in makes; the sync engine is off in these tests. */
+const serverTransport: Transport = async (input, init) => {
+  const url = new URL(String(input));
+  if (url.pathname === '/v1/public/sign-in') {
+    const body = JSON.parse(String(init?.body)) as { password: string };
+    return body.password === 'demo-password-1'
+      ? jsonResponse(200, { id_token: fakeToken(['default', 'low-risk']), mfa_required: false })
+      : jsonResponse(401, errorBody('AUTH_7001'));
+  }
+  if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
+  return jsonResponse(404, errorBody('REQUEST_7004'));
+};
+
+function device() {
+  const idb = new IDBFactory();
+  const clock = createFakeClock();
+  const make = () =>
+    new DataService({
+      sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
+      transport: serverTransport,
+      clock,
+      elector: soleLeader,
+      storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }),
+      multiInstance: false,
+      sync: false,
+      defer: (fn) => fn(),
+    });
+  return { idb, clock, make };
+}
+
+/** What the change feed would have mirrored before: rows written through the real MirrorStore. */
+async function seedMirror(idb: IDBFactory, rows = makeTransactions(300, 4)) {
+  const db = await openMirrorDatabase({ name: DB_NAME, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+  const gl = makeGlAccount(1, 'Meals and Entertainment');
+  const changes: Change[] = [
+    { collection: 'gl_accounts', seq: 1, id: gl.id, deleted: false, doc: gl },
+    ...rows.map((t, i): Change => ({ collection: 'transactions', seq: i + 2, id: t.id, deleted: false, doc: { ...t, gl_account_id: null } })),
+  ];
+  await new RxMirrorStore(db, new OutboxIndex()).applyChanges(changes, { seq: rows.length + 1, epoch: 'e' });
+  await db.close();
+  return rows;
+}
+
+const services: DataService[] = [];
+afterEach(async () => {
+  for (const s of services.splice(0)) await s.dispose();
+});
+const started = (s: DataService) => (services.push(s), s);
+
+describe('DataService session', () => {
+  it('starts signed out, refuses a wrong password with the server message, signs in and remembers it', async () => {
+    const { make } = device();
+    const service = started(make());
+    expect(await service.init({ baseUrl: 'http://api.test' })).toBeNull();
+    expect((await service.status()).phase).toBe('signed_out');
+
+    const wrong = await service.signIn(USER.email, 'nope');
+    expect(wrong).toEqual({ ok: false, error: expect.objectContaining({ error_code: 'AUTH_7001', message: 'The email or password is incorrect.' }) });
+
+    const ok = await service.signIn(USER.email, 'demo-password-1');
+    expect(ok).toMatchObject({ ok: true, mfa_required: false, session: { user: { id: USER.id }, business: { id: BUSINESS_ID } } });
+    expect((await service.session())?.scopes).toEqual(['default', 'low-risk']);
+    await service.dispose();
+
+    // A reload while offline: signed in from the stored session, no request needed.
+    const again = started(make());
+    await again.setOnline(false);
+    expect((await again.init({ baseUrl: 'http://api.test' }))?.user.id).toBe(USER.id);
+    expect((await again.status()).phase).toBe('offline');
+  });
+});
+
+describe('DataService queries and optimistic coding', () => {
+  async function signedIn() {
+    const dev = device();
+    const rows = await seedMirror(dev.idb);
+    const service = started(dev.make());
+    await service.init({ baseUrl: 'http://api.test' });
+    await service.signIn(USER.email, 'demo-password-1');
+    return { ...dev, rows, service };
+  }
+
+  it('answers pages newest first with totals, and text search over coding names', async () => {
+    const { service, rows } = await signedIn();
+    const page = await service.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 20 });
+    const newest = [...rows].sort((a, b) => (a.occurred_at < b.occurred_at ? 1 : -1)).slice(0, 20).map((r) => r.id);
+    expect(page.total).toBe(300);
+    expect(page.rows.map((r) => r.id)).toEqual(newest);
+    expect(page.rows[0]).toMatchObject({ pending: null, failure: null, deleted: false });
+    expect(page.rows[0]).not.toHaveProperty('occurred_desc');
+    expect((await service.queryTransactions({ filter: { q: 'meals' }, sort: 'occurred_desc', offset: 0, limit: 5 })).total).toBe(0);
+  });
+
+  it('codes one row with transaction.code and many with one transaction.bulkCode, durably and at once', async () => {
+    const { service, rows, clock } = await signedIn();
+    const changed: string[][] = [];
+    await service.subscribe(() => undefined, (c) => changed.push(c));
+
+    const one = await service.codeTransactions([rows[0]!.id], { gl_account_id: GL });
+    const many = await service.codeTransactions(rows.slice(1, 101).map((r) => r.id), { gl_account_id: GL, memo: 'offsite' });
+    expect(one).toMatchObject({ ok: true, affected: 1 });
+    expect(many).toMatchObject({ ok: true, affected: 100 });
+
+    const outbox = await service.outbox();
+    expect(outbox.map((e) => [e.command, e.entity_ids.length, e.state])).toEqual([
+      ['transaction.code', 1, 'pending'],
+      ['transaction.bulkCode', 100, 'pending'],
+    ]);
+    const view = await service.getTransaction(rows[5]!.id);
+    expect(view).toMatchObject({ gl_account_id: GL, memo: 'offsite', pending: 'pending' });
+    // The engine shows the edit before the row rewrite lands; the search index too.
+    expect((await service.queryTransactions({ filter: { q: 'meals offsite' }, sort: 'occurred_desc', offset: 0, limit: 500 })).total).toBe(100);
+    expect((await service.status()).pending).toBe(2);
+    await clock.advance(50);
+    expect(changed.flat()).toContain('transactions');
+  });
+
+  it('refuses an invalid patch or unknown ids with §5 messages and queues nothing', async () => {
+    const { service } = await signedIn();
+    const bad = await service.codeTransactions(['not-a-uuid'], { gl_account_id: GL });
+    expect(bad).toMatchObject({ ok: false, error: { error_code: 'REQUEST_7001' } });
+    const unknown = await service.codeTransactions([testUuid(1, 99_999)], { memo: 'x' });
+    expect(unknown).toMatchObject({ ok: false, error: { error_code: 'REQUEST_7004' } });
+    expect(await service.outbox()).toEqual([]);
+  });
+
+  it('keeps pending edits across a reload, and rebuilds rows from the outbox after a crash', async () => {
+    const { service, rows, make, idb } = await signedIn();
+    await service.codeTransactions([rows[0]!.id, rows[1]!.id], { memo: 'kept' });
+    await service.dispose();
+
+    // A crash between the outbox write and the row write: the entry is durable, the row is not.
+    const db = await openMirrorDatabase({ name: DB_NAME, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+    await new RxOutboxStore(db).put(
+      createOutboxEntry({ id: crypto.randomUUID(), command: 'transaction.code', args: { transaction_id: rows[2]!.id, patch: { memo: 'crash' } }, now: Date.now() }),
+    );
+    await db.close();
+
+    const reloaded = started(make());
+    await reloaded.setOnline(false);
+    await reloaded.init({ baseUrl: 'http://api.test' });
+    expect(await reloaded.getTransaction(rows[0]!.id)).toMatchObject({ memo: 'kept', pending: 'pending' });
+    const matches = await reloaded.matchingIds({ q: 'crash' });
+    expect(matches).toEqual([rows[2]!.id]);
+    expect((await reloaded.outbox()).length).toBe(2);
+  });
+
+  it('discards a pending edit back to the server row', async () => {
+    const { service, rows } = await signedIn();
+    const res = await service.codeTransactions([rows[3]!.id], { memo: 'oops' });
+    if (!res.ok) throw new Error('coding failed');
+    await service.discardCommand(res.command_id);
+    expect(await service.getTransaction(rows[3]!.id)).toMatchObject({ memo: rows[3]!.memo, pending: null });
+    expect(await service.outbox()).toEqual([]);
+  });
+});
