@@ -109,7 +109,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   }
 
   function startLive() {
-    stopLive();
+    void stopLive();
     const ctrl = new AbortController();
     const run = puller.live(ctrl.signal).then(
       (end) => onLiveEnd(end, ctrl),

@@ -142,6 +142,15 @@ describe('createHttpClient', () => {
     expect(await pending).toMatchObject({ kind: 'aborted', maybeSent: true });
   });
 
+  it('calls the transport unbound, as a browser fetch requires', async () => {
+    const strictFetch = function (this: unknown) {
+      if (this !== undefined && this !== globalThis) return Promise.reject(new TypeError('Illegal invocation'));
+      return Promise.resolve(jsonResponse(200, { changes: [], checkpoint: 0, has_more: false, high_water: 0, visibility_epoch: 'e' }));
+    } as unknown as typeof fetch;
+    const { http } = setup([], { transport: strictFetch });
+    expect((await http.call(syncChanges, {})).ok).toBe(true);
+  });
+
   it('has no timeout on web and 15 s on mobile (§9)', () => {
     expect(defaultTimeout('web')).toBeNull();
     expect(defaultTimeout('mobile')).toBe(15_000);

@@ -70,6 +70,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   const timeoutMs = opts.timeoutMs === undefined ? defaultTimeout(platform) : opts.timeoutMs;
   const newKey = opts.newKey ?? (() => crypto.randomUUID());
   const base = opts.baseUrl.replace(/\/+$/, '');
+  // Called unbound: browsers throw "Illegal invocation" when fetch runs with `this` = opts.
+  const transport = opts.transport;
 
   /** Builds the request, or the local failure that stops it from being sent. */
   function prepare<C extends CallDef>(def: C, o: CallOptions<C>): { url: string; init: RequestInit } | HttpFailure {
@@ -117,7 +119,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       );
     }
     try {
-      const response = await opts.transport(url, { ...init, signal: ctrl.signal });
+      const response = await transport(url, { ...init, signal: ctrl.signal });
       const text = readBody ? await response.text() : '';
       return { ok: true, response, text } as const;
     } catch {
