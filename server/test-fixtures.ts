@@ -41,7 +41,10 @@ export type Fixture = {
   allTransactions: string[];
 };
 
-/** Cardholders get transactions; manager's team is employee and teammate (teammate reports to employee). */
+/**
+ * Cardholders get transactions. Reporting line: employee → manager, teammate → employee, so the
+ * manager's team (recursive) is employee and teammate; only the manager has is_manager.
+ */
 const CARDHOLDERS: FixtureRole[] = ['manager', 'employee', 'teammate', 'outsider', 'admin'];
 const MERCHANTS = ['Delta Air Lines', 'Uber', 'Blue Bottle Coffee', 'AWS', 'Staples', 'Marriott'];
 
@@ -86,7 +89,7 @@ export async function makeBusiness(db: Queryable, opts: { transactions?: number;
     await db.query(
       `INSERT INTO spend_users (id, business_id, identity_id, role, is_manager, first_name, last_name, email, manager_id, department_id, change_seq)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [users[role], businessId, identityId, ROLE[role], role === 'manager' || role === 'employee', cap(role), `Fixture${tag}`, email(role), managerId, departments[0], next()],
+      [users[role], businessId, identityId, ROLE[role], role === 'manager', cap(role), `Fixture${tag}`, email(role), managerId, departments[0], next()],
     );
     await db.query(
       `INSERT INTO cards (id, business_id, user_id, display_name, last_four, change_seq) VALUES ($1, $2, $3, $4, '4242', $5)`,

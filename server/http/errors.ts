@@ -31,7 +31,7 @@ export function validationError(errors: Record<string, string>): ApiError {
 export function fromDatabaseError(err: unknown): ApiError | null {
   const code = typeof err === 'object' && err !== null && 'code' in err ? (err as { code: unknown }).code : null;
   if (typeof code !== 'string') return null;
-  if (code.startsWith('22')) return new ApiError('REQUEST_7001', 'The request contains a value the server cannot store.');
+  if (code.startsWith('22')) return new ApiError('REQUEST_7001', 'The request contains a value the server cannot process.');
   if (code.startsWith('23')) return new ApiError('REQUEST_7001', 'The request conflicts with the current data.');
   return null;
 }

@@ -19,6 +19,10 @@ function cacheHeaders(path: string, c: Context): void {
 }
 
 export function serveDist(app: Hono, distDir: string): void {
+  if (!existsSync(distDir)) {
+    console.warn(`[ledgerline] ${distDir} does not exist (run \`npm run build\`): serving the API only.`);
+    return;
+  }
   const root = relative(process.cwd(), resolve(distDir)) || '.';
   const index = resolve(distDir, 'index.html');
   const isApp = (c: Context) => (c.req.method === 'GET' || c.req.method === 'HEAD') && !c.req.path.startsWith('/v1/');
