@@ -152,6 +152,29 @@ describe('sync engine against the real server', () => {
     expect(await keyRows(entry.id)).toBe(1);
   });
 
+  it('rolls back a command the server refuses and keeps its error_v2 and the input', async () => {
+    const session = sessionWith(await signInAs('admin@demo.test'));
+    const store = createMemoryOutboxStore();
+    const optimistic = createRecordingOptimistic();
+    const outbox = createOutbox({ store, http: client(session), optimistic, clock: systemClock, session });
+    const [id] = await someTransactionIds(1, 30);
+    const before = await serverRow(id!);
+    const unknownGl = crypto.randomUUID();
+    const entry = createOutboxEntry({
+      id: crypto.randomUUID(), command: 'transaction.code',
+      args: { transaction_id: id!, patch: { gl_account_id: unknownGl, memo: 'keep me' } }, now: Date.now(),
+    });
+    await outbox.enqueue(entry);
+    await outbox.whenIdle();
+    const failed = store.rows.get(entry.id)!;
+    expect(failed.state).toBe('failed');
+    // The server's own error_v2, field detail included, for the UI to show beside the kept input.
+    expect(failed.last_error).toMatchObject({ error_code: 'REQUEST_7001', errors: { gl_account_id: expect.stringContaining('GL account') } });
+    expect(failed.args).toEqual({ transaction_id: id, patch: { gl_account_id: unknownGl, memo: 'keep me' } });
+    expect(optimistic.calls).toEqual([{ op: 'rollback', id: entry.id }]);
+    expect(await serverRow(id!)).toEqual(before);
+  });
+
   it('runs as an engine: live over SSE, woken by another client\'s write', async () => {
     const session = sessionWith(await signInAs('admin@demo.test'));
     const mirror = createMemoryMirror();
