@@ -58,19 +58,16 @@ export function createSseParser(): SseParser {
       if (skipLf && text.startsWith('\n')) text = text.slice(1);
       if (text.length > 0) skipLf = false;
       buffer += text;
-      for (;;) {
-        const i = buffer.search(/[\r\n]/);
-        if (i === -1) break;
-        const cr = buffer[i] === '\r';
-        line(buffer.slice(0, i), out);
-        if (cr && i + 1 < buffer.length) {
-          buffer = buffer.slice(buffer[i + 1] === '\n' ? i + 2 : i + 1);
-        } else {
-          // A CR as the last character: its LF, if any, arrives with the next chunk.
-          skipLf = cr;
-          buffer = buffer.slice(i + 1);
-        }
+      // One pass with a moving index (slicing the rest per line would be quadratic in a big chunk).
+      const lineEnd = /\r\n|\r|\n/g;
+      let pos = 0;
+      for (let m = lineEnd.exec(buffer); m !== null; m = lineEnd.exec(buffer)) {
+        line(buffer.slice(pos, m.index), out);
+        pos = m.index + m[0].length;
+        // A CR as the last character: its LF, if any, arrives with the next chunk.
+        if (m[0] === '\r' && pos === buffer.length) skipLf = true;
       }
+      buffer = buffer.slice(pos);
       return out;
     },
   };
