@@ -44,7 +44,10 @@ export function AppLayout() {
 function MirrorProgress() {
   const progress = useAppState((s) => mirrorProgress(s.status));
   if (!progress) return null;
-  const label = `Downloading transactions for offline use: ${progress.loaded.toLocaleString()} of ${progress.total.toLocaleString()}`;
+  const label =
+    progress.total > 0
+      ? `Downloading transactions for offline use: ${progress.loaded.toLocaleString()} of ${progress.total.toLocaleString()}`
+      : 'Preparing offline copy…';
   return (
     <div className="mirror-progress">
       <div

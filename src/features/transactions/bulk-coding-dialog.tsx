@@ -38,7 +38,7 @@ export function BulkCodingDialog({ ids, client, reference, onDone, onCancel }: B
         const result = await client.codeTransactions(batch, patch);
         if (!result.ok) return toastError(result.error.message);
       }
-      toastInfo(`Coded ${count} transactions. They sync in the background.`);
+      toastInfo(`Coded ${count} ${ids.length === 1 ? 'transaction' : 'transactions'}. Changes sync in the background.`);
       onDone();
     } finally {
       setBusy(false);
@@ -62,7 +62,9 @@ export function BulkCodingDialog({ ids, client, reference, onDone, onCancel }: B
           }
         }}
       >
-        <h2 id="bulk-title">Code {count} transactions</h2>
+        <h2 id="bulk-title">
+          Code {count} {ids.length === 1 ? 'transaction' : 'transactions'}
+        </h2>
         <p className="muted">Fields left at “No change” keep each transaction’s current value.</p>
         <div className="modal-fields">
           <BulkSelect label="GL account" value={form.gl_account_id} options={options.glAccounts} onChange={(v) => setForm({ ...form, gl_account_id: v })} />

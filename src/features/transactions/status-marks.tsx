@@ -9,7 +9,8 @@ const STATE_LABELS: Record<TransactionView['state'], string | null> = {
 
 /**
  * The marks a row carries: its unsynced edit ("Pending" until the server confirms, or
- * "Failed" with the server's reason), its card state, and missing coding.
+ * "Failed" with the server's reason) and its card state. (Missing coding shows as the GL
+ * account column's dash, and has its own filter.)
  */
 export function StatusMarks({ row }: { row: TransactionView }) {
   const state = STATE_LABELS[row.state];
@@ -17,11 +18,6 @@ export function StatusMarks({ row }: { row: TransactionView }) {
     <span className="marks">
       <SyncMark row={row} />
       {state && <span className={`badge badge-state-${row.state.toLowerCase()}`}>{state}</span>}
-      {row.gl_account_id === null && !row.pending && (
-        <span className="badge badge-muted" title="No GL account yet">
-          Uncoded
-        </span>
-      )}
     </span>
   );
 }

@@ -166,6 +166,7 @@ export function TransactionsPage() {
       <TransactionsTable
         rows={rows}
         total={total}
+        loaded={rows.total !== null}
         sort={sort}
         names={reference.names}
         selected={selection.ids}

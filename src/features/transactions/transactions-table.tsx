@@ -14,6 +14,8 @@ const HEADER_HEIGHT = 34;
 export interface TransactionsTableProps {
   rows: TransactionRows;
   total: number;
+  /** False until the first answer for this query: no "no results" flash before it. */
+  loaded: boolean;
   sort: TransactionSort;
   names: ReferenceNames;
   selected: ReadonlySet<string>;
@@ -92,7 +94,7 @@ export function TransactionsTable(props: TransactionsTableProps) {
     >
       <div className="grid-body" ref={scrollRef}>
         <HeaderRow sort={sort} headerState={props.headerState} onSort={props.onSort} onHeaderToggle={props.onHeaderToggle} />
-        {total === 0 && <div className="grid-empty">No transactions match.</div>}
+        {props.loaded && total === 0 && <div className="grid-empty">No transactions match.</div>}
         <div className="grid-spacer" style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
           {items.map((item) => {
             const row = rows.row(item.index);
@@ -173,8 +175,9 @@ const Row = memo(function Row({ index, top, row, names, selected, active, onRowC
   const style = { transform: `translateY(${top}px)` };
   if (!row) {
     return (
-      <div className="grid-row grid-row-loading" role="row" aria-rowindex={index + 2} style={style}>
-        <div className="cell cell-placeholder" role="gridcell" />
+      // Not yet fetched (a window away): hidden from assistive tech until its row arrives.
+      <div className="grid-row grid-row-loading" aria-hidden="true" style={style}>
+        <div className="cell cell-placeholder" />
       </div>
     );
   }
@@ -206,7 +209,9 @@ const Row = memo(function Row({ index, top, row, names, selected, active, onRowC
       <div role="gridcell" className={`cell cell-amount${row.amount < 0 ? ' negative' : ''}`}>
         {formatMoney(row.amount, row.currency)}
       </div>
-      <div role="gridcell" className="cell">{names.glAccount(row.gl_account_id) || <span className="missing">—</span>}</div>
+      <div role="gridcell" className="cell">
+        {row.gl_account_id === null ? <span className="missing" aria-label="No GL account">—</span> : names.glAccount(row.gl_account_id)}
+      </div>
       <div role="gridcell" className="cell">{names.department(row.department_id)}</div>
       <div role="gridcell" className="cell">{names.location(row.location_id)}</div>
       <div role="gridcell" className="cell cell-memo" title={row.memo ?? undefined}>{row.memo}</div>

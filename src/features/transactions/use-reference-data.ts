@@ -47,7 +47,8 @@ export function buildReferenceView(data: ReferenceData): ReferenceView {
   const cards = new Map(data.cards.map((c) => [c.id, `${c.display_name} ··${c.last_four}`]));
   const options = new Map(data.tracking_categories.map((c) => [c.id, new Map(c.options.map((o) => [o.id, o.name]))]));
   const names: ReferenceNames = {
-    user: (id) => users.get(id) ?? 'Unknown user',
+    // Unknown ids read as blank: reference rows can arrive a moment after the first page.
+    user: (id) => users.get(id) ?? '',
     department: (id) => (id ? (departments.get(id) ?? '') : ''),
     location: (id) => (id ? (locations.get(id) ?? '') : ''),
     glAccount: (id) => (id ? (gl.get(id) ?? '') : ''),
