@@ -175,3 +175,24 @@ export async function signIn(app: Hono, email: string, password = FIXTURE_PASSWO
   if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${res.text}`);
   return res.body.id_token;
 }
+
+/** Follows an SSE response's `seq` events (and raw text, for heartbeats). */
+export function sseReader(res: Response) {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const seqs = () => [...text.matchAll(/event: seq\ndata: (\{[^\n]*\})/g)].map((m) => (JSON.parse(m[1]!) as { seq: number }).seq);
+  return {
+    seqs,
+    text: () => text,
+    /** Reads until the predicate holds (the test's timeout bounds a stream that never delivers). */
+    async until(pred: () => boolean): Promise<void> {
+      while (!pred()) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error(`stream ended before the expected events; got: ${text}`);
+        text += decoder.decode(value, { stream: true });
+      }
+    },
+    cancel: () => reader.cancel(),
+  };
+}

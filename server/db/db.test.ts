@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANGES_CHANNEL, allocateSeqs, announceChange, highWater } from './change-seq.ts';
+import { parseInt8 } from './db.ts';
+import { openTestDb, testDatabases, type TestDb } from '../test-db.ts';
+
+describe('parseInt8', () => {
+  it.each([
+    ['0', 0],
+    ['9007199254740991', 9007199254740991],
+    ['-42', -42],
+    ['9007199254740993', 9007199254740993n],
+  ])('parses %s', (text, expected) => {
+    expect(parseInt8(text)).toBe(expected);
+  });
+});
+
+describe.each(await testDatabases())('Db on %s', (kind) => {
+  let t: TestDb;
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+  });
+  afterAll(() => t.close());
+
+  it('returns int8 as numbers on every driver', async () => {
+    const [row] = await t.db.query<{ n: unknown; c: unknown }>('SELECT 5::int8 AS n, count(*) AS c FROM generate_series(1, 3)');
+    expect(row).toEqual({ n: 5, c: 3 });
+  });
+
+  it('rolls a failed transaction back', async () => {
+    const id = crypto.randomUUID();
+    await expect(
+      t.db.transaction(async (tx) => {
+        await tx.query(`INSERT INTO businesses (id, name, currency) VALUES ($1, 'Rollback', 'USD')`, [id]);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    expect(await t.db.query('SELECT 1 FROM businesses WHERE id = $1', [id])).toEqual([]);
+  });
+
+  it('allocates consecutive seq ranges and announces them on commit only', async () => {
+    const id = crypto.randomUUID();
+    await t.db.query(`INSERT INTO businesses (id, name, currency) VALUES ($1, 'Seq', 'USD')`, [id]);
+    const heard: string[] = [];
+    const off = await t.db.listen(CHANGES_CHANNEL, (p) => heard.push(p));
+    await t.db.transaction(async (tx) => {
+      expect(await allocateSeqs(tx, id, 3)).toEqual({ first: 1, last: 3 });
+      await announceChange(tx, id, 3);
+    });
+    await t.db.transaction(async (tx) => {
+      expect(await allocateSeqs(tx, id, 2)).toEqual({ first: 4, last: 5 });
+      await announceChange(tx, id, 5);
+      throw new Error('rolled back');
+    }).catch(() => {});
+    expect(await allocateSeqs(t.db, crypto.randomUUID(), 1)).toBeNull();
+    expect(await highWater(t.db, id)).toBe(3);
+    // Delivery is asynchronous but in commit order: once a later marker arrives, anything the
+    // rolled-back transaction could have sent would have arrived before it.
+    const marker = new Promise<void>((resolve) => void t.db.listen(CHANGES_CHANNEL, (p) => p.includes('"seq":99') && resolve()));
+    await announceChange(t.db, id, 99);
+    await marker;
+    expect(heard.map((p) => JSON.parse(p))).toEqual([{ business_id: id, seq: 3 }, { business_id: id, seq: 99 }]);
+    await off();
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { listTransactions } from '../schema/api/calls.ts';
+import { DEFAULT_PG_ADMIN_URL, pgAvailable, startTestServer, type TestServerOptions } from './testing.ts';
+
+const targets: [string, TestServerOptions][] = [['pglite', {}]];
+if (await pgAvailable()) targets.push(['pg', { databaseUrl: DEFAULT_PG_ADMIN_URL }]);
+
+describe.each(targets)('startTestServer on %s', (_kind, opts) => {
+  it('serves the seeded demo business over real HTTP and cleans up on close', async () => {
+    const server = await startTestServer({ ...opts, transactions: 40 });
+    try {
+      expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const signIn = await fetch(`${server.url}/v1/public/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@demo.test', password: 'demo-password-1' }),
+      });
+      const { id_token } = (await signIn.json()) as { id_token: string };
+      const res = await fetch(`${server.url}/v1/auth/transactions?page_size=5&include_count=true`, { headers: { 'RAMP-ID-TOKEN': id_token } });
+      const page = listTransactions.response.parse(await res.json());
+      expect(page.total_count).toBe(40);
+      expect(page.data.every((t) => t.business_id === server.businessId)).toBe(true);
+    } finally {
+      await server.close();
+    }
+    await expect(fetch(`${server.url}/v1/auth/identity`)).rejects.toThrow();
+  });
+});
