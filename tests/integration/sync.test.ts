@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { DEFAULT_PG_ADMIN_URL, pgAvailable, startTestServer, type TestServer, type TestServerOptions } from '../../server/testing.ts';
 import { signIn } from '../../schema/api/calls.ts';
 import { createHttpClient, type HttpClient } from '../../sync/http.ts';
 import { createOutbox, createOutboxEntry } from '../../sync/outbox.ts';
@@ -9,9 +9,13 @@ import { systemClock, type SessionPort, type Transport } from '../../sync/ports.
 import { createMemoryMirror, createMemoryOutboxStore, createRecordingOptimistic } from '../../sync/testing.ts';
 
 /**
- * The sync engine against the REAL server (PGlite, demo seed): only our own ports are faked
- * (in-memory mirror and outbox stores). Small seed, so the whole file runs in seconds.
+ * The sync engine against the REAL server (demo seed; PGlite, and PostgreSQL when reachable, where
+ * SSE announcements travel through LISTEN/NOTIFY): only our own ports are faked (in-memory mirror
+ * and outbox stores). Small seed, so each run takes seconds.
  */
+const targets: [string, TestServerOptions][] = [['pglite', {}]];
+if (await pgAvailable()) targets.push(['postgres', { databaseUrl: DEFAULT_PG_ADMIN_URL }]);
+
 const TRANSACTIONS = 300;
 const PASSWORD = 'demo-password-1';
 
@@ -68,14 +72,14 @@ async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000):
   }
 }
 
-beforeAll(async () => {
-  server = await startTestServer({ transactions: TRANSACTIONS });
-});
-afterAll(async () => {
-  await server?.close();
-});
+describe.each(targets)('sync engine against the real server on %s', (_kind, serverOpts) => {
+  beforeAll(async () => {
+    server = await startTestServer({ ...serverOpts, transactions: TRANSACTIONS });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
 
-describe('sync engine against the real server', () => {
   it('signs in through the HTTP client and pulls the whole feed into the mirror', async () => {
     const session = sessionWith(await signInAs('admin@demo.test'));
     const mirror = createMemoryMirror();
