@@ -65,7 +65,7 @@ function report(result: SeedDemoResult, storage: string, totalMs: number): strin
   const { generateMs, hashMs, insertMs } = result.timings;
   const lines = [
     `Seeded business ${result.businessId} into ${storage} in ${(totalMs / 1000).toFixed(1)} s`,
-    `  (generate ${Math.round(generateMs)} ms, password hashing ${Math.round(hashMs)} ms, insert ${Math.round(insertMs)} ms)`,
+    `  (generate ${Math.round(generateMs)} ms, waiting for password hashes ${Math.round(hashMs)} ms, insert ${Math.round(insertMs)} ms)`,
     `  ${c.transactions} transactions, ${c.users} users, ${c.cards} cards, ${c.departments} departments, ` +
       `${c.locations} locations, ${c.glAccounts} GL accounts, ${c.trackingCategories} tracking categories`,
     `  change_seq 1..${result.maxChangeSeq}`,
