@@ -55,7 +55,7 @@ export const MERCHANTS: Record<SpendCategoryKey, Partial<Record<MerchantRegion, 
   airfare: {
     US: [
       m('Delta Air Lines', 5), m('United Airlines', 5), m('American Airlines', 4), m('Southwest Airlines', 3),
-      m('JetBlue Airways', 2), m('Alaska Airlines', 1), m('Expensify Travel', 0.3),
+      m('JetBlue Airways', 2), m('Alaska Airlines', 1),
     ],
     UK: [m('British Airways', 5), m('Virgin Atlantic', 2), m('easyJet', 3), m('Eurostar', 3)],
     EU: [m('Lufthansa', 3), m('Air France', 3), m('KLM', 3), m('Ryanair', 2), m('Iberia', 1)],
@@ -100,7 +100,7 @@ export const MERCHANTS: Record<SpendCategoryKey, Partial<Record<MerchantRegion, 
   team_meals: {
     US: [m('ezCater', 5), m('DoorDash', 3), m('ZeroCater', 2), m('Forkable', 2), m("Joe's Pizza", 2), m('Sweetgreen', 2)],
     UK: [m('Deliveroo', 4), m('Feedr', 2), m('Dishoom', 1), m('Franco Manca', 1)],
-    EU: [m('Wolt', 2), m('Too Good To Go', 0.5)],
+    EU: [m('Wolt', 2), m('Vapiano', 1)],
   },
   office: {
     US: [
