@@ -97,10 +97,10 @@ export async function signIn(page: Page, email: string, password: string, timeou
 export const mainNav = (page: Page): Locator => page.getByRole('navigation', { name: 'Main' });
 
 /**
- * The sync indicator. Other live regions (toasts) may also have role status, so the indicator
- * is the status region whose text is one of the sync phrases.
+ * The sync indicator. Other live regions (info toasts) also have role status, so the indicator
+ * is the status region whose whole text is one of its phrases (src/app/sync-text.ts).
  */
-export const SYNC_TEXT = /Offline|All changes synced|\d+ pending|Syncing|Mirroring|Signed out|Sync/i;
+export const SYNC_TEXT = /^\s*(Offline|Connecting|Signed out|\d+ pending|All changes synced|Sync needs attention)\s*$/;
 
 export function syncStatus(page: Page, text: string | RegExp = SYNC_TEXT): Locator {
   return page.getByRole('status').filter({ hasText: text }).first();

@@ -1,0 +1,290 @@
+/**
+ * Issue 2, item 7: the offline coding scenario, end to end, on real parts only: the built PWA
+ * (dist/) served by the real server (server/testing.ts, PGlite in a temporary directory, 3,000
+ * demo transactions) in Debian's headless Chromium with a fresh profile.
+ *
+ * admin signs in → first mirror → search → selects 100 rows (click + shift-click) → bulk-codes
+ * them → the server holds exactly those 100 coded; offline → memo edits in the detail drawer and
+ * a bulk code → offline reload (service worker + mirror) keeps the pending edits → online → the
+ * outbox drains → the server applied each command exactly once; an employee sees only their own.
+ *
+ * Server-side checks read the database through the test server's `db` handle.
+ */
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { apiSearch, apiSignIn } from '../support/api.ts';
+import {
+  launchBrowser,
+  pendingCount,
+  signIn,
+  waitForServiceWorkerControl,
+  waitForSyncStatus,
+  type BrowserSession,
+} from '../support/browser.ts';
+import {
+  COLUMNS,
+  allRows,
+  mirrorProgressBar,
+  rowAt,
+  searchBox,
+  selectionBar,
+  waitForTotal,
+} from '../support/transactions-page.ts';
+import { businessSeq, countTransactions, idempotencyKeys, keyScope, rowsChangedAfter, userByEmail } from '../support/db-checks.ts';
+
+const PASSWORD = 'demo-password-1';
+const ADMIN = 'admin@demo.test';
+const EMPLOYEE = 'employee@demo.test';
+const TRANSACTIONS = 3_000;
+const SEARCH = 'uber';
+const SELECT_COUNT = 100;
+const MEMO_PREFIX = 'e2e offline memo';
+const OFFLINE_BULK_ROWS = { first: 10, last: 14 };
+
+let server: TestServer;
+let admin: BrowserSession;
+
+/** Facts one step hands to the next (the scenario is one story told in order). */
+const story = {
+  memoIds: [] as string[],
+  offlineGl: { id: '', label: '' },
+  keysBeforeOffline: 0,
+  seqBeforeOnline: 0,
+};
+
+beforeAll(async () => {
+  server = await startTestServer({ transactions: TRANSACTIONS, serveDist: true });
+  admin = await launchBrowser({ baseURL: server.url });
+});
+
+afterAll(async () => {
+  await admin?.close();
+  await server?.close();
+});
+
+/** Prints what the browser said when a step fails (console errors, failed requests). */
+function showBrowserLogsOnFailure(session: () => BrowserSession | undefined) {
+  onTestFailed(() => {
+    const logs = session()?.logs ?? [];
+    if (logs.length) console.error(`browser logs:\n${logs.slice(-60).join('\n')}`);
+  });
+}
+
+/** Mirror complete: the indicator says synced, no progress bar, and every visible row is counted. */
+async function waitForFirstMirror(session: BrowserSession, expected: number) {
+  const { page } = session;
+  await waitForTotal(page, expected, 120_000);
+  await mirrorProgressBar(page).waitFor({ state: 'detached', timeout: 120_000 });
+  await waitForSyncStatus(page, 'All changes synced', 120_000);
+}
+
+async function gl(code: string) {
+  const rows = await server.db.query<{ id: string; label: string }>(
+    `SELECT id, code || ' ' || name AS label FROM gl_accounts WHERE business_id = $1 AND code = $2`,
+    [server.businessId, code],
+  );
+  if (!rows[0]) throw new Error(`seed has no GL account ${code}`);
+  return rows[0];
+}
+
+/** Picks a GL account in the bulk coding dialog, applies, and waits for the dialog to close. */
+async function bulkCodeSelection(session: BrowserSession, count: number, glLabel: string) {
+  const { page } = session;
+  await selectionBar(page).getByRole('button', { name: `Code ${count}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Code ${count} transactions` });
+  await dialog.getByLabel('GL account').selectOption({ label: glLabel });
+  await dialog.getByRole('button', { name: `Apply to ${count}` }).click();
+  await dialog.waitFor({ state: 'detached' });
+}
+
+describe('offline coding, end to end', () => {
+  it('admin signs in and the first mirror completes, with the app shell under the service worker', async () => {
+    showBrowserLogsOnFailure(() => admin);
+    const { page } = admin;
+    await page.goto('/');
+    await signIn(page, ADMIN, PASSWORD);
+    await waitForFirstMirror(admin, await countTransactions(server.db, server.businessId));
+    // The offline part needs the service worker in control of this page; the first load only
+    // installs it, so this may reload once (online), after which the mirror is still there.
+    await waitForServiceWorkerControl(page);
+    await waitForFirstMirror(admin, await countTransactions(server.db, server.businessId));
+  });
+
+  it('searches, selects 100 transactions, bulk-codes them, and the server holds exactly those coded', async () => {
+    showBrowserLogsOnFailure(() => admin);
+    const { page } = admin;
+    const target = await gl('6120');
+    // The same search online, for "those 100" below (its own Idempotency-Key is stored first).
+    const api = await apiSignIn(server.url, ADMIN, PASSWORD);
+    const online = await apiSearch(api, { filters: { q: SEARCH }, pageSize: SELECT_COUNT, includeCount: true });
+    expect(online.total_count).toBeGreaterThanOrEqual(SELECT_COUNT);
+    const seqBefore = await businessSeq(server.db, server.businessId);
+    const keysBefore = (await idempotencyKeys(server.db, await keyScope(server.db, server.businessId, ADMIN))).length;
+
+    await searchBox(page).fill(SEARCH);
+    await waitForTotal(page, online.total_count ?? -1);
+    await expect.poll(() => rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.merchant).textContent()).toMatch(/uber/i);
+
+    // Click the first row's checkbox, walk down with the keyboard, shift-click the 100th.
+    await rowAt(page, 0).getByRole('checkbox').click();
+    for (let i = 0; i < 5; i++) await page.keyboard.press('PageDown');
+    await rowAt(page, SELECT_COUNT - 1).getByRole('checkbox').click({ modifiers: ['Shift'] });
+    await expect.poll(() => selectionBar(page).textContent()).toContain(`${SELECT_COUNT} selected`);
+
+    await bulkCodeSelection(admin, SELECT_COUNT, target.label);
+    await waitForSyncStatus(page, 'All changes synced');
+
+    const changed = await rowsChangedAfter(server.db, server.businessId, seqBefore);
+    expect(changed).toHaveLength(SELECT_COUNT);
+    expect(changed.every((r) => r.gl_account_id === target.id)).toBe(true);
+    // "Those 100": the first 100 rows of the same search, newest first, as the server answers it.
+    expect(new Set(changed.map((r) => r.id))).toEqual(new Set(online.data.map((t) => t.id)));
+    expect(await businessSeq(server.db, server.businessId)).toBe(seqBefore + SELECT_COUNT);
+    const keys = await idempotencyKeys(server.db, await keyScope(server.db, server.businessId, ADMIN));
+    expect(keys.length - keysBefore).toBe(1);
+    // The grid shows the confirmed coding on the first and the hundredth row.
+    await expect.poll(() => rowAt(page, SELECT_COUNT - 1).getByRole('gridcell').nth(COLUMNS.gl).textContent()).toBe(target.label);
+    await page.keyboard.press('Home');
+    await expect.poll(() => rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.gl).textContent()).toBe(target.label);
+  });
+
+  it('keeps coding offline, and an offline reload starts the app with the pending edits intact', async () => {
+    showBrowserLogsOnFailure(() => admin);
+    const { page, context } = admin;
+    story.offlineGl = await gl('6140');
+    story.keysBeforeOffline = (await idempotencyKeys(server.db, await keyScope(server.db, server.businessId, ADMIN))).length;
+    await searchBox(page).fill('');
+    await waitForTotal(page, await countTransactions(server.db, server.businessId));
+
+    await context.setOffline(true);
+    await waitForSyncStatus(page, 'Offline');
+
+    // Three memo edits through the detail drawer (its id is in the URL: ?open=<uuid>).
+    for (let i = 0; i < 3; i++) {
+      await rowAt(page, i).getByRole('gridcell').nth(COLUMNS.merchant).click();
+      const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
+      await drawer.getByLabel('Memo').fill(`${MEMO_PREFIX} ${i + 1}`);
+      await drawer.getByRole('button', { name: 'Save' }).click();
+      await expect.poll(() => drawer.getByText('Pending').count()).toBeGreaterThan(0);
+      const id = new URL(page.url()).searchParams.get('open');
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      story.memoIds.push(id!);
+      await drawer.getByRole('button', { name: 'Close details' }).click();
+      await drawer.waitFor({ state: 'detached' });
+    }
+
+    // One bulk code of five rows, offline.
+    const count = OFFLINE_BULK_ROWS.last - OFFLINE_BULK_ROWS.first + 1;
+    await rowAt(page, OFFLINE_BULK_ROWS.first).getByRole('checkbox').click();
+    await rowAt(page, OFFLINE_BULK_ROWS.last).getByRole('checkbox').click({ modifiers: ['Shift'] });
+    await expect.poll(() => selectionBar(page).textContent()).toContain(`${count} selected`);
+    await bulkCodeSelection(admin, count, story.offlineGl.label);
+
+    await expectPendingEdits(admin, count);
+    // Nothing reached the server while offline.
+    expect(await memosOnServer()).toEqual([]);
+
+    // Reload while offline: the service worker serves the app, the worker reopens the mirror
+    // and the outbox; the session survives; the edits are still shown as pending.
+    const urlBefore = new URL(page.url());
+    await page.reload();
+    await waitForSyncStatus(page, 'Offline');
+    // The URL carries the view state (search, page): the reloaded page restores it.
+    await expect.poll(() => searchBox(page).inputValue()).toBe(urlBefore.searchParams.get('q') ?? '');
+    await expectPendingEdits(admin, count);
+    expect(await memosOnServer()).toEqual([]);
+  });
+
+  it('back online, the outbox drains and the server applied each edit exactly once', async () => {
+    showBrowserLogsOnFailure(() => admin);
+    const { page, context } = admin;
+    const bulkCount = OFFLINE_BULK_ROWS.last - OFFLINE_BULK_ROWS.first + 1;
+    const commands = story.memoIds.length + 1;
+    story.seqBeforeOnline = await businessSeq(server.db, server.businessId);
+
+    // Hold the first command at the network edge until the indicator has shown the queue, so
+    // "N pending" is observed deterministically; then let everything through to the real server.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const commandUrl = (url: URL) => url.pathname.startsWith('/v1/auth/transactions/') || url.pathname.startsWith('/v1/auth/accounting/coding/');
+    await context.route(commandUrl, async (route) => {
+      await held;
+      await route.continue();
+    });
+    try {
+      await context.setOffline(false);
+      const shown = await waitForSyncStatus(page, /\d+ pending/, 30_000);
+      expect(pendingCount(shown)).toBe(commands);
+    } finally {
+      release();
+    }
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
+    await context.unroute(commandUrl);
+
+    // Memos arrived, on exactly the edited rows.
+    expect(await memosOnServer()).toEqual(
+      story.memoIds.map((id, i) => ({ id, memo: `${MEMO_PREFIX} ${i + 1}` })).sort((a, b) => a.memo.localeCompare(b.memo)),
+    );
+    // Each command applied once: every applied command takes one change_seq per row it writes,
+    // so any duplicate application would push the counter past 3 memos + 5 bulk rows.
+    const changed = await rowsChangedAfter(server.db, server.businessId, story.seqBeforeOnline);
+    expect(await businessSeq(server.db, server.businessId)).toBe(story.seqBeforeOnline + story.memoIds.length + bulkCount);
+    const bulkRows = changed.filter((r) => !story.memoIds.includes(r.id));
+    expect(bulkRows).toHaveLength(bulkCount);
+    expect(bulkRows.every((r) => r.gl_account_id === story.offlineGl.id)).toBe(true);
+    // One stored Idempotency-Key per command, each answered once with success.
+    const keys = (await idempotencyKeys(server.db, await keyScope(server.db, server.businessId, ADMIN))).slice(story.keysBeforeOffline);
+    expect(keys).toHaveLength(commands);
+    expect(keys.every((k) => k.state === 'done' && k.status === 200)).toBe(true);
+    // And the UI dropped the pending marks.
+    await searchBox(page).fill(MEMO_PREFIX);
+    await waitForTotal(page, story.memoIds.length);
+    await expect
+      .poll(async () => (await allRows(page, story.memoIds.length)).filter((r) => r.cells[COLUMNS.status]?.includes('Pending')).length)
+      .toBe(0);
+  });
+
+  it('an employee sees only their own transactions', async () => {
+    const employee = await launchBrowser({ baseURL: server.url });
+    showBrowserLogsOnFailure(() => employee);
+    try {
+      const { page } = employee;
+      const me = await userByEmail(server.db, server.businessId, EMPLOYEE);
+      const own = await countTransactions(server.db, server.businessId, me.id);
+      expect(own).toBeGreaterThan(0);
+      await page.goto('/');
+      await signIn(page, EMPLOYEE, PASSWORD);
+      await waitForFirstMirror(employee, own);
+      const rows = await allRows(page, own);
+      expect(rows).toHaveLength(own);
+      expect(new Set(rows.map((r) => r.cells[COLUMNS.cardholder]))).toEqual(new Set([me.name]));
+    } finally {
+      await employee.close();
+    }
+  });
+});
+
+/** The memos the offline edits set, as the server has them (sorted by memo). */
+async function memosOnServer() {
+  return server.db.query<{ id: string; memo: string }>(
+    `SELECT id::text AS id, memo FROM transactions WHERE business_id = $1 AND memo LIKE $2 ORDER BY memo`,
+    [server.businessId, `${MEMO_PREFIX}%`],
+  );
+}
+
+/** The offline edits are on screen, marked pending: memo rows via search, bulk rows by position. */
+async function expectPendingEdits(session: BrowserSession, bulkCount: number) {
+  const { page } = session;
+  await searchBox(page).fill(MEMO_PREFIX);
+  await waitForTotal(page, story.memoIds.length);
+  const memoRows = await allRows(page, story.memoIds.length);
+  expect(memoRows.map((r) => r.cells[COLUMNS.memo]).sort()).toEqual(story.memoIds.map((_, i) => `${MEMO_PREFIX} ${i + 1}`));
+  expect(memoRows.every((r) => r.cells[COLUMNS.status]?.includes('Pending'))).toBe(true);
+  await searchBox(page).fill('');
+  await waitForTotal(page, await countTransactions(server.db, server.businessId));
+  for (let i = OFFLINE_BULK_ROWS.first; i < OFFLINE_BULK_ROWS.first + bulkCount; i++) {
+    const cells = rowAt(page, i).getByRole('gridcell');
+    await expect.poll(() => cells.nth(COLUMNS.gl).textContent()).toBe(story.offlineGl.label);
+    expect(await cells.nth(COLUMNS.status).textContent()).toContain('Pending');
+  }
+}
