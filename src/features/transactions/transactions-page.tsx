@@ -171,6 +171,7 @@ export function TransactionsPage() {
         names={reference.names}
         selected={selection.ids}
         active={active.index}
+        openId={search.open}
         headerState={headerCheckState(selectedCount, total)}
         queryKey={key}
         initialRow={initialRow}
@@ -180,6 +181,7 @@ export function TransactionsPage() {
         onToggle={onToggle}
         onHeaderToggle={() => (selectedCount > 0 ? selection.clear() : void selection.selectAllMatching())}
         onKeyDown={active.onGridKeyDown}
+        onFocus={active.onGridFocus}
         onVisibleRange={onVisibleRange}
       />
       <div className="table-footer muted">

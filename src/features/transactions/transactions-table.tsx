@@ -20,6 +20,8 @@ export interface TransactionsTableProps {
   names: ReferenceNames;
   selected: ReadonlySet<string>;
   active: number;
+  /** The transaction shown in the detail drawer (marked by id: rows can shift while syncing). */
+  openId: string | undefined;
   headerState: 'all' | 'some' | 'none';
   /** A key that changes with the query: the table scrolls back to the top (§5 page reset). */
   queryKey: string;
@@ -30,6 +32,7 @@ export interface TransactionsTableProps {
   onToggle(index: number, row: TransactionView, shift: boolean): void;
   onHeaderToggle(): void;
   onKeyDown(e: KeyboardEvent<HTMLDivElement>): void;
+  onFocus(): void;
   onVisibleRange(first: number, last: number): void;
 }
 
@@ -91,6 +94,7 @@ export function TransactionsTable(props: TransactionsTableProps) {
       aria-activedescendant={active >= 0 ? `txn-row-${active}` : undefined}
       tabIndex={0}
       onKeyDown={props.onKeyDown}
+      onFocus={(e) => e.target === e.currentTarget && props.onFocus()}
     >
       <div className="grid-body" ref={scrollRef}>
         <HeaderRow sort={sort} headerState={props.headerState} onSort={props.onSort} onHeaderToggle={props.onHeaderToggle} />
@@ -107,6 +111,7 @@ export function TransactionsTable(props: TransactionsTableProps) {
                 names={names}
                 selected={row ? selected.has(row.id) : false}
                 active={item.index === active}
+                open={row !== undefined && row.id === props.openId}
                 onRowClick={props.onRowClick}
                 onToggle={props.onToggle}
               />
@@ -167,11 +172,12 @@ interface RowProps {
   names: ReferenceNames;
   selected: boolean;
   active: boolean;
+  open: boolean;
   onRowClick: TransactionsTableProps['onRowClick'];
   onToggle: TransactionsTableProps['onToggle'];
 }
 
-const Row = memo(function Row({ index, top, row, names, selected, active, onRowClick, onToggle }: RowProps) {
+const Row = memo(function Row({ index, top, row, names, selected, active, open, onRowClick, onToggle }: RowProps) {
   const style = { transform: `translateY(${top}px)` };
   if (!row) {
     return (
@@ -181,7 +187,7 @@ const Row = memo(function Row({ index, top, row, names, selected, active, onRowC
       </div>
     );
   }
-  const classes = ['grid-row', selected && 'selected', active && 'active', row.pending && `sync-${row.pending}`]
+  const classes = ['grid-row', selected && 'selected', active && 'active', open && 'open', row.pending && `sync-${row.pending}`]
     .filter(Boolean)
     .join(' ');
   return (

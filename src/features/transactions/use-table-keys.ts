@@ -20,6 +20,8 @@ export interface ActiveRow {
   index: number;
   set(index: number): void;
   onGridKeyDown(e: KeyboardEvent<HTMLDivElement>): void;
+  /** Focusing the grid with no active row activates the first, so Enter and x act at once. */
+  onGridFocus(): void;
 }
 
 /** Whether a key event belongs to a control (typing, pressing a button) rather than the table. */
@@ -106,5 +108,9 @@ export function useTableKeys(o: TableKeysOptions): ActiveRow {
     }
   }, [run]);
 
-  return useMemo(() => ({ index, set, onGridKeyDown }), [index, set, onGridKeyDown]);
+  const onGridFocus = useCallback(() => {
+    if (latest.current.index < 0 && latest.current.total > 0) set(0);
+  }, [set]);
+
+  return useMemo(() => ({ index, set, onGridKeyDown, onGridFocus }), [index, set, onGridKeyDown, onGridFocus]);
 }
