@@ -20,7 +20,8 @@ export default defineConfig({
       // The user decides when to swap versions: an open tab may hold unsent edits.
       registerType: 'prompt',
       injectRegister: false,
-      includeAssets: ['favicon.svg', 'icons/apple-touch-icon.png'],
+      // public/ (favicon, icons) is precached by globPatterns; listing it again would duplicate entries.
+      includeManifestIcons: false,
       manifest: {
         name: 'Ledgerline',
         short_name: 'Ledgerline',
@@ -37,7 +38,7 @@ export default defineConfig({
         ],
       },
       workbox: {
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,wasm,woff2,webmanifest}'],
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,wasm,woff2}'],
         navigateFallback: '/index.html',
         // API calls are never answered from a cache: the mirror is the offline store, not the SW.
         navigateFallbackDenylist: [/^\/v1\//],
