@@ -15,7 +15,7 @@ import { RxOutboxStore } from './outbox-store.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { QueryEngine } from './query-engine.ts';
 import { ReferenceCache, REFERENCE_KINDS, type ReferenceKind } from './reference-cache.ts';
-import { isCurrent, recomputeRow, serverRow, toEngineRow, type AnyTransactionRow, type EngineRow } from './rebase.ts';
+import { isCurrent, recomputeEngineRow, recomputeRow, serverRow, toEngineRow, type AnyTransactionRow, type EngineRow } from './rebase.ts';
 
 /**
  * One signed-in user's open mirror: the RxDB database, the outbox, the in-memory query engine
@@ -130,9 +130,15 @@ export class MirrorRuntime {
       return { result: { ok: false, error: errorBody('REQUEST_7004').error_v2 }, entries: [] };
     }
     const entries = chunk(unique, BULK_CODE_MAX).map((part) => this.newEntry(part, patch.data));
-    await this.outboxStore.putMany(entries);
+    // Indexed before the write, so the write's own change event finds nothing new to recompute.
     for (const entry of entries) this.outboxIndex.put(entry);
-    this.engine.upsertMany(unique.map((id) => toEngineRow(recomputeRow(this.outboxIndex, this.engine.get(id)!))));
+    try {
+      await this.outboxStore.putMany(entries);
+    } catch (e) {
+      for (const entry of entries) this.outboxIndex.remove(entry.id);
+      throw e;
+    }
+    this.engine.upsertMany(unique.map((id) => recomputeEngineRow(this.outboxIndex, this.engine.get(id)!)));
     this.scheduleIndexing();
     this.mirror.applyLocal(entries).catch((e: unknown) => this.opts.onError?.(e));
     this.opts.onDataChanged?.(['transactions', 'outbox']);
@@ -255,7 +261,7 @@ export class MirrorRuntime {
       const rows: EngineRow[] = [];
       for (const id of affected) {
         const row = this.engine.get(id);
-        if (row) rows.push(toEngineRow(recomputeRow(this.outboxIndex, row)));
+        if (row) rows.push(recomputeEngineRow(this.outboxIndex, row));
       }
       this.engine.upsertMany(rows);
       this.scheduleIndexing();

@@ -10,6 +10,7 @@ import {
 } from '../schema/transaction-query.ts';
 import { QueryEngine } from './query-engine.ts';
 import { matchesTokens, tokenize } from './search-index.ts';
+import { toEngineRow } from './rebase.ts';
 import { makeTransaction, makeTransactions, testUuid } from './test-fixtures.ts';
 
 const NAMES: Record<string, string> = {
@@ -155,8 +156,9 @@ describe('QueryEngine incremental updates', () => {
 
 describe('QueryEngine at 20k rows', () => {
   it('answers text searches in a few milliseconds once indexed', () => {
+    // Rows as the worker holds them (toEngineRow: one hidden class), not as zod builds them.
     const engine = new QueryEngine(textOf);
-    const rows = makeTransactions(20_000, 11, { users: 2 });
+    const rows = makeTransactions(20_000, 11, { users: 2 }).map(toEngineRow);
     for (let i = 0; i < rows.length; i += 2000) engine.upsertMany(rows.slice(i, i + 2000));
     while (engine.indexSome(5000) > 0);
     const queries = ['sta', 'uber ada', 'meals', 'delta travel', 'o', 'lunch', 'hil', 'zoom conan'];
@@ -169,7 +171,8 @@ describe('QueryEngine at 20k rows', () => {
       }
     }
     times.sort((a, b) => a - b);
-    // Generous bound for a shared CI core; the benchmark holds the real goal (p95 ≤ 8 ms at 100k).
-    expect(times[Math.floor(times.length * 0.95)]!).toBeLessThan(50);
+    // The median, with a wide margin: this machine's cores are shared and a GC pause can land in
+    // any one query. The benchmark holds the real goal (p95 ≤ 8 ms at 100k in the worker).
+    expect(times[Math.floor(times.length / 2)]!).toBeLessThan(25);
   });
 });

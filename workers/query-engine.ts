@@ -1,12 +1,12 @@
 import type { Transaction } from '../schema/entities/transaction.ts';
 import {
   compareTransactions,
-  matchesTransactionFilter,
   queryTerms,
   type TransactionFilter,
   type TransactionSort,
 } from '../schema/transaction-query.ts';
 import { SearchIndex } from './search-index.ts';
+import { compileFilter } from './compile-filter.ts';
 import { SortedOrder, type SlotCompare } from './sorted-order.ts';
 
 /**
@@ -35,7 +35,7 @@ export interface EngineResult<R> {
 interface CachedResult {
   key: string;
   version: number;
-  slots: Int32Array;
+  slots: ArrayLike<number>;
 }
 
 export class QueryEngine<R extends Transaction = Transaction> {
@@ -46,6 +46,15 @@ export class QueryEngine<R extends Transaction = Transaction> {
   private merchantRank = new Map<string, number>();
   private readonly search = new SearchIndex();
   private marks = new Uint32Array(0);
+  private scratch = new Int32Array(0);
+  /**
+   * Sort keys per slot in typed arrays: comparing numbers from a typed array is an order of
+   * magnitude cheaper than reading two objects' properties and comparing their ISO strings,
+   * and a merge of 100k rows does that a million times.
+   */
+  private timeKey = new Float64Array(1024);
+  private amountKey = new Float64Array(1024);
+  private merchantKey = new Int32Array(1024);
   private markGen = 0;
   private version = 0;
   private cache: CachedResult | null = null;
@@ -135,6 +144,7 @@ export class QueryEngine<R extends Transaction = Transaction> {
       this.rows[slot] = row;
       this.slotById.set(row.id, slot);
       this.noteMerchant(row.merchant_name);
+      this.setKeys(slot, row);
       for (const order of this.orders.values()) order.add(slot);
       this.search.set(slot, this.textOf(row));
       return;
@@ -145,6 +155,7 @@ export class QueryEngine<R extends Transaction = Transaction> {
     this.rows[existing] = row;
     if (moved) {
       this.noteMerchant(row.merchant_name);
+      this.setKeys(existing, row);
       for (const order of this.orders.values()) order.add(existing);
     }
     const text = this.textOf(row);
@@ -161,6 +172,21 @@ export class QueryEngine<R extends Transaction = Transaction> {
     this.freeSlots.push(slot);
   }
 
+  private setKeys(slot: number, row: R): void {
+    if (slot >= this.timeKey.length) {
+      const size = Math.max(slot + 1, this.timeKey.length * 2);
+      this.timeKey = grow(this.timeKey, new Float64Array(size));
+      this.amountKey = grow(this.amountKey, new Float64Array(size));
+      this.merchantKey = grow(this.merchantKey, new Int32Array(size));
+      // Comparators hold the arrays they were made with: hand them the new ones.
+      for (const [sort, order] of this.orders) order.setCompare(this.slotCompare(sort));
+    }
+    const desc = (row as { occurred_desc?: number }).occurred_desc;
+    this.timeKey[slot] = desc !== undefined ? -desc : Date.parse(row.occurred_at);
+    this.amountKey[slot] = row.amount;
+    this.merchantKey[slot] = this.merchantRank.get(row.merchant_name) ?? -1;
+  }
+
   /** A new merchant name shifts every rank: the merchant order is rebuilt on its next use. */
   private noteMerchant(name: string): void {
     if (this.merchantRank.has(name)) return;
@@ -168,24 +194,31 @@ export class QueryEngine<R extends Transaction = Transaction> {
     this.orders.delete('merchant_asc');
   }
 
-  private matchingSlots(filter: TransactionFilter, sort: TransactionSort): Int32Array {
+  private matchingSlots(filter: TransactionFilter, sort: TransactionSort): ArrayLike<number> {
     const key = `${sort}|${JSON.stringify(filter)}`;
     if (this.cache && this.cache.key === key && this.cache.version === this.version) {
       return this.cache.slots;
     }
     const order = this.order(sort).view();
     const terms = queryTerms(filter.q);
-    const gen = terms.length > 0 ? this.markMatches(terms) : 0;
-    const structural = hasStructuralFilter(filter);
-    const out = new Int32Array(order.length);
-    let n = 0;
-    for (let i = 0; i < order.length; i++) {
-      const slot = order[i]!;
-      if (gen !== 0 && this.marks[slot] !== gen) continue;
-      if (structural && !matchesTransactionFilter(this.rows[slot]!, filter)) continue;
-      out[n++] = slot;
+    const predicate = compileFilter(filter);
+    let slots: ArrayLike<number> = order;
+    if (terms.length > 0 || predicate) {
+      const gen = terms.length > 0 ? this.markMatches(terms) : 0;
+      const marks = this.marks;
+      const rows = this.rows;
+      if (this.scratch.length < order.length) this.scratch = new Int32Array(order.length * 2);
+      const out = this.scratch;
+      let n = 0;
+      for (let i = 0; i < order.length; i++) {
+        const slot = order[i]!;
+        if (gen !== 0 && marks[slot] !== gen) continue;
+        if (predicate && !predicate(rows[slot]!)) continue;
+        out[n++] = slot;
+      }
+      slots = out.slice(0, n);
     }
-    const slots = out.subarray(0, n);
+    // The unfiltered result is the order itself: valid until the next change bumps the version.
     this.cache = { key, version: this.version, slots };
     return slots;
   }
@@ -201,12 +234,8 @@ export class QueryEngine<R extends Transaction = Transaction> {
       this.marks.fill(0);
       this.markGen = 1;
     }
-    const gen = this.markGen;
-    const marks = this.marks;
-    this.search.forEachMatch(terms, (slot) => {
-      marks[slot] = gen;
-    });
-    return gen;
+    this.search.mark(terms, this.marks, this.markGen);
+    return this.markGen;
   }
 
   private order(sort: TransactionSort): SortedOrder {
@@ -219,51 +248,60 @@ export class QueryEngine<R extends Transaction = Transaction> {
     return order;
   }
 
+  /**
+   * Comparators over the typed keys, falling back to the shared `compareTransactions` on a tie,
+   * so the order is exactly the server's whenever occurred_at strings share one format (the API
+   * always sends UTC ISO strings, where string order and time order agree).
+   */
   private slotCompare(sort: TransactionSort): SlotCompare {
     const rows = this.rows;
-    if (sort === 'merchant_asc') {
-      // localeCompare on every comparison would cost seconds at 100k rows: compare by the
-      // rank of the merchant name among the distinct names, which orders identically.
-      const rank = this.merchantRanks();
-      const byTime = compareTransactions('occurred_desc');
-      return (a, b) => {
-        const ra = rows[a]!;
-        const rb = rows[b]!;
-        return rank.get(ra.merchant_name)! - rank.get(rb.merchant_name)! || byTime(ra, rb);
-      };
+    const exact = compareTransactions(sort);
+    const tie = (a: number, b: number) => exact(rows[a]!, rows[b]!);
+    const time = this.timeKey;
+    const amount = this.amountKey;
+    switch (sort) {
+      case 'occurred_desc':
+        return (a, b) => time[b]! - time[a]! || tie(a, b);
+      case 'occurred_asc':
+        return (a, b) => time[a]! - time[b]! || tie(a, b);
+      case 'amount_desc':
+        return (a, b) => amount[b]! - amount[a]! || time[b]! - time[a]! || tie(a, b);
+      case 'amount_asc':
+        return (a, b) => amount[a]! - amount[b]! || time[b]! - time[a]! || tie(a, b);
+      case 'merchant_asc': {
+        // localeCompare per comparison would cost seconds at 100k rows: compare the rank of the
+        // merchant name among the distinct names (sorted once with localeCompare) instead.
+        this.merchantRanks();
+        const rank = this.merchantKey;
+        const byTime = compareTransactions('occurred_desc');
+        return (a, b) => rank[a]! - rank[b]! || time[b]! - time[a]! || byTime(rows[a]!, rows[b]!);
+      }
     }
-    const cmp = compareTransactions(sort);
-    return (a, b) => cmp(rows[a]!, rows[b]!);
   }
 
-  private merchantRanks(): Map<string, number> {
-    if (this.merchantRank.size > 0) return this.merchantRank;
-    const names = new Set<string>();
-    for (const row of this.rows) if (row) names.add(row.merchant_name);
-    const sorted = [...names].sort((a, b) => a.localeCompare(b));
-    let rank = 0;
-    sorted.forEach((name, i) => {
-      if (i > 0 && sorted[i - 1]!.localeCompare(name) !== 0) rank++;
-      this.merchantRank.set(name, rank);
-    });
-    return this.merchantRank;
+  private merchantRanks(): void {
+    if (this.merchantRank.size === 0) {
+      const names = new Set<string>();
+      for (const row of this.rows) if (row) names.add(row.merchant_name);
+      const sorted = [...names].sort((a, b) => a.localeCompare(b));
+      let rank = 0;
+      sorted.forEach((name, i) => {
+        if (i > 0 && sorted[i - 1]!.localeCompare(name) !== 0) rank++;
+        this.merchantRank.set(name, rank);
+      });
+    }
+    for (let slot = 0; slot < this.rows.length; slot++) {
+      const row = this.rows[slot];
+      if (row) this.merchantKey[slot] = this.merchantRank.get(row.merchant_name)!;
+    }
   }
+}
+
+function grow<T extends Float64Array | Int32Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }
 
 function sortKeyChanged(a: Transaction, b: Transaction): boolean {
   return a.occurred_at !== b.occurred_at || a.amount !== b.amount || a.merchant_name !== b.merchant_name;
-}
-
-function hasStructuralFilter(f: TransactionFilter): boolean {
-  return Boolean(
-    f.user_ids?.length ||
-      f.department_ids?.length ||
-      f.location_ids?.length ||
-      f.states?.length ||
-      f.amount_min !== undefined ||
-      f.amount_max !== undefined ||
-      f.from ||
-      f.to ||
-      f.missing_coding !== undefined,
-  );
 }

@@ -27,49 +27,114 @@ export interface RecomputeOptions {
   base?: Transaction;
 }
 
+/**
+ * Every row built here is one object literal on purpose: rows built by zod or RxDB get their
+ * keys one at a time (computed keys) and V8 keeps such objects in slow dictionary mode, and
+ * spreads and rest patterns copy that. A literal gives every row one fast hidden class; this
+ * makes rebuilding 10,000 rows (bulk coding) and the engine's sorts and filters several times
+ * faster.
+ */
+function fields(r: AnyTransactionRow): Omit<Transaction, 'deleted'> {
+  return {
+    id: r.id,
+    card_id: r.card_id,
+    user_id: r.user_id,
+    merchant_name: r.merchant_name,
+    merchant_category: r.merchant_category,
+    amount: r.amount,
+    currency: r.currency,
+    occurred_at: r.occurred_at,
+    state: r.state,
+    memo: r.memo,
+    gl_account_id: r.gl_account_id,
+    department_id: r.department_id,
+    location_id: r.location_id,
+    tracking: r.tracking,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+  };
+}
+
 /** Server fields only, as the entity: drops the mirror-only fields, restores `deleted`. */
-export function serverRow(row: AnyTransactionRow): Transaction {
-  const { shadow, pending_ids, occurred_desc, ...rest } = row;
-  void shadow;
-  void pending_ids;
-  void occurred_desc;
-  return { ...rest, deleted: false };
+export function serverRow(r: AnyTransactionRow): Transaction {
+  return { ...fields(r), deleted: false };
 }
 
-/** A stored row as the query engine keeps it. */
-export function toEngineRow(row: AnyTransactionRow): EngineRow {
-  return { ...row, deleted: false };
+/** A stored row as the query engine keeps it (one hidden class for all rows, see above). */
+export function toEngineRow(r: AnyTransactionRow): EngineRow {
+  return engineRow(r, r.occurred_desc, r.shadow, r.pending_ids);
 }
 
-function storable(row: AnyTransactionRow): Omit<Transaction, 'deleted'> {
-  const { shadow, pending_ids, occurred_desc, deleted, ...rest } = row;
-  void shadow;
-  void pending_ids;
-  void occurred_desc;
-  void deleted;
-  return rest;
+function engineRow(
+  r: Omit<Transaction, 'deleted'>,
+  occurred_desc: number | undefined,
+  shadow: Transaction | null | undefined,
+  pending_ids: string[] | undefined,
+): EngineRow {
+  return {
+    id: r.id,
+    card_id: r.card_id,
+    user_id: r.user_id,
+    merchant_name: r.merchant_name,
+    merchant_category: r.merchant_category,
+    amount: r.amount,
+    currency: r.currency,
+    occurred_at: r.occurred_at,
+    state: r.state,
+    memo: r.memo,
+    gl_account_id: r.gl_account_id,
+    department_id: r.department_id,
+    location_id: r.location_id,
+    tracking: r.tracking,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+    deleted: false,
+    occurred_desc,
+    shadow,
+    pending_ids,
+  };
 }
 
-export function toMirrored(row: AnyTransactionRow): MirroredTransaction {
-  return { ...storable(row), occurred_desc: occurredDesc(row.occurred_at) };
+export function toMirrored(r: AnyTransactionRow): MirroredTransaction {
+  return { ...fields(r), occurred_desc: occurredDesc(r.occurred_at) };
 }
 
-/** The row as it should be stored now. */
-export function recomputeRow(index: OutboxIndex, current: AnyTransactionRow, opts: RecomputeOptions = {}): MirroredTransaction {
-  const base = opts.base ?? current.shadow ?? serverRow(current);
+interface Recomputed {
+  visible: Omit<Transaction, 'deleted'>;
+  /** Present while commands sit on top of the server row. */
+  shadow?: Transaction;
+  pending_ids?: string[];
+}
+
+function recompute(index: OutboxIndex, current: AnyTransactionRow, opts: RecomputeOptions): Recomputed {
+  const base = serverRow(opts.base ?? current.shadow ?? current);
   let entries = index.applied(current.id);
   if (opts.exclude) entries = entries.filter((e) => e.id !== opts.exclude);
   const include = opts.include;
   if (include && !entries.some((e) => e.id === include.id)) entries = [...entries, include].sort(byAge);
-  if (entries.length === 0) return toMirrored(base);
-  let visible = serverRow(base);
+  if (entries.length === 0) return { visible: base };
+  let visible: Transaction = base;
   for (const entry of entries) visible = index.applyTo(entry, visible);
-  return {
-    ...storable(visible),
-    occurred_desc: occurredDesc(visible.occurred_at),
-    shadow: serverRow(base),
-    pending_ids: entries.map((e) => e.id),
-  };
+  return { visible, shadow: base, pending_ids: entries.map((e) => e.id) };
+}
+
+/** The row as it should be stored now. */
+export function recomputeRow(index: OutboxIndex, current: AnyTransactionRow, opts: RecomputeOptions = {}): MirroredTransaction {
+  const r = recompute(index, current, opts);
+  const row: MirroredTransaction = { ...fields(r.visible), occurred_desc: occurredDesc(r.visible.occurred_at) };
+  if (r.shadow) {
+    row.shadow = r.shadow;
+    row.pending_ids = r.pending_ids;
+  }
+  return row;
+}
+
+/** The same row as the query engine keeps it (no stored copy built in between). */
+export function recomputeEngineRow(index: OutboxIndex, current: AnyTransactionRow, opts: RecomputeOptions = {}): EngineRow {
+  const r = recompute(index, current, opts);
+  return engineRow(r.visible, occurredDesc(r.visible.occurred_at), r.shadow, r.pending_ids);
 }
 
 /** True when the stored row already reflects exactly the applied commands. */

@@ -25,6 +25,9 @@ export class SearchIndex {
   private stale = new Map<number, string[]>();
   /** Slots currently present in FlexSearch (possibly with stale text). */
   private indexed = new Set<number>();
+  /** Scratch for intersections (see mark). */
+  private stamps = new Uint32Array(0);
+  private stampGen = 0;
 
   /** Sets a row's text; it is searchable at once (by scan) and indexed on the next slices. */
   set(slot: number, text: string): void {
@@ -64,22 +67,45 @@ export class SearchIndex {
   }
 
   /**
-   * Calls `hit(slot)` once for each row matching every term. Terms come from `queryTerms`
-   * (lower-case). Returns nothing for an empty term list: the caller treats that as "no text
-   * filter", not "no match".
+   * Sets `marks[slot] = gen` for every row matching every term (terms from `queryTerms`,
+   * lower-case). Each term is looked up on its own (FlexSearch answers a single term from its
+   * prefix map without copying) and the lists are intersected with generation stamps, smallest
+   * list first: linear in the lists' lengths, with no Set or array built per query.
    */
-  forEachMatch(terms: readonly string[], hit: (slot: number) => void): void {
+  mark(terms: readonly string[], marks: Uint32Array, gen: number): void {
     const unique = [...new Set(terms)];
     if (unique.length === 0) return;
-    const found = this.index.search(unique.join(' '), { limit: Math.max(1, this.indexed.size) });
-    const hasStale = this.stale.size > 0;
-    for (const id of found) {
-      const slot = id as number;
-      if (!hasStale || !this.stale.has(slot)) hit(slot);
-    }
+    if (this.indexed.size > 0) this.markIndexed(unique, marks, gen);
     for (const [slot, tokens] of this.stale) {
-      if (matchesTokens(tokens, unique)) hit(slot);
+      if (matchesTokens(tokens, unique)) marks[slot] = gen;
     }
+  }
+
+  private markIndexed(terms: string[], marks: Uint32Array, gen: number): void {
+    const limit = this.indexed.size;
+    const lists = terms.map((t) => this.index.search(t, { limit }) as number[]).sort((a, b) => a.length - b.length);
+    if (lists[0]!.length === 0) return;
+    const stale = this.stale;
+    const skip = (slot: number) => stale.size > 0 && stale.has(slot);
+    if (lists.length === 1) {
+      for (const slot of lists[0]!) if (!skip(slot)) marks[slot] = gen;
+      return;
+    }
+    if (this.stamps.length < marks.length) this.stamps = new Uint32Array(marks.length);
+    if (this.stampGen > 0xffffffff - lists.length - 1) {
+      this.stamps.fill(0);
+      this.stampGen = 0;
+    }
+    const base = this.stampGen;
+    this.stampGen += lists.length;
+    const stamps = this.stamps;
+    for (const slot of lists[0]!) stamps[slot] = base + 1;
+    for (let i = 1; i < lists.length; i++) {
+      const expect = base + i;
+      for (const slot of lists[i]!) if (stamps[slot] === expect) stamps[slot] = expect + 1;
+    }
+    const done = base + lists.length;
+    for (const slot of lists[lists.length - 1]!) if (stamps[slot] === done && !skip(slot)) marks[slot] = gen;
   }
 }
 

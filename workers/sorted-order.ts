@@ -13,7 +13,12 @@ export class SortedOrder {
   private slots: number[] = [];
   private adds: number[] = [];
 
-  constructor(private readonly cmp: SlotCompare) {}
+  constructor(private cmp: SlotCompare) {}
+
+  /** Swaps in an equivalent comparator (the engine's key arrays grew and were replaced). */
+  setCompare(cmp: SlotCompare): void {
+    this.cmp = cmp;
+  }
 
   get length(): number {
     return this.slots.length + this.adds.length;
