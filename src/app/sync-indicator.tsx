@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAppState, useDataClient } from '../data-access/data-context.tsx';
 import type { OutboxEntry } from '../data-access/types.ts';
-import { syncIndicatorText, syncTone } from './sync-text.ts';
+import { syncIndicatorText, syncTone, waitingText } from './sync-text.ts';
 import { toastError } from './toast-store.ts';
 
 /**
@@ -22,6 +22,10 @@ export function SyncIndicator() {
       <span role="status" className="sync-text">
         {text}
       </span>
+      {/* Offline, the indicator must say just "Offline"; the waiting edits are counted beside it. */}
+      {text === 'Offline' && (status?.pending ?? 0) > 0 && (
+        <span className="sync-waiting">{waitingText(status?.pending ?? 0)}</span>
+      )}
       {attention > 0 && <FailedChanges count={attention} />}
     </div>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../data-access/types.ts';
-import { mirrorProgress, syncIndicatorText, syncTone } from './sync-text.ts';
+import { mirrorProgress, syncIndicatorText, syncTone, waitingText } from './sync-text.ts';
 
 const status = (over: Partial<SyncStatus> = {}): SyncStatus => ({
   phase: 'live',
@@ -54,5 +54,15 @@ describe('mirrorProgress', () => {
     [status({ phase: 'initial', progress: { loaded: 12, total: 10 } }), { loaded: 10, total: 10, percent: 100 }],
   ] as const)('%#', (s, expected) => {
     expect(mirrorProgress(s)).toEqual(expected);
+  });
+});
+
+describe('waitingText', () => {
+  it.each([
+    [1, '1 change waiting to sync'],
+    [2, '2 changes waiting to sync'],
+    [12000, '12,000 changes waiting to sync'],
+  ])('%s → %s', (n, expected) => {
+    expect(waitingText(n)).toBe(expected);
   });
 });

@@ -29,3 +29,7 @@ export function mirrorProgress(status: SyncStatus | null): { loaded: number; tot
   const percent = total > 0 ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
   return { loaded: Math.min(loaded, total), total, percent };
 }
+
+/** Beside "Offline": how many edits wait on this device for the connection. */
+export const waitingText = (pending: number): string =>
+  pending === 1 ? '1 change waiting to sync' : `${pending.toLocaleString('en-US')} changes waiting to sync`;
