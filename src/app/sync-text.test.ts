@@ -49,6 +49,8 @@ describe('mirrorProgress', () => {
     [null, null],
     [status({ phase: 'live', progress: { loaded: 5, total: 10 } }), null],
     [status({ phase: 'initial', progress: null }), null],
+    [status({ phase: 'offline', progress: { loaded: 5, total: 10 } }), null],
+    [status({ phase: 'pulling', progress: { loaded: 5, total: 10 } }), { loaded: 5, total: 10, percent: 50 }],
     [status({ phase: 'initial', progress: { loaded: 2500, total: 10000 } }), { loaded: 2500, total: 10000, percent: 25 }],
     [status({ phase: 'initial', progress: { loaded: 0, total: 0 } }), { loaded: 0, total: 0, percent: 0 }],
     [status({ phase: 'initial', progress: { loaded: 12, total: 10 } }), { loaded: 10, total: 10, percent: 100 }],

@@ -24,7 +24,8 @@ export function syncTone(status: SyncStatus | null, pageOnline: boolean): 'offli
 
 /** First-mirror progress for the progress bar, or null when no first mirror is running. */
 export function mirrorProgress(status: SyncStatus | null): { loaded: number; total: number; percent: number } | null {
-  if (!status || status.phase !== 'initial' || !status.progress) return null;
+  // The engine reports progress only while a first mirror runs; offline, the bar would stall.
+  if (!status?.progress || (status.phase !== 'initial' && status.phase !== 'pulling')) return null;
   const { loaded, total } = status.progress;
   const percent = total > 0 ? Math.min(100, Math.round((loaded / total) * 100)) : 0;
   return { loaded: Math.min(loaded, total), total, percent };
