@@ -6,9 +6,9 @@ import type { DemoData } from './types.ts';
  * memo, cardholder name, GL code and name, department, location, and each tracking category with
  * its option, joined by spaces (concat_ws skips what is missing).
  *
- * Why a copy: the trigger evaluates that function per row with five subqueries, which made
- * 100k-row seeds several times slower. The seed inserts with triggers off and supplies the same
- * text itself; seed.test.ts checks it against the SQL function so the two cannot drift apart.
+ * Why a copy: the insert trigger evaluates that function per row with five subqueries, which
+ * made 100k-row seeds several times slower. The seed supplies the same text itself (the trigger
+ * then stands aside); seed.test.ts checks it against the SQL function so the two cannot drift.
  */
 export type SearchTextBuilder = (t: Transaction) => string;
 
