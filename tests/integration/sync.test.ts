@@ -63,6 +63,42 @@ async function someTransactionIds(n: number, offset = 0): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
+/**
+ * A transport that loses requests and responses (deterministically from a seed): 20% fail before
+ * reaching the server, 20% reach it and lose the answer, never more than two in a row (so backoffs
+ * stay short). The SSE stream is left alone so that the test measures delivery, not reconnects.
+ */
+function faulty(seed: number): Transport & { stats: { refused: number; lost: number } } {
+  const stats = { refused: 0, lost: 0 };
+  let state = seed >>> 0;
+  const random = () => {
+    // mulberry32
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  let streak = 0;
+  const transport: Transport = async (input, init) => {
+    if (String(input).includes('/sync/stream')) return fetch(input, init);
+    const roll = streak >= 2 ? 1 : random();
+    streak = roll < 0.4 ? streak + 1 : 0;
+    if (roll < 0.2) {
+      stats.refused++;
+      throw new TypeError('connection refused');
+    }
+    const res = await fetch(input, init);
+    if (roll < 0.4) {
+      stats.lost++;
+      await res.arrayBuffer();
+      throw new TypeError('connection reset');
+    }
+    return res;
+  };
+  return Object.assign(transport, { stats });
+}
+
 /** Polls with real time (integration only) until the check passes. */
 async function eventually(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
   const until = Date.now() + ms;
@@ -208,6 +244,56 @@ describe.each(targets)('sync engine against the real server on %s', (_kind, serv
       expect(engine.status()).toMatchObject({ phase: 'live', online: true, pending: 0, failed: 0 });
     } finally {
       await engine.stop();
+    }
+  });
+  it('converges two faulty clients with overlapping edits, each edit applied exactly once', async () => {
+    const ids = await someTransactionIds(9, 40);
+    const before = await highWater();
+    const clients = await Promise.all(
+      [['admin@demo.test', 2], ['bookkeeper@demo.test', 5]].map(async ([email, seed]) => {
+        const session = sessionWith(await signInAs(email as string));
+        const mirror = createMemoryMirror();
+        const transport = faulty(seed as number);
+        const engine = createSyncEngine({
+          baseUrl: server.url, transport, clock: systemClock, session, mirror,
+          outboxStore: createMemoryOutboxStore(), optimistic: createRecordingOptimistic(),
+        });
+        return { engine, mirror, stats: transport.stats };
+      }),
+    );
+    const [a, b] = clients as [(typeof clients)[0], (typeof clients)[0]];
+    a.engine.start();
+    b.engine.start();
+    try {
+      await eventually(() => a.engine.status().phase === 'live' && b.engine.status().phase === 'live', 20_000);
+      // A codes six transactions one by one; B bulk-codes six, three of them the same as A's.
+      for (const [i, id] of ids.slice(0, 6).entries()) {
+        await a.engine.enqueue(createOutboxEntry({
+          id: crypto.randomUUID(), command: 'transaction.code',
+          args: { transaction_id: id, patch: { memo: `A ${i}` } }, now: Date.now() + i,
+        }));
+      }
+      await b.engine.enqueue(createOutboxEntry({
+        id: crypto.randomUUID(), command: 'transaction.bulkCode',
+        args: { transaction_ids: ids.slice(3, 9), patch: { memo: 'B' } }, now: Date.now(),
+      }));
+      await eventually(() => [a, b].every((c) => c.engine.status().pending === 0), 30_000);
+      expect([a, b].map((c) => c.engine.status().failed)).toEqual([0, 0]);
+      expect((await highWater()) - before).toBe(12); // 6 single edits + 6 bulk rows, none twice
+
+      const truth = await Promise.all(ids.map(serverRow));
+      const mirrored = (m: typeof a.mirror) => ids.map((id) => {
+        const doc = m.rows.get('transactions')?.get(id);
+        return { memo: doc?.memo, change_seq: doc?.change_seq };
+      });
+      await eventually(() => [a, b].every((c) => JSON.stringify(mirrored(c.mirror)) === JSON.stringify(truth)), 20_000);
+      expect(truth.slice(0, 3).map((r) => r.memo)).toEqual(['A 0', 'A 1', 'A 2']);
+      // The faults really happened (requests refused and answers lost after the server acted).
+      expect(a.stats.lost + b.stats.lost).toBeGreaterThan(0);
+      expect(a.stats.refused + b.stats.refused).toBeGreaterThan(0);
+      expect(truth.slice(6).map((r) => r.memo)).toEqual(['B', 'B', 'B']);
+    } finally {
+      await Promise.all([a.engine.stop(), b.engine.stop()]);
     }
   });
 });
