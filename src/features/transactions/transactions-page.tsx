@@ -9,6 +9,7 @@ import type { TransactionView } from '../../data-access/types.ts';
 import { BulkCodingDialog } from './bulk-coding-dialog.tsx';
 import { DetailDrawer } from './detail-drawer.tsx';
 import { FilterBar } from './filter-bar.tsx';
+import { BulkBar, SearchBox } from './toolbar.tsx';
 import { DEFAULT_SORT, filterFromSearch, queryKey, type TransactionsSearch } from './search-params.ts';
 import { headerCheckState } from './selection.ts';
 import { TransactionsTable } from './transactions-table.tsx';
@@ -110,32 +111,12 @@ export function TransactionsPage() {
         <span className="page-label" aria-label="Showing">
           {rows.total === null ? '' : pageLabel(page, DEFAULT_PAGE_SIZE, total)}
         </span>
-        <div className="search">
-          <label htmlFor="txn-search" className="sr-only">
-            Search transactions
-          </label>
-          <input
-            id="txn-search"
-            ref={searchRef}
-            type="search"
-            placeholder="Search merchant, memo, cardholder, coding…"
-            autoComplete="off"
-            spellCheck={false}
-            value={q}
-            onChange={(e) => setQ(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'ArrowDown' || e.key === 'Enter') {
-                e.preventDefault();
-                scrollRef.current?.closest<HTMLElement>('[role="grid"]')?.focus();
-              }
-            }}
-          />
-          {!q && (
-            <kbd className="search-hint" aria-hidden="true">
-              /
-            </kbd>
-          )}
-        </div>
+        <SearchBox
+          ref={searchRef}
+          value={q}
+          onChange={setQ}
+          onLeave={() => scrollRef.current?.closest<HTMLElement>('[role="grid"]')?.focus()}
+        />
       </div>
       <FilterBar
         filter={filter}
@@ -145,23 +126,14 @@ export function TransactionsPage() {
         onClear={() => navigate({ search: q ? { q } : {}, replace: true })}
       />
       {selectedCount > 0 && (
-        <div className="bulk-bar" role="region" aria-label="Selection">
-          <strong>{selectedCount.toLocaleString()} selected</strong>
-          {selectedCount < total && (
-            <button type="button" className="btn-link" onClick={() => void selection.selectAllMatching()}>
-              Select all {total.toLocaleString()} matching
-            </button>
-          )}
-          <span className="topbar-spacer" />
-          {canCode && (
-            <button type="button" className="btn btn-primary btn-sm" onClick={() => setBulkOpen(true)}>
-              Code {selectedCount.toLocaleString()}…
-            </button>
-          )}
-          <button type="button" className="btn btn-sm" onClick={selection.clear}>
-            Clear selection
-          </button>
-        </div>
+        <BulkBar
+          selected={selectedCount}
+          total={total}
+          canCode={canCode}
+          onSelectAll={() => void selection.selectAllMatching()}
+          onCode={() => setBulkOpen(true)}
+          onClear={selection.clear}
+        />
       )}
       <TransactionsTable
         rows={rows}

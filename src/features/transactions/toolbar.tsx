@@ -1,0 +1,73 @@
+import type { Ref } from 'react';
+
+export interface SearchBoxProps {
+  ref: Ref<HTMLInputElement>;
+  value: string;
+  onChange(q: string): void;
+  /** ArrowDown or Enter: hand focus to the table. */
+  onLeave(): void;
+}
+
+/** The instant search box ('/' focuses it from anywhere on the page). */
+export function SearchBox({ ref, value, onChange, onLeave }: SearchBoxProps) {
+  return (
+    <div className="search">
+      <label htmlFor="txn-search" className="sr-only">
+        Search transactions
+      </label>
+      <input
+        id="txn-search"
+        ref={ref}
+        type="search"
+        placeholder="Search merchant, memo, cardholder, coding…"
+        autoComplete="off"
+        spellCheck={false}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'Enter') {
+            e.preventDefault();
+            onLeave();
+          }
+        }}
+      />
+      {!value && (
+        <kbd className="search-hint" aria-hidden="true">
+          /
+        </kbd>
+      )}
+    </div>
+  );
+}
+
+export interface BulkBarProps {
+  selected: number;
+  total: number;
+  canCode: boolean;
+  onSelectAll(): void;
+  onCode(): void;
+  onClear(): void;
+}
+
+/** Shown while rows are selected: the count, "Select all N matching", and the bulk action. */
+export function BulkBar({ selected, total, canCode, onSelectAll, onCode, onClear }: BulkBarProps) {
+  return (
+    <div className="bulk-bar" role="region" aria-label="Selection">
+      <strong>{selected.toLocaleString()} selected</strong>
+      {selected < total && (
+        <button type="button" className="btn-link" onClick={onSelectAll}>
+          Select all {total.toLocaleString()} matching
+        </button>
+      )}
+      <span className="topbar-spacer" />
+      {canCode && (
+        <button type="button" className="btn btn-primary btn-sm" onClick={onCode}>
+          Code {selected.toLocaleString()}…
+        </button>
+      )}
+      <button type="button" className="btn btn-sm" onClick={onClear}>
+        Clear selection
+      </button>
+    </div>
+  );
+}
