@@ -43,7 +43,8 @@ export interface RuntimeOptions {
 
 const LOAD_PAGE = 5_000;
 const INDEX_SLICE = 2_000;
-const idsSchema = z.array(z.uuid()).min(1);
+/** Like the bulk call's body, without its 10,000 cap (larger selections are split in chunks). */
+const codingInputSchema = z.object({ transaction_ids: z.array(z.uuid()).min(1), patch: codingPatchSchema });
 
 export class MirrorRuntime {
   readonly outboxIndex = new OutboxIndex();
@@ -118,18 +119,16 @@ export class MirrorRuntime {
    */
   async codeTransactions(rawIds: string[], rawPatch: CodingPatch): Promise<{ result: CommandResult; entries: OutboxEntry[] }> {
     const t0 = performance.now();
-    const ids = idsSchema.safeParse(rawIds);
-    const patch = codingPatchSchema.safeParse(rawPatch);
-    if (!ids.success || !patch.success) {
-      const error = (ids.success ? patch.error : ids.error)!;
-      return { result: { ok: false, error: errorBody('REQUEST_7001', undefined, validationMessages(error)).error_v2 }, entries: [] };
+    const input = codingInputSchema.safeParse({ transaction_ids: rawIds, patch: rawPatch });
+    if (!input.success) {
+      return { result: { ok: false, error: errorBody('REQUEST_7001', undefined, validationMessages(input.error)).error_v2 }, entries: [] };
     }
     await this.ready;
-    const unique = [...new Set(ids.data)];
+    const unique = [...new Set(input.data.transaction_ids)];
     if (unique.some((id) => !this.engine.get(id))) {
       return { result: { ok: false, error: errorBody('REQUEST_7004').error_v2 }, entries: [] };
     }
-    const entries = chunk(unique, BULK_CODE_MAX).map((part) => this.newEntry(part, patch.data));
+    const entries = chunk(unique, BULK_CODE_MAX).map((part) => this.newEntry(part, input.data.patch));
     // Indexed before the write, so the write's own change event finds nothing new to recompute.
     for (const entry of entries) this.outboxIndex.put(entry);
     try {
