@@ -52,13 +52,16 @@ describe('createHttpClient', () => {
   it('sends GET parameters as a query string: empty values stripped, arrays comma-joined', async () => {
     const { http, transport } = setup([jsonResponse(200, { data: [], page: { next: null } })]);
     await http.call(listTransactions, {
-      query: { page_size: 10, start: undefined, user_ids: [TXN, TXN], merchant: '' } as never,
+      query: { page_size: 10, start: undefined, user_ids: [TXN, TXN], merchant: '', from: new Date(Date.UTC(2026, 0, 2)), to: null } as never,
     });
     const url = new URL(transport.requests[0]!.url);
     expect(url.pathname).toBe('/v1/auth/transactions');
     expect(url.searchParams.get('page_size')).toBe('10');
     expect(url.searchParams.has('start')).toBe(false);
     expect(url.searchParams.get('user_ids')).toBe(`${TXN},${TXN}`);
+    expect(url.searchParams.get('from')).toBe('2026-01-02T00:00:00.000Z');
+    expect(url.searchParams.has('to')).toBe(false);
+    expect(url.searchParams.get('merchant')).toBe(''); // §5: empty strings are kept by default
     expect(transport.requests[0]!.headers['idempotency-key']).toBeUndefined();
     expect(transport.requests[0]!.body).toBeUndefined();
   });
