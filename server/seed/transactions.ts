@@ -101,7 +101,7 @@ function merchantPickers(): MerchantPickers {
 const TRAVEL: ReadonlySet<SpendCategoryKey> = new Set(['airfare', 'lodging', 'ground', 'meals', 'fuel']);
 
 /** Where the merchant sits: home region mostly, trips abroad now and then, global SaaS anywhere. */
-function merchantRegion(rng: Rng, category: SpendCategoryKey, home: Region): MerchantRegion {
+export function merchantRegion(rng: Rng, category: SpendCategoryKey, home: Region): MerchantRegion {
   const lists = MERCHANTS[category];
   if (TRAVEL.has(category)) {
     if (home === 'UK' && rng.chance(0.18)) return 'EU';
