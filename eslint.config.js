@@ -42,6 +42,7 @@ export default tseslint.config(
   },
   {
     files: ['schema/**/*.ts'],
+    ignores: ['schema/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -49,17 +49,12 @@ export interface MirrorJsonSchema {
 }
 
 /**
- * Fields the mirror stores beside a transaction's server fields:
- * - occurred_desc: -Date.parse(occurred_at), indexed, for newest-first reads sorted ascending;
- * - shadow: the confirmed server row while local commands are pending on top of it, so a
- *   rollback restores exactly the server's version (absent when the row has no local change);
- * - pending_ids: the outbox ids already applied to this row, so replaying the outbox after a
- *   crash never applies a command twice.
+ * The field the mirror stores beside a transaction's server fields: occurred_desc =
+ * -Date.parse(occurred_at), indexed, for newest-first reads sorted ascending. A stored row is
+ * always the server's version; local edits live in the outbox and are applied over it in memory.
  */
 export interface TransactionMirrorFields {
   occurred_desc: number;
-  shadow?: Transaction | null;
-  pending_ids?: string[];
 }
 /** A transaction as stored in the mirror (see MIRROR_OMITTED_FIELDS for the missing `deleted`). */
 export type MirroredTransaction = Omit<Transaction, 'deleted'> & TransactionMirrorFields;
@@ -79,8 +74,6 @@ const SPECS: Record<MirroredCollection, MirrorSpec> = {
     indexes: ['occurred_desc'],
     extraProperties: {
       occurred_desc: { type: 'number', minimum: -TIME_BOUND, maximum: TIME_BOUND, multipleOf: 1 },
-      shadow: { type: ['object', 'null'] },
-      pending_ids: { type: 'array', items: { type: 'string' } },
     },
     extraRequired: ['occurred_desc'],
   },
