@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { listTransactions } from '../schema/api/calls.ts';
 import { DEFAULT_PG_ADMIN_URL, pgAvailable, startTestServer, type TestServerOptions } from './testing.ts';
 
+// PostgreSQL is opt-in here (seeding ~40 scrypt hashes is the slow part, and the pg database
+// lifecycle is already exercised by every *.test.ts through createPgDatabase).
 const targets: [string, TestServerOptions][] = [['pglite', {}]];
-if (await pgAvailable()) targets.push(['pg', { databaseUrl: DEFAULT_PG_ADMIN_URL }]);
+if (process.env.LEDGERLINE_FULL_PG === '1' && (await pgAvailable())) targets.push(['pg', { databaseUrl: DEFAULT_PG_ADMIN_URL }]);
 
 describe.each(targets)('startTestServer on %s', (_kind, opts) => {
   it('serves the seeded demo business over real HTTP and cleans up on close', async () => {

@@ -171,6 +171,22 @@ describe.each(await testDatabases())('transactions on %s', (kind) => {
     expect(await businessSeq(f.businessId)).toBe(seqBefore + 40);
   });
 
+  it('keeps the search text that bulk coding computes equal to the SQL function', async () => {
+    const f = await makeBusiness(t.db, { transactions: 30 });
+    const token = await signIn(t.app, f.email('admin'));
+    const [category] = f.tracking;
+    const patch = { gl_account_id: f.glAccounts.active[0], location_id: f.locations[0], memo: 'Kickoff', tracking: { [category!.categoryId]: category!.options[1] } };
+    const res = await request(t.app, 'PATCH', '/v1/auth/accounting/coding/bulk-update', { token, body: { transaction_ids: f.allTransactions.slice(0, 20), patch } });
+    expect(res.status).toBe(200);
+    const rows = await t.db.query<{ same: boolean; search_text: string }>(
+      `SELECT search_text, search_text = ll_transaction_search_text(merchant_name, memo, user_id, gl_account_id, department_id, location_id, tracking) AS same
+         FROM transactions WHERE business_id = $1`,
+      [f.businessId],
+    );
+    expect(rows.filter((r) => !r.same)).toEqual([]);
+    expect(rows.filter((r) => r.search_text.includes('kickoff') && r.search_text.includes('apollo 1') && r.search_text.includes('6000 travel'))).toHaveLength(20);
+  });
+
   it('refuses a manager bulk that reaches outside the team, and more than 10,000 ids', async () => {
     const f = await makeBusiness(t.db, { transactions: 20 });
     const token = await signIn(t.app, f.email('manager'));
