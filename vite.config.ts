@@ -55,7 +55,7 @@ export default defineConfig({
   },
   optimizeDeps: {
     // Declared up front so the dev server does not discover the worker's deps late and reload.
-    include: ['rxdb', 'rxdb/plugins/storage-dexie', 'dexie', 'comlink'],
+    include: ['rxdb', 'rxdb/plugins/storage-dexie', 'dexie', 'comlink', 'immer', 'flexsearch'],
   },
   server: {
     host: '127.0.0.1',
