@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { bootData, createAppStore, whenBooted } from './app-state.ts';
+import type { DataClient, SessionInfo, SyncStatus } from './types.ts';
+
+const status: SyncStatus = {
+  phase: 'live',
+  online: true,
+  progress: null,
+  checkpoint: 0,
+  pending: 0,
+  failed: 0,
+  needsStepUp: 0,
+  leader: true,
+  lastError: null,
+};
+
+/** A window with just what bootData touches: online state, location, online/offline events. */
+function fakeWindow(online: boolean) {
+  const target = new EventTarget();
+  const nav = { onLine: online };
+  const win = Object.assign(target, { navigator: nav, location: { origin: 'http://app.test' } });
+  return {
+    win: win as unknown as Window,
+    go(next: boolean) {
+      nav.onLine = next;
+      target.dispatchEvent(new Event(next ? 'online' : 'offline'));
+    },
+  };
+}
+
+function fakeClient(opts: { session?: SessionInfo | null; initError?: Error } = {}) {
+  const calls = { setOnline: [] as boolean[], initBaseUrl: '' };
+  let onStatus: (s: SyncStatus) => void = () => undefined;
+  let onData: (c: string[]) => void = () => undefined;
+  const client = {
+    async setOnline(online: boolean) {
+      calls.setOnline.push(online);
+    },
+    async init({ baseUrl }: { baseUrl: string }) {
+      calls.initBaseUrl = baseUrl;
+      if (opts.initError) throw opts.initError;
+      return opts.session ?? null;
+    },
+    async subscribe(s: typeof onStatus, d: typeof onData) {
+      onStatus = s;
+      onData = d;
+      return () => undefined;
+    },
+    async status() {
+      return status;
+    },
+  };
+  return {
+    client: client as unknown as DataClient,
+    calls,
+    emitStatus: (s: SyncStatus) => onStatus(s),
+    emitData: (c: string[]) => onData(c),
+  };
+}
+
+describe('bootData', () => {
+  it('opens the worker at the page origin and is ready with its session', async () => {
+    const store = createAppStore(true);
+    const { client, calls } = fakeClient({ session: null });
+    const booted = whenBooted(store);
+    await bootData(client, store, fakeWindow(true).win);
+    await booted;
+    expect(calls.initBaseUrl).toBe('http://app.test');
+    expect(calls.setOnline).toEqual([true]);
+    expect(store.get()).toMatchObject({ boot: 'ready', session: null, status });
+  });
+
+  it('passes the page online/offline events to the store and the worker', async () => {
+    const store = createAppStore(true);
+    const { client, calls } = fakeClient();
+    const w = fakeWindow(true);
+    await bootData(client, store, w.win);
+    w.go(false);
+    expect(store.get().online).toBe(false);
+    w.go(true);
+    expect(store.get().online).toBe(true);
+    expect(calls.setOnline).toEqual([true, false, true]);
+  });
+
+  it('bumps the data version on every change and the reference version only for reference data', async () => {
+    const store = createAppStore(true);
+    const fake = fakeClient();
+    await bootData(fake.client, store, fakeWindow(true).win);
+    fake.emitData(['transactions']);
+    expect(store.get()).toMatchObject({ dataVersion: 1, referenceVersion: 0 });
+    fake.emitData(['transactions', 'gl_accounts']);
+    expect(store.get()).toMatchObject({ dataVersion: 2, referenceVersion: 1 });
+    fake.emitStatus({ ...status, pending: 4 });
+    expect(store.get().status?.pending).toBe(4);
+  });
+
+  it('reports a worker that cannot open', async () => {
+    const store = createAppStore(true);
+    const { client } = fakeClient({ initError: new Error('QuotaExceededError') });
+    await bootData(client, store, fakeWindow(true).win);
+    expect(store.get()).toMatchObject({ boot: 'failed', bootError: 'QuotaExceededError' });
+  });
+});
+
+describe('whenBooted', () => {
+  it('resolves at once when boot is over, else on the change', async () => {
+    const store = createAppStore(false);
+    let done = false;
+    const p = whenBooted(store).then(() => (done = true));
+    store.set({ online: true });
+    await Promise.resolve();
+    expect(done).toBe(false);
+    store.set({ boot: 'ready' });
+    await p;
+    expect(done).toBe(true);
+    await expect(whenBooted(store)).resolves.toBeUndefined();
+  });
+});
