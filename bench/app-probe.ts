@@ -1,24 +1,89 @@
 /**
- * Reaches the data worker's typed API from the benchmark through the app's test hook
- * (`window.__ledgerline`, the Comlink client the UI itself uses), so search and bulk coding are
- * timed by the worker's own measurements (`took_ms`) rather than by UI rendering.
+ * Reaches the app's data worker from the benchmark, so search and bulk coding are timed by the
+ * worker's own measurements (`QueryResult.took_ms`, `CommandResult.took_ms`) rather than by UI
+ * rendering.
  *
- * Page scripts are sent as strings: functions compiled by tsx carry helpers (`__name`) that do
- * not exist in the page.
+ * No test hook in src/ is needed: an init script (installed before the app loads) remembers the
+ * Worker the app starts under the name 'ledgerline-data', and talks to it with Comlink's own
+ * message format (APPLY with RAW arguments; comlink 4.4 is pinned), on message ids of its own,
+ * which the app's Comlink client ignores. The app and the benchmark share that one worker.
+ *
+ * Page scripts are strings: functions compiled by tsx carry helpers (`__name`) that do not
+ * exist in the page.
  */
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 
-/** Page-side expression resolving the hook's DataApi client. */
+export const DATA_WORKER_NAME = 'ledgerline-data';
+
+const INIT_SCRIPT = `(() => {
+  const Native = window.Worker;
+  if (!Native || window.__ledgerlineBench) return;
+  class RememberedWorker extends Native {
+    constructor(url, options) {
+      super(url, options);
+      if (options && options.name === ${JSON.stringify(DATA_WORKER_NAME)}) window.__ledgerlineBench.worker = this;
+    }
+  }
+  window.Worker = RememberedWorker;
+  let seq = 0;
+  const call = (method, args) => new Promise((resolve, reject) => {
+    const worker = window.__ledgerlineBench.worker;
+    if (!worker) return reject(new Error('the data worker has not started'));
+    const id = 'ledgerline-bench-' + (++seq) + '-' + Math.random().toString(16).slice(2);
+    const onMessage = (ev) => {
+      const d = ev.data;
+      if (!d || d.id !== id) return;
+      worker.removeEventListener('message', onMessage);
+      if (d.type === 'HANDLER' && d.name === 'throw') {
+        const v = d.value;
+        reject(v.isError ? Object.assign(new Error(v.value.message), v.value) : v.value);
+      } else resolve(d.value);
+    };
+    worker.addEventListener('message', onMessage);
+    worker.postMessage({ id, type: 'APPLY', path: [method], argumentList: args.map((value) => ({ type: 'RAW', value })) });
+  });
+  // Page-side marks on this document's clock: the sign-in submit, and the first frame that
+  // shows a data row of the grid (a MutationObserver spots it; the next animation frame is
+  // when it is painted). After a reload they restart with the new document.
+  const marks = {};
+  const mark = (name) => { if (!(name in marks)) marks[name] = performance.now(); };
+  document.addEventListener('submit', () => mark('sign_in_submit'), true);
+  const FIRST_ROW = '[role="grid"] [role="row"][aria-rowindex="2"]';
+  let rowSeen = false;
+  const observer = new MutationObserver(() => {
+    if (rowSeen || !document.querySelector(FIRST_ROW)) return;
+    rowSeen = true;
+    observer.disconnect();
+    requestAnimationFrame(() => mark('first_row_painted'));
+  });
+  observer.observe(document, { childList: true, subtree: true });
+  window.__ledgerlineBench = {
+    worker: null,
+    marks,
+    api: {
+      queryTransactions: (...a) => call('queryTransactions', a),
+      matchingIds: (...a) => call('matchingIds', a),
+      codeTransactions: (...a) => call('codeTransactions', a),
+      status: (...a) => call('status', a),
+    },
+  };
+})();`;
+
+/** Installs the worker probe in every page of the context (before any app script runs). */
+export async function installProbe(context: BrowserContext): Promise<void> {
+  await context.addInitScript({ content: INIT_SCRIPT });
+}
+
+/** Page-side expression for the probe's DataApi subset. */
 const API = `(() => {
-  const hook = window.__ledgerline;
-  const api = hook && (hook.api ?? hook.client ?? hook);
-  if (!api || typeof api.queryTransactions !== 'function') throw new Error('window.__ledgerline exposes no DataApi');
-  return api;
+  const bench = window.__ledgerlineBench;
+  if (!bench || !bench.worker) throw new Error('the data worker probe is not attached (installProbe before the app loads)');
+  return bench.api;
 })()`;
 
 export async function waitForHook(page: Page, timeout = 60_000): Promise<void> {
   await page.waitForFunction(
-    `(() => { try { return !!${API}; } catch { return false; } })()`,
+    `(() => { const b = window.__ledgerlineBench; return !!(b && b.worker); })()`,
     undefined,
     { timeout },
   );
@@ -46,14 +111,6 @@ export async function localSearch(page: Page, queries: readonly string[]): Promi
     }
     return out;
   })(${JSON.stringify(queries)})`);
-}
-
-/** How many transactions the local mirror holds (everything the user may see). */
-export async function mirroredTotal(page: Page): Promise<number> {
-  return page.evaluate(`(async () => {
-    const r = await ${API}.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 1 });
-    return r.total;
-  })()`);
 }
 
 export async function matchingIds(page: Page, filter: Record<string, unknown>): Promise<string[]> {
@@ -85,4 +142,35 @@ export async function bulkCode(
     }
     return { local_ms: r.took_ms, acked_ms: performance.now() - t0, affected: r.affected };
   })(${JSON.stringify({ ids, patch, timeoutMs })})`);
+}
+
+/** A page-side mark (ms on the current document's clock), waiting for it to be set. */
+export async function pageMark(page: Page, name: 'sign_in_submit' | 'first_row_painted', timeout = 600_000): Promise<number> {
+  const handle = await page.waitForFunction(
+    `(() => { const b = window.__ledgerlineBench; return b && b.marks[${JSON.stringify(name)}]; })()`,
+    undefined,
+    { timeout, polling: 50 },
+  );
+  return (await handle.jsonValue()) as number;
+}
+
+/**
+ * Polls in the page (every 20 ms) until the first mirror is complete: the sync indicator says
+ * "All changes synced", the progress bar is gone, and the worker counts `expected` rows.
+ * Returns the page-clock time it was first seen complete.
+ */
+export async function mirrorCompleteAt(page: Page, expected: number, timeoutMs: number): Promise<number> {
+  return page.evaluate(`(async ({ expected, timeoutMs }) => {
+    const api = ${API};
+    const t0 = performance.now();
+    for (;;) {
+      const synced = [...document.querySelectorAll('[role="status"]')].some((e) => e.textContent.trim() === 'All changes synced');
+      if (synced && !document.querySelector('[role="progressbar"]')) {
+        const r = await api.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 1 });
+        if (r.total >= expected) return performance.now();
+      }
+      if (performance.now() - t0 > timeoutMs) throw new Error('first mirror not complete after ' + timeoutMs + ' ms');
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  })(${JSON.stringify({ expected, timeoutMs })})`);
 }

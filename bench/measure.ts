@@ -12,11 +12,11 @@ import { chromium } from 'playwright-core';
 import { SYNC_BATCH_DEFAULT, BULK_CODE_MAX } from '../schema/constants.ts';
 import { startTestServer } from '../server/testing.ts';
 import { apiSearch, apiSignIn, type ApiClient } from '../tests/support/api.ts';
-import { CHROMIUM_PATH, launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, readSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
-import { firstDataRow } from '../tests/support/transactions-page.ts';
-import { bulkCode, localSearch, matchingIds, mirroredTotal, waitForHook } from './app-probe.ts';
+import { CHROMIUM_PATH, launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
+import { bulkCode, installProbe, localSearch, matchingIds, mirrorCompleteAt, pageMark, waitForHook } from './app-probe.ts';
 import { mainJsGzipKb } from './bundle-size.ts';
 import { buildQueries } from './queries.ts';
+import { recordApiRequests, summarise } from './network.ts';
 import { fetchTransactionRows, measureRawIdbPut } from './raw-idb.ts';
 import { percentile, roundMs } from './stats.ts';
 
@@ -66,6 +66,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     const expected = await countVisible(server.db, server.businessId);
     const queries = await buildQueries(server.db, server.businessId);
     browser = await launchBrowser({ baseURL: server.url });
+    await installProbe(browser.context);
     const version = browser.context.browser()?.version() ?? (await chromiumVersion());
 
     log('raw IndexedDB floor');
@@ -74,7 +75,11 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     rows.length = 0;
 
     log('first mirror');
+    const mirrorNet = recordApiRequests(browser.context);
     const mirror = await measureFirstMirror(browser, expected);
+    mirrorNet.stop();
+    const signInReq = summarise(mirrorNet.requests, '/v1/public/sign-in');
+    const feed = summarise(mirrorNet.requests, '/v1/auth/sync/changes');
     await waitForServiceWorkerControl(browser.page);
     await waitForHook(browser.page);
     await waitForSyncStatus(browser.page, 'All changes synced', 120_000);
@@ -83,12 +88,22 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     const local = await localSearch(browser.page, queries);
     log('online search (same queries, POST /v1/auth/transactions/search)');
     const online = await onlineSearch(api, queries);
+    const mismatches = totalMismatches(queries, local.totals, online.totals);
+    const zeroHits = queries.filter((_, i) => local.totals[i] === 0);
+    if (zeroHits.length) log(`${zeroHits.length} queries find nothing locally, e.g. ${JSON.stringify(zeroHits.slice(0, 8))}`);
+    if (mismatches.length) {
+      log(`${mismatches.length} queries count differently locally and online, e.g. ${JSON.stringify(mismatches.slice(0, 5))}`);
+    }
 
     log('cold start offline');
     const coldMs = await measureColdStart(browser);
 
     log('bulk coding');
+    const bulkNet = recordApiRequests(browser.context);
+    const bulkStart = Date.now();
     const bulk = await measureBulkCode(browser, server.db, server.businessId);
+    bulkNet.stop();
+    const bulkReq = summarise(bulkNet.requests, '/v1/auth/accounting/coding/bulk-update');
 
     const metrics: Metrics = {
       mirror_ms: roundMs(mirror.mirrorMs),
@@ -96,8 +111,8 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       first_page_ms: roundMs(mirror.firstPageMs),
       local_search_p50_ms: roundMs(percentile(local.worker, 50)),
       local_search_p95_ms: roundMs(percentile(local.worker, 95)),
-      online_search_p50_ms: roundMs(percentile(online, 50)),
-      online_search_p95_ms: roundMs(percentile(online, 95)),
+      online_search_p50_ms: roundMs(percentile(online.times, 50)),
+      online_search_p95_ms: roundMs(percentile(online.times, 95)),
       cold_start_first_page_ms: roundMs(coldMs),
       bulk_code_local_ms: roundMs(bulk.local_ms),
       bulk_code_acked_ms: roundMs(bulk.acked_ms),
@@ -114,7 +129,14 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
         local_search_roundtrip_p50_ms: roundMs(percentile(local.roundTrip, 50)),
         local_search_roundtrip_p95_ms: roundMs(percentile(local.roundTrip, 95)),
         local_search_zero_hit_queries: local.totals.filter((t) => t === 0).length,
+        search_count_mismatches: mismatches.length,
         bulk_code_ids: bulk.affected,
+        sign_in_request_ms: roundMs(signInReq.totalMs),
+        feed_requests: feed.count,
+        feed_request_ms_total: roundMs(feed.totalMs),
+        bulk_code_requests: bulkReq.count,
+        bulk_code_request_sent_after_ms: bulkReq.first ? roundMs(bulkReq.first.start - bulkStart) : Number.NaN,
+        bulk_code_request_ms: roundMs(bulkReq.totalMs),
         search_timing: 'local: QueryResult.took_ms measured inside the data worker; online: Node fetch round trip on loopback',
       },
     };
@@ -143,52 +165,52 @@ async function countVisible(db: Db, businessId: string): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-/** Sign-in click → first data row visible, and → every row mirrored with the outbox empty. */
+/**
+ * Sign-in submit → first data row painted (first_page_ms), and → every row mirrored with the
+ * outbox empty (mirror_ms). Both on the page's own clock, so polling granularity does not blur
+ * them: the marks come from the probe's MutationObserver and a 20 ms in-page poll.
+ */
 async function measureFirstMirror(b: BrowserSession, expected: number) {
   const { page } = b;
   await page.goto('/');
   await page.getByLabel('Email').waitFor({ timeout: 60_000 });
-  const t0 = Date.now();
-  let firstPageMs = Number.NaN;
-  const firstPage = firstDataRow(page)
-    .waitFor({ state: 'visible', timeout: 600_000 })
-    .then(() => (firstPageMs = Date.now() - t0))
-    // A failed wait surfaces below as a NaN first_page_ms, after the sign-in error if any.
-    .catch(() => undefined);
   await signIn(page, ADMIN.email, ADMIN.password, 600_000);
   await waitForHook(page, 600_000);
-  const deadline = t0 + 30 * 60_000;
-  for (;;) {
-    const synced = (await readSyncStatus(page)) === 'All changes synced';
-    if (synced && (await mirroredTotal(page)) >= expected) break;
-    if (Date.now() > deadline) throw new Error('first mirror did not complete in 30 minutes');
-    await page.waitForTimeout(50);
-  }
-  const mirrorMs = Date.now() - t0;
-  await firstPage;
-  if (!Number.isFinite(firstPageMs)) throw new Error('the first table page never showed');
-  return { mirrorMs, firstPageMs };
+  const done = await mirrorCompleteAt(page, expected, 30 * 60_000);
+  const submitted = await pageMark(page, 'sign_in_submit');
+  const firstRow = await pageMark(page, 'first_row_painted');
+  return { mirrorMs: done - submitted, firstPageMs: firstRow - submitted };
 }
 
-async function onlineSearch(api: ApiClient, queries: readonly string[]): Promise<number[]> {
+async function onlineSearch(api: ApiClient, queries: readonly string[]): Promise<{ times: number[]; totals: number[] }> {
   await apiSearch(api, { filters: { q: 'warmup' }, includeCount: true });
   const times: number[] = [];
+  const totals: number[] = [];
   for (const q of queries) {
     const t0 = performance.now();
-    await apiSearch(api, { filters: { q }, pageSize: 50, includeCount: true });
+    const res = await apiSearch(api, { filters: { q }, pageSize: 50, includeCount: true });
     times.push(performance.now() - t0);
+    totals.push(res.total_count ?? Number.NaN);
   }
-  return times;
+  return { times, totals };
 }
 
-/** Offline reload → first data row visible (app shell from the service worker, rows from the mirror). */
+/** Queries whose local and online result counts differ (the same filter must mean the same). */
+function totalMismatches(queries: readonly string[], local: readonly number[], online: readonly number[]) {
+  return queries
+    .map((q, i) => ({ q, local: local[i], online: online[i] }))
+    .filter((m) => m.local !== m.online);
+}
+
+/**
+ * Offline reload → first data row painted: the app shell from the service worker, the rows
+ * from the local mirror. Timed on the reloaded document's clock, which starts at navigation.
+ */
 async function measureColdStart(b: BrowserSession): Promise<number> {
   const { context, page } = b;
   await context.setOffline(true);
-  const t0 = Date.now();
   await page.reload({ waitUntil: 'commit' });
-  await firstDataRow(page).waitFor({ state: 'visible', timeout: 60_000 });
-  const ms = Date.now() - t0;
+  const ms = await pageMark(page, 'first_row_painted', 60_000);
   await context.setOffline(false);
   await waitForHook(page);
   await waitForSyncStatus(page, 'All changes synced', 120_000);

@@ -60,3 +60,10 @@ export function formatTable(results: BenchResults, goals = GOALS): string {
   }
   return lines.join('\n');
 }
+
+/** The explanatory figures, one per line, under the table. */
+export function formatDetails(results: BenchResults): string {
+  return Object.entries(results.details)
+    .map(([k, v]) => `- ${k}: ${v}`)
+    .join('\n');
+}

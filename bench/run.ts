@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { runBenchmark, type BenchResults } from './measure.ts';
-import { GOALS, formatTable } from './report.ts';
+import { GOALS, formatDetails, formatTable } from './report.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -55,6 +55,7 @@ async function main(): Promise<void> {
   const log = (msg: string) => console.error(`[bench] ${msg}`);
   const results: BenchResults = await runBenchmark({ transactions: args.transactions, distDir: resolve(ROOT, 'dist'), log });
   console.log(formatTable(results, GOALS));
+  console.log(`\n${formatDetails(results)}`);
   if (args.json) {
     const path = resolve(process.cwd(), args.json);
     await mkdir(dirname(path), { recursive: true });
