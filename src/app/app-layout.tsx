@@ -93,7 +93,7 @@ function UserMenu() {
         </span>
         <span className="user-name">{fullName(user)}</span>
       </summary>
-      <div className="menu" role="menu">
+      <div className="menu">
         <div className="menu-header">
           <div className="menu-name">{fullName(user)}</div>
           <div className="muted">{user.email}</div>
@@ -101,7 +101,7 @@ function UserMenu() {
             {roleDisplayName(user.role, user.is_manager)} · {business.name}
           </div>
         </div>
-        <button type="button" role="menuitem" className="menu-item" onClick={() => void signOut()}>
+        <button type="button" className="menu-item" onClick={() => void signOut()}>
           Sign out
         </button>
       </div>
