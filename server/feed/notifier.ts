@@ -38,9 +38,16 @@ export class ChangeNotifier {
   private start(): Promise<void> {
     this.starting ??= this.db
       .listen(CHANGES_CHANNEL, (payload) => this.dispatch(payload))
-      .then((off) => {
-        this.unlisten = off;
-      });
+      .then(
+        (off) => {
+          this.unlisten = off;
+        },
+        (err: unknown) => {
+          // Let the next stream try again rather than failing forever.
+          this.starting = null;
+          throw err;
+        },
+      );
     return this.starting;
   }
 

@@ -107,6 +107,16 @@ describe.each(await testDatabases())('Idempotency-Key on %s', (kind) => {
     expect(await seq()).toBe(s);
   });
 
+  it('applies concurrent duplicates once: the rest are told it is in flight or get the replay', async () => {
+    const { f, token, seq } = await setup();
+    const before = await seq();
+    const send = () => request(t.app, 'PATCH', `/v1/auth/transactions/${f.allTransactions[1]}`, { token, body: { memo: 'Racing' }, headers: { 'Idempotency-Key': 'race' } });
+    const results = await Promise.all(Array.from({ length: 5 }, send));
+    expect(results.every((r) => r.status === 200 || (r.status === 409 && r.body.error_v2.error_code === 'IDEMPOTENCY_7010'))).toBe(true);
+    expect(results.some((r) => r.status === 200)).toBe(true);
+    expect(await seq()).toBe(before + 1);
+  });
+
   it('refuses a malformed key', async () => {
     const { f, token } = await setup();
     const res = await request(t.app, 'PATCH', `/v1/auth/transactions/${f.allTransactions[0]}`, { token, body: { memo: 'x' }, headers: { 'Idempotency-Key': 'x'.repeat(256) } });
