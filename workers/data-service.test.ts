@@ -158,12 +158,12 @@ describe('DataService queries and optimistic coding', () => {
     expect(await service.outbox()).toEqual([]);
   });
 
-  it('keeps pending edits across a reload, and rebuilds rows from the outbox after a crash', async () => {
+  it('keeps pending edits across a reload, including an entry written by another tab or before a crash', async () => {
     const { service, rows, make, idb } = await signedIn();
     await service.codeTransactions([rows[0]!.id, rows[1]!.id], { memo: 'kept' });
     await service.dispose();
 
-    // A crash between the outbox write and the row write: the entry is durable, the row is not.
+    // An entry in the outbox that no row write ever followed (another tab, or a crash).
     const db = await openMirrorDatabase({ name: DB_NAME, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
     await new RxOutboxStore(db).put(
       createOutboxEntry({ id: crypto.randomUUID(), command: 'transaction.code', args: { transaction_id: rows[2]!.id, patch: { memo: 'crash' } }, now: Date.now() }),

@@ -155,9 +155,8 @@ export class DataService implements DataApi {
     const rt = this.runtime;
     const entry = await rt?.outboxStore.get(id);
     if (!rt || !entry || !['failed', 'conflict', 'needs_step_up'].includes(entry.state)) return;
-    const next = transition(entry, { type: 'retry', newKey: crypto.randomUUID() }, this.deps.clock.now());
-    if (entry.state !== 'needs_step_up') await rt.mirror.reapply(next);
-    await rt.outboxStore.put(next);
+    // Rows follow by themselves: every reader re-applies the entry when its state changes.
+    await rt.outboxStore.put(transition(entry, { type: 'retry', newKey: crypto.randomUUID() }, this.deps.clock.now()));
   }
 
   async discardCommand(id: string): Promise<void> {
@@ -168,7 +167,6 @@ export class DataService implements DataApi {
     const rt = this.runtime;
     const entry = await rt?.outboxStore.get(id);
     if (!rt || !entry || entry.state === 'sending') return;
-    if (entry.state === 'pending' || entry.state === 'needs_step_up') await rt.mirror.rollback(entry);
     await rt.outboxStore.remove(id);
   }
 

@@ -7,7 +7,7 @@ import type { MirrorDatabase } from './db.ts';
 import { getDocs } from './bulk-write.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import { RxMirrorStore } from './mirror-store.ts';
-import { serverRow } from './rebase.ts';
+import { serverRow, showRow } from './rebase.ts';
 import { makeDepartment, makeTransaction, makeTransactions, openTestDatabase, testUuid } from './test-fixtures.ts';
 
 const txnChange = (t: Transaction): Change => ({ collection: 'transactions', seq: t.change_seq, id: t.id, deleted: false, doc: t });
@@ -87,85 +87,78 @@ describe('RxMirrorStore.applyChanges', () => {
   });
 });
 
-describe('RxMirrorStore optimistic rows', () => {
+describe('RxMirrorStore and optimistic rows', () => {
   async function withPending() {
     const ctx = await setup();
+    const overlay: string[][] = [];
+    const store = new RxMirrorStore(ctx.db, ctx.index, { onOverlayChanged: (ids) => overlay.push([...ids]) });
     const rows = makeTransactions(20, 3).map((r) => ({ ...r, gl_account_id: null, memo: 'server' }));
-    await ctx.store.applyChanges(rows.map(txnChange), { seq: 20, epoch: 'e' });
+    await store.applyChanges(rows.map(txnChange), { seq: 20, epoch: 'e' });
     const entry = codeEntry([rows[0]!.id, rows[1]!.id], { gl_account_id: GL, memo: 'mine' });
     ctx.index.put(entry);
-    await ctx.store.applyLocal([entry]);
-    return { ...ctx, rows, entry };
+    const shown = async (id: string) => showRow(ctx.index, (await stored(ctx.db, id))!);
+    return { ...ctx, store, overlay, rows, entry, shown };
   }
 
-  it('applies a command on top and keeps the server row as shadow', async () => {
-    const { db, rows, entry } = await withPending();
-    const row = await stored(db, rows[0]!.id);
-    expect(row).toMatchObject({ gl_account_id: GL, memo: 'mine', pending_ids: [entry.id] });
-    expect(row?.shadow).toEqual(rows[0]);
+  it('stores only the server version; the command is applied over it when read', async () => {
+    const { db, rows, shown } = await withPending();
+    expect(serverRow((await stored(db, rows[0]!.id))!)).toEqual(rows[0]);
+    const row = await shown(rows[0]!.id);
+    expect(row).toMatchObject({ gl_account_id: GL, memo: 'mine' });
+    expect(row.server).toEqual(rows[0]);
   });
 
   it('rebases a newer server row under the pending command', async () => {
-    const { db, store, rows, entry } = await withPending();
+    const { store, rows, shown } = await withPending();
     const newer = { ...rows[0]!, amount: 777, memo: 'server 2', change_seq: 30 };
     await store.applyChanges([txnChange(newer)], { seq: 30, epoch: 'e' });
-    const row = await stored(db, rows[0]!.id);
-    expect(row).toMatchObject({ amount: 777, memo: 'mine', gl_account_id: GL, pending_ids: [entry.id] });
-    expect(row?.shadow).toEqual(newer);
+    const row = await shown(rows[0]!.id);
+    expect(row).toMatchObject({ amount: 777, memo: 'mine', gl_account_id: GL });
+    expect(row.server).toEqual(newer);
   });
 
-  it('rolls back to exactly the server version', async () => {
-    const { db, store, index, rows, entry } = await withPending();
+  it('rolls back to exactly the server version and re-applies on retry', async () => {
+    const { store, index, rows, entry, shown, overlay } = await withPending();
     const failed = transition(transition(entry, { type: 'send' }, 2000), { type: 'rejected', error: { message: 'No', error_code: 'REQUEST_7001' } }, 2001);
     await store.rollback(failed);
     index.put(failed);
-    const row = (await stored(db, rows[0]!.id))!;
+    expect(overlay).toEqual([entry.entity_ids]);
+    const row = await shown(rows[0]!.id);
     expect(serverRow(row)).toEqual(rows[0]);
-    expect(row.occurred_desc).toBe(-Date.parse(rows[0]!.occurred_at));
-    expect(row).not.toHaveProperty('shadow');
-    expect(row).not.toHaveProperty('pending_ids');
-    // Retrying puts it back on top.
-    await store.reapply(failed);
-    expect(await stored(db, rows[0]!.id)).toMatchObject({ memo: 'mine', pending_ids: [entry.id] });
+    expect(row.server).toBeUndefined();
+    index.put(transition(failed, { type: 'retry', newKey: testUuid(9, 99) }, 2002));
+    expect(await shown(rows[0]!.id)).toMatchObject({ memo: 'mine' });
   });
 
-  it('rolls back one command and keeps a later one on top of the restored row', async () => {
-    const { db, store, index, rows, entry } = await withPending();
-    const later = codeEntry([rows[0]!.id], { department_id: testUuid(3, 1) }, 2);
-    index.put(later);
-    await store.applyLocal([later]);
-    await store.rollback(entry);
+  it('takes one command off and keeps a later one on top of the server row', async () => {
+    const { index, rows, entry, shown } = await withPending();
+    index.put(codeEntry([rows[0]!.id], { department_id: testUuid(3, 1) }, 2));
     index.remove(entry.id);
-    const row = await stored(db, rows[0]!.id);
-    expect(row).toMatchObject({ memo: 'server', gl_account_id: null, department_id: testUuid(3, 1), pending_ids: [later.id] });
-    expect(row?.shadow).toEqual(rows[0]);
+    expect(await shown(rows[0]!.id)).toMatchObject({ memo: 'server', gl_account_id: null, department_id: testUuid(3, 1) });
   });
 
-  it('confirms a bulk command: its effect becomes the confirmed row', async () => {
-    const { db, store, index, rows, entry } = await withPending();
-    await store.confirm({ ...entry, state: 'done' }, { updated: 2, change_seq: 40 });
-    index.remove(entry.id);
-    const row = await stored(db, rows[1]!.id);
-    expect(row).toMatchObject({ memo: 'mine', gl_account_id: GL });
-    expect(row?.shadow).toBeUndefined();
-    expect(row?.pending_ids).toBeUndefined();
-  });
-
-  it('confirms a single command with the row the server returned', async () => {
+  it('confirms a single command by storing the row the server returned', async () => {
     const { db, store, index, rows } = await withPending();
     const single = codeEntry([rows[5]!.id], { memo: 'solo' }, 3);
     index.put(single);
-    await store.applyLocal([single]);
     const returned = { ...rows[5]!, memo: 'solo', change_seq: 50, updated_at: '2026-02-01T00:00:00.000Z' };
     await store.confirm({ ...single, state: 'done' }, returned);
     expect(serverRow((await stored(db, rows[5]!.id))!)).toEqual(returned);
   });
 
-  it('reconcile rebuilds rows whose stored commands differ from the outbox', async () => {
-    const { db, store, index, rows, entry } = await withPending();
-    index.remove(entry.id); // finished elsewhere while this tab was away
-    await store.reconcile([(await stored(db, rows[0]!.id))!]);
-    expect(serverRow((await stored(db, rows[0]!.id))!)).toEqual(rows[0]);
+  it('keeps a confirmed bulk command applied until the feed delivers its seq', async () => {
+    const { store, index, rows, entry, shown, overlay } = await withPending();
+    await store.confirm({ ...entry, state: 'done' }, { updated: 2, change_seq: 40 });
+    index.remove(entry.id);
+    expect(await shown(rows[1]!.id)).toMatchObject({ memo: 'mine', gl_account_id: GL });
+    await store.applyChanges([txnChange({ ...rows[7]!, change_seq: 39 })], { seq: 39, epoch: 'e' });
+    expect(await shown(rows[1]!.id)).toMatchObject({ memo: 'mine' });
+    const delivered = rows.slice(0, 2).map((r, i) => ({ ...r, gl_account_id: GL, memo: 'mine', change_seq: 39 + i }));
+    await store.applyChanges(delivered.map(txnChange), { seq: 40, epoch: 'e' });
+    expect(overlay.at(-1)).toEqual(entry.entity_ids);
+    const row = await shown(rows[1]!.id);
+    expect(serverRow(row)).toEqual(delivered[1]);
+    expect(row.server).toBeUndefined();
   });
 
   it('reset drops every mirrored row and the checkpoint', async () => {

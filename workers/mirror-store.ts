@@ -4,24 +4,27 @@ import { MIRROR_ENTITY_SCHEMAS, type MirroredTransaction } from '../schema/mirro
 import { transactionSchema, type Transaction } from '../schema/entities/transaction.ts';
 import type { MirrorStore, OptimisticPort, OutboxEntry } from '../sync/ports.ts';
 import type { MirrorDatabase, MirrorDoc } from './db.ts';
-import { getDocs, putDocs, removeDocs, scanDocs, updateDocs } from './bulk-write.ts';
+import { getDocs, putDocs, removeDocs, scanDocs } from './bulk-write.ts';
 import type { OutboxIndex } from './outbox-index.ts';
-import { isCurrent, recomputeRow, toMirrored, type AnyTransactionRow, type RecomputeOptions } from './rebase.ts';
+import { toMirrored } from './rebase.ts';
 import { dropUnsafeKeys } from './sanitize.ts';
 
 /**
  * The mirror behind the sync engine's MirrorStore and OptimisticPort ports.
  *
+ * The stored rows are always the server's versions. Optimistic edits are the outbox entries
+ * (durable before the UI is told "saved"), applied over the stored rows in memory (rebase.ts).
+ * That keeps every optimistic step free of row writes: queueing, rolling back and retrying a
+ * 10,000-row bulk coding touch one outbox document, not 10,000 rows.
+ *
  * Atomicity: RxDB has no transaction across collections, so a batch is made crash-safe by its
  * order and by idempotence rather than by one transaction. Rows are written first (each
  * collection in one IndexedDB transaction), the checkpoint last. A crash in between leaves the
  * old checkpoint, so the same batch is pulled and applied again; applying it again is harmless
- * because every write is a whole-row upsert or a delete keyed by id, and rows are rebuilt from
- * (server row, pending commands) rather than patched.
+ * because every write is a whole-row upsert or a delete keyed by id.
  *
- * Every write goes through one queue, so a feed batch, an optimistic write and a confirm never
- * interleave their read-modify-write on the same rows within this tab; other tabs are handled
- * by the storage's revision check (see bulk-write.ts).
+ * Writes go through one queue, so a feed batch and a confirm never interleave; other tabs are
+ * handled by the storage's revision check (see bulk-write.ts).
  */
 const CHECKPOINT = 'checkpoint';
 const RESET_PAGE = 5_000;
@@ -34,10 +37,14 @@ export interface Checkpoint {
 export interface MirrorStoreEvents {
   /** A row from the wire failed validation and was skipped (the batch still applies). */
   onInvalidRow?: (collection: string, id: string, issues: string) => void;
+  /** What rows show changed without a row write (rollback, confirm overlay dropped). */
+  onOverlayChanged?: (entityIds: readonly string[]) => void;
 }
 
 export class RxMirrorStore implements MirrorStore, OptimisticPort {
   private queue: Promise<unknown> = Promise.resolve();
+  /** The checkpoint of the last batch fully stored (known after getCheckpoint or a batch). */
+  private storedThrough = 0;
 
   constructor(
     private readonly db: MirrorDatabase,
@@ -60,7 +67,9 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
   async getCheckpoint(): Promise<Checkpoint> {
     const doc = await this.db.meta.findOne(CHECKPOINT).exec();
     const value = doc?.toJSON().value as Partial<Checkpoint> | undefined;
-    return { seq: typeof value?.seq === 'number' ? value.seq : 0, epoch: typeof value?.epoch === 'string' ? value.epoch : null };
+    const checkpoint = { seq: typeof value?.seq === 'number' ? value.seq : 0, epoch: typeof value?.epoch === 'string' ? value.epoch : null };
+    this.storedThrough = checkpoint.seq;
+    return checkpoint;
   }
 
   applyChanges(changes: Change[], checkpoint: { seq: number; epoch: string }): Promise<void> {
@@ -68,13 +77,15 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
       const grouped = this.validate(changes);
       await Promise.all(
         [...grouped].map(async ([collection, { puts, removes }]) => {
-          const docs = collection === 'transactions' ? puts.map((row) => this.rebase(row as Transaction)) : puts;
-          await putDocs(this.db[collection] as never, docs as never);
+          await putDocs(this.db[collection] as never, puts as never);
           await removeDocs(this.db[collection] as never, removes);
         }),
       );
       // Last, and only after every row of the batch is stored (see the header comment).
       await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: checkpoint.seq, epoch: checkpoint.epoch } });
+      this.storedThrough = checkpoint.seq;
+      const settled = this.outbox.dropConfirmedThrough(checkpoint.seq);
+      if (settled.length > 0) this.events.onOverlayChanged?.(settled);
     });
   }
 
@@ -89,56 +100,47 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
         }
       }
       await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: 0, epoch: null } });
+      this.storedThrough = 0;
     });
   }
 
-  /** Puts local commands (already durable in the outbox) on top of their rows. */
-  applyLocal(entries: readonly OutboxEntry[]): Promise<void> {
-    const ids = entries.flatMap((e) => e.entity_ids);
-    return this.rewrite(ids, {});
+  /**
+   * Refused by the server: nothing stored changes (rows are the server's versions already).
+   * The entry leaves the applied states when the outbox records the refusal; tell the readers
+   * now so the row shows the server's version at once.
+   */
+  async rollback(entry: OutboxEntry): Promise<void> {
+    this.events.onOverlayChanged?.(entry.entity_ids);
   }
 
-  rollback(entry: OutboxEntry): Promise<void> {
-    return this.rewrite(entry.entity_ids, { exclude: entry.id });
-  }
-
-  reapply(entry: OutboxEntry): Promise<void> {
-    return this.rewrite(entry.entity_ids, { include: entry });
+  /** Retried: the entry returns to pending and is applied again by every reader. */
+  async reapply(entry: OutboxEntry): Promise<void> {
+    this.events.onOverlayChanged?.(entry.entity_ids);
   }
 
   /**
-   * The server took the command: its effect becomes part of the confirmed row. A single-row
-   * PATCH answers with the row itself; a bulk call answers with a count, so the confirmed row
-   * is the shadow with the command applied, which is what the server ran.
+   * The server took the command. A single-row PATCH answers with the row: it is the new server
+   * version, stored at once. A bulk call answers with a count and the last change seq it wrote:
+   * the command stays applied in memory until the feed has delivered that seq.
    */
-  confirm(entry: OutboxEntry, response: unknown): Promise<void> {
-    const returned = entry.command === 'transaction.code' ? transactionSchema.safeParse(dropUnsafeKeys(response)) : null;
-    return this.run(() =>
-      updateDocs(this.db.transactions, entry.entity_ids, (current) => {
-        const shadow = current.shadow;
-        if (!shadow) return null;
-        const base = returned?.success && returned.data.id === current.id ? returned.data : this.outbox.applyTo(entry, shadow);
-        return recomputeRow(this.outbox, current, { exclude: entry.id, base });
-      }),
-    );
+  async confirm(entry: OutboxEntry, response: unknown): Promise<void> {
+    const row = entry.command === 'transaction.code' ? transactionSchema.safeParse(dropUnsafeKeys(response)) : null;
+    if (row?.success && entry.entity_ids.includes(row.data.id)) {
+      // Queued behind feed batches, so a newer row from the feed is never overwritten by this one.
+      await this.run(() => putDocs(this.db.transactions, [toMirrored(row.data)]));
+      return;
+    }
+    // Not queued: nothing is written, and the outbox should not wait for feed batches to land.
+    const seq = (response as { change_seq?: unknown } | null)?.change_seq;
+    // The feed may have been faster than the answer: then the rows already carry the change.
+    if (typeof seq === 'number' && seq <= this.storedThrough) return;
+    // Unknown seq (unreadable answer): keep the effect until the next batch has been applied.
+    this.outbox.confirm(entry, typeof seq === 'number' ? seq : this.storedThrough + 1);
   }
 
-  /**
-   * After a restart: rows whose stored commands differ from the outbox (a crash between the
-   * outbox write and the row write, or a command finished by another tab) are rebuilt.
-   */
-  reconcile(candidates: readonly AnyTransactionRow[]): Promise<void> {
-    const stale = candidates.filter((row) => !isCurrent(this.outbox, row)).map((row) => row.id);
-    return this.rewrite(stale, {});
-  }
-
-  private rewrite(ids: readonly string[], opts: RecomputeOptions): Promise<void> {
-    return this.run(() => updateDocs(this.db.transactions, ids, (current) => recomputeRow(this.outbox, current, opts)));
-  }
-
-  /** A server row with the commands still pending on it put back on top. */
-  private rebase(row: Transaction): MirroredTransaction {
-    return this.outbox.hasEntries(row.id) ? recomputeRow(this.outbox, row, { base: row }) : toMirrored(row);
+  /** Stored transactions by id (server versions). */
+  getTransactions(ids: readonly string[]): Promise<Map<string, MirroredTransaction>> {
+    return getDocs(this.db.transactions, ids);
   }
 
   /**
@@ -160,10 +162,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
         this.events.onInvalidRow?.(change.collection, change.id, parsed.success ? 'id mismatch' : parsed.error.message);
         continue;
       }
-      // `deleted` is not stored (MIRROR_OMITTED_FIELDS): a stored row is never a tombstone.
-      const { deleted, ...doc } = parsed.data as Record<string, unknown>;
-      void deleted;
-      rows.set(change.id, doc);
+      rows.set(change.id, toStored(change.collection, parsed.data as Record<string, unknown>));
     }
     const out = new Map<MirroredCollection, { puts: MirrorDoc[]; removes: string[] }>();
     for (const [collection, rows] of latest) {
@@ -177,9 +176,12 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     }
     return out;
   }
+}
 
-  /** Stored transactions by id (plain objects), for reads that must see the shadow. */
-  getTransactions(ids: readonly string[]): Promise<Map<string, MirroredTransaction>> {
-    return getDocs(this.db.transactions, ids);
-  }
+/** `deleted` is not stored (MIRROR_OMITTED_FIELDS); transactions get their sort key. */
+function toStored(collection: MirroredCollection, row: Record<string, unknown>): Record<string, unknown> {
+  if (collection === 'transactions') return toMirrored(row as unknown as Transaction) as unknown as Record<string, unknown>;
+  const { deleted, ...doc } = row;
+  void deleted;
+  return doc;
 }

@@ -26,11 +26,20 @@ export class OutboxIndex {
   private byId = new Map<string, OutboxEntry>();
   private byEntity = new Map<string, OutboxEntry[]>();
   private parsedArgs = new Map<string, unknown>();
+  /**
+   * Commands the server confirmed whose new rows the change feed has not delivered yet
+   * (entry id → the feed seq that brings them). Their effect stays on top meanwhile, so a
+   * confirmed edit never flickers back to the old value.
+   */
+  private confirmed = new Map<string, { entry: OutboxEntry; untilSeq: number }>();
+  private confirmedByEntity = new Map<string, OutboxEntry[]>();
 
   load(entries: readonly OutboxEntry[]): void {
     this.byId.clear();
     this.byEntity.clear();
     this.parsedArgs.clear();
+    this.confirmed.clear();
+    this.confirmedByEntity.clear();
     for (const e of entries) this.put(e);
   }
 
@@ -61,7 +70,7 @@ export class OutboxIndex {
     const old = this.byId.get(id);
     if (!old) return;
     this.byId.delete(id);
-    this.parsedArgs.delete(id);
+    if (!this.confirmed.has(id)) this.parsedArgs.delete(id);
     for (const entityId of old.entity_ids) {
       const list = this.byEntity.get(entityId)?.filter((e) => e.id !== id);
       if (list?.length) this.byEntity.set(entityId, list);
@@ -82,13 +91,45 @@ export class OutboxIndex {
     return entry !== undefined && APPLIED.has(entry.state);
   }
 
-  /** Entries whose optimistic effect sits on the entity, oldest first. */
+  /** Entries whose effect sits on the entity (applied states, then confirmed), oldest first. */
   applied(entityId: string): OutboxEntry[] {
-    return (this.byEntity.get(entityId) ?? []).filter((e) => APPLIED.has(e.state));
+    const live = (this.byEntity.get(entityId) ?? []).filter((e) => APPLIED.has(e.state));
+    const confirmed = this.confirmedByEntity.get(entityId);
+    if (!confirmed) return live;
+    const ids = new Set(live.map((e) => e.id));
+    return [...live, ...confirmed.filter((e) => !ids.has(e.id))].sort(byAge);
   }
 
   hasEntries(entityId: string): boolean {
-    return this.byEntity.has(entityId);
+    return this.byEntity.has(entityId) || this.confirmedByEntity.has(entityId);
+  }
+
+  /** The server took the entry; keep its effect until the feed has passed `untilSeq`. */
+  confirm(entry: OutboxEntry, untilSeq: number): void {
+    if (this.confirmed.has(entry.id)) return;
+    this.confirmed.set(entry.id, { entry, untilSeq });
+    for (const id of entry.entity_ids) {
+      const list = this.confirmedByEntity.get(id);
+      if (list) list.push(entry);
+      else this.confirmedByEntity.set(id, [entry]);
+    }
+  }
+
+  /** The mirror holds every change up to `seq`: drops the overlays it made redundant. */
+  dropConfirmedThrough(seq: number): string[] {
+    const affected: string[] = [];
+    for (const [id, { entry, untilSeq }] of this.confirmed) {
+      if (untilSeq > seq) continue;
+      this.confirmed.delete(id);
+      if (!this.byId.has(id)) this.parsedArgs.delete(id);
+      for (const entityId of entry.entity_ids) {
+        const list = this.confirmedByEntity.get(entityId)?.filter((e) => e.id !== id);
+        if (list?.length) this.confirmedByEntity.set(entityId, list);
+        else this.confirmedByEntity.delete(entityId);
+        affected.push(entityId);
+      }
+    }
+    return affected;
   }
 
   /** What the UI shows for a row: the newest entry's state and the newest failure. */
@@ -125,7 +166,7 @@ export class OutboxIndex {
     let args = this.parsedArgs.get(entry.id);
     if (args === undefined) {
       args = def.args.parse(entry.args);
-      if (this.byId.has(entry.id)) this.parsedArgs.set(entry.id, args);
+      if (this.byId.has(entry.id) || this.confirmed.has(entry.id)) this.parsedArgs.set(entry.id, args);
     }
     return def.apply(txn, args) as T;
   }
