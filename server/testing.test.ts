@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listTransactions } from '../schema/api/calls.ts';
+import { sseReader } from './test-fixtures.ts';
 import { DEFAULT_PG_ADMIN_URL, pgAvailable, startTestServer, type TestServerOptions } from './testing.ts';
 
 // PostgreSQL is opt-in here (seeding ~40 scrypt hashes is the slow part, and the pg database
@@ -8,7 +9,7 @@ const targets: [string, TestServerOptions][] = [['pglite', {}]];
 if (process.env.LEDGERLINE_FULL_PG === '1' && (await pgAvailable())) targets.push(['pg', { databaseUrl: DEFAULT_PG_ADMIN_URL }]);
 
 describe.each(targets)('startTestServer on %s', (_kind, opts) => {
-  it('serves the seeded demo business over real HTTP and cleans up on close', async () => {
+  it('serves the seeded demo business over real HTTP, and closes promptly despite an open stream', async () => {
     const server = await startTestServer({ ...opts, transactions: 40 });
     try {
       expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -22,8 +23,15 @@ describe.each(targets)('startTestServer on %s', (_kind, opts) => {
       const page = listTransactions.response.parse(await res.json());
       expect(page.total_count).toBe(40);
       expect(page.data.every((t) => t.business_id === server.businessId)).toBe(true);
-    } finally {
+
+      const sse = sseReader(await fetch(`${server.url}/v1/auth/sync/stream`, { headers: { 'RAMP-ID-TOKEN': id_token } }));
+      await sse.until(() => sse.seqs().length === 1);
+      const started = performance.now();
       await server.close();
+      expect(performance.now() - started).toBeLessThan(2_000);
+      await expect(sse.until(() => false)).rejects.toThrow(/stream ended/);
+    } finally {
+      await server.close().catch(() => {});
     }
     await expect(fetch(`${server.url}/v1/auth/identity`)).rejects.toThrow();
   });

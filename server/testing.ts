@@ -38,15 +38,20 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     const { businessId } = await seedDemo(db, { transactions: opts.transactions ?? 200 });
     const server = await listen({ db, host: '127.0.0.1', port: 0, ...(opts.serveDist ? { distDir: DIST_DIR } : {}) });
     const openDbHandle = db;
+    let closing: Promise<void> | null = null;
     return {
       url: server.url,
       app: server.app,
       db: openDbHandle,
       businessId,
-      async close() {
-        await server.close();
-        await openDbHandle.close();
-        await store.dispose();
+      close() {
+        // Idempotent: tests close in `finally` blocks that may run after an explicit close.
+        closing ??= (async () => {
+          await server.close();
+          await openDbHandle.close();
+          await store.dispose();
+        })();
+        return closing;
       },
     };
   } catch (err) {
