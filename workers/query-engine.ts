@@ -40,6 +40,8 @@ interface CachedResult {
 
 export class QueryEngine<R extends Transaction = Transaction> {
   private rows: (R | undefined)[] = [];
+  /** Each slot's current search text, so an update re-tokenizes only when the text changed. */
+  private texts: (string | undefined)[] = [];
   private slotById = new Map<string, number>();
   private freeSlots: number[] = [];
   private orders = new Map<TransactionSort, SortedOrder>();
@@ -88,6 +90,7 @@ export class QueryEngine<R extends Transaction = Transaction> {
 
   clear(): void {
     this.rows = [];
+    this.texts = [];
     this.slotById.clear();
     this.freeSlots = [];
     this.orders.clear();
@@ -102,7 +105,9 @@ export class QueryEngine<R extends Transaction = Transaction> {
     for (let slot = 0; slot < this.rows.length; slot++) {
       const row = this.rows[slot];
       if (row && pred(row)) {
-        this.search.set(slot, this.textOf(row));
+        const text = this.textOf(row);
+        this.texts[slot] = text;
+        this.search.set(slot, text);
         n++;
       }
     }
@@ -146,7 +151,9 @@ export class QueryEngine<R extends Transaction = Transaction> {
       this.noteMerchant(row.merchant_name);
       this.setKeys(slot, row);
       for (const order of this.orders.values()) order.add(slot);
-      this.search.set(slot, this.textOf(row));
+      const text = this.textOf(row);
+      this.texts[slot] = text;
+      this.search.set(slot, text);
       return;
     }
     const old = this.rows[existing]!;
@@ -159,7 +166,10 @@ export class QueryEngine<R extends Transaction = Transaction> {
       for (const order of this.orders.values()) order.add(existing);
     }
     const text = this.textOf(row);
-    if (moved || text !== this.textOf(old)) this.search.set(existing, text);
+    if (text !== this.texts[existing]) {
+      this.texts[existing] = text;
+      this.search.set(existing, text);
+    }
   }
 
   private remove(id: string): void {
@@ -168,6 +178,7 @@ export class QueryEngine<R extends Transaction = Transaction> {
     for (const order of this.orders.values()) order.remove(slot);
     this.search.remove(slot);
     this.rows[slot] = undefined;
+    this.texts[slot] = undefined;
     this.slotById.delete(id);
     this.freeSlots.push(slot);
   }

@@ -1,0 +1,66 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import type { Change } from '../schema/sync-feed.ts';
+import { compareTransactions } from '../schema/transaction-query.ts';
+import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
+import { RxOutboxStore } from './outbox-store.ts';
+import { createOutboxEntry } from '../sync/outbox-machine.ts';
+import type { Transaction } from '../schema/entities/transaction.ts';
+import { MirrorRuntime } from './mirror-runtime.ts';
+import { OutboxIndex } from './outbox-index.ts';
+import { RxMirrorStore } from './mirror-store.ts';
+import { makeTransactions, testUuid } from './test-fixtures.ts';
+
+const runtimes: MirrorRuntime[] = [];
+afterEach(async () => {
+  for (const rt of runtimes.splice(0)) await rt.close();
+});
+
+async function seeded(n: number, before?: (db: MirrorDatabase, rows: Transaction[]) => Promise<void>) {
+  const idb = new IDBFactory();
+  const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+  const rows = makeTransactions(n, 8);
+  const db = await openMirrorDatabase({ name: 'rt-test', storage: storage(), multiInstance: false });
+  const changes = rows.map((t): Change => ({ collection: 'transactions', seq: t.change_seq, id: t.id, deleted: false, doc: t }));
+  await new RxMirrorStore(db, new OutboxIndex()).applyChanges(changes, { seq: n, epoch: 'e' });
+  await before?.(db, rows);
+  await db.close();
+  const rt = await MirrorRuntime.open({ name: 'rt-test', storage: storage(), multiInstance: false, defer: (fn) => fn() });
+  runtimes.push(rt);
+  return { rt, rows };
+}
+
+describe('MirrorRuntime cold start', () => {
+  it('answers the default first page from the occurred_desc index before the engine has loaded', async () => {
+    const { rt, rows } = await seeded(400);
+    const early = await rt.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 25 });
+    expect(rt.isReady).toBe(false);
+    const newest = [...rows].sort(compareTransactions('occurred_desc')).slice(0, 25).map((r) => r.id);
+    expect(early.total).toBe(400);
+    expect(early.rows.map((r) => r.id)).toEqual(newest);
+    expect(early.rows[0]).toMatchObject({ deleted: false, pending: null });
+    expect(early.rows[0]).not.toHaveProperty('occurred_desc');
+
+    // A filtered query waits for the engine instead, and then agrees with the fast path.
+    const filtered = await rt.queryTransactions({ filter: { amount_min: 0 }, sort: 'occurred_desc', offset: 0, limit: 5 });
+    expect(rt.isReady).toBe(true);
+    expect(filtered.rows.every((r) => r.amount >= 0)).toBe(true);
+    const late = await rt.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 25 });
+    expect(late.rows.map((r) => r.id)).toEqual(newest);
+  });
+
+  it('shows stored pending commands on the fast-path first page too', async () => {
+    const gl = testUuid(5, 3);
+    let newestId = '';
+    const { rt } = await seeded(50, async (db, rows) => {
+      newestId = [...rows].sort(compareTransactions('occurred_desc'))[0]!.id;
+      await new RxOutboxStore(db).put(
+        createOutboxEntry({ id: crypto.randomUUID(), command: 'transaction.code', args: { transaction_id: newestId, patch: { gl_account_id: gl } }, now: 1 }),
+      );
+    });
+    const page = await rt.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 1 });
+    expect(rt.isReady).toBe(false);
+    expect(page.rows[0]).toMatchObject({ id: newestId, gl_account_id: gl, pending: 'pending' });
+  });
+});
