@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { memo, useState, type ReactNode } from 'react';
 import type { TransactionFilter } from '../../../schema/transaction-query.ts';
 import { formatAmountInput, parseAmountInput } from './money-input.ts';
 import type { Option, ReferenceView } from './use-reference-data.ts';
@@ -13,7 +13,7 @@ export interface FilterBarProps {
 }
 
 /** Structured filters. Each control writes the URL; the table re-queries from it. */
-export function FilterBar({ filter, currency, reference, onChange, onClear }: FilterBarProps) {
+export const FilterBar = memo(function FilterBar({ filter, currency, reference, onChange, onClear }: FilterBarProps) {
   const { options } = reference;
   const single = (ids: string[] | undefined) => ids?.[0] ?? '';
   const active =
@@ -72,7 +72,7 @@ export function FilterBar({ filter, currency, reference, onChange, onClear }: Fi
       )}
     </div>
   );
-}
+});
 
 function FilterField({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../schema/constants.ts';
 import { clampPageIndex, pageLabel } from '../../../schema/paging.ts';
@@ -38,7 +38,7 @@ export function TransactionsPage() {
     [navigate],
   );
   const [q, setQ] = useInstantSearch(search.q, setSearch);
-  const filter: TransactionFilter = { ...filterFromSearch(search), q: q || undefined };
+  const filter: TransactionFilter = useMemo(() => ({ ...filterFromSearch(search), q: q || undefined }), [search, q]);
   const sort = search.sort ?? DEFAULT_SORT;
   const key = queryKey(filter, sort);
   const rows = useTransactionRows(client, filter, sort, dataVersion);
@@ -48,7 +48,8 @@ export function TransactionsPage() {
   const scrollRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const [initialRow] = useState(() => (search.page ?? 0) * DEFAULT_PAGE_SIZE);
-  const [firstVisible, setFirstVisible] = useState(initialRow);
+  // Only the 50-row page of the top row is state: scrolling within a page re-renders nothing here.
+  const [topPage, setTopPage] = useState(() => Math.floor(initialRow / DEFAULT_PAGE_SIZE));
 
   const openRow = useCallback((row: TransactionView) => setSearch({ open: row.id }), [setSearch]);
   const closeDrawer = useCallback(() => {
@@ -70,7 +71,7 @@ export function TransactionsPage() {
 
   // §5: the page index (top visible row's 50-row page) lives in the URL, clamped, and resets
   // to the first page when the search changes (the table scrolls to the top on a new key).
-  const page = clampPageIndex(Math.floor(firstVisible / DEFAULT_PAGE_SIZE), total, DEFAULT_PAGE_SIZE);
+  const page = clampPageIndex(topPage, total, DEFAULT_PAGE_SIZE);
   useEffect(() => {
     if (rows.total === null) return;
     const t = setTimeout(() => {
@@ -83,7 +84,11 @@ export function TransactionsPage() {
     (patch: Partial<TransactionFilter>) => setSearch({ ...patch, page: undefined }),
     [setSearch],
   );
-  const onVisibleRange = useCallback((first: number) => setFirstVisible(first), []);
+  const onClearFilters = useCallback(
+    () => void navigate({ search: (prev) => (prev.q ? { q: prev.q } : {}), replace: true }),
+    [navigate],
+  );
+  const onVisibleRange = useCallback((first: number) => setTopPage(Math.floor(first / DEFAULT_PAGE_SIZE)), []);
 
   const onRowClick = useCallback(
     (index: number, row: TransactionView, e: MouseEvent) => {
@@ -123,7 +128,7 @@ export function TransactionsPage() {
         currency={currency}
         reference={reference}
         onChange={onFilterChange}
-        onClear={() => navigate({ search: q ? { q } : {}, replace: true })}
+        onClear={onClearFilters}
       />
       {selectedCount > 0 && (
         <BulkBar

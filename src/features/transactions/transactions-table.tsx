@@ -123,7 +123,7 @@ export function TransactionsTable(props: TransactionsTableProps) {
   );
 }
 
-function HeaderRow(props: {
+const HeaderRow = memo(function HeaderRow(props: {
   sort: TransactionSort;
   headerState: 'all' | 'some' | 'none';
   onSort(sort: TransactionSort): void;
@@ -163,7 +163,7 @@ function HeaderRow(props: {
       <div role="columnheader" className="cell">Status</div>
     </div>
   );
-}
+});
 
 interface RowProps {
   index: number;
