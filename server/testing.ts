@@ -12,10 +12,13 @@ import type { LedgerlineApp } from './app.ts';
 import { openDb, type Db } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemo } from './seed/seed.ts';
+import { hashPassword } from './auth/password.ts';
 import { listen } from './serve.ts';
 
 export const DEFAULT_PG_ADMIN_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DIST_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
+
+const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
 
 export type TestServerOptions = {
   /** Demo transactions to seed (default 200). */
@@ -35,7 +38,13 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   try {
     db = await openDb(store.open);
     await migrate(db);
-    const { businessId } = await seedDemo(db, { transactions: opts.transactions ?? 200 });
+    // Test servers hash the demo passwords with cheap scrypt parameters: ~40 full-cost hashes
+    // dominated start-up (≈20 s on this machine). verifyPassword reads the parameters from the
+    // stored hash, so sign-in works the same; production seeding (main.ts) keeps full cost.
+    const { businessId } = await seedDemo(db, {
+      transactions: opts.transactions ?? 200,
+      hashPassword: (pw) => hashPassword(pw, TEST_SCRYPT),
+    });
     const server = await listen({ db, host: '127.0.0.1', port: 0, ...(opts.serveDist ? { distDir: DIST_DIR } : {}) });
     const openDbHandle = db;
     let closing: Promise<void> | null = null;
