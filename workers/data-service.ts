@@ -130,7 +130,8 @@ export class DataService implements DataApi {
   async referenceData(): Promise<ReferenceData> {
     const rt = this.runtime;
     if (!rt) return { users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], cards: [] };
-    await rt.ready;
+    // Not `ready`: names must not wait for 100k transactions to load on a cold start.
+    await Promise.race([rt.referencesLoaded, rt.ready]);
     return rt.refs.snapshot();
   }
 

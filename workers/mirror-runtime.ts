@@ -56,6 +56,9 @@ export class MirrorRuntime {
   readonly ready: Promise<void>;
   /** Resolves when the outbox is in memory (pending marks are right from then on). */
   private readonly outboxLoaded: Promise<void>;
+  /** Resolves when reference data is in memory (before the transactions load). */
+  readonly referencesLoaded: Promise<void>;
+  private resolveReferences: () => void = () => undefined;
   private loaded = false;
   private touchedWhileLoading = new Set<string>();
   private subs: Subscription[] = [];
@@ -74,6 +77,7 @@ export class MirrorRuntime {
     });
     this.subscribe();
     this.outboxLoaded = this.outboxStore.list().then((entries) => this.outboxIndex.load(entries));
+    this.referencesLoaded = new Promise((resolve) => (this.resolveReferences = resolve));
     this.ready = this.load();
     this.ready.catch((e: unknown) => opts.onError?.(e));
   }
@@ -192,6 +196,7 @@ export class MirrorRuntime {
         this.refs.apply(kind, (page as object[]).map(withDeleted) as never, []);
       }
     }
+    this.resolveReferences();
     for await (const page of scanDocs(this.db.transactions, LOAD_PAGE)) {
       if (this.closed) return;
       // A row changed by an event during the load is newer in the engine than in this page.
