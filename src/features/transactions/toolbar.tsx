@@ -4,7 +4,7 @@ export interface SearchBoxProps {
   ref: Ref<HTMLInputElement>;
   value: string;
   onChange(q: string): void;
-  /** ArrowDown or Enter: hand focus to the table. */
+  /** ArrowDown, Enter or Escape: hand focus to the table. */
   onLeave(): void;
 }
 
@@ -27,6 +27,8 @@ export function SearchBox({ ref, value, onChange, onLeave }: SearchBoxProps) {
         onKeyDown={(e) => {
           if (e.key === 'ArrowDown' || e.key === 'Enter') {
             e.preventDefault();
+            onLeave();
+          } else if (e.key === 'Escape') {
             onLeave();
           }
         }}
