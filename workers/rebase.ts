@@ -82,9 +82,26 @@ export function toEngineRow(r: AnyTransactionRow): EngineRow {
 
 /** The row to store: server fields (no `deleted`, see MIRROR_OMITTED_FIELDS) and the sort key. */
 export function toMirrored(r: AnyTransactionRow): MirroredTransaction {
-  const { deleted, ...fields } = serverRow(r);
-  void deleted;
-  return { ...fields, occurred_desc: occurredDesc(r.occurred_at) };
+  return {
+    id: r.id,
+    card_id: r.card_id,
+    user_id: r.user_id,
+    merchant_name: r.merchant_name,
+    merchant_category: r.merchant_category,
+    amount: r.amount,
+    currency: r.currency,
+    occurred_at: r.occurred_at,
+    state: r.state,
+    memo: r.memo,
+    gl_account_id: r.gl_account_id,
+    department_id: r.department_id,
+    location_id: r.location_id,
+    tracking: r.tracking,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+    occurred_desc: occurredDesc(r.occurred_at),
+  };
 }
 
 /**
