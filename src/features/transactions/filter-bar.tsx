@@ -1,4 +1,4 @@
-import { memo, useState, type ReactNode } from 'react';
+import { memo, useId, useState, type ReactNode } from 'react';
 import type { TransactionFilter } from '../../../schema/transaction-query.ts';
 import { formatAmountInput, parseAmountInput } from './money-input.ts';
 import type { Option, ReferenceView } from './use-reference-data.ts';
@@ -74,11 +74,12 @@ export const FilterBar = memo(function FilterBar({ filter, currency, reference, 
   );
 });
 
-function FilterField({ label, children }: { label: string; children: ReactNode }) {
+function FilterField({ label, children, error }: { label: string; children: ReactNode; error?: ReactNode }) {
   return (
     <label className="filter">
       <span className="filter-label">{label}</span>
       {children}
+      {error}
     </label>
   );
 }
@@ -106,6 +107,7 @@ function AmountFilter(props: { label: string; minor: number | undefined; currenc
   const { label, minor, currency, onChange } = props;
   const [text, setText] = useState(() => formatAmountInput(minor, currency));
   const [error, setError] = useState<string | null>(null);
+  const errorId = useId();
 
   // The URL changed from elsewhere (clear filters, back button): show its value, unless the
   // text already means it ("12.5" and "12.50" are the same filter).
@@ -120,7 +122,16 @@ function AmountFilter(props: { label: string; minor: number | undefined; currenc
   }
 
   return (
-    <FilterField label={label}>
+    <FilterField
+      label={label}
+      error={
+        error && (
+          <span id={errorId} className="filter-error">
+            {error}
+          </span>
+        )
+      }
+    >
       <input
         type="text"
         inputMode="decimal"
@@ -128,7 +139,7 @@ function AmountFilter(props: { label: string; minor: number | undefined; currenc
         placeholder="0.00"
         value={text}
         aria-invalid={error ? true : undefined}
-        title={error ?? undefined}
+        aria-describedby={error ? errorId : undefined}
         onChange={(e) => {
           setText(e.target.value);
           const parsed = parseAmountInput(e.target.value, currency, label);
