@@ -187,4 +187,27 @@ describe('DataService queries and optimistic coding', () => {
     expect(await service.getTransaction(rows[3]!.id)).toMatchObject({ memo: rows[3]!.memo, pending: null });
     expect(await service.outbox()).toEqual([]);
   });
+
+  it('signs out: forgets the session, keeps a mirror with unsent edits, deletes a clean one', async () => {
+    const { service, rows, idb } = await signedIn();
+    const count = async () => {
+      const db = await openMirrorDatabase({ name: DB_NAME, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+      const n = await db.transactions.count().exec();
+      await db.close();
+      return n;
+    };
+    await service.codeTransactions([rows[0]!.id], { memo: 'unsent' });
+    await service.setOnline(false);
+    await service.signOut();
+    expect(await service.session()).toBeNull();
+    expect((await service.status()).phase).toBe('signed_out');
+    expect(await service.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 1 })).toMatchObject({ total: 0 });
+    expect(await count()).toBe(300);
+
+    await service.signIn(USER.email, 'demo-password-1');
+    expect(await service.getTransaction(rows[0]!.id)).toMatchObject({ memo: 'unsent', pending: 'pending' });
+    await service.discardCommand((await service.outbox())[0]!.id);
+    await service.signOut();
+    expect(await count()).toBe(0);
+  });
 });
