@@ -44,6 +44,8 @@ const dateFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'nu
  */
 export function TransactionsTable(props: TransactionsTableProps) {
   const { rows, total, sort, names, selected, active, scrollRef } = props;
+  // The React Compiler is not used here; rows get their values as props, never the instance.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: total,
     getScrollElement: () => scrollRef.current,
