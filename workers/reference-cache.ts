@@ -26,7 +26,7 @@ export class ReferenceCache {
     tracking_categories: new Map<string, TrackingCategory>(),
     cards: new Map<string, Card>(),
   };
-  /** tracking option id → option name, across categories. */
+  /** `${category id}:${option id}` → "category option" (what the server's search text holds). */
   private optionNames = new Map<string, string>();
 
   /**
@@ -45,7 +45,7 @@ export class ReferenceCache {
     if (kind === 'tracking_categories') {
       this.optionNames.clear();
       for (const cat of this.maps.tracking_categories.values()) {
-        for (const o of cat.options) this.optionNames.set(o.id, o.name);
+        for (const o of cat.options) this.optionNames.set(`${cat.id}:${o.id}`, `${cat.name} ${o.name}`);
       }
       // Option names live inside categories: treat every option id of a changed category as changed.
       for (const id of [...changed]) {
@@ -67,15 +67,21 @@ export class ReferenceCache {
     };
   }
 
+  /**
+   * The words a transaction is found by, the same as the server's search text
+   * (ll_transaction_search_text, migration 001): merchant, memo, cardholder name, GL code and
+   * name, department, location, and each tracking category with its option.
+   */
   textOf = (t: Pick<Transaction, 'merchant_name' | 'memo' | 'user_id' | 'gl_account_id' | 'department_id' | 'location_id' | 'tracking'>): string => {
     const parts: string[] = [t.merchant_name];
     if (t.memo) parts.push(t.memo);
     const user = this.maps.users.get(t.user_id);
     if (user) parts.push(fullName(user));
-    if (t.gl_account_id) parts.push(this.maps.gl_accounts.get(t.gl_account_id)?.name ?? '');
+    const gl = t.gl_account_id ? this.maps.gl_accounts.get(t.gl_account_id) : undefined;
+    if (gl) parts.push(gl.code, gl.name);
     if (t.department_id) parts.push(this.maps.departments.get(t.department_id)?.name ?? '');
     if (t.location_id) parts.push(this.maps.locations.get(t.location_id)?.name ?? '');
-    for (const option of Object.values(t.tracking)) parts.push(this.optionNames.get(option) ?? '');
+    for (const [category, option] of Object.entries(t.tracking)) parts.push(this.optionNames.get(`${category}:${option}`) ?? '');
     return parts.join(' ');
   };
 
@@ -85,7 +91,7 @@ export class ReferenceCache {
     if (t.gl_account_id && ids.has(t.gl_account_id)) return true;
     if (t.department_id && ids.has(t.department_id)) return true;
     if (t.location_id && ids.has(t.location_id)) return true;
-    for (const option of Object.values(t.tracking)) if (ids.has(option)) return true;
+    for (const [category, option] of Object.entries(t.tracking)) if (ids.has(option) || ids.has(category)) return true;
     return false;
   }
 }
@@ -93,6 +99,7 @@ export class ReferenceCache {
 function nameOf(kind: ReferenceKind, row: Row<ReferenceKind>): string {
   if (kind === 'users') return fullName(row as UserRow);
   if (kind === 'cards') return (row as Card).display_name;
+  if (kind === 'gl_accounts') return `${(row as GlAccount).code} ${(row as GlAccount).name}`;
   if (kind === 'tracking_categories') {
     const cat = row as TrackingCategory;
     return `${cat.name}|${cat.options.map((o) => `${o.id}:${o.name}`).join('|')}`;
