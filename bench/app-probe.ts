@@ -127,9 +127,10 @@ export async function bulkCode(
   ids: readonly string[],
   patch: Record<string, unknown>,
   timeoutMs: number,
-): Promise<{ local_ms: number; acked_ms: number; affected: number }> {
+): Promise<{ local_ms: number; acked_ms: number; affected: number; called_at: number }> {
   return page.evaluate(`(async ({ ids, patch, timeoutMs }) => {
     const api = ${API};
+    const calledAt = Date.now();
     const t0 = performance.now();
     const r = await api.codeTransactions(ids, patch);
     if (!r.ok) throw new Error('codeTransactions refused: ' + JSON.stringify(r.error));
@@ -140,7 +141,7 @@ export async function bulkCode(
       if (performance.now() - t0 > timeoutMs) throw new Error('bulk code not acknowledged within ' + timeoutMs + ' ms');
       await new Promise((res) => setTimeout(res, 10));
     }
-    return { local_ms: r.took_ms, acked_ms: performance.now() - t0, affected: r.affected };
+    return { local_ms: r.took_ms, acked_ms: performance.now() - t0, affected: r.affected, called_at: calledAt };
   })(${JSON.stringify({ ids, patch, timeoutMs })})`);
 }
 

@@ -84,7 +84,13 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     await waitForHook(browser.page);
     await waitForSyncStatus(browser.page, 'All changes synced', 120_000);
 
-    log(`local search (${queries.length} queries in the worker)`);
+    // The first pass also waits for the worker to load the mirror into its engine (after the
+    // reload above, if any) and finishes the background text indexing: it is reported as a
+    // detail; the metric is the second pass, the steady state a user types into.
+    log(`local search (${queries.length} queries in the worker, one warm-up pass)`);
+    const warmStart = Date.now();
+    const warm = await localSearch(browser.page, queries);
+    const warmMs = Date.now() - warmStart;
     const local = await localSearch(browser.page, queries);
     log('online search (same queries, POST /v1/auth/transactions/search)');
     const online = await onlineSearch(api, queries);
@@ -100,7 +106,6 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
 
     log('bulk coding');
     const bulkNet = recordApiRequests(browser.context);
-    const bulkStart = Date.now();
     const bulk = await measureBulkCode(browser, server.db, server.businessId);
     bulkNet.stop();
     const bulkReq = summarise(bulkNet.requests, '/v1/auth/accounting/coding/bulk-update');
@@ -128,6 +133,8 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
         mirrored_rows: expected,
         local_search_roundtrip_p50_ms: roundMs(percentile(local.roundTrip, 50)),
         local_search_roundtrip_p95_ms: roundMs(percentile(local.roundTrip, 95)),
+        local_search_first_pass_p95_ms: roundMs(percentile(warm.worker, 95)),
+        local_search_first_pass_wall_ms: warmMs,
         local_search_zero_hit_queries: local.totals.filter((t) => t === 0).length,
         search_count_mismatches: mismatches.length,
         bulk_code_ids: bulk.affected,
@@ -135,7 +142,8 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
         feed_requests: feed.count,
         feed_request_ms_total: roundMs(feed.totalMs),
         bulk_code_requests: bulkReq.count,
-        bulk_code_request_sent_after_ms: bulkReq.first ? roundMs(bulkReq.first.start - bulkStart) : Number.NaN,
+        bulk_code_matching_ids_ms: bulk.matchingIdsMs,
+        bulk_code_request_sent_after_call_ms: bulkReq.first ? roundMs(bulkReq.first.start - bulk.called_at) : Number.NaN,
         bulk_code_request_ms: roundMs(bulkReq.totalMs),
         search_timing: 'local: QueryResult.took_ms measured inside the data worker; online: Node fetch round trip on loopback',
       },
@@ -218,16 +226,21 @@ async function measureColdStart(b: BrowserSession): Promise<number> {
 }
 
 async function measureBulkCode(b: BrowserSession, db: Db, businessId: string) {
+  const t0 = Date.now();
   const ids = (await matchingIds(b.page, {})).slice(0, BULK_CODE_MAX);
+  const matchingIdsMs = Date.now() - t0;
   // A GL account most of these rows do not carry, so the command really changes them.
   const gl = await db.query<{ id: string }>(
-    `SELECT g.id FROM gl_accounts g WHERE g.business_id = $1 AND g.active AND NOT g.deleted
-     ORDER BY (SELECT count(*) FROM transactions t WHERE t.gl_account_id = g.id), g.code LIMIT 1`,
+    `SELECT g.id FROM gl_accounts g
+       LEFT JOIN (SELECT gl_account_id, count(*) AS n FROM transactions WHERE business_id = $1 GROUP BY 1) c
+         ON c.gl_account_id = g.id
+      WHERE g.business_id = $1 AND g.active AND NOT g.deleted
+      ORDER BY coalesce(c.n, 0), g.code LIMIT 1`,
     [businessId],
   );
   const glId = gl[0]?.id;
   if (!glId) throw new Error('no GL account to code with');
-  const res = await bulkCode(b.page, ids, { gl_account_id: glId }, 120_000);
+  const res = await bulkCode(b.page, ids, { gl_account_id: glId }, 300_000);
   const coded = await db.query<{ n: number }>(
     'SELECT count(*)::int AS n FROM transactions WHERE business_id = $1 AND gl_account_id = $2 AND id = ANY($3::uuid[])',
     [businessId, glId, ids],
@@ -235,5 +248,5 @@ async function measureBulkCode(b: BrowserSession, db: Db, businessId: string) {
   if (Number(coded[0]?.n) !== ids.length) {
     throw new Error(`bulk code acknowledged but the server has ${coded[0]?.n} of ${ids.length} coded`);
   }
-  return res;
+  return { ...res, matchingIdsMs };
 }

@@ -187,7 +187,8 @@ describe('offline coding, end to end', () => {
     // Reload while offline: the service worker serves the app, the worker reopens the mirror
     // and the outbox; the session survives; the edits are still shown as pending.
     const urlBefore = new URL(page.url());
-    await page.reload();
+    const reloaded = await page.reload();
+    expect(reloaded?.fromServiceWorker()).toBe(true);
     await waitForSyncStatus(page, 'Offline');
     // The URL carries the view state (search, page): the reloaded page restores it.
     await expect.poll(() => searchBox(page).inputValue()).toBe(urlBefore.searchParams.get('q') ?? '');
