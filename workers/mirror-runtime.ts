@@ -61,6 +61,8 @@ export class MirrorRuntime {
   private resolveReferences: () => void = () => undefined;
   private loaded = false;
   private touchedWhileLoading = new Set<string>();
+  /** Outbox ids the change stream touched before the initial outbox read landed. */
+  private outboxTouched: Set<string> | null = new Set();
   private subs: Subscription[] = [];
   private indexing = false;
   private lastCreatedAt = 0;
@@ -76,7 +78,10 @@ export class MirrorRuntime {
       onOverlayChanged: (ids) => this.refreshRows(ids),
     });
     this.subscribe();
-    this.outboxLoaded = this.outboxStore.list().then((entries) => this.outboxIndex.load(entries));
+    this.outboxLoaded = this.outboxStore.list().then((entries) => {
+      this.outboxIndex.load(entries, this.outboxTouched ?? undefined);
+      this.outboxTouched = null;
+    });
     this.referencesLoaded = new Promise((resolve) => (this.resolveReferences = resolve));
     this.ready = this.load();
     this.ready.catch((e: unknown) => opts.onError?.(e));
@@ -254,6 +259,7 @@ export class MirrorRuntime {
   private onOutboxEvents(events: RxChangeEvent<OutboxEntry>[]): void {
     const affected = new Set<string>();
     for (const ev of events) {
+      this.outboxTouched?.add(ev.documentId);
       const before = this.outboxIndex.get(ev.documentId);
       const wasApplied = OutboxIndex.isApplied(before);
       if (ev.operation === 'DELETE') {

@@ -34,13 +34,12 @@ export class OutboxIndex {
   private confirmed = new Map<string, { entry: OutboxEntry; untilSeq: number }>();
   private confirmedByEntity = new Map<string, OutboxEntry[]>();
 
-  load(entries: readonly OutboxEntry[]): void {
-    this.byId.clear();
-    this.byEntity.clear();
-    this.parsedArgs.clear();
-    this.confirmed.clear();
-    this.confirmedByEntity.clear();
-    for (const e of entries) this.put(e);
+  /**
+   * Adds the stored entries read at start. Entries the change stream already delivered (or
+   * removed) since are newer than that read: `skip` names them, and they are left alone.
+   */
+  load(entries: readonly OutboxEntry[], skip: ReadonlySet<string> = new Set()): void {
+    for (const e of entries) if (!skip.has(e.id) && !this.byId.has(e.id)) this.put(e);
   }
 
   put(entry: OutboxEntry): void {
