@@ -198,7 +198,9 @@ export class MirrorRuntime {
     await this.outboxLoaded;
     for (const kind of REFERENCE_KINDS) {
       for await (const page of scanDocs(this.db[kind] as never, LOAD_PAGE)) {
-        this.refs.apply(kind, (page as object[]).map(withDeleted) as never, []);
+        // As for rows: what the change stream delivered during the load is newer than this page.
+        const fresh = (page as { id: string }[]).filter((r) => !this.touchedWhileLoading.has(r.id));
+        this.refs.apply(kind, fresh.map(withDeleted) as never, []);
       }
     }
     this.resolveReferences();
@@ -280,6 +282,7 @@ export class MirrorRuntime {
     const upserts: object[] = [];
     const removals: string[] = [];
     for (const ev of events) {
+      if (!this.loaded) this.touchedWhileLoading.add(ev.documentId);
       if (ev.operation === 'DELETE') removals.push(ev.documentId);
       else upserts.push(withDeleted(stripMeta(ev.documentData as object)));
     }
