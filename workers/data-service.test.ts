@@ -6,8 +6,8 @@ import { businessSchema } from '../schema/entities/business.ts';
 import { identitySchema } from '../schema/entities/identity.ts';
 import { errorBody } from '../schema/errors.ts';
 import type { Change } from '../schema/sync-feed.ts';
-import { createOutboxEntry } from '../sync/outbox-machine.ts';
-import { createFakeClock, fakeToken, jsonResponse } from '../sync/testing.ts';
+import { createOutboxEntry, transition } from '../sync/outbox-machine.ts';
+import { createFakeClock, fakeToken, flush, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
 import { DataService } from './data-service.ts';
 import { mirrorDbName, openMirrorDatabase } from './db.ts';
@@ -209,5 +209,32 @@ describe('DataService queries and optimistic coding', () => {
     await service.discardCommand((await service.outbox())[0]!.id);
     await service.signOut();
     expect(await count()).toBe(0);
+  });
+
+  it('retries a refused edit from any tab: the entry is pending again and the row shows it', async () => {
+    const { service, rows, idb, make } = await signedIn();
+    const res = await service.codeTransactions([rows[4]!.id], { memo: 'second try' });
+    if (!res.ok) throw new Error('coding failed');
+    // What the leader's outbox records for a 4xx (written here straight to the shared store).
+    const db = await openMirrorDatabase({ name: DB_NAME, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+    const store = new RxOutboxStore(db);
+    const sent = transition((await store.get(res.command_id))!, { type: 'send' }, Date.now());
+    await store.put(transition(sent, { type: 'rejected', error: { message: 'GL account is inactive', error_code: 'REQUEST_7001' } }, Date.now()));
+    await db.close();
+
+    await service.dispose();
+    const reloaded = started(make());
+    await reloaded.init({ baseUrl: 'http://api.test' });
+    expect(await reloaded.getTransaction(rows[4]!.id)).toMatchObject({
+      memo: rows[4]!.memo,
+      pending: 'failed',
+      failure: { command_id: res.command_id, message: 'GL account is inactive' },
+    });
+    await reloaded.retryCommand(res.command_id);
+    await flush(); // the outbox change event reaches the index on a later turn
+    expect(await reloaded.getTransaction(rows[4]!.id)).toMatchObject({ memo: 'second try', pending: 'pending', failure: null });
+    const [entry] = await reloaded.outbox();
+    expect(entry).toMatchObject({ state: 'pending' });
+    expect(entry!.idempotency_key).not.toBe(res.command_id);
   });
 });
