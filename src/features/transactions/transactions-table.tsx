@@ -98,9 +98,14 @@ export function TransactionsTable(props: TransactionsTableProps) {
       onKeyDown={props.onKeyDown}
       onFocus={(e) => e.target === e.currentTarget && props.onFocus()}
     >
+      {rows.waiting && (
+        // Local reads answer within a frame; this appears (after a delay, in CSS) only while the
+        // worker is still loading the saved rows after a cold start.
+        <div className="grid-waiting">Opening your saved transactions…</div>
+      )}
       <div className="grid-body" ref={scrollRef}>
         <HeaderRow sort={sort} headerState={props.headerState} onSort={props.onSort} onHeaderToggle={props.onHeaderToggle} />
-        {props.loaded && total === 0 && <div className="grid-empty">No transactions match.</div>}
+        {props.loaded && total === 0 && !rows.waiting && <div className="grid-empty">No transactions match.</div>}
         <div className="grid-spacer" style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
           {items.map((item) => {
             const row = rows.row(item.index);

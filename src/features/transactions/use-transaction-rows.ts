@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TransactionFilter, TransactionSort } from '../../../schema/transaction-query.ts';
 import type { DataClient, TransactionView } from '../../data-access/types.ts';
+import { toastError } from '../../app/toast-store.ts';
 import { RowCache } from './row-cache.ts';
 import { queryKey } from './search-params.ts';
 
@@ -17,6 +18,8 @@ export interface TransactionRows {
   idsInRange(start: number, end: number): Promise<string[]>;
   /** Worker time of the last answer (shown in the footer: search is local and instant). */
   tookMs: number | null;
+  /** True until the first answer for the current query arrives. */
+  waiting: boolean;
 }
 
 /**
@@ -32,6 +35,7 @@ export function useTransactionRows(
   const [cache] = useState(() => new RowCache<TransactionView>(WINDOW_ROWS));
   const [total, setTotal] = useState<number | null>(null);
   const [tookMs, setTookMs] = useState<number | null>(null);
+  const [answeredKey, setAnsweredKey] = useState<string | null>(null);
   const [, setTick] = useState(0);
   const visible = useRef<[number, number]>([0, WINDOW_ROWS - 1]);
   const query = useRef({ filter, sort });
@@ -45,6 +49,7 @@ export function useTransactionRows(
     const [start, end] = visible.current;
     const gen = cache.gen;
     const { filter: f, sort: s } = query.current;
+    const k = queryKey(f, s);
     for (const page of cache.missing(start, end)) {
       cache.markInFlight(page);
       client.queryTransactions({ filter: f, sort: s, offset: page * WINDOW_ROWS, limit: WINDOW_ROWS }).then(
@@ -52,9 +57,14 @@ export function useTransactionRows(
           if (!cache.put(page, res.rows, gen)) return;
           setTotal(res.total);
           setTookMs(res.took_ms);
+          setAnsweredKey(k);
           setTick((t) => t + 1);
         },
-        () => cache.fail(page, gen),
+        (err: unknown) => {
+          cache.fail(page, gen);
+          // A failed read must not look like an empty result: say so (the next scroll retries).
+          if (gen === cache.gen) toastError(`Transactions could not be read: ${err instanceof Error ? err.message : String(err)}`);
+        },
       );
     }
   }, [cache, client]);
@@ -88,5 +98,5 @@ export function useTransactionRows(
   );
 
   const row = useCallback((index: number) => cache.get(index), [cache]);
-  return { total, row, ensure, idsInRange, tookMs };
+  return { total, row, ensure, idsInRange, tookMs, waiting: answeredKey !== key };
 }
