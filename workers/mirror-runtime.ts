@@ -292,7 +292,7 @@ export class MirrorRuntime {
     this.opts.onDataChanged?.([kind]);
   }
 
-  /** Moves the text-index backlog into FlexSearch a slice at a time, never blocking a query for long. */
+  /** Moves the text-index backlog into the trigram index a slice at a time, never blocking a query for long. */
   private scheduleIndexing(): void {
     if (this.indexing || this.engine.searchBacklog === 0) return;
     this.indexing = true;

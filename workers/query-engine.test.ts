@@ -9,7 +9,7 @@ import {
   type TransactionSort,
 } from '../schema/transaction-query.ts';
 import { QueryEngine } from './query-engine.ts';
-import { matchesTokens, tokenize } from './search-index.ts';
+import { matchesText } from './search-index.ts';
 import { toEngineRow } from './rebase.ts';
 import { makeTransaction, makeTransactions, seededRandom, testUuid } from './test-fixtures.ts';
 
@@ -31,7 +31,7 @@ function reference(rows: Transaction[], filter: TransactionFilter, sort: Transac
   const terms = queryTerms(filter.q);
   return rows
     .filter((t) => matchesTransactionFilter(t, filter))
-    .filter((t) => terms.length === 0 || matchesTokens(tokenize(textOf(t)), terms))
+    .filter((t) => terms.length === 0 || matchesText(textOf(t), terms))
     .sort(compareTransactions(sort))
     .map((t) => t.id);
 }
@@ -45,6 +45,8 @@ const FILTERS: [string, TransactionFilter][] = [
   ['missing coding', { missing_coding: true }],
   ['coded and pending', { missing_coding: false, states: ['PENDING'] }],
   ['text prefix', { q: 'star' }],
+  ['text infix, as the server matches', { q: 'bucks' }],
+  ['text of one or two characters', { q: 'e ub' }],
   ['text AND across fields', { q: 'uber ada' }],
   ['text with apostrophe', { q: "o'brien lunch" }],
   ['text on coding name', { q: 'meals' }],
