@@ -17,6 +17,7 @@ afterEach(async () => {
   for (const rt of runtimes.splice(0)) await rt.close();
 });
 
+/** A seeded mirror, reopened with the engine load held until `release()`. */
 async function seeded(n: number, before?: (db: MirrorDatabase, rows: Transaction[]) => Promise<void>) {
   const idb = new IDBFactory();
   const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
@@ -26,14 +27,16 @@ async function seeded(n: number, before?: (db: MirrorDatabase, rows: Transaction
   await new RxMirrorStore(db, new OutboxIndex()).applyChanges(changes, { seq: n, epoch: 'e' });
   await before?.(db, rows);
   await db.close();
-  const rt = await MirrorRuntime.open({ name: 'rt-test', storage: storage(), multiInstance: false, defer: (fn) => fn() });
+  let release = () => undefined as void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const rt = await MirrorRuntime.open({ name: 'rt-test', storage: storage(), multiInstance: false, defer: (fn) => fn(), beforeLoad: () => gate });
   runtimes.push(rt);
-  return { rt, rows };
+  return { rt, rows, release };
 }
 
 describe('MirrorRuntime cold start', () => {
   it('answers the default first page from the occurred_desc index before the engine has loaded', async () => {
-    const { rt, rows } = await seeded(400);
+    const { rt, rows, release } = await seeded(400);
     const early = await rt.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 25 });
     expect(rt.isReady).toBe(false);
     const newest = [...rows].sort(compareTransactions('occurred_desc')).slice(0, 25).map((r) => r.id);
@@ -43,6 +46,7 @@ describe('MirrorRuntime cold start', () => {
     expect(early.rows[0]).not.toHaveProperty('occurred_desc');
 
     // A filtered query waits for the engine instead, and then agrees with the fast path.
+    release();
     const filtered = await rt.queryTransactions({ filter: { amount_min: 0 }, sort: 'occurred_desc', offset: 0, limit: 5 });
     expect(rt.isReady).toBe(true);
     expect(filtered.rows.every((r) => r.amount >= 0)).toBe(true);
@@ -53,7 +57,7 @@ describe('MirrorRuntime cold start', () => {
   it('shows stored pending commands on the fast-path first page too', async () => {
     const gl = testUuid(5, 3);
     let newestId = '';
-    const { rt } = await seeded(50, async (db, rows) => {
+    const { rt, release } = await seeded(50, async (db, rows) => {
       newestId = [...rows].sort(compareTransactions('occurred_desc'))[0]!.id;
       await new RxOutboxStore(db).put(
         createOutboxEntry({ id: crypto.randomUUID(), command: 'transaction.code', args: { transaction_id: newestId, patch: { gl_account_id: gl } }, now: 1 }),
@@ -62,5 +66,6 @@ describe('MirrorRuntime cold start', () => {
     const page = await rt.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 1 });
     expect(rt.isReady).toBe(false);
     expect(page.rows[0]).toMatchObject({ id: newestId, gl_account_id: gl, pending: 'pending' });
+    release();
   });
 });

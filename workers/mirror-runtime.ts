@@ -39,6 +39,8 @@ export interface RuntimeOptions {
   /** The outbox changed (here or in another tab): the leader kicks its sender. */
   onOutboxChanged?: () => void;
   onError?: (error: unknown) => void;
+  /** Awaited before the engine load starts (tests hold it to exercise the cold-start path). */
+  beforeLoad?: () => Promise<void>;
 }
 
 const LOAD_PAGE = 5_000;
@@ -196,6 +198,7 @@ export class MirrorRuntime {
 
   private async load(): Promise<void> {
     await this.outboxLoaded;
+    await this.opts.beforeLoad?.();
     for (const kind of REFERENCE_KINDS) {
       for await (const page of scanDocs(this.db[kind] as never, LOAD_PAGE)) {
         // As for rows: what the change stream delivered during the load is newer than this page.
