@@ -66,31 +66,6 @@ export async function putDocs<T extends { id: string }>(collection: RxCollection
   );
 }
 
-/**
- * Read-modify-write of stored documents. `fn` gets the stored document (without RxDB's
- * underscore fields) and returns the new one, or null to leave it; it is called again with the
- * fresh document when another tab wrote the same row in between.
- */
-export async function updateDocs<T extends { id: string }>(
-  collection: RxCollection<T>,
-  ids: readonly string[],
-  fn: (current: T) => T | null,
-): Promise<void> {
-  if (ids.length === 0) return;
-  const stored = await collection.storageInstance.findDocumentsById([...new Set(ids)], false);
-  const apply = (inDb: Stored<T>) => {
-    if (inDb._deleted) return null;
-    const next = fn(stripMeta(inDb));
-    return next ? toStorage(next, inDb) : null;
-  };
-  const rows = [];
-  for (const inDb of stored) {
-    const document = apply(inDb);
-    if (document) rows.push({ previous: inDb, document });
-  }
-  await writeRounds(collection, rows, apply);
-}
-
 /** Deletes documents by id (RxDB keeps a tombstone; absent ids are ignored). */
 export async function removeDocs<T extends { id: string }>(collection: RxCollection<T>, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;

@@ -21,6 +21,7 @@ setAutoFreeze(false);
 
 /** States whose optimistic effect is on the mirror. failed/conflict were rolled back. */
 const APPLIED: ReadonlySet<OutboxState> = new Set(['pending', 'sending', 'needs_step_up']);
+const NONE: OutboxEntry[] = [];
 
 export class OutboxIndex {
   private byId = new Map<string, OutboxEntry>();
@@ -92,15 +93,14 @@ export class OutboxIndex {
 
   /** Entries whose effect sits on the entity (applied states, then confirmed), oldest first. */
   applied(entityId: string): OutboxEntry[] {
-    const live = (this.byEntity.get(entityId) ?? []).filter((e) => APPLIED.has(e.state));
+    const list = this.byEntity.get(entityId);
     const confirmed = this.confirmedByEntity.get(entityId);
+    // The common case, a row nobody edited: no array built (this runs for every row loaded).
+    if (!list && !confirmed) return NONE;
+    const live = list ? list.filter((e) => APPLIED.has(e.state)) : [];
     if (!confirmed) return live;
     const ids = new Set(live.map((e) => e.id));
     return [...live, ...confirmed.filter((e) => !ids.has(e.id))].sort(byAge);
-  }
-
-  hasEntries(entityId: string): boolean {
-    return this.byEntity.has(entityId) || this.confirmedByEntity.has(entityId);
   }
 
   /** The server took the entry; keep its effect until the feed has passed `untilSeq`. */

@@ -115,12 +115,6 @@ export class QueryEngine<R extends Transaction = Transaction> {
     return n;
   }
 
-  /** Replaces the text function (e.g. names loaded) and re-derives every row's text. */
-  setTextOf(textOf: (row: R) => string): void {
-    this.textOf = textOf;
-    this.reindexWhere(() => true);
-  }
-
   /** Indexes up to `budget` rows of the search backlog; returns how many are left. */
   indexSome(budget: number): number {
     return this.search.indexSome(budget);
