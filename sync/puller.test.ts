@@ -65,6 +65,24 @@ describe('puller.pull', () => {
     expect(t.puller.checkpoint()).toBe(7);
   });
 
+  it('asks for the next page while the current one is being written', async () => {
+    const t = setup([
+      jsonResponse(200, page(0, 2, { has_more: true, total: 4 })),
+      jsonResponse(200, page(2, 2)),
+    ]);
+    const original = t.store.applyChanges.bind(t.store);
+    const requestsSeenAtWrite: number[] = [];
+    t.store.applyChanges = async (changes, cp) => {
+      await flush();
+      requestsSeenAtWrite.push(t.queries().length);
+      return original(changes, cp);
+    };
+    expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 4 });
+    // The first write already saw the second request go out; nothing is fetched after the last page.
+    expect(requestsSeenAtWrite).toEqual([2, 2]);
+    expect(t.store.count('transactions')).toBe(4);
+  });
+
   it('asks for at least 1,000 rows per batch and continues from the stored checkpoint without progress', async () => {
     const t = setup([jsonResponse(200, page(0, 1)), jsonResponse(200, page(1, 1))], 10);
     await t.puller.pull();

@@ -64,8 +64,14 @@ export function createPuller(opts: PullerOptions): Puller {
     emit({ type: 'pull_started', initial: cp.seq === 0 });
     let total: number | null = null;
     let loaded = 0;
+    const fetchPage = (after: number) => {
+      const p = callWithRetry(opts.http, opts.clock, syncChanges, { query: { after, limit }, signal });
+      p.catch(() => undefined); // a prefetch abandoned after a store failure must not go unhandled
+      return p;
+    };
+    let inflight = fetchPage(cp.seq);
     for (;;) {
-      const res = await callWithRetry(opts.http, opts.clock, syncChanges, { query: { after: cp.seq, limit }, signal });
+      const res = await inflight;
       if (!res.ok) return failed(res);
       const page = res.data;
       if (cp.epoch !== null && page.visibility_epoch !== cp.epoch) {
@@ -75,12 +81,17 @@ export function createPuller(opts: PullerOptions): Puller {
         total = null;
         loaded = 0;
         emit({ type: 'pull_started', initial: true });
+        inflight = fetchPage(0);
         continue;
       }
       if (page.has_more && page.checkpoint <= cp.seq) {
         return failed({ ok: false, kind: 'bad_response', status: res.status, error: FEED_BROKEN });
       }
       if (cp.seq === 0 && page.total !== undefined) total = page.total;
+      // Ask for the next page before writing this one: on a first mirror the server, the wire
+      // and IndexedDB then work at the same time instead of taking turns (the feed is keyed by
+      // seq, so the next page does not depend on the write).
+      if (page.has_more) inflight = fetchPage(page.checkpoint);
       await opts.store.applyChanges(page.changes, { seq: page.checkpoint, epoch: page.visibility_epoch });
       cp = { seq: page.checkpoint, epoch: page.visibility_epoch };
       checkpoint = cp.seq;
