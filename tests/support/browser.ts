@@ -113,13 +113,6 @@ export async function waitForSyncStatus(page: Page, text: string | RegExp, timeo
   return (await loc.textContent())?.trim() ?? '';
 }
 
-/** The sync indicator's current text ('' when none is shown). */
-export async function readSyncStatus(page: Page): Promise<string> {
-  const loc = syncStatus(page);
-  if ((await loc.count()) === 0) return '';
-  return (await loc.textContent())?.trim() ?? '';
-}
-
 /** "N pending" in the sync indicator → N (null when it shows no pending count). */
 export function pendingCount(statusText: string): number | null {
   const m = /(\d+)\s+pending/i.exec(statusText);
@@ -144,18 +137,4 @@ export async function waitForServiceWorkerControl(page: Page, timeout = 60_000):
   if (controlled) return;
   await page.reload({ waitUntil: 'load' });
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout });
-}
-
-/** Waits until `fn` returns a truthy value, polling every `intervalMs` (for server-side checks). */
-export async function waitUntil<T>(
-  fn: () => Promise<T | null | undefined | false>,
-  { timeout = 60_000, intervalMs = 200, what = 'condition' } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeout;
-  for (;;) {
-    const value = await fn();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
 }

@@ -13,8 +13,6 @@ export function dataRows(page: Page): Locator {
   return grid(page).getByRole('row').filter({ has: page.getByRole('gridcell') });
 }
 
-export const firstDataRow = (page: Page): Locator => dataRows(page).first();
-
 /** The row at 0-based position `index` of the current result (aria-rowindex counts the header as 1). */
 export function rowAt(page: Page, index: number): Locator {
   return grid(page).getByRole('row').and(page.locator(`[aria-rowindex="${index + 2}"]`));
