@@ -168,4 +168,18 @@ describe('createHttpClient', () => {
     expect(await new Response(res.data).text()).toContain('data: {"seq":1}');
     expect(transport.requests[0]!.headers.accept).toBe('text/event-stream');
   });
+  it('asks tokenFor for each call when the session provides it (stepped-up token on sensitive calls only)', async () => {
+    const stepped = fakeToken(['default', 'sensitive']);
+    const sensitive = defineCall({ id: 'y', method: 'POST', path: '/v1/auth/y', auth: { scopes: ['sensitive'] }, response: z.object({}) });
+    const { http, transport } = setup([jsonResponse(200, {}), jsonResponse(200, { changes: [], next_seq: 0, has_more: false, epoch: 'e' })], {
+      session: {
+        getToken: () => FULL,
+        tokenFor: (auth) => (auth.kind === 'scopes' && auth.scopes.includes('sensitive') ? stepped : FULL),
+        onUnauthorized: () => undefined,
+      },
+    });
+    expect((await http.call(sensitive, { body: {} })).ok).toBe(true);
+    await http.call(syncChanges, { query: { since: '0' } as never });
+    expect(transport.requests.map((r) => r.headers['ramp-id-token'])).toEqual([stepped, FULL]);
+  });
 });

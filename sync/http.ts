@@ -77,7 +77,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
   function prepare<C extends CallDef>(def: C, o: CallOptions<C>): { url: string; init: RequestInit } | HttpFailure {
     const headers: Record<string, string> = { Accept: 'application/json', [PLATFORM_HEADER]: platform };
     if (def.auth.kind !== 'public') {
-      const token = opts.session.getToken();
+      const token = opts.session.tokenFor ? opts.session.tokenFor(def.auth) : opts.session.getToken();
       if (!token) return { ok: false, kind: 'unauthenticated', error: NO_TOKEN };
       const gate = checkScopes(def.auth, tokenScopes(token));
       if (!gate.ok) {

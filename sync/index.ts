@@ -17,3 +17,11 @@ export { createPuller, MIN_BATCH, type Puller, type PullerEvent, type PullResult
 export { reduceEngine, initialEngineState, type EngineEvent, type EngineState } from './phase.ts';
 export { createSseParser, readSse, type SseEvent, type SseItem } from './sse.ts';
 export { decodeTokenClaims, tokenScopes, type ClientClaims } from './token.ts';
+export {
+  isFullyScoped, waitForFullToken, needsStepUpToken, StepUpTokens, TOKEN_WAIT_FAILURE, BUSINESS_ID_KEY,
+  selectSpendUser, switcherUsers, showsBusinessSwitcher,
+} from './auth.ts';
+export {
+  createTelemetry, ANALYTICS_ID_KEYS,
+  type Telemetry, type TelemetryEvent, type TelemetryIds, type TelemetryOptions, type ErrorReport, type KeyValueStorage,
+} from './telemetry.ts';

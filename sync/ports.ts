@@ -1,7 +1,7 @@
 import type { Change } from '../schema/sync-feed.ts';
 import type { CommandName } from '../schema/commands/index.ts';
 import type { ErrorV2 } from '../schema/errors.ts';
-import type { StepUpScope } from '../schema/api/scopes.ts';
+import type { CallAuth, StepUpScope } from '../schema/api/scopes.ts';
 
 /**
  * The sync engine's ports: everything it touches outside itself is injected here, so tests
@@ -31,6 +31,11 @@ export type Transport = typeof fetch;
 /** Where the id token lives; the engine reads it per request and reports when it is refused. */
 export interface SessionPort {
   getToken(): string | null;
+  /**
+   * Optional: the token for one call, when it is not always the session's (a stepped-up token
+   * is sent only on calls that need its step-up scope). Absent: getToken() for every call.
+   */
+  tokenFor?(auth: CallAuth): string | null;
   /** The server refused the token (401): pause and ask the user to sign in again. */
   onUnauthorized(): void;
 }
