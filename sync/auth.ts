@@ -56,10 +56,11 @@ export class StepUpTokens {
 
   constructor(private readonly clock: Clock) {}
 
-  set(token: string): void {
+  /** `expiresAt` (ms) from the step-up answer; the token's own `exp` when not given. */
+  set(token: string, expiresAt?: number): void {
     const exp = decodeTokenClaims(token)?.exp;
     this.token = token;
-    this.expiresAt = typeof exp === 'number' ? exp * 1000 : 0;
+    this.expiresAt = expiresAt ?? (typeof exp === 'number' ? exp * 1000 : 0);
   }
 
   clear(): void {

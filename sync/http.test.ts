@@ -178,7 +178,7 @@ describe('createHttpClient', () => {
         onUnauthorized: () => undefined,
       },
     });
-    expect((await http.call(sensitive, { body: {} })).ok).toBe(true);
+    expect((await http.call(sensitive)).ok).toBe(true);
     await http.call(syncChanges, { query: { since: '0' } as never });
     expect(transport.requests.map((r) => r.headers['ramp-id-token'])).toEqual([stepped, FULL]);
   });
