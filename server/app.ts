@@ -9,6 +9,8 @@ import { ChangeNotifier } from './feed/notifier.ts';
 import type { AppDeps } from './http/deps.ts';
 import { ApiError, fromDatabaseError } from './http/errors.ts';
 import { serveDist } from './http/static.ts';
+import { registerAdminRoutes } from './routes/admin.ts';
+import { registerAdminUserRoutes } from './routes/admin-users.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
 import { registerReferenceRoutes } from './routes/reference.ts';
 import { registerSyncRoutes } from './routes/sync.ts';
@@ -62,6 +64,8 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
   registerReferenceRoutes(app, deps);
   registerTransactionRoutes(app, deps);
   registerSyncRoutes(app, deps);
+  registerAdminRoutes(app, deps);
+  registerAdminUserRoutes(app, deps);
   if (opts.distDir) serveDist(app, opts.distDir);
 
   app.notFound((c) => {

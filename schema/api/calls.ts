@@ -13,6 +13,7 @@ import { pageQuerySchema, pagingBodySchema, paginatedSchema } from '../paging.ts
 import { changesQuerySchema, changesResponseSchema } from '../sync-feed.ts';
 import { transactionFilterSchema, transactionSortSchema } from '../transaction-query.ts';
 import { codingPatchSchema, bulkCodingBodySchema } from '../commands/coding-patch.ts';
+import { ADMIN_CALLS } from './calls-admin.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -169,4 +170,5 @@ export const CATALOGUE = [
   bulkCodeTransactions,
   syncChanges,
   syncStream,
+  ...ADMIN_CALLS,
 ] as const;

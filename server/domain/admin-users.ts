@@ -1,0 +1,183 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { isAdmin, type Role } from '../../schema/roles.ts';
+import type { FeatureFlags } from '../../schema/feature-flags.ts';
+import { resolveFeatureFlags } from '../../schema/feature-flags.ts';
+import type { ErrorCode } from '../../schema/errors.ts';
+import { allocateSeqs, announceChange } from '../db/change-seq.ts';
+import type { Db, Queryable } from '../db/db.ts';
+import { DOC_SQL } from '../feed/docs.ts';
+import type { ActingUser } from '../http/actor.ts';
+import { ApiError, validationError } from '../http/errors.ts';
+
+/** Invites are valid for 7 days; a resend issues a new token and a new expiry. */
+export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+export const CARD_ISSUING_MESSAGE = "Invite does not have required data for the business's current card issuing structure";
+export const SUSPENDED_MESSAGE = 'Your account is suspended. Contact your administrator.';
+/** An identity created by an invite has no password until the invite is accepted; never matches. */
+export const NO_PASSWORD = '!invited';
+
+export const ADMIN_USER_DOC_SQL = `(${DOC_SQL.users} || jsonb_build_object('entity_id', r.entity_id))`;
+
+/**
+ * Why a spend user may not sign in, or null. For the sign-in route (identity side): suspended →
+ * AUTH_7022 with a clear message; a pending invite → AUTH_7026; an expired one → AUTH_7027;
+ * deleted → 4014. Pure, so the sign-in code and tests share one rule.
+ */
+export function signInBlock(user: { status: string; deleted?: boolean }): { code: ErrorCode; message?: string } | null {
+  if (user.deleted) return { code: '4014' };
+  if (user.status === 'SUSPENDED') return { code: 'AUTH_7022', message: SUSPENDED_MESSAGE };
+  if (user.status === 'INVITED') return { code: 'AUTH_7026' };
+  if (user.status === 'INVITE_EXPIRED') return { code: 'AUTH_7027' };
+  return null;
+}
+
+/**
+ * Who may invite whom: admins anyone (only an owner may invite an owner); a manager may invite
+ * employees (BUSINESS_USER) reporting to themselves unless the business turned
+ * `disable_invites_by_managers` on. Returns the refusal message, or null when allowed.
+ */
+export function inviteRefusal(actor: Pick<ActingUser, 'id' | 'role' | 'is_manager'>, invite: { role: Role; manager_id?: string | null | undefined }, flags: Pick<FeatureFlags, 'disable_invites_by_managers'>): string | null {
+  if (isAdmin(actor)) {
+    return invite.role === 'BUSINESS_OWNER' && actor.role !== 'BUSINESS_OWNER' ? 'Only an owner can invite an owner.' : null;
+  }
+  if (!actor.is_manager) return 'Only administrators and managers can invite users.';
+  if (flags.disable_invites_by_managers) return 'Invites by managers are turned off for this business.';
+  if (invite.role !== 'BUSINESS_USER') return 'Managers can invite employees only.';
+  if (invite.manager_id && invite.manager_id !== actor.id) return 'Managers can invite only their own reports.';
+  return null;
+}
+
+export async function flagsOf(db: Queryable, businessId: string): Promise<FeatureFlags> {
+  const rows = await db.query<{ overrides: Record<string, unknown> }>('SELECT overrides FROM business_feature_flags WHERE business_id = $1', [businessId]);
+  return resolveFeatureFlags(rows[0]?.overrides ?? {});
+}
+
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
+
+type InviteBody = {
+  email: string; first_name: string; last_name: string; role: Role;
+  manager_id?: string | null | undefined; department_id?: string | null | undefined;
+  location_id?: string | null | undefined; entity_id?: string | null | undefined;
+};
+export type IssuedInvite = { user: unknown; invite: { expires_at: string }; token: string; email: string };
+
+/** References an invite names must be live rows of the inviting business. */
+async function checkInviteRefs(tx: Queryable, businessId: string, b: InviteBody): Promise<void> {
+  const refs = [
+    ['manager_id', 'spend_users', 'a user'],
+    ['department_id', 'departments', 'a department'],
+    ['location_id', 'locations', 'a location'],
+    ['entity_id', 'business_entities', 'a business entity'],
+  ] as const;
+  const errors: Record<string, string> = {};
+  for (const [field, table, what] of refs) {
+    const id = b[field];
+    if (!id) continue;
+    const rows = await tx.query(`SELECT 1 FROM ${table} WHERE business_id = $1 AND id = $2 AND NOT deleted`, [businessId, id]);
+    if (rows.length === 0) errors[field] = `${field} must be ${what} of this business`;
+  }
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+}
+
+async function identityFor(tx: Queryable, email: string): Promise<string> {
+  const found = await tx.query<{ id: string }>('SELECT id::text FROM identities WHERE lower(email) = lower($1)', [email]);
+  if (found[0]) return found[0].id;
+  const id = randomUUID();
+  await tx.query('INSERT INTO identities (id, email, password_hash) VALUES ($1, $2, $3)', [id, email, NO_PASSWORD]);
+  return id;
+}
+
+async function issueToken(tx: Queryable, businessId: string, userId: string, invitedBy: string, now: number) {
+  const token = randomBytes(32).toString('base64url');
+  const expiresAt = new Date(now + INVITE_TTL_MS).toISOString();
+  await tx.query(
+    `INSERT INTO user_invites (id, business_id, user_id, token_hash, invited_by, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [randomUUID(), businessId, userId, hashToken(token), invitedBy, expiresAt, new Date(now).toISOString()],
+  );
+  return { token, expires_at: expiresAt };
+}
+
+export async function inviteUser(tx: Queryable, actor: ActingUser, body: InviteBody, now: number): Promise<IssuedInvite> {
+  const refusal = inviteRefusal(actor, body, await flagsOf(tx, actor.business_id));
+  if (refusal) throw new ApiError('FORBIDDEN_7003', refusal);
+  const managerId = body.manager_id ?? (isAdmin(actor) ? null : actor.id);
+  const seq = await allocateSeqs(tx, actor.business_id, 1);
+  if (!seq) throw new ApiError('REQUEST_7004');
+  await checkInviteRefs(tx, actor.business_id, body);
+  const [biz] = await tx.query<{ card_issuing_structure: string }>('SELECT card_issuing_structure FROM businesses WHERE id = $1', [actor.business_id]);
+  if (biz?.card_issuing_structure === 'PER_ENTITY' && !body.entity_id) {
+    throw new ApiError('REQUEST_7001', CARD_ISSUING_MESSAGE, { entity_id: CARD_ISSUING_MESSAGE });
+  }
+  const identityId = await identityFor(tx, body.email);
+  const taken = await tx.query('SELECT 1 FROM spend_users WHERE business_id = $1 AND identity_id = $2', [actor.business_id, identityId]);
+  if (taken.length > 0) throw validationError({ email: 'A user with this email already belongs to this business.' });
+  const userId = randomUUID();
+  const rows = await tx.query<{ doc: unknown }>(
+    `INSERT INTO spend_users AS r (id, business_id, identity_id, role, first_name, last_name, email, manager_id, department_id,
+       location_id, entity_id, status, has_accepted_cardholder_agreement, change_seq)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'INVITED', false, $12) RETURNING ${ADMIN_USER_DOC_SQL} AS doc`,
+    [userId, actor.business_id, identityId, body.role, body.first_name, body.last_name, body.email, managerId,
+      body.department_id ?? null, body.location_id ?? null, body.entity_id ?? null, seq.last],
+  );
+  const invite = await issueToken(tx, actor.business_id, userId, actor.id, now);
+  await announceChange(tx, actor.business_id, seq.last);
+  return { user: rows[0]!.doc, invite: { expires_at: invite.expires_at }, token: invite.token, email: body.email };
+}
+
+type TargetRow = { id: string; role: string; status: string; manager_id: string | null; email: string; identity_id: string };
+
+/** A live user of the caller's business, locked for the write; 404 for anything else. */
+export async function lockTarget(tx: Queryable, businessId: string, userId: string): Promise<TargetRow> {
+  const rows = await tx.query<TargetRow>(
+    'SELECT id::text, role, status, manager_id::text, email, identity_id::text FROM spend_users WHERE business_id = $1 AND id = $2 AND NOT deleted FOR UPDATE',
+    [businessId, userId],
+  );
+  if (!rows[0]) throw new ApiError('REQUEST_7004');
+  return rows[0];
+}
+
+export async function resendInvite(tx: Queryable, actor: ActingUser, userId: string, now: number): Promise<IssuedInvite> {
+  const seq = await allocateSeqs(tx, actor.business_id, 1);
+  if (!seq) throw new ApiError('REQUEST_7004');
+  const target = await lockTarget(tx, actor.business_id, userId);
+  const refusal = inviteRefusal(actor, { role: target.role as Role, manager_id: target.manager_id ?? 'unmanaged' }, await flagsOf(tx, actor.business_id));
+  if (refusal) throw new ApiError('FORBIDDEN_7003', refusal);
+  if (target.status !== 'INVITED' && target.status !== 'INVITE_EXPIRED') {
+    throw new ApiError('REQUEST_7001', 'Only users with a pending or expired invite can be sent a new one.');
+  }
+  await tx.query('UPDATE user_invites SET revoked_at = $2 WHERE user_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL', [userId, new Date(now).toISOString()]);
+  const invite = await issueToken(tx, actor.business_id, userId, actor.id, now);
+  const rows = await tx.query<{ doc: unknown }>(
+    `UPDATE spend_users r SET status = 'INVITED', change_seq = $3, updated_at = now() WHERE business_id = $1 AND id = $2
+     RETURNING ${ADMIN_USER_DOC_SQL} AS doc`,
+    [actor.business_id, userId, seq.last],
+  );
+  await announceChange(tx, actor.business_id, seq.last);
+  return { user: rows[0]!.doc, invite: { expires_at: invite.expires_at }, token: invite.token, email: target.email };
+}
+
+/**
+ * Marks every open invite past its expiry INVITE_EXPIRED (a job may run it; acceptance and
+ * sign-in also check lazily). Each user row takes a seq so mirrors show the new status.
+ */
+export async function expireInvites(db: Db, now: number, businessId?: string): Promise<number> {
+  const due = await db.query<{ business_id: string; user_id: string }>(
+    `SELECT DISTINCT u.business_id::text, u.id::text AS user_id FROM user_invites i JOIN spend_users u ON u.id = i.user_id
+      WHERE i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at <= $1 AND u.status = 'INVITED' AND NOT u.deleted
+        AND ($2::uuid IS NULL OR u.business_id = $2)
+        AND NOT EXISTS (SELECT 1 FROM user_invites o WHERE o.user_id = u.id AND o.accepted_at IS NULL AND o.revoked_at IS NULL AND o.expires_at > $1)`,
+    [new Date(now).toISOString(), businessId ?? null],
+  );
+  for (const row of due) {
+    await db.transaction(async (tx) => {
+      const seq = await allocateSeqs(tx, row.business_id, 1);
+      if (!seq) return;
+      await tx.query(
+        `UPDATE spend_users SET status = 'INVITE_EXPIRED', change_seq = $3, updated_at = now() WHERE business_id = $1 AND id = $2 AND status = 'INVITED'`,
+        [row.business_id, row.user_id, seq.last],
+      );
+      await announceChange(tx, row.business_id, seq.last);
+    });
+  }
+  return due.length;
+}

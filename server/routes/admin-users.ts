@@ -1,0 +1,109 @@
+import type { Hono } from 'hono';
+import {
+  acceptInvite,
+  changeUserRole,
+  deleteUser as deleteUserCall,
+  inviteUser as inviteUserCall,
+  resendInvite as resendInviteCall,
+  suspendUser as suspendUserCall,
+  unsuspendUser as unsuspendUserCall,
+} from '../../schema/api/calls-admin.ts';
+import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { signIdToken } from '../auth/tokens.ts';
+import { allocateSeqs, announceChange } from '../db/change-seq.ts';
+import type { Queryable } from '../db/db.ts';
+import { changeRole, deleteUser, findInvite, inviteState, markAccepted, suspendUser, unsuspendUser } from '../domain/admin-user-status.ts';
+import { inviteUser, NO_PASSWORD, resendInvite, type IssuedInvite } from '../domain/admin-users.ts';
+import type { AppDeps } from '../http/deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { actorOf, ok, register } from '../http/register.ts';
+import { adminOf, inWriteTx } from './admin.ts';
+
+/**
+ * The invite email. No mail server exists: development writes it to the server log and, when
+ * the identity side's dev_outbox table is there, to the outbox (GET /v1/public/dev/outbox).
+ */
+async function sendInviteMail(db: Queryable, issued: IssuedInvite): Promise<void> {
+  const link = `/invites/${issued.token}`;
+  const body = `You have been invited to Ledgerline. Accept the invite: ${link} (valid until ${issued.invite.expires_at}).`;
+  console.info(`[ledgerline] invite email to ${issued.email}: ${link}`);
+  const [outbox] = await db.query<{ present: boolean }>(`SELECT to_regclass('dev_outbox') IS NOT NULL AS present`);
+  if (outbox?.present) {
+    await db.query('INSERT INTO dev_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [issued.email, 'You are invited to Ledgerline', body]);
+  }
+}
+
+const inviteAnswer = (issued: IssuedInvite) => ({ user: issued.user, invite: issued.invite });
+
+export function registerAdminUserRoutes(app: Hono, deps: AppDeps): void {
+  // Admins, and managers within inviteRefusal's rules: the domain decides.
+  register(app, deps, inviteUserCall, async (ctx) => {
+    const issued = await inviteUser(ctx.db, actorOf(ctx).user, ctx.input.body, deps.now());
+    await sendInviteMail(ctx.db, issued);
+    return ok(inviteAnswer(issued), 201);
+  });
+  register(app, deps, resendInviteCall, async (ctx) => {
+    const issued = await resendInvite(ctx.db, actorOf(ctx).user, ctx.input.params.user_uuid, deps.now());
+    await sendInviteMail(ctx.db, issued);
+    return ok(inviteAnswer(issued));
+  });
+  register(app, deps, changeUserRole, async (ctx) => {
+    const { user } = adminOf(ctx);
+    return ok(await changeRole(ctx.db, user, ctx.input.params.user_uuid, ctx.input.body.role, ctx.input.body.is_manager));
+  });
+  register(app, deps, suspendUserCall, async (ctx) => ok(await suspendUser(ctx.db, adminOf(ctx).user, ctx.input.params.user_uuid)));
+  register(app, deps, unsuspendUserCall, async (ctx) => {
+    const { user } = adminOf(ctx);
+    return ok(await inWriteTx(ctx, unsuspendUserCall, (tx) => unsuspendUser(tx, user, ctx.input.params.user_uuid)));
+  });
+  register(app, deps, deleteUserCall, async (ctx) => {
+    const { user } = adminOf(ctx);
+    await inWriteTx(ctx, deleteUserCall, (tx) => deleteUser(tx, user, ctx.input.params.user_uuid));
+    return ok({ ok: true });
+  });
+
+  register(app, deps, acceptInvite, async (ctx) => {
+    const { token } = ctx.input.params;
+    const { password } = ctx.input.body;
+    const now = deps.now();
+    const invite = await findInvite(deps.db, token);
+    const state = inviteState(invite, now);
+    if (state === 'missing' || !invite) throw new ApiError('REQUEST_7004', 'This invite was not found.');
+    if (state === 'accepted') throw new ApiError('REQUEST_7001', 'This invite has already been accepted.');
+    if (state === 'expired') {
+      await markExpired(deps.db, invite.business_id, invite.user_id);
+      throw new ApiError('AUTH_7027');
+    }
+    // Hash (or check) outside the transaction: scrypt is slow and PGlite has one connection.
+    const newIdentity = invite.password_hash === NO_PASSWORD;
+    if (!newIdentity && !(await verifyPassword(password, invite.password_hash))) throw new ApiError('AUTH_7001');
+    const passwordHash = newIdentity ? await hashPassword(password) : null;
+    const sessionId = await deps.db.transaction((tx) => markAccepted(tx, invite, passwordHash));
+    const idToken = await signIdToken(
+      await deps.tokenKey(),
+      {
+        sub: invite.identity_id, ramp_user_uuid: invite.user_id, ramp_access_scopes: ['default'],
+        ramp_mfa_required: false, ramp_mfa_authed: false, ramp_session_id: sessionId,
+        sign_in_provider: 'password', business_id: invite.business_id,
+      },
+      Math.floor(now / 1000),
+    );
+    return ok({ id_token: idToken, mfa_required: false });
+  });
+}
+
+/** The lazy half of expiry: an accept attempt on an overdue invite records INVITE_EXPIRED. */
+async function markExpired(db: AppDeps['db'], businessId: string, userId: string): Promise<void> {
+  await db.transaction(async (tx) => {
+    // The business counter first, like every writer (one lock order, no deadlock); a seq left
+    // unused when the status already moved on is a harmless gap in the feed.
+    const seq = await allocateSeqs(tx, businessId, 1);
+    if (!seq) return;
+    const rows = await tx.query(
+      `UPDATE spend_users SET status = 'INVITE_EXPIRED', change_seq = $3, updated_at = now()
+        WHERE business_id = $1 AND id = $2 AND status = 'INVITED' RETURNING 1`,
+      [businessId, userId, seq.last],
+    );
+    if (rows.length > 0) await announceChange(tx, businessId, seq.last);
+  });
+}
