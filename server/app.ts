@@ -12,6 +12,9 @@ import { serveDist } from './http/static.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAdminUserRoutes } from './routes/admin-users.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
+import { registerIdentityRoutes } from './routes/identity.ts';
+import { registerSessionRoutes } from './routes/identity-session.ts';
+import { registerStepUpRoutes } from './routes/identity-step-up.ts';
 import { registerReferenceRoutes } from './routes/reference.ts';
 import { registerSyncRoutes } from './routes/sync.ts';
 import { registerTransactionRoutes } from './routes/transactions.ts';
@@ -61,6 +64,9 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('REQUEST_7013'), 413) }),
   );
   registerAuthRoutes(app, deps);
+  registerIdentityRoutes(app, deps);
+  registerStepUpRoutes(app, deps);
+  registerSessionRoutes(app, deps);
   registerReferenceRoutes(app, deps);
   registerTransactionRoutes(app, deps);
   registerSyncRoutes(app, deps);

@@ -13,6 +13,7 @@ import { pageQuerySchema, pagingBodySchema, paginatedSchema } from '../paging.ts
 import { changesQuerySchema, changesResponseSchema } from '../sync-feed.ts';
 import { transactionFilterSchema, transactionSortSchema } from '../transaction-query.ts';
 import { codingPatchSchema, bulkCodingBodySchema } from '../commands/coding-patch.ts';
+import { IDENTITY_CALLS } from './calls-identity.ts';
 import { ADMIN_CALLS } from './calls-admin.ts';
 
 /**
@@ -170,5 +171,6 @@ export const CATALOGUE = [
   bulkCodeTransactions,
   syncChanges,
   syncStream,
+  ...IDENTITY_CALLS,
   ...ADMIN_CALLS,
 ] as const;

@@ -25,11 +25,17 @@ export async function loadTokenKey(db: Queryable, envSecret = process.env.TOKEN_
 
 export type NewTokenClaims = Omit<TokenClaims, 'iat' | 'exp'>;
 
-export async function signIdToken(key: Uint8Array, claims: NewTokenClaims, nowSeconds: number): Promise<string> {
+/** ttlSeconds shortens the life of step-up and impersonation tokens (default 12 h). */
+export async function signIdToken(
+  key: Uint8Array,
+  claims: NewTokenClaims,
+  nowSeconds: number,
+  ttlSeconds = TOKEN_TTL_SECONDS,
+): Promise<string> {
   return new SignJWT({ ...claims })
     .setProtectedHeader({ alg: ALG, typ: 'JWT' })
     .setIssuedAt(nowSeconds)
-    .setExpirationTime(nowSeconds + TOKEN_TTL_SECONDS)
+    .setExpirationTime(nowSeconds + ttlSeconds)
     .sign(key);
 }
 

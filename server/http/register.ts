@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { CallDef, CallParsed } from '../../schema/api/define-call.ts';
 import { IDEMPOTENCY_HEADER } from '../../schema/api/scopes.ts';
 import { validationMessages } from '../../schema/errors.ts';
+import { recordAudit } from '../auth/audit.ts';
 import type { Queryable } from '../db/db.ts';
 import { authenticate, type Actor } from './actor.ts';
 import type { AppDeps } from './deps.ts';
@@ -38,25 +39,47 @@ export function actorOf(ctx: { actor: Actor | null }): Actor {
 export function register<C extends CallDef>(app: Hono, deps: AppDeps, call: C, handler: Handler<C>): void {
   app.on(call.method, call.path, async (c) => {
     const actor = call.auth.kind === 'public' ? null : await authenticate(c, deps, call.auth);
-    const rawBody = call.body ? await c.req.text() : '';
-    const input = parseInput(c, call, rawBody);
-    const base = { c, deps, actor, input };
-    // Reads, and public calls (sign-in has no identity to scope a key by, and must not hold
-    // PGlite's single connection through a slow password hash), run outside a transaction.
-    if (!call.idempotent || !actor) return send(c, await handler({ ...base, db: deps.db }));
-
-    const key = c.req.header(IDEMPOTENCY_HEADER);
-    if (key === undefined) {
-      return send(c, await deps.db.transaction((tx) => handler({ ...base, db: tx })));
-    }
-    if (!KEY_PATTERN.test(key)) {
-      throw validationError({ [IDEMPOTENCY_HEADER]: `${IDEMPOTENCY_HEADER} must be a valid key` });
-    }
-    const scope = `${actor.identityId}:${actor.businessId}`;
-    const hash = requestHash(call.method, new URL(c.req.url).pathname, rawBody);
-    return runOnce(c, deps, { scope, key, hash }, (tx) => handler({ ...base, db: tx }));
+    if (actor && call.method !== 'GET') return audited(deps, call, actor, c, () => handle(c, deps, call, actor, handler));
+    return handle(c, deps, call, actor, handler);
   });
 }
+
+/** Every write by a signed-in caller is recorded with its outcome (and impersonator), refusals too. */
+async function audited(deps: AppDeps, call: CallDef, actor: Actor, c: Context, run: () => Promise<Response>): Promise<Response> {
+  const entry = {
+    identityId: actor.identityId, spendUserId: actor.user.id, businessId: actor.businessId,
+    impersonatorEmail: actor.claims.impersonator?.email ?? null, callId: call.id, method: call.method, path: new URL(c.req.url).pathname,
+  };
+  try {
+    const res = await run();
+    await recordAudit(deps.db, { ...entry, status: res.status });
+    return res;
+  } catch (err) {
+    await recordAudit(deps.db, { ...entry, status: err instanceof ApiError ? err.status : 500 });
+    throw err;
+  }
+}
+
+async function handle<C extends CallDef>(c: Context, deps: AppDeps, call: C, actor: Actor | null, handler: Handler<C>): Promise<Response> {
+  const rawBody = call.body ? await c.req.text() : '';
+  const input = parseInput(c, call, rawBody);
+  const base = { c, deps, actor, input };
+  // Reads, and public calls (sign-in has no identity to scope a key by, and must not hold
+  // PGlite's single connection through a slow password hash), run outside a transaction.
+  if (!call.idempotent || !actor) return send(c, await handler({ ...base, db: deps.db }));
+
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined) {
+    return send(c, await deps.db.transaction((tx) => handler({ ...base, db: tx })));
+  }
+  if (!KEY_PATTERN.test(key)) {
+    throw validationError({ [IDEMPOTENCY_HEADER]: `${IDEMPOTENCY_HEADER} must be a valid key` });
+  }
+  const scope = `${actor.identityId}:${actor.businessId}`;
+  const hash = requestHash(call.method, new URL(c.req.url).pathname, rawBody);
+  return runOnce(c, deps, { scope, key, hash }, (tx) => handler({ ...base, db: tx }));
+}
+
 
 type KeyRef = { scope: string; key: string; hash: string };
 

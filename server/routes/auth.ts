@@ -1,9 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import { currentIdentity, signIn, signOut } from '../../schema/api/calls.ts';
 import { defaultSpendUser } from '../../schema/roles.ts';
+import { loginDownMessage } from '../../schema/web-config.ts';
 import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
-import { signIdToken } from '../auth/tokens.ts';
+import { assertNotThrottled, clearAccountFailures, loginLimits, recordFailure, ThrottledError } from '../auth/rate-limit.ts';
+import { issueToken, mfaRequiredFor, openSession, signInGrant } from '../auth/session.ts';
+import { readWebConfig } from '../auth/settings.ts';
 import type { Queryable } from '../db/db.ts';
 import { SPEND_USER_DOC_SQL } from '../feed/docs.ts';
 import type { AppDeps } from '../http/deps.ts';
@@ -15,9 +17,10 @@ type SpendUserDoc = {
   id: string; business_id: string; role: string; is_manager: boolean; user_permissions: string[];
   external_firm: { uuid: string; id: string } | null; has_finished_onboarding: boolean;
   is_business_locked: boolean; has_accepted_cardholder_agreement: boolean; status: string;
+  payroll_currency: string | null;
 };
 
-async function spendUsersOf(db: Queryable, identityId: string): Promise<SpendUserDoc[]> {
+export async function spendUsersOf(db: Queryable, identityId: string): Promise<SpendUserDoc[]> {
   const rows = await db.query<{ doc: SpendUserDoc }>(
     `SELECT ${SPEND_USER_DOC_SQL} AS doc FROM spend_users r WHERE r.identity_id = $1 AND NOT r.deleted ORDER BY r.business_id`,
     [identityId],
@@ -25,37 +28,60 @@ async function spendUsersOf(db: Queryable, identityId: string): Promise<SpendUse
   return rows.map((r) => r.doc);
 }
 
+/**
+ * The client address the per-address limit counts. Behind a reverse proxy (LEDGERLINE_TRUST_PROXY=1)
+ * it is the first X-Forwarded-For hop; otherwise the socket's peer, which a client cannot forge.
+ */
+export function clientAddress(c: Context): string | null {
+  if (process.env.LEDGERLINE_TRUST_PROXY === '1') {
+    const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (first) return first;
+  }
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? null;
+}
+
+/** §8: an identity with no active user but an open invite hears about the invite. */
+function inviteRefusal(users: SpendUserDoc[]): ApiError {
+  if (users.some((u) => u.status === 'INVITED')) return new ApiError('AUTH_7026');
+  if (users.some((u) => u.status === 'INVITE_EXPIRED')) return new ApiError('AUTH_7027');
+  return new ApiError('4014');
+}
+
 export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
   register(app, deps, signIn, async (ctx) => {
     const { email, password } = ctx.input.body;
+    const config = await readWebConfig(ctx.db);
+    if (config.isLoginDown) throw new ApiError('AUTH_7022', loginDownMessage(config));
+    const limits = loginLimits(email, clientAddress(ctx.c));
+    try {
+      await assertNotThrottled(ctx.db, limits, deps.now());
+    } catch (err) {
+      if (!(err instanceof ThrottledError)) throw err;
+      return ctx.c.json(err.body, 429, { 'Retry-After': String(err.retryAfterSeconds) });
+    }
     const rows = await ctx.db.query<IdentityRow>('SELECT * FROM identities WHERE lower(email) = lower($1)', [email]);
     const identity = rows[0];
     // Unknown emails burn the same scrypt work, so timing does not reveal which accounts exist.
     const valid = identity ? await verifyPassword(password, identity.password_hash) : await verifyAgainstDummy(password);
-    if (!identity || !valid) throw new ApiError('AUTH_7001');
-    const user = defaultSpendUser(
-      (await spendUsersOf(ctx.db, identity.id)).filter((u) => u.status === 'ACTIVE'),
-      null,
-    );
+    const users = identity ? await spendUsersOf(ctx.db, identity.id) : [];
+    const user = defaultSpendUser(users.filter((u) => u.status === 'ACTIVE'), null);
+    // An invited person has no usable password yet: the §8 invite message is the useful answer.
+    if (identity && !user && users.length > 0) throw inviteRefusal(users);
+    if (!identity || !valid) {
+      await recordFailure(ctx.db, limits, deps.now());
+      throw new ApiError('AUTH_7001');
+    }
+    await clearAccountFailures(ctx.db, email);
     if (!user) throw new ApiError('4014');
-    const sessionId = randomUUID();
-    await ctx.db.query('INSERT INTO sessions (id, identity_id) VALUES ($1, $2)', [sessionId, identity.id]);
-    const idToken = await signIdToken(
-      await deps.tokenKey(),
-      {
-        sub: identity.id,
-        ramp_user_uuid: user.id,
-        ramp_access_scopes: ['default'],
-        // MFA arrives with a later issue; until then password sign-in is complete on its own.
-        ramp_mfa_required: false,
-        ramp_mfa_authed: false,
-        ramp_session_id: sessionId,
-        sign_in_provider: 'password',
-        business_id: user.business_id,
-      },
-      Math.floor(deps.now() / 1000),
+    const mfaRequired = await mfaRequiredFor(ctx.db, identity.id, user.business_id);
+    const sessionId = await openSession(ctx.db, identity.id);
+    const { token } = await issueToken(
+      deps,
+      { identityId: identity.id, userId: user.id, businessId: user.business_id, sessionId },
+      signInGrant(mfaRequired),
     );
-    return ok({ id_token: idToken, mfa_required: false });
+    return ok({ id_token: token, mfa_required: mfaRequired });
   });
 
   register(app, deps, signOut, async (ctx) => {
@@ -90,3 +116,4 @@ export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
     });
   });
 }
+

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { Scope } from '../../schema/api/scopes.ts';
+import type { Queryable } from '../db/db.ts';
+import type { AppDeps } from '../http/deps.ts';
+import { hasActiveTotp } from './totp.ts';
+import { signIdToken } from './tokens.ts';
+
+/** Step-up tokens (sensitive, email-otp) live 10 minutes; the client keeps its normal token too. */
+export const STEP_UP_TTL_SECONDS = 10 * 60;
+/** Impersonation tokens live one hour. */
+export const IMPERSONATION_TTL_SECONDS = 60 * 60;
+
+export type TokenSubject = {
+  identityId: string;
+  userId: string;
+  businessId: string;
+  sessionId: string;
+};
+export type TokenGrant = {
+  scopes: Scope[];
+  mfaRequired: boolean;
+  mfaAuthed: boolean;
+  ttlSeconds?: number;
+  impersonator?: { email: string };
+};
+
+export async function openSession(db: Queryable, identityId: string, impersonatorIdentityId: string | null = null): Promise<string> {
+  const sessionId = randomUUID();
+  await db.query('INSERT INTO sessions (id, identity_id, impersonator_identity_id) VALUES ($1, $2, $3)', [
+    sessionId, identityId, impersonatorIdentityId,
+  ]);
+  return sessionId;
+}
+
+/** Signs a token for a session; every token of a session dies with it (sign-out). */
+export async function issueToken(deps: AppDeps, subject: TokenSubject, grant: TokenGrant): Promise<{ token: string; expiresAt: Date }> {
+  const nowSeconds = Math.floor(deps.now() / 1000);
+  const token = await signIdToken(
+    await deps.tokenKey(),
+    {
+      sub: subject.identityId,
+      ramp_user_uuid: subject.userId,
+      ramp_access_scopes: grant.scopes,
+      ramp_mfa_required: grant.mfaRequired,
+      ramp_mfa_authed: grant.mfaAuthed,
+      ramp_session_id: subject.sessionId,
+      sign_in_provider: 'password',
+      business_id: subject.businessId,
+      ...(grant.impersonator && { impersonator: grant.impersonator }),
+    },
+    nowSeconds,
+    grant.ttlSeconds,
+  );
+  const ttl = grant.ttlSeconds ?? 12 * 60 * 60;
+  return { token, expiresAt: new Date((nowSeconds + ttl) * 1000) };
+}
+
+/**
+ * MFA is required when the identity or the business asks for it, or when the identity has
+ * enrolled an authenticator (an enrolled factor is always used).
+ */
+export async function mfaRequiredFor(db: Queryable, identityId: string, businessId: string): Promise<boolean> {
+  const [row] = await db.query<{ required: boolean }>(
+    `SELECT (i.mfa_required OR coalesce(b.mfa_required, false)) AS required
+       FROM identities i LEFT JOIN businesses b ON b.id = $2 WHERE i.id = $1`,
+    [identityId, businessId],
+  );
+  return Boolean(row?.required) || (await hasActiveTotp(db, identityId));
+}
+
+/**
+ * The token a password sign-in gets: fully scoped, or, while MFA is pending, no scope at all
+ * (every normal call answers AUTH_7016) until verify-mfa exchanges it.
+ */
+export function signInGrant(mfaRequired: boolean): TokenGrant {
+  return { scopes: mfaRequired ? [] : ['default'], mfaRequired, mfaAuthed: false };
+}

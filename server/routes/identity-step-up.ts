@@ -1,0 +1,154 @@
+import type { Hono } from 'hono';
+import {
+  changePassword, changeUserEmail, putBankDetails, putTaxInfo, sendEmailOtp, setPhoneNumber, stepUp, verifyEmailOtp,
+} from '../../schema/api/calls-identity.ts';
+import type { Scope } from '../../schema/api/scopes.ts';
+import { ERROR_CATALOGUE, errorBody, type ErrorCode } from '../../schema/errors.ts';
+import { consumeEmailOtp, issueEmailOtp } from '../auth/email-otp.ts';
+import { last4 } from '../auth/guards.ts';
+import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { assertNotThrottled, loginLimits, recordFailure } from '../auth/rate-limit.ts';
+import { issueToken, STEP_UP_TTL_SECONDS } from '../auth/session.ts';
+import { consumeCode } from '../auth/totp.ts';
+import { allocateSeqs, announceChange } from '../db/change-seq.ts';
+import type { Actor } from '../http/actor.ts';
+import type { AppDeps } from '../http/deps.ts';
+import { ApiError, validationError } from '../http/errors.ts';
+import { actorOf, ok, register, type Reply } from '../http/register.ts';
+import { DUPLICATE_EMAIL_MESSAGE, PASSWORD_IS_EMAIL_MESSAGE } from './identity.ts';
+
+const ADMIN_ROLES = ['BUSINESS_OWNER', 'BUSINESS_ADMIN'];
+
+/**
+ * A refusal answered (not thrown) so the write transaction commits what it counted: a failed
+ * attempt must stay counted, and a thrown error would roll it back.
+ */
+const refuse = (code: ErrorCode): Reply => ({ status: ERROR_CATALOGUE[code].status, body: errorBody(code) });
+
+/**
+ * A step-up token: the caller's scopes plus the earned one, on the same session (sign-out ends it
+ * too), living 10 minutes. The client keeps its normal 12 h token and uses this one only for the
+ * calls that need the extra scope, so "falling back" is just the step-up token expiring.
+ */
+async function stepUpToken(deps: AppDeps, actor: Actor, scope: Scope) {
+  const scopes = [...new Set([...(actor.claims.ramp_access_scopes as Scope[]), scope])];
+  const { token, expiresAt } = await issueToken(
+    deps,
+    { identityId: actor.identityId, userId: actor.user.id, businessId: actor.businessId, sessionId: actor.sessionId },
+    {
+      scopes, mfaRequired: actor.claims.ramp_mfa_required, mfaAuthed: actor.claims.ramp_mfa_authed,
+      ttlSeconds: STEP_UP_TTL_SECONDS, ...(actor.claims.impersonator && { impersonator: actor.claims.impersonator }),
+    },
+  );
+  return ok({ id_token: token, expires_at: expiresAt.toISOString() });
+}
+
+export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
+  register(app, deps, stepUp, async (ctx) => {
+    const actor = actorOf(ctx);
+    const body = ctx.input.body;
+    if ('mfa_code' in body) {
+      const used = await consumeCode(ctx.db, actor.identityId, body.mfa_code, deps.now());
+      return used ? stepUpToken(deps, actor, 'sensitive') : refuse('AUTH_7025');
+    }
+    const [identity] = await ctx.db.query<{ email: string; password_hash: string }>(
+      'SELECT email, password_hash FROM identities WHERE id = $1',
+      [actor.identityId],
+    );
+    if (!identity) throw new ApiError('AUTH_7002');
+    // Re-entering the password is guessable like a sign-in: the same per-account window applies.
+    const limits = loginLimits(identity.email, null);
+    await assertNotThrottled(ctx.db, limits, deps.now());
+    if (!(await verifyPassword(body.password, identity.password_hash))) {
+      await recordFailure(ctx.db, limits, deps.now());
+      return refuse('AUTH_7001');
+    }
+    return stepUpToken(deps, actor, 'sensitive');
+  });
+
+  register(app, deps, sendEmailOtp, async (ctx) => {
+    const actor = actorOf(ctx);
+    const [identity] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
+    if (!identity) throw new ApiError('AUTH_7002');
+    const expiresAt = await issueEmailOtp(ctx.db, actor.identityId, identity.email, deps.now());
+    return ok({ sent: true, expires_at: expiresAt.toISOString() });
+  });
+
+  register(app, deps, verifyEmailOtp, async (ctx) => {
+    const actor = actorOf(ctx);
+    const refusal = await consumeEmailOtp(ctx.db, actor.identityId, ctx.input.body.code, deps.now());
+    return refusal ? refuse(refusal) : stepUpToken(deps, actor, 'email-otp');
+  });
+
+  register(app, deps, changePassword, async (ctx) => {
+    const actor = actorOf(ctx);
+    const { new_password } = ctx.input.body;
+    const [identity] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
+    if (!identity) throw new ApiError('AUTH_7002');
+    if (new_password.trim().toLowerCase() === identity.email.toLowerCase()) throw validationError({ new_password: PASSWORD_IS_EMAIL_MESSAGE });
+    await ctx.db.query('UPDATE identities SET password_hash = $2, updated_at = now() WHERE id = $1', [
+      actor.identityId, await hashPassword(new_password),
+    ]);
+    // Whoever knew the old password is signed out everywhere else.
+    await ctx.db.query('UPDATE sessions SET revoked_at = now() WHERE identity_id = $1 AND id <> $2 AND revoked_at IS NULL', [
+      actor.identityId, actor.sessionId,
+    ]);
+    return ok({ ok: true });
+  });
+
+  register(app, deps, setPhoneNumber, async (ctx) => {
+    const actor = actorOf(ctx);
+    const { phone_number } = ctx.input.body;
+    await ctx.db.query('UPDATE identities SET phone_number = $2, updated_at = now() WHERE id = $1', [actor.identityId, phone_number]);
+    return ok({ phone_number });
+  });
+
+  register(app, deps, changeUserEmail, async (ctx) => {
+    const actor = actorOf(ctx);
+    if (!ADMIN_ROLES.includes(actor.user.role)) throw new ApiError('FORBIDDEN_7003');
+    const { email } = ctx.input.body;
+    const [target] = await ctx.db.query<{ identity_id: string }>(
+      'SELECT identity_id FROM spend_users WHERE id = $1 AND business_id = $2 AND NOT deleted',
+      [ctx.input.params.user_uuid, actor.businessId],
+    );
+    // Another business's user is as unknown as a missing one (tenant isolation).
+    if (!target) throw new ApiError('REQUEST_7004');
+    const clash = await ctx.db.query('SELECT 1 FROM identities WHERE lower(email) = lower($1) AND id <> $2', [email, target.identity_id]);
+    if (clash.length > 0) throw validationError({ email: DUPLICATE_EMAIL_MESSAGE });
+    await ctx.db.query('UPDATE identities SET email = $2, updated_at = now() WHERE id = $1', [target.identity_id, email]);
+    // The identity's users in every business show the new address; each is a mirrored row.
+    const users = await ctx.db.query<{ id: string; business_id: string }>(
+      'SELECT id, business_id FROM spend_users WHERE identity_id = $1', [target.identity_id],
+    );
+    for (const u of users) {
+      const seqs = await allocateSeqs(ctx.db, u.business_id, 1);
+      if (!seqs) continue;
+      await ctx.db.query('UPDATE spend_users SET email = $2, change_seq = $3, updated_at = now() WHERE id = $1', [u.id, email, seqs.first]);
+      await announceChange(ctx.db, u.business_id, seqs.first);
+    }
+    return ok({ id: ctx.input.params.user_uuid, email });
+  });
+
+  register(app, deps, putBankDetails, async (ctx) => {
+    const actor = actorOf(ctx);
+    const b = ctx.input.body;
+    await ctx.db.query(
+      `INSERT INTO bank_details (spend_user_id, account_holder_name, routing_number, account_number) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (spend_user_id) DO UPDATE SET account_holder_name = $2, routing_number = $3, account_number = $4, updated_at = now()`,
+      [actor.user.id, b.account_holder_name, b.routing_number, b.account_number],
+    );
+    return ok({ account_holder_name: b.account_holder_name, routing_number: b.routing_number, account_number_last4: last4(b.account_number) });
+  });
+
+  register(app, deps, putTaxInfo, async (ctx) => {
+    const actor = actorOf(ctx);
+    if (!ADMIN_ROLES.includes(actor.user.role)) throw new ApiError('FORBIDDEN_7003');
+    const b = ctx.input.body;
+    await ctx.db.query(
+      `INSERT INTO business_tax_info (business_id, legal_name, tin) VALUES ($1, $2, $3)
+       ON CONFLICT (business_id) DO UPDATE SET legal_name = $2, tin = $3, updated_at = now()`,
+      [actor.businessId, b.legal_name, b.tin],
+    );
+    return ok({ legal_name: b.legal_name, tin_last4: last4(b.tin) });
+  });
+}

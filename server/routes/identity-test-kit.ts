@@ -1,0 +1,29 @@
+/** Shared helpers of the identity route tests: an injectable clock and MFA enrolment. */
+import { decodeJwt } from 'jose';
+import type { Hono } from 'hono';
+import { tokenClaimsSchema } from '../../schema/api/scopes.ts';
+import { totpCode, TOTP_PERIOD_SECONDS } from '../auth/totp.ts';
+import { request } from '../test-fixtures.ts';
+
+export const STEP_MS = TOTP_PERIOD_SECONDS * 1000;
+
+/** A settable clock for createApp({now}); starts on a fresh TOTP step. */
+export function testClock(startMs = Date.UTC(2026, 5, 1, 12)) {
+  const clock = { ms: startMs, now: () => clock.ms, advance: (ms: number) => (clock.ms += ms) };
+  return clock;
+}
+
+export const claimsOf = (token: string) => tokenClaimsSchema.parse(decodeJwt(token));
+
+/** Enrols and activates a TOTP authenticator; returns its id and secret. */
+export async function enrolTotp(app: Hono, token: string, nowMs: number) {
+  const start = await request<{ authenticator_id: string; secret: string; otpauth_uri: string }>(
+    app, 'POST', '/v1/auth/authentication/tokens/totp', { token, body: {} },
+  );
+  if (start.status !== 201) throw new Error(`enrol start failed: ${start.status} ${start.text}`);
+  const verify = await request(app, 'POST', `/v1/auth/authentication/tokens/totp/${start.body.authenticator_id}/verify`, {
+    token, body: { code: totpCode(start.body.secret, nowMs) },
+  });
+  if (verify.status !== 200) throw new Error(`enrol verify failed: ${verify.status} ${verify.text}`);
+  return { id: start.body.authenticator_id, secret: start.body.secret };
+}
