@@ -111,13 +111,15 @@ export async function findInvite(db: Queryable, token: string): Promise<InviteLo
 }
 
 /**
- * What an invite allows: 'accept', or the refusal. A superseded (resent) token counts as
- * expired: the person is pointed at the newest email.
+ * What an invite allows: 'accept', or the refusal. A superseded (resent) token answers like an
+ * expired one (the person is pointed at the newest email) but, unlike a really overdue invite,
+ * must not mark the user INVITE_EXPIRED: their newest invite is still open.
  */
-export function inviteState(inv: InviteLookup | null, now: number): 'accept' | 'missing' | 'accepted' | 'expired' {
+export function inviteState(inv: InviteLookup | null, now: number): 'accept' | 'missing' | 'accepted' | 'expired' | 'superseded' {
   if (!inv || inv.deleted) return 'missing';
   if (inv.accepted_at) return 'accepted';
-  if (inv.revoked_at || inv.status === 'INVITE_EXPIRED' || new Date(inv.expires_at).getTime() <= now) return 'expired';
+  if (inv.revoked_at) return 'superseded';
+  if (inv.status === 'INVITE_EXPIRED' || new Date(inv.expires_at).getTime() <= now) return 'expired';
   if (inv.status !== 'INVITED') return 'missing';
   return 'accept';
 }

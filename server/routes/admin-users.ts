@@ -70,10 +70,8 @@ export function registerAdminUserRoutes(app: Hono, deps: AppDeps): void {
     const state = inviteState(invite, now);
     if (state === 'missing' || !invite) throw new ApiError('REQUEST_7004', 'This invite was not found.');
     if (state === 'accepted') throw new ApiError('REQUEST_7001', 'This invite has already been accepted.');
-    if (state === 'expired') {
-      await markExpired(deps.db, invite.business_id, invite.user_id);
-      throw new ApiError('AUTH_7027');
-    }
+    if (state === 'expired') await markExpired(deps.db, invite.business_id, invite.user_id);
+    if (state === 'expired' || state === 'superseded') throw new ApiError('AUTH_7027');
     // Hash (or check) outside the transaction: scrypt is slow and PGlite has one connection.
     const newIdentity = invite.password_hash === NO_PASSWORD;
     if (!newIdentity && !(await verifyPassword(password, invite.password_hash))) throw new ApiError('AUTH_7001');
