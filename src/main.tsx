@@ -2,18 +2,41 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { createDataClient } from '../workers/client.ts';
+import { startBrowserTelemetry } from '../workers/telemetry-client.ts';
 import { bootData, createAppStore } from './data-access/app-state.ts';
 import { DataProvider } from './data-access/data-context.tsx';
+import { bootPlatform, tabBusinessId } from './app/platform-boot.ts';
 import { createAppRouter } from './router.tsx';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Ledgerline mounts into #root, which index.html must provide');
 
-const store = createAppStore(navigator.onLine);
+const platform = bootPlatform({
+  userAgent: navigator.userAgent,
+  search: window.location.search,
+  storage: window.localStorage,
+  now: Date.now(),
+});
+// A `business_id` link selects this tab's business before anything reads it.
+tabBusinessId(window.location.search, window.sessionStorage);
+
+const store = createAppStore(navigator.onLine, platform);
 const client = createDataClient();
 const router = createAppRouter(store);
 void bootData(client, store);
+
+// First-party telemetry: page views after each navigation, identity once signed in.
+const telemetry = startBrowserTelemetry(client, window);
+router.subscribe('onResolved', () => telemetry.page(window.location.href));
+let identified: string | null = null;
+store.subscribe(() => {
+  const session = store.get().session;
+  const key = session ? `${session.user.id}:${session.business.id}` : null;
+  if (!session || key === identified) return;
+  identified = key;
+  telemetry.identify({ spend_user_id: session.user.id, business_id: session.business.id, external_firm_id: null });
+});
 
 createRoot(root).render(
   <StrictMode>

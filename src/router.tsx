@@ -4,6 +4,8 @@ import { whenBooted } from './data-access/app-state.ts';
 import { useAppState } from './data-access/data-context.tsx';
 import { AppLayout } from './app/app-layout.tsx';
 import { SignInPage } from './app/sign-in-page.tsx';
+import { SignUpPage } from './app/sign-up-page.tsx';
+import { SettingsPage } from './features/settings/settings-page.tsx';
 import { Toasts } from './app/toasts.tsx';
 import { UpdatePrompt } from './app/update-prompt.tsx';
 import { HOME_PATH, safeRedirect } from './app/redirect.ts';
@@ -69,6 +71,16 @@ const signInRoute = createRoute({
   },
 });
 
+const signUpRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-up',
+  beforeLoad: async ({ context }) => {
+    await whenBooted(context.store);
+    if (context.store.get().session) throw redirect({ href: HOME_PATH, replace: true });
+  },
+  component: SignUpPage,
+});
+
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: '_app',
@@ -96,7 +108,17 @@ export const transactionsRoute = createRoute({
   component: TransactionsPage,
 });
 
-const routeTree = rootRoute.addChildren([signInRoute, appRoute.addChildren([indexRoute, transactionsRoute])]);
+const settingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings',
+  component: SettingsPage,
+});
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  signUpRoute,
+  appRoute.addChildren([indexRoute, transactionsRoute, settingsRoute]),
+]);
 
 export function createAppRouter(store: AppStore) {
   return createRouter({

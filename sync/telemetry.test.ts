@@ -124,10 +124,11 @@ describe('telemetry', () => {
     t.reportError('Request failed for GB82 WEST 1234 5698 7654 32 with Bearer abc.def', '/transactions/42?code=zz', {
       request: { body: { password: 'hunter2', account_number: '000123456789', note: 'ssn 123-45-6789' } },
       headers: { 'RAMP-ID-TOKEN': 'eyJhbGciOi.eyJzdWIiOi.sig' },
+      log: 'POST /v1/public/sign-in {"email":"a@b.c","password":"s3cret!"} then token=abc123',
     });
     await flush();
     const report = JSON.stringify(errors[0]);
-    for (const secret of ['hunter2', '000123456789', '123-45-6789', 'GB82 WEST', 'abc.def', 'eyJhbGciOi', 'zz']) {
+    for (const secret of ['s3cret!', 'abc123', 'hunter2', '000123456789', '123-45-6789', 'GB82 WEST', 'abc.def', 'eyJhbGciOi', 'zz']) {
       expect(report).not.toContain(secret);
     }
     expect(errors[0]?.path).toContain('sanitized_path=%2Ftransactions%2F%3Aid');

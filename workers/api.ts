@@ -10,6 +10,9 @@ import type { TransactionFilter, TransactionSort } from '../schema/transaction-q
 import type { CodingPatch } from '../schema/commands/coding-patch.ts';
 import type { ErrorV2 } from '../schema/errors.ts';
 import type { OutboxEntry, SyncStatus } from '../sync/ports.ts';
+import type { WebConfig } from '../schema/web-config.ts';
+import type { FeatureFlags } from '../schema/feature-flags.ts';
+import type { Platform } from '../schema/platform.ts';
 
 /**
  * The one typed boundary between the UI and the data worker (exposed with Comlink).
@@ -52,11 +55,57 @@ export interface SessionInfo {
   user: SpendUser;
   business: Business;
   scopes: string[];
+  /** The user has a second factor (MFA required or an authenticator enrolled): step-up may use a code. */
+  mfa_enabled?: boolean;
 }
 
+/**
+ * `mfa_required: true` on a failure: the password was right but the sign-in waits for the
+ * second factor; call `verifyMfa(code)` next (the worker holds the half-scoped token).
+ */
 export type SignInResult =
   | { ok: true; session: SessionInfo; mfa_required: boolean }
-  | { ok: false; error: ErrorV2['error_v2'] };
+  | { ok: false; error: ErrorV2['error_v2']; mfa_required?: true };
+
+export interface SignUpInput {
+  first_name: string;
+  last_name: string;
+  business_name: string;
+  email: string;
+  password: string;
+}
+
+/** Re-enter the password, or an authenticator code when the user has MFA. */
+export type StepUpInput = { password: string } | { mfa_code: string };
+
+/**
+ * A direct (online-only) call's answer. `step_up` names the scope to earn first: show the
+ * step-up prompt, call `stepUp`, then repeat the action.
+ */
+export type ActionResult =
+  | { ok: true }
+  | { ok: false; error: ErrorV2['error_v2']; step_up?: 'sensitive' | 'email-otp' };
+
+export interface TotpSetup {
+  authenticator_id: string;
+  secret: string;
+  otpauth_uri: string;
+}
+
+/** A telemetry event as the UI's telemetry queue batches it (path already sanitised). */
+export interface TelemetryEventInput {
+  name: string;
+  path: string;
+  props: Record<string, unknown>;
+  ts: string;
+}
+
+export interface ErrorReportInput {
+  message: string;
+  url: string;
+  stack?: string;
+  context: Record<string, unknown>;
+}
 
 export type CommandResult =
   | { ok: true; command_id: string; affected: number; took_ms: number }
@@ -64,10 +113,32 @@ export type CommandResult =
 
 export interface DataApi {
   /** Opens the mirror for the stored session (if any); resolves when the first page is readable. */
-  init(opts: { baseUrl: string }): Promise<SessionInfo | null>;
+  init(opts: { baseUrl: string; platform?: Platform }): Promise<SessionInfo | null>;
   signIn(email: string, password: string): Promise<SignInResult>;
   signOut(): Promise<void>;
   session(): Promise<SessionInfo | null>;
+  /** Creates the identity and its business, then signs in. */
+  signUp(input: SignUpInput): Promise<SignInResult>;
+  /** Second step of a sign-in that answered mfa_required. */
+  verifyMfa(code: string): Promise<SignInResult>;
+  /**
+   * The session expired (401): sign the SAME user in again in place; the mirror and the outbox
+   * stay and the sync resumes. A different account's credentials are refused.
+   */
+  reauthenticate(password: string): Promise<SignInResult>;
+  /** §3 web config (defaults when the server cannot be reached). */
+  webConfig(): Promise<WebConfig>;
+  /** Earns `sensitive` for the step-up token's lifetime, then retries commands parked on it. */
+  stepUp(input: StepUpInput): Promise<ActionResult>;
+  changePassword(newPassword: string): Promise<ActionResult>;
+  startTotp(): Promise<{ ok: true; setup: TotpSetup } | Extract<ActionResult, { ok: false }>>;
+  verifyTotp(authenticatorId: string, code: string): Promise<ActionResult>;
+  /** Revokes every session of the identity, then signs this device out. */
+  signOutAllSessions(): Promise<ActionResult>;
+  /** Feature flags of the session's business, typed; cached in the mirror for offline use. */
+  flags(): Promise<FeatureFlags>;
+  sendTelemetry(events: TelemetryEventInput[]): Promise<void>;
+  sendErrorReport(report: ErrorReportInput): Promise<void>;
 
   queryTransactions(q: TransactionQuery): Promise<QueryResult>;
   /** Ids of every transaction matching the filter (for "select all matching"). */

@@ -1,15 +1,24 @@
 import type { RxStorage } from 'rxdb';
 import { currentIdentity, signIn as signInCall, signOut as signOutCall } from '../schema/api/calls.ts';
+import {
+  changePassword as changePasswordCall, postErrorReport, postTelemetry, signOutAllSessions as signOutAllCall,
+  signUp as signUpCall, stepUp as stepUpCall, totpStart, totpVerify, verifyMfa as verifyMfaCall,
+} from '../schema/api/calls-identity.ts';
 import { errorBody } from '../schema/errors.ts';
+import type { FeatureFlags } from '../schema/feature-flags.ts';
+import { requestTimeoutMs, tokenWaitMs, type Platform } from '../schema/platform.ts';
+import type { WebConfig } from '../schema/web-config.ts';
 import type { TransactionFilter } from '../schema/transaction-query.ts';
 import type { CodingPatch } from '../schema/commands/coding-patch.ts';
 import {
-  createHttpClient, createSyncEngine, tokenScopes, transition,
+  createHttpClient, createSyncEngine, decodeTokenClaims, isFullyScoped, StepUpTokens, tokenScopes, transition, waitForFullToken,
   type Clock, type HttpClient, type OutboxEntry, type SessionPort, type SyncEngine, type SyncStatus, type Transport,
 } from '../sync/index.ts';
 import type {
-  CommandResult, DataApi, QueryResult, ReferenceData, SessionInfo, SignInResult, TransactionQuery, TransactionView,
+  ActionResult, CommandResult, DataApi, ErrorReportInput, QueryResult, ReferenceData, SessionInfo, SignInResult, SignUpInput,
+  StepUpInput, TelemetryEventInput, TotpSetup, TransactionQuery, TransactionView,
 } from './api.ts';
+import { actionFailure, cachedFlags, loadWebConfig, refreshFlags, toAction } from './identity.ts';
 import { mirrorDbName } from './db.ts';
 import type { LeaderElector } from './leader.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
@@ -36,6 +45,15 @@ export interface DataServiceDeps {
 }
 
 const SIGN_OUT_TIMEOUT_MS = 3_000;
+const MFA_NEEDED = { message: 'Enter the code from your authenticator app.', error_code: 'MFA_REQUIRED' };
+const NO_MFA_PENDING = { message: 'Sign in with your password first.', error_code: 'MFA_NOT_STARTED' };
+
+/** A sign-in waiting for its second factor: the half-scoped token stays in memory only. */
+interface PendingMfa {
+  token: string;
+  /** Re-authentication in place: the account that must come back. */
+  expectUserId: string | undefined;
+}
 
 export class DataService implements DataApi {
   private baseUrl = '';
@@ -46,23 +64,30 @@ export class DataService implements DataApi {
   private withdraw: (() => void) | null = null;
   private initOnce: Promise<SessionInfo | null> | null = null;
   private readonly hub: StatusHub;
+  private platform: Platform = 'web';
+  private pendingMfa: PendingMfa | null = null;
+  private readonly stepUps: StepUpTokens;
   private readonly sessionPort: SessionPort = {
     getToken: () => (this.stored && !this.stored.expired ? this.stored.token : null),
+    // The stepped-up token rides only on calls that need its scope, and only while it lives.
+    tokenFor: (auth) => this.stepUps.tokenFor(auth, this.sessionPort.getToken()),
     onUnauthorized: () => void this.expireSession(),
   };
 
   constructor(private readonly deps: DataServiceDeps) {
     this.hub = new StatusHub(deps.clock, deps.online ?? true);
+    this.stepUps = new StepUpTokens(deps.clock);
   }
 
-  init(opts: { baseUrl: string }): Promise<SessionInfo | null> {
+  init(opts: { baseUrl: string; platform?: Platform }): Promise<SessionInfo | null> {
     // React may call init twice (StrictMode); both calls share one start.
-    this.initOnce ??= this.start(opts.baseUrl);
+    this.initOnce ??= this.start(opts.baseUrl, opts.platform ?? 'web');
     return this.initOnce;
   }
 
-  private async start(baseUrl: string): Promise<SessionInfo | null> {
+  private async start(baseUrl: string, platform: Platform): Promise<SessionInfo | null> {
     this.baseUrl = baseUrl;
+    this.platform = platform;
     this.http = this.httpWith(this.sessionPort);
     this.stored = await this.deps.sessionStore.get();
     if (!this.stored) {
@@ -74,15 +99,67 @@ export class DataService implements DataApi {
     return this.stored.session;
   }
 
-  async signIn(email: string, password: string): Promise<SignInResult> {
-    const http = this.requireHttp();
-    const res = await http.call(signInCall, { body: { email, password } });
+  signIn(email: string, password: string): Promise<SignInResult> {
+    return this.passwordSignIn(email, password, undefined);
+  }
+
+  async signUp(input: SignUpInput): Promise<SignInResult> {
+    const res = await this.requireHttp().call(signUpCall, { body: input });
     if (!res.ok) return { ok: false, error: res.error };
-    const token = res.data.id_token;
+    return this.afterPassword(res.data.id_token, res.data.mfa_required, undefined);
+  }
+
+  async verifyMfa(code: string): Promise<SignInResult> {
+    const pending = this.pendingMfa;
+    if (!pending) return { ok: false, error: NO_MFA_PENDING };
+    const res = await this.boundTo(pending.token).call(verifyMfaCall, { body: { code: code.trim() } });
+    if (!res.ok) return { ok: false, error: res.error, mfa_required: true };
+    this.pendingMfa = null;
+    return this.completeSignIn(res.data.id_token, true, pending.expectUserId);
+  }
+
+  async reauthenticate(password: string): Promise<SignInResult> {
+    const stored = this.stored;
+    if (!stored) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+    return this.passwordSignIn(stored.session.user.email, password, stored.session.user.id);
+  }
+
+  private async passwordSignIn(email: string, password: string, expectUserId: string | undefined): Promise<SignInResult> {
+    const res = await this.requireHttp().call(signInCall, { body: { email, password } });
+    if (!res.ok) return { ok: false, error: res.error };
+    return this.afterPassword(res.data.id_token, res.data.mfa_required, expectUserId);
+  }
+
+  /** The password was right: either the token is already full, or the second factor comes next. */
+  private afterPassword(token: string, mfaRequired: boolean, expectUserId: string | undefined): Promise<SignInResult> {
+    if (mfaRequired && !isFullyScoped(token)) {
+      this.pendingMfa = { token, expectUserId };
+      return Promise.resolve({ ok: false, error: MFA_NEEDED, mfa_required: true });
+    }
+    return this.completeSignIn(token, mfaRequired, expectUserId);
+  }
+
+  private async completeSignIn(candidate: string, mfaEnabled: boolean, expectUserId: string | undefined): Promise<SignInResult> {
+    let token: string;
+    try {
+      // §4: wait (1 s mobile / 10 s web) for a fully scoped token before acting as signed in.
+      token = await waitForFullToken({ clock: this.deps.clock, getToken: () => candidate, waitMs: tokenWaitMs(this.platform) });
+    } catch {
+      return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+    }
     // The new token is not stored yet: ask who it belongs to with a client bound to it.
-    const who = await this.httpWith({ getToken: () => token, onUnauthorized: () => undefined }).call(currentIdentity);
+    const who = await this.boundTo(token).call(currentIdentity);
     if (!who.ok) return { ok: false, error: who.error };
-    const session: SessionInfo = { user: who.data.user, business: who.data.business, scopes: tokenScopes(token) };
+    if (expectUserId && who.data.user.id !== expectUserId) {
+      return { ok: false, error: { message: 'Sign in again with the same account to keep your unsynced changes.', error_code: 'AUTH_7003' } };
+    }
+    const claims = decodeTokenClaims(token);
+    const session: SessionInfo = {
+      user: who.data.user,
+      business: who.data.business,
+      scopes: tokenScopes(token),
+      mfa_enabled: mfaEnabled || claims?.ramp_mfa_required === true,
+    };
     const dbName = mirrorDbName(session.business.id, session.user.id);
     if (this.stored?.db_name !== dbName) await this.closeMirror(false);
     this.stored = { token, session, db_name: dbName, expired: false, saved_at: this.deps.clock.now() };
@@ -90,7 +167,63 @@ export class DataService implements DataApi {
     if (!this.runtime) await this.openMirror(this.stored);
     else this.engine?.start(); // same user again: resume what the 401 paused
     this.hub.setPhase(this.engine ? this.engine.status().phase : 'idle');
-    return { ok: true, session, mfa_required: res.data.mfa_required };
+    this.stepUps.clear();
+    void this.refreshFlagsNow();
+    return { ok: true, session, mfa_required: mfaEnabled };
+  }
+
+  async webConfig(): Promise<WebConfig> {
+    return loadWebConfig(this.requireHttp());
+  }
+
+  async stepUp(input: StepUpInput): Promise<ActionResult> {
+    const res = await this.requireHttp().call(stepUpCall, { body: input });
+    if (!res.ok) return actionFailure(res);
+    this.stepUps.set(res.data.id_token, Date.parse(res.data.expires_at));
+    // Commands the outbox parked for want of the scope go out now, with the stepped-up token.
+    const parked = (this.runtime?.outboxIndex.entries() ?? []).filter((e) => e.state === 'needs_step_up');
+    for (const entry of parked) await this.retryCommand(entry.id);
+    return { ok: true };
+  }
+
+  async changePassword(newPassword: string): Promise<ActionResult> {
+    return toAction(await this.requireHttp().call(changePasswordCall, { body: { new_password: newPassword } }));
+  }
+
+  async startTotp(): Promise<{ ok: true; setup: TotpSetup } | Extract<ActionResult, { ok: false }>> {
+    const res = await this.requireHttp().call(totpStart, { body: {} });
+    return res.ok ? { ok: true, setup: res.data } : actionFailure(res);
+  }
+
+  async verifyTotp(authenticatorId: string, code: string): Promise<ActionResult> {
+    const res = await this.requireHttp().call(totpVerify, { params: { authenticator_id: authenticatorId }, body: { code: code.trim() } });
+    if (res.ok && this.stored) {
+      this.stored = { ...this.stored, session: { ...this.stored.session, mfa_enabled: true } };
+      await this.deps.sessionStore.set(this.stored);
+    }
+    return toAction(res);
+  }
+
+  async signOutAllSessions(): Promise<ActionResult> {
+    const res = await this.requireHttp().call(signOutAllCall, { body: {} });
+    if (!res.ok) return actionFailure(res);
+    // Every session is revoked, this one too: only the local part of sign-out is left.
+    await this.forgetLocally();
+    return { ok: true };
+  }
+
+  async flags(): Promise<FeatureFlags> {
+    return cachedFlags(this.runtime);
+  }
+
+  async sendTelemetry(events: TelemetryEventInput[]): Promise<void> {
+    if (events.length === 0 || !this.hub.online) return;
+    await this.requireHttp().call(postTelemetry, { body: { events } });
+  }
+
+  async sendErrorReport(report: ErrorReportInput): Promise<void> {
+    if (!this.hub.online) return;
+    await this.requireHttp().call(postErrorReport, { body: report });
   }
 
   async signOut(): Promise<void> {
@@ -101,6 +234,12 @@ export class DataService implements DataApi {
         .call(signOutCall, { body: {}, signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS) })
         .catch(() => undefined);
     }
+    await this.forgetLocally();
+  }
+
+  private async forgetLocally(): Promise<void> {
+    this.pendingMfa = null;
+    this.stepUps.clear();
     // Unsent edits keep the mirror on the device until that user signs in again and they are
     // delivered; a mirror with nothing pending is deleted, so no spend data stays behind.
     await this.closeMirror(true);
@@ -192,7 +331,25 @@ export class DataService implements DataApi {
   }
 
   private httpWith(session: SessionPort): HttpClient {
-    return createHttpClient({ baseUrl: this.baseUrl, transport: this.deps.transport, clock: this.deps.clock, session });
+    return createHttpClient({
+      baseUrl: this.baseUrl,
+      transport: this.deps.transport,
+      clock: this.deps.clock,
+      session,
+      platform: this.platform,
+      timeoutMs: requestTimeoutMs(this.platform),
+    });
+  }
+
+  /** A client bound to a token not (yet) stored: a sign-in in progress. */
+  private boundTo(token: string): HttpClient {
+    return this.httpWith({ getToken: () => token, onUnauthorized: () => undefined });
+  }
+
+  private async refreshFlagsNow(): Promise<void> {
+    const rt = this.runtime;
+    if (!rt || !this.http || !this.hub.online) return;
+    await refreshFlags(this.http, rt).catch(() => undefined);
   }
 
   private requireHttp(): HttpClient {
@@ -234,6 +391,8 @@ export class DataService implements DataApi {
       optimistic: runtime.mirror,
       onStatus: (s) => this.hub.setEngineStatus(s),
       leader: true,
+      platform: this.platform,
+      timeoutMs: requestTimeoutMs(this.platform),
     });
     this.engine = engine;
     this.hub.setLeader(true);
@@ -277,5 +436,6 @@ export class DataService implements DataApi {
     if (who.data.user.id !== stored.session.user.id || who.data.business.id !== stored.session.business.id) return;
     this.stored = { ...stored, session: { ...stored.session, user: who.data.user, business: who.data.business } };
     await this.deps.sessionStore.set(this.stored);
+    await this.refreshFlagsNow();
   }
 }

@@ -13,6 +13,7 @@ export const sessionInfoSchema = z.object({
   user: spendUserSchema,
   business: businessSchema,
   scopes: z.array(z.string()),
+  mfa_enabled: z.boolean().optional(),
 });
 
 export const storedSessionSchema = z.object({

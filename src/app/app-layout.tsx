@@ -1,16 +1,34 @@
-import { useEffect, useRef } from 'react';
-import { Link, Outlet, useNavigate } from '@tanstack/react-router';
+import { useRef, useState } from 'react';
+import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { mobileUnsupportedReason } from '../../schema/platform.ts';
 import { roleDisplayName } from '../../schema/roles.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
 import { useAppStore, useAppState, useDataClient } from '../data-access/data-context.tsx';
 import { SyncIndicator } from './sync-indicator.tsx';
 import { mirrorProgress } from './sync-text.ts';
 import { toastError } from './toast-store.ts';
+import { ReauthDialog } from './auth/reauth-dialog.tsx';
+import { StepUpDialog } from './auth/step-up-dialog.tsx';
+import { unsyncedQuestion } from './sign-out-text.ts';
 
 /** The signed-in shell: top bar (brand, main navigation, sync, user), offline banner, progress. */
 export function AppLayout() {
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
-  useSessionExpiry();
+  const expired = useSessionExpiry();
+  const signOut = useSignOut();
+  const unsupported = useMobileUnsupported();
+  if (unsupported) {
+    return (
+      <main className="boot">
+        <p className="notice notice-error" role="alert">
+          {unsupported}
+        </p>
+        <button type="button" className="btn" onClick={() => void signOut(false)}>
+          Sign out
+        </button>
+      </main>
+    );
+  }
   return (
     <div className="app">
       <header className="topbar">
@@ -21,6 +39,9 @@ export function AppLayout() {
         <nav aria-label="Main" className="main-nav">
           <Link to="/transactions" activeProps={{ className: 'active', 'aria-current': 'page' }}>
             Transactions
+          </Link>
+          <Link to="/settings" activeProps={{ className: 'active', 'aria-current': 'page' }}>
+            Settings
           </Link>
         </nav>
         <div className="topbar-spacer" />
@@ -36,8 +57,47 @@ export function AppLayout() {
       <main className="app-main">
         <Outlet />
       </main>
+      {expired ? <ReauthDialog onSignOut={() => void signOut(false)} /> : <ParkedStepUp />}
     </div>
   );
+}
+
+/** §1: inside the mobile wrapper some surfaces and roles are not supported. */
+function useMobileUnsupported(): string | null {
+  const platform = useAppState((s) => s.platform);
+  const role = useAppState((s) => s.session?.user.role ?? null);
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  return mobileUnsupportedReason(platform, { pathname, role });
+}
+
+/** The outbox parked commands for want of a step-up scope: ask once, then they are retried. */
+function ParkedStepUp() {
+  const parked = useAppState((s) => s.status?.needsStepUp ?? 0);
+  const [dismissedAt, setDismissedAt] = useState(0);
+  if (parked === 0 || parked <= dismissedAt) return null;
+  return <StepUpDialog onDone={() => setDismissedAt(0)} onCancel={() => setDismissedAt(parked)} />;
+}
+
+/** Sign-out (this device, or every device); asks first when edits have not synced. */
+function useSignOut() {
+  const client = useDataClient();
+  const store = useAppStore();
+  const navigate = useNavigate();
+  const pending = useAppState((s) => (s.status?.pending ?? 0) + (s.status?.failed ?? 0) + (s.status?.needsStepUp ?? 0));
+  return async (everywhere: boolean) => {
+    if (pending > 0 && !window.confirm(unsyncedQuestion(pending))) return;
+    if (everywhere) {
+      const result = await client.signOutAllSessions();
+      if (!result.ok) {
+        toastError(result.error.message);
+        return;
+      }
+    } else {
+      await client.signOut();
+    }
+    store.set({ session: null, status: null });
+    await navigate({ to: '/sign-in', search: {} });
+  };
 }
 
 /** First-mirror progress: rows arrive in batches, and the table is usable after the first. */
@@ -68,21 +128,14 @@ function MirrorProgress() {
 
 function UserMenu() {
   const session = useAppState((s) => s.session);
-  const pending = useAppState((s) => s.status?.pending ?? 0);
-  const client = useDataClient();
-  const store = useAppStore();
-  const navigate = useNavigate();
+  const signOutWith = useSignOut();
   const menu = useRef<HTMLDetailsElement>(null);
   if (!session) return null;
   const { user, business } = session;
 
-  async function signOut() {
-    // Signing out drops the local mirror and outbox: never silently lose unsent edits.
-    if (pending > 0 && !window.confirm(`${pending} changes have not synced yet and will be lost. Sign out anyway?`)) return;
+  function signOut(everywhere: boolean) {
     menu.current?.removeAttribute('open');
-    await client.signOut();
-    store.set({ session: null, status: null });
-    await navigate({ to: '/sign-in', search: {} });
+    void signOutWith(everywhere);
   }
 
   return (
@@ -101,28 +154,22 @@ function UserMenu() {
             {roleDisplayName(user.role, user.is_manager)} · {business.name}
           </div>
         </div>
-        <button type="button" className="menu-item" onClick={() => void signOut()}>
+        <button type="button" className="menu-item" onClick={() => signOut(false)}>
           Sign out
+        </button>
+        <button type="button" className="menu-item" onClick={() => signOut(true)}>
+          Sign out of all devices
         </button>
       </div>
     </details>
   );
 }
 
-/** The worker reports a refused token as phase signed_out: send the user to sign in again. */
-function useSessionExpiry() {
-  const phase = useAppState((s) => s.status?.phase);
-  const store = useAppStore();
-  const navigate = useNavigate();
-  // Only a change *to* signed_out counts: a stale status read right after sign-in must not.
-  const previous = useRef(phase);
-  useEffect(() => {
-    const before = previous.current;
-    previous.current = phase;
-    if (phase !== 'signed_out' || before === undefined || before === 'signed_out') return;
-    if (!store.get().session) return;
-    store.set({ session: null });
-    toastError('Your session has expired. Sign in again.');
-    void navigate({ to: '/sign-in', search: { redirect: window.location.pathname + window.location.search } });
-  }, [phase, store, navigate]);
+/**
+ * The worker reports a refused token (401, expired or revoked, online or on an offline start)
+ * as phase signed_out while the app still holds a session: the outbox is paused and the user
+ * signs in again in place (same user, mirror and outbox kept), then syncing resumes.
+ */
+function useSessionExpiry(): boolean {
+  return useAppState((s) => s.session !== null && s.status?.phase === 'signed_out');
 }

@@ -1,22 +1,55 @@
-import { useState, type FormEvent } from 'react';
-import { useNavigate } from '@tanstack/react-router';
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { loginDownMessage, mfaDownMessage, type WebConfig } from '../../schema/web-config.ts';
 import { useAppStore, useAppState, useDataClient } from '../data-access/data-context.tsx';
+import type { SignInResult } from '../data-access/types.ts';
+import { MfaCodeForm } from './auth/mfa-code-form.tsx';
+import { AuthCard } from './auth/auth-card.tsx';
 import { safeRedirect } from './redirect.ts';
+import { rememberTabBusiness } from './session-tab.ts';
 
 export interface SignInPageProps {
   redirect: string | undefined;
 }
 
-/** Sign-in. The worker does the call and keeps the token; the page shows the server's words. */
-export function SignInPage({ redirect }: SignInPageProps) {
+/** The §3 web config, read through the worker when the sign-in page opens. */
+export function useWebConfig(): WebConfig | null {
+  const client = useDataClient();
+  const [config, setConfig] = useState<WebConfig | null>(null);
+  useEffect(() => {
+    let live = true;
+    void client.webConfig().then((c) => live && setConfig(c), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [client]);
+  return config;
+}
+
+/** Signed in: put the session in the store and go where the user was heading. */
+export function useFinishSignIn(redirect: string | undefined) {
   const client = useDataClient();
   const store = useAppStore();
-  const online = useAppState((s) => s.online);
   const navigate = useNavigate();
+  return async (result: Extract<SignInResult, { ok: true }>) => {
+    rememberTabBusiness(result.session.business.id);
+    store.set({ session: result.session, status: await client.status() });
+    await navigate({ href: safeRedirect(redirect), replace: true });
+  };
+}
+
+/** Sign-in. The worker does the calls and keeps the token; the page shows the server's words. */
+export function SignInPage({ redirect }: SignInPageProps) {
+  const client = useDataClient();
+  const online = useAppState((s) => s.online);
+  const config = useWebConfig();
+  const finish = useFinishSignIn(redirect);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [mfaStep, setMfaStep] = useState(false);
+  const loginDown = config?.isLoginDown === true;
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -24,12 +57,9 @@ export function SignInPage({ redirect }: SignInPageProps) {
     setError(null);
     try {
       const result = await client.signIn(email.trim(), password);
-      if (!result.ok) {
-        setError(result.error.message);
-        return;
-      }
-      store.set({ session: result.session, status: await client.status() });
-      await navigate({ href: safeRedirect(redirect), replace: true });
+      if (result.ok) await finish(result);
+      else if (result.mfa_required) setMfaStep(true);
+      else setError(result.error.message);
     } catch (err) {
       setError(err instanceof Error ? err.message : 'Sign-in failed.');
     } finally {
@@ -37,49 +67,60 @@ export function SignInPage({ redirect }: SignInPageProps) {
     }
   }
 
+  if (mfaStep) {
+    return (
+      <AuthCard title="Two-factor authentication">
+        <MfaCodeForm
+          downMessage={config?.isMfaDown ? mfaDownMessage(config) : null}
+          onVerified={finish}
+          onCancel={() => setMfaStep(false)}
+        />
+      </AuthCard>
+    );
+  }
+
   return (
-    <main className="sign-in">
-      <form className="sign-in-card" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <div className="brand brand-lg">
-          <img src="/favicon.svg" alt="" width={32} height={32} />
-          <span>Ledgerline</span>
-        </div>
-        <h1>Sign in</h1>
-        {!online && (
-          <p className="notice notice-warn">You are offline. Signing in needs a connection.</p>
-        )}
-        <label className="field">
-          <span className="field-label">Email</span>
-          <input
-            type="email"
-            name="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            autoFocus
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">Password</span>
-          <input
-            type="password"
-            name="password"
-            autoComplete="current-password"
-            required
-            value={password}
-            onChange={(e) => setPassword(e.target.value)}
-          />
-        </label>
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy || !email || !password}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </form>
-    </main>
+    <AuthCard title="Sign in" onSubmit={onSubmit}>
+      {!online && <p className="notice notice-warn">You are offline. Signing in needs a connection.</p>}
+      {config && loginDown && (
+        <p className="notice notice-error" role="alert">
+          {loginDownMessage(config)}
+        </p>
+      )}
+      <label className="field">
+        <span className="field-label">Email</span>
+        <input
+          type="email"
+          name="email"
+          autoComplete="username"
+          required
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          autoFocus
+        />
+      </label>
+      <label className="field">
+        <span className="field-label">Password</span>
+        <input
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+        />
+      </label>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy || loginDown || !email || !password}>
+        {busy ? 'Signing in…' : 'Sign in'}
+      </button>
+      <p className="muted">
+        New to Ledgerline? <Link to="/sign-up">Create an account</Link>
+      </p>
+    </AuthCard>
   );
 }

@@ -1,3 +1,4 @@
+import type { Platform } from '../../schema/platform.ts';
 import type { DataClient, SessionInfo, SyncStatus } from './types.ts';
 import { createStore, type Store } from './store.ts';
 
@@ -8,6 +9,8 @@ export interface AppState {
   status: SyncStatus | null;
   /** The page's own network state (the main thread hears online/offline first). */
   online: boolean;
+  /** §1: web, or inside the mobile wrapper (decided once at boot). */
+  platform: Platform;
   /** Bumped whenever the worker says mirrored data changed: views re-query on it. */
   dataVersion: number;
   /** Bumped when reference data (departments, GL accounts…) changed. */
@@ -16,8 +19,9 @@ export interface AppState {
 
 export type AppStore = Store<AppState>;
 
-export function createAppStore(online: boolean): AppStore {
+export function createAppStore(online: boolean, platform: Platform = 'web'): AppStore {
   return createStore<AppState>({
+    platform,
     boot: 'loading',
     bootError: null,
     session: null,
@@ -57,7 +61,7 @@ export async function bootData(client: DataClient, store: AppStore, win: Window 
   win.addEventListener('offline', announce);
   try {
     await client.setOnline(win.navigator.onLine);
-    const session = await client.init({ baseUrl: win.location.origin });
+    const session = await client.init({ baseUrl: win.location.origin, platform: store.get().platform });
     await client.subscribe(
       (status) => store.set({ status }),
       (collections) =>

@@ -16,4 +16,8 @@ export type {
   CommandResult,
   SignInResult,
   TransactionQuery,
+  ActionResult,
+  StepUpInput,
+  SignUpInput,
+  TotpSetup,
 } from '../../workers/api.ts';

@@ -1,0 +1,73 @@
+import { useState, type FormEvent } from 'react';
+import { useDataClient } from '../../data-access/data-context.tsx';
+import type { SignInResult } from '../../data-access/types.ts';
+
+/**
+ * The second sign-in step: a 6-digit authenticator code → verify-mfa → a fully scoped token.
+ * While MFA is switched off by the web config (isMfaDown) only its message is shown.
+ */
+export function MfaCodeForm({
+  downMessage,
+  onVerified,
+  onCancel,
+}: {
+  downMessage: string | null;
+  onVerified: (r: Extract<SignInResult, { ok: true }>) => Promise<void> | void;
+  onCancel?: () => void;
+}) {
+  const client = useDataClient();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await client.verifyMfa(code);
+      if (result.ok) await onVerified(result);
+      else setError(result.error.message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="stack" onSubmit={(e) => void onSubmit(e)} noValidate>
+      <p className="muted">Enter the 6-digit code from your authenticator app.</p>
+      {downMessage && (
+        <p className="notice notice-error" role="alert">
+          {downMessage}
+        </p>
+      )}
+      <label className="field">
+        <span className="field-label">Verification code</span>
+        <input
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="\d{6}"
+          maxLength={6}
+          required
+          value={code}
+          onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+          autoFocus
+        />
+      </label>
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy || downMessage !== null || code.length !== 6}>
+        {busy ? 'Verifying…' : 'Verify'}
+      </button>
+      {onCancel && (
+        <button type="button" className="btn btn-block" onClick={onCancel}>
+          Back
+        </button>
+      )}
+    </form>
+  );
+}

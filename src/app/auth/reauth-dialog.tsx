@@ -1,0 +1,77 @@
+import { useState, type FormEvent } from 'react';
+import { useAppStore, useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import type { SignInResult } from '../../data-access/types.ts';
+import { MfaCodeForm } from './mfa-code-form.tsx';
+
+/**
+ * The session expired or was revoked (401): the outbox is paused (phase signed_out) and this
+ * prompt signs the SAME user in again in place, so nothing unsynced and nothing mirrored is
+ * lost; the worker resumes syncing once the new token is stored.
+ */
+export function ReauthDialog({ onSignOut }: { onSignOut: () => void }) {
+  const client = useDataClient();
+  const store = useAppStore();
+  const email = useAppState((s) => s.session?.user.email ?? '');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [mfaStep, setMfaStep] = useState(false);
+
+  async function done(result: Extract<SignInResult, { ok: true }>) {
+    store.set({ session: result.session, status: await client.status() });
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await client.reauthenticate(password);
+      if (result.ok) await done(result);
+      else if (result.mfa_required) setMfaStep(true);
+      else setError(result.error.message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="modal-backdrop">
+      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="reauth-title">
+        <h2 id="reauth-title">Sign in again</h2>
+        <p className="muted">
+          Your session has ended. Sign in as {email} to keep syncing; your unsynced changes are safe on this device.
+        </p>
+        {mfaStep ? (
+          <MfaCodeForm downMessage={null} onVerified={done} />
+        ) : (
+          <form className="stack" onSubmit={(e) => void onSubmit(e)} noValidate>
+            <label className="field">
+              <span className="field-label">Password</span>
+              <input
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                autoFocus
+              />
+            </label>
+            {error && (
+              <p className="form-error" role="alert">
+                {error}
+              </p>
+            )}
+            <div className="modal-actions">
+              <button type="button" className="btn" onClick={onSignOut}>
+                Sign out
+              </button>
+              <button type="submit" className="btn btn-primary" disabled={busy || !password}>
+                {busy ? 'Signing in…' : 'Sign in'}
+              </button>
+            </div>
+          </form>
+        )}
+      </div>
+    </div>
+  );
+}

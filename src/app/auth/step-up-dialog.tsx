@@ -1,0 +1,90 @@
+import { useState, type FormEvent } from 'react';
+import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import type { StepUpInput } from '../../data-access/types.ts';
+
+/**
+ * §6 step-up: a sensitive action (or a command the outbox parked as needs_step_up) needs the
+ * `sensitive` scope. The user re-enters the password, or an authenticator code when they have
+ * MFA; the worker keeps the stepped-up token for its lifetime, for sensitive calls only.
+ */
+export function StepUpDialog({ onDone, onCancel }: { onDone: () => void | Promise<void>; onCancel: () => void }) {
+  const client = useDataClient();
+  const mfa = useAppState((s) => s.session?.mfa_enabled === true);
+  const [useCode, setUseCode] = useState(false);
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const input: StepUpInput = useCode ? { mfa_code: value.trim() } : { password: value };
+      const result = await client.stepUp(input);
+      if (result.ok) await onDone();
+      else setError(result.error.message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="modal-backdrop">
+      <form
+        className="modal"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="step-up-title"
+        onSubmit={(e) => void onSubmit(e)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            onCancel();
+          }
+        }}
+      >
+        <h2 id="step-up-title">Confirm it's you</h2>
+        <p className="muted">
+          {useCode ? 'Enter the code from your authenticator app to continue.' : 'Enter your password to continue.'}
+        </p>
+        <label className="field">
+          <span className="field-label">{useCode ? 'Authenticator code' : 'Password'}</span>
+          <input
+            type={useCode ? 'text' : 'password'}
+            inputMode={useCode ? 'numeric' : undefined}
+            autoComplete={useCode ? 'one-time-code' : 'current-password'}
+            value={value}
+            onChange={(e) => setValue(e.target.value)}
+            autoFocus
+          />
+        </label>
+        {mfa && (
+          <button
+            type="button"
+            className="btn btn-sm"
+            onClick={() => {
+              setUseCode(!useCode);
+              setValue('');
+            }}
+          >
+            {useCode ? 'Use my password instead' : 'Use an authenticator code instead'}
+          </button>
+        )}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="modal-actions">
+          <button type="button" className="btn" onClick={onCancel}>
+            Cancel
+          </button>
+          <button type="submit" className="btn btn-primary" disabled={busy || !value}>
+            {busy ? 'Confirming…' : 'Confirm'}
+          </button>
+        </div>
+      </form>
+    </div>
+  );
+}

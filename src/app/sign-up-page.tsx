@@ -1,0 +1,87 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useAppState, useDataClient } from '../data-access/data-context.tsx';
+import type { SignUpInput } from '../data-access/types.ts';
+import { AuthCard } from './auth/auth-card.tsx';
+import { MfaCodeForm } from './auth/mfa-code-form.tsx';
+import { useFinishSignIn } from './sign-in-page.tsx';
+
+const FIELDS: { key: keyof SignUpInput; label: string; type: string; autoComplete: string }[] = [
+  { key: 'first_name', label: 'First name', type: 'text', autoComplete: 'given-name' },
+  { key: 'last_name', label: 'Last name', type: 'text', autoComplete: 'family-name' },
+  { key: 'business_name', label: 'Business name', type: 'text', autoComplete: 'organization' },
+  { key: 'email', label: 'Email', type: 'email', autoComplete: 'username' },
+  { key: 'password', label: 'Password', type: 'password', autoComplete: 'new-password' },
+];
+
+const EMPTY: SignUpInput = { first_name: '', last_name: '', business_name: '', email: '', password: '' };
+
+/** Sign-up: creates the identity and a business owned by it, then the user is signed in. */
+export function SignUpPage() {
+  const client = useDataClient();
+  const online = useAppState((s) => s.online);
+  const finish = useFinishSignIn(undefined);
+  const [form, setForm] = useState<SignUpInput>(EMPTY);
+  const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [mfaStep, setMfaStep] = useState(false);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    setFieldErrors({});
+    try {
+      const result = await client.signUp({ ...form, email: form.email.trim() });
+      if (result.ok) await finish(result);
+      else if (result.mfa_required) setMfaStep(true);
+      else {
+        setError(result.error.message);
+        setFieldErrors(result.error.errors ?? {});
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  if (mfaStep) {
+    return (
+      <AuthCard title="Two-factor authentication">
+        <MfaCodeForm downMessage={null} onVerified={finish} />
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title="Create your account" onSubmit={onSubmit}>
+      {!online && <p className="notice notice-warn">You are offline. Creating an account needs a connection.</p>}
+      {FIELDS.map((f) => (
+        <label className="field" key={f.key}>
+          <span className="field-label">{f.label}</span>
+          <input
+            type={f.type}
+            name={f.key}
+            autoComplete={f.autoComplete}
+            required
+            value={form[f.key]}
+            aria-invalid={fieldErrors[f.key] ? true : undefined}
+            onChange={(e) => setForm({ ...form, [f.key]: e.target.value })}
+          />
+          {fieldErrors[f.key] && <span className="field-error">{fieldErrors[f.key]}</span>}
+        </label>
+      ))}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy || Object.values(form).some((v) => !v.trim())}>
+        {busy ? 'Creating your account…' : 'Create account'}
+      </button>
+      <p className="muted">
+        Already have an account? <Link to="/sign-in">Sign in</Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,149 @@
+import { useState, type FormEvent } from 'react';
+import { useDataClient } from '../../data-access/data-context.tsx';
+import type { ActionResult, TotpSetup } from '../../data-access/types.ts';
+import { StepUpDialog } from '../../app/auth/step-up-dialog.tsx';
+import { toastInfo } from '../../app/toast-store.ts';
+import { useSensitiveAction } from './use-sensitive-action.ts';
+
+/** Settings: the account's sensitive actions (password, two-factor authentication). */
+export function SettingsPage() {
+  const sensitive = useSensitiveAction();
+  return (
+    <div className="settings">
+      <h1>Settings</h1>
+      <ChangePassword sensitive={sensitive} />
+      <TwoFactorSetup />
+      {sensitive.prompting && <StepUpDialog onDone={sensitive.confirmed} onCancel={sensitive.cancelled} />}
+    </div>
+  );
+}
+
+function ChangePassword({ sensitive }: { sensitive: ReturnType<typeof useSensitiveAction> }) {
+  const client = useDataClient();
+  const [next, setNext] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const mismatch = confirm !== '' && next !== confirm;
+
+  function onResult(r: ActionResult) {
+    if (r.ok) {
+      setNext('');
+      setConfirm('');
+      setError(null);
+      toastInfo('Your password was changed.');
+    } else {
+      setError(r.error.errors?.new_password ?? r.error.message);
+    }
+  }
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      await sensitive.run(() => client.changePassword(next), onResult);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="settings-section" aria-labelledby="password-title">
+      <h2 id="password-title">Change password</h2>
+      <form className="stack" onSubmit={(e) => void onSubmit(e)} noValidate>
+        <label className="field">
+          <span className="field-label">New password</span>
+          <input type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
+        </label>
+        <label className="field">
+          <span className="field-label">Confirm new password</span>
+          <input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
+        </label>
+        {mismatch && <p className="field-error">The passwords do not match.</p>}
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="btn btn-primary" disabled={busy || !next || next !== confirm}>
+          Change password
+        </button>
+      </form>
+    </section>
+  );
+}
+
+/** TOTP registration: show the secret and the otpauth URI, then verify the first code. */
+function TwoFactorSetup() {
+  const client = useDataClient();
+  const [setup, setSetup] = useState<TotpSetup | null>(null);
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [enabled, setEnabled] = useState(false);
+
+  async function start() {
+    setError(null);
+    const r = await client.startTotp();
+    if (r.ok) setSetup(r.setup);
+    else setError(r.error.message);
+  }
+
+  async function verify(e: FormEvent) {
+    e.preventDefault();
+    if (!setup) return;
+    const r = await client.verifyTotp(setup.authenticator_id, code);
+    if (!r.ok) {
+      setError(r.error.message);
+      return;
+    }
+    setEnabled(true);
+    setSetup(null);
+    toastInfo('Two-factor authentication is on.');
+  }
+
+  return (
+    <section className="settings-section" aria-labelledby="mfa-title">
+      <h2 id="mfa-title">Two-factor authentication</h2>
+      {enabled && <p>Two-factor authentication is on. You will be asked for a code when you sign in.</p>}
+      {!setup && !enabled && (
+        <button type="button" className="btn" onClick={() => void start()}>
+          Set up an authenticator app
+        </button>
+      )}
+      {setup && (
+        <form className="stack" onSubmit={(e) => void verify(e)} noValidate>
+          <p>Add this account to your authenticator app with the secret or the link below, then enter the code it shows.</p>
+          <dl className="totp-setup">
+            <dt>Secret</dt>
+            <dd>
+              <code aria-label="Authenticator secret">{setup.secret}</code>
+            </dd>
+            <dt>Link</dt>
+            <dd>
+              <code aria-label="Authenticator link">{setup.otpauth_uri}</code>
+            </dd>
+          </dl>
+          <label className="field">
+            <span className="field-label">Authenticator code</span>
+            <input
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={6}
+              value={code}
+              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
+            />
+          </label>
+          <button type="submit" className="btn btn-primary" disabled={code.length !== 6}>
+            Turn on two-factor authentication
+          </button>
+        </form>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}

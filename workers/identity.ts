@@ -1,0 +1,44 @@
+import { featureFlags as featureFlagsCall, webConfig as webConfigCall } from '../schema/api/calls-identity.ts';
+import { resolveFeatureFlags, type FeatureFlags } from '../schema/feature-flags.ts';
+import { webConfigSchema, type WebConfig } from '../schema/web-config.ts';
+import type { HttpClient, HttpResult } from '../sync/index.ts';
+import type { ActionResult } from './api.ts';
+import type { MirrorRuntime } from './mirror-runtime.ts';
+
+/**
+ * Identity helpers of the data worker: web config, feature flags (cached in the mirror's
+ * `meta` for offline starts) and the mapping of direct calls' failures to ActionResult.
+ */
+
+const FLAGS_META_ID = 'feature_flags';
+
+/** §3: the page always gets a config; unreachable server → the defaults (sign-in stays up). */
+export async function loadWebConfig(http: HttpClient): Promise<WebConfig> {
+  const res = await http.call(webConfigCall);
+  return res.ok ? res.data : webConfigSchema.parse({});
+}
+
+/** Fetches the business's flags and caches the resolved set in the mirror. Silent offline. */
+export async function refreshFlags(http: HttpClient, runtime: MirrorRuntime): Promise<void> {
+  const res = await http.call(featureFlagsCall);
+  if (!res.ok) return;
+  await runtime.db.meta.upsert({ id: FLAGS_META_ID, value: resolveFeatureFlags(res.data.flags) });
+}
+
+/** The cached flags read typed: missing or mistyped values read as the registry's defaults. */
+export async function cachedFlags(runtime: MirrorRuntime | null): Promise<FeatureFlags> {
+  const doc = runtime ? await runtime.db.meta.findOne(FLAGS_META_ID).exec() : null;
+  const value: unknown = doc?.value;
+  return resolveFeatureFlags(value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
+}
+
+/** A direct call's failure as the UI sees it: a step-up request (local gate or AUTH_7016) or the server's error. */
+export function actionFailure(res: Exclude<HttpResult<unknown>, { ok: true }>): Extract<ActionResult, { ok: false }> {
+  if (res.kind === 'step_up') return { ok: false, error: res.error, step_up: res.scope };
+  if (res.kind === 'http' && res.error.error_code === 'AUTH_7016') return { ok: false, error: res.error, step_up: 'sensitive' };
+  return { ok: false, error: res.error };
+}
+
+export function toAction(res: HttpResult<unknown>): ActionResult {
+  return res.ok ? { ok: true } : actionFailure(res);
+}
