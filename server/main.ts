@@ -8,6 +8,7 @@ import { openDb } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
+import { ensureSupportIdentity, SUPPORT_EMAIL } from './auth/support.ts';
 import { seedDemo } from './seed/seed.ts';
 import { DEMO_PASSWORD } from './seed/types.ts';
 
@@ -37,6 +38,8 @@ async function main(): Promise<void> {
     const result = await seedDemo(db, { transactions });
     console.log(`Seeded business ${result.businessId}.`);
   }
+  // The admin-support identity that may impersonate users (idempotent; demo password).
+  await ensureSupportIdentity(db, DEMO_PASSWORD);
   await pruneKeys(db).catch(() => 0);
   const prune = setInterval(() => void pruneKeys(db).catch(() => 0), PRUNE_EVERY_MS);
   prune.unref();
@@ -46,6 +49,7 @@ async function main(): Promise<void> {
   console.log(`Storage: ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${dataDir}`}`);
   console.log(`Demo accounts (password ${DEMO_PASSWORD}):`);
   for (const role of DEMO_ROLES) console.log(`  ${role}@demo.test`);
+  console.log(`  ${SUPPORT_EMAIL} (support: may impersonate)`);
 
   let stopping = false;
   const stop = async (signal: string) => {

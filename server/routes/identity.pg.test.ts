@@ -1,0 +1,49 @@
+/**
+ * Two API processes on one PostgreSQL share everything identity keeps: a session revoked through
+ * one is refused at once by the other (the check reads the database on every request), and the
+ * sign-in throttle counts failures made through either.
+ */
+import { describe, expect, it } from 'vitest';
+import { createApp } from '../app.ts';
+import { openDb } from '../db/db.ts';
+import { migrate } from '../db/migrate.ts';
+import { ACCOUNT_MAX_FAILURES } from '../auth/rate-limit.ts';
+import { TEST_TOKEN_SECRET } from '../test-app.ts';
+import { createPgDatabase, DEFAULT_PG_ADMIN_URL, pgAvailable } from '../testing.ts';
+import { FIXTURE_PASSWORD, makeBusiness, request, signIn } from '../test-fixtures.ts';
+
+describe.skipIf(!(await pgAvailable()))('identity across two API processes on one PostgreSQL', () => {
+  it('revocation and throttling hold on every process', async () => {
+    const store = await createPgDatabase(DEFAULT_PG_ADMIN_URL);
+    const dbA = await openDb({ ...store.open, poolSize: 3 });
+    const dbB = await openDb({ ...store.open, poolSize: 3 });
+    const appA = createApp({ db: dbA, tokenSecret: TEST_TOKEN_SECRET });
+    const appB = createApp({ db: dbB, tokenSecret: TEST_TOKEN_SECRET });
+    try {
+      await migrate(dbA);
+      const f = await makeBusiness(dbA, { transactions: 0 });
+      const one = await signIn(appA, f.email('admin'));
+      const two = await signIn(appA, f.email('admin'));
+      expect((await request(appB, 'GET', '/v1/auth/identity', { token: one })).status).toBe(200);
+      await request(appA, 'POST', '/v1/auth/users/current/sign-out', { token: one, body: {} });
+      expect((await request(appB, 'GET', '/v1/auth/identity', { token: one })).body.error_v2.error_code).toBe('AUTH_7003');
+      expect((await request(appB, 'GET', '/v1/auth/identity', { token: two })).status).toBe(200);
+      await request(appB, 'POST', '/v1/auth/users/current/sign-out-all-sessions', { token: two, body: {} });
+      expect((await request(appA, 'GET', '/v1/auth/identity', { token: two })).status).toBe(401);
+
+      const email = f.email('employee');
+      for (let i = 0; i < ACCOUNT_MAX_FAILURES; i++) {
+        const app = i % 2 === 0 ? appA : appB;
+        await request(app, 'POST', '/v1/public/sign-in', { body: { email, password: 'wrong-password' } });
+      }
+      const locked = await request(appB, 'POST', '/v1/public/sign-in', { body: { email, password: FIXTURE_PASSWORD } });
+      expect(locked.status).toBe(429);
+    } finally {
+      await appA.close();
+      await appB.close();
+      await dbA.close();
+      await dbB.close();
+      await store.dispose();
+    }
+  });
+});
