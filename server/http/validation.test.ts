@@ -75,7 +75,7 @@ describe.each(await testDatabases())('validation and errors on %s', (kind) => {
     const r = rng(kind === 'pg' ? 7 : 42);
     const failures: string[] = [];
     for (const call of CATALOGUE) {
-      if (call.id === 'sync.stream' || call.id === 'users.signOut') continue;
+      if (call.id === 'sync.stream' || call.id === 'users.signOut' || call.id === 'users.signOutAllSessions') continue;
       for (let i = 0; i < 25; i++) {
         const path = call.path.replace(/:[a-z_]+/g, () => encodeURIComponent(String(pick(r, [...NASTY_TEXT, f.allTransactions[0]!]))).replace('%25zz', '%zz'));
         const qs = call.query ? `?${['page_size', 'start', 'include_count', 'q', 'amount_min', 'from', 'states', 'after', 'limit', 'user_ids'].filter(() => r() < 0.4).map((k) => `${k}=${pick(r, NASTY_TEXT)}`).join('&')}` : '';

@@ -71,6 +71,12 @@ describe.each(await testDatabases())('sessions, flags, impersonation and telemet
     // No chained impersonation.
     expect((await request(t.app, 'POST', '/v1/auth/impersonation/start', { token, body: { user_id: f.users.admin } })).status).toBe(403);
 
+    // Support may not step up as the user (no changing their password or bank details).
+    for (const [path, body] of [['step-up', { password: FIXTURE_PASSWORD }], ['send-email-otp', {}], ['verify-email-otp', { code: '123456' }]] as const) {
+      const res = await request(t.app, 'POST', `/v1/auth/users/current/${path}`, { token, body });
+      expect(res.body.error_v2.error_code).toBe('FORBIDDEN_7003');
+    }
+
     const txId = f.transactions.employee[0]!;
     const patch = await request(t.app, 'PATCH', `/v1/auth/transactions/${txId}`, { token, body: { memo: 'fixed by support' } });
     expect(patch.status).toBe(200);

@@ -25,6 +25,11 @@ const ADMIN_ROLES = ['BUSINESS_OWNER', 'BUSINESS_ADMIN'];
  */
 const refuse = (code: ErrorCode): Reply => ({ status: ERROR_CATALOGUE[code].status, body: errorBody(code) });
 
+/** Support acting as a user never earns sensitive or email-otp: it must not change their secrets. */
+function assertNotImpersonating(actor: Actor): void {
+  if (actor.claims.impersonator) throw new ApiError('FORBIDDEN_7003', 'Step-up is not available while impersonating.');
+}
+
 /**
  * A step-up token: the caller's scopes plus the earned one, on the same session (sign-out ends it
  * too), living 10 minutes. The client keeps its normal 12 h token and uses this one only for the
@@ -37,7 +42,7 @@ async function stepUpToken(deps: AppDeps, actor: Actor, scope: Scope) {
     { identityId: actor.identityId, userId: actor.user.id, businessId: actor.businessId, sessionId: actor.sessionId },
     {
       scopes, mfaRequired: actor.claims.ramp_mfa_required, mfaAuthed: actor.claims.ramp_mfa_authed,
-      ttlSeconds: STEP_UP_TTL_SECONDS, ...(actor.claims.impersonator && { impersonator: actor.claims.impersonator }),
+      ttlSeconds: STEP_UP_TTL_SECONDS,
     },
   );
   return ok({ id_token: token, expires_at: expiresAt.toISOString() });
@@ -46,6 +51,7 @@ async function stepUpToken(deps: AppDeps, actor: Actor, scope: Scope) {
 export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
   register(app, deps, stepUp, async (ctx) => {
     const actor = actorOf(ctx);
+    assertNotImpersonating(actor);
     const body = ctx.input.body;
     if ('mfa_code' in body) {
       const used = await consumeCode(ctx.db, actor.identityId, body.mfa_code, deps.now());
@@ -68,6 +74,7 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
 
   register(app, deps, sendEmailOtp, async (ctx) => {
     const actor = actorOf(ctx);
+    assertNotImpersonating(actor);
     const [identity] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
     if (!identity) throw new ApiError('AUTH_7002');
     const expiresAt = await issueEmailOtp(ctx.db, actor.identityId, identity.email, deps.now());
@@ -76,6 +83,7 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
 
   register(app, deps, verifyEmailOtp, async (ctx) => {
     const actor = actorOf(ctx);
+    assertNotImpersonating(actor);
     const refusal = await consumeEmailOtp(ctx.db, actor.identityId, ctx.input.body.code, deps.now());
     return refusal ? refuse(refusal) : stepUpToken(deps, actor, 'email-otp');
   });
