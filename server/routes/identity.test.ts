@@ -34,6 +34,12 @@ describe.each(await testDatabases())('identity on %s', (kind) => {
       expect(me.status).toBe(200);
       expect(me.body.user).toMatchObject({ role: 'BUSINESS_OWNER', first_name: 'Ada', email, payroll_currency: null });
       expect(me.body.business.name).toBe('Analytical Engines');
+      expect(me.body.identity).toMatchObject({ email, identity_ofac_status: null });
+      await t.db.query("UPDATE spend_users SET payroll_currency = 'GBP' WHERE identity_id = $1", [claims.sub]);
+      await t.db.query("UPDATE identities SET ofac_status = 'MANUAL_REVIEW' WHERE id = $1", [claims.sub]);
+      const after = await request(t.app, 'GET', '/v1/auth/identity', { token: res.body.id_token });
+      expect(after.body.user.payroll_currency).toBe('GBP');
+      expect(after.body.identity.identity_ofac_status).toBe('MANUAL_REVIEW');
       const [counts] = await t.db.query<{ d: number; l: number }>(
         'SELECT (SELECT count(*)::int FROM departments WHERE business_id = $1) AS d, (SELECT count(*)::int FROM locations WHERE business_id = $1) AS l',
         [claims.business_id],
