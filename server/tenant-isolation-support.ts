@@ -1,0 +1,156 @@
+/**
+ * Support for the catalogue-wide tenant-isolation test: request inputs generated from each
+ * call's zod schemas (ids taken from a victim business), and a snapshot of everything a business
+ * owns, to prove a call changed nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { Queryable } from './db/db.ts';
+
+type Def = { type: string; [k: string]: unknown };
+const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+/** Ids of the victim business, by what a field name says it holds. */
+export type IdPool = {
+  transactions: string[]; users: string[]; departments: string[]; locations: string[]; glAccounts: string[];
+  cards: string[]; entities: string[]; tracking: { categoryId: string; options: string[] }[]; any: string[];
+};
+
+export function uuidFor(key: string, pool: IdPool): string {
+  const k = key.toLowerCase();
+  const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
+  if (k.includes('transaction')) return first(pool.transactions);
+  if (k.includes('department')) return first(pool.departments);
+  if (k.includes('location')) return first(pool.locations);
+  if (k.includes('gl_account')) return first(pool.glAccounts);
+  if (k.includes('card')) return first(pool.cards);
+  if (k.includes('entity')) return first(pool.entities);
+  if (k.includes('tracking') || k.includes('category')) return first(pool.tracking.map((t) => t.categoryId));
+  if (k.includes('option')) return first(pool.tracking.flatMap((t) => t.options));
+  return first(pool.users);
+}
+
+const STRING_CANDIDATES = (key: string) => [
+  `Isolation probe ${randomUUID().slice(0, 6)}`, '123456', 'US', 'USD', 'BUSINESS_USER', 'x'.repeat(43), 'https://example.test/x',
+  new Date(Date.UTC(2026, 0, 1)).toISOString(), '2026-01-01', `${key}-probe`, 'a-long-probe-password-1',
+  '021000021', '+14155550123', '12-3456789', '123-45-6789', '0000000000000',
+];
+
+export type Mode = 'minimal' | 'full';
+
+/**
+ * A valid value for `schema` (best effort: the generated value is checked with safeParse and
+ * alternatives tried), with uuids from the pool chosen by field name. `undefined` means "omit".
+ */
+export function generate(schema: z.ZodType, key: string, pool: IdPool, mode: Mode): unknown {
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional': case 'default': case 'prefault': case 'nullable':
+      if (mode === 'minimal' && def.type !== 'nullable') return undefined;
+      return generate(def.innerType as z.ZodType, key, pool, mode);
+    case 'pipe': return generate(def.in as z.ZodType, key, pool, mode);
+    case 'readonly': case 'catch': case 'nonoptional': return generate(def.innerType as z.ZodType, key, pool, mode);
+    case 'lazy': return generate((def.getter as () => z.ZodType)(), key, pool, mode);
+    case 'object': return generateObject(schema, pool, mode);
+    case 'array': {
+      const item = generate(def.element as z.ZodType, key.replace(/s$/, ''), pool, 'full');
+      return pick(schema, [[item], [], [item, item]]);
+    }
+    case 'record': return pick(schema, [recordValue(def, key, pool), {}]);
+    case 'union': return pick(schema, (def.options as z.ZodType[]).map((o) => generate(o, key, pool, mode)));
+    case 'enum': {
+      const values = Object.values(def.entries as Record<string, string>);
+      return values.includes('BUSINESS_USER') ? 'BUSINESS_USER' : values[0];
+    }
+    case 'literal': return (def.values as unknown[])[0];
+    case 'boolean': return true;
+    case 'number': case 'int': case 'bigint': return pick(schema, [1, 0, 10, 50, 100]);
+    case 'string': return stringValue(schema, def, key, pool);
+    default: return undefined;
+  }
+}
+
+function generateObject(schema: z.ZodType, pool: IdPool, mode: Mode): Record<string, unknown> {
+  const shape = defOf(schema).shape as Record<string, z.ZodType>;
+  const out: Record<string, unknown> = {};
+  for (const [k, s] of Object.entries(shape)) {
+    // A generated paging cursor is never valid; leaving it out reaches the handler.
+    if (k === 'start') continue;
+    const v = generate(s, k, pool, mode);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
+
+function recordValue(def: Def, key: string, pool: IdPool): Record<string, unknown> {
+  const cat = pool.tracking[0];
+  const keyIsUuid = defOf(def.keyType as z.ZodType).format === 'uuid';
+  if (keyIsUuid && cat && key.includes('tracking')) return { [cat.categoryId]: cat.options[0] };
+  const k = keyIsUuid ? uuidFor(key, pool) : 'probe';
+  return { [k]: generate(def.valueType as z.ZodType, key, pool, 'full') };
+}
+
+function stringValue(schema: z.ZodType, def: Def, key: string, pool: IdPool): string {
+  if (def.format === 'uuid' || def.format === 'guid') return uuidFor(key, pool);
+  if (def.format === 'email') return `probe-${randomUUID().slice(0, 8)}@isolation.test`;
+  return pick(schema, STRING_CANDIDATES(key)) as string;
+}
+
+function pick(schema: z.ZodType, candidates: unknown[]): unknown {
+  return candidates.find((c) => schema.safeParse(c).success) ?? candidates[0];
+}
+
+/** Query strings carry scalars; arrays go comma-separated. */
+export function toQuery(q: Record<string, unknown> | undefined): string {
+  if (!q) return '';
+  const parts = Object.entries(q).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(Array.isArray(v) ? v.join(',') : String(v))}`);
+  return parts.length ? `?${parts.join('&')}` : '';
+}
+
+// ---------------------------------------------------------------------------------------------
+// What a business owns, hashed table by table.
+
+/** Append-only logs of attempts: a refused call may record itself there, by design. */
+const IGNORED_TABLES = new Set(['audit_log', 'schema_migrations', 'idempotency_keys']);
+
+export async function ownedTables(db: Queryable): Promise<{ table: string; column: string }[]> {
+  const rows = await db.query<{ table_name: string; column_name: string }>(
+    `SELECT table_name, column_name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND column_name IN ('business_id', 'spend_user_id', 'user_id', 'identity_id')
+        AND table_name IN (SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE')`,
+  );
+  const byTable = new Map<string, string>();
+  const rank = ['business_id', 'spend_user_id', 'identity_id', 'user_id'];
+  for (const r of rows) {
+    if (IGNORED_TABLES.has(r.table_name)) continue;
+    const current = byTable.get(r.table_name);
+    if (!current || rank.indexOf(r.column_name) < rank.indexOf(current)) byTable.set(r.table_name, r.column_name);
+  }
+  return [...byTable].map(([table, column]) => ({ table, column })).sort((a, b) => a.table.localeCompare(b.table));
+}
+
+/** table → row count and a hash of every row's text, for the business, its users and identities. */
+export async function snapshot(db: Queryable, businessId: string, tables: { table: string; column: string }[]): Promise<Record<string, string>> {
+  const users = await db.query<{ id: string; identity_id: string }>('SELECT id::text, identity_id::text FROM spend_users WHERE business_id = $1', [businessId]);
+  const ids: Record<string, unknown> = {
+    business_id: businessId,
+    spend_user_id: users.map((u) => u.id),
+    user_id: users.map((u) => u.id),
+    identity_id: users.map((u) => u.identity_id),
+  };
+  const out: Record<string, string> = {};
+  const hash = async (label: string, from: string, where: string, param: unknown) => {
+    const [row] = await db.query<{ n: number; h: string | null }>(
+      `SELECT count(*) AS n, md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS h FROM ${from} t WHERE ${where}`,
+      [param],
+    );
+    out[label] = `${Number(row?.n ?? 0)}:${row?.h ?? ''}`;
+  };
+  await hash('businesses', 'businesses', 't.id = $1', businessId);
+  await hash('identities', 'identities', 't.id::text = ANY($1::text[])', ids.identity_id);
+  for (const { table, column } of tables) {
+    const where = column === 'business_id' ? `t.${column}::text = $1::text` : `t.${column}::text = ANY($1::text[])`;
+    await hash(table, table, where, ids[column]);
+  }
+  return out;
+}

@@ -1,0 +1,150 @@
+/**
+ * Tenant isolation across the whole catalogue: every authenticated call, generated from its zod
+ * schemas, is made (a) by the owner of another business B with business A's ids in its params,
+ * query and body, and (b) by every role of A that the call must refuse. Nothing of A may appear
+ * in B's answers, and nothing A owns may change (row hashes of every table A owns, before/after).
+ * New catalogue entries are covered without touching this file.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { CATALOGUE } from '../schema/api/calls.ts';
+import type { CallDef } from '../schema/api/define-call.ts';
+import { buildPath } from '../schema/api/define-call.ts';
+import { SCOPES } from '../schema/api/scopes.ts';
+import { signIdToken } from './auth/tokens.ts';
+import { TEST_TOKEN_SECRET, useTestApp } from './test-app.ts';
+import { testDatabases } from './test-db.ts';
+import { FIXTURE_ROLES, makeBusiness, type Fixture, type FixtureRole } from './test-fixtures.ts';
+import { generate, ownedTables, snapshot, toQuery, type IdPool, type Mode } from './tenant-isolation-support.ts';
+
+/**
+ * Public calls carry no business context: they are authenticated by what they carry (email and
+ * password, an invite token, nothing at all for config/outbox) and have their own suites. The dev
+ * outbox is cross-tenant by design and disabled in production.
+ */
+const SKIPPED = CATALOGUE.filter((c) => c.auth.kind === 'public');
+const COVERED = CATALOGUE.filter((c) => c.auth.kind !== 'public');
+
+/** Roles that may make a call; `admin.*` ids are admin-only (see calls-admin.ts). */
+const ADMIN_ROLES: FixtureRole[] = ['owner', 'admin'];
+const ALSO_ALLOWED: Record<string, FixtureRole[]> = {
+  // Managers may invite (and re-invite) their own employees.
+  'admin.users.invite': ['manager'],
+  'admin.users.resendInvite': ['manager'],
+};
+const refusedRoles = (call: CallDef): FixtureRole[] =>
+  call.id.startsWith('admin.') ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r)) : [];
+
+type Prepared = { path: string; method: string; body?: string; sent: string };
+/**
+ * Path params always name A's rows; query and body name A's rows too, or (`own`) the caller's
+ * own, so a handler that checks references first still reaches its target lookup.
+ */
+function prepare(call: CallDef, victim: IdPool, own: IdPool | null, mode: Mode): Prepared {
+  const gen = (s: CallDef['params'], pool: IdPool, m: Mode) => (s ? (generate(s, '', pool, m) as Record<string, unknown>) : undefined);
+  const params = gen(call.params, victim, 'full') as Record<string, string> | undefined;
+  const query = gen(call.query, own ?? victim, mode);
+  const body = call.body ? JSON.stringify(gen(call.body, own ?? victim, mode) ?? {}) : undefined;
+  const path = buildPath(call.path, params) + toQuery(query);
+  return { path, method: call.method, body, sent: `${path} ${body ?? ''}` };
+}
+
+describe.each(await testDatabases())('tenant isolation across the catalogue on %s', (kind) => {
+  const t = useTestApp(kind);
+  const key = new TextEncoder().encode(TEST_TOKEN_SECRET);
+  let a: Fixture;
+  let b: Fixture;
+  let pool: IdPool;
+  let ownPool: IdPool;
+  let secrets: string[];
+  let tables: Awaited<ReturnType<typeof ownedTables>>;
+  const roleTokens = {} as Record<FixtureRole, string>;
+
+  /** A fully scoped, MFA-authed, fresh token: the strongest caller the role can be. */
+  async function mint(f: Fixture, role: FixtureRole): Promise<string> {
+    const [u] = await t.db.query<{ identity_id: string }>('SELECT identity_id::text FROM spend_users WHERE id = $1', [f.users[role]]);
+    const sessionId = randomUUID();
+    await t.db.query('INSERT INTO sessions (id, identity_id) VALUES ($1, $2)', [sessionId, u!.identity_id]);
+    return signIdToken(key, {
+      sub: u!.identity_id, ramp_user_uuid: f.users[role], ramp_access_scopes: [...SCOPES], ramp_mfa_required: false,
+      ramp_mfa_authed: true, ramp_session_id: sessionId, sign_in_provider: 'password', business_id: f.businessId,
+    }, Math.floor(Date.now() / 1000));
+  }
+
+  async function send(p: Prepared, token: string): Promise<{ status: number; text: string }> {
+    const headers: Record<string, string> = { 'RAMP-ID-TOKEN': token };
+    if (p.body !== undefined) headers['content-type'] = 'application/json';
+    const res = await t.app.request(p.path, { method: p.method, headers, body: p.body });
+    if (!res.headers.get('content-type')?.includes('text/event-stream')) return { status: res.status, text: await res.text() };
+    // A stream never ends: its opening events are what it would leak.
+    const reader = res.body!.getReader();
+    const first = await Promise.race([reader.read(), new Promise<null>((r) => setTimeout(() => r(null), 300))]);
+    await reader.cancel();
+    return { status: res.status, text: first && first.value ? new TextDecoder().decode(first.value) : '' };
+  }
+
+  /** Anything of A in an answer that the request did not itself carry. */
+  const leaks = (text: string, sent: string) => secrets.filter((s) => text.includes(s) && !sent.includes(s));
+
+  beforeAll(async () => {
+    a = await makeBusiness(t.db, { transactions: 20 });
+    b = await makeBusiness(t.db, { transactions: 5 });
+    const tag = a.businessId.slice(0, 8);
+    // Every name A owns carries its tag, so a leaked name is as visible as a leaked id.
+    for (const table of ['departments', 'locations', 'gl_accounts', 'tracking_categories']) {
+      await t.db.query(`UPDATE ${table} SET name = name || ' ${tag}' WHERE business_id = $1`, [a.businessId]);
+    }
+    const entity = randomUUID();
+    await t.db.query(`INSERT INTO business_entities (id, business_id, name, country, currency) VALUES ($1, $2, $3, 'US', 'USD')`, [entity, a.businessId, `Entity ${tag}`]);
+    await t.db.query(`UPDATE spend_users SET entity_id = $2 WHERE id = $1`, [a.users.employee, entity]);
+    pool = {
+      transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
+      glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee],
+    };
+    ownPool = {
+      transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
+      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee],
+    };
+    const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
+    secrets = [
+      tag, a.businessId, entity, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
+      ...identities.map((i) => i.id),
+    ];
+    tables = await ownedTables(t.db);
+    for (const role of FIXTURE_ROLES) roleTokens[role] = await mint(a, role);
+  });
+
+  it('mints tokens the server accepts, and its snapshot sees a change to any table A owns', async () => {
+    expect((await send({ path: '/v1/auth/identity', method: 'GET', sent: '' }, await mint(b, 'owner'))).status).toBe(200);
+    expect(tables.map((x) => x.table)).toEqual(expect.arrayContaining(['departments', 'spend_users', 'transactions', 'user_invites']));
+    const before = await snapshot(t.db, a.businessId, tables);
+    await t.db.query('UPDATE departments SET name = name || $2 WHERE id = $1', [a.departments[2], '!']);
+    expect(await snapshot(t.db, a.businessId, tables)).not.toEqual(before);
+    await t.db.query(`UPDATE departments SET name = rtrim(name, '!') WHERE id = $1`, [a.departments[2]]);
+    expect(await snapshot(t.db, a.businessId, tables)).toEqual(before);
+  });
+
+  it('states why each skipped call is skipped', () => {
+    for (const call of SKIPPED) expect(call.path.startsWith('/v1/public/')).toBe(true);
+    expect(COVERED.length).toBeGreaterThan(20);
+  });
+
+  it.each(COVERED.map((c) => [c.id, c] as const))('%s: leaks nothing of A to B, and changes nothing of A', async (_id, call) => {
+    const before = await snapshot(t.db, a.businessId, tables);
+    const variants = [['minimal', null], ['full', null], ['minimal', ownPool], ['full', ownPool]] as const;
+    for (const [mode, own] of variants) {
+      const p = prepare(call, pool, own, mode);
+      const res = await send(p, await mint(b, 'owner'));
+      const label = `${call.id} (${mode}${own ? ', own references' : ''})`;
+      expect(res.status, `${label} answered ${res.status}: ${res.text.slice(0, 200)}`).toBeLessThan(500);
+      expect(leaks(res.text, p.sent), `${label} leaked A's data: ${res.text.slice(0, 300)}`).toEqual([]);
+    }
+    for (const role of refusedRoles(call)) {
+      const p = prepare(call, pool, null, 'full');
+      const res = await send(p, roleTokens[role]);
+      expect(res.status, `${call.id} as A's ${role}: ${res.text.slice(0, 200)}`).toBe(403);
+    }
+    expect(await snapshot(t.db, a.businessId, tables), `${call.id} changed business A`).toEqual(before);
+  });
+});
