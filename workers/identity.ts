@@ -1,5 +1,5 @@
 import { featureFlags as featureFlagsCall, webConfig as webConfigCall } from '../schema/api/calls-identity.ts';
-import { resolveFeatureFlags, type FeatureFlags } from '../schema/feature-flags.ts';
+import { FEATURE_FLAG_NAMES, readFlag, resolveFeatureFlags, type FeatureFlags } from '../schema/feature-flags.ts';
 import { webConfigSchema, type WebConfig } from '../schema/web-config.ts';
 import type { HttpClient, HttpResult } from '../sync/index.ts';
 import type { ActionResult } from './api.ts';
@@ -29,7 +29,9 @@ export async function refreshFlags(http: HttpClient, runtime: MirrorRuntime): Pr
 export async function cachedFlags(runtime: MirrorRuntime | null): Promise<FeatureFlags> {
   const doc = runtime ? await runtime.db.meta.findOne(FLAGS_META_ID).exec() : null;
   const value: unknown = doc?.value;
-  return resolveFeatureFlags(value && typeof value === 'object' ? (value as Record<string, unknown>) : {});
+  const cached = value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  // The cache may predate a registry change: each flag is read typed, with its default.
+  return Object.fromEntries(FEATURE_FLAG_NAMES.map((name) => [name, readFlag(cached, name)])) as FeatureFlags;
 }
 
 /** A direct call's failure as the UI sees it: a step-up request (local gate or AUTH_7016) or the server's error. */

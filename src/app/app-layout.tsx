@@ -10,6 +10,7 @@ import { toastError } from './toast-store.ts';
 import { ReauthDialog } from './auth/reauth-dialog.tsx';
 import { StepUpDialog } from './auth/step-up-dialog.tsx';
 import { unsyncedQuestion } from './sign-out-text.ts';
+import { errorText } from './error-text.ts';
 
 /** The signed-in shell: top bar (brand, main navigation, sync, user), offline banner, progress. */
 export function AppLayout() {
@@ -89,7 +90,7 @@ function useSignOut() {
     if (everywhere) {
       const result = await client.signOutAllSessions();
       if (!result.ok) {
-        toastError(result.error.message);
+        toastError(errorText(result.error));
         return;
       }
     } else {

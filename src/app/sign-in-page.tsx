@@ -7,6 +7,7 @@ import { MfaCodeForm } from './auth/mfa-code-form.tsx';
 import { AuthCard } from './auth/auth-card.tsx';
 import { safeRedirect } from './redirect.ts';
 import { rememberTabBusiness } from './session-tab.ts';
+import { errorText } from './error-text.ts';
 
 export interface SignInPageProps {
   redirect: string | undefined;
@@ -59,7 +60,7 @@ export function SignInPage({ redirect }: SignInPageProps) {
       const result = await client.signIn(email.trim(), password);
       if (result.ok) await finish(result);
       else if (result.mfa_required) setMfaStep(true);
-      else setError(result.error.message);
+      else setError(errorText(result.error));
     } catch (err) {
       setError(err instanceof Error ? err.message : 'Sign-in failed.');
     } finally {

@@ -5,6 +5,7 @@ import type { SignUpInput } from '../data-access/types.ts';
 import { AuthCard } from './auth/auth-card.tsx';
 import { MfaCodeForm } from './auth/mfa-code-form.tsx';
 import { useFinishSignIn } from './sign-in-page.tsx';
+import { errorText } from './error-text.ts';
 
 const FIELDS: { key: keyof SignUpInput; label: string; type: string; autoComplete: string }[] = [
   { key: 'first_name', label: 'First name', type: 'text', autoComplete: 'given-name' },
@@ -37,7 +38,7 @@ export function SignUpPage() {
       if (result.ok) await finish(result);
       else if (result.mfa_required) setMfaStep(true);
       else {
-        setError(result.error.message);
+        setError(errorText(result.error));
         setFieldErrors(result.error.errors ?? {});
       }
     } finally {

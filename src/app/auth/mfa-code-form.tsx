@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useDataClient } from '../../data-access/data-context.tsx';
 import type { SignInResult } from '../../data-access/types.ts';
+import { errorText } from '../error-text.ts';
 
 /**
  * The second sign-in step: a 6-digit authenticator code → verify-mfa → a fully scoped token.
@@ -27,7 +28,7 @@ export function MfaCodeForm({
     try {
       const result = await client.verifyMfa(code);
       if (result.ok) await onVerified(result);
-      else setError(result.error.message);
+      else setError(errorText(result.error));
     } finally {
       setBusy(false);
     }

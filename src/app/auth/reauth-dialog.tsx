@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useAppStore, useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { SignInResult } from '../../data-access/types.ts';
 import { MfaCodeForm } from './mfa-code-form.tsx';
+import { errorText } from '../error-text.ts';
 
 /**
  * The session expired or was revoked (401): the outbox is paused (phase signed_out) and this
@@ -29,7 +30,7 @@ export function ReauthDialog({ onSignOut }: { onSignOut: () => void }) {
       const result = await client.reauthenticate(password);
       if (result.ok) await done(result);
       else if (result.mfa_required) setMfaStep(true);
-      else setError(result.error.message);
+      else setError(errorText(result.error));
     } finally {
       setBusy(false);
     }

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { StepUpInput } from '../../data-access/types.ts';
+import { errorText } from '../error-text.ts';
 
 /**
  * §6 step-up: a sensitive action (or a command the outbox parked as needs_step_up) needs the
@@ -23,7 +24,7 @@ export function StepUpDialog({ onDone, onCancel }: { onDone: () => void | Promis
       const input: StepUpInput = useCode ? { mfa_code: value.trim() } : { password: value };
       const result = await client.stepUp(input);
       if (result.ok) await onDone();
-      else setError(result.error.message);
+      else setError(errorText(result.error));
     } finally {
       setBusy(false);
     }

@@ -4,6 +4,7 @@ import type { ActionResult, TotpSetup } from '../../data-access/types.ts';
 import { StepUpDialog } from '../../app/auth/step-up-dialog.tsx';
 import { toastInfo } from '../../app/toast-store.ts';
 import { useSensitiveAction } from './use-sensitive-action.ts';
+import { errorText } from '../../app/error-text.ts';
 
 /** Settings: the account's sensitive actions (password, two-factor authentication). */
 export function SettingsPage() {
@@ -33,7 +34,7 @@ function ChangePassword({ sensitive }: { sensitive: ReturnType<typeof useSensiti
       setError(null);
       toastInfo('Your password was changed.');
     } else {
-      setError(r.error.errors?.new_password ?? r.error.message);
+      setError(r.error.errors?.new_password ?? errorText(r.error));
     }
   }
 
@@ -86,7 +87,7 @@ function TwoFactorSetup() {
     setError(null);
     const r = await client.startTotp();
     if (r.ok) setSetup(r.setup);
-    else setError(r.error.message);
+    else setError(errorText(r.error));
   }
 
   async function verify(e: FormEvent) {
@@ -94,7 +95,7 @@ function TwoFactorSetup() {
     if (!setup) return;
     const r = await client.verifyTotp(setup.authenticator_id, code);
     if (!r.ok) {
-      setError(r.error.message);
+      setError(errorText(r.error));
       return;
     }
     setEnabled(true);

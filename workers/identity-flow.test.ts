@@ -1,0 +1,193 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { spendUserSchema, type SpendUser } from '../schema/entities/spend-user.ts';
+import { businessSchema } from '../schema/entities/business.ts';
+import { identitySchema } from '../schema/entities/identity.ts';
+import { errorBody } from '../schema/errors.ts';
+import { FEATURE_FLAG_DEFAULTS } from '../schema/feature-flags.ts';
+import { createFakeClock, fakeToken, flush, jsonResponse } from '../sync/testing.ts';
+import type { Transport } from '../sync/ports.ts';
+import { DataService } from './data-service.ts';
+import { soleLeader } from './leader.ts';
+import { SessionStore } from './session-store.ts';
+import { BUSINESS_ID, makeUser, testUuid } from './test-fixtures.ts';
+
+const userOf = (n: number) =>
+  spendUserSchema.parse({
+    ...makeUser(n, 'Ada', `Lovelace${n}`, { role: 'BUSINESS_ADMIN' }),
+    business_id: BUSINESS_ID, external_firm: null, has_finished_onboarding: true, is_business_locked: false,
+    user_permissions: [], payroll_currency: null, has_accepted_cardholder_agreement: true, impersonator: null,
+    acting_user_is_in_reporting_chain: false, external_firm_role: null,
+  });
+const BUSINESS = businessSchema.parse({ id: BUSINESS_ID, name: 'Demo', currency: 'USD', status: 'ACTIVE', created_at: '2024-01-01T00:00:00.000Z' });
+const PASSWORD = 'demo-password-1';
+const CODE = '123456';
+const PRE_MFA = fakeToken([], { ramp_mfa_required: true, ramp_mfa_authed: false });
+const FULL = fakeToken(['default'], { ramp_mfa_required: true, ramp_mfa_authed: true });
+
+/**
+ * A scripted server for the identity calls (our transport port, not a fake server of the
+ * product): it records which token each call carried and applies the scope rules the real
+ * server applies (sensitive needs the stepped-up token).
+ */
+function identityServer(clock: { now(): number }) {
+  const state = {
+    user: userOf(1) as SpendUser,
+    mfa: true,
+    signUpToken: FULL,
+    flags: { auditor_role: true, bulk_bill_creation_limit: 20 } as Record<string, unknown>,
+    offline: false,
+    calls: [] as { path: string; token: string | null }[],
+    stepped: '',
+  };
+  const transport: Transport = async (input, init) => {
+    if (state.offline) throw new TypeError('offline');
+    const url = new URL(String(input));
+    const headers = new Headers(init?.headers);
+    const token = headers.get('RAMP-ID-TOKEN');
+    state.calls.push({ path: url.pathname, token });
+    const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, string>) : {};
+    switch (url.pathname) {
+      case '/v1/public/sign-in':
+        return body.password === PASSWORD
+          ? jsonResponse(200, { id_token: state.mfa ? PRE_MFA : FULL, mfa_required: state.mfa })
+          : jsonResponse(401, errorBody('AUTH_7001'));
+      case '/v1/public/sign-up':
+        return jsonResponse(200, { id_token: state.signUpToken, mfa_required: false });
+      case '/v1/auth/users/current/verify-mfa':
+        return body.code === CODE ? jsonResponse(200, { id_token: FULL, mfa_required: true }) : jsonResponse(400, errorBody('AUTH_7025'));
+      case '/v1/auth/identity': {
+        const identity = identitySchema.parse({
+          id: testUuid(8, 1), email: state.user.email, spend_users: [state.user], external_firm_user: null,
+          external_firm_applicant: null, financing_application_users: [], identity_ofac_status: null,
+        });
+        return jsonResponse(200, { identity, user: state.user, business: BUSINESS });
+      }
+      case '/v1/auth/users/current/step-up': {
+        if (body.password !== PASSWORD) return jsonResponse(401, errorBody('AUTH_7001'));
+        state.stepped = fakeToken(['default', 'sensitive'], { n: state.calls.length });
+        return jsonResponse(200, { id_token: state.stepped, expires_at: new Date(clock.now() + 300_000).toISOString() });
+      }
+      case '/v1/auth/users/current/change-password':
+        return token === state.stepped ? jsonResponse(200, { ok: true }) : jsonResponse(403, errorBody('AUTH_7016'));
+      case '/v1/auth/feature_flags':
+        return jsonResponse(200, { flags: state.flags });
+      default:
+        return jsonResponse(404, errorBody('REQUEST_7004'));
+    }
+  };
+  return { state, transport };
+}
+
+function device() {
+  const idb = new IDBFactory();
+  const clock = createFakeClock();
+  const server = identityServer(clock);
+  const make = () =>
+    started(
+      new DataService({
+        sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
+        transport: server.transport,
+        clock,
+        elector: soleLeader,
+        storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }),
+        multiInstance: false,
+        sync: false,
+        defer: (fn) => fn(),
+      }),
+    );
+  return { clock, server, make };
+}
+
+const services: DataService[] = [];
+afterEach(async () => {
+  for (const s of services.splice(0)) await s.dispose();
+});
+const started = (s: DataService) => (services.push(s), s);
+
+describe('DataService identity flows', () => {
+  it('MFA: the password answers mfa_required, a wrong code is refused, the right one signs in', async () => {
+    const { make } = device();
+    const service = make();
+    await service.init({ baseUrl: 'http://api.test' });
+    expect(await service.signIn(userOf(1).email, PASSWORD)).toMatchObject({ ok: false, mfa_required: true });
+    expect(await service.session()).toBeNull();
+    expect(await service.verifyMfa('000000')).toMatchObject({ ok: false, mfa_required: true });
+    const ok = await service.verifyMfa(CODE);
+    expect(ok).toMatchObject({ ok: true, session: { user: { id: userOf(1).id }, mfa_enabled: true } });
+    expect((await service.session())?.scopes).toEqual(['default']);
+  });
+
+  it('step-up: a sensitive call asks for it, the stepped-up token rides only on sensitive calls, for its lifetime', async () => {
+    const { make, server, clock } = device();
+    server.state.mfa = false;
+    const service = make();
+    await service.init({ baseUrl: 'http://api.test' });
+    await service.signIn(userOf(1).email, PASSWORD);
+    expect(await service.changePassword('new-password-123')).toMatchObject({ ok: false, step_up: 'sensitive' });
+    expect(server.state.calls.some((c) => c.path.endsWith('change-password'))).toBe(false); // gated locally
+    expect(await service.stepUp({ password: 'wrong' })).toMatchObject({ ok: false });
+    expect(await service.stepUp({ password: PASSWORD })).toEqual({ ok: true });
+    expect(await service.changePassword('new-password-123')).toEqual({ ok: true });
+    expect(server.state.calls.find((c) => c.path.endsWith('change-password'))?.token).toBe(server.state.stepped);
+    await service.webConfig();
+    await flush();
+    const flagsCall = server.state.calls.filter((c) => c.path === '/v1/auth/feature_flags').at(-1);
+    expect(flagsCall?.token).toBe(FULL);
+
+    await clock.advance(300_000);
+    expect(await service.changePassword('new-password-456')).toMatchObject({ ok: false, step_up: 'sensitive' });
+  });
+
+  it('re-authenticates the same user in place and refuses another account', async () => {
+    const { make, server } = device();
+    server.state.mfa = false;
+    const service = make();
+    await service.init({ baseUrl: 'http://api.test' });
+    await service.signIn(userOf(1).email, PASSWORD);
+    server.state.user = userOf(2);
+    expect(await service.reauthenticate(PASSWORD)).toMatchObject({ ok: false, error: { error_code: 'AUTH_7003' } });
+    expect((await service.session())?.user.id).toBe(userOf(1).id);
+    server.state.user = userOf(1);
+    expect(await service.reauthenticate(PASSWORD)).toMatchObject({ ok: true, session: { user: { id: userOf(1).id } } });
+  });
+
+  it('caches the feature flags in the mirror and reads them typed offline', async () => {
+    const { make, server } = device();
+    server.state.mfa = false;
+    server.state.flags = { auditor_role: true, bulk_bill_creation_limit: true, unknown_flag: true };
+    const first = make();
+    await first.init({ baseUrl: 'http://api.test' });
+    await first.signIn(userOf(1).email, PASSWORD);
+    await expect.poll(async () => (await first.flags()).auditor_role).toBe(true);
+    await first.dispose();
+
+    server.state.offline = true;
+    const again = make();
+    await again.init({ baseUrl: 'http://api.test' });
+    const flags = await again.flags();
+    expect(flags.auditor_role).toBe(true);
+    expect(flags.bulk_bill_creation_limit).toBe(FEATURE_FLAG_DEFAULTS.bulk_bill_creation_limit);
+    expect(flags.security_login_history).toBe(true);
+    expect(Object.keys(flags)).not.toContain('unknown_flag');
+  });
+
+  it.each([
+    ['web', 10_000],
+    ['mobile', 1_000],
+  ] as const)('§4 token wait on %s: a token that never becomes fully scoped fails after %i ms', async (platform, waitMs) => {
+    const { make, server, clock } = device();
+    server.state.signUpToken = fakeToken(['low-risk']);
+    const service = make();
+    await service.init({ baseUrl: 'http://api.test', platform });
+    let settled = false;
+    const result = service
+      .signUp({ first_name: 'A', last_name: 'B', business_name: 'C', email: 'a@b.test', password: 'long-enough-pass' })
+      .finally(() => (settled = true));
+    await clock.advance(waitMs - 100);
+    expect(settled).toBe(false);
+    await clock.advance(100);
+    expect(await result).toMatchObject({ ok: false, error: { message: 'Failed to resolve authenticated state' } });
+  });
+});
