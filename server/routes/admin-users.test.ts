@@ -93,7 +93,12 @@ describe.each(await testDatabases())('user administration on %s', (kind) => {
     for (const [token, body, message] of refusals) {
       expect(await invite(token, body)).toMatchObject({ status: 403, body: { error_v2: { error_code: 'FORBIDDEN_7003', message } } });
     }
+    const resend = (token: string, id: string) => request(t.app, 'POST', `/v1/auth/businesses/users/${id}/resend-invite`, { token, body: {} });
+    expect((await resend(manager, made.body.user.id)).status).toBe(200);
+    const byAdmin = await invite(await signIn(t.app, f.email('admin')), person(f, 'adm'));
+    expect((await resend(manager, byAdmin.body.user.id)).status).toBe(403);
     await t.db.query(`INSERT INTO business_feature_flags (business_id, overrides) VALUES ($1, '{"disable_invites_by_managers": true}')`, [f.businessId]);
+    expect((await resend(manager, made.body.user.id)).status).toBe(403);
     expect(await invite(manager, person(f, 'rep2'))).toMatchObject({ status: 403, body: { error_v2: { message: 'Invites by managers are turned off for this business.' } } });
     expect((await invite(await signIn(t.app, f.email('admin')), person(f, 'rep3'))).status).toBe(201);
   });
