@@ -91,6 +91,20 @@ describe.each(await testDatabases())('step-up and sensitive calls on %s', (kind)
     expect((await verify(late)).body.error_v2.error_code).toBe('PROFILE_7016');
   });
 
+  it('the dev outbox is closed in production unless LEDGERLINE_DEV_OUTBOX=1', async () => {
+    const saved = process.env.NODE_ENV;
+    const path = '/v1/public/dev/outbox?email=someone%40example.test';
+    try {
+      process.env.NODE_ENV = 'production';
+      expect((await request(t.app, 'GET', path)).status).toBe(404);
+      process.env.LEDGERLINE_DEV_OUTBOX = '1';
+      expect((await request(t.app, 'GET', path)).body).toEqual({ messages: [] });
+    } finally {
+      process.env.NODE_ENV = saved;
+      delete process.env.LEDGERLINE_DEV_OUTBOX;
+    }
+  });
+
   it('five wrong email codes burn the code', async () => {
     const f = await makeBusiness(t.db, { transactions: 0 });
     const token = await signIn(t.app, f.email('teammate'));
