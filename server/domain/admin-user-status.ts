@@ -4,8 +4,7 @@ import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../http/actor.ts';
 import { ApiError } from '../http/errors.ts';
-import { hashToken, NO_PASSWORD } from './admin-users.ts';
-import { ADMIN_USER_DOC_SQL, lockTarget } from './admin-users.ts';
+import { ADMIN_USER_DOC_SQL, hashToken, lockTarget, NO_PASSWORD } from './admin-users.ts';
 
 /**
  * Role changes, suspension and deletion. Each write stamps the user row with a new change seq:
