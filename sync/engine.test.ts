@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createSyncEngine } from './engine.ts';
 import { createOutboxEntry } from './outbox.ts';
-import type { SyncStatus } from './ports.ts';
+import type { SessionPort, SyncStatus } from './ports.ts';
 import {
   createFakeClock, createMemoryMirror, createMemoryOutboxStore, createRecordingOptimistic, fakeToken, flush,
   jsonResponse, scriptedTransport, type RecordedRequest,
@@ -16,7 +16,9 @@ const TXN = {
 };
 
 /** Routes by path so the stream, pulls and commands can interleave freely. */
-function setup(opts: { patch?: () => Response; changes?: () => Response | null; token?: () => string } = {}) {
+function setup(
+  opts: { patch?: () => Response; changes?: () => Response | null; token?: () => string; tokenFor?: SessionPort['tokenFor'] } = {},
+) {
   let seq = 2;
   let streams: ReadableStreamDefaultController<Uint8Array>[] = [];
   const route = async (req: RecordedRequest, signal: AbortSignal | undefined): Promise<Response> => {
@@ -46,7 +48,11 @@ function setup(opts: { patch?: () => Response; changes?: () => Response | null; 
   let signedOut = 0;
   const engine = createSyncEngine({
     baseUrl: 'http://api.test', transport, clock, mirror, outboxStore, optimistic,
-    session: { getToken: opts.token ?? (() => fakeToken(['default', 'low-risk'])), onUnauthorized: () => void signedOut++ },
+    session: {
+      getToken: opts.token ?? (() => fakeToken(['default', 'low-risk'])),
+      ...(opts.tokenFor ? { tokenFor: opts.tokenFor } : {}),
+      onUnauthorized: () => void signedOut++,
+    },
     onStatus: (s) => statuses.push(s),
   });
   const entry = (id: string) => createOutboxEntry({ id, command: 'transaction.code', args: { transaction_id: T1, patch: { memo: id } }, now: clock.now() });
@@ -89,6 +95,16 @@ describe('sync engine', () => {
     await t.engine.whenOutboxIdle();
     expect(t.patches()).toBe(1);
     expect(t.engine.status().pending).toBe(0);
+  });
+
+  it("sends each command with the session's tokenFor answer when it has one (a stepped-up token)", async () => {
+    const stepped = fakeToken(['default', 'sensitive']);
+    const t = setup({ tokenFor: () => stepped });
+    await t.engine.enqueue(t.entry('c1'));
+    t.engine.start();
+    await t.engine.whenOutboxIdle();
+    const patch = t.transport.requests.find((r) => r.method === 'PATCH');
+    expect(patch?.headers['ramp-id-token']).toBe(stepped);
   });
 
   it('offline: closes the stream, holds the outbox; online: pulls and sends', async () => {

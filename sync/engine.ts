@@ -53,7 +53,13 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   let progress: SyncStatus['progress'] = null;
   let live: { ctrl: AbortController; run: Promise<void> } | null = null;
 
-  const session: SessionPort = { getToken: () => opts.session.getToken(), onUnauthorized: () => unauthorized() };
+  const outer = opts.session;
+  const session: SessionPort = {
+    getToken: () => outer.getToken(),
+    // A stepped-up token (when the session offers one) goes out on the commands that need it.
+    ...(outer.tokenFor ? { tokenFor: (auth: Parameters<NonNullable<SessionPort['tokenFor']>>[0]) => outer.tokenFor?.(auth) ?? null } : {}),
+    onUnauthorized: () => unauthorized(),
+  };
   const http = createHttpClient({
     baseUrl: opts.baseUrl, transport: opts.transport, clock: opts.clock, session,
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),

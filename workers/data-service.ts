@@ -12,7 +12,7 @@ import type { TransactionFilter } from '../schema/transaction-query.ts';
 import type { CodingPatch } from '../schema/commands/coding-patch.ts';
 import {
   createHttpClient, createSyncEngine, decodeTokenClaims, isFullyScoped, StepUpTokens, tokenScopes, transition, waitForFullToken,
-  type Clock, type HttpClient, type OutboxEntry, type SessionPort, type SyncEngine, type SyncStatus, type Transport,
+  type Clock, type HttpClient, type HttpResult, type OutboxEntry, type SessionPort, type SyncEngine, type SyncStatus, type Transport,
 } from '../sync/index.ts';
 import type {
   ActionResult, CommandResult, DataApi, ErrorReportInput, QueryResult, ReferenceData, SessionInfo, SignInResult, SignUpInput,
@@ -177,7 +177,7 @@ export class DataService implements DataApi {
   }
 
   async stepUp(input: StepUpInput): Promise<ActionResult> {
-    const res = await this.requireHttp().call(stepUpCall, { body: input });
+    const res = this.watch401(await this.requireHttp().call(stepUpCall, { body: input }));
     if (!res.ok) return actionFailure(res);
     this.stepUps.set(res.data.id_token, Date.parse(res.data.expires_at));
     // Commands the outbox parked for want of the scope go out now, with the stepped-up token.
@@ -187,16 +187,18 @@ export class DataService implements DataApi {
   }
 
   async changePassword(newPassword: string): Promise<ActionResult> {
-    return toAction(await this.requireHttp().call(changePasswordCall, { body: { new_password: newPassword } }));
+    return toAction(this.watch401(await this.requireHttp().call(changePasswordCall, { body: { new_password: newPassword } })));
   }
 
   async startTotp(): Promise<{ ok: true; setup: TotpSetup } | Extract<ActionResult, { ok: false }>> {
-    const res = await this.requireHttp().call(totpStart, { body: {} });
+    const res = this.watch401(await this.requireHttp().call(totpStart, { body: {} }));
     return res.ok ? { ok: true, setup: res.data } : actionFailure(res);
   }
 
   async verifyTotp(authenticatorId: string, code: string): Promise<ActionResult> {
-    const res = await this.requireHttp().call(totpVerify, { params: { authenticator_id: authenticatorId }, body: { code: code.trim() } });
+    const res = this.watch401(
+      await this.requireHttp().call(totpVerify, { params: { authenticator_id: authenticatorId }, body: { code: code.trim() } }),
+    );
     if (res.ok && this.stored) {
       this.stored = { ...this.stored, session: { ...this.stored.session, mfa_enabled: true } };
       await this.deps.sessionStore.set(this.stored);
@@ -205,7 +207,7 @@ export class DataService implements DataApi {
   }
 
   async signOutAllSessions(): Promise<ActionResult> {
-    const res = await this.requireHttp().call(signOutAllCall, { body: {} });
+    const res = this.watch401(await this.requireHttp().call(signOutAllCall, { body: {} }));
     if (!res.ok) return actionFailure(res);
     // Every session is revoked, this one too: only the local part of sign-out is left.
     await this.forgetLocally();
@@ -339,6 +341,16 @@ export class DataService implements DataApi {
       platform: this.platform,
       timeoutMs: requestTimeoutMs(this.platform),
     });
+  }
+
+  /**
+   * A direct call answered 401: the session is gone (expired or revoked) exactly as when the
+   * sync engine hears it, so the UI asks the same user to sign in again.
+   */
+  private watch401<R extends HttpResult<unknown>>(res: R): R {
+    // AUTH_7001 is a wrong re-entered password (step-up), not a lost session.
+    if (!res.ok && res.kind === 'http' && res.status === 401 && res.error.error_code !== 'AUTH_7001') void this.expireSession();
+    return res;
   }
 
   /** A client bound to a token not (yet) stored: a sign-in in progress. */

@@ -38,6 +38,7 @@ function identityServer(clock: { now(): number }) {
     signUpToken: FULL,
     flags: { auditor_role: true, bulk_bill_creation_limit: 20 } as Record<string, unknown>,
     offline: false,
+    revoked: false,
     calls: [] as { path: string; token: string | null }[],
     stepped: '',
   };
@@ -47,6 +48,7 @@ function identityServer(clock: { now(): number }) {
     const headers = new Headers(init?.headers);
     const token = headers.get('RAMP-ID-TOKEN');
     state.calls.push({ path: url.pathname, token });
+    if (state.revoked && token) return jsonResponse(401, errorBody('AUTH_7003'));
     const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, string>) : {};
     switch (url.pathname) {
       case '/v1/public/sign-in':
@@ -151,6 +153,21 @@ describe('DataService identity flows', () => {
     expect((await service.session())?.user.id).toBe(userOf(1).id);
     server.state.user = userOf(1);
     expect(await service.reauthenticate(PASSWORD)).toMatchObject({ ok: true, session: { user: { id: userOf(1).id } } });
+  });
+
+  it('a direct call answered 401 pauses the session (signed_out) without forgetting it', async () => {
+    const { make, server } = device();
+    server.state.mfa = false;
+    const service = make();
+    await service.init({ baseUrl: 'http://api.test' });
+    await service.signIn(userOf(1).email, PASSWORD);
+    server.state.revoked = true;
+    expect(await service.stepUp({ password: PASSWORD })).toMatchObject({ ok: false });
+    await expect.poll(async () => (await service.status()).phase).toBe('signed_out');
+    expect((await service.session())?.user.id).toBe(userOf(1).id);
+    server.state.revoked = false;
+    expect(await service.reauthenticate(PASSWORD)).toMatchObject({ ok: true });
+    expect((await service.status()).phase).not.toBe('signed_out');
   });
 
   it('caches the feature flags in the mirror and reads them typed offline', async () => {
