@@ -9,6 +9,7 @@ import { readWebConfig } from '../auth/settings.ts';
 import type { Queryable } from '../db/db.ts';
 import { SPEND_USER_DOC_SQL } from '../feed/docs.ts';
 import type { AppDeps } from '../http/deps.ts';
+import { signInBlock } from '../domain/admin-users.ts';
 import { ApiError } from '../http/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
 
@@ -41,11 +42,19 @@ export function clientAddress(c: Context): string | null {
   return env?.incoming?.socket?.remoteAddress ?? null;
 }
 
-/** §8: an identity with no active user but an open invite hears about the invite. */
-function inviteRefusal(users: SpendUserDoc[]): ApiError {
-  if (users.some((u) => u.status === 'INVITED')) return new ApiError('AUTH_7026');
-  if (users.some((u) => u.status === 'INVITE_EXPIRED')) return new ApiError('AUTH_7027');
-  return new ApiError('4014');
+const INVITE_STATUSES = ['INVITED', 'INVITE_EXPIRED'];
+
+/**
+ * Why an identity with no active user may not sign in, by the shared status rule (signInBlock):
+ * a pending invite (AUTH_7026) before an expired one (AUTH_7027) before a suspension (AUTH_7022).
+ */
+function statusRefusal(users: SpendUserDoc[], statuses: string[]): ApiError | null {
+  for (const status of statuses) {
+    const user = users.find((u) => u.status === status);
+    const block = user && signInBlock(user);
+    if (block) return new ApiError(block.code, block.message);
+  }
+  return null;
 }
 
 export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
@@ -67,13 +76,15 @@ export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
     const users = identity ? await spendUsersOf(ctx.db, identity.id) : [];
     const user = defaultSpendUser(users.filter((u) => u.status === 'ACTIVE'), null);
     // An invited person has no usable password yet: the §8 invite message is the useful answer.
-    if (identity && !user && users.length > 0) throw inviteRefusal(users);
+    const invite = user ? null : statusRefusal(users, INVITE_STATUSES);
+    if (invite) throw invite;
     if (!identity || !valid) {
       await recordFailure(ctx.db, limits, deps.now());
       throw new ApiError('AUTH_7001');
     }
     await clearAccountFailures(ctx.db, email);
-    if (!user) throw new ApiError('4014');
+    // A suspension is only told to someone who knows the password.
+    if (!user) throw statusRefusal(users, ['SUSPENDED']) ?? new ApiError('4014');
     const mfaRequired = await mfaRequiredFor(ctx.db, identity.id, user.business_id);
     const sessionId = await openSession(ctx.db, identity.id);
     const { token } = await issueToken(

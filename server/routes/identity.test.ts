@@ -6,6 +6,7 @@ import { totpCode } from '../auth/totp.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn } from '../test-fixtures.ts';
+import { SUSPENDED_MESSAGE } from '../domain/admin-users.ts';
 import { DUPLICATE_EMAIL_MESSAGE } from './identity.ts';
 import { claimsOf, enrolTotp, STEP_MS, testClock } from './identity-test-kit.ts';
 
@@ -76,6 +77,15 @@ describe.each(await testDatabases())('identity on %s', (kind) => {
       const res = await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: f.email('employee'), password: FIXTURE_PASSWORD } });
       expect(res.status).toBe(403);
       expect(res.body.error_v2).toEqual({ error_code: code, message });
+    });
+
+    it('a suspended user hears so only with the right password', async () => {
+      const f = await makeBusiness(t.db, { transactions: 0 });
+      await t.db.query("UPDATE spend_users SET status = 'SUSPENDED' WHERE id = $1", [f.users.employee]);
+      const wrong = await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: f.email('employee'), password: 'wrong-password' } });
+      expect(wrong.body.error_v2.error_code).toBe('AUTH_7001');
+      const right = await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: f.email('employee'), password: FIXTURE_PASSWORD } });
+      expect(right.body.error_v2).toEqual({ error_code: 'AUTH_7022', message: SUSPENDED_MESSAGE });
     });
 
     it('throttles an account after repeated failures, with Retry-After; the window slides open', async () => {
