@@ -54,6 +54,17 @@ describe('MirrorRuntime cold start', () => {
     expect(late.rows.map((r) => r.id)).toEqual(newest);
   });
 
+  it('lets the first page read finish before the engine load goes on', async () => {
+    const { rt, release } = await seeded(400);
+    const first = rt.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 25 });
+    release();
+    // The load yields to the pending read at every page, so it cannot have finished first.
+    expect((await first).rows).toHaveLength(25);
+    expect(rt.isReady).toBe(false);
+    await rt.ready;
+    expect(rt.isReady).toBe(true);
+  });
+
   it('shows stored pending commands on the fast-path first page too', async () => {
     const gl = testUuid(5, 3);
     let newestId = '';
@@ -67,5 +78,31 @@ describe('MirrorRuntime cold start', () => {
     expect(rt.isReady).toBe(false);
     expect(page.rows[0]).toMatchObject({ id: newestId, gl_account_id: gl, pending: 'pending' });
     release();
+  });
+});
+
+describe('MirrorRuntime text indexing', () => {
+  it('indexes in the gaps between feed batches, not during them', async () => {
+    const idb = new IDBFactory();
+    const rt = await MirrorRuntime.open({
+      name: 'rt-index',
+      storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }),
+      multiInstance: false,
+      defer: (fn) => fn(),
+    });
+    runtimes.push(rt);
+    await rt.ready;
+    const rows = makeTransactions(60, 9);
+    const batch = (part: Transaction[]) => part.map((t): Change => ({ collection: 'transactions', seq: t.change_seq, id: t.id, deleted: false, doc: t }));
+    const first = rt.mirror.applyChanges(batch(rows.slice(0, 30)), { seq: 30, epoch: 'e' });
+    const second = rt.mirror.applyChanges(batch(rows.slice(30)), { seq: 60, epoch: 'e' });
+    await first;
+    // The second batch is still queued: the first one's rows wait to be indexed.
+    expect(rt.engine.searchBacklog).toBe(30);
+    await second;
+    await rt.mirror.idle();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(rt.engine.searchBacklog).toBe(0);
+    expect((await rt.queryTransactions({ filter: { q: rows[0]!.merchant_name }, sort: 'occurred_desc', offset: 0, limit: 60 })).total).toBeGreaterThan(0);
   });
 });

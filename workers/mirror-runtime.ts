@@ -43,7 +43,8 @@ export interface RuntimeOptions {
   beforeLoad?: () => Promise<void>;
 }
 
-const LOAD_PAGE = 5_000;
+/** Small enough that a first-page read waiting behind one page of the load waits ~tens of ms. */
+const LOAD_PAGE = 2_000;
 const INDEX_SLICE = 2_000;
 /** Like the bulk call's body, without its 10,000 cap (larger selections are split in chunks). */
 const codingInputSchema = z.object({ transaction_ids: z.array(z.uuid()).min(1), patch: codingPatchSchema });
@@ -67,6 +68,8 @@ export class MirrorRuntime {
   private outboxTouched: Set<string> | null = new Set();
   private subs: Subscription[] = [];
   private indexing = false;
+  /** Default first pages being read from IndexedDB: the engine load pauses for them. */
+  private firstPageReads = new Set<Promise<unknown>>();
   private lastCreatedAt = 0;
   private closed = false;
 
@@ -101,7 +104,7 @@ export class MirrorRuntime {
   async queryTransactions(q: TransactionQuery): Promise<QueryResult> {
     const t0 = performance.now();
     if (!this.loaded) {
-      if (isDefaultView(q)) return this.firstPageFromDb(q, t0);
+      if (isDefaultView(q)) return this.prioritised(this.firstPageFromDb(q, t0));
       await this.ready;
     }
     const result = this.engine.query(q);
@@ -143,14 +146,21 @@ export class MirrorRuntime {
     }
     const entries = chunk(unique, BULK_CODE_MAX).map((part) => this.newEntry(part, input.data.patch));
     // Indexed before the write, so the write's own change event finds nothing new to recompute.
-    for (const entry of entries) this.outboxIndex.put(entry);
+    // The args were parsed by createOutboxEntry: applying them to each row needs no third parse.
+    for (const entry of entries) this.outboxIndex.put(entry, { argsParsed: true });
+    // The rows are re-derived while IndexedDB commits the entry (one macrotask lets the write
+    // reach IndexedDB first); the call still resolves only once the entry is durable.
+    const write = this.outboxStore.putMany(entries);
+    write.catch(() => undefined);
+    await nextTask();
+    this.refreshRows(unique);
     try {
-      await this.outboxStore.putMany(entries);
+      await write;
     } catch (e) {
       for (const entry of entries) this.outboxIndex.remove(entry.id);
+      this.refreshRows(unique);
       throw e;
     }
-    this.refreshRows(unique);
     this.opts.onDataChanged?.(['outbox']);
     const result: CommandResult = { ok: true, command_id: entries[0]!.id, affected: unique.length, took_ms: performance.now() - t0 };
     return { result, entries };
@@ -196,11 +206,27 @@ export class MirrorRuntime {
     return { rows: (docs as AnyTransactionRow[]).map((d) => this.toView(showRow(this.outboxIndex, d))), total, offset: q.offset, took_ms: performance.now() - t0 };
   }
 
+  /**
+   * The first page's IndexedDB cursor advances one row per event-loop turn: behind the load's
+   * page-sized tasks it crawled (a 2 s cold start at 20k rows). The load yields to it instead.
+   */
+  private prioritised<T>(read: Promise<T>): Promise<T> {
+    this.firstPageReads.add(read);
+    const drop = () => void this.firstPageReads.delete(read);
+    read.then(drop, drop);
+    return read;
+  }
+
+  private async yieldToFirstPages(): Promise<void> {
+    while (this.firstPageReads.size > 0) await Promise.allSettled([...this.firstPageReads]);
+  }
+
   private async load(): Promise<void> {
     await this.outboxLoaded;
     await this.opts.beforeLoad?.();
     for (const kind of REFERENCE_KINDS) {
       for await (const page of scanDocs(this.db[kind] as never, LOAD_PAGE)) {
+        await this.yieldToFirstPages();
         // As for rows: what the change stream delivered during the load is newer than this page.
         const fresh = (page as { id: string }[]).filter((r) => !this.touchedWhileLoading.has(r.id));
         this.refs.apply(kind, fresh.map(withDeleted) as never, []);
@@ -208,6 +234,7 @@ export class MirrorRuntime {
     }
     this.resolveReferences();
     for await (const page of scanDocs(this.db.transactions, LOAD_PAGE)) {
+      await this.yieldToFirstPages();
       if (this.closed) return;
       // A row changed by an event during the load is newer in the engine than in this page.
       const rows: EngineRow[] = [];
@@ -302,6 +329,12 @@ export class MirrorRuntime {
     const defer = this.opts.defer ?? ((fn: () => void) => setTimeout(fn, 0));
     const step = () => {
       if (this.closed) return;
+      // Feed batches first: during a first mirror the slices run in the gaps between writes
+      // (waiting on the network) instead of delaying them; queries verify unindexed rows.
+      if (this.mirror.writing) {
+        void this.mirror.idle().then(() => defer(step));
+        return;
+      }
       if (this.engine.indexSome(INDEX_SLICE) > 0) defer(step);
       else this.indexing = false;
     };
@@ -318,6 +351,11 @@ function isDefaultView(q: TransactionQuery): boolean {
   const f = q.filter;
   const empty = Object.values(f).every((v) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0));
   return empty && q.sort === 'occurred_desc';
+}
+
+/** Resolves after the pending microtasks and one macrotask (a zero-delay timer). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 function chunk<T>(items: readonly T[], size: number): T[][] {

@@ -52,11 +52,22 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     private readonly events: MirrorStoreEvents = {},
   ) {}
 
+  /** Writes queued or running (a feed batch, a reset, a confirmed row). */
+  private queued = 0;
+
   /** Runs writes one after another; a failed write does not block the ones after it. */
   private run<T>(fn: () => Promise<T>): Promise<T> {
+    this.queued++;
     const next = this.queue.then(fn, fn);
+    const done = () => void this.queued--;
+    next.then(done, done);
     this.queue = next.catch(() => undefined);
     return next;
+  }
+
+  /** Whether a write is queued or running: background work (text indexing) waits for a gap. */
+  get writing(): boolean {
+    return this.queued > 0;
   }
 
   /** Resolves when every write queued so far is on disk. */

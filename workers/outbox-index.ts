@@ -43,10 +43,16 @@ export class OutboxIndex {
     for (const e of entries) if (!skip.has(e.id) && !this.byId.has(e.id)) this.put(e);
   }
 
-  put(entry: OutboxEntry): void {
+  /**
+   * Adds or updates an entry. `argsParsed`: its args are the command schema's parse output
+   * already (a fresh createOutboxEntry), so applying it needs no parse; stored or received
+   * entries are parsed on first use.
+   */
+  put(entry: OutboxEntry, opts: { argsParsed?: boolean } = {}): void {
     if (entry.state === 'done') return this.remove(entry.id);
     const old = this.byId.get(entry.id);
     this.byId.set(entry.id, entry);
+    if (opts.argsParsed) this.parsedArgs.set(entry.id, entry.args);
     if (old) {
       // Same entry, new state: entity lists hold the entry object, so swap it in place.
       for (const id of entry.entity_ids) {

@@ -24,6 +24,12 @@ const EMPTY: readonly number[] = [];
 export class SearchIndex {
   /** slot → its tokens joined by spaces (what terms are verified against). */
   private keys: (string | undefined)[] = [];
+  /**
+   * slot → a text set but not tokenized yet. Tokenizing is most of the cost of `set`, and a
+   * first mirror or a 10,000-row coding sets many rows at once: the split waits until a query
+   * verifies the row or an idle slice indexes it (`keyOf`).
+   */
+  private raw: (string | undefined)[] = [];
   /** slot → the key whose trigrams are in `postings` (may be an older text of the slot). */
   private indexedKeys: (string | undefined)[] = [];
   private postings = new Map<string, number[]>();
@@ -38,12 +44,14 @@ export class SearchIndex {
 
   /** Sets a row's text; it is searchable at once (by verification) and indexed in later slices. */
   set(slot: number, text: string): void {
-    this.keys[slot] = tokenize(text).join(' ');
+    this.raw[slot] = text;
+    this.keys[slot] = undefined;
     this.stale.add(slot);
   }
 
   remove(slot: number): void {
     this.keys[slot] = undefined;
+    this.raw[slot] = undefined;
     this.stale.delete(slot);
     const indexed = this.indexedKeys[slot];
     if (indexed !== undefined) for (const gram of trigrams(indexed)) this.dirty.add(gram);
@@ -51,6 +59,7 @@ export class SearchIndex {
 
   clear(): void {
     this.keys = [];
+    this.raw = [];
     this.indexedKeys = [];
     this.postings.clear();
     this.stale.clear();
@@ -70,7 +79,7 @@ export class SearchIndex {
     for (const slot of this.stale) {
       if (done++ >= budget) break;
       this.stale.delete(slot);
-      const key = this.keys[slot];
+      const key = this.keyOf(slot);
       if (key === undefined) continue;
       const old = this.indexedKeys[slot];
       const had = old === undefined ? null : trigrams(old);
@@ -102,7 +111,7 @@ export class SearchIndex {
     if (unique.length === 0) return;
     const keys = this.keys;
     const verify = (slot: number) => {
-      const key = keys[slot];
+      const key = this.keyOf(slot);
       if (key === undefined) return;
       for (const t of unique) if (!key.includes(t)) return;
       marks[slot] = gen;
@@ -111,7 +120,8 @@ export class SearchIndex {
     for (const t of unique) for (let i = 0; i + 3 <= t.length; i++) grams.add(t.slice(i, i + 3));
     if (grams.size === 0) {
       // Only terms of 1-2 characters: verify every row.
-      for (let slot = 0; slot < keys.length; slot++) verify(slot);
+      const size = Math.max(keys.length, this.raw.length);
+      for (let slot = 0; slot < size; slot++) verify(slot);
       return;
     }
     const lists = [...grams].map((g) => this.postings.get(g) ?? EMPTY).sort((a, b) => a.length - b.length);
@@ -125,6 +135,14 @@ export class SearchIndex {
       }
     }
     for (const slot of stale) verify(slot);
+  }
+
+  /** The slot's key, tokenizing a text set since (undefined: no row in the slot). */
+  private keyOf(slot: number): string | undefined {
+    const text = this.raw[slot];
+    if (text === undefined) return this.keys[slot];
+    this.raw[slot] = undefined;
+    return (this.keys[slot] = tokenize(text).join(' '));
   }
 
   /** Slots present in every list (each list holds a slot at most once). */
