@@ -7,7 +7,9 @@
  * otpauth package from the otpauth:// URI the server hands out) → signs in through the UI: the
  * "Verification code" step appears, a valid code loads the app → Settings → Change password →
  * the "Confirm it's you" step-up dialog → the password → the password is changed, proven by
- * signing in over the API with the new one (and the old one refused).
+ * signing in over the API with the new one (and the old one refused) → every session revoked
+ * while the app runs → an edit hits the 401: the outbox pauses and a "Sign in again" prompt
+ * appears in place → the same user signs in (password + code) → the edit is delivered.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { URI, type TOTP } from 'otpauth';
@@ -15,7 +17,8 @@ import { signIn as signInCall } from '../../schema/api/calls.ts';
 import { totpStart, totpVerify } from '../../schema/api/calls-identity.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { ApiError, apiSignIn } from '../support/api.ts';
-import { launchBrowser, mainNav, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, mainNav, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { COLUMNS, rowAt, waitForTotal } from '../support/transactions-page.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -42,11 +45,19 @@ function showBrowserLogsOnFailure() {
   });
 }
 
+let lastStep = 0;
+const currentStep = () => Math.floor(Date.now() / STEP_MS);
+
 /**
- * A code is never accepted twice (nor any older step): the next 30 s step's code is within the
- * server's ±1 step window and newer than every code used so far.
+ * A code the server will take: never one of a step already used (nor an older one), and within
+ * its ±1 step window, so at most the next step's code; waits for the clock when that is used up.
  */
-const nextCode = () => authenticator.generate({ timestamp: Date.now() + STEP_MS });
+async function freshCode(): Promise<string> {
+  const step = Math.max(lastStep + 1, currentStep());
+  while (step > currentStep() + 1) await new Promise((r) => setTimeout(r, 250));
+  lastStep = step;
+  return authenticator.generate({ timestamp: step * STEP_MS });
+}
 
 /** Signs in over the API; resolves with mfa_required, or rejects with the server's status. */
 async function apiPasswordSignIn(password: string): Promise<{ mfa_required: boolean }> {
@@ -70,7 +81,7 @@ describe('MFA sign-in and step-up, end to end', () => {
     expect(authenticator.secret.base32).toBe(setup.secret);
     await api.call(totpVerify, {
       params: { authenticator_id: setup.authenticator_id },
-      body: { code: authenticator.generate() },
+      body: { code: await freshCode() },
     });
     await expect(apiPasswordSignIn(PASSWORD)).resolves.toEqual(expect.objectContaining({ mfa_required: true }));
   });
@@ -92,7 +103,7 @@ describe('MFA sign-in and step-up, end to end', () => {
     await page.getByRole('alert').first().waitFor({ state: 'visible' });
     await expect(mainNav(page).count()).resolves.toBe(0);
 
-    await code.fill(nextCode());
+    await code.fill(await freshCode());
     await page.getByRole('button', { name: 'Verify' }).click();
     await mainNav(page).waitFor({ state: 'visible', timeout: 30_000 });
   });
@@ -117,5 +128,40 @@ describe('MFA sign-in and step-up, end to end', () => {
 
     await expect(apiPasswordSignIn(NEW_PASSWORD)).resolves.toEqual(expect.objectContaining({ mfa_required: true }));
     await expect(apiPasswordSignIn(PASSWORD)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it('a revoked session pauses the outbox and the same user signs in again in place, losing nothing', async () => {
+    showBrowserLogsOnFailure();
+    const { page } = browser;
+    const memo = 'e2e memo written while the session was revoked';
+    await mainNav(page).getByRole('link', { name: 'Transactions' }).click();
+    await waitForTotal(page, 200);
+    await waitForSyncStatus(page, 'All changes synced');
+
+    // Every session of every identity ends (as sign-out-all-sessions from another device would).
+    await server.db.query('UPDATE sessions SET revoked_at = now() WHERE revoked_at IS NULL');
+
+    await rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.merchant).click();
+    const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
+    await drawer.getByLabel('Memo').fill(memo);
+    await drawer.getByRole('button', { name: 'Save' }).click();
+
+    const prompt = page.getByRole('dialog', { name: 'Sign in again' });
+    await prompt.waitFor({ state: 'visible', timeout: 30_000 });
+    await waitForSyncStatus(page, 'Signed out');
+    const stored = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE memo = $1', [memo]);
+    expect(stored[0]?.n).toBe(0);
+
+    await prompt.getByLabel('Password').fill(NEW_PASSWORD);
+    await prompt.getByRole('button', { name: 'Sign in' }).click();
+    await prompt.getByLabel('Verification code').fill(await freshCode());
+    await prompt.getByRole('button', { name: 'Verify' }).click();
+    await prompt.waitFor({ state: 'detached', timeout: 30_000 });
+
+    await waitForSyncStatus(page, 'All changes synced');
+    await expect
+      .poll(async () => (await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE memo = $1', [memo]))[0]?.n)
+      .toBe(1);
+    await expect(mainNav(page).count()).resolves.toBe(1);
   });
 });
