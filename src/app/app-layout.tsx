@@ -75,8 +75,12 @@ function useMobileUnsupported(): string | null {
 function ParkedStepUp() {
   const parked = useAppState((s) => s.status?.needsStepUp ?? 0);
   const [dismissedAt, setDismissedAt] = useState(0);
+  // Nothing parked any more: the next parked command asks again.
+  if (parked === 0 && dismissedAt !== 0) setDismissedAt(0);
   if (parked === 0 || parked <= dismissedAt) return null;
-  return <StepUpDialog onDone={() => setDismissedAt(0)} onCancel={() => setDismissedAt(parked)} />;
+  // Done or cancelled, the prompt returns only when more commands are parked (the retried ones
+  // leave needs_step_up a moment later, with the next status).
+  return <StepUpDialog onDone={() => setDismissedAt(parked)} onCancel={() => setDismissedAt(parked)} />;
 }
 
 /** Sign-out (this device, or every device); asks first when edits have not synced. */

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { useDataClient } from '../../data-access/data-context.tsx';
+import { useAppStore, useDataClient } from '../../data-access/data-context.tsx';
 import type { ActionResult, TotpSetup } from '../../data-access/types.ts';
 import { StepUpDialog } from '../../app/auth/step-up-dialog.tsx';
 import { toastInfo } from '../../app/toast-store.ts';
@@ -78,6 +78,7 @@ function ChangePassword({ sensitive }: { sensitive: ReturnType<typeof useSensiti
 /** TOTP registration: show the secret and the otpauth URI, then verify the first code. */
 function TwoFactorSetup() {
   const client = useDataClient();
+  const store = useAppStore();
   const [setup, setSetup] = useState<TotpSetup | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -100,6 +101,8 @@ function TwoFactorSetup() {
     }
     setEnabled(true);
     setSetup(null);
+    // The step-up prompt may now offer an authenticator code.
+    store.set({ session: await client.session() });
     toastInfo('Two-factor authentication is on.');
   }
 
