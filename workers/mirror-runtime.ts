@@ -70,6 +70,8 @@ export class MirrorRuntime {
   private indexing = false;
   /** Default first pages being read from IndexedDB: the engine load pauses for them. */
   private firstPageReads = new Set<Promise<unknown>>();
+  /** Outbox writes a command call is waiting for: index slices must not delay its answer. */
+  private commandWrites = new Set<Promise<unknown>>();
   private lastCreatedAt = 0;
   private closed = false;
 
@@ -151,7 +153,9 @@ export class MirrorRuntime {
     // The rows are re-derived while IndexedDB commits the entry (one macrotask lets the write
     // reach IndexedDB first); the call still resolves only once the entry is durable.
     const write = this.outboxStore.putMany(entries);
-    write.catch(() => undefined);
+    this.commandWrites.add(write);
+    const settled = () => void this.commandWrites.delete(write);
+    write.then(settled, settled);
     await nextTask();
     this.refreshRows(unique);
     try {
@@ -329,10 +333,15 @@ export class MirrorRuntime {
     const defer = this.opts.defer ?? ((fn: () => void) => setTimeout(fn, 0));
     const step = () => {
       if (this.closed) return;
-      // Feed batches first: during a first mirror the slices run in the gaps between writes
-      // (waiting on the network) instead of delaying them; queries verify unindexed rows.
+      // Feed batches and a command's outbox write first: during a first mirror the slices run
+      // in the gaps between writes (waiting on the network) instead of delaying them, and a
+      // bulk coding answers before its 10,000 rows are re-indexed; queries verify unindexed rows.
       if (this.mirror.writing) {
         void this.mirror.idle().then(() => defer(step));
+        return;
+      }
+      if (this.commandWrites.size > 0) {
+        void Promise.allSettled([...this.commandWrites]).then(() => defer(step));
         return;
       }
       if (this.engine.indexSome(INDEX_SLICE) > 0) defer(step);
