@@ -42,6 +42,9 @@ const serverTransport: Transport = async (input, init) => {
       : jsonResponse(401, errorBody('AUTH_7001'));
   }
   if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
+  if (url.pathname === '/v1/auth/users/current/step-up') {
+    return jsonResponse(200, { id_token: fakeToken(['default', 'sensitive']), expires_at: new Date(Date.now() + 300_000).toISOString() });
+  }
   return jsonResponse(404, errorBody('REQUEST_7004'));
 };
 
@@ -237,4 +240,26 @@ describe('DataService queries and optimistic coding', () => {
     expect(entry).toMatchObject({ state: 'pending' });
     expect(entry!.idempotency_key).not.toBe(res.command_id);
   });
+
+  it('a step-up retries every command the outbox parked as needs_step_up, keeping its key', async () => {
+    const { service, rows, idb, make } = await signedIn();
+    const res = await service.codeTransactions([rows[5]!.id], { memo: 'sensitive edit' });
+    if (!res.ok) throw new Error('coding failed');
+    // What the leader's outbox records when the scope gate parks a command.
+    const db = await openMirrorDatabase({ name: DB_NAME, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+    const store = new RxOutboxStore(db);
+    const sending = transition((await store.get(res.command_id))!, { type: 'send' }, Date.now());
+    const parked = transition(sending, { type: 'step_up', scope: 'sensitive', error: errorBody('AUTH_7016').error_v2 }, Date.now());
+    await store.put(parked);
+    await db.close();
+
+    await service.dispose();
+    const reloaded = started(make());
+    await reloaded.init({ baseUrl: 'http://api.test' });
+    await expect.poll(async () => (await reloaded.outbox())[0]?.state).toBe('needs_step_up');
+    expect(await reloaded.stepUp({ password: 'demo-password-1' })).toEqual({ ok: true });
+    await expect.poll(async () => (await reloaded.outbox())[0]?.state).toBe('pending');
+    expect((await reloaded.outbox())[0]?.idempotency_key ?? res.command_id).toBe(res.command_id);
+  });
 });
+
