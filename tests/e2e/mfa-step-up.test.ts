@@ -3,7 +3,7 @@
  * only: the built PWA (dist/) served by the real server (PGlite, 200 demo transactions) in
  * Debian's headless Chromium with a fresh profile.
  *
- * A demo user enrols a TOTP authenticator through the API (codes computed here with the
+ * A new user signs up through the UI and signs out. A demo user enrols a TOTP authenticator through the API (codes computed here with the
  * otpauth package from the otpauth:// URI the server hands out) → signs in through the UI: the
  * "Verification code" step appears, a valid code loads the app → Settings → Change password →
  * the "Confirm it's you" step-up dialog → the password → the password is changed, proven by
@@ -84,6 +84,29 @@ describe('MFA sign-in and step-up, end to end', () => {
       body: { code: await freshCode() },
     });
     await expect(apiPasswordSignIn(PASSWORD)).resolves.toEqual(expect.objectContaining({ mfa_required: true }));
+  });
+
+  it('signs up through the UI (identity + business, signed in at once), then signs out', async () => {
+    showBrowserLogsOnFailure();
+    const { page } = browser;
+    await page.goto('/sign-up');
+    await page.getByLabel('First name').fill('Grace', { timeout: 30_000 });
+    await page.getByLabel('Last name').fill('Hopper');
+    await page.getByLabel('Business name').fill('Compilers Inc');
+    await page.getByLabel('Email').fill('grace@compilers.test');
+    await page.getByLabel('Password').fill('a-long-enough-password');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await mainNav(page).waitFor({ state: 'visible', timeout: 30_000 });
+    const owner = await server.db.query<{ name: string }>(
+      `SELECT b.name FROM businesses b JOIN spend_users u ON u.business_id = b.id
+        JOIN identities i ON i.id = u.identity_id WHERE i.email = $1`,
+      ['grace@compilers.test'],
+    );
+    expect(owner.map((r) => r.name)).toEqual(['Compilers Inc']);
+
+    await page.getByLabel('Account: Grace Hopper').click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor({ state: 'visible', timeout: 30_000 });
   });
 
   it('signs in through the UI: the verification code step appears, and a valid code loads the app', async () => {
