@@ -56,6 +56,9 @@ describe('error-report masking', () => {
       expect(masked).not.toContain(secret);
     }
     expect(masked).toContain('Dinner');
+    expect(maskSensitive('POST /login failed: password=hunter2&user=a {"token": "abc123"}')).toBe(
+      'POST /login failed: password=[masked]&user=a {"token": "[masked]"}',
+    );
     expect(masked).toContain('application/json');
     expect(maskSensitive(report).request.body.memo).toBe('Dinner');
   });

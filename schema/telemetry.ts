@@ -67,6 +67,12 @@ const SENSITIVE_KEY =
   /pass(word|wd|code)?|secret|token|authori[sz]ation|cookie|api[-_]?key|ssn|social[-_]?security|\btin\b|tax[-_]?id|\bein\b|iban|account[-_]?(number|no|num)|routing|card[-_]?number|\bpan\b|cvv|cvc/i;
 const MASK = '[masked]';
 const VALUE_PATTERNS: [RegExp, string][] = [
+  // Free text (error messages, stacks, query strings) can hold `password=…` or `"token": "…"`
+  // pairs that key-based masking cannot see as keys: mask the value of every such pair.
+  [
+    /\b(pass(?:word|wd|code)?|secret|token|api[-_]?key|ssn|tin|iban|account[-_]?(?:number|no|num)|routing(?:[-_]?number)?|card[-_]?number|cvv|cvc)("?\s*[=:]\s*"?)[^\s&",;]+/gi,
+    '$1$2[masked]',
+  ],
   [/\beyJ[\w-]+\.[\w-]+\.[\w-]+/g, MASK], // JWTs
   [/\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b/g, MASK], // IBAN
   [/\b\d{3}-\d{2}-\d{4}\b/g, MASK], // SSN

@@ -77,21 +77,6 @@ export interface Telemetry {
 
 const pathOf = (url: string) => new URL(url, 'http://localhost').pathname;
 
-/**
- * Free text (error messages, stacks) can hold `password=…` or `"token": "…"` pairs that the
- * schema's key/value masking cannot see as keys: mask the value of every such pair first.
- */
-const INLINE_PAIR =
-  /\b(pass(?:word|wd|code)?|secret|token|api[-_]?key|ssn|tin|iban|account[-_]?(?:number|no|num)|routing(?:[-_]?number)?|card[-_]?number|cvv|cvc)("?\s*[=:]\s*"?)[^\s&",;]+/gi;
-export const maskInlinePairs = (text: string) => text.replace(INLINE_PAIR, '$1$2[masked]');
-
-function maskReport<T>(value: T, depth = 0): T {
-  if (typeof value === 'string') return maskInlinePairs(value) as T;
-  if (depth > 12 || !value || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => maskReport(v, depth + 1)) as T;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskReport(v, depth + 1)])) as T;
-}
-
 export function createTelemetry(opts: TelemetryOptions): Telemetry {
   const switches = trackingSwitches(new URL(opts.url, 'http://localhost').search);
   const batchSize = opts.batchSize ?? DEFAULT_BATCH;
@@ -178,10 +163,10 @@ export function createTelemetry(opts: TelemetryOptions): Telemetry {
     reportError(message, url, details = {}) {
       if (!switches.track) return;
       const report: ErrorReport = {
-        message: maskSensitive(maskInlinePairs(message)),
+        message: maskSensitive(message),
         path: sanitiseUrl(url),
         at: opts.clock.now(),
-        details: maskSensitive(maskReport(details)),
+        details: maskSensitive(details),
       };
       opts.sendError(report).catch(() => undefined);
     },
