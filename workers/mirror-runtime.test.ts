@@ -81,6 +81,42 @@ describe('MirrorRuntime cold start', () => {
   });
 });
 
+describe('MirrorRuntime cold-start total', () => {
+  it('answers the first page total from the count saved with the checkpoint, kept across batches', async () => {
+    const idb = new IDBFactory();
+    const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+    const rt = await MirrorRuntime.open({ name: 'rt-count', storage: storage(), multiInstance: false, defer: (fn) => fn() });
+    await rt.ready;
+    const rows = makeTransactions(40, 11);
+    const put = (part: Transaction[]) => part.map((t): Change => ({ collection: 'transactions', seq: t.change_seq, id: t.id, deleted: false, doc: t }));
+    await rt.mirror.applyChanges(put(rows.slice(0, 25)), { seq: 25, epoch: 'e' });
+    // Rows again (updates, not new rows), new rows, and a delete.
+    const gone: Change = { collection: 'transactions', seq: 41, id: rows[0]!.id, deleted: true, doc: null };
+    await rt.mirror.applyChanges([...put(rows.slice(20)), gone], { seq: 41, epoch: 'e' });
+    expect(await rt.mirror.storedTransactionCount()).toBe(39);
+    await rt.close();
+
+    let release = () => undefined as void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const cold = await MirrorRuntime.open({ name: 'rt-count', storage: storage(), multiInstance: false, defer: (fn) => fn(), beforeLoad: () => gate });
+    runtimes.push(cold);
+    const first = await cold.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 10 });
+    expect(cold.isReady).toBe(false);
+    expect(first.total).toBe(39);
+    expect(first.rows).toHaveLength(10);
+    release();
+    await cold.ready;
+    expect((await cold.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 10 })).total).toBe(39);
+  });
+
+  it('counts the stored rows when no count was saved (a mirror written before counts were kept)', async () => {
+    const { rt, release } = await seeded(30);
+    expect(await rt.mirror.storedTransactionCount()).toBeNull();
+    expect((await rt.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 5 })).total).toBe(30);
+    release();
+  });
+});
+
 describe('MirrorRuntime text indexing', () => {
   it('indexes in the gaps between feed batches, not during them', async () => {
     const idb = new IDBFactory();

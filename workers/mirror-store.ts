@@ -39,6 +39,12 @@ export interface MirrorStoreEvents {
   onInvalidRow?: (collection: string, id: string, issues: string) => void;
   /** What rows show changed without a row write (rollback, confirm overlay dropped). */
   onOverlayChanged?: (entityIds: readonly string[]) => void;
+  /**
+   * How many transactions are stored once this batch's rows are (the runtime's engine size),
+   * or null while unknown. Saved with the checkpoint so a cold start can answer the first
+   * page's total without counting 100k index entries in IndexedDB (O(n), about a second).
+   */
+  transactionCount?: () => number | null;
 }
 
 export class RxMirrorStore implements MirrorStore, OptimisticPort {
@@ -92,12 +98,24 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
           await removeDocs(this.db[collection] as never, removes);
         }),
       );
-      // Last, and only after every row of the batch is stored (see the header comment).
-      await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: checkpoint.seq, epoch: checkpoint.epoch } });
+      // Last, and only after every row of the batch is stored (see the header comment). The
+      // batch's change events have reached the engine by now, so the count includes its rows.
+      const count = this.events.transactionCount?.() ?? null;
+      await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: checkpoint.seq, epoch: checkpoint.epoch, ...(count === null ? {} : { count }) } });
       this.storedThrough = checkpoint.seq;
       const settled = this.outbox.dropConfirmedThrough(checkpoint.seq);
       if (settled.length > 0) this.events.onOverlayChanged?.(settled);
     });
+  }
+
+  /**
+   * The transaction count saved with the last checkpoint, or null (never saved). A hint: a
+   * crash between a batch's rows and its checkpoint leaves it behind until the next batch.
+   */
+  async storedTransactionCount(): Promise<number | null> {
+    const doc = await this.db.meta.findOne(CHECKPOINT).exec();
+    const count = (doc?.toJSON().value as { count?: unknown } | undefined)?.count;
+    return typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null;
   }
 
   reset(): Promise<void> {
@@ -110,7 +128,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
           await removeDocs(collection, page.value.map((d) => d.id));
         }
       }
-      await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: 0, epoch: null } });
+      await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: 0, epoch: null, count: 0 } });
       this.storedThrough = 0;
     });
   }
