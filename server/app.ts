@@ -12,6 +12,7 @@ import { serveDist } from './http/static.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAdminUserRoutes } from './routes/admin-users.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
+import { registerBusinessSwitchRoutes } from './routes/business-switch.ts';
 import { registerIdentityRoutes } from './routes/identity.ts';
 import { registerSessionRoutes } from './routes/identity-session.ts';
 import { registerStepUpRoutes } from './routes/identity-step-up.ts';
@@ -72,6 +73,7 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
   registerSyncRoutes(app, deps);
   registerAdminRoutes(app, deps);
   registerAdminUserRoutes(app, deps);
+  registerBusinessSwitchRoutes(app, deps);
   if (opts.distDir) serveDist(app, opts.distDir);
 
   app.notFound((c) => {

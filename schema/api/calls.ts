@@ -15,6 +15,7 @@ import { transactionFilterSchema, transactionSortSchema } from '../transaction-q
 import { codingPatchSchema, bulkCodingBodySchema } from '../commands/coding-patch.ts';
 import { IDENTITY_CALLS } from './calls-identity.ts';
 import { ADMIN_CALLS } from './calls-admin.ts';
+import { BUSINESS_CALLS, identityBusinessesSchema } from './calls-business.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -30,7 +31,12 @@ export const signIn = defineCall({
   method: 'POST',
   path: '/v1/public/sign-in',
   auth: 'public',
-  body: z.object({ email: z.email().max(320), password: z.string().min(1).max(1024) }),
+  body: z.object({
+    email: z.email().max(320),
+    password: z.string().min(1).max(1024),
+    /** §3: sign straight into this business when the identity belongs to it (else the §6 default). */
+    business_id: z.uuid().optional(),
+  }),
   response: z.object({ id_token: z.string(), mfa_required: z.boolean() }),
 });
 
@@ -52,6 +58,8 @@ export const currentIdentity = defineCall({
     identity: identitySchema,
     user: spendUserSchema,
     business: businessSchema,
+    /** Every business the identity has a live spend user in, named for the business switcher. */
+    businesses: identityBusinessesSchema.optional(),
   }),
 });
 
@@ -173,4 +181,5 @@ export const CATALOGUE = [
   syncStream,
   ...IDENTITY_CALLS,
   ...ADMIN_CALLS,
+  ...BUSINESS_CALLS,
 ] as const;

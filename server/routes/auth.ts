@@ -10,6 +10,7 @@ import type { Queryable } from '../db/db.ts';
 import { SPEND_USER_DOC_SQL } from '../feed/docs.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { signInBlock } from '../domain/admin-users.ts';
+import { isSwitchable } from './business-switch.ts';
 import { ApiError } from '../http/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
 
@@ -57,9 +58,19 @@ function statusRefusal(users: SpendUserDoc[], statuses: string[]): ApiError | nu
   return null;
 }
 
+/**
+ * Which spend user a sign-in opens: the asked-for business when the identity has a switchable
+ * (live, shown, usable) user there, else the §6 default spend user among the active ones.
+ */
+export function signInUser<U extends SpendUserDoc>(users: U[], businessId: string | null): U | undefined {
+  const active = users.filter((u) => u.status === 'ACTIVE');
+  const asked = businessId ? active.find((u) => u.business_id === businessId && isSwitchable(u)) : undefined;
+  return asked ?? defaultSpendUser(active, null);
+}
+
 export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
   register(app, deps, signIn, async (ctx) => {
-    const { email, password } = ctx.input.body;
+    const { email, password, business_id } = ctx.input.body;
     const config = await readWebConfig(ctx.db);
     if (config.isLoginDown) throw new ApiError('AUTH_7022', loginDownMessage(config));
     const limits = loginLimits(email, clientAddress(ctx.c));
@@ -74,7 +85,7 @@ export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
     // Unknown emails burn the same scrypt work, so timing does not reveal which accounts exist.
     const valid = identity ? await verifyPassword(password, identity.password_hash) : await verifyAgainstDummy(password);
     const users = identity ? await spendUsersOf(ctx.db, identity.id) : [];
-    const user = defaultSpendUser(users.filter((u) => u.status === 'ACTIVE'), null);
+    const user = signInUser(users, business_id ?? null);
     // An invited person has no usable password yet: the §8 invite message is the useful answer.
     const invite = user ? null : statusRefusal(users, INVITE_STATUSES);
     if (invite) throw invite;
@@ -109,6 +120,11 @@ export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
       [actor.businessId],
     );
     const spendUsers = await spendUsersOf(ctx.db, actor.identityId);
+    const businesses = await ctx.db.query<{ id: string; name: string }>(
+      `SELECT b.id, b.name FROM businesses b
+        WHERE b.id IN (SELECT business_id FROM spend_users WHERE identity_id = $1 AND NOT deleted) ORDER BY b.name, b.id`,
+      [actor.identityId],
+    );
     const impersonator = actor.claims.impersonator ?? null;
     const user = spendUsers.find((u) => u.id === actor.user.id);
     if (!identity || !business || !user) throw new ApiError('4014');
@@ -124,6 +140,7 @@ export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
       },
       user: { ...user, impersonator },
       business,
+      businesses,
     });
   });
 }

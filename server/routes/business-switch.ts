@@ -1,0 +1,68 @@
+import type { Hono } from 'hono';
+import { switchBusiness } from '../../schema/api/calls-business.ts';
+import { isHiddenSpendUser, isRole } from '../../schema/roles.ts';
+import { issueToken, mfaRequiredFor, signInGrant, type TokenGrant } from '../auth/session.ts';
+import type { Queryable } from '../db/db.ts';
+import { signInBlock } from '../domain/admin-users.ts';
+import type { AppDeps } from '../http/deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { actorOf, ok, register } from '../http/register.ts';
+
+/**
+ * Business switching (§3, §6, §7 PATCH /users/current/business). The session belongs to the
+ * identity, so switching issues a token for another of its spend users on the same session:
+ * signing out still ends everything at once.
+ */
+
+type SwitchTarget = { id: string; role: string; status: string; deleted: boolean };
+
+/** Rows carry the role as text; an unknown role is treated as shown (it is no hidden role). */
+const isHidden = (u: { role: string }) => isRole(u.role) && isHiddenSpendUser({ role: u.role });
+
+/**
+ * A spend user the identity may switch (or sign) into: live, not a hidden spend user (vendor
+ * network / advisor console users never appear in the switcher) and not blocked by its status.
+ */
+export const isSwitchable = (u: { role: string; status: string; deleted?: boolean }) =>
+  !u.deleted && !isHidden(u) && signInBlock(u) === null;
+
+async function targetIn(db: Queryable, identityId: string, businessId: string): Promise<SwitchTarget | undefined> {
+  const [row] = await db.query<SwitchTarget>(
+    `SELECT id, role, status, deleted FROM spend_users
+      WHERE identity_id = $1 AND business_id = $2 AND NOT deleted`,
+    [identityId, businessId],
+  );
+  return row;
+}
+
+/**
+ * The new token keeps the session's MFA state: an MFA already passed on this session carries
+ * over; a business that requires MFA the session has not passed gets the sign-in grant (no scopes
+ * until verify-mfa), exactly as a sign-in into that business would.
+ */
+function switchGrant(mfaRequired: boolean, mfaAuthed: boolean): TokenGrant {
+  if (mfaRequired && !mfaAuthed) return signInGrant(true);
+  return { scopes: ['default'], mfaRequired, mfaAuthed };
+}
+
+export function registerBusinessSwitchRoutes(app: Hono, deps: AppDeps): void {
+  register(app, deps, switchBusiness, async (ctx) => {
+    const actor = actorOf(ctx);
+    // Support acts as one user, never as the person's other memberships.
+    if (actor.claims.impersonator) throw new ApiError('FORBIDDEN_7003', 'Switching business is not available while impersonating.');
+    const { business_id } = ctx.input.body;
+    const target = await targetIn(ctx.db, actor.identityId, business_id);
+    // 404 alike for "not a member" and "hidden": no oracle for businesses the switcher can't show.
+    if (!target || isHidden(target)) throw new ApiError('4014');
+    const block = signInBlock(target);
+    if (block) throw new ApiError(block.code, block.message);
+    const mfaRequired = await mfaRequiredFor(ctx.db, actor.identityId, business_id);
+    const grant = switchGrant(mfaRequired, actor.claims.ramp_mfa_authed === true);
+    const { token } = await issueToken(
+      deps,
+      { identityId: actor.identityId, userId: target.id, businessId: business_id, sessionId: actor.sessionId },
+      grant,
+    );
+    return ok({ id_token: token, mfa_required: grant.scopes.length === 0 });
+  });
+}
