@@ -13,6 +13,7 @@ import type { OutboxEntry, SyncStatus } from '../sync/ports.ts';
 import type { WebConfig } from '../schema/web-config.ts';
 import type { FeatureFlags } from '../schema/feature-flags.ts';
 import type { Platform } from '../schema/platform.ts';
+import type { Role } from '../schema/roles.ts';
 
 /**
  * The one typed boundary between the UI and the data worker (exposed with Comlink).
@@ -57,7 +58,25 @@ export interface SessionInfo {
   scopes: string[];
   /** The user has a second factor (MFA required or an authenticator enrolled): step-up may use a code. */
   mfa_enabled?: boolean;
+  /** Every business the identity has a live spend user in (hidden ones included: filter with switcherUsers). */
+  businesses?: BusinessChoice[];
 }
+
+/** One business of the identity, for the business switcher. */
+export interface BusinessChoice {
+  id: string;
+  name: string;
+  role: Role;
+  user_id: string;
+}
+
+/**
+ * A business switch. `left_behind`: the previous business still has unsent edits in its own
+ * outbox on this device; they are delivered the next time that business is active.
+ */
+export type SwitchBusinessResult =
+  | { ok: true; session: SessionInfo; left_behind: { business_name: string; changes: number } | null }
+  | { ok: false; error: ErrorV2['error_v2']; mfa_required?: true };
 
 /**
  * `mfa_required: true` on a failure: the password was right but the sign-in waits for the
@@ -114,9 +133,16 @@ export type CommandResult =
 export interface DataApi {
   /** Opens the mirror for the stored session (if any); resolves when the first page is readable. */
   init(opts: { baseUrl: string; platform?: Platform }): Promise<SessionInfo | null>;
-  signIn(email: string, password: string): Promise<SignInResult>;
+  /** `businessId`: the tab's business (§3), signed into when the identity belongs to it. */
+  signIn(email: string, password: string, businessId?: string | null): Promise<SignInResult>;
   signOut(): Promise<void>;
   session(): Promise<SessionInfo | null>;
+  /**
+   * Moves the session to another of the identity's businesses: a new token on the same session,
+   * that business's own mirror opened and synced; the previous mirror and outbox stay on disk.
+   * `mfa_required`: that business asks for MFA first; `verifyMfa(code)` completes the switch.
+   */
+  switchBusiness(businessId: string): Promise<SwitchBusinessResult>;
   /** Creates the identity and its business, then signs in. */
   signUp(input: SignUpInput): Promise<SignInResult>;
   /** Second step of a sign-in that answered mfa_required. */

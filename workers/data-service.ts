@@ -4,6 +4,7 @@ import {
   changePassword as changePasswordCall, postErrorReport, postTelemetry, signOutAllSessions as signOutAllCall,
   signUp as signUpCall, stepUp as stepUpCall, totpStart, totpVerify, verifyMfa as verifyMfaCall,
 } from '../schema/api/calls-identity.ts';
+import { switchBusiness as switchBusinessCall } from '../schema/api/calls-business.ts';
 import { errorBody } from '../schema/errors.ts';
 import type { FeatureFlags } from '../schema/feature-flags.ts';
 import { requestTimeoutMs, tokenWaitMs, type Platform } from '../schema/platform.ts';
@@ -16,8 +17,9 @@ import {
 } from '../sync/index.ts';
 import type {
   ActionResult, CommandResult, DataApi, ErrorReportInput, QueryResult, ReferenceData, SessionInfo, SignInResult, SignUpInput,
-  StepUpInput, TelemetryEventInput, TotpSetup, TransactionQuery, TransactionView,
+  StepUpInput, SwitchBusinessResult, TelemetryEventInput, TotpSetup, TransactionQuery, TransactionView,
 } from './api.ts';
+import { businessChoices } from './business-choices.ts';
 import { actionFailure, cachedFlags, loadWebConfig, refreshFlags, toAction } from './identity.ts';
 import { mirrorDbName } from './db.ts';
 import type { LeaderElector } from './leader.ts';
@@ -99,8 +101,22 @@ export class DataService implements DataApi {
     return this.stored.session;
   }
 
-  signIn(email: string, password: string): Promise<SignInResult> {
-    return this.passwordSignIn(email, password, undefined);
+  signIn(email: string, password: string, businessId?: string | null): Promise<SignInResult> {
+    return this.passwordSignIn(email, password, undefined, businessId ?? undefined);
+  }
+
+  async switchBusiness(businessId: string): Promise<SwitchBusinessResult> {
+    const stored = this.stored;
+    if (!stored || stored.expired) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+    if (stored.session.business.id === businessId) return { ok: true, session: stored.session, left_behind: null };
+    // Counted before the switch closes this mirror: its outbox stays on disk for next time.
+    const unsent = this.runtime?.outboxIndex.entries().length ?? 0;
+    const res = this.watch401(await this.requireHttp().call(switchBusinessCall, { body: { business_id: businessId } }));
+    if (!res.ok) return { ok: false, error: res.error };
+    const done = await this.afterPassword(res.data.id_token, res.data.mfa_required, undefined);
+    if (!done.ok) return done;
+    const left_behind = unsent > 0 ? { business_name: stored.session.business.name, changes: unsent } : null;
+    return { ok: true, session: done.session, left_behind };
   }
 
   async signUp(input: SignUpInput): Promise<SignInResult> {
@@ -121,11 +137,14 @@ export class DataService implements DataApi {
   async reauthenticate(password: string): Promise<SignInResult> {
     const stored = this.stored;
     if (!stored) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
-    return this.passwordSignIn(stored.session.user.email, password, stored.session.user.id);
+    return this.passwordSignIn(stored.session.user.email, password, stored.session.user.id, stored.session.business.id);
   }
 
-  private async passwordSignIn(email: string, password: string, expectUserId: string | undefined): Promise<SignInResult> {
-    const res = await this.requireHttp().call(signInCall, { body: { email, password } });
+  private async passwordSignIn(
+    email: string, password: string, expectUserId: string | undefined, businessId: string | undefined,
+  ): Promise<SignInResult> {
+    const body = businessId ? { email, password, business_id: businessId } : { email, password };
+    const res = await this.requireHttp().call(signInCall, { body });
     if (!res.ok) return { ok: false, error: res.error };
     return this.afterPassword(res.data.id_token, res.data.mfa_required, expectUserId);
   }
@@ -159,6 +178,7 @@ export class DataService implements DataApi {
       business: who.data.business,
       scopes: tokenScopes(token),
       mfa_enabled: mfaEnabled || claims?.ramp_mfa_required === true,
+      businesses: businessChoices(who.data.identity.spend_users, who.data.businesses),
     };
     const dbName = mirrorDbName(session.business.id, session.user.id);
     if (this.stored?.db_name !== dbName) await this.closeMirror(false);
@@ -446,7 +466,8 @@ export class DataService implements DataApi {
     const who = await this.http.call(currentIdentity);
     if (!who.ok || this.stored !== stored) return;
     if (who.data.user.id !== stored.session.user.id || who.data.business.id !== stored.session.business.id) return;
-    this.stored = { ...stored, session: { ...stored.session, user: who.data.user, business: who.data.business } };
+    const businesses = businessChoices(who.data.identity.spend_users, who.data.businesses);
+    this.stored = { ...stored, session: { ...stored.session, user: who.data.user, business: who.data.business, businesses } };
     await this.deps.sessionStore.set(this.stored);
     await this.refreshFlagsNow();
   }

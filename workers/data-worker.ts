@@ -24,9 +24,10 @@ const service = new DataService({
  */
 const api: DataApi = {
   init: (opts) => service.init(opts),
-  signIn: (email, password) => service.signIn(email, password),
+  signIn: (email, password, businessId) => service.signIn(email, password, businessId),
   signOut: () => service.signOut(),
   session: () => service.session(),
+  switchBusiness: (businessId) => service.switchBusiness(businessId),
   signUp: (input) => service.signUp(input),
   verifyMfa: (code) => service.verifyMfa(code),
   reauthenticate: (password) => service.reauthenticate(password),

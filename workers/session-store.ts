@@ -2,6 +2,7 @@ import { Dexie, type DexieOptions } from 'dexie';
 import { z } from 'zod';
 import { spendUserSchema } from '../schema/entities/spend-user.ts';
 import { businessSchema } from '../schema/entities/business.ts';
+import { roleSchema } from '../schema/roles.ts';
 
 /**
  * The signed-in session, kept durably so the app starts offline signed in. It lives in its
@@ -14,6 +15,8 @@ export const sessionInfoSchema = z.object({
   business: businessSchema,
   scopes: z.array(z.string()),
   mfa_enabled: z.boolean().optional(),
+  /** The identity's businesses, kept so the switcher also renders on an offline start. */
+  businesses: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema, user_id: z.string() })).optional(),
 });
 
 export const storedSessionSchema = z.object({
