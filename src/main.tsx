@@ -6,6 +6,7 @@ import { startBrowserTelemetry } from '../workers/telemetry-client.ts';
 import { bootData, createAppStore } from './data-access/app-state.ts';
 import { DataProvider } from './data-access/data-context.tsx';
 import { bootPlatform, tabBusinessId } from './app/platform-boot.ts';
+import { withoutBusinessParam } from './app/business-switch.ts';
 import { createAppRouter } from './router.tsx';
 import './styles.css';
 
@@ -18,13 +19,16 @@ const platform = bootPlatform({
   storage: window.localStorage,
   now: Date.now(),
 });
-// A `business_id` link selects this tab's business before anything reads it.
-tabBusinessId(window.location.search, window.sessionStorage);
+// A `business_id` link selects this tab's business before anything reads it; the tab keeps it
+// (sessionStorage), so the URL drops it and a later switch in this tab is not undone on reload.
+const tabBusiness = tabBusinessId(window.location.search, window.sessionStorage);
+const cleanUrl = withoutBusinessParam(window.location.href);
+if (cleanUrl) window.history.replaceState(window.history.state, '', cleanUrl);
 
 const store = createAppStore(navigator.onLine, platform);
 const client = createDataClient();
 const router = createAppRouter(store);
-void bootData(client, store);
+void bootData(client, store, window, { tabBusinessId: tabBusiness });
 
 // First-party telemetry: page views after each navigation, identity once signed in.
 const telemetry = startBrowserTelemetry(client, window);

@@ -13,3 +13,6 @@ export function businessChoices(
   const names = new Map((businesses ?? []).map((b) => [b.id, b.name]));
   return spendUsers.map((u) => ({ id: u.business_id, name: names.get(u.business_id) ?? u.business_id, role: u.role, user_id: u.id }));
 }
+
+/** The §3/§6 switcher rules for the UI (src/ reaches sync/ only through the worker's modules). */
+export { showsBusinessSwitcher, switcherUsers } from '../sync/auth.ts';

@@ -11,6 +11,7 @@ import { ReauthDialog } from './auth/reauth-dialog.tsx';
 import { StepUpDialog } from './auth/step-up-dialog.tsx';
 import { unsyncedQuestion } from './sign-out-text.ts';
 import { errorText } from './error-text.ts';
+import { BusinessSwitcher } from './business-switcher.tsx';
 
 /** The signed-in shell: top bar (brand, main navigation, sync, user), offline banner, progress. */
 export function AppLayout() {
@@ -159,6 +160,7 @@ function UserMenu() {
             {roleDisplayName(user.role, user.is_manager)} · {business.name}
           </div>
         </div>
+        <BusinessSwitcher onSwitched={() => menu.current?.removeAttribute('open')} />
         <button type="button" className="menu-item" onClick={() => signOut(false)}>
           Sign out
         </button>

@@ -8,3 +8,12 @@ export function rememberTabBusiness(businessId: string, storage: Pick<Storage, '
     // Storage can be unavailable (private modes): the tab then follows the session's business.
   }
 }
+
+/** The tab's business (§3), sent with a sign-in so it opens that business again. */
+export function readTabBusiness(storage: Pick<Storage, 'getItem'> = window.sessionStorage): string | null {
+  try {
+    return storage.getItem(TAB_BUSINESS_KEY);
+  } catch {
+    return null;
+  }
+}

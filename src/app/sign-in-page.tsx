@@ -6,7 +6,7 @@ import type { SignInResult } from '../data-access/types.ts';
 import { MfaCodeForm } from './auth/mfa-code-form.tsx';
 import { AuthCard } from './auth/auth-card.tsx';
 import { safeRedirect } from './redirect.ts';
-import { rememberTabBusiness } from './session-tab.ts';
+import { readTabBusiness, rememberTabBusiness } from './session-tab.ts';
 import { errorText } from './error-text.ts';
 
 export interface SignInPageProps {
@@ -57,7 +57,7 @@ export function SignInPage({ redirect }: SignInPageProps) {
     setBusy(true);
     setError(null);
     try {
-      const result = await client.signIn(email.trim(), password);
+      const result = await client.signIn(email.trim(), password, readTabBusiness());
       if (result.ok) await finish(result);
       else if (result.mfa_required) setMfaStep(true);
       else setError(errorText(result.error));

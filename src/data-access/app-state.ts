@@ -1,6 +1,7 @@
 import type { Platform } from '../../schema/platform.ts';
 import type { DataClient, SessionInfo, SyncStatus } from './types.ts';
 import { createStore, type Store } from './store.ts';
+import { bootSwitchTarget } from '../app/business-switch.ts';
 
 export interface AppState {
   boot: 'loading' | 'ready' | 'failed';
@@ -51,7 +52,12 @@ const REFERENCE_COLLECTIONS = new Set(['users', 'departments', 'locations', 'gl_
  * Opens the worker for the stored session, then listens: sync status into the store, data
  * changes as version bumps, and the page's online/offline events into the worker.
  */
-export async function bootData(client: DataClient, store: AppStore, win: Window = window): Promise<void> {
+export async function bootData(
+  client: DataClient,
+  store: AppStore,
+  win: Window = window,
+  opts: { tabBusinessId?: string | null } = {},
+): Promise<void> {
   const announce = () => {
     const online = win.navigator.onLine;
     store.set({ online });
@@ -61,7 +67,11 @@ export async function bootData(client: DataClient, store: AppStore, win: Window 
   win.addEventListener('offline', announce);
   try {
     await client.setOnline(win.navigator.onLine);
-    const session = await client.init({ baseUrl: win.location.origin, platform: store.get().platform });
+    const session = await selectTabBusiness(
+      client,
+      await client.init({ baseUrl: win.location.origin, platform: store.get().platform }),
+      opts.tabBusinessId ?? null,
+    );
     await client.subscribe(
       (status) => store.set({ status }),
       (collections) =>
@@ -76,4 +86,16 @@ export async function bootData(client: DataClient, store: AppStore, win: Window 
   } catch (err) {
     store.set({ boot: 'failed', bootError: err instanceof Error ? err.message : String(err) });
   }
+}
+
+/**
+ * §3: the tab shows its own business (a `business_id` link, else the tab's earlier choice) when
+ * the stored session is another of the identity's businesses. A refused or offline switch (or
+ * one waiting for MFA) keeps the stored session's business.
+ */
+async function selectTabBusiness(client: DataClient, session: SessionInfo | null, tabBusinessId: string | null) {
+  const target = bootSwitchTarget(session, tabBusinessId);
+  if (!target) return session;
+  const switched = await client.switchBusiness(target);
+  return switched.ok ? switched.session : session;
 }

@@ -10,6 +10,8 @@ export type SyncStatus = Awaited<ReturnType<DataApi['status']>>;
 export type OutboxEntry = Awaited<ReturnType<DataApi['outbox']>>[number];
 export type {
   SessionInfo,
+  BusinessChoice,
+  SwitchBusinessResult,
   TransactionView,
   QueryResult,
   ReferenceData,
