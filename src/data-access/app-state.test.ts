@@ -116,3 +116,35 @@ describe('whenBooted', () => {
     await expect(whenBooted(store)).resolves.toBeUndefined();
   });
 });
+
+describe('bootData: the tab’s business', () => {
+  const choice = (id: string) => ({ id, name: id.toUpperCase(), role: 'BUSINESS_USER' as const, user_id: `u-${id}` });
+  const sessionIn = (id: string) => ({ business: { id }, businesses: [choice('a'), choice('b')] }) as unknown as SessionInfo;
+
+  function switching(answer: 'ok' | 'refused') {
+    const { client } = fakeClient({ session: sessionIn('a') });
+    const asked: string[] = [];
+    Object.assign(client, {
+      async switchBusiness(id: string) {
+        asked.push(id);
+        return answer === 'ok'
+          ? { ok: true, session: sessionIn(id), left_behind: null }
+          : { ok: false, error: { message: 'No user was found for this identity.', error_code: '4014' } };
+      },
+    });
+    return { client, asked };
+  }
+
+  it.each([
+    ['switches to the tab’s other business', 'b', 'ok', ['b'], 'b'],
+    ['stays when the tab already shows the session’s business', 'a', 'ok', [], 'a'],
+    ['stays on a business the identity does not have', 'zzz', 'ok', [], 'a'],
+    ['stays when the server refuses', 'b', 'refused', ['b'], 'a'],
+  ] as const)('%s', async (_, tab, answer, askedFor, shown) => {
+    const { client, asked } = switching(answer);
+    const store = createAppStore(true);
+    await bootData(client, store, fakeWindow(true).win, { tabBusinessId: tab });
+    expect(asked).toEqual(askedFor);
+    expect(store.get().session?.business.id).toBe(shown);
+  });
+});
