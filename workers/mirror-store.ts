@@ -51,6 +51,8 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
   private queue: Promise<unknown> = Promise.resolve();
   /** The checkpoint of the last batch fully stored (known after getCheckpoint or a batch). */
   private storedThrough = 0;
+  /** The transaction count saved with the last checkpoint read or written (null: none). */
+  private savedCount: number | null = null;
 
   constructor(
     private readonly db: MirrorDatabase,
@@ -86,6 +88,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     const value = doc?.toJSON().value as Partial<Checkpoint> | undefined;
     const checkpoint = { seq: typeof value?.seq === 'number' ? value.seq : 0, epoch: typeof value?.epoch === 'string' ? value.epoch : null };
     this.storedThrough = checkpoint.seq;
+    this.savedCount = countOf(value);
     return checkpoint;
   }
 
@@ -100,7 +103,10 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
       );
       // Last, and only after every row of the batch is stored (see the header comment). The
       // batch's change events have reached the engine by now, so the count includes its rows.
-      const count = this.events.transactionCount?.() ?? null;
+      // Unknown while the engine loads: a batch without transaction changes keeps the saved
+      // count (an empty catch-up pull after a reload must not erase it); any other drops it.
+      const count = this.events.transactionCount?.() ?? (grouped.has('transactions') ? null : this.savedCount);
+      this.savedCount = count;
       await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: checkpoint.seq, epoch: checkpoint.epoch, ...(count === null ? {} : { count }) } });
       this.storedThrough = checkpoint.seq;
       const settled = this.outbox.dropConfirmedThrough(checkpoint.seq);
@@ -114,8 +120,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
    */
   async storedTransactionCount(): Promise<number | null> {
     const doc = await this.db.meta.findOne(CHECKPOINT).exec();
-    const count = (doc?.toJSON().value as { count?: unknown } | undefined)?.count;
-    return typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null;
+    return countOf(doc?.toJSON().value);
   }
 
   reset(): Promise<void> {
@@ -130,6 +135,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
       }
       await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: 0, epoch: null, count: 0 } });
       this.storedThrough = 0;
+      this.savedCount = 0;
     });
   }
 
@@ -205,6 +211,11 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     }
     return out;
   }
+}
+
+function countOf(value: unknown): number | null {
+  const count = (value as { count?: unknown } | undefined)?.count;
+  return typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null;
 }
 
 /** `deleted` is not stored (MIRROR_OMITTED_FIELDS); transactions get their sort key. */
