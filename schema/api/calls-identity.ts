@@ -70,7 +70,11 @@ export const totpVerify = defineCall({
   path: '/v1/auth/authentication/tokens/totp/:authenticator_id/verify',
   auth: 'recent-token',
   params: z.object({ authenticator_id: z.uuid() }),
-  body: z.object({ code: mfaCode }),
+  /**
+   * email_code: the code send-email-otp mailed. Required for a first enrolment from a sign-in
+   * still waiting for MFA (the password alone must not bind an authenticator); ignored otherwise.
+   */
+  body: z.object({ code: mfaCode, email_code: mfaCode.optional() }),
   response: z.object({ authenticator_id: z.uuid(), active: z.literal(true) }),
 });
 
@@ -123,11 +127,12 @@ export const stepUp = defineCall({
   response: stepUpResponse,
 });
 
+/** Also from a fresh sign-in still waiting for MFA: its code confirms a first TOTP enrolment. */
 export const sendEmailOtp = defineCall({
   id: 'auth.sendEmailOtp',
   method: 'POST',
   path: '/v1/auth/users/current/send-email-otp',
-  auth: fullScopes,
+  auth: { ...fullScopes, orRecentToken: true },
   body: emptyBody,
   response: z.object({ sent: z.literal(true), expires_at: z.iso.datetime() }),
 });

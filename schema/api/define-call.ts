@@ -42,7 +42,8 @@ export function defineCall<
   id: string;
   method: HttpMethod;
   path: string;
-  auth: { scopes: readonly Scope[] } | 'recent-token' | 'public';
+  /** `orRecentToken`: a token issued within the §6 recent-token window passes without the scopes. */
+  auth: { scopes: readonly Scope[]; orRecentToken?: true } | 'recent-token' | 'public';
   retry?: RetryClass;
   params?: P;
   query?: Q;
@@ -54,7 +55,11 @@ export function defineCall<
       ? { kind: 'public' }
       : def.auth === 'recent-token'
         ? { kind: 'recent-token', maxAgeSeconds: RECENT_TOKEN_MAX_AGE_SECONDS }
-        : { kind: 'scopes', scopes: def.auth.scopes };
+        : {
+            kind: 'scopes',
+            scopes: def.auth.scopes,
+            ...(def.auth.orRecentToken && { recentTokenMaxAgeSeconds: RECENT_TOKEN_MAX_AGE_SECONDS }),
+          };
   return {
     id: def.id,
     method: def.method,

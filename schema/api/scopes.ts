@@ -20,9 +20,13 @@ export type Scope = z.infer<typeof scopeSchema>;
 export const STEP_UP_SCOPES = ['sensitive', 'email-otp'] as const satisfies readonly Scope[];
 export type StepUpScope = (typeof STEP_UP_SCOPES)[number];
 
-/** How a call is authorised: a scope list, a recent token (§6), or nothing at all. */
+/**
+ * How a call is authorised: a scope list, a recent token (§6), or nothing at all. A scope list
+ * with `recentTokenMaxAgeSeconds` also admits any token issued that recently whatever its scopes
+ * (a sign-in still waiting for MFA: it has none), for the few calls that half-signed-in step needs.
+ */
 export type CallAuth =
-  | { kind: 'scopes'; scopes: readonly Scope[] }
+  | { kind: 'scopes'; scopes: readonly Scope[]; recentTokenMaxAgeSeconds?: number }
   | { kind: 'recent-token'; maxAgeSeconds: number }
   | { kind: 'public' };
 

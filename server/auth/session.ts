@@ -75,3 +75,20 @@ export async function mfaRequiredFor(db: Queryable, identityId: string, business
 export function signInGrant(mfaRequired: boolean): TokenGrant {
   return { scopes: mfaRequired ? [] : ['default'], mfaRequired, mfaAuthed: false };
 }
+
+/**
+ * The one answer of every password sign-in (the sign-in route, invite acceptance): the MFA
+ * decision for this identity in this business and the token it allows, on `sessionId` or a new
+ * session. With MFA required the token is the half-scoped one verify-mfa later exchanges.
+ */
+export async function passwordSignIn(
+  deps: AppDeps,
+  db: Queryable,
+  who: Omit<TokenSubject, 'sessionId'>,
+  sessionId?: string,
+): Promise<{ id_token: string; mfa_required: boolean }> {
+  const mfaRequired = await mfaRequiredFor(db, who.identityId, who.businessId);
+  const session = sessionId ?? (await openSession(db, who.identityId));
+  const { token } = await issueToken(deps, { ...who, sessionId: session }, signInGrant(mfaRequired));
+  return { id_token: token, mfa_required: mfaRequired };
+}

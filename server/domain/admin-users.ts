@@ -156,17 +156,22 @@ export async function resendInvite(tx: Queryable, actor: ActingUser, userId: str
   return { user: rows[0]!.doc, invite: { expires_at: invite.expires_at }, token: invite.token, email: target.email };
 }
 
+/** Which invites expireInvites looks at: all, or one business's, one person's, one user's. */
+export type InviteScope = { businessId?: string; identityId?: string; userId?: string };
+
 /**
- * Marks every open invite past its expiry INVITE_EXPIRED (a job may run it; acceptance and
- * sign-in also check lazily). Each user row takes a seq so mirrors show the new status.
+ * Marks every open invite past its expiry INVITE_EXPIRED. A job may run it for everything;
+ * sign-in (for the identity signing in) and acceptance (for the invited user) run it lazily, so
+ * an overdue invite answers AUTH_7027 before any job ran. A user whose newest invite is still
+ * open stays INVITED. Each user row takes a seq so mirrors show the new status.
  */
-export async function expireInvites(db: Db, now: number, businessId?: string): Promise<number> {
+export async function expireInvites(db: Db, now: number, scope: InviteScope = {}): Promise<number> {
   const due = await db.query<{ business_id: string; user_id: string }>(
     `SELECT DISTINCT u.business_id::text, u.id::text AS user_id FROM user_invites i JOIN spend_users u ON u.id = i.user_id
       WHERE i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at <= $1 AND u.status = 'INVITED' AND NOT u.deleted
-        AND ($2::uuid IS NULL OR u.business_id = $2)
+        AND ($2::uuid IS NULL OR u.business_id = $2) AND ($3::uuid IS NULL OR u.identity_id = $3) AND ($4::uuid IS NULL OR u.id = $4)
         AND NOT EXISTS (SELECT 1 FROM user_invites o WHERE o.user_id = u.id AND o.accepted_at IS NULL AND o.revoked_at IS NULL AND o.expires_at > $1)`,
-    [new Date(now).toISOString(), businessId ?? null],
+    [new Date(now).toISOString(), scope.businessId ?? null, scope.identityId ?? null, scope.userId ?? null],
   );
   for (const row of due) {
     await db.transaction(async (tx) => {

@@ -3,7 +3,9 @@ import { isInvitePending } from '../../schema/identity-rules.ts';
 import { expireInvites, INVITE_TTL_MS, signInBlock, CARD_ISSUING_MESSAGE, SUSPENDED_MESSAGE } from '../domain/admin-users.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts';
+import { totpCode } from '../auth/totp.ts';
+import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts';
+import { claimsOf, enrolTotp, STEP_MS } from './identity-test-kit.ts';
 
 describe('signInBlock', () => {
   it.each([
@@ -125,7 +127,7 @@ describe.each(await testDatabases())('user administration on %s', (kind) => {
     const other = person(f, 'job');
     await invite(await signIn(t.app, f.email('admin')), other);
     clock.now += INVITE_TTL_MS + 1;
-    expect(await expireInvites(t.db, clock.now, f.businessId)).toBe(2);
+    expect(await expireInvites(t.db, clock.now, { businessId: f.businessId })).toBe(2);
     expect((await userRow(made.body.user.id)).status).toBe('INVITE_EXPIRED');
     const late = await request(t.app, 'POST', `/v1/public/invites/${first}/accept`, { body: { password: PASSWORD } });
     expect(late).toMatchObject({ status: 403, body: { error_v2: { error_code: 'AUTH_7027' } } });
@@ -148,6 +150,44 @@ describe.each(await testDatabases())('user administration on %s', (kind) => {
     const late = await request(t.app, 'POST', `/v1/public/invites/${tokenFor(p.email)}/accept`, { body: { password: PASSWORD } });
     expect(late.body.error_v2.message).toBe('You have an expired invite. Request a new invite from your admin to log in.');
     expect((await userRow(made.body.user.id)).status).toBe('INVITE_EXPIRED');
+  });
+
+  it('sign-in answers AUTH_7027 for an invite past its expiry before any job ran, and records INVITE_EXPIRED', async () => {
+    const f = await makeBusiness(t.db, { transactions: 0 });
+    const p = person(f, 'overdue');
+    const made = await invite(await signIn(t.app, f.email('admin')), p);
+    const signInAs = () => request(t.app, 'POST', '/v1/public/sign-in', { body: { email: p.email, password: PASSWORD } });
+    expect((await signInAs()).body.error_v2.error_code).toBe('AUTH_7026');
+    clock.now += INVITE_TTL_MS;
+    const late = await signInAs();
+    expect(late).toMatchObject({ status: 403, body: { error_v2: { error_code: 'AUTH_7027' } } });
+    expect((await userRow(made.body.user.id)).status).toBe('INVITE_EXPIRED');
+  });
+
+  it('invite acceptance makes the MFA decision of sign-in (business rule, an existing authenticator)', async () => {
+    const f = await makeBusiness(t.db, { transactions: 0 });
+    const admin = await signIn(t.app, f.email('admin'));
+    await t.db.query('UPDATE businesses SET mfa_required = true WHERE id = $1', [f.businessId]);
+    const p = person(f, 'strict');
+    await invite(admin, p);
+    const accepted = await request(t.app, 'POST', `/v1/public/invites/${tokenFor(p.email)}/accept`, { body: { password: PASSWORD } });
+    expect(accepted.body.mfa_required).toBe(true);
+    expect(claimsOf(accepted.body.id_token)).toMatchObject({ ramp_access_scopes: [], ramp_mfa_required: true, ramp_mfa_authed: false });
+    expect((await request(t.app, 'GET', '/v1/auth/identity', { token: accepted.body.id_token })).status).toBe(403);
+
+    // A member of another business (no MFA rule there) who enrolled an authenticator.
+    const o = await makeBusiness(t.db, { transactions: 0 });
+    const email = o.email('employee');
+    const { secret } = await enrolTotp(t.app, await signIn(t.app, email), clock.now);
+    await invite(admin, { ...person(f, 'enrolled'), email });
+    await t.db.query('UPDATE businesses SET mfa_required = false WHERE id = $1', [f.businessId]);
+    const linked = await request(t.app, 'POST', `/v1/public/invites/${tokenFor(email)}/accept`, { body: { password: FIXTURE_PASSWORD } });
+    expect(linked.body.mfa_required).toBe(true);
+    clock.now += STEP_MS;
+    const done = await request(t.app, 'POST', '/v1/auth/users/current/verify-mfa', {
+      token: linked.body.id_token, body: { code: totpCode(secret, clock.now) },
+    });
+    expect(claimsOf(done.body.id_token)).toMatchObject({ business_id: f.businessId, ramp_mfa_authed: true, ramp_access_scopes: ['default'] });
   });
 
   it('changes roles with a new seq (visibility epoch follows); only owners touch owners; the last owner stays', async () => {

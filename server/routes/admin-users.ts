@@ -9,11 +9,10 @@ import {
   unsuspendUser as unsuspendUserCall,
 } from '../../schema/api/calls-admin.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
-import { signIdToken } from '../auth/tokens.ts';
-import { allocateSeqs, announceChange } from '../db/change-seq.ts';
+import { passwordSignIn } from '../auth/session.ts';
 import type { Queryable } from '../db/db.ts';
 import { changeRole, deleteUser, findInvite, inviteState, markAccepted, suspendUser, unsuspendUser } from '../domain/admin-user-status.ts';
-import { inviteUser, NO_PASSWORD, resendInvite, type IssuedInvite } from '../domain/admin-users.ts';
+import { expireInvites, inviteUser, NO_PASSWORD, resendInvite, type IssuedInvite } from '../domain/admin-users.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { ApiError } from '../http/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
@@ -70,38 +69,16 @@ export function registerAdminUserRoutes(app: Hono, deps: AppDeps): void {
     const state = inviteState(invite, now);
     if (state === 'missing' || !invite) throw new ApiError('REQUEST_7004', 'This invite was not found.');
     if (state === 'accepted') throw new ApiError('REQUEST_7001', 'This invite has already been accepted.');
-    if (state === 'expired') await markExpired(deps.db, invite.business_id, invite.user_id);
+    if (state === 'expired') await expireInvites(deps.db, now, { userId: invite.user_id });
     if (state === 'expired' || state === 'superseded') throw new ApiError('AUTH_7027');
     // Hash (or check) outside the transaction: scrypt is slow and PGlite has one connection.
     const newIdentity = invite.password_hash === NO_PASSWORD;
     if (!newIdentity && !(await verifyPassword(password, invite.password_hash))) throw new ApiError('AUTH_7001');
     const passwordHash = newIdentity ? await hashPassword(password) : null;
     const sessionId = await deps.db.transaction((tx) => markAccepted(tx, invite, passwordHash));
-    const idToken = await signIdToken(
-      await deps.tokenKey(),
-      {
-        sub: invite.identity_id, ramp_user_uuid: invite.user_id, ramp_access_scopes: ['default'],
-        ramp_mfa_required: false, ramp_mfa_authed: false, ramp_session_id: sessionId,
-        sign_in_provider: 'password', business_id: invite.business_id,
-      },
-      Math.floor(now / 1000),
-    );
-    return ok({ id_token: idToken, mfa_required: false });
-  });
-}
-
-/** The lazy half of expiry: an accept attempt on an overdue invite records INVITE_EXPIRED. */
-async function markExpired(db: AppDeps['db'], businessId: string, userId: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    // The business counter first, like every writer (one lock order, no deadlock); a seq left
-    // unused when the status already moved on is a harmless gap in the feed.
-    const seq = await allocateSeqs(tx, businessId, 1);
-    if (!seq) return;
-    const rows = await tx.query(
-      `UPDATE spend_users SET status = 'INVITE_EXPIRED', change_seq = $3, updated_at = now()
-        WHERE business_id = $1 AND id = $2 AND status = 'INVITED' RETURNING 1`,
-      [businessId, userId, seq.last],
-    );
-    if (rows.length > 0) await announceChange(tx, businessId, seq.last);
+    // Accepting is a password sign-in: the same MFA decision and token (half-scoped while the
+    // business or identity requires MFA, or the identity already has an authenticator).
+    const who = { identityId: invite.identity_id, userId: invite.user_id, businessId: invite.business_id };
+    return ok(await passwordSignIn(deps, deps.db, who, sessionId));
   });
 }

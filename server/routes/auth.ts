@@ -1,15 +1,17 @@
-import type { Context, Hono } from 'hono';
+import type { Hono } from 'hono';
 import { currentIdentity, signIn, signOut } from '../../schema/api/calls.ts';
 import { defaultSpendUser } from '../../schema/roles.ts';
 import { loginDownMessage } from '../../schema/web-config.ts';
 import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
-import { assertNotThrottled, clearAccountFailures, loginLimits, recordFailure, ThrottledError } from '../auth/rate-limit.ts';
-import { issueToken, mfaRequiredFor, openSession, signInGrant } from '../auth/session.ts';
+import {
+  assertNotThrottled, clearAccountFailures, clientAddress, loginLimits, recordFailure, ThrottledError,
+} from '../auth/rate-limit.ts';
+import { passwordSignIn } from '../auth/session.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import type { Queryable } from '../db/db.ts';
 import { SPEND_USER_DOC_SQL } from '../feed/docs.ts';
 import type { AppDeps } from '../http/deps.ts';
-import { signInBlock } from '../domain/admin-users.ts';
+import { expireInvites, signInBlock } from '../domain/admin-users.ts';
 import { isSwitchable } from './business-switch.ts';
 import { ApiError } from '../http/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
@@ -30,28 +32,26 @@ export async function spendUsersOf(db: Queryable, identityId: string): Promise<S
   return rows.map((r) => r.doc);
 }
 
+type UserStatus = { status: string; deleted: boolean };
+const INVITE_STATUSES = ['INVITED', 'INVITE_EXPIRED'] as const;
+const AFTER_PASSWORD = ['SUSPENDED', 'DELETED'] as const;
+
 /**
- * The client address the per-address limit counts. Behind a reverse proxy (LEDGERLINE_TRUST_PROXY=1)
- * it is the first X-Forwarded-For hop; otherwise the socket's peer, which a client cannot forge.
+ * The statuses of all the identity's users, deleted ones too, after expiring its overdue invites
+ * (expireInvites), so an invite past its expiry answers AUTH_7027 before any job marked it.
  */
-export function clientAddress(c: Context): string | null {
-  if (process.env.LEDGERLINE_TRUST_PROXY === '1') {
-    const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (first) return first;
-  }
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? null;
+async function statusesOf(deps: AppDeps, identityId: string): Promise<UserStatus[]> {
+  await expireInvites(deps.db, deps.now(), { identityId });
+  return deps.db.query<UserStatus>('SELECT status, deleted FROM spend_users WHERE identity_id = $1', [identityId]);
 }
 
-const INVITE_STATUSES = ['INVITED', 'INVITE_EXPIRED'];
-
 /**
- * Why an identity with no active user may not sign in, by the shared status rule (signInBlock):
- * a pending invite (AUTH_7026) before an expired one (AUTH_7027) before a suspension (AUTH_7022).
+ * Why an identity with no active user may not sign in, told by the shared status rule
+ * (signInBlock): the first status of `order` one of its users has.
  */
-function statusRefusal(users: SpendUserDoc[], statuses: string[]): ApiError | null {
-  for (const status of statuses) {
-    const user = users.find((u) => u.status === status);
+function statusRefusal(users: UserStatus[], order: readonly string[]): ApiError | null {
+  for (const want of order) {
+    const user = users.find((u) => (want === 'DELETED' ? u.deleted : !u.deleted && u.status === want));
     const block = user && signInBlock(user);
     if (block) return new ApiError(block.code, block.message);
   }
@@ -84,26 +84,20 @@ export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
     const identity = rows[0];
     // Unknown emails burn the same scrypt work, so timing does not reveal which accounts exist.
     const valid = identity ? await verifyPassword(password, identity.password_hash) : await verifyAgainstDummy(password);
+    const statuses = identity ? await statusesOf(deps, identity.id) : [];
     const users = identity ? await spendUsersOf(ctx.db, identity.id) : [];
     const user = signInUser(users, business_id ?? null);
     // An invited person has no usable password yet: the §8 invite message is the useful answer.
-    const invite = user ? null : statusRefusal(users, INVITE_STATUSES);
+    const invite = user ? null : statusRefusal(statuses, INVITE_STATUSES);
     if (invite) throw invite;
     if (!identity || !valid) {
       await recordFailure(ctx.db, limits, deps.now());
       throw new ApiError('AUTH_7001');
     }
     await clearAccountFailures(ctx.db, email);
-    // A suspension is only told to someone who knows the password.
-    if (!user) throw statusRefusal(users, ['SUSPENDED']) ?? new ApiError('4014');
-    const mfaRequired = await mfaRequiredFor(ctx.db, identity.id, user.business_id);
-    const sessionId = await openSession(ctx.db, identity.id);
-    const { token } = await issueToken(
-      deps,
-      { identityId: identity.id, userId: user.id, businessId: user.business_id, sessionId },
-      signInGrant(mfaRequired),
-    );
-    return ok({ id_token: token, mfa_required: mfaRequired });
+    // A suspension (or deletion) is only told to someone who knows the password.
+    if (!user) throw statusRefusal(statuses, AFTER_PASSWORD) ?? new ApiError('4014');
+    return ok(await passwordSignIn(deps, ctx.db, { identityId: identity.id, userId: user.id, businessId: user.business_id }));
   });
 
   register(app, deps, signOut, async (ctx) => {

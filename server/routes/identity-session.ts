@@ -5,6 +5,7 @@ import {
 } from '../../schema/api/calls-identity.ts';
 import { maskSensitive, sanitiseUrl } from '../../schema/telemetry.ts';
 import { IMPERSONATION_TTL_SECONDS, issueToken, openSession } from '../auth/session.ts';
+import { clientAddress, takeRateLimit, telemetryLimits } from '../auth/rate-limit.ts';
 import { featureFlagsOf } from '../auth/settings.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { ApiError } from '../http/errors.ts';
@@ -51,6 +52,7 @@ export function registerSessionRoutes(app: Hono, deps: AppDeps): void {
   });
 
   register(app, deps, postTelemetry, async (ctx) => {
+    await takeRateLimit(ctx.c, ctx.db, telemetryLimits(clientAddress(ctx.c)), deps.now());
     // The catalogue caps the count; the byte cap needs the raw body (Hono caches the text).
     if (Buffer.byteLength(await ctx.c.req.text()) > TELEMETRY_MAX_BYTES) throw new ApiError('REQUEST_7013');
     // Never trust the client's own scrubbing: paths and props are sanitised again here.
@@ -66,6 +68,7 @@ export function registerSessionRoutes(app: Hono, deps: AppDeps): void {
   });
 
   register(app, deps, postErrorReport, async (ctx) => {
+    await takeRateLimit(ctx.c, ctx.db, telemetryLimits(clientAddress(ctx.c)), deps.now());
     if (Buffer.byteLength(await ctx.c.req.text()) > TELEMETRY_MAX_BYTES) throw new ApiError('REQUEST_7013');
     const b = ctx.input.body;
     const report = maskSensitive({ ...b, ...(b.url !== undefined && { url: sanitiseUrl(b.url) }) });

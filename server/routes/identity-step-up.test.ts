@@ -3,18 +3,10 @@ import { totpCode } from '../auth/totp.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn } from '../test-fixtures.ts';
-import { claimsOf, enrolTotp, STEP_MS, testClock } from './identity-test-kit.ts';
+import { claimsOf, enrolTotp, outboxCode, STEP_MS, testClock } from './identity-test-kit.ts';
 
 const clock = testClock();
 const TEN_MINUTES = 10 * 60 * 1000;
-
-/** The latest code the dev outbox holds for an address. */
-async function outboxCode(app: Parameters<typeof request>[0], email: string): Promise<string> {
-  const res = await request(app, 'GET', `/v1/public/dev/outbox?email=${encodeURIComponent(email)}`);
-  const match = /\b(\d{6})\b/.exec(res.body.messages[0]?.body ?? '');
-  if (!match) throw new Error(`no code in the outbox for ${email}: ${res.text}`);
-  return match[1]!;
-}
 
 describe.each(await testDatabases())('step-up and sensitive calls on %s', (kind) => {
   const t = useTestApp(kind, { now: clock.now });

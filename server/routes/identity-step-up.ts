@@ -3,27 +3,22 @@ import {
   changePassword, changeUserEmail, putBankDetails, putTaxInfo, sendEmailOtp, setPhoneNumber, stepUp, verifyEmailOtp,
 } from '../../schema/api/calls-identity.ts';
 import type { Scope } from '../../schema/api/scopes.ts';
-import { ERROR_CATALOGUE, errorBody, type ErrorCode } from '../../schema/errors.ts';
 import { consumeEmailOtp, issueEmailOtp } from '../auth/email-otp.ts';
 import { last4 } from '../auth/guards.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
-import { assertNotThrottled, loginLimits, recordFailure } from '../auth/rate-limit.ts';
+import {
+  assertNotThrottled, clientAddress, emailOtpLimits, loginLimits, recordFailure, takeRateLimit,
+} from '../auth/rate-limit.ts';
 import { issueToken, STEP_UP_TTL_SECONDS } from '../auth/session.ts';
 import { consumeCode } from '../auth/totp.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Actor } from '../http/actor.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { ApiError, validationError } from '../http/errors.ts';
-import { actorOf, ok, register, type Reply } from '../http/register.ts';
-import { DUPLICATE_EMAIL_MESSAGE, PASSWORD_IS_EMAIL_MESSAGE } from './identity.ts';
+import { actorOf, ok, register } from '../http/register.ts';
+import { DUPLICATE_EMAIL_MESSAGE, PASSWORD_IS_EMAIL_MESSAGE, refuse } from './identity.ts';
 
 const ADMIN_ROLES = ['BUSINESS_OWNER', 'BUSINESS_ADMIN'];
-
-/**
- * A refusal answered (not thrown) so the write transaction commits what it counted: a failed
- * attempt must stay counted, and a thrown error would roll it back.
- */
-const refuse = (code: ErrorCode): Reply => ({ status: ERROR_CATALOGUE[code].status, body: errorBody(code) });
 
 /** Support acting as a user never earns sensitive or email-otp: it must not change their secrets. */
 function assertNotImpersonating(actor: Actor): void {
@@ -75,6 +70,8 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
   register(app, deps, sendEmailOtp, async (ctx) => {
     const actor = actorOf(ctx);
     assertNotImpersonating(actor);
+    // Each call mails someone: bounded per person and per client address.
+    await takeRateLimit(ctx.c, ctx.db, emailOtpLimits(actor.identityId, clientAddress(ctx.c)), deps.now());
     const [identity] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
     if (!identity) throw new ApiError('AUTH_7002');
     const expiresAt = await issueEmailOtp(ctx.db, actor.identityId, identity.email, deps.now());

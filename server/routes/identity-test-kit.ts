@@ -15,14 +15,25 @@ export function testClock(startMs = Date.UTC(2026, 5, 1, 12)) {
 
 export const claimsOf = (token: string) => tokenClaimsSchema.parse(decodeJwt(token));
 
-/** Enrols and activates a TOTP authenticator; returns its id and secret. */
-export async function enrolTotp(app: Hono, token: string, nowMs: number) {
+/** The latest code the dev outbox holds for an address. */
+export async function outboxCode(app: Hono, email: string): Promise<string> {
+  const res = await request(app, 'GET', `/v1/public/dev/outbox?email=${encodeURIComponent(email)}`);
+  const match = /\b(\d{6})\b/.exec(res.body.messages[0]?.body ?? '');
+  if (!match) throw new Error(`no code in the outbox for ${email}: ${res.text}`);
+  return match[1]!;
+}
+
+/**
+ * Enrols and activates a TOTP authenticator; returns its id and secret. emailCode: the mailed
+ * code a first enrolment from a sign-in still waiting for MFA needs.
+ */
+export async function enrolTotp(app: Hono, token: string, nowMs: number, emailCode?: string) {
   const start = await request<{ authenticator_id: string; secret: string; otpauth_uri: string }>(
     app, 'POST', '/v1/auth/authentication/tokens/totp', { token, body: {} },
   );
   if (start.status !== 201) throw new Error(`enrol start failed: ${start.status} ${start.text}`);
   const verify = await request(app, 'POST', `/v1/auth/authentication/tokens/totp/${start.body.authenticator_id}/verify`, {
-    token, body: { code: totpCode(start.body.secret, nowMs) },
+    token, body: { code: totpCode(start.body.secret, nowMs), ...(emailCode && { email_code: emailCode }) },
   });
   if (verify.status !== 200) throw new Error(`enrol verify failed: ${verify.status} ${verify.text}`);
   return { id: start.body.authenticator_id, secret: start.body.secret };

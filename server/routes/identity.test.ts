@@ -7,8 +7,8 @@ import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn } from '../test-fixtures.ts';
 import { SUSPENDED_MESSAGE } from '../domain/admin-users.ts';
-import { DUPLICATE_EMAIL_MESSAGE } from './identity.ts';
-import { claimsOf, enrolTotp, STEP_MS, testClock } from './identity-test-kit.ts';
+import { DUPLICATE_EMAIL_MESSAGE, FIRST_ENROLMENT_EMAIL_MESSAGE } from './identity.ts';
+import { claimsOf, enrolTotp, outboxCode, STEP_MS, testClock } from './identity-test-kit.ts';
 
 const clock = testClock();
 const signUpBody = (email: string) => ({
@@ -217,19 +217,38 @@ describe.each(await testDatabases())('identity on %s', (kind) => {
       expect(replay.body.error_v2.error_code).toBe('AUTH_7025');
     });
 
-    it('business-wide MFA applies to its users', async () => {
+    it('business-wide MFA applies to its users; their first enrolment is bound to the mailbox', async () => {
       const f = await makeBusiness(t.db, { transactions: 0 });
       await t.db.query('UPDATE businesses SET mfa_required = true WHERE id = $1', [f.businessId]);
-      const res = await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: f.email('bookkeeper'), password: FIXTURE_PASSWORD } });
+      const email = f.email('bookkeeper');
+      const res = await request(t.app, 'POST', '/v1/public/sign-in', { body: { email, password: FIXTURE_PASSWORD } });
       expect(res.body.mfa_required).toBe(true);
-      expect(claimsOf(res.body.id_token).ramp_access_scopes).toEqual([]);
-      // With no factor yet, the half-scoped token may enrol one and then complete MFA.
-      const { secret } = await enrolTotp(t.app, res.body.id_token, clock.ms);
+      const pending = res.body.id_token as string;
+      expect(claimsOf(pending).ramp_access_scopes).toEqual([]);
+      // The password alone cannot bind an authenticator: the mailed code must confirm it.
+      await expect(enrolTotp(t.app, pending, clock.ms)).rejects.toThrow(FIRST_ENROLMENT_EMAIL_MESSAGE);
+      expect((await request(t.app, 'POST', '/v1/auth/users/current/send-email-otp', { token: pending, body: {} })).status).toBe(200);
+      const emailCode = await outboxCode(t.app, email);
+      const wrongCode = emailCode === '000000' ? '111111' : '000000';
+      await expect(enrolTotp(t.app, pending, clock.ms, wrongCode)).rejects.toThrow('PROFILE_7017');
+      // A wrong TOTP code rolls back: the mailed code stays usable for the next try.
+      const start = await request(t.app, 'POST', '/v1/auth/authentication/tokens/totp', { token: pending, body: {} });
+      const badTotp = totpCode(start.body.secret, clock.ms) === '000000' ? '111111' : '000000';
+      const bad = await request(t.app, 'POST', `/v1/auth/authentication/tokens/totp/${start.body.authenticator_id}/verify`, {
+        token: pending, body: { code: badTotp, email_code: emailCode },
+      });
+      expect(bad.body.error_v2.error_code).toBe('AUTH_7025');
+      const { secret } = await enrolTotp(t.app, pending, clock.ms, emailCode);
       clock.advance(STEP_MS);
       const ok = await request(t.app, 'POST', '/v1/auth/users/current/verify-mfa', {
         token: res.body.id_token, body: { code: totpCode(secret, clock.ms) },
       });
       expect(claimsOf(ok.body.id_token).ramp_mfa_authed).toBe(true);
+      // send-email-otp admits a pending token only while it is recent (the §6 window).
+      const later = await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: f.email('admin'), password: FIXTURE_PASSWORD } });
+      clock.advance(5 * 60 * 1000 + 1000);
+      const stale = await request(t.app, 'POST', '/v1/auth/users/current/send-email-otp', { token: later.body.id_token, body: {} });
+      expect(stale.body.error_v2.error_code).toBe('AUTH_7016');
     });
 
     it('MFA calls need a token issued within 5 minutes', async () => {

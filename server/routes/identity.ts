@@ -4,8 +4,10 @@ import {
   checkMfa, devOutbox, sendMfa, signUp, totpDelete, totpStart, totpVerify, verifyMfa, webConfig,
 } from '../../schema/api/calls-identity.ts';
 import { mfaDownMessage } from '../../schema/web-config.ts';
-import { devOutboxEnabled } from '../auth/email-otp.ts';
+import { ERROR_CATALOGUE, errorBody, type ErrorCode } from '../../schema/errors.ts';
+import { consumeEmailOtp, devOutboxEnabled } from '../auth/email-otp.ts';
 import { hashPassword } from '../auth/password.ts';
+import { clientAddress, signUpLimits, takeRateLimit } from '../auth/rate-limit.ts';
 import { issueToken, mfaRequiredFor, openSession } from '../auth/session.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import { consumeCode, hasActiveTotp, startEnrolment } from '../auth/totp.ts';
@@ -14,7 +16,7 @@ import type { Queryable } from '../db/db.ts';
 import type { Actor } from '../http/actor.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { ApiError, validationError } from '../http/errors.ts';
-import { actorOf, ok, register } from '../http/register.ts';
+import { actorOf, ok, register, type Reply } from '../http/register.ts';
 
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists. Sign in instead.';
 export const PASSWORD_IS_EMAIL_MESSAGE = 'password must not be your email address';
@@ -30,12 +32,36 @@ async function assertMayEnrol(db: Queryable, actor: Actor): Promise<void> {
   if (pending && (await hasActiveTotp(db, actor.identityId))) throw new ApiError('AUTH_7016');
 }
 
+export const FIRST_ENROLMENT_EMAIL_MESSAGE = 'Confirm the code we emailed you to finish setting up two-factor authentication.';
+
+/**
+ * A refusal answered (not thrown) so the write transaction commits what it counted: a failed
+ * attempt must stay counted, and a thrown error would roll it back.
+ */
+export const refuse = (code: ErrorCode): Reply => ({ status: ERROR_CATALOGUE[code].status, body: errorBody(code) });
+
+/**
+ * A first enrolment from a sign-in still waiting for MFA (enforced MFA rolling out) is bound to
+ * the mailbox: the password alone must not let someone bind their own authenticator first. The
+ * caller must also give the code send-email-otp mailed; null when it checks out or is not needed
+ * (a fully signed-in caller enrolling from Settings). assertMayEnrol already refused a pending
+ * token when an authenticator exists, so pending here means none is active yet.
+ */
+async function mailboxRefusal(db: Queryable, actor: Actor, emailCode: string | undefined, nowMs: number): Promise<Reply | null> {
+  const pending = actor.claims.ramp_mfa_required && !actor.claims.ramp_mfa_authed;
+  if (!pending) return null;
+  if (!emailCode) throw new ApiError('AUTH_7016', FIRST_ENROLMENT_EMAIL_MESSAGE);
+  const refusal = await consumeEmailOtp(db, actor.identityId, emailCode, nowMs);
+  return refusal ? refuse(refusal) : null;
+}
+
 const emailTaken = async (db: Queryable, email: string) =>
   (await db.query('SELECT 1 FROM identities WHERE lower(email) = lower($1)', [email])).length > 0;
 
 export function registerIdentityRoutes(app: Hono, deps: AppDeps): void {
   register(app, deps, signUp, async (ctx) => {
     const b = ctx.input.body;
+    await takeRateLimit(ctx.c, ctx.db, signUpLimits(clientAddress(ctx.c)), deps.now());
     if (b.password.trim().toLowerCase() === b.email.trim().toLowerCase()) throw validationError({ password: PASSWORD_IS_EMAIL_MESSAGE });
     if (await emailTaken(ctx.db, b.email)) throw validationError({ email: DUPLICATE_EMAIL_MESSAGE });
     const hash = await hashPassword(b.password);
@@ -88,6 +114,10 @@ export function registerIdentityRoutes(app: Hono, deps: AppDeps): void {
     const actor = actorOf(ctx);
     await assertMfaUp(ctx.db);
     await assertMayEnrol(ctx.db, actor);
+    // The email code is consumed first; a wrong TOTP code below throws, which rolls the
+    // transaction back and leaves the email code usable for the next try.
+    const refusal = await mailboxRefusal(ctx.db, actor, ctx.input.body.email_code, deps.now());
+    if (refusal) return refusal;
     const id = ctx.input.params.authenticator_id;
     const used = await consumeCode(ctx.db, actor.identityId, ctx.input.body.code, deps.now(), { authenticatorId: id, activate: true });
     if (!used) throw new ApiError('AUTH_7025');
