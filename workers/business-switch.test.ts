@@ -106,6 +106,10 @@ describe('DataService.switchBusiness', () => {
     const { service, srv } = await signedInAlpha();
     expect(srv.signInBodies[0]).toMatchObject({ business_id: BUSINESS_ID });
     expect((await service.session())?.businesses?.map((b) => b.name)).toEqual(['Alpha', 'Beta']);
+    // A hand-edited link's value that is no id is not sent: the sign-in is not refused for it.
+    await service.signOut();
+    expect(await service.signIn(A.user.email, 'demo-password-1', 'not-an-id')).toMatchObject({ ok: true });
+    expect(srv.signInBodies[1]).toEqual({ email: A.user.email, password: 'demo-password-1' });
   });
 
   it('opens the other business’s own mirror and keeps the previous outbox for when it is active again', async () => {

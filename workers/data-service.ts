@@ -1,4 +1,5 @@
 import type { RxStorage } from 'rxdb';
+import { z } from 'zod';
 import { currentIdentity, signIn as signInCall, signOut as signOutCall } from '../schema/api/calls.ts';
 import {
   changePassword as changePasswordCall, postErrorReport, postTelemetry, signOutAllSessions as signOutAllCall,
@@ -47,6 +48,7 @@ export interface DataServiceDeps {
 }
 
 const SIGN_OUT_TIMEOUT_MS = 3_000;
+const BUSINESS_ID = z.uuid();
 const MFA_NEEDED = { message: 'Enter the code from your authenticator app.', error_code: 'MFA_REQUIRED' };
 const NO_MFA_PENDING = { message: 'Sign in with your password first.', error_code: 'MFA_NOT_STARTED' };
 
@@ -143,7 +145,10 @@ export class DataService implements DataApi {
   private async passwordSignIn(
     email: string, password: string, expectUserId: string | undefined, businessId: string | undefined,
   ): Promise<SignInResult> {
-    const body = businessId ? { email, password, business_id: businessId } : { email, password };
+    // The tab's business comes from a link: anything that is not an id is not sent (nor refused).
+    const body = businessId && BUSINESS_ID.safeParse(businessId).success
+      ? { email, password, business_id: businessId }
+      : { email, password };
     const res = await this.requireHttp().call(signInCall, { body });
     if (!res.ok) return { ok: false, error: res.error };
     return this.afterPassword(res.data.id_token, res.data.mfa_required, expectUserId);
