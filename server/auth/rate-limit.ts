@@ -100,17 +100,21 @@ export async function recordFailure(db: Queryable, limits: Limit[], nowMs: numbe
 }
 
 /**
- * For calls limited on every request: refuses with 429 AUTH_7029 and Retry-After when a limit is
- * reached, else counts this request. The header is set on the context, so it travels with the
- * error answer app.ts renders from the thrown ThrottledError.
+ * assertNotThrottled for a route: the Retry-After header is set on the context, so it travels
+ * with the 429 answer app.ts renders from the thrown ThrottledError.
  */
-export async function takeRateLimit(c: Context, db: Queryable, limits: Limit[], nowMs: number): Promise<void> {
+export async function assertWithinLimits(c: Context, db: Queryable, limits: Limit[], nowMs: number): Promise<void> {
   try {
     await assertNotThrottled(db, limits, nowMs);
   } catch (err) {
     if (err instanceof ThrottledError) c.header('Retry-After', String(err.retryAfterSeconds));
     throw err;
   }
+}
+
+/** For calls limited on every request: refuses (429 AUTH_7029, Retry-After) or counts this request. */
+export async function takeRateLimit(c: Context, db: Queryable, limits: Limit[], nowMs: number): Promise<void> {
+  await assertWithinLimits(c, db, limits, nowMs);
   await recordFailure(db, limits, nowMs);
 }
 

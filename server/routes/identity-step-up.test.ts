@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ACCOUNT_MAX_FAILURES, LOGIN_WINDOW_SECONDS } from '../auth/rate-limit.ts';
 import { totpCode } from '../auth/totp.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
@@ -37,6 +38,19 @@ describe.each(await testDatabases())('step-up and sensitive calls on %s', (kind)
     expect((await request(t.app, 'POST', '/v1/auth/users/current/set-phone-number', { token: stepped, body: phone })).status).toBe(401);
     // The normal token still works for normal calls.
     expect((await request(t.app, 'GET', '/v1/auth/identity', { token })).status).toBe(200);
+  });
+
+  it('password step-ups count on the sign-in account window: 429 AUTH_7029 with Retry-After', async () => {
+    const f = await makeBusiness(t.db, { transactions: 0 });
+    const token = await signIn(t.app, f.email('bookkeeper'));
+    const step = (password: string) => request(t.app, 'POST', '/v1/auth/users/current/step-up', { token, body: { password } });
+    for (let i = 0; i < ACCOUNT_MAX_FAILURES; i++) expect((await step('not-the-password')).status).toBe(401);
+    const locked = await step(FIXTURE_PASSWORD);
+    expect(locked.status).toBe(429);
+    expect(locked.body.error_v2.error_code).toBe('AUTH_7029');
+    expect(Number(locked.headers.get('retry-after'))).toBe(LOGIN_WINDOW_SECONDS);
+    clock.advance(LOGIN_WINDOW_SECONDS * 1000 + 1000);
+    expect((await step(FIXTURE_PASSWORD)).status).toBe(200);
   });
 
   it('an MFA code step-up adds sensitive; a wrong one answers AUTH_7025; deleting the authenticator needs sensitive', async () => {

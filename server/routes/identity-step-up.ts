@@ -7,7 +7,7 @@ import { consumeEmailOtp, issueEmailOtp } from '../auth/email-otp.ts';
 import { last4 } from '../auth/guards.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import {
-  assertNotThrottled, clientAddress, emailOtpLimits, loginLimits, recordFailure, takeRateLimit,
+  assertWithinLimits, clientAddress, emailOtpLimits, loginLimits, recordFailure, takeRateLimit,
 } from '../auth/rate-limit.ts';
 import { issueToken, STEP_UP_TTL_SECONDS } from '../auth/session.ts';
 import { consumeCode } from '../auth/totp.ts';
@@ -59,7 +59,7 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
     if (!identity) throw new ApiError('AUTH_7002');
     // Re-entering the password is guessable like a sign-in: the same per-account window applies.
     const limits = loginLimits(identity.email, null);
-    await assertNotThrottled(ctx.db, limits, deps.now());
+    await assertWithinLimits(ctx.c, ctx.db, limits, deps.now());
     if (!(await verifyPassword(body.password, identity.password_hash))) {
       await recordFailure(ctx.db, limits, deps.now());
       return refuse('AUTH_7001');
