@@ -45,7 +45,8 @@ export interface RuntimeOptions {
 
 /** Small enough that a first-page read waiting behind one page of the load waits ~tens of ms. */
 const LOAD_PAGE = 2_000;
-const INDEX_SLICE = 2_000;
+/** ≈ 20 ms of tokenizing and indexing here: what a query or a command may wait behind. */
+const INDEX_SLICE = 1_000;
 /** Like the bulk call's body, without its 10,000 cap (larger selections are split in chunks). */
 const codingInputSchema = z.object({ transaction_ids: z.array(z.uuid()).min(1), patch: codingPatchSchema });
 
@@ -70,8 +71,8 @@ export class MirrorRuntime {
   private indexing = false;
   /** Default first pages being read from IndexedDB: the engine load pauses for them. */
   private firstPageReads = new Set<Promise<unknown>>();
-  /** Outbox writes a command call is waiting for: index slices must not delay its answer. */
-  private commandWrites = new Set<Promise<unknown>>();
+  /** Command calls in progress: index slices must not delay their answer. */
+  private commands = new Set<Promise<unknown>>();
   private lastCreatedAt = 0;
   private closed = false;
 
@@ -136,8 +137,16 @@ export class MirrorRuntime {
    * the stored server rows from then on. No row is written, which is what keeps 10,000 rows
    * within a frame budget rather than the seconds 10,000 IndexedDB row writes take.
    */
-  async codeTransactions(rawIds: string[], rawPatch: CodingPatch): Promise<{ result: CommandResult; entries: OutboxEntry[] }> {
+  codeTransactions(rawIds: string[], rawPatch: CodingPatch): Promise<{ result: CommandResult; entries: OutboxEntry[] }> {
     const t0 = performance.now();
+    const call = this.code(rawIds, rawPatch, t0);
+    this.commands.add(call);
+    const settled = () => void this.commands.delete(call);
+    call.then(settled, settled);
+    return call;
+  }
+
+  private async code(rawIds: string[], rawPatch: CodingPatch, t0: number): Promise<{ result: CommandResult; entries: OutboxEntry[] }> {
     const input = codingInputSchema.safeParse({ transaction_ids: rawIds, patch: rawPatch });
     if (!input.success) {
       return { result: { ok: false, error: errorBody('REQUEST_7001', undefined, validationMessages(input.error)).error_v2 }, entries: [] };
@@ -154,9 +163,7 @@ export class MirrorRuntime {
     // The rows are re-derived while IndexedDB commits the entry (one macrotask lets the write
     // reach IndexedDB first); the call still resolves only once the entry is durable.
     const write = this.outboxStore.putMany(entries);
-    this.commandWrites.add(write);
-    const settled = () => void this.commandWrites.delete(write);
-    write.then(settled, settled);
+    write.catch(() => undefined); // awaited below, after the rows are re-derived
     await nextTask();
     this.refreshRows(unique);
     try {
@@ -336,15 +343,15 @@ export class MirrorRuntime {
     const defer = this.opts.defer ?? ((fn: () => void) => setTimeout(fn, 0));
     const step = () => {
       if (this.closed) return;
-      // Feed batches and a command's outbox write first: during a first mirror the slices run
+      // Feed batches and commands in progress first: during a first mirror the slices run
       // in the gaps between writes (waiting on the network) instead of delaying them, and a
       // bulk coding answers before its 10,000 rows are re-indexed; queries verify unindexed rows.
       if (this.mirror.writing) {
         void this.mirror.idle().then(() => defer(step));
         return;
       }
-      if (this.commandWrites.size > 0) {
-        void Promise.allSettled([...this.commandWrites]).then(() => defer(step));
+      if (this.commands.size > 0) {
+        void Promise.allSettled([...this.commands]).then(() => defer(step));
         return;
       }
       if (this.engine.indexSome(INDEX_SLICE) > 0) defer(step);
