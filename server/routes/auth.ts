@@ -4,7 +4,7 @@ import { defaultSpendUser } from '../../schema/roles.ts';
 import { loginDownMessage } from '../../schema/web-config.ts';
 import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
 import {
-  assertNotThrottled, clearAccountFailures, clientAddress, loginLimits, recordFailure, ThrottledError,
+  assertWithinLimits, clearAccountFailures, clientAddress, loginLimits, recordFailure,
 } from '../auth/rate-limit.ts';
 import { passwordSignIn } from '../auth/session.ts';
 import { readWebConfig } from '../auth/settings.ts';
@@ -74,12 +74,7 @@ export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
     const config = await readWebConfig(ctx.db);
     if (config.isLoginDown) throw new ApiError('AUTH_7022', loginDownMessage(config));
     const limits = loginLimits(email, clientAddress(ctx.c));
-    try {
-      await assertNotThrottled(ctx.db, limits, deps.now());
-    } catch (err) {
-      if (!(err instanceof ThrottledError)) throw err;
-      return ctx.c.json(err.body, 429, { 'Retry-After': String(err.retryAfterSeconds) });
-    }
+    await assertWithinLimits(ctx.c, ctx.db, limits, deps.now());
     const rows = await ctx.db.query<IdentityRow>('SELECT * FROM identities WHERE lower(email) = lower($1)', [email]);
     const identity = rows[0];
     // Unknown emails burn the same scrypt work, so timing does not reveal which accounts exist.
