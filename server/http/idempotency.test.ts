@@ -7,6 +7,7 @@ import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn } from '../test-fixtures.ts';
 import { claimKey, requestHash } from './idempotency.ts';
 import { register } from './register.ts';
+import { ApiError } from './errors.ts';
 
 describe.each(await testDatabases())('Idempotency-Key on %s', (kind) => {
   const t = useTestApp(kind, { logError: () => {} });
@@ -94,6 +95,24 @@ describe.each(await testDatabases())('Idempotency-Key on %s', (kind) => {
     expect(row!.memo).not.toBe('half-done');
     crash = false;
     expect((await app.request('/v1/auth/test-crash', { method: 'POST', body: '{}', headers: crashHeaders })).status).toBe(201);
+  });
+
+  it('does not store a transient refusal (429): the same key runs again once the limit lifts', async () => {
+    const { token } = await setup();
+    const call = defineCall({ id: 'test.throttled', method: 'POST', path: '/v1/auth/test-throttled', auth: { scopes: ['default'] }, body: z.object({}), response: z.object({}) });
+    const app = new Hono();
+    let throttled = true;
+    register(app, t.app.deps, call, async () => {
+      if (throttled) throw new ApiError('AUTH_7029');
+      return { status: 201, body: { ok: true } };
+    });
+    app.onError((err, c) => (err instanceof ApiError ? c.json(err.body, err.status as 429) : c.text('crashed', 500)));
+    const headers = { 'RAMP-ID-TOKEN': token, 'Idempotency-Key': 'throttled-1', 'content-type': 'application/json' };
+    expect((await app.request('/v1/auth/test-throttled', { method: 'POST', body: '{}', headers })).status).toBe(429);
+    throttled = false;
+    const retried = await app.request('/v1/auth/test-throttled', { method: 'POST', body: '{}', headers });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('makes a replayed bulk update apply once', async () => {

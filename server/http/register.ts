@@ -82,6 +82,8 @@ async function handle<C extends CallDef>(c: Context, deps: AppDeps, call: C, act
 
 
 type KeyRef = { scope: string; key: string; hash: string };
+/** Answers that mean "try again later": never stored against an Idempotency-Key. */
+const TRANSIENT_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504]);
 
 async function runOnce(c: Context, deps: AppDeps, ref: KeyRef, run: (tx: Queryable) => Promise<Reply | Response>) {
   const claim = await claimKey(deps.db, ref.scope, ref.key, ref.hash);
@@ -98,10 +100,12 @@ async function runOnce(c: Context, deps: AppDeps, ref: KeyRef, run: (tx: Queryab
     });
     return sendText(c, status, text, false);
   } catch (err) {
-    if (err instanceof ApiError) {
+    if (err instanceof ApiError && !TRANSIENT_STATUSES.has(err.status)) {
       // A refusal wrote nothing; remember it so a repeat gets the very same answer.
       await completeKey(deps.db, ref.scope, ref.key, err.status, JSON.stringify(err.body));
     } else {
+      // A crash, or a refusal that says "not now" (throttled, busy, unavailable): the outcome is
+      // not final, so the key is released and the same key may try again later.
       await releaseKey(deps.db, ref.scope, ref.key).catch(() => {});
     }
     throw err;
