@@ -111,6 +111,18 @@ export interface TotpSetup {
   otpauth_uri: string;
 }
 
+/**
+ * A sign-in waiting for its second factor: `totp_enrolled` false means the person has no
+ * authenticator yet (MFA enforced by the business or identity), so the first enrolment comes
+ * before verify-mfa. `email` is where send-email-otp mails the enrolment's confirmation code.
+ */
+export type PendingMfaStatus =
+  | { ok: true; totp_enrolled: boolean; email: string | null }
+  | { ok: false; error: ErrorV2['error_v2'] };
+
+/** A one-time code mailed to the identity's own mailbox, valid until `expires_at` (ISO). */
+export type EmailCodeResult = { ok: true; expires_at: string } | { ok: false; error: ErrorV2['error_v2'] };
+
 /** A telemetry event as the UI's telemetry queue batches it (path already sanitised). */
 export interface TelemetryEventInput {
   name: string;
@@ -157,8 +169,18 @@ export interface DataApi {
   /** Earns `sensitive` for the step-up token's lifetime, then retries commands parked on it. */
   stepUp(input: StepUpInput): Promise<ActionResult>;
   changePassword(newPassword: string): Promise<ActionResult>;
+  /** From Settings, or, while a sign-in waits for MFA, with its half-scoped token (first enrolment). */
   startTotp(): Promise<{ ok: true; setup: TotpSetup } | Extract<ActionResult, { ok: false }>>;
-  verifyTotp(authenticatorId: string, code: string): Promise<ActionResult>;
+  /**
+   * Activates the authenticator with its first code. `emailCode` (from `sendEmailCode`) is needed
+   * for a first enrolment during a sign-in waiting for MFA; then `verifyMfa` with the NEXT code
+   * finishes the sign-in (a code is never accepted twice).
+   */
+  verifyTotp(authenticatorId: string, code: string, emailCode?: string): Promise<ActionResult>;
+  /** The pending sign-in's MFA state (check-mfa): is an authenticator enrolled yet? */
+  pendingMfaStatus(): Promise<PendingMfaStatus>;
+  /** Mails a one-time code (send-email-otp); during a pending sign-in, with its token. */
+  sendEmailCode(): Promise<EmailCodeResult>;
   /** Revokes every session of the identity, then signs this device out. */
   signOutAllSessions(): Promise<ActionResult>;
   /** Feature flags of the session's business, typed; cached in the mirror for offline use. */

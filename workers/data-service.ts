@@ -3,9 +3,11 @@ import { z } from 'zod';
 import { currentIdentity, signIn as signInCall, signOut as signOutCall } from '../schema/api/calls.ts';
 import {
   changePassword as changePasswordCall, postErrorReport, postTelemetry, signOutAllSessions as signOutAllCall,
-  signUp as signUpCall, stepUp as stepUpCall, totpStart, totpVerify, verifyMfa as verifyMfaCall,
+  checkMfa as checkMfaCall, sendEmailOtp, signUp as signUpCall, stepUp as stepUpCall, totpStart, totpVerify,
+  verifyMfa as verifyMfaCall,
 } from '../schema/api/calls-identity.ts';
 import { switchBusiness as switchBusinessCall } from '../schema/api/calls-business.ts';
+import { RECENT_TOKEN_MAX_AGE_SECONDS } from '../schema/api/scopes.ts';
 import { errorBody } from '../schema/errors.ts';
 import type { FeatureFlags } from '../schema/feature-flags.ts';
 import { requestTimeoutMs, tokenWaitMs, type Platform } from '../schema/platform.ts';
@@ -17,8 +19,8 @@ import {
   type Clock, type HttpClient, type HttpResult, type OutboxEntry, type SessionPort, type SyncEngine, type SyncStatus, type Transport,
 } from '../sync/index.ts';
 import type {
-  ActionResult, CommandResult, DataApi, ErrorReportInput, QueryResult, ReferenceData, SessionInfo, SignInResult, SignUpInput,
-  StepUpInput, SwitchBusinessResult, TelemetryEventInput, TotpSetup, TransactionQuery, TransactionView,
+  ActionResult, CommandResult, DataApi, EmailCodeResult, ErrorReportInput, PendingMfaStatus, QueryResult, ReferenceData,
+  SessionInfo, SignInResult, SignUpInput, StepUpInput, SwitchBusinessResult, TelemetryEventInput, TotpSetup, TransactionQuery, TransactionView,
 } from './api.ts';
 import { businessChoices } from './business-choices.ts';
 import { actionFailure, cachedFlags, loadWebConfig, refreshFlags, toAction } from './identity.ts';
@@ -51,12 +53,23 @@ const SIGN_OUT_TIMEOUT_MS = 3_000;
 const BUSINESS_ID = z.uuid();
 const MFA_NEEDED = { message: 'Enter the code from your authenticator app.', error_code: 'MFA_REQUIRED' };
 const NO_MFA_PENDING = { message: 'Sign in with your password first.', error_code: 'MFA_NOT_STARTED' };
+/**
+ * send-email-otp as a pending sign-in sends it: the server admits a recent token without scopes
+ * (catalogue `orRecentToken`), which the client's local scope gate does not know about, so the
+ * pending path declares the recent-token rule it really rides on.
+ */
+const sendEmailOtpWhilePending: typeof sendEmailOtp = {
+  ...sendEmailOtp,
+  auth: { kind: 'recent-token', maxAgeSeconds: RECENT_TOKEN_MAX_AGE_SECONDS },
+};
 
 /** A sign-in waiting for its second factor: the half-scoped token stays in memory only. */
 interface PendingMfa {
   token: string;
   /** Re-authentication in place: the account that must come back. */
   expectUserId: string | undefined;
+  /** The address the sign-in used: where a first enrolment's email code goes. */
+  email: string | null;
 }
 
 export class DataService implements DataApi {
@@ -115,7 +128,7 @@ export class DataService implements DataApi {
     const unsent = this.runtime?.outboxIndex.entries().length ?? 0;
     const res = this.watch401(await this.requireHttp().call(switchBusinessCall, { body: { business_id: businessId } }));
     if (!res.ok) return { ok: false, error: res.error };
-    const done = await this.afterPassword(res.data.id_token, res.data.mfa_required, undefined);
+    const done = await this.afterPassword(res.data.id_token, res.data.mfa_required, undefined, stored.session.user.email);
     if (!done.ok) return done;
     const left_behind = unsent > 0 ? { business_name: stored.session.business.name, changes: unsent } : null;
     return { ok: true, session: done.session, left_behind };
@@ -124,7 +137,7 @@ export class DataService implements DataApi {
   async signUp(input: SignUpInput): Promise<SignInResult> {
     const res = await this.requireHttp().call(signUpCall, { body: input });
     if (!res.ok) return { ok: false, error: res.error };
-    return this.afterPassword(res.data.id_token, res.data.mfa_required, undefined);
+    return this.afterPassword(res.data.id_token, res.data.mfa_required, undefined, input.email);
   }
 
   async verifyMfa(code: string): Promise<SignInResult> {
@@ -151,15 +164,19 @@ export class DataService implements DataApi {
       : { email, password };
     const res = await this.requireHttp().call(signInCall, { body });
     if (!res.ok) return { ok: false, error: res.error };
-    return this.afterPassword(res.data.id_token, res.data.mfa_required, expectUserId);
+    return this.afterPassword(res.data.id_token, res.data.mfa_required, expectUserId, email);
   }
 
   /** The password was right: either the token is already full, or the second factor comes next. */
-  private afterPassword(token: string, mfaRequired: boolean, expectUserId: string | undefined): Promise<SignInResult> {
+  private afterPassword(
+    token: string, mfaRequired: boolean, expectUserId: string | undefined, email: string | null,
+  ): Promise<SignInResult> {
     if (mfaRequired && !isFullyScoped(token)) {
-      this.pendingMfa = { token, expectUserId };
+      this.pendingMfa = { token, expectUserId, email };
       return Promise.resolve({ ok: false, error: MFA_NEEDED, mfa_required: true });
     }
+    // An abandoned MFA step must not keep steering startTotp/verifyTotp to its old token.
+    this.pendingMfa = null;
     return this.completeSignIn(token, mfaRequired, expectUserId);
   }
 
@@ -216,19 +233,47 @@ export class DataService implements DataApi {
   }
 
   async startTotp(): Promise<{ ok: true; setup: TotpSetup } | Extract<ActionResult, { ok: false }>> {
+    const pending = this.pendingMfa;
+    if (pending) {
+      // First enrolment while signing in: the half-scoped token asks; no session to expire.
+      const res = await this.boundTo(pending.token).call(totpStart, { body: {} });
+      return res.ok ? { ok: true, setup: res.data } : { ok: false, error: res.error };
+    }
     const res = this.watch401(await this.requireHttp().call(totpStart, { body: {} }));
     return res.ok ? { ok: true, setup: res.data } : actionFailure(res);
   }
 
-  async verifyTotp(authenticatorId: string, code: string): Promise<ActionResult> {
-    const res = this.watch401(
-      await this.requireHttp().call(totpVerify, { params: { authenticator_id: authenticatorId }, body: { code: code.trim() } }),
-    );
+  async verifyTotp(authenticatorId: string, code: string, emailCode?: string): Promise<ActionResult> {
+    const params = { authenticator_id: authenticatorId };
+    const email_code = emailCode?.trim() || undefined;
+    const body = email_code ? { code: code.trim(), email_code } : { code: code.trim() };
+    const pending = this.pendingMfa;
+    if (pending) {
+      // The server's AUTH_7016 here means "confirm the emailed code", not a step-up: shown as is.
+      const res = await this.boundTo(pending.token).call(totpVerify, { params, body });
+      return res.ok ? { ok: true } : { ok: false, error: res.error };
+    }
+    const res = this.watch401(await this.requireHttp().call(totpVerify, { params, body }));
     if (res.ok && this.stored) {
       this.stored = { ...this.stored, session: { ...this.stored.session, mfa_enabled: true } };
       await this.deps.sessionStore.set(this.stored);
     }
     return toAction(res);
+  }
+
+  async pendingMfaStatus(): Promise<PendingMfaStatus> {
+    const pending = this.pendingMfa;
+    if (!pending) return { ok: false, error: NO_MFA_PENDING };
+    const res = await this.boundTo(pending.token).call(checkMfaCall, { body: {} });
+    return res.ok ? { ok: true, totp_enrolled: res.data.totp_enrolled, email: pending.email } : { ok: false, error: res.error };
+  }
+
+  async sendEmailCode(): Promise<EmailCodeResult> {
+    const pending = this.pendingMfa;
+    const res = pending
+      ? await this.boundTo(pending.token).call(sendEmailOtpWhilePending, { body: {} })
+      : this.watch401(await this.requireHttp().call(sendEmailOtp, { body: {} }));
+    return res.ok ? { ok: true, expires_at: res.data.expires_at } : { ok: false, error: res.error };
   }
 
   async signOutAllSessions(): Promise<ActionResult> {

@@ -23,6 +23,11 @@ const userOf = (n: number) =>
 const BUSINESS = businessSchema.parse({ id: BUSINESS_ID, name: 'Demo', currency: 'USD', status: 'ACTIVE', created_at: '2024-01-01T00:00:00.000Z' });
 const PASSWORD = 'demo-password-1';
 const CODE = '123456';
+/** First enrolment (no authenticator yet): the code the authenticator shows first, the next one, and the mailed code. */
+const ENROL_CODE = '111111';
+const NEXT_CODE = '222222';
+const EMAIL_CODE = '654321';
+const AUTHENTICATOR_ID = testUuid(9, 1);
 const PRE_MFA = fakeToken([], { ramp_mfa_required: true, ramp_mfa_authed: false });
 const FULL = fakeToken(['default'], { ramp_mfa_required: true, ramp_mfa_authed: true });
 
@@ -41,6 +46,10 @@ function identityServer(clock: { now(): number }) {
     revoked: false,
     calls: [] as { path: string; token: string | null }[],
     stepped: '',
+    /** An active authenticator exists (false: a first enrolment is due before verify-mfa). */
+    enrolled: true,
+    emailsSent: 0,
+    verifyBodies: [] as Record<string, string>[],
   };
   const transport: Transport = async (input, init) => {
     if (state.offline) throw new TypeError('offline');
@@ -57,8 +66,25 @@ function identityServer(clock: { now(): number }) {
           : jsonResponse(401, errorBody('AUTH_7001'));
       case '/v1/public/sign-up':
         return jsonResponse(200, { id_token: state.signUpToken, mfa_required: false });
-      case '/v1/auth/users/current/verify-mfa':
-        return body.code === CODE ? jsonResponse(200, { id_token: FULL, mfa_required: true }) : jsonResponse(400, errorBody('AUTH_7025'));
+      case '/v1/auth/users/current/verify-mfa': {
+        const valid = state.enrolled && body.code === (state.verifyBodies.length > 0 ? NEXT_CODE : CODE);
+        return valid ? jsonResponse(200, { id_token: FULL, mfa_required: true }) : jsonResponse(400, errorBody('AUTH_7025'));
+      }
+      case '/v1/auth/users/current/check-mfa':
+        return jsonResponse(200, { mfa_required: true, mfa_authed: false, totp_enrolled: state.enrolled });
+      case '/v1/auth/users/current/send-email-otp':
+        state.emailsSent += 1;
+        return jsonResponse(200, { sent: true, expires_at: new Date(clock.now() + 600_000).toISOString() });
+      case '/v1/auth/authentication/tokens/totp':
+        return jsonResponse(201, { authenticator_id: AUTHENTICATOR_ID, secret: 'JBSWY3DPEHPK3PXP', otpauth_uri: 'otpauth://totp/x?secret=JBSWY3DPEHPK3PXP' });
+      case `/v1/auth/authentication/tokens/totp/${AUTHENTICATOR_ID}/verify`: {
+        state.verifyBodies.push(body);
+        if (!body.email_code) return jsonResponse(403, errorBody('AUTH_7016', 'Confirm the code we emailed you to finish setting up two-factor authentication.'));
+        if (body.email_code !== EMAIL_CODE) return jsonResponse(422, errorBody('PROFILE_7017'));
+        if (body.code !== ENROL_CODE) return jsonResponse(400, errorBody('AUTH_7025'));
+        state.enrolled = true;
+        return jsonResponse(200, { authenticator_id: AUTHENTICATOR_ID, active: true });
+      }
       case '/v1/auth/identity': {
         const identity = identitySchema.parse({
           id: testUuid(8, 1), email: state.user.email, spend_users: [state.user], external_firm_user: null,
@@ -119,6 +145,47 @@ describe('DataService identity flows', () => {
     const ok = await service.verifyMfa(CODE);
     expect(ok).toMatchObject({ ok: true, session: { user: { id: userOf(1).id }, mfa_enabled: true } });
     expect((await service.session())?.scopes).toEqual(['default']);
+  });
+
+  it('first enrolment while signing in: the pending token enrols (email code required), then verify-mfa with the next code', async () => {
+    const { make, server } = device();
+    server.state.enrolled = false;
+    const service = make();
+    await service.init({ baseUrl: 'http://api.test' });
+    expect(await service.signIn(userOf(1).email, PASSWORD)).toMatchObject({ ok: false, mfa_required: true });
+    expect(await service.pendingMfaStatus()).toEqual({ ok: true, totp_enrolled: false, email: userOf(1).email });
+
+    const started = await service.startTotp();
+    expect(started).toMatchObject({ ok: true, setup: { authenticator_id: AUTHENTICATOR_ID, secret: 'JBSWY3DPEHPK3PXP' } });
+    expect(await service.sendEmailCode()).toMatchObject({ ok: true });
+    expect(server.state.emailsSent).toBe(1);
+    // Every enrolment call rode on the half-scoped sign-in token (there is no session yet).
+    const enrolCalls = server.state.calls.filter((c) => /totp|check-mfa|send-email-otp/.test(c.path));
+    expect(enrolCalls.map((c) => c.token)).toEqual([PRE_MFA, PRE_MFA, PRE_MFA]);
+
+    const missing = await service.verifyTotp(AUTHENTICATOR_ID, ENROL_CODE);
+    expect(missing).toEqual({ ok: false, error: expect.objectContaining({ error_code: 'AUTH_7016', message: expect.stringContaining('emailed') }) });
+    expect(await service.verifyTotp(AUTHENTICATOR_ID, ENROL_CODE, '000000')).toMatchObject({ ok: false, error: { error_code: 'PROFILE_7017' } });
+    expect(await service.verifyTotp(AUTHENTICATOR_ID, '999999', EMAIL_CODE)).toMatchObject({ ok: false, error: { error_code: 'AUTH_7025' } });
+    expect(await service.verifyTotp(AUTHENTICATOR_ID, ` ${ENROL_CODE} `, ` ${EMAIL_CODE} `)).toEqual({ ok: true });
+    expect(server.state.verifyBodies.at(-1)).toEqual({ code: ENROL_CODE, email_code: EMAIL_CODE });
+    expect(await service.session()).toBeNull();
+    expect((await service.status()).phase).toBe('signed_out');
+
+    const done = await service.verifyMfa(NEXT_CODE);
+    expect(done).toMatchObject({ ok: true, session: { user: { id: userOf(1).id }, mfa_enabled: true } });
+    expect(await service.pendingMfaStatus()).toMatchObject({ ok: false, error: { error_code: 'MFA_NOT_STARTED' } });
+  });
+
+  it('a sign-in without MFA drops an abandoned MFA step, so Settings enrols with the session token', async () => {
+    const { make, server } = device();
+    const service = make();
+    await service.init({ baseUrl: 'http://api.test' });
+    await service.signIn(userOf(1).email, PASSWORD);
+    server.state.mfa = false;
+    expect(await service.signIn(userOf(1).email, PASSWORD)).toMatchObject({ ok: true });
+    await service.startTotp();
+    expect(server.state.calls.filter((c) => c.path.endsWith('/totp')).map((c) => c.token)).toEqual([FULL]);
   });
 
   it('step-up: a sensitive call asks for it, the stepped-up token rides only on sensitive calls, for its lifetime', async () => {
