@@ -4,6 +4,7 @@ import { loginDownMessage, mfaDownMessage, type WebConfig } from '../../schema/w
 import { useAppStore, useAppState, useDataClient } from '../data-access/data-context.tsx';
 import type { SignInResult } from '../data-access/types.ts';
 import { MfaCodeForm } from './auth/mfa-code-form.tsx';
+import { MfaEnrolForm } from './auth/mfa-enrol-form.tsx';
 import { AuthCard } from './auth/auth-card.tsx';
 import { safeRedirect } from './redirect.ts';
 import { readTabBusiness, rememberTabBusiness } from './session-tab.ts';
@@ -49,7 +50,8 @@ export function SignInPage({ redirect }: SignInPageProps) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [mfaStep, setMfaStep] = useState(false);
+  /** The second step: a code from the authenticator, or its first enrolment when there is none yet. */
+  const [mfaStep, setMfaStep] = useState<null | { kind: 'verify' } | { kind: 'enrol'; email: string | null }>(null);
   const loginDown = config?.isLoginDown === true;
 
   async function onSubmit(e: FormEvent) {
@@ -59,7 +61,11 @@ export function SignInPage({ redirect }: SignInPageProps) {
     try {
       const result = await client.signIn(email.trim(), password, readTabBusiness());
       if (result.ok) await finish(result);
-      else if (result.mfa_required) setMfaStep(true);
+      else if (result.mfa_required) {
+        // check-mfa failing (MFA down, network) falls back to the code step, which says why.
+        const mfa = await client.pendingMfaStatus();
+        setMfaStep(mfa.ok && !mfa.totp_enrolled ? { kind: 'enrol', email: mfa.email } : { kind: 'verify' });
+      }
       else setError(errorText(result.error));
     } catch (err) {
       setError(err instanceof Error ? err.message : 'Sign-in failed.');
@@ -68,13 +74,21 @@ export function SignInPage({ redirect }: SignInPageProps) {
     }
   }
 
+  const mfaDown = config?.isMfaDown ? mfaDownMessage(config) : null;
+  if (mfaStep?.kind === 'enrol') {
+    return (
+      <AuthCard title="Set up two-factor authentication">
+        <MfaEnrolForm email={mfaStep.email} downMessage={mfaDown} onVerified={finish} onCancel={() => setMfaStep(null)} />
+      </AuthCard>
+    );
+  }
   if (mfaStep) {
     return (
       <AuthCard title="Two-factor authentication">
         <MfaCodeForm
-          downMessage={config?.isMfaDown ? mfaDownMessage(config) : null}
+          downMessage={mfaDown}
           onVerified={finish}
-          onCancel={() => setMfaStep(false)}
+          onCancel={() => setMfaStep(null)}
         />
       </AuthCard>
     );

@@ -1,0 +1,200 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useDataClient } from '../../data-access/data-context.tsx';
+import type { SignInResult, TotpSetup } from '../../data-access/types.ts';
+import { errorText } from '../error-text.ts';
+import { MfaCodeForm } from './mfa-code-form.tsx';
+
+type Phase = 'starting' | 'enrol' | 'verify';
+
+/**
+ * First enrolment during sign-in: the business (or identity) requires MFA and the person has no
+ * authenticator yet. The worker holds the half-scoped token; this form shows the new secret and
+ * its otpauth link, mails a code to the person's own mailbox (the password alone must not bind an
+ * authenticator), and turns the authenticator on with both codes. A TOTP code is accepted once,
+ * so finishing the sign-in (verify-mfa) takes the NEXT code the app shows.
+ */
+export function MfaEnrolForm({
+  email,
+  downMessage,
+  onVerified,
+  onCancel,
+}: {
+  email: string | null;
+  downMessage: string | null;
+  onVerified: (r: Extract<SignInResult, { ok: true }>) => Promise<void> | void;
+  onCancel: () => void;
+}) {
+  const client = useDataClient();
+  const [phase, setPhase] = useState<Phase>('starting');
+  const [setup, setSetup] = useState<TotpSetup | null>(null);
+  const [emailCode, setEmailCode] = useState('');
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [mailed, setMailed] = useState(false);
+  // StrictMode runs effects twice: a second start would replace the authenticator and mail again.
+  const started = useRef(false);
+
+  async function sendCode(again: boolean) {
+    const sent = await client.sendEmailCode();
+    if (!sent.ok) {
+      setError(errorText(sent.error));
+      return;
+    }
+    setMailed(true);
+    if (again) setNotice(`We sent a new code to ${email ?? 'your email address'}.`);
+  }
+
+  useEffect(() => {
+    if (started.current || downMessage) return;
+    started.current = true;
+    void (async () => {
+      const r = await client.startTotp();
+      if (!r.ok) {
+        setError(errorText(r.error));
+        return;
+      }
+      setSetup(r.setup);
+      setPhase('enrol');
+      await sendCode(false);
+    })();
+    // Runs once per enrolment step: the client and the step's props do not change under it.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  async function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    if (!setup) return;
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      const r = await client.verifyTotp(setup.authenticator_id, code, emailCode);
+      if (r.ok) setPhase('verify');
+      else setError(errorText(r.error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function resend() {
+    setError(null);
+    setNotice(null);
+    await sendCode(true);
+  }
+
+  if (phase === 'verify') {
+    return (
+      <div className="stack">
+        <p className="notice" role="status">
+          Two-factor authentication is on. Wait for your authenticator app to show a new code, then enter it to finish signing in.
+        </p>
+        <MfaCodeForm downMessage={downMessage} onVerified={onVerified} onCancel={onCancel} />
+      </div>
+    );
+  }
+
+  return (
+    <form className="stack" onSubmit={(e) => void onSubmit(e)} noValidate>
+      <p className="muted">Your business requires two-factor authentication. Add Ledgerline to your authenticator app to continue.</p>
+      {downMessage && (
+        <p className="notice notice-error" role="alert">
+          {downMessage}
+        </p>
+      )}
+      {setup && <SetupKey setup={setup} />}
+      {setup && (
+        <>
+          <p className="muted">
+            {mailed ? `We sent a code to ${email ?? 'your email address'}.` : 'Sending a code to your email address…'}{' '}
+            <button type="button" className="btn-link" onClick={() => void resend()}>
+              Resend code
+            </button>
+          </p>
+          {notice && <p role="status">{notice}</p>}
+          <CodeField label="Email code" name="email_code" value={emailCode} onChange={setEmailCode} autoComplete="off" />
+          <CodeField label="Authenticator code" name="code" value={code} onChange={setCode} autoComplete="one-time-code" />
+        </>
+      )}
+      {phase === 'starting' && !error && <p className="muted">Preparing your authenticator key…</p>}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      {setup && (
+        <button
+          type="submit"
+          className="btn btn-primary btn-block"
+          disabled={busy || downMessage !== null || code.length !== 6 || emailCode.length !== 6}
+        >
+          {busy ? 'Turning on…' : 'Turn on and continue'}
+        </button>
+      )}
+      <button type="button" className="btn btn-block" onClick={onCancel}>
+        Back
+      </button>
+    </form>
+  );
+}
+
+/** The secret and the otpauth link as text, each with a copy button (no QR: it must be typable too). */
+function SetupKey({ setup }: { setup: TotpSetup }) {
+  return (
+    <dl className="totp-setup">
+      <dt>Secret</dt>
+      <dd>
+        <code aria-label="Authenticator secret">{setup.secret}</code> <CopyButton text={setup.secret} label="Copy secret" />
+      </dd>
+      <dt>Link</dt>
+      <dd>
+        <code aria-label="Authenticator link">{setup.otpauth_uri}</code> <CopyButton text={setup.otpauth_uri} label="Copy link" />
+      </dd>
+    </dl>
+  );
+}
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  async function copy() {
+    // The clipboard may be refused (permissions, insecure origin): the text stays selectable.
+    const ok = await navigator.clipboard?.writeText(text).then(() => true, () => false);
+    setCopied(ok === true);
+  }
+  return (
+    <button type="button" className="btn-link" aria-label={label} onClick={() => void copy()}>
+      {copied ? 'Copied' : 'Copy'}
+    </button>
+  );
+}
+
+function CodeField({
+  label,
+  name,
+  value,
+  onChange,
+  autoComplete,
+}: {
+  label: string;
+  name: string;
+  value: string;
+  onChange: (v: string) => void;
+  autoComplete: string;
+}) {
+  return (
+    <label className="field">
+      <span className="field-label">{label}</span>
+      <input
+        name={name}
+        inputMode="numeric"
+        autoComplete={autoComplete}
+        pattern="\d{6}"
+        maxLength={6}
+        required
+        value={value}
+        onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
+      />
+    </label>
+  );
+}
