@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useAppStore, useAppState, useDataClient } from '../data-access/data-context.tsx';
 import type { SessionInfo } from '../data-access/types.ts';
-import { MfaCodeForm } from './auth/mfa-code-form.tsx';
+import { MfaStep } from './auth/mfa-step.tsx';
 import { leftBehindText, switcherEntries } from './business-switch.ts';
 import { errorText } from './error-text.ts';
 import { rememberTabBusiness } from './session-tab.ts';
@@ -58,7 +58,7 @@ function SwitchMfaDialog({ onDone }: { onDone: () => void }) {
     <div className="modal-backdrop">
       <div className="modal" role="dialog" aria-modal="true" aria-labelledby="switch-mfa-title">
         <h2 id="switch-mfa-title">Two-factor authentication</h2>
-        <MfaCodeForm
+        <MfaStep
           downMessage={null}
           onVerified={async (r) => {
             await finish(r.session, null);

@@ -22,7 +22,7 @@ export function MfaEnrolForm({
   email: string | null;
   downMessage: string | null;
   onVerified: (r: Extract<SignInResult, { ok: true }>) => Promise<void> | void;
-  onCancel: () => void;
+  onCancel?: () => void;
 }) {
   const client = useDataClient();
   const [phase, setPhase] = useState<Phase>('starting');
@@ -132,9 +132,11 @@ export function MfaEnrolForm({
           {busy ? 'Turning on…' : 'Turn on and continue'}
         </button>
       )}
-      <button type="button" className="btn btn-block" onClick={onCancel}>
-        Back
-      </button>
+      {onCancel && (
+        <button type="button" className="btn btn-block" onClick={onCancel}>
+          Back
+        </button>
+      )}
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useAppStore, useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { SignInResult } from '../../data-access/types.ts';
-import { MfaCodeForm } from './mfa-code-form.tsx';
+import { MfaStep } from './mfa-step.tsx';
 import { errorText } from '../error-text.ts';
 
 /**
@@ -44,7 +44,7 @@ export function ReauthDialog({ onSignOut }: { onSignOut: () => void }) {
           Your session has ended. Sign in as {email} to keep syncing; your unsynced changes are safe on this device.
         </p>
         {mfaStep ? (
-          <MfaCodeForm downMessage={null} onVerified={done} />
+          <MfaStep downMessage={null} onVerified={done} />
         ) : (
           <form className="stack" onSubmit={(e) => void onSubmit(e)} noValidate>
             <label className="field">

@@ -1,0 +1,41 @@
+import { useEffect, useState } from 'react';
+import { useDataClient } from '../../data-access/data-context.tsx';
+import type { SignInResult } from '../../data-access/types.ts';
+import { MfaCodeForm } from './mfa-code-form.tsx';
+import { MfaEnrolForm } from './mfa-enrol-form.tsx';
+
+type Kind = { kind: 'checking' } | { kind: 'verify' } | { kind: 'enrol'; email: string | null };
+
+/**
+ * The second factor of a sign-in the worker holds as pending (re-sign-in, business switch): the
+ * code form, or the first enrolment when the person has no authenticator yet (MFA newly enforced).
+ * A failing check (MFA down, offline) falls back to the code form, which says why on submit.
+ */
+export function MfaStep({
+  downMessage,
+  onVerified,
+  onCancel,
+}: {
+  downMessage: string | null;
+  onVerified: (r: Extract<SignInResult, { ok: true }>) => Promise<void> | void;
+  onCancel?: () => void;
+}) {
+  const client = useDataClient();
+  const [step, setStep] = useState<Kind>({ kind: 'checking' });
+  useEffect(() => {
+    let live = true;
+    void client.pendingMfaStatus().then(
+      (s) => live && setStep(s.ok && !s.totp_enrolled ? { kind: 'enrol', email: s.email } : { kind: 'verify' }),
+      () => live && setStep({ kind: 'verify' }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [client]);
+
+  if (step.kind === 'checking') return <p className="muted">Checking two-factor authentication…</p>;
+  if (step.kind === 'enrol') {
+    return <MfaEnrolForm email={step.email} downMessage={downMessage} onVerified={onVerified} onCancel={onCancel} />;
+  }
+  return <MfaCodeForm downMessage={downMessage} onVerified={onVerified} onCancel={onCancel} />;
+}
