@@ -93,6 +93,16 @@ describe('createHttpClient', () => {
     expect(transport.requests).toHaveLength(0);
   });
 
+  it('sends a call that admits a recent token with a fresh scope-less token, and gates a stale one', async () => {
+    const call = defineCall({ id: 'y', method: 'POST', path: '/v1/auth/y', auth: { scopes: ['default'], orRecentToken: true }, response: z.object({}) });
+    const now = Date.UTC(2026, 0, 1) / 1000;
+    const fresh = setup([jsonResponse(200, {})], { token: fakeToken([], { iat: now - 60 }) });
+    expect(await fresh.http.call(call, {})).toMatchObject({ ok: true });
+    const stale = setup([], { token: fakeToken([], { iat: now - 600 }) });
+    expect(await stale.http.call(call, {})).toMatchObject({ ok: false, kind: 'forbidden' });
+    expect(stale.transport.requests).toHaveLength(0);
+  });
+
   it('turns an error_v2 body into a typed failure with Retry-After', async () => {
     const body = { error_v2: { message: 'Nope', error_code: 'REQUEST_7001' } };
     const { http } = setup([jsonResponse(422, body, { 'Retry-After': '3' })]);

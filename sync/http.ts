@@ -9,7 +9,7 @@ import {
   REQUEST_TIMEOUT_WEB_MS,
 } from '../schema/constants.ts';
 import type { Clock, SessionPort, Transport } from './ports.ts';
-import { tokenScopes } from './token.ts';
+import { decodeTokenClaims } from './token.ts';
 
 export type ApiError = ErrorV2['error_v2'];
 export type Platform = 'web' | 'mobile' | 'other';
@@ -79,7 +79,9 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     if (def.auth.kind !== 'public') {
       const token = opts.session.tokenFor ? opts.session.tokenFor(def.auth) : opts.session.getToken();
       if (!token) return { ok: false, kind: 'unauthenticated', error: NO_TOKEN };
-      const gate = checkScopes(def.auth, tokenScopes(token));
+      const claims = decodeTokenClaims(token);
+      const age = claims?.iat === undefined ? undefined : opts.clock.now() / 1000 - claims.iat;
+      const gate = checkScopes(def.auth, claims?.ramp_access_scopes ?? [], age);
       if (!gate.ok) {
         return gate.reason === 'step-up'
           ? { ok: false, kind: 'step_up', scope: gate.scope, error: SCOPE_ERROR }

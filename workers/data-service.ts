@@ -7,7 +7,6 @@ import {
   verifyMfa as verifyMfaCall,
 } from '../schema/api/calls-identity.ts';
 import { switchBusiness as switchBusinessCall } from '../schema/api/calls-business.ts';
-import { RECENT_TOKEN_MAX_AGE_SECONDS } from '../schema/api/scopes.ts';
 import { errorBody } from '../schema/errors.ts';
 import type { FeatureFlags } from '../schema/feature-flags.ts';
 import { requestTimeoutMs, tokenWaitMs, type Platform } from '../schema/platform.ts';
@@ -53,16 +52,6 @@ const SIGN_OUT_TIMEOUT_MS = 3_000;
 const BUSINESS_ID = z.uuid();
 const MFA_NEEDED = { message: 'Enter the code from your authenticator app.', error_code: 'MFA_REQUIRED' };
 const NO_MFA_PENDING = { message: 'Sign in with your password first.', error_code: 'MFA_NOT_STARTED' };
-/**
- * send-email-otp as a pending sign-in sends it: the server admits a recent token without scopes
- * (catalogue `orRecentToken`), which the client's local scope gate does not know about, so the
- * pending path declares the recent-token rule it really rides on.
- */
-const sendEmailOtpWhilePending: typeof sendEmailOtp = {
-  ...sendEmailOtp,
-  auth: { kind: 'recent-token', maxAgeSeconds: RECENT_TOKEN_MAX_AGE_SECONDS },
-};
-
 /** A sign-in waiting for its second factor: the half-scoped token stays in memory only. */
 interface PendingMfa {
   token: string;
@@ -271,7 +260,7 @@ export class DataService implements DataApi {
   async sendEmailCode(): Promise<EmailCodeResult> {
     const pending = this.pendingMfa;
     const res = pending
-      ? await this.boundTo(pending.token).call(sendEmailOtpWhilePending, { body: {} })
+      ? await this.boundTo(pending.token).call(sendEmailOtp, { body: {} })
       : this.watch401(await this.requireHttp().call(sendEmailOtp, { body: {} }));
     return res.ok ? { ok: true, expires_at: res.data.expires_at } : { ok: false, error: res.error };
   }

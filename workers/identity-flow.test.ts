@@ -28,7 +28,8 @@ const ENROL_CODE = '111111';
 const NEXT_CODE = '222222';
 const EMAIL_CODE = '654321';
 const AUTHENTICATOR_ID = testUuid(9, 1);
-const PRE_MFA = fakeToken([], { ramp_mfa_required: true, ramp_mfa_authed: false });
+// Issued at the fake clock's start, like a real sign-in token (the recent-token allowance reads iat).
+const PRE_MFA = fakeToken([], { ramp_mfa_required: true, ramp_mfa_authed: false, iat: Date.UTC(2026, 0, 1) / 1000 });
 const FULL = fakeToken(['default'], { ramp_mfa_required: true, ramp_mfa_authed: true });
 
 /**

@@ -16,4 +16,12 @@ describe('scope gate', () => {
   ])('%j with %j', (auth, tokenScopes, expected) => {
     expect(checkScopes(auth, tokenScopes)).toEqual(expected);
   });
+
+  it('a scope list with a recent-token allowance admits a recent token without the scopes', () => {
+    const auth: CallAuth = { kind: 'scopes', scopes: ['default'], recentTokenMaxAgeSeconds: 300 };
+    expect(checkScopes(auth, [], 299)).toEqual({ ok: true });
+    expect(checkScopes(auth, [], 301)).toEqual({ ok: false, reason: 'forbidden' });
+    expect(checkScopes(auth, [])).toEqual({ ok: false, reason: 'forbidden' });
+    expect(checkScopes({ kind: 'scopes', scopes: ['default'] }, [], 1)).toEqual({ ok: false, reason: 'forbidden' });
+  });
 });

@@ -37,10 +37,25 @@ export type ScopeDecision =
   | { ok: false; reason: 'step-up'; scope: StepUpScope }
   | { ok: false; reason: 'forbidden' };
 
-/** The scope gate, shared by the server (answering AUTH_7016) and the client (parking commands). */
-export function checkScopes(auth: CallAuth, tokenScopes: readonly string[]): ScopeDecision {
+/**
+ * The scope gate, shared by the server (answering AUTH_7016) and the client (parking commands).
+ * `tokenAgeSeconds` (now − iat) lets a scope list with `recentTokenMaxAgeSeconds` admit a recent
+ * token without the scopes; the `recent-token` kind's own age rule is checked by the server.
+ */
+export function checkScopes(
+  auth: CallAuth,
+  tokenScopes: readonly string[],
+  tokenAgeSeconds?: number,
+): ScopeDecision {
   if (auth.kind !== 'scopes') return { ok: true };
   if (auth.scopes.some((s) => tokenScopes.includes(s))) return { ok: true };
+  if (
+    auth.recentTokenMaxAgeSeconds !== undefined &&
+    tokenAgeSeconds !== undefined &&
+    tokenAgeSeconds <= auth.recentTokenMaxAgeSeconds
+  ) {
+    return { ok: true };
+  }
   const stepUp = STEP_UP_SCOPES.find((s) => auth.scopes.includes(s));
   return stepUp ? { ok: false, reason: 'step-up', scope: stepUp } : { ok: false, reason: 'forbidden' };
 }

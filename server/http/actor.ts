@@ -43,9 +43,7 @@ export async function authenticate(c: Context, deps: AppDeps, auth: CallAuth): P
   }
   const actor = await loadActor(deps, claims);
   const age = nowSeconds - claims.iat;
-  const decision = checkScopes(auth, claims.ramp_access_scopes);
-  const recentEnough = auth.kind === 'scopes' && auth.recentTokenMaxAgeSeconds !== undefined && age <= auth.recentTokenMaxAgeSeconds;
-  if (!decision.ok && !recentEnough) throw new ApiError('AUTH_7016');
+  if (!checkScopes(auth, claims.ramp_access_scopes, age).ok) throw new ApiError('AUTH_7016');
   if (auth.kind === 'recent-token' && age > auth.maxAgeSeconds) throw new ApiError('AUTH_7016');
   return actor;
 }
