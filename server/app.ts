@@ -14,6 +14,7 @@ import { registerAdminUserRoutes } from './routes/admin-users.ts';
 import { registerAuthRoutes } from './routes/auth.ts';
 import { registerBusinessSwitchRoutes } from './routes/business-switch.ts';
 import { registerIdentityRoutes } from './routes/identity.ts';
+import { registerPasswordlessRoutes } from './routes/identity-passwordless.ts';
 import { registerSessionRoutes } from './routes/identity-session.ts';
 import { registerStepUpRoutes } from './routes/identity-step-up.ts';
 import { registerReferenceRoutes } from './routes/reference.ts';
@@ -68,6 +69,7 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
   registerIdentityRoutes(app, deps);
   registerStepUpRoutes(app, deps);
   registerSessionRoutes(app, deps);
+  registerPasswordlessRoutes(app, deps);
   registerReferenceRoutes(app, deps);
   registerTransactionRoutes(app, deps);
   registerSyncRoutes(app, deps);

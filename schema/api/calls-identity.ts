@@ -282,8 +282,54 @@ export const postErrorReport = defineCall({
   response: z.null(),
 });
 
+/** A passwordless link token: 32 random bytes, base64url. */
+const linkToken = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token must be a valid link token');
+
+/** Always 204, whether or not the email has an account (no account oracle). */
+export const passwordlessSend = defineCall({
+  id: 'auth.passwordlessSend',
+  method: 'POST',
+  path: '/v1/public/passwordless/send',
+  auth: 'public',
+  body: z.object({ email: z.email().max(320) }),
+  response: z.null(),
+});
+
+export const passwordlessSignIn = defineCall({
+  id: 'auth.passwordlessSignIn',
+  method: 'POST',
+  path: '/v1/public/passwordless/sign-in',
+  auth: 'public',
+  body: z.object({ token: linkToken }),
+  response: tokenResponse,
+});
+
+/** §6 recent-token rule: a freshly signed-in client confirms a link is its own identity's. */
+export const passwordlessValidate = defineCall({
+  id: 'auth.passwordlessValidate',
+  method: 'POST',
+  path: '/v1/auth/authentication/passwordless/validate',
+  auth: 'recent-token',
+  body: z.object({ token: linkToken }),
+  response: z.object({ valid: z.boolean(), email: z.string() }),
+});
+
+/** §6 recent-token rule: the signed-in person accepts an invite addressed to their own email. */
+export const acceptAndCreateIdentity = defineCall({
+  id: 'invites.acceptAndCreateIdentity',
+  method: 'POST',
+  path: '/v1/auth/invites/:token/accept-and-create-identity',
+  auth: 'recent-token',
+  params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token must be a valid invite token') }),
+  body: z.object({
+    password: z.string().min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`).max(1024),
+  }),
+  response: tokenResponse,
+});
+
 export const IDENTITY_CALLS = [
   signUp, webConfig, devOutbox, totpStart, totpVerify, totpDelete, sendMfa, checkMfa, verifyMfa, stepUp,
   sendEmailOtp, verifyEmailOtp, changePassword, setPhoneNumber, changeUserEmail, putBankDetails, putTaxInfo,
   identityId, fullAuthCheck, signOutAllSessions, featureFlags, startImpersonation, postTelemetry, postErrorReport,
+  passwordlessSend, passwordlessSignIn, passwordlessValidate, acceptAndCreateIdentity,
 ] as const;

@@ -40,6 +40,8 @@ export const PUBLIC_LIMITS = {
   emailOtpPerIdentity: { max: 5, windowSeconds: 15 * 60 },
   emailOtpPerAddress: { max: 30, windowSeconds: HOUR },
   telemetryPerAddress: { max: 600, windowSeconds: 60 },
+  passwordlessPerEmail: { max: 5, windowSeconds: 15 * 60 },
+  passwordlessPerAddress: { max: 30, windowSeconds: HOUR },
 } as const;
 
 const byAddress = (name: string, address: string | null, limit: Omit<Limit, 'key'>): Limit[] =>
@@ -49,6 +51,11 @@ export const signUpLimits = (address: string | null): Limit[] => byAddress('sign
 export const emailOtpLimits = (identityId: string, address: string | null): Limit[] => [
   { key: `email-otp:identity:${identityId}`, ...PUBLIC_LIMITS.emailOtpPerIdentity },
   ...byAddress('email-otp', address, PUBLIC_LIMITS.emailOtpPerAddress),
+];
+/** Per address asked for (known or not, so the limit tells nothing) and per client address. */
+export const passwordlessLimits = (email: string, address: string | null): Limit[] => [
+  { key: `passwordless:email:${email.trim().toLowerCase()}`, ...PUBLIC_LIMITS.passwordlessPerEmail },
+  ...byAddress('passwordless', address, PUBLIC_LIMITS.passwordlessPerAddress),
 ];
 /** Telemetry events and error reports share one budget: both are the client's reporting channel. */
 export const telemetryLimits = (address: string | null): Limit[] => byAddress('telemetry', address, PUBLIC_LIMITS.telemetryPerAddress);

@@ -166,23 +166,39 @@ export type InviteScope = { businessId?: string; identityId?: string; userId?: s
  * open stays INVITED. Each user row takes a seq so mirrors show the new status.
  */
 export async function expireInvites(db: Db, now: number, scope: InviteScope = {}): Promise<number> {
-  const due = await db.query<{ business_id: string; user_id: string }>(
+  const due = await dueInvites(db, now, scope);
+  for (const row of due) await db.transaction((tx) => markInviteExpired(tx, row));
+  return due.length;
+}
+
+/**
+ * expireInvites for a route that already holds a write transaction (an authenticated POST):
+ * the same rows and updates, on `tx` (opening another transaction there would deadlock PGlite).
+ */
+export async function expireInvitesIn(tx: Queryable, now: number, scope: InviteScope): Promise<number> {
+  const due = await dueInvites(tx, now, scope);
+  for (const row of due) await markInviteExpired(tx, row);
+  return due.length;
+}
+
+type DueInvite = { business_id: string; user_id: string };
+
+async function dueInvites(db: Queryable, now: number, scope: InviteScope): Promise<DueInvite[]> {
+  return db.query<DueInvite>(
     `SELECT DISTINCT u.business_id::text, u.id::text AS user_id FROM user_invites i JOIN spend_users u ON u.id = i.user_id
       WHERE i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at <= $1 AND u.status = 'INVITED' AND NOT u.deleted
         AND ($2::uuid IS NULL OR u.business_id = $2) AND ($3::uuid IS NULL OR u.identity_id = $3) AND ($4::uuid IS NULL OR u.id = $4)
         AND NOT EXISTS (SELECT 1 FROM user_invites o WHERE o.user_id = u.id AND o.accepted_at IS NULL AND o.revoked_at IS NULL AND o.expires_at > $1)`,
     [new Date(now).toISOString(), scope.businessId ?? null, scope.identityId ?? null, scope.userId ?? null],
   );
-  for (const row of due) {
-    await db.transaction(async (tx) => {
-      const seq = await allocateSeqs(tx, row.business_id, 1);
-      if (!seq) return;
-      await tx.query(
-        `UPDATE spend_users SET status = 'INVITE_EXPIRED', change_seq = $3, updated_at = now() WHERE business_id = $1 AND id = $2 AND status = 'INVITED'`,
-        [row.business_id, row.user_id, seq.last],
-      );
-      await announceChange(tx, row.business_id, seq.last);
-    });
-  }
-  return due.length;
+}
+
+async function markInviteExpired(tx: Queryable, row: DueInvite): Promise<void> {
+  const seq = await allocateSeqs(tx, row.business_id, 1);
+  if (!seq) return;
+  await tx.query(
+    `UPDATE spend_users SET status = 'INVITE_EXPIRED', change_seq = $3, updated_at = now() WHERE business_id = $1 AND id = $2 AND status = 'INVITED'`,
+    [row.business_id, row.user_id, seq.last],
+  );
+  await announceChange(tx, row.business_id, seq.last);
 }

@@ -62,6 +62,14 @@ function statusRefusal(users: UserStatus[], order: readonly string[]): ApiError 
  * Which spend user a sign-in opens: the asked-for business when the identity has a switchable
  * (live, shown, usable) user there, else the §6 default spend user among the active ones.
  */
+/**
+ * Why a sign-in that proved who the person is (password or passwordless link) opens no spend
+ * user: the first status rule that applies (invite first), else 4014.
+ */
+export async function noUserRefusal(deps: AppDeps, identityId: string): Promise<ApiError> {
+  return statusRefusal(await statusesOf(deps, identityId), [...INVITE_STATUSES, ...AFTER_PASSWORD]) ?? new ApiError('4014');
+}
+
 export function signInUser<U extends SpendUserDoc>(users: U[], businessId: string | null): U | undefined {
   const active = users.filter((u) => u.status === 'ACTIVE');
   const asked = businessId ? active.find((u) => u.business_id === businessId && isSwitchable(u)) : undefined;

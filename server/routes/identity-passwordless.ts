@@ -1,0 +1,118 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Hono } from 'hono';
+import {
+  acceptAndCreateIdentity, passwordlessSend, passwordlessSignIn, passwordlessValidate,
+} from '../../schema/api/calls-identity.ts';
+import { loginDownMessage } from '../../schema/web-config.ts';
+import { sendMail } from '../auth/email-otp.ts';
+import { hashPassword } from '../auth/password.ts';
+import { clientAddress, passwordlessLimits, takeRateLimit } from '../auth/rate-limit.ts';
+import { passwordSignIn } from '../auth/session.ts';
+import { readWebConfig } from '../auth/settings.ts';
+import type { Queryable } from '../db/db.ts';
+import { findInvite, inviteState, markAccepted } from '../domain/admin-user-status.ts';
+import { expireInvitesIn, hashToken, NO_PASSWORD } from '../domain/admin-users.ts';
+import type { AppDeps } from '../http/deps.ts';
+import { ApiError } from '../http/errors.ts';
+import { actorOf, ok, register } from '../http/register.ts';
+import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
+
+/** A sign-in link lives 15 minutes and opens one sign-in. */
+export const PASSWORDLESS_TTL_MS = 15 * 60 * 1000;
+
+type LinkRow = { id: string; identity_id: string; expires_at: Date; used_at: Date | null };
+
+async function assertLoginUp(db: Queryable): Promise<void> {
+  const config = await readWebConfig(db);
+  if (config.isLoginDown) throw new ApiError('AUTH_7022', loginDownMessage(config));
+}
+
+/** Mails a new link; earlier unused links of the identity die (only the latest email works). */
+async function issueLink(db: Queryable, identity: { id: string; email: string }, nowMs: number): Promise<void> {
+  const token = randomBytes(32).toString('base64url');
+  const now = new Date(nowMs);
+  await db.query('UPDATE passwordless_links SET used_at = $2 WHERE identity_id = $1 AND used_at IS NULL', [identity.id, now]);
+  await db.query(
+    'INSERT INTO passwordless_links (id, identity_id, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)',
+    [randomUUID(), identity.id, hashToken(token), new Date(nowMs + PASSWORDLESS_TTL_MS), now],
+  );
+  await sendMail(db, identity.email, 'Your Ledgerline sign-in link',
+    `Sign in to Ledgerline: /passwordless?token=${token} (valid for 15 minutes, once).`);
+}
+
+const findLink = async (db: Queryable, token: string): Promise<LinkRow | null> =>
+  (await db.query<LinkRow>('SELECT id::text, identity_id::text, expires_at, used_at FROM passwordless_links WHERE token_hash = $1', [
+    hashToken(token),
+  ]))[0] ?? null;
+
+/** Unknown (or, for sign-in, used) → PROFILE_7017; past its 15 minutes → PROFILE_7016. */
+function linkRefusal(link: LinkRow | null, nowMs: number, { usedIsInvalid }: { usedIsInvalid: boolean }): ApiError | null {
+  if (!link || (usedIsInvalid && link.used_at)) return new ApiError('PROFILE_7017');
+  if (new Date(link.expires_at).getTime() <= nowMs) return new ApiError('PROFILE_7016');
+  return null;
+}
+
+/** A refusal answered rather than thrown, so the write transaction still commits (expiry marks). */
+const refuse = (err: ApiError) => ({ status: err.status, body: err.body });
+
+export function registerPasswordlessRoutes(app: Hono, deps: AppDeps): void {
+  register(app, deps, passwordlessSend, async (ctx) => {
+    const { email } = ctx.input.body;
+    await assertLoginUp(ctx.db);
+    // Counted per address asked for, known or not: the answer must not tell which accounts exist.
+    await takeRateLimit(ctx.c, ctx.db, passwordlessLimits(email, clientAddress(ctx.c)), deps.now());
+    const [identity] = await ctx.db.query<{ id: string; email: string }>(
+      'SELECT id::text, email FROM identities WHERE lower(email) = lower($1)', [email],
+    );
+    if (identity) await issueLink(ctx.db, identity, deps.now());
+    return ctx.c.body(null, 204);
+  });
+
+  register(app, deps, passwordlessSignIn, async (ctx) => {
+    await assertLoginUp(ctx.db);
+    const now = deps.now();
+    const link = await findLink(ctx.db, ctx.input.body.token);
+    const refusal = linkRefusal(link, now, { usedIsInvalid: true });
+    if (refusal || !link) throw refusal ?? new ApiError('PROFILE_7017');
+    const user = signInUser(await spendUsersOf(ctx.db, link.identity_id), null);
+    if (!user) throw await noUserRefusal(deps, link.identity_id);
+    // Claimed by one conditional UPDATE: two concurrent uses of one link open one session.
+    const claimed = await ctx.db.query('UPDATE passwordless_links SET used_at = $2 WHERE id = $1 AND used_at IS NULL RETURNING id', [
+      link.id, new Date(now),
+    ]);
+    if (claimed.length === 0) throw new ApiError('PROFILE_7017');
+    // The link replaces the password only: the same MFA decision and token as a password sign-in.
+    return ok(await passwordSignIn(deps, ctx.db, { identityId: link.identity_id, userId: user.id, businessId: user.business_id }));
+  });
+
+  // A used link stays checkable for its 15 minutes: the client asking was usually signed in by it.
+  register(app, deps, passwordlessValidate, async (ctx) => {
+    const actor = actorOf(ctx);
+    const link = await findLink(ctx.db, ctx.input.body.token);
+    const refusal = linkRefusal(link, deps.now(), { usedIsInvalid: false });
+    if (refusal || !link) throw refusal ?? new ApiError('PROFILE_7017');
+    const [me] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
+    if (!me) throw new ApiError('AUTH_7003');
+    return ok({ valid: link.identity_id === actor.identityId, email: me.email });
+  });
+
+  register(app, deps, acceptAndCreateIdentity, async (ctx) => {
+    const actor = actorOf(ctx);
+    // Accepting binds a person to a business: never on someone's behalf.
+    if (actor.claims.impersonator) throw new ApiError('FORBIDDEN_7003');
+    const now = deps.now();
+    const invite = await findInvite(ctx.db, ctx.input.params.token);
+    const state = inviteState(invite, now);
+    if (state === 'missing' || !invite) throw new ApiError('REQUEST_7004', 'This invite was not found.');
+    // Invites find their identity by email, so "same email" is "same identity".
+    if (invite.identity_id !== actor.identityId) throw new ApiError('AUTH_7018');
+    if (state === 'accepted') throw new ApiError('REQUEST_7001', 'This invite has already been accepted.');
+    if (state === 'expired') await expireInvitesIn(ctx.db, now, { userId: invite.user_id });
+    if (state === 'expired' || state === 'superseded') return refuse(new ApiError('AUTH_7027'));
+    // The fresh token proves the person; a password is only set where the identity has none.
+    const passwordHash = invite.password_hash === NO_PASSWORD ? await hashPassword(ctx.input.body.password) : null;
+    const sessionId = await markAccepted(ctx.db, invite, passwordHash);
+    const who = { identityId: invite.identity_id, userId: invite.user_id, businessId: invite.business_id };
+    return ok(await passwordSignIn(deps, ctx.db, who, sessionId));
+  });
+}
