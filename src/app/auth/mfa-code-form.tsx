@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useDataClient } from '../../data-access/data-context.tsx';
 import type { SignInResult } from '../../data-access/types.ts';
-import { errorText } from '../error-text.ts';
+import { useSubmitAction } from './use-submit-action.ts';
 
 /**
  * The second sign-in step: a 6-digit authenticator code → verify-mfa → a fully scoped token.
@@ -18,21 +18,13 @@ export function MfaCodeForm({
 }) {
   const client = useDataClient();
   const [code, setCode] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useSubmitAction();
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await client.verifyMfa(code);
-      if (result.ok) await onVerified(result);
-      else setError(errorText(result.error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const onSubmit = submit(async () => {
+    const result = await client.verifyMfa(code);
+    if (!result.ok) return result.error;
+    await onVerified(result);
+  });
 
   return (
     <form className="stack" onSubmit={(e) => void onSubmit(e)} noValidate>

@@ -1,8 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useAppStore, useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { SignInResult } from '../../data-access/types.ts';
 import { MfaStep } from './mfa-step.tsx';
-import { errorText } from '../error-text.ts';
+import { useSubmitAction } from './use-submit-action.ts';
 
 /**
  * The session expired or was revoked (401): the outbox is paused (phase signed_out) and this
@@ -14,27 +14,19 @@ export function ReauthDialog({ onSignOut }: { onSignOut: () => void }) {
   const store = useAppStore();
   const email = useAppState((s) => s.session?.user.email ?? '');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useSubmitAction();
   const [mfaStep, setMfaStep] = useState(false);
 
   async function done(result: Extract<SignInResult, { ok: true }>) {
     store.set({ session: result.session, status: await client.status() });
   }
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const result = await client.reauthenticate(password);
-      if (result.ok) await done(result);
-      else if (result.mfa_required) setMfaStep(true);
-      else setError(errorText(result.error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const onSubmit = submit(async () => {
+    const result = await client.reauthenticate(password);
+    if (result.ok) await done(result);
+    else if (result.mfa_required) setMfaStep(true);
+    else return result.error;
+  });
 
   return (
     <div className="modal-backdrop">

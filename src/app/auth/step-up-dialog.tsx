@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { StepUpInput } from '../../data-access/types.ts';
-import { errorText } from '../error-text.ts';
+import { useSubmitAction } from './use-submit-action.ts';
 
 /**
  * §6 step-up: a sensitive action (or a command the outbox parked as needs_step_up) needs the
@@ -13,22 +13,14 @@ export function StepUpDialog({ onDone, onCancel }: { onDone: () => void | Promis
   const mfa = useAppState((s) => s.session?.mfa_enabled === true);
   const [useCode, setUseCode] = useState(false);
   const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, busy, submit } = useSubmitAction();
 
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const input: StepUpInput = useCode ? { mfa_code: value.trim() } : { password: value };
-      const result = await client.stepUp(input);
-      if (result.ok) await onDone();
-      else setError(errorText(result.error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const onSubmit = submit(async () => {
+    const input: StepUpInput = useCode ? { mfa_code: value.trim() } : { password: value };
+    const result = await client.stepUp(input);
+    if (!result.ok) return result.error;
+    await onDone();
+  });
 
   return (
     <div className="modal-backdrop">
