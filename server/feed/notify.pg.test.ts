@@ -4,20 +4,15 @@
  * starting together run the migrations once.
  */
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
-import { openDb } from '../db/db.ts';
 import { loadMigrations, migrate } from '../db/migrate.ts';
-import { TEST_TOKEN_SECRET } from '../test-app.ts';
-import { createPgDatabase, DEFAULT_PG_ADMIN_URL, pgAvailable } from '../testing.ts';
+import { twoProcessesOnOnePg } from '../test-app.ts';
+import { pgAvailable } from '../testing.ts';
 import { makeBusiness, request, signIn, sseReader } from '../test-fixtures.ts';
 
 describe.skipIf(!(await pgAvailable()))('two API processes on one PostgreSQL', () => {
   it('migrates once when processes start together, and fans writes out through LISTEN/NOTIFY', async () => {
-    const store = await createPgDatabase(DEFAULT_PG_ADMIN_URL);
-    const dbA = await openDb({ ...store.open, poolSize: 3 });
-    const dbB = await openDb({ ...store.open, poolSize: 3 });
-    const appA = createApp({ db: dbA, tokenSecret: TEST_TOKEN_SECRET });
-    const appB = createApp({ db: dbB, tokenSecret: TEST_TOKEN_SECRET });
+    const procs = await twoProcessesOnOnePg();
+    const { dbA, dbB, appA, appB } = procs;
     try {
       const [appliedA, appliedB] = await Promise.all([migrate(dbA), migrate(dbB)]);
       const all = (await loadMigrations()).map((m) => m.name);
@@ -34,11 +29,7 @@ describe.skipIf(!(await pgAvailable()))('two API processes on one PostgreSQL', (
       expect(sse.seqs().at(-1)).toBe(patched.body.change_seq);
       await sse.cancel();
     } finally {
-      await appA.close();
-      await appB.close();
-      await dbA.close();
-      await dbB.close();
-      await store.dispose();
+      await procs.close();
     }
   });
 });

@@ -4,21 +4,16 @@
  * sign-in throttle counts failures made through either.
  */
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../app.ts';
-import { openDb } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
 import { ACCOUNT_MAX_FAILURES } from '../auth/rate-limit.ts';
-import { TEST_TOKEN_SECRET } from '../test-app.ts';
-import { createPgDatabase, DEFAULT_PG_ADMIN_URL, pgAvailable } from '../testing.ts';
+import { twoProcessesOnOnePg } from '../test-app.ts';
+import { pgAvailable } from '../testing.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn } from '../test-fixtures.ts';
 
 describe.skipIf(!(await pgAvailable()))('identity across two API processes on one PostgreSQL', () => {
   it('revocation and throttling hold on every process', async () => {
-    const store = await createPgDatabase(DEFAULT_PG_ADMIN_URL);
-    const dbA = await openDb({ ...store.open, poolSize: 3 });
-    const dbB = await openDb({ ...store.open, poolSize: 3 });
-    const appA = createApp({ db: dbA, tokenSecret: TEST_TOKEN_SECRET });
-    const appB = createApp({ db: dbB, tokenSecret: TEST_TOKEN_SECRET });
+    const procs = await twoProcessesOnOnePg();
+    const { dbA, appA, appB } = procs;
     try {
       await migrate(dbA);
       const f = await makeBusiness(dbA, { transactions: 0 });
@@ -39,11 +34,7 @@ describe.skipIf(!(await pgAvailable()))('identity across two API processes on on
       const locked = await request(appB, 'POST', '/v1/public/sign-in', { body: { email, password: FIXTURE_PASSWORD } });
       expect(locked.status).toBe(429);
     } finally {
-      await appA.close();
-      await appB.close();
-      await dbA.close();
-      await dbB.close();
-      await store.dispose();
+      await procs.close();
     }
   });
 });
