@@ -5,17 +5,14 @@ import { spendUserSchema } from '../schema/entities/spend-user.ts';
 import { businessSchema } from '../schema/entities/business.ts';
 import { identitySchema } from '../schema/entities/identity.ts';
 import { errorBody } from '../schema/errors.ts';
-import type { Change } from '../schema/sync-feed.ts';
 import { decodeTokenClaims } from '../sync/index.ts';
 import { createFakeClock, fakeToken, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
 import { DataService } from './data-service.ts';
-import { mirrorDbName, openMirrorDatabase } from './db.ts';
+import { mirrorDbName } from './db.ts';
 import { soleLeader } from './leader.ts';
-import { OutboxIndex } from './outbox-index.ts';
-import { RxMirrorStore } from './mirror-store.ts';
 import { SessionStore } from './session-store.ts';
-import { BUSINESS_ID, makeGlAccount, makeTransactions, makeUser, testUuid } from './test-fixtures.ts';
+import { BUSINESS_ID, makeTransactions, makeUser, seedMirrorDb, testUuid } from './test-fixtures.ts';
 
 const OTHER_ID = testUuid(12, 2);
 const spendUser = (n: number, businessId: string) =>
@@ -60,18 +57,8 @@ function server() {
   return { transport, signInBodies };
 }
 
-async function seedAlpha(idb: IDBFactory) {
-  const db = await openMirrorDatabase({ name: mirrorDbName(BUSINESS_ID, A.user.id), storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
-  const rows = makeTransactions(40, 4);
-  const gl = makeGlAccount(1, 'Meals');
-  const changes: Change[] = [
-    { collection: 'gl_accounts', seq: 1, id: gl.id, deleted: false, doc: gl },
-    ...rows.map((t, i): Change => ({ collection: 'transactions', seq: i + 2, id: t.id, deleted: false, doc: { ...t, gl_account_id: null } })),
-  ];
-  await new RxMirrorStore(db, new OutboxIndex()).applyChanges(changes, { seq: rows.length + 1, epoch: 'e' });
-  await db.close();
-  return rows;
-}
+const seedAlpha = (idb: IDBFactory) =>
+  seedMirrorDb(idb, mirrorDbName(BUSINESS_ID, A.user.id), makeTransactions(40, 4), 'Meals');
 
 const services: DataService[] = [];
 afterEach(async () => {

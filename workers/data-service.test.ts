@@ -5,18 +5,15 @@ import { spendUserSchema } from '../schema/entities/spend-user.ts';
 import { businessSchema } from '../schema/entities/business.ts';
 import { identitySchema } from '../schema/entities/identity.ts';
 import { errorBody } from '../schema/errors.ts';
-import type { Change } from '../schema/sync-feed.ts';
 import { createOutboxEntry, transition } from '../sync/outbox-machine.ts';
 import { createFakeClock, fakeToken, flush, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
 import { DataService } from './data-service.ts';
 import { mirrorDbName, openMirrorDatabase } from './db.ts';
 import { soleLeader } from './leader.ts';
-import { OutboxIndex } from './outbox-index.ts';
-import { RxMirrorStore } from './mirror-store.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { SessionStore } from './session-store.ts';
-import { BUSINESS_ID, makeGlAccount, makeTransactions, makeUser, testUuid } from './test-fixtures.ts';
+import { BUSINESS_ID, makeTransactions, makeUser, seedMirrorDb, testUuid } from './test-fixtures.ts';
 
 const USER = spendUserSchema.parse({
   ...makeUser(1, 'Ada', 'Lovelace', { role: 'BUSINESS_ADMIN' }),
@@ -65,18 +62,7 @@ function device() {
   return { idb, clock, make };
 }
 
-/** What the change feed would have mirrored before: rows written through the real MirrorStore. */
-async function seedMirror(idb: IDBFactory, rows = makeTransactions(300, 4)) {
-  const db = await openMirrorDatabase({ name: DB_NAME, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
-  const gl = makeGlAccount(1, 'Meals and Entertainment');
-  const changes: Change[] = [
-    { collection: 'gl_accounts', seq: 1, id: gl.id, deleted: false, doc: gl },
-    ...rows.map((t, i): Change => ({ collection: 'transactions', seq: i + 2, id: t.id, deleted: false, doc: { ...t, gl_account_id: null } })),
-  ];
-  await new RxMirrorStore(db, new OutboxIndex()).applyChanges(changes, { seq: rows.length + 1, epoch: 'e' });
-  await db.close();
-  return rows;
-}
+const seedMirror = (idb: IDBFactory, rows = makeTransactions(300, 4)) => seedMirrorDb(idb, DB_NAME, rows, 'Meals and Entertainment');
 
 const services: DataService[] = [];
 afterEach(async () => {

@@ -8,6 +8,9 @@ import { cardSchema, type Card } from '../schema/entities/card.ts';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
+import { RxMirrorStore } from './mirror-store.ts';
+import { OutboxIndex } from './outbox-index.ts';
+import type { Change } from '../schema/sync-feed.ts';
 
 /**
  * Test fixtures built through the real zod schemas (a fixture the schema rejects fails at
@@ -126,4 +129,20 @@ export async function openTestDatabase(): Promise<MirrorDatabase> {
     storage: getRxStorageDexie({ indexedDB: new IDBFactory(), IDBKeyRange }),
     multiInstance: false,
   });
+}
+
+/**
+ * What the change feed would have mirrored before a test starts: one GL account and the rows
+ * (uncoded), written into the named mirror through the real MirrorStore, then closed.
+ */
+export async function seedMirrorDb(idb: IDBFactory, name: string, rows: Transaction[], glName: string): Promise<Transaction[]> {
+  const db = await openMirrorDatabase({ name, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+  const gl = makeGlAccount(1, glName);
+  const changes: Change[] = [
+    { collection: 'gl_accounts', seq: 1, id: gl.id, deleted: false, doc: gl },
+    ...rows.map((t, i): Change => ({ collection: 'transactions', seq: i + 2, id: t.id, deleted: false, doc: { ...t, gl_account_id: null } })),
+  ];
+  await new RxMirrorStore(db, new OutboxIndex()).applyChanges(changes, { seq: rows.length + 1, epoch: 'e' });
+  await db.close();
+  return rows;
 }
