@@ -1,18 +1,12 @@
 import { z } from 'zod';
-import { transactionSchema, type Transaction } from './entities/transaction.ts';
-import { userRowSchema } from './entities/spend-user.ts';
-import { departmentSchema } from './entities/department.ts';
-import { locationSchema } from './entities/location.ts';
-import { glAccountSchema } from './entities/gl-account.ts';
-import { trackingCategorySchema } from './entities/tracking-category.ts';
-import { cardSchema } from './entities/card.ts';
-import type { MirroredCollection } from './sync-feed.ts';
+import type { MirrorSpec } from './entities/define-entity.ts';
+import { ENTITIES, MIRRORED_COLLECTIONS, type EntityOf, type MirroredCollection, type RowOf } from './collections.ts';
 
 /**
  * The RxDB JSON schemas of the mirrored collections, derived from the zod entity schemas so the
- * mirror can never drift from the wire. What RxDB needs on top is added here and only here:
- * primaryKey, version, indexes, maxLength on indexed strings, min/max/multipleOf on indexed
- * numbers, and the mirror-only fields.
+ * mirror can never drift from the wire. Each definition's mirror spec says what RxDB needs on top
+ * (indexes, the indexed negated timestamp); this file turns it into primaryKey, version,
+ * maxLength on indexed strings, min/max/multipleOf on indexed numbers, and the mirror-only fields.
  *
  * Indexes are kept minimal on purpose: every index is another IndexedDB index written per row,
  * and the mirror must write 100k rows close to the raw IndexedDB floor. Filters, sorts and text
@@ -22,15 +16,9 @@ import type { MirroredCollection } from './sync-feed.ts';
  */
 
 /** The zod schema that validates an incoming row of each mirrored collection. */
-export const MIRROR_ENTITY_SCHEMAS = {
-  transactions: transactionSchema,
-  users: userRowSchema,
-  departments: departmentSchema,
-  locations: locationSchema,
-  gl_accounts: glAccountSchema,
-  tracking_categories: trackingCategorySchema,
-  cards: cardSchema,
-} as const satisfies Record<MirroredCollection, z.ZodType>;
+export const MIRROR_ENTITY_SCHEMAS = Object.fromEntries(
+  MIRRORED_COLLECTIONS.map((c) => [c, ENTITIES[c].schema]),
+) as { readonly [C in MirroredCollection]: EntityOf<C>['schema'] };
 
 /** Date.parse covers ±8.64e15 ms; RxDB needs finite bounds on an indexed number. */
 const TIME_BOUND = 8_640_000_000_000_000;
@@ -48,42 +36,42 @@ export interface MirrorJsonSchema {
   additionalProperties: false;
 }
 
+/** The mirror-only field a collection's definition declares (its indexed negated timestamp). */
+type MirrorFieldsOf<C extends MirroredCollection> = EntityOf<C>['mirror'] extends { negatedTime: { field: infer F extends string } }
+  ? Record<F, number>
+  : unknown;
+
 /**
- * The field the mirror stores beside a transaction's server fields: occurred_desc =
- * -Date.parse(occurred_at), indexed, for newest-first reads sorted ascending. A stored row is
- * always the server's version; local edits live in the outbox and are applied over it in memory.
+ * A row as stored in the mirror: the wire row without `deleted` (see MIRROR_OMITTED_FIELDS),
+ * plus its mirror-only fields. A stored row is always the server's version; local edits live in
+ * the outbox and are applied over it in memory.
  */
+export type MirroredRow<C extends MirroredCollection> = Omit<RowOf<C>, 'deleted'> & MirrorFieldsOf<C>;
+
+/** A transaction as stored: occurred_desc = -Date.parse(occurred_at), indexed (newest first). */
 export interface TransactionMirrorFields {
   occurred_desc: number;
 }
-/** A transaction as stored in the mirror (see MIRROR_OMITTED_FIELDS for the missing `deleted`). */
-export type MirroredTransaction = Omit<Transaction, 'deleted'> & TransactionMirrorFields;
+export type MirroredTransaction = MirroredRow<'transactions'>;
 
 export function occurredDesc(occurredAt: string): number {
   return -Date.parse(occurredAt);
 }
 
-interface MirrorSpec {
-  indexes: (string | string[])[];
-  extraProperties: Record<string, Record<string, unknown>>;
-  extraRequired: string[];
+interface MirrorExtras {
+  properties: Record<string, Record<string, unknown>>;
+  required: string[];
 }
 
-const SPECS: Record<MirroredCollection, MirrorSpec> = {
-  transactions: {
-    indexes: ['occurred_desc'],
-    extraProperties: {
-      occurred_desc: { type: 'number', minimum: -TIME_BOUND, maximum: TIME_BOUND, multipleOf: 1 },
-    },
-    extraRequired: ['occurred_desc'],
-  },
-  users: { indexes: [], extraProperties: {}, extraRequired: [] },
-  departments: { indexes: [], extraProperties: {}, extraRequired: [] },
-  locations: { indexes: [], extraProperties: {}, extraRequired: [] },
-  gl_accounts: { indexes: [], extraProperties: {}, extraRequired: [] },
-  tracking_categories: { indexes: [], extraProperties: {}, extraRequired: [] },
-  cards: { indexes: [], extraProperties: {}, extraRequired: [] },
-};
+function mirrorExtras(collection: MirroredCollection): MirrorExtras {
+  const mirror: MirrorSpec<Record<string, unknown>> = ENTITIES[collection].mirror;
+  const negated = mirror.negatedTime;
+  if (!negated) return { properties: {}, required: [] };
+  return {
+    properties: { [negated.field]: { type: 'number', minimum: -TIME_BOUND, maximum: TIME_BOUND, multipleOf: 1 } },
+    required: [negated.field],
+  };
+}
 
 /**
  * Wire fields the mirror does not store. `deleted` is a reserved top-level name in RxDB (an
@@ -96,14 +84,15 @@ export const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
 export const MIRROR_SCHEMA_VERSION = 0;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
-  const spec = SPECS[collection];
+  const spec = ENTITIES[collection].mirror;
+  const extras = mirrorExtras(collection);
   const derived = z.toJSONSchema(MIRROR_ENTITY_SCHEMAS[collection], { io: 'output' }) as {
     properties: Record<string, Record<string, unknown>>;
     required?: string[];
   };
   const properties: Record<string, Record<string, unknown>> = {
     ...derived.properties,
-    ...spec.extraProperties,
+    ...extras.properties,
   };
   for (const field of MIRROR_OMITTED_FIELDS) delete properties[field];
   // The primary key is indexed by RxDB: it needs a maxLength.
@@ -121,16 +110,16 @@ export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSche
     primaryKey: 'id',
     type: 'object',
     properties,
-    required: [...new Set([...(derived.required ?? []), 'id', ...spec.extraRequired])].filter(
+    required: [...new Set([...(derived.required ?? []), 'id', ...extras.required])].filter(
       (f) => !(MIRROR_OMITTED_FIELDS as readonly string[]).includes(f),
     ),
-    indexes: spec.indexes,
+    indexes: [...spec.indexes],
     additionalProperties: false,
   };
 }
 
 export function mirrorJsonSchemas(): Record<MirroredCollection, MirrorJsonSchema> {
   return Object.fromEntries(
-    (Object.keys(SPECS) as MirroredCollection[]).map((c) => [c, mirrorJsonSchema(c)]),
+    MIRRORED_COLLECTIONS.map((c) => [c, mirrorJsonSchema(c)]),
   ) as Record<MirroredCollection, MirrorJsonSchema>;
 }

@@ -1,19 +1,12 @@
 import { z } from 'zod';
 import { changeSeq } from './entities/common.ts';
 import { SYNC_BATCH_DEFAULT, SYNC_BATCH_MAX } from './constants.ts';
+import { MIRRORED_COLLECTIONS, type MirroredCollection } from './collections.ts';
 
-/** The collections the change feed carries, i.e. what a client mirrors. */
-export const MIRRORED_COLLECTIONS = [
-  'transactions',
-  'users',
-  'departments',
-  'locations',
-  'gl_accounts',
-  'tracking_categories',
-  'cards',
-] as const;
+/** Re-exported: the feed's collection names are the registry's (schema/collections.ts). */
+export { MIRRORED_COLLECTIONS, type MirroredCollection };
+
 export const mirroredCollectionSchema = z.enum(MIRRORED_COLLECTIONS);
-export type MirroredCollection = z.infer<typeof mirroredCollectionSchema>;
 
 export const changesQuerySchema = z.object({
   after: z.coerce.number().int().nonnegative().default(0),

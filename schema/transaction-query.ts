@@ -1,61 +1,17 @@
-import { z } from 'zod';
-import type { Transaction } from './entities/transaction.ts';
-import { transactionStateSchema } from './entities/transaction.ts';
-
 /**
- * Transaction filters and sort, shared by the local query engine, the URL search params and
- * the server's search call, so the three always mean the same thing.
+ * Free-text query terms, the same for the worker's text index and the server's search. The
+ * transaction filters and sorts live in the transaction definition (schema/entities/transaction.ts)
+ * and are re-exported here for the modules that import them from this path.
  */
-const csv = <T extends z.ZodType>(item: T) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v),
-    z.array(item),
-  );
-
-export const TRANSACTION_SORTS = [
-  'occurred_desc',
-  'occurred_asc',
-  'amount_desc',
-  'amount_asc',
-  'merchant_asc',
-] as const;
-export const transactionSortSchema = z.enum(TRANSACTION_SORTS);
-export type TransactionSort = z.infer<typeof transactionSortSchema>;
-
-export const transactionFilterSchema = z.object({
-  q: z.string().max(200).optional(),
-  user_ids: csv(z.uuid()).optional(),
-  department_ids: csv(z.uuid()).optional(),
-  location_ids: csv(z.uuid()).optional(),
-  states: csv(transactionStateSchema).optional(),
-  /** Integer minor units, inclusive. */
-  amount_min: z.coerce.number().int().optional(),
-  amount_max: z.coerce.number().int().optional(),
-  /** Inclusive ISO date (YYYY-MM-DD) bounds on occurred_at, in UTC. */
-  from: z.iso.date().optional(),
-  to: z.iso.date().optional(),
-  missing_coding: z
-    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
-    .optional(),
-});
-export type TransactionFilter = z.infer<typeof transactionFilterSchema>;
-
-/** The structured part of a filter as a predicate (text search `q` is matched by an index). */
-export function matchesTransactionFilter(t: Transaction, f: TransactionFilter): boolean {
-  if (f.user_ids?.length && !f.user_ids.includes(t.user_id)) return false;
-  if (f.department_ids?.length && !(t.department_id && f.department_ids.includes(t.department_id)))
-    return false;
-  if (f.location_ids?.length && !(t.location_id && f.location_ids.includes(t.location_id)))
-    return false;
-  if (f.states?.length && !f.states.includes(t.state)) return false;
-  if (f.amount_min !== undefined && t.amount < f.amount_min) return false;
-  if (f.amount_max !== undefined && t.amount > f.amount_max) return false;
-  if (f.from && t.occurred_at.slice(0, 10) < f.from) return false;
-  if (f.to && t.occurred_at.slice(0, 10) > f.to) return false;
-  if (f.missing_coding === true && t.gl_account_id !== null) return false;
-  if (f.missing_coding === false && t.gl_account_id === null) return false;
-  return true;
-}
+export {
+  compareTransactions,
+  matchesTransactionFilter,
+  TRANSACTION_SORTS,
+  transactionFilterSchema,
+  transactionSortSchema,
+  type TransactionFilter,
+  type TransactionSort,
+} from './entities/transaction.ts';
 
 /** Splits a free-text query into lower-case terms; every term must match (AND). */
 export function queryTerms(q: string | undefined): string[] {
@@ -64,22 +20,4 @@ export function queryTerms(q: string | undefined): string[] {
     .split(/[^\p{L}\p{N}@.'&-]+/u)
     .map((s) => s.replace(/^[.'&-]+|[.'&-]+$/g, ''))
     .filter(Boolean);
-}
-
-export function compareTransactions(sort: TransactionSort) {
-  const byTimeDesc = (a: Transaction, b: Transaction) =>
-    a.occurred_at < b.occurred_at ? 1 : a.occurred_at > b.occurred_at ? -1 : a.id < b.id ? 1 : -1;
-  switch (sort) {
-    case 'occurred_desc':
-      return byTimeDesc;
-    case 'occurred_asc':
-      return (a: Transaction, b: Transaction) => byTimeDesc(b, a);
-    case 'amount_desc':
-      return (a: Transaction, b: Transaction) => b.amount - a.amount || byTimeDesc(a, b);
-    case 'amount_asc':
-      return (a: Transaction, b: Transaction) => a.amount - b.amount || byTimeDesc(a, b);
-    case 'merchant_asc':
-      return (a: Transaction, b: Transaction) =>
-        a.merchant_name.localeCompare(b.merchant_name) || byTimeDesc(a, b);
-  }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
+import { defineEntity } from './define-entity.ts';
 
 export const cardStateSchema = z.enum(['ACTIVE', 'LOCKED', 'TERMINATED']);
 export const cardSchema = z.object({
@@ -12,3 +13,12 @@ export const cardSchema = z.object({
   ...mirroredFields,
 });
 export type Card = z.infer<typeof cardSchema>;
+
+export const cardEntity = defineEntity({
+  name: 'cards',
+  schema: cardSchema,
+  idField: 'id',
+  mirror: { kind: 'own', indexes: [] },
+  visibility: 'owner',
+  searchText: ['display_name', 'last_four'],
+});

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
+import { defineEntity } from './define-entity.ts';
 
 export const glAccountSchema = z.object({
   id: uuid,
@@ -10,3 +11,12 @@ export const glAccountSchema = z.object({
   ...mirroredFields,
 });
 export type GlAccount = z.infer<typeof glAccountSchema>;
+
+export const glAccountEntity = defineEntity({
+  name: 'gl_accounts',
+  schema: glAccountSchema,
+  idField: 'id',
+  mirror: { kind: 'ref', indexes: [] },
+  visibility: 'business',
+  searchText: ['code', 'name'],
+});

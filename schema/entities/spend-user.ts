@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
+import { defineEntity } from './define-entity.ts';
 import { roleSchema } from '../roles.ts';
 
 export const externalFirmRoleSchema = z.enum(['EXTERNAL_FIRM_ADMIN', 'EXTERNAL_FIRM_USER']);
@@ -45,6 +46,16 @@ export const userRowSchema = spendUserSchema
   })
   .extend(mirroredFields);
 export type UserRow = z.infer<typeof userRowSchema>;
+
+/** Users are directory data: everyone in the business sees every user's mirrored row. */
+export const userEntity = defineEntity({
+  name: 'users',
+  schema: userRowSchema,
+  idField: 'id',
+  mirror: { kind: 'ref', indexes: [] },
+  visibility: 'business',
+  searchText: ['first_name', 'last_name', 'email'],
+});
 
 export const fullName = (u: { first_name: string; last_name: string }) =>
   `${u.first_name} ${u.last_name}`.trim();

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
+import { defineEntity } from './define-entity.ts';
 
 export const trackingOptionSchema = z.object({ id: uuid, name: z.string().min(1) });
 export type TrackingOption = z.infer<typeof trackingOptionSchema>;
@@ -12,3 +13,13 @@ export const trackingCategorySchema = z.object({
   ...mirroredFields,
 });
 export type TrackingCategory = z.infer<typeof trackingCategorySchema>;
+
+export const trackingCategoryEntity = defineEntity({
+  name: 'tracking_categories',
+  schema: trackingCategorySchema,
+  idField: 'id',
+  mirror: { kind: 'ref', indexes: [] },
+  visibility: 'business',
+  // Option names are searched too: they travel inside `options`.
+  searchText: ['name', 'options'],
+});

@@ -1,9 +1,8 @@
 import type { BulkCodingBody, CodingPatch } from '../../schema/commands/coding-patch.ts';
 import { transactionCode } from '../../schema/commands/index.ts';
 import { transactionSchema, type Transaction } from '../../schema/entities/transaction.ts';
-import { allocateSeqs, announceChange } from '../db/change-seq.ts';
+import { COLLECTIONS, writeMirrored } from '../collections.ts';
 import type { Queryable } from '../db/db.ts';
-import { DOC_SQL } from '../feed/docs.ts';
 import { ApiError, validationError } from '../http/errors.ts';
 import { findTransaction } from './transaction-sql.ts';
 import { visibleUsersClause, type Visibility } from './visibility.ts';
@@ -55,24 +54,23 @@ export async function codeTransaction(
   transactionId: string,
   patch: CodingPatch,
 ): Promise<Transaction> {
-  // The seq is taken first: every writer locks the business row before any transaction row, so
-  // a PATCH and a bulk update can never wait on each other in opposite orders (deadlock).
-  const seqs = await allocateSeqs(tx, businessId, 1);
-  if (!seqs) throw new ApiError('REQUEST_7004');
-  const doc = await findTransaction(tx, businessId, vis, transactionId, true);
-  if (!doc) throw new ApiError('REQUEST_7004');
-  await checkCodingRefs(tx, businessId, patch);
-  const current = transactionSchema.parse(doc);
-  const next = transactionCode.apply(current, { transaction_id: transactionId, patch });
-  const rows = await tx.query<{ doc: Transaction }>(
-    `UPDATE transactions r SET memo = $3, gl_account_id = $4, department_id = $5, location_id = $6, tracking = $7::jsonb,
-            change_seq = $8, updated_at = now()
-      WHERE r.business_id = $1 AND r.id = $2 RETURNING ${DOC_SQL.transactions} AS doc`,
-    [businessId, transactionId, next.memo, next.gl_account_id, next.department_id, next.location_id,
-      JSON.stringify(next.tracking), seqs.last],
-  );
-  await announceChange(tx, businessId, seqs.last);
-  return rows[0]!.doc;
+  // writeMirrored takes the seq first: every writer locks the business row before any
+  // transaction row, so a PATCH and a bulk update never wait on each other in opposite orders.
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    const doc = await findTransaction(tx, businessId, vis, transactionId, true);
+    if (!doc) throw new ApiError('REQUEST_7004');
+    await checkCodingRefs(tx, businessId, patch);
+    const current = transactionSchema.parse(doc);
+    const next = transactionCode.apply(current, { transaction_id: transactionId, patch });
+    const rows = await tx.query<{ doc: Transaction }>(
+      `UPDATE transactions r SET memo = $3, gl_account_id = $4, department_id = $5, location_id = $6, tracking = $7::jsonb,
+              change_seq = $8, updated_at = now()
+        WHERE r.business_id = $1 AND r.id = $2 RETURNING ${COLLECTIONS.transactions.docSql} AS doc`,
+      [businessId, transactionId, next.memo, next.gl_account_id, next.department_id, next.location_id,
+        JSON.stringify(next.tracking), seqs.last],
+    );
+    return rows[0]!.doc;
+  });
 }
 
 /**
@@ -130,45 +128,44 @@ export async function bulkCode(
   body: BulkCodingBody,
 ): Promise<{ updated: number; change_seq: number }> {
   const n = body.transaction_ids.length;
-  const seqs = await allocateSeqs(tx, businessId, n);
-  if (!seqs) throw new ApiError('REQUEST_7004');
-  await checkCodingRefs(tx, businessId, body.patch);
-  const a = patchAssignments(body.patch);
-  const params: unknown[] = [businessId, body.transaction_ids, seqs.first - 1];
-  /** New value expression per coding column, over the current row `t`. */
-  const next: Record<CodingColumn, string> = {
-    memo: 't.memo', gl_account_id: 't.gl_account_id', department_id: 't.department_id',
-    location_id: 't.location_id', tracking: 't.tracking',
-  };
-  const param = (value: unknown, cast: string) => {
-    params.push(value);
-    return `$${params.length}${cast}`;
-  };
-  if (a.memo) next.memo = param(a.memo.value, '::text');
-  if (a.gl_account_id) next.gl_account_id = param(a.gl_account_id.value, '::uuid');
-  if (a.department_id) next.department_id = param(a.department_id.value, '::uuid');
-  if (a.location_id) next.location_id = param(a.location_id.value, '::uuid');
-  if (a.tracking) {
-    next.tracking = `(t.tracking - ${param(a.tracking.remove, '::text[]')}) || ${param(JSON.stringify(a.tracking.set), '::jsonb')}`;
-  }
-  const changed = CODING_COLUMNS.filter((col) => next[col] !== `t.${col}`);
-  const visibility = visibleUsersClause(vis, 't', params);
-  const rows = await tx.query<{ n: number }>(
-    `WITH target AS (
-       SELECT t.id, u.ord, t.merchant_name, t.user_id, ${CODING_COLUMNS.map((c) => `${next[c]} AS ${c}`).join(', ')}
-         FROM unnest($2::uuid[]) WITH ORDINALITY AS u(id, ord)
-         JOIN transactions t ON t.id = u.id AND t.business_id = $1 AND NOT t.deleted${visibility}
-     ), updated AS (
-       UPDATE transactions r SET ${changed.map((c) => `${c} = src.${c}, `).join('')}search_text = src.search_text,
-              change_seq = $3 + src.ord, updated_at = now()
-         FROM (${SEARCH_TEXT_OF_TARGET}) src
-        WHERE r.id = src.id
-        RETURNING 1)
-     SELECT count(*) AS n FROM updated`,
-    params,
-  );
-  const updated = Number(rows[0]?.n ?? 0);
-  if (updated !== n) throw new ApiError('REQUEST_7004', `${n - updated} of ${n} transactions were not found.`);
-  await announceChange(tx, businessId, seqs.last);
-  return { updated, change_seq: seqs.last };
+  return writeMirrored(tx, businessId, n, async ({ seqs }) => {
+    await checkCodingRefs(tx, businessId, body.patch);
+    const a = patchAssignments(body.patch);
+    const params: unknown[] = [businessId, body.transaction_ids, seqs.first - 1];
+    /** New value expression per coding column, over the current row `t`. */
+    const next: Record<CodingColumn, string> = {
+      memo: 't.memo', gl_account_id: 't.gl_account_id', department_id: 't.department_id',
+      location_id: 't.location_id', tracking: 't.tracking',
+    };
+    const param = (value: unknown, cast: string) => {
+      params.push(value);
+      return `$${params.length}${cast}`;
+    };
+    if (a.memo) next.memo = param(a.memo.value, '::text');
+    if (a.gl_account_id) next.gl_account_id = param(a.gl_account_id.value, '::uuid');
+    if (a.department_id) next.department_id = param(a.department_id.value, '::uuid');
+    if (a.location_id) next.location_id = param(a.location_id.value, '::uuid');
+    if (a.tracking) {
+      next.tracking = `(t.tracking - ${param(a.tracking.remove, '::text[]')}) || ${param(JSON.stringify(a.tracking.set), '::jsonb')}`;
+    }
+    const changed = CODING_COLUMNS.filter((col) => next[col] !== `t.${col}`);
+    const visibility = visibleUsersClause(vis, 't', params);
+    const rows = await tx.query<{ n: number }>(
+      `WITH target AS (
+         SELECT t.id, u.ord, t.merchant_name, t.user_id, ${CODING_COLUMNS.map((c) => `${next[c]} AS ${c}`).join(', ')}
+           FROM unnest($2::uuid[]) WITH ORDINALITY AS u(id, ord)
+           JOIN transactions t ON t.id = u.id AND t.business_id = $1 AND NOT t.deleted${visibility}
+       ), updated AS (
+         UPDATE transactions r SET ${changed.map((c) => `${c} = src.${c}, `).join('')}search_text = src.search_text,
+                change_seq = $3 + src.ord, updated_at = now()
+           FROM (${SEARCH_TEXT_OF_TARGET}) src
+          WHERE r.id = src.id
+          RETURNING 1)
+       SELECT count(*) AS n FROM updated`,
+      params,
+    );
+    const updated = Number(rows[0]?.n ?? 0);
+    if (updated !== n) throw new ApiError('REQUEST_7004', `${n - updated} of ${n} transactions were not found.`);
+    return { updated, change_seq: seqs.last };
+  });
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { VisibilityRule } from '../../schema/entities/define-entity.ts';
 import { canSeeAllTransactions } from '../../schema/roles.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../http/actor.ts';
@@ -34,6 +35,36 @@ export function visibleUsersClause(vis: Visibility, alias: string, params: unkno
   if (vis.all) return '';
   params.push(vis.userIds);
   return ` AND ${alias}.user_id = ANY($${params.length}::uuid[])`;
+}
+
+/** Who is reading: the caller, and their team when a rule needs it (see `needsTeam`). */
+export type Viewer = { user: ActingUser; team: Visibility | null };
+
+/**
+ * A visibility rule of schema/entities as SQL: `where` returns a condition on the rows of
+ * `alias` (pushing its values onto `params`), or '' when the viewer sees every row. Rules are
+ * functions of the viewer, so requester, approver or AP-clerk rules can read what they need.
+ */
+export interface VisibilitySql {
+  /** The rule reads `viewer.team` (for a manager, a recursive query): callers fetch it only then. */
+  needsTeam: boolean;
+  where: (viewer: Viewer, alias: string, params: unknown[]) => string;
+}
+
+export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
+  business: { needsTeam: false, where: () => '' },
+  owner: {
+    needsTeam: true,
+    where: (viewer, alias, params) => {
+      if (!viewer.team) throw new Error('the owner rule needs the viewer\'s team');
+      return visibleUsersClause(viewer.team, alias, params);
+    },
+  },
+};
+
+/** The viewer for these rules: the team is read only when one of them needs it. */
+export async function viewerFor(db: Queryable, user: ActingUser, rules: readonly VisibilitySql[]): Promise<Viewer> {
+  return { user, team: rules.some((r) => r.needsTeam) ? await visibilityOf(db, user) : null };
 }
 
 /**

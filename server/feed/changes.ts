@@ -1,16 +1,15 @@
-import { MIRRORED_COLLECTIONS, type ChangesResponse, type MirroredCollection } from '../../schema/sync-feed.ts';
+import { MIRRORED_COLLECTIONS, type MirroredCollection } from '../../schema/collections.ts';
+import type { ChangesResponse } from '../../schema/sync-feed.ts';
+import { COLLECTIONS } from '../collections.ts';
 import { highWater } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../http/actor.ts';
-import { visibilityEpoch, visibilityOf, visibleUsersClause, type Visibility } from '../domain/visibility.ts';
-import { DOC_SQL, TABLE } from './docs.ts';
+import { visibilityEpoch, visibilityOf, type Viewer } from '../domain/visibility.ts';
 
-/** Collections filtered by whose cards they belong to; the rest are business-wide reference data. */
-const PER_USER: ReadonlySet<MirroredCollection> = new Set(['transactions', 'cards']);
-
-function branch(collection: MirroredCollection, vis: Visibility, params: unknown[], select: string): string {
-  const filter = PER_USER.has(collection) ? visibleUsersClause(vis, 'r', params) : '';
-  return `SELECT ${select} FROM ${TABLE[collection]} r WHERE r.business_id = $1 AND r.change_seq > $2${filter}`;
+function branch(collection: MirroredCollection, viewer: Viewer, params: unknown[], select: string): string {
+  const { table, visibility } = COLLECTIONS[collection];
+  const filter = visibility.where(viewer, 'r', params);
+  return `SELECT ${select} FROM ${table} r WHERE r.business_id = $1 AND r.change_seq > $2${filter}`;
 }
 
 type ChangeRow = { collection: MirroredCollection; seq: number; id: string; deleted: boolean; doc: Record<string, unknown> };
@@ -30,12 +29,14 @@ export async function readChanges(
   req: { after: number; limit: number },
 ): Promise<ChangesResponse> {
   const high = await highWater(db, user.business_id);
+  // The epoch hashes the team, so the feed always reads it (not only when a rule needs it).
   const vis = await visibilityOf(db, user);
+  const viewer: Viewer = { user, team: vis };
   const params: unknown[] = [user.business_id, req.after, req.limit + 1];
   const select = (c: MirroredCollection) =>
-    `'${c}' AS collection, r.change_seq AS seq, r.id::text AS id, r.deleted, CASE WHEN r.deleted THEN NULL ELSE ${DOC_SQL[c]} END AS doc`;
+    `'${c}' AS collection, r.change_seq AS seq, r.id::text AS id, r.deleted, CASE WHEN r.deleted THEN NULL ELSE ${COLLECTIONS[c].docSql} END AS doc`;
   const branches = MIRRORED_COLLECTIONS.map(
-    (c) => `(${branch(c, vis, params, select(c))} ORDER BY r.change_seq LIMIT $3)`,
+    (c) => `(${branch(c, viewer, params, select(c))} ORDER BY r.change_seq LIMIT $3)`,
   );
   const rows = await db.query<ChangeRow>(`${branches.join(' UNION ALL ')} ORDER BY seq LIMIT $3`, params);
   const hasMore = rows.length > req.limit;
@@ -48,13 +49,13 @@ export async function readChanges(
     high_water: Math.max(high, Number(lastSeq)),
     visibility_epoch: visibilityEpoch(user, vis),
   };
-  if (req.after === 0) response.total = await countVisible(db, user.business_id, vis);
+  if (req.after === 0) response.total = await countVisible(db, user.business_id, viewer);
   return response;
 }
 
-async function countVisible(db: Queryable, businessId: string, vis: Visibility): Promise<number> {
+async function countVisible(db: Queryable, businessId: string, viewer: Viewer): Promise<number> {
   const params: unknown[] = [businessId, 0];
-  const branches = MIRRORED_COLLECTIONS.map((c) => `(${branch(c, vis, params, 'count(*) AS n')})`);
+  const branches = MIRRORED_COLLECTIONS.map((c) => `(${branch(c, viewer, params, 'count(*) AS n')})`);
   const rows = await db.query<{ total: number }>(`SELECT sum(n)::int8 AS total FROM (${branches.join(' UNION ALL ')}) x`, params);
   return Number(rows[0]?.total ?? 0);
 }

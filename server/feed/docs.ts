@@ -1,43 +1,13 @@
-import type { MirroredCollection } from '../../schema/sync-feed.ts';
+import { MIRRORED_COLLECTIONS, type MirroredCollection } from '../../schema/collections.ts';
+import { COLLECTIONS } from '../collections.ts';
 
 /**
- * The wire shape of every mirrored row, built in SQL as jsonb so that lists, single reads and
- * the change feed all send exactly the entity shapes of schema/entities (and PGlite and
- * PostgreSQL format timestamps identically, via ll_iso). Each expression reads alias `r`.
+ * Each collection's wire doc SQL, from the registry (server/collections.ts); kept for the domain
+ * writes that still build their docs from it by name (domain/admin-users.ts).
  */
-const mirrored = `'business_id', r.business_id, 'change_seq', r.change_seq, 'updated_at', ll_iso(r.updated_at), 'deleted', r.deleted`;
-
-export const DOC_SQL: Record<MirroredCollection, string> = {
-  transactions: `jsonb_build_object(
-    'id', r.id, 'card_id', r.card_id, 'user_id', r.user_id, 'merchant_name', r.merchant_name,
-    'merchant_category', r.merchant_category, 'amount', r.amount, 'currency', r.currency,
-    'occurred_at', ll_iso(r.occurred_at), 'state', r.state, 'memo', r.memo,
-    'gl_account_id', r.gl_account_id, 'department_id', r.department_id, 'location_id', r.location_id,
-    'tracking', r.tracking, ${mirrored})`,
-  users: `jsonb_build_object(
-    'id', r.id, 'role', r.role, 'first_name', r.first_name, 'last_name', r.last_name, 'email', r.email,
-    'is_manager', r.is_manager, 'manager_id', r.manager_id, 'department_id', r.department_id,
-    'location_id', r.location_id, 'status', r.status, ${mirrored})`,
-  departments: `jsonb_build_object('id', r.id, 'name', r.name, ${mirrored})`,
-  locations: `jsonb_build_object('id', r.id, 'name', r.name, ${mirrored})`,
-  gl_accounts: `jsonb_build_object(
-    'id', r.id, 'code', r.code, 'name', r.name, 'classification', r.classification, 'active', r.active, ${mirrored})`,
-  tracking_categories: `jsonb_build_object('id', r.id, 'name', r.name, 'options', r.options, ${mirrored})`,
-  cards: `jsonb_build_object(
-    'id', r.id, 'user_id', r.user_id, 'display_name', r.display_name, 'last_four', r.last_four,
-    'is_physical', r.is_physical, 'state', r.state, ${mirrored})`,
-};
-
-/** The table behind each collection. */
-export const TABLE: Record<MirroredCollection, string> = {
-  transactions: 'transactions',
-  users: 'spend_users',
-  departments: 'departments',
-  locations: 'locations',
-  gl_accounts: 'gl_accounts',
-  tracking_categories: 'tracking_categories',
-  cards: 'cards',
-};
+export const DOC_SQL = Object.fromEntries(
+  MIRRORED_COLLECTIONS.map((c) => [c, COLLECTIONS[c].docSql]),
+) as Readonly<Record<MirroredCollection, string>>;
 
 /** The full §3 spend user (identity call), relative to no acting user. */
 export const SPEND_USER_DOC_SQL = `jsonb_build_object(

@@ -8,11 +8,11 @@ import {
   listTrackingCategories,
   listUsers,
 } from '../../schema/api/calls.ts';
-import type { MirroredCollection } from '../../schema/sync-feed.ts';
+import type { MirroredCollection } from '../../schema/collections.ts';
 import type { pageQuerySchema } from '../../schema/paging.ts';
+import { COLLECTIONS } from '../collections.ts';
 import type { Queryable } from '../db/db.ts';
-import { visibilityOf, visibleUsersClause } from '../domain/visibility.ts';
-import { DOC_SQL, TABLE } from '../feed/docs.ts';
+import { viewerFor } from '../domain/visibility.ts';
 import type { ActingUser } from '../http/actor.ts';
 import { decodeCursor, encodeCursor } from '../http/cursor.ts';
 import type { AppDeps } from '../http/deps.ts';
@@ -20,26 +20,18 @@ import { actorOf, ok, register } from '../http/register.ts';
 
 type PageQuery = z.output<typeof pageQuerySchema>;
 
-/** How each reference list is ordered (a text key, then id for a total order). */
-const SORT_KEY: Partial<Record<MirroredCollection, string>> = {
-  departments: 'lower(r.name)',
-  locations: 'lower(r.name)',
-  gl_accounts: 'r.code',
-  tracking_categories: 'lower(r.name)',
-  users: `lower(r.first_name || ' ' || r.last_name)`,
-  cards: 'lower(r.display_name)',
-};
 const keyShape = z.tuple([z.string(), z.uuid()]);
 
 /**
- * One page of a reference collection, keyset-paged on (sort key, id). Cards follow the caller's
- * card visibility; the other lists are the business's directory and chart of accounts.
+ * One page of a reference collection, keyset-paged on (sort key, id), filtered by the
+ * collection's visibility rule (cards: the caller's card visibility; the directory and chart of
+ * accounts: the whole business).
  */
 export async function listCollection(db: Queryable, user: ActingUser, collection: MirroredCollection, q: PageQuery) {
-  const key = SORT_KEY[collection] ?? 'r.id::text';
+  const { table, docSql, sortKey: key, visibility } = COLLECTIONS[collection];
   const params: unknown[] = [user.business_id];
   let where = 'r.business_id = $1 AND NOT r.deleted';
-  if (collection === 'cards') where += visibleUsersClause(await visibilityOf(db, user), 'r', params);
+  where += visibility.where(await viewerFor(db, user, [visibility]), 'r', params);
   const countWhere = where;
   const countParams = [...params];
   if (q.start) {
@@ -48,11 +40,11 @@ export async function listCollection(db: Queryable, user: ActingUser, collection
     where += ` AND (${key}, r.id) > ($${params.length - 1}, $${params.length}::uuid)`;
   }
   const wantCount = q.include_count === true || q.page_size === 0;
-  const total = wantCount ? await countRows(db, TABLE[collection], countWhere, countParams) : undefined;
+  const total = wantCount ? await countRows(db, table, countWhere, countParams) : undefined;
   if (q.page_size === 0) return { data: [], page: { next: null }, total_count: total };
   params.push(q.page_size + 1);
   const rows = await db.query<{ doc: unknown; k: string; id: string }>(
-    `SELECT ${DOC_SQL[collection]} AS doc, ${key} AS k, r.id::text AS id FROM ${TABLE[collection]} r
+    `SELECT ${docSql} AS doc, ${key} AS k, r.id::text AS id FROM ${table} r
       WHERE ${where} ORDER BY ${key}, r.id LIMIT $${params.length}`,
     params,
   );

@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import { cardEntity } from './entities/card.ts';
+import type { AnyEntityDef } from './entities/define-entity.ts';
+import { departmentEntity } from './entities/department.ts';
+import { glAccountEntity } from './entities/gl-account.ts';
+import { locationEntity } from './entities/location.ts';
+import { userEntity } from './entities/spend-user.ts';
+import { trackingCategoryEntity } from './entities/tracking-category.ts';
+import { transactionEntity } from './entities/transaction.ts';
+
+/**
+ * The mirrored collections, listed once. Everything that differs per collection is in its
+ * definition (schema/entities/<name>.ts); every per-collection list of the code base is derived
+ * from this one (the feed's names, the mirror's zod and JSON schemas, the worker's lists) and the
+ * server keeps one typed entry per name (server/collections.ts). Order is the feed's and the
+ * mirror's iteration order.
+ */
+const DEFINITIONS = [
+  transactionEntity,
+  userEntity,
+  departmentEntity,
+  locationEntity,
+  glAccountEntity,
+  trackingCategoryEntity,
+  cardEntity,
+] as const satisfies readonly AnyEntityDef[];
+
+type Definitions = typeof DEFINITIONS;
+type NamesOf<T extends readonly AnyEntityDef[]> = { readonly [I in keyof T]: T[I]['name'] };
+
+/** The collections the change feed carries, i.e. what a client mirrors. */
+export const MIRRORED_COLLECTIONS = DEFINITIONS.map((d) => d.name) as unknown as NamesOf<Definitions>;
+export type MirroredCollection = (typeof MIRRORED_COLLECTIONS)[number];
+
+export type EntityOf<C extends MirroredCollection> = Extract<Definitions[number], { name: C }>;
+/** A wire row of a collection (what the feed's `doc` parses to). */
+export type RowOf<C extends MirroredCollection> = z.output<EntityOf<C>['schema']>;
+
+/** Every definition by collection name. */
+export const ENTITIES = Object.fromEntries(DEFINITIONS.map((d) => [d.name, d])) as unknown as {
+  readonly [C in MirroredCollection]: EntityOf<C>;
+};
+
+/** Collections with a query spec: served by the worker's query engine (filters, sorts, text). */
+export type QueriedCollection = {
+  [C in MirroredCollection]: EntityOf<C>['query'] extends undefined ? never : C;
+}[MirroredCollection];
+/** The rest: reference data the worker keeps whole in memory (pickers, names in search text). */
+export type ReferenceCollection = Exclude<MirroredCollection, QueriedCollection>;
+
+const isQueried = (c: MirroredCollection): c is QueriedCollection => ENTITIES[c].query !== undefined;
+export const QUERIED_COLLECTIONS: readonly QueriedCollection[] = MIRRORED_COLLECTIONS.filter(isQueried);
+export const REFERENCE_COLLECTIONS: readonly ReferenceCollection[] = MIRRORED_COLLECTIONS.filter(
+  (c): c is ReferenceCollection => !isQueried(c),
+);
+
+/** Collections the worker keeps besides the mirrored ones (workers/db.ts). */
+export const LOCAL_COLLECTIONS = ['outbox', 'meta'] as const;
+/** The free RxDB build refuses to open more collections than this in one JS context. */
+export const RXDB_COLLECTION_LIMIT = 13;

@@ -1,0 +1,83 @@
+import type { z } from 'zod';
+
+/**
+ * Everything about one mirrored collection that server and client share, declared once beside
+ * its zod schema (tldraw keeps a record's type, validator and migrations in one file the same
+ * way). The registry in schema/collections.ts lists the definitions; every per-collection list
+ * (feed, mirror JSON schemas, worker lists, server registry) is derived from it.
+ */
+
+/**
+ * Who may see a collection's rows, by name; the server turns each name into SQL
+ * (server/domain/visibility.ts) and the feed only sends what it allows.
+ * - `business`: everyone in the business (directory, chart of accounts).
+ * - `owner`: rows with a `user_id`, seen by that user, their managers up the reporting line,
+ *   and the business-wide roles (§6).
+ */
+export const VISIBILITY_RULES = ['business', 'owner'] as const;
+export type VisibilityRule = (typeof VISIBILITY_RULES)[number];
+
+/**
+ * How the worker stores the collection. `own`: a collection of its own in RxDB. `ref`: small
+ * reference data that is to share one `refs` RxDB collection (the free RxDB build opens 13
+ * collections in all; the budget is in docs/architecture.md). Until that merge every `ref` still
+ * opens its own collection, so moving one is a change of this word, not of the machinery.
+ */
+export type MirrorKind = 'own' | 'ref';
+
+/**
+ * A mirror-only number field holding -Date.parse(row[of]), indexed so the newest-first read
+ * walks the index ascending (a descending sort on the Dexie storage scans the whole index).
+ */
+export interface NegatedTime<Row> {
+  field: string;
+  of: keyof Row & string;
+}
+
+export interface MirrorSpec<Row> {
+  kind: MirrorKind;
+  /** RxDB indexes; keep them few: each one is another IndexedDB write per row. */
+  indexes: (string | string[])[];
+  negatedTime?: NegatedTime<Row>;
+}
+
+/** What the worker's query engine needs to filter, sort and re-index a collection. */
+export interface QuerySpec<Row, F extends z.ZodType, S extends string> {
+  filter: F;
+  sorts: readonly [S, ...S[]];
+  /** The structured part of a filter; free text is matched by the text index. */
+  matches: (row: Row, filter: z.output<F>) => boolean;
+  compare: (sort: S) => (a: Row, b: Row) => number;
+  /** Ids of other mirrored rows whose names are part of this row's search text. */
+  referencedIds: (row: Row) => string[];
+}
+
+export interface EntityDef<
+  N extends string,
+  S extends z.ZodObject,
+  M extends MirrorSpec<z.output<S>> = MirrorSpec<z.output<S>>,
+  Q = undefined,
+> {
+  /** The collection's name on the wire, in the mirror and in the server registry. */
+  name: N;
+  schema: S;
+  idField: 'id' & keyof z.output<S>;
+  mirror: M;
+  visibility: VisibilityRule;
+  /** Own fields a row is found by (and shown by, for reference data). */
+  searchText: readonly (keyof z.output<S> & string)[];
+  query: Q;
+}
+
+export function defineEntity<
+  const N extends string,
+  S extends z.ZodObject,
+  const M extends MirrorSpec<z.output<S>>,
+  Q = undefined,
+>(def: Omit<EntityDef<N, S, M, Q>, 'query'> & { query?: Q }): EntityDef<N, S, M, Q> {
+  return { ...def, query: def.query as Q };
+}
+
+/** A definition with any name, schema and query spec (what the registry holds). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyEntityDef = EntityDef<string, z.ZodObject, MirrorSpec<any>, any>;

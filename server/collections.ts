@@ -1,0 +1,112 @@
+import { ENTITIES, MIRRORED_COLLECTIONS, type MirroredCollection } from '../schema/collections.ts';
+import { allocateSeqs, announceChange, type SeqRange } from './db/change-seq.ts';
+import type { Queryable } from './db/db.ts';
+import { VISIBILITY_SQL, type VisibilitySql } from './domain/visibility.ts';
+import { ApiError } from './http/errors.ts';
+
+/**
+ * The server side of every mirrored collection, one typed entry per name of the schema registry
+ * (schema/collections.ts): the change feed, the reference list routes and domain writes read it,
+ * so a new collection is one entry here plus its table, not an edit in each of them.
+ */
+export interface ServerCollection {
+  table: string;
+  /**
+   * The wire shape of a row, built in SQL as jsonb so lists, single reads and the change feed all
+   * send exactly the entity shape of schema/entities (and PGlite and PostgreSQL format timestamps
+   * identically, via ll_iso). Reads alias `r`.
+   */
+  docSql: string;
+  /** The plain list's keyset order (with r.id after it); transactions have their own sorts. */
+  sortKey: string;
+  /** The definition's visibility rule, as SQL. */
+  visibility: VisibilitySql;
+}
+
+const mirrored = `'business_id', r.business_id, 'change_seq', r.change_seq, 'updated_at', ll_iso(r.updated_at), 'deleted', r.deleted`;
+
+const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> = {
+  transactions: {
+    table: 'transactions',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'card_id', r.card_id, 'user_id', r.user_id, 'merchant_name', r.merchant_name,
+    'merchant_category', r.merchant_category, 'amount', r.amount, 'currency', r.currency,
+    'occurred_at', ll_iso(r.occurred_at), 'state', r.state, 'memo', r.memo,
+    'gl_account_id', r.gl_account_id, 'department_id', r.department_id, 'location_id', r.location_id,
+    'tracking', r.tracking, ${mirrored})`,
+    sortKey: 'r.id::text',
+  },
+  users: {
+    table: 'spend_users',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'role', r.role, 'first_name', r.first_name, 'last_name', r.last_name, 'email', r.email,
+    'is_manager', r.is_manager, 'manager_id', r.manager_id, 'department_id', r.department_id,
+    'location_id', r.location_id, 'status', r.status, ${mirrored})`,
+    sortKey: `lower(r.first_name || ' ' || r.last_name)`,
+  },
+  departments: {
+    table: 'departments',
+    docSql: `jsonb_build_object('id', r.id, 'name', r.name, ${mirrored})`,
+    sortKey: 'lower(r.name)',
+  },
+  locations: {
+    table: 'locations',
+    docSql: `jsonb_build_object('id', r.id, 'name', r.name, ${mirrored})`,
+    sortKey: 'lower(r.name)',
+  },
+  gl_accounts: {
+    table: 'gl_accounts',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'code', r.code, 'name', r.name, 'classification', r.classification, 'active', r.active, ${mirrored})`,
+    sortKey: 'r.code',
+  },
+  tracking_categories: {
+    table: 'tracking_categories',
+    docSql: `jsonb_build_object('id', r.id, 'name', r.name, 'options', r.options, ${mirrored})`,
+    sortKey: 'lower(r.name)',
+  },
+  cards: {
+    table: 'cards',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'user_id', r.user_id, 'display_name', r.display_name, 'last_four', r.last_four,
+    'is_physical', r.is_physical, 'state', r.state, ${mirrored})`,
+    sortKey: 'lower(r.display_name)',
+  },
+};
+
+export const COLLECTIONS = Object.fromEntries(
+  MIRRORED_COLLECTIONS.map((c) => [c, { ...ENTRIES[c], visibility: VISIBILITY_SQL[ENTITIES[c].visibility] }]),
+) as Readonly<Record<MirroredCollection, ServerCollection>>;
+
+/** Seqs handed to a mirrored write; `reserve` takes more when the write finds it touches more rows. */
+export interface MirroredWrite {
+  seqs: SeqRange;
+  reserve: (rows: number) => Promise<SeqRange>;
+}
+
+/**
+ * Runs a write of mirrored rows inside transaction `tx`: reserves `rows` change sequences first,
+ * then announces the highest one reserved once `write` returns, so no write can forget either.
+ * Reserving first is the lock order every writer follows (the business row, then the rows), so
+ * two writes can never wait on each other in opposite orders. `write` gives each row it stamps
+ * its own seq (the feed pages on seq alone); if it throws, nothing is announced and the caller's
+ * transaction rolls back. An unknown business answers REQUEST_7004.
+ */
+export async function writeMirrored<T>(
+  tx: Queryable,
+  businessId: string,
+  rows: number,
+  write: (w: MirroredWrite) => Promise<T>,
+): Promise<T> {
+  let last = 0;
+  const take = async (n: number) => {
+    const range = await allocateSeqs(tx, businessId, n);
+    if (!range) throw new ApiError('REQUEST_7004');
+    last = range.last;
+    return range;
+  };
+  const seqs = await take(rows);
+  const result = await write({ seqs, reserve: take });
+  await announceChange(tx, businessId, last);
+  return result;
+}
