@@ -12,6 +12,15 @@ const VENDOR_GROUPS: { name: string; test: RegExp }[] = [
   { name: 'zod', test: /node_modules[\\/]zod[\\/]/ },
 ];
 
+/**
+ * zod builds a faster object parser with `new Function` after probing whether eval is allowed.
+ * Under our CSP (script-src 'self', no 'unsafe-eval') the browser reports that probe as a
+ * violation even though zod catches the error, so the built app runs zod `jitless` (which skips
+ * the probe; eval is refused anyway). It must be set before the first schema is built, so every
+ * chunk, of the page and of the worker, sets it first.
+ */
+const ZOD_JITLESS = 'globalThis.__zod_globalConfig ??= {}; globalThis.__zod_globalConfig.jitless = true;';
+
 export default defineConfig({
   plugins: [
     react(),
@@ -52,10 +61,11 @@ export default defineConfig({
   ],
   worker: {
     format: 'es',
+    rolldownOptions: { output: { banner: ZOD_JITLESS } },
   },
   optimizeDeps: {
     // Declared up front so the dev server does not discover the worker's deps late and reload.
-    include: ['rxdb', 'rxdb/plugins/storage-dexie', 'dexie', 'comlink', 'immer', 'flexsearch'],
+    include: ['rxdb', 'rxdb/plugins/storage-dexie', 'dexie', 'comlink', 'immer'],
   },
   server: {
     host: '127.0.0.1',
@@ -69,6 +79,7 @@ export default defineConfig({
     sourcemap: false,
     rolldownOptions: {
       output: {
+        banner: ZOD_JITLESS,
         codeSplitting: {
           groups: VENDOR_GROUPS.map((g) => ({ name: g.name, test: g.test })),
         },

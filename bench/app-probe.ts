@@ -12,6 +12,7 @@
  * exist in the page.
  */
 import type { BrowserContext, Page } from 'playwright-core';
+import { pollPage } from '../tests/support/browser.ts';
 
 export const DATA_WORKER_NAME = 'ledgerline-data';
 
@@ -82,8 +83,12 @@ const API = `(() => {
 })()`;
 
 export async function waitForHook(page: Page, timeout = 60_000): Promise<void> {
-  await page.waitForFunction(
-    `(() => { const b = window.__ledgerlineBench; return !!(b && b.worker); })()`,
+  await pollPage(
+    page,
+    () => {
+      const b = (window as unknown as { __ledgerlineBench?: { worker?: unknown } }).__ledgerlineBench;
+      return !!(b && b.worker);
+    },
     undefined,
     { timeout },
   );
@@ -147,12 +152,15 @@ export async function bulkCode(
 
 /** A page-side mark (ms on the current document's clock), waiting for it to be set. */
 export async function pageMark(page: Page, name: 'sign_in_submit' | 'first_row_painted', timeout = 600_000): Promise<number> {
-  const handle = await page.waitForFunction(
-    `(() => { const b = window.__ledgerlineBench; return b && b.marks[${JSON.stringify(name)}]; })()`,
-    undefined,
-    { timeout, polling: 50 },
+  return pollPage(
+    page,
+    (mark) => {
+      const b = (window as unknown as { __ledgerlineBench?: { marks: Record<string, number | undefined> } }).__ledgerlineBench;
+      return b?.marks[mark];
+    },
+    name,
+    { timeout, interval: 50 },
   );
-  return (await handle.jsonValue()) as number;
 }
 
 /**

@@ -51,6 +51,9 @@ export const ERROR_CATALOGUE = {
   REQUEST_7004: { status: 404, message: 'The requested item was not found.' },
   REQUEST_7005: { status: 405, message: 'This method is not allowed here.' },
   REQUEST_7013: { status: 413, message: 'The request is too large.' },
+  REQUEST_7014: { status: 431, message: 'The request headers or URL are too large.' },
+  REQUEST_7015: { status: 415, message: 'Send the request body as application/json.' },
+  REQUEST_7016: { status: 400, message: 'The request is malformed.' },
   FORBIDDEN_7003: { status: 403, message: 'You do not have permission to do this.' },
   IDEMPOTENCY_7009: {
     status: 422,
@@ -98,21 +101,43 @@ export function errorBody(
 // §5 validation messages.
 export const requiredMessage = (path: string) => `${path} is required`;
 export const invalidTypeMessage = (path: string, type: string) => `${path} must be a valid ${type}`;
+export const notAllowedMessage = (path: string) => `${path} is not allowed`;
 export const INVALID_URL_MESSAGE = 'Invalid URL';
 
 /**
  * Turns zod issues into the §5 messages, keyed by dotted path. Pass the parsed input so a
  * missing value ('is required') can be told from a wrongly typed one ('must be a valid').
+ * Unknown fields of a strict object get one entry each ('patch.colour is not allowed').
  */
 export function validationMessages(error: z.ZodError, input?: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const issue of error.issues) {
-    const path = issue.path.map(String).join('.') || 'body';
-    if (out[path]) continue;
-    out[path] = issueMessage(path, issue, valueAt(input, issue.path));
-  }
+  collectMessages(error.issues, [], input, out);
   return out;
 }
+
+function collectMessages(issues: readonly z.core.$ZodIssue[], base: readonly PropertyKey[], input: unknown, out: Record<string, string>): void {
+  for (const issue of issues) {
+    const at = [...base, ...issue.path];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const path = joinPath([...at, key]);
+        out[path] ??= notAllowedMessage(path);
+      }
+      continue;
+    }
+    const value = valueAt(input, at);
+    if (issue.code === 'invalid_union' && value !== undefined && issue.errors.length > 0) {
+      // No branch fits: speak for the branch that came closest (fewest issues, the first on a tie).
+      const closest = issue.errors.reduce((best, branch) => (branch.length < best.length ? branch : best));
+      collectMessages(closest, at, input, out);
+      continue;
+    }
+    const path = joinPath(at) || 'body';
+    out[path] ??= issueMessage(path, issue, value);
+  }
+}
+
+const joinPath = (path: readonly PropertyKey[]) => path.map(String).join('.');
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   let v = input;
@@ -123,14 +148,67 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+/** zod's type names as a person reads them. */
+const TYPE_NAMES: Record<string, string> = {
+  int: 'integer', nan: 'number', bigint: 'integer', uuid: 'uuid', guid: 'uuid', email: 'email',
+  date: 'date', datetime: 'date-time', time: 'time', map: 'object', record: 'object', set: 'array', tuple: 'array',
+};
+const typeName = (t: string) => TYPE_NAMES[t] ?? t;
+
+/** Zod's own default messages start like this; a schema's own message never does. */
+const ZOD_DEFAULT = /^(Invalid|Too (big|small)|Unrecognized|Expected)\b/;
+
 function issueMessage(path: string, issue: z.core.$ZodIssue, value: unknown): string {
-  if (issue.code === 'invalid_type') {
-    if (value === undefined || value === null) return requiredMessage(path);
-    return invalidTypeMessage(path, issue.expected);
+  if (!ZOD_DEFAULT.test(issue.message)) return ownMessage(path, issue.message);
+  switch (issue.code) {
+    case 'invalid_type':
+      // Only an absent value is "missing"; null, 5 or "x" in the wrong place is wrongly typed.
+      return value === undefined ? requiredMessage(path) : invalidTypeMessage(path, typeName(issue.expected));
+    case 'invalid_format':
+      if (issue.format === 'url') return INVALID_URL_MESSAGE;
+      if (issue.format === 'regex' || issue.format.endsWith('_with') || issue.format === 'includes') return invalidTypeMessage(path, 'value');
+      return invalidTypeMessage(path, typeName(issue.format));
+    case 'invalid_value':
+      return issue.values.length === 1
+        ? `${path} must be ${String(issue.values[0])}`
+        : `${path} must be one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_union':
+      return value === undefined ? requiredMessage(path) : invalidTypeMessage(path, 'value');
+    case 'invalid_key':
+    case 'invalid_element': {
+      const inner = issue.issues[0];
+      return inner ? issueMessage(path, inner, issue.code === 'invalid_key' ? issue.path.at(-1) : value) : invalidTypeMessage(path, 'value');
+    }
+    case 'too_small':
+    case 'too_big':
+      return sizeMessage(path, issue, value);
+    case 'not_multiple_of':
+      return `${path} must be a multiple of ${String(issue.divisor)}`;
+    default:
+      return `${path}: ${issue.message}`;
   }
-  if (issue.code === 'invalid_format') {
-    if (issue.format === 'url') return INVALID_URL_MESSAGE;
-    return invalidTypeMessage(path, issue.format);
+}
+
+function sizeMessage(path: string, issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, value: unknown): string {
+  const small = issue.code === 'too_small';
+  const limit = String(small ? issue.minimum : issue.maximum);
+  const bound = small ? (issue.inclusive === false ? 'more than' : 'at least') : issue.inclusive === false ? 'less than' : 'at most';
+  switch (issue.origin) {
+    case 'string':
+      if (small && value === '' && Number(limit) <= 1) return requiredMessage(path);
+      return `${path} must be ${bound} ${limit} ${limit === '1' ? 'character' : 'characters'} long`;
+    case 'array':
+    case 'set':
+      return `${path} must have ${bound} ${limit} ${limit === '1' ? 'item' : 'items'}`;
+    default:
+      return `${path} must be ${bound} ${limit}`;
   }
-  return `${path}: ${issue.message}`;
+}
+
+/** A schema's own sentence: "must …" reads after the path; one already naming its field stands alone. */
+function ownMessage(path: string, message: string): string {
+  const field = path.split('.').at(-1) ?? path;
+  if (message.startsWith(`${field} `)) return `${path}${message.slice(field.length)}`;
+  if (message.startsWith('must ')) return `${path} ${message}`;
+  return `${path}: ${message}`;
 }

@@ -8,6 +8,7 @@ import type { Db } from './db/db.ts';
 import { ChangeNotifier } from './feed/notifier.ts';
 import type { AppDeps } from './http/deps.ts';
 import { ApiError, fromDatabaseError } from './http/errors.ts';
+import { securityHeaders } from './http/headers.ts';
 import { serveDist } from './http/static.ts';
 import { registerAdminRoutes } from './routes/admin.ts';
 import { registerAdminUserRoutes } from './routes/admin-users.ts';
@@ -31,6 +32,8 @@ export type CreateAppOptions = {
   distDir?: string;
   /** Where unexpected errors are reported (default console.error). */
   logError?: (err: unknown) => void;
+  /** The development mailbox (codes and links readable over HTTP on loopback); default off. */
+  devOutbox?: boolean;
 };
 export type LedgerlineApp = Hono & { deps: AppDeps; close(): Promise<void> };
 
@@ -57,10 +60,13 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
     now: opts.now ?? Date.now,
     notifier: new ChangeNotifier(opts.db),
     heartbeatMs: opts.heartbeatMs ?? 15_000,
+    devOutbox: opts.devOutbox ?? false,
   };
   const logError = opts.logError ?? ((err: unknown) => console.error('[ledgerline] unexpected error', err));
   const app = new Hono();
 
+  // First, so every answer gets them: API, app files, the SPA fallback, 404s, errors, SSE.
+  app.use('*', securityHeaders());
   app.use(
     '/v1/*',
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('REQUEST_7013'), 413) }),

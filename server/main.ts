@@ -1,7 +1,9 @@
 /**
  * `npm start` / `npm run serve`: migrate, seed the demo business on first run, serve API and PWA.
  * Env: PORT (8787), HOST (127.0.0.1), DATA_DIR (./data, PGlite) or DATABASE_URL (PostgreSQL),
- * SEED_TRANSACTIONS (20000), TOKEN_SECRET (else a shared random key in the database).
+ * SEED_TRANSACTIONS (20000), TOKEN_SECRET (else a shared random key in the database),
+ * LEDGERLINE_DEV_OUTBOX=1 (keep sent mail readable at GET /v1/public/dev/outbox on loopback; off
+ * by default whatever NODE_ENV says, since the mailbox hands out sign-in links and codes).
  */
 import { fileURLToPath } from 'node:url';
 import { openDb } from './db/db.ts';
@@ -44,12 +46,16 @@ async function main(): Promise<void> {
   const prune = setInterval(() => void pruneKeys(db).catch(() => 0), PRUNE_EVERY_MS);
   prune.unref();
 
-  const server = await listen({ db, host, port, distDir: fileURLToPath(new URL('../dist/', import.meta.url)) });
+  const devOutbox = process.env.LEDGERLINE_DEV_OUTBOX === '1';
+  const server = await listen({ db, host, port, devOutbox, distDir: fileURLToPath(new URL('../dist/', import.meta.url)) });
   console.log(`Ledgerline is running at ${server.url}`);
   console.log(`Storage: ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${dataDir}`}`);
   console.log(`Demo accounts (password ${DEMO_PASSWORD}):`);
   for (const role of DEMO_ROLES) console.log(`  ${role}@demo.test`);
   console.log(`  ${SUPPORT_EMAIL} (support: may impersonate)`);
+  console.log(devOutbox
+    ? 'Development mailbox: on (GET /v1/public/dev/outbox, loopback only); codes and links also appear in this log.'
+    : 'Mail (codes, sign-in links, invites) appears in this log; LEDGERLINE_DEV_OUTBOX=1 also keeps it readable over HTTP on loopback.');
 
   let stopping = false;
   const stop = async (signal: string) => {

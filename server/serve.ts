@@ -1,6 +1,9 @@
-import type { AddressInfo } from 'node:net';
+import { STATUS_CODES } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { serve } from '@hono/node-server';
+import { ERROR_CATALOGUE, errorBody, type ErrorCode } from '../schema/errors.ts';
 import { createApp, type CreateAppOptions, type LedgerlineApp } from './app.ts';
+import { staticSecurityHeaders } from './http/headers.ts';
 
 export type RunningServer = { app: LedgerlineApp; url: string; port: number; close(): Promise<void> };
 
@@ -11,6 +14,7 @@ export async function listen(opts: CreateAppOptions & { host: string; port: numb
     const s = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port }, () => resolve(s));
     s.once('error', reject);
   });
+  server.on('clientError', answerClientError);
   const port = (server.address() as AddressInfo).port;
   const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
   return {
@@ -27,4 +31,33 @@ export async function listen(opts: CreateAppOptions & { host: string; port: numb
       });
     },
   };
+}
+
+/** Node's parser errors that a caller causes, with the catalogue code each is answered with. */
+const CLIENT_ERRORS: Record<string, ErrorCode> = {
+  // Headers (the request line and its URL included) past Node's maxHeaderSize (16 KB).
+  HPE_HEADER_OVERFLOW: 'REQUEST_7014',
+  ERR_HTTP_REQUEST_TIMEOUT: 'TIMEOUT',
+};
+
+/**
+ * A request Node could not parse never reaches Hono; without this listener Node answers it with
+ * an empty-bodied 400/431 (or just closes). Answer error_v2 JSON with the security headers instead.
+ */
+function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const code = CLIENT_ERRORS[err.code ?? ''] ?? 'REQUEST_7016';
+  const status = ERROR_CATALOGUE[code].status;
+  const body = JSON.stringify(errorBody(code));
+  const headers = {
+    'Content-Type': 'application/json; charset=UTF-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+    ...staticSecurityHeaders(),
+  };
+  const head = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n${head}\r\n${body}`);
 }

@@ -29,6 +29,8 @@ export type TestServerOptions = {
   dataDir?: string;
   /** Serve the built PWA from dist/. */
   serveDist?: boolean;
+  /** Switch the development mailbox on (tests that read mailed codes and links). */
+  devOutbox?: boolean;
 };
 export type TestServer = { url: string; app: LedgerlineApp; db: Db; businessId: string; close(): Promise<void> };
 
@@ -45,7 +47,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       transactions: opts.transactions ?? 200,
       hashPassword: (pw) => hashPassword(pw, TEST_SCRYPT),
     });
-    const server = await listen({ db, host: '127.0.0.1', port: 0, ...(opts.serveDist ? { distDir: DIST_DIR } : {}) });
+    const server = await listen({ db, host: '127.0.0.1', port: 0, devOutbox: opts.devOutbox ?? false, ...(opts.serveDist ? { distDir: DIST_DIR } : {}) });
     const openDbHandle = db;
     let closing: Promise<void> | null = null;
     return {

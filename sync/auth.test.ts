@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   isFullyScoped,
-  selectSpendUser,
   showsBusinessSwitcher,
   StepUpTokens,
   switcherUsers,
@@ -82,15 +81,6 @@ describe('business selection', () => {
     has_finished_onboarding: true,
   });
   const users = [user('u1', 'b1'), user('u2', 'b2'), user('v', 'b3', 'VENDOR_NETWORK_ADMIN')];
-
-  it.each([
-    ['URL business wins', 'b2', 'b1', 'u2'],
-    ['tab business next', null, 'b2', 'u2'],
-    ['unknown URL business falls back to the tab', 'zz', 'b2', 'u2'],
-    ['default spend user last', null, null, 'u1'],
-  ])('%s', (_n, urlBusinessId, tabBusinessId, expected) => {
-    expect(selectSpendUser(users, { urlBusinessId, tabBusinessId })?.id).toBe(expected);
-  });
 
   it('never lists hidden spend users, and shows the switcher only with a choice', () => {
     expect(switcherUsers(users).map((u) => u.id)).toEqual(['u1', 'u2']);

@@ -1,6 +1,6 @@
 import type { CallAuth } from '../schema/api/scopes.ts';
 import { STEP_UP_SCOPES } from '../schema/api/scopes.ts';
-import { defaultSpendUser, isHiddenSpendUser, type Actor } from '../schema/roles.ts';
+import { isHiddenSpendUser, type Actor } from '../schema/roles.ts';
 import type { Clock } from './ports.ts';
 import { decodeTokenClaims } from './token.ts';
 
@@ -83,20 +83,6 @@ export class StepUpTokens {
 }
 
 export const BUSINESS_ID_KEY = 'ledgerline.businessId';
-
-type SpendUserLike = Actor & { business_id: string; has_accepted_cardholder_agreement?: boolean };
-
-/**
- * §3/§6: which business this tab shows. `business_id` in the URL wins when the identity has a
- * spend user there; then the tab's own (sessionStorage) choice; then the default spend user rule.
- */
-export function selectSpendUser<U extends SpendUserLike>(
-  users: readonly U[],
-  ctx: { urlBusinessId: string | null; tabBusinessId: string | null },
-): U | undefined {
-  const fromUrl = ctx.urlBusinessId ? users.find((u) => u.business_id === ctx.urlBusinessId) : undefined;
-  return fromUrl ?? defaultSpendUser(users, ctx.tabBusinessId);
-}
 
 /** Hidden spend users (vendor network, advisor console) never appear in the business switcher. */
 export const switcherUsers = <U extends Pick<Actor, 'role'>>(users: readonly U[]): U[] =>

@@ -19,7 +19,7 @@ export { createSseParser, readSse, type SseEvent, type SseItem } from './sse.ts'
 export { decodeTokenClaims, tokenScopes, type ClientClaims } from './token.ts';
 export {
   isFullyScoped, waitForFullToken, needsStepUpToken, StepUpTokens, TOKEN_WAIT_FAILURE, BUSINESS_ID_KEY,
-  selectSpendUser, switcherUsers, showsBusinessSwitcher,
+  switcherUsers, showsBusinessSwitcher,
 } from './auth.ts';
 export {
   createTelemetry, ANALYTICS_ID_KEYS,

@@ -5,7 +5,7 @@ import { COMMANDS, type CommandName } from '../schema/commands/index.ts';
 import type { CommandDef } from '../schema/commands/define-command.ts';
 import type { OutboxEntry, OutboxState } from './ports.ts';
 import type { ApiError, HttpResult } from './http.ts';
-import { backoffDelay, parseRetryAfter } from './retry.ts';
+import { backoffDelay, isKeyInFlight, parseRetryAfter } from './retry.ts';
 
 /**
  * The outbox entry's life as a pure state machine (every arrow has a table row in the tests):
@@ -103,6 +103,8 @@ export function classifyOutcome(result: HttpResult<unknown>, call: CallDef, now:
     case 'timeout':
       return { type: 'unknown_outcome', error: result.error, maybeSent: result.maybeSent, retryAfterMs: null };
     case 'http':
+      // The first request with this key is still being processed: ask again later, same key.
+      if (isKeyInFlight(result)) return { type: 'unknown_outcome', error: result.error, maybeSent: true, retryAfterMs: parseRetryAfter(result.retryAfter, now) };
       return classifyStatus(result.status, result.error, result.retryAfter, call, now);
   }
 }
@@ -111,8 +113,6 @@ function classifyStatus(status: number, error: ApiError, retryAfter: string | nu
   const unknown = (): OutboxEvent => ({ type: 'unknown_outcome', error, maybeSent: true, retryAfterMs: parseRetryAfter(retryAfter, now) });
   if (status === 401) return { type: 'unauthorized' };
   if (status >= 500 || UNKNOWN_STATUSES.has(status)) return unknown();
-  // The first request with this key is still being processed: ask again later, same key.
-  if (status === 409 && error.error_code === 'IDEMPOTENCY_7010') return unknown();
   if (status === 409) return { type: 'conflict', error };
   if (status === 403 && error.error_code === 'AUTH_7016') return { type: 'step_up', scope: stepUpScopeOf(call), error };
   return { type: 'rejected', error };

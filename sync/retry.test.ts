@@ -8,6 +8,8 @@ import { getTransaction, patchTransaction, syncChanges } from '../schema/api/cal
 const NOW = Date.UTC(2026, 0, 1, 12, 0, 0);
 const err = { message: 'x', error_code: 'X' };
 const http = (status: number, retryAfter: string | null = null): HttpFailure => ({ ok: false, kind: 'http', status, error: err, retryAfter });
+const inFlight = (retryAfter: string | null = null): HttpFailure =>
+  ({ ok: false, kind: 'http', status: 409, error: { message: 'x', error_code: 'IDEMPOTENCY_7010' }, retryAfter });
 const network: HttpFailure = { ok: false, kind: 'network', maybeSent: true, error: err };
 const timeout: HttpFailure = { ok: false, kind: 'timeout', maybeSent: true, error: err };
 const aborted: HttpFailure = { ok: false, kind: 'aborted', maybeSent: true, error: err };
@@ -48,6 +50,11 @@ describe('retryDecision (§7)', () => {
     ['paged 5th retry', { retryClass: 'paged', retries: 4 }, 4_800],
     ['paged out of retries', { retryClass: 'paged', retries: 5 }, false],
     ['stream never', { retryClass: 'stream' }, false],
+    ['key in flight, own key: POST retried', { method: 'POST', keyed: true, failure: inFlight() }, 300],
+    ['key in flight, own key: Retry-After honoured', { method: 'PATCH', keyed: true, failure: inFlight('1') }, 1_000],
+    ['key in flight, own key: out of retries', { method: 'POST', keyed: true, retries: 2, failure: inFlight() }, false],
+    ['key in flight without a fixed key: a repeat would get a new key', { method: 'POST', failure: inFlight() }, false],
+    ['another 409 is not transient', { method: 'POST', keyed: true, failure: http(409) }, false],
   ];
   it.each(rows)('%s', (_name, over, expected) => {
     const d = retryDecision({ ...base, ...over });

@@ -14,6 +14,9 @@ import type { CallOptions, HttpClient, HttpFailure, HttpResult } from './http.ts
  * - `standard`: GET/PUT/HEAD/DELETE/OPTIONS/TRACE retried up to 2 times on 408, 413, 429, 500,
  *   502, 503, 504 (and on network errors/timeouts: an idempotent method is safe to repeat);
  *   POST and PATCH never (the outbox re-sends them with the same key instead).
+ * - any class, any method: 409 IDEMPOTENCY_7010 ("the first request with this key is still
+ *   running") is retried like a 503 when the call carried its own Idempotency-Key, because the
+ *   repeat then either waits its turn or gets the stored answer; never with a fresh key.
  * - `paged`: never on any 4xx (422 included), up to 5 times otherwise.
  * - `stream`: never here; the puller reconnects on its own schedule.
  * Delay: 0.3 s doubling per retry, or the server's Retry-After when it sends one.
@@ -30,6 +33,8 @@ export interface RetryInput {
   retries: number;
   failure: HttpFailure;
   now: number;
+  /** The call carries a fixed Idempotency-Key (the same on every attempt). */
+  keyed?: boolean;
 }
 
 const RETRYABLE_METHODS: readonly string[] = RETRY_METHODS;
@@ -39,7 +44,9 @@ export function retryDecision(input: RetryInput): RetryDecision {
   const { failure, retries } = input;
   if (!isTransient(failure)) return { retry: false };
   if (input.retryClass === 'stream') return { retry: false };
-  if (input.retryClass === 'paged') {
+  if (isKeyInFlight(failure)) {
+    if (!input.keyed || retries >= STANDARD_MAX_RETRIES) return { retry: false };
+  } else if (input.retryClass === 'paged') {
     if (failure.kind === 'http' && failure.status < 500) return { retry: false };
     if (retries >= PAGED_MAX_RETRIES) return { retry: false };
   } else {
@@ -51,6 +58,9 @@ export function retryDecision(input: RetryInput): RetryDecision {
   if (after !== null && after > MAX_RETRY_AFTER_MS) return { retry: false };
   return { retry: true, delayMs: after ?? backoffDelay(retries) };
 }
+
+export const isKeyInFlight = (f: HttpFailure): boolean =>
+  f.kind === 'http' && f.status === 409 && f.error.error_code === 'IDEMPOTENCY_7010';
 
 /** Failures that another attempt might cure; local refusals and aborts never are. */
 function isTransient(f: HttpFailure): boolean {
@@ -84,7 +94,9 @@ export async function callWithRetry<C extends CallDef>(
   for (let retries = 0; ; retries++) {
     const result = await http.call(def, opts);
     if (result.ok) return result;
-    const decision = retryDecision({ method: def.method, retryClass: def.retry, retries, failure: result, now: clock.now() });
+    const decision = retryDecision({
+      method: def.method, retryClass: def.retry, retries, failure: result, now: clock.now(), keyed: opts.idempotencyKey !== undefined,
+    });
     if (!decision.retry) return result;
     try {
       await clock.sleep(decision.delayMs, opts.signal);

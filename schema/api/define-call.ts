@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { CallAuth, Scope } from './scopes.ts';
 import { RECENT_TOKEN_MAX_AGE_SECONDS } from './scopes.ts';
 
@@ -69,9 +69,36 @@ export function defineCall<
     idempotent: def.method === 'POST' || def.method === 'PATCH',
     params: (def.params ?? null) as P,
     query: (def.query ?? null) as Q,
-    body: (def.body ?? null) as B,
+    // A body that names a field we do not know is refused (422 '{path} is not allowed'), not
+    // half-applied: a typo or a field from a newer client must never be silently dropped.
+    body: (def.body ? strictDeep(def.body) : null) as B,
     response: def.response,
   };
+}
+
+type Def = z.core.$ZodTypeDef & Record<string, unknown>;
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'catch', 'readonly', 'nonoptional']);
+
+/**
+ * The same schema with every object in it strict (unknown keys are an issue, not stripped).
+ * Objects that chose their own policy (a catchall, passthrough) keep it; intersections are left
+ * loose because each side would refuse the other's keys.
+ */
+export function strictDeep<S extends z.ZodType>(schema: S): S {
+  const def = schema._zod.def as Def;
+  const remake = (patch: Record<string, unknown>) => schema.clone(z.core.util.mergeDefs(def, patch)) as S;
+  if (def.type === 'object') {
+    const shape = Object.fromEntries(Object.entries(def.shape as Record<string, z.ZodType>).map(([k, v]) => [k, strictDeep(v)]));
+    return remake({ shape, ...(def.catchall === undefined && { catchall: z.never() }) });
+  }
+  if (WRAPPERS.has(def.type)) return remake({ innerType: strictDeep(def.innerType as z.ZodType) });
+  switch (def.type) {
+    case 'array': return remake({ element: strictDeep(def.element as z.ZodType) });
+    case 'record': return remake({ valueType: strictDeep(def.valueType as z.ZodType) });
+    case 'union': return remake({ options: (def.options as z.ZodType[]).map(strictDeep) });
+    case 'pipe': return remake({ in: strictDeep(def.in as z.ZodType), out: strictDeep(def.out as z.ZodType) });
+    default: return schema;
+  }
 }
 
 type In<S> = S extends Schema ? z.input<S> : undefined;

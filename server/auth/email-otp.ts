@@ -1,5 +1,6 @@
 import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/db.ts';
+import { foldEmail } from './email-address.ts';
 
 /** Emailed one-time codes: 6 digits, 10 minutes, at most 5 guesses per code. */
 export const EMAIL_OTP_TTL_SECONDS = 10 * 60;
@@ -7,22 +8,23 @@ const MAX_ATTEMPTS = 5;
 
 const hashCode = (code: string) => createHash('sha256').update(code).digest();
 
-/** Development mail is readable unless this is production without LEDGERLINE_DEV_OUTBOX=1. */
-export const devOutboxEnabled = (env: NodeJS.ProcessEnv = process.env) =>
-  env.NODE_ENV !== 'production' || env.LEDGERLINE_DEV_OUTBOX === '1';
+/** What sending mail needs to know: whether the development mailbox keeps a readable copy. */
+export type MailDeps = { devOutbox: boolean; log?: (line: string) => void };
 
 /**
- * "Sends" mail: no mail server exists here, so it goes to the server log and the dev outbox
- * table (read by GET /v1/public/dev/outbox in development).
+ * "Sends" mail, the one way every email leaves the server (codes, sign-in links, invites,
+ * warnings): no mail server exists here, so it goes to the server log (the demo reads codes
+ * there) and, only when the development mailbox is switched on (LEDGERLINE_DEV_OUTBOX=1), to the
+ * dev_outbox table GET /v1/public/dev/outbox reads. Off, nothing is stored: the codes and links
+ * in these bodies must not sit in the database in plain text.
  */
-export async function sendMail(db: Queryable, to: string, subject: string, body: string, log = console.log): Promise<void> {
-  log(`[ledgerline] mail to ${to}: ${subject} — ${body}`);
-  if (devOutboxEnabled()) {
-    await db.query('INSERT INTO dev_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [to, subject, body]);
-  }
+export async function sendMail(deps: MailDeps, db: Queryable, to: string, subject: string, body: string): Promise<void> {
+  (deps.log ?? console.log)(`[ledgerline] mail to ${to}: ${subject} — ${body}`);
+  if (!deps.devOutbox) return;
+  await db.query('INSERT INTO dev_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [foldEmail(to), subject, body]);
 }
 
-export async function issueEmailOtp(db: Queryable, identityId: string, email: string, nowMs: number): Promise<Date> {
+export async function issueEmailOtp(deps: MailDeps, db: Queryable, identityId: string, email: string, nowMs: number): Promise<Date> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = new Date(nowMs + EMAIL_OTP_TTL_SECONDS * 1000);
   // A new code replaces the previous ones: only the latest email is valid.
@@ -30,32 +32,46 @@ export async function issueEmailOtp(db: Queryable, identityId: string, email: st
   await db.query('INSERT INTO email_otps (id, identity_id, code_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)', [
     randomUUID(), identityId, hashCode(code).toString('hex'), expiresAt, new Date(nowMs),
   ]);
-  await sendMail(db, email, 'Your Ledgerline verification code', `Your verification code is ${code}. It expires in 10 minutes.`);
+  await sendMail(deps, db, email, 'Your Ledgerline verification code', `Your verification code is ${code}. It expires in 10 minutes.`);
   return expiresAt;
 }
 
+export type EmailOtpCheck = { refusal: 'PROFILE_7016' | 'PROFILE_7017' } | { refusal: null; otpId: string };
+
 /**
- * Consumes the latest code: PROFILE_7016 when it expired, PROFILE_7017 when wrong or missing.
- * Answers the refusal instead of throwing it, so the caller can commit the counted attempt
- * (a thrown error would roll the write transaction back).
+ * Checks a code against the latest one without using it up: PROFILE_7016 when it expired,
+ * PROFILE_7017 when wrong or missing (a wrong guess is counted on the code). The refusal is
+ * answered, not thrown, so the caller can commit the counted attempt.
  */
+export async function checkEmailOtp(db: Queryable, identityId: string, code: string, nowMs: number): Promise<EmailOtpCheck> {
+  const [row] = await db.query<{ id: string; code_hash: string; expires_at: Date; attempts: number }>(
+    `SELECT id, code_hash, expires_at, attempts FROM email_otps
+      WHERE identity_id = $1 AND used_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+    [identityId],
+  );
+  if (!row || row.attempts >= MAX_ATTEMPTS) return { refusal: 'PROFILE_7017' };
+  if (new Date(row.expires_at).getTime() <= nowMs) return { refusal: 'PROFILE_7016' };
+  if (!timingSafeEqual(hashCode(code), Buffer.from(row.code_hash, 'hex'))) {
+    await db.query('UPDATE email_otps SET attempts = attempts + 1 WHERE id = $1', [row.id]);
+    return { refusal: 'PROFILE_7017' };
+  }
+  return { refusal: null, otpId: row.id };
+}
+
+/** Uses up a checked code by one conditional UPDATE: of two concurrent uses, one wins. */
+export async function useEmailOtp(db: Queryable, otpId: string, nowMs: number): Promise<boolean> {
+  const used = await db.query('UPDATE email_otps SET used_at = $2 WHERE id = $1 AND used_at IS NULL RETURNING id', [otpId, new Date(nowMs)]);
+  return used.length > 0;
+}
+
+/** checkEmailOtp then useEmailOtp. */
 export async function consumeEmailOtp(
   db: Queryable,
   identityId: string,
   code: string,
   nowMs: number,
 ): Promise<'PROFILE_7016' | 'PROFILE_7017' | null> {
-  const [row] = await db.query<{ id: string; code_hash: string; expires_at: Date; attempts: number }>(
-    `SELECT id, code_hash, expires_at, attempts FROM email_otps
-      WHERE identity_id = $1 AND used_at IS NULL ORDER BY created_at DESC LIMIT 1`,
-    [identityId],
-  );
-  if (!row || row.attempts >= MAX_ATTEMPTS) return 'PROFILE_7017';
-  if (new Date(row.expires_at).getTime() <= nowMs) return 'PROFILE_7016';
-  if (!timingSafeEqual(hashCode(code), Buffer.from(row.code_hash, 'hex'))) {
-    await db.query('UPDATE email_otps SET attempts = attempts + 1 WHERE id = $1', [row.id]);
-    return 'PROFILE_7017';
-  }
-  const used = await db.query('UPDATE email_otps SET used_at = $2 WHERE id = $1 AND used_at IS NULL RETURNING id', [row.id, new Date(nowMs)]);
-  return used.length === 0 ? 'PROFILE_7017' : null;
+  const check = await checkEmailOtp(db, identityId, code, nowMs);
+  if (check.refusal) return check.refusal;
+  return (await useEmailOtp(db, check.otpId, nowMs)) ? null : 'PROFILE_7017';
 }

@@ -1,33 +1,19 @@
 import type { Context } from 'hono';
 import type { Queryable } from '../db/db.ts';
 import { ApiError } from '../http/errors.ts';
+import { foldEmail } from './email-address.ts';
 
 /**
  * Sliding-window rate limits stored in the database (table `login_failures`, which despite its
- * name holds every counted hit: failed sign-ins and the requests of the limited public calls), so
- * every API process counts the same hits. A limit is a key ('<what>:<who>'), a maximum and a
- * window; windows slide, so a limited caller is let in again by itself (the real user is never
- * locked out for good) and Retry-After says when.
+ * name holds every counted hit: failed sign-ins, wrong second-factor codes and the requests of the
+ * limited public calls), so every API process counts the same hits. A limit is a key
+ * ('<what>:<who>'), a maximum and a window; windows slide, so a limited caller is let in again by
+ * itself (nobody is locked out for good) and Retry-After says when.
  *
- * Sign-in counts *failures* only (per account against password guessing, per client address
- * against one client spraying many accounts; a success clears the account). The other limited
- * calls count every request (`takeRateLimit`). The check then insert is not atomic: concurrent
- * requests of one caller may overshoot by at most their concurrency, which is fine for limits
- * that only bound abuse.
+ * The check then insert is not atomic: concurrent requests of one caller may overshoot by at most
+ * their concurrency, which is fine for limits that only bound abuse.
  */
-export const LOGIN_WINDOW_SECONDS = 15 * 60;
-export const ACCOUNT_MAX_FAILURES = 5;
-export const ADDRESS_MAX_FAILURES = 50;
-
 export type Limit = { key: string; max: number; windowSeconds: number };
-
-export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
-export const addressKey = (address: string) => `address:${address}`;
-
-export const loginLimits = (email: string, address: string | null): Limit[] => [
-  { key: accountKey(email), max: ACCOUNT_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS },
-  ...(address ? [{ key: addressKey(address), max: ADDRESS_MAX_FAILURES, windowSeconds: LOGIN_WINDOW_SECONDS }] : []),
-];
 
 const HOUR = 60 * 60;
 /**
@@ -54,11 +40,14 @@ export const emailOtpLimits = (identityId: string, address: string | null): Limi
 ];
 /** Per address asked for (known or not, so the limit tells nothing) and per client address. */
 export const passwordlessLimits = (email: string, address: string | null): Limit[] => [
-  { key: `passwordless:email:${email.trim().toLowerCase()}`, ...PUBLIC_LIMITS.passwordlessPerEmail },
+  { key: `passwordless:email:${foldEmail(email)}`, ...PUBLIC_LIMITS.passwordlessPerEmail },
   ...byAddress('passwordless', address, PUBLIC_LIMITS.passwordlessPerAddress),
 ];
 /** Telemetry events and error reports share one budget: both are the client's reporting channel. */
 export const telemetryLimits = (address: string | null): Limit[] => byAddress('telemetry', address, PUBLIC_LIMITS.telemetryPerAddress);
+
+type NodeEnv = { incoming?: { socket?: { remoteAddress?: string; localAddress?: string } } } | undefined;
+let warnedUntrustedProxy = false;
 
 /**
  * The client address per-address limits count. Behind a reverse proxy (LEDGERLINE_TRUST_PROXY=1)
@@ -66,12 +55,27 @@ export const telemetryLimits = (address: string | null): Limit[] => byAddress('t
  * Null when there is no socket (in-process requests in tests): only per-identity limits apply.
  */
 export function clientAddress(c: Context): string | null {
-  if (process.env.LEDGERLINE_TRUST_PROXY === '1') {
-    const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (first) return first;
+  const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+  if (process.env.LEDGERLINE_TRUST_PROXY === '1' && forwarded) return forwarded;
+  if (forwarded && !warnedUntrustedProxy) {
+    // Behind a proxy every client has the proxy's address: the per-address limits then treat all
+    // users as one client. Said once, since the header alone cannot be trusted.
+    warnedUntrustedProxy = true;
+    console.warn('[ledgerline] requests carry X-Forwarded-For but LEDGERLINE_TRUST_PROXY is not 1: '
+      + 'sign-in limits see every client as the proxy. Set LEDGERLINE_TRUST_PROXY=1 behind a reverse proxy.');
   }
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? null;
+  return (c.env as NodeEnv)?.incoming?.socket?.remoteAddress ?? null;
+}
+
+/**
+ * Whether the request came in on a loopback listener (the socket's local address is 127.0.0.0/8
+ * or ::1). In-process requests (app.request in tests) have no socket and count as loopback.
+ */
+export function onLoopbackListener(c: Context): boolean {
+  const socket = (c.env as NodeEnv)?.incoming?.socket;
+  if (!socket) return true;
+  const local = socket.localAddress ?? '';
+  return local === '::1' || /^(::ffff:)?127\./.test(local);
 }
 
 export class ThrottledError extends ApiError {
@@ -80,8 +84,8 @@ export class ThrottledError extends ApiError {
   }
 }
 
-/** Throws ThrottledError (AUTH_7029, retryAfterSeconds) when any limit is reached within its window. */
-export async function assertNotThrottled(db: Queryable, limits: Limit[], nowMs: number): Promise<void> {
+/** Seconds until every limit has room again; null when none is full. */
+export async function throttledFor(db: Queryable, limits: Limit[], nowMs: number): Promise<number | null> {
   for (const limit of limits) {
     const windowMs = limit.windowSeconds * 1000;
     const [row] = await db.query<{ n: number; oldest: Date | null }>(
@@ -91,10 +95,16 @@ export async function assertNotThrottled(db: Queryable, limits: Limit[], nowMs: 
     );
     if (row && row.n >= limit.max && row.oldest) {
       // The window opens again when the oldest of the last `max` hits leaves it.
-      const retryAfter = Math.max(1, Math.ceil((new Date(row.oldest).getTime() + windowMs - nowMs) / 1000));
-      throw new ThrottledError(retryAfter);
+      return Math.max(1, Math.ceil((new Date(row.oldest).getTime() + windowMs - nowMs) / 1000));
     }
   }
+  return null;
+}
+
+/** Throws ThrottledError (AUTH_7029, retryAfterSeconds) when any limit is reached within its window. */
+export async function assertNotThrottled(db: Queryable, limits: Limit[], nowMs: number): Promise<void> {
+  const retryAfter = await throttledFor(db, limits, nowMs);
+  if (retryAfter !== null) throw new ThrottledError(retryAfter);
 }
 
 /** Counts one hit against every limit, and drops what has left its window (keeps the table small). */
@@ -123,8 +133,4 @@ export async function assertWithinLimits(c: Context, db: Queryable, limits: Limi
 export async function takeRateLimit(c: Context, db: Queryable, limits: Limit[], nowMs: number): Promise<void> {
   await assertWithinLimits(c, db, limits, nowMs);
   await recordFailure(db, limits, nowMs);
-}
-
-export async function clearAccountFailures(db: Queryable, email: string): Promise<void> {
-  await db.query('DELETE FROM login_failures WHERE key = $1', [accountKey(email)]);
 }

@@ -32,6 +32,15 @@ export async function openSession(db: Queryable, identityId: string, impersonato
   return sessionId;
 }
 
+/** Ends a session: every token of it is refused from now on (AUTH_7003). */
+export async function revokeSession(db: Queryable, sessionId: string): Promise<void> {
+  await db.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [sessionId]);
+}
+
+/** A sign-in token still waiting for its second factor (no scopes until verify-mfa). */
+export const mfaPending = (claims: { ramp_mfa_required: boolean; ramp_mfa_authed: boolean }) =>
+  claims.ramp_mfa_required && !claims.ramp_mfa_authed;
+
 /** Signs a token for a session; every token of a session dies with it (sign-out). */
 export async function issueToken(deps: AppDeps, subject: TokenSubject, grant: TokenGrant): Promise<{ token: string; expiresAt: Date }> {
   const nowSeconds = Math.floor(deps.now() / 1000);

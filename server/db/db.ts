@@ -132,16 +132,25 @@ export async function openPgDb(databaseUrl: string, poolSize = 10): Promise<Db> 
     ...pgQueryable(pool),
     async transaction(fn) {
       const client = await pool.connect();
+      // A connection lost mid-transaction (server restart, terminated backend) fails the running
+      // query; its 'error' event must not crash the process, and the dead client must not go
+      // back to the pool (release(err) destroys it).
+      let broken: Error | undefined;
+      const onError = (err: Error) => {
+        broken = err;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn(pgQueryable(client));
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
+        if (!broken) await client.query('ROLLBACK').catch(() => {});
         throw err;
       } finally {
-        client.release();
+        client.off('error', onError);
+        client.release(broken);
       }
     },
     listen: (channel, cb) => notifier.listen(channel, cb),

@@ -1,3 +1,4 @@
+import { foldEmail } from '../auth/email-address.ts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isAdmin, type Role } from '../../schema/roles.ts';
 import type { FeatureFlags } from '../../schema/feature-flags.ts';
@@ -80,7 +81,7 @@ async function checkInviteRefs(tx: Queryable, businessId: string, b: InviteBody)
 }
 
 async function identityFor(tx: Queryable, email: string): Promise<string> {
-  const found = await tx.query<{ id: string }>('SELECT id::text FROM identities WHERE lower(email) = lower($1)', [email]);
+  const found = await tx.query<{ id: string }>('SELECT id::text FROM identities WHERE lower(email) = $1', [email]);
   if (found[0]) return found[0].id;
   const id = randomUUID();
   await tx.query('INSERT INTO identities (id, email, password_hash) VALUES ($1, $2, $3)', [id, email, NO_PASSWORD]);
@@ -97,7 +98,8 @@ async function issueToken(tx: Queryable, businessId: string, userId: string, inv
   return { token, expires_at: expiresAt };
 }
 
-export async function inviteUser(tx: Queryable, actor: ActingUser, body: InviteBody, now: number): Promise<IssuedInvite> {
+export async function inviteUser(tx: Queryable, actor: ActingUser, asked: InviteBody, now: number): Promise<IssuedInvite> {
+  const body = { ...asked, email: foldEmail(asked.email) };
   const refusal = inviteRefusal(actor, body, await flagsOf(tx, actor.business_id));
   if (refusal) throw new ApiError('FORBIDDEN_7003', refusal);
   const managerId = body.manager_id ?? (isAdmin(actor) ? null : actor.id);

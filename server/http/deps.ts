@@ -11,4 +11,6 @@ export type AppDeps = {
   notifier: ChangeNotifier;
   /** SSE heartbeat interval. */
   heartbeatMs: number;
+  /** Keep a readable copy of sent mail (dev_outbox, GET /v1/public/dev/outbox): LEDGERLINE_DEV_OUTBOX=1 only. */
+  devOutbox: boolean;
 };

@@ -5,7 +5,6 @@ import { defineCall } from '../../schema/api/define-call.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn } from '../test-fixtures.ts';
-import { claimKey, requestHash } from './idempotency.ts';
 import { register } from './register.ts';
 import { ApiError } from './errors.ts';
 
@@ -53,20 +52,57 @@ describe.each(await testDatabases())('Idempotency-Key on %s', (kind) => {
     expect((await request(t.app, 'GET', path, { token })).body.memo).toBe('bookkeeper');
   });
 
-  it('answers a duplicate of an in-flight request with 409, and takes over a stale claim', async () => {
+  // PGlite has one connection, so no second holder can exist there: the race is PostgreSQL's.
+  it.runIf(kind === 'pg')('answers 409 while a live holder works on the key, and runs at once when the holder dies', async () => {
     const { f, token } = await setup();
     const path = `/v1/auth/transactions/${f.allTransactions[2]}`;
-    const body = JSON.stringify({ memo: 'In flight' });
     const [identity] = await t.db.query<{ identity_id: string }>('SELECT identity_id FROM spend_users WHERE id = $1', [f.users.admin]);
-    const scope = `${identity!.identity_id}:${f.businessId}`;
-    expect(await claimKey(t.db, scope, 'busy', requestHash('PATCH', path, body))).toEqual({ kind: 'claimed' });
-    const dup = await request(t.app, 'PATCH', path, { token, rawBody: body, headers: { 'Idempotency-Key': 'busy', 'content-type': 'application/json' } });
+    const lockName = `idempotency\n${identity!.identity_id}:${f.businessId}\nbusy`;
+    const send = () => request(t.app, 'PATCH', path, { token, body: { memo: 'In flight' }, headers: { 'Idempotency-Key': 'busy' } });
+    // Another process took the key and is mid-request on its own connection.
+    let holderPid = 0;
+    let holderReady!: () => void;
+    const ready = new Promise<void>((resolve) => (holderReady = resolve));
+    const holder = t.db.transaction(async (tx) => {
+      await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [lockName]);
+      holderPid = (await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid;
+      holderReady();
+      await tx.query('SELECT pg_sleep(30)');
+    });
+    const holderDone = holder.then(() => 'committed', () => 'died');
+    await ready;
+    const dup = await send();
     expect(dup).toMatchObject({ status: 409, body: { error_v2: { error_code: 'IDEMPOTENCY_7010' } } });
-    // The first process died: after the lease its claim is taken over and the request runs.
-    await t.db.query(`UPDATE idempotency_keys SET locked_at = now() - interval '5 minutes' WHERE key = 'busy'`);
-    const retried = await request(t.app, 'PATCH', path, { token, rawBody: body, headers: { 'Idempotency-Key': 'busy', 'content-type': 'application/json' } });
+    expect(dup.headers.get('retry-after')).toBe('1');
+    // The holder's process dies: PostgreSQL drops its connection and, with it, the lock.
+    await t.db.query('SELECT pg_terminate_backend($1)', [holderPid]);
+    expect(await holderDone).toBe('died');
+    const started = Date.now();
+    const retried = await send();
     expect(retried.status).toBe(200);
     expect(retried.body.memo).toBe('In flight');
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('a crash mid-request leaves no claim behind: the retry with the same key runs at once', async () => {
+    const { f, token } = await setup();
+    const call = defineCall({ id: 'test.crash-once', method: 'POST', path: '/v1/auth/test-crash-once', auth: { scopes: ['default'] }, body: z.object({}), response: z.object({}) });
+    const app = new Hono();
+    let runs = 0;
+    register(app, t.app.deps, call, async (ctx) => {
+      runs += 1;
+      await ctx.db.query(`UPDATE transactions SET memo = 'crash-once' WHERE id = $1`, [f.allTransactions[2]]);
+      if (runs === 1) throw new Error('process died mid-request');
+      return { status: 201, body: {} };
+    });
+    app.onError((_err, c) => c.text('crashed', 500));
+    const headers = { 'RAMP-ID-TOKEN': token, 'Idempotency-Key': 'crash-once', 'content-type': 'application/json' };
+    expect((await app.request('/v1/auth/test-crash-once', { method: 'POST', body: '{}', headers })).status).toBe(500);
+    expect(await t.db.query(`SELECT 1 FROM idempotency_keys WHERE key = 'crash-once'`)).toHaveLength(0);
+    expect((await app.request('/v1/auth/test-crash-once', { method: 'POST', body: '{}', headers })).status).toBe(201);
+    const replay = await app.request('/v1/auth/test-crash-once', { method: 'POST', body: '{}', headers });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(runs).toBe(2);
   });
 
   it('remembers a refusal, and forgets a crash so the retry runs afresh', async () => {

@@ -1,63 +1,91 @@
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 
 /**
  * Idempotency-Key store. A key belongs to a scope (identity + business) and remembers a hash of
- * the request it first came with. Lifecycle: claimed 'in_flight' in its own statement, then
- * marked 'done' with the exact answer *inside the write's transaction*, so a crash can never
- * commit the write without the answer (or the answer without the write). An in-flight claim
- * whose process died is taken over after IN_FLIGHT_LEASE_SECONDS.
+ * the request it first came with and the exact answer it got.
+ *
+ * The whole protocol runs inside the write's own database transaction:
+ * - a transaction-scoped advisory lock on (scope, key) says "this key is being worked on". It is
+ *   released by commit, by rollback, and by PostgreSQL itself when the holder's connection drops
+ *   (its process died), so a retry after a crash is never refused for a lease period: it runs at
+ *   once. A duplicate arriving while the holder is alive gets `in_flight` (409 IDEMPOTENCY_7010,
+ *   which clients retry with the same key);
+ * - the answer is stored in the same transaction as the write, so a crash can never commit the
+ *   write without the answer, or the answer without the write;
+ * - a final refusal (a 4xx that changed nothing) is stored too, after rolling back to a savepoint
+ *   taken before the handler, so the refusal and nothing else commits under the key.
+ * The `state` and `locked_at` columns of migration 001 are from the earlier lease design: every
+ * row written now is 'done'.
  */
-export const IN_FLIGHT_LEASE_SECONDS = 60;
 /** Outboxes may hold a command for days offline; keys must outlive that. */
 export const KEY_RETENTION_DAYS = 30;
 export const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
-export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; status: number; body: string }
+export type KeyRef = { scope: string; key: string; hash: string };
+export type StoredAnswer = { status: number; text: string };
+
+export type KeyOutcome =
+  | { kind: 'ran'; answer: StoredAnswer }
+  | { kind: 'refused'; error: unknown }
+  | { kind: 'replay'; answer: StoredAnswer }
   | { kind: 'mismatch' }
   | { kind: 'in_flight' };
+
+export type KeyedRun = {
+  /** Runs the request's work on the transaction; returns the answer to store and send. */
+  run(tx: Queryable): Promise<StoredAnswer>;
+  /** The answer to store for an error the work threw, when that refusal is final; null otherwise. */
+  finalRefusal(err: unknown): StoredAnswer | null;
+};
 
 export function requestHash(method: string, path: string, body: string): string {
   return createHash('sha256').update(`${method}\n${path}\n${body}`).digest('hex');
 }
 
-export async function claimKey(db: Queryable, scope: string, key: string, hash: string, attempt = 0): Promise<Claim> {
-  const claimed = await db.query(
-    `INSERT INTO idempotency_keys (scope, key, request_hash, state) VALUES ($1, $2, $3, 'in_flight')
-     ON CONFLICT (scope, key) DO UPDATE SET locked_at = now()
-       WHERE idempotency_keys.state = 'in_flight'
-         AND idempotency_keys.request_hash = EXCLUDED.request_hash
-         AND idempotency_keys.locked_at < now() - make_interval(secs => $4)
-     RETURNING 1`,
-    [scope, key, hash, IN_FLIGHT_LEASE_SECONDS],
-  );
-  if (claimed.length > 0) return { kind: 'claimed' };
-  const rows = await db.query<{ request_hash: string; state: string; status: number | null; response_body: string | null }>(
-    'SELECT request_hash, state, status, response_body FROM idempotency_keys WHERE scope = $1 AND key = $2',
-    [scope, key],
-  );
-  const row = rows[0];
-  // The row vanished between the two statements (its first request failed and released it).
-  if (!row) return attempt < 3 ? claimKey(db, scope, key, hash, attempt + 1) : { kind: 'in_flight' };
-  if (row.request_hash !== hash) return { kind: 'mismatch' };
-  if (row.state === 'done' && row.status !== null && row.response_body !== null) {
-    return { kind: 'replay', status: row.status, body: row.response_body };
-  }
-  return { kind: 'in_flight' };
+const SAVEPOINT = 'idempotent_work';
+
+/** Runs `work` at most once per (scope, key): see the header for the protocol. */
+export async function runWithKey(db: Db, ref: KeyRef, work: KeyedRun): Promise<KeyOutcome> {
+  return db.transaction(async (tx): Promise<KeyOutcome> => {
+    const [lock] = await tx.query<{ locked: boolean }>(
+      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
+      [`idempotency\n${ref.scope}\n${ref.key}`],
+    );
+    if (!lock?.locked) return { kind: 'in_flight' };
+    // Read after taking the lock: READ COMMITTED gives this statement a fresh snapshot, so an
+    // answer committed by the previous holder is seen here.
+    const [row] = await tx.query<{ request_hash: string; status: number; response_body: string }>(
+      'SELECT request_hash, status, response_body FROM idempotency_keys WHERE scope = $1 AND key = $2',
+      [ref.scope, ref.key],
+    );
+    if (row) {
+      if (row.request_hash !== ref.hash) return { kind: 'mismatch' };
+      return { kind: 'replay', answer: { status: row.status, text: row.response_body } };
+    }
+    await tx.query(`SAVEPOINT ${SAVEPOINT}`);
+    try {
+      const answer = await work.run(tx);
+      await storeAnswer(tx, ref, answer);
+      return { kind: 'ran', answer };
+    } catch (err) {
+      const refusal = work.finalRefusal(err);
+      // Not final (a crash, or "not now": throttled, busy): nothing is stored and the whole
+      // transaction rolls back, so the same key may run again later.
+      if (!refusal) throw err;
+      await tx.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+      await storeAnswer(tx, ref, refusal);
+      return { kind: 'refused', error: err };
+    }
+  });
 }
 
-export async function completeKey(tx: Queryable, scope: string, key: string, status: number, body: string): Promise<void> {
+async function storeAnswer(tx: Queryable, ref: KeyRef, answer: StoredAnswer): Promise<void> {
   await tx.query(
-    `UPDATE idempotency_keys SET state = 'done', status = $3, response_body = $4 WHERE scope = $1 AND key = $2`,
-    [scope, key, status, body],
+    `INSERT INTO idempotency_keys (scope, key, request_hash, state, status, response_body)
+     VALUES ($1, $2, $3, 'done', $4, $5)`,
+    [ref.scope, ref.key, ref.hash, answer.status, answer.text],
   );
-}
-
-/** Forgets a claim whose request failed unexpectedly, so a retry runs it afresh. */
-export async function releaseKey(db: Queryable, scope: string, key: string): Promise<void> {
-  await db.query(`DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND state = 'in_flight'`, [scope, key]);
 }
 
 export async function pruneKeys(db: Queryable, retentionDays = KEY_RETENTION_DAYS): Promise<number> {

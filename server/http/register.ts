@@ -2,13 +2,13 @@ import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import type { CallDef, CallParsed } from '../../schema/api/define-call.ts';
 import { IDEMPOTENCY_HEADER } from '../../schema/api/scopes.ts';
-import { validationMessages } from '../../schema/errors.ts';
+import { invalidTypeMessage, validationMessages } from '../../schema/errors.ts';
 import { recordAudit } from '../auth/audit.ts';
 import type { Queryable } from '../db/db.ts';
 import { authenticate, type Actor } from './actor.ts';
 import type { AppDeps } from './deps.ts';
 import { ApiError, validationError } from './errors.ts';
-import { claimKey, completeKey, KEY_PATTERN, releaseKey, requestHash } from './idempotency.ts';
+import { KEY_PATTERN, requestHash, runWithKey, type KeyRef } from './idempotency.ts';
 
 /** A JSON answer; handlers that stream return a raw Response instead. */
 export type Reply = { status: number; body: unknown };
@@ -61,7 +61,7 @@ async function audited(deps: AppDeps, call: CallDef, actor: Actor, c: Context, r
 }
 
 async function handle<C extends CallDef>(c: Context, deps: AppDeps, call: C, actor: Actor | null, handler: Handler<C>): Promise<Response> {
-  const rawBody = call.body ? await c.req.text() : '';
+  const rawBody = await readBody(c);
   const input = parseInput(c, call, rawBody);
   const base = { c, deps, actor, input };
   // Reads, and public calls (sign-in has no identity to scope a key by, and must not hold
@@ -81,50 +81,123 @@ async function handle<C extends CallDef>(c: Context, deps: AppDeps, call: C, act
 }
 
 
-type KeyRef = { scope: string; key: string; hash: string };
 /** Answers that mean "try again later": never stored against an Idempotency-Key. */
 const TRANSIENT_STATUSES = new Set([408, 409, 429, 500, 502, 503, 504]);
 
 async function runOnce(c: Context, deps: AppDeps, ref: KeyRef, run: (tx: Queryable) => Promise<Reply | Response>) {
-  const claim = await claimKey(deps.db, ref.scope, ref.key, ref.hash);
-  if (claim.kind === 'mismatch') throw new ApiError('IDEMPOTENCY_7009');
-  if (claim.kind === 'in_flight') throw new ApiError('IDEMPOTENCY_7010');
-  if (claim.kind === 'replay') return sendText(c, claim.status, claim.body, true);
-  try {
-    const { status, text } = await deps.db.transaction(async (tx) => {
+  const outcome = await runWithKey(deps.db, ref, {
+    async run(tx) {
       const reply = await run(tx);
       if (reply instanceof Response) throw new Error('idempotent calls must answer JSON');
-      const answer = { status: reply.status, text: JSON.stringify(reply.body) };
-      await completeKey(tx, ref.scope, ref.key, answer.status, answer.text);
-      return answer;
-    });
-    return sendText(c, status, text, false);
-  } catch (err) {
-    if (err instanceof ApiError && !TRANSIENT_STATUSES.has(err.status)) {
-      // A refusal wrote nothing; remember it so a repeat gets the very same answer.
-      await completeKey(deps.db, ref.scope, ref.key, err.status, JSON.stringify(err.body));
-    } else {
-      // A crash, or a refusal that says "not now" (throttled, busy, unavailable): the outcome is
-      // not final, so the key is released and the same key may try again later.
-      await releaseKey(deps.db, ref.scope, ref.key).catch(() => {});
-    }
-    throw err;
+      return { status: reply.status, text: JSON.stringify(reply.body) };
+    },
+    // A refusal wrote nothing: remember it so a repeat gets the very same answer.
+    finalRefusal: (err) =>
+      err instanceof ApiError && !TRANSIENT_STATUSES.has(err.status) ? { status: err.status, text: JSON.stringify(err.body) } : null,
+  });
+  switch (outcome.kind) {
+    case 'mismatch':
+      throw new ApiError('IDEMPOTENCY_7009');
+    case 'in_flight':
+      // The first request with this key is still running: the client asks again, same key.
+      c.header('Retry-After', '1');
+      throw new ApiError('IDEMPOTENCY_7010');
+    case 'refused':
+      throw outcome.error;
+    case 'replay':
+      return sendText(c, outcome.answer.status, outcome.answer.text, true);
+    case 'ran':
+      return sendText(c, outcome.answer.status, outcome.answer.text, false);
   }
 }
 
-function parseInput<C extends CallDef>(c: Context, call: C, rawBody: string): CallParsed<C> {
+/** `application/json`, with or without parameters (`; charset=utf-8`). */
+const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** A lone UTF-16 surrogate (a paired one is a single code point in a /u regex and never matches). */
+const LONE_SURROGATE = /\p{Cs}/u;
+const notUnicode = (path: string) => invalidTypeMessage(path, 'Unicode string');
+
+/**
+ * The body as text, or a refusal: anything but JSON is 415 (so a cross-site "simple" text/plain
+ * POST never reaches a handler), and bytes that are not UTF-8 are 422 naming the field, not
+ * replaced by U+FFFD and stored. A request without a body is fine.
+ */
+async function readBody(c: Context): Promise<string> {
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return '';
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.length === 0) return '';
+  if (!JSON_CONTENT_TYPE.test(c.req.header('content-type') ?? '')) throw new ApiError('REQUEST_7015');
+  try {
+    return STRICT_UTF8.decode(bytes);
+  } catch {
+    // Decode leniently only to say which field held the bad bytes.
+    const lenient = new TextDecoder().decode(bytes);
+    let fields: string[] = [];
+    try {
+      fields = fieldsMatching(JSON.parse(lenient), (text) => text.includes('\uFFFD'));
+    } catch {
+      // not JSON either: the body as a whole is named
+    }
+    throw validationError(Object.fromEntries((fields.length ? fields : ['body']).map((f) => [f, notUnicode(f)])));
+  }
+}
+
+/** Dotted paths of the strings (values or keys) in a JSON value that `bad` flags. */
+function fieldsMatching(value: unknown, bad: (text: string) => boolean, path = ''): string[] {
+  if (typeof value === 'string') return bad(value) ? [path || 'body'] : [];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const at = path ? `${path}.${k}` : k;
+    return bad(k) ? [path || 'body'] : fieldsMatching(v, bad, at);
+  });
+}
+
+/**
+ * Path parameters and query values that are not percent-encoded UTF-8 (`%ED%A0%80` is a lone
+ * surrogate, `%zz` no encoding at all). Hono hands such a value over undecoded rather than
+ * failing, so it would otherwise reach a handler as literal text.
+ */
+function badUrlText(c: Context, call: CallDef): Record<string, string> {
   const errors: Record<string, string> = {};
+  const url = new URL(c.req.url);
+  const decodes = (raw: string) => {
+    try {
+      decodeURIComponent(raw);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const template = call.path.split('/');
+  url.pathname.split('/').forEach((raw, i) => {
+    const name = template[i]?.startsWith(':') ? template[i].slice(1) : null;
+    if (name && !decodes(raw)) errors[name] ??= notUnicode(name);
+  });
+  for (const pair of url.search.slice(1).split('&')) {
+    if (!pair) continue;
+    const [rawKey = '', rawValue = ''] = pair.split(/=(.*)/s);
+    const name = decodes(rawKey) ? decodeURIComponent(rawKey.replace(/\+/g, ' ')) : 'query';
+    if (!decodes(rawKey) || !decodes(rawValue)) errors[name] ??= notUnicode(name);
+  }
+  return errors;
+}
+
+function parseInput<C extends CallDef>(c: Context, call: C, rawBody: string): CallParsed<C> {
+  const json = call.body ? parseJson(rawBody) : undefined;
+  const errors: Record<string, string> = { ...badUrlText(c, call) };
+  for (const field of fieldsMatching(json, (text) => LONE_SURROGATE.test(text))) errors[field] ??= notUnicode(field);
   const parse = (schema: z.ZodType | null, value: unknown) => {
     if (!schema) return undefined;
     const result = schema.safeParse(value);
     if (result.success) return result.data;
     // §5 messages keyed by field path ("transaction_ids is required"); the first one wins.
-    for (const [path, message] of Object.entries(validationMessages(result.error))) errors[path] ??= message;
+    for (const [path, message] of Object.entries(validationMessages(result.error, value))) errors[path] ??= message;
     return undefined;
   };
   const params = parse(call.params, c.req.param());
   const query = parse(call.query, c.req.query());
-  const body = parse(call.body, parseJson(rawBody));
+  const body = parse(call.body, json);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   return { params, query, body } as CallParsed<C>;
 }

@@ -25,12 +25,12 @@ describe.each(await testDatabases())('user administration on %s', (kind) => {
   const mails: string[] = [];
   beforeEach(() => {
     mails.length = 0;
-    vi.spyOn(console, 'info').mockImplementation((line: string) => void mails.push(String(line)));
+    vi.spyOn(console, 'log').mockImplementation((line: string) => void mails.push(String(line)));
   });
   afterEach(() => vi.restoreAllMocks());
   /** The token of the last invite email sent to `email` (from the server log). */
   const tokenFor = (email: string) => {
-    const line = [...mails].reverse().find((m) => m.includes(`invite email to ${email}:`));
+    const line = [...mails].reverse().find((m) => m.includes(`mail to ${email}: You are invited`));
     const token = line?.match(/\/invites\/([A-Za-z0-9_-]+)/)?.[1];
     if (!token) throw new Error(`no invite email to ${email}`);
     return token;

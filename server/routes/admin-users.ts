@@ -8,6 +8,7 @@ import {
   suspendUser as suspendUserCall,
   unsuspendUser as unsuspendUserCall,
 } from '../../schema/api/calls-admin.ts';
+import { sendMail, type MailDeps } from '../auth/email-otp.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { passwordSignIn } from '../auth/session.ts';
 import type { Queryable } from '../db/db.ts';
@@ -18,18 +19,11 @@ import { ApiError } from '../http/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
 import { adminOf, inWriteTx } from './admin.ts';
 
-/**
- * The invite email. No mail server exists: development writes it to the server log and, when
- * the identity side's dev_outbox table is there, to the outbox (GET /v1/public/dev/outbox).
- */
-async function sendInviteMail(db: Queryable, issued: IssuedInvite): Promise<void> {
+/** The invite email, through the one mail function (server log; the dev outbox only when on). */
+async function sendInviteMail(deps: MailDeps, db: Queryable, issued: IssuedInvite): Promise<void> {
   const link = `/invites/${issued.token}`;
   const body = `You have been invited to Ledgerline. Accept the invite: ${link} (valid until ${issued.invite.expires_at}).`;
-  console.info(`[ledgerline] invite email to ${issued.email}: ${link}`);
-  const [outbox] = await db.query<{ present: boolean }>(`SELECT to_regclass('dev_outbox') IS NOT NULL AS present`);
-  if (outbox?.present) {
-    await db.query('INSERT INTO dev_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [issued.email, 'You are invited to Ledgerline', body]);
-  }
+  await sendMail(deps, db, issued.email, 'You are invited to Ledgerline', body);
 }
 
 const inviteAnswer = (issued: IssuedInvite) => ({ user: issued.user, invite: issued.invite });
@@ -38,12 +32,12 @@ export function registerAdminUserRoutes(app: Hono, deps: AppDeps): void {
   // Admins, and managers within inviteRefusal's rules: the domain decides.
   register(app, deps, inviteUserCall, async (ctx) => {
     const issued = await inviteUser(ctx.db, actorOf(ctx).user, ctx.input.body, deps.now());
-    await sendInviteMail(ctx.db, issued);
+    await sendInviteMail(deps, ctx.db, issued);
     return ok(inviteAnswer(issued), 201);
   });
   register(app, deps, resendInviteCall, async (ctx) => {
     const issued = await resendInvite(ctx.db, actorOf(ctx).user, ctx.input.params.user_uuid, deps.now());
-    await sendInviteMail(ctx.db, issued);
+    await sendInviteMail(deps, ctx.db, issued);
     return ok(inviteAnswer(issued));
   });
   register(app, deps, changeUserRole, async (ctx) => {

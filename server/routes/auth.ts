@@ -3,10 +3,10 @@ import { currentIdentity, signIn, signOut } from '../../schema/api/calls.ts';
 import { defaultSpendUser } from '../../schema/roles.ts';
 import { loginDownMessage } from '../../schema/web-config.ts';
 import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
-import {
-  assertWithinLimits, clearAccountFailures, clientAddress, loginLimits, recordFailure,
-} from '../auth/rate-limit.ts';
-import { passwordSignIn } from '../auth/session.ts';
+import { foldEmail } from '../auth/email-address.ts';
+import { clientAddress, ThrottledError } from '../auth/rate-limit.ts';
+import { passwordSignIn, revokeSession } from '../auth/session.ts';
+import { clearSignInFailures, recordSignInFailure, signInKeys, signInRetryAfter } from '../auth/sign-in-limits.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import type { Queryable } from '../db/db.ts';
 import { SPEND_USER_DOC_SQL } from '../feed/docs.ts';
@@ -78,12 +78,17 @@ export function signInUser<U extends SpendUserDoc>(users: U[], businessId: strin
 
 export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
   register(app, deps, signIn, async (ctx) => {
-    const { email, password, business_id } = ctx.input.body;
+    const { password, business_id } = ctx.input.body;
+    const email = foldEmail(ctx.input.body.email);
     const config = await readWebConfig(ctx.db);
     if (config.isLoginDown) throw new ApiError('AUTH_7022', loginDownMessage(config));
-    const limits = loginLimits(email, clientAddress(ctx.c));
-    await assertWithinLimits(ctx.c, ctx.db, limits, deps.now());
-    const rows = await ctx.db.query<IdentityRow>('SELECT * FROM identities WHERE lower(email) = lower($1)', [email]);
+    const keys = signInKeys(email, clientAddress(ctx.c));
+    const wait = await signInRetryAfter(ctx.db, keys, deps.now());
+    if (wait !== null) {
+      ctx.c.header('Retry-After', String(wait));
+      throw new ThrottledError(wait);
+    }
+    const rows = await ctx.db.query<IdentityRow>('SELECT * FROM identities WHERE lower(email) = $1', [email]);
     const identity = rows[0];
     // Unknown emails burn the same scrypt work, so timing does not reveal which accounts exist.
     const valid = identity ? await verifyPassword(password, identity.password_hash) : await verifyAgainstDummy(password);
@@ -94,10 +99,10 @@ export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
     const invite = user ? null : statusRefusal(statuses, INVITE_STATUSES);
     if (invite) throw invite;
     if (!identity || !valid) {
-      await recordFailure(ctx.db, limits, deps.now());
+      await recordSignInFailure(ctx.db, keys, deps.now());
       throw new ApiError('AUTH_7001');
     }
-    await clearAccountFailures(ctx.db, email);
+    await clearSignInFailures(ctx.db, keys);
     // A suspension (or deletion) is only told to someone who knows the password.
     if (!user) throw statusRefusal(statuses, AFTER_PASSWORD) ?? new ApiError('4014');
     return ok(await passwordSignIn(deps, ctx.db, { identityId: identity.id, userId: user.id, businessId: user.business_id }));
@@ -105,7 +110,7 @@ export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
 
   register(app, deps, signOut, async (ctx) => {
     const actor = actorOf(ctx);
-    await ctx.db.query('UPDATE sessions SET revoked_at = now() WHERE id = $1 AND revoked_at IS NULL', [actor.sessionId]);
+    await revokeSession(ctx.db, actor.sessionId);
     return ok({ ok: true });
   });
 

@@ -23,7 +23,7 @@ const LINK_RE = /\/passwordless\?token=([A-Za-z0-9_-]+)/;
 const INVITE_RE = /\/invites\/([A-Za-z0-9_-]+)/;
 
 describe.each(await testDatabases())('passwordless links and accept-and-create-identity on %s', (kind) => {
-  const t = useTestApp(kind, { now: clock.now });
+  const t = useTestApp(kind, { now: clock.now, devOutbox: true });
 
   const sendLink = (email: string) => request(t.app, 'POST', '/v1/public/passwordless/send', { body: { email } });
   const linkSignIn = (token: string) => request(t.app, 'POST', '/v1/public/passwordless/sign-in', { body: { token } });

@@ -4,7 +4,8 @@ import {
   acceptAndCreateIdentity, passwordlessSend, passwordlessSignIn, passwordlessValidate,
 } from '../../schema/api/calls-identity.ts';
 import { loginDownMessage } from '../../schema/web-config.ts';
-import { sendMail } from '../auth/email-otp.ts';
+import { foldEmail } from '../auth/email-address.ts';
+import { sendMail, type MailDeps } from '../auth/email-otp.ts';
 import { hashPassword } from '../auth/password.ts';
 import { clientAddress, passwordlessLimits, takeRateLimit } from '../auth/rate-limit.ts';
 import { passwordSignIn } from '../auth/session.ts';
@@ -28,7 +29,7 @@ async function assertLoginUp(db: Queryable): Promise<void> {
 }
 
 /** Mails a new link; earlier unused links of the identity die (only the latest email works). */
-async function issueLink(db: Queryable, identity: { id: string; email: string }, nowMs: number): Promise<void> {
+async function issueLink(deps: MailDeps, db: Queryable, identity: { id: string; email: string }, nowMs: number): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   const now = new Date(nowMs);
   await db.query('UPDATE passwordless_links SET used_at = $2 WHERE identity_id = $1 AND used_at IS NULL', [identity.id, now]);
@@ -36,7 +37,7 @@ async function issueLink(db: Queryable, identity: { id: string; email: string },
     'INSERT INTO passwordless_links (id, identity_id, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)',
     [randomUUID(), identity.id, hashToken(token), new Date(nowMs + PASSWORDLESS_TTL_MS), now],
   );
-  await sendMail(db, identity.email, 'Your Ledgerline sign-in link',
+  await sendMail(deps, db, identity.email, 'Your Ledgerline sign-in link',
     `Sign in to Ledgerline: /passwordless?token=${token} (valid for 15 minutes, once).`);
 }
 
@@ -57,14 +58,14 @@ const refuse = (err: ApiError) => ({ status: err.status, body: err.body });
 
 export function registerPasswordlessRoutes(app: Hono, deps: AppDeps): void {
   register(app, deps, passwordlessSend, async (ctx) => {
-    const { email } = ctx.input.body;
+    const email = foldEmail(ctx.input.body.email);
     await assertLoginUp(ctx.db);
     // Counted per address asked for, known or not: the answer must not tell which accounts exist.
     await takeRateLimit(ctx.c, ctx.db, passwordlessLimits(email, clientAddress(ctx.c)), deps.now());
     const [identity] = await ctx.db.query<{ id: string; email: string }>(
-      'SELECT id::text, email FROM identities WHERE lower(email) = lower($1)', [email],
+      'SELECT id::text, email FROM identities WHERE lower(email) = $1', [email],
     );
-    if (identity) await issueLink(ctx.db, identity, deps.now());
+    if (identity) await issueLink(deps, ctx.db, identity, deps.now());
     return ctx.c.body(null, 204);
   });
 

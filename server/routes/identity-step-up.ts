@@ -3,20 +3,23 @@ import {
   changePassword, changeUserEmail, putBankDetails, putTaxInfo, sendEmailOtp, setPhoneNumber, stepUp, verifyEmailOtp,
 } from '../../schema/api/calls-identity.ts';
 import type { Scope } from '../../schema/api/scopes.ts';
+import { foldEmail } from '../auth/email-address.ts';
 import { consumeEmailOtp, issueEmailOtp } from '../auth/email-otp.ts';
 import { last4 } from '../auth/guards.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import {
-  assertWithinLimits, clientAddress, emailOtpLimits, loginLimits, recordFailure, takeRateLimit,
+  assertWithinLimits, clientAddress, emailOtpLimits, recordFailure, takeRateLimit,
 } from '../auth/rate-limit.ts';
 import { issueToken, STEP_UP_TTL_SECONDS } from '../auth/session.ts';
+import { stepUpPasswordLimits } from '../auth/sign-in-limits.ts';
 import { consumeCode } from '../auth/totp.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Actor } from '../http/actor.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { ApiError, validationError } from '../http/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
-import { DUPLICATE_EMAIL_MESSAGE, PASSWORD_IS_EMAIL_MESSAGE, refuse } from './identity.ts';
+import { DUPLICATE_EMAIL_MESSAGE, PASSWORD_IS_EMAIL_MESSAGE } from './identity.ts';
+import { codeGate, refuse, wrongCode } from './identity-code-limits.ts';
 
 const ADMIN_ROLES = ['BUSINESS_OWNER', 'BUSINESS_ADMIN'];
 
@@ -49,16 +52,19 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
     assertNotImpersonating(actor);
     const body = ctx.input.body;
     if ('mfa_code' in body) {
+      const attempt = { c: ctx.c, deps, db: ctx.db, actor };
+      const blocked = await codeGate(attempt);
+      if (blocked) return blocked;
       const used = await consumeCode(ctx.db, actor.identityId, body.mfa_code, deps.now());
-      return used ? stepUpToken(deps, actor, 'sensitive') : refuse('AUTH_7025');
+      return used ? stepUpToken(deps, actor, 'sensitive') : wrongCode(attempt, 'AUTH_7025');
     }
-    const [identity] = await ctx.db.query<{ email: string; password_hash: string }>(
-      'SELECT email, password_hash FROM identities WHERE id = $1',
-      [actor.identityId],
-    );
+    const [identity] = await ctx.db.query<{ password_hash: string }>('SELECT password_hash FROM identities WHERE id = $1', [
+      actor.identityId,
+    ]);
     if (!identity) throw new ApiError('AUTH_7002');
-    // Re-entering the password is guessable like a sign-in: the same per-account window applies.
-    const limits = loginLimits(identity.email, null);
+    // Re-entering the password is guessable like a sign-in, but on its own budget: a signed-in
+    // caller's wrong guesses here must not lock the person's sign-in.
+    const limits = stepUpPasswordLimits(actor.identityId);
     await assertWithinLimits(ctx.c, ctx.db, limits, deps.now());
     if (!(await verifyPassword(body.password, identity.password_hash))) {
       await recordFailure(ctx.db, limits, deps.now());
@@ -74,14 +80,19 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
     await takeRateLimit(ctx.c, ctx.db, emailOtpLimits(actor.identityId, clientAddress(ctx.c)), deps.now());
     const [identity] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
     if (!identity) throw new ApiError('AUTH_7002');
-    const expiresAt = await issueEmailOtp(ctx.db, actor.identityId, identity.email, deps.now());
+    const expiresAt = await issueEmailOtp(deps, ctx.db, actor.identityId, identity.email, deps.now());
     return ok({ sent: true, expires_at: expiresAt.toISOString() });
   });
 
   register(app, deps, verifyEmailOtp, async (ctx) => {
     const actor = actorOf(ctx);
     assertNotImpersonating(actor);
+    const attempt = { c: ctx.c, deps, db: ctx.db, actor };
+    const blocked = await codeGate(attempt);
+    if (blocked) return blocked;
     const refusal = await consumeEmailOtp(ctx.db, actor.identityId, ctx.input.body.code, deps.now());
+    // An expired code (7016) is no guess: only wrong ones use up the budget.
+    if (refusal === 'PROFILE_7017') return wrongCode(attempt, refusal);
     return refusal ? refuse(refusal) : stepUpToken(deps, actor, 'email-otp');
   });
 
@@ -90,7 +101,7 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
     const { new_password } = ctx.input.body;
     const [identity] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
     if (!identity) throw new ApiError('AUTH_7002');
-    if (new_password.trim().toLowerCase() === identity.email.toLowerCase()) throw validationError({ new_password: PASSWORD_IS_EMAIL_MESSAGE });
+    if (foldEmail(new_password) === foldEmail(identity.email)) throw validationError({ new_password: PASSWORD_IS_EMAIL_MESSAGE });
     await ctx.db.query('UPDATE identities SET password_hash = $2, updated_at = now() WHERE id = $1', [
       actor.identityId, await hashPassword(new_password),
     ]);
@@ -111,14 +122,14 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
   register(app, deps, changeUserEmail, async (ctx) => {
     const actor = actorOf(ctx);
     if (!ADMIN_ROLES.includes(actor.user.role)) throw new ApiError('FORBIDDEN_7003');
-    const { email } = ctx.input.body;
+    const email = foldEmail(ctx.input.body.email);
     const [target] = await ctx.db.query<{ identity_id: string }>(
       'SELECT identity_id FROM spend_users WHERE id = $1 AND business_id = $2 AND NOT deleted',
       [ctx.input.params.user_uuid, actor.businessId],
     );
     // Another business's user is as unknown as a missing one (tenant isolation).
     if (!target) throw new ApiError('REQUEST_7004');
-    const clash = await ctx.db.query('SELECT 1 FROM identities WHERE lower(email) = lower($1) AND id <> $2', [email, target.identity_id]);
+    const clash = await ctx.db.query('SELECT 1 FROM identities WHERE lower(email) = $1 AND id <> $2', [email, target.identity_id]);
     if (clash.length > 0) throw validationError({ email: DUPLICATE_EMAIL_MESSAGE });
     await ctx.db.query('UPDATE identities SET email = $2, updated_at = now() WHERE id = $1', [target.identity_id, email]);
     // The identity's users in every business show the new address; each is a mirrored row.

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { migrate } from '../db/migrate.ts';
-import { ACCOUNT_MAX_FAILURES } from '../auth/rate-limit.ts';
+import { SIGN_IN_POLICY } from '../auth/sign-in-limits.ts';
 import { twoProcessesOnOnePg } from '../test-app.ts';
 import { pgAvailable } from '../testing.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn } from '../test-fixtures.ts';
@@ -27,7 +27,7 @@ describe.skipIf(!(await pgAvailable()))('identity across two API processes on on
       expect((await request(appA, 'GET', '/v1/auth/identity', { token: two })).status).toBe(401);
 
       const email = f.email('employee');
-      for (let i = 0; i < ACCOUNT_MAX_FAILURES; i++) {
+      for (let i = 0; i < SIGN_IN_POLICY.pairFreeFailures; i++) {
         const app = i % 2 === 0 ? appA : appB;
         await request(app, 'POST', '/v1/public/sign-in', { body: { email, password: 'wrong-password' } });
       }

@@ -4,11 +4,11 @@ import {
   checkMfa, devOutbox, sendMfa, signUp, totpDelete, totpStart, totpVerify, verifyMfa, webConfig,
 } from '../../schema/api/calls-identity.ts';
 import { mfaDownMessage } from '../../schema/web-config.ts';
-import { ERROR_CATALOGUE, errorBody, type ErrorCode } from '../../schema/errors.ts';
-import { consumeEmailOtp, devOutboxEnabled } from '../auth/email-otp.ts';
+import { foldEmail } from '../auth/email-address.ts';
+import { checkEmailOtp, useEmailOtp } from '../auth/email-otp.ts';
 import { hashPassword } from '../auth/password.ts';
-import { clientAddress, signUpLimits, takeRateLimit } from '../auth/rate-limit.ts';
-import { issueToken, mfaRequiredFor, openSession } from '../auth/session.ts';
+import { clientAddress, onLoopbackListener, signUpLimits, takeRateLimit } from '../auth/rate-limit.ts';
+import { issueToken, mfaPending, mfaRequiredFor, openSession } from '../auth/session.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import { consumeCode, hasActiveTotp, startEnrolment } from '../auth/totp.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
@@ -17,6 +17,9 @@ import type { Actor } from '../http/actor.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { ApiError, validationError } from '../http/errors.ts';
 import { actorOf, ok, register, type Reply } from '../http/register.ts';
+import { codeGate, refuse, wrongCode, type CodeAttempt } from './identity-code-limits.ts';
+
+export { refuse };
 
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists. Sign in instead.';
 export const PASSWORD_IS_EMAIL_MESSAGE = 'password must not be your email address';
@@ -28,41 +31,36 @@ async function assertMfaUp(db: Queryable): Promise<void> {
 
 /** A token still waiting for its second factor may not enrol a new one over an existing factor. */
 async function assertMayEnrol(db: Queryable, actor: Actor): Promise<void> {
-  const pending = actor.claims.ramp_mfa_required && !actor.claims.ramp_mfa_authed;
-  if (pending && (await hasActiveTotp(db, actor.identityId))) throw new ApiError('AUTH_7016');
+  if (mfaPending(actor.claims) && (await hasActiveTotp(db, actor.identityId))) throw new ApiError('AUTH_7016');
 }
 
 export const FIRST_ENROLMENT_EMAIL_MESSAGE = 'Confirm the code we emailed you to finish setting up two-factor authentication.';
 
 /**
- * A refusal answered (not thrown) so the write transaction commits what it counted: a failed
- * attempt must stay counted, and a thrown error would roll it back.
- */
-export const refuse = (code: ErrorCode): Reply => ({ status: ERROR_CATALOGUE[code].status, body: errorBody(code) });
-
-/**
  * A first enrolment from a sign-in still waiting for MFA (enforced MFA rolling out) is bound to
  * the mailbox: the password alone must not let someone bind their own authenticator first. The
- * caller must also give the code send-email-otp mailed; null when it checks out or is not needed
- * (a fully signed-in caller enrolling from Settings). assertMayEnrol already refused a pending
- * token when an authenticator exists, so pending here means none is active yet.
+ * caller must also give the code send-email-otp mailed. Answers the refusal (a wrong code counts
+ * on the second-factor budget), else the checked code's id to use up once the TOTP code is right,
+ * or null when none is needed (a fully signed-in caller enrolling from Settings).
+ * assertMayEnrol already refused a pending token when an authenticator exists, so pending here
+ * means none is active yet.
  */
-async function mailboxRefusal(db: Queryable, actor: Actor, emailCode: string | undefined, nowMs: number): Promise<Reply | null> {
-  const pending = actor.claims.ramp_mfa_required && !actor.claims.ramp_mfa_authed;
-  if (!pending) return null;
+async function mailboxCheck(a: CodeAttempt, emailCode: string | undefined): Promise<Reply | { otpId: string } | null> {
+  if (!mfaPending(a.actor.claims)) return null;
   if (!emailCode) throw new ApiError('AUTH_7016', FIRST_ENROLMENT_EMAIL_MESSAGE);
-  const refusal = await consumeEmailOtp(db, actor.identityId, emailCode, nowMs);
-  return refusal ? refuse(refusal) : null;
+  const check = await checkEmailOtp(a.db, a.actor.identityId, emailCode, a.deps.now());
+  if (check.refusal === 'PROFILE_7017') return wrongCode(a, check.refusal);
+  return check.refusal ? refuse(check.refusal) : { otpId: check.otpId };
 }
 
 const emailTaken = async (db: Queryable, email: string) =>
-  (await db.query('SELECT 1 FROM identities WHERE lower(email) = lower($1)', [email])).length > 0;
+  (await db.query('SELECT 1 FROM identities WHERE lower(email) = $1', [email])).length > 0;
 
 export function registerIdentityRoutes(app: Hono, deps: AppDeps): void {
   register(app, deps, signUp, async (ctx) => {
-    const b = ctx.input.body;
+    const b = { ...ctx.input.body, email: foldEmail(ctx.input.body.email) };
     await takeRateLimit(ctx.c, ctx.db, signUpLimits(clientAddress(ctx.c)), deps.now());
-    if (b.password.trim().toLowerCase() === b.email.trim().toLowerCase()) throw validationError({ password: PASSWORD_IS_EMAIL_MESSAGE });
+    if (foldEmail(b.password) === b.email) throw validationError({ password: PASSWORD_IS_EMAIL_MESSAGE });
     if (await emailTaken(ctx.db, b.email)) throw validationError({ email: DUPLICATE_EMAIL_MESSAGE });
     const hash = await hashPassword(b.password);
     const ids = { identityId: randomUUID(), businessId: randomUUID(), userId: randomUUID() };
@@ -91,15 +89,19 @@ export function registerIdentityRoutes(app: Hono, deps: AppDeps): void {
 
   register(app, deps, webConfig, async (ctx) => ok(await readWebConfig(ctx.db)));
 
-  register(app, deps, devOutbox, async (ctx) => {
-    if (!devOutboxEnabled()) throw new ApiError('REQUEST_7004');
-    const messages = await ctx.db.query(
-      `SELECT recipient AS "to", subject, body, ll_iso(created_at) AS created_at FROM dev_outbox
-        WHERE lower(recipient) = lower($1) ORDER BY id DESC LIMIT 20`,
-      [ctx.input.query.email],
-    );
-    return ok({ messages });
-  });
+  // Switched off the route does not exist (404 as any unknown path); on, it answers only on a
+  // loopback listener: anyone who can read it can sign in as anyone.
+  if (deps.devOutbox) {
+    register(app, deps, devOutbox, async (ctx) => {
+      if (!onLoopbackListener(ctx.c)) throw new ApiError('REQUEST_7004');
+      const messages = await ctx.db.query(
+        `SELECT recipient AS "to", subject, body, ll_iso(created_at) AS created_at FROM dev_outbox
+          WHERE lower(recipient) = $1 ORDER BY id DESC LIMIT 20`,
+        [foldEmail(ctx.input.query.email)],
+      );
+      return ok({ messages });
+    });
+  }
 
   register(app, deps, totpStart, async (ctx) => {
     const actor = actorOf(ctx);
@@ -114,13 +116,17 @@ export function registerIdentityRoutes(app: Hono, deps: AppDeps): void {
     const actor = actorOf(ctx);
     await assertMfaUp(ctx.db);
     await assertMayEnrol(ctx.db, actor);
-    // The email code is consumed first; a wrong TOTP code below throws, which rolls the
-    // transaction back and leaves the email code usable for the next try.
-    const refusal = await mailboxRefusal(ctx.db, actor, ctx.input.body.email_code, deps.now());
-    if (refusal) return refusal;
+    const attempt = { c: ctx.c, deps, db: ctx.db, actor };
+    const blocked = await codeGate(attempt);
+    if (blocked) return blocked;
+    const mailbox = await mailboxCheck(attempt, ctx.input.body.email_code);
+    if (mailbox && !('otpId' in mailbox)) return mailbox;
     const id = ctx.input.params.authenticator_id;
     const used = await consumeCode(ctx.db, actor.identityId, ctx.input.body.code, deps.now(), { authenticatorId: id, activate: true });
-    if (!used) throw new ApiError('AUTH_7025');
+    // The email code is only checked so far: after a wrong TOTP code it serves the next try.
+    if (!used) return wrongCode(attempt, 'AUTH_7025');
+    // Lost to a concurrent use of the same email code: thrown, so the activation rolls back.
+    if (mailbox && !(await useEmailOtp(ctx.db, mailbox.otpId, deps.now()))) throw new ApiError('PROFILE_7017');
     return ok({ authenticator_id: used, active: true });
   });
 
@@ -152,8 +158,11 @@ export function registerIdentityRoutes(app: Hono, deps: AppDeps): void {
   register(app, deps, verifyMfa, async (ctx) => {
     const actor = actorOf(ctx);
     await assertMfaUp(ctx.db);
+    const attempt = { c: ctx.c, deps, db: ctx.db, actor };
+    const blocked = await codeGate(attempt);
+    if (blocked) return blocked;
     const used = await consumeCode(ctx.db, actor.identityId, ctx.input.body.code, deps.now());
-    if (!used) throw new ApiError('AUTH_7025');
+    if (!used) return wrongCode(attempt, 'AUTH_7025');
     // The same session, now fully scoped: signing out still ends it.
     const { token } = await issueToken(
       deps,

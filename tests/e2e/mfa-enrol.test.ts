@@ -24,7 +24,7 @@ let server: TestServer;
 let browser: BrowserSession;
 
 beforeAll(async () => {
-  server = await startTestServer({ serveDist: true, transactions: 50 });
+  server = await startTestServer({ serveDist: true, transactions: 50, devOutbox: true });
   await server.db.query('UPDATE businesses SET mfa_required = true WHERE id = $1', [server.businessId]);
   browser = await launchBrowser({ baseURL: server.url });
 }, 120_000);

@@ -6,7 +6,8 @@
  * admin signs in → first mirror → search → selects 100 rows (click + shift-click) → bulk-codes
  * them → the server holds exactly those 100 coded; offline → memo edits in the detail drawer and
  * a bulk code → offline reload (service worker + mirror) keeps the pending edits → online → the
- * outbox drains → the server applied each command exactly once; an employee sees only their own.
+ * outbox drains → the server applied each command exactly once, with no Content Security Policy
+ * violation anywhere (page, data worker, service worker); an employee sees only their own.
  *
  * Server-side checks read the database through the test server's `db` handle.
  */
@@ -243,6 +244,17 @@ describe('offline coding, end to end', () => {
     await expect
       .poll(async () => (await allRows(page, story.memoIds.length)).filter((r) => r.cells[COLUMNS.status]?.includes('Pending')).length)
       .toBe(0);
+  });
+
+  it('ran all of the above under the strict Content Security Policy without a single violation', async () => {
+    // Sign-in, the data worker, the service worker install, searching, coding, offline reload
+    // and the outbox drain all happened under the server's policy: it must be there, and unbroken.
+    const shell = await admin.page.request.get('/');
+    expect(shell.headers()['content-security-policy']).toContain("script-src 'self'");
+    expect(shell.headers()['content-security-policy']).not.toContain('unsafe');
+    expect(admin.context.serviceWorkers().length).toBeGreaterThan(0);
+    expect(admin.page.workers().length).toBeGreaterThan(0);
+    expect(admin.cspViolations).toEqual([]);
   });
 
   it('an employee sees only their own transactions', async () => {

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, ConsoleMessage, Locator, Page, Worker } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -33,6 +33,12 @@ export interface BrowserSession {
   userDataDir: string;
   /** Console errors, page errors and failed requests, to print when a test fails. */
   logs: string[];
+  /**
+   * Content Security Policy violations seen anywhere in the context: `securitypolicyviolation`
+   * events of every document, and console errors about the policy from pages, dedicated workers
+   * and service workers (Chromium reports a blocked eval or load there too).
+   */
+  cspViolations: string[];
   /** Closes the browser and deletes its profile directory. */
   close(): Promise<void>;
 }
@@ -60,6 +66,8 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<BrowserSe
     throw err;
   }
   const logs: string[] = [];
+  const cspViolations: string[] = [];
+  await watchCsp(context, cspViolations);
   const watch = (page: Page) => collectLogs(page, logs);
   context.pages().forEach(watch);
   context.on('page', watch);
@@ -69,11 +77,42 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<BrowserSe
     page,
     userDataDir,
     logs,
+    cspViolations,
     async close() {
       await context.close().catch(() => undefined);
       await rm(userDataDir, { recursive: true, force: true, maxRetries: 3 });
     },
   };
+}
+
+const CSP_MESSAGE = /content.security.policy|\[csp-violation\]/i;
+
+/** Relays a realm's `securitypolicyviolation` events to its console, where the watchers below read them. */
+function relayViolations() {
+  globalThis.addEventListener('securitypolicyviolation', (event) => {
+    const e = event as SecurityPolicyViolationEvent;
+    console.error(`[csp-violation] ${e.effectiveDirective} blocked ${e.blockedURI || '(inline)'} at ${e.sourceFile}:${e.lineNumber}`);
+  }, true);
+}
+
+async function watchCsp(context: BrowserContext, out: string[]): Promise<void> {
+  await context.addInitScript(relayViolations);
+  const take = (where: () => string) => (msg: ConsoleMessage) => {
+    if (CSP_MESSAGE.test(msg.text())) out.push(`[${where()}] ${msg.text()}`);
+  };
+  const watchWorker = (kind: string) => (worker: Worker) => {
+    worker.on('console', take(() => `${kind} ${worker.url()}`));
+    // Init scripts do not run in workers: attach the relay as soon as the worker is seen.
+    worker.evaluate(relayViolations).catch(() => undefined);
+  };
+  const watchPage = (page: Page) => {
+    page.on('console', take(() => `page ${page.url()}`));
+    page.on('worker', watchWorker('worker'));
+  };
+  context.pages().forEach(watchPage);
+  context.on('page', watchPage);
+  context.serviceWorkers().forEach(watchWorker('service worker'));
+  context.on('serviceworker', watchWorker('service worker'));
 }
 
 function collectLogs(page: Page, logs: string[]): void {
@@ -125,7 +164,8 @@ export function pendingCount(statusText: string): number | null {
  * clients), so the page is reloaded once while online when it is not yet controlled.
  */
 export async function waitForServiceWorkerControl(page: Page, timeout = 60_000): Promise<void> {
-  await page.waitForFunction(
+  await pollPage(
+    page,
     async () => {
       const reg = await navigator.serviceWorker.ready;
       return reg.active?.state === 'activated';
@@ -136,5 +176,38 @@ export async function waitForServiceWorkerControl(page: Page, timeout = 60_000):
   const controlled = await page.evaluate(() => navigator.serviceWorker.controller !== null);
   if (controlled) return;
   await page.reload({ waitUntil: 'load' });
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout });
+  await pollPage(page, () => navigator.serviceWorker.controller !== null, undefined, { timeout });
+}
+
+/**
+ * Polls `fn` in the page until it returns a truthy value, and returns that value.
+ *
+ * Playwright's page.waitForFunction runs its predicate through the page's own `eval`, which the
+ * app's Content Security Policy (script-src 'self', no 'unsafe-eval') refuses. page.evaluate
+ * goes through DevTools instead, so it is polled from here; a navigation that destroys the
+ * context mid-poll is retried rather than failed.
+ */
+export async function pollPage<A, R>(
+  page: Page,
+  fn: (arg: A) => R | Promise<R>,
+  arg: A,
+  opts: { timeout?: number; interval?: number } = {},
+): Promise<NonNullable<Awaited<R>>> {
+  const timeout = opts.timeout ?? 30_000;
+  const interval = opts.interval ?? 50;
+  const deadline = Date.now() + timeout;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = (await page.evaluate(fn as (arg: unknown) => R, arg as unknown)) as Awaited<R>;
+      if (value) return value as NonNullable<Awaited<R>>;
+    } catch (error) {
+      if (!/Execution context was destroyed|because of a navigation/i.test(String(error))) throw error;
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`pollPage: not true after ${timeout} ms${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, interval));
+  }
 }
