@@ -3,6 +3,7 @@ import tseslint from 'typescript-eslint';
 import importX from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { readdirSync } from 'node:fs';
 
 /** Import direction (docs/architecture.md): schema ← sync ← workers ← src; server ← schema. */
 const zones = [
@@ -11,6 +12,35 @@ const zones = [
   { target: './workers', from: ['./server', './src', './tests', './bench'] },
   { target: './src', from: ['./server', './sync', './tests', './bench'] },
   { target: './server', from: ['./sync', './workers', './src', './tests', './bench'] },
+];
+
+/**
+ * Inside src/ (bulletproof-react's direction): app → features → components/lib → data-access.
+ * A feature never imports another (what two share moves down to components/ or lib/), and the
+ * shared layers import no feature and nothing of the shell. A new feature folder gets its zone
+ * without editing this file.
+ */
+const features = readdirSync(new URL('./src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const srcZones = [
+  ...features.map((name) => ({
+    target: `./src/features/${name}`,
+    from: './src/features',
+    except: [`./${name}`],
+    message: 'A feature does not import another feature: move what they share to src/components or src/lib.',
+  })),
+  { target: './src/features', from: './src/app', message: 'Features do not import the shell (src/app).' },
+  {
+    target: ['./src/lib', './src/components', './src/data-access'],
+    from: ['./src/app', './src/features'],
+    message: 'The shared layers import neither the shell (src/app) nor a feature.',
+  },
+  {
+    target: ['./src/app', './src/features', './src/lib', './src/components', './src/data-access'],
+    from: ['./src/router.tsx', './src/main.tsx'],
+    message: 'Only main.tsx and router.tsx assemble the app.',
+  },
 ];
 
 export default tseslint.config(
@@ -26,7 +56,7 @@ export default tseslint.config(
     },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      'import-x/no-restricted-paths': ['error', { zones }],
+      'import-x/no-restricted-paths': ['error', { zones: [...zones, ...srcZones] }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
       'no-restricted-imports': [

@@ -5,8 +5,8 @@ import { createDataClient } from '../workers/client.ts';
 import { startBrowserTelemetry } from '../workers/telemetry-client.ts';
 import { bootData, createAppStore } from './data-access/app-state.ts';
 import { DataProvider } from './data-access/data-context.tsx';
-import { bootPlatform, tabBusinessId } from './app/platform-boot.ts';
-import { withoutBusinessParam } from './app/business-switch.ts';
+import { bootPlatform, tabBusinessId } from './lib/platform-boot.ts';
+import { withoutBusinessParam } from './lib/business-switch.ts';
 import { createAppRouter } from './router.tsx';
 import './styles.css';
 

@@ -3,19 +3,19 @@ import type { AppStore } from './data-access/app-state.ts';
 import { whenBooted } from './data-access/app-state.ts';
 import { useAppState } from './data-access/data-context.tsx';
 import { AppLayout } from './app/app-layout.tsx';
-import { SignInPage } from './app/sign-in-page.tsx';
-import { SignUpPage } from './app/sign-up-page.tsx';
-import { SettingsPage } from './features/settings/settings-page.tsx';
 import { Toasts } from './app/toasts.tsx';
 import { UpdatePrompt } from './app/update-prompt.tsx';
-import { HOME_PATH, safeRedirect } from './app/redirect.ts';
+import { HOME_PATH, safeRedirect } from './lib/redirect.ts';
 import { parseUrlSearch, stringifyUrlSearch } from './app/url-search.ts';
-import { parseTransactionsSearch } from './features/transactions/search-params.ts';
-import { TransactionsPage } from './features/transactions/transactions-page.tsx';
+import type { NavItem } from './lib/routing.ts';
+import { identityGuestRoutes, identityNav, identityRoutes } from './features/identity/index.ts';
+import { transactionsNav, transactionsRoutes } from './features/transactions/index.ts';
 
 /**
- * Code-based routes (no generated tree). Routes stay thin: they validate URL search params
- * with zod-backed parsers and guard on the session; views get their data from the worker.
+ * Code-based routes (no generated tree), assembled from the features' route lists. Routes stay
+ * thin: they validate URL search params with zod-backed parsers; the shell guards on the
+ * session (`_guest` for signed-out pages, `_app` for the signed-in layout); views get their data
+ * from the worker.
  */
 export interface RouterContext {
   store: AppStore;
@@ -56,29 +56,16 @@ function BootScreen({ error }: { error: string | null }) {
   );
 }
 
-const signInRoute = createRoute({
+/** Signed-out pages: a visitor who is signed in goes where they were heading instead. */
+const guestRoute = createRoute({
   getParentRoute: () => rootRoute,
-  path: '/sign-in',
-  validateSearch: (raw: Record<string, unknown>): { redirect?: string } =>
-    typeof raw.redirect === 'string' && raw.redirect ? { redirect: raw.redirect } : {},
-  beforeLoad: async ({ context, search }) => {
+  id: '_guest',
+  beforeLoad: async ({ context, location }) => {
     await whenBooted(context.store);
-    if (context.store.get().session) throw redirect({ href: safeRedirect(search.redirect), replace: true });
+    if (!context.store.get().session) return;
+    const heading = (location.search as { redirect?: unknown }).redirect;
+    throw redirect({ href: safeRedirect(typeof heading === 'string' ? heading : undefined), replace: true });
   },
-  component: function SignInRoute() {
-    const { redirect: to } = signInRoute.useSearch();
-    return <SignInPage redirect={to} />;
-  },
-});
-
-const signUpRoute = createRoute({
-  getParentRoute: () => rootRoute,
-  path: '/sign-up',
-  beforeLoad: async ({ context }) => {
-    await whenBooted(context.store);
-    if (context.store.get().session) throw redirect({ href: HOME_PATH, replace: true });
-  },
-  component: SignUpPage,
 });
 
 const appRoute = createRoute({
@@ -90,7 +77,9 @@ const appRoute = createRoute({
       throw redirect({ to: '/sign-in', search: { redirect: location.href }, replace: true });
     }
   },
-  component: AppLayout,
+  component: function SignedInLayout() {
+    return <AppLayout nav={NAV} />;
+  },
 });
 
 const indexRoute = createRoute({
@@ -101,23 +90,12 @@ const indexRoute = createRoute({
   },
 });
 
-export const transactionsRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/transactions',
-  validateSearch: parseTransactionsSearch,
-  component: TransactionsPage,
-});
-
-const settingsRoute = createRoute({
-  getParentRoute: () => appRoute,
-  path: '/settings',
-  component: SettingsPage,
-});
+/** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
+const NAV: readonly NavItem[] = [...transactionsNav, ...identityNav];
 
 const routeTree = rootRoute.addChildren([
-  signInRoute,
-  signUpRoute,
-  appRoute.addChildren([indexRoute, transactionsRoute, settingsRoute]),
+  guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...identityRoutes(appRoute)]),
 ]);
 
 export function createAppRouter(store: AppStore) {

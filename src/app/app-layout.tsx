@@ -6,15 +6,16 @@ import { fullName } from '../../schema/entities/spend-user.ts';
 import { useAppStore, useAppState, useDataClient } from '../data-access/data-context.tsx';
 import { SyncIndicator } from './sync-indicator.tsx';
 import { mirrorProgress } from './sync-text.ts';
-import { toastError } from './toast-store.ts';
-import { ReauthDialog } from './auth/reauth-dialog.tsx';
-import { StepUpDialog } from './auth/step-up-dialog.tsx';
+import { toastError } from '../lib/toast-store.ts';
+import { ReauthDialog, StepUpDialog } from '../features/identity/index.ts';
+import { HOME_PATH } from '../lib/redirect.ts';
+import type { NavItem } from '../lib/routing.ts';
 import { unsyncedQuestion } from './sign-out-text.ts';
-import { errorText } from './error-text.ts';
+import { errorText } from '../lib/error-text.ts';
 import { BusinessSwitcher } from './business-switcher.tsx';
 
-/** The signed-in shell: top bar (brand, main navigation, sync, user), offline banner, progress. */
-export function AppLayout() {
+/** The signed-in shell: top bar (brand, the features' main navigation, sync, user), offline banner, progress. */
+export function AppLayout({ nav }: { nav: readonly NavItem[] }) {
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
   const expired = useSessionExpiry();
   const signOut = useSignOut();
@@ -34,17 +35,16 @@ export function AppLayout() {
   return (
     <div className="app">
       <header className="topbar">
-        <Link to="/transactions" className="brand" aria-label="Ledgerline home">
+        <Link to={HOME_PATH} className="brand" aria-label="Ledgerline home">
           <img src="/favicon.svg" alt="" width={22} height={22} />
           <span>Ledgerline</span>
         </Link>
         <nav aria-label="Main" className="main-nav">
-          <Link to="/transactions" activeProps={{ className: 'active', 'aria-current': 'page' }}>
-            Transactions
-          </Link>
-          <Link to="/settings" activeProps={{ className: 'active', 'aria-current': 'page' }}>
-            Settings
-          </Link>
+          {nav.map((item) => (
+            <Link key={item.to} to={item.to} activeProps={{ className: 'active', 'aria-current': 'page' }}>
+              {item.label}
+            </Link>
+          ))}
         </nav>
         <div className="topbar-spacer" />
         <SyncIndicator />

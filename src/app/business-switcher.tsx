@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useAppStore, useAppState, useDataClient } from '../data-access/data-context.tsx';
 import type { SessionInfo } from '../data-access/types.ts';
-import { MfaStep } from './auth/mfa-step.tsx';
-import { leftBehindText, switcherEntries } from './business-switch.ts';
-import { errorText } from './error-text.ts';
-import { rememberTabBusiness } from './session-tab.ts';
-import { toastError, toastInfo } from './toast-store.ts';
+import { Modal } from '../components/modal.tsx';
+import { MfaStep } from '../features/identity/index.ts';
+import { leftBehindText, switcherEntries } from '../lib/business-switch.ts';
+import { errorText } from '../lib/error-text.ts';
+import { rememberTabBusiness } from '../lib/session-tab.ts';
+import { toastError, toastInfo } from '../lib/toast-store.ts';
 
 /**
  * The user menu's business switcher (§3, §6): one button per business the person can act in,
@@ -55,19 +56,16 @@ export function BusinessSwitcher({ onSwitched }: { onSwitched: () => void }) {
 function SwitchMfaDialog({ onDone }: { onDone: () => void }) {
   const finish = useFinishSwitch();
   return (
-    <div className="modal-backdrop">
-      <div className="modal" role="dialog" aria-modal="true" aria-labelledby="switch-mfa-title">
-        <h2 id="switch-mfa-title">Two-factor authentication</h2>
-        <MfaStep
-          downMessage={null}
-          onVerified={async (r) => {
-            await finish(r.session, null);
-            onDone();
-          }}
-          onCancel={onDone}
-        />
-      </div>
-    </div>
+    <Modal title="Two-factor authentication" onClose={onDone}>
+      <MfaStep
+        downMessage={null}
+        onVerified={async (r) => {
+          await finish(r.session, null);
+          onDone();
+        }}
+        onCancel={onDone}
+      />
+    </Modal>
   );
 }
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useAppState, useDataClient } from '../data-access/data-context.tsx';
 import type { OutboxEntry } from '../data-access/types.ts';
 import { syncIndicatorText, syncTone, waitingText } from './sync-text.ts';
-import { toastError } from './toast-store.ts';
+import { toastError } from '../lib/toast-store.ts';
 
 /**
  * The sync indicator (role status, text fixed by issue 2) and, beside it, the refused changes

@@ -1,5 +1,5 @@
 import { useStore } from '../data-access/store.ts';
-import { dismissToast, toastStore } from './toast-store.ts';
+import { dismissToast, toastStore } from '../lib/toast-store.ts';
 
 /** Toasts: destructive ones are alerts (read out at once), the others polite status messages. */
 export function Toasts() {

@@ -1,7 +1,7 @@
 import type { Platform } from '../../schema/platform.ts';
 import type { DataClient, SessionInfo, SyncStatus } from './types.ts';
 import { createStore, type Store } from './store.ts';
-import { bootSwitchTarget } from '../app/business-switch.ts';
+import { bootSwitchTarget } from '../lib/business-switch.ts';
 
 export interface AppState {
   boot: 'loading' | 'ready' | 'failed';

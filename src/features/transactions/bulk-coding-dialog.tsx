@@ -1,10 +1,12 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { BULK_CODE_MAX } from '../../../schema/constants.ts';
 import type { DataClient } from '../../data-access/types.ts';
-import { toastError, toastInfo } from '../../app/toast-store.ts';
+import { toastError, toastInfo } from '../../lib/toast-store.ts';
+import { Modal } from '../../components/modal.tsx';
+import { SelectField, type SelectOption } from '../../components/select-field.tsx';
 import { CLEAR, KEEP, bulkPatch, emptyBulkForm, type BulkForm } from './coding-patch.ts';
-import { chunk } from './selection.ts';
-import type { Option, ReferenceView } from './use-reference-data.ts';
+import { chunk } from '../../lib/list/selection.ts';
+import type { ReferenceView } from './use-reference-data.ts';
 
 export interface BulkCodingDialogProps {
   ids: string[];
@@ -21,13 +23,8 @@ export interface BulkCodingDialogProps {
 export function BulkCodingDialog({ ids, client, reference, onDone, onCancel }: BulkCodingDialogProps) {
   const [form, setForm] = useState<BulkForm>(emptyBulkForm);
   const [busy, setBusy] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
   const patch = bulkPatch(form);
   const count = ids.length.toLocaleString();
-
-  useEffect(() => {
-    formRef.current?.querySelector('select')?.focus();
-  }, []);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -47,89 +44,64 @@ export function BulkCodingDialog({ ids, client, reference, onDone, onCancel }: B
 
   const { options, data } = reference;
   return (
-    <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && onCancel()}>
-      <form
-        ref={formRef}
-        className="modal"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="bulk-title"
-        onSubmit={(e) => void onSubmit(e)}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            onCancel();
-          }
-        }}
-      >
-        <h2 id="bulk-title">
-          Code {count} {ids.length === 1 ? 'transaction' : 'transactions'}
-        </h2>
-        <p className="muted">Fields left at “No change” keep each transaction’s current value.</p>
-        <div className="modal-fields">
-          <BulkSelect label="GL account" value={form.gl_account_id} options={options.glAccounts} onChange={(v) => setForm({ ...form, gl_account_id: v })} />
-          <BulkSelect label="Department" value={form.department_id} options={options.departments} onChange={(v) => setForm({ ...form, department_id: v })} />
-          <BulkSelect label="Location" value={form.location_id} options={options.locations} onChange={(v) => setForm({ ...form, location_id: v })} />
-          {data.tracking_categories.map((cat) => (
-            <BulkSelect
-              key={cat.id}
-              label={cat.name}
-              value={form.tracking[cat.id] ?? KEEP}
-              options={cat.options.map((o) => ({ value: o.id, label: o.name }))}
-              onChange={(v) => setForm({ ...form, tracking: { ...form.tracking, [cat.id]: v } })}
-            />
-          ))}
-          <div className="field">
-            <label className="check">
-              <input
-                type="checkbox"
-                checked={form.memo.set}
-                onChange={(e) => setForm({ ...form, memo: { ...form.memo, set: e.target.checked } })}
-              />
-              Set memo
-            </label>
+    <Modal
+      title={`Code ${count} ${ids.length === 1 ? 'transaction' : 'transactions'}`}
+      onClose={onCancel}
+      onSubmit={onSubmit}
+      closeOnBackdrop
+    >
+      <p className="muted">Fields left at “No change” keep each transaction’s current value.</p>
+      <div className="modal-fields">
+        <BulkSelect label="GL account" value={form.gl_account_id} options={options.glAccounts} onChange={(v) => setForm({ ...form, gl_account_id: v })} />
+        <BulkSelect label="Department" value={form.department_id} options={options.departments} onChange={(v) => setForm({ ...form, department_id: v })} />
+        <BulkSelect label="Location" value={form.location_id} options={options.locations} onChange={(v) => setForm({ ...form, location_id: v })} />
+        {data.tracking_categories.map((cat) => (
+          <BulkSelect
+            key={cat.id}
+            label={cat.name}
+            value={form.tracking[cat.id] ?? KEEP}
+            options={cat.options.map((o) => ({ value: o.id, label: o.name }))}
+            onChange={(v) => setForm({ ...form, tracking: { ...form.tracking, [cat.id]: v } })}
+          />
+        ))}
+        <div className="field">
+          <label className="check">
             <input
-              type="text"
-              aria-label="Memo"
-              maxLength={2000}
-              disabled={!form.memo.set}
-              placeholder={form.memo.set ? 'Empty clears the memo' : 'No change'}
-              value={form.memo.value}
-              onChange={(e) => setForm({ ...form, memo: { ...form.memo, value: e.target.value } })}
+              type="checkbox"
+              checked={form.memo.set}
+              onChange={(e) => setForm({ ...form, memo: { ...form.memo, set: e.target.checked } })}
             />
-          </div>
+            Set memo
+          </label>
+          <input
+            type="text"
+            aria-label="Memo"
+            maxLength={2000}
+            disabled={!form.memo.set}
+            placeholder={form.memo.set ? 'Empty clears the memo' : 'No change'}
+            value={form.memo.value}
+            onChange={(e) => setForm({ ...form, memo: { ...form.memo, value: e.target.value } })}
+          />
         </div>
-        <div className="modal-actions">
-          <button type="button" className="btn" onClick={onCancel}>
-            Cancel
-          </button>
-          <button type="submit" className="btn btn-primary" disabled={!patch || busy}>
-            {busy ? 'Applying…' : `Apply to ${count}`}
-          </button>
-        </div>
-      </form>
-    </div>
+      </div>
+      <div className="modal-actions">
+        <button type="button" className="btn" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="submit" className="btn btn-primary" disabled={!patch || busy}>
+          {busy ? 'Applying…' : `Apply to ${count}`}
+        </button>
+      </div>
+    </Modal>
   );
 }
 
-function BulkSelect(props: {
-  label: string;
-  value: string;
-  options: Option[];
-  onChange(v: string): void;
-}) {
-  return (
-    <label className="field">
-      <span className="field-label">{props.label}</span>
-      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
-        <option value={KEEP}>No change</option>
-        <option value={CLEAR}>Clear</option>
-        {props.options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+/** "No change" keeps each transaction's value; "Clear" empties it. */
+const BULK_CHOICES: readonly SelectOption[] = [
+  { value: KEEP, label: 'No change' },
+  { value: CLEAR, label: 'Clear' },
+];
+
+function BulkSelect(props: { label: string; value: string; options: readonly SelectOption[]; onChange(v: string): void }) {
+  return <SelectField {...props} leading={BULK_CHOICES} />;
 }

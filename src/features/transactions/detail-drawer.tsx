@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { formatMoney } from '../../../schema/money.ts';
 import type { DataClient, TransactionView } from '../../data-access/types.ts';
-import { toastError, toastInfo } from '../../app/toast-store.ts';
+import { toastError, toastInfo } from '../../lib/toast-store.ts';
+import { SelectField, type SelectOption } from '../../components/select-field.tsx';
 import { diffCoding, type CodingValues } from './coding-patch.ts';
 import { SyncMark } from './status-marks.tsx';
 import type { ReferenceView } from './use-reference-data.ts';
@@ -159,27 +160,18 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
   );
 }
 
+const NONE: SelectOption = { value: '', label: 'None' };
+
 function CodingSelect(props: {
   label: string;
   value: string | null;
-  options: { value: string; label: string }[];
+  options: readonly SelectOption[];
   /** Name of the current value when it is not offered any more (e.g. an inactive GL account). */
   current?: string;
   onChange(v: string | null): void;
 }) {
-  const offered = props.value === null || props.options.some((o) => o.value === props.value);
-  return (
-    <label className="field">
-      <span className="field-label">{props.label}</span>
-      <select value={props.value ?? ''} onChange={(e) => props.onChange(e.target.value || null)}>
-        <option value="">None</option>
-        {!offered && props.value && <option value={props.value}>{props.current || 'Current value'}</option>}
-        {props.options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
+  const { label, value, options, current, onChange } = props;
+  const offered = value === null || options.some((o) => o.value === value);
+  const leading = offered ? [NONE] : [NONE, { value, label: current || 'Current value' }];
+  return <SelectField label={label} value={value ?? ''} options={options} leading={leading} onChange={(v) => onChange(v || null)} />;
 }

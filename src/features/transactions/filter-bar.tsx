@@ -1,7 +1,8 @@
 import { memo, useId, useState, type ReactNode } from 'react';
 import type { TransactionFilter } from '../../../schema/transaction-query.ts';
 import { formatAmountInput, parseAmountInput } from './money-input.ts';
-import type { Option, ReferenceView } from './use-reference-data.ts';
+import { SelectField, type SelectOption } from '../../components/select-field.tsx';
+import type { ReferenceView } from './use-reference-data.ts';
 
 export interface FilterBarProps {
   filter: TransactionFilter;
@@ -84,19 +85,10 @@ function FilterField({ label, children, error }: { label: string; children: Reac
   );
 }
 
-function SelectFilter(props: { label: string; value: string; options: Option[]; onChange(v: string): void }) {
-  return (
-    <FilterField label={props.label}>
-      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
-        <option value="">All</option>
-        {props.options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </FilterField>
-  );
+const ALL: readonly SelectOption[] = [{ value: '', label: 'All' }];
+
+function SelectFilter(props: { label: string; value: string; options: readonly SelectOption[]; onChange(v: string): void }) {
+  return <SelectField {...props} leading={ALL} variant="filter" />;
 }
 
 /**

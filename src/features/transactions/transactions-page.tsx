@@ -11,12 +11,12 @@ import { DetailDrawer } from './detail-drawer.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { BulkBar, SearchBox } from './toolbar.tsx';
 import { DEFAULT_SORT, filterFromSearch, queryKey, type TransactionsSearch } from './search-params.ts';
-import { headerCheckState } from './selection.ts';
 import { TransactionsTable } from './transactions-table.tsx';
 import { useReferenceData } from './use-reference-data.ts';
-import { useSelection } from './use-selection.ts';
-import { useTableKeys } from './use-table-keys.ts';
 import { useTransactionRows } from './use-transaction-rows.ts';
+import { headerCheckState } from '../../lib/list/selection.ts';
+import { useSelection } from '../../lib/list/use-selection.ts';
+import { useTableKeys } from '../../lib/list/use-table-keys.ts';
 
 const routeApi = getRouteApi('/_app/transactions');
 
@@ -43,7 +43,7 @@ export function TransactionsPage() {
   const key = queryKey(filter, sort);
   const rows = useTransactionRows(client, filter, sort, dataVersion);
   const total = rows.total ?? 0;
-  const selection = useSelection(key, rows, client, filter);
+  const selection = useSelection(key, rows, () => client.matchingIds(filter));
   const [bulkOpen, setBulkOpen] = useState(false);
   const scrollRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);

@@ -1,5 +1,4 @@
-import { memo, useEffect, useRef, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
 import { formatMoney } from '../../../schema/money.ts';
 import type { TransactionSort } from '../../../schema/transaction-query.ts';
 import type { TransactionView } from '../../data-access/types.ts';
@@ -7,9 +6,9 @@ import { ariaSort, nextSort, type SortableColumn } from './search-params.ts';
 import type { TransactionRows } from './use-transaction-rows.ts';
 import type { ReferenceNames } from './use-reference-data.ts';
 import { StatusMarks } from './status-marks.tsx';
+import { VirtualGrid, gridRowId, gridRowIndex } from '../../lib/list/virtual-grid.tsx';
 
-export const ROW_HEIGHT = 36;
-const HEADER_HEIGHT = 34;
+const ROW_ID_PREFIX = 'txn-row';
 
 export interface TransactionsTableProps {
   rows: TransactionRows;
@@ -38,95 +37,40 @@ export interface TransactionsTableProps {
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
-/**
- * The virtualised transactions grid: only the rows on screen exist in the DOM, and row
- * windows are fetched from the worker as they scroll into view, so 100k rows scroll like 100.
- */
+/** The transactions grid: its columns and rows over the shared virtual grid. */
 export function TransactionsTable(props: TransactionsTableProps) {
-  const { rows, total, sort, names, selected, active, scrollRef } = props;
-  // The React Compiler is not used here; rows get their values as props, never the instance.
-  // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
-    count: total,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-    // The sticky header sits above the rows inside the same scroller (so both scroll sideways
-    // together): rows start one header down, and scrolling to a row keeps it clear of the header.
-    scrollMargin: HEADER_HEIGHT,
-    scrollPaddingStart: HEADER_HEIGHT,
-  });
-  const items = virtualizer.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items[items.length - 1]?.index ?? 0;
-  const { ensure } = rows;
-  const { onVisibleRange } = props;
-
-  useEffect(() => {
-    // Prefetch a window past the viewport in both directions so scrolling rarely waits.
-    ensure(Math.max(0, first - 50), last + 50);
-    onVisibleRange(first, last);
-  }, [first, last, ensure, onVisibleRange]);
-
-  const restored = useRef(false);
-  useEffect(() => {
-    if (restored.current || total === 0) return;
-    restored.current = true;
-    if (props.initialRow > 0) virtualizer.scrollToIndex(Math.min(props.initialRow, total - 1), { align: 'start' });
-  }, [total, props.initialRow, virtualizer]);
-
-  const lastKey = useRef(props.queryKey);
-  useEffect(() => {
-    if (lastKey.current === props.queryKey) return;
-    lastKey.current = props.queryKey;
-    virtualizer.scrollToOffset(0);
-  }, [props.queryKey, virtualizer]);
-
-  useEffect(() => {
-    if (active >= 0) virtualizer.scrollToIndex(active, { align: 'auto' });
-  }, [active, virtualizer]);
-
+  const { names, selected, active, openId, onRowClick, onToggle } = props;
   return (
-    <div
-      className="grid"
-      role="grid"
-      aria-label="Transactions"
-      aria-rowcount={total + 1}
-      aria-multiselectable="true"
-      aria-activedescendant={active >= 0 ? `txn-row-${active}` : undefined}
-      tabIndex={0}
-      onKeyDown={props.onKeyDown}
-      onFocus={(e) => e.target === e.currentTarget && props.onFocus()}
-    >
-      {rows.waiting && (
-        // Local reads answer within a frame; this appears (after a delay, in CSS) only while the
-        // worker is still loading the saved rows after a cold start.
-        <div className="grid-waiting">Opening your saved transactions…</div>
+    <VirtualGrid
+      label="Transactions"
+      rowIdPrefix={ROW_ID_PREFIX}
+      rows={props.rows}
+      total={props.total}
+      loaded={props.loaded}
+      active={active}
+      queryKey={props.queryKey}
+      initialRow={props.initialRow}
+      scrollRef={props.scrollRef}
+      header={<HeaderRow sort={props.sort} headerState={props.headerState} onSort={props.onSort} onHeaderToggle={props.onHeaderToggle} />}
+      emptyText="No transactions match."
+      waitingText="Opening your saved transactions…"
+      renderRow={(row, index, top) => (
+        <Row
+          index={index}
+          top={top}
+          row={row}
+          names={names}
+          selected={selected.has(row.id)}
+          active={index === active}
+          open={row.id === openId}
+          onRowClick={onRowClick}
+          onToggle={onToggle}
+        />
       )}
-      <div className="grid-body" ref={scrollRef}>
-        <HeaderRow sort={sort} headerState={props.headerState} onSort={props.onSort} onHeaderToggle={props.onHeaderToggle} />
-        {props.loaded && total === 0 && !rows.waiting && <div className="grid-empty">No transactions match.</div>}
-        <div className="grid-spacer" style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
-          {items.map((item) => {
-            const row = rows.row(item.index);
-            return (
-              <Row
-                key={item.key}
-                index={item.index}
-                top={item.start - HEADER_HEIGHT}
-                row={row}
-                names={names}
-                selected={row ? selected.has(row.id) : false}
-                active={item.index === active}
-                open={row !== undefined && row.id === props.openId}
-                onRowClick={props.onRowClick}
-                onToggle={props.onToggle}
-              />
-            );
-          })}
-        </div>
-      </div>
-    </div>
+      onKeyDown={props.onKeyDown}
+      onFocus={props.onFocus}
+      onVisibleRange={props.onVisibleRange}
+    />
   );
 }
 
@@ -175,7 +119,7 @@ const HeaderRow = memo(function HeaderRow(props: {
 interface RowProps {
   index: number;
   top: number;
-  row: TransactionView | undefined;
+  row: TransactionView;
   names: ReferenceNames;
   selected: boolean;
   active: boolean;
@@ -186,23 +130,15 @@ interface RowProps {
 
 const Row = memo(function Row({ index, top, row, names, selected, active, open, onRowClick, onToggle }: RowProps) {
   const style = { transform: `translateY(${top}px)` };
-  if (!row) {
-    return (
-      // Not yet fetched (a window away): hidden from assistive tech until its row arrives.
-      <div className="grid-row grid-row-loading" aria-hidden="true" style={style}>
-        <div className="cell cell-placeholder" />
-      </div>
-    );
-  }
   const classes = ['grid-row', selected && 'selected', active && 'active', open && 'open', row.pending && `sync-${row.pending}`]
     .filter(Boolean)
     .join(' ');
   return (
     <div
-      id={`txn-row-${index}`}
+      id={gridRowId(ROW_ID_PREFIX, index)}
       className={classes}
       role="row"
-      aria-rowindex={index + 2}
+      aria-rowindex={gridRowIndex(index)}
       aria-selected={selected}
       style={style}
       onClick={(e) => onRowClick(index, row, e)}

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { fullName } from '../../../schema/entities/spend-user.ts';
 import type { DataClient, ReferenceData } from '../../data-access/types.ts';
+import type { SelectOption } from '../../components/select-field.tsx';
 
 const EMPTY: ReferenceData = {
   departments: [],
@@ -20,23 +21,18 @@ export interface ReferenceNames {
   card(id: string): string;
 }
 
-export interface Option {
-  value: string;
-  label: string;
-}
-
 export interface ReferenceView {
   data: ReferenceData;
   names: ReferenceNames;
   options: {
-    users: Option[];
-    departments: Option[];
-    locations: Option[];
-    glAccounts: Option[];
+    users: SelectOption[];
+    departments: SelectOption[];
+    locations: SelectOption[];
+    glAccounts: SelectOption[];
   };
 }
 
-const byLabel = (a: Option, b: Option) => a.label.localeCompare(b.label);
+const byLabel = (a: SelectOption, b: SelectOption) => a.label.localeCompare(b.label);
 
 /** Builds id → name lookups and sorted select options once per reference-data version. */
 export function buildReferenceView(data: ReferenceData): ReferenceView {

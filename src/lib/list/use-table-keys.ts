@@ -1,17 +1,16 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { TransactionView } from '../../data-access/types.ts';
 import { keyToAction, moveActive, type TableAction } from './keyboard.ts';
 import type { SelectionApi } from './use-selection.ts';
-import type { TransactionRows } from './use-transaction-rows.ts';
+import type { ListRows } from './use-rows.ts';
 
-export interface TableKeysOptions {
+export interface TableKeysOptions<T extends { id: string }> {
   key: string;
   total: number;
-  rows: TransactionRows;
+  rows: ListRows<T>;
   selection: SelectionApi;
   drawerOpen: boolean;
   dialogOpen: boolean;
-  onOpen(row: TransactionView): void;
+  onOpen(row: T): void;
   onCloseDrawer(): void;
   onFocusSearch(): void;
 }
@@ -32,11 +31,11 @@ function inField(target: EventTarget | null): boolean {
 }
 
 /**
- * The table's keyboard: j/k or arrows move, x or space select, Enter opens, Escape closes,
+ * A list table's keyboard: j/k or arrows move, x or space select, Enter opens, Escape closes,
  * '/' focuses search. Listens on the document so the keys work wherever focus rests, except
  * while typing in a field or while a modal dialog is open.
  */
-export function useTableKeys(o: TableKeysOptions): ActiveRow {
+export function useTableKeys<T extends { id: string }>(o: TableKeysOptions<T>): ActiveRow {
   const [state, setState] = useState({ key: o.key, index: -1 });
   const index = state.key === o.key ? state.index : -1;
   const set = useCallback((i: number) => setState({ key: o.key, index: i }), [o.key]);

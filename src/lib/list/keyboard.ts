@@ -1,5 +1,5 @@
 /**
- * Keyboard shortcuts of the transactions table as a pure mapping from a key event to an
+ * Keyboard shortcuts of a list table as a pure mapping from a key event to an
  * action, so the component only dispatches. Typing in a field never triggers a shortcut
  * (except Escape, which leaves it).
  */

@@ -1,8 +1,6 @@
-import { useCallback, useMemo, useState } from 'react';
-import type { TransactionFilter } from '../../../schema/transaction-query.ts';
-import type { DataClient } from '../../data-access/types.ts';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { applyRange, emptySelection, rangeBounds, selectAll, toggleRow, type Selection } from './selection.ts';
-import type { TransactionRows } from './use-transaction-rows.ts';
+import type { ListRows } from './use-rows.ts';
 
 export interface SelectionApi {
   ids: ReadonlySet<string>;
@@ -15,15 +13,14 @@ export interface SelectionApi {
 }
 
 /**
- * Selection for one query: a new filter or sort starts with nothing selected (rows picked under
- * another search would be invisible yet still coded). Stored with its query key so the reset
- * needs no effect.
+ * Selection for one query: a new key (filter, sort) starts with nothing selected (rows picked
+ * under another search would be invisible yet still acted on). Stored with its query key so the
+ * reset needs no effect. `matchingIds` answers "select all N matching" for the current query.
  */
 export function useSelection(
   key: string,
-  rows: TransactionRows,
-  client: DataClient,
-  filter: TransactionFilter,
+  rows: ListRows<{ id: string }>,
+  matchingIds: () => Promise<string[]>,
 ): SelectionApi {
   const [state, setState] = useState<{ key: string; sel: Selection }>({ key, sel: emptySelection });
   const sel = state.key === key ? state.sel : emptySelection;
@@ -31,7 +28,11 @@ export function useSelection(
     (f: (s: Selection) => Selection) => setState((prev) => ({ key, sel: f(prev.key === key ? prev.sel : emptySelection) })),
     [key],
   );
-  const filterJson = JSON.stringify(filter);
+  // The latest query's answer, without making the callbacks (and memoised rows) change per render.
+  const matching = useRef(matchingIds);
+  useEffect(() => {
+    matching.current = matchingIds;
+  });
 
   const range = useCallback(
     async (index: number) => {
@@ -50,9 +51,9 @@ export function useSelection(
   );
 
   const selectAllMatching = useCallback(async () => {
-    const ids = await client.matchingIds(JSON.parse(filterJson) as TransactionFilter);
+    const ids = await matching.current();
     update(() => selectAll(ids));
-  }, [client, filterJson, update]);
+  }, [update]);
 
   return useMemo(
     () => ({

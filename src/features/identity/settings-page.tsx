@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useAppStore, useDataClient } from '../../data-access/data-context.tsx';
 import type { ActionResult, TotpSetup } from '../../data-access/types.ts';
-import { StepUpDialog } from '../../app/auth/step-up-dialog.tsx';
-import { toastInfo } from '../../app/toast-store.ts';
+import { StepUpDialog } from './step-up-dialog.tsx';
+import { toastInfo } from '../../lib/toast-store.ts';
 import { useSensitiveAction } from './use-sensitive-action.ts';
-import { errorText } from '../../app/error-text.ts';
+import { errorText } from '../../lib/error-text.ts';
+import { CodeField, isCompleteCode } from '../../components/code-field.tsx';
+import { FormError } from '../../components/form-error.tsx';
 
 /** Settings: the account's sensitive actions (password, two-factor authentication). */
 export function SettingsPage() {
@@ -62,11 +64,7 @@ function ChangePassword({ sensitive }: { sensitive: ReturnType<typeof useSensiti
           <input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
         </label>
         {mismatch && <p className="field-error">The passwords do not match.</p>}
-        {error && (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        )}
+        <FormError message={error} />
         <button type="submit" className="btn btn-primary" disabled={busy || !next || next !== confirm}>
           Change password
         </button>
@@ -128,26 +126,13 @@ function TwoFactorSetup() {
               <code aria-label="Authenticator link">{setup.otpauth_uri}</code>
             </dd>
           </dl>
-          <label className="field">
-            <span className="field-label">Authenticator code</span>
-            <input
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={code}
-              onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-            />
-          </label>
-          <button type="submit" className="btn btn-primary" disabled={code.length !== 6}>
+          <CodeField label="Authenticator code" value={code} onChange={setCode} />
+          <button type="submit" className="btn btn-primary" disabled={!isCompleteCode(code)}>
             Turn on two-factor authentication
           </button>
         </form>
       )}
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
     </section>
   );
 }

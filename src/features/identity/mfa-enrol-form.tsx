@@ -1,7 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useDataClient } from '../../data-access/data-context.tsx';
 import type { SignInResult, TotpSetup } from '../../data-access/types.ts';
-import { errorText } from '../error-text.ts';
+import { errorText } from '../../lib/error-text.ts';
+import { CodeField, isCompleteCode } from '../../components/code-field.tsx';
+import { FormError } from '../../components/form-error.tsx';
 import { MfaCodeForm } from './mfa-code-form.tsx';
 
 type Phase = 'starting' | 'enrol' | 'verify';
@@ -114,20 +116,16 @@ export function MfaEnrolForm({
           </p>
           {notice && <p role="status">{notice}</p>}
           <CodeField label="Email code" name="email_code" value={emailCode} onChange={setEmailCode} autoComplete="off" />
-          <CodeField label="Authenticator code" name="code" value={code} onChange={setCode} autoComplete="one-time-code" />
+          <CodeField label="Authenticator code" value={code} onChange={setCode} />
         </>
       )}
       {phase === 'starting' && !error && <p className="muted">Preparing your authenticator key…</p>}
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       {setup && (
         <button
           type="submit"
           className="btn btn-primary btn-block"
-          disabled={busy || downMessage !== null || code.length !== 6 || emailCode.length !== 6}
+          disabled={busy || downMessage !== null || !isCompleteCode(code) || !isCompleteCode(emailCode)}
         >
           {busy ? 'Turning on…' : 'Turn on and continue'}
         </button>
@@ -168,35 +166,5 @@ function CopyButton({ text, label }: { text: string; label: string }) {
     <button type="button" className="btn-link" aria-label={label} onClick={() => void copy()}>
       {copied ? 'Copied' : 'Copy'}
     </button>
-  );
-}
-
-function CodeField({
-  label,
-  name,
-  value,
-  onChange,
-  autoComplete,
-}: {
-  label: string;
-  name: string;
-  value: string;
-  onChange: (v: string) => void;
-  autoComplete: string;
-}) {
-  return (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      <input
-        name={name}
-        inputMode="numeric"
-        autoComplete={autoComplete}
-        pattern="\d{6}"
-        maxLength={6}
-        required
-        value={value}
-        onChange={(e) => onChange(e.target.value.replace(/\D/g, ''))}
-      />
-    </label>
   );
 }

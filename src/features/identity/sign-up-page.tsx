@@ -1,11 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
-import { useAppState, useDataClient } from '../data-access/data-context.tsx';
-import type { SignUpInput } from '../data-access/types.ts';
-import { AuthCard } from './auth/auth-card.tsx';
-import { MfaCodeForm } from './auth/mfa-code-form.tsx';
+import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import type { SignUpInput } from '../../data-access/types.ts';
+import { AuthCard } from './auth-card.tsx';
+import { FormError } from '../../components/form-error.tsx';
+import { MfaCodeForm } from './mfa-code-form.tsx';
 import { useFinishSignIn } from './sign-in-page.tsx';
-import { errorText } from './error-text.ts';
+import { errorText } from '../../lib/error-text.ts';
 
 const FIELDS: { key: keyof SignUpInput; label: string; type: string; autoComplete: string }[] = [
   { key: 'first_name', label: 'First name', type: 'text', autoComplete: 'given-name' },
@@ -72,11 +73,7 @@ export function SignUpPage() {
           {fieldErrors[f.key] && <span className="field-error">{fieldErrors[f.key]}</span>}
         </label>
       ))}
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <button type="submit" className="btn btn-primary btn-block" disabled={busy || Object.values(form).some((v) => !v.trim())}>
         {busy ? 'Creating your account…' : 'Create account'}
       </button>

@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useDataClient } from '../../data-access/data-context.tsx';
 import type { SignInResult } from '../../data-access/types.ts';
+import { CodeField, isCompleteCode } from '../../components/code-field.tsx';
+import { FormError } from '../../components/form-error.tsx';
 import { useSubmitAction } from './use-submit-action.ts';
 
 /**
@@ -34,26 +36,9 @@ export function MfaCodeForm({
           {downMessage}
         </p>
       )}
-      <label className="field">
-        <span className="field-label">Verification code</span>
-        <input
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="\d{6}"
-          maxLength={6}
-          required
-          value={code}
-          onChange={(e) => setCode(e.target.value.replace(/\D/g, ''))}
-          autoFocus
-        />
-      </label>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
-      <button type="submit" className="btn btn-primary btn-block" disabled={busy || downMessage !== null || code.length !== 6}>
+      <CodeField label="Verification code" value={code} onChange={setCode} autoFocus />
+      <FormError message={error} />
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy || downMessage !== null || !isCompleteCode(code)}>
         {busy ? 'Verifying…' : 'Verify'}
       </button>
       {onCancel && (

@@ -1,17 +1,27 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
-import { loginDownMessage, mfaDownMessage, type WebConfig } from '../../schema/web-config.ts';
-import { useAppStore, useAppState, useDataClient } from '../data-access/data-context.tsx';
-import type { SignInResult } from '../data-access/types.ts';
-import { MfaCodeForm } from './auth/mfa-code-form.tsx';
-import { MfaEnrolForm } from './auth/mfa-enrol-form.tsx';
-import { AuthCard } from './auth/auth-card.tsx';
-import { safeRedirect } from './redirect.ts';
-import { readTabBusiness, rememberTabBusiness } from './session-tab.ts';
-import { errorText } from './error-text.ts';
+import { Link, getRouteApi, useNavigate } from '@tanstack/react-router';
+import { loginDownMessage, mfaDownMessage, type WebConfig } from '../../../schema/web-config.ts';
+import { useAppStore, useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import type { SignInResult } from '../../data-access/types.ts';
+import { MfaCodeForm } from './mfa-code-form.tsx';
+import { MfaEnrolForm } from './mfa-enrol-form.tsx';
+import { AuthCard } from './auth-card.tsx';
+import { FormError } from '../../components/form-error.tsx';
+import { safeRedirect } from '../../lib/redirect.ts';
+import { readTabBusiness, rememberTabBusiness } from '../../lib/session-tab.ts';
+import { errorText } from '../../lib/error-text.ts';
 
 export interface SignInPageProps {
   redirect: string | undefined;
+}
+
+/** `redirect` (where the user was heading) is the only search parameter sign-in reads. */
+export const parseSignInSearch = (raw: Record<string, unknown>): { redirect?: string } =>
+  typeof raw.redirect === 'string' && raw.redirect ? { redirect: raw.redirect } : {};
+
+export function SignInRoute() {
+  const { redirect } = getRouteApi('/_guest/sign-in').useSearch();
+  return <SignInPage redirect={redirect} />;
 }
 
 /** The §3 web config, read through the worker when the sign-in page opens. */
@@ -125,11 +135,7 @@ export function SignInPage({ redirect }: SignInPageProps) {
           onChange={(e) => setPassword(e.target.value)}
         />
       </label>
-      {error && (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      )}
+      <FormError message={error} />
       <button type="submit" className="btn btn-primary btn-block" disabled={busy || loginDown || !email || !password}>
         {busy ? 'Signing in…' : 'Sign in'}
       </button>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { errorText } from '../error-text.ts';
+import { errorText } from '../../lib/error-text.ts';
 
 type ErrorLike = { error_code?: string; message?: string };
 

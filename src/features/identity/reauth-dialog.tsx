@@ -1,0 +1,65 @@
+import { useState } from 'react';
+import { useAppStore, useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import type { SignInResult } from '../../data-access/types.ts';
+import { FormError } from '../../components/form-error.tsx';
+import { Modal } from '../../components/modal.tsx';
+import { MfaStep } from './mfa-step.tsx';
+import { useSubmitAction } from './use-submit-action.ts';
+
+/**
+ * The session expired or was revoked (401): the outbox is paused (phase signed_out) and this
+ * prompt signs the SAME user in again in place, so nothing unsynced and nothing mirrored is
+ * lost; the worker resumes syncing once the new token is stored.
+ */
+export function ReauthDialog({ onSignOut }: { onSignOut: () => void }) {
+  const client = useDataClient();
+  const store = useAppStore();
+  const email = useAppState((s) => s.session?.user.email ?? '');
+  const [password, setPassword] = useState('');
+  const { error, busy, submit } = useSubmitAction();
+  const [mfaStep, setMfaStep] = useState(false);
+
+  async function done(result: Extract<SignInResult, { ok: true }>) {
+    store.set({ session: result.session, status: await client.status() });
+  }
+
+  const onSubmit = submit(async () => {
+    const result = await client.reauthenticate(password);
+    if (result.ok) await done(result);
+    else if (result.mfa_required) setMfaStep(true);
+    else return result.error;
+  });
+
+  return (
+    <Modal title="Sign in again">
+      <p className="muted">
+        Your session has ended. Sign in as {email} to keep syncing; your unsynced changes are safe on this device.
+      </p>
+      {mfaStep ? (
+        <MfaStep downMessage={null} onVerified={done} />
+      ) : (
+        <form className="stack" onSubmit={(e) => void onSubmit(e)} noValidate>
+          <label className="field">
+            <span className="field-label">Password</span>
+            <input
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              autoFocus
+            />
+          </label>
+          <FormError message={error} />
+          <div className="modal-actions">
+            <button type="button" className="btn" onClick={onSignOut}>
+              Sign out
+            </button>
+            <button type="submit" className="btn btn-primary" disabled={busy || !password}>
+              {busy ? 'Signing in…' : 'Sign in'}
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}

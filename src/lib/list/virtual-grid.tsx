@@ -1,0 +1,127 @@
+import { Fragment, useEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { ListRows } from './use-rows.ts';
+
+/** Heights the stylesheet gives `.grid-row` and `.grid-header`: the virtualizer places rows with them. */
+export const ROW_HEIGHT = 36;
+export const HEADER_HEIGHT = 34;
+
+/** The DOM id of a data row (the grid's aria-activedescendant points at it). */
+export const gridRowId = (prefix: string, index: number) => `${prefix}-${index}`;
+/** aria-rowindex of a data row: the header row is row 1. */
+export const gridRowIndex = (index: number) => index + 2;
+
+export interface VirtualGridProps<T extends { id: string }> {
+  /** The grid's accessible name. */
+  label: string;
+  /** Prefix of the data rows' ids (gridRowId). */
+  rowIdPrefix: string;
+  rows: ListRows<T>;
+  total: number;
+  /** False until the first answer for this query: no "no results" flash before it. */
+  loaded: boolean;
+  active: number;
+  /** A key that changes with the query: the grid scrolls back to the top (§5 page reset). */
+  queryKey: string;
+  /** The row to scroll to once the first answer arrives (a reload returns to the same place). */
+  initialRow: number;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  /** The header row (role row, column headers), sticky above the rows. */
+  header: ReactNode;
+  emptyText: string;
+  /** Shown only while the worker is still loading the saved rows after a cold start. */
+  waitingText: string;
+  /** A loaded data row, placed `top` px down the spacer (role row, gridRowId, gridRowIndex). */
+  renderRow(row: T, index: number, top: number): ReactNode;
+  onKeyDown(e: KeyboardEvent<HTMLDivElement>): void;
+  onFocus(): void;
+  onVisibleRange(first: number, last: number): void;
+}
+
+/**
+ * A virtualised ARIA grid over row windows: only the rows on screen exist in the DOM, and windows
+ * are fetched as they scroll into view, so 100k rows scroll like 100. The columns are the caller's.
+ */
+export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>) {
+  const { rows, total, active, scrollRef, onVisibleRange, renderRow } = props;
+  // The React Compiler is not used here; rows get their values as props, never the instance.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: total,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    // The sticky header sits above the rows inside the same scroller (so both scroll sideways
+    // together): rows start one header down, and scrolling to a row keeps it clear of the header.
+    scrollMargin: HEADER_HEIGHT,
+    scrollPaddingStart: HEADER_HEIGHT,
+  });
+  const items = virtualizer.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items[items.length - 1]?.index ?? 0;
+  const { ensure } = rows;
+
+  useEffect(() => {
+    // Prefetch a window past the viewport in both directions so scrolling rarely waits.
+    ensure(Math.max(0, first - 50), last + 50);
+    onVisibleRange(first, last);
+  }, [first, last, ensure, onVisibleRange]);
+
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current || total === 0) return;
+    restored.current = true;
+    if (props.initialRow > 0) virtualizer.scrollToIndex(Math.min(props.initialRow, total - 1), { align: 'start' });
+  }, [total, props.initialRow, virtualizer]);
+
+  const lastKey = useRef(props.queryKey);
+  useEffect(() => {
+    if (lastKey.current === props.queryKey) return;
+    lastKey.current = props.queryKey;
+    virtualizer.scrollToOffset(0);
+  }, [props.queryKey, virtualizer]);
+
+  useEffect(() => {
+    if (active >= 0) virtualizer.scrollToIndex(active, { align: 'auto' });
+  }, [active, virtualizer]);
+
+  return (
+    <div
+      className="grid"
+      role="grid"
+      aria-label={props.label}
+      aria-rowcount={total + 1}
+      aria-multiselectable="true"
+      aria-activedescendant={active >= 0 ? gridRowId(props.rowIdPrefix, active) : undefined}
+      tabIndex={0}
+      onKeyDown={props.onKeyDown}
+      onFocus={(e) => e.target === e.currentTarget && props.onFocus()}
+    >
+      {rows.waiting && (
+        // Local reads answer within a frame; this appears (after a delay, in CSS) only while the
+        // worker is still loading the saved rows after a cold start.
+        <div className="grid-waiting">{props.waitingText}</div>
+      )}
+      <div className="grid-body" ref={scrollRef}>
+        {props.header}
+        {props.loaded && total === 0 && !rows.waiting && <div className="grid-empty">{props.emptyText}</div>}
+        <div className="grid-spacer" style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
+          {items.map((item) => {
+            const row = rows.row(item.index);
+            const top = item.start - HEADER_HEIGHT;
+            return <Fragment key={item.key}>{row ? renderRow(row, item.index, top) : <LoadingRow top={top} />}</Fragment>;
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** A row not yet fetched (a window away): hidden from assistive tech until its row arrives. */
+function LoadingRow({ top }: { top: number }) {
+  return (
+    <div className="grid-row grid-row-loading" aria-hidden="true" style={{ transform: `translateY(${top}px)` }}>
+      <div className="cell cell-placeholder" />
+    </div>
+  );
+}
