@@ -151,6 +151,28 @@ describe.each(await testDatabases())('Idempotency-Key on %s', (kind) => {
     expect(retried.headers.get('idempotent-replayed')).toBeNull();
   });
 
+  it('keeps the writes of an answered 429 but not the answer: the same key runs again', async () => {
+    const { f, token } = await setup();
+    const call = defineCall({ id: 'test.answered-429', method: 'POST', path: '/v1/auth/test-answered-429', auth: { scopes: ['default'] }, body: z.object({}), response: z.object({}) });
+    const app = new Hono();
+    let throttled = true;
+    register(app, t.app.deps, call, async (ctx) => {
+      if (!throttled) return { status: 201, body: { ok: true } };
+      // What a blocked code check does: record something that must commit, then answer 429.
+      await ctx.db.query(`UPDATE transactions SET memo = 'recorded-by-429' WHERE id = $1`, [f.allTransactions[1]]);
+      return { status: 429, body: { error_v2: { error_code: 'AUTH_7029' } } };
+    });
+    const headers = { 'RAMP-ID-TOKEN': token, 'Idempotency-Key': 'answered-429', 'content-type': 'application/json' };
+    expect((await app.request('/v1/auth/test-answered-429', { method: 'POST', body: '{}', headers })).status).toBe(429);
+    const [row] = await t.db.query<{ memo: string | null }>('SELECT memo FROM transactions WHERE id = $1', [f.allTransactions[1]]);
+    expect(row!.memo).toBe('recorded-by-429');
+    expect(await t.db.query(`SELECT 1 FROM idempotency_keys WHERE key = 'answered-429'`)).toHaveLength(0);
+    throttled = false;
+    const retried = await app.request('/v1/auth/test-answered-429', { method: 'POST', body: '{}', headers });
+    expect(retried.status).toBe(201);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
+  });
+
   it('makes a replayed bulk update apply once', async () => {
     const { f, token, seq } = await setup();
     const body = { transaction_ids: f.allTransactions, patch: { memo: 'Bulk once' } };

@@ -37,6 +37,12 @@ export type KeyedRun = {
   run(tx: Queryable): Promise<StoredAnswer>;
   /** The answer to store for an error the work threw, when that refusal is final; null otherwise. */
   finalRefusal(err: unknown): StoredAnswer | null;
+  /**
+   * Whether an answer the work returned is stored against the key. A returned "not now" (a 429
+   * that had to commit what it recorded) keeps its writes but leaves the key free, so the same
+   * key runs again once the limit lifts. Default: every returned answer is stored.
+   */
+  keep?(answer: StoredAnswer): boolean;
 };
 
 export function requestHash(method: string, path: string, body: string): string {
@@ -66,7 +72,7 @@ export async function runWithKey(db: Db, ref: KeyRef, work: KeyedRun): Promise<K
     await tx.query(`SAVEPOINT ${SAVEPOINT}`);
     try {
       const answer = await work.run(tx);
-      await storeAnswer(tx, ref, answer);
+      if (work.keep?.(answer) ?? true) await storeAnswer(tx, ref, answer);
       return { kind: 'ran', answer };
     } catch (err) {
       const refusal = work.finalRefusal(err);

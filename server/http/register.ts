@@ -94,6 +94,9 @@ async function runOnce(c: Context, deps: AppDeps, ref: KeyRef, run: (tx: Queryab
     // A refusal wrote nothing: remember it so a repeat gets the very same answer.
     finalRefusal: (err) =>
       err instanceof ApiError && !TRANSIENT_STATUSES.has(err.status) ? { status: err.status, text: JSON.stringify(err.body) } : null,
+    // A "not now" answered rather than thrown (a blocked code check ends its pending session,
+    // which must commit) is not remembered either.
+    keep: (answer) => !TRANSIENT_STATUSES.has(answer.status),
   });
   switch (outcome.kind) {
     case 'mismatch':
