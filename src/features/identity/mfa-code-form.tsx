@@ -9,15 +9,14 @@ import { useSubmitAction } from './use-submit-action.ts';
  * The second sign-in step: a 6-digit authenticator code → verify-mfa → a fully scoped token.
  * While MFA is switched off by the web config (isMfaDown) only its message is shown.
  */
-export function MfaCodeForm({
-  downMessage,
-  onVerified,
-  onCancel,
-}: {
+export interface MfaFormProps {
+  /** The web config's MFA-down message: while set, codes cannot be checked. */
   downMessage: string | null;
   onVerified: (r: Extract<SignInResult, { ok: true }>) => Promise<void> | void;
   onCancel?: () => void;
-}) {
+}
+
+export function MfaCodeForm({ downMessage, onVerified, onCancel }: MfaFormProps) {
   const client = useDataClient();
   const [code, setCode] = useState('');
   const { error, busy, submit } = useSubmitAction();

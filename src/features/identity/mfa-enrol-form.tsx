@@ -1,10 +1,10 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useDataClient } from '../../data-access/data-context.tsx';
-import type { SignInResult, TotpSetup } from '../../data-access/types.ts';
+import type { TotpSetup } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { CodeField, isCompleteCode } from '../../components/code-field.tsx';
 import { FormError } from '../../components/form-error.tsx';
-import { MfaCodeForm } from './mfa-code-form.tsx';
+import { MfaCodeForm, type MfaFormProps } from './mfa-code-form.tsx';
 
 type Phase = 'starting' | 'enrol' | 'verify';
 
@@ -15,17 +15,7 @@ type Phase = 'starting' | 'enrol' | 'verify';
  * authenticator), and turns the authenticator on with both codes. A TOTP code is accepted once,
  * so finishing the sign-in (verify-mfa) takes the NEXT code the app shows.
  */
-export function MfaEnrolForm({
-  email,
-  downMessage,
-  onVerified,
-  onCancel,
-}: {
-  email: string | null;
-  downMessage: string | null;
-  onVerified: (r: Extract<SignInResult, { ok: true }>) => Promise<void> | void;
-  onCancel?: () => void;
-}) {
+export function MfaEnrolForm({ email, downMessage, onVerified, onCancel }: MfaFormProps & { email: string | null }) {
   const client = useDataClient();
   const [phase, setPhase] = useState<Phase>('starting');
   const [setup, setSetup] = useState<TotpSetup | null>(null);

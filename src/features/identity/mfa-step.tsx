@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useDataClient } from '../../data-access/data-context.tsx';
-import type { SignInResult } from '../../data-access/types.ts';
-import { MfaCodeForm } from './mfa-code-form.tsx';
+import { MfaCodeForm, type MfaFormProps } from './mfa-code-form.tsx';
 import { MfaEnrolForm } from './mfa-enrol-form.tsx';
 
 type Kind = { kind: 'checking' } | { kind: 'verify' } | { kind: 'enrol'; email: string | null };
@@ -11,15 +10,7 @@ type Kind = { kind: 'checking' } | { kind: 'verify' } | { kind: 'enrol'; email: 
  * code form, or the first enrolment when the person has no authenticator yet (MFA newly enforced).
  * A failing check (MFA down, offline) falls back to the code form, which says why on submit.
  */
-export function MfaStep({
-  downMessage,
-  onVerified,
-  onCancel,
-}: {
-  downMessage: string | null;
-  onVerified: (r: Extract<SignInResult, { ok: true }>) => Promise<void> | void;
-  onCancel?: () => void;
-}) {
+export function MfaStep({ downMessage, onVerified, onCancel }: MfaFormProps) {
   const client = useDataClient();
   const [step, setStep] = useState<Kind>({ kind: 'checking' });
   useEffect(() => {

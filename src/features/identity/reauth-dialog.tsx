@@ -5,6 +5,7 @@ import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { MfaStep } from './mfa-step.tsx';
 import { useSubmitAction } from './use-submit-action.ts';
+import { TextField } from '../../components/text-field.tsx';
 
 /**
  * The session expired or was revoked (401): the outbox is paused (phase signed_out) and this
@@ -39,16 +40,7 @@ export function ReauthDialog({ onSignOut }: { onSignOut: () => void }) {
         <MfaStep downMessage={null} onVerified={done} />
       ) : (
         <form className="stack" onSubmit={(e) => void onSubmit(e)} noValidate>
-          <label className="field">
-            <span className="field-label">Password</span>
-            <input
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              autoFocus
-            />
-          </label>
+          <TextField label="Password" type="password" autoComplete="current-password" value={password} onChange={setPassword} autoFocus />
           <FormError message={error} />
           <div className="modal-actions">
             <button type="button" className="btn" onClick={onSignOut}>

@@ -7,6 +7,7 @@ import { useSensitiveAction } from './use-sensitive-action.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { CodeField, isCompleteCode } from '../../components/code-field.tsx';
 import { FormError } from '../../components/form-error.tsx';
+import { TextField } from '../../components/text-field.tsx';
 
 /** Settings: the account's sensitive actions (password, two-factor authentication). */
 export function SettingsPage() {
@@ -55,14 +56,8 @@ function ChangePassword({ sensitive }: { sensitive: ReturnType<typeof useSensiti
     <section className="settings-section" aria-labelledby="password-title">
       <h2 id="password-title">Change password</h2>
       <form className="stack" onSubmit={(e) => void onSubmit(e)} noValidate>
-        <label className="field">
-          <span className="field-label">New password</span>
-          <input type="password" autoComplete="new-password" value={next} onChange={(e) => setNext(e.target.value)} />
-        </label>
-        <label className="field">
-          <span className="field-label">Confirm new password</span>
-          <input type="password" autoComplete="new-password" value={confirm} onChange={(e) => setConfirm(e.target.value)} />
-        </label>
+        <TextField label="New password" type="password" autoComplete="new-password" value={next} onChange={setNext} />
+        <TextField label="Confirm new password" type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
         {mismatch && <p className="field-error">The passwords do not match.</p>}
         <FormError message={error} />
         <button type="submit" className="btn btn-primary" disabled={busy || !next || next !== confirm}>

@@ -10,6 +10,7 @@ import { FormError } from '../../components/form-error.tsx';
 import { safeRedirect } from '../../lib/redirect.ts';
 import { readTabBusiness, rememberTabBusiness } from '../../lib/session-tab.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { TextField } from '../../components/text-field.tsx';
 
 export interface SignInPageProps {
   redirect: string | undefined;
@@ -112,29 +113,8 @@ export function SignInPage({ redirect }: SignInPageProps) {
           {loginDownMessage(config)}
         </p>
       )}
-      <label className="field">
-        <span className="field-label">Email</span>
-        <input
-          type="email"
-          name="email"
-          autoComplete="username"
-          required
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          autoFocus
-        />
-      </label>
-      <label className="field">
-        <span className="field-label">Password</span>
-        <input
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          required
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-        />
-      </label>
+      <TextField label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={setEmail} autoFocus />
+      <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={password} onChange={setPassword} />
       <FormError message={error} />
       <button type="submit" className="btn btn-primary btn-block" disabled={busy || loginDown || !email || !password}>
         {busy ? 'Signing in…' : 'Sign in'}

@@ -7,8 +7,9 @@ import { FormError } from '../../components/form-error.tsx';
 import { MfaCodeForm } from './mfa-code-form.tsx';
 import { useFinishSignIn } from './sign-in-page.tsx';
 import { errorText } from '../../lib/error-text.ts';
+import { TextField, type TextFieldProps } from '../../components/text-field.tsx';
 
-const FIELDS: { key: keyof SignUpInput; label: string; type: string; autoComplete: string }[] = [
+const FIELDS: { key: keyof SignUpInput; label: string; type: TextFieldProps['type']; autoComplete: string }[] = [
   { key: 'first_name', label: 'First name', type: 'text', autoComplete: 'given-name' },
   { key: 'last_name', label: 'Last name', type: 'text', autoComplete: 'family-name' },
   { key: 'business_name', label: 'Business name', type: 'text', autoComplete: 'organization' },
@@ -59,19 +60,17 @@ export function SignUpPage() {
     <AuthCard title="Create your account" onSubmit={onSubmit}>
       {!online && <p className="notice notice-warn">You are offline. Creating an account needs a connection.</p>}
       {FIELDS.map((f) => (
-        <label className="field" key={f.key}>
-          <span className="field-label">{f.label}</span>
-          <input
-            type={f.type}
-            name={f.key}
-            autoComplete={f.autoComplete}
-            required
-            value={form[f.key]}
-            aria-invalid={fieldErrors[f.key] ? true : undefined}
-            onChange={(e) => setForm({ ...form, [f.key]: e.target.value })}
-          />
-          {fieldErrors[f.key] && <span className="field-error">{fieldErrors[f.key]}</span>}
-        </label>
+        <TextField
+          key={f.key}
+          label={f.label}
+          type={f.type}
+          name={f.key}
+          autoComplete={f.autoComplete}
+          required
+          value={form[f.key]}
+          error={fieldErrors[f.key]}
+          onChange={(value) => setForm({ ...form, [f.key]: value })}
+        />
       ))}
       <FormError message={error} />
       <button type="submit" className="btn btn-primary btn-block" disabled={busy || Object.values(form).some((v) => !v.trim())}>

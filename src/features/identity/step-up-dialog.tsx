@@ -5,6 +5,7 @@ import { CodeField } from '../../components/code-field.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { useSubmitAction } from './use-submit-action.ts';
+import { TextField } from '../../components/text-field.tsx';
 
 /**
  * §6 step-up: a sensitive action (or a command the outbox parked as needs_step_up) needs the
@@ -33,16 +34,7 @@ export function StepUpDialog({ onDone, onCancel }: { onDone: () => void | Promis
       {useCode ? (
         <CodeField label="Authenticator code" value={value} onChange={setValue} autoFocus />
       ) : (
-        <label className="field">
-          <span className="field-label">Password</span>
-          <input
-            type="password"
-            autoComplete="current-password"
-            value={value}
-            onChange={(e) => setValue(e.target.value)}
-            autoFocus
-          />
-        </label>
+        <TextField label="Password" type="password" autoComplete="current-password" value={value} onChange={setValue} autoFocus />
       )}
       {mfa && (
         <button
