@@ -8,7 +8,7 @@ import { errorBody } from '../schema/errors.ts';
 import { createOutboxEntry, transition } from '../sync/outbox-machine.ts';
 import { createFakeClock, fakeToken, flush, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
-import { DataService } from './data-service.ts';
+import { createDataService, type DataService } from './data-service.ts';
 import { mirrorDbName, openMirrorDatabase } from './db.ts';
 import { soleLeader } from './leader.ts';
 import { RxOutboxStore } from './outbox-store.ts';
@@ -49,7 +49,7 @@ function device() {
   const idb = new IDBFactory();
   const clock = createFakeClock();
   const make = () =>
-    new DataService({
+    createDataService({
       sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
       transport: serverTransport,
       clock,
