@@ -138,6 +138,24 @@ describe('DataService queries and optimistic coding', () => {
     expect(changed.flat()).toContain('transactions');
   });
 
+  it('runs any command by name through DataApi.run (codeTransactions is the same path)', async () => {
+    const { service, rows } = await signedIn();
+    const one = await service.run('transaction.code', { transaction_id: rows[0]!.id, patch: { memo: 'via run' } });
+    const many = await service.run('transaction.bulkCode', { transaction_ids: [rows[1]!.id, rows[2]!.id, rows[1]!.id], patch: { memo: 'both' } });
+    expect(one).toMatchObject({ ok: true, affected: 1 });
+    expect(many).toMatchObject({ ok: true, affected: 2 });
+    expect((await service.outbox()).map((e) => [e.command, e.entity_ids.length])).toEqual([
+      ['transaction.code', 1],
+      ['transaction.bulkCode', 2],
+    ]);
+    expect(await service.getTransaction(rows[2]!.id)).toMatchObject({ memo: 'both', pending: 'pending' });
+    await service.signOut();
+    expect(await service.run('transaction.code', { transaction_id: rows[0]!.id, patch: { memo: 'x' } })).toMatchObject({
+      ok: false,
+      error: { error_code: 'AUTH_7002' },
+    });
+  });
+
   it('refuses an invalid patch or unknown ids with §5 messages and queues nothing', async () => {
     const { service } = await signedIn();
     const bad = await service.codeTransactions(['not-a-uuid'], { gl_account_id: GL });

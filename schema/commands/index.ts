@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AnyCommandDef } from './define-command.ts';
+import type { AnyCommandDef, CommandSplit } from './define-command.ts';
 import { transactionBulkCode, transactionCode } from './transaction-code.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
@@ -17,7 +17,7 @@ export const COMMAND_NAMES = DEFINITIONS.map((d) => d.name) as readonly CommandN
 
 /** What `DataApi.run(name, input)` accepts: the split's input when the command splits, else its args. */
 export type CommandInput<N extends CommandName> =
-  CommandOf<N> extends { split: { input: infer I extends z.ZodType } } ? z.input<I> : z.input<CommandOf<N>['args']>;
+  CommandOf<N> extends { split?: CommandSplit<infer I> } ? z.input<I> : z.input<CommandOf<N>['args']>;
 
 /** A command's definition by name, widened; throws on a name no command has (a stored entry from a newer build). */
 export function commandDef(name: string): AnyCommandDef {
