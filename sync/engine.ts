@@ -77,7 +77,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     },
     onError: (e) => dispatch({ type: 'fault', message: messageOf(e) }),
   });
-  outbox.pause(); // nothing is sent before start()
+  outbox.pause('not_started'); // nothing is sent before start()
 
   function status(): SyncStatus {
     const c = outbox.counts();
@@ -147,7 +147,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     if (state.phase === 'signed_out') return;
     dispatch({ type: 'unauthorized' });
     void stopLive();
-    outbox.pause();
+    outbox.pause('unauthorized');
     opts.session.onUnauthorized();
   }
 
@@ -160,7 +160,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     },
     async stop() {
       dispatch({ type: 'stop' });
-      outbox.pause();
+      outbox.pause('stopped');
       await stopLive();
       await outbox.whenIdle();
     },
@@ -169,7 +169,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
       dispatch({ type: online ? 'online' : 'offline' });
       if (!online) {
         void stopLive();
-        outbox.pause();
+        outbox.pause('offline');
       } else if (state.phase === 'pulling') {
         startLive();
         outbox.resume();

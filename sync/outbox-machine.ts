@@ -1,9 +1,8 @@
 import type { CallDef } from '../schema/api/define-call.ts';
 import { STEP_UP_SCOPES, type StepUpScope } from '../schema/api/scopes.ts';
-import type { z } from 'zod';
-import { COMMANDS, type CommandName } from '../schema/commands/index.ts';
-import type { CommandDef } from '../schema/commands/define-command.ts';
-import type { OutboxEntry, OutboxState } from './ports.ts';
+import { commandDef, type CommandName } from '../schema/commands/index.ts';
+import type { AnyCommandDef, CommandPart } from '../schema/commands/define-command.ts';
+import type { EntityRefs, OutboxEntry, OutboxState } from './ports.ts';
 import type { ApiError, HttpResult } from './http.ts';
 import { backoffDelay, isKeyInFlight, parseRetryAfter } from './retry.ts';
 
@@ -173,33 +172,36 @@ export function countEntries(entries: readonly OutboxEntry[]): OutboxCounts {
 }
 
 /**
- * The one way to make an entry: validates the args against the command and derives the
- * entities it touches. `id` becomes the Idempotency-Key; the worker supplies it (a uuid).
+ * Makes an entry from raw args: validates them against the command and derives the entities it
+ * touches. `id` becomes the Idempotency-Key; the worker supplies it (a uuid).
  */
 export function createOutboxEntry(input: { id: string; command: CommandName; args: unknown; now: number }): OutboxEntry {
   const def = commandDef(input.command);
-  const args = def.args.parse(input.args);
-  const entityIds = def.entityIds(args);
+  return outboxEntryOf({ def, args: def.args.parse(input.args) }, input.id, input.now);
+}
+
+/** Makes an entry from a call whose args its command already parsed (no second parse). */
+export function outboxEntryOf(part: CommandPart, id: string, now: number): OutboxEntry {
   return {
-    id: input.id,
-    command: input.command,
-    args,
-    entity_ids: entityIds,
-    created_at: input.now,
+    id,
+    command: part.def.name as CommandName,
+    args: part.args,
+    entity_ids: part.def.entityIds(part.args),
+    created_at: now,
     attempts: 0,
     state: 'pending',
-    not_before: input.now,
+    not_before: now,
     maybe_sent: false,
     last_error: null,
     step_up_scope: null,
   };
 }
 
-/** A command's definition, widened so the outbox can drive any of them the same way. */
-export type AnyCommand = CommandDef<z.ZodType, unknown, CallDef>;
-
-export function commandDef(name: string): AnyCommand {
-  const def = (COMMANDS as Record<string, unknown>)[name];
-  if (!def) throw new Error(`outbox: unknown command ${name}`);
-  return def as AnyCommand;
+/** The entities an entry touches, qualified by its command's collection. */
+export function entityRefs(entry: OutboxEntry): EntityRefs {
+  return { collection: commandDef(entry.command).collection, ids: entry.entity_ids };
 }
+
+/** A command's definition, widened so the outbox can drive any of them the same way. */
+export type AnyCommand = AnyCommandDef;
+export { commandDef };

@@ -70,15 +70,19 @@ describe('outbox runner', () => {
 
   it('re-sends after an unknown outcome with the SAME key once the backoff is over', async () => {
     const t = setup([new TypeError('connection reset'), jsonResponse(503, {}), ok()]);
+    expect(t.outbox.loopState()).toEqual({ kind: 'idle' });
     await t.outbox.enqueue(t.code('c1', T1, 0));
+    expect(t.outbox.loopState()).toEqual({ kind: 'running' });
     await t.outbox.whenIdle();
     expect(t.store.rows.get('c1')).toMatchObject({ state: 'pending', maybe_sent: true, attempts: 1 });
     expect(t.clock.pending()).toEqual([300]);
+    expect(t.outbox.loopState()).toEqual({ kind: 'waiting-retry', until: t.clock.now() + 300 });
     await t.clock.advance(300);
     await t.outbox.whenIdle();
     expect(t.clock.pending()).toEqual([600]);
     await t.clock.advance(600);
     await t.outbox.whenIdle();
+    expect(t.outbox.loopState()).toEqual({ kind: 'idle' });
     expect(t.sent()).toEqual([`c1→${T1}`, `c1→${T1}`, `c1→${T1}`]);
     expect(t.store.rows.size).toBe(0);
     expect(t.optimistic.calls.map((c) => c.op)).toEqual(['confirm']);
@@ -167,6 +171,7 @@ describe('outbox runner', () => {
     await t.outbox.whenIdle();
     expect(t.unauthorized()).toBe(1);
     expect(t.outbox.paused()).toBe(true);
+    expect(t.outbox.loopState()).toEqual({ kind: 'paused', reason: 'unauthorized' });
     expect(t.transport.requests).toHaveLength(1);
     expect(t.store.rows.get('a1')).toMatchObject({ state: 'pending', last_error: null });
     t.outbox.resume();
@@ -180,14 +185,16 @@ describe('outbox runner', () => {
     await t.outbox.enqueue(t.code('a1', T1, 0));
     await flush();
     expect(t.store.rows.get('a1')?.state).toBe('sending');
-    t.outbox.pause();
+    t.outbox.pause('offline');
     await t.outbox.whenIdle();
     expect(t.store.rows.get('a1')).toMatchObject({ state: 'pending', maybe_sent: true });
     t.outbox.kick(); // ignored while paused
     await flush();
     expect(t.transport.requests).toHaveLength(1);
+    expect(t.outbox.loopState()).toEqual({ kind: 'paused', reason: 'offline' });
     t.outbox.resume();
     await t.outbox.whenIdle();
+    expect(t.outbox.loopState()).toEqual({ kind: 'idle' });
     expect(t.sent()).toEqual([`a1→${T1}`, `a1→${T1}`]);
   });
 

@@ -2,6 +2,7 @@ import { errorBody, validationMessages } from '../schema/errors.ts';
 import type { Clock, OptimisticPort, OutboxEntry, OutboxStore, SessionPort } from './ports.ts';
 import type { HttpClient, HttpResult } from './http.ts';
 import { callWithRetry } from './retry.ts';
+import { IDLE, nextLoopState, type LoopEvent, type LoopState, type PauseReason } from './loop-state.ts';
 import {
   byAge,
   classifyOutcome,
@@ -44,10 +45,12 @@ export interface Outbox {
   retry(id: string): Promise<boolean>;
   /** Rolls back (unless already rolled back) and removes. False when unknown or being sent. */
   discard(id: string): Promise<boolean>;
-  /** Offline or signed out: aborts the request in flight (its entry goes back to pending). */
-  pause(): void;
+  /** Offline, signed out, stopped: aborts the request in flight (its entry goes back to pending). */
+  pause(reason?: PauseReason): void;
   resume(): void;
   paused(): boolean;
+  /** The delivery loop's state: idle, running, waiting-retry{until}, paused{reason}. */
+  loopState(): LoopState;
   /** Resolves once nothing is sendable right now (idle, or waiting out a backoff). */
   whenIdle(): Promise<void>;
   entries(): OutboxEntry[];
@@ -63,14 +66,17 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const { store, clock } = opts;
   const newKey = opts.newKey ?? (() => crypto.randomUUID());
   let cache: OutboxEntry[] = [];
+  /** The loop's run while there is one (kicks join it; whenIdle waits on it). */
   let running: Promise<void> | null = null;
-  let isPaused = false;
+  let state: LoopState = IDLE;
   let dirty = false;
-  let sleeping = false;
   let inFlight: string | null = null;
   let wakeCtrl: AbortController | null = null;
   let flightCtrl: AbortController | null = null;
   let idleWaiters: (() => void)[] = [];
+
+  const step = (event: LoopEvent) => void (state = nextLoopState(state, event));
+  const isPaused = () => state.kind === 'paused';
 
   const notifyIdle = () => {
     const waiters = idleWaiters;
@@ -100,7 +106,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   }
 
   async function loop() {
-    while (!isPaused) {
+    step({ type: 'start' });
+    while (!isPaused()) {
       dirty = false;
       const entries = await refresh();
       const now = clock.now();
@@ -112,20 +119,20 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       if (dirty) continue;
       const wake = nextWake(entries, now);
       if (wake === null) return;
-      await sleepUntil(wake - now);
+      await sleepUntil(wake, now);
     }
   }
 
-  async function sleepUntil(ms: number) {
+  async function sleepUntil(until: number, now: number) {
     wakeCtrl = new AbortController();
-    sleeping = true;
+    step({ type: 'wait', until });
     notifyIdle();
     try {
-      await clock.sleep(ms, wakeCtrl.signal);
+      await clock.sleep(until - now, wakeCtrl.signal);
     } catch {
       // woken by a kick or a pause
     } finally {
-      sleeping = false;
+      step({ type: 'start' }); // running again, unless paused meanwhile
       wakeCtrl = null;
     }
   }
@@ -148,7 +155,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     if (next.state === 'failed' || next.state === 'conflict') await opts.optimistic.rollback(next);
     await save(next);
     if (event.type === 'unauthorized') {
-      isPaused = true;
+      step({ type: 'pause', reason: 'unauthorized' });
       opts.session.onUnauthorized();
     }
   }
@@ -174,7 +181,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   }
 
   function kick() {
-    if (isPaused) return;
+    if (isPaused()) return;
     dirty = true;
     wakeCtrl?.abort();
     if (running) return;
@@ -182,9 +189,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       .catch((e: unknown) => opts.onError?.(e))
       .finally(() => {
         running = null;
+        step({ type: 'done' });
         notifyIdle();
         // A kick that landed while the loop was on its way out must not be lost.
-        if (dirty && !isPaused) kick();
+        if (dirty && !isPaused()) kick();
       });
   }
 
@@ -217,19 +225,20 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       kick();
       return true;
     },
-    pause() {
-      isPaused = true;
+    pause(reason = 'stopped') {
+      step({ type: 'pause', reason });
       flightCtrl?.abort();
       wakeCtrl?.abort();
     },
     resume() {
-      isPaused = false;
+      step({ type: 'resume' });
       kick();
     },
-    paused: () => isPaused,
+    paused: isPaused,
+    loopState: () => state,
     whenIdle() {
       // A kick may have just cut a sleep short: then the loop is not idle until it looks again.
-      if (!running || (sleeping && !dirty)) return Promise.resolve();
+      if (!running || (state.kind === 'waiting-retry' && !dirty)) return Promise.resolve();
       return new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
     entries: () => cache,

@@ -1,4 +1,4 @@
-import type { Change } from '../schema/sync-feed.ts';
+import type { Change, MirroredCollection } from '../schema/sync-feed.ts';
 import type { CommandName } from '../schema/commands/index.ts';
 import type { ErrorV2 } from '../schema/errors.ts';
 import type { CallAuth, StepUpScope } from '../schema/api/scopes.ts';
@@ -48,9 +48,26 @@ export interface MirrorStore {
   reset(): Promise<void>;
 }
 
+/** One mirrored entity, qualified by its collection (ids are unique within a collection). */
+export interface EntityRef {
+  collection: MirroredCollection;
+  id: string;
+}
+
+/** Several entities of one collection: what one outbox entry touches. */
+export interface EntityRefs {
+  collection: MirroredCollection;
+  ids: readonly string[];
+}
+
 export type OutboxState = 'pending' | 'sending' | 'needs_step_up' | 'conflict' | 'failed' | 'done';
 
-/** One durable command. `id` is the Idempotency-Key. */
+/**
+ * One durable command. `id` is the Idempotency-Key. `entity_ids` are rows of the command's
+ * collection (`entityRefs(entry)` qualifies them): the collection is part of the command's
+ * definition, so the stored shape stays the one every device already has (a new stored field
+ * would need a new outbox schema version and a migration, see workers/CONTEXT.md).
+ */
 export interface OutboxEntry {
   id: string;
   command: CommandName;

@@ -154,21 +154,26 @@ describe('puller.live', () => {
     const s2 = sseStream();
     const t = setup([s1.step, jsonResponse(200, page(0, 1)), s2.step, jsonResponse(200, page(1, 1))]);
     const ctrl = new AbortController();
+    expect(t.puller.loopState()).toEqual({ kind: 'idle' });
     const done = t.puller.live(ctrl.signal);
     await flush();
+    expect(t.puller.loopState()).toEqual({ kind: 'running' });
     s1.send('retry: 5000\n');
     await flush();
     s1.drop();
     await flush();
     expect(t.events.at(-1)).toEqual({ type: 'stream_lost' });
     expect(t.clock.pending()).toEqual([5000]);
+    expect(t.puller.loopState()).toEqual({ kind: 'waiting-retry', until: t.clock.now() + 5000 });
     await t.clock.advance(4_999);
     expect(t.transport.requests).toHaveLength(2);
     await t.clock.advance(1);
     expect(t.transport.requests).toHaveLength(4); // re-opened the stream and caught up
     expect(t.puller.checkpoint()).toBe(2);
+    expect(t.puller.loopState()).toEqual({ kind: 'running' });
     ctrl.abort();
     expect(await done).toEqual({ reason: 'aborted' });
+    expect(t.puller.loopState()).toEqual({ kind: 'stopped' });
   });
 
   it('keeps trying with doubling delays while the stream cannot open, pulling on each try', async () => {
@@ -243,5 +248,6 @@ describe('puller.live', () => {
     const t = setup([jsonResponse(401, { error_v2: { message: 'expired', error_code: 'AUTH_7003' } })]);
     const end = await t.puller.live(new AbortController().signal);
     expect(end).toMatchObject({ reason: 'unauthorized', failure: { status: 401 } });
+    expect(t.puller.loopState()).toEqual({ kind: 'paused', reason: 'unauthorized' });
   });
 });

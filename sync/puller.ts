@@ -5,6 +5,7 @@ import type { Clock, MirrorStore } from './ports.ts';
 import type { ApiError, HttpClient, HttpFailure } from './http.ts';
 import { callWithRetry } from './retry.ts';
 import { readSse } from './sse.ts';
+import { IDLE, nextLoopState, type LoopEvent, type LoopState } from './loop-state.ts';
 
 /** What the puller tells its owner, in order; the engine folds these into its phase. */
 export type PullerEvent =
@@ -44,6 +45,12 @@ export interface Puller {
   /** Pull, then follow the SSE stream, pulling whenever it announces a newer seq; reconnects. */
   live(signal: AbortSignal): Promise<LiveEnd>;
   checkpoint(): number;
+  /**
+   * The live loop's state: idle (never started), running (opening, catching up or following
+   * the stream), waiting-retry{until} (reconnect backoff), paused{unauthorized | forbidden}
+   * (ended until a new sign-in or scope), stopped (aborted by its owner).
+   */
+  loopState(): LoopState;
 }
 
 export const MIN_BATCH = 1_000;
@@ -57,6 +64,9 @@ export function createPuller(opts: PullerOptions): Puller {
   let checkpoint = 0;
   let current: Promise<PullResult> | null = null;
   let again = false;
+  let state: LoopState = IDLE;
+  /** The newest live run: an older one still winding down (aborted) must not set the state. */
+  let liveRun = 0;
 
   async function pullOnce(signal: AbortSignal | undefined): Promise<PullResult> {
     let cp = await opts.store.getCheckpoint();
@@ -174,6 +184,19 @@ export function createPuller(opts: PullerOptions): Puller {
   }
 
   async function live(signal: AbortSignal): Promise<LiveEnd> {
+    const run = ++liveRun;
+    const step = (event: LoopEvent) => {
+      if (run === liveRun) state = nextLoopState(state, event);
+    };
+    // A new run: resume what an earlier one left paused (a 401 before this sign-in).
+    step({ type: 'resume' });
+    step({ type: 'start' });
+    const end = await follows(signal, step);
+    step(end.reason === 'aborted' ? { type: 'stop' } : { type: 'pause', reason: end.reason });
+    return end;
+  }
+
+  async function follows(signal: AbortSignal, step: (event: LoopEvent) => void): Promise<LiveEnd> {
     const retry: { ms: number | null } = { ms: null };
     for (let failures = 0; !signal.aborted; ) {
       // Open the stream first, then catch up: a write landing between the two is announced.
@@ -194,12 +217,15 @@ export function createPuller(opts: PullerOptions): Puller {
       failures++;
       const base = retry.ms ?? opts.reconnectMs ?? 1_000;
       const delay = Math.min(opts.maxReconnectMs ?? 30_000, base * 2 ** (failures - 1));
-      await opts.clock.sleep(Math.round(delay * (0.5 + 0.5 * random())), signal).catch(() => undefined);
+      const wait = Math.round(delay * (0.5 + 0.5 * random()));
+      step({ type: 'wait', until: opts.clock.now() + wait });
+      await opts.clock.sleep(wait, signal).catch(() => undefined);
+      step({ type: 'start' });
     }
     return { reason: 'aborted' };
   }
 
-  return { pull, live, checkpoint: () => checkpoint };
+  return { pull, live, checkpoint: () => checkpoint, loopState: () => state };
 }
 
 function parseSeq(data: string): number | null {

@@ -8,6 +8,7 @@ import type { Card } from '../schema/entities/card.ts';
 import type { Business } from '../schema/entities/business.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
 import type { CodingPatch } from '../schema/commands/coding-patch.ts';
+import type { CommandInput, CommandName } from '../schema/commands/index.ts';
 import type { ErrorV2 } from '../schema/errors.ts';
 import type { OutboxEntry, SyncStatus } from '../sync/ports.ts';
 import type { WebConfig } from '../schema/web-config.ts';
@@ -142,7 +143,14 @@ export type CommandResult =
   | { ok: true; command_id: string; affected: number; took_ms: number }
   | { ok: false; error: ErrorV2['error_v2'] };
 
-export interface DataApi {
+/**
+ * DataApi is joined from one interface per domain, each served by its own handler object in
+ * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
+ */
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, CommandApi, StatusApi {}
+
+/** Session: who is signed in, into which business (handlers/session.ts). */
+export interface SessionApi {
   /** Opens the mirror for the stored session (if any); resolves when the first page is readable. */
   init(opts: { baseUrl: string; platform?: Platform }): Promise<SessionInfo | null>;
   /** `businessId`: the tab's business (§3), signed into when the identity belongs to it. */
@@ -164,6 +172,12 @@ export interface DataApi {
    * stay and the sync resumes. A different account's credentials are refused.
    */
   reauthenticate(password: string): Promise<SignInResult>;
+  /** Revokes every session of the identity, then signs this device out. */
+  signOutAllSessions(): Promise<ActionResult>;
+}
+
+/** Identity: account settings, second factors, config, flags, telemetry (handlers/identity.ts). */
+export interface IdentityApi {
   /** §3 web config (defaults when the server cannot be reached). */
   webConfig(): Promise<WebConfig>;
   /** Earns `sensitive` for the step-up token's lifetime, then retries commands parked on it. */
@@ -181,25 +195,39 @@ export interface DataApi {
   pendingMfaStatus(): Promise<PendingMfaStatus>;
   /** Mails a one-time code (send-email-otp); during a pending sign-in, with its token. */
   sendEmailCode(): Promise<EmailCodeResult>;
-  /** Revokes every session of the identity, then signs this device out. */
-  signOutAllSessions(): Promise<ActionResult>;
   /** Feature flags of the session's business, typed; cached in the mirror for offline use. */
   flags(): Promise<FeatureFlags>;
   sendTelemetry(events: TelemetryEventInput[]): Promise<void>;
   sendErrorReport(report: ErrorReportInput): Promise<void>;
+}
 
+/** Queries over the mirror (handlers/queries.ts). */
+export interface QueryApi {
   queryTransactions(q: TransactionQuery): Promise<QueryResult>;
   /** Ids of every transaction matching the filter (for "select all matching"). */
   matchingIds(filter: TransactionFilter): Promise<string[]>;
   getTransaction(id: string): Promise<TransactionView | null>;
   referenceData(): Promise<ReferenceData>;
+}
 
-  /** Optimistic: applies locally, queues in the outbox, resolves once durable locally. */
+/** Commands and the outbox (handlers/commands.ts). */
+export interface CommandApi {
+  /**
+   * Any command of COMMANDS (schema/commands), optimistic: parsed and checked locally
+   * (`REQUEST_7001` with §5 messages, or the command's check, e.g. `REQUEST_7004` for an id not
+   * in the mirror), queued in the outbox, applied to what every reader shows; resolves once
+   * durable locally. `command_id` is the first entry's id when the command splits.
+   */
+  run<N extends CommandName>(name: N, input: CommandInput<N>): Promise<CommandResult>;
+  /** `run('transaction.bulkCode', { transaction_ids: ids, patch })`, kept for existing callers. */
   codeTransactions(ids: string[], patch: CodingPatch): Promise<CommandResult>;
   outbox(): Promise<OutboxEntry[]>;
   retryCommand(id: string): Promise<void>;
   discardCommand(id: string): Promise<void>;
+}
 
+/** Sync status, change notifications and the page's online state (handlers/status.ts). */
+export interface StatusApi {
   status(): Promise<SyncStatus>;
   /** Calls back on sync status changes and whenever mirrored data changed (UI re-queries). */
   subscribe(

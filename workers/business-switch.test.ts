@@ -8,7 +8,7 @@ import { errorBody } from '../schema/errors.ts';
 import { decodeTokenClaims } from '../sync/index.ts';
 import { createFakeClock, fakeToken, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
-import { DataService } from './data-service.ts';
+import { createDataService, type DataService } from './data-service.ts';
 import { mirrorDbName } from './db.ts';
 import { soleLeader } from './leader.ts';
 import { SessionStore } from './session-store.ts';
@@ -69,7 +69,7 @@ async function signedInAlpha() {
   const idb = new IDBFactory();
   const rows = await seedAlpha(idb);
   const srv = server();
-  const service = new DataService({
+  const service = createDataService({
     sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
     transport: srv.transport,
     clock: createFakeClock(),

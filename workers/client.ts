@@ -9,13 +9,16 @@ import type { DataApi } from './api.ts';
  * Comlink.proxy before they cross to the worker (functions cannot be cloned), and resolves to
  * an unsubscribe function (calling it returns a promise; awaiting it is optional). Listeners
  * are called at most once per 50 ms each; `onStatus` is called once right away.
+ *
+ * `run` keeps its generic signature (Comlink's mapping of a method would widen the command
+ * name and input to unions): it already returns a promise of a clone.
  */
-export type DataClient = Comlink.Remote<DataApi>;
+export type DataClient = Omit<Comlink.Remote<DataApi>, 'run'> & Pick<DataApi, 'run'>;
 
 export function createDataClient(
   worker: Worker = new Worker(new URL('./data-worker.ts', import.meta.url), { type: 'module', name: 'ledgerline-data' }),
 ): DataClient {
-  const remote = Comlink.wrap<DataApi>(worker);
+  const remote = Comlink.wrap<DataApi>(worker) as unknown as DataClient;
   type Subscribe = DataApi['subscribe'];
   const subscribe = (async (onStatus: Parameters<Subscribe>[0], onDataChanged: Parameters<Subscribe>[1]) =>
     remote.subscribe(Comlink.proxy(onStatus), Comlink.proxy(onDataChanged))) as unknown as DataClient['subscribe'];

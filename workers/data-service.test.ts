@@ -8,7 +8,7 @@ import { errorBody } from '../schema/errors.ts';
 import { createOutboxEntry, transition } from '../sync/outbox-machine.ts';
 import { createFakeClock, fakeToken, flush, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
-import { DataService } from './data-service.ts';
+import { createDataService, type DataService } from './data-service.ts';
 import { mirrorDbName, openMirrorDatabase } from './db.ts';
 import { soleLeader } from './leader.ts';
 import { RxOutboxStore } from './outbox-store.ts';
@@ -49,7 +49,7 @@ function device() {
   const idb = new IDBFactory();
   const clock = createFakeClock();
   const make = () =>
-    new DataService({
+    createDataService({
       sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
       transport: serverTransport,
       clock,
@@ -136,6 +136,24 @@ describe('DataService queries and optimistic coding', () => {
     expect((await service.status()).pending).toBe(2);
     await clock.advance(50);
     expect(changed.flat()).toContain('transactions');
+  });
+
+  it('runs any command by name through DataApi.run (codeTransactions is the same path)', async () => {
+    const { service, rows } = await signedIn();
+    const one = await service.run('transaction.code', { transaction_id: rows[0]!.id, patch: { memo: 'via run' } });
+    const many = await service.run('transaction.bulkCode', { transaction_ids: [rows[1]!.id, rows[2]!.id, rows[1]!.id], patch: { memo: 'both' } });
+    expect(one).toMatchObject({ ok: true, affected: 1 });
+    expect(many).toMatchObject({ ok: true, affected: 2 });
+    expect((await service.outbox()).map((e) => [e.command, e.entity_ids.length])).toEqual([
+      ['transaction.code', 1],
+      ['transaction.bulkCode', 2],
+    ]);
+    expect(await service.getTransaction(rows[2]!.id)).toMatchObject({ memo: 'both', pending: 'pending' });
+    await service.signOut();
+    expect(await service.run('transaction.code', { transaction_id: rows[0]!.id, patch: { memo: 'x' } })).toMatchObject({
+      ok: false,
+      error: { error_code: 'AUTH_7002' },
+    });
   });
 
   it('refuses an invalid patch or unknown ids with §5 messages and queues nothing', async () => {

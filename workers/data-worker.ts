@@ -2,7 +2,7 @@
 import * as Comlink from 'comlink';
 import { systemClock } from '../sync/index.ts';
 import type { DataApi } from './api.ts';
-import { DataService } from './data-service.ts';
+import { createDataService } from './data-service.ts';
 import { webLocksElector } from './leader.ts';
 import { SessionStore } from './session-store.ts';
 
@@ -11,48 +11,28 @@ import { SessionStore } from './session-store.ts';
  * tab, the sync engine all live here, off the UI thread. The UI creates it through
  * workers/client.ts and talks to it only through DataApi.
  */
-const service = new DataService({
+const { dispose, ...service } = createDataService({
   sessionStore: new SessionStore(),
   transport: (input, init) => fetch(input, init),
   clock: systemClock,
   elector: webLocksElector(),
 });
+void dispose; // the worker lives as long as its tab
 
 /**
- * Comlink can send functions only as proxies: callbacks arrive proxied (client.ts wraps them)
- * and the unsubscribe function goes back proxied.
+ * Every handler is forwarded as is. Comlink can send functions only as proxies: callbacks
+ * arrive proxied (client.ts wraps them), and a function a handler resolves to (subscribe's
+ * unsubscribe) goes back proxied.
  */
-const api: DataApi = {
-  init: (opts) => service.init(opts),
-  signIn: (email, password, businessId) => service.signIn(email, password, businessId),
-  signOut: () => service.signOut(),
-  session: () => service.session(),
-  switchBusiness: (businessId) => service.switchBusiness(businessId),
-  signUp: (input) => service.signUp(input),
-  verifyMfa: (code) => service.verifyMfa(code),
-  reauthenticate: (password) => service.reauthenticate(password),
-  webConfig: () => service.webConfig(),
-  stepUp: (input) => service.stepUp(input),
-  changePassword: (newPassword) => service.changePassword(newPassword),
-  startTotp: () => service.startTotp(),
-  verifyTotp: (id, code, emailCode) => service.verifyTotp(id, code, emailCode),
-  pendingMfaStatus: () => service.pendingMfaStatus(),
-  sendEmailCode: () => service.sendEmailCode(),
-  signOutAllSessions: () => service.signOutAllSessions(),
-  flags: () => service.flags(),
-  sendTelemetry: (events) => service.sendTelemetry(events),
-  sendErrorReport: (report) => service.sendErrorReport(report),
-  queryTransactions: (q) => service.queryTransactions(q),
-  matchingIds: (filter) => service.matchingIds(filter),
-  getTransaction: (id) => service.getTransaction(id),
-  referenceData: () => service.referenceData(),
-  codeTransactions: (ids, patch) => service.codeTransactions(ids, patch),
-  outbox: () => service.outbox(),
-  retryCommand: (id) => service.retryCommand(id),
-  discardCommand: (id) => service.discardCommand(id),
-  status: () => service.status(),
-  subscribe: async (onStatus, onDataChanged) => Comlink.proxy(await service.subscribe(onStatus, onDataChanged)),
-  setOnline: (online) => service.setOnline(online),
-};
+function exposable(handlers: DataApi): DataApi {
+  const out: Record<string, (...args: unknown[]) => Promise<unknown>> = {};
+  for (const [name, handler] of Object.entries(handlers) as [string, (...args: unknown[]) => Promise<unknown>][]) {
+    out[name] = async (...args) => {
+      const result = await handler(...args);
+      return typeof result === 'function' ? Comlink.proxy(result) : result;
+    };
+  }
+  return out as unknown as DataApi;
+}
 
-Comlink.expose(api);
+Comlink.expose(exposable(service));

@@ -8,7 +8,7 @@ import { errorBody } from '../schema/errors.ts';
 import { FEATURE_FLAG_DEFAULTS } from '../schema/feature-flags.ts';
 import { createFakeClock, fakeToken, flush, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
-import { DataService } from './data-service.ts';
+import { createDataService, type DataService } from './data-service.ts';
 import { soleLeader } from './leader.ts';
 import { SessionStore } from './session-store.ts';
 import { BUSINESS_ID, makeUser, testUuid } from './test-fixtures.ts';
@@ -115,7 +115,7 @@ function device() {
   const server = identityServer(clock);
   const make = () =>
     started(
-      new DataService({
+      createDataService({
         sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
         transport: server.transport,
         clock,

@@ -1,13 +1,12 @@
 import type { RxChangeEvent, RxStorage } from 'rxdb';
 import type { Subscription } from 'rxjs';
-import { z } from 'zod';
-import { codingPatchSchema, type CodingPatch } from '../schema/commands/coding-patch.ts';
-import { BULK_CODE_MAX } from '../schema/constants.ts';
-import { errorBody, validationMessages } from '../schema/errors.ts';
+import type { CommandCheckContext } from '../schema/commands/define-command.ts';
+import type { MirroredCollection } from '../schema/sync-feed.ts';
 import type { TransactionFilter } from '../schema/transaction-query.ts';
-import type { OutboxEntry } from '../sync/ports.ts';
-import { createOutboxEntry } from '../sync/outbox-machine.ts';
-import type { CommandResult, QueryResult, TransactionQuery, TransactionView } from './api.ts';
+import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
+import { entityRefs } from '../sync/outbox-machine.ts';
+import type { QueryResult, TransactionQuery, TransactionView } from './api.ts';
+import { CommandRunner } from './command-runner.ts';
 import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
 import { queryDocs, scanDocs, stripMeta } from './bulk-write.ts';
 import { OutboxIndex } from './outbox-index.ts';
@@ -47,8 +46,6 @@ export interface RuntimeOptions {
 const LOAD_PAGE = 2_000;
 /** ≈ 20 ms of tokenizing and indexing here: what a query or a command may wait behind. */
 const INDEX_SLICE = 1_000;
-/** Like the bulk call's body, without its 10,000 cap (larger selections are split in chunks). */
-const codingInputSchema = z.object({ transaction_ids: z.array(z.uuid()).min(1), patch: codingPatchSchema });
 
 export class MirrorRuntime {
   readonly outboxIndex = new OutboxIndex();
@@ -56,6 +53,8 @@ export class MirrorRuntime {
   readonly engine = new QueryEngine<EngineRow>(this.refs.textOf);
   readonly outboxStore: RxOutboxStore;
   readonly mirror: RxMirrorStore;
+  /** Every command's local half: parse, check, queue durably, show (command-runner.ts). */
+  readonly commands: CommandRunner;
   /** Resolves when every stored transaction is in the engine. */
   readonly ready: Promise<void>;
   /** Resolves when the outbox is in memory (pending marks are right from then on). */
@@ -71,9 +70,6 @@ export class MirrorRuntime {
   private indexing = false;
   /** Default first pages being read from IndexedDB: the engine load pauses for them. */
   private firstPageReads = new Set<Promise<unknown>>();
-  /** Command calls in progress: index slices must not delay their answer. */
-  private commands = new Set<Promise<unknown>>();
-  private lastCreatedAt = 0;
   private closed = false;
 
   private constructor(
@@ -83,7 +79,7 @@ export class MirrorRuntime {
     this.outboxStore = new RxOutboxStore(db);
     this.mirror = new RxMirrorStore(db, this.outboxIndex, {
       onInvalidRow: (collection, id, issues) => opts.onError?.(new Error(`invalid ${collection} row ${id}: ${issues}`)),
-      onOverlayChanged: (ids) => this.refreshRows(ids),
+      onOverlayChanged: (refs) => this.refreshRows(refs),
       transactionCount: () => (this.loaded ? this.engine.size : null),
     });
     this.subscribe();
@@ -94,6 +90,16 @@ export class MirrorRuntime {
     this.referencesLoaded = new Promise((resolve) => (this.resolveReferences = resolve));
     this.ready = this.load();
     this.ready.catch((e: unknown) => opts.onError?.(e));
+    this.commands = new CommandRunner({
+      index: this.outboxIndex,
+      store: this.outboxStore,
+      ready: this.ready,
+      rows: (collection) => this.rowsOf(collection),
+      refresh: (refs) => this.refreshRows(refs),
+      onQueued: () => opts.onDataChanged?.(['outbox']),
+      // Wall-clock ms (the outbox orders and backs off by it); timings use performance.now().
+      now: () => opts.now?.() ?? Date.now(),
+    });
   }
 
   static async open(opts: RuntimeOptions): Promise<MirrorRuntime> {
@@ -131,53 +137,6 @@ export class MirrorRuntime {
     return { ...serverRow(row), ...this.outboxIndex.marks(row.id) };
   }
 
-  /**
-   * Optimistic coding: the outbox entries (1 id → transaction.code, more → transaction.bulkCode
-   * in chunks of 10,000) are durable before this resolves, and every reader applies them over
-   * the stored server rows from then on. No row is written, which is what keeps 10,000 rows
-   * within a frame budget rather than the seconds 10,000 IndexedDB row writes take.
-   */
-  codeTransactions(rawIds: string[], rawPatch: CodingPatch): Promise<{ result: CommandResult; entries: OutboxEntry[] }> {
-    const t0 = performance.now();
-    const call = this.code(rawIds, rawPatch, t0);
-    this.commands.add(call);
-    const settled = () => void this.commands.delete(call);
-    call.then(settled, settled);
-    return call;
-  }
-
-  private async code(rawIds: string[], rawPatch: CodingPatch, t0: number): Promise<{ result: CommandResult; entries: OutboxEntry[] }> {
-    const input = codingInputSchema.safeParse({ transaction_ids: rawIds, patch: rawPatch });
-    if (!input.success) {
-      return { result: { ok: false, error: errorBody('REQUEST_7001', undefined, validationMessages(input.error)).error_v2 }, entries: [] };
-    }
-    await this.ready;
-    const unique = [...new Set(input.data.transaction_ids)];
-    if (unique.some((id) => !this.engine.get(id))) {
-      return { result: { ok: false, error: errorBody('REQUEST_7004').error_v2 }, entries: [] };
-    }
-    const entries = chunk(unique, BULK_CODE_MAX).map((part) => this.newEntry(part, input.data.patch));
-    // Indexed before the write, so the write's own change event finds nothing new to recompute.
-    // The args were parsed by createOutboxEntry: applying them to each row needs no third parse.
-    for (const entry of entries) this.outboxIndex.put(entry, { argsParsed: true });
-    // The rows are re-derived while IndexedDB commits the entry (one macrotask lets the write
-    // reach IndexedDB first); the call still resolves only once the entry is durable.
-    const write = this.outboxStore.putMany(entries);
-    write.catch(() => undefined); // awaited below, after the rows are re-derived
-    await nextTask();
-    this.refreshRows(unique);
-    try {
-      await write;
-    } catch (e) {
-      for (const entry of entries) this.outboxIndex.remove(entry.id);
-      this.refreshRows(unique);
-      throw e;
-    }
-    this.opts.onDataChanged?.(['outbox']);
-    const result: CommandResult = { ok: true, command_id: entries[0]!.id, affected: unique.length, took_ms: performance.now() - t0 };
-    return { result, entries };
-  }
-
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -193,19 +152,15 @@ export class MirrorRuntime {
     await this.db.remove();
   }
 
-  private newEntry(ids: string[], patch: CodingPatch): OutboxEntry {
-    // Strictly increasing created_at keeps FIFO order for commands queued in the same ms.
-    const now = Math.max(this.wallClock(), this.lastCreatedAt + 1);
-    this.lastCreatedAt = now;
-    const id = crypto.randomUUID();
-    return ids.length === 1
-      ? createOutboxEntry({ id, command: 'transaction.code', args: { transaction_id: ids[0], patch }, now })
-      : createOutboxEntry({ id, command: 'transaction.bulkCode', args: { transaction_ids: ids, patch }, now });
-  }
-
-  /** Wall-clock ms (the outbox orders and backs off by it); timings use performance.now(). */
-  private wallClock(): number {
-    return this.opts.now?.() ?? Date.now();
+  /**
+   * The rows a command's check reads. Transactions: the engine. Reference data: the cache (no
+   * command touches it yet; the query layer's refs collection is to answer this directly).
+   */
+  private rowsOf(collection: MirroredCollection): CommandCheckContext {
+    if (collection === 'transactions') return { has: (id) => this.engine.get(id) !== undefined };
+    let ids: Set<string> | null = null;
+    const rows = () => (ids ??= new Set((this.refs.snapshot()[collection] as { id: string }[]).map((r) => r.id)));
+    return { has: (id) => rows().has(id) };
   }
 
   private async firstPageFromDb(q: TransactionQuery, t0: number): Promise<QueryResult> {
@@ -261,10 +216,14 @@ export class MirrorRuntime {
     this.scheduleIndexing();
   }
 
-  /** Re-derives what rows show after their commands changed (queued, refused, retried, confirmed). */
-  private refreshRows(ids: Iterable<string>): void {
+  /**
+   * Re-derives what rows show after their commands changed (queued, refused, retried,
+   * confirmed). The engine holds transactions; reference rows show no command yet.
+   */
+  private refreshRows(refs: EntityRefs): void {
+    if (refs.collection !== 'transactions') return;
     const rows: EngineRow[] = [];
-    for (const id of new Set(ids)) {
+    for (const id of new Set(refs.ids)) {
       const row = this.engine.get(id);
       if (row) rows.push(showRow(this.outboxIndex, row));
     }
@@ -303,21 +262,21 @@ export class MirrorRuntime {
    * what its rows show, in this tab and in every other tab reading the same outbox.
    */
   private onOutboxEvents(events: RxChangeEvent<OutboxEntry>[]): void {
-    const affected = new Set<string>();
+    const affected: EntityRefs[] = [];
     for (const ev of events) {
       this.outboxTouched?.add(ev.documentId);
       const before = this.outboxIndex.get(ev.documentId);
       const wasApplied = OutboxIndex.isApplied(before);
       if (ev.operation === 'DELETE') {
         this.outboxIndex.remove(ev.documentId);
-        if (wasApplied) before!.entity_ids.forEach((id) => affected.add(id));
+        if (wasApplied) affected.push(entityRefs(before!));
         continue;
       }
       const entry = stripMeta(ev.documentData);
       this.outboxIndex.put(entry);
-      if (wasApplied !== OutboxIndex.isApplied(entry)) entry.entity_ids.forEach((id) => affected.add(id));
+      if (wasApplied !== OutboxIndex.isApplied(entry)) affected.push(entityRefs(entry));
     }
-    this.refreshRows(affected);
+    for (const refs of affected) this.refreshRows(refs);
     this.opts.onOutboxChanged?.();
     this.opts.onDataChanged?.(['outbox']);
   }
@@ -350,8 +309,8 @@ export class MirrorRuntime {
         void this.mirror.idle().then(() => defer(step));
         return;
       }
-      if (this.commands.size > 0) {
-        void Promise.allSettled([...this.commands]).then(() => defer(step));
+      if (this.commands.busy) {
+        void this.commands.settled().then(() => defer(step));
         return;
       }
       if (this.engine.indexSome(INDEX_SLICE) > 0) defer(step);
@@ -370,15 +329,4 @@ function isDefaultView(q: TransactionQuery): boolean {
   const f = q.filter;
   const empty = Object.values(f).every((v) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0));
   return empty && q.sort === 'occurred_desc';
-}
-
-/** Resolves after the pending microtasks and one macrotask (a zero-delay timer). */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}
-
-function chunk<T>(items: readonly T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
 }

@@ -91,13 +91,16 @@ describe('RxMirrorStore and optimistic rows', () => {
   async function withPending() {
     const ctx = await setup();
     const overlay: string[][] = [];
-    const store = new RxMirrorStore(ctx.db, ctx.index, { onOverlayChanged: (ids) => overlay.push([...ids]) });
+    const collections = new Set<string>();
+    const store = new RxMirrorStore(ctx.db, ctx.index, {
+      onOverlayChanged: (refs) => (collections.add(refs.collection), overlay.push([...refs.ids])),
+    });
     const rows = makeTransactions(20, 3).map((r) => ({ ...r, gl_account_id: null, memo: 'server' }));
     await store.applyChanges(rows.map(txnChange), { seq: 20, epoch: 'e' });
     const entry = codeEntry([rows[0]!.id, rows[1]!.id], { gl_account_id: GL, memo: 'mine' });
     ctx.index.put(entry);
     const shown = async (id: string) => showRow(ctx.index, (await stored(ctx.db, id))!);
-    return { ...ctx, store, overlay, rows, entry, shown };
+    return { ...ctx, store, overlay, collections, rows, entry, shown };
   }
 
   it('stores only the server version; the command is applied over it when read', async () => {
@@ -118,11 +121,12 @@ describe('RxMirrorStore and optimistic rows', () => {
   });
 
   it('rolls back to exactly the server version and re-applies on retry', async () => {
-    const { store, index, rows, entry, shown, overlay } = await withPending();
+    const { store, index, rows, entry, shown, overlay, collections } = await withPending();
     const failed = transition(transition(entry, { type: 'send' }, 2000), { type: 'rejected', error: { message: 'No', error_code: 'REQUEST_7001' } }, 2001);
     await store.rollback(failed);
     index.put(failed);
     expect(overlay).toEqual([entry.entity_ids]);
+    expect([...collections]).toEqual(['transactions']);
     const row = await shown(rows[0]!.id);
     expect(serverRow(row)).toEqual(rows[0]);
     expect(row.server).toBeUndefined();
@@ -147,7 +151,7 @@ describe('RxMirrorStore and optimistic rows', () => {
   });
 
   it('keeps a confirmed bulk command applied until the feed delivers its seq', async () => {
-    const { store, index, rows, entry, shown, overlay } = await withPending();
+    const { store, index, rows, entry, shown, overlay, collections } = await withPending();
     await store.confirm({ ...entry, state: 'done' }, { updated: 2, change_seq: 40 });
     index.remove(entry.id);
     expect(await shown(rows[1]!.id)).toMatchObject({ memo: 'mine', gl_account_id: GL });
@@ -156,6 +160,7 @@ describe('RxMirrorStore and optimistic rows', () => {
     const delivered = rows.slice(0, 2).map((r, i) => ({ ...r, gl_account_id: GL, memo: 'mine', change_seq: 39 + i }));
     await store.applyChanges(delivered.map(txnChange), { seq: 40, epoch: 'e' });
     expect(overlay.at(-1)).toEqual(entry.entity_ids);
+    expect([...collections]).toEqual(['transactions']);
     const row = await shown(rows[1]!.id);
     expect(serverRow(row)).toEqual(delivered[1]);
     expect(row.server).toBeUndefined();

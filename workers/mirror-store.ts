@@ -1,8 +1,9 @@
 import type { Change } from '../schema/sync-feed.ts';
 import { MIRRORED_COLLECTIONS, type MirroredCollection } from '../schema/sync-feed.ts';
 import { MIRROR_ENTITY_SCHEMAS, type MirroredTransaction } from '../schema/mirror.ts';
-import { transactionSchema, type Transaction } from '../schema/entities/transaction.ts';
-import type { MirrorStore, OptimisticPort, OutboxEntry } from '../sync/ports.ts';
+import type { Transaction } from '../schema/entities/transaction.ts';
+import { commandDef, entityRefs } from '../sync/outbox-machine.ts';
+import type { EntityRefs, MirrorStore, OptimisticPort, OutboxEntry } from '../sync/ports.ts';
 import type { MirrorDatabase, MirrorDoc } from './db.ts';
 import { getDocs, putDocs, removeDocs, scanDocs } from './bulk-write.ts';
 import type { OutboxIndex } from './outbox-index.ts';
@@ -38,7 +39,7 @@ export interface MirrorStoreEvents {
   /** A row from the wire failed validation and was skipped (the batch still applies). */
   onInvalidRow?: (collection: string, id: string, issues: string) => void;
   /** What rows show changed without a row write (rollback, confirm overlay dropped). */
-  onOverlayChanged?: (entityIds: readonly string[]) => void;
+  onOverlayChanged?: (refs: EntityRefs) => void;
   /**
    * How many transactions are stored once this batch's rows are (the runtime's engine size),
    * or null while unknown. Saved with the checkpoint so a cold start can answer the first
@@ -109,8 +110,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
       this.savedCount = count;
       await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: checkpoint.seq, epoch: checkpoint.epoch, ...(count === null ? {} : { count }) } });
       this.storedThrough = checkpoint.seq;
-      const settled = this.outbox.dropConfirmedThrough(checkpoint.seq);
-      if (settled.length > 0) this.events.onOverlayChanged?.(settled);
+      for (const refs of this.outbox.dropConfirmedThrough(checkpoint.seq)) this.events.onOverlayChanged?.(refs);
     });
   }
 
@@ -145,24 +145,28 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
    * now so the row shows the server's version at once.
    */
   async rollback(entry: OutboxEntry): Promise<void> {
-    this.events.onOverlayChanged?.(entry.entity_ids);
+    this.events.onOverlayChanged?.(entityRefs(entry));
   }
 
   /** Retried: the entry returns to pending and is applied again by every reader. */
   async reapply(entry: OutboxEntry): Promise<void> {
-    this.events.onOverlayChanged?.(entry.entity_ids);
+    this.events.onOverlayChanged?.(entityRefs(entry));
   }
 
   /**
-   * The server took the command. A single-row PATCH answers with the row: it is the new server
-   * version, stored at once. A bulk call answers with a count and the last change seq it wrote:
-   * the command stays applied in memory until the feed has delivered that seq.
+   * The server took the command; its definition says how it confirms. `row`: the answer is the
+   * entity's new server version, stored at once. `change_seq`: the answer names the last change
+   * seq it wrote; the command stays applied in memory until the feed has delivered that seq.
    */
   async confirm(entry: OutboxEntry, response: unknown): Promise<void> {
-    const row = entry.command === 'transaction.code' ? transactionSchema.safeParse(dropUnsafeKeys(response)) : null;
-    if (row?.success && entry.entity_ids.includes(row.data.id)) {
+    const def = commandDef(entry.command);
+    const collection = def.collection;
+    const row = def.confirm === 'row' ? MIRROR_ENTITY_SCHEMAS[collection].safeParse(dropUnsafeKeys(response)) : null;
+    const id = row?.success ? (row.data as { id: string }).id : null;
+    if (id !== null && entry.entity_ids.includes(id)) {
+      const doc = toStored(collection, row!.data as Record<string, unknown>) as MirrorDoc;
       // Queued behind feed batches, so a newer row from the feed is never overwritten by this one.
-      await this.run(() => putDocs(this.db.transactions, [toMirrored(row.data)]));
+      await this.run(() => putDocs(this.db[collection] as never, [doc] as never));
       return;
     }
     // Not queued: nothing is written, and the outbox should not wait for feed batches to land.

@@ -1,7 +1,6 @@
 import { setAutoFreeze } from 'immer';
-import type { OutboxEntry, OutboxState } from '../sync/ports.ts';
-import { byAge, commandDef } from '../sync/outbox-machine.ts';
-import type { Transaction } from '../schema/entities/transaction.ts';
+import type { EntityRefs, OutboxEntry, OutboxState } from '../sync/ports.ts';
+import { byAge, commandDef, entityRefs } from '../sync/outbox-machine.ts';
 
 /**
  * The outbox as the worker reads it: every unfinished entry by id and by the entities it
@@ -120,9 +119,9 @@ export class OutboxIndex {
     }
   }
 
-  /** The mirror holds every change up to `seq`: drops the overlays it made redundant. */
-  dropConfirmedThrough(seq: number): string[] {
-    const affected: string[] = [];
+  /** The mirror holds every change up to `seq`: drops the overlays it made redundant (their entities). */
+  dropConfirmedThrough(seq: number): EntityRefs[] {
+    const affected: EntityRefs[] = [];
     for (const [id, { entry, untilSeq }] of this.confirmed) {
       if (untilSeq > seq) continue;
       this.confirmed.delete(id);
@@ -131,8 +130,8 @@ export class OutboxIndex {
         const list = this.confirmedByEntity.get(entityId)?.filter((e) => e.id !== id);
         if (list?.length) this.confirmedByEntity.set(entityId, list);
         else this.confirmedByEntity.delete(entityId);
-        affected.push(entityId);
       }
+      affected.push(entityRefs(entry));
     }
     return affected;
   }
@@ -165,14 +164,14 @@ export class OutboxIndex {
     return { pending, failed, needsStepUp };
   }
 
-  /** Runs the entry's command on a transaction (args parsed once per entry, not per row). */
-  applyTo<T extends Transaction>(entry: OutboxEntry, txn: T): T {
+  /** Runs the entry's command on a row of its collection (args parsed once per entry, not per row). */
+  applyTo<T extends object>(entry: OutboxEntry, row: T): T {
     const def = commandDef(entry.command);
     let args = this.parsedArgs.get(entry.id);
     if (args === undefined) {
       args = def.args.parse(entry.args);
       if (this.byId.has(entry.id) || this.confirmed.has(entry.id)) this.parsedArgs.set(entry.id, args);
     }
-    return def.apply(txn, args) as T;
+    return def.apply(row, args) as T;
   }
 }

@@ -1,23 +1,95 @@
 import type { z } from 'zod';
 import type { CallDef, CallInput } from '../api/define-call.ts';
-import type { MirroredCollection } from '../sync-feed.ts';
+import type { MirroredCollection, RowOf } from '../collections.ts';
+import type { ErrorCode } from '../errors.ts';
 
 /**
- * A command is defined once: args schema, the entities it touches, the API call that carries
- * it, and a pure `apply` that the worker runs optimistically and the server with authority.
+ * How the client learns the server's version of what a command changed:
+ * - `row`: the response body is the entity's new server row; it is stored at once.
+ * - `change_seq`: the response names the last change seq the command wrote
+ *   (`{ change_seq }`); the command's effect stays on top of the stored rows until the change
+ *   feed has delivered that seq (no flicker back to the old value).
  */
-export interface CommandDef<A extends z.ZodType, E, C extends CallDef> {
-  name: string;
-  args: A;
-  collection: MirroredCollection;
-  entityIds: (args: z.output<A>) => string[];
-  call: C;
-  request: (args: z.output<A>) => Partial<CallInput<C>>;
-  apply: (entity: E, args: z.output<A>) => E;
+export const CONFIRM_MODES = ['row', 'change_seq'] as const;
+export type ConfirmMode = (typeof CONFIRM_MODES)[number];
+
+/** What a command's `check` may ask the local mirror: rows of the command's collection. */
+export interface CommandCheckContext {
+  has(id: string): boolean;
 }
 
-export function defineCommand<A extends z.ZodType, E, C extends CallDef>(
-  def: CommandDef<A, E, C>,
-): CommandDef<A, E, C> {
+/** One call of the outbox: a command definition and args it parsed (made with `commandPart`). */
+export interface CommandPart {
+  readonly def: AnyCommandDef;
+  readonly args: unknown;
+}
+
+/**
+ * `split`: a command whose one user action may become several calls (a selection larger than
+ * a call takes). `input` is what the action accepts, parsed once; `parts` turns it into the
+ * calls, each with args already in the output shape of its command's `args` (not parsed again).
+ */
+export interface CommandSplit<I extends z.ZodType> {
+  input: I;
+  parts: (input: z.output<I>) => CommandPart[];
+}
+
+/**
+ * A command is defined once: its name, args schema, the collection and entities it touches,
+ * the API call that carries it, a pure `apply` that the worker runs optimistically and the
+ * server with authority, how a success is confirmed, and optional local hooks (`check` refuses
+ * before anything is queued, `split` makes one action several calls).
+ */
+export interface CommandDef<
+  N extends string = string,
+  A extends z.ZodType = z.ZodType,
+  C extends MirroredCollection = MirroredCollection,
+  K extends CallDef = CallDef,
+  I extends z.ZodType = A,
+> {
+  name: N;
+  /** One call's args: what the outbox entry stores. */
+  args: A;
+  /** The mirrored collection whose rows `entityIds` names and `apply` changes. */
+  collection: C;
+  entityIds: (args: z.output<A>) => string[];
+  call: K;
+  request: (args: z.output<A>) => Partial<CallInput<K>>;
+  apply: (entity: RowOf<C>, args: z.output<A>) => RowOf<C>;
+  confirm: ConfirmMode;
+  /** A local refusal (error code) before anything is queued, or null. Runs once per call. */
+  check?: (args: z.output<A>, mirror: CommandCheckContext) => ErrorCode | null;
+  split?: CommandSplit<I>;
+}
+
+/** Any command, widened so the outbox and the worker can drive each of them the same way. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCommandDef = CommandDef<string, z.ZodType, MirroredCollection, CallDef, any> & {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  apply: (entity: any, args: any) => any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  entityIds: (args: any) => string[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  request: (args: any) => Partial<CallInput<CallDef>>;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  check?: (args: any, mirror: CommandCheckContext) => ErrorCode | null;
+};
+
+/** `const N`: the name stays a literal type, so `CommandName` is derived from the registry. */
+export function defineCommand<
+  const N extends string,
+  A extends z.ZodType,
+  C extends MirroredCollection,
+  K extends CallDef,
+  I extends z.ZodType = A,
+>(def: CommandDef<N, A, C, K, I>): CommandDef<N, A, C, K, I> {
   return def;
+}
+
+/** A call of `def` with args already parsed by `def.args` (or built to its output shape). */
+export function commandPart<D extends { args: z.ZodType }>(
+  def: D,
+  args: z.output<D['args']>,
+): CommandPart {
+  return { def: def as unknown as AnyCommandDef, args };
 }

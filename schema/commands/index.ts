@@ -1,9 +1,29 @@
+import type { z } from 'zod';
+import type { AnyCommandDef, CommandSplit } from './define-command.ts';
 import { transactionBulkCode, transactionCode } from './transaction-code.ts';
 
-/** Every command by name: the outbox stores the name and looks the definition up here. */
-export const COMMANDS = {
-  [transactionCode.name]: transactionCode,
-  [transactionBulkCode.name]: transactionBulkCode,
-} as const;
-export type CommandName = 'transaction.code' | 'transaction.bulkCode';
+/** Every command, listed once: the outbox stores the name and looks the definition up here. */
+const DEFINITIONS = [transactionCode, transactionBulkCode] as const;
+
+type Definitions = (typeof DEFINITIONS)[number];
+/** Derived from the definitions: a name no command has does not compile. */
+export type CommandName = Definitions['name'];
+export type CommandOf<N extends CommandName> = Extract<Definitions, { name: N }>;
+
+export const COMMANDS = Object.fromEntries(DEFINITIONS.map((d) => [d.name, d])) as unknown as {
+  readonly [N in CommandName]: CommandOf<N>;
+};
+export const COMMAND_NAMES = DEFINITIONS.map((d) => d.name) as readonly CommandName[];
+
+/** What `DataApi.run(name, input)` accepts: the split's input when the command splits, else its args. */
+export type CommandInput<N extends CommandName> =
+  CommandOf<N> extends { split?: CommandSplit<infer I> } ? z.input<I> : z.input<CommandOf<N>['args']>;
+
+/** A command's definition by name, widened; throws on a name no command has (a stored entry from a newer build). */
+export function commandDef(name: string): AnyCommandDef {
+  const def = (COMMANDS as Record<string, AnyCommandDef | undefined>)[name];
+  if (!def) throw new Error(`unknown command ${name}`);
+  return def;
+}
+
 export { transactionCode, transactionBulkCode };

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { defineCommand } from './define-command.ts';
+import { commandPart, defineCommand, type CommandPart } from './define-command.ts';
 import { bulkCodingBodySchema, codingPatchSchema, type CodingPatch } from './coding-patch.ts';
 import { bulkCodeTransactions, patchTransaction } from '../api/calls.ts';
+import { BULK_CODE_MAX } from '../constants.ts';
 import type { Transaction } from '../entities/transaction.ts';
 
 /** Pure: the transaction with the patch applied. Keys absent from the patch stay as they are. */
@@ -22,6 +23,10 @@ export function applyCodingPatch<T extends Pick<Transaction, 'memo' | 'gl_accoun
   });
 }
 
+/** Coding refers to transactions the mirror holds: an unknown id is refused before queueing. */
+const allInMirror = (ids: readonly string[], mirror: { has(id: string): boolean }) =>
+  ids.every((id) => mirror.has(id)) ? null : ('REQUEST_7004' as const);
+
 export const transactionCode = defineCommand({
   name: 'transaction.code',
   args: z.object({ transaction_id: z.uuid(), patch: codingPatchSchema }),
@@ -29,8 +34,14 @@ export const transactionCode = defineCommand({
   entityIds: (a) => [a.transaction_id],
   call: patchTransaction,
   request: (a) => ({ params: { transaction_canonical_uuid: a.transaction_id }, body: a.patch }),
-  apply: (txn: Transaction, a) => applyCodingPatch(txn, a.patch),
+  apply: (txn, a) => applyCodingPatch(txn, a.patch),
+  // PATCH answers with the transaction as stored.
+  confirm: 'row',
+  check: (a, mirror) => allInMirror([a.transaction_id], mirror),
 });
+
+/** A coding action's selection: like the bulk body without its 10,000 cap, repeats allowed. */
+const codingSelectionSchema = z.object({ transaction_ids: z.array(z.uuid()).min(1), patch: codingPatchSchema });
 
 export const transactionBulkCode = defineCommand({
   name: 'transaction.bulkCode',
@@ -39,5 +50,27 @@ export const transactionBulkCode = defineCommand({
   entityIds: (a) => a.transaction_ids,
   call: bulkCodeTransactions,
   request: (a) => ({ body: a }),
-  apply: (txn: Transaction, a) => applyCodingPatch(txn, a.patch),
+  apply: (txn, a) => applyCodingPatch(txn, a.patch),
+  // The bulk call answers with a count and the last change seq it wrote.
+  confirm: 'change_seq',
+  check: (a, mirror) => allInMirror(a.transaction_ids, mirror),
+  split: { input: codingSelectionSchema, parts: codingParts },
 });
+
+/**
+ * Any selection: distinct ids in calls of at most 10,000 (the outbox keeps them in order); a
+ * lone id goes as transaction.code, whose answer is the row itself.
+ */
+function codingParts({ transaction_ids, patch }: z.output<typeof codingSelectionSchema>): CommandPart[] {
+  const unique = [...new Set(transaction_ids)];
+  const parts: CommandPart[] = [];
+  for (let i = 0; i < unique.length; i += BULK_CODE_MAX) {
+    const ids = unique.slice(i, i + BULK_CODE_MAX);
+    parts.push(
+      ids.length === 1
+        ? commandPart(transactionCode, { transaction_id: ids[0]!, patch })
+        : commandPart(transactionBulkCode, { transaction_ids: ids, patch }),
+    );
+  }
+  return parts;
+}

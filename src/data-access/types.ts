@@ -5,7 +5,8 @@ import type { DataApi } from '../../workers/api.ts';
  * Types the UI sees from the data worker, derived from its one API so src/ never imports
  * sync/ (lint's import direction) and can never drift from what the worker really sends.
  */
-export type DataClient = Remote<DataApi>;
+/** `run` keeps its generic signature (Comlink's mapping would widen name and input to unions). */
+export type DataClient = Omit<Remote<DataApi>, 'run'> & Pick<DataApi, 'run'>;
 export type SyncStatus = Awaited<ReturnType<DataApi['status']>>;
 export type OutboxEntry = Awaited<ReturnType<DataApi['outbox']>>[number];
 export type {

@@ -1,11 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { BULK_CODE_MAX } from '../../../schema/constants.ts';
 import type { DataClient } from '../../data-access/types.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import { Modal } from '../../components/modal.tsx';
 import { SelectField, type SelectOption } from '../../components/select-field.tsx';
 import { CLEAR, KEEP, bulkPatch, emptyBulkForm, type BulkForm } from './coding-patch.ts';
-import { chunk } from '../../lib/list/selection.ts';
 import type { ReferenceView } from './use-reference-data.ts';
 
 export interface BulkCodingDialogProps {
@@ -31,10 +29,9 @@ export function BulkCodingDialog({ ids, client, reference, onDone, onCancel }: B
     if (!patch) return;
     setBusy(true);
     try {
-      for (const batch of chunk(ids, BULK_CODE_MAX)) {
-        const result = await client.codeTransactions(batch, patch);
-        if (!result.ok) return toastError(result.error.message);
-      }
+      // One call: the worker splits the selection into outbox entries of at most 10,000.
+      const result = await client.run('transaction.bulkCode', { transaction_ids: ids, patch });
+      if (!result.ok) return toastError(result.error.message);
       toastInfo(`Coded ${count} ${ids.length === 1 ? 'transaction' : 'transactions'}. Changes sync in the background.`);
       onDone();
     } finally {

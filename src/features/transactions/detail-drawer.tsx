@@ -63,7 +63,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
     if (!patch) return;
     setSaving(true);
     try {
-      const result = await client.codeTransactions([txn.id], patch);
+      const result = await client.run('transaction.code', { transaction_id: txn.id, patch });
       if (!result.ok) return toastError(result.error.message);
       dirty.current = false;
       toastInfo('Saved. It syncs in the background.');

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   applyRange,
-  chunk,
   emptySelection,
   headerCheckState,
   rangeBounds,
@@ -50,11 +49,5 @@ describe('selection', () => {
     [0, 0, 'none'],
   ] as const)('%s of %s selected → header %s', (selected, total, expected) => {
     expect(headerCheckState(selected, total)).toBe(expected);
-  });
-
-  it('chunks for the bulk limit', () => {
-    expect(chunk([1, 2, 3, 4, 5], 2)).toEqual([[1, 2], [3, 4], [5]]);
-    expect(chunk([], 3)).toEqual([]);
-    expect(() => chunk([1], 0)).toThrow(RangeError);
   });
 });

@@ -46,11 +46,3 @@ export function headerCheckState(selected: number, total: number): 'all' | 'some
   if (selected === 0 || total === 0) return 'none';
   return selected >= total ? 'all' : 'some';
 }
-
-/** Splits ids into batches a single bulk call accepts (the server's atomic limit). */
-export function chunk<T>(items: readonly T[], size: number): T[][] {
-  if (size <= 0) throw new RangeError('chunk size must be positive');
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
-}

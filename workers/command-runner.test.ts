@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { COMMAND_NAMES, COMMANDS, type CommandInput, type CommandName } from '../schema/commands/index.ts';
+import { BULK_CODE_MAX } from '../schema/constants.ts';
+import type { MirroredCollection } from '../schema/sync-feed.ts';
+import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
+import { CommandRunner } from './command-runner.ts';
+import { OutboxIndex } from './outbox-index.ts';
+import { testUuid } from './test-fixtures.ts';
+
+const ROW = (n: number) => testUuid(1, n);
+const GL = testUuid(5, 1);
+
+/** One valid input per command: a command added to COMMANDS without one here does not compile. */
+const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
+  'transaction.code': { transaction_id: ROW(1), patch: { memo: 'one' } },
+  'transaction.bulkCode': { transaction_ids: [ROW(1), ROW(2), ROW(3)], patch: { gl_account_id: GL } },
+};
+
+function setup(opts: { rows?: number; failWrite?: boolean } = {}) {
+  const index = new OutboxIndex();
+  const stored: OutboxEntry[][] = [];
+  const refreshed: EntityRefs[] = [];
+  const queued: OutboxEntry[][] = [];
+  const rows = new Set(Array.from({ length: opts.rows ?? 10 }, (_, i) => ROW(i + 1)));
+  const asked: MirroredCollection[] = [];
+  const runner = new CommandRunner({
+    index,
+    store: {
+      putMany: async (entries) => {
+        if (opts.failWrite) throw new Error('quota');
+        stored.push([...entries]);
+      },
+    },
+    ready: Promise.resolve(),
+    rows: (collection) => (asked.push(collection), { has: (id) => rows.has(id) }),
+    refresh: (refs) => refreshed.push(refs),
+    onQueued: (entries) => queued.push([...entries]),
+    now: () => 1_000,
+  });
+  return { runner, index, stored, refreshed, queued, asked };
+}
+
+describe('CommandRunner', () => {
+  it.each(COMMAND_NAMES)('runs %s: checked on its collection, durable, indexed, its rows re-derived', async (name) => {
+    const t = setup();
+    const { result, entries } = await t.runner.run(name, SAMPLES[name] as never);
+    expect(result).toMatchObject({ ok: true, command_id: entries[0]!.id });
+    const collection = COMMANDS[name].collection;
+    expect(t.asked.every((c) => c === collection)).toBe(true);
+    expect(t.stored).toEqual([entries]);
+    expect(t.queued).toEqual([entries]);
+    expect(t.refreshed.map((r) => r.collection)).toEqual(entries.map(() => collection));
+    for (const e of entries) expect(t.index.get(e.id)).toBe(e);
+  });
+
+  it('splits a large selection once into FIFO entries (strictly increasing created_at)', async () => {
+    const t = setup({ rows: 2 * BULK_CODE_MAX + 1 });
+    const ids = Array.from({ length: 2 * BULK_CODE_MAX + 1 }, (_, i) => ROW(i + 1));
+    const { result, entries } = await t.runner.run('transaction.bulkCode', { transaction_ids: [...ids, ids[0]!], patch: { memo: 'x' } });
+    expect(result).toMatchObject({ ok: true, affected: ids.length });
+    expect(entries.map((e) => [e.command, e.entity_ids.length])).toEqual([
+      ['transaction.bulkCode', BULK_CODE_MAX],
+      ['transaction.bulkCode', BULK_CODE_MAX],
+      ['transaction.code', 1],
+    ]);
+    expect(entries.map((e) => e.created_at)).toEqual([1_000, 1_001, 1_002]);
+    expect(t.stored).toHaveLength(1); // one durable write for the whole action
+  });
+
+  it('refuses invalid input (§5 messages) and unknown rows (the check) and queues nothing', async () => {
+    const t = setup();
+    const bad = await t.runner.run('transaction.code', { transaction_id: 'nope', patch: { memo: 'x' } });
+    expect(bad.result).toMatchObject({ ok: false, error: { error_code: 'REQUEST_7001', errors: { transaction_id: expect.any(String) } } });
+    const missing = await t.runner.run('transaction.bulkCode', { transaction_ids: [ROW(1), ROW(99)], patch: { memo: 'x' } });
+    expect(missing.result).toMatchObject({ ok: false, error: { error_code: 'REQUEST_7004' } });
+    expect(t.stored).toEqual([]);
+    expect(t.index.entries()).toEqual([]);
+  });
+
+  it('takes the entries back out of the index when the durable write fails', async () => {
+    const t = setup({ failWrite: true });
+    await expect(t.runner.run('transaction.code', SAMPLES['transaction.code'])).rejects.toThrow('quota');
+    expect(t.index.entries()).toEqual([]);
+    expect(t.refreshed).toHaveLength(2); // shown, then taken back
+    expect(t.runner.busy).toBe(false);
+  });
+
+  it('does not compile for a name no command has', async () => {
+    const t = setup();
+    // @ts-expect-error: unknown command names are refused by the type of run().
+    await expect(t.runner.run('transaction.delete', {})).rejects.toThrow(/unknown command/);
+  });
+});

@@ -1,0 +1,110 @@
+import { commandDef, type CommandInput, type CommandName } from '../schema/commands/index.ts';
+import type { CommandCheckContext, CommandPart } from '../schema/commands/define-command.ts';
+import { errorBody, validationMessages } from '../schema/errors.ts';
+import type { MirroredCollection } from '../schema/sync-feed.ts';
+import { entityRefs, outboxEntryOf } from '../sync/outbox-machine.ts';
+import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
+import type { CommandResult } from './api.ts';
+import type { OutboxIndex } from './outbox-index.ts';
+import type { RxOutboxStore } from './outbox-store.ts';
+
+/** What the runner needs from the open mirror (MirrorRuntime provides it). */
+export interface CommandRunnerDeps {
+  index: OutboxIndex;
+  store: Pick<RxOutboxStore, 'putMany'>;
+  /** Resolves when the mirror's rows are in memory (checks read them). */
+  ready: Promise<void>;
+  /** The rows of a collection, as a command's `check` sees them. */
+  rows: (collection: MirroredCollection) => CommandCheckContext;
+  /** Re-derives what the rows show (the entries' effects applied over the server rows). */
+  refresh: (refs: EntityRefs) => void;
+  /** The entries are durable: the UI re-reads the outbox, the leader sends. */
+  onQueued: (entries: readonly OutboxEntry[]) => void;
+  /** Wall clock (ms) for created_at: the outbox orders and backs off by it. */
+  now: () => number;
+}
+
+export type RunOutcome = { result: CommandResult; entries: OutboxEntry[] };
+
+/**
+ * The one command path of the worker: `run(name, input)` for every command in COMMANDS.
+ * The input is parsed once (the split's input when the command splits, else its args), split
+ * once into calls, checked against the mirror, and queued as outbox entries that are durable
+ * before it resolves. Every reader applies them over the stored server rows from then on; no
+ * row is written, which keeps 10,000 rows within a frame budget (10,000 row writes take seconds).
+ */
+export class CommandRunner {
+  /** Runs in progress: background work (text indexing) waits so that they answer first. */
+  private readonly inProgress = new Set<Promise<unknown>>();
+  private lastCreatedAt = 0;
+
+  constructor(private readonly deps: CommandRunnerDeps) {}
+
+  get busy(): boolean {
+    return this.inProgress.size > 0;
+  }
+
+  /** Resolves when the runs in progress have settled. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.inProgress]);
+  }
+
+  run<N extends CommandName>(name: N, input: CommandInput<N>): Promise<RunOutcome> {
+    const t0 = performance.now();
+    const call = this.queue(name, input, t0);
+    this.inProgress.add(call);
+    const done = () => void this.inProgress.delete(call);
+    call.then(done, done);
+    return call;
+  }
+
+  private async queue(name: CommandName, input: unknown, t0: number): Promise<RunOutcome> {
+    const def = commandDef(name);
+    const parsed = (def.split?.input ?? def.args).safeParse(input);
+    if (!parsed.success) return refused(errorBody('REQUEST_7001', undefined, validationMessages(parsed.error)).error_v2);
+    const parts: CommandPart[] = def.split ? def.split.parts(parsed.data) : [{ def, args: parsed.data }];
+    await this.deps.ready;
+    for (const part of parts) {
+      const code = part.def.check?.(part.args, this.deps.rows(part.def.collection)) ?? null;
+      if (code) return refused(errorBody(code).error_v2);
+    }
+    const entries = parts.map((part) => outboxEntryOf(part, crypto.randomUUID(), this.createdAt()));
+    const refs = entries.map(entityRefs);
+    const { index, store } = this.deps;
+    // Indexed before the write, so the write's own change event finds nothing new to recompute;
+    // the args are the parse's output, so applying them to each row needs no second parse.
+    for (const entry of entries) index.put(entry, { argsParsed: true });
+    // The rows are re-derived while IndexedDB commits the entries (one macrotask lets the write
+    // reach IndexedDB first); the call still resolves only once they are durable.
+    const write = store.putMany(entries);
+    write.catch(() => undefined); // awaited below, after the rows are re-derived
+    await nextTask();
+    for (const r of refs) this.deps.refresh(r);
+    try {
+      await write;
+    } catch (e) {
+      for (const entry of entries) index.remove(entry.id);
+      for (const r of refs) this.deps.refresh(r);
+      throw e;
+    }
+    this.deps.onQueued(entries);
+    const affected = entries.reduce((n, e) => n + e.entity_ids.length, 0);
+    return { result: { ok: true, command_id: entries[0]!.id, affected, took_ms: performance.now() - t0 }, entries };
+  }
+
+  /** Strictly increasing, so commands queued in the same ms keep their FIFO order. */
+  private createdAt(): number {
+    const now = Math.max(this.deps.now(), this.lastCreatedAt + 1);
+    this.lastCreatedAt = now;
+    return now;
+  }
+}
+
+function refused(error: Extract<CommandResult, { ok: false }>['error']): RunOutcome {
+  return { result: { ok: false, error }, entries: [] };
+}
+
+/** Resolves after the pending microtasks and one macrotask (a zero-delay timer). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}

@@ -1,0 +1,21 @@
+import type { QueryApi } from '../api.ts';
+import type { WorkerContext } from '../worker-context.ts';
+
+/** Queries: thin forwarders to the open mirror's query engine; empty answers while signed out. */
+export function queryHandlers(ctx: WorkerContext): QueryApi {
+  return {
+    async queryTransactions(q) {
+      const rt = ctx.host.runtime;
+      return rt ? rt.queryTransactions(q) : { rows: [], total: 0, offset: 0, took_ms: 0 };
+    },
+    matchingIds: async (filter) => ctx.host.runtime?.matchingIds(filter) ?? [],
+    getTransaction: async (id) => ctx.host.runtime?.getTransaction(id) ?? null,
+    async referenceData() {
+      const rt = ctx.host.runtime;
+      if (!rt) return { users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], cards: [] };
+      // Not `ready`: names must not wait for 100k transactions to load on a cold start.
+      await Promise.race([rt.referencesLoaded, rt.ready]);
+      return rt.refs.snapshot();
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { currentIdentity, signIn as signInCall, signOut as signOutCall } from '../../schema/api/calls.ts';
+import { signOutAllSessions as signOutAllCall, signUp as signUpCall, verifyMfa as verifyMfaCall } from '../../schema/api/calls-identity.ts';
+import { switchBusiness as switchBusinessCall } from '../../schema/api/calls-business.ts';
+import { errorBody } from '../../schema/errors.ts';
+import { tokenWaitMs, type Platform } from '../../schema/platform.ts';
+import { decodeTokenClaims, isFullyScoped, tokenScopes, waitForFullToken } from '../../sync/index.ts';
+import type { SessionApi, SessionInfo, SignInResult } from '../api.ts';
+import { businessChoices } from '../business-choices.ts';
+import { mirrorDbName } from '../db.ts';
+import { actionFailure } from '../identity.ts';
+import type { WorkerContext } from '../worker-context.ts';
+
+const SIGN_OUT_TIMEOUT_MS = 3_000;
+const BUSINESS_ID = z.uuid();
+const MFA_NEEDED = { message: 'Enter the code from your authenticator app.', error_code: 'MFA_REQUIRED' };
+export const NO_MFA_PENDING = { message: 'Sign in with your password first.', error_code: 'MFA_NOT_STARTED' };
+
+/**
+ * Session: sign-in (password, second factor, re-authentication in place), business switch and
+ * sign-out. A completed sign-in stores the session durably and opens that business and user's
+ * own mirror; the half-scoped token of a sign-in waiting for MFA stays in memory only.
+ */
+export function sessionHandlers(ctx: WorkerContext): SessionApi {
+  let initOnce: Promise<SessionInfo | null> | null = null;
+
+  async function start(baseUrl: string, platform: Platform): Promise<SessionInfo | null> {
+    ctx.baseUrl = baseUrl;
+    ctx.platform = platform;
+    ctx.http = ctx.httpWith(ctx.sessionPort);
+    ctx.stored = await ctx.deps.sessionStore.get();
+    if (!ctx.stored) {
+      ctx.hub.setPhase('signed_out');
+      return null;
+    }
+    await ctx.host.open(ctx.stored);
+    void ctx.refreshIdentity();
+    return ctx.stored.session;
+  }
+
+  async function passwordSignIn(
+    email: string, password: string, expectUserId: string | undefined, businessId: string | undefined,
+  ): Promise<SignInResult> {
+    // The tab's business comes from a link: anything that is not an id is not sent (nor refused).
+    const body = businessId && BUSINESS_ID.safeParse(businessId).success
+      ? { email, password, business_id: businessId }
+      : { email, password };
+    const res = await ctx.requireHttp().call(signInCall, { body });
+    if (!res.ok) return { ok: false, error: res.error };
+    return afterPassword(res.data.id_token, res.data.mfa_required, expectUserId, email);
+  }
+
+  /** The password was right: either the token is already full, or the second factor comes next. */
+  function afterPassword(token: string, mfaRequired: boolean, expectUserId: string | undefined, email: string | null): Promise<SignInResult> {
+    if (mfaRequired && !isFullyScoped(token)) {
+      ctx.pendingMfa = { token, expectUserId, email };
+      return Promise.resolve({ ok: false, error: MFA_NEEDED, mfa_required: true });
+    }
+    // An abandoned MFA step must not keep steering startTotp/verifyTotp to its old token.
+    ctx.pendingMfa = null;
+    return completeSignIn(token, mfaRequired, expectUserId);
+  }
+
+  async function completeSignIn(candidate: string, mfaEnabled: boolean, expectUserId: string | undefined): Promise<SignInResult> {
+    let token: string;
+    try {
+      // §4: wait (1 s mobile / 10 s web) for a fully scoped token before acting as signed in.
+      token = await waitForFullToken({ clock: ctx.deps.clock, getToken: () => candidate, waitMs: tokenWaitMs(ctx.platform) });
+    } catch {
+      return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+    }
+    // The new token is not stored yet: ask who it belongs to with a client bound to it.
+    const who = await ctx.boundTo(token).call(currentIdentity);
+    if (!who.ok) return { ok: false, error: who.error };
+    if (expectUserId && who.data.user.id !== expectUserId) {
+      return { ok: false, error: { message: 'Sign in again with the same account to keep your unsynced changes.', error_code: 'AUTH_7003' } };
+    }
+    const claims = decodeTokenClaims(token);
+    const session: SessionInfo = {
+      user: who.data.user,
+      business: who.data.business,
+      scopes: tokenScopes(token),
+      mfa_enabled: mfaEnabled || claims?.ramp_mfa_required === true,
+      businesses: businessChoices(who.data.identity.spend_users, who.data.businesses),
+    };
+    const dbName = mirrorDbName(session.business.id, session.user.id);
+    if (ctx.stored?.db_name !== dbName) await ctx.host.close(false);
+    ctx.stored = { token, session, db_name: dbName, expired: false, saved_at: ctx.deps.clock.now() };
+    await ctx.deps.sessionStore.set(ctx.stored);
+    if (!ctx.host.runtime) await ctx.host.open(ctx.stored);
+    else ctx.host.engine?.start(); // same user again: resume what the 401 paused
+    ctx.hub.setPhase(ctx.host.engine ? ctx.host.engine.status().phase : 'idle');
+    ctx.stepUps.clear();
+    void ctx.refreshFlagsNow();
+    return { ok: true, session, mfa_required: mfaEnabled };
+  }
+
+  async function forgetLocally(): Promise<void> {
+    ctx.pendingMfa = null;
+    ctx.stepUps.clear();
+    // Unsent edits keep the mirror on the device until that user signs in again and they are
+    // delivered; a mirror with nothing pending is deleted, so no spend data stays behind.
+    await ctx.host.close(true);
+    await ctx.deps.sessionStore.clear();
+    ctx.stored = null;
+    ctx.hub.setPhase('signed_out');
+  }
+
+  return {
+    init(opts) {
+      // React may call init twice (StrictMode); both calls share one start.
+      initOnce ??= start(opts.baseUrl, opts.platform ?? 'web');
+      return initOnce;
+    },
+    signIn: (email, password, businessId) => passwordSignIn(email, password, undefined, businessId ?? undefined),
+    async switchBusiness(businessId) {
+      const stored = ctx.stored;
+      if (!stored || stored.expired) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+      if (stored.session.business.id === businessId) return { ok: true, session: stored.session, left_behind: null };
+      // Counted before the switch closes this mirror: its outbox stays on disk for next time.
+      const unsent = ctx.host.runtime?.outboxIndex.entries().length ?? 0;
+      const res = ctx.watch401(await ctx.requireHttp().call(switchBusinessCall, { body: { business_id: businessId } }));
+      if (!res.ok) return { ok: false, error: res.error };
+      const done = await afterPassword(res.data.id_token, res.data.mfa_required, undefined, stored.session.user.email);
+      if (!done.ok) return done;
+      const left_behind = unsent > 0 ? { business_name: stored.session.business.name, changes: unsent } : null;
+      return { ok: true, session: done.session, left_behind };
+    },
+    async signUp(input) {
+      const res = await ctx.requireHttp().call(signUpCall, { body: input });
+      if (!res.ok) return { ok: false, error: res.error };
+      return afterPassword(res.data.id_token, res.data.mfa_required, undefined, input.email);
+    },
+    async verifyMfa(code) {
+      const pending = ctx.pendingMfa;
+      if (!pending) return { ok: false, error: NO_MFA_PENDING };
+      const res = await ctx.boundTo(pending.token).call(verifyMfaCall, { body: { code: code.trim() } });
+      if (!res.ok) return { ok: false, error: res.error, mfa_required: true };
+      ctx.pendingMfa = null;
+      return completeSignIn(res.data.id_token, true, pending.expectUserId);
+    },
+    async reauthenticate(password) {
+      const stored = ctx.stored;
+      if (!stored) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+      return passwordSignIn(stored.session.user.email, password, stored.session.user.id, stored.session.business.id);
+    },
+    async signOutAllSessions() {
+      const res = ctx.watch401(await ctx.requireHttp().call(signOutAllCall, { body: {} }));
+      if (!res.ok) return actionFailure(res);
+      // Every session is revoked, this one too: only the local part of sign-out is left.
+      await forgetLocally();
+      return { ok: true };
+    },
+    async signOut() {
+      const token = ctx.sessionPort.getToken();
+      if (token && ctx.hub.online) {
+        // Best effort: the device forgets the token either way.
+        await ctx.requireHttp()
+          .call(signOutCall, { body: {}, signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS) })
+          .catch(() => undefined);
+      }
+      await forgetLocally();
+    },
+    session: async () => ctx.stored?.session ?? null,
+  };
+}

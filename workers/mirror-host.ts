@@ -1,0 +1,82 @@
+import { requestTimeoutMs } from '../schema/platform.ts';
+import { createSyncEngine, type SyncEngine } from '../sync/index.ts';
+import { MirrorRuntime } from './mirror-runtime.ts';
+import type { StoredSession } from './session-store.ts';
+import type { WorkerContext } from './worker-context.ts';
+
+/**
+ * The mirror host: the session's open mirror (one per business and user) and, in the tab that
+ * holds the Web Lock, the sync engine running over it. Opening elects a leader; closing stops
+ * the engine and closes (or, when nothing is left to send, deletes) the mirror.
+ */
+export class MirrorHost {
+  runtime: MirrorRuntime | null = null;
+  engine: SyncEngine | null = null;
+  private withdraw: (() => void) | null = null;
+
+  constructor(private readonly ctx: WorkerContext) {}
+
+  async open(stored: StoredSession): Promise<void> {
+    const { deps, hub } = this.ctx;
+    const runtime = await MirrorRuntime.open({
+      name: stored.db_name,
+      storage: deps.storage,
+      multiInstance: deps.multiInstance,
+      defer: deps.defer,
+      now: () => deps.clock.now(),
+      onDataChanged: (collections) => hub.dataChanged(collections),
+      onOutboxChanged: () => {
+        hub.setCounts(runtime.outboxIndex.counts());
+        this.engine?.kick();
+      },
+      onError: (e) => hub.setError(e instanceof Error ? e.message : String(e)),
+    });
+    this.runtime = runtime;
+    hub.attach(runtime);
+    if (stored.expired) hub.setPhase('signed_out');
+    if (deps.sync === false) return;
+    this.withdraw = deps.elector.elect(`ledgerline-sync-${stored.db_name}`, (signal) => this.lead(runtime, signal));
+  }
+
+  /** This tab won the lock: run the sync engine until leadership ends or the mirror closes. */
+  private lead(runtime: MirrorRuntime, signal: AbortSignal): void {
+    if (this.runtime !== runtime || signal.aborted) return;
+    const { deps, hub, platform } = this.ctx;
+    const engine = createSyncEngine({
+      baseUrl: this.ctx.baseUrl,
+      transport: deps.transport,
+      clock: deps.clock,
+      session: this.ctx.sessionPort,
+      mirror: runtime.mirror,
+      outboxStore: runtime.outboxStore,
+      optimistic: runtime.mirror,
+      onStatus: (s) => hub.setEngineStatus(s),
+      leader: true,
+      platform,
+      timeoutMs: requestTimeoutMs(platform),
+    });
+    this.engine = engine;
+    hub.setLeader(true);
+    engine.setOnline(hub.online);
+    if (!this.ctx.stored?.expired) engine.start();
+    signal.addEventListener('abort', () => {
+      if (this.engine === engine) this.engine = null;
+      hub.setLeader(false);
+      void engine.stop();
+    }, { once: true });
+  }
+
+  async close(removeIfClean: boolean): Promise<void> {
+    const runtime = this.runtime;
+    const engine = this.engine;
+    this.runtime = null;
+    this.engine = null;
+    this.withdraw?.();
+    this.withdraw = null;
+    await engine?.stop();
+    this.ctx.hub.detach();
+    if (!runtime) return;
+    if (removeIfClean && runtime.outboxIndex.entries().length === 0) await runtime.remove();
+    else await runtime.close();
+  }
+}
