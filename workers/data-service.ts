@@ -12,13 +12,14 @@ import type { FeatureFlags } from '../schema/feature-flags.ts';
 import { requestTimeoutMs, tokenWaitMs, type Platform } from '../schema/platform.ts';
 import type { WebConfig } from '../schema/web-config.ts';
 import type { TransactionFilter } from '../schema/transaction-query.ts';
+import type { QueriedCollection } from '../schema/collections.ts';
 import type { CodingPatch } from '../schema/commands/coding-patch.ts';
 import {
   createHttpClient, createSyncEngine, decodeTokenClaims, isFullyScoped, StepUpTokens, tokenScopes, transition, waitForFullToken,
   type Clock, type HttpClient, type HttpResult, type OutboxEntry, type SessionPort, type SyncEngine, type SyncStatus, type Transport,
 } from '../sync/index.ts';
 import type {
-  ActionResult, CommandResult, DataApi, EmailCodeResult, ErrorReportInput, PendingMfaStatus, QueryResult, ReferenceData,
+  ActionResult, CollectionPage, CollectionQuery, CommandResult, DataApi, RowView, EmailCodeResult, ErrorReportInput, PendingMfaStatus, QueryResult, ReferenceData,
   SessionInfo, SignInResult, SignUpInput, StepUpInput, SwitchBusinessResult, TelemetryEventInput, TotpSetup, TransactionQuery, TransactionView,
 } from './api.ts';
 import { businessChoices } from './business-choices.ts';
@@ -311,6 +312,14 @@ export class DataService implements DataApi {
 
   async session(): Promise<SessionInfo | null> {
     return this.stored?.session ?? null;
+  }
+
+  async query<C extends QueriedCollection>(collection: C, q: CollectionQuery<C>): Promise<CollectionPage<C>> {
+    return this.runtime ? this.runtime.query(collection, q) : { rows: [], total: 0, offset: 0, took_ms: 0 };
+  }
+
+  async get<C extends QueriedCollection>(collection: C, id: string): Promise<RowView<C> | null> {
+    return this.runtime ? this.runtime.get(collection, id) : null;
   }
 
   async queryTransactions(q: TransactionQuery): Promise<QueryResult> {

@@ -5,17 +5,19 @@ import { codingPatchSchema, type CodingPatch } from '../schema/commands/coding-p
 import { BULK_CODE_MAX } from '../schema/constants.ts';
 import { errorBody, validationMessages } from '../schema/errors.ts';
 import type { TransactionFilter } from '../schema/transaction-query.ts';
+import { ENTITIES, QUERIED_COLLECTIONS, REFERENCE_COLLECTIONS, type QueriedCollection, type ReferenceCollection, type RowOf } from '../schema/collections.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
 import { createOutboxEntry } from '../sync/outbox-machine.ts';
-import type { CommandResult, QueryResult, TransactionQuery, TransactionView } from './api.ts';
-import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
+import type { CollectionPage, CollectionQuery, CommandResult, QueryResult, RowView, TransactionQuery, TransactionView } from './api.ts';
+import { openMirrorDatabase, REF_KINDS, splitRefKey, type MirrorDatabase, type OwnCollection, type RefDoc } from './db.ts';
 import { queryDocs, scanDocs, stripMeta } from './bulk-write.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { RxMirrorStore } from './mirror-store.ts';
-import { QueryEngine } from './query-engine.ts';
-import { ReferenceCache, REFERENCE_KINDS, type ReferenceKind } from './reference-cache.ts';
-import { serverRow, showRow, type AnyTransactionRow, type EngineRow } from './rebase.ts';
+import { ReferenceCache } from './reference-cache.ts';
+import { createEngines, createRebasers, WORKER_COLLECTIONS } from './collections/index.ts';
+import { refersTo } from './collections/spec-engine.ts';
+import type { AnyTransactionRow, EngineRow } from './collections/transactions.ts';
 
 /**
  * One signed-in user's open mirror: the RxDB database, the outbox, the in-memory query engine
@@ -49,11 +51,18 @@ const LOAD_PAGE = 2_000;
 const INDEX_SLICE = 1_000;
 /** Like the bulk call's body, without its 10,000 cap (larger selections are split in chunks). */
 const codingInputSchema = z.object({ transaction_ids: z.array(z.uuid()).min(1), patch: codingPatchSchema });
+/** Reference collections with an RxDB collection of their own (the others live in `refs`). */
+const OWN_REFERENCES = REFERENCE_COLLECTIONS.filter((c) => ENTITIES[c].mirror.kind === 'own') as (ReferenceCollection & OwnCollection)[];
+type ReferenceChanges = Map<ReferenceCollection, { upserts: object[]; removals: string[] }>;
 
 export class MirrorRuntime {
   readonly outboxIndex = new OutboxIndex();
   readonly refs = new ReferenceCache();
-  readonly engine = new QueryEngine<EngineRow>(this.refs.textOf);
+  /** One engine per queried collection (QUERIED_COLLECTIONS), built from the registry. */
+  readonly engines = createEngines(this.refs);
+  readonly engine = this.engines.transactions;
+  /** What a row shows (commands applied), per queried collection. */
+  private readonly shows = createRebasers(this.outboxIndex);
   readonly outboxStore: RxOutboxStore;
   readonly mirror: RxMirrorStore;
   /** Resolves when every stored transaction is in the engine. */
@@ -105,14 +114,27 @@ export class MirrorRuntime {
     return this.loaded;
   }
 
-  async queryTransactions(q: TransactionQuery): Promise<QueryResult> {
+  queryTransactions(q: TransactionQuery): Promise<QueryResult> {
+    return this.query('transactions', q);
+  }
+
+  /** A page of a queried collection; until the engine has loaded, the default view comes from IndexedDB. */
+  async query<C extends QueriedCollection>(collection: C, q: CollectionQuery<C>): Promise<CollectionPage<C>> {
     const t0 = performance.now();
     if (!this.loaded) {
-      if (isDefaultView(q)) return this.prioritised(this.firstPageFromDb(q, t0));
+      // The cold-start first page is read from the negated-time index (transactions only, today).
+      if (collection === 'transactions' && isDefaultView(q)) return this.prioritised(this.firstPageFromDb(q, t0)) as unknown as Promise<CollectionPage<C>>;
       await this.ready;
     }
-    const result = this.engine.query(q);
-    return { rows: result.rows.map((r) => this.toView(r)), total: result.total, offset: result.offset, took_ms: performance.now() - t0 };
+    const result = this.engines[collection].query(q);
+    return { rows: result.rows.map(this.viewer(collection)), total: result.total, offset: result.offset, took_ms: performance.now() - t0 };
+  }
+
+  /** One row of a queried collection as shown, or null. */
+  async get<C extends QueriedCollection>(collection: C, id: string): Promise<RowView<C> | null> {
+    await this.outboxLoaded;
+    const row = this.engines[collection].get(id) ?? (this.loaded || collection !== 'transactions' ? undefined : (await this.mirror.getTransactions([id])).get(id));
+    return row ? this.viewer(collection)(this.shows[collection](row)) : null;
   }
 
   async matchingIds(filter: TransactionFilter): Promise<string[]> {
@@ -120,15 +142,23 @@ export class MirrorRuntime {
     return this.engine.matchingIds(filter);
   }
 
-  async getTransaction(id: string): Promise<TransactionView | null> {
-    await this.outboxLoaded;
-    const row = this.engine.get(id) ?? (this.loaded ? undefined : (await this.mirror.getTransactions([id])).get(id));
-    return row ? this.toView(showRow(this.outboxIndex, row)) : null;
+  getTransaction(id: string): Promise<TransactionView | null> {
+    return this.get('transactions', id);
   }
 
   /** The row as shown (commands applied) with its outbox marks, without worker-only fields. */
   toView(row: EngineRow): TransactionView {
-    return { ...serverRow(row), ...this.outboxIndex.marks(row.id) };
+    return this.viewer('transactions')(row);
+  }
+
+  /** Rows of a collection as the UI sees them: the server's fields and the outbox marks. */
+  private viewer<C extends QueriedCollection>(collection: C): (row: { id: string }) => RowView<C> {
+    // The registry is indexed by a generic key: TypeScript cannot tie the entry's row types to C.
+    const server = WORKER_COLLECTIONS[collection].rows.server as unknown as (row: { id: string }) => RowOf<C> & { id: string };
+    return (row) => {
+      const shown = server(row);
+      return { ...shown, ...this.outboxIndex.marks(shown.id) } as RowView<C>;
+    };
   }
 
   /**
@@ -217,7 +247,7 @@ export class MirrorRuntime {
       // a second at 100k rows). The engine load brings the exact count in any case.
       this.mirror.storedTransactionCount().then((n) => n ?? this.db.transactions.count().exec()),
     ]);
-    return { rows: (docs as AnyTransactionRow[]).map((d) => this.toView(showRow(this.outboxIndex, d))), total, offset: q.offset, took_ms: performance.now() - t0 };
+    return { rows: (docs as AnyTransactionRow[]).map((d) => this.toView(this.shows.transactions(d))), total, offset: q.offset, took_ms: performance.now() - t0 };
   }
 
   /**
@@ -238,21 +268,14 @@ export class MirrorRuntime {
   private async load(): Promise<void> {
     await this.outboxLoaded;
     await this.opts.beforeLoad?.();
-    for (const kind of REFERENCE_KINDS) {
-      for await (const page of scanDocs(this.db[kind] as never, LOAD_PAGE)) {
-        await this.yieldToFirstPages();
-        // As for rows: what the change stream delivered during the load is newer than this page.
-        const fresh = (page as { id: string }[]).filter((r) => !this.touchedWhileLoading.has(r.id));
-        this.refs.apply(kind, fresh.map(withDeleted) as never, []);
-      }
-    }
+    await this.loadReferences();
     this.resolveReferences();
     for await (const page of scanDocs(this.db.transactions, LOAD_PAGE)) {
       await this.yieldToFirstPages();
       if (this.closed) return;
       // A row changed by an event during the load is newer in the engine than in this page.
       const rows: EngineRow[] = [];
-      for (const r of page) if (!this.touchedWhileLoading.has(r.id)) rows.push(showRow(this.outboxIndex, r));
+      for (const r of page) if (!this.touchedWhileLoading.has(r.id)) rows.push(this.shows.transactions(r));
       this.engine.upsertMany(rows);
     }
     this.loaded = true;
@@ -266,7 +289,7 @@ export class MirrorRuntime {
     const rows: EngineRow[] = [];
     for (const id of new Set(ids)) {
       const row = this.engine.get(id);
-      if (row) rows.push(showRow(this.outboxIndex, row));
+      if (row) rows.push(this.shows.transactions(row));
     }
     if (rows.length === 0) return;
     this.engine.upsertMany(rows);
@@ -278,9 +301,10 @@ export class MirrorRuntime {
     this.subs.push(
       this.db.transactions.eventBulks$.subscribe((bulk) => this.onTransactionEvents(bulk.events as RxChangeEvent<AnyTransactionRow>[])),
       this.db.outbox.eventBulks$.subscribe((bulk) => this.onOutboxEvents(bulk.events as RxChangeEvent<OutboxEntry>[])),
-      ...REFERENCE_KINDS.map((kind) =>
-        (this.db[kind] as MirrorDatabase['users']).eventBulks$.subscribe((bulk) => this.onReferenceEvents(kind, bulk.events as RxChangeEvent<never>[])),
+      ...OWN_REFERENCES.map((kind) =>
+        this.db[kind].eventBulks$.subscribe((bulk) => this.onReferenceEvents(kind, bulk.events as RxChangeEvent<object>[])),
       ),
+      ...(REF_KINDS.length > 0 ? [this.db.refs.eventBulks$.subscribe((bulk) => this.onRefsEvents(bulk.events as RxChangeEvent<RefDoc>[]))] : []),
     );
   }
 
@@ -290,7 +314,7 @@ export class MirrorRuntime {
     for (const ev of events) {
       if (!this.loaded) this.touchedWhileLoading.add(ev.documentId);
       if (ev.operation === 'DELETE') removals.push(ev.documentId);
-      else upserts.push(showRow(this.outboxIndex, stripMeta(ev.documentData)));
+      else upserts.push(this.shows.transactions(stripMeta(ev.documentData)));
     }
     if (removals.length) this.engine.removeMany(removals);
     if (upserts.length) this.engine.upsertMany(upserts);
@@ -322,18 +346,56 @@ export class MirrorRuntime {
     this.opts.onDataChanged?.(['outbox']);
   }
 
-  private onReferenceEvents(kind: ReferenceKind, events: RxChangeEvent<never>[]): void {
-    const upserts: object[] = [];
-    const removals: string[] = [];
+  /** Reference rows of this collection (own ones, then the shared `refs`), oldest state first. */
+  private async loadReferences(): Promise<void> {
+    // As for rows: what the change stream delivered during the load is newer than these pages.
+    const fresh = <T extends { id: string }>(docs: T[]) => docs.filter((d) => !this.touchedWhileLoading.has(d.id));
+    for (const kind of OWN_REFERENCES) {
+      for await (const page of scanDocs(this.db[kind], LOAD_PAGE)) {
+        await this.yieldToFirstPages();
+        this.refs.apply(kind, fresh(page).map(withDeleted) as never, []);
+      }
+    }
+    if (REF_KINDS.length === 0) return;
+    for await (const page of scanDocs(this.db.refs, LOAD_PAGE)) {
+      await this.yieldToFirstPages();
+      const changes: ReferenceChanges = new Map();
+      for (const doc of fresh(page)) changesOf(changes, doc.kind).upserts.push(withDeleted(doc.row));
+      for (const [kind, { upserts }] of changes) this.refs.apply(kind, upserts as never, []);
+    }
+  }
+
+  private onReferenceEvents(kind: ReferenceCollection & OwnCollection, events: RxChangeEvent<object>[]): void {
+    const changes: ReferenceChanges = new Map();
     for (const ev of events) {
       if (!this.loaded) this.touchedWhileLoading.add(ev.documentId);
-      if (ev.operation === 'DELETE') removals.push(ev.documentId);
-      else upserts.push(withDeleted(stripMeta(ev.documentData as object)));
+      if (ev.operation === 'DELETE') changesOf(changes, kind).removals.push(ev.documentId);
+      else changesOf(changes, kind).upserts.push(withDeleted(stripMeta(ev.documentData)));
     }
-    const changed = new Set(this.refs.apply(kind, upserts as never, removals));
-    if (changed.size > 0) this.engine.reindexWhere((t) => ReferenceCache.refersTo(t, changed));
+    this.applyReferences(changes);
+  }
+
+  /** The shared `refs` collection: each event names its kind and row id in its key. */
+  private onRefsEvents(events: RxChangeEvent<RefDoc>[]): void {
+    const changes: ReferenceChanges = new Map();
+    for (const ev of events) {
+      if (!this.loaded) this.touchedWhileLoading.add(ev.documentId);
+      const { kind, id } = splitRefKey(ev.documentId);
+      if (ev.operation === 'DELETE') changesOf(changes, kind).removals.push(id);
+      else changesOf(changes, kind).upserts.push(withDeleted(stripMeta(ev.documentData).row));
+    }
+    this.applyReferences(changes);
+  }
+
+  /** Applies reference changes, then re-indexes every queried row that names a changed one. */
+  private applyReferences(changes: ReferenceChanges): void {
+    const changed = new Set<string>();
+    for (const [kind, { upserts, removals }] of changes) for (const id of this.refs.apply(kind, upserts as never, removals)) changed.add(id);
+    if (changed.size > 0) {
+      for (const c of QUERIED_COLLECTIONS) this.engines[c].reindexWhere(refersTo(ENTITIES[c].query.referencedIds, changed));
+    }
     this.scheduleIndexing();
-    this.opts.onDataChanged?.([kind]);
+    this.opts.onDataChanged?.([...changes.keys()]);
   }
 
   /** Moves the text-index backlog into the trigram index a slice at a time, never blocking a query for long. */
@@ -359,6 +421,12 @@ export class MirrorRuntime {
     };
     defer(step);
   }
+}
+
+function changesOf(changes: ReferenceChanges, kind: ReferenceCollection): { upserts: object[]; removals: string[] } {
+  let group = changes.get(kind);
+  if (!group) changes.set(kind, (group = { upserts: [], removals: [] }));
+  return group;
 }
 
 /** Reference rows are stored without `deleted` (RxDB reserves the name); the entity has it. */
