@@ -5,17 +5,18 @@ import { codingPatchSchema, type CodingPatch } from '../schema/commands/coding-p
 import { BULK_CODE_MAX } from '../schema/constants.ts';
 import { errorBody, validationMessages } from '../schema/errors.ts';
 import type { TransactionFilter } from '../schema/transaction-query.ts';
-import { ENTITIES, QUERIED_COLLECTIONS, REFERENCE_COLLECTIONS, type QueriedCollection, type ReferenceCollection, type RowOf } from '../schema/collections.ts';
+import { ENTITIES, QUERIED_COLLECTIONS, type QueriedCollection } from '../schema/collections.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
 import { createOutboxEntry } from '../sync/outbox-machine.ts';
 import type { CollectionPage, CollectionQuery, CommandResult, QueryResult, RowView, TransactionQuery, TransactionView } from './api.ts';
-import { openMirrorDatabase, REF_KINDS, splitRefKey, type MirrorDatabase, type OwnCollection, type RefDoc } from './db.ts';
+import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
+import { byKind, scanReferences, subscribeReferences, type ReferenceRow } from './reference-feed.ts';
 import { queryDocs, scanDocs, stripMeta } from './bulk-write.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { ReferenceCache } from './reference-cache.ts';
-import { createEngines, createRebasers, WORKER_COLLECTIONS } from './collections/index.ts';
+import { createEngines, createRebasers, createViewers } from './collections/index.ts';
 import { refersTo } from './collections/spec-engine.ts';
 import type { AnyTransactionRow, EngineRow } from './collections/transactions.ts';
 
@@ -51,9 +52,6 @@ const LOAD_PAGE = 2_000;
 const INDEX_SLICE = 1_000;
 /** Like the bulk call's body, without its 10,000 cap (larger selections are split in chunks). */
 const codingInputSchema = z.object({ transaction_ids: z.array(z.uuid()).min(1), patch: codingPatchSchema });
-/** Reference collections with an RxDB collection of their own (the others live in `refs`). */
-const OWN_REFERENCES = REFERENCE_COLLECTIONS.filter((c) => ENTITIES[c].mirror.kind === 'own') as (ReferenceCollection & OwnCollection)[];
-type ReferenceChanges = Map<ReferenceCollection, { upserts: object[]; removals: string[] }>;
 
 export class MirrorRuntime {
   readonly outboxIndex = new OutboxIndex();
@@ -61,8 +59,9 @@ export class MirrorRuntime {
   /** One engine per queried collection (QUERIED_COLLECTIONS), built from the registry. */
   readonly engines = createEngines(this.refs);
   readonly engine = this.engines.transactions;
-  /** What a row shows (commands applied), per queried collection. */
+  /** What a row shows (commands applied), and as the UI gets it, per queried collection. */
   private readonly shows = createRebasers(this.outboxIndex);
+  private readonly views = createViewers(this.outboxIndex);
   readonly outboxStore: RxOutboxStore;
   readonly mirror: RxMirrorStore;
   /** Resolves when every stored transaction is in the engine. */
@@ -114,9 +113,7 @@ export class MirrorRuntime {
     return this.loaded;
   }
 
-  queryTransactions(q: TransactionQuery): Promise<QueryResult> {
-    return this.query('transactions', q);
-  }
+  queryTransactions = (q: TransactionQuery): Promise<QueryResult> => this.query('transactions', q);
 
   /** A page of a queried collection; until the engine has loaded, the default view comes from IndexedDB. */
   async query<C extends QueriedCollection>(collection: C, q: CollectionQuery<C>): Promise<CollectionPage<C>> {
@@ -127,14 +124,14 @@ export class MirrorRuntime {
       await this.ready;
     }
     const result = this.engines[collection].query(q);
-    return { rows: result.rows.map(this.viewer(collection)), total: result.total, offset: result.offset, took_ms: performance.now() - t0 };
+    return { rows: result.rows.map(this.views[collection]), total: result.total, offset: result.offset, took_ms: performance.now() - t0 };
   }
 
   /** One row of a queried collection as shown, or null. */
   async get<C extends QueriedCollection>(collection: C, id: string): Promise<RowView<C> | null> {
     await this.outboxLoaded;
     const row = this.engines[collection].get(id) ?? (this.loaded || collection !== 'transactions' ? undefined : (await this.mirror.getTransactions([id])).get(id));
-    return row ? this.viewer(collection)(this.shows[collection](row)) : null;
+    return row ? this.views[collection](this.shows[collection](row)) : null;
   }
 
   async matchingIds(filter: TransactionFilter): Promise<string[]> {
@@ -148,17 +145,7 @@ export class MirrorRuntime {
 
   /** The row as shown (commands applied) with its outbox marks, without worker-only fields. */
   toView(row: EngineRow): TransactionView {
-    return this.viewer('transactions')(row);
-  }
-
-  /** Rows of a collection as the UI sees them: the server's fields and the outbox marks. */
-  private viewer<C extends QueriedCollection>(collection: C): (row: { id: string }) => RowView<C> {
-    // The registry is indexed by a generic key: TypeScript cannot tie the entry's row types to C.
-    const server = WORKER_COLLECTIONS[collection].rows.server as unknown as (row: { id: string }) => RowOf<C> & { id: string };
-    return (row) => {
-      const shown = server(row);
-      return { ...shown, ...this.outboxIndex.marks(shown.id) } as RowView<C>;
-    };
+    return this.views.transactions(row);
   }
 
   /**
@@ -301,10 +288,7 @@ export class MirrorRuntime {
     this.subs.push(
       this.db.transactions.eventBulks$.subscribe((bulk) => this.onTransactionEvents(bulk.events as RxChangeEvent<AnyTransactionRow>[])),
       this.db.outbox.eventBulks$.subscribe((bulk) => this.onOutboxEvents(bulk.events as RxChangeEvent<OutboxEntry>[])),
-      ...OWN_REFERENCES.map((kind) =>
-        this.db[kind].eventBulks$.subscribe((bulk) => this.onReferenceEvents(kind, bulk.events as RxChangeEvent<object>[])),
-      ),
-      ...(REF_KINDS.length > 0 ? [this.db.refs.eventBulks$.subscribe((bulk) => this.onRefsEvents(bulk.events as RxChangeEvent<RefDoc>[]))] : []),
+      ...subscribeReferences(this.db, (rows) => this.onReferenceRows(rows)),
     );
   }
 
@@ -346,54 +330,28 @@ export class MirrorRuntime {
     this.opts.onDataChanged?.(['outbox']);
   }
 
-  /** Reference rows of this collection (own ones, then the shared `refs`), oldest state first. */
   private async loadReferences(): Promise<void> {
-    // As for rows: what the change stream delivered during the load is newer than these pages.
-    const fresh = <T extends { id: string }>(docs: T[]) => docs.filter((d) => !this.touchedWhileLoading.has(d.id));
-    for (const kind of OWN_REFERENCES) {
-      for await (const page of scanDocs(this.db[kind], LOAD_PAGE)) {
-        await this.yieldToFirstPages();
-        this.refs.apply(kind, fresh(page).map(withDeleted) as never, []);
-      }
-    }
-    if (REF_KINDS.length === 0) return;
-    for await (const page of scanDocs(this.db.refs, LOAD_PAGE)) {
+    for await (const page of scanReferences(this.db, LOAD_PAGE)) {
       await this.yieldToFirstPages();
-      const changes: ReferenceChanges = new Map();
-      for (const doc of fresh(page)) changesOf(changes, doc.kind).upserts.push(withDeleted(doc.row));
-      for (const [kind, { upserts }] of changes) this.refs.apply(kind, upserts as never, []);
+      // As for rows: what the change stream delivered during the load is newer than this page.
+      this.applyReferences(page.filter((r) => !this.touchedWhileLoading.has(r.key)), false);
     }
   }
 
-  private onReferenceEvents(kind: ReferenceCollection & OwnCollection, events: RxChangeEvent<object>[]): void {
-    const changes: ReferenceChanges = new Map();
-    for (const ev of events) {
-      if (!this.loaded) this.touchedWhileLoading.add(ev.documentId);
-      if (ev.operation === 'DELETE') changesOf(changes, kind).removals.push(ev.documentId);
-      else changesOf(changes, kind).upserts.push(withDeleted(stripMeta(ev.documentData)));
-    }
-    this.applyReferences(changes);
+  private onReferenceRows(rows: ReferenceRow[]): void {
+    if (!this.loaded) for (const r of rows) this.touchedWhileLoading.add(r.key);
+    this.applyReferences(rows, true);
   }
 
-  /** The shared `refs` collection: each event names its kind and row id in its key. */
-  private onRefsEvents(events: RxChangeEvent<RefDoc>[]): void {
-    const changes: ReferenceChanges = new Map();
-    for (const ev of events) {
-      if (!this.loaded) this.touchedWhileLoading.add(ev.documentId);
-      const { kind, id } = splitRefKey(ev.documentId);
-      if (ev.operation === 'DELETE') changesOf(changes, kind).removals.push(id);
-      else changesOf(changes, kind).upserts.push(withDeleted(stripMeta(ev.documentData).row));
-    }
-    this.applyReferences(changes);
-  }
-
-  /** Applies reference changes, then re-indexes every queried row that names a changed one. */
-  private applyReferences(changes: ReferenceChanges): void {
+  /** Applies reference rows, then re-indexes every queried row that names a changed one. */
+  private applyReferences(rows: readonly ReferenceRow[], notify: boolean): void {
+    const changes = byKind(rows);
     const changed = new Set<string>();
     for (const [kind, { upserts, removals }] of changes) for (const id of this.refs.apply(kind, upserts as never, removals)) changed.add(id);
     if (changed.size > 0) {
       for (const c of QUERIED_COLLECTIONS) this.engines[c].reindexWhere(refersTo(ENTITIES[c].query.referencedIds, changed));
     }
+    if (!notify) return;
     this.scheduleIndexing();
     this.opts.onDataChanged?.([...changes.keys()]);
   }
@@ -421,17 +379,6 @@ export class MirrorRuntime {
     };
     defer(step);
   }
-}
-
-function changesOf(changes: ReferenceChanges, kind: ReferenceCollection): { upserts: object[]; removals: string[] } {
-  let group = changes.get(kind);
-  if (!group) changes.set(kind, (group = { upserts: [], removals: [] }));
-  return group;
-}
-
-/** Reference rows are stored without `deleted` (RxDB reserves the name); the entity has it. */
-function withDeleted<T extends object>(row: T): T & { deleted: false } {
-  return { ...row, deleted: false };
 }
 
 function isDefaultView(q: TransactionQuery): boolean {

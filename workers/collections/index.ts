@@ -1,4 +1,5 @@
-import { ENTITIES, QUERIED_COLLECTIONS, type QueriedCollection } from '../../schema/collections.ts';
+import { ENTITIES, QUERIED_COLLECTIONS, type QueriedCollection, type RowOf } from '../../schema/collections.ts';
+import type { RowView } from '../api.ts';
 import { occurredDesc } from '../../schema/mirror.ts';
 import type { OutboxIndex } from '../outbox-index.ts';
 import type { OwnCollection, MirrorDoc } from '../db.ts';
@@ -33,6 +34,21 @@ export function createEngines(refs: ReferenceCache): CollectionEngines {
 /** What a row of each queried collection shows (commands applied), built once per mirror. */
 export function createRebasers(index: OutboxIndex): Rebasers {
   return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, rebaser(index, WORKER_COLLECTIONS[c].rows)])) as unknown as Rebasers;
+}
+
+export type Viewers = { readonly [C in QueriedCollection]: (row: { id: string }) => RowView<C> };
+
+/** Rows as the UI sees them: the server's fields (worker-only ones dropped) and the outbox marks. */
+export function createViewers(index: OutboxIndex): Viewers {
+  const viewer = <C extends QueriedCollection>(c: C) => {
+    // The registry is indexed by a generic key: TypeScript cannot tie the entry's row types to C.
+    const server = WORKER_COLLECTIONS[c].rows.server as unknown as (row: { id: string }) => RowOf<C> & { id: string };
+    return (row: { id: string }) => {
+      const shown = server(row);
+      return { ...shown, ...index.marks(shown.id) } as RowView<C>;
+    };
+  };
+  return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, viewer(c)])) as unknown as Viewers;
 }
 
 const isQueried = (c: string): c is QueriedCollection => (QUERIED_COLLECTIONS as readonly string[]).includes(c);
