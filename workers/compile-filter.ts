@@ -13,7 +13,7 @@ export function compileSpecFilter<R, F extends TextFilter>(
 }
 
 /** Whether a filter holds a condition besides free text. */
-export function hasStructure(filter: TextFilter): boolean {
+function hasStructure(filter: TextFilter): boolean {
   for (const [key, value] of Object.entries(filter)) if (key !== 'q' && value !== undefined) return true;
   return false;
 }
