@@ -13,13 +13,14 @@ import { requestTimeoutMs, tokenWaitMs, type Platform } from '../schema/platform
 import type { WebConfig } from '../schema/web-config.ts';
 import type { TransactionFilter } from '../schema/transaction-query.ts';
 import type { QueriedCollection } from '../schema/collections.ts';
+import type { CollectionPage, CollectionQuery, RowView } from './api.ts';
 import type { CodingPatch } from '../schema/commands/coding-patch.ts';
 import {
   createHttpClient, createSyncEngine, decodeTokenClaims, isFullyScoped, StepUpTokens, tokenScopes, transition, waitForFullToken,
   type Clock, type HttpClient, type HttpResult, type OutboxEntry, type SessionPort, type SyncEngine, type SyncStatus, type Transport,
 } from '../sync/index.ts';
 import type {
-  ActionResult, CollectionPage, CollectionQuery, CommandResult, DataApi, RowView, EmailCodeResult, ErrorReportInput, PendingMfaStatus, QueryResult, ReferenceData,
+  ActionResult, CommandResult, DataApi, EmailCodeResult, ErrorReportInput, PendingMfaStatus, QueryResult, ReferenceData,
   SessionInfo, SignInResult, SignUpInput, StepUpInput, SwitchBusinessResult, TelemetryEventInput, TotpSetup, TransactionQuery, TransactionView,
 } from './api.ts';
 import { businessChoices } from './business-choices.ts';
