@@ -15,6 +15,8 @@ import type { WebConfig } from '../schema/web-config.ts';
 import type { FeatureFlags } from '../schema/feature-flags.ts';
 import type { Platform } from '../schema/platform.ts';
 import type { Role } from '../schema/roles.ts';
+import type { QueriedCollection, RowOf } from '../schema/collections.ts';
+import type { FilterOf, SortOf } from './collections/worker-collection.ts';
 
 /**
  * The one typed boundary between the UI and the data worker (exposed with Comlink).
@@ -41,6 +43,24 @@ export interface QueryResult {
   total: number;
   offset: number;
   /** Milliseconds the worker spent on the query (for the benchmark and dev overlay). */
+  took_ms: number;
+}
+
+/** A page request over any queried collection, by its definition's filter and sorts. */
+export interface CollectionQuery<C extends QueriedCollection> {
+  filter: FilterOf<C>;
+  sort: SortOf<C>;
+  offset: number;
+  limit: number;
+}
+
+/** A row of a queried collection as shown (commands applied), with its outbox marks. */
+export type RowView<C extends QueriedCollection> = RowOf<C> & Pick<TransactionView, 'pending' | 'failure'>;
+
+export interface CollectionPage<C extends QueriedCollection> {
+  rows: RowView<C>[];
+  total: number;
+  offset: number;
   took_ms: number;
 }
 
@@ -203,6 +223,10 @@ export interface IdentityApi {
 
 /** Queries over the mirror (handlers/queries.ts). */
 export interface QueryApi {
+  /** A page of any queried collection (QUERIED_COLLECTIONS); same semantics as queryTransactions. */
+  query<C extends QueriedCollection>(collection: C, q: CollectionQuery<C>): Promise<CollectionPage<C>>;
+  /** One row of a queried collection as shown, or null. */
+  get<C extends QueriedCollection>(collection: C, id: string): Promise<RowView<C> | null>;
   queryTransactions(q: TransactionQuery): Promise<QueryResult>;
   /** Ids of every transaction matching the filter (for "select all matching"). */
   matchingIds(filter: TransactionFilter): Promise<string[]>;

@@ -1,10 +1,26 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkSchema } from 'rxdb/plugins/dev-mode';
-import type { RxJsonSchema } from 'rxdb';
+import { createRxDatabase, getAllCollectionDocuments, type RxJsonSchema } from 'rxdb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { MIRRORED_COLLECTIONS } from '../schema/sync-feed.ts';
+import { ENTITIES, QUERIED_COLLECTIONS, RXDB_COLLECTION_LIMIT } from '../schema/collections.ts';
 import { mirrorJsonSchema } from '../schema/mirror.ts';
-import { mirrorDbName, type MirrorDatabase } from './db.ts';
-import { openTestDatabase } from './test-fixtures.ts';
+import { createOutboxEntry } from '../sync/outbox-machine.ts';
+import { WORKER_COLLECTIONS } from './collections/index.ts';
+import { toMirrored } from './collections/transactions.ts';
+import { getDocs, putDocs, scanDocs } from './bulk-write.ts';
+import {
+  CHECKPOINT_ID, MIRROR_LAYOUT, mirrorDbName, openMirrorDatabase, OWN_COLLECTIONS, REF_KINDS, refKey, RX_COLLECTIONS, rxSchemas,
+  splitRefKey, type MirrorDatabase,
+} from './db.ts';
+import { makeTransaction, makeUser, openTestDatabase, testUuid } from './test-fixtures.ts';
+
+let db: MirrorDatabase | null = null;
+afterEach(async () => {
+  await db?.close();
+  db = null;
+});
 
 describe('mirror JSON schemas derived from the zod entities', () => {
   for (const collection of MIRRORED_COLLECTIONS) {
@@ -33,19 +49,94 @@ describe('mirror JSON schemas derived from the zod entities', () => {
 });
 
 describe('openMirrorDatabase', () => {
-  let db: MirrorDatabase | null = null;
-  afterEach(async () => {
-    await db?.close();
+
+  it('opens its own collections, one shared refs collection, outbox and meta: five of the 13 allowed', async () => {
+    db = await openTestDatabase();
+    expect(Object.keys(db.collections).sort()).toEqual([...RX_COLLECTIONS].sort());
+    expect(Object.keys(db.collections).sort()).toEqual(['cards', 'meta', 'outbox', 'refs', 'transactions']);
   });
 
-  it('opens nine collections, far under the 13-collection limit', async () => {
+  it('passes RxDB\'s own schema check for refs, outbox and meta', () => {
+    for (const [name, schema] of Object.entries(rxSchemas())) {
+      expect(() => checkSchema(schema as RxJsonSchema<unknown>), name).not.toThrow();
+    }
+  });
+
+  it('keys refs rows by kind and id, as RxDB composes its primary key', async () => {
     db = await openTestDatabase();
-    expect(Object.keys(db.collections).sort()).toEqual([...MIRRORED_COLLECTIONS, 'meta', 'outbox'].sort());
+    const id = testUuid(2, 1);
+    expect(refKey('users', id)).toBe(db.refs.schema.getPrimaryOfDocumentData({ kind: 'users', row_id: id }));
+    expect(splitRefKey(refKey('gl_accounts', id))).toEqual({ kind: 'gl_accounts', id });
   });
 
   it('names a database per business and user', () => {
     const a = mirrorDbName('0B0B0B0B-0000-4000-8000-000000000001', 'aaaa');
     expect(a).toMatch(/^[a-z][a-z0-9-]*$/);
     expect(a).not.toBe(mirrorDbName('0B0B0B0B-0000-4000-8000-000000000001', 'bbbb'));
+  });
+});
+
+describe('the collection budget', () => {
+  it('gives every mirrored collection a place: an RxDB collection of its own, or a kind in refs', () => {
+    const refKinds = ((rxSchemas().refs!.properties as Record<string, { enum?: string[] }>).kind?.enum ?? []);
+    for (const c of MIRRORED_COLLECTIONS) {
+      const placed = ENTITIES[c].mirror.kind === 'own' ? RX_COLLECTIONS.includes(c) : refKinds.includes(c);
+      expect(placed, `${c} has no place in the worker`).toBe(true);
+    }
+    expect([...OWN_COLLECTIONS, ...REF_KINDS].sort()).toEqual([...MIRRORED_COLLECTIONS].sort());
+    expect(refKinds.sort()).toEqual([...REF_KINDS].sort());
+  });
+
+  it('serves every queried collection from an own collection with a worker entry', () => {
+    for (const c of QUERIED_COLLECTIONS) {
+      expect(ENTITIES[c].mirror.kind, `${c} is queried: its engine loads and follows its own collection`).toBe('own');
+      expect(WORKER_COLLECTIONS[c].name).toBe(c);
+    }
+  });
+
+  it('opens no more collections than the free RxDB build allows', () => {
+    expect(new Set(RX_COLLECTIONS).size).toBe(RX_COLLECTIONS.length);
+    expect(RX_COLLECTIONS.length).toBeLessThanOrEqual(RXDB_COLLECTION_LIMIT);
+  });
+});
+
+describe('a mirror stored with another layout', () => {
+  it('is emptied and pulled again, keeping the outbox; retired collections leave the device', async () => {
+    const idb = new IDBFactory();
+    const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+    // The layout before refs: users in a collection of its own, no layout marker.
+    const old = await createRxDatabase({ name: 'layout-test', storage: storage(), multiInstance: false });
+    const schemas = rxSchemas();
+    await old.addCollections({
+      transactions: { schema: schemas.transactions! },
+      users: { schema: mirrorJsonSchema('users') as unknown as RxJsonSchema<unknown> },
+      outbox: { schema: schemas.outbox! },
+      meta: { schema: schemas.meta! },
+    });
+    const txn = makeTransaction();
+    const { deleted, ...user } = makeUser(1, 'Ada', 'Lovelace');
+    void deleted;
+    await putDocs(old.collections.transactions!, [toMirrored(txn)]);
+    await putDocs(old.collections.users!, [user]);
+    const entry = createOutboxEntry({ id: testUuid(9, 1), command: 'transaction.code', args: { transaction_id: txn.id, patch: { memo: 'x' } }, now: 1 });
+    await old.collections.outbox!.insert(entry);
+    await old.collections.meta!.insert({ id: CHECKPOINT_ID, value: { seq: 5, epoch: 'e', count: 1 } });
+    await old.close();
+
+    db = await openMirrorDatabase({ name: 'layout-test', storage: storage(), multiInstance: false });
+    expect((await db.meta.findOne(CHECKPOINT_ID).exec())?.toJSON().value).toEqual({ seq: 0, epoch: null, count: 0 });
+    expect((await db.meta.findOne('layout').exec())?.toJSON().value).toBe(MIRROR_LAYOUT);
+    expect((await getDocs(db.transactions, [txn.id])).size).toBe(0);
+    expect((await db.outbox.findOne(entry.id).exec())?.toJSON().command).toBe('transaction.code');
+    const stored = await getAllCollectionDocuments(db.internalStore);
+    expect(stored.map((d) => d.data.name)).not.toContain('users');
+
+    // Reopened with the same layout: nothing is cleared again.
+    await putDocs(db.transactions, [toMirrored(txn)]);
+    await db.close();
+    db = await openMirrorDatabase({ name: 'layout-test', storage: storage(), multiInstance: false });
+    const rows: { id: string }[] = [];
+    for await (const page of scanDocs(db.transactions, 10)) rows.push(...page);
+    expect(rows.map((r) => r.id)).toEqual([txn.id]);
   });
 });

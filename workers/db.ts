@@ -1,14 +1,21 @@
-import { createRxDatabase, type RxCollection, type RxDatabase, type RxJsonSchema, type RxStorage } from 'rxdb';
+import {
+  createRxDatabase, getAllCollectionDocuments, removeCollectionStorages,
+  type RxCollection, type RxDatabase, type RxJsonSchema, type RxStorage,
+} from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { MIRRORED_COLLECTIONS, type MirroredCollection } from '../schema/sync-feed.ts';
+import { ENTITIES, LOCAL_COLLECTIONS, MIRRORED_COLLECTIONS, type MirroredCollection, type RowOf } from '../schema/collections.ts';
 import { mirrorJsonSchemas, type MirroredTransaction } from '../schema/mirror.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
+import { removeDocs, scanDocs } from './bulk-write.ts';
 
 /**
  * The mirror database: one RxDB database (Dexie storage, i.e. IndexedDB) per signed-in user and
- * business, so signing out and in as someone else never mixes mirrors. Nine collections: the
- * seven mirrored ones, the outbox and a small key-value `meta` (checkpoint, epoch, identity).
- * RxDB's open-source build allows 13 open collections per JS context, so this leaves room.
+ * business, so signing out and in as someone else never mixes mirrors. The free RxDB build opens
+ * at most 13 collections per JS context (RXDB_COLLECTION_LIMIT), so where each mirrored collection
+ * lives follows its definition's `mirror.kind`: `own` collections get an RxDB collection each,
+ * every `ref` collection shares the one `refs` collection (a row per reference row, keyed by
+ * kind and id). Besides them: the outbox and a small key-value `meta` (checkpoint, epoch,
+ * identity, layout). The budget, today and planned, is in docs/architecture.md.
  *
  * Dev-mode is never added here: it injects an iframe in browsers and must not ship.
  */
@@ -19,9 +26,67 @@ export interface MetaDoc {
   value: unknown;
 }
 
+type KindOf<C extends MirroredCollection> = (typeof ENTITIES)[C]['mirror']['kind'];
+/** Mirrored collections stored in an RxDB collection of their own (named like the feed's). */
+export type OwnCollection = { [C in MirroredCollection]: KindOf<C> extends 'own' ? C : never }[MirroredCollection];
+/** Mirrored collections whose rows share the `refs` collection. */
+export type RefKind = Exclude<MirroredCollection, OwnCollection>;
+
+export const OWN_COLLECTIONS: readonly OwnCollection[] = MIRRORED_COLLECTIONS.filter(
+  (c): c is OwnCollection => ENTITIES[c].mirror.kind === 'own',
+);
+export const REF_KINDS: readonly RefKind[] = MIRRORED_COLLECTIONS.filter((c): c is RefKind => ENTITIES[c].mirror.kind === 'ref');
+export const REFS = 'refs';
+/** The RxDB collections holding mirrored rows (what a reset empties). */
+export const MIRROR_RX_COLLECTIONS: readonly (OwnCollection | typeof REFS)[] = [...OWN_COLLECTIONS, ...(REF_KINDS.length > 0 ? [REFS] as const : [])];
+/** Every RxDB collection the mirror opens: this count is what RXDB_COLLECTION_LIMIT bounds. */
+export const RX_COLLECTIONS: readonly string[] = [...MIRROR_RX_COLLECTIONS, ...LOCAL_COLLECTIONS];
+
+/**
+ * A reference row as stored in `refs`: the row (without `deleted`, like every stored row) under
+ * `row`, its feed collection as `kind`, and the primary key `id` = `${kind}|${row_id}`, so ids
+ * need not be unique across kinds. The key is RxDB's composite primary key over (kind, row_id).
+ */
+export interface RefDoc<K extends RefKind = RefKind> {
+  id: string;
+  kind: K;
+  row_id: string;
+  row: Omit<RowOf<K>, 'deleted'>;
+}
+
+const REF_SEPARATOR = '|';
+const KIND_MAX = 32;
+const UUID_LENGTH = 36;
+
+export function refKey(kind: RefKind, id: string): string {
+  return `${kind}${REF_SEPARATOR}${id}`;
+}
+
+/** The kind and row id a `refs` key names (deletes carry only the key). */
+export function splitRefKey(key: string): { kind: RefKind; id: string } {
+  const at = key.indexOf(REF_SEPARATOR);
+  return { kind: key.slice(0, at) as RefKind, id: key.slice(at + 1) };
+}
+
+const refsSchema: RxJsonSchema<RefDoc> = {
+  title: REFS,
+  version: 0,
+  primaryKey: { key: 'id', fields: ['kind', 'row_id'], separator: REF_SEPARATOR },
+  type: 'object',
+  properties: {
+    id: { type: 'string', maxLength: KIND_MAX + REF_SEPARATOR.length + UUID_LENGTH },
+    kind: { type: 'string', enum: [...REF_KINDS], maxLength: KIND_MAX },
+    row_id: { type: 'string', maxLength: UUID_LENGTH },
+    row: { type: 'object' },
+  },
+  required: ['id', 'kind', 'row_id', 'row'],
+  additionalProperties: false,
+};
+
 export type MirrorCollections = {
-  [K in MirroredCollection]: RxCollection<K extends 'transactions' ? MirroredTransaction : MirrorDoc>;
+  [K in OwnCollection]: RxCollection<K extends 'transactions' ? MirroredTransaction : MirrorDoc>;
 } & {
+  refs: RxCollection<RefDoc>;
   outbox: RxCollection<OutboxEntry>;
   meta: RxCollection<MetaDoc>;
 };
@@ -60,6 +125,17 @@ const metaSchema: RxJsonSchema<MetaDoc> = {
   additionalProperties: false,
 };
 
+/** The RxDB schema of every collection the mirror opens, by name. */
+export function rxSchemas(): Record<string, RxJsonSchema<unknown>> {
+  const mirrored = mirrorJsonSchemas();
+  return {
+    ...Object.fromEntries(OWN_COLLECTIONS.map((c) => [c, mirrored[c]])),
+    ...(REF_KINDS.length > 0 ? { [REFS]: refsSchema } : {}),
+    outbox: outboxSchema,
+    meta: metaSchema,
+  } as Record<string, RxJsonSchema<unknown>>;
+}
+
 /** RxDB database names allow [a-z0-9_$-] after a leading letter. */
 export function mirrorDbName(businessId: string, userId: string): string {
   const clean = (s: string) => s.toLowerCase().replace(/[^a-z0-9-]/g, '');
@@ -84,14 +160,59 @@ export async function openMirrorDatabase(opts: OpenOptions): Promise<MirrorDatab
     // legitimate (sign out, sign back in), so duplicates are closed rather than refused.
     closeDuplicates: true,
   });
-  const schemas = mirrorJsonSchemas();
-  const mirrored = Object.fromEntries(
-    MIRRORED_COLLECTIONS.map((c) => [c, { schema: schemas[c] as unknown as RxJsonSchema<MirrorDoc> }]),
+  const schemas = rxSchemas();
+  await db.addCollections(
+    Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, { schema }])) as unknown as Parameters<typeof db.addCollections>[0],
   );
-  await db.addCollections({
-    ...mirrored,
-    outbox: { schema: outboxSchema },
-    meta: { schema: metaSchema },
-  } as unknown as Parameters<typeof db.addCollections>[0]);
+  await reconcileLayout(db);
   return db;
+}
+
+/** The meta document holding the pull checkpoint (mirror-store.ts reads and writes it). */
+export const CHECKPOINT_ID = 'checkpoint';
+const LAYOUT_ID = 'layout';
+const RESET_PAGE = 5_000;
+
+/** The mirror's shape: which RxDB collections it opens, at which schema versions. */
+export const MIRROR_LAYOUT = Object.entries(rxSchemas())
+  .map(([name, schema]) => `${name}@${schema.version}`)
+  .sort()
+  .join(',');
+
+/**
+ * Removes every mirrored row (own collections and `refs`) and rewinds the checkpoint, so the
+ * next pull starts from the beginning. The outbox and the rest of `meta` stay.
+ */
+export async function clearMirroredRows(db: MirrorDatabase): Promise<void> {
+  for (const name of MIRROR_RX_COLLECTIONS) {
+    const collection = db[name] as unknown as RxCollection<MirrorDoc>;
+    for (;;) {
+      const page = await scanDocs(collection, RESET_PAGE).next();
+      if (page.done || page.value.length === 0) break;
+      await removeDocs(collection, page.value.map((d) => d.id));
+    }
+  }
+  await db.meta.upsert({ id: CHECKPOINT_ID, value: { seq: 0, epoch: null, count: 0 } });
+}
+
+/**
+ * A mirror written with another layout (a collection moved between its own RxDB collection and
+ * `refs`, was added, or was retired) cannot be caught up from its checkpoint: rows of a new
+ * place were never pulled there. The mirror is a cache of the server, so it is emptied and
+ * pulled again rather than migrated; the outbox keeps its unsent commands. Collections no longer
+ * opened are deleted from the device with their data. Unmarked databases (fresh ones, and those
+ * written before layouts were recorded) take the same path, which costs nothing when empty.
+ * The marker is written last: a crash midway repeats the whole step.
+ */
+async function reconcileLayout(db: MirrorDatabase): Promise<void> {
+  const marker = await db.meta.findOne(LAYOUT_ID).exec();
+  if (marker?.toJSON().value === MIRROR_LAYOUT) return;
+  const open = new Set(Object.keys(db.collections));
+  const stored = await getAllCollectionDocuments(db.internalStore);
+  const retired = [...new Set(stored.map((d) => d.data.name))].filter((name) => !open.has(name));
+  for (const name of retired) {
+    await removeCollectionStorages(db.storage, db.internalStore, db.token, db.name, name, db.multiInstance, db.password, db.hashFunction);
+  }
+  await clearMirroredRows(db);
+  await db.meta.upsert({ id: LAYOUT_ID, value: MIRROR_LAYOUT });
 }

@@ -149,3 +149,20 @@ describe('MirrorRuntime text indexing', () => {
     expect((await rt.queryTransactions({ filter: { q: rows[0]!.merchant_name }, sort: 'occurred_desc', offset: 0, limit: 60 })).total).toBeGreaterThan(0);
   });
 });
+
+describe('MirrorRuntime generic reads', () => {
+  it('query(collection, q) and get(collection, id) answer as the transaction calls do', async () => {
+    const { rt, rows, release } = await seeded(60);
+    release();
+    await rt.ready;
+    const q = { filter: { amount_min: 0 }, sort: 'amount_desc' as const, offset: 5, limit: 10 };
+    const generic = await rt.query('transactions', q);
+    const specific = await rt.queryTransactions(q);
+    expect({ ...generic, took_ms: 0 }).toEqual({ ...specific, took_ms: 0 });
+    expect(generic.rows).toHaveLength(10);
+    expect(await rt.get('transactions', rows[3]!.id)).toEqual(await rt.getTransaction(rows[3]!.id));
+    expect(await rt.get('transactions', rows[3]!.id)).toMatchObject({ id: rows[3]!.id, deleted: false, pending: null, failure: null });
+    expect(await rt.get('transactions', testUuid(1, 99_999))).toBeNull();
+  });
+});
+

@@ -3,18 +3,21 @@ import type { Subscription } from 'rxjs';
 import type { CommandCheckContext } from '../schema/commands/define-command.ts';
 import type { MirroredCollection } from '../schema/sync-feed.ts';
 import type { TransactionFilter } from '../schema/transaction-query.ts';
+import { ENTITIES, QUERIED_COLLECTIONS, type QueriedCollection } from '../schema/collections.ts';
 import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
 import { entityRefs } from '../sync/outbox-machine.ts';
-import type { QueryResult, TransactionQuery, TransactionView } from './api.ts';
+import type { CollectionPage, CollectionQuery, QueryResult, RowView, TransactionQuery, TransactionView } from './api.ts';
 import { CommandRunner } from './command-runner.ts';
 import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
+import { byKind, scanReferences, subscribeReferences, type ReferenceRow } from './reference-feed.ts';
 import { queryDocs, scanDocs, stripMeta } from './bulk-write.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { RxMirrorStore } from './mirror-store.ts';
-import { QueryEngine } from './query-engine.ts';
-import { ReferenceCache, REFERENCE_KINDS, type ReferenceKind } from './reference-cache.ts';
-import { serverRow, showRow, type AnyTransactionRow, type EngineRow } from './rebase.ts';
+import { ReferenceCache } from './reference-cache.ts';
+import { createEngines, createRebasers, createViewers } from './collections/index.ts';
+import { refersTo } from './collections/spec-engine.ts';
+import type { AnyTransactionRow, EngineRow } from './collections/transactions.ts';
 
 /**
  * One signed-in user's open mirror: the RxDB database, the outbox, the in-memory query engine
@@ -50,7 +53,12 @@ const INDEX_SLICE = 1_000;
 export class MirrorRuntime {
   readonly outboxIndex = new OutboxIndex();
   readonly refs = new ReferenceCache();
-  readonly engine = new QueryEngine<EngineRow>(this.refs.textOf);
+  /** One engine per queried collection (QUERIED_COLLECTIONS), built from the registry. */
+  readonly engines = createEngines(this.refs);
+  readonly engine = this.engines.transactions;
+  /** What a row shows (commands applied), and as the UI gets it, per queried collection. */
+  private readonly shows = createRebasers(this.outboxIndex);
+  private readonly views = createViewers(this.outboxIndex);
   readonly outboxStore: RxOutboxStore;
   readonly mirror: RxMirrorStore;
   /** Every command's local half: parse, check, queue durably, show (command-runner.ts). */
@@ -111,14 +119,25 @@ export class MirrorRuntime {
     return this.loaded;
   }
 
-  async queryTransactions(q: TransactionQuery): Promise<QueryResult> {
+  queryTransactions = (q: TransactionQuery): Promise<QueryResult> => this.query('transactions', q);
+
+  /** A page of a queried collection; until the engine has loaded, the default view comes from IndexedDB. */
+  async query<C extends QueriedCollection>(collection: C, q: CollectionQuery<C>): Promise<CollectionPage<C>> {
     const t0 = performance.now();
     if (!this.loaded) {
-      if (isDefaultView(q)) return this.prioritised(this.firstPageFromDb(q, t0));
+      // The cold-start first page is read from the negated-time index (transactions only, today).
+      if (collection === 'transactions' && isDefaultView(q)) return this.prioritised(this.firstPageFromDb(q, t0)) as unknown as Promise<CollectionPage<C>>;
       await this.ready;
     }
-    const result = this.engine.query(q);
-    return { rows: result.rows.map((r) => this.toView(r)), total: result.total, offset: result.offset, took_ms: performance.now() - t0 };
+    const result = this.engines[collection].query(q);
+    return { rows: result.rows.map(this.views[collection]), total: result.total, offset: result.offset, took_ms: performance.now() - t0 };
+  }
+
+  /** One row of a queried collection as shown, or null. */
+  async get<C extends QueriedCollection>(collection: C, id: string): Promise<RowView<C> | null> {
+    await this.outboxLoaded;
+    const row = this.engines[collection].get(id) ?? (this.loaded || collection !== 'transactions' ? undefined : (await this.mirror.getTransactions([id])).get(id));
+    return row ? this.views[collection](this.shows[collection](row)) : null;
   }
 
   async matchingIds(filter: TransactionFilter): Promise<string[]> {
@@ -126,15 +145,13 @@ export class MirrorRuntime {
     return this.engine.matchingIds(filter);
   }
 
-  async getTransaction(id: string): Promise<TransactionView | null> {
-    await this.outboxLoaded;
-    const row = this.engine.get(id) ?? (this.loaded ? undefined : (await this.mirror.getTransactions([id])).get(id));
-    return row ? this.toView(showRow(this.outboxIndex, row)) : null;
+  getTransaction(id: string): Promise<TransactionView | null> {
+    return this.get('transactions', id);
   }
 
   /** The row as shown (commands applied) with its outbox marks, without worker-only fields. */
   toView(row: EngineRow): TransactionView {
-    return { ...serverRow(row), ...this.outboxIndex.marks(row.id) };
+    return this.views.transactions(row);
   }
 
   async close(): Promise<void> {
@@ -172,7 +189,7 @@ export class MirrorRuntime {
       // a second at 100k rows). The engine load brings the exact count in any case.
       this.mirror.storedTransactionCount().then((n) => n ?? this.db.transactions.count().exec()),
     ]);
-    return { rows: (docs as AnyTransactionRow[]).map((d) => this.toView(showRow(this.outboxIndex, d))), total, offset: q.offset, took_ms: performance.now() - t0 };
+    return { rows: (docs as AnyTransactionRow[]).map((d) => this.toView(this.shows.transactions(d))), total, offset: q.offset, took_ms: performance.now() - t0 };
   }
 
   /**
@@ -193,21 +210,14 @@ export class MirrorRuntime {
   private async load(): Promise<void> {
     await this.outboxLoaded;
     await this.opts.beforeLoad?.();
-    for (const kind of REFERENCE_KINDS) {
-      for await (const page of scanDocs(this.db[kind] as never, LOAD_PAGE)) {
-        await this.yieldToFirstPages();
-        // As for rows: what the change stream delivered during the load is newer than this page.
-        const fresh = (page as { id: string }[]).filter((r) => !this.touchedWhileLoading.has(r.id));
-        this.refs.apply(kind, fresh.map(withDeleted) as never, []);
-      }
-    }
+    await this.loadReferences();
     this.resolveReferences();
     for await (const page of scanDocs(this.db.transactions, LOAD_PAGE)) {
       await this.yieldToFirstPages();
       if (this.closed) return;
       // A row changed by an event during the load is newer in the engine than in this page.
       const rows: EngineRow[] = [];
-      for (const r of page) if (!this.touchedWhileLoading.has(r.id)) rows.push(showRow(this.outboxIndex, r));
+      for (const r of page) if (!this.touchedWhileLoading.has(r.id)) rows.push(this.shows.transactions(r));
       this.engine.upsertMany(rows);
     }
     this.loaded = true;
@@ -225,7 +235,7 @@ export class MirrorRuntime {
     const rows: EngineRow[] = [];
     for (const id of new Set(refs.ids)) {
       const row = this.engine.get(id);
-      if (row) rows.push(showRow(this.outboxIndex, row));
+      if (row) rows.push(this.shows.transactions(row));
     }
     if (rows.length === 0) return;
     this.engine.upsertMany(rows);
@@ -237,9 +247,7 @@ export class MirrorRuntime {
     this.subs.push(
       this.db.transactions.eventBulks$.subscribe((bulk) => this.onTransactionEvents(bulk.events as RxChangeEvent<AnyTransactionRow>[])),
       this.db.outbox.eventBulks$.subscribe((bulk) => this.onOutboxEvents(bulk.events as RxChangeEvent<OutboxEntry>[])),
-      ...REFERENCE_KINDS.map((kind) =>
-        (this.db[kind] as MirrorDatabase['users']).eventBulks$.subscribe((bulk) => this.onReferenceEvents(kind, bulk.events as RxChangeEvent<never>[])),
-      ),
+      ...subscribeReferences(this.db, (rows) => this.onReferenceRows(rows)),
     );
   }
 
@@ -249,7 +257,7 @@ export class MirrorRuntime {
     for (const ev of events) {
       if (!this.loaded) this.touchedWhileLoading.add(ev.documentId);
       if (ev.operation === 'DELETE') removals.push(ev.documentId);
-      else upserts.push(showRow(this.outboxIndex, stripMeta(ev.documentData)));
+      else upserts.push(this.shows.transactions(stripMeta(ev.documentData)));
     }
     if (removals.length) this.engine.removeMany(removals);
     if (upserts.length) this.engine.upsertMany(upserts);
@@ -281,18 +289,30 @@ export class MirrorRuntime {
     this.opts.onDataChanged?.(['outbox']);
   }
 
-  private onReferenceEvents(kind: ReferenceKind, events: RxChangeEvent<never>[]): void {
-    const upserts: object[] = [];
-    const removals: string[] = [];
-    for (const ev of events) {
-      if (!this.loaded) this.touchedWhileLoading.add(ev.documentId);
-      if (ev.operation === 'DELETE') removals.push(ev.documentId);
-      else upserts.push(withDeleted(stripMeta(ev.documentData as object)));
+  private async loadReferences(): Promise<void> {
+    for await (const page of scanReferences(this.db, LOAD_PAGE)) {
+      await this.yieldToFirstPages();
+      // As for rows: what the change stream delivered during the load is newer than this page.
+      this.applyReferences(page.filter((r) => !this.touchedWhileLoading.has(r.key)), false);
     }
-    const changed = new Set(this.refs.apply(kind, upserts as never, removals));
-    if (changed.size > 0) this.engine.reindexWhere((t) => ReferenceCache.refersTo(t, changed));
+  }
+
+  private onReferenceRows(rows: ReferenceRow[]): void {
+    if (!this.loaded) for (const r of rows) this.touchedWhileLoading.add(r.key);
+    this.applyReferences(rows, true);
+  }
+
+  /** Applies reference rows, then re-indexes every queried row that names a changed one. */
+  private applyReferences(rows: readonly ReferenceRow[], notify: boolean): void {
+    const changes = byKind(rows);
+    const changed = new Set<string>();
+    for (const [kind, { upserts, removals }] of changes) for (const id of this.refs.apply(kind, upserts as never, removals)) changed.add(id);
+    if (changed.size > 0) {
+      for (const c of QUERIED_COLLECTIONS) this.engines[c].reindexWhere(refersTo(ENTITIES[c].query.referencedIds, changed));
+    }
+    if (!notify) return;
     this.scheduleIndexing();
-    this.opts.onDataChanged?.([kind]);
+    this.opts.onDataChanged?.([...changes.keys()]);
   }
 
   /** Moves the text-index backlog into the trigram index a slice at a time, never blocking a query for long. */
@@ -318,11 +338,6 @@ export class MirrorRuntime {
     };
     defer(step);
   }
-}
-
-/** Reference rows are stored without `deleted` (RxDB reserves the name); the entity has it. */
-function withDeleted<T extends object>(row: T): T & { deleted: false } {
-  return { ...row, deleted: false };
 }
 
 function isDefaultView(q: TransactionQuery): boolean {

@@ -1,13 +1,13 @@
 import type { Change } from '../schema/sync-feed.ts';
-import { MIRRORED_COLLECTIONS, type MirroredCollection } from '../schema/sync-feed.ts';
+import type { MirroredCollection } from '../schema/sync-feed.ts';
+import { ENTITIES } from '../schema/collections.ts';
 import { MIRROR_ENTITY_SCHEMAS, type MirroredTransaction } from '../schema/mirror.ts';
-import type { Transaction } from '../schema/entities/transaction.ts';
 import { commandDef, entityRefs } from '../sync/outbox-machine.ts';
 import type { EntityRefs, MirrorStore, OptimisticPort, OutboxEntry } from '../sync/ports.ts';
-import type { MirrorDatabase, MirrorDoc } from './db.ts';
-import { getDocs, putDocs, removeDocs, scanDocs } from './bulk-write.ts';
+import { CHECKPOINT_ID, clearMirroredRows, OWN_COLLECTIONS, refKey, type MirrorDatabase, type MirrorDoc, type OwnCollection, type RefDoc, type RefKind } from './db.ts';
+import { getDocs, putDocs, removeDocs } from './bulk-write.ts';
+import { storedShape } from './collections/index.ts';
 import type { OutboxIndex } from './outbox-index.ts';
-import { toMirrored } from './rebase.ts';
 import { dropUnsafeKeys } from './sanitize.ts';
 
 /**
@@ -27,8 +27,9 @@ import { dropUnsafeKeys } from './sanitize.ts';
  * Writes go through one queue, so a feed batch and a confirm never interleave; other tabs are
  * handled by the storage's revision check (see bulk-write.ts).
  */
-const CHECKPOINT = 'checkpoint';
-const RESET_PAGE = 5_000;
+const CHECKPOINT = CHECKPOINT_ID;
+const STORED = new Map(OWN_COLLECTIONS.map((c) => [c, storedShape(c)]));
+const isRef = (c: MirroredCollection): c is RefKind => ENTITIES[c].mirror.kind === 'ref';
 
 export interface Checkpoint {
   seq: number;
@@ -96,12 +97,26 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
   applyChanges(changes: Change[], checkpoint: { seq: number; epoch: string }): Promise<void> {
     return this.run(async () => {
       const grouped = this.validate(changes);
-      await Promise.all(
-        [...grouped].map(async ([collection, { puts, removes }]) => {
+      // Own collections one write each; the rows of every reference kind in one `refs` write.
+      const refs = { puts: [] as RefDoc[], removes: [] as string[] };
+      const own: [OwnCollection, { puts: MirrorDoc[]; removes: string[] }][] = [];
+      for (const [collection, group] of grouped) {
+        if (!isRef(collection)) own.push([collection, group]);
+        else {
+          for (const doc of group.puts) refs.puts.push(toRefDoc(collection, doc));
+          for (const id of group.removes) refs.removes.push(refKey(collection, id));
+        }
+      }
+      await Promise.all([
+        ...own.map(async ([collection, { puts, removes }]) => {
           await putDocs(this.db[collection] as never, puts as never);
           await removeDocs(this.db[collection] as never, removes);
         }),
-      );
+        (async () => {
+          await putDocs(this.db.refs, refs.puts);
+          await removeDocs(this.db.refs, refs.removes);
+        })(),
+      ]);
       // Last, and only after every row of the batch is stored (see the header comment). The
       // batch's change events have reached the engine by now, so the count includes its rows.
       // Unknown while the engine loads: a batch without transaction changes keeps the saved
@@ -125,15 +140,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
 
   reset(): Promise<void> {
     return this.run(async () => {
-      for (const name of MIRRORED_COLLECTIONS) {
-        const collection = this.db[name] as never as Parameters<typeof scanDocs<MirrorDoc>>[0];
-        for (;;) {
-          const page = await scanDocs(collection, RESET_PAGE).next();
-          if (page.done || page.value.length === 0) break;
-          await removeDocs(collection, page.value.map((d) => d.id));
-        }
-      }
-      await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: 0, epoch: null, count: 0 } });
+      await clearMirroredRows(this.db);
       this.storedThrough = 0;
       this.savedCount = 0;
     });
@@ -166,7 +173,9 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     if (id !== null && entry.entity_ids.includes(id)) {
       const doc = toStored(collection, row!.data as Record<string, unknown>) as MirrorDoc;
       // Queued behind feed batches, so a newer row from the feed is never overwritten by this one.
-      await this.run(() => putDocs(this.db[collection] as never, [doc] as never));
+      await this.run(() =>
+        isRef(collection) ? putDocs(this.db.refs, [toRefDoc(collection, doc)]) : putDocs(this.db[collection] as never, [doc] as never),
+      );
       return;
     }
     // Not queued: nothing is written, and the outbox should not wait for feed batches to land.
@@ -222,10 +231,15 @@ function countOf(value: unknown): number | null {
   return typeof count === 'number' && Number.isInteger(count) && count >= 0 ? count : null;
 }
 
-/** `deleted` is not stored (MIRROR_OMITTED_FIELDS); transactions get their sort key. */
+/** `deleted` is not stored (MIRROR_OMITTED_FIELDS); own collections add their mirror-only fields. */
 function toStored(collection: MirroredCollection, row: Record<string, unknown>): Record<string, unknown> {
-  if (collection === 'transactions') return toMirrored(row as unknown as Transaction) as unknown as Record<string, unknown>;
+  const shape = isRef(collection) ? undefined : STORED.get(collection);
+  if (shape) return shape(row);
   const { deleted, ...doc } = row;
   void deleted;
   return doc;
+}
+
+function toRefDoc(kind: RefKind, row: MirrorDoc): RefDoc {
+  return { id: refKey(kind, row.id), kind, row_id: row.id, row: row as unknown as RefDoc['row'] };
 }

@@ -8,9 +8,8 @@ import {
   type TransactionFilter,
   type TransactionSort,
 } from '../schema/transaction-query.ts';
-import { QueryEngine } from './query-engine.ts';
 import { matchesText } from './search-index.ts';
-import { toEngineRow } from './rebase.ts';
+import { createTransactionEngine, toEngineRow } from './collections/transactions.ts';
 import { makeTransaction, makeTransactions, seededRandom, testUuid } from './test-fixtures.ts';
 
 const NAMES: Record<string, string> = {
@@ -57,7 +56,7 @@ const FILTERS: [string, TransactionFilter][] = [
 
 describe('QueryEngine agrees with the shared filter, sort and text semantics', () => {
   const rows = makeTransactions(3000, 7, { users: 3, departments: 3 });
-  const engine = new QueryEngine(textOf);
+  const engine = createTransactionEngine(textOf);
   engine.upsertMany(rows.slice(0, 1000));
   engine.upsertMany(rows.slice(1000));
   engine.indexSome(2500); // part indexed, part searched by scan: both paths at once
@@ -89,7 +88,7 @@ describe('QueryEngine agrees with the shared filter, sort and text semantics', (
 describe('QueryEngine incremental updates', () => {
   const setup = () => {
     const rows = makeTransactions(500, 3, { users: 2 });
-    const engine = new QueryEngine(textOf);
+    const engine = createTransactionEngine(textOf);
     engine.upsertMany(rows);
     // Build every order first so updates go through the incremental path.
     for (const sort of TRANSACTION_SORTS) engine.query({ filter: {}, sort, offset: 0, limit: 1 });
@@ -159,7 +158,7 @@ describe('QueryEngine incremental updates', () => {
 describe('QueryEngine at 20k rows', () => {
   it('answers text searches in a few milliseconds once indexed', () => {
     // Rows as the worker holds them (toEngineRow: one hidden class), not as zod builds them.
-    const engine = new QueryEngine(textOf);
+    const engine = createTransactionEngine(textOf);
     const rows = makeTransactions(20_000, 11, { users: 2 }).map(toEngineRow);
     for (let i = 0; i < rows.length; i += 2000) engine.upsertMany(rows.slice(i, i + 2000));
     while (engine.indexSome(5000) > 0);
@@ -183,7 +182,7 @@ describe('QueryEngine under random updates', () => {
   it('keeps every order complete and duplicate-free through upserts, moves and removals', () => {
     const rand = seededRandom(3);
     const pool = makeTransactions(2000, 5).map(toEngineRow);
-    const engine = new QueryEngine(textOf);
+    const engine = createTransactionEngine(textOf);
     const live = new Map<string, Transaction>();
     const pick = () => pool[Math.floor(rand() * pool.length)]!;
     for (let step = 0; step < 300; step++) {

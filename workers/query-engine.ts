@@ -1,27 +1,22 @@
-import type { Transaction } from '../schema/entities/transaction.ts';
-import {
-  compareTransactions,
-  queryTerms,
-  type TransactionFilter,
-  type TransactionSort,
-} from '../schema/transaction-query.ts';
+import { queryTerms } from '../schema/transaction-query.ts';
 import { SearchIndex } from './search-index.ts';
-import { compileFilter } from './compile-filter.ts';
 import { SortedOrder, type SlotCompare } from './sorted-order.ts';
 
 /**
- * The worker's in-memory query engine: every visible transaction in a slot array, one sorted
- * order per sort key (built on first use, then maintained incrementally), and a text index.
- * Pure and synchronous (no IndexedDB), so it is tested in Node and its results are the same
- * as the server's: filters, sort and text terms come from schema/transaction-query.ts.
+ * The worker's in-memory query engine over one queried collection: every visible row in a slot
+ * array, one sorted order per sort key (built on first use, then maintained incrementally), and
+ * a text index. Pure and synchronous (no IndexedDB), so it is tested in Node and its results are
+ * the server's: filters, sorts and text terms come from the collection's query spec
+ * (schema/entities/<name>.ts), turned into an `EngineSpec` once per collection
+ * (workers/collections/): the engine itself knows no collection.
  *
  * A query walks the sorted order once (100k slot reads ≈ a millisecond), testing the
  * structural filter and the text-match mark of each slot, and keeps the matching slots so the
  * virtualised table can page through the same result without re-filtering.
  */
-export interface EngineQuery {
-  filter: TransactionFilter;
-  sort: TransactionSort;
+export interface EngineQuery<F, S extends string> {
+  filter: F;
+  sort: S;
   offset: number;
   limit: number;
 }
@@ -32,37 +27,66 @@ export interface EngineResult<R> {
   offset: number;
 }
 
+/** Every filter may carry free text `q`, matched by the text index (server: search_text LIKE). */
+export interface TextFilter {
+  q?: string | undefined;
+}
+
+/**
+ * A collection's sort keys, for one engine. The generic implementation compares rows with the
+ * spec's comparator; a hot collection keeps keys in typed arrays (transactions: time, amount,
+ * merchant rank), which makes a 100k-row merge an order of magnitude cheaper.
+ * Every comparator must be a total order (end with a tie-break on the id): removal
+ * binary-searches a slot's position.
+ */
+export interface SortKeys<R, S extends string> {
+  /** Whether a row's place in some order may differ between its old and new version. */
+  moved(before: R, after: R): boolean;
+  /** A row arrives (new, or moved): the sort whose order it invalidates (to rebuild), or null. */
+  invalidates(row: R): S | null;
+  /** Stores the slot's keys; true when key arrays were replaced (comparators are remade). */
+  set(slot: number, row: R): boolean;
+  compare(sort: S, rows: readonly (R | undefined)[]): SlotCompare;
+  clear(): void;
+}
+
+/** What the engine needs of a collection; built once, so nothing is looked up per row. */
+export interface EngineSpec<R extends { id: string }, F extends TextFilter, S extends string> {
+  /** The first sort is the default (matchingIds' order). */
+  sorts: readonly [S, ...S[]];
+  /** The row's searchable text (own fields and the names of rows it refers to). */
+  textOf: (row: R) => string;
+  /** The structural part of a filter as a predicate; null when there is none. */
+  compileFilter: (filter: F) => ((row: R) => boolean) | null;
+  sortKeys: () => SortKeys<R, S>;
+}
+
 interface CachedResult {
   key: string;
   version: number;
   slots: ArrayLike<number>;
 }
 
-export class QueryEngine<R extends Transaction = Transaction> {
+export class QueryEngine<R extends { id: string }, F extends TextFilter, S extends string> {
   private rows: (R | undefined)[] = [];
   /** Each slot's current search text, so an update re-tokenizes only when the text changed. */
   private texts: (string | undefined)[] = [];
   private slotById = new Map<string, number>();
   private freeSlots: number[] = [];
-  private orders = new Map<TransactionSort, SortedOrder>();
-  private merchantRank = new Map<string, number>();
+  private orders = new Map<S, SortedOrder>();
   private readonly search = new SearchIndex();
+  private readonly keys: SortKeys<R, S>;
+  private readonly textOf: (row: R) => string;
   private marks = new Uint32Array(0);
   private scratch = new Int32Array(0);
-  /**
-   * Sort keys per slot in typed arrays: comparing numbers from a typed array is an order of
-   * magnitude cheaper than reading two objects' properties and comparing their ISO strings,
-   * and a merge of 100k rows does that a million times.
-   */
-  private timeKey = new Float64Array(1024);
-  private amountKey = new Float64Array(1024);
-  private merchantKey = new Int32Array(1024);
   private markGen = 0;
   private version = 0;
   private cache: CachedResult | null = null;
 
-  /** `textOf` gives a row's searchable text (merchant, memo, cardholder and coding names). */
-  constructor(private textOf: (row: R) => string) {}
+  constructor(private readonly spec: EngineSpec<R, F, S>) {
+    this.keys = spec.sortKeys();
+    this.textOf = spec.textOf;
+  }
 
   get size(): number {
     return this.slotById.size;
@@ -94,7 +118,7 @@ export class QueryEngine<R extends Transaction = Transaction> {
     this.slotById.clear();
     this.freeSlots = [];
     this.orders.clear();
-    this.merchantRank.clear();
+    this.keys.clear();
     this.search.clear();
     this.version++;
   }
@@ -120,7 +144,7 @@ export class QueryEngine<R extends Transaction = Transaction> {
     return this.search.indexSome(budget);
   }
 
-  query(q: EngineQuery): EngineResult<R> {
+  query(q: EngineQuery<F, S>): EngineResult<R> {
     const slots = this.matchingSlots(q.filter, q.sort);
     const offset = Math.max(0, Math.min(Math.trunc(q.offset), slots.length));
     const end = Math.min(slots.length, offset + Math.max(0, Math.trunc(q.limit)));
@@ -129,8 +153,9 @@ export class QueryEngine<R extends Transaction = Transaction> {
     return { rows, total: slots.length, offset };
   }
 
-  matchingIds(filter: TransactionFilter): string[] {
-    const slots = this.matchingSlots(filter, 'occurred_desc');
+  /** Ids of every match, in the default (first) sort. */
+  matchingIds(filter: F): string[] {
+    const slots = this.matchingSlots(filter, this.spec.sorts[0]);
     const ids = new Array<string>(slots.length);
     for (let i = 0; i < slots.length; i++) ids[i] = this.rows[slots[i]!]!.id;
     return ids;
@@ -142,8 +167,7 @@ export class QueryEngine<R extends Transaction = Transaction> {
       const slot = this.freeSlots.pop() ?? this.rows.length;
       this.rows[slot] = row;
       this.slotById.set(row.id, slot);
-      this.noteMerchant(row.merchant_name);
-      this.setKeys(slot, row);
+      this.place(slot, row);
       for (const order of this.orders.values()) order.add(slot);
       const text = this.textOf(row);
       this.texts[slot] = text;
@@ -151,12 +175,11 @@ export class QueryEngine<R extends Transaction = Transaction> {
       return;
     }
     const old = this.rows[existing]!;
-    const moved = sortKeyChanged(old, row);
+    const moved = this.keys.moved(old, row);
     if (moved) for (const order of this.orders.values()) order.remove(existing);
     this.rows[existing] = row;
     if (moved) {
-      this.noteMerchant(row.merchant_name);
-      this.setKeys(existing, row);
+      this.place(existing, row);
       for (const order of this.orders.values()) order.add(existing);
     }
     const text = this.textOf(row);
@@ -164,6 +187,14 @@ export class QueryEngine<R extends Transaction = Transaction> {
       this.texts[existing] = text;
       this.search.set(existing, text);
     }
+  }
+
+  /** Stores a row's sort keys (dropping an order the row invalidates). */
+  private place(slot: number, row: R): void {
+    const stale = this.keys.invalidates(row);
+    if (stale !== null) this.orders.delete(stale);
+    // Comparators hold the key arrays they were made with: hand them the new ones.
+    if (this.keys.set(slot, row)) for (const [sort, order] of this.orders) order.setCompare(this.keys.compare(sort, this.rows));
   }
 
   private remove(id: string): void {
@@ -177,36 +208,14 @@ export class QueryEngine<R extends Transaction = Transaction> {
     this.freeSlots.push(slot);
   }
 
-  private setKeys(slot: number, row: R): void {
-    if (slot >= this.timeKey.length) {
-      const size = Math.max(slot + 1, this.timeKey.length * 2);
-      this.timeKey = grow(this.timeKey, new Float64Array(size));
-      this.amountKey = grow(this.amountKey, new Float64Array(size));
-      this.merchantKey = grow(this.merchantKey, new Int32Array(size));
-      // Comparators hold the arrays they were made with: hand them the new ones.
-      for (const [sort, order] of this.orders) order.setCompare(this.slotCompare(sort));
-    }
-    const desc = (row as { occurred_desc?: number }).occurred_desc;
-    this.timeKey[slot] = desc !== undefined ? -desc : Date.parse(row.occurred_at);
-    this.amountKey[slot] = row.amount;
-    this.merchantKey[slot] = this.merchantRank.get(row.merchant_name) ?? -1;
-  }
-
-  /** A new merchant name shifts every rank: the merchant order is rebuilt on its next use. */
-  private noteMerchant(name: string): void {
-    if (this.merchantRank.has(name)) return;
-    this.merchantRank.clear();
-    this.orders.delete('merchant_asc');
-  }
-
-  private matchingSlots(filter: TransactionFilter, sort: TransactionSort): ArrayLike<number> {
+  private matchingSlots(filter: F, sort: S): ArrayLike<number> {
     const key = `${sort}|${JSON.stringify(filter)}`;
     if (this.cache && this.cache.key === key && this.cache.version === this.version) {
       return this.cache.slots;
     }
     const order = this.order(sort).view();
     const terms = queryTerms(filter.q);
-    const predicate = compileFilter(filter);
+    const predicate = this.spec.compileFilter(filter);
     let slots: ArrayLike<number> = order;
     if (terms.length > 0 || predicate) {
       const gen = terms.length > 0 ? this.markMatches(terms) : 0;
@@ -243,70 +252,13 @@ export class QueryEngine<R extends Transaction = Transaction> {
     return this.markGen;
   }
 
-  private order(sort: TransactionSort): SortedOrder {
+  private order(sort: S): SortedOrder {
     let order = this.orders.get(sort);
     if (!order) {
-      order = new SortedOrder(this.slotCompare(sort));
+      order = new SortedOrder(this.keys.compare(sort, this.rows));
       for (let slot = 0; slot < this.rows.length; slot++) if (this.rows[slot]) order.add(slot);
       this.orders.set(sort, order);
     }
     return order;
   }
-
-  /**
-   * Comparators over the typed keys, falling back to the shared `compareTransactions` on a tie,
-   * so the order is exactly the server's whenever occurred_at strings share one format (the API
-   * always sends UTC ISO strings, where string order and time order agree).
-   */
-  private slotCompare(sort: TransactionSort): SlotCompare {
-    const rows = this.rows;
-    const exact = compareTransactions(sort);
-    const tie = (a: number, b: number) => exact(rows[a]!, rows[b]!);
-    const time = this.timeKey;
-    const amount = this.amountKey;
-    switch (sort) {
-      case 'occurred_desc':
-        return (a, b) => time[b]! - time[a]! || tie(a, b);
-      case 'occurred_asc':
-        return (a, b) => time[a]! - time[b]! || tie(a, b);
-      case 'amount_desc':
-        return (a, b) => amount[b]! - amount[a]! || time[b]! - time[a]! || tie(a, b);
-      case 'amount_asc':
-        return (a, b) => amount[a]! - amount[b]! || time[b]! - time[a]! || tie(a, b);
-      case 'merchant_asc': {
-        // localeCompare per comparison would cost seconds at 100k rows: compare the rank of the
-        // merchant name among the distinct names (sorted once with localeCompare) instead.
-        this.merchantRanks();
-        const rank = this.merchantKey;
-        const byTime = compareTransactions('occurred_desc');
-        return (a, b) => rank[a]! - rank[b]! || time[b]! - time[a]! || byTime(rows[a]!, rows[b]!);
-      }
-    }
-  }
-
-  private merchantRanks(): void {
-    if (this.merchantRank.size === 0) {
-      const names = new Set<string>();
-      for (const row of this.rows) if (row) names.add(row.merchant_name);
-      const sorted = [...names].sort((a, b) => a.localeCompare(b));
-      let rank = 0;
-      sorted.forEach((name, i) => {
-        if (i > 0 && sorted[i - 1]!.localeCompare(name) !== 0) rank++;
-        this.merchantRank.set(name, rank);
-      });
-    }
-    for (let slot = 0; slot < this.rows.length; slot++) {
-      const row = this.rows[slot];
-      if (row) this.merchantKey[slot] = this.merchantRank.get(row.merchant_name)!;
-    }
-  }
-}
-
-function grow<T extends Float64Array | Int32Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
-}
-
-function sortKeyChanged(a: Transaction, b: Transaction): boolean {
-  return a.occurred_at !== b.occurred_at || a.amount !== b.amount || a.merchant_name !== b.merchant_name;
 }

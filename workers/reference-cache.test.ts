@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { ENTITIES } from '../schema/collections.ts';
 import { ReferenceCache } from './reference-cache.ts';
+import { transactionText } from './collections/transactions.ts';
+import { refersTo } from './collections/spec-engine.ts';
 import { tokenize } from './search-index.ts';
 import { makeDepartment, makeGlAccount, makeLocation, makeTrackingCategory, makeTransaction, makeUser, testUuid } from './test-fixtures.ts';
 
@@ -23,17 +26,19 @@ const coded = makeTransaction({
   tracking: { [testUuid(6, 1)]: testUuid(6, 1002) },
 });
 
-describe('ReferenceCache.textOf', () => {
+const textOf = (refs: ReferenceCache) => transactionText(refs);
+
+describe('transactionText over the reference cache', () => {
   it('holds the words the server searches: merchant, memo, cardholder, GL code and name, department, location, tracking', () => {
-    expect(tokenize(cache().textOf(coded))).toEqual(
+    expect(tokenize(textOf(cache())(coded))).toEqual(
       ['blue', 'bottle', 'team', 'offsite', 'ada', 'lovelace', '6001', 'meals', 'and', 'entertainment', 'engineering', 'berlin', 'project', 'gemini'],
     );
   });
 
   it('leaves out what it cannot name (unknown ids, an option of another category)', () => {
     const t = { ...coded, user_id: testUuid(2, 9), tracking: { [testUuid(6, 1)]: testUuid(6, 9999) } };
-    expect(tokenize(cache().textOf(t))).not.toContain('project');
-    expect(tokenize(cache().textOf(t))).not.toContain('ada');
+    expect(tokenize(textOf(cache())(t))).not.toContain('project');
+    expect(tokenize(textOf(cache())(t))).not.toContain('ada');
   });
 });
 
@@ -44,8 +49,8 @@ describe('ReferenceCache.apply', () => {
     expect(refs.apply('departments', [makeDepartment(1, 'Platform')], [])).toEqual([testUuid(3, 1)]);
     const changed = refs.apply('tracking_categories', [makeTrackingCategory(1, 'Program', ['Apollo', 'Gemini'])], []);
     expect(changed).toContain(testUuid(6, 1));
-    expect(ReferenceCache.refersTo(coded, new Set(changed))).toBe(true);
-    expect(tokenize(refs.textOf(coded))).toEqual(expect.arrayContaining(['platform', 'program']));
+    expect(refersTo(ENTITIES.transactions.query.referencedIds, new Set(changed))(coded)).toBe(true);
+    expect(tokenize(textOf(refs)(coded))).toEqual(expect.arrayContaining(['platform', 'program']));
     expect(refs.apply('locations', [], [testUuid(4, 1)])).toEqual([testUuid(4, 1)]);
     expect(refs.snapshot().locations).toEqual([]);
   });

@@ -19,9 +19,9 @@ export type VisibilityRule = (typeof VISIBILITY_RULES)[number];
 
 /**
  * How the worker stores the collection. `own`: a collection of its own in RxDB. `ref`: small
- * reference data that is to share one `refs` RxDB collection (the free RxDB build opens 13
- * collections in all; the budget is in docs/architecture.md). Until that merge every `ref` still
- * opens its own collection, so moving one is a change of this word, not of the machinery.
+ * reference data sharing the one `refs` RxDB collection (the free RxDB build opens 13
+ * collections in all; the budget is in docs/architecture.md). Moving one is a change of this
+ * word, not of the machinery (the worker resyncs a mirror stored with another layout).
  */
 export type MirrorKind = 'own' | 'ref';
 

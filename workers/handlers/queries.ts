@@ -4,6 +4,11 @@ import type { WorkerContext } from '../worker-context.ts';
 /** Queries: thin forwarders to the open mirror's query engine; empty answers while signed out. */
 export function queryHandlers(ctx: WorkerContext): QueryApi {
   return {
+    async query(collection, q) {
+      const rt = ctx.host.runtime;
+      return rt ? rt.query(collection, q) : { rows: [], total: 0, offset: 0, took_ms: 0 };
+    },
+    get: async (collection, id) => ctx.host.runtime?.get(collection, id) ?? null,
     async queryTransactions(q) {
       const rt = ctx.host.runtime;
       return rt ? rt.queryTransactions(q) : { rows: [], total: 0, offset: 0, took_ms: 0 };

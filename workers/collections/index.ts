@@ -1,0 +1,69 @@
+import { ENTITIES, QUERIED_COLLECTIONS, type QueriedCollection, type RowOf } from '../../schema/collections.ts';
+import type { RowView } from '../api.ts';
+import { occurredDesc } from '../../schema/mirror.ts';
+import type { OutboxIndex } from '../outbox-index.ts';
+import type { OwnCollection, MirrorDoc } from '../db.ts';
+import { rebaser } from '../rebase.ts';
+import type { ReferenceCache } from '../reference-cache.ts';
+import { transactionCollection } from './transactions.ts';
+import type { WorkerCollection } from './worker-collection.ts';
+
+/**
+ * The worker's side of every queried collection, one entry per QueriedCollection: a queried
+ * collection without one does not compile. Reference collections need none (reference-cache.ts
+ * keeps them from their definitions).
+ */
+// A registry holds collections with different row types: each entry is checked against its own.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyWorkerCollection<C extends QueriedCollection> = WorkerCollection<C, any, any>;
+export const WORKER_COLLECTIONS = {
+  transactions: transactionCollection,
+} as const satisfies { [C in QueriedCollection]: AnyWorkerCollection<C> };
+
+type Registry = typeof WORKER_COLLECTIONS;
+export type EngineOf<C extends QueriedCollection> = ReturnType<Registry[C]['engine']>;
+export type EngineRowOf<C extends QueriedCollection> = ReturnType<Registry[C]['rows']['engine']>;
+export type CollectionEngines = { readonly [C in QueriedCollection]: EngineOf<C> };
+export type Rebasers = { readonly [C in QueriedCollection]: (current: Parameters<Registry[C]['rows']['server']>[0]) => EngineRowOf<C> };
+
+/** One engine per queried collection, over the mirror's reference data. */
+export function createEngines(refs: ReferenceCache): CollectionEngines {
+  return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, WORKER_COLLECTIONS[c].engine(refs)])) as unknown as CollectionEngines;
+}
+
+/** What a row of each queried collection shows (commands applied), built once per mirror. */
+export function createRebasers(index: OutboxIndex): Rebasers {
+  return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, rebaser(index, WORKER_COLLECTIONS[c].rows)])) as unknown as Rebasers;
+}
+
+export type Viewers = { readonly [C in QueriedCollection]: (row: { id: string }) => RowView<C> };
+
+/** Rows as the UI sees them: the server's fields (worker-only ones dropped) and the outbox marks. */
+export function createViewers(index: OutboxIndex): Viewers {
+  const viewer = <C extends QueriedCollection>(c: C) => {
+    // The registry is indexed by a generic key: TypeScript cannot tie the entry's row types to C.
+    const server = WORKER_COLLECTIONS[c].rows.server as unknown as (row: { id: string }) => RowOf<C> & { id: string };
+    return (row: { id: string }) => {
+      const shown = server(row);
+      return { ...shown, ...index.marks(shown.id) } as RowView<C>;
+    };
+  };
+  return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, viewer(c)])) as unknown as Viewers;
+}
+
+const isQueried = (c: string): c is QueriedCollection => (QUERIED_COLLECTIONS as readonly string[]).includes(c);
+
+/**
+ * How a wire row of an own collection is stored: the queried collection's shaper, else the row
+ * without `deleted` (MIRROR_OMITTED_FIELDS) plus the negated time its definition declares.
+ */
+export function storedShape(collection: OwnCollection): (row: Record<string, unknown>) => MirrorDoc {
+  if (isQueried(collection)) return WORKER_COLLECTIONS[collection].stored as unknown as (row: Record<string, unknown>) => MirrorDoc;
+  const negated = (ENTITIES[collection].mirror as { negatedTime?: { field: string; of: string } }).negatedTime;
+  return (row) => {
+    const { deleted, ...doc } = row;
+    void deleted;
+    if (negated) doc[negated.field] = occurredDesc(doc[negated.of] as string);
+    return doc as MirrorDoc;
+  };
+}
