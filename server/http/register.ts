@@ -4,10 +4,11 @@ import type { CallDef, CallParsed } from '../../schema/api/define-call.ts';
 import { IDEMPOTENCY_HEADER } from '../../schema/api/scopes.ts';
 import { invalidTypeMessage, validationMessages } from '../../schema/errors.ts';
 import { recordAudit } from '../auth/audit.ts';
+import type { Actor } from '../core/actor.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { authenticate, type Actor } from './actor.ts';
-import type { AppDeps } from './deps.ts';
-import { ApiError, validationError } from './errors.ts';
+import { authenticate } from './authenticate.ts';
 import { KEY_PATTERN, requestHash, runWithKey, type KeyRef } from './idempotency.ts';
 
 /** A JSON answer; handlers that stream return a raw Response instead. */

@@ -14,8 +14,8 @@ import { passwordSignIn } from '../auth/session.ts';
 import type { Queryable } from '../db/db.ts';
 import { changeRole, deleteUser, findInvite, inviteState, markAccepted, suspendUser, unsuspendUser } from '../domain/admin-user-status.ts';
 import { expireInvites, inviteUser, NO_PASSWORD, resendInvite, type IssuedInvite } from '../domain/admin-users.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
 import { adminOf, inWriteTx } from './admin.ts';
 

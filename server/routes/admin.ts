@@ -11,9 +11,9 @@ import type { CallDef } from '../../schema/api/define-call.ts';
 import { isAdmin } from '../../schema/roles.ts';
 import type { Queryable } from '../db/db.ts';
 import { createEntity, createOrg, deleteEntity, deleteOrg, listEntities, renameOrg, setOrgOwners, updateEntity, type OrgKind } from '../domain/admin-org.ts';
-import type { Actor } from '../http/actor.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
+import type { Actor } from '../core/actor.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, register, type HandlerCtx } from '../http/register.ts';
 
 /** The acting admin (owner or administrator); anyone else is refused with FORBIDDEN_7003. */

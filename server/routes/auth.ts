@@ -9,11 +9,10 @@ import { passwordSignIn, revokeSession } from '../auth/session.ts';
 import { clearSignInFailures, recordSignInFailure, signInKeys, signInRetryAfter } from '../auth/sign-in-limits.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import type { Queryable } from '../db/db.ts';
-import { SPEND_USER_DOC_SQL } from '../feed/docs.ts';
-import type { AppDeps } from '../http/deps.ts';
+import type { AppDeps } from '../core/deps.ts';
 import { expireInvites, signInBlock } from '../domain/admin-users.ts';
 import { isSwitchable } from './business-switch.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
 
 type IdentityRow = { id: string; email: string; password_hash: string; ofac_status: string | null };
@@ -23,6 +22,16 @@ type SpendUserDoc = {
   is_business_locked: boolean; has_accepted_cardholder_agreement: boolean; status: string;
   payroll_currency: string | null;
 };
+
+/** The full §3 spend user (identity call), relative to no acting user. */
+const SPEND_USER_DOC_SQL = `jsonb_build_object(
+  'id', r.id, 'role', r.role, 'business_id', r.business_id, 'external_firm', r.external_firm,
+  'has_finished_onboarding', r.has_finished_onboarding, 'is_business_locked', r.is_business_locked,
+  'is_manager', r.is_manager, 'user_permissions', r.user_permissions, 'payroll_currency', r.payroll_currency,
+  'has_accepted_cardholder_agreement', r.has_accepted_cardholder_agreement, 'impersonator', NULL,
+  'acting_user_is_in_reporting_chain', false, 'first_name', r.first_name, 'last_name', r.last_name,
+  'external_firm_role', r.external_firm_role, 'email', r.email, 'manager_id', r.manager_id,
+  'department_id', r.department_id, 'location_id', r.location_id, 'status', r.status)`;
 
 export async function spendUsersOf(db: Queryable, identityId: string): Promise<SpendUserDoc[]> {
   const rows = await db.query<{ doc: SpendUserDoc }>(

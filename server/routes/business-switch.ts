@@ -4,8 +4,8 @@ import { isHiddenSpendUser, isRole } from '../../schema/roles.ts';
 import { issueToken, mfaRequiredFor, signInGrant, type TokenGrant } from '../auth/session.ts';
 import type { Queryable } from '../db/db.ts';
 import { signInBlock } from '../domain/admin-users.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
 
 /**

@@ -13,8 +13,8 @@ import { readWebConfig } from '../auth/settings.ts';
 import type { Queryable } from '../db/db.ts';
 import { findInvite, inviteState, markAccepted } from '../domain/admin-user-status.ts';
 import { expireInvitesIn, hashToken, NO_PASSWORD } from '../domain/admin-users.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
 import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
 

@@ -7,8 +7,8 @@ import { maskSensitive, sanitiseUrl } from '../../schema/telemetry.ts';
 import { IMPERSONATION_TTL_SECONDS, issueToken, openSession } from '../auth/session.ts';
 import { clientAddress, takeRateLimit, telemetryLimits } from '../auth/rate-limit.ts';
 import { featureFlagsOf } from '../auth/settings.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
 
 export function registerSessionRoutes(app: Hono, deps: AppDeps): void {

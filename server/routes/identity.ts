@@ -13,9 +13,9 @@ import { readWebConfig } from '../auth/settings.ts';
 import { consumeCode, hasActiveTotp, startEnrolment } from '../auth/totp.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
-import type { Actor } from '../http/actor.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError, validationError } from '../http/errors.ts';
+import type { Actor } from '../core/actor.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError, validationError } from '../core/errors.ts';
 import { actorOf, ok, register, type Reply } from '../http/register.ts';
 import { codeGate, refuse, wrongCode, type CodeAttempt } from './identity-code-limits.ts';
 

@@ -10,12 +10,12 @@ import {
 } from '../../schema/api/calls.ts';
 import type { MirroredCollection } from '../../schema/collections.ts';
 import type { pageQuerySchema } from '../../schema/paging.ts';
-import { COLLECTIONS } from '../collections.ts';
+import { COLLECTIONS } from '../domain/collections.ts';
 import type { Queryable } from '../db/db.ts';
 import { viewerFor } from '../domain/visibility.ts';
-import type { ActingUser } from '../http/actor.ts';
-import { decodeCursor, encodeCursor } from '../http/cursor.ts';
-import type { AppDeps } from '../http/deps.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { decodeCursor, encodeCursor } from '../core/cursor.ts';
+import type { AppDeps } from '../core/deps.ts';
 import { actorOf, ok, register } from '../http/register.ts';
 
 type PageQuery = z.output<typeof pageQuerySchema>;

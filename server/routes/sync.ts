@@ -3,7 +3,7 @@ import { stream } from 'hono/streaming';
 import { syncChanges, syncStream } from '../../schema/api/calls.ts';
 import { highWater } from '../db/change-seq.ts';
 import { readChanges } from '../feed/changes.ts';
-import type { AppDeps } from '../http/deps.ts';
+import type { AppDeps } from '../core/deps.ts';
 import { actorOf, ok, register } from '../http/register.ts';
 
 const sseEvent = (seq: number) => `event: seq\ndata: ${JSON.stringify({ seq })}\n\n`;

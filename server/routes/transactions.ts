@@ -11,9 +11,9 @@ import type { TransactionFilter } from '../../schema/transaction-query.ts';
 import { bulkCode, codeTransaction } from '../domain/coding.ts';
 import { findTransaction, queryTransactions } from '../domain/transaction-sql.ts';
 import { visibilityOf } from '../domain/visibility.ts';
-import type { Actor } from '../http/actor.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
+import type { Actor } from '../core/actor.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, register } from '../http/register.ts';
 
 function assertCanCode(actor: Actor): void {
