@@ -13,7 +13,7 @@ import { secondFactorLimits, secondFactorNoticeLimit } from '../auth/sign-in-lim
 import type { Queryable } from '../db/db.ts';
 import type { Actor } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
-import type { Reply } from '../http/register.ts';
+import type { Reply } from '../http/handler.ts';
 
 /**
  * A refusal answered (not thrown) so the write transaction commits what it counted: a failed
