@@ -15,6 +15,7 @@ import { expireInvitesIn, hashToken, NO_PASSWORD } from '../domain/admin-users.t
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
+import { refuse } from './identity-code-limits.ts';
 
 /** A sign-in link lives 15 minutes and opens one sign-in. */
 export const PASSWORDLESS_TTL_MS = 15 * 60 * 1000;
@@ -50,9 +51,6 @@ function linkRefusal(link: LinkRow | null, nowMs: number, { usedIsInvalid }: { u
   if (new Date(link.expires_at).getTime() <= nowMs) return new ApiError('PROFILE_7016');
   return null;
 }
-
-/** A refusal answered rather than thrown, so the write transaction still commits (expiry marks). */
-const refuse = (err: ApiError) => ({ status: err.status, body: err.body });
 
 export const passwordlessHandlers = {
   [passwordlessSend.id]: async (ctx) => {
@@ -107,7 +105,8 @@ export const passwordlessHandlers = {
     if (invite.identity_id !== actor.identityId) throw new ApiError('AUTH_7018');
     if (state === 'accepted') throw new ApiError('REQUEST_7001', 'This invite has already been accepted.');
     if (state === 'expired') await expireInvitesIn(ctx.db, now, { userId: invite.user_id });
-    if (state === 'expired' || state === 'superseded') return refuse(new ApiError('AUTH_7027'));
+    // Answered, not thrown, so the transaction still commits the INVITE_EXPIRED mark.
+    if (state === 'expired' || state === 'superseded') return refuse('AUTH_7027');
     // The fresh token proves the person; a password is only set where the identity has none.
     const passwordHash = invite.password_hash === NO_PASSWORD ? await hashPassword(ctx.input.body.password) : null;
     const sessionId = await markAccepted(ctx.db, invite, passwordHash);

@@ -17,8 +17,6 @@ import { ApiError, validationError } from '../core/errors.ts';
 import { actorOf, ok, servedWhen, type DomainHandlers, type Reply } from '../http/handler.ts';
 import { codeGate, refuse, wrongCode, type CodeAttempt } from './identity-code-limits.ts';
 
-export { refuse };
-
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists. Sign in instead.';
 export const PASSWORD_IS_EMAIL_MESSAGE = 'password must not be your email address';
 

@@ -19,8 +19,8 @@ function assertCanCode(actor: Actor): void {
 }
 
 export const transactionHandlers = {
-  // The literal /search route is registered before /:transaction_canonical_uuid; it is a POST
-  // and the param routes are GET/PATCH, so the two never compete for a request.
+  // POST /search and GET/PATCH /:transaction_canonical_uuid never compete for a request (other
+  // methods); served-catalogue.test.ts checks that every catalogue route matches alone.
   [searchTransactions.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const { filters, sort, paging, include_count } = ctx.input.body;
