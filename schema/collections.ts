@@ -12,7 +12,7 @@ import { transactionEntity } from './entities/transaction.ts';
  * The mirrored collections, listed once. Everything that differs per collection is in its
  * definition (schema/entities/<name>.ts); every per-collection list of the code base is derived
  * from this one (the feed's names, the mirror's zod and JSON schemas, the worker's lists) and the
- * server keeps one typed entry per name (server/collections.ts). Order is the feed's and the
+ * server keeps one typed entry per name (server/domain/collections.ts). Order is the feed's and the
  * mirror's iteration order.
  */
 const DEFINITIONS = [

@@ -6,21 +6,12 @@ import { errorBody } from '../schema/errors.ts';
 import { loadTokenKey } from './auth/tokens.ts';
 import type { Db } from './db/db.ts';
 import { ChangeNotifier } from './feed/notifier.ts';
-import type { AppDeps } from './http/deps.ts';
-import { ApiError, fromDatabaseError } from './http/errors.ts';
+import type { AppDeps } from './core/deps.ts';
+import { ApiError, fromDatabaseError } from './core/errors.ts';
 import { securityHeaders } from './http/headers.ts';
+import { registerCatalogue } from './http/register.ts';
 import { serveDist } from './http/static.ts';
-import { registerAdminRoutes } from './routes/admin.ts';
-import { registerAdminUserRoutes } from './routes/admin-users.ts';
-import { registerAuthRoutes } from './routes/auth.ts';
-import { registerBusinessSwitchRoutes } from './routes/business-switch.ts';
-import { registerIdentityRoutes } from './routes/identity.ts';
-import { registerPasswordlessRoutes } from './routes/identity-passwordless.ts';
-import { registerSessionRoutes } from './routes/identity-session.ts';
-import { registerStepUpRoutes } from './routes/identity-step-up.ts';
-import { registerReferenceRoutes } from './routes/reference.ts';
-import { registerSyncRoutes } from './routes/sync.ts';
-import { registerTransactionRoutes } from './routes/transactions.ts';
+import { HANDLERS } from './routes/handlers.ts';
 
 export type CreateAppOptions = {
   db: Db;
@@ -71,17 +62,7 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
     '/v1/*',
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('REQUEST_7013'), 413) }),
   );
-  registerAuthRoutes(app, deps);
-  registerIdentityRoutes(app, deps);
-  registerStepUpRoutes(app, deps);
-  registerSessionRoutes(app, deps);
-  registerPasswordlessRoutes(app, deps);
-  registerReferenceRoutes(app, deps);
-  registerTransactionRoutes(app, deps);
-  registerSyncRoutes(app, deps);
-  registerAdminRoutes(app, deps);
-  registerAdminUserRoutes(app, deps);
-  registerBusinessSwitchRoutes(app, deps);
+  registerCatalogue(app, deps, HANDLERS);
   if (opts.distDir) serveDist(app, opts.distDir);
 
   app.notFound((c) => {

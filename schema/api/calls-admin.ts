@@ -38,7 +38,7 @@ const entityBody = z.object({
 });
 
 /** Create, rename, delete and set owners for a named collection (departments, locations). */
-function namedCollection<S extends z.ZodType>(kind: 'departments' | 'locations', param: string, doc: S) {
+function namedCollection<K extends 'departments' | 'locations', S extends z.ZodType>(kind: K, param: string, doc: S) {
   const base = `/v1/auth/businesses/${kind}`;
   const params = z.object({ [param]: z.uuid() });
   return {

@@ -63,7 +63,7 @@ export const currentIdentity = defineCall({
   }),
 });
 
-const listOf = <T extends z.ZodType>(id: string, path: string, item: T) =>
+const listOf = <Id extends string, T extends z.ZodType>(id: Id, path: string, item: T) =>
   defineCall({
     id,
     method: 'GET',

@@ -18,8 +18,10 @@ export interface CallDef<
   Q extends Schema | null = Schema | null,
   B extends Schema | null = Schema | null,
   R extends Schema = Schema,
+  Id extends string = string,
 > {
-  id: string;
+  /** Literal per entry, so the server's handler map is keyed by the catalogue's own ids. */
+  id: Id;
   method: HttpMethod;
   /** Hono-style path with `:name` params, e.g. /v1/auth/transactions/:transaction_canonical_uuid */
   path: string;
@@ -38,8 +40,9 @@ export function defineCall<
   P extends Schema | null = null,
   Q extends Schema | null = null,
   B extends Schema | null = null,
+  Id extends string = string,
 >(def: {
-  id: string;
+  id: Id;
   method: HttpMethod;
   path: string;
   /** `orRecentToken`: a token issued within the §6 recent-token window passes without the scopes. */
@@ -49,7 +52,7 @@ export function defineCall<
   query?: Q;
   body?: B;
   response: R;
-}): CallDef<P, Q, B, R> {
+}): CallDef<P, Q, B, R, Id> {
   const auth: CallAuth =
     def.auth === 'public'
       ? { kind: 'public' }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import {
   assertMoneyMovementAllowed, assertPayrollReimbursementEligible, last4, PAYROLL_CURRENCY_MESSAGE, SANCTIONS_BLOCK_MESSAGE,
 } from './guards.ts';

@@ -1,5 +1,5 @@
 import { isSanctionsFlagged } from '../../schema/identity-rules.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 
 export const SANCTIONS_BLOCK_MESSAGE =
   'Money movement is blocked while this account is under sanctions review. Contact support for help.';

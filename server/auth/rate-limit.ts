@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { Queryable } from '../db/db.ts';
-import { ApiError } from '../http/errors.ts';
+import { ApiError } from '../core/errors.ts';
 import { foldEmail } from './email-address.ts';
 
 /**

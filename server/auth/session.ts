@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Scope } from '../../schema/api/scopes.ts';
 import type { Queryable } from '../db/db.ts';
-import type { AppDeps } from '../http/deps.ts';
+import type { AppDeps } from '../core/deps.ts';
 import { hasActiveTotp } from './totp.ts';
 import { signIdToken } from './tokens.ts';
 

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Role } from '../../schema/roles.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
-import type { ActingUser } from '../http/actor.ts';
-import { ApiError } from '../http/errors.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { ApiError } from '../core/errors.ts';
 import { ADMIN_USER_DOC_SQL, hashToken, lockTarget, NO_PASSWORD } from './admin-users.ts';
 
 /**

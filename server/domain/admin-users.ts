@@ -6,9 +6,9 @@ import { resolveFeatureFlags } from '../../schema/feature-flags.ts';
 import type { ErrorCode } from '../../schema/errors.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Db, Queryable } from '../db/db.ts';
-import { DOC_SQL } from '../feed/docs.ts';
-import type { ActingUser } from '../http/actor.ts';
-import { ApiError, validationError } from '../http/errors.ts';
+import { COLLECTIONS } from './collections.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { ApiError, validationError } from '../core/errors.ts';
 
 /** Invites are valid for 7 days; a resend issues a new token and a new expiry. */
 export const INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -17,7 +17,7 @@ export const SUSPENDED_MESSAGE = 'Your account is suspended. Contact your admini
 /** An identity created by an invite has no password until the invite is accepted; never matches. */
 export const NO_PASSWORD = '!invited';
 
-export const ADMIN_USER_DOC_SQL = `(${DOC_SQL.users} || jsonb_build_object('entity_id', r.entity_id))`;
+export const ADMIN_USER_DOC_SQL = `(${COLLECTIONS.users.docSql} || jsonb_build_object('entity_id', r.entity_id))`;
 
 /**
  * Why a spend user may not sign in, or null. For the sign-in route (identity side): suspended →

@@ -1,9 +1,9 @@
 import type { BulkCodingBody, CodingPatch } from '../../schema/commands/coding-patch.ts';
 import { transactionCode } from '../../schema/commands/index.ts';
 import { transactionSchema, type Transaction } from '../../schema/entities/transaction.ts';
-import { COLLECTIONS, writeMirrored } from '../collections.ts';
+import { COLLECTIONS, writeMirrored } from './collections.ts';
 import type { Queryable } from '../db/db.ts';
-import { ApiError, validationError } from '../http/errors.ts';
+import { ApiError, validationError } from '../core/errors.ts';
 import { findTransaction } from './transaction-sql.ts';
 import { visibleUsersClause, type Visibility } from './visibility.ts';
 

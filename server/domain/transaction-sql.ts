@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { queryTerms, type TransactionFilter, type TransactionSort } from '../../schema/transaction-query.ts';
 import type { Queryable } from '../db/db.ts';
-import { DOC_SQL } from '../feed/docs.ts';
-import { decodeCursor, encodeCursor } from '../http/cursor.ts';
+import { COLLECTIONS } from './collections.ts';
+import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import type { Visibility } from './visibility.ts';
 import { visibleUsersClause } from './visibility.ts';
 
@@ -102,7 +102,7 @@ export async function queryTransactions(db: Queryable, businessId: string, vis: 
   params.push(req.pageSize + 1);
   const keys = cols.map((c, i) => (c.cast === 'timestamptz' ? `${ISO_US(c.expr)} AS k${i}` : `${c.expr} AS k${i}`));
   const rows = await db.query<Record<string, unknown> & { doc: unknown }>(
-    `SELECT ${DOC_SQL.transactions} AS doc, ${keys.join(', ')} FROM transactions r
+    `SELECT ${COLLECTIONS.transactions.docSql} AS doc, ${keys.join(', ')} FROM transactions r
       WHERE ${pageWhere} ORDER BY ${cols.map((c) => `${c.expr} ${c.dir}`).join(', ')} LIMIT $${params.length}`,
     params,
   );
@@ -131,7 +131,7 @@ export async function findTransaction(
 ): Promise<Record<string, unknown> | null> {
   const params: unknown[] = [businessId, id];
   const rows = await db.query<{ doc: Record<string, unknown> }>(
-    `SELECT ${DOC_SQL.transactions} AS doc FROM transactions r
+    `SELECT ${COLLECTIONS.transactions.docSql} AS doc FROM transactions r
       WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${visibleUsersClause(vis, 'r', params)}${lock ? ' FOR UPDATE' : ''}`,
     params,
   );

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { VisibilityRule } from '../../schema/entities/define-entity.ts';
 import { canSeeAllTransactions } from '../../schema/roles.ts';
 import type { Queryable } from '../db/db.ts';
-import type { ActingUser } from '../http/actor.ts';
+import type { ActingUser } from '../core/actor.ts';
 
 /**
  * Whose cards and transactions a user may see (§6): business-wide roles see everything; a

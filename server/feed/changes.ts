@@ -1,9 +1,9 @@
 import { MIRRORED_COLLECTIONS, type MirroredCollection } from '../../schema/collections.ts';
 import type { ChangesResponse } from '../../schema/sync-feed.ts';
-import { COLLECTIONS } from '../collections.ts';
+import { COLLECTIONS } from '../domain/collections.ts';
 import { highWater } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
-import type { ActingUser } from '../http/actor.ts';
+import type { ActingUser } from '../core/actor.ts';
 import { visibilityEpoch, visibilityOf, type Viewer } from '../domain/visibility.ts';
 
 function branch(collection: MirroredCollection, viewer: Viewer, params: unknown[], select: string): string {

@@ -1,9 +1,7 @@
 import { z } from 'zod';
+import type { SeqAnnouncements, SeqListener } from '../core/deps.ts';
 import { CHANGES_CHANNEL } from '../db/change-seq.ts';
 import type { Db } from '../db/db.ts';
-
-/** onSeq for each announcement; onClose when the notifier shuts down (end the stream). */
-export type SeqListener = { onSeq: (seq: number) => void; onClose: () => void };
 
 const announcementSchema = z.object({ business_id: z.uuid(), seq: z.number().int().nonnegative() });
 
@@ -13,7 +11,7 @@ const announcementSchema = z.object({ business_id: z.uuid(), seq: z.number().int
  * within its single process), so streams on every node hear every write. The only state kept
  * here is the set of open streams.
  */
-export class ChangeNotifier {
+export class ChangeNotifier implements SeqAnnouncements {
   private readonly subscribers = new Map<string, Set<SeqListener>>();
   private unlisten: (() => Promise<void>) | null = null;
   private starting: Promise<void> | null = null;

@@ -10,7 +10,8 @@ import { signIdToken } from '../auth/tokens.ts';
 import { testDatabases } from '../test-db.ts';
 import { TEST_TOKEN_SECRET, useTestApp } from '../test-app.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts';
-import { ok, register } from './register.ts';
+import { ok } from './handler.ts';
+import { register } from './register.ts';
 
 const key = new TextEncoder().encode(TEST_TOKEN_SECRET);
 const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -6,7 +6,7 @@ import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn } from '../test-fixtures.ts';
 import { register } from './register.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../core/errors.ts';
 
 describe.each(await testDatabases())('Idempotency-Key on %s', (kind) => {
   const t = useTestApp(kind, { logError: () => {} });

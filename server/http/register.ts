@@ -1,35 +1,31 @@
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
+import { CATALOGUE } from '../../schema/api/calls.ts';
 import type { CallDef, CallParsed } from '../../schema/api/define-call.ts';
 import { IDEMPOTENCY_HEADER } from '../../schema/api/scopes.ts';
 import { invalidTypeMessage, validationMessages } from '../../schema/errors.ts';
 import { recordAudit } from '../auth/audit.ts';
+import type { Actor } from '../core/actor.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { authenticate, type Actor } from './actor.ts';
-import type { AppDeps } from './deps.ts';
-import { ApiError, validationError } from './errors.ts';
+import { authenticate } from './authenticate.ts';
+import type { Handler, HandlerMap, Reply, Route } from './handler.ts';
 import { KEY_PATTERN, requestHash, runWithKey, type KeyRef } from './idempotency.ts';
 
-/** A JSON answer; handlers that stream return a raw Response instead. */
-export type Reply = { status: number; body: unknown };
-
-export type HandlerCtx<C extends CallDef> = {
-  c: Context;
-  deps: AppDeps;
-  /** The transaction for POST/PATCH (writes, idempotency), else the database. */
-  db: Queryable;
-  /** Null only on public calls. */
-  actor: Actor | null;
-  input: CallParsed<C>;
-};
-export type Handler<C extends CallDef> = (ctx: HandlerCtx<C>) => Promise<Reply | Response>;
-
-export const ok = (body: unknown, status = 200): Reply => ({ status, body });
-
-/** The acting user of an authenticated call (register guarantees it; this narrows the type). */
-export function actorOf(ctx: { actor: Actor | null }): Actor {
-  if (!ctx.actor) throw new ApiError('AUTH_7002');
-  return ctx.actor;
+/**
+ * Registers every catalogue call with its route from `handlers`, in catalogue order (no two
+ * entries match the same request: see served-catalogue.test.ts). A switched-off route is not
+ * registered, so its path answers 404 like any unknown one.
+ */
+export function registerCatalogue(app: Hono, deps: AppDeps, handlers: HandlerMap): void {
+  for (const call of CATALOGUE) {
+    // The map is keyed by the call's own id (HandlerMap), but TypeScript cannot correlate a
+    // union-typed call with the member of the map it indexes, hence the one widening here.
+    const route = handlers[call.id] as Route<CallDef>;
+    if (typeof route === 'function') register(app, deps, call, route);
+    else if (route.enabled(deps)) register(app, deps, call, route.handler);
+  }
 }
 
 /**

@@ -1,4 +1,3 @@
-import type { Hono } from 'hono';
 import {
   acceptInvite,
   changeUserRole,
@@ -14,9 +13,8 @@ import { passwordSignIn } from '../auth/session.ts';
 import type { Queryable } from '../db/db.ts';
 import { changeRole, deleteUser, findInvite, inviteState, markAccepted, suspendUser, unsuspendUser } from '../domain/admin-user-status.ts';
 import { expireInvites, inviteUser, NO_PASSWORD, resendInvite, type IssuedInvite } from '../domain/admin-users.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
-import { actorOf, ok, register } from '../http/register.ts';
+import { ApiError } from '../core/errors.ts';
+import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { adminOf, inWriteTx } from './admin.ts';
 
 /** The invite email, through the one mail function (server log; the dev outbox only when on). */
@@ -28,51 +26,51 @@ async function sendInviteMail(deps: MailDeps, db: Queryable, issued: IssuedInvit
 
 const inviteAnswer = (issued: IssuedInvite) => ({ user: issued.user, invite: issued.invite });
 
-export function registerAdminUserRoutes(app: Hono, deps: AppDeps): void {
+export const adminUserHandlers = {
   // Admins, and managers within inviteRefusal's rules: the domain decides.
-  register(app, deps, inviteUserCall, async (ctx) => {
-    const issued = await inviteUser(ctx.db, actorOf(ctx).user, ctx.input.body, deps.now());
-    await sendInviteMail(deps, ctx.db, issued);
+  [inviteUserCall.id]: async (ctx) => {
+    const issued = await inviteUser(ctx.db, actorOf(ctx).user, ctx.input.body, ctx.deps.now());
+    await sendInviteMail(ctx.deps, ctx.db, issued);
     return ok(inviteAnswer(issued), 201);
-  });
-  register(app, deps, resendInviteCall, async (ctx) => {
-    const issued = await resendInvite(ctx.db, actorOf(ctx).user, ctx.input.params.user_uuid, deps.now());
-    await sendInviteMail(deps, ctx.db, issued);
+  },
+  [resendInviteCall.id]: async (ctx) => {
+    const issued = await resendInvite(ctx.db, actorOf(ctx).user, ctx.input.params.user_uuid, ctx.deps.now());
+    await sendInviteMail(ctx.deps, ctx.db, issued);
     return ok(inviteAnswer(issued));
-  });
-  register(app, deps, changeUserRole, async (ctx) => {
+  },
+  [changeUserRole.id]: async (ctx) => {
     const { user } = adminOf(ctx);
     return ok(await changeRole(ctx.db, user, ctx.input.params.user_uuid, ctx.input.body.role, ctx.input.body.is_manager));
-  });
-  register(app, deps, suspendUserCall, async (ctx) => ok(await suspendUser(ctx.db, adminOf(ctx).user, ctx.input.params.user_uuid)));
-  register(app, deps, unsuspendUserCall, async (ctx) => {
+  },
+  [suspendUserCall.id]: async (ctx) => ok(await suspendUser(ctx.db, adminOf(ctx).user, ctx.input.params.user_uuid)),
+  [unsuspendUserCall.id]: async (ctx) => {
     const { user } = adminOf(ctx);
     return ok(await inWriteTx(ctx, unsuspendUserCall, (tx) => unsuspendUser(tx, user, ctx.input.params.user_uuid)));
-  });
-  register(app, deps, deleteUserCall, async (ctx) => {
+  },
+  [deleteUserCall.id]: async (ctx) => {
     const { user } = adminOf(ctx);
     await inWriteTx(ctx, deleteUserCall, (tx) => deleteUser(tx, user, ctx.input.params.user_uuid));
     return ok({ ok: true });
-  });
+  },
 
-  register(app, deps, acceptInvite, async (ctx) => {
+  [acceptInvite.id]: async (ctx) => {
     const { token } = ctx.input.params;
     const { password } = ctx.input.body;
-    const now = deps.now();
-    const invite = await findInvite(deps.db, token);
+    const now = ctx.deps.now();
+    const invite = await findInvite(ctx.deps.db, token);
     const state = inviteState(invite, now);
     if (state === 'missing' || !invite) throw new ApiError('REQUEST_7004', 'This invite was not found.');
     if (state === 'accepted') throw new ApiError('REQUEST_7001', 'This invite has already been accepted.');
-    if (state === 'expired') await expireInvites(deps.db, now, { userId: invite.user_id });
+    if (state === 'expired') await expireInvites(ctx.deps.db, now, { userId: invite.user_id });
     if (state === 'expired' || state === 'superseded') throw new ApiError('AUTH_7027');
     // Hash (or check) outside the transaction: scrypt is slow and PGlite has one connection.
     const newIdentity = invite.password_hash === NO_PASSWORD;
     if (!newIdentity && !(await verifyPassword(password, invite.password_hash))) throw new ApiError('AUTH_7001');
     const passwordHash = newIdentity ? await hashPassword(password) : null;
-    const sessionId = await deps.db.transaction((tx) => markAccepted(tx, invite, passwordHash));
+    const sessionId = await ctx.deps.db.transaction((tx) => markAccepted(tx, invite, passwordHash));
     // Accepting is a password sign-in: the same MFA decision and token (half-scoped while the
     // business or identity requires MFA, or the identity already has an authenticator).
     const who = { identityId: invite.identity_id, userId: invite.user_id, businessId: invite.business_id };
-    return ok(await passwordSignIn(deps, deps.db, who, sessionId));
-  });
-}
+    return ok(await passwordSignIn(ctx.deps, ctx.deps.db, who, sessionId));
+  },
+} satisfies DomainHandlers;

@@ -1,4 +1,3 @@
-import type { Hono } from 'hono';
 import {
   createEntity as createEntityCall,
   deleteEntity as deleteEntityCall,
@@ -11,10 +10,9 @@ import type { CallDef } from '../../schema/api/define-call.ts';
 import { isAdmin } from '../../schema/roles.ts';
 import type { Queryable } from '../db/db.ts';
 import { createEntity, createOrg, deleteEntity, deleteOrg, listEntities, renameOrg, setOrgOwners, updateEntity, type OrgKind } from '../domain/admin-org.ts';
-import type { Actor } from '../http/actor.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
-import { actorOf, ok, register, type HandlerCtx } from '../http/register.ts';
+import type { Actor } from '../core/actor.ts';
+import { ApiError } from '../core/errors.ts';
+import { actorOf, ok, type DomainHandlers, type Handler, type HandlerCtx } from '../http/handler.ts';
 
 /** The acting admin (owner or administrator); anyone else is refused with FORBIDDEN_7003. */
 export function adminOf(ctx: { actor: Actor | null }): Actor {
@@ -31,44 +29,57 @@ export function inWriteTx<C extends CallDef, T>(ctx: HandlerCtx<C>, call: C, fn:
   return call.idempotent ? fn(ctx.db) : ctx.deps.db.transaction(fn);
 }
 
-function registerOrg(app: Hono, deps: AppDeps, kind: OrgKind, calls: typeof departmentCalls | typeof locationCalls, param: string) {
+type OrgCalls = typeof departmentCalls | typeof locationCalls;
+
+/** The four handlers of a named collection; the same code serves departments and locations. */
+function orgHandlers(kind: OrgKind, calls: OrgCalls, param: string) {
   const idOf = (params: Record<string, string>) => params[param]!;
-  register(app, deps, calls.create, async (ctx) => {
+  const create: Handler<OrgCalls['create']> = async (ctx) => {
     const { businessId } = adminOf(ctx);
     return ok(await createOrg(ctx.db, kind, businessId, ctx.input.body.name), 201);
-  });
-  register(app, deps, calls.rename, async (ctx) => {
+  };
+  const rename: Handler<OrgCalls['rename']> = async (ctx) => {
     const { businessId } = adminOf(ctx);
     return ok(await renameOrg(ctx.db, kind, businessId, idOf(ctx.input.params), ctx.input.body.name));
-  });
-  register(app, deps, calls.remove, async (ctx) => {
+  };
+  const remove: Handler<OrgCalls['remove']> = async (ctx) => {
     const { businessId } = adminOf(ctx);
     return ok(await inWriteTx(ctx, calls.remove, (tx) => deleteOrg(tx, kind, businessId, idOf(ctx.input.params))));
-  });
-  register(app, deps, calls.owners, async (ctx) => {
+  };
+  const owners: Handler<OrgCalls['owners']> = async (ctx) => {
     const { businessId } = adminOf(ctx);
     const ids = ctx.input.body.user_ids;
     return ok(await inWriteTx(ctx, calls.owners, (tx) => setOrgOwners(tx, kind, businessId, idOf(ctx.input.params), ids)));
-  });
+  };
+  return { create, rename, remove, owners };
 }
 
-export function registerAdminRoutes(app: Hono, deps: AppDeps): void {
-  registerOrg(app, deps, 'departments', departmentCalls, 'department_id');
-  registerOrg(app, deps, 'locations', locationCalls, 'location_id');
+const departments = orgHandlers('departments', departmentCalls, 'department_id');
+const locations = orgHandlers('locations', locationCalls, 'location_id');
+
+export const adminHandlers = {
+  [departmentCalls.create.id]: departments.create,
+  [departmentCalls.rename.id]: departments.rename,
+  [departmentCalls.remove.id]: departments.remove,
+  [departmentCalls.owners.id]: departments.owners,
+  [locationCalls.create.id]: locations.create,
+  [locationCalls.rename.id]: locations.rename,
+  [locationCalls.remove.id]: locations.remove,
+  [locationCalls.owners.id]: locations.owners,
 
   // Any member may read the entity list (invite forms pick from it); only admins change it.
-  register(app, deps, listEntitiesCall, async (ctx) => ok({ data: await listEntities(ctx.db, actorOf(ctx).businessId) }));
-  register(app, deps, createEntityCall, async (ctx) => {
+  [listEntitiesCall.id]: async (ctx) => ok({ data: await listEntities(ctx.db, actorOf(ctx).businessId) }),
+  [createEntityCall.id]: async (ctx) => {
     const { businessId } = adminOf(ctx);
     return ok(await createEntity(ctx.db, businessId, ctx.input.body), 201);
-  });
-  register(app, deps, updateEntityCall, async (ctx) => {
+  },
+  [updateEntityCall.id]: async (ctx) => {
     const { businessId } = adminOf(ctx);
     return ok(await updateEntity(ctx.db, businessId, ctx.input.params.entity_uuid, ctx.input.body));
-  });
-  register(app, deps, deleteEntityCall, async (ctx) => {
+  },
+  [deleteEntityCall.id]: async (ctx) => {
     const { businessId } = adminOf(ctx);
     await inWriteTx(ctx, deleteEntityCall, (tx) => deleteEntity(tx, businessId, ctx.input.params.entity_uuid));
     return ok({ ok: true });
-  });
-}
+  },
+} satisfies DomainHandlers;

@@ -1,4 +1,3 @@
-import type { Hono } from 'hono';
 import { currentIdentity, signIn, signOut } from '../../schema/api/calls.ts';
 import { defaultSpendUser } from '../../schema/roles.ts';
 import { loginDownMessage } from '../../schema/web-config.ts';
@@ -9,12 +8,11 @@ import { passwordSignIn, revokeSession } from '../auth/session.ts';
 import { clearSignInFailures, recordSignInFailure, signInKeys, signInRetryAfter } from '../auth/sign-in-limits.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import type { Queryable } from '../db/db.ts';
-import { SPEND_USER_DOC_SQL } from '../feed/docs.ts';
-import type { AppDeps } from '../http/deps.ts';
+import type { AppDeps } from '../core/deps.ts';
 import { expireInvites, signInBlock } from '../domain/admin-users.ts';
 import { isSwitchable } from './business-switch.ts';
-import { ApiError } from '../http/errors.ts';
-import { actorOf, ok, register } from '../http/register.ts';
+import { ApiError } from '../core/errors.ts';
+import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 
 type IdentityRow = { id: string; email: string; password_hash: string; ofac_status: string | null };
 type SpendUserDoc = {
@@ -23,6 +21,16 @@ type SpendUserDoc = {
   is_business_locked: boolean; has_accepted_cardholder_agreement: boolean; status: string;
   payroll_currency: string | null;
 };
+
+/** The full §3 spend user (identity call), relative to no acting user. */
+const SPEND_USER_DOC_SQL = `jsonb_build_object(
+  'id', r.id, 'role', r.role, 'business_id', r.business_id, 'external_firm', r.external_firm,
+  'has_finished_onboarding', r.has_finished_onboarding, 'is_business_locked', r.is_business_locked,
+  'is_manager', r.is_manager, 'user_permissions', r.user_permissions, 'payroll_currency', r.payroll_currency,
+  'has_accepted_cardholder_agreement', r.has_accepted_cardholder_agreement, 'impersonator', NULL,
+  'acting_user_is_in_reporting_chain', false, 'first_name', r.first_name, 'last_name', r.last_name,
+  'external_firm_role', r.external_firm_role, 'email', r.email, 'manager_id', r.manager_id,
+  'department_id', r.department_id, 'location_id', r.location_id, 'status', r.status)`;
 
 export async function spendUsersOf(db: Queryable, identityId: string): Promise<SpendUserDoc[]> {
   const rows = await db.query<{ doc: SpendUserDoc }>(
@@ -76,14 +84,14 @@ export function signInUser<U extends SpendUserDoc>(users: U[], businessId: strin
   return asked ?? defaultSpendUser(active, null);
 }
 
-export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
-  register(app, deps, signIn, async (ctx) => {
+export const authHandlers = {
+  [signIn.id]: async (ctx) => {
     const { password, business_id } = ctx.input.body;
     const email = foldEmail(ctx.input.body.email);
     const config = await readWebConfig(ctx.db);
     if (config.isLoginDown) throw new ApiError('AUTH_7022', loginDownMessage(config));
     const keys = signInKeys(email, clientAddress(ctx.c));
-    const wait = await signInRetryAfter(ctx.db, keys, deps.now());
+    const wait = await signInRetryAfter(ctx.db, keys, ctx.deps.now());
     if (wait !== null) {
       ctx.c.header('Retry-After', String(wait));
       throw new ThrottledError(wait);
@@ -92,29 +100,29 @@ export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
     const identity = rows[0];
     // Unknown emails burn the same scrypt work, so timing does not reveal which accounts exist.
     const valid = identity ? await verifyPassword(password, identity.password_hash) : await verifyAgainstDummy(password);
-    const statuses = identity ? await statusesOf(deps, identity.id) : [];
+    const statuses = identity ? await statusesOf(ctx.deps, identity.id) : [];
     const users = identity ? await spendUsersOf(ctx.db, identity.id) : [];
     const user = signInUser(users, business_id ?? null);
     // An invited person has no usable password yet: the §8 invite message is the useful answer.
     const invite = user ? null : statusRefusal(statuses, INVITE_STATUSES);
     if (invite) throw invite;
     if (!identity || !valid) {
-      await recordSignInFailure(ctx.db, keys, deps.now());
+      await recordSignInFailure(ctx.db, keys, ctx.deps.now());
       throw new ApiError('AUTH_7001');
     }
     await clearSignInFailures(ctx.db, keys);
     // A suspension (or deletion) is only told to someone who knows the password.
     if (!user) throw statusRefusal(statuses, AFTER_PASSWORD) ?? new ApiError('4014');
-    return ok(await passwordSignIn(deps, ctx.db, { identityId: identity.id, userId: user.id, businessId: user.business_id }));
-  });
+    return ok(await passwordSignIn(ctx.deps, ctx.db, { identityId: identity.id, userId: user.id, businessId: user.business_id }));
+  },
 
-  register(app, deps, signOut, async (ctx) => {
+  [signOut.id]: async (ctx) => {
     const actor = actorOf(ctx);
     await revokeSession(ctx.db, actor.sessionId);
     return ok({ ok: true });
-  });
+  },
 
-  register(app, deps, currentIdentity, async (ctx) => {
+  [currentIdentity.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const [identity] = await ctx.db.query<IdentityRow>('SELECT * FROM identities WHERE id = $1', [actor.identityId]);
     const [business] = await ctx.db.query(
@@ -144,6 +152,6 @@ export function registerAuthRoutes(app: Hono, deps: AppDeps): void {
       business,
       businesses,
     });
-  });
-}
+  },
+} satisfies DomainHandlers;
 

@@ -1,12 +1,10 @@
-import type { Hono } from 'hono';
 import { switchBusiness } from '../../schema/api/calls-business.ts';
 import { isHiddenSpendUser, isRole } from '../../schema/roles.ts';
 import { issueToken, mfaRequiredFor, signInGrant, type TokenGrant } from '../auth/session.ts';
 import type { Queryable } from '../db/db.ts';
 import { signInBlock } from '../domain/admin-users.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
-import { actorOf, ok, register } from '../http/register.ts';
+import { ApiError } from '../core/errors.ts';
+import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 
 /**
  * Business switching (§3, §6, §7 PATCH /users/current/business). The session belongs to the
@@ -45,8 +43,8 @@ function switchGrant(mfaRequired: boolean, mfaAuthed: boolean): TokenGrant {
   return { scopes: ['default'], mfaRequired, mfaAuthed };
 }
 
-export function registerBusinessSwitchRoutes(app: Hono, deps: AppDeps): void {
-  register(app, deps, switchBusiness, async (ctx) => {
+export const businessSwitchHandlers = {
+  [switchBusiness.id]: async (ctx) => {
     const actor = actorOf(ctx);
     // Support acts as one user, never as the person's other memberships.
     if (actor.claims.impersonator) throw new ApiError('FORBIDDEN_7003', 'Switching business is not available while impersonating.');
@@ -59,10 +57,10 @@ export function registerBusinessSwitchRoutes(app: Hono, deps: AppDeps): void {
     const mfaRequired = await mfaRequiredFor(ctx.db, actor.identityId, business_id);
     const grant = switchGrant(mfaRequired, actor.claims.ramp_mfa_authed === true);
     const { token } = await issueToken(
-      deps,
+      ctx.deps,
       { identityId: actor.identityId, userId: target.id, businessId: business_id, sessionId: actor.sessionId },
       grant,
     );
     return ok({ id_token: token, mfa_required: grant.scopes.length === 0 });
-  });
-}
+  },
+} satisfies DomainHandlers;

@@ -11,9 +11,9 @@ import { recordFailure, throttledFor } from '../auth/rate-limit.ts';
 import { mfaPending, revokeSession } from '../auth/session.ts';
 import { secondFactorLimits, secondFactorNoticeLimit } from '../auth/sign-in-limits.ts';
 import type { Queryable } from '../db/db.ts';
-import type { Actor } from '../http/actor.ts';
-import type { AppDeps } from '../http/deps.ts';
-import type { Reply } from '../http/register.ts';
+import type { Actor } from '../core/actor.ts';
+import type { AppDeps } from '../core/deps.ts';
+import type { Reply } from '../http/handler.ts';
 
 /**
  * A refusal answered (not thrown) so the write transaction commits what it counted: a failed

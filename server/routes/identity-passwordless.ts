@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Hono } from 'hono';
 import {
   acceptAndCreateIdentity, passwordlessSend, passwordlessSignIn, passwordlessValidate,
 } from '../../schema/api/calls-identity.ts';
@@ -13,10 +12,10 @@ import { readWebConfig } from '../auth/settings.ts';
 import type { Queryable } from '../db/db.ts';
 import { findInvite, inviteState, markAccepted } from '../domain/admin-user-status.ts';
 import { expireInvitesIn, hashToken, NO_PASSWORD } from '../domain/admin-users.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
-import { actorOf, ok, register } from '../http/register.ts';
+import { ApiError } from '../core/errors.ts';
+import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
+import { refuse } from './identity-code-limits.ts';
 
 /** A sign-in link lives 15 minutes and opens one sign-in. */
 export const PASSWORDLESS_TTL_MS = 15 * 60 * 1000;
@@ -53,55 +52,52 @@ function linkRefusal(link: LinkRow | null, nowMs: number, { usedIsInvalid }: { u
   return null;
 }
 
-/** A refusal answered rather than thrown, so the write transaction still commits (expiry marks). */
-const refuse = (err: ApiError) => ({ status: err.status, body: err.body });
-
-export function registerPasswordlessRoutes(app: Hono, deps: AppDeps): void {
-  register(app, deps, passwordlessSend, async (ctx) => {
+export const passwordlessHandlers = {
+  [passwordlessSend.id]: async (ctx) => {
     const email = foldEmail(ctx.input.body.email);
     await assertLoginUp(ctx.db);
     // Counted per address asked for, known or not: the answer must not tell which accounts exist.
-    await takeRateLimit(ctx.c, ctx.db, passwordlessLimits(email, clientAddress(ctx.c)), deps.now());
+    await takeRateLimit(ctx.c, ctx.db, passwordlessLimits(email, clientAddress(ctx.c)), ctx.deps.now());
     const [identity] = await ctx.db.query<{ id: string; email: string }>(
       'SELECT id::text, email FROM identities WHERE lower(email) = $1', [email],
     );
-    if (identity) await issueLink(deps, ctx.db, identity, deps.now());
+    if (identity) await issueLink(ctx.deps, ctx.db, identity, ctx.deps.now());
     return ctx.c.body(null, 204);
-  });
+  },
 
-  register(app, deps, passwordlessSignIn, async (ctx) => {
+  [passwordlessSignIn.id]: async (ctx) => {
     await assertLoginUp(ctx.db);
-    const now = deps.now();
+    const now = ctx.deps.now();
     const link = await findLink(ctx.db, ctx.input.body.token);
     const refusal = linkRefusal(link, now, { usedIsInvalid: true });
     if (refusal || !link) throw refusal ?? new ApiError('PROFILE_7017');
     const user = signInUser(await spendUsersOf(ctx.db, link.identity_id), null);
-    if (!user) throw await noUserRefusal(deps, link.identity_id);
+    if (!user) throw await noUserRefusal(ctx.deps, link.identity_id);
     // Claimed by one conditional UPDATE: two concurrent uses of one link open one session.
     const claimed = await ctx.db.query('UPDATE passwordless_links SET used_at = $2 WHERE id = $1 AND used_at IS NULL RETURNING id', [
       link.id, new Date(now),
     ]);
     if (claimed.length === 0) throw new ApiError('PROFILE_7017');
     // The link replaces the password only: the same MFA decision and token as a password sign-in.
-    return ok(await passwordSignIn(deps, ctx.db, { identityId: link.identity_id, userId: user.id, businessId: user.business_id }));
-  });
+    return ok(await passwordSignIn(ctx.deps, ctx.db, { identityId: link.identity_id, userId: user.id, businessId: user.business_id }));
+  },
 
   // A used link stays checkable for its 15 minutes: the client asking was usually signed in by it.
-  register(app, deps, passwordlessValidate, async (ctx) => {
+  [passwordlessValidate.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const link = await findLink(ctx.db, ctx.input.body.token);
-    const refusal = linkRefusal(link, deps.now(), { usedIsInvalid: false });
+    const refusal = linkRefusal(link, ctx.deps.now(), { usedIsInvalid: false });
     if (refusal || !link) throw refusal ?? new ApiError('PROFILE_7017');
     const [me] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
     if (!me) throw new ApiError('AUTH_7003');
     return ok({ valid: link.identity_id === actor.identityId, email: me.email });
-  });
+  },
 
-  register(app, deps, acceptAndCreateIdentity, async (ctx) => {
+  [acceptAndCreateIdentity.id]: async (ctx) => {
     const actor = actorOf(ctx);
     // Accepting binds a person to a business: never on someone's behalf.
     if (actor.claims.impersonator) throw new ApiError('FORBIDDEN_7003');
-    const now = deps.now();
+    const now = ctx.deps.now();
     const invite = await findInvite(ctx.db, ctx.input.params.token);
     const state = inviteState(invite, now);
     if (state === 'missing' || !invite) throw new ApiError('REQUEST_7004', 'This invite was not found.');
@@ -109,11 +105,12 @@ export function registerPasswordlessRoutes(app: Hono, deps: AppDeps): void {
     if (invite.identity_id !== actor.identityId) throw new ApiError('AUTH_7018');
     if (state === 'accepted') throw new ApiError('REQUEST_7001', 'This invite has already been accepted.');
     if (state === 'expired') await expireInvitesIn(ctx.db, now, { userId: invite.user_id });
-    if (state === 'expired' || state === 'superseded') return refuse(new ApiError('AUTH_7027'));
+    // Answered, not thrown, so the transaction still commits the INVITE_EXPIRED mark.
+    if (state === 'expired' || state === 'superseded') return refuse('AUTH_7027');
     // The fresh token proves the person; a password is only set where the identity has none.
     const passwordHash = invite.password_hash === NO_PASSWORD ? await hashPassword(ctx.input.body.password) : null;
     const sessionId = await markAccepted(ctx.db, invite, passwordHash);
     const who = { identityId: invite.identity_id, userId: invite.user_id, businessId: invite.business_id };
-    return ok(await passwordSignIn(deps, ctx.db, who, sessionId));
-  });
-}
+    return ok(await passwordSignIn(ctx.deps, ctx.db, who, sessionId));
+  },
+} satisfies DomainHandlers;

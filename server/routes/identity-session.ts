@@ -1,4 +1,3 @@
-import type { Hono } from 'hono';
 import {
   featureFlags, fullAuthCheck, identityId, postErrorReport, postTelemetry, signOutAllSessions, startImpersonation,
   TELEMETRY_MAX_BYTES,
@@ -7,30 +6,29 @@ import { maskSensitive, sanitiseUrl } from '../../schema/telemetry.ts';
 import { IMPERSONATION_TTL_SECONDS, issueToken, openSession } from '../auth/session.ts';
 import { clientAddress, takeRateLimit, telemetryLimits } from '../auth/rate-limit.ts';
 import { featureFlagsOf } from '../auth/settings.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
-import { actorOf, ok, register } from '../http/register.ts';
+import { ApiError } from '../core/errors.ts';
+import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 
-export function registerSessionRoutes(app: Hono, deps: AppDeps): void {
-  register(app, deps, identityId, async (ctx) => ok({ identity_id: actorOf(ctx).identityId }));
+export const sessionHandlers = {
+  [identityId.id]: async (ctx) => ok({ identity_id: actorOf(ctx).identityId }),
 
-  register(app, deps, fullAuthCheck, async (ctx) => {
+  [fullAuthCheck.id]: async (ctx) => {
     const { claims } = actorOf(ctx);
     const mfaDone = !claims.ramp_mfa_required || claims.ramp_mfa_authed;
     return ok({ ok: mfaDone && claims.ramp_access_scopes.includes('default'), mfa_required: claims.ramp_mfa_required, mfa_authed: claims.ramp_mfa_authed });
-  });
+  },
 
-  register(app, deps, signOutAllSessions, async (ctx) => {
+  [signOutAllSessions.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const rows = await ctx.db.query('UPDATE sessions SET revoked_at = now() WHERE identity_id = $1 AND revoked_at IS NULL RETURNING id', [
       actor.identityId,
     ]);
     return ok({ revoked: rows.length });
-  });
+  },
 
-  register(app, deps, featureFlags, async (ctx) => ok({ flags: await featureFlagsOf(ctx.db, actorOf(ctx).businessId) }));
+  [featureFlags.id]: async (ctx) => ok({ flags: await featureFlagsOf(ctx.db, actorOf(ctx).businessId) }),
 
-  register(app, deps, startImpersonation, async (ctx) => {
+  [startImpersonation.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const [support] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1 AND is_support', [
       actor.identityId,
@@ -44,15 +42,15 @@ export function registerSessionRoutes(app: Hono, deps: AppDeps): void {
     if (!target) throw new ApiError('REQUEST_7004');
     const sessionId = await openSession(ctx.db, target.identity_id, actor.identityId);
     const { token, expiresAt } = await issueToken(
-      deps,
+      ctx.deps,
       { identityId: target.identity_id, userId: ctx.input.body.user_id, businessId: target.business_id, sessionId },
       { scopes: ['default'], mfaRequired: false, mfaAuthed: false, ttlSeconds: IMPERSONATION_TTL_SECONDS, impersonator: { email: support.email } },
     );
     return ok({ id_token: token, expires_at: expiresAt.toISOString() });
-  });
+  },
 
-  register(app, deps, postTelemetry, async (ctx) => {
-    await takeRateLimit(ctx.c, ctx.db, telemetryLimits(clientAddress(ctx.c)), deps.now());
+  [postTelemetry.id]: async (ctx) => {
+    await takeRateLimit(ctx.c, ctx.db, telemetryLimits(clientAddress(ctx.c)), ctx.deps.now());
     // The catalogue caps the count; the byte cap needs the raw body (Hono caches the text).
     if (Buffer.byteLength(await ctx.c.req.text()) > TELEMETRY_MAX_BYTES) throw new ApiError('REQUEST_7013');
     // Never trust the client's own scrubbing: paths and props are sanitised again here.
@@ -65,14 +63,14 @@ export function registerSessionRoutes(app: Hono, deps: AppDeps): void {
       [JSON.stringify(rows)],
     );
     return ctx.c.body(null, 204);
-  });
+  },
 
-  register(app, deps, postErrorReport, async (ctx) => {
-    await takeRateLimit(ctx.c, ctx.db, telemetryLimits(clientAddress(ctx.c)), deps.now());
+  [postErrorReport.id]: async (ctx) => {
+    await takeRateLimit(ctx.c, ctx.db, telemetryLimits(clientAddress(ctx.c)), ctx.deps.now());
     if (Buffer.byteLength(await ctx.c.req.text()) > TELEMETRY_MAX_BYTES) throw new ApiError('REQUEST_7013');
     const b = ctx.input.body;
     const report = maskSensitive({ ...b, ...(b.url !== undefined && { url: sanitiseUrl(b.url) }) });
     await ctx.db.query('INSERT INTO error_reports (report) VALUES ($1::jsonb)', [JSON.stringify(report)]);
     return ctx.c.body(null, 204);
-  });
-}
+  },
+} satisfies DomainHandlers;

@@ -1,4 +1,3 @@
-import type { Hono } from 'hono';
 import {
   changePassword, changeUserEmail, putBankDetails, putTaxInfo, sendEmailOtp, setPhoneNumber, stepUp, verifyEmailOtp,
 } from '../../schema/api/calls-identity.ts';
@@ -14,10 +13,10 @@ import { issueToken, STEP_UP_TTL_SECONDS } from '../auth/session.ts';
 import { stepUpPasswordLimits } from '../auth/sign-in-limits.ts';
 import { consumeCode } from '../auth/totp.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
-import type { Actor } from '../http/actor.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError, validationError } from '../http/errors.ts';
-import { actorOf, ok, register } from '../http/register.ts';
+import type { Actor } from '../core/actor.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError, validationError } from '../core/errors.ts';
+import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { DUPLICATE_EMAIL_MESSAGE, PASSWORD_IS_EMAIL_MESSAGE } from './identity.ts';
 import { codeGate, refuse, wrongCode } from './identity-code-limits.ts';
 
@@ -46,17 +45,17 @@ async function stepUpToken(deps: AppDeps, actor: Actor, scope: Scope) {
   return ok({ id_token: token, expires_at: expiresAt.toISOString() });
 }
 
-export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
-  register(app, deps, stepUp, async (ctx) => {
+export const stepUpHandlers = {
+  [stepUp.id]: async (ctx) => {
     const actor = actorOf(ctx);
     assertNotImpersonating(actor);
     const body = ctx.input.body;
     if ('mfa_code' in body) {
-      const attempt = { c: ctx.c, deps, db: ctx.db, actor };
+      const attempt = { c: ctx.c, deps: ctx.deps, db: ctx.db, actor };
       const blocked = await codeGate(attempt);
       if (blocked) return blocked;
-      const used = await consumeCode(ctx.db, actor.identityId, body.mfa_code, deps.now());
-      return used ? stepUpToken(deps, actor, 'sensitive') : wrongCode(attempt, 'AUTH_7025');
+      const used = await consumeCode(ctx.db, actor.identityId, body.mfa_code, ctx.deps.now());
+      return used ? stepUpToken(ctx.deps, actor, 'sensitive') : wrongCode(attempt, 'AUTH_7025');
     }
     const [identity] = await ctx.db.query<{ password_hash: string }>('SELECT password_hash FROM identities WHERE id = $1', [
       actor.identityId,
@@ -65,38 +64,38 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
     // Re-entering the password is guessable like a sign-in, but on its own budget: a signed-in
     // caller's wrong guesses here must not lock the person's sign-in.
     const limits = stepUpPasswordLimits(actor.identityId);
-    await assertWithinLimits(ctx.c, ctx.db, limits, deps.now());
+    await assertWithinLimits(ctx.c, ctx.db, limits, ctx.deps.now());
     if (!(await verifyPassword(body.password, identity.password_hash))) {
-      await recordFailure(ctx.db, limits, deps.now());
+      await recordFailure(ctx.db, limits, ctx.deps.now());
       return refuse('AUTH_7001');
     }
-    return stepUpToken(deps, actor, 'sensitive');
-  });
+    return stepUpToken(ctx.deps, actor, 'sensitive');
+  },
 
-  register(app, deps, sendEmailOtp, async (ctx) => {
+  [sendEmailOtp.id]: async (ctx) => {
     const actor = actorOf(ctx);
     assertNotImpersonating(actor);
     // Each call mails someone: bounded per person and per client address.
-    await takeRateLimit(ctx.c, ctx.db, emailOtpLimits(actor.identityId, clientAddress(ctx.c)), deps.now());
+    await takeRateLimit(ctx.c, ctx.db, emailOtpLimits(actor.identityId, clientAddress(ctx.c)), ctx.deps.now());
     const [identity] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
     if (!identity) throw new ApiError('AUTH_7002');
-    const expiresAt = await issueEmailOtp(deps, ctx.db, actor.identityId, identity.email, deps.now());
+    const expiresAt = await issueEmailOtp(ctx.deps, ctx.db, actor.identityId, identity.email, ctx.deps.now());
     return ok({ sent: true, expires_at: expiresAt.toISOString() });
-  });
+  },
 
-  register(app, deps, verifyEmailOtp, async (ctx) => {
+  [verifyEmailOtp.id]: async (ctx) => {
     const actor = actorOf(ctx);
     assertNotImpersonating(actor);
-    const attempt = { c: ctx.c, deps, db: ctx.db, actor };
+    const attempt = { c: ctx.c, deps: ctx.deps, db: ctx.db, actor };
     const blocked = await codeGate(attempt);
     if (blocked) return blocked;
-    const refusal = await consumeEmailOtp(ctx.db, actor.identityId, ctx.input.body.code, deps.now());
+    const refusal = await consumeEmailOtp(ctx.db, actor.identityId, ctx.input.body.code, ctx.deps.now());
     // An expired code (7016) is no guess: only wrong ones use up the budget.
     if (refusal === 'PROFILE_7017') return wrongCode(attempt, refusal);
-    return refusal ? refuse(refusal) : stepUpToken(deps, actor, 'email-otp');
-  });
+    return refusal ? refuse(refusal) : stepUpToken(ctx.deps, actor, 'email-otp');
+  },
 
-  register(app, deps, changePassword, async (ctx) => {
+  [changePassword.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const { new_password } = ctx.input.body;
     const [identity] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
@@ -110,16 +109,16 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
       actor.identityId, actor.sessionId,
     ]);
     return ok({ ok: true });
-  });
+  },
 
-  register(app, deps, setPhoneNumber, async (ctx) => {
+  [setPhoneNumber.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const { phone_number } = ctx.input.body;
     await ctx.db.query('UPDATE identities SET phone_number = $2, updated_at = now() WHERE id = $1', [actor.identityId, phone_number]);
     return ok({ phone_number });
-  });
+  },
 
-  register(app, deps, changeUserEmail, async (ctx) => {
+  [changeUserEmail.id]: async (ctx) => {
     const actor = actorOf(ctx);
     if (!ADMIN_ROLES.includes(actor.user.role)) throw new ApiError('FORBIDDEN_7003');
     const email = foldEmail(ctx.input.body.email);
@@ -143,9 +142,9 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
       await announceChange(ctx.db, u.business_id, seqs.first);
     }
     return ok({ id: ctx.input.params.user_uuid, email });
-  });
+  },
 
-  register(app, deps, putBankDetails, async (ctx) => {
+  [putBankDetails.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const b = ctx.input.body;
     await ctx.db.query(
@@ -154,9 +153,9 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
       [actor.user.id, b.account_holder_name, b.routing_number, b.account_number],
     );
     return ok({ account_holder_name: b.account_holder_name, routing_number: b.routing_number, account_number_last4: last4(b.account_number) });
-  });
+  },
 
-  register(app, deps, putTaxInfo, async (ctx) => {
+  [putTaxInfo.id]: async (ctx) => {
     const actor = actorOf(ctx);
     if (!ADMIN_ROLES.includes(actor.user.role)) throw new ApiError('FORBIDDEN_7003');
     const b = ctx.input.body;
@@ -166,5 +165,5 @@ export function registerStepUpRoutes(app: Hono, deps: AppDeps): void {
       [actor.businessId, b.legal_name, b.tin],
     );
     return ok({ legal_name: b.legal_name, tin_last4: last4(b.tin) });
-  });
-}
+  },
+} satisfies DomainHandlers;

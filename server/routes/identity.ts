@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Hono } from 'hono';
 import {
   checkMfa, devOutbox, sendMfa, signUp, totpDelete, totpStart, totpVerify, verifyMfa, webConfig,
 } from '../../schema/api/calls-identity.ts';
@@ -13,13 +12,10 @@ import { readWebConfig } from '../auth/settings.ts';
 import { consumeCode, hasActiveTotp, startEnrolment } from '../auth/totp.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
-import type { Actor } from '../http/actor.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError, validationError } from '../http/errors.ts';
-import { actorOf, ok, register, type Reply } from '../http/register.ts';
+import type { Actor } from '../core/actor.ts';
+import { ApiError, validationError } from '../core/errors.ts';
+import { actorOf, ok, servedWhen, type DomainHandlers, type Reply } from '../http/handler.ts';
 import { codeGate, refuse, wrongCode, type CodeAttempt } from './identity-code-limits.ts';
-
-export { refuse };
 
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists. Sign in instead.';
 export const PASSWORD_IS_EMAIL_MESSAGE = 'password must not be your email address';
@@ -56,15 +52,15 @@ async function mailboxCheck(a: CodeAttempt, emailCode: string | undefined): Prom
 const emailTaken = async (db: Queryable, email: string) =>
   (await db.query('SELECT 1 FROM identities WHERE lower(email) = $1', [email])).length > 0;
 
-export function registerIdentityRoutes(app: Hono, deps: AppDeps): void {
-  register(app, deps, signUp, async (ctx) => {
+export const identityHandlers = {
+  [signUp.id]: async (ctx) => {
     const b = { ...ctx.input.body, email: foldEmail(ctx.input.body.email) };
-    await takeRateLimit(ctx.c, ctx.db, signUpLimits(clientAddress(ctx.c)), deps.now());
+    await takeRateLimit(ctx.c, ctx.db, signUpLimits(clientAddress(ctx.c)), ctx.deps.now());
     if (foldEmail(b.password) === b.email) throw validationError({ password: PASSWORD_IS_EMAIL_MESSAGE });
     if (await emailTaken(ctx.db, b.email)) throw validationError({ email: DUPLICATE_EMAIL_MESSAGE });
     const hash = await hashPassword(b.password);
     const ids = { identityId: randomUUID(), businessId: randomUUID(), userId: randomUUID() };
-    const sessionId = await deps.db
+    const sessionId = await ctx.deps.db
       .transaction(async (tx) => {
         await tx.query('INSERT INTO businesses (id, name, currency) VALUES ($1, $2, $3)', [ids.businessId, b.business_name, 'USD']);
         await tx.query('INSERT INTO identities (id, email, password_hash) VALUES ($1, $2, $3)', [ids.identityId, b.email, hash]);
@@ -83,69 +79,67 @@ export function registerIdentityRoutes(app: Hono, deps: AppDeps): void {
         if ((err as { code?: string }).code === '23505') throw validationError({ email: DUPLICATE_EMAIL_MESSAGE });
         throw err;
       });
-    const { token } = await issueToken(deps, { ...ids, sessionId }, { scopes: ['default'], mfaRequired: false, mfaAuthed: false });
+    const { token } = await issueToken(ctx.deps, { ...ids, sessionId }, { scopes: ['default'], mfaRequired: false, mfaAuthed: false });
     return ok({ id_token: token, mfa_required: false }, 201);
-  });
+  },
 
-  register(app, deps, webConfig, async (ctx) => ok(await readWebConfig(ctx.db)));
+  [webConfig.id]: async (ctx) => ok(await readWebConfig(ctx.db)),
 
   // Switched off the route does not exist (404 as any unknown path); on, it answers only on a
   // loopback listener: anyone who can read it can sign in as anyone.
-  if (deps.devOutbox) {
-    register(app, deps, devOutbox, async (ctx) => {
-      if (!onLoopbackListener(ctx.c)) throw new ApiError('REQUEST_7004');
-      const messages = await ctx.db.query(
-        `SELECT recipient AS "to", subject, body, ll_iso(created_at) AS created_at FROM dev_outbox
-          WHERE lower(recipient) = $1 ORDER BY id DESC LIMIT 20`,
-        [foldEmail(ctx.input.query.email)],
-      );
-      return ok({ messages });
-    });
-  }
+  [devOutbox.id]: servedWhen((deps) => deps.devOutbox, async (ctx) => {
+    if (!onLoopbackListener(ctx.c)) throw new ApiError('REQUEST_7004');
+    const messages = await ctx.db.query(
+      `SELECT recipient AS "to", subject, body, ll_iso(created_at) AS created_at FROM dev_outbox
+        WHERE lower(recipient) = $1 ORDER BY id DESC LIMIT 20`,
+      [foldEmail(ctx.input.query.email)],
+    );
+    return ok({ messages });
+  }),
 
-  register(app, deps, totpStart, async (ctx) => {
+  [totpStart.id]: async (ctx) => {
     const actor = actorOf(ctx);
     await assertMfaUp(ctx.db);
     await assertMayEnrol(ctx.db, actor);
     const [identity] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
     const e = await startEnrolment(ctx.db, actor.identityId, identity?.email ?? 'Ledgerline');
     return ok({ authenticator_id: e.authenticatorId, secret: e.secret, otpauth_uri: e.uri }, 201);
-  });
+  },
 
-  register(app, deps, totpVerify, async (ctx) => {
+  [totpVerify.id]: async (ctx) => {
     const actor = actorOf(ctx);
     await assertMfaUp(ctx.db);
     await assertMayEnrol(ctx.db, actor);
-    const attempt = { c: ctx.c, deps, db: ctx.db, actor };
+    const attempt = { c: ctx.c, deps: ctx.deps, db: ctx.db, actor };
     const blocked = await codeGate(attempt);
     if (blocked) return blocked;
     const mailbox = await mailboxCheck(attempt, ctx.input.body.email_code);
     if (mailbox && !('otpId' in mailbox)) return mailbox;
     const id = ctx.input.params.authenticator_id;
-    const used = await consumeCode(ctx.db, actor.identityId, ctx.input.body.code, deps.now(), { authenticatorId: id, activate: true });
+    const used = await consumeCode(ctx.db, actor.identityId, ctx.input.body.code, ctx.deps.now(), { authenticatorId: id, activate: true });
     // The email code is only checked so far: after a wrong TOTP code it serves the next try.
     if (!used) return wrongCode(attempt, 'AUTH_7025');
     // Lost to a concurrent use of the same email code: thrown, so the activation rolls back.
-    if (mailbox && !(await useEmailOtp(ctx.db, mailbox.otpId, deps.now()))) throw new ApiError('PROFILE_7017');
+    if (mailbox && !(await useEmailOtp(ctx.db, mailbox.otpId, ctx.deps.now()))) throw new ApiError('PROFILE_7017');
     return ok({ authenticator_id: used, active: true });
-  });
+  },
 
-  register(app, deps, totpDelete, async (ctx) => {
+  [totpDelete.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const rows = await ctx.db.query('DELETE FROM totp_authenticators WHERE id = $1 AND identity_id = $2 RETURNING id', [
       ctx.input.params.authenticator_id, actor.identityId,
     ]);
     if (rows.length === 0) throw new ApiError('REQUEST_7004');
     return ok({ ok: true });
-  });
+  },
 
-  register(app, deps, sendMfa, async (ctx) => {
+  [sendMfa.id]: async (ctx) => {
     const actor = actorOf(ctx);
     await assertMfaUp(ctx.db);
     return ok({ factor: 'totp', enrolled: await hasActiveTotp(ctx.db, actor.identityId) });
-  });
+  },
 
-  register(app, deps, checkMfa, async (ctx) => {
+  [checkMfa.id]: async (ctx) => {
     const actor = actorOf(ctx);
     await assertMfaUp(ctx.db);
     return ok({
@@ -153,22 +147,22 @@ export function registerIdentityRoutes(app: Hono, deps: AppDeps): void {
       mfa_authed: actor.claims.ramp_mfa_authed,
       totp_enrolled: await hasActiveTotp(ctx.db, actor.identityId),
     });
-  });
+  },
 
-  register(app, deps, verifyMfa, async (ctx) => {
+  [verifyMfa.id]: async (ctx) => {
     const actor = actorOf(ctx);
     await assertMfaUp(ctx.db);
-    const attempt = { c: ctx.c, deps, db: ctx.db, actor };
+    const attempt = { c: ctx.c, deps: ctx.deps, db: ctx.db, actor };
     const blocked = await codeGate(attempt);
     if (blocked) return blocked;
-    const used = await consumeCode(ctx.db, actor.identityId, ctx.input.body.code, deps.now());
+    const used = await consumeCode(ctx.db, actor.identityId, ctx.input.body.code, ctx.deps.now());
     if (!used) return wrongCode(attempt, 'AUTH_7025');
     // The same session, now fully scoped: signing out still ends it.
     const { token } = await issueToken(
-      deps,
+      ctx.deps,
       { identityId: actor.identityId, userId: actor.user.id, businessId: actor.businessId, sessionId: actor.sessionId },
       { scopes: ['default'], mfaRequired: actor.claims.ramp_mfa_required, mfaAuthed: true },
     );
     return ok({ id_token: token, mfa_required: false });
-  });
-}
+  },
+} satisfies DomainHandlers;

@@ -1,4 +1,3 @@
-import type { Hono } from 'hono';
 import { z } from 'zod';
 import {
   listCards,
@@ -10,13 +9,12 @@ import {
 } from '../../schema/api/calls.ts';
 import type { MirroredCollection } from '../../schema/collections.ts';
 import type { pageQuerySchema } from '../../schema/paging.ts';
-import { COLLECTIONS } from '../collections.ts';
+import { COLLECTIONS } from '../domain/collections.ts';
 import type { Queryable } from '../db/db.ts';
 import { viewerFor } from '../domain/visibility.ts';
-import type { ActingUser } from '../http/actor.ts';
-import { decodeCursor, encodeCursor } from '../http/cursor.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { actorOf, ok, register } from '../http/register.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { decodeCursor, encodeCursor } from '../core/cursor.ts';
+import { actorOf, ok, type DomainHandlers, type Handler } from '../http/handler.ts';
 
 type PageQuery = z.output<typeof pageQuerySchema>;
 
@@ -63,18 +61,21 @@ async function countRows(db: Queryable, table: string, where: string, params: un
   return Number(rows[0]?.n ?? 0);
 }
 
-export function registerReferenceRoutes(app: Hono, deps: AppDeps): void {
-  const lists = [
-    [listDepartments, 'departments'],
-    [listLocations, 'locations'],
-    [listGlAccounts, 'gl_accounts'],
-    [listTrackingCategories, 'tracking_categories'],
-    [listUsers, 'users'],
-    [listCards, 'cards'],
-  ] as const;
-  for (const [call, collection] of lists) {
-    register(app, deps, call, async (ctx) =>
-      ok(await listCollection(ctx.db, actorOf(ctx).user, collection, ctx.input.query)),
-    );
-  }
-}
+type ReferenceList =
+  | typeof listDepartments | typeof listLocations | typeof listGlAccounts
+  | typeof listTrackingCategories | typeof listUsers | typeof listCards;
+
+/** Every reference list is the same keyset page over its collection. */
+const listHandler =
+  (collection: MirroredCollection): Handler<ReferenceList> =>
+  async (ctx) =>
+    ok(await listCollection(ctx.db, actorOf(ctx).user, collection, ctx.input.query));
+
+export const referenceHandlers = {
+  [listDepartments.id]: listHandler('departments'),
+  [listLocations.id]: listHandler('locations'),
+  [listGlAccounts.id]: listHandler('gl_accounts'),
+  [listTrackingCategories.id]: listHandler('tracking_categories'),
+  [listUsers.id]: listHandler('users'),
+  [listCards.id]: listHandler('cards'),
+} satisfies DomainHandlers;

@@ -1,10 +1,10 @@
-import type { Context, Hono } from 'hono';
+import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import { syncChanges, syncStream } from '../../schema/api/calls.ts';
 import { highWater } from '../db/change-seq.ts';
 import { readChanges } from '../feed/changes.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { actorOf, ok, register } from '../http/register.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 
 const sseEvent = (seq: number) => `event: seq\ndata: ${JSON.stringify({ seq })}\n\n`;
 
@@ -44,7 +44,7 @@ function openStream(c: Context, deps: AppDeps, businessId: string): Response {
   });
 }
 
-export function registerSyncRoutes(app: Hono, deps: AppDeps): void {
-  register(app, deps, syncChanges, async (ctx) => ok(await readChanges(ctx.db, actorOf(ctx).user, ctx.input.query)));
-  register(app, deps, syncStream, async (ctx) => openStream(ctx.c, deps, actorOf(ctx).businessId));
-}
+export const syncHandlers = {
+  [syncChanges.id]: async (ctx) => ok(await readChanges(ctx.db, actorOf(ctx).user, ctx.input.query)),
+  [syncStream.id]: async (ctx) => openStream(ctx.c, ctx.deps, actorOf(ctx).businessId),
+} satisfies DomainHandlers;

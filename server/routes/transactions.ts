@@ -1,4 +1,3 @@
-import type { Hono } from 'hono';
 import {
   bulkCodeTransactions,
   getTransaction,
@@ -11,19 +10,18 @@ import type { TransactionFilter } from '../../schema/transaction-query.ts';
 import { bulkCode, codeTransaction } from '../domain/coding.ts';
 import { findTransaction, queryTransactions } from '../domain/transaction-sql.ts';
 import { visibilityOf } from '../domain/visibility.ts';
-import type { Actor } from '../http/actor.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { ApiError } from '../http/errors.ts';
-import { actorOf, ok, register } from '../http/register.ts';
+import type { Actor } from '../core/actor.ts';
+import { ApiError } from '../core/errors.ts';
+import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 
 function assertCanCode(actor: Actor): void {
   if (!canCodeTransactions(actor.user)) throw new ApiError('FORBIDDEN_7003');
 }
 
-export function registerTransactionRoutes(app: Hono, deps: AppDeps): void {
-  // The literal /search route is registered before /:transaction_canonical_uuid; it is a POST
-  // and the param routes are GET/PATCH, so the two never compete for a request.
-  register(app, deps, searchTransactions, async (ctx) => {
+export const transactionHandlers = {
+  // POST /search and GET/PATCH /:transaction_canonical_uuid never compete for a request (other
+  // methods); served-catalogue.test.ts checks that every catalogue route matches alone.
+  [searchTransactions.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const { filters, sort, paging, include_count } = ctx.input.body;
     const vis = await visibilityOf(ctx.db, actor.user);
@@ -36,9 +34,9 @@ export function registerTransactionRoutes(app: Hono, deps: AppDeps): void {
         includeCount: include_count,
       }),
     );
-  });
+  },
 
-  register(app, deps, listTransactions, async (ctx) => {
+  [listTransactions.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const { page_size, start, include_count, ...filter } = ctx.input.query;
     const vis = await visibilityOf(ctx.db, actor.user);
@@ -51,28 +49,28 @@ export function registerTransactionRoutes(app: Hono, deps: AppDeps): void {
         includeCount: include_count === true,
       }),
     );
-  });
+  },
 
-  register(app, deps, getTransaction, async (ctx) => {
+  [getTransaction.id]: async (ctx) => {
     const actor = actorOf(ctx);
     const vis = await visibilityOf(ctx.db, actor.user);
     const doc = await findTransaction(ctx.db, actor.businessId, vis, ctx.input.params.transaction_canonical_uuid);
     if (!doc) throw new ApiError('REQUEST_7004');
     return ok(doc);
-  });
+  },
 
-  register(app, deps, patchTransaction, async (ctx) => {
+  [patchTransaction.id]: async (ctx) => {
     const actor = actorOf(ctx);
     assertCanCode(actor);
     const vis = await visibilityOf(ctx.db, actor.user);
     const id = ctx.input.params.transaction_canonical_uuid;
     return ok(await codeTransaction(ctx.db, actor.businessId, vis, id, ctx.input.body));
-  });
+  },
 
-  register(app, deps, bulkCodeTransactions, async (ctx) => {
+  [bulkCodeTransactions.id]: async (ctx) => {
     const actor = actorOf(ctx);
     assertCanCode(actor);
     const vis = await visibilityOf(ctx.db, actor.user);
     return ok(await bulkCode(ctx.db, actor.businessId, vis, ctx.input.body));
-  });
-}
+  },
+} satisfies DomainHandlers;

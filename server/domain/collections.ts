@@ -1,8 +1,8 @@
-import { ENTITIES, MIRRORED_COLLECTIONS, type MirroredCollection } from '../schema/collections.ts';
-import { allocateSeqs, announceChange, type SeqRange } from './db/change-seq.ts';
-import type { Queryable } from './db/db.ts';
-import { VISIBILITY_SQL, type VisibilitySql } from './domain/visibility.ts';
-import { ApiError } from './http/errors.ts';
+import { ENTITIES, MIRRORED_COLLECTIONS, type MirroredCollection } from '../../schema/collections.ts';
+import { allocateSeqs, announceChange, type SeqRange } from '../db/change-seq.ts';
+import type { Queryable } from '../db/db.ts';
+import { VISIBILITY_SQL, type VisibilitySql } from './visibility.ts';
+import { ApiError } from '../core/errors.ts';
 
 /**
  * The server side of every mirrored collection, one typed entry per name of the schema registry

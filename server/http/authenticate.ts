@@ -2,25 +2,9 @@ import { z } from 'zod';
 import type { Context } from 'hono';
 import { checkScopes, ID_TOKEN_HEADER, type CallAuth, type TokenClaims } from '../../schema/api/scopes.ts';
 import { verifyIdToken } from '../auth/tokens.ts';
-import type { AppDeps } from './deps.ts';
-import { ApiError } from './errors.ts';
-
-/** The signed-in spend user a request acts as, with what the §6 rules read. */
-export type ActingUser = {
-  id: string;
-  business_id: string;
-  role: string;
-  is_manager: boolean;
-  user_permissions: string[];
-  manager_id: string | null;
-};
-export type Actor = {
-  identityId: string;
-  sessionId: string;
-  businessId: string;
-  claims: TokenClaims;
-  user: ActingUser;
-};
+import type { ActingUser, Actor } from '../core/actor.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError } from '../core/errors.ts';
 
 const uuid = z.uuid();
 type ActorRow = ActingUser & {

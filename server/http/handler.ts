@@ -1,0 +1,52 @@
+import type { Context } from 'hono';
+import type { CATALOGUE } from '../../schema/api/calls.ts';
+import type { CallDef, CallParsed } from '../../schema/api/define-call.ts';
+import type { Actor } from '../core/actor.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Queryable } from '../db/db.ts';
+
+/** A JSON answer; handlers that stream return a raw Response instead. */
+export type Reply = { status: number; body: unknown };
+
+export type HandlerCtx<C extends CallDef> = {
+  c: Context;
+  deps: AppDeps;
+  /** The transaction for POST/PATCH (writes, idempotency), else the database. */
+  db: Queryable;
+  /** Null only on public calls. */
+  actor: Actor | null;
+  input: CallParsed<C>;
+};
+export type Handler<C extends CallDef> = (ctx: HandlerCtx<C>) => Promise<Reply | Response>;
+
+export const ok = (body: unknown, status = 200): Reply => ({ status, body });
+
+/** The acting user of an authenticated call (register guarantees it; this narrows the type). */
+export function actorOf(ctx: { actor: Actor | null }): Actor {
+  if (!ctx.actor) throw new ApiError('AUTH_7002');
+  return ctx.actor;
+}
+
+/** A served call: everything in CATALOGUE (schema/api/calls.ts) is served, so its ids are the keys. */
+export type ServedCall = (typeof CATALOGUE)[number];
+export type CallId = ServedCall['id'];
+export type CallById<Id extends CallId> = Extract<ServedCall, { id: Id }>;
+
+/** A handler that exists only under a switch of createApp (dev.outbox); off, its path is not registered at all. */
+export type SwitchedHandler<C extends CallDef> = { handler: Handler<C>; enabled: (deps: AppDeps) => boolean };
+export type Route<C extends CallDef> = Handler<C> | SwitchedHandler<C>;
+
+/**
+ * Exactly one route per catalogue entry, typed by that entry's params, query and body. The
+ * per-domain maps are `satisfies DomainHandlers` (no unknown id, handlers typed by their call);
+ * routes/handlers.ts joins them `satisfies HandlerMap`, so a catalogue entry without a handler
+ * does not compile.
+ */
+export type HandlerMap = { [Id in CallId]: Route<CallById<Id>> };
+export type DomainHandlers = Partial<HandlerMap>;
+
+export const servedWhen = <C extends CallDef>(enabled: (deps: AppDeps) => boolean, handler: Handler<C>): SwitchedHandler<C> => ({
+  handler,
+  enabled,
+});
