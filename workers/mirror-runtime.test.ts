@@ -93,7 +93,7 @@ describe('MirrorRuntime cold-start total', () => {
     // Rows again (updates, not new rows), new rows, and a delete.
     const gone: Change = { collection: 'transactions', seq: 41, id: rows[0]!.id, deleted: true, doc: null };
     await rt.mirror.applyChanges([...put(rows.slice(20)), gone], { seq: 41, epoch: 'e' });
-    expect(await rt.mirror.storedTransactionCount()).toBe(39);
+    expect(await rt.mirror.storedCount()).toBe(39);
     await rt.close();
 
     let release = () => undefined as void;
@@ -108,9 +108,9 @@ describe('MirrorRuntime cold-start total', () => {
     // checkpoint first); a batch with rows in it drops it, as its effect is not known yet.
     await cold.mirror.getCheckpoint();
     await cold.mirror.applyChanges([], { seq: 41, epoch: 'e' });
-    expect(await cold.mirror.storedTransactionCount()).toBe(39);
+    expect(await cold.mirror.storedCount()).toBe(39);
     await cold.mirror.applyChanges(put([makeTransactions(1, 12)[0]!]), { seq: 42, epoch: 'e' });
-    expect(await cold.mirror.storedTransactionCount()).toBeNull();
+    expect(await cold.mirror.storedCount()).toBeNull();
     release();
     await cold.ready;
     expect((await cold.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 10 })).total).toBe(40);
@@ -118,7 +118,7 @@ describe('MirrorRuntime cold-start total', () => {
 
   it('counts the stored rows when no count was saved (a mirror written before counts were kept)', async () => {
     const { rt, release } = await seeded(30);
-    expect(await rt.mirror.storedTransactionCount()).toBeNull();
+    expect(await rt.mirror.storedCount()).toBeNull();
     expect((await rt.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 5 })).total).toBe(30);
     release();
   });
@@ -141,11 +141,11 @@ describe('MirrorRuntime text indexing', () => {
     const second = rt.mirror.applyChanges(batch(rows.slice(30)), { seq: 60, epoch: 'e' });
     await first;
     // The second batch is still queued: the first one's rows wait to be indexed.
-    expect(rt.engine.searchBacklog).toBe(30);
+    expect(rt.engines.transactions.searchBacklog).toBe(30);
     await second;
     await rt.mirror.idle();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(rt.engine.searchBacklog).toBe(0);
+    expect(rt.engines.transactions.searchBacklog).toBe(0);
     expect((await rt.queryTransactions({ filter: { q: rows[0]!.merchant_name }, sort: 'occurred_desc', offset: 0, limit: 60 })).total).toBeGreaterThan(0);
   });
 });

@@ -7,27 +7,32 @@ import { ENTITIES, QUERIED_COLLECTIONS, type QueriedCollection } from '../schema
 import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
 import { entityRefs } from '../sync/outbox-machine.ts';
 import type { CollectionPage, CollectionQuery, QueryResult, RowView, TransactionQuery, TransactionView } from './api.ts';
+import { COUNTED_COLLECTION, createFeeds, type CollectionFeed, type FirstPage } from './collection-feed.ts';
 import { CommandRunner } from './command-runner.ts';
 import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
 import { byKind, scanReferences, subscribeReferences, type ReferenceRow } from './reference-feed.ts';
-import { queryDocs, scanDocs, stripMeta } from './bulk-write.ts';
+import { stripMeta } from './bulk-write.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { ReferenceCache } from './reference-cache.ts';
 import { createEngines, createRebasers, createViewers } from './collections/index.ts';
 import { refersTo } from './collections/spec-engine.ts';
-import type { AnyTransactionRow, EngineRow } from './collections/transactions.ts';
 
 /**
  * One signed-in user's open mirror: the RxDB database, the outbox, the in-memory query engine
  * and reference data, kept current from RxDB's change streams (writes of this tab, of the sync
  * engine and, through multiInstance, of other tabs all arrive the same way).
  *
- * Cold start: opening is quick; loading 100k rows into the engine is not. Until the engine is
- * loaded, the default view (no filter, newest first) is answered by an indexed RxDB query on
- * `occurred_desc`, and any other query waits for the load. The text index then fills in the
- * background in small slices; searches meanwhile scan the rows not yet indexed.
+ * Every queried collection (QUERIED_COLLECTIONS) has a feed (collection-feed.ts) built once from
+ * the registry: loaded at open, followed on its change stream, re-derived when its commands
+ * change, looked up by command checks. The runtime loops over the feeds; nothing here names one.
+ *
+ * Cold start: opening is quick; loading 100k rows into the engine is not. Collections with a
+ * first page load first (transactions); until every engine is loaded, their default view (no
+ * filter, newest first) is answered by an indexed RxDB query on the negated-time index, and any
+ * other query waits for the load. The text index then fills in the background in small slices;
+ * searches meanwhile scan the rows not yet indexed.
  */
 export interface RuntimeOptions {
   name: string;
@@ -55,22 +60,25 @@ export class MirrorRuntime {
   readonly refs = new ReferenceCache();
   /** One engine per queried collection (QUERIED_COLLECTIONS), built from the registry. */
   readonly engines = createEngines(this.refs);
-  readonly engine = this.engines.transactions;
   /** What a row shows (commands applied), and as the UI gets it, per queried collection. */
   private readonly shows = createRebasers(this.outboxIndex);
   private readonly views = createViewers(this.outboxIndex);
+  /** Load, change stream, refresh and lookups per queried collection, in load order. */
+  private readonly feeds: readonly CollectionFeed[];
+  private readonly feedOf: { readonly [C in QueriedCollection]: CollectionFeed };
   readonly outboxStore: RxOutboxStore;
   readonly mirror: RxMirrorStore;
   /** Every command's local half: parse, check, queue durably, show (command-runner.ts). */
   readonly commands: CommandRunner;
-  /** Resolves when every stored transaction is in the engine. */
+  /** Resolves when every stored row of every queried collection is in its engine. */
   readonly ready: Promise<void>;
   /** Resolves when the outbox is in memory (pending marks are right from then on). */
   private readonly outboxLoaded: Promise<void>;
-  /** Resolves when reference data is in memory (before the transactions load). */
+  /** Resolves when reference data is in memory (before the queried collections load). */
   readonly referencesLoaded: Promise<void>;
   private resolveReferences: () => void = () => undefined;
   private loaded = false;
+  /** Reference keys the change streams touched during the load (queried rows: per feed). */
   private touchedWhileLoading = new Set<string>();
   /** Outbox ids the change stream touched before the initial outbox read landed. */
   private outboxTouched: Set<string> | null = new Set();
@@ -85,10 +93,13 @@ export class MirrorRuntime {
     private readonly opts: RuntimeOptions,
   ) {
     this.outboxStore = new RxOutboxStore(db);
+    this.feeds = createFeeds({ db, engines: this.engines, shows: this.shows, onChanged: (c) => this.changed(c) });
+    this.feedOf = Object.fromEntries(this.feeds.map((f) => [f.name, f])) as unknown as MirrorRuntime['feedOf'];
+    const counted = COUNTED_COLLECTION && this.feedOf[COUNTED_COLLECTION];
     this.mirror = new RxMirrorStore(db, this.outboxIndex, {
       onInvalidRow: (collection, id, issues) => opts.onError?.(new Error(`invalid ${collection} row ${id}: ${issues}`)),
       onOverlayChanged: (refs) => this.refreshRows(refs),
-      transactionCount: () => (this.loaded ? this.engine.size : null),
+      storedCount: () => (this.loaded && counted ? counted.engine.size : null),
     });
     this.subscribe();
     this.outboxLoaded = this.outboxStore.list().then((entries) => {
@@ -125,8 +136,9 @@ export class MirrorRuntime {
   async query<C extends QueriedCollection>(collection: C, q: CollectionQuery<C>): Promise<CollectionPage<C>> {
     const t0 = performance.now();
     if (!this.loaded) {
-      // The cold-start first page is read from the negated-time index (transactions only, today).
-      if (collection === 'transactions' && isDefaultView(q)) return this.prioritised(this.firstPageFromDb(q, t0)) as unknown as Promise<CollectionPage<C>>;
+      // The cold-start first page is read from the negated-time index (entries declaring one).
+      const first = this.feedOf[collection].firstPage;
+      if (first && isDefaultView(q, first.sort)) return this.prioritised(this.firstPageFromDb(collection, first, q, t0));
       await this.ready;
     }
     const result = this.engines[collection].query(q);
@@ -136,22 +148,18 @@ export class MirrorRuntime {
   /** One row of a queried collection as shown, or null. */
   async get<C extends QueriedCollection>(collection: C, id: string): Promise<RowView<C> | null> {
     await this.outboxLoaded;
-    const row = this.engines[collection].get(id) ?? (this.loaded || collection !== 'transactions' ? undefined : (await this.mirror.getTransactions([id])).get(id));
-    return row ? this.views[collection](this.shows[collection](row)) : null;
+    const feed = this.feedOf[collection];
+    const row = feed.engine.get(id) ?? (this.loaded ? undefined : (await feed.stored([id])).get(id));
+    return row ? (this.views[collection](feed.show(row)) as RowView<C>) : null;
   }
 
   async matchingIds(filter: TransactionFilter): Promise<string[]> {
     await this.ready;
-    return this.engine.matchingIds(filter);
+    return this.engines.transactions.matchingIds(filter);
   }
 
   getTransaction(id: string): Promise<TransactionView | null> {
     return this.get('transactions', id);
-  }
-
-  /** The row as shown (commands applied) with its outbox marks, without worker-only fields. */
-  toView(row: EngineRow): TransactionView {
-    return this.views.transactions(row);
   }
 
   async close(): Promise<void> {
@@ -170,26 +178,26 @@ export class MirrorRuntime {
   }
 
   /**
-   * The rows a command's check reads. Transactions: the engine. Reference data: the cache (no
-   * command touches it yet; the query layer's refs collection is to answer this directly).
+   * The rows a command's check reads. Queried collections: their engine. Reference data: the
+   * cache (no command touches it yet; the query layer's refs collection is to answer this directly).
    */
   private rowsOf(collection: MirroredCollection): CommandCheckContext {
-    if (collection === 'transactions') return { has: (id) => this.engine.get(id) !== undefined };
+    if (isQueried(collection)) return { has: this.feedOf[collection].has };
     let ids: Set<string> | null = null;
     const rows = () => (ids ??= new Set((this.refs.snapshot()[collection] as { id: string }[]).map((r) => r.id)));
     return { has: (id) => rows().has(id) };
   }
 
-  private async firstPageFromDb(q: TransactionQuery, t0: number): Promise<QueryResult> {
+  private async firstPageFromDb<C extends QueriedCollection>(collection: C, first: FirstPage, q: CollectionQuery<C>, t0: number): Promise<CollectionPage<C>> {
     const [docs, total] = await Promise.all([
-      this.outboxLoaded.then(() =>
-        queryDocs(this.db.transactions, { selector: {}, sort: [{ occurred_desc: 'asc' }], skip: q.offset, limit: q.limit } as never),
-      ),
+      this.outboxLoaded.then(() => first.read(q.offset, q.limit)),
       // The count saved with the checkpoint; IndexedDB counts index entries one by one (about
       // a second at 100k rows). The engine load brings the exact count in any case.
-      this.mirror.storedTransactionCount().then((n) => n ?? this.db.transactions.count().exec()),
+      first.counted ? this.mirror.storedCount().then((n) => n ?? first.count()) : first.count(),
     ]);
-    return { rows: (docs as AnyTransactionRow[]).map((d) => this.toView(this.shows.transactions(d))), total, offset: q.offset, took_ms: performance.now() - t0 };
+    const show = this.feedOf[collection].show;
+    const view = this.views[collection];
+    return { rows: docs.map((d) => view(show(d)) as RowView<C>), total, offset: q.offset, took_ms: performance.now() - t0 };
   }
 
   /**
@@ -212,57 +220,37 @@ export class MirrorRuntime {
     await this.opts.beforeLoad?.();
     await this.loadReferences();
     this.resolveReferences();
-    for await (const page of scanDocs(this.db.transactions, LOAD_PAGE)) {
-      await this.yieldToFirstPages();
-      if (this.closed) return;
-      // A row changed by an event during the load is newer in the engine than in this page.
-      const rows: EngineRow[] = [];
-      for (const r of page) if (!this.touchedWhileLoading.has(r.id)) rows.push(this.shows.transactions(r));
-      this.engine.upsertMany(rows);
-    }
+    const between = () => this.yieldToFirstPages();
+    const stopped = () => this.closed;
+    for (const feed of this.feeds) if (!(await feed.load(LOAD_PAGE, between, stopped))) return;
     this.loaded = true;
     this.touchedWhileLoading.clear();
-    this.opts.onDataChanged?.(['transactions']);
+    for (const feed of this.feeds) feed.touched = null;
+    this.opts.onDataChanged?.(this.feeds.map((f) => f.name));
     this.scheduleIndexing();
   }
 
   /**
    * Re-derives what rows show after their commands changed (queued, refused, retried,
-   * confirmed). The engine holds transactions; reference rows show no command yet.
+   * confirmed), in the engine of the refs' collection; reference rows show no command yet.
    */
   private refreshRows(refs: EntityRefs): void {
-    if (refs.collection !== 'transactions') return;
-    const rows: EngineRow[] = [];
-    for (const id of new Set(refs.ids)) {
-      const row = this.engine.get(id);
-      if (row) rows.push(this.shows.transactions(row));
-    }
-    if (rows.length === 0) return;
-    this.engine.upsertMany(rows);
+    if (!isQueried(refs.collection)) return;
+    if (this.feedOf[refs.collection].refresh(refs.ids)) this.changed(refs.collection);
+  }
+
+  /** Rows of a queried collection changed in its engine. */
+  private changed(collection: QueriedCollection): void {
     this.scheduleIndexing();
-    this.opts.onDataChanged?.(['transactions']);
+    this.opts.onDataChanged?.([collection]);
   }
 
   private subscribe(): void {
     this.subs.push(
-      this.db.transactions.eventBulks$.subscribe((bulk) => this.onTransactionEvents(bulk.events as RxChangeEvent<AnyTransactionRow>[])),
+      ...this.feeds.map((f) => f.subscribe()),
       this.db.outbox.eventBulks$.subscribe((bulk) => this.onOutboxEvents(bulk.events as RxChangeEvent<OutboxEntry>[])),
       ...subscribeReferences(this.db, (rows) => this.onReferenceRows(rows)),
     );
-  }
-
-  private onTransactionEvents(events: RxChangeEvent<AnyTransactionRow>[]): void {
-    const upserts: EngineRow[] = [];
-    const removals: string[] = [];
-    for (const ev of events) {
-      if (!this.loaded) this.touchedWhileLoading.add(ev.documentId);
-      if (ev.operation === 'DELETE') removals.push(ev.documentId);
-      else upserts.push(this.shows.transactions(stripMeta(ev.documentData)));
-    }
-    if (removals.length) this.engine.removeMany(removals);
-    if (upserts.length) this.engine.upsertMany(upserts);
-    this.scheduleIndexing();
-    this.opts.onDataChanged?.(['transactions']);
   }
 
   /**
@@ -317,7 +305,7 @@ export class MirrorRuntime {
 
   /** Moves the text-index backlog into the trigram index a slice at a time, never blocking a query for long. */
   private scheduleIndexing(): void {
-    if (this.indexing || this.engine.searchBacklog === 0) return;
+    if (this.indexing || !this.withBacklog()) return;
     this.indexing = true;
     const defer = this.opts.defer ?? ((fn: () => void) => setTimeout(fn, 0));
     const step = () => {
@@ -333,15 +321,23 @@ export class MirrorRuntime {
         void this.commands.settled().then(() => defer(step));
         return;
       }
-      if (this.engine.indexSome(INDEX_SLICE) > 0) defer(step);
+      this.withBacklog()?.indexSome(INDEX_SLICE);
+      if (this.withBacklog()) defer(step);
       else this.indexing = false;
     };
     defer(step);
   }
+
+  /** The first engine (load order) with rows waiting for the text index. */
+  private withBacklog(): CollectionFeed['engine'] | undefined {
+    for (const feed of this.feeds) if (feed.engine.searchBacklog > 0) return feed.engine;
+    return undefined;
+  }
 }
 
-function isDefaultView(q: TransactionQuery): boolean {
-  const f = q.filter;
-  const empty = Object.values(f).every((v) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0));
-  return empty && q.sort === 'occurred_desc';
+const isQueried = (c: string): c is QueriedCollection => (QUERIED_COLLECTIONS as readonly string[]).includes(c);
+
+function isDefaultView(q: { filter: object; sort: string }, sort: string): boolean {
+  const empty = Object.values(q.filter).every((v) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0));
+  return empty && q.sort === sort;
 }

@@ -1,12 +1,13 @@
 import type { Change } from '../schema/sync-feed.ts';
 import type { MirroredCollection } from '../schema/sync-feed.ts';
 import { ENTITIES } from '../schema/collections.ts';
-import { MIRROR_ENTITY_SCHEMAS, type MirroredTransaction } from '../schema/mirror.ts';
+import { MIRROR_ENTITY_SCHEMAS } from '../schema/mirror.ts';
 import { commandDef, entityRefs } from '../sync/outbox-machine.ts';
 import type { EntityRefs, MirrorStore, OptimisticPort, OutboxEntry } from '../sync/ports.ts';
 import { CHECKPOINT_ID, clearMirroredRows, OWN_COLLECTIONS, refKey, type MirrorDatabase, type MirrorDoc, type OwnCollection, type RefDoc, type RefKind } from './db.ts';
-import { getDocs, putDocs, removeDocs } from './bulk-write.ts';
+import { putDocs, removeDocs } from './bulk-write.ts';
 import { storedShape } from './collections/index.ts';
+import { COUNTED_COLLECTION } from './collection-feed.ts';
 import type { OutboxIndex } from './outbox-index.ts';
 import { dropUnsafeKeys } from './sanitize.ts';
 
@@ -42,18 +43,19 @@ export interface MirrorStoreEvents {
   /** What rows show changed without a row write (rollback, confirm overlay dropped). */
   onOverlayChanged?: (refs: EntityRefs) => void;
   /**
-   * How many transactions are stored once this batch's rows are (the runtime's engine size),
-   * or null while unknown. Saved with the checkpoint so a cold start can answer the first
-   * page's total without counting 100k index entries in IndexedDB (O(n), about a second).
+   * How many rows of COUNTED_COLLECTION (the collection with a cold-start first page:
+   * transactions) are stored once this batch's rows are (the runtime's engine size), or null
+   * while unknown. Saved with the checkpoint so a cold start can answer the first page's total
+   * without counting 100k index entries in IndexedDB (O(n), about a second).
    */
-  transactionCount?: () => number | null;
+  storedCount?: () => number | null;
 }
 
 export class RxMirrorStore implements MirrorStore, OptimisticPort {
   private queue: Promise<unknown> = Promise.resolve();
   /** The checkpoint of the last batch fully stored (known after getCheckpoint or a batch). */
   private storedThrough = 0;
-  /** The transaction count saved with the last checkpoint read or written (null: none). */
+  /** The COUNTED_COLLECTION count saved with the last checkpoint read or written (null: none). */
   private savedCount: number | null = null;
 
   constructor(
@@ -119,9 +121,10 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
       ]);
       // Last, and only after every row of the batch is stored (see the header comment). The
       // batch's change events have reached the engine by now, so the count includes its rows.
-      // Unknown while the engine loads: a batch without transaction changes keeps the saved
-      // count (an empty catch-up pull after a reload must not erase it); any other drops it.
-      const count = this.events.transactionCount?.() ?? (grouped.has('transactions') ? null : this.savedCount);
+      // Unknown while the engine loads: a batch without changes of the counted collection keeps
+      // the saved count (an empty catch-up pull after a reload must not erase it); any other drops it.
+      const counted = COUNTED_COLLECTION !== undefined && grouped.has(COUNTED_COLLECTION);
+      const count = this.events.storedCount?.() ?? (counted ? null : this.savedCount);
       this.savedCount = count;
       await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: checkpoint.seq, epoch: checkpoint.epoch, ...(count === null ? {} : { count }) } });
       this.storedThrough = checkpoint.seq;
@@ -130,10 +133,11 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
   }
 
   /**
-   * The transaction count saved with the last checkpoint, or null (never saved). A hint: a
-   * crash between a batch's rows and its checkpoint leaves it behind until the next batch.
+   * The COUNTED_COLLECTION (transactions) count saved with the last checkpoint, or null (never
+   * saved). A hint: a crash between a batch's rows and its checkpoint leaves it behind until the
+   * next batch.
    */
-  async storedTransactionCount(): Promise<number | null> {
+  async storedCount(): Promise<number | null> {
     const doc = await this.db.meta.findOne(CHECKPOINT).exec();
     return countOf(doc?.toJSON().value);
   }
@@ -184,11 +188,6 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     if (typeof seq === 'number' && seq <= this.storedThrough) return;
     // Unknown seq (unreadable answer): keep the effect until the next batch has been applied.
     this.outbox.confirm(entry, typeof seq === 'number' ? seq : this.storedThrough + 1);
-  }
-
-  /** Stored transactions by id (server versions). */
-  getTransactions(ids: readonly string[]): Promise<Map<string, MirroredTransaction>> {
-    return getDocs(this.db.transactions, ids);
   }
 
   /**

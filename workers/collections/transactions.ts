@@ -297,4 +297,5 @@ export const transactionCollection: WorkerCollection<'transactions', AnyTransact
   rows: TRANSACTION_ROWS,
   stored: toMirrored,
   engine: (refs) => createTransactionEngine<EngineRow>(transactionText(refs)),
+  firstPage: { sort: 'occurred_desc' },
 };

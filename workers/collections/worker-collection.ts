@@ -22,4 +22,11 @@ export interface WorkerCollection<C extends QueriedCollection, In extends { id: 
   /** The row as stored (no `deleted`; mirror-only fields such as a negated time added). */
   stored: (row: RowOf<C>) => MirroredRow<C>;
   engine: (refs: ReferenceCache) => QueryEngine<E, FilterOf<C>, SortOf<C>>;
+  /**
+   * Optional: the cold-start first page. Until the engine has loaded, the view with no filter
+   * and this sort is read from IndexedDB through the definition's `mirror.negatedTime` index
+   * (ascending = newest first), its total from the count saved with the checkpoint. Without it
+   * every query of the collection waits for the load.
+   */
+  firstPage?: { sort: SortOf<C> };
 }

@@ -1,0 +1,145 @@
+import type { RxChangeEvent, RxCollection } from 'rxdb';
+import type { Subscription } from 'rxjs';
+import { ENTITIES, QUERIED_COLLECTIONS, type QueriedCollection } from '../schema/collections.ts';
+import { getDocs, queryDocs, scanDocs, stripMeta } from './bulk-write.ts';
+import type { MirrorDatabase, MirrorDoc, OwnCollection } from './db.ts';
+import { WORKER_COLLECTIONS, type CollectionEngines, type Rebasers } from './collections/index.ts';
+import type { QueryEngine, TextFilter } from './query-engine.ts';
+
+/**
+ * One queried collection's rows between its RxDB collection and its engine: the cold-start load
+ * (page by page), the change stream, re-deriving rows after their commands changed, the check
+ * hook's lookup and, when its worker entry declares one, the cold-start first page. Every feed is
+ * built once per mirror from the registry (QUERIED_COLLECTIONS, WORKER_COLLECTIONS, ENTITIES): the
+ * collection's engine, rebaser and RxDB collection are bound in its closures, so no per-row path
+ * looks anything up by name. The runtime only loops over the feeds.
+ */
+type Row = { id: string };
+/** An engine as a feed drives it: rows in and out (its filter and sort types do not matter here). */
+export type FeedEngine = QueryEngine<Row, TextFilter, string>;
+
+/** The cold-start first page: the view with no filter and `sort`, read from IndexedDB. */
+export interface FirstPage {
+  sort: string;
+  /** Stored rows (server versions) in the negated-time index's order. */
+  read: (offset: number, limit: number) => Promise<Row[]>;
+  /** Whether the count saved with the checkpoint is this collection's (COUNTED_COLLECTION). */
+  counted: boolean;
+  /** Counts the stored rows (walks the whole index: the fallback when no count was saved). */
+  count: () => Promise<number>;
+}
+
+export interface CollectionFeed {
+  readonly name: QueriedCollection;
+  readonly engine: FeedEngine;
+  /** What a row shows now (server row + the commands on top), as the engine holds it. */
+  readonly show: (row: Row) => Row;
+  readonly firstPage: FirstPage | null;
+  /**
+   * Ids the change stream touched while the load ran: their engine rows are newer than the
+   * load's pages. Null once the runtime has loaded.
+   */
+  touched: Set<string> | null;
+  /** Loads every stored row, page by page; `between` runs before each page. False: stopped. */
+  load: (pageSize: number, between: () => Promise<void>, stopped: () => boolean) => Promise<boolean>;
+  subscribe: () => Subscription;
+  /** Re-derives the rows with these ids that are in the engine; true when any was. */
+  refresh: (ids: Iterable<string>) => boolean;
+  has: (id: string) => boolean;
+  /** Stored rows by id (server versions), for reads before the load has finished. */
+  stored: (ids: readonly string[]) => Promise<Map<string, Row>>;
+}
+
+const firstPageOf = (c: QueriedCollection) => (WORKER_COLLECTIONS[c] as { firstPage?: { sort: string } }).firstPage;
+
+/**
+ * The collection whose row count is saved with the checkpoint (mirror-store.ts): the first one
+ * with a cold-start first page (transactions). Its first page's total comes from that count.
+ */
+export const COUNTED_COLLECTION: QueriedCollection | undefined = QUERIED_COLLECTIONS.find((c) => firstPageOf(c) !== undefined);
+
+/** The queried collections in load order: those with a first page first (registry order otherwise). */
+export const LOAD_ORDER: readonly QueriedCollection[] = [
+  ...QUERIED_COLLECTIONS.filter((c) => firstPageOf(c) !== undefined),
+  ...QUERIED_COLLECTIONS.filter((c) => firstPageOf(c) === undefined),
+];
+
+export interface FeedDeps {
+  db: MirrorDatabase;
+  engines: CollectionEngines;
+  shows: Rebasers;
+  /** Rows of `collection` changed in the engine (change stream): index text, tell the UI. */
+  onChanged: (collection: QueriedCollection) => void;
+}
+
+/** One feed per queried collection, in LOAD_ORDER. */
+export function createFeeds(deps: FeedDeps): CollectionFeed[] {
+  return LOAD_ORDER.map((c) => createFeed(c, deps));
+}
+
+function createFeed(name: QueriedCollection, { db, engines, shows, onChanged }: FeedDeps): CollectionFeed {
+  const mirror = ENTITIES[name].mirror as { kind: string; negatedTime?: { field: string } };
+  // Queried rows are read and followed in their own RxDB collection (db.ts), never in `refs`.
+  if (mirror.kind !== 'own') throw new Error(`queried collection ${name} must be stored 'own'`);
+  const rx = db[name as OwnCollection] as unknown as RxCollection<MirrorDoc>;
+  const engine = engines[name] as unknown as FeedEngine;
+  const show = shows[name] as unknown as (row: Row) => Row;
+  const spec = firstPageOf(name);
+  const index = mirror.negatedTime?.field;
+  if (spec && !index) throw new Error(`${name}: a first page needs the definition's mirror.negatedTime index`);
+
+  const feed: CollectionFeed = {
+    name,
+    engine,
+    show,
+    touched: new Set(),
+    firstPage:
+      spec && index
+        ? {
+            sort: spec.sort,
+            read: (offset, limit) => queryDocs(rx, { selector: {}, sort: [{ [index]: 'asc' }], skip: offset, limit } as never) as Promise<Row[]>,
+            counted: name === COUNTED_COLLECTION,
+            count: () => rx.count().exec(),
+          }
+        : null,
+    async load(pageSize, between, stopped) {
+      for await (const page of scanDocs(rx, pageSize)) {
+        await between();
+        if (stopped()) return false;
+        // A row changed by an event during the load is newer in the engine than in this page.
+        const touched = feed.touched;
+        const rows: Row[] = [];
+        for (const r of page) if (!touched?.has(r.id)) rows.push(show(r));
+        engine.upsertMany(rows);
+      }
+      return true;
+    },
+    subscribe: () =>
+      rx.eventBulks$.subscribe((bulk) => {
+        const upserts: Row[] = [];
+        const removals: string[] = [];
+        const touched = feed.touched;
+        for (const ev of bulk.events as RxChangeEvent<MirrorDoc>[]) {
+          if (touched) touched.add(ev.documentId);
+          if (ev.operation === 'DELETE') removals.push(ev.documentId);
+          else upserts.push(show(stripMeta(ev.documentData)));
+        }
+        if (removals.length) engine.removeMany(removals);
+        if (upserts.length) engine.upsertMany(upserts);
+        onChanged(name);
+      }),
+    refresh(ids) {
+      const rows: Row[] = [];
+      for (const id of new Set(ids)) {
+        const row = engine.get(id);
+        if (row) rows.push(show(row));
+      }
+      if (rows.length === 0) return false;
+      engine.upsertMany(rows);
+      return true;
+    },
+    has: (id) => engine.get(id) !== undefined,
+    stored: (ids) => getDocs(rx, ids),
+  };
+  return feed;
+}
