@@ -11,6 +11,8 @@ import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import type { Change } from '../schema/sync-feed.ts';
+import type { z } from 'zod';
+import { ENTITIES, type MirroredCollection, type RowOf } from '../schema/collections.ts';
 
 /**
  * Test fixtures built through the real zod schemas (a fixture the schema rejects fails at
@@ -145,4 +147,62 @@ export async function seedMirrorDb(idb: IDBFactory, name: string, rows: Transact
   await new RxMirrorStore(db, new OutboxIndex()).applyChanges(changes, { seq: rows.length + 1, epoch: 'e' });
   await db.close();
   return rows;
+}
+
+/**
+ * n valid rows of any mirrored collection, from its definition's zod schema alone (so a newly
+ * registered collection is covered by registry-driven tests without a fixture of its own):
+ * objects field by field, optional fields left out, nullable ones null, defaults taken, and every
+ * other leaf the first of a few candidate values its schema accepts (a schema none fits throws:
+ * then give the collection a factory here). Ids are `testUuid(kind, i+1)`, change_seq is i+1.
+ * Transactions use `makeTransactions` (realistic spread), with those ids.
+ */
+export function sampleRows<C extends MirroredCollection>(collection: C, n: number, kind = 0xa): RowOf<C>[] {
+  if (collection === 'transactions') return makeTransactions(n, kind).map((t, i) => ({ ...t, id: testUuid(kind, i + 1) })) as unknown as RowOf<C>[];
+  const schema = ENTITIES[collection].schema as unknown as z.ZodType;
+  const out: RowOf<C>[] = [];
+  for (let i = 0; i < n; i++) {
+    const row = { ...(sample(schema, i) as object), id: testUuid(kind, i + 1), change_seq: i + 1, deleted: false };
+    const parsed = schema.safeParse(row);
+    if (!parsed.success) throw new Error(`sampleRows(${collection}): add a fixture, the sample is invalid: ${parsed.error.message}`);
+    out.push(parsed.data as RowOf<C>);
+  }
+  return out;
+}
+
+const LEAF_CANDIDATES = (i: number): unknown[] => [
+  testUuid(9, i + 1), new Date(Date.UTC(2025, 0, 1 + (i % 300))).toISOString(), '2025-01-01', `sample${i}@demo.test`,
+  'USD', `Sample ${i}`, 'x', '4242', i + 1, 0, 1, true, false,
+];
+
+function sample(schema: z.ZodType, i: number): unknown {
+  const def = (schema as unknown as { _zod: { def: Record<string, unknown> & { type: string } } })._zod.def;
+  switch (def.type) {
+    case 'object':
+      return Object.fromEntries(
+        Object.entries(def.shape as Record<string, z.ZodType>)
+          .map(([k, v]) => [k, sample(v, i)] as const)
+          .filter(([, v]) => v !== undefined),
+      );
+    case 'optional':
+      return undefined;
+    case 'nullable':
+      return null;
+    case 'default':
+      return typeof def.defaultValue === 'function' ? (def.defaultValue as () => unknown)() : def.defaultValue;
+    case 'array':
+      return [];
+    case 'record':
+      return {};
+    case 'enum':
+      return Object.values(def.entries as Record<string, unknown>)[0];
+    case 'literal':
+      return (def.values as unknown[])[0];
+    case 'union':
+      return sample((def.options as z.ZodType[])[0]!, i);
+    case 'pipe':
+      return sample(def.in as z.ZodType, i);
+    default:
+      return LEAF_CANDIDATES(i).find((v) => schema.safeParse(v).success);
+  }
 }
