@@ -4,6 +4,7 @@ import { ENTITIES, QUERIED_COLLECTIONS, type QueriedCollection } from '../schema
 import { getDocs, queryDocs, scanDocs, stripMeta } from './bulk-write.ts';
 import type { MirrorDatabase, MirrorDoc, OwnCollection } from './db.ts';
 import { WORKER_COLLECTIONS, type CollectionEngines, type Rebasers } from './collections/index.ts';
+import { refersTo } from './collections/spec-engine.ts';
 import type { QueryEngine, TextFilter } from './query-engine.ts';
 
 /**
@@ -46,6 +47,8 @@ export interface CollectionFeed {
   /** Re-derives the rows with these ids that are in the engine; true when any was. */
   refresh: (ids: Iterable<string>) => boolean;
   has: (id: string) => boolean;
+  /** Re-derives the search text of the rows naming any of these (reference) ids. */
+  reindexNaming: (ids: ReadonlySet<string>) => void;
   /** Stored rows by id (server versions), for reads before the load has finished. */
   stored: (ids: readonly string[]) => Promise<Map<string, Row>>;
 }
@@ -84,6 +87,7 @@ function createFeed(name: QueriedCollection, { db, engines, shows, onChanged }: 
   const rx = db[name as OwnCollection] as unknown as RxCollection<MirrorDoc>;
   const engine = engines[name] as unknown as FeedEngine;
   const show = shows[name] as unknown as (row: Row) => Row;
+  const referencedIds = ENTITIES[name].query.referencedIds as (row: Row) => string[];
   const spec = firstPageOf(name);
   const index = mirror.negatedTime?.field;
   if (spec && !index) throw new Error(`${name}: a first page needs the definition's mirror.negatedTime index`);
@@ -139,6 +143,7 @@ function createFeed(name: QueriedCollection, { db, engines, shows, onChanged }: 
       return true;
     },
     has: (id) => engine.get(id) !== undefined,
+    reindexNaming: (ids) => void engine.reindexWhere(refersTo(referencedIds, ids)),
     stored: (ids) => getDocs(rx, ids),
   };
   return feed;

@@ -3,7 +3,7 @@ import type { Subscription } from 'rxjs';
 import type { CommandCheckContext } from '../schema/commands/define-command.ts';
 import type { MirroredCollection } from '../schema/sync-feed.ts';
 import type { TransactionFilter } from '../schema/transaction-query.ts';
-import { ENTITIES, QUERIED_COLLECTIONS, type QueriedCollection } from '../schema/collections.ts';
+import { QUERIED_COLLECTIONS, type QueriedCollection } from '../schema/collections.ts';
 import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
 import { entityRefs } from '../sync/outbox-machine.ts';
 import type { CollectionPage, CollectionQuery, QueryResult, RowView, TransactionQuery, TransactionView } from './api.ts';
@@ -17,7 +17,6 @@ import { RxOutboxStore } from './outbox-store.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { ReferenceCache } from './reference-cache.ts';
 import { createEngines, createRebasers, createViewers } from './collections/index.ts';
-import { refersTo } from './collections/spec-engine.ts';
 
 /**
  * One signed-in user's open mirror: the RxDB database, the outbox, the in-memory query engine
@@ -141,8 +140,10 @@ export class MirrorRuntime {
       if (first && isDefaultView(q, first.sort)) return this.prioritised(this.firstPageFromDb(collection, first, q, t0));
       await this.ready;
     }
-    const result = this.engines[collection].query(q);
-    return { rows: result.rows.map(this.views[collection]), total: result.total, offset: result.offset, took_ms: performance.now() - t0 };
+    // Through the feed's engine: `this.engines[collection]` is a union TypeScript cannot tie to C.
+    const result = this.feedOf[collection].engine.query(q as never);
+    const view = this.views[collection] as (row: { id: string }) => RowView<C>;
+    return { rows: result.rows.map(view), total: result.total, offset: result.offset, took_ms: performance.now() - t0 };
   }
 
   /** One row of a queried collection as shown, or null. */
@@ -296,7 +297,7 @@ export class MirrorRuntime {
     const changed = new Set<string>();
     for (const [kind, { upserts, removals }] of changes) for (const id of this.refs.apply(kind, upserts as never, removals)) changed.add(id);
     if (changed.size > 0) {
-      for (const c of QUERIED_COLLECTIONS) this.engines[c].reindexWhere(refersTo(ENTITIES[c].query.referencedIds, changed));
+      for (const feed of this.feeds) feed.reindexNaming(changed);
     }
     if (!notify) return;
     this.scheduleIndexing();
