@@ -35,7 +35,7 @@ export function foreignFields(type: ReimbursementType, patch: ReimbursementPatch
   const allowed = new Set<string>([...COMMON_FIELDS, ...TYPE_FIELDS[type]]);
   const errors: FieldErrors = {};
   for (const key of Object.keys(patch)) {
-    if (!allowed.has(key)) errors[key] = `${key} cannot be set on a ${type} reimbursement`;
+    if (!allowed.has(key)) errors[key] = `${key} cannot be set on a reimbursement of type ${type}`;
   }
   return errors;
 }
