@@ -4,6 +4,7 @@ import type { AnyEntityDef } from './entities/define-entity.ts';
 import { departmentEntity } from './entities/department.ts';
 import { glAccountEntity } from './entities/gl-account.ts';
 import { locationEntity } from './entities/location.ts';
+import { reimbursementEntity } from './entities/reimbursement.ts';
 import { userEntity } from './entities/spend-user.ts';
 import { trackingCategoryEntity } from './entities/tracking-category.ts';
 import { transactionEntity } from './entities/transaction.ts';
@@ -23,6 +24,7 @@ const DEFINITIONS = [
   glAccountEntity,
   trackingCategoryEntity,
   cardEntity,
+  reimbursementEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

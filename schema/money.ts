@@ -32,3 +32,13 @@ export function formatMoney(minor: number, currency: string, locale = 'en-US'): 
   }
   return f.format(minor / 10 ** currencyExponent(currency));
 }
+
+let known: ReadonlySet<string> | null = null;
+/** An ISO 4217 code the runtime's Intl knows (Intl.supportedValuesOf), not just three letters. */
+export function isKnownCurrency(code: string): boolean {
+  known ??= new Set(Intl.supportedValuesOf('currency'));
+  return known.has(code);
+}
+
+/** A currency a request may name: three capitals that are an ISO 4217 code. */
+export const knownCurrencySchema = currencyCodeSchema.refine(isKnownCurrency, 'must be a valid ISO 4217 code');

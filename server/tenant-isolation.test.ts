@@ -97,17 +97,25 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     const entity = randomUUID();
     await t.db.query(`INSERT INTO business_entities (id, business_id, name, country, currency) VALUES ($1, $2, $3, 'US', 'USD')`, [entity, a.businessId, `Entity ${tag}`]);
     await t.db.query(`UPDATE spend_users SET entity_id = $2 WHERE id = $1`, [a.users.employee, entity]);
+    // A draft claim of A's employee (a draft can be edited, submitted and deleted: the most to lose).
+    const claim = randomUUID();
+    await t.db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO reimbursements (id, business_id, user_id, type, status, merchant, amount, currency, transaction_date, change_seq)
+       SELECT $1, $2, $3, 'OUT_OF_POCKET', 'DRAFT', $4, 1234, 'USD', '2026-01-02', change_seq FROM seq`,
+      [claim, a.businessId, a.users.employee, `Claim ${tag}`],
+    );
     pool = {
       transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
-      glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee],
+      glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim],
     };
     ownPool = {
       transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
-      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee],
+      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [],
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, entity, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, entity, claim, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

@@ -14,6 +14,11 @@ const GL = testUuid(5, 1);
 const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'transaction.code': { transaction_id: ROW(1), patch: { memo: 'one' } },
   'transaction.bulkCode': { transaction_ids: [ROW(1), ROW(2), ROW(3)], patch: { gl_account_id: GL } },
+  'reimbursement.create': { id: ROW(1), amount: 1250, currency: 'USD', transaction_date: '2026-03-01' },
+  'reimbursement.createMileage': { id: ROW(1), distance_miles: 12, start_location: 'Office', end_location: 'Client', trip_date: '2026-03-01' },
+  'reimbursement.createPerDiem': { id: ROW(1), location: 'Chicago', start_date: '2026-03-01', end_date: '2026-03-03' },
+  'reimbursement.update': { reimbursement_id: ROW(1), patch: { memo: 'one' } },
+  'reimbursement.submit': { reimbursement_id: ROW(1) },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

@@ -16,6 +16,7 @@ import { codingPatchSchema, bulkCodingBodySchema } from '../commands/coding-patc
 import { IDENTITY_CALLS } from './calls-identity.ts';
 import { ADMIN_CALLS } from './calls-admin.ts';
 import { BUSINESS_CALLS, identityBusinessesSchema } from './calls-business.ts';
+import { REIMBURSEMENT_CALLS } from './calls-reimbursements.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -182,4 +183,5 @@ export const CATALOGUE = [
   ...IDENTITY_CALLS,
   ...ADMIN_CALLS,
   ...BUSINESS_CALLS,
+  ...REIMBURSEMENT_CALLS,
 ] as const;

@@ -1,9 +1,20 @@
 import type { z } from 'zod';
 import type { AnyCommandDef, CommandSplit } from './define-command.ts';
+import {
+  reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem, reimbursementSubmit, reimbursementUpdate,
+} from './reimbursement.ts';
 import { transactionBulkCode, transactionCode } from './transaction-code.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
-const DEFINITIONS = [transactionCode, transactionBulkCode] as const;
+const DEFINITIONS = [
+  transactionCode,
+  transactionBulkCode,
+  reimbursementCreate,
+  reimbursementCreateMileage,
+  reimbursementCreatePerDiem,
+  reimbursementUpdate,
+  reimbursementSubmit,
+] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];
 /** Derived from the definitions: a name no command has does not compile. */

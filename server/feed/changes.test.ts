@@ -6,6 +6,7 @@ import { cardSchema } from '../../schema/entities/card.ts';
 import { departmentSchema } from '../../schema/entities/department.ts';
 import { glAccountSchema } from '../../schema/entities/gl-account.ts';
 import { locationSchema } from '../../schema/entities/location.ts';
+import { reimbursementSchema } from '../../schema/entities/reimbursement.ts';
 import { userRowSchema } from '../../schema/entities/spend-user.ts';
 import { trackingCategorySchema } from '../../schema/entities/tracking-category.ts';
 import { transactionSchema } from '../../schema/entities/transaction.ts';
@@ -22,6 +23,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   gl_accounts: glAccountSchema.strict(),
   tracking_categories: trackingCategorySchema.strict(),
   cards: cardSchema.strict(),
+  reimbursements: reimbursementSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

@@ -8,6 +8,7 @@ import { sessionHandlers } from './identity-session.ts';
 import { stepUpHandlers } from './identity-step-up.ts';
 import { identityHandlers } from './identity.ts';
 import { referenceHandlers } from './reference.ts';
+import { reimbursementHandlers } from './reimbursements.ts';
 import { syncHandlers } from './sync.ts';
 import { transactionHandlers } from './transactions.ts';
 
@@ -25,6 +26,7 @@ export const HANDLERS = {
   ...passwordlessHandlers,
   ...referenceHandlers,
   ...transactionHandlers,
+  ...reimbursementHandlers,
   ...syncHandlers,
   ...adminHandlers,
   ...adminUserHandlers,

@@ -3,8 +3,9 @@ import type { RowView } from '../api.ts';
 import { occurredDesc } from '../../schema/mirror.ts';
 import type { OutboxIndex } from '../outbox-index.ts';
 import type { OwnCollection, MirrorDoc } from '../db.ts';
-import { rebaser } from '../rebase.ts';
+import { rebaser, type RowShape } from '../rebase.ts';
 import type { ReferenceCache } from '../reference-cache.ts';
+import { reimbursementCollection } from './reimbursements.ts';
 import { transactionCollection } from './transactions.ts';
 import type { WorkerCollection } from './worker-collection.ts';
 
@@ -18,6 +19,7 @@ import type { WorkerCollection } from './worker-collection.ts';
 type AnyWorkerCollection<C extends QueriedCollection> = WorkerCollection<C, any, any>;
 export const WORKER_COLLECTIONS = {
   transactions: transactionCollection,
+  reimbursements: reimbursementCollection,
 } as const satisfies { [C in QueriedCollection]: AnyWorkerCollection<C> };
 
 type Registry = typeof WORKER_COLLECTIONS;
@@ -33,7 +35,7 @@ export function createEngines(refs: ReferenceCache): CollectionEngines {
 
 /** What a row of each queried collection shows (commands applied), built once per mirror. */
 export function createRebasers(index: OutboxIndex): Rebasers {
-  return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, rebaser(index, WORKER_COLLECTIONS[c].rows)])) as unknown as Rebasers;
+  return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, rebaser(index, WORKER_COLLECTIONS[c].rows as unknown as RowShape<{ id: string }, { id: string }, unknown>)])) as unknown as Rebasers;
 }
 
 export type Viewers = { readonly [C in QueriedCollection]: (row: { id: string }) => RowView<C> };

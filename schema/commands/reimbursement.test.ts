@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import type { Reimbursement } from '../entities/reimbursement.ts';
+import {
+  claimErrors, foreignFields, reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem, reimbursementSubmit,
+  reimbursementUpdate,
+} from './reimbursement.ts';
+
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const AT = '2026-03-05T10:00:00.000Z';
+const base = (over: Partial<Reimbursement> = {}): Reimbursement => ({
+  id: id(1), user_id: id(2), business_id: id(9), type: 'OUT_OF_POCKET', status: 'DRAFT', merchant: null, amount: 1, currency: 'USD',
+  transaction_date: '2026-03-05', memo: null, gl_account_id: null, department_id: null, distance_miles: null, start_location: null,
+  end_location: null, trip_date: null, location: null, start_date: null, end_date: null, rejection_reason: null, submitted_at: null,
+  created_at: AT, change_seq: 0, updated_at: AT, deleted: false, ...over,
+});
+
+describe('reimbursement commands', () => {
+  it('create fills the claim and submits it unless told not to; the call carries the client id', () => {
+    const args = reimbursementCreate.args.parse({ id: id(1), amount: 1250, currency: 'EUR', transaction_date: '2026-03-01', merchant: 'Café' });
+    expect(reimbursementCreate.request(args)).toEqual({ body: args });
+    expect(reimbursementCreate.entityIds(args)).toEqual([id(1)]);
+    expect(reimbursementCreate.apply(base(), args)).toMatchObject({
+      amount: 1250, currency: 'EUR', transaction_date: '2026-03-01', merchant: 'Café', status: 'SUBMITTED', submitted_at: AT,
+    });
+    const draft = reimbursementCreate.apply(base(), { ...args, submit: false });
+    expect(draft).toMatchObject({ status: 'DRAFT', submitted_at: null });
+  });
+
+  it('mileage and per diem derive amount, currency and claim date', () => {
+    const m = reimbursementCreateMileage.apply(base({ type: 'MILEAGE' }), reimbursementCreateMileage.args.parse({
+      id: id(1), distance_miles: 10, start_location: 'A', end_location: 'B', trip_date: '2025-06-01',
+    }));
+    expect(m).toMatchObject({ amount: 700, currency: 'USD', transaction_date: '2025-06-01', trip_date: '2025-06-01' });
+    const p = reimbursementCreatePerDiem.apply(base({ type: 'PER_DIEM' }), reimbursementCreatePerDiem.args.parse({
+      id: id(1), location: 'Oslo', start_date: '2026-03-01', end_date: '2026-03-03',
+    }));
+    expect(p).toMatchObject({ amount: 17000, currency: 'USD', transaction_date: '2026-03-01' });
+    // An edit of the distance recomputes the amount.
+    const edited = reimbursementUpdate.apply(m, { reimbursement_id: id(1), patch: { distance_miles: 20, trip_date: '2026-01-02' } });
+    expect(edited).toMatchObject({ amount: 1450, transaction_date: '2026-01-02' });
+  });
+
+  it('submit stamps the write moment and clears a rejection; fields of another type are named', () => {
+    const rejected = base({ status: 'REJECTED', rejection_reason: 'No receipt', updated_at: '2026-03-06T00:00:00.000Z' });
+    const args = reimbursementSubmit.args.parse({ reimbursement_id: id(1) });
+    expect(reimbursementSubmit.request(args)).toEqual({ params: { reimbursement_uuid: id(1) } });
+    expect(reimbursementSubmit.apply(rejected, args)).toMatchObject({
+      status: 'SUBMITTED', rejection_reason: null, submitted_at: '2026-03-06T00:00:00.000Z',
+    });
+    expect(foreignFields('OUT_OF_POCKET', { memo: 'x', distance_miles: 3, location: 'y' })).toEqual({
+      distance_miles: 'distance_miles cannot be set on a reimbursement of type OUT_OF_POCKET',
+      location: 'location cannot be set on a reimbursement of type OUT_OF_POCKET',
+    });
+    expect(claimErrors(base({ type: 'MILEAGE', distance_miles: 0, trip_date: '2026-01-01' }), new Date(AT))).toHaveProperty('distance_miles');
+  });
+});

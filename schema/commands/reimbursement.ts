@@ -1,0 +1,176 @@
+import { z } from 'zod';
+import { produce } from 'immer';
+import { defineCommand } from './define-command.ts';
+import {
+  createMileage, createOutOfPocket, createPerDiem, mileageBodySchema, outOfPocketBodySchema, patchReimbursement,
+  perDiemBodySchema, reimbursementPatchSchema, submitReimbursement, type ReimbursementPatch,
+} from '../api/calls-reimbursements.ts';
+import type { Reimbursement, ReimbursementType } from '../entities/reimbursement.ts';
+import {
+  checkMileage, checkNotFuture, checkOutOfPocket, checkPerDiem, mileageAmount, perDiemAmount, type FieldErrors,
+} from '../reimbursement-rules.ts';
+
+/**
+ * Reimbursement commands. Each `apply` is pure and is what the server runs with authority
+ * (server/domain/reimbursements.ts) after checking the input with `claimErrors`; the worker runs
+ * the same `apply` optimistically. Mileage and per-diem amounts are always derived from their
+ * fields here, never taken from the client.
+ *
+ * The moment of a write is the row's `updated_at`, stamped by the caller before `apply` (so
+ * `submitted_at` is pure): the server stamps its clock, the worker its own.
+ */
+
+/** Fields only one claim type has; the rest (memo, GL account, department) every type has. */
+export const TYPE_FIELDS = {
+  OUT_OF_POCKET: ['merchant', 'amount', 'currency', 'transaction_date'],
+  MILEAGE: ['distance_miles', 'start_location', 'end_location', 'trip_date'],
+  PER_DIEM: ['location', 'start_date', 'end_date'],
+} as const satisfies Record<ReimbursementType, readonly (keyof ReimbursementPatch)[]>;
+const COMMON_FIELDS = ['memo', 'gl_account_id', 'department_id'] as const;
+/** Mileage and per diem are paid in US dollars at the US rates. */
+export const COMPUTED_CLAIM_CURRENCY = 'USD';
+
+/** Keys of `patch` that the claim's type does not have (each refused with its own message). */
+export function foreignFields(type: ReimbursementType, patch: ReimbursementPatch): FieldErrors {
+  const allowed = new Set<string>([...COMMON_FIELDS, ...TYPE_FIELDS[type]]);
+  const errors: FieldErrors = {};
+  for (const key of Object.keys(patch)) {
+    if (!allowed.has(key)) errors[key] = `${key} cannot be set on a reimbursement of type ${type}`;
+  }
+  return errors;
+}
+
+/** The row with `patch` applied, and the derived fields (amount, currency, claim date) recomputed. */
+export function applyClaimFields(row: Reimbursement, patch: ReimbursementPatch): Reimbursement {
+  return produce(row, (d) => {
+    if (patch.memo !== undefined) d.memo = patch.memo === '' ? null : patch.memo;
+    if (patch.gl_account_id !== undefined) d.gl_account_id = patch.gl_account_id;
+    if (patch.department_id !== undefined) d.department_id = patch.department_id;
+    switch (d.type) {
+      case 'OUT_OF_POCKET':
+        if (patch.merchant !== undefined) d.merchant = patch.merchant === '' ? null : patch.merchant;
+        if (patch.amount !== undefined) d.amount = patch.amount;
+        if (patch.currency !== undefined) d.currency = patch.currency;
+        if (patch.transaction_date !== undefined) d.transaction_date = patch.transaction_date;
+        break;
+      case 'MILEAGE': {
+        if (patch.distance_miles !== undefined) d.distance_miles = patch.distance_miles;
+        if (patch.start_location !== undefined) d.start_location = patch.start_location;
+        if (patch.end_location !== undefined) d.end_location = patch.end_location;
+        if (patch.trip_date !== undefined) d.trip_date = patch.trip_date;
+        d.currency = COMPUTED_CLAIM_CURRENCY;
+        if (d.trip_date) d.transaction_date = d.trip_date;
+        const computed = d.distance_miles !== null && d.trip_date ? mileageAmount(d.distance_miles, d.trip_date) : null;
+        if (computed && 'amount' in computed) d.amount = computed.amount;
+        break;
+      }
+      case 'PER_DIEM': {
+        if (patch.location !== undefined) d.location = patch.location;
+        if (patch.start_date !== undefined) d.start_date = patch.start_date;
+        if (patch.end_date !== undefined) d.end_date = patch.end_date;
+        d.currency = COMPUTED_CLAIM_CURRENCY;
+        if (d.start_date) d.transaction_date = d.start_date;
+        const computed = d.start_date && d.end_date ? perDiemAmount(d.start_date, d.end_date) : null;
+        if (computed && 'amount' in computed) d.amount = computed.amount;
+        break;
+      }
+    }
+  });
+}
+
+/** What is wrong with a claim's fields (after a patch is merged), by field; empty when none. */
+export function claimErrors(row: Reimbursement, now: Date): FieldErrors {
+  switch (row.type) {
+    case 'OUT_OF_POCKET':
+      return checkOutOfPocket(row, now);
+    case 'MILEAGE': {
+      const errors = checkMileage(row.distance_miles ?? 0, row.trip_date ?? '');
+      const future = checkNotFuture('trip_date', row.trip_date ?? '', now);
+      return future && !errors.trip_date ? { ...errors, trip_date: future } : errors;
+    }
+    case 'PER_DIEM':
+      return checkPerDiem(row.start_date ?? '', row.end_date ?? '');
+  }
+}
+
+/** Submission: SUBMITTED at the write's moment; a previous rejection reason is cleared. */
+export function applySubmit(row: Reimbursement): Reimbursement {
+  return produce(row, (d) => {
+    d.status = 'SUBMITTED';
+    d.submitted_at = d.updated_at;
+    d.rejection_reason = null;
+  });
+}
+
+/** A new claim: its fields, then submitted at once unless `submit` is false. */
+function applyCreate(row: Reimbursement, body: ReimbursementPatch & { submit: boolean }): Reimbursement {
+  const { submit, ...fields } = body;
+  const filled = applyClaimFields({ ...row, status: 'DRAFT', submitted_at: null }, fields);
+  return submit ? applySubmit(filled) : filled;
+}
+
+/**
+ * Creates carry the client's id (required here, optional in the call): a create that reached the
+ * server but whose answer was lost is answered with the stored row when sent again.
+ */
+const stripId = <T extends { id: string; submit: boolean }>(a: T) => {
+  const { id, submit, ...fields } = a;
+  void id;
+  return { ...fields, submit };
+};
+
+export const reimbursementCreate = defineCommand({
+  name: 'reimbursement.create',
+  args: outOfPocketBodySchema.extend({ id: z.uuid() }),
+  collection: 'reimbursements',
+  entityIds: (a) => [a.id],
+  call: createOutOfPocket,
+  request: (a) => ({ body: a }),
+  apply: (row, a) => applyCreate(row, stripId(a)),
+  // The create answers with the stored claim.
+  confirm: 'row',
+});
+
+export const reimbursementCreateMileage = defineCommand({
+  name: 'reimbursement.createMileage',
+  args: mileageBodySchema.extend({ id: z.uuid() }),
+  collection: 'reimbursements',
+  entityIds: (a) => [a.id],
+  call: createMileage,
+  request: (a) => ({ body: a }),
+  apply: (row, a) => applyCreate(row, stripId(a)),
+  confirm: 'row',
+});
+
+export const reimbursementCreatePerDiem = defineCommand({
+  name: 'reimbursement.createPerDiem',
+  args: perDiemBodySchema.extend({ id: z.uuid() }),
+  collection: 'reimbursements',
+  entityIds: (a) => [a.id],
+  call: createPerDiem,
+  request: (a) => ({ body: a }),
+  apply: (row, a) => applyCreate(row, stripId(a)),
+  confirm: 'row',
+});
+
+export const reimbursementUpdate = defineCommand({
+  name: 'reimbursement.update',
+  args: z.object({ reimbursement_id: z.uuid(), patch: reimbursementPatchSchema }),
+  collection: 'reimbursements',
+  entityIds: (a) => [a.reimbursement_id],
+  call: patchReimbursement,
+  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.patch }),
+  apply: (row, a) => applyClaimFields(row, a.patch),
+  confirm: 'row',
+});
+
+export const reimbursementSubmit = defineCommand({
+  name: 'reimbursement.submit',
+  args: z.object({ reimbursement_id: z.uuid() }),
+  collection: 'reimbursements',
+  entityIds: (a) => [a.reimbursement_id],
+  call: submitReimbursement,
+  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
+  apply: (row) => applySubmit(row),
+  confirm: 'row',
+});

@@ -1,0 +1,109 @@
+import { z } from 'zod';
+import { isoDateTime, mirroredFields, uuid } from './common.ts';
+import { defineEntity } from './define-entity.ts';
+import { currencyCodeSchema } from '../money.ts';
+
+/** Issue 9 §3: a claim for money the employee spent themselves. */
+export const REIMBURSEMENT_TYPES = ['OUT_OF_POCKET', 'MILEAGE', 'PER_DIEM'] as const;
+export const reimbursementTypeSchema = z.enum(REIMBURSEMENT_TYPES);
+export type ReimbursementType = z.infer<typeof reimbursementTypeSchema>;
+
+/** The status machine is in schema/reimbursement-rules.ts. */
+export const REIMBURSEMENT_STATUSES = ['DRAFT', 'SUBMITTED', 'APPROVED', 'REJECTED', 'PAID', 'CANCELED'] as const;
+export const reimbursementStatusSchema = z.enum(REIMBURSEMENT_STATUSES);
+export type ReimbursementStatus = z.infer<typeof reimbursementStatusSchema>;
+
+const isoDate = z.iso.date();
+
+export const reimbursementSchema = z.object({
+  id: uuid, // reimbursement_uuid
+  user_id: uuid,
+  type: reimbursementTypeSchema,
+  status: reimbursementStatusSchema,
+  merchant: z.string().max(200).nullable(),
+  /** Integer minor units of `currency`, > 0 (computed by the server for mileage and per diem). */
+  amount: z.number().int().positive(),
+  currency: currencyCodeSchema,
+  /** The claim date: the purchase (out of pocket), the trip (mileage), the first day (per diem). */
+  transaction_date: isoDate,
+  memo: z.string().max(2000).nullable(),
+  gl_account_id: uuid.nullable(),
+  department_id: uuid.nullable(),
+  /** MILEAGE only (null otherwise). */
+  distance_miles: z.number().positive().nullable(),
+  start_location: z.string().max(200).nullable(),
+  end_location: z.string().max(200).nullable(),
+  trip_date: isoDate.nullable(),
+  /** PER_DIEM only (null otherwise). */
+  location: z.string().max(200).nullable(),
+  start_date: isoDate.nullable(),
+  end_date: isoDate.nullable(),
+  /** Set when the claim was last rejected; cleared on resubmission. */
+  rejection_reason: z.string().max(2000).nullable(),
+  submitted_at: isoDateTime.nullable(),
+  created_at: isoDateTime,
+  ...mirroredFields,
+});
+export type Reimbursement = z.infer<typeof reimbursementSchema>;
+
+const csv = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
+
+export const REIMBURSEMENT_SORTS = ['date_desc', 'date_asc', 'amount_desc', 'amount_asc'] as const;
+export const reimbursementSortSchema = z.enum(REIMBURSEMENT_SORTS);
+export type ReimbursementSort = z.infer<typeof reimbursementSortSchema>;
+
+export const reimbursementFilterSchema = z.object({
+  q: z.string().max(200).optional(),
+  statuses: csv(reimbursementStatusSchema).optional(),
+  types: csv(reimbursementTypeSchema).optional(),
+  user_ids: csv(z.uuid()).optional(),
+});
+export type ReimbursementFilter = z.infer<typeof reimbursementFilterSchema>;
+
+/** The structured part of a filter (free text `q` is matched by the text index). */
+export function matchesReimbursementFilter(r: Reimbursement, f: ReimbursementFilter): boolean {
+  if (f.statuses?.length && !f.statuses.includes(r.status)) return false;
+  if (f.types?.length && !f.types.includes(r.type)) return false;
+  if (f.user_ids?.length && !f.user_ids.includes(r.user_id)) return false;
+  return true;
+}
+
+export function compareReimbursements(sort: ReimbursementSort) {
+  // Newest claim date first; ties newest created first, then by id (a total order).
+  const byDateDesc = (a: Reimbursement, b: Reimbursement) =>
+    a.transaction_date < b.transaction_date ? 1 : a.transaction_date > b.transaction_date ? -1
+      : a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+  switch (sort) {
+    case 'date_desc':
+      return byDateDesc;
+    case 'date_asc':
+      return (a: Reimbursement, b: Reimbursement) => byDateDesc(b, a);
+    case 'amount_desc':
+      return (a: Reimbursement, b: Reimbursement) => b.amount - a.amount || byDateDesc(a, b);
+    case 'amount_asc':
+      return (a: Reimbursement, b: Reimbursement) => a.amount - b.amount || byDateDesc(a, b);
+  }
+}
+
+function referencedIds(r: Reimbursement): string[] {
+  const ids = [r.user_id];
+  for (const id of [r.gl_account_id, r.department_id]) if (id) ids.push(id);
+  return ids;
+}
+
+export const reimbursementEntity = defineEntity({
+  name: 'reimbursements',
+  schema: reimbursementSchema,
+  idField: 'id',
+  mirror: { kind: 'own', indexes: ['date_desc'], negatedTime: { field: 'date_desc', of: 'transaction_date' } },
+  visibility: 'owner',
+  searchText: ['merchant', 'memo'],
+  query: {
+    filter: reimbursementFilterSchema,
+    sorts: REIMBURSEMENT_SORTS,
+    matches: matchesReimbursementFilter,
+    compare: compareReimbursements,
+    referencedIds,
+  },
+});

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { REIMBURSEMENT_STATUSES, type ReimbursementStatus } from './entities/reimbursement.ts';
+import {
+  checkDeletable, checkEditable, checkMove, checkOutOfPocket, latestClaimDate, mileageAmount, perDiemAmount,
+} from './reimbursement-rules.ts';
+
+const ALLOWED: [ReimbursementStatus, ReimbursementStatus][] = [
+  ['DRAFT', 'SUBMITTED'], ['SUBMITTED', 'APPROVED'], ['APPROVED', 'PAID'], ['SUBMITTED', 'REJECTED'],
+  ['REJECTED', 'SUBMITTED'], ['DRAFT', 'CANCELED'], ['SUBMITTED', 'CANCELED'], ['REJECTED', 'CANCELED'],
+];
+
+describe('the reimbursement status machine', () => {
+  it('allows exactly the listed moves and names the current status when refusing', () => {
+    for (const from of REIMBURSEMENT_STATUSES) {
+      for (const to of REIMBURSEMENT_STATUSES) {
+        const check = checkMove(from, to);
+        const allowed = ALLOWED.some(([f, t]) => f === from && t === to);
+        expect(check.ok, `${from} → ${to}`).toBe(allowed);
+        if (!check.ok) expect(check.message).toContain(`status ${from}`);
+      }
+    }
+  });
+  it('edits drafts and rejected claims only; deletes drafts only', () => {
+    expect(REIMBURSEMENT_STATUSES.filter((s) => checkEditable(s).ok)).toEqual(['DRAFT', 'REJECTED']);
+    expect(REIMBURSEMENT_STATUSES.filter((s) => checkDeletable(s).ok)).toEqual(['DRAFT']);
+    const refused = checkDeletable('PAID');
+    expect(!refused.ok && refused.message).toContain('status PAID');
+  });
+});
+
+describe('mileage', () => {
+  it('uses the IRS rate of the trip year: 72.5 ¢ in 2026, 70 ¢ in 2025', () => {
+    expect(mileageAmount(100, '2026-03-01')).toEqual({ amount: 7250 });
+    expect(mileageAmount(100, '2025-12-31')).toEqual({ amount: 7000 });
+    // 12.3 × 72.5 = 891.75 → 892; 0.01 × 72.5 = 0.725 → 1; 1 × 72.5 = 72.5 → 73 (half up).
+    expect(mileageAmount(12.3, '2026-01-01')).toEqual({ amount: 892 });
+    expect(mileageAmount(0.01, '2026-01-01')).toEqual({ amount: 1 });
+    expect(mileageAmount(1, '2026-01-01')).toEqual({ amount: 73 });
+    expect(mileageAmount(2000, '2026-01-01')).toEqual({ amount: 145000 });
+  });
+  it('refuses a distance of 0, over 2,000 miles or finer than a hundredth, and a year with no rate', () => {
+    expect(mileageAmount(0, '2026-01-01')).toEqual({ errors: { distance_miles: 'distance_miles must be greater than 0' } });
+    expect(mileageAmount(2000.01, '2026-01-01')).toEqual({ errors: { distance_miles: 'distance_miles must be at most 2000' } });
+    expect(mileageAmount(1.001, '2026-01-01')).toMatchObject({ errors: { distance_miles: expect.stringContaining('2 decimal') } });
+    expect(mileageAmount(10, '2024-06-01')).toMatchObject({ errors: { trip_date: expect.stringContaining('2024 has none') } });
+  });
+});
+
+describe('per diem', () => {
+  it('pays 75 % on the first and last day: 3 days = 170 USD, 2 days = 102 USD, 1 day = 51 USD', () => {
+    expect(perDiemAmount('2026-03-01', '2026-03-03')).toEqual({ amount: 17000, days: 3 });
+    expect(perDiemAmount('2026-03-01', '2026-03-02')).toEqual({ amount: 10200, days: 2 });
+    expect(perDiemAmount('2026-03-01', '2026-03-01')).toEqual({ amount: 5100, days: 1 });
+    expect(perDiemAmount('2026-02-27', '2026-03-02')).toEqual({ amount: 5100 * 2 + 6800 * 2, days: 4 });
+  });
+  it('refuses an end before the start', () => {
+    expect(perDiemAmount('2026-03-02', '2026-03-01')).toEqual({ errors: { end_date: 'end_date must be on or after start_date' } });
+  });
+});
+
+describe('out of pocket', () => {
+  const now = new Date('2026-11-23T12:00:00Z');
+  it('needs a positive integer amount and a date that is not in the future', () => {
+    expect(checkOutOfPocket({ amount: 1250, transaction_date: '2026-11-23' }, now)).toEqual({});
+    expect(checkOutOfPocket({ amount: 0, transaction_date: '2026-11-01' }, now)).toHaveProperty('amount');
+    expect(checkOutOfPocket({ amount: -5, transaction_date: '2026-11-01' }, now)).toHaveProperty('amount');
+    expect(checkOutOfPocket({ amount: 1.5, transaction_date: '2026-11-01' }, now)).toHaveProperty('amount');
+    expect(checkOutOfPocket({ amount: 100, transaction_date: '2026-11-25' }, now)).toEqual({
+      transaction_date: 'transaction_date must not be in the future',
+    });
+  });
+  it('treats today anywhere on Earth (UTC+14) as not in the future', () => {
+    expect(latestClaimDate(new Date('2026-11-23T09:59:00Z'))).toBe('2026-11-23');
+    expect(latestClaimDate(new Date('2026-11-23T10:00:00Z'))).toBe('2026-11-24');
+  });
+});

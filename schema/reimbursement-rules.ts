@@ -1,0 +1,147 @@
+import type { ReimbursementStatus } from './entities/reimbursement.ts';
+
+/**
+ * Reimbursement rules (issue 9 §3), pure: the status machine, the mileage and per-diem amounts
+ * and the out-of-pocket checks. Server and worker share them. Amounts are integer cents (USD).
+ */
+
+/**
+ * DRAFT → SUBMITTED → APPROVED → PAID; SUBMITTED → REJECTED (with a reason); REJECTED → SUBMITTED
+ * (resubmit); DRAFT | SUBMITTED | REJECTED → CANCELED. PAID and CANCELED are final.
+ */
+export const REIMBURSEMENT_MOVES: Readonly<Record<ReimbursementStatus, readonly ReimbursementStatus[]>> = {
+  DRAFT: ['SUBMITTED', 'CANCELED'],
+  SUBMITTED: ['APPROVED', 'REJECTED', 'CANCELED'],
+  APPROVED: ['PAID'],
+  REJECTED: ['SUBMITTED', 'CANCELED'],
+  PAID: [],
+  CANCELED: [],
+};
+
+export type MoveCheck = { ok: true } | { ok: false; message: string };
+
+const LABEL: Record<ReimbursementStatus, string> = {
+  DRAFT: 'a draft', SUBMITTED: 'submitted', APPROVED: 'approved', REJECTED: 'rejected', PAID: 'paid', CANCELED: 'canceled',
+};
+
+/** Whether `from → to` is allowed; if not, a message naming the current status. */
+export function checkMove(from: ReimbursementStatus, to: ReimbursementStatus): MoveCheck {
+  if (REIMBURSEMENT_MOVES[from].includes(to)) return { ok: true };
+  return { ok: false, message: `This reimbursement is ${LABEL[from]} (status ${from}) and cannot move to ${to}.` };
+}
+
+/** Edits (PATCH) are allowed while the claimant still holds the claim. */
+export const EDITABLE_STATUSES: readonly ReimbursementStatus[] = ['DRAFT', 'REJECTED'];
+export function checkEditable(status: ReimbursementStatus): MoveCheck {
+  if (EDITABLE_STATUSES.includes(status)) return { ok: true };
+  return { ok: false, message: `This reimbursement is ${LABEL[status]} (status ${status}); only a draft or a rejected claim can be edited.` };
+}
+/** Only drafts are deleted; anything submitted stays on record (cancel instead). */
+export function checkDeletable(status: ReimbursementStatus): MoveCheck {
+  if (status === 'DRAFT') return { ok: true };
+  return { ok: false, message: `This reimbursement is ${LABEL[status]} (status ${status}); only a draft can be deleted.` };
+}
+
+/** Field → message; empty when the input is acceptable. */
+export type FieldErrors = Record<string, string>;
+
+// --- Mileage ------------------------------------------------------------------------------------
+
+/**
+ * IRS standard business mileage rates, in tenths of a cent per mile, by the trip's year.
+ * A trip in a year not listed is refused (no guessing a rate the IRS has not published, and no
+ * silently applying a stale one): add the year's rate here when it is announced.
+ */
+export const IRS_MILEAGE_RATES: Readonly<Record<number, number>> = { 2025: 700, 2026: 725 };
+export const MAX_MILEAGE_DISTANCE = 2000;
+
+export function mileageRate(year: number): number | null {
+  return IRS_MILEAGE_RATES[year] ?? null;
+}
+
+/**
+ * The mileage amount in cents: round(distance × rate), half up. Distances have at most two
+ * decimals (hundredths of a mile) so the product is computed exactly in integers.
+ */
+export function mileageAmount(distanceMiles: number, tripDate: string): { amount: number } | { errors: FieldErrors } {
+  const errors = checkMileage(distanceMiles, tripDate);
+  if (Object.keys(errors).length > 0) return { errors };
+  const hundredths = Math.round(distanceMiles * 100);
+  const rate = mileageRate(yearOf(tripDate))!;
+  // hundredths × tenths-of-cents / 1000 = cents; round half up on the exact integer ratio.
+  return { amount: Math.floor((hundredths * rate * 2 + 1000) / 2000) };
+}
+
+export function checkMileage(distanceMiles: number, tripDate: string): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!Number.isFinite(distanceMiles) || distanceMiles <= 0) errors.distance_miles = 'distance_miles must be greater than 0';
+  else if (distanceMiles > MAX_MILEAGE_DISTANCE) errors.distance_miles = `distance_miles must be at most ${MAX_MILEAGE_DISTANCE}`;
+  else if (Math.abs(distanceMiles * 100 - Math.round(distanceMiles * 100)) > 1e-6) {
+    errors.distance_miles = 'distance_miles must have at most 2 decimal places';
+  }
+  const year = yearOf(tripDate);
+  if (mileageRate(year) === null) {
+    const years = Object.keys(IRS_MILEAGE_RATES).join(', ');
+    errors.trip_date = `trip_date must be in a year with a known IRS mileage rate (${years}); ${year} has none`;
+  }
+  return errors;
+}
+
+// --- Per diem -----------------------------------------------------------------------------------
+
+/** GSA-style default for meals and incidentals, in cents per full day. */
+export const PER_DIEM_DAILY_RATE = 6800;
+/** First and last travel days get 75 % of the daily rate. */
+export const PER_DIEM_PARTIAL_DAY_SHARE = 0.75;
+export const MAX_PER_DIEM_DAYS = 366;
+
+/**
+ * Per-diem amount in cents for a trip from `start` to `end` (inclusive ISO dates). The first and
+ * last days are travel days at 75 %; days between at 100 %. A one-day trip is both first and last
+ * day, paid at 75 % once (not 150 %): 3 days = 51 + 68 + 51 = 170 USD, 1 day = 51 USD.
+ */
+export function perDiemAmount(start: string, end: string): { amount: number; days: number } | { errors: FieldErrors } {
+  const errors = checkPerDiem(start, end);
+  if (Object.keys(errors).length > 0) return { errors };
+  const days = daysBetween(start, end) + 1;
+  const partial = Math.round(PER_DIEM_DAILY_RATE * PER_DIEM_PARTIAL_DAY_SHARE);
+  const amount = days === 1 ? partial : 2 * partial + (days - 2) * PER_DIEM_DAILY_RATE;
+  return { amount, days };
+}
+
+export function checkPerDiem(start: string, end: string): FieldErrors {
+  const errors: FieldErrors = {};
+  if (end < start) errors.end_date = 'end_date must be on or after start_date';
+  else if (daysBetween(start, end) + 1 > MAX_PER_DIEM_DAYS) errors.end_date = `a per-diem trip must be at most ${MAX_PER_DIEM_DAYS} days`;
+  return errors;
+}
+
+// --- Out of pocket ------------------------------------------------------------------------------
+
+/**
+ * The latest date a claim may carry when it is `now`: today somewhere on Earth, i.e. the UTC date
+ * 14 hours ahead (UTC+14), so a claimant east of UTC can claim their own today.
+ */
+export function latestClaimDate(now: Date): string {
+  return new Date(now.getTime() + 14 * 3_600_000).toISOString().slice(0, 10);
+}
+
+export function checkOutOfPocket(input: { amount: number; transaction_date: string }, now: Date): FieldErrors {
+  const errors: FieldErrors = {};
+  if (!Number.isInteger(input.amount) || input.amount <= 0) errors.amount = 'amount must be a positive integer of minor units';
+  const notFuture = checkNotFuture('transaction_date', input.transaction_date, now);
+  if (notFuture) errors.transaction_date = notFuture;
+  return errors;
+}
+
+export function checkNotFuture(field: string, date: string, now: Date): string | null {
+  return date > latestClaimDate(now) ? `${field} must not be in the future` : null;
+}
+
+function yearOf(date: string): number {
+  return Number(date.slice(0, 4));
+}
+
+function daysBetween(start: string, end: string): number {
+  return Math.round((Date.parse(`${end}T00:00:00Z`) - Date.parse(`${start}T00:00:00Z`)) / 86_400_000);
+}
