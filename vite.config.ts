@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { precompress } from './build/precompress.ts';
 
 const API_ORIGIN = process.env.LEDGERLINE_API ?? 'http://127.0.0.1:8787';
 
@@ -48,6 +49,9 @@ export default defineConfig({
       },
       workbox: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,wasm,woff2}'],
+        // The precompressed siblings (build/precompress.ts) are never precached: the service
+        // worker fetches the originals and the server picks the encoding per request.
+        globIgnores: ['**/*.br', '**/*.gz'],
         navigateFallback: '/index.html',
         // API calls are never answered from a cache: the mirror is the offline store, not the SW.
         navigateFallbackDenylist: [/^\/v1\//],
@@ -58,6 +62,8 @@ export default defineConfig({
       },
       devOptions: { enabled: false },
     }),
+    // Last: it compresses what every other plugin wrote, the service worker included.
+    precompress(),
   ],
   worker: {
     format: 'es',

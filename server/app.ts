@@ -8,6 +8,7 @@ import type { Db } from './db/db.ts';
 import { ChangeNotifier } from './feed/notifier.ts';
 import type { AppDeps } from './core/deps.ts';
 import { ApiError, fromDatabaseError } from './core/errors.ts';
+import { compressAnswers } from './http/encoding.ts';
 import { securityHeaders } from './http/headers.ts';
 import { registerCatalogue } from './http/register.ts';
 import { serveDist } from './http/static.ts';
@@ -58,6 +59,8 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
 
   // First, so every answer gets them: API, app files, the SPA fallback, 404s, errors, SSE.
   app.use('*', securityHeaders());
+  // Feed pages and search answers are large JSON; SSE streams and small answers pass untouched.
+  app.use('/v1/*', compressAnswers());
   app.use(
     '/v1/*',
     bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('REQUEST_7013'), 413) }),

@@ -1,17 +1,25 @@
-import { createReadStream, existsSync } from 'node:fs';
+import { createReadStream, existsSync, type Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import type { Context, Hono } from 'hono';
+import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/compress';
+import { acceptedEncodings, compressStream, ON_THE_FLY_MIN_BYTES, type Encoding } from './encoding.ts';
 
 /**
- * Serves the built PWA from `distDir` on the API's origin. Files whose name changes with their
- * content (vite's hashed assets) are cached forever; the entry points (index.html, sw.js, the
- * manifest) must be revalidated every time or an update would never reach installed apps.
+ * Serves the built PWA from `distDir` on the API's origin. Vite's files under /assets/ carry a
+ * content hash in their name and are cached forever; everything else (index.html, sw.js, the
+ * manifest, icons, the workbox runtime) must be revalidated on every use, or an update would
+ * never reach installed apps; ETag/Last-Modified make that revalidation a 304.
  * Any other GET outside /v1 falls back to index.html so client-side routes survive a reload.
+ *
+ * Encodings: the build writes `.br` and `.gz` siblings (build/precompress.ts); the best one the
+ * client accepts is sent as it is. A compressible file with no sibling for any accepted encoding
+ * (a dist built without the plugin, a file added by hand) is compressed on the fly at the fast
+ * levels of http/encoding.ts.
  */
-const NO_CACHE = /(^|\/)(index\.html|sw\.js|registerSW\.js|workbox-[\w-]+\.js|[\w-]+\.webmanifest)$/;
-const HASHED = /(^|\/)assets\//;
+const HASHED = /^\/assets\//;
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -27,13 +35,9 @@ const TYPES: Record<string, string> = {
   '.wasm': 'application/wasm',
   '.txt': 'text/plain; charset=utf-8',
   '.map': 'application/json',
+  '.xml': 'application/xml',
 };
-
-function cacheControl(path: string): string {
-  if (NO_CACHE.test(path)) return 'no-cache';
-  if (HASHED.test(path)) return 'public, max-age=31536000, immutable';
-  return 'public, max-age=3600';
-}
+const SIBLING: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
 /** The file under root a URL path names, or null (outside root, missing, or a directory). */
 async function resolveFile(root: string, urlPath: string): Promise<string | null> {
@@ -50,15 +54,73 @@ async function resolveFile(root: string, urlPath: string): Promise<string | null
   return info?.isFile() ? file : null;
 }
 
+const statFile = (path: string) => stat(path).then((s) => (s.isFile() ? s : null), () => null);
+
+/** What goes on the wire for one request: a file as stored, or the original compressed now. */
+type Representation = { path: string; info: Stats; encoding: Encoding | null; onTheFly: boolean };
+
+async function representation(c: Context, file: string, info: Stats, compressible: boolean): Promise<Representation> {
+  const plain = { path: file, info, encoding: null, onTheFly: false };
+  if (!compressible) return plain;
+  const accepted = acceptedEncodings(c.req.header('accept-encoding'));
+  for (const encoding of accepted) {
+    const sibling = await statFile(file + SIBLING[encoding]);
+    if (sibling) return { path: file + SIBLING[encoding], info: sibling, encoding, onTheFly: false };
+  }
+  const [best] = accepted;
+  if (best && info.size >= ON_THE_FLY_MIN_BYTES) return { ...plain, encoding: best, onTheFly: true };
+  return plain;
+}
+
+/**
+ * A validator per representation (a br answer and a gzip answer are different bytes). Size and
+ * mtime of the stored file are enough: every build rewrites what it changes. On-the-fly bytes
+ * depend on the zlib version, so their tag is weak.
+ */
+function etagOf(rep: Representation, original: Stats): string {
+  const stamp = (s: Stats) => `${s.size.toString(36)}-${Math.floor(s.mtimeMs).toString(36)}`;
+  if (rep.onTheFly) return `W/"${stamp(original)}-${rep.encoding}"`;
+  return `"${stamp(rep.info)}${rep.encoding ? `-${rep.encoding}` : ''}"`;
+}
+
+function notModified(c: Context, etag: string, mtimeMs: number): boolean {
+  const inm = c.req.header('if-none-match');
+  if (inm !== undefined) {
+    const bare = (tag: string) => tag.trim().replace(/^W\//, '');
+    return inm.split(',').some((tag) => tag.trim() === '*' || bare(tag) === bare(etag));
+  }
+  const ims = Date.parse(c.req.header('if-modified-since') ?? '');
+  return Number.isFinite(ims) && Math.floor(mtimeMs / 1000) * 1000 <= ims;
+}
+
+function body(rep: Representation): ReadableStream {
+  const file = createReadStream(rep.path);
+  if (!rep.onTheFly || !rep.encoding) return Readable.toWeb(file) as ReadableStream;
+  const z = compressStream(rep.encoding);
+  file.on('error', (err) => z.destroy(err));
+  return Readable.toWeb(file.pipe(z)) as ReadableStream;
+}
+
 async function sendFile(c: Context, root: string, file: string): Promise<Response> {
   const info = await stat(file);
-  const headers = {
-    'content-type': TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream',
-    'content-length': String(info.size),
-    'cache-control': cacheControl(file.slice(root.length).split(sep).join('/')),
+  const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+  const compressible = COMPRESSIBLE_CONTENT_TYPE_REGEX.test(type);
+  const rep = await representation(c, file, info, compressible);
+  const etag = etagOf(rep, info);
+  const headers: Record<string, string> = {
+    'cache-control': HASHED.test(file.slice(root.length).split(sep).join('/')) ? IMMUTABLE : 'no-cache',
+    etag,
+    'last-modified': info.mtime.toUTCString(),
   };
+  // Caches must keep one copy per encoding of anything that could be sent encoded.
+  if (compressible) headers.vary = 'Accept-Encoding';
+  if (notModified(c, etag, info.mtimeMs)) return c.body(null, 304, headers);
+  headers['content-type'] = type;
+  if (rep.encoding) headers['content-encoding'] = rep.encoding;
+  // On the fly the length is known only at the end: that answer goes out chunked.
+  if (!rep.onTheFly) headers['content-length'] = String(rep.info.size);
   if (c.req.method === 'HEAD') return c.body(null, 200, headers);
-  return c.body(Readable.toWeb(createReadStream(file)) as ReadableStream, 200, headers);
+  return c.body(body(rep), 200, headers);
 }
 
 export function serveDist(app: Hono, distDir: string): void {
