@@ -3,6 +3,7 @@ import { extname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
+import { COMPRESS_MIN_BYTES } from '../schema/constants.ts';
 
 /**
  * Writes `<file>.br` (brotli, quality 11) and `<file>.gz` (gzip -9) beside every compressible file
@@ -11,11 +12,8 @@ import type { Plugin } from 'vite';
  */
 const COMPRESSIBLE = new Set(['.js', '.mjs', '.css', '.html', '.svg', '.json', '.webmanifest', '.txt', '.wasm', '.map', '.xml']);
 
-/**
- * Below this a compressed answer saves less than a packet and the server sends the file as it is
- * (its on-the-fly threshold, static.ts, is the same number).
- */
-export const MIN_BYTES = 1024;
+/** Smaller files are served as they are (the server's on-the-fly floor is the same constant). */
+export const MIN_BYTES = COMPRESS_MIN_BYTES;
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);

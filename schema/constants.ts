@@ -21,3 +21,10 @@ export const RETRY_METHODS = ['GET', 'PUT', 'HEAD', 'DELETE', 'OPTIONS', 'TRACE'
 export const STANDARD_MAX_RETRIES = 2;
 export const PAGED_MAX_RETRIES = 5;
 export const RETRY_BASE_DELAY_MS = 300;
+
+/**
+ * Ours: below this a compressed answer saves less than one packet, so the build does not
+ * precompress a file and the server does not compress an answer (build/precompress.ts,
+ * server/http/encoding.ts).
+ */
+export const COMPRESS_MIN_BYTES = 1024;

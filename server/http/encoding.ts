@@ -2,14 +2,12 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, createBrotliCompress, createGzip, gzip } from 'node:zlib';
 import type { MiddlewareHandler } from 'hono';
 import { COMPRESSIBLE_CONTENT_TYPE_REGEX } from 'hono/compress';
+import { COMPRESS_MIN_BYTES } from '../../schema/constants.ts';
 
 export type Encoding = 'br' | 'gzip';
 
-/**
- * Below this a compressed answer saves less than one packet; the same number is the build's
- * precompression floor (build/precompress.ts MIN_BYTES).
- */
-export const ON_THE_FLY_MIN_BYTES = 1024;
+/** Smaller answers are sent as they are; the build's precompression floor is the same constant. */
+export const ON_THE_FLY_MIN_BYTES = COMPRESS_MIN_BYTES;
 
 /**
  * The encodings the client accepts, best first; identity is always the fallback. A `q` ranks
