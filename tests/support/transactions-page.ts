@@ -4,6 +4,12 @@
  */
 import type { Locator, Page } from 'playwright-core';
 
+/**
+ * The sync mark of an edit saved on this device and not yet confirmed ("Pending" is never used
+ * for it: that word read like the card state, which the UI calls "Authorized").
+ */
+export const WAITING_TO_SYNC = 'Waiting to sync';
+
 export const searchBox = (page: Page): Locator => page.getByRole('searchbox', { name: 'Search transactions' });
 
 export const grid = (page: Page): Locator => page.getByRole('grid', { name: 'Transactions' });
