@@ -119,9 +119,10 @@ function UserMenu() {
   return (
     <>
       <Menu
-        label={`Account: ${name}`}
+        label="Account"
         trigger={
           <>
+            <span className="sr-only">Account: </span>
             <span className="avatar" aria-hidden="true">
               {(user.first_name[0] ?? '') + (user.last_name[0] ?? '')}
             </span>

@@ -8,10 +8,15 @@ const ITEM = '[role="menuitem"]:not(:disabled)';
 const CloseMenu = createContext<() => void>(() => undefined);
 
 export interface MenuProps {
-  /** The trigger button's accessible name (its visible content may be an avatar and a name). */
+  /** The menu's accessible name. */
   label: string;
-  /** What the trigger shows. */
+  /**
+   * What the trigger shows; its text is the trigger's accessible name (visible words must be part
+   * of the name, so add words for screen readers with an sr-only span, not an aria-label).
+   */
   trigger: ReactNode;
+  /** Only for a trigger with no text (an icon): its accessible name. */
+  triggerLabel?: string;
   /** Shown above the items, outside the menu role (e.g. who is signed in). */
   header?: ReactNode;
   /** MenuItem and MenuGroup elements. */
@@ -24,7 +29,7 @@ export interface MenuProps {
  * item (ArrowUp on the last); arrows, Home/End and type-ahead move; Escape or Tab close it, and
  * Escape gives focus back to the trigger; a click outside closes it.
  */
-export function Menu({ label, trigger, header, children, triggerClassName = 'menu-trigger' }: MenuProps) {
+export function Menu({ label, trigger, triggerLabel, header, children, triggerClassName = 'menu-trigger' }: MenuProps) {
   const [open, setOpen] = useState<false | 'first' | 'last'>(false);
   const triggerRef = useRef<HTMLButtonElement>(null);
   const menuId = useId();
@@ -34,7 +39,7 @@ export function Menu({ label, trigger, header, children, triggerClassName = 'men
         ref={triggerRef}
         type="button"
         className={triggerClassName}
-        aria-label={label}
+        aria-label={triggerLabel}
         aria-haspopup="menu"
         aria-expanded={open !== false}
         aria-controls={open ? menuId : undefined}

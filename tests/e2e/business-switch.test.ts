@@ -49,7 +49,7 @@ describe('business switcher, end to end', () => {
     await signIn(page, USER, PASSWORD);
     await waitForTotal(page, DEMO_TRANSACTIONS);
 
-    await page.getByLabel(/^Account: /).click();
+    await page.getByRole('button', { name: /^Account: / }).click();
     const switcher = page.getByRole('group', { name: 'Switch business' });
     await expect(switcher.getByRole('menuitem').count()).resolves.toBe(2);
     const [demoName] = await server.db.query<{ name: string }>('SELECT name FROM businesses WHERE id = $1', [server.businessId]);
