@@ -127,6 +127,16 @@ describe('accessibility, end to end', () => {
         expect((await focusInfo(page)).inDialog, `${key} press ${i + 1}`).toBe(dialogId);
       }
     }
+    // An open coding list is a layer of its own: Escape closes the list, not the dialog.
+    const gl = dialog.getByRole('combobox', { name: 'GL account' });
+    await gl.focus();
+    await page.keyboard.press('ArrowDown');
+    await dialog.getByRole('listbox', { name: 'GL account' }).waitFor({ state: 'visible' });
+    await expectAccessible(page, 'bulk dialog with the GL account list open');
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('listbox').waitFor({ state: 'detached' });
+    await expect(dialog.isVisible()).resolves.toBe(true);
+
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     const back = await focusInfo(page);

@@ -25,6 +25,7 @@ import {
 import {
   COLUMNS,
   allRows,
+  chooseCoding,
   mirrorProgressBar,
   rowAt,
   searchBox,
@@ -94,7 +95,7 @@ async function bulkCodeSelection(session: BrowserSession, count: number, glLabel
   const { page } = session;
   await selectionBar(page).getByRole('button', { name: `Code ${count}` }).click();
   const dialog = page.getByRole('dialog', { name: `Code ${count} transactions` });
-  await dialog.getByLabel('GL account').selectOption({ label: glLabel });
+  await chooseCoding(dialog, 'GL account', glLabel);
   await dialog.getByRole('button', { name: `Apply to ${count}` }).click();
   await dialog.waitFor({ state: 'detached' });
 }

@@ -50,6 +50,15 @@ export async function waitForTotal(page: Page, total: number, timeout = 60_000):
   throw new Error(`the transactions page shows ${last ?? 'no'} results, expected ${total}`);
 }
 
+/**
+ * Chooses `option` in a coding combobox (GL account, department, location, tracking) of `scope`
+ * (the bulk dialog or the drawer): types it, then picks the option by its whole name.
+ */
+export async function chooseCoding(scope: Locator, label: string, option: string): Promise<void> {
+  await scope.getByRole('combobox', { name: label }).fill(option);
+  await scope.getByRole('listbox', { name: label }).getByRole('option', { name: option, exact: true }).click();
+}
+
 /** The selection bar ("N selected", select all matching, Code N…). */
 export const selectionBar = (page: Page): Locator => page.getByRole('region', { name: 'Selection' });
 

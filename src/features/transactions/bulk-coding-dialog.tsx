@@ -3,7 +3,8 @@ import type { DataClient } from '../../data-access/types.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import { Modal } from '../../components/modal.tsx';
 import { Button } from '../../components/button.tsx';
-import { SelectField, type SelectOption } from '../../components/select-field.tsx';
+import type { SelectOption } from '../../components/select-field.tsx';
+import { Combobox } from '../../components/combobox.tsx';
 import { CLEAR, KEEP, bulkPatch, emptyBulkForm, type BulkForm } from './coding-patch.ts';
 import type { ReferenceView } from './use-reference-data.ts';
 
@@ -102,5 +103,5 @@ const BULK_CHOICES: readonly SelectOption[] = [
 ];
 
 function BulkSelect(props: { label: string; value: string; options: readonly SelectOption[]; onChange(v: string): void }) {
-  return <SelectField {...props} leading={BULK_CHOICES} />;
+  return <Combobox {...props} leading={BULK_CHOICES} />;
 }

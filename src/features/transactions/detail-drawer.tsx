@@ -2,7 +2,8 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { formatMoney } from '../../../schema/money.ts';
 import type { DataClient, TransactionView } from '../../data-access/types.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
-import { SelectField, type SelectOption } from '../../components/select-field.tsx';
+import type { SelectOption } from '../../components/select-field.tsx';
+import { Combobox } from '../../components/combobox.tsx';
 import { diffCoding, type CodingValues } from './coding-patch.ts';
 import { CardStatePill, SyncMark } from './status-marks.tsx';
 import { Drawer } from '../../components/drawer.tsx';
@@ -177,5 +178,5 @@ function CodingSelect(props: {
   const { label, value, options, current, onChange } = props;
   const offered = value === null || options.some((o) => o.value === value);
   const leading = offered ? [NONE] : [NONE, { value, label: current || 'Current value' }];
-  return <SelectField label={label} value={value ?? ''} options={options} leading={leading} onChange={(v) => onChange(v || null)} />;
+  return <Combobox label={label} value={value ?? ''} options={options} leading={leading} onChange={(v) => onChange(v || null)} />;
 }
