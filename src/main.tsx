@@ -8,7 +8,11 @@ import { DataProvider } from './data-access/data-context.tsx';
 import { bootPlatform, tabBusinessId } from './lib/platform-boot.ts';
 import { withoutBusinessParam } from './lib/business-switch.ts';
 import { createAppRouter } from './router.tsx';
+import { applyTheme, readTheme } from './lib/theme.ts';
 import './styles.css';
+
+// First, before anything renders: a pinned Light or Dark theme (System needs no script).
+applyTheme(readTheme(window.localStorage), document);
 
 const root = document.getElementById('root');
 if (!root) throw new Error('Ledgerline mounts into #root, which index.html must provide');

@@ -3,12 +3,15 @@ import type { AppStore } from './data-access/app-state.ts';
 import { whenBooted } from './data-access/app-state.ts';
 import { useAppState } from './data-access/data-context.tsx';
 import { AppLayout } from './app/app-layout.tsx';
+import { Button } from './components/button.tsx';
 import { Toasts } from './app/toasts.tsx';
 import { UpdatePrompt } from './app/update-prompt.tsx';
 import { HOME_PATH, safeRedirect } from './lib/redirect.ts';
 import { parseUrlSearch, stringifyUrlSearch } from './app/url-search.ts';
 import type { NavItem } from './lib/routing.ts';
-import { identityGuestRoutes, identityNav, identityRoutes } from './features/identity/index.ts';
+import { identityGuestRoutes, identityNav } from './features/identity/index.ts';
+import { NotFoundPage } from './app/not-found-page.tsx';
+import { SettingsPage } from './app/settings-page.tsx';
 import { transactionsNav, transactionsRoutes } from './features/transactions/index.ts';
 
 /**
@@ -45,9 +48,9 @@ function BootScreen({ error }: { error: string | null }) {
       {error ? (
         <div className="notice notice-error" role="alert">
           Ledgerline could not open its local data: {error}
-          <button type="button" className="btn btn-sm" onClick={() => window.location.reload()}>
+          <Button size="sm" onClick={() => window.location.reload()}>
             Reload
-          </button>
+          </Button>
         </div>
       ) : (
         <p className="muted">Opening your data…</p>
@@ -80,6 +83,7 @@ const appRoute = createRoute({
   component: function SignedInLayout() {
     return <AppLayout nav={NAV} />;
   },
+  notFoundComponent: NotFoundPage,
 });
 
 const indexRoute = createRoute({
@@ -90,12 +94,22 @@ const indexRoute = createRoute({
   },
 });
 
+/** Settings gathers sections from several features, so the shell owns its page. */
+const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: SettingsPage });
+
+/**
+ * Any other address: a 404 inside the signed-in shell (header, navigation, a way back). A splat
+ * route is matched last, so it never shadows a real page; signed out, the guard sends the visitor
+ * to sign-in first, like any signed-in page.
+ */
+const notFoundRoute = createRoute({ getParentRoute: () => appRoute, path: '$', component: NotFoundPage });
+
 /** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
 const NAV: readonly NavItem[] = [...transactionsNav, ...identityNav];
 
 const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
-  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...identityRoutes(appRoute)]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), settingsRoute, notFoundRoute]),
 ]);
 
 export function createAppRouter(store: AppStore) {

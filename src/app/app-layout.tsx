@@ -1,18 +1,18 @@
-import { useRef, useState } from 'react';
-import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { useState } from 'react';
+import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { mobileUnsupportedReason } from '../../schema/platform.ts';
 import { roleDisplayName } from '../../schema/roles.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
-import { useAppStore, useAppState, useDataClient } from '../data-access/data-context.tsx';
+import { useAppState } from '../data-access/data-context.tsx';
 import { SyncIndicator } from './sync-indicator.tsx';
 import { mirrorProgress } from './sync-text.ts';
-import { toastError } from '../lib/toast-store.ts';
 import { ReauthDialog, StepUpDialog } from '../features/identity/index.ts';
 import { HOME_PATH } from '../lib/redirect.ts';
 import type { NavItem } from '../lib/routing.ts';
-import { unsyncedQuestion } from './sign-out-text.ts';
-import { errorText } from '../lib/error-text.ts';
-import { BusinessSwitcher } from './business-switcher.tsx';
+import { useBusinessSwitcher } from './business-switcher.tsx';
+import { useSignOut } from './use-sign-out.ts';
+import { Button } from '../components/button.tsx';
+import { Menu, MenuItem } from '../components/menu.tsx';
 
 /** The signed-in shell: top bar (brand, the features' main navigation, sync, user), offline banner, progress. */
 export function AppLayout({ nav }: { nav: readonly NavItem[] }) {
@@ -26,9 +26,7 @@ export function AppLayout({ nav }: { nav: readonly NavItem[] }) {
         <p className="notice notice-error" role="alert">
           {unsupported}
         </p>
-        <button type="button" className="btn" onClick={() => void signOut(false)}>
-          Sign out
-        </button>
+        <Button onClick={() => void signOut(false)}>Sign out</Button>
       </main>
     );
   }
@@ -46,7 +44,7 @@ export function AppLayout({ nav }: { nav: readonly NavItem[] }) {
             </Link>
           ))}
         </nav>
-        <div className="topbar-spacer" />
+        <div className="spacer" />
         <SyncIndicator />
         <UserMenu />
       </header>
@@ -84,28 +82,6 @@ function ParkedStepUp() {
   return <StepUpDialog onDone={() => setDismissedAt(parked)} onCancel={() => setDismissedAt(parked)} />;
 }
 
-/** Sign-out (this device, or every device); asks first when edits have not synced. */
-function useSignOut() {
-  const client = useDataClient();
-  const store = useAppStore();
-  const navigate = useNavigate();
-  const pending = useAppState((s) => (s.status?.pending ?? 0) + (s.status?.failed ?? 0) + (s.status?.needsStepUp ?? 0));
-  return async (everywhere: boolean) => {
-    if (pending > 0 && !window.confirm(unsyncedQuestion(pending))) return;
-    if (everywhere) {
-      const result = await client.signOutAllSessions();
-      if (!result.ok) {
-        toastError(errorText(result.error));
-        return;
-      }
-    } else {
-      await client.signOut();
-    }
-    store.set({ session: null, status: null });
-    await navigate({ to: '/sign-in', search: {} });
-  };
-}
-
 /** First-mirror progress: rows arrive in batches, and the table is usable after the first. */
 function MirrorProgress() {
   const progress = useAppState((s) => mirrorProgress(s.status));
@@ -132,43 +108,43 @@ function MirrorProgress() {
   );
 }
 
+/** The account menu: who is signed in, the business switcher, sign-out. */
 function UserMenu() {
   const session = useAppState((s) => s.session);
-  const signOutWith = useSignOut();
-  const menu = useRef<HTMLDetailsElement>(null);
+  const signOut = useSignOut();
+  const switcher = useBusinessSwitcher();
   if (!session) return null;
   const { user, business } = session;
-
-  function signOut(everywhere: boolean) {
-    menu.current?.removeAttribute('open');
-    void signOutWith(everywhere);
-  }
-
+  const name = fullName(user);
   return (
-    <details className="user-menu" ref={menu}>
-      <summary aria-label={`Account: ${fullName(user)}`}>
-        <span className="avatar" aria-hidden="true">
-          {(user.first_name[0] ?? '') + (user.last_name[0] ?? '')}
-        </span>
-        <span className="user-name">{fullName(user)}</span>
-      </summary>
-      <div className="menu">
-        <div className="menu-header">
-          <div className="menu-name">{fullName(user)}</div>
-          <div className="muted">{user.email}</div>
-          <div className="muted">
-            {roleDisplayName(user.role, user.is_manager)} · {business.name}
+    <>
+      <Menu
+        label="Account"
+        trigger={
+          <>
+            <span className="sr-only">Account: </span>
+            <span className="avatar" aria-hidden="true">
+              {(user.first_name[0] ?? '') + (user.last_name[0] ?? '')}
+            </span>
+            <span className="user-name">{name}</span>
+          </>
+        }
+        header={
+          <div className="menu-header">
+            <div className="menu-name">{name}</div>
+            <div className="muted">{user.email}</div>
+            <div className="muted">
+              {roleDisplayName(user.role, user.is_manager)} · {business.name}
+            </div>
           </div>
-        </div>
-        <BusinessSwitcher onSwitched={() => menu.current?.removeAttribute('open')} />
-        <button type="button" className="menu-item" onClick={() => signOut(false)}>
-          Sign out
-        </button>
-        <button type="button" className="menu-item" onClick={() => signOut(true)}>
-          Sign out of all devices
-        </button>
-      </div>
-    </details>
+        }
+      >
+        {switcher.items}
+        <MenuItem onSelect={() => void signOut(false)}>Sign out</MenuItem>
+        <MenuItem onSelect={() => void signOut(true)}>Sign out of all devices</MenuItem>
+      </Menu>
+      {switcher.dialog}
+    </>
   );
 }
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useAppStore, useAppState, useDataClient } from '../data-access/data-context.tsx';
 import type { SessionInfo } from '../data-access/types.ts';
 import { Modal } from '../components/modal.tsx';
+import { MenuGroup, MenuItem } from '../components/menu.tsx';
 import { MfaStep } from '../features/identity/index.ts';
 import { leftBehindText, switcherEntries } from '../lib/business-switch.ts';
 import { errorText } from '../lib/error-text.ts';
@@ -9,17 +10,18 @@ import { rememberTabBusiness } from '../lib/session-tab.ts';
 import { toastError, toastInfo } from '../lib/toast-store.ts';
 
 /**
- * The user menu's business switcher (§3, §6): one button per business the person can act in,
- * the current one marked; rendered only when there is a choice. The worker opens the chosen
+ * The user menu's business switcher (§3, §6): one item per business the person can act in, the
+ * current one marked; rendered only when there is a choice. The worker opens the chosen
  * business's own mirror; the previous one (and its unsent edits) stays on this device.
+ * The menu closes on the choice; a business needing MFA then asks for the code in a dialog,
+ * which the caller renders outside the menu (`dialog`).
  */
-export function BusinessSwitcher({ onSwitched }: { onSwitched: () => void }) {
+export function useBusinessSwitcher() {
   const session = useAppState((s) => s.session);
-  const switchTo = useSwitchBusiness(onSwitched);
+  const switchTo = useSwitchBusiness();
   const [busy, setBusy] = useState(false);
   const [mfaFor, setMfaFor] = useState<string | null>(null);
   const entries = switcherEntries(session);
-  if (entries.length === 0) return null;
 
   async function choose(id: string) {
     setBusy(true);
@@ -30,26 +32,18 @@ export function BusinessSwitcher({ onSwitched }: { onSwitched: () => void }) {
     }
   }
 
-  return (
-    <div role="group" aria-labelledby="business-switch-label" className="menu-section">
-      <div id="business-switch-label" className="menu-label muted">
-        Switch business
-      </div>
-      {entries.map((b) => (
-        <button
-          key={b.id}
-          type="button"
-          className={b.current ? 'menu-item current' : 'menu-item'}
-          aria-current={b.current ? 'true' : undefined}
-          disabled={busy}
-          onClick={() => void (b.current ? onSwitched() : choose(b.id))}
-        >
-          {b.name}
-        </button>
-      ))}
-      {mfaFor && <SwitchMfaDialog onDone={() => setMfaFor(null)} />}
-    </div>
-  );
+  const items =
+    entries.length === 0 ? null : (
+      <MenuGroup label="Switch business">
+        {entries.map((b) => (
+          <MenuItem key={b.id} current={b.current} disabled={busy} onSelect={() => void (b.current ? undefined : choose(b.id))}>
+            {b.name}
+          </MenuItem>
+        ))}
+      </MenuGroup>
+    );
+  const dialog = mfaFor ? <SwitchMfaDialog onDone={() => setMfaFor(null)} /> : null;
+  return { items, dialog };
 }
 
 /** The chosen business requires MFA this session has not passed: the code completes the switch. */
@@ -83,7 +77,7 @@ function useFinishSwitch() {
   };
 }
 
-function useSwitchBusiness(onSwitched: () => void) {
+function useSwitchBusiness() {
   const client = useDataClient();
   const finish = useFinishSwitch();
   return async (businessId: string): Promise<'done' | 'mfa' | 'failed'> => {
@@ -94,7 +88,6 @@ function useSwitchBusiness(onSwitched: () => void) {
       return 'failed';
     }
     await finish(result.session, result.left_behind);
-    onSwitched();
     return 'done';
   };
 }

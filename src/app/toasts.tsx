@@ -1,4 +1,5 @@
 import { useStore } from '../data-access/store.ts';
+import { Toast } from '../components/toast.tsx';
 import { dismissToast, toastStore } from '../lib/toast-store.ts';
 
 /** Toasts: destructive ones are alerts (read out at once), the others polite status messages. */
@@ -7,12 +8,7 @@ export function Toasts() {
   return (
     <div className="toasts">
       {toasts.map((t) => (
-        <div key={t.id} className={`toast toast-${t.tone}`} role={t.tone === 'error' ? 'alert' : 'status'}>
-          <span className="toast-message">{t.message}</span>
-          <button type="button" className="btn-ghost btn-sm" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>
-            ×
-          </button>
-        </div>
+        <Toast key={t.id} tone={t.tone} message={t.message} onDismiss={() => dismissToast(t.id)} />
       ))}
     </div>
   );

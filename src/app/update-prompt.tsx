@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { registerSW } from 'virtual:pwa-register';
+import { Button } from '../components/button.tsx';
 
 /**
  * The service worker update prompt. registerType is 'prompt': a new version waits until the
@@ -21,12 +22,12 @@ export function UpdatePrompt() {
   return (
     <div className="update-prompt" role="region" aria-label="Update">
       <span>A new version is available</span>
-      <button type="button" className="btn btn-primary btn-sm" onClick={() => void update.current?.(true)}>
+      <Button variant="primary" size="sm" onClick={() => void update.current?.(true)}>
         Reload
-      </button>
-      <button type="button" className="btn-ghost btn-sm" onClick={() => setNeedRefresh(false)}>
+      </Button>
+      <Button variant="ghost" size="sm" onClick={() => setNeedRefresh(false)}>
         Later
-      </button>
+      </Button>
     </div>
   );
 }

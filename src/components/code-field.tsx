@@ -19,6 +19,7 @@ export function CodeField({ label, value, onChange, name = 'code', autoComplete 
     <label className="field">
       <span className="field-label">{label}</span>
       <input
+        className="code-input"
         name={name}
         inputMode="numeric"
         autoComplete={autoComplete}

@@ -1,15 +1,20 @@
-import { useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
-import { tabbables, trapStep } from './focus-trap.ts';
+import { useId, useRef, type FormEvent, type ReactNode } from 'react';
+import { useLayer } from './use-layer.ts';
 
 export interface ModalProps {
   /** The dialog's heading; it names the dialog (aria-labelledby). */
   title: ReactNode;
+  /** A line under the title; it describes the dialog (aria-describedby). */
+  description?: ReactNode;
   /** Escape (and Cancel buttons the caller renders) close it; without it Escape does nothing. */
   onClose?: () => void;
-  /** The dialog is itself the form (its buttons submit it). */
+  /** The dialog holds one form (its buttons submit it). */
   onSubmit?: (e: FormEvent) => unknown;
   /** A press on the backdrop closes it too (only for dialogs with nothing to lose). */
   closeOnBackdrop?: boolean;
+  /** Where focus goes on close when the control that opened the dialog is gone (e.g. the grid). */
+  returnFocus?: () => HTMLElement | null | undefined;
+  size?: 'md' | 'lg';
   children: ReactNode;
 }
 
@@ -17,67 +22,43 @@ export interface ModalProps {
  * A modal dialog: focus moves in when it opens (to an autoFocus control, else the first one),
  * Tab and Shift+Tab cycle inside it, Escape closes it, and focus goes back to whatever opened it.
  * Escape never reaches the page's own shortcuts underneath (e.g. the table's "close the drawer").
+ * The dialog role sits on a <div>; a form, when there is one, is inside it (a <form> may not
+ * take the dialog role).
  */
-export function Modal({ title, onClose, onSubmit, closeOnBackdrop = false, children }: ModalProps) {
+export function Modal({ title, description, onClose, onSubmit, closeOnBackdrop = false, returnFocus, size = 'md', children }: ModalProps) {
   const titleId = useId();
-  const box = useRef<HTMLElement | null>(null);
-  const setBox = (el: HTMLElement | null) => {
-    box.current = el;
-  };
-  // Read while rendering: children's autoFocus has already moved focus by the time effects run.
-  const [opener] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
+  const descriptionId = useId();
+  const box = useRef<HTMLDivElement>(null);
+  useLayer({ ref: box, modal: true, onEscape: onClose, returnFocus });
 
-  useEffect(() => {
-    const el = box.current;
-    if (el && !el.contains(document.activeElement)) (tabbables(el)[0] ?? el).focus();
-    return () => {
-      if (opener instanceof HTMLElement && opener.isConnected) opener.focus();
-    };
-  }, [opener]);
-
-  function onKeyDown(e: KeyboardEvent) {
-    if (e.key === 'Escape') {
-      e.stopPropagation();
-      onClose?.();
-      return;
-    }
-    const el = box.current;
-    if (e.key !== 'Tab' || !el) return;
-    const list = tabbables(el);
-    const to = trapStep(list.length, list.indexOf(document.activeElement as HTMLElement), e.shiftKey);
-    if (to === null) return;
-    e.preventDefault();
-    (list[to] ?? el).focus();
-  }
-
-  const common = {
-    className: 'modal',
-    role: 'dialog',
-    'aria-modal': true,
-    'aria-labelledby': titleId,
-    tabIndex: -1,
-    onKeyDown,
-  } as const;
-  const body = (
-    <>
-      <h2 id={titleId}>{title}</h2>
-      {children}
-    </>
-  );
   return (
     <div
       className="modal-backdrop"
       onMouseDown={closeOnBackdrop ? (e) => e.target === e.currentTarget && onClose?.() : undefined}
     >
-      {onSubmit ? (
-        <form ref={setBox} {...common} onSubmit={(e) => void onSubmit(e)}>
-          {body}
-        </form>
-      ) : (
-        <div ref={setBox} {...common}>
-          {body}
-        </div>
-      )}
+      <div
+        ref={box}
+        className={size === 'lg' ? 'modal modal-lg' : 'modal'}
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        aria-describedby={description ? descriptionId : undefined}
+        tabIndex={-1}
+      >
+        <h2 id={titleId}>{title}</h2>
+        {description && (
+          <p id={descriptionId} className="muted">
+            {description}
+          </p>
+        )}
+        {onSubmit ? (
+          <form className="modal-form" onSubmit={(e) => void onSubmit(e)} noValidate>
+            {children}
+          </form>
+        ) : (
+          children
+        )}
+      </div>
     </div>
   );
 }

@@ -49,13 +49,13 @@ describe('business switcher, end to end', () => {
     await signIn(page, USER, PASSWORD);
     await waitForTotal(page, DEMO_TRANSACTIONS);
 
-    await page.getByLabel(/^Account: /).click();
+    await page.getByRole('button', { name: /^Account: / }).click();
     const switcher = page.getByRole('group', { name: 'Switch business' });
-    await expect(switcher.getByRole('button').count()).resolves.toBe(2);
+    await expect(switcher.getByRole('menuitem').count()).resolves.toBe(2);
     const [demoName] = await server.db.query<{ name: string }>('SELECT name FROM businesses WHERE id = $1', [server.businessId]);
-    await expect(switcher.getByRole('button', { name: demoName!.name }).getAttribute('aria-current')).resolves.toBe('true');
+    await expect(switcher.getByRole('menuitem', { name: demoName!.name }).getAttribute('aria-current')).resolves.toBe('true');
 
-    await switcher.getByRole('button', { name: OTHER_NAME }).click();
+    await switcher.getByRole('menuitem', { name: OTHER_NAME }).click();
     await waitForTotal(page, OTHER_TRANSACTIONS);
 
     // A link naming the demo business selects it in a fresh load of this tab.

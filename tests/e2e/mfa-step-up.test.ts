@@ -104,8 +104,8 @@ describe('MFA sign-in and step-up, end to end', () => {
     );
     expect(owner.map((r) => r.name)).toEqual(['Compilers Inc']);
 
-    await page.getByLabel('Account: Grace Hopper').click();
-    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await page.getByRole('button', { name: 'Account: Grace Hopper' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor({ state: 'visible', timeout: 30_000 });
   });
 

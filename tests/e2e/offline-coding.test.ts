@@ -25,11 +25,13 @@ import {
 import {
   COLUMNS,
   allRows,
+  chooseCoding,
   mirrorProgressBar,
   rowAt,
   searchBox,
   selectionBar,
   waitForTotal,
+  WAITING_TO_SYNC,
 } from '../support/transactions-page.ts';
 import { businessSeq, countTransactions, idempotencyKeys, keyScope, rowsChangedAfter, userByEmail } from '../support/db-checks.ts';
 
@@ -93,7 +95,7 @@ async function bulkCodeSelection(session: BrowserSession, count: number, glLabel
   const { page } = session;
   await selectionBar(page).getByRole('button', { name: `Code ${count}` }).click();
   const dialog = page.getByRole('dialog', { name: `Code ${count} transactions` });
-  await dialog.getByLabel('GL account').selectOption({ label: glLabel });
+  await chooseCoding(dialog, 'GL account', glLabel);
   await dialog.getByRole('button', { name: `Apply to ${count}` }).click();
   await dialog.waitFor({ state: 'detached' });
 }
@@ -166,7 +168,7 @@ describe('offline coding, end to end', () => {
       const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
       await drawer.getByLabel('Memo').fill(`${MEMO_PREFIX} ${i + 1}`);
       await drawer.getByRole('button', { name: 'Save' }).click();
-      await expect.poll(() => drawer.getByText('Pending').count()).toBeGreaterThan(0);
+      await expect.poll(() => drawer.getByText(WAITING_TO_SYNC).count()).toBeGreaterThan(0);
       const id = new URL(page.url()).searchParams.get('open');
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
       story.memoIds.push(id!);
@@ -242,7 +244,7 @@ describe('offline coding, end to end', () => {
     await searchBox(page).fill(MEMO_PREFIX);
     await waitForTotal(page, story.memoIds.length);
     await expect
-      .poll(async () => (await allRows(page, story.memoIds.length)).filter((r) => r.cells[COLUMNS.status]?.includes('Pending')).length)
+      .poll(async () => (await allRows(page, story.memoIds.length)).filter((r) => r.cells[COLUMNS.status]?.includes(WAITING_TO_SYNC)).length)
       .toBe(0);
   });
 
@@ -285,19 +287,19 @@ async function memosOnServer() {
   );
 }
 
-/** The offline edits are on screen, marked pending: memo rows via search, bulk rows by position. */
+/** The offline edits are on screen, marked "Waiting to sync": memo rows via search, bulk rows by position. */
 async function expectPendingEdits(session: BrowserSession, bulkCount: number) {
   const { page } = session;
   await searchBox(page).fill(MEMO_PREFIX);
   await waitForTotal(page, story.memoIds.length);
   const memoRows = await allRows(page, story.memoIds.length);
   expect(memoRows.map((r) => r.cells[COLUMNS.memo]).sort()).toEqual(story.memoIds.map((_, i) => `${MEMO_PREFIX} ${i + 1}`));
-  expect(memoRows.every((r) => r.cells[COLUMNS.status]?.includes('Pending'))).toBe(true);
+  expect(memoRows.every((r) => r.cells[COLUMNS.status]?.includes(WAITING_TO_SYNC))).toBe(true);
   await searchBox(page).fill('');
   await waitForTotal(page, await countTransactions(server.db, server.businessId));
   for (let i = OFFLINE_BULK_ROWS.first; i < OFFLINE_BULK_ROWS.first + bulkCount; i++) {
     const cells = rowAt(page, i).getByRole('gridcell');
     await expect.poll(() => cells.nth(COLUMNS.gl).textContent()).toBe(story.offlineGl.label);
-    expect(await cells.nth(COLUMNS.status).textContent()).toContain('Pending');
+    expect(await cells.nth(COLUMNS.status).textContent()).toContain(WAITING_TO_SYNC);
   }
 }

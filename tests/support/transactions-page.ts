@@ -4,6 +4,12 @@
  */
 import type { Locator, Page } from 'playwright-core';
 
+/**
+ * The sync mark of an edit saved on this device and not yet confirmed ("Pending" is never used
+ * for it: that word read like the card state, which the UI calls "Authorized").
+ */
+export const WAITING_TO_SYNC = 'Waiting to sync';
+
 export const searchBox = (page: Page): Locator => page.getByRole('searchbox', { name: 'Search transactions' });
 
 export const grid = (page: Page): Locator => page.getByRole('grid', { name: 'Transactions' });
@@ -42,6 +48,15 @@ export async function waitForTotal(page: Page, total: number, timeout = 60_000):
     await page.waitForTimeout(100);
   }
   throw new Error(`the transactions page shows ${last ?? 'no'} results, expected ${total}`);
+}
+
+/**
+ * Chooses `option` in a coding combobox (GL account, department, location, tracking) of `scope`
+ * (the bulk dialog or the drawer): types it, then picks the option by its whole name.
+ */
+export async function chooseCoding(scope: Locator, label: string, option: string): Promise<void> {
+  await scope.getByRole('combobox', { name: label }).fill(option);
+  await scope.getByRole('listbox', { name: label }).getByRole('option', { name: option, exact: true }).click();
 }
 
 /** The selection bar ("N selected", select all matching, Code N…). */

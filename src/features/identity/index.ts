@@ -1,12 +1,12 @@
 import { createRoute, type AnyRoute } from '@tanstack/react-router';
 import type { NavItem } from '../../lib/routing.ts';
-import { SettingsPage } from './settings-page.tsx';
 import { SignInRoute, parseSignInSearch } from './sign-in-page.tsx';
 import { SignUpPage } from './sign-up-page.tsx';
 
 export { ReauthDialog } from './reauth-dialog.tsx';
 export { StepUpDialog } from './step-up-dialog.tsx';
 export { MfaStep } from './mfa-step.tsx';
+export { SecuritySettings } from './settings-page.tsx';
 
 /** Signed-out routes (the shell sends a signed-in visitor on). */
 export function identityGuestRoutes<P extends AnyRoute>(parent: P) {
@@ -16,9 +16,8 @@ export function identityGuestRoutes<P extends AnyRoute>(parent: P) {
   ] as const;
 }
 
-/** Signed-in routes: the account's security settings (password, two-factor authentication). */
-export function identityRoutes<P extends AnyRoute>(parent: P) {
-  return [createRoute({ getParentRoute: () => parent, path: '/settings', component: SettingsPage })] as const;
-}
-
+/**
+ * Identity has no signed-in page of its own: its settings (SecuritySettings) are a section of the
+ * shell's Settings page, which composes every feature's sections (features cannot import each other).
+ */
 export const identityNav: readonly NavItem[] = [{ to: '/settings', label: 'Settings' }];

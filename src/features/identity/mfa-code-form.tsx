@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Button } from '../../components/button.tsx';
 import { useDataClient } from '../../data-access/data-context.tsx';
 import type { SignInResult } from '../../data-access/types.ts';
 import { CodeField, isCompleteCode } from '../../components/code-field.tsx';
@@ -37,13 +38,13 @@ export function MfaCodeForm({ downMessage, onVerified, onCancel }: MfaFormProps)
       )}
       <CodeField label="Verification code" value={code} onChange={setCode} autoFocus />
       <FormError message={error} />
-      <button type="submit" className="btn btn-primary btn-block" disabled={busy || downMessage !== null || !isCompleteCode(code)}>
-        {busy ? 'Verifying…' : 'Verify'}
-      </button>
+      <Button type="submit" variant="primary" block loading={busy} disabled={downMessage !== null || !isCompleteCode(code)}>
+        Verify
+      </Button>
       {onCancel && (
-        <button type="button" className="btn btn-block" onClick={onCancel}>
+        <Button block onClick={onCancel}>
           Back
-        </button>
+        </Button>
       )}
     </form>
   );

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../components/button.tsx';
 import { useDataClient } from '../../data-access/data-context.tsx';
 import type { TotpSetup } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
@@ -112,18 +113,20 @@ export function MfaEnrolForm({ email, downMessage, onVerified, onCancel }: MfaFo
       {phase === 'starting' && !error && <p className="muted">Preparing your authenticator key…</p>}
       <FormError message={error} />
       {setup && (
-        <button
+        <Button
           type="submit"
-          className="btn btn-primary btn-block"
-          disabled={busy || downMessage !== null || !isCompleteCode(code) || !isCompleteCode(emailCode)}
+          variant="primary"
+          block
+          loading={busy}
+          disabled={downMessage !== null || !isCompleteCode(code) || !isCompleteCode(emailCode)}
         >
-          {busy ? 'Turning on…' : 'Turn on and continue'}
-        </button>
+          Turn on and continue
+        </Button>
       )}
       {onCancel && (
-        <button type="button" className="btn btn-block" onClick={onCancel}>
+        <Button block onClick={onCancel}>
           Back
-        </button>
+        </Button>
       )}
     </form>
   );

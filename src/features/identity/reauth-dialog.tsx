@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Button } from '../../components/button.tsx';
 import { useAppStore, useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { SignInResult } from '../../data-access/types.ts';
 import { FormError } from '../../components/form-error.tsx';
@@ -43,12 +44,12 @@ export function ReauthDialog({ onSignOut }: { onSignOut: () => void }) {
           <TextField label="Password" type="password" autoComplete="current-password" value={password} onChange={setPassword} autoFocus />
           <FormError message={error} />
           <div className="modal-actions">
-            <button type="button" className="btn" onClick={onSignOut}>
+            <Button onClick={onSignOut}>
               Sign out
-            </button>
-            <button type="submit" className="btn btn-primary" disabled={busy || !password}>
-              {busy ? 'Signing in…' : 'Sign in'}
-            </button>
+            </Button>
+            <Button type="submit" variant="primary" loading={busy} disabled={!password}>
+              Sign in
+            </Button>
           </div>
         </form>
       )}

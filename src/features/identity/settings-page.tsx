@@ -1,24 +1,30 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { useAppStore, useDataClient } from '../../data-access/data-context.tsx';
 import type { ActionResult, TotpSetup } from '../../data-access/types.ts';
 import { StepUpDialog } from './step-up-dialog.tsx';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { useSensitiveAction } from './use-sensitive-action.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { Button } from '../../components/button.tsx';
 import { CodeField, isCompleteCode } from '../../components/code-field.tsx';
 import { FormError } from '../../components/form-error.tsx';
+import { SettingRow } from '../../components/section.tsx';
 import { TextField } from '../../components/text-field.tsx';
 
-/** Settings: the account's sensitive actions (password, two-factor authentication). */
-export function SettingsPage() {
+/**
+ * The account's sensitive settings (password, two-factor authentication), as rows of the
+ * shell's Settings "Security" section; `children` adds rows after them (the shell's sessions).
+ * A sensitive action asks for a step-up first ("Confirm it's you").
+ */
+export function SecuritySettings({ children }: { children?: ReactNode }) {
   const sensitive = useSensitiveAction();
   return (
-    <div className="settings">
-      <h1>Settings</h1>
+    <>
       <ChangePassword sensitive={sensitive} />
       <TwoFactorSetup />
+      {children}
       {sensitive.prompting && <StepUpDialog onDone={sensitive.confirmed} onCancel={sensitive.cancelled} />}
-    </div>
+    </>
   );
 }
 
@@ -53,18 +59,19 @@ function ChangePassword({ sensitive }: { sensitive: ReturnType<typeof useSensiti
   }
 
   return (
-    <section className="settings-section" aria-labelledby="password-title">
-      <h2 id="password-title">Change password</h2>
+    <SettingRow title="Change password" description="You will be asked to confirm it's you first.">
       <form className="stack" onSubmit={(e) => void onSubmit(e)} noValidate>
         <TextField label="New password" type="password" autoComplete="new-password" value={next} onChange={setNext} />
         <TextField label="Confirm new password" type="password" autoComplete="new-password" value={confirm} onChange={setConfirm} />
         {mismatch && <p className="field-error">The passwords do not match.</p>}
         <FormError message={error} />
-        <button type="submit" className="btn btn-primary" disabled={busy || !next || next !== confirm}>
-          Change password
-        </button>
+        <div>
+          <Button type="submit" variant="primary" loading={busy} disabled={!next || next !== confirm}>
+            Change password
+          </Button>
+        </div>
       </form>
-    </section>
+    </SettingRow>
   );
 }
 
@@ -100,13 +107,13 @@ function TwoFactorSetup() {
   }
 
   return (
-    <section className="settings-section" aria-labelledby="mfa-title">
-      <h2 id="mfa-title">Two-factor authentication</h2>
+    <SettingRow
+      title="Two-factor authentication"
+      description="A code from an authenticator app, asked for when you sign in and for sensitive changes."
+    >
       {enabled && <p>Two-factor authentication is on. You will be asked for a code when you sign in.</p>}
       {!setup && !enabled && (
-        <button type="button" className="btn" onClick={() => void start()}>
-          Set up an authenticator app
-        </button>
+        <Button onClick={() => void start()}>Set up an authenticator app</Button>
       )}
       {setup && (
         <form className="stack" onSubmit={(e) => void verify(e)} noValidate>
@@ -122,12 +129,14 @@ function TwoFactorSetup() {
             </dd>
           </dl>
           <CodeField label="Authenticator code" value={code} onChange={setCode} />
-          <button type="submit" className="btn btn-primary" disabled={!isCompleteCode(code)}>
-            Turn on two-factor authentication
-          </button>
+          <div>
+            <Button type="submit" variant="primary" disabled={!isCompleteCode(code)}>
+              Turn on two-factor authentication
+            </Button>
+          </div>
         </form>
       )}
       <FormError message={error} />
-    </section>
+    </SettingRow>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
+import { Button } from '../../components/button.tsx';
 import { Link, getRouteApi, useNavigate } from '@tanstack/react-router';
 import { loginDownMessage, mfaDownMessage, type WebConfig } from '../../../schema/web-config.ts';
 import { useAppStore, useAppState, useDataClient } from '../../data-access/data-context.tsx';
@@ -116,10 +117,10 @@ export function SignInPage({ redirect }: SignInPageProps) {
       <TextField label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={setEmail} autoFocus />
       <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={password} onChange={setPassword} />
       <FormError message={error} />
-      <button type="submit" className="btn btn-primary btn-block" disabled={busy || loginDown || !email || !password}>
-        {busy ? 'Signing in…' : 'Sign in'}
-      </button>
-      <p className="muted">
+      <Button type="submit" variant="primary" block loading={busy} disabled={loginDown || !email || !password}>
+        Sign in
+      </Button>
+      <p className="card-footer">
         New to Ledgerline? <Link to="/sign-up">Create an account</Link>
       </p>
     </AuthCard>

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { Button } from '../../components/button.tsx';
 import { Link } from '@tanstack/react-router';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { SignUpInput } from '../../data-access/types.ts';
@@ -73,10 +74,10 @@ export function SignUpPage() {
         />
       ))}
       <FormError message={error} />
-      <button type="submit" className="btn btn-primary btn-block" disabled={busy || Object.values(form).some((v) => !v.trim())}>
-        {busy ? 'Creating your account…' : 'Create account'}
-      </button>
-      <p className="muted">
+      <Button type="submit" variant="primary" block loading={busy} disabled={Object.values(form).some((v) => !v.trim())}>
+        Create account
+      </Button>
+      <p className="card-footer">
         Already have an account? <Link to="/sign-in">Sign in</Link>
       </p>
     </AuthCard>

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Button } from '../../components/button.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { StepUpInput } from '../../data-access/types.ts';
 import { CodeField } from '../../components/code-field.tsx';
@@ -37,25 +38,25 @@ export function StepUpDialog({ onDone, onCancel }: { onDone: () => void | Promis
         <TextField label="Password" type="password" autoComplete="current-password" value={value} onChange={setValue} autoFocus />
       )}
       {mfa && (
-        <button
-          type="button"
-          className="btn btn-sm"
+        <Button
+          variant="ghost"
+          size="sm"
           onClick={() => {
             setUseCode(!useCode);
             setValue('');
           }}
         >
           {useCode ? 'Use my password instead' : 'Use an authenticator code instead'}
-        </button>
+        </Button>
       )}
       <FormError message={error} />
       <div className="modal-actions">
-        <button type="button" className="btn" onClick={onCancel}>
+        <Button onClick={onCancel}>
           Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={busy || !value}>
-          {busy ? 'Confirming…' : 'Confirm'}
-        </button>
+        </Button>
+        <Button type="submit" variant="primary" loading={busy} disabled={!value}>
+          Confirm
+        </Button>
       </div>
     </Modal>
   );

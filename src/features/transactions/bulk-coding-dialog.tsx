@@ -2,7 +2,9 @@ import { useState, type FormEvent } from 'react';
 import type { DataClient } from '../../data-access/types.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import { Modal } from '../../components/modal.tsx';
-import { SelectField, type SelectOption } from '../../components/select-field.tsx';
+import { Button } from '../../components/button.tsx';
+import type { SelectOption } from '../../components/select-field.tsx';
+import { Combobox } from '../../components/combobox.tsx';
 import { CLEAR, KEEP, bulkPatch, emptyBulkForm, type BulkForm } from './coding-patch.ts';
 import type { ReferenceView } from './use-reference-data.ts';
 
@@ -12,13 +14,15 @@ export interface BulkCodingDialogProps {
   reference: ReferenceView;
   onDone(): void;
   onCancel(): void;
+  /** Where focus goes when the dialog closes and its opener is gone (the grid, once the selection clears). */
+  returnFocus(): HTMLElement | null | undefined;
 }
 
 /**
  * Codes many transactions at once. Every field starts at "No change": only what the user sets
  * goes into the patch. Applied locally at once; the outbox delivers it (10,000 per call).
  */
-export function BulkCodingDialog({ ids, client, reference, onDone, onCancel }: BulkCodingDialogProps) {
+export function BulkCodingDialog({ ids, client, reference, onDone, onCancel, returnFocus }: BulkCodingDialogProps) {
   const [form, setForm] = useState<BulkForm>(emptyBulkForm);
   const [busy, setBusy] = useState(false);
   const patch = bulkPatch(form);
@@ -44,10 +48,11 @@ export function BulkCodingDialog({ ids, client, reference, onDone, onCancel }: B
     <Modal
       title={`Code ${count} ${ids.length === 1 ? 'transaction' : 'transactions'}`}
       onClose={onCancel}
+      description="Fields left at “No change” keep each transaction’s current value."
       onSubmit={onSubmit}
+      returnFocus={returnFocus}
       closeOnBackdrop
     >
-      <p className="muted">Fields left at “No change” keep each transaction’s current value.</p>
       <div className="modal-fields">
         <BulkSelect label="GL account" value={form.gl_account_id} options={options.glAccounts} onChange={(v) => setForm({ ...form, gl_account_id: v })} />
         <BulkSelect label="Department" value={form.department_id} options={options.departments} onChange={(v) => setForm({ ...form, department_id: v })} />
@@ -82,12 +87,10 @@ export function BulkCodingDialog({ ids, client, reference, onDone, onCancel }: B
         </div>
       </div>
       <div className="modal-actions">
-        <button type="button" className="btn" onClick={onCancel}>
-          Cancel
-        </button>
-        <button type="submit" className="btn btn-primary" disabled={!patch || busy}>
-          {busy ? 'Applying…' : `Apply to ${count}`}
-        </button>
+        <Button onClick={onCancel}>Cancel</Button>
+        <Button type="submit" variant="primary" loading={busy} disabled={!patch}>
+          {`Apply to ${count}`}
+        </Button>
       </div>
     </Modal>
   );
@@ -100,5 +103,5 @@ const BULK_CHOICES: readonly SelectOption[] = [
 ];
 
 function BulkSelect(props: { label: string; value: string; options: readonly SelectOption[]; onChange(v: string): void }) {
-  return <SelectField {...props} leading={BULK_CHOICES} />;
+  return <Combobox {...props} leading={BULK_CHOICES} />;
 }

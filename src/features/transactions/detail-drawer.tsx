@@ -2,9 +2,12 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { formatMoney } from '../../../schema/money.ts';
 import type { DataClient, TransactionView } from '../../data-access/types.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
-import { SelectField, type SelectOption } from '../../components/select-field.tsx';
+import type { SelectOption } from '../../components/select-field.tsx';
+import { Combobox } from '../../components/combobox.tsx';
 import { diffCoding, type CodingValues } from './coding-patch.ts';
-import { SyncMark } from './status-marks.tsx';
+import { CardStatePill, SyncMark } from './status-marks.tsx';
+import { Drawer } from '../../components/drawer.tsx';
+import { Button } from '../../components/button.tsx';
 import type { ReferenceView } from './use-reference-data.ts';
 
 export interface DetailDrawerProps {
@@ -15,6 +18,8 @@ export interface DetailDrawerProps {
   /** Auditors and guests read but do not code (§6). */
   canCode: boolean;
   onClose(): void;
+  /** Where focus goes when the drawer closes (the grid). */
+  returnFocus(): HTMLElement | null | undefined;
 }
 
 const valuesOf = (t: TransactionView): CodingValues => ({
@@ -26,7 +31,7 @@ const valuesOf = (t: TransactionView): CodingValues => ({
 });
 
 /** One transaction: facts, sync state (with the server's reason when refused), memo and coding. */
-export function DetailDrawer({ id, client, reference, dataVersion, canCode, onClose }: DetailDrawerProps) {
+export function DetailDrawer({ id, client, reference, dataVersion, canCode, onClose, returnFocus }: DetailDrawerProps) {
   const [txn, setTxn] = useState<TransactionView | null | undefined>(undefined);
   const [form, setForm] = useState<CodingValues | null>(null);
   const [saving, setSaving] = useState(false);
@@ -76,15 +81,15 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
   const changed = txn && form ? diffCoding(valuesOf(txn), form) !== null : false;
 
   return (
-    <aside className="drawer" role="dialog" aria-labelledby="drawer-title" aria-modal="false">
-      <header className="drawer-header">
-        <h2 id="drawer-title" tabIndex={-1} ref={heading}>
-          {txn ? txn.merchant_name : txn === null ? 'Transaction not found' : 'Transaction'}
-        </h2>
-        <button type="button" className="btn-ghost" aria-label="Close details" onClick={onClose}>
-          ×
-        </button>
-      </header>
+    // Non-modal: the list beside it stays live (j/k and clicks move the open row).
+    <Drawer
+      title={txn ? txn.merchant_name : txn === null ? 'Transaction not found' : 'Transaction'}
+      titleRef={heading}
+      closeLabel="Close details"
+      modal={false}
+      onClose={onClose}
+      returnFocus={returnFocus}
+    >
       {txn && form && (
         <form className="drawer-body" onSubmit={(e) => void onSave(e)}>
           <fieldset disabled={!canCode} className="plain-fieldset">
@@ -99,7 +104,9 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
             <dt>Category</dt>
             <dd>{txn.merchant_category || '—'}</dd>
             <dt>State</dt>
-            <dd>{txn.state.charAt(0) + txn.state.slice(1).toLowerCase()}</dd>
+            <dd>
+              <CardStatePill state={txn.state} />
+            </dd>
             <dt>Sync</dt>
             <dd>{txn.pending ? <SyncMark row={txn} /> : 'Synced'}</dd>
           </dl>
@@ -107,12 +114,12 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
             <div className="notice notice-error" role="alert">
               <strong>The server refused this change:</strong> {txn.failure.message}
               <div className="row-actions">
-                <button type="button" className="btn btn-sm" onClick={() => void client.retryCommand(txn.failure!.command_id)}>
+                <Button size="sm" onClick={() => void client.retryCommand(txn.failure!.command_id)}>
                   Retry
-                </button>
-                <button type="button" className="btn btn-sm btn-ghost" onClick={() => void client.discardCommand(txn.failure!.command_id)}>
+                </Button>
+                <Button size="sm" variant="ghost" onClick={() => void client.discardCommand(txn.failure!.command_id)}>
                   Discard
-                </button>
+                </Button>
               </div>
             </div>
           )}
@@ -139,12 +146,10 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
           ))}
           </fieldset>
           <div className="drawer-actions" hidden={!canCode}>
-            <button type="submit" className="btn btn-primary" disabled={!changed || saving}>
-              {saving ? 'Saving…' : 'Save'}
-            </button>
-            <button
-              type="button"
-              className="btn"
+            <Button type="submit" variant="primary" loading={saving} disabled={!changed}>
+              Save
+            </Button>
+            <Button
               disabled={!changed}
               onClick={() => {
                 dirty.current = false;
@@ -152,11 +157,11 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
               }}
             >
               Reset
-            </button>
+            </Button>
           </div>
         </form>
       )}
-    </aside>
+    </Drawer>
   );
 }
 
@@ -173,5 +178,5 @@ function CodingSelect(props: {
   const { label, value, options, current, onChange } = props;
   const offered = value === null || options.some((o) => o.value === value);
   const leading = offered ? [NONE] : [NONE, { value, label: current || 'Current value' }];
-  return <SelectField label={label} value={value ?? ''} options={options} leading={leading} onChange={(v) => onChange(v || null)} />;
+  return <Combobox label={label} value={value ?? ''} options={options} leading={leading} onChange={(v) => onChange(v || null)} />;
 }

@@ -2,6 +2,7 @@ import { memo, useId, useState, type ReactNode } from 'react';
 import type { TransactionFilter } from '../../../schema/transaction-query.ts';
 import { formatAmountInput, parseAmountInput } from './money-input.ts';
 import { SelectField, type SelectOption } from '../../components/select-field.tsx';
+import { Button } from '../../components/button.tsx';
 import type { ReferenceView } from './use-reference-data.ts';
 
 export interface FilterBarProps {
@@ -67,9 +68,9 @@ export const FilterBar = memo(function FilterBar({ filter, currency, reference, 
         Missing coding
       </label>
       {active && (
-        <button type="button" className="btn-ghost btn-sm" onClick={onClear}>
+        <Button variant="ghost" size="sm" onClick={onClear}>
           Clear filters
-        </button>
+        </Button>
       )}
     </div>
   );

@@ -1,25 +1,43 @@
 import type { TransactionView } from '../../data-access/types.ts';
+import { StatusPill, type PillTone } from '../../components/status-pill.tsx';
 
-const STATE_LABELS: Record<TransactionView['state'], string | null> = {
-  CLEARED: null,
+/**
+ * Card states in words that never collide with the sync words: an authorisation not yet
+ * settled is "Authorized" (never "Pending", which people read as "not synced").
+ */
+export const CARD_STATE_LABELS: Record<TransactionView['state'], string> = {
+  CLEARED: 'Cleared',
   PENDING: 'Authorized',
   DECLINED: 'Declined',
   REVERSED: 'Reversed',
 };
 
+const CARD_STATE_TONES: Record<TransactionView['state'], PillTone> = {
+  CLEARED: 'neutral',
+  PENDING: 'info',
+  DECLINED: 'danger',
+  REVERSED: 'warn',
+};
+
+/** The sync word of an unsynced edit: "Waiting to sync" until the server confirms it. */
+export const WAITING_TO_SYNC = 'Waiting to sync';
+
 /**
- * The marks a row carries: its unsynced edit ("Pending" until the server confirms, or
- * "Failed" with the server's reason) and its card state. (Missing coding shows as the GL
+ * The marks a row carries: its unsynced edit ("Waiting to sync", or "Failed" with the server's
+ * reason) and its card state when it is not simply cleared. (Missing coding shows as the GL
  * account column's dash, and has its own filter.)
  */
 export function StatusMarks({ row }: { row: TransactionView }) {
-  const state = STATE_LABELS[row.state];
   return (
     <span className="marks">
       <SyncMark row={row} />
-      {state && <span className={`badge badge-state-${row.state.toLowerCase()}`}>{state}</span>}
+      {row.state !== 'CLEARED' && <CardStatePill state={row.state} />}
     </span>
   );
+}
+
+export function CardStatePill({ state }: { state: TransactionView['state'] }) {
+  return <StatusPill tone={CARD_STATE_TONES[state]}>{CARD_STATE_LABELS[state]}</StatusPill>;
 }
 
 export function SyncMark({ row }: { row: Pick<TransactionView, 'pending' | 'failure'> }) {
@@ -29,22 +47,22 @@ export function SyncMark({ row }: { row: Pick<TransactionView, 'pending' | 'fail
     case 'pending':
     case 'sending':
       return (
-        <span className="badge badge-pending" title="Saved on this device; not yet confirmed by the server">
-          Pending<span className="sr-only"> sync</span>
-        </span>
+        <StatusPill tone="sync" title="Saved on this device; not yet confirmed by the server">
+          {WAITING_TO_SYNC}
+        </StatusPill>
       );
     case 'needs_step_up':
       return (
-        <span className="badge badge-warn" title="Additional verification is needed for this action.">
+        <StatusPill tone="warn" title="Additional verification is needed for this action.">
           Needs verification
-        </span>
+        </StatusPill>
       );
     case 'failed':
     case 'conflict':
       return (
-        <span className="badge badge-danger" title={row.failure?.message ?? 'Refused by the server'}>
+        <StatusPill tone="danger" title={row.failure?.message ?? 'Refused by the server'}>
           Failed<span className="sr-only">: {row.failure?.message ?? 'refused by the server'}</span>
-        </span>
+        </StatusPill>
       );
   }
 }

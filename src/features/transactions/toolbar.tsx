@@ -1,4 +1,5 @@
 import type { Ref } from 'react';
+import { Button } from '../../components/button.tsx';
 
 export interface SearchBoxProps {
   ref: Ref<HTMLInputElement>;
@@ -61,15 +62,15 @@ export function BulkBar({ selected, total, canCode, onSelectAll, onCode, onClear
           Select all {total.toLocaleString()} matching
         </button>
       )}
-      <span className="topbar-spacer" />
+      <span className="spacer" />
       {canCode && (
-        <button type="button" className="btn btn-primary btn-sm" onClick={onCode}>
+        <Button variant="primary" size="sm" onClick={onCode}>
           Code {selected.toLocaleString()}…
-        </button>
+        </Button>
       )}
-      <button type="button" className="btn btn-sm" onClick={onClear}>
+      <Button variant="ghost" size="sm" onClick={onClear}>
         Clear selection
-      </button>
+      </Button>
     </div>
   );
 }

@@ -52,10 +52,11 @@ export function TransactionsPage() {
   const [topPage, setTopPage] = useState(() => Math.floor(initialRow / DEFAULT_PAGE_SIZE));
 
   const openRow = useCallback((row: TransactionView) => setSearch({ open: row.id }), [setSearch]);
+  const gridElement = useCallback(() => scrollRef.current?.closest<HTMLElement>('[role="grid"]'), []);
   const closeDrawer = useCallback(() => {
     setSearch({ open: undefined });
-    scrollRef.current?.closest<HTMLElement>('[role="grid"]')?.focus();
-  }, [setSearch]);
+    gridElement()?.focus();
+  }, [setSearch, gridElement]);
 
   const active = useTableKeys({
     key,
@@ -163,7 +164,7 @@ export function TransactionsPage() {
       />
       <div className="table-footer muted">
         {rows.tookMs !== null && `Searched on this device in ${Math.max(1, Math.round(rows.tookMs))} ms`}
-        <span className="topbar-spacer" />
+        <span className="spacer" />
         <span aria-hidden="true">j/k move · x select · Enter open · / search</span>
       </div>
       {search.open && (
@@ -174,6 +175,7 @@ export function TransactionsPage() {
           dataVersion={dataVersion}
           canCode={canCode}
           onClose={closeDrawer}
+          returnFocus={gridElement}
         />
       )}
       {bulkOpen && (
@@ -181,6 +183,7 @@ export function TransactionsPage() {
           ids={[...selection.ids]}
           client={client}
           reference={reference}
+          returnFocus={gridElement}
           onCancel={() => setBulkOpen(false)}
           onDone={() => {
             setBulkOpen(false);

@@ -53,6 +53,7 @@ export function TransactionsTable(props: TransactionsTableProps) {
       scrollRef={props.scrollRef}
       header={<HeaderRow sort={props.sort} headerState={props.headerState} onSort={props.onSort} onHeaderToggle={props.onHeaderToggle} />}
       emptyText="No transactions match."
+      emptyHint="Try a shorter search or clear the filters."
       waitingText="Opening your saved transactions…"
       renderRow={(row, index, top) => (
         <Row

@@ -1,6 +1,8 @@
 import { Fragment, useEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ListRows } from './use-rows.ts';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { Skeleton } from '../../components/skeleton.tsx';
 
 /** Heights the stylesheet gives `.grid-row` and `.grid-header`: the virtualizer places rows with them. */
 export const ROW_HEIGHT = 36;
@@ -29,6 +31,8 @@ export interface VirtualGridProps<T extends { id: string }> {
   /** The header row (role row, column headers), sticky above the rows. */
   header: ReactNode;
   emptyText: string;
+  /** A line under the empty text: what to try next. */
+  emptyHint?: ReactNode;
   /** Shown only while the worker is still loading the saved rows after a cold start. */
   waitingText: string;
   /** A loaded data row, placed `top` px down the spacer (role row, gridRowId, gridRowIndex). */
@@ -104,7 +108,11 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
       )}
       <div className="grid-body" ref={scrollRef}>
         {props.header}
-        {props.loaded && total === 0 && !rows.waiting && <div className="grid-empty">{props.emptyText}</div>}
+        {props.loaded && total === 0 && !rows.waiting && (
+          <EmptyState title={props.emptyText} icon="∅" level="text">
+            {props.emptyHint}
+          </EmptyState>
+        )}
         <div className="grid-spacer" style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
           {items.map((item) => {
             const row = rows.row(item.index);
@@ -121,7 +129,7 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
 function LoadingRow({ top }: { top: number }) {
   return (
     <div className="grid-row grid-row-loading" aria-hidden="true" style={{ transform: `translateY(${top}px)` }}>
-      <div className="cell cell-placeholder" />
+      <Skeleton className="cell-placeholder" />
     </div>
   );
 }

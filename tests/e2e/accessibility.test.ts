@@ -1,0 +1,208 @@
+/**
+ * Accessibility of the built app in Chromium (issue 8): axe-core finds no serious or critical
+ * violation on sign-in, transactions (with the detail drawer, then the bulk coding dialog open),
+ * settings and the 404 page, with the system in light and in dark mode; and the keyboard
+ * contract of the layers: Tab and Shift+Tab stay inside the bulk dialog, Escape closes it and
+ * focus goes back to the button that opened it; Escape closes the step-up dialog and the user
+ * menu (focus back on the menu button); a pinned theme survives a reload.
+ *
+ * axe is evaluated through DevTools (page.evaluate), not added as a <script>: the app's CSP
+ * refuses inline scripts, and waits poll through DevTools too (pollPage) for the same reason.
+ */
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { launchBrowser, mainNav, pollPage, signIn, type BrowserSession } from '../support/browser.ts';
+import { COLUMNS, grid, rowAt, selectionBar, waitForTotal } from '../support/transactions-page.ts';
+
+const USER = 'admin@demo.test';
+const PASSWORD = 'demo-password-1';
+const TRANSACTIONS = 40;
+const SCHEMES = ['light', 'dark'] as const;
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let server: TestServer;
+let browser: BrowserSession;
+
+beforeAll(async () => {
+  server = await startTestServer({ serveDist: true, transactions: TRANSACTIONS });
+  browser = await launchBrowser({ baseURL: server.url });
+  // No animation mid-way when axe reads colours (the stylesheet honours reduced motion).
+  await browser.page.emulateMedia({ reducedMotion: 'reduce' });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+interface Finding {
+  id: string;
+  impact: string | null;
+  help: string;
+  targets: string[];
+}
+
+/** Runs axe on the page as it stands; returns its serious and critical findings. */
+async function seriousViolations(page: Page): Promise<Finding[]> {
+  const loaded = await page.evaluate(() => 'axe' in window);
+  if (!loaded) await page.evaluate(AXE_SOURCE);
+  return page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => String(n.target)) }));
+  });
+}
+
+/** No serious or critical violation in either colour scheme (the system's, as the app follows it). */
+async function expectAccessible(page: Page, where: string): Promise<void> {
+  for (const colorScheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme });
+    const found = await seriousViolations(page);
+    expect(found, `${where} (${colorScheme}): ${JSON.stringify(found, null, 2)}`).toEqual([]);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** What has focus, for assertions: inside which dialog, and its accessible text. */
+const focusInfo = (page: Page) =>
+  page.evaluate(() => {
+    const el = document.activeElement;
+    return {
+      inDialog: el?.closest('[role="dialog"]')?.getAttribute('aria-labelledby') ?? null,
+      text: (el?.getAttribute('aria-label') ?? el?.textContent ?? '').trim(),
+      tag: el?.tagName ?? null,
+    };
+  });
+
+describe('accessibility, end to end', () => {
+  it('sign-in has no serious violation', async () => {
+    onTestFailed(() => console.error(`browser logs:\n${browser.logs.slice(-40).join('\n')}`));
+    const { page } = browser;
+    await page.goto('/sign-in');
+    await page.getByLabel('Email').waitFor({ state: 'visible', timeout: 30_000 });
+    await expectAccessible(page, 'sign-in');
+  });
+
+  it('transactions, with the drawer and with the bulk dialog open, have no serious violation', async () => {
+    const { page } = browser;
+    await signIn(page, USER, PASSWORD);
+    await waitForTotal(page, TRANSACTIONS);
+    await expectAccessible(page, 'transactions');
+
+    await rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.merchant).click();
+    const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
+    await drawer.getByLabel('Memo').waitFor({ state: 'visible' });
+    await expectAccessible(page, 'transactions with the drawer open');
+    // Escape closes the drawer and focus goes back to the grid.
+    await page.keyboard.press('Escape');
+    await drawer.waitFor({ state: 'detached' });
+    expect(await grid(page).evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await rowAt(page, 0).getByRole('checkbox').click();
+    await rowAt(page, 2).getByRole('checkbox').click({ modifiers: ['Shift'] });
+    await selectionBar(page).getByRole('button', { name: 'Code 3' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Code 3 transactions' });
+    await dialog.waitFor({ state: 'visible' });
+    await expectAccessible(page, 'transactions with the bulk dialog open');
+  });
+
+  it('keeps Tab inside the bulk dialog both ways; Escape closes it and focus returns to its opener', async () => {
+    const { page } = browser;
+    const dialog = page.getByRole('dialog', { name: 'Code 3 transactions' });
+    const dialogId = await dialog.getAttribute('aria-labelledby');
+    expect((await focusInfo(page)).inDialog).toBe(dialogId);
+    const stops = await dialog.evaluate(
+      (el) => el.querySelectorAll('select, input:not(:disabled), button:not(:disabled)').length,
+    );
+    for (const key of ['Tab', 'Shift+Tab']) {
+      // More presses than the dialog has controls: focus must wrap, never leave.
+      for (let i = 0; i < stops + 3; i++) {
+        await page.keyboard.press(key);
+        expect((await focusInfo(page)).inDialog, `${key} press ${i + 1}`).toBe(dialogId);
+      }
+    }
+    // An open coding list is a layer of its own: Escape closes the list, not the dialog.
+    const gl = dialog.getByRole('combobox', { name: 'GL account' });
+    await gl.focus();
+    await page.keyboard.press('ArrowDown');
+    await dialog.getByRole('listbox', { name: 'GL account' }).waitFor({ state: 'visible' });
+    await expectAccessible(page, 'bulk dialog with the GL account list open');
+    await page.keyboard.press('Escape');
+    await dialog.getByRole('listbox').waitFor({ state: 'detached' });
+    await expect(dialog.isVisible()).resolves.toBe(true);
+
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    const back = await focusInfo(page);
+    expect(back.tag).toBe('BUTTON');
+    expect(back.text).toBe('Code 3…');
+    // The selection survived the cancelled dialog (Escape did not reach the table's "clear").
+    await expect(selectionBar(page).isVisible()).resolves.toBe(true);
+  });
+
+  it('opens the user menu with arrows; Escape closes it and focus returns to the menu button', async () => {
+    const { page } = browser;
+    const trigger = page.getByRole('button', { name: /^Account: / });
+    await trigger.focus();
+    await page.keyboard.press('ArrowDown');
+    const menu = page.getByRole('menu');
+    await menu.waitFor({ state: 'visible' });
+    expect((await focusInfo(page)).text).toBe('Sign out');
+    await page.keyboard.press('ArrowDown');
+    expect((await focusInfo(page)).text).toBe('Sign out of all devices');
+    await page.keyboard.press('ArrowDown'); // wraps
+    expect((await focusInfo(page)).text).toBe('Sign out');
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+    expect(await trigger.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expect(trigger.getAttribute('aria-expanded')).resolves.toBe('false');
+  });
+
+  it('settings has no serious violation; Escape closes the step-up dialog', async () => {
+    const { page } = browser;
+    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'visible' });
+    await expectAccessible(page, 'settings');
+
+    await page.getByLabel('New password', { exact: true }).fill('another-long-password-1');
+    await page.getByLabel('Confirm new password').fill('another-long-password-1');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    const stepUp = page.getByRole('dialog', { name: "Confirm it's you" });
+    await stepUp.waitFor({ state: 'visible', timeout: 30_000 });
+    await expectAccessible(page, 'settings with the step-up dialog open');
+    await page.keyboard.press('Escape');
+    await stepUp.waitFor({ state: 'detached' });
+  });
+
+  it('keeps a pinned theme across a reload, applied before the app renders', async () => {
+    const { page } = browser;
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
+    await page.reload();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'visible', timeout: 30_000 });
+    await expect(page.evaluate(() => document.documentElement.dataset.theme)).resolves.toBe('dark');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(background).toBe('rgb(14, 14, 17)'); // --bg, dark side
+    await expect(page.getByRole('radio', { name: 'Dark' }).isChecked()).resolves.toBe(true);
+    await page.getByRole('radio', { name: 'System' }).check();
+    await expect(page.evaluate(() => document.documentElement.dataset.theme ?? null)).resolves.toBeNull();
+  });
+
+  it('an unknown address shows a 404 inside the app shell with a way back', async () => {
+    const { page } = browser;
+    await page.goto('/no-such-page');
+    await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor({ state: 'visible', timeout: 30_000 });
+    await expect(mainNav(page).isVisible()).resolves.toBe(true);
+    await expectAccessible(page, '404');
+    await page.getByRole('link', { name: 'Go to transactions' }).click();
+    await pollPage(page, () => window.location.pathname === '/transactions', undefined);
+    await waitForTotal(page, TRANSACTIONS);
+  });
+});
