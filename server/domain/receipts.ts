@@ -15,7 +15,8 @@ import type { Visibility } from './visibility.ts';
  */
 
 const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
-const HEIC_BRANDS = new Set(['heic', 'heix', 'mif1']);
+const HEVC_BRANDS = new Set(['heic', 'heix']);
+const AVIF_BRANDS = new Set(['avif', 'avis']);
 
 /** The type the bytes' signature (magic numbers) says they are, or null. */
 export function sniffContentType(bytes: Uint8Array): ReceiptContentType | null {
@@ -29,7 +30,9 @@ export function sniffContentType(bytes: Uint8Array): ReceiptContentType | null {
     const boxSize = Math.min(new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0), bytes.length);
     const brands = [ascii(bytes, 8, 12)];
     for (let i = 16; i + 4 <= boxSize; i += 4) brands.push(ascii(bytes, i, i + 4));
-    if (brands.some((b) => HEIC_BRANDS.has(b))) return 'image/heic';
+    // heic/heix name HEVC images; mif1 (any HEIF image) counts unless the file is AVIF, which
+    // is HEIF too and lists mif1 among its brands.
+    if (brands.some((b) => HEVC_BRANDS.has(b)) || (brands.includes('mif1') && !brands.some((b) => AVIF_BRANDS.has(b)))) return 'image/heic';
   }
   return null;
 }

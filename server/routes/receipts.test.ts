@@ -114,6 +114,25 @@ describe.each(await testDatabases())('receipts on %s', (kind) => {
     expect(exact.body.size).toBe(RECEIPT_MAX_BYTES);
   });
 
+  it('refuses a declared oversize body from Content-Length without reading it', async () => {
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(c) {
+        pulled++;
+        if (pulled > 20) c.close();
+        else c.enqueue(new Uint8Array(1024 * 1024));
+      },
+    });
+    const res = await t.app.request(BASE, {
+      method: 'POST', body, duplex: 'half',
+      headers: { 'RAMP-ID-TOKEN': tokens.employee, 'content-type': 'image/jpeg', 'content-length': String(20 * 1024 * 1024) },
+    } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error_v2: { error_code: string } }).error_v2.error_code).toBe('UPLOAD_7103');
+    // The stream's own read-ahead may take a chunk; the server took none of the 20 MB.
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
   it('answers the same receipt for the same bytes, also to another uploader, who can then read it', async () => {
     const bytes = file('image/png');
     const first = await upload(bytes, 'image/png');
