@@ -54,6 +54,10 @@ export const ERROR_CATALOGUE = {
   REQUEST_7014: { status: 431, message: 'The request headers or URL are too large.' },
   REQUEST_7015: { status: 415, message: 'Send the request body as application/json.' },
   REQUEST_7016: { status: 400, message: 'The request is malformed.' },
+  UPLOAD_7101: { status: 415, message: 'This file type is not supported.' },
+  UPLOAD_7102: { status: 422, message: 'The file content does not match its type.' },
+  UPLOAD_7103: { status: 413, message: 'The file is too large.' },
+  UPLOAD_7104: { status: 422, message: 'The file is empty.' },
   FORBIDDEN_7003: { status: 403, message: 'You do not have permission to do this.' },
   IDEMPOTENCY_7009: {
     status: 422,

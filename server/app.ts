@@ -10,7 +10,7 @@ import type { AppDeps } from './core/deps.ts';
 import { ApiError, fromDatabaseError } from './core/errors.ts';
 import { compressAnswers } from './http/encoding.ts';
 import { securityHeaders } from './http/headers.ts';
-import { registerCatalogue } from './http/register.ts';
+import { registerCatalogue, uploadTooLarge } from './http/register.ts';
 import { serveDist } from './http/static.ts';
 import { HANDLERS } from './routes/handlers.ts';
 
@@ -38,6 +38,11 @@ const CATALOGUE_PATHS = CATALOGUE.map((call) => ({
   re: new RegExp(`^${call.path.replace(/:[a-z_]+/g, '[^/]+')}/?$`),
 }));
 
+/** Routes whose body is a file, each with its own size cap. */
+const UPLOAD_PATHS = CATALOGUE.flatMap((call) =>
+  call.upload ? [{ method: call.method, re: new RegExp(`^${call.path.replace(/:[a-z_]+/g, '[^/]+')}/?$`), spec: call.upload }] : [],
+);
+
 export function createApp(opts: CreateAppOptions): LedgerlineApp {
   let key: Promise<Uint8Array> | null = null;
   const deps: AppDeps = {
@@ -61,10 +66,17 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
   app.use('*', securityHeaders());
   // Feed pages and search answers are large JSON; SSE streams and small answers pass untouched.
   app.use('/v1/*', compressAnswers());
-  app.use(
-    '/v1/*',
-    bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('REQUEST_7013'), 413) }),
-  );
+  // JSON bodies stop at 2 MB; a file upload (the catalogue's `upload`) at its own cap. Either is
+  // refused from Content-Length before reading, or as soon as a streamed body passes it.
+  const jsonLimit = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: (c) => c.json(errorBody('REQUEST_7013'), 413) });
+  const uploadLimits = UPLOAD_PATHS.map((u) => ({
+    ...u,
+    limit: bodyLimit({ maxSize: u.spec.maxBytes, onError: (c) => { const e = uploadTooLarge(u.spec); return c.json(e.body, 413); } }),
+  }));
+  app.use('/v1/*', (c, next) => {
+    const upload = uploadLimits.find((u) => u.method === c.req.method && u.re.test(c.req.path));
+    return (upload?.limit ?? jsonLimit)(c, next);
+  });
   registerCatalogue(app, deps, HANDLERS);
   if (opts.distDir) serveDist(app, opts.distDir);
 

@@ -14,13 +14,14 @@ const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._z
 export type IdPool = {
   transactions: string[]; users: string[]; departments: string[]; locations: string[]; glAccounts: string[];
   cards: string[]; entities: string[]; tracking: { categoryId: string; options: string[] }[]; any: string[];
-  reimbursements: string[];
+  reimbursements: string[]; receipts: string[];
 };
 
 export function uuidFor(key: string, pool: IdPool): string {
   const k = key.toLowerCase();
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k.includes('reimbursement')) return first(pool.reimbursements);
+  if (k.includes('receipt')) return first(pool.receipts);
   if (k.includes('transaction')) return first(pool.transactions);
   if (k.includes('department')) return first(pool.departments);
   if (k.includes('location')) return first(pool.locations);

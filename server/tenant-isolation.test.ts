@@ -5,7 +5,7 @@
  * in B's answers, and nothing A owns may change (row hashes of every table A owns, before/after).
  * New catalogue entries are covered without touching this file.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../schema/api/calls.ts';
 import type { CallDef } from '../schema/api/define-call.ts';
@@ -105,17 +105,27 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
        SELECT $1, $2, $3, 'OUT_OF_POCKET', 'DRAFT', $4, 1234, 'USD', '2026-01-02', change_seq FROM seq`,
       [claim, a.businessId, a.users.employee, `Claim ${tag}`],
     );
+    // A receipt A's employee uploaded, attached to one of their transactions.
+    const receipt = randomUUID();
+    await t.db.query(
+      `INSERT INTO receipts (id, business_id, user_id, content_type, size, sha256, bytes) VALUES ($1, $2, $3, 'application/pdf', 9, $4, $5)`,
+      [receipt, a.businessId, a.users.employee, createHash('sha256').update(`%PDF-${tag}`).digest('hex'), new TextEncoder().encode('%PDF-1.7\n')],
+    );
+    await t.db.query('INSERT INTO receipt_uploads (receipt_id, business_id, user_id) VALUES ($1, $2, $3)', [receipt, a.businessId, a.users.employee]);
+    await t.db.query('INSERT INTO transaction_receipts (transaction_id, receipt_id, business_id, attached_by) VALUES ($1, $2, $3, $4)', [
+      a.transactions.employee[0], receipt, a.businessId, a.users.employee,
+    ]);
     pool = {
       transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
-      glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim],
+      glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim], receipts: [receipt],
     };
     ownPool = {
       transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
-      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [],
+      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [],
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, entity, claim, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, entity, claim, receipt, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

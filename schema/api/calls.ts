@@ -17,6 +17,7 @@ import { IDENTITY_CALLS } from './calls-identity.ts';
 import { ADMIN_CALLS } from './calls-admin.ts';
 import { BUSINESS_CALLS, identityBusinessesSchema } from './calls-business.ts';
 import { REIMBURSEMENT_CALLS } from './calls-reimbursements.ts';
+import { RECEIPT_CALLS } from './calls-receipts.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -184,4 +185,5 @@ export const CATALOGUE = [
   ...ADMIN_CALLS,
   ...BUSINESS_CALLS,
   ...REIMBURSEMENT_CALLS,
+  ...RECEIPT_CALLS,
 ] as const;

@@ -13,6 +13,17 @@ export type RetryClass = 'standard' | 'paged' | 'stream';
 
 type Schema = z.ZodType;
 
+/**
+ * A call whose body is a file, not JSON (receipts). The one deliberate exception to the input
+ * contract: register reads the raw bytes (at most `maxBytes`, refused from Content-Length before
+ * reading when it is declared) of one of `contentTypes` (parameters ignored) and hands them to the
+ * handler as `input.body`; any other type is 415 UPLOAD_7101, an empty body 422 UPLOAD_7104, a
+ * larger one 413 UPLOAD_7103. Checking the bytes really are that type is the handler's job.
+ */
+export type UploadSpec = { contentTypes: readonly string[]; maxBytes: number };
+/** The body schema of an upload call: the raw bytes. */
+export const uploadBodySchema = z.instanceof(Uint8Array);
+
 export interface CallDef<
   P extends Schema | null = Schema | null,
   Q extends Schema | null = Schema | null,
@@ -32,6 +43,8 @@ export interface CallDef<
   params: P;
   query: Q;
   body: B;
+  /** Set on file uploads only (see UploadSpec); `body` is then `uploadBodySchema`. */
+  upload: UploadSpec | null;
   response: R;
 }
 
@@ -51,8 +64,13 @@ export function defineCall<
   params?: P;
   query?: Q;
   body?: B;
+  /** A file upload: `body` must be `uploadBodySchema`. */
+  upload?: UploadSpec;
   response: R;
 }): CallDef<P, Q, B, R, Id> {
+  if ((def.upload !== undefined) !== ((def.body as unknown) === uploadBodySchema)) {
+    throw new Error(`${def.id}: an upload call takes body uploadBodySchema, and only an upload call does`);
+  }
   const auth: CallAuth =
     def.auth === 'public'
       ? { kind: 'public' }
@@ -74,7 +92,8 @@ export function defineCall<
     query: (def.query ?? null) as Q,
     // A body that names a field we do not know is refused (422 '{path} is not allowed'), not
     // half-applied: a typo or a field from a newer client must never be silently dropped.
-    body: (def.body ? strictDeep(def.body) : null) as B,
+    body: (def.upload ? def.body : def.body ? strictDeep(def.body) : null) as B,
+    upload: def.upload ?? null,
     response: def.response,
   };
 }

@@ -1,7 +1,8 @@
+import { createHash } from 'node:crypto';
 import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { CATALOGUE } from '../../schema/api/calls.ts';
-import type { CallDef, CallParsed } from '../../schema/api/define-call.ts';
+import type { CallDef, CallParsed, UploadSpec } from '../../schema/api/define-call.ts';
 import { IDEMPOTENCY_HEADER } from '../../schema/api/scopes.ts';
 import { invalidTypeMessage, validationMessages } from '../../schema/errors.ts';
 import { recordAudit } from '../auth/audit.ts';
@@ -57,8 +58,10 @@ async function audited(deps: AppDeps, call: CallDef, actor: Actor, c: Context, r
 }
 
 async function handle<C extends CallDef>(c: Context, deps: AppDeps, call: C, actor: Actor | null, handler: Handler<C>): Promise<Response> {
-  const rawBody = await readBody(c);
-  const input = parseInput(c, call, rawBody);
+  const upload = call.upload ? await readUpload(c, call.upload) : null;
+  // An upload's identity for the Idempotency-Key is its declared type and the bytes' digest.
+  const rawBody = upload ? `${upload.contentType}\n${createHash('sha256').update(upload.bytes).digest('hex')}` : await readBody(c);
+  const input = parseInput(c, call, upload ? null : rawBody, upload?.bytes);
   const base = { c, deps, actor, input };
   // Reads, and public calls (sign-in has no identity to scope a key by, and must not hold
   // PGlite's single connection through a slow password hash), run outside a transaction.
@@ -109,6 +112,25 @@ async function runOnce(c: Context, deps: AppDeps, ref: KeyRef, run: (tx: Queryab
       return sendText(c, outcome.answer.status, outcome.answer.text, false);
   }
 }
+
+/**
+ * The raw bytes of a file upload (the catalogue's UploadSpec): the declared type must be one the
+ * call takes (415), the body not empty (422). The size cap is app.ts's body limit for the call's
+ * path (refused from Content-Length before reading, or as soon as the read passes it).
+ */
+async function readUpload(c: Context, spec: UploadSpec): Promise<{ contentType: string; bytes: Uint8Array }> {
+  const contentType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (!spec.contentTypes.includes(contentType)) {
+    throw new ApiError('UPLOAD_7101', `This file type is not supported. Send one of: ${spec.contentTypes.join(', ')}.`);
+  }
+  const bytes = new Uint8Array(await c.req.arrayBuffer());
+  if (bytes.length === 0) throw new ApiError('UPLOAD_7104');
+  if (bytes.length > spec.maxBytes) throw uploadTooLarge(spec);
+  return { contentType, bytes };
+}
+
+export const uploadTooLarge = (spec: UploadSpec) =>
+  new ApiError('UPLOAD_7103', `The file is too large: at most ${Math.floor(spec.maxBytes / (1024 * 1024))} MB.`);
 
 /** `application/json`, with or without parameters (`; charset=utf-8`). */
 const JSON_CONTENT_TYPE = /^application\/json\s*(;|$)/i;
@@ -182,10 +204,10 @@ function badUrlText(c: Context, call: CallDef): Record<string, string> {
   return errors;
 }
 
-function parseInput<C extends CallDef>(c: Context, call: C, rawBody: string): CallParsed<C> {
-  const json = call.body ? parseJson(rawBody) : undefined;
+function parseInput<C extends CallDef>(c: Context, call: C, rawBody: string | null, bytes?: Uint8Array): CallParsed<C> {
+  const json = bytes ?? (call.body && rawBody !== null ? parseJson(rawBody) : undefined);
   const errors: Record<string, string> = { ...badUrlText(c, call) };
-  for (const field of fieldsMatching(json, (text) => LONE_SURROGATE.test(text))) errors[field] ??= notUnicode(field);
+  if (!bytes) for (const field of fieldsMatching(json, (text) => LONE_SURROGATE.test(text))) errors[field] ??= notUnicode(field);
   const parse = (schema: z.ZodType | null, value: unknown) => {
     if (!schema) return undefined;
     const result = schema.safeParse(value);

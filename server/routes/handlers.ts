@@ -8,6 +8,7 @@ import { sessionHandlers } from './identity-session.ts';
 import { stepUpHandlers } from './identity-step-up.ts';
 import { identityHandlers } from './identity.ts';
 import { referenceHandlers } from './reference.ts';
+import { receiptHandlers } from './receipts.ts';
 import { reimbursementHandlers } from './reimbursements.ts';
 import { syncHandlers } from './sync.ts';
 import { transactionHandlers } from './transactions.ts';
@@ -27,6 +28,7 @@ export const HANDLERS = {
   ...referenceHandlers,
   ...transactionHandlers,
   ...reimbursementHandlers,
+  ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,
   ...adminUserHandlers,

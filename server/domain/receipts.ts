@@ -1,0 +1,164 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Receipt, ReceiptContentType } from '../../schema/api/calls-receipts.ts';
+import { isAdmin } from '../../schema/roles.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Queryable } from '../db/db.ts';
+import { findTransaction } from './transaction-sql.ts';
+import type { Visibility } from './visibility.ts';
+
+/**
+ * Receipts (issue 9 §2): files kept as bytea, one row per (business, sha256). Uploading bytes
+ * the business already holds answers that receipt and records the caller as one more uploader
+ * (`receipt_uploads`), so each uploader (and whoever sees them under the `owner` rule) can read
+ * and attach it. Not mirrored: nothing here takes a change seq.
+ */
+
+const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+const HEVC_BRANDS = new Set(['heic', 'heix']);
+const AVIF_BRANDS = new Set(['avif', 'avis']);
+
+/** The type the bytes' signature (magic numbers) says they are, or null. */
+export function sniffContentType(bytes: Uint8Array): ReceiptContentType | null {
+  const at = (i: number, ...sig: number[]) => sig.every((b, k) => bytes[i + k] === b);
+  if (at(0, 0xff, 0xd8, 0xff)) return 'image/jpeg';
+  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
+  if (ascii(bytes, 0, 5) === '%PDF-') return 'application/pdf';
+  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return 'image/webp';
+  if (bytes.length >= 12 && ascii(bytes, 4, 8) === 'ftyp') {
+    // ftyp box: size (4), 'ftyp', major brand (4), minor version (4), compatible brands (4 each).
+    const boxSize = Math.min(new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0), bytes.length);
+    const brands = [ascii(bytes, 8, 12)];
+    for (let i = 16; i + 4 <= boxSize; i += 4) brands.push(ascii(bytes, i, i + 4));
+    // heic/heix name HEVC images; mif1 (any HEIF image) counts unless the file is AVIF, which
+    // is HEIF too and lists mif1 among its brands.
+    if (brands.some((b) => HEVC_BRANDS.has(b)) || (brands.includes('mif1') && !brands.some((b) => AVIF_BRANDS.has(b)))) return 'image/heic';
+  }
+  return null;
+}
+
+const COLUMNS = `r.id, r.content_type, r.size, r.sha256, r.created_at`;
+type Row = { id: string; content_type: ReceiptContentType; size: number; sha256: string; created_at: Date | string };
+const toWire = (r: Row): Receipt => ({
+  id: r.id, content_type: r.content_type, size: Number(r.size), sha256: r.sha256,
+  created_at: r.created_at instanceof Date ? r.created_at.toISOString() : new Date(r.created_at).toISOString(),
+});
+
+/** Receipts of alias `r` that `vis` sees: one of its uploaders is a visible user. */
+function visibleReceipts(vis: Visibility, params: unknown[]): string {
+  if (vis.all) return '';
+  params.push(vis.userIds);
+  return ` AND EXISTS (SELECT 1 FROM receipt_uploads u WHERE u.receipt_id = r.id AND u.user_id = ANY($${params.length}::uuid[]))`;
+}
+
+/**
+ * Stores an upload (or finds the business's receipt with the same bytes). Race-safe: concurrent
+ * uploads of the same bytes meet on the (business_id, sha256) unique index; the loser's INSERT
+ * waits for the winner's commit and then reads its row.
+ */
+export async function storeReceipt(db: Queryable, user: ActingUser, declared: string, bytes: Uint8Array, now: Date): Promise<Receipt> {
+  const actual = sniffContentType(bytes);
+  if (actual !== declared) {
+    throw new ApiError('UPLOAD_7102', actual
+      ? `The file content does not match its type: it was sent as ${declared} but is ${actual}.`
+      : `The file content does not match its type: it is not a valid ${declared} file.`);
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  // A deleted receipt's row comes back to life with the new upload; a live one is left as is.
+  await db.query(
+    `INSERT INTO receipts AS r (id, business_id, user_id, content_type, size, sha256, bytes, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+     ON CONFLICT (business_id, sha256) DO UPDATE
+       SET deleted = false, bytes = EXCLUDED.bytes, user_id = EXCLUDED.user_id, content_type = EXCLUDED.content_type,
+           size = EXCLUDED.size, created_at = EXCLUDED.created_at
+     WHERE r.deleted`,
+    [randomUUID(), user.business_id, user.id, actual, bytes.length, sha256, bytes, now.toISOString()],
+  );
+  const [row] = await db.query<Row>(`SELECT ${COLUMNS} FROM receipts r WHERE r.business_id = $1 AND r.sha256 = $2`, [user.business_id, sha256]);
+  if (!row) throw new Error('receipt vanished after its upsert');
+  await db.query(
+    `INSERT INTO receipt_uploads (receipt_id, business_id, user_id, created_at) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (receipt_id, user_id) DO NOTHING`,
+    [row.id, user.business_id, user.id, now.toISOString()],
+  );
+  return toWire(row);
+}
+
+/** A live receipt the viewer may see (`lock`: FOR SHARE / FOR UPDATE of its row), or null. */
+export async function findReceipt(
+  db: Queryable, businessId: string, vis: Visibility, id: string, lock?: 'share' | 'update',
+): Promise<Receipt | null> {
+  const params: unknown[] = [businessId, id];
+  const rows = await db.query<Row>(
+    `SELECT ${COLUMNS} FROM receipts r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${visibleReceipts(vis, params)}` +
+      (lock ? ` FOR ${lock === 'share' ? 'SHARE' : 'UPDATE'} OF r` : ''),
+    params,
+  );
+  return rows[0] ? toWire(rows[0]) : null;
+}
+
+/** The file of a visible live receipt, or null. */
+export async function readReceiptFile(db: Queryable, businessId: string, vis: Visibility, id: string) {
+  const params: unknown[] = [businessId, id];
+  const rows = await db.query<Row & { bytes: Uint8Array }>(
+    `SELECT ${COLUMNS}, r.bytes FROM receipts r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${visibleReceipts(vis, params)}`,
+    params,
+  );
+  const row = rows[0];
+  return row ? { ...toWire(row), bytes: row.bytes } : null;
+}
+
+/** Deletes a receipt (one of its uploaders or an admin): detached everywhere, its bytes dropped. */
+export async function deleteReceipt(tx: Queryable, user: ActingUser, vis: Visibility, id: string) {
+  const receipt = await findReceipt(tx, user.business_id, vis, id, 'update');
+  if (!receipt) throw new ApiError('REQUEST_7004');
+  const uploaded = await tx.query('SELECT 1 FROM receipt_uploads WHERE receipt_id = $1 AND user_id = $2', [id, user.id]);
+  if (uploaded.length === 0 && !isAdmin(user)) {
+    throw new ApiError('FORBIDDEN_7003', 'Only the person who uploaded a receipt, or an admin, can delete it.');
+  }
+  await tx.query('DELETE FROM transaction_receipts WHERE receipt_id = $1', [id]);
+  await tx.query('DELETE FROM receipt_uploads WHERE receipt_id = $1', [id]);
+  await tx.query('UPDATE receipts SET deleted = true, bytes = NULL WHERE id = $1', [id]);
+  return { id, deleted: true as const };
+}
+
+/** The receipts of a transaction that the viewer may see, oldest attachment first. */
+async function transactionReceipts(db: Queryable, businessId: string, vis: Visibility, transactionId: string) {
+  const params: unknown[] = [businessId, transactionId];
+  const rows = await db.query<{ id: string }>(
+    `SELECT r.id FROM transaction_receipts tr JOIN receipts r ON r.id = tr.receipt_id
+      WHERE tr.business_id = $1 AND tr.transaction_id = $2 AND NOT r.deleted${visibleReceipts(vis, params)}
+      ORDER BY tr.created_at, r.id`,
+    params,
+  );
+  return { transaction_id: transactionId, receipt_ids: rows.map((r) => r.id) };
+}
+
+async function visibleTransaction(db: Queryable, businessId: string, vis: Visibility, id: string): Promise<void> {
+  if (!(await findTransaction(db, businessId, vis, id))) throw new ApiError('REQUEST_7004');
+}
+
+/** Attaches a receipt to a transaction, both visible to the caller; a repeat changes nothing. */
+export async function attachReceipt(tx: Queryable, user: ActingUser, vis: Visibility, transactionId: string, receiptId: string, now: Date) {
+  await visibleTransaction(tx, user.business_id, vis, transactionId);
+  // FOR SHARE: a concurrent delete waits for this attachment and then removes it too.
+  if (!(await findReceipt(tx, user.business_id, vis, receiptId, 'share'))) {
+    throw new ApiError('REQUEST_7004', 'The receipt was not found.');
+  }
+  await tx.query(
+    `INSERT INTO transaction_receipts (transaction_id, receipt_id, business_id, attached_by, created_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (transaction_id, receipt_id) DO NOTHING`,
+    [transactionId, receiptId, user.business_id, user.id, now.toISOString()],
+  );
+  return transactionReceipts(tx, user.business_id, vis, transactionId);
+}
+
+/** Detaches a receipt from a transaction (both visible); detaching one not attached changes nothing. */
+export async function detachReceipt(tx: Queryable, user: ActingUser, vis: Visibility, transactionId: string, receiptId: string) {
+  await visibleTransaction(tx, user.business_id, vis, transactionId);
+  if (!(await findReceipt(tx, user.business_id, vis, receiptId))) throw new ApiError('REQUEST_7004', 'The receipt was not found.');
+  await tx.query('DELETE FROM transaction_receipts WHERE business_id = $1 AND transaction_id = $2 AND receipt_id = $3', [
+    user.business_id, transactionId, receiptId,
+  ]);
+  return transactionReceipts(tx, user.business_id, vis, transactionId);
+}
