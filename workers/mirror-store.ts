@@ -84,7 +84,12 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     return this.run(async () => undefined);
   }
 
-  async getCheckpoint(): Promise<Checkpoint> {
+  /** In the write queue: a read racing a batch must not set `storedThrough` back (the engine reads it at creation too). */
+  getCheckpoint(): Promise<Checkpoint> {
+    return this.run(() => this.readCheckpoint());
+  }
+
+  private async readCheckpoint(): Promise<Checkpoint> {
     const doc = await this.db.meta.findOne(CHECKPOINT).exec();
     const value = doc?.toJSON().value as Partial<Checkpoint> | undefined;
     const checkpoint: Checkpoint = {

@@ -46,7 +46,7 @@ const SELECT_COUNT = 100;
 const MEMO_PREFIX = 'e2e offline memo';
 const OFFLINE_BULK_ROWS = { first: 10, last: 14 };
 const RELOAD_MEMO = 'e2e reload memo';
-const RELOAD_ROW = 20;
+const RELOAD_ROW = 5;
 /** The command endpoints (a memo edit, a bulk coding). */
 const commandUrl = (url: URL) => url.pathname.startsWith('/v1/auth/transactions/') || url.pathname.startsWith('/v1/auth/accounting/coding/');
 
