@@ -165,7 +165,9 @@ export async function pageMark(page: Page, name: 'sign_in_submit' | 'first_row_p
 
 /**
  * Polls in the page (every 20 ms) until the first mirror is complete: the sync indicator says
- * "All changes synced", the progress bar is gone, and the worker counts `expected` rows.
+ * "All changes synced" (since issue 8 only once the first mirror is complete, nothing waits and
+ * the last pull succeeded: tests/support/browser.ts SYNC_TEXT), the progress bar and the
+ * partial-results notice are gone, and the worker counts `expected` rows.
  * Returns the page-clock time it was first seen complete.
  */
 export async function mirrorCompleteAt(page: Page, expected: number, timeoutMs: number): Promise<number> {
@@ -174,7 +176,7 @@ export async function mirrorCompleteAt(page: Page, expected: number, timeoutMs: 
     const t0 = performance.now();
     for (;;) {
       const synced = [...document.querySelectorAll('[role="status"]')].some((e) => e.textContent.trim() === 'All changes synced');
-      if (synced && !document.querySelector('[role="progressbar"]')) {
+      if (synced && !document.querySelector('[role="progressbar"]') && !document.querySelector('[data-testid="partial-results"]')) {
         const r = await api.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 1 });
         if (r.total >= expected) return performance.now();
       }

@@ -9,6 +9,8 @@ import { bootPlatform, tabBusinessId } from './lib/platform-boot.ts';
 import { withoutBusinessParam } from './lib/business-switch.ts';
 import { createAppRouter } from './router.tsx';
 import { applyTheme, readTheme } from './lib/theme.ts';
+import { persistenceRequester } from './lib/storage.ts';
+import { createWriteGuard, guardCommands } from './lib/write-guard.ts';
 import './styles.css';
 
 // First, before anything renders: a pinned Light or Dark theme (System needs no script).
@@ -30,7 +32,8 @@ const cleanUrl = withoutBusinessParam(window.location.href);
 if (cleanUrl) window.history.replaceState(window.history.state, '', cleanUrl);
 
 const store = createAppStore(navigator.onLine, platform);
-const client = createDataClient();
+// Commands hold a beforeunload guard while their durable write is in flight (issue 8).
+const client = guardCommands(createDataClient(), createWriteGuard(window));
 const router = createAppRouter(store);
 void bootData(client, store, window, { tabBusinessId: tabBusiness });
 
@@ -38,8 +41,11 @@ void bootData(client, store, window, { tabBusinessId: tabBusiness });
 const telemetry = startBrowserTelemetry(client, window);
 router.subscribe('onResolved', () => telemetry.page(window.location.href));
 let identified: string | null = null;
+// After the first successful sign-in, ask once that the browser keep the mirror and the outbox.
+const requestPersistence = persistenceRequester(navigator);
 store.subscribe(() => {
   const session = store.get().session;
+  if (session) void requestPersistence();
   const key = session ? `${session.user.id}:${session.business.id}` : null;
   if (!session || key === identified) return;
   identified = key;

@@ -78,7 +78,9 @@ describe('sync engine', () => {
     const phases = t.statuses.map((s) => s.phase);
     expect(phases).toContain('initial');
     expect(t.statuses.some((s) => s.progress?.loaded === 2 && s.progress.total === 2)).toBe(true);
-    expect(t.engine.status()).toMatchObject({ phase: 'live', checkpoint: 2, progress: null, online: true, leader: true, pending: 0 });
+    // The first mirror is complete only once the pull has reached the end of the feed.
+    expect(t.statuses.filter((s) => s.phase === 'initial').every((s) => !s.mirrored)).toBe(true);
+    expect(t.engine.status()).toMatchObject({ phase: 'live', checkpoint: 2, progress: null, mirrored: true, online: true, leader: true, pending: 0 });
     t.write(3);
     await flush();
     expect(t.engine.status().checkpoint).toBe(5);

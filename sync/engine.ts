@@ -51,6 +51,8 @@ export interface SyncEngine {
 export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   let state = initialEngineState;
   let progress: SyncStatus['progress'] = null;
+  /** First mirror complete: from the stored checkpoint until a pull says otherwise. */
+  let mirrored: boolean | null = null;
   let live: { ctrl: AbortController; run: Promise<void> } | null = null;
 
   const outer = opts.session;
@@ -78,11 +80,20 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     onError: (e) => dispatch({ type: 'fault', message: messageOf(e) }),
   });
   outbox.pause('not_started'); // nothing is sent before start()
+  // Known before any pull (an offline start, a follower's status): what the checkpoint says.
+  void opts.mirror.getCheckpoint().then(
+    (cp) => {
+      if (mirrored !== null) return;
+      mirrored = cp.mirrored === true;
+      emit();
+    },
+    () => undefined,
+  );
 
   function status(): SyncStatus {
     const c = outbox.counts();
     return {
-      phase: state.phase, online: state.online, progress, checkpoint: puller.checkpoint(),
+      phase: state.phase, online: state.online, progress, mirrored: mirrored ?? false, checkpoint: puller.checkpoint(),
       pending: c.pending, failed: c.failed, needsStepUp: c.needsStepUp,
       leader: opts.leader ?? true, lastError: state.lastError,
     };
@@ -99,13 +110,17 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
 
   function onPullerEvent(e: PullerEvent) {
     if (e.type === 'pull_started') {
-      if (e.initial) progress = { loaded: 0, total: 0 };
+      if (e.initial) {
+        progress = { loaded: 0, total: 0 };
+        mirrored = false;
+      } else mirrored = true;
       dispatch({ type: 'pull_started', initial: e.initial });
     } else if (e.type === 'progress') {
       progress = { loaded: e.loaded, total: e.total };
       emit();
     } else if (e.type === 'pull_succeeded') {
       progress = null;
+      mirrored = true;
       dispatch({ type: 'pull_succeeded' });
     } else if (e.type === 'pull_failed' && e.failure.kind !== 'aborted') {
       // A 401 on any pull (also one started by kick()) signs out; the rest is a visible error.

@@ -41,9 +41,23 @@ export interface SessionPort {
 }
 
 /** The mirror as the puller sees it. applyChanges writes rows and checkpoint atomically. */
+/**
+ * Where the pull stands, stored with the rows. `mirrored`: the first mirror is complete (a pull
+ * reached the end of the feed since the mirror was last emptied); absent = false (also for
+ * checkpoints stored before issue 8: the next pull to the end writes it). `first`: while the first
+ * mirror runs, rows received of rows the feed announced at `after=0`, so a resumed first mirror
+ * (reload, crash) keeps its progress.
+ */
+export interface PullCheckpoint {
+  seq: number;
+  epoch: string | null;
+  mirrored?: boolean;
+  first?: { loaded: number; total: number };
+}
+
 export interface MirrorStore {
-  getCheckpoint(): Promise<{ seq: number; epoch: string | null }>;
-  applyChanges(changes: Change[], checkpoint: { seq: number; epoch: string }): Promise<void>;
+  getCheckpoint(): Promise<PullCheckpoint>;
+  applyChanges(changes: Change[], checkpoint: PullCheckpoint & { epoch: string }): Promise<void>;
   /** Visibility changed (role/team): drop everything mirrored and pull from 0. */
   reset(): Promise<void>;
 }
@@ -118,6 +132,11 @@ export interface SyncStatus {
   online: boolean;
   /** First mirror progress: rows received of rows announced (total from the first page). */
   progress: { loaded: number; total: number } | null;
+  /**
+   * The first mirror is complete on this device (from the stored checkpoint, then from the
+   * engine's pulls). False while it runs, after a visibility reset, and before anything is known.
+   */
+  mirrored: boolean;
   checkpoint: number;
   pending: number;
   failed: number;

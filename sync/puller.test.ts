@@ -28,10 +28,9 @@ function sseStream() {
   };
 }
 
-function setup(steps: ScriptStep[], batchSize?: number) {
+function setup(steps: ScriptStep[], batchSize?: number, store = createMemoryMirror()) {
   const clock = createFakeClock();
   const transport = scriptedTransport(steps);
-  const store = createMemoryMirror();
   const http = createHttpClient({
     baseUrl: 'http://api.test', transport, clock,
     session: { getToken: () => fakeToken(['default']), onUnauthorized: () => undefined },
@@ -52,7 +51,9 @@ describe('puller.pull', () => {
     expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 7 });
     expect(t.queries()).toEqual(['?after=0&limit=2000', '?after=3&limit=2000', '?after=6&limit=2000']);
     expect(t.store.applied).toEqual([
-      { count: 3, seq: 3, epoch: 'e1' }, { count: 3, seq: 6, epoch: 'e1' }, { count: 1, seq: 7, epoch: 'e1' },
+      { count: 3, seq: 3, epoch: 'e1', mirrored: false, first: { loaded: 3, total: 7 } },
+      { count: 3, seq: 6, epoch: 'e1', mirrored: false, first: { loaded: 6, total: 7 } },
+      { count: 1, seq: 7, epoch: 'e1', mirrored: true },
     ]);
     expect(t.store.count('transactions')).toBe(7);
     expect(t.events).toEqual([
@@ -104,7 +105,7 @@ describe('puller.pull', () => {
     expect(t.store.resets()).toBe(1);
     expect(t.queries()).toEqual(['?after=0&limit=2000', '?after=2&limit=2000', '?after=0&limit=2000']);
     expect(t.store.count('transactions')).toBe(1);
-    expect(await t.store.getCheckpoint()).toEqual({ seq: 1, epoch: 'e2' });
+    expect(await t.store.getCheckpoint()).toEqual({ seq: 1, epoch: 'e2', mirrored: true });
   });
 
   it('stops on a refused batch, keeping what it applied (paged calls do not retry a 4xx)', async () => {
@@ -113,8 +114,26 @@ describe('puller.pull', () => {
       jsonResponse(422, { error_v2: { message: 'bad', error_code: 'REQUEST_7001' } }),
     ]);
     expect(await t.puller.pull()).toMatchObject({ ok: false, failure: { kind: 'http', status: 422 } });
-    expect(await t.store.getCheckpoint()).toEqual({ seq: 2, epoch: 'e1' });
+    expect(await t.store.getCheckpoint()).toEqual({ seq: 2, epoch: 'e1', mirrored: false, first: { loaded: 2, total: 4 } });
     expect(t.events.at(-1)).toMatchObject({ type: 'pull_failed' });
+  });
+
+  it('resumes an interrupted first mirror as a first mirror, counting on from the stored progress', async () => {
+    const t = setup([
+      jsonResponse(200, page(0, 2, { has_more: true, total: 4 })),
+      jsonResponse(422, { error_v2: { message: 'bad', error_code: 'REQUEST_7001' } }),
+    ]);
+    expect(await t.puller.pull()).toMatchObject({ ok: false });
+    // A reload: a new puller over the same store; the feed sends no total after 0.
+    const again = setup([jsonResponse(200, page(2, 2))], undefined, t.store);
+    expect(await again.puller.pull()).toEqual({ ok: true, checkpoint: 4 });
+    expect(again.events).toEqual([
+      { type: 'pull_started', initial: true },
+      { type: 'progress', loaded: 2, total: 4 },
+      { type: 'progress', loaded: 4, total: 4 },
+      { type: 'pull_succeeded', checkpoint: 4 },
+    ]);
+    expect(await t.store.getCheckpoint()).toEqual({ seq: 4, epoch: 'e1', mirrored: true });
   });
 
   it('refuses a feed that says has_more without advancing (no endless loop)', async () => {

@@ -1,7 +1,7 @@
 import { syncChanges, syncStream } from '../schema/api/calls.ts';
 import { SYNC_BATCH_DEFAULT, SYNC_BATCH_MAX } from '../schema/constants.ts';
 import { streamEventSchema } from '../schema/sync-feed.ts';
-import type { Clock, MirrorStore } from './ports.ts';
+import type { Clock, MirrorStore, PullCheckpoint } from './ports.ts';
 import type { ApiError, HttpClient, HttpFailure } from './http.ts';
 import { callWithRetry } from './retry.ts';
 import { readSse } from './sse.ts';
@@ -71,9 +71,12 @@ export function createPuller(opts: PullerOptions): Puller {
   async function pullOnce(signal: AbortSignal | undefined): Promise<PullResult> {
     let cp = await opts.store.getCheckpoint();
     checkpoint = cp.seq;
-    emit({ type: 'pull_started', initial: cp.seq === 0 });
-    let total: number | null = null;
-    let loaded = 0;
+    // A first mirror until a pull has reached the end of the feed (a reload mid-way resumes it).
+    let initial = cp.mirrored !== true;
+    emit({ type: 'pull_started', initial });
+    let total: number | null = initial ? (cp.first?.total ?? null) : null;
+    let loaded = initial ? (cp.first?.loaded ?? 0) : 0;
+    if (initial && total !== null) emit({ type: 'progress', loaded, total: Math.max(total, loaded) });
     const fetchPage = (after: number) => {
       const p = callWithRetry(opts.http, opts.clock, syncChanges, { query: { after, limit }, signal });
       p.catch(() => undefined); // a prefetch abandoned after a store failure must not go unhandled
@@ -90,6 +93,7 @@ export function createPuller(opts: PullerOptions): Puller {
         cp = { seq: 0, epoch: null };
         total = null;
         loaded = 0;
+        initial = true;
         emit({ type: 'pull_started', initial: true });
         inflight = fetchPage(0);
         continue;
@@ -97,16 +101,26 @@ export function createPuller(opts: PullerOptions): Puller {
       if (page.has_more && page.checkpoint <= cp.seq) {
         return failed({ ok: false, kind: 'bad_response', status: res.status, error: FEED_BROKEN });
       }
-      if (cp.seq === 0 && page.total !== undefined) total = page.total;
+      if (cp.seq === 0 && page.total !== undefined) {
+        total = page.total;
+        loaded = 0;
+      }
       // Ask for the next page before writing this one: on a first mirror the server, the wire
       // and IndexedDB then work at the same time instead of taking turns (the feed is keyed by
       // seq, so the next page does not depend on the write).
       if (page.has_more) inflight = fetchPage(page.checkpoint);
-      await opts.store.applyChanges(page.changes, { seq: page.checkpoint, epoch: page.visibility_epoch });
-      cp = { seq: page.checkpoint, epoch: page.visibility_epoch };
-      checkpoint = cp.seq;
       loaded += page.changes.length;
-      if (total !== null) emit({ type: 'progress', loaded, total: Math.max(total, loaded) });
+      // The first mirror is complete with its last page (stored with it); until then the
+      // progress is stored too, so a resumed first mirror goes on counting from there.
+      const mirrored = !initial || !page.has_more;
+      const next: PullCheckpoint & { epoch: string } = {
+        seq: page.checkpoint, epoch: page.visibility_epoch, mirrored,
+        ...(!mirrored && total !== null ? { first: { loaded, total: Math.max(total, loaded) } } : {}),
+      };
+      await opts.store.applyChanges(page.changes, next);
+      cp = next;
+      checkpoint = cp.seq;
+      if (initial && total !== null) emit({ type: 'progress', loaded, total: Math.max(total, loaded) });
       if (!page.has_more) break;
     }
     emit({ type: 'pull_succeeded', checkpoint: cp.seq });

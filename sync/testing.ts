@@ -1,4 +1,4 @@
-import type { Clock, MirrorStore, OptimisticPort, OutboxEntry, OutboxStore, Transport } from './ports.ts';
+import type { Clock, MirrorStore, OptimisticPort, OutboxEntry, OutboxStore, PullCheckpoint, Transport } from './ports.ts';
 
 /**
  * Test doubles for OUR ports (never for the server): a clock that only moves when told, and a
@@ -139,7 +139,7 @@ export function createRecordingOptimistic() {
 
 /** In-memory MirrorStore: rows per collection, checkpoint written with them in one step. */
 export function createMemoryMirror() {
-  let checkpoint: { seq: number; epoch: string | null } = { seq: 0, epoch: null };
+  let checkpoint: PullCheckpoint = { seq: 0, epoch: null };
   const rows = new Map<string, Map<string, Record<string, unknown>>>();
   const applied: { count: number; seq: number; epoch: string }[] = [];
   let resets = 0;

@@ -82,11 +82,39 @@ describe('CommandRunner', () => {
     expect(t.index.entries()).toEqual([]);
   });
 
+  it('shows nothing (index, rows) until the durable write has committed', async () => {
+    let commit: () => void = () => undefined;
+    const index = new OutboxIndex();
+    const refreshed: EntityRefs[] = [];
+    const runner = new CommandRunner({
+      index,
+      store: { putMany: () => new Promise<void>((resolve) => (commit = resolve)) },
+      ready: Promise.resolve(),
+      rows: () => ({ has: () => true }),
+      refresh: (refs) => refreshed.push(refs),
+      onQueued: () => undefined,
+      now: () => 1_000,
+    });
+    const run = runner.run('transaction.code', SAMPLES['transaction.code']);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(index.entries()).toEqual([]);
+    expect(index.counts().pending).toBe(0);
+    expect(refreshed).toEqual([]);
+    const writing = [...(runner as unknown as { writingIds: Set<string> }).writingIds];
+    expect(writing).toHaveLength(1);
+    expect(runner.writing(writing[0]!)).toBe(true);
+    commit();
+    const { entries } = await run;
+    expect(index.get(entries[0]!.id)).toBe(entries[0]);
+    expect(refreshed).toHaveLength(1);
+    expect(runner.writing(entries[0]!.id)).toBe(false);
+  });
+
   it('takes the entries back out of the index when the durable write fails', async () => {
     const t = setup({ failWrite: true });
     await expect(t.runner.run('transaction.code', SAMPLES['transaction.code'])).rejects.toThrow('quota');
     expect(t.index.entries()).toEqual([]);
-    expect(t.refreshed).toHaveLength(2); // shown, then taken back
+    expect(t.refreshed).toHaveLength(0); // never shown: nothing was durable
     expect(t.runner.busy).toBe(false);
   });
 

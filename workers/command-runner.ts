@@ -30,18 +30,25 @@ export type RunOutcome = { result: CommandResult; entries: OutboxEntry[] };
  * The one command path of the worker: `run(name, input)` for every command in COMMANDS.
  * The input is parsed once (the split's input when the command splits, else its args), split
  * once into calls, checked against the mirror, and queued as outbox entries that are durable
- * before it resolves. Every reader applies them over the stored server rows from then on; no
+ * before anything shows them (and before it resolves). Every reader applies them over the stored server rows from then on; no
  * row is written, which keeps 10,000 rows within a frame budget (10,000 row writes take seconds).
  */
 export class CommandRunner {
   /** Runs in progress: background work (text indexing) waits so that they answer first. */
   private readonly inProgress = new Set<Promise<unknown>>();
   private lastCreatedAt = 0;
+  /** Ids of entries whose durable write is in flight (their change events are this call's). */
+  private readonly writingIds = new Set<string>();
 
   constructor(private readonly deps: CommandRunnerDeps) {}
 
   get busy(): boolean {
     return this.inProgress.size > 0;
+  }
+
+  /** Whether this entry's durable write is in flight here: its outbox change event is ours to apply. */
+  writing(id: string): boolean {
+    return this.writingIds.has(id);
   }
 
   /** Resolves when the runs in progress have settled. */
@@ -71,22 +78,19 @@ export class CommandRunner {
     const entries = parts.map((part) => outboxEntryOf(part, crypto.randomUUID(), this.createdAt()));
     const refs = entries.map(entityRefs);
     const { index, store } = this.deps;
-    // Indexed before the write, so the write's own change event finds nothing new to recompute;
-    // the args are the parse's output, so applying them to each row needs no second parse.
-    for (const entry of entries) index.put(entry, { argsParsed: true });
-    // The rows are re-derived while IndexedDB commits the entries (one macrotask lets the write
-    // reach IndexedDB first); the call still resolves only once they are durable.
-    const write = store.putMany(entries);
-    write.catch(() => undefined); // awaited below, after the rows are re-derived
-    await nextTask();
-    for (const r of refs) this.deps.refresh(r);
+    // Durable before shown: nothing (row, pending mark, count) shows the edit until IndexedDB
+    // has committed the entries. A reload or crash during the write then loses an edit the
+    // user never saw as made, never one shown as "pending". The write's own change event is
+    // left to this call (`writing`), which indexes the parsed args and re-derives the rows once.
+    const ids = entries.map((e) => e.id);
+    for (const id of ids) this.writingIds.add(id);
     try {
-      await write;
-    } catch (e) {
-      for (const entry of entries) index.remove(entry.id);
-      for (const r of refs) this.deps.refresh(r);
-      throw e;
+      await store.putMany(entries);
+      for (const entry of entries) index.put(entry, { argsParsed: true });
+    } finally {
+      for (const id of ids) this.writingIds.delete(id);
     }
+    for (const r of refs) this.deps.refresh(r);
     this.deps.onQueued(entries);
     const affected = entries.reduce((n, e) => n + e.entity_ids.length, 0);
     return { result: { ok: true, command_id: entries[0]!.id, affected, took_ms: performance.now() - t0 }, entries };
@@ -104,7 +108,3 @@ function refused(error: Extract<CommandResult, { ok: false }>['error']): RunOutc
   return { result: { ok: false, error }, entries: [] };
 }
 
-/** Resolves after the pending microtasks and one macrotask (a zero-delay timer). */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
-}

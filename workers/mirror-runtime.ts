@@ -262,6 +262,8 @@ export class MirrorRuntime {
     const affected: EntityRefs[] = [];
     for (const ev of events) {
       this.outboxTouched?.add(ev.documentId);
+      // This tab's command write in flight: the runner shows it once the write is durable.
+      if (this.commands.writing(ev.documentId)) continue;
       const before = this.outboxIndex.get(ev.documentId);
       const wasApplied = OutboxIndex.isApplied(before);
       if (ev.operation === 'DELETE') {

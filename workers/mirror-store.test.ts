@@ -48,6 +48,11 @@ describe('RxMirrorStore.applyChanges', () => {
     expect(await db.transactions.count().exec()).toBe(1200);
     expect((await getDocs(db.refs, [refKey('departments', dept.id)])).get(refKey('departments', dept.id))?.row).toMatchObject({ id: dept.id, name: 'Engineering' });
     expect(await store.getCheckpoint()).toEqual({ seq: 2000, epoch: 'e1' });
+    // The first mirror's progress and completion are stored with the checkpoint.
+    await store.applyChanges([], { seq: 2000, epoch: 'e1', mirrored: false, first: { loaded: 1201, total: 5000 } });
+    expect(await store.getCheckpoint()).toEqual({ seq: 2000, epoch: 'e1', first: { loaded: 1201, total: 5000 } });
+    await store.applyChanges([], { seq: 2000, epoch: 'e1', mirrored: true });
+    expect(await store.getCheckpoint()).toEqual({ seq: 2000, epoch: 'e1', mirrored: true });
     const first = await stored(db, rows[0]!.id);
     expect(first?.occurred_desc).toBe(-Date.parse(rows[0]!.occurred_at));
 
@@ -167,8 +172,9 @@ describe('RxMirrorStore and optimistic rows', () => {
     expect(row.server).toBeUndefined();
   });
 
-  it('reset drops every mirrored row and the checkpoint', async () => {
+  it('reset drops every mirrored row and the checkpoint (the first mirror is to be made again)', async () => {
     const { db, store } = await withPending();
+    await store.applyChanges([], { seq: 41, epoch: 'e', mirrored: true });
     await store.reset();
     expect(await db.transactions.count().exec()).toBe(0);
     expect(await store.getCheckpoint()).toEqual({ seq: 0, epoch: null });

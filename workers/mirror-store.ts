@@ -3,7 +3,7 @@ import type { MirroredCollection } from '../schema/sync-feed.ts';
 import { ENTITIES } from '../schema/collections.ts';
 import { MIRROR_ENTITY_SCHEMAS } from '../schema/mirror.ts';
 import { commandDef, entityRefs } from '../sync/outbox-machine.ts';
-import type { EntityRefs, MirrorStore, OptimisticPort, OutboxEntry } from '../sync/ports.ts';
+import type { EntityRefs, MirrorStore, OptimisticPort, OutboxEntry, PullCheckpoint } from '../sync/ports.ts';
 import { CHECKPOINT_ID, clearMirroredRows, OWN_COLLECTIONS, refKey, type MirrorDatabase, type MirrorDoc, type OwnCollection, type RefDoc, type RefKind } from './db.ts';
 import { putDocs, removeDocs } from './bulk-write.ts';
 import { storedShape } from './collections/index.ts';
@@ -32,10 +32,7 @@ const CHECKPOINT = CHECKPOINT_ID;
 const STORED = new Map(OWN_COLLECTIONS.map((c) => [c, storedShape(c)]));
 const isRef = (c: MirroredCollection): c is RefKind => ENTITIES[c].mirror.kind === 'ref';
 
-export interface Checkpoint {
-  seq: number;
-  epoch: string | null;
-}
+export type Checkpoint = PullCheckpoint;
 
 export interface MirrorStoreEvents {
   /** A row from the wire failed validation and was skipped (the batch still applies). */
@@ -87,16 +84,26 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     return this.run(async () => undefined);
   }
 
-  async getCheckpoint(): Promise<Checkpoint> {
+  /** In the write queue: a read racing a batch must not set `storedThrough` back (the engine reads it at creation too). */
+  getCheckpoint(): Promise<Checkpoint> {
+    return this.run(() => this.readCheckpoint());
+  }
+
+  private async readCheckpoint(): Promise<Checkpoint> {
     const doc = await this.db.meta.findOne(CHECKPOINT).exec();
     const value = doc?.toJSON().value as Partial<Checkpoint> | undefined;
-    const checkpoint = { seq: typeof value?.seq === 'number' ? value.seq : 0, epoch: typeof value?.epoch === 'string' ? value.epoch : null };
+    const checkpoint: Checkpoint = {
+      seq: typeof value?.seq === 'number' ? value.seq : 0,
+      epoch: typeof value?.epoch === 'string' ? value.epoch : null,
+      ...(value?.mirrored === true ? { mirrored: true } : {}),
+      ...(firstOf(value) ? { first: firstOf(value)! } : {}),
+    };
     this.storedThrough = checkpoint.seq;
     this.savedCount = countOf(value);
     return checkpoint;
   }
 
-  applyChanges(changes: Change[], checkpoint: { seq: number; epoch: string }): Promise<void> {
+  applyChanges(changes: Change[], checkpoint: Checkpoint & { epoch: string }): Promise<void> {
     return this.run(async () => {
       const grouped = this.validate(changes);
       // Own collections one write each; the rows of every reference kind in one `refs` write.
@@ -126,7 +133,13 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
       const counted = COUNTED_COLLECTION !== undefined && grouped.has(COUNTED_COLLECTION);
       const count = this.events.storedCount?.() ?? (counted ? null : this.savedCount);
       this.savedCount = count;
-      await this.db.meta.upsert({ id: CHECKPOINT, value: { seq: checkpoint.seq, epoch: checkpoint.epoch, ...(count === null ? {} : { count }) } });
+      await this.db.meta.upsert({
+        id: CHECKPOINT,
+        value: {
+          seq: checkpoint.seq, epoch: checkpoint.epoch, ...(count === null ? {} : { count }),
+          ...(checkpoint.mirrored ? { mirrored: true } : {}), ...(checkpoint.first ? { first: checkpoint.first } : {}),
+        },
+      });
       this.storedThrough = checkpoint.seq;
       for (const refs of this.outbox.dropConfirmedThrough(checkpoint.seq)) this.events.onOverlayChanged?.(refs);
     });
@@ -223,6 +236,11 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     }
     return out;
   }
+}
+
+function firstOf(value: unknown): { loaded: number; total: number } | null {
+  const first = (value as { first?: { loaded?: unknown; total?: unknown } } | undefined)?.first;
+  return typeof first?.loaded === 'number' && typeof first.total === 'number' ? { loaded: first.loaded, total: first.total } : null;
 }
 
 function countOf(value: unknown): number | null {

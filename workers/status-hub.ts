@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Clock, SyncPhase, SyncStatus } from '../sync/ports.ts';
 import type { MirrorRuntime } from './mirror-runtime.ts';
+import { CHECKPOINT_ID } from './db.ts';
 
 /**
  * What the UI is told, and when. Sync status comes from this tab's engine when it leads, or
@@ -28,6 +29,8 @@ export class StatusHub {
   private leaderStatus: SyncStatus | null = null;
   private lastError: string | null = null;
   private counts = { pending: 0, failed: 0, needsStepUp: 0 };
+  /** The stored checkpoint's first-mirror state (any tab, before or without an engine). */
+  private stored: { mirrored: boolean; first: { loaded: number; total: number } | null } = { mirrored: false, first: null };
   private runtime: MirrorRuntime | null = null;
   private sub: Subscription | null = null;
 
@@ -42,10 +45,14 @@ export class StatusHub {
     let phase: SyncPhase = base?.phase ?? 'idle';
     if (!this.online) phase = 'offline';
     if (this.signedOut) phase = 'signed_out';
+    // First mirror complete: the engine's (or leader's) word, or the stored checkpoint's (an
+    // offline start, a follower before the leader shared anything). Both follow a reset.
+    const mirrored = (base?.mirrored ?? false) || this.stored.mirrored;
     return {
       phase,
       online: this.online,
-      progress: base?.progress ?? null,
+      progress: base?.progress ?? (mirrored ? null : this.stored.first),
+      mirrored,
       checkpoint: base?.checkpoint ?? 0,
       ...counts,
       leader: this.leader,
@@ -73,12 +80,22 @@ export class StatusHub {
         if (ev.documentId === SHARED_STATUS && ev.operation !== 'DELETE') {
           this.leaderStatus = (ev.documentData as { value: SyncStatus }).value;
         }
+        if (ev.documentId === CHECKPOINT_ID && ev.operation !== 'DELETE') {
+          this.stored = storedMirror((ev.documentData as { value: unknown }).value);
+          this.touchStatus();
+        }
       }
       if (!this.leader) this.touchStatus();
     });
     void runtime.db.meta.findOne(SHARED_STATUS).exec().then((doc) => {
       if (doc && !this.leaderStatus) this.leaderStatus = doc.toJSON().value as SyncStatus;
     });
+    void runtime.db.meta.findOne(CHECKPOINT_ID).exec().then((doc) => {
+      if (doc && this.runtime === runtime) {
+        this.stored = storedMirror(doc.toJSON().value);
+        this.touchStatus();
+      }
+    }, () => undefined);
     this.touchStatus();
   }
 
@@ -87,6 +104,7 @@ export class StatusHub {
     this.sub = null;
     if (this.runtime) this.counts = this.runtime.outboxIndex.counts();
     this.runtime = null;
+    this.stored = { mirrored: false, first: null };
     this.engineStatus = null;
     this.leaderStatus = null;
     this.leader = false;
@@ -167,6 +185,13 @@ export class StatusHub {
       await runtime.db.meta.upsert({ id: SHARED_STATUS, value: this.engineStatus }).catch(() => undefined);
     });
   }
+}
+
+/** The first-mirror fields of the stored checkpoint (mirror-store.ts writes them). */
+function storedMirror(value: unknown): { mirrored: boolean; first: { loaded: number; total: number } | null } {
+  const v = value as { mirrored?: unknown; first?: { loaded?: unknown; total?: unknown } } | undefined;
+  const first = typeof v?.first?.loaded === 'number' && typeof v.first.total === 'number' ? { loaded: v.first.loaded, total: v.first.total } : null;
+  return { mirrored: v?.mirrored === true, first };
 }
 
 /** A listener that throws (e.g. a closed Comlink proxy) must not stop the others. */

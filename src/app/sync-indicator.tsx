@@ -1,31 +1,36 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAppState, useDataClient } from '../data-access/data-context.tsx';
-import type { OutboxEntry } from '../data-access/types.ts';
-import { syncIndicatorText, syncTone, waitingText } from './sync-text.ts';
+import type { DataClient, OutboxEntry } from '../data-access/types.ts';
+import { formatMoney } from '../../schema/money.ts';
+import { syncStatusView, waitingText } from '../lib/sync-status-text.ts';
 import { toastError } from '../lib/toast-store.ts';
 
 /**
- * The sync indicator (role status, text fixed by issue 2) and, beside it, the refused changes
- * with their server messages and Retry / Discard.
+ * The sync indicator: role status holding only its label (src/lib/sync-status-text.ts; tests
+ * wait for these words), the why / what-to-do beside it, and the refused changes with the
+ * transaction they concern, their server messages and Retry / Discard.
  */
 export function SyncIndicator() {
   const status = useAppState((s) => s.status);
   const online = useAppState((s) => s.online);
-  const text = syncIndicatorText(status, online);
-  const tone = syncTone(status, online);
+  const view = syncStatusView(status, online);
   const attention = (status?.failed ?? 0) + (status?.needsStepUp ?? 0);
   useToastOnNewFailure(status?.failed ?? 0);
 
   return (
-    <div className="sync">
-      <span className={`sync-dot sync-${tone}`} aria-hidden="true" />
-      <span role="status" className="sync-text">
-        {text}
+    <div className="sync" data-sync-state={view.state} title={view.detail ?? undefined}>
+      <span className={`sync-dot sync-${view.tone}`} aria-hidden="true" />
+      <span role="status" className="sync-text" aria-describedby="sync-detail">
+        {view.label}
       </span>
-      {/* Offline, the indicator must say just "Offline"; the waiting edits are counted beside it. */}
-      {text === 'Offline' && (status?.pending ?? 0) > 0 && (
+      {/* Offline, the indicator says just "Offline"; the waiting edits are counted beside it. */}
+      {view.state === 'offline' && (status?.pending ?? 0) > 0 && (
         <span className="sync-waiting">{waitingText(status?.pending ?? 0)}</span>
       )}
+      {/* Why and what to do: visible when something is wrong, otherwise for assistive tech (and the title). */}
+      <span id="sync-detail" className={view.tone === 'error' ? 'sync-detail' : 'sr-only'}>
+        {view.detail ?? ''}
+      </span>
       {attention > 0 && <FailedChanges count={attention} />}
     </div>
   );
@@ -53,13 +58,15 @@ function FailedChanges({ count }: { count: number }) {
   const dataVersion = useAppState((s) => s.dataVersion);
   const statusVersion = useAppState((s) => s.status);
   const [open, setOpen] = useState(false);
-  const [entries, setEntries] = useState<OutboxEntry[]>([]);
+  const [entries, setEntries] = useState<Described[]>([]);
 
   useEffect(() => {
     if (!open) return;
     let live = true;
-    void client.outbox().then((all) => {
-      if (live) setEntries(all.filter((e) => e.state === 'failed' || e.state === 'conflict' || e.state === 'needs_step_up'));
+    void client.outbox().then(async (all) => {
+      const refused = all.filter((e) => e.state === 'failed' || e.state === 'conflict' || e.state === 'needs_step_up');
+      const described = await Promise.all(refused.map((e) => describe(client, e)));
+      if (live) setEntries(described);
     });
     return () => {
       live = false;
@@ -82,10 +89,10 @@ function FailedChanges({ count }: { count: number }) {
           <h2 className="popover-title">Changes the server refused</h2>
           {entries.length === 0 && <p className="muted">Nothing to review.</p>}
           <ul className="failed-list">
-            {entries.map((e) => (
+            {entries.map(({ entry: e, what }) => (
               <li key={e.id}>
                 <div className="failed-what">
-                  {describeCommand(e)}
+                  {what}
                   <span className="muted"> · {new Date(e.created_at).toLocaleString()}</span>
                 </div>
                 <div className="failed-reason">
@@ -93,6 +100,7 @@ function FailedChanges({ count }: { count: number }) {
                     ? 'Additional verification is needed for this action.'
                     : (e.last_error?.message ?? 'Refused by the server.')}
                 </div>
+                <div className="failed-todo muted">{todo(e)}</div>
                 <div className="row-actions">
                   <button type="button" className="btn btn-sm" onClick={() => void client.retryCommand(e.id)}>
                     Retry
@@ -110,8 +118,23 @@ function FailedChanges({ count }: { count: number }) {
   );
 }
 
-function describeCommand(e: OutboxEntry): string {
+type Described = { entry: OutboxEntry; what: string };
+
+/** Names what a refused change was about: the transaction's merchant and amount when it is one. */
+async function describe(client: DataClient, e: OutboxEntry): Promise<Described> {
+  const coding = e.command === 'transaction.bulkCode' || e.command === 'transaction.code';
   const n = e.entity_ids.length;
+  if (coding && n === 1) {
+    const txn = await client.getTransaction(e.entity_ids[0]!).catch(() => null);
+    if (txn) return { entry: e, what: `Coding of ${txn.merchant_name}, ${formatMoney(txn.amount, txn.currency)}` };
+  }
   const what = n === 1 ? '1 transaction' : `${n.toLocaleString()} transactions`;
-  return e.command === 'transaction.bulkCode' || e.command === 'transaction.code' ? `Coding of ${what}` : `${e.command} (${what})`;
+  return { entry: e, what: coding ? `Coding of ${what}` : `${e.command} (${what})` };
+}
+
+/** What the user can do about it. */
+function todo(e: OutboxEntry): string {
+  if (e.state === 'needs_step_up') return 'Verify it is you, then retry; or discard the change.';
+  if (e.state === 'conflict') return 'Someone changed it meanwhile: retry to apply your change on top, or discard it.';
+  return 'Fix what the message says and retry, or discard the change to keep the server’s version.';
 }

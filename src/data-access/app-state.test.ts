@@ -6,6 +6,7 @@ const status: SyncStatus = {
   phase: 'live',
   online: true,
   progress: null,
+  mirrored: true,
   checkpoint: 0,
   pending: 0,
   failed: 0,

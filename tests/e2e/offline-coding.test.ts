@@ -8,9 +8,12 @@
  * a bulk code → offline reload (service worker + mirror) keeps the pending edits → online → the
  * outbox drains → the server applied each command exactly once, with no Content Security Policy
  * violation anywhere (page, data worker, service worker); an employee sees only their own.
+ * Issue 8: an edit shown as pending survives a reload made the moment the mark appears, under a
+ * network that loses the command's response, and the server holds it exactly once.
  *
  * Server-side checks read the database through the test server's `db` handle.
  */
+import type { Dialog } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSearch, apiSignIn } from '../support/api.ts';
@@ -18,6 +21,7 @@ import {
   launchBrowser,
   pendingCount,
   signIn,
+  WAITING_TEXT,
   waitForServiceWorkerControl,
   waitForSyncStatus,
   type BrowserSession,
@@ -43,6 +47,10 @@ const SEARCH = 'uber';
 const SELECT_COUNT = 100;
 const MEMO_PREFIX = 'e2e offline memo';
 const OFFLINE_BULK_ROWS = { first: 10, last: 14 };
+const RELOAD_MEMO = 'e2e reload memo';
+const RELOAD_ROW = 5;
+/** The command endpoints (a memo edit, a bulk coding). */
+const commandUrl = (url: URL) => url.pathname.startsWith('/v1/auth/transactions/') || url.pathname.startsWith('/v1/auth/accounting/coding/');
 
 let server: TestServer;
 let admin: BrowserSession;
@@ -79,6 +87,8 @@ async function waitForFirstMirror(session: BrowserSession, expected: number) {
   await waitForTotal(page, expected, 120_000);
   await mirrorProgressBar(page).waitFor({ state: 'detached', timeout: 120_000 });
   await waitForSyncStatus(page, 'All changes synced', 120_000);
+  // "All changes synced" means the first mirror is complete (issue 8): no partial-results notice.
+  expect(await page.getByTestId('partial-results').count()).toBe(0);
 }
 
 async function gl(code: string) {
@@ -210,14 +220,13 @@ describe('offline coding, end to end', () => {
     // "N pending" is observed deterministically; then let everything through to the real server.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
-    const commandUrl = (url: URL) => url.pathname.startsWith('/v1/auth/transactions/') || url.pathname.startsWith('/v1/auth/accounting/coding/');
     await context.route(commandUrl, async (route) => {
       await held;
       await route.continue();
     });
     try {
       await context.setOffline(false);
-      const shown = await waitForSyncStatus(page, /\d+ pending/, 30_000);
+      const shown = await waitForSyncStatus(page, WAITING_TEXT, 30_000);
       expect(pendingCount(shown)).toBe(commands);
     } finally {
       release();
@@ -246,6 +255,62 @@ describe('offline coding, end to end', () => {
     await expect
       .poll(async () => (await allRows(page, story.memoIds.length)).filter((r) => r.cells[COLUMNS.status]?.includes(WAITING_TO_SYNC)).length)
       .toBe(0);
+  });
+
+  it('an edit shown as pending survives an immediate reload on a faulty network, and the server holds it once', async () => {
+    showBrowserLogsOnFailure(() => admin);
+    const { page, context } = admin;
+    await searchBox(page).fill('');
+    await waitForTotal(page, await countTransactions(server.db, server.businessId));
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
+    const seqBefore = await businessSeq(server.db, server.businessId);
+    const keysBefore = (await idempotencyKeys(server.db, await keyScope(server.db, server.businessId, ADMIN))).length;
+
+    // A faulty network: the first command reaches the server, which applies it, but its answer
+    // is lost on the way back (the client must re-send with the same key: the server replays).
+    let requests = 0;
+    await context.route(commandUrl, async (route) => {
+      if (++requests === 1) {
+        await route.fetch().catch(() => undefined);
+        await route.abort('failed');
+      } else await route.continue();
+    });
+    // Should the reload find a command write still in flight, its beforeunload guard asks: leave.
+    const leave = (d: Dialog) => void (d.type() === 'beforeunload' ? d.accept() : d.dismiss());
+    page.on('dialog', leave);
+    try {
+      await rowAt(page, RELOAD_ROW).getByRole('gridcell').nth(COLUMNS.merchant).click();
+      const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
+      await drawer.getByLabel('Memo').fill(RELOAD_MEMO);
+      await drawer.getByRole('button', { name: 'Save' }).click();
+      // Shown as pending only once the outbox entry is durable: reload the moment it shows.
+      await drawer.getByText('Pending').first().waitFor({ state: 'visible', timeout: 30_000 });
+      const id = new URL(page.url()).searchParams.get('open');
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      await page.reload();
+
+      // After the reload the edit is still there: pending (or already sent), never gone.
+      const reopened = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
+      await expect.poll(() => reopened.getByLabel('Memo').inputValue(), { timeout: 60_000 }).toBe(RELOAD_MEMO);
+      await waitForSyncStatus(page, 'All changes synced', 60_000);
+      await expect.poll(() => reopened.getByText('Pending').count()).toBe(0);
+
+      // The server holds it exactly once: one row change, one stored key answered with success.
+      const onServer = await server.db.query<{ memo: string }>(
+        `SELECT memo FROM transactions WHERE business_id = $1 AND id = $2`,
+        [server.businessId, id],
+      );
+      expect(onServer.map((r) => r.memo)).toEqual([RELOAD_MEMO]);
+      expect(await businessSeq(server.db, server.businessId)).toBe(seqBefore + 1);
+      const keys = (await idempotencyKeys(server.db, await keyScope(server.db, server.businessId, ADMIN))).slice(keysBefore);
+      expect(keys).toHaveLength(1);
+      expect(keys.every((k) => k.state === 'done' && k.status === 200)).toBe(true);
+      expect(requests).toBeGreaterThanOrEqual(1);
+      await reopened.getByRole('button', { name: 'Close details' }).click();
+    } finally {
+      page.off('dialog', leave);
+      await context.unroute(commandUrl);
+    }
   });
 
   it('ran all of the above under the strict Content Security Policy without a single violation', async () => {

@@ -137,9 +137,15 @@ export const mainNav = (page: Page): Locator => page.getByRole('navigation', { n
 
 /**
  * The sync indicator. Other live regions (info toasts) also have role status, so the indicator
- * is the status region whose whole text is one of its phrases (src/app/sync-text.ts).
+ * is the status region whose whole text is one of its labels (src/lib/sync-status-text.ts,
+ * issue 8): "All changes synced" only once the first mirror is complete, nothing waits and the
+ * last pull succeeded.
  */
-export const SYNC_TEXT = /^\s*(Offline|Connecting|Signed out|\d+ pending|All changes synced|Sync needs attention)\s*$/;
+export const SYNC_TEXT =
+  /^\s*(Offline|Connecting|Signed out|[\d,]+ changes? waiting to sync|Downloading for offline use(?: · \d+%)?|Syncing…|All changes synced|Needs attention)\s*$/;
+
+/** "N changes waiting to sync" as a pattern for waitForSyncStatus. */
+export const WAITING_TEXT = /^\s*[\d,]+ changes? waiting to sync\s*$/;
 
 export function syncStatus(page: Page, text: string | RegExp = SYNC_TEXT): Locator {
   return page.getByRole('status').filter({ hasText: text }).first();
@@ -152,10 +158,10 @@ export async function waitForSyncStatus(page: Page, text: string | RegExp, timeo
   return (await loc.textContent())?.trim() ?? '';
 }
 
-/** "N pending" in the sync indicator → N (null when it shows no pending count). */
+/** "N changes waiting to sync" in the sync indicator → N (null when it shows no waiting count). */
 export function pendingCount(statusText: string): number | null {
-  const m = /(\d+)\s+pending/i.exec(statusText);
-  return m ? Number(m[1]) : null;
+  const m = /([\d,]+)\s+changes?\s+waiting to sync/i.exec(statusText);
+  return m ? Number(m[1]!.replace(/,/g, '')) : null;
 }
 
 /**

@@ -16,6 +16,7 @@ import { useReferenceData } from './use-reference-data.ts';
 import { useTransactionRows } from './use-transaction-rows.ts';
 import { headerCheckState } from '../../lib/list/selection.ts';
 import { useSelection } from '../../lib/list/use-selection.ts';
+import { partialResultsText } from '../../lib/sync-status-text.ts';
 import { useTableKeys } from '../../lib/list/use-table-keys.ts';
 
 const routeApi = getRouteApi('/_app/transactions');
@@ -43,6 +44,9 @@ export function TransactionsPage() {
   const key = queryKey(filter, sort);
   const rows = useTransactionRows(client, filter, sort, dataVersion);
   const total = rows.total ?? 0;
+  // While the first mirror runs, results come only from what has arrived: say so.
+  const filtered = Object.values(filter).some((v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
+  const partial = useAppState((s) => (rows.total === null ? null : partialResultsText(s.status, total, filtered)));
   const selection = useSelection(key, rows, () => client.matchingIds(filter));
   const [bulkOpen, setBulkOpen] = useState(false);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -131,6 +135,11 @@ export function TransactionsPage() {
         onChange={onFilterChange}
         onClear={onClearFilters}
       />
+      {partial && (
+        <p className="partial-notice" role="note" data-testid="partial-results">
+          {partial}
+        </p>
+      )}
       {selectedCount > 0 && (
         <BulkBar
           selected={selectedCount}
