@@ -284,7 +284,7 @@ describe('offline coding, end to end', () => {
       await drawer.getByLabel('Memo').fill(RELOAD_MEMO);
       await drawer.getByRole('button', { name: 'Save' }).click();
       // Shown as pending only once the outbox entry is durable: reload the moment it shows.
-      await drawer.getByText('Pending').first().waitFor({ state: 'visible', timeout: 30_000 });
+      await drawer.getByText(WAITING_TO_SYNC).first().waitFor({ state: 'visible', timeout: 30_000 });
       const id = new URL(page.url()).searchParams.get('open');
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
       await page.reload();
@@ -293,7 +293,7 @@ describe('offline coding, end to end', () => {
       const reopened = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
       await expect.poll(() => reopened.getByLabel('Memo').inputValue(), { timeout: 60_000 }).toBe(RELOAD_MEMO);
       await waitForSyncStatus(page, 'All changes synced', 60_000);
-      await expect.poll(() => reopened.getByText('Pending').count()).toBe(0);
+      await expect.poll(() => reopened.getByText(WAITING_TO_SYNC).count()).toBe(0);
 
       // The server holds it exactly once: one row change, one stored key answered with success.
       const onServer = await server.db.query<{ memo: string }>(
