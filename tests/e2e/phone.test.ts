@@ -2,7 +2,8 @@
  * Issue 8, "Responsive layout": the built app on a phone (390×844, touch, mobile) in Chromium.
  * The transactions list renders as cards, nothing scrolls sideways (also at 360 px), the sync
  * status and the user menu stay on screen, the detail sheet's Save and Close buttons are on
- * screen and work, the bulk coding sheet's buttons are on screen, and no keyboard hint shows.
+ * screen and work, the bulk coding and step-up sheets' buttons are on screen, and no keyboard
+ * hint shows.
  *
  * One server and one browser for the file; waits poll through DevTools (pollPage), never
  * page.waitForFunction (the app's CSP forbids eval).
@@ -174,6 +175,17 @@ describe('phone layout, end to end', () => {
     await mainNav(page).getByRole('link', { name: 'Settings' }).tap();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'visible' });
     await expectNoHorizontalScroll(page, 'settings at 360');
+
+    // The step-up dialog is a bottom sheet with its buttons in reach too.
+    await page.getByLabel('New password', { exact: true }).fill('another-long-password-1');
+    await page.getByLabel('Confirm new password').fill('another-long-password-1');
+    await page.getByRole('button', { name: 'Change password' }).tap();
+    const stepUp = page.getByRole('dialog', { name: "Confirm it's you" });
+    await stepUp.waitFor({ state: 'visible', timeout: 30_000 });
+    await expectNoHorizontalScroll(page, 'step-up dialog at 360');
+    for (const name of ['Cancel', 'Confirm']) await expectInViewport(stepUp.getByRole('button', { name, exact: true }), `step-up ${name}`);
+    await stepUp.getByRole('button', { name: 'Cancel', exact: true }).tap();
+    await stepUp.waitFor({ state: 'detached' });
 
     // The user menu opens on screen.
     await page.getByRole('button', { name: /^Account: / }).tap();
