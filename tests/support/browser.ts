@@ -47,6 +47,10 @@ export interface LaunchOptions {
   /** Resolves relative page.goto() URLs (the test server's origin). */
   baseURL?: string;
   viewport?: { width: number; height: number };
+  /** Emulate a touch screen (touch events, `pointer: coarse`, no hover): a phone. */
+  hasTouch?: boolean;
+  /** Emulate a mobile browser (the meta viewport is honoured). */
+  isMobile?: boolean;
 }
 
 export async function launchBrowser(opts: LaunchOptions = {}): Promise<BrowserSession> {
@@ -59,6 +63,8 @@ export async function launchBrowser(opts: LaunchOptions = {}): Promise<BrowserSe
       args: [...CHROMIUM_ARGS],
       baseURL: opts.baseURL,
       viewport: opts.viewport ?? { width: 1280, height: 900 },
+      hasTouch: opts.hasTouch,
+      isMobile: opts.isMobile,
       serviceWorkers: 'allow',
     });
   } catch (err) {

@@ -174,7 +174,7 @@ export function TransactionsPage() {
       <div className="table-footer muted">
         {rows.tookMs !== null && `Searched on this device in ${Math.max(1, Math.round(rows.tookMs))} ms`}
         <span className="spacer" />
-        <span aria-hidden="true">j/k move · x select · Enter open · / search</span>
+        <span className="kbd-hint" aria-hidden="true">j/k move · x select · Enter open · / search</span>
       </div>
       {search.open && (
         <DetailDrawer

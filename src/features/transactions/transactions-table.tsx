@@ -6,9 +6,12 @@ import { ariaSort, nextSort, type SortableColumn } from './search-params.ts';
 import type { TransactionRows } from './use-transaction-rows.ts';
 import type { ReferenceNames } from './use-reference-data.ts';
 import { StatusMarks } from './status-marks.tsx';
-import { VirtualGrid, gridRowId, gridRowIndex } from '../../lib/list/virtual-grid.tsx';
+import { VirtualGrid, gridRowId, gridRowIndex, ROW_HEIGHT } from '../../lib/list/virtual-grid.tsx';
+import { useLayout } from '../../lib/media-query.ts';
 
 const ROW_ID_PREFIX = 'txn-row';
+/** A row as a card on a phone (`.grid-cards .grid-row` in styles.css has this height). */
+export const CARD_HEIGHT = 72;
 
 export interface TransactionsTableProps {
   rows: TransactionRows;
@@ -37,12 +40,19 @@ export interface TransactionsTableProps {
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
-/** The transactions grid: its columns and rows over the shared virtual grid. */
+/**
+ * The transactions grid: its columns and rows over the shared virtual grid. One component for
+ * both layouts: on a phone (below 768 px) the same rows and cells are laid out as cards (merchant,
+ * amount, date, state and sync mark; the other cells are hidden by the stylesheet) and are taller.
+ */
 export function TransactionsTable(props: TransactionsTableProps) {
   const { names, selected, active, openId, onRowClick, onToggle } = props;
+  const phone = useLayout() === 'phone';
   return (
     <VirtualGrid
       label="Transactions"
+      className={phone ? 'grid-cards' : undefined}
+      rowHeight={phone ? CARD_HEIGHT : ROW_HEIGHT}
       rowIdPrefix={ROW_ID_PREFIX}
       rows={props.rows}
       total={props.total}
@@ -106,13 +116,13 @@ const HeaderRow = memo(function HeaderRow(props: {
       </div>
       {sortable('date', 'Date')}
       {sortable('merchant', 'Merchant')}
-      <div role="columnheader" className="cell">Cardholder</div>
+      <div role="columnheader" className="cell cell-cardholder">Cardholder</div>
       {sortable('amount', 'Amount', 'cell-amount')}
-      <div role="columnheader" className="cell">GL account</div>
-      <div role="columnheader" className="cell">Department</div>
-      <div role="columnheader" className="cell">Location</div>
-      <div role="columnheader" className="cell">Memo</div>
-      <div role="columnheader" className="cell">Status</div>
+      <div role="columnheader" className="cell cell-coding">GL account</div>
+      <div role="columnheader" className="cell cell-coding">Department</div>
+      <div role="columnheader" className="cell cell-coding">Location</div>
+      <div role="columnheader" className="cell cell-memo">Memo</div>
+      <div role="columnheader" className="cell cell-status">Status</div>
     </div>
   );
 });
@@ -144,7 +154,15 @@ const Row = memo(function Row({ index, top, row, names, selected, active, open, 
       style={style}
       onClick={(e) => onRowClick(index, row, e)}
     >
-      <div role="gridcell" className="cell cell-check" onClick={(e) => e.stopPropagation()}>
+      <div
+        role="gridcell"
+        className="cell cell-check"
+        onClick={(e) => {
+          e.stopPropagation();
+          // The whole cell is the touch target (44 px on a phone), not only the 16 px box.
+          if (e.target === e.currentTarget) onToggle(index, row, e.shiftKey);
+        }}
+      >
         <input
           type="checkbox"
           tabIndex={-1}
@@ -155,15 +173,15 @@ const Row = memo(function Row({ index, top, row, names, selected, active, open, 
       </div>
       <div role="gridcell" className="cell cell-date">{dateFormat.format(new Date(row.occurred_at))}</div>
       <div role="gridcell" className="cell cell-merchant" title={row.merchant_category}>{row.merchant_name}</div>
-      <div role="gridcell" className="cell">{names.user(row.user_id)}</div>
+      <div role="gridcell" className="cell cell-cardholder">{names.user(row.user_id)}</div>
       <div role="gridcell" className={`cell cell-amount${row.amount < 0 ? ' negative' : ''}`}>
         {formatMoney(row.amount, row.currency)}
       </div>
-      <div role="gridcell" className="cell">
+      <div role="gridcell" className="cell cell-coding">
         {row.gl_account_id === null ? <span className="missing" aria-label="No GL account">—</span> : names.glAccount(row.gl_account_id)}
       </div>
-      <div role="gridcell" className="cell">{names.department(row.department_id)}</div>
-      <div role="gridcell" className="cell">{names.location(row.location_id)}</div>
+      <div role="gridcell" className="cell cell-coding">{names.department(row.department_id)}</div>
+      <div role="gridcell" className="cell cell-coding">{names.location(row.location_id)}</div>
       <div role="gridcell" className="cell cell-memo" title={row.memo ?? undefined}>{row.memo}</div>
       <div role="gridcell" className="cell cell-status">
         <StatusMarks row={row} />

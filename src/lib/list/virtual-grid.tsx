@@ -16,6 +16,10 @@ export const gridRowIndex = (index: number) => index + 2;
 export interface VirtualGridProps<T extends { id: string }> {
   /** The grid's accessible name. */
   label: string;
+  /** Extra class on the grid (e.g. `grid-cards`, the phone layout's rows as cards). */
+  className?: string;
+  /** Height of a data row in px (ROW_HEIGHT unless the caller's layout says otherwise). */
+  rowHeight?: number;
   /** Prefix of the data rows' ids (gridRowId). */
   rowIdPrefix: string;
   rows: ListRows<T>;
@@ -48,12 +52,13 @@ export interface VirtualGridProps<T extends { id: string }> {
  */
 export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>) {
   const { rows, total, active, scrollRef, onVisibleRange, renderRow } = props;
+  const rowHeight = props.rowHeight ?? ROW_HEIGHT;
   // The React Compiler is not used here; rows get their values as props, never the instance.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: total,
     getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: () => rowHeight,
     overscan: 12,
     // The sticky header sits above the rows inside the same scroller (so both scroll sideways
     // together): rows start one header down, and scrolling to a row keeps it clear of the header.
@@ -70,6 +75,11 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
     ensure(Math.max(0, first - 50), last + 50);
     onVisibleRange(first, last);
   }, [first, last, ensure, onVisibleRange]);
+
+  // A layout switch changes the row height: the virtualizer re-measures from the new estimate.
+  useEffect(() => {
+    virtualizer.measure();
+  }, [rowHeight, virtualizer]);
 
   const restored = useRef(false);
   useEffect(() => {
@@ -91,7 +101,7 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
 
   return (
     <div
-      className="grid"
+      className={props.className ? `grid ${props.className}` : 'grid'}
       role="grid"
       aria-label={props.label}
       aria-rowcount={total + 1}

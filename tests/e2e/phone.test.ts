@@ -1,0 +1,199 @@
+/**
+ * Issue 8, "Responsive layout": the built app on a phone (390×844, touch, mobile) in Chromium.
+ * The transactions list renders as cards, nothing scrolls sideways (also at 360 px), the sync
+ * status and the user menu stay on screen, the detail sheet's Save and Close buttons are on
+ * screen and work, the bulk coding and step-up sheets' buttons are on screen, and no keyboard
+ * hint shows.
+ *
+ * One server and one browser for the file; waits poll through DevTools (pollPage), never
+ * page.waitForFunction (the app's CSP forbids eval).
+ */
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { launchBrowser, mainNav, pollPage, signIn, syncStatus, type BrowserSession } from '../support/browser.ts';
+import { grid, rowAt, selectionBar, waitForTotal } from '../support/transactions-page.ts';
+
+const USER = 'admin@demo.test';
+const PASSWORD = 'demo-password-1';
+const TRANSACTIONS = 40;
+const PHONE = { width: 390, height: 844 };
+const NARROW = { width: 360, height: 740 };
+
+let server: TestServer;
+let browser: BrowserSession;
+
+beforeAll(async () => {
+  server = await startTestServer({ serveDist: true, transactions: TRANSACTIONS });
+  browser = await launchBrowser({ baseURL: server.url, viewport: PHONE, hasTouch: true, isMobile: true });
+  await browser.page.emulateMedia({ reducedMotion: 'reduce' });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** No sideways page scroll: the document is no wider than the window. */
+async function expectNoHorizontalScroll(page: Page, where: string): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `${where}: page ${scrollWidth} px wide in a ${innerWidth} px window`).toBeLessThanOrEqual(innerWidth);
+}
+
+/** The element's box lies wholly inside the viewport (and it has a size). */
+async function expectInViewport(loc: Locator, what: string): Promise<void> {
+  const box = await loc.boundingBox();
+  expect(box, `${what} has no box`).not.toBeNull();
+  const { width, height } = await loc.page().evaluate(() => ({ width: window.innerWidth, height: window.innerHeight }));
+  const b = box!;
+  expect(b.width, `${what} width`).toBeGreaterThan(0);
+  expect(
+    b.x >= 0 && b.y >= 0 && b.x + b.width <= width + 0.5 && b.y + b.height <= height + 0.5,
+    `${what} at ${JSON.stringify(b)} is outside the ${width}×${height} viewport`,
+  ).toBe(true);
+}
+
+/** At least 44 px square: a comfortable touch target. */
+async function expectTouchTarget(loc: Locator, what: string): Promise<void> {
+  const b = (await loc.boundingBox())!;
+  expect(Math.round(b.height), `${what} height`).toBeGreaterThanOrEqual(44);
+  expect(Math.round(b.width), `${what} width`).toBeGreaterThanOrEqual(44);
+}
+
+/** Keyboard hints (<kbd>, the grid's "j/k move" line) that are visible on the page. */
+const visibleKeyboardHints = (page: Page) =>
+  page.evaluate(() =>
+    [...document.querySelectorAll('kbd, .table-footer span')]
+      .filter((el) => el.tagName === 'KBD' || /j\/k|Enter open/.test(el.textContent ?? ''))
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return r.width > 0 && r.height > 0 && getComputedStyle(el).visibility !== 'hidden';
+      })
+      .map((el) => el.textContent?.trim() ?? ''),
+  );
+
+describe('phone layout, end to end', () => {
+  it('signs in to a card list with no sideways scroll, sync status and user menu on screen', async () => {
+    onTestFailed(() => console.error(`browser logs:\n${browser.logs.slice(-40).join('\n')}`));
+    const { page } = browser;
+    await page.goto('/sign-in');
+    await expectNoHorizontalScroll(page, 'sign-in');
+    await signIn(page, USER, PASSWORD);
+    await waitForTotal(page, TRANSACTIONS);
+    await expect(page.evaluate(() => matchMedia('(hover: none) and (pointer: coarse)').matches)).resolves.toBe(true);
+
+    // Cards: the grid keeps its roles; a row is a tall card as wide as the screen, no wider.
+    await rowAt(page, 0).waitFor({ state: 'visible' });
+    const card = (await rowAt(page, 0).boundingBox())!;
+    expect(card.height).toBeGreaterThanOrEqual(60);
+    expect(card.x + card.width).toBeLessThanOrEqual(PHONE.width);
+    const cells = rowAt(page, 0).getByRole('gridcell');
+    const visible = await cells.evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).length);
+    expect(visible).toBe(5); // check, date, merchant, amount, status
+    // Rows stay reachable by role and name (the name is the card's text).
+    const merchant = ((await rowAt(page, 0).getByRole('gridcell').nth(2).textContent()) ?? '').trim();
+    expect(merchant).not.toBe('');
+    await expect(grid(page).getByRole('row', { name: merchant }).first().isVisible()).resolves.toBe(true);
+
+    await expectNoHorizontalScroll(page, 'transactions at 390');
+    await expectInViewport(syncStatus(page), 'sync status');
+    const account = page.getByRole('button', { name: /^Account: / });
+    await expectInViewport(account, 'user menu');
+    await expectTouchTarget(account, 'user menu');
+    // The main navigation is a bottom bar, its links still named as on desktop.
+    const nav = mainNav(page);
+    await expectInViewport(nav, 'main navigation');
+    expect((await nav.boundingBox())!.y).toBeGreaterThan(PHONE.height / 2);
+    await expectTouchTarget(nav.getByRole('link', { name: 'Transactions' }), 'Transactions link');
+    await expectInViewport(nav.getByRole('link', { name: 'Settings' }), 'Settings link');
+    expect(await visibleKeyboardHints(page)).toEqual([]);
+  });
+
+  it('opens a card as a full-screen sheet whose Save and Close are on screen and work', async () => {
+    const { page } = browser;
+    await rowAt(page, 1).getByRole('gridcell').nth(2).tap();
+    const sheet = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
+    const memo = sheet.getByLabel('Memo');
+    await memo.waitFor({ state: 'visible', timeout: 30_000 });
+    await expectNoHorizontalScroll(page, 'detail sheet');
+    const save = sheet.getByRole('button', { name: 'Save' });
+    const close = sheet.getByRole('button', { name: 'Close details' });
+    await expectInViewport(save, 'Save');
+    await expectInViewport(close, 'Close details');
+    await expectTouchTarget(close, 'Close details');
+
+    await memo.fill('phone memo');
+    await save.tap();
+    await pollPage(page, () => {
+      const dialog = [...document.querySelectorAll('[role="dialog"]')].find((d) => d.querySelector('[aria-label="Close details"]'));
+      const button = [...(dialog?.querySelectorAll('button') ?? [])].find((b) => b.textContent?.trim() === 'Save');
+      return button?.disabled === true; // saved: the form matches the transaction again
+    }, undefined);
+    await expect(memo.inputValue()).resolves.toBe('phone memo');
+
+    await close.tap();
+    await sheet.waitFor({ state: 'detached' });
+  });
+
+  it('selects cards and opens bulk coding as a bottom sheet with its buttons on screen', async () => {
+    const { page } = browser;
+    for (const i of [0, 2, 3]) await rowAt(page, i).getByRole('checkbox').tap();
+    const bar = selectionBar(page);
+    await bar.waitFor({ state: 'visible' });
+    await expectNoHorizontalScroll(page, 'selection bar');
+    const code = bar.getByRole('button', { name: 'Code 3' });
+    await expectInViewport(code, 'Code 3…');
+    await code.tap();
+    const dialog = page.getByRole('dialog', { name: 'Code 3 transactions' });
+    await dialog.waitFor({ state: 'visible' });
+    await expectNoHorizontalScroll(page, 'bulk dialog');
+    for (const name of ['Cancel', /^Apply to 3/]) {
+      const button = dialog.getByRole('button', { name });
+      await expectInViewport(button, `bulk dialog ${String(name)}`);
+      await expectTouchTarget(button, `bulk dialog ${String(name)}`);
+    }
+    const sheet = (await dialog.boundingBox())!;
+    expect(Math.round(sheet.y + sheet.height)).toBe(PHONE.height); // a bottom sheet
+    await dialog.getByRole('button', { name: 'Cancel' }).tap();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await visibleKeyboardHints(page)).toEqual([]);
+  });
+
+  it('at 360 px nothing scrolls sideways and the header still fits', async () => {
+    const { page } = browser;
+    await page.setViewportSize(NARROW);
+    await pollPage(page, (w) => window.innerWidth === w, NARROW.width);
+    await expectNoHorizontalScroll(page, 'transactions at 360');
+    await expectInViewport(syncStatus(page), 'sync status at 360');
+    await expectInViewport(page.getByRole('button', { name: /^Account: / }), 'user menu at 360');
+    const card = (await rowAt(page, 0).boundingBox())!;
+    expect(card.x + card.width).toBeLessThanOrEqual(NARROW.width);
+
+    await mainNav(page).getByRole('link', { name: 'Settings' }).tap();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'visible' });
+    await expectNoHorizontalScroll(page, 'settings at 360');
+
+    // The step-up dialog is a bottom sheet with its buttons in reach too.
+    await page.getByLabel('New password', { exact: true }).fill('another-long-password-1');
+    await page.getByLabel('Confirm new password').fill('another-long-password-1');
+    await page.getByRole('button', { name: 'Change password' }).tap();
+    const stepUp = page.getByRole('dialog', { name: "Confirm it's you" });
+    await stepUp.waitFor({ state: 'visible', timeout: 30_000 });
+    await expectNoHorizontalScroll(page, 'step-up dialog at 360');
+    for (const name of ['Cancel', 'Confirm']) await expectInViewport(stepUp.getByRole('button', { name, exact: true }), `step-up ${name}`);
+    await stepUp.getByRole('button', { name: 'Cancel', exact: true }).tap();
+    await stepUp.waitFor({ state: 'detached' });
+
+    // The user menu opens on screen.
+    await page.getByRole('button', { name: /^Account: / }).tap();
+    const menu = page.getByRole('menu');
+    await menu.waitFor({ state: 'visible' });
+    await expectInViewport(menu, 'user menu popover');
+    await expectNoHorizontalScroll(page, 'user menu open at 360');
+    await page.keyboard.press('Escape');
+    await menu.waitFor({ state: 'detached' });
+  });
+});
