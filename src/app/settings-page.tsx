@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { roleDisplayName } from '../../schema/roles.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
 import { useAppState } from '../data-access/data-context.tsx';
@@ -6,6 +7,7 @@ import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
 import { useSignOut } from './use-sign-out.ts';
+import { formatBytes, requestPersistence, useStorageInfo } from '../lib/storage.ts';
 
 /**
  * /settings, composed here because its sections come from several features: Profile (the
@@ -27,7 +29,7 @@ export function SettingsPage() {
             <ThemeToggle />
           </SettingRow>
         </Section>
-        {/* Slot: the "Offline data" section (what this device keeps, storage used, clearing it) goes here. */}
+        <OfflineDataSection />
       </div>
     </div>
   );
@@ -61,5 +63,45 @@ function SessionsRow() {
         Sign out of all devices
       </Button>
     </SettingRow>
+  );
+}
+
+/**
+ * What this device keeps for offline use, told as it is: whether the first download is complete,
+ * the storage the app uses, and whether the browser promised not to clear it (with a way to ask).
+ */
+function OfflineDataSection() {
+  const status = useAppState((s) => s.status);
+  const [asked, setAsked] = useState(0);
+  const info = useStorageInfo(asked);
+  const copy = !status ? 'Not signed in on this device.' : status.mirrored ? 'Complete: the app works with no network.' : 'Still downloading: some data is not on this device yet.';
+  return (
+    <Section title="Offline data" description="Ledgerline keeps a copy of your data on this device so it works without a network.">
+      <SettingRow title="Offline copy" description={copy}>
+        {null}
+      </SettingRow>
+      <SettingRow
+        title="Storage used"
+        description={info?.usage != null ? `${formatBytes(info.usage)} on this device${info.quota ? ` of ${formatBytes(info.quota)} available` : ''}.` : 'This browser does not report it.'}
+      >
+        {null}
+      </SettingRow>
+      <SettingRow
+        title="Keep offline data"
+        description={
+          info?.persisted
+            ? 'Kept: the browser will not clear it to free space.'
+            : info?.persisted === false
+              ? 'Not guaranteed: the browser may clear it when space runs low, including changes not yet synced.'
+              : 'This browser does not say whether it keeps it.'
+        }
+      >
+        {info?.persisted === false && (
+          <Button variant="secondary" onClick={() => void requestPersistence().then(() => setAsked((n) => n + 1))}>
+            Ask to keep it
+          </Button>
+        )}
+      </SettingRow>
+    </Section>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { persistenceRequester, requestPersistence, storageInfo, type StorageManagerLike } from './storage.ts';
+import { formatBytes, persistenceRequester, requestPersistence, storageInfo, type StorageManagerLike } from './storage.ts';
 
 function fakeStorage(opts: { persisted?: boolean; grant?: boolean; usage?: number; quota?: number } = {}) {
   let persisted = opts.persisted ?? false;
@@ -54,5 +54,13 @@ describe('storageInfo', () => {
 
   it('reports nulls where unsupported', async () => {
     expect(await storageInfo({})).toEqual({ persisted: null, usage: null, quota: null });
+  });
+});
+
+describe('formatBytes', () => {
+  it('uses decimal units as browsers report quota', () => {
+    expect(formatBytes(512)).toBe('512 bytes');
+    expect(formatBytes(1_234_567)).toMatch(/^1[.,]2 MB$/);
+    expect(formatBytes(20_000_000_000)).toMatch(/^20 GB$/);
   });
 });

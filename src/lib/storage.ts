@@ -61,3 +61,17 @@ export function useStorageInfo(version: unknown = 0, nav?: { storage?: Partial<S
   }, [version, nav]);
   return info;
 }
+
+const BYTES = new Intl.NumberFormat(undefined, { maximumFractionDigits: 1 });
+
+/** 1,234,567 → "1.2 MB" (decimal units, as browsers report quota). */
+export function formatBytes(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1000 && unit < units.length - 1) {
+    value /= 1000;
+    unit += 1;
+  }
+  return `${BYTES.format(value)} ${units[unit]}`;
+}
