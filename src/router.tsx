@@ -12,7 +12,8 @@ import type { NavItem } from './lib/routing.ts';
 import { identityGuestRoutes, identityNav } from './features/identity/index.ts';
 import { NotFoundPage } from './app/not-found-page.tsx';
 import { SettingsPage } from './app/settings-page.tsx';
-import { transactionsNav, transactionsRoutes } from './features/transactions/index.ts';
+import { transactionsCommands, transactionsNav, transactionsRoutes } from './features/transactions/index.ts';
+import type { Command } from './lib/commands.ts';
 
 /**
  * Code-based routes (no generated tree), assembled from the features' route lists. Routes stay
@@ -81,7 +82,7 @@ const appRoute = createRoute({
     }
   },
   component: function SignedInLayout() {
-    return <AppLayout nav={NAV} />;
+    return <AppLayout nav={NAV} commands={COMMANDS} />;
   },
   notFoundComponent: NotFoundPage,
 });
@@ -106,6 +107,8 @@ const notFoundRoute = createRoute({ getParentRoute: () => appRoute, path: '$', c
 
 /** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
 const NAV: readonly NavItem[] = [...transactionsNav, ...identityNav];
+/** …and its palette commands ("Go to" commands come from NAV). */
+const COMMANDS: readonly Command[] = [...transactionsCommands];
 
 const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),

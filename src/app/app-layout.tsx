@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState, useSyncExternalStore } from 'react';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { mobileUnsupportedReason } from '../../schema/platform.ts';
 import { roleDisplayName } from '../../schema/roles.ts';
@@ -13,9 +13,25 @@ import { useBusinessSwitcher } from './business-switcher.tsx';
 import { useSignOut } from './use-sign-out.ts';
 import { Button } from '../components/button.tsx';
 import { Menu, MenuItem } from '../components/menu.tsx';
+import { mergeCommands, navCommands, type Command } from '../lib/commands.ts';
+import { TOUCH_QUERY, useMediaQuery } from '../lib/media-query.ts';
+import { pageCommandsStore } from '../lib/page-commands.ts';
+import { toggleTheme } from '../lib/theme-store.ts';
+import { CommandPalette } from './command-palette.tsx';
+import { ShortcutsDialog } from './shortcuts-dialog.tsx';
+import { useGlobalShortcuts } from './use-global-shortcuts.ts';
 
-/** The signed-in shell: top bar (brand, the features' main navigation, sync, user), offline banner, progress. */
-export function AppLayout({ nav }: { nav: readonly NavItem[] }) {
+/** The shell's own palette commands. */
+const SHELL_COMMANDS: readonly Command[] = [
+  { id: 'shell.theme', label: 'Toggle theme', group: 'Appearance', keywords: ['dark', 'light', 'mode', 'appearance'], run: toggleTheme },
+];
+
+/**
+ * The signed-in shell: top bar (brand, the features' main navigation, sync, user), offline banner,
+ * progress, and the keyboard layer: '?' shortcuts dialog, ⌘K/Ctrl+K command palette (commands:
+ * one per nav entry, the features' `commands`, the shell's, the mounted page's).
+ */
+export function AppLayout({ nav, commands = [] }: { nav: readonly NavItem[]; commands?: readonly Command[] }) {
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
   const expired = useSessionExpiry();
   const signOut = useSignOut();
@@ -58,8 +74,22 @@ export function AppLayout({ nav }: { nav: readonly NavItem[] }) {
         <Outlet />
       </main>
       {expired ? <ReauthDialog onSignOut={() => void signOut(false)} /> : <ParkedStepUp />}
+      <KeyboardLayer nav={nav} commands={commands} />
     </div>
   );
+}
+
+/** '?' and ⌘K/Ctrl+K, and the dialog each opens (one at a time). */
+function KeyboardLayer({ nav, commands }: { nav: readonly NavItem[]; commands: readonly Command[] }) {
+  const [open, setOpen] = useState<'help' | 'palette' | null>(null);
+  // Like the other key hints, the shortcuts list is not offered on touch devices.
+  const touch = useMediaQuery(TOUCH_QUERY);
+  const page = useSyncExternalStore(pageCommandsStore.subscribe, () => pageCommandsStore.get().commands);
+  const all = useMemo(() => mergeCommands(navCommands(nav), commands, SHELL_COMMANDS, page), [nav, commands, page]);
+  useGlobalShortcuts({ help: touch ? undefined : () => setOpen('help'), palette: () => setOpen('palette') });
+  if (open === 'help') return <ShortcutsDialog onClose={() => setOpen(null)} />;
+  if (open === 'palette') return <CommandPalette commands={all} onClose={() => setOpen(null)} />;
+  return null;
 }
 
 /** §1: inside the mobile wrapper some surfaces and roles are not supported. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isTopLayer, popLayer, pushLayer } from './layer-stack.ts';
+import { hasModalLayer, isTopLayer, popLayer, pushLayer } from './layer-stack.ts';
 
 describe('layer stack', () => {
   it('makes the newest layer the top one', () => {
@@ -23,5 +23,11 @@ describe('layer stack', () => {
 
   it('has no top layer when empty', () => {
     expect(isTopLayer([], 1)).toBe(false);
+  });
+
+  it('knows whether a modal layer is open anywhere in the stack', () => {
+    expect(hasModalLayer([1, 2], new Set([1]))).toBe(true);
+    expect(hasModalLayer([2, 3], new Set([1]))).toBe(false);
+    expect(hasModalLayer([], new Set([1]))).toBe(false);
   });
 });

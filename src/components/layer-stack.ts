@@ -10,3 +10,6 @@ export const pushLayer = (stack: LayerStack, id: number): LayerStack => [...stac
 export const popLayer = (stack: LayerStack, id: number): LayerStack => stack.filter((x) => x !== id);
 
 export const isTopLayer = (stack: LayerStack, id: number): boolean => stack.length > 0 && stack[stack.length - 1] === id;
+
+/** Whether any open layer is modal (page shortcuts stay quiet under a dialog). */
+export const hasModalLayer = (stack: LayerStack, modal: ReadonlySet<number>): boolean => stack.some((id) => modal.has(id));

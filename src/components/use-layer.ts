@@ -1,9 +1,13 @@
 import { useEffect, useRef, useState, type RefObject } from 'react';
 import { tabbables, trapStep } from './focus-trap.ts';
-import { isTopLayer, popLayer, pushLayer, type LayerStack } from './layer-stack.ts';
+import { hasModalLayer, isTopLayer, popLayer, pushLayer, type LayerStack } from './layer-stack.ts';
 
 let stack: LayerStack = [];
 let nextId = 1;
+const modalIds = new Set<number>();
+
+/** Whether a modal layer (a dialog) is open: the page's and the shell's shortcuts then stay quiet. */
+export const isModalLayerOpen = (): boolean => hasModalLayer(stack, modalIds);
 
 export interface LayerOptions {
   ref: RefObject<HTMLElement | null>;
@@ -35,6 +39,7 @@ export function useLayer({ ref, modal, onEscape, autoFocus = true, returnFocus, 
 
   useEffect(() => {
     stack = pushLayer(stack, id);
+    if (latest.current.modal) modalIds.add(id);
     const el = ref.current;
     if (autoFocus && el && !el.contains(document.activeElement)) (tabbables(el)[0] ?? el).focus();
 
@@ -63,6 +68,7 @@ export function useLayer({ ref, modal, onEscape, autoFocus = true, returnFocus, 
     document.addEventListener('focusin', onFocusIn);
     return () => {
       stack = popLayer(stack, id);
+      modalIds.delete(id);
       document.removeEventListener('keydown', onKeyDown, true);
       document.removeEventListener('focusin', onFocusIn);
       const { returnFocus: fallback, preferReturnFocus: prefer } = latest.current;

@@ -4,7 +4,8 @@
  * settings and the 404 page, with the system in light and in dark mode; and the keyboard
  * contract of the layers: Tab and Shift+Tab stay inside the bulk dialog, Escape closes it and
  * focus goes back to the button that opened it; Escape closes the step-up dialog and the user
- * menu (focus back on the menu button); a pinned theme survives a reload.
+ * menu (focus back on the menu button); a pinned theme survives a reload. Keyboard-first: '?'
+ * opens the shortcuts dialog, 'c' the bulk dialog for the selection, Ctrl+K the command palette.
  *
  * axe is evaluated through DevTools (page.evaluate), not added as a <script>: the app's CSP
  * refuses inline scripts, and waits poll through DevTools too (pollPage) for the same reason.
@@ -15,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { launchBrowser, mainNav, pollPage, signIn, type BrowserSession } from '../support/browser.ts';
-import { COLUMNS, grid, rowAt, selectionBar, waitForTotal } from '../support/transactions-page.ts';
+import { COLUMNS, grid, rowAt, searchBox, selectionBar, waitForTotal } from '../support/transactions-page.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -164,6 +165,72 @@ describe('accessibility, end to end', () => {
     await expect(trigger.getAttribute('aria-expanded')).resolves.toBe('false');
   });
 
+  it("'?' opens the keyboard shortcuts dialog (no serious violation); Escape closes it", async () => {
+    const { page } = browser;
+    const trigger = page.getByRole('button', { name: /^Account: / });
+    await trigger.focus();
+    await page.keyboard.press('?');
+    const dialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await dialog.waitFor({ state: 'visible' });
+    // Generated from the registry, by group.
+    await expect(dialog.getByRole('heading', { name: 'Global' }).isVisible()).resolves.toBe(true);
+    await expect(dialog.getByRole('heading', { name: 'Transactions list' }).isVisible()).resolves.toBe(true);
+    await expect(dialog.getByText('Code the selected transactions').isVisible()).resolves.toBe(true);
+    await expectAccessible(page, 'keyboard shortcuts dialog');
+    // The page's keys stay quiet under it: c opens no bulk dialog.
+    await page.keyboard.press('c');
+    await expect(page.getByRole('dialog').count()).resolves.toBe(1);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await trigger.evaluate((el) => el === document.activeElement)).toBe(true);
+    // Escape stopped at the dialog: the selection is still there.
+    await expect(selectionBar(page).isVisible()).resolves.toBe(true);
+  });
+
+  it("'c' opens the bulk coding dialog for the selection, and says so when nothing is selected", async () => {
+    const { page } = browser;
+    await grid(page).focus();
+    await page.keyboard.press('Escape'); // clears the earlier selection
+    await selectionBar(page).waitFor({ state: 'detached' });
+    await page.keyboard.press('c');
+    await page.getByText('Select transactions to code').waitFor({ state: 'visible' });
+    await expect(page.getByRole('dialog').count()).resolves.toBe(0);
+
+    await rowAt(page, 1).getByRole('checkbox').click();
+    await grid(page).focus();
+    await page.keyboard.press('c');
+    const dialog = page.getByRole('dialog', { name: 'Code 1 transaction' });
+    await dialog.waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('Ctrl+K opens the command palette (no serious violation); "sett" + Enter goes to Settings', async () => {
+    const { page } = browser;
+    await grid(page).focus();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.waitFor({ state: 'visible' });
+    const input = palette.getByRole('combobox', { name: 'Type a command' });
+    expect(await input.evaluate((el) => el === document.activeElement)).toBe(true);
+    // A row is selected, so the page offers "Code selected".
+    await expect(palette.getByRole('option', { name: /^Code selected \(1\)/ }).count()).resolves.toBe(1);
+    await expectAccessible(page, 'command palette');
+    // Escape closes it and focus goes back to the grid.
+    await page.keyboard.press('Escape');
+    await palette.waitFor({ state: 'detached' });
+    expect(await grid(page).evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await page.keyboard.press('Control+k');
+    await palette.waitFor({ state: 'visible' });
+    await page.keyboard.type('sett');
+    await expect(palette.getByRole('option', { selected: true }).textContent()).resolves.toContain('Go to Settings');
+    await page.keyboard.press('Enter');
+    await palette.waitFor({ state: 'detached' });
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'visible' });
+    await pollPage(page, () => window.location.pathname === '/settings', undefined);
+  });
+
   it('settings has no serious violation; Escape closes the step-up dialog', async () => {
     const { page } = browser;
     await mainNav(page).getByRole('link', { name: 'Settings' }).click();
@@ -204,5 +271,19 @@ describe('accessibility, end to end', () => {
     await page.getByRole('link', { name: 'Go to transactions' }).click();
     await pollPage(page, () => window.location.pathname === '/transactions', undefined);
     await waitForTotal(page, TRANSACTIONS);
+  });
+
+  it('"Search transactions" in the palette from another page opens the list with its search box focused', async () => {
+    const { page } = browser;
+    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'visible' });
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Command palette' });
+    await palette.waitFor({ state: 'visible' });
+    await page.keyboard.type('search');
+    await page.keyboard.press('Enter');
+    await palette.waitFor({ state: 'detached' });
+    await searchBox(page).waitFor({ state: 'visible' });
+    await pollPage(page, () => document.activeElement?.id === 'txn-search', undefined);
   });
 });

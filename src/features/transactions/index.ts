@@ -16,3 +16,6 @@ export function transactionsRoutes<P extends AnyRoute>(parent: P) {
 }
 
 export const transactionsNav: readonly NavItem[] = [{ to: '/transactions', label: 'Transactions' }];
+
+/** Its palette commands (the page adds "Code selected" while rows are selected). */
+export { transactionsCommands } from './commands.ts';

@@ -18,6 +18,14 @@ import { headerCheckState } from '../../lib/list/selection.ts';
 import { useSelection } from '../../lib/list/use-selection.ts';
 import { partialResultsText } from '../../lib/sync-status-text.ts';
 import { useTableKeys } from '../../lib/list/use-table-keys.ts';
+import type { Command } from '../../lib/commands.ts';
+import { usePageCommands } from '../../lib/page-commands.ts';
+import { footerHint } from '../../lib/shortcuts.ts';
+import { toastInfo } from '../../lib/toast-store.ts';
+import { CODE_COMMAND_ID, SEARCH_COMMAND_ID, takeSearchFocusRequest } from './commands.ts';
+
+/** The table's one-line key hint, from the shortcut registry. */
+const KEY_HINT = footerHint(['list', 'global']);
 
 const routeApi = getRouteApi('/_app/transactions');
 
@@ -62,6 +70,29 @@ export function TransactionsPage() {
     gridElement()?.focus();
   }, [setSearch, gridElement]);
 
+  const selectedCount = selection.ids.size;
+  const focusSearch = useCallback(() => searchRef.current?.focus(), []);
+  const codeSelection = useCallback(() => {
+    if (selection.ids.size === 0) toastInfo('Select transactions to code');
+    else if (canCode) setBulkOpen(true);
+  }, [selection.ids.size, canCode]);
+
+  // A "Search transactions" command run from another page focuses the box once it is here.
+  useEffect(() => {
+    if (takeSearchFocusRequest()) focusSearch();
+  }, [focusSearch]);
+
+  const pageCommands = useMemo<Command[]>(
+    () => [
+      { id: SEARCH_COMMAND_ID, label: 'Search transactions', group: 'Transactions', keywords: ['find', 'filter'], shortcut: 'list.search', run: focusSearch },
+      ...(selectedCount > 0 && canCode
+        ? [{ id: CODE_COMMAND_ID, label: `Code selected (${selectedCount.toLocaleString()})`, group: 'Transactions', keywords: ['coding', 'bulk', 'gl account'], shortcut: 'list.code' as const, run: () => setBulkOpen(true) }]
+        : []),
+    ],
+    [focusSearch, selectedCount, canCode],
+  );
+  usePageCommands(pageCommands);
+
   const active = useTableKeys({
     key,
     total,
@@ -71,7 +102,8 @@ export function TransactionsPage() {
     dialogOpen: bulkOpen,
     onOpen: openRow,
     onCloseDrawer: closeDrawer,
-    onFocusSearch: () => searchRef.current?.focus(),
+    onFocusSearch: focusSearch,
+    onCode: codeSelection,
   });
 
   // §5: the page index (top visible row's 50-row page) lives in the URL, clamped, and resets
@@ -113,7 +145,6 @@ export function TransactionsPage() {
     [active, selection],
   );
 
-  const selectedCount = selection.ids.size;
   return (
     <div className="transactions">
       <div className="page-header">
@@ -174,7 +205,7 @@ export function TransactionsPage() {
       <div className="table-footer muted">
         {rows.tookMs !== null && `Searched on this device in ${Math.max(1, Math.round(rows.tookMs))} ms`}
         <span className="spacer" />
-        <span className="kbd-hint" aria-hidden="true">j/k move · x select · Enter open · / search</span>
+        <span className="kbd-hint" aria-hidden="true">{KEY_HINT}</span>
       </div>
       {search.open && (
         <DetailDrawer

@@ -28,6 +28,10 @@ describe('keyToAction', () => {
     [key('/', { inField: true }), null],
     [key('k', { metaKey: true }), null],
     [key('q'), null],
+    [key('J', { shiftKey: true }), { type: 'move', delta: 1, extend: true }],
+    [key('PageDown'), { type: 'move', delta: 20, extend: false }],
+    [key('c'), { type: 'code' }],
+    [key('c', { inField: true }), null],
   ])('%j → %j', (info, expected) => {
     expect(keyToAction(info)).toEqual(expected);
   });

@@ -3,56 +3,41 @@
  * action, so the component only dispatches. Typing in a field never triggers a shortcut
  * (except Escape, which leaves it).
  */
+import { matchShortcut, type KeyInfo, type ShortcutId } from '../shortcuts.ts';
+
+export type { KeyInfo } from '../shortcuts.ts';
+
 export type TableAction =
   | { type: 'move'; delta: number; extend: boolean }
   | { type: 'toggle' }
   | { type: 'open' }
   | { type: 'close' }
   | { type: 'focusSearch' }
+  | { type: 'code' }
   | { type: 'edge'; to: 'first' | 'last' };
-
-export interface KeyInfo {
-  key: string;
-  shiftKey: boolean;
-  ctrlKey: boolean;
-  metaKey: boolean;
-  altKey: boolean;
-  /** The event target is a text field, select or editable element. */
-  inField: boolean;
-}
 
 export const PAGE_STEP = 20;
 
+/** What each of the registry's list shortcuts (`lib/shortcuts.ts`) does to the table. */
+const ACTIONS: Partial<Record<ShortcutId, TableAction>> = {
+  'list.extendDown': { type: 'move', delta: 1, extend: true },
+  'list.extendUp': { type: 'move', delta: -1, extend: true },
+  'list.down': { type: 'move', delta: 1, extend: false },
+  'list.up': { type: 'move', delta: -1, extend: false },
+  'list.pageDown': { type: 'move', delta: PAGE_STEP, extend: false },
+  'list.pageUp': { type: 'move', delta: -PAGE_STEP, extend: false },
+  'list.first': { type: 'edge', to: 'first' },
+  'list.last': { type: 'edge', to: 'last' },
+  'list.toggle': { type: 'toggle' },
+  'list.open': { type: 'open' },
+  'list.close': { type: 'close' },
+  'list.search': { type: 'focusSearch' },
+  'list.code': { type: 'code' },
+};
+
 export function keyToAction(k: KeyInfo): TableAction | null {
-  if (k.key === 'Escape') return { type: 'close' };
-  if (k.inField || k.ctrlKey || k.metaKey || k.altKey) return null;
-  switch (k.key) {
-    case 'j':
-    case 'J':
-    case 'ArrowDown':
-      return { type: 'move', delta: 1, extend: k.shiftKey };
-    case 'k':
-    case 'K':
-    case 'ArrowUp':
-      return { type: 'move', delta: -1, extend: k.shiftKey };
-    case 'PageDown':
-      return { type: 'move', delta: PAGE_STEP, extend: false };
-    case 'PageUp':
-      return { type: 'move', delta: -PAGE_STEP, extend: false };
-    case 'Home':
-      return { type: 'edge', to: 'first' };
-    case 'End':
-      return { type: 'edge', to: 'last' };
-    case 'x':
-    case ' ':
-      return { type: 'toggle' };
-    case 'Enter':
-      return { type: 'open' };
-    case '/':
-      return { type: 'focusSearch' };
-    default:
-      return null;
-  }
+  const shortcut = matchShortcut(k, ['list']);
+  return (shortcut && ACTIONS[shortcut.id]) ?? null;
 }
 
 /** The active row after a move, kept inside [0, total - 1]; -1 when the result is empty. */

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { keyToAction, moveActive, type TableAction } from './keyboard.ts';
+import { isModalLayerOpen } from '../../components/use-layer.ts';
 import type { SelectionApi } from './use-selection.ts';
 import type { ListRows } from './use-rows.ts';
 
@@ -13,6 +14,8 @@ export interface TableKeysOptions<T extends { id: string }> {
   onOpen(row: T): void;
   onCloseDrawer(): void;
   onFocusSearch(): void;
+  /** 'c': act on the selection (the page decides what to do when nothing is selected). */
+  onCode?(): void;
 }
 
 export interface ActiveRow {
@@ -32,7 +35,7 @@ function inField(target: EventTarget | null): boolean {
 
 /**
  * A list table's keyboard: j/k or arrows move, x or space select, Enter opens, Escape closes,
- * '/' focuses search. Listens on the document so the keys work wherever focus rests, except
+ * '/' focuses search, c codes the selection (keys from `lib/shortcuts.ts`). Listens on the document so the keys work wherever focus rests, except
  * while typing in a field or while a modal dialog is open.
  */
 export function useTableKeys<T extends { id: string }>(o: TableKeysOptions<T>): ActiveRow {
@@ -79,6 +82,10 @@ export function useTableKeys<T extends { id: string }>(o: TableKeysOptions<T>): 
         case 'focusSearch':
           c.onFocusSearch();
           return true;
+        case 'code':
+          if (!c.onCode) return false;
+          c.onCode();
+          return true;
       }
     },
     [set],
@@ -86,7 +93,8 @@ export function useTableKeys<T extends { id: string }>(o: TableKeysOptions<T>): 
 
   useEffect(() => {
     const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.defaultPrevented || latest.current.dialogOpen) return;
+      // Quiet under any dialog (the layer stack knows the shell's palette and shortcuts dialog too).
+      if (e.defaultPrevented || latest.current.dialogOpen || isModalLayerOpen()) return;
       const field = inField(e.target);
       const action = keyToAction({ key: e.key, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: field });
       // Escape inside a field of the drawer still closes it; in the search box it just blurs.
