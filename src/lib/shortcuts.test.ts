@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { SHORTCUTS, footerHint, isMacPlatform, matchShortcut, shortcutKeys, shortcutById, shortcutsByGroup, type KeyInfo } from './shortcuts.ts';
+import { key } from './test-keys.ts';
+import { SHORTCUTS, footerHint, isMacPlatform, matchShortcut, shortcutKeys, shortcutById, shortcutsByGroup } from './shortcuts.ts';
 
-const key = (k: string, extra: Partial<KeyInfo> = {}): KeyInfo => ({
-  key: k,
-  shiftKey: false,
-  ctrlKey: false,
-  metaKey: false,
-  altKey: false,
-  inField: false,
-  ...extra,
-});
 
 describe('matchShortcut', () => {
   it.each([

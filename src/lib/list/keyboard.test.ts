@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keyToAction, moveActive, type KeyInfo } from './keyboard.ts';
-
-const key = (k: string, extra: Partial<KeyInfo> = {}): KeyInfo => ({
-  key: k,
-  shiftKey: false,
-  ctrlKey: false,
-  metaKey: false,
-  altKey: false,
-  inField: false,
-  ...extra,
-});
+import { key } from '../test-keys.ts';
+import { keyToAction, moveActive } from './keyboard.ts';
 
 describe('keyToAction', () => {
   it.each([
