@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import { key } from './test-keys.ts';
 import { SHORTCUTS, footerHint, isMacPlatform, matchShortcut, shortcutKeys, shortcutById, shortcutsByGroup } from './shortcuts.ts';
 
-
 describe('matchShortcut', () => {
   it.each([
     [key('?', { shiftKey: true }), ['global'], 'help'],
