@@ -4,6 +4,7 @@ import type { DataClient, OutboxEntry } from '../data-access/types.ts';
 import { formatMoney } from '../../schema/money.ts';
 import { syncStatusView, waitingText } from '../lib/sync-status-text.ts';
 import { toastError } from '../lib/toast-store.ts';
+import { commandDef } from '../../schema/commands/index.ts';
 
 /**
  * The sync indicator: role status holding only its label (src/lib/sync-status-text.ts; tests
@@ -120,9 +121,12 @@ function FailedChanges({ count }: { count: number }) {
 
 type Described = { entry: OutboxEntry; what: string };
 
-/** Names what a refused change was about: the transaction's merchant and amount when it is one. */
+/**
+ * Names what a refused change was about, by the collection its command touches (the command's
+ * definition, not its name): the transaction's merchant and amount when it is one transaction.
+ */
 async function describe(client: DataClient, e: OutboxEntry): Promise<Described> {
-  const coding = e.command === 'transaction.bulkCode' || e.command === 'transaction.code';
+  const coding = commandCollection(e.command) === 'transactions';
   const n = e.entity_ids.length;
   if (coding && n === 1) {
     const txn = await client.getTransaction(e.entity_ids[0]!).catch(() => null);
@@ -137,4 +141,12 @@ function todo(e: OutboxEntry): string {
   if (e.state === 'needs_step_up') return 'Verify it is you, then retry; or discard the change.';
   if (e.state === 'conflict') return 'Someone changed it meanwhile: retry to apply your change on top, or discard it.';
   return 'Fix what the message says and retry, or discard the change to keep the server’s version.';
+}
+
+function commandCollection(name: string): string | null {
+  try {
+    return commandDef(name).collection;
+  } catch {
+    return null; // a command of a newer build: described by its name
+  }
 }

@@ -2,6 +2,7 @@ import type { Platform } from '../../schema/platform.ts';
 import type { DataClient, SessionInfo, SyncStatus } from './types.ts';
 import { createStore, type Store } from './store.ts';
 import { bootSwitchTarget } from '../lib/business-switch.ts';
+import { REFERENCE_COLLECTIONS } from '../../schema/collections.ts';
 
 export interface AppState {
   boot: 'loading' | 'ready' | 'failed';
@@ -46,7 +47,8 @@ export function whenBooted(store: AppStore): Promise<void> {
   });
 }
 
-const REFERENCE_COLLECTIONS = new Set(['users', 'departments', 'locations', 'gl_accounts', 'tracking_categories', 'cards']);
+/** Changes to these bump the reference version (pickers, names); the list is the registry's. */
+const REFERENCE_NAMES: ReadonlySet<string> = new Set(REFERENCE_COLLECTIONS);
 
 /**
  * Opens the worker for the stored session, then listens: sync status into the store, data
@@ -77,7 +79,7 @@ export async function bootData(
       (collections) =>
         store.set((s) => ({
           dataVersion: s.dataVersion + 1,
-          referenceVersion: collections.some((c) => REFERENCE_COLLECTIONS.has(c))
+          referenceVersion: collections.some((c) => REFERENCE_NAMES.has(c))
             ? s.referenceVersion + 1
             : s.referenceVersion,
         })),

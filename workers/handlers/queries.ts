@@ -1,5 +1,6 @@
 import type { QueryApi } from '../api.ts';
 import type { WorkerContext } from '../worker-context.ts';
+import { ReferenceCache } from '../reference-cache.ts';
 
 /** Queries: thin forwarders to the open mirror's query engine; empty answers while signed out. */
 export function queryHandlers(ctx: WorkerContext): QueryApi {
@@ -17,7 +18,7 @@ export function queryHandlers(ctx: WorkerContext): QueryApi {
     getTransaction: async (id) => ctx.host.runtime?.getTransaction(id) ?? null,
     async referenceData() {
       const rt = ctx.host.runtime;
-      if (!rt) return { users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], cards: [] };
+      if (!rt) return new ReferenceCache().snapshot();
       // Not `ready`: names must not wait for 100k transactions to load on a cold start.
       await Promise.race([rt.referencesLoaded, rt.ready]);
       return rt.refs.snapshot();
