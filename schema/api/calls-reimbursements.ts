@@ -151,6 +151,27 @@ export const deleteReimbursement = defineCall({
   response: z.object({ id: z.uuid(), deleted: z.literal(true), change_seq: z.number().int() }),
 });
 
+/**
+ * §7 "PUT draft save": the whole draft under a client-chosen id. Creates the caller's draft when
+ * the id is new, else replaces the fields of the caller's draft (a nullable field left out is
+ * cleared); the type cannot change and only a DRAFT is saved this way (submit it with /submit).
+ */
+export const draftBodySchema = z.discriminatedUnion('type', [
+  outOfPocketBodySchema.omit({ id: true, submit: true }).extend({ type: z.literal('OUT_OF_POCKET') }),
+  mileageBodySchema.omit({ id: true, submit: true }).extend({ type: z.literal('MILEAGE') }),
+  perDiemBodySchema.omit({ id: true, submit: true }).extend({ type: z.literal('PER_DIEM') }),
+]);
+export type DraftBody = z.infer<typeof draftBodySchema>;
+export const saveDraft = defineCall({
+  id: 'reimbursements.saveDraft',
+  method: 'PUT',
+  path: '/v1/auth/reimbursements/:reimbursement_uuid/draft',
+  auth: scopes,
+  params: reimbursementParams,
+  body: draftBodySchema,
+  response: reimbursementSchema,
+});
+
 /** REJECTED → SUBMITTED: a rejected claim (edited through PATCH while rejected) goes back to review. */
 export const resubmitReimbursement = defineCall({
   id: 'reimbursements.resubmit',
@@ -271,6 +292,7 @@ export const REIMBURSEMENT_CALLS = [
   patchReimbursement,
   submitReimbursement,
   deleteReimbursement,
+  saveDraft,
   resubmitReimbursement,
   cancelReimbursement,
   findDuplicateReimbursements,

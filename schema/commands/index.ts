@@ -3,7 +3,7 @@ import type { AnyCommandDef, CommandSplit } from './define-command.ts';
 import { approvalApprove, approvalReject } from './approval.ts';
 import {
   reimbursementCancel, reimbursementCancelPayment, reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem,
-  reimbursementPay, reimbursementResubmit, reimbursementSubmit, reimbursementUpdate,
+  reimbursementPay, reimbursementResubmit, reimbursementSaveDraft, reimbursementSubmit, reimbursementUpdate,
 } from './reimbursement.ts';
 import { transactionBulkCode, transactionCode } from './transaction-code.ts';
 
@@ -16,6 +16,7 @@ const DEFINITIONS = [
   reimbursementCreatePerDiem,
   reimbursementUpdate,
   reimbursementSubmit,
+  reimbursementSaveDraft,
   reimbursementResubmit,
   reimbursementCancel,
   reimbursementPay,

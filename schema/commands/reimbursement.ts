@@ -4,7 +4,8 @@ import { defineCommand } from './define-command.ts';
 import {
   cancelReimbursement, cancelReimbursementPayment, createMileage, createOutOfPocket, createPerDiem, mileageBodySchema,
   outOfPocketBodySchema, patchReimbursement, payAchBodySchema, payReimbursement, perDiemBodySchema,
-  reimbursementPatchSchema, resubmitReimbursement, submitReimbursement, type ReimbursementPatch,
+  reimbursementPatchSchema, resubmitReimbursement, saveDraft, submitReimbursement, type ReimbursementPatch,
+  draftBodySchema, type DraftBody,
 } from '../api/calls-reimbursements.ts';
 import type { Reimbursement, ReimbursementType } from '../entities/reimbursement.ts';
 import {
@@ -237,5 +238,24 @@ export const reimbursementCancelPayment = defineCommand({
   call: cancelReimbursementPayment,
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
   apply: (row) => applyStatus(row, 'APPROVED'),
+  confirm: 'row',
+});
+
+/** A PUT draft as a patch: every field of its type, nullable ones left out cleared. */
+export function draftPatch(body: DraftBody): ReimbursementPatch {
+  const { type, ...fields } = body;
+  const cleared = { memo: null, gl_account_id: null, department_id: null };
+  return type === 'OUT_OF_POCKET' ? { ...cleared, merchant: null, ...fields } : { ...cleared, ...fields };
+}
+
+/** §7 PUT draft save: the whole draft, created under the client's id or replaced; stays a DRAFT. */
+export const reimbursementSaveDraft = defineCommand({
+  name: 'reimbursement.saveDraft',
+  args: z.object({ reimbursement_id: z.uuid(), draft: draftBodySchema }),
+  collection: 'reimbursements',
+  entityIds: (a) => [a.reimbursement_id],
+  call: saveDraft,
+  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.draft }),
+  apply: (row, a) => applyClaimFields({ ...row, type: a.draft.type, status: 'DRAFT', submitted_at: null }, draftPatch(a.draft)),
   confirm: 'row',
 });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type {
-  MileageBody, OutOfPocketBody, PerDiemBody, ReimbursementPatch,
+  DraftBody, MileageBody, OutOfPocketBody, PerDiemBody, ReimbursementPatch,
 } from '../../schema/api/calls-reimbursements.ts';
 import {
-  applyStatus, claimErrors, foreignFields, reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem,
+  applyStatus, claimErrors, draftPatch, foreignFields, reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem,
   reimbursementSubmit, reimbursementUpdate,
 } from '../../schema/commands/reimbursement.ts';
 import {
@@ -242,4 +242,29 @@ export async function deleteReimbursement(
     );
     return { id, deleted: true as const, change_seq: seqs.last };
   });
+}
+
+/**
+ * §7 PUT draft save. A new id creates the caller's draft; the caller's live DRAFT of the same type
+ * gets the body's fields (PATCH rules and checks). Another business's id, or one the caller
+ * cannot see, is 404; a visible claim of someone else 403; a type change or a claim past DRAFT 422.
+ */
+export async function saveDraft(tx: Queryable, user: ActingUser, vis: Visibility, id: string, body: DraftBody, now: Date): Promise<Reimbursement> {
+  const [existing] = await tx.query<{ business_id: string; deleted: boolean }>(
+    'SELECT business_id::text, deleted FROM reimbursements WHERE id = $1', [id],
+  );
+  if (!existing) {
+    const { type, ...fields } = body;
+    const input = { type, body: { ...fields, id, submit: false } } as CreateInput;
+    return createReimbursement(tx, user, input, now);
+  }
+  if (existing.business_id !== user.business_id || existing.deleted) throw new ApiError('REQUEST_7004');
+  const current = await findReimbursement(tx, user.business_id, vis, id);
+  if (!current) throw new ApiError('REQUEST_7004');
+  if (current.user_id !== user.id) throw new ApiError('FORBIDDEN_7003');
+  if (current.type !== body.type) throw validationError({ type: `type cannot change: this reimbursement is ${current.type}` });
+  if (current.status !== 'DRAFT') {
+    throw new ApiError('REQUEST_7001', `This reimbursement is ${current.status.toLowerCase()} (status ${current.status}); only a draft is saved as a draft.`);
+  }
+  return updateReimbursement(tx, user, vis, id, draftPatch(body), now);
 }

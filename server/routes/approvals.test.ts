@@ -334,6 +334,31 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
     expect(Object.keys(missing.body.error_v2.errors).sort()).toEqual(['amount', 'transaction_date']);
   });
 
+  it('saves a draft with PUT: creates it under the client id, replaces its fields, refuses past DRAFT', async () => {
+    const id = randomUUID();
+    const put = (body: unknown, role: FixtureRole = 'employee', target = id) =>
+      request(t.app, 'PUT', `${BASE}/${target}/draft`, { token: tokens[role], body });
+    const first = await put({ type: 'OUT_OF_POCKET', merchant: 'Deli', amount: 900, currency: 'USD', transaction_date: '2026-03-02', memo: 'Lunch' });
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({ id, status: 'DRAFT', merchant: 'Deli', amount: 900, memo: 'Lunch', user_id: a.users.employee });
+    expect(await t.db.query('SELECT 1 FROM approvals WHERE object_id = $1', [id])).toEqual([]);
+    const again = await put({ type: 'OUT_OF_POCKET', amount: 950, currency: 'USD', transaction_date: '2026-03-02' });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body).toMatchObject({ id, status: 'DRAFT', merchant: null, memo: null, amount: 950 });
+    expect(again.body.change_seq).toBeGreaterThan(first.body.change_seq);
+    const retype = await put({ type: 'PER_DIEM', location: 'Chicago', start_date: '2026-03-01', end_date: '2026-03-02' });
+    expect([retype.status, Object.keys(retype.body.error_v2.errors)]).toEqual([422, ['type']]);
+    const missing = await put({ type: 'OUT_OF_POCKET', amount: 950 });
+    expect(missing.status).toBe(422);
+    expect((await put({ type: 'OUT_OF_POCKET', amount: 1, currency: 'USD', transaction_date: '2026-03-02' }, 'manager')).status).toBe(403);
+    expect((await put({ type: 'OUT_OF_POCKET', amount: 1, currency: 'USD', transaction_date: '2026-03-02' }, 'outsider')).status).toBe(404);
+    const bPut = await request(t.app, 'PUT', `${BASE}/${id}/draft`, { token: bOwner, body: { type: 'OUT_OF_POCKET', amount: 1, currency: 'USD', transaction_date: '2026-03-02' } });
+    expect([bPut.status, bPut.body.error_v2.error_code]).toEqual([404, 'REQUEST_7004']);
+    expect((await act('employee', id, 'submit')).body).toMatchObject({ status: 'SUBMITTED' });
+    const late = await put({ type: 'OUT_OF_POCKET', amount: 950, currency: 'USD', transaction_date: '2026-03-02' });
+    expect([late.status, late.body.error_v2.message]).toEqual([422, expect.stringContaining('status SUBMITTED')]);
+  });
+
   it('bulk-updates coding and memo and bulk-deletes drafts, each checked, one answer per id', async () => {
     const d1 = await claim('employee', { submit: false });
     const d2 = await claim('employee', { submit: false });

@@ -1,7 +1,7 @@
 import {
   bulkDeleteReimbursements, bulkUpdateReimbursements, cancelReimbursement, cancelReimbursementPayment, createMileage,
   createOutOfPocket, createPerDiem, deleteReimbursement, findDuplicateReimbursements, getReimbursement, listReimbursements,
-  patchReimbursement, payReimbursement, resubmitReimbursement, submitReimbursement,
+  patchReimbursement, payReimbursement, resubmitReimbursement, saveDraft, submitReimbursement,
 } from '../../schema/api/calls-reimbursements.ts';
 import type { ReimbursementFilter } from '../../schema/entities/reimbursement.ts';
 import {
@@ -10,7 +10,7 @@ import {
 import { cancelPayment, payReimbursement as payClaim } from '../domain/reimbursement-payments.ts';
 import {
   cancelReimbursement as cancelClaim,
-  createReimbursement, deleteReimbursement as deleteClaim, findReimbursement, listReimbursements as listClaims,
+  createReimbursement, deleteReimbursement as deleteClaim, saveDraft as saveDraftClaim, findReimbursement, listReimbursements as listClaims,
   submitReimbursement as submitClaim, updateReimbursement,
 } from '../domain/reimbursements.ts';
 import { visibilityOf } from '../domain/visibility.ts';
@@ -69,6 +69,14 @@ export const reimbursementHandlers = {
     const { user } = actorOf(ctx);
     const id = ctx.input.params.reimbursement_uuid;
     return ok(await ctx.deps.db.transaction(async (tx) => deleteClaim(tx, user, await visibilityOf(tx, user), id)));
+  },
+
+  // PUT: not run in a transaction by register (no Idempotency-Key; a repeat saves the same draft).
+  [saveDraft.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    const id = ctx.input.params.reimbursement_uuid;
+    const now = new Date(ctx.deps.now());
+    return ok(await ctx.deps.db.transaction(async (tx) => saveDraftClaim(tx, user, await visibilityOf(tx, user), id, ctx.input.body, now)));
   },
 
   [resubmitReimbursement.id]: async (ctx) => {
