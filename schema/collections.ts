@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { approvalEntity } from './entities/approval.ts';
 import { cardEntity } from './entities/card.ts';
 import type { AnyEntityDef } from './entities/define-entity.ts';
 import { departmentEntity } from './entities/department.ts';
@@ -25,6 +26,7 @@ const DEFINITIONS = [
   trackingCategoryEntity,
   cardEntity,
   reimbursementEntity,
+  approvalEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

@@ -59,6 +59,7 @@ export const ERROR_CATALOGUE = {
   UPLOAD_7103: { status: 413, message: 'The file is too large.' },
   UPLOAD_7104: { status: 422, message: 'The file is empty.' },
   FORBIDDEN_7003: { status: 403, message: 'You do not have permission to do this.' },
+  APPROVAL_7201: { status: 403, message: 'You cannot review your own reimbursement. Another reviewer must decide it.' },
   IDEMPOTENCY_7009: {
     status: 422,
     message: 'This Idempotency-Key was already used with a different request.',

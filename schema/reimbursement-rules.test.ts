@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { REIMBURSEMENT_STATUSES, type ReimbursementStatus } from './entities/reimbursement.ts';
 import {
+  REIMBURSEMENT_ACTIONS, checkAction, checkDecidable, isSettled, settlesAt, type ReimbursementAction,
   checkDeletable, checkEditable, checkMove, checkOutOfPocket, latestClaimDate, mileageAmount, perDiemAmount,
 } from './reimbursement-rules.ts';
 
 const ALLOWED: [ReimbursementStatus, ReimbursementStatus][] = [
   ['DRAFT', 'SUBMITTED'], ['SUBMITTED', 'APPROVED'], ['APPROVED', 'PAID'], ['SUBMITTED', 'REJECTED'],
-  ['REJECTED', 'SUBMITTED'], ['DRAFT', 'CANCELED'], ['SUBMITTED', 'CANCELED'], ['REJECTED', 'CANCELED'],
+  ['REJECTED', 'SUBMITTED'], ['DRAFT', 'CANCELED'], ['SUBMITTED', 'CANCELED'], ['REJECTED', 'CANCELED'], ['PAID', 'APPROVED'],
 ];
 
 describe('the reimbursement status machine', () => {
@@ -25,6 +26,31 @@ describe('the reimbursement status machine', () => {
     expect(REIMBURSEMENT_STATUSES.filter((s) => checkDeletable(s).ok)).toEqual(['DRAFT']);
     const refused = checkDeletable('PAID');
     expect(!refused.ok && refused.message).toContain('status PAID');
+  });
+});
+
+describe('the actions on the status machine', () => {
+  it('each action starts only from its statuses, along an edge of the machine, and names the status it refuses', () => {
+    for (const [name, action] of Object.entries(REIMBURSEMENT_ACTIONS)) {
+      for (const from of REIMBURSEMENT_STATUSES) {
+        const check = checkAction(name as ReimbursementAction, from);
+        const allowed = (action.from as readonly string[]).includes(from);
+        expect(check.ok, `${name} from ${from}`).toBe(allowed);
+        if (allowed) expect(checkMove(from, action.to).ok).toBe(true);
+        else expect(!check.ok && check.message).toContain(`status ${from}`);
+      }
+    }
+    expect(checkAction('cancelPayment', 'SUBMITTED').ok).toBe(false);
+    expect(checkAction('pay', 'PAID').ok).toBe(false);
+  });
+  it('decides pending approvals only; a payment settles after 3 days', () => {
+    expect(checkDecidable('PENDING').ok).toBe(true);
+    const refused = checkDecidable('APPROVED');
+    expect(!refused.ok && refused.message).toContain('status APPROVED');
+    const paid = new Date('2026-03-01T12:00:00Z');
+    expect(settlesAt(paid).toISOString()).toBe('2026-03-04T12:00:00.000Z');
+    expect(isSettled(settlesAt(paid), new Date('2026-03-04T11:59:59Z'))).toBe(false);
+    expect(isSettled(settlesAt(paid), new Date('2026-03-04T12:00:00Z'))).toBe(true);
   });
 });
 

@@ -7,14 +7,15 @@ import type { ReimbursementStatus } from './entities/reimbursement.ts';
 
 /**
  * DRAFT → SUBMITTED → APPROVED → PAID; SUBMITTED → REJECTED (with a reason); REJECTED → SUBMITTED
- * (resubmit); DRAFT | SUBMITTED | REJECTED → CANCELED. PAID and CANCELED are final.
+ * (resubmit); DRAFT | SUBMITTED | REJECTED → CANCELED; PAID → APPROVED (cancel-payment, only
+ * while the payment has not settled: `isSettled`). CANCELED is final; PAID is final once settled.
  */
 export const REIMBURSEMENT_MOVES: Readonly<Record<ReimbursementStatus, readonly ReimbursementStatus[]>> = {
   DRAFT: ['SUBMITTED', 'CANCELED'],
   SUBMITTED: ['APPROVED', 'REJECTED', 'CANCELED'],
   APPROVED: ['PAID'],
   REJECTED: ['SUBMITTED', 'CANCELED'],
-  PAID: [],
+  PAID: ['APPROVED'],
   CANCELED: [],
 };
 
@@ -30,6 +31,29 @@ export function checkMove(from: ReimbursementStatus, to: ReimbursementStatus): M
   return { ok: false, message: `This reimbursement is ${LABEL[from]} (status ${from}) and cannot move to ${to}.` };
 }
 
+/**
+ * Each action's move: the statuses it starts from (a subset of REIMBURSEMENT_MOVES' sources for
+ * `to`) and its target. `checkMove` alone would let e.g. cancel-payment "move" a SUBMITTED claim
+ * to APPROVED; the calls check their action instead.
+ */
+export const REIMBURSEMENT_ACTIONS = {
+  submit: { from: ['DRAFT', 'REJECTED'], to: 'SUBMITTED', verb: 'submitted' },
+  resubmit: { from: ['REJECTED'], to: 'SUBMITTED', verb: 'resubmitted (only a rejected claim is)' },
+  approve: { from: ['SUBMITTED'], to: 'APPROVED', verb: 'approved (only a submitted claim is)' },
+  reject: { from: ['SUBMITTED'], to: 'REJECTED', verb: 'rejected (only a submitted claim is)' },
+  cancel: { from: ['DRAFT', 'SUBMITTED', 'REJECTED'], to: 'CANCELED', verb: 'canceled' },
+  pay: { from: ['APPROVED'], to: 'PAID', verb: 'paid (only an approved claim is)' },
+  cancelPayment: { from: ['PAID'], to: 'APPROVED', verb: 'unpaid (only a paid claim\'s payment can be canceled)' },
+} as const satisfies Record<string, { from: readonly ReimbursementStatus[]; to: ReimbursementStatus; verb: string }>;
+export type ReimbursementAction = keyof typeof REIMBURSEMENT_ACTIONS;
+
+/** Whether `action` may run on a claim in status `from`; if not, a message naming the status. */
+export function checkAction(action: ReimbursementAction, from: ReimbursementStatus): MoveCheck {
+  const a = REIMBURSEMENT_ACTIONS[action];
+  if ((a.from as readonly ReimbursementStatus[]).includes(from)) return { ok: true };
+  return { ok: false, message: `This reimbursement is ${LABEL[from]} (status ${from}) and cannot be ${a.verb}.` };
+}
+
 /** Edits (PATCH) are allowed while the claimant still holds the claim. */
 export const EDITABLE_STATUSES: readonly ReimbursementStatus[] = ['DRAFT', 'REJECTED'];
 export function checkEditable(status: ReimbursementStatus): MoveCheck {
@@ -40,6 +64,33 @@ export function checkEditable(status: ReimbursementStatus): MoveCheck {
 export function checkDeletable(status: ReimbursementStatus): MoveCheck {
   if (status === 'DRAFT') return { ok: true };
   return { ok: false, message: `This reimbursement is ${LABEL[status]} (status ${status}); only a draft can be deleted.` };
+}
+
+// --- Review and payment --------------------------------------------------------------------------
+
+/** An approval's life: PENDING until decided (APPROVED / REJECTED) or its claim is canceled. */
+export const APPROVAL_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'CANCELED'] as const;
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
+/** A decision on a PENDING approval only; a decided one names its status. */
+export function checkDecidable(status: ApprovalStatus): MoveCheck {
+  if (status === 'PENDING') return { ok: true };
+  return { ok: false, message: `This approval is ${status.toLowerCase()} (status ${status}); only a pending approval can be decided.` };
+}
+
+/**
+ * Payment (simulated ledger): an ACH or payroll payment settles `PAYMENT_SETTLEMENT_DAYS` after it
+ * was made. Until then cancel-payment reverses it (PAID → APPROVED); from then on it is final.
+ */
+export const PAYMENT_SETTLEMENT_DAYS = 3;
+export const PAYMENT_METHODS = ['ACH', 'PAYROLL'] as const;
+export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
+
+export function settlesAt(paidAt: Date): Date {
+  return new Date(paidAt.getTime() + PAYMENT_SETTLEMENT_DAYS * 86_400_000);
+}
+export function isSettled(settles: Date, now: Date): boolean {
+  return now.getTime() >= settles.getTime();
 }
 
 /** Field → message; empty when the input is acceptable. */

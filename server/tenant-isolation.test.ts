@@ -32,8 +32,22 @@ const ALSO_ALLOWED: Record<string, FixtureRole[]> = {
   'admin.users.invite': ['manager'],
   'admin.users.resendInvite': ['manager'],
 };
+/** Calls outside `admin.*` that only some roles may make (refused with 403 before any lookup). */
+const NON_REVIEWERS: FixtureRole[] = ['employee', 'teammate', 'outsider', 'auditor'];
+const NON_ADMINS = FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r));
+const ROLE_GATED: Record<string, FixtureRole[]> = {
+  // §6: admin, manager or bookkeeper review reimbursements.
+  'approvals.approve': NON_REVIEWERS,
+  'approvals.reject': NON_REVIEWERS,
+  'approvals.bulk': NON_REVIEWERS,
+  // Paying (and reversing a payment) is for admins.
+  'reimbursements.payAch': NON_ADMINS,
+  'reimbursements.cancelPayment': NON_ADMINS,
+};
 const refusedRoles = (call: CallDef): FixtureRole[] =>
-  call.id.startsWith('admin.') ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r)) : [];
+  call.id.startsWith('admin.')
+    ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))
+    : (ROLE_GATED[call.id] ?? []);
 
 type Prepared = { path: string; method: string; body?: string; sent: string };
 /**
@@ -105,6 +119,33 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
        SELECT $1, $2, $3, 'OUT_OF_POCKET', 'DRAFT', $4, 1234, 'USD', '2026-01-02', change_seq FROM seq`,
       [claim, a.businessId, a.users.employee, `Claim ${tag}`],
     );
+    // A submitted claim of A's employee with its pending approval, and an approved, paid one with
+    // its ledger payment (review and payment calls have something to decide, pay and reverse).
+    const submitted = randomUUID();
+    const approval = randomUUID();
+    const paidClaim = randomUUID();
+    await t.db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 2 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO reimbursements (id, business_id, user_id, type, status, merchant, amount, currency, transaction_date, change_seq)
+       SELECT $1, $2, $3, 'OUT_OF_POCKET', 'SUBMITTED', $4, 999, 'USD', '2026-01-03', change_seq - 1 FROM seq`,
+      [submitted, a.businessId, a.users.employee, `Submitted ${tag}`],
+    );
+    await t.db.query(
+      `INSERT INTO approvals (id, business_id, object_type, object_id, user_id, approver_id, status, change_seq)
+       SELECT $1, $2, 'reimbursement', $3, $4, $5, 'PENDING', change_seq FROM businesses WHERE id = $2`,
+      [approval, a.businessId, submitted, a.users.employee, a.users.manager],
+    );
+    await t.db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO reimbursements (id, business_id, user_id, type, status, merchant, amount, currency, transaction_date, change_seq)
+       SELECT $1, $2, $3, 'OUT_OF_POCKET', 'PAID', $4, 555, 'USD', '2026-01-04', change_seq FROM seq`,
+      [paidClaim, a.businessId, a.users.employee, `Paid ${tag}`],
+    );
+    await t.db.query(
+      `INSERT INTO ledger_entries (id, business_id, reimbursement_id, user_id, kind, method, amount, currency, created_by, created_at, settles_at)
+       VALUES ($1, $2, $3, $4, 'PAYMENT', 'ACH', 555, 'USD', $5, now(), now() + interval '3 days')`,
+      [randomUUID(), a.businessId, paidClaim, a.users.employee, a.users.owner],
+    );
     // A receipt A's employee uploaded, attached to one of their transactions.
     const receipt = randomUUID();
     await t.db.query(
@@ -117,15 +158,15 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     ]);
     pool = {
       transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
-      glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim], receipts: [receipt],
+      glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim, submitted, paidClaim], receipts: [receipt], approvals: [approval],
     };
     ownPool = {
       transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
-      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [],
+      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [], approvals: [],
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, entity, claim, receipt, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, entity, claim, submitted, approval, paidClaim, receipt, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

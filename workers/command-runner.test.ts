@@ -19,6 +19,13 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'reimbursement.createPerDiem': { id: ROW(1), location: 'Chicago', start_date: '2026-03-01', end_date: '2026-03-03' },
   'reimbursement.update': { reimbursement_id: ROW(1), patch: { memo: 'one' } },
   'reimbursement.submit': { reimbursement_id: ROW(1) },
+  'reimbursement.saveDraft': { reimbursement_id: ROW(1), draft: { type: 'OUT_OF_POCKET', amount: 1250, currency: 'USD', transaction_date: '2026-03-01' } },
+  'reimbursement.resubmit': { reimbursement_id: ROW(1) },
+  'reimbursement.cancel': { reimbursement_id: ROW(1) },
+  'reimbursement.pay': { reimbursement_id: ROW(1) },
+  'reimbursement.cancelPayment': { reimbursement_id: ROW(1) },
+  'approval.approve': { approval_id: ROW(1) },
+  'approval.reject': { approval_id: ROW(1), reason: 'No receipt' },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

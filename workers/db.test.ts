@@ -50,10 +50,10 @@ describe('mirror JSON schemas derived from the zod entities', () => {
 
 describe('openMirrorDatabase', () => {
 
-  it('opens its own collections, one shared refs collection, outbox and meta: six of the 13 allowed', async () => {
+  it('opens its own collections, one shared refs collection, outbox and meta: seven of the 13 allowed', async () => {
     db = await openTestDatabase();
     expect(Object.keys(db.collections).sort()).toEqual([...RX_COLLECTIONS].sort());
-    expect(Object.keys(db.collections).sort()).toEqual(['cards', 'meta', 'outbox', 'refs', 'reimbursements', 'transactions']);
+    expect(Object.keys(db.collections).sort()).toEqual(['approvals', 'cards', 'meta', 'outbox', 'refs', 'reimbursements', 'transactions']);
   });
 
   it('passes RxDB\'s own schema check for refs, outbox and meta', () => {

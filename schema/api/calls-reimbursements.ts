@@ -3,6 +3,8 @@ import { defineCall } from './define-call.ts';
 import { reimbursementFilterSchema, reimbursementSchema } from '../entities/reimbursement.ts';
 import { knownCurrencySchema } from '../money.ts';
 import { pageQuerySchema, paginatedSchema } from '../paging.ts';
+import { errorV2Schema } from '../errors.ts';
+import { PAYMENT_METHODS } from '../reimbursement-rules.ts';
 
 /**
  * Reimbursements (issue 9 §3, first slice): create (out of pocket, mileage, per diem), read,
@@ -149,6 +151,138 @@ export const deleteReimbursement = defineCall({
   response: z.object({ id: z.uuid(), deleted: z.literal(true), change_seq: z.number().int() }),
 });
 
+/**
+ * §7 "PUT draft save": the whole draft under a client-chosen id. Creates the caller's draft when
+ * the id is new, else replaces the fields of the caller's draft (a nullable field left out is
+ * cleared); the type cannot change and only a DRAFT is saved this way (submit it with /submit).
+ */
+export const draftBodySchema = z.discriminatedUnion('type', [
+  outOfPocketBodySchema.omit({ id: true, submit: true }).extend({ type: z.literal('OUT_OF_POCKET') }),
+  mileageBodySchema.omit({ id: true, submit: true }).extend({ type: z.literal('MILEAGE') }),
+  perDiemBodySchema.omit({ id: true, submit: true }).extend({ type: z.literal('PER_DIEM') }),
+]);
+export type DraftBody = z.infer<typeof draftBodySchema>;
+export const saveDraft = defineCall({
+  id: 'reimbursements.saveDraft',
+  method: 'PUT',
+  path: '/v1/auth/reimbursements/:reimbursement_uuid/draft',
+  auth: scopes,
+  params: reimbursementParams,
+  body: draftBodySchema,
+  response: reimbursementSchema,
+});
+
+/** REJECTED → SUBMITTED: a rejected claim (edited through PATCH while rejected) goes back to review. */
+export const resubmitReimbursement = defineCall({
+  id: 'reimbursements.resubmit',
+  method: 'PATCH',
+  path: '/v1/auth/reimbursements/:reimbursement_uuid/resubmit',
+  auth: scopes,
+  params: reimbursementParams,
+  body: z.object({}).optional(),
+  response: reimbursementSchema,
+});
+
+/** DRAFT | SUBMITTED | REJECTED → CANCELED (the claimant's; a pending review is canceled with it). */
+export const cancelReimbursement = defineCall({
+  id: 'reimbursements.cancel',
+  method: 'PATCH',
+  path: '/v1/auth/reimbursements/:reimbursement_uuid/cancel',
+  auth: scopes,
+  params: reimbursementParams,
+  body: z.object({}).optional(),
+  response: reimbursementSchema,
+});
+
+/**
+ * Possible duplicates of a claim: the same claimant, amount and claim date, and a similar
+ * merchant (equal once case, spaces and punctuation are dropped, one containing the other, or
+ * either side without one). Given `reimbursement_id` (a visible claim, which is left out of the
+ * answer) or a draft's fields (the caller's own claims are searched). Every match is answered.
+ */
+export const duplicateBodySchema = z.object({
+  reimbursement_id: z.uuid().optional(),
+  merchant: text(200).nullable().optional(),
+  amount: z.number().int().positive().optional(),
+  transaction_date: isoDate.optional(),
+});
+export const findDuplicateReimbursements = defineCall({
+  id: 'reimbursements.duplicates',
+  method: 'POST',
+  path: '/v1/auth/reimbursements/duplicate',
+  auth: scopes,
+  body: duplicateBodySchema,
+  response: z.object({ data: z.array(reimbursementSchema) }),
+});
+
+/** One answer per id of a bulk call, in the order asked: the row, or the refusal error_v2. */
+export function bulkResultSchema<T extends z.ZodType>(row: T) {
+  return z.discriminatedUnion('ok', [
+    z.object({ id: z.uuid(), ok: z.literal(true), row }),
+    z.object({ id: z.uuid(), ok: z.literal(false), ...errorV2Schema.shape }),
+  ]);
+}
+export const MAX_BULK_REIMBURSEMENTS = 500;
+const bulkIds = z.array(z.uuid()).min(1).max(MAX_BULK_REIMBURSEMENTS);
+
+/** The fields a bulk edit sets: coding and memo. */
+export const reimbursementBulkPatchSchema = reimbursementPatchSchema.pick({ memo: true, gl_account_id: true, department_id: true });
+export const bulkUpdateBodySchema = z.object({ reimbursement_ids: bulkIds, patch: reimbursementBulkPatchSchema });
+
+/** Each claim is checked and written on its own (the PATCH rules); one refusal leaves the others. */
+export const bulkUpdateReimbursements = defineCall({
+  id: 'reimbursements.bulkUpdate',
+  method: 'POST',
+  path: '/v1/auth/reimbursements/bulk-update',
+  auth: scopes,
+  body: bulkUpdateBodySchema,
+  response: z.object({ results: z.array(bulkResultSchema(reimbursementSchema)), change_seq: z.number().int() }),
+});
+
+/**
+ * Deletes drafts (each checked like DELETE …/:id). Spec §7 names `DELETE reimbursements/bulk`; that
+ * path would also match `DELETE …/:reimbursement_uuid` (every route matches exactly one entry:
+ * served-catalogue.test.ts), so it lives one segment down.
+ */
+export const bulkDeleteReimbursements = defineCall({
+  id: 'reimbursements.bulkDelete',
+  method: 'DELETE',
+  path: '/v1/auth/reimbursements/bulk/drafts',
+  auth: scopes,
+  body: z.object({ reimbursement_ids: bulkIds }),
+  response: z.object({
+    results: z.array(bulkResultSchema(z.object({ deleted: z.literal(true), change_seq: z.number().int() }))),
+    change_seq: z.number().int(),
+  }),
+});
+
+/**
+ * APPROVED → PAID (admins): one simulated ledger payment of the claim's amount to the claimant,
+ * by ACH or, when the claimant has a payroll currency (§6), through payroll. Money moves once:
+ * the Idempotency-Key, the status machine and a unique index on open payments.
+ */
+export const payAchBodySchema = z.object({ method: z.enum(PAYMENT_METHODS).default('ACH') });
+export const payReimbursement = defineCall({
+  id: 'reimbursements.payAch',
+  method: 'PATCH',
+  path: '/v1/auth/reimbursements/:reimbursement_uuid/pay-ach',
+  auth: scopes,
+  params: reimbursementParams,
+  body: payAchBodySchema.optional(),
+  response: reimbursementSchema,
+});
+
+/** PAID → APPROVED (admins) while the payment has not settled: a reversing ledger entry. */
+export const cancelReimbursementPayment = defineCall({
+  id: 'reimbursements.cancelPayment',
+  method: 'PATCH',
+  path: '/v1/auth/reimbursements/:reimbursement_uuid/cancel-payment',
+  auth: scopes,
+  params: reimbursementParams,
+  body: z.object({}).optional(),
+  response: reimbursementSchema,
+});
+
 export const REIMBURSEMENT_CALLS = [
   createOutOfPocket,
   createMileage,
@@ -158,4 +292,12 @@ export const REIMBURSEMENT_CALLS = [
   patchReimbursement,
   submitReimbursement,
   deleteReimbursement,
+  saveDraft,
+  resubmitReimbursement,
+  cancelReimbursement,
+  findDuplicateReimbursements,
+  bulkUpdateReimbursements,
+  bulkDeleteReimbursements,
+  payReimbursement,
+  cancelReimbursementPayment,
 ] as const;

@@ -18,6 +18,7 @@ import { ADMIN_CALLS } from './calls-admin.ts';
 import { BUSINESS_CALLS, identityBusinessesSchema } from './calls-business.ts';
 import { REIMBURSEMENT_CALLS } from './calls-reimbursements.ts';
 import { RECEIPT_CALLS } from './calls-receipts.ts';
+import { APPROVAL_CALLS } from './calls-approvals.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -186,4 +187,5 @@ export const CATALOGUE = [
   ...BUSINESS_CALLS,
   ...REIMBURSEMENT_CALLS,
   ...RECEIPT_CALLS,
+  ...APPROVAL_CALLS,
 ] as const;

@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { AnyCommandDef, CommandSplit } from './define-command.ts';
+import { approvalApprove, approvalReject } from './approval.ts';
 import {
-  reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem, reimbursementSubmit, reimbursementUpdate,
+  reimbursementCancel, reimbursementCancelPayment, reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem,
+  reimbursementPay, reimbursementResubmit, reimbursementSaveDraft, reimbursementSubmit, reimbursementUpdate,
 } from './reimbursement.ts';
 import { transactionBulkCode, transactionCode } from './transaction-code.ts';
 
@@ -14,6 +16,13 @@ const DEFINITIONS = [
   reimbursementCreatePerDiem,
   reimbursementUpdate,
   reimbursementSubmit,
+  reimbursementSaveDraft,
+  reimbursementResubmit,
+  reimbursementCancel,
+  reimbursementPay,
+  reimbursementCancelPayment,
+  approvalApprove,
+  approvalReject,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { produce } from 'immer';
 import { defineCommand } from './define-command.ts';
 import {
-  createMileage, createOutOfPocket, createPerDiem, mileageBodySchema, outOfPocketBodySchema, patchReimbursement,
-  perDiemBodySchema, reimbursementPatchSchema, submitReimbursement, type ReimbursementPatch,
+  cancelReimbursement, cancelReimbursementPayment, createMileage, createOutOfPocket, createPerDiem, mileageBodySchema,
+  outOfPocketBodySchema, patchReimbursement, payAchBodySchema, payReimbursement, perDiemBodySchema,
+  reimbursementPatchSchema, resubmitReimbursement, saveDraft, submitReimbursement, type ReimbursementPatch,
+  draftBodySchema, type DraftBody,
 } from '../api/calls-reimbursements.ts';
 import type { Reimbursement, ReimbursementType } from '../entities/reimbursement.ts';
 import {
@@ -102,6 +104,19 @@ export function applySubmit(row: Reimbursement): Reimbursement {
   });
 }
 
+/** Review and payment moves: the status, and the rejection reason only a rejection sets. */
+export function applyStatus(row: Reimbursement, status: 'APPROVED' | 'PAID' | 'CANCELED'): Reimbursement {
+  return produce(row, (d) => {
+    d.status = status;
+  });
+}
+export function applyRejection(row: Reimbursement, reason: string): Reimbursement {
+  return produce(row, (d) => {
+    d.status = 'REJECTED';
+    d.rejection_reason = reason;
+  });
+}
+
 /** A new claim: its fields, then submitted at once unless `submit` is false. */
 function applyCreate(row: Reimbursement, body: ReimbursementPatch & { submit: boolean }): Reimbursement {
   const { submit, ...fields } = body;
@@ -172,5 +187,75 @@ export const reimbursementSubmit = defineCommand({
   call: submitReimbursement,
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
   apply: (row) => applySubmit(row),
+  confirm: 'row',
+});
+
+const byId = z.object({ reimbursement_id: z.uuid() });
+
+/** REJECTED → SUBMITTED (the server refuses any other status, naming it). */
+export const reimbursementResubmit = defineCommand({
+  name: 'reimbursement.resubmit',
+  args: byId,
+  collection: 'reimbursements',
+  entityIds: (a) => [a.reimbursement_id],
+  call: resubmitReimbursement,
+  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
+  apply: (row) => applySubmit(row),
+  confirm: 'row',
+});
+
+export const reimbursementCancel = defineCommand({
+  name: 'reimbursement.cancel',
+  args: byId,
+  collection: 'reimbursements',
+  entityIds: (a) => [a.reimbursement_id],
+  call: cancelReimbursement,
+  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
+  apply: (row) => applyStatus(row, 'CANCELED'),
+  confirm: 'row',
+});
+
+/**
+ * A payment, queued by the UI only after the admin confirmed it. The outbox's Idempotency-Key
+ * and the server's ledger constraint make a resend harmless (never a second payment).
+ */
+export const reimbursementPay = defineCommand({
+  name: 'reimbursement.pay',
+  args: byId.extend(payAchBodySchema.shape),
+  collection: 'reimbursements',
+  entityIds: (a) => [a.reimbursement_id],
+  call: payReimbursement,
+  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: { method: a.method } }),
+  apply: (row) => applyStatus(row, 'PAID'),
+  confirm: 'row',
+});
+
+export const reimbursementCancelPayment = defineCommand({
+  name: 'reimbursement.cancelPayment',
+  args: byId,
+  collection: 'reimbursements',
+  entityIds: (a) => [a.reimbursement_id],
+  call: cancelReimbursementPayment,
+  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
+  apply: (row) => applyStatus(row, 'APPROVED'),
+  confirm: 'row',
+});
+
+/** A PUT draft as a patch: every field of its type, nullable ones left out cleared. */
+export function draftPatch(body: DraftBody): ReimbursementPatch {
+  const { type, ...fields } = body;
+  const cleared = { memo: null, gl_account_id: null, department_id: null };
+  return type === 'OUT_OF_POCKET' ? { ...cleared, merchant: null, ...fields } : { ...cleared, ...fields };
+}
+
+/** §7 PUT draft save: the whole draft, created under the client's id or replaced; stays a DRAFT. */
+export const reimbursementSaveDraft = defineCommand({
+  name: 'reimbursement.saveDraft',
+  args: z.object({ reimbursement_id: z.uuid(), draft: draftBodySchema }),
+  collection: 'reimbursements',
+  entityIds: (a) => [a.reimbursement_id],
+  call: saveDraft,
+  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.draft }),
+  apply: (row, a) => applyClaimFields({ ...row, type: a.draft.type, status: 'DRAFT', submitted_at: null }, draftPatch(a.draft)),
   confirm: 'row',
 });

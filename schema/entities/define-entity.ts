@@ -13,8 +13,11 @@ import type { z } from 'zod';
  * - `business`: everyone in the business (directory, chart of accounts).
  * - `owner`: rows with a `user_id`, seen by that user, their managers up the reporting line,
  *   and the business-wide roles (§6).
+ * - `approver`: rows with a `user_id` (whose claim it is), seen by who may review it (§6: admins
+ *   and bookkeepers every row, a manager their team's, the manager's own included so a self-review
+ *   is refused by name rather than 404); nobody else (an employee who is not a manager, an auditor).
  */
-export const VISIBILITY_RULES = ['business', 'owner'] as const;
+export const VISIBILITY_RULES = ['business', 'owner', 'approver'] as const;
 export type VisibilityRule = (typeof VISIBILITY_RULES)[number];
 
 /**

@@ -85,6 +85,14 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     ${mirrored})`,
     sortKey: `to_char(r.transaction_date, 'YYYY-MM-DD')`,
   },
+  approvals: {
+    table: 'approvals',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'object_type', r.object_type, 'object_id', r.object_id, 'user_id', r.user_id,
+    'approver_id', r.approver_id, 'status', r.status, 'reason', r.reason, 'decided_by', r.decided_by,
+    'decided_at', ll_iso(r.decided_at), 'created_at', ll_iso(r.created_at), ${mirrored})`,
+    sortKey: 'll_iso(r.created_at)',
+  },
 };
 
 export const COLLECTIONS = Object.fromEntries(

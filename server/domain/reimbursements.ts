@@ -1,20 +1,21 @@
 import { z } from 'zod';
 import type {
-  MileageBody, OutOfPocketBody, PerDiemBody, ReimbursementPatch,
+  DraftBody, MileageBody, OutOfPocketBody, PerDiemBody, ReimbursementPatch,
 } from '../../schema/api/calls-reimbursements.ts';
 import {
-  claimErrors, foreignFields, reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem,
+  applyStatus, claimErrors, draftPatch, foreignFields, reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem,
   reimbursementSubmit, reimbursementUpdate,
 } from '../../schema/commands/reimbursement.ts';
 import {
   reimbursementSchema, type Reimbursement, type ReimbursementFilter, type ReimbursementType,
 } from '../../schema/entities/reimbursement.ts';
-import { checkDeletable, checkEditable, checkMove, type MoveCheck } from '../../schema/reimbursement-rules.ts';
+import { checkAction, checkDeletable, checkEditable, type MoveCheck } from '../../schema/reimbursement-rules.ts';
 import { queryTerms } from '../../schema/transaction-query.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
+import { cancelOpenApproval, openApproval } from './approval-rows.ts';
 import { checkCodingRefs } from './coding.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { escapeLike } from './transaction-sql.ts';
@@ -140,20 +141,23 @@ export async function createReimbursement(tx: Queryable, user: ActingUser, input
   const errors = claimErrors(row, now);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   await checkCodingRefs(tx, user.business_id, { gl_account_id: row.gl_account_id, department_id: row.department_id });
-  return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
-    const stamped = { ...row, change_seq: seqs.last };
+  // A submitted claim opens its review: the claim and its approval, each with its own seq.
+  const submitted = row.status === 'SUBMITTED';
+  return writeMirrored(tx, user.business_id, submitted ? 2 : 1, async ({ seqs }) => {
+    const stamped = { ...row, change_seq: seqs.first };
     const rows = await tx.query<{ doc: Reimbursement }>(
       `INSERT INTO reimbursements AS r (id, business_id, user_id, ${COLUMNS.join(', ')})
        VALUES ($1, $2, $3, ${COLUMNS.map((_, i) => `$${i + 4}`).join(', ')})
        RETURNING ${DOC} AS doc`,
       [id, user.business_id, user.id, ...values(stamped)],
     );
+    if (submitted) await openApproval(tx, stamped, seqs.last);
     return rows[0]!.doc;
   });
 }
 
 /** A refused move or edit: 422 naming the claim's current status. */
-function refuse(check: MoveCheck): void {
+export function refuse(check: MoveCheck): void {
   if (!check.ok) throw new ApiError('REQUEST_7001', check.message);
 }
 
@@ -169,7 +173,7 @@ async function ownForWrite(tx: Queryable, user: ActingUser, vis: Visibility, id:
   return reimbursementSchema.parse(doc);
 }
 
-async function store(tx: Queryable, next: Reimbursement): Promise<Reimbursement> {
+export async function storeReimbursement(tx: Queryable, next: Reimbursement): Promise<Reimbursement> {
   const sets = COLUMNS.map((c, i) => `${c} = $${i + 3}`).join(', ');
   const rows = await tx.query<{ doc: Reimbursement }>(
     `UPDATE reimbursements r SET ${sets} WHERE r.business_id = $1 AND r.id = $2 RETURNING ${DOC} AS doc`,
@@ -192,17 +196,36 @@ export async function updateReimbursement(
     const errors = claimErrors(next, now);
     if (Object.keys(errors).length > 0) throw validationError(errors);
     await checkCodingRefs(tx, user.business_id, { gl_account_id: next.gl_account_id, department_id: next.department_id });
-    return store(tx, next);
+    return storeReimbursement(tx, next);
   });
 }
 
-/** DRAFT → SUBMITTED, or a rejected claim resubmitted (REJECTED → SUBMITTED). */
-export async function submitReimbursement(tx: Queryable, user: ActingUser, vis: Visibility, id: string, now: Date): Promise<Reimbursement> {
-  return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
+/**
+ * DRAFT → SUBMITTED (`submit`; it also takes a rejected claim back), or REJECTED → SUBMITTED
+ * (`resubmit`). Either opens a new PENDING approval; the decided ones stay as history.
+ */
+export async function submitReimbursement(
+  tx: Queryable, user: ActingUser, vis: Visibility, id: string, now: Date, action: 'submit' | 'resubmit' = 'submit',
+): Promise<Reimbursement> {
+  return writeMirrored(tx, user.business_id, 2, async ({ seqs }) => {
     const current = await ownForWrite(tx, user, vis, id);
-    refuse(checkMove(current.status, 'SUBMITTED'));
-    const stamped = { ...current, change_seq: seqs.last, updated_at: now.toISOString() };
-    return store(tx, reimbursementSubmit.apply(stamped, { reimbursement_id: id }));
+    refuse(checkAction(action, current.status));
+    const stamped = { ...current, change_seq: seqs.first, updated_at: now.toISOString() };
+    const next = await storeReimbursement(tx, reimbursementSubmit.apply(stamped, { reimbursement_id: id }));
+    await openApproval(tx, next, seqs.last);
+    return next;
+  });
+}
+
+/** DRAFT | SUBMITTED | REJECTED → CANCELED, by the claimant; a pending review is canceled with it. */
+export async function cancelReimbursement(tx: Queryable, user: ActingUser, vis: Visibility, id: string, now: Date): Promise<Reimbursement> {
+  return writeMirrored(tx, user.business_id, 2, async ({ seqs }) => {
+    const current = await ownForWrite(tx, user, vis, id);
+    refuse(checkAction('cancel', current.status));
+    const stamped = { ...current, change_seq: seqs.first, updated_at: now.toISOString() };
+    const next = await storeReimbursement(tx, applyStatus(stamped, 'CANCELED'));
+    await cancelOpenApproval(tx, next, seqs.last);
+    return next;
   });
 }
 
@@ -219,4 +242,29 @@ export async function deleteReimbursement(
     );
     return { id, deleted: true as const, change_seq: seqs.last };
   });
+}
+
+/**
+ * §7 PUT draft save. A new id creates the caller's draft; the caller's live DRAFT of the same type
+ * gets the body's fields (PATCH rules and checks). Another business's id, or one the caller
+ * cannot see, is 404; a visible claim of someone else 403; a type change or a claim past DRAFT 422.
+ */
+export async function saveDraft(tx: Queryable, user: ActingUser, vis: Visibility, id: string, body: DraftBody, now: Date): Promise<Reimbursement> {
+  const [existing] = await tx.query<{ business_id: string; deleted: boolean }>(
+    'SELECT business_id::text, deleted FROM reimbursements WHERE id = $1', [id],
+  );
+  if (!existing) {
+    const { type, ...fields } = body;
+    const input = { type, body: { ...fields, id, submit: false } } as CreateInput;
+    return createReimbursement(tx, user, input, now);
+  }
+  if (existing.business_id !== user.business_id || existing.deleted) throw new ApiError('REQUEST_7004');
+  const current = await findReimbursement(tx, user.business_id, vis, id);
+  if (!current) throw new ApiError('REQUEST_7004');
+  if (current.user_id !== user.id) throw new ApiError('FORBIDDEN_7003');
+  if (current.type !== body.type) throw validationError({ type: `type cannot change: this reimbursement is ${current.type}` });
+  if (current.status !== 'DRAFT') {
+    throw new ApiError('REQUEST_7001', `This reimbursement is ${current.status.toLowerCase()} (status ${current.status}); only a draft is saved as a draft.`);
+  }
+  return updateReimbursement(tx, user, vis, id, draftPatch(body), now);
 }

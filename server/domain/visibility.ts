@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { VisibilityRule } from '../../schema/entities/define-entity.ts';
-import { canSeeAllTransactions } from '../../schema/roles.ts';
+import { canSeeAllTransactions, isAdmin, isBookkeeper } from '../../schema/roles.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
 
@@ -60,7 +60,32 @@ export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
       return visibleUsersClause(viewer.team, alias, params);
     },
   },
+  approver: {
+    needsTeam: true,
+    where: (viewer, alias, params) => {
+      if (!viewer.team) throw new Error('the approver rule needs the viewer\'s team');
+      return approverClause(viewer.user, viewer.team, alias, params);
+    },
+  },
 };
+
+/**
+ * §6 "review reimbursements: admin, manager or bookkeeper": admins and bookkeepers review every
+ * claim, a manager their team's (direct and indirect reports, and their own, so a self-review is
+ * refused by name, not hidden), nobody else any.
+ */
+export function reviewScope(user: ActingUser, team: Visibility): Visibility | null {
+  if (isAdmin(user) || isBookkeeper(user)) return { all: true };
+  if (user.is_manager) return team.all ? team : { all: false, userIds: team.userIds };
+  return null;
+}
+
+/** The `approver` rule on rows of `alias` (user_id = whose claim it is). */
+export function approverClause(user: ActingUser, team: Visibility, alias: string, params: unknown[]): string {
+  const scope = reviewScope(user, team);
+  if (!scope) return ' AND false';
+  return visibleUsersClause(scope, alias, params);
+}
 
 /** The viewer for these rules: the team is read only when one of them needs it. */
 export async function viewerFor(db: Queryable, user: ActingUser, rules: readonly VisibilitySql[]): Promise<Viewer> {

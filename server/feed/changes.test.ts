@@ -2,6 +2,7 @@ import type { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { syncChanges } from '../../schema/api/calls.ts';
+import { approvalSchema } from '../../schema/entities/approval.ts';
 import { cardSchema } from '../../schema/entities/card.ts';
 import { departmentSchema } from '../../schema/entities/department.ts';
 import { glAccountSchema } from '../../schema/entities/gl-account.ts';
@@ -24,6 +25,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   tracking_categories: trackingCategorySchema.strict(),
   cards: cardSchema.strict(),
   reimbursements: reimbursementSchema.strict(),
+  approvals: approvalSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

@@ -1,6 +1,7 @@
 import type { HandlerMap } from '../http/handler.ts';
 import { adminUserHandlers } from './admin-users.ts';
 import { adminHandlers } from './admin.ts';
+import { approvalHandlers } from './approvals.ts';
 import { authHandlers } from './auth.ts';
 import { businessSwitchHandlers } from './business-switch.ts';
 import { passwordlessHandlers } from './identity-passwordless.ts';
@@ -28,6 +29,7 @@ export const HANDLERS = {
   ...referenceHandlers,
   ...transactionHandlers,
   ...reimbursementHandlers,
+  ...approvalHandlers,
   ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,

@@ -1,10 +1,16 @@
 import {
-  createMileage, createOutOfPocket, createPerDiem, deleteReimbursement, getReimbursement, listReimbursements,
-  patchReimbursement, submitReimbursement,
+  bulkDeleteReimbursements, bulkUpdateReimbursements, cancelReimbursement, cancelReimbursementPayment, createMileage,
+  createOutOfPocket, createPerDiem, deleteReimbursement, findDuplicateReimbursements, getReimbursement, listReimbursements,
+  patchReimbursement, payReimbursement, resubmitReimbursement, saveDraft, submitReimbursement,
 } from '../../schema/api/calls-reimbursements.ts';
 import type { ReimbursementFilter } from '../../schema/entities/reimbursement.ts';
 import {
-  createReimbursement, deleteReimbursement as deleteClaim, findReimbursement, listReimbursements as listClaims,
+  bulkDeleteReimbursements as bulkDeleteClaims, bulkUpdateReimbursements as bulkUpdateClaims, findDuplicates,
+} from '../domain/reimbursement-bulk.ts';
+import { cancelPayment, payReimbursement as payClaim } from '../domain/reimbursement-payments.ts';
+import {
+  cancelReimbursement as cancelClaim,
+  createReimbursement, deleteReimbursement as deleteClaim, saveDraft as saveDraftClaim, findReimbursement, listReimbursements as listClaims,
   submitReimbursement as submitClaim, updateReimbursement,
 } from '../domain/reimbursements.ts';
 import { visibilityOf } from '../domain/visibility.ts';
@@ -63,5 +69,56 @@ export const reimbursementHandlers = {
     const { user } = actorOf(ctx);
     const id = ctx.input.params.reimbursement_uuid;
     return ok(await ctx.deps.db.transaction(async (tx) => deleteClaim(tx, user, await visibilityOf(tx, user), id)));
+  },
+
+  // PUT: not run in a transaction by register (no Idempotency-Key; a repeat saves the same draft).
+  [saveDraft.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    const id = ctx.input.params.reimbursement_uuid;
+    const now = new Date(ctx.deps.now());
+    return ok(await ctx.deps.db.transaction(async (tx) => saveDraftClaim(tx, user, await visibilityOf(tx, user), id, ctx.input.body, now)));
+  },
+
+  [resubmitReimbursement.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    const vis = await visibilityOf(ctx.db, user);
+    return ok(await submitClaim(ctx.db, user, vis, ctx.input.params.reimbursement_uuid, new Date(ctx.deps.now()), 'resubmit'));
+  },
+
+  [cancelReimbursement.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    const vis = await visibilityOf(ctx.db, user);
+    return ok(await cancelClaim(ctx.db, user, vis, ctx.input.params.reimbursement_uuid, new Date(ctx.deps.now())));
+  },
+
+  [findDuplicateReimbursements.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    const vis = await visibilityOf(ctx.db, user);
+    return ok({ data: await findDuplicates(ctx.db, user, vis, ctx.input.body) });
+  },
+
+  [bulkUpdateReimbursements.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    const vis = await visibilityOf(ctx.db, user);
+    const { reimbursement_ids, patch } = ctx.input.body;
+    return ok(await bulkUpdateClaims(ctx.db, user, vis, reimbursement_ids, patch, new Date(ctx.deps.now())));
+  },
+
+  // DELETE: not run in a transaction by register (no Idempotency-Key), so it opens one.
+  [bulkDeleteReimbursements.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    const ids = ctx.input.body.reimbursement_ids;
+    return ok(await ctx.deps.db.transaction(async (tx) => bulkDeleteClaims(tx, user, await visibilityOf(tx, user), ids)));
+  },
+
+  [payReimbursement.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    const method = ctx.input.body?.method ?? 'ACH';
+    return ok(await payClaim(ctx.db, user, ctx.input.params.reimbursement_uuid, method, new Date(ctx.deps.now())));
+  },
+
+  [cancelReimbursementPayment.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    return ok(await cancelPayment(ctx.db, user, ctx.input.params.reimbursement_uuid, new Date(ctx.deps.now())));
   },
 } satisfies DomainHandlers;

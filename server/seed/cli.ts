@@ -67,7 +67,8 @@ function report(result: SeedDemoResult, storage: string, totalMs: number): strin
     `Seeded business ${result.businessId} into ${storage} in ${(totalMs / 1000).toFixed(1)} s`,
     `  (generate ${Math.round(generateMs)} ms, waiting for password hashes ${Math.round(hashMs)} ms, insert ${Math.round(insertMs)} ms)`,
     `  ${c.transactions} transactions, ${c.users} users, ${c.cards} cards, ${c.departments} departments, ` +
-      `${c.locations} locations, ${c.glAccounts} GL accounts, ${c.trackingCategories} tracking categories`,
+      `${c.locations} locations, ${c.glAccounts} GL accounts, ${c.trackingCategories} tracking categories, ` +
+      `${c.reimbursements} reimbursements (${c.approvals} approvals)`,
     `  change_seq 1..${result.maxChangeSeq}`,
     '',
     `Demo accounts (password ${DEMO_PASSWORD}):`,

@@ -11,7 +11,7 @@ import { DEMO_PASSWORD } from './types.ts';
 const NOW = new Date('2026-11-21T00:00:00.000Z');
 // Real scrypt, cheaper parameters: 42 full-strength hashes per seed would dominate the suite.
 const fastHash = (password: string) => hashPassword(password, { N: 1024, r: 8, p: 1 });
-const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'transactions'];
+const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'transactions', 'reimbursements', 'approvals'];
 
 const count = async (db: Db, sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params))[0]?.n);
 
@@ -53,6 +53,8 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
       identities: seeded.counts.users,
       cards: seeded.counts.cards,
       transactions: 2_000,
+      reimbursements: seeded.counts.reimbursements,
+      approvals: seeded.counts.approvals,
     };
     for (const [table, n] of Object.entries(tables)) expect(await count(t.db, `SELECT count(*) AS n FROM ${table}`)).toBe(n);
   });
@@ -113,6 +115,20 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
         WHERE e.email = 'employee@demo.test'`,
     );
     expect(line).toEqual({ manager_email: 'manager@demo.test', is_manager: true });
+  });
+
+  it('gives the demo manager claims to review: pending approvals of their reports, none of their own', async () => {
+    const rows = await t.db.query<{ status: string; n: number }>(
+      `SELECT a.status, count(*)::int AS n FROM approvals a JOIN spend_users e ON e.id = a.user_id JOIN spend_users m ON m.id = e.manager_id
+        WHERE m.email = 'manager@demo.test' GROUP BY a.status ORDER BY a.status`,
+    );
+    const byStatus = Object.fromEntries(rows.map((r) => [r.status, Number(r.n)]));
+    expect(byStatus.PENDING).toBeGreaterThanOrEqual(3);
+    expect(byStatus).toMatchObject({ APPROVED: 2, REJECTED: 1 });
+    // Every submitted claim has exactly one pending approval; the paid one has one payment.
+    expect(await count(t.db, `SELECT count(*) AS n FROM reimbursements r WHERE r.status = 'SUBMITTED'
+      AND (SELECT count(*) FROM approvals a WHERE a.object_id = r.id AND a.status = 'PENDING') <> 1`)).toBe(0);
+    expect(await count(t.db, `SELECT count(*) AS n FROM ledger_entries l JOIN reimbursements r ON r.id = l.reimbursement_id WHERE r.status = 'PAID'`)).toBe(1);
   });
 
   it('refuses to seed the same business twice and changes nothing', async () => {

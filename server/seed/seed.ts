@@ -4,10 +4,11 @@ import { hashPassword } from '../auth/password.ts';
 import { announceChange } from '../db/change-seq.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { bulkInsert, cols } from './bulk-insert.ts';
+import { demoClaims, insertClaims } from './claims.ts';
 import { generateDemo } from './generate.ts';
 import { ROSTER } from './roster.ts';
 import { searchTextBuilder } from './search-text.ts';
-import { DEMO_PASSWORD } from './types.ts';
+import { DEFAULT_SEED, DEMO_PASSWORD } from './types.ts';
 import type { DemoData } from './types.ts';
 
 export interface SeedDemoOptions {
@@ -24,7 +25,10 @@ export interface SeedDemoOptions {
 export interface SeedDemoResult {
   businessId: string;
   accounts: { email: string; role: Role; is_manager: boolean; name: string }[];
-  counts: Record<'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions', number>;
+  counts: Record<
+    'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions' | 'reimbursements' | 'approvals',
+    number
+  >;
   maxChangeSeq: number;
   /** hashMs: time spent waiting for the password hashes after generating (they run alongside). */
   timings: { generateMs: number; hashMs: number; insertMs: number };
@@ -67,10 +71,16 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   if (hashes.length !== data.identities.length) throw new Error('one password hash per identity expected');
   const hashMs = performance.now() - t0 - generateMs;
 
+  // Reimbursements under review follow the generated rows' seqs: the business counter is theirs.
+  const claims = demoClaims(data, opts.now ?? startOfUtcDay(new Date()), opts.seed ?? DEFAULT_SEED);
+  const maxChangeSeq = claims.maxChangeSeq;
+
   const t2 = performance.now();
   await db.transaction(async (tx) => {
     await insertAll(tx, data, hashes);
-    await announceChange(tx, data.business.id, data.maxChangeSeq);
+    await insertClaims(tx, data.business.id, claims);
+    await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, maxChangeSeq]);
+    await announceChange(tx, data.business.id, maxChangeSeq);
   });
   // PGlite has no autovacuum to gather statistics: without them the planner guesses on 100k rows.
   // Only the columns queries filter and sort on: the long text columns cost the most to sample.
@@ -90,8 +100,10 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       users: data.users.length,
       cards: data.cards.length,
       transactions: data.transactions.length,
+      reimbursements: claims.claims.length,
+      approvals: claims.approvals.length,
     },
-    maxChangeSeq: data.maxChangeSeq,
+    maxChangeSeq,
     timings: { generateMs, hashMs, insertMs },
   };
 }

@@ -46,7 +46,8 @@ async function serverRow(id: string) {
 
 async function highWater(): Promise<number> {
   const rows = await server.db.query<{ max: number | string }>(
-    'SELECT max(change_seq) AS max FROM transactions WHERE business_id = $1', [server.businessId],
+    // The business counter: the seed's last seqs are its reimbursements', not transactions'.
+    'SELECT change_seq AS max FROM businesses WHERE id = $1', [server.businessId],
   );
   return Number(rows[0]!.max);
 }

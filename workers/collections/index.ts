@@ -5,6 +5,7 @@ import type { OutboxIndex } from '../outbox-index.ts';
 import type { OwnCollection, MirrorDoc } from '../db.ts';
 import { rebaser, type RowShape } from '../rebase.ts';
 import type { ReferenceCache } from '../reference-cache.ts';
+import { approvalCollection } from './approvals.ts';
 import { reimbursementCollection } from './reimbursements.ts';
 import { transactionCollection } from './transactions.ts';
 import type { WorkerCollection } from './worker-collection.ts';
@@ -20,6 +21,7 @@ type AnyWorkerCollection<C extends QueriedCollection> = WorkerCollection<C, any,
 export const WORKER_COLLECTIONS = {
   transactions: transactionCollection,
   reimbursements: reimbursementCollection,
+  approvals: approvalCollection,
 } as const satisfies { [C in QueriedCollection]: AnyWorkerCollection<C> };
 
 type Registry = typeof WORKER_COLLECTIONS;

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { defineCall } from './define-call.ts';
+import { bulkResultSchema } from './calls-reimbursements.ts';
+import { approvalFilterSchema, approvalSchema } from '../entities/approval.ts';
+import { reimbursementSchema } from '../entities/reimbursement.ts';
+import { pageQuerySchema, paginatedSchema } from '../paging.ts';
+
+/**
+ * Approvals (issue 9): the review of submitted reimbursements. Who may review (§6: admin, the
+ * claimant's manager, bookkeeper) sees the approvals in their scope; nobody decides their own
+ * claim (403 APPROVAL_7201) and the list leaves the caller's own claims out. Approve and reject
+ * move the claim (SUBMITTED → APPROVED / REJECTED) in the same transaction.
+ */
+const scopes = { scopes: ['default'] } as const;
+const approvalParams = z.object({ approval_id: z.uuid() });
+
+/** A decision's answer: both rows written, and the last change seq (the feed carries both). */
+export const decisionSchema = z.object({
+  approval: approvalSchema,
+  reimbursement: reimbursementSchema,
+  change_seq: z.number().int(),
+});
+export const rejectBodySchema = z.object({ reason: z.string().trim().min(1).max(2000) });
+
+/** Keyset list, newest first (§7 paging); `?status=PENDING` is the inbox. */
+export const listApprovals = defineCall({
+  id: 'approvals.list',
+  method: 'GET',
+  path: '/v1/auth/approvals',
+  auth: scopes,
+  retry: 'paged',
+  query: pageQuerySchema.extend(approvalFilterSchema.shape),
+  response: paginatedSchema(approvalSchema),
+});
+
+export const approveApproval = defineCall({
+  id: 'approvals.approve',
+  method: 'POST',
+  path: '/v1/auth/approvals/:approval_id/approve',
+  auth: scopes,
+  params: approvalParams,
+  body: z.object({}).optional(),
+  response: decisionSchema,
+});
+
+export const rejectApproval = defineCall({
+  id: 'approvals.reject',
+  method: 'POST',
+  path: '/v1/auth/approvals/:approval_id/reject',
+  auth: scopes,
+  params: approvalParams,
+  body: rejectBodySchema,
+  response: decisionSchema,
+});
+
+export const MAX_BULK_APPROVALS = 500;
+export const bulkApprovalBodySchema = z.object({
+  approval_ids: z.array(z.uuid()).min(1).max(MAX_BULK_APPROVALS),
+  decision: z.enum(['APPROVE', 'REJECT']),
+  /** Required when rejecting. */
+  reason: z.string().trim().min(1).max(2000).optional(),
+});
+
+/** §7 POST /approval_policy/bulk-approval: each approval decided on its own; one answer per id. */
+export const bulkApproval = defineCall({
+  id: 'approvals.bulk',
+  method: 'POST',
+  path: '/v1/auth/approval_policy/bulk-approval',
+  auth: scopes,
+  body: bulkApprovalBodySchema,
+  response: z.object({ results: z.array(bulkResultSchema(decisionSchema.omit({ change_seq: true }))), change_seq: z.number().int() }),
+});
+
+export const APPROVAL_CALLS = [listApprovals, approveApproval, rejectApproval, bulkApproval] as const;

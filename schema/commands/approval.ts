@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { produce } from 'immer';
+import { defineCommand } from './define-command.ts';
+import { approveApproval, rejectApproval, rejectBodySchema } from '../api/calls-approvals.ts';
+import type { Approval } from '../entities/approval.ts';
+
+/**
+ * Approval decisions, run optimistically by the worker (the approval leaves the PENDING inbox at
+ * once) and with authority by the server (server/domain/approvals.ts), which also moves the claim
+ * and stamps `decided_by`. The decision's moment is the row's `updated_at`, stamped by the caller.
+ * Confirmed by change seq: the answer names the last seq written and the feed brings both rows.
+ */
+export function applyDecision(row: Approval, decision: { status: 'APPROVED' } | { status: 'REJECTED'; reason: string }): Approval {
+  return produce(row, (d) => {
+    d.status = decision.status;
+    d.reason = decision.status === 'REJECTED' ? decision.reason : null;
+    d.decided_at = d.updated_at;
+  });
+}
+
+export const approvalApprove = defineCommand({
+  name: 'approval.approve',
+  args: z.object({ approval_id: z.uuid() }),
+  collection: 'approvals',
+  entityIds: (a) => [a.approval_id],
+  call: approveApproval,
+  request: (a) => ({ params: { approval_id: a.approval_id } }),
+  apply: (row) => applyDecision(row, { status: 'APPROVED' }),
+  confirm: 'change_seq',
+});
+
+export const approvalReject = defineCommand({
+  name: 'approval.reject',
+  args: z.object({ approval_id: z.uuid() }).extend(rejectBodySchema.shape),
+  collection: 'approvals',
+  entityIds: (a) => [a.approval_id],
+  call: rejectApproval,
+  request: (a) => ({ params: { approval_id: a.approval_id }, body: { reason: a.reason } }),
+  apply: (row, a) => applyDecision(row, { status: 'REJECTED', reason: a.reason }),
+  confirm: 'change_seq',
+});

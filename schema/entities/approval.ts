@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { isoDateTime, mirroredFields, uuid } from './common.ts';
+import { defineEntity } from './define-entity.ts';
+import { APPROVAL_STATUSES } from '../reimbursement-rules.ts';
+
+/**
+ * Issue 9: an approval is the review step of a submitted claim. Submitting (or resubmitting) a
+ * reimbursement opens one PENDING approval; approving or rejecting it moves the claim in the same
+ * transaction; canceling the claim cancels it. A claim keeps its decided approvals as history
+ * (one approval per submission; at most one PENDING at a time).
+ */
+export { APPROVAL_STATUSES };
+export const approvalStatusSchema = z.enum(APPROVAL_STATUSES);
+export type { ApprovalStatus } from '../reimbursement-rules.ts';
+
+export const APPROVAL_OBJECT_TYPES = ['reimbursement'] as const;
+
+export const approvalSchema = z.object({
+  id: uuid,
+  object_type: z.enum(APPROVAL_OBJECT_TYPES),
+  /** The reviewed object (a reimbursement's id). */
+  object_id: uuid,
+  /** Whose claim it is: the submitter. Nobody reviews their own claim. */
+  user_id: uuid,
+  /**
+   * The approver scope: the submitter's manager when the claim was submitted (null when they
+   * have none). Admins and bookkeepers may decide any approval; a manager those of their team.
+   */
+  approver_id: uuid.nullable(),
+  status: approvalStatusSchema,
+  /** The rejection reason (REJECTED only). */
+  reason: z.string().max(2000).nullable(),
+  decided_by: uuid.nullable(),
+  decided_at: isoDateTime.nullable(),
+  created_at: isoDateTime,
+  ...mirroredFields,
+});
+export type Approval = z.infer<typeof approvalSchema>;
+
+const csv = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
+
+export const APPROVAL_SORTS = ['created_desc', 'created_asc'] as const;
+export type ApprovalSort = (typeof APPROVAL_SORTS)[number];
+
+/**
+ * `status` (`?status=PENDING`, comma-joined for several), the reviewed objects, and
+ * `exclude_user_ids`: the inbox passes the viewer's own id, since their own claims' approvals are
+ * not theirs to act on (the server's list always leaves them out).
+ */
+export const approvalFilterSchema = z.object({
+  /** Free text over the rejection reason (the worker's text index; the server's list ignores it). */
+  q: z.string().max(200).optional(),
+  status: csv(approvalStatusSchema).optional(),
+  object_ids: csv(z.uuid()).optional(),
+  user_ids: csv(z.uuid()).optional(),
+  exclude_user_ids: csv(z.uuid()).optional(),
+});
+export type ApprovalFilter = z.infer<typeof approvalFilterSchema>;
+
+export function matchesApprovalFilter(a: Approval, f: ApprovalFilter): boolean {
+  if (f.status?.length && !f.status.includes(a.status)) return false;
+  if (f.object_ids?.length && !f.object_ids.includes(a.object_id)) return false;
+  if (f.user_ids?.length && !f.user_ids.includes(a.user_id)) return false;
+  if (f.exclude_user_ids?.length && f.exclude_user_ids.includes(a.user_id)) return false;
+  return true;
+}
+
+export function compareApprovals(sort: ApprovalSort) {
+  const newest = (a: Approval, b: Approval) =>
+    a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+  return sort === 'created_desc' ? newest : (a: Approval, b: Approval) => newest(b, a);
+}
+
+function referencedIds(a: Approval): string[] {
+  const ids = [a.user_id];
+  for (const id of [a.approver_id, a.decided_by]) if (id) ids.push(id);
+  return ids;
+}
+
+export const approvalEntity = defineEntity({
+  name: 'approvals',
+  schema: approvalSchema,
+  idField: 'id',
+  mirror: { kind: 'own', indexes: ['created_desc'], negatedTime: { field: 'created_desc', of: 'created_at' } },
+  visibility: 'approver',
+  searchText: ['reason'],
+  query: {
+    filter: approvalFilterSchema,
+    sorts: APPROVAL_SORTS,
+    matches: matchesApprovalFilter,
+    compare: compareApprovals,
+    referencedIds,
+  },
+});

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+import { applyDecision } from '../../schema/commands/approval.ts';
+import { applyRejection, applyStatus } from '../../schema/commands/reimbursement.ts';
+import { approvalSchema, type Approval, type ApprovalFilter } from '../../schema/entities/approval.ts';
+import { reimbursementSchema, type Reimbursement } from '../../schema/entities/reimbursement.ts';
+import { checkAction, checkDecidable } from '../../schema/reimbursement-rules.ts';
+import { canReviewReimbursements } from '../../schema/roles.ts';
+import { queryTerms } from '../../schema/transaction-query.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { decodeCursor, encodeCursor } from '../core/cursor.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Queryable } from '../db/db.ts';
+import { storeApproval } from './approval-rows.ts';
+import { eachOnItsOwn } from './bulk-items.ts';
+import { COLLECTIONS, writeMirrored } from './collections.ts';
+import { refuse, storeReimbursement } from './reimbursements.ts';
+import { escapeLike } from './transaction-sql.ts';
+import { approverClause, visibilityOf } from './visibility.ts';
+
+/**
+ * Approvals (issue 9): the review of submitted claims. Reads and decisions follow the `approver`
+ * rule (admins and bookkeepers: every claim; a manager: their team's; nobody else), so an
+ * approval outside the caller's scope, or another business's, is 404. Deciding one's own claim
+ * is 403 APPROVAL_7201; a caller who may not review at all is 403 FORBIDDEN_7003 before any
+ * lookup (no existence oracle). A decision writes the approval and its claim in one transaction,
+ * each with its own change seq.
+ */
+
+const DOC = COLLECTIONS.approvals.docSql;
+const CLAIM_DOC = COLLECTIONS.reimbursements.docSql;
+export const REVIEWERS_ONLY = 'Only an admin, a manager or a bookkeeper can review reimbursements.';
+
+export type ApprovalPageRequest = { filter: ApprovalFilter; pageSize: number; start?: string | undefined; includeCount: boolean };
+
+const SORT = 'created_desc';
+const cursorShape = z.tuple([z.string().min(1), z.uuid()]);
+
+/**
+ * §7 keyset list, newest first. The caller's own claims are never listed: they are not theirs to
+ * act on. Someone who may not review gets an empty list.
+ */
+export async function listApprovals(db: Queryable, user: ActingUser, req: ApprovalPageRequest) {
+  const team = await visibilityOf(db, user);
+  const params: unknown[] = [user.business_id, user.id];
+  const conds = ['r.business_id = $1', 'NOT r.deleted', 'r.user_id <> $2'];
+  const f = req.filter;
+  if (f.status?.length) conds.push(`r.status = ANY($${params.push(f.status)}::text[])`);
+  if (f.object_ids?.length) conds.push(`r.object_id = ANY($${params.push(f.object_ids)}::uuid[])`);
+  if (f.user_ids?.length) conds.push(`r.user_id = ANY($${params.push(f.user_ids)}::uuid[])`);
+  if (f.exclude_user_ids?.length) conds.push(`NOT (r.user_id = ANY($${params.push(f.exclude_user_ids)}::uuid[]))`);
+  for (const term of queryTerms(f.q)) conds.push(`lower(coalesce(r.reason, '')) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
+  const where = conds.join(' AND ') + approverClause(user, team, 'r', params);
+  const wantCount = req.includeCount || req.pageSize === 0;
+  const total = wantCount
+    ? Number((await db.query<{ n: number }>(`SELECT count(*) AS n FROM approvals r WHERE ${where}`, [...params]))[0]?.n ?? 0)
+    : undefined;
+  if (req.pageSize === 0) return { data: [], page: { next: null }, total_count: total };
+  let pageWhere = where;
+  if (req.start) {
+    const [created, id] = decodeCursor(req.start, SORT, cursorShape) as [string, string];
+    pageWhere += ` AND (r.created_at, r.id) < ($${params.push(created)}::timestamptz, $${params.push(id)}::uuid)`;
+  }
+  params.push(req.pageSize + 1);
+  const rows = await db.query<{ doc: Approval; k0: string; k1: string }>(
+    `SELECT ${DOC} AS doc, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS k0, r.id::text AS k1
+       FROM approvals r WHERE ${pageWhere}
+      ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length}`,
+    params,
+  );
+  const more = rows.length > req.pageSize;
+  const page = more ? rows.slice(0, req.pageSize) : rows;
+  const last = page.at(-1);
+  const next = more && last ? encodeCursor(SORT, [last.k0, last.k1]) : null;
+  return { data: page.map((r) => r.doc), page: { next }, ...(total === undefined ? {} : { total_count: total }) };
+}
+
+export type Decision = { status: 'APPROVED' } | { status: 'REJECTED'; reason: string };
+export type DecisionResult = { approval: Approval; reimbursement: Reimbursement; change_seq: number };
+
+/** §6: admin, manager or bookkeeper; anyone else is refused before any row is looked up. */
+export function assertReviewer(user: ActingUser): void {
+  if (!canReviewReimbursements(user)) throw new ApiError('FORBIDDEN_7003', REVIEWERS_ONLY);
+}
+
+/**
+ * Approve or reject: the approval (PENDING → the decision, decided_by the caller) and its claim
+ * (SUBMITTED → APPROVED, or REJECTED with the reason) in the caller's transaction. Locks: the
+ * business row (seqs), then the approval, then the claim, the order every claim writer follows.
+ */
+export async function decideApproval(tx: Queryable, user: ActingUser, id: string, decision: Decision, now: Date): Promise<DecisionResult> {
+  assertReviewer(user);
+  return writeMirrored(tx, user.business_id, 2, async ({ seqs }) => {
+    const team = await visibilityOf(tx, user);
+    const params: unknown[] = [user.business_id, id];
+    const [found] = await tx.query<{ doc: Approval }>(
+      `SELECT ${DOC} AS doc FROM approvals r
+        WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${approverClause(user, team, 'r', params)} FOR UPDATE`,
+      params,
+    );
+    if (!found) throw new ApiError('REQUEST_7004');
+    const approval = approvalSchema.parse(found.doc);
+    if (approval.user_id === user.id) throw new ApiError('APPROVAL_7201');
+    refuse(checkDecidable(approval.status));
+    const [claimRow] = await tx.query<{ doc: Reimbursement }>(
+      `SELECT ${CLAIM_DOC} AS doc FROM reimbursements r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted FOR UPDATE`,
+      [user.business_id, approval.object_id],
+    );
+    if (!claimRow) throw new ApiError('REQUEST_7004');
+    const claim = reimbursementSchema.parse(claimRow.doc);
+    refuse(checkAction(decision.status === 'APPROVED' ? 'approve' : 'reject', claim.status));
+    const at = now.toISOString();
+    const decided = applyDecision({ ...approval, change_seq: seqs.first, updated_at: at }, decision);
+    const nextApproval = await storeApproval(tx, { ...decided, decided_by: user.id });
+    const stampedClaim = { ...claim, change_seq: seqs.last, updated_at: at };
+    const nextClaim = decision.status === 'APPROVED' ? applyStatus(stampedClaim, 'APPROVED') : applyRejection(stampedClaim, decision.reason);
+    const reimbursement = await storeReimbursement(tx, nextClaim);
+    return { approval: nextApproval, reimbursement, change_seq: seqs.last };
+  });
+}
+
+/** §7 bulk-approval: each approval decided on its own (the single call's rules), one answer per id. */
+export async function bulkDecide(tx: Queryable, user: ActingUser, ids: readonly string[], decision: Decision, now: Date) {
+  assertReviewer(user);
+  const results = await eachOnItsOwn(tx, ids, async (id) => {
+    const { approval, reimbursement } = await decideApproval(tx, user, id, decision, now);
+    return { approval, reimbursement };
+  });
+  const seq = Math.max(0, ...results.map((r) => (r.ok ? r.row.reimbursement.change_seq : 0)));
+  return { results, change_seq: seq };
+}
