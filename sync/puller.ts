@@ -124,10 +124,11 @@ export function createPuller(opts: PullerOptions): Puller {
       // that page is taken as what it is (the mirror then fills oldest first, as before).
       const walk = ask.kind === 'backfill' && page.backfill !== undefined ? page.backfill : null;
       const from = ask.kind === 'forward' ? ask.after : 0;
-      if (page.has_more && (walk ? !walkAdvanced(ask.kind === 'backfill' ? ask.cursor : null, walk, page.changes.length) : page.checkpoint <= from)) {
-        return failed({ ok: false, kind: 'bad_response', status: res.status, error: FEED_BROKEN });
-      }
-      if (page.total !== undefined && (walk ? ask.kind === 'backfill' && ask.cursor === null : from === 0)) {
+      const asked = ask.kind === 'backfill' ? ask.cursor : null;
+      const advanced = walk ? walkAdvanced(asked, walk, page.changes.length) : page.checkpoint > from;
+      if (page.has_more && !advanced) return failed({ ok: false, kind: 'bad_response', status: res.status, error: FEED_BROKEN });
+      // The total comes with the first page of a walk (or of a forward feed from 0).
+      if (page.total !== undefined && (walk ? asked === null : from === 0)) {
         total = page.total;
         loaded = 0;
       }
