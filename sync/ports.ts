@@ -1,4 +1,4 @@
-import type { Change, MirroredCollection } from '../schema/sync-feed.ts';
+import type { BackfillCursor, Change, MirroredCollection } from '../schema/sync-feed.ts';
 import type { CommandName } from '../schema/commands/index.ts';
 import type { ErrorV2 } from '../schema/errors.ts';
 import type { CallAuth, StepUpScope } from '../schema/api/scopes.ts';
@@ -47,12 +47,16 @@ export interface SessionPort {
  * checkpoints stored before issue 8: the next pull to the end writes it). `first`: while the first
  * mirror runs, rows received of rows the feed announced at `after=0`, so a resumed first mirror
  * (reload, crash) keeps its progress.
+ * `backfill`: a first mirror's walk (newest first, schema/sync-feed.ts) is under way and goes on
+ * from this cursor; `seq` stays 0 until the walk ends, then becomes the walk's top (H0) and the
+ * forward pull goes on from there. Absent: no walk (or a mirror stored before it).
  */
 export interface PullCheckpoint {
   seq: number;
   epoch: string | null;
   mirrored?: boolean;
   first?: { loaded: number; total: number };
+  backfill?: BackfillCursor;
 }
 
 export interface MirrorStore {

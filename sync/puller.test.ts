@@ -4,13 +4,21 @@ import { createHttpClient } from './http.ts';
 import {
   createFakeClock, createMemoryMirror, fakeToken, flush, jsonResponse, scriptedTransport, type ScriptStep,
 } from './testing.ts';
-import type { ChangesResponse } from '../schema/sync-feed.ts';
+import type { BackfillCursor, ChangesResponse } from '../schema/sync-feed.ts';
 
 function page(from: number, count: number, over: Partial<ChangesResponse> = {}): ChangesResponse {
   const changes = Array.from({ length: count }, (_, i) => ({
     collection: 'transactions' as const, seq: from + i + 1, id: `t${from + i + 1}`, deleted: false, doc: { id: `t${from + i + 1}` },
   }));
   return { changes, checkpoint: from + count, has_more: false, high_water: from + count, visibility_epoch: 'e1', ...over };
+}
+
+/** A page of the first mirror's walk (newest first): rows with the given seqs, then its cursor. */
+function walkPage(top: number, seqs: number[], over: Partial<ChangesResponse> & { stage?: BackfillCursor['stage'] } = {}): ChangesResponse {
+  const { stage = 'queried', ...rest } = over;
+  const changes = seqs.map((seq) => ({ collection: 'transactions' as const, seq, id: `t${seq}`, deleted: false, doc: { id: `t${seq}` } }));
+  const before = seqs.at(-1) ?? top + 1;
+  return { changes, checkpoint: top, has_more: false, high_water: top, visibility_epoch: 'e1', backfill: { top, stage, before }, ...rest };
 }
 
 /** An SSE response whose body the test writes to, like a server holding the connection. */
@@ -49,7 +57,8 @@ describe('puller.pull', () => {
       jsonResponse(200, page(6, 1)),
     ]);
     expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 7 });
-    expect(t.queries()).toEqual(['?after=0&limit=2000', '?after=3&limit=2000', '?after=6&limit=2000']);
+    // A server without the backfill walk answers its first page with the forward feed from 0.
+    expect(t.queries()).toEqual(['?backfill=true&limit=2000', '?after=3&limit=2000', '?after=6&limit=2000']);
     expect(t.store.applied).toEqual([
       { count: 3, seq: 3, epoch: 'e1', mirrored: false, first: { loaded: 3, total: 7 } },
       { count: 3, seq: 6, epoch: 'e1', mirrored: false, first: { loaded: 6, total: 7 } },
@@ -88,7 +97,7 @@ describe('puller.pull', () => {
     const t = setup([jsonResponse(200, page(0, 1)), jsonResponse(200, page(1, 1))], 10);
     await t.puller.pull();
     await t.puller.pull();
-    expect(t.queries()).toEqual(['?after=0&limit=1000', '?after=1&limit=1000']);
+    expect(t.queries()).toEqual(['?backfill=true&limit=1000', '?after=1&limit=1000']);
     expect(t.events.filter((e) => e.type === 'pull_started')).toEqual([
       { type: 'pull_started', initial: true }, { type: 'pull_started', initial: false },
     ]);
@@ -103,7 +112,7 @@ describe('puller.pull', () => {
     await t.puller.pull();
     expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 1 });
     expect(t.store.resets()).toBe(1);
-    expect(t.queries()).toEqual(['?after=0&limit=2000', '?after=2&limit=2000', '?after=0&limit=2000']);
+    expect(t.queries()).toEqual(['?backfill=true&limit=2000', '?after=2&limit=2000', '?backfill=true&limit=2000']);
     expect(t.store.count('transactions')).toBe(1);
     expect(await t.store.getCheckpoint()).toEqual({ seq: 1, epoch: 'e2', mirrored: true });
   });
@@ -145,7 +154,125 @@ describe('puller.pull', () => {
     const t = setup([jsonResponse(200, page(0, 1)), jsonResponse(200, page(1, 1))]);
     const [a, b] = await Promise.all([t.puller.pull(), t.puller.pull()]);
     expect(a).toEqual(b);
-    expect(t.queries()).toEqual(['?after=0&limit=2000', '?after=1&limit=2000']);
+    expect(t.queries()).toEqual(['?backfill=true&limit=2000', '?after=1&limit=2000']);
+  });
+});
+
+describe('puller.pull: the first mirror walks newest first (issue 8)', () => {
+  const walkQuery = (c: BackfillCursor | null, limit = 2000) =>
+    c ? `?backfill=true&limit=${limit}&top=${c.top}&stage=${c.stage}&before=${c.before}` : `?backfill=true&limit=${limit}`;
+
+  it('walks down from the top, storing the cursor with every batch, then pulls forward from the top; mirrored only then', async () => {
+    const t = setup([
+      jsonResponse(200, walkPage(6, [6, 5], { has_more: true, total: 5 })),
+      jsonResponse(200, walkPage(6, [4, 2], { has_more: true })),
+      jsonResponse(200, walkPage(6, [1])),
+      // Written during the walk: t2 updated (seq 7), t5 deleted (seq 8).
+      jsonResponse(200, { ...page(6, 0), changes: [
+        { collection: 'transactions', seq: 7, id: 't2', deleted: false, doc: { id: 't2', memo: 'new' } },
+        { collection: 'transactions', seq: 8, id: 't5', deleted: true, doc: null },
+      ], checkpoint: 8, high_water: 8 }),
+    ]);
+    expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 8 });
+    expect(t.queries()).toEqual([
+      walkQuery(null),
+      walkQuery({ top: 6, stage: 'queried', before: 5 }),
+      walkQuery({ top: 6, stage: 'queried', before: 2 }),
+      '?after=6&limit=2000',
+    ]);
+    expect(t.store.applied).toEqual([
+      { count: 2, seq: 0, epoch: 'e1', mirrored: false, first: { loaded: 2, total: 5 }, backfill: { top: 6, stage: 'queried', before: 5 } },
+      { count: 2, seq: 0, epoch: 'e1', mirrored: false, first: { loaded: 4, total: 5 }, backfill: { top: 6, stage: 'queried', before: 2 } },
+      { count: 1, seq: 6, epoch: 'e1', mirrored: false, first: { loaded: 5, total: 5 } },
+      { count: 2, seq: 8, epoch: 'e1', mirrored: true },
+    ]);
+    expect([...t.store.rows.get('transactions')!.keys()].sort()).toEqual(['t1', 't2', 't4', 't6']);
+    expect(t.store.rows.get('transactions')!.get('t2')).toEqual({ id: 't2', memo: 'new' });
+    expect(t.events).toEqual([
+      { type: 'pull_started', initial: true },
+      { type: 'progress', loaded: 2, total: 5 },
+      { type: 'progress', loaded: 4, total: 5 },
+      { type: 'progress', loaded: 5, total: 5 },
+      { type: 'progress', loaded: 7, total: 7 },
+      { type: 'pull_succeeded', checkpoint: 8 },
+    ]);
+    // Mirrored: the next pull is a forward one, not a first mirror.
+    const next = setup([jsonResponse(200, page(8, 0))], undefined, t.store);
+    await next.puller.pull();
+    expect(next.queries()).toEqual(['?after=8&limit=2000']);
+    expect(next.events[0]).toEqual({ type: 'pull_started', initial: false });
+  });
+
+  it('resumes the walk from its stored cursor after a reload mid-walk, counting on, never restarting it', async () => {
+    const t = setup([
+      jsonResponse(200, walkPage(9, [9, 8, 7], { has_more: true, total: 6 })),
+      jsonResponse(503, {}), jsonResponse(503, {}), jsonResponse(503, {}), jsonResponse(503, {}), jsonResponse(503, {}), jsonResponse(503, {}),
+    ]);
+    const failed = t.puller.pull();
+    for (const ms of [300, 600, 1200, 2400, 4800]) await t.clock.advance(ms);
+    expect(await failed).toMatchObject({ ok: false });
+    expect(await t.store.getCheckpoint()).toEqual({
+      seq: 0, epoch: 'e1', mirrored: false, first: { loaded: 3, total: 6 }, backfill: { top: 9, stage: 'queried', before: 7 },
+    });
+    // A reload: a new puller over the same store.
+    const again = setup([jsonResponse(200, walkPage(9, [3, 2, 1])), jsonResponse(200, page(9, 0))], undefined, t.store);
+    expect(await again.puller.pull()).toEqual({ ok: true, checkpoint: 9 });
+    expect(again.queries()).toEqual([walkQuery({ top: 9, stage: 'queried', before: 7 }), '?after=9&limit=2000']);
+    expect(again.events).toEqual([
+      { type: 'pull_started', initial: true },
+      { type: 'progress', loaded: 3, total: 6 },
+      { type: 'progress', loaded: 6, total: 6 },
+      { type: 'progress', loaded: 6, total: 6 },
+      { type: 'pull_succeeded', checkpoint: 9 },
+    ]);
+    expect(t.store.count('transactions')).toBe(6);
+    expect(t.store.resets()).toBe(0);
+    expect(await t.store.getCheckpoint()).toEqual({ seq: 9, epoch: 'e1', mirrored: true });
+  });
+
+  it('restarts the walk from the top when the visibility epoch changes mid-walk', async () => {
+    const t = setup([
+      jsonResponse(200, walkPage(5, [5, 4], { has_more: true, total: 4 })),
+      jsonResponse(200, walkPage(5, [3], { has_more: true, visibility_epoch: 'e2' })),
+      jsonResponse(200, walkPage(6, [6, 2], { visibility_epoch: 'e2', total: 2 })),
+      jsonResponse(200, page(6, 0, { visibility_epoch: 'e2' })),
+    ]);
+    expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 6 });
+    expect(t.store.resets()).toBe(1);
+    expect(t.queries()).toEqual([walkQuery(null), walkQuery({ top: 5, stage: 'queried', before: 4 }), walkQuery(null), '?after=6&limit=2000']);
+    expect([...t.store.rows.get('transactions')!.keys()].sort()).toEqual(['t2', 't6']);
+    expect(t.events.filter((e) => e.type === 'pull_started')).toEqual([
+      { type: 'pull_started', initial: true }, { type: 'pull_started', initial: true },
+    ]);
+    expect(t.events.filter((e) => e.type === 'progress').at(-1)).toEqual({ type: 'progress', loaded: 2, total: 2 });
+    expect(await t.store.getCheckpoint()).toEqual({ seq: 6, epoch: 'e2', mirrored: true });
+  });
+
+  it('goes from the reference stage to the queried one with the cursor the server gives', async () => {
+    const t = setup([
+      jsonResponse(200, walkPage(4, [4, 1], { stage: 'reference', has_more: true, total: 3 })),
+      jsonResponse(200, walkPage(4, [3])),
+      jsonResponse(200, page(4, 0)),
+    ]);
+    expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 4 });
+    expect(t.queries()[1]).toBe(walkQuery({ top: 4, stage: 'reference', before: 1 }));
+  });
+
+  it('refuses a walk page that says has_more without moving its cursor down (no endless loop)', async () => {
+    const t = setup([
+      jsonResponse(200, walkPage(5, [5], { has_more: true, total: 3 })),
+      jsonResponse(200, walkPage(5, [5], { has_more: true })),
+    ]);
+    expect(await t.puller.pull()).toMatchObject({ ok: false, failure: { kind: 'bad_response' } });
+    const empty = setup([jsonResponse(200, walkPage(5, [], { has_more: true, total: 3 }))]);
+    expect(await empty.puller.pull()).toMatchObject({ ok: false, failure: { kind: 'bad_response' } });
+  });
+
+  it('an empty business: the walk ends at once and the forward pull from 0 completes the mirror', async () => {
+    const t = setup([jsonResponse(200, walkPage(0, [], { total: 0 })), jsonResponse(200, page(0, 0, { total: 0 }))]);
+    expect(await t.puller.pull()).toEqual({ ok: true, checkpoint: 0 });
+    expect(t.queries()).toEqual([walkQuery(null), '?after=0&limit=2000']);
+    expect(await t.store.getCheckpoint()).toEqual({ seq: 0, epoch: 'e1', mirrored: true });
   });
 });
 
@@ -162,7 +289,7 @@ describe('puller.live', () => {
     expect(t.queries()).toHaveLength(1);
     s.send('event: seq\r\ndata: {"seq":3}\r\n\r\n');
     await flush();
-    expect(t.queries()).toEqual(['?after=0&limit=2000', '?after=2&limit=2000']);
+    expect(t.queries()).toEqual(['?backfill=true&limit=2000', '?after=2&limit=2000']);
     expect(t.puller.checkpoint()).toBe(3);
     ctrl.abort();
     expect(await done).toEqual({ reason: 'aborted' });

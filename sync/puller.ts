@@ -1,6 +1,6 @@
 import { syncChanges, syncStream } from '../schema/api/calls.ts';
 import { SYNC_BATCH_DEFAULT, SYNC_BATCH_MAX } from '../schema/constants.ts';
-import { streamEventSchema } from '../schema/sync-feed.ts';
+import { BACKFILL_STAGES, streamEventSchema, type BackfillCursor } from '../schema/sync-feed.ts';
 import type { Clock, MirrorStore, PullCheckpoint } from './ports.ts';
 import type { ApiError, HttpClient, HttpFailure } from './http.ts';
 import { callWithRetry } from './retry.ts';
@@ -53,6 +53,17 @@ export interface Puller {
   loopState(): LoopState;
 }
 
+/** The next page to ask for: the forward feed after a seq, or the first mirror's walk from a cursor (null: its first page). */
+type Ask = { kind: 'forward'; after: number } | { kind: 'backfill'; cursor: BackfillCursor | null };
+
+/** A walk's page that says there is more must have moved its cursor down (else it would loop forever). */
+function walkAdvanced(prev: BackfillCursor | null, next: BackfillCursor, sent: number): boolean {
+  if (sent === 0) return false;
+  if (prev === null) return true;
+  const rank = (c: BackfillCursor) => BACKFILL_STAGES.indexOf(c.stage);
+  return rank(next) > rank(prev) || (rank(next) === rank(prev) && next.before < prev.before);
+}
+
 export const MIN_BATCH = 1_000;
 export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 const FEED_BROKEN = { message: 'The change feed did not advance.', error_code: 'SYNC_FEED' };
@@ -68,6 +79,12 @@ export function createPuller(opts: PullerOptions): Puller {
   /** The newest live run: an older one still winding down (aborted) must not set the state. */
   let liveRun = 0;
 
+  /**
+   * A first mirror walks the feed newest first (`backfill`: what a person looks at first arrives
+   * first), storing its cursor with every batch so a reload resumes the walk; when it ends, the
+   * checkpoint is the walk's top and the forward pull brings what changed meanwhile. A mirror
+   * stays `initial` (not `mirrored`) until that forward pull reaches the end of the feed.
+   */
   async function pullOnce(signal: AbortSignal | undefined): Promise<PullResult> {
     let cp = await opts.store.getCheckpoint();
     checkpoint = cp.seq;
@@ -77,12 +94,16 @@ export function createPuller(opts: PullerOptions): Puller {
     let total: number | null = initial ? (cp.first?.total ?? null) : null;
     let loaded = initial ? (cp.first?.loaded ?? 0) : 0;
     if (initial && total !== null) emit({ type: 'progress', loaded, total: Math.max(total, loaded) });
-    const fetchPage = (after: number) => {
-      const p = callWithRetry(opts.http, opts.clock, syncChanges, { query: { after, limit }, signal });
+    let ask: Ask = cp.backfill
+      ? { kind: 'backfill', cursor: cp.backfill }
+      : initial && cp.seq === 0 ? { kind: 'backfill', cursor: null } : { kind: 'forward', after: cp.seq };
+    const fetchPage = (a: Ask) => {
+      const query = a.kind === 'forward' ? { after: a.after, limit } : { backfill: true, limit, ...(a.cursor ?? {}) };
+      const p = callWithRetry(opts.http, opts.clock, syncChanges, { query, signal });
       p.catch(() => undefined); // a prefetch abandoned after a store failure must not go unhandled
       return p;
     };
-    let inflight = fetchPage(cp.seq);
+    let inflight = fetchPage(ask);
     for (;;) {
       const res = await inflight;
       if (!res.ok) return failed(res);
@@ -95,33 +116,44 @@ export function createPuller(opts: PullerOptions): Puller {
         loaded = 0;
         initial = true;
         emit({ type: 'pull_started', initial: true });
-        inflight = fetchPage(0);
+        ask = { kind: 'backfill', cursor: null };
+        inflight = fetchPage(ask);
         continue;
       }
-      if (page.has_more && page.checkpoint <= cp.seq) {
-        return failed({ ok: false, kind: 'bad_response', status: res.status, error: FEED_BROKEN });
-      }
-      if (cp.seq === 0 && page.total !== undefined) {
+      // A server without the walk ignores backfill=true and answers the forward feed from 0:
+      // that page is taken as what it is (the mirror then fills oldest first, as before).
+      const walk = ask.kind === 'backfill' && page.backfill !== undefined ? page.backfill : null;
+      const from = ask.kind === 'forward' ? ask.after : 0;
+      const asked = ask.kind === 'backfill' ? ask.cursor : null;
+      const advanced = walk ? walkAdvanced(asked, walk, page.changes.length) : page.checkpoint > from;
+      if (page.has_more && !advanced) return failed({ ok: false, kind: 'bad_response', status: res.status, error: FEED_BROKEN });
+      // The total comes with the first page of a walk (or of a forward feed from 0).
+      if (page.total !== undefined && (walk ? asked === null : from === 0)) {
         total = page.total;
         loaded = 0;
       }
+      const next: Ask | null = walk
+        ? page.has_more ? { kind: 'backfill', cursor: walk } : { kind: 'forward', after: page.checkpoint }
+        : page.has_more ? { kind: 'forward', after: page.checkpoint } : null;
       // Ask for the next page before writing this one: on a first mirror the server, the wire
       // and IndexedDB then work at the same time instead of taking turns (the feed is keyed by
-      // seq, so the next page does not depend on the write).
-      if (page.has_more) inflight = fetchPage(page.checkpoint);
+      // seq or by the walk's cursor, so the next page does not depend on the write).
+      if (next) inflight = fetchPage(next);
       loaded += page.changes.length;
-      // The first mirror is complete with its last page (stored with it); until then the
-      // progress is stored too, so a resumed first mirror goes on counting from there.
-      const mirrored = !initial || !page.has_more;
-      const next: PullCheckpoint & { epoch: string } = {
-        seq: page.checkpoint, epoch: page.visibility_epoch, mirrored,
+      // The first mirror is complete with the forward pull's last page (stored with it); until
+      // then the progress is stored too, so a resumed first mirror goes on counting from there.
+      const mirrored = !initial || next === null;
+      const stored: PullCheckpoint & { epoch: string } = {
+        seq: walk && page.has_more ? 0 : page.checkpoint, epoch: page.visibility_epoch, mirrored,
         ...(!mirrored && total !== null ? { first: { loaded, total: Math.max(total, loaded) } } : {}),
+        ...(walk && page.has_more ? { backfill: walk } : {}),
       };
-      await opts.store.applyChanges(page.changes, next);
-      cp = next;
+      await opts.store.applyChanges(page.changes, stored);
+      cp = stored;
       checkpoint = cp.seq;
       if (initial && total !== null) emit({ type: 'progress', loaded, total: Math.max(total, loaded) });
-      if (!page.has_more) break;
+      if (!next) break;
+      ask = next;
     }
     emit({ type: 'pull_succeeded', checkpoint: cp.seq });
     return { ok: true, checkpoint: cp.seq };

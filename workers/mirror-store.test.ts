@@ -172,6 +172,21 @@ describe('RxMirrorStore and optimistic rows', () => {
     expect(row.server).toBeUndefined();
   });
 
+  it('stores the first mirror\'s walk cursor with the batch, reads it back after a reload, and forgets it once the walk ends', async () => {
+    const { db, store } = await setup();
+    const rows = makeTransactions(3, 7);
+    const backfill = { top: 900, stage: 'queried' as const, before: 880 };
+    await store.applyChanges(rows.map(txnChange), { seq: 0, epoch: 'e1', mirrored: false, first: { loaded: 3, total: 50 }, backfill });
+    // A reload: a new store over the same database resumes the walk where it was.
+    const reloaded = new RxMirrorStore(db, new OutboxIndex());
+    expect(await reloaded.getCheckpoint()).toEqual({ seq: 0, epoch: 'e1', first: { loaded: 3, total: 50 }, backfill });
+    await reloaded.applyChanges([], { seq: 900, epoch: 'e1', mirrored: false, first: { loaded: 3, total: 50 } });
+    expect(await reloaded.getCheckpoint()).toEqual({ seq: 900, epoch: 'e1', first: { loaded: 3, total: 50 } });
+    // An unreadable cursor is none: the walk starts again from the top (rows are upserts, nothing breaks).
+    await db.meta.upsert({ id: 'checkpoint', value: { seq: 0, epoch: 'e1', backfill: { top: 'x' } } });
+    expect(await reloaded.getCheckpoint()).toEqual({ seq: 0, epoch: 'e1' });
+  });
+
   it('reset drops every mirrored row and the checkpoint (the first mirror is to be made again)', async () => {
     const { db, store } = await withPending();
     await store.applyChanges([], { seq: 41, epoch: 'e', mirrored: true });

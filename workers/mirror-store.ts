@@ -1,4 +1,4 @@
-import type { Change } from '../schema/sync-feed.ts';
+import { backfillCursorSchema, type BackfillCursor, type Change } from '../schema/sync-feed.ts';
 import type { MirroredCollection } from '../schema/sync-feed.ts';
 import { ENTITIES } from '../schema/collections.ts';
 import { MIRROR_ENTITY_SCHEMAS } from '../schema/mirror.ts';
@@ -97,6 +97,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
       epoch: typeof value?.epoch === 'string' ? value.epoch : null,
       ...(value?.mirrored === true ? { mirrored: true } : {}),
       ...(firstOf(value) ? { first: firstOf(value)! } : {}),
+      ...(backfillOf(value) ? { backfill: backfillOf(value)! } : {}),
     };
     this.storedThrough = checkpoint.seq;
     this.savedCount = countOf(value);
@@ -138,6 +139,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
         value: {
           seq: checkpoint.seq, epoch: checkpoint.epoch, ...(count === null ? {} : { count }),
           ...(checkpoint.mirrored ? { mirrored: true } : {}), ...(checkpoint.first ? { first: checkpoint.first } : {}),
+          ...(checkpoint.backfill ? { backfill: checkpoint.backfill } : {}),
         },
       });
       this.storedThrough = checkpoint.seq;
@@ -241,6 +243,12 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
 function firstOf(value: unknown): { loaded: number; total: number } | null {
   const first = (value as { first?: { loaded?: unknown; total?: unknown } } | undefined)?.first;
   return typeof first?.loaded === 'number' && typeof first.total === 'number' ? { loaded: first.loaded, total: first.total } : null;
+}
+
+/** A first mirror's walk cursor (sync/ports.ts PullCheckpoint.backfill); anything unreadable is none (the walk restarts). */
+function backfillOf(value: unknown): BackfillCursor | null {
+  const parsed = backfillCursorSchema.safeParse((value as { backfill?: unknown } | undefined)?.backfill);
+  return parsed.success ? parsed.data : null;
 }
 
 function countOf(value: unknown): number | null {

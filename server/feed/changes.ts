@@ -1,16 +1,19 @@
 import { MIRRORED_COLLECTIONS, type MirroredCollection } from '../../schema/collections.ts';
-import type { ChangesResponse } from '../../schema/sync-feed.ts';
+import { backfillStageOf, type BackfillCursor, type BackfillStage, type ChangesQuery, type ChangesResponse } from '../../schema/sync-feed.ts';
 import { COLLECTIONS } from '../domain/collections.ts';
 import { highWater } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { visibilityEpoch, visibilityOf, type Viewer } from '../domain/visibility.ts';
 
-function branch(collection: MirroredCollection, viewer: Viewer, params: unknown[], select: string): string {
+function branch(collection: MirroredCollection, viewer: Viewer, params: unknown[], select: string, seqs = 'r.change_seq > $2'): string {
   const { table, visibility } = COLLECTIONS[collection];
   const filter = visibility.where(viewer, 'r', params);
-  return `SELECT ${select} FROM ${table} r WHERE r.business_id = $1 AND r.change_seq > $2${filter}`;
+  return `SELECT ${select} FROM ${table} r WHERE r.business_id = $1 AND ${seqs}${filter}`;
 }
+
+const docSelect = (c: MirroredCollection) =>
+  `'${c}' AS collection, r.change_seq AS seq, r.id::text AS id, r.deleted, CASE WHEN r.deleted THEN NULL ELSE ${COLLECTIONS[c].docSql} END AS doc`;
 
 type ChangeRow = { collection: MirroredCollection; seq: number; id: string; deleted: boolean; doc: Record<string, unknown> };
 
@@ -26,17 +29,16 @@ type ChangeRow = { collection: MirroredCollection; seq: number; id: string; dele
 export async function readChanges(
   db: Queryable,
   user: ActingUser,
-  req: { after: number; limit: number },
+  req: Pick<ChangesQuery, 'after' | 'limit'> & Partial<Pick<ChangesQuery, 'backfill' | 'top' | 'stage' | 'before'>>,
 ): Promise<ChangesResponse> {
+  if (req.backfill) return readBackfill(db, user, { limit: req.limit, cursor: cursorOf(req) });
   const high = await highWater(db, user.business_id);
   // The epoch hashes the team, so the feed always reads it (not only when a rule needs it).
   const vis = await visibilityOf(db, user);
   const viewer: Viewer = { user, team: vis };
   const params: unknown[] = [user.business_id, req.after, req.limit + 1];
-  const select = (c: MirroredCollection) =>
-    `'${c}' AS collection, r.change_seq AS seq, r.id::text AS id, r.deleted, CASE WHEN r.deleted THEN NULL ELSE ${COLLECTIONS[c].docSql} END AS doc`;
   const branches = MIRRORED_COLLECTIONS.map(
-    (c) => `(${branch(c, viewer, params, select(c))} ORDER BY r.change_seq LIMIT $3)`,
+    (c) => `(${branch(c, viewer, params, docSelect(c))} ORDER BY r.change_seq LIMIT $3)`,
   );
   const rows = await db.query<ChangeRow>(`${branches.join(' UNION ALL ')} ORDER BY seq LIMIT $3`, params);
   const hasMore = rows.length > req.limit;
@@ -53,9 +55,82 @@ export async function readChanges(
   return response;
 }
 
-async function countVisible(db: Queryable, businessId: string, viewer: Viewer): Promise<number> {
-  const params: unknown[] = [businessId, 0];
-  const branches = MIRRORED_COLLECTIONS.map((c) => `(${branch(c, viewer, params, 'count(*) AS n')})`);
+const cursorOf = (q: Partial<Pick<ChangesQuery, 'top' | 'stage' | 'before'>>): BackfillCursor | null =>
+  q.top !== undefined && q.stage !== undefined && q.before !== undefined ? { top: q.top, stage: q.stage, before: q.before } : null;
+
+const STAGE_RANK: Record<BackfillStage, number> = { reference: 0, queried: 1 };
+const STAGE_OF_RANK: readonly BackfillStage[] = ['reference', 'queried'];
+
+/**
+ * One page of the first mirror's backfill walk (schema/sync-feed.ts): visible live rows with
+ * change_seq ≤ top, reference collections first, each stage newest seq first, after the cursor.
+ * Each branch walks its (business_id, change_seq) index backwards from its bound and stops at
+ * `limit` (a branch of a stage the cursor has passed is not queried), so a page costs O(limit)
+ * per collection, like the forward feed.
+ *
+ * Consistent with the forward feed: a row written after the walk began has a seq > top, so the
+ * walk skips it and the forward pull from `after=top` brings it (tombstones included). A row the
+ * walk sends has not changed since top was read, so it is the row as it stood at top.
+ */
+async function readBackfill(db: Queryable, user: ActingUser, req: { limit: number; cursor: BackfillCursor | null }): Promise<ChangesResponse> {
+  const high = await highWater(db, user.business_id);
+  const vis = await visibilityOf(db, user);
+  const viewer: Viewer = { user, team: vis };
+  // A top above the high water would let the forward pull skip seqs not yet committed.
+  const top = Math.min(req.cursor?.top ?? high, high);
+  const cursor: BackfillCursor = req.cursor ? { ...req.cursor, top } : { top, stage: 'reference', before: top + 1 };
+  const q = backfillQuery(viewer, cursor, req.limit + 1);
+  const rows = q ? await db.query<ChangeRow & { rank: number }>(q.sql, q.params) : [];
+  const hasMore = rows.length > req.limit;
+  const page = hasMore ? rows.slice(0, req.limit) : rows;
+  const last = page.at(-1);
+  const response: ChangesResponse = {
+    changes: page.map((r) => ({ collection: r.collection, seq: Number(r.seq), id: r.id, deleted: false, doc: r.doc })),
+    checkpoint: top,
+    has_more: hasMore,
+    high_water: high,
+    backfill: last ? { top, stage: STAGE_OF_RANK[Number(last.rank)] ?? cursor.stage, before: Number(last.seq) } : cursor,
+    visibility_epoch: visibilityEpoch(user, vis),
+  };
+  if (!req.cursor) response.total = await countVisible(db, user.business_id, viewer, top);
+  return response;
+}
+
+/** The backfill page's SQL (null when the cursor has passed every stage). */
+function backfillQuery(viewer: Viewer, cursor: BackfillCursor, limit: number): { sql: string; params: unknown[] } | null {
+  const params: unknown[] = [viewer.user.business_id, cursor.top, limit];
+  const branches: string[] = [];
+  for (const c of MIRRORED_COLLECTIONS) {
+    const rank = STAGE_RANK[backfillStageOf(c)];
+    const cursorRank = STAGE_RANK[cursor.stage];
+    if (rank < cursorRank) continue; // a stage the walk has finished
+    let seqs = 'r.change_seq <= $2 AND NOT r.deleted';
+    if (rank === cursorRank) {
+      params.push(cursor.before);
+      seqs += ` AND r.change_seq < $${params.length}`;
+    }
+    branches.push(`(${branch(c, viewer, params, `${rank} AS rank, ${docSelect(c)}`, seqs)} ORDER BY r.change_seq DESC LIMIT $3)`);
+  }
+  return branches.length === 0 ? null : { sql: `${branches.join(' UNION ALL ')} ORDER BY rank, seq DESC LIMIT $3`, params };
+}
+
+/** EXPLAIN of a walk's first page as `userId` sees it (tests: the plan walks the feed indexes). */
+export async function explainBackfill(db: Queryable, businessId: string, userId: string, top: number, limit: number): Promise<string> {
+  const [user] = await db.query<ActingUser>(
+    'SELECT id::text, business_id::text, role, is_manager, user_permissions, manager_id::text FROM spend_users WHERE id = $1 AND business_id = $2',
+    [userId, businessId],
+  );
+  if (!user) throw new Error(`no user ${userId}`);
+  const q = backfillQuery({ user, team: await visibilityOf(db, user) }, { top, stage: 'reference', before: top + 1 }, limit);
+  const rows = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q!.sql}`, q!.params);
+  return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+/** Visible rows with a seq in (0, top]: all of them without a top; live ones only with it (the walk's count). */
+async function countVisible(db: Queryable, businessId: string, viewer: Viewer, top?: number): Promise<number> {
+  const params: unknown[] = [businessId, top ?? 0];
+  const seqs = top === undefined ? 'r.change_seq > $2' : 'r.change_seq <= $2 AND NOT r.deleted';
+  const branches = MIRRORED_COLLECTIONS.map((c) => `(${branch(c, viewer, params, 'count(*) AS n', seqs)})`);
   const rows = await db.query<{ total: number }>(`SELECT sum(n)::int8 AS total FROM (${branches.join(' UNION ALL ')}) x`, params);
   return Number(rows[0]?.total ?? 0);
 }

@@ -37,7 +37,7 @@ import {
   waitForTotal,
   WAITING_TO_SYNC,
 } from '../support/transactions-page.ts';
-import { businessSeq, countTransactions, idempotencyKeys, keyScope, rowsChangedAfter, userByEmail } from '../support/db-checks.ts';
+import { businessSeq, countTransactions, idempotencyKeys, keyScope, newestTransactions, rowsChangedAfter, userByEmail } from '../support/db-checks.ts';
 
 const PASSWORD = 'demo-password-1';
 const ADMIN = 'admin@demo.test';
@@ -113,10 +113,37 @@ async function bulkCodeSelection(session: BrowserSession, count: number, glLabel
 describe('offline coding, end to end', () => {
   it('admin signs in and the first mirror completes, with the app shell under the service worker', async () => {
     showBrowserLogsOnFailure(() => admin);
-    const { page } = admin;
-    await page.goto('/');
-    await signIn(page, ADMIN, PASSWORD);
+    const { page, context } = admin;
+    // Issue 8: the first mirror fills newest first. Hold its walk after the first page (2,000 of
+    // 3,000+ rows: the reference data, then the newest transactions), so the table is seen while
+    // the mirror still runs.
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    const laterWalkPages = (url: URL) => url.pathname === '/v1/auth/sync/changes' && url.searchParams.has('before');
+    await context.route(laterWalkPages, async (route) => {
+      await held;
+      // The worker may have dropped the request meanwhile (its fetch aborted): nothing to continue.
+      await route.continue().catch(() => undefined);
+    });
+    try {
+      await page.goto('/');
+      await signIn(page, ADMIN, PASSWORD);
+      await mirrorProgressBar(page).waitFor({ timeout: 60_000 });
+      await expect.poll(() => page.getByTestId('partial-results').textContent(), { timeout: 60_000 }).toMatch(/older ones are still downloading/);
+      // The first row of the "Date ↓" table is already the newest transaction on the server, with
+      // its cardholder's name (reference rows come first in the walk).
+      const [newest, next] = await newestTransactions(server.db, server.businessId, 2);
+      expect(newest!.occurred_at).not.toBe(next!.occurred_at);
+      await expect.poll(async () => {
+        const cells = await rowAt(page, 0).getByRole('gridcell').allTextContents();
+        return { merchant: cells[COLUMNS.merchant]?.trim(), cardholder: cells[COLUMNS.cardholder]?.trim() };
+      }, { timeout: 30_000 }).toEqual({ merchant: newest!.merchant, cardholder: newest!.cardholder });
+      expect(await mirrorProgressBar(page).count()).toBe(1);
+    } finally {
+      release();
+    }
     await waitForFirstMirror(admin, await countTransactions(server.db, server.businessId));
+    await context.unroute(laterWalkPages);
     // The offline part needs the service worker in control of this page; the first load only
     // installs it, so this may reload once (online), after which the mirror is still there.
     await waitForServiceWorkerControl(page);

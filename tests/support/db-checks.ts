@@ -37,6 +37,17 @@ export async function rowsChangedAfter(db: Db, businessId: string, seq: number):
   return rows.map((r) => ({ ...r, change_seq: Number(r.change_seq) }));
 }
 
+/** The newest live transactions by date (the top of the "Date ↓" table), with their cardholder's name. */
+export async function newestTransactions(db: Db, businessId: string, n: number): Promise<{ merchant: string; cardholder: string; occurred_at: string }[]> {
+  const rows = await db.query<{ merchant: string; cardholder: string; occurred_at: string | Date }>(
+    `SELECT t.merchant_name AS merchant, trim(u.first_name || ' ' || u.last_name) AS cardholder, t.occurred_at
+       FROM transactions t JOIN spend_users u ON u.id = t.user_id
+      WHERE t.business_id = $1 AND NOT t.deleted ORDER BY t.occurred_at DESC, t.id LIMIT $2`,
+    [businessId, n],
+  );
+  return rows.map((r) => ({ ...r, occurred_at: new Date(r.occurred_at).toISOString() }));
+}
+
 export async function userByEmail(db: Db, businessId: string, email: string): Promise<{ id: string; name: string; identityId: string }> {
   const rows = await db.query<{ id: string; name: string; identity_id: string }>(
     `SELECT id::text AS id, trim(first_name || ' ' || last_name) AS name, identity_id::text AS identity_id
