@@ -17,6 +17,9 @@ import type { Platform } from '../schema/platform.ts';
 import type { Role } from '../schema/roles.ts';
 import type { QueriedCollection, RowOf } from '../schema/collections.ts';
 import type { FilterOf, SortOf } from './collections/worker-collection.ts';
+import type { MoneyFields, Totals } from './query-engine.ts';
+
+export type { MoneyFields, Totals } from './query-engine.ts';
 
 /**
  * The one typed boundary between the UI and the data worker (exposed with Comlink).
@@ -61,6 +64,22 @@ export interface CollectionPage<C extends QueriedCollection> {
   rows: RowView<C>[];
   total: number;
   offset: number;
+  took_ms: number;
+}
+
+/**
+ * Totals over the whole result of a filter (not a page): `sort` is the page's, so the engine
+ * reuses the result it already holds; `money` names the row's amount and currency fields
+ * (default `amount` / `currency`, which every money-bearing collection uses).
+ */
+export interface TotalsQuery<C extends QueriedCollection> {
+  filter: FilterOf<C>;
+  sort?: SortOf<C>;
+  money?: MoneyFields<RowOf<C>>;
+}
+
+/** Count and per-currency sums (integer minor units), most rows first. */
+export interface TotalsResult extends Totals {
   took_ms: number;
 }
 
@@ -225,6 +244,10 @@ export interface IdentityApi {
 export interface QueryApi {
   /** A page of any queried collection (QUERIED_COLLECTIONS); same semantics as queryTransactions. */
   query<C extends QueriedCollection>(collection: C, q: CollectionQuery<C>): Promise<CollectionPage<C>>;
+  /** Count and sum per currency of every row matching the filter (commands applied). */
+  totals<C extends QueriedCollection>(collection: C, q: TotalsQuery<C>): Promise<TotalsResult>;
+  /** The same over rows picked by id (a selection, "all matching" included); unknown ids are skipped. */
+  selectionTotals<C extends QueriedCollection>(collection: C, ids: string[], money?: MoneyFields<RowOf<C>>): Promise<TotalsResult>;
   /** One row of a queried collection as shown, or null. */
   get<C extends QueriedCollection>(collection: C, id: string): Promise<RowView<C> | null>;
   queryTransactions(q: TransactionQuery): Promise<QueryResult>;
