@@ -273,8 +273,38 @@ export interface CommandApi {
   discardCommand(id: string): Promise<void>;
 }
 
+/** What this device holds for offline use (Settings → Offline data). */
+export interface OfflineData {
+  /** Rows mirrored per collection (queried collections and reference kinds), by name. */
+  rows: Record<string, number>;
+  /** Unsent outbox entries (pending, sending, waiting for step-up, failed): what a re-download waits for. */
+  waiting: number;
+  /**
+   * When this device last heard from the server's feed: the last time the sync reached `live`
+   * in this worker, else the stored checkpoint's last write (ISO); null when never.
+   */
+  last_synced_at: string | null;
+}
+
+/**
+ * "Download again": refused, never lossy. `waiting`: unsent changes must go out first (the
+ * outbox is never emptied by a re-download); `offline`, `signed_out`; `other_tab`: another tab
+ * runs the sync (its engine would write over the reset).
+ */
+export type DownloadAgainResult =
+  | { ok: true }
+  | { ok: false; reason: 'waiting' | 'offline' | 'signed_out' | 'other_tab'; waiting: number; message: string };
+
 /** Sync status, change notifications and the page's online state (handlers/status.ts). */
 export interface StatusApi {
+  /** Rows per collection, unsent changes and the last sync time. */
+  offlineData(): Promise<OfflineData>;
+  /**
+   * Empties the mirrored rows, rewinds the checkpoint and runs the first mirror again from
+   * zero (status: `mirrored` false, `progress` counting again). The outbox is never touched;
+   * refused while it holds unsent changes, offline, or in a tab that does not run the sync.
+   */
+  downloadAgain(): Promise<DownloadAgainResult>;
   status(): Promise<SyncStatus>;
   /** Calls back on sync status changes and whenever mirrored data changed (UI re-queries). */
   subscribe(
