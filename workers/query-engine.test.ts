@@ -216,10 +216,10 @@ describe('QueryEngine totals (count and sum per currency over the whole result)'
   engine.upsertMany(rows.map(toEngineRow));
 
   /** The obvious implementation the engine must agree with. */
-  function expected(filter: TransactionFilter) {
-    const ids = new Set(reference(rows, filter, 'occurred_desc'));
+  function expected(filter: TransactionFilter, over = rows) {
+    const ids = new Set(reference(over, filter, 'occurred_desc'));
     const sums = new Map<string, { amount: number; count: number }>();
-    for (const t of rows) {
+    for (const t of over) {
       if (!ids.has(t.id)) continue;
       const s = sums.get(t.currency) ?? { amount: 0, count: 0 };
       s.amount += t.amount;
@@ -256,6 +256,17 @@ describe('QueryEngine totals (count and sum per currency over the whole result)'
     expect(after).not.toBe(first);
     expect(after.sums.find((s) => s.currency === 'USD')!.amount).toBe(first.sums.find((s) => s.currency === 'USD')!.amount + 100);
     engine.upsertMany([toEngineRow(row)]);
+  });
+
+  it('follows rows arriving and leaving with no filter (the result is the live sort order itself)', () => {
+    const growing = createTransactionEngine(textOf);
+    expect(growing.totals({}, MONEY)).toEqual({ count: 0, sums: [] });
+    growing.upsertMany(rows.slice(0, 10).map(toEngineRow));
+    expect(growing.totals({}, MONEY).count).toBe(10);
+    growing.upsertMany(rows.slice(10, 30).map(toEngineRow));
+    expect(growing.totals({}, MONEY).count).toBe(30);
+    growing.removeMany([rows[0]!.id]);
+    expect(asMap(growing.totals({}, MONEY))).toEqual(expected({ user_ids: undefined }, rows.slice(1, 30)));
   });
 
   it('totals a selection by ids, skipping unknown ids', () => {

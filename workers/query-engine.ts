@@ -124,7 +124,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   private version = 0;
   private cache: CachedResult | null = null;
   /** The last totals, valid while the cached result's slots (same query, same version) are. */
-  private totalsCache: { slots: ArrayLike<number>; fields: string; totals: Totals } | null = null;
+  private totalsCache: { key: string; version: number; totals: Totals } | null = null;
 
   constructor(private readonly spec: EngineSpec<R, F, S>) {
     this.keys = spec.sortKeys();
@@ -210,13 +210,14 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
    * depend on the order); cached until the data or the query changes.
    */
   totals(filter: F, fields: MoneyFields<R>, sort: S = this.spec.sorts[0]): Totals {
-    const slots = this.matchingSlots(filter, sort);
-    const key = `${fields.amount}|${fields.currency}`;
+    // Sums do not depend on the order: keyed by filter and fields only, valid for one version.
+    const key = `${fields.amount}|${fields.currency}|${JSON.stringify(filter)}`;
     const hit = this.totalsCache;
-    if (hit && hit.slots === slots && hit.fields === key) return hit.totals;
+    if (hit && hit.key === key && hit.version === this.version) return hit.totals;
+    const slots = this.matchingSlots(filter, sort);
     const rows = this.rows;
     const totals = sumByCurrency(slots.length, (i) => rows[slots[i]!], fields);
-    this.totalsCache = { slots, fields: key, totals };
+    this.totalsCache = { key, version: this.version, totals };
     return totals;
   }
 
