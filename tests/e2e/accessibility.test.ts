@@ -284,6 +284,13 @@ describe('accessibility, end to end', () => {
     await expectAccessible(page, 'settings with the step-up dialog open');
     await page.keyboard.press('Escape');
     await stepUp.waitFor({ state: 'detached' });
+
+    await page.getByRole('group', { name: 'Download again' }).getByRole('button', { name: 'Download again' }).click();
+    const again = page.getByRole('dialog', { name: 'Download offline data again?' });
+    await again.getByRole('button', { name: 'Download again' }).waitFor({ state: 'visible' });
+    await expectAccessible(page, 'settings with the Download again dialog open');
+    await page.keyboard.press('Escape');
+    await again.waitFor({ state: 'detached' });
   });
 
   it('keeps a pinned theme across a reload, applied before the app renders', async () => {
