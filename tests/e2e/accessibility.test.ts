@@ -304,6 +304,14 @@ describe('accessibility, end to end', () => {
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe('rgb(14, 14, 17)'); // --bg, dark side
     await expect(page.getByRole('radio', { name: 'Dark' }).isChecked()).resolves.toBe(true);
+    // The pinned Dark choice (not the system's) at both sizes: the system says light here.
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await pollPage(page, (w) => window.innerWidth === w, viewport.width);
+      const found = await seriousViolations(page);
+      expect(found, `settings, pinned dark (${viewport.width}×${viewport.height}): ${JSON.stringify(found, null, 2)}`).toEqual([]);
+    }
+    await page.setViewportSize(DESKTOP);
     await page.getByRole('radio', { name: 'System' }).check();
     await expect(page.evaluate(() => document.documentElement.dataset.theme ?? null)).resolves.toBeNull();
   });
