@@ -267,6 +267,11 @@ describe('QueryEngine totals (count and sum per currency over the whole result)'
     expect(growing.totals({}, MONEY).count).toBe(30);
     growing.removeMany([rows[0]!.id]);
     expect(asMap(growing.totals({}, MONEY))).toEqual(expected({ user_ids: undefined }, rows.slice(1, 30)));
+    // A row changing currency moves between sums; a selection sees it too.
+    const moved = { ...rows[1]!, currency: 'GBP' };
+    growing.upsertMany([toEngineRow(moved)]);
+    expect(asMap(growing.totals({}, MONEY))).toEqual(expected({}, [moved, ...rows.slice(2, 30)]));
+    expect(growing.totalsOf([moved.id, rows[0]!.id], MONEY)).toEqual({ count: 1, sums: [{ currency: 'GBP', amount: moved.amount, count: 1 }] });
   });
 
   it('totals a selection by ids, skipping unknown ids', () => {
@@ -279,15 +284,21 @@ describe('QueryEngine totals (count and sum per currency over the whole result)'
     expect(engine.totalsOf([], MONEY)).toEqual({ count: 0, sums: [] });
   });
 
-  it('sums 100k rows in a few milliseconds', () => {
+  it('sums 100k rows in a few milliseconds (typed-array money columns, kept up to date)', () => {
     const big = createTransactionEngine(() => '');
-    big.upsertMany(makeTransactions(100_000, 3).map(toEngineRow));
-    big.totals({ states: ['CLEARED'] }, MONEY);
-    const t0 = performance.now();
-    const totals = big.totals({}, MONEY);
-    const ms = performance.now() - t0;
-    expect(totals.count).toBe(100_000);
-    // Generous for a shared CI machine; the benchmark owns the real number.
-    expect(ms).toBeLessThan(200);
-  });
+    const many = makeTransactions(100_000, 3);
+    big.upsertMany(many.map(toEngineRow));
+    big.totals({}, MONEY); // builds the money columns once
+    let best = Infinity;
+    for (let i = 0; i < 5; i++) {
+      big.upsertMany([toEngineRow({ ...many[i]!, amount: many[i]!.amount + 1 })]); // a new version: no cached answer
+      const t0 = performance.now();
+      const totals = big.totals({}, MONEY);
+      best = Math.min(best, performance.now() - t0);
+      expect(totals.count).toBe(100_000);
+      expect(totals.sums[0]!.amount).toBe(many.reduce((a, t) => a + t.amount, 0) + i + 1);
+    }
+    // Best of five, generous for a shared machine; the benchmark owns the real number.
+    expect(best).toBeLessThan(50);
+  }, 60_000);
 });
