@@ -193,7 +193,7 @@ function DownloadAgainDialog({ onClose }: { onClose(): void }) {
       <p>
         {blocked
           ? `${waiting.toLocaleString('en-US')} ${waiting === 1 ? 'change' : 'changes'} made on this device ${waiting === 1 ? 'has' : 'have'} not synced yet. Changes are never deleted by a download: send them first (or discard the ones that failed), then download again.`
-          : 'Changes you make on this device are never deleted: they stay and are sent first.'}
+          : 'No changes are waiting to sync on this device. Changes you make while it downloads are kept and sent as usual: a download never deletes them.'}
       </p>
       {!pageOnline && <p>You are offline. Connect to the internet to download again.</p>}
       <FormError message={error} />

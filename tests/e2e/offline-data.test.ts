@@ -72,7 +72,7 @@ describe('Settings → Offline data', () => {
 
     await setting('Download again').getByRole('button', { name: 'Download again' }).click();
     await dialog.waitFor({ state: 'visible' });
-    await expect(dialog.textContent()).resolves.toContain('never deleted');
+    await expect(dialog.textContent()).resolves.toContain('No changes are waiting to sync on this device.');
     await dialog.getByRole('button', { name: 'Download again' }).click();
     await dialog.waitFor({ state: 'detached', timeout: 30_000 });
 
