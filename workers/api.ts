@@ -17,6 +17,9 @@ import type { Platform } from '../schema/platform.ts';
 import type { Role } from '../schema/roles.ts';
 import type { QueriedCollection, RowOf } from '../schema/collections.ts';
 import type { FilterOf, SortOf } from './collections/worker-collection.ts';
+import type { MoneyFields, Totals } from './query-engine.ts';
+
+export type { MoneyFields, Totals } from './query-engine.ts';
 
 /**
  * The one typed boundary between the UI and the data worker (exposed with Comlink).
@@ -61,6 +64,22 @@ export interface CollectionPage<C extends QueriedCollection> {
   rows: RowView<C>[];
   total: number;
   offset: number;
+  took_ms: number;
+}
+
+/**
+ * Totals over the whole result of a filter (not a page): `sort` is the page's, so the engine
+ * reuses the result it already holds; `money` names the row's amount and currency fields
+ * (default `amount` / `currency`, which every money-bearing collection uses).
+ */
+export interface TotalsQuery<C extends QueriedCollection> {
+  filter: FilterOf<C>;
+  sort?: SortOf<C>;
+  money?: MoneyFields<RowOf<C>>;
+}
+
+/** Count and per-currency sums (integer minor units), most rows first. */
+export interface TotalsResult extends Totals {
   took_ms: number;
 }
 
@@ -225,6 +244,10 @@ export interface IdentityApi {
 export interface QueryApi {
   /** A page of any queried collection (QUERIED_COLLECTIONS); same semantics as queryTransactions. */
   query<C extends QueriedCollection>(collection: C, q: CollectionQuery<C>): Promise<CollectionPage<C>>;
+  /** Count and sum per currency of every row matching the filter (commands applied). */
+  totals<C extends QueriedCollection>(collection: C, q: TotalsQuery<C>): Promise<TotalsResult>;
+  /** The same over rows picked by id (a selection, "all matching" included); unknown ids are skipped. */
+  selectionTotals<C extends QueriedCollection>(collection: C, ids: string[], money?: MoneyFields<RowOf<C>>): Promise<TotalsResult>;
   /** One row of a queried collection as shown, or null. */
   get<C extends QueriedCollection>(collection: C, id: string): Promise<RowView<C> | null>;
   queryTransactions(q: TransactionQuery): Promise<QueryResult>;
@@ -250,8 +273,38 @@ export interface CommandApi {
   discardCommand(id: string): Promise<void>;
 }
 
+/** What this device holds for offline use (Settings → Offline data). */
+export interface OfflineData {
+  /** Rows mirrored per collection (queried collections and reference kinds), by name. */
+  rows: Record<string, number>;
+  /** Unsent outbox entries (pending, sending, waiting for step-up, failed): what a re-download waits for. */
+  waiting: number;
+  /**
+   * When this device last heard from the server's feed: the last time the sync reached `live`
+   * in this worker, else the stored checkpoint's last write (ISO); null when never.
+   */
+  last_synced_at: string | null;
+}
+
+/**
+ * "Download again": refused, never lossy. `waiting`: unsent changes must go out first (the
+ * outbox is never emptied by a re-download); `offline`, `signed_out`; `other_tab`: another tab
+ * runs the sync (its engine would write over the reset).
+ */
+export type DownloadAgainResult =
+  | { ok: true }
+  | { ok: false; reason: 'waiting' | 'offline' | 'signed_out' | 'other_tab'; waiting: number; message: string };
+
 /** Sync status, change notifications and the page's online state (handlers/status.ts). */
 export interface StatusApi {
+  /** Rows per collection, unsent changes and the last sync time. */
+  offlineData(): Promise<OfflineData>;
+  /**
+   * Empties the mirrored rows, rewinds the checkpoint and runs the first mirror again from
+   * zero (status: `mirrored` false, `progress` counting again). The outbox is never touched;
+   * refused while it holds unsent changes, offline, or in a tab that does not run the sync.
+   */
+  downloadAgain(): Promise<DownloadAgainResult>;
   status(): Promise<SyncStatus>;
   /** Calls back on sync status changes and whenever mirrored data changed (UI re-queries). */
   subscribe(

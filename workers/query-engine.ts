@@ -67,6 +67,86 @@ interface CachedResult {
   slots: ArrayLike<number>;
 }
 
+/** Keys of R whose values are of type V (the fields a totals request may name). */
+export type FieldOf<R, V> = { [K in keyof R]-?: R[K] extends V ? K : never }[keyof R] & string;
+
+/** Which fields of a row hold its money: integer minor units and their ISO 4217 currency. */
+export interface MoneyFields<R> {
+  amount: FieldOf<R, number>;
+  currency: FieldOf<R, string>;
+}
+
+/** How many rows, and the sum of their amounts per currency (minor units), most rows first. */
+export interface Totals {
+  count: number;
+  sums: { currency: string; amount: number; count: number }[];
+}
+
+export const EMPTY_TOTALS: Totals = { count: 0, sums: [] };
+
+
+/**
+ * The money of every slot as columns, for one pair of fields: amounts in a Float64Array (integer
+ * minor units are exact up to 2^53) and currencies as small ids, so a sum over 100k slots is a
+ * typed-array loop (well under a millisecond) instead of 200k keyed property reads. Built on the
+ * first totals request, then kept up to date by every upsert.
+ */
+class MoneyColumns<R> {
+  amount = new Float64Array(0);
+  currency = new Uint16Array(0);
+  readonly codes: string[] = [];
+  private readonly ids = new Map<string, number>();
+
+  constructor(
+    readonly key: string,
+    private readonly fields: MoneyFields<R>,
+  ) {}
+
+  set(slot: number, row: R): void {
+    if (slot >= this.amount.length) this.grow(slot + 1);
+    const code = row[this.fields.currency] as string;
+    let id = this.ids.get(code);
+    if (id === undefined) {
+      id = this.codes.push(code) - 1;
+      this.ids.set(code, id);
+    }
+    this.currency[slot] = id;
+    this.amount[slot] = row[this.fields.amount] as number;
+  }
+
+  /** Sums the given slots (a negative slot is skipped: an unknown id). */
+  sum(slots: ArrayLike<number>): Totals {
+    const n = slots.length;
+    const k = this.codes.length;
+    const sums = new Float64Array(k);
+    const counts = new Uint32Array(k);
+    const { amount, currency } = this;
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i]!;
+      if (slot < 0) continue;
+      const c = currency[slot]!;
+      sums[c]! += amount[slot]!;
+      counts[c]!++;
+      count++;
+    }
+    const out: Totals['sums'] = [];
+    for (let c = 0; c < k; c++) if (counts[c]! > 0) out.push({ currency: this.codes[c]!, amount: sums[c]!, count: counts[c]! });
+    out.sort((a, b) => b.count - a.count || (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
+    return { count, sums: out };
+  }
+
+  private grow(min: number): void {
+    const size = Math.max(1024, min * 2);
+    const amount = new Float64Array(size);
+    amount.set(this.amount);
+    const currency = new Uint16Array(size);
+    currency.set(this.currency);
+    this.amount = amount;
+    this.currency = currency;
+  }
+}
+
 export class QueryEngine<R extends { id: string }, F extends TextFilter, S extends string> {
   private rows: (R | undefined)[] = [];
   /** Each slot's current search text, so an update re-tokenizes only when the text changed. */
@@ -82,6 +162,10 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   private markGen = 0;
   private version = 0;
   private cache: CachedResult | null = null;
+  /** The last totals, valid while the cached result's slots (same query, same version) are. */
+  private totalsCache: { key: string; version: number; totals: Totals } | null = null;
+  /** Money columns for the fields totals were last asked for (null until then). */
+  private money: MoneyColumns<R> | null = null;
 
   constructor(private readonly spec: EngineSpec<R, F, S>) {
     this.keys = spec.sortKeys();
@@ -120,6 +204,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     this.orders.clear();
     this.keys.clear();
     this.search.clear();
+    this.money = null;
     this.version++;
   }
 
@@ -161,6 +246,42 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     return ids;
   }
 
+  /**
+   * Count and per-currency sums over the whole result of `filter` (not a page), from the slots
+   * the query already holds (pass the page's `sort` to reuse its filtered slots; sums do not
+   * depend on the order); cached until the data or the query changes.
+   */
+  totals(filter: F, fields: MoneyFields<R>, sort: S = this.spec.sorts[0]): Totals {
+    // Sums do not depend on the order: keyed by filter and fields only, valid for one version.
+    const money = this.moneyColumns(fields);
+    const key = `${money.key}|${JSON.stringify(filter)}`;
+    const hit = this.totalsCache;
+    if (hit && hit.key === key && hit.version === this.version) return hit.totals;
+    const slots = this.matchingSlots(filter, sort);
+    const totals = money.sum(slots);
+    this.totalsCache = { key, version: this.version, totals };
+    return totals;
+  }
+
+  /** Count and per-currency sums of the rows with these ids (a selection); unknown ids are skipped. */
+  totalsOf(ids: readonly string[], fields: MoneyFields<R>): Totals {
+    const slots = new Int32Array(ids.length);
+    for (let i = 0; i < ids.length; i++) slots[i] = this.slotById.get(ids[i]!) ?? -1;
+    return this.moneyColumns(fields).sum(slots);
+  }
+
+  private moneyColumns(fields: MoneyFields<R>): MoneyColumns<R> {
+    const key = `${fields.amount}|${fields.currency}`;
+    if (this.money?.key === key) return this.money;
+    const money = new MoneyColumns(key, fields);
+    for (let slot = 0; slot < this.rows.length; slot++) {
+      const row = this.rows[slot];
+      if (row) money.set(slot, row);
+    }
+    this.money = money;
+    return money;
+  }
+
   private upsert(row: R): void {
     const existing = this.slotById.get(row.id);
     if (existing === undefined) {
@@ -168,6 +289,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
       this.rows[slot] = row;
       this.slotById.set(row.id, slot);
       this.place(slot, row);
+      this.money?.set(slot, row);
       for (const order of this.orders.values()) order.add(slot);
       const text = this.textOf(row);
       this.texts[slot] = text;
@@ -178,6 +300,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     const moved = this.keys.moved(old, row);
     if (moved) for (const order of this.orders.values()) order.remove(existing);
     this.rows[existing] = row;
+    this.money?.set(existing, row);
     if (moved) {
       this.place(existing, row);
       for (const order of this.orders.values()) order.add(existing);

@@ -1,7 +1,16 @@
-import { useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { roleDisplayName } from '../../schema/roles.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
-import { useAppState } from '../data-access/data-context.tsx';
+import { useAppState, useDataClient } from '../data-access/data-context.tsx';
+import type { DataClient } from '../data-access/types.ts';
+import { Modal } from '../components/modal.tsx';
+import { FormError } from '../components/form-error.tsx';
+import { syncStatusView } from '../lib/sync-status-text.ts';
+import { toastInfo } from '../lib/toast-store.ts';
+import { errorText } from '../lib/error-text.ts';
+import { rowsText } from './offline-data-text.ts';
+
+type OfflineData = Awaited<ReturnType<DataClient['offlineData']>>;
 import { SecuritySettings } from '../features/identity/index.ts';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
@@ -66,18 +75,49 @@ function SessionsRow() {
   );
 }
 
+const WHEN = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
+
 /**
- * What this device keeps for offline use, told as it is: whether the first download is complete,
- * the storage the app uses, and whether the browser promised not to clear it (with a way to ask).
+ * What this device keeps for offline use, told as it is: whether the first download is complete
+ * and what it holds, the last sync, the storage the app uses, and whether the browser promised
+ * not to clear it (with a way to ask); "Download again" empties the copy and downloads it anew.
  */
 function OfflineDataSection() {
+  const client = useDataClient();
   const status = useAppState((s) => s.status);
+  const dataVersion = useAppState((s) => s.dataVersion);
   const [asked, setAsked] = useState(0);
-  const info = useStorageInfo(asked);
-  const copy = !status ? 'Not signed in on this device.' : status.mirrored ? 'Complete: the app works with no network.' : 'Still downloading: some data is not on this device yet.';
+  const info = useStorageInfo(`${asked}|${dataVersion}`);
+  const [data, setData] = useState<OfflineData | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const mirrored = status?.mirrored ?? false;
+  const phase = status?.phase;
+  useEffect(() => {
+    let live = true;
+    void client.offlineData().then((d) => live && setData(d), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [client, dataVersion, mirrored, phase]);
+
+  const view = syncStatusView(status, status?.online ?? true);
+  const copy = !status
+    ? 'Not signed in on this device.'
+    : mirrored
+      ? 'Complete: the app works with no network.'
+      : 'Still downloading: some data is not on this device yet.';
+  const lastSync =
+    view.state === 'synced'
+      ? 'Up to date: connected and every change is synced.'
+      : data?.last_synced_at
+        ? `Last synced ${WHEN.format(new Date(data.last_synced_at))}.`
+        : 'Not synced yet on this device.';
   return (
     <Section title="Offline data" description="Ledgerline keeps a copy of your data on this device so it works without a network.">
-      <SettingRow title="Offline copy" description={copy}>
+      <SettingRow title="Offline copy" description={data ? `${copy} ${rowsText(data.rows)}.` : copy}>
+        {null}
+      </SettingRow>
+      <SettingRow title="Last sync" description={lastSync}>
         {null}
       </SettingRow>
       <SettingRow
@@ -102,6 +142,69 @@ function OfflineDataSection() {
           </Button>
         )}
       </SettingRow>
+      <SettingRow title="Download again" description="Something looks out of date or missing? Replace this device's copy with a fresh one from the server.">
+        <Button variant="secondary" disabled={!status || status.phase === 'signed_out'} onClick={() => setConfirming(true)}>
+          Download again
+        </Button>
+      </SettingRow>
+      {confirming && <DownloadAgainDialog onClose={() => setConfirming(false)} />}
     </Section>
+  );
+}
+
+/** Confirms "Download again"; refused (with the reason) while changes wait to sync or offline. */
+function DownloadAgainDialog({ onClose }: { onClose(): void }) {
+  const client = useDataClient();
+  const pageOnline = useAppState((s) => s.online);
+  const [waiting, setWaiting] = useState<number | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    void client.offlineData().then((d) => live && setWaiting(d.waiting), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [client]);
+  const blocked = waiting !== null && waiting > 0;
+
+  const confirm = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    const result = await client.downloadAgain().catch(() => ({ ok: false as const, waiting: 0, message: errorText(null) }));
+    setBusy(false);
+    if (!result.ok) {
+      setError(result.message);
+      if (result.waiting > 0) setWaiting(result.waiting);
+      return;
+    }
+    onClose();
+    toastInfo('Downloading your data again. The app keeps working meanwhile.');
+  };
+
+  return (
+    <Modal
+      title="Download offline data again?"
+      description="This device's copy of your data is deleted and downloaded again from the server. Until it is back, you see only what has arrived."
+      onClose={onClose}
+      onSubmit={confirm}
+    >
+      <p>
+        {blocked
+          ? `${waiting.toLocaleString('en-US')} ${waiting === 1 ? 'change' : 'changes'} made on this device ${waiting === 1 ? 'has' : 'have'} not synced yet. Changes are never deleted by a download: send them first (or discard the ones that failed), then download again.`
+          : 'No changes are waiting to sync on this device. Changes you make while it downloads are kept and sent as usual: a download never deletes them.'}
+      </p>
+      {!pageOnline && <p>You are offline. Connect to the internet to download again.</p>}
+      <FormError message={error} />
+      <div className="modal-actions">
+        <Button onClick={onClose}>{blocked ? 'Close' : 'Cancel'}</Button>
+        {!blocked && (
+          <Button type="submit" variant="primary" loading={busy} disabled={waiting === null || !pageOnline}>
+            Download again
+          </Button>
+        )}
+      </div>
+    </Modal>
   );
 }

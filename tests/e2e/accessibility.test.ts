@@ -1,7 +1,8 @@
 /**
  * Accessibility of the built app in Chromium (issue 8): axe-core finds no serious or critical
  * violation on sign-in, transactions (with the detail drawer, then the bulk coding dialog open),
- * settings and the 404 page, with the system in light and in dark mode; and the keyboard
+ * settings and the 404 page, with the system in light and in dark mode, each at desktop size and
+ * at a phone's 390×844 (one browser, the viewport changed in place); and the keyboard
  * contract of the layers: Tab and Shift+Tab stay inside the bulk dialog, Escape closes it and
  * focus goes back to the button that opened it; Escape closes the step-up dialog and the user
  * menu (focus back on the menu button); a pinned theme survives a reload. Keyboard-first: '?'
@@ -14,6 +15,7 @@ import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
+import { formatMoney } from '../../schema/money.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { launchBrowser, mainNav, pollPage, signIn, type BrowserSession } from '../support/browser.ts';
 import { COLUMNS, grid, rowAt, searchBox, selectionBar, waitForTotal } from '../support/transactions-page.ts';
@@ -22,6 +24,8 @@ const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 const TRANSACTIONS = 40;
 const SCHEMES = ['light', 'dark'] as const;
+const DESKTOP = { width: 1280, height: 900 };
+const VIEWPORTS = [DESKTOP, { width: 390, height: 844 }] as const;
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -60,14 +64,39 @@ async function seriousViolations(page: Page): Promise<Finding[]> {
   });
 }
 
-/** No serious or critical violation in either colour scheme (the system's, as the app follows it). */
+/**
+ * No serious or critical violation in either colour scheme (the system's, as the app follows
+ * it), at desktop size and at a phone's (the phone layout is CSS on the same components, plus
+ * the grid's cards); the page is left at desktop size in light.
+ */
 async function expectAccessible(page: Page, where: string): Promise<void> {
-  for (const colorScheme of SCHEMES) {
-    await page.emulateMedia({ colorScheme });
-    const found = await seriousViolations(page);
-    expect(found, `${where} (${colorScheme}): ${JSON.stringify(found, null, 2)}`).toEqual([]);
+  try {
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      // The layout follows a media query: let a render pass settle before axe reads it.
+      await pollPage(page, (w) => window.innerWidth === w, viewport.width);
+      await page.waitForTimeout(100);
+      for (const colorScheme of SCHEMES) {
+        await page.emulateMedia({ colorScheme });
+        const found = await seriousViolations(page);
+        expect(found, `${where} (${colorScheme}, ${viewport.width}×${viewport.height}): ${JSON.stringify(found, null, 2)}`).toEqual([]);
+      }
+    }
+  } finally {
+    await page.setViewportSize(DESKTOP);
+    await page.emulateMedia({ colorScheme: 'light' });
   }
-  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** The result's totals line as the server's rows make it: count, then each currency's sum, most rows first. */
+async function expectedTotals(where: string, params: unknown[]): Promise<string> {
+  const rows = await server.db.query<{ currency: string; amount: string; n: number }>(
+    `SELECT currency, sum(amount)::text AS amount, count(*)::int AS n FROM transactions
+      WHERE business_id = $1 AND NOT deleted ${where} GROUP BY currency ORDER BY n DESC, currency`,
+    [server.businessId, ...params],
+  );
+  const count = rows.reduce((a, r) => a + r.n, 0);
+  return [`${count.toLocaleString('en-US')} ${count === 1 ? 'transaction' : 'transactions'}`, ...rows.map((r) => formatMoney(Number(r.amount), r.currency))].join(' · ');
 }
 
 /** What has focus, for assertions: inside which dialog, and its accessible text. */
@@ -94,6 +123,9 @@ describe('accessibility, end to end', () => {
     const { page } = browser;
     await signIn(page, USER, PASSWORD);
     await waitForTotal(page, TRANSACTIONS);
+    // Totals over the whole result, computed in the worker, as the server's rows add up.
+    const totals = page.getByTestId('result-totals');
+    await expect.poll(() => totals.textContent()).toBe(await expectedTotals('', []));
     await expectAccessible(page, 'transactions');
 
     await rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.merchant).click();
@@ -107,6 +139,13 @@ describe('accessibility, end to end', () => {
 
     await rowAt(page, 0).getByRole('checkbox').click();
     await rowAt(page, 2).getByRole('checkbox').click({ modifiers: ['Shift'] });
+    // The selection's totals: the three newest rows (the default sort), as the server has them.
+    const newest = await server.db.query<{ id: string }>(
+      'SELECT id FROM transactions WHERE business_id = $1 AND NOT deleted ORDER BY occurred_at DESC, id DESC LIMIT 3',
+      [server.businessId],
+    );
+    const selected = (await expectedTotals('AND id = ANY($2::uuid[])', [newest.map((r) => r.id)])).replace(/^3 transactions/, '3 selected');
+    await expect.poll(() => page.getByTestId('selection-totals').textContent()).toBe(selected);
     await selectionBar(page).getByRole('button', { name: 'Code 3' }).click();
     const dialog = page.getByRole('dialog', { name: 'Code 3 transactions' });
     await dialog.waitFor({ state: 'visible' });
@@ -245,6 +284,13 @@ describe('accessibility, end to end', () => {
     await expectAccessible(page, 'settings with the step-up dialog open');
     await page.keyboard.press('Escape');
     await stepUp.waitFor({ state: 'detached' });
+
+    await page.getByRole('group', { name: 'Download again' }).getByRole('button', { name: 'Download again' }).click();
+    const again = page.getByRole('dialog', { name: 'Download offline data again?' });
+    await again.getByRole('button', { name: 'Download again' }).waitFor({ state: 'visible' });
+    await expectAccessible(page, 'settings with the Download again dialog open');
+    await page.keyboard.press('Escape');
+    await again.waitFor({ state: 'detached' });
   });
 
   it('keeps a pinned theme across a reload, applied before the app renders', async () => {
@@ -258,6 +304,14 @@ describe('accessibility, end to end', () => {
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe('rgb(14, 14, 17)'); // --bg, dark side
     await expect(page.getByRole('radio', { name: 'Dark' }).isChecked()).resolves.toBe(true);
+    // The pinned Dark choice (not the system's) at both sizes: the system says light here.
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await pollPage(page, (w) => window.innerWidth === w, viewport.width);
+      const found = await seriousViolations(page);
+      expect(found, `settings, pinned dark (${viewport.width}×${viewport.height}): ${JSON.stringify(found, null, 2)}`).toEqual([]);
+    }
+    await page.setViewportSize(DESKTOP);
     await page.getByRole('radio', { name: 'System' }).check();
     await expect(page.evaluate(() => document.documentElement.dataset.theme ?? null)).resolves.toBeNull();
   });

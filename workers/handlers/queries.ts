@@ -1,6 +1,18 @@
+import type { QueriedCollection } from '../../schema/collections.ts';
 import type { QueryApi } from '../api.ts';
 import type { WorkerContext } from '../worker-context.ts';
 import { ReferenceCache } from '../reference-cache.ts';
+import { EMPTY_TOTALS, type MoneyFields, type QueryEngine } from '../query-engine.ts';
+import type { MirrorRuntime } from '../mirror-runtime.ts';
+
+/** Every money-bearing collection so far stores `amount` (minor units) and `currency`. */
+const DEFAULT_MONEY = { amount: 'amount', currency: 'currency' } as MoneyFields<never>;
+
+/** A loaded engine of any queried collection, typed loosely (the registry's union cannot be tied to C). */
+async function loadedEngine(rt: MirrorRuntime, collection: QueriedCollection): Promise<QueryEngine<{ id: string }, never, never>> {
+  if (!rt.isReady) await rt.ready;
+  return rt.engines[collection] as unknown as QueryEngine<{ id: string }, never, never>;
+}
 
 /** Queries: thin forwarders to the open mirror's query engine; empty answers while signed out. */
 export function queryHandlers(ctx: WorkerContext): QueryApi {
@@ -8,6 +20,22 @@ export function queryHandlers(ctx: WorkerContext): QueryApi {
     async query(collection, q) {
       const rt = ctx.host.runtime;
       return rt ? rt.query(collection, q) : { rows: [], total: 0, offset: 0, took_ms: 0 };
+    },
+    async totals(collection, q) {
+      const rt = ctx.host.runtime;
+      if (!rt) return { ...EMPTY_TOTALS, took_ms: 0 };
+      const engine = await loadedEngine(rt, collection);
+      const t0 = performance.now();
+      const totals = engine.totals(q.filter as never, (q.money ?? DEFAULT_MONEY) as unknown as MoneyFields<{ id: string }>, q.sort as never);
+      return { ...totals, took_ms: performance.now() - t0 };
+    },
+    async selectionTotals(collection, ids, money) {
+      const rt = ctx.host.runtime;
+      if (!rt) return { ...EMPTY_TOTALS, took_ms: 0 };
+      const engine = await loadedEngine(rt, collection);
+      const t0 = performance.now();
+      const totals = engine.totalsOf(ids, (money ?? DEFAULT_MONEY) as unknown as MoneyFields<{ id: string }>);
+      return { ...totals, took_ms: performance.now() - t0 };
     },
     get: async (collection, id) => ctx.host.runtime?.get(collection, id) ?? null,
     async queryTransactions(q) {

@@ -1,8 +1,28 @@
-import type { StatusApi } from '../api.ts';
+import { QUERIED_COLLECTIONS } from '../../schema/collections.ts';
+import type { DownloadAgainResult, StatusApi } from '../api.ts';
+import { CHECKPOINT_ID } from '../db.ts';
 import type { WorkerContext } from '../worker-context.ts';
 
-/** Status: the hub's SyncStatus and change notifications, and the page's online state. */
+const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+
+/**
+ * Status: the hub's SyncStatus and change notifications, the page's online state, and what the
+ * device holds offline (Settings → Offline data: row counts, last sync, "Download again").
+ */
 export function statusHandlers(ctx: WorkerContext): StatusApi {
+  // The last time the sync reached `live` here (caught up with the feed), wall-clock ms.
+  let lastLive: number | null = null;
+  ctx.hub.subscribe(
+    (s) => {
+      if (s.phase === 'live') lastLive = ctx.deps.clock.now();
+    },
+    () => undefined,
+  );
+
+  const refuse = (reason: Exclude<DownloadAgainResult, { ok: true }>['reason'], message: string, waiting = 0): DownloadAgainResult => ({
+    ok: false, reason, waiting, message,
+  });
+
   return {
     status: async () => ctx.hub.status(),
     subscribe: async (onStatus, onDataChanged) => ctx.hub.subscribe(onStatus, onDataChanged),
@@ -11,6 +31,47 @@ export function statusHandlers(ctx: WorkerContext): StatusApi {
       ctx.hub.setOnline(online);
       ctx.host.engine?.setOnline(online);
       if (online && !wasOnline) void ctx.refreshIdentity();
+    },
+
+    async offlineData() {
+      const rt = ctx.host.runtime;
+      if (!rt) return { rows: {}, waiting: 0, last_synced_at: null };
+      await rt.ready.catch(() => undefined);
+      const rows: Record<string, number> = {};
+      for (const c of QUERIED_COLLECTIONS) rows[c] = rt.engines[c].size;
+      for (const [kind, list] of Object.entries(rt.refs.snapshot())) rows[kind] = (list as unknown[]).length;
+      const checkpoint = await rt.db.meta.findOne(CHECKPOINT_ID).exec().catch(() => null);
+      const written = (checkpoint?.toJSON(true) as { _meta?: { lwt?: number } } | undefined)?._meta?.lwt ?? null;
+      const last = Math.max(lastLive ?? 0, written ?? 0);
+      return { rows, waiting: rt.outboxIndex.entries().length, last_synced_at: last > 0 ? new Date(last).toISOString() : null };
+    },
+
+    async downloadAgain() {
+      const rt = ctx.host.runtime;
+      if (!rt || !ctx.stored || ctx.stored.expired) return refuse('signed_out', 'Sign in to download your data again.');
+      if (!ctx.hub.online) return refuse('offline', 'You are offline. Connect to the internet to download your data again.');
+      const waiting = rt.outboxIndex.entries().length;
+      if (waiting > 0) {
+        return refuse(
+          'waiting',
+          `${plural(waiting, 'change', 'changes')} on this device ${waiting === 1 ? 'has' : 'have'} not synced yet. They are kept: once they are sent (or you discard the failed ones), download again.`,
+          waiting,
+        );
+      }
+      const engine = ctx.host.engine;
+      if (!engine && ctx.deps.sync !== false) {
+        return refuse('other_tab', 'Another Ledgerline tab is keeping this device in sync. Download again from that tab, or close it and try again.');
+      }
+      // Stopped first, so no pull in flight writes a checkpoint over the rewound one. The outbox
+      // is not touched (clearMirroredRows keeps it), so a change made meanwhile is kept too.
+      await engine?.stop();
+      try {
+        await rt.mirror.reset();
+        lastLive = null;
+      } finally {
+        if (engine && ctx.host.engine === engine && ctx.stored && !ctx.stored.expired) engine.start();
+      }
+      return { ok: true };
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Ref } from 'react';
 import { Button } from '../../components/button.tsx';
+import { resultTotalsText, selectionTotalsText, type Totals } from './totals-text.ts';
 
 export interface SearchBoxProps {
   ref: Ref<HTMLInputElement>;
@@ -43,8 +44,26 @@ export function SearchBox({ ref, value, onChange, onLeave }: SearchBoxProps) {
   );
 }
 
+export interface ResultTotalsProps {
+  /** Null until the worker answered for this query. */
+  totals: Totals | null;
+  /** The first mirror is still running: the totals cover what has arrived. */
+  partial: boolean;
+}
+
+/** Count and sum per currency of the whole result (every matching row, not the visible page). */
+export function ResultTotals({ totals, partial }: ResultTotalsProps) {
+  return (
+    <p className="list-totals" data-testid="result-totals">
+      {totals ? resultTotalsText(totals, partial) : '\u00a0'}
+    </p>
+  );
+}
+
 export interface BulkBarProps {
   selected: number;
+  /** The selected rows' count and sums per currency (null until known). */
+  totals: Totals | null;
   total: number;
   canCode: boolean;
   onSelectAll(): void;
@@ -53,10 +72,10 @@ export interface BulkBarProps {
 }
 
 /** Shown while rows are selected: the count, "Select all N matching", and the bulk action. */
-export function BulkBar({ selected, total, canCode, onSelectAll, onCode, onClear }: BulkBarProps) {
+export function BulkBar({ selected, totals, total, canCode, onSelectAll, onCode, onClear }: BulkBarProps) {
   return (
     <div className="bulk-bar" role="region" aria-label="Selection">
-      <strong>{selected.toLocaleString()} selected</strong>
+      <strong data-testid="selection-totals">{selectionTotalsText(selected, totals)}</strong>
       {selected < total && (
         <button type="button" className="btn-link" onClick={onSelectAll}>
           Select all {total.toLocaleString()} matching

@@ -9,14 +9,15 @@ import type { TransactionView } from '../../data-access/types.ts';
 import { BulkCodingDialog } from './bulk-coding-dialog.tsx';
 import { DetailDrawer } from './detail-drawer.tsx';
 import { FilterBar } from './filter-bar.tsx';
-import { BulkBar, SearchBox } from './toolbar.tsx';
+import { BulkBar, ResultTotals, SearchBox } from './toolbar.tsx';
+import { useResultTotals, useSelectionTotals } from './use-totals.ts';
 import { DEFAULT_SORT, filterFromSearch, queryKey, type TransactionsSearch } from './search-params.ts';
 import { TransactionsTable } from './transactions-table.tsx';
 import { useReferenceData } from './use-reference-data.ts';
 import { useTransactionRows } from './use-transaction-rows.ts';
 import { headerCheckState } from '../../lib/list/selection.ts';
 import { useSelection } from '../../lib/list/use-selection.ts';
-import { partialResultsText } from '../../lib/sync-status-text.ts';
+import { isPartial, partialResultsText } from '../../lib/sync-status-text.ts';
 import { useTableKeys } from '../../lib/list/use-table-keys.ts';
 import type { Command } from '../../lib/commands.ts';
 import { usePageCommands } from '../../lib/page-commands.ts';
@@ -56,6 +57,9 @@ export function TransactionsPage() {
   const filtered = Object.values(filter).some((v) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0));
   const partial = useAppState((s) => (rows.total === null ? null : partialResultsText(s.status, total, filtered)));
   const selection = useSelection(key, rows, () => client.matchingIds(filter));
+  const totals = useResultTotals(client, key, filter, sort, dataVersion);
+  const selectionTotals = useSelectionTotals(client, selection.ids, dataVersion);
+  const partialTotals = useAppState((s) => isPartial(s.status));
   const [bulkOpen, setBulkOpen] = useState(false);
   const scrollRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
@@ -166,6 +170,7 @@ export function TransactionsPage() {
         onChange={onFilterChange}
         onClear={onClearFilters}
       />
+      <ResultTotals totals={totals} partial={partialTotals} />
       {partial && (
         <p className="partial-notice" role="note" data-testid="partial-results">
           {partial}
@@ -174,6 +179,7 @@ export function TransactionsPage() {
       {selectedCount > 0 && (
         <BulkBar
           selected={selectedCount}
+          totals={selectionTotals}
           total={total}
           canCode={canCode}
           onSelectAll={() => void selection.selectAllMatching()}

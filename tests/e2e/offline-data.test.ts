@@ -1,0 +1,87 @@
+/**
+ * Settings → Offline data, end to end (issue 8): what the device holds (rows, last sync, the
+ * persistence answer), and "Download again": confirmed in a dialog, refused offline, then the
+ * mirrored rows are emptied and the first mirror runs again from zero — the sync indicator says
+ * "Downloading for offline use" again, then "All changes synced", and every row is back.
+ */
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { countTransactions } from '../support/db-checks.ts';
+import { launchBrowser, mainNav, pollPage, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { waitForTotal } from '../support/transactions-page.ts';
+
+const USER = 'admin@demo.test';
+const PASSWORD = 'demo-password-1';
+// More than one feed page (2,000 rows), so the download lasts long enough to be seen.
+const TRANSACTIONS = 3_000;
+
+let server: TestServer;
+let browser: BrowserSession;
+
+beforeAll(async () => {
+  server = await startTestServer({ serveDist: true, transactions: TRANSACTIONS });
+  browser = await launchBrowser({ baseURL: server.url });
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const setting = (title: string) => browser.page.getByRole('group', { name: title });
+
+describe('Settings → Offline data', () => {
+  it('tells what this device holds, and downloads it all again on request', async () => {
+    onTestFailed(() => console.error(`browser logs:\n${browser.logs.slice(-40).join('\n')}`));
+    const { page, context } = browser;
+    const total = await countTransactions(server.db, server.businessId);
+    await page.goto('/sign-in');
+    await signIn(page, USER, PASSWORD);
+    await waitForTotal(page, total, 120_000);
+    await waitForSyncStatus(page, 'All changes synced', 120_000);
+
+    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Offline data', level: 2 }).waitFor({ state: 'visible' });
+    const rowsText = `${total.toLocaleString('en-US')} transactions`;
+    await expect.poll(() => setting('Offline copy').textContent()).toContain(rowsText);
+    await expect.poll(() => setting('Offline copy').textContent()).toContain('Complete: the app works with no network.');
+    await expect.poll(() => setting('Last sync').textContent()).toContain('Up to date');
+    await expect.poll(() => setting('Storage used').textContent()).toMatch(/\d (bytes|KB|MB|GB) on this device/);
+    await expect.poll(() => setting('Keep offline data').textContent()).toMatch(/Kept:|Not guaranteed:/);
+
+    // Offline, the dialog says why it cannot start (nothing would come back).
+    await context.setOffline(true);
+    await setting('Download again').getByRole('button', { name: 'Download again' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Download offline data again?' });
+    await dialog.waitFor({ state: 'visible' });
+    await dialog.getByText('You are offline.').waitFor({ state: 'visible' });
+    await expect(dialog.getByRole('button', { name: 'Download again' }).isDisabled()).resolves.toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await context.setOffline(false);
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
+
+    // Every text the sync indicator shows from here on.
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { syncSeen: string[] }).syncSeen = seen;
+      new MutationObserver(() => {
+        for (const el of document.querySelectorAll('[role="status"]')) seen.push((el.textContent ?? '').trim());
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+
+    await setting('Download again').getByRole('button', { name: 'Download again' }).click();
+    await dialog.waitFor({ state: 'visible' });
+    await expect(dialog.textContent()).resolves.toContain('No changes are waiting to sync on this device.');
+    await dialog.getByRole('button', { name: 'Download again' }).click();
+    await dialog.waitFor({ state: 'detached', timeout: 30_000 });
+
+    // The first mirror runs again: "Downloading", then complete, with every row back.
+    await pollPage(page, () => (window as unknown as { syncSeen: string[] }).syncSeen.some((t) => t.startsWith('Downloading for offline use')), undefined, { timeout: 60_000 });
+    await waitForSyncStatus(page, 'All changes synced', 120_000);
+    await expect.poll(() => setting('Offline copy').textContent(), { timeout: 30_000 }).toContain(rowsText);
+    await expect.poll(() => setting('Offline copy').textContent()).toContain('Complete:');
+    await mainNav(page).getByRole('link', { name: 'Transactions' }).click();
+    await waitForTotal(page, total, 60_000);
+  }, 300_000);
+});

@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { spendUserSchema } from '../../schema/entities/spend-user.ts';
+import { businessSchema } from '../../schema/entities/business.ts';
+import { identitySchema } from '../../schema/entities/identity.ts';
+import { errorBody } from '../../schema/errors.ts';
+import type { Change } from '../../schema/sync-feed.ts';
+import { createFakeClock, fakeToken, flush, jsonResponse } from '../../sync/testing.ts';
+import type { Transport } from '../../sync/ports.ts';
+import { createDataService, type DataService } from '../data-service.ts';
+import { CHECKPOINT_ID, mirrorDbName, openMirrorDatabase } from '../db.ts';
+import { soleLeader } from '../leader.ts';
+import { RxMirrorStore } from '../mirror-store.ts';
+import { OutboxIndex } from '../outbox-index.ts';
+import { SessionStore } from '../session-store.ts';
+import { BUSINESS_ID, makeGlAccount, makeTransactions, makeUser, testUuid } from '../test-fixtures.ts';
+
+const USER = spendUserSchema.parse({
+  ...makeUser(1, 'Ada', 'Lovelace', { role: 'BUSINESS_ADMIN' }),
+  business_id: BUSINESS_ID, external_firm: null, has_finished_onboarding: true, is_business_locked: false,
+  user_permissions: [], payroll_currency: null, has_accepted_cardholder_agreement: true, impersonator: null,
+  acting_user_is_in_reporting_chain: false, external_firm_role: null,
+});
+const BUSINESS = businessSchema.parse({ id: BUSINESS_ID, name: 'Demo', currency: 'USD', status: 'ACTIVE', created_at: '2024-01-01T00:00:00.000Z' });
+const IDENTITY = identitySchema.parse({
+  id: testUuid(8, 1), email: USER.email, spend_users: [USER], external_firm_user: null, external_firm_applicant: null,
+  financing_application_users: [], identity_ofac_status: null,
+});
+const DB_NAME = mirrorDbName(BUSINESS_ID, USER.id);
+
+const transport: Transport = async (input) => {
+  const url = new URL(String(input));
+  if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(['default', 'low-risk']), mfa_required: false });
+  if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
+  return jsonResponse(404, errorBody('REQUEST_7004'));
+};
+
+const services: DataService[] = [];
+afterEach(async () => {
+  for (const s of services.splice(0)) await s.dispose();
+});
+
+/** A device whose first mirror is complete: 120 transactions and one GL account. */
+async function mirroredDevice() {
+  const idb = new IDBFactory();
+  const storage = getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+  const rows = makeTransactions(120, 5);
+  const db = await openMirrorDatabase({ name: DB_NAME, storage, multiInstance: false });
+  const gl = makeGlAccount(1, 'Travel');
+  const changes: Change[] = [
+    { collection: 'gl_accounts', seq: 1, id: gl.id, deleted: false, doc: gl },
+    ...rows.map((t, i): Change => ({ collection: 'transactions', seq: i + 2, id: t.id, deleted: false, doc: t })),
+  ];
+  await new RxMirrorStore(db, new OutboxIndex()).applyChanges(changes, { seq: rows.length + 1, epoch: 'e', mirrored: true });
+  await db.close();
+  const service = createDataService({
+    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
+    transport,
+    clock: createFakeClock(),
+    elector: soleLeader,
+    storage,
+    multiInstance: false,
+    sync: false,
+    defer: (fn) => fn(),
+  });
+  services.push(service);
+  await service.init({ baseUrl: 'http://api.test' });
+  await service.signIn(USER.email, 'demo-password-1');
+  return { service, rows, storage };
+}
+
+async function until(check: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 200 && !(await check()); i++) await flush();
+  expect(await check()).toBe(true);
+}
+
+describe('Totals through the API (handlers/queries.ts)', () => {
+  it('totals the whole filtered result and a selection, per currency', async () => {
+    const { service, rows } = await mirroredDevice();
+    const usd = rows.reduce((sum, t) => sum + t.amount, 0);
+    expect(await service.totals('transactions', { filter: {}, sort: 'amount_desc' })).toMatchObject({ count: 120, sums: [{ currency: 'USD', amount: usd, count: 120 }] });
+    const pending = rows.filter((t) => t.state === 'PENDING');
+    expect(await service.totals('transactions', { filter: { states: ['PENDING'] } })).toMatchObject({ count: pending.length });
+    expect(await service.selectionTotals('transactions', [rows[0]!.id, rows[1]!.id])).toMatchObject({
+      count: 2, sums: [{ currency: 'USD', amount: rows[0]!.amount + rows[1]!.amount, count: 2 }],
+    });
+    expect(await service.totals('reimbursements', { filter: {} })).toMatchObject({ count: 0, sums: [] });
+  });
+});
+
+describe('Offline data (Settings): rows, last sync, download again', () => {
+  it('counts the rows per collection and knows when the mirror was last written', async () => {
+    const { service } = await mirroredDevice();
+    const data = await service.offlineData();
+    expect(data.rows).toMatchObject({ transactions: 120, reimbursements: 0, gl_accounts: 1, departments: 0 });
+    expect(data.waiting).toBe(0);
+    expect(data.last_synced_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect((await service.status()).mirrored).toBe(true);
+  });
+
+  it('empties the mirrored rows and rewinds the checkpoint, so the first mirror runs from zero', async () => {
+    const { service, storage } = await mirroredDevice();
+    expect(await service.downloadAgain()).toEqual({ ok: true });
+    await until(async () => (await service.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 5 })).total === 0);
+    expect((await service.offlineData()).rows).toMatchObject({ transactions: 0, gl_accounts: 0 });
+    await until(async () => (await service.status()).mirrored === false);
+    await service.dispose();
+    const db = await openMirrorDatabase({ name: DB_NAME, storage, multiInstance: false });
+    expect((await db.meta.findOne(CHECKPOINT_ID).exec())?.toJSON().value).toMatchObject({ seq: 0, epoch: null });
+    await db.close();
+  });
+
+  it('refuses while changes wait to sync, and keeps them and every row', async () => {
+    const { service, rows } = await mirroredDevice();
+    const coded = await service.codeTransactions([rows[0]!.id, rows[1]!.id], { memo: 'kept' });
+    expect(coded.ok).toBe(true);
+    const answer = await service.downloadAgain();
+    expect(answer).toMatchObject({ ok: false, reason: 'waiting', waiting: 1 });
+    expect(answer.ok === false && answer.message).toContain('1 change on this device has not synced yet');
+    expect((await service.outbox()).length).toBe(1);
+    expect((await service.offlineData()).rows.transactions).toBe(120);
+    expect((await service.getTransaction(rows[0]!.id))?.memo).toBe('kept');
+  });
+
+  it('refuses offline: nothing would come back', async () => {
+    const { service } = await mirroredDevice();
+    await service.setOnline(false);
+    expect(await service.downloadAgain()).toMatchObject({ ok: false, reason: 'offline' });
+    expect((await service.offlineData()).rows.transactions).toBe(120);
+  });
+});
