@@ -1,0 +1,25 @@
+import type { ReimbursementFilter } from '../../../schema/entities/reimbursement.ts';
+import type { DataApi } from '../../../workers/api.ts';
+import type { DataClient } from '../../data-access/types.ts';
+import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
+import type { ClaimView } from './claim-labels.ts';
+import { queryKey, SORT } from './search-params.ts';
+
+/**
+ * The worker's generic reads, typed for claims: Comlink's `Remote` widens a generic method's
+ * collection parameter to the union, so the client's `query`/`get` are seen through DataApi's.
+ */
+export const claimReads = (client: DataClient) => ({
+  query: client.query as DataApi['query'],
+  get: client.get as DataApi['get'],
+});
+
+/** The caller's visible claims matching a filter, newest first, as row windows from the mirror. */
+export function useClaimRows(client: DataClient, filter: ReimbursementFilter, dataVersion: number): ListRows<ClaimView> {
+  return useRows<ClaimView>({
+    key: queryKey(filter),
+    version: dataVersion,
+    what: 'Reimbursements',
+    read: (offset, limit) => claimReads(client).query('reimbursements', { filter, sort: SORT, offset, limit }),
+  });
+}
