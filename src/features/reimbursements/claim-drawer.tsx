@@ -13,13 +13,16 @@ import { ReceiptsSlot } from './claim-form-dialog.tsx';
 import { ClaimIcon } from './claim-icon.tsx';
 import { claimDescription, claimTimeline, STATUS_LABELS, STATUS_TONES, TYPE_LABELS, type ClaimView } from './claim-labels.ts';
 import { formatClaimDate } from './reimbursements-table.tsx';
-import { claimReads } from './use-claim-rows.ts';
+import { readClaim } from './use-claim-rows.ts';
+import type { ClaimOwner } from './pending-claims.ts';
 
 export interface ClaimDrawerProps {
   id: string;
   client: DataClient;
   reference: ReferenceView;
   dataVersion: number;
+  /** Whose claims a create made here belongs to (the session's user and business). */
+  owner: ClaimOwner;
   /** The receipts region (same slot as the form's), plugged in by the receipts work. */
   receipts?: ReactNode;
   onEdit(claim: ClaimView): void;
@@ -34,7 +37,7 @@ const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
  * and the moves the status machine allows (schema/reimbursement-rules.ts): edit while a draft or
  * rejected, submit (or resubmit). A move the server would refuse is not offered.
  */
-export function ClaimDrawer({ id, client, reference, dataVersion, receipts, onEdit, onClose, returnFocus }: ClaimDrawerProps) {
+export function ClaimDrawer({ id, client, reference, dataVersion, owner, receipts, onEdit, onClose, returnFocus }: ClaimDrawerProps) {
   const [claim, setClaim] = useState<ClaimView | null | undefined>(undefined);
   const [submitting, setSubmitting] = useState(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -45,13 +48,13 @@ export function ClaimDrawer({ id, client, reference, dataVersion, receipts, onEd
 
   useEffect(() => {
     let live = true;
-    void claimReads(client).get('reimbursements', id).then((c) => {
+    void readClaim(client, id, owner).then((c) => {
       if (live) setClaim(c);
     });
     return () => {
       live = false;
     };
-  }, [client, id, dataVersion]);
+  }, [client, id, dataVersion, owner]);
 
   async function submit(c: ClaimView) {
     setSubmitting(true);

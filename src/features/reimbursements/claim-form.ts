@@ -125,7 +125,7 @@ export function claimFields(type: ReimbursementType, v: ClaimFormValues): Record
 }
 
 /** A blank claim of the type, as the server starts one (its `skeleton`), for the rules to check. */
-function blankClaim(id: string, type: ReimbursementType, now: Date): Reimbursement {
+export function blankClaim(id: string, type: ReimbursementType, now: Date): Reimbursement {
   const at = now.toISOString();
   return {
     id, user_id: id, business_id: id, type, status: 'DRAFT', merchant: null, amount: 1, currency: 'USD',

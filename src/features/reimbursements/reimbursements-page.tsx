@@ -59,7 +59,8 @@ export function ReimbursementsPage() {
   const tab: StatusTab = search.status ?? 'all';
   const filter = useMemo(() => filterFromSearch({ q, status: tab }), [q, tab]);
   const key = queryKey(filter);
-  const rows = useClaimRows(client, filter, dataVersion);
+  const owner = useMemo(() => ({ user_id: session?.user.id ?? '', business_id: session?.business.id ?? '' }), [session]);
+  const rows = useClaimRows(client, filter, dataVersion, owner);
   const total = rows.total ?? 0;
   const filtered = filter.q !== undefined || filter.statuses !== undefined;
   const partial = useAppState((s) => (rows.total === null ? null : partialResultsText(s.status, total, filtered, ['reimbursement', 'reimbursements'])));
@@ -165,6 +166,7 @@ export function ReimbursementsPage() {
           client={client}
           reference={reference}
           dataVersion={dataVersion}
+          owner={owner}
           onEdit={(claim) => setForm({ type: claim.type, claim })}
           onClose={closeDrawer}
           returnFocus={gridElement}
