@@ -1,9 +1,9 @@
 import type { ReimbursementType } from '../../../schema/entities/reimbursement.ts';
 
 /** A small glyph per claim type (decorative: the type's name is always beside it, or sr-only). */
-export function ClaimIcon({ type }: { type: ReimbursementType }) {
+export function ClaimIcon({ type, size = 16 }: { type: ReimbursementType; size?: number }) {
   return (
-    <svg className="claim-icon" width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+    <svg className="claim-icon" width={size} height={size} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
       {type === 'OUT_OF_POCKET' && (
         // A receipt with a torn bottom edge.
         <path d="M4 1.5h8v13l-2-1.2-2 1.2-2-1.2-2 1.2zM6 5h4M6 8h4M6 11h2" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinejoin="round" />

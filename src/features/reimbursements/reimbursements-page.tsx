@@ -17,6 +17,7 @@ import { footerHint, matchShortcut, SHORTCUTS } from '../../lib/shortcuts.ts';
 import { partialResultsText } from '../../lib/sync-status-text.ts';
 import { useInstantSearch } from '../../lib/use-instant-search.ts';
 import { ClaimDrawer } from './claim-drawer.tsx';
+import { ClaimIcon } from './claim-icon.tsx';
 import { ClaimFormDialog } from './claim-form-dialog.tsx';
 import type { ClaimView } from './claim-labels.ts';
 import { clearNewClaimRequest, newClaimCommands, peekNewClaimRequest } from './commands.ts';
@@ -118,7 +119,7 @@ export function ReimbursementsPage() {
       {rows.total === null ? (
         <ListSkeleton />
       ) : nothingYet ? (
-        <EmptyState title="No reimbursements yet" icon="🧾" action={<NewClaimMenu label="New reimbursement" onChoose={openNew} />}>
+        <EmptyState title="No reimbursements yet" icon={<ClaimIcon type="OUT_OF_POCKET" size={32} />} action={<NewClaimMenu label="New reimbursement" onChoose={openNew} />}>
           Claim back what you paid yourself: a purchase, the miles you drove, or a trip’s per diem.
         </EmptyState>
       ) : (
