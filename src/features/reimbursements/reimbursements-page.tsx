@@ -149,9 +149,12 @@ export function ReimbursementsPage() {
     <div className="reimbursements">
       <div className="page-header">
         <h1>Reimbursements</h1>
-        <span className="page-label" aria-label="Showing">
-          {rows.total === null || total === 0 ? '' : pageLabel(page, DEFAULT_PAGE_SIZE, total)}
-        </span>
+        {/* Only with words in it: an empty span named by aria-label is an ARIA error (axe). */}
+        {rows.total !== null && total > 0 && (
+          <span className="page-label" aria-label="Showing">
+            {pageLabel(page, DEFAULT_PAGE_SIZE, total)}
+          </span>
+        )}
         <ClaimSearchBox ref={searchRef} value={q} onChange={setQ} onLeave={() => gridElement()?.focus()} />
         <NewClaimMenu onChoose={openNew} />
       </div>
