@@ -6,7 +6,7 @@ export const URL_WRITE_DELAY_MS = 250;
 /**
  * A list's search box text: local state, so every keystroke queries at once; the URL follows a
  * moment later (through `writeUrl`, a replace), and a URL change from elsewhere (back button)
- * wins. (The transactions page has had its own copy of this since before it moved here.)
+ * wins. Shared by the transactions and reimbursements lists.
  */
 export function useInstantSearch(urlQ: string | undefined, writeUrl: (q: string | undefined) => void): [string, (q: string) => void] {
   const [q, setQ] = useState(urlQ ?? '');
