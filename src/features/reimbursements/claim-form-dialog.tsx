@@ -98,7 +98,7 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
           if (!result.ok) return refuseServer(result.error);
         }
       }
-      toastInfo(submit ? 'Submitted. It syncs in the background.' : 'Draft saved. It syncs in the background.');
+      toastInfo(submit ? 'Submitted. It syncs in the background.' : claim ? 'Saved. It syncs in the background.' : 'Draft saved. It syncs in the background.');
       props.onSaved(id.current);
     } finally {
       setBusy(null);
@@ -176,11 +176,12 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
         <Button variant="ghost" onClick={props.onClose}>
           Cancel
         </Button>
+        {/* Editing keeps the claim's status (a rejected claim stays rejected until resubmitted). */}
         <Button type="submit" value="draft" loading={busy === 'draft'} disabled={busy !== null}>
-          Save draft
+          {claim ? 'Save' : 'Save draft'}
         </Button>
         <Button type="submit" value="submit" variant="primary" loading={busy === 'submit'} disabled={busy !== null}>
-          Submit
+          {claim?.status === 'REJECTED' ? 'Resubmit' : 'Submit'}
         </Button>
       </div>
     </Modal>
