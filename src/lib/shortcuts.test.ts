@@ -23,6 +23,10 @@ describe('matchShortcut', () => {
     [key('c'), ['global'], null],
     [key('Escape', { inField: true }), ['list'], 'list.close'],
     [key('/'), ['list', 'global'], 'list.search'],
+    [key('n'), ['reimbursements'], 'reimbursements.new'],
+    [key('n'), ['list', 'global'], null],
+    [key('n', { inField: true }), ['reimbursements'], null],
+    [key('N', { shiftKey: true }), ['reimbursements'], null],
   ] as const)('%j in %j → %s', (info, scopes, expected) => {
     expect(matchShortcut(info, scopes)?.id ?? null).toBe(expected);
   });
@@ -33,7 +37,7 @@ describe('the registry', () => {
     expect(new Set(SHORTCUTS.map((s) => s.id)).size).toBe(SHORTCUTS.length);
     const grouped = shortcutsByGroup().flatMap((g) => g.shortcuts);
     expect(grouped).toHaveLength(SHORTCUTS.length);
-    expect(shortcutsByGroup().map((g) => g.group)).toEqual(['Global', 'Transactions list']);
+    expect(shortcutsByGroup().map((g) => g.group)).toEqual(['Global', 'Transactions list', 'Reimbursements']);
   });
 
   it('writes keys for the platform', () => {
@@ -48,5 +52,6 @@ describe('the registry', () => {
   it('builds the table footer hint from the hinted shortcuts', () => {
     expect(footerHint(['list', 'global'])).toBe('j/k move · x select · Enter open · / search · c code · ? shortcuts');
     expect(footerHint(['global'])).toBe('? shortcuts');
+    expect(footerHint(['reimbursements', 'global'])).toBe('n new · ? shortcuts');
   });
 });

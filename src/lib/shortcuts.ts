@@ -4,9 +4,12 @@
  * list's keys) and the "Keyboard shortcuts" dialog and the table's footer hint are generated
  * from it, so a key is described exactly where it is bound. Pure; tested.
  */
-export type ShortcutGroup = 'Global' | 'Transactions list';
-/** Where a shortcut answers: anywhere in the signed-in app, or on a page with a list table. */
-export type ShortcutScope = 'global' | 'list';
+export type ShortcutGroup = 'Global' | 'Transactions list' | 'Reimbursements';
+/**
+ * Where a shortcut answers: anywhere in the signed-in app, on a page with a list table, or only
+ * on the reimbursements page (its "New" key).
+ */
+export type ShortcutScope = 'global' | 'list' | 'reimbursements';
 
 export type ShortcutId =
   | 'help'
@@ -23,7 +26,8 @@ export type ShortcutId =
   | 'list.open'
   | 'list.close'
   | 'list.search'
-  | 'list.code';
+  | 'list.code'
+  | 'reimbursements.new';
 
 export interface Shortcut {
   id: ShortcutId;
@@ -59,9 +63,10 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'list.close', keys: ['Escape'], inField: true, label: 'Close the details, else clear the selection', group: 'Transactions list', scope: 'list' },
   { id: 'list.search', keys: ['/'], label: 'Search transactions', group: 'Transactions list', scope: 'list', hint: 'search' },
   { id: 'list.code', keys: ['c'], shift: false, label: 'Code the selected transactions', group: 'Transactions list', scope: 'list', hint: 'code' },
+  { id: 'reimbursements.new', keys: ['n'], shift: false, label: 'New reimbursement', group: 'Reimbursements', scope: 'reimbursements', hint: 'new' },
 ];
 
-export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = ['Global', 'Transactions list'];
+export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = ['Global', 'Transactions list', 'Reimbursements'];
 
 /** What a handler knows about a key event. */
 export interface KeyInfo {

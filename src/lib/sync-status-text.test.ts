@@ -77,6 +77,11 @@ describe('partialResultsText', () => {
   ] as const)('%s', (_name, s, shown, filtered, expected) => {
     expect(partialResultsText(s, shown, filtered)).toBe(expected);
   });
+  it('names what another list holds', () => {
+    expect(partialResultsText(partial, 2, false, ['reimbursement', 'reimbursements'])).toBe(
+      'Showing 2 reimbursements downloaded so far (2,000 of 20,149 records so far): older ones are still downloading.',
+    );
+  });
 });
 
 describe('mirrorProgress', () => {

@@ -86,11 +86,16 @@ function attentionText(n: number): string {
  * The table's notice while the first mirror runs: results come only from what has arrived.
  * `shown`: the query's total; `filtered`: a filter or search narrows it.
  */
-export function partialResultsText(status: SyncStatus | null, shown: number, filtered: boolean): string | null {
+export function partialResultsText(
+  status: SyncStatus | null,
+  shown: number,
+  filtered: boolean,
+  nouns: readonly [one: string, many: string] = ['transaction', 'transactions'],
+): string | null {
   if (!isPartial(status)) return null;
   const progress = status?.progress && status.progress.total > 0 ? status.progress : null;
   const share = progress ? ` (${fmt(Math.min(progress.loaded, progress.total))} of ${fmt(progress.total)} records so far)` : '';
-  const noun = shown === 1 ? 'transaction' : 'transactions';
+  const noun = shown === 1 ? nouns[0] : nouns[1];
   return filtered
     ? `Showing ${fmt(shown)} matching ${noun} from the data downloaded so far${share}: older ones are still downloading and may match too.`
     : `Showing ${fmt(shown)} ${noun} downloaded so far${share}: older ones are still downloading.`;

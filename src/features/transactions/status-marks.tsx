@@ -1,5 +1,9 @@
 import type { TransactionView } from '../../data-access/types.ts';
 import { StatusPill, type PillTone } from '../../components/status-pill.tsx';
+import { SyncMark } from '../../components/sync-mark.tsx';
+
+/** The sync mark moved down to components/ (reimbursements show it too). */
+export { SyncMark, WAITING_TO_SYNC } from '../../components/sync-mark.tsx';
 
 /**
  * Card states in words that never collide with the sync words: an authorisation not yet
@@ -19,9 +23,6 @@ const CARD_STATE_TONES: Record<TransactionView['state'], PillTone> = {
   REVERSED: 'warn',
 };
 
-/** The sync word of an unsynced edit: "Waiting to sync" until the server confirms it. */
-export const WAITING_TO_SYNC = 'Waiting to sync';
-
 /**
  * The marks a row carries: its unsynced edit ("Waiting to sync", or "Failed" with the server's
  * reason) and its card state when it is not simply cleared. (Missing coding shows as the GL
@@ -38,31 +39,4 @@ export function StatusMarks({ row }: { row: TransactionView }) {
 
 export function CardStatePill({ state }: { state: TransactionView['state'] }) {
   return <StatusPill tone={CARD_STATE_TONES[state]}>{CARD_STATE_LABELS[state]}</StatusPill>;
-}
-
-export function SyncMark({ row }: { row: Pick<TransactionView, 'pending' | 'failure'> }) {
-  switch (row.pending) {
-    case null:
-      return null;
-    case 'pending':
-    case 'sending':
-      return (
-        <StatusPill tone="sync" title="Saved on this device; not yet confirmed by the server">
-          {WAITING_TO_SYNC}
-        </StatusPill>
-      );
-    case 'needs_step_up':
-      return (
-        <StatusPill tone="warn" title="Additional verification is needed for this action.">
-          Needs verification
-        </StatusPill>
-      );
-    case 'failed':
-    case 'conflict':
-      return (
-        <StatusPill tone="danger" title={row.failure?.message ?? 'Refused by the server'}>
-          Failed<span className="sr-only">: {row.failure?.message ?? 'refused by the server'}</span>
-        </StatusPill>
-      );
-  }
 }

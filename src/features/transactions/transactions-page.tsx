@@ -23,15 +23,13 @@ import type { Command } from '../../lib/commands.ts';
 import { usePageCommands } from '../../lib/page-commands.ts';
 import { footerHint } from '../../lib/shortcuts.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
+import { URL_WRITE_DELAY_MS, useInstantSearch } from '../../lib/use-instant-search.ts';
 import { CODE_COMMAND_ID, SEARCH_COMMAND_ID, takeSearchFocusRequest } from './commands.ts';
 
 /** The table's one-line key hint, from the shortcut registry. */
 const KEY_HINT = footerHint(['list', 'global']);
 
 const routeApi = getRouteApi('/_app/transactions');
-
-/** How long typing waits before the URL catches up (the query itself runs on every keystroke). */
-const URL_WRITE_DELAY_MS = 250;
 
 export function TransactionsPage() {
   const search = routeApi.useSearch();
@@ -47,7 +45,8 @@ export function TransactionsPage() {
     (patch: Partial<TransactionsSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),
     [navigate],
   );
-  const [q, setQ] = useInstantSearch(search.q, setSearch);
+  const writeQ = useCallback((next: string | undefined) => setSearch({ q: next, page: undefined }), [setSearch]);
+  const [q, setQ] = useInstantSearch(search.q, writeQ);
   const filter: TransactionFilter = useMemo(() => ({ ...filterFromSearch(search), q: q || undefined }), [search, q]);
   const sort = search.sort ?? DEFAULT_SORT;
   const key = queryKey(filter, sort);
@@ -239,31 +238,4 @@ export function TransactionsPage() {
       )}
     </div>
   );
-}
-
-/**
- * The search box's text is local state so every keystroke queries at once; the URL follows a
- * moment later (replace, not push), and a URL change from elsewhere (back button) wins.
- */
-function useInstantSearch(
-  urlQ: string | undefined,
-  setSearch: (patch: Partial<TransactionsSearch>) => void,
-): [string, (q: string) => void] {
-  const [q, setQ] = useState(urlQ ?? '');
-  const [seenUrlQ, setSeenUrlQ] = useState(urlQ);
-  // What we wrote ourselves: its echo from the router must not undo keystrokes typed since.
-  const [written, setWritten] = useState<string | undefined>(urlQ);
-  if (seenUrlQ !== urlQ) {
-    setSeenUrlQ(urlQ);
-    if (urlQ !== written && (urlQ ?? '') !== q) setQ(urlQ ?? '');
-  }
-  useEffect(() => {
-    if ((urlQ ?? '') === q) return;
-    const t = setTimeout(() => {
-      setWritten(q || undefined);
-      setSearch({ q: q || undefined, page: undefined });
-    }, URL_WRITE_DELAY_MS);
-    return () => clearTimeout(t);
-  }, [q, urlQ, setSearch]);
-  return [q, setQ];
 }

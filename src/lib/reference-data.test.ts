@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildReferenceView } from './use-reference-data.ts';
-import type { ReferenceData } from '../../data-access/types.ts';
+import { buildReferenceView } from './reference-data.ts';
+import type { ReferenceData } from '../data-access/types.ts';
 
 const mirrored = { business_id: '00000000-0000-4000-8000-000000000000', change_seq: 1, updated_at: '2026-01-01T00:00:00Z', deleted: false };
 const U = '10000000-0000-4000-8000-000000000001';

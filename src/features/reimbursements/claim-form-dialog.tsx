@@ -1,0 +1,233 @@
+import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { ReimbursementType } from '../../../schema/entities/reimbursement.ts';
+import { formatMoney } from '../../../schema/money.ts';
+import { latestClaimDate, PER_DIEM_DAILY_RATE, PER_DIEM_PARTIAL_DAY_SHARE } from '../../../schema/reimbursement-rules.ts';
+import { Button } from '../../components/button.tsx';
+import { Combobox } from '../../components/combobox.tsx';
+import { FormError } from '../../components/form-error.tsx';
+import { Modal } from '../../components/modal.tsx';
+import type { SelectOption } from '../../components/select-field.tsx';
+import { TextField } from '../../components/text-field.tsx';
+import type { DataClient } from '../../data-access/types.ts';
+import { errorText } from '../../lib/error-text.ts';
+import type { ReferenceView } from '../../lib/reference-data.ts';
+import { toastInfo } from '../../lib/toast-store.ts';
+import { distanceInMiles, mileagePreview, perDiemPreview } from './claim-amounts.ts';
+import { AmountField, DateField, DistanceField, MemoField } from './claim-fields.tsx';
+import {
+  claimValues, createCommand, emptyClaimValues, formErrors, updatePatch, type ClaimFieldErrors, type ClaimFormValues,
+} from './claim-form.ts';
+import type { ClaimView } from './claim-labels.ts';
+
+export interface ClaimFormDialogProps {
+  type: ReimbursementType;
+  /** Editing this claim (a draft or a rejected claim); creating a new one without it. */
+  claim?: ClaimView;
+  client: DataClient;
+  reference: ReferenceView;
+  /** The business's currency: an out-of-pocket claim's default. */
+  currency: string;
+  /** Values to start from (e.g. read from a receipt by OCR); the person can change them all. */
+  prefill?: Partial<ClaimFormValues>;
+  /** The receipts region (capture widget, thumbnails), plugged in by the receipts work; a placeholder without it. */
+  receipts?: ReactNode;
+  onClose(): void;
+  /** The claim's command is durable on this device (it syncs in the background). */
+  onSaved(id: string): void;
+  returnFocus?: () => HTMLElement | null | undefined;
+}
+
+const TITLES: Record<ReimbursementType, string> = {
+  OUT_OF_POCKET: 'New out-of-pocket claim',
+  MILEAGE: 'New mileage claim',
+  PER_DIEM: 'New per-diem claim',
+};
+const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
+const NONE: SelectOption = { value: '', label: 'None' };
+
+/** The person's local calendar date (YYYY-MM-DD): a claim's default date is their today. */
+export const localToday = (now = new Date()) =>
+  `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+
+/**
+ * The claim form of one type, in a Modal (a bottom sheet on a phone). "Save draft" and "Submit"
+ * run the create command (or update, then submit, when editing) through the worker: it works
+ * offline, and the row shows at once with its pending mark. Input is checked with the commands'
+ * own schemas and rules before anything is queued; on any refusal the form stays as typed.
+ */
+export function ClaimFormDialog(props: ClaimFormDialogProps) {
+  const { type, claim, client, reference } = props;
+  const [values, setValues] = useState<ClaimFormValues>(() => ({
+    ...(claim ? claimValues(claim) : emptyClaimValues(props.currency, localToday())),
+    ...props.prefill,
+  }));
+  const [errors, setErrors] = useState<ClaimFieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'draft' | 'submit' | null>(null);
+  // One id per dialog: a create refused here and sent again is still the same claim.
+  const id = useRef(claim?.id ?? crypto.randomUUID());
+  const set = <K extends keyof ClaimFormValues>(key: K, value: ClaimFormValues[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors((e) => (e[key] ? { ...e, [key]: undefined } : e));
+  };
+
+  const currencies = useMemo(
+    () => [...new Set([props.currency, values.currency, ...COMMON_CURRENCIES])],
+    [props.currency, values.currency],
+  );
+
+  async function save(submit: boolean) {
+    setFormError(null);
+    const now = new Date();
+    setBusy(submit ? 'submit' : 'draft');
+    try {
+      if (!claim) {
+        const built = createCommand(type, values, { id: id.current, submit, now });
+        if (!built.ok) return refuse(built.errors);
+        const result = await client.run(built.name, built.input as never);
+        if (!result.ok) return refuseServer(result.error);
+      } else {
+        const built = updatePatch(claim, values, now);
+        if (!built.ok) return refuse(built.errors);
+        if (built.patch) {
+          const result = await client.run('reimbursement.update', { reimbursement_id: claim.id, patch: built.patch });
+          if (!result.ok) return refuseServer(result.error);
+        }
+        if (submit) {
+          const result = await client.run('reimbursement.submit', { reimbursement_id: claim.id });
+          if (!result.ok) return refuseServer(result.error);
+        }
+      }
+      toastInfo(submit ? 'Submitted. It syncs in the background.' : claim ? 'Saved. It syncs in the background.' : 'Draft saved. It syncs in the background.');
+      props.onSaved(id.current);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  function refuse(fieldErrors: ClaimFieldErrors) {
+    setErrors(fieldErrors);
+    setFormError('Check the fields marked below.');
+  }
+  function refuseServer(error: { message: string; error_code: string; errors?: Record<string, string> }) {
+    if (error.errors) setErrors(formErrors(error.errors));
+    setFormError(errorText(error));
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    // Enter in a field submits with the first submit button: "Save draft", never a surprise submission.
+    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    void save(submitter?.value === 'submit');
+  }
+
+  const codingOptions = reference.options;
+  return (
+    <Modal
+      title={claim ? `Edit ${TITLES[type].replace(/^New /, '')}` : TITLES[type]}
+      onClose={props.onClose}
+      onSubmit={onSubmit}
+      returnFocus={props.returnFocus}
+      size="lg"
+    >
+      <FormError message={formError} />
+      <div className="modal-fields claim-fields">
+        {type === 'OUT_OF_POCKET' && (
+          <>
+            <TextField label="Merchant" value={values.merchant} autoFocus error={errors.merchant} onChange={(v) => set('merchant', v)} />
+            <DateField label="Date" value={values.transaction_date} max={latestClaimDate(new Date())} error={errors.transaction_date} onChange={(v) => set('transaction_date', v)} />
+            <AmountField
+              amount={values.amount}
+              currency={values.currency}
+              currencies={currencies}
+              error={errors.amount}
+              currencyError={errors.currency}
+              onAmount={(v) => set('amount', v)}
+              onCurrency={(v) => set('currency', v)}
+            />
+          </>
+        )}
+        {type === 'MILEAGE' && (
+          <>
+            <DateField label="Trip date" value={values.trip_date} max={latestClaimDate(new Date())} error={errors.trip_date} onChange={(v) => set('trip_date', v)} />
+            <DistanceField value={values.distance} unit={values.unit} error={errors.distance} onChange={(v) => set('distance', v)} onUnit={(u) => set('unit', u)} />
+            <TextField label="From" value={values.start_location} error={errors.start_location} onChange={(v) => set('start_location', v)} />
+            <TextField label="To" value={values.end_location} error={errors.end_location} onChange={(v) => set('end_location', v)} />
+            <MileageLine values={values} />
+          </>
+        )}
+        {type === 'PER_DIEM' && (
+          <>
+            <TextField label="Location" value={values.location} autoFocus error={errors.location} onChange={(v) => set('location', v)} />
+            <span className="claim-rate muted">
+              {formatMoney(PER_DIEM_DAILY_RATE, 'USD')} a day (default rate), {Math.round(PER_DIEM_PARTIAL_DAY_SHARE * 100)} % on the first and last day
+            </span>
+            <DateField label="Start date" value={values.start_date} error={errors.start_date} onChange={(v) => set('start_date', v)} />
+            <DateField label="End date" value={values.end_date} error={errors.end_date} onChange={(v) => set('end_date', v)} />
+            <PerDiemLine values={values} />
+          </>
+        )}
+        <MemoField value={values.memo} error={errors.memo} onChange={(v) => set('memo', v)} />
+        <CodingCombobox label="GL account" value={values.gl_account_id} options={codingOptions.glAccounts} error={errors.gl_account_id} onChange={(v) => set('gl_account_id', v)} />
+        <CodingCombobox label="Department" value={values.department_id} options={codingOptions.departments} error={errors.department_id} onChange={(v) => set('department_id', v)} />
+        {type === 'OUT_OF_POCKET' && <ReceiptsSlot>{props.receipts}</ReceiptsSlot>}
+      </div>
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={props.onClose}>
+          Cancel
+        </Button>
+        {/* Editing keeps the claim's status (a rejected claim stays rejected until resubmitted). */}
+        <Button type="submit" value="draft" loading={busy === 'draft'} disabled={busy !== null}>
+          {claim ? 'Save' : 'Save draft'}
+        </Button>
+        <Button type="submit" value="submit" variant="primary" loading={busy === 'submit'} disabled={busy !== null}>
+          {claim?.status === 'REJECTED' ? 'Resubmit' : 'Submit'}
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+/** "124 mi × $0.725 = $89.90", live, from the same rule the server applies. */
+function MileageLine({ values }: { values: ClaimFormValues }) {
+  const miles = distanceInMiles(values.distance, values.unit);
+  const preview = mileagePreview(miles, values.trip_date);
+  const converted = values.unit === 'km' && miles !== null ? `${values.distance.trim()} km = ${miles} mi · ` : '';
+  return (
+    <p className="claim-live claim-wide" aria-live="polite" data-testid="claim-live-amount">
+      <span className="field-label">Amount</span>{' '}
+      {preview.ok ? `${converted}${preview.text}` : (preview.text ?? 'Enter the distance and the trip date')}
+    </p>
+  );
+}
+
+/** "3 days = 2 travel days × $51.00 (75 %) + 1 full day × $68.00 = $170.00", live. */
+function PerDiemLine({ values }: { values: ClaimFormValues }) {
+  const preview = perDiemPreview(values.start_date, values.end_date);
+  return (
+    <p className="claim-live claim-wide" aria-live="polite" data-testid="claim-live-amount">
+      <span className="field-label">Amount</span> {preview.text ?? 'Enter the start and end dates'}
+    </p>
+  );
+}
+
+function CodingCombobox(props: { label: string; value: string; options: readonly SelectOption[]; error?: string; onChange(v: string): void }) {
+  return (
+    <div className="claim-coding">
+      <Combobox label={props.label} value={props.value} options={props.options} leading={[NONE]} onChange={props.onChange} />
+      {props.error && <span className="field-error">{props.error}</span>}
+    </div>
+  );
+}
+
+/**
+ * Where receipts go: the receipts work plugs its capture widget and thumbnails in through the
+ * `receipts` prop; until then a placeholder says what will be here.
+ */
+export function ReceiptsSlot({ children }: { children?: ReactNode }) {
+  return (
+    <div className="receipt-slot claim-wide" role="group" aria-label="Receipts">
+      {children ?? <p className="muted">Receipts: attaching a photo or PDF arrives soon.</p>}
+    </div>
+  );
+}

@@ -1,0 +1,185 @@
+import type { z } from 'zod';
+import { commandDef, type CommandName } from '../../../schema/commands/index.ts';
+import { claimErrors, TYPE_FIELDS } from '../../../schema/commands/reimbursement.ts';
+import type { ReimbursementPatch } from '../../../schema/api/calls-reimbursements.ts';
+import type { Reimbursement, ReimbursementType } from '../../../schema/entities/reimbursement.ts';
+import { validationMessages } from '../../../schema/errors.ts';
+import { currencyExponent, toMinorUnits } from '../../../schema/money.ts';
+import { distanceInMiles, type DistanceUnit } from './claim-amounts.ts';
+
+/**
+ * The claim forms' values (what the inputs hold, as typed) and their way to a command: the
+ * input is parsed with the command's own args schema and the resulting claim checked with
+ * `claimErrors`, exactly what the server does (server/domain/reimbursements.ts), so a claim the
+ * form accepts is one the server accepts. Errors come back per form field, in the §5 words with
+ * the field's label. Pure; tested.
+ */
+export interface ClaimFormValues {
+  merchant: string;
+  amount: string;
+  currency: string;
+  transaction_date: string;
+  distance: string;
+  unit: DistanceUnit;
+  start_location: string;
+  end_location: string;
+  trip_date: string;
+  location: string;
+  start_date: string;
+  end_date: string;
+  memo: string;
+  gl_account_id: string;
+  department_id: string;
+}
+export type ClaimField = keyof ClaimFormValues;
+export type ClaimFieldErrors = Partial<Record<ClaimField, string>>;
+
+export const CREATE_COMMANDS = {
+  OUT_OF_POCKET: 'reimbursement.create',
+  MILEAGE: 'reimbursement.createMileage',
+  PER_DIEM: 'reimbursement.createPerDiem',
+} as const satisfies Record<ReimbursementType, CommandName>;
+
+export const FIELD_LABELS: Record<string, string> = {
+  merchant: 'Merchant',
+  amount: 'Amount',
+  currency: 'Currency',
+  transaction_date: 'Date',
+  distance_miles: 'Distance',
+  start_location: 'From',
+  end_location: 'To',
+  trip_date: 'Trip date',
+  location: 'Location',
+  start_date: 'Start date',
+  end_date: 'End date',
+  memo: 'Memo',
+  gl_account_id: 'GL account',
+  department_id: 'Department',
+};
+
+export function emptyClaimValues(currency: string, today: string): ClaimFormValues {
+  return {
+    merchant: '', amount: '', currency, transaction_date: today,
+    distance: '', unit: 'mi', start_location: '', end_location: '', trip_date: today,
+    location: '', start_date: today, end_date: today,
+    memo: '', gl_account_id: '', department_id: '',
+  };
+}
+
+/** Minor units as the amount input shows them ("1250" USD → "12.50"). */
+export function amountText(minor: number, currency: string): string {
+  const exp = currencyExponent(currency);
+  return exp === 0 ? String(minor) : (minor / 10 ** exp).toFixed(exp);
+}
+
+/** A claim's values in the form (editing a draft or a rejected claim). */
+export function claimValues(c: Reimbursement): ClaimFormValues {
+  return {
+    merchant: c.merchant ?? '',
+    amount: c.type === 'OUT_OF_POCKET' ? amountText(c.amount, c.currency) : '',
+    currency: c.currency,
+    transaction_date: c.transaction_date,
+    distance: c.distance_miles === null ? '' : String(c.distance_miles),
+    unit: 'mi',
+    start_location: c.start_location ?? '',
+    end_location: c.end_location ?? '',
+    trip_date: c.trip_date ?? c.transaction_date,
+    location: c.location ?? '',
+    start_date: c.start_date ?? c.transaction_date,
+    end_date: c.end_date ?? c.transaction_date,
+    memo: c.memo ?? '',
+    gl_account_id: c.gl_account_id ?? '',
+    department_id: c.department_id ?? '',
+  };
+}
+
+const required = (s: string) => (s.trim() === '' ? undefined : s.trim());
+const nullable = (s: string) => (s.trim() === '' ? null : s.trim());
+
+/**
+ * The claim fields of one type as the API names them. A value that is not what the schema takes
+ * is passed on as typed, so the schema's own message says why ("amount must be a valid number").
+ */
+export function claimFields(type: ReimbursementType, v: ClaimFormValues): Record<string, unknown> {
+  const common = { memo: nullable(v.memo), gl_account_id: nullable(v.gl_account_id), department_id: nullable(v.department_id) };
+  switch (type) {
+    case 'OUT_OF_POCKET': {
+      const amount = required(v.amount);
+      const minor = amount === undefined ? undefined : toMinorUnits(amount.replace(/^[$€£¥]/, ''), v.currency);
+      return { ...common, merchant: nullable(v.merchant), amount: minor ?? amount, currency: v.currency, transaction_date: required(v.transaction_date) };
+    }
+    case 'MILEAGE': {
+      const distance = required(v.distance);
+      const miles = distance === undefined ? undefined : distanceInMiles(distance, v.unit);
+      return {
+        ...common,
+        distance_miles: miles ?? distance,
+        start_location: required(v.start_location),
+        end_location: required(v.end_location),
+        trip_date: required(v.trip_date),
+      };
+    }
+    case 'PER_DIEM':
+      return { ...common, location: required(v.location), start_date: required(v.start_date), end_date: required(v.end_date) };
+  }
+}
+
+/** A blank claim of the type, as the server starts one (its `skeleton`), for the rules to check. */
+export function blankClaim(id: string, type: ReimbursementType, now: Date): Reimbursement {
+  const at = now.toISOString();
+  return {
+    id, user_id: id, business_id: id, type, status: 'DRAFT', merchant: null, amount: 1, currency: 'USD',
+    transaction_date: at.slice(0, 10), memo: null, gl_account_id: null, department_id: null, distance_miles: null,
+    start_location: null, end_location: null, trip_date: null, location: null, start_date: null, end_date: null,
+    rejection_reason: null, submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+  };
+}
+
+/** API field errors → form field errors, worded with the fields' labels. */
+export function formErrors(errors: Record<string, string>): ClaimFieldErrors {
+  const out: ClaimFieldErrors = {};
+  for (const [path, message] of Object.entries(errors)) {
+    const key = path.replace(/^patch\./, '');
+    const field = (key === 'distance_miles' ? 'distance' : key) as ClaimField;
+    let text = message.replaceAll('patch.', '');
+    for (const [api, label] of Object.entries(FIELD_LABELS)) text = text.replaceAll(api, label.toLowerCase());
+    out[field] ??= text.charAt(0).toUpperCase() + text.slice(1);
+  }
+  return out;
+}
+
+export type CreateResult =
+  | { ok: true; name: (typeof CREATE_COMMANDS)[ReimbursementType]; input: Record<string, unknown> }
+  | { ok: false; errors: ClaimFieldErrors };
+
+/** A new claim's command and input, or why not (the command's schema, then the claim rules). */
+export function createCommand(type: ReimbursementType, v: ClaimFormValues, opts: { id: string; submit: boolean; now: Date }): CreateResult {
+  const name = CREATE_COMMANDS[type];
+  const def = commandDef(name);
+  const input = { ...claimFields(type, v), id: opts.id, submit: opts.submit };
+  const parsed = def.args.safeParse(input);
+  if (!parsed.success) return { ok: false, errors: formErrors(validationMessages(parsed.error as z.ZodError, input)) };
+  const errors = claimErrors(def.apply(blankClaim(opts.id, type, opts.now), parsed.data) as Reimbursement, opts.now);
+  if (Object.keys(errors).length > 0) return { ok: false, errors: formErrors(errors) };
+  return { ok: true, name, input };
+}
+
+export type UpdateResult = { ok: true; patch: ReimbursementPatch | null } | { ok: false; errors: ClaimFieldErrors };
+
+/** The edit of a claim: only the fields that changed, checked like a create (null: nothing changed). */
+export function updatePatch(claim: Reimbursement, v: ClaimFormValues, now: Date): UpdateResult {
+  const before = claimFields(claim.type, claimValues(claim));
+  const after = claimFields(claim.type, v);
+  const patch: Record<string, unknown> = {};
+  for (const key of ['memo', 'gl_account_id', 'department_id', ...TYPE_FIELDS[claim.type]]) {
+    if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) patch[key] = after[key];
+  }
+  if (Object.keys(patch).length === 0) return { ok: true, patch: null };
+  const def = commandDef('reimbursement.update');
+  const input = { reimbursement_id: claim.id, patch };
+  const parsed = def.args.safeParse(input);
+  if (!parsed.success) return { ok: false, errors: formErrors(validationMessages(parsed.error as z.ZodError, input)) };
+  const errors = claimErrors(def.apply(claim, parsed.data) as Reimbursement, now);
+  if (Object.keys(errors).length > 0) return { ok: false, errors: formErrors(errors) };
+  return { ok: true, patch: (parsed.data as { patch: ReimbursementPatch }).patch };
+}

@@ -1,0 +1,24 @@
+import { createRoute, type AnyRoute } from '@tanstack/react-router';
+import type { NavItem } from '../../lib/routing.ts';
+import { parseReimbursementsSearch } from './search-params.ts';
+import { ReimbursementsPage } from './reimbursements-page.tsx';
+
+/** Signed-in routes: the claims list (with its detail drawer), URL state typed by parseReimbursementsSearch. */
+export function reimbursementsRoutes<P extends AnyRoute>(parent: P) {
+  return [
+    createRoute({
+      getParentRoute: () => parent,
+      path: '/reimbursements',
+      validateSearch: parseReimbursementsSearch,
+      component: ReimbursementsPage,
+    }),
+  ] as const;
+}
+
+/** "Go to reimbursements" in the palette comes from this entry. */
+export const reimbursementsNav: readonly NavItem[] = [{ to: '/reimbursements', label: 'Reimbursements' }];
+
+/** "New reimbursement", "New mileage claim", "New per-diem claim". */
+export { reimbursementsCommands } from './commands.ts';
+/** What another feature (receipt capture, OCR prefill) plugs into the claim form. */
+export type { ClaimFormValues } from './claim-form.ts';

@@ -1,0 +1,265 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type Ref } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
+import { DEFAULT_PAGE_SIZE } from '../../../schema/constants.ts';
+import type { ReimbursementType } from '../../../schema/entities/reimbursement.ts';
+import { clampPageIndex, pageLabel } from '../../../schema/paging.ts';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { Skeleton } from '../../components/skeleton.tsx';
+import { Tabs } from '../../components/tabs.tsx';
+import { isModalLayerOpen } from '../../components/use-layer.ts';
+import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import type { Command } from '../../lib/commands.ts';
+import { useTableKeys } from '../../lib/list/use-table-keys.ts';
+import type { SelectionApi } from '../../lib/list/use-selection.ts';
+import { usePageCommands } from '../../lib/page-commands.ts';
+import { useReferenceData } from '../../lib/reference-data.ts';
+import { footerHint, matchShortcut, SHORTCUTS } from '../../lib/shortcuts.ts';
+import { partialResultsText } from '../../lib/sync-status-text.ts';
+import { useInstantSearch } from '../../lib/use-instant-search.ts';
+import { ClaimDrawer } from './claim-drawer.tsx';
+import { ClaimIcon } from './claim-icon.tsx';
+import { ClaimFormDialog } from './claim-form-dialog.tsx';
+import type { ClaimView } from './claim-labels.ts';
+import { clearNewClaimRequest, newClaimCommands, peekNewClaimRequest } from './commands.ts';
+import { NewClaimMenu } from './new-claim-menu.tsx';
+import { ReimbursementsTable } from './reimbursements-table.tsx';
+import { filterFromSearch, queryKey, STATUS_TABS, type ReimbursementsSearch, type StatusTab } from './search-params.ts';
+import { useClaimRows } from './use-claim-rows.ts';
+
+const routeApi = getRouteApi('/_app/reimbursements');
+/** The list's keys minus selection and coding (claims have no bulk action yet), plus 'n'. */
+const KEY_HINT = footerHint(['list', 'reimbursements', 'global'], SHORTCUTS.filter((s) => s.id !== 'list.toggle' && s.id !== 'list.code'));
+
+/** Claims have no bulk action: the table keys get a selection that holds nothing. */
+const NO_SELECTION: SelectionApi = {
+  ids: new Set<string>(),
+  toggle: () => undefined,
+  range: async () => undefined,
+  add: () => undefined,
+  selectAllMatching: async () => undefined,
+  clear: () => undefined,
+};
+
+type FormState = { type: ReimbursementType; claim?: ClaimView } | null;
+
+export function ReimbursementsPage() {
+  const search = routeApi.useSearch();
+  const navigate = routeApi.useNavigate();
+  const client = useDataClient();
+  const session = useAppState((s) => s.session);
+  const dataVersion = useAppState((s) => s.dataVersion);
+  const reference = useReferenceData(client, useAppState((s) => s.referenceVersion));
+  const currency = session?.business.currency ?? 'USD';
+
+  const setSearch = useCallback(
+    (patch: Partial<ReimbursementsSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),
+    [navigate],
+  );
+  const writeQ = useCallback((next: string | undefined) => setSearch({ q: next }), [setSearch]);
+  const [q, setQ] = useInstantSearch(search.q, writeQ);
+  const tab: StatusTab = search.status ?? 'all';
+  const filter = useMemo(() => filterFromSearch({ q, status: tab }), [q, tab]);
+  const key = queryKey(filter);
+  const owner = useMemo(() => ({ user_id: session?.user.id ?? '', business_id: session?.business.id ?? '' }), [session]);
+  const rows = useClaimRows(client, filter, dataVersion, owner);
+  const total = rows.total ?? 0;
+  const filtered = filter.q !== undefined || filter.statuses !== undefined;
+  const partial = useAppState((s) => (rows.total === null ? null : partialResultsText(s.status, total, filtered, ['reimbursement', 'reimbursements'])));
+  // A "New …" command run from another page asked for its form: open it with the list.
+  const [form, setForm] = useState<FormState>(() => {
+    const requested = peekNewClaimRequest();
+    return requested ? { type: requested } : null;
+  });
+  const [topPage, setTopPage] = useState(0);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const openNew = useCallback((type: ReimbursementType) => setForm({ type }), []);
+  const openRow = useCallback((row: ClaimView) => setSearch({ open: row.id }), [setSearch]);
+  const gridElement = useCallback(() => scrollRef.current?.closest<HTMLElement>('[role="grid"]'), []);
+  const closeDrawer = useCallback(() => {
+    setSearch({ open: undefined });
+    gridElement()?.focus();
+  }, [setSearch, gridElement]);
+  const focusSearch = useCallback(() => searchRef.current?.focus(), []);
+
+  useEffect(clearNewClaimRequest, []);
+  usePageCommands(useMemo<Command[]>(() => newClaimCommands((type) => openNew(type)), [openNew]));
+  useNewClaimKey(form === null, () => openNew('OUT_OF_POCKET'));
+
+  const active = useTableKeys({
+    key,
+    total,
+    rows,
+    selection: NO_SELECTION,
+    drawerOpen: search.open !== undefined,
+    dialogOpen: form !== null,
+    onOpen: openRow,
+    onCloseDrawer: closeDrawer,
+    onFocusSearch: focusSearch,
+  });
+  const onRowClick = useCallback(
+    (index: number, row: ClaimView) => {
+      active.set(index);
+      openRow(row);
+    },
+    [active, openRow],
+  );
+  const onVisibleRange = useCallback((first: number) => setTopPage(Math.floor(first / DEFAULT_PAGE_SIZE)), []);
+  const page = clampPageIndex(topPage, total, DEFAULT_PAGE_SIZE);
+  const nothingYet = rows.total === 0 && !filtered && !rows.waiting;
+
+  const list = (
+    <>
+      {partial && (
+        <p className="partial-notice" role="note" data-testid="partial-results">
+          {partial}
+        </p>
+      )}
+      {rows.total === null ? (
+        <ListSkeleton />
+      ) : nothingYet ? (
+        <EmptyState title="No reimbursements yet" icon={<ClaimIcon type="OUT_OF_POCKET" size={32} />} action={<NewClaimMenu label="New reimbursement" onChoose={openNew} />}>
+          Claim back what you paid yourself: a purchase, the miles you drove, or a trip’s per diem.
+        </EmptyState>
+      ) : (
+        <ReimbursementsTable
+          rows={rows}
+          total={total}
+          loaded={rows.total !== null}
+          filtered={filtered}
+          active={active.index}
+          openId={search.open}
+          queryKey={key}
+          scrollRef={scrollRef}
+          onRowClick={onRowClick}
+          onKeyDown={active.onGridKeyDown}
+          onFocus={active.onGridFocus}
+          onVisibleRange={onVisibleRange}
+        />
+      )}
+      <div className="table-footer muted">
+        <span className="spacer" />
+        <span className="kbd-hint" aria-hidden="true">{KEY_HINT}</span>
+      </div>
+    </>
+  );
+
+  return (
+    <div className="reimbursements">
+      <div className="page-header">
+        <h1>Reimbursements</h1>
+        {/* Only with words in it: an empty span named by aria-label is an ARIA error (axe). */}
+        {rows.total !== null && total > 0 && (
+          <span className="page-label" aria-label="Showing">
+            {pageLabel(page, DEFAULT_PAGE_SIZE, total)}
+          </span>
+        )}
+        <ClaimSearchBox ref={searchRef} value={q} onChange={setQ} onLeave={() => gridElement()?.focus()} />
+        <NewClaimMenu onChoose={openNew} />
+      </div>
+      <Tabs
+        label="Status"
+        tabs={STATUS_TABS.map((t) => ({ key: t.key, label: t.label, panel: list }))}
+        selected={tab}
+        onSelect={(next) => setSearch({ status: next === 'all' ? undefined : next })}
+      />
+      {search.open && (
+        <ClaimDrawer
+          id={search.open}
+          client={client}
+          reference={reference}
+          dataVersion={dataVersion}
+          owner={owner}
+          onEdit={(claim) => setForm({ type: claim.type, claim })}
+          onClose={closeDrawer}
+          returnFocus={gridElement}
+        />
+      )}
+      {form && (
+        <ClaimFormDialog
+          type={form.type}
+          claim={form.claim}
+          client={client}
+          reference={reference}
+          currency={currency}
+          onClose={() => setForm(null)}
+          onSaved={() => setForm(null)}
+          returnFocus={gridElement}
+        />
+      )}
+    </div>
+  );
+}
+
+function ListSkeleton() {
+  return (
+    <div className="claim-skeleton" aria-busy="true">
+      <span className="sr-only">Loading reimbursements…</span>
+      {Array.from({ length: 6 }, (_, i) => (
+        <Skeleton key={i} height={28} />
+      ))}
+    </div>
+  );
+}
+
+function ClaimSearchBox({ ref, ...props }: { ref: Ref<HTMLInputElement>; value: string; onChange(q: string): void; onLeave(): void }) {
+  return (
+    <div className="search">
+      <label htmlFor="reimb-search" className="sr-only">
+        Search reimbursements
+      </label>
+      <input
+        id="reimb-search"
+        ref={ref}
+        type="search"
+        placeholder="Search merchant, memo…"
+        autoComplete="off"
+        spellCheck={false}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' || e.key === 'Enter') {
+            e.preventDefault();
+            props.onLeave();
+          } else if (e.key === 'Escape') {
+            props.onLeave();
+          }
+        }}
+      />
+      {!props.value && (
+        <kbd className="search-hint" aria-hidden="true">
+          /
+        </kbd>
+      )}
+    </div>
+  );
+}
+
+/** Typing in a text field, a select or an editable element (where 'n' is a letter, not a command). */
+function typing(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
+}
+
+/** 'n' (from the shortcut registry): a new claim, unless typing, in a menu or under a dialog. */
+function useNewClaimKey(enabled: boolean, onNew: () => void) {
+  const latest = useRef(onNew);
+  useEffect(() => {
+    latest.current = onNew;
+  });
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.repeat || isModalLayerOpen()) return;
+      if (e.target instanceof Element && e.target.closest('[role="menu"]')) return;
+      const info = { key: e.key, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: typing(e.target) };
+      if (matchShortcut(info, ['reimbursements'])?.id !== 'reimbursements.new') return;
+      e.preventDefault();
+      latest.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [enabled]);
+}

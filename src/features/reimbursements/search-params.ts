@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import type { ReimbursementFilter, ReimbursementSort, ReimbursementStatus } from '../../../schema/entities/reimbursement.ts';
+
+/**
+ * The reimbursements route's URL state, flat strings (§5): the text search, the status tab and
+ * the claim open in the detail drawer. The list is always newest first (the mirror's indexed
+ * `date_desc`), so no sort or page lives here: the list is virtualised, not paged by hand.
+ */
+export const STATUS_TABS = [
+  { key: 'all', label: 'All', statuses: [] },
+  { key: 'draft', label: 'Drafts', statuses: ['DRAFT'] },
+  { key: 'submitted', label: 'Submitted', statuses: ['SUBMITTED'] },
+  { key: 'approved', label: 'Approved', statuses: ['APPROVED'] },
+  { key: 'paid', label: 'Paid', statuses: ['PAID'] },
+  { key: 'rejected', label: 'Rejected', statuses: ['REJECTED'] },
+] as const satisfies readonly { key: string; label: string; statuses: readonly ReimbursementStatus[] }[];
+export type StatusTab = (typeof STATUS_TABS)[number]['key'];
+
+const TAB_KEYS = STATUS_TABS.map((t) => t.key) as [StatusTab, ...StatusTab[]];
+
+export const reimbursementsSearchSchema = z.object({
+  q: z.string().max(200).optional(),
+  /** 'all' is the default and never written. */
+  status: z.enum(TAB_KEYS).optional(),
+  open: z.uuid().optional(),
+});
+export type ReimbursementsSearch = z.infer<typeof reimbursementsSearchSchema>;
+
+export const SORT: ReimbursementSort = 'date_desc';
+
+const SHAPE = reimbursementsSearchSchema.shape as Record<string, z.ZodType>;
+
+/** Each parameter on its own: a bad value drops that parameter, not the whole URL state. */
+export function parseReimbursementsSearch(raw: Record<string, unknown>): ReimbursementsSearch {
+  const out: Record<string, unknown> = {};
+  for (const [key, schema] of Object.entries(SHAPE)) {
+    const value = raw[key];
+    if (value === undefined || value === null || value === '') continue;
+    const parsed = schema.safeParse(typeof value === 'number' || typeof value === 'boolean' ? String(value) : value);
+    if (!parsed.success || parsed.data === undefined || parsed.data === '') continue;
+    if (key === 'status' && parsed.data === 'all') continue;
+    out[key] = parsed.data;
+  }
+  return out as ReimbursementsSearch;
+}
+
+/** The worker's filter for the URL state (a tab narrows by its statuses; `q` the claim text). */
+export function filterFromSearch(search: Pick<ReimbursementsSearch, 'q' | 'status'>): ReimbursementFilter {
+  const tab = STATUS_TABS.find((t) => t.key === (search.status ?? 'all'));
+  const filter: ReimbursementFilter = {};
+  const q = search.q?.trim();
+  if (q) filter.q = q;
+  if (tab && tab.statuses.length > 0) filter.statuses = [...tab.statuses];
+  return filter;
+}
+
+/** A stable key for a filter: equal queries get equal keys. */
+export function queryKey(filter: ReimbursementFilter): string {
+  return JSON.stringify([SORT, filter.q ?? '', filter.statuses ?? []]);
+}

@@ -1,0 +1,84 @@
+import { useEffect, useMemo, useState } from 'react';
+import { fullName } from '../../schema/entities/spend-user.ts';
+import type { DataClient, ReferenceData } from '../data-access/types.ts';
+import type { SelectOption } from '../components/select-field.tsx';
+
+const EMPTY: ReferenceData = {
+  departments: [],
+  locations: [],
+  gl_accounts: [],
+  tracking_categories: [],
+  users: [],
+  cards: [],
+};
+
+export interface ReferenceNames {
+  user(id: string): string;
+  department(id: string | null): string;
+  location(id: string | null): string;
+  glAccount(id: string | null): string;
+  trackingOption(categoryId: string, optionId: string | undefined): string;
+  card(id: string): string;
+}
+
+export interface ReferenceView {
+  data: ReferenceData;
+  names: ReferenceNames;
+  options: {
+    users: SelectOption[];
+    departments: SelectOption[];
+    locations: SelectOption[];
+    glAccounts: SelectOption[];
+  };
+}
+
+const byLabel = (a: SelectOption, b: SelectOption) => a.label.localeCompare(b.label);
+
+/** Shared by the features that code rows (transactions, reimbursements). Builds id → name lookups and sorted select options once per reference-data version. */
+export function buildReferenceView(data: ReferenceData): ReferenceView {
+  const users = new Map(data.users.map((u) => [u.id, fullName(u)]));
+  const departments = new Map(data.departments.map((d) => [d.id, d.name]));
+  const locations = new Map(data.locations.map((l) => [l.id, l.name]));
+  const gl = new Map(data.gl_accounts.map((g) => [g.id, `${g.code} ${g.name}`]));
+  const cards = new Map(data.cards.map((c) => [c.id, `${c.display_name} ··${c.last_four}`]));
+  const options = new Map(data.tracking_categories.map((c) => [c.id, new Map(c.options.map((o) => [o.id, o.name]))]));
+  const names: ReferenceNames = {
+    // Unknown ids read as blank: reference rows can arrive a moment after the first page.
+    user: (id) => users.get(id) ?? '',
+    department: (id) => (id ? (departments.get(id) ?? '') : ''),
+    location: (id) => (id ? (locations.get(id) ?? '') : ''),
+    glAccount: (id) => (id ? (gl.get(id) ?? '') : ''),
+    trackingOption: (cat, opt) => (opt ? (options.get(cat)?.get(opt) ?? '') : ''),
+    card: (id) => cards.get(id) ?? '',
+  };
+  const toOptions = (m: Map<string, string>) => [...m].map(([value, label]) => ({ value, label })).sort(byLabel);
+  return {
+    data,
+    names,
+    options: {
+      users: toOptions(users),
+      departments: toOptions(departments),
+      locations: toOptions(locations),
+      // Inactive GL accounts stay nameable (old coding) but are not offered for new coding.
+      glAccounts: data.gl_accounts
+        .filter((g) => g.active)
+        .map((g) => ({ value: g.id, label: `${g.code} ${g.name}` }))
+        .sort((a, b) => a.label.localeCompare(b.label, undefined, { numeric: true })),
+    },
+  };
+}
+
+/** Reference data from the mirror, refreshed when the worker reports it changed. */
+export function useReferenceData(client: DataClient, version: number): ReferenceView {
+  const [data, setData] = useState<ReferenceData>(EMPTY);
+  useEffect(() => {
+    let live = true;
+    void client.referenceData().then((d) => {
+      if (live) setData(d);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, version]);
+  return useMemo(() => buildReferenceView(data), [data]);
+}

@@ -1,0 +1,136 @@
+/**
+ * Issue 9 §4, end to end: the reimbursements screens offline. On real parts only: the built PWA
+ * (dist/) served by the real server (PGlite) in Debian's headless Chromium.
+ *
+ * The demo employee signs in (the service worker takes the page), opens Reimbursements (none yet),
+ * goes offline and creates three claims through the New menu: out of pocket, mileage (the live
+ * amount reads "124 mi × $0.725 = $89.90") and per diem (3 days at the default rate: $170.00).
+ * All three show at once, each "Waiting to sync"; an offline reload (from the service worker and
+ * the mirror) still shows them pending. Back online the outbox drains, the marks go, and the
+ * server holds each claim exactly once with the amounts in minor units.
+ */
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../../server/testing.ts';
+import {
+  launchBrowser, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
+} from '../support/browser.ts';
+import { userByEmail } from '../support/db-checks.ts';
+import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
+
+const EMPLOYEE = 'employee@demo.test';
+const PASSWORD = 'demo-password-1';
+const MERCHANT = 'E2E Blue Bottle Coffee';
+
+let server: TestServer;
+let browser: BrowserSession;
+
+beforeAll(async () => {
+  server = await startTestServer({ transactions: 50, serveDist: true });
+  browser = await launchBrowser({ baseURL: server.url });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const grid = (page: Page): Locator => page.getByRole('grid', { name: 'Reimbursements' });
+/** The data rows (the header row has column headers, not cells). */
+const claimRows = (page: Page): Locator => grid(page).getByRole('row').filter({ has: page.getByRole('gridcell') });
+
+/** Opens the "New" menu and the form of one claim type; returns the form's dialog. */
+async function openForm(page: Page, item: string, title: string): Promise<Locator> {
+  await page.getByRole('button', { name: 'New', exact: true }).click();
+  await page.getByRole('menuitem', { name: item }).click();
+  const dialog = page.getByRole('dialog', { name: title });
+  await dialog.waitFor({ state: 'visible' });
+  return dialog;
+}
+
+async function rowTexts(page: Page): Promise<string[]> {
+  return (await claimRows(page).allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+}
+
+describe('reimbursements offline, end to end', () => {
+  it('creates three claims offline, keeps them pending through an offline reload, and the server gets each once', async () => {
+    onTestFailed(() => {
+      if (browser?.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
+    });
+    const { page, context } = browser;
+    await page.goto('/');
+    await signIn(page, EMPLOYEE, PASSWORD);
+    await waitForServiceWorkerControl(page);
+    await waitForSyncStatus(page, 'All changes synced', 120_000);
+
+    await mainNav(page).getByRole('link', { name: 'Reimbursements' }).click();
+    await page.getByRole('heading', { name: 'Reimbursements', level: 1 }).waitFor({ state: 'visible' });
+    await page.getByText('No reimbursements yet').waitFor({ state: 'visible', timeout: 30_000 });
+
+    await context.setOffline(true);
+    await waitForSyncStatus(page, 'Offline');
+
+    // Out of pocket, submitted.
+    const pocket = await openForm(page, 'Out-of-pocket', 'New out-of-pocket claim');
+    await pocket.getByLabel('Merchant').fill(MERCHANT);
+    await pocket.getByLabel('Amount', { exact: true }).fill('12.34');
+    await pocket.getByRole('button', { name: 'Submit' }).click();
+    await pocket.waitFor({ state: 'detached' });
+
+    // Mileage, submitted: the amount is shown live from the IRS rate of the trip's year.
+    const mileage = await openForm(page, 'Mileage', 'New mileage claim');
+    await mileage.getByLabel('Trip date').fill('2026-03-02');
+    await mileage.getByLabel('Distance', { exact: true }).fill('124');
+    await mileage.getByLabel('From', { exact: true }).fill('Office');
+    await mileage.getByLabel('To', { exact: true }).fill('Client site');
+    await expect.poll(() => mileage.getByTestId('claim-live-amount').textContent()).toContain('124 mi × $0.725 = $89.90');
+    await mileage.getByRole('button', { name: 'Submit' }).click();
+    await mileage.waitFor({ state: 'detached' });
+
+    // Per diem, kept as a draft: 3 days at the default rate, 75 % on the first and last day.
+    const perDiem = await openForm(page, 'Per diem', 'New per-diem claim');
+    await perDiem.getByLabel('Location').fill('Chicago');
+    await perDiem.getByLabel('Start date').fill('2026-03-02');
+    await perDiem.getByLabel('End date').fill('2026-03-04');
+    const live = perDiem.getByTestId('claim-live-amount');
+    await expect.poll(() => live.textContent()).toContain('3 days');
+    expect(await live.textContent()).toContain('= $170.00');
+    await perDiem.getByRole('button', { name: 'Save draft' }).click();
+    await perDiem.waitFor({ state: 'detached' });
+
+    // All three at once, each with the pending-sync mark (and its own status word beside it).
+    await expect.poll(() => claimRows(page).count(), { timeout: 30_000 }).toBe(3);
+    let texts = await rowTexts(page);
+    expect(texts.every((t) => t.includes(WAITING_TO_SYNC))).toBe(true);
+    expect(texts.some((t) => t.includes(MERCHANT) && t.includes('$12.34') && t.includes('Submitted'))).toBe(true);
+    expect(texts.some((t) => t.includes('Office → Client site') && t.includes('$89.90'))).toBe(true);
+    expect(texts.some((t) => t.includes('Chicago') && t.includes('$170.00') && t.includes('Draft'))).toBe(true);
+
+    // An offline reload: the app from the service worker, the claims from the mirror and outbox.
+    const reloaded = await page.reload();
+    expect(reloaded?.fromServiceWorker()).toBe(true);
+    await waitForSyncStatus(page, 'Offline');
+    await expect.poll(() => claimRows(page).count(), { timeout: 30_000 }).toBe(3);
+    texts = await rowTexts(page);
+    expect(texts.every((t) => t.includes(WAITING_TO_SYNC))).toBe(true);
+
+    // Online: the outbox drains and the marks go.
+    await context.setOffline(false);
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
+    await expect.poll(async () => (await rowTexts(page)).filter((t) => t.includes(WAITING_TO_SYNC)).length, { timeout: 30_000 }).toBe(0);
+    expect(await claimRows(page).count()).toBe(3);
+
+    // The server holds each claim exactly once, amounts in minor units.
+    const employee = await userByEmail(server.db, server.businessId, EMPLOYEE);
+    const stored = await server.db.query<{ type: string; status: string; amount: string; merchant: string | null; distance_miles: string | null }>(
+      `SELECT type, status, amount::text AS amount, merchant, distance_miles::text AS distance_miles
+         FROM reimbursements WHERE business_id = $1 AND user_id = $2 AND NOT deleted ORDER BY type`,
+      [server.businessId, employee.id],
+    );
+    expect(stored.map((r) => ({ ...r, amount: Number(r.amount), distance_miles: r.distance_miles === null ? null : Number(r.distance_miles) }))).toEqual([
+      { type: 'MILEAGE', status: 'SUBMITTED', amount: 8990, merchant: null, distance_miles: 124 },
+      { type: 'OUT_OF_POCKET', status: 'SUBMITTED', amount: 1234, merchant: MERCHANT, distance_miles: null },
+      { type: 'PER_DIEM', status: 'DRAFT', amount: 17000, merchant: null, distance_miles: null },
+    ]);
+  }, 240_000);
+});
