@@ -25,6 +25,12 @@ describe('§5/§9 paging rules', () => {
     expect(pageLabel(index, size, total)).toBe(label);
   });
 
+  it('formats each number of the label with the given count format', () => {
+    const count = (n: number) => new Intl.NumberFormat('en-US').format(n);
+    expect(pageLabel(0, 50, 20149, count)).toBe('1-50 of 20,149');
+    expect(pageLabel(40, 50, 20149, count)).toBe('2,001-2,050 of 20,149');
+  });
+
   it('strips empty values, keeps empty strings unless asked, joins arrays, ISO dates', () => {
     const d = new Date('2026-01-02T03:04:05.000Z');
     expect(stripEmpty({ a: undefined, b: null, c: '', d: [], e: ['x', 'y'], f: d, g: 0, h: false })).toEqual({

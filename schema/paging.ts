@@ -33,12 +33,15 @@ export function clampPageIndex(index: number, total: number, pageSize: number): 
   return Math.min(Math.max(0, Math.trunc(index)), last);
 }
 
-/** §9: 'start-end of total', or a single number when total is 1 or less. */
-export function pageLabel(index: number, pageSize: number, total: number): string {
-  if (total <= 1) return String(total);
+/**
+ * §9: 'start-end of total', or a single number when total is 1 or less. `count` formats each
+ * number (the app passes its display format, so "1-50 of 20,149" matches every other count).
+ */
+export function pageLabel(index: number, pageSize: number, total: number, count: (n: number) => string = String): string {
+  if (total <= 1) return count(total);
   const start = index * pageSize + 1;
   const end = Math.min(total, (index + 1) * pageSize);
-  return `${start}-${end} of ${total}`;
+  return `${count(start)}-${count(end)} of ${count(total)}`;
 }
 
 /**

@@ -20,6 +20,7 @@ import { toggleTheme } from '../lib/theme-store.ts';
 import { CommandPalette } from './command-palette.tsx';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 import { useGlobalShortcuts } from './use-global-shortcuts.ts';
+import { formatCount } from '../lib/format.ts';
 
 /** The shell's own palette commands. */
 const SHELL_COMMANDS: readonly Command[] = [
@@ -118,7 +119,7 @@ function MirrorProgress() {
   if (!progress) return null;
   const label =
     progress.total > 0
-      ? `Downloading transactions for offline use: ${progress.loaded.toLocaleString()} of ${progress.total.toLocaleString()}`
+      ? `Downloading transactions for offline use: ${formatCount(progress.loaded)} of ${formatCount(progress.total)}`
       : 'Preparing offline copy…';
   return (
     <div className="mirror-progress">

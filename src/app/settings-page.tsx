@@ -17,6 +17,7 @@ import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
 import { useSignOut } from './use-sign-out.ts';
 import { formatBytes, requestPersistence, useStorageInfo } from '../lib/storage.ts';
+import { formatCount, formatLocalDateTime } from '../lib/format.ts';
 
 /**
  * /settings, composed here because its sections come from several features: Profile (the
@@ -75,7 +76,6 @@ function SessionsRow() {
   );
 }
 
-const WHEN = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * What this device keeps for offline use, told as it is: whether the first download is complete
@@ -110,7 +110,7 @@ function OfflineDataSection() {
     view.state === 'synced'
       ? 'Up to date: connected and every change is synced.'
       : data?.last_synced_at
-        ? `Last synced ${WHEN.format(new Date(data.last_synced_at))}.`
+        ? `Last synced ${formatLocalDateTime(data.last_synced_at)}.`
         : 'Not synced yet on this device.';
   return (
     <Section title="Offline data" description="Ledgerline keeps a copy of your data on this device so it works without a network.">
@@ -192,7 +192,7 @@ function DownloadAgainDialog({ onClose }: { onClose(): void }) {
     >
       <p>
         {blocked
-          ? `${waiting.toLocaleString('en-US')} ${waiting === 1 ? 'change' : 'changes'} made on this device ${waiting === 1 ? 'has' : 'have'} not synced yet. Changes are never deleted by a download: send them first (or discard the ones that failed), then download again.`
+          ? `${formatCount(waiting)} ${waiting === 1 ? 'change' : 'changes'} made on this device ${waiting === 1 ? 'has' : 'have'} not synced yet. Changes are never deleted by a download: send them first (or discard the ones that failed), then download again.`
           : 'No changes are waiting to sync on this device. Changes you make while it downloads are kept and sent as usual: a download never deletes them.'}
       </p>
       {!pageOnline && <p>You are offline. Connect to the internet to download again.</p>}

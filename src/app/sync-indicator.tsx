@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useAppState, useDataClient } from '../data-access/data-context.tsx';
 import type { DataClient, OutboxEntry } from '../data-access/types.ts';
-import { formatMoney } from '../../schema/money.ts';
+import { formatCount, formatLocalDateTime, formatMoney } from '../lib/format.ts';
 import { syncStatusView, waitingText } from '../lib/sync-status-text.ts';
 import { toastError } from '../lib/toast-store.ts';
 import { commandDef } from '../../schema/commands/index.ts';
@@ -94,7 +94,7 @@ function FailedChanges({ count }: { count: number }) {
               <li key={e.id}>
                 <div className="failed-what">
                   {what}
-                  <span className="muted"> · {new Date(e.created_at).toLocaleString()}</span>
+                  <span className="muted"> · {formatLocalDateTime(e.created_at)}</span>
                 </div>
                 <div className="failed-reason">
                   {e.state === 'needs_step_up'
@@ -132,7 +132,7 @@ async function describe(client: DataClient, e: OutboxEntry): Promise<Described> 
     const txn = await client.getTransaction(e.entity_ids[0]!).catch(() => null);
     if (txn) return { entry: e, what: `Coding of ${txn.merchant_name}, ${formatMoney(txn.amount, txn.currency)}` };
   }
-  const what = n === 1 ? '1 transaction' : `${n.toLocaleString()} transactions`;
+  const what = n === 1 ? '1 transaction' : `${formatCount(n)} transactions`;
   return { entry: e, what: coding ? `Coding of ${what}` : `${e.command} (${what})` };
 }
 

@@ -1,5 +1,6 @@
 import type { BusinessChoice, SessionInfo } from '../data-access/types.ts';
 import { showsBusinessSwitcher, switcherUsers } from '../../workers/business-choices.ts';
+import { formatCount } from './format.ts';
 
 /**
  * The business switcher's pure parts (§3, §6): which businesses it lists, which one a tab should
@@ -25,7 +26,7 @@ export function bootSwitchTarget(session: SessionInfo | null, tabBusinessId: str
 
 /** Said after switching away from a business whose outbox still holds edits. */
 export function leftBehindText(left: { business_name: string; changes: number }): string {
-  const what = left.changes === 1 ? '1 change' : `${left.changes.toLocaleString('en-US')} changes`;
+  const what = left.changes === 1 ? '1 change' : `${formatCount(left.changes)} changes`;
   const verb = left.changes === 1 ? "hasn't" : "haven't";
   return `${what} in ${left.business_name} ${verb} synced yet; they'll sync when you switch back`;
 }

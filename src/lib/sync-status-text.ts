@@ -1,4 +1,5 @@
 import type { SyncStatus } from '../data-access/types.ts';
+import { formatCount } from './format.ts';
 
 /**
  * What the sync indicator says, from the worker's SyncStatus alone (issue 8: truthful status).
@@ -20,7 +21,7 @@ export interface SyncView {
   tone: SyncTone;
 }
 
-const fmt = (n: number): string => n.toLocaleString('en-US');
+const fmt = formatCount;
 
 /** "N changes waiting to sync" (the indicator's words for edits not yet on the server). */
 export const waitingText = (pending: number): string =>

@@ -27,15 +27,15 @@ export function rowAt(page: Page, index: number): Locator {
 /** The first-mirror progress bar (shown only while the first mirror runs). */
 export const mirrorProgressBar = (page: Page): Locator => page.getByRole('progressbar');
 
-/** The §5 page label ("1-50 of 3000", or a single number for ≤ 1 result). */
+/** The §5 page label ("1-50 of 3,000", or a single number for ≤ 1 result). */
 export const pageLabel = (page: Page): Locator => page.getByLabel('Showing', { exact: true });
 
 /** The result total the page label states, or null while no result is shown. */
 export async function shownTotal(page: Page): Promise<number | null> {
   const text = ((await pageLabel(page).textContent()) ?? '').trim();
   if (!text) return null;
-  const m = /of\s+(\d+)$/.exec(text) ?? /^(\d+)$/.exec(text);
-  return m ? Number(m[1]) : null;
+  const m = /of\s+([\d,]+)$/.exec(text) ?? /^([\d,]+)$/.exec(text);
+  return m ? Number(m[1]!.replace(/,/g, '')) : null;
 }
 
 /** Waits until the page label states `total` results. */

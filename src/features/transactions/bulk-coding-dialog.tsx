@@ -7,6 +7,7 @@ import type { SelectOption } from '../../components/select-field.tsx';
 import { Combobox } from '../../components/combobox.tsx';
 import { CLEAR, KEEP, bulkPatch, emptyBulkForm, type BulkForm } from './coding-patch.ts';
 import type { ReferenceView } from './use-reference-data.ts';
+import { formatCount } from '../../lib/format.ts';
 
 export interface BulkCodingDialogProps {
   ids: string[];
@@ -26,7 +27,7 @@ export function BulkCodingDialog({ ids, client, reference, onDone, onCancel, ret
   const [form, setForm] = useState<BulkForm>(emptyBulkForm);
   const [busy, setBusy] = useState(false);
   const patch = bulkPatch(form);
-  const count = ids.length.toLocaleString();
+  const count = formatCount(ids.length);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { formatMoney } from '../../../schema/money.ts';
+import { formatMoney, formatUtcDateTime } from '../../lib/format.ts';
 import type { DataClient, TransactionView } from '../../data-access/types.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import type { SelectOption } from '../../components/select-field.tsx';
@@ -96,7 +96,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
           <div className="drawer-amount">{formatMoney(txn.amount, txn.currency)}</div>
           <dl className="facts">
             <dt>Date</dt>
-            <dd>{new Date(txn.occurred_at).toLocaleString()}</dd>
+            <dd>{formatUtcDateTime(txn.occurred_at)}</dd>
             <dt>Cardholder</dt>
             <dd>{names.user(txn.user_id)}</dd>
             <dt>Card</dt>

@@ -1,6 +1,7 @@
 import type { Ref } from 'react';
 import { Button } from '../../components/button.tsx';
 import { resultTotalsText, selectionTotalsText, type Totals } from './totals-text.ts';
+import { formatCount } from '../../lib/format.ts';
 
 export interface SearchBoxProps {
   ref: Ref<HTMLInputElement>;
@@ -78,13 +79,13 @@ export function BulkBar({ selected, totals, total, canCode, onSelectAll, onCode,
       <strong data-testid="selection-totals">{selectionTotalsText(selected, totals)}</strong>
       {selected < total && (
         <button type="button" className="btn-link" onClick={onSelectAll}>
-          Select all {total.toLocaleString()} matching
+          Select all {formatCount(total)} matching
         </button>
       )}
       <span className="spacer" />
       {canCode && (
         <Button variant="primary" size="sm" onClick={onCode}>
-          Code {selected.toLocaleString()}…
+          Code {formatCount(selected)}…
         </Button>
       )}
       <Button variant="ghost" size="sm" onClick={onClear}>

@@ -25,6 +25,7 @@ import { footerHint } from '../../lib/shortcuts.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { URL_WRITE_DELAY_MS, useInstantSearch } from '../../lib/use-instant-search.ts';
 import { CODE_COMMAND_ID, SEARCH_COMMAND_ID, takeSearchFocusRequest } from './commands.ts';
+import { formatCount } from '../../lib/format.ts';
 
 /** The table's one-line key hint, from the shortcut registry. */
 const KEY_HINT = footerHint(['list', 'global']);
@@ -89,7 +90,7 @@ export function TransactionsPage() {
     () => [
       { id: SEARCH_COMMAND_ID, label: 'Search transactions', group: 'Transactions', keywords: ['find', 'filter'], shortcut: 'list.search', run: focusSearch },
       ...(selectedCount > 0 && canCode
-        ? [{ id: CODE_COMMAND_ID, label: `Code selected (${selectedCount.toLocaleString()})`, group: 'Transactions', keywords: ['coding', 'bulk', 'gl account'], shortcut: 'list.code' as const, run: () => setBulkOpen(true) }]
+        ? [{ id: CODE_COMMAND_ID, label: `Code selected (${formatCount(selectedCount)})`, group: 'Transactions', keywords: ['coding', 'bulk', 'gl account'], shortcut: 'list.code' as const, run: () => setBulkOpen(true) }]
         : []),
     ],
     [focusSearch, selectedCount, canCode],
@@ -153,7 +154,7 @@ export function TransactionsPage() {
       <div className="page-header">
         <h1>Transactions</h1>
         <span className="page-label" aria-label="Showing">
-          {rows.total === null ? '' : pageLabel(page, DEFAULT_PAGE_SIZE, total)}
+          {rows.total === null ? '' : pageLabel(page, DEFAULT_PAGE_SIZE, total, formatCount)}
         </span>
         <SearchBox
           ref={searchRef}
@@ -208,7 +209,6 @@ export function TransactionsPage() {
         onVisibleRange={onVisibleRange}
       />
       <div className="table-footer muted">
-        {rows.tookMs !== null && `Searched on this device in ${Math.max(1, Math.round(rows.tookMs))} ms`}
         <span className="spacer" />
         <span className="kbd-hint" aria-hidden="true">{KEY_HINT}</span>
       </div>

@@ -1,5 +1,5 @@
 import { memo, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
-import { formatMoney } from '../../../schema/money.ts';
+import { formatDay, formatMoney } from '../../lib/format.ts';
 import type { TransactionSort } from '../../../schema/transaction-query.ts';
 import type { TransactionView } from '../../data-access/types.ts';
 import { ariaSort, nextSort, type SortableColumn } from './search-params.ts';
@@ -37,8 +37,6 @@ export interface TransactionsTableProps {
   onFocus(): void;
   onVisibleRange(first: number, last: number): void;
 }
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 
 /**
  * The transactions grid: its columns and rows over the shared virtual grid. One component for
@@ -171,7 +169,7 @@ const Row = memo(function Row({ index, top, row, names, selected, active, open, 
           onChange={(e) => onToggle(index, row, (e.nativeEvent as unknown as { shiftKey?: boolean }).shiftKey === true)}
         />
       </div>
-      <div role="gridcell" className="cell cell-date">{dateFormat.format(new Date(row.occurred_at))}</div>
+      <div role="gridcell" className="cell cell-date">{formatDay(row.occurred_at)}</div>
       <div role="gridcell" className="cell cell-merchant" title={row.merchant_category}>{row.merchant_name}</div>
       <div role="gridcell" className="cell cell-cardholder">{names.user(row.user_id)}</div>
       <div role="gridcell" className={`cell cell-amount${row.amount < 0 ? ' negative' : ''}`}>

@@ -1,0 +1,30 @@
+/**
+ * The one display format of the app (issue 8: "one date and number format, locale-aware, via
+ * Intl, across table, drawer and toasts"). Every count, money amount, date and time a screen shows
+ * goes through here, in the person's locale (the browser's first language; en-US where there is
+ * none, e.g. in unit tests).
+ */
+import { formatMoney as formatMoneyIn } from '../../schema/money.ts';
+
+export const DISPLAY_LOCALE: string =
+  (typeof navigator !== 'undefined' && (navigator.languages?.[0] ?? navigator.language)) || 'en-US';
+
+const countFormat = new Intl.NumberFormat(DISPLAY_LOCALE);
+/** A calendar day as the tables show it ("Nov 21, 2026"), read in UTC: a date-only value or the day of a UTC timestamp. */
+const dayFormat = new Intl.DateTimeFormat(DISPLAY_LOCALE, { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+/** The same day with the time of day, in UTC and marked so ("Nov 21, 2026, 12:31 AM UTC"). */
+const utcTimeFormat = new Intl.DateTimeFormat(DISPLAY_LOCALE, {
+  month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short',
+});
+/** A moment on this device's clock (sync times, history steps): "Nov 21, 2026, 7:35 PM". */
+const localTimeFormat = new Intl.DateTimeFormat(DISPLAY_LOCALE, { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+const asDate = (value: string | number | Date): Date =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
+
+export const formatCount = (n: number): string => countFormat.format(n);
+export const formatDay = (value: string | number | Date): string => dayFormat.format(asDate(value));
+export const formatUtcDateTime = (value: string | number | Date): string => utcTimeFormat.format(asDate(value));
+export const formatLocalDateTime = (value: string | number | Date): string => localTimeFormat.format(asDate(value));
+/** Money in minor units, in the display locale. */
+export const formatMoney = (minor: number, currency: string): string => formatMoneyIn(minor, currency, DISPLAY_LOCALE);
