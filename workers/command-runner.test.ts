@@ -19,6 +19,9 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'reimbursement.createPerDiem': { id: ROW(1), location: 'Chicago', start_date: '2026-03-01', end_date: '2026-03-03' },
   'reimbursement.update': { reimbursement_id: ROW(1), patch: { memo: 'one' } },
   'reimbursement.submit': { reimbursement_id: ROW(1) },
+  'receipt.upload': { receipt_id: testUuid(7, 1), content_type: 'image/png', size: 10, sha256: 'a'.repeat(64) },
+  'transaction.attachReceipt': { transaction_id: ROW(1), receipt_id: testUuid(7, 1) },
+  'transaction.detachReceipt': { transaction_id: ROW(1), receipt_id: testUuid(7, 1) },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

@@ -4,6 +4,7 @@ import {
   reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem, reimbursementSubmit, reimbursementUpdate,
 } from './reimbursement.ts';
 import { transactionBulkCode, transactionCode } from './transaction-code.ts';
+import { receiptUpload, transactionAttachReceipt, transactionDetachReceipt } from './receipt.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
@@ -14,6 +15,9 @@ const DEFINITIONS = [
   reimbursementCreatePerDiem,
   reimbursementUpdate,
   reimbursementSubmit,
+  receiptUpload,
+  transactionAttachReceipt,
+  transactionDetachReceipt,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];
