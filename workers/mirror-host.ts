@@ -1,6 +1,7 @@
 import { requestTimeoutMs } from '../schema/platform.ts';
 import { createSyncEngine, type SyncEngine } from '../sync/index.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
+import { receiptStoreFor } from './receipt-store.ts';
 import type { StoredSession } from './session-store.ts';
 import type { WorkerContext } from './worker-context.ts';
 
@@ -35,11 +36,11 @@ export class MirrorHost {
     hub.attach(runtime);
     if (stored.expired) hub.setPhase('signed_out');
     if (deps.sync === false) return;
-    this.withdraw = deps.elector.elect(`ledgerline-sync-${stored.db_name}`, (signal) => this.lead(runtime, signal));
+    this.withdraw = deps.elector.elect(`ledgerline-sync-${stored.db_name}`, (signal) => this.lead(runtime, signal, stored.db_name));
   }
 
   /** This tab won the lock: run the sync engine until leadership ends or the mirror closes. */
-  private lead(runtime: MirrorRuntime, signal: AbortSignal): void {
+  private lead(runtime: MirrorRuntime, signal: AbortSignal, dbName: string): void {
     if (this.runtime !== runtime || signal.aborted) return;
     const { deps, hub, platform } = this.ctx;
     const engine = createSyncEngine({
@@ -50,6 +51,8 @@ export class MirrorHost {
       mirror: runtime.mirror,
       outboxStore: runtime.outboxStore,
       optimistic: runtime.mirror,
+      // Upload commands read their bytes from the mirror's receipt store.
+      files: receiptStoreFor(dbName),
       onStatus: (s) => hub.setEngineStatus(s),
       leader: true,
       platform,
