@@ -57,7 +57,7 @@ export function ReceiptCapture({ onFiles, disabled = false, label = 'Add receipt
           e.currentTarget.value = '';
         }}
       />
-      <label htmlFor={inputId} className={buttonClass({ size: 'sm' })} aria-disabled={disabled || undefined}>
+      <label htmlFor={inputId} className={[buttonClass({ size: 'sm' }), disabled && 'receipt-drop-disabled'].filter(Boolean).join(' ')}>
         {label}
       </label>
       <span className="receipt-drop-hint">or drop photos or PDFs here</span>
