@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { receiptStateText, receiptStateTone } from './receipts.ts';
+import { distinctReceipts, receiptStateText, receiptStateTone } from './receipts.ts';
 
 describe('receipt upload state words', () => {
   it.each([
@@ -11,5 +11,12 @@ describe('receipt upload state words', () => {
   ] as const)('%j → %s', (view, text, tone) => {
     expect(receiptStateText(view)).toBe(text);
     expect(receiptStateTone(view.state)).toBe(tone);
+  });
+});
+
+describe('distinctReceipts', () => {
+  it('shows a receipt named by its client id and its server id once', () => {
+    const views = [{ id: 's', local_id: 'l' }, { id: 'l', local_id: 'l' }, { id: 'r1', local_id: null }, { id: 'r2', local_id: null }];
+    expect(distinctReceipts(views).map((v) => v.id)).toEqual(['s', 'r1', 'r2']);
   });
 });

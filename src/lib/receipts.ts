@@ -40,8 +40,9 @@ export function useReceipts(client: DataClient, ids: readonly string[], version:
     if (!key) return;
     let live = true;
     let urls: string[] = [];
-    void client.receipts(key.split(',')).then((views) => {
+    void client.receipts(key.split(',')).then((found) => {
       if (!live) return;
+      const views = distinctReceipts(found);
       urls = views.map((v) => (v.thumbnail ? URL.createObjectURL(v.thumbnail) : ''));
       setRead({ key, items: views.map((v, i) => ({ ...v, url: urls[i] || null })) });
     });
@@ -54,6 +55,20 @@ export function useReceipts(client: DataClient, ids: readonly string[], version:
 }
 
 const NONE: ReceiptItem[] = [];
+
+/**
+ * One entry per receipt: while an attach made offline is not yet confirmed, a row can name the
+ * same receipt by its client id and (from the server) by its server id.
+ */
+export function distinctReceipts<V extends Pick<ReceiptView, 'local_id'>>(views: readonly V[]): V[] {
+  const seen = new Set<string>();
+  return views.filter((v) => {
+    if (v.local_id === null) return true;
+    if (seen.has(v.local_id)) return false;
+    seen.add(v.local_id);
+    return true;
+  });
+}
 
 /** Tells the user what happened to each file: refusals by name, the rest in one line. */
 export function reportAdded(results: readonly AddReceiptResult[]): void {
