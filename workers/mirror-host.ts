@@ -1,7 +1,7 @@
 import { requestTimeoutMs } from '../schema/platform.ts';
 import { createSyncEngine, type SyncEngine } from '../sync/index.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
-import { receiptStoreFor } from './receipt-store.ts';
+import { deleteReceiptStore, receiptStoreFor } from './receipt-store.ts';
 import type { StoredSession } from './session-store.ts';
 import type { WorkerContext } from './worker-context.ts';
 
@@ -14,6 +14,7 @@ export class MirrorHost {
   runtime: MirrorRuntime | null = null;
   engine: SyncEngine | null = null;
   private withdraw: (() => void) | null = null;
+  private dbName: string | null = null;
 
   constructor(private readonly ctx: WorkerContext) {}
 
@@ -33,6 +34,7 @@ export class MirrorHost {
       onError: (e) => hub.setError(e instanceof Error ? e.message : String(e)),
     });
     this.runtime = runtime;
+    this.dbName = stored.db_name;
     hub.attach(runtime);
     if (stored.expired) hub.setPhase('signed_out');
     if (deps.sync === false) return;
@@ -79,7 +81,10 @@ export class MirrorHost {
     await engine?.stop();
     this.ctx.hub.detach();
     if (!runtime) return;
-    if (removeIfClean && runtime.outboxIndex.entries().length === 0) await runtime.remove();
-    else await runtime.close();
+    if (removeIfClean && runtime.outboxIndex.entries().length === 0) {
+      await runtime.remove();
+      // Every upload was delivered: the files are on the server.
+      if (this.dbName) await deleteReceiptStore(this.dbName).catch(() => undefined);
+    } else await runtime.close();
   }
 }

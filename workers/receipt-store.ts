@@ -123,6 +123,14 @@ export function receiptStoreFor(mirrorDbName: string): ReceiptStore {
   return store;
 }
 
+/** Deletes a mirror's receipt files (the mirror itself was deleted: nothing was left to send). */
+export async function deleteReceiptStore(mirrorDbName: string): Promise<void> {
+  const name = `${mirrorDbName}-receipts`;
+  const store = open.get(name) ?? new ReceiptStore(name, defaultOptions);
+  open.delete(name);
+  await store.delete();
+}
+
 /** Tests: the IndexedDB (fake-indexeddb) every store opened from now on uses. */
 export function useReceiptStoreOptions(options: DexieOptions | undefined): void {
   defaultOptions = options;
