@@ -162,6 +162,16 @@ describe('outbox lanes: uploads beside edits', () => {
     expect(t.seen).toHaveLength(1);
   });
 
+  it('an upload found sending after a reload is uploading no more: back to waiting, re-sent with its key', async () => {
+    const t = setup(async () => jsonResponse(201, RECEIPT));
+    await t.store.put({ ...t.upload(), state: 'sending', attempts: 1 });
+    await t.files.setUploadState(LOCAL, { kind: 'uploading' });
+    t.outbox.kick();
+    await t.outbox.whenIdle();
+    expect(t.files.states.get(LOCAL)).toEqual([{ kind: 'uploading' }, { kind: 'local' }, { kind: 'uploading' }, { kind: 'uploaded', server_id: SERVER }]);
+    expect(t.seen.map((r) => r.key)).toEqual(['up']);
+  });
+
   it('refuses an upload whose file is gone from the device, without a request', async () => {
     const t = setup(async () => jsonResponse(201, RECEIPT));
     t.files.files.clear();

@@ -94,6 +94,14 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   };
 
   const step = (event: LoopEvent) => void (state = nextLoopState(state, event));
+  /** The local file an upload entry sends, if it is one (unknown commands: none). */
+  const fileOf = (e: OutboxEntry): string | undefined => {
+    try {
+      return lookup(e.command).file?.(e.args);
+    } catch {
+      return undefined;
+    }
+  };
   const isPaused = () => state.kind === 'paused';
   const inFlight = (id: string) => [...flights.values()].some((f) => f.id === id);
 
@@ -131,6 +139,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           const recovered = transition(e, { type: 'recover' }, clock.now());
           await store.put(recovered);
           remember(recovered, e.id);
+          const fileId = fileOf(e);
+          if (fileId) await opts.files?.setUploadState(fileId, { kind: 'local' });
         }
       }
       return cache;
