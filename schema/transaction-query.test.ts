@@ -6,7 +6,7 @@ const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')
 const txn = (over: Partial<Transaction> = {}): Transaction => ({
   id: id(1), card_id: id(2), user_id: id(3), merchant_name: 'Delta', merchant_category: 'Airlines',
   amount: 45000, currency: 'USD', occurred_at: '2026-03-01T10:00:00.000Z', state: 'CLEARED', memo: null,
-  gl_account_id: null, department_id: id(20), location_id: null, tracking: {},
+  gl_account_id: null, department_id: id(20), location_id: null, tracking: {}, receipt_ids: [],
   business_id: id(9), change_seq: 1, updated_at: '2026-03-01T10:00:00.000Z', deleted: false, ...over,
 });
 
@@ -24,6 +24,8 @@ describe('transaction filter', () => {
     [{ to: '2026-02-28' }, false],
     [{ missing_coding: true }, true],
     [{ missing_coding: false }, false],
+    [{ missing_receipt: true }, true],
+    [{ missing_receipt: false }, false],
     [{ states: ['PENDING'] }, false],
   ])('%j → %s', (filter, expected) => {
     expect(matchesTransactionFilter(txn(), transactionFilterSchema.parse(filter))).toBe(expected);

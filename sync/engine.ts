@@ -1,5 +1,5 @@
 import type {
-  Clock, MirrorStore, OptimisticPort, OutboxEntry, OutboxStore, SessionPort, SyncStatus, Transport,
+  Clock, LocalFilesPort, MirrorStore, OptimisticPort, OutboxEntry, OutboxStore, SessionPort, SyncStatus, Transport,
 } from './ports.ts';
 import { createHttpClient, type HttpClient, type Platform } from './http.ts';
 import { createOutbox } from './outbox.ts';
@@ -14,6 +14,8 @@ export interface SyncEngineOptions {
   mirror: MirrorStore;
   outboxStore: OutboxStore;
   optimistic: OptimisticPort;
+  /** The device's files, for upload commands (the worker's receipt store). */
+  files?: LocalFilesPort;
   onStatus?: (status: SyncStatus) => void;
   /** Called with every outbox change (unfinished entries, oldest first), e.g. to mark rows. */
   onOutboxChange?: (entries: OutboxEntry[]) => void;
@@ -73,6 +75,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   });
   const outbox = createOutbox({
     store: opts.outboxStore, http, optimistic: opts.optimistic, clock: opts.clock, session,
+    ...(opts.files ? { files: opts.files } : {}),
     onChange: (entries) => {
       opts.onOutboxChange?.(entries);
       emit();

@@ -4,6 +4,7 @@ import { createFakeClock, fakeToken, hangingStep, jsonResponse, scriptedTranspor
 import { listTransactions, patchTransaction, searchTransactions, signIn, syncChanges } from '../schema/api/calls.ts';
 import { defineCall } from '../schema/api/define-call.ts';
 import { z } from 'zod';
+import { uploadReceipt } from '../schema/api/calls-receipts.ts';
 
 const TXN = '3f1c6b1e-8f0a-4e7b-9b3a-0c6f1d2e3a4b';
 const FULL = fakeToken(['default']);
@@ -31,6 +32,21 @@ const txnBody = {
 };
 
 describe('createHttpClient', () => {
+  it('sends an upload call\'s file raw, with its own Content-Type and the Idempotency-Key', async () => {
+    let seen: RequestInit | undefined;
+    const receipt = { id: TXN, content_type: 'image/png', size: 3, sha256: 'a'.repeat(64), created_at: '2026-01-01T00:00:00.000Z' };
+    const { http } = setup([], {
+      transport: async (_url, init) => ((seen = init), jsonResponse(201, receipt)),
+    });
+    const file = new Blob([Uint8Array.from([1, 2, 3])], { type: 'image/png' });
+    const res = await http.call(uploadReceipt, { file: { body: file, contentType: 'image/png' }, idempotencyKey: 'up-1' });
+    expect(res).toMatchObject({ ok: true, status: 201, data: receipt });
+    expect(seen?.body).toBe(file);
+    const headers = new Headers(seen?.headers);
+    expect(headers.get('content-type')).toBe('image/png');
+    expect(headers.get('idempotency-key')).toBe('up-1');
+  });
+
   it('builds the path, JSON body and headers of a PATCH, and parses the response', async () => {
     const { http, transport } = setup([jsonResponse(200, txnBody)]);
     const res = await http.call(patchTransaction, {

@@ -33,6 +33,11 @@ export type HttpResult<T> = { ok: true; status: number; data: T } | HttpFailure;
 export type CallOptions<C extends CallDef> = Partial<CallInput<C>> & {
   idempotencyKey?: string;
   signal?: AbortSignal;
+  /**
+   * An upload call's body (the catalogue's `upload` spec): the file's bytes, sent as they are
+   * with their Content-Type (a Blob goes out without being copied into memory first).
+   */
+  file?: { body: Blob | Uint8Array; contentType: string };
 };
 
 export interface HttpClient {
@@ -91,7 +96,13 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     }
     if (def.idempotent) headers[IDEMPOTENCY_HEADER] = o.idempotencyKey ?? newKey();
     const init: RequestInit = { method: def.method, headers };
-    if (BODY_METHODS.has(def.method) && o.body !== undefined) {
+    if (def.upload) {
+      const file = o.file ?? (o.body instanceof Uint8Array ? { body: o.body, contentType: 'application/octet-stream' } : null);
+      if (file) {
+        headers['Content-Type'] = file.contentType;
+        init.body = file.body as BodyInit;
+      }
+    } else if (BODY_METHODS.has(def.method) && o.body !== undefined) {
       headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(o.body);
     }

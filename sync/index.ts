@@ -1,6 +1,7 @@
 /** The sync engine's public API (the worker imports from here). */
 export type {
   Clock, Transport, SessionPort, MirrorStore, OutboxStore, OutboxEntry, OutboxState, OptimisticPort, SyncPhase, SyncStatus, PullCheckpoint,
+  LocalFilesPort, UploadState,
 } from './ports.ts';
 export { systemClock } from './ports.ts';
 export { createSyncEngine, type SyncEngine, type SyncEngineOptions } from './engine.ts';

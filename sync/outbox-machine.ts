@@ -1,7 +1,7 @@
 import type { CallDef } from '../schema/api/define-call.ts';
 import { STEP_UP_SCOPES, type StepUpScope } from '../schema/api/scopes.ts';
 import { commandDef, type CommandName } from '../schema/commands/index.ts';
-import type { AnyCommandDef, CommandPart } from '../schema/commands/define-command.ts';
+import { OUTBOX_LANES, type AnyCommandDef, type CommandPart, type OutboxLane } from '../schema/commands/define-command.ts';
 import type { EntityRefs, OutboxEntry, OutboxState } from './ports.ts';
 import type { ApiError, HttpResult } from './http.ts';
 import { backoffDelay, isKeyInFlight, parseRetryAfter } from './retry.ts';
@@ -128,20 +128,47 @@ const UNFINISHED: ReadonlySet<OutboxState> = new Set(['pending', 'sending', 'nee
 
 export const byAge = (a: OutboxEntry, b: OutboxEntry) => a.created_at - b.created_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
+/** How the scheduler sees a command: its lane and what orders it (unknown names: main, entities only). */
+export interface Scheduling {
+  lane: OutboxLane;
+  keys: readonly string[];
+}
+
+/** A lookup of command definitions (the schema's COMMANDS unless a test brings its own). */
+export type CommandLookup = (name: string) => AnyCommandDef;
+
+export function schedulingOf(entry: OutboxEntry, lookup: CommandLookup = commandDef): Scheduling {
+  let def: AnyCommandDef;
+  try {
+    def = lookup(entry.command);
+  } catch {
+    return { lane: 'main', keys: entry.entity_ids };
+  }
+  const after = def.after?.(entry.args) ?? [];
+  return { lane: def.lane ?? 'main', keys: after.length ? [...entry.entity_ids, ...after] : entry.entity_ids };
+}
+
 /**
  * FIFO per entity: the oldest pending entry whose backoff is over and that no older unfinished
- * entry shares an entity with. A failed, conflicting or parked older entry keeps blocking: the
+ * entry shares an entity (or an `after` id) with. A failed, conflicting or parked older entry keeps blocking: the
  * younger edit was made on top of the older one's optimistic state, so sending it alone could
  * apply a change the user never saw. It proceeds once the older one is retried or discarded.
  * Entries on other entities are not held up by one in backoff.
+ *
+ * Lanes: with `lane`, only an entry of that lane is returned, but entries of every lane hold
+ * their keys, so an attach still waits for the upload of its receipt in the upload lane while
+ * an unrelated coding edit goes past it.
  */
-export function nextEligible(entries: readonly OutboxEntry[], now: number): OutboxEntry | null {
+export function nextEligible(
+  entries: readonly OutboxEntry[], now: number, lane?: OutboxLane, lookup: CommandLookup = commandDef,
+): OutboxEntry | null {
   const held = new Set<string>();
   for (const e of [...entries].sort(byAge)) {
     if (!UNFINISHED.has(e.state)) continue;
-    const blocked = e.entity_ids.some((id) => held.has(id));
-    if (!blocked && e.state === 'pending' && e.not_before <= now) return e;
-    for (const id of e.entity_ids) held.add(id);
+    const s = schedulingOf(e, lookup);
+    const blocked = s.keys.some((id) => held.has(id));
+    if (!blocked && e.state === 'pending' && e.not_before <= now && (lane === undefined || s.lane === lane)) return e;
+    for (const id of s.keys) held.add(id);
   }
   return null;
 }
@@ -205,3 +232,5 @@ export function entityRefs(entry: OutboxEntry): EntityRefs {
 /** A command's definition, widened so the outbox can drive any of them the same way. */
 export type AnyCommand = AnyCommandDef;
 export { commandDef };
+
+export { OUTBOX_LANES, type OutboxLane };

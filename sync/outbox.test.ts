@@ -14,7 +14,7 @@ const T2 = '22222222-2222-4222-8222-222222222222';
 const TXN = {
   id: T1, card_id: T1, user_id: T1, merchant_name: 'Acme', merchant_category: 'Software', amount: 1,
   currency: 'USD', occurred_at: '2026-01-01T00:00:00Z', state: 'CLEARED', memo: 'm', gl_account_id: null,
-  department_id: null, location_id: null, tracking: {}, business_id: T1, change_seq: 9,
+  department_id: null, location_id: null, tracking: {}, receipt_ids: [], business_id: T1, change_seq: 9,
   updated_at: '2026-01-01T00:00:00Z', deleted: false,
 };
 const ok = () => jsonResponse(200, TXN);

@@ -129,6 +129,26 @@ export interface OptimisticPort {
   reapply?(entry: OutboxEntry): Promise<void>;
 }
 
+/** Where a local file's upload stands (what the UI shows beside its thumbnail). */
+export type UploadState =
+  | { kind: 'local' }
+  | { kind: 'uploading' }
+  | { kind: 'uploaded'; server_id: string }
+  | { kind: 'failed'; error: ErrorV2['error_v2'] };
+
+/**
+ * Files kept on the device for upload commands (a command definition's `file`): the worker's
+ * receipt store. The outbox stores nothing of a file itself; it reads the bytes when it sends.
+ */
+export interface LocalFilesPort {
+  /** The bytes and type of a local file, or null when it is no longer on the device. */
+  read(id: string): Promise<{ body: Blob | Uint8Array; contentType: string } | null>;
+  /** The server's ids of client ids whose upload answered one (absent: none yet). */
+  serverIds(ids: readonly string[]): Promise<Map<string, string>>;
+  /** An upload changed state: sending, back to waiting, uploaded (the server's id), refused. */
+  setUploadState(id: string, state: UploadState): Promise<void>;
+}
+
 export type SyncPhase = 'idle' | 'initial' | 'pulling' | 'live' | 'offline' | 'signed_out' | 'error';
 
 export interface SyncStatus {

@@ -186,7 +186,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, CommandApi, StatusApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, CommandApi, StatusApi, ReceiptApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -313,4 +313,53 @@ export interface StatusApi {
   ): Promise<() => void>;
   /** Tells the worker the page's online state (the main thread sees it first). */
   setOnline(online: boolean): Promise<void>;
+}
+
+/** A file picked or dropped in the UI, handed to the worker as is (a Blob crosses Comlink by reference). */
+export interface ReceiptFileInput {
+  name: string;
+  type: string;
+  file: Blob;
+}
+
+export type AddReceiptResult =
+  | { ok: true; name: string; receipt_id: string }
+  | { ok: false; name: string; error: ErrorV2['error_v2'] };
+
+/**
+ * A receipt as the UI shows it. `state`: `local` (on this device, waiting to upload),
+ * `uploading`, `uploaded`, `failed` (refused: `error` says why; the file stays on the device), or
+ * `remote` (attached elsewhere: not on this device, no thumbnail). Blobs, not URLs: the UI makes
+ * (and revokes) the object URLs.
+ */
+export interface ReceiptView {
+  /** The id asked for: a client id or the server's id (a transaction's receipt_ids hold either). */
+  id: string;
+  local_id: string | null;
+  server_id: string | null;
+  name: string;
+  content_type: string | null;
+  size: number | null;
+  sha256: string | null;
+  created_at: string | null;
+  state: 'local' | 'uploading' | 'uploaded' | 'failed' | 'remote';
+  error: string | null;
+  thumbnail: Blob | null;
+}
+
+/** Receipts on the device (issue 9 §2; handlers/receipts.ts, workers/receipt-store.ts). */
+export interface ReceiptApi {
+  /**
+   * Checks each file against the upload call's limits (type, size: refused with UPLOAD_7101 /
+   * 7103 / 7104 and nothing stored), keeps it on the device with its sha256 and thumbnail,
+   * queues its upload and, with `attach`, its attachment to that transaction. Offline-first:
+   * resolves once durable locally. The same bytes twice are one receipt.
+   */
+  addReceipts(files: ReceiptFileInput[], attach?: { transaction_id: string }): Promise<AddReceiptResult[]>;
+  /** The receipts named (client or server ids), in order; unknown here → `remote`. */
+  receipts(ids: string[]): Promise<ReceiptView[]>;
+  /** The full file of a receipt kept on this device. */
+  receiptFile(id: string): Promise<Blob | null>;
+  /** Removes a receipt from this device (and its upload, unless it is being sent). */
+  deleteLocalReceipt(id: string): Promise<CommandResult>;
 }

@@ -26,6 +26,9 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'reimbursement.cancelPayment': { reimbursement_id: ROW(1) },
   'approval.approve': { approval_id: ROW(1) },
   'approval.reject': { approval_id: ROW(1), reason: 'No receipt' },
+  'receipt.upload': { receipt_id: testUuid(7, 1), content_type: 'image/png', size: 10, sha256: 'a'.repeat(64) },
+  'transaction.attachReceipt': { transaction_id: ROW(1), receipt_id: testUuid(7, 1) },
+  'transaction.detachReceipt': { transaction_id: ROW(1), receipt_id: testUuid(7, 1) },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

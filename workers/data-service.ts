@@ -2,6 +2,7 @@ import type { DataApi } from './api.ts';
 import { commandHandlers } from './handlers/commands.ts';
 import { identityHandlers } from './handlers/identity.ts';
 import { queryHandlers } from './handlers/queries.ts';
+import { receiptHandlers } from './handlers/receipts.ts';
 import { sessionHandlers } from './handlers/session.ts';
 import { statusHandlers } from './handlers/status.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
@@ -26,6 +27,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...queryHandlers(ctx),
     ...commandHandlers(ctx),
     ...statusHandlers(ctx),
+    ...receiptHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

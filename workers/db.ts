@@ -1,8 +1,9 @@
 import {
-  createRxDatabase, getAllCollectionDocuments, removeCollectionStorages,
+  addRxPlugin, createRxDatabase, getAllCollectionDocuments, removeCollectionStorages,
   type RxCollection, type RxDatabase, type RxJsonSchema, type RxStorage,
 } from 'rxdb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { ENTITIES, LOCAL_COLLECTIONS, MIRRORED_COLLECTIONS, type MirroredCollection, type RowOf } from '../schema/collections.ts';
 import { mirrorJsonSchemas, type MirroredTransaction } from '../schema/mirror.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
@@ -150,6 +151,19 @@ export interface OpenOptions {
   multiInstance?: boolean;
 }
 
+addRxPlugin(RxDBMigrationSchemaPlugin);
+
+/**
+ * A mirrored collection stored under an older schema version is a cache of the server: each
+ * step drops its rows (RxDB refuses a changed schema under the same version, DB6), and
+ * `reconcileLayout` then re-pulls, since the layout names the versions.
+ */
+function dropRows(version: number): Record<number, () => null> {
+  const steps: Record<number, () => null> = {};
+  for (let v = 1; v <= version; v++) steps[v] = () => null;
+  return steps;
+}
+
 export async function openMirrorDatabase(opts: OpenOptions): Promise<MirrorDatabase> {
   const db = await createRxDatabase<MirrorCollections>({
     name: opts.name,
@@ -162,7 +176,7 @@ export async function openMirrorDatabase(opts: OpenOptions): Promise<MirrorDatab
   });
   const schemas = rxSchemas();
   await db.addCollections(
-    Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, { schema }])) as unknown as Parameters<typeof db.addCollections>[0],
+    Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, { schema, migrationStrategies: dropRows(schema.version) }])) as unknown as Parameters<typeof db.addCollections>[0],
   );
   await reconcileLayout(db);
   return db;

@@ -1,6 +1,7 @@
 import { requestTimeoutMs } from '../schema/platform.ts';
 import { createSyncEngine, type SyncEngine } from '../sync/index.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
+import { deleteReceiptStore, receiptStoreFor } from './receipt-store.ts';
 import type { StoredSession } from './session-store.ts';
 import type { WorkerContext } from './worker-context.ts';
 
@@ -13,6 +14,7 @@ export class MirrorHost {
   runtime: MirrorRuntime | null = null;
   engine: SyncEngine | null = null;
   private withdraw: (() => void) | null = null;
+  private dbName: string | null = null;
 
   constructor(private readonly ctx: WorkerContext) {}
 
@@ -32,14 +34,15 @@ export class MirrorHost {
       onError: (e) => hub.setError(e instanceof Error ? e.message : String(e)),
     });
     this.runtime = runtime;
+    this.dbName = stored.db_name;
     hub.attach(runtime);
     if (stored.expired) hub.setPhase('signed_out');
     if (deps.sync === false) return;
-    this.withdraw = deps.elector.elect(`ledgerline-sync-${stored.db_name}`, (signal) => this.lead(runtime, signal));
+    this.withdraw = deps.elector.elect(`ledgerline-sync-${stored.db_name}`, (signal) => this.lead(runtime, signal, stored.db_name));
   }
 
   /** This tab won the lock: run the sync engine until leadership ends or the mirror closes. */
-  private lead(runtime: MirrorRuntime, signal: AbortSignal): void {
+  private lead(runtime: MirrorRuntime, signal: AbortSignal, dbName: string): void {
     if (this.runtime !== runtime || signal.aborted) return;
     const { deps, hub, platform } = this.ctx;
     const engine = createSyncEngine({
@@ -50,6 +53,8 @@ export class MirrorHost {
       mirror: runtime.mirror,
       outboxStore: runtime.outboxStore,
       optimistic: runtime.mirror,
+      // Upload commands read their bytes from the mirror's receipt store.
+      files: receiptStoreFor(dbName),
       onStatus: (s) => hub.setEngineStatus(s),
       leader: true,
       platform,
@@ -76,7 +81,10 @@ export class MirrorHost {
     await engine?.stop();
     this.ctx.hub.detach();
     if (!runtime) return;
-    if (removeIfClean && runtime.outboxIndex.entries().length === 0) await runtime.remove();
-    else await runtime.close();
+    if (removeIfClean && runtime.outboxIndex.entries().length === 0) {
+      await runtime.remove();
+      // Every upload was delivered: the files are on the server.
+      if (this.dbName) await deleteReceiptStore(this.dbName).catch(() => undefined);
+    } else await runtime.close();
   }
 }

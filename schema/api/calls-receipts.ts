@@ -6,7 +6,7 @@ import { defineCall, uploadBodySchema } from './define-call.ts';
  * by content: uploading the same bytes again answers the same receipt. Reads follow the `owner`
  * rule on its uploaders (each uploader, their managers up the chain, business-wide roles).
  * A receipt is attached to transactions through `transactions/:id/receipts`; the transaction's
- * wire doc does not carry them (see server/CONTEXT.md).
+ * wire doc carries their ids (`receipt_ids`).
  */
 const scopes = { scopes: ['default'] } as const;
 
@@ -29,7 +29,12 @@ export type Receipt = z.infer<typeof receiptSchema>;
 const receiptParams = z.object({ receipt_uuid: z.uuid() });
 const transactionParams = z.object({ transaction_canonical_uuid: z.uuid() });
 /** The transaction's receipts that the caller may see, oldest attachment first. */
-const transactionReceiptsSchema = z.object({ transaction_id: z.uuid(), receipt_ids: z.array(z.uuid()) });
+const transactionReceiptsSchema = z.object({
+  transaction_id: z.uuid(),
+  receipt_ids: z.array(z.uuid()),
+  /** The transaction's change seq after the call (the feed carries `receipt_ids` from it on). */
+  change_seq: z.number().int().optional(),
+});
 
 /** The body is the file itself (`Content-Type` one of RECEIPT_CONTENT_TYPES, ≤ 10 MB). 201. */
 export const uploadReceipt = defineCall({

@@ -9,8 +9,9 @@ import type { ErrorCode } from '../errors.ts';
  * - `change_seq`: the response names the last change seq the command wrote
  *   (`{ change_seq }`); the command's effect stays on top of the stored rows until the change
  *   feed has delivered that seq (no flicker back to the old value).
+ * - `none`: the command changes no mirrored row (a file upload); nothing is confirmed.
  */
-export const CONFIRM_MODES = ['row', 'change_seq'] as const;
+export const CONFIRM_MODES = ['row', 'change_seq', 'none'] as const;
 export type ConfirmMode = (typeof CONFIRM_MODES)[number];
 
 /** What a command's `check` may ask the local mirror: rows of the command's collection. */
@@ -60,7 +61,28 @@ export interface CommandDef<
   /** A local refusal (error code) before anything is queued, or null. Runs once per call. */
   check?: (args: z.output<A>, mirror: CommandCheckContext) => ErrorCode | null;
   split?: CommandSplit<I>;
+  /**
+   * The outbox's lane (default `main`). Each lane sends one entry at a time and lanes run side by
+   * side, so a slow upload never holds back an unrelated edit; ordering across lanes still
+   * follows shared entities and `after`.
+   */
+  lane?: OutboxLane;
+  /**
+   * Ids besides `entityIds` this command is ordered by (e.g. a local receipt's client id): it
+   * waits while an older unfinished entry names one of them, as entity or `after`.
+   */
+  after?: (args: z.output<A>) => string[];
+  /**
+   * The args as sent, with client ids another command created replaced by the server's ids
+   * (`serverId` answers undefined for an id the server has not given another one).
+   */
+  resolve?: (args: z.output<A>, serverId: (clientId: string) => string | undefined) => z.output<A>;
+  /** A file upload: the client id of the local file whose bytes are the raw body. */
+  file?: (args: z.output<A>) => string;
 }
+
+export const OUTBOX_LANES = ['main', 'upload'] as const;
+export type OutboxLane = (typeof OUTBOX_LANES)[number];
 
 /** Any command, widened so the outbox and the worker can drive each of them the same way. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -73,6 +95,12 @@ export type AnyCommandDef = CommandDef<string, z.ZodType, MirroredCollection, Ca
   request: (args: any) => Partial<CallInput<CallDef>>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   check?: (args: any, mirror: CommandCheckContext) => ErrorCode | null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  after?: (args: any) => string[];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  resolve?: (args: any, serverId: (clientId: string) => string | undefined) => any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  file?: (args: any) => string;
 };
 
 /** `const N`: the name stays a literal type, so `CommandName` is derived from the registry. */

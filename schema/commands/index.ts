@@ -6,6 +6,7 @@ import {
   reimbursementPay, reimbursementResubmit, reimbursementSaveDraft, reimbursementSubmit, reimbursementUpdate,
 } from './reimbursement.ts';
 import { transactionBulkCode, transactionCode } from './transaction-code.ts';
+import { receiptUpload, transactionAttachReceipt, transactionDetachReceipt } from './receipt.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
@@ -23,6 +24,9 @@ const DEFINITIONS = [
   reimbursementCancelPayment,
   approvalApprove,
   approvalReject,
+  receiptUpload,
+  transactionAttachReceipt,
+  transactionDetachReceipt,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

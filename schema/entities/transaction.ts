@@ -28,12 +28,20 @@ export const transactionSchema = z.object({
   state: transactionStateSchema,
   memo: z.string().max(2000).nullable(),
   ...codingSchema.shape,
+  /**
+   * Receipts attached (issue 9 §2), oldest attachment first. Defaults to none so rows from a
+   * server that does not send it yet still parse. Locally, a receipt attached offline shows under
+   * its client id until the upload has landed and the feed brings the server's id.
+   */
+  receipt_ids: z.array(uuid).default([]),
   ...mirroredFields,
 });
 export type Transaction = z.infer<typeof transactionSchema>;
 
 /** A transaction misses coding when it has no GL account (what bookkeepers chase). */
 export const isMissingCoding = (t: Pick<Transaction, 'gl_account_id'>) => t.gl_account_id === null;
+/** A transaction misses its receipt when none is attached (issue 9 §2). */
+export const isMissingReceipt = (t: Pick<Transaction, 'receipt_ids'>) => t.receipt_ids.length === 0;
 
 /**
  * Transaction filters and sort, shared by the local query engine, the URL search params and
@@ -70,6 +78,9 @@ export const transactionFilterSchema = z.object({
   missing_coding: z
     .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
     .optional(),
+  missing_receipt: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+    .optional(),
 });
 export type TransactionFilter = z.infer<typeof transactionFilterSchema>;
 
@@ -87,6 +98,8 @@ export function matchesTransactionFilter(t: Transaction, f: TransactionFilter): 
   if (f.to && t.occurred_at.slice(0, 10) > f.to) return false;
   if (f.missing_coding === true && t.gl_account_id !== null) return false;
   if (f.missing_coding === false && t.gl_account_id === null) return false;
+  if (f.missing_receipt === true && t.receipt_ids.length > 0) return false;
+  if (f.missing_receipt === false && t.receipt_ids.length === 0) return false;
   return true;
 }
 

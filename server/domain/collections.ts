@@ -25,6 +25,15 @@ export interface ServerCollection {
 
 const mirrored = `'business_id', r.business_id, 'change_seq', r.change_seq, 'updated_at', ll_iso(r.updated_at), 'deleted', r.deleted`;
 
+/**
+ * A transaction's live receipts, oldest attachment first (issue 9 §2). Every viewer of the row
+ * sees the ids (whether a receipt is there is what "missing receipt" filters on); reading a file
+ * still follows the receipt's own visibility. An index lookup on transaction_receipts' key.
+ */
+const TRANSACTION_RECEIPT_IDS = `(SELECT coalesce(jsonb_agg(tr.receipt_id ORDER BY tr.created_at, tr.receipt_id), '[]'::jsonb)
+      FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id
+     WHERE tr.transaction_id = r.id AND NOT rc.deleted)`;
+
 const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> = {
   transactions: {
     table: 'transactions',
@@ -33,7 +42,7 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     'merchant_category', r.merchant_category, 'amount', r.amount, 'currency', r.currency,
     'occurred_at', ll_iso(r.occurred_at), 'state', r.state, 'memo', r.memo,
     'gl_account_id', r.gl_account_id, 'department_id', r.department_id, 'location_id', r.location_id,
-    'tracking', r.tracking, ${mirrored})`,
+    'tracking', r.tracking, 'receipt_ids', ${TRANSACTION_RECEIPT_IDS}, ${mirrored})`,
     sortKey: 'r.id::text',
   },
   users: {

@@ -4,14 +4,16 @@ import { isAdmin } from '../../schema/roles.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { findTransaction } from './transaction-sql.ts';
+import { findTransaction, touchTransactions } from './transaction-sql.ts';
 import type { Visibility } from './visibility.ts';
 
 /**
  * Receipts (issue 9 §2): files kept as bytea, one row per (business, sha256). Uploading bytes
  * the business already holds answers that receipt and records the caller as one more uploader
  * (`receipt_uploads`), so each uploader (and whoever sees them under the `owner` rule) can read
- * and attach it. Not mirrored: nothing here takes a change seq.
+ * and attach it. Receipts are not mirrored, but a transaction's wire doc carries its
+ * `receipt_ids`: attaching, detaching and deleting stamp the transactions they change with a
+ * change seq (`touchTransactions`), so the feed brings them.
  */
 
 const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
@@ -116,7 +118,8 @@ export async function deleteReceipt(tx: Queryable, user: ActingUser, vis: Visibi
   if (uploaded.length === 0 && !isAdmin(user)) {
     throw new ApiError('FORBIDDEN_7003', 'Only the person who uploaded a receipt, or an admin, can delete it.');
   }
-  await tx.query('DELETE FROM transaction_receipts WHERE receipt_id = $1', [id]);
+  const detached = await tx.query<{ transaction_id: string }>('DELETE FROM transaction_receipts WHERE receipt_id = $1 RETURNING transaction_id', [id]);
+  await touchTransactions(tx, user.business_id, detached.map((r) => r.transaction_id));
   await tx.query('DELETE FROM receipt_uploads WHERE receipt_id = $1', [id]);
   await tx.query('UPDATE receipts SET deleted = true, bytes = NULL WHERE id = $1', [id]);
   return { id, deleted: true as const };
@@ -131,7 +134,8 @@ async function transactionReceipts(db: Queryable, businessId: string, vis: Visib
       ORDER BY tr.created_at, r.id`,
     params,
   );
-  return { transaction_id: transactionId, receipt_ids: rows.map((r) => r.id) };
+  const [txn] = await db.query<{ change_seq: number }>('SELECT change_seq FROM transactions WHERE id = $1', [transactionId]);
+  return { transaction_id: transactionId, receipt_ids: rows.map((r) => r.id), change_seq: Number(txn?.change_seq ?? 0) };
 }
 
 async function visibleTransaction(db: Queryable, businessId: string, vis: Visibility, id: string): Promise<void> {
@@ -145,11 +149,12 @@ export async function attachReceipt(tx: Queryable, user: ActingUser, vis: Visibi
   if (!(await findReceipt(tx, user.business_id, vis, receiptId, 'share'))) {
     throw new ApiError('REQUEST_7004', 'The receipt was not found.');
   }
-  await tx.query(
+  const inserted = await tx.query(
     `INSERT INTO transaction_receipts (transaction_id, receipt_id, business_id, attached_by, created_at) VALUES ($1, $2, $3, $4, $5)
-     ON CONFLICT (transaction_id, receipt_id) DO NOTHING`,
+     ON CONFLICT (transaction_id, receipt_id) DO NOTHING RETURNING 1`,
     [transactionId, receiptId, user.business_id, user.id, now.toISOString()],
   );
+  if (inserted.length > 0) await touchTransactions(tx, user.business_id, [transactionId]);
   return transactionReceipts(tx, user.business_id, vis, transactionId);
 }
 
@@ -157,8 +162,9 @@ export async function attachReceipt(tx: Queryable, user: ActingUser, vis: Visibi
 export async function detachReceipt(tx: Queryable, user: ActingUser, vis: Visibility, transactionId: string, receiptId: string) {
   await visibleTransaction(tx, user.business_id, vis, transactionId);
   if (!(await findReceipt(tx, user.business_id, vis, receiptId))) throw new ApiError('REQUEST_7004', 'The receipt was not found.');
-  await tx.query('DELETE FROM transaction_receipts WHERE business_id = $1 AND transaction_id = $2 AND receipt_id = $3', [
+  const removed = await tx.query('DELETE FROM transaction_receipts WHERE business_id = $1 AND transaction_id = $2 AND receipt_id = $3 RETURNING 1', [
     user.business_id, transactionId, receiptId,
   ]);
+  if (removed.length > 0) await touchTransactions(tx, user.business_id, [transactionId]);
   return transactionReceipts(tx, user.business_id, vis, transactionId);
 }

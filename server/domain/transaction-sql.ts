@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { queryTerms, type TransactionFilter, type TransactionSort } from '../../schema/transaction-query.ts';
 import type { Queryable } from '../db/db.ts';
-import { COLLECTIONS } from './collections.ts';
+import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import type { Visibility } from './visibility.ts';
 import { visibleUsersClause } from './visibility.ts';
@@ -54,6 +54,10 @@ export function filterConditions(f: TransactionFilter, params: unknown[]): strin
   if (f.to) add(f.to, (p) => `r.occurred_at < ${utcDay(p)} + interval '1 day'`);
   if (f.missing_coding === true) out.push('r.gl_account_id IS NULL');
   if (f.missing_coding === false) out.push('r.gl_account_id IS NOT NULL');
+  const hasReceipt = `EXISTS (SELECT 1 FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id
+    WHERE tr.transaction_id = r.id AND NOT rc.deleted)`;
+  if (f.missing_receipt === true) out.push(`NOT ${hasReceipt}`);
+  if (f.missing_receipt === false) out.push(hasReceipt);
   return out;
 }
 
@@ -136,4 +140,21 @@ export async function findTransaction(
     params,
   );
   return rows[0]?.doc ?? null;
+}
+
+/**
+ * Stamps transactions with fresh change seqs (receipts attached or detached: the wire doc's
+ * `receipt_ids` changed), so the feed carries them. Inside `tx`, through writeMirrored.
+ */
+export async function touchTransactions(tx: Queryable, businessId: string, ids: readonly string[]): Promise<number | null> {
+  if (ids.length === 0) return null;
+  return writeMirrored(tx, businessId, ids.length, async ({ seqs }) => {
+    await tx.query(
+      `UPDATE transactions r SET change_seq = $3 + src.ord - 1, updated_at = now()
+         FROM unnest($2::uuid[]) WITH ORDINALITY AS src(id, ord)
+        WHERE r.business_id = $1 AND r.id = src.id`,
+      [businessId, ids, seqs.first],
+    );
+    return seqs.last;
+  });
 }

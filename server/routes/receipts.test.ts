@@ -182,8 +182,9 @@ describe.each(await testDatabases())('receipts on %s', (kind) => {
     const path = `/v1/auth/transactions/${txn}/receipts`;
     const first = await request(t.app, 'POST', path, { token: tokens.employee, body: { receipt_id: r.id } });
     expect(first.status, first.text).toBe(200);
-    expect(first.body).toEqual({ transaction_id: txn, receipt_ids: [r.id] });
+    expect(first.body).toEqual({ transaction_id: txn, receipt_ids: [r.id], change_seq: expect.any(Number) });
     const again = await request(t.app, 'POST', path, { token: tokens.employee, body: { receipt_id: r.id } });
+    // A repeat changes nothing, so the transaction keeps its seq.
     expect(again.body).toEqual(first.body);
     expect(await t.db.query('SELECT 1 FROM transaction_receipts WHERE transaction_id = $1', [txn])).toHaveLength(1);
     // The manager sees both; the outsider neither, and another business nothing.
@@ -198,9 +199,37 @@ describe.each(await testDatabases())('receipts on %s', (kind) => {
 
     const detached = await request(t.app, 'DELETE', `${path}/${second.id}`, { token: tokens.manager });
     expect(detached.status).toBe(200);
-    expect(detached.body).toEqual({ transaction_id: txn, receipt_ids: [r.id] });
+    expect(detached.body).toEqual({ transaction_id: txn, receipt_ids: [r.id], change_seq: expect.any(Number) });
     expect((await request(t.app, 'DELETE', `${path}/${second.id}`, { token: tokens.manager })).body).toEqual(detached.body);
     expect((await request(t.app, 'DELETE', `${path}/${r.id}`, { token: tokens.other })).status).toBe(404);
+  });
+
+  it('attach, detach and delete stamp the transaction: the feed carries its receipt_ids', async () => {
+    const txn = a.transactions.employee[5]!;
+    const doc = async () => (await request(t.app, 'GET', `/v1/auth/transactions/${txn}`, { token: tokens.employee })).body as { receipt_ids: string[]; change_seq: number };
+    const fedSince = async (after: number) => {
+      const res = await request(t.app, 'GET', `/v1/auth/sync/changes?after=${after}&limit=1000`, { token: tokens.employee });
+      expect(res.status, res.text).toBe(200);
+      const body = res.body as { changes: { collection: string; id: string; doc: { receipt_ids: string[]; change_seq: number } | null }[] };
+      return body.changes.filter((c) => c.collection === 'transactions' && c.id === txn).map((c) => c.doc!.receipt_ids);
+    };
+    const before = await doc();
+    expect(before.receipt_ids).toEqual([]);
+    const r = await uploaded('image/png');
+    const path = `/v1/auth/transactions/${txn}/receipts`;
+    const attached = await request(t.app, 'POST', path, { token: tokens.employee, body: { receipt_id: r.id } });
+    expect(attached.body.change_seq).toBeGreaterThan(before.change_seq);
+    expect(await doc()).toMatchObject({ receipt_ids: [r.id], change_seq: attached.body.change_seq });
+    expect(await fedSince(before.change_seq)).toEqual([[r.id]]);
+
+    const detached = await request(t.app, 'DELETE', `${path}/${r.id}`, { token: tokens.employee });
+    expect(detached.body.change_seq).toBeGreaterThan(attached.body.change_seq);
+    expect(await fedSince(attached.body.change_seq)).toEqual([[]]);
+
+    await request(t.app, 'POST', path, { token: tokens.employee, body: { receipt_id: r.id } });
+    const seq = (await doc()).change_seq;
+    expect((await request(t.app, 'DELETE', `${BASE}/${r.id}`, { token: tokens.employee })).status).toBe(200);
+    expect(await fedSince(seq)).toEqual([[]]);
   });
 
   it('deletes a receipt (uploader or admin only), detaching it everywhere; the same bytes can come back', async () => {

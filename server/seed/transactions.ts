@@ -240,6 +240,7 @@ export function buildTransactions(rng: Rng, ctx: TransactionContext, count: numb
       department_id: coded ? plan.departmentId : null,
       location_id: coded ? plan.locationId : null,
       tracking: coded ? tagTracking(rng, plan, ctx.coding.tracking) : {},
+      receipt_ids: [],
       business_id: ctx.businessId,
       change_seq: 0,
       updated_at: '',

@@ -126,6 +126,8 @@ type Described = { entry: OutboxEntry; what: string };
  * definition, not its name): the transaction's merchant and amount when it is one transaction.
  */
 async function describe(client: DataClient, e: OutboxEntry): Promise<Described> {
+  // A file upload names no row (the receipt is kept on this device until it is removed).
+  if (isUpload(e.command)) return { entry: e, what: 'Upload of a receipt file' };
   const coding = commandCollection(e.command) === 'transactions';
   const n = e.entity_ids.length;
   if (coding && n === 1) {
@@ -148,5 +150,13 @@ function commandCollection(name: string): string | null {
     return commandDef(name).collection;
   } catch {
     return null; // a command of a newer build: described by its name
+  }
+}
+
+function isUpload(name: string): boolean {
+  try {
+    return commandDef(name).file !== undefined;
+  } catch {
+    return false;
   }
 }

@@ -17,13 +17,17 @@ import type { WorkerCollection } from './worker-collection.ts';
  */
 
 /** A transaction as the worker holds it anywhere: stored, on the wire, or in the engine. */
-export type AnyTransactionRow = Omit<Transaction, 'deleted'> & { deleted?: boolean; occurred_desc?: number; server?: Transaction };
+export type AnyTransactionRow = Omit<Transaction, 'deleted' | 'receipt_ids'> & {
+  receipt_ids?: string[]; deleted?: boolean; occurred_desc?: number; server?: Transaction;
+};
 
 /**
  * The query engine's row: the entity as shown (commands applied), with `server`, the confirmed
  * server row underneath, while commands are on top (memory only, never stored).
  */
 export type EngineRow = Transaction & { occurred_desc: number; server: Transaction | undefined };
+
+const NO_RECEIPTS: string[] = [];
 
 /** The server's fields as one object literal (see RowShape: one hidden class). */
 export function serverRow(r: AnyTransactionRow): Transaction {
@@ -42,6 +46,8 @@ export function serverRow(r: AnyTransactionRow): Transaction {
     department_id: r.department_id,
     location_id: r.location_id,
     tracking: r.tracking,
+    // Rows stored before receipts were mirrored have none.
+    receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
     business_id: r.business_id,
     change_seq: r.change_seq,
     updated_at: r.updated_at,
@@ -65,6 +71,8 @@ function engineRow(r: AnyTransactionRow, server: Transaction | undefined): Engin
     department_id: r.department_id,
     location_id: r.location_id,
     tracking: r.tracking,
+    // Rows stored before receipts were mirrored have none.
+    receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
     business_id: r.business_id,
     change_seq: r.change_seq,
     updated_at: r.updated_at,
@@ -96,6 +104,8 @@ export function toMirrored(r: AnyTransactionRow): MirroredTransaction {
     department_id: r.department_id,
     location_id: r.location_id,
     tracking: r.tracking,
+    // Rows stored before receipts were mirrored have none.
+    receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
     business_id: r.business_id,
     change_seq: r.change_seq,
     updated_at: r.updated_at,
@@ -137,7 +147,7 @@ export function compileTransactionFilter(f: TransactionFilter): ((t: Transaction
     const states = new Set<string>(f.states);
     checks.push((t) => states.has(t.state));
   }
-  const { amount_min: min, amount_max: max, from, to, missing_coding: missing } = f;
+  const { amount_min: min, amount_max: max, from, to, missing_coding: missing, missing_receipt: noReceipt } = f;
   if (min !== undefined) checks.push((t) => t.amount >= min);
   if (max !== undefined) checks.push((t) => t.amount <= max);
   // occurred_at.slice(0, 10) < from  ⟺  occurred_at < from, as a date prefix sorts before its datetimes.
@@ -145,6 +155,8 @@ export function compileTransactionFilter(f: TransactionFilter): ((t: Transaction
   if (to) checks.push((t) => t.occurred_at.slice(0, 10) <= to);
   if (missing === true) checks.push((t) => t.gl_account_id === null);
   if (missing === false) checks.push((t) => t.gl_account_id !== null);
+  if (noReceipt === true) checks.push((t) => t.receipt_ids.length === 0);
+  if (noReceipt === false) checks.push((t) => t.receipt_ids.length > 0);
   if (checks.length === 0) return null;
   if (checks.length === 1) return checks[0]!;
   return (t) => {

@@ -9,6 +9,9 @@ import { CardStatePill, SyncMark } from './status-marks.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { Button } from '../../components/button.tsx';
 import type { ReferenceView } from './use-reference-data.ts';
+import { ReceiptCapture } from '../../components/receipt-capture.tsx';
+import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
+import { receiptStateText, receiptStateTone, useTransactionReceipts } from '../../lib/receipts.ts';
 
 export interface DetailDrawerProps {
   id: string;
@@ -77,6 +80,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
     }
   }
 
+  const receipts = useTransactionReceipts(client, txn ?? null, dataVersion);
   const { names, options, data } = reference;
   const changed = txn && form ? diffCoding(valuesOf(txn), form) !== null : false;
 
@@ -145,6 +149,17 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
             />
           ))}
           </fieldset>
+          <section className="receipts" aria-labelledby="receipts-heading">
+            <h3 id="receipts-heading" className="receipts-heading">Receipts</h3>
+            {receipts.receipts.length === 0 && <p className="receipts-empty">No receipt yet.</p>}
+            <ul className="receipt-list">
+              {receipts.receipts.map((r) => (
+                <ReceiptThumbnail key={r.id} name={r.name} url={r.url} contentType={r.content_type} stateText={receiptStateText(r)}
+                  tone={receiptStateTone(r.state)} onRemove={canCode ? () => void receipts.detach(r.id) : undefined} />
+              ))}
+            </ul>
+            {canCode && <ReceiptCapture onFiles={(files) => void receipts.add(files)} />}
+          </section>
           <div className="drawer-actions" hidden={!canCode}>
             <Button type="submit" variant="primary" loading={saving} disabled={!changed}>
               Save

@@ -67,6 +67,14 @@ export const FilterBar = memo(function FilterBar({ filter, currency, reference, 
         />
         Missing coding
       </label>
+      <label className="filter-check">
+        <input
+          type="checkbox"
+          checked={filter.missing_receipt === true}
+          onChange={(e) => onChange({ missing_receipt: e.target.checked ? true : undefined })}
+        />
+        Missing receipt
+      </label>
       {active && (
         <Button variant="ghost" size="sm" onClick={onClear}>
           Clear filters

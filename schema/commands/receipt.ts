@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { attachReceipt, detachReceipt, RECEIPT_CONTENT_TYPES, uploadReceipt } from '../api/calls-receipts.ts';
+import type { Transaction } from '../entities/transaction.ts';
+import { defineCommand } from './define-command.ts';
+
+/**
+ * Receipts (issue 9 §2) through the outbox. A receipt is captured offline under a client id (a
+ * uuid the device makes) and its bytes stay in the worker's file store; `receipt.upload` sends
+ * them in the `upload` lane, so a 10 MB file never holds back an unrelated edit. The server
+ * stores files by content, so its answer may name another id (the same bytes uploaded before):
+ * the file store keeps client id → server id, and commands naming the client id wait for the
+ * upload (`after`) and are sent with the server's id (`resolve`).
+ */
+
+const serverIdOf = <A extends { receipt_id: string }>(a: A, serverId: (id: string) => string | undefined): A => ({
+  ...a,
+  receipt_id: serverId(a.receipt_id) ?? a.receipt_id,
+});
+
+const allInMirror = (ids: readonly string[], mirror: { has(id: string): boolean }) =>
+  ids.every((id) => mirror.has(id)) ? null : ('REQUEST_7004' as const);
+
+export const receiptUpload = defineCommand({
+  name: 'receipt.upload',
+  args: z.object({
+    receipt_id: z.uuid(),
+    content_type: z.enum(RECEIPT_CONTENT_TYPES),
+    size: z.number().int().positive(),
+    sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  }),
+  // Receipts are not mirrored: the upload names no row (entityIds is empty), only its client id.
+  collection: 'transactions',
+  entityIds: () => [],
+  after: (a) => [a.receipt_id],
+  call: uploadReceipt,
+  // The body is the file, read from the file store when sent (`file`).
+  request: () => ({}),
+  file: (a) => a.receipt_id,
+  lane: 'upload',
+  apply: (row) => row,
+  confirm: 'none',
+});
+
+/** Pure: the transaction with the receipt attached (once). */
+export function applyAttach(txn: Transaction, receiptId: string): Transaction {
+  return txn.receipt_ids.includes(receiptId) ? txn : { ...txn, receipt_ids: [...txn.receipt_ids, receiptId] };
+}
+
+/** Pure: the transaction without the receipt. */
+export function applyDetach(txn: Transaction, receiptId: string): Transaction {
+  return txn.receipt_ids.includes(receiptId) ? { ...txn, receipt_ids: txn.receipt_ids.filter((id) => id !== receiptId) } : txn;
+}
+
+const transactionReceiptArgs = z.object({ transaction_id: z.uuid(), receipt_id: z.uuid() });
+
+export const transactionAttachReceipt = defineCommand({
+  name: 'transaction.attachReceipt',
+  args: transactionReceiptArgs,
+  collection: 'transactions',
+  entityIds: (a) => [a.transaction_id],
+  after: (a) => [a.receipt_id],
+  resolve: serverIdOf,
+  call: attachReceipt,
+  request: (a) => ({ params: { transaction_canonical_uuid: a.transaction_id }, body: { receipt_id: a.receipt_id } }),
+  apply: (txn, a) => applyAttach(txn, a.receipt_id),
+  // The answer names the transaction's change seq; the feed brings the row with the server's ids.
+  confirm: 'change_seq',
+  check: (a, mirror) => allInMirror([a.transaction_id], mirror),
+});
+
+export const transactionDetachReceipt = defineCommand({
+  name: 'transaction.detachReceipt',
+  args: transactionReceiptArgs,
+  collection: 'transactions',
+  entityIds: (a) => [a.transaction_id],
+  after: (a) => [a.receipt_id],
+  resolve: serverIdOf,
+  call: detachReceipt,
+  request: (a) => ({ params: { transaction_canonical_uuid: a.transaction_id, receipt_uuid: a.receipt_id } }),
+  apply: (txn, a) => applyDetach(txn, a.receipt_id),
+  confirm: 'change_seq',
+  check: (a, mirror) => allInMirror([a.transaction_id], mirror),
+});

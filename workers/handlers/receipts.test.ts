@@ -1,0 +1,111 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { spendUserSchema } from '../../schema/entities/spend-user.ts';
+import { businessSchema } from '../../schema/entities/business.ts';
+import { identitySchema } from '../../schema/entities/identity.ts';
+import { errorBody } from '../../schema/errors.ts';
+import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
+import type { Transport } from '../../sync/ports.ts';
+import { createDataService, type DataService } from '../data-service.ts';
+import { mirrorDbName } from '../db.ts';
+import { soleLeader } from '../leader.ts';
+import { receiptStoreFor, useReceiptStoreOptions } from '../receipt-store.ts';
+import { sha256Hex } from '../receipt-store-files.ts';
+import { SessionStore } from '../session-store.ts';
+import { BUSINESS_ID, makeTransactions, makeUser, seedMirrorDb, testUuid } from '../test-fixtures.ts';
+
+const USER = spendUserSchema.parse({
+  ...makeUser(1, 'Ada', 'Lovelace', { role: 'BUSINESS_ADMIN' }),
+  business_id: BUSINESS_ID, external_firm: null, has_finished_onboarding: true, is_business_locked: false,
+  user_permissions: [], payroll_currency: null, has_accepted_cardholder_agreement: true, impersonator: null,
+  acting_user_is_in_reporting_chain: false, external_firm_role: null,
+});
+const BUSINESS = businessSchema.parse({ id: BUSINESS_ID, name: 'Demo', currency: 'USD', status: 'ACTIVE', created_at: '2024-01-01T00:00:00.000Z' });
+const IDENTITY = identitySchema.parse({
+  id: testUuid(8, 1), email: USER.email, spend_users: [USER], external_firm_user: null, external_firm_applicant: null,
+  financing_application_users: [], identity_ofac_status: null,
+});
+const DB_NAME = mirrorDbName(BUSINESS_ID, USER.id);
+const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+
+/** Sign-in only: the sync engine is off, so everything here happens offline. */
+const transport: Transport = async (input) => {
+  const url = new URL(String(input));
+  if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(['default', 'low-risk']), mfa_required: false });
+  if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
+  return jsonResponse(404, errorBody('REQUEST_7004'));
+};
+
+let service: DataService | null = null;
+beforeEach(() => useReceiptStoreOptions({ indexedDB: new IDBFactory(), IDBKeyRange }));
+afterEach(async () => {
+  await service?.dispose();
+  service = null;
+  useReceiptStoreOptions(undefined);
+});
+
+async function signedIn() {
+  const idb = new IDBFactory();
+  const rows = await seedMirrorDb(idb, DB_NAME, makeTransactions(20, 3), 'Meals');
+  service = createDataService({
+    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
+    transport, clock: createFakeClock(), elector: soleLeader,
+    storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false, sync: false, defer: (fn) => fn(),
+  });
+  await service.init({ baseUrl: 'http://api.test' });
+  await service.signIn(USER.email, 'demo-password-1');
+  return { service, rows };
+}
+
+const png = (name = 'lunch.png', bytes = PNG) => ({ name, type: 'image/png', file: new Blob([bytes], { type: 'image/png' }) });
+
+describe('ReceiptApi (offline, fake-indexeddb)', () => {
+  it('keeps a file at once, queues its upload and its attach; the row shows it and is no longer missing a receipt', async () => {
+    const { service, rows } = await signedIn();
+    const txn = rows[0]!.id;
+    const [added] = await service.addReceipts([png()], { transaction_id: txn });
+    expect(added).toMatchObject({ ok: true, name: 'lunch.png' });
+    const id = (added as { receipt_id: string }).receipt_id;
+
+    const stored = await receiptStoreFor(DB_NAME).get(id);
+    expect(stored).toMatchObject({ content_type: 'image/png', size: PNG.length, sha256: await sha256Hex(PNG), upload: { kind: 'local' }, server_id: null });
+    const outbox = await service.outbox();
+    expect(outbox.map((e) => [e.command, e.state])).toEqual([['receipt.upload', 'pending'], ['transaction.attachReceipt', 'pending']]);
+    expect((await service.getTransaction(txn))?.receipt_ids).toEqual([id]);
+    const missing = await service.queryTransactions({ filter: { missing_receipt: true }, sort: 'occurred_desc', offset: 0, limit: 100 });
+    expect(missing.total).toBe(rows.length - 1);
+    expect(missing.rows.map((r) => r.id)).not.toContain(txn);
+
+    const [view] = await service.receipts([id]);
+    expect(view).toMatchObject({ id, local_id: id, state: 'local', name: 'lunch.png', error: null });
+    expect(await (await service.receiptFile(id))?.arrayBuffer()).toEqual(PNG.buffer);
+  });
+
+  it('refuses a file the upload call would refuse, storing and queueing nothing; the same bytes twice are one receipt', async () => {
+    const { service, rows } = await signedIn();
+    const results = await service.addReceipts([
+      { name: 'notes.txt', type: 'text/plain', file: new Blob(['hello']) },
+      { name: 'empty.png', type: 'image/png', file: new Blob([]) },
+      png('a.png'),
+      png('again.png'),
+    ], { transaction_id: rows[1]!.id });
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.error_code))).toEqual(['UPLOAD_7101', 'UPLOAD_7104', 'ok', 'ok']);
+    expect((results[0] as { error: { message: string } }).error.message).toContain('notes.txt');
+    const ids = results.filter((r) => r.ok).map((r) => (r as { receipt_id: string }).receipt_id);
+    expect(ids[0]).toBe(ids[1]);
+    const outbox = await service.outbox();
+    expect(outbox.filter((e) => e.command === 'receipt.upload')).toHaveLength(1);
+    expect((await service.getTransaction(rows[1]!.id))?.receipt_ids).toEqual([ids[0]]);
+  });
+
+  it('removes a local receipt and its queued upload; unknown ids read as stored on the server', async () => {
+    const { service } = await signedIn();
+    const [added] = await service.addReceipts([png()]);
+    const id = (added as { receipt_id: string }).receipt_id;
+    expect(await service.deleteLocalReceipt(id)).toMatchObject({ ok: true });
+    expect(await service.outbox()).toEqual([]);
+    const [view] = await service.receipts([id]);
+    expect(view).toMatchObject({ id, state: 'remote', local_id: null, thumbnail: null });
+  });
+});
