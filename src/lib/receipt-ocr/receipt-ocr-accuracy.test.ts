@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OCR_MODEL } from '../../../build/ocr-assets.ts';
-import { RECEIPTS_DIR, readTruth, scoreFields, tally, type FieldScore } from '../../../tests/fixtures/receipts/score.ts';
+import { RECEIPTS_DIR, readTruth, scoreFields, tally, type FieldScore } from './receipt-score.ts';
 import { createOcrEngine } from './ocr-engine.ts';
 
 const require = createRequire(import.meta.url);
