@@ -22,7 +22,9 @@ const RESOLVED_ID = `\0${OCR_VIRTUAL_ID}`;
 /**
  * The model: `4.0.0_best_int` (2.9 MB gzip), the LSTM network tesseract.js itself picks for an
  * LSTM-only engine. `4.0.0` is 10.9 MB gzip because it also carries the legacy engine's data, which
- * the LSTM-only core never reads; on the fixtures both read every amount and date (bench/ocr.ts).
+ * the LSTM-only core never reads. Measured in Chromium on the 12 generated receipts (bench/ocr.ts,
+ * 2026-11-23): both read 12/12 amounts, dates and merchants; best_int starts in 0.9 s (4.0.0:
+ * 2.5 s) and reads a receipt in 292 ms median (4.0.0: 355 ms).
  */
 export const OCR_MODEL = '4.0.0_best_int';
 
