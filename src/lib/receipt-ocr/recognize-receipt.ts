@@ -41,14 +41,47 @@ export function localToday(d = new Date()): string {
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 }
 
+/**
+ * The longest side OCR gets. A 12-megapixel phone photo of a receipt still has ~30 px letters at
+ * this size, and tesseract's time and memory grow with the pixel count.
+ */
+export const MAX_SIDE = 2400;
+
+/**
+ * A large photo scaled down (and turned upright by its EXIF orientation, which createImageBitmap
+ * applies and tesseract's own decoder does not); anything small, or undecodable here, as it is.
+ */
+async function fitForOcr(image: Blob): Promise<Blob> {
+  if (typeof createImageBitmap !== 'function' || typeof OffscreenCanvas !== 'function') return image;
+  let bitmap: ImageBitmap;
+  try {
+    bitmap = await createImageBitmap(image);
+  } catch {
+    return image; // tesseract may still read a format the browser cannot decode
+  }
+  try {
+    const scale = MAX_SIDE / Math.max(bitmap.width, bitmap.height);
+    if (scale >= 1) return image;
+    const canvas = new OffscreenCanvas(Math.round(bitmap.width * scale), Math.round(bitmap.height * scale));
+    const ctx = canvas.getContext('2d');
+    if (!ctx) return image;
+    ctx.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    return await canvas.convertToBlob({ type: 'image/png' });
+  } finally {
+    bitmap.close();
+  }
+}
+
 /** Reads a receipt image (a photo, a scan, a PNG) into text and the form's fields. */
-export function recognizeReceipt(image: Blob, opts: RecognizeReceiptOptions = {}): Promise<ReceiptOcrResult> {
+export async function recognizeReceipt(image: Blob, opts: RecognizeReceiptOptions = {}): Promise<ReceiptOcrResult> {
   const parse: ParseReceiptOptions = {
     defaultCurrency: opts.defaultCurrency ?? 'USD',
     today: opts.today ?? localToday(),
     ...(opts.dateOrder ? { dateOrder: opts.dateOrder } : {}),
   };
-  return getEngine().recognize(image, parse, opts.onProgress);
+  const t0 = performance.now();
+  const result = await getEngine().recognize(await fitForOcr(image), parse, opts.onProgress);
+  return { ...result, ms: performance.now() - t0 };
 }
 
 /**
