@@ -66,6 +66,7 @@ export async function measureReceiptOcr(b: BrowserSession, distDir: string, log:
   const dir = await ocrDir(distDir);
   const { today, receipts } = readTruth();
   const images = await Promise.all(receipts.map((r) => readFile(join(RECEIPTS_DIR, r.file))));
+  const cspBefore = b.cspViolations.length;
   const page = await b.context.newPage();
   try {
     await page.goto('/sign-in');
@@ -93,7 +94,7 @@ export async function measureReceiptOcr(b: BrowserSession, distDir: string, log:
         receipt_ocr_engine_start_ms: roundMs(startMs),
         receipt_ocr_first_receipt_ms: roundMs(first.ms),
         receipt_ocr_mean_confidence: Math.round(runs.reduce((s, r) => s + r.confidence, 0) / n),
-        receipt_ocr_csp_violations: b.cspViolations.length,
+        receipt_ocr_csp_violations: b.cspViolations.length - cspBefore,
         receipt_ocr_assets: dir,
       },
     };
