@@ -1,6 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { ocrAssets } from './build/ocr-assets.ts';
 import { precompress } from './build/precompress.ts';
 
 const API_ORIGIN = process.env.LEDGERLINE_API ?? 'http://127.0.0.1:8787';
@@ -25,6 +26,8 @@ const ZOD_JITLESS = 'globalThis.__zod_globalConfig ??= {}; globalThis.__zod_glob
 export default defineConfig({
   plugins: [
     react(),
+    // tesseract's worker, wasm cores and English model as same-origin files (receipt OCR).
+    ocrAssets(),
     VitePWA({
       strategies: 'generateSW',
       // The user decides when to swap versions: an open tab may hold unsent edits.
@@ -51,11 +54,28 @@ export default defineConfig({
         globPatterns: ['**/*.{js,css,html,svg,png,ico,wasm,woff2}'],
         // The precompressed siblings (build/precompress.ts) are never precached: the service
         // worker fetches the originals and the server picks the encoding per request.
-        globIgnores: ['**/*.br', '**/*.gz'],
+        // The OCR engine and model (build/ocr-assets.ts, ~4 MB gzip) are not precached either: see
+        // the runtime route below.
+        globIgnores: ['**/*.br', '**/*.gz', 'assets/ocr-*/**'],
         navigateFallback: '/index.html',
         // API calls are never answered from a cache: the mirror is the offline store, not the SW.
         navigateFallbackDenylist: [/^\/v1\//],
-        runtimeCaching: [],
+        // Receipt OCR's engine and model: cache-first, filled by the first scan (or by
+        // `prefetch()` of useReceiptOcr while online). Not precached: every install would
+        // download ~4 MB that approvers and admins, who never scan, would not use, and precaching
+        // holds the app's own update until it is all fetched. The directory name is a content
+        // hash, so a cached file never goes stale; the expiration drops an older engine's files.
+        runtimeCaching: [
+          {
+            urlPattern: /\/assets\/ocr-[0-9a-f]+\//,
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'ledgerline-ocr',
+              expiration: { maxEntries: 8, purgeOnQuotaError: true },
+              cacheableResponse: { statuses: [200] },
+            },
+          },
+        ],
         // The data worker bundles RxDB and Dexie; it must be precached for offline start.
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
         cleanupOutdatedCaches: true,

@@ -5,7 +5,8 @@
  * 3. sign in → first_page_ms and mirror_ms;
  * 4. local search in the worker vs online search on loopback, same 200 queries;
  * 5. cold_start_first_page_ms: offline reload served by the service worker and the mirror;
- * 6. bulk_code_local_ms / bulk_code_acked_ms for 10,000 transactions.
+ * 6. bulk_code_local_ms / bulk_code_acked_ms for 10,000 transactions;
+ * 7. receipt_ocr_ms / receipt_ocr_p95_ms over the generated receipts (bench/ocr.ts).
  */
 import { cpus } from 'node:os';
 import { chromium } from 'playwright-core';
@@ -15,6 +16,7 @@ import { apiSearch, apiSignIn, type ApiClient } from '../tests/support/api.ts';
 import { CHROMIUM_PATH, launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
 import { bulkCode, installProbe, localSearch, matchingIds, mirrorCompleteAt, pageMark, waitForHook } from './app-probe.ts';
 import { mainJsGzipKb } from './bundle-size.ts';
+import { measureReceiptOcr } from './ocr.ts';
 import { buildQueries } from './queries.ts';
 import { recordApiRequests, summarise } from './network.ts';
 import { fetchTransactionRows, measureRawIdbPut } from './raw-idb.ts';
@@ -34,6 +36,8 @@ export interface Metrics {
   bulk_code_local_ms: number;
   bulk_code_acked_ms: number;
   main_js_gzip_kb: number;
+  receipt_ocr_ms: number;
+  receipt_ocr_p95_ms: number;
 }
 
 export interface BenchResults {
@@ -110,6 +114,9 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     bulkNet.stop();
     const bulkReq = summarise(bulkNet.requests, '/v1/auth/accounting/coding/bulk-update');
 
+    log('receipt OCR');
+    const ocr = await measureReceiptOcr(browser, opts.distDir, log);
+
     const metrics: Metrics = {
       mirror_ms: roundMs(mirror.mirrorMs),
       raw_idb_put_ms: roundMs(rawMs),
@@ -122,6 +129,8 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       bulk_code_local_ms: roundMs(bulk.local_ms),
       bulk_code_acked_ms: roundMs(bulk.acked_ms),
       main_js_gzip_kb: bundle.kb,
+      receipt_ocr_ms: ocr.receipt_ocr_ms,
+      receipt_ocr_p95_ms: ocr.receipt_ocr_p95_ms,
     };
     return {
       transactions: opts.transactions,
@@ -146,6 +155,7 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
         bulk_code_request_sent_after_call_ms: bulkReq.first ? roundMs(bulkReq.first.start - bulk.called_at) : Number.NaN,
         bulk_code_request_ms: roundMs(bulkReq.totalMs),
         search_timing: 'local: QueryResult.took_ms measured inside the data worker; online: Node fetch round trip on loopback',
+        ...ocr.details,
       },
     };
   } finally {

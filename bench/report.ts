@@ -43,6 +43,8 @@ export const METRIC_ORDER: (keyof Metrics)[] = [
   'bulk_code_local_ms',
   'bulk_code_acked_ms',
   'main_js_gzip_kb',
+  'receipt_ocr_ms',
+  'receipt_ocr_p95_ms',
 ];
 
 export function formatTable(results: BenchResults, goals = GOALS): string {

@@ -9,10 +9,11 @@ import { secureHeaders } from 'hono/secure-headers';
 export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   // No inline script anywhere: the built index.html loads only /assets/*.js (checked in the
-  // e2e scenario). When OCR lands, tesseract.js compiles its wasm core, which needs
-  // 'wasm-unsafe-eval' here (it allows WebAssembly compilation only, not eval()).
-  scriptSrc: ["'self'"],
-  // The data worker (dedicated, module) and the vite-plugin-pwa service worker are same-origin files.
+  // e2e scenario). Receipt OCR (tesseract.js) compiles its wasm core in its worker, which needs
+  // 'wasm-unsafe-eval': it allows WebAssembly compilation only, never eval() or new Function.
+  scriptSrc: ["'self'", "'wasm-unsafe-eval'"],
+  // The data worker (dedicated, module), tesseract's OCR worker (classic, started from its URL,
+  // never a blob:) and the vite-plugin-pwa service worker are same-origin files.
   workerSrc: ["'self'"],
   // Vite extracts CSS to files; React sets style props through the CSSOM, which CSP allows. A
   // charting library that injects <style> elements would need a nonce or hash here, not 'unsafe-inline'.
