@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIN_BYTES, precompressDir } from './precompress.ts';
+import { brotliQuality, MAX_QUALITY_BYTES, MIN_BYTES, precompressDir } from './precompress.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'ledgerline-precompress-'));
 const js = Buffer.from(Array.from({ length: 400 }, (_, i) => `export const v${i} = ${i * 7};\n`).join(''));
@@ -52,5 +52,13 @@ describe('precompressDir', () => {
     await precompressDir(dir);
     expect(existsSync(join(dir, 'index.html.br.br'))).toBe(false);
     expect(existsSync(join(dir, 'index.html.gz.gz'))).toBe(false);
+  });
+});
+
+describe('brotliQuality', () => {
+  it('pays for maximum quality only on files small enough for it to be cheap', () => {
+    expect(brotliQuality(MIN_BYTES)).toBe(11);
+    expect(brotliQuality(MAX_QUALITY_BYTES)).toBe(11);
+    expect(brotliQuality(MAX_QUALITY_BYTES + 1)).toBe(9);
   });
 });

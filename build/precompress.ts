@@ -6,7 +6,7 @@ import type { Plugin } from 'vite';
 import { COMPRESS_MIN_BYTES } from '../schema/constants.ts';
 
 /**
- * Writes `<file>.br` (brotli, quality 11) and `<file>.gz` (gzip -9) beside every compressible file
+ * Writes `<file>.br` (brotli, quality 11; 9 above MAX_QUALITY_BYTES) and `<file>.gz` (gzip -9) beside every compressible file
  * of the build, so the server (server/http/static.ts) sends them as they are and never spends CPU
  * on them per request. Maximum quality is affordable here because it is paid once per build.
  */
@@ -32,12 +32,22 @@ export function isCompressible(path: string): boolean {
   return COMPRESSIBLE.has(extname(path).toLowerCase());
 }
 
+/**
+ * Above this size brotli runs at quality 9: quality 11 costs about a minute per megabyte-scale
+ * file on this 2-core machine (the OCR engine's .wasm files) for ~5 % fewer bytes, and those
+ * files are fetched once and cached by the service worker, not on every start.
+ */
+export const MAX_QUALITY_BYTES = 512 * 1024;
+
+/** Brotli quality for a file of this size. */
+export const brotliQuality = (size: number): number => (size > MAX_QUALITY_BYTES ? 9 : constants.BROTLI_MAX_QUALITY);
+
 /** The two encodings of one file's bytes. */
 export async function compressBytes(bytes: Buffer): Promise<{ br: Buffer; gz: Buffer }> {
   const [br, gzBytes] = await Promise.all([
     brotli(bytes, {
       params: {
-        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_QUALITY]: brotliQuality(bytes.length),
         [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
       },
     }),
