@@ -5,7 +5,8 @@
  * The demo manager signs in and opens Approvals: the seed's pending claims of their team. Offline,
  * with the keyboard, they approve two (x, j, x, a) and reject one (r, a reason); the decisions
  * show at once with the pending-sync mark and survive an offline reload. Back online the outbox
- * drains and the server has each decided exactly once, the claims APPROVED / REJECTED. Then the
+ * drains and the server has each decided exactly once, the claims APPROVED / REJECTED. The demo
+ * employee (no manager) sees no Approvals link, and the route says there is nothing to review. Then the
  * admin pays one approved claim (the confirmation names amount and payee): the server has exactly
  * one ledger entry for it and the claim is PAID.
  */
@@ -20,6 +21,7 @@ import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
 
 const MANAGER = 'manager@demo.test';
 const ADMIN = 'admin@demo.test';
+const EMPLOYEE = 'employee@demo.test';
 const PASSWORD = 'demo-password-1';
 const REASON = 'Please attach the receipt.';
 
@@ -141,13 +143,25 @@ describe('approvals inbox offline, end to end', () => {
       approvals: 1, decided: 1, status: 'REJECTED', claim_status: 'REJECTED', reason: REASON, rejection_reason: REASON,
     });
 
-    // The admin pays one approved claim, after the confirmation naming amount and payee.
+    // An employee who is not a manager: no Approvals link, and the route says there is nothing to review.
     adminBrowser = await launchBrowser({ baseURL: server.url });
     const admin = adminBrowser.page;
-    await admin.goto('/reimbursements?status=approved');
+    const employee = await userByEmail(server.db, server.businessId, EMPLOYEE);
+    await admin.goto('/');
+    await signIn(admin, EMPLOYEE, PASSWORD);
+    await mainNav(admin).getByRole('link', { name: 'Reimbursements' }).waitFor({ state: 'visible' });
+    expect(await mainNav(admin).getByRole('link', { name: /^Approvals/ }).count()).toBe(0);
+    await admin.goto('/approvals');
+    await admin.getByRole('heading', { name: 'Nothing to review' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await admin.getByRole('button', { name: new RegExp(employee.name) }).click();
+    await admin.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+    await admin.getByLabel('Email').waitFor({ state: 'visible', timeout: 30_000 });
+
+    // The admin pays one approved claim, after the confirmation naming amount and payee.
     await signIn(admin, ADMIN, PASSWORD);
     await waitForSyncStatus(admin, 'All changes synced', 120_000);
-    if (!admin.url().includes('/reimbursements')) await admin.goto('/reimbursements?status=approved');
+    await mainNav(admin).getByRole('link', { name: 'Reimbursements' }).click();
+    await admin.getByRole('tab', { name: 'Approved' }).click();
     const claimRows = dataRows(admin, 'Reimbursements');
     const target = claimRows.filter({ hasText: approvedA.merchant });
     await target.first().waitFor({ state: 'visible', timeout: 30_000 });
