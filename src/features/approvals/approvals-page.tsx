@@ -134,11 +134,11 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
       const chosen = list ?? (await targets());
       if (!chosen) return;
       const one = chosen.length === 1 ? chosen[0] : undefined;
-      const subject =
-        one?.amount != null && one.currency ? `${one.claimant}: ${one.description}, ${formatMoney(one.amount, one.currency)}` : undefined;
+      const who = one ? reference.names.user(one.approval.user_id) || one.claimant : '';
+      const subject = one?.amount != null && one.currency ? `${who}: ${one.description}, ${formatMoney(one.amount, one.currency)}` : undefined;
       setRejecting({ ids: chosen.map((r) => r.id), subject });
     },
-    [targets],
+    [targets, reference.names],
   );
 
   useDecisionKeys(rejecting === null, { approve: () => void approve(), reject: () => void askReject() });
@@ -207,6 +207,7 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
           openId={search.open}
           queryKey={query.key}
           emptyText={tab === 'pending' ? 'You’re all caught up' : 'No decisions yet'}
+          userName={reference.names.user}
           scrollRef={scrollRef}
           onHeaderToggle={() => (selectedCount > 0 ? selection.clear() : void selection.selectAllMatching())}
           onToggle={onToggle}

@@ -24,6 +24,8 @@ export interface ApprovalsTableProps {
   openId: string | undefined;
   queryKey: string;
   emptyText: string;
+  /** The claimant's name from reference data (it can arrive after the rows were read). */
+  userName(id: string): string;
   scrollRef: RefObject<HTMLDivElement | null>;
   onHeaderToggle(): void;
   onToggle(index: number, row: InboxRow, shift: boolean): void;
@@ -40,7 +42,7 @@ const submittedFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day
  * submitted, the review's status and its sync mark. On a phone the same rows are cards.
  */
 export function ApprovalsTable(props: ApprovalsTableProps) {
-  const { active, openId, selected, onRowClick, onToggle } = props;
+  const { active, openId, selected, userName, onRowClick, onToggle } = props;
   const phone = useLayout() === 'phone';
   return (
     <VirtualGrid
@@ -63,6 +65,7 @@ export function ApprovalsTable(props: ApprovalsTableProps) {
           index={index}
           top={top}
           row={row}
+          claimant={userName(row.approval.user_id) || row.claimant}
           selected={selected.has(row.id)}
           active={index === active}
           open={row.id === openId}
@@ -106,6 +109,7 @@ interface RowProps {
   index: number;
   top: number;
   row: InboxRow;
+  claimant: string;
   selected: boolean;
   active: boolean;
   open: boolean;
@@ -113,7 +117,7 @@ interface RowProps {
   onToggle: ApprovalsTableProps['onToggle'];
 }
 
-const Row = memo(function Row({ index, top, row, selected, active, open, onRowClick, onToggle }: RowProps) {
+const Row = memo(function Row({ index, top, row, claimant, selected, active, open, onRowClick, onToggle }: RowProps) {
   const classes = ['grid-row', 'approval-row', selected && 'selected', active && 'active', open && 'open', row.pending && `sync-${row.pending}`]
     .filter(Boolean)
     .join(' ');
@@ -140,12 +144,12 @@ const Row = memo(function Row({ index, top, row, selected, active, open, onRowCl
         <input
           type="checkbox"
           tabIndex={-1}
-          aria-label={`Select ${row.claimant}: ${row.description}, ${amount}`}
+          aria-label={`Select ${claimant}: ${row.description}, ${amount}`}
           checked={selected}
           onChange={(e) => onToggle(index, row, (e.nativeEvent as unknown as { shiftKey?: boolean }).shiftKey === true)}
         />
       </div>
-      <div role="gridcell" className="cell cell-claimant">{row.claimant}</div>
+      <div role="gridcell" className="cell cell-claimant">{claimant}</div>
       <div role="gridcell" className="cell cell-type">
         {row.claim && <ClaimIcon type={row.claim.type} />}
         <span className="claim-type-label">{row.claim ? TYPE_LABELS[row.claim.type] : ''}</span>
