@@ -266,7 +266,7 @@ function PayDialog(props: { claim: ClaimView; payee: string; online: boolean; bu
           </label>
         ))}
         {methods.includes('PAYROLL') && (
-          <p className="muted">Payroll needs the claimant to be paid through payroll (a payroll currency); otherwise the server refuses it.</p>
+          <p className="muted">Payroll only works for a claimant paid through payroll (with a payroll currency); the server checks it.</p>
         )}
       </fieldset>
       <p>
