@@ -24,6 +24,7 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'reimbursement.cancel': { reimbursement_id: ROW(1) },
   'reimbursement.pay': { reimbursement_id: ROW(1) },
   'reimbursement.cancelPayment': { reimbursement_id: ROW(1) },
+  'reimbursement.delete': { reimbursement_id: ROW(1) },
   'approval.approve': { approval_id: ROW(1) },
   'approval.reject': { approval_id: ROW(1), reason: 'No receipt' },
   'receipt.upload': { receipt_id: testUuid(7, 1), content_type: 'image/png', size: 10, sha256: 'a'.repeat(64) },

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AnyCommandDef, CommandSplit } from './define-command.ts';
 import { approvalApprove, approvalReject } from './approval.ts';
 import {
-  reimbursementCancel, reimbursementCancelPayment, reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem,
+  reimbursementCancel, reimbursementCancelPayment, reimbursementDelete, reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem,
   reimbursementPay, reimbursementResubmit, reimbursementSaveDraft, reimbursementSubmit, reimbursementUpdate,
 } from './reimbursement.ts';
 import { transactionBulkCode, transactionCode } from './transaction-code.ts';
@@ -22,6 +22,7 @@ const DEFINITIONS = [
   reimbursementCancel,
   reimbursementPay,
   reimbursementCancelPayment,
+  reimbursementDelete,
   approvalApprove,
   approvalReject,
   receiptUpload,

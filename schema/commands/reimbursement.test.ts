@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Reimbursement } from '../entities/reimbursement.ts';
 import {
-  claimErrors, foreignFields, reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem, reimbursementSubmit,
+  claimErrors, foreignFields, reimbursementCreate, reimbursementDelete, reimbursementCreateMileage, reimbursementCreatePerDiem, reimbursementSubmit,
   reimbursementUpdate,
 } from './reimbursement.ts';
 
@@ -52,5 +52,16 @@ describe('reimbursement commands', () => {
       location: 'location cannot be set on a reimbursement of type OUT_OF_POCKET',
     });
     expect(claimErrors(base({ type: 'MILEAGE', distance_miles: 0, trip_date: '2026-01-01' }), new Date(AT))).toHaveProperty('distance_miles');
+  });
+
+  it('delete carries the id to the catalogue\'s DELETE and tombstones the row; confirmed by change seq', () => {
+    const args = reimbursementDelete.args.parse({ reimbursement_id: id(1) });
+    expect(reimbursementDelete.call.method).toBe('DELETE');
+    expect(reimbursementDelete.call.path).toBe('/v1/auth/reimbursements/:reimbursement_uuid');
+    expect(reimbursementDelete.request(args)).toEqual({ params: { reimbursement_uuid: id(1) } });
+    expect(reimbursementDelete.entityIds(args)).toEqual([id(1)]);
+    expect(reimbursementDelete.apply(base(), args)).toMatchObject({ id: id(1), deleted: true, status: 'DRAFT' });
+    expect(reimbursementDelete.confirm).toBe('change_seq');
+    expect(() => reimbursementDelete.args.parse({ reimbursement_id: 'nope' })).toThrow();
   });
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { produce } from 'immer';
 import { defineCommand } from './define-command.ts';
 import {
-  cancelReimbursement, cancelReimbursementPayment, createMileage, createOutOfPocket, createPerDiem, mileageBodySchema,
+  cancelReimbursement, cancelReimbursementPayment, createMileage, deleteReimbursement, createOutOfPocket, createPerDiem, mileageBodySchema,
   outOfPocketBodySchema, patchReimbursement, payAchBodySchema, payReimbursement, perDiemBodySchema,
   reimbursementPatchSchema, resubmitReimbursement, saveDraft, submitReimbursement, type ReimbursementPatch,
   draftBodySchema, type DraftBody,
@@ -258,4 +258,22 @@ export const reimbursementSaveDraft = defineCommand({
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.draft }),
   apply: (row, a) => applyClaimFields({ ...row, type: a.draft.type, status: 'DRAFT', submitted_at: null }, draftPatch(a.draft)),
   confirm: 'row',
+});
+
+/**
+ * Deleting a draft (DRAFT only: `checkDeletable`; the server refuses any other status, naming it).
+ * The server writes a tombstone with a new seq, so the answer is confirmed by change seq and the
+ * feed drops the row from every mirror; optimistically the row is a tombstone at once.
+ */
+export const reimbursementDelete = defineCommand({
+  name: 'reimbursement.delete',
+  args: byId,
+  collection: 'reimbursements',
+  entityIds: (a) => [a.reimbursement_id],
+  call: deleteReimbursement,
+  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
+  apply: (row) => produce(row, (d) => {
+    d.deleted = true;
+  }),
+  confirm: 'change_seq',
 });

@@ -8,7 +8,7 @@ import { SyncIndicator } from './sync-indicator.tsx';
 import { mirrorProgress } from './sync-text.ts';
 import { ReauthDialog, StepUpDialog } from '../features/identity/index.ts';
 import { HOME_PATH } from '../lib/redirect.ts';
-import type { NavItem } from '../lib/routing.ts';
+import { visibleNav, type NavItem } from '../lib/routing.ts';
 import { useBusinessSwitcher } from './business-switcher.tsx';
 import { useSignOut } from './use-sign-out.ts';
 import { Button } from '../components/button.tsx';
@@ -32,7 +32,9 @@ const SHELL_COMMANDS: readonly Command[] = [
  * progress, and the keyboard layer: '?' shortcuts dialog, ⌘K/Ctrl+K command palette (commands:
  * one per nav entry, the features' `commands`, the shell's, the mounted page's).
  */
-export function AppLayout({ nav, commands = [] }: { nav: readonly NavItem[]; commands?: readonly Command[] }) {
+export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavItem[]; commands?: readonly Command[] }) {
+  const user = useAppState((s) => s.session?.user ?? null);
+  const nav = useMemo(() => visibleNav(allNav, user), [allNav, user]);
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
   const expired = useSessionExpiry();
   const signOut = useSignOut();
@@ -58,6 +60,7 @@ export function AppLayout({ nav, commands = [] }: { nav: readonly NavItem[]; com
           {nav.map((item) => (
             <Link key={item.to} to={item.to} activeProps={{ className: 'active', 'aria-current': 'page' }}>
               {item.label}
+              {item.badge && <item.badge />}
             </Link>
           ))}
         </nav>

@@ -1,3 +1,6 @@
+import type { ComponentType } from 'react';
+import type { SpendUser } from '../../schema/entities/spend-user.ts';
+
 /**
  * What a feature hands the router (src/router.tsx): its routes, built under the parent the shell
  * gives them (signed-out pages or the signed-in layout), and its entries in the main navigation.
@@ -7,4 +10,13 @@ export interface NavItem {
   /** A path of one of the feature's signed-in routes. */
   to: string;
   label: string;
+  /** Shown (and offered as "Go to …") only to the users it answers true for; absent: everyone. */
+  visible?: (user: SpendUser) => boolean;
+  /** A small count beside the label (e.g. pending approvals); renders nothing when there is none. */
+  badge?: ComponentType;
+}
+
+/** The entries the signed-in user sees. */
+export function visibleNav(nav: readonly NavItem[], user: SpendUser | null | undefined): NavItem[] {
+  return nav.filter((item) => !item.visible || (user != null && item.visible(user)));
 }

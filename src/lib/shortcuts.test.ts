@@ -37,7 +37,7 @@ describe('the registry', () => {
     expect(new Set(SHORTCUTS.map((s) => s.id)).size).toBe(SHORTCUTS.length);
     const grouped = shortcutsByGroup().flatMap((g) => g.shortcuts);
     expect(grouped).toHaveLength(SHORTCUTS.length);
-    expect(shortcutsByGroup().map((g) => g.group)).toEqual(['Global', 'Transactions list', 'Reimbursements']);
+    expect(shortcutsByGroup().map((g) => g.group)).toEqual(['Global', 'Transactions list', 'Reimbursements', 'Approvals']);
   });
 
   it('writes keys for the platform', () => {
@@ -53,5 +53,14 @@ describe('the registry', () => {
     expect(footerHint(['list', 'global'])).toBe('j/k move · x select · Enter open · / search · c code · ? shortcuts');
     expect(footerHint(['global'])).toBe('? shortcuts');
     expect(footerHint(['reimbursements', 'global'])).toBe('n new · ? shortcuts');
+    expect(footerHint(['approvals', 'global'])).toBe('a approve · r reject · ? shortcuts');
+  });
+
+  it('a and r answer only in the approvals inbox, never while typing', () => {
+    const key = (k: string, inField = false) => ({ key: k, shiftKey: false, ctrlKey: false, metaKey: false, altKey: false, inField });
+    expect(matchShortcut(key('a'), ['approvals', 'list', 'global'])?.id).toBe('approvals.approve');
+    expect(matchShortcut(key('r'), ['approvals', 'list', 'global'])?.id).toBe('approvals.reject');
+    expect(matchShortcut(key('a'), ['list', 'global'])).toBeNull();
+    expect(matchShortcut(key('r', true), ['approvals'])).toBeNull();
   });
 });

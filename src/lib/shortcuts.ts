@@ -4,12 +4,12 @@
  * list's keys) and the "Keyboard shortcuts" dialog and the table's footer hint are generated
  * from it, so a key is described exactly where it is bound. Pure; tested.
  */
-export type ShortcutGroup = 'Global' | 'Transactions list' | 'Reimbursements';
+export type ShortcutGroup = 'Global' | 'Transactions list' | 'Reimbursements' | 'Approvals';
 /**
  * Where a shortcut answers: anywhere in the signed-in app, on a page with a list table, or only
- * on the reimbursements page (its "New" key).
+ * on the reimbursements page (its "New" key), or only in the approvals inbox (approve, reject).
  */
-export type ShortcutScope = 'global' | 'list' | 'reimbursements';
+export type ShortcutScope = 'global' | 'list' | 'reimbursements' | 'approvals';
 
 export type ShortcutId =
   | 'help'
@@ -27,7 +27,9 @@ export type ShortcutId =
   | 'list.close'
   | 'list.search'
   | 'list.code'
-  | 'reimbursements.new';
+  | 'reimbursements.new'
+  | 'approvals.approve'
+  | 'approvals.reject';
 
 export interface Shortcut {
   id: ShortcutId;
@@ -64,9 +66,11 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'list.search', keys: ['/'], label: 'Search transactions', group: 'Transactions list', scope: 'list', hint: 'search' },
   { id: 'list.code', keys: ['c'], shift: false, label: 'Code the selected transactions', group: 'Transactions list', scope: 'list', hint: 'code' },
   { id: 'reimbursements.new', keys: ['n'], shift: false, label: 'New reimbursement', group: 'Reimbursements', scope: 'reimbursements', hint: 'new' },
+  { id: 'approvals.approve', keys: ['a'], shift: false, label: 'Approve the selected claims (else the current one)', group: 'Approvals', scope: 'approvals', hint: 'approve' },
+  { id: 'approvals.reject', keys: ['r'], shift: false, label: 'Reject the selected claims (else the current one)', group: 'Approvals', scope: 'approvals', hint: 'reject' },
 ];
 
-export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = ['Global', 'Transactions list', 'Reimbursements'];
+export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = ['Global', 'Transactions list', 'Reimbursements', 'Approvals'];
 
 /** What a handler knows about a key event. */
 export interface KeyInfo {

@@ -1,18 +1,18 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
+import type { CommandInput, CommandName } from '../../../schema/commands/index.ts';
 import { formatMoney } from '../../../schema/money.ts';
-import { checkEditable, checkMove } from '../../../schema/reimbursement-rules.ts';
+import { PAYMENT_SETTLEMENT_DAYS, type PaymentMethod } from '../../../schema/reimbursement-rules.ts';
 import { Button } from '../../components/button.tsx';
+import { ClaimFacts, ClaimHeadline, ClaimHistory, ClaimReceipts, ClaimRefusal } from '../../components/claim-details.tsx';
 import { Drawer } from '../../components/drawer.tsx';
-import { StatusPill } from '../../components/status-pill.tsx';
-import { SyncMark } from '../../components/sync-mark.tsx';
+import { Modal } from '../../components/modal.tsx';
+import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
+import { claimActions, paymentMethods, PAYMENT_METHOD_LABELS, type ClaimActionSet } from '../../lib/claim-actions.ts';
 import { errorText } from '../../lib/error-text.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
-import { ReceiptsSlot } from './claim-form-dialog.tsx';
-import { ClaimIcon } from './claim-icon.tsx';
-import { claimDescription, claimTimeline, STATUS_LABELS, STATUS_TONES, TYPE_LABELS, type ClaimView } from './claim-labels.ts';
-import { formatClaimDate } from './reimbursements-table.tsx';
+import { claimDescription, type ClaimView } from './claim-labels.ts';
 import { readClaim } from './use-claim-rows.ts';
 import type { ClaimOwner } from './pending-claims.ts';
 
@@ -30,16 +30,23 @@ export interface ClaimDrawerProps {
   returnFocus(): HTMLElement | null | undefined;
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+/** The confirmation open over the drawer, if any. */
+type Confirming = 'cancel' | 'delete' | 'pay' | 'cancelPayment' | null;
 
 /**
  * One claim: its fields, sync state (with the server's reason when refused), receipts, history,
- * and the moves the status machine allows (schema/reimbursement-rules.ts): edit while a draft or
- * rejected, submit (or resubmit). A move the server would refuse is not offered.
+ * and the actions the status machine and the viewer's role allow (`lib/claim-actions.ts`): the
+ * claimant edits, submits, resubmits, cancels or deletes a draft; an admin pays (ACH or payroll,
+ * after a confirmation naming amount and payee) or cancels a payment before it settles. Each runs
+ * as a command through the worker (offline too); the server is the authority and its refusal
+ * shows here and on the row.
  */
 export function ClaimDrawer({ id, client, reference, dataVersion, owner, receipts, onEdit, onClose, returnFocus }: ClaimDrawerProps) {
   const [claim, setClaim] = useState<ClaimView | null | undefined>(undefined);
-  const [submitting, setSubmitting] = useState(false);
+  const [busy, setBusy] = useState<CommandName | null>(null);
+  const [confirming, setConfirming] = useState<Confirming>(null);
+  const viewer = useAppState((s) => s.session?.user ?? null);
+  const online = useAppState((s) => s.online);
   const heading = useRef<HTMLHeadingElement>(null);
 
   useEffect(() => {
@@ -56,121 +63,228 @@ export function ClaimDrawer({ id, client, reference, dataVersion, owner, receipt
     };
   }, [client, id, dataVersion, owner]);
 
-  async function submit(c: ClaimView) {
-    setSubmitting(true);
+  /** Runs one claim command; true when it was queued (it syncs in the background). */
+  async function run<N extends CommandName>(name: N, input: CommandInput<N>, done: string): Promise<boolean> {
+    setBusy(name);
     try {
-      const result = await client.run('reimbursement.submit', { reimbursement_id: c.id });
-      if (!result.ok) return toastError(errorText(result.error));
-      toastInfo('Submitted. It syncs in the background.');
+      const result = await client.run(name, input);
+      if (!result.ok) {
+        toastError(errorText(result.error));
+        return false;
+      }
+      toastInfo(done);
+      return true;
     } finally {
-      setSubmitting(false);
+      setBusy(null);
     }
   }
 
+  const actions = claim && viewer ? claimActions(claim, viewer, new Date()) : null;
+  const payee = claim ? reference.names.user(claim.user_id) || 'the claimant' : '';
   const title = claim ? claimDescription(claim) : claim === null ? 'Reimbursement not found' : 'Reimbursement';
   return (
     // Non-modal like the transactions drawer: the list beside it stays live (j/k move the open claim).
     <Drawer title={title} titleRef={heading} closeLabel="Close details" modal={false} onClose={onClose} returnFocus={returnFocus}>
       {claim && (
         <div className="drawer-body claim-detail">
-          <div className="drawer-amount">{formatMoney(claim.amount, claim.currency)}</div>
-          <div className="marks">
-            <StatusPill tone={STATUS_TONES[claim.status]}>{STATUS_LABELS[claim.status]}</StatusPill>
-            <SyncMark row={claim} />
-          </div>
-          {claim.failure && (
-            <div className="notice notice-error" role="alert">
-              <strong>The server refused this change:</strong> {claim.failure.message}
-              <div className="row-actions">
-                <Button size="sm" onClick={() => void client.retryCommand(claim.failure!.command_id)}>
-                  Retry
-                </Button>
-                <Button size="sm" variant="ghost" onClick={() => void client.discardCommand(claim.failure!.command_id)}>
-                  Discard
-                </Button>
-              </div>
-            </div>
-          )}
+          <ClaimHeadline claim={claim} />
+          <ClaimRefusal row={claim} client={client} />
           {claim.status === 'REJECTED' && claim.rejection_reason && (
             <div className="notice notice-warn">
               <strong>Rejected:</strong> {claim.rejection_reason}
             </div>
           )}
-          <ClaimFacts claim={claim} reference={reference} />
-          <ReceiptsSlot>{receipts}</ReceiptsSlot>
-          <section aria-labelledby={`${claim.id}-history`}>
-            <h3 id={`${claim.id}-history`} className="claim-section-title">History</h3>
-            <ol className="claim-timeline">
-              {claimTimeline(claim).map((step) => (
-                <li key={step.label}>
-                  <span className="claim-timeline-label">{step.label}</span>
-                  {step.at && <time dateTime={step.at} className="muted"> {timeFormat.format(new Date(step.at))}</time>}
-                  {step.detail && <div className="muted">{step.detail}</div>}
-                </li>
-              ))}
-            </ol>
-          </section>
-          <ClaimActions claim={claim} submitting={submitting} onEdit={onEdit} onSubmit={(c) => void submit(c)} />
+          <ClaimFacts claim={claim} reference={reference} claimant={claim.user_id !== viewer?.id} />
+          <ClaimReceipts>{receipts}</ClaimReceipts>
+          <ClaimHistory claim={claim} />
+          {actions && (
+            <ClaimActions
+              claim={claim}
+              actions={actions}
+              busy={busy}
+              onEdit={onEdit}
+              onSubmit={() => void run('reimbursement.submit', { reimbursement_id: claim.id }, 'Submitted. It syncs in the background.')}
+              onResubmit={() => void run('reimbursement.resubmit', { reimbursement_id: claim.id }, 'Resubmitted. It syncs in the background.')}
+              onConfirm={setConfirming}
+            />
+          )}
         </div>
+      )}
+      {claim && confirming === 'cancel' && (
+        <ConfirmDialog
+          title="Cancel this claim?"
+          confirmLabel="Cancel claim"
+          busy={busy !== null}
+          onClose={() => setConfirming(null)}
+          onConfirm={async () => {
+            if (await run('reimbursement.cancel', { reimbursement_id: claim.id }, 'Claim canceled.')) setConfirming(null);
+          }}
+        >
+          <p>
+            {claimDescription(claim)}, {formatMoney(claim.amount, claim.currency)}, will be canceled
+            {claim.status === 'SUBMITTED' ? ' and its review withdrawn' : ''}. A canceled claim cannot be reopened.
+          </p>
+        </ConfirmDialog>
+      )}
+      {claim && confirming === 'delete' && (
+        <ConfirmDialog
+          title="Delete this draft?"
+          confirmLabel="Delete draft"
+          busy={busy !== null}
+          onClose={() => setConfirming(null)}
+          onConfirm={async () => {
+            if (await run('reimbursement.delete', { reimbursement_id: claim.id }, 'Draft deleted.')) {
+              setConfirming(null);
+              onClose();
+            }
+          }}
+        >
+          <p>
+            {claimDescription(claim)}, {formatMoney(claim.amount, claim.currency)}, will be deleted. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
+      {claim && confirming === 'pay' && (
+        <PayDialog
+          claim={claim}
+          payee={payee}
+          online={online}
+          busy={busy !== null}
+          onClose={() => setConfirming(null)}
+          onPay={async (method) => {
+            const done = online ? 'Payment sent.' : 'Payment saved. It will be sent once, when you are back online.';
+            if (await run('reimbursement.pay', { reimbursement_id: claim.id, method }, done)) setConfirming(null);
+          }}
+        />
+      )}
+      {claim && confirming === 'cancelPayment' && (
+        <ConfirmDialog
+          title="Cancel this payment?"
+          confirmLabel="Cancel payment"
+          busy={busy !== null}
+          onClose={() => setConfirming(null)}
+          onConfirm={async () => {
+            if (await run('reimbursement.cancelPayment', { reimbursement_id: claim.id }, 'Payment canceled.')) setConfirming(null);
+          }}
+        >
+          <p>
+            The payment of {formatMoney(claim.amount, claim.currency)} to {payee} will be reversed and the claim goes back to Approved.
+          </p>
+        </ConfirmDialog>
       )}
     </Drawer>
   );
 }
 
-function ClaimFacts({ claim, reference }: { claim: ClaimView; reference: ReferenceView }) {
-  const { names } = reference;
-  const rows: [string, ReactNode][] = [
-    ['Type', <span className="claim-type" key="t"><ClaimIcon type={claim.type} /> {TYPE_LABELS[claim.type]}</span>],
-  ];
-  switch (claim.type) {
-    case 'OUT_OF_POCKET':
-      rows.push(['Merchant', claim.merchant ?? '—'], ['Date', formatClaimDate(claim.transaction_date)]);
-      break;
-    case 'MILEAGE':
-      rows.push(
-        ['Trip', `${claim.start_location ?? '—'} → ${claim.end_location ?? '—'}`],
-        ['Trip date', formatClaimDate(claim.trip_date ?? claim.transaction_date)],
-        ['Distance', claim.distance_miles === null ? '—' : `${claim.distance_miles} mi`],
-      );
-      break;
-    case 'PER_DIEM':
-      rows.push(
-        ['Location', claim.location ?? '—'],
-        ['Dates', claim.start_date && claim.end_date ? `${formatClaimDate(claim.start_date)} – ${formatClaimDate(claim.end_date)}` : '—'],
-      );
-      break;
-  }
-  rows.push(
-    ['Memo', claim.memo || '—'],
-    ['GL account', names.glAccount(claim.gl_account_id) || '—'],
-    ['Department', names.department(claim.department_id) || '—'],
-    ['Sync', claim.pending ? <SyncMark row={claim} key="s" /> : 'Synced'],
-  );
+interface ClaimActionsProps {
+  claim: ClaimView;
+  actions: ClaimActionSet;
+  busy: CommandName | null;
+  onEdit(c: ClaimView): void;
+  onSubmit(): void;
+  onResubmit(): void;
+  onConfirm(what: Exclude<Confirming, null>): void;
+}
+
+function ClaimActions({ claim, actions, busy, onEdit, onSubmit, onResubmit, onConfirm }: ClaimActionsProps) {
+  if (!Object.values(actions).some(Boolean)) return null;
   return (
-    <dl className="facts">
-      {rows.map(([label, value]) => (
-        <div key={label} className="facts-row">
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <div className="drawer-actions">
+      {actions.submit && (
+        <Button variant="primary" loading={busy === 'reimbursement.submit'} disabled={busy !== null} onClick={onSubmit}>
+          Submit
+        </Button>
+      )}
+      {actions.resubmit && (
+        <Button variant="primary" loading={busy === 'reimbursement.resubmit'} disabled={busy !== null} onClick={onResubmit}>
+          Resubmit
+        </Button>
+      )}
+      {actions.pay && (
+        <Button variant="primary" disabled={busy !== null} onClick={() => onConfirm('pay')}>
+          Pay
+        </Button>
+      )}
+      {actions.edit && <Button onClick={() => onEdit(claim)}>Edit</Button>}
+      {actions.cancelPayment && (
+        <Button disabled={busy !== null} onClick={() => onConfirm('cancelPayment')}>
+          Cancel payment
+        </Button>
+      )}
+      {actions.cancel && (
+        <Button variant="ghost" disabled={busy !== null} onClick={() => onConfirm('cancel')}>
+          Cancel claim
+        </Button>
+      )}
+      {actions.deleteDraft && (
+        <Button variant="danger" disabled={busy !== null} onClick={() => onConfirm('delete')}>
+          Delete draft
+        </Button>
+      )}
+    </div>
   );
 }
 
-function ClaimActions(props: { claim: ClaimView; submitting: boolean; onEdit(c: ClaimView): void; onSubmit(c: ClaimView): void }) {
-  const { claim } = props;
-  const editable = checkEditable(claim.status).ok;
-  const submittable = checkMove(claim.status, 'SUBMITTED').ok;
-  if (!editable && !submittable) return null;
+function ConfirmDialog(props: { title: string; confirmLabel: string; busy: boolean; onClose(): void; onConfirm(): Promise<void>; children: ReactNode }) {
   return (
-    <div className="drawer-actions">
-      {submittable && (
-        <Button variant="primary" loading={props.submitting} onClick={() => props.onSubmit(claim)}>
-          {claim.status === 'REJECTED' ? 'Resubmit' : 'Submit'}
+    <Modal title={props.title} onClose={props.onClose} onSubmit={(e) => (e.preventDefault(), props.onConfirm())}>
+      {props.children}
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={props.onClose}>
+          Keep it
         </Button>
+        <Button type="submit" variant="danger" loading={props.busy}>
+          {props.confirmLabel}
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+/**
+ * The payment's explicit confirmation: amount and payee, the method (payroll only when the rules
+ * allow it), and offline, that the payment waits and is sent exactly once when back online.
+ */
+function PayDialog(props: { claim: ClaimView; payee: string; online: boolean; busy: boolean; onClose(): void; onPay(method: PaymentMethod): Promise<void> }) {
+  const { claim, payee } = props;
+  const methods = paymentMethods(undefined);
+  const [method, setMethod] = useState<PaymentMethod>('ACH');
+  const amount = formatMoney(claim.amount, claim.currency);
+  return (
+    <Modal
+      title={`Pay ${amount} to ${payee}?`}
+      description={`${claimDescription(claim)} · approved claim`}
+      onClose={props.onClose}
+      onSubmit={(e) => (e.preventDefault(), props.onPay(method))}
+    >
+      <fieldset className="pay-methods">
+        <legend>Payment method</legend>
+        {methods.map((m) => (
+          <label key={m} className="pay-method">
+            <input type="radio" name="pay-method" value={m} checked={method === m} onChange={() => setMethod(m)} />
+            {PAYMENT_METHOD_LABELS[m]}
+          </label>
+        ))}
+        {methods.includes('PAYROLL') && (
+          <p className="muted">Payroll only works for a claimant paid through payroll (with a payroll currency); the server checks it.</p>
+        )}
+      </fieldset>
+      <p>
+        {amount} will be paid to {payee}. Until it settles ({PAYMENT_SETTLEMENT_DAYS} days) the payment can be canceled.
+      </p>
+      {!props.online && (
+        <p className="notice notice-warn" role="note">
+          You’re offline. The payment will be sent when you’re back online, exactly once.
+        </p>
       )}
-      {editable && <Button onClick={() => props.onEdit(claim)}>Edit</Button>}
-    </div>
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={props.onClose}>
+          Don’t pay
+        </Button>
+        <Button type="submit" variant="primary" loading={props.busy}>
+          Pay {amount}
+        </Button>
+      </div>
+    </Modal>
   );
 }

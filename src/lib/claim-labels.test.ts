@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claimDescription, claimTimeline, STATUS_LABELS } from './claim-labels.ts';
-import { WAITING_TO_SYNC } from '../../components/sync-mark.tsx';
+import { WAITING_TO_SYNC } from '../components/sync-mark.tsx';
 
 const base = { merchant: null, memo: null, start_location: null, end_location: null, location: null };
 

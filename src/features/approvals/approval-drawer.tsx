@@ -1,0 +1,99 @@
+import { useEffect, useRef, useState } from 'react';
+import { Button } from '../../components/button.tsx';
+import { ClaimFacts, ClaimHeadline, ClaimHistory, ClaimReceipts, ClaimRefusal } from '../../components/claim-details.tsx';
+import { Drawer } from '../../components/drawer.tsx';
+import { StatusPill } from '../../components/status-pill.tsx';
+import { SyncMark } from '../../components/sync-mark.tsx';
+import type { DataClient } from '../../data-access/types.ts';
+import type { ReferenceView } from '../../lib/reference-data.ts';
+import { APPROVAL_LABELS, APPROVAL_TONES } from './approval-labels.ts';
+import type { InboxRow } from './approval-rows.ts';
+import { readInboxRow } from './use-inbox-rows.ts';
+
+export interface ApprovalDrawerProps {
+  id: string;
+  client: DataClient;
+  reference: ReferenceView;
+  version: number;
+  canDecide(row: InboxRow): boolean;
+  onApprove(row: InboxRow): void;
+  onReject(row: InboxRow): void;
+  onClose(): void;
+  returnFocus(): HTMLElement | null | undefined;
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/**
+ * One review: the claim (facts, receipts, history, the claimant) and the review itself (status,
+ * who decided and when, the reason), with Approve / Reject while it is the viewer's to decide.
+ * Non-modal like the other drawers: the inbox beside it stays live (j/k move the open row).
+ */
+export function ApprovalDrawer({ id, client, reference, version, canDecide, onApprove, onReject, onClose, returnFocus }: ApprovalDrawerProps) {
+  const [row, setRow] = useState<InboxRow | null | undefined>(undefined);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const userName = reference.names.user;
+
+  useEffect(() => {
+    heading.current?.focus();
+  }, [id]);
+
+  useEffect(() => {
+    let live = true;
+    void readInboxRow(client, id, userName).then((r) => {
+      if (live) setRow(r);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, id, version, userName]);
+
+  const title = row ? `${row.claimant}: ${row.description}` : row === null ? 'Approval not found' : 'Approval';
+  const { approval } = row ?? {};
+  return (
+    <Drawer title={title} titleRef={heading} closeLabel="Close details" modal={false} onClose={onClose} returnFocus={returnFocus}>
+      {row && approval && (
+        <div className="drawer-body claim-detail">
+          {row.claim ? <ClaimHeadline claim={row.claim} /> : <p className="muted">This claim has not reached this device yet.</p>}
+          <section aria-labelledby={`${row.id}-review`} className="approval-review">
+            <h3 id={`${row.id}-review`} className="claim-section-title">Review</h3>
+            <div className="marks">
+              <StatusPill tone={APPROVAL_TONES[approval.status]}>{APPROVAL_LABELS[approval.status]}</StatusPill>
+              <SyncMark row={approval} />
+            </div>
+            {approval.decided_at && (
+              <p className="muted">
+                {approval.status === 'REJECTED' ? 'Rejected' : 'Decided'}
+                {approval.decided_by ? ` by ${userName(approval.decided_by) || 'a reviewer'}` : ''} on{' '}
+                <time dateTime={approval.decided_at}>{timeFormat.format(new Date(approval.decided_at))}</time>
+              </p>
+            )}
+            {approval.reason && (
+              <div className="notice notice-warn">
+                <strong>Reason:</strong> {approval.reason}
+              </div>
+            )}
+          </section>
+          <ClaimRefusal row={approval} client={client} />
+          {row.claim && (
+            <>
+              <ClaimFacts claim={row.claim} reference={reference} claimant />
+              <ClaimReceipts />
+              <ClaimHistory claim={row.claim} />
+            </>
+          )}
+          {canDecide(row) && (
+            <div className="drawer-actions">
+              <Button variant="primary" onClick={() => onApprove(row)}>
+                Approve
+              </Button>
+              <Button variant="danger" onClick={() => onReject(row)}>
+                Reject…
+              </Button>
+            </div>
+          )}
+        </div>
+      )}
+    </Drawer>
+  );
+}

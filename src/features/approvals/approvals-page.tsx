@@ -1,0 +1,296 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
+import type { SpendUser } from '../../../schema/entities/spend-user.ts';
+import { canReviewReimbursements } from '../../../schema/roles.ts';
+import { formatMoney } from '../../../schema/money.ts';
+import { Button } from '../../components/button.tsx';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { Tabs } from '../../components/tabs.tsx';
+import { isModalLayerOpen } from '../../components/use-layer.ts';
+import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import { canDecide } from '../../lib/claim-actions.ts';
+import type { Command } from '../../lib/commands.ts';
+import { headerCheckState } from '../../lib/list/selection.ts';
+import { useSelection } from '../../lib/list/use-selection.ts';
+import { useTableKeys } from '../../lib/list/use-table-keys.ts';
+import { usePageCommands } from '../../lib/page-commands.ts';
+import { useReferenceData } from '../../lib/reference-data.ts';
+import { footerHint, matchShortcut, SHORTCUTS } from '../../lib/shortcuts.ts';
+import { toastInfo } from '../../lib/toast-store.ts';
+import type { InboxRow } from './approval-rows.ts';
+import { ApprovalDrawer } from './approval-drawer.tsx';
+import { ApprovalsTable } from './approvals-table.tsx';
+import { decide } from './decide.ts';
+import { RejectDialog } from './reject-dialog.tsx';
+import { INBOX_TABS, inboxQuery, type ApprovalsSearch, type InboxTab } from './search-params.ts';
+import { inboxIds, useInboxRows } from './use-inbox-rows.ts';
+
+const routeApi = getRouteApi('/_app/approvals');
+/** The list's keys (no search box, no coding here) plus a / r. */
+const KEY_HINT = footerHint(['list', 'approvals', 'global'], SHORTCUTS.filter((s) => s.id !== 'list.search' && s.id !== 'list.code'));
+
+/**
+ * Issue 9 §3: the reviewer's inbox. Pending (oldest first) and Decided tabs over the mirrored
+ * approvals joined with their claims, never the viewer's own. Approve or reject one or many
+ * (checkboxes, x, "Select all"; a / r act on the selection, else the current row); each
+ * decision is a command through the worker, shown at once with its sync mark, offline too.
+ */
+export function ApprovalsPage() {
+  const user = useAppState((s) => s.session?.user ?? null);
+  if (!user || !canReviewReimbursements(user)) {
+    return (
+      <div className="approvals">
+        <div className="page-header">
+          <h1>Approvals</h1>
+        </div>
+        <EmptyState title="Nothing to review">Approvals list the claims your team submits. You don’t review claims in this business.</EmptyState>
+      </div>
+    );
+  }
+  return <Inbox viewer={user} />;
+}
+
+function Inbox({ viewer }: { viewer: SpendUser }) {
+  const search = routeApi.useSearch();
+  const navigate = routeApi.useNavigate();
+  const client = useDataClient();
+  const dataVersion = useAppState((s) => s.dataVersion);
+  const referenceVersion = useAppState((s) => s.referenceVersion);
+  const online = useAppState((s) => s.online && (s.status?.online ?? true));
+  const reference = useReferenceData(client, referenceVersion);
+  const tab: InboxTab = search.tab ?? 'pending';
+  const query = useMemo(() => inboxQuery(tab, viewer.id), [tab, viewer.id]);
+  const rows = useInboxRows(client, query, dataVersion + referenceVersion, reference.names.user);
+  const total = rows.total ?? 0;
+  const selection = useSelection(query.key, rows, () => inboxIds(client, query));
+  const selectedCount = selection.ids.size;
+  const [rejecting, setRejecting] = useState<{ ids: string[]; subject?: string } | null>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const setSearch = useCallback(
+    (patch: Partial<ApprovalsSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),
+    [navigate],
+  );
+  const gridElement = useCallback(() => scrollRef.current?.closest<HTMLElement>('[role="grid"]'), []);
+  const openRow = useCallback((row: InboxRow) => setSearch({ open: row.id }), [setSearch]);
+  const closeDrawer = useCallback(() => {
+    setSearch({ open: undefined });
+    gridElement()?.focus();
+  }, [setSearch, gridElement]);
+  const decidable = useCallback((row: InboxRow) => canDecide(row.approval, viewer), [viewer]);
+
+  const active = useTableKeys({
+    key: query.key,
+    total,
+    rows,
+    selection,
+    drawerOpen: search.open !== undefined,
+    dialogOpen: rejecting !== null,
+    onOpen: openRow,
+    onCloseDrawer: closeDrawer,
+    onFocusSearch: () => undefined,
+  });
+
+  /** What a / r / the palette act on: the selection, else the current row; only what the viewer may decide. */
+  const targets = useCallback(async (): Promise<InboxRow[] | null> => {
+    const ids = selection.ids.size > 0 ? [...selection.ids] : [];
+    let picked: InboxRow[] = [];
+    if (ids.length > 0) {
+      const loaded = new Map<string, InboxRow>();
+      for (let i = 0; i < total; i++) {
+        const r = rows.row(i);
+        if (r) loaded.set(r.id, r);
+      }
+      // A selected row outside the loaded windows is one of this tab's: on Pending, decided by id.
+      const unloaded = (id: string) => (tab === 'pending' ? [{ id, approval: { status: 'PENDING', user_id: '' } } as InboxRow] : []);
+      picked = ids.flatMap((id) => loaded.get(id) ?? unloaded(id));
+    } else {
+      const row = active.index >= 0 ? rows.row(active.index) : undefined;
+      if (row) picked = [row];
+    }
+    if (picked.length === 0) {
+      toastInfo('Select claims to review');
+      return null;
+    }
+    const open = picked.filter(decidable);
+    if (open.length === 0) {
+      toastInfo('Only pending approvals can be decided');
+      return null;
+    }
+    return open;
+  }, [selection.ids, rows, total, active.index, decidable, tab]);
+
+  const approve = useCallback(
+    async (list?: InboxRow[]) => {
+      const chosen = list ?? (await targets());
+      if (!chosen) return;
+      const done = await decide(client, chosen.map((r) => r.id), { kind: 'approve' }, online);
+      if (done.length > 0) selection.clear();
+    },
+    [client, online, selection, targets],
+  );
+  const askReject = useCallback(
+    async (list?: InboxRow[]) => {
+      const chosen = list ?? (await targets());
+      if (!chosen) return;
+      const one = chosen.length === 1 ? chosen[0] : undefined;
+      const who = one ? reference.names.user(one.approval.user_id) || one.claimant : '';
+      const subject = one?.amount != null && one.currency ? `${who}: ${one.description}, ${formatMoney(one.amount, one.currency)}` : undefined;
+      setRejecting({ ids: chosen.map((r) => r.id), subject });
+    },
+    [targets, reference.names],
+  );
+
+  useDecisionKeys(rejecting === null, { approve: () => void approve(), reject: () => void askReject() });
+  usePageCommands(
+    useMemo<Command[]>(
+      () => [
+        { id: 'approvals.approveSelected', label: 'Approve selected', group: 'Approvals', keywords: ['approve', 'review', 'claims'], shortcut: 'approvals.approve', run: () => void approve() },
+        { id: 'approvals.rejectSelected', label: 'Reject selected', group: 'Approvals', keywords: ['reject', 'decline', 'review'], shortcut: 'approvals.reject', run: () => void askReject() },
+      ],
+      [approve, askReject],
+    ),
+  );
+
+  const onRowClick = useCallback(
+    (index: number, row: InboxRow) => {
+      active.set(index);
+      openRow(row);
+    },
+    [active, openRow],
+  );
+  const onToggle = useCallback(
+    (index: number, row: InboxRow, shift: boolean) => {
+      active.set(index);
+      if (shift) void selection.range(index);
+      else selection.toggle(index, row.id);
+    },
+    [active, selection],
+  );
+
+  const list = (
+    <>
+      <div className="bulk-bar approvals-bar" role="region" aria-label="Selection">
+        <strong>{selectedCount > 0 ? `${selectedCount.toLocaleString()} selected` : `${total.toLocaleString()} ${tab === 'pending' ? 'waiting' : 'decided'}`}</strong>
+        {total > 0 && selectedCount < total && (
+          <button type="button" className="btn-link" onClick={() => void selection.selectAllMatching()}>
+            Select all
+          </button>
+        )}
+        <span className="spacer" />
+        {tab === 'pending' && (
+          <>
+            <Button variant="primary" size="sm" disabled={total === 0} onClick={() => void approve()}>
+              {selectedCount > 1 ? `Approve ${selectedCount}` : 'Approve'}
+            </Button>
+            <Button variant="danger" size="sm" disabled={total === 0} onClick={() => void askReject()}>
+              {selectedCount > 1 ? `Reject ${selectedCount}…` : 'Reject…'}
+            </Button>
+          </>
+        )}
+        {selectedCount > 0 && (
+          <Button variant="ghost" size="sm" onClick={selection.clear}>
+            Clear selection
+          </Button>
+        )}
+      </div>
+      {rows.total === 0 && tab === 'pending' && !rows.waiting ? (
+        <EmptyState title="You’re all caught up">Nothing waits for your review. New claims from your team show up here.</EmptyState>
+      ) : (
+        <ApprovalsTable
+          rows={rows}
+          total={total}
+          loaded={rows.total !== null}
+          selected={selection.ids}
+          headerState={headerCheckState(selectedCount, total)}
+          active={active.index}
+          openId={search.open}
+          queryKey={query.key}
+          emptyText={tab === 'pending' ? 'You’re all caught up' : 'No decisions yet'}
+          userName={reference.names.user}
+          scrollRef={scrollRef}
+          onHeaderToggle={() => (selectedCount > 0 ? selection.clear() : void selection.selectAllMatching())}
+          onToggle={onToggle}
+          onRowClick={onRowClick}
+          onKeyDown={active.onGridKeyDown}
+          onFocus={active.onGridFocus}
+          onVisibleRange={() => undefined}
+        />
+      )}
+      <div className="table-footer muted">
+        <span className="spacer" />
+        <span className="kbd-hint" aria-hidden="true">{KEY_HINT}</span>
+      </div>
+    </>
+  );
+
+  return (
+    <div className="approvals">
+      <div className="page-header">
+        <h1>Approvals</h1>
+      </div>
+      <Tabs
+        label="Approvals"
+        tabs={INBOX_TABS.map((t) => ({ key: t.key, label: t.label, panel: list }))}
+        selected={tab}
+        onSelect={(next) => setSearch({ tab: next === 'pending' ? undefined : next, open: undefined })}
+      />
+      {search.open && (
+        <ApprovalDrawer
+          id={search.open}
+          client={client}
+          reference={reference}
+          version={dataVersion}
+          canDecide={decidable}
+          onApprove={(row) => void approve([row])}
+          onReject={(row) => void askReject([row])}
+          onClose={closeDrawer}
+          returnFocus={gridElement}
+        />
+      )}
+      {rejecting && (
+        <RejectDialog
+          count={rejecting.ids.length}
+          subject={rejecting.subject}
+          onClose={() => setRejecting(null)}
+          returnFocus={gridElement}
+          onReject={async (reason) => {
+            const done = await decide(client, rejecting.ids, { kind: 'reject', reason }, online);
+            if (done.length > 0) selection.clear();
+            setRejecting(null);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+/** Typing in a text field, a select or an editable element (where a and r are letters). */
+function typing(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
+}
+
+/** a / r (from the shortcut registry): approve or reject, unless typing, in a menu or under a dialog. */
+function useDecisionKeys(enabled: boolean, handlers: { approve(): void; reject(): void }) {
+  const latest = useRef(handlers);
+  useEffect(() => {
+    latest.current = handlers;
+  });
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.repeat || isModalLayerOpen()) return;
+      if (e.target instanceof Element && e.target.closest('[role="menu"], [role="tablist"]')) return;
+      const info = { key: e.key, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: typing(e.target) };
+      const id = matchShortcut(info, ['approvals'])?.id;
+      if (id !== 'approvals.approve' && id !== 'approvals.reject') return;
+      e.preventDefault();
+      if (id === 'approvals.approve') latest.current.approve();
+      else latest.current.reject();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [enabled]);
+}

@@ -1,0 +1,171 @@
+import { memo, type KeyboardEvent, type RefObject } from 'react';
+import { formatMoney } from '../../../schema/money.ts';
+import { ClaimIcon } from '../../components/claim-icon.tsx';
+import { StatusPill } from '../../components/status-pill.tsx';
+import { SyncMark } from '../../components/sync-mark.tsx';
+import { formatClaimDate, TYPE_LABELS } from '../../lib/claim-labels.ts';
+import type { ListRows } from '../../lib/list/use-rows.ts';
+import { VirtualGrid, gridRowId, gridRowIndex, ROW_HEIGHT } from '../../lib/list/virtual-grid.tsx';
+import { useLayout } from '../../lib/media-query.ts';
+import type { InboxRow } from './approval-rows.ts';
+import { APPROVAL_LABELS, APPROVAL_TONES } from './approval-labels.ts';
+
+const ROW_ID_PREFIX = 'approval-row';
+/** A row as a card on a phone (`.grid-cards .approval-row` in phone.css has this height). */
+export const CARD_HEIGHT = 76;
+
+export interface ApprovalsTableProps {
+  rows: ListRows<InboxRow>;
+  total: number;
+  loaded: boolean;
+  selected: ReadonlySet<string>;
+  headerState: 'none' | 'some' | 'all';
+  active: number;
+  openId: string | undefined;
+  queryKey: string;
+  emptyText: string;
+  /** The claimant's name from reference data (it can arrive after the rows were read). */
+  userName(id: string): string;
+  scrollRef: RefObject<HTMLDivElement | null>;
+  onHeaderToggle(): void;
+  onToggle(index: number, row: InboxRow, shift: boolean): void;
+  onRowClick(index: number, row: InboxRow): void;
+  onKeyDown(e: KeyboardEvent<HTMLDivElement>): void;
+  onFocus(): void;
+  onVisibleRange(first: number, last: number): void;
+}
+
+const submittedFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
+
+/**
+ * The inbox grid: a checkbox, claimant, type, description, claim date, amount, when it was
+ * submitted, the review's status and its sync mark. On a phone the same rows are cards.
+ */
+export function ApprovalsTable(props: ApprovalsTableProps) {
+  const { active, openId, selected, userName, onRowClick, onToggle } = props;
+  const phone = useLayout() === 'phone';
+  return (
+    <VirtualGrid
+      label="Approvals"
+      className={phone ? 'grid-approvals grid-cards' : 'grid-approvals'}
+      rowHeight={phone ? CARD_HEIGHT : ROW_HEIGHT}
+      rowIdPrefix={ROW_ID_PREFIX}
+      rows={props.rows}
+      total={props.total}
+      loaded={props.loaded}
+      active={active}
+      queryKey={props.queryKey}
+      initialRow={0}
+      scrollRef={props.scrollRef}
+      header={<HeaderRow state={props.headerState} onToggle={props.onHeaderToggle} />}
+      emptyText={props.emptyText}
+      waitingText="Opening your saved approvals…"
+      renderRow={(row, index, top) => (
+        <Row
+          index={index}
+          top={top}
+          row={row}
+          claimant={userName(row.approval.user_id) || row.claimant}
+          selected={selected.has(row.id)}
+          active={index === active}
+          open={row.id === openId}
+          onRowClick={onRowClick}
+          onToggle={onToggle}
+        />
+      )}
+      onKeyDown={props.onKeyDown}
+      onFocus={props.onFocus}
+      onVisibleRange={props.onVisibleRange}
+    />
+  );
+}
+
+const HeaderRow = memo(function HeaderRow({ state, onToggle }: { state: ApprovalsTableProps['headerState']; onToggle(): void }) {
+  return (
+    <div className="grid-row approval-row grid-header" role="row" aria-rowindex={1}>
+      <div role="columnheader" className="cell cell-check">
+        <input
+          type="checkbox"
+          aria-label="Select all"
+          checked={state === 'all'}
+          ref={(el) => {
+            if (el) el.indeterminate = state === 'some';
+          }}
+          onChange={onToggle}
+        />
+      </div>
+      <div role="columnheader" className="cell cell-claimant">Claimant</div>
+      <div role="columnheader" className="cell cell-type">Type</div>
+      <div role="columnheader" className="cell cell-merchant">Description</div>
+      <div role="columnheader" className="cell cell-date">Date</div>
+      <div role="columnheader" className="cell cell-amount">Amount</div>
+      <div role="columnheader" className="cell cell-submitted">Submitted</div>
+      <div role="columnheader" className="cell cell-status">Status</div>
+    </div>
+  );
+});
+
+interface RowProps {
+  index: number;
+  top: number;
+  row: InboxRow;
+  claimant: string;
+  selected: boolean;
+  active: boolean;
+  open: boolean;
+  onRowClick: ApprovalsTableProps['onRowClick'];
+  onToggle: ApprovalsTableProps['onToggle'];
+}
+
+const Row = memo(function Row({ index, top, row, claimant, selected, active, open, onRowClick, onToggle }: RowProps) {
+  const classes = ['grid-row', 'approval-row', selected && 'selected', active && 'active', open && 'open', row.pending && `sync-${row.pending}`]
+    .filter(Boolean)
+    .join(' ');
+  const amount = row.amount !== null && row.currency ? formatMoney(row.amount, row.currency) : '—';
+  return (
+    <div
+      id={gridRowId(ROW_ID_PREFIX, index)}
+      className={classes}
+      role="row"
+      aria-rowindex={gridRowIndex(index)}
+      aria-selected={selected}
+      style={{ transform: `translateY(${top}px)` }}
+      onClick={() => onRowClick(index, row)}
+    >
+      <div
+        role="gridcell"
+        className="cell cell-check"
+        onClick={(e) => {
+          e.stopPropagation();
+          // The whole cell is the touch target (44 px on a phone), not only the box.
+          if (e.target === e.currentTarget) onToggle(index, row, e.shiftKey);
+        }}
+      >
+        <input
+          type="checkbox"
+          tabIndex={-1}
+          aria-label={`Select ${claimant}: ${row.description}, ${amount}`}
+          checked={selected}
+          onChange={(e) => onToggle(index, row, (e.nativeEvent as unknown as { shiftKey?: boolean }).shiftKey === true)}
+        />
+      </div>
+      <div role="gridcell" className="cell cell-claimant">{claimant}</div>
+      <div role="gridcell" className="cell cell-type">
+        {row.claim && <ClaimIcon type={row.claim.type} />}
+        <span className="claim-type-label">{row.claim ? TYPE_LABELS[row.claim.type] : ''}</span>
+      </div>
+      <div role="gridcell" className="cell cell-merchant" title={row.claim?.memo ?? undefined}>{row.description}</div>
+      <div role="gridcell" className="cell cell-date">{row.date ? formatClaimDate(row.date) : ''}</div>
+      <div role="gridcell" className="cell cell-amount">{amount}</div>
+      <div role="gridcell" className="cell cell-submitted">
+        <time dateTime={row.submitted_at}>{submittedFormat.format(new Date(row.submitted_at))}</time>
+      </div>
+      <div role="gridcell" className="cell cell-status">
+        <span className="marks">
+          <StatusPill tone={APPROVAL_TONES[row.approval.status]}>{APPROVAL_LABELS[row.approval.status]}</StatusPill>
+          <SyncMark row={row} />
+        </span>
+      </div>
+    </div>
+  );
+});

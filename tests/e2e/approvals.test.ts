@@ -1,0 +1,195 @@
+/**
+ * Issue 9 §3–4, end to end: the approvals inbox offline and a payment, on real parts only (the
+ * built PWA served by the real server on PGlite, in Debian's headless Chromium).
+ *
+ * The demo manager signs in and opens Approvals: the seed's pending claims of their team. Offline,
+ * with the keyboard, they approve two (x, j, x, a) and reject one (r, a reason); the decisions
+ * show at once with the pending-sync mark and survive an offline reload. Back online the outbox
+ * drains and the server has each decided exactly once, the claims APPROVED / REJECTED. The demo
+ * employee (no manager) sees no Approvals link, and the route says there is nothing to review. Then the
+ * admin pays one approved claim (the confirmation names amount and payee): the server has exactly
+ * one ledger entry for it and the claim is PAID.
+ */
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { startTestServer, type TestServer } from '../../server/testing.ts';
+import {
+  launchBrowser, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
+} from '../support/browser.ts';
+import { userByEmail } from '../support/db-checks.ts';
+import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
+
+const MANAGER = 'manager@demo.test';
+const ADMIN = 'admin@demo.test';
+const EMPLOYEE = 'employee@demo.test';
+const PASSWORD = 'demo-password-1';
+const REASON = 'Please attach the receipt.';
+
+let server: TestServer;
+let browser: BrowserSession;
+let adminBrowser: BrowserSession | undefined;
+
+beforeAll(async () => {
+  server = await startTestServer({ transactions: 50, serveDist: true });
+  browser = await launchBrowser({ baseURL: server.url });
+}, 120_000);
+
+afterAll(async () => {
+  await adminBrowser?.close();
+  await browser?.close();
+  await server?.close();
+});
+
+const grid = (page: Page, name: string): Locator => page.getByRole('grid', { name });
+const dataRows = (page: Page, name: string): Locator => grid(page, name).getByRole('row').filter({ has: page.getByRole('gridcell') });
+const texts = async (rows: Locator) => (await rows.allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+
+interface PendingClaim {
+  approval_id: string;
+  claim_id: string;
+  merchant: string;
+}
+
+/** The server's pending approvals the manager reviews (their team's, never their own), oldest first like the inbox. */
+async function pendingForManager(managerId: string): Promise<PendingClaim[]> {
+  return server.db.query<PendingClaim>(
+    `SELECT a.id::text AS approval_id, r.id::text AS claim_id, r.merchant
+       FROM approvals a JOIN reimbursements r ON r.id = a.object_id
+      WHERE a.business_id = $1 AND a.status = 'PENDING' AND a.approver_id = $2 AND a.user_id <> $2
+      ORDER BY a.created_at, a.id`,
+    [server.businessId, managerId],
+  );
+}
+
+describe('approvals inbox offline, end to end', () => {
+  it('decides offline with the keyboard, syncs each decision once, and the admin pays exactly once', async () => {
+    onTestFailed(() => {
+      if (browser?.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
+      if (adminBrowser?.logs.length) console.error(`admin browser logs:\n${adminBrowser.logs.slice(-60).join('\n')}`);
+    });
+    const manager = await userByEmail(server.db, server.businessId, MANAGER);
+    const pending = await pendingForManager(manager.id);
+    expect(pending.length).toBeGreaterThanOrEqual(3);
+
+    const { page, context } = browser;
+    await page.goto('/');
+    await signIn(page, MANAGER, PASSWORD);
+    await waitForServiceWorkerControl(page);
+    await waitForSyncStatus(page, 'All changes synced', 120_000);
+
+    // A reviewer sees the link (with the count of what waits) and the seed's pending claims.
+    const link = mainNav(page).getByRole('link', { name: /^Approvals/ });
+    await expect.poll(() => link.textContent(), { timeout: 30_000 }).toContain(String(pending.length));
+    await link.click();
+    await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor({ state: 'visible' });
+    const rows = dataRows(page, 'Approvals');
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(pending.length);
+    const shown = await texts(rows);
+    pending.forEach((p, i) => expect(shown[i]).toContain(p.merchant));
+
+    await context.setOffline(true);
+    await waitForSyncStatus(page, 'Offline');
+
+    // Keyboard only: focus the grid (the first row becomes current), x, j, x, then a.
+    await grid(page, 'Approvals').focus();
+    await page.keyboard.press('x');
+    await page.keyboard.press('j');
+    await page.keyboard.press('x');
+    await expect.poll(() => page.getByRole('region', { name: 'Selection' }).textContent()).toContain('2 selected');
+    await page.keyboard.press('a');
+    const [approvedA, approvedB, rejected] = [pending[0]!, pending[1]!, pending[2]!];
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(pending.length - 2);
+
+    // r on the current row (Home: the first left, the oldest still pending), with a reason.
+    await grid(page, 'Approvals').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('r');
+    const dialog = page.getByRole('dialog', { name: 'Reject this claim?' });
+    await dialog.waitFor({ state: 'visible' });
+    await dialog.getByLabel('Reason').fill(REASON);
+    await dialog.getByRole('button', { name: 'Reject', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(pending.length - 3);
+    await waitForSyncStatus(page, 'Offline');
+
+    // Decided: the three decisions, each waiting to sync; still so after an offline reload.
+    await page.getByRole('tab', { name: 'Decided' }).click();
+    const waiting = async () => (await texts(rows)).filter((t) => t.includes(WAITING_TO_SYNC));
+    await expect.poll(async () => (await waiting()).length, { timeout: 30_000 }).toBe(3);
+    const reloaded = await page.reload();
+    expect(reloaded?.fromServiceWorker()).toBe(true);
+    await waitForSyncStatus(page, 'Offline');
+    await expect.poll(async () => (await waiting()).length, { timeout: 30_000 }).toBe(3);
+    const decided = await waiting();
+    expect(decided.filter((t) => t.includes('Approved')).length).toBe(2);
+    expect(decided.some((t) => t.includes(rejected.merchant) && t.includes('Rejected'))).toBe(true);
+
+    // Online: the outbox drains; the server has each decided once, and the claims moved.
+    await context.setOffline(false);
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
+    await expect.poll(async () => (await waiting()).length, { timeout: 30_000 }).toBe(0);
+    const facts = await server.db.query<{ claim_id: string; approvals: number; decided: number; status: string; claim_status: string; reason: string | null; rejection_reason: string | null }>(
+      `SELECT r.id::text AS claim_id, count(a.id)::int AS approvals, count(a.decided_at)::int AS decided,
+              max(a.status) AS status, r.status AS claim_status, max(a.reason) AS reason, r.rejection_reason
+         FROM reimbursements r JOIN approvals a ON a.object_id = r.id
+        WHERE r.id = ANY($1::uuid[]) GROUP BY r.id ORDER BY r.id`,
+      [[approvedA.claim_id, approvedB.claim_id, rejected.claim_id]],
+    );
+    const byClaim = new Map(facts.map((f) => [f.claim_id, f]));
+    for (const c of [approvedA, approvedB]) {
+      expect(byClaim.get(c.claim_id)).toMatchObject({ approvals: 1, decided: 1, status: 'APPROVED', claim_status: 'APPROVED', reason: null });
+    }
+    expect(byClaim.get(rejected.claim_id)).toMatchObject({
+      approvals: 1, decided: 1, status: 'REJECTED', claim_status: 'REJECTED', reason: REASON, rejection_reason: REASON,
+    });
+
+    // An employee who is not a manager: no Approvals link, and the route says there is nothing to review.
+    adminBrowser = await launchBrowser({ baseURL: server.url });
+    const admin = adminBrowser.page;
+    const employee = await userByEmail(server.db, server.businessId, EMPLOYEE);
+    await admin.goto('/');
+    await signIn(admin, EMPLOYEE, PASSWORD);
+    await mainNav(admin).getByRole('link', { name: 'Reimbursements' }).waitFor({ state: 'visible' });
+    expect(await mainNav(admin).getByRole('link', { name: /^Approvals/ }).count()).toBe(0);
+    await admin.goto('/approvals');
+    await admin.getByRole('heading', { name: 'Nothing to review' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await admin.getByRole('button', { name: new RegExp(employee.name) }).click();
+    await admin.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+    await admin.getByLabel('Email').waitFor({ state: 'visible', timeout: 30_000 });
+
+    // The admin pays one approved claim, after the confirmation naming amount and payee.
+    await signIn(admin, ADMIN, PASSWORD);
+    await waitForSyncStatus(admin, 'All changes synced', 120_000);
+    await mainNav(admin).getByRole('link', { name: 'Reimbursements' }).click();
+    await admin.getByRole('tab', { name: 'Approved' }).click();
+    const claimRows = dataRows(admin, 'Reimbursements');
+    const target = claimRows.filter({ hasText: approvedA.merchant });
+    await target.first().waitFor({ state: 'visible', timeout: 30_000 });
+    await target.first().click();
+    const drawer = admin.getByRole('dialog', { name: approvedA.merchant });
+    await drawer.getByRole('button', { name: 'Pay', exact: true }).click();
+    const pay = admin.getByRole('dialog', { name: /^Pay \$[\d,.]+ to .+\?$/ });
+    await pay.waitFor({ state: 'visible' });
+    const payTitle = (await pay.getByRole('heading').first().textContent()) ?? '';
+    const claimant = await server.db.query<{ name: string; amount: string }>(
+      `SELECT trim(u.first_name || ' ' || u.last_name) AS name, r.amount::text AS amount
+         FROM reimbursements r JOIN spend_users u ON u.id = r.user_id WHERE r.id = $1`,
+      [approvedA.claim_id],
+    );
+    expect(payTitle).toContain(claimant[0]!.name);
+    expect(payTitle).toContain((Number(claimant[0]!.amount) / 100).toFixed(2));
+    await pay.getByRole('button', { name: /^Pay \$/ }).click();
+    await pay.waitFor({ state: 'detached' });
+    await waitForSyncStatus(admin, 'All changes synced', 60_000);
+
+    await expect.poll(async () => {
+      const [row] = await server.db.query<{ status: string }>('SELECT status FROM reimbursements WHERE id = $1', [approvedA.claim_id]);
+      return row?.status;
+    }, { timeout: 30_000 }).toBe('PAID');
+    const ledger = await server.db.query<{ kind: string; method: string; amount: string }>(
+      `SELECT kind, method, amount::text AS amount FROM ledger_entries WHERE business_id = $1 AND reimbursement_id = $2`,
+      [server.businessId, approvedA.claim_id],
+    );
+    expect(ledger).toEqual([{ kind: 'PAYMENT', method: 'ACH', amount: claimant[0]!.amount }]);
+  }, 300_000);
+});
