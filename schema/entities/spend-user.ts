@@ -44,6 +44,8 @@ export const userRowSchema = spendUserSchema
     location_id: true,
     status: true,
   })
+  // Whether a claim may be paid through payroll (§6); absent from rows mirrored before it was sent.
+  .extend({ payroll_currency: spendUserSchema.shape.payroll_currency.default(null) })
   .extend(mirroredFields);
 export type UserRow = z.infer<typeof userRowSchema>;
 

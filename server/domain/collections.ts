@@ -50,7 +50,7 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     docSql: `jsonb_build_object(
     'id', r.id, 'role', r.role, 'first_name', r.first_name, 'last_name', r.last_name, 'email', r.email,
     'is_manager', r.is_manager, 'manager_id', r.manager_id, 'department_id', r.department_id,
-    'location_id', r.location_id, 'status', r.status, ${mirrored})`,
+    'location_id', r.location_id, 'status', r.status, 'payroll_currency', r.payroll_currency, ${mirrored})`,
     sortKey: `lower(r.first_name || ' ' || r.last_name)`,
   },
   departments: {

@@ -20,7 +20,7 @@ const data: ReferenceData = {
   ],
   tracking_categories: [{ id: C, name: 'Project', options: [{ id: O, name: 'Apollo' }], ...mirrored }],
   users: [
-    { id: U, role: 'BUSINESS_USER', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@x.test', is_manager: false, manager_id: null, department_id: null, location_id: null, status: 'ACTIVE', ...mirrored },
+    { id: U, role: 'BUSINESS_USER', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@x.test', is_manager: false, manager_id: null, department_id: null, location_id: null, status: 'ACTIVE', payroll_currency: null, ...mirrored },
   ],
   cards: [],
 };
