@@ -14,7 +14,7 @@ import { ClaimIcon } from './claim-icon.tsx';
 import { claimDescription, claimTimeline, STATUS_LABELS, STATUS_TONES, TYPE_LABELS, type ClaimView } from './claim-labels.ts';
 import { formatClaimDate } from './reimbursements-table.tsx';
 import { readClaim } from './use-claim-rows.ts';
-import type { ClaimOwner } from './pending-claims.ts';
+import type { ClaimOwner } from './use-claim-rows.ts';
 
 export interface ClaimDrawerProps {
   id: string;
