@@ -2,8 +2,8 @@
  * Issue 9 §4, end to end: the reimbursements screens offline. On real parts only: the built PWA
  * (dist/) served by the real server (PGlite) in Debian's headless Chromium.
  *
- * The demo employee signs in (the service worker takes the page), opens Reimbursements (none yet),
- * goes offline and creates three claims through the New menu: out of pocket, mileage (the live
+ * The demo employee signs in (the service worker takes the page), opens Reimbursements (the
+ * seeded claims), goes offline and creates three claims through the New menu: out of pocket, mileage (the live
  * amount reads "124 mi × $0.725 = $89.90") and per diem (3 days at the default rate: $170.00).
  * All three show at once, each "Waiting to sync"; an offline reload (from the service worker and
  * the mirror) still shows them pending. Back online the outbox drains, the marks go, and the
@@ -65,7 +65,13 @@ describe('reimbursements offline, end to end', () => {
 
     await mainNav(page).getByRole('link', { name: 'Reimbursements' }).click();
     await page.getByRole('heading', { name: 'Reimbursements', level: 1 }).waitFor({ state: 'visible' });
-    await page.getByText('No reimbursements yet').waitFor({ state: 'visible', timeout: 30_000 });
+    // The seed gives the demo employee claims of their own: the three made here come on top of them.
+    const employee = await userByEmail(server.db, server.businessId, EMPLOYEE);
+    const seeded = (await server.db.query<{ id: string }>(
+      'SELECT id FROM reimbursements WHERE business_id = $1 AND user_id = $2 AND NOT deleted', [server.businessId, employee.id],
+    )).map((r) => r.id);
+    await expect.poll(() => claimRows(page).count(), { timeout: 30_000 }).toBe(seeded.length);
+    const waiting = async () => (await rowTexts(page)).filter((t) => t.includes(WAITING_TO_SYNC));
 
     await context.setOffline(true);
     await waitForSyncStatus(page, 'Offline');
@@ -99,9 +105,9 @@ describe('reimbursements offline, end to end', () => {
     await perDiem.waitFor({ state: 'detached' });
 
     // All three at once, each with the pending-sync mark (and its own status word beside it).
-    await expect.poll(() => claimRows(page).count(), { timeout: 30_000 }).toBe(3);
-    let texts = await rowTexts(page);
-    expect(texts.every((t) => t.includes(WAITING_TO_SYNC))).toBe(true);
+    await expect.poll(() => claimRows(page).count(), { timeout: 30_000 }).toBe(seeded.length + 3);
+    let texts = await waiting();
+    expect(texts).toHaveLength(3);
     expect(texts.some((t) => t.includes(MERCHANT) && t.includes('$12.34') && t.includes('Submitted'))).toBe(true);
     expect(texts.some((t) => t.includes('Office → Client site') && t.includes('$89.90'))).toBe(true);
     expect(texts.some((t) => t.includes('Chicago') && t.includes('$170.00') && t.includes('Draft'))).toBe(true);
@@ -110,22 +116,20 @@ describe('reimbursements offline, end to end', () => {
     const reloaded = await page.reload();
     expect(reloaded?.fromServiceWorker()).toBe(true);
     await waitForSyncStatus(page, 'Offline');
-    await expect.poll(() => claimRows(page).count(), { timeout: 30_000 }).toBe(3);
-    texts = await rowTexts(page);
-    expect(texts.every((t) => t.includes(WAITING_TO_SYNC))).toBe(true);
+    await expect.poll(() => claimRows(page).count(), { timeout: 30_000 }).toBe(seeded.length + 3);
+    expect(await waiting()).toHaveLength(3);
 
     // Online: the outbox drains and the marks go.
     await context.setOffline(false);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
-    await expect.poll(async () => (await rowTexts(page)).filter((t) => t.includes(WAITING_TO_SYNC)).length, { timeout: 30_000 }).toBe(0);
-    expect(await claimRows(page).count()).toBe(3);
+    await expect.poll(async () => (await waiting()).length, { timeout: 30_000 }).toBe(0);
+    expect(await claimRows(page).count()).toBe(seeded.length + 3);
 
     // The server holds each claim exactly once, amounts in minor units.
-    const employee = await userByEmail(server.db, server.businessId, EMPLOYEE);
     const stored = await server.db.query<{ type: string; status: string; amount: string; merchant: string | null; distance_miles: string | null }>(
       `SELECT type, status, amount::text AS amount, merchant, distance_miles::text AS distance_miles
-         FROM reimbursements WHERE business_id = $1 AND user_id = $2 AND NOT deleted ORDER BY type`,
-      [server.businessId, employee.id],
+         FROM reimbursements WHERE business_id = $1 AND user_id = $2 AND NOT deleted AND NOT (id = ANY($3::uuid[])) ORDER BY type`,
+      [server.businessId, employee.id, seeded],
     );
     expect(stored.map((r) => ({ ...r, amount: Number(r.amount), distance_miles: r.distance_miles === null ? null : Number(r.distance_miles) }))).toEqual([
       { type: 'MILEAGE', status: 'SUBMITTED', amount: 8990, merchant: null, distance_miles: 124 },
