@@ -106,7 +106,7 @@ describe('reimbursements offline, end to end', () => {
 
     // All three at once, each with the pending-sync mark (and its own status word beside it).
     await expect.poll(() => claimRows(page).count(), { timeout: 30_000 }).toBe(seeded.length + 3);
-    let texts = await waiting();
+    const texts = await waiting();
     expect(texts).toHaveLength(3);
     expect(texts.some((t) => t.includes(MERCHANT) && t.includes('$12.34') && t.includes('Submitted'))).toBe(true);
     expect(texts.some((t) => t.includes('Office → Client site') && t.includes('$89.90'))).toBe(true);
