@@ -2,6 +2,8 @@ import { setAutoFreeze } from 'immer';
 import type { EntityRefs, OutboxEntry, OutboxState } from '../sync/ports.ts';
 import { byAge, commandDef, entityRefs } from '../sync/outbox-machine.ts';
 import type { MirroredCollection, QueriedCollection } from '../schema/collections.ts';
+import { COMMANDS } from '../schema/commands/index.ts';
+import type { AnyCommandDef } from '../schema/commands/define-command.ts';
 
 /**
  * The outbox as the worker reads it: every unfinished entry by id and by the entities it
@@ -18,6 +20,9 @@ import type { MirroredCollection, QueriedCollection } from '../schema/collection
  * own JS context: the setting does not reach the UI or the server.
  */
 setAutoFreeze(false);
+
+/** A command's definition, or undefined for a name this build does not know (an entry from a newer one). */
+const knownDef = (name: string): AnyCommandDef | undefined => (COMMANDS as Record<string, AnyCommandDef | undefined>)[name];
 
 /** States whose optimistic effect is on the mirror. failed/conflict were rolled back. */
 const APPLIED: ReadonlySet<OutboxState> = new Set(['pending', 'sending', 'needs_step_up']);
@@ -200,14 +205,14 @@ export class OutboxIndex {
   creatingIds(collection: MirroredCollection): string[] {
     const ids: string[] = [];
     for (const e of this.byId.values()) {
-      const def = commandDef(e.command);
-      if (def.blank && def.collection === collection) ids.push(...e.entity_ids);
+      const def = knownDef(e.command);
+      if (def?.blank && def.collection === collection) ids.push(...e.entity_ids);
     }
     return ids;
   }
 
   /** Whether the entry's command may create a row (its `blank`): its state decides whether that row shows. */
   static creates(entry: OutboxEntry | undefined): boolean {
-    return entry !== undefined && commandDef(entry.command).blank !== undefined;
+    return entry !== undefined && knownDef(entry.command)?.blank !== undefined;
   }
 }
