@@ -91,6 +91,17 @@ describe('a command that creates its row', () => {
     expect((await claims(rt)).total).toBe(1);
   });
 
+  it('is replaced by the row the feed delivers before the answer (one row throughout)', async () => {
+    const rt = await mirror('opt-feed-first')();
+    const { result } = await create(rt);
+    const shown = (await claims(rt)).rows[0]!;
+    const server: Reimbursement = { ...(shown as unknown as Reimbursement), change_seq: 3, deleted: false };
+    await serverRows(rt, [{ collection: 'reimbursements', seq: 3, id: CLAIM, deleted: false, doc: server }], 3);
+    expect((await claims(rt)).rows.map((r) => [r.id, r.pending])).toEqual([[CLAIM, 'pending']]);
+    await rt.outboxStore.remove(result.ok ? result.command_id : '');
+    await expect.poll(async () => (await claims(rt)).rows.map((r) => [r.id, r.pending, r.status])).toEqual([[CLAIM, null, 'SUBMITTED']]);
+  });
+
   it('stays, marked failed with the server’s reason, when the server refuses it', async () => {
     const rt = await mirror('opt-refused')();
     const { result } = await create(rt);
