@@ -3,7 +3,7 @@ import type { Subscription } from 'rxjs';
 import { ENTITIES, QUERIED_COLLECTIONS, type QueriedCollection } from '../schema/collections.ts';
 import { getDocs, queryDocs, scanDocs, stripMeta } from './bulk-write.ts';
 import type { MirrorDatabase, MirrorDoc, OwnCollection } from './db.ts';
-import { WORKER_COLLECTIONS, type CollectionEngines, type Rebasers } from './collections/index.ts';
+import { WORKER_COLLECTIONS, type CollectionEngines, type Creators, type Rebasers } from './collections/index.ts';
 import { refersTo } from './collections/spec-engine.ts';
 import type { QueryEngine, TextFilter } from './query-engine.ts';
 
@@ -44,8 +44,15 @@ export interface CollectionFeed {
   /** Loads every stored row, page by page; `between` runs before each page. False: stopped. */
   load: (pageSize: number, between: () => Promise<void>, stopped: () => boolean) => Promise<boolean>;
   subscribe: () => Subscription;
-  /** Re-derives the rows with these ids that are in the engine; true when any was. */
+  /**
+   * Re-derives the rows with these ids that are in the engine, and the rows pending commands
+   * create (inserted, re-derived, or removed once no command creates them); true when any changed.
+   */
   refresh: (ids: Iterable<string>) => boolean;
+  /** A row as shown now from the engine (stored rows rebased, created rows as they are), or undefined. */
+  shown: (id: string) => Row | undefined;
+  /** The row a pending command creates under this id (none stored), or undefined. */
+  created: (id: string) => Row | undefined;
   has: (id: string) => boolean;
   /** Re-derives the search text of the rows naming any of these (reference) ids. */
   reindexNaming: (ids: ReadonlySet<string>) => void;
@@ -71,6 +78,10 @@ export interface FeedDeps {
   db: MirrorDatabase;
   engines: CollectionEngines;
   shows: Rebasers;
+  /** Rows pending commands create (rebase.ts `creator`). */
+  creates: Creators;
+  /** Ids that pending commands may create in a collection (outbox-index `creatingIds`). */
+  creating: (collection: QueriedCollection) => string[];
   /** Rows of `collection` changed in the engine (change stream): index text, tell the UI. */
   onChanged: (collection: QueriedCollection) => void;
 }
@@ -80,13 +91,19 @@ export function createFeeds(deps: FeedDeps): CollectionFeed[] {
   return LOAD_ORDER.map((c) => createFeed(c, deps));
 }
 
-function createFeed(name: QueriedCollection, { db, engines, shows, onChanged }: FeedDeps): CollectionFeed {
+function createFeed(name: QueriedCollection, { db, engines, shows, creates, creating, onChanged }: FeedDeps): CollectionFeed {
   const mirror = ENTITIES[name].mirror as { kind: string; negatedTime?: { field: string } };
   // Queried rows are read and followed in their own RxDB collection (db.ts), never in `refs`.
   if (mirror.kind !== 'own') throw new Error(`queried collection ${name} must be stored 'own'`);
   const rx = db[name as OwnCollection] as unknown as RxCollection<MirrorDoc>;
   const engine = engines[name] as unknown as FeedEngine;
   const show = shows[name] as unknown as (row: Row) => Row;
+  const create = creates[name] as unknown as (id: string) => Row | undefined;
+  /**
+   * Ids whose engine row a pending command created (no stored row yet): re-derived from the
+   * outbox, never rebased over itself. A stored row for the id (load, change stream) replaces it.
+   */
+  const local = new Set<string>();
   const referencedIds = ENTITIES[name].query.referencedIds as (row: Row) => string[];
   const spec = firstPageOf(name);
   const index = mirror.negatedTime?.field;
@@ -113,9 +130,15 @@ function createFeed(name: QueriedCollection, { db, engines, shows, onChanged }: 
         // A row changed by an event during the load is newer in the engine than in this page.
         const touched = feed.touched;
         const rows: Row[] = [];
-        for (const r of page) if (!touched?.has(r.id)) rows.push(show(r));
+        for (const r of page) {
+          if (touched?.has(r.id)) continue;
+          local.delete(r.id);
+          rows.push(show(r));
+        }
         engine.upsertMany(rows);
       }
+      // Rows created by commands still in the outbox have no stored row: derived like edited rows.
+      feed.refresh(creating(name));
       return true;
     },
     subscribe: () =>
@@ -125,6 +148,7 @@ function createFeed(name: QueriedCollection, { db, engines, shows, onChanged }: 
         const touched = feed.touched;
         for (const ev of bulk.events as RxChangeEvent<MirrorDoc>[]) {
           if (touched) touched.add(ev.documentId);
+          local.delete(ev.documentId);
           if (ev.operation === 'DELETE') removals.push(ev.documentId);
           else upserts.push(show(stripMeta(ev.documentData)));
         }
@@ -134,14 +158,32 @@ function createFeed(name: QueriedCollection, { db, engines, shows, onChanged }: 
       }),
     refresh(ids) {
       const rows: Row[] = [];
+      const removals: string[] = [];
       for (const id of new Set(ids)) {
         const row = engine.get(id);
-        if (row) rows.push(show(row));
+        if (row && !local.has(id)) {
+          rows.push(show(row));
+          continue;
+        }
+        const made = create(id);
+        if (made) {
+          local.add(id);
+          rows.push(made);
+        } else if (row) {
+          // No command creates it any more (discarded; or confirmed, its stored row then follows).
+          local.delete(id);
+          removals.push(id);
+        }
       }
-      if (rows.length === 0) return false;
-      engine.upsertMany(rows);
-      return true;
+      if (removals.length) engine.removeMany(removals);
+      if (rows.length) engine.upsertMany(rows);
+      return rows.length + removals.length > 0;
     },
+    shown(id) {
+      const row = engine.get(id);
+      return row && !local.has(id) ? show(row) : row;
+    },
+    created: create,
     has: (id) => engine.get(id) !== undefined,
     reindexNaming: (ids) => void engine.reindexWhere(refersTo(referencedIds, ids)),
     stored: (ids) => getDocs(rx, ids),

@@ -1,5 +1,5 @@
 import { commandDef, type CommandInput, type CommandName } from '../schema/commands/index.ts';
-import type { CommandCheckContext, CommandPart } from '../schema/commands/define-command.ts';
+import type { CommandCheckContext, CommandPart, MirrorReader } from '../schema/commands/define-command.ts';
 import { errorBody, validationMessages } from '../schema/errors.ts';
 import type { MirroredCollection } from '../schema/sync-feed.ts';
 import { entityRefs, outboxEntryOf } from '../sync/outbox-machine.ts';
@@ -16,6 +16,8 @@ export interface CommandRunnerDeps {
   ready: Promise<void>;
   /** The rows of a collection, as a command's `check` sees them. */
   rows: (collection: MirroredCollection) => CommandCheckContext;
+  /** The mirror as a command's `also.ids` reads it (rows of other collections it changes). */
+  reader?: MirrorReader;
   /** Re-derives what the rows show (the entries' effects applied over the server rows). */
   refresh: (refs: EntityRefs) => void;
   /** The entries are durable: the UI re-reads the outbox, the leader sends. */
@@ -75,7 +77,9 @@ export class CommandRunner {
       const code = part.def.check?.(part.args, this.deps.rows(part.def.collection)) ?? null;
       if (code) return refused(errorBody(code).error_v2);
     }
-    const entries = parts.map((part) => outboxEntryOf(part, crypto.randomUUID(), this.createdAt()));
+    const own = parts.map((part) => outboxEntryOf(part, crypto.randomUUID(), this.createdAt()));
+    const affected = own.reduce((n, e) => n + e.entity_ids.length, 0);
+    const entries = own.map((entry, i) => withAlsoIds(entry, parts[i]!, this.deps.reader));
     const refs = entries.map(entityRefs);
     const { index, store } = this.deps;
     // Durable before shown: nothing (row, pending mark, count) shows the edit until IndexedDB
@@ -92,7 +96,6 @@ export class CommandRunner {
     }
     for (const r of refs) this.deps.refresh(r);
     this.deps.onQueued(entries);
-    const affected = entries.reduce((n, e) => n + e.entity_ids.length, 0);
     return { result: { ok: true, command_id: entries[0]!.id, affected, took_ms: performance.now() - t0 }, entries };
   }
 
@@ -102,6 +105,19 @@ export class CommandRunner {
     this.lastCreatedAt = now;
     return now;
   }
+}
+
+/**
+ * The rows of other collections the command also changes (its `also`), read from the mirror now
+ * and stored after its own entity ids: the outbox orders by them (FIFO per entity), every reader
+ * finds the entry on those rows, and a reload needs no lookup.
+ */
+function withAlsoIds(entry: OutboxEntry, part: CommandPart, reader: MirrorReader | undefined): OutboxEntry {
+  const also = part.def.also;
+  if (!also || !reader) return entry;
+  const ids = new Set(entry.entity_ids);
+  for (const change of Object.values(also)) for (const id of change?.ids(part.args, reader) ?? []) if (id) ids.add(id);
+  return ids.size === entry.entity_ids.length ? entry : { ...entry, entity_ids: [...ids] };
 }
 
 function refused(error: Extract<CommandResult, { ok: false }>['error']): RunOutcome {

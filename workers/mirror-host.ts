@@ -26,6 +26,7 @@ export class MirrorHost {
       multiInstance: deps.multiInstance,
       defer: deps.defer,
       now: () => deps.clock.now(),
+      actor: { user_id: stored.session.user.id, business_id: stored.session.business.id },
       onDataChanged: (collections) => hub.dataChanged(collections),
       onOutboxChanged: () => {
         hub.setCounts(runtime.outboxIndex.counts());

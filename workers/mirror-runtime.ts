@@ -1,6 +1,7 @@
 import type { RxChangeEvent, RxStorage } from 'rxdb';
 import type { Subscription } from 'rxjs';
-import type { CommandCheckContext } from '../schema/commands/define-command.ts';
+import type { CommandActor, CommandCheckContext, MirrorReader } from '../schema/commands/define-command.ts';
+import { COMMANDS } from '../schema/commands/index.ts';
 import type { MirroredCollection } from '../schema/sync-feed.ts';
 import type { TransactionFilter } from '../schema/transaction-query.ts';
 import { QUERIED_COLLECTIONS, type QueriedCollection } from '../schema/collections.ts';
@@ -16,7 +17,7 @@ import { OutboxIndex } from './outbox-index.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { ReferenceCache } from './reference-cache.ts';
-import { createEngines, createRebasers, createViewers } from './collections/index.ts';
+import { createCreators, createEngines, createRebasers, createViewers } from './collections/index.ts';
 
 /**
  * One signed-in user's open mirror: the RxDB database, the outbox, the in-memory query engine
@@ -41,6 +42,8 @@ export interface RuntimeOptions {
   defer?: (fn: () => void) => void;
   /** Wall clock for outbox entries (the sync engine's clock). */
   now?: () => number;
+  /** The signed-in user: the owner of rows commands create (a command's `blank`). */
+  actor?: CommandActor;
   onDataChanged?: (collections: string[]) => void;
   /** The outbox changed (here or in another tab): the leader kicks its sender. */
   onOutboxChanged?: () => void;
@@ -62,6 +65,8 @@ export class MirrorRuntime {
   /** What a row shows (commands applied), and as the UI gets it, per queried collection. */
   private readonly shows = createRebasers(this.outboxIndex);
   private readonly views = createViewers(this.outboxIndex);
+  /** Rows commands in the outbox create, before the server's version exists (rebase.ts `creator`). */
+  private readonly creates = createCreators(this.outboxIndex, () => this.opts.actor ?? NO_ACTOR);
   /** Load, change stream, refresh and lookups per queried collection, in load order. */
   private readonly feeds: readonly CollectionFeed[];
   private readonly feedOf: { readonly [C in QueriedCollection]: CollectionFeed };
@@ -92,7 +97,10 @@ export class MirrorRuntime {
     private readonly opts: RuntimeOptions,
   ) {
     this.outboxStore = new RxOutboxStore(db);
-    this.feeds = createFeeds({ db, engines: this.engines, shows: this.shows, onChanged: (c) => this.changed(c) });
+    this.feeds = createFeeds({
+      db, engines: this.engines, shows: this.shows, creates: this.creates,
+      creating: (c) => this.outboxIndex.creatingIds(c), onChanged: (c) => this.changed(c),
+    });
     this.feedOf = Object.fromEntries(this.feeds.map((f) => [f.name, f])) as unknown as MirrorRuntime['feedOf'];
     const counted = COUNTED_COLLECTION && this.feedOf[COUNTED_COLLECTION];
     this.mirror = new RxMirrorStore(db, this.outboxIndex, {
@@ -113,6 +121,7 @@ export class MirrorRuntime {
       store: this.outboxStore,
       ready: this.ready,
       rows: (collection) => this.rowsOf(collection),
+      reader: this.reader,
       refresh: (refs) => this.refreshRows(refs),
       onQueued: () => opts.onDataChanged?.(['outbox']),
       // Wall-clock ms (the outbox orders and backs off by it); timings use performance.now().
@@ -150,9 +159,23 @@ export class MirrorRuntime {
   async get<C extends QueriedCollection>(collection: C, id: string): Promise<RowView<C> | null> {
     await this.outboxLoaded;
     const feed = this.feedOf[collection];
-    const row = feed.engine.get(id) ?? (this.loaded ? undefined : (await feed.stored([id])).get(id));
-    return row ? (this.views[collection](feed.show(row)) as RowView<C>) : null;
+    let row = feed.shown(id);
+    if (!row && !this.loaded) {
+      // Before the load: the stored row as shown, else one a pending command creates.
+      const stored = (await feed.stored([id])).get(id);
+      row = stored ? feed.show(stored) : feed.created(id);
+    }
+    return row ? (this.views[collection](row) as RowView<C>) : null;
   }
+
+  /** What a command's `also.ids` reads: rows as shown, filter matches (after the load: the runner waits for it). */
+  private readonly reader: MirrorReader = {
+    get: (collection, id) => {
+      const row = this.feedOf[collection].shown(id);
+      return row ? (this.views[collection](row) as never) : undefined;
+    },
+    matching: (collection, filter) => this.feedOf[collection].engine.matchingIds(filter as never),
+  };
 
   async matchingIds(filter: TransactionFilter): Promise<string[]> {
     await this.ready;
@@ -236,8 +259,10 @@ export class MirrorRuntime {
    * confirmed), in the engine of the refs' collection; reference rows show no command yet.
    */
   private refreshRows(refs: EntityRefs): void {
-    if (!isQueried(refs.collection)) return;
-    if (this.feedOf[refs.collection].refresh(refs.ids)) this.changed(refs.collection);
+    // Commands of refs.collection may change rows of others too (`also`): those are among the ids.
+    for (const collection of [refs.collection, ...(ALSO_CHANGED[refs.collection] ?? [])]) {
+      if (isQueried(collection) && this.feedOf[collection].refresh(refs.ids)) this.changed(collection);
+    }
   }
 
   /** Rows of a queried collection changed in its engine. */
@@ -266,14 +291,15 @@ export class MirrorRuntime {
       if (this.commands.writing(ev.documentId)) continue;
       const before = this.outboxIndex.get(ev.documentId);
       const wasApplied = OutboxIndex.isApplied(before);
+      // A create's row shows in every state but removed (failed: kept, marked): re-derive on any change.
       if (ev.operation === 'DELETE') {
         this.outboxIndex.remove(ev.documentId);
-        if (wasApplied) affected.push(entityRefs(before!));
+        if (wasApplied || OutboxIndex.creates(before)) affected.push(entityRefs(before!));
         continue;
       }
       const entry = stripMeta(ev.documentData);
       this.outboxIndex.put(entry);
-      if (wasApplied !== OutboxIndex.isApplied(entry)) affected.push(entityRefs(entry));
+      if (wasApplied !== OutboxIndex.isApplied(entry) || (!before && OutboxIndex.creates(entry))) affected.push(entityRefs(entry));
     }
     for (const refs of affected) this.refreshRows(refs);
     this.opts.onOutboxChanged?.();
@@ -335,6 +361,17 @@ export class MirrorRuntime {
   private withBacklog(): CollectionFeed['engine'] | undefined {
     for (const feed of this.feeds) if (feed.engine.searchBacklog > 0) return feed.engine;
     return undefined;
+  }
+}
+
+const NO_ACTOR: CommandActor = { user_id: '', business_id: '' };
+
+/** The other collections the commands of each collection also change (their definitions' `also`). */
+const ALSO_CHANGED: Partial<Record<string, string[]>> = {};
+for (const def of Object.values(COMMANDS) as { collection: string; also?: object }[]) {
+  for (const other of Object.keys(def.also ?? {})) {
+    const list = (ALSO_CHANGED[def.collection] ??= []);
+    if (!list.includes(other)) list.push(other);
   }
 }
 

@@ -1,6 +1,9 @@
 import { setAutoFreeze } from 'immer';
 import type { EntityRefs, OutboxEntry, OutboxState } from '../sync/ports.ts';
 import { byAge, commandDef, entityRefs } from '../sync/outbox-machine.ts';
+import type { MirroredCollection, QueriedCollection } from '../schema/collections.ts';
+import { COMMANDS } from '../schema/commands/index.ts';
+import type { AnyCommandDef } from '../schema/commands/define-command.ts';
 
 /**
  * The outbox as the worker reads it: every unfinished entry by id and by the entities it
@@ -17,6 +20,9 @@ import { byAge, commandDef, entityRefs } from '../sync/outbox-machine.ts';
  * own JS context: the setting does not reach the UI or the server.
  */
 setAutoFreeze(false);
+
+/** A command's definition, or undefined for a name this build does not know (an entry from a newer one). */
+const knownDef = (name: string): AnyCommandDef | undefined => (COMMANDS as Record<string, AnyCommandDef | undefined>)[name];
 
 /** States whose optimistic effect is on the mirror. failed/conflict were rolled back. */
 const APPLIED: ReadonlySet<OutboxState> = new Set(['pending', 'sending', 'needs_step_up']);
@@ -164,14 +170,49 @@ export class OutboxIndex {
     return { pending, failed, needsStepUp };
   }
 
-  /** Runs the entry's command on a row of its collection (args parsed once per entry, not per row). */
-  applyTo<T extends object>(entry: OutboxEntry, row: T): T {
+  /**
+   * Runs the entry's command on a row of its collection (args parsed once per entry, not per
+   * row); on a row of another collection (`collection`), the command's `also` effect there.
+   */
+  applyTo<T extends object>(entry: OutboxEntry, row: T, collection?: MirroredCollection): T {
     const def = commandDef(entry.command);
+    const args = this.argsOf(entry);
+    if (collection === undefined || collection === def.collection) return def.apply(row, args) as T;
+    const also = def.also?.[collection as QueriedCollection];
+    return also ? (also.apply(row, args) as T) : row;
+  }
+
+  /** The entry's args as its command's schema parses them (parsed once per entry). */
+  argsOf(entry: OutboxEntry): unknown {
     let args = this.parsedArgs.get(entry.id);
     if (args === undefined) {
-      args = def.args.parse(entry.args);
+      args = commandDef(entry.command).args.parse(entry.args);
       if (this.byId.has(entry.id) || this.confirmed.has(entry.id)) this.parsedArgs.set(entry.id, args);
     }
-    return def.apply(row, args) as T;
+    return args;
+  }
+
+  /** Every entry on the entity, in any unfinished state, and the confirmed ones, oldest first. */
+  entriesOn(entityId: string): OutboxEntry[] {
+    const list = this.byEntity.get(entityId) ?? NONE;
+    const confirmed = this.confirmedByEntity.get(entityId);
+    if (!confirmed) return list;
+    const ids = new Set(list.map((e) => e.id));
+    return [...list, ...confirmed.filter((e) => !ids.has(e.id))].sort(byAge);
+  }
+
+  /** Ids named by entries whose command may create rows of `collection` (its `blank`). */
+  creatingIds(collection: MirroredCollection): string[] {
+    const ids: string[] = [];
+    for (const e of this.byId.values()) {
+      const def = knownDef(e.command);
+      if (def?.blank && def.collection === collection) ids.push(...e.entity_ids);
+    }
+    return ids;
+  }
+
+  /** Whether the entry's command may create a row (its `blank`): its state decides whether that row shows. */
+  static creates(entry: OutboxEntry | undefined): boolean {
+    return entry !== undefined && knownDef(entry.command)?.blank !== undefined;
   }
 }

@@ -1,3 +1,6 @@
+import type { CommandActor } from '../schema/commands/define-command.ts';
+import type { QueriedCollection } from '../schema/collections.ts';
+import { commandDef } from '../sync/outbox-machine.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
 import type { OutboxIndex } from './outbox-index.ts';
 
@@ -31,15 +34,56 @@ export interface RowShape<In extends { id: string }, Row extends { id: string },
  * itself, which then must be a server row) with the commands on top applied in order. Built once
  * per collection: the per-row path is the closure, not a lookup.
  */
-export function rebaser<In extends { id: string }, Row extends { id: string }, E>(index: OutboxIndex, shape: RowShape<In, Row, E>): (current: In) => E {
-  const { server, engine, apply } = shape;
+export function rebaser<In extends { id: string }, Row extends { id: string }, E>(
+  index: OutboxIndex,
+  shape: RowShape<In, Row, E>,
+  collection: QueriedCollection,
+): (current: In) => E {
+  const { server, engine } = shape;
+  const apply = applier(index, shape, collection);
   return (current) => {
     const under = (current as { server?: Row }).server;
     const entries = index.applied(current.id);
     if (entries.length === 0) return engine(under ?? current, undefined);
     const base = under ?? server(current);
     let visible = base;
-    for (const entry of entries) visible = apply(index, entry, visible);
+    for (const entry of entries) visible = apply(entry, visible);
     return engine(visible, base);
+  };
+}
+
+/**
+ * One entry's effect on a row of `collection`: the collection's own shaper for its commands, the
+ * command's `also` effect for a command of another collection that changes this row too.
+ */
+function applier<Row extends { id: string }>(index: OutboxIndex, shape: RowShape<never, Row, unknown>, collection: QueriedCollection) {
+  return (entry: OutboxEntry, row: Row): Row =>
+    commandDef(entry.command).collection === collection ? shape.apply(index, entry, row) : index.applyTo(entry, row, collection);
+}
+
+/**
+ * A row no server version exists for, created by a command still in the outbox: the command's
+ * `blank` (as the server starts it), the create applied even when refused (the row stays,
+ * marked failed: the person's input is not lost), then the edits on top in their applied
+ * states. Undefined when the entity's oldest entry is not a create of this collection. The
+ * engine row has no `server` underneath: the feed re-derives it here until a stored row exists.
+ */
+export function creator<Row extends { id: string }, E>(
+  index: OutboxIndex,
+  shape: RowShape<never, Row, E>,
+  collection: QueriedCollection,
+  actor: () => CommandActor,
+): (id: string) => E | undefined {
+  const apply = applier(index, shape, collection);
+  return (id) => {
+    const entries = index.entriesOn(id);
+    const first = entries[0];
+    if (!first) return undefined;
+    const def = commandDef(first.command);
+    if (!def.blank || def.collection !== collection) return undefined;
+    const applied = index.applied(id);
+    let row = def.blank(index.argsOf(first), { id, actor: actor(), at: new Date(first.created_at).toISOString() }) as unknown as Row;
+    for (const entry of entries) if (entry === first || applied.includes(entry)) row = apply(entry, row);
+    return shape.engine(row, undefined);
   };
 }

@@ -3,6 +3,7 @@ import { produce } from 'immer';
 import { defineCommand } from './define-command.ts';
 import { approveApproval, rejectApproval, rejectBodySchema } from '../api/calls-approvals.ts';
 import type { Approval } from '../entities/approval.ts';
+import { applyRejection, applyStatus } from './reimbursement.ts';
 
 /**
  * Approval decisions, run optimistically by the worker (the approval leaves the PENDING inbox at
@@ -26,6 +27,13 @@ export const approvalApprove = defineCommand({
   call: approveApproval,
   request: (a) => ({ params: { approval_id: a.approval_id } }),
   apply: (row) => applyDecision(row, { status: 'APPROVED' }),
+  // The decision moves the claim too: shown at once, confirmed when the feed brings both rows.
+  also: {
+    reimbursements: {
+      ids: (a, mirror) => [mirror.get('approvals', a.approval_id)?.object_id],
+      apply: (claim) => applyStatus(claim, 'APPROVED'),
+    },
+  },
   confirm: 'change_seq',
 });
 
@@ -37,5 +45,11 @@ export const approvalReject = defineCommand({
   call: rejectApproval,
   request: (a) => ({ params: { approval_id: a.approval_id }, body: { reason: a.reason } }),
   apply: (row, a) => applyDecision(row, { status: 'REJECTED', reason: a.reason }),
+  also: {
+    reimbursements: {
+      ids: (a, mirror) => [mirror.get('approvals', a.approval_id)?.object_id],
+      apply: (claim, a) => applyRejection(claim, a.reason),
+    },
+  },
   confirm: 'change_seq',
 });

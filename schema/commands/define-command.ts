@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CallDef, CallInput } from '../api/define-call.ts';
-import type { MirroredCollection, RowOf } from '../collections.ts';
+import type { EntityOf, MirroredCollection, QueriedCollection, RowOf } from '../collections.ts';
 import type { ErrorCode } from '../errors.ts';
 
 /**
@@ -18,6 +18,38 @@ export type ConfirmMode = (typeof CONFIRM_MODES)[number];
 export interface CommandCheckContext {
   has(id: string): boolean;
 }
+
+/** Who a created row belongs to: the signed-in user of the mirror (the server stamps the same). */
+export interface CommandActor {
+  user_id: string;
+  business_id: string;
+}
+
+/** What `blank` may use: the created id, the actor, and the write's moment (ISO). */
+export interface BlankContext {
+  id: string;
+  actor: CommandActor;
+  at: string;
+}
+
+/** What `also.ids` may read from the local mirror, as shown (commands applied). */
+export interface MirrorReader {
+  get<C extends QueriedCollection>(collection: C, id: string): RowOf<C> | undefined;
+  /** Ids of the rows its definition's query filter matches. */
+  matching<C extends QueriedCollection>(collection: C, filter: z.output<EntityOf<C>['query']['filter']>): string[];
+}
+
+/**
+ * Rows of another collection that the command also changes (the server changes them in the same
+ * call). `ids` are read from the mirror once, when the command is queued, and stored with the
+ * entry's entity ids (after its own), so a reload and the outbox's FIFO see them; `apply` is the
+ * pure optimistic effect on those rows. Keyed by collection: one entry per other collection.
+ */
+export interface AlsoChange<A extends z.ZodType, C extends MirroredCollection> {
+  ids: (args: z.output<A>, mirror: MirrorReader) => (string | undefined)[];
+  apply: (row: RowOf<C>, args: z.output<A>) => RowOf<C>;
+}
+export type AlsoChanges<A extends z.ZodType> = { readonly [C in QueriedCollection]?: AlsoChange<A, C> };
 
 /** One call of the outbox: a command definition and args it parsed (made with `commandPart`). */
 export interface CommandPart {
@@ -79,6 +111,13 @@ export interface CommandDef<
   resolve?: (args: z.output<A>, serverId: (clientId: string) => string | undefined) => z.output<A>;
   /** A file upload: the client id of the local file whose bytes are the raw body. */
   file?: (args: z.output<A>) => string;
+  /**
+   * The command may create its entity (a client-chosen id in its args): the row `apply` starts
+   * from when the mirror holds none, as the server starts it. The worker then shows the row at
+   * once, marked pending (kept, marked failed, when the server refuses; gone when discarded).
+   */
+  blank?: (args: z.output<A>, ctx: BlankContext) => RowOf<C>;
+  also?: AlsoChanges<A>;
 }
 
 export const OUTBOX_LANES = ['main', 'upload'] as const;
@@ -101,6 +140,10 @@ export type AnyCommandDef = CommandDef<string, z.ZodType, MirroredCollection, Ca
   resolve?: (args: any, serverId: (clientId: string) => string | undefined) => any;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   file?: (args: any) => string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  blank?: (args: any, ctx: BlankContext) => any;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  also?: { readonly [C in QueriedCollection]?: { ids: (args: any, mirror: MirrorReader) => (string | undefined)[]; apply: (row: any, args: any) => any } };
 };
 
 /** `const N`: the name stays a literal type, so `CommandName` is derived from the registry. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { defineCommand } from './define-command.ts';
+import { defineCommand, type BlankContext } from './define-command.ts';
 import {
   cancelReimbursement, cancelReimbursementPayment, createMileage, deleteReimbursement, createOutOfPocket, createPerDiem, mileageBodySchema,
   outOfPocketBodySchema, patchReimbursement, payAchBodySchema, payReimbursement, perDiemBodySchema,
@@ -125,6 +125,19 @@ function applyCreate(row: Reimbursement, body: ReimbursementPatch & { submit: bo
 }
 
 /**
+ * A claim before its create's `apply`: what a create starts from (the worker shows a claim
+ * created offline from it at once). Its owner is the actor; the write's moment is `at`.
+ */
+export function newClaim(type: ReimbursementType, { id, actor, at }: BlankContext): Reimbursement {
+  return {
+    id, user_id: actor.user_id, business_id: actor.business_id, type, status: 'DRAFT', merchant: null, amount: 1,
+    currency: COMPUTED_CLAIM_CURRENCY, transaction_date: at.slice(0, 10), memo: null, gl_account_id: null, department_id: null,
+    distance_miles: null, start_location: null, end_location: null, trip_date: null, location: null, start_date: null,
+    end_date: null, rejection_reason: null, submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+  };
+}
+
+/**
  * Creates carry the client's id (required here, optional in the call): a create that reached the
  * server but whose answer was lost is answered with the stored row when sent again.
  */
@@ -142,6 +155,7 @@ export const reimbursementCreate = defineCommand({
   call: createOutOfPocket,
   request: (a) => ({ body: a }),
   apply: (row, a) => applyCreate(row, stripId(a)),
+  blank: (_a, ctx) => newClaim('OUT_OF_POCKET', ctx),
   // The create answers with the stored claim.
   confirm: 'row',
 });
@@ -154,6 +168,7 @@ export const reimbursementCreateMileage = defineCommand({
   call: createMileage,
   request: (a) => ({ body: a }),
   apply: (row, a) => applyCreate(row, stripId(a)),
+  blank: (_a, ctx) => newClaim('MILEAGE', ctx),
   confirm: 'row',
 });
 
@@ -165,6 +180,7 @@ export const reimbursementCreatePerDiem = defineCommand({
   call: createPerDiem,
   request: (a) => ({ body: a }),
   apply: (row, a) => applyCreate(row, stripId(a)),
+  blank: (_a, ctx) => newClaim('PER_DIEM', ctx),
   confirm: 'row',
 });
 
@@ -212,6 +228,13 @@ export const reimbursementCancel = defineCommand({
   call: cancelReimbursement,
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
   apply: (row) => applyStatus(row, 'CANCELED'),
+  // The server cancels the claim's open review with it (the feed brings that row).
+  also: {
+    approvals: {
+      ids: (a, mirror) => mirror.matching('approvals', { object_ids: [a.reimbursement_id], status: ['PENDING'] }),
+      apply: (approval) => (approval.status === 'PENDING' ? { ...approval, status: 'CANCELED' } : approval),
+    },
+  },
   confirm: 'row',
 });
 
@@ -257,6 +280,8 @@ export const reimbursementSaveDraft = defineCommand({
   call: saveDraft,
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.draft }),
   apply: (row, a) => applyClaimFields({ ...row, type: a.draft.type, status: 'DRAFT', submitted_at: null }, draftPatch(a.draft)),
+  // Creates the draft when the id is new.
+  blank: (a, ctx) => newClaim(a.draft.type, ctx),
   confirm: 'row',
 });
 

@@ -3,7 +3,8 @@ import type { RowView } from '../api.ts';
 import { occurredDesc } from '../../schema/mirror.ts';
 import type { OutboxIndex } from '../outbox-index.ts';
 import type { OwnCollection, MirrorDoc } from '../db.ts';
-import { rebaser, type RowShape } from '../rebase.ts';
+import { creator, rebaser, type RowShape } from '../rebase.ts';
+import type { CommandActor } from '../../schema/commands/define-command.ts';
 import type { ReferenceCache } from '../reference-cache.ts';
 import { approvalCollection } from './approvals.ts';
 import { reimbursementCollection } from './reimbursements.ts';
@@ -35,9 +36,18 @@ export function createEngines(refs: ReferenceCache): CollectionEngines {
   return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, WORKER_COLLECTIONS[c].engine(refs)])) as unknown as CollectionEngines;
 }
 
+const shapeOf = (c: QueriedCollection) => WORKER_COLLECTIONS[c].rows as unknown as RowShape<{ id: string }, { id: string }, unknown>;
+
 /** What a row of each queried collection shows (commands applied), built once per mirror. */
 export function createRebasers(index: OutboxIndex): Rebasers {
-  return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, rebaser(index, WORKER_COLLECTIONS[c].rows as unknown as RowShape<{ id: string }, { id: string }, unknown>)])) as unknown as Rebasers;
+  return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, rebaser(index, shapeOf(c), c)])) as unknown as Rebasers;
+}
+
+export type Creators = { readonly [C in QueriedCollection]: (id: string) => EngineRowOf<C> | undefined };
+
+/** Rows a pending command creates (no server version yet), per queried collection (rebase.ts `creator`). */
+export function createCreators(index: OutboxIndex, actor: () => CommandActor): Creators {
+  return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, creator(index, shapeOf(c), c, actor)])) as unknown as Creators;
 }
 
 export type Viewers = { readonly [C in QueriedCollection]: (row: { id: string }) => RowView<C> };

@@ -121,7 +121,7 @@ export const TRANSACTION_ROWS: RowShape<AnyTransactionRow, Transaction, EngineRo
 
 /** One row as shown (for single reads; the runtime builds its rebaser once). */
 export function showRow(index: OutboxIndex, current: AnyTransactionRow): EngineRow {
-  return rebaser(index, TRANSACTION_ROWS)(current);
+  return rebaser(index, TRANSACTION_ROWS, 'transactions')(current);
 }
 
 /**

@@ -14,7 +14,7 @@ import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import { claimDescription, type ClaimView } from './claim-labels.ts';
 import { readClaim } from './use-claim-rows.ts';
-import type { ClaimOwner } from './pending-claims.ts';
+import type { ClaimOwner } from './use-claim-rows.ts';
 
 export interface ClaimDrawerProps {
   id: string;

@@ -61,7 +61,7 @@ export function ReimbursementsPage() {
   const filter = useMemo(() => filterFromSearch({ q, status: tab }), [q, tab]);
   const key = queryKey(filter);
   const owner = useMemo(() => ({ user_id: session?.user.id ?? '', business_id: session?.business.id ?? '' }), [session]);
-  const rows = useClaimRows(client, filter, dataVersion, owner);
+  const rows = useClaimRows(client, filter, dataVersion);
   const total = rows.total ?? 0;
   const filtered = filter.q !== undefined || filter.statuses !== undefined;
   const partial = useAppState((s) => (rows.total === null ? null : partialResultsText(s.status, total, filtered, ['reimbursement', 'reimbursements'])));
