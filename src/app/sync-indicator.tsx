@@ -4,7 +4,10 @@ import type { DataClient, OutboxEntry } from '../data-access/types.ts';
 import { formatCount, formatLocalDateTime, formatMoney } from '../lib/format.ts';
 import { syncStatusView, waitingText } from '../lib/sync-status-text.ts';
 import { toastError } from '../lib/toast-store.ts';
+import { claimDescription } from '../lib/claim-labels.ts';
+import { commandWords } from '../lib/command-words.ts';
 import { commandDef } from '../../schema/commands/index.ts';
+import type { Reimbursement } from '../../schema/entities/reimbursement.ts';
 
 /**
  * The sync indicator: role status holding only its label (src/lib/sync-status-text.ts; tests
@@ -122,20 +125,31 @@ function FailedChanges({ count }: { count: number }) {
 type Described = { entry: OutboxEntry; what: string };
 
 /**
- * Names what a refused change was about, by the collection its command touches (the command's
- * definition, not its name): the transaction's merchant and amount when it is one transaction.
+ * Names what a refused change was about: the command's words (lib/command-words.ts) and the row
+ * it concerns, by the collection its definition names — the transaction's merchant and amount, the
+ * claim's description and amount (an approval's: its claim's).
  */
 async function describe(client: DataClient, e: OutboxEntry): Promise<Described> {
+  const words = commandWords(e.command);
   // A file upload names no row (the receipt is kept on this device until it is removed).
-  if (isUpload(e.command)) return { entry: e, what: 'Upload of a receipt file' };
-  const coding = commandCollection(e.command) === 'transactions';
+  if (isUpload(e.command)) return { entry: e, what: words };
+  const collection = commandCollection(e.command);
   const n = e.entity_ids.length;
-  if (coding && n === 1) {
-    const txn = await client.getTransaction(e.entity_ids[0]!).catch(() => null);
-    if (txn) return { entry: e, what: `Coding of ${txn.merchant_name}, ${formatMoney(txn.amount, txn.currency)}` };
+  const first = e.entity_ids[0];
+  if (collection === 'transactions' && n === 1 && first) {
+    const txn = await client.getTransaction(first).catch(() => null);
+    if (txn) return { entry: e, what: `${words} ${txn.merchant_name}, ${formatMoney(txn.amount, txn.currency)}` };
+  }
+  if ((collection === 'reimbursements' || collection === 'approvals') && first) {
+    // An approval command stores the claim's id after the approval's (its `also` rows).
+    const claimId = collection === 'approvals' ? e.entity_ids[1] : first;
+    const claim = claimId ? ((await client.get('reimbursements', claimId).catch(() => null)) as Reimbursement | null) : null;
+    if (!claim) return { entry: e, what: words === 'New claim' ? words : `${words} a claim` };
+    const which = `${claimDescription(claim)}, ${formatMoney(claim.amount, claim.currency)}`;
+    return { entry: e, what: words === 'New claim' ? `New claim: ${which}` : `${words} the claim ${which}` };
   }
   const what = n === 1 ? '1 transaction' : `${formatCount(n)} transactions`;
-  return { entry: e, what: coding ? `Coding of ${what}` : `${e.command} (${what})` };
+  return { entry: e, what: `${words} ${what}` };
 }
 
 /** What the user can do about it. */

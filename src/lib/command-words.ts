@@ -1,0 +1,31 @@
+import type { CommandName } from '../../schema/commands/index.ts';
+
+/**
+ * What each command does, in the words the failed-changes list uses ("Approval of …"). Typed by
+ * the command registry: a new command that has no words here does not compile.
+ */
+export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
+  'transaction.code': 'Coding of',
+  'transaction.bulkCode': 'Coding of',
+  'transaction.attachReceipt': 'Attaching a receipt to',
+  'transaction.detachReceipt': 'Removing a receipt from',
+  'receipt.upload': 'Upload of a receipt file',
+  'reimbursement.create': 'New claim',
+  'reimbursement.createMileage': 'New claim',
+  'reimbursement.createPerDiem': 'New claim',
+  'reimbursement.update': 'Edit of',
+  'reimbursement.submit': 'Submission of',
+  'reimbursement.saveDraft': 'Draft of',
+  'reimbursement.resubmit': 'Resubmission of',
+  'reimbursement.cancel': 'Cancelation of',
+  'reimbursement.pay': 'Payment of',
+  'reimbursement.cancelPayment': 'Payment cancelation of',
+  'reimbursement.delete': 'Deletion of',
+  'approval.approve': 'Approval of',
+  'approval.reject': 'Rejection of',
+};
+
+/** The words of a stored command name (a name from a newer build gets its raw name). */
+export function commandWords(name: string): string {
+  return (COMMAND_WORDS as Record<string, string | undefined>)[name] ?? name;
+}
