@@ -31,6 +31,10 @@ export const receiptFieldsSchema = z.object({
 });
 export type ReceiptFields = z.infer<typeof receiptFieldsSchema>;
 
+/** A receipt's fields as read by OCR or typed by the person (the worker's `setReceiptFields`). */
+export const receiptExtractedSchema = receiptFieldsSchema.extend({ source: z.enum(['ocr', 'manual']) });
+export type ReceiptExtracted = z.infer<typeof receiptExtractedSchema>;
+
 export interface MatchCandidateInput {
   id: string;
   /** Integer minor units of `currency`. */

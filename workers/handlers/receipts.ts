@@ -1,6 +1,8 @@
-import { errorBody } from '../../schema/errors.ts';
-import type { AddReceiptResult, ReceiptApi, ReceiptFileInput, ReceiptView } from '../api.ts';
+import { errorBody, validationMessages } from '../../schema/errors.ts';
+import { receiptExtractedSchema, type ReceiptExtracted } from '../../schema/receipt-matching.ts';
+import type { AddReceiptResult, CommandResult, ReceiptApi, ReceiptFileInput, ReceiptView } from '../api.ts';
 import { receiptStoreFor, type ReceiptStore, type StoredReceipt } from '../receipt-store.ts';
+import { attachments, inboxOf, matchOverMirror } from '../receipt-store-matching.ts';
 import { checkReceiptFile, makeThumbnail, sha256Hex } from '../receipt-store-files.ts';
 import type { WorkerContext } from '../worker-context.ts';
 
@@ -61,7 +63,84 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
     return { ok: true, name: input.name, receipt_id: kept.id };
   }
 
+  /** The open mirror, its receipt store and the signed-in person (a receipt's owner). */
+  const open = () => {
+    const s = store();
+    const rt = ctx.host.runtime;
+    const me = ctx.stored?.session.user.id;
+    return s && rt && me ? { s, rt, me } : null;
+  };
+  const notFound = () => ({ ok: false as const, error: errorBody('REQUEST_7004', 'This receipt is not on this device.').error_v2 });
+
+  async function inboxOne(id: string) {
+    const o = open()!;
+    const r = await o.s.get(id);
+    return r ? (await inboxOf(o.rt, o.me, [r], viewOf))[0]! : null;
+  }
+
+  async function attachTo(id: string, transactionId: string, score: number, auto: boolean): Promise<CommandResult> {
+    const o = open();
+    if (!o) return noMirror();
+    const queued = await o.rt.commands.run('transaction.attachReceipt', { transaction_id: transactionId, receipt_id: id });
+    if (!queued.result.ok) return queued.result;
+    await o.s.update(id, { match: { transaction_id: transactionId, score, auto } });
+    ctx.host.engine?.kick();
+    return queued.result;
+  }
+
   return {
+    async receiptInbox() {
+      const o = open();
+      if (!o) return [];
+      return inboxOf(o.rt, o.me, await o.s.list(), viewOf);
+    },
+
+    async setReceiptFields(id, input) {
+      const o = open();
+      if (!o) return noMirror();
+      const parsed = receiptExtractedSchema.safeParse(input);
+      if (!parsed.success) return { ok: false, error: errorBody('REQUEST_7001', undefined, validationMessages(parsed.error, input)).error_v2 };
+      const fields = { ...parsed.data, merchant: parsed.data.merchant || undefined };
+      const r = await o.s.get(id);
+      if (!r) return notFound();
+      const result = await matchOverMirror(o.rt, o.me, fields);
+      const undone = r.match === null && sameFields(r.extracted, fields);
+      // A changed reading is a new attempt: an earlier Undo no longer holds.
+      await o.s.update(id, { extracted: fields, suggestions: result.candidates, ...(undone ? {} : { match: undefined }) });
+      const attached = (await attachments(o.rt, [r])).has(r.id);
+      const best = result.candidates[0];
+      if (result.exact && best && !attached && !undone) {
+        const done = await attachTo(id, best.transaction_id, best.score, true);
+        if (!done.ok) return done;
+      }
+      const receipt = await inboxOne(id);
+      return receipt ? { ok: true, receipt, exact: result.exact } : notFound();
+    },
+
+    async matchReceipt(id, transactionId) {
+      const o = open();
+      if (!o) return noMirror();
+      const r = await o.s.get(id);
+      if (!r) return notFound();
+      const score = r.suggestions?.find((c) => c.transaction_id === transactionId)?.score ?? 0;
+      return attachTo(id, transactionId, score, false);
+    },
+
+    async undoReceiptMatch(id) {
+      const o = open();
+      if (!o) return noMirror();
+      const r = await o.s.get(id);
+      if (!r) return notFound();
+      const at = (await attachments(o.rt, [r])).get(r.id);
+      if (at) {
+        const queued = await o.rt.commands.run('transaction.detachReceipt', { transaction_id: at.txn.id, receipt_id: at.as });
+        if (!queued.result.ok) return queued.result;
+      }
+      await o.s.update(id, { match: null });
+      ctx.host.engine?.kick();
+      return { ok: true, command_id: id, affected: at ? 1 : 0, took_ms: 0 };
+    },
+
     async addReceipts(files, attach) {
       const s = store();
       if (!s) return files.map((f) => ({ name: f.name, ...noMirror() }));
@@ -103,6 +182,9 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
     },
   };
 }
+
+const sameFields = (a: ReceiptExtracted | undefined, b: ReceiptExtracted) =>
+  !!a && a.amount?.minor === b.amount?.minor && a.amount?.currency === b.amount?.currency && a.date === b.date && (a.merchant ?? '') === (b.merchant ?? '');
 
 function viewOf(id: string, r: StoredReceipt | null): ReceiptView {
   if (!r) {
