@@ -1,15 +1,15 @@
 /**
- * Issue 9 §2, matching: the demo employee uploads a receipt on /receipts (a PNG drawn in the
+ * Issue 9 §2, matching: the demo employee, offline, uploads a receipt on /receipts (a PNG drawn in the
  * page: canvas → Blob), types its amount, date and merchant by hand (no OCR here), and the
  * worker matches it over the local mirror to their card transaction of that amount and day —
  * the only one in the ±3 day window, so exact — and attaches it at once ("Attached
- * automatically to …", the Matched tab). The transaction's drawer shows the receipt; online,
+ * automatically to …", the Matched tab). The transaction's drawer shows the receipt; back online,
  * the server holds it attached to that transaction exactly once. No CSP violation.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
-import { launchBrowser, mainNav, pollPage, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
 
 const PASSWORD = 'demo-password-1';
@@ -88,12 +88,15 @@ describe('receipt matching, end to end', () => {
     const { page } = employee;
     await page.goto('/');
     await signIn(page, EMPLOYEE, PASSWORD);
+    await waitForServiceWorkerControl(page);
     await waitForSyncStatus(page, 'All changes synced', 120_000);
   });
 
-  it('on /receipts: upload, type the fields, and it is attached automatically to that transaction', async () => {
+  it('offline, on /receipts: upload, type the fields, and it is attached automatically to that transaction', async () => {
     showBrowserLogsOnFailure();
-    const { page } = employee;
+    const { page, context } = employee;
+    await context.setOffline(true);
+    await waitForSyncStatus(page, 'Offline');
     await mainNav(page).getByRole('link', { name: 'Receipts' }).click();
     await page.getByRole('heading', { name: 'Receipts', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'No receipts to match' }).waitFor();
@@ -118,12 +121,20 @@ describe('receipt matching, end to end', () => {
     await page.getByRole('tab', { name: 'Matched (1)' }).click();
     const matched = page.getByRole('article', { name: `Receipt ${FILE_NAME}` });
     await expect.poll(() => matched.getByText(`Attached automatically to ${target.merchant_name}`, { exact: false }).count()).toBe(1);
-    expect(await matched.getByRole('button', { name: 'Undo' }).count()).toBe(1);
+
+    // Undo: back in the inbox with the match as a suggestion (never re-attached on its own); Attach.
+    await matched.getByRole('button', { name: 'Undo' }).click();
+    await page.getByRole('tab', { name: 'To match (1)' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('tab', { name: 'To match (1)' }).click();
+    const back = page.getByRole('article', { name: `Receipt ${FILE_NAME}` });
+    await expect.poll(() => back.getByText(`Matches ${target.merchant_name}`, { exact: false }).count()).toBe(1);
+    await back.getByRole('button', { name: `Attach to ${target.merchant_name}`, exact: false }).click();
+    await page.getByRole('tab', { name: 'Matched (1)' }).waitFor({ timeout: 30_000 });
   });
 
-  it("the transaction's drawer shows the receipt; online, the server has it attached exactly once", async () => {
+  it("the transaction's drawer shows the receipt; back online, the server has it attached exactly once", async () => {
     showBrowserLogsOnFailure();
-    const { page } = employee;
+    const { page, context } = employee;
     await page.goto(`/transactions?open=${target.id}`);
     const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
     const receipts = drawer.getByRole('region', { name: 'Receipts' });
@@ -132,6 +143,9 @@ describe('receipt matching, end to end', () => {
       const img = [...document.querySelectorAll('img')].find((i) => i.alt === name);
       return !!img && img.complete && img.naturalWidth > 0 && img.src.startsWith('blob:');
     }, FILE_NAME);
+    await expect.poll(() => receipts.getByText('Waiting to upload').count()).toBe(1);
+    expect(await attachmentsOnServer(target.id)).toEqual([]);
+    await context.setOffline(false);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     await expect.poll(() => attachmentsOnServer(target.id), { timeout: 30_000 }).toHaveLength(1);
     await expect.poll(() => receipts.getByText('Uploaded').count(), { timeout: 30_000 }).toBe(1);

@@ -74,7 +74,7 @@ export function ReceiptsPage() {
             key: 'inbox',
             label: items ? `To match (${formatCount(toMatch.length)})` : 'To match',
             panel: list(toMatch, (
-              <EmptyState title="No receipts to match" icon="🧾">
+              <EmptyState title="No receipts to match">
                 Upload photos or PDFs of your receipts. Each one is matched to your card transaction by amount and date; add the
                 amount, date and merchant if they are not read for you.
               </EmptyState>
