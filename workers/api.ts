@@ -399,6 +399,12 @@ export interface ReceiptApi {
    * undid a match and the fields did not change.
    */
   setReceiptFields(id: string, fields: ReceiptExtracted): Promise<SetReceiptFieldsResult>;
+  /**
+   * Matches again every receipt with fields that is attached nowhere and was never undone (its
+   * charge may have posted since): suggestions refreshed, exact ones attached. Runs by itself in
+   * the syncing tab a second after transactions change; answers how many it attached.
+   */
+  rematchReceipts(): Promise<number>;
   /** Attaches the receipt to a transaction the person picked in the inbox (`match.auto` false). */
   matchReceipt(id: string, transactionId: string): Promise<CommandResult>;
   /** Detaches an inbox match (the Undo of an automatic one); the receipt goes back to the inbox. */

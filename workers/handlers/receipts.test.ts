@@ -170,6 +170,29 @@ describe('receipt matching (offline, fake-indexeddb)', () => {
     expect((await receiptStoreFor(DB_NAME).get(id))?.match).toEqual({ transaction_id: testUuid(1, 2), score: expect.any(Number), auto: false });
   });
 
+  it('matches again when the transactions change: a charge that becomes a candidate is attached; an undone match never is', async () => {
+    const other = testUuid(6, 1);
+    const { service } = await signedIn([
+      ...txns(),
+      makeTransaction({ id: testUuid(1, 6), user_id: USER.id, merchant_name: 'Uber', amount: 1875, occurred_at: day(18), receipt_ids: [other], change_seq: 6 }),
+    ]);
+    const [a, b] = await service.addReceipts([png('ride.png'), png('coffee.png', Uint8Array.from([...PNG, 9]))]);
+    const ride = (a as { receipt_id: string }).receipt_id;
+    const coffee = (b as { receipt_id: string }).receipt_id;
+    expect(await service.setReceiptFields(ride, { amount: { minor: 1875, currency: 'USD' }, date: '2026-11-18', source: 'ocr' })).toMatchObject({ ok: true, exact: false, receipt: { suggestions: [] } });
+    await service.setReceiptFields(coffee, { amount: { minor: 625, currency: 'USD' }, date: '2026-11-20', source: 'manual' });
+    await service.undoReceiptMatch(coffee);
+    expect(await service.rematchReceipts()).toBe(0);
+
+    // The other receipt is taken off the Uber charge: it now lacks a receipt and matches exactly.
+    expect(await service.run('transaction.detachReceipt', { transaction_id: testUuid(1, 6), receipt_id: other })).toMatchObject({ ok: true });
+    expect(await service.rematchReceipts()).toBe(1);
+    expect((await service.getTransaction(testUuid(1, 6)))?.receipt_ids).toEqual([ride]);
+    expect((await receiptStoreFor(DB_NAME).get(ride))?.match).toMatchObject({ transaction_id: testUuid(1, 6), auto: true });
+    expect((await service.getTransaction(testUuid(1, 1)))?.receipt_ids).toEqual([]);
+    expect(await service.rematchReceipts()).toBe(0);
+  });
+
   it('no match: another currency, or no amount; bad fields are refused by name', async () => {
     const { service, id } = await withReceipt();
     const eur = await service.setReceiptFields(id, { amount: { minor: 625, currency: 'EUR' }, date: '2026-11-20', source: 'manual' });

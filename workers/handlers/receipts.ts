@@ -14,6 +14,7 @@ import type { WorkerContext } from '../worker-context.ts';
  */
 export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
   const watched = new WeakSet<ReceiptStore>();
+  let following = false;
   const store = (): ReceiptStore | null => {
     const name = ctx.host.runtime ? ctx.stored?.db_name : undefined;
     if (!name) return null;
@@ -23,8 +24,52 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
       // Upload states move in the leader's outbox: the UI re-reads receipts on this name.
       s.onChange(() => ctx.hub.dataChanged(['receipts']));
     }
+    if (!following) {
+      following = true;
+      // A receipt snapped before its charge posted: match again when transactions change.
+      ctx.hub.subscribe(() => undefined, (changed) => {
+        if (changed.includes('transactions')) scheduleRematch();
+      });
+    }
     return s;
   };
+
+  const rematchState = { scheduled: false, chain: Promise.resolve(0) };
+  function scheduleRematch() {
+    // The tab running the sync does it (another tab would only queue the same attach again).
+    if (rematchState.scheduled || (!ctx.host.engine && ctx.deps.sync !== false)) return;
+    rematchState.scheduled = true;
+    void ctx.deps.clock.sleep(REMATCH_DELAY_MS).then(() => {
+      rematchState.scheduled = false;
+      return rematchPending();
+    }).catch(() => undefined);
+  }
+
+  /**
+   * Matches again every receipt whose fields are set, that is attached nowhere and whose match
+   * the person never undid (`match` undefined): new suggestions stored, an exact one attached.
+   */
+  function rematchPending(): Promise<number> {
+    // One run at a time: a run's own attach changes transactions and asks for the next.
+    const next = rematchState.chain.catch(() => 0).then(async () => {
+      const o = open();
+      if (!o) return 0;
+      const pending = (await o.s.list()).filter((r) => r.extracted?.amount && r.extracted.date && r.match === undefined);
+      if (pending.length === 0) return 0;
+      const held = await attachments(o.rt, pending);
+      let attached = 0;
+      for (const r of pending) {
+        if (held.has(r.id)) continue;
+        const result = await matchOverMirror(o.rt, o.me, r.extracted!);
+        await o.s.update(r.id, { suggestions: result.candidates });
+        const best = result.candidates[0];
+        if (result.exact && best && (await attachTo(r.id, best.transaction_id, best.score, true)).ok) attached++;
+      }
+      return attached;
+    });
+    rematchState.chain = next;
+    return next;
+  }
   const noMirror = () => ({ ok: false as const, error: errorBody('AUTH_7002').error_v2 });
 
   async function addOne(s: ReceiptStore, input: ReceiptFileInput, attach?: { transaction_id: string }): Promise<AddReceiptResult> {
@@ -117,6 +162,8 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
       return receipt ? { ok: true, receipt, exact: result.exact } : notFound();
     },
 
+    rematchReceipts: () => rematchPending(),
+
     async matchReceipt(id, transactionId) {
       const o = open();
       if (!o) return noMirror();
@@ -182,6 +229,9 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
     },
   };
 }
+
+/** How long after a transactions change the pending receipts are matched again (feed batches come in bursts). */
+const REMATCH_DELAY_MS = 1_000;
 
 const sameFields = (a: ReceiptExtracted | undefined, b: ReceiptExtracted) =>
   !!a && a.amount?.minor === b.amount?.minor && a.amount?.currency === b.amount?.currency && a.date === b.date && (a.merchant ?? '') === (b.merchant ?? '');
