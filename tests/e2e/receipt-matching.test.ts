@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { launchBrowser, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { axeFindings } from '../support/axe.ts';
 import { userByEmail } from '../support/db-checks.ts';
 
 const PASSWORD = 'demo-password-1';
@@ -128,6 +129,7 @@ describe('receipt matching, end to end', () => {
     await page.getByRole('tab', { name: 'To match (1)' }).click();
     const back = page.getByRole('article', { name: `Receipt ${FILE_NAME}` });
     await expect.poll(() => back.getByText(`Matches ${target.merchant_name}`, { exact: false }).count()).toBe(1);
+    expect(await axeFindings(page)).toEqual([]);
     await back.getByRole('button', { name: `Attach to ${target.merchant_name}`, exact: false }).click();
     await page.getByRole('tab', { name: 'Matched (1)' }).waitFor({ timeout: 30_000 });
   });
