@@ -15,6 +15,7 @@ import { SettingsPage } from './app/settings-page.tsx';
 import { transactionsCommands, transactionsNav, transactionsRoutes } from './features/transactions/index.ts';
 import { reimbursementsCommands, reimbursementsNav, reimbursementsRoutes } from './features/reimbursements/index.ts';
 import { approvalsNav, approvalsRoutes } from './features/approvals/index.ts';
+import { receiptsCommands, receiptsNav, receiptsRoutes } from './features/receipts/index.ts';
 import type { Command } from './lib/commands.ts';
 
 /**
@@ -108,13 +109,13 @@ const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/sett
 const notFoundRoute = createRoute({ getParentRoute: () => appRoute, path: '$', component: NotFoundPage });
 
 /** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
-const NAV: readonly NavItem[] = [...transactionsNav, ...reimbursementsNav, ...approvalsNav, ...identityNav];
+const NAV: readonly NavItem[] = [...transactionsNav, ...receiptsNav, ...reimbursementsNav, ...approvalsNav, ...identityNav];
 /** …and its palette commands ("Go to" commands come from NAV). */
-const COMMANDS: readonly Command[] = [...transactionsCommands, ...reimbursementsCommands];
+const COMMANDS: readonly Command[] = [...transactionsCommands, ...receiptsCommands, ...reimbursementsCommands];
 
 const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
-  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...approvalsRoutes(appRoute), settingsRoute, notFoundRoute]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...approvalsRoutes(appRoute), settingsRoute, notFoundRoute]),
 ]);
 
 export function createAppRouter(store: AppStore) {

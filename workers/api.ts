@@ -18,6 +18,8 @@ import type { Role } from '../schema/roles.ts';
 import type { QueriedCollection, RowOf } from '../schema/collections.ts';
 import type { FilterOf, SortOf } from './collections/worker-collection.ts';
 import type { MoneyFields, Totals } from './query-engine.ts';
+import type { MatchCandidate, ReceiptExtracted } from '../schema/receipt-matching.ts';
+import type { ReceiptMatch } from './receipt-store.ts';
 
 export type { MoneyFields, Totals } from './query-engine.ts';
 
@@ -347,6 +349,30 @@ export interface ReceiptView {
   thumbnail: Blob | null;
 }
 
+/** A transaction as a receipt's match names it. */
+export type MatchedTransaction = Pick<Transaction, 'id' | 'merchant_name' | 'amount' | 'currency' | 'occurred_at'>;
+
+/** A matcher candidate with the transaction it names, as the mirror shows it now. */
+export type ReceiptSuggestion = MatchCandidate & { transaction: MatchedTransaction };
+
+export type { ReceiptMatch } from './receipt-store.ts';
+
+/**
+ * A receipt of this device in the Receipts inbox: its view, its fields, the transaction it is
+ * attached to (any visible transaction whose `receipt_ids` name it), the inbox's own match and,
+ * while unattached, the matcher's candidates computed over the mirror as it is now (best first).
+ */
+export interface InboxReceipt extends ReceiptView {
+  extracted: ReceiptExtracted | null;
+  match: ReceiptMatch | null;
+  attached_to: MatchedTransaction | null;
+  suggestions: ReceiptSuggestion[];
+}
+
+export type SetReceiptFieldsResult =
+  | { ok: true; receipt: InboxReceipt; exact: boolean }
+  | { ok: false; error: ErrorV2['error_v2'] };
+
 /** Receipts on the device (issue 9 §2; handlers/receipts.ts, workers/receipt-store.ts). */
 export interface ReceiptApi {
   /**
@@ -362,4 +388,25 @@ export interface ReceiptApi {
   receiptFile(id: string): Promise<Blob | null>;
   /** Removes a receipt from this device (and its upload, unless it is being sent). */
   deleteLocalReceipt(id: string): Promise<CommandResult>;
+  /** Every receipt on this device, newest first, with fields, attachment and suggestions (the inbox). */
+  receiptInbox(): Promise<InboxReceipt[]>;
+  /**
+   * Stores a receipt's fields (OCR's reading or the person's typing; checked with
+   * `receiptExtractedSchema`, REQUEST_7001 otherwise) and matches it over the mirror: the owner's
+   * visible PENDING/CLEARED transactions without a receipt (schema/receipt-matching.ts). Stores
+   * the suggestions; an exact match is attached at once (`transaction.attachReceipt`, offline
+   * too) and recorded as `match.auto` — unless the receipt is attached already, or the person
+   * undid a match and the fields did not change.
+   */
+  setReceiptFields(id: string, fields: ReceiptExtracted): Promise<SetReceiptFieldsResult>;
+  /**
+   * Matches again every receipt with fields that is attached nowhere and was never undone (its
+   * charge may have posted since): suggestions refreshed, exact ones attached. Runs by itself in
+   * the syncing tab a second after transactions change; answers how many it attached.
+   */
+  rematchReceipts(): Promise<number>;
+  /** Attaches the receipt to a transaction the person picked in the inbox (`match.auto` false). */
+  matchReceipt(id: string, transactionId: string): Promise<CommandResult>;
+  /** Detaches an inbox match (the Undo of an automatic one); the receipt goes back to the inbox. */
+  undoReceiptMatch(id: string): Promise<CommandResult>;
 }

@@ -101,4 +101,22 @@ describe('ReceiptStore (fake-indexeddb)', () => {
     await s.remove(r.id);
     expect(await s.read(r.id)).toBeNull();
   });
+
+  it('lists newest first and keeps matching fields; an undone match is null, unset is absent', async () => {
+    const s = open();
+    await s.add(await receipt(1, PNG, { created_at: '2026-03-01T00:00:00.000Z' }));
+    await s.add(await receipt(2, Uint8Array.from([...PNG, 2]), { created_at: '2026-03-02T00:00:00.000Z' }));
+    expect((await s.list()).map((r) => r.name)).toEqual(['r2.png', 'r1.png']);
+    const seen: string[][] = [];
+    s.onChange((ids) => seen.push(ids));
+    const extracted = { amount: { minor: 625, currency: 'USD' }, date: '2026-03-01', source: 'ocr' as const };
+    expect(await s.update(testUuid(7, 1), { extracted, match: { transaction_id: testUuid(1, 1), score: 1, auto: true } })).toBe(true);
+    expect(await s.get(testUuid(7, 1))).toMatchObject({ extracted, match: { auto: true } });
+    await s.update(testUuid(7, 1), { match: null });
+    expect((await s.get(testUuid(7, 1)))!.match).toBeNull();
+    await s.update(testUuid(7, 1), { match: undefined });
+    expect('match' in (await s.get(testUuid(7, 1)))!).toBe(false);
+    expect(await s.update(testUuid(7, 9), { match: null })).toBe(false);
+    expect(seen).toEqual([[testUuid(7, 1)], [testUuid(7, 1)], [testUuid(7, 1)]]);
+  });
 });

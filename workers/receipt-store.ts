@@ -1,5 +1,6 @@
 import { Dexie, type DexieOptions, type Table } from 'dexie';
 import type { ReceiptContentType } from '../schema/api/calls-receipts.ts';
+import type { MatchCandidate, ReceiptExtracted } from '../schema/receipt-matching.ts';
 import type { LocalFilesPort, UploadState } from '../sync/index.ts';
 
 /**
@@ -27,6 +28,21 @@ export interface StoredReceipt {
   file: Blob;
   /** ≤ 320 px WebP/JPEG; null for PDFs and undecodable images (the UI shows an icon). */
   thumbnail: Blob | null;
+  /** Amount, date and merchant as OCR read them or the person typed them (matching's input). */
+  extracted?: ReceiptExtracted;
+  /**
+   * The transaction it was matched to from the inbox (`auto`: attached without asking); null
+   * once the person undid a match (no automatic attach again until the fields change).
+   */
+  match?: ReceiptMatch | null;
+  /** The matcher's ranked candidates when the fields were last set. */
+  suggestions?: MatchCandidate[];
+}
+
+export interface ReceiptMatch {
+  transaction_id: string;
+  score: number;
+  auto: boolean;
 }
 
 export class ReceiptStore implements LocalFilesPort {
@@ -76,6 +92,19 @@ export class ReceiptStore implements LocalFilesPort {
     const byServer = missing.length ? await this.table.where('server_id').anyOf(missing).toArray() : [];
     const serverMap = new Map(byServer.map((r) => [r.server_id!, r]));
     return ids.map((id, i) => byClient[i] ?? serverMap.get(id) ?? null);
+  }
+
+  /** Every receipt on this device, newest first. */
+  async list(): Promise<StoredReceipt[]> {
+    const all = await this.table.toArray();
+    return all.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : -1));
+  }
+
+  /** Changes a receipt's matching fields (extracted, match, suggestions); false when it is gone. */
+  async update(id: string, changes: Pick<Partial<StoredReceipt>, 'extracted' | 'match' | 'suggestions'>): Promise<boolean> {
+    const updated = await this.table.update(id, changes);
+    if (updated) this.changed([id]);
+    return updated > 0;
   }
 
   async remove(id: string): Promise<void> {

@@ -9,6 +9,8 @@ export interface ReceiptCaptureProps {
   onFiles(files: File[]): void;
   disabled?: boolean;
   label?: string;
+  /** Focus the file button on mount (the palette's "Upload receipts"). */
+  autoFocus?: boolean;
 }
 
 /**
@@ -16,7 +18,7 @@ export interface ReceiptCaptureProps {
  * `multiple`) and, on desktop, a drop zone around it. Files go to `onFiles` as they are; the
  * worker checks type and size before keeping anything.
  */
-export function ReceiptCapture({ onFiles, disabled = false, label = 'Add receipt' }: ReceiptCaptureProps) {
+export function ReceiptCapture({ onFiles, disabled = false, label = 'Add receipt', autoFocus = false }: ReceiptCaptureProps) {
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
@@ -51,6 +53,7 @@ export function ReceiptCapture({ onFiles, disabled = false, label = 'Add receipt
         capture="environment"
         multiple
         disabled={disabled}
+        autoFocus={autoFocus}
         onChange={(e) => {
           take(e.currentTarget.files);
           // The same file picked again must fire change again.

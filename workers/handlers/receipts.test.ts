@@ -13,7 +13,8 @@ import { soleLeader } from '../leader.ts';
 import { receiptStoreFor, useReceiptStoreOptions } from '../receipt-store.ts';
 import { sha256Hex } from '../receipt-store-files.ts';
 import { SessionStore } from '../session-store.ts';
-import { BUSINESS_ID, makeTransactions, makeUser, seedMirrorDb, testUuid } from '../test-fixtures.ts';
+import { BUSINESS_ID, makeTransaction, makeTransactions, makeUser, seedMirrorDb, testUuid } from '../test-fixtures.ts';
+import type { Transaction } from '../../schema/entities/transaction.ts';
 
 const USER = spendUserSchema.parse({
   ...makeUser(1, 'Ada', 'Lovelace', { role: 'BUSINESS_ADMIN' }),
@@ -45,9 +46,9 @@ afterEach(async () => {
   useReceiptStoreOptions(undefined);
 });
 
-async function signedIn() {
+async function signedIn(txns: Transaction[] = makeTransactions(20, 3)) {
   const idb = new IDBFactory();
-  const rows = await seedMirrorDb(idb, DB_NAME, makeTransactions(20, 3), 'Meals');
+  const rows = await seedMirrorDb(idb, DB_NAME, txns, 'Meals');
   service = createDataService({
     sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
     transport, clock: createFakeClock(), elector: soleLeader,
@@ -107,5 +108,100 @@ describe('ReceiptApi (offline, fake-indexeddb)', () => {
     expect(await service.outbox()).toEqual([]);
     const [view] = await service.receipts([id]);
     expect(view).toMatchObject({ id, state: 'remote', local_id: null, thumbnail: null });
+  });
+});
+
+describe('receipt matching (offline, fake-indexeddb)', () => {
+  const day = (d: number) => `2026-11-${String(d).padStart(2, '0')}T16:00:00.000Z`;
+  const txns = () => [
+    makeTransaction({ id: testUuid(1, 1), user_id: USER.id, merchant_name: 'SQ *BLUE BOTTLE COFFEE', amount: 625, occurred_at: day(20), change_seq: 1 }),
+    makeTransaction({ id: testUuid(1, 2), user_id: USER.id, merchant_name: 'Delta Air Lines', amount: 4200, occurred_at: day(20), change_seq: 2 }),
+    makeTransaction({ id: testUuid(1, 3), user_id: USER.id, merchant_name: 'Hertz', amount: 4200, occurred_at: day(21), change_seq: 3 }),
+    // Someone else's charge of the same amount and day: never a candidate.
+    makeTransaction({ id: testUuid(1, 4), user_id: testUuid(2, 9), merchant_name: 'Blue Bottle Coffee', amount: 625, occurred_at: day(20), change_seq: 4 }),
+    makeTransaction({ id: testUuid(1, 5), user_id: USER.id, merchant_name: 'Blue Bottle Coffee', amount: 625, occurred_at: day(20), state: 'DECLINED', change_seq: 5 }),
+  ];
+  expect(USER.id).toBe(testUuid(2, 1));
+
+  async function withReceipt() {
+    const { service } = await signedIn(txns());
+    const [added] = await service.addReceipts([png()]);
+    return { service, id: (added as { receipt_id: string }).receipt_id };
+  }
+
+  it('an exact match is attached at once (the command queued, the row shows it) and recorded as automatic', async () => {
+    const { service, id } = await withReceipt();
+    const set = await service.setReceiptFields(id, { amount: { minor: 625, currency: 'USD' }, date: '2026-11-20', merchant: 'Blue Bottle Coffee', source: 'manual' });
+    expect(set).toMatchObject({ ok: true, exact: true });
+    const outbox = await service.outbox();
+    expect(outbox.map((e) => e.command)).toEqual(['receipt.upload', 'transaction.attachReceipt']);
+    expect(outbox[1]!.args).toEqual({ transaction_id: testUuid(1, 1), receipt_id: id });
+    expect((await service.getTransaction(testUuid(1, 1)))?.receipt_ids).toEqual([id]);
+
+    const stored = await receiptStoreFor(DB_NAME).get(id);
+    expect(stored).toMatchObject({
+      extracted: { amount: { minor: 625, currency: 'USD' }, date: '2026-11-20', merchant: 'Blue Bottle Coffee', source: 'manual' },
+      match: { transaction_id: testUuid(1, 1), auto: true, score: 1 },
+    });
+    expect(stored!.suggestions!.map((c) => c.transaction_id)).toEqual([testUuid(1, 1)]);
+    const [inbox] = await service.receiptInbox();
+    expect(inbox).toMatchObject({ id, attached_to: { id: testUuid(1, 1), merchant_name: 'SQ *BLUE BOTTLE COFFEE' }, match: { auto: true }, suggestions: [] });
+
+    // Undo: detached, back in the inbox with its suggestion, and the same fields never re-attach it.
+    expect(await service.undoReceiptMatch(id)).toMatchObject({ ok: true });
+    expect((await service.getTransaction(testUuid(1, 1)))?.receipt_ids).toEqual([]);
+    const [back] = await service.receiptInbox();
+    expect(back).toMatchObject({ attached_to: null, match: null, suggestions: [{ transaction_id: testUuid(1, 1), transaction: { amount: 625 } }] });
+    await service.setReceiptFields(id, { amount: { minor: 625, currency: 'USD' }, date: '2026-11-20', merchant: 'Blue Bottle Coffee', source: 'manual' });
+    expect((await service.getTransaction(testUuid(1, 1)))?.receipt_ids).toEqual([]);
+  });
+
+  it('ambiguous: suggestions stored and shown, nothing attached; the person picks one', async () => {
+    const { service, id } = await withReceipt();
+    const set = await service.setReceiptFields(id, { amount: { minor: 4200, currency: 'USD' }, date: '2026-11-21', source: 'ocr' });
+    expect(set).toMatchObject({ ok: true, exact: false });
+    if (!set.ok) return;
+    expect(set.receipt.suggestions.map((c) => [c.transaction_id, c.days])).toEqual([[testUuid(1, 3), 0], [testUuid(1, 2), 1]]);
+    expect((await service.outbox()).map((e) => e.command)).toEqual(['receipt.upload']);
+    expect((await receiptStoreFor(DB_NAME).get(id))?.suggestions).toHaveLength(2);
+
+    expect(await service.matchReceipt(id, testUuid(1, 2))).toMatchObject({ ok: true });
+    expect((await service.getTransaction(testUuid(1, 2)))?.receipt_ids).toEqual([id]);
+    expect((await receiptStoreFor(DB_NAME).get(id))?.match).toEqual({ transaction_id: testUuid(1, 2), score: expect.any(Number), auto: false });
+  });
+
+  it('matches again when the transactions change: a charge that becomes a candidate is attached; an undone match never is', async () => {
+    const other = testUuid(6, 1);
+    const { service } = await signedIn([
+      ...txns(),
+      makeTransaction({ id: testUuid(1, 6), user_id: USER.id, merchant_name: 'Uber', amount: 1875, occurred_at: day(18), receipt_ids: [other], change_seq: 6 }),
+    ]);
+    const [a, b] = await service.addReceipts([png('ride.png'), png('coffee.png', Uint8Array.from([...PNG, 9]))]);
+    const ride = (a as { receipt_id: string }).receipt_id;
+    const coffee = (b as { receipt_id: string }).receipt_id;
+    expect(await service.setReceiptFields(ride, { amount: { minor: 1875, currency: 'USD' }, date: '2026-11-18', source: 'ocr' })).toMatchObject({ ok: true, exact: false, receipt: { suggestions: [] } });
+    await service.setReceiptFields(coffee, { amount: { minor: 625, currency: 'USD' }, date: '2026-11-20', source: 'manual' });
+    await service.undoReceiptMatch(coffee);
+    expect(await service.rematchReceipts()).toBe(0);
+
+    // The other receipt is taken off the Uber charge: it now lacks a receipt and matches exactly.
+    expect(await service.run('transaction.detachReceipt', { transaction_id: testUuid(1, 6), receipt_id: other })).toMatchObject({ ok: true });
+    expect(await service.rematchReceipts()).toBe(1);
+    expect((await service.getTransaction(testUuid(1, 6)))?.receipt_ids).toEqual([ride]);
+    expect((await receiptStoreFor(DB_NAME).get(ride))?.match).toMatchObject({ transaction_id: testUuid(1, 6), auto: true });
+    expect((await service.getTransaction(testUuid(1, 1)))?.receipt_ids).toEqual([]);
+    expect(await service.rematchReceipts()).toBe(0);
+  });
+
+  it('no match: another currency, or no amount; bad fields are refused by name', async () => {
+    const { service, id } = await withReceipt();
+    const eur = await service.setReceiptFields(id, { amount: { minor: 625, currency: 'EUR' }, date: '2026-11-20', source: 'manual' });
+    expect(eur).toMatchObject({ ok: true, exact: false, receipt: { suggestions: [], attached_to: null } });
+    const none = await service.setReceiptFields(id, { date: '2026-11-20', merchant: 'Blue Bottle', source: 'manual' });
+    expect(none).toMatchObject({ ok: true, exact: false, receipt: { suggestions: [] } });
+    const bad = await service.setReceiptFields(id, { date: 'Nov 20', source: 'manual' });
+    expect(bad).toMatchObject({ ok: false, error: { error_code: 'REQUEST_7001', errors: { date: expect.any(String) } } });
+    expect(await service.setReceiptFields(testUuid(9, 9), { source: 'manual' })).toMatchObject({ ok: false, error: { error_code: 'REQUEST_7004' } });
+    expect((await service.outbox()).map((e) => e.command)).toEqual(['receipt.upload']);
   });
 });

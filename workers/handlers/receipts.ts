@@ -1,6 +1,8 @@
-import { errorBody } from '../../schema/errors.ts';
-import type { AddReceiptResult, ReceiptApi, ReceiptFileInput, ReceiptView } from '../api.ts';
+import { errorBody, validationMessages } from '../../schema/errors.ts';
+import { receiptExtractedSchema, type ReceiptExtracted } from '../../schema/receipt-matching.ts';
+import type { AddReceiptResult, CommandResult, ReceiptApi, ReceiptFileInput, ReceiptView } from '../api.ts';
 import { receiptStoreFor, type ReceiptStore, type StoredReceipt } from '../receipt-store.ts';
+import { attachments, inboxOf, matchOverMirror } from '../receipt-store-matching.ts';
 import { checkReceiptFile, makeThumbnail, sha256Hex } from '../receipt-store-files.ts';
 import type { WorkerContext } from '../worker-context.ts';
 
@@ -12,6 +14,7 @@ import type { WorkerContext } from '../worker-context.ts';
  */
 export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
   const watched = new WeakSet<ReceiptStore>();
+  let following = false;
   const store = (): ReceiptStore | null => {
     const name = ctx.host.runtime ? ctx.stored?.db_name : undefined;
     if (!name) return null;
@@ -21,8 +24,52 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
       // Upload states move in the leader's outbox: the UI re-reads receipts on this name.
       s.onChange(() => ctx.hub.dataChanged(['receipts']));
     }
+    if (!following) {
+      following = true;
+      // A receipt snapped before its charge posted: match again when transactions change.
+      ctx.hub.subscribe(() => undefined, (changed) => {
+        if (changed.includes('transactions')) scheduleRematch();
+      });
+    }
     return s;
   };
+
+  const rematchState = { scheduled: false, chain: Promise.resolve(0) };
+  function scheduleRematch() {
+    // The tab running the sync does it (another tab would only queue the same attach again).
+    if (rematchState.scheduled || (!ctx.host.engine && ctx.deps.sync !== false)) return;
+    rematchState.scheduled = true;
+    void ctx.deps.clock.sleep(REMATCH_DELAY_MS).then(() => {
+      rematchState.scheduled = false;
+      return rematchPending();
+    }).catch(() => undefined);
+  }
+
+  /**
+   * Matches again every receipt whose fields are set, that is attached nowhere and whose match
+   * the person never undid (`match` undefined): new suggestions stored, an exact one attached.
+   */
+  function rematchPending(): Promise<number> {
+    // One run at a time: a run's own attach changes transactions and asks for the next.
+    const next = rematchState.chain.catch(() => 0).then(async () => {
+      const o = open();
+      if (!o) return 0;
+      const pending = (await o.s.list()).filter((r) => r.extracted?.amount && r.extracted.date && r.match === undefined);
+      if (pending.length === 0) return 0;
+      const held = await attachments(o.rt, pending);
+      let attached = 0;
+      for (const r of pending) {
+        if (held.has(r.id)) continue;
+        const result = await matchOverMirror(o.rt, o.me, r.extracted!);
+        await o.s.update(r.id, { suggestions: result.candidates });
+        const best = result.candidates[0];
+        if (result.exact && best && (await attachTo(r.id, best.transaction_id, best.score, true)).ok) attached++;
+      }
+      return attached;
+    });
+    rematchState.chain = next;
+    return next;
+  }
   const noMirror = () => ({ ok: false as const, error: errorBody('AUTH_7002').error_v2 });
 
   async function addOne(s: ReceiptStore, input: ReceiptFileInput, attach?: { transaction_id: string }): Promise<AddReceiptResult> {
@@ -61,7 +108,86 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
     return { ok: true, name: input.name, receipt_id: kept.id };
   }
 
+  /** The open mirror, its receipt store and the signed-in person (a receipt's owner). */
+  const open = () => {
+    const s = store();
+    const rt = ctx.host.runtime;
+    const me = ctx.stored?.session.user.id;
+    return s && rt && me ? { s, rt, me } : null;
+  };
+  const notFound = () => ({ ok: false as const, error: errorBody('REQUEST_7004', 'This receipt is not on this device.').error_v2 });
+
+  async function inboxOne(id: string) {
+    const o = open()!;
+    const r = await o.s.get(id);
+    return r ? (await inboxOf(o.rt, o.me, [r], viewOf))[0]! : null;
+  }
+
+  async function attachTo(id: string, transactionId: string, score: number, auto: boolean): Promise<CommandResult> {
+    const o = open();
+    if (!o) return noMirror();
+    const queued = await o.rt.commands.run('transaction.attachReceipt', { transaction_id: transactionId, receipt_id: id });
+    if (!queued.result.ok) return queued.result;
+    await o.s.update(id, { match: { transaction_id: transactionId, score, auto } });
+    ctx.host.engine?.kick();
+    return queued.result;
+  }
+
   return {
+    async receiptInbox() {
+      const o = open();
+      if (!o) return [];
+      return inboxOf(o.rt, o.me, await o.s.list(), viewOf);
+    },
+
+    async setReceiptFields(id, input) {
+      const o = open();
+      if (!o) return noMirror();
+      const parsed = receiptExtractedSchema.safeParse(input);
+      if (!parsed.success) return { ok: false, error: errorBody('REQUEST_7001', undefined, validationMessages(parsed.error, input)).error_v2 };
+      const fields = { ...parsed.data, merchant: parsed.data.merchant || undefined };
+      const r = await o.s.get(id);
+      if (!r) return notFound();
+      const result = await matchOverMirror(o.rt, o.me, fields);
+      const undone = r.match === null && sameFields(r.extracted, fields);
+      // A changed reading is a new attempt: an earlier Undo no longer holds.
+      await o.s.update(id, { extracted: fields, suggestions: result.candidates, ...(undone ? {} : { match: undefined }) });
+      const attached = (await attachments(o.rt, [r])).has(r.id);
+      const best = result.candidates[0];
+      if (result.exact && best && !attached && !undone) {
+        const done = await attachTo(id, best.transaction_id, best.score, true);
+        if (!done.ok) return done;
+      }
+      const receipt = await inboxOne(id);
+      return receipt ? { ok: true, receipt, exact: result.exact } : notFound();
+    },
+
+    rematchReceipts: () => rematchPending(),
+
+    async matchReceipt(id, transactionId) {
+      const o = open();
+      if (!o) return noMirror();
+      const r = await o.s.get(id);
+      if (!r) return notFound();
+      const score = r.suggestions?.find((c) => c.transaction_id === transactionId)?.score ?? 0;
+      return attachTo(id, transactionId, score, false);
+    },
+
+    async undoReceiptMatch(id) {
+      const o = open();
+      if (!o) return noMirror();
+      const r = await o.s.get(id);
+      if (!r) return notFound();
+      const at = (await attachments(o.rt, [r])).get(r.id);
+      if (at) {
+        const queued = await o.rt.commands.run('transaction.detachReceipt', { transaction_id: at.txn.id, receipt_id: at.as });
+        if (!queued.result.ok) return queued.result;
+      }
+      await o.s.update(id, { match: null });
+      ctx.host.engine?.kick();
+      return { ok: true, command_id: id, affected: at ? 1 : 0, took_ms: 0 };
+    },
+
     async addReceipts(files, attach) {
       const s = store();
       if (!s) return files.map((f) => ({ name: f.name, ...noMirror() }));
@@ -103,6 +229,12 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
     },
   };
 }
+
+/** How long after a transactions change the pending receipts are matched again (feed batches come in bursts). */
+const REMATCH_DELAY_MS = 1_000;
+
+const sameFields = (a: ReceiptExtracted | undefined, b: ReceiptExtracted) =>
+  !!a && a.amount?.minor === b.amount?.minor && a.amount?.currency === b.amount?.currency && a.date === b.date && (a.merchant ?? '') === (b.merchant ?? '');
 
 function viewOf(id: string, r: StoredReceipt | null): ReceiptView {
   if (!r) {
