@@ -7,7 +7,7 @@ import {
   reimbursementSubmit, reimbursementUpdate,
 } from '../../schema/commands/reimbursement.ts';
 import {
-  reimbursementSchema, type Reimbursement, type ReimbursementFilter, type ReimbursementType,
+  reimbursementEntity, reimbursementSchema, type Reimbursement, type ReimbursementFilter, type ReimbursementType,
 } from '../../schema/entities/reimbursement.ts';
 import { checkAction, checkDeletable, checkEditable, type MoveCheck } from '../../schema/reimbursement-rules.ts';
 import { queryTerms } from '../../schema/transaction-query.ts';
@@ -56,6 +56,8 @@ export async function findReimbursement(
 export type ReimbursementPageRequest = { filter: ReimbursementFilter; pageSize: number; start?: string | undefined; includeCount: boolean };
 
 const SORT = 'date_desc';
+/** `q` matches the fields of the definition's `searchText`, as the worker's text index does. */
+const SEARCH_COLUMNS = reimbursementEntity.searchText.map((f) => `r.${f}`).join(', ');
 const cursorShape = z.tuple([z.iso.date(), z.string().min(1), z.uuid()]);
 
 /** §7 keyset list, newest claim date first (then newest created, then id). */
@@ -67,7 +69,7 @@ export async function listReimbursements(db: Queryable, businessId: string, vis:
   if (f.types?.length) conds.push(`r.type = ANY($${params.push(f.types)}::text[])`);
   if (f.user_ids?.length) conds.push(`r.user_id = ANY($${params.push(f.user_ids)}::uuid[])`);
   for (const term of queryTerms(f.q)) {
-    conds.push(`lower(concat_ws(' ', r.merchant, r.memo)) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
+    conds.push(`lower(concat_ws(' ', ${SEARCH_COLUMNS})) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
   }
   const where = conds.join(' AND ') + visibleUsersClause(vis, 'r', params);
   const wantCount = req.includeCount || req.pageSize === 0;
