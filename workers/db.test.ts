@@ -179,7 +179,7 @@ describe('a mirror whose refs were stored at schema version 0 (kinds listed in a
     expect(await db.refs.count().exec()).toBe(0);
     expect((await db.outbox.findOne(entry.id).exec())?.toJSON().command).toBe('transaction.code');
     // Any kind can now be stored without a schema change.
-    await db.refs.insert({ kind: 'reimbursement_rates', row_id: testUuid(3, 1), row: { id: testUuid(3, 1) } as never });
+    await db.refs.insert({ kind: 'reimbursement_rates', row_id: testUuid(3, 1), row: { id: testUuid(3, 1) } } as never);
     expect(await db.refs.count().exec()).toBe(1);
   });
 });
