@@ -6,6 +6,7 @@ import { departmentEntity } from './entities/department.ts';
 import { glAccountEntity } from './entities/gl-account.ts';
 import { locationEntity } from './entities/location.ts';
 import { reimbursementEntity } from './entities/reimbursement.ts';
+import { reimbursementRateEntity } from './entities/reimbursement-rate.ts';
 import { userEntity } from './entities/spend-user.ts';
 import { trackingCategoryEntity } from './entities/tracking-category.ts';
 import { transactionEntity } from './entities/transaction.ts';
@@ -27,6 +28,7 @@ const DEFINITIONS = [
   cardEntity,
   reimbursementEntity,
   approvalEntity,
+  reimbursementRateEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

@@ -2,7 +2,8 @@ import type { ReimbursementStatus } from './entities/reimbursement.ts';
 
 /**
  * Reimbursement rules (issue 9 §3), pure: the status machine, the mileage and per-diem amounts
- * and the out-of-pocket checks. Server and worker share them. Amounts are integer cents (USD).
+ * and the out-of-pocket checks. Server and worker share them. Amounts are integer minor units;
+ * the business's own rates (`BusinessRates`) are an input of the mileage and per-diem rules.
  */
 
 /**
@@ -96,34 +97,55 @@ export function isSettled(settles: Date, now: Date): boolean {
 /** Field → message; empty when the input is acceptable. */
 export type FieldErrors = Record<string, string>;
 
+// --- The business's rates ------------------------------------------------------------------------
+
+/**
+ * The rates a business set (schema/entities/reimbursement-rate.ts), as the rules read them: live
+ * rows only. The server passes its table; the client passes its mirrored copy (also carried in
+ * the create/update commands' `rates`, so the optimistic row shows the amount the server will
+ * compute). An empty table means the defaults: the IRS mileage rates and 68 USD a day.
+ */
+export type RateRow = { kind: 'PER_DIEM' | 'MILEAGE'; name: string | null; year: number | null; rate: number; currency: string };
+export type BusinessRates = readonly RateRow[];
+export const NO_RATES: BusinessRates = [];
+
 // --- Mileage ------------------------------------------------------------------------------------
 
 /**
- * IRS standard business mileage rates, in tenths of a cent per mile, by the trip's year.
- * A trip in a year not listed is refused (no guessing a rate the IRS has not published, and no
- * silently applying a stale one): add the year's rate here when it is announced.
+ * IRS standard business mileage rates, in tenths of a cent (mills) per mile, by the trip's year.
+ * A trip in a year neither listed nor set by the business is refused (no guessing a rate the IRS
+ * has not published, and no silently applying a stale one): add the year's rate here when it is
+ * announced.
  */
 export const IRS_MILEAGE_RATES: Readonly<Record<number, number>> = { 2025: 700, 2026: 725 };
 export const MAX_MILEAGE_DISTANCE = 2000;
 
-export function mileageRate(year: number): number | null {
-  return IRS_MILEAGE_RATES[year] ?? null;
+/** The business's own rate for `year`, or null (then the IRS rate applies). */
+export function mileageOverride(year: number, rates: BusinessRates = NO_RATES): number | null {
+  return rates.find((r) => r.kind === 'MILEAGE' && r.year === year)?.rate ?? null;
+}
+
+/** Mills per mile for a trip in `year`: the business's override, else the IRS rate, else null. */
+export function mileageRate(year: number, rates: BusinessRates = NO_RATES): number | null {
+  return mileageOverride(year, rates) ?? IRS_MILEAGE_RATES[year] ?? null;
 }
 
 /**
  * The mileage amount in cents: round(distance × rate), half up. Distances have at most two
  * decimals (hundredths of a mile) so the product is computed exactly in integers.
  */
-export function mileageAmount(distanceMiles: number, tripDate: string): { amount: number } | { errors: FieldErrors } {
-  const errors = checkMileage(distanceMiles, tripDate);
+export function mileageAmount(
+  distanceMiles: number, tripDate: string, rates: BusinessRates = NO_RATES,
+): { amount: number; rate: number } | { errors: FieldErrors } {
+  const errors = checkMileage(distanceMiles, tripDate, rates);
   if (Object.keys(errors).length > 0) return { errors };
   const hundredths = Math.round(distanceMiles * 100);
-  const rate = mileageRate(yearOf(tripDate))!;
+  const rate = mileageRate(yearOf(tripDate), rates)!;
   // hundredths × tenths-of-cents / 1000 = cents; round half up on the exact integer ratio.
-  return { amount: Math.floor((hundredths * rate * 2 + 1000) / 2000) };
+  return { amount: Math.floor((hundredths * rate * 2 + 1000) / 2000), rate };
 }
 
-export function checkMileage(distanceMiles: number, tripDate: string): FieldErrors {
+export function checkMileage(distanceMiles: number, tripDate: string, rates: BusinessRates = NO_RATES): FieldErrors {
   const errors: FieldErrors = {};
   if (!Number.isFinite(distanceMiles) || distanceMiles <= 0) errors.distance_miles = 'distance_miles must be greater than 0';
   else if (distanceMiles > MAX_MILEAGE_DISTANCE) errors.distance_miles = `distance_miles must be at most ${MAX_MILEAGE_DISTANCE}`;
@@ -131,9 +153,11 @@ export function checkMileage(distanceMiles: number, tripDate: string): FieldErro
     errors.distance_miles = 'distance_miles must have at most 2 decimal places';
   }
   const year = yearOf(tripDate);
-  if (mileageRate(year) === null) {
-    const years = Object.keys(IRS_MILEAGE_RATES).join(', ');
-    errors.trip_date = `trip_date must be in a year with a known IRS mileage rate (${years}); ${year} has none`;
+  if (mileageRate(year, rates) === null) {
+    const years = [...new Set([...Object.keys(IRS_MILEAGE_RATES).map(Number), ...rates.filter((r) => r.kind === 'MILEAGE').map((r) => r.year!)])]
+      .sort()
+      .join(', ');
+    errors.trip_date = `trip_date must be in a year with a known mileage rate (${years}); ${year} has none`;
   }
   return errors;
 }
@@ -142,22 +166,50 @@ export function checkMileage(distanceMiles: number, tripDate: string): FieldErro
 
 /** GSA-style default for meals and incidentals, in cents per full day. */
 export const PER_DIEM_DAILY_RATE = 6800;
+export const PER_DIEM_DEFAULT_CURRENCY = 'USD';
 /** First and last travel days get 75 % of the daily rate. */
 export const PER_DIEM_PARTIAL_DAY_SHARE = 0.75;
 export const MAX_PER_DIEM_DAYS = 366;
 
+/** A per-diem daily rate: minor units of `currency` per full day; `location` null for the default. */
+export interface PerDiemRate {
+  location: string | null;
+  daily: number;
+  currency: string;
+}
+export const DEFAULT_PER_DIEM_RATE: PerDiemRate = { location: null, daily: PER_DIEM_DAILY_RATE, currency: PER_DIEM_DEFAULT_CURRENCY };
+
+/** Location names compare trimmed and case-insensitively ("new york " is New York). */
+export const locationKey = (name: string) => name.trim().toLocaleLowerCase('en-US');
+
+/** The rate of a per-diem location: the business's row of that name, else the default. */
+export function perDiemRateFor(location: string | null | undefined, rates: BusinessRates = NO_RATES): PerDiemRate {
+  if (!location) return DEFAULT_PER_DIEM_RATE;
+  const key = locationKey(location);
+  const row = rates.find((r) => r.kind === 'PER_DIEM' && r.name !== null && locationKey(r.name) === key);
+  return row ? { location: row.name, daily: row.rate, currency: row.currency } : DEFAULT_PER_DIEM_RATE;
+}
+
+/** 75 % of a daily rate, rounded half up to a whole minor unit. */
+export function partialDayAmount(daily: number): number {
+  return Math.floor((daily * 3 * 2 + 4) / 8);
+}
+
 /**
- * Per-diem amount in cents for a trip from `start` to `end` (inclusive ISO dates). The first and
- * last days are travel days at 75 %; days between at 100 %. A one-day trip is both first and last
- * day, paid at 75 % once (not 150 %): 3 days = 51 + 68 + 51 = 170 USD, 1 day = 51 USD.
+ * Per-diem amount in minor units of the rate's currency for a trip from `start` to `end`
+ * (inclusive ISO dates). The first and last days are travel days at 75 %; days between at 100 %.
+ * A one-day trip is both first and last day, paid at 75 % once (not 150 %): at the default
+ * 3 days = 51 + 68 + 51 = 170 USD, 1 day = 51 USD.
  */
-export function perDiemAmount(start: string, end: string): { amount: number; days: number } | { errors: FieldErrors } {
+export function perDiemAmount(
+  start: string, end: string, rate: PerDiemRate = DEFAULT_PER_DIEM_RATE,
+): { amount: number; days: number; currency: string } | { errors: FieldErrors } {
   const errors = checkPerDiem(start, end);
   if (Object.keys(errors).length > 0) return { errors };
   const days = daysBetween(start, end) + 1;
-  const partial = Math.round(PER_DIEM_DAILY_RATE * PER_DIEM_PARTIAL_DAY_SHARE);
-  const amount = days === 1 ? partial : 2 * partial + (days - 2) * PER_DIEM_DAILY_RATE;
-  return { amount, days };
+  const partial = partialDayAmount(rate.daily);
+  const amount = days === 1 ? partial : 2 * partial + (days - 2) * rate.daily;
+  return { amount, days, currency: rate.currency };
 }
 
 export function checkPerDiem(start: string, end: string): FieldErrors {

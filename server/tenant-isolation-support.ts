@@ -14,12 +14,13 @@ const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._z
 export type IdPool = {
   transactions: string[]; users: string[]; departments: string[]; locations: string[]; glAccounts: string[];
   cards: string[]; entities: string[]; tracking: { categoryId: string; options: string[] }[]; any: string[];
-  reimbursements: string[]; receipts: string[]; approvals: string[];
+  reimbursements: string[]; receipts: string[]; approvals: string[]; rates: string[];
 };
 
 export function uuidFor(key: string, pool: IdPool): string {
   const k = key.toLowerCase();
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
+  if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
   if (k.includes('approval')) return first(pool.approvals);
   if (k.includes('reimbursement')) return first(pool.reimbursements);
   if (k.includes('receipt')) return first(pool.receipts);
@@ -68,7 +69,7 @@ export function generate(schema: z.ZodType, key: string, pool: IdPool, mode: Mod
     }
     case 'literal': return (def.values as unknown[])[0];
     case 'boolean': return true;
-    case 'number': case 'int': case 'bigint': return pick(schema, [1, 0, 10, 50, 100]);
+    case 'number': case 'int': case 'bigint': return pick(schema, [1, 0, 10, 50, 100, 2026]);
     case 'string': return stringValue(schema, def, key, pool);
     default: return undefined;
   }

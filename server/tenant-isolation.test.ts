@@ -156,17 +156,26 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     await t.db.query('INSERT INTO transaction_receipts (transaction_id, receipt_id, business_id, attached_by) VALUES ($1, $2, $3, $4)', [
       a.transactions.employee[0], receipt, a.businessId, a.users.employee,
     ]);
+    // A's reimbursement rates: a per-diem location (named with the tag) and a mileage override.
+    const rates = [randomUUID(), randomUUID()];
+    await t.db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 2 WHERE id = $3 RETURNING change_seq)
+       INSERT INTO reimbursement_rates (id, business_id, kind, name, year, rate, currency, change_seq)
+       SELECT $1::uuid, $3::uuid, 'PER_DIEM', $4, NULL, 7900, 'USD', change_seq - 1 FROM seq
+       UNION ALL SELECT $2::uuid, $3::uuid, 'MILEAGE', NULL, 2026, 800, 'USD', change_seq FROM seq`,
+      [rates[0], rates[1], a.businessId, `Rate city ${tag}`],
+    );
     pool = {
       transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
-      glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim, submitted, paidClaim], receipts: [receipt], approvals: [approval],
+      glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim, submitted, paidClaim], receipts: [receipt], approvals: [approval], rates,
     };
     ownPool = {
       transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
-      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [], approvals: [],
+      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [], approvals: [], rates: [],
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, entity, claim, submitted, approval, paidClaim, receipt, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, entity, claim, submitted, approval, paidClaim, receipt, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

@@ -78,7 +78,9 @@ describe('openMirrorDatabase', () => {
 
 describe('the collection budget', () => {
   it('gives every mirrored collection a place: an RxDB collection of its own, or a kind in refs', () => {
-    const refKinds = ((rxSchemas().refs!.properties as Record<string, { enum?: string[] }>).kind?.enum ?? []);
+    // The refs kinds are part of the layout (the refs schema no longer lists them).
+    const refKinds = MIRROR_LAYOUT.match(/refs:([a-z_+]+)/)?.[1]?.split('+') ?? [];
+    expect(RX_COLLECTIONS.includes('refs') || refKinds.length === 0).toBe(true);
     for (const c of MIRRORED_COLLECTIONS) {
       const placed = ENTITIES[c].mirror.kind === 'own' ? RX_COLLECTIONS.includes(c) : refKinds.includes(c);
       expect(placed, `${c} has no place in the worker`).toBe(true);
@@ -138,5 +140,46 @@ describe('a mirror stored with another layout', () => {
     const rows: { id: string }[] = [];
     for await (const page of scanDocs(db.transactions, 10)) rows.push(...page);
     expect(rows.map((r) => r.id)).toEqual([txn.id]);
+  });
+});
+
+describe('a mirror whose refs were stored at schema version 0 (kinds listed in an enum)', () => {
+  it('opens (the docs migrate), and a new reference kind empties it for a full pull, keeping the outbox', async () => {
+    const idb = new IDBFactory();
+    const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+    const schemas = rxSchemas();
+    const refsV0 = {
+      ...(schemas.refs as RxJsonSchema<{ id: string }>),
+      version: 0,
+      properties: {
+        ...(schemas.refs as RxJsonSchema<{ id: string }>).properties,
+        kind: { type: 'string', enum: ['users', 'departments', 'locations', 'gl_accounts', 'tracking_categories'], maxLength: 32 },
+      },
+    } as RxJsonSchema<unknown>;
+    const old = await createRxDatabase({ name: 'refs-v0', storage: storage(), multiInstance: false });
+    await old.addCollections({
+      ...Object.fromEntries(OWN_COLLECTIONS.map((c) => [c, { schema: schemas[c]! }])),
+      refs: { schema: refsV0 },
+      outbox: { schema: schemas.outbox! },
+      meta: { schema: schemas.meta! },
+    });
+    const { deleted, ...user } = makeUser(1, 'Ada', 'Lovelace');
+    void deleted;
+    await old.collections.refs!.insert({ kind: 'users', row_id: user.id, row: user });
+    const entry = createOutboxEntry({ id: testUuid(9, 2), command: 'transaction.code', args: { transaction_id: testUuid(1, 1), patch: { memo: 'x' } }, now: 1 });
+    await old.collections.outbox!.insert(entry);
+    await old.collections.meta!.insert({ id: CHECKPOINT_ID, value: { seq: 7, epoch: 'e', count: 0 } });
+    await old.collections.meta!.insert({ id: 'layout', value: 'an older layout' });
+    await old.close();
+
+    db = await openMirrorDatabase({ name: 'refs-v0', storage: storage(), multiInstance: false });
+    expect(MIRROR_LAYOUT).toContain(`refs:${[...REF_KINDS].sort().join('+')}`);
+    expect((await db.meta.findOne('layout').exec())?.toJSON().value).toBe(MIRROR_LAYOUT);
+    expect((await db.meta.findOne(CHECKPOINT_ID).exec())?.toJSON().value).toEqual({ seq: 0, epoch: null, count: 0 });
+    expect(await db.refs.count().exec()).toBe(0);
+    expect((await db.outbox.findOne(entry.id).exec())?.toJSON().command).toBe('transaction.code');
+    // Any kind can now be stored without a schema change.
+    await db.refs.insert({ kind: 'reimbursement_rates', row_id: testUuid(3, 1), row: { id: testUuid(3, 1) } } as never);
+    expect(await db.refs.count().exec()).toBe(1);
   });
 });

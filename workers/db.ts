@@ -1,9 +1,9 @@
 import {
   addRxPlugin, createRxDatabase, getAllCollectionDocuments, removeCollectionStorages,
-  type RxCollection, type RxDatabase, type RxJsonSchema, type RxStorage,
+  type MigrationStrategies, type RxCollection, type RxDatabase, type RxJsonSchema, type RxStorage,
 } from 'rxdb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
+import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { ENTITIES, LOCAL_COLLECTIONS, MIRRORED_COLLECTIONS, type MirroredCollection, type RowOf } from '../schema/collections.ts';
 import { mirrorJsonSchemas, type MirroredTransaction } from '../schema/mirror.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
@@ -69,14 +69,19 @@ export function splitRefKey(key: string): { kind: RefKind; id: string } {
   return { kind: key.slice(0, at) as RefKind, id: key.slice(at + 1) };
 }
 
+/**
+ * Version 1: `kind` lost its enum (version 0 listed the kinds, so a new reference collection
+ * changed the schema under the same version and RxDB refused to open the stored mirror, DB6).
+ * Which kinds a mirror holds is part of MIRROR_LAYOUT instead: a new kind re-pulls the mirror.
+ */
 const refsSchema: RxJsonSchema<RefDoc> = {
   title: REFS,
-  version: 0,
+  version: 1,
   primaryKey: { key: 'id', fields: ['kind', 'row_id'], separator: REF_SEPARATOR },
   type: 'object',
   properties: {
     id: { type: 'string', maxLength: KIND_MAX + REF_SEPARATOR.length + UUID_LENGTH },
-    kind: { type: 'string', enum: [...REF_KINDS], maxLength: KIND_MAX },
+    kind: { type: 'string', maxLength: KIND_MAX },
     row_id: { type: 'string', maxLength: UUID_LENGTH },
     row: { type: 'object' },
   },
@@ -176,7 +181,9 @@ export async function openMirrorDatabase(opts: OpenOptions): Promise<MirrorDatab
   });
   const schemas = rxSchemas();
   await db.addCollections(
-    Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, { schema, migrationStrategies: dropRows(schema.version) }])) as unknown as Parameters<typeof db.addCollections>[0],
+    Object.fromEntries(
+      Object.entries(schemas).map(([name, schema]) => [name, { schema, migrationStrategies: MIGRATIONS[name] ?? dropRows(schema.version) }]),
+    ) as unknown as Parameters<typeof db.addCollections>[0],
   );
   await reconcileLayout(db);
   return db;
@@ -187,11 +194,24 @@ export const CHECKPOINT_ID = 'checkpoint';
 const LAYOUT_ID = 'layout';
 const RESET_PAGE = 5_000;
 
-/** The mirror's shape: which RxDB collections it opens, at which schema versions. */
-export const MIRROR_LAYOUT = Object.entries(rxSchemas())
-  .map(([name, schema]) => `${name}@${schema.version}`)
-  .sort()
-  .join(',');
+/**
+ * Stored documents of an older schema version, brought up to date when the collection opens
+ * (RxDB's migration-schema plugin). Mirrored rows are a cache (a changed layout re-pulls them), so
+ * these only need to let the collection open: refs 0 → 1 dropped the kind enum, the doc is the same.
+ */
+/** Collections whose older stored rows are kept (migrated) rather than dropped and pulled again. */
+const MIGRATIONS: Record<string, MigrationStrategies> = {
+  [REFS]: { 1: (doc: RefDoc) => doc },
+};
+
+/**
+ * The mirror's shape: which RxDB collections it opens, at which schema versions, and which
+ * reference kinds share `refs` (a kind added later was never pulled into an existing mirror).
+ */
+export const MIRROR_LAYOUT = [
+  ...Object.entries(rxSchemas()).map(([name, schema]) => `${name}@${schema.version}`).sort(),
+  ...(REF_KINDS.length > 0 ? [`${REFS}:${[...REF_KINDS].sort().join('+')}`] : []),
+].join(',');
 
 /**
  * Removes every mirrored row (own collections and `refs`) and rewinds the checkpoint, so the

@@ -51,7 +51,7 @@ describe('reference rows in the shared refs collection', () => {
     // Cards stay in a collection of their own (issue 10 makes them a queried collection).
     expect((await scanDocs(rt.db.cards, 10).next()).value).toHaveLength(1);
 
-    const expected = { users: [user], departments: [dept], locations: [twin], gl_accounts: [gl], tracking_categories: [category], cards: [card] };
+    const expected = { users: [user], departments: [dept], locations: [twin], gl_accounts: [gl], tracking_categories: [category], cards: [card], reimbursement_rates: [] };
     expect(rt.refs.snapshot()).toEqual(expected);
     expect(await search(rt, 'engineering lovelace berlin meals')).toBe(1);
 
@@ -70,6 +70,6 @@ describe('reference rows in the shared refs collection', () => {
     // A reset (new epoch) empties refs like every other mirrored collection.
     await again.mirror.reset();
     expect((await scanDocs(again.db.refs, 10).next()).done).toBe(true);
-    expect(again.refs.snapshot()).toEqual({ users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], cards: [] });
+    expect(again.refs.snapshot()).toEqual({ users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], cards: [], reimbursement_rates: [] });
   });
 });

@@ -240,14 +240,14 @@ export const bulkUpdateReimbursements = defineCall({
 });
 
 /**
- * Deletes drafts (each checked like DELETE …/:id). Spec §7 names `DELETE reimbursements/bulk`; that
- * path would also match `DELETE …/:reimbursement_uuid` (every route matches exactly one entry:
- * served-catalogue.test.ts), so it lives one segment down.
+ * Deletes drafts (each checked like DELETE …/:id), at §7's `DELETE reimbursements/bulk`. The path
+ * also matches `DELETE …/:reimbursement_uuid`; the static segment wins (server/http/register.ts
+ * registers static segments before parameters), as in any router.
  */
 export const bulkDeleteReimbursements = defineCall({
   id: 'reimbursements.bulkDelete',
   method: 'DELETE',
-  path: '/v1/auth/reimbursements/bulk/drafts',
+  path: '/v1/auth/reimbursements/bulk',
   auth: scopes,
   body: z.object({ reimbursement_ids: bulkIds }),
   response: z.object({

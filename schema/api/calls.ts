@@ -17,6 +17,7 @@ import { IDENTITY_CALLS } from './calls-identity.ts';
 import { ADMIN_CALLS } from './calls-admin.ts';
 import { BUSINESS_CALLS, identityBusinessesSchema } from './calls-business.ts';
 import { REIMBURSEMENT_CALLS } from './calls-reimbursements.ts';
+import { REIMBURSEMENT_RATE_CALLS } from './calls-reimbursement-rates.ts';
 import { RECEIPT_CALLS } from './calls-receipts.ts';
 import { APPROVAL_CALLS } from './calls-approvals.ts';
 
@@ -186,6 +187,7 @@ export const CATALOGUE = [
   ...ADMIN_CALLS,
   ...BUSINESS_CALLS,
   ...REIMBURSEMENT_CALLS,
+  ...REIMBURSEMENT_RATE_CALLS,
   ...RECEIPT_CALLS,
   ...APPROVAL_CALLS,
 ] as const;

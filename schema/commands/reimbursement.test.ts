@@ -40,6 +40,28 @@ describe('reimbursement commands', () => {
     expect(edited).toMatchObject({ amount: 1450, transaction_date: '2026-01-02' });
   });
 
+  it("applies the business's rates the command carries, and never sends them", () => {
+    const rates = [
+      { kind: 'PER_DIEM' as const, name: 'London', year: null, rate: 7500, currency: 'GBP' },
+      { kind: 'MILEAGE' as const, name: null, year: 2026, rate: 800, currency: 'USD' },
+    ];
+    const pArgs = reimbursementCreatePerDiem.args.parse({ id: id(1), location: 'london', start_date: '2026-03-01', end_date: '2026-03-03', rates });
+    expect(reimbursementCreatePerDiem.request(pArgs).body).not.toHaveProperty('rates');
+    const p = reimbursementCreatePerDiem.apply(base({ type: 'PER_DIEM' }), pArgs);
+    expect(p).toMatchObject({ amount: 5625 * 2 + 7500, currency: 'GBP', location: 'london' });
+    const mArgs = reimbursementCreateMileage.args.parse({ id: id(1), distance_miles: 10, start_location: 'A', end_location: 'B', trip_date: '2026-06-01', rates });
+    expect(reimbursementCreateMileage.request(mArgs).body).not.toHaveProperty('rates');
+    const m = reimbursementCreateMileage.apply(base({ type: 'MILEAGE' }), mArgs);
+    expect(m).toMatchObject({ amount: 800, currency: 'USD' });
+    // An edit moving the stay elsewhere pays that place's rate; its request carries only the patch.
+    const uArgs = { reimbursement_id: id(1), patch: { location: 'Chicago' }, rates };
+    expect(reimbursementUpdate.request(uArgs)).toEqual({ params: { reimbursement_uuid: id(1) }, body: { location: 'Chicago' } });
+    expect(reimbursementUpdate.apply(p, uArgs)).toMatchObject({ amount: 17000, currency: 'USD' });
+    // An edit queued without rates (an older client) that touches no amount field keeps the amount.
+    expect(reimbursementUpdate.apply(p, { reimbursement_id: id(1), patch: { memo: 'Team offsite' } })).toMatchObject({ amount: 5625 * 2 + 7500, currency: 'GBP' });
+    expect(claimErrors({ ...m, trip_date: '2027-01-01' }, new Date('2027-01-02T00:00:00Z'), [{ ...rates[1]!, year: 2027 }])).toEqual({});
+  });
+
   it('submit stamps the write moment and clears a rejection; fields of another type are named', () => {
     const rejected = base({ status: 'REJECTED', rejection_reason: 'No receipt', updated_at: '2026-03-06T00:00:00.000Z' });
     const args = reimbursementSubmit.args.parse({ reimbursement_id: id(1) });

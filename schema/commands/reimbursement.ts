@@ -8,15 +8,22 @@ import {
   draftBodySchema, type DraftBody,
 } from '../api/calls-reimbursements.ts';
 import type { Reimbursement, ReimbursementType } from '../entities/reimbursement.ts';
+import { businessRatesSchema } from '../entities/reimbursement-rate.ts';
 import {
-  checkMileage, checkNotFuture, checkOutOfPocket, checkPerDiem, mileageAmount, perDiemAmount, type FieldErrors,
+  checkMileage, checkNotFuture, checkOutOfPocket, checkPerDiem, mileageAmount, NO_RATES, perDiemAmount, perDiemRateFor,
+  type BusinessRates, type FieldErrors,
 } from '../reimbursement-rules.ts';
 
 /**
  * Reimbursement commands. Each `apply` is pure and is what the server runs with authority
  * (server/domain/reimbursements.ts) after checking the input with `claimErrors`; the worker runs
  * the same `apply` optimistically. Mileage and per-diem amounts are always derived from their
- * fields here, never taken from the client.
+ * fields and the business's rates here, never taken from the client.
+ *
+ * Rates: the mileage, per-diem and edit commands carry an optional `rates` (the business's
+ * rate table as the client mirrored it, `businessRatesSchema`) that only their `apply` reads;
+ * `request` leaves it out of the call, and the server runs the same `apply` with its own table
+ * in `rates`. An entry queued without it (older clients) applies at the default rates.
  *
  * The moment of a write is the row's `updated_at`, stamped by the caller before `apply` (so
  * `submitted_at` is pure): the server stamps its clock, the worker its own.
@@ -29,8 +36,16 @@ export const TYPE_FIELDS = {
   PER_DIEM: ['location', 'start_date', 'end_date'],
 } as const satisfies Record<ReimbursementType, readonly (keyof ReimbursementPatch)[]>;
 const COMMON_FIELDS = ['memo', 'gl_account_id', 'department_id'] as const;
-/** Mileage and per diem are paid in US dollars at the US rates. */
+/** Mileage is paid in US dollars (the IRS rate or the business's USD override). */
 export const COMPUTED_CLAIM_CURRENCY = 'USD';
+/** What a command carries for its optimistic apply: never sent (see `withoutRates`). */
+export const ratesArg = { rates: businessRatesSchema.optional() };
+/** The call's body or patch: the args without the client's rates. */
+export function withoutRates<T extends { rates?: unknown }>(a: T): Omit<T, 'rates'> {
+  const { rates, ...rest } = a;
+  void rates;
+  return rest;
+}
 
 /** Keys of `patch` that the claim's type does not have (each refused with its own message). */
 export function foreignFields(type: ReimbursementType, patch: ReimbursementPatch): FieldErrors {
@@ -42,8 +57,16 @@ export function foreignFields(type: ReimbursementType, patch: ReimbursementPatch
   return errors;
 }
 
-/** The row with `patch` applied, and the derived fields (amount, currency, claim date) recomputed. */
-export function applyClaimFields(row: Reimbursement, patch: ReimbursementPatch): Reimbursement {
+/**
+ * The row with `patch` applied, and the derived fields (amount, currency, claim date) recomputed
+ * at the business's `rates`: mileage at its override for the trip year (else the IRS rate), per
+ * diem at its location's daily rate and currency (else 68 USD).
+ */
+export function applyClaimFields(row: Reimbursement, patch: ReimbursementPatch, rates?: BusinessRates): Reimbursement {
+  // An entry queued without the rates (an older client) that touches none of the amount's fields
+  // keeps the amount shown; the server recomputes it either way.
+  const recompute = rates !== undefined || TYPE_FIELDS[row.type].some((k) => patch[k] !== undefined);
+  const table = rates ?? NO_RATES;
   return produce(row, (d) => {
     if (patch.memo !== undefined) d.memo = patch.memo === '' ? null : patch.memo;
     if (patch.gl_account_id !== undefined) d.gl_account_id = patch.gl_account_id;
@@ -60,9 +83,10 @@ export function applyClaimFields(row: Reimbursement, patch: ReimbursementPatch):
         if (patch.start_location !== undefined) d.start_location = patch.start_location;
         if (patch.end_location !== undefined) d.end_location = patch.end_location;
         if (patch.trip_date !== undefined) d.trip_date = patch.trip_date;
+        if (!recompute) break;
         d.currency = COMPUTED_CLAIM_CURRENCY;
         if (d.trip_date) d.transaction_date = d.trip_date;
-        const computed = d.distance_miles !== null && d.trip_date ? mileageAmount(d.distance_miles, d.trip_date) : null;
+        const computed = d.distance_miles !== null && d.trip_date ? mileageAmount(d.distance_miles, d.trip_date, table) : null;
         if (computed && 'amount' in computed) d.amount = computed.amount;
         break;
       }
@@ -70,9 +94,11 @@ export function applyClaimFields(row: Reimbursement, patch: ReimbursementPatch):
         if (patch.location !== undefined) d.location = patch.location;
         if (patch.start_date !== undefined) d.start_date = patch.start_date;
         if (patch.end_date !== undefined) d.end_date = patch.end_date;
-        d.currency = COMPUTED_CLAIM_CURRENCY;
+        if (!recompute) break;
+        const rate = perDiemRateFor(d.location, table);
+        d.currency = rate.currency;
         if (d.start_date) d.transaction_date = d.start_date;
-        const computed = d.start_date && d.end_date ? perDiemAmount(d.start_date, d.end_date) : null;
+        const computed = d.start_date && d.end_date ? perDiemAmount(d.start_date, d.end_date, rate) : null;
         if (computed && 'amount' in computed) d.amount = computed.amount;
         break;
       }
@@ -81,12 +107,12 @@ export function applyClaimFields(row: Reimbursement, patch: ReimbursementPatch):
 }
 
 /** What is wrong with a claim's fields (after a patch is merged), by field; empty when none. */
-export function claimErrors(row: Reimbursement, now: Date): FieldErrors {
+export function claimErrors(row: Reimbursement, now: Date, rates: BusinessRates = NO_RATES): FieldErrors {
   switch (row.type) {
     case 'OUT_OF_POCKET':
       return checkOutOfPocket(row, now);
     case 'MILEAGE': {
-      const errors = checkMileage(row.distance_miles ?? 0, row.trip_date ?? '');
+      const errors = checkMileage(row.distance_miles ?? 0, row.trip_date ?? '', rates);
       const future = checkNotFuture('trip_date', row.trip_date ?? '', now);
       return future && !errors.trip_date ? { ...errors, trip_date: future } : errors;
     }
@@ -118,9 +144,9 @@ export function applyRejection(row: Reimbursement, reason: string): Reimbursemen
 }
 
 /** A new claim: its fields, then submitted at once unless `submit` is false. */
-function applyCreate(row: Reimbursement, body: ReimbursementPatch & { submit: boolean }): Reimbursement {
+function applyCreate(row: Reimbursement, body: ReimbursementPatch & { submit: boolean }, rates: BusinessRates | undefined): Reimbursement {
   const { submit, ...fields } = body;
-  const filled = applyClaimFields({ ...row, status: 'DRAFT', submitted_at: null }, fields);
+  const filled = applyClaimFields({ ...row, status: 'DRAFT', submitted_at: null }, fields, rates);
   return submit ? applySubmit(filled) : filled;
 }
 
@@ -141,9 +167,10 @@ export function newClaim(type: ReimbursementType, { id, actor, at }: BlankContex
  * Creates carry the client's id (required here, optional in the call): a create that reached the
  * server but whose answer was lost is answered with the stored row when sent again.
  */
-const stripId = <T extends { id: string; submit: boolean }>(a: T) => {
-  const { id, submit, ...fields } = a;
+const stripId = <T extends { id: string; submit: boolean; rates?: unknown }>(a: T) => {
+  const { id, submit, rates, ...fields } = a;
   void id;
+  void rates;
   return { ...fields, submit };
 };
 
@@ -154,7 +181,7 @@ export const reimbursementCreate = defineCommand({
   entityIds: (a) => [a.id],
   call: createOutOfPocket,
   request: (a) => ({ body: a }),
-  apply: (row, a) => applyCreate(row, stripId(a)),
+  apply: (row, a) => applyCreate(row, stripId(a), undefined),
   blank: (_a, ctx) => newClaim('OUT_OF_POCKET', ctx),
   // The create answers with the stored claim.
   confirm: 'row',
@@ -162,36 +189,36 @@ export const reimbursementCreate = defineCommand({
 
 export const reimbursementCreateMileage = defineCommand({
   name: 'reimbursement.createMileage',
-  args: mileageBodySchema.extend({ id: z.uuid() }),
+  args: mileageBodySchema.extend({ id: z.uuid(), ...ratesArg }),
   collection: 'reimbursements',
   entityIds: (a) => [a.id],
   call: createMileage,
-  request: (a) => ({ body: a }),
-  apply: (row, a) => applyCreate(row, stripId(a)),
+  request: (a) => ({ body: withoutRates(a) }),
+  apply: (row, a) => applyCreate(row, stripId(a), a.rates),
   blank: (_a, ctx) => newClaim('MILEAGE', ctx),
   confirm: 'row',
 });
 
 export const reimbursementCreatePerDiem = defineCommand({
   name: 'reimbursement.createPerDiem',
-  args: perDiemBodySchema.extend({ id: z.uuid() }),
+  args: perDiemBodySchema.extend({ id: z.uuid(), ...ratesArg }),
   collection: 'reimbursements',
   entityIds: (a) => [a.id],
   call: createPerDiem,
-  request: (a) => ({ body: a }),
-  apply: (row, a) => applyCreate(row, stripId(a)),
+  request: (a) => ({ body: withoutRates(a) }),
+  apply: (row, a) => applyCreate(row, stripId(a), a.rates),
   blank: (_a, ctx) => newClaim('PER_DIEM', ctx),
   confirm: 'row',
 });
 
 export const reimbursementUpdate = defineCommand({
   name: 'reimbursement.update',
-  args: z.object({ reimbursement_id: z.uuid(), patch: reimbursementPatchSchema }),
+  args: z.object({ reimbursement_id: z.uuid(), patch: reimbursementPatchSchema, ...ratesArg }),
   collection: 'reimbursements',
   entityIds: (a) => [a.reimbursement_id],
   call: patchReimbursement,
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.patch }),
-  apply: (row, a) => applyClaimFields(row, a.patch),
+  apply: (row, a) => applyClaimFields(row, a.patch, a.rates),
   confirm: 'row',
 });
 
@@ -274,12 +301,12 @@ export function draftPatch(body: DraftBody): ReimbursementPatch {
 /** §7 PUT draft save: the whole draft, created under the client's id or replaced; stays a DRAFT. */
 export const reimbursementSaveDraft = defineCommand({
   name: 'reimbursement.saveDraft',
-  args: z.object({ reimbursement_id: z.uuid(), draft: draftBodySchema }),
+  args: z.object({ reimbursement_id: z.uuid(), draft: draftBodySchema, ...ratesArg }),
   collection: 'reimbursements',
   entityIds: (a) => [a.reimbursement_id],
   call: saveDraft,
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.draft }),
-  apply: (row, a) => applyClaimFields({ ...row, type: a.draft.type, status: 'DRAFT', submitted_at: null }, draftPatch(a.draft)),
+  apply: (row, a) => applyClaimFields({ ...row, type: a.draft.type, status: 'DRAFT', submitted_at: null }, draftPatch(a.draft), a.rates),
   // Creates the draft when the id is new.
   blank: (a, ctx) => newClaim(a.draft.type, ctx),
   confirm: 'row',

@@ -61,7 +61,7 @@ export const reimbursementFilterSchema = z.object({
 });
 export type ReimbursementFilter = z.infer<typeof reimbursementFilterSchema>;
 
-/** The structured part of a filter (free text `q` is matched by the text index). */
+/** The structured part of a filter (free text `q` is matched by the text index over `searchText`). */
 export function matchesReimbursementFilter(r: Reimbursement, f: ReimbursementFilter): boolean {
   if (f.statuses?.length && !f.statuses.includes(r.status)) return false;
   if (f.types?.length && !f.types.includes(r.type)) return false;
@@ -98,7 +98,8 @@ export const reimbursementEntity = defineEntity({
   idField: 'id',
   mirror: { kind: 'own', indexes: ['date_desc'], negatedTime: { field: 'date_desc', of: 'transaction_date' } },
   visibility: 'owner',
-  searchText: ['merchant', 'memo'],
+  // The server's list matches the same fields (server/domain/reimbursements.ts, SEARCH_COLUMNS).
+  searchText: ['merchant', 'memo', 'start_location', 'end_location', 'location'],
   query: {
     filter: reimbursementFilterSchema,
     sorts: REIMBURSEMENT_SORTS,

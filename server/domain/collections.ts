@@ -102,6 +102,12 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     'decided_at', ll_iso(r.decided_at), 'created_at', ll_iso(r.created_at), ${mirrored})`,
     sortKey: 'll_iso(r.created_at)',
   },
+  reimbursement_rates: {
+    table: 'reimbursement_rates',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'kind', r.kind, 'name', r.name, 'year', r.year, 'rate', r.rate, 'currency', r.currency, ${mirrored})`,
+    sortKey: `r.kind || ' ' || coalesce(lower(r.name), lpad(r.year::text, 6, '0'))`,
+  },
 };
 
 export const COLLECTIONS = Object.fromEntries(

@@ -7,9 +7,9 @@ import {
   reimbursementSubmit, reimbursementUpdate,
 } from '../../schema/commands/reimbursement.ts';
 import {
-  reimbursementSchema, type Reimbursement, type ReimbursementFilter, type ReimbursementType,
+  reimbursementEntity, reimbursementSchema, type Reimbursement, type ReimbursementFilter, type ReimbursementType,
 } from '../../schema/entities/reimbursement.ts';
-import { checkAction, checkDeletable, checkEditable, type MoveCheck } from '../../schema/reimbursement-rules.ts';
+import { checkAction, checkDeletable, checkEditable, type BusinessRates, type MoveCheck } from '../../schema/reimbursement-rules.ts';
 import { queryTerms } from '../../schema/transaction-query.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
@@ -17,6 +17,7 @@ import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { cancelOpenApproval, openApproval } from './approval-rows.ts';
 import { checkCodingRefs } from './coding.ts';
+import { businessRates } from './reimbursement-rates.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { escapeLike } from './transaction-sql.ts';
 import { visibleUsersClause, type Visibility } from './visibility.ts';
@@ -56,6 +57,8 @@ export async function findReimbursement(
 export type ReimbursementPageRequest = { filter: ReimbursementFilter; pageSize: number; start?: string | undefined; includeCount: boolean };
 
 const SORT = 'date_desc';
+/** `q` matches the fields of the definition's `searchText`, as the worker's text index does. */
+const SEARCH_COLUMNS = reimbursementEntity.searchText.map((f) => `r.${f}`).join(', ');
 const cursorShape = z.tuple([z.iso.date(), z.string().min(1), z.uuid()]);
 
 /** §7 keyset list, newest claim date first (then newest created, then id). */
@@ -67,7 +70,7 @@ export async function listReimbursements(db: Queryable, businessId: string, vis:
   if (f.types?.length) conds.push(`r.type = ANY($${params.push(f.types)}::text[])`);
   if (f.user_ids?.length) conds.push(`r.user_id = ANY($${params.push(f.user_ids)}::uuid[])`);
   for (const term of queryTerms(f.q)) {
-    conds.push(`lower(concat_ws(' ', r.merchant, r.memo)) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
+    conds.push(`lower(concat_ws(' ', ${SEARCH_COLUMNS})) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
   }
   const where = conds.join(' AND ') + visibleUsersClause(vis, 'r', params);
   const wantCount = req.includeCount || req.pageSize === 0;
@@ -100,12 +103,12 @@ type CreateInput =
   | { type: 'MILEAGE'; body: MileageBody }
   | { type: 'PER_DIEM'; body: PerDiemBody };
 
-/** The shared command's apply for a create of each type. */
-function applyCreate(base: Reimbursement, input: CreateInput & { id: string }): Reimbursement {
+/** The shared command's apply for a create of each type, at the business's rates. */
+function applyCreate(base: Reimbursement, input: CreateInput & { id: string }, rates: BusinessRates): Reimbursement {
   switch (input.type) {
     case 'OUT_OF_POCKET': return reimbursementCreate.apply(base, { ...input.body, id: input.id });
-    case 'MILEAGE': return reimbursementCreateMileage.apply(base, { ...input.body, id: input.id });
-    case 'PER_DIEM': return reimbursementCreatePerDiem.apply(base, { ...input.body, id: input.id });
+    case 'MILEAGE': return reimbursementCreateMileage.apply(base, { ...input.body, id: input.id, rates: [...rates] });
+    case 'PER_DIEM': return reimbursementCreatePerDiem.apply(base, { ...input.body, id: input.id, rates: [...rates] });
   }
 }
 
@@ -137,8 +140,9 @@ export async function createReimbursement(tx: Queryable, user: ActingUser, input
       throw validationError({ id: 'id is already used by another reimbursement' });
     }
   }
-  const row = applyCreate(skeleton(id, user, input.type, now), { ...input, id });
-  const errors = claimErrors(row, now);
+  const rates = input.type === 'OUT_OF_POCKET' ? [] : await businessRates(tx, user.business_id);
+  const row = applyCreate(skeleton(id, user, input.type, now), { ...input, id }, rates);
+  const errors = claimErrors(row, now, rates);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   await checkCodingRefs(tx, user.business_id, { gl_account_id: row.gl_account_id, department_id: row.department_id });
   // A submitted claim opens its review: the claim and its approval, each with its own seq.
@@ -192,8 +196,10 @@ export async function updateReimbursement(
     const foreign = foreignFields(current.type, patch);
     if (Object.keys(foreign).length > 0) throw validationError(foreign);
     const stamped = { ...current, change_seq: seqs.last, updated_at: now.toISOString() };
-    const next = reimbursementUpdate.apply(stamped, { reimbursement_id: id, patch });
-    const errors = claimErrors(next, now);
+    // The amount is recomputed at the business's rates of now (a rate changed since applies).
+    const rates = current.type === 'OUT_OF_POCKET' ? [] : await businessRates(tx, user.business_id);
+    const next = reimbursementUpdate.apply(stamped, { reimbursement_id: id, patch, rates: [...rates] });
+    const errors = claimErrors(next, now, rates);
     if (Object.keys(errors).length > 0) throw validationError(errors);
     await checkCodingRefs(tx, user.business_id, { gl_account_id: next.gl_account_id, department_id: next.department_id });
     return storeReimbursement(tx, next);

@@ -8,6 +8,7 @@ import { departmentSchema } from '../../schema/entities/department.ts';
 import { glAccountSchema } from '../../schema/entities/gl-account.ts';
 import { locationSchema } from '../../schema/entities/location.ts';
 import { reimbursementSchema } from '../../schema/entities/reimbursement.ts';
+import { reimbursementRateSchema } from '../../schema/entities/reimbursement-rate.ts';
 import { userRowSchema } from '../../schema/entities/spend-user.ts';
 import { trackingCategorySchema } from '../../schema/entities/tracking-category.ts';
 import { transactionSchema } from '../../schema/entities/transaction.ts';
@@ -26,6 +27,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   cards: cardSchema.strict(),
   reimbursements: reimbursementSchema.strict(),
   approvals: approvalSchema.strict(),
+  reimbursement_rates: reimbursementRateSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

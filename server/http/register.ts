@@ -15,18 +15,39 @@ import type { Handler, HandlerMap, Reply, Route } from './handler.ts';
 import { KEY_PATTERN, requestHash, runWithKey, type KeyRef } from './idempotency.ts';
 
 /**
- * Registers every catalogue call with its route from `handlers`, in catalogue order (no two
- * entries match the same request: see served-catalogue.test.ts). A switched-off route is not
- * registered, so its path answers 404 like any unknown one.
+ * Registers every catalogue call with its route from `handlers`, static segments before
+ * parameters (`routeOrder`): Hono runs the first registered route that matches, so
+ * `DELETE …/reimbursements/bulk` wins over `DELETE …/reimbursements/:reimbursement_uuid`, as a
+ * static segment wins in every real router (served-catalogue.test.ts checks each entry is the
+ * first match of its own path). A switched-off route is not registered, so its path answers 404
+ * like any unknown one.
  */
 export function registerCatalogue(app: Hono, deps: AppDeps, handlers: HandlerMap): void {
-  for (const call of CATALOGUE) {
+  for (const call of [...CATALOGUE].sort(routeOrder)) {
     // The map is keyed by the call's own id (HandlerMap), but TypeScript cannot correlate a
     // union-typed call with the member of the map it indexes, hence the one widening here.
     const route = handlers[call.id] as Route<CallDef>;
     if (typeof route === 'function') register(app, deps, call, route);
     else if (route.enabled(deps)) register(app, deps, call, route.handler);
   }
+}
+
+/** A path as the kinds of its segments: 0 static, 1 a `:parameter`. */
+export function segmentKinds(path: string): number[] {
+  return path.split('/').filter(Boolean).map((s) => (s.startsWith(':') ? 1 : 0));
+}
+
+/**
+ * Registration order: by segment kinds, lexicographically (a static segment before a parameter
+ * at the first position where two paths differ in kind); equal kinds keep catalogue order (the
+ * sort is stable). Two routes can only both match a path of the same length (a parameter is one
+ * segment), and of those the one static where the other is a parameter comes first.
+ */
+export function routeOrder(a: { path: string }, b: { path: string }): number {
+  const ka = segmentKinds(a.path);
+  const kb = segmentKinds(b.path);
+  for (let i = 0; i < Math.min(ka.length, kb.length); i++) if (ka[i] !== kb[i]) return ka[i]! - kb[i]!;
+  return ka.length - kb.length;
 }
 
 /**

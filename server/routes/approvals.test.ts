@@ -378,7 +378,7 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
     const badRef = await request(t.app, 'POST', `${BASE}/bulk-update`, { token: tokens.employee, body: { reimbursement_ids: [d1.id], patch: { amount: 5 } } });
     expect(badRef.status).toBe(422);
 
-    const del = await request(t.app, 'DELETE', `${BASE}/bulk/drafts`, { token: tokens.employee, body: { reimbursement_ids: [d1.id, submitted.id, theirs.id, d2.id] } });
+    const del = await request(t.app, 'DELETE', `${BASE}/bulk`, { token: tokens.employee, body: { reimbursement_ids: [d1.id, submitted.id, theirs.id, d2.id] } });
     expect(del.status, del.text).toBe(200);
     expect(del.body.results.map((r: { id: string; ok: boolean; error_v2?: { error_code: string } }) => [r.id, r.ok, r.error_v2?.error_code])).toEqual([
       [d1.id, true, undefined], [submitted.id, false, 'REQUEST_7001'], [theirs.id, false, 'REQUEST_7004'], [d2.id, true, undefined],

@@ -10,6 +10,7 @@ import { stepUpHandlers } from './identity-step-up.ts';
 import { identityHandlers } from './identity.ts';
 import { referenceHandlers } from './reference.ts';
 import { receiptHandlers } from './receipts.ts';
+import { reimbursementRateHandlers } from './reimbursement-rates.ts';
 import { reimbursementHandlers } from './reimbursements.ts';
 import { syncHandlers } from './sync.ts';
 import { transactionHandlers } from './transactions.ts';
@@ -29,6 +30,7 @@ export const HANDLERS = {
   ...referenceHandlers,
   ...transactionHandlers,
   ...reimbursementHandlers,
+  ...reimbursementRateHandlers,
   ...approvalHandlers,
   ...receiptHandlers,
   ...syncHandlers,

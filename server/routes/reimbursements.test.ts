@@ -210,6 +210,20 @@ describe.each(await testDatabases())('reimbursements on %s', (kind) => {
     expect(other.body.data).toEqual([]);
   });
 
+  it("searches a mileage claim's start and end locations and a per-diem claim's location", async () => {
+    const f = await makeBusiness(t.db, { transactions: 0 });
+    const token = await signIn(t.app, f.email('employee'));
+    const post = async (path: string, body: unknown) => (await request(t.app, 'POST', `${BASE}/${path}`, { token, body })).body.id as string;
+    const trip = await post('mileage', mileage({ start_location: 'Brooklyn office', end_location: 'Newark airport' }));
+    const stay = await post('per-diem', perDiem({ location: 'San Francisco' }));
+    await post('out_of_pocket', oop());
+    const ids = async (q: string) => (await request(t.app, 'GET', `${BASE}?q=${encodeURIComponent(q)}`, { token })).body.data.map((r: Reimbursement) => r.id);
+    expect(await ids('brooklyn')).toEqual([trip]);
+    expect(await ids('newark')).toEqual([trip]);
+    expect(await ids('francisco')).toEqual([stay]);
+    expect(await ids('san newark')).toEqual([]);
+  });
+
   it('carries claims in the change feed to exactly the users who may see them', async () => {
     const f = await makeBusiness(t.db, { transactions: 0 });
     const tk = {} as Record<FixtureRole, string>;

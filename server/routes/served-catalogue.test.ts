@@ -8,6 +8,7 @@ import type { HandlerMap } from '../http/handler.ts';
 import { TEST_TOKEN_SECRET, useTestApp } from '../test-app.ts';
 import { testDatabases } from '../test-db.ts';
 import { request } from '../test-fixtures.ts';
+import { routeOrder, segmentKinds } from '../http/register.ts';
 import { HANDLERS } from './handlers.ts';
 
 // Compile-time half of the contract (npm run typecheck): a map missing one catalogue id is no HandlerMap.
@@ -32,6 +33,22 @@ describe('served catalogue', () => {
   it('has exactly one handler per catalogue id', () => {
     expect(Object.keys(HANDLERS).sort()).toEqual(CATALOGUE.map((c) => c.id).sort());
   });
+
+  it('orders routes static segment first, then parameter, keeping catalogue order otherwise', () => {
+    const paths = ['/v1/auth/r/:id', '/v1/auth/r/bulk', '/v1/auth/r/:id/submit', '/v1/auth/r', '/v1/auth/r/bulk-update'];
+    expect(paths.map((path) => ({ path })).sort(routeOrder).map((r) => r.path)).toEqual([
+      '/v1/auth/r', '/v1/auth/r/bulk', '/v1/auth/r/bulk-update', '/v1/auth/r/:id', '/v1/auth/r/:id/submit',
+    ]);
+  });
+
+  it('leaves no two catalogue routes of one method and path shape ambiguous (same kinds, one static path each)', () => {
+    const seen = new Set<string>();
+    for (const c of CATALOGUE) {
+      const key = `${c.method} ${c.path.replace(/:[a-z_]+/g, ':')}`;
+      expect(seen.has(key), `${c.id}: another route has the same method and shape`).toBe(false);
+      seen.add(key);
+    }
+  });
 });
 
 describe.each(await testDatabases())('served catalogue (%s)', (kind) => {
@@ -40,8 +57,16 @@ describe.each(await testDatabases())('served catalogue (%s)', (kind) => {
 
   it.each(CATALOGUE.map((c) => [`${c.method} ${c.path}`, c] as const))('%s reaches its own handler', async (_name, call) => {
     const path = concretePath(call);
-    // Exactly this entry's route matches: no other catalogue route shadows it, whatever the order.
-    expect(matchedRoutes(t.app, call.method, path)).toEqual([`${call.method} ${call.path}`]);
+    // This entry's route is the first match (the one Hono runs). Any other match is a route with a
+    // parameter where this one has a static segment (e.g. `…/:reimbursement_uuid` under `…/bulk`),
+    // which a static segment wins in any router: registerCatalogue registers it after this one.
+    const [first, ...others] = matchedRoutes(t.app, call.method, path);
+    expect(first).toBe(`${call.method} ${call.path}`);
+    for (const other of others) {
+      const otherPath = other.slice(call.method.length + 1);
+      expect(routeOrder(call, { path: otherPath }), `${other} is not shadowed by ${call.path}`).toBeLessThan(0);
+      expect(segmentKinds(otherPath).length).toBe(segmentKinds(call.path).length);
+    }
     mark(t.app);
     // No token and no body: an authenticated call stops at authentication (inside register), a
     // public one at validation or in its handler; neither is the router's not-found.

@@ -5,6 +5,7 @@ import { announceChange } from '../db/change-seq.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { bulkInsert, cols } from './bulk-insert.ts';
 import { demoClaims, insertClaims } from './claims.ts';
+import { demoRates } from './rates.ts';
 import { generateDemo } from './generate.ts';
 import { ROSTER } from './roster.ts';
 import { searchTextBuilder } from './search-text.ts';
@@ -26,7 +27,8 @@ export interface SeedDemoResult {
   businessId: string;
   accounts: { email: string; role: Role; is_manager: boolean; name: string }[];
   counts: Record<
-    'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions' | 'reimbursements' | 'approvals',
+    | 'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions' | 'reimbursements' | 'approvals'
+    | 'reimbursementRates',
     number
   >;
   maxChangeSeq: number;
@@ -73,12 +75,18 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
 
   // Reimbursements under review follow the generated rows' seqs: the business counter is theirs.
   const claims = demoClaims(data, opts.now ?? startOfUtcDay(new Date()), opts.seed ?? DEFAULT_SEED);
-  const maxChangeSeq = claims.maxChangeSeq;
+  // Then the business's per-diem locations (reference data: the feed's backfill sends it first anyway).
+  const rates = demoRates(data.business.id, claims.maxChangeSeq, data.business.created_at);
+  const maxChangeSeq = claims.maxChangeSeq + rates.length;
 
   const t2 = performance.now();
   await db.transaction(async (tx) => {
     await insertAll(tx, data, hashes);
     await insertClaims(tx, data.business.id, claims);
+    await bulkInsert(
+      tx, 'reimbursement_rates',
+      cols('id:uuid', 'business_id:uuid', 'kind:text', 'name:text', 'year:integer', 'rate:integer', 'currency:text', ...MIRRORED), rates,
+    );
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, maxChangeSeq]);
     await announceChange(tx, data.business.id, maxChangeSeq);
   });
@@ -102,6 +110,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       transactions: data.transactions.length,
       reimbursements: claims.claims.length,
       approvals: claims.approvals.length,
+      reimbursementRates: rates.length,
     },
     maxChangeSeq,
     timings: { generateMs, hashMs, insertMs },

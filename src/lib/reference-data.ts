@@ -10,6 +10,7 @@ const EMPTY: ReferenceData = {
   tracking_categories: [],
   users: [],
   cards: [],
+  reimbursement_rates: [],
 };
 
 export interface ReferenceNames {

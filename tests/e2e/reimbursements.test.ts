@@ -97,7 +97,10 @@ describe('reimbursements offline, end to end', () => {
 
     // Per diem, kept as a draft: 3 days at the default rate, 75 % on the first and last day.
     const perDiem = await openForm(page, 'Per diem', 'New per-diem claim');
-    await perDiem.getByLabel('Location').fill('Chicago');
+    // The demo business's locations are offered (from the mirror, offline); Chicago is not one: Other.
+    await perDiem.getByRole('combobox', { name: 'Location' }).click();
+    await perDiem.getByRole('option', { name: 'Other (default rate)' }).click();
+    await perDiem.getByLabel('Other location').fill('Chicago');
     await perDiem.getByLabel('Start date').fill('2026-03-02');
     await perDiem.getByLabel('End date').fill('2026-03-04');
     const live = perDiem.getByTestId('claim-live-amount');

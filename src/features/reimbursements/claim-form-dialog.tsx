@@ -1,7 +1,7 @@
 import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { ReimbursementType } from '../../../schema/entities/reimbursement.ts';
-import { formatMoney } from '../../../schema/money.ts';
-import { latestClaimDate, PER_DIEM_DAILY_RATE, PER_DIEM_PARTIAL_DAY_SHARE } from '../../../schema/reimbursement-rules.ts';
+import { businessRatesOf } from '../../../schema/entities/reimbursement-rate.ts';
+import { latestClaimDate, perDiemRateFor, type BusinessRates } from '../../../schema/reimbursement-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { Combobox } from '../../components/combobox.tsx';
 import { FormError } from '../../components/form-error.tsx';
@@ -12,7 +12,9 @@ import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
-import { distanceInMiles, mileagePreview, perDiemPreview } from './claim-amounts.ts';
+import {
+  distanceInMiles, mileagePreview, OTHER_LOCATION, OTHER_LOCATION_LABEL, perDiemChoice, perDiemLocationOptions, perDiemPreview, perDiemRateNote,
+} from './claim-amounts.ts';
 import { AmountField, DateField, DistanceField, MemoField } from './claim-fields.tsx';
 import {
   claimValues, createCommand, emptyClaimValues, formErrors, updatePatch, type ClaimFieldErrors, type ClaimFormValues,
@@ -66,6 +68,8 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
   const [busy, setBusy] = useState<'draft' | 'submit' | null>(null);
   // One id per dialog: a create refused here and sent again is still the same claim.
   const id = useRef(claim?.id ?? crypto.randomUUID());
+  // The business's rates (mirrored reference data, so offline too): the live lines and the commands use them.
+  const rates = useMemo(() => businessRatesOf(reference.data.reimbursement_rates), [reference.data.reimbursement_rates]);
   const set = <K extends keyof ClaimFormValues>(key: K, value: ClaimFormValues[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
     setErrors((e) => (e[key] ? { ...e, [key]: undefined } : e));
@@ -82,15 +86,15 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
     setBusy(submit ? 'submit' : 'draft');
     try {
       if (!claim) {
-        const built = createCommand(type, values, { id: id.current, submit, now });
+        const built = createCommand(type, values, { id: id.current, submit, now, rates });
         if (!built.ok) return refuse(built.errors);
         const result = await client.run(built.name, built.input as never);
         if (!result.ok) return refuseServer(result.error);
       } else {
-        const built = updatePatch(claim, values, now);
+        const built = updatePatch(claim, values, now, rates);
         if (!built.ok) return refuse(built.errors);
         if (built.patch) {
-          const result = await client.run('reimbursement.update', { reimbursement_id: claim.id, patch: built.patch });
+          const result = await client.run('reimbursement.update', { reimbursement_id: claim.id, patch: built.patch, rates: [...rates] });
           if (!result.ok) return refuseServer(result.error);
         }
         if (submit) {
@@ -153,18 +157,15 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
             <DistanceField value={values.distance} unit={values.unit} error={errors.distance} onChange={(v) => set('distance', v)} onUnit={(u) => set('unit', u)} />
             <TextField label="From" value={values.start_location} error={errors.start_location} onChange={(v) => set('start_location', v)} />
             <TextField label="To" value={values.end_location} error={errors.end_location} onChange={(v) => set('end_location', v)} />
-            <MileageLine values={values} />
+            <MileageLine values={values} rates={rates} />
           </>
         )}
         {type === 'PER_DIEM' && (
           <>
-            <TextField label="Location" value={values.location} autoFocus error={errors.location} onChange={(v) => set('location', v)} />
-            <span className="claim-rate muted">
-              {formatMoney(PER_DIEM_DAILY_RATE, 'USD')} a day (default rate), {Math.round(PER_DIEM_PARTIAL_DAY_SHARE * 100)} % on the first and last day
-            </span>
+            <PerDiemLocation values={values} rates={rates} error={errors.location} onChange={(v) => set('location', v)} />
             <DateField label="Start date" value={values.start_date} error={errors.start_date} onChange={(v) => set('start_date', v)} />
             <DateField label="End date" value={values.end_date} error={errors.end_date} onChange={(v) => set('end_date', v)} />
-            <PerDiemLine values={values} />
+            <PerDiemLine values={values} rates={rates} />
           </>
         )}
         <MemoField value={values.memo} error={errors.memo} onChange={(v) => set('memo', v)} />
@@ -188,10 +189,10 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
   );
 }
 
-/** "124 mi × $0.725 = $89.90", live, from the same rule the server applies. */
-function MileageLine({ values }: { values: ClaimFormValues }) {
+/** "124 mi × $0.725 = $89.90", live, from the same rule the server applies (the business's rate for the year when set). */
+function MileageLine({ values, rates }: { values: ClaimFormValues; rates: BusinessRates }) {
   const miles = distanceInMiles(values.distance, values.unit);
-  const preview = mileagePreview(miles, values.trip_date);
+  const preview = mileagePreview(miles, values.trip_date, rates);
   const converted = values.unit === 'km' && miles !== null ? `${values.distance.trim()} km = ${miles} mi · ` : '';
   return (
     <p className="claim-live claim-wide" aria-live="polite" data-testid="claim-live-amount">
@@ -201,13 +202,52 @@ function MileageLine({ values }: { values: ClaimFormValues }) {
   );
 }
 
-/** "3 days = 2 travel days × $51.00 (75 %) + 1 full day × $68.00 = $170.00", live. */
-function PerDiemLine({ values }: { values: ClaimFormValues }) {
-  const preview = perDiemPreview(values.start_date, values.end_date);
+/** "3 days = 2 travel days × $51.00 (75 %) + 1 full day × $68.00 = $170.00", live, at the location's rate. */
+function PerDiemLine({ values, rates }: { values: ClaimFormValues; rates: BusinessRates }) {
+  const preview = perDiemPreview(values.start_date, values.end_date, perDiemRateFor(values.location, rates));
   return (
     <p className="claim-live claim-wide" aria-live="polite" data-testid="claim-live-amount">
       <span className="field-label">Amount</span> {preview.text ?? 'Enter the start and end dates'}
     </p>
+  );
+}
+
+/**
+ * The per-diem location: a `Combobox` of the business's locations (each at its daily rate) and
+ * "Other (default rate)", which asks for the place's name. Without business locations, the name
+ * alone. The note under it says the rate the live line uses.
+ */
+function PerDiemLocation(props: { values: ClaimFormValues; rates: BusinessRates; error?: string; onChange(v: string): void }) {
+  const { values, rates } = props;
+  const options = useMemo(() => perDiemLocationOptions(rates), [rates]);
+  // A claim's place not in the list opens on Other with its name (rates read later land there too).
+  const [otherChosen, setOtherChosen] = useState(() => values.location.trim() !== '' && perDiemRateFor(values.location, rates).location === null);
+  const choice = perDiemChoice(values.location, rates, otherChosen);
+  const note = <span className="claim-rate muted">{perDiemRateNote(perDiemRateFor(values.location, rates))}</span>;
+  if (options.length === 0) {
+    return (
+      <>
+        <TextField label="Location" value={values.location} autoFocus error={props.error} onChange={props.onChange} />
+        {note}
+      </>
+    );
+  }
+  function choose(value: string) {
+    setOtherChosen(value === OTHER_LOCATION);
+    // Other: the name is typed next (a name of the business's list typed there takes its rate).
+    props.onChange(value === OTHER_LOCATION ? '' : value);
+  }
+  return (
+    <>
+      <div className="claim-coding">
+        <Combobox label="Location" value={choice} options={options} leading={[{ value: OTHER_LOCATION, label: OTHER_LOCATION_LABEL }]} onChange={choose} />
+        {choice !== OTHER_LOCATION && props.error && <span className="field-error">{props.error}</span>}
+      </div>
+      {choice === OTHER_LOCATION && (
+        <TextField label="Other location" value={values.location} autoFocus error={props.error} onChange={props.onChange} />
+      )}
+      {note}
+    </>
   );
 }
 

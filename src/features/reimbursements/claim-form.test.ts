@@ -38,7 +38,7 @@ describe('createCommand', () => {
     ['OUT_OF_POCKET', { amount: '5', transaction_date: '2026-04-01' }, { transaction_date: 'Date must not be in the future' }],
     ['MILEAGE', { distance: '', start_location: 'A', end_location: 'B' }, { distance: 'Distance is required' }],
     ['MILEAGE', { distance: '10', start_location: '', end_location: 'B' }, { start_location: 'From is required' }],
-    ['MILEAGE', { distance: '10', start_location: 'A', end_location: 'B', trip_date: '2024-05-01' }, { trip_date: expect.stringMatching(/^Trip date must be in a year with a known IRS mileage rate/) }],
+    ['MILEAGE', { distance: '10', start_location: 'A', end_location: 'B', trip_date: '2024-05-01' }, { trip_date: expect.stringMatching(/^Trip date must be in a year with a known mileage rate/) }],
     ['PER_DIEM', { location: 'Chicago', start_date: '2026-03-04', end_date: '2026-03-02' }, { end_date: 'End date must be on or after start date' }],
     ['PER_DIEM', { location: '' }, { location: 'Location is required' }],
   ] as const)('%s %j → %j', (type, over, errors) => {
@@ -64,5 +64,27 @@ describe('updatePatch', () => {
     const c = claim({ type: 'MILEAGE', merchant: null, distance_miles: 10, start_location: 'A', end_location: 'B', trip_date: '2026-03-01' });
     expect(updatePatch(c, { ...claimValues(c), distance: '2500' }, NOW)).toEqual({ ok: false, errors: { distance: 'Distance must be at most 2000' } });
     expect(updatePatch(c, { ...claimValues(c), distance: '12' }, NOW)).toEqual({ ok: true, patch: { distance_miles: 12 } });
+  });
+});
+
+describe("at the business's rates", () => {
+  const rates = [
+    { kind: 'PER_DIEM' as const, name: 'London', year: null, rate: 7500, currency: 'GBP' },
+    { kind: 'MILEAGE' as const, name: null, year: 2026, rate: 800, currency: 'USD' },
+  ];
+
+  it('carries the rates in a mileage or per-diem command (for its optimistic amount), never in an out-of-pocket one', () => {
+    const perDiem = createCommand('PER_DIEM', values({ location: 'London', start_date: '2026-03-02', end_date: '2026-03-04' }), { id: ID, submit: true, now: NOW, rates });
+    expect(perDiem).toMatchObject({ ok: true, input: { location: 'London', rates } });
+    const oop = createCommand('OUT_OF_POCKET', values({ merchant: 'Café', amount: '3' }), { id: ID, submit: true, now: NOW, rates });
+    expect(oop.ok && oop.input).not.toHaveProperty('rates');
+  });
+
+  it('checks a claim at the rates: an override makes its year claimable', () => {
+    const later = new Date('2027-02-01T12:00:00Z');
+    const trip = values({ distance: '10', start_location: 'A', end_location: 'B', trip_date: '2027-01-15' });
+    expect(createCommand('MILEAGE', trip, { id: ID, submit: true, now: later, rates })).toMatchObject({ ok: false, errors: { trip_date: expect.stringContaining('2027 has none') } });
+    const with2027 = [...rates, { kind: 'MILEAGE' as const, name: null, year: 2027, rate: 750, currency: 'USD' }];
+    expect(createCommand('MILEAGE', trip, { id: ID, submit: true, now: later, rates: with2027 })).toMatchObject({ ok: true });
   });
 });

@@ -5,6 +5,7 @@ import type { ReimbursementPatch } from '../../../schema/api/calls-reimbursement
 import type { Reimbursement, ReimbursementType } from '../../../schema/entities/reimbursement.ts';
 import { validationMessages } from '../../../schema/errors.ts';
 import { currencyExponent, toMinorUnits } from '../../../schema/money.ts';
+import { NO_RATES, type BusinessRates } from '../../../schema/reimbursement-rules.ts';
 import { distanceInMiles, type DistanceUnit } from './claim-amounts.ts';
 
 /**
@@ -152,22 +153,28 @@ export type CreateResult =
   | { ok: true; name: (typeof CREATE_COMMANDS)[ReimbursementType]; input: Record<string, unknown> }
   | { ok: false; errors: ClaimFieldErrors };
 
-/** A new claim's command and input, or why not (the command's schema, then the claim rules). */
-export function createCommand(type: ReimbursementType, v: ClaimFormValues, opts: { id: string; submit: boolean; now: Date }): CreateResult {
+/**
+ * A new claim's command and input, or why not (the command's schema, then the claim rules). A
+ * mileage or per-diem command carries the business's `rates` (its optimistic amount; never sent).
+ */
+export function createCommand(
+  type: ReimbursementType, v: ClaimFormValues, opts: { id: string; submit: boolean; now: Date; rates?: BusinessRates },
+): CreateResult {
   const name = CREATE_COMMANDS[type];
   const def = commandDef(name);
-  const input = { ...claimFields(type, v), id: opts.id, submit: opts.submit };
+  const rates = opts.rates ?? NO_RATES;
+  const input = { ...claimFields(type, v), id: opts.id, submit: opts.submit, ...(type === 'OUT_OF_POCKET' ? {} : { rates: [...rates] }) };
   const parsed = def.args.safeParse(input);
   if (!parsed.success) return { ok: false, errors: formErrors(validationMessages(parsed.error as z.ZodError, input)) };
-  const errors = claimErrors(def.apply(blankClaim(opts.id, type, opts.now), parsed.data) as Reimbursement, opts.now);
+  const errors = claimErrors(def.apply(blankClaim(opts.id, type, opts.now), parsed.data) as Reimbursement, opts.now, rates);
   if (Object.keys(errors).length > 0) return { ok: false, errors: formErrors(errors) };
   return { ok: true, name, input };
 }
 
 export type UpdateResult = { ok: true; patch: ReimbursementPatch | null } | { ok: false; errors: ClaimFieldErrors };
 
-/** The edit of a claim: only the fields that changed, checked like a create (null: nothing changed). */
-export function updatePatch(claim: Reimbursement, v: ClaimFormValues, now: Date): UpdateResult {
+/** The edit of a claim: only the fields that changed, checked like a create at the business's rates (null: nothing changed). */
+export function updatePatch(claim: Reimbursement, v: ClaimFormValues, now: Date, rates: BusinessRates = NO_RATES): UpdateResult {
   const before = claimFields(claim.type, claimValues(claim));
   const after = claimFields(claim.type, v);
   const patch: Record<string, unknown> = {};
@@ -176,10 +183,10 @@ export function updatePatch(claim: Reimbursement, v: ClaimFormValues, now: Date)
   }
   if (Object.keys(patch).length === 0) return { ok: true, patch: null };
   const def = commandDef('reimbursement.update');
-  const input = { reimbursement_id: claim.id, patch };
+  const input = { reimbursement_id: claim.id, patch, rates: [...rates] };
   const parsed = def.args.safeParse(input);
   if (!parsed.success) return { ok: false, errors: formErrors(validationMessages(parsed.error as z.ZodError, input)) };
-  const errors = claimErrors(def.apply(claim, parsed.data) as Reimbursement, now);
+  const errors = claimErrors(def.apply(claim, parsed.data) as Reimbursement, now, rates);
   if (Object.keys(errors).length > 0) return { ok: false, errors: formErrors(errors) };
   return { ok: true, patch: (parsed.data as { patch: ReimbursementPatch }).patch };
 }
