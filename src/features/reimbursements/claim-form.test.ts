@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Reimbursement } from '../../../schema/entities/reimbursement.ts';
-import { claimValues, createCommand, emptyClaimValues, updatePatch, type ClaimFormValues } from './claim-form.ts';
+import { claimValues, createCommand, emptyClaimValues, prefillFromReceipt, updatePatch, type ClaimFormValues } from './claim-form.ts';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const ID = '0b7e3f36-5c1d-4a53-9d55-7a2f6c1e0a11';
@@ -86,5 +86,28 @@ describe("at the business's rates", () => {
     expect(createCommand('MILEAGE', trip, { id: ID, submit: true, now: later, rates })).toMatchObject({ ok: false, errors: { trip_date: expect.stringContaining('2027 has none') } });
     const with2027 = [...rates, { kind: 'MILEAGE' as const, name: null, year: 2027, rate: 750, currency: 'USD' }];
     expect(createCommand('MILEAGE', trip, { id: ID, submit: true, now: later, rates: with2027 })).toMatchObject({ ok: true });
+  });
+});
+
+describe('prefillFromReceipt', () => {
+  const today = '2026-03-09';
+  const reading = { amount: { minor: 4210, currency: 'EUR' }, date: '2026-03-07', merchant: 'Café de Flore' };
+
+  it('fills an untouched form: amount with its currency, the receipt date, the merchant', () => {
+    const { values: v, filled } = prefillFromReceipt(values(), reading, today);
+    expect(v).toMatchObject({ amount: '42.10', currency: 'EUR', transaction_date: '2026-03-07', merchant: 'Café de Flore' });
+    expect(filled).toEqual(['amount', 'transaction_date', 'merchant']);
+  });
+
+  it('keeps what the person typed and a date they changed', () => {
+    const { values: v, filled } = prefillFromReceipt(values({ amount: '40', merchant: 'Flore', transaction_date: '2026-03-01' }), reading, today);
+    expect(v).toMatchObject({ amount: '40', currency: 'USD', transaction_date: '2026-03-01', merchant: 'Flore' });
+    expect(filled).toEqual([]);
+  });
+
+  it('never takes a future date, and reads a zero-decimal currency', () => {
+    const { values: v, filled } = prefillFromReceipt(values(), { amount: { minor: 5000, currency: 'JPY' }, date: '2026-04-01' }, today);
+    expect(v).toMatchObject({ amount: '5000', currency: 'JPY', transaction_date: today });
+    expect(filled).toEqual(['amount']);
   });
 });

@@ -190,3 +190,38 @@ export function updatePatch(claim: Reimbursement, v: ClaimFormValues, now: Date,
   if (Object.keys(errors).length > 0) return { ok: false, errors: formErrors(errors) };
   return { ok: true, patch: (parsed.data as { patch: ReimbursementPatch }).patch };
 }
+
+/** What a receipt's reading (OCR or typed fields) can fill in an out-of-pocket form. */
+export interface ReceiptReading {
+  amount?: { minor: number; currency: string };
+  date?: string;
+  merchant?: string;
+}
+
+/**
+ * The form's values with a receipt's reading filled in where the person has not typed anything
+ * yet (an amount or merchant already entered, or a date changed from today, is theirs and kept).
+ * Returns the fields it filled, so the form can say what to check. Pure; tested.
+ */
+export function prefillFromReceipt(
+  v: ClaimFormValues,
+  reading: ReceiptReading,
+  today: string,
+): { values: ClaimFormValues; filled: ('amount' | 'transaction_date' | 'merchant')[] } {
+  const values = { ...v };
+  const filled: ('amount' | 'transaction_date' | 'merchant')[] = [];
+  if (reading.amount && v.amount.trim() === '') {
+    values.amount = amountText(reading.amount.minor, reading.amount.currency);
+    values.currency = reading.amount.currency;
+    filled.push('amount');
+  }
+  if (reading.date && (v.transaction_date === '' || v.transaction_date === today) && reading.date <= today) {
+    values.transaction_date = reading.date;
+    filled.push('transaction_date');
+  }
+  if (reading.merchant && v.merchant.trim() === '') {
+    values.merchant = reading.merchant;
+    filled.push('merchant');
+  }
+  return { values, filled };
+}

@@ -1,0 +1,91 @@
+import { useEffect, useRef, useState } from 'react';
+import { ReceiptCapture } from '../../components/receipt-capture.tsx';
+import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
+import { useAppState } from '../../data-access/data-context.tsx';
+import type { DataClient } from '../../data-access/types.ts';
+import { receiptStateText, receiptStateTone, reportAdded, useReceipts } from '../../lib/receipts.ts';
+import { useReceiptOcr } from '../../lib/receipt-ocr/use-receipt-ocr.ts';
+import type { ReceiptReading } from './claim-form.ts';
+
+export interface ClaimReceiptsProps {
+  client: DataClient;
+  /** The claim's receipts (client ids while they wait to upload, server ids after). */
+  ids: readonly string[];
+  onChange(ids: string[]): void;
+  /** What the first image added reads (OCR on this device); the form fills what is still empty. */
+  onReading(reading: ReceiptReading): void;
+  defaultCurrency: string;
+  today: string;
+}
+
+/**
+ * An out-of-pocket claim's receipts: capture (camera on phones, drag-and-drop, several at once),
+ * kept on this device at once and uploaded by the outbox; the first image is read on the device
+ * (tesseract.js, loaded only now) to prefill amount, date and merchant, which the person checks.
+ */
+export function ClaimReceipts({ client, ids, onChange, onReading, defaultCurrency, today }: ClaimReceiptsProps) {
+  const dataVersion = useAppState((s) => s.dataVersion);
+  const [version, setVersion] = useState(0);
+  const items = useReceipts(client, ids, dataVersion + version);
+  const ocr = useReceiptOcr();
+  const [read, setRead] = useState<string | null>(null);
+  const latest = useRef({ ids, onChange, onReading });
+  useEffect(() => {
+    latest.current = { ids, onChange, onReading };
+  });
+
+  async function add(files: File[]) {
+    const results = await client.addReceipts(files.map((file) => ({ name: file.name, type: file.type, file })));
+    reportAdded(results);
+    const added = results.flatMap((r) => (r.ok ? [r.receipt_id] : []));
+    if (added.length === 0) return;
+    latest.current.onChange([...latest.current.ids, ...added.filter((id) => !latest.current.ids.includes(id))]);
+    setVersion((v) => v + 1);
+    // Read the first image only once per form: a second receipt (a tip slip) must not overwrite.
+    const image = files.find((f, i) => results[i]?.ok && f.type.startsWith('image/') && f.type !== 'image/heic');
+    if (!image || read !== null) return;
+    setRead(image.name);
+    const result = await ocr.read(image, { defaultCurrency, today });
+    if (result) latest.current.onReading(result.fields);
+  }
+
+  const status = ocr.state;
+  return (
+    <div className="claim-receipts">
+      <ReceiptCapture label={ids.length > 0 ? 'Add another receipt' : 'Add receipt'} onFiles={(files) => void add(files)} />
+      {status.status === 'reading' && (
+        <p className="muted" role="status">
+          Reading the receipt on this device… {Math.round(status.progress * 100)}%
+        </p>
+      )}
+      {status.status === 'done' && (
+        <p className="muted" role="status">
+          {Object.keys(status.result.fields).length > 0
+            ? 'Filled from the receipt where the form was empty: check the amount, date and merchant.'
+            : 'Could not read an amount or date from this receipt: enter them by hand.'}
+        </p>
+      )}
+      {status.status === 'failed' && (
+        <p className="muted" role="status">
+          This receipt could not be read on this device; enter the amount and date by hand.
+        </p>
+      )}
+      {items.length > 0 && (
+        <ul className="receipt-list" aria-label="Receipts of this claim">
+          {items.map((r) => (
+            <li key={r.id}>
+              <ReceiptThumbnail
+                name={r.name}
+                url={r.url}
+                contentType={r.content_type}
+                stateText={receiptStateText(r)}
+                tone={receiptStateTone(r.state)}
+                onRemove={() => onChange(ids.filter((id) => id !== r.id && id !== r.local_id && id !== r.server_id))}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
