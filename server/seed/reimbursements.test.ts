@@ -24,7 +24,11 @@ function reachable(): Set<ReimbursementStatus> {
   const seen = new Set<ReimbursementStatus>(['DRAFT']);
   const queue: ReimbursementStatus[] = ['DRAFT'];
   for (let s = queue.shift(); s; s = queue.shift()) {
-    for (const next of REIMBURSEMENT_MOVES[s]) if (!seen.has(next)) (seen.add(next), queue.push(next));
+    for (const next of REIMBURSEMENT_MOVES[s]) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      queue.push(next);
+    }
   }
   return seen;
 }
