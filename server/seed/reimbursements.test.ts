@@ -67,6 +67,8 @@ describe('generateClaims', () => {
         expect('days' in computed && computed.days).toBeGreaterThanOrEqual(1);
         expect('days' in computed && computed.days).toBeLessThanOrEqual(5);
         expect(c.location).toBeTruthy();
+        expect(c.transaction_date).toBe(c.start_date);
+        expect(c.created_at.slice(0, 10) >= c.end_date!).toBe(true); // written up after the trip
       } else {
         expect(c.merchant).toBeTruthy();
         expect(Number.isInteger(c.amount) && c.amount > 0).toBe(true);

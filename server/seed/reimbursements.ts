@@ -136,7 +136,8 @@ export function generateClaims(data: DemoData, opts: GenerateClaimsOptions): Gen
     picker: new WeightedPicker(Object.keys(s.odds) as ReimbursementStatus[], Object.values(s.odds)),
   }));
   const perDiemDays = new WeightedPicker([1, 2, 3, 4, 5], [25, 30, 25, 12, 8]);
-  const today = dayOf(now);
+  // The last day a trip may end on: the day of the last hour, so a claim is written up after its trip.
+  const today = dayOf(now - HOUR);
 
   const claims: SeedClaim[] = new Array(count);
   const approvals: (DemoApproval | null)[] = new Array(count).fill(null);
