@@ -4,6 +4,7 @@ import { mileageAmount, perDiemAmount, REIMBURSEMENT_MOVES, settlesAt } from '..
 import { hashPassword } from '../auth/password.ts';
 import { highWater } from '../db/change-seq.ts';
 import type { Db } from '../db/db.ts';
+import { COLLECTIONS } from '../domain/collections.ts';
 import { sniffContentType } from '../domain/receipts.ts';
 import { openTestDb, testDatabases } from '../test-db.ts';
 import type { TestDb } from '../test-db.ts';
@@ -254,5 +255,22 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
     );
     expect(Number(share?.s)).toBeGreaterThan(0.6);
     expect(Number(share?.s)).toBeLessThan(0.7);
+  });
+
+  it('puts the receipts in the transactions\' and the claims in the reimbursements\' wire docs', async () => {
+    const docs = await t.db.query<{ doc: { receipt_ids: string[] }; n: number }>(
+      `SELECT ${COLLECTIONS.transactions.docSql} AS doc,
+              (SELECT count(*)::int FROM transaction_receipts tr WHERE tr.transaction_id = r.id) AS n
+         FROM transactions r WHERE r.business_id = $1 ORDER BY r.change_seq LIMIT 300`,
+      [seeded.businessId],
+    );
+    expect(docs.some((d) => d.doc.receipt_ids.length === 1)).toBe(true);
+    for (const d of docs) expect(d.doc.receipt_ids).toHaveLength(Number(d.n));
+    const [claim] = await t.db.query<{ doc: Record<string, unknown> }>(
+      `SELECT ${COLLECTIONS.reimbursements.docSql} AS doc FROM reimbursements r WHERE r.business_id = $1 AND r.type = 'MILEAGE' LIMIT 1`,
+      [seeded.businessId],
+    );
+    expect(claim?.doc).toMatchObject({ type: 'MILEAGE', currency: 'USD' });
+    expect(typeof claim?.doc.distance_miles).toBe('number');
   });
 });
