@@ -124,14 +124,26 @@ describe('generateClaims', () => {
     }
   });
 
-  it('hands out the seqs after the demo rows, in the order the claims were last touched', () => {
-    const seqs = [...g.claims.map((c) => c.change_seq), ...g.approvals.map((a) => a.change_seq)].sort((a, b) => a - b);
-    expect(seqs[0]).toBe(data.maxChangeSeq + 1);
+  it('interleaves the seqs with the transactions\' in time order, after the reference and people rows', () => {
+    const fresh = generateDemo({ transactions: 500, now: NOW });
+    const firstTx = fresh.transactions[0]!.change_seq;
+    const txSeqs = data.transactions.map((t) => t.change_seq);
+    const seqs = [...txSeqs, ...g.claims.map((c) => c.change_seq), ...g.approvals.map((a) => a.change_seq)].sort((a, b) => a - b);
+    expect(seqs[0]).toBe(firstTx);
     expect(seqs.at(-1)).toBe(g.maxChangeSeq);
     expect(new Set(seqs).size).toBe(seqs.length);
-    expect(g.maxChangeSeq - data.maxChangeSeq).toBe(seqs.length);
-    const touched = g.claims.map((c) => c.updated_at);
-    expect(touched).toEqual([...touched].sort());
+    expect(g.maxChangeSeq).toBe(fresh.maxChangeSeq + g.claims.length + g.approvals.length);
+    // Transactions keep their order (by when they occurred); claims go by when they were last touched.
+    expect(txSeqs).toEqual([...txSeqs].sort((a, b) => a - b));
+    expect(g.claims.map((c) => c.updated_at)).toEqual(g.claims.map((c) => c.updated_at).sort());
+    expect(g.claims.map((c) => c.change_seq)).toEqual(g.claims.map((c) => c.change_seq).sort((a, b) => a - b));
+    // Newest first, the feed alternates: the newest hundred seqs hold both kinds.
+    const top = g.maxChangeSeq - 100;
+    expect(data.transactions.some((t) => t.change_seq > top)).toBe(true);
+    expect(g.claims.some((c) => c.change_seq > top)).toBe(true);
+    // Each approval right after its claim.
+    const claimSeq = new Map(g.claims.map((c) => [c.id, c.change_seq]));
+    for (const a of g.approvals) expect(a.change_seq).toBe(claimSeq.get(a.object_id)! + 1);
   });
 
   it('defaults to one claim per five transactions, capped', () => {

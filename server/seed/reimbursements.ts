@@ -20,7 +20,7 @@ import type { DemoData, DemoUser } from './types.ts';
  * with a reason) and its timeline (created → submitted → decided → paid, never after `now`).
  * Each submitted claim has its approval (PENDING while SUBMITTED, decided otherwise; approver
  * scope = the claimant's manager, as `openApproval` stamps it), each paid one its ACH payment.
- * Change seqs follow the demo's rows, in the order the claims were last touched.
+ * Change seqs: the claims interleave with the transactions in time order (`interleaveSeqs`).
  */
 
 const HOUR = 3_600_000;
@@ -259,23 +259,37 @@ export function generateClaims(data: DemoData, opts: GenerateClaimsOptions): Gen
     }
   }
 
-  // Seqs in the order the claims were last touched (ties: generation order), each claim's
-  // approval right after it: as the live API would have stamped them.
   const order = claims.map((_, i) => i).sort((a, b) => (claims[a]!.updated_at < claims[b]!.updated_at ? -1 : claims[a]!.updated_at > claims[b]!.updated_at ? 1 : a - b));
-  let seq = data.maxChangeSeq;
-  const orderedClaims: SeedClaim[] = [];
-  const orderedApprovals: DemoApproval[] = [];
-  for (const i of order) {
-    const claim = claims[i]!;
+  const orderedClaims = order.map((i) => claims[i]!);
+  const orderedApprovals = order.map((i) => approvals[i]).filter((a): a is DemoApproval => a !== null);
+  const maxChangeSeq = interleaveSeqs(data, orderedClaims, new Map(orderedApprovals.map((a) => [a.object_id, a])));
+  return { claims: orderedClaims, approvals: orderedApprovals, payments, maxChangeSeq };
+}
+
+/**
+ * Change seqs as the live API would have stamped them: the claims (each followed by its
+ * approval) interleaved with the card transactions in time order (a claim by when it was last
+ * touched, a transaction by its existing seq order, i.e. when it occurred), renumbering the
+ * transactions' seqs. The first mirror's backfill walks the feed newest seq first, so claims
+ * stacked after every transaction would all arrive before the first transaction.
+ * Mutates `data.transactions`' and the claims' change_seq; returns the highest seq.
+ */
+function interleaveSeqs(data: DemoData, claims: readonly SeedClaim[], approvalOf: ReadonlyMap<string, DemoApproval>): number {
+  const txs = data.transactions;
+  if (txs.length > 0 && txs.at(-1)!.change_seq !== data.maxChangeSeq) throw new Error('the transactions must hold the demo\'s last seqs');
+  let seq = (txs.length > 0 ? txs[0]!.change_seq : data.maxChangeSeq + 1) - 1;
+  let t = 0;
+  const stampClaim = (claim: SeedClaim) => {
     claim.change_seq = ++seq;
-    orderedClaims.push(claim);
-    const approval = approvals[i];
-    if (approval) {
-      approval.change_seq = ++seq;
-      orderedApprovals.push(approval);
-    }
+    const approval = approvalOf.get(claim.id);
+    if (approval) approval.change_seq = ++seq;
+  };
+  for (const claim of claims) {
+    while (t < txs.length && txs[t]!.occurred_at <= claim.updated_at) txs[t++]!.change_seq = ++seq;
+    stampClaim(claim);
   }
-  return { claims: orderedClaims, approvals: orderedApprovals, payments, maxChangeSeq: seq };
+  while (t < txs.length) txs[t++]!.change_seq = ++seq;
+  return seq;
 }
 
 /** Who decided: the claimant's manager; for someone without one (the CEO), an admin other than them. */
