@@ -63,6 +63,7 @@ const INIT_SCRIPT = `(() => {
     marks,
     api: {
       queryTransactions: (...a) => call('queryTransactions', a),
+      query: (...a) => call('query', a),
       matchingIds: (...a) => call('matchingIds', a),
       codeTransactions: (...a) => call('codeTransactions', a),
       status: (...a) => call('status', a),
@@ -163,25 +164,88 @@ export async function pageMark(page: Page, name: 'sign_in_submit' | 'first_row_p
   );
 }
 
+/** The first-page query of each counted collection (one row, the list's default sort). */
+export const COUNTED_QUERIES = {
+  transactions: { method: 'queryTransactions', sort: 'occurred_desc' },
+  reimbursements: { method: 'query', sort: 'date_desc' },
+  approvals: { method: 'query', sort: 'created_desc' },
+} as const;
+export type CountedCollection = keyof typeof COUNTED_QUERIES;
+
 /**
  * Polls in the page (every 20 ms) until the first mirror is complete: the sync indicator says
  * "All changes synced" (since issue 8 only once the first mirror is complete, nothing waits and
  * the last pull succeeded: tests/support/browser.ts SYNC_TEXT), the progress bar and the
- * partial-results notice are gone, and the worker counts `expected` rows.
+ * partial-results notice are gone, and the worker counts the `expected` rows of every counted
+ * collection (transactions, reimbursements, approvals).
  * Returns the page-clock time it was first seen complete.
  */
-export async function mirrorCompleteAt(page: Page, expected: number, timeoutMs: number): Promise<number> {
-  return page.evaluate(`(async ({ expected, timeoutMs }) => {
+export async function mirrorCompleteAt(page: Page, expected: Partial<Record<CountedCollection, number>>, timeoutMs: number): Promise<number> {
+  return page.evaluate(`(async ({ expected, queries, timeoutMs }) => {
     const api = ${API};
     const t0 = performance.now();
+    const counted = async () => {
+      for (const [collection, n] of Object.entries(expected)) {
+        const q = queries[collection];
+        const page = { filter: {}, sort: q.sort, offset: 0, limit: 1 };
+        const r = q.method === 'query' ? await api.query(collection, page) : await api.queryTransactions(page);
+        if (r.total < n) return false;
+      }
+      return true;
+    };
     for (;;) {
       const synced = [...document.querySelectorAll('[role="status"]')].some((e) => e.textContent.trim() === 'All changes synced');
       if (synced && !document.querySelector('[role="progressbar"]') && !document.querySelector('[data-testid="partial-results"]')) {
-        const r = await api.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 1 });
-        if (r.total >= expected) return performance.now();
+        if (await counted()) return performance.now();
       }
       if (performance.now() - t0 > timeoutMs) throw new Error('first mirror not complete after ' + timeoutMs + ' ms');
       await new Promise((res) => setTimeout(res, 20));
     }
-  })(${JSON.stringify({ expected, timeoutMs })})`);
+  })(${JSON.stringify({ expected, queries: COUNTED_QUERIES, timeoutMs })})`);
+}
+
+/**
+ * Runs each query once over `collection` in the data worker (first 50 rows, the list's default
+ * sort), sequentially: the worker's took_ms and the totals.
+ */
+export async function localCollectionSearch(
+  page: Page,
+  collection: 'reimbursements',
+  queries: readonly string[],
+): Promise<{ worker: number[]; totals: number[] }> {
+  return page.evaluate(`(async ({ collection, sort, queries }) => {
+    const api = ${API};
+    const out = { worker: [], totals: [] };
+    for (const q of queries) {
+      const r = await api.query(collection, { filter: { q }, sort, offset: 0, limit: 50 });
+      out.worker.push(r.took_ms);
+      out.totals.push(r.total);
+    }
+    return out;
+  })(${JSON.stringify({ collection, sort: COUNTED_QUERIES[collection].sort, queries })})`);
+}
+
+/**
+ * Clicks the navigation link to `path` (a client-side navigation, as a user does) and returns
+ * the page time from the click to the frame after the first data row of `rowSelector` appears.
+ */
+export async function navigateToFirstRow(page: Page, path: string, rowSelector: string, timeoutMs: number): Promise<number> {
+  return page.evaluate(`(async ({ path, rowSelector, timeoutMs }) => {
+    const link = [...document.querySelectorAll('a[href]')].find((a) => new URL(a.href).pathname === path);
+    if (!link) throw new Error('no navigation link to ' + path);
+    const seen = new Promise((resolve, reject) => {
+      const found = () => document.querySelector(rowSelector);
+      const timer = setTimeout(() => { observer.disconnect(); reject(new Error('no row of ' + path + ' after ' + timeoutMs + ' ms')); }, timeoutMs);
+      const observer = new MutationObserver(() => {
+        if (!found()) return;
+        observer.disconnect();
+        clearTimeout(timer);
+        requestAnimationFrame(() => resolve(performance.now()));
+      });
+      observer.observe(document, { childList: true, subtree: true });
+    });
+    const t0 = performance.now();
+    link.click();
+    return (await seen) - t0;
+  })(${JSON.stringify({ path, rowSelector, timeoutMs })})`);
 }

@@ -1,12 +1,17 @@
 /**
  * The benchmark's measurements, in one run against the real server and real Chromium. Phases:
  * 1. main_js_gzip_kb from dist/;
- * 2. raw_idb_put_ms: the rows fetched once, written with plain Dexie (another origin);
- * 3. sign in → first_page_ms and mirror_ms;
+ * 2. raw_idb_put_ms: the rows of every collection fetched once, written with plain Dexie (another origin);
+ * 3. sign in → first_page_ms and mirror_ms (every collection: transactions, reimbursements, approvals, refs);
  * 4. local search in the worker vs online search on loopback, same 200 queries;
  * 5. cold_start_first_page_ms: offline reload served by the service worker and the mirror;
  * 6. bulk_code_local_ms / bulk_code_acked_ms for 10,000 transactions;
- * 7. receipt_ocr_ms / receipt_ocr_p95_ms over the generated receipts (bench/ocr.ts).
+ * 7. reimbursements_first_page_ms (navigation to /reimbursements → first row) and
+ *    reimbursement_search_p95_ms (the worker's took_ms over claim queries);
+ * 8. receipt_ocr_ms / receipt_ocr_p95_ms over the generated receipts (bench/ocr.ts).
+ *
+ * The server is seeded with N transactions, M generated reimbursements (default N/5) and
+ * receipts for ≈65 % of the card transactions older than a week (server/seed/receipts.ts).
  */
 import { cpus } from 'node:os';
 import { chromium } from 'playwright-core';
@@ -14,12 +19,15 @@ import { SYNC_BATCH_DEFAULT, BULK_CODE_MAX } from '../schema/constants.ts';
 import { startTestServer } from '../server/testing.ts';
 import { apiSearch, apiSignIn, type ApiClient } from '../tests/support/api.ts';
 import { CHROMIUM_PATH, launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
-import { bulkCode, installProbe, localSearch, matchingIds, mirrorCompleteAt, pageMark, waitForHook } from './app-probe.ts';
+import {
+  bulkCode, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark, waitForHook,
+  type CountedCollection,
+} from './app-probe.ts';
 import { mainJsGzipKb } from './bundle-size.ts';
 import { measureReceiptOcr } from './ocr.ts';
-import { buildQueries } from './queries.ts';
+import { buildQueries, buildReimbursementQueries } from './queries.ts';
 import { recordApiRequests, summarise } from './network.ts';
-import { fetchTransactionRows, measureRawIdbPut } from './raw-idb.ts';
+import { countByCollection, fetchMirrorRows, measureRawIdbPut } from './raw-idb.ts';
 import { percentile, roundMs } from './stats.ts';
 
 export const ADMIN = { email: 'admin@demo.test', password: 'demo-password-1' };
@@ -38,10 +46,15 @@ export interface Metrics {
   main_js_gzip_kb: number;
   receipt_ocr_ms: number;
   receipt_ocr_p95_ms: number;
+  reimbursements_first_page_ms: number;
+  reimbursement_search_p50_ms: number;
+  reimbursement_search_p95_ms: number;
 }
 
 export interface BenchResults {
   transactions: number;
+  /** Generated reimbursements seeded (besides the demo's hand-made claims). */
+  reimbursements: number;
   started_at: string;
   environment: { node: string; chromium: string; platform: string; cpus: number };
   metrics: Metrics;
@@ -51,6 +64,7 @@ export interface BenchResults {
 
 export interface BenchOptions {
   transactions: number;
+  reimbursements: number;
   distDir: string;
   log: (msg: string) => void;
 }
@@ -61,20 +75,23 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
   const bundle = await mainJsGzipKb(opts.distDir);
   log(`main entry ${bundle.file}: ${bundle.kb} KiB gzip`);
 
-  log(`starting the server with ${opts.transactions} transactions (seeding is not timed)`);
-  const server = await startTestServer({ transactions: opts.transactions, serveDist: true });
+  log(`starting the server with ${opts.transactions} transactions, ${opts.reimbursements} reimbursements and receipts (seeding is not timed)`);
+  const server = await startTestServer({ transactions: opts.transactions, reimbursements: opts.reimbursements, receipts: true, serveDist: true });
   let browser: BrowserSession | null = null;
   try {
     const port = Number(new URL(server.url).port);
     const api = await apiSignIn(server.url, ADMIN.email, ADMIN.password);
     const expected = await countVisible(server.db, server.businessId);
     const queries = await buildQueries(server.db, server.businessId);
+    const claimQueries = await buildReimbursementQueries(server.db, server.businessId);
+    const seededReceipts = await countReceipts(server.db, server.businessId);
     browser = await launchBrowser({ baseURL: server.url });
     await installProbe(browser.context);
     const version = browser.context.browser()?.version() ?? (await chromiumVersion());
 
     log('raw IndexedDB floor');
-    const rows = await fetchTransactionRows(api, SYNC_BATCH_DEFAULT);
+    const rows = await fetchMirrorRows(api, SYNC_BATCH_DEFAULT);
+    const rawRows = countByCollection(rows);
     const rawMs = await measureRawIdbPut(browser.context, port, rows, SYNC_BATCH_DEFAULT);
     rows.length = 0;
 
@@ -114,6 +131,11 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     bulkNet.stop();
     const bulkReq = summarise(bulkNet.requests, '/v1/auth/accounting/coding/bulk-update');
 
+    log(`reimbursements: first page after navigation, local search (${claimQueries.length} queries, one warm-up pass)`);
+    const reimbursementsFirstPageMs = await navigateToFirstRow(browser.page, '/reimbursements', '[role="grid"] .reimb-row[aria-rowindex="2"]', 60_000);
+    await localCollectionSearch(browser.page, 'reimbursements', claimQueries);
+    const claimSearch = await localCollectionSearch(browser.page, 'reimbursements', claimQueries);
+
     log('receipt OCR');
     const ocr = await measureReceiptOcr(browser, opts.distDir, log);
 
@@ -131,15 +153,30 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       main_js_gzip_kb: bundle.kb,
       receipt_ocr_ms: ocr.receipt_ocr_ms,
       receipt_ocr_p95_ms: ocr.receipt_ocr_p95_ms,
+      reimbursements_first_page_ms: roundMs(reimbursementsFirstPageMs),
+      reimbursement_search_p50_ms: roundMs(percentile(claimSearch.worker, 50)),
+      reimbursement_search_p95_ms: roundMs(percentile(claimSearch.worker, 95)),
     };
     return {
       transactions: opts.transactions,
+      reimbursements: opts.reimbursements,
       started_at: startedAt,
       environment: { node: process.version, chromium: `Chromium ${version}`, platform: `${process.platform}-${process.arch}`, cpus: cpus().length },
       metrics,
       details: {
         main_js_file: bundle.file,
-        mirrored_rows: expected,
+        mirrored_rows: Object.values(rawRows).reduce((a, b) => a + b, 0),
+        mirrored_transactions: expected.transactions,
+        mirrored_reimbursements: expected.reimbursements,
+        mirrored_approvals: expected.approvals,
+        mirrored_reference_rows: Object.entries(rawRows)
+          .filter(([c]) => !['transactions', 'reimbursements', 'approvals'].includes(c))
+          .reduce((a, [, n]) => a + n, 0),
+        raw_idb_rows: Object.entries(rawRows).map(([c, n]) => `${c} ${n}`).join(', '),
+        seeded_receipts: seededReceipts.n,
+        seeded_receipt_bytes: seededReceipts.bytes,
+        reimbursement_search_queries: claimQueries.length,
+        reimbursement_search_zero_hit_queries: claimSearch.totals.filter((t) => t === 0).length,
         local_search_roundtrip_p50_ms: roundMs(percentile(local.roundTrip, 50)),
         local_search_roundtrip_p95_ms: roundMs(percentile(local.roundTrip, 95)),
         local_search_first_pass_p95_ms: roundMs(percentile(warm.worker, 95)),
@@ -175,20 +212,27 @@ async function chromiumVersion(): Promise<string> {
 
 type Db = Awaited<ReturnType<typeof startTestServer>>['db'];
 
-async function countVisible(db: Db, businessId: string): Promise<number> {
-  const rows = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM transactions WHERE business_id = $1 AND NOT deleted',
+/** The rows the admin's mirror must hold per counted collection (the admin sees all of them). */
+async function countVisible(db: Db, businessId: string): Promise<Record<CountedCollection, number>> {
+  const n = async (table: string) =>
+    Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1 AND NOT deleted`, [businessId]))[0]?.n ?? 0);
+  return { transactions: await n('transactions'), reimbursements: await n('reimbursements'), approvals: await n('approvals') };
+}
+
+async function countReceipts(db: Db, businessId: string): Promise<{ n: number; bytes: number }> {
+  const [row] = await db.query<{ n: number; bytes: number }>(
+    'SELECT count(*)::int AS n, coalesce(sum(size), 0)::bigint AS bytes FROM receipts WHERE business_id = $1 AND NOT deleted',
     [businessId],
   );
-  return Number(rows[0]?.n ?? 0);
+  return { n: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0) };
 }
 
 /**
- * Sign-in submit → first data row painted (first_page_ms), and → every row mirrored with the
- * outbox empty (mirror_ms). Both on the page's own clock, so polling granularity does not blur
+ * Sign-in submit → first data row painted (first_page_ms), and → every row of every counted
+ * collection mirrored with the outbox empty (mirror_ms). Both on the page's own clock, so polling granularity does not blur
  * them: the marks come from the probe's MutationObserver and a 20 ms in-page poll.
  */
-async function measureFirstMirror(b: BrowserSession, expected: number) {
+async function measureFirstMirror(b: BrowserSession, expected: Record<CountedCollection, number>) {
   const { page } = b;
   await page.goto('/');
   await page.getByLabel('Email').waitFor({ timeout: 60_000 });

@@ -89,3 +89,26 @@ export async function buildQueries(db: Db, businessId: string): Promise<string[]
   }
   return queries;
 }
+
+/** How many claim queries `buildReimbursementQueries` builds (merchants, partial words, memo words). */
+export const REIMBURSEMENT_QUERY_COUNT = 60;
+
+/**
+ * Queries over the claims' searchable text (merchant and memo: schema/entities/reimbursement.ts
+ * `searchText`): whole merchant names, 3–5-letter prefixes of their words, memo words. Same seed
+ * → same list. Fewer when the seed has no claims with those fields.
+ */
+export async function buildReimbursementQueries(db: Db, businessId: string): Promise<string[]> {
+  const col = async (sql: string): Promise<string[]> =>
+    (await db.query<{ v: string }>(sql, [businessId])).map((r) => r.v).filter(Boolean);
+  const merchants = await col(
+    `SELECT merchant AS v FROM reimbursements WHERE business_id = $1 AND merchant IS NOT NULL AND NOT deleted
+     GROUP BY merchant ORDER BY count(*) DESC, merchant`,
+  );
+  const memos = await col(
+    `SELECT memo AS v FROM reimbursements WHERE business_id = $1 AND memo IS NOT NULL AND NOT deleted
+     GROUP BY memo ORDER BY count(*) DESC, memo LIMIT 500`,
+  );
+  const third = REIMBURSEMENT_QUERY_COUNT / 3;
+  return [...fill(merchants, third), ...fill(partialWords(merchants), third), ...fill([...new Set(memos.flatMap(words))], third)];
+}

@@ -1,8 +1,10 @@
 /**
- * raw_idb_put_ms: the floor the first mirror is held to. The same transaction rows the mirror
- * receives are fetched once from the change feed, then written with plain Dexie `bulkPut` in
- * the same browser, in batches of the feed's batch size, into a table with the mirror's one
- * index (occurred_desc). Only the writes are timed.
+ * raw_idb_put_ms: the floor the first mirror is held to. The same rows the mirror receives
+ * (every mirrored collection: transactions, reimbursements, approvals and the reference
+ * collections) are fetched once from the change feed, then written with plain Dexie `bulkPut`
+ * in the same browser, in batches of the feed's batch size, one table per collection with the
+ * mirror's one index (its negated-time field: occurred_desc, date_desc, created_desc). Only the
+ * writes are timed.
  *
  * The page lives on another origin (localhost instead of 127.0.0.1, served by Playwright route
  * handlers, never by our server), so the app's service worker and mirror stay untouched.
@@ -11,37 +13,64 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { BrowserContext } from 'playwright-core';
 import { syncChanges } from '../schema/api/calls.ts';
-import { occurredDesc } from '../schema/mirror.ts';
+import { ENTITIES, type MirroredCollection } from '../schema/collections.ts';
 import type { ApiClient } from '../tests/support/api.ts';
 
-/** Every visible, non-deleted transaction row, in feed order, as the mirror stores it. */
-export async function fetchTransactionRows(api: ApiClient, limit: number): Promise<Record<string, unknown>[]> {
-  const rows: Record<string, unknown>[] = [];
+export interface FeedRow {
+  collection: MirroredCollection;
+  row: Record<string, unknown>;
+}
+
+/** The collection's one mirror index: its negated-time field, if it has one. */
+function indexField(collection: MirroredCollection): { field: string; of: string } | undefined {
+  return (ENTITIES[collection].mirror as { negatedTime?: { field: string; of: string } }).negatedTime;
+}
+
+/** Every visible, non-deleted row of every collection, in feed order, as the mirror stores it. */
+export async function fetchMirrorRows(api: ApiClient, limit: number): Promise<FeedRow[]> {
+  const rows: FeedRow[] = [];
   let after = 0;
   for (;;) {
     const page = await api.call(syncChanges, { query: { after: String(after), limit: String(limit) } });
     for (const c of page.changes) {
-      if (c.collection === 'transactions' && !c.deleted && c.doc) {
-        rows.push({ ...c.doc, occurred_desc: occurredDesc(String(c.doc.occurred_at)) });
-      }
+      if (c.deleted || !c.doc) continue;
+      const collection = c.collection as MirroredCollection;
+      const index = indexField(collection);
+      const row = index ? { ...c.doc, [index.field]: -Date.parse(String(c.doc[index.of])) } : { ...c.doc };
+      rows.push({ collection, row });
     }
     if (!page.has_more || page.checkpoint <= after) return rows;
     after = page.checkpoint;
   }
 }
 
-const PAGE_SCRIPT = `async ({ batch }) => {
+/** Rows per collection (for the report). */
+export function countByCollection(rows: readonly FeedRow[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const r of rows) counts[r.collection] = (counts[r.collection] ?? 0) + 1;
+  return counts;
+}
+
+// Feed order is kept: each feed-sized batch is split by collection and put table by table, as
+// the mirror writes a feed page.
+const PAGE_SCRIPT = `async ({ batch, stores }) => {
   const { Dexie } = await import('/__bench/dexie.mjs');
   const rows = await (await fetch('/__bench/rows.json')).json();
   const db = new Dexie('ledgerline-raw-floor');
-  db.version(1).stores({ transactions: 'id, occurred_desc' });
+  db.version(1).stores(stores);
   await db.open();
   const t0 = performance.now();
   for (let i = 0; i < rows.length; i += batch) {
-    await db.table('transactions').bulkPut(rows.slice(i, i + batch));
+    const byTable = new Map();
+    for (const r of rows.slice(i, i + batch)) {
+      if (!byTable.has(r.collection)) byTable.set(r.collection, []);
+      byTable.get(r.collection).push(r.row);
+    }
+    for (const [table, part] of byTable) await db.table(table).bulkPut(part);
   }
   const ms = performance.now() - t0;
-  const count = await db.table('transactions').count();
+  let count = 0;
+  for (const table of Object.keys(stores)) count += await db.table(table).count();
   db.close();
   await Dexie.delete('ledgerline-raw-floor');
   return { ms, count };
@@ -50,9 +79,12 @@ const PAGE_SCRIPT = `async ({ batch }) => {
 export async function measureRawIdbPut(
   context: BrowserContext,
   port: number,
-  rows: readonly Record<string, unknown>[],
+  rows: readonly FeedRow[],
   batch: number,
 ): Promise<number> {
+  const stores = Object.fromEntries(
+    [...new Set(rows.map((r) => r.collection))].map((c) => [c, indexField(c) ? `id, ${indexField(c)!.field}` : 'id']),
+  );
   const require = createRequire(import.meta.url);
   const dexieJs = await readFile(require.resolve('dexie/dist/dexie.mjs'));
   const origin = `http://localhost:${port}`;
@@ -66,7 +98,7 @@ export async function measureRawIdbPut(
       return route.fulfill({ body: '<!doctype html><title>raw floor</title>', contentType: 'text/html' });
     });
     await page.goto(`${origin}/__bench/index.html`);
-    const fn = `(${PAGE_SCRIPT})(${JSON.stringify({ batch })})`;
+    const fn = `(${PAGE_SCRIPT})(${JSON.stringify({ batch, stores })})`;
     const res = (await page.evaluate(fn)) as { ms: number; count: number };
     if (res.count !== rows.length) throw new Error(`raw floor wrote ${res.count} of ${rows.length} rows`);
     return res.ms;

@@ -1,5 +1,6 @@
 /**
- * Ledgerline benchmark: `npm run bench -- --transactions 100000 --json bench/results.json`.
+ * Ledgerline benchmark: `npm run bench -- --transactions 100000 --json bench/results.json`
+ * (`--reimbursements M`: generated claims seeded besides, default transactions / 5).
  * One part alone: `npm run bench -- --only ocr --json bench/results.json` (receipt OCR; its
  * metrics and details are merged into an existing results file, the others kept).
  *
@@ -17,11 +18,13 @@ import { z } from 'zod';
 import { runBenchmark, type BenchResults } from './measure.ts';
 import { runOcrBenchmark } from './ocr.ts';
 import { GOALS, formatDetails, formatTable } from './report.ts';
+import { defaultReimbursements } from '../server/seed/reimbursements.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const argsSchema = z.object({
   transactions: z.coerce.number().int().min(100).max(1_000_000).default(100_000),
+  reimbursements: z.coerce.number().int().min(0).max(1_000_000).optional(),
   json: z.string().min(1).optional(),
   'skip-build': z.boolean().default(false),
   only: z.enum(['ocr']).optional(),
@@ -32,6 +35,7 @@ function parseCli(argv: string[]) {
     args: argv,
     options: {
       transactions: { type: 'string' },
+      reimbursements: { type: 'string' },
       json: { type: 'string' },
       'skip-build': { type: 'boolean' },
       only: { type: 'string' },
@@ -78,7 +82,12 @@ async function main(): Promise<void> {
   if (!args['skip-build']) build();
   const log = (msg: string) => console.error(`[bench] ${msg}`);
   if (args.only === 'ocr') return onlyOcr(args.json, log);
-  const results: BenchResults = await runBenchmark({ transactions: args.transactions, distDir: resolve(ROOT, 'dist'), log });
+  const results: BenchResults = await runBenchmark({
+    transactions: args.transactions,
+    reimbursements: args.reimbursements ?? defaultReimbursements(args.transactions),
+    distDir: resolve(ROOT, 'dist'),
+    log,
+  });
   console.log(formatTable(results, GOALS));
   console.log(`\n${formatDetails(results)}`);
   if (args.json) {

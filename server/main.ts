@@ -1,7 +1,8 @@
 /**
  * `npm start` / `npm run serve`: migrate, seed the demo business on first run, serve API and PWA.
  * Env: PORT (8787), HOST (127.0.0.1), DATA_DIR (./data, PGlite) or DATABASE_URL (PostgreSQL),
- * SEED_TRANSACTIONS (20000), TOKEN_SECRET (else a shared random key in the database),
+ * SEED_TRANSACTIONS (20000), SEED_REIMBURSEMENTS (one per five transactions; receipts are seeded for
+ * ≈65 % of the card transactions older than a week), TOKEN_SECRET (else a shared random key in the database),
  * LEDGERLINE_DEV_OUTBOX=1 (keep sent mail readable at GET /v1/public/dev/outbox on loopback; off
  * by default whatever NODE_ENV says, since the mailbox hands out sign-in links and codes).
  */
@@ -11,6 +12,7 @@ import { migrate } from './db/migrate.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
 import { ensureSupportIdentity, SUPPORT_EMAIL } from './auth/support.ts';
+import { defaultReimbursements } from './seed/reimbursements.ts';
 import { seedDemo } from './seed/seed.ts';
 import { DEMO_PASSWORD } from './seed/types.ts';
 
@@ -36,8 +38,9 @@ async function main(): Promise<void> {
   const [{ n }] = (await db.query<{ n: number }>('SELECT count(*) AS n FROM businesses')) as [{ n: number }];
   if (Number(n) === 0) {
     const transactions = envInt('SEED_TRANSACTIONS', 20_000);
-    console.log(`Seeding the demo business with ${transactions} transactions...`);
-    const result = await seedDemo(db, { transactions });
+    const reimbursements = envInt('SEED_REIMBURSEMENTS', defaultReimbursements(transactions));
+    console.log(`Seeding the demo business with ${transactions} transactions and ${reimbursements} reimbursements...`);
+    const result = await seedDemo(db, { transactions, reimbursements, receipts: true });
     console.log(`Seeded business ${result.businessId}.`);
   }
   // The admin-support identity that may impersonate users (idempotent; demo password).

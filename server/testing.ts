@@ -23,6 +23,10 @@ const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
 export type TestServerOptions = {
   /** Demo transactions to seed (default 200). */
   transactions?: number;
+  /** Generated reimbursements besides the hand-made demo claims (default 0: tests count those). */
+  reimbursements?: number;
+  /** Seed receipts for ≈65 % of the card transactions older than a week (default false). */
+  receipts?: boolean;
   /** A PostgreSQL server (admin database URL): a fresh database is created there and dropped on close. */
   databaseUrl?: string;
   /** Use this PGlite directory (kept on close); default a temp directory removed on close. */
@@ -45,6 +49,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     // stored hash, so sign-in works the same; production seeding (main.ts) keeps full cost.
     const { businessId } = await seedDemo(db, {
       transactions: opts.transactions ?? 200,
+      reimbursements: opts.reimbursements ?? 0,
+      receipts: opts.receipts ?? false,
       hashPassword: (pw) => hashPassword(pw, TEST_SCRYPT),
     });
     const server = await listen({ db, host: '127.0.0.1', port: 0, devOutbox: opts.devOutbox ?? false, ...(opts.serveDist ? { distDir: DIST_DIR } : {}) });

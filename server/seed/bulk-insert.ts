@@ -3,7 +3,7 @@ import type { Queryable } from '../db/db.ts';
 /** A column to bulk-insert: its name and the PostgreSQL type its JSON value is read as. */
 export interface BulkColumn {
   name: string;
-  type: 'uuid' | 'text' | 'bigint' | 'integer' | 'boolean' | 'timestamptz' | 'jsonb';
+  type: 'uuid' | 'text' | 'bigint' | 'integer' | 'numeric' | 'boolean' | 'date' | 'timestamptz' | 'jsonb' | 'bytea';
   /** Computes the value from the row (default: the row's property of the same name). */
   value?: (row: Record<string, unknown>) => unknown;
 }

@@ -3,8 +3,10 @@ import { parseSeedArgs } from './cli.ts';
 
 describe('parseSeedArgs', () => {
   it.each([
-    { argv: [], expected: { transactions: 20_000, reset: false } },
-    { argv: ['--transactions', '100000'], expected: { transactions: 100_000 } },
+    { argv: [], expected: { transactions: 20_000, reimbursements: 4_000, 'without-receipts': false, reset: false } },
+    { argv: ['--transactions', '100000'], expected: { transactions: 100_000, reimbursements: 20_000 } },
+    { argv: ['-n', '2000', '--reimbursements', '0'], expected: { transactions: 2_000, reimbursements: 0 } },
+    { argv: ['--reimbursements', '25000', '--without-receipts'], expected: { transactions: 20_000, reimbursements: 25_000, 'without-receipts': true } },
     { argv: ['-n', '5', '--reset'], expected: { transactions: 5, reset: true } },
     { argv: ['--now', '2026-01-02'], expected: { now: new Date('2026-01-02T00:00:00.000Z') } },
     { argv: ['--now', '2026-01-02T10:00:00+02:00'], expected: { now: new Date('2026-01-02T08:00:00.000Z') } },
@@ -23,6 +25,8 @@ describe('parseSeedArgs', () => {
     { argv: ['--now', 'yesterday'], message: '--now' },
     { argv: ['--email-domain', 'not a domain'], message: '--email-domain' },
     { argv: ['--colour', 'blue'], message: 'Unknown option' },
+    { argv: ['--reimbursements', '-1'], message: '--reimbursements' },
+    { argv: ['--reimbursements', 'lots'], message: '--reimbursements' },
   ])('refuses $argv with a message naming the problem and the usage', ({ argv, message }) => {
     const parsed = parseSeedArgs(argv);
     expect(parsed.ok).toBe(false);
@@ -30,5 +34,14 @@ describe('parseSeedArgs', () => {
       expect(parsed.message).toContain(message);
       expect(parsed.message).toContain('Usage: npm run seed');
     }
+  });
+
+  it('takes the reimbursement count from SEED_REIMBURSEMENTS when the flag is absent, the flag first', () => {
+    const env = { SEED_REIMBURSEMENTS: '1234' };
+    expect(parseSeedArgs([], env)).toMatchObject({ ok: true, args: { reimbursements: 1_234 } });
+    expect(parseSeedArgs(['--reimbursements', '7'], env)).toMatchObject({ ok: true, args: { reimbursements: 7 } });
+    const bad = parseSeedArgs([], { SEED_REIMBURSEMENTS: 'many' });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.message).toContain('SEED_REIMBURSEMENTS');
   });
 });

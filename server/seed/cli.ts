@@ -1,5 +1,10 @@
 /**
- * `npm run seed -- --transactions N [--now ISO] [--business-name X] [--email-domain D] [--seed S] [--reset]`
+ * `npm run seed -- --transactions N [--reimbursements M] [--without-receipts] [--now ISO] [--business-name X]
+ *   [--email-domain D] [--seed S] [--reset]`
+ *
+ * Reimbursements: `--reimbursements`, else env SEED_REIMBURSEMENTS, else one per five
+ * transactions (at most 100,000). Receipts for ≈65 % of the card transactions older than a week
+ * unless `--without-receipts`.
  *
  * Opens the database the way server/main.ts does (DATABASE_URL → PostgreSQL, else PGlite in
  * DATA_DIR, default ./data), applies migrations, and seeds the demo business. It refuses when the
@@ -11,15 +16,18 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { openDb } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
+import { defaultReimbursements } from './reimbursements.ts';
 import { DemoAlreadySeededError, seedDemo, wipeBusinessData } from './seed.ts';
 import type { SeedDemoResult } from './seed.ts';
 import { DEMO_PASSWORD } from './types.ts';
 
 const USAGE =
-  'Usage: npm run seed -- --transactions N [--now ISO-8601] [--business-name NAME] [--email-domain DOMAIN] [--seed INT] [--reset]';
+  'Usage: npm run seed -- --transactions N [--reimbursements N] [--without-receipts] [--now ISO-8601] [--business-name NAME] [--email-domain DOMAIN] [--seed INT] [--reset]';
 
 const argsSchema = z.object({
   transactions: z.coerce.number().int().min(0).max(5_000_000).default(20_000),
+  reimbursements: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  'without-receipts': z.boolean().default(false),
   now: z.iso.datetime({ offset: true }).or(z.iso.date()).transform((s) => new Date(s)).optional(),
   'business-name': z.string().trim().min(1).max(200).optional(),
   'email-domain': z
@@ -32,14 +40,23 @@ const argsSchema = z.object({
 });
 export type SeedCliArgs = z.infer<typeof argsSchema>;
 
-/** Parses argv (without node and script) into validated options, or a message for the user. */
-export function parseSeedArgs(argv: readonly string[]): { ok: true; args: SeedCliArgs } | { ok: false; message: string } {
+/**
+ * Parses argv (without node and script) into validated options, or a message for the user.
+ * `--reimbursements` falls back to env SEED_REIMBURSEMENTS (checked the same way), then to
+ * `defaultReimbursements(transactions)`: after parsing it is always set.
+ */
+export function parseSeedArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): { ok: true; args: SeedCliArgs & { reimbursements: number } } | { ok: false; message: string } {
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({
       args: [...argv],
       options: {
         transactions: { type: 'string', short: 'n' },
+        reimbursements: { type: 'string' },
+        'without-receipts': { type: 'boolean' },
         now: { type: 'string' },
         'business-name': { type: 'string' },
         'email-domain': { type: 'string' },
@@ -52,12 +69,16 @@ export function parseSeedArgs(argv: readonly string[]): { ok: true; args: SeedCl
   } catch (err) {
     return { ok: false, message: `${(err as Error).message}\n${USAGE}` };
   }
+  const fromEnv = values.reimbursements === undefined && env.SEED_REIMBURSEMENTS;
+  if (fromEnv) values.reimbursements = env.SEED_REIMBURSEMENTS;
   const parsed = argsSchema.safeParse(values);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, message: `--${String(issue?.path[0] ?? 'arguments')}: ${issue?.message ?? 'invalid'}\n${USAGE}` };
+    const name = fromEnv && issue?.path[0] === 'reimbursements' ? 'reimbursements (env SEED_REIMBURSEMENTS)' : String(issue?.path[0] ?? 'arguments');
+    return { ok: false, message: `--${name}: ${issue?.message ?? 'invalid'}\n${USAGE}` };
   }
-  return { ok: true, args: parsed.data };
+  const args = parsed.data;
+  return { ok: true, args: { ...args, reimbursements: args.reimbursements ?? defaultReimbursements(args.transactions) } };
 }
 
 function report(result: SeedDemoResult, storage: string, totalMs: number): string {
@@ -68,7 +89,8 @@ function report(result: SeedDemoResult, storage: string, totalMs: number): strin
     `  (generate ${Math.round(generateMs)} ms, waiting for password hashes ${Math.round(hashMs)} ms, insert ${Math.round(insertMs)} ms)`,
     `  ${c.transactions} transactions, ${c.users} users, ${c.cards} cards, ${c.departments} departments, ` +
       `${c.locations} locations, ${c.glAccounts} GL accounts, ${c.trackingCategories} tracking categories, ` +
-      `${c.reimbursements} reimbursements (${c.approvals} approvals)`,
+      `${c.reimbursements} reimbursements (${c.approvals} approvals, ${c.payments} payments), ` +
+      `${c.receipts} receipts (${(result.receiptBytes / 1_048_576).toFixed(1)} MiB of files)`,
     `  change_seq 1..${result.maxChangeSeq}`,
     '',
     `Demo accounts (password ${DEMO_PASSWORD}):`,
@@ -78,7 +100,7 @@ function report(result: SeedDemoResult, storage: string, totalMs: number): strin
 }
 
 export async function runSeedCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const parsed = parseSeedArgs(argv);
+  const parsed = parseSeedArgs(argv, env);
   if (!parsed.ok) {
     console.error(parsed.message);
     return 2;
@@ -101,6 +123,8 @@ export async function runSeedCli(argv: readonly string[], env: NodeJS.ProcessEnv
     const started = performance.now();
     const result = await seedDemo(db, {
       transactions: args.transactions,
+      reimbursements: args.reimbursements,
+      receipts: !args['without-receipts'],
       now: args.now,
       businessName: args['business-name'],
       emailDomain: args['email-domain'],

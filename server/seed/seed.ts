@@ -7,6 +7,8 @@ import { bulkInsert, cols } from './bulk-insert.ts';
 import { demoClaims, insertClaims } from './claims.ts';
 import { demoRates } from './rates.ts';
 import { generateDemo } from './generate.ts';
+import { generateReceipts, insertReceipts } from './receipts.ts';
+import { generateClaims, insertGeneratedClaims } from './reimbursements.ts';
 import { ROSTER } from './roster.ts';
 import { searchTextBuilder } from './search-text.ts';
 import { DEFAULT_SEED, DEMO_PASSWORD } from './types.ts';
@@ -14,6 +16,10 @@ import type { DemoData } from './types.ts';
 
 export interface SeedDemoOptions {
   transactions: number;
+  /** Generated reimbursements (server/seed/reimbursements.ts) besides the hand-made demo claims; default 0. */
+  reimbursements?: number;
+  /** Receipts for about 65 % of the card transactions older than a week (server/seed/receipts.ts); default false. */
+  receipts?: boolean;
   /** Default: the start of the current UTC day, so a given day's seed is deterministic. */
   now?: Date;
   businessName?: string;
@@ -27,10 +33,12 @@ export interface SeedDemoResult {
   businessId: string;
   accounts: { email: string; role: Role; is_manager: boolean; name: string }[];
   counts: Record<
-    | 'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions' | 'reimbursements' | 'approvals'
-    | 'reimbursementRates',
+    | 'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions'
+    | 'reimbursements' | 'approvals' | 'payments' | 'receipts' | 'reimbursementRates',
     number
   >;
+  /** The receipts' file bytes (what they add to the database before row overhead). */
+  receiptBytes: number;
   maxChangeSeq: number;
   /** hashMs: time spent waiting for the password hashes after generating (they run alongside). */
   timings: { generateMs: number; hashMs: number; insertMs: number };
@@ -60,9 +68,10 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   const hash = opts.hashPassword ?? hashPassword;
   const hashing = Promise.all(ROSTER.map(() => hash(DEMO_PASSWORD)));
   hashing.catch(() => {}); // awaited below; this only keeps an early throw from orphaning it
+  const now = opts.now ?? startOfUtcDay(new Date());
   const data = generateDemo({
     transactions: opts.transactions,
-    now: opts.now ?? startOfUtcDay(new Date()),
+    now,
     businessName: opts.businessName,
     emailDomain: opts.emailDomain,
     seed: opts.seed,
@@ -73,8 +82,11 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   if (hashes.length !== data.identities.length) throw new Error('one password hash per identity expected');
   const hashMs = performance.now() - t0 - generateMs;
 
+  const seed = opts.seed ?? DEFAULT_SEED;
+  const generated = generateClaims(data, { count: opts.reimbursements ?? 0, now, seed });
+  const receipts = opts.receipts ? generateReceipts(data, now, seed) : { receipts: [], bytes: 0 };
   // Reimbursements under review follow the generated rows' seqs: the business counter is theirs.
-  const claims = demoClaims(data, opts.now ?? startOfUtcDay(new Date()), opts.seed ?? DEFAULT_SEED);
+  const claims = demoClaims({ ...data, maxChangeSeq: generated.maxChangeSeq }, now, seed);
   // Then the business's per-diem locations (reference data: the feed's backfill sends it first anyway).
   const rates = demoRates(data.business.id, claims.maxChangeSeq, data.business.created_at);
   const maxChangeSeq = claims.maxChangeSeq + rates.length;
@@ -82,6 +94,10 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   const t2 = performance.now();
   await db.transaction(async (tx) => {
     await insertAll(tx, data, hashes);
+    await withoutTriggers(tx, async () => {
+      await insertGeneratedClaims(tx, data.business.id, generated);
+      await insertReceipts(tx, data.business.id, receipts);
+    });
     await insertClaims(tx, data.business.id, claims);
     await bulkInsert(
       tx, 'reimbursement_rates',
@@ -93,7 +109,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   // PGlite has no autovacuum to gather statistics: without them the planner guesses on 100k rows.
   // Only the columns queries filter and sort on: the long text columns cost the most to sample.
   await db.exec(
-    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, spend_users',
+    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, spend_users, reimbursements, approvals, transaction_receipts, receipts (id, business_id, sha256)',
   );
   const insertMs = performance.now() - t2;
 
@@ -108,10 +124,13 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       users: data.users.length,
       cards: data.cards.length,
       transactions: data.transactions.length,
-      reimbursements: claims.claims.length,
-      approvals: claims.approvals.length,
+      reimbursements: generated.claims.length + claims.claims.length,
+      approvals: generated.approvals.length + claims.approvals.length,
+      payments: generated.payments.length + claims.payments.length,
+      receipts: receipts.receipts.length,
       reimbursementRates: rates.length,
     },
+    receiptBytes: receipts.bytes,
     maxChangeSeq,
     timings: { generateMs, hashMs, insertMs },
   };
@@ -195,6 +214,17 @@ async function insertTransactions(tx: Queryable, data: DemoData): Promise<void> 
   const [role] = await tx.query<{ superuser: boolean }>("SELECT current_setting('is_superuser') = 'on' AS superuser");
   if (role?.superuser) await tx.exec('SET LOCAL session_replication_role = replica');
   await bulkInsert(tx, 'transactions', columns, data.transactions);
+  if (role?.superuser) await tx.exec('SET LOCAL session_replication_role = DEFAULT');
+}
+
+/**
+ * The generated claims and receipts skip their foreign-key checks the same way (with the
+ * privilege to): they reference only rows of this seed, which seed.test.ts verifies.
+ */
+async function withoutTriggers(tx: Queryable, fn: () => Promise<void>): Promise<void> {
+  const [role] = await tx.query<{ superuser: boolean }>("SELECT current_setting('is_superuser') = 'on' AS superuser");
+  if (role?.superuser) await tx.exec('SET LOCAL session_replication_role = replica');
+  await fn();
   if (role?.superuser) await tx.exec('SET LOCAL session_replication_role = DEFAULT');
 }
 

@@ -1,5 +1,6 @@
 /**
- * Keeps the benchmark working: runs `bench/run.ts` end to end with 500 transactions (on the
+ * Keeps the benchmark working: runs `bench/run.ts` end to end with 500 transactions and 100
+ * reimbursements (on the
  * dist/ that `npm run test:e2e` just built) and checks that it reports every metric as a finite
  * number. The figures themselves are not judged here (docs/performance.md holds the goals).
  */
@@ -38,8 +39,17 @@ describe('benchmark smoke run', () => {
     const json = join(dir, 'results.json');
     const { code, output } = await runBench(['--transactions', '500', '--skip-build', '--json', json]);
     expect(code, output).toBe(0);
-    const results = JSON.parse(await readFile(json, 'utf8')) as { transactions: number; metrics: Record<string, unknown> };
+    const results = JSON.parse(await readFile(json, 'utf8')) as {
+      transactions: number;
+      reimbursements: number;
+      metrics: Record<string, unknown>;
+      details: Record<string, unknown>;
+    };
     expect(results.transactions).toBe(500);
+    // One generated claim per five transactions, plus the demo's hand-made ones, all mirrored.
+    expect(results.reimbursements).toBe(100);
+    expect(results.details.mirrored_reimbursements).toBeGreaterThan(100);
+    expect(results.details.mirrored_approvals).toBeGreaterThan(0);
     expect(Object.keys(results.metrics).sort()).toEqual([...METRIC_ORDER].sort());
     for (const key of METRIC_ORDER) {
       const value = results.metrics[key];
