@@ -17,9 +17,10 @@ import {
 } from './claim-amounts.ts';
 import { AmountField, DateField, DistanceField, MemoField } from './claim-fields.tsx';
 import {
-  claimValues, createCommand, emptyClaimValues, formErrors, updatePatch, type ClaimFieldErrors, type ClaimFormValues,
+  claimValues, createCommand, emptyClaimValues, formErrors, prefillFromReceipt, updatePatch, type ClaimFieldErrors, type ClaimFormValues,
 } from './claim-form.ts';
 import type { ClaimView } from './claim-labels.ts';
+import { ClaimReceipts } from './claim-receipts.tsx';
 
 export interface ClaimFormDialogProps {
   type: ReimbursementType;
@@ -31,8 +32,8 @@ export interface ClaimFormDialogProps {
   currency: string;
   /** Values to start from (e.g. read from a receipt by OCR); the person can change them all. */
   prefill?: Partial<ClaimFormValues>;
-  /** The receipts region (capture widget, thumbnails), plugged in by the receipts work; a placeholder without it. */
-  receipts?: ReactNode;
+  /** Receipts to start with (client or server ids), e.g. one picked in the Receipts inbox. */
+  receiptIds?: readonly string[];
   onClose(): void;
   /** The claim's command is durable on this device (it syncs in the background). */
   onSaved(id: string): void;
@@ -63,6 +64,7 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
     ...(claim ? claimValues(claim) : emptyClaimValues(props.currency, localToday())),
     ...props.prefill,
   }));
+  const [receiptIds, setReceiptIds] = useState<string[]>(() => [...(props.receiptIds ?? claimReceiptIds(claim))]);
   const [errors, setErrors] = useState<ClaimFieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'draft' | 'submit' | null>(null);
@@ -171,7 +173,18 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
         <MemoField value={values.memo} error={errors.memo} onChange={(v) => set('memo', v)} />
         <CodingCombobox label="GL account" value={values.gl_account_id} options={codingOptions.glAccounts} error={errors.gl_account_id} onChange={(v) => set('gl_account_id', v)} />
         <CodingCombobox label="Department" value={values.department_id} options={codingOptions.departments} error={errors.department_id} onChange={(v) => set('department_id', v)} />
-        {type === 'OUT_OF_POCKET' && <ReceiptsSlot>{props.receipts}</ReceiptsSlot>}
+        {type === 'OUT_OF_POCKET' && (
+          <ReceiptsSlot>
+            <ClaimReceipts
+              client={client}
+              ids={receiptIds}
+              onChange={setReceiptIds}
+              onReading={(reading) => setValues((v) => prefillFromReceipt(v, reading, localToday()).values)}
+              defaultCurrency={props.currency}
+              today={localToday()}
+            />
+          </ReceiptsSlot>
+        )}
       </div>
       <div className="modal-actions">
         <Button variant="ghost" onClick={props.onClose}>
@@ -260,14 +273,17 @@ function CodingCombobox(props: { label: string; value: string; options: readonly
   );
 }
 
-/**
- * Where receipts go: the receipts work plugs its capture widget and thumbnails in through the
- * `receipts` prop; until then a placeholder says what will be here.
- */
-export function ReceiptsSlot({ children }: { children?: ReactNode }) {
+/** The form's receipts region (a named group). */
+export function ReceiptsSlot({ children }: { children: ReactNode }) {
   return (
     <div className="receipt-slot claim-wide" role="group" aria-label="Receipts">
-      {children ?? <p className="muted">Receipts: attaching a photo or PDF arrives soon.</p>}
+      {children}
     </div>
   );
+}
+
+/** A claim's receipt ids, where its row carries them. */
+function claimReceiptIds(claim: ClaimView | undefined): readonly string[] {
+  const ids = (claim as { receipt_ids?: readonly string[] } | undefined)?.receipt_ids;
+  return ids ?? [];
 }

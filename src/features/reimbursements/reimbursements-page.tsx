@@ -18,7 +18,8 @@ import { partialResultsText } from '../../lib/sync-status-text.ts';
 import { useInstantSearch } from '../../lib/use-instant-search.ts';
 import { ClaimDrawer } from './claim-drawer.tsx';
 import { ClaimIcon } from './claim-icon.tsx';
-import { ClaimFormDialog } from './claim-form-dialog.tsx';
+import { ClaimFormDialog, localToday } from './claim-form-dialog.tsx';
+import { emptyClaimValues, prefillFromReceipt, type ClaimFormValues } from './claim-form.ts';
 import type { ClaimView } from './claim-labels.ts';
 import { clearNewClaimRequest, newClaimCommands, peekNewClaimRequest } from './commands.ts';
 import { NewClaimMenu } from './new-claim-menu.tsx';
@@ -40,7 +41,7 @@ const NO_SELECTION: SelectionApi = {
   clear: () => undefined,
 };
 
-type FormState = { type: ReimbursementType; claim?: ClaimView } | null;
+type FormState = { type: ReimbursementType; claim?: ClaimView; receiptIds?: string[]; prefill?: Partial<ClaimFormValues> } | null;
 
 export function ReimbursementsPage() {
   const search = routeApi.useSearch();
@@ -84,6 +85,21 @@ export function ReimbursementsPage() {
   const focusSearch = useCallback(() => searchRef.current?.focus(), []);
 
   useEffect(clearNewClaimRequest, []);
+  // "Create out-of-pocket claim" from the Receipts inbox: the form with that receipt and what was read from it.
+  useEffect(() => {
+    if (search.new !== 'out_of_pocket') return;
+    const receipt = search.receipt;
+    setSearch({ new: undefined, receipt: undefined });
+    const inbox = receipt ? client.receiptInbox() : Promise.resolve([]);
+    void inbox.then(
+      (inbox) => {
+        const read = inbox.find((r) => r.id === receipt || r.local_id === receipt)?.extracted;
+        const prefill = read ? prefillFromReceipt(emptyClaimValues(currency, localToday()), read, localToday()).values : undefined;
+        setForm({ type: 'OUT_OF_POCKET', ...(receipt ? { receiptIds: [receipt] } : {}), ...(prefill ? { prefill } : {}) });
+      },
+      () => setForm({ type: 'OUT_OF_POCKET', ...(receipt ? { receiptIds: [receipt] } : {}) }),
+    );
+  }, [search.new, search.receipt, setSearch, client, currency]);
   usePageCommands(useMemo<Command[]>(() => newClaimCommands((type) => openNew(type)), [openNew]));
   useNewClaimKey(form === null, () => openNew('OUT_OF_POCKET'));
 
@@ -180,6 +196,8 @@ export function ReimbursementsPage() {
         <ClaimFormDialog
           type={form.type}
           claim={form.claim}
+          {...(form.receiptIds ? { receiptIds: form.receiptIds } : {})}
+          {...(form.prefill ? { prefill: form.prefill } : {})}
           client={client}
           reference={reference}
           currency={currency}

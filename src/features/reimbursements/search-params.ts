@@ -23,6 +23,9 @@ export const reimbursementsSearchSchema = z.object({
   /** 'all' is the default and never written. */
   status: z.enum(TAB_KEYS).optional(),
   open: z.uuid().optional(),
+  /** Opens the out-of-pocket form at once (a link from the Receipts inbox), with `receipt` attached. */
+  new: z.enum(['out_of_pocket']).optional(),
+  receipt: z.uuid().optional(),
 });
 export type ReimbursementsSearch = z.infer<typeof reimbursementsSearchSchema>;
 
