@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { produce } from 'immer';
 import { defineCommand, type BlankContext } from './define-command.ts';
+import { serverIdsOf } from './receipt.ts';
 import {
   cancelReimbursement, cancelReimbursementPayment, createMileage, deleteReimbursement, createOutOfPocket, createPerDiem, mileageBodySchema,
   outOfPocketBodySchema, patchReimbursement, payAchBodySchema, payReimbursement, perDiemBodySchema,
@@ -28,7 +29,7 @@ export const TYPE_FIELDS = {
   MILEAGE: ['distance_miles', 'start_location', 'end_location', 'trip_date'],
   PER_DIEM: ['location', 'start_date', 'end_date'],
 } as const satisfies Record<ReimbursementType, readonly (keyof ReimbursementPatch)[]>;
-const COMMON_FIELDS = ['memo', 'gl_account_id', 'department_id'] as const;
+const COMMON_FIELDS = ['memo', 'gl_account_id', 'department_id', 'receipt_ids'] as const;
 /** Mileage and per diem are paid in US dollars at the US rates. */
 export const COMPUTED_CLAIM_CURRENCY = 'USD';
 
@@ -48,6 +49,7 @@ export function applyClaimFields(row: Reimbursement, patch: ReimbursementPatch):
     if (patch.memo !== undefined) d.memo = patch.memo === '' ? null : patch.memo;
     if (patch.gl_account_id !== undefined) d.gl_account_id = patch.gl_account_id;
     if (patch.department_id !== undefined) d.department_id = patch.department_id;
+    if (patch.receipt_ids !== undefined) d.receipt_ids = [...new Set(patch.receipt_ids)];
     switch (d.type) {
       case 'OUT_OF_POCKET':
         if (patch.merchant !== undefined) d.merchant = patch.merchant === '' ? null : patch.merchant;
@@ -133,7 +135,7 @@ export function newClaim(type: ReimbursementType, { id, actor, at }: BlankContex
     id, user_id: actor.user_id, business_id: actor.business_id, type, status: 'DRAFT', merchant: null, amount: 1,
     currency: COMPUTED_CLAIM_CURRENCY, transaction_date: at.slice(0, 10), memo: null, gl_account_id: null, department_id: null,
     distance_miles: null, start_location: null, end_location: null, trip_date: null, location: null, start_date: null,
-    end_date: null, rejection_reason: null, submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+    end_date: null, rejection_reason: null, receipt_ids: [], submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
   };
 }
 
@@ -147,11 +149,22 @@ const stripId = <T extends { id: string; submit: boolean }>(a: T) => {
   return { ...fields, submit };
 };
 
+/**
+ * A claim's receipts may have been captured offline: the command names their client ids, waits
+ * for their uploads (`after`) and is sent with the server's ids (`resolve`); the optimistic row
+ * holds the client ids until the server's row replaces it.
+ */
+const receiptsAfter = (ids: readonly string[] | undefined): string[] => [...(ids ?? [])];
+const withServerReceipts = <T extends { receipt_ids?: string[] | undefined }>(body: T, serverId: (id: string) => string | undefined): T =>
+  body.receipt_ids ? { ...body, receipt_ids: serverIdsOf(body.receipt_ids, serverId) } : body;
+
 export const reimbursementCreate = defineCommand({
   name: 'reimbursement.create',
   args: outOfPocketBodySchema.extend({ id: z.uuid() }),
   collection: 'reimbursements',
   entityIds: (a) => [a.id],
+  after: (a) => receiptsAfter(a.receipt_ids),
+  resolve: withServerReceipts,
   call: createOutOfPocket,
   request: (a) => ({ body: a }),
   apply: (row, a) => applyCreate(row, stripId(a)),
@@ -165,6 +178,8 @@ export const reimbursementCreateMileage = defineCommand({
   args: mileageBodySchema.extend({ id: z.uuid() }),
   collection: 'reimbursements',
   entityIds: (a) => [a.id],
+  after: (a) => receiptsAfter(a.receipt_ids),
+  resolve: withServerReceipts,
   call: createMileage,
   request: (a) => ({ body: a }),
   apply: (row, a) => applyCreate(row, stripId(a)),
@@ -177,6 +192,8 @@ export const reimbursementCreatePerDiem = defineCommand({
   args: perDiemBodySchema.extend({ id: z.uuid() }),
   collection: 'reimbursements',
   entityIds: (a) => [a.id],
+  after: (a) => receiptsAfter(a.receipt_ids),
+  resolve: withServerReceipts,
   call: createPerDiem,
   request: (a) => ({ body: a }),
   apply: (row, a) => applyCreate(row, stripId(a)),
@@ -189,6 +206,8 @@ export const reimbursementUpdate = defineCommand({
   args: z.object({ reimbursement_id: z.uuid(), patch: reimbursementPatchSchema }),
   collection: 'reimbursements',
   entityIds: (a) => [a.reimbursement_id],
+  after: (a) => receiptsAfter(a.patch.receipt_ids),
+  resolve: (a, serverId) => ({ ...a, patch: withServerReceipts(a.patch, serverId) }),
   call: patchReimbursement,
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.patch }),
   apply: (row, a) => applyClaimFields(row, a.patch),
@@ -277,6 +296,8 @@ export const reimbursementSaveDraft = defineCommand({
   args: z.object({ reimbursement_id: z.uuid(), draft: draftBodySchema }),
   collection: 'reimbursements',
   entityIds: (a) => [a.reimbursement_id],
+  after: (a) => receiptsAfter(a.draft.receipt_ids),
+  resolve: (a, serverId) => ({ ...a, draft: withServerReceipts(a.draft, serverId) }),
   call: saveDraft,
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.draft }),
   apply: (row, a) => applyClaimFields({ ...row, type: a.draft.type, status: 'DRAFT', submitted_at: null }, draftPatch(a.draft)),

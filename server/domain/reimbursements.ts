@@ -17,9 +17,10 @@ import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { cancelOpenApproval, openApproval } from './approval-rows.ts';
 import { checkCodingRefs } from './coding.ts';
+import { checkClaimReceipts } from './receipts.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { escapeLike } from './transaction-sql.ts';
-import { visibleUsersClause, type Visibility } from './visibility.ts';
+import { visibilityOf, visibleUsersClause, type Visibility } from './visibility.ts';
 
 /**
  * Reimbursement writes and reads (issue 9 §3). Every write goes through writeMirrored (a change
@@ -36,7 +37,7 @@ const DOC = COLLECTIONS.reimbursements.docSql;
 const COLUMNS = [
   'type', 'status', 'merchant', 'amount', 'currency', 'transaction_date', 'memo', 'gl_account_id', 'department_id',
   'distance_miles', 'start_location', 'end_location', 'trip_date', 'location', 'start_date', 'end_date',
-  'rejection_reason', 'submitted_at', 'created_at', 'updated_at', 'change_seq',
+  'rejection_reason', 'receipt_ids', 'submitted_at', 'created_at', 'updated_at', 'change_seq',
 ] as const satisfies readonly (keyof Reimbursement)[];
 const values = (r: Reimbursement) => COLUMNS.map((c) => r[c]);
 
@@ -115,7 +116,7 @@ function skeleton(id: string, user: ActingUser, type: ReimbursementType, now: Da
     id, user_id: user.id, business_id: user.business_id, type, status: 'DRAFT', merchant: null, amount: 1,
     currency: 'USD', transaction_date: at.slice(0, 10), memo: null, gl_account_id: null, department_id: null,
     distance_miles: null, start_location: null, end_location: null, trip_date: null, location: null, start_date: null,
-    end_date: null, rejection_reason: null, submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+    end_date: null, rejection_reason: null, receipt_ids: [], submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
   };
 }
 
@@ -141,6 +142,7 @@ export async function createReimbursement(tx: Queryable, user: ActingUser, input
   const errors = claimErrors(row, now);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   await checkCodingRefs(tx, user.business_id, { gl_account_id: row.gl_account_id, department_id: row.department_id });
+  if (row.receipt_ids.length > 0) await checkClaimReceipts(tx, user.business_id, await visibilityOf(tx, user), row.receipt_ids);
   // A submitted claim opens its review: the claim and its approval, each with its own seq.
   const submitted = row.status === 'SUBMITTED';
   return writeMirrored(tx, user.business_id, submitted ? 2 : 1, async ({ seqs }) => {
@@ -196,6 +198,7 @@ export async function updateReimbursement(
     const errors = claimErrors(next, now);
     if (Object.keys(errors).length > 0) throw validationError(errors);
     await checkCodingRefs(tx, user.business_id, { gl_account_id: next.gl_account_id, department_id: next.department_id });
+    if (patch.receipt_ids?.length) await checkClaimReceipts(tx, user.business_id, vis, next.receipt_ids);
     return storeReimbursement(tx, next);
   });
 }

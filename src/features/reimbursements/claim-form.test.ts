@@ -49,7 +49,7 @@ describe('createCommand', () => {
 const claim = (over: Partial<Reimbursement> = {}): Reimbursement => ({
   id: ID, user_id: ID, business_id: ID, type: 'OUT_OF_POCKET', status: 'DRAFT', merchant: 'Taxi', amount: 2300, currency: 'USD',
   transaction_date: '2026-03-01', memo: null, gl_account_id: null, department_id: null, distance_miles: null, start_location: null,
-  end_location: null, trip_date: null, location: null, start_date: null, end_date: null, rejection_reason: null, submitted_at: null,
+  end_location: null, trip_date: null, location: null, start_date: null, end_date: null, rejection_reason: null, receipt_ids: [], submitted_at: null,
   created_at: '2026-03-01T10:00:00Z', change_seq: 3, updated_at: '2026-03-01T10:00:00Z', deleted: false, ...over,
 });
 

@@ -131,7 +131,7 @@ export function blankClaim(id: string, type: ReimbursementType, now: Date): Reim
     id, user_id: id, business_id: id, type, status: 'DRAFT', merchant: null, amount: 1, currency: 'USD',
     transaction_date: at.slice(0, 10), memo: null, gl_account_id: null, department_id: null, distance_miles: null,
     start_location: null, end_location: null, trip_date: null, location: null, start_date: null, end_date: null,
-    rejection_reason: null, submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+    rejection_reason: null, receipt_ids: [], submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
   };
 }
 
