@@ -158,4 +158,19 @@ describe('ReceiptApi (offline, fake-indexeddb)', () => {
     serverFiles.set(testUuid(7, 2), PNG);
     expect(await service.fetchReceipt(testUuid(7, 2))).toMatchObject({ state: 'uploaded' });
   });
+
+  it('a claim made offline names receipts kept without a transaction: its create waits for their uploads', async () => {
+    const { service } = await signedIn();
+    const [added] = await service.addReceipts([png('taxi.png')]);
+    const receiptId = (added as { receipt_id: string }).receipt_id;
+    const claimId = testUuid(9, 1);
+    const res = await service.run('reimbursement.create', {
+      id: claimId, amount: 2300, currency: 'USD', transaction_date: '2026-01-01', submit: false, receipt_ids: [receiptId],
+    });
+    expect(res.ok).toBe(true);
+    expect((await service.get('reimbursements', claimId))?.receipt_ids).toEqual([receiptId]);
+    const outbox = await service.outbox();
+    expect(outbox.map((e) => e.command)).toEqual(['receipt.upload', 'reimbursement.create']);
+  });
 });
+
