@@ -47,6 +47,7 @@ export function useReceiptsWithRemote(client: DataClient, ids: readonly string[]
   const items = useReceipts(client, ids, version);
   const [fetched, setFetched] = useState<Record<string, Fetched>>({});
   const urls = useRef<string[]>([]);
+  const mounted = useRef(true);
   const asked = useRef(new Set<string>());
   const failed = useRef(new Set<string>());
   useEffect(() => {
@@ -60,6 +61,7 @@ export function useReceiptsWithRemote(client: DataClient, ids: readonly string[]
       asked.current.add(item.id);
       setFetched((f) => ({ ...f, [item.id]: { status: 'loading' } }));
       void client.fetchReceipt(item.id).then((view) => {
+        if (!mounted.current) return;
         const url = view.thumbnail ? URL.createObjectURL(view.thumbnail) : null;
         if (url) urls.current.push(url);
         if (view.state === 'remote') failed.current.add(item.id);
@@ -67,8 +69,12 @@ export function useReceiptsWithRemote(client: DataClient, ids: readonly string[]
       });
     }
   }, [client, items]);
-  useEffect(() => () => {
-    for (const u of urls.current) URL.revokeObjectURL(u);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+      for (const u of urls.current.splice(0)) URL.revokeObjectURL(u);
+    };
   }, []);
   return useMemo(() => items.map((item): ReceiptDisplay => {
     if (item.state !== 'remote') return { ...item, loading: false };
