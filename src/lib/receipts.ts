@@ -71,9 +71,10 @@ export function useReceiptsWithRemote(client: DataClient, ids: readonly string[]
   }, [client, items]);
   useEffect(() => {
     mounted.current = true;
+    const made = urls.current;
     return () => {
       mounted.current = false;
-      for (const u of urls.current.splice(0)) URL.revokeObjectURL(u);
+      for (const u of made.splice(0)) URL.revokeObjectURL(u);
     };
   }, []);
   return useMemo(() => items.map((item): ReceiptDisplay => {
