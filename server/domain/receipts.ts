@@ -152,8 +152,10 @@ export async function deleteReceipt(tx: Queryable, user: ActingUser, vis: Visibi
 
 /** Takes a deleted receipt off every claim it was on, each claim with a new change seq. */
 async function removeFromClaims(tx: Queryable, businessId: string, receiptId: string): Promise<void> {
+  // Counted unlocked, changed under the business row's lock (every writer takes it first); the
+  // receipt's own row lock (FOR UPDATE, held by the caller) keeps claims from gaining it meanwhile.
   const claims = await tx.query<{ id: string }>(
-    'SELECT id::text AS id FROM reimbursements WHERE business_id = $1 AND receipt_ids @> ARRAY[$2::uuid] ORDER BY id FOR UPDATE',
+    'SELECT id::text AS id FROM reimbursements WHERE business_id = $1 AND receipt_ids @> ARRAY[$2::uuid] ORDER BY id',
     [businessId, receiptId],
   );
   if (claims.length === 0) return;
@@ -161,7 +163,7 @@ async function removeFromClaims(tx: Queryable, businessId: string, receiptId: st
     await tx.query(
       `UPDATE reimbursements r SET receipt_ids = array_remove(r.receipt_ids, $3::uuid), change_seq = $4 + src.ord - 1, updated_at = now()
          FROM unnest($2::uuid[]) WITH ORDINALITY AS src(id, ord)
-        WHERE r.business_id = $1 AND r.id = src.id`,
+        WHERE r.business_id = $1 AND r.id = src.id AND r.receipt_ids @> ARRAY[$3::uuid]`,
       [businessId, claims.map((c) => c.id), receiptId, seqs.first],
     );
   });

@@ -188,6 +188,8 @@ export async function storeReimbursement(tx: Queryable, next: Reimbursement): Pr
 export async function updateReimbursement(
   tx: Queryable, user: ActingUser, vis: Visibility, id: string, patch: ReimbursementPatch, now: Date,
 ): Promise<Reimbursement> {
+  // Before the business row's lock, as a receipt's delete takes them (receipt, then business).
+  if (patch.receipt_ids?.length) await checkClaimReceipts(tx, user.business_id, vis, patch.receipt_ids);
   return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
     const current = await ownForWrite(tx, user, vis, id);
     refuse(checkEditable(current.status));
@@ -198,7 +200,6 @@ export async function updateReimbursement(
     const errors = claimErrors(next, now);
     if (Object.keys(errors).length > 0) throw validationError(errors);
     await checkCodingRefs(tx, user.business_id, { gl_account_id: next.gl_account_id, department_id: next.department_id });
-    if (patch.receipt_ids?.length) await checkClaimReceipts(tx, user.business_id, vis, next.receipt_ids);
     return storeReimbursement(tx, next);
   });
 }
