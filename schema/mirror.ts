@@ -84,8 +84,9 @@ export const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * Bumped when a mirror schema changes shape: the worker then resyncs instead of migrating (every
  * step's strategy drops the stored rows, workers/db.ts; the layout marker changes with it).
  * 1: transactions carry `receipt_ids` (issue 9 §2).
+ * 2: reimbursements carry `receipt_ids` (issue 9).
  */
-export const MIRROR_SCHEMA_VERSION = 1;
+export const MIRROR_SCHEMA_VERSION = 2;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

@@ -4,7 +4,7 @@ import { createFakeClock, fakeToken, hangingStep, jsonResponse, scriptedTranspor
 import { listTransactions, patchTransaction, searchTransactions, signIn, syncChanges } from '../schema/api/calls.ts';
 import { defineCall } from '../schema/api/define-call.ts';
 import { z } from 'zod';
-import { uploadReceipt } from '../schema/api/calls-receipts.ts';
+import { getReceiptFile, uploadReceipt } from '../schema/api/calls-receipts.ts';
 
 const TXN = '3f1c6b1e-8f0a-4e7b-9b3a-0c6f1d2e3a4b';
 const FULL = fakeToken(['default']);
@@ -32,6 +32,29 @@ const txnBody = {
 };
 
 describe('createHttpClient', () => {
+  it('blob: reads a file answer whole with its type and the token; errors are the server\'s error_v2', async () => {
+    const bytes = new Uint8Array([0xff, 0xd8, 0xff, 1, 2, 3]);
+    const { http, transport } = setup([
+      new Response(bytes, { status: 200, headers: { 'Content-Type': 'image/jpeg' } }),
+      jsonResponse(404, { error_v2: { error_code: 'REQUEST_7004', message: 'The requested item was not found.' } }),
+      new Error('offline'),
+    ]);
+    const ok = await http.blob(getReceiptFile, { params: { receipt_uuid: TXN } });
+    expect(ok.ok).toBe(true);
+    if (!ok.ok) return;
+    expect(ok.data.type).toBe('image/jpeg');
+    expect(new Uint8Array(await ok.data.arrayBuffer())).toEqual(bytes);
+    expect(transport.requests[0]).toMatchObject({ method: 'GET', url: `http://api.test/v1/auth/receipts/${TXN}` });
+    expect(transport.requests[0]!.headers['ramp-id-token']).toBe(FULL);
+    expect(await http.blob(getReceiptFile, { params: { receipt_uuid: TXN } })).toMatchObject({
+      ok: false, kind: 'http', status: 404, error: { error_code: 'REQUEST_7004' },
+    });
+    expect(await http.blob(getReceiptFile, { params: { receipt_uuid: TXN } })).toMatchObject({ ok: false, kind: 'network' });
+    // No session: nothing is sent.
+    const signedOut = setup([], { token: null });
+    expect(await signedOut.http.blob(getReceiptFile, { params: { receipt_uuid: TXN } })).toMatchObject({ ok: false, kind: 'unauthenticated' });
+  });
+
   it('sends an upload call\'s file raw, with its own Content-Type and the Idempotency-Key', async () => {
     let seen: RequestInit | undefined;
     const receipt = { id: TXN, content_type: 'image/png', size: 3, sha256: 'a'.repeat(64), created_at: '2026-01-01T00:00:00.000Z' };

@@ -44,6 +44,12 @@ export interface HttpClient {
   call<C extends CallDef>(def: C, opts?: CallOptions<C>): Promise<HttpResult<CallResponse<C>>>;
   /** Opens a streaming response (SSE); the body stays open until the signal aborts. */
   stream<C extends CallDef>(def: C, opts?: CallOptions<C>): Promise<HttpResult<ReadableStream<Uint8Array>>>;
+  /**
+   * A call whose answer is a file (e.g. a receipt's bytes): the body read whole as a Blob typed
+   * with the response's Content-Type, not parsed against the catalogue's response schema. The
+   * same token, scope gate, timeout and failures as `call`.
+   */
+  blob<C extends CallDef>(def: C, opts?: CallOptions<C>): Promise<HttpResult<Blob>>;
 }
 
 export interface HttpClientOptions {
@@ -115,7 +121,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
    * Sends with the timeout and the caller's signal joined into one abort. `readBody` false keeps
    * the body open for streaming: then the timeout covers only the wait for response headers.
    */
-  async function send(url: string, init: RequestInit, signal: AbortSignal | undefined, readBody: boolean) {
+  async function send(url: string, init: RequestInit, signal: AbortSignal | undefined, readBody: boolean | 'blob') {
     if (signal?.aborted) return { ok: false, kind: 'aborted', maybeSent: false, error: DEFAULT_ERROR } as const;
     const ctrl = new AbortController();
     const onAbort = () => ctrl.abort(signal?.reason);
@@ -133,8 +139,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     }
     try {
       const response = await transport(url, { ...init, signal: ctrl.signal });
-      const text = readBody ? await response.text() : '';
-      return { ok: true, response, text } as const;
+      // A file is read whole only when the answer is a success (an error's body is JSON text).
+      const blob = readBody === 'blob' && response.ok ? await response.blob() : null;
+      const text = readBody && !blob ? await response.text() : '';
+      return { ok: true, response, text, blob } as const;
     } catch {
       // Once fetch was called we cannot know whether the server saw the request.
       if (timedOut) return { ok: false, kind: 'timeout', maybeSent: true, error: TIMEOUT_ERROR } as const;
@@ -165,6 +173,15 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       const body = sent.response.body;
       if (!body) return { ok: false, kind: 'bad_response', status: sent.response.status, error: DEFAULT_ERROR };
       return { ok: true, status: sent.response.status, data: body };
+    },
+    async blob(def, o = {}) {
+      const req = prepare(def, o);
+      if ('ok' in req) return req;
+      (req.init.headers as Record<string, string>).Accept = '*/*';
+      const sent = await send(req.url, req.init, o.signal, 'blob');
+      if (!sent.ok) return sent;
+      if (!sent.response.ok || !sent.blob) return httpFailure(sent.response, sent.text);
+      return { ok: true, status: sent.response.status, data: sent.blob };
     },
   };
 }

@@ -180,6 +180,34 @@ describe('outbox lanes: uploads beside edits', () => {
     expect(t.seen).toHaveLength(0);
     expect(t.store.rows.get('up')).toMatchObject({ state: 'failed', last_error: { message: 'The file is no longer on this device.' } });
   });
+
+  it('a claim naming a receipt captured offline waits for its upload and is sent with the server id', async () => {
+    const CLAIM = '55555555-5555-4555-8555-555555555555';
+    let sent: { receipt_ids?: string[] } | null = null;
+    const t = setup(async (req) => {
+      const path = new URL(req.url).pathname;
+      if (path === '/v1/auth/receipts') return jsonResponse(201, RECEIPT);
+      sent = (await req.json()) as { receipt_ids?: string[] };
+      return jsonResponse(200, {
+        id: CLAIM, user_id: CLAIM, business_id: CLAIM, type: 'OUT_OF_POCKET', status: 'SUBMITTED', merchant: null, amount: 500,
+        currency: 'USD', transaction_date: '2026-01-01', memo: null, gl_account_id: null, department_id: null, distance_miles: null,
+        start_location: null, end_location: null, trip_date: null, location: null, start_date: null, end_date: null,
+        rejection_reason: null, receipt_ids: [SERVER], submitted_at: '2026-01-01T00:00:00.000Z', created_at: '2026-01-01T00:00:00.000Z',
+        change_seq: 3, updated_at: '2026-01-01T00:00:00.000Z', deleted: false,
+      });
+    });
+    const create = { ...createOutboxEntry({
+      id: 'claim', command: 'reimbursement.create', now: t.clock.now(),
+      args: { id: CLAIM, amount: 500, currency: 'USD', transaction_date: '2026-01-01', submit: true, receipt_ids: [LOCAL] },
+    }), created_at: t.clock.now() + 10 };
+    await t.store.put(t.upload());
+    await t.outbox.enqueue(create);
+    await t.outbox.whenIdle();
+    expect(t.landed).toEqual(['POST /v1/auth/receipts', 'POST /v1/auth/reimbursements/out_of_pocket']);
+    expect(sent).toMatchObject({ id: CLAIM, receipt_ids: [SERVER] });
+    // The stored entry kept the client id (its optimistic row names the receipt as captured).
+    expect(create.args).toMatchObject({ receipt_ids: [LOCAL] });
+  });
 });
 
 describe('nextEligible with lanes', () => {

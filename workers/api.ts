@@ -386,8 +386,19 @@ export interface ReceiptApi {
   addReceipts(files: ReceiptFileInput[], attach?: { transaction_id: string }): Promise<AddReceiptResult[]>;
   /** The receipts named (client or server ids), in order; unknown here → `remote`. */
   receipts(ids: string[]): Promise<ReceiptView[]>;
-  /** The full file of a receipt kept on this device. */
+  /**
+   * The full file of a receipt: from this device, else (a server id: attached on another device)
+   * fetched from the server and kept here like `fetchReceipt`; null when it cannot be had.
+   */
   receiptFile(id: string): Promise<Blob | null>;
+  /**
+   * A receipt stored on the server but not on this device (attached on another device, e.g. the
+   * claim a manager reviews): fetched with the session's token, kept in the device's receipt
+   * store (so it shows offline afterwards, `state: 'uploaded'`) and answered with its thumbnail.
+   * One already here is answered from here. When it cannot be fetched the view stays `remote`
+   * with `error` saying why ('Not available offline', or the server's refusal).
+   */
+  fetchReceipt(id: string): Promise<ReceiptView>;
   /** Removes a receipt from this device (and its upload, unless it is being sent). */
   deleteLocalReceipt(id: string): Promise<CommandResult>;
   /** Every receipt on this device, newest first, with fields, attachment and suggestions (the inbox). */

@@ -19,9 +19,14 @@ const scopes = { scopes: ['default'] } as const;
 
 const text = (max: number) => z.string().trim().max(max);
 const isoDate = z.iso.date();
+/** At most this many receipts on one claim. */
+export const MAX_CLAIM_RECEIPTS = 20;
+/** A claim's receipts (issue 9): receipt ids the caller may see; the set replaces the claim's. */
+const claimReceiptIds = z.array(z.uuid()).max(MAX_CLAIM_RECEIPTS);
 /** Fields every claim type takes. */
 const common = {
   id: z.uuid().optional(),
+  receipt_ids: claimReceiptIds.optional(),
   memo: text(2000).nullable().optional(),
   gl_account_id: z.uuid().nullable().optional(),
   department_id: z.uuid().nullable().optional(),
@@ -53,6 +58,7 @@ export const perDiemBodySchema = z.object({
 
 /** An edit: only the keys present change; fields of another claim type are refused (422). */
 export const reimbursementPatchSchema = z.object({
+  receipt_ids: claimReceiptIds.optional(),
   memo: text(2000).nullable().optional(),
   gl_account_id: z.uuid().nullable().optional(),
   department_id: z.uuid().nullable().optional(),

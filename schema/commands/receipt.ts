@@ -17,6 +17,15 @@ const serverIdOf = <A extends { receipt_id: string }>(a: A, serverId: (id: strin
   receipt_id: serverId(a.receipt_id) ?? a.receipt_id,
 });
 
+/**
+ * Pure: `ids` with each client receipt id the upload answered replaced by the server's (for
+ * commands naming a list of receipts, e.g. a reimbursement's `receipt_ids`). Order kept; an id
+ * named twice (two client ids whose bytes the server stored once) appears once.
+ */
+export function serverIdsOf(ids: readonly string[], serverId: (id: string) => string | undefined): string[] {
+  return [...new Set(ids.map((id) => serverId(id) ?? id))];
+}
+
 const allInMirror = (ids: readonly string[], mirror: { has(id: string): boolean }) =>
   ids.every((id) => mirror.has(id)) ? null : ('REQUEST_7004' as const);
 

@@ -2,15 +2,16 @@ import { describe, expect, it } from 'vitest';
 import type { Reimbursement } from '../entities/reimbursement.ts';
 import {
   claimErrors, foreignFields, reimbursementCreate, reimbursementDelete, reimbursementCreateMileage, reimbursementCreatePerDiem, reimbursementSubmit,
-  reimbursementUpdate,
+  reimbursementSaveDraft, reimbursementUpdate,
 } from './reimbursement.ts';
+import { serverIdsOf } from './receipt.ts';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const AT = '2026-03-05T10:00:00.000Z';
 const base = (over: Partial<Reimbursement> = {}): Reimbursement => ({
   id: id(1), user_id: id(2), business_id: id(9), type: 'OUT_OF_POCKET', status: 'DRAFT', merchant: null, amount: 1, currency: 'USD',
   transaction_date: '2026-03-05', memo: null, gl_account_id: null, department_id: null, distance_miles: null, start_location: null,
-  end_location: null, trip_date: null, location: null, start_date: null, end_date: null, rejection_reason: null, submitted_at: null,
+  end_location: null, trip_date: null, location: null, start_date: null, end_date: null, rejection_reason: null, receipt_ids: [], submitted_at: null,
   created_at: AT, change_seq: 0, updated_at: AT, deleted: false, ...over,
 });
 
@@ -85,5 +86,49 @@ describe('reimbursement commands', () => {
     expect(reimbursementDelete.apply(base(), args)).toMatchObject({ id: id(1), deleted: true, status: 'DRAFT' });
     expect(reimbursementDelete.confirm).toBe('change_seq');
     expect(() => reimbursementDelete.args.parse({ reimbursement_id: 'nope' })).toThrow();
+  });
+
+  describe('receipts on a claim (issue 9)', () => {
+    const uploaded = new Map([[id(51), id(61)], [id(52), id(62)], [id(53), id(61)]]);
+    const serverId = (x: string) => uploaded.get(x);
+
+    it('serverIdsOf maps client ids, keeps unknown (server) ids, and drops repeats', () => {
+      expect(serverIdsOf([id(51), id(70), id(52), id(53)], serverId)).toEqual([id(61), id(70), id(62)]);
+      expect(serverIdsOf([], serverId)).toEqual([]);
+    });
+
+    it('create waits for its receipts\' uploads, is sent with the server ids, and shows the client ids at once', () => {
+      const args = reimbursementCreate.args.parse({ id: id(1), amount: 500, currency: 'USD', transaction_date: '2026-03-01', receipt_ids: [id(51), id(52)] });
+      expect(reimbursementCreate.after?.(args)).toEqual([id(51), id(52)]);
+      const sent = reimbursementCreate.resolve!(args, serverId);
+      expect(reimbursementCreate.request(sent).body).toMatchObject({ receipt_ids: [id(61), id(62)] });
+      expect(args.receipt_ids).toEqual([id(51), id(52)]);
+      expect(reimbursementCreate.apply(base(), args).receipt_ids).toEqual([id(51), id(52)]);
+      // None named: nothing to wait for, none on the row.
+      const plain = reimbursementCreate.args.parse({ id: id(1), amount: 500, currency: 'USD', transaction_date: '2026-03-01' });
+      expect(reimbursementCreate.after?.(plain)).toEqual([]);
+      expect(reimbursementCreate.resolve!(plain, serverId)).toEqual(plain);
+      expect(reimbursementCreate.apply(base(), plain).receipt_ids).toEqual([]);
+      expect(reimbursementCreateMileage.after?.(reimbursementCreateMileage.args.parse({
+        id: id(1), distance_miles: 3, start_location: 'A', end_location: 'B', trip_date: '2026-03-01', receipt_ids: [id(53)],
+      }))).toEqual([id(53)]);
+    });
+
+    it('update replaces the set (receipt_ids is common to every type); saveDraft takes them too', () => {
+      const args = reimbursementUpdate.args.parse({ reimbursement_id: id(1), patch: { receipt_ids: [id(52)] } });
+      expect(reimbursementUpdate.after?.(args)).toEqual([id(52)]);
+      expect(reimbursementUpdate.request(reimbursementUpdate.resolve!(args, serverId)).body).toEqual({ receipt_ids: [id(62)] });
+      expect(reimbursementUpdate.apply(base({ receipt_ids: [id(61)] }), args).receipt_ids).toEqual([id(52)]);
+      expect(foreignFields('MILEAGE', { receipt_ids: [] })).toEqual({});
+      const memoOnly = reimbursementUpdate.args.parse({ reimbursement_id: id(1), patch: { memo: 'x' } });
+      expect(reimbursementUpdate.apply(base({ receipt_ids: [id(61)] }), memoOnly).receipt_ids).toEqual([id(61)]);
+
+      const draft = reimbursementSaveDraft.args.parse({
+        reimbursement_id: id(1), draft: { type: 'OUT_OF_POCKET', amount: 5, currency: 'USD', transaction_date: '2026-03-01', receipt_ids: [id(51)] },
+      });
+      expect(reimbursementSaveDraft.after?.(draft)).toEqual([id(51)]);
+      expect(reimbursementSaveDraft.request(reimbursementSaveDraft.resolve!(draft, serverId)).body).toMatchObject({ receipt_ids: [id(61)] });
+      expect(reimbursementSaveDraft.apply(base(), draft).receipt_ids).toEqual([id(51)]);
+    });
   });
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { produce } from 'immer';
 import { defineCommand, type BlankContext } from './define-command.ts';
+import { serverIdsOf } from './receipt.ts';
 import {
   cancelReimbursement, cancelReimbursementPayment, createMileage, deleteReimbursement, createOutOfPocket, createPerDiem, mileageBodySchema,
   outOfPocketBodySchema, patchReimbursement, payAchBodySchema, payReimbursement, perDiemBodySchema,
@@ -35,7 +36,7 @@ export const TYPE_FIELDS = {
   MILEAGE: ['distance_miles', 'start_location', 'end_location', 'trip_date'],
   PER_DIEM: ['location', 'start_date', 'end_date'],
 } as const satisfies Record<ReimbursementType, readonly (keyof ReimbursementPatch)[]>;
-const COMMON_FIELDS = ['memo', 'gl_account_id', 'department_id'] as const;
+const COMMON_FIELDS = ['memo', 'gl_account_id', 'department_id', 'receipt_ids'] as const;
 /** Mileage is paid in US dollars (the IRS rate or the business's USD override). */
 export const COMPUTED_CLAIM_CURRENCY = 'USD';
 /** What a command carries for its optimistic apply: never sent (see `withoutRates`). */
@@ -71,6 +72,7 @@ export function applyClaimFields(row: Reimbursement, patch: ReimbursementPatch, 
     if (patch.memo !== undefined) d.memo = patch.memo === '' ? null : patch.memo;
     if (patch.gl_account_id !== undefined) d.gl_account_id = patch.gl_account_id;
     if (patch.department_id !== undefined) d.department_id = patch.department_id;
+    if (patch.receipt_ids !== undefined) d.receipt_ids = [...new Set(patch.receipt_ids)];
     switch (d.type) {
       case 'OUT_OF_POCKET':
         if (patch.merchant !== undefined) d.merchant = patch.merchant === '' ? null : patch.merchant;
@@ -159,7 +161,7 @@ export function newClaim(type: ReimbursementType, { id, actor, at }: BlankContex
     id, user_id: actor.user_id, business_id: actor.business_id, type, status: 'DRAFT', merchant: null, amount: 1,
     currency: COMPUTED_CLAIM_CURRENCY, transaction_date: at.slice(0, 10), memo: null, gl_account_id: null, department_id: null,
     distance_miles: null, start_location: null, end_location: null, trip_date: null, location: null, start_date: null,
-    end_date: null, rejection_reason: null, submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+    end_date: null, rejection_reason: null, receipt_ids: [], submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
   };
 }
 
@@ -174,11 +176,22 @@ const stripId = <T extends { id: string; submit: boolean; rates?: unknown }>(a: 
   return { ...fields, submit };
 };
 
+/**
+ * A claim's receipts may have been captured offline: the command names their client ids, waits
+ * for their uploads (`after`) and is sent with the server's ids (`resolve`); the optimistic row
+ * holds the client ids until the server's row replaces it.
+ */
+const receiptsAfter = (ids: readonly string[] | undefined): string[] => [...(ids ?? [])];
+const withServerReceipts = <T extends { receipt_ids?: string[] | undefined }>(body: T, serverId: (id: string) => string | undefined): T =>
+  body.receipt_ids ? { ...body, receipt_ids: serverIdsOf(body.receipt_ids, serverId) } : body;
+
 export const reimbursementCreate = defineCommand({
   name: 'reimbursement.create',
   args: outOfPocketBodySchema.extend({ id: z.uuid() }),
   collection: 'reimbursements',
   entityIds: (a) => [a.id],
+  after: (a) => receiptsAfter(a.receipt_ids),
+  resolve: withServerReceipts,
   call: createOutOfPocket,
   request: (a) => ({ body: a }),
   apply: (row, a) => applyCreate(row, stripId(a), undefined),
@@ -192,6 +205,8 @@ export const reimbursementCreateMileage = defineCommand({
   args: mileageBodySchema.extend({ id: z.uuid(), ...ratesArg }),
   collection: 'reimbursements',
   entityIds: (a) => [a.id],
+  after: (a) => receiptsAfter(a.receipt_ids),
+  resolve: withServerReceipts,
   call: createMileage,
   request: (a) => ({ body: withoutRates(a) }),
   apply: (row, a) => applyCreate(row, stripId(a), a.rates),
@@ -204,6 +219,8 @@ export const reimbursementCreatePerDiem = defineCommand({
   args: perDiemBodySchema.extend({ id: z.uuid(), ...ratesArg }),
   collection: 'reimbursements',
   entityIds: (a) => [a.id],
+  after: (a) => receiptsAfter(a.receipt_ids),
+  resolve: withServerReceipts,
   call: createPerDiem,
   request: (a) => ({ body: withoutRates(a) }),
   apply: (row, a) => applyCreate(row, stripId(a), a.rates),
@@ -216,6 +233,8 @@ export const reimbursementUpdate = defineCommand({
   args: z.object({ reimbursement_id: z.uuid(), patch: reimbursementPatchSchema, ...ratesArg }),
   collection: 'reimbursements',
   entityIds: (a) => [a.reimbursement_id],
+  after: (a) => receiptsAfter(a.patch.receipt_ids),
+  resolve: (a, serverId) => ({ ...a, patch: withServerReceipts(a.patch, serverId) }),
   call: patchReimbursement,
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.patch }),
   apply: (row, a) => applyClaimFields(row, a.patch, a.rates),
@@ -304,6 +323,8 @@ export const reimbursementSaveDraft = defineCommand({
   args: z.object({ reimbursement_id: z.uuid(), draft: draftBodySchema, ...ratesArg }),
   collection: 'reimbursements',
   entityIds: (a) => [a.reimbursement_id],
+  after: (a) => receiptsAfter(a.draft.receipt_ids),
+  resolve: (a, serverId) => ({ ...a, draft: withServerReceipts(a.draft, serverId) }),
   call: saveDraft,
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.draft }),
   apply: (row, a) => applyClaimFields({ ...row, type: a.draft.type, status: 'DRAFT', submitted_at: null }, draftPatch(a.draft), a.rates),

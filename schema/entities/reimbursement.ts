@@ -40,6 +40,8 @@ export const reimbursementSchema = z.object({
   end_date: isoDate.nullable(),
   /** Set when the claim was last rejected; cleared on resubmission. */
   rejection_reason: z.string().max(2000).nullable(),
+  /** Receipts on the claim (issue 9), oldest first; the server's ids (a client id while waiting to sync). */
+  receipt_ids: z.array(uuid).default([]),
   submitted_at: isoDateTime.nullable(),
   created_at: isoDateTime,
   ...mirroredFields,

@@ -4,6 +4,7 @@ import { isAdmin } from '../../schema/roles.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
+import { writeMirrored } from './collections.ts';
 import { findTransaction, touchTransactions } from './transaction-sql.ts';
 import type { Visibility } from './visibility.ts';
 
@@ -46,11 +47,34 @@ const toWire = (r: Row): Receipt => ({
   created_at: r.created_at instanceof Date ? r.created_at.toISOString() : new Date(r.created_at).toISOString(),
 });
 
-/** Receipts of alias `r` that `vis` sees: one of its uploaders is a visible user. */
+/**
+ * Receipts of alias `r` that `vis` sees: one of its uploaders is a visible user, or it is on a
+ * live claim of a visible user (so the claimant's manager, who reviews the claim, reads its
+ * receipts whoever uploaded them). Business-wide roles (admins, bookkeepers, auditors) see all.
+ */
 function visibleReceipts(vis: Visibility, params: unknown[]): string {
   if (vis.all) return '';
-  params.push(vis.userIds);
-  return ` AND EXISTS (SELECT 1 FROM receipt_uploads u WHERE u.receipt_id = r.id AND u.user_id = ANY($${params.length}::uuid[]))`;
+  const users = `$${params.push(vis.userIds)}::uuid[]`;
+  return ` AND (EXISTS (SELECT 1 FROM receipt_uploads u WHERE u.receipt_id = r.id AND u.user_id = ANY(${users}))
+    OR EXISTS (SELECT 1 FROM reimbursements rb WHERE rb.business_id = r.business_id AND rb.receipt_ids @> ARRAY[r.id]
+                  AND NOT rb.deleted AND rb.user_id = ANY(${users})))`;
+}
+
+/**
+ * A claim's receipts must be live receipts of the business that the caller may see; any other id
+ * (unknown, deleted, another business's, someone else's) → 404 naming it, nothing written.
+ */
+export async function checkClaimReceipts(db: Queryable, businessId: string, vis: Visibility, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const params: unknown[] = [businessId, [...ids]];
+  const rows = await db.query<{ id: string }>(
+    `SELECT r.id::text AS id FROM receipts r WHERE r.business_id = $1 AND r.id = ANY($2::uuid[]) AND NOT r.deleted${visibleReceipts(vis, params)}
+      FOR SHARE OF r`,
+    params,
+  );
+  const found = new Set(rows.map((r) => r.id));
+  const missing = ids.find((id) => !found.has(id));
+  if (missing) throw new ApiError('REQUEST_7004', `The receipt ${missing} was not found.`);
 }
 
 /**
@@ -120,9 +144,29 @@ export async function deleteReceipt(tx: Queryable, user: ActingUser, vis: Visibi
   }
   const detached = await tx.query<{ transaction_id: string }>('DELETE FROM transaction_receipts WHERE receipt_id = $1 RETURNING transaction_id', [id]);
   await touchTransactions(tx, user.business_id, detached.map((r) => r.transaction_id));
+  await removeFromClaims(tx, user.business_id, id);
   await tx.query('DELETE FROM receipt_uploads WHERE receipt_id = $1', [id]);
   await tx.query('UPDATE receipts SET deleted = true, bytes = NULL WHERE id = $1', [id]);
   return { id, deleted: true as const };
+}
+
+/** Takes a deleted receipt off every claim it was on, each claim with a new change seq. */
+async function removeFromClaims(tx: Queryable, businessId: string, receiptId: string): Promise<void> {
+  // Counted unlocked, changed under the business row's lock (every writer takes it first); the
+  // receipt's own row lock (FOR UPDATE, held by the caller) keeps claims from gaining it meanwhile.
+  const claims = await tx.query<{ id: string }>(
+    'SELECT id::text AS id FROM reimbursements WHERE business_id = $1 AND receipt_ids @> ARRAY[$2::uuid] ORDER BY id',
+    [businessId, receiptId],
+  );
+  if (claims.length === 0) return;
+  await writeMirrored(tx, businessId, claims.length, async ({ seqs }) => {
+    await tx.query(
+      `UPDATE reimbursements r SET receipt_ids = array_remove(r.receipt_ids, $3::uuid), change_seq = $4 + src.ord - 1, updated_at = now()
+         FROM unnest($2::uuid[]) WITH ORDINALITY AS src(id, ord)
+        WHERE r.business_id = $1 AND r.id = src.id AND r.receipt_ids @> ARRAY[$3::uuid]`,
+      [businessId, claims.map((c) => c.id), receiptId, seqs.first],
+    );
+  });
 }
 
 /** The receipts of a transaction that the viewer may see, oldest attachment first. */

@@ -18,9 +18,10 @@ import type { Queryable } from '../db/db.ts';
 import { cancelOpenApproval, openApproval } from './approval-rows.ts';
 import { checkCodingRefs } from './coding.ts';
 import { businessRates } from './reimbursement-rates.ts';
+import { checkClaimReceipts } from './receipts.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { escapeLike } from './transaction-sql.ts';
-import { visibleUsersClause, type Visibility } from './visibility.ts';
+import { visibilityOf, visibleUsersClause, type Visibility } from './visibility.ts';
 
 /**
  * Reimbursement writes and reads (issue 9 §3). Every write goes through writeMirrored (a change
@@ -37,7 +38,7 @@ const DOC = COLLECTIONS.reimbursements.docSql;
 const COLUMNS = [
   'type', 'status', 'merchant', 'amount', 'currency', 'transaction_date', 'memo', 'gl_account_id', 'department_id',
   'distance_miles', 'start_location', 'end_location', 'trip_date', 'location', 'start_date', 'end_date',
-  'rejection_reason', 'submitted_at', 'created_at', 'updated_at', 'change_seq',
+  'rejection_reason', 'receipt_ids', 'submitted_at', 'created_at', 'updated_at', 'change_seq',
 ] as const satisfies readonly (keyof Reimbursement)[];
 const values = (r: Reimbursement) => COLUMNS.map((c) => r[c]);
 
@@ -118,7 +119,7 @@ function skeleton(id: string, user: ActingUser, type: ReimbursementType, now: Da
     id, user_id: user.id, business_id: user.business_id, type, status: 'DRAFT', merchant: null, amount: 1,
     currency: 'USD', transaction_date: at.slice(0, 10), memo: null, gl_account_id: null, department_id: null,
     distance_miles: null, start_location: null, end_location: null, trip_date: null, location: null, start_date: null,
-    end_date: null, rejection_reason: null, submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+    end_date: null, rejection_reason: null, receipt_ids: [], submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
   };
 }
 
@@ -145,6 +146,7 @@ export async function createReimbursement(tx: Queryable, user: ActingUser, input
   const errors = claimErrors(row, now, rates);
   if (Object.keys(errors).length > 0) throw validationError(errors);
   await checkCodingRefs(tx, user.business_id, { gl_account_id: row.gl_account_id, department_id: row.department_id });
+  if (row.receipt_ids.length > 0) await checkClaimReceipts(tx, user.business_id, await visibilityOf(tx, user), row.receipt_ids);
   // A submitted claim opens its review: the claim and its approval, each with its own seq.
   const submitted = row.status === 'SUBMITTED';
   return writeMirrored(tx, user.business_id, submitted ? 2 : 1, async ({ seqs }) => {
@@ -190,6 +192,8 @@ export async function storeReimbursement(tx: Queryable, next: Reimbursement): Pr
 export async function updateReimbursement(
   tx: Queryable, user: ActingUser, vis: Visibility, id: string, patch: ReimbursementPatch, now: Date,
 ): Promise<Reimbursement> {
+  // Before the business row's lock, as a receipt's delete takes them (receipt, then business).
+  if (patch.receipt_ids?.length) await checkClaimReceipts(tx, user.business_id, vis, patch.receipt_ids);
   return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
     const current = await ownForWrite(tx, user, vis, id);
     refuse(checkEditable(current.status));

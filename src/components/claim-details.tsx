@@ -1,10 +1,13 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { formatMoney } from '../../schema/money.ts';
 import type { DataClient } from '../data-access/types.ts';
 import { claimTimeline, formatClaimDate, STATUS_LABELS, STATUS_TONES, TYPE_LABELS, type ClaimView } from '../lib/claim-labels.ts';
 import type { ReferenceView } from '../lib/reference-data.ts';
-import { Button } from './button.tsx';
+import { receiptStateText, receiptStateTone, useReceiptsWithRemote, type ReceiptDisplay } from '../lib/receipts.ts';
+import { Button, buttonClass } from './button.tsx';
 import { ClaimIcon } from './claim-icon.tsx';
+import { Modal } from './modal.tsx';
+import { ReceiptThumbnail } from './receipt-thumbnail.tsx';
 import { StatusPill } from './status-pill.tsx';
 import { SyncMark } from './sync-mark.tsx';
 
@@ -85,12 +88,76 @@ export function ClaimFacts({ claim, reference, claimant = false }: { claim: Clai
   );
 }
 
-/** The receipts region (the same slot as the claim form's), filled by the receipts work. */
-export function ClaimReceipts({ children }: { children?: ReactNode }) {
+/**
+ * The receipts region. Given the claim and the client it shows the claim's receipts as
+ * thumbnails (fetched from the server when they are not on this device, kept for offline); a
+ * thumbnail opens the full image or PDF. `children` (e.g. the claimant's capture widget) follow.
+ */
+export function ClaimReceipts({ claim, client, version = 0, children }: {
+  claim?: Pick<ClaimView, 'id' | 'receipt_ids'>; client?: DataClient; version?: number; children?: ReactNode;
+}) {
   return (
     <div className="receipt-slot claim-wide" role="group" aria-label="Receipts">
-      {children ?? <p className="muted">Receipts: attaching a photo or PDF arrives soon.</p>}
+      {claim && client ? <ClaimReceiptList ids={claim.receipt_ids} client={client} version={version} /> : null}
+      {children ?? (!claim || !client ? <p className="muted">No receipts.</p> : null)}
     </div>
+  );
+}
+
+function ClaimReceiptList({ ids, client, version }: { ids: readonly string[]; client: DataClient; version: number }) {
+  const receipts = useReceiptsWithRemote(client, ids, version);
+  const [open, setOpen] = useState<ReceiptDisplay | null>(null);
+  if (ids.length === 0) return <p className="muted">No receipts.</p>;
+  return (
+    <>
+      <ul className="receipt-list">
+        {receipts.map((r) => (
+          <ReceiptThumbnail key={r.id} name={r.name} url={r.url} contentType={r.content_type} loading={r.loading}
+            stateText={receiptStateText(r)} tone={r.state === 'remote' ? 'neutral' : receiptStateTone(r.state)}
+            onOpen={r.state === 'remote' ? undefined : () => setOpen(r)} />
+        ))}
+      </ul>
+      {open && <ReceiptLightbox receipt={open} client={client} onClose={() => setOpen(null)} />}
+    </>
+  );
+}
+
+/** The full receipt: an image shown whole, a PDF opened in a new tab from a link. */
+export function ReceiptLightbox({ receipt, client, onClose }: { receipt: ReceiptDisplay; client: DataClient; onClose: () => void }) {
+  const [file, setFile] = useState<{ url: string; type: string } | null | 'missing'>(null);
+  useEffect(() => {
+    let live = true;
+    let url = '';
+    void client.receiptFile(receipt.id).then((blob) => {
+      if (!live) return;
+      if (!blob) return setFile('missing');
+      url = URL.createObjectURL(blob);
+      setFile({ url, type: blob.type || receipt.content_type || '' });
+    });
+    return () => {
+      live = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [client, receipt.id, receipt.content_type]);
+  return (
+    <Modal title={receipt.name} onClose={onClose} closeOnBackdrop size="lg">
+      {file === null ? (
+        <p className="muted" aria-busy="true">Loading…</p>
+      ) : file === 'missing' ? (
+        <p className="muted">Not available offline</p>
+      ) : file.type === 'application/pdf' ? (
+        <p className="muted">A PDF: open it in a new tab.</p>
+      ) : (
+        <img className="receipt-lightbox-image" src={file.url} alt={receipt.name} />
+      )}
+      <div className="modal-actions">
+        <a className={buttonClass({ variant: 'ghost' })} href={file && file !== 'missing' ? file.url : undefined} target="_blank" rel="noopener noreferrer"
+          aria-disabled={!file || file === 'missing'}>
+          Open in a new tab
+        </a>
+        <Button onClick={onClose}>Close</Button>
+      </div>
+    </Modal>
   );
 }
 

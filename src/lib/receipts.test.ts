@@ -8,6 +8,7 @@ describe('receipt upload state words', () => {
     [{ state: 'uploaded', error: null }, 'Uploaded', 'ok'],
     [{ state: 'failed', error: 'This file type is not supported.' }, 'Upload failed: This file type is not supported.', 'danger'],
     [{ state: 'remote', error: null }, 'Stored on the server', 'ok'],
+    [{ state: 'remote', error: 'Not available offline' }, 'Not available offline', 'ok'],
   ] as const)('%j → %s', (view, text, tone) => {
     expect(receiptStateText(view)).toBe(text);
     expect(receiptStateTone(view.state)).toBe(tone);

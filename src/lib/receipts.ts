@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AddReceiptResult, ReceiptView } from '../../workers/api.ts';
 import type { DataClient } from '../data-access/types.ts';
 import { toastError, toastInfo } from './toast-store.ts';
@@ -22,7 +22,8 @@ export function receiptStateText(view: Pick<ReceiptView, 'state' | 'error'>): st
     case 'failed':
       return `Upload failed: ${view.error ?? 'the server refused the file.'}`;
     case 'remote':
-      return 'Stored on the server';
+      // Not on this device: `error` says why it could not be fetched ("Not available offline").
+      return view.error ?? 'Stored on the server';
   }
 }
 
@@ -30,6 +31,85 @@ export function receiptStateText(view: Pick<ReceiptView, 'state' | 'error'>): st
 export function receiptStateTone(state: ReceiptView['state']): 'neutral' | 'sync' | 'ok' | 'danger' {
   return state === 'failed' ? 'danger' : state === 'uploaded' || state === 'remote' ? 'ok' : state === 'uploading' ? 'sync' : 'neutral';
 }
+
+/** A receipt to show: `loading` while its file is being fetched from the server. */
+export type ReceiptDisplay = ReceiptItem & { loading: boolean };
+
+type Fetched = { status: 'loading' } | { status: 'done'; view: ReceiptView; url: string | null };
+
+/**
+ * The receipts named by `ids`, fetching the ones stored only on the server (attached on another
+ * device: a claim the manager reviews, a new device) through the worker, which keeps them for
+ * offline. Each such receipt is asked for once per mount; one it could not fetch says why
+ * ("Not available offline") and is asked for again when `version` moves.
+ */
+export function useReceiptsWithRemote(client: DataClient, ids: readonly string[], version: number): ReceiptDisplay[] {
+  const items = useReceipts(client, ids, version);
+  const [fetched, setFetched] = useState<Record<string, Fetched>>({});
+  const urls = useRef<string[]>([]);
+  const mounted = useRef(true);
+  const asked = useRef(new Set<string>());
+  const failed = useRef(new Set<string>());
+  useEffect(() => {
+    // A later version may find it online again: failed fetches are asked for anew.
+    for (const id of failed.current) asked.current.delete(id);
+    failed.current.clear();
+  }, [version]);
+  useEffect(() => {
+    for (const item of items) {
+      if (item.state !== 'remote' || asked.current.has(item.id)) continue;
+      asked.current.add(item.id);
+      setFetched((f) => ({ ...f, [item.id]: { status: 'loading' } }));
+      void client.fetchReceipt(item.id).then((view) => {
+        if (!mounted.current) return;
+        const url = view.thumbnail ? URL.createObjectURL(view.thumbnail) : null;
+        if (url) urls.current.push(url);
+        if (view.state === 'remote') failed.current.add(item.id);
+        setFetched((f) => ({ ...f, [item.id]: { status: 'done', view, url } }));
+      });
+    }
+  }, [client, items]);
+  useEffect(() => {
+    mounted.current = true;
+    const made = urls.current;
+    return () => {
+      mounted.current = false;
+      for (const u of made.splice(0)) URL.revokeObjectURL(u);
+    };
+  }, []);
+  return useMemo(() => items.map((item): ReceiptDisplay => {
+    if (item.state !== 'remote') return { ...item, loading: false };
+    const f = fetched[item.id];
+    if (!f || f.status === 'loading') return { ...item, loading: true };
+    return { ...f.view, url: f.url, loading: false };
+  }), [items, fetched]);
+}
+
+/**
+ * Receipts picked for a claim being written (the out-of-pocket form): files are kept on the
+ * device at once (checked, uploaded later by the outbox) and their client ids collected in order.
+ * Give `receipt_ids` to the create/update/saveDraft command: it waits for the uploads and is sent
+ * with the server's ids. `initial`: the ids an edited claim already has.
+ */
+export function useClaimReceiptDraft(client: DataClient, version: number, initial: readonly string[] = NO_IDS) {
+  const [receiptIds, setReceiptIds] = useState<string[]>(() => [...initial]);
+  const receipts = useReceiptsWithRemote(client, receiptIds, version);
+  /** Keeps the files and adds them to the claim; answers the client ids added (refusals are toasted). */
+  const add = useCallback(async (files: readonly File[]): Promise<string[]> => {
+    if (files.length === 0) return [];
+    const results = await client.addReceipts(files.map((f) => ({ name: f.name, type: f.type, file: f as Blob })));
+    reportAdded(results);
+    const added = results.flatMap((r) => (r.ok ? [r.receipt_id] : []));
+    setReceiptIds((ids) => [...new Set([...ids, ...added])]);
+    return added;
+  }, [client]);
+  /** Takes a receipt off the claim (the file stays on the device: another claim may name it). */
+  const remove = useCallback((id: string) => setReceiptIds((ids) => ids.filter((x) => x !== id)), []);
+  const reset = useCallback((ids: readonly string[] = NO_IDS) => setReceiptIds([...ids]), []);
+  return { receiptIds, receipts, add, remove, reset };
+}
+
+const NO_IDS: readonly string[] = [];
 
 /** The receipts named by `ids` (client or server ids), re-read whenever `version` moves. */
 export function useReceipts(client: DataClient, ids: readonly string[], version: number): ReceiptItem[] {

@@ -22,7 +22,8 @@ function serverRow(r: AnyReimbursementRow): Reimbursement {
   const { date_desc, server, ...row } = r;
   void date_desc;
   void server;
-  return { ...row, deleted: false };
+  // Rows stored before claims carried receipts read as none.
+  return { ...row, receipt_ids: row.receipt_ids ?? [], deleted: false };
 }
 
 const ROWS: RowShape<AnyReimbursementRow, Reimbursement, ReimbursementEngineRow> = {

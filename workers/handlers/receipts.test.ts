@@ -30,16 +30,33 @@ const IDENTITY = identitySchema.parse({
 const DB_NAME = mirrorDbName(BUSINESS_ID, USER.id);
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 
-/** Sign-in only: the sync engine is off, so everything here happens offline. */
-const transport: Transport = async (input) => {
+/** Receipt files the fake server holds (by id), what it was asked for, and whether the network is down. */
+const serverFiles = new Map<string, Uint8Array<ArrayBuffer>>();
+const fileRequests: { id: string; token: string | null }[] = [];
+let networkDown = false;
+
+/** Sign-in, and receipt files: the sync engine is off, so nothing else is sent. */
+const transport: Transport = async (input, init) => {
   const url = new URL(String(input));
+  const file = /^\/v1\/auth\/receipts\/([0-9a-f-]{36})$/.exec(url.pathname);
+  if (file) {
+    fileRequests.push({ id: file[1]!, token: new Headers(init?.headers).get('RAMP-ID-TOKEN') });
+    if (networkDown) throw new TypeError('Failed to fetch');
+    const bytes = serverFiles.get(file[1]!);
+    return bytes ? new Response(bytes, { status: 200, headers: { 'Content-Type': 'image/png' } }) : jsonResponse(404, errorBody('REQUEST_7004'));
+  }
   if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(['default', 'low-risk']), mfa_required: false });
   if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
   return jsonResponse(404, errorBody('REQUEST_7004'));
 };
 
 let service: DataService | null = null;
-beforeEach(() => useReceiptStoreOptions({ indexedDB: new IDBFactory(), IDBKeyRange }));
+beforeEach(() => {
+  useReceiptStoreOptions({ indexedDB: new IDBFactory(), IDBKeyRange });
+  serverFiles.clear();
+  fileRequests.length = 0;
+  networkDown = false;
+});
 afterEach(async () => {
   await service?.dispose();
   service = null;
@@ -108,6 +125,53 @@ describe('ReceiptApi (offline, fake-indexeddb)', () => {
     expect(await service.outbox()).toEqual([]);
     const [view] = await service.receipts([id]);
     expect(view).toMatchObject({ id, state: 'remote', local_id: null, thumbnail: null });
+  });
+
+  it('fetches a receipt stored only on the server with the session\'s token, keeps it, and shows it offline afterwards', async () => {
+    const { service } = await signedIn();
+    const serverId = testUuid(7, 1);
+    serverFiles.set(serverId, PNG);
+    const [before] = await service.receipts([serverId]);
+    expect(before).toMatchObject({ state: 'remote', local_id: null });
+
+    const [a, b] = await Promise.all([service.fetchReceipt(serverId), service.fetchReceipt(serverId)]);
+    expect(a).toMatchObject({ id: serverId, server_id: serverId, state: 'uploaded', content_type: 'image/png', size: PNG.length, error: null });
+    expect(b).toMatchObject({ state: 'uploaded' });
+    expect(fileRequests).toHaveLength(1);
+    expect(fileRequests[0]!.token).toBeTruthy();
+    expect(await (await service.receiptFile(serverId))?.arrayBuffer()).toEqual(PNG.buffer);
+
+    // Offline afterwards: answered from the device, nothing sent.
+    networkDown = true;
+    expect(await service.fetchReceipt(serverId)).toMatchObject({ state: 'uploaded' });
+    expect((await service.receipts([serverId]))[0]).toMatchObject({ state: 'uploaded', sha256: await sha256Hex(PNG) });
+    expect(fileRequests).toHaveLength(1);
+  });
+
+  it('a receipt it cannot fetch stays remote: "Not available offline", or the server\'s refusal', async () => {
+    const { service } = await signedIn();
+    networkDown = true;
+    expect(await service.fetchReceipt(testUuid(7, 2))).toMatchObject({ state: 'remote', error: 'Not available offline' });
+    expect(await service.receiptFile(testUuid(7, 2))).toBeNull();
+    networkDown = false;
+    expect(await service.fetchReceipt(testUuid(7, 3))).toMatchObject({ state: 'remote', error: 'The requested item was not found.' });
+    // Nothing was kept: a later attempt asks again.
+    serverFiles.set(testUuid(7, 2), PNG);
+    expect(await service.fetchReceipt(testUuid(7, 2))).toMatchObject({ state: 'uploaded' });
+  });
+
+  it('a claim made offline names receipts kept without a transaction: its create waits for their uploads', async () => {
+    const { service } = await signedIn();
+    const [added] = await service.addReceipts([png('taxi.png')]);
+    const receiptId = (added as { receipt_id: string }).receipt_id;
+    const claimId = testUuid(9, 1);
+    const res = await service.run('reimbursement.create', {
+      id: claimId, amount: 2300, currency: 'USD', transaction_date: '2026-01-01', submit: false, receipt_ids: [receiptId],
+    });
+    expect(res.ok).toBe(true);
+    expect((await service.get('reimbursements', claimId))?.receipt_ids).toEqual([receiptId]);
+    const outbox = await service.outbox();
+    expect(outbox.map((e) => e.command)).toEqual(['receipt.upload', 'reimbursement.create']);
   });
 });
 

@@ -1,3 +1,4 @@
+import { getReceiptFile, RECEIPT_CONTENT_TYPES, type ReceiptContentType } from '../../schema/api/calls-receipts.ts';
 import { errorBody, validationMessages } from '../../schema/errors.ts';
 import { receiptExtractedSchema, type ReceiptExtracted } from '../../schema/receipt-matching.ts';
 import type { AddReceiptResult, CommandResult, ReceiptApi, ReceiptFileInput, ReceiptView } from '../api.ts';
@@ -71,6 +72,28 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
     return next;
   }
   const noMirror = () => ({ ok: false as const, error: errorBody('AUTH_7002').error_v2 });
+  /** Fetches of server receipts in flight, by id (a list and its lightbox ask at once). */
+  const fetching = new Map<string, Promise<ReceiptView>>();
+
+  /** A server receipt's bytes, kept in the store under its server id; a `remote` view with the reason when it cannot be had. */
+  async function fetchFromServer(s: ReceiptStore, id: string): Promise<ReceiptView> {
+    const remote = (error: string) => ({ ...viewOf(id, null), error });
+    if (!ctx.hub.online || !ctx.http) return remote(NOT_OFFLINE);
+    const res = ctx.watch401(await ctx.http.blob(getReceiptFile, { params: { receipt_uuid: id } }));
+    if (!res.ok) return remote(res.kind === 'network' || res.kind === 'timeout' ? NOT_OFFLINE : res.error.message);
+    const type = (res.data.type.split(';')[0] ?? '').trim().toLowerCase();
+    const contentType: ReceiptContentType = (RECEIPT_CONTENT_TYPES as readonly string[]).includes(type) ? (type as ReceiptContentType) : 'image/jpeg';
+    const bytes = await res.data.arrayBuffer();
+    const file = new Blob([bytes], { type: contentType });
+    const receipt: StoredReceipt = {
+      id, name: 'Receipt', content_type: contentType, size: bytes.byteLength, sha256: await sha256Hex(bytes),
+      created_at: new Date(ctx.deps.clock.now()).toISOString(), upload: { kind: 'uploaded', server_id: id }, server_id: id,
+      file, thumbnail: await makeThumbnail(file, contentType),
+    };
+    // The same bytes already here (captured on this device, not yet uploaded) answer as that receipt.
+    const { receipt: kept } = await s.add(receipt);
+    return viewOf(id, kept);
+  }
 
   async function addOne(s: ReceiptStore, input: ReceiptFileInput, attach?: { transaction_id: string }): Promise<AddReceiptResult> {
     const rt = ctx.host.runtime;
@@ -131,6 +154,19 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
     await o.s.update(id, { match: { transaction_id: transactionId, score, auto } });
     ctx.host.engine?.kick();
     return queued.result;
+  }
+
+  async function fetchReceipt(id: string): Promise<ReceiptView> {
+    const s = store();
+    if (!s) return { ...viewOf(id, null), error: NOT_OFFLINE };
+    const [here] = await s.find([id]);
+    if (here) return viewOf(id, here);
+    let pending = fetching.get(id);
+    if (!pending) {
+      pending = fetchFromServer(s, id).finally(() => fetching.delete(id));
+      fetching.set(id, pending);
+    }
+    return pending;
   }
 
   return {
@@ -206,9 +242,15 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
 
     async receiptFile(id) {
       const s = store();
-      const [r] = s ? await s.find([id]) : [null];
-      return r?.file ?? null;
+      if (!s) return null;
+      const [r] = await s.find([id]);
+      if (r) return r.file;
+      const view = await fetchReceipt(id);
+      if (view.state === 'remote') return null;
+      return (await s.find([id]))[0]?.file ?? null;
     },
+
+    fetchReceipt,
 
     async deleteLocalReceipt(id) {
       const s = store();
@@ -235,6 +277,9 @@ const REMATCH_DELAY_MS = 1_000;
 
 const sameFields = (a: ReceiptExtracted | undefined, b: ReceiptExtracted) =>
   !!a && a.amount?.minor === b.amount?.minor && a.amount?.currency === b.amount?.currency && a.date === b.date && (a.merchant ?? '') === (b.merchant ?? '');
+
+/** Why a receipt stored only on the server is not shown. */
+export const NOT_OFFLINE = 'Not available offline';
 
 function viewOf(id: string, r: StoredReceipt | null): ReceiptView {
   if (!r) {

@@ -78,7 +78,7 @@ export function ApprovalDrawer({ id, client, reference, version, canDecide, onAp
           {row.claim && (
             <>
               <ClaimFacts claim={row.claim} reference={reference} claimant />
-              <ClaimReceipts />
+              <ClaimReceipts claim={row.claim} client={client} version={version} />
               <ClaimHistory claim={row.claim} />
             </>
           )}

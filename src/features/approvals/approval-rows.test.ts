@@ -11,7 +11,7 @@ const approval = (over: Partial<ApprovalView> = {}): ApprovalView => ({
 const claim = (over: Partial<ClaimRow> = {}): ClaimRow => ({
   id: id(2), user_id: id(3), business_id: id(9), type: 'OUT_OF_POCKET', status: 'SUBMITTED', merchant: 'Lyft', amount: 4260, currency: 'USD',
   transaction_date: '2026-03-01', memo: null, gl_account_id: null, department_id: null, distance_miles: null, start_location: null,
-  end_location: null, trip_date: null, location: null, start_date: null, end_date: null, rejection_reason: null,
+  end_location: null, trip_date: null, location: null, start_date: null, end_date: null, rejection_reason: null, receipt_ids: [],
   submitted_at: '2026-03-02T09:00:00.000Z', created_at: AT, change_seq: 1, updated_at: AT, deleted: false, pending: null, failure: null, ...over,
 });
 const names = (uid: string) => (uid === id(3) ? 'Ada Lovelace' : '');

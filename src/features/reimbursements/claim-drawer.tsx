@@ -95,7 +95,7 @@ export function ClaimDrawer({ id, client, reference, dataVersion, owner, receipt
             </div>
           )}
           <ClaimFacts claim={claim} reference={reference} claimant={claim.user_id !== viewer?.id} />
-          <ClaimReceipts>{receipts}</ClaimReceipts>
+          <ClaimReceipts claim={claim} client={client} version={dataVersion}>{receipts}</ClaimReceipts>
           <ClaimHistory claim={claim} />
           {actions && (
             <ClaimActions

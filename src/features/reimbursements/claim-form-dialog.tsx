@@ -20,7 +20,7 @@ import {
   claimValues, createCommand, emptyClaimValues, formErrors, prefillFromReceipt, updatePatch, type ClaimFieldErrors, type ClaimFormValues,
 } from './claim-form.ts';
 import type { ClaimView } from './claim-labels.ts';
-import { ClaimReceipts } from './claim-receipts.tsx';
+import { ClaimReceiptsField } from './claim-receipts.tsx';
 
 export interface ClaimFormDialogProps {
   type: ReimbursementType;
@@ -63,8 +63,8 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
   const [values, setValues] = useState<ClaimFormValues>(() => ({
     ...(claim ? claimValues(claim) : emptyClaimValues(props.currency, localToday())),
     ...props.prefill,
+    ...(props.receiptIds ? { receipt_ids: props.receiptIds } : {}),
   }));
-  const [receiptIds, setReceiptIds] = useState<string[]>(() => [...(props.receiptIds ?? claimReceiptIds(claim))]);
   const [errors, setErrors] = useState<ClaimFieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'draft' | 'submit' | null>(null);
@@ -175,10 +175,10 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
         <CodingCombobox label="Department" value={values.department_id} options={codingOptions.departments} error={errors.department_id} onChange={(v) => set('department_id', v)} />
         {type === 'OUT_OF_POCKET' && (
           <ReceiptsSlot>
-            <ClaimReceipts
+            <ClaimReceiptsField
               client={client}
-              ids={receiptIds}
-              onChange={setReceiptIds}
+              ids={values.receipt_ids}
+              onChange={(ids) => set('receipt_ids', ids)}
               onReading={(reading) => setValues((v) => prefillFromReceipt(v, reading, localToday()).values)}
               defaultCurrency={props.currency}
               today={localToday()}
@@ -282,8 +282,3 @@ export function ReceiptsSlot({ children }: { children: ReactNode }) {
   );
 }
 
-/** A claim's receipt ids, where its row carries them. */
-function claimReceiptIds(claim: ClaimView | undefined): readonly string[] {
-  const ids = (claim as { receipt_ids?: readonly string[] } | undefined)?.receipt_ids;
-  return ids ?? [];
-}

@@ -49,7 +49,7 @@ describe('createCommand', () => {
 const claim = (over: Partial<Reimbursement> = {}): Reimbursement => ({
   id: ID, user_id: ID, business_id: ID, type: 'OUT_OF_POCKET', status: 'DRAFT', merchant: 'Taxi', amount: 2300, currency: 'USD',
   transaction_date: '2026-03-01', memo: null, gl_account_id: null, department_id: null, distance_miles: null, start_location: null,
-  end_location: null, trip_date: null, location: null, start_date: null, end_date: null, rejection_reason: null, submitted_at: null,
+  end_location: null, trip_date: null, location: null, start_date: null, end_date: null, rejection_reason: null, receipt_ids: [], submitted_at: null,
   created_at: '2026-03-01T10:00:00Z', change_seq: 3, updated_at: '2026-03-01T10:00:00Z', deleted: false, ...over,
 });
 
@@ -109,5 +109,22 @@ describe('prefillFromReceipt', () => {
     const { values: v, filled } = prefillFromReceipt(values(), { amount: { minor: 5000, currency: 'JPY' }, date: '2026-04-01' }, today);
     expect(v).toMatchObject({ amount: '5000', currency: 'JPY', transaction_date: today });
     expect(filled).toEqual(['amount']);
+  });
+});
+
+describe('receipts on a claim', () => {
+  const R1 = '7a1f9c52-0d3e-4b8a-9f61-2c4d5e6f7a81';
+  const R2 = '7a1f9c52-0d3e-4b8a-9f61-2c4d5e6f7a82';
+  it('sends the receipts with a new out-of-pocket claim, and none when there are none', () => {
+    expect(create('OUT_OF_POCKET', { merchant: 'Taxi', amount: '20', receipt_ids: [R1] })).toMatchObject({ ok: true, input: { receipt_ids: [R1] } });
+    const bare = create('OUT_OF_POCKET', { merchant: 'Taxi', amount: '20' });
+    expect(bare.ok && 'receipt_ids' in bare.input).toBe(false);
+  });
+
+  it('patches the whole set when it changed, including to empty', () => {
+    const withOne = claim({ receipt_ids: [R1] });
+    expect(updatePatch(withOne, { ...claimValues(withOne), receipt_ids: [R1, R2] }, NOW)).toEqual({ ok: true, patch: { receipt_ids: [R1, R2] } });
+    expect(updatePatch(withOne, { ...claimValues(withOne), receipt_ids: [] }, NOW)).toEqual({ ok: true, patch: { receipt_ids: [] } });
+    expect(updatePatch(withOne, claimValues(withOne), NOW)).toEqual({ ok: true, patch: null });
   });
 });

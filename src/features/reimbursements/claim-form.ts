@@ -31,6 +31,8 @@ export interface ClaimFormValues {
   memo: string;
   gl_account_id: string;
   department_id: string;
+  /** The receipts (client ids while they wait to upload; the command waits for them). */
+  receipt_ids: readonly string[];
 }
 export type ClaimField = keyof ClaimFormValues;
 export type ClaimFieldErrors = Partial<Record<ClaimField, string>>;
@@ -63,7 +65,7 @@ export function emptyClaimValues(currency: string, today: string): ClaimFormValu
     merchant: '', amount: '', currency, transaction_date: today,
     distance: '', unit: 'mi', start_location: '', end_location: '', trip_date: today,
     location: '', start_date: today, end_date: today,
-    memo: '', gl_account_id: '', department_id: '',
+    memo: '', gl_account_id: '', department_id: '', receipt_ids: [],
   };
 }
 
@@ -91,6 +93,7 @@ export function claimValues(c: Reimbursement): ClaimFormValues {
     memo: c.memo ?? '',
     gl_account_id: c.gl_account_id ?? '',
     department_id: c.department_id ?? '',
+    receipt_ids: c.receipt_ids,
   };
 }
 
@@ -107,7 +110,10 @@ export function claimFields(type: ReimbursementType, v: ClaimFormValues): Record
     case 'OUT_OF_POCKET': {
       const amount = required(v.amount);
       const minor = amount === undefined ? undefined : toMinorUnits(amount.replace(/^[$€£¥]/, ''), v.currency);
-      return { ...common, merchant: nullable(v.merchant), amount: minor ?? amount, currency: v.currency, transaction_date: required(v.transaction_date) };
+      return {
+        ...common, merchant: nullable(v.merchant), amount: minor ?? amount, currency: v.currency, transaction_date: required(v.transaction_date),
+        ...(v.receipt_ids.length > 0 ? { receipt_ids: [...v.receipt_ids] } : {}),
+      };
     }
     case 'MILEAGE': {
       const distance = required(v.distance);
@@ -132,7 +138,7 @@ export function blankClaim(id: string, type: ReimbursementType, now: Date): Reim
     id, user_id: id, business_id: id, type, status: 'DRAFT', merchant: null, amount: 1, currency: 'USD',
     transaction_date: at.slice(0, 10), memo: null, gl_account_id: null, department_id: null, distance_miles: null,
     start_location: null, end_location: null, trip_date: null, location: null, start_date: null, end_date: null,
-    rejection_reason: null, submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+    rejection_reason: null, receipt_ids: [], submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
   };
 }
 
@@ -180,6 +186,10 @@ export function updatePatch(claim: Reimbursement, v: ClaimFormValues, now: Date,
   const patch: Record<string, unknown> = {};
   for (const key of ['memo', 'gl_account_id', 'department_id', ...TYPE_FIELDS[claim.type]]) {
     if (JSON.stringify(before[key]) !== JSON.stringify(after[key])) patch[key] = after[key];
+  }
+  // Receipts: the whole set when it changed (an emptied set is sent as []).
+  if (claim.type === 'OUT_OF_POCKET' && JSON.stringify(before.receipt_ids ?? []) !== JSON.stringify(after.receipt_ids ?? [])) {
+    patch.receipt_ids = after.receipt_ids ?? [];
   }
   if (Object.keys(patch).length === 0) return { ok: true, patch: null };
   const def = commandDef('reimbursement.update');

@@ -7,7 +7,7 @@ import { receiptStateText, receiptStateTone, reportAdded, useReceipts } from '..
 import { useReceiptOcr } from '../../lib/receipt-ocr/use-receipt-ocr.ts';
 import type { ReceiptReading } from './claim-form.ts';
 
-export interface ClaimReceiptsProps {
+export interface ClaimReceiptsFieldProps {
   client: DataClient;
   /** The claim's receipts (client ids while they wait to upload, server ids after). */
   ids: readonly string[];
@@ -23,7 +23,7 @@ export interface ClaimReceiptsProps {
  * kept on this device at once and uploaded by the outbox; the first image is read on the device
  * (tesseract.js, loaded only now) to prefill amount, date and merchant, which the person checks.
  */
-export function ClaimReceipts({ client, ids, onChange, onReading, defaultCurrency, today }: ClaimReceiptsProps) {
+export function ClaimReceiptsField({ client, ids, onChange, onReading, defaultCurrency, today }: ClaimReceiptsFieldProps) {
   const dataVersion = useAppState((s) => s.dataVersion);
   const [version, setVersion] = useState(0);
   const items = useReceipts(client, ids, dataVersion + version);
