@@ -59,7 +59,14 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
         <nav aria-label="Main" className="main-nav">
           {nav.map((item) => (
             <Link key={item.to} to={item.to} activeProps={{ className: 'active', 'aria-current': 'page' }}>
-              {item.label}
+              {item.short ? (
+                <>
+                  <span className="nav-label-long">{item.label}</span>
+                  <span className="nav-label-short">{item.short}</span>
+                </>
+              ) : (
+                item.label
+              )}
               {item.badge && <item.badge />}
             </Link>
           ))}

@@ -10,6 +10,8 @@ export interface NavItem {
   /** A path of one of the feature's signed-in routes. */
   to: string;
   label: string;
+  /** The label in the phone's bottom navigation, where five entries share 360 px (default: `label`). */
+  short?: string;
   /** Shown (and offered as "Go to …") only to the users it answers true for; absent: everyone. */
   visible?: (user: SpendUser) => boolean;
   /** A small count beside the label (e.g. pending approvals); renders nothing when there is none. */
