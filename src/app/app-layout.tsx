@@ -21,6 +21,7 @@ import { CommandPalette } from './command-palette.tsx';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 import { useGlobalShortcuts } from './use-global-shortcuts.ts';
 import { formatCount } from '../lib/format.ts';
+import { useOcrWarmup } from './use-ocr-warmup.ts';
 
 /** The shell's own palette commands. */
 const SHELL_COMMANDS: readonly Command[] = [
@@ -39,6 +40,7 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
   const expired = useSessionExpiry();
   const signOut = useSignOut();
   const unsupported = useMobileUnsupported();
+  useOcrWarmup();
   if (unsupported) {
     return (
       <main className="boot">

@@ -3,17 +3,22 @@
  * (dist/) served by the real server (PGlite) in Debian's headless Chromium.
  *
  * The demo employee signs in (the service worker takes the page), opens Reimbursements (the
- * seed's claims of every status), goes offline and creates three claims through the New menu: out of pocket, mileage (the live
+ * seed's claims of every status), waits until the OCR engine is cached for offline use, goes
+ * offline and creates three claims through the New menu: out of pocket with a receipt photo (read
+ * on the device: its amount, date and merchant fill the form), mileage (the live
  * amount reads "124 mi × $0.725 = $89.90") and per diem (3 days at the default rate: $170.00).
  * All three show at once, each "Waiting to sync"; an offline reload (from the service worker and
  * the mirror) still shows them pending. Back online the outbox drains, the marks go, and the
  * server holds each claim exactly once with the amounts in minor units.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import {
-  launchBrowser, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
+  launchBrowser, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
 } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
@@ -21,6 +26,9 @@ import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
 const EMPLOYEE = 'employee@demo.test';
 const PASSWORD = 'demo-password-1';
 const MERCHANT = 'E2E Blue Bottle Coffee';
+/** A generated receipt (tests/fixtures/receipts/truth.json: Uber, $23.18, 2026-11-09). */
+const RECEIPT_NAME = 'r08-ride-usd.png';
+const RECEIPT_FILE = fileURLToPath(new URL(`../fixtures/receipts/${RECEIPT_NAME}`, import.meta.url));
 
 let server: TestServer;
 let browser: BrowserSession;
@@ -75,13 +83,22 @@ describe('reimbursements offline, end to end', () => {
     await expect.poll(() => claimRows(page).count(), { timeout: 30_000 }).toBe(seeded.length);
     const before = seeded.length;
 
+    // Once the first mirror is done the app caches the OCR engine and model for offline use.
+    await pollPage(page, async () => (await (await caches.open('ledgerline-ocr')).keys()).length >= 4, undefined, { timeout: 60_000 });
+
     await context.setOffline(true);
     await waitForSyncStatus(page, 'Offline');
 
     // Out of pocket, submitted.
     const pocket = await openForm(page, 'Out-of-pocket', 'New out-of-pocket claim');
+    const receipts = pocket.getByRole('group', { name: 'Receipts' });
+    await receipts.locator('input[type="file"]').setInputFiles(RECEIPT_FILE);
+    await receipts.getByText('Filled from the receipt').waitFor({ state: 'visible', timeout: 60_000 });
+    await receipts.getByRole('img', { name: RECEIPT_NAME }).waitFor({ state: 'visible' });
+    expect(await pocket.getByLabel('Amount', { exact: true }).inputValue()).toBe('23.18');
+    expect(await pocket.getByLabel('Date', { exact: true }).inputValue()).toBe('2026-11-09');
+    expect(await pocket.getByLabel('Merchant').inputValue()).toMatch(/uber/i);
     await pocket.getByLabel('Merchant').fill(MERCHANT);
-    await pocket.getByLabel('Amount', { exact: true }).fill('12.34');
     await pocket.getByRole('button', { name: 'Submit' }).click();
     await pocket.waitFor({ state: 'detached' });
 
@@ -114,7 +131,7 @@ describe('reimbursements offline, end to end', () => {
     const pending = async () => (await rowTexts(page)).filter((t) => t.includes(WAITING_TO_SYNC));
     let texts = await pending();
     expect(texts).toHaveLength(3);
-    expect(texts.some((t) => t.includes(MERCHANT) && t.includes('$12.34') && t.includes('Submitted'))).toBe(true);
+    expect(texts.some((t) => t.includes(MERCHANT) && t.includes('$23.18') && t.includes('Submitted'))).toBe(true);
     expect(texts.some((t) => t.includes('Office → Client site') && t.includes('$89.90'))).toBe(true);
     expect(texts.some((t) => t.includes('Chicago') && t.includes('$170.00') && t.includes('Draft'))).toBe(true);
 
@@ -125,6 +142,12 @@ describe('reimbursements offline, end to end', () => {
     await expect.poll(() => claimRows(page).count(), { timeout: 30_000 }).toBe(before + 3);
     texts = await pending();
     expect(texts).toHaveLength(3);
+    // The receipt is shown from the device, waiting to upload.
+    await claimRows(page).filter({ hasText: MERCHANT }).click();
+    const drawer = page.getByRole('dialog').filter({ hasText: MERCHANT });
+    await drawer.getByRole('img', { name: RECEIPT_NAME }).waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await drawer.getByText('Waiting to upload').count()).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
 
     // Online: the outbox drains and the marks go.
     await context.setOffline(false);
@@ -140,8 +163,18 @@ describe('reimbursements offline, end to end', () => {
     );
     expect(stored.map((r) => ({ ...r, amount: Number(r.amount), distance_miles: r.distance_miles === null ? null : Number(r.distance_miles) }))).toEqual([
       { type: 'MILEAGE', status: 'SUBMITTED', amount: 8990, merchant: null, distance_miles: 124 },
-      { type: 'OUT_OF_POCKET', status: 'SUBMITTED', amount: 1234, merchant: MERCHANT, distance_miles: null },
+      { type: 'OUT_OF_POCKET', status: 'SUBMITTED', amount: 2318, merchant: MERCHANT, distance_miles: null },
       { type: 'PER_DIEM', status: 'DRAFT', amount: 17000, merchant: null, distance_miles: null },
     ]);
+
+    // The receipt reached the server once, with its bytes, and the claim names it.
+    const sha = createHash('sha256').update(readFileSync(RECEIPT_FILE)).digest('hex');
+    const files = await server.db.query<{ id: string }>('SELECT id::text AS id FROM receipts WHERE business_id = $1 AND sha256 = $2', [server.businessId, sha]);
+    expect(files).toHaveLength(1);
+    const claimed = await server.db.query<{ receipt_ids: string[] }>(
+      'SELECT receipt_ids::text[] AS receipt_ids FROM reimbursements WHERE business_id = $1 AND merchant = $2',
+      [server.businessId, MERCHANT],
+    );
+    expect(claimed).toEqual([{ receipt_ids: [files[0]!.id] }]);
   }, 240_000);
 });
