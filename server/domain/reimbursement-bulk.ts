@@ -7,6 +7,7 @@ import { eachOnItsOwn } from './bulk-items.ts';
 import { COLLECTIONS } from './collections.ts';
 import { deleteReimbursement, findReimbursement, updateReimbursement } from './reimbursements.ts';
 import type { Visibility } from './visibility.ts';
+import { isPossibleDuplicate, type DuplicateProbe } from '../../schema/reimbursement-duplicates.ts';
 
 /**
  * Reimbursement calls over many claims (issue 9): bulk edit of coding and memo, bulk delete of
@@ -31,20 +32,17 @@ export async function bulkDeleteReimbursements(tx: Queryable, user: ActingUser, 
   return { results, change_seq: Math.max(0, ...results.map((r) => (r.ok ? r.row.change_seq : 0))) };
 }
 
-/** A merchant compared for duplicates: lower case, letters and digits only. */
-const NORMALIZED = (col: string) => `regexp_replace(lower(coalesce(${col}, '')), '[^a-z0-9]+', '', 'g')`;
-
 /**
- * Possible duplicates: the claimant's other live claims with the same amount and claim date whose
- * merchant is similar (equal once normalized, one containing the other, or either has none).
- * Every match is answered (a claimant has few claims on one day for one amount); canceled claims
- * are left out (they will never be paid twice).
+ * Possible duplicates (schema/reimbursement-duplicates.ts, the rule the form also runs offline):
+ * the claimant's claims with the same amount and claim date are read by index, then the shared
+ * rule keeps those with a similar merchant. Every match is answered (a claimant has few claims on
+ * one day for one amount).
  */
 export async function findDuplicates(
   db: Queryable, user: ActingUser, vis: Visibility,
   input: { reimbursement_id?: string | undefined; merchant?: string | null | undefined; amount?: number | undefined; transaction_date?: string | undefined },
 ): Promise<Reimbursement[]> {
-  let probe: { user_id: string; amount: number; transaction_date: string; merchant: string | null; id: string | null };
+  let probe: DuplicateProbe;
   if (input.reimbursement_id) {
     const claim = await findReimbursement(db, user.business_id, vis, input.reimbursement_id);
     if (!claim) throw new ApiError('REQUEST_7004');
@@ -57,14 +55,11 @@ export async function findDuplicates(
     probe = { user_id: user.id, amount: input.amount!, transaction_date: input.transaction_date!, merchant: input.merchant ?? null, id: null };
   }
   const rows = await db.query<{ doc: Reimbursement }>(
-    `WITH p AS (SELECT ${NORMALIZED('$5::text')} AS m)
-     SELECT ${DOC} AS doc FROM reimbursements r, p
+    `SELECT ${DOC} AS doc FROM reimbursements r
       WHERE r.business_id = $1 AND r.user_id = $2 AND NOT r.deleted AND r.status <> 'CANCELED'
-        AND r.amount = $3 AND r.transaction_date = $4::date AND ($6::uuid IS NULL OR r.id <> $6::uuid)
-        AND (p.m = '' OR ${NORMALIZED('r.merchant')} = ''
-             OR strpos(${NORMALIZED('r.merchant')}, p.m) > 0 OR strpos(p.m, ${NORMALIZED('r.merchant')}) > 0)
+        AND r.amount = $3 AND r.transaction_date = $4::date
       ORDER BY r.created_at DESC, r.id DESC`,
-    [user.business_id, probe.user_id, probe.amount, probe.transaction_date, probe.merchant, probe.id],
+    [user.business_id, probe.user_id, probe.amount, probe.transaction_date],
   );
-  return rows.map((r) => r.doc);
+  return rows.map((r) => r.doc).filter((claim) => isPossibleDuplicate(probe, claim));
 }

@@ -1,5 +1,5 @@
 import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import type { ReimbursementType } from '../../../schema/entities/reimbursement.ts';
+import type { Reimbursement, ReimbursementType } from '../../../schema/entities/reimbursement.ts';
 import { businessRatesOf } from '../../../schema/entities/reimbursement-rate.ts';
 import { latestClaimDate, perDiemRateFor, type BusinessRates } from '../../../schema/reimbursement-rules.ts';
 import { Button } from '../../components/button.tsx';
@@ -9,7 +9,10 @@ import { Modal } from '../../components/modal.tsx';
 import type { SelectOption } from '../../components/select-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
+import { useAppState } from '../../data-access/data-context.tsx';
+import { STATUS_LABELS } from '../../lib/claim-labels.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { formatDay, formatMoney } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import {
@@ -17,10 +20,11 @@ import {
 } from './claim-amounts.ts';
 import { AmountField, DateField, DistanceField, MemoField } from './claim-fields.tsx';
 import {
-  claimValues, createCommand, emptyClaimValues, formErrors, prefillFromReceipt, updatePatch, type ClaimFieldErrors, type ClaimFormValues,
+  claimFields, claimValues, createCommand, emptyClaimValues, formErrors, prefillFromReceipt, updatePatch, type ClaimFieldErrors, type ClaimFormValues,
 } from './claim-form.ts';
 import type { ClaimView } from './claim-labels.ts';
 import { ClaimReceiptsField } from './claim-receipts.tsx';
+import { findLocalDuplicates } from './duplicates.ts';
 
 export interface ClaimFormDialogProps {
   type: ReimbursementType;
@@ -68,6 +72,9 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
   const [errors, setErrors] = useState<ClaimFieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'draft' | 'submit' | null>(null);
+  // Possible duplicates found before a submit: shown, and "Submit anyway" goes on (never dropped).
+  const [duplicates, setDuplicates] = useState<{ of: string; claims: Reimbursement[] } | null>(null);
+  const me = useAppState((s) => s.session?.user.id ?? null);
   // One id per dialog: a create refused here and sent again is still the same claim.
   const id = useRef(claim?.id ?? crypto.randomUUID());
   // The business's rates (mirrored reference data, so offline too): the live lines and the commands use them.
@@ -87,6 +94,15 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
     const now = new Date();
     setBusy(submit ? 'submit' : 'draft');
     try {
+      if (submit && type === 'OUT_OF_POCKET' && me) {
+        const found = await possibleDuplicates(me);
+        if (found === 'invalid') {
+          // The command's own check below says what is wrong.
+        } else if (found.claims.length > 0 && duplicates?.of !== found.of) {
+          setDuplicates(found);
+          return;
+        }
+      }
       if (!claim) {
         const built = createCommand(type, values, { id: id.current, submit, now, rates });
         if (!built.ok) return refuse(built.errors);
@@ -109,6 +125,15 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
     } finally {
       setBusy(null);
     }
+  }
+
+  /** The claimant's claims this one may repeat (same amount and date, similar merchant), keyed by what was checked. */
+  async function possibleDuplicates(userId: string): Promise<{ of: string; claims: Reimbursement[] } | 'invalid'> {
+    const fields = claimFields('OUT_OF_POCKET', values);
+    if (typeof fields.amount !== 'number' || typeof fields.transaction_date !== 'string') return 'invalid';
+    const probe = { id: claim?.id ?? id.current, user_id: claim?.user_id ?? userId, amount: fields.amount, transaction_date: fields.transaction_date, merchant: (fields.merchant as string | null) ?? null };
+    const claims = await findLocalDuplicates(client, probe);
+    return { of: JSON.stringify([probe.amount, probe.transaction_date, probe.merchant]), claims };
   }
 
   function refuse(fieldErrors: ClaimFieldErrors) {
@@ -137,6 +162,22 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
       size="lg"
     >
       <FormError message={formError} />
+      {duplicates && (
+        <div className="notice notice-warning claim-duplicates" role="alert">
+          <p>
+            <strong>Possible duplicate.</strong> You already have{' '}
+            {duplicates.claims.length === 1 ? 'a claim' : `${duplicates.claims.length} claims`} for this amount on this date:
+          </p>
+          <ul>
+            {duplicates.claims.map((c) => (
+              <li key={c.id}>
+                {c.merchant ?? 'No merchant'} · {formatMoney(c.amount, c.currency)} · {formatDay(c.transaction_date)} ({STATUS_LABELS[c.status]})
+              </li>
+            ))}
+          </ul>
+          <p>Submit anyway if this is a different expense; otherwise cancel or save a draft.</p>
+        </div>
+      )}
       <div className="modal-fields claim-fields">
         {type === 'OUT_OF_POCKET' && (
           <>
@@ -195,7 +236,7 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
           {claim ? 'Save' : 'Save draft'}
         </Button>
         <Button type="submit" value="submit" variant="primary" loading={busy === 'submit'} disabled={busy !== null}>
-          {claim?.status === 'REJECTED' ? 'Resubmit' : 'Submit'}
+          {duplicates ? 'Submit anyway' : claim?.status === 'REJECTED' ? 'Resubmit' : 'Submit'}
         </Button>
       </div>
     </Modal>
