@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { z } from 'zod';
 import { startTestServer } from '../server/testing.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH, signIn, waitForServiceWorkerControl, waitForSyncStatus } from '../tests/support/browser.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus } from '../tests/support/browser.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const LIGHTHOUSE_VERSION = '13.5.0';
@@ -57,6 +57,7 @@ type LighthouseResult = {
     categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
     audits: Record<string, { numericValue?: number; score: number | null; title: string; scoreDisplayMode: string }>;
     runWarnings: string[];
+    runtimeError?: { code: string; message: string };
   };
 };
 type LighthouseFn = (url: string, flags: Record<string, unknown>, config?: unknown) => Promise<LighthouseResult | undefined>;
@@ -110,6 +111,14 @@ function summarise(pageName: string, formFactor: FormFactor, result: LighthouseR
 }
 
 async function screenshot(page: Page, dir: string, name: string): Promise<void> {
+  // The screen as a person sees it once it has opened: no skeleton, no "Opening your saved …".
+  await pollPage(
+    page,
+    () => !document.querySelector('[aria-busy="true"]') && !/Opening your saved|Loading…/.test(document.body.innerText),
+    undefined,
+    { timeout: 60_000 },
+  );
+  await waitForSyncStatus(page, 'All changes synced', 120_000);
   await page.waitForTimeout(300); // let transitions settle
   await page.screenshot({ path: join(dir, `${name}.png`) });
 }
@@ -155,7 +164,15 @@ async function main(): Promise<void> {
         onlyCategories: ['performance', 'accessibility', 'best-practices'],
         disableStorageReset: keepStorage,
       };
-      const result = await lighthouse(`${server.url}${path}`, flags, formFactor === 'desktop' ? desktopConfig : undefined);
+      let result: LighthouseResult | undefined;
+      // A run Lighthouse could not measure (runtimeError, e.g. no paint seen) is tried again, twice at most.
+      for (let attempt = 1; attempt <= 3; attempt++) {
+        result = await lighthouse(`${server.url}${path}`, flags, formFactor === 'desktop' ? desktopConfig : undefined);
+        const error = result?.lhr.runtimeError;
+        if (result && !error) break;
+        console.log(`lighthouse: ${path} (${formFactor}) attempt ${attempt} failed: ${error ? `${error.code} ${error.message}` : 'no result'}`);
+        if (attempt === 3) throw new Error(`lighthouse: ${path} (${formFactor}) could not be measured`);
+      }
       if (!result) throw new Error(`lighthouse: no result for ${path}`);
       const row = summarise(pageName, formFactor, result);
       console.log(`lighthouse: ${pageName} (${formFactor}) perf ${row.performance} a11y ${row.accessibility} bp ${row.best_practices} LCP ${row.lcp_ms} ms`);

@@ -24,6 +24,7 @@ import { decide } from './decide.ts';
 import { RejectDialog } from './reject-dialog.tsx';
 import { INBOX_TABS, inboxQuery, type ApprovalsSearch, type InboxTab } from './search-params.ts';
 import { inboxIds, useInboxRows } from './use-inbox-rows.ts';
+import { formatCount } from '../../lib/format.ts';
 
 const routeApi = getRouteApi('/_app/approvals');
 /** The list's keys (no search box, no coding here) plus a / r. */
@@ -171,7 +172,14 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
   const list = (
     <>
       <div className="bulk-bar approvals-bar" role="region" aria-label="Selection">
-        <strong>{selectedCount > 0 ? `${selectedCount.toLocaleString()} selected` : `${total.toLocaleString()} ${tab === 'pending' ? 'waiting' : 'decided'}`}</strong>
+        {/* No count while the saved approvals are still being read: "0 waiting" would not be true yet. */}
+        <strong>
+          {selectedCount > 0
+            ? `${formatCount(selectedCount)} selected`
+            : rows.total === null || rows.waiting
+              ? 'Loading…'
+              : `${formatCount(total)} ${tab === 'pending' ? 'waiting' : 'decided'}`}
+        </strong>
         {total > 0 && selectedCount < total && (
           <button type="button" className="btn-link" onClick={() => void selection.selectAllMatching()}>
             Select all
