@@ -5,7 +5,8 @@ import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
 import { formatClaimDate, TYPE_LABELS } from '../../lib/claim-labels.ts';
 import type { ListRows } from '../../lib/list/use-rows.ts';
-import { VirtualGrid, gridRowId, gridRowIndex, ROW_HEIGHT } from '../../lib/list/virtual-grid.tsx';
+import { CheckCell, GridRow } from '../../lib/list/grid-row.tsx';
+import { VirtualGrid, ROW_HEIGHT } from '../../lib/list/virtual-grid.tsx';
 import { useLayout } from '../../lib/media-query.ts';
 import type { InboxRow } from './approval-rows.ts';
 import { APPROVAL_LABELS, APPROVAL_TONES } from './approval-labels.ts';
@@ -118,37 +119,20 @@ interface RowProps {
 }
 
 const Row = memo(function Row({ index, top, row, claimant, selected, active, open, onRowClick, onToggle }: RowProps) {
-  const classes = ['grid-row', 'approval-row', selected && 'selected', active && 'active', open && 'open', row.pending && `sync-${row.pending}`]
-    .filter(Boolean)
-    .join(' ');
   const amount = row.amount !== null && row.currency ? formatMoney(row.amount, row.currency) : '—';
   return (
-    <div
-      id={gridRowId(ROW_ID_PREFIX, index)}
-      className={classes}
-      role="row"
-      aria-rowindex={gridRowIndex(index)}
-      aria-selected={selected}
-      style={{ transform: `translateY(${top}px)` }}
+    <GridRow
+      index={index}
+      top={top}
+      idPrefix={ROW_ID_PREFIX}
+      className="approval-row"
+      selected={selected}
+      active={active}
+      open={open}
+      pending={row.pending}
       onClick={() => onRowClick(index, row)}
     >
-      <div
-        role="gridcell"
-        className="cell cell-check"
-        onClick={(e) => {
-          e.stopPropagation();
-          // The whole cell is the touch target (44 px on a phone), not only the box.
-          if (e.target === e.currentTarget) onToggle(index, row, e.shiftKey);
-        }}
-      >
-        <input
-          type="checkbox"
-          tabIndex={-1}
-          aria-label={`Select ${claimant}: ${row.description}, ${amount}`}
-          checked={selected}
-          onChange={(e) => onToggle(index, row, (e.nativeEvent as unknown as { shiftKey?: boolean }).shiftKey === true)}
-        />
-      </div>
+      <CheckCell label={`Select ${claimant}: ${row.description}, ${amount}`} checked={selected} onToggle={(shift) => onToggle(index, row, shift)} />
       <div role="gridcell" className="cell cell-claimant">{claimant}</div>
       <div role="gridcell" className="cell cell-type">
         {row.claim && <ClaimIcon type={row.claim.type} />}
@@ -166,6 +150,6 @@ const Row = memo(function Row({ index, top, row, claimant, selected, active, ope
           <SyncMark row={row} />
         </span>
       </div>
-    </div>
+    </GridRow>
   );
 });

@@ -6,7 +6,8 @@ import { ariaSort, nextSort, type SortableColumn } from './search-params.ts';
 import type { TransactionRows } from './use-transaction-rows.ts';
 import type { ReferenceNames } from './use-reference-data.ts';
 import { StatusMarks } from './status-marks.tsx';
-import { VirtualGrid, gridRowId, gridRowIndex, ROW_HEIGHT } from '../../lib/list/virtual-grid.tsx';
+import { CheckCell, GridRow } from '../../lib/list/grid-row.tsx';
+import { VirtualGrid, ROW_HEIGHT } from '../../lib/list/virtual-grid.tsx';
 import { useLayout } from '../../lib/media-query.ts';
 
 const ROW_ID_PREFIX = 'txn-row';
@@ -138,37 +139,22 @@ interface RowProps {
 }
 
 const Row = memo(function Row({ index, top, row, names, selected, active, open, onRowClick, onToggle }: RowProps) {
-  const style = { transform: `translateY(${top}px)` };
-  const classes = ['grid-row', selected && 'selected', active && 'active', open && 'open', row.pending && `sync-${row.pending}`]
-    .filter(Boolean)
-    .join(' ');
   return (
-    <div
-      id={gridRowId(ROW_ID_PREFIX, index)}
-      className={classes}
-      role="row"
-      aria-rowindex={gridRowIndex(index)}
-      aria-selected={selected}
-      style={style}
+    <GridRow
+      index={index}
+      top={top}
+      idPrefix={ROW_ID_PREFIX}
+      selected={selected}
+      active={active}
+      open={open}
+      pending={row.pending}
       onClick={(e) => onRowClick(index, row, e)}
     >
-      <div
-        role="gridcell"
-        className="cell cell-check"
-        onClick={(e) => {
-          e.stopPropagation();
-          // The whole cell is the touch target (44 px on a phone), not only the 16 px box.
-          if (e.target === e.currentTarget) onToggle(index, row, e.shiftKey);
-        }}
-      >
-        <input
-          type="checkbox"
-          tabIndex={-1}
-          aria-label={`Select ${row.merchant_name}, ${formatMoney(row.amount, row.currency)}`}
-          checked={selected}
-          onChange={(e) => onToggle(index, row, (e.nativeEvent as unknown as { shiftKey?: boolean }).shiftKey === true)}
-        />
-      </div>
+      <CheckCell
+        label={`Select ${row.merchant_name}, ${formatMoney(row.amount, row.currency)}`}
+        checked={selected}
+        onToggle={(shift) => onToggle(index, row, shift)}
+      />
       <div role="gridcell" className="cell cell-date">{formatDay(row.occurred_at)}</div>
       <div role="gridcell" className="cell cell-merchant" title={row.merchant_category}>{row.merchant_name}</div>
       <div role="gridcell" className="cell cell-cardholder">{names.user(row.user_id)}</div>
@@ -184,6 +170,6 @@ const Row = memo(function Row({ index, top, row, names, selected, active, open, 
       <div role="gridcell" className="cell cell-status">
         <StatusMarks row={row} />
       </div>
-    </div>
+    </GridRow>
   );
 });
