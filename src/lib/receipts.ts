@@ -86,30 +86,17 @@ export function useReceiptsWithRemote(client: DataClient, ids: readonly string[]
 }
 
 /**
- * Receipts picked for a claim being written (the out-of-pocket form): files are kept on the
- * device at once (checked, uploaded later by the outbox) and their client ids collected in order.
- * Give `receipt_ids` to the create/update/saveDraft command: it waits for the uploads and is sent
- * with the server's ids. `initial`: the ids an edited claim already has.
+ * Keeps files on the device for a claim being written (checked, uploaded later by the outbox) and
+ * answers their client ids in order; refusals are toasted by name. Give the ids to the
+ * create/update/saveDraft command as `receipt_ids`: it waits for the uploads and is sent with the
+ * server's ids.
  */
-export function useClaimReceiptDraft(client: DataClient, version: number, initial: readonly string[] = NO_IDS) {
-  const [receiptIds, setReceiptIds] = useState<string[]>(() => [...initial]);
-  const receipts = useReceiptsWithRemote(client, receiptIds, version);
-  /** Keeps the files and adds them to the claim; answers the client ids added (refusals are toasted). */
-  const add = useCallback(async (files: readonly File[]): Promise<string[]> => {
-    if (files.length === 0) return [];
-    const results = await client.addReceipts(files.map((f) => ({ name: f.name, type: f.type, file: f as Blob })));
-    reportAdded(results);
-    const added = results.flatMap((r) => (r.ok ? [r.receipt_id] : []));
-    setReceiptIds((ids) => [...new Set([...ids, ...added])]);
-    return added;
-  }, [client]);
-  /** Takes a receipt off the claim (the file stays on the device: another claim may name it). */
-  const remove = useCallback((id: string) => setReceiptIds((ids) => ids.filter((x) => x !== id)), []);
-  const reset = useCallback((ids: readonly string[] = NO_IDS) => setReceiptIds([...ids]), []);
-  return { receiptIds, receipts, add, remove, reset };
+export async function addClaimReceipts(client: DataClient, files: readonly File[]): Promise<string[]> {
+  if (files.length === 0) return [];
+  const results = await client.addReceipts(files.map((f) => ({ name: f.name, type: f.type, file: f as Blob })));
+  reportAdded(results);
+  return results.flatMap((r) => (r.ok ? [r.receipt_id] : []));
 }
-
-const NO_IDS: readonly string[] = [];
 
 /** The receipts named by `ids` (client or server ids), re-read whenever `version` moves. */
 export function useReceipts(client: DataClient, ids: readonly string[], version: number): ReceiptItem[] {

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { ReceiptCapture } from '../../components/receipt-capture.tsx';
 import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
 import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { receiptStateText, receiptStateTone, reportAdded, useReceipts } from '../../lib/receipts.ts';
+import { addClaimReceipts, receiptStateText, receiptStateTone, useReceiptsWithRemote } from '../../lib/receipts.ts';
 import { useReceiptOcr } from '../../lib/receipt-ocr/use-receipt-ocr.ts';
 import type { ReceiptReading } from './claim-form.ts';
 
@@ -20,33 +20,27 @@ export interface ClaimReceiptsFieldProps {
 
 /**
  * An out-of-pocket claim's receipts: capture (camera on phones, drag-and-drop, several at once),
- * kept on this device at once and uploaded by the outbox; the first image is read on the device
- * (tesseract.js, loaded only now) to prefill amount, date and merchant, which the person checks.
+ * kept on this device at once and uploaded by the outbox (`addClaimReceipts`); shown from the
+ * device, or fetched from the server for an edited claim's receipts (`useReceiptsWithRemote`);
+ * the first image is read on the device (tesseract.js, loaded only now) to prefill amount, date
+ * and merchant, which the person checks.
  */
 export function ClaimReceiptsField({ client, ids, onChange, onReading, defaultCurrency, today }: ClaimReceiptsFieldProps) {
   const dataVersion = useAppState((s) => s.dataVersion);
-  const [version, setVersion] = useState(0);
-  const items = useReceipts(client, ids, dataVersion + version);
+  const items = useReceiptsWithRemote(client, ids, dataVersion);
   const ocr = useReceiptOcr();
-  const [read, setRead] = useState<string | null>(null);
-  const latest = useRef({ ids, onChange, onReading });
-  useEffect(() => {
-    latest.current = { ids, onChange, onReading };
-  });
+  // Only the first image of a form is read: a second receipt (a tip slip) must not overwrite.
+  const [readOne, setReadOne] = useState(false);
 
   async function add(files: File[]) {
-    const results = await client.addReceipts(files.map((file) => ({ name: file.name, type: file.type, file })));
-    reportAdded(results);
-    const added = results.flatMap((r) => (r.ok ? [r.receipt_id] : []));
+    const added = await addClaimReceipts(client, files);
     if (added.length === 0) return;
-    latest.current.onChange([...latest.current.ids, ...added.filter((id) => !latest.current.ids.includes(id))]);
-    setVersion((v) => v + 1);
-    // Read the first image only once per form: a second receipt (a tip slip) must not overwrite.
-    const image = files.find((f, i) => results[i]?.ok && f.type.startsWith('image/') && f.type !== 'image/heic');
-    if (!image || read !== null) return;
-    setRead(image.name);
+    onChange([...ids, ...added.filter((id) => !ids.includes(id))]);
+    const image = files.find((f) => f.type.startsWith('image/') && f.type !== 'image/heic');
+    if (!image || readOne) return;
+    setReadOne(true);
     const result = await ocr.read(image, { defaultCurrency, today });
-    if (result) latest.current.onReading(result.fields);
+    if (result) onReading(result.fields);
   }
 
   const status = ocr.state;
@@ -73,16 +67,16 @@ export function ClaimReceiptsField({ client, ids, onChange, onReading, defaultCu
       {items.length > 0 && (
         <ul className="receipt-list" aria-label="Receipts of this claim">
           {items.map((r) => (
-            <li key={r.id}>
-              <ReceiptThumbnail
-                name={r.name}
-                url={r.url}
-                contentType={r.content_type}
-                stateText={receiptStateText(r)}
-                tone={receiptStateTone(r.state)}
-                onRemove={() => onChange(ids.filter((id) => id !== r.id && id !== r.local_id && id !== r.server_id))}
-              />
-            </li>
+            <ReceiptThumbnail
+              key={r.id}
+              name={r.name}
+              url={r.url}
+              contentType={r.content_type}
+              stateText={receiptStateText(r)}
+              tone={receiptStateTone(r.state)}
+              loading={r.loading}
+              onRemove={() => onChange(ids.filter((id) => id !== r.id && id !== r.local_id && id !== r.server_id))}
+            />
           ))}
         </ul>
       )}
