@@ -2,8 +2,8 @@ import { useId } from 'react';
 import type { DistanceUnit } from './claim-amounts.ts';
 
 /**
- * The claim forms' inputs the design system has no component for yet (a date, an amount with
- * its currency, a distance with its unit, a memo), in the same `.field` markup as `TextField`:
+ * The claim forms' inputs the design system has no component for (a distance with its unit, a
+ * memo; dates and amounts are `DateField` and `MoneyField`), in the same `.field` markup as `TextField`:
  * a visible label naming the input, the error under it and marking it invalid.
  */
 function FieldError({ id, error }: { id: string; error: string | undefined }) {
@@ -12,66 +12,6 @@ function FieldError({ id, error }: { id: string; error: string | undefined }) {
       {error}
     </span>
   ) : null;
-}
-
-export function DateField(props: { label: string; value: string; max?: string; error?: string; onChange(v: string): void }) {
-  const errorId = useId();
-  return (
-    <label className="field">
-      <span className="field-label">{props.label}</span>
-      <input
-        type="date"
-        value={props.value}
-        max={props.max}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? errorId : undefined}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      <FieldError id={errorId} error={props.error} />
-    </label>
-  );
-}
-
-export function AmountField(props: {
-  amount: string;
-  currency: string;
-  currencies: readonly string[];
-  error?: string;
-  currencyError?: string;
-  onAmount(v: string): void;
-  onCurrency(v: string): void;
-}) {
-  const errorId = useId();
-  return (
-    <div className="field claim-amount-field">
-      <div className="claim-amount-inputs">
-        <label className="field">
-          <span className="field-label">Amount</span>
-          <input
-            type="text"
-            inputMode="decimal"
-            autoComplete="off"
-            className="input-amount"
-            value={props.amount}
-            aria-invalid={props.error ? true : undefined}
-            aria-describedby={props.error ? errorId : undefined}
-            onChange={(e) => props.onAmount(e.target.value)}
-          />
-        </label>
-        <label className="field">
-          <span className="field-label">Currency</span>
-          <select value={props.currency} onChange={(e) => props.onCurrency(e.target.value)}>
-            {props.currencies.map((c) => (
-              <option key={c} value={c}>
-                {c}
-              </option>
-            ))}
-          </select>
-        </label>
-      </div>
-      <FieldError id={errorId} error={props.error ?? props.currencyError} />
-    </div>
-  );
 }
 
 export function DistanceField(props: { value: string; unit: DistanceUnit; error?: string; onChange(v: string): void; onUnit(u: DistanceUnit): void }) {

@@ -4,8 +4,10 @@ import { businessRatesOf } from '../../../schema/entities/reimbursement-rate.ts'
 import { latestClaimDate, perDiemRateFor, type BusinessRates } from '../../../schema/reimbursement-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { Combobox } from '../../components/combobox.tsx';
+import { DateField } from '../../components/date-field.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
+import { MoneyField } from '../../components/money-field.tsx';
 import type { SelectOption } from '../../components/select-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
@@ -18,7 +20,7 @@ import { toastInfo } from '../../lib/toast-store.ts';
 import {
   distanceInMiles, mileagePreview, OTHER_LOCATION, OTHER_LOCATION_LABEL, perDiemChoice, perDiemLocationOptions, perDiemPreview, perDiemRateNote,
 } from './claim-amounts.ts';
-import { AmountField, DateField, DistanceField, MemoField } from './claim-fields.tsx';
+import { DistanceField, MemoField } from './claim-fields.tsx';
 import {
   claimFields, claimValues, createCommand, emptyClaimValues, formErrors, prefillFromReceipt, updatePatch, type ClaimFieldErrors, type ClaimFormValues,
 } from './claim-form.ts';
@@ -183,12 +185,11 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
           <>
             <TextField label="Merchant" value={values.merchant} autoFocus error={errors.merchant} onChange={(v) => set('merchant', v)} />
             <DateField label="Date" value={values.transaction_date} max={latestClaimDate(new Date())} error={errors.transaction_date} onChange={(v) => set('transaction_date', v)} />
-            <AmountField
+            <MoneyField
               amount={values.amount}
               currency={values.currency}
               currencies={currencies}
-              error={errors.amount}
-              currencyError={errors.currency}
+              error={errors.amount ?? errors.currency}
               onAmount={(v) => set('amount', v)}
               onCurrency={(v) => set('currency', v)}
             />
