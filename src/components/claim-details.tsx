@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { formatMoney } from '../../schema/money.ts';
+import { formatLocalDateTime, formatMoney } from '../lib/format.ts';
 import type { DataClient } from '../data-access/types.ts';
 import { claimTimeline, formatClaimDate, STATUS_LABELS, STATUS_TONES, TYPE_LABELS, type ClaimView } from '../lib/claim-labels.ts';
 import type { ReferenceView } from '../lib/reference-data.ts';
@@ -161,7 +161,6 @@ export function ReceiptLightbox({ receipt, client, onClose }: { receipt: Receipt
   );
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function ClaimHistory({ claim }: { claim: ClaimView }) {
   return (
@@ -171,7 +170,7 @@ export function ClaimHistory({ claim }: { claim: ClaimView }) {
         {claimTimeline(claim).map((step) => (
           <li key={step.label}>
             <span className="claim-timeline-label">{step.label}</span>
-            {step.at && <time dateTime={step.at} className="muted"> {timeFormat.format(new Date(step.at))}</time>}
+            {step.at && <time dateTime={step.at} className="muted"> {formatLocalDateTime(step.at)}</time>}
             {step.detail && <div className="muted">{step.detail}</div>}
           </li>
         ))}

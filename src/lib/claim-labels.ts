@@ -1,6 +1,7 @@
 import type { Reimbursement, ReimbursementStatus, ReimbursementType } from '../../schema/entities/reimbursement.ts';
 import type { PillTone } from '../components/status-pill.tsx';
 import type { SyncMarkRow } from '../components/sync-mark.tsx';
+import { formatDay } from './format.ts';
 
 /** A claim as a list or the drawer shows it: the row with its outbox marks (the worker's RowView). */
 export type ClaimView = Reimbursement & SyncMarkRow;
@@ -81,6 +82,5 @@ export function claimTimeline(c: Pick<Reimbursement, 'status' | 'created_at' | '
   return steps;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
 /** A claim date is a calendar date (no time zone): shown as that day wherever the reader is. */
-export const formatClaimDate = (isoDate: string) => dateFormat.format(new Date(`${isoDate}T00:00:00Z`));
+export const formatClaimDate = formatDay;

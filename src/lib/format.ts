@@ -17,6 +17,8 @@ const utcTimeFormat = new Intl.DateTimeFormat(DISPLAY_LOCALE, {
   month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short',
 });
 /** A moment on this device's clock (sync times, history steps): "Nov 21, 2026, 7:35 PM". */
+/** A recent moment's day on this device's clock, compact for a table column ("Nov 18"). */
+const shortDayFormat = new Intl.DateTimeFormat(DISPLAY_LOCALE, { month: 'short', day: 'numeric' });
 const localTimeFormat = new Intl.DateTimeFormat(DISPLAY_LOCALE, { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
 
 const asDate = (value: string | number | Date): Date =>
@@ -25,6 +27,7 @@ const asDate = (value: string | number | Date): Date =>
 export const formatCount = (n: number): string => countFormat.format(n);
 export const formatDay = (value: string | number | Date): string => dayFormat.format(asDate(value));
 export const formatUtcDateTime = (value: string | number | Date): string => utcTimeFormat.format(asDate(value));
+export const formatShortDay = (value: string | number | Date): string => shortDayFormat.format(asDate(value));
 export const formatLocalDateTime = (value: string | number | Date): string => localTimeFormat.format(asDate(value));
 /** Money in minor units, in the display locale. */
 export const formatMoney = (minor: number, currency: string): string => formatMoneyIn(minor, currency, DISPLAY_LOCALE);

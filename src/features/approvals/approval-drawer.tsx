@@ -9,6 +9,7 @@ import type { ReferenceView } from '../../lib/reference-data.ts';
 import { APPROVAL_LABELS, APPROVAL_TONES } from './approval-labels.ts';
 import type { InboxRow } from './approval-rows.ts';
 import { readInboxRow } from './use-inbox-rows.ts';
+import { formatLocalDateTime } from '../../lib/format.ts';
 
 export interface ApprovalDrawerProps {
   id: string;
@@ -22,7 +23,6 @@ export interface ApprovalDrawerProps {
   returnFocus(): HTMLElement | null | undefined;
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * One review: the claim (facts, receipts, history, the claimant) and the review itself (status,
@@ -65,7 +65,7 @@ export function ApprovalDrawer({ id, client, reference, version, canDecide, onAp
               <p className="muted">
                 {approval.status === 'REJECTED' ? 'Rejected' : 'Decided'}
                 {approval.decided_by ? ` by ${userName(approval.decided_by) || 'a reviewer'}` : ''} on{' '}
-                <time dateTime={approval.decided_at}>{timeFormat.format(new Date(approval.decided_at))}</time>
+                <time dateTime={approval.decided_at}>{formatLocalDateTime(approval.decided_at)}</time>
               </p>
             )}
             {approval.reason && (

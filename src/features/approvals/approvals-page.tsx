@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import type { SpendUser } from '../../../schema/entities/spend-user.ts';
 import { canReviewReimbursements } from '../../../schema/roles.ts';
-import { formatMoney } from '../../../schema/money.ts';
+import { formatCount, formatMoney } from '../../lib/format.ts';
 import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Tabs } from '../../components/tabs.tsx';
@@ -24,7 +24,6 @@ import { decide } from './decide.ts';
 import { RejectDialog } from './reject-dialog.tsx';
 import { INBOX_TABS, inboxQuery, type ApprovalsSearch, type InboxTab } from './search-params.ts';
 import { inboxIds, useInboxRows } from './use-inbox-rows.ts';
-import { formatCount } from '../../lib/format.ts';
 
 const routeApi = getRouteApi('/_app/approvals');
 /** The list's keys (no search box, no coding here) plus a / r. */

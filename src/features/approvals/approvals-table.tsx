@@ -1,5 +1,5 @@
 import { memo, type KeyboardEvent, type RefObject } from 'react';
-import { formatMoney } from '../../../schema/money.ts';
+import { formatMoney, formatShortDay } from '../../lib/format.ts';
 import { ClaimIcon } from '../../components/claim-icon.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
@@ -36,7 +36,6 @@ export interface ApprovalsTableProps {
   onVisibleRange(first: number, last: number): void;
 }
 
-const submittedFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
 
 /**
  * The inbox grid: a checkbox, claimant, type, description, claim date, amount, when it was
@@ -142,7 +141,7 @@ const Row = memo(function Row({ index, top, row, claimant, selected, active, ope
       <div role="gridcell" className="cell cell-date">{row.date ? formatClaimDate(row.date) : ''}</div>
       <div role="gridcell" className="cell cell-amount">{amount}</div>
       <div role="gridcell" className="cell cell-submitted">
-        <time dateTime={row.submitted_at}>{submittedFormat.format(new Date(row.submitted_at))}</time>
+        <time dateTime={row.submitted_at}>{formatShortDay(row.submitted_at)}</time>
       </div>
       <div role="gridcell" className="cell cell-status">
         <span className="marks">

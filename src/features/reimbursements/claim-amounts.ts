@@ -1,4 +1,4 @@
-import { formatMoney } from '../../../schema/money.ts';
+import { DISPLAY_LOCALE, formatMoney } from '../../lib/format.ts';
 import {
   DEFAULT_PER_DIEM_RATE, mileageAmount, mileageOverride, NO_RATES, partialDayAmount, perDiemAmount, perDiemRateFor,
   PER_DIEM_PARTIAL_DAY_SHARE, type BusinessRates, type PerDiemRate,
@@ -32,8 +32,8 @@ export function distanceInMiles(text: string, unit: DistanceUnit): number | null
 }
 
 const usd = (minor: number) => formatMoney(minor, COMPUTED_CLAIM_CURRENCY);
-const distanceFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
-const rateFormat = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 3 });
+const distanceFormat = new Intl.NumberFormat(DISPLAY_LOCALE, { maximumFractionDigits: 2 });
+const rateFormat = new Intl.NumberFormat(DISPLAY_LOCALE, { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 3 });
 
 export type LivePreview = { ok: true; amount: number; text: string } | { ok: false; text: string | null };
 

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { CommandInput, CommandName } from '../../../schema/commands/index.ts';
-import { formatMoney } from '../../../schema/money.ts';
+import { formatMoney } from '../../lib/format.ts';
 import { PAYMENT_SETTLEMENT_DAYS, type PaymentMethod } from '../../../schema/reimbursement-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { ClaimFacts, ClaimHeadline, ClaimHistory, ClaimReceipts, ClaimRefusal } from '../../components/claim-details.tsx';

@@ -1,5 +1,5 @@
 import { memo, type KeyboardEvent, type RefObject } from 'react';
-import { formatMoney } from '../../../schema/money.ts';
+import { formatMoney } from '../../lib/format.ts';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
 import type { ListRows } from '../../lib/list/use-rows.ts';
@@ -7,6 +7,7 @@ import { VirtualGrid, gridRowId, gridRowIndex, ROW_HEIGHT } from '../../lib/list
 import { useLayout } from '../../lib/media-query.ts';
 import { ClaimIcon } from './claim-icon.tsx';
 import { claimDescription, STATUS_LABELS, STATUS_TONES, TYPE_LABELS, type ClaimView } from './claim-labels.ts';
+import { formatClaimDate } from '../../lib/claim-labels.ts';
 
 const ROW_ID_PREFIX = 'reimb-row';
 /** A claim as a card on a phone (`.grid-cards .reimb-row` in phone.css has this height). */
@@ -28,9 +29,6 @@ export interface ReimbursementsTableProps {
   onVisibleRange(first: number, last: number): void;
 }
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
-/** A claim date is a calendar date (no time zone): shown as that day wherever the reader is. */
-export const formatClaimDate = (isoDate: string) => dateFormat.format(new Date(`${isoDate}T00:00:00Z`));
 
 /**
  * The claims grid over the shared virtual grid (20k claims scroll like 20): type, description,
