@@ -11,23 +11,18 @@
  * axe is evaluated through DevTools (page.evaluate), not added as a <script>: the app's CSP
  * refuses inline scripts, and waits poll through DevTools too (pollPage) for the same reason.
  */
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatMoney } from '../../schema/money.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, mainNav, pollPage, signIn, type BrowserSession } from '../support/browser.ts';
 import { COLUMNS, grid, rowAt, searchBox, selectionBar, waitForTotal } from '../support/transactions-page.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 const TRANSACTIONS = 40;
-const SCHEMES = ['light', 'dark'] as const;
 const DESKTOP = { width: 1280, height: 900 };
-const VIEWPORTS = [DESKTOP, { width: 390, height: 844 }] as const;
-
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: TestServer;
 let browser: BrowserSession;
@@ -35,8 +30,6 @@ let browser: BrowserSession;
 beforeAll(async () => {
   server = await startTestServer({ serveDist: true, transactions: TRANSACTIONS });
   browser = await launchBrowser({ baseURL: server.url });
-  // No animation mid-way when axe reads colours (the stylesheet honours reduced motion).
-  await browser.page.emulateMedia({ reducedMotion: 'reduce' });
 }, 120_000);
 
 afterAll(async () => {
@@ -44,48 +37,13 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Finding {
-  id: string;
-  impact: string | null;
-  help: string;
-  targets: string[];
-}
-
-/** Runs axe on the page as it stands; returns its serious and critical findings. */
-async function seriousViolations(page: Page): Promise<Finding[]> {
-  const loaded = await page.evaluate(() => 'axe' in window);
-  if (!loaded) await page.evaluate(AXE_SOURCE);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
-    const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => String(n.target)) }));
-  });
-}
-
 /**
- * No serious or critical violation in either colour scheme (the system's, as the app follows
- * it), at desktop size and at a phone's (the phone layout is CSS on the same components, plus
- * the grid's cards); the page is left at desktop size in light.
+ * No serious or critical violation in either colour scheme, at desktop size and at a phone's
+ * (the phone layout is CSS on the same components, plus the grid's cards).
  */
 async function expectAccessible(page: Page, where: string): Promise<void> {
-  try {
-    for (const viewport of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      // The layout follows a media query: let a render pass settle before axe reads it.
-      await pollPage(page, (w) => window.innerWidth === w, viewport.width);
-      await page.waitForTimeout(100);
-      for (const colorScheme of SCHEMES) {
-        await page.emulateMedia({ colorScheme });
-        const found = await seriousViolations(page);
-        expect(found, `${where} (${colorScheme}, ${viewport.width}×${viewport.height}): ${JSON.stringify(found, null, 2)}`).toEqual([]);
-      }
-    }
-  } finally {
-    await page.setViewportSize(DESKTOP);
-    await page.emulateMedia({ colorScheme: 'light' });
-  }
+  const found = await axeFindings(page, DESKTOP);
+  expect(found, `${where}: ${JSON.stringify(found, null, 2)}`).toEqual([]);
 }
 
 /** The result's totals line as the server's rows make it: count, then each currency's sum, most rows first. */
@@ -304,14 +262,8 @@ describe('accessibility, end to end', () => {
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     expect(background).toBe('rgb(14, 14, 17)'); // --bg, dark side
     await expect(page.getByRole('radio', { name: 'Dark' }).isChecked()).resolves.toBe(true);
-    // The pinned Dark choice (not the system's) at both sizes: the system says light here.
-    for (const viewport of VIEWPORTS) {
-      await page.setViewportSize(viewport);
-      await pollPage(page, (w) => window.innerWidth === w, viewport.width);
-      const found = await seriousViolations(page);
-      expect(found, `settings, pinned dark (${viewport.width}×${viewport.height}): ${JSON.stringify(found, null, 2)}`).toEqual([]);
-    }
-    await page.setViewportSize(DESKTOP);
+    // The pinned Dark choice (not the system's) at both sizes, whichever scheme the system says.
+    await expectAccessible(page, 'settings, pinned dark');
     await page.getByRole('radio', { name: 'System' }).check();
     await expect(page.evaluate(() => document.documentElement.dataset.theme ?? null)).resolves.toBeNull();
   });

@@ -1,7 +1,6 @@
 /**
  * axe-core through DevTools (page.evaluate; the app's CSP refuses an injected <script>): the
  * serious and critical findings on the page as it stands, in light and dark, desktop and phone.
- * (tests/e2e/accessibility.test.ts has its own copy; it can move here.)
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -9,8 +8,9 @@ import type { Page } from 'playwright-core';
 import { pollPage } from './browser.ts';
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const DESKTOP = { width: 1280, height: 800 };
-const VIEWPORTS = [DESKTOP, { width: 390, height: 844 }] as const;
+type Size = { width: number; height: number };
+const DESKTOP: Size = { width: 1280, height: 800 };
+const PHONE: Size = { width: 390, height: 844 };
 
 export interface AxeFinding {
   where: string;
@@ -31,13 +31,16 @@ async function serious(page: Page, where: string): Promise<AxeFinding[]> {
   return found.map((f) => ({ where, ...f }));
 }
 
-/** Every serious/critical finding at both sizes and in both schemes; the page is left at desktop size, light. */
-export async function axeFindings(page: Page): Promise<AxeFinding[]> {
+/**
+ * Every serious/critical finding at desktop size and at a phone's, in both colour schemes (the
+ * system's, which the app follows); the page is left at `desktop` size, light.
+ */
+export async function axeFindings(page: Page, desktop: Size = DESKTOP): Promise<AxeFinding[]> {
   const out: AxeFinding[] = [];
   // No transition mid-way when axe reads colours (the stylesheet honours reduced motion).
   await page.emulateMedia({ reducedMotion: 'reduce' });
   try {
-    for (const viewport of VIEWPORTS) {
+    for (const viewport of [desktop, PHONE]) {
       await page.setViewportSize(viewport);
       await pollPage(page, (w) => window.innerWidth === w, viewport.width);
       await page.waitForTimeout(100);
@@ -47,7 +50,7 @@ export async function axeFindings(page: Page): Promise<AxeFinding[]> {
       }
     }
   } finally {
-    await page.setViewportSize(DESKTOP);
+    await page.setViewportSize(desktop);
     await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'no-preference' });
   }
   return out;
