@@ -1,5 +1,7 @@
 import { transactionSchema, type Transaction } from '../schema/entities/transaction.ts';
-import { userRowSchema, type UserRow } from '../schema/entities/spend-user.ts';
+import { spendUserSchema, userRowSchema, type UserRow } from '../schema/entities/spend-user.ts';
+import { businessSchema } from '../schema/entities/business.ts';
+import { identitySchema } from '../schema/entities/identity.ts';
 import { departmentSchema, type Department } from '../schema/entities/department.ts';
 import { locationSchema, type Location } from '../schema/entities/location.ts';
 import { glAccountSchema, type GlAccount } from '../schema/entities/gl-account.ts';
@@ -7,7 +9,7 @@ import { trackingCategorySchema, type TrackingCategory } from '../schema/entitie
 import { cardSchema, type Card } from '../schema/entities/card.ts';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
+import { mirrorDbName, openMirrorDatabase, type MirrorDatabase } from './db.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import type { Change } from '../schema/sync-feed.ts';
@@ -205,4 +207,23 @@ function sample(schema: z.ZodType, i: number): unknown {
     default:
       return LEAF_CANDIDATES(i).find((v) => schema.safeParse(v).success);
   }
+}
+
+/**
+ * A signed-in business admin as the identity call answers (user, business, identity) and the
+ * name of their mirror database: the worker-service tests sign in as this person.
+ */
+export function signedInAdmin() {
+  const user = spendUserSchema.parse({
+    ...makeUser(1, 'Ada', 'Lovelace', { role: 'BUSINESS_ADMIN' }),
+    business_id: BUSINESS_ID, external_firm: null, has_finished_onboarding: true, is_business_locked: false,
+    user_permissions: [], payroll_currency: null, has_accepted_cardholder_agreement: true, impersonator: null,
+    acting_user_is_in_reporting_chain: false, external_firm_role: null,
+  });
+  const business = businessSchema.parse({ id: BUSINESS_ID, name: 'Demo', currency: 'USD', status: 'ACTIVE', created_at: '2024-01-01T00:00:00.000Z' });
+  const identity = identitySchema.parse({
+    id: testUuid(8, 1), email: user.email, spend_users: [user], external_firm_user: null, external_firm_applicant: null,
+    financing_application_users: [], identity_ofac_status: null,
+  });
+  return { user, business, identity, dbName: mirrorDbName(BUSINESS_ID, user.id) };
 }

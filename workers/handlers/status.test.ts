@@ -1,33 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { spendUserSchema } from '../../schema/entities/spend-user.ts';
-import { businessSchema } from '../../schema/entities/business.ts';
-import { identitySchema } from '../../schema/entities/identity.ts';
 import { errorBody } from '../../schema/errors.ts';
 import type { Change } from '../../schema/sync-feed.ts';
 import { createFakeClock, fakeToken, flush, jsonResponse } from '../../sync/testing.ts';
 import type { Transport } from '../../sync/ports.ts';
 import { createDataService, type DataService } from '../data-service.ts';
-import { CHECKPOINT_ID, mirrorDbName, openMirrorDatabase } from '../db.ts';
+import { CHECKPOINT_ID, openMirrorDatabase } from '../db.ts';
 import { soleLeader } from '../leader.ts';
 import { RxMirrorStore } from '../mirror-store.ts';
 import { OutboxIndex } from '../outbox-index.ts';
 import { SessionStore } from '../session-store.ts';
-import { BUSINESS_ID, makeGlAccount, makeTransactions, makeUser, testUuid } from '../test-fixtures.ts';
+import { makeGlAccount, makeTransactions, signedInAdmin } from '../test-fixtures.ts';
 
-const USER = spendUserSchema.parse({
-  ...makeUser(1, 'Ada', 'Lovelace', { role: 'BUSINESS_ADMIN' }),
-  business_id: BUSINESS_ID, external_firm: null, has_finished_onboarding: true, is_business_locked: false,
-  user_permissions: [], payroll_currency: null, has_accepted_cardholder_agreement: true, impersonator: null,
-  acting_user_is_in_reporting_chain: false, external_firm_role: null,
-});
-const BUSINESS = businessSchema.parse({ id: BUSINESS_ID, name: 'Demo', currency: 'USD', status: 'ACTIVE', created_at: '2024-01-01T00:00:00.000Z' });
-const IDENTITY = identitySchema.parse({
-  id: testUuid(8, 1), email: USER.email, spend_users: [USER], external_firm_user: null, external_firm_applicant: null,
-  financing_application_users: [], identity_ofac_status: null,
-});
-const DB_NAME = mirrorDbName(BUSINESS_ID, USER.id);
+const { user: USER, business: BUSINESS, identity: IDENTITY, dbName: DB_NAME } = signedInAdmin();
 
 const transport: Transport = async (input) => {
   const url = new URL(String(input));
