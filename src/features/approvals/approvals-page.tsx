@@ -24,6 +24,7 @@ import { decide } from './decide.ts';
 import { RejectDialog } from './reject-dialog.tsx';
 import { INBOX_TABS, inboxQuery, type ApprovalsSearch, type InboxTab } from './search-params.ts';
 import { inboxIds, useInboxRows } from './use-inbox-rows.ts';
+import { TableFooter } from '../../components/table-footer.tsx';
 
 const routeApi = getRouteApi('/_app/approvals');
 /** The list's keys (no search box, no coding here) plus a / r. */
@@ -224,10 +225,7 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
           onVisibleRange={() => undefined}
         />
       )}
-      <div className="table-footer muted">
-        <span className="spacer" />
-        <span className="kbd-hint" aria-hidden="true">{KEY_HINT}</span>
-      </div>
+      <TableFooter hint={KEY_HINT} />
     </>
   );
 

@@ -26,6 +26,8 @@ import { NewClaimMenu } from './new-claim-menu.tsx';
 import { ReimbursementsTable } from './reimbursements-table.tsx';
 import { filterFromSearch, queryKey, STATUS_TABS, type ReimbursementsSearch, type StatusTab } from './search-params.ts';
 import { useClaimRows } from './use-claim-rows.ts';
+import { TableFooter } from '../../components/table-footer.tsx';
+import { formatCount } from '../../lib/format.ts';
 
 const routeApi = getRouteApi('/_app/reimbursements');
 /** The list's keys minus selection and coding (claims have no bulk action yet), plus 'n'. */
@@ -154,10 +156,7 @@ export function ReimbursementsPage() {
           onVisibleRange={onVisibleRange}
         />
       )}
-      <div className="table-footer muted">
-        <span className="spacer" />
-        <span className="kbd-hint" aria-hidden="true">{KEY_HINT}</span>
-      </div>
+      <TableFooter hint={KEY_HINT} />
     </>
   );
 
@@ -168,7 +167,7 @@ export function ReimbursementsPage() {
         {/* Only with words in it: an empty span named by aria-label is an ARIA error (axe). */}
         {rows.total !== null && total > 0 && (
           <span className="page-label" aria-label="Showing">
-            {pageLabel(page, DEFAULT_PAGE_SIZE, total)}
+            {pageLabel(page, DEFAULT_PAGE_SIZE, total, formatCount)}
           </span>
         )}
         <ClaimSearchBox ref={searchRef} value={q} onChange={setQ} onLeave={() => gridElement()?.focus()} />

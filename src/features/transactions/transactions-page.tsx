@@ -26,6 +26,7 @@ import { toastInfo } from '../../lib/toast-store.ts';
 import { URL_WRITE_DELAY_MS, useInstantSearch } from '../../lib/use-instant-search.ts';
 import { CODE_COMMAND_ID, SEARCH_COMMAND_ID, takeSearchFocusRequest } from './commands.ts';
 import { formatCount } from '../../lib/format.ts';
+import { TableFooter } from '../../components/table-footer.tsx';
 
 /** The table's one-line key hint, from the shortcut registry. */
 const KEY_HINT = footerHint(['list', 'global']);
@@ -208,10 +209,7 @@ export function TransactionsPage() {
         onFocus={active.onGridFocus}
         onVisibleRange={onVisibleRange}
       />
-      <div className="table-footer muted">
-        <span className="spacer" />
-        <span className="kbd-hint" aria-hidden="true">{KEY_HINT}</span>
-      </div>
+      <TableFooter hint={KEY_HINT} />
       {search.open && (
         <DetailDrawer
           id={search.open}
