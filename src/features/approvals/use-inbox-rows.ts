@@ -27,7 +27,6 @@ async function readWindow(client: DataClient, filter: ApprovalFilter, sort: Appr
   return {
     rows: page.rows.map((a, i) => joinInboxRow(a as ApprovalView, claims[i] as ClaimRow | null, userName)),
     total: page.total,
-    took_ms: page.took_ms,
   };
 }
 

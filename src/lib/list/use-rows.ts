@@ -9,8 +9,6 @@ export const WINDOW_ROWS = 100;
 export interface RowsPage<T> {
   rows: readonly T[];
   total: number;
-  /** Worker time of the answer, when the query reports it. */
-  took_ms?: number;
 }
 
 /** What a list shows: its identity, its data version and how to read a window of it. */
@@ -33,8 +31,6 @@ export interface ListRows<T extends { id: string }> {
   ensure(start: number, end: number): void;
   /** Ids of rows [start, end], from the cache or (when not all loaded) from the worker. */
   idsInRange(start: number, end: number): Promise<string[]>;
-  /** Worker time of the last answer (search is local and instant: the footer says so). */
-  tookMs: number | null;
   /** True until the first answer for the current query arrives. */
   waiting: boolean;
 }
@@ -47,7 +43,6 @@ export function useRows<T extends { id: string }>(query: RowsQuery<T>): ListRows
   const { key, version } = query;
   const [cache] = useState(() => new RowCache<T>(WINDOW_ROWS));
   const [total, setTotal] = useState<number | null>(null);
-  const [tookMs, setTookMs] = useState<number | null>(null);
   const [answeredKey, setAnsweredKey] = useState<string | null>(null);
   const [, setTick] = useState(0);
   const visible = useRef<[number, number]>([0, WINDOW_ROWS - 1]);
@@ -67,7 +62,6 @@ export function useRows<T extends { id: string }>(query: RowsQuery<T>): ListRows
         (res) => {
           if (!cache.put(page, res.rows, gen)) return;
           setTotal(res.total);
-          setTookMs(res.took_ms ?? null);
           setAnsweredKey(k);
           setTick((t) => t + 1);
         },
@@ -108,5 +102,5 @@ export function useRows<T extends { id: string }>(query: RowsQuery<T>): ListRows
   );
 
   const row = useCallback((index: number) => cache.get(index), [cache]);
-  return { total, row, ensure, idsInRange, tookMs, waiting: answeredKey !== key };
+  return { total, row, ensure, idsInRange, waiting: answeredKey !== key };
 }
