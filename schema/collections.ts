@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { approvalEntity } from './entities/approval.ts';
 import { cardEntity } from './entities/card.ts';
+import { cardRequestEntity } from './entities/card-request.ts';
 import type { AnyEntityDef } from './entities/define-entity.ts';
 import { departmentEntity } from './entities/department.ts';
 import { glAccountEntity } from './entities/gl-account.ts';
@@ -29,6 +30,7 @@ const DEFINITIONS = [
   reimbursementEntity,
   approvalEntity,
   reimbursementRateEntity,
+  cardRequestEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

@@ -4,7 +4,6 @@ import type { Location } from '../schema/entities/location.ts';
 import type { GlAccount } from '../schema/entities/gl-account.ts';
 import type { TrackingCategory } from '../schema/entities/tracking-category.ts';
 import type { UserRow, SpendUser } from '../schema/entities/spend-user.ts';
-import type { Card } from '../schema/entities/card.ts';
 import type { ReimbursementRate } from '../schema/entities/reimbursement-rate.ts';
 import type { Business } from '../schema/entities/business.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
@@ -92,7 +91,6 @@ export interface ReferenceData {
   gl_accounts: GlAccount[];
   tracking_categories: TrackingCategory[];
   users: UserRow[];
-  cards: Card[];
   reimbursement_rates: ReimbursementRate[];
 }
 

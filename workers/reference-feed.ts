@@ -1,12 +1,12 @@
 import type { RxChangeEvent } from 'rxdb';
 import type { Subscription } from 'rxjs';
-import { ENTITIES, REFERENCE_COLLECTIONS, type ReferenceCollection } from '../schema/collections.ts';
+import type { ReferenceCollection } from '../schema/collections.ts';
 import { scanDocs, stripMeta } from './bulk-write.ts';
-import { REF_KINDS, splitRefKey, type MirrorDatabase, type OwnCollection, type RefDoc } from './db.ts';
+import { REF_KINDS, splitRefKey, type MirrorDatabase, type RefDoc } from './db.ts';
 
 /**
- * Reference rows wherever the mirror stores them (db.ts): collections of their own (cards) and
- * the shared `refs` collection, read as one stream of rows tagged with their collection, for the
+ * Reference rows as the mirror stores them (db.ts: every reference collection shares the one
+ * `refs` RxDB collection), read as one stream of rows tagged with their collection, for the
  * reference cache. `key` is the stored primary key (the id, or `kind|id` in refs): what the
  * runtime's load compares with the keys the change streams touched meanwhile.
  */
@@ -18,41 +18,23 @@ export interface ReferenceRow {
   row: object | null;
 }
 
-/** Reference collections with an RxDB collection of their own (the others live in `refs`). */
-const OWN_REFERENCES = REFERENCE_COLLECTIONS.filter((c) => ENTITIES[c].mirror.kind === 'own') as (ReferenceCollection & OwnCollection)[];
-
 /** Every stored reference row, page by page. */
 export async function* scanReferences(db: MirrorDatabase, pageSize: number): AsyncGenerator<ReferenceRow[]> {
-  for (const kind of OWN_REFERENCES) {
-    for await (const page of scanDocs(db[kind], pageSize)) yield page.map((doc) => ({ key: doc.id, kind, id: doc.id, row: withDeleted(doc) }));
-  }
   if (REF_KINDS.length === 0) return;
   for await (const page of scanDocs(db.refs, pageSize)) yield page.map(fromRefDoc);
 }
 
-/** Follows every place reference rows are stored; `onRows` gets each event bulk's rows. */
+/** Follows the `refs` collection; `onRows` gets each event bulk's rows. */
 export function subscribeReferences(db: MirrorDatabase, onRows: (rows: ReferenceRow[]) => void): Subscription[] {
-  const subs = OWN_REFERENCES.map((kind) =>
-    db[kind].eventBulks$.subscribe((bulk) =>
-      onRows((bulk.events as RxChangeEvent<object>[]).map((ev) => ({
-        key: ev.documentId,
-        kind,
-        id: ev.documentId,
-        row: ev.operation === 'DELETE' ? null : withDeleted(stripMeta(ev.documentData)),
-      }))),
+  if (REF_KINDS.length === 0) return [];
+  return [
+    db.refs.eventBulks$.subscribe((bulk) =>
+      // A delete is known by its key alone: `kind|id`.
+      onRows((bulk.events as RxChangeEvent<RefDoc>[]).map((ev) =>
+        ev.operation === 'DELETE' ? { key: ev.documentId, ...splitRefKey(ev.documentId), row: null } : fromRefDoc(stripMeta(ev.documentData)),
+      )),
     ),
-  );
-  if (REF_KINDS.length > 0) {
-    subs.push(
-      db.refs.eventBulks$.subscribe((bulk) =>
-        // A delete is known by its key alone: `kind|id`.
-        onRows((bulk.events as RxChangeEvent<RefDoc>[]).map((ev) =>
-          ev.operation === 'DELETE' ? { key: ev.documentId, ...splitRefKey(ev.documentId), row: null } : fromRefDoc(stripMeta(ev.documentData)),
-        )),
-      ),
-    );
-  }
-  return subs;
+  ];
 }
 
 /** Rows grouped by collection, as ReferenceCache.apply takes them. */

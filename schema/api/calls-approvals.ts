@@ -3,6 +3,8 @@ import { defineCall } from './define-call.ts';
 import { bulkResultSchema } from './calls-reimbursements.ts';
 import { approvalFilterSchema, approvalSchema } from '../entities/approval.ts';
 import { reimbursementSchema } from '../entities/reimbursement.ts';
+import { cardRequestSchema } from '../entities/card-request.ts';
+import { cardSchema } from '../entities/card.ts';
 import { pageQuerySchema, paginatedSchema } from '../paging.ts';
 
 /**
@@ -17,7 +19,11 @@ const approvalParams = z.object({ approval_id: z.uuid() });
 /** A decision's answer: both rows written, and the last change seq (the feed carries both). */
 export const decisionSchema = z.object({
   approval: approvalSchema,
-  reimbursement: reimbursementSchema,
+  /** The reviewed claim (object_type `reimbursement`). */
+  reimbursement: reimbursementSchema.optional(),
+  /** The reviewed card request (object_type `card_request`), and the card an approval issued. */
+  card_request: cardRequestSchema.optional(),
+  card: cardSchema.optional(),
   change_seq: z.number().int(),
 });
 export const rejectBodySchema = z.object({ reason: z.string().trim().min(1).max(2000) });

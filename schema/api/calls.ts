@@ -6,7 +6,6 @@ import { departmentSchema } from '../entities/department.ts';
 import { locationSchema } from '../entities/location.ts';
 import { glAccountSchema } from '../entities/gl-account.ts';
 import { trackingCategorySchema } from '../entities/tracking-category.ts';
-import { cardSchema } from '../entities/card.ts';
 import { transactionSchema } from '../entities/transaction.ts';
 import { businessSchema } from '../entities/business.ts';
 import { pageQuerySchema, pagingBodySchema, paginatedSchema } from '../paging.ts';
@@ -20,6 +19,7 @@ import { REIMBURSEMENT_CALLS } from './calls-reimbursements.ts';
 import { REIMBURSEMENT_RATE_CALLS } from './calls-reimbursement-rates.ts';
 import { RECEIPT_CALLS } from './calls-receipts.ts';
 import { APPROVAL_CALLS } from './calls-approvals.ts';
+import { CARD_CALLS } from './calls-cards.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -87,7 +87,6 @@ export const listTrackingCategories = listOf(
   trackingCategorySchema,
 );
 export const listUsers = listOf('users.list', '/v1/auth/businesses/users', userRowSchema);
-export const listCards = listOf('cards.list', '/v1/auth/cards', cardSchema);
 
 /** Keyset list, newest first; `start` is an opaque cursor from page.next. */
 export const listTransactions = defineCall({
@@ -175,7 +174,6 @@ export const CATALOGUE = [
   listGlAccounts,
   listTrackingCategories,
   listUsers,
-  listCards,
   listTransactions,
   searchTransactions,
   getTransaction,
@@ -190,4 +188,5 @@ export const CATALOGUE = [
   ...REIMBURSEMENT_RATE_CALLS,
   ...RECEIPT_CALLS,
   ...APPROVAL_CALLS,
+  ...CARD_CALLS,
 ] as const;

@@ -4,6 +4,8 @@ import { defineCommand } from './define-command.ts';
 import { approveApproval, rejectApproval, rejectBodySchema } from '../api/calls-approvals.ts';
 import type { Approval } from '../entities/approval.ts';
 import { applyRejection, applyStatus } from './reimbursement.ts';
+import { applyRequestStatus } from './card.ts';
+import type { MirrorReader } from './define-command.ts';
 
 /**
  * Approval decisions, run optimistically by the worker (the approval leaves the PENDING inbox at
@@ -19,6 +21,12 @@ export function applyDecision(row: Approval, decision: { status: 'APPROVED' } | 
   });
 }
 
+/** The reviewed object's id when the approval reviews that kind of object. */
+const reviewed = (type: Approval['object_type']) => (a: { approval_id: string }, mirror: MirrorReader) => {
+  const approval = mirror.get('approvals', a.approval_id);
+  return [approval?.object_type === type ? approval.object_id : undefined];
+};
+
 export const approvalApprove = defineCommand({
   name: 'approval.approve',
   args: z.object({ approval_id: z.uuid() }),
@@ -30,8 +38,13 @@ export const approvalApprove = defineCommand({
   // The decision moves the claim too: shown at once, confirmed when the feed brings both rows.
   also: {
     reimbursements: {
-      ids: (a, mirror) => [mirror.get('approvals', a.approval_id)?.object_id],
+      ids: reviewed('reimbursement'),
       apply: (claim) => applyStatus(claim, 'APPROVED'),
+    },
+    // Approving a card request issues the card (the server's row comes through the feed).
+    card_requests: {
+      ids: reviewed('card_request'),
+      apply: (request) => applyRequestStatus(request, 'APPROVED'),
     },
   },
   confirm: 'change_seq',
@@ -47,8 +60,12 @@ export const approvalReject = defineCommand({
   apply: (row, a) => applyDecision(row, { status: 'REJECTED', reason: a.reason }),
   also: {
     reimbursements: {
-      ids: (a, mirror) => [mirror.get('approvals', a.approval_id)?.object_id],
+      ids: reviewed('reimbursement'),
       apply: (claim, a) => applyRejection(claim, a.reason),
+    },
+    card_requests: {
+      ids: reviewed('card_request'),
+      apply: (request, a) => applyRequestStatus(request, 'REJECTED', a.reason),
     },
   },
   confirm: 'change_seq',

@@ -6,6 +6,10 @@ import {
   reimbursementPay, reimbursementResubmit, reimbursementSaveDraft, reimbursementSubmit, reimbursementUpdate,
 } from './reimbursement.ts';
 import { transactionBulkCode, transactionCode } from './transaction-code.ts';
+import {
+  cardActivate, cardBulkLock, cardFavorite, cardIssue, cardLock, cardReissue, cardRequestCancel, cardRequestCreate, cardRequestPhysical,
+  cardSetPrimary, cardSuspend, cardTerminate, cardUnfavorite, cardUnlock, cardUnsuspend, cardUpdate,
+} from './card.ts';
 import { receiptUpload, transactionAttachReceipt, transactionDetachReceipt } from './receipt.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
@@ -28,6 +32,22 @@ const DEFINITIONS = [
   receiptUpload,
   transactionAttachReceipt,
   transactionDetachReceipt,
+  cardIssue,
+  cardUpdate,
+  cardActivate,
+  cardLock,
+  cardUnlock,
+  cardBulkLock,
+  cardSuspend,
+  cardUnsuspend,
+  cardTerminate,
+  cardReissue,
+  cardSetPrimary,
+  cardFavorite,
+  cardUnfavorite,
+  cardRequestCreate,
+  cardRequestPhysical,
+  cardRequestCancel,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

@@ -13,12 +13,14 @@ export { APPROVAL_STATUSES };
 export const approvalStatusSchema = z.enum(APPROVAL_STATUSES);
 export type { ApprovalStatus } from '../reimbursement-rules.ts';
 
-export const APPROVAL_OBJECT_TYPES = ['reimbursement'] as const;
+/** What an approval reviews: a submitted claim, or a card request (issue 10; approving issues the card). */
+export const APPROVAL_OBJECT_TYPES = ['reimbursement', 'card_request'] as const;
+export type ApprovalObjectType = (typeof APPROVAL_OBJECT_TYPES)[number];
 
 export const approvalSchema = z.object({
   id: uuid,
   object_type: z.enum(APPROVAL_OBJECT_TYPES),
-  /** The reviewed object (a reimbursement's id). */
+  /** The reviewed object (a reimbursement's or a card request's id). */
   object_id: uuid,
   /** Whose claim it is: the submitter. Nobody reviews their own claim. */
   user_id: uuid,

@@ -23,6 +23,22 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'reimbursement.delete': 'Deletion of',
   'approval.approve': 'Approval of',
   'approval.reject': 'Rejection of',
+  'card.issue': 'Issuing of',
+  'card.update': 'Edit of',
+  'card.activate': 'Activation of',
+  'card.lock': 'Locking of',
+  'card.unlock': 'Unlocking of',
+  'card.bulkLock': 'Locking or unlocking of',
+  'card.suspend': 'Suspension of',
+  'card.unsuspend': 'Lifting the suspension of',
+  'card.terminate': 'Termination of',
+  'card.reissue': 'Reissue of',
+  'card.setPrimary': 'Making primary',
+  'card.favorite': 'Starring',
+  'card.unfavorite': 'Unstarring',
+  'cardRequest.create': 'Card request',
+  'cardRequest.requestPhysical': 'Physical card request',
+  'cardRequest.cancel': 'Withdrawal of',
 };
 
 /** The words of a stored command name (a name from a newer build gets its raw name). */

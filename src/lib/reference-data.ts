@@ -9,7 +9,6 @@ const EMPTY: ReferenceData = {
   gl_accounts: [],
   tracking_categories: [],
   users: [],
-  cards: [],
   reimbursement_rates: [],
 };
 
@@ -19,7 +18,6 @@ export interface ReferenceNames {
   location(id: string | null): string;
   glAccount(id: string | null): string;
   trackingOption(categoryId: string, optionId: string | undefined): string;
-  card(id: string): string;
 }
 
 export interface ReferenceView {
@@ -41,7 +39,6 @@ export function buildReferenceView(data: ReferenceData): ReferenceView {
   const departments = new Map(data.departments.map((d) => [d.id, d.name]));
   const locations = new Map(data.locations.map((l) => [l.id, l.name]));
   const gl = new Map(data.gl_accounts.map((g) => [g.id, `${g.code} ${g.name}`]));
-  const cards = new Map(data.cards.map((c) => [c.id, `${c.display_name} ··${c.last_four}`]));
   const options = new Map(data.tracking_categories.map((c) => [c.id, new Map(c.options.map((o) => [o.id, o.name]))]));
   const names: ReferenceNames = {
     // Unknown ids read as blank: reference rows can arrive a moment after the first page.
@@ -50,7 +47,6 @@ export function buildReferenceView(data: ReferenceData): ReferenceView {
     location: (id) => (id ? (locations.get(id) ?? '') : ''),
     glAccount: (id) => (id ? (gl.get(id) ?? '') : ''),
     trackingOption: (cat, opt) => (opt ? (options.get(cat)?.get(opt) ?? '') : ''),
-    card: (id) => cards.get(id) ?? '',
   };
   const toOptions = (m: Map<string, string>) => [...m].map(([value, label]) => ({ value, label })).sort(byLabel);
   return {

@@ -1,4 +1,4 @@
-import { ENTITIES, QUERIED_COLLECTIONS, type QueriedCollection, type RowOf } from '../../schema/collections.ts';
+import { ENTITIES, QUERIED_COLLECTIONS, type MirroredCollection, type QueriedCollection, type RowOf } from '../../schema/collections.ts';
 import type { RowView } from '../api.ts';
 import { occurredDesc } from '../../schema/mirror.ts';
 import type { OutboxIndex } from '../outbox-index.ts';
@@ -7,6 +7,8 @@ import { creator, rebaser, type RowShape } from '../rebase.ts';
 import type { CommandActor } from '../../schema/commands/define-command.ts';
 import type { ReferenceCache } from '../reference-cache.ts';
 import { approvalCollection } from './approvals.ts';
+import { cardCollection } from './card.ts';
+import { cardRequestCollection } from './card-request.ts';
 import { reimbursementCollection } from './reimbursements.ts';
 import { transactionCollection } from './transactions.ts';
 import type { WorkerCollection } from './worker-collection.ts';
@@ -23,6 +25,8 @@ export const WORKER_COLLECTIONS = {
   transactions: transactionCollection,
   reimbursements: reimbursementCollection,
   approvals: approvalCollection,
+  cards: cardCollection,
+  card_requests: cardRequestCollection,
 } as const satisfies { [C in QueriedCollection]: AnyWorkerCollection<C> };
 
 type Registry = typeof WORKER_COLLECTIONS;
@@ -73,7 +77,7 @@ const isQueried = (c: string): c is QueriedCollection => (QUERIED_COLLECTIONS as
  */
 export function storedShape(collection: OwnCollection): (row: Record<string, unknown>) => MirrorDoc {
   if (isQueried(collection)) return WORKER_COLLECTIONS[collection].stored as unknown as (row: Record<string, unknown>) => MirrorDoc;
-  const negated = (ENTITIES[collection].mirror as { negatedTime?: { field: string; of: string } }).negatedTime;
+  const negated = (ENTITIES[collection as MirroredCollection].mirror as { negatedTime?: { field: string; of: string } }).negatedTime;
   return (row) => {
     const { deleted, ...doc } = row;
     void deleted;

@@ -1,0 +1,203 @@
+import type { Card, CardStatus, LimitInterval, SpendingLimit } from './entities/card.ts';
+import type { TransactionState } from './entities/transaction.ts';
+import { isAdmin, isIssuingRestrictedToTeam, canIssueCards, type Actor } from './roles.ts';
+
+/**
+ * Card rules (issue 10), pure: the status machine, who may act on a card, the limit intervals
+ * and the authorization decision. Server and worker share them.
+ */
+
+/**
+ * REQUESTED → ACTIVE (a virtual card, as soon as it is issued) or REQUESTED → SHIPPED → ACTIVE
+ * (a physical card: issued and shipped, activated by its cardholder with the last four);
+ * ACTIVE ⇄ LOCKED; ACTIVE | LOCKED → SUSPENDED → ACTIVE (unsuspend); every status but
+ * TERMINATED → TERMINATED (final). Reissue terminates the card and issues its successor.
+ */
+export const CARD_MOVES: Readonly<Record<CardStatus, readonly CardStatus[]>> = {
+  REQUESTED: ['ACTIVE', 'SHIPPED', 'TERMINATED'],
+  SHIPPED: ['ACTIVE', 'TERMINATED'],
+  ACTIVE: ['LOCKED', 'SUSPENDED', 'TERMINATED'],
+  LOCKED: ['ACTIVE', 'SUSPENDED', 'TERMINATED'],
+  SUSPENDED: ['ACTIVE', 'TERMINATED'],
+  TERMINATED: [],
+};
+
+const LABEL: Record<CardStatus, string> = {
+  REQUESTED: 'requested', SHIPPED: 'shipped and not yet activated', ACTIVE: 'active', LOCKED: 'locked',
+  SUSPENDED: 'suspended', TERMINATED: 'terminated',
+};
+export const cardStatusLabel = (s: CardStatus) => LABEL[s];
+
+/** Each action's move: the statuses it starts from and its target (null: the action keeps the status). */
+export const CARD_ACTIONS = {
+  issue: { from: ['REQUESTED'], to: null, verb: 'issued' },
+  activate: { from: ['SHIPPED'], to: 'ACTIVE', verb: 'activated (only a shipped physical card is)' },
+  lock: { from: ['ACTIVE'], to: 'LOCKED', verb: 'locked (only an active card is)' },
+  unlock: { from: ['LOCKED'], to: 'ACTIVE', verb: 'unlocked (only a locked card is)' },
+  suspend: { from: ['ACTIVE', 'LOCKED'], to: 'SUSPENDED', verb: 'suspended (only an active or locked card is)' },
+  unsuspend: { from: ['SUSPENDED'], to: 'ACTIVE', verb: 'unsuspended (only a suspended card is)' },
+  terminate: { from: ['REQUESTED', 'SHIPPED', 'ACTIVE', 'LOCKED', 'SUSPENDED'], to: 'TERMINATED', verb: 'terminated' },
+  reissue: { from: ['SHIPPED', 'ACTIVE', 'LOCKED'], to: 'TERMINATED', verb: 'reissued (only a shipped, active or locked card is)' },
+  edit: { from: ['REQUESTED', 'SHIPPED', 'ACTIVE', 'LOCKED', 'SUSPENDED'], to: null, verb: 'changed' },
+} as const satisfies Record<string, { from: readonly CardStatus[]; to: CardStatus | null; verb: string }>;
+export type CardAction = keyof typeof CARD_ACTIONS;
+
+export type CardCheck = { ok: true } | { ok: false; message: string };
+
+/** Whether `action` may run on a card in status `from`; if not, a message naming the status. */
+export function checkCardAction(action: CardAction, from: CardStatus): CardCheck {
+  const a = CARD_ACTIONS[action];
+  if ((a.from as readonly CardStatus[]).includes(from)) return { ok: true };
+  return { ok: false, message: `This card is ${LABEL[from]} (status ${from}) and cannot be ${a.verb}.` };
+}
+
+/** The status after issuing: a virtual card is usable at once; a physical one ships first. */
+export const issuedStatus = (isPhysical: boolean): CardStatus => (isPhysical ? 'SHIPPED' : 'ACTIVE');
+
+// --- Who may act ---------------------------------------------------------------------------------
+
+/** Who is acting and the users in their team (a manager's direct and indirect reports, themselves included). */
+export type CardActor = Actor & { team: 'all' | readonly string[] };
+
+const inTeam = (actor: CardActor, userId: string) => actor.team === 'all' || actor.team.includes(userId);
+
+/**
+ * §6 issuing: admins issue to anyone in the business; a non-admin manager (or AP clerk with
+ * issuing rights) only within their team; anyone else not at all (they request a card instead).
+ */
+export function checkIssue(actor: CardActor, ownerId: string): CardCheck {
+  if (!canIssueCards(actor)) return { ok: false, message: 'Only an admin or a manager can issue cards. Request a card instead.' };
+  if (isIssuingRestrictedToTeam(actor) && !inTeam(actor, ownerId)) {
+    return { ok: false, message: 'Managers can issue cards only to people on their team.' };
+  }
+  return { ok: true };
+}
+
+/** Admins manage every card; a manager their team's cards (not their own limits). */
+export function canManageCard(actor: CardActor, card: Pick<Card, 'user_id'>): boolean {
+  if (isAdmin(actor)) return true;
+  return actor.is_manager && card.user_id !== actor.id && inTeam(actor, card.user_id);
+}
+
+/** Who may run `action` on `card` (the status is checked separately, by checkCardAction). */
+export function mayActOnCard(action: CardAction | 'primary' | 'favorite', actor: CardActor, card: Pick<Card, 'user_id'>): boolean {
+  const holder = card.user_id === actor.id;
+  switch (action) {
+    case 'lock':
+    case 'unlock':
+    case 'reissue':
+      return holder || canManageCard(actor, card);
+    case 'activate':
+    case 'primary':
+    case 'favorite':
+      return holder;
+    case 'suspend':
+    case 'unsuspend':
+      return isAdmin(actor);
+    case 'terminate':
+    case 'edit':
+    case 'issue':
+      return canManageCard(actor, card);
+  }
+}
+
+// --- Limits --------------------------------------------------------------------------------------
+
+/**
+ * Where the current limit interval began, in UTC: the day, the ISO week (Monday), the month,
+ * the year; TOTAL counts everything the card ever spent (from the epoch).
+ */
+export function intervalStart(interval: LimitInterval, now: Date): Date {
+  const y = now.getUTCFullYear();
+  const m = now.getUTCMonth();
+  const d = now.getUTCDate();
+  switch (interval) {
+    case 'DAILY':
+      return new Date(Date.UTC(y, m, d));
+    case 'WEEKLY': {
+      const sinceMonday = (now.getUTCDay() + 6) % 7;
+      return new Date(Date.UTC(y, m, d - sinceMonday));
+    }
+    case 'MONTHLY':
+      return new Date(Date.UTC(y, m, 1));
+    case 'YEARLY':
+      return new Date(Date.UTC(y, 0, 1));
+    case 'TOTAL':
+      return new Date(0);
+  }
+}
+
+/** Spend counts authorizations that hold or took money; declined and reversed ones do not. */
+export const SPEND_STATES: readonly TransactionState[] = ['PENDING', 'CLEARED'];
+export const countsAsSpend = (state: TransactionState) => SPEND_STATES.includes(state);
+
+type SpendRow = { card_id: string; amount: number; currency: string; state: TransactionState; occurred_at: string };
+
+/**
+ * What a card spent in its current interval, in the limit's currency (minor units): the sum of
+ * its spend since `intervalStart`, refunds netted. Rows in another currency are not counted.
+ */
+export function spentInInterval(cardId: string, limit: Pick<SpendingLimit, 'interval' | 'currency'>, rows: Iterable<SpendRow>, now: Date): number {
+  const from = intervalStart(limit.interval, now).getTime();
+  let spent = 0;
+  for (const r of rows) {
+    if (r.card_id !== cardId || r.currency !== limit.currency || !countsAsSpend(r.state)) continue;
+    const t = Date.parse(r.occurred_at);
+    if (t >= from && t <= now.getTime()) spent += r.amount;
+  }
+  return spent;
+}
+
+/** What is left of the limit this interval (never below zero). */
+export const remainingLimit = (limit: Pick<SpendingLimit, 'amount'>, spent: number) => Math.max(0, limit.amount - spent);
+
+// --- Authorization -------------------------------------------------------------------------------
+
+export const DECLINE_REASONS = [
+  'CARD_NOT_ACTIVE', 'CARD_LOCKED', 'CARD_SUSPENDED', 'CARD_TERMINATED', 'CURRENCY_NOT_SUPPORTED',
+  'MERCHANT_CATEGORY_BLOCKED', 'PER_TRANSACTION_LIMIT_EXCEEDED', 'SPENDING_LIMIT_EXCEEDED',
+] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+
+export const DECLINE_MESSAGES: Record<DeclineReason, string> = {
+  CARD_NOT_ACTIVE: 'The card is not activated yet.',
+  CARD_LOCKED: 'The card is locked.',
+  CARD_SUSPENDED: 'The card is suspended.',
+  CARD_TERMINATED: 'The card is terminated.',
+  CURRENCY_NOT_SUPPORTED: 'The purchase is not in the card\'s currency.',
+  MERCHANT_CATEGORY_BLOCKED: 'The card is not allowed at this kind of merchant.',
+  PER_TRANSACTION_LIMIT_EXCEEDED: 'The purchase is over the card\'s per-purchase limit.',
+  SPENDING_LIMIT_EXCEEDED: 'The purchase would go over the card\'s limit for this period.',
+};
+
+export type Purchase = { amount: number; currency: string; merchant_category: string };
+
+/**
+ * The network's decision on an authorization: declined when the card is not ACTIVE, the
+ * purchase is in another currency, at a category the card does not allow, over the
+ * per-purchase cap, or would take the interval's spend (`spent`) over the limit.
+ */
+export function authorize(card: Pick<Card, 'status' | 'limit' | 'allowed_categories'>, purchase: Purchase, spent: number): DeclineReason | null {
+  switch (card.status) {
+    case 'ACTIVE':
+      break;
+    case 'LOCKED':
+      return 'CARD_LOCKED';
+    case 'SUSPENDED':
+      return 'CARD_SUSPENDED';
+    case 'TERMINATED':
+      return 'CARD_TERMINATED';
+    default:
+      return 'CARD_NOT_ACTIVE';
+  }
+  if (purchase.currency !== card.limit.currency) return 'CURRENCY_NOT_SUPPORTED';
+  if (card.allowed_categories.length > 0 && !card.allowed_categories.includes(purchase.merchant_category)) return 'MERCHANT_CATEGORY_BLOCKED';
+  if (card.limit.per_transaction !== null && purchase.amount > card.limit.per_transaction) return 'PER_TRANSACTION_LIMIT_EXCEEDED';
+  if (spent + purchase.amount > card.limit.amount) return 'SPENDING_LIMIT_EXCEEDED';
+  return null;
+}
+
+/** A new card's expiry: three years after issue, as YYYY-MM. */
+export function expiryFrom(issuedAt: Date): string {
+  return `${issuedAt.getUTCFullYear() + 3}-${String(issuedAt.getUTCMonth() + 1).padStart(2, '0')}`;
+}

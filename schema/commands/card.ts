@@ -1,0 +1,292 @@
+import { z } from 'zod';
+import { produce } from 'immer';
+import { commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
+import {
+  activateCard, bulkLockCards, issueCard, cancelCardRequest, cardPatchSchema, cardRequestBodySchema, createCardRequest, favoriteCards,
+  issueCardBodySchema, lockCard, MAX_BULK_LOCK, physicalRequestBodySchema, reissueCard, requestPhysicalCard, setPrimaryCard,
+  suspendCard, terminateCard, unfavoriteCards, unlockCard, unsuspendCard, updateCard, type CardPatch, type IssueCardBody,
+  type CardRequestBody,
+} from '../api/calls-cards.ts';
+import type { Card, CardStatus } from '../entities/card.ts';
+import type { CardRequest } from '../entities/card-request.ts';
+
+/**
+ * Card commands (issue 10). Each `apply` is pure: the worker runs it optimistically (a card
+ * locked offline shows locked, marked pending, at once) and the server runs the same `apply`
+ * with authority after checking the move (schema/card-rules.ts) and the actor's right.
+ */
+
+export function applyCardStatus(row: Card, status: CardStatus): Card {
+  return produce(row, (d) => {
+    d.status = status;
+  });
+}
+
+export function applyCardPatch(row: Card, patch: CardPatch): Card {
+  return produce(row, (d) => {
+    if (patch.display_name !== undefined) d.display_name = patch.display_name;
+    if (patch.limit !== undefined) d.limit = { ...patch.limit };
+    if (patch.allowed_categories !== undefined) d.allowed_categories = [...new Set(patch.allowed_categories)];
+    if (patch.department_id !== undefined) d.department_id = patch.department_id;
+    if (patch.location_id !== undefined) d.location_id = patch.location_id;
+  });
+}
+
+/**
+ * A card before it is issued: REQUESTED, no number or expiry yet. The server issues it in the
+ * same write (schema/card-rules.ts `issuedStatus`, a fresh last four and expiry); offline it
+ * shows as requested until then.
+ */
+export function newCard(body: IssueCardBody & { id: string }, { actor, at }: BlankContext): Card {
+  return {
+    id: body.id, user_id: body.user_id, business_id: actor.business_id, display_name: body.display_name, last_four: null,
+    is_physical: body.is_physical, status: 'REQUESTED', limit: { ...body.limit }, allowed_categories: [...new Set(body.allowed_categories)],
+    department_id: body.department_id, location_id: body.location_id, expires: null, is_primary: false, is_favorite: false,
+    replaces_id: null, replaced_by_id: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+  };
+}
+
+const cardId = z.object({ card_id: z.uuid() });
+const byCard = (a: { card_id: string }) => ({ params: { card_uuid: a.card_id } });
+
+export const cardIssue = defineCommand({
+  name: 'card.issue',
+  args: issueCardBodySchema.extend({ id: z.uuid() }),
+  collection: 'cards',
+  entityIds: (a) => [a.id],
+  call: issueCard,
+  request: (a) => ({ body: a }),
+  // The blank is the whole request; the server's answer (issued, numbered) replaces it.
+  apply: (row) => row,
+  blank: (a, ctx) => newCard(a, ctx),
+  confirm: 'row',
+});
+
+export const cardUpdate = defineCommand({
+  name: 'card.update',
+  args: cardId.extend({ patch: cardPatchSchema }),
+  collection: 'cards',
+  entityIds: (a) => [a.card_id],
+  call: updateCard,
+  request: (a) => ({ ...byCard(a), body: a.patch }),
+  apply: (row, a) => applyCardPatch(row, a.patch),
+  confirm: 'row',
+});
+
+export const cardActivate = defineCommand({
+  name: 'card.activate',
+  args: cardId.extend({ last_four: z.string().regex(/^\d{4}$/) }),
+  collection: 'cards',
+  entityIds: (a) => [a.card_id],
+  call: activateCard,
+  request: (a) => ({ ...byCard(a), body: { last_four: a.last_four } }),
+  apply: (row) => applyCardStatus(row, 'ACTIVE'),
+  confirm: 'row',
+});
+
+/** Lock and unlock: the one-click, works-offline action; the outbox sends it exactly once. */
+export const cardLock = defineCommand({
+  name: 'card.lock',
+  args: cardId,
+  collection: 'cards',
+  entityIds: (a) => [a.card_id],
+  call: lockCard,
+  request: byCard,
+  apply: (row) => applyCardStatus(row, 'LOCKED'),
+  confirm: 'row',
+});
+
+export const cardUnlock = defineCommand({
+  name: 'card.unlock',
+  args: cardId,
+  collection: 'cards',
+  entityIds: (a) => [a.card_id],
+  call: unlockCard,
+  request: byCard,
+  apply: (row) => applyCardStatus(row, 'ACTIVE'),
+  confirm: 'row',
+});
+
+export const cardSuspend = defineCommand({
+  name: 'card.suspend',
+  args: cardId,
+  collection: 'cards',
+  entityIds: (a) => [a.card_id],
+  call: suspendCard,
+  request: byCard,
+  apply: (row) => applyCardStatus(row, 'SUSPENDED'),
+  confirm: 'row',
+});
+
+export const cardUnsuspend = defineCommand({
+  name: 'card.unsuspend',
+  args: cardId,
+  collection: 'cards',
+  entityIds: (a) => [a.card_id],
+  call: unsuspendCard,
+  request: byCard,
+  apply: (row) => applyCardStatus(row, 'ACTIVE'),
+  confirm: 'row',
+});
+
+export const cardTerminate = defineCommand({
+  name: 'card.terminate',
+  args: cardId,
+  collection: 'cards',
+  entityIds: (a) => [a.card_id],
+  call: terminateCard,
+  request: byCard,
+  apply: (row) => applyCardStatus(row, 'TERMINATED'),
+  confirm: 'row',
+});
+
+/**
+ * Reissue: the card terminates at once; its successor (a new number) comes from the server,
+ * through the feed (the answer names the last seq written).
+ */
+export const cardReissue = defineCommand({
+  name: 'card.reissue',
+  args: cardId.extend({ successor_id: z.uuid() }),
+  collection: 'cards',
+  entityIds: (a) => [a.card_id],
+  call: reissueCard,
+  request: (a) => ({ ...byCard(a), body: { successor_id: a.successor_id } }),
+  apply: (row, a) => produce(applyCardStatus(row, 'TERMINATED'), (d) => {
+    d.replaced_by_id = a.successor_id;
+  }),
+  confirm: 'change_seq',
+});
+
+/** One call's worth of a bulk lock (at most 1,000 distinct cards, all or none). */
+export const cardBulkLock = defineCommand({
+  name: 'card.bulkLock',
+  args: z.object({ card_ids: z.array(z.uuid()).min(1).max(MAX_BULK_LOCK), lock: z.boolean() }),
+  collection: 'cards',
+  entityIds: (a) => a.card_ids,
+  call: bulkLockCards,
+  request: (a) => ({ body: { card_uuids: a.card_ids, lock: a.lock } }),
+  apply: (row, a) => applyCardStatus(row, a.lock ? 'LOCKED' : 'ACTIVE'),
+  confirm: 'change_seq',
+  split: {
+    input: z.object({ card_ids: z.array(z.uuid()).min(1), lock: z.boolean() }),
+    parts: ({ card_ids, lock }): CommandPart[] => {
+      const unique = [...new Set(card_ids)];
+      const parts: CommandPart[] = [];
+      for (let i = 0; i < unique.length; i += MAX_BULK_LOCK) {
+        const ids = unique.slice(i, i + MAX_BULK_LOCK);
+        parts.push(
+          ids.length === 1
+            ? commandPart(lock ? cardLock : cardUnlock, { card_id: ids[0]! })
+            : commandPart(cardBulkLock, { card_ids: ids, lock }),
+        );
+      }
+      return parts;
+    },
+  },
+});
+
+/**
+ * Primary card: the chosen card becomes primary and the cardholder's previous primary (named
+ * in `previous_ids`, read from the mirror by the caller; never sent) stops being it, both at once.
+ */
+export const cardSetPrimary = defineCommand({
+  name: 'card.setPrimary',
+  args: cardId.extend({ previous_ids: z.array(z.uuid()).default([]) }),
+  collection: 'cards',
+  entityIds: (a) => [a.card_id, ...a.previous_ids.filter((id) => id !== a.card_id)],
+  call: setPrimaryCard,
+  request: (a) => ({ body: { card_id: a.card_id } }),
+  apply: (row, a) => produce(row, (d) => {
+    d.is_primary = row.id === a.card_id;
+  }),
+  confirm: 'change_seq',
+});
+
+const favoriteArgs = z.object({ card_ids: z.array(z.uuid()).min(1).max(100) });
+
+export const cardFavorite = defineCommand({
+  name: 'card.favorite',
+  args: favoriteArgs,
+  collection: 'cards',
+  entityIds: (a) => a.card_ids,
+  call: favoriteCards,
+  request: (a) => ({ body: { card_ids: a.card_ids } }),
+  apply: (row) => produce(row, (d) => {
+    d.is_favorite = true;
+  }),
+  confirm: 'change_seq',
+});
+
+export const cardUnfavorite = defineCommand({
+  name: 'card.unfavorite',
+  args: favoriteArgs,
+  collection: 'cards',
+  entityIds: (a) => a.card_ids,
+  call: unfavoriteCards,
+  request: (a) => ({ body: { card_ids: a.card_ids } }),
+  apply: (row) => produce(row, (d) => {
+    d.is_favorite = false;
+  }),
+  confirm: 'change_seq',
+});
+
+// --- Card requests -------------------------------------------------------------------------------
+
+/** A request as its create starts it: PENDING, owned by the actor. */
+export function newCardRequest(body: CardRequestBody & { id: string }, { actor, at }: BlankContext): CardRequest {
+  return {
+    id: body.id, user_id: actor.user_id, business_id: actor.business_id, is_physical: body.is_physical, amount: body.amount,
+    currency: body.currency, interval: body.interval, reason: body.reason, status: 'PENDING', card_id: null,
+    rejection_reason: null, decided_by: null, decided_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+  };
+}
+
+export const cardRequestCreate = defineCommand({
+  name: 'cardRequest.create',
+  args: cardRequestBodySchema.extend({ id: z.uuid() }),
+  collection: 'card_requests',
+  entityIds: (a) => [a.id],
+  call: createCardRequest,
+  request: (a) => ({ body: a }),
+  apply: (row) => row,
+  blank: (a, ctx) => newCardRequest(a, ctx),
+  confirm: 'row',
+});
+
+export const cardRequestPhysical = defineCommand({
+  name: 'cardRequest.requestPhysical',
+  args: physicalRequestBodySchema.extend({ id: z.uuid() }),
+  collection: 'card_requests',
+  entityIds: (a) => [a.id],
+  call: requestPhysicalCard,
+  request: (a) => ({ body: a }),
+  apply: (row) => row,
+  blank: (a, ctx) => newCardRequest({ ...a, is_physical: true }, ctx),
+  confirm: 'row',
+});
+
+export function applyRequestStatus(row: CardRequest, status: CardRequest['status'], reason: string | null = null): CardRequest {
+  return produce(row, (d) => {
+    d.status = status;
+    d.rejection_reason = status === 'REJECTED' ? reason : d.rejection_reason;
+    if (status === 'APPROVED' || status === 'REJECTED') d.decided_at = d.updated_at;
+  });
+}
+
+export const cardRequestCancel = defineCommand({
+  name: 'cardRequest.cancel',
+  args: z.object({ request_id: z.uuid() }),
+  collection: 'card_requests',
+  entityIds: (a) => [a.request_id],
+  call: cancelCardRequest,
+  request: (a) => ({ params: { request_uuid: a.request_id } }),
+  apply: (row) => applyRequestStatus(row, 'CANCELED'),
+  // The server cancels the request's open review with it (the feed brings that row).
+  also: {
+    approvals: {
+      ids: (a, mirror) => mirror.matching('approvals', { object_ids: [a.request_id], status: ['PENDING'] }),
+      apply: (approval) => (approval.status === 'PENDING' ? { ...approval, status: 'CANCELED' } : approval),
+    },
+  },
+  confirm: 'row',
+});
