@@ -66,6 +66,8 @@ export type TransactionSort = z.infer<typeof transactionSortSchema>;
 export const transactionFilterSchema = z.object({
   q: z.string().max(200).optional(),
   user_ids: csv(z.uuid()).optional(),
+  /** A card's transactions (issue 10: the card's detail, and what it spent this interval). */
+  card_ids: csv(z.uuid()).optional(),
   department_ids: csv(z.uuid()).optional(),
   location_ids: csv(z.uuid()).optional(),
   states: csv(transactionStateSchema).optional(),
@@ -87,6 +89,7 @@ export type TransactionFilter = z.infer<typeof transactionFilterSchema>;
 /** The structured part of a filter as a predicate (text search `q` is matched by an index). */
 export function matchesTransactionFilter(t: Transaction, f: TransactionFilter): boolean {
   if (f.user_ids?.length && !f.user_ids.includes(t.user_id)) return false;
+  if (f.card_ids?.length && !f.card_ids.includes(t.card_id)) return false;
   if (f.department_ids?.length && !(t.department_id && f.department_ids.includes(t.department_id)))
     return false;
   if (f.location_ids?.length && !(t.location_id && f.location_ids.includes(t.location_id)))

@@ -45,6 +45,7 @@ export function filterConditions(f: TransactionFilter, params: unknown[]): strin
   // search_text and terms are both lower-case, so plain LIKE suffices).
   for (const term of queryTerms(f.q)) add(`%${escapeLike(term)}%`, (p) => `r.search_text LIKE $${p}`);
   if (f.user_ids?.length) add(f.user_ids, (p) => `r.user_id = ANY($${p}::uuid[])`);
+  if (f.card_ids?.length) add(f.card_ids, (p) => `r.card_id = ANY($${p}::uuid[])`);
   if (f.department_ids?.length) add(f.department_ids, (p) => `r.department_id = ANY($${p}::uuid[])`);
   if (f.location_ids?.length) add(f.location_ids, (p) => `r.location_id = ANY($${p}::uuid[])`);
   if (f.states?.length) add(f.states, (p) => `r.state = ANY($${p}::text[])`);

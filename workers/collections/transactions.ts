@@ -135,6 +135,10 @@ export function compileTransactionFilter(f: TransactionFilter): ((t: Transaction
     const ids = new Set(f.user_ids);
     checks.push((t) => ids.has(t.user_id));
   }
+  if (f.card_ids?.length) {
+    const ids = new Set(f.card_ids);
+    checks.push((t) => ids.has(t.card_id));
+  }
   if (f.department_ids?.length) {
     const ids = new Set(f.department_ids);
     checks.push((t) => t.department_id !== null && ids.has(t.department_id));
