@@ -30,6 +30,22 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'receipt.upload': { receipt_id: testUuid(7, 1), content_type: 'image/png', size: 10, sha256: 'a'.repeat(64) },
   'transaction.attachReceipt': { transaction_id: ROW(1), receipt_id: testUuid(7, 1) },
   'transaction.detachReceipt': { transaction_id: ROW(1), receipt_id: testUuid(7, 1) },
+  'card.issue': { id: ROW(1), user_id: testUuid(2, 1), display_name: 'Travel', limit: { amount: 200_000, currency: 'USD', interval: 'MONTHLY' } },
+  'card.update': { card_id: ROW(1), patch: { display_name: 'Software' } },
+  'card.activate': { card_id: ROW(1), last_four: '4242' },
+  'card.lock': { card_id: ROW(1) },
+  'card.unlock': { card_id: ROW(1) },
+  'card.bulkLock': { card_ids: [ROW(1), ROW(2), ROW(3)], lock: true },
+  'card.suspend': { card_id: ROW(1) },
+  'card.unsuspend': { card_id: ROW(1) },
+  'card.terminate': { card_id: ROW(1) },
+  'card.reissue': { card_id: ROW(1), successor_id: ROW(2) },
+  'card.setPrimary': { card_id: ROW(1), previous_ids: [ROW(2)] },
+  'card.favorite': { card_ids: [ROW(1), ROW(2)] },
+  'card.unfavorite': { card_ids: [ROW(1)] },
+  'cardRequest.create': { id: ROW(1), amount: 200_000, currency: 'USD', interval: 'MONTHLY', reason: 'Client travel' },
+  'cardRequest.requestPhysical': { id: ROW(1), amount: 50_000, currency: 'USD', interval: 'WEEKLY', reason: 'Field work' },
+  'cardRequest.cancel': { request_id: ROW(1) },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

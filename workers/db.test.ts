@@ -4,7 +4,7 @@ import { createRxDatabase, getAllCollectionDocuments, type RxJsonSchema } from '
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { MIRRORED_COLLECTIONS } from '../schema/sync-feed.ts';
-import { ENTITIES, QUERIED_COLLECTIONS, RXDB_COLLECTION_LIMIT } from '../schema/collections.ts';
+import { ENTITIES, QUERIED_COLLECTIONS, REFERENCE_COLLECTIONS, RXDB_COLLECTION_LIMIT } from '../schema/collections.ts';
 import { mirrorJsonSchema } from '../schema/mirror.ts';
 import { createOutboxEntry } from '../sync/outbox-machine.ts';
 import { WORKER_COLLECTIONS } from './collections/index.ts';
@@ -50,10 +50,11 @@ describe('mirror JSON schemas derived from the zod entities', () => {
 
 describe('openMirrorDatabase', () => {
 
-  it('opens its own collections, one shared refs collection, outbox and meta: seven of the 13 allowed', async () => {
+  it('opens its own collections, one shared refs collection, outbox and meta: eight of the 13 allowed', async () => {
     db = await openTestDatabase();
     expect(Object.keys(db.collections).sort()).toEqual([...RX_COLLECTIONS].sort());
-    expect(Object.keys(db.collections).sort()).toEqual(['approvals', 'cards', 'meta', 'outbox', 'refs', 'reimbursements', 'transactions']);
+    expect(Object.keys(db.collections).sort()).toEqual(['approvals', 'card_requests', 'cards', 'meta', 'outbox', 'refs', 'reimbursements', 'transactions']);
+    expect(RX_COLLECTIONS).toHaveLength(8);
   });
 
   it('passes RxDB\'s own schema check for refs, outbox and meta', () => {
@@ -87,6 +88,17 @@ describe('the collection budget', () => {
     }
     expect([...OWN_COLLECTIONS, ...REF_KINDS].sort()).toEqual([...MIRRORED_COLLECTIONS].sort());
     expect(refKinds.sort()).toEqual([...REF_KINDS].sort());
+  });
+
+  it('stores every reference collection (no query spec) in refs, and only those', () => {
+    expect(REFERENCE_COLLECTIONS.length).toBeGreaterThan(0);
+    for (const c of REFERENCE_COLLECTIONS) {
+      expect(ENTITIES[c].mirror.kind, `${c} is reference data: it lives in refs`).toBe('ref');
+      expect(RX_COLLECTIONS, `${c} has no RxDB collection of its own`).not.toContain(c);
+    }
+    expect([...REF_KINDS].sort()).toEqual([...REFERENCE_COLLECTIONS].sort());
+    expect([...OWN_COLLECTIONS].sort()).toEqual([...QUERIED_COLLECTIONS].sort());
+    expect(QUERIED_COLLECTIONS).toEqual(expect.arrayContaining(['cards', 'card_requests']));
   });
 
   it('serves every queried collection from an own collection with a worker entry', () => {

@@ -48,10 +48,11 @@ describe('reference rows in the shared refs collection', () => {
       [refKey('users', user.id), refKey('departments', dept.id), refKey('locations', dept.id), refKey('gl_accounts', gl.id), refKey('tracking_categories', category.id)].sort(),
     );
     expect(stored.find((d) => d.kind === 'locations')).toMatchObject({ row_id: dept.id, row: { name: 'Berlin' } });
-    // Cards stay in a collection of their own (issue 10 makes them a queried collection).
+    // Cards are a queried collection (issue 10): a collection of their own, served by their engine, not the reference cache.
     expect((await scanDocs(rt.db.cards, 10).next()).value).toHaveLength(1);
+    expect(rt.engines.cards.get(card.id)).toMatchObject({ id: card.id, status: 'ACTIVE' });
 
-    const expected = { users: [user], departments: [dept], locations: [twin], gl_accounts: [gl], tracking_categories: [category], cards: [card], reimbursement_rates: [] };
+    const expected = { users: [user], departments: [dept], locations: [twin], gl_accounts: [gl], tracking_categories: [category], reimbursement_rates: [] };
     expect(rt.refs.snapshot()).toEqual(expected);
     expect(await search(rt, 'engineering lovelace berlin meals')).toBe(1);
 
@@ -61,7 +62,7 @@ describe('reference rows in the shared refs collection', () => {
     expect(await search(rt, 'berlin')).toBe(1);
     await rt.close();
 
-    // A cold start reads the cache back from refs (and cards), and resumes from the checkpoint.
+    // A cold start reads the cache back from refs, and resumes from the checkpoint.
     const again = await open(idb);
     expect(again.refs.snapshot()).toEqual({ ...expected, departments: [] });
     expect(await again.mirror.getCheckpoint()).toEqual({ seq: 8, epoch: 'e' });
@@ -70,6 +71,6 @@ describe('reference rows in the shared refs collection', () => {
     // A reset (new epoch) empties refs like every other mirrored collection.
     await again.mirror.reset();
     expect((await scanDocs(again.db.refs, 10).next()).done).toBe(true);
-    expect(again.refs.snapshot()).toEqual({ users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], cards: [], reimbursement_rates: [] });
+    expect(again.refs.snapshot()).toEqual({ users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], reimbursement_rates: [] });
   });
 });

@@ -92,7 +92,10 @@ export const makeTrackingCategory = (n: number, name: string, options: string[])
     ...mirrored(),
   });
 export const makeCard = (n: number, userN: number): Card =>
-  cardSchema.parse({ id: testUuid(7, n), user_id: testUuid(2, userN), display_name: 'Card', last_four: '4242', is_physical: false, state: 'ACTIVE', ...mirrored() });
+  cardSchema.parse({
+    id: testUuid(7, n), user_id: testUuid(2, userN), display_name: 'Card', last_four: '4242', is_physical: false, status: 'ACTIVE',
+    limit: { amount: 200_000, currency: 'USD', interval: 'MONTHLY' }, expires: '2028-06', created_at: NOW, ...mirrored(),
+  });
 
 const MERCHANTS = ['Starbucks', 'Uber', 'Lyft', 'Amazon Web Services', 'Delta Air Lines', 'Hilton', 'Marriott', 'Zoom', 'Slack', 'Éclair Café', 'WeWork', 'FedEx'];
 const MEMOS = [null, 'team lunch', 'client dinner', 'conference travel', 'software subscription', null, null];
