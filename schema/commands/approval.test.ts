@@ -26,6 +26,15 @@ describe('approval commands', () => {
     expect(approvalEntity.query.matches(pending, approvalEntity.query.filter.parse({ status: 'PENDING' }))).toBe(true);
     expect(approvalEntity.query.matches(pending, approvalEntity.query.filter.parse({ status: 'APPROVED,REJECTED' }))).toBe(false);
   });
+
+  it('the inbox filter by what is reviewed: claims or card requests', () => {
+    const of = (object_types: string) => approvalEntity.query.filter.parse({ object_types });
+    expect(approvalEntity.query.matches(pending, of('reimbursement'))).toBe(true);
+    expect(approvalEntity.query.matches(pending, of('card_request'))).toBe(false);
+    expect(approvalEntity.query.matches({ ...pending, object_type: 'card_request' }, of('card_request'))).toBe(true);
+    expect(approvalEntity.query.matches(pending, of('reimbursement,card_request'))).toBe(true);
+    expect(approvalEntity.query.filter.safeParse({ object_types: 'card' }).success).toBe(false);
+  });
 });
 
 describe('payment and draft commands', () => {

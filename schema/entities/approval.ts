@@ -57,6 +57,8 @@ export const approvalFilterSchema = z.object({
   object_ids: csv(z.uuid()).optional(),
   user_ids: csv(z.uuid()).optional(),
   exclude_user_ids: csv(z.uuid()).optional(),
+  /** What the approvals review (the inbox's Type filter: claims or card requests). */
+  object_types: csv(z.enum(APPROVAL_OBJECT_TYPES)).optional(),
 });
 export type ApprovalFilter = z.infer<typeof approvalFilterSchema>;
 
@@ -65,6 +67,7 @@ export function matchesApprovalFilter(a: Approval, f: ApprovalFilter): boolean {
   if (f.object_ids?.length && !f.object_ids.includes(a.object_id)) return false;
   if (f.user_ids?.length && !f.user_ids.includes(a.user_id)) return false;
   if (f.exclude_user_ids?.length && f.exclude_user_ids.includes(a.user_id)) return false;
+  if (f.object_types?.length && !f.object_types.includes(a.object_type)) return false;
   return true;
 }
 
