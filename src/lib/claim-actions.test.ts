@@ -60,6 +60,16 @@ describe('canDecide', () => {
     expect(canDecide({ ...pending, user_id: ME }, actor('BUSINESS_ADMIN'))).toBe(false);
     expect(canDecide({ ...pending, status: 'APPROVED' }, actor('BUSINESS_ADMIN'))).toBe(false);
   });
+
+  it('card requests: the §6 card approvers (admin, manager, bookkeeper), never one\'s own request', () => {
+    const request = { status: 'PENDING' as const, user_id: OTHER, object_type: 'card_request' as const };
+    expect(canDecide(request, actor('BUSINESS_ADMIN'))).toBe(true);
+    expect(canDecide(request, actor('BUSINESS_BOOKKEEPER'))).toBe(true);
+    expect(canDecide(request, actor('BUSINESS_USER', true))).toBe(true);
+    expect(canDecide(request, actor('BUSINESS_USER'))).toBe(false);
+    expect(canDecide({ ...request, user_id: ME }, actor('BUSINESS_USER', true))).toBe(false);
+    expect(canDecide({ ...request, status: 'CANCELED' }, actor('BUSINESS_ADMIN'))).toBe(false);
+  });
 });
 
 describe('paymentMethods', () => {

@@ -1,8 +1,9 @@
+import type { ApprovalObjectType } from '../../schema/entities/approval.ts';
 import type { ReimbursementStatus } from '../../schema/entities/reimbursement.ts';
 import {
   checkAction, checkDecidable, checkDeletable, checkEditable, isSettled, settlesAt, type ApprovalStatus, type PaymentMethod,
 } from '../../schema/reimbursement-rules.ts';
-import { canReviewReimbursements, isAdmin, isEligibleForPayrollReimbursement, type Actor } from '../../schema/roles.ts';
+import { canApproveCards, canReviewReimbursements, isAdmin, isEligibleForPayrollReimbursement, type Actor } from '../../schema/roles.ts';
 
 /**
  * Which claim actions a screen offers (issue 9): the status machine (`checkAction`,
@@ -44,9 +45,13 @@ export function claimActions(claim: ClaimFacts, viewer: Actor, now: Date): Claim
   };
 }
 
-/** Whether the viewer may decide this approval: a reviewer, a PENDING approval, not their own claim. */
-export function canDecide(approval: { status: ApprovalStatus; user_id: string }, viewer: Actor): boolean {
-  return canReviewReimbursements(viewer) && approval.user_id !== viewer.id && checkDecidable(approval.status).ok;
+/**
+ * Whether the viewer may decide this approval: a reviewer of its kind (§6: claims
+ * `canReviewReimbursements`, card requests `canApproveCards`), a PENDING approval, not their own.
+ */
+export function canDecide(approval: { status: ApprovalStatus; user_id: string; object_type?: ApprovalObjectType }, viewer: Actor): boolean {
+  const reviews = approval.object_type === 'card_request' ? canApproveCards : canReviewReimbursements;
+  return reviews(viewer) && approval.user_id !== viewer.id && checkDecidable(approval.status).ok;
 }
 
 /**

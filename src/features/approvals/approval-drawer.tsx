@@ -9,6 +9,7 @@ import type { ReferenceView } from '../../lib/reference-data.ts';
 import { APPROVAL_LABELS, APPROVAL_TONES } from './approval-labels.ts';
 import type { InboxRow } from './approval-rows.ts';
 import { readInboxRow } from './use-inbox-rows.ts';
+import { CardRequestDetails } from './card-request-details.tsx';
 import { formatLocalDateTime } from '../../lib/format.ts';
 
 export interface ApprovalDrawerProps {
@@ -25,8 +26,9 @@ export interface ApprovalDrawerProps {
 
 
 /**
- * One review: the claim (facts, receipts, history, the claimant) and the review itself (status,
- * who decided and when, the reason), with Approve / Reject while it is the viewer's to decide.
+ * One review: the claim (facts, receipts, history, the claimant) or the card request (limit, card,
+ * reason, requester and the cards they have), and the review itself (status, who decided and when,
+ * the reason), with Approve / Reject while it is the viewer's to decide.
  * Non-modal like the other drawers: the inbox beside it stays live (j/k move the open row).
  */
 export function ApprovalDrawer({ id, client, reference, version, canDecide, onApprove, onReject, onClose, returnFocus }: ApprovalDrawerProps) {
@@ -48,13 +50,17 @@ export function ApprovalDrawer({ id, client, reference, version, canDecide, onAp
     };
   }, [client, id, version, userName]);
 
-  const title = row ? `${row.claimant}: ${row.description}` : row === null ? 'Approval not found' : 'Approval';
+  const title = row ? `${row.claimant}: ${row.summary}` : row === null ? 'Approval not found' : 'Approval';
   const { approval } = row ?? {};
   return (
     <Drawer title={title} titleRef={heading} closeLabel="Close details" modal={false} onClose={onClose} returnFocus={returnFocus}>
       {row && approval && (
         <div className="drawer-body claim-detail">
-          {row.claim ? <ClaimHeadline claim={row.claim} /> : <p className="muted">This claim has not reached this device yet.</p>}
+          {row.claim && <ClaimHeadline claim={row.claim} />}
+          {row.request && <CardRequestDetails request={row.request} client={client} reference={reference} version={version} />}
+          {!row.claim && !row.request && (
+            <p className="muted">This {row.kind === 'card_request' ? 'card request' : 'claim'} has not reached this device yet.</p>
+          )}
           <section aria-labelledby={`${row.id}-review`} className="approval-review">
             <h3 id={`${row.id}-review`} className="claim-section-title">Review</h3>
             <div className="marks">

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { joinInboxRow, type ApprovalView, type ClaimRow } from './approval-rows.ts';
+import { matchesApprovalFilter } from '../../../schema/entities/approval.ts';
+import { joinInboxRow, reviewedText, type ApprovalView, type CardRequestRow, type ClaimRow } from './approval-rows.ts';
+import { cardRequestDescription } from './approval-labels.ts';
+import { decisionText } from './decide.ts';
 import { inboxQuery, parseApprovalsSearch } from './search-params.ts';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
@@ -14,6 +17,12 @@ const claim = (over: Partial<ClaimRow> = {}): ClaimRow => ({
   end_location: null, trip_date: null, location: null, start_date: null, end_date: null, rejection_reason: null, receipt_ids: [],
   submitted_at: '2026-03-02T09:00:00.000Z', created_at: AT, change_seq: 1, updated_at: AT, deleted: false, pending: null, failure: null, ...over,
 });
+const request = (over: Partial<CardRequestRow> = {}): CardRequestRow => ({
+  id: id(6), user_id: id(3), business_id: id(9), is_physical: false, amount: 200_000, currency: 'USD', interval: 'MONTHLY',
+  reason: 'Client travel in March', status: 'PENDING', card_id: null, rejection_reason: null, decided_by: null, decided_at: null,
+  created_at: '2026-03-04T08:00:00.000Z', change_seq: 2, updated_at: AT, deleted: false, pending: null, failure: null, ...over,
+});
+const requestApproval = (over: Partial<ApprovalView> = {}) => approval({ object_type: 'card_request', object_id: id(6), ...over });
 const names = (uid: string) => (uid === id(3) ? 'Ada Lovelace' : '');
 
 describe('joinInboxRow', () => {
@@ -38,9 +47,59 @@ describe('joinInboxRow', () => {
   });
 });
 
+describe('joinInboxRow for a card request', () => {
+  it('reads "Card request · Virtual card · $2,000.00 a month" with the requester, the date asked and the reason', () => {
+    const row = joinInboxRow(requestApproval(), request(), names);
+    expect(row).toMatchObject({
+      id: id(1), kind: 'card_request', claim: null, request: { id: id(6) }, claimant: 'Ada Lovelace', typeLabel: 'Card request',
+      description: 'Virtual card · $2,000.00 a month', summary: 'Card request · Virtual card · $2,000.00 a month',
+      reason: 'Client travel in March', amount: 200_000, currency: 'USD', date: null, submitted_at: '2026-03-04T08:00:00.000Z',
+    });
+  });
+
+  it('names a physical card and each limit period', () => {
+    expect(cardRequestDescription({ is_physical: true, amount: 50_000, currency: 'USD', interval: 'WEEKLY' })).toBe('Physical card · $500.00 a week');
+    expect(cardRequestDescription({ is_physical: false, amount: 1_000, currency: 'EUR', interval: 'DAILY' })).toBe('Virtual card · €10.00 a day');
+    expect(cardRequestDescription({ is_physical: false, amount: 100, currency: 'USD', interval: 'YEARLY' })).toBe('Virtual card · $1.00 a year');
+    expect(cardRequestDescription({ is_physical: false, amount: 100, currency: 'USD', interval: 'TOTAL' })).toBe('Virtual card · $1.00 in total');
+  });
+
+  it('without the request yet: the approval\'s facts and a plain description', () => {
+    expect(joinInboxRow(requestApproval(), null, names)).toMatchObject({
+      kind: 'card_request', description: 'Card request not downloaded yet', summary: 'Card request not downloaded yet', reason: null,
+      amount: null, currency: null, submitted_at: AT,
+    });
+  });
+
+  it('a claim row keeps its claim type, and no request or reason', () => {
+    const claimRow = joinInboxRow(approval(), claim(), names);
+    expect(claimRow).toMatchObject({ kind: 'reimbursement', request: null, typeLabel: 'Out-of-pocket', summary: 'Lyft', reason: null });
+  });
+
+  it('the sync mark is the decision\'s, else the request\'s', () => {
+    const refused = { command_id: id(8), message: 'The request was withdrawn.' };
+    expect(joinInboxRow(requestApproval(), request({ pending: 'failed', failure: refused }), names)).toMatchObject({ pending: 'failed', failure: refused });
+    expect(joinInboxRow(requestApproval({ pending: 'pending' }), request({ pending: 'failed', failure: refused }), names)).toMatchObject({ pending: 'pending', failure: null });
+  });
+});
+
+describe('decision words', () => {
+  it('count claims and card requests apart', () => {
+    expect(reviewedText(['reimbursement'])).toBe('1 claim');
+    expect(reviewedText(['card_request', 'card_request'])).toBe('2 card requests');
+    expect(reviewedText(['reimbursement', 'card_request', 'reimbursement'])).toBe('2 claims and 1 card request');
+    expect(decisionText('approve', ['reimbursement', 'card_request'], true)).toBe('Approved 1 claim and 1 card request.');
+    expect(decisionText('reject', ['card_request'], false)).toBe('Rejected 1 card request. It syncs when you’re back online.');
+    expect(decisionText('approve', Array(2500).fill('reimbursement'), false)).toBe('Approved 2,500 claims. They sync when you’re back online.');
+  });
+});
+
 describe('approvals search params', () => {
   it('keeps good values, drops bad ones and the default tab', () => {
     expect(parseApprovalsSearch({ tab: 'decided', open: id(1) })).toEqual({ tab: 'decided', open: id(1) });
+    expect(parseApprovalsSearch({ type: 'card_requests' })).toEqual({ type: 'card_requests' });
+    expect(parseApprovalsSearch({ type: 'claims', tab: 'decided' })).toEqual({ type: 'claims', tab: 'decided' });
+    expect(parseApprovalsSearch({ type: 'cards' })).toEqual({});
     expect(parseApprovalsSearch({ tab: 'pending', open: 'nope' })).toEqual({});
     expect(parseApprovalsSearch({ tab: 'all', extra: 'x' })).toEqual({});
   });
@@ -49,5 +108,16 @@ describe('approvals search params', () => {
     expect(inboxQuery('pending', id(5))).toMatchObject({ filter: { status: ['PENDING'], exclude_user_ids: [id(5)] }, sort: 'created_asc' });
     expect(inboxQuery('decided', id(5)).filter.status).toEqual(['APPROVED', 'REJECTED', 'CANCELED']);
     expect(inboxQuery('pending', id(5)).key).not.toBe(inboxQuery('decided', id(5)).key);
+  });
+
+  it('the Type filter narrows to one kind; without it (the badge\'s count) both kinds count', () => {
+    const claimApproval = approval();
+    const cardApproval = requestApproval({ id: id(10) });
+    const shown = (type?: 'claims' | 'card_requests') =>
+      [claimApproval, cardApproval].filter((a) => matchesApprovalFilter(a, inboxQuery('pending', id(5), type).filter)).map((a) => a.object_type);
+    expect(shown()).toEqual(['reimbursement', 'card_request']);
+    expect(shown('claims')).toEqual(['reimbursement']);
+    expect(shown('card_requests')).toEqual(['card_request']);
+    expect(new Set([inboxQuery('pending', id(5)).key, inboxQuery('pending', id(5), 'claims').key, inboxQuery('pending', id(5), 'card_requests').key]).size).toBe(3);
   });
 });

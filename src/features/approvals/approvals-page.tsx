@@ -5,6 +5,7 @@ import { canReviewReimbursements } from '../../../schema/roles.ts';
 import { formatCount, formatMoney } from '../../lib/format.ts';
 import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { SelectField } from '../../components/select-field.tsx';
 import { Tabs } from '../../components/tabs.tsx';
 import { isModalLayerOpen } from '../../components/use-layer.ts';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
@@ -22,8 +23,8 @@ import { ApprovalDrawer } from './approval-drawer.tsx';
 import { ApprovalsTable } from './approvals-table.tsx';
 import { decide } from './decide.ts';
 import { RejectDialog } from './reject-dialog.tsx';
-import { INBOX_TABS, inboxQuery, type ApprovalsSearch, type InboxTab } from './search-params.ts';
-import { inboxIds, useInboxRows } from './use-inbox-rows.ts';
+import { INBOX_TABS, INBOX_TYPES, inboxQuery, type ApprovalsSearch, type InboxTab, type InboxType } from './search-params.ts';
+import { inboxIds, readApprovalRows, useInboxRows } from './use-inbox-rows.ts';
 import { TableFooter } from '../../components/table-footer.tsx';
 
 const routeApi = getRouteApi('/_app/approvals');
@@ -31,8 +32,9 @@ const routeApi = getRouteApi('/_app/approvals');
 const KEY_HINT = footerHint(['list', 'approvals', 'global'], SHORTCUTS.filter((s) => s.id !== 'list.search' && s.id !== 'list.code'));
 
 /**
- * Issue 9 §3: the reviewer's inbox. Pending (oldest first) and Decided tabs over the mirrored
- * approvals joined with their claims, never the viewer's own. Approve or reject one or many
+ * Issue 9 §3 and issue 10: the reviewer's inbox. Pending (oldest first) and Decided tabs over the
+ * mirrored approvals joined with the claims and card requests they review (a Type filter narrows
+ * to one kind), never the viewer's own. Approve or reject one or many
  * (checkboxes, x, "Select all"; a / r act on the selection, else the current row); each
  * decision is a command through the worker, shown at once with its sync mark, offline too.
  */
@@ -44,7 +46,9 @@ export function ApprovalsPage() {
         <div className="page-header">
           <h1>Approvals</h1>
         </div>
-        <EmptyState title="Nothing to review">Approvals list the claims your team submits. You don’t review claims in this business.</EmptyState>
+        <EmptyState title="Nothing to review">
+          Approvals list the claims and card requests your team submits. You don’t review them in this business.
+        </EmptyState>
       </div>
     );
   }
@@ -60,12 +64,13 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
   const reference = useReferenceData(client, referenceVersion);
   const tab: InboxTab = search.tab ?? 'pending';
-  const query = useMemo(() => inboxQuery(tab, viewer.id), [tab, viewer.id]);
+  const type = search.type;
+  const query = useMemo(() => inboxQuery(tab, viewer.id, type), [tab, viewer.id, type]);
   const rows = useInboxRows(client, query, dataVersion + referenceVersion, reference.names.user);
   const total = rows.total ?? 0;
   const selection = useSelection(query.key, rows, () => inboxIds(client, query));
   const selectedCount = selection.ids.size;
-  const [rejecting, setRejecting] = useState<{ ids: string[]; subject?: string } | null>(null);
+  const [rejecting, setRejecting] = useState<{ targets: InboxRow[]; subject?: string } | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const setSearch = useCallback(
@@ -102,15 +107,16 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
         const r = rows.row(i);
         if (r) loaded.set(r.id, r);
       }
-      // A selected row outside the loaded windows is one of this tab's: on Pending, decided by id.
-      const unloaded = (id: string) => (tab === 'pending' ? [{ id, approval: { status: 'PENDING', user_id: '' } } as InboxRow] : []);
-      picked = ids.flatMap((id) => loaded.get(id) ?? unloaded(id));
+      // Selected rows outside the loaded windows are read by id: their status, submitter and kind.
+      const unloaded = await readApprovalRows(client, ids.filter((id) => !loaded.has(id)), reference.names.user);
+      const read = new Map(unloaded.map((r) => [r.id, r]));
+      picked = ids.flatMap((id) => loaded.get(id) ?? read.get(id) ?? []);
     } else {
       const row = active.index >= 0 ? rows.row(active.index) : undefined;
       if (row) picked = [row];
     }
     if (picked.length === 0) {
-      toastInfo('Select claims to review');
+      toastInfo('Select claims or card requests to review');
       return null;
     }
     const open = picked.filter(decidable);
@@ -119,13 +125,13 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
       return null;
     }
     return open;
-  }, [selection.ids, rows, total, active.index, decidable, tab]);
+  }, [selection.ids, rows, total, active.index, decidable, client, reference.names]);
 
   const approve = useCallback(
     async (list?: InboxRow[]) => {
       const chosen = list ?? (await targets());
       if (!chosen) return;
-      const done = await decide(client, chosen.map((r) => r.id), { kind: 'approve' }, online);
+      const done = await decide(client, chosen, { kind: 'approve' }, online);
       if (done.length > 0) selection.clear();
     },
     [client, online, selection, targets],
@@ -136,8 +142,10 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
       if (!chosen) return;
       const one = chosen.length === 1 ? chosen[0] : undefined;
       const who = one ? reference.names.user(one.approval.user_id) || one.claimant : '';
-      const subject = one?.amount != null && one.currency ? `${who}: ${one.description}, ${formatMoney(one.amount, one.currency)}` : undefined;
-      setRejecting({ ids: chosen.map((r) => r.id), subject });
+      const subject = !one || one.amount === null || !one.currency
+        ? undefined
+        : one.kind === 'card_request' ? `${who}: ${one.summary}` : `${who}: ${one.summary}, ${formatMoney(one.amount, one.currency)}`;
+      setRejecting({ targets: chosen, subject });
     },
     [targets, reference.names],
   );
@@ -146,7 +154,7 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
   usePageCommands(
     useMemo<Command[]>(
       () => [
-        { id: 'approvals.approveSelected', label: 'Approve selected', group: 'Approvals', keywords: ['approve', 'review', 'claims'], shortcut: 'approvals.approve', run: () => void approve() },
+        { id: 'approvals.approveSelected', label: 'Approve selected', group: 'Approvals', keywords: ['approve', 'review', 'claims', 'card requests'], shortcut: 'approvals.approve', run: () => void approve() },
         { id: 'approvals.rejectSelected', label: 'Reject selected', group: 'Approvals', keywords: ['reject', 'decline', 'review'], shortcut: 'approvals.reject', run: () => void askReject() },
       ],
       [approve, askReject],
@@ -186,6 +194,14 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
           </button>
         )}
         <span className="spacer" />
+        <SelectField
+          label="Type"
+          variant="filter"
+          value={type ?? ''}
+          leading={[{ value: '', label: 'All' }]}
+          options={INBOX_TYPES.map((t) => ({ value: t.key, label: t.label }))}
+          onChange={(next) => setSearch({ type: next === '' ? undefined : (next as InboxType), open: undefined })}
+        />
         {tab === 'pending' && (
           <>
             <Button variant="primary" size="sm" disabled={total === 0} onClick={() => void approve()}>
@@ -203,7 +219,7 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
         )}
       </div>
       {rows.total === 0 && tab === 'pending' && !rows.waiting ? (
-        <EmptyState title="You’re all caught up">Nothing waits for your review. New claims from your team show up here.</EmptyState>
+        <EmptyState title="You’re all caught up">{caughtUpText(type)}</EmptyState>
       ) : (
         <ApprovalsTable
           rows={rows}
@@ -255,12 +271,12 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
       )}
       {rejecting && (
         <RejectDialog
-          count={rejecting.ids.length}
+          count={rejecting.targets.length}
           subject={rejecting.subject}
           onClose={() => setRejecting(null)}
           returnFocus={gridElement}
           onReject={async (reason) => {
-            const done = await decide(client, rejecting.ids, { kind: 'reject', reason }, online);
+            const done = await decide(client, rejecting.targets, { kind: 'reject', reason }, online);
             if (done.length > 0) selection.clear();
             setRejecting(null);
           }}
@@ -268,6 +284,12 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
       )}
     </div>
   );
+}
+
+/** The empty Pending tab's words, for the Type filter's choice. */
+function caughtUpText(type: InboxType | undefined): string {
+  const what = type === 'claims' ? 'claims' : type === 'card_requests' ? 'card requests' : 'claims and card requests';
+  return `Nothing waits for your review. New ${what} from your team show up here.`;
 }
 
 /** Typing in a text field, a select or an editable element (where a and r are letters). */

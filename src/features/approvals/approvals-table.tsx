@@ -3,7 +3,7 @@ import { formatMoney, formatShortDay } from '../../lib/format.ts';
 import { ClaimIcon } from '../../components/claim-icon.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
-import { formatClaimDate, TYPE_LABELS } from '../../lib/claim-labels.ts';
+import { formatClaimDate } from '../../lib/claim-labels.ts';
 import type { ListRows } from '../../lib/list/use-rows.ts';
 import { CheckCell, GridRow } from '../../lib/list/grid-row.tsx';
 import { VirtualGrid, ROW_HEIGHT } from '../../lib/list/virtual-grid.tsx';
@@ -37,7 +37,8 @@ export interface ApprovalsTableProps {
 }
 
 /**
- * The inbox grid: a checkbox, claimant, type, description, claim date, amount, when it was
+ * The inbox grid: a checkbox, claimant (or requester), type (a claim's type or "Card request"),
+ * description (a card request's card, limit and reason), claim date, amount, when it was
  * submitted, the review's status and its sync mark. On a phone the same rows are cards.
  */
 export function ApprovalsTable(props: ApprovalsTableProps) {
@@ -93,7 +94,7 @@ const HeaderRow = memo(function HeaderRow({ state, onToggle }: { state: Approval
           onChange={onToggle}
         />
       </div>
-      <div role="columnheader" className="cell cell-claimant">Claimant</div>
+      <div role="columnheader" className="cell cell-claimant">Submitted by</div>
       <div role="columnheader" className="cell cell-type">Type</div>
       <div role="columnheader" className="cell cell-merchant">Description</div>
       <div role="columnheader" className="cell cell-date">Date</div>
@@ -130,13 +131,17 @@ const Row = memo(function Row({ index, top, row, claimant, selected, active, ope
       pending={row.pending}
       onClick={() => onRowClick(index, row)}
     >
-      <CheckCell label={`Select ${claimant}: ${row.description}, ${amount}`} checked={selected} onToggle={(shift) => onToggle(index, row, shift)} />
+      <CheckCell label={`Select ${claimant}: ${row.summary}, ${amount}`} checked={selected} onToggle={(shift) => onToggle(index, row, shift)} />
       <div role="gridcell" className="cell cell-claimant">{claimant}</div>
       <div role="gridcell" className="cell cell-type">
         {row.claim && <ClaimIcon type={row.claim.type} />}
-        <span className="claim-type-label">{row.claim ? TYPE_LABELS[row.claim.type] : ''}</span>
+        {row.kind === 'card_request' && <CardRequestIcon />}
+        <span className="claim-type-label">{row.typeLabel}</span>
       </div>
-      <div role="gridcell" className="cell cell-merchant" title={row.claim?.memo ?? undefined}>{row.description}</div>
+      <div role="gridcell" className="cell cell-merchant" title={row.claim?.memo ?? row.reason ?? undefined}>
+        {row.description}
+        {row.reason && <span className="muted"> · {row.reason}</span>}
+      </div>
       <div role="gridcell" className="cell cell-date">{row.date ? formatClaimDate(row.date) : ''}</div>
       <div role="gridcell" className="cell cell-amount">{amount}</div>
       <div role="gridcell" className="cell cell-submitted">
@@ -151,3 +156,12 @@ const Row = memo(function Row({ index, top, row, claimant, selected, active, ope
     </GridRow>
   );
 });
+
+/** A card's glyph beside "Card request" (decorative: the words are always beside it). */
+function CardRequestIcon() {
+  return (
+    <svg className="claim-icon" width={16} height={16} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <path d="M1.5 3.5h13v9h-13zM1.5 6.5h13M3.5 10h3" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinejoin="round" />
+    </svg>
+  );
+}

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import type { ApprovalFilter, ApprovalSort } from '../../../schema/entities/approval.ts';
+import type { Approval, ApprovalFilter, ApprovalSort } from '../../../schema/entities/approval.ts';
 import type { DataApi } from '../../../workers/api.ts';
 import type { DataClient } from '../../data-access/types.ts';
 import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
-import { joinInboxRow, type ApprovalView, type ClaimRow, type InboxRow } from './approval-rows.ts';
+import { joinInboxRow, REVIEWED_COLLECTION, type ApprovalView, type InboxRow, type ReviewedRow } from './approval-rows.ts';
 import type { InboxQuery } from './search-params.ts';
 
 /** The worker's generic reads, typed (Comlink's `Remote` widens a generic method's collection). */
@@ -12,27 +12,39 @@ export const inboxReads = (client: DataClient) => ({
   get: client.get as DataApi['get'],
 });
 
-/** One inbox row by approval id: the approval, its claim and the claimant's name. */
+/** What the approval reviews, from its own collection (a claim or a card request). */
+async function readReviewed(client: DataClient, approval: Pick<Approval, 'object_type' | 'object_id'>): Promise<ReviewedRow | null> {
+  return (await inboxReads(client).get(REVIEWED_COLLECTION[approval.object_type], approval.object_id)) as ReviewedRow | null;
+}
+
+/** One inbox row by approval id: the approval, what it reviews and the submitter's name. */
 export async function readInboxRow(client: DataClient, id: string, userName: (id: string) => string): Promise<InboxRow | null> {
   const approval = (await inboxReads(client).get('approvals', id)) as ApprovalView | null;
   if (!approval) return null;
-  const claim = (await inboxReads(client).get('reimbursements', approval.object_id)) as ClaimRow | null;
-  return joinInboxRow(approval, claim, userName);
+  return joinInboxRow(approval, await readReviewed(client, approval), userName);
+}
+
+/**
+ * Rows by approval id without what they review (enough to decide them and word the decision):
+ * the selected rows outside the loaded windows. Ids no longer in the mirror are left out.
+ */
+export async function readApprovalRows(client: DataClient, ids: readonly string[], userName: (id: string) => string): Promise<InboxRow[]> {
+  const approvals = await Promise.all(ids.map((id) => inboxReads(client).get('approvals', id)));
+  return approvals.flatMap((a) => (a ? [joinInboxRow(a as ApprovalView, null, userName)] : []));
 }
 
 async function readWindow(client: DataClient, filter: ApprovalFilter, sort: ApprovalSort, offset: number, limit: number, userName: (id: string) => string) {
-  const reads = inboxReads(client);
-  const page = await reads.query('approvals', { filter, sort, offset, limit });
-  const claims = await Promise.all(page.rows.map((a) => reads.get('reimbursements', a.object_id)));
+  const page = await inboxReads(client).query('approvals', { filter, sort, offset, limit });
+  const reviewed = await Promise.all(page.rows.map((a) => readReviewed(client, a)));
   return {
-    rows: page.rows.map((a, i) => joinInboxRow(a as ApprovalView, claims[i] as ClaimRow | null, userName)),
+    rows: page.rows.map((a, i) => joinInboxRow(a as ApprovalView, reviewed[i] ?? null, userName)),
     total: page.total,
   };
 }
 
 /**
- * The inbox: approvals from the mirror (a tab's statuses, never the viewer's own claims) joined
- * with the claims they review. Re-read when data or names change.
+ * The inbox: approvals from the mirror (a tab's statuses, never the viewer's own) joined with the
+ * claims and card requests they review. Re-read when data or names change.
  */
 export function useInboxRows(client: DataClient, query: InboxQuery, version: number, userName: (id: string) => string): ListRows<InboxRow> {
   const { filter, sort } = query;
