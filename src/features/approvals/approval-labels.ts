@@ -40,3 +40,12 @@ export const cardKindLabel = (isPhysical: boolean) => (isPhysical ? 'Physical ca
 export function cardRequestDescription(r: Pick<CardRequest, 'is_physical' | 'amount' | 'currency' | 'interval'>): string {
   return `${cardKindLabel(r.is_physical)} · ${formatMoney(r.amount, r.currency)} ${INTERVAL_WORDS[r.interval]}`;
 }
+
+/** The reject dialog's words for the kinds rejected: what the submitters see, and what an empty reason misses. */
+export function rejectWords(kinds: readonly ApprovalObjectType[]) {
+  const claims = kinds.every((k) => k === 'reimbursement');
+  const requests = kinds.every((k) => k === 'card_request');
+  if (claims) return { after: 'The claimants see the reason on their claims and can edit and resubmit.', missing: 'Say why, so the claimant can fix it.' };
+  if (requests) return { after: 'The requesters see the reason on their card requests.', missing: 'Say why, so the requester knows.' };
+  return { after: 'The claimants and requesters see the reason.', missing: 'Say why, so they know.' };
+}

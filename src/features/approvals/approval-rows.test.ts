@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { matchesApprovalFilter } from '../../../schema/entities/approval.ts';
 import { joinInboxRow, reviewedText, type ApprovalView, type CardRequestRow, type ClaimRow } from './approval-rows.ts';
-import { cardRequestDescription } from './approval-labels.ts';
+import { cardRequestDescription, rejectWords } from './approval-labels.ts';
 import { decisionText } from './decide.ts';
 import { inboxQuery, parseApprovalsSearch } from './search-params.ts';
 
@@ -91,6 +91,12 @@ describe('decision words', () => {
     expect(decisionText('approve', ['reimbursement', 'card_request'], true)).toBe('Approved 1 claim and 1 card request.');
     expect(decisionText('reject', ['card_request'], false)).toBe('Rejected 1 card request. It syncs when you’re back online.');
     expect(decisionText('approve', Array(2500).fill('reimbursement'), false)).toBe('Approved 2,500 claims. They sync when you’re back online.');
+  });
+
+  it('the reject dialog tells claimants, requesters, or both', () => {
+    expect(rejectWords(['reimbursement']).after).toBe('The claimants see the reason on their claims and can edit and resubmit.');
+    expect(rejectWords(['card_request', 'card_request']).after).toBe('The requesters see the reason on their card requests.');
+    expect(rejectWords(['card_request', 'reimbursement']).after).toBe('The claimants and requesters see the reason.');
   });
 });
 

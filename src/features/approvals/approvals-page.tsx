@@ -194,14 +194,6 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
           </button>
         )}
         <span className="spacer" />
-        <SelectField
-          label="Type"
-          variant="filter"
-          value={type ?? ''}
-          leading={[{ value: '', label: 'All' }]}
-          options={INBOX_TYPES.map((t) => ({ value: t.key, label: t.label }))}
-          onChange={(next) => setSearch({ type: next === '' ? undefined : (next as InboxType), open: undefined })}
-        />
         {tab === 'pending' && (
           <>
             <Button variant="primary" size="sm" disabled={total === 0} onClick={() => void approve()}>
@@ -249,6 +241,15 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
     <div className="approvals">
       <div className="page-header">
         <h1>Approvals</h1>
+        <span className="spacer" />
+        <SelectField
+          label="Type"
+          variant="filter"
+          value={type ?? ''}
+          leading={[{ value: '', label: 'All' }]}
+          options={INBOX_TYPES.map((t) => ({ value: t.key, label: t.label }))}
+          onChange={(next) => setSearch({ type: next === '' ? undefined : (next as InboxType), open: undefined })}
+        />
       </div>
       <Tabs
         label="Approvals"
@@ -271,7 +272,7 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
       )}
       {rejecting && (
         <RejectDialog
-          count={rejecting.targets.length}
+          kinds={rejecting.targets.map((t) => t.kind)}
           subject={rejecting.subject}
           onClose={() => setRejecting(null)}
           returnFocus={gridElement}

@@ -1,33 +1,38 @@
 import { useState } from 'react';
+import type { ApprovalObjectType } from '../../../schema/entities/approval.ts';
 import { Button } from '../../components/button.tsx';
 import { Modal } from '../../components/modal.tsx';
+import { rejectWords } from './approval-labels.ts';
+import { reviewedText } from './approval-rows.ts';
 
 export interface RejectDialogProps {
-  /** How many claims are rejected with this reason. */
-  count: number;
-  /** Who and what, when one claim is rejected ("Ada Lovelace: Lyft, $42.60"). */
+  /** What each rejected approval reviews (claims, card requests): how many, and the words. */
+  kinds: readonly ApprovalObjectType[];
+  /** Who and what, when one is rejected ("Ada Lovelace: Lyft, $42.60"). */
   subject?: string;
   onReject(reason: string): Promise<void>;
   onClose(): void;
   returnFocus?: () => HTMLElement | null | undefined;
 }
 
-/** The reason a rejection needs (the claimant sees it on the claim); required, at most 2,000 characters. */
-export function RejectDialog({ count, subject, onReject, onClose, returnFocus }: RejectDialogProps) {
+/** The reason a rejection needs (the submitter sees it); required, at most 2,000 characters. */
+export function RejectDialog({ kinds, subject, onReject, onClose, returnFocus }: RejectDialogProps) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const title = count === 1 ? 'Reject this claim?' : `Reject ${count} claims?`;
+  const count = kinds.length;
+  const words = rejectWords(kinds);
+  const title = count === 1 ? `Reject this ${kinds[0] === 'card_request' ? 'card request' : 'claim'}?` : `Reject ${reviewedText(kinds)}?`;
   return (
     <Modal
       title={title}
-      description={subject ?? 'The claimants see the reason on their claims and can edit and resubmit.'}
+      description={subject ?? words.after}
       onClose={onClose}
       returnFocus={returnFocus}
       onSubmit={async (e) => {
         e.preventDefault();
         const text = reason.trim();
-        if (!text) return setError('Say why, so the claimant can fix it.');
+        if (!text) return setError(words.missing);
         setBusy(true);
         try {
           await onReject(text);
