@@ -9,6 +9,6 @@ describe('command words', () => {
 
   it('reads a stored name from a newer build as itself', () => {
     expect(commandWords('approval.approve')).toBe('Approval of');
-    expect(commandWords('card.lock')).toBe('card.lock');
+    expect(commandWords('card.shred')).toBe('card.shred');
   });
 });
