@@ -5,9 +5,11 @@ import { formatCount, formatLocalDateTime, formatMoney } from '../lib/format.ts'
 import { syncStatusView, waitingText } from '../lib/sync-status-text.ts';
 import { toastError } from '../lib/toast-store.ts';
 import { claimDescription } from '../lib/claim-labels.ts';
+import { cardName, cardRequestDescription } from '../lib/card-labels.ts';
 import { commandWords } from '../lib/command-words.ts';
 import { commandDef } from '../../schema/commands/index.ts';
 import type { Reimbursement } from '../../schema/entities/reimbursement.ts';
+import type { DataApi } from '../../workers/api.ts';
 
 /**
  * The sync indicator: role status holding only its label (src/lib/sync-status-text.ts; tests
@@ -127,7 +129,8 @@ type Described = { entry: OutboxEntry; what: string };
 /**
  * Names what a refused change was about: the command's words (lib/command-words.ts) and the row
  * it concerns, by the collection its definition names — the transaction's merchant and amount, the
- * claim's description and amount (an approval's: its claim's).
+ * claim's description and amount (an approval's: its claim's or its card request's), the card's
+ * name, the card request's card and limit.
  */
 async function describe(client: DataClient, e: OutboxEntry): Promise<Described> {
   const words = commandWords(e.command);
@@ -136,6 +139,8 @@ async function describe(client: DataClient, e: OutboxEntry): Promise<Described> 
   const collection = commandCollection(e.command);
   const n = e.entity_ids.length;
   const first = e.entity_ids[0];
+  const cards = await describeCards(client, e, collection, words);
+  if (cards) return { entry: e, what: cards };
   if (collection === 'transactions' && n === 1 && first) {
     const txn = await client.getTransaction(first).catch(() => null);
     if (txn) return { entry: e, what: `${words} ${txn.merchant_name}, ${formatMoney(txn.amount, txn.currency)}` };
@@ -150,6 +155,35 @@ async function describe(client: DataClient, e: OutboxEntry): Promise<Described> 
   }
   const what = n === 1 ? '1 transaction' : `${formatCount(n)} transactions`;
   return { entry: e, what: `${words} ${what}` };
+}
+
+/**
+ * Card commands, card requests, and approvals of card requests (whose `also` row, stored after the
+ * approval's id, is the request); null for anything else.
+ */
+async function describeCards(client: DataClient, e: OutboxEntry, collection: string | null, words: string): Promise<string | null> {
+  const read = client.get as DataApi['get'];
+  const [first, second] = e.entity_ids;
+  if (!first) return null;
+  let requestId: string | undefined;
+  if (collection === 'card_requests') requestId = first;
+  else if (collection === 'approvals') {
+    const approval = await read('approvals', first).catch(() => null);
+    if (approval?.object_type !== 'card_request') return null;
+    requestId = second;
+  }
+  if (requestId !== undefined) {
+    const request = await read('card_requests', requestId).catch(() => null);
+    const which = request ? cardRequestDescription(request) : null;
+    if (words === 'Card request' || words === 'Physical card request') return which ? `${words}: ${which}` : words;
+    return which ? `${words} the card request ${which}` : `${words} a card request`;
+  }
+  if (collection !== 'cards') return null;
+  // setPrimary names the previous primary after the chosen card: the change is about the first.
+  const n = e.command === 'card.setPrimary' ? 1 : e.entity_ids.length;
+  if (n > 1) return `${words} ${formatCount(n)} cards`;
+  const card = await read('cards', first).catch(() => null);
+  return card ? `${words} the card ${cardName(card)}` : `${words} a card`;
 }
 
 /** What the user can do about it. */

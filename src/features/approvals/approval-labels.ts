@@ -1,7 +1,4 @@
 import type { ApprovalObjectType, ApprovalStatus } from '../../../schema/entities/approval.ts';
-import type { LimitInterval } from '../../../schema/entities/card.ts';
-import type { CardRequest } from '../../../schema/entities/card-request.ts';
-import { formatMoney } from '../../lib/format.ts';
 import type { PillTone } from '../../components/status-pill.tsx';
 
 /** A review's own words (never a sync word: a decision saved offline reads "Approved" beside "Waiting to sync"). */
@@ -24,22 +21,6 @@ export const OBJECT_TYPE_LABELS: Record<ApprovalObjectType, string> = {
   reimbursement: 'Claim',
   card_request: 'Card request',
 };
-
-/** A card limit's period after its amount: "$2,000.00 a month". */
-export const INTERVAL_WORDS: Record<LimitInterval, string> = {
-  DAILY: 'a day',
-  WEEKLY: 'a week',
-  MONTHLY: 'a month',
-  YEARLY: 'a year',
-  TOTAL: 'in total',
-};
-
-export const cardKindLabel = (isPhysical: boolean) => (isPhysical ? 'Physical card' : 'Virtual card');
-
-/** "Virtual card · $2,000.00 a month" */
-export function cardRequestDescription(r: Pick<CardRequest, 'is_physical' | 'amount' | 'currency' | 'interval'>): string {
-  return `${cardKindLabel(r.is_physical)} · ${formatMoney(r.amount, r.currency)} ${INTERVAL_WORDS[r.interval]}`;
-}
 
 /** The reject dialog's words for the kinds rejected: what the submitters see, and what an empty reason misses. */
 export function rejectWords(kinds: readonly ApprovalObjectType[]) {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { matchesApprovalFilter } from '../../../schema/entities/approval.ts';
 import { joinInboxRow, reviewedText, type ApprovalView, type CardRequestRow, type ClaimRow } from './approval-rows.ts';
-import { cardRequestDescription, rejectWords } from './approval-labels.ts';
+import { cardRequestDescription } from '../../lib/card-labels.ts';
+import { rejectWords } from './approval-labels.ts';
 import { decisionText } from './decide.ts';
 import { inboxQuery, parseApprovalsSearch } from './search-params.ts';
 

@@ -4,7 +4,8 @@ import type { Reimbursement } from '../../../schema/entities/reimbursement.ts';
 import type { SyncMarkRow } from '../../components/sync-mark.tsx';
 import { claimDescription, TYPE_LABELS } from '../../lib/claim-labels.ts';
 import { formatCount } from '../../lib/format.ts';
-import { cardRequestDescription, OBJECT_TYPE_LABELS } from './approval-labels.ts';
+import { cardRequestDescription } from '../../lib/card-labels.ts';
+import { OBJECT_TYPE_LABELS } from './approval-labels.ts';
 
 /** An approval as the worker shows it (commands applied) with its outbox marks. */
 export type ApprovalView = Approval & SyncMarkRow;

@@ -8,7 +8,7 @@ import { SyncMark } from '../../components/sync-mark.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { formatCount, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
-import { cardKindLabel, INTERVAL_WORDS } from './approval-labels.ts';
+import { cardKindLabel, INTERVAL_WORDS } from '../../lib/card-labels.ts';
 import type { CardRequestRow } from './approval-rows.ts';
 
 const REQUEST_LABELS: Record<CardRequestStatus, string> = {
