@@ -222,6 +222,15 @@ describe('card requests and their approvals', () => {
     return rt;
   }
 
+  it('the inbox query lists both kinds, or one kind by object_types', async () => {
+    const rt = await seeded('card-request-inbox');
+    const ids = async (object_types?: Approval['object_type'][]) =>
+      (await rt.query('approvals', { filter: { status: ['PENDING'], ...(object_types ? { object_types } : {}) }, sort: 'created_asc', offset: 0, limit: 10 })).rows.map((r) => r.id).sort();
+    expect(await ids()).toEqual([REQUEST_APPROVAL, CLAIM_APPROVAL].sort());
+    expect(await ids(['card_request'])).toEqual([REQUEST_APPROVAL]);
+    expect(await ids(['reimbursement'])).toEqual([CLAIM_APPROVAL]);
+  });
+
   it('canceling a request also cancels its pending approval locally', async () => {
     const rt = await seeded('card-request-cancel');
     const { result } = await rt.commands.run('cardRequest.cancel', { request_id: REQUEST });
