@@ -95,6 +95,8 @@ describe('who may issue a card', () => {
     ['an owner, to anyone', OWNER, U(3), true],
     ['a manager, within their team', MANAGER, U(2), true],
     ['a manager, outside their team', MANAGER, U(3), false],
+    ['a manager, to themselves', MANAGER, MANAGER.id, false],
+    ['an admin, to themselves', ADMIN, ADMIN.id, true],
     ['a bookkeeper', BOOKKEEPER, U(1), false],
     ['an employee, even to themselves', HOLDER, U(1), false],
   ] as const)('%s: %s', (_label, who, owner, ok) => {
@@ -104,6 +106,7 @@ describe('who may issue a card', () => {
   it('says why it refuses', () => {
     expect(checkIssue(MANAGER, U(3))).toEqual({ ok: false, message: 'Managers can issue cards only to people on their team.' });
     expect(checkIssue(HOLDER, U(1))).toEqual({ ok: false, message: 'Only an admin or a manager can issue cards. Request a card instead.' });
+    expect(checkIssue(MANAGER, MANAGER.id)).toEqual({ ok: false, message: 'You cannot issue a card to yourself. Request a card instead, or ask an admin.' });
   });
 });
 

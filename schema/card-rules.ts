@@ -70,6 +70,10 @@ export function checkIssue(actor: CardActor, ownerId: string): CardCheck {
   if (isIssuingRestrictedToTeam(actor) && !inTeam(actor, ownerId)) {
     return { ok: false, message: 'Managers can issue cards only to people on their team.' };
   }
+  // Nobody but an admin sets their own spending power: a manager requests a card like anyone.
+  if (!isAdmin(actor) && ownerId === actor.id) {
+    return { ok: false, message: 'You cannot issue a card to yourself. Request a card instead, or ask an admin.' };
+  }
   return { ok: true };
 }
 

@@ -124,6 +124,9 @@ describe('card.bulkLock', () => {
     expect(cardBulkLock.apply(card, { card_ids: [card.id], lock: true }).status).toBe('LOCKED');
     expect(cardBulkLock.apply({ ...card, status: 'LOCKED' }, { card_ids: [card.id], lock: false }).status).toBe('ACTIVE');
     expect(cardBulkLock.request({ card_ids: [id(1), id(2)], lock: true })).toEqual({ body: { card_uuids: [id(1), id(2)], lock: true } });
+    // Only the move the action allows is shown: a suspended card stays suspended (the server refuses the call).
+    expect(cardBulkLock.apply({ ...card, status: 'SUSPENDED' }, { card_ids: [card.id], lock: false }).status).toBe('SUSPENDED');
+    expect(cardLock.apply({ ...card, status: 'TERMINATED' }, { card_id: card.id }).status).toBe('TERMINATED');
     expect(cardBulkLock.args.safeParse({ card_ids: ids(MAX_BULK_LOCK + 1), lock: true }).success).toBe(false);
   });
 });

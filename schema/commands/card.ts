@@ -8,6 +8,7 @@ import {
   type CardRequestBody,
 } from '../api/calls-cards.ts';
 import type { Card, CardStatus } from '../entities/card.ts';
+import { checkCardAction } from '../card-rules.ts';
 import type { CardRequest } from '../entities/card-request.ts';
 
 /**
@@ -20,6 +21,16 @@ export function applyCardStatus(row: Card, status: CardStatus): Card {
   return produce(row, (d) => {
     d.status = status;
   });
+}
+
+/**
+ * A lock or unlock as the server applies it: only the move the action allows (ACTIVE → LOCKED,
+ * LOCKED → ACTIVE); a card in any other status is shown as it is (the server refuses the call,
+ * or leaves a card already in the target status alone).
+ */
+export function applyLock(row: Card, lock: boolean): Card {
+  const ok = checkCardAction(lock ? 'lock' : 'unlock', row.status).ok;
+  return ok ? applyCardStatus(row, lock ? 'LOCKED' : 'ACTIVE') : row;
 }
 
 export function applyCardPatch(row: Card, patch: CardPatch): Card {
@@ -92,7 +103,7 @@ export const cardLock = defineCommand({
   entityIds: (a) => [a.card_id],
   call: lockCard,
   request: byCard,
-  apply: (row) => applyCardStatus(row, 'LOCKED'),
+  apply: (row) => applyLock(row, true),
   confirm: 'row',
 });
 
@@ -103,7 +114,7 @@ export const cardUnlock = defineCommand({
   entityIds: (a) => [a.card_id],
   call: unlockCard,
   request: byCard,
-  apply: (row) => applyCardStatus(row, 'ACTIVE'),
+  apply: (row) => applyLock(row, false),
   confirm: 'row',
 });
 
@@ -165,7 +176,7 @@ export const cardBulkLock = defineCommand({
   entityIds: (a) => a.card_ids,
   call: bulkLockCards,
   request: (a) => ({ body: { card_uuids: a.card_ids, lock: a.lock } }),
-  apply: (row, a) => applyCardStatus(row, a.lock ? 'LOCKED' : 'ACTIVE'),
+  apply: (row, a) => applyLock(row, a.lock),
   confirm: 'change_seq',
   split: {
     input: z.object({ card_ids: z.array(z.uuid()).min(1), lock: z.boolean() }),
