@@ -56,17 +56,21 @@ async function decide(db: Queryable, card: Card, purchase: Purchase, now: Date):
 /**
  * One purchase on a card. Decided first without locks (a decline needs no write); an approval is
  * decided again under the card's row lock (after the business lock, the order every writer
- * takes), so two purchases racing for the last of a limit cannot both pass.
+ * takes), so two purchases racing for the last of a limit cannot both pass. The clock is read
+ * again under the lock: a purchase that committed while this one waited is stamped no later
+ * than that moment, so the spend sum (up to now) counts it.
  */
-export async function simulatePurchase(tx: Queryable, user: ActingUser, id: string, body: SimulateBody, now: Date): Promise<Simulation> {
+export async function simulatePurchase(tx: Queryable, user: ActingUser, id: string, body: SimulateBody, clock: () => Date): Promise<Simulation> {
+  const asked = clock();
   const seen = await findCard(tx, user.business_id, await visibilityOf(tx, user), id);
   if (!seen) throw new ApiError('REQUEST_7004');
   assertMaySpend(user, seen);
   const purchase: Purchase = { amount: body.amount, currency: body.currency ?? seen.limit.currency, merchant_category: body.merchant_category };
-  const early = await decide(tx, seen, purchase, now);
+  const early = await decide(tx, seen, purchase, asked);
   if (early !== null) return declined(early);
   return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
     const { card } = await cardForWrite(tx, user, id);
+    const now = clock();
     const reason = await decide(tx, card, purchase, now);
     if (reason !== null) return declined(reason);
     const rows = await tx.query<{ doc: Transaction }>(

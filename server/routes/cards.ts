@@ -86,7 +86,7 @@ export const cardHandlers = {
   },
 
   [simulateAuthorization.id]: async (ctx) =>
-    ok(await simulatePurchase(ctx.db, actorOf(ctx).user, ctx.input.params.card_uuid, ctx.input.body, new Date(ctx.deps.now()))),
+    ok(await simulatePurchase(ctx.db, actorOf(ctx).user, ctx.input.params.card_uuid, ctx.input.body, () => new Date(ctx.deps.now()))),
 
   [listCardRequests.id]: async (ctx) => {
     const { user } = actorOf(ctx);

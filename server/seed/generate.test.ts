@@ -177,7 +177,6 @@ describe('demo accounts and people', () => {
 
   it('issues one or two live cards to each cardholder, none to the auditor, with unique last fours', () => {
     const auditor = userByEmail(small, 'auditor');
-    const manager = userByEmail(small, 'manager');
     const spending = (c: Card) => c.status === 'ACTIVE' || c.status === 'LOCKED';
     for (const u of small.users) {
       const n = small.cards.filter((c) => c.user_id === u.id && spending(c)).length;
