@@ -4,6 +4,7 @@ import {
   bulkLockCards, getPrimaryCard, listCardRequests, listCards, listFavoriteCards, reissueCard, setPrimaryCard, simulateResponseSchema,
 } from '../../schema/api/calls-cards.ts';
 import { decisionSchema } from '../../schema/api/calls-approvals.ts';
+import { syncChanges } from '../../schema/api/calls.ts';
 import { cardRequestSchema } from '../../schema/entities/card-request.ts';
 import { cardSchema, type Card, type LimitInterval } from '../../schema/entities/card.ts';
 import { testDatabases } from '../test-db.ts';
@@ -396,6 +397,25 @@ describe.each(await testDatabases())('cards on %s', (kind) => {
     expect((await page(filter, tokens.employee)).total).toBe(0);
     expect((await page('sort=name_asc', bOwner)).total).toBe(Object.keys(b.cards).length);
     expect(refusal(await request(t.app, 'GET', `${CARDS}?start=garbage`, { token: tokens.admin }))).toEqual([422, 'REQUEST_7001']);
+  });
+
+  it('carries cards and card requests on the change feed, in their entity shapes, to whom the owner rule lets see them', async () => {
+    const [{ hw }] = await t.db.query<{ hw: number }>('SELECT change_seq AS hw FROM businesses WHERE id = $1', [a.businessId]) as [{ hw: number }];
+    const card = await issue('employee');
+    const req = await request(t.app, 'POST', `${CARDS}/requests`, {
+      token: tokens.employee, body: { amount: 5_000, currency: 'USD', interval: 'DAILY', reason: 'Feed check' },
+    });
+    const feed = async (token: string) => {
+      const res = await request(t.app, 'GET', `/v1/auth/sync/changes?after=${hw}&limit=500`, { token });
+      expect(res.status, res.text).toBe(200);
+      return syncChanges.response.parse(res.body).changes;
+    };
+    const mine = await feed(tokens.employee);
+    const cardChange = mine.find((c) => c.collection === 'cards' && c.id === card.id);
+    const requestChange = mine.find((c) => c.collection === 'card_requests' && c.id === req.body.id);
+    expect(cardSchema.strict().parse(cardChange?.doc)).toEqual(card);
+    expect(cardRequestSchema.strict().parse(requestChange?.doc)).toEqual(req.body);
+    expect((await feed(tokens.outsider)).filter((c) => c.id === card.id || c.id === req.body.id)).toEqual([]);
   });
 
   describe('card requests', () => {
