@@ -4,6 +4,7 @@ import {
   bulkLockCards, getPrimaryCard, listCardRequests, listCards, listFavoriteCards, reissueCard, setPrimaryCard, simulateResponseSchema,
 } from '../../schema/api/calls-cards.ts';
 import { decisionSchema } from '../../schema/api/calls-approvals.ts';
+import { CARD_ACTIONS, checkCardAction } from '../../schema/card-rules.ts';
 import { syncChanges } from '../../schema/api/calls.ts';
 import { cardRequestSchema } from '../../schema/entities/card-request.ts';
 import { cardSchema, type Card, type LimitInterval } from '../../schema/entities/card.ts';
@@ -74,6 +75,26 @@ describe.each(await testDatabases())('cards on %s', (kind) => {
       expect(res.body.error_v2.message).toContain('status TERMINATED');
     }
     expect((await unsuspend('admin', card.id)).body.error_v2.message).toContain('status TERMINATED');
+  });
+
+  // Every move from every status a stored card can be in, against the shared machine.
+  const MOVES = ['activate', 'lock', 'unlock', 'suspend', 'unsuspend', 'terminate'] as const;
+  const FROM = ['SHIPPED', 'ACTIVE', 'LOCKED', 'SUSPENDED'] as const;
+  it.each(FROM.flatMap((from) => MOVES.map((move) => [from, move] as const)))('from %s, %s follows the machine', async (from, move) => {
+    const card = await issue('employee', { is_physical: from === 'SHIPPED' });
+    if (from === 'LOCKED' || from === 'SUSPENDED') expect((await act('admin', card.id, 'lock')).status).toBe(200);
+    if (from === 'SUSPENDED') expect((await act('admin', card.id, 'suspend')).status).toBe(200);
+    expect((await stored(card.id))!.status).toBe(from);
+    const res = move === 'unsuspend' ? await unsuspend('admin', card.id)
+      : await act(move === 'activate' ? 'employee' : 'admin', card.id, move, move === 'activate' ? { last_four: card.last_four } : undefined);
+    if (checkCardAction(move, from).ok) {
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.status).toBe(CARD_ACTIONS[move].to);
+    } else {
+      expect(refusal(res)).toEqual([422, 'REQUEST_7001']);
+      expect(res.body.error_v2.message).toContain(`status ${from}`);
+      expect((await stored(card.id))!.status).toBe(from);
+    }
   });
 
   it('ships a physical card and activates it only with its last four, by its holder', async () => {
