@@ -75,6 +75,9 @@ describe.each(await testDatabases())('cards on %s', (kind) => {
       expect(res.body.error_v2.message).toContain('status TERMINATED');
     }
     expect((await unsuspend('admin', card.id)).body.error_v2.message).toContain('status TERMINATED');
+    const edit = await request(t.app, 'PATCH', `${CARDS}/${card.id}`, { token: tokens.admin, body: { display_name: 'Renamed' } });
+    expect(refusal(edit)).toEqual([422, 'REQUEST_7001']);
+    expect(edit.body.error_v2.message).toContain('status TERMINATED');
   });
 
   // Every move from every status a stored card can be in, against the shared machine.
@@ -389,7 +392,7 @@ describe.each(await testDatabases())('cards on %s', (kind) => {
     const names = ['Zeta', 'alpha', 'Mid', 'beta'];
     for (const [i, name] of names.entries()) {
       clock += 60_000;
-      await issue(holder, { display_name: name, limit: usd(1000 * (i + 1)) });
+      await issue(holder, { display_name: name, limit: usd(1000 * (i + 1)), department_id: name === 'Mid' ? a.departments[2] : null });
     }
     const page = async (query: string, token = tokens.admin) => {
       const ids: string[] = [];
@@ -413,6 +416,8 @@ describe.each(await testDatabases())('cards on %s', (kind) => {
     // The fixture's card was inserted at the database's own now(), after the test clock.
     expect((await page(`${filter}&sort=created_desc`)).ids).toEqual([fixture, 'beta', 'Mid', 'alpha', 'Zeta']);
     expect((await page(`${filter}&q=zet`)).ids).toEqual(['Zeta']);
+    expect((await page(`${filter}&department_ids=${a.departments[2]}`)).ids).toEqual(['Mid']);
+    expect((await page(`${filter}&is_physical=true`)).total).toBe(0);
     expect((await page(`q=Outsider&statuses=ACTIVE&is_physical=false`)).ids.length).toBeGreaterThanOrEqual(4);
     // The owner rule: the employee sees only their own cards; another business none of these.
     expect((await page(filter, tokens.employee)).total).toBe(0);
