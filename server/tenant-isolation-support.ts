@@ -14,7 +14,7 @@ const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._z
 export type IdPool = {
   transactions: string[]; users: string[]; departments: string[]; locations: string[]; glAccounts: string[];
   cards: string[]; entities: string[]; tracking: { categoryId: string; options: string[] }[]; any: string[];
-  reimbursements: string[]; receipts: string[]; approvals: string[]; rates: string[];
+  reimbursements: string[]; receipts: string[]; approvals: string[]; rates: string[]; cardRequests: string[];
 };
 
 export function uuidFor(key: string, pool: IdPool): string {
@@ -22,6 +22,7 @@ export function uuidFor(key: string, pool: IdPool): string {
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
   if (k.includes('approval')) return first(pool.approvals);
+  if (k.includes('request')) return first(pool.cardRequests);
   if (k.includes('reimbursement')) return first(pool.reimbursements);
   if (k.includes('receipt')) return first(pool.receipts);
   if (k.includes('transaction')) return first(pool.transactions);

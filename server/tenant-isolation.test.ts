@@ -36,10 +36,12 @@ const ALSO_ALLOWED: Record<string, FixtureRole[]> = {
 const NON_REVIEWERS: FixtureRole[] = ['employee', 'teammate', 'outsider', 'auditor'];
 const NON_ADMINS = FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r));
 const ROLE_GATED: Record<string, FixtureRole[]> = {
-  // §6: admin, manager or bookkeeper review reimbursements.
+  // §6: admin, manager or bookkeeper review reimbursements and approve card requests.
   'approvals.approve': NON_REVIEWERS,
   'approvals.reject': NON_REVIEWERS,
   'approvals.bulk': NON_REVIEWERS,
+  // §6 issuing: admins, and managers within their team (the fixture's cards are A's employee's).
+  'cards.issue': ['bookkeeper', 'employee', 'teammate', 'outsider', 'auditor'],
   // Paying (and reversing a payment) is for admins.
   'reimbursements.payAch': NON_ADMINS,
   'reimbursements.cancelPayment': NON_ADMINS,
@@ -165,17 +167,32 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
        UNION ALL SELECT $2::uuid, $3::uuid, 'MILEAGE', NULL, 2026, 800, 'USD', change_seq FROM seq`,
       [rates[0], rates[1], a.businessId, `Rate city ${tag}`],
     );
+    // A's employee's pending card request with its approval (decide, cancel and list have a target).
+    const cardRequest = randomUUID();
+    const requestApproval = randomUUID();
+    await t.db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 2 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO card_requests (id, business_id, user_id, is_physical, amount, currency, limit_interval, reason, status, change_seq)
+       SELECT $1, $2, $3, false, 50000, 'USD', 'MONTHLY', $4, 'PENDING', change_seq - 1 FROM seq`,
+      [cardRequest, a.businessId, a.users.employee, `Card for ${tag}`],
+    );
+    await t.db.query(
+      `INSERT INTO approvals (id, business_id, object_type, object_id, user_id, approver_id, status, change_seq)
+       SELECT $1, $2, 'card_request', $3, $4, $5, 'PENDING', change_seq FROM businesses WHERE id = $2`,
+      [requestApproval, a.businessId, cardRequest, a.users.employee, a.users.manager],
+    );
     pool = {
       transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
-      glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim, submitted, paidClaim], receipts: [receipt], approvals: [approval], rates,
+      glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim, submitted, paidClaim], receipts: [receipt], approvals: [approval, requestApproval], rates,
+      cardRequests: [cardRequest],
     };
     ownPool = {
       transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
-      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [], approvals: [], rates: [],
+      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [], approvals: [], rates: [], cardRequests: [],
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, entity, claim, submitted, approval, paidClaim, receipt, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, entity, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

@@ -17,6 +17,14 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A refused move of a status machine (claims, cards, card requests): 422 REQUEST_7001 with the
+ * rule's message, which names the current status. Every machine's check has this shape.
+ */
+export function refuse(check: { ok: true } | { ok: false; message: string }): void {
+  if (!check.ok) throw new ApiError('REQUEST_7001', check.message);
+}
+
 /** 422 with §5 field messages; the first one doubles as the headline a toast shows. */
 export function validationError(errors: Record<string, string>): ApiError {
   const first = Object.values(errors)[0];

@@ -4,21 +4,24 @@ import { applyRejection, applyStatus } from '../../schema/commands/reimbursement
 import { approvalSchema, type Approval, type ApprovalFilter } from '../../schema/entities/approval.ts';
 import { reimbursementSchema, type Reimbursement } from '../../schema/entities/reimbursement.ts';
 import { checkAction, checkDecidable } from '../../schema/reimbursement-rules.ts';
-import { canReviewReimbursements } from '../../schema/roles.ts';
+import { canApproveCards, canReviewReimbursements } from '../../schema/roles.ts';
+import type { CardRequest } from '../../schema/entities/card-request.ts';
+import type { Card } from '../../schema/entities/card.ts';
 import { queryTerms } from '../../schema/transaction-query.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
-import { ApiError } from '../core/errors.ts';
+import { ApiError, refuse } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { storeApproval } from './approval-rows.ts';
+import { decideCardRequest } from './card-requests.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
-import { refuse, storeReimbursement } from './reimbursements.ts';
+import { storeReimbursement } from './reimbursements.ts';
 import { escapeLike } from './transaction-sql.ts';
 import { approverClause, visibilityOf } from './visibility.ts';
 
 /**
- * Approvals (issue 9): the review of submitted claims. Reads and decisions follow the `approver`
+ * Approvals (issue 9, card requests since issue 10): the review of submitted claims and card requests. Reads and decisions follow the `approver`
  * rule (admins and bookkeepers: every claim; a manager: their team's; nobody else), so an
  * approval outside the caller's scope, or another business's, is 404. Deciding one's own claim
  * is 403 APPROVAL_7201; a caller who may not review at all is 403 FORBIDDEN_7003 before any
@@ -28,7 +31,7 @@ import { approverClause, visibilityOf } from './visibility.ts';
 
 const DOC = COLLECTIONS.approvals.docSql;
 const CLAIM_DOC = COLLECTIONS.reimbursements.docSql;
-export const REVIEWERS_ONLY = 'Only an admin, a manager or a bookkeeper can review reimbursements.';
+export const REVIEWERS_ONLY = 'Only an admin, a manager or a bookkeeper can review reimbursements and card requests.';
 
 export type ApprovalPageRequest = { filter: ApprovalFilter; pageSize: number; start?: string | undefined; includeCount: boolean };
 
@@ -75,21 +78,27 @@ export async function listApprovals(db: Queryable, user: ActingUser, req: Approv
 }
 
 export type Decision = { status: 'APPROVED' } | { status: 'REJECTED'; reason: string };
-export type DecisionResult = { approval: Approval; reimbursement: Reimbursement; change_seq: number };
+export type DecisionResult = {
+  approval: Approval; reimbursement?: Reimbursement; card_request?: CardRequest; card?: Card; change_seq: number;
+};
 
-/** §6: admin, manager or bookkeeper; anyone else is refused before any row is looked up. */
+/** §6: admin, manager or bookkeeper (reviewing claims and approving cards alike); anyone else is refused before any row is looked up. */
 export function assertReviewer(user: ActingUser): void {
-  if (!canReviewReimbursements(user)) throw new ApiError('FORBIDDEN_7003', REVIEWERS_ONLY);
+  if (!canReviewReimbursements(user) || !canApproveCards(user)) throw new ApiError('FORBIDDEN_7003', REVIEWERS_ONLY);
 }
 
+const OWN_CARD_REQUEST = 'You cannot approve your own card request. Another reviewer must decide it.';
+
 /**
- * Approve or reject: the approval (PENDING → the decision, decided_by the caller) and its claim
- * (SUBMITTED → APPROVED, or REJECTED with the reason) in the caller's transaction. Locks: the
- * business row (seqs), then the approval, then the claim, the order every claim writer follows.
+ * Approve or reject: the approval (PENDING → the decision, decided_by the caller) and what it
+ * reviews in the caller's transaction: a claim (SUBMITTED → APPROVED, or REJECTED with the
+ * reason), or a card request (→ APPROVED with its card issued, or REJECTED). Locks: the business
+ * row (seqs), then the approval, then the reviewed row, the order every writer of them follows.
  */
 export async function decideApproval(tx: Queryable, user: ActingUser, id: string, decision: Decision, now: Date): Promise<DecisionResult> {
   assertReviewer(user);
-  return writeMirrored(tx, user.business_id, 2, async ({ seqs }) => {
+  return writeMirrored(tx, user.business_id, 2, async (w) => {
+    const { seqs } = w;
     const team = await visibilityOf(tx, user);
     const params: unknown[] = [user.business_id, id];
     const [found] = await tx.query<{ doc: Approval }>(
@@ -99,8 +108,16 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
     );
     if (!found) throw new ApiError('REQUEST_7004');
     const approval = approvalSchema.parse(found.doc);
-    if (approval.user_id === user.id) throw new ApiError('APPROVAL_7201');
+    const cardRequest = approval.object_type === 'card_request';
+    if (approval.user_id === user.id) throw new ApiError('APPROVAL_7201', cardRequest ? OWN_CARD_REQUEST : undefined);
     refuse(checkDecidable(approval.status));
+    const at = now.toISOString();
+    const decided = applyDecision({ ...approval, change_seq: seqs.first, updated_at: at }, decision);
+    if (cardRequest) {
+      const result = await decideCardRequest(tx, user, approval, decision, w, seqs.last, now);
+      const nextApproval = await storeApproval(tx, { ...decided, decided_by: user.id });
+      return { approval: nextApproval, ...result };
+    }
     const [claimRow] = await tx.query<{ doc: Reimbursement }>(
       `SELECT ${CLAIM_DOC} AS doc FROM reimbursements r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted FOR UPDATE`,
       [user.business_id, approval.object_id],
@@ -108,8 +125,6 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
     if (!claimRow) throw new ApiError('REQUEST_7004');
     const claim = reimbursementSchema.parse(claimRow.doc);
     refuse(checkAction(decision.status === 'APPROVED' ? 'approve' : 'reject', claim.status));
-    const at = now.toISOString();
-    const decided = applyDecision({ ...approval, change_seq: seqs.first, updated_at: at }, decision);
     const nextApproval = await storeApproval(tx, { ...decided, decided_by: user.id });
     const stampedClaim = { ...claim, change_seq: seqs.last, updated_at: at };
     const nextClaim = decision.status === 'APPROVED' ? applyStatus(stampedClaim, 'APPROVED') : applyRejection(stampedClaim, decision.reason);
@@ -121,10 +136,11 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
 /** §7 bulk-approval: each approval decided on its own (the single call's rules), one answer per id. */
 export async function bulkDecide(tx: Queryable, user: ActingUser, ids: readonly string[], decision: Decision, now: Date) {
   assertReviewer(user);
+  let seq = 0;
   const results = await eachOnItsOwn(tx, ids, async (id) => {
-    const { approval, reimbursement } = await decideApproval(tx, user, id, decision, now);
-    return { approval, reimbursement };
+    const { change_seq, ...rows } = await decideApproval(tx, user, id, decision, now);
+    seq = Math.max(seq, change_seq);
+    return rows;
   });
-  const seq = Math.max(0, ...results.map((r) => (r.ok ? r.row.reimbursement.change_seq : 0)));
   return { results, change_seq: seq };
 }

@@ -78,8 +78,22 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     table: 'cards',
     docSql: `jsonb_build_object(
     'id', r.id, 'user_id', r.user_id, 'display_name', r.display_name, 'last_four', r.last_four,
-    'is_physical', r.is_physical, 'state', r.state, ${mirrored})`,
+    'is_physical', r.is_physical, 'status', r.status,
+    'limit', jsonb_build_object('amount', r.limit_amount, 'currency', r.limit_currency, 'interval', r.limit_interval,
+      'per_transaction', r.per_transaction_limit),
+    'allowed_categories', to_jsonb(r.allowed_categories), 'department_id', r.department_id, 'location_id', r.location_id,
+    'expires', r.expires, 'is_primary', r.is_primary, 'is_favorite', r.is_favorite, 'replaces_id', r.replaces_id,
+    'replaced_by_id', r.replaced_by_id, 'created_at', ll_iso(r.created_at), ${mirrored})`,
     sortKey: 'lower(r.display_name)',
+  },
+  card_requests: {
+    table: 'card_requests',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'user_id', r.user_id, 'is_physical', r.is_physical, 'amount', r.amount, 'currency', r.currency,
+    'interval', r.limit_interval, 'reason', r.reason, 'status', r.status, 'card_id', r.card_id,
+    'rejection_reason', r.rejection_reason, 'decided_by', r.decided_by, 'decided_at', ll_iso(r.decided_at),
+    'created_at', ll_iso(r.created_at), ${mirrored})`,
+    sortKey: 'll_iso(r.created_at)',
   },
   reimbursements: {
     table: 'reimbursements',

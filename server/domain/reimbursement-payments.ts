@@ -4,10 +4,10 @@ import { checkAction, isSettled, settlesAt, type PaymentMethod } from '../../sch
 import { isAdmin } from '../../schema/roles.ts';
 import { assertMoneyMovementAllowed, assertPayrollReimbursementEligible } from '../auth/guards.ts';
 import type { ActingUser } from '../core/actor.ts';
-import { ApiError } from '../core/errors.ts';
+import { ApiError, refuse } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
-import { refuse, storeReimbursement } from './reimbursements.ts';
+import { storeReimbursement } from './reimbursements.ts';
 
 /**
  * Paying approved claims (issue 9), admins only, through a simulated ledger (`ledger_entries`,

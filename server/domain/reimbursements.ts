@@ -9,11 +9,11 @@ import {
 import {
   reimbursementEntity, reimbursementSchema, type Reimbursement, type ReimbursementFilter, type ReimbursementType,
 } from '../../schema/entities/reimbursement.ts';
-import { checkAction, checkDeletable, checkEditable, type BusinessRates, type MoveCheck } from '../../schema/reimbursement-rules.ts';
+import { checkAction, checkDeletable, checkEditable, type BusinessRates } from '../../schema/reimbursement-rules.ts';
 import { queryTerms } from '../../schema/transaction-query.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
-import { ApiError, validationError } from '../core/errors.ts';
+import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { cancelOpenApproval, openApproval } from './approval-rows.ts';
 import { checkCodingRefs } from './coding.ts';
@@ -160,11 +160,6 @@ export async function createReimbursement(tx: Queryable, user: ActingUser, input
     if (submitted) await openApproval(tx, stamped, seqs.last);
     return rows[0]!.doc;
   });
-}
-
-/** A refused move or edit: 422 naming the claim's current status. */
-export function refuse(check: MoveCheck): void {
-  if (!check.ok) throw new ApiError('REQUEST_7001', check.message);
 }
 
 /**

@@ -14,6 +14,11 @@ export type Visibility = { all: true } | { all: false; userIds: string[] };
 export async function visibilityOf(db: Queryable, user: ActingUser): Promise<Visibility> {
   if (canSeeAllTransactions(user)) return { all: true };
   if (!user.is_manager) return { all: false, userIds: [user.id] };
+  return { all: false, userIds: await reportingTeam(db, user) };
+}
+
+/** The user and their direct and indirect reports (whatever their role lets them see). */
+export async function reportingTeam(db: Queryable, user: ActingUser): Promise<string[]> {
   // UNION (not UNION ALL) stops a reporting cycle from recursing forever.
   const rows = await db.query<{ id: string }>(
     `WITH RECURSIVE team(id) AS (
@@ -24,7 +29,7 @@ export async function visibilityOf(db: Queryable, user: ActingUser): Promise<Vis
      ) SELECT id FROM team`,
     [user.id, user.business_id],
   );
-  return { all: false, userIds: rows.map((r) => r.id) };
+  return rows.map((r) => r.id);
 }
 
 /**

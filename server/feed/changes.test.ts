@@ -13,6 +13,7 @@ import { userRowSchema } from '../../schema/entities/spend-user.ts';
 import { trackingCategorySchema } from '../../schema/entities/tracking-category.ts';
 import { transactionSchema } from '../../schema/entities/transaction.ts';
 import type { Change, MirroredCollection } from '../../schema/sync-feed.ts';
+import { cardRequestSchema } from '../../schema/entities/card-request.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, sseReader, type Fixture, type FixtureRole } from '../test-fixtures.ts';
@@ -25,6 +26,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   gl_accounts: glAccountSchema.strict(),
   tracking_categories: trackingCategorySchema.strict(),
   cards: cardSchema.strict(),
+  card_requests: cardRequestSchema.strict(),
   reimbursements: reimbursementSchema.strict(),
   approvals: approvalSchema.strict(),
   reimbursement_rates: reimbursementRateSchema.strict(),

@@ -113,12 +113,14 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
     expect(body.approval).toMatchObject({ id, status: 'APPROVED', decided_by: a.users.manager, reason: null, user_id: a.users.employee });
     expect(body.approval.decided_at).toBe(new Date(clock).toISOString());
     expect(body.reimbursement).toMatchObject({ id: c.id, status: 'APPROVED' });
-    expect(body.change_seq).toBe(body.reimbursement.change_seq);
+    expect(body.card_request).toBeUndefined();
+    const claimRow = body.reimbursement!;
+    expect(body.change_seq).toBe(claimRow.change_seq);
     expect(body.approval.change_seq).toBeGreaterThan(c.change_seq);
     const feed = await request(t.app, 'GET', `/v1/auth/sync/changes?after=${body.approval.change_seq - 1}&limit=50`, { token: tokens.manager });
     const changes = syncChanges.response.parse(feed.body).changes.filter((x) => x.id === id || x.id === c.id);
     expect(changes.map((x) => [x.collection, x.seq])).toEqual([
-      ['approvals', body.approval.change_seq], ['reimbursements', body.reimbursement.change_seq],
+      ['approvals', body.approval.change_seq], ['reimbursements', claimRow.change_seq],
     ]);
     // Decided: a second decision is refused naming the status; it left the inbox.
     const again = await reject(id, 'admin', 'Too late');

@@ -4,6 +4,7 @@ import { adminHandlers } from './admin.ts';
 import { approvalHandlers } from './approvals.ts';
 import { authHandlers } from './auth.ts';
 import { businessSwitchHandlers } from './business-switch.ts';
+import { cardHandlers } from './cards.ts';
 import { passwordlessHandlers } from './identity-passwordless.ts';
 import { sessionHandlers } from './identity-session.ts';
 import { stepUpHandlers } from './identity-step-up.ts';
@@ -32,6 +33,7 @@ export const HANDLERS = {
   ...reimbursementHandlers,
   ...reimbursementRateHandlers,
   ...approvalHandlers,
+  ...cardHandlers,
   ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import {
-  listCards,
   listDepartments,
   listGlAccounts,
   listLocations,
@@ -22,8 +21,7 @@ const keyShape = z.tuple([z.string(), z.uuid()]);
 
 /**
  * One page of a reference collection, keyset-paged on (sort key, id), filtered by the
- * collection's visibility rule (cards: the caller's card visibility; the directory and chart of
- * accounts: the whole business).
+ * collection's visibility rule (the directory and chart of accounts: the whole business).
  */
 export async function listCollection(db: Queryable, user: ActingUser, collection: MirroredCollection, q: PageQuery) {
   const { table, docSql, sortKey: key, visibility } = COLLECTIONS[collection];
@@ -63,7 +61,7 @@ async function countRows(db: Queryable, table: string, where: string, params: un
 
 type ReferenceList =
   | typeof listDepartments | typeof listLocations | typeof listGlAccounts
-  | typeof listTrackingCategories | typeof listUsers | typeof listCards;
+  | typeof listTrackingCategories | typeof listUsers;
 
 /** Every reference list is the same keyset page over its collection. */
 const listHandler =
@@ -77,5 +75,4 @@ export const referenceHandlers = {
   [listGlAccounts.id]: listHandler('gl_accounts'),
   [listTrackingCategories.id]: listHandler('tracking_categories'),
   [listUsers.id]: listHandler('users'),
-  [listCards.id]: listHandler('cards'),
 } satisfies DomainHandlers;

@@ -87,7 +87,7 @@ function report(result: SeedDemoResult, storage: string, totalMs: number): strin
   const lines = [
     `Seeded business ${result.businessId} into ${storage} in ${(totalMs / 1000).toFixed(1)} s`,
     `  (generate ${Math.round(generateMs)} ms, waiting for password hashes ${Math.round(hashMs)} ms, insert ${Math.round(insertMs)} ms)`,
-    `  ${c.transactions} transactions, ${c.users} users, ${c.cards} cards, ${c.departments} departments, ` +
+    `  ${c.transactions} transactions, ${c.users} users, ${c.cards} cards (${c.cardRequests} card requests), ${c.departments} departments, ` +
       `${c.locations} locations, ${c.glAccounts} GL accounts, ${c.trackingCategories} tracking categories, ` +
       `${c.reimbursements} reimbursements (${c.approvals} approvals, ${c.payments} payments), ` +
       `${c.receipts} receipts (${(result.receiptBytes / 1_048_576).toFixed(1)} MiB of files)`,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { businessSchema } from '../../schema/entities/business.ts';
-import { cardSchema } from '../../schema/entities/card.ts';
+import { spentInInterval } from '../../schema/card-rules.ts';
+import { cardSchema, type Card } from '../../schema/entities/card.ts';
 import { departmentSchema } from '../../schema/entities/department.ts';
 import { glAccountSchema } from '../../schema/entities/gl-account.ts';
 import { locationSchema } from '../../schema/entities/location.ts';
@@ -174,14 +175,41 @@ describe('demo accounts and people', () => {
     expect(data.accounts[0]?.email).toBe('owner@acme.example');
   });
 
-  it('issues one or two cards to each cardholder, none to the auditor, with unique last fours', () => {
+  it('issues one or two live cards to each cardholder, none to the auditor, with unique last fours', () => {
     const auditor = userByEmail(small, 'auditor');
+    const spending = (c: Card) => c.status === 'ACTIVE' || c.status === 'LOCKED';
     for (const u of small.users) {
-      const n = small.cards.filter((c) => c.user_id === u.id).length;
+      const n = small.cards.filter((c) => c.user_id === u.id && spending(c)).length;
       if (u.id === auditor.id) expect(n).toBe(0);
       else expect([1, 2]).toContain(n);
+      // One primary card per holder: the everyday one.
+      expect(small.cards.filter((c) => c.user_id === u.id && c.is_primary).length).toBe(u.id === auditor.id ? 0 : 1);
     }
     expect(new Set(small.cards.map((c) => c.last_four)).size).toBe(small.cards.length);
+  });
+
+  it('locks a few cards, ships the manager a physical card, and retires one card for its successor', () => {
+    const manager = userByEmail(small, 'manager');
+    const byStatus = (s: Card['status']) => small.cards.filter((c) => c.status === s);
+    expect(byStatus('LOCKED').length).toBeGreaterThanOrEqual(2);
+    expect(byStatus('LOCKED').length).toBeLessThan(small.cards.length / 4);
+    expect(byStatus('SHIPPED')).toEqual([expect.objectContaining({ user_id: manager.id, is_physical: true, is_primary: false })]);
+    const [retired] = byStatus('TERMINATED');
+    expect(byStatus('TERMINATED')).toHaveLength(1);
+    const successor = small.cards.find((c) => c.id === retired!.replaced_by_id);
+    expect(successor).toMatchObject({ replaces_id: retired!.id, user_id: retired!.user_id, status: 'ACTIVE' });
+    for (const c of small.cards) {
+      const holder = small.users.find((u) => u.id === c.user_id)!;
+      expect([c.department_id, c.location_id]).toEqual([holder.department_id, holder.location_id]);
+    }
+  });
+
+  it('keeps this interval\'s spend under the limit of the cards that spend', () => {
+    const spent = new Map<string, number>();
+    for (const c of large.cards) spent.set(c.id, spentInInterval(c.id, c.limit, large.transactions, NOW));
+    const under = large.cards.filter((c) => (spent.get(c.id) ?? 0) <= c.limit.amount).length;
+    expect(under).toBe(large.cards.length);
+    expect(large.cards.some((c) => (spent.get(c.id) ?? 0) > 0)).toBe(true);
   });
 
   it('gives the employee a few hundred of 20,000 transactions', () => {

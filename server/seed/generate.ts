@@ -3,6 +3,7 @@ import type { GlAccount } from '../../schema/entities/gl-account.ts';
 import type { Location } from '../../schema/entities/location.ts';
 import type { TrackingCategory } from '../../schema/entities/tracking-category.ts';
 import { Rng } from './prng.ts';
+import { fitLimits } from './cards.ts';
 import { buildPeople } from './people.ts';
 import {
   COST_CENTER_BY_DEPARTMENT,
@@ -134,6 +135,8 @@ export function generateDemo(opts: GenerateDemoOptions): DemoData {
     { businessId, now: nowMs, start, cards: people.cards, coding: reference.coding, nextSeq },
     opts.transactions,
   );
+  // Limits fit the generated history: most cards have room left this interval.
+  fitLimits(people.cards.map((c) => c.card), transactions, opts.now);
 
   return {
     business: {
@@ -149,7 +152,8 @@ export function generateDemo(opts: GenerateDemoOptions): DemoData {
     trackingCategories: reference.trackingCategories,
     identities: people.identities,
     users: people.users,
-    cards: people.cards.map((c) => c.card),
+    // The retired card first: its successor's replaces_id points at it.
+    cards: [...people.idleCards, ...people.cards.map((c) => c.card)],
     transactions,
     accounts: people.accounts,
     maxChangeSeq: seq,

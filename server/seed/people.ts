@@ -1,4 +1,5 @@
 import type { Card } from '../../schema/entities/card.ts';
+import { demoCard, idleCards } from './cards.ts';
 import type { Rng } from './prng.ts';
 import { CARD_KINDS, FIRST_NAMES, LAST_NAMES, PRIMARY_CARD_NAME, ROSTER } from './roster.ts';
 import type { CardKind, RosterEntry } from './roster.ts';
@@ -33,6 +34,8 @@ export interface People {
   users: DemoUser[];
   cardholders: Cardholder[];
   cards: IssuedCard[];
+  /** Cards with no spend: a terminated one (replaced by a live card) and one shipped, not activated. */
+  idleCards: Card[];
   accounts: DemoAccount[];
 }
 
@@ -100,16 +103,18 @@ export function buildPeople(rng: Rng, ctx: PeopleContext): People {
     return { entry, user };
   });
 
+  const cards = issueCards(rng, cardholders, ctx);
   return {
     identities,
     users: cardholders.map((c) => c.user),
     cardholders,
-    cards: issueCards(rng, cardholders, ctx),
+    cards: cards.issued,
+    idleCards: cards.idle,
     accounts: demoAccounts(cardholders),
   };
 }
 
-function issueCards(rng: Rng, cardholders: readonly Cardholder[], ctx: PeopleContext): IssuedCard[] {
+function issueCards(rng: Rng, cardholders: readonly Cardholder[], ctx: PeopleContext): { issued: IssuedCard[]; idle: Card[] } {
   const usedLastFour = new Set<string>();
   const lastFour = () => {
     let candidate: string;
@@ -119,29 +124,30 @@ function issueCards(rng: Rng, cardholders: readonly Cardholder[], ctx: PeopleCon
     return candidate;
   };
   const issued: IssuedCard[] = [];
+  let purpose = 0;
   for (const holder of cardholders) {
     const extra = holder.entry.cards;
     if (extra === null) continue;
     const kinds: CardKind[] = ['everyday', ...extra];
     kinds.forEach((kind) => {
-      const card: Card = {
+      // The everyday card is the plastic one; purpose cards live in wallets and SaaS billing pages.
+      const card = demoCard({
         id: rng.uuid(),
-        user_id: holder.user.id,
         display_name: kind === 'everyday' ? PRIMARY_CARD_NAME[holder.entry.persona] : CARD_KINDS[kind].name,
         last_four: lastFour(),
-        // The everyday card is the plastic one; purpose cards live in wallets and SaaS billing pages.
-        is_physical: kind === 'everyday',
-        state: 'ACTIVE',
         business_id: ctx.businessId,
         change_seq: ctx.nextSeq(),
         updated_at: ctx.createdAt,
-        deleted: false,
-      };
+      }, holder.user, kind, kind === 'everyday' ? 0 : purpose++);
       const share = kinds.length === 1 ? 1 : kind === 'everyday' ? 0.6 : 0.4 / (kinds.length - 1);
       issued.push({ card, holder, kind, share });
     });
   }
-  return issued;
+  // Drawn after every spending card, so the cards above keep their ids and numbers.
+  const manager = cardholders.find((c) => c.entry.demoEmail === 'manager');
+  const renewed = issued.find((c) => c.kind === 'everyday' && c.holder !== manager && c.holder.entry.demoEmail === undefined);
+  const idle = manager && renewed ? idleCards(rng, renewed.card, manager.user, lastFour, ctx.nextSeq) : [];
+  return { issued, idle };
 }
 
 /** The order the demo accounts are listed in (README, CLI, server banner). */

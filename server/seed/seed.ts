@@ -1,10 +1,13 @@
+import type { Card } from '../../schema/entities/card.ts';
 import type { Transaction } from '../../schema/entities/transaction.ts';
 import type { Role } from '../../schema/roles.ts';
 import { hashPassword } from '../auth/password.ts';
 import { announceChange } from '../db/change-seq.ts';
 import type { Db, Queryable } from '../db/db.ts';
 import { bulkInsert, cols } from './bulk-insert.ts';
+import { demoCardRequest, insertCardRequest } from './cards.ts';
 import { demoClaims, insertClaims } from './claims.ts';
+import { Rng } from './prng.ts';
 import { demoRates } from './rates.ts';
 import { generateDemo } from './generate.ts';
 import { generateReceipts, insertReceipts } from './receipts.ts';
@@ -34,7 +37,7 @@ export interface SeedDemoResult {
   accounts: { email: string; role: Role; is_manager: boolean; name: string }[];
   counts: Record<
     | 'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions'
-    | 'reimbursements' | 'approvals' | 'payments' | 'receipts' | 'reimbursementRates',
+    | 'reimbursements' | 'approvals' | 'payments' | 'receipts' | 'reimbursementRates' | 'cardRequests',
     number
   >;
   /** The receipts' file bytes (what they add to the database before row overhead). */
@@ -87,9 +90,11 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   const receipts = opts.receipts ? generateReceipts(data, now, seed) : { receipts: [], bytes: 0 };
   // Reimbursements under review follow the generated rows' seqs: the business counter is theirs.
   const claims = demoClaims({ ...data, maxChangeSeq: generated.maxChangeSeq }, now, seed);
+  // The demo employee's card request under review follows them.
+  const cardRequest = demoCardRequest(data, new Rng(seed, `${data.business.id}\u0000card-requests`), now, claims.maxChangeSeq);
   // Then the business's per-diem locations (reference data: the feed's backfill sends it first anyway).
-  const rates = demoRates(data.business.id, claims.maxChangeSeq, data.business.created_at);
-  const maxChangeSeq = claims.maxChangeSeq + rates.length;
+  const rates = demoRates(data.business.id, cardRequest.maxChangeSeq, data.business.created_at);
+  const maxChangeSeq = cardRequest.maxChangeSeq + rates.length;
 
   const t2 = performance.now();
   await db.transaction(async (tx) => {
@@ -99,6 +104,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       await insertReceipts(tx, data.business.id, receipts);
     });
     await insertClaims(tx, data.business.id, claims);
+    await insertCardRequest(tx, data.business.id, cardRequest.request);
     await bulkInsert(
       tx, 'reimbursement_rates',
       cols('id:uuid', 'business_id:uuid', 'kind:text', 'name:text', 'year:integer', 'rate:integer', 'currency:text', ...MIRRORED), rates,
@@ -109,7 +115,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   // PGlite has no autovacuum to gather statistics: without them the planner guesses on 100k rows.
   // Only the columns queries filter and sort on: the long text columns cost the most to sample.
   await db.exec(
-    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, spend_users, reimbursements, approvals, transaction_receipts, receipts (id, business_id, sha256)',
+    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, card_requests, spend_users, reimbursements, approvals, transaction_receipts, receipts (id, business_id, sha256)',
   );
   const insertMs = performance.now() - t2;
 
@@ -125,7 +131,8 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       cards: data.cards.length,
       transactions: data.transactions.length,
       reimbursements: generated.claims.length + claims.claims.length,
-      approvals: generated.approvals.length + claims.approvals.length,
+      approvals: generated.approvals.length + claims.approvals.length + (cardRequest.request ? 1 : 0),
+      cardRequests: cardRequest.request ? 1 : 0,
       payments: generated.payments.length + claims.payments.length,
       receipts: receipts.receipts.length,
       reimbursementRates: rates.length,
@@ -185,7 +192,17 @@ async function insertAll(tx: Queryable, data: DemoData, hashes: readonly string[
   await bulkInsert(
     tx,
     'cards',
-    cols('id:uuid', 'business_id:uuid', 'user_id:uuid', 'display_name:text', 'last_four:text', 'is_physical:boolean', 'state:text', ...MIRRORED),
+    [
+      ...cols('id:uuid', 'business_id:uuid', 'user_id:uuid', 'display_name:text', 'last_four:text', 'is_physical:boolean', 'status:text'),
+      { name: 'limit_amount', type: 'bigint', value: (c) => (c as Card).limit.amount },
+      { name: 'limit_currency', type: 'text', value: (c) => (c as Card).limit.currency },
+      { name: 'limit_interval', type: 'text', value: (c) => (c as Card).limit.interval },
+      { name: 'per_transaction_limit', type: 'bigint', value: (c) => (c as Card).limit.per_transaction },
+      ...cols(
+        'department_id:uuid', 'location_id:uuid', 'expires:text', 'is_primary:boolean', 'is_favorite:boolean', 'replaces_id:uuid',
+        'replaced_by_id:uuid', 'created_at:timestamptz', ...MIRRORED,
+      ),
+    ],
     data.cards,
   );
   await insertTransactions(tx, data);

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { simulateBodySchema } from '../../schema/api/calls-cards.ts';
+import { authorize, DECLINE_MESSAGES, intervalStart, SPEND_STATES, type DeclineReason, type Purchase } from '../../schema/card-rules.ts';
+import type { Card } from '../../schema/entities/card.ts';
+import type { Transaction } from '../../schema/entities/transaction.ts';
+import { isAdmin } from '../../schema/roles.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Queryable } from '../db/db.ts';
+import { cardForWrite, findCard } from './cards.ts';
+import { COLLECTIONS, writeMirrored } from './collections.ts';
+import { visibilityOf } from './visibility.ts';
+
+/**
+ * Simulated card-network authorizations (issue 10): the decision is schema/card-rules.ts
+ * `authorize`, with the interval's spend summed in SQL the way `spentInInterval` counts it
+ * (PENDING and CLEARED rows of the card, in the limit's currency, from `intervalStart` to now).
+ * An approval writes a PENDING transaction; a decline writes nothing.
+ */
+
+type SimulateBody = z.output<typeof simulateBodySchema>;
+export type Simulation =
+  | { approved: true; transaction: Transaction }
+  | { approved: false; decline_reason: DeclineReason; message: string };
+
+const TX_DOC = COLLECTIONS.transactions.docSql;
+
+/** What the card spent in its current limit interval (minor units of the limit's currency). */
+export async function spentThisInterval(db: Queryable, card: Card, now: Date): Promise<number> {
+  const rows = await db.query<{ spent: number }>(
+    `SELECT coalesce(sum(amount), 0)::int8 AS spent FROM transactions
+      WHERE business_id = $1 AND card_id = $2 AND NOT deleted AND currency = $3 AND state = ANY($4::text[])
+        AND occurred_at >= $5 AND occurred_at <= $6`,
+    [card.business_id, card.id, card.limit.currency, SPEND_STATES, intervalStart(card.limit.interval, now).toISOString(), now.toISOString()],
+  );
+  return Number(rows[0]?.spent ?? 0);
+}
+
+const declined = (reason: DeclineReason): Simulation => ({ approved: false, decline_reason: reason, message: DECLINE_MESSAGES[reason] });
+
+/** Only the cardholder or an admin spends on a card, even in simulation. */
+function assertMaySpend(user: ActingUser, card: Card): void {
+  if (card.user_id !== user.id && !isAdmin(user)) {
+    throw new ApiError('FORBIDDEN_7003', 'Only the cardholder or an admin can simulate a purchase on this card.');
+  }
+}
+
+async function decide(db: Queryable, card: Card, purchase: Purchase, now: Date): Promise<DeclineReason | null> {
+  // The spend sum only matters once everything else passed.
+  const first = authorize(card, purchase, 0);
+  if (first !== null) return first;
+  return authorize(card, purchase, await spentThisInterval(db, card, now));
+}
+
+/**
+ * One purchase on a card. Decided first without locks (a decline needs no write); an approval is
+ * decided again under the card's row lock (after the business lock, the order every writer
+ * takes), so two purchases racing for the last of a limit cannot both pass. The clock is read
+ * again under the lock: a purchase that committed while this one waited is stamped no later
+ * than that moment, so the spend sum (up to now) counts it.
+ */
+export async function simulatePurchase(tx: Queryable, user: ActingUser, id: string, body: SimulateBody, clock: () => Date): Promise<Simulation> {
+  const asked = clock();
+  const seen = await findCard(tx, user.business_id, await visibilityOf(tx, user), id);
+  if (!seen) throw new ApiError('REQUEST_7004');
+  assertMaySpend(user, seen);
+  const purchase: Purchase = { amount: body.amount, currency: body.currency ?? seen.limit.currency, merchant_category: body.merchant_category };
+  const early = await decide(tx, seen, purchase, asked);
+  if (early !== null) return declined(early);
+  return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
+    const { card } = await cardForWrite(tx, user, id);
+    const now = clock();
+    const reason = await decide(tx, card, purchase, now);
+    if (reason !== null) return declined(reason);
+    const rows = await tx.query<{ doc: Transaction }>(
+      `INSERT INTO transactions AS r (id, business_id, card_id, user_id, merchant_name, merchant_category, amount, currency,
+                                      occurred_at, state, department_id, location_id, change_seq, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PENDING', $10, $11, $12, $9)
+       RETURNING ${TX_DOC} AS doc`,
+      [randomUUID(), card.business_id, card.id, card.user_id, body.merchant, purchase.merchant_category, purchase.amount,
+        purchase.currency, now.toISOString(), card.department_id, card.location_id, seqs.first],
+    );
+    return { approved: true as const, transaction: rows[0]!.doc };
+  });
+}
