@@ -48,6 +48,7 @@ export async function listApprovals(db: Queryable, user: ActingUser, req: Approv
   const conds = ['r.business_id = $1', 'NOT r.deleted', 'r.user_id <> $2'];
   const f = req.filter;
   if (f.status?.length) conds.push(`r.status = ANY($${params.push(f.status)}::text[])`);
+  if (f.object_types?.length) conds.push(`r.object_type = ANY($${params.push(f.object_types)}::text[])`);
   if (f.object_ids?.length) conds.push(`r.object_id = ANY($${params.push(f.object_ids)}::uuid[])`);
   if (f.user_ids?.length) conds.push(`r.user_id = ANY($${params.push(f.user_ids)}::uuid[])`);
   if (f.exclude_user_ids?.length) conds.push(`NOT (r.user_id = ANY($${params.push(f.exclude_user_ids)}::uuid[]))`);

@@ -160,13 +160,13 @@ describe.each(await testDatabases())('cards on %s', (kind) => {
 
   it.each([
     ['owner', 'employee', 200], ['admin', 'manager', 200], ['admin', 'admin', 200], ['manager', 'employee', 200], ['manager', 'teammate', 200],
-    ['manager', 'outsider', 403], ['manager', 'admin', 403], ['employee', 'employee', 403], ['employee', 'teammate', 403],
+    ['manager', 'outsider', 403], ['manager', 'admin', 403], ['manager', 'manager', 403], ['employee', 'employee', 403], ['employee', 'teammate', 403],
     ['bookkeeper', 'employee', 403], ['auditor', 'employee', 403],
   ] as [FixtureRole, FixtureRole, number][])('issuing: %s to %s → %i', async (by, holder, status) => {
     const before = await cardCount();
     const res = await request(t.app, 'POST', CARDS, { token: tokens[by], body: { user_id: a.users[holder], display_name: 'Card', limit: usd(1000) } });
     expect(res.status, res.text).toBe(status);
-    if (status === 403) expect(res.body.error_v2.message).toMatch(/Only an admin or a manager|only to people on their team/);
+    if (status === 403) expect(res.body.error_v2.message).toMatch(/Only an admin or a manager|only to people on their team|cannot issue a card to yourself/);
     expect(await cardCount()).toBe(before + (status === 200 ? 1 : 0));
   });
 
@@ -475,6 +475,20 @@ describe.each(await testDatabases())('cards on %s', (kind) => {
       const selfie = await request(t.app, 'POST', `/v1/auth/approvals/${(await approvalOf(mine.body.id)).id}/approve`, { token: tokens.manager });
       expect(refusal(selfie)).toEqual([403, 'APPROVAL_7201']);
       expect(selfie.body.error_v2.message).toContain('card request');
+      // The inbox's Type filter: the server's list honours object_types as the worker's engine does.
+      const pending = async (types: string) => (await request(t.app, 'GET', `/v1/auth/approvals?status=PENDING&object_types=${types}&page_size=1000`, { token: tokens.admin }))
+        .body.data as { object_type: string; object_id: string }[];
+      // A claim waits too, so a list that ignored the filter would show both kinds.
+      const claim = await request(t.app, 'POST', '/v1/auth/reimbursements/out_of_pocket', {
+        token: tokens.employee, body: { amount: 1250, currency: 'USD', transaction_date: '2026-01-05', merchant: 'Cafe' },
+      });
+      expect(claim.status, claim.text).toBe(200);
+      const requestsOnly = await pending('card_request');
+      expect(requestsOnly.map((x) => x.object_id)).toContain(mine.body.id);
+      expect(new Set(requestsOnly.map((x) => x.object_type))).toEqual(new Set(['card_request']));
+      const claimsOnly = await pending('reimbursement');
+      expect(claimsOnly.map((x) => x.object_id)).toContain(claim.body.id);
+      expect(claimsOnly.some((x) => x.object_type === 'card_request')).toBe(false);
     });
 
     it('rejects with a reason, cancels with its approval, and lists by the owner rule', async () => {
