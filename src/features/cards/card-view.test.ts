@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN, actor, card, DEEP_REPORT, MANAGER, OTHER, REPORT, USERS } from './test-fixtures.ts';
 import {
-  cardActor, cardOffers, chipText, expiryText, issuableUsers, limitBar, limitText, spendFilter, spendIn, statusText, teamOf,
+  cardActor, cardOffers, chipText, expiryText, issuableUsers, limitBar, limitText, lockChanges, spendFilter, spendIn, statusText, teamOf,
 } from './card-view.ts';
 
 describe('limitBar', () => {
@@ -117,5 +117,20 @@ describe('cardOffers', () => {
     ['someone else', stranger, {}, []],
   ] as const)('%s', (_name, who, overrides, offers) => {
     expect(cardOffers(card(overrides), who)).toEqual(offers);
+  });
+});
+
+describe('lockChanges', () => {
+  it('counts each card once, waiting apart from refused, and ignores other commands and finished entries', () => {
+    const entries = [
+      { command: 'card.bulkLock', entity_ids: ['a', 'b', 'c'], state: 'pending' },
+      { command: 'card.unlock', entity_ids: ['a'], state: 'sending' },
+      { command: 'card.lock', entity_ids: ['d'], state: 'failed' },
+      { command: 'card.bulkLock', entity_ids: ['e'], state: 'done' },
+      { command: 'card.update', entity_ids: ['f'], state: 'pending' },
+      { command: 'card.lock', entity_ids: ['g'], state: 'needs_step_up' },
+    ];
+    expect(lockChanges(entries)).toEqual({ waiting: 4, failed: 1 });
+    expect(lockChanges([])).toEqual({ waiting: 0, failed: 0 });
   });
 });

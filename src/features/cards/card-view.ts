@@ -93,7 +93,7 @@ export const expiryText = (expires: string | null): string | null => (expires ? 
 export type CardOffer =
   | 'lock' | 'unlock' | 'activate' | 'reissue' | 'suspend' | 'unsuspend' | 'terminate' | 'edit' | 'primary' | 'favorite' | 'unfavorite';
 
-const BY_RULES: readonly CardAction[] = ['lock', 'unlock', 'activate', 'reissue', 'suspend', 'unsuspend', 'edit', 'terminate'];
+const BY_RULES: readonly (CardAction & CardOffer)[] = ['lock', 'unlock', 'activate', 'reissue', 'suspend', 'unsuspend', 'edit', 'terminate'];
 
 /**
  * The actions offered on a card: those its status allows (`checkCardAction`) that the viewer may
@@ -121,7 +121,11 @@ export function teamOf(userId: string, users: readonly Pick<UserRow, 'id' | 'man
   const queue = [userId];
   // The set stops a reporting cycle from looping forever.
   for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-    for (const r of reports.get(id) ?? []) if (!team.has(r)) (team.add(r), queue.push(r));
+    for (const r of reports.get(id) ?? []) {
+      if (team.has(r)) continue;
+      team.add(r);
+      queue.push(r);
+    }
   }
   return [...team];
 }
@@ -144,3 +148,22 @@ export const REQUEST_STATUS_TEXT: Record<CardRequestStatus, string> = {
 export const REQUEST_TONES: Record<CardRequestStatus, PillTone> = {
   PENDING: 'info', APPROVED: 'ok', REJECTED: 'danger', CANCELED: 'neutral',
 };
+
+// --- Lock changes still in the outbox -----------------------------------------------------------------
+
+const LOCK_COMMANDS: ReadonlySet<string> = new Set(['card.lock', 'card.unlock', 'card.bulkLock']);
+
+/**
+ * How many cards have a lock or unlock waiting in the outbox (`waiting`: not yet confirmed by the
+ * server) or refused (`failed`): what the bulk bar says after a bulk lock, counted per card.
+ */
+export function lockChanges(entries: readonly { command: string; entity_ids: readonly string[]; state: string }[]): { waiting: number; failed: number } {
+  const waiting = new Set<string>();
+  const failed = new Set<string>();
+  for (const e of entries) {
+    if (!LOCK_COMMANDS.has(e.command) || e.state === 'done') continue;
+    const into = e.state === 'failed' || e.state === 'conflict' ? failed : waiting;
+    for (const id of e.entity_ids) into.add(id);
+  }
+  return { waiting: waiting.size, failed: failed.size };
+}
