@@ -125,7 +125,7 @@ function CardActions({ card, client, actor, version, onDialog }: { card: CardVie
     }
   }
 
-  const danger = (o: CardOffer) => o === 'terminate' || o === 'suspend';
+  const danger = (o: CardOffer) => o === 'terminate';
   const primary = (o: CardOffer) => o === 'unlock' || o === 'activate' || o === 'unsuspend';
   return (
     <div className="card-actions" role="group" aria-label="Card actions">

@@ -36,6 +36,14 @@ describe('issueCommand', () => {
     expect(built.errors.display_name).toMatch(/^Card name/);
   });
 
+  it('flags every missing field at once, the cardholder included', () => {
+    const built = issueCommand(emptyIssueValues('USD'), ID, admin);
+    expect(built.ok).toBe(false);
+    if (built.ok) return;
+    expect(Object.keys(built.errors).sort()).toEqual(['amount', 'display_name', 'user_id']);
+    expect(built.errors.user_id).toBe('Choose a cardholder');
+  });
+
   it('refuses a per-purchase cap above the limit', () => {
     const built = issueCommand({ ...values, per_transaction: '6000' }, ID, admin);
     expect(built).toMatchObject({ ok: false, errors: { per_transaction: expect.any(String) } });

@@ -111,15 +111,15 @@ export type IssueInput = {
   allowed_categories: string[]; department_id: string | null; location_id: string | null;
 };
 
-/** The issue form → `card.issue`'s input (a client id, so a resend is the same card), or why not. */
+/** The issue form → `card.issue`'s input (a client id, so a resend is the same card), or why not, every field at once. */
 export function issueCommand(v: IssueValues, id: string, actor: CardActor): Built<IssueValues, IssueInput> {
-  if (!v.user_id) return { ok: false, errors: { user_id: 'Choose a cardholder' } };
-  const allowed = checkIssue(actor, v.user_id);
-  if (!allowed.ok) return { ok: false, errors: { user_id: allowed.message } };
-  return parse('card.issue', {
-    id, user_id: v.user_id, display_name: v.display_name.trim(), is_physical: v.is_physical, limit: limitOf(v),
+  const built = parse<IssueValues, IssueInput>('card.issue', {
+    id, user_id: v.user_id || undefined, display_name: v.display_name.trim(), is_physical: v.is_physical, limit: limitOf(v),
     allowed_categories: splitCategories(v.categories), department_id: v.department_id || null, location_id: v.location_id || null,
   });
+  const allowed = v.user_id ? checkIssue(actor, v.user_id) : ({ ok: false, message: 'Choose a cardholder' } as const);
+  if (allowed.ok) return built;
+  return { ok: false, errors: { ...(built.ok ? {} : built.errors), user_id: allowed.message } };
 }
 
 export type RequestInput = { id: string; is_physical?: boolean; amount: number; currency: string; interval: LimitInterval; reason: string };

@@ -10,7 +10,7 @@ import { chipText, limitText, STATUS_TONES } from './card-view.ts';
 
 const ROW_ID_PREFIX = 'card-row';
 /** A card as a card on a phone (`.grid-cards .cardlist-row` in cards.css has this height). */
-export const CARD_HEIGHT = 76;
+export const CARD_HEIGHT = 88;
 
 export interface CardsTableProps {
   label: string;
