@@ -1,9 +1,10 @@
-import { useCallback, useMemo, useRef, type MouseEvent, type Ref } from 'react';
+import { useCallback, useEffect, useMemo, useRef, type MouseEvent, type Ref } from 'react';
 import { CARD_STATUSES, type CardFilter, type CardSort } from '../../../schema/entities/card.ts';
 import type { CardActor } from '../../../schema/card-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { SelectField, type SelectOption } from '../../components/select-field.tsx';
 import { TableFooter } from '../../components/table-footer.tsx';
+import { isModalLayerOpen } from '../../components/use-layer.ts';
 import type { DataClient } from '../../data-access/types.ts';
 import type { CardView } from '../../lib/cards.ts';
 import { formatCount } from '../../lib/format.ts';
@@ -11,7 +12,7 @@ import { headerCheckState } from '../../lib/list/selection.ts';
 import { useSelection, type SelectionApi } from '../../lib/list/use-selection.ts';
 import { useTableKeys } from '../../lib/list/use-table-keys.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
-import { footerHint, SHORTCUTS } from '../../lib/shortcuts.ts';
+import { footerHint, matchShortcut, SHORTCUTS } from '../../lib/shortcuts.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { useInstantSearch } from '../../lib/use-instant-search.ts';
 import { statusText } from './card-view.ts';
@@ -20,8 +21,8 @@ import { CardsTable } from './cards-table.tsx';
 import { DEFAULT_SORT, filterFromSearch, hasStructuredFilter, isPhysicalOf, kindValue, queryKey, type CardsSearch } from './search-params.ts';
 import { matchingCardIds, useCardRows, useLockChanges } from './use-cards.ts';
 
-/** The list's keys minus coding (cards have none), plus the global ones. */
-const KEY_HINT = footerHint(['list', 'global'], SHORTCUTS.filter((s) => s.id !== 'list.code'));
+/** The list's keys minus coding (cards have none), plus l / u and the global ones. */
+const KEY_HINT = footerHint(['list', 'cards', 'global'], SHORTCUTS.filter((s) => s.id !== 'list.code'));
 
 const ALL: readonly SelectOption[] = [{ value: '', label: 'All' }];
 const STATUS_OPTIONS = CARD_STATUSES.map((s) => ({ value: s, label: statusText(s) }));
@@ -50,7 +51,8 @@ export interface ManagedCardsProps {
 /**
  * Every card the viewer manages (an admin's business, a manager's team), as a virtualised grid:
  * search and filters in the URL, multi-select (x, shift-click ranges, "select all N matching")
- * and bulk Lock / Unlock (`card.bulkLock`, split above 1,000 by the command), with how many
+ * and bulk Lock / Unlock (buttons, or l / u on the selection else the current row; `card.bulkLock`,
+ * split above 1,000 by the command), with how many
  * cards still wait to sync.
  */
 export function ManagedCards(props: ManagedCardsProps) {
@@ -103,6 +105,18 @@ export function ManagedCards(props: ManagedCardsProps) {
     [active, selection],
   );
 
+  /** The selection, else the current row: what the bulk buttons, l and u act on. */
+  const lockTargets = useCallback(
+    async (lock: boolean) => {
+      const current = active.index >= 0 ? rows.row(active.index) : undefined;
+      const ids = selection.ids.size > 0 ? [...selection.ids] : current ? [current.id] : [];
+      if (ids.length === 0) return toastInfo(`Select cards to ${lock ? 'lock' : 'unlock'}`);
+      if (await lockCards(client, ids, lock, filter, sort)) selection.clear();
+    },
+    [active.index, rows, selection, client, filter, sort],
+  );
+  useLockKeys(!dialogOpen, (lock) => void lockTargets(lock));
+
   const holders = useMemo(() => {
     const team = actor.team;
     return team === 'all' ? reference.options.users : reference.options.users.filter((o) => team.includes(o.value));
@@ -146,7 +160,7 @@ export function ManagedCards(props: ManagedCardsProps) {
           {locks.failed > 0 && ` ${formatCount(locks.failed)} refused by the server: see the cards marked Failed.`}
         </p>
       )}
-      {selection.ids.size > 0 && <BulkLockBar client={client} selection={selection} total={total} filter={filter} sort={sort} />}
+      {selection.ids.size > 0 && <BulkLockBar selection={selection} total={total} onLock={(lock) => void lockTargets(lock)} />}
       <CardsTable
         label={label}
         rows={rows}
@@ -174,23 +188,27 @@ export function ManagedCards(props: ManagedCardsProps) {
 }
 
 /**
- * The selection's bulk actions. Only cards whose status allows the move are sent (active cards
- * lock, locked ones unlock; the server refuses a whole batch over one wrong card), and the bar
- * says how many were left out and why.
+ * Locks or unlocks cards by id. Only cards whose status allows the move are sent (active cards
+ * lock, locked ones unlock; the server refuses a whole batch over one wrong card), and the toast
+ * says how many were left out and why. True when something was queued.
  */
-function BulkLockBar({ client, selection, total, filter, sort }: { client: DataClient; selection: SelectionApi; total: number; filter: CardFilter; sort: CardSort }) {
-  const count = selection.ids.size;
-  async function bulk(lock: boolean) {
-    const from = lock ? 'ACTIVE' : 'LOCKED';
-    const eligible = new Set(await matchingCardIds(client, { ...filter, statuses: [from] }, sort));
-    const ids = [...selection.ids].filter((id) => eligible.has(id));
-    const skipped = count - ids.length;
-    const why = lock ? 'only active cards can be locked' : 'only locked cards can be unlocked';
-    if (ids.length === 0) return toastInfo(`None of the selected cards changed: ${why}.`);
-    const noun = (n: number) => `${formatCount(n)} ${n === 1 ? 'card' : 'cards'}`;
-    const done = `${lock ? 'Locked' : 'Unlocked'} ${noun(ids.length)} here; waiting to sync.${skipped > 0 ? ` ${noun(skipped)} left as they were (${why}).` : ''}`;
-    if (await runCardCommand(client, 'card.bulkLock', { card_ids: ids, lock }, done)) selection.clear();
+async function lockCards(client: DataClient, ids: readonly string[], lock: boolean, filter: CardFilter, sort: CardSort): Promise<boolean> {
+  const eligible = new Set(await matchingCardIds(client, { ...filter, statuses: [lock ? 'ACTIVE' : 'LOCKED'] }, sort));
+  const chosen = ids.filter((id) => eligible.has(id));
+  const skipped = ids.length - chosen.length;
+  const why = lock ? 'only active cards can be locked' : 'only locked cards can be unlocked';
+  const noun = (n: number) => `${formatCount(n)} ${n === 1 ? 'card' : 'cards'}`;
+  if (chosen.length === 0) {
+    toastInfo(ids.length === 1 ? `This card was not changed: ${why}.` : `None of the selected cards changed: ${why}.`);
+    return false;
   }
+  const done = `${lock ? 'Locked' : 'Unlocked'} ${noun(chosen.length)} here; waiting to sync.${skipped > 0 ? ` ${noun(skipped)} left as they were (${why}).` : ''}`;
+  return runCardCommand(client, 'card.bulkLock', { card_ids: chosen, lock }, done);
+}
+
+/** The selection's bulk actions: how many are selected, "select all N matching", Lock / Unlock. */
+function BulkLockBar({ selection, total, onLock }: { selection: SelectionApi; total: number; onLock(lock: boolean): void }) {
+  const count = selection.ids.size;
   return (
     <div className="bulk-bar" role="region" aria-label="Selection">
       <strong data-testid="selection-count">{formatCount(count)} selected</strong>
@@ -200,10 +218,10 @@ function BulkLockBar({ client, selection, total, filter, sort }: { client: DataC
         </button>
       )}
       <span className="spacer" />
-      <Button size="sm" variant="primary" onClick={() => void bulk(true)}>
+      <Button size="sm" variant="primary" onClick={() => onLock(true)}>
         Lock {formatCount(count)}
       </Button>
-      <Button size="sm" onClick={() => void bulk(false)}>
+      <Button size="sm" onClick={() => onLock(false)}>
         Unlock {formatCount(count)}
       </Button>
       <Button variant="ghost" size="sm" onClick={selection.clear}>
@@ -211,6 +229,35 @@ function BulkLockBar({ client, selection, total, filter, sort }: { client: DataC
       </Button>
     </div>
   );
+}
+
+/** Typing in a text field, a select or an editable element (where l and u are letters). */
+function typing(target: EventTarget | null): boolean {
+  if (!(target instanceof HTMLElement)) return false;
+  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
+  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
+}
+
+/** l / u (from the shortcut registry): lock or unlock, unless typing, in a menu or under a dialog. */
+function useLockKeys(enabled: boolean, onLock: (lock: boolean) => void) {
+  const latest = useRef(onLock);
+  useEffect(() => {
+    latest.current = onLock;
+  });
+  useEffect(() => {
+    if (!enabled) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.repeat || isModalLayerOpen()) return;
+      if (e.target instanceof Element && e.target.closest('[role="menu"], [role="tablist"]')) return;
+      const info = { key: e.key, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: typing(e.target) };
+      const id = matchShortcut(info, ['cards'])?.id;
+      if (id !== 'cards.lock' && id !== 'cards.unlock') return;
+      e.preventDefault();
+      latest.current(id === 'cards.lock');
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [enabled]);
 }
 
 function CardSearchBox({ ref, value, onChange, onLeave }: { ref: Ref<HTMLInputElement>; value: string; onChange(q: string): void; onLeave(): void }) {
