@@ -60,7 +60,7 @@ export function IssueDialog({ client, actor, reference, currency, onClose, onIss
     }
     setBusy(true);
     try {
-      if (await runCardCommand(client, 'card.issue', built.input, 'Card requested. It gets its number once the server issues it.')) onIssued(id.current);
+      if (await runCardCommand(client, 'card.issue', built.input, 'Card saved on this device. It gets its number once the server issues it.')) onIssued(id.current);
     } finally {
       setBusy(false);
     }

@@ -48,7 +48,9 @@ export function MyCards({ client, version, actor, partial, onOpen, onActivate, o
           </div>
         ) : cards.length === 0 ? (
           <EmptyState title="You don’t have a card yet" icon="▭" action={<Button variant="primary" onClick={onRequest}>Request a card</Button>}>
-            Ask for a virtual card to pay online right away, or a physical one shipped to you. A manager or an admin reviews each request.
+            {requests?.some((r) => r.status === 'PENDING')
+              ? 'Your request is waiting for review (see below). The card shows here once it is issued.'
+              : 'Ask for a virtual card to pay online right away, or a physical one shipped to you. A manager or an admin reviews each request.'}
           </EmptyState>
         ) : (
           <div className="card-grid">
