@@ -111,7 +111,7 @@ export function ReissueDialog({ card, client, onClose, returnFocus, onReissued }
       onClose={onClose}
       returnFocus={returnFocus}
       onConfirm={async () => {
-        const ok = await runCardCommand(client, 'card.reissue', { card_id: card.id, successor_id: successor }, 'Card replaced. The new card appears once the server issues it.');
+        const ok = await runCardCommand(client, 'card.reissue', { card_id: card.id, successor_id: successor }, 'Card reported lost or stolen: it stops working now. The new card appears once the server issues it.');
         if (ok) onReissued?.(successor);
         return ok;
       }}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN, actor, card, DEEP_REPORT, MANAGER, OTHER, REPORT, USERS } from './test-fixtures.ts';
 import {
-  cardActor, cardOffers, chipText, expiryText, issuableUsers, limitBar, limitText, lockChanges, spendFilter, spendIn, statusText, teamOf,
+  cardActor, cardOffers, chipText, expiryText, issuableUsers, limitBar, limitText, lockChanges, spendFilter, spendIn, statusText, teamOf, walletOrder,
 } from './card-view.ts';
 
 describe('limitBar', () => {
@@ -132,5 +132,18 @@ describe('lockChanges', () => {
     ];
     expect(lockChanges(entries)).toEqual({ waiting: 4, failed: 1 });
     expect(lockChanges([])).toEqual({ waiting: 0, failed: 0 });
+  });
+});
+
+describe('walletOrder', () => {
+  it('puts the primary card first, then starred ones, keeps the given order otherwise, and terminated cards last', () => {
+    const cards = [
+      card({ display_name: 'A', status: 'TERMINATED', is_primary: true }),
+      card({ display_name: 'B' }),
+      card({ display_name: 'C', is_favorite: true }),
+      card({ display_name: 'D', is_primary: true }),
+      card({ display_name: 'E', status: 'LOCKED' }),
+    ];
+    expect(walletOrder(cards).map((c) => c.display_name)).toEqual(['D', 'C', 'B', 'E', 'A']);
   });
 });

@@ -88,6 +88,12 @@ export function limitBar(limit: Pick<SpendingLimit, 'amount' | 'currency' | 'int
 /** "Expires 11/2029" from YYYY-MM; null before the card is issued. */
 export const expiryText = (expires: string | null): string | null => (expires ? `Expires ${expires.slice(5, 7)}/${expires.slice(0, 4)}` : null);
 
+/** A wallet's order: live cards first (primary, then starred, then as given), terminated ones last. */
+export function walletOrder<C extends Pick<Card, 'status' | 'is_primary' | 'is_favorite'>>(cards: readonly C[]): C[] {
+  const rank = (c: C) => (c.status === 'TERMINATED' ? 3 : c.is_primary ? 0 : c.is_favorite ? 1 : 2);
+  return cards.map((c, i) => ({ c, i })).sort((a, b) => rank(a.c) - rank(b.c) || a.i - b.i).map((x) => x.c);
+}
+
 // --- What the viewer may do ------------------------------------------------------------------------
 
 export type CardOffer =

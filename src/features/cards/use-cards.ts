@@ -6,7 +6,7 @@ import type { CardView } from '../../lib/cards.ts';
 import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
 import { toastError } from '../../lib/toast-store.ts';
 import { queryKey } from './search-params.ts';
-import { lockChanges, spendFilter, spendIn } from './card-view.ts';
+import { lockChanges, spendFilter, spendIn, walletOrder } from './card-view.ts';
 
 export type CardRequestView = RowView<'card_requests'>;
 
@@ -73,8 +73,7 @@ const OWN_LIMIT = 500;
 export function useOwnCards(client: DataClient, userId: string, version: number): CardView[] | null {
   return useRead(`own:${userId}`, version, async () => {
     const page = await cardReads(client).query('cards', { filter: { user_ids: [userId] }, sort: 'name_asc', offset: 0, limit: OWN_LIMIT });
-    const rank = (c: CardView) => (c.status === 'TERMINATED' ? 3 : c.is_primary ? 0 : c.is_favorite ? 1 : 2);
-    return page.rows.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i).map((x) => x.r);
+    return walletOrder(page.rows);
   });
 }
 
