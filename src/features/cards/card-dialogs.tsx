@@ -223,3 +223,40 @@ export function LimitFields(props: {
     </div>
   );
 }
+
+/**
+ * Virtual or physical, as two large choices. Each radio is named by its word alone ("Virtual")
+ * and described by the line under it, so the whole box is the click target without the
+ * description becoming part of the name.
+ */
+export function CardKindField({ name, isPhysical, hints, autoFocus, onChange }: {
+  name: string; isPhysical: boolean; hints: { virtual: string; physical: string }; autoFocus?: boolean; onChange(isPhysical: boolean): void;
+}) {
+  const base = useId();
+  const options = [
+    { physical: false, label: 'Virtual', hint: hints.virtual },
+    { physical: true, label: 'Physical', hint: hints.physical },
+  ];
+  return (
+    <fieldset className="card-kind">
+      <legend className="field-label">Card type</legend>
+      {options.map((o) => (
+        <label key={o.label} className="card-kind-option">
+          <input
+            type="radio"
+            name={name}
+            checked={isPhysical === o.physical}
+            autoFocus={autoFocus && !o.physical}
+            aria-labelledby={`${base}-${o.label}`}
+            aria-describedby={`${base}-${o.label}-hint`}
+            onChange={() => onChange(o.physical)}
+          />
+          <span>
+            <strong id={`${base}-${o.label}`}>{o.label}</strong>
+            <span id={`${base}-${o.label}-hint`} className="muted">{o.hint}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}

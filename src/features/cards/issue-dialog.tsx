@@ -10,7 +10,7 @@ import { TextField } from '../../components/text-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { emptyIssueValues, issueCommand, type FieldErrors, type IssueValues } from './card-form.ts';
-import { currencyChoices, LimitFields } from './card-dialogs.tsx';
+import { CardKindField, currencyChoices, LimitFields } from './card-dialogs.tsx';
 import { issuableUsers } from './card-view.ts';
 import { runCardCommand } from './commands.ts';
 
@@ -77,23 +77,12 @@ export function IssueDialog({ client, actor, reference, currency, onClose, onIss
         </div>
         <TextField label="Card name" value={values.display_name} error={errors.display_name} onChange={(v) => set('display_name', v)} />
       </div>
-      <fieldset className="card-kind">
-        <legend className="field-label">Card type</legend>
-        <label className="card-kind-option">
-          <input type="radio" name="issue-kind" checked={!values.is_physical} onChange={() => set('is_physical', false)} />
-          <span>
-            <strong>Virtual</strong>
-            <span className="muted">Usable as soon as it is issued</span>
-          </span>
-        </label>
-        <label className="card-kind-option">
-          <input type="radio" name="issue-kind" checked={values.is_physical} onChange={() => set('is_physical', true)} />
-          <span>
-            <strong>Physical</strong>
-            <span className="muted">Shipped; the cardholder activates it</span>
-          </span>
-        </label>
-      </fieldset>
+      <CardKindField
+        name="issue-kind"
+        isPhysical={values.is_physical}
+        hints={{ virtual: 'Usable as soon as it is issued', physical: 'Shipped; the cardholder activates it' }}
+        onChange={(v) => set('is_physical', v)}
+      />
       <LimitFields values={values} currencies={currencies} errors={errors} onChange={set} />
       <div className="modal-fields card-fields">
         <label className="field card-wide">

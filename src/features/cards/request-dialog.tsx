@@ -6,7 +6,7 @@ import { MoneyField } from '../../components/money-field.tsx';
 import { SelectField } from '../../components/select-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { emptyRequestValues, requestCommand, type FieldErrors, type RequestValues } from './card-form.ts';
-import { currencyChoices, INTERVAL_OPTIONS } from './card-dialogs.tsx';
+import { CardKindField, currencyChoices, INTERVAL_OPTIONS } from './card-dialogs.tsx';
 import { runCardCommand } from './commands.ts';
 
 export interface RequestDialogProps {
@@ -57,23 +57,13 @@ export function RequestDialog({ client, currency, online, onClose, returnFocus }
   return (
     <Modal title="Request a card" description="A manager or an admin reviews your request." onClose={onClose} onSubmit={submit} returnFocus={returnFocus}>
       <FormError message={formError} />
-      <fieldset className="card-kind">
-        <legend className="field-label">Card type</legend>
-        <label className="card-kind-option">
-          <input type="radio" name="request-kind" checked={!values.is_physical} onChange={() => set('is_physical', false)} autoFocus />
-          <span>
-            <strong>Virtual</strong>
-            <span className="muted">Ready to use online as soon as it is approved</span>
-          </span>
-        </label>
-        <label className="card-kind-option">
-          <input type="radio" name="request-kind" checked={values.is_physical} onChange={() => set('is_physical', true)} />
-          <span>
-            <strong>Physical</strong>
-            <span className="muted">Shipped to you; activate it when it arrives</span>
-          </span>
-        </label>
-      </fieldset>
+      <CardKindField
+        name="request-kind"
+        isPhysical={values.is_physical}
+        autoFocus
+        hints={{ virtual: 'Ready to use online as soon as it is approved', physical: 'Shipped to you; activate it when it arrives' }}
+        onChange={(v) => set('is_physical', v)}
+      />
       <div className="modal-fields card-fields">
         <MoneyField
           amountLabel="Limit you need"
