@@ -3,6 +3,7 @@ import { Link } from '@tanstack/react-router';
 import type { CardActor } from '../../../schema/card-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { ClaimRefusal } from '../../components/claim-details.tsx';
+import { Skeleton } from '../../components/skeleton.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
@@ -52,6 +53,14 @@ export function CardDrawer({ id, client, version, actor, reference, partial, onO
   return (
     // Non-modal like the other drawers: the table beside it stays live (j/k move the open card).
     <Drawer title={title} titleRef={heading} closeLabel="Close card details" modal={false} onClose={onClose} returnFocus={returnFocus}>
+      {card === undefined && (
+        <div className="drawer-body card-detail" aria-busy="true">
+          <span className="sr-only">Loading the card…</span>
+          <Skeleton height={132} />
+          <Skeleton height={20} width="40%" />
+          <Skeleton height={48} />
+        </div>
+      )}
       {card === null && (
         <div className="drawer-body">
           <p className="muted">This card is not on this device. It may belong to someone whose cards you don’t manage.</p>

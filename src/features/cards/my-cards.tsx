@@ -77,6 +77,7 @@ export function MyCards({ client, version, actor, partial, onOpen, onActivate, o
 }
 
 function RequestRow({ request: r, client, onOpen }: { request: CardRequestView; client: DataClient; onOpen(id: string): void }) {
+  const unsent = r.pending === 'pending' || r.pending === 'sending';
   const what = `${r.is_physical ? 'Physical' : 'Virtual'} card · ${formatMoney(r.amount, r.currency)} ${INTERVAL_LABELS[r.interval].toLowerCase()}`;
   return (
     <li className="card-request" data-testid="card-request">
@@ -93,7 +94,8 @@ function RequestRow({ request: r, client, onOpen }: { request: CardRequestView; 
         <ClaimRefusal row={r} client={client} />
       </div>
       <div className="marks">
-        <StatusPill tone={REQUEST_TONES[r.status]}>{REQUEST_STATUS_TEXT[r.status]}</StatusPill>
+        {/* A request not yet sent is not under review yet: it only waits to sync. */}
+        {!(r.status === 'PENDING' && unsent) && <StatusPill tone={REQUEST_TONES[r.status]}>{REQUEST_STATUS_TEXT[r.status]}</StatusPill>}
         {r.pending && <SyncMark row={r} />}
       </div>
       <div className="card-request-actions">
