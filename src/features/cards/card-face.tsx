@@ -6,7 +6,7 @@ import { lastFourText } from '../../lib/cards.ts';
  * The card as a small picture: name, ••last four (or that the number comes when it is issued),
  * virtual or physical, primary. Its words are read as the card's name by what it labels.
  */
-export function CardFace({ card, holder, titleId }: { card: CardView; holder?: string; titleId?: string }) {
+export function CardFace({ card, holder, titleId, numberId }: { card: CardView; holder?: string; titleId?: string; numberId?: string }) {
   const fallbackId = useId();
   const four = lastFourText(card);
   return (
@@ -18,7 +18,7 @@ export function CardFace({ card, holder, titleId }: { card: CardView; holder?: s
       <h3 className="card-face-name" id={titleId ?? fallbackId}>
         {card.display_name}
       </h3>
-      <div className="card-face-number">{four ?? <span className="card-face-pending">Number assigned when issued</span>}</div>
+      <div className="card-face-number" id={numberId}>{four ?? <span className="card-face-pending">Number assigned when issued</span>}</div>
       {holder && <div className="card-face-holder">{holder}</div>}
     </div>
   );

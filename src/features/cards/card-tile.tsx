@@ -22,12 +22,13 @@ export interface CardTileProps {
 }
 
 /**
- * One of the viewer's cards: the card, its status chip (with "· waiting to sync" while a change
+ * One of the viewer's cards (an <article> named "Travel ••1234"): the card, its status chip (with "· waiting to sync" while a change
  * is in the outbox), what is left of its limit, and the one-click actions: Lock / Unlock (works
  * offline), Activate for a shipped physical card, the star, and Details for the rest.
  */
 export function CardTile({ card, client, version, actor, partial, onOpen, onActivate }: CardTileProps) {
   const titleId = useId();
+  const numberId = useId();
   const [busy, setBusy] = useState(false);
   const offers = cardOffers(card, actor);
   const name = cardName(card);
@@ -44,8 +45,8 @@ export function CardTile({ card, client, version, actor, partial, onOpen, onActi
 
   const star = offers.includes('favorite') || offers.includes('unfavorite');
   return (
-    <article className={`card-tile${card.status === 'TERMINATED' ? ' card-tile-ended' : ''}`} aria-labelledby={titleId} data-testid="card-tile">
-      <CardFace card={card} titleId={titleId} />
+    <article className={`card-tile${card.status === 'TERMINATED' ? ' card-tile-ended' : ''}`} aria-labelledby={`${titleId} ${numberId}`} data-testid="card-tile">
+      <CardFace card={card} titleId={titleId} numberId={numberId} />
       {star && (
         <button
           type="button"
