@@ -45,7 +45,7 @@ export function CardTile({ card, client, version, actor, partial, onOpen, onActi
 
   const star = offers.includes('favorite') || offers.includes('unfavorite');
   return (
-    <article className={`card-tile${card.status === 'TERMINATED' ? ' card-tile-ended' : ''}`} aria-labelledby={`${titleId} ${numberId}`} data-testid="card-tile">
+    <article className={`card-tile${card.status === 'TERMINATED' ? ' card-tile-ended' : ''}`} aria-labelledby={`${titleId} ${numberId}`} data-testid="card-tile" data-card-id={card.id}>
       <CardFace card={card} titleId={titleId} numberId={numberId} />
       {star && (
         <button

@@ -161,7 +161,15 @@ export function CardsPage() {
           }}
         />
       )}
-      {activating && <ActivateDialog card={activating} client={client} onClose={() => setActivating(null)} returnFocus={returnFocus} />}
+      {activating && (
+        <ActivateDialog
+          card={activating}
+          client={client}
+          onClose={() => setActivating(null)}
+          // Activated, the tile's Activate button is gone: focus goes to the tile's first action.
+          returnFocus={() => document.querySelector<HTMLElement>(`[data-card-id="${activating.id}"] .card-tile-actions button`) ?? returnFocus()}
+        />
+      )}
     </div>
   );
 }
