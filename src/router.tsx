@@ -16,6 +16,7 @@ import { transactionsCommands, transactionsNav, transactionsRoutes } from './fea
 import { reimbursementsCommands, reimbursementsNav, reimbursementsRoutes } from './features/reimbursements/index.ts';
 import { approvalsNav, approvalsRoutes } from './features/approvals/index.ts';
 import { receiptsCommands, receiptsNav, receiptsRoutes } from './features/receipts/index.ts';
+import { cardsCommands, cardsNav, cardsRoutes } from './features/cards/index.ts';
 import type { Command } from './lib/commands.ts';
 
 /**
@@ -109,13 +110,13 @@ const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/sett
 const notFoundRoute = createRoute({ getParentRoute: () => appRoute, path: '$', component: NotFoundPage });
 
 /** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
-const NAV: readonly NavItem[] = [...transactionsNav, ...receiptsNav, ...reimbursementsNav, ...approvalsNav, ...identityNav];
+const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav, ...reimbursementsNav, ...approvalsNav, ...identityNav];
 /** …and its palette commands ("Go to" commands come from NAV). */
-const COMMANDS: readonly Command[] = [...transactionsCommands, ...receiptsCommands, ...reimbursementsCommands];
+const COMMANDS: readonly Command[] = [...transactionsCommands, ...cardsCommands, ...receiptsCommands, ...reimbursementsCommands];
 
 const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
-  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...approvalsRoutes(appRoute), settingsRoute, notFoundRoute]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...approvalsRoutes(appRoute), settingsRoute, notFoundRoute]),
 ]);
 
 export function createAppRouter(store: AppStore) {

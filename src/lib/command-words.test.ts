@@ -9,6 +9,7 @@ describe('command words', () => {
 
   it('reads a stored name from a newer build as itself', () => {
     expect(commandWords('approval.approve')).toBe('Approval of');
-    expect(commandWords('card.shred')).toBe('card.shred');
+    expect(commandWords('card.lock')).toBe('Locking of');
+    expect(commandWords('wallet.transfer')).toBe('wallet.transfer');
   });
 });

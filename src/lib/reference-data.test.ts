@@ -22,7 +22,6 @@ const data: ReferenceData = {
   users: [
     { id: U, role: 'BUSINESS_USER', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@x.test', is_manager: false, manager_id: null, department_id: null, location_id: null, status: 'ACTIVE', payroll_currency: null, ...mirrored },
   ],
-  cards: [],
   reimbursement_rates: [],
 };
 

@@ -37,7 +37,7 @@ describe('the registry', () => {
     expect(new Set(SHORTCUTS.map((s) => s.id)).size).toBe(SHORTCUTS.length);
     const grouped = shortcutsByGroup().flatMap((g) => g.shortcuts);
     expect(grouped).toHaveLength(SHORTCUTS.length);
-    expect(shortcutsByGroup().map((g) => g.group)).toEqual(['Global', 'Transactions list', 'Reimbursements', 'Approvals']);
+    expect(shortcutsByGroup().map((g) => g.group)).toEqual(['Global', 'Transactions list', 'Reimbursements', 'Approvals', 'Cards']);
   });
 
   it('writes keys for the platform', () => {
@@ -54,6 +54,7 @@ describe('the registry', () => {
     expect(footerHint(['global'])).toBe('? shortcuts');
     expect(footerHint(['reimbursements', 'global'])).toBe('n new · ? shortcuts');
     expect(footerHint(['approvals', 'global'])).toBe('a approve · r reject · ? shortcuts');
+    expect(footerHint(['cards', 'global'])).toBe('l lock · u unlock · ? shortcuts');
   });
 
   it('a and r answer only in the approvals inbox, never while typing', () => {
@@ -62,5 +63,13 @@ describe('the registry', () => {
     expect(matchShortcut(key('r'), ['approvals', 'list', 'global'])?.id).toBe('approvals.reject');
     expect(matchShortcut(key('a'), ['list', 'global'])).toBeNull();
     expect(matchShortcut(key('r', true), ['approvals'])).toBeNull();
+  });
+
+  it('l and u answer only in the managed cards grid, never while typing', () => {
+    const key = (k: string, inField = false) => ({ key: k, shiftKey: false, ctrlKey: false, metaKey: false, altKey: false, inField });
+    expect(matchShortcut(key('l'), ['cards', 'list', 'global'])?.id).toBe('cards.lock');
+    expect(matchShortcut(key('u'), ['cards', 'list', 'global'])?.id).toBe('cards.unlock');
+    expect(matchShortcut(key('l'), ['list', 'global'])).toBeNull();
+    expect(matchShortcut(key('u', true), ['cards'])).toBeNull();
   });
 });

@@ -4,12 +4,13 @@
  * list's keys) and the "Keyboard shortcuts" dialog and the table's footer hint are generated
  * from it, so a key is described exactly where it is bound. Pure; tested.
  */
-export type ShortcutGroup = 'Global' | 'Transactions list' | 'Reimbursements' | 'Approvals';
+export type ShortcutGroup = 'Global' | 'Transactions list' | 'Reimbursements' | 'Approvals' | 'Cards';
 /**
  * Where a shortcut answers: anywhere in the signed-in app, on a page with a list table, or only
- * on the reimbursements page (its "New" key), or only in the approvals inbox (approve, reject).
+ * on the reimbursements page (its "New" key), or only in the approvals inbox (approve, reject),
+ * or only in the managed cards grid (lock, unlock).
  */
-export type ShortcutScope = 'global' | 'list' | 'reimbursements' | 'approvals';
+export type ShortcutScope = 'global' | 'list' | 'reimbursements' | 'approvals' | 'cards';
 
 export type ShortcutId =
   | 'help'
@@ -29,7 +30,9 @@ export type ShortcutId =
   | 'list.code'
   | 'reimbursements.new'
   | 'approvals.approve'
-  | 'approvals.reject';
+  | 'approvals.reject'
+  | 'cards.lock'
+  | 'cards.unlock';
 
 export interface Shortcut {
   id: ShortcutId;
@@ -68,9 +71,11 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { id: 'reimbursements.new', keys: ['n'], shift: false, label: 'New reimbursement', group: 'Reimbursements', scope: 'reimbursements', hint: 'new' },
   { id: 'approvals.approve', keys: ['a'], shift: false, label: 'Approve the selected claims (else the current one)', group: 'Approvals', scope: 'approvals', hint: 'approve' },
   { id: 'approvals.reject', keys: ['r'], shift: false, label: 'Reject the selected claims (else the current one)', group: 'Approvals', scope: 'approvals', hint: 'reject' },
+  { id: 'cards.lock', keys: ['l'], shift: false, label: 'Lock the selected cards (else the current one)', group: 'Cards', scope: 'cards', hint: 'lock' },
+  { id: 'cards.unlock', keys: ['u'], shift: false, label: 'Unlock the selected cards (else the current one)', group: 'Cards', scope: 'cards', hint: 'unlock' },
 ];
 
-export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = ['Global', 'Transactions list', 'Reimbursements', 'Approvals'];
+export const SHORTCUT_GROUPS: readonly ShortcutGroup[] = ['Global', 'Transactions list', 'Reimbursements', 'Approvals', 'Cards'];
 
 /** What a handler knows about a key event. */
 export interface KeyInfo {

@@ -12,6 +12,8 @@ import type { ReferenceView } from './use-reference-data.ts';
 import { ReceiptCapture } from '../../components/receipt-capture.tsx';
 import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
 import { receiptStateText, receiptStateTone, useTransactionReceipts } from '../../lib/receipts.ts';
+import { Link } from '@tanstack/react-router';
+import { cardName, useCard } from '../../lib/cards.ts';
 
 export interface DetailDrawerProps {
   id: string;
@@ -81,6 +83,8 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
   }
 
   const receipts = useTransactionReceipts(client, txn ?? null, dataVersion);
+  // Cards are mirrored rows (issue 10), not reference data: read the card itself.
+  const card = useCard(client, txn?.card_id, dataVersion);
   const { names, options, data } = reference;
   const changed = txn && form ? diffCoding(valuesOf(txn), form) !== null : false;
 
@@ -104,7 +108,15 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
             <dt>Cardholder</dt>
             <dd>{names.user(txn.user_id)}</dd>
             <dt>Card</dt>
-            <dd>{names.card(txn.card_id) || '—'}</dd>
+            <dd>
+              {card ? (
+                <Link to="/cards" search={{ open: card.id }}>
+                  {cardName(card)}
+                </Link>
+              ) : (
+                '—'
+              )}
+            </dd>
             <dt>Category</dt>
             <dd>{txn.merchant_category || '—'}</dd>
             <dt>State</dt>

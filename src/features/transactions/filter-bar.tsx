@@ -7,6 +7,8 @@ import type { ReferenceView } from './use-reference-data.ts';
 
 export interface FilterBarProps {
   filter: TransactionFilter;
+  /** The name of the card the list is narrowed to (`card_ids`, from a card's "View all"), if any. */
+  cardLabel?: string;
   currency: string;
   reference: ReferenceView;
   /** Merges a change into the URL filter (undefined removes a key). */
@@ -15,7 +17,7 @@ export interface FilterBarProps {
 }
 
 /** Structured filters. Each control writes the URL; the table re-queries from it. */
-export const FilterBar = memo(function FilterBar({ filter, currency, reference, onChange, onClear }: FilterBarProps) {
+export const FilterBar = memo(function FilterBar({ filter, cardLabel, currency, reference, onChange, onClear }: FilterBarProps) {
   const { options } = reference;
   const single = (ids: string[] | undefined) => ids?.[0] ?? '';
   const active =
@@ -23,6 +25,14 @@ export const FilterBar = memo(function FilterBar({ filter, currency, reference, 
 
   return (
     <div className="filters" role="group" aria-label="Filters">
+      {filter.card_ids && filter.card_ids.length > 0 && (
+        <span className="filter-chip">
+          Card: {cardLabel || (filter.card_ids.length === 1 ? 'one card' : `${filter.card_ids.length} cards`)}
+          <Button variant="ghost" size="sm" icon aria-label="Show every card" onClick={() => onChange({ card_ids: undefined })}>
+            ×
+          </Button>
+        </span>
+      )}
       <SelectFilter
         label="Cardholder"
         value={single(filter.user_ids)}

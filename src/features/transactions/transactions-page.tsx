@@ -27,6 +27,7 @@ import { URL_WRITE_DELAY_MS, useInstantSearch } from '../../lib/use-instant-sear
 import { CODE_COMMAND_ID, SEARCH_COMMAND_ID, takeSearchFocusRequest } from './commands.ts';
 import { formatCount } from '../../lib/format.ts';
 import { TableFooter } from '../../components/table-footer.tsx';
+import { cardName, useCard } from '../../lib/cards.ts';
 
 /** The table's one-line key hint, from the shortcut registry. */
 const KEY_HINT = footerHint(['list', 'global']);
@@ -76,6 +77,8 @@ export function TransactionsPage() {
   }, [setSearch, gridElement]);
 
   const selectedCount = selection.ids.size;
+  // A card's "View all in Transactions" narrows the list to it: the filter bar names the card.
+  const filterCard = useCard(client, filter.card_ids?.length === 1 ? filter.card_ids[0] : null, dataVersion);
   const focusSearch = useCallback(() => searchRef.current?.focus(), []);
   const codeSelection = useCallback(() => {
     if (selection.ids.size === 0) toastInfo('Select transactions to code');
@@ -166,6 +169,7 @@ export function TransactionsPage() {
       </div>
       <FilterBar
         filter={filter}
+        cardLabel={filterCard ? cardName(filterCard) : undefined}
         currency={currency}
         reference={reference}
         onChange={onFilterChange}

@@ -1,0 +1,22 @@
+import { createRoute, type AnyRoute } from '@tanstack/react-router';
+import type { NavItem } from '../../lib/routing.ts';
+import { CardsPage } from './cards-page.tsx';
+import { parseCardsSearch } from './search-params.ts';
+
+/** Signed-in routes: /cards (my cards, the managed grid, the detail drawer), URL state typed by parseCardsSearch. */
+export function cardsRoutes<P extends AnyRoute>(parent: P) {
+  return [
+    createRoute({
+      getParentRoute: () => parent,
+      path: '/cards',
+      validateSearch: parseCardsSearch,
+      component: CardsPage,
+    }),
+  ] as const;
+}
+
+/** "Go to cards" in the palette comes from this entry (every user has cards to see or request). */
+export const cardsNav: readonly NavItem[] = [{ to: '/cards', label: 'Cards' }];
+
+/** "Request a card", "Issue card". */
+export { cardsCommands } from './commands.ts';

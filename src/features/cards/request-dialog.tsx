@@ -1,0 +1,107 @@
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Button } from '../../components/button.tsx';
+import { FormError } from '../../components/form-error.tsx';
+import { Modal } from '../../components/modal.tsx';
+import { MoneyField } from '../../components/money-field.tsx';
+import { SelectField } from '../../components/select-field.tsx';
+import type { DataClient } from '../../data-access/types.ts';
+import { emptyRequestValues, requestCommand, type FieldErrors, type RequestValues } from './card-form.ts';
+import { CardKindField, currencyChoices, INTERVAL_OPTIONS } from './card-dialogs.tsx';
+import { runCardCommand } from './commands.ts';
+
+export interface RequestDialogProps {
+  client: DataClient;
+  /** The business's currency: the request's default. */
+  currency: string;
+  online: boolean;
+  onClose(): void;
+  returnFocus?: () => HTMLElement | null | undefined;
+}
+
+/**
+ * "Request a card": virtual or physical, the limit needed and why. The request is a command
+ * (offline too, with a client id so a resend is the same request); it shows under "Your
+ * requests" at once, waiting to sync, then pending review by a manager or an admin.
+ */
+export function RequestDialog({ client, currency, online, onClose, returnFocus }: RequestDialogProps) {
+  const [values, setValues] = useState<RequestValues>(() => emptyRequestValues(currency));
+  const [errors, setErrors] = useState<FieldErrors<RequestValues>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // One id per dialog: a request refused here and sent again is still the same request.
+  const id = useRef(crypto.randomUUID());
+  const reasonError = useId();
+  const currencies = useMemo(() => currencyChoices(currency, values.currency), [currency, values.currency]);
+  const set = <K extends keyof RequestValues>(key: K, value: RequestValues[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors((e) => ({ ...e, [key]: undefined }));
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const built = requestCommand(values, id.current);
+    if (!built.ok) {
+      setErrors(built.errors);
+      return setFormError('Check the fields marked below.');
+    }
+    setBusy(true);
+    try {
+      const done = online ? 'Request sent for review.' : 'Request saved on this device. It is sent for review when you’re back online.';
+      if (await runCardCommand(client, built.name, built.input, done)) onClose();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title="Request a card" description="A manager or an admin reviews your request." onClose={onClose} onSubmit={submit} returnFocus={returnFocus}>
+      <FormError message={formError} />
+      <CardKindField
+        name="request-kind"
+        isPhysical={values.is_physical}
+        autoFocus
+        hints={{ virtual: 'Ready to use online as soon as it is approved', physical: 'Shipped to you; activate it when it arrives' }}
+        onChange={(v) => set('is_physical', v)}
+      />
+      <div className="modal-fields card-fields">
+        <MoneyField
+          amountLabel="Limit you need"
+          amount={values.amount}
+          currency={values.currency}
+          currencies={currencies}
+          error={errors.amount ?? errors.currency}
+          onAmount={(v) => set('amount', v)}
+          onCurrency={(v) => set('currency', v)}
+        />
+        <SelectField label="Interval" value={values.interval} options={INTERVAL_OPTIONS} onChange={(v) => set('interval', v as RequestValues['interval'])} />
+        <label className="field card-wide">
+          <span className="field-label">Reason</span>
+          <textarea
+            rows={3}
+            maxLength={1000}
+            placeholder="What is the card for?"
+            value={values.reason}
+            aria-invalid={errors.reason ? true : undefined}
+            aria-describedby={errors.reason ? reasonError : undefined}
+            onChange={(e) => set('reason', e.target.value)}
+          />
+          {errors.reason && <span id={reasonError} className="field-error">{errors.reason}</span>}
+        </label>
+      </div>
+      {!online && (
+        <p className="notice notice-warn" role="note">
+          You’re offline. The request is saved on this device and sent when you’re back online.
+        </p>
+      )}
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" loading={busy}>
+          Send request
+        </Button>
+      </div>
+    </Modal>
+  );
+}

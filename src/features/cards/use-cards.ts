@@ -1,0 +1,111 @@
+import { useEffect, useRef, useState } from 'react';
+import type { CardFilter, CardSort } from '../../../schema/entities/card.ts';
+import type { DataApi, RowView } from '../../../workers/api.ts';
+import type { DataClient, TransactionView } from '../../data-access/types.ts';
+import type { CardView } from '../../lib/cards.ts';
+import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
+import { toastError } from '../../lib/toast-store.ts';
+import { queryKey } from './search-params.ts';
+import { lockChanges, spendFilter, spendIn, walletOrder } from './card-view.ts';
+
+export type CardRequestView = RowView<'card_requests'>;
+
+/**
+ * The worker's generic reads, typed for cards: Comlink's `Remote` widens a generic method's
+ * collection parameter to the union, so the client's methods are seen through DataApi's.
+ */
+export const cardReads = (client: DataClient) => ({
+  query: client.query as DataApi['query'],
+  totals: client.totals as DataApi['totals'],
+});
+
+/** The cards the viewer mirrors matching a filter, as row windows (cards issued offline included, marked). */
+export function useCardRows(client: DataClient, filter: CardFilter, sort: CardSort, version: number): ListRows<CardView> {
+  return useRows<CardView>({
+    key: queryKey(filter, sort),
+    version,
+    what: 'Cards',
+    read: (offset, limit) => cardReads(client).query('cards', { filter, sort, offset, limit }),
+  });
+}
+
+/** Every id the filter matches ("Select all N matching"). */
+export async function matchingCardIds(client: DataClient, filter: CardFilter, sort: CardSort): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = await cardReads(client).query('cards', { filter, sort, offset, limit: 1000 });
+    ids.push(...page.rows.map((r) => r.id));
+    if (page.rows.length < 1000 || ids.length >= page.total) return ids;
+  }
+}
+
+/**
+ * A read named by `key` (what is asked) and re-run when `version` (the data) changes: null
+ * until the answer for this key arrives; a re-read keeps the last answer on screen meanwhile.
+ */
+function useRead<T>(key: string, version: number, read: () => Promise<T>): T | null {
+  const [answer, setAnswer] = useState<{ key: string; value: T } | null>(null);
+  const latest = useRef(read);
+  useEffect(() => {
+    latest.current = read;
+  });
+  useEffect(() => {
+    let live = true;
+    latest.current().then(
+      (value) => live && setAnswer({ key, value }),
+      // A failed read must not look like an empty answer: say so (the next data change retries).
+      (err: unknown) => live && toastError(`Cards could not be read: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, version]);
+  return answer?.key === key ? answer.value : null;
+}
+
+/** How many of a person's own cards a tile grid shows: far more than anyone holds. */
+const OWN_LIMIT = 500;
+
+/**
+ * The viewer's own cards, in the order a wallet shows them: live cards first (primary, then
+ * starred, then by name), terminated ones last. Null until the worker answered.
+ */
+export function useOwnCards(client: DataClient, userId: string, version: number): CardView[] | null {
+  return useRead(`own:${userId}`, version, async () => {
+    const page = await cardReads(client).query('cards', { filter: { user_ids: [userId] }, sort: 'name_asc', offset: 0, limit: OWN_LIMIT });
+    return walletOrder(page.rows);
+  });
+}
+
+/** The viewer's card requests, newest first. */
+export function useOwnRequests(client: DataClient, userId: string, version: number): CardRequestView[] | null {
+  return useRead(`requests:${userId}`, version, async () => {
+    const page = await cardReads(client).query('card_requests', { filter: { user_ids: [userId] }, sort: 'created_desc', offset: 0, limit: 100 });
+    return page.rows;
+  });
+}
+
+/**
+ * What a card spent in its current limit interval (minor units of the limit's currency): the
+ * worker's totals over the card's authorised and cleared transactions since the interval began.
+ */
+export function useIntervalSpend(client: DataClient, card: CardView, version: number): number | null {
+  const { id, limit } = card;
+  return useRead(`spend:${id}:${limit.interval}:${limit.currency}`, version, async () => {
+    const totals = await cardReads(client).totals('transactions', { filter: spendFilter({ id, limit }, new Date()) });
+    return spendIn(totals, limit.currency);
+  });
+}
+
+/** A card's latest transactions (newest first) and how many it has in all. */
+export function useCardTransactions(client: DataClient, cardId: string, version: number, limit = 50): { rows: TransactionView[]; total: number } | null {
+  return useRead(`txns:${cardId}:${limit}`, version, async () => {
+    const page = await client.queryTransactions({ filter: { card_ids: [cardId] }, sort: 'occurred_desc', offset: 0, limit });
+    return { rows: page.rows, total: page.total };
+  });
+}
+
+/** Lock and unlock changes still in the outbox (re-read on every data or outbox change). */
+export function useLockChanges(client: DataClient, version: number): { waiting: number; failed: number } | null {
+  return useRead('locks', version, async () => lockChanges(await client.outbox()));
+}
