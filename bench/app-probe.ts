@@ -151,6 +151,29 @@ export async function bulkCode(
   })(${JSON.stringify({ ids, patch, timeoutMs })})`);
 }
 
+/**
+ * Locks `ids` through the worker (`card.bulkLock`, split in calls of ≤ 1,000) and waits for the
+ * outbox to drain: local is the worker's time to apply and queue, acked the page time until the
+ * server acknowledged and the confirmation was applied (as `bulkCode`).
+ */
+export async function bulkLockCards(page: Page, ids: readonly string[], timeoutMs: number): Promise<{ local_ms: number; acked_ms: number }> {
+  return page.evaluate(`(async ({ ids, timeoutMs }) => {
+    const api = ${API};
+    const t0 = performance.now();
+    const r = await api.run('card.bulkLock', { card_ids: ids, lock: true });
+    if (!r.ok) throw new Error('card.bulkLock refused: ' + JSON.stringify(r.error));
+    const local = performance.now() - t0;
+    for (;;) {
+      const s = await api.status();
+      if (s.pending === 0 && s.failed === 0 && s.needsStepUp === 0) break;
+      if (s.failed > 0 || s.needsStepUp > 0) throw new Error('bulk lock did not go through: ' + JSON.stringify(s));
+      if (performance.now() - t0 > timeoutMs) throw new Error('bulk lock not acknowledged within ' + timeoutMs + ' ms');
+      await new Promise((res) => setTimeout(res, 10));
+    }
+    return { local_ms: local, acked_ms: performance.now() - t0 };
+  })(${JSON.stringify({ ids, timeoutMs })})`);
+}
+
 /** A page-side mark (ms on the current document's clock), waiting for it to be set. */
 export async function pageMark(page: Page, name: 'sign_in_submit' | 'first_row_painted', timeout = 600_000): Promise<number> {
   return pollPage(
@@ -169,6 +192,7 @@ export const COUNTED_QUERIES = {
   transactions: { method: 'queryTransactions', sort: 'occurred_desc' },
   reimbursements: { method: 'query', sort: 'date_desc' },
   approvals: { method: 'query', sort: 'created_desc' },
+  cards: { method: 'query', sort: 'name_asc' },
 } as const;
 export type CountedCollection = keyof typeof COUNTED_QUERIES;
 

@@ -13,14 +13,16 @@
  * The server is seeded with N transactions, M generated reimbursements (default N/5) and
  * receipts for ≈65 % of the card transactions older than a week (server/seed/receipts.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { chromium } from 'playwright-core';
 import { SYNC_BATCH_DEFAULT, BULK_CODE_MAX } from '../schema/constants.ts';
 import { startTestServer } from '../server/testing.ts';
+import { issueCard } from '../schema/api/calls-cards.ts';
 import { apiSearch, apiSignIn, type ApiClient } from '../tests/support/api.ts';
 import { CHROMIUM_PATH, launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
 import {
-  bulkCode, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark, waitForHook,
+  bulkCode, bulkLockCards, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark, waitForHook,
   type CountedCollection,
 } from './app-probe.ts';
 import { mainJsGzipKb } from './bundle-size.ts';
@@ -49,6 +51,8 @@ export interface Metrics {
   reimbursements_first_page_ms: number;
   reimbursement_search_p50_ms: number;
   reimbursement_search_p95_ms: number;
+  card_bulk_lock_local_ms: number;
+  card_bulk_lock_acked_ms: number;
 }
 
 export interface BenchResults {
@@ -81,6 +85,8 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
   try {
     const port = Number(new URL(server.url).port);
     const api = await apiSignIn(server.url, ADMIN.email, ADMIN.password);
+    log(`issuing ${BENCH_CARDS} cards through the API (untimed; the first mirror then carries them)`);
+    const fleet = await issueFleet(api, server.db, server.businessId, BENCH_CARDS);
     const expected = await countVisible(server.db, server.businessId);
     const queries = await buildQueries(server.db, server.businessId);
     const claimQueries = await buildReimbursementQueries(server.db, server.businessId);
@@ -136,6 +142,14 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     await localCollectionSearch(browser.page, 'reimbursements', claimQueries);
     const claimSearch = await localCollectionSearch(browser.page, 'reimbursements', claimQueries);
 
+    log(`bulk lock of ${fleet.length} cards`);
+    const lockNet = recordApiRequests(browser.context);
+    const lock = await bulkLockCards(browser.page, fleet, 300_000);
+    lockNet.stop();
+    const lockReq = summarise(lockNet.requests, '/v1/auth/cards/bulk_lock');
+    const locked = await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE id = ANY($1::uuid[]) AND status = 'LOCKED'`, [fleet]);
+    if (Number(locked[0]?.n) !== fleet.length) throw new Error(`bulk lock acknowledged but the server has ${locked[0]?.n} of ${fleet.length} locked`);
+
     log('receipt OCR');
     const ocr = await measureReceiptOcr(browser, opts.distDir, log);
 
@@ -156,6 +170,8 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       reimbursements_first_page_ms: roundMs(reimbursementsFirstPageMs),
       reimbursement_search_p50_ms: roundMs(percentile(claimSearch.worker, 50)),
       reimbursement_search_p95_ms: roundMs(percentile(claimSearch.worker, 95)),
+      card_bulk_lock_local_ms: roundMs(lock.local_ms),
+      card_bulk_lock_acked_ms: roundMs(lock.acked_ms),
     };
     return {
       transactions: opts.transactions,
@@ -169,8 +185,11 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
         mirrored_transactions: expected.transactions,
         mirrored_reimbursements: expected.reimbursements,
         mirrored_approvals: expected.approvals,
+        mirrored_cards: expected.cards,
+        card_bulk_lock_cards: fleet.length,
+        card_bulk_lock_requests: lockReq.count,
         mirrored_reference_rows: Object.entries(rawRows)
-          .filter(([c]) => !['transactions', 'reimbursements', 'approvals'].includes(c))
+          .filter(([c]) => !['transactions', 'reimbursements', 'approvals', 'cards', 'card_requests'].includes(c))
           .reduce((a, [, n]) => a + n, 0),
         raw_idb_rows: Object.entries(rawRows).map(([c, n]) => `${c} ${n}`).join(', '),
         seeded_receipts: seededReceipts.n,
@@ -213,10 +232,36 @@ async function chromiumVersion(): Promise<string> {
 type Db = Awaited<ReturnType<typeof startTestServer>>['db'];
 
 /** The rows the admin's mirror must hold per counted collection (the admin sees all of them). */
+/** Cards the bench issues besides the seed's, so the bulk lock has 1,000 to lock (the issue's figure). */
+const BENCH_CARDS = 1000;
+
+/** Issues `n` virtual cards spread over the business's people, four calls at a time; their ids. */
+async function issueFleet(api: ApiClient, db: Db, businessId: string, n: number): Promise<string[]> {
+  const people = await db.query<{ id: string }>(
+    `SELECT id::text FROM spend_users WHERE business_id = $1 AND NOT deleted AND status = 'ACTIVE' ORDER BY id`,
+    [businessId],
+  );
+  if (people.length === 0) throw new Error('no one to issue cards to');
+  const ids: string[] = [];
+  for (let i = 0; i < n; i += 4) {
+    const batch = Array.from({ length: Math.min(4, n - i) }, (_, j) => i + j);
+    const issued = await Promise.all(batch.map((k) => api.call(issueCard, {
+      body: {
+        id: randomUUID(), user_id: people[k % people.length]!.id, display_name: `Bench fleet ${String(k + 1).padStart(4, '0')}`,
+        limit: { amount: 250_000, currency: 'USD', interval: 'MONTHLY' },
+      },
+    })));
+    ids.push(...issued.map((c) => c.id));
+  }
+  return ids;
+}
+
 async function countVisible(db: Db, businessId: string): Promise<Record<CountedCollection, number>> {
   const n = async (table: string) =>
     Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1 AND NOT deleted`, [businessId]))[0]?.n ?? 0);
-  return { transactions: await n('transactions'), reimbursements: await n('reimbursements'), approvals: await n('approvals') };
+  return {
+    transactions: await n('transactions'), reimbursements: await n('reimbursements'), approvals: await n('approvals'), cards: await n('cards'),
+  };
 }
 
 async function countReceipts(db: Db, businessId: string): Promise<{ n: number; bytes: number }> {

@@ -50,6 +50,8 @@ export const METRIC_ORDER: (keyof Metrics)[] = [
   'reimbursements_first_page_ms',
   'reimbursement_search_p50_ms',
   'reimbursement_search_p95_ms',
+  'card_bulk_lock_local_ms',
+  'card_bulk_lock_acked_ms',
 ];
 
 export function formatTable(results: BenchResults, goals = GOALS): string {

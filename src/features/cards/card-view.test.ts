@@ -91,7 +91,8 @@ describe('teamOf / cardActor', () => {
     const employee = actor(OTHER, 'BUSINESS_USER', false, [OTHER]);
     const suspended = [...USERS.slice(0, 4), { ...USERS[4]!, status: 'SUSPENDED' as const }];
     expect(issuableUsers(admin, suspended).map((u) => u.id)).toEqual([ADMIN, MANAGER, REPORT, DEEP_REPORT]);
-    expect(issuableUsers(manager, USERS).map((u) => u.id)).toEqual([MANAGER, REPORT, DEEP_REPORT]);
+    // Never themselves: a manager requests their own card like anyone.
+    expect(issuableUsers(manager, USERS).map((u) => u.id)).toEqual([REPORT, DEEP_REPORT]);
     expect(issuableUsers(employee, USERS)).toEqual([]);
   });
 });
