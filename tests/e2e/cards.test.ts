@@ -150,7 +150,7 @@ describe('cards, end to end', () => {
     await grid.getByRole('checkbox', { name: 'Select all' }).click();
     const bar = page.getByRole('region', { name: 'Selection' });
     await bar.getByTestId('selection-count').filter({ hasText: `${FLEET_SIZE} selected` }).waitFor({ state: 'visible' });
-    await bar.getByRole('button', { name: `Lock ${FLEET_SIZE}` }).click();
+    await bar.getByRole('button', { name: `Lock ${FLEET_SIZE}`, exact: true }).click();
 
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     const stored = await server.db.query<{ status: string; n: number }>(
