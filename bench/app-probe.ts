@@ -66,6 +66,7 @@ const INIT_SCRIPT = `(() => {
       query: (...a) => call('query', a),
       matchingIds: (...a) => call('matchingIds', a),
       codeTransactions: (...a) => call('codeTransactions', a),
+      run: (...a) => call('run', a),
       status: (...a) => call('status', a),
     },
   };
@@ -153,7 +154,7 @@ export async function bulkCode(
 
 /**
  * Locks `ids` through the worker (`card.bulkLock`, split in calls of ≤ 1,000) and waits for the
- * outbox to drain: local is the worker's time to apply and queue, acked the page time until the
+ * outbox to drain: local is the worker's took_ms (optimistic apply + durable outbox write), acked the page time until the
  * server acknowledged and the confirmation was applied (as `bulkCode`).
  */
 export async function bulkLockCards(page: Page, ids: readonly string[], timeoutMs: number): Promise<{ local_ms: number; acked_ms: number }> {
@@ -162,7 +163,7 @@ export async function bulkLockCards(page: Page, ids: readonly string[], timeoutM
     const t0 = performance.now();
     const r = await api.run('card.bulkLock', { card_ids: ids, lock: true });
     if (!r.ok) throw new Error('card.bulkLock refused: ' + JSON.stringify(r.error));
-    const local = performance.now() - t0;
+    const local = r.took_ms;
     for (;;) {
       const s = await api.status();
       if (s.pending === 0 && s.failed === 0 && s.needsStepUp === 0) break;

@@ -292,4 +292,35 @@ describe('accessibility, end to end', () => {
     await searchBox(page).waitFor({ state: 'visible' });
     await pollPage(page, () => document.activeElement?.id === 'txn-search', undefined);
   });
+
+  it('cards — my cards, the All cards table with a selection, a card drawer and the Issue card form — have no serious violation', async () => {
+    const { page } = browser;
+    await mainNav(page).getByRole('link', { name: 'Cards' }).click();
+    await page.getByRole('heading', { name: 'Cards', level: 1 }).waitFor({ state: 'visible' });
+    await page.getByRole('tab', { name: 'My cards' }).waitFor({ state: 'visible' });
+    await expectAccessible(page, 'my cards');
+
+    await page.getByRole('tab', { name: 'All cards' }).click();
+    const cards = page.getByRole('grid', { name: 'All cards' });
+    const rows = cards.getByRole('row').filter({ has: page.getByRole('gridcell') });
+    await rows.first().waitFor({ state: 'visible' });
+    await rows.nth(0).getByRole('checkbox').click();
+    await rows.nth(1).getByRole('checkbox').click({ modifiers: ['Shift'] });
+    await page.getByRole('region', { name: 'Selection' }).getByTestId('selection-count').filter({ hasText: '2 selected' }).waitFor({ state: 'visible' });
+    await expectAccessible(page, 'all cards with a selection');
+
+    await rows.nth(0).getByRole('gridcell').nth(2).click();
+    const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close card details' }) });
+    await drawer.waitFor({ state: 'visible' });
+    await expectAccessible(page, 'a card drawer');
+    await drawer.getByRole('button', { name: 'Close card details' }).click();
+    await drawer.waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Issue card' }).first().click();
+    const form = page.getByRole('dialog', { name: 'Issue card' });
+    await form.getByLabel('Card name').waitFor({ state: 'visible' });
+    await expectAccessible(page, 'the Issue card form');
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached' });
+  });
 });

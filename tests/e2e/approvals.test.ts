@@ -77,11 +77,19 @@ describe('approvals inbox offline, end to end', () => {
     await waitForServiceWorkerControl(page);
     await waitForSyncStatus(page, 'All changes synced', 120_000);
 
-    // A reviewer sees the link (with the count of what waits) and the seed's pending claims.
+    // A reviewer sees the link with the count of everything that waits (claims and card requests),
+    // then narrows the inbox to the seed's pending claims.
+    const requests = await server.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM approvals WHERE business_id = $1 AND status = 'PENDING' AND object_type = 'card_request'
+          AND approver_id = $2 AND user_id <> $2`,
+      [server.businessId, manager.id],
+    );
+    expect(requests[0]!.n, 'the seed has a card request waiting for the manager').toBeGreaterThan(0);
     const link = mainNav(page).getByRole('link', { name: /^Approvals/ });
-    await expect.poll(() => link.textContent(), { timeout: 30_000 }).toContain(String(pending.length));
+    await expect.poll(() => link.textContent(), { timeout: 30_000 }).toContain(`${pending.length + requests[0]!.n} waiting`);
     await link.click();
     await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor({ state: 'visible' });
+    await page.getByLabel('Type').selectOption({ label: 'Claims' });
     const rows = dataRows(page, 'Approvals');
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(pending.length);
     const shown = await texts(rows);

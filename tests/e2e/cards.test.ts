@@ -152,12 +152,13 @@ describe('cards, end to end', () => {
     await bar.getByTestId('selection-count').filter({ hasText: `${FLEET_SIZE} selected` }).waitFor({ state: 'visible' });
     await bar.getByRole('button', { name: `Lock ${FLEET_SIZE}`, exact: true }).click();
 
-    await waitForSyncStatus(page, 'All changes synced', 60_000);
-    const stored = await server.db.query<{ status: string; n: number }>(
+    // The command is queued once the page has checked which selected cards may move; then it lands.
+    const statuses = async () => server.db.query<{ status: string; n: number }>(
       'SELECT status, count(*)::int AS n FROM cards WHERE id = ANY($1::uuid[]) GROUP BY status',
       [fleet],
     );
-    expect(stored).toEqual([{ status: 'LOCKED', n: FLEET_SIZE }]);
+    await expect.poll(statuses, { timeout: 60_000 }).toEqual([{ status: 'LOCKED', n: FLEET_SIZE }]);
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
     const othersLockedAfter = await server.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM cards WHERE business_id = $1 AND status = 'LOCKED' AND NOT (id = ANY($2::uuid[]))`,
       [server.businessId, fleet],

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { usePageShortcuts } from '../../lib/list/use-page-shortcuts.ts';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import type { SpendUser } from '../../../schema/entities/spend-user.ts';
 import { canReviewReimbursements } from '../../../schema/roles.ts';
@@ -7,7 +8,6 @@ import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { SelectField } from '../../components/select-field.tsx';
 import { Tabs } from '../../components/tabs.tsx';
-import { isModalLayerOpen } from '../../components/use-layer.ts';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import { canDecide } from '../../lib/claim-actions.ts';
 import type { Command } from '../../lib/commands.ts';
@@ -16,7 +16,7 @@ import { useSelection } from '../../lib/list/use-selection.ts';
 import { useTableKeys } from '../../lib/list/use-table-keys.ts';
 import { usePageCommands } from '../../lib/page-commands.ts';
 import { useReferenceData } from '../../lib/reference-data.ts';
-import { footerHint, matchShortcut, SHORTCUTS } from '../../lib/shortcuts.ts';
+import { footerHint, SHORTCUTS } from '../../lib/shortcuts.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import type { InboxRow } from './approval-rows.ts';
 import { ApprovalDrawer } from './approval-drawer.tsx';
@@ -150,7 +150,7 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
     [targets, reference.names],
   );
 
-  useDecisionKeys(rejecting === null, { approve: () => void approve(), reject: () => void askReject() });
+  usePageShortcuts(rejecting === null, 'approvals', ['approvals.approve', 'approvals.reject'], (id) => void (id === 'approvals.approve' ? approve() : askReject()));
   usePageCommands(
     useMemo<Command[]>(
       () => [
@@ -293,32 +293,4 @@ function caughtUpText(type: InboxType | undefined): string {
   return `Nothing waits for your review. New ${what} from your team show up here.`;
 }
 
-/** Typing in a text field, a select or an editable element (where a and r are letters). */
-function typing(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
-}
 
-/** a / r (from the shortcut registry): approve or reject, unless typing, in a menu or under a dialog. */
-function useDecisionKeys(enabled: boolean, handlers: { approve(): void; reject(): void }) {
-  const latest = useRef(handlers);
-  useEffect(() => {
-    latest.current = handlers;
-  });
-  useEffect(() => {
-    if (!enabled) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.repeat || isModalLayerOpen()) return;
-      if (e.target instanceof Element && e.target.closest('[role="menu"], [role="tablist"]')) return;
-      const info = { key: e.key, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: typing(e.target) };
-      const id = matchShortcut(info, ['approvals'])?.id;
-      if (id !== 'approvals.approve' && id !== 'approvals.reject') return;
-      e.preventDefault();
-      if (id === 'approvals.approve') latest.current.approve();
-      else latest.current.reject();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [enabled]);
-}

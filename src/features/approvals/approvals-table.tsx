@@ -5,7 +5,7 @@ import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
 import { formatClaimDate } from '../../lib/claim-labels.ts';
 import type { ListRows } from '../../lib/list/use-rows.ts';
-import { CheckCell, GridRow } from '../../lib/list/grid-row.tsx';
+import { CheckCell, GridRow, HeaderCheckCell } from '../../lib/list/grid-row.tsx';
 import { VirtualGrid, ROW_HEIGHT } from '../../lib/list/virtual-grid.tsx';
 import { useLayout } from '../../lib/media-query.ts';
 import type { InboxRow } from './approval-rows.ts';
@@ -83,17 +83,7 @@ export function ApprovalsTable(props: ApprovalsTableProps) {
 const HeaderRow = memo(function HeaderRow({ state, onToggle }: { state: ApprovalsTableProps['headerState']; onToggle(): void }) {
   return (
     <div className="grid-row approval-row grid-header" role="row" aria-rowindex={1}>
-      <div role="columnheader" className="cell cell-check">
-        <input
-          type="checkbox"
-          aria-label="Select all"
-          checked={state === 'all'}
-          ref={(el) => {
-            if (el) el.indeterminate = state === 'some';
-          }}
-          onChange={onToggle}
-        />
-      </div>
+      <HeaderCheckCell state={state} onToggle={onToggle} />
       <div role="columnheader" className="cell cell-claimant">Submitted by</div>
       <div role="columnheader" className="cell cell-type">Type</div>
       <div role="columnheader" className="cell cell-merchant">Description</div>

@@ -2,7 +2,7 @@ import { memo, type KeyboardEvent, type MouseEvent, type RefObject } from 'react
 import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
 import { cardName, type CardView } from '../../lib/cards.ts';
-import { CheckCell, GridRow } from '../../lib/list/grid-row.tsx';
+import { CheckCell, GridRow, HeaderCheckCell } from '../../lib/list/grid-row.tsx';
 import type { ListRows } from '../../lib/list/use-rows.ts';
 import { VirtualGrid, ROW_HEIGHT } from '../../lib/list/virtual-grid.tsx';
 import { useLayout } from '../../lib/media-query.ts';
@@ -84,17 +84,7 @@ export function CardsTable(props: CardsTableProps) {
 const HeaderRow = memo(function HeaderRow({ state, onToggle }: { state: CardsTableProps['headerState']; onToggle(): void }) {
   return (
     <div className="grid-row cardlist-row grid-header" role="row" aria-rowindex={1}>
-      <div role="columnheader" className="cell cell-check">
-        <input
-          type="checkbox"
-          aria-label="Select all"
-          checked={state === 'all'}
-          ref={(el) => {
-            if (el) el.indeterminate = state === 'some';
-          }}
-          onChange={onToggle}
-        />
-      </div>
+      <HeaderCheckCell state={state} onToggle={onToggle} />
       <div role="columnheader" className="cell cell-card">Card</div>
       <div role="columnheader" className="cell cell-cardholder">Cardholder</div>
       <div role="columnheader" className="cell cell-status">Status</div>

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useMemo, useRef, type MouseEvent, type Ref } from 'react';
+import { SearchBox } from '../../components/search-box.tsx';
+import { usePageShortcuts } from '../../lib/list/use-page-shortcuts.ts';
+import { useCallback, useMemo, useRef, type MouseEvent, type Ref } from 'react';
 import { CARD_STATUSES, type CardFilter, type CardSort } from '../../../schema/entities/card.ts';
 import type { CardActor } from '../../../schema/card-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { SelectField, type SelectOption } from '../../components/select-field.tsx';
 import { TableFooter } from '../../components/table-footer.tsx';
-import { isModalLayerOpen } from '../../components/use-layer.ts';
 import type { DataClient } from '../../data-access/types.ts';
 import type { CardView } from '../../lib/cards.ts';
 import { formatCount } from '../../lib/format.ts';
@@ -12,7 +13,7 @@ import { headerCheckState } from '../../lib/list/selection.ts';
 import { useSelection, type SelectionApi } from '../../lib/list/use-selection.ts';
 import { useTableKeys } from '../../lib/list/use-table-keys.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
-import { footerHint, matchShortcut, SHORTCUTS } from '../../lib/shortcuts.ts';
+import { footerHint, SHORTCUTS } from '../../lib/shortcuts.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { useInstantSearch } from '../../lib/use-instant-search.ts';
 import { statusText } from './card-view.ts';
@@ -115,7 +116,7 @@ export function ManagedCards(props: ManagedCardsProps) {
     },
     [active.index, rows, selection, client, filter, sort],
   );
-  useLockKeys(!dialogOpen, (lock) => void lockTargets(lock));
+  usePageShortcuts(!dialogOpen, 'cards', ['cards.lock', 'cards.unlock'], (id) => void lockTargets(id === 'cards.lock'));
 
   const holders = useMemo(() => {
     const team = actor.team;
@@ -127,7 +128,7 @@ export function ManagedCards(props: ManagedCardsProps) {
   return (
     <div className="managed-cards" ref={gridRef}>
       <div className="cards-toolbar">
-        <CardSearchBox ref={searchRef} value={q} onChange={setQ} onLeave={() => gridElement()?.focus()} />
+        <SearchBox id="card-search" label="Search cards" placeholder="Search card name, last four, cardholder…" ref={searchRef} value={q} onChange={setQ} onLeave={() => gridElement()?.focus()} />
         <div className="filters" role="group" aria-label="Filters">
           <SelectField variant="filter" label="Status" value={single(filter.statuses)} options={STATUS_OPTIONS} leading={ALL}
             onChange={(v) => setSearch({ statuses: v ? [v as (typeof CARD_STATUSES)[number]] : undefined })} />
@@ -231,64 +232,5 @@ function BulkLockBar({ selection, total, onLock }: { selection: SelectionApi; to
   );
 }
 
-/** Typing in a text field, a select or an editable element (where l and u are letters). */
-function typing(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
-}
 
-/** l / u (from the shortcut registry): lock or unlock, unless typing, in a menu or under a dialog. */
-function useLockKeys(enabled: boolean, onLock: (lock: boolean) => void) {
-  const latest = useRef(onLock);
-  useEffect(() => {
-    latest.current = onLock;
-  });
-  useEffect(() => {
-    if (!enabled) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.repeat || isModalLayerOpen()) return;
-      if (e.target instanceof Element && e.target.closest('[role="menu"], [role="tablist"]')) return;
-      const info = { key: e.key, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: typing(e.target) };
-      const id = matchShortcut(info, ['cards'])?.id;
-      if (id !== 'cards.lock' && id !== 'cards.unlock') return;
-      e.preventDefault();
-      latest.current(id === 'cards.lock');
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [enabled]);
-}
 
-function CardSearchBox({ ref, value, onChange, onLeave }: { ref: Ref<HTMLInputElement>; value: string; onChange(q: string): void; onLeave(): void }) {
-  return (
-    <div className="search">
-      <label htmlFor="card-search" className="sr-only">
-        Search cards
-      </label>
-      <input
-        id="card-search"
-        ref={ref}
-        type="search"
-        placeholder="Search card name, last four, cardholder…"
-        autoComplete="off"
-        spellCheck={false}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown' || e.key === 'Enter') {
-            e.preventDefault();
-            onLeave();
-          } else if (e.key === 'Escape') {
-            onLeave();
-          }
-        }}
-      />
-      {!value && (
-        <kbd className="search-hint" aria-hidden="true">
-          /
-        </kbd>
-      )}
-    </div>
-  );
-}

@@ -1,4 +1,6 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type Ref } from 'react';
+import { SearchBox } from '../../components/search-box.tsx';
+import { usePageShortcuts } from '../../lib/list/use-page-shortcuts.ts';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../schema/constants.ts';
 import type { ReimbursementType } from '../../../schema/entities/reimbursement.ts';
@@ -6,14 +8,13 @@ import { clampPageIndex, pageLabel } from '../../../schema/paging.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { Skeleton } from '../../components/skeleton.tsx';
 import { Tabs } from '../../components/tabs.tsx';
-import { isModalLayerOpen } from '../../components/use-layer.ts';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { Command } from '../../lib/commands.ts';
 import { useTableKeys } from '../../lib/list/use-table-keys.ts';
 import type { SelectionApi } from '../../lib/list/use-selection.ts';
 import { usePageCommands } from '../../lib/page-commands.ts';
 import { useReferenceData } from '../../lib/reference-data.ts';
-import { footerHint, matchShortcut, SHORTCUTS } from '../../lib/shortcuts.ts';
+import { footerHint, SHORTCUTS } from '../../lib/shortcuts.ts';
 import { partialResultsText } from '../../lib/sync-status-text.ts';
 import { useInstantSearch } from '../../lib/use-instant-search.ts';
 import { ClaimDrawer } from './claim-drawer.tsx';
@@ -103,7 +104,7 @@ export function ReimbursementsPage() {
     );
   }, [search.new, search.receipt, setSearch, client, currency]);
   usePageCommands(useMemo<Command[]>(() => newClaimCommands((type) => openNew(type)), [openNew]));
-  useNewClaimKey(form === null, () => openNew('OUT_OF_POCKET'));
+  usePageShortcuts(form === null, 'reimbursements', ['reimbursements.new'], () => openNew('OUT_OF_POCKET'));
 
   const active = useTableKeys({
     key,
@@ -170,7 +171,7 @@ export function ReimbursementsPage() {
             {pageLabel(page, DEFAULT_PAGE_SIZE, total, formatCount)}
           </span>
         )}
-        <ClaimSearchBox ref={searchRef} value={q} onChange={setQ} onLeave={() => gridElement()?.focus()} />
+        <SearchBox id="reimb-search" label="Search reimbursements" placeholder="Search merchant, memo…" ref={searchRef} value={q} onChange={setQ} onLeave={() => gridElement()?.focus()} />
         <NewClaimMenu onChoose={openNew} />
       </div>
       <Tabs
@@ -220,63 +221,5 @@ function ListSkeleton() {
   );
 }
 
-function ClaimSearchBox({ ref, ...props }: { ref: Ref<HTMLInputElement>; value: string; onChange(q: string): void; onLeave(): void }) {
-  return (
-    <div className="search">
-      <label htmlFor="reimb-search" className="sr-only">
-        Search reimbursements
-      </label>
-      <input
-        id="reimb-search"
-        ref={ref}
-        type="search"
-        placeholder="Search merchant, memo…"
-        autoComplete="off"
-        spellCheck={false}
-        value={props.value}
-        onChange={(e) => props.onChange(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown' || e.key === 'Enter') {
-            e.preventDefault();
-            props.onLeave();
-          } else if (e.key === 'Escape') {
-            props.onLeave();
-          }
-        }}
-      />
-      {!props.value && (
-        <kbd className="search-hint" aria-hidden="true">
-          /
-        </kbd>
-      )}
-    </div>
-  );
-}
 
-/** Typing in a text field, a select or an editable element (where 'n' is a letter, not a command). */
-function typing(target: EventTarget | null): boolean {
-  if (!(target instanceof HTMLElement)) return false;
-  if (target.isContentEditable || target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement) return true;
-  return target instanceof HTMLInputElement && !['checkbox', 'radio', 'button', 'submit', 'reset'].includes(target.type);
-}
 
-/** 'n' (from the shortcut registry): a new claim, unless typing, in a menu or under a dialog. */
-function useNewClaimKey(enabled: boolean, onNew: () => void) {
-  const latest = useRef(onNew);
-  useEffect(() => {
-    latest.current = onNew;
-  });
-  useEffect(() => {
-    if (!enabled) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented || e.repeat || isModalLayerOpen()) return;
-      if (e.target instanceof Element && e.target.closest('[role="menu"]')) return;
-      const info = { key: e.key, shiftKey: e.shiftKey, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: typing(e.target) };
-      if (matchShortcut(info, ['reimbursements'])?.id !== 'reimbursements.new') return;
-      e.preventDefault();
-      latest.current();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [enabled]);
-}

@@ -1,49 +1,7 @@
-import type { Ref } from 'react';
 import { Button } from '../../components/button.tsx';
 import { resultTotalsText, selectionTotalsText, type Totals } from './totals-text.ts';
 import { formatCount } from '../../lib/format.ts';
 
-export interface SearchBoxProps {
-  ref: Ref<HTMLInputElement>;
-  value: string;
-  onChange(q: string): void;
-  /** ArrowDown, Enter or Escape: hand focus to the table. */
-  onLeave(): void;
-}
-
-/** The instant search box ('/' focuses it from anywhere on the page). */
-export function SearchBox({ ref, value, onChange, onLeave }: SearchBoxProps) {
-  return (
-    <div className="search">
-      <label htmlFor="txn-search" className="sr-only">
-        Search transactions
-      </label>
-      <input
-        id="txn-search"
-        ref={ref}
-        type="search"
-        placeholder="Search merchant, memo, cardholder, coding…"
-        autoComplete="off"
-        spellCheck={false}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'ArrowDown' || e.key === 'Enter') {
-            e.preventDefault();
-            onLeave();
-          } else if (e.key === 'Escape') {
-            onLeave();
-          }
-        }}
-      />
-      {!value && (
-        <kbd className="search-hint" aria-hidden="true">
-          /
-        </kbd>
-      )}
-    </div>
-  );
-}
 
 export interface ResultTotalsProps {
   /** Null until the worker answered for this query. */

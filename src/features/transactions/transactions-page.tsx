@@ -9,7 +9,8 @@ import type { TransactionView } from '../../data-access/types.ts';
 import { BulkCodingDialog } from './bulk-coding-dialog.tsx';
 import { DetailDrawer } from './detail-drawer.tsx';
 import { FilterBar } from './filter-bar.tsx';
-import { BulkBar, ResultTotals, SearchBox } from './toolbar.tsx';
+import { BulkBar, ResultTotals } from './toolbar.tsx';
+import { SearchBox } from '../../components/search-box.tsx';
 import { useResultTotals, useSelectionTotals } from './use-totals.ts';
 import { DEFAULT_SORT, filterFromSearch, queryKey, type TransactionsSearch } from './search-params.ts';
 import { TransactionsTable } from './transactions-table.tsx';
@@ -161,6 +162,9 @@ export function TransactionsPage() {
           {rows.total === null ? '' : pageLabel(page, DEFAULT_PAGE_SIZE, total, formatCount)}
         </span>
         <SearchBox
+          id="txn-search"
+          label="Search transactions"
+          placeholder="Search merchant, memo, cardholder, coding…"
           ref={searchRef}
           value={q}
           onChange={setQ}

@@ -6,7 +6,7 @@ import { ariaSort, nextSort, type SortableColumn } from './search-params.ts';
 import type { TransactionRows } from './use-transaction-rows.ts';
 import type { ReferenceNames } from './use-reference-data.ts';
 import { StatusMarks } from './status-marks.tsx';
-import { CheckCell, GridRow } from '../../lib/list/grid-row.tsx';
+import { CheckCell, GridRow, HeaderCheckCell } from '../../lib/list/grid-row.tsx';
 import { VirtualGrid, ROW_HEIGHT } from '../../lib/list/virtual-grid.tsx';
 import { useLayout } from '../../lib/media-query.ts';
 
@@ -102,17 +102,7 @@ const HeaderRow = memo(function HeaderRow(props: {
   );
   return (
     <div className="grid-row grid-header" role="row" aria-rowindex={1}>
-      <div role="columnheader" className="cell cell-check">
-        <input
-          type="checkbox"
-          aria-label="Select all matching"
-          checked={props.headerState === 'all'}
-          ref={(el) => {
-            if (el) el.indeterminate = props.headerState === 'some';
-          }}
-          onChange={props.onHeaderToggle}
-        />
-      </div>
+      <HeaderCheckCell label="Select all matching" state={props.headerState} onToggle={props.onHeaderToggle} />
       {sortable('date', 'Date')}
       {sortable('merchant', 'Merchant')}
       <div role="columnheader" className="cell cell-cardholder">Cardholder</div>

@@ -69,3 +69,23 @@ export function CheckCell({ label, checked, onToggle }: CheckCellProps) {
     </div>
   );
 }
+
+/**
+ * The header's selection cell: checked when every matching row is selected, mixed when some are
+ * (`headerCheckState`); toggling selects every matching row or clears the selection.
+ */
+export function HeaderCheckCell({ label = 'Select all', state, onToggle }: { label?: string; state: 'none' | 'some' | 'all'; onToggle(): void }) {
+  return (
+    <div role="columnheader" className="cell cell-check">
+      <input
+        type="checkbox"
+        aria-label={label}
+        checked={state === 'all'}
+        ref={(el) => {
+          if (el) el.indeterminate = state === 'some';
+        }}
+        onChange={onToggle}
+      />
+    </div>
+  );
+}
