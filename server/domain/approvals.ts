@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { applyDecision } from '../../schema/commands/approval.ts';
 import { applyRejection, applyStatus } from '../../schema/commands/reimbursement.ts';
 import { approvalSchema, type Approval, type ApprovalFilter } from '../../schema/entities/approval.ts';
@@ -9,12 +8,12 @@ import type { CardRequest } from '../../schema/entities/card-request.ts';
 import type { Card } from '../../schema/entities/card.ts';
 import { queryTerms } from '../../schema/transaction-query.ts';
 import type { ActingUser } from '../core/actor.ts';
-import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { ApiError, refuse } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { storeApproval } from './approval-rows.ts';
 import { decideCardRequest } from './card-requests.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
+import { newestFirstPage } from './newest-first-page.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { storeReimbursement } from './reimbursements.ts';
 import { escapeLike } from './transaction-sql.ts';
@@ -35,8 +34,6 @@ export const REVIEWERS_ONLY = 'Only an admin, a manager or a bookkeeper can revi
 
 export type ApprovalPageRequest = { filter: ApprovalFilter; pageSize: number; start?: string | undefined; includeCount: boolean };
 
-const SORT = 'created_desc';
-const cursorShape = z.tuple([z.string().min(1), z.uuid()]);
 
 /**
  * §7 keyset list, newest first. The caller's own claims are never listed: they are not theirs to
@@ -54,28 +51,7 @@ export async function listApprovals(db: Queryable, user: ActingUser, req: Approv
   if (f.exclude_user_ids?.length) conds.push(`NOT (r.user_id = ANY($${params.push(f.exclude_user_ids)}::uuid[]))`);
   for (const term of queryTerms(f.q)) conds.push(`lower(coalesce(r.reason, '')) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
   const where = conds.join(' AND ') + approverClause(user, team, 'r', params);
-  const wantCount = req.includeCount || req.pageSize === 0;
-  const total = wantCount
-    ? Number((await db.query<{ n: number }>(`SELECT count(*) AS n FROM approvals r WHERE ${where}`, [...params]))[0]?.n ?? 0)
-    : undefined;
-  if (req.pageSize === 0) return { data: [], page: { next: null }, total_count: total };
-  let pageWhere = where;
-  if (req.start) {
-    const [created, id] = decodeCursor(req.start, SORT, cursorShape) as [string, string];
-    pageWhere += ` AND (r.created_at, r.id) < ($${params.push(created)}::timestamptz, $${params.push(id)}::uuid)`;
-  }
-  params.push(req.pageSize + 1);
-  const rows = await db.query<{ doc: Approval; k0: string; k1: string }>(
-    `SELECT ${DOC} AS doc, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS k0, r.id::text AS k1
-       FROM approvals r WHERE ${pageWhere}
-      ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length}`,
-    params,
-  );
-  const more = rows.length > req.pageSize;
-  const page = more ? rows.slice(0, req.pageSize) : rows;
-  const last = page.at(-1);
-  const next = more && last ? encodeCursor(SORT, [last.k0, last.k1]) : null;
-  return { data: page.map((r) => r.doc), page: { next }, ...(total === undefined ? {} : { total_count: total }) };
+  return newestFirstPage<Approval>(db, { table: 'approvals', doc: DOC, where, params }, req);
 }
 
 export type Decision = { status: 'APPROVED' } | { status: 'REJECTED'; reason: string };

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { CardRequestBody } from '../../schema/api/calls-cards.ts';
 import { applyRequestStatus, cardRequestCancel, newCard, newCardRequest } from '../../schema/commands/card.ts';
 import type { Approval } from '../../schema/entities/approval.ts';
@@ -7,11 +6,11 @@ import { cardRequestSchema, type CardRequest, type CardRequestFilter } from '../
 import type { Card } from '../../schema/entities/card.ts';
 import { queryTerms } from '../../schema/transaction-query.ts';
 import type { ActingUser } from '../core/actor.ts';
-import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { cancelOpenApproval, openApproval } from './approval-rows.ts';
 import { insertIssuedCard } from './cards.ts';
+import { newestFirstPage } from './newest-first-page.ts';
 import { COLLECTIONS, writeMirrored, type MirroredWrite } from './collections.ts';
 import { escapeLike } from './transaction-sql.ts';
 import { visibleUsersClause, type Visibility } from './visibility.ts';
@@ -101,8 +100,6 @@ export async function cancelCardRequest(tx: Queryable, user: ActingUser, vis: Vi
 }
 
 export type CardRequestPageRequest = { filter: CardRequestFilter; pageSize: number; start?: string | undefined; includeCount: boolean };
-const SORT = 'created_desc';
-const cursorShape = z.tuple([z.string().min(1), z.uuid()]);
 
 /** §7 keyset list, newest first. */
 export async function listCardRequests(db: Queryable, businessId: string, vis: Visibility, req: CardRequestPageRequest) {
@@ -113,27 +110,7 @@ export async function listCardRequests(db: Queryable, businessId: string, vis: V
   if (f.user_ids?.length) conds.push(`r.user_id = ANY($${params.push(f.user_ids)}::uuid[])`);
   for (const term of queryTerms(f.q)) conds.push(`lower(r.reason) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
   const where = conds.join(' AND ') + visibleUsersClause(vis, 'r', params);
-  const wantCount = req.includeCount || req.pageSize === 0;
-  const total = wantCount
-    ? Number((await db.query<{ n: number }>(`SELECT count(*) AS n FROM card_requests r WHERE ${where}`, [...params]))[0]?.n ?? 0)
-    : undefined;
-  if (req.pageSize === 0) return { data: [], page: { next: null }, total_count: total };
-  let pageWhere = where;
-  if (req.start) {
-    const [created, id] = decodeCursor(req.start, SORT, cursorShape) as [string, string];
-    pageWhere += ` AND (r.created_at, r.id) < ($${params.push(created)}::timestamptz, $${params.push(id)}::uuid)`;
-  }
-  params.push(req.pageSize + 1);
-  const rows = await db.query<{ doc: CardRequest; k0: string; k1: string }>(
-    `SELECT ${DOC} AS doc, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS k0, r.id::text AS k1
-       FROM card_requests r WHERE ${pageWhere} ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length}`,
-    params,
-  );
-  const more = rows.length > req.pageSize;
-  const page = more ? rows.slice(0, req.pageSize) : rows;
-  const last = page.at(-1);
-  const next = more && last ? encodeCursor(SORT, [last.k0, last.k1]) : null;
-  return { data: page.map((r) => r.doc), page: { next }, ...(total === undefined ? {} : { total_count: total }) };
+  return newestFirstPage<CardRequest>(db, { table: 'card_requests', doc: DOC, where, params }, req);
 }
 
 export type RequestDecision = { status: 'APPROVED' } | { status: 'REJECTED'; reason: string };
