@@ -1,3 +1,4 @@
+import { useRowPointer } from '../../lib/list/use-row-pointer.ts';
 import { usePageShortcuts } from '../../lib/list/use-page-shortcuts.ts';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
@@ -161,21 +162,7 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
     ),
   );
 
-  const onRowClick = useCallback(
-    (index: number, row: InboxRow) => {
-      active.set(index);
-      openRow(row);
-    },
-    [active, openRow],
-  );
-  const onToggle = useCallback(
-    (index: number, row: InboxRow, shift: boolean) => {
-      active.set(index);
-      if (shift) void selection.range(index);
-      else selection.toggle(index, row.id);
-    },
-    [active, selection],
-  );
+  const { onRowClick, onToggle } = useRowPointer<InboxRow>(active, selection, openRow, false);
 
   const list = (
     <>

@@ -1,6 +1,7 @@
 import { SearchBox } from '../../components/search-box.tsx';
+import { useRowPointer } from '../../lib/list/use-row-pointer.ts';
 import { usePageShortcuts } from '../../lib/list/use-page-shortcuts.ts';
-import { useCallback, useMemo, useRef, type MouseEvent, type Ref } from 'react';
+import { useCallback, useMemo, useRef, type Ref } from 'react';
 import { CARD_STATUSES, type CardFilter, type CardSort } from '../../../schema/entities/card.ts';
 import type { CardActor } from '../../../schema/card-rules.ts';
 import { Button } from '../../components/button.tsx';
@@ -88,23 +89,7 @@ export function ManagedCards(props: ManagedCardsProps) {
     onCloseDrawer: closeDrawer,
     onFocusSearch: () => searchRef.current?.focus(),
   });
-  const onRowClick = useCallback(
-    (index: number, row: CardView, e: MouseEvent) => {
-      active.set(index);
-      if (e.shiftKey) void selection.range(index);
-      else if (e.metaKey || e.ctrlKey) selection.toggle(index, row.id);
-      else openRow(row);
-    },
-    [active, selection, openRow],
-  );
-  const onToggle = useCallback(
-    (index: number, row: CardView, shift: boolean) => {
-      active.set(index);
-      if (shift) void selection.range(index);
-      else selection.toggle(index, row.id);
-    },
-    [active, selection],
-  );
+  const { onRowClick, onToggle } = useRowPointer<CardView>(active, selection, openRow);
 
   /** The selection, else the current row: what the bulk buttons, l and u act on. */
   const lockTargets = useCallback(

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type MouseEvent } from 'react';
+import { useRowPointer } from '../../lib/list/use-row-pointer.ts';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../schema/constants.ts';
 import { clampPageIndex, pageLabel } from '../../../schema/paging.ts';
@@ -136,23 +137,7 @@ export function TransactionsPage() {
   );
   const onVisibleRange = useCallback((first: number) => setTopPage(Math.floor(first / DEFAULT_PAGE_SIZE)), []);
 
-  const onRowClick = useCallback(
-    (index: number, row: TransactionView, e: MouseEvent) => {
-      active.set(index);
-      if (e.shiftKey) void selection.range(index);
-      else if (e.metaKey || e.ctrlKey) selection.toggle(index, row.id);
-      else openRow(row);
-    },
-    [active, selection, openRow],
-  );
-  const onToggle = useCallback(
-    (index: number, row: TransactionView, shift: boolean) => {
-      active.set(index);
-      if (shift) void selection.range(index);
-      else selection.toggle(index, row.id);
-    },
-    [active, selection],
-  );
+  const { onRowClick, onToggle } = useRowPointer<TransactionView>(active, selection, openRow);
 
   return (
     <div className="transactions">
