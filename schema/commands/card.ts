@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
+import { chunkedParts, commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
 import {
   activateCard, bulkLockCards, issueCard, cancelCardRequest, cardPatchSchema, cardRequestBodySchema, createCardRequest, favoriteCards,
   issueCardBodySchema, lockCard, MAX_BULK_LOCK, physicalRequestBodySchema, reissueCard, requestPhysicalCard, setPrimaryCard,
@@ -180,19 +180,11 @@ export const cardBulkLock = defineCommand({
   confirm: 'change_seq',
   split: {
     input: z.object({ card_ids: z.array(z.uuid()).min(1), lock: z.boolean() }),
-    parts: ({ card_ids, lock }): CommandPart[] => {
-      const unique = [...new Set(card_ids)];
-      const parts: CommandPart[] = [];
-      for (let i = 0; i < unique.length; i += MAX_BULK_LOCK) {
-        const ids = unique.slice(i, i + MAX_BULK_LOCK);
-        parts.push(
-          ids.length === 1
-            ? commandPart(lock ? cardLock : cardUnlock, { card_id: ids[0]! })
-            : commandPart(cardBulkLock, { card_ids: ids, lock }),
-        );
-      }
-      return parts;
-    },
+    parts: ({ card_ids, lock }): CommandPart[] => chunkedParts(
+      card_ids, MAX_BULK_LOCK,
+      (id) => commandPart(lock ? cardLock : cardUnlock, { card_id: id }),
+      (ids) => commandPart(cardBulkLock, { card_ids: ids, lock }),
+    ),
   },
 });
 

@@ -164,3 +164,17 @@ export function commandPart<D extends { args: z.ZodType }>(
 ): CommandPart {
   return { def: def as unknown as AnyCommandDef, args };
 }
+
+/**
+ * A selection as calls: its distinct ids in order, in chunks of at most `max`; a chunk of one id
+ * goes as the single-row command (`one`, whose answer is the row itself), any other as `many`.
+ */
+export function chunkedParts(ids: readonly string[], max: number, one: (id: string) => CommandPart, many: (ids: string[]) => CommandPart): CommandPart[] {
+  const unique = [...new Set(ids)];
+  const parts: CommandPart[] = [];
+  for (let i = 0; i < unique.length; i += max) {
+    const chunk = unique.slice(i, i + max);
+    parts.push(chunk.length === 1 ? one(chunk[0]!) : many(chunk));
+  }
+  return parts;
+}

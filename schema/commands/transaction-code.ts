@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { commandPart, defineCommand, type CommandPart } from './define-command.ts';
+import { chunkedParts, commandPart, defineCommand, type CommandPart } from './define-command.ts';
 import { bulkCodingBodySchema, codingPatchSchema, type CodingPatch } from './coding-patch.ts';
 import { bulkCodeTransactions, patchTransaction } from '../api/calls.ts';
 import { BULK_CODE_MAX } from '../constants.ts';
@@ -62,15 +62,9 @@ export const transactionBulkCode = defineCommand({
  * lone id goes as transaction.code, whose answer is the row itself.
  */
 function codingParts({ transaction_ids, patch }: z.output<typeof codingSelectionSchema>): CommandPart[] {
-  const unique = [...new Set(transaction_ids)];
-  const parts: CommandPart[] = [];
-  for (let i = 0; i < unique.length; i += BULK_CODE_MAX) {
-    const ids = unique.slice(i, i + BULK_CODE_MAX);
-    parts.push(
-      ids.length === 1
-        ? commandPart(transactionCode, { transaction_id: ids[0]!, patch })
-        : commandPart(transactionBulkCode, { transaction_ids: ids, patch }),
-    );
-  }
-  return parts;
+  return chunkedParts(
+    transaction_ids, BULK_CODE_MAX,
+    (id) => commandPart(transactionCode, { transaction_id: id, patch }),
+    (ids) => commandPart(transactionBulkCode, { transaction_ids: ids, patch }),
+  );
 }
