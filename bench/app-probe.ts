@@ -274,3 +274,93 @@ export async function navigateToFirstRow(page: Page, path: string, rowSelector: 
     return (await seen) - t0;
   })(${JSON.stringify({ path, rowSelector, timeoutMs })})`);
 }
+
+export interface WorkerHeap {
+  /** V8 heap in use after a forced full GC, MiB. */
+  usedMb: number;
+  /** The same before the GC, MiB. */
+  beforeGcMb: number;
+  /** The heap V8 has reserved after the GC, MiB. */
+  totalMb: number;
+}
+
+const MIB = 1024 * 1024;
+const toMb = (bytes: number) => Math.round((bytes / MIB) * 10) / 10;
+
+/**
+ * The data worker's JS heap, read through DevTools: a CDP session on the page auto-attaches to
+ * its dedicated workers (the non-flattened protocol, whose messages travel as strings through
+ * this session, so Playwright's own attachment is untouched), finds the one named
+ * DATA_WORKER_NAME, forces a full GC (`HeapProfiler.collectGarbage`) and reads
+ * `Runtime.getHeapUsage` (`usedSize`: live objects of the worker's V8 isolate).
+ */
+export async function workerHeap(page: Page, timeoutMs = 30_000): Promise<WorkerHeap> {
+  const cdp = await page.context().newCDPSession(page);
+  type Attached = { sessionId: string; targetInfo: { type: string; title: string } };
+  const found = new Promise<Attached>((resolve) => {
+    cdp.on('Target.attachedToTarget', (e: Attached) => {
+      if (e.targetInfo.type === 'worker' && e.targetInfo.title === DATA_WORKER_NAME) resolve(e);
+    });
+  });
+  const replies = new Map<number, (msg: { result?: unknown; error?: { message: string } }) => void>();
+  cdp.on('Target.receivedMessageFromTarget', (e: { message: string }) => {
+    const msg = JSON.parse(e.message) as { id?: number; result?: unknown; error?: { message: string } };
+    if (msg.id !== undefined) replies.get(msg.id)?.(msg);
+  });
+  let seq = 0;
+  const timeout = <T>(p: Promise<T>, what: string) =>
+    Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`worker heap: no ${what} after ${timeoutMs} ms`)), timeoutMs))]);
+  try {
+    await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
+    const { sessionId } = await timeout(found, `worker named ${DATA_WORKER_NAME}`);
+    const send = async <T>(method: string): Promise<T> => {
+      const id = ++seq;
+      const reply = new Promise<{ result?: unknown; error?: { message: string } }>((resolve) => replies.set(id, resolve));
+      await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params: {} }) });
+      const msg = await timeout(reply, `answer to ${method}`);
+      if (msg.error) throw new Error(`worker heap: ${method}: ${msg.error.message}`);
+      return msg.result as T;
+    };
+    type Usage = { usedSize: number; totalSize: number };
+    const before = await send<Usage>('Runtime.getHeapUsage');
+    await send('HeapProfiler.collectGarbage');
+    const after = await send<Usage>('Runtime.getHeapUsage');
+    return { usedMb: toMb(after.usedSize), beforeGcMb: toMb(before.usedSize), totalMb: toMb(after.totalSize) };
+  } finally {
+    await cdp.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: false }).catch(() => undefined);
+    await cdp.detach().catch(() => undefined);
+  }
+}
+
+/**
+ * After a (re)load: polls the data worker from the page, one query in flight at a time with
+ * 20 ms between answers, from the moment the worker exists, until `q` (first 50 rows, newest
+ * first) answers with `expectedTotal`. Returns that answer's arrival on the document's clock
+ * (ms since its navigation start) and how many calls it took. Calls the worker refuses while it
+ * starts (no session yet) count as not ready.
+ */
+export async function searchReadyAt(
+  page: Page,
+  q: string,
+  expectedTotal: number,
+  timeoutMs: number,
+): Promise<{ at: number; calls: number; lastTotal: number }> {
+  return page.evaluate(`(async ({ q, expectedTotal, timeoutMs }) => {
+    const t0 = performance.now();
+    let calls = 0;
+    let lastTotal = -1;
+    for (;;) {
+      const bench = window.__ledgerlineBench;
+      if (bench && bench.worker) {
+        calls++;
+        try {
+          const r = await bench.api.queryTransactions({ filter: { q }, sort: 'occurred_desc', offset: 0, limit: 50 });
+          lastTotal = r.total;
+          if (r.total === expectedTotal) return { at: performance.now(), calls, lastTotal };
+        } catch (err) { /* not started yet */ }
+      }
+      if (performance.now() - t0 > timeoutMs) throw new Error('search not ready after ' + timeoutMs + ' ms: ' + JSON.stringify(q) + ' answered ' + lastTotal + ', expected ' + expectedTotal);
+      await new Promise((res) => setTimeout(res, 20));
+    }
+  })(${JSON.stringify({ q, expectedTotal, timeoutMs })})`);
+}

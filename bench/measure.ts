@@ -8,7 +8,11 @@
  * 6. bulk_code_local_ms / bulk_code_acked_ms for 10,000 transactions;
  * 7. reimbursements_first_page_ms (navigation to /reimbursements → first row) and
  *    reimbursement_search_p95_ms (the worker's took_ms over claim queries);
- * 8. receipt_ocr_ms / receipt_ocr_p95_ms over the generated receipts (bench/ocr.ts).
+ * 8. receipt_ocr_ms / receipt_ocr_p95_ms over the generated receipts (bench/ocr.ts);
+ * 9. search_ready_ms: an offline reload → the text search answers a many-hit query in full.
+ * Besides, before the browser starts: change_feed_rows_per_s and server_page_rps / _p99_ms
+ * (bench/server-load.ts); worker_heap_mb after the search passes; and, after the rest, the
+ * keyset pages on PostgreSQL (server_page_pg_*) when it answers.
  *
  * The server is seeded with N transactions, M generated reimbursements (default N/5) and
  * receipts for ≈65 % of the card transactions older than a week (server/seed/receipts.ts).
@@ -17,18 +21,19 @@ import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
 import { chromium } from 'playwright-core';
 import { SYNC_BATCH_DEFAULT, BULK_CODE_MAX } from '../schema/constants.ts';
-import { startTestServer } from '../server/testing.ts';
+import { DEFAULT_PG_ADMIN_URL, startTestServer } from '../server/testing.ts';
 import { issueCard } from '../schema/api/calls-cards.ts';
 import { apiSearch, apiSignIn, type ApiClient } from '../tests/support/api.ts';
 import { CHROMIUM_PATH, launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
 import {
-  bulkCode, bulkLockCards, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark, waitForHook,
-  type CountedCollection,
+  bulkCode, bulkLockCards, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark,
+  searchReadyAt, waitForHook, workerHeap, type CountedCollection,
 } from './app-probe.ts';
 import { mainJsGzipKb } from './bundle-size.ts';
 import { measureReceiptOcr } from './ocr.ts';
 import { buildQueries, buildReimbursementQueries } from './queries.ts';
 import { recordApiRequests, summarise } from './network.ts';
+import { DEFAULT_LOAD_SECONDS, measureChangeFeed, measureKeysetPages, measureKeysetPagesOnPg, PAGE_CLIENTS } from './server-load.ts';
 import { countByCollection, fetchMirrorRows, measureRawIdbPut } from './raw-idb.ts';
 import { percentile, roundMs } from './stats.ts';
 
@@ -53,7 +58,18 @@ export interface Metrics {
   reimbursement_search_p95_ms: number;
   card_bulk_lock_local_ms: number;
   card_bulk_lock_acked_ms: number;
+  worker_heap_mb: number;
+  search_ready_ms: number;
+  server_page_rps: number;
+  server_page_p99_ms: number;
+  /** NaN (null in JSON) when PostgreSQL does not answer: details.server_page_pg says why. */
+  server_page_pg_rps: number;
+  server_page_pg_p99_ms: number;
+  change_feed_rows_per_s: number;
 }
+
+/** Metrics that may be missing (NaN; null in the JSON) when their service is not there. */
+export const OPTIONAL_METRICS: ReadonlySet<keyof Metrics> = new Set(['server_page_pg_rps', 'server_page_pg_p99_ms']);
 
 export interface BenchResults {
   transactions: number;
@@ -71,9 +87,32 @@ export interface BenchOptions {
   reimbursements: number;
   distDir: string;
   log: (msg: string) => void;
+  /** Seconds of each keyset-page load (default DEFAULT_LOAD_SECONDS). */
+  loadSeconds?: number;
+  /** PostgreSQL admin URL for server_page_pg_*; null: not measured. Default DEFAULT_PG_ADMIN_URL. */
+  pgAdminUrl?: string | null;
 }
 
 export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
+  const results = await runOnPglite(opts);
+  // After the PGlite server and the browser are closed: seeding PostgreSQL must not overlap them.
+  const adminUrl = opts.pgAdminUrl === undefined ? DEFAULT_PG_ADMIN_URL : opts.pgAdminUrl;
+  const pg = adminUrl === null
+    ? { load: null, detail: 'not measured: no PostgreSQL URL given' }
+    : await measureKeysetPagesOnPg(adminUrl, { transactions: opts.transactions, reimbursements: opts.reimbursements }, ADMIN, {
+      seconds: opts.loadSeconds, log: opts.log,
+    });
+  if (pg.load) {
+    results.metrics.server_page_pg_rps = pg.load.rps;
+    results.metrics.server_page_pg_p99_ms = pg.load.p99Ms;
+    results.details.server_page_pg_requests = pg.load.requests;
+    results.details.server_page_pg_p50_ms = pg.load.p50Ms;
+  }
+  results.details.server_page_pg = pg.detail;
+  return results;
+}
+
+async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
   const { log } = opts;
   const startedAt = new Date().toISOString();
   const bundle = await mainJsGzipKb(opts.distDir);
@@ -91,6 +130,10 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     const queries = await buildQueries(server.db, server.businessId);
     const claimQueries = await buildReimbursementQueries(server.db, server.businessId);
     const seededReceipts = await countReceipts(server.db, server.businessId);
+    log('change feed: one full pull from zero over HTTP');
+    const feedPull = await measureChangeFeed(server.url, api.token);
+    log(`keyset pages on PGlite (${PAGE_CLIENTS} clients, ${opts.loadSeconds ?? DEFAULT_LOAD_SECONDS} s)`);
+    const pages = await measureKeysetPages(server.url, api.token, { seconds: opts.loadSeconds });
     browser = await launchBrowser({ baseURL: server.url });
     await installProbe(browser.context);
     const version = browser.context.browser()?.version() ?? (await chromiumVersion());
@@ -119,6 +162,8 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     const warm = await localSearch(browser.page, queries);
     const warmMs = Date.now() - warmStart;
     const local = await localSearch(browser.page, queries);
+    log('data worker heap (after a forced GC)');
+    const heap = await workerHeap(browser.page);
     log('online search (same queries, POST /v1/auth/transactions/search)');
     const online = await onlineSearch(api, queries);
     const mismatches = totalMismatches(queries, local.totals, online.totals);
@@ -153,6 +198,10 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
     log('receipt OCR');
     const ocr = await measureReceiptOcr(browser, opts.distDir, log);
 
+    const readyQuery = searchReadyQuery(queries, local.totals, online.totals);
+    log(`search ready after an offline reload (${JSON.stringify(readyQuery)})`);
+    const ready = await measureSearchReady(browser, api, readyQuery);
+
     const metrics: Metrics = {
       mirror_ms: roundMs(mirror.mirrorMs),
       raw_idb_put_ms: roundMs(rawMs),
@@ -172,6 +221,13 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
       reimbursement_search_p95_ms: roundMs(percentile(claimSearch.worker, 95)),
       card_bulk_lock_local_ms: roundMs(lock.local_ms),
       card_bulk_lock_acked_ms: roundMs(lock.acked_ms),
+      worker_heap_mb: heap.usedMb,
+      search_ready_ms: roundMs(ready.ms),
+      server_page_rps: pages.rps,
+      server_page_p99_ms: pages.p99Ms,
+      server_page_pg_rps: Number.NaN,
+      server_page_pg_p99_ms: Number.NaN,
+      change_feed_rows_per_s: feedPull.rowsPerS,
     };
     return {
       transactions: opts.transactions,
@@ -210,6 +266,20 @@ export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
         bulk_code_matching_ids_ms: bulk.matchingIdsMs,
         bulk_code_request_sent_after_call_ms: bulkReq.first ? roundMs(bulkReq.first.start - bulk.called_at) : Number.NaN,
         bulk_code_request_ms: roundMs(bulkReq.totalMs),
+        worker_heap_before_gc_mb: heap.beforeGcMb,
+        worker_heap_total_mb: heap.totalMb,
+        search_ready_query: readyQuery,
+        search_ready_total: ready.total,
+        search_ready_calls: ready.calls,
+        search_ready_first_row_ms: roundMs(ready.firstRowMs),
+        change_feed_rows: feedPull.rows,
+        change_feed_requests: feedPull.requests,
+        change_feed_ms: feedPull.ms,
+        change_feed_wire_bytes: feedPull.wireBytes,
+        server_page_requests: pages.requests,
+        server_page_p50_ms: pages.p50Ms,
+        server_page_seconds: pages.seconds,
+        server_page_deepest_page: pages.deepestPage,
         search_timing: 'local: QueryResult.took_ms measured inside the data worker; online: Node fetch round trip on loopback',
         ...ocr.details,
       },
@@ -307,6 +377,39 @@ function totalMismatches(queries: readonly string[], local: readonly number[], o
   return queries
     .map((q, i) => ({ q, local: local[i], online: online[i] }))
     .filter((m) => m.local !== m.online);
+}
+
+/**
+ * The search-ready probe's query: of the queries that count the same locally and online, the
+ * one with the most hits (a query over many rows is answered in full only once the whole text
+ * index is there).
+ */
+function searchReadyQuery(queries: readonly string[], local: readonly number[], online: readonly number[]): string {
+  let best = -1;
+  queries.forEach((_, i) => {
+    if (local[i] === online[i] && (best < 0 || (local[i] ?? 0) > (local[best] ?? 0))) best = i;
+  });
+  if (best < 0) throw new Error('no search query counts the same locally and online');
+  return queries[best]!;
+}
+
+/**
+ * search_ready_ms: an offline reload → the first answer of the data worker that gives `q` its
+ * full total (the online search's, asked right before: the earlier phases coded and locked
+ * rows), on the reloaded document's clock (from its navigation start). The page polls the
+ * worker (searchReadyAt) from the moment it exists.
+ */
+async function measureSearchReady(b: BrowserSession, api: ApiClient, q: string) {
+  const { context, page } = b;
+  const total = (await apiSearch(api, { filters: { q }, pageSize: 1, includeCount: true })).total_count ?? Number.NaN;
+  await context.setOffline(true);
+  await page.reload({ waitUntil: 'commit' });
+  const ready = await searchReadyAt(page, q, total, 10 * 60_000);
+  const firstRowMs = await pageMark(page, 'first_row_painted', 60_000);
+  await context.setOffline(false);
+  await waitForHook(page);
+  await waitForSyncStatus(page, 'All changes synced', 120_000);
+  return { ms: ready.at, calls: ready.calls, total, firstRowMs };
 }
 
 /**

@@ -3,6 +3,12 @@
  * (`--reimbursements M`: generated claims seeded besides, default transactions / 5).
  * One part alone: `npm run bench -- --only ocr --json bench/results.json` (receipt OCR; its
  * metrics and details are merged into an existing results file, the others kept).
+ * The cost curve: `npm run bench -- --curve` runs the whole benchmark for N = 10,000 and 100,000
+ * (`--scale`: and 1,000,000; `--curve-sizes 1000,3000`: any sizes), writes every run to
+ * `--json` (default bench/results.json, `{ kind: 'curve', runs }`), prints the growth table
+ * (also written to `--curve-md`, default bench/cost-curve.md) and draws `--curve-svg` (default
+ * docs/cost-curve.svg). `--curve-report` redraws both from an existing results file, running nothing.
+ * `--load-seconds S`: length of each keyset-page load (default 10); `--no-pg`: skip PostgreSQL.
  *
  * One run, real parts only: the built PWA (dist/), the real server (server/testing.ts, PGlite in
  * a temporary directory) seeded with N demo transactions, and Debian's Chromium on a fresh
@@ -10,7 +16,7 @@
  * (tests/e2e/bench-smoke.test.ts runs it small).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -18,6 +24,8 @@ import { z } from 'zod';
 import { runBenchmark, type BenchResults } from './measure.ts';
 import { runOcrBenchmark } from './ocr.ts';
 import { GOALS, formatDetails, formatTable } from './report.ts';
+import { costCurveSvg, curveSizes, curveTable } from './cost-curve.ts';
+import { isCurve, readResultsFile, runsOf, type CurveResults, type ResultsFile } from './results-file.ts';
 import { defaultReimbursements } from '../server/seed/reimbursements.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -28,7 +36,18 @@ const argsSchema = z.object({
   json: z.string().min(1).optional(),
   'skip-build': z.boolean().default(false),
   only: z.enum(['ocr']).optional(),
+  curve: z.boolean().default(false),
+  scale: z.boolean().default(false),
+  'curve-sizes': z.string().regex(/^\d+(,\d+)+$/, 'a comma-separated list of at least two sizes').optional(),
+  'curve-md': z.string().min(1).default('bench/cost-curve.md'),
+  'curve-svg': z.string().min(1).default('docs/cost-curve.svg'),
+  'curve-report': z.boolean().default(false),
+  'load-seconds': z.coerce.number().positive().max(600).optional(),
+  'no-pg': z.boolean().default(false),
 });
+
+type Args = z.infer<typeof argsSchema>;
+
 
 function parseCli(argv: string[]) {
   const { values } = parseArgs({
@@ -39,6 +58,14 @@ function parseCli(argv: string[]) {
       json: { type: 'string' },
       'skip-build': { type: 'boolean' },
       only: { type: 'string' },
+      curve: { type: 'boolean' },
+      scale: { type: 'boolean' },
+      'curve-sizes': { type: 'string' },
+      'curve-md': { type: 'string' },
+      'curve-svg': { type: 'string' },
+      'curve-report': { type: 'boolean' },
+      'load-seconds': { type: 'string' },
+      'no-pg': { type: 'boolean' },
     },
     strict: true,
   });
@@ -46,7 +73,11 @@ function parseCli(argv: string[]) {
   if (!parsed.success) {
     throw new Error(`bench: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
-  return parsed.data;
+  const args = parsed.data;
+  if ((args.curve || args.scale || args['curve-sizes']) && (values.transactions !== undefined || values.reimbursements !== undefined)) {
+    throw new Error('bench: a curve sets N itself (reimbursements N / 5): drop --transactions / --reimbursements, or use --curve-sizes');
+  }
+  return args;
 }
 
 /** Builds the app so the numbers describe the current source, not a stale dist/. */
@@ -66,36 +97,82 @@ async function onlyOcr(json: string | undefined, log: (msg: string) => void): Pr
   console.log(Object.entries(details).map(([k, v]) => `- ${k}: ${v}`).join('\n'));
   if (!json) return;
   const path = resolve(process.cwd(), json);
-  const previous = (await readFile(path, 'utf8').then(JSON.parse, () => null)) as BenchResults | null;
+  const previous = await readResultsFile(path);
   if (!previous) throw new Error(`bench: --only ocr merges into an existing results file; ${path} has none`);
-  const merged: BenchResults = {
-    ...previous,
-    metrics: { ...previous.metrics, ...metrics },
-    details: { ...previous.details, ...details, receipt_ocr_measured_at: new Date().toISOString() },
-  };
-  await writeFile(path, `${JSON.stringify(merged, null, 2)}\n`);
-  log(`merged the OCR metrics into ${path}`);
+  const merge = (run: BenchResults): BenchResults => ({
+    ...run,
+    metrics: { ...run.metrics, ...metrics },
+    details: { ...run.details, ...details, receipt_ocr_measured_at: new Date().toISOString() },
+  });
+  // A curve file: into its largest run (OCR does not depend on N).
+  const runs = runsOf(previous);
+  const largest = runs[runs.length - 1]!;
+  const merged: ResultsFile = isCurve(previous) ? { ...previous, runs: runs.map((r) => (r === largest ? merge(r) : r)) } : merge(previous);
+  await writeJson(path, merged);
+  log(`merged the OCR metrics into ${path}${isCurve(previous) ? ` (its run of ${largest.transactions})` : ''}`);
+}
+
+async function writeJson(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** One full run at `transactions` (reimbursements N / 5 unless given), printed. */
+async function benchAt(args: Args, transactions: number, log: (msg: string) => void): Promise<BenchResults> {
+  const results = await runBenchmark({
+    transactions,
+    reimbursements: args.reimbursements ?? defaultReimbursements(transactions),
+    distDir: resolve(ROOT, 'dist'),
+    log,
+    loadSeconds: args['load-seconds'],
+    ...(args['no-pg'] ? { pgAdminUrl: null } : {}),
+  });
+  console.log(formatTable(results, GOALS));
+  console.log(`\n${formatDetails(results)}`);
+  return results;
+}
+
+/** The growth table (printed and written) and the chart, from the runs. */
+async function writeCurve(args: Args, runs: BenchResults[], log: (msg: string) => void): Promise<void> {
+  const table = curveTable(runs);
+  console.log(`\n${table}`);
+  const md = resolve(process.cwd(), args['curve-md']);
+  const svg = resolve(process.cwd(), args['curve-svg']);
+  await mkdir(dirname(md), { recursive: true });
+  await writeFile(md, `${table}\n`);
+  await mkdir(dirname(svg), { recursive: true });
+  await writeFile(svg, costCurveSvg(runs));
+  log(`wrote ${md} and ${svg}`);
 }
 
 async function main(): Promise<void> {
   const args = parseCli(process.argv.slice(2));
-  if (!args['skip-build']) build();
   const log = (msg: string) => console.error(`[bench] ${msg}`);
-  if (args.only === 'ocr') return onlyOcr(args.json, log);
-  const results: BenchResults = await runBenchmark({
-    transactions: args.transactions,
-    reimbursements: args.reimbursements ?? defaultReimbursements(args.transactions),
-    distDir: resolve(ROOT, 'dist'),
-    log,
-  });
-  console.log(formatTable(results, GOALS));
-  console.log(`\n${formatDetails(results)}`);
-  if (args.json) {
-    const path = resolve(process.cwd(), args.json);
-    await mkdir(dirname(path), { recursive: true });
-    await writeFile(path, `${JSON.stringify(results, null, 2)}\n`);
-    log(`wrote ${path}`);
+  const curve = args.curve || args.scale || args['curve-sizes'] !== undefined;
+  const json = args.json ?? (curve || args['curve-report'] ? 'bench/results.json' : undefined);
+  if (args['curve-report']) {
+    const file = await readResultsFile(resolve(process.cwd(), json!));
+    if (!file) throw new Error(`bench: --curve-report: no results file at ${json}`);
+    return writeCurve(args, runsOf(file), log);
   }
+  if (!args['skip-build']) build();
+  if (args.only === 'ocr') return onlyOcr(json, log);
+  if (!curve) {
+    const results = await benchAt(args, args.transactions, log);
+    if (json) await writeJson(resolve(process.cwd(), json), results);
+    if (json) log(`wrote ${json}`);
+    return;
+  }
+  const sizes = curveSizes({ scale: args.scale, sizes: args['curve-sizes'] });
+  const file: CurveResults = { kind: 'curve', started_at: new Date().toISOString(), runs: [] };
+  for (const n of sizes) {
+    log(`cost curve: run ${file.runs.length + 1} of ${sizes.length}, N = ${n}`);
+    file.runs.push(await benchAt(args, n, log));
+    // Written after every run, so a long curve that fails at 1M keeps the runs before it.
+    await writeJson(resolve(process.cwd(), json!), file);
+  }
+  log(`wrote ${json}`);
+  await writeCurve(args, file.runs, log);
 }
 
 main().then(
