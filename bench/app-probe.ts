@@ -333,11 +333,12 @@ export async function workerHeap(page: Page, timeoutMs = 30_000): Promise<Worker
 }
 
 /**
- * After a (re)load: polls the data worker from the page, one query in flight at a time with
- * 20 ms between answers, from the moment the worker exists, until `q` (first 50 rows, newest
- * first) answers with `expectedTotal`. Returns that answer's arrival on the document's clock
- * (ms since its navigation start) and how many calls it took. Calls the worker refuses while it
- * starts (no session yet) count as not ready.
+ * After a (re)load: polls the data worker from the page, from the moment it exists, until `q`
+ * (first 50 rows, newest first) answers with `expectedTotal`. One call in flight at a time, 20 ms
+ * after each answer; a call unanswered for 2 s gets a fresh one beside it (a message posted
+ * before the worker listens is lost, and must not stall the probe), at most 5 at once. Returns
+ * the full answer's arrival on the document's clock (ms since its navigation start) and how many
+ * calls it took. Calls the worker refuses while it starts count as not ready.
  */
 export async function searchReadyAt(
   page: Page,
@@ -349,18 +350,26 @@ export async function searchReadyAt(
     const t0 = performance.now();
     let calls = 0;
     let lastTotal = -1;
+    let readyAt = null;
+    let inFlight = 0;
+    let lastIssued = -Infinity;
+    let lastAnswer = -Infinity;
     for (;;) {
       const bench = window.__ledgerlineBench;
-      if (bench && bench.worker) {
+      const now = performance.now();
+      const due = inFlight === 0 ? now - lastAnswer >= 20 : inFlight < 5 && now - lastIssued >= 2000;
+      if (bench && bench.worker && due) {
         calls++;
-        try {
-          const r = await bench.api.queryTransactions({ filter: { q }, sort: 'occurred_desc', offset: 0, limit: 50 });
-          lastTotal = r.total;
-          if (r.total === expectedTotal) return { at: performance.now(), calls, lastTotal };
-        } catch (err) { /* not started yet */ }
+        inFlight++;
+        lastIssued = now;
+        bench.api.queryTransactions({ filter: { q }, sort: 'occurred_desc', offset: 0, limit: 50 }).then(
+          (r) => { lastTotal = r.total; if (r.total === expectedTotal && readyAt === null) readyAt = performance.now(); },
+          () => { /* not started yet */ },
+        ).finally(() => { inFlight--; lastAnswer = performance.now(); });
       }
-      if (performance.now() - t0 > timeoutMs) throw new Error('search not ready after ' + timeoutMs + ' ms: ' + JSON.stringify(q) + ' answered ' + lastTotal + ', expected ' + expectedTotal);
-      await new Promise((res) => setTimeout(res, 20));
+      if (readyAt !== null) return { at: readyAt, calls, lastTotal };
+      if (now - t0 > timeoutMs) throw new Error('search not ready after ' + timeoutMs + ' ms: ' + JSON.stringify(q) + ' answered ' + lastTotal + ', expected ' + expectedTotal);
+      await new Promise((res) => setTimeout(res, 5));
     }
   })(${JSON.stringify({ q, expectedTotal, timeoutMs })})`);
 }

@@ -129,7 +129,7 @@ export function curveTable(runs: readonly BenchResults[]): string {
     c.points.forEach((p, i) => {
       const step = i > 0 ? c.steps[i - 1] : undefined;
       const last = i === c.points.length - 1;
-      lines.push(`| ${i === 0 ? `\`${c.key}\`` : ''} | ${fmtN(p.n)} | ${formatValue(p.value)} | ${step ? `×${fmt2(step.ratio)}` : ''} | ${step ? fmt2(step.exponent) : ''} | ${i === 0 ? RULE_LABEL[c.rule] : ''} | ${last ? yesNo(c.ok) : ''} |`);
+      lines.push(`| ${i === 0 ? `\`${c.key}\`` : ''} | ${fmtN(p.n)} | ${formatValue(p.value)} | ${step ? (Number.isFinite(step.ratio) ? `×${fmt2(step.ratio)}` : 'n/a') : ''} | ${step ? fmt2(step.exponent) : ''} | ${i === 0 ? RULE_LABEL[c.rule] : ''} | ${last ? yesNo(c.ok) : ''} |`);
     });
   }
   lines.push('', curveSummary(curves));
@@ -190,9 +190,13 @@ export function costCurveSvg(runs: readonly BenchResults[], figures: readonly (k
     `<rect width="${W}" height="${H}" fill="#fff"/>`,
     `<text x="${pad.left}" y="20" font-size="13" font-weight="bold">Cost curve: each figure ÷ its value at N = ${shortN(n0)} (log-log)</text>`,
   ];
-  for (let e = yLo; e <= yHi; e++) {
-    const yy = r(y(10 ** e));
-    out.push(`<line x1="${pad.left}" y1="${yy}" x2="${W - pad.right}" y2="${yy}" stroke="#e5e5e5"/>`, `<text x="${pad.left - 6}" y="${yy + 4}" text-anchor="end">×${10 ** e >= 1 ? 10 ** e : (10 ** e).toFixed(-e)}</text>`);
+  // Decades, and ×2 and ×5 between them when there are few decades to label.
+  const ticks = [];
+  for (let e = yLo; e <= yHi; e++) ticks.push(10 ** e, ...(yHi - yLo <= 2 && e < yHi ? [2 * 10 ** e, 5 * 10 ** e] : []));
+  for (const t of ticks) {
+    const yy = r(y(t));
+    const label = t >= 1 ? String(t) : String(Number(t.toPrecision(1)));
+    out.push(`<line x1="${pad.left}" y1="${yy}" x2="${W - pad.right}" y2="${yy}" stroke="#e5e5e5"/>`, `<text x="${pad.left - 6}" y="${yy + 4}" text-anchor="end">×${label}</text>`);
   }
   for (const n of ns) {
     const xx = r(x(n));
