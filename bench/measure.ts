@@ -27,12 +27,13 @@ import { apiSearch, apiSignIn, type ApiClient } from '../tests/support/api.ts';
 import { CHROMIUM_PATH, launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
 import {
   bulkCode, bulkLockCards, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark,
-  searchReadyAt, waitForHook, workerHeap, type CountedCollection,
+  waitForHook, workerHeap, type CountedCollection,
 } from './app-probe.ts';
 import { mainJsGzipKb } from './bundle-size.ts';
 import { measureReceiptOcr } from './ocr.ts';
 import { buildQueries, buildReimbursementQueries } from './queries.ts';
 import { recordApiRequests, summarise } from './network.ts';
+import { measureSearchReady, searchReadyQuery } from './search-ready.ts';
 import { DEFAULT_LOAD_SECONDS, measureChangeFeed, measureKeysetPages, measureKeysetPagesOnPg, PAGE_CLIENTS } from './server-load.ts';
 import { countByCollection, fetchMirrorRows, measureRawIdbPut } from './raw-idb.ts';
 import { percentile, roundMs } from './stats.ts';
@@ -377,39 +378,6 @@ function totalMismatches(queries: readonly string[], local: readonly number[], o
   return queries
     .map((q, i) => ({ q, local: local[i], online: online[i] }))
     .filter((m) => m.local !== m.online);
-}
-
-/**
- * The search-ready probe's query: of the queries that count the same locally and online, the
- * one with the most hits (a query over many rows is answered in full only once the whole text
- * index is there).
- */
-function searchReadyQuery(queries: readonly string[], local: readonly number[], online: readonly number[]): string {
-  let best = -1;
-  queries.forEach((_, i) => {
-    if (local[i] === online[i] && (best < 0 || (local[i] ?? 0) > (local[best] ?? 0))) best = i;
-  });
-  if (best < 0) throw new Error('no search query counts the same locally and online');
-  return queries[best]!;
-}
-
-/**
- * search_ready_ms: an offline reload → the first answer of the data worker that gives `q` its
- * full total (the online search's, asked right before: the earlier phases coded and locked
- * rows), on the reloaded document's clock (from its navigation start). The page polls the
- * worker (searchReadyAt) from the moment it exists.
- */
-async function measureSearchReady(b: BrowserSession, api: ApiClient, q: string) {
-  const { context, page } = b;
-  const total = (await apiSearch(api, { filters: { q }, pageSize: 1, includeCount: true })).total_count ?? Number.NaN;
-  await context.setOffline(true);
-  await page.reload({ waitUntil: 'commit' });
-  const ready = await searchReadyAt(page, q, total, 10 * 60_000);
-  const firstRowMs = await pageMark(page, 'first_row_painted', 60_000);
-  await context.setOffline(false);
-  await waitForHook(page);
-  await waitForSyncStatus(page, 'All changes synced', 120_000);
-  return { ms: ready.at, calls: ready.calls, total, firstRowMs };
 }
 
 /**
