@@ -103,6 +103,9 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: false,
+    // dist/.vite/manifest.json: each chunk's static imports, so the benchmark counts every script
+    // the first page loads (bench/bundle-size.ts). Not precached (globPatterns has no json).
+    manifest: true,
     rolldownOptions: {
       output: {
         banner: ZOD_JITLESS,

@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['build/**/*.test.ts', 'schema/**/*.test.ts', 'sync/**/*.test.ts', 'workers/**/*.test.ts', 'src/**/*.test.{ts,tsx}'],
+          include: ['bench/**/*.test.ts', 'build/**/*.test.ts', 'schema/**/*.test.ts', 'sync/**/*.test.ts', 'workers/**/*.test.ts', 'src/**/*.test.{ts,tsx}'],
           environment: 'node',
         },
       },
