@@ -1,6 +1,8 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { fileURLToPath } from 'node:url';
+import { declarativeModules } from './build/declarative-modules.ts';
 import { ocrAssets } from './build/ocr-assets.ts';
 import { precompress } from './build/precompress.ts';
 
@@ -103,7 +105,12 @@ export default defineConfig({
   build: {
     target: 'es2022',
     sourcemap: false,
+    // dist/.vite/manifest.json: each chunk's static imports, so the benchmark counts every script
+    // the first page loads (bench/bundle-size.ts). Not precached (globPatterns has no json).
+    manifest: true,
     rolldownOptions: {
+      // schema/ and sync/ run nothing on import: unused modules behind a barrel are dropped.
+      treeshake: { moduleSideEffects: declarativeModules(fileURLToPath(new URL('.', import.meta.url))) },
       output: {
         banner: ZOD_JITLESS,
         codeSplitting: {

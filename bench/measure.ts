@@ -29,7 +29,7 @@ import {
   bulkCode, bulkLockCards, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark,
   waitForHook, workerHeap, type CountedCollection,
 } from './app-probe.ts';
-import { mainJsGzipKb } from './bundle-size.ts';
+import { mainJsGzipKb, scriptList } from './bundle-size.ts';
 import { measureReceiptOcr } from './ocr.ts';
 import { buildQueries, buildReimbursementQueries } from './queries.ts';
 import { recordApiRequests, summarise } from './network.ts';
@@ -117,7 +117,7 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
   const { log } = opts;
   const startedAt = new Date().toISOString();
   const bundle = await mainJsGzipKb(opts.distDir);
-  log(`main entry ${bundle.file}: ${bundle.kb} KiB gzip`);
+  log(`first-load scripts (${bundle.files.length}, entry ${bundle.file}): ${bundle.kb} KiB gzip`);
 
   log(`starting the server with ${opts.transactions} transactions, ${opts.reimbursements} reimbursements and receipts (seeding is not timed)`);
   const server = await startTestServer({ transactions: opts.transactions, reimbursements: opts.reimbursements, receipts: true, serveDist: true });
@@ -238,6 +238,7 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
       metrics,
       details: {
         main_js_file: bundle.file,
+        main_js_files: scriptList(bundle.files),
         mirrored_rows: Object.values(rawRows).reduce((a, b) => a + b, 0),
         mirrored_transactions: expected.transactions,
         mirrored_reimbursements: expected.reimbursements,

@@ -3,13 +3,14 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { createDataClient } from '../workers/client.ts';
 import { startBrowserTelemetry } from '../workers/telemetry-client.ts';
-import { bootData, createAppStore } from './data-access/app-state.ts';
+import { bootData, createAppStore, whenBooted } from './data-access/app-state.ts';
 import { DataProvider } from './data-access/data-context.tsx';
 import { bootPlatform, tabBusinessId } from './lib/platform-boot.ts';
 import { withoutBusinessParam } from './lib/business-switch.ts';
 import { createAppRouter } from './router.tsx';
 import { applyTheme, readTheme } from './lib/theme.ts';
 import { persistenceRequester } from './lib/storage.ts';
+import { preloadLazyPages } from './lib/lazy-page.tsx';
 import { createWriteGuard, guardCommands } from './lib/write-guard.ts';
 import './styles.css';
 
@@ -51,6 +52,17 @@ store.subscribe(() => {
   identified = key;
   telemetry.identify({ spend_user_id: session.user.id, business_id: session.business.id, external_firm_id: null });
 });
+
+// Pages other than the landing ones load on first visit (lib/lazy-page.tsx), from the service
+// worker's precache offline. Until a worker controls this page (a first visit), fetch them while
+// the network is here: once the data is open, in an idle moment.
+if (!navigator.serviceWorker?.controller) {
+  void whenBooted(store).then(() => {
+    const preload = () => void preloadLazyPages();
+    if (window.requestIdleCallback) window.requestIdleCallback(preload, { timeout: 5_000 });
+    else window.setTimeout(preload, 1_000);
+  });
+}
 
 createRoot(root).render(
   <StrictMode>

@@ -11,13 +11,13 @@ import { parseUrlSearch, stringifyUrlSearch } from './app/url-search.ts';
 import type { NavItem } from './lib/routing.ts';
 import { identityGuestRoutes, identityNav } from './features/identity/index.ts';
 import { NotFoundPage } from './app/not-found-page.tsx';
-import { SettingsPage } from './app/settings-page.tsx';
 import { transactionsCommands, transactionsNav, transactionsRoutes } from './features/transactions/index.ts';
 import { reimbursementsCommands, reimbursementsNav, reimbursementsRoutes } from './features/reimbursements/index.ts';
 import { approvalsNav, approvalsRoutes } from './features/approvals/index.ts';
 import { receiptsCommands, receiptsNav, receiptsRoutes } from './features/receipts/index.ts';
 import { cardsCommands, cardsNav, cardsRoutes } from './features/cards/index.ts';
 import type { Command } from './lib/commands.ts';
+import { lazyPage } from './lib/lazy-page.tsx';
 
 /**
  * Code-based routes (no generated tree), assembled from the features' route lists. Routes stay
@@ -99,8 +99,12 @@ const indexRoute = createRoute({
   },
 });
 
-/** Settings gathers sections from several features, so the shell owns its page. */
-const settingsRoute = createRoute({ getParentRoute: () => appRoute, path: '/settings', component: SettingsPage });
+/** Settings gathers sections from several features, so the shell owns its page (loaded on first visit, like the features' pages). */
+const settingsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings',
+  ...lazyPage(() => import('./app/settings-page.tsx'), 'SettingsPage', { title: 'Settings', className: 'page', narrow: true }),
+});
 
 /**
  * Any other address: a 404 inside the signed-in shell (header, navigation, a way back). A splat

@@ -7,7 +7,7 @@ import { toastError } from '../lib/toast-store.ts';
 import { claimDescription } from '../lib/claim-labels.ts';
 import { cardName, cardRequestDescription } from '../lib/card-labels.ts';
 import { commandWords } from '../lib/command-words.ts';
-import { commandDef } from '../../schema/commands/index.ts';
+import type { commandDef as commandDefType } from '../../schema/commands/index.ts';
 import type { Reimbursement } from '../../schema/entities/reimbursement.ts';
 import type { DataApi } from '../../workers/api.ts';
 
@@ -134,9 +134,12 @@ type Described = { entry: OutboxEntry; what: string };
  */
 async function describe(client: DataClient, e: OutboxEntry): Promise<Described> {
   const words = commandWords(e.command);
+  // The catalogue (every command's schema and apply, the call catalogue, immer) is needed only
+  // once a change is refused: loaded then, it stays out of the first load (bench main_js_gzip_kb).
+  const { commandDef } = await import('../../schema/commands/index.ts');
   // A file upload names no row (the receipt is kept on this device until it is removed).
-  if (isUpload(e.command)) return { entry: e, what: words };
-  const collection = commandCollection(e.command);
+  if (isUpload(commandDef, e.command)) return { entry: e, what: words };
+  const collection = commandCollection(commandDef, e.command);
   const n = e.entity_ids.length;
   const first = e.entity_ids[0];
   const cards = await describeCards(client, e, collection, words);
@@ -193,7 +196,9 @@ function todo(e: OutboxEntry): string {
   return 'Fix what the message says and retry, or discard the change to keep the server’s version.';
 }
 
-function commandCollection(name: string): string | null {
+type CommandDefOf = typeof commandDefType;
+
+function commandCollection(commandDef: CommandDefOf, name: string): string | null {
   try {
     return commandDef(name).collection;
   } catch {
@@ -201,7 +206,7 @@ function commandCollection(name: string): string | null {
   }
 }
 
-function isUpload(name: string): boolean {
+function isUpload(commandDef: CommandDefOf, name: string): boolean {
   try {
     return commandDef(name).file !== undefined;
   } catch {

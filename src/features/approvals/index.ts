@@ -1,7 +1,7 @@
 import { createRoute, type AnyRoute } from '@tanstack/react-router';
 import { canReviewReimbursements } from '../../../schema/roles.ts';
+import { lazyPage } from '../../lib/lazy-page.tsx';
 import type { NavItem } from '../../lib/routing.ts';
-import { ApprovalsPage } from './approvals-page.tsx';
 import { PendingApprovalsBadge } from './pending-badge.tsx';
 import { parseApprovalsSearch } from './search-params.ts';
 
@@ -12,7 +12,7 @@ export function approvalsRoutes<P extends AnyRoute>(parent: P) {
       getParentRoute: () => parent,
       path: '/approvals',
       validateSearch: parseApprovalsSearch,
-      component: ApprovalsPage,
+      ...lazyPage(() => import('./approvals-page.tsx'), 'ApprovalsPage', { title: 'Approvals', className: 'approvals' }),
     }),
   ] as const;
 }

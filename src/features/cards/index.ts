@@ -1,6 +1,6 @@
 import { createRoute, type AnyRoute } from '@tanstack/react-router';
+import { lazyPage } from '../../lib/lazy-page.tsx';
 import type { NavItem } from '../../lib/routing.ts';
-import { CardsPage } from './cards-page.tsx';
 import { parseCardsSearch } from './search-params.ts';
 
 /** Signed-in routes: /cards (my cards, the managed grid, the detail drawer), URL state typed by parseCardsSearch. */
@@ -10,7 +10,7 @@ export function cardsRoutes<P extends AnyRoute>(parent: P) {
       getParentRoute: () => parent,
       path: '/cards',
       validateSearch: parseCardsSearch,
-      component: CardsPage,
+      ...lazyPage(() => import('./cards-page.tsx'), 'CardsPage', { title: 'Cards', className: 'cards-page' }),
     }),
   ] as const;
 }

@@ -1,7 +1,7 @@
 import { createRoute, type AnyRoute } from '@tanstack/react-router';
+import { lazyPage } from '../../lib/lazy-page.tsx';
 import type { NavItem } from '../../lib/routing.ts';
 import { parseReceiptsSearch } from './search-params.ts';
-import { ReceiptsPage } from './receipts-page.tsx';
 
 /** Signed-in routes: the receipts inbox (issue 9 §2). */
 export function receiptsRoutes<P extends AnyRoute>(parent: P) {
@@ -10,7 +10,7 @@ export function receiptsRoutes<P extends AnyRoute>(parent: P) {
       getParentRoute: () => parent,
       path: '/receipts',
       validateSearch: parseReceiptsSearch,
-      component: ReceiptsPage,
+      ...lazyPage(() => import('./receipts-page.tsx'), 'ReceiptsPage', { title: 'Receipts', className: 'page receipts-inbox' }),
     }),
   ] as const;
 }

@@ -1,7 +1,7 @@
 import { createRoute, type AnyRoute } from '@tanstack/react-router';
+import { lazyPage } from '../../lib/lazy-page.tsx';
 import type { NavItem } from '../../lib/routing.ts';
 import { parseReimbursementsSearch } from './search-params.ts';
-import { ReimbursementsPage } from './reimbursements-page.tsx';
 
 /** Signed-in routes: the claims list (with its detail drawer), URL state typed by parseReimbursementsSearch. */
 export function reimbursementsRoutes<P extends AnyRoute>(parent: P) {
@@ -10,7 +10,7 @@ export function reimbursementsRoutes<P extends AnyRoute>(parent: P) {
       getParentRoute: () => parent,
       path: '/reimbursements',
       validateSearch: parseReimbursementsSearch,
-      component: ReimbursementsPage,
+      ...lazyPage(() => import('./reimbursements-page.tsx'), 'ReimbursementsPage', { title: 'Reimbursements', className: 'reimbursements' }),
     }),
   ] as const;
 }
