@@ -28,6 +28,8 @@ precompressed('index.html', HTML);
 precompressed('sw.js', Buffer.from(`self.addEventListener("install", () => {});${' '.repeat(2000)}`));
 writeFileSync(join(dist, 'manifest.webmanifest'), '{"name":"Ledgerline"}');
 writeFileSync(join(dist, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+mkdirSync(join(dist, '.vite'), { recursive: true });
+writeFileSync(join(dist, '.vite', 'manifest.json'), JSON.stringify({ 'src/main.tsx': { file: SECRET } }));
 writeFileSync(join(dist, 'assets', 'icon-Ab12Cd.png'), Buffer.alloc(2048, 1));
 // Compressible and large, but built without siblings: compressed per request.
 writeFileSync(join(dist, 'assets', 'late-Ef34Gh.css'), CSS);
@@ -175,6 +177,12 @@ describe('serving the built PWA: HEAD, errors, paths', () => {
 
   it.each(['/assets/missing-Zz9.js', '/%zz.js'])('answers a missing asset %s with 404, not the shell', async (path) => {
     expect((await get(path)).status).toBe(404);
+  });
+
+  it.each(['/.vite/manifest.json', '/%2evite/manifest.json'])('never serves the build\'s dot-named files (%s: 404)', async (path) => {
+    const res = await get(path);
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain(SECRET);
   });
 
   it('never answers API paths with the app shell', async () => {

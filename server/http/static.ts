@@ -39,7 +39,10 @@ const TYPES: Record<string, string> = {
 };
 const SIBLING: Record<Encoding, string> = { br: '.br', gzip: '.gz' };
 
-/** The file under root a URL path names, or null (outside root, missing, or a directory). */
+/**
+ * The file under root a URL path names, or null (outside root, missing, a directory, or under a
+ * dot-named segment: dist/.vite/manifest.json is the build's, read by the benchmark, not served).
+ */
 async function resolveFile(root: string, urlPath: string): Promise<string | null> {
   let decoded: string;
   try {
@@ -48,6 +51,7 @@ async function resolveFile(root: string, urlPath: string): Promise<string | null
     return null;
   }
   if (decoded.includes('\0')) return null;
+  if (decoded.split('/').some((segment) => segment.startsWith('.'))) return null;
   const file = resolve(root, `.${decoded.endsWith('/') ? `${decoded}index.html` : decoded}`);
   if (file !== root && !file.startsWith(root + sep)) return null;
   const info = await stat(file).catch(() => null);
