@@ -61,6 +61,11 @@ export interface PullCheckpoint {
 
 export interface MirrorStore {
   getCheckpoint(): Promise<PullCheckpoint>;
+  /**
+   * Resolves once the rows and then the checkpoint are stored. The puller hands over the next
+   * batch before the last one resolves: a store applies batches in call order and must never
+   * store a checkpoint while an earlier batch of the pull failed (its rows would be skipped).
+   */
   applyChanges(changes: Change[], checkpoint: PullCheckpoint & { epoch: string }): Promise<void>;
   /** Visibility changed (role/team): drop everything mirrored and pull from 0. */
   reset(): Promise<void>;

@@ -104,11 +104,32 @@ export function createPuller(opts: PullerOptions): Puller {
       return p;
     };
     let inflight = fetchPage(ask);
+    /**
+     * The batch handed to the store and not yet confirmed stored. The next batch is handed over
+     * before waiting for it (the store writes batches in order, a checkpoint only after its rows
+     * and every earlier batch: ports.ts), so the store validates and queues the next rows while
+     * IndexedDB commits the last ones instead of the two taking turns.
+     */
+    let storing: { done: Promise<void>; stored: PullCheckpoint & { epoch: string }; loaded: number } | null = null;
+    const settle = async () => {
+      const batch = storing;
+      if (!batch) return;
+      storing = null;
+      await batch.done;
+      cp = batch.stored;
+      checkpoint = cp.seq;
+      if (initial && total !== null) emit({ type: 'progress', loaded: batch.loaded, total: Math.max(total, batch.loaded) });
+    };
+    const fail = async (failure: PullFailure) => {
+      await settle();
+      return failed(failure);
+    };
     for (;;) {
       const res = await inflight;
-      if (!res.ok) return failed(res);
+      if (!res.ok) return fail(res);
       const page = res.data;
       if (cp.epoch !== null && page.visibility_epoch !== cp.epoch) {
+        await settle();
         // What this user may see changed (role, team): rows we hold may no longer be theirs.
         await opts.store.reset();
         cp = { seq: 0, epoch: null };
@@ -126,7 +147,7 @@ export function createPuller(opts: PullerOptions): Puller {
       const from = ask.kind === 'forward' ? ask.after : 0;
       const asked = ask.kind === 'backfill' ? ask.cursor : null;
       const advanced = walk ? walkAdvanced(asked, walk, page.changes.length) : page.checkpoint > from;
-      if (page.has_more && !advanced) return failed({ ok: false, kind: 'bad_response', status: res.status, error: FEED_BROKEN });
+      if (page.has_more && !advanced) return fail({ ok: false, kind: 'bad_response', status: res.status, error: FEED_BROKEN });
       // The total comes with the first page of a walk (or of a forward feed from 0).
       if (page.total !== undefined && (walk ? asked === null : from === 0)) {
         total = page.total;
@@ -148,13 +169,16 @@ export function createPuller(opts: PullerOptions): Puller {
         ...(!mirrored && total !== null ? { first: { loaded, total: Math.max(total, loaded) } } : {}),
         ...(walk && page.has_more ? { backfill: walk } : {}),
       };
-      await opts.store.applyChanges(page.changes, stored);
-      cp = stored;
-      checkpoint = cp.seq;
-      if (initial && total !== null) emit({ type: 'progress', loaded, total: Math.max(total, loaded) });
+      const done = opts.store.applyChanges(page.changes, stored);
+      done.catch(() => undefined); // awaited by settle; a batch after a failed one must not go unhandled
+      await settle();
+      storing = { done, stored, loaded };
+      // The epoch check above compares with the batch being stored.
+      cp = { ...cp, epoch: stored.epoch };
       if (!next) break;
       ask = next;
     }
+    await settle();
     emit({ type: 'pull_succeeded', checkpoint: cp.seq });
     return { ok: true, checkpoint: cp.seq };
   }

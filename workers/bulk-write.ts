@@ -1,7 +1,7 @@
-import { normalizeMangoQuery, prepareQuery } from 'rxdb';
-import { fromDexieToStorage } from 'rxdb/plugins/storage-dexie';
-import type { Collection, Table } from 'dexie';
-import type { MangoQuery, RxCollection, RxDocumentData, RxStorageWriteError } from 'rxdb';
+import { getWrittenDocumentsFromBulkWriteResponse, normalizeMangoQuery, now, prepareQuery, randomToken } from 'rxdb';
+import { fromDexieToStorage, fromStorageToDexie } from 'rxdb/plugins/storage-dexie';
+import type { Collection, Dexie, Table } from 'dexie';
+import type { EventBulk, MangoQuery, RxCollection, RxDocumentData, RxStorageChangeEvent, RxStorageDefaultCheckpoint, RxStorageWriteError } from 'rxdb';
 
 /**
  * Bulk writes straight to a collection's storage instance, one IndexedDB transaction per call.
@@ -66,6 +66,88 @@ export async function putDocs<T extends { id: string }>(collection: RxCollection
   );
 }
 
+/**
+ * Writes one document over the version the caller last stored or read (`previous`, null when
+ * none): one storage write (one IndexedDB transaction) when that is still the stored version, a
+ * second only on a conflict (another tab wrote it). `RxCollection.upsert` costs a query, a
+ * refused insert and an update each time. Returns the stored version, for the next write.
+ */
+export async function putDocOver<T extends { id: string }>(collection: RxCollection<T>, doc: T, previous: Stored<T> | null): Promise<Stored<T>> {
+  let row = { previous: previous ?? undefined, document: toStorage(doc, previous ?? undefined) };
+  for (let round = 0; ; round++) {
+    const result = await collection.storageInstance.bulkWrite([row], CONTEXT);
+    const err = result.error[0] as RxStorageWriteError<T> | undefined;
+    if (!err) return getWrittenDocumentsFromBulkWriteResponse(collection.schema.primaryPath as string, [row], result)[0]!;
+    if (err.status !== 409 || !('documentInDb' in err) || !err.documentInDb || round >= MAX_ROUNDS) {
+      throw new Error(`mirror write failed for ${collection.name}/${err.documentId}: status ${err.status}`);
+    }
+    row = { previous: err.documentInDb, document: toStorage(doc, err.documentInDb) };
+  }
+}
+
+/** The stored version of one document (tombstones included), or null. */
+export async function storedDoc<T>(collection: RxCollection<T>, id: string): Promise<Stored<T> | null> {
+  const [doc] = await collection.storageInstance.findDocumentsById([id], true);
+  return doc ?? null;
+}
+
+type ChangeSubject<T> = { next(bulk: EventBulk<RxStorageChangeEvent<Stored<T>>, RxStorageDefaultCheckpoint>): void };
+
+/**
+ * Writes rows that are expected to be new (a first mirror's batches) with one Dexie `bulkAdd`:
+ * no read first. RxDB's Dexie `bulkWrite` reads every key of the batch (`bulkGet`) inside its
+ * transaction before it puts anything, to tell inserts from updates: about 0.45 s of worker time
+ * at 20k rows, and a round trip per batch during which IndexedDB waits for the worker. Rows
+ * already stored (a batch pulled again after a crash, a tombstone) fail the add one by one
+ * (ConstraintError, the rest commit) and are written by `putDocs` after.
+ *
+ * The documents are what RxDB's own insert writes (first revision of this database, one
+ * `_meta.lwt` for the batch, Dexie's boolean encoding), and the change events RxDB's storage
+ * would emit are emitted on the same storage stream, so `eventBulks$`, queries, the document
+ * cache and other tabs (multi-instance broadcast listens there) see an ordinary insert. Off the
+ * Dexie storage (tests on memory) it is `putDocs`.
+ */
+export async function putNewDocs<T extends { id: string }>(collection: RxCollection<T>, docs: readonly T[]): Promise<void> {
+  if (docs.length === 0) return;
+  const dexie = await dexieInternals(collection);
+  const storage = (collection.storageInstance as { originalStorageInstance?: { changes$?: ChangeSubject<T> } }).originalStorageInstance;
+  const changes$ = storage?.changes$;
+  if (!dexie?.dexieDb || !changes$ || typeof changes$.next !== 'function') return putDocs(collection, docs);
+  const byId = new Map<string, T>();
+  for (const doc of docs) byId.set(doc.id, doc);
+  const unique = [...byId.values()];
+  const meta = { lwt: now() };
+  const rev = `1-${collection.database.token}`;
+  const stored = unique.map((doc) => ({ ...(doc as object), _deleted: false, _attachments: {}, _meta: meta, _rev: rev }) as unknown as Stored<T>);
+  const rows = stored.map((doc) => fromStorageToDexie(dexie.booleanIndexes, doc));
+  const failed = new Set<number>();
+  await collection.database.lockedRun(() =>
+    dexie.dexieDb!.transaction('rw', dexie.dexieTable, async () => {
+      try {
+        await dexie.dexieTable.bulkAdd(rows);
+      } catch (e) {
+        // Caught inside the transaction: the adds that succeeded still commit.
+        const byPos = (e as { name?: string; failuresByPos?: Record<number, { name?: string }> }).failuresByPos;
+        if ((e as { name?: string }).name !== 'BulkError' || !byPos) throw e;
+        for (const [pos, err] of Object.entries(byPos)) {
+          if (err?.name !== 'ConstraintError') throw e;
+          failed.add(Number(pos));
+        }
+      }
+    }),
+  );
+  const events: RxStorageChangeEvent<Stored<T>>[] = [];
+  for (let i = 0; i < stored.length; i++) {
+    if (failed.has(i)) continue;
+    events.push({ documentId: unique[i]!.id, operation: 'INSERT', documentData: stored[i]!, previousDocumentData: undefined });
+  }
+  if (events.length > 0) {
+    const last = events[events.length - 1]!;
+    changes$.next({ id: randomToken(10), events, checkpoint: { id: last.documentId, lwt: meta.lwt }, context: CONTEXT });
+  }
+  if (failed.size > 0) await putDocs(collection, [...failed].map((i) => unique[i]!));
+}
+
 /** Deletes documents by id (RxDB keeps a tombstone; absent ids are ignored). */
 export async function removeDocs<T extends { id: string }>(collection: RxCollection<T>, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
@@ -109,6 +191,7 @@ export async function* scanDocs<T extends { id: string }>(collection: RxCollecti
 }
 
 interface DexieInternals {
+  dexieDb?: Dexie;
   dexieTable: Table<Record<string, unknown>, string>;
   booleanIndexes: string[];
 }

@@ -4,8 +4,9 @@ import { ENTITIES } from '../schema/collections.ts';
 import { MIRROR_ENTITY_SCHEMAS } from '../schema/mirror.ts';
 import { commandDef, entityRefs } from '../sync/outbox-machine.ts';
 import type { EntityRefs, MirrorStore, OptimisticPort, OutboxEntry, PullCheckpoint } from '../sync/ports.ts';
-import { CHECKPOINT_ID, clearMirroredRows, OWN_COLLECTIONS, refKey, type MirrorDatabase, type MirrorDoc, type OwnCollection, type RefDoc, type RefKind } from './db.ts';
-import { putDocs, removeDocs } from './bulk-write.ts';
+import type { RxDocumentData } from 'rxdb';
+import { CHECKPOINT_ID, clearMirroredRows, OWN_COLLECTIONS, refKey, type MetaDoc, type MirrorDatabase, type MirrorDoc, type OwnCollection, type RefDoc, type RefKind } from './db.ts';
+import { putDocOver, putDocs, putNewDocs, removeDocs, storedDoc } from './bulk-write.ts';
 import { storedShape } from './collections/index.ts';
 import { COUNTED_COLLECTION } from './collection-feed.ts';
 import type { OutboxIndex } from './outbox-index.ts';
@@ -54,6 +55,14 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
   private storedThrough = 0;
   /** The COUNTED_COLLECTION count saved with the last checkpoint read or written (null: none). */
   private savedCount: number | null = null;
+  /** The stored checkpoint document as last read or written here (its next write goes over it). */
+  private checkpointDoc: RxDocumentData<MetaDoc> | null = null;
+  /** Every checkpoint write handed over so far, settled (they run in call order). */
+  private checkpoints: Promise<void> = Promise.resolve();
+  private pendingCheckpoints = 0;
+  /** Batches of one pull share a generation; a failed batch marks it, so no later checkpoint of it is stored. */
+  private generation = 0;
+  private broken = -1;
 
   constructor(
     private readonly db: MirrorDatabase,
@@ -76,22 +85,36 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
 
   /** Whether a write is queued or running: background work (text indexing) waits for a gap. */
   get writing(): boolean {
-    return this.queued > 0;
+    return this.queued > 0 || this.pendingCheckpoints > 0;
   }
 
-  /** Resolves when every write queued so far is on disk. */
+  /** Resolves when every write queued so far is on disk (checkpoints included). */
   idle(): Promise<void> {
-    return this.run(async () => undefined);
+    // Not a job in the queue: the text index asks between batches, and a job waiting there for
+    // the last checkpoint would hold the next batch's rows back until it commits. Both taken
+    // now: what is handed over later is not waited for.
+    const settled = Promise.all([this.queue, this.checkpoints]);
+    return settled.then(() => undefined);
   }
 
-  /** In the write queue: a read racing a batch must not set `storedThrough` back (the engine reads it at creation too). */
+  /**
+   * In the write queue, after every checkpoint handed over: a read racing a batch must not set
+   * `storedThrough` back (the engine reads it at creation too). A pull starts with it, so the
+   * batches after it are a new generation (an earlier failed batch no longer blocks them).
+   */
   getCheckpoint(): Promise<Checkpoint> {
-    return this.run(() => this.readCheckpoint());
+    const checkpoints = this.checkpoints;
+    return this.run(async () => {
+      await checkpoints;
+      if (this.broken === this.generation) this.generation++;
+      return this.readCheckpoint();
+    });
   }
 
   private async readCheckpoint(): Promise<Checkpoint> {
-    const doc = await this.db.meta.findOne(CHECKPOINT).exec();
-    const value = doc?.toJSON().value as Partial<Checkpoint> | undefined;
+    const stored = await storedDoc(this.db.meta, CHECKPOINT);
+    this.checkpointDoc = stored;
+    const value = (stored && !stored._deleted ? stored.value : undefined) as Partial<Checkpoint> | undefined;
     const checkpoint: Checkpoint = {
       seq: typeof value?.seq === 'number' ? value.seq : 0,
       epoch: typeof value?.epoch === 'string' ? value.epoch : null,
@@ -104,47 +127,81 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     return checkpoint;
   }
 
+  /**
+   * Rows first, then the checkpoint (see the header comment). Calls may overlap (the puller hands
+   * over the next batch while this one is stored): the rows go through the write queue, so the
+   * next batch's rows are written while this batch's checkpoint commits (they live in different
+   * IndexedDB databases, so IndexedDB works on both at once), and checkpoints are written in call
+   * order, each only once its own rows are stored and every earlier batch of the pull is. A
+   * batch after a failed one stores its rows (harmless: whole-row writes) but never its
+   * checkpoint, which would claim the failed rows; the pull's next `getCheckpoint` starts over.
+   */
   applyChanges(changes: Change[], checkpoint: Checkpoint & { epoch: string }): Promise<void> {
-    return this.run(async () => {
-      const grouped = this.validate(changes);
-      // Own collections one write each; the rows of every reference kind in one `refs` write.
-      const refs = { puts: [] as RefDoc[], removes: [] as string[] };
-      const own: [OwnCollection, { puts: MirrorDoc[]; removes: string[] }][] = [];
-      for (const [collection, group] of grouped) {
-        if (!isRef(collection)) own.push([collection, group]);
-        else {
-          for (const doc of group.puts) refs.puts.push(toRefDoc(collection, doc));
-          for (const id of group.removes) refs.removes.push(refKey(collection, id));
-        }
+    // Validated now, not in the queue: the CPU work overlaps the writes still running.
+    const grouped = this.validate(changes);
+    const generation = this.generation;
+    // A first mirror's rows are new (bar a batch pulled again after a crash): added without the read.
+    const fresh = checkpoint.mirrored !== true && checkpoint.first !== undefined;
+    const rows = this.run(() => this.writeRows(grouped, fresh));
+    const earlier = this.checkpoints;
+    this.pendingCheckpoints++;
+    const stored = (async () => {
+      try {
+        await rows;
+        await earlier;
+        if (this.broken === generation) throw new Error('an earlier batch of this pull was not stored');
+        await this.writeCheckpoint(grouped, checkpoint);
+      } catch (e) {
+        this.broken = generation;
+        throw e;
+      } finally {
+        this.pendingCheckpoints--;
       }
-      await Promise.all([
-        ...own.map(async ([collection, { puts, removes }]) => {
-          await putDocs(this.db[collection] as never, puts as never);
-          await removeDocs(this.db[collection] as never, removes);
-        }),
-        (async () => {
-          await putDocs(this.db.refs, refs.puts);
-          await removeDocs(this.db.refs, refs.removes);
-        })(),
-      ]);
-      // Last, and only after every row of the batch is stored (see the header comment). The
-      // batch's change events have reached the engine by now, so the count includes its rows.
-      // Unknown while the engine loads: a batch without changes of the counted collection keeps
-      // the saved count (an empty catch-up pull after a reload must not erase it); any other drops it.
-      const counted = COUNTED_COLLECTION !== undefined && grouped.has(COUNTED_COLLECTION);
-      const count = this.events.storedCount?.() ?? (counted ? null : this.savedCount);
-      this.savedCount = count;
-      await this.db.meta.upsert({
-        id: CHECKPOINT,
-        value: {
-          seq: checkpoint.seq, epoch: checkpoint.epoch, ...(count === null ? {} : { count }),
-          ...(checkpoint.mirrored ? { mirrored: true } : {}), ...(checkpoint.first ? { first: checkpoint.first } : {}),
-          ...(checkpoint.backfill ? { backfill: checkpoint.backfill } : {}),
-        },
-      });
-      this.storedThrough = checkpoint.seq;
-      for (const refs of this.outbox.dropConfirmedThrough(checkpoint.seq)) this.events.onOverlayChanged?.(refs);
-    });
+    })();
+    this.checkpoints = stored.catch(() => undefined);
+    return stored;
+  }
+
+  private async writeRows(grouped: Map<MirroredCollection, { puts: MirrorDoc[]; removes: string[] }>, fresh: boolean): Promise<void> {
+    const put = fresh ? putNewDocs : putDocs;
+    // Own collections one write each; the rows of every reference kind in one `refs` write.
+    const refs = { puts: [] as RefDoc[], removes: [] as string[] };
+    const own: [OwnCollection, { puts: MirrorDoc[]; removes: string[] }][] = [];
+    for (const [collection, group] of grouped) {
+      if (!isRef(collection)) own.push([collection, group]);
+      else {
+        for (const doc of group.puts) refs.puts.push(toRefDoc(collection, doc));
+        for (const id of group.removes) refs.removes.push(refKey(collection, id));
+      }
+    }
+    await Promise.all([
+      ...own.map(async ([collection, { puts, removes }]) => {
+        await put(this.db[collection] as never, puts as never);
+        await removeDocs(this.db[collection] as never, removes);
+      }),
+      (async () => {
+        await put(this.db.refs, refs.puts);
+        await removeDocs(this.db.refs, refs.removes);
+      })(),
+    ]);
+  }
+
+  private async writeCheckpoint(grouped: ReadonlyMap<MirroredCollection, unknown>, checkpoint: Checkpoint & { epoch: string }): Promise<void> {
+    // Only after every row of the batch is stored. The batch's change events have reached the
+    // engine by now, so the count includes its rows (and perhaps the next batch's, stored too).
+    // Unknown while the engine loads: a batch without changes of the counted collection keeps
+    // the saved count (an empty catch-up pull after a reload must not erase it); any other drops it.
+    const counted = COUNTED_COLLECTION !== undefined && grouped.has(COUNTED_COLLECTION);
+    const count = this.events.storedCount?.() ?? (counted ? null : this.savedCount);
+    this.savedCount = count;
+    const value = {
+      seq: checkpoint.seq, epoch: checkpoint.epoch, ...(count === null ? {} : { count }),
+      ...(checkpoint.mirrored ? { mirrored: true } : {}), ...(checkpoint.first ? { first: checkpoint.first } : {}),
+      ...(checkpoint.backfill ? { backfill: checkpoint.backfill } : {}),
+    };
+    this.checkpointDoc = await putDocOver(this.db.meta, { id: CHECKPOINT, value }, this.checkpointDoc);
+    this.storedThrough = checkpoint.seq;
+    for (const refs of this.outbox.dropConfirmedThrough(checkpoint.seq)) this.events.onOverlayChanged?.(refs);
   }
 
   /**
@@ -158,8 +215,11 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
   }
 
   reset(): Promise<void> {
+    const checkpoints = this.checkpoints;
     return this.run(async () => {
+      await checkpoints;
       await clearMirroredRows(this.db);
+      this.checkpointDoc = await storedDoc(this.db.meta, CHECKPOINT);
       this.storedThrough = 0;
       this.savedCount = 0;
     });
