@@ -1,3 +1,4 @@
+import { Facts, syncFact, type Fact } from './facts.tsx';
 import { useEffect, useState, type ReactNode } from 'react';
 import { formatLocalDateTime, formatMoney } from '../lib/format.ts';
 import type { DataClient } from '../data-access/types.ts';
@@ -49,7 +50,7 @@ export function ClaimRefusal({ row, client }: { row: { failure: ClaimView['failu
 
 export function ClaimFacts({ claim, reference, claimant = false }: { claim: ClaimView; reference: ReferenceView; claimant?: boolean }) {
   const { names } = reference;
-  const rows: [string, ReactNode][] = [];
+  const rows: Fact[] = [];
   if (claimant) rows.push(['Claimant', names.user(claim.user_id) || '—']);
   rows.push(['Type', <span className="claim-type" key="t"><ClaimIcon type={claim.type} /> {TYPE_LABELS[claim.type]}</span>]);
   switch (claim.type) {
@@ -74,17 +75,10 @@ export function ClaimFacts({ claim, reference, claimant = false }: { claim: Clai
     ['Memo', claim.memo || '—'],
     ['GL account', names.glAccount(claim.gl_account_id) || '—'],
     ['Department', names.department(claim.department_id) || '—'],
-    ['Sync', claim.pending ? <SyncMark row={claim} key="s" /> : 'Synced'],
+    syncFact(claim),
   );
   return (
-    <dl className="facts">
-      {rows.map(([label, value]) => (
-        <div key={label} className="facts-row">
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <Facts rows={rows} />
   );
 }
 

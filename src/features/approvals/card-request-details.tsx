@@ -1,4 +1,5 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { Facts, syncFact, type Fact } from '../../components/facts.tsx';
+import { useEffect, useState } from 'react';
 import type { CardStatus } from '../../../schema/entities/card.ts';
 import type { CardRequestStatus } from '../../../schema/entities/card-request.ts';
 import type { DataApi } from '../../../workers/api.ts';
@@ -47,14 +48,14 @@ export function CardRequestDetails({ request, client, reference, version }: {
   request: CardRequestRow; client: DataClient; reference: ReferenceView; version: number;
 }) {
   const cards = useCardCount(client, request.user_id, version);
-  const rows: [string, ReactNode][] = [
+  const rows: Fact[] = [
     ['Requested by', reference.names.user(request.user_id) || '—'],
     ['Card', cardKindLabel(request.is_physical)],
     ['Limit', `${formatMoney(request.amount, request.currency)} ${INTERVAL_WORDS[request.interval]}`],
     ['Reason', request.reason],
     ['Requested', <time key="t" dateTime={request.created_at}>{formatLocalDateTime(request.created_at)}</time>],
     ['Cards they have', cards === null ? '…' : cards === 0 ? 'None yet' : formatCount(cards)],
-    ['Sync', request.pending ? <SyncMark row={request} key="s" /> : 'Synced'],
+    syncFact(request),
   ];
   return (
     <>
@@ -65,14 +66,7 @@ export function CardRequestDetails({ request, client, reference, version }: {
         <StatusPill tone={REQUEST_TONES[request.status]}>{REQUEST_LABELS[request.status]}</StatusPill>
         <SyncMark row={request} />
       </div>
-      <dl className="facts">
-        {rows.map(([label, value]) => (
-          <div key={label} className="facts-row">
-            <dt>{label}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Facts rows={rows} />
     </>
   );
 }

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Facts, syncFact, type Fact } from '../../components/facts.tsx';
+import { useEffect, useRef, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { CardActor } from '../../../schema/card-rules.ts';
 import { Button } from '../../components/button.tsx';
@@ -157,7 +158,7 @@ function CardActions({ card, client, actor, version, onDialog }: { card: CardVie
 function CardFacts(props: { card: CardView; holder: string; reference: ReferenceView; client: DataClient; version: number; onOpenCard(id: string): void }) {
   const { card, holder, reference, client, version, onOpenCard } = props;
   const { names } = reference;
-  const rows: [string, ReactNode][] = [
+  const rows: Fact[] = [
     ['Cardholder', holder || '—'],
     ['Number', lastFourText(card) ?? 'Assigned when issued'],
     ['Type', card.is_physical ? 'Physical' : 'Virtual'],
@@ -169,19 +170,12 @@ function CardFacts(props: { card: CardView; holder: string; reference: Reference
     ['Expires', expiryText(card.expires)?.replace(/^Expires /, '') ?? 'Set when issued'],
     ['Primary', card.is_primary ? 'Yes' : 'No'],
     ['Created', formatDay(card.created_at)],
-    ['Sync', card.pending ? <SyncMark row={card} key="s" /> : 'Synced'],
+    syncFact(card),
   ];
   if (card.replaces_id) rows.push(['Replaces', <LinkedCard key="r" id={card.replaces_id} client={client} version={version} onOpen={onOpenCard} />]);
   if (card.replaced_by_id) rows.push(['Replaced by', <LinkedCard key="b" id={card.replaced_by_id} client={client} version={version} onOpen={onOpenCard} />]);
   return (
-    <dl className="facts">
-      {rows.map(([label, value]) => (
-        <div key={label} className="facts-row">
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
+    <Facts rows={rows} />
   );
 }
 
