@@ -23,7 +23,11 @@ export function cardRequestDescription(r: Pick<CardRequest, 'is_physical' | 'amo
   return `${cardKindLabel(r.is_physical)} · ${formatMoney(r.amount, r.currency)} ${INTERVAL_WORDS[r.interval]}`;
 }
 
-/** "Travel ····4242", or the name alone before the card has a number. */
-export function cardName(c: Pick<Card, 'display_name' | 'last_four'>): string {
-  return c.last_four ? `${c.display_name} ····${c.last_four}` : c.display_name;
+/** "••1234", or null while the card is requested (no number yet). */
+export const lastFourText = (card: Pick<Card, 'last_four'>): string | null => (card.last_four ? `••${card.last_four}` : null);
+
+/** "Travel ••1234" (or the name alone before a number is assigned): every screen names a card so. */
+export function cardName(card: Pick<Card, 'display_name' | 'last_four'>): string {
+  const four = lastFourText(card);
+  return four ? `${card.display_name} ${four}` : card.display_name;
 }

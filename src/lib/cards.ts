@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import type { Card } from '../../schema/entities/card.ts';
 import type { DataApi, RowView } from '../../workers/api.ts';
 import type { DataClient } from '../data-access/types.ts';
 
@@ -9,15 +8,6 @@ import type { DataClient } from '../data-access/types.ts';
  * here (not in features/cards) because features do not import each other.
  */
 export type CardView = RowView<'cards'>;
-
-/** "••1234", or null while the card is requested (no number yet). */
-export const lastFourText = (card: Pick<Card, 'last_four'>): string | null => (card.last_four ? `••${card.last_four}` : null);
-
-/** "Travel ••1234" (or the name alone before a number is assigned). */
-export function cardName(card: Pick<Card, 'display_name' | 'last_four'>): string {
-  const four = lastFourText(card);
-  return four ? `${card.display_name} ${four}` : card.display_name;
-}
 
 /** The worker's generic read of one card (Comlink's `Remote` widens the collection parameter). */
 export const readCard = (client: DataClient, id: string): Promise<CardView | null> =>

@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import type { CardView } from '../../lib/cards.ts';
-import { lastFourText } from '../../lib/cards.ts';
+import { lastFourText } from '../../lib/card-labels.ts';
 
 /**
  * The card as a small picture: name, ••last four (or that the number comes when it is issued),

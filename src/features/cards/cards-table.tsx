@@ -1,7 +1,8 @@
 import { memo, type KeyboardEvent, type MouseEvent, type RefObject } from 'react';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
-import { cardName, type CardView } from '../../lib/cards.ts';
+import type { CardView } from '../../lib/cards.ts';
+import { cardName } from '../../lib/card-labels.ts';
 import { CheckCell, GridRow, HeaderCheckCell } from '../../lib/list/grid-row.tsx';
 import type { ListRows } from '../../lib/list/use-rows.ts';
 import { VirtualGrid, ROW_HEIGHT } from '../../lib/list/virtual-grid.tsx';

@@ -7,9 +7,10 @@ import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import type { CardView } from '../../lib/cards.ts';
-import { formatDay, formatMoney } from '../../lib/format.ts';
+import { cardRequestDescription } from '../../lib/card-labels.ts';
+import { formatDay } from '../../lib/format.ts';
 import { CardTile } from './card-tile.tsx';
-import { INTERVAL_LABELS, REQUEST_STATUS_TEXT, REQUEST_TONES } from './card-view.ts';
+import { REQUEST_STATUS_TEXT, REQUEST_TONES } from './card-view.ts';
 import { runCardCommand } from './commands.ts';
 import { useOwnCards, useOwnRequests, type CardRequestView } from './use-cards.ts';
 
@@ -78,7 +79,7 @@ export function MyCards({ client, version, actor, partial, onOpen, onActivate, o
 
 function RequestRow({ request: r, client, onOpen }: { request: CardRequestView; client: DataClient; onOpen(id: string): void }) {
   const unsent = r.pending === 'pending' || r.pending === 'sending';
-  const what = `${r.is_physical ? 'Physical' : 'Virtual'} card · ${formatMoney(r.amount, r.currency)} ${INTERVAL_LABELS[r.interval].toLowerCase()}`;
+  const what = cardRequestDescription(r);
   return (
     <li className="card-request" data-testid="card-request">
       <div className="card-request-main">

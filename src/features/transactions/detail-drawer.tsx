@@ -13,7 +13,8 @@ import { ReceiptCapture } from '../../components/receipt-capture.tsx';
 import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
 import { receiptStateText, receiptStateTone, useTransactionReceipts } from '../../lib/receipts.ts';
 import { Link } from '@tanstack/react-router';
-import { cardName, useCard } from '../../lib/cards.ts';
+import { useCard } from '../../lib/cards.ts';
+import { cardName } from '../../lib/card-labels.ts';
 
 export interface DetailDrawerProps {
   id: string;

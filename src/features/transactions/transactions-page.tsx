@@ -29,7 +29,8 @@ import { URL_WRITE_DELAY_MS, useInstantSearch } from '../../lib/use-instant-sear
 import { CODE_COMMAND_ID, SEARCH_COMMAND_ID, takeSearchFocusRequest } from './commands.ts';
 import { formatCount } from '../../lib/format.ts';
 import { TableFooter } from '../../components/table-footer.tsx';
-import { cardName, useCard } from '../../lib/cards.ts';
+import { useCard } from '../../lib/cards.ts';
+import { cardName } from '../../lib/card-labels.ts';
 
 /** The table's one-line key hint, from the shortcut registry. */
 const KEY_HINT = footerHint(['list', 'global']);
