@@ -3,7 +3,7 @@ import { CARD_STATUSES, cardSchema, type Card, type CardStatus, type LimitInterv
 import type { TransactionState } from './entities/transaction.ts';
 import {
   CARD_ACTIONS, CARD_MOVES, DECLINE_MESSAGES, DECLINE_REASONS, authorize, canManageCard, checkCardAction, checkIssue, expiryFrom,
-  intervalStart, issuedStatus, mayActOnCard, remainingLimit, spentInInterval, type CardAction, type CardActor, type DeclineReason,
+  intervalStart, issuedStatus, mayActOnCard, remainingLimit, spendByCard, spentInInterval, type CardAction, type CardActor, type DeclineReason,
 } from './card-rules.ts';
 
 const U = (n: number) => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
@@ -191,6 +191,18 @@ describe('spend in the current interval', () => {
       row({ occurred_at: '2026-03-01T00:00:00.000Z', amount: 7 }), // the interval's first moment counts
     ];
     expect(spentInInterval(CARD, limit, rows, NOW)).toBe(1_007);
+  });
+
+  it('counts many cards in one pass, each in its own interval and currency', () => {
+    const other = U(101);
+    const rows = [
+      row(), row({ occurred_at: '2026-03-11T08:00:00.000Z', amount: 40 }),
+      row({ card_id: other, currency: 'EUR', amount: 300, occurred_at: '2026-03-11T09:00:00.000Z' }),
+      row({ card_id: other, currency: 'EUR', amount: 900 }), // before today: outside its DAILY interval
+      row({ card_id: U(102), amount: 5_000 }), // a card not asked about
+    ];
+    const spent = spendByCard([{ id: CARD, limit }, { id: other, limit: { interval: 'DAILY', currency: 'EUR' } }], rows, NOW);
+    expect([...spent]).toEqual([[CARD, 1_040], [other, 300]]);
   });
 
   it('follows the limit’s interval', () => {

@@ -137,19 +137,28 @@ export const countsAsSpend = (state: TransactionState) => SPEND_STATES.includes(
 
 type SpendRow = { card_id: string; amount: number; currency: string; state: TransactionState; occurred_at: string };
 
+type SpendWindow = { id: string; limit: Pick<SpendingLimit, 'interval' | 'currency'> };
+
 /**
- * What a card spent in its current interval, in the limit's currency (minor units): the sum of
- * its spend since `intervalStart`, refunds netted. Rows in another currency are not counted.
+ * What each card spent in its current interval, in its limit's currency (minor units), in one
+ * pass over the rows: the sum of its spend since `intervalStart`, refunds netted. Rows in another
+ * currency, of another card, or not spend (declined, reversed) are not counted.
  */
-export function spentInInterval(cardId: string, limit: Pick<SpendingLimit, 'interval' | 'currency'>, rows: Iterable<SpendRow>, now: Date): number {
-  const from = intervalStart(limit.interval, now).getTime();
-  let spent = 0;
+export function spendByCard(cards: readonly SpendWindow[], rows: Iterable<SpendRow>, now: Date): Map<string, number> {
+  const to = now.getTime();
+  const windows = new Map(cards.map((c) => [c.id, { currency: c.limit.currency, from: intervalStart(c.limit.interval, now).getTime(), spent: 0 }]));
   for (const r of rows) {
-    if (r.card_id !== cardId || r.currency !== limit.currency || !countsAsSpend(r.state)) continue;
+    const w = windows.get(r.card_id);
+    if (!w || r.currency !== w.currency || !countsAsSpend(r.state)) continue;
     const t = Date.parse(r.occurred_at);
-    if (t >= from && t <= now.getTime()) spent += r.amount;
+    if (t >= w.from && t <= to) w.spent += r.amount;
   }
-  return spent;
+  return new Map([...windows].map(([id, w]) => [id, w.spent]));
+}
+
+/** What one card spent in its current interval (`spendByCard` for one card). */
+export function spentInInterval(cardId: string, limit: SpendWindow['limit'], rows: Iterable<SpendRow>, now: Date): number {
+  return spendByCard([{ id: cardId, limit }], rows, now).get(cardId) ?? 0;
 }
 
 /** What is left of the limit this interval (never below zero). */

@@ -1,4 +1,4 @@
-import { countsAsSpend, expiryFrom, intervalStart } from '../../schema/card-rules.ts';
+import { expiryFrom, spendByCard } from '../../schema/card-rules.ts';
 import type { Card, LimitInterval, SpendingLimit } from '../../schema/entities/card.ts';
 import type { Transaction } from '../../schema/entities/transaction.ts';
 import type { Queryable } from '../db/db.ts';
@@ -71,16 +71,11 @@ export function idleCards(rng: Rng, successor: Card, shippedTo: CardHolderFacts,
  * stay usable. One pass over the transactions.
  */
 export function fitLimits(cards: Card[], transactions: readonly Transaction[], now: Date): void {
-  const byId = new Map(cards.map((c) => [c.id, { card: c, from: intervalStart(c.limit.interval, now).getTime(), spent: 0 }]));
-  for (const t of transactions) {
-    const entry = byId.get(t.card_id);
-    if (!entry || t.currency !== entry.card.limit.currency || !countsAsSpend(t.state)) continue;
-    const at = Date.parse(t.occurred_at);
-    if (at >= entry.from && at <= now.getTime()) entry.spent += t.amount;
-  }
-  for (const { card, spent } of byId.values()) {
-    if (spent <= card.limit.amount * 0.8) continue;
-    card.limit = { ...card.limit, amount: Math.ceil((spent * 1.5) / 100_000) * 100_000 };
+  const spent = spendByCard(cards, transactions, now);
+  for (const card of cards) {
+    const s = spent.get(card.id) ?? 0;
+    if (s <= card.limit.amount * 0.8) continue;
+    card.limit = { ...card.limit, amount: Math.ceil((s * 1.5) / 100_000) * 100_000 };
   }
 }
 
