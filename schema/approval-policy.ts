@@ -225,20 +225,20 @@ export function decide(
   return { ok: true, instance: { ...inst, status: next ? 'PENDING' : 'APPROVED', steps }, step_completed: true, completed: !next };
 }
 
-export type ReorderResult = { ok: true; instance: InstanceState } | { ok: false; message: string };
+export type ReorderResult = { ok: true; instance: InstanceState } | { ok: false; field: 'step_id' | 'position'; message: string };
 
 /**
  * Moves a step that has not started (WAITING) to `position` (0-based), among the steps that have
  * not started either: what is decided or open stays where it is.
  */
 export function reorderPendingStep(inst: InstanceState, stepId: string, position: number): ReorderResult {
-  if (inst.status !== 'PENDING') return { ok: false, message: `This approval is ${inst.status.toLowerCase()}: its steps cannot be reordered.` };
+  if (inst.status !== 'PENDING') return { ok: false, field: 'step_id', message: `This approval is ${inst.status.toLowerCase()}: its steps cannot be reordered.` };
   const from = inst.steps.findIndex((s) => s.step_id === stepId);
-  if (from < 0) return { ok: false, message: 'step_id is not a step of this approval' };
-  if (inst.steps[from]!.status !== 'WAITING') return { ok: false, message: 'Only a step that has not started can be reordered.' };
+  if (from < 0) return { ok: false, field: 'step_id', message: 'step_id is not a step of this approval' };
+  if (inst.steps[from]!.status !== 'WAITING') return { ok: false, field: 'step_id', message: 'Only a step that has not started can be reordered.' };
   const firstWaiting = inst.steps.findIndex((s) => s.status === 'WAITING');
   if (position < firstWaiting || position >= inst.steps.length) {
-    return { ok: false, message: `position must be between ${firstWaiting} and ${inst.steps.length - 1} (steps not started)` };
+    return { ok: false, field: 'position', message: `position must be between ${firstWaiting} and ${inst.steps.length - 1} (steps not started)` };
   }
   const steps = [...inst.steps];
   const [moved] = steps.splice(from, 1);
