@@ -12,7 +12,8 @@ import { roleSchema } from './roles.ts';
  *
  * Rules, as Ramp applies them:
  * - a step whose condition does not match the object is skipped (every clause present must match;
- *   a list clause matches any of its ids); a chain with no step left approves at once;
+ *   a list clause matches any of its ids); when no step applies, nothing is approved silently: the
+ *   admins review it in one step (`NO_STEP_APPLIES`), as a spend control should;
  * - nobody approves their own item: the requester is never among a step's approvers;
  * - a step left with no eligible approver (no manager, an inactive user, a group of only the
  *   requester) falls back to the business's admins, the requester excluded, any one of them;
@@ -158,12 +159,20 @@ export function resolveChain(policy: Policy, s: Subject, users: readonly Directo
       trace.push({ step_id: step.id, applies: true, reason: step.condition ? 'condition matches' : 'no condition' });
       continue;
     }
-    const admins = eligible(users.filter((u) => isAdminRole(u.role)).map((u) => u.id), s, users);
-    steps.push({ step_id: step.id, mode: 'any', approver_ids: admins, fallback: true });
+    steps.push({ step_id: step.id, mode: 'any', approver_ids: adminsFor(s, users), fallback: true });
     trace.push({ step_id: step.id, applies: true, reason: 'no eligible approver: the admins approve instead' });
+  }
+  if (steps.length === 0) {
+    steps.push({ step_id: NO_STEP_APPLIES, mode: 'any', approver_ids: adminsFor(s, users), fallback: true });
+    trace.push({ step_id: NO_STEP_APPLIES, applies: true, reason: 'no policy step applies: the admins approve' });
   }
   return { steps, trace };
 }
+
+/** The step id of the admins' review when no policy step applies to an object. */
+export const NO_STEP_APPLIES = '00000000-0000-4000-8000-0000000000ad';
+
+const adminsFor = (s: Subject, users: readonly DirectoryUser[]) => eligible(users.filter((u) => isAdminRole(u.role)).map((u) => u.id), s, users);
 
 /** An instance walking a resolved chain. */
 export const INSTANCE_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'CANCELED'] as const;
@@ -179,7 +188,7 @@ export const instanceStepSchema = z.object({
 export type InstanceStep = z.infer<typeof instanceStepSchema>;
 export type InstanceState = { status: (typeof INSTANCE_STATUSES)[number]; requester_id: string; steps: InstanceStep[] };
 
-/** The first step opens at once; a chain with no step approves at once (no step applied). */
+/** The first step opens at once (a chain from resolveChain always has one). */
 export function startInstance(requesterId: string, chain: Chain): InstanceState {
   const steps = chain.steps.map((s, i): InstanceStep => ({ ...s, status: i === 0 ? 'PENDING' : 'WAITING', approved_by: [] }));
   return { status: steps.length === 0 ? 'APPROVED' : 'PENDING', requester_id: requesterId, steps };

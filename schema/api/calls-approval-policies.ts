@@ -72,7 +72,8 @@ export const simulatedStepSchema = z.object({
   applies: z.boolean(),
   /** Why the step applies (no condition, condition matches, admins instead) or is skipped. */
   reason: z.string(),
-  approvers: approverSpecSchema,
+  /** The policy step's approvers; null on the admins' step added when no policy step applies. */
+  approvers: approverSpecSchema.nullable(),
   condition: stepConditionSchema.nullable(),
   /** Set when the step applies: who approves it and how. */
   mode: z.enum(['any', 'all']).nullable(),
@@ -93,10 +94,8 @@ export const simulateApprovalPolicy = defineCall({
   response: z.object({
     object_type: policyObjectTypeSchema,
     version: z.number().int().nonnegative(),
-    /** Every policy step in order, applied or skipped. */
+    /** Every policy step in order, applied or skipped; then the admins' step when none applied. */
     steps: z.array(simulatedStepSchema),
-    /** True when no step applies: the object would be approved on submission. */
-    approves_at_once: z.boolean(),
   }),
 });
 

@@ -123,16 +123,16 @@ export async function simulate(db: Queryable, businessId: string, type: PolicyOb
   const { policy, version } = await currentPolicy(db, businessId, type);
   const chain = resolveChain(policy, subject, people);
   const names = new Map(people.map((p) => [p.id, p.name]));
-  const steps = policy.steps.map((step) => {
-    const trace = chain.trace.find((t) => t.step_id === step.id)!;
-    const resolved = chain.steps.find((s) => s.step_id === step.id);
+  const steps = chain.trace.map((trace) => {
+    const step = policy.steps.find((p) => p.id === trace.step_id);
+    const resolved = chain.steps.find((s) => s.step_id === trace.step_id);
     return {
-      step_id: step.id, applies: trace.applies, reason: trace.reason, approvers: step.approvers, condition: step.condition,
+      step_id: trace.step_id, applies: trace.applies, reason: trace.reason, approvers: step?.approvers ?? null, condition: step?.condition ?? null,
       mode: resolved?.mode ?? null, fallback: resolved?.fallback ?? false,
       resolved_approvers: (resolved?.approver_ids ?? []).map((id) => ({ user_id: id, name: names.get(id) ?? '' })),
     };
   });
-  return { object_type: type, version, steps, approves_at_once: chain.steps.length === 0 };
+  return { object_type: type, version, steps };
 }
 
 const INSTANCE_DOC = `jsonb_build_object('id', i.id, 'object_type', i.object_type, 'object_id', i.object_id, 'requester_id', i.requester_id,
@@ -150,6 +150,11 @@ export async function chainFor(db: Queryable, businessId: string, type: PolicyOb
 export async function createInstance(tx: Queryable, businessId: string, type: PolicyObjectType, objectId: string, subject: Subject, at: string): Promise<ApprovalInstance> {
   const { chain, version } = await chainFor(tx, businessId, type, subject);
   const state = startInstance(subject.requester_id, chain);
+  // A chain still running for the object (its approval closed some other way) is superseded by the new one.
+  await tx.query(
+    `UPDATE approval_instances SET status = 'CANCELED', updated_at = $3 WHERE business_id = $1 AND object_id = $2 AND status = 'PENDING'`,
+    [businessId, objectId, at],
+  );
   const [row] = await tx.query<{ doc: ApprovalInstance }>(
     `INSERT INTO approval_instances AS i (id, business_id, object_type, object_id, requester_id, policy_version, status, steps, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $9) RETURNING ${INSTANCE_DOC} AS doc`,

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   approvalInstanceSchema, policyResponseSchema, simulateApprovalPolicy, type PolicyStepBody,
 } from '../../schema/api/calls-approval-policies.ts';
-import { DEFAULT_STEP_ID } from '../../schema/approval-policy.ts';
+import { DEFAULT_STEP_ID, NO_STEP_APPLIES } from '../../schema/approval-policy.ts';
 import { createInstance } from '../domain/approval-policies.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
@@ -101,7 +101,10 @@ describe.each(await testDatabases())('approval policies on %s', (kind) => {
     await call('PATCH', `${POLICY}/spend_request`, { steps: [] });
     const [stored] = await t.db.query<{ steps: unknown; policy_version: number }>('SELECT steps, policy_version FROM approval_instances WHERE id = $1', [instance.id]);
     expect(stored).toEqual({ steps: instance.steps, policy_version: sim.version });
-    expect((await simulateNow('spend_request')).approves_at_once).toBe(true);
+    // No policy step left: the admins review it (never approved silently).
+    const none = await simulateNow('spend_request');
+    expect(none.steps.map((s) => [s.step_id, s.approvers, s.resolved_approvers.map((x) => x.user_id).sort()]))
+      .toEqual([[NO_STEP_APPLIES, null, [a.users.owner, a.users.admin].sort()]]);
   });
 
   it('reorders a step not started; refuses the open step, unknown ids and another business', async () => {
@@ -165,6 +168,67 @@ describe.each(await testDatabases())('approval policies on %s', (kind) => {
     }
     // Nothing of that was stored: the card policy is still the default.
     expect(policyResponseSchema.parse((await call('GET', `${POLICY}/card`)).body).version).toBe(0);
+  });
+
+  it('a submitted claim walks its chain: the claim moves only when the last step approves', async () => {
+    const c = await makeBusiness(t.db, { transactions: 0 });
+    const ct = {} as Record<FixtureRole, string>;
+    for (const role of ['owner', 'admin', 'manager', 'employee'] as const) ct[role] = await signIn(t.app, c.email(role));
+    const set = await call('PATCH', `${POLICY}/reimbursement`, {
+      steps: [
+        { condition: null, approvers: { kind: 'manager' } },
+        { condition: { min_amount: { amount: 5_000, currency: 'USD' } }, approvers: { kind: 'user', user_id: c.users.owner } },
+      ],
+    }, ct.admin);
+    expect(set.status, set.text).toBe(200);
+    const sim = simulateApprovalPolicy.response.parse((await call('POST', `${POLICY}/request_simulation`, {
+      object_type: 'reimbursement', subject: { requester_id: c.users.employee, amount: 12_500, currency: 'USD' },
+    }, ct.admin)).body);
+    const submit = async () => {
+      const res = await call('POST', '/v1/auth/reimbursements/out_of_pocket', { merchant: 'Blue Bottle', amount: 12_500, currency: 'USD', transaction_date: '2026-03-01' }, ct.employee);
+      expect(res.status, res.text).toBe(200);
+      return res.body.id as string;
+    };
+    const pending = async (claimId: string) => {
+      const rows = await t.db.query<{ id: string; approver_id: string | null; step_index: number }>(
+        `SELECT id::text, approver_id::text, step_index FROM approvals WHERE object_id = $1 AND status = 'PENDING'`, [claimId],
+      );
+      return rows[0]!;
+    };
+    const status = async (claimId: string) => (await t.db.query<{ status: string }>('SELECT status FROM reimbursements WHERE id = $1', [claimId]))[0]!.status;
+    const approve = (approvalId: string, role: FixtureRole) => call('POST', `/v1/auth/approvals/${approvalId}/approve`, {}, ct[role]);
+
+    const claimId = await submit();
+    const [instance] = await t.db.query<{ steps: { step_id: string; approver_ids: string[] }[]; policy_version: number }>(
+      'SELECT steps, policy_version FROM approval_instances WHERE object_id = $1', [claimId],
+    );
+    // The instance is what the simulation said.
+    expect(instance!.steps.map((x) => [x.step_id, x.approver_ids])).toEqual(sim.steps.filter((x) => x.applies).map((x) => [x.step_id, x.resolved_approvers.map((r) => r.user_id)]));
+    expect(instance!.policy_version).toBe(sim.version);
+    // A later edit does not change the running chain.
+    await call('PATCH', `${POLICY}/reimbursement`, { steps: [{ condition: null, approvers: { kind: 'user', user_id: c.users.admin } }] }, ct.admin);
+
+    const first = await pending(claimId);
+    expect(first).toMatchObject({ approver_id: c.users.manager, step_index: 0 });
+    expect((await approve(first.id, 'manager')).status).toBe(200);
+    expect(await status(claimId)).toBe('SUBMITTED');
+    const second = await pending(claimId);
+    expect(second).toMatchObject({ approver_id: c.users.owner, step_index: 1 });
+    // The manager is not this step's approver (and no override on a business's own policy).
+    expect((await approve(second.id, 'manager')).status).toBe(403);
+    expect((await approve(second.id, 'owner')).status).toBe(200);
+    expect(await status(claimId)).toBe('APPROVED');
+    const [done] = await t.db.query<{ status: string }>('SELECT status FROM approval_instances WHERE object_id = $1', [claimId]);
+    expect(done!.status).toBe('APPROVED');
+
+    // Under the new version: one step, the admin; a rejection rejects claim and chain.
+    const other = await submit();
+    const only = await pending(other);
+    expect(only).toMatchObject({ approver_id: c.users.admin, step_index: 0 });
+    const rejected = await call('POST', `/v1/auth/approvals/${only.id}/reject`, { reason: 'No receipt' }, ct.admin);
+    expect(rejected.status, rejected.text).toBe(200);
+    expect(await status(other)).toBe('REJECTED');
+    expect((await t.db.query<{ status: string }>('SELECT status FROM approval_instances WHERE object_id = $1', [other]))[0]!.status).toBe('REJECTED');
   });
 
   it('keeps each business\'s policies apart', async () => {
