@@ -231,6 +231,34 @@ describe.each(await testDatabases())('approval policies on %s', (kind) => {
     expect((await t.db.query<{ status: string }>('SELECT status FROM approval_instances WHERE object_id = $1', [other]))[0]!.status).toBe('REJECTED');
   });
 
+  it('a card request is issued only when its chain completes (the card policy)', async () => {
+    const d = await makeBusiness(t.db, { transactions: 0 });
+    const dt = {} as Record<FixtureRole, string>;
+    for (const role of ['owner', 'admin', 'employee'] as const) dt[role] = await signIn(t.app, d.email(role));
+    const set = await call('PATCH', `${POLICY}/card`, {
+      steps: [{ condition: null, approvers: { kind: 'user', user_id: d.users.admin } }, { condition: null, approvers: { kind: 'user', user_id: d.users.owner } }],
+    }, dt.owner);
+    expect(set.status, set.text).toBe(200);
+    const req = await call('POST', '/v1/auth/cards/requests', { amount: 50_000, currency: 'USD', interval: 'MONTHLY', reason: 'Travel' }, dt.employee);
+    expect(req.status, req.text).toBe(200);
+    const open = async () => (await t.db.query<{ id: string; step_index: number }>(
+      `SELECT id::text, step_index FROM approvals WHERE object_id = $1 AND status = 'PENDING'`, [req.body.id],
+    ))[0]!;
+    const requestStatus = async () => (await t.db.query<{ status: string; card_id: string | null }>(
+      'SELECT status, card_id::text FROM card_requests WHERE id = $1', [req.body.id],
+    ))[0]!;
+    const first = await open();
+    expect(first.step_index).toBe(0);
+    expect((await call('POST', `/v1/auth/approvals/${first.id}/approve`, {}, dt.admin)).status).toBe(200);
+    expect(await requestStatus()).toEqual({ status: 'PENDING', card_id: null });
+    const second = await open();
+    expect(second.step_index).toBe(1);
+    const last = await call('POST', `/v1/auth/approvals/${second.id}/approve`, {}, dt.owner);
+    expect(last.status, last.text).toBe(200);
+    expect(await requestStatus()).toMatchObject({ status: 'APPROVED' });
+    expect(last.body.card.user_id).toBe(d.users.employee);
+  });
+
   it('keeps each business\'s policies apart', async () => {
     await call('PATCH', `${POLICY}/reimbursement`, { steps: [{ condition: null, approvers: { kind: 'user', user_id: a.users.owner } }] });
     const theirs = policyResponseSchema.parse((await call('GET', `${POLICY}/reimbursement`, undefined, bOwner)).body);
