@@ -181,18 +181,31 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
        SELECT $1, $2, 'card_request', $3, $4, $5, 'PENDING', change_seq FROM businesses WHERE id = $2`,
       [requestApproval, a.businessId, cardRequest, a.users.employee, a.users.manager],
     );
+    // A's approval policy (a version naming A's people) and an instance of its chain (issue 11).
+    const instance = randomUUID();
+    await t.db.query(
+      `INSERT INTO approval_policies (business_id, object_type, version, steps, created_by) VALUES ($1, 'bill', 1, $2::jsonb, $3)`,
+      [a.businessId, JSON.stringify([{ id: randomUUID(), condition: null, approvers: { kind: 'user', user_id: a.users.manager } }]), a.users.owner],
+    );
+    await t.db.query(
+      `INSERT INTO approval_instances (id, business_id, object_type, object_id, requester_id, policy_version, status, steps)
+       VALUES ($1, $2, 'bill', $3, $4, 1, 'PENDING', $5::jsonb)`,
+      [instance, a.businessId, randomUUID(), a.users.employee, JSON.stringify([0, 1].map((i) => ({
+        step_id: randomUUID(), mode: 'any', approver_ids: [a.users.manager], fallback: false, status: i === 0 ? 'PENDING' : 'WAITING', approved_by: [],
+      })))],
+    );
     pool = {
       transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
       glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim, submitted, paidClaim], receipts: [receipt], approvals: [approval, requestApproval], rates,
-      cardRequests: [cardRequest],
+      cardRequests: [cardRequest], instances: [instance],
     };
     ownPool = {
       transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
-      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [], approvals: [], rates: [], cardRequests: [],
+      glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [], approvals: [], rates: [], cardRequests: [], instances: [],
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, entity, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

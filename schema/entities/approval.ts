@@ -7,7 +7,9 @@ import { APPROVAL_STATUSES } from '../reimbursement-rules.ts';
  * Issue 9: an approval is the review step of a submitted claim. Submitting (or resubmitting) a
  * reimbursement opens one PENDING approval; approving or rejecting it moves the claim in the same
  * transaction; canceling the claim cancels it. A claim keeps its decided approvals as history
- * (one approval per submission; at most one PENDING at a time).
+ * (at most one PENDING at a time). Since issue 11 a submission starts an approval chain
+ * (schema/approval-policy.ts) and each step of it opens its own approval in turn; the claim moves
+ * when the last step is approved.
  */
 export { APPROVAL_STATUSES };
 export const approvalStatusSchema = z.enum(APPROVAL_STATUSES);

@@ -1,36 +1,64 @@
+import type { ApprovalInstance } from '../../schema/api/calls-approval-policies.ts';
+import type { PolicyObjectType } from '../../schema/approval-policy.ts';
 import type { Approval, ApprovalObjectType } from '../../schema/entities/approval.ts';
 import type { Queryable } from '../db/db.ts';
+import { createInstance } from './approval-policies.ts';
 import { COLLECTIONS } from './collections.ts';
 
 /**
  * Approval rows as the reviewed objects' writes keep them (issue 9 claims, issue 10 card
- * requests): a submission or request opens one, a cancel closes the open one. The callers
+ * requests, issue 11 chains): a submission or request starts an approval instance from the
+ * business's current policy and opens the approval of its first step; deciding a step opens the
+ * next one's (domain/approvals.ts); a cancel closes the open one and its instance. The callers
  * reserved the seq (writeMirrored) and hold the object's lock.
  */
 const DOC = COLLECTIONS.approvals.docSql;
 
-/** What an approval reviews: its id, business, whose it is, and the moment of the write. */
-type Reviewed = { id: string; business_id: string; user_id: string; updated_at: string };
+/** What an approval reviews: its id, business, whose it is, what it is worth, and the moment of the write. */
+type Reviewed = {
+  id: string; business_id: string; user_id: string; updated_at: string; amount: number; currency: string; department_id?: string | null;
+};
 
-/** A PENDING approval for an object just (re)submitted; the approver scope is the submitter's manager. */
-export async function openApproval(tx: Queryable, claim: Reviewed, seq: number, type: ApprovalObjectType = 'reimbursement'): Promise<Approval> {
+/** The policy that governs each kind of approval (§7 names card approvals `card`). */
+export const POLICY_TYPE_OF: Record<ApprovalObjectType, PolicyObjectType> = { reimbursement: 'reimbursement', card_request: 'card' };
+
+/**
+ * The approver shown on a step's row (`approver_id`, display only): its one approver; null when
+ * several share it or the admins stand in (as before issue 11 for a submitter without a manager).
+ */
+const shownApprover = (step: ApprovalInstance['steps'][number]) => (!step.fallback && step.approver_ids.length === 1 ? step.approver_ids[0]! : null);
+
+/** The PENDING approval of step `index` of a running instance. */
+export async function openStepApproval(
+  tx: Queryable, instance: ApprovalInstance, index: number, businessId: string, type: ApprovalObjectType, seq: number, at: string,
+): Promise<Approval> {
   const rows = await tx.query<{ doc: Approval }>(
-    `INSERT INTO approvals AS r (id, business_id, object_type, object_id, user_id, approver_id, status, created_at, updated_at, change_seq)
-     SELECT $1, $2, $7, $3, $4, u.manager_id, 'PENDING', $5, $5, $6
-       FROM spend_users u WHERE u.id = $4
+    `INSERT INTO approvals AS r (id, business_id, object_type, object_id, user_id, approver_id, status, created_at, updated_at, change_seq, instance_id, step_index)
+     VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', $7, $7, $8, $9, $10)
      RETURNING ${DOC} AS doc`,
-    [crypto.randomUUID(), claim.business_id, claim.id, claim.user_id, claim.updated_at, seq, type],
+    [crypto.randomUUID(), businessId, type, instance.object_id, instance.requester_id, shownApprover(instance.steps[index]!), at, seq, instance.id, index],
   );
   return rows[0]!.doc;
 }
 
-/** The object's open approval → CANCELED (the object was canceled); null when there was none. */
-export async function cancelOpenApproval(tx: Queryable, claim: Reviewed, seq: number): Promise<Approval | null> {
+/** An object just (re)submitted: its instance from the current policy, and the first step's approval. */
+export async function openApproval(tx: Queryable, claim: Reviewed, seq: number, type: ApprovalObjectType = 'reimbursement'): Promise<Approval> {
+  const subject = { requester_id: claim.user_id, amount: claim.amount, currency: claim.currency, department_id: claim.department_id ?? null };
+  const instance = await createInstance(tx, claim.business_id, POLICY_TYPE_OF[type], claim.id, subject, claim.updated_at);
+  return openStepApproval(tx, instance, 0, claim.business_id, type, seq, claim.updated_at);
+}
+
+/** The object's open approval → CANCELED (the object was canceled), and its running instance; null when there was none. */
+export async function cancelOpenApproval(tx: Queryable, claim: Pick<Reviewed, 'id' | 'business_id' | 'updated_at'>, seq: number): Promise<Approval | null> {
   const rows = await tx.query<{ doc: Approval }>(
     `UPDATE approvals r SET status = 'CANCELED', change_seq = $3, updated_at = $4
       WHERE r.business_id = $1 AND r.object_id = $2 AND r.status = 'PENDING'
       RETURNING ${DOC} AS doc`,
     [claim.business_id, claim.id, seq, claim.updated_at],
+  );
+  await tx.query(
+    `UPDATE approval_instances SET status = 'CANCELED', updated_at = $3 WHERE business_id = $1 AND object_id = $2 AND status = 'PENDING'`,
+    [claim.business_id, claim.id, claim.updated_at],
   );
   return rows[0]?.doc ?? null;
 }

@@ -3,14 +3,16 @@ import { applyRejection, applyStatus } from '../../schema/commands/reimbursement
 import { approvalSchema, type Approval, type ApprovalFilter } from '../../schema/entities/approval.ts';
 import { reimbursementSchema, type Reimbursement } from '../../schema/entities/reimbursement.ts';
 import { checkAction, checkDecidable } from '../../schema/reimbursement-rules.ts';
-import { canApproveCards, canReviewReimbursements } from '../../schema/roles.ts';
+import { canApproveCards, canReviewReimbursements, isAdmin, isBookkeeper } from '../../schema/roles.ts';
 import type { CardRequest } from '../../schema/entities/card-request.ts';
 import type { Card } from '../../schema/entities/card.ts';
 import { queryTerms } from '../../schema/transaction-query.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { storeApproval } from './approval-rows.ts';
+import { openStepApproval, storeApproval } from './approval-rows.ts';
+import { lockInstance, stateOf, storeInstance } from './approval-policies.ts';
+import { decide } from '../../schema/approval-policy.ts';
 import { decideCardRequest } from './card-requests.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { newestFirstPage } from './newest-first-page.ts';
@@ -90,6 +92,18 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
     refuse(checkDecidable(approval.status));
     const at = now.toISOString();
     const decided = applyDecision({ ...approval, change_seq: seqs.first, updated_at: at }, decision);
+    const progress = await advanceChain(tx, user, approval, decision, at);
+    if (progress && !progress.completed) {
+      // The chain goes on: the object stays where it is until its last step completes.
+      if (!progress.step_completed) {
+        // An "all" step still waiting for others: the row stays PENDING, re-stamped so the feed corrects an optimistic decision.
+        return { approval: await storeApproval(tx, { ...approval, change_seq: seqs.first, updated_at: at }), change_seq: seqs.first };
+      }
+      const closed = await storeApproval(tx, { ...decided, decided_by: user.id });
+      const nextSeq = (await w.reserve(1)).last;
+      await openStepApproval(tx, progress.instance, progress.next_index, user.business_id, approval.object_type, nextSeq, at);
+      return { approval: closed, change_seq: nextSeq };
+    }
     if (cardRequest) {
       const result = await decideCardRequest(tx, user, approval, decision, w, seqs.last, now);
       const nextApproval = await storeApproval(tx, { ...decided, decided_by: user.id });
@@ -108,6 +122,30 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
     const reimbursement = await storeReimbursement(tx, nextClaim);
     return { approval: nextApproval, reimbursement, change_seq: seqs.last };
   });
+}
+
+/**
+ * Issue 11: the decision on the approval's instance (rows from before issue 11 have none: null).
+ * §6 business-wide reviewers (admins, bookkeepers) may decide any step in its approvers' stead; on
+ * the built-in default policy a manager of the requester may too, as before issue 11. Anyone else
+ * who reached here (a manager) must be one of the open step's approvers.
+ */
+async function advanceChain(tx: Queryable, user: ActingUser, approval: Approval, decision: Decision, at: string) {
+  const [link] = await tx.query<{ instance_id: string | null; step_index: number | null }>(
+    'SELECT instance_id::text, step_index FROM approvals WHERE id = $1', [approval.id],
+  );
+  if (!link?.instance_id || link.step_index === null) return null;
+  const instance = await lockInstance(tx, user.business_id, link.instance_id);
+  const override = isAdmin(user) || isBookkeeper(user) || instance.policy_version === 0;
+  const result = decide(stateOf(instance), link.step_index, user.id, decision.status, { override });
+  if (!result.ok) {
+    if (result.refusal === 'own_item') throw new ApiError('APPROVAL_7201');
+    if (result.refusal === 'not_approver') throw new ApiError('FORBIDDEN_7003', result.message);
+    refuse(result);
+    return null;
+  }
+  const stored = await storeInstance(tx, user.business_id, instance.id, result.instance, at);
+  return { instance: stored, completed: result.completed, step_completed: result.step_completed, next_index: link.step_index + 1 };
 }
 
 /** §7 bulk-approval: each approval decided on its own (the single call's rules), one answer per id. */

@@ -2,6 +2,7 @@ import type { HandlerMap } from '../http/handler.ts';
 import { adminUserHandlers } from './admin-users.ts';
 import { adminHandlers } from './admin.ts';
 import { approvalHandlers } from './approvals.ts';
+import { approvalPolicyHandlers } from './approval-policies.ts';
 import { authHandlers } from './auth.ts';
 import { businessSwitchHandlers } from './business-switch.ts';
 import { cardHandlers } from './cards.ts';
@@ -39,4 +40,5 @@ export const HANDLERS = {
   ...adminHandlers,
   ...adminUserHandlers,
   ...businessSwitchHandlers,
+  ...approvalPolicyHandlers,
 } satisfies HandlerMap;
