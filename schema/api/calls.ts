@@ -20,6 +20,7 @@ import { REIMBURSEMENT_RATE_CALLS } from './calls-reimbursement-rates.ts';
 import { RECEIPT_CALLS } from './calls-receipts.ts';
 import { APPROVAL_CALLS } from './calls-approvals.ts';
 import { CARD_CALLS } from './calls-cards.ts';
+import { VENDOR_CALLS } from './calls-vendors.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -189,4 +190,5 @@ export const CATALOGUE = [
   ...RECEIPT_CALLS,
   ...APPROVAL_CALLS,
   ...CARD_CALLS,
+  ...VENDOR_CALLS,
 ] as const;

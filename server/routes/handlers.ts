@@ -15,6 +15,7 @@ import { reimbursementRateHandlers } from './reimbursement-rates.ts';
 import { reimbursementHandlers } from './reimbursements.ts';
 import { syncHandlers } from './sync.ts';
 import { transactionHandlers } from './transactions.ts';
+import { vendorHandlers } from './vendors.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -34,6 +35,7 @@ export const HANDLERS = {
   ...reimbursementRateHandlers,
   ...approvalHandlers,
   ...cardHandlers,
+  ...vendorHandlers,
   ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,
