@@ -32,6 +32,9 @@ export async function loadVendorBankKey(db: Queryable, envKey = process.env.VEND
   return parseBankKey(rows[0].secret);
 }
 
+/** The context a vendor's bank number is encrypted under: its vendor and column. */
+export const bankContext = (vendorId: string, field: 'routing_number' | 'account_number') => `vendor:${vendorId}:${field}`;
+
 /** `context` names where the value belongs (vendor id and field); decrypt must be given the same. */
 export function encryptBankValue(key: Buffer, plaintext: string, context: string): string {
   const nonce = randomBytes(12);

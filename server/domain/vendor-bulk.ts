@@ -4,13 +4,13 @@ import type { BulkVendorRow, vendorListQuerySchema } from '../../schema/api/call
 import type { Vendor } from '../../schema/entities/vendor.ts';
 import { checkMerge, mergedFields, vendorNameKey } from '../../schema/vendor-rules.ts';
 import { vendorsFromRows } from '../../schema/vendor-upload.ts';
-import { decryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.ts';
+import { bankContext, decryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { writeMirrored } from './collections.ts';
-import { bankContext, findVendor, storeBankAccount, VENDOR_DOC } from './vendors.ts';
+import { findVendor, storeBankAccount, VENDOR_DOC } from './vendors.ts';
 
 /** Vendors (issue 11) in numbers: the searchable list, payee merges and bulk uploads. */
 

@@ -3,7 +3,7 @@ import type { BankAccountBody, VendorCreateBody, VendorPatchBody } from '../../s
 import type { Vendor } from '../../schema/entities/vendor.ts';
 import { canManageBillPayAccounting } from '../../schema/roles.ts';
 import { checkVendorAddress, maskBankAccount } from '../../schema/vendor-rules.ts';
-import { decryptBankValue, encryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.ts';
+import { bankContext, decryptBankValue, encryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
@@ -160,9 +160,6 @@ export async function deleteContacts(tx: Queryable, businessId: string, vendorId
     return touchVendor(tx, businessId, vendorId, seqs.last);
   });
 }
-
-/** The encryption context binds a ciphertext to its vendor and column. */
-export const bankContext = (vendorId: string, field: 'routing_number' | 'account_number') => `vendor:${vendorId}:${field}`;
 
 /** Writes (or clears, with null) a vendor's bank columns: ciphertext plus the last fours the doc shows. */
 export async function storeBankAccount(tx: Queryable, vendorId: string, bank: BankAccountBody | null): Promise<void> {
