@@ -56,10 +56,12 @@ describe('the collection registry', () => {
     for (const index of def.mirror.indexes.flat()) expect(Object.keys(json.properties)).toContain(index);
   });
 
-  it('keeps the mirror within the free RxDB build, now and once reference data shares one refs collection', () => {
+  // Reference kinds share the one `refs` RxDB collection (workers/db.ts), so only `own`
+  // collections count one each; the feed's collection count alone may exceed the limit (vendors
+  // made it 12 mirrored + 2 local).
+  it('keeps the mirror within the free RxDB build: own collections, one refs, the local ones', () => {
     const own = MIRRORED_COLLECTIONS.filter((c) => ENTITIES[c].mirror.kind === 'own').length;
     const refs = MIRRORED_COLLECTIONS.length - own;
-    expect(MIRRORED_COLLECTIONS.length + LOCAL_COLLECTIONS.length).toBeLessThanOrEqual(RXDB_COLLECTION_LIMIT);
     expect(own + (refs > 0 ? 1 : 0) + LOCAL_COLLECTIONS.length).toBeLessThanOrEqual(RXDB_COLLECTION_LIMIT);
   });
 

@@ -11,6 +11,7 @@ import { reimbursementRateEntity } from './entities/reimbursement-rate.ts';
 import { userEntity } from './entities/spend-user.ts';
 import { trackingCategoryEntity } from './entities/tracking-category.ts';
 import { transactionEntity } from './entities/transaction.ts';
+import { vendorEntity } from './entities/vendor.ts';
 
 /**
  * The mirrored collections, listed once. Everything that differs per collection is in its
@@ -31,6 +32,7 @@ const DEFINITIONS = [
   approvalEntity,
   reimbursementRateEntity,
   cardRequestEntity,
+  vendorEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

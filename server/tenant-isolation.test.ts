@@ -46,6 +46,12 @@ const ROLE_GATED: Record<string, FixtureRole[]> = {
   'reimbursements.payAch': NON_ADMINS,
   'reimbursements.cancelPayment': NON_ADMINS,
 };
+// §6 "manage bill pay accounting" (admin, AP clerk, bookkeeper) changes vendors; everyone reads them.
+const NOT_BILL_PAY: FixtureRole[] = ['manager', 'employee', 'teammate', 'outsider', 'auditor'];
+for (const id of [
+  'vendors.create', 'vendors.update', 'vendors.delete', 'vendors.contacts.add', 'vendors.contacts.update', 'vendors.contacts.delete',
+  'vendors.bankAccount.set', 'vendors.bankAccount.reveal', 'vendors.bankAccount.delete', 'vendors.mergePayees', 'vendors.bulkUpload',
+]) ROLE_GATED[id] = NOT_BILL_PAY;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))
@@ -194,18 +200,32 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
         step_id: randomUUID(), mode: 'any', approver_ids: [a.users.manager], fallback: false, status: i === 0 ? 'PENDING' : 'WAITING', approved_by: [],
       })))],
     );
+    // A's vendor with a contact and a bank account, and a second one to merge (every vendor call has a target).
+    const vendors = [randomUUID(), randomUUID()];
+    const vendorContact = randomUUID();
+    await t.db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 2 WHERE id = $3 RETURNING change_seq)
+       INSERT INTO vendors (id, business_id, name, email, bank_account_type, bank_routing_cipher, bank_account_cipher,
+                            bank_routing_last_four, bank_account_last_four, change_seq)
+       SELECT $1::uuid, $3::uuid, $4, 'ap@vendor.test', 'CHECKING', 'v1.x.y.z', 'v1.x.y.z', '0021', '6789', change_seq - 1 FROM seq
+       UNION ALL SELECT $2::uuid, $3::uuid, $5, NULL, NULL, NULL, NULL, NULL, NULL, change_seq FROM seq`,
+      [vendors[0], vendors[1], a.businessId, `Vendor ${tag}`, `Other vendor ${tag}`],
+    );
+    await t.db.query('INSERT INTO vendor_contacts (id, business_id, vendor_id, name) VALUES ($1, $2, $3, $4)', [vendorContact, a.businessId, vendors[0], `Contact ${tag}`]);
     pool = {
+      vendors, vendorContacts: [vendorContact],
       transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
       glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim, submitted, paidClaim], receipts: [receipt], approvals: [approval, requestApproval], rates,
       cardRequests: [cardRequest], instances: [instance],
     };
     ownPool = {
+      vendors: [], vendorContacts: [],
       transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
       glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [], approvals: [], rates: [], cardRequests: [], instances: [],
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, ...vendors, vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

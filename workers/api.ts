@@ -5,6 +5,7 @@ import type { GlAccount } from '../schema/entities/gl-account.ts';
 import type { TrackingCategory } from '../schema/entities/tracking-category.ts';
 import type { UserRow, SpendUser } from '../schema/entities/spend-user.ts';
 import type { ReimbursementRate } from '../schema/entities/reimbursement-rate.ts';
+import type { Vendor } from '../schema/entities/vendor.ts';
 import type { Business } from '../schema/entities/business.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
 import type { CodingPatch } from '../schema/commands/coding-patch.ts';
@@ -92,6 +93,7 @@ export interface ReferenceData {
   tracking_categories: TrackingCategory[];
   users: UserRow[];
   reimbursement_rates: ReimbursementRate[];
+  vendors: Vendor[];
 }
 
 export interface SessionInfo {

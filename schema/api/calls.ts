@@ -21,6 +21,7 @@ import { RECEIPT_CALLS } from './calls-receipts.ts';
 import { APPROVAL_CALLS } from './calls-approvals.ts';
 import { CARD_CALLS } from './calls-cards.ts';
 import { APPROVAL_POLICY_CALLS } from './calls-approval-policies.ts';
+import { VENDOR_CALLS } from './calls-vendors.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -191,4 +192,5 @@ export const CATALOGUE = [
   ...APPROVAL_CALLS,
   ...CARD_CALLS,
   ...APPROVAL_POLICY_CALLS,
+  ...VENDOR_CALLS,
 ] as const;

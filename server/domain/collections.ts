@@ -34,6 +34,10 @@ const TRANSACTION_RECEIPT_IDS = `(SELECT coalesce(jsonb_agg(tr.receipt_id ORDER 
       FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id
      WHERE tr.transaction_id = r.id AND NOT rc.deleted)`;
 
+/** A vendor's contacts, oldest first (an index lookup on vendor_contacts_vendor). */
+const VENDOR_CONTACTS = `(SELECT coalesce(jsonb_agg(jsonb_build_object('id', vc.id, 'name', vc.name, 'email', vc.email, 'phone', vc.phone)
+      ORDER BY vc.created_at, vc.id), '[]'::jsonb) FROM vendor_contacts vc WHERE vc.vendor_id = r.id)`;
+
 const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> = {
   transactions: {
     table: 'transactions',
@@ -122,6 +126,17 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     docSql: `jsonb_build_object(
     'id', r.id, 'kind', r.kind, 'name', r.name, 'year', r.year, 'rate', r.rate, 'currency', r.currency, ${mirrored})`,
     sortKey: `r.kind || ' ' || coalesce(lower(r.name), lpad(r.year::text, 6, '0'))`,
+  },
+  vendors: {
+    table: 'vendors',
+    // Never the bank ciphertext: the doc every member mirrors carries only the last four digits.
+    docSql: `jsonb_build_object(
+    'id', r.id, 'name', r.name, 'email', r.email, 'phone', r.phone, 'address', r.address,
+    'default_gl_account_id', r.default_gl_account_id, 'default_department_id', r.default_department_id,
+    'bank_account', CASE WHEN r.bank_account_type IS NULL THEN NULL ELSE jsonb_build_object(
+      'last_four', r.bank_account_last_four, 'routing_last_four', r.bank_routing_last_four, 'account_type', r.bank_account_type) END,
+    'status', r.status, 'contacts', ${VENDOR_CONTACTS}, ${mirrored})`,
+    sortKey: 'lower(r.name)',
   },
 };
 

@@ -12,6 +12,7 @@ import { reimbursementRateSchema } from '../../schema/entities/reimbursement-rat
 import { userRowSchema } from '../../schema/entities/spend-user.ts';
 import { trackingCategorySchema } from '../../schema/entities/tracking-category.ts';
 import { transactionSchema } from '../../schema/entities/transaction.ts';
+import { vendorSchema } from '../../schema/entities/vendor.ts';
 import type { Change, MirroredCollection } from '../../schema/sync-feed.ts';
 import { cardRequestSchema } from '../../schema/entities/card-request.ts';
 import { testDatabases } from '../test-db.ts';
@@ -30,6 +31,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   reimbursements: reimbursementSchema.strict(),
   approvals: approvalSchema.strict(),
   reimbursement_rates: reimbursementRateSchema.strict(),
+  vendors: vendorSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

@@ -16,6 +16,7 @@ import { reimbursementRateHandlers } from './reimbursement-rates.ts';
 import { reimbursementHandlers } from './reimbursements.ts';
 import { syncHandlers } from './sync.ts';
 import { transactionHandlers } from './transactions.ts';
+import { vendorHandlers } from './vendors.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -35,6 +36,7 @@ export const HANDLERS = {
   ...reimbursementRateHandlers,
   ...approvalHandlers,
   ...cardHandlers,
+  ...vendorHandlers,
   ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,

@@ -11,7 +11,7 @@ import { DEMO_PASSWORD } from './types.ts';
 const NOW = new Date('2026-11-21T00:00:00.000Z');
 // Real scrypt, cheaper parameters: 42 full-strength hashes per seed would dominate the suite.
 const fastHash = (password: string) => hashPassword(password, { N: 1024, r: 8, p: 1 });
-const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates'];
+const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors'];
 
 const count = async (db: Db, sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params))[0]?.n);
 
@@ -57,6 +57,7 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
       approvals: seeded.counts.approvals,
       card_requests: seeded.counts.cardRequests,
       reimbursement_rates: seeded.counts.reimbursementRates,
+      vendors: seeded.counts.vendors,
     };
     for (const [table, n] of Object.entries(tables)) expect(await count(t.db, `SELECT count(*) AS n FROM ${table}`)).toBe(n);
   });

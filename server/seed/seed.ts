@@ -15,6 +15,7 @@ import { generateClaims, insertGeneratedClaims } from './reimbursements.ts';
 import { ROSTER } from './roster.ts';
 import { searchTextBuilder } from './search-text.ts';
 import { DEFAULT_SEED, DEMO_PASSWORD } from './types.ts';
+import { demoVendors, insertVendors } from './vendors.ts';
 import type { DemoData } from './types.ts';
 
 export interface SeedDemoOptions {
@@ -37,7 +38,7 @@ export interface SeedDemoResult {
   accounts: { email: string; role: Role; is_manager: boolean; name: string }[];
   counts: Record<
     | 'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions'
-    | 'reimbursements' | 'approvals' | 'payments' | 'receipts' | 'reimbursementRates' | 'cardRequests',
+    | 'reimbursements' | 'approvals' | 'payments' | 'receipts' | 'reimbursementRates' | 'cardRequests' | 'vendors',
     number
   >;
   /** The receipts' file bytes (what they add to the database before row overhead). */
@@ -94,7 +95,9 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   const cardRequest = demoCardRequest(data, new Rng(seed, `${data.business.id}\u0000card-requests`), now, claims.maxChangeSeq);
   // Then the business's per-diem locations (reference data: the feed's backfill sends it first anyway).
   const rates = demoRates(data.business.id, cardRequest.maxChangeSeq, data.business.created_at);
-  const maxChangeSeq = cardRequest.maxChangeSeq + rates.length;
+  // Then its vendors (reference data too).
+  const vendors = demoVendors(data, cardRequest.maxChangeSeq + rates.length);
+  const maxChangeSeq = vendors.maxChangeSeq;
 
   const t2 = performance.now();
   await db.transaction(async (tx) => {
@@ -109,6 +112,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       tx, 'reimbursement_rates',
       cols('id:uuid', 'business_id:uuid', 'kind:text', 'name:text', 'year:integer', 'rate:integer', 'currency:text', ...MIRRORED), rates,
     );
+    await insertVendors(tx, vendors);
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, maxChangeSeq]);
     await announceChange(tx, data.business.id, maxChangeSeq);
   });
@@ -136,6 +140,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       payments: generated.payments.length + claims.payments.length,
       receipts: receipts.receipts.length,
       reimbursementRates: rates.length,
+      vendors: vendors.vendors.length,
     },
     receiptBytes: receipts.bytes,
     maxChangeSeq,

@@ -23,6 +23,7 @@ const data: ReferenceData = {
     { id: U, role: 'BUSINESS_USER', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@x.test', is_manager: false, manager_id: null, department_id: null, location_id: null, status: 'ACTIVE', payroll_currency: null, ...mirrored },
   ],
   reimbursement_rates: [],
+  vendors: [],
 };
 
 describe('buildReferenceView', () => {

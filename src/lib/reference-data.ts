@@ -10,6 +10,7 @@ const EMPTY: ReferenceData = {
   tracking_categories: [],
   users: [],
   reimbursement_rates: [],
+  vendors: [],
 };
 
 export interface ReferenceNames {

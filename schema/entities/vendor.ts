@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { mirroredFields, uuid } from './common.ts';
+import { defineEntity } from './define-entity.ts';
+
+/**
+ * Vendors (payees, issue 11): the businesses a company pays through bill pay. Reference data
+ * every member mirrors (the shared `refs` collection, visibility `business`): a bill, a spend
+ * request or a card transaction names its vendor, and an employee picking one offline needs the
+ * name list. What a member may not see is never in the doc: the bank account travels masked
+ * (last four digits of account and routing number); the full numbers are stored encrypted on the
+ * server and read only through the `sensitive`-scope reveal call.
+ *
+ * Contacts live inside the vendor doc (as Ramp and Brex show them: on the vendor's page), but are
+ * rows of their own on the server, each with its own id, so one can be edited or removed.
+ */
+export const VENDOR_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
+export const vendorStatusSchema = z.enum(VENDOR_STATUSES);
+export type VendorStatus = z.infer<typeof vendorStatusSchema>;
+
+export const BANK_ACCOUNT_TYPES = ['CHECKING', 'SAVINGS'] as const;
+export const bankAccountTypeSchema = z.enum(BANK_ACCOUNT_TYPES);
+
+/** ISO 3166-1 alpha-2, upper case (the caller's 'us' is refused, not guessed). */
+export const countryCodeSchema = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter ISO country code');
+
+export const vendorAddressSchema = z.object({
+  line1: z.string().trim().min(1).max(200),
+  line2: z.string().trim().max(200).nullable().default(null),
+  city: z.string().trim().min(1).max(100),
+  /** Required when `country` is US (PAYEE_1007, schema/vendor-rules.ts); a US state is its 2-letter code. */
+  state: z.string().trim().min(1).max(100).nullable().default(null),
+  postal_code: z.string().trim().min(1).max(20),
+  country: countryCodeSchema,
+});
+export type VendorAddress = z.infer<typeof vendorAddressSchema>;
+
+export const vendorContactSchema = z.object({
+  id: uuid,
+  name: z.string().min(1).max(200),
+  email: z.email().max(320).nullable(),
+  phone: z.string().max(40).nullable(),
+});
+export type VendorContact = z.infer<typeof vendorContactSchema>;
+
+/** The bank account as everyone sees it: never the numbers, only their last four digits. */
+export const maskedBankAccountSchema = z.object({
+  last_four: z.string().regex(/^\d{4}$/),
+  routing_last_four: z.string().regex(/^\d{4}$/),
+  account_type: bankAccountTypeSchema,
+});
+export type MaskedBankAccount = z.infer<typeof maskedBankAccountSchema>;
+
+export const vendorSchema = z.object({
+  id: uuid,
+  name: z.string().min(1).max(200),
+  email: z.email().max(320).nullable(),
+  phone: z.string().max(40).nullable(),
+  address: vendorAddressSchema.nullable(),
+  /** The coding a bill of this vendor starts from. */
+  default_gl_account_id: uuid.nullable(),
+  default_department_id: uuid.nullable(),
+  bank_account: maskedBankAccountSchema.nullable(),
+  status: vendorStatusSchema,
+  /** Oldest first. */
+  contacts: z.array(vendorContactSchema).default([]),
+  ...mirroredFields,
+});
+export type Vendor = z.infer<typeof vendorSchema>;
+
+export const vendorEntity = defineEntity({
+  name: 'vendors',
+  schema: vendorSchema,
+  idField: 'id',
+  mirror: { kind: 'ref', indexes: [] },
+  visibility: 'business',
+  searchText: ['name'],
+});

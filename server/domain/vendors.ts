@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import type { BankAccountBody, VendorCreateBody, VendorPatchBody } from '../../schema/api/calls-vendors.ts';
+import type { Vendor } from '../../schema/entities/vendor.ts';
+import { canManageBillPayAccounting } from '../../schema/roles.ts';
+import { checkVendorAddress, maskBankAccount } from '../../schema/vendor-rules.ts';
+import { bankContext, decryptBankValue, encryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { ApiError, validationError } from '../core/errors.ts';
+import type { Queryable } from '../db/db.ts';
+import { checkCodingRefs } from './coding.ts';
+import { COLLECTIONS, writeMirrored } from './collections.ts';
+
+/**
+ * Vendors (payees, issue 11): mirrored reference data, every write through writeMirrored (seqs
+ * reserved first, announced on commit); a contact or bank change stamps its vendor with a new seq,
+ * since contacts and the masked account travel in the vendor doc. Another business's vendor or
+ * contact answers 404 like an unknown one. Merges and bulk uploads are in domain/vendor-bulk.ts.
+ */
+export const VENDOR_DOC = COLLECTIONS.vendors.docSql;
+
+/** §6 "manage bill pay accounting": admin, AP clerk (AP_ACCESS) or bookkeeper; checked before any lookup. */
+export function assertMayManageVendors(user: ActingUser): void {
+  if (!canManageBillPayAccounting(user)) {
+    throw new ApiError('FORBIDDEN_7003', 'Only administrators, bookkeepers and AP clerks can manage vendors.');
+  }
+}
+
+/** A live vendor of the business (locked for a write); anything else is 404. */
+export async function findVendor(db: Queryable, businessId: string, id: string, lock = false): Promise<Vendor> {
+  const rows = await db.query<{ doc: Vendor }>(
+    `SELECT ${VENDOR_DOC} AS doc FROM vendors r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${lock ? ' FOR UPDATE' : ''}`,
+    [businessId, id],
+  );
+  if (!rows[0]) throw new ApiError('REQUEST_7004', 'This vendor was not found.');
+  return rows[0].doc;
+}
+
+/** PAYEE_1007 for a US address without a state; a state that is no USPS code is a plain 422. */
+export function assertAddress(address: VendorCreateBody['address']): void {
+  const check = checkVendorAddress(address);
+  if (check.ok) return;
+  throw new ApiError(check.code, check.message, { [check.field]: check.message });
+}
+
+/** The default coding must be the business's live GL account and department (named by their vendor field). */
+async function assertDefaults(tx: Queryable, businessId: string, f: { default_gl_account_id?: string | null; default_department_id?: string | null }) {
+  try {
+    await checkCodingRefs(tx, businessId, { gl_account_id: f.default_gl_account_id ?? null, department_id: f.default_department_id ?? null });
+  } catch (err) {
+    if (!(err instanceof ApiError) || !err.errors) throw err;
+    const errors = Object.fromEntries(Object.entries(err.errors).map(([k, m]) => [`default_${k}`, m.replace(k, `default_${k}`)]));
+    throw validationError(errors);
+  }
+}
+
+/** One live vendor of a name (vendorNameKey); the unique index backs this clearer message. */
+export async function assertNameFree(tx: Queryable, businessId: string, name: string, exceptId: string | null): Promise<void> {
+  const rows = await tx.query(
+    'SELECT 1 FROM vendors WHERE business_id = $1 AND NOT deleted AND lower(btrim(name)) = lower(btrim($2)) AND id IS DISTINCT FROM $3',
+    [businessId, name, exceptId],
+  );
+  if (rows.length > 0) throw validationError({ name: `A vendor named '${name.trim()}' already exists.` });
+}
+
+export async function createVendor(tx: Queryable, businessId: string, body: VendorCreateBody): Promise<Vendor> {
+  assertAddress(body.address);
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    await assertNameFree(tx, businessId, body.name, null);
+    await assertDefaults(tx, businessId, body);
+    const id = randomUUID();
+    await tx.query(
+      `INSERT INTO vendors (id, business_id, name, email, phone, address, default_gl_account_id, default_department_id, change_seq)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [id, businessId, body.name, body.email, body.phone, body.address && JSON.stringify(body.address),
+        body.default_gl_account_id, body.default_department_id, seqs.last],
+    );
+    for (const c of body.contacts) await insertContact(tx, businessId, id, c);
+    return findVendor(tx, businessId, id);
+  });
+}
+
+export async function updateVendor(tx: Queryable, businessId: string, id: string, patch: VendorPatchBody): Promise<Vendor> {
+  if (patch.address !== undefined) assertAddress(patch.address);
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    const current = await findVendor(tx, businessId, id, true);
+    if (patch.name !== undefined) await assertNameFree(tx, businessId, patch.name, id);
+    await assertDefaults(tx, businessId, patch);
+    const next = { ...current, ...patch };
+    await tx.query(
+      `UPDATE vendors SET name = $3, email = $4, phone = $5, address = $6, default_gl_account_id = $7,
+              default_department_id = $8, status = $9, change_seq = $10, updated_at = now()
+        WHERE business_id = $1 AND id = $2`,
+      [businessId, id, next.name, next.email, next.phone, next.address && JSON.stringify(next.address),
+        next.default_gl_account_id, next.default_department_id, next.status, seqs.last],
+    );
+    return findVendor(tx, businessId, id);
+  });
+}
+
+/** A tombstone: mirrors drop it; its name is free again. */
+export async function deleteVendor(tx: Queryable, businessId: string, id: string): Promise<Vendor> {
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    await findVendor(tx, businessId, id, true);
+    const rows = await tx.query<{ doc: Vendor }>(
+      `UPDATE vendors r SET deleted = true, change_seq = $3, updated_at = now() WHERE r.business_id = $1 AND r.id = $2
+       RETURNING ${VENDOR_DOC} AS doc`,
+      [businessId, id, seqs.last],
+    );
+    return rows[0]!.doc;
+  });
+}
+
+/** Stamps a vendor with a new seq after a change of its contacts or bank account. */
+export async function touchVendor(tx: Queryable, businessId: string, id: string, seq: number): Promise<Vendor> {
+  await tx.query('UPDATE vendors SET change_seq = $3, updated_at = now() WHERE business_id = $1 AND id = $2', [businessId, id, seq]);
+  return findVendor(tx, businessId, id);
+}
+
+type ContactFields = { name: string; email: string | null; phone: string | null };
+async function insertContact(tx: Queryable, businessId: string, vendorId: string, c: ContactFields): Promise<void> {
+  await tx.query(
+    'INSERT INTO vendor_contacts (id, business_id, vendor_id, name, email, phone) VALUES ($1, $2, $3, $4, $5, $6)',
+    [randomUUID(), businessId, vendorId, c.name, c.email, c.phone],
+  );
+}
+
+export const MAX_CONTACTS_PER_VENDOR = 200;
+
+export async function addContact(tx: Queryable, businessId: string, vendorId: string, c: ContactFields): Promise<Vendor> {
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    const vendor = await findVendor(tx, businessId, vendorId, true);
+    if (vendor.contacts.length >= MAX_CONTACTS_PER_VENDOR) {
+      throw validationError({ contacts: `A vendor can have at most ${MAX_CONTACTS_PER_VENDOR} contacts.` });
+    }
+    await insertContact(tx, businessId, vendorId, c);
+    return touchVendor(tx, businessId, vendorId, seqs.last);
+  });
+}
+
+export async function updateContact(
+  tx: Queryable, businessId: string, vendorId: string, contactId: string, patch: Partial<ContactFields>,
+): Promise<Vendor> {
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    const vendor = await findVendor(tx, businessId, vendorId, true);
+    const current = vendor.contacts.find((c) => c.id === contactId);
+    if (!current) throw new ApiError('REQUEST_7004', 'This contact was not found.');
+    const next = { ...current, ...patch };
+    await tx.query('UPDATE vendor_contacts SET name = $2, email = $3, phone = $4 WHERE id = $1', [contactId, next.name, next.email, next.phone]);
+    return touchVendor(tx, businessId, vendorId, seqs.last);
+  });
+}
+
+/** All or none: an id that is not a contact of this vendor refuses the call (404) before any delete. */
+export async function deleteContacts(tx: Queryable, businessId: string, vendorId: string, contactIds: readonly string[]): Promise<Vendor> {
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    const vendor = await findVendor(tx, businessId, vendorId, true);
+    const own = new Set(vendor.contacts.map((c) => c.id));
+    if (contactIds.some((id) => !own.has(id))) throw new ApiError('REQUEST_7004', 'This contact was not found.');
+    await tx.query('DELETE FROM vendor_contacts WHERE vendor_id = $1 AND id = ANY($2::uuid[])', [vendorId, [...new Set(contactIds)]]);
+    return touchVendor(tx, businessId, vendorId, seqs.last);
+  });
+}
+
+/** Writes (or clears, with null) a vendor's bank columns: ciphertext plus the last fours the doc shows. */
+export async function storeBankAccount(tx: Queryable, vendorId: string, bank: BankAccountBody | null): Promise<void> {
+  if (!bank) {
+    await tx.query(
+      `UPDATE vendors SET bank_account_type = NULL, bank_routing_cipher = NULL, bank_account_cipher = NULL,
+              bank_routing_last_four = NULL, bank_account_last_four = NULL WHERE id = $1`,
+      [vendorId],
+    );
+    return;
+  }
+  const key = await loadVendorBankKey(tx);
+  const masked = maskBankAccount(bank);
+  await tx.query(
+    `UPDATE vendors SET bank_account_type = $2, bank_routing_cipher = $3, bank_account_cipher = $4,
+            bank_routing_last_four = $5, bank_account_last_four = $6 WHERE id = $1`,
+    [vendorId, bank.account_type, encryptBankValue(key, bank.routing_number, bankContext(vendorId, 'routing_number')),
+      encryptBankValue(key, bank.account_number, bankContext(vendorId, 'account_number')), masked.routing_last_four, masked.last_four],
+  );
+}
+
+export async function setBankAccount(tx: Queryable, businessId: string, vendorId: string, bank: BankAccountBody): Promise<Vendor> {
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    await findVendor(tx, businessId, vendorId, true);
+    await storeBankAccount(tx, vendorId, bank);
+    return touchVendor(tx, businessId, vendorId, seqs.last);
+  });
+}
+
+export async function deleteBankAccount(tx: Queryable, businessId: string, vendorId: string): Promise<Vendor> {
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    const vendor = await findVendor(tx, businessId, vendorId, true);
+    if (!vendor.bank_account) throw new ApiError('REQUEST_7004', 'This vendor has no bank account.');
+    await storeBankAccount(tx, vendorId, null);
+    return touchVendor(tx, businessId, vendorId, seqs.last);
+  });
+}
+
+/** The full numbers of a live vendor's account (decrypted here, never stored or logged elsewhere). */
+export async function readBankAccount(db: Queryable, businessId: string, vendorId: string): Promise<BankAccountBody | null> {
+  const rows = await db.query<{ account_type: BankAccountBody['account_type'] | null; routing: string | null; account: string | null }>(
+    `SELECT bank_account_type AS account_type, bank_routing_cipher AS routing, bank_account_cipher AS account
+       FROM vendors WHERE business_id = $1 AND id = $2 AND NOT deleted`,
+    [businessId, vendorId],
+  );
+  const row = rows[0];
+  if (!row) throw new ApiError('REQUEST_7004', 'This vendor was not found.');
+  if (!row.account_type || !row.routing || !row.account) return null;
+  const key = await loadVendorBankKey(db);
+  return {
+    routing_number: decryptBankValue(key, row.routing, bankContext(vendorId, 'routing_number')),
+    account_number: decryptBankValue(key, row.account, bankContext(vendorId, 'account_number')),
+    account_type: row.account_type,
+  };
+}
