@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import { isoDateTime, mirroredFields, uuid } from './common.ts';
+import { defineEntity } from './define-entity.ts';
+import { currencyCodeSchema, knownCurrencySchema } from '../money.ts';
+
+/**
+ * Issue 11 §7 bill pay: a vendor's invoice the business pays. The status machine, the
+ * validation and the duplicate-invoice rule are in schema/bill-rules.ts; settlement dates in
+ * schema/business-days.ts. Amounts are integer minor units of the bill's currency.
+ */
+export const BILL_STATUSES = [
+  'DRAFT', 'PENDING_APPROVAL', 'APPROVED', 'SCHEDULED', 'PAID', 'RECONCILED', 'REJECTED', 'CANCELED', 'PAYMENT_FAILED',
+] as const;
+export const billStatusSchema = z.enum(BILL_STATUSES);
+export type BillStatus = z.infer<typeof billStatusSchema>;
+
+const isoDate = z.iso.date();
+
+export const MAX_INVOICE_NUMBER_LENGTH = 64;
+export const MAX_LINE_DESCRIPTION_LENGTH = 500;
+export const MAX_BILL_MEMO_LENGTH = 2000;
+export const MAX_BILL_LINES = 500;
+/**
+ * The largest bill, in minor units (1 billion in a two-decimal currency): anything above is a
+ * typo, and it keeps the sum of 500 lines far inside Number.MAX_SAFE_INTEGER.
+ */
+export const MAX_BILL_AMOUNT = 100_000_000_000;
+
+/**
+ * One line of the invoice. `amount` is negative only on a **credit line**: one that applies a
+ * vendor credit (`vendor_credit_id`, the credit it draws on) against this invoice. Every other
+ * line is zero or more (a free item may be listed at 0). So a negative number always says where
+ * the money came from, and a mistyped sign on an ordinary line is caught (bill-rules.ts).
+ */
+export const billLineItemSchema = z.object({
+  id: uuid,
+  description: z.string().max(MAX_LINE_DESCRIPTION_LENGTH),
+  amount: z.number().int().min(-MAX_BILL_AMOUNT).max(MAX_BILL_AMOUNT),
+  gl_account_id: uuid.nullable().default(null),
+  department_id: uuid.nullable().default(null),
+  location_id: uuid.nullable().default(null),
+  /** Accounting tracking: tracking category id → option id (as on transactions). */
+  tracking: z.record(z.string(), uuid).default({}),
+  vendor_credit_id: uuid.nullable().default(null),
+});
+export type BillLineItem = z.infer<typeof billLineItemSchema>;
+
+export const billSchema = z.object({
+  id: uuid, // bill_uuid
+  vendor_id: uuid,
+  /** As printed on the invoice (trimmed); duplicates are found case- and space-insensitively. */
+  invoice_number: z.string().min(1).max(MAX_INVOICE_NUMBER_LENGTH),
+  invoice_date: isoDate,
+  due_date: isoDate,
+  /** The day the payment is (to be) sent; null until the bill is scheduled or paid. */
+  payment_date: isoDate.nullable().default(null),
+  currency: currencyCodeSchema,
+  /** The sum of `line_items` (credit lines netted), > 0. */
+  amount: z.number().int().positive().max(MAX_BILL_AMOUNT),
+  line_items: z.array(billLineItemSchema).min(1).max(MAX_BILL_LINES),
+  memo: z.string().max(MAX_BILL_MEMO_LENGTH).nullable().default(null),
+  status: billStatusSchema,
+  /** The business entity (subsidiary) that owes and pays the bill; null: the business itself. */
+  entity_id: uuid.nullable().default(null),
+  /** The uploaded invoice document (a receipt-store file id). */
+  invoice_file_id: uuid.nullable().default(null),
+  created_by: uuid,
+  submitted_at: isoDateTime.nullable().default(null),
+  /** Who completed the approval and when (the chain's last decision; null until APPROVED). */
+  approved_by: uuid.nullable().default(null),
+  approved_at: isoDateTime.nullable().default(null),
+  /** Set when last rejected; cleared on resubmission. */
+  rejection_reason: z.string().max(2000).nullable().default(null),
+  /**
+   * Payment attempts made so far (0 before the first). Each attempt is one ledger entry, keyed
+   * by `paymentKey(id, attempt)`; a retry increments it, so a retry never reuses a failed key
+   * and a replayed attempt never pays twice.
+   */
+  payment_attempt: z.number().int().nonnegative().default(0),
+  /** Why the last attempt failed (PAYMENT_FAILED only). */
+  payment_failure_reason: z.string().max(500).nullable().default(null),
+  /** When it became PAID; `paid_manually`: marked paid (paid outside Ledgerline), not sent by us. */
+  paid_at: isoDateTime.nullable().default(null),
+  paid_manually: z.boolean().default(false),
+  reconciled_at: isoDateTime.nullable().default(null),
+  created_at: isoDateTime,
+  ...mirroredFields,
+});
+export type Bill = z.infer<typeof billSchema>;
+
+// --- Inputs ---------------------------------------------------------------------------------------
+
+/** A line as the create call takes it (the issue's shape); the server assigns the line ids. */
+export const billLineInputSchema = z.object({
+  description: z.string().trim().max(MAX_LINE_DESCRIPTION_LENGTH),
+  amount: z.number().int().min(-MAX_BILL_AMOUNT).max(MAX_BILL_AMOUNT),
+  gl_account_id: uuid.optional(),
+  department_id: uuid.optional(),
+});
+export type BillLineInput = z.infer<typeof billLineInputSchema>;
+
+/**
+ * POST /bill-pay. Field shapes only; the rules across fields (lines sum, no negative lines,
+ * due date after invoice date) are `validateBill` in bill-rules.ts, which the call runs so its
+ * messages name the field. `submit`: send it for approval at once instead of saving a draft.
+ */
+export const billCreateSchema = z.object({
+  vendor_id: uuid,
+  invoice_number: z.string().trim().max(MAX_INVOICE_NUMBER_LENGTH),
+  invoice_date: isoDate,
+  due_date: isoDate,
+  currency: knownCurrencySchema,
+  line_items: z.array(billLineInputSchema).max(MAX_BILL_LINES),
+  memo: z.string().max(MAX_BILL_MEMO_LENGTH).optional(),
+  submit: z.boolean().optional(),
+});
+export type BillCreate = z.infer<typeof billCreateSchema>;
+
+/**
+ * PATCH /bill-pay/{bill_uuid}: any create field; `line_items` replaces every line. `memo`,
+ * `entity_id` and `invoice_file_id` take null to clear. Which statuses allow which fields is
+ * `checkBillPatch` in bill-rules.ts. The payment date is set by scheduling, not here.
+ */
+export const billPatchSchema = billCreateSchema.omit({ submit: true }).partial().extend({
+  memo: z.string().max(MAX_BILL_MEMO_LENGTH).nullable().optional(),
+  entity_id: uuid.nullable().optional(),
+  invoice_file_id: uuid.nullable().optional(),
+});
+export type BillPatch = z.infer<typeof billPatchSchema>;
+
+// --- Payments -------------------------------------------------------------------------------------
+
+/**
+ * PENDING: sent, not settled; SETTLED: the money arrived; FAILED: returned or refused (the bill
+ * goes PAYMENT_FAILED); REVERSED: undone by reverse-bill-payment.
+ */
+export const BILL_PAYMENT_STATUSES = ['PENDING', 'SETTLED', 'FAILED', 'REVERSED'] as const;
+export const billPaymentStatusSchema = z.enum(BILL_PAYMENT_STATUSES);
+export type BillPaymentStatus = z.infer<typeof billPaymentStatusSchema>;
+
+/** One payment attempt of a bill, in the bill's currency; one per (bill_id, attempt). */
+export const billPaymentSchema = z.object({
+  id: uuid,
+  bill_id: uuid,
+  amount: z.number().int().positive().max(MAX_BILL_AMOUNT),
+  status: billPaymentStatusSchema,
+  /** 1 for the first attempt; the bill's `payment_attempt` when it was made. */
+  attempt: z.number().int().positive(),
+  created_at: isoDateTime,
+});
+export type BillPayment = z.infer<typeof billPaymentSchema>;
+
+// --- The mirrored collection ------------------------------------------------------------------------
+
+const csv = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
+
+export const BILL_SORTS = ['due_date_asc', 'due_date_desc', 'amount_desc', 'created_desc'] as const;
+export const billSortSchema = z.enum(BILL_SORTS);
+export type BillSort = z.infer<typeof billSortSchema>;
+
+export const billFilterSchema = z.object({
+  /** Free text over the invoice number and memo (the vendor's name via referencedIds). */
+  q: z.string().max(200).optional(),
+  statuses: csv(billStatusSchema).optional(),
+  vendor_ids: csv(z.uuid()).optional(),
+  entity_ids: csv(z.uuid()).optional(),
+});
+export type BillFilter = z.infer<typeof billFilterSchema>;
+
+export function matchesBillFilter(b: Bill, f: BillFilter): boolean {
+  if (f.statuses?.length && !f.statuses.includes(b.status)) return false;
+  if (f.vendor_ids?.length && !f.vendor_ids.includes(b.vendor_id)) return false;
+  if (f.entity_ids?.length && (b.entity_id === null || !f.entity_ids.includes(b.entity_id))) return false;
+  return true;
+}
+
+const byId = (a: Bill, b: Bill) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const byDue = (a: Bill, b: Bill) => (a.due_date < b.due_date ? -1 : a.due_date > b.due_date ? 1 : 0);
+
+export function compareBills(sort: BillSort) {
+  switch (sort) {
+    case 'due_date_asc':
+      return (a: Bill, b: Bill) => byDue(a, b) || byId(a, b);
+    case 'due_date_desc':
+      return (a: Bill, b: Bill) => byDue(b, a) || byId(a, b);
+    case 'amount_desc':
+      return (a: Bill, b: Bill) => b.amount - a.amount || byDue(a, b) || byId(a, b);
+    case 'created_desc':
+      return (a: Bill, b: Bill) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : byId(a, b));
+  }
+}
+
+function referencedIds(b: Bill): string[] {
+  const ids = [b.vendor_id];
+  if (b.entity_id) ids.push(b.entity_id);
+  return ids;
+}
+
+/**
+ * Not registered in collections.ts yet (the wiring comes with the server's table). Visibility
+ * is `business` among today's three rules: `owner` and `approver` need a `user_id`, which a bill
+ * has not. Narrowing it to bill managers (`mayManageBills`) and the bill's approvers is a new
+ * rule with its server SQL (server/domain/visibility.ts), part of that wiring.
+ */
+export const billEntity = defineEntity({
+  name: 'bills',
+  schema: billSchema,
+  idField: 'id',
+  mirror: { kind: 'own', indexes: [] },
+  visibility: 'business',
+  searchText: ['invoice_number', 'memo'],
+  query: {
+    filter: billFilterSchema,
+    sorts: BILL_SORTS,
+    matches: matchesBillFilter,
+    compare: compareBills,
+    referencedIds,
+  },
+});
