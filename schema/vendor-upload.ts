@@ -57,3 +57,4 @@ export function vendorsFromRows(rows: readonly BulkVendorRow[]): RowResult[] {
     return { ok: false, errors: { ...errors, name: `name repeats row ${first}` } };
   });
 }
+

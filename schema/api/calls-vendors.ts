@@ -73,7 +73,8 @@ export const mergePayeesBodySchema = z.object({
 
 /**
  * One spreadsheet row, columns as in the template (every cell a string, blank cells may be
- * omitted). papaparse is not in the toolchain yet, so the client sends the parsed rows as JSON.
+ * omitted). A client sends either the rows it parsed (`rows`) or the CSV file's text (`csv`),
+ * which the server parses with papaparse (`vendorRowsFromCsv`, server/domain/vendor-csv.ts).
  */
 const cell = z.string().max(500).optional();
 export const bulkVendorRowSchema = z.object({
@@ -81,7 +82,13 @@ export const bulkVendorRowSchema = z.object({
   postal_code: cell, country: cell,
 });
 export type BulkVendorRow = z.output<typeof bulkVendorRowSchema>;
-export const bulkUploadBodySchema = z.object({ rows: z.array(bulkVendorRowSchema).min(1).max(MAX_BULK_VENDOR_ROWS) });
+/** A CSV of MAX_BULK_VENDOR_ROWS rows of long cells stays well under this. */
+export const MAX_VENDOR_CSV_CHARS = 1_000_000;
+/** Exactly one of `rows` and `csv` (checked by the handler, which names the field). */
+export const bulkUploadBodySchema = z.object({
+  rows: z.array(bulkVendorRowSchema).min(1).max(MAX_BULK_VENDOR_ROWS).optional(),
+  csv: z.string().min(1).max(MAX_VENDOR_CSV_CHARS).optional(),
+});
 
 /**
  * Per row, 1-based as a spreadsheet numbers its data rows: `ok` with the new vendor's id, or the

@@ -268,6 +268,24 @@ describe.each(await testDatabases())('vendors on %s', (kind) => {
     expect(again.body).toMatchObject({ created: 0, results: [{ row: 1, ok: false }] });
   });
 
+  it('bulk upload from CSV text: quoted cells and any header order, the same per-row report', async () => {
+    const tag = randomUUID().slice(0, 6);
+    const csv = `\uFEFFCountry,Name,Postal Code,State,City,Address Line1\r\nUS,"Csv ${tag}, Inc.",78701,tx,Austin,"2 Main St, Suite 4"\r\nUS,"NoState ${tag}",89501,,Reno,1 A St\r\n`;
+    const bad = await request(t.app, 'POST', `${VENDORS}/bulk-upload`, { token: tokens.admin, body: { csv } });
+    expect(bad.status, bad.text).toBe(200);
+    expect(bad.body).toEqual({ created: 0, results: [{ row: 1, ok: true }, { row: 2, ok: false, errors: { state: 'State is required for US vendors.' } }] });
+    const good = await request(t.app, 'POST', `${VENDORS}/bulk-upload`, { token: tokens.admin, body: { csv: csv.split('\r\n').slice(0, 2).join('\n') } });
+    expect(good.status, good.text).toBe(201);
+    const made = await request(t.app, 'GET', `${VENDORS}/${good.body.results[0].id}`, { token: tokens.admin });
+    expect(made.body).toMatchObject({ name: `Csv ${tag}, Inc.`, address: { line1: '2 Main St, Suite 4', state: 'TX', postal_code: '78701' } });
+    const unknown = await request(t.app, 'POST', `${VENDORS}/bulk-upload`, { token: tokens.admin, body: { csv: 'name,iban\nX,DE00' } });
+    expect(refusal(unknown)).toEqual([422, 'REQUEST_7001']);
+    expect(unknown.body.error_v2.message).toContain('Unknown column "iban"');
+    const both = await request(t.app, 'POST', `${VENDORS}/bulk-upload`, { token: tokens.admin, body: { csv, rows: [{ name: 'X' }] } });
+    expect(refusal(both)).toEqual([422, 'REQUEST_7001']);
+    expect(refusal(await request(t.app, 'POST', `${VENDORS}/bulk-upload`, { token: tokens.admin, body: {} }))).toEqual([422, 'REQUEST_7001']);
+  });
+
   it('refuses an oversized sheet or an unknown column as a whole', async () => {
     const big = Array.from({ length: 501 }, (_, i) => ({ name: `Row ${i}` }));
     expect(refusal(await request(t.app, 'POST', `${VENDORS}/bulk-upload`, { token: tokens.admin, body: { rows: big } }))).toEqual([422, 'REQUEST_7001']);

@@ -1,8 +1,9 @@
 import {
   addVendorContact, bulkUploadVendors, createVendor, deleteVendor, deleteVendorBankAccount, deleteVendorContacts, getVendor,
-  listVendors, mergePayees, revealVendorBankAccount, setVendorBankAccount, updateVendor, updateVendorContact,
+  listVendors, mergePayees, revealVendorBankAccount, setVendorBankAccount, updateVendor, updateVendorContact, type BulkVendorRow,
 } from '../../schema/api/calls-vendors.ts';
-import { ApiError } from '../core/errors.ts';
+import { vendorRowsFromCsv } from '../domain/vendor-csv.ts';
+import { ApiError, validationError } from '../core/errors.ts';
 import { bulkUploadVendors as bulkUpload, listVendors as list, mergePayees as merge } from '../domain/vendor-bulk.ts';
 import {
   addContact, assertMayManageVendors, createVendor as create, deleteBankAccount, deleteContacts, deleteVendor as remove,
@@ -84,7 +85,19 @@ export const vendorHandlers = {
 
   [bulkUploadVendors.id]: async (ctx) => {
     const { businessId } = managerOf(ctx);
-    const result = await bulkUpload(ctx.db, businessId, ctx.input.body.rows);
+    const result = await bulkUpload(ctx.db, businessId, uploadedRows(ctx.input.body));
     return ok(result, result.created > 0 ? 201 : 200);
   },
 } satisfies DomainHandlers;
+
+/** The rows of a bulk upload: sent parsed, or as the CSV file's text (exactly one of the two). */
+function uploadedRows(body: { rows?: BulkVendorRow[] | undefined; csv?: string | undefined }): BulkVendorRow[] {
+  if (body.rows !== undefined && body.csv !== undefined) throw validationError({ csv: 'Send either rows or csv, not both' });
+  if (body.csv !== undefined) {
+    const parsed = vendorRowsFromCsv(body.csv);
+    if (!parsed.ok) throw validationError({ csv: parsed.message });
+    return parsed.rows;
+  }
+  if (body.rows === undefined) throw validationError({ rows: 'rows or csv is required' });
+  return body.rows;
+}
