@@ -70,12 +70,19 @@ export type ChangesQuery = z.infer<typeof changesQuerySchema>;
  * rows the whole walk sends.
  * Rows are sent as plain objects and validated per collection by the client.
  */
+/**
+ * A row's doc on the wire: only "a JSON object" here. Its shape is checked once, by the client's
+ * store against the collection's entity schema; a zod record here copied every doc of a page
+ * (≈ 20 ms a 2,000-row page in the worker) before the store checked and copied it again.
+ */
+const wireDoc = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'doc must be an object' });
+
 export const changeSchema = z.object({
   collection: mirroredCollectionSchema,
   seq: changeSeq,
   id: z.string(),
   deleted: z.boolean(),
-  doc: z.record(z.string(), z.unknown()).nullable(),
+  doc: wireDoc.nullable(),
 });
 export type Change = z.infer<typeof changeSchema>;
 

@@ -6,6 +6,7 @@ import { errorBody } from '../schema/errors.ts';
 import { loadTokenKey } from './auth/tokens.ts';
 import type { Db } from './db/db.ts';
 import { ChangeNotifier } from './feed/notifier.ts';
+import { FeedPageCache } from './feed/page-cache.ts';
 import type { AppDeps } from './core/deps.ts';
 import { ApiError, fromDatabaseError } from './core/errors.ts';
 import { compressAnswers } from './http/encoding.ts';
@@ -45,6 +46,7 @@ const UPLOAD_PATHS = CATALOGUE.flatMap((call) =>
 
 export function createApp(opts: CreateAppOptions): LedgerlineApp {
   let key: Promise<Uint8Array> | null = null;
+  const notifier = new ChangeNotifier(opts.db);
   const deps: AppDeps = {
     db: opts.db,
     tokenKey: () => {
@@ -55,7 +57,8 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
       return key;
     },
     now: opts.now ?? Date.now,
-    notifier: new ChangeNotifier(opts.db),
+    notifier,
+    feedPages: new FeedPageCache(notifier),
     heartbeatMs: opts.heartbeatMs ?? 15_000,
     devOutbox: opts.devOutbox ?? false,
   };
@@ -98,7 +101,10 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
 
   return Object.assign(app, {
     deps,
-    close: () => deps.notifier.close(),
+    close: () => {
+      deps.feedPages.close();
+      return deps.notifier.close();
+    },
   });
 }
 

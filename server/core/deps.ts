@@ -1,3 +1,4 @@
+import type { ChangesQuery } from '../../schema/sync-feed.ts';
 import type { Db } from '../db/db.ts';
 
 /** onSeq for each announcement; onClose when the notifier shuts down (end the stream). */
@@ -15,6 +16,23 @@ export interface SeqAnnouncements {
   close(): Promise<void>;
 }
 
+/** The query of one feed page (forward, or backfill with or without its cursor). */
+export type FeedPageQuery = Pick<ChangesQuery, 'after' | 'limit'> & Partial<Pick<ChangesQuery, 'backfill' | 'top' | 'stage' | 'before'>>;
+/** A feed page as its answer's JSON text, and the query of the page after it (null: the last). */
+export type FeedPage = { text: string; next: FeedPageQuery | null };
+
+/**
+ * The feed's prepared next pages (`feed/page-cache.ts`): a cache, not state. After answering a
+ * page that has more, the process computes the next one while the client writes this one; the
+ * request for it answers from the cache (or computes it, as without one).
+ */
+export interface FeedPages {
+  /** The page `query` asks for, as `user` sees it: prepared already, or `compute`d now. */
+  read(user: { business_id: string; id: string }, query: FeedPageQuery, compute: (q: FeedPageQuery) => Promise<FeedPage>): Promise<string>;
+  /** Drops every prepared page (shutdown). */
+  close(): void;
+}
+
 /** What every route needs, injected once by createApp. */
 export type AppDeps = {
   db: Db;
@@ -23,6 +41,7 @@ export type AppDeps = {
   /** Milliseconds since the epoch; injected so tests control token age. */
   now: () => number;
   notifier: SeqAnnouncements;
+  feedPages: FeedPages;
   /** SSE heartbeat interval. */
   heartbeatMs: number;
   /** Keep a readable copy of sent mail (dev_outbox, GET /v1/public/dev/outbox): LEDGERLINE_DEV_OUTBOX=1 only. */

@@ -4,6 +4,7 @@ import { COLLECTIONS } from '../domain/collections.ts';
 import { highWater } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
+import type { FeedPageQuery } from '../core/deps.ts';
 import { visibilityEpoch, visibilityOf, type Viewer } from '../domain/visibility.ts';
 
 function branch(collection: MirroredCollection, viewer: Viewer, params: unknown[], select: string, seqs = 'r.change_seq > $2'): string {
@@ -22,16 +23,29 @@ const keySelect = (c: MirroredCollection) => `'${c}' AS collection, r.change_seq
  * most of them, and sorting the wide rows spilled to disk: about 2/3 of a backfill page's time
  * at 100k. The picked rows are found again by ctid (same statement, same snapshot: a TID scan).
  */
-function withDocs(branches: string[], order: string): string {
-  const docs = MIRRORED_COLLECTIONS.map(
+function withDocs(branches: string[], order: string, docs: DocForm): string {
+  const built = MIRRORED_COLLECTIONS.map(
     (c) => `WHEN '${c}' THEN (SELECT ${COLLECTIONS[c].docSql} FROM ${COLLECTIONS[c].table} r WHERE r.ctid = p.tid)`,
   ).join(' ');
+  const cast = docs === 'text' ? '::text' : '';
   // The doc is a subplan, so PostgreSQL computes it after the sort, for the rows the limit keeps.
   return `WITH p AS MATERIALIZED (${branches.join(' UNION ALL ')})
-    SELECT p.*, CASE WHEN p.deleted THEN NULL ELSE CASE p.collection ${docs} END END AS doc FROM p ORDER BY ${order} LIMIT $3`;
+    SELECT p.*, (CASE WHEN p.deleted THEN NULL ELSE CASE p.collection ${built} END END)${cast} AS doc FROM p ORDER BY ${order} LIMIT $3`;
 }
 
-type ChangeRow = { collection: MirroredCollection; seq: number; id: string; deleted: boolean; doc: Record<string, unknown> };
+/**
+ * How a page's docs leave PostgreSQL: parsed objects (`jsonb`), or their JSON text (`text`),
+ * which the HTTP answer splices in as it is (readChangesJson): the driver never parses 2,000
+ * docs a page only for the answer to stringify them again.
+ */
+type DocForm = 'jsonb' | 'text';
+
+type ChangeRow = { collection: MirroredCollection; seq: number; id: string; deleted: boolean; doc: unknown };
+
+type FeedQuery = FeedPageQuery;
+
+/** A page as read: its rows with their docs in the page's DocForm, and the rest of the answer. */
+type RawPage = { changes: ChangeRow[]; meta: Omit<ChangesResponse, 'changes'>; next: FeedQuery | null };
 
 /**
  * One page of the change feed: the caller's visible rows with change_seq > after, in seq order
@@ -42,12 +56,26 @@ type ChangeRow = { collection: MirroredCollection; seq: number; id: string; dele
  * allocateSeqs), so when this page is the last one the checkpoint may jump to it: nothing
  * invisible-to-us or not-yet-committed can hide below it.
  */
-export async function readChanges(
-  db: Queryable,
-  user: ActingUser,
-  req: Pick<ChangesQuery, 'after' | 'limit'> & Partial<Pick<ChangesQuery, 'backfill' | 'top' | 'stage' | 'before'>>,
-): Promise<ChangesResponse> {
-  if (req.backfill) return readBackfill(db, user, { limit: req.limit, cursor: cursorOf(req) });
+export async function readChanges(db: Queryable, user: ActingUser, req: FeedQuery): Promise<ChangesResponse> {
+  const page = await readPage(db, user, req, 'jsonb');
+  return { changes: page.changes.map((r) => ({ ...r, doc: r.doc as Record<string, unknown> | null })), ...page.meta };
+}
+
+/**
+ * readChanges as the HTTP answer's JSON text, and the query of the page after it (null when
+ * there is none). The docs are PostgreSQL's own JSON text, spliced in: the text parses to exactly
+ * readChanges's value (feed/json.test.ts), only its whitespace differs.
+ */
+export async function readChangesJson(db: Queryable, user: ActingUser, req: FeedQuery): Promise<{ text: string; next: FeedQuery | null }> {
+  const page = await readPage(db, user, req, 'text');
+  const rows = page.changes.map(
+    (r) => `{"collection":${JSON.stringify(r.collection)},"seq":${r.seq},"id":${JSON.stringify(r.id)},"deleted":${r.deleted},"doc":${(r.doc as string | null) ?? 'null'}}`,
+  );
+  return { text: `{"changes":[${rows.join(',')}],${JSON.stringify(page.meta).slice(1)}`, next: page.next };
+}
+
+async function readPage(db: Queryable, user: ActingUser, req: FeedQuery, docs: DocForm): Promise<RawPage> {
+  if (req.backfill) return readBackfill(db, user, { limit: req.limit, cursor: cursorOf(req) }, docs);
   const high = await highWater(db, user.business_id);
   // The epoch hashes the team, so the feed always reads it (not only when a rule needs it).
   const vis = await visibilityOf(db, user);
@@ -56,19 +84,22 @@ export async function readChanges(
   const branches = MIRRORED_COLLECTIONS.map(
     (c) => `(${branch(c, viewer, params, keySelect(c))} ORDER BY r.change_seq LIMIT $3)`,
   );
-  const rows = await db.query<ChangeRow>(withDocs(branches, 'p.seq'), params);
+  const rows = await db.query<ChangeRow>(withDocs(branches, 'p.seq', docs), params);
   const hasMore = rows.length > req.limit;
   const page = hasMore ? rows.slice(0, req.limit) : rows;
   const lastSeq = page.at(-1)?.seq ?? req.after;
-  const response: ChangesResponse = {
-    changes: page.map((r) => ({ collection: r.collection, seq: Number(r.seq), id: r.id, deleted: r.deleted, doc: r.doc })),
+  const meta: RawPage['meta'] = {
     checkpoint: hasMore ? Number(lastSeq) : Math.max(Number(lastSeq), high, req.after),
     has_more: hasMore,
     high_water: Math.max(high, Number(lastSeq)),
     visibility_epoch: visibilityEpoch(user, vis),
   };
-  if (req.after === 0) response.total = await countVisible(db, user.business_id, viewer);
-  return response;
+  if (req.after === 0) meta.total = await countVisible(db, user.business_id, viewer);
+  return {
+    changes: page.map((r) => ({ collection: r.collection, seq: Number(r.seq), id: r.id, deleted: r.deleted, doc: r.doc })),
+    meta,
+    next: hasMore ? { after: meta.checkpoint, limit: req.limit } : null,
+  };
 }
 
 const cursorOf = (q: Partial<Pick<ChangesQuery, 'top' | 'stage' | 'before'>>): BackfillCursor | null =>
@@ -88,32 +119,35 @@ const STAGE_OF_RANK: readonly BackfillStage[] = ['reference', 'queried'];
  * walk skips it and the forward pull from `after=top` brings it (tombstones included). A row the
  * walk sends has not changed since top was read, so it is the row as it stood at top.
  */
-async function readBackfill(db: Queryable, user: ActingUser, req: { limit: number; cursor: BackfillCursor | null }): Promise<ChangesResponse> {
+async function readBackfill(db: Queryable, user: ActingUser, req: { limit: number; cursor: BackfillCursor | null }, docs: DocForm): Promise<RawPage> {
   const high = await highWater(db, user.business_id);
   const vis = await visibilityOf(db, user);
   const viewer: Viewer = { user, team: vis };
   // A top above the high water would let the forward pull skip seqs not yet committed.
   const top = Math.min(req.cursor?.top ?? high, high);
   const cursor: BackfillCursor = req.cursor ? { ...req.cursor, top } : { top, stage: 'reference', before: top + 1 };
-  const q = backfillQuery(viewer, cursor, req.limit + 1);
+  const q = backfillQuery(viewer, cursor, req.limit + 1, docs);
   const rows = q ? await db.query<ChangeRow & { rank: number }>(q.sql, q.params) : [];
   const hasMore = rows.length > req.limit;
   const page = hasMore ? rows.slice(0, req.limit) : rows;
   const last = page.at(-1);
-  const response: ChangesResponse = {
-    changes: page.map((r) => ({ collection: r.collection, seq: Number(r.seq), id: r.id, deleted: false, doc: r.doc })),
+  const meta: RawPage['meta'] = {
     checkpoint: top,
     has_more: hasMore,
     high_water: high,
     backfill: last ? { top, stage: STAGE_OF_RANK[Number(last.rank)] ?? cursor.stage, before: Number(last.seq) } : cursor,
     visibility_epoch: visibilityEpoch(user, vis),
   };
-  if (!req.cursor) response.total = await countVisible(db, user.business_id, viewer, top);
-  return response;
+  if (!req.cursor) meta.total = await countVisible(db, user.business_id, viewer, top);
+  return {
+    changes: page.map((r) => ({ collection: r.collection, seq: Number(r.seq), id: r.id, deleted: false, doc: r.doc })),
+    meta,
+    next: hasMore && meta.backfill ? { after: 0, limit: req.limit, backfill: true, ...meta.backfill } : null,
+  };
 }
 
 /** The backfill page's SQL (null when the cursor has passed every stage). */
-function backfillQuery(viewer: Viewer, cursor: BackfillCursor, limit: number): { sql: string; params: unknown[] } | null {
+function backfillQuery(viewer: Viewer, cursor: BackfillCursor, limit: number, docs: DocForm): { sql: string; params: unknown[] } | null {
   const params: unknown[] = [viewer.user.business_id, cursor.top, limit];
   const branches: string[] = [];
   for (const c of MIRRORED_COLLECTIONS) {
@@ -129,7 +163,7 @@ function backfillQuery(viewer: Viewer, cursor: BackfillCursor, limit: number): {
   }
   return branches.length === 0
     ? null
-    : { sql: withDocs(branches, 'p.rank, p.seq DESC'), params };
+    : { sql: withDocs(branches, 'p.rank, p.seq DESC', docs), params };
 }
 
 /** EXPLAIN of a walk's first page as `userId` sees it (tests: the plan walks the feed indexes). */
@@ -139,7 +173,7 @@ export async function explainBackfill(db: Queryable, businessId: string, userId:
     [userId, businessId],
   );
   if (!user) throw new Error(`no user ${userId}`);
-  const q = backfillQuery({ user, team: await visibilityOf(db, user) }, { top, stage: 'reference', before: top + 1 }, limit);
+  const q = backfillQuery({ user, team: await visibilityOf(db, user) }, { top, stage: 'reference', before: top + 1 }, limit, 'jsonb');
   const rows = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q!.sql}`, q!.params);
   return rows.map((r) => r['QUERY PLAN']).join('\n');
 }

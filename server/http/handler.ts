@@ -9,6 +9,11 @@ import type { Queryable } from '../db/db.ts';
 /** A JSON answer; handlers that stream return a raw Response instead. */
 export type Reply = { status: number; body: unknown };
 
+/** A body that is JSON text already (the feed's pages): sent as it is, never stringified again. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export type HandlerCtx<C extends CallDef> = {
   c: Context;
   deps: AppDeps;
@@ -21,6 +26,9 @@ export type HandlerCtx<C extends CallDef> = {
 export type Handler<C extends CallDef> = (ctx: HandlerCtx<C>) => Promise<Reply | Response>;
 
 export const ok = (body: unknown, status = 200): Reply => ({ status, body });
+/** `ok` for a body already serialized as JSON text. */
+export const okJsonText = (text: string, status = 200): Reply => ({ status, body: new JsonText(text) });
+export const replyText = (reply: Reply): string => (reply.body instanceof JsonText ? reply.body.text : JSON.stringify(reply.body));
 
 /** The acting user of an authenticated call (register guarantees it; this narrows the type). */
 export function actorOf(ctx: { actor: Actor | null }): Actor {

@@ -11,7 +11,7 @@ import type { AppDeps } from '../core/deps.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { authenticate } from './authenticate.ts';
-import type { Handler, HandlerMap, Reply, Route } from './handler.ts';
+import { replyText, type Handler, type HandlerMap, type Reply, type Route } from './handler.ts';
 import { KEY_PATTERN, requestHash, runWithKey, type KeyRef } from './idempotency.ts';
 
 /**
@@ -109,7 +109,7 @@ async function runOnce(c: Context, deps: AppDeps, ref: KeyRef, run: (tx: Queryab
     async run(tx) {
       const reply = await run(tx);
       if (reply instanceof Response) throw new Error('idempotent calls must answer JSON');
-      return { status: reply.status, text: JSON.stringify(reply.body) };
+      return { status: reply.status, text: replyText(reply) };
     },
     // A refusal wrote nothing: remember it so a repeat gets the very same answer.
     finalRefusal: (err) =>
@@ -255,7 +255,7 @@ function parseJson(raw: string): unknown {
 
 function send(c: Context, reply: Reply | Response): Response {
   if (reply instanceof Response) return reply;
-  return sendText(c, reply.status, JSON.stringify(reply.body), false);
+  return sendText(c, reply.status, replyText(reply), false);
 }
 
 function sendText(c: Context, status: number, text: string, replayed: boolean): Response {

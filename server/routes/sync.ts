@@ -2,9 +2,9 @@ import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import { syncChanges, syncStream } from '../../schema/api/calls.ts';
 import { highWater } from '../db/change-seq.ts';
-import { readChanges } from '../feed/changes.ts';
+import { readChangesJson } from '../feed/changes.ts';
 import type { AppDeps } from '../core/deps.ts';
-import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { actorOf, okJsonText, type DomainHandlers } from '../http/handler.ts';
 
 const sseEvent = (seq: number) => `event: seq\ndata: ${JSON.stringify({ seq })}\n\n`;
 
@@ -45,6 +45,11 @@ function openStream(c: Context, deps: AppDeps, businessId: string): Response {
 }
 
 export const syncHandlers = {
-  [syncChanges.id]: async (ctx) => ok(await readChanges(ctx.db, actorOf(ctx).user, ctx.input.query)),
+  // The page as JSON text (docs spliced in as PostgreSQL wrote them), prepared ahead when the
+  // client walks the feed (deps.feedPages). A GET runs on deps.db, which the prepared read uses too.
+  [syncChanges.id]: async (ctx) => {
+    const user = actorOf(ctx).user;
+    return okJsonText(await ctx.deps.feedPages.read(user, ctx.input.query, (q) => readChangesJson(ctx.deps.db, user, q)));
+  },
   [syncStream.id]: async (ctx) => openStream(ctx.c, ctx.deps, actorOf(ctx).businessId),
 } satisfies DomainHandlers;
