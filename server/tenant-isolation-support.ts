@@ -16,7 +16,7 @@ export type IdPool = {
   cards: string[]; entities: string[]; tracking: { categoryId: string; options: string[] }[]; any: string[];
   reimbursements: string[]; receipts: string[]; approvals: string[]; rates: string[]; cardRequests: string[];
   instances: string[];
-  vendors: string[]; vendorContacts: string[];
+  vendors: string[]; vendorContacts: string[]; bills: string[];
 };
 
 export function uuidFor(key: string, pool: IdPool): string {
@@ -24,6 +24,7 @@ export function uuidFor(key: string, pool: IdPool): string {
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
   if (k.includes('instance')) return first(pool.instances);
+  if (k.includes('bill')) return first(pool.bills);
   if (k.includes('contact')) return first(pool.vendorContacts);
   if (k.includes('payee') || k.includes('vendor')) return first(pool.vendors);
   if (k.includes('approval')) return first(pool.approvals);

@@ -52,6 +52,11 @@ for (const id of [
   'vendors.create', 'vendors.update', 'vendors.delete', 'vendors.contacts.add', 'vendors.contacts.update', 'vendors.contacts.delete',
   'vendors.bankAccount.set', 'vendors.bankAccount.reveal', 'vendors.bankAccount.delete', 'vendors.mergePayees', 'vendors.bulkUpload',
 ]) ROLE_GATED[id] = NOT_BILL_PAY;
+// Bills are read and written by bill-pay managers only.
+for (const id of [
+  'bills.list', 'bills.payments.list', 'bills.get', 'bills.create', 'bills.update', 'bills.delete', 'bills.checkDuplicateInvoice',
+  'bills.expectedSettlementDate', 'bills.markPaid', 'bills.reversePayment', 'bills.bulk.payNow',
+]) ROLE_GATED[id] = NOT_BILL_PAY;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))
@@ -212,20 +217,38 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
       [vendors[0], vendors[1], a.businessId, `Vendor ${tag}`, `Other vendor ${tag}`],
     );
     await t.db.query('INSERT INTO vendor_contacts (id, business_id, vendor_id, name) VALUES ($1, $2, $3, $4)', [vendorContact, a.businessId, vendors[0], `Contact ${tag}`]);
+    // A's bills of that vendor: a draft, an approved one and a paid one with its payment (every bill call has a target).
+    const bills = [randomUUID(), randomUUID(), randomUUID()];
+    for (const [i, status] of (['DRAFT', 'APPROVED', 'PAID'] as const).entries()) {
+      await t.db.query(
+        `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+         INSERT INTO bills (id, business_id, vendor_id, invoice_number, invoice_key, invoice_date, due_date, currency, amount, status,
+                            created_by, payment_attempt, change_seq)
+         SELECT $1, $2, $3, $4, upper($4), '2026-01-01', '2026-01-31', 'USD', 4200, $5, $6, $7, change_seq FROM seq`,
+        [bills[i], a.businessId, vendors[0], `INV-${tag}-${i}`, status, a.users.admin, status === 'PAID' ? 1 : 0],
+      );
+      await t.db.query(`INSERT INTO bill_line_items (id, bill_id, position, description, amount) VALUES ($1, $2, 0, $3, 4200)`,
+        [randomUUID(), bills[i], `Line ${tag}`]);
+    }
+    await t.db.query(
+      `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by)
+       VALUES ($1, $2, $3, 1, $4, 4200, 'USD', 'SETTLED', $5)`,
+      [randomUUID(), a.businessId, bills[2], `bill-payment:${bills[2]}:1`, a.users.admin],
+    );
     pool = {
-      vendors, vendorContacts: [vendorContact],
+      vendors, vendorContacts: [vendorContact], bills,
       transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
       glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim, submitted, paidClaim], receipts: [receipt], approvals: [approval, requestApproval], rates,
       cardRequests: [cardRequest], instances: [instance],
     };
     ownPool = {
-      vendors: [], vendorContacts: [],
+      vendors: [], vendorContacts: [], bills: [],
       transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
       glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [], approvals: [], rates: [], cardRequests: [], instances: [],
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, ...vendors, vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, ...vendors, ...bills, vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

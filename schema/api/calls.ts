@@ -22,6 +22,7 @@ import { APPROVAL_CALLS } from './calls-approvals.ts';
 import { CARD_CALLS } from './calls-cards.ts';
 import { APPROVAL_POLICY_CALLS } from './calls-approval-policies.ts';
 import { VENDOR_CALLS } from './calls-vendors.ts';
+import { BILL_CALLS } from './calls-bills.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -193,4 +194,5 @@ export const CATALOGUE = [
   ...CARD_CALLS,
   ...APPROVAL_POLICY_CALLS,
   ...VENDOR_CALLS,
+  ...BILL_CALLS,
 ] as const;

@@ -9,7 +9,8 @@ import type { ActingUser } from '../core/actor.ts';
 import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { writeMirrored } from './collections.ts';
+import { moveBillsToVendor } from './bills.ts';
+import { writeMirrored, type MirroredWrite } from './collections.ts';
 import { findVendor, storeBankAccount, VENDOR_DOC } from './vendors.ts';
 
 /** Vendors (issue 11) in numbers: the searchable list, payee merges and bulk uploads. */
@@ -65,11 +66,12 @@ export async function listVendors(db: Queryable, user: ActingUser, q: ListQuery)
 
 /**
  * Every row elsewhere that names a vendor moves from the merged payees to the survivor, inside
- * the merge's transaction. Vendors are referenced by nothing else yet; bills (issue 11's next
- * slice) add their UPDATE here, stamping each moved bill with a seq from `reserve`.
+ * the merge's transaction: today bills (each moved bill stamped with a seq from `reserve`).
  */
-export async function moveVendorReferences(_tx: Queryable, _businessId: string, _fromIds: readonly string[], _toId: string): Promise<number> {
-  return 0;
+export async function moveVendorReferences(
+  tx: Queryable, businessId: string, fromIds: readonly string[], toId: string, reserve: MirroredWrite['reserve'],
+): Promise<number> {
+  return moveBillsToVendor(tx, businessId, fromIds, toId, reserve);
 }
 
 /**
@@ -80,7 +82,7 @@ export async function moveVendorReferences(_tx: Queryable, _businessId: string, 
  * payees queue rather than deadlock.
  */
 export async function mergePayees(tx: Queryable, businessId: string, survivorId: string, mergedIds: readonly string[]) {
-  return writeMirrored(tx, businessId, 1 + mergedIds.length, async ({ seqs }) => {
+  return writeMirrored(tx, businessId, 1 + mergedIds.length, async ({ seqs, reserve }) => {
     const all = [survivorId, ...mergedIds];
     const locked = await tx.query<{ id: string }>(
       'SELECT id::text FROM vendors WHERE business_id = $1 AND id = ANY($2::uuid[]) AND NOT deleted ORDER BY id FOR UPDATE',
@@ -94,7 +96,7 @@ export async function mergePayees(tx: Queryable, businessId: string, survivorId:
     const merged = await Promise.all(mergedIds.map((id) => findVendor(tx, businessId, id)));
 
     await tx.query('UPDATE vendor_contacts SET vendor_id = $2 WHERE vendor_id = ANY($1::uuid[])', [[...mergedIds], survivorId]);
-    await moveVendorReferences(tx, businessId, mergedIds, survivorId);
+    await moveVendorReferences(tx, businessId, mergedIds, survivorId, reserve);
     await tx.query(
       `UPDATE vendors v SET deleted = true, merged_into_id = $2, change_seq = $3 + array_position($4::uuid[], v.id), updated_at = now()
         WHERE v.business_id = $1 AND v.id = ANY($4::uuid[])`,

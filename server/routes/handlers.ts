@@ -4,6 +4,7 @@ import { adminHandlers } from './admin.ts';
 import { approvalHandlers } from './approvals.ts';
 import { approvalPolicyHandlers } from './approval-policies.ts';
 import { authHandlers } from './auth.ts';
+import { billHandlers } from './bills.ts';
 import { businessSwitchHandlers } from './business-switch.ts';
 import { cardHandlers } from './cards.ts';
 import { passwordlessHandlers } from './identity-passwordless.ts';
@@ -37,6 +38,7 @@ export const HANDLERS = {
   ...approvalHandlers,
   ...cardHandlers,
   ...vendorHandlers,
+  ...billHandlers,
   ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,

@@ -1,0 +1,217 @@
+import { randomUUID } from 'node:crypto';
+import type { BillCreate, BillLineInput, BillPatch, Bill } from '../../schema/entities/bill.ts';
+import {
+  billTotal, checkBillPatch, createdStatus, findDuplicateInvoices, invoiceNumberKey, mayManageBills, validateBill,
+} from '../../schema/bill-rules.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { ApiError, refuse, validationError } from '../core/errors.ts';
+import type { Queryable } from '../db/db.ts';
+import { createInstance } from './approval-policies.ts';
+import { checkCodingRefs } from './coding.ts';
+import { writeMirrored } from './collections.ts';
+import { newestFirstPage, type Page, type PageRequest } from './newest-first-page.ts';
+import { findVendor } from './vendors.ts';
+
+/**
+ * Bills (issue 11 §7 bill pay) in storage; the rules are schema/bill-rules.ts. Every write goes
+ * through writeMirrored (a change seq per bill, announced on commit) so the mirror can follow
+ * bills once the collection is registered. Only bill managers reach any of this (403 first);
+ * another business's bill or vendor is 404. Payments are in domain/bill-payments.ts.
+ */
+
+const LINES = `(SELECT coalesce(jsonb_agg(jsonb_build_object(
+      'id', li.id, 'description', li.description, 'amount', li.amount, 'gl_account_id', li.gl_account_id,
+      'department_id', li.department_id, 'location_id', li.location_id, 'tracking', li.tracking,
+      'vendor_credit_id', li.vendor_credit_id) ORDER BY li.position), '[]'::jsonb)
+    FROM bill_line_items li WHERE li.bill_id = r.id)`;
+
+const day = (col: string) => `to_char(r.${col}, 'YYYY-MM-DD')`;
+
+/** The wire shape of a bill (schema/entities/bill.ts), built in SQL; reads alias `r`. */
+export const BILL_DOC = `jsonb_build_object(
+    'id', r.id, 'vendor_id', r.vendor_id, 'invoice_number', r.invoice_number, 'invoice_date', ${day('invoice_date')},
+    'due_date', ${day('due_date')}, 'payment_date', ${day('payment_date')}, 'currency', r.currency, 'amount', r.amount,
+    'line_items', ${LINES}, 'memo', r.memo, 'status', r.status, 'entity_id', r.entity_id, 'invoice_file_id', r.invoice_file_id,
+    'created_by', r.created_by, 'submitted_at', ll_iso(r.submitted_at), 'approved_by', r.approved_by,
+    'approved_at', ll_iso(r.approved_at), 'rejection_reason', r.rejection_reason, 'payment_attempt', r.payment_attempt,
+    'payment_failure_reason', r.payment_failure_reason, 'paid_at', ll_iso(r.paid_at), 'paid_manually', r.paid_manually,
+    'reconciled_at', ll_iso(r.reconciled_at), 'created_at', ll_iso(r.created_at),
+    'business_id', r.business_id, 'change_seq', r.change_seq, 'updated_at', ll_iso(r.updated_at), 'deleted', r.deleted)`;
+
+/** §6 "manage bill pay accounting" (mayManageBills), checked before any lookup. */
+export function assertMayManageBills(user: ActingUser): void {
+  if (!mayManageBills(user)) {
+    throw new ApiError('FORBIDDEN_7003', 'Only administrators, bookkeepers and AP clerks can manage bills.');
+  }
+}
+
+/** A live bill of the business (locked for a write); anything else is 404. */
+export async function findBill(db: Queryable, businessId: string, id: string, lock = false): Promise<Bill> {
+  const rows = await db.query<{ doc: Bill }>(
+    `SELECT ${BILL_DOC} AS doc FROM bills r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${lock ? ' FOR UPDATE' : ''}`,
+    [businessId, id],
+  );
+  if (!rows[0]) throw new ApiError('REQUEST_7004', 'This bill was not found.');
+  return rows[0].doc;
+}
+
+/** validateBill's field messages as one 422, so a form can show each next to its field. */
+function assertValid(fields: Parameters<typeof validateBill>[0]): void {
+  const errors = validateBill(fields);
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+}
+
+/** Each line's GL account and department must be the business's own (named by the line's field). */
+async function assertLineCoding(tx: Queryable, businessId: string, lines: readonly BillLineInput[]): Promise<void> {
+  for (const [i, line] of lines.entries()) {
+    if (!line.gl_account_id && !line.department_id) continue;
+    try {
+      await checkCodingRefs(tx, businessId, { gl_account_id: line.gl_account_id ?? null, department_id: line.department_id ?? null });
+    } catch (err) {
+      if (!(err instanceof ApiError) || !err.errors) throw err;
+      throw validationError(Object.fromEntries(Object.entries(err.errors).map(([k, m]) => [`line_items.${i}.${k}`, m])));
+    }
+  }
+}
+
+async function insertLines(tx: Queryable, billId: string, lines: readonly BillLineInput[]): Promise<void> {
+  for (const [i, line] of lines.entries()) {
+    await tx.query(
+      `INSERT INTO bill_line_items (id, bill_id, position, description, amount, gl_account_id, department_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [randomUUID(), billId, i, line.description, line.amount, line.gl_account_id ?? null, line.department_id ?? null],
+    );
+  }
+}
+
+/**
+ * Opens the bill's approval chain under the business's current bill policy. The bill stays
+ * PENDING_APPROVAL whatever the chain says: approvals move it, never the submission itself.
+ */
+async function openApproval(tx: Queryable, user: ActingUser, bill: Pick<Bill, 'id' | 'amount' | 'currency' | 'vendor_id' | 'entity_id'>, at: string) {
+  await createInstance(tx, user.business_id, 'bill', bill.id, {
+    requester_id: user.id, amount: bill.amount, currency: bill.currency, vendor_id: bill.vendor_id, entity_id: bill.entity_id,
+  }, at);
+}
+
+export async function createBill(tx: Queryable, user: ActingUser, body: BillCreate, now: Date): Promise<Bill> {
+  assertValid(body);
+  const businessId = user.business_id;
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    await findVendor(tx, businessId, body.vendor_id);
+    await assertLineCoding(tx, businessId, body.line_items);
+    const id = randomUUID();
+    const status = createdStatus(body.submit);
+    const amount = billTotal(body.line_items);
+    const at = now.toISOString();
+    await tx.query(
+      `INSERT INTO bills (id, business_id, vendor_id, invoice_number, invoice_key, invoice_date, due_date, currency, amount,
+                          status, memo, created_by, submitted_at, change_seq, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
+      [id, businessId, body.vendor_id, body.invoice_number, invoiceNumberKey(body.invoice_number), body.invoice_date, body.due_date,
+        body.currency, amount, status, body.memo ?? null, user.id, body.submit ? at : null, seqs.last, at],
+    );
+    await insertLines(tx, id, body.line_items);
+    if (body.submit) await openApproval(tx, user, { id, amount, currency: body.currency, vendor_id: body.vendor_id, entity_id: null }, at);
+    return findBill(tx, businessId, id);
+  });
+}
+
+/** The bill after `patch`, as validateBill reads it (new lines replace all; the total follows them). */
+function patched(bill: Bill, patch: BillPatch) {
+  return {
+    ...bill, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+    line_items: patch.line_items ?? bill.line_items,
+  } as Bill & { line_items: readonly BillLineInput[] };
+}
+
+export async function updateBill(tx: Queryable, user: ActingUser, id: string, patch: BillPatch, now: Date): Promise<Bill> {
+  const businessId = user.business_id;
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    const bill = await findBill(tx, businessId, id, true);
+    refuse(checkBillPatch(patch, bill.status));
+    const next = patched(bill, patch);
+    assertValid({ ...next, amount: undefined });
+    if (patch.vendor_id !== undefined) await findVendor(tx, businessId, patch.vendor_id);
+    if (patch.line_items) await assertLineCoding(tx, businessId, patch.line_items);
+    if (patch.entity_id) await assertEntity(tx, businessId, patch.entity_id);
+    await tx.query(
+      `UPDATE bills SET vendor_id = $3, invoice_number = $4, invoice_key = $5, invoice_date = $6, due_date = $7, currency = $8,
+              amount = $9, memo = $10, entity_id = $11, invoice_file_id = $12, change_seq = $13, updated_at = $14
+        WHERE business_id = $1 AND id = $2`,
+      [businessId, id, next.vendor_id, next.invoice_number, invoiceNumberKey(next.invoice_number), next.invoice_date, next.due_date,
+        next.currency, billTotal(next.line_items), next.memo, next.entity_id, next.invoice_file_id, seqs.last, now.toISOString()],
+    );
+    if (patch.line_items) {
+      await tx.query('DELETE FROM bill_line_items WHERE bill_id = $1', [id]);
+      await insertLines(tx, id, patch.line_items);
+    }
+    return findBill(tx, businessId, id);
+  });
+}
+
+async function assertEntity(tx: Queryable, businessId: string, entityId: string): Promise<void> {
+  const rows = await tx.query('SELECT 1 FROM business_entities WHERE business_id = $1 AND id = $2 AND NOT deleted', [businessId, entityId]);
+  if (rows.length === 0) throw new ApiError('REQUEST_7004', 'This entity was not found.');
+}
+
+/** Drafts only: a bill anyone else has seen (approvers, the ledger) is canceled, which keeps its history. */
+export async function deleteBill(tx: Queryable, user: ActingUser, id: string, now: Date): Promise<Bill> {
+  const businessId = user.business_id;
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    const bill = await findBill(tx, businessId, id, true);
+    if (bill.status !== 'DRAFT') {
+      throw new ApiError('REQUEST_7001', `This bill is not a draft (status ${bill.status}) and cannot be deleted; cancel it instead.`);
+    }
+    await tx.query('UPDATE bills SET deleted = true, change_seq = $3, updated_at = $4 WHERE business_id = $1 AND id = $2',
+      [businessId, id, seqs.last, now.toISOString()]);
+    return { ...bill, deleted: true, change_seq: seqs.last, updated_at: now.toISOString() };
+  });
+}
+
+export type BillListFilter = { status?: Bill['status'] | undefined; vendor_id?: string | undefined };
+
+/** Newest first, keyset-paged; filters by status and vendor. */
+export async function listBills(db: Queryable, businessId: string, filter: BillListFilter, req: PageRequest): Promise<Page<Bill>> {
+  const params: unknown[] = [businessId];
+  let where = 'r.business_id = $1 AND NOT r.deleted';
+  if (filter.status) where += ` AND r.status = $${params.push(filter.status)}`;
+  if (filter.vendor_id) where += ` AND r.vendor_id = $${params.push(filter.vendor_id)}`;
+  return newestFirstPage<Bill>(db, { table: 'bills', doc: BILL_DOC, where, params }, req);
+}
+
+/**
+ * The live bills `invoice_number` duplicates for the vendor: the index narrows by the stored
+ * invoice key, findDuplicateInvoices applies the rule (canceled bills do not count).
+ */
+export async function duplicateInvoices(db: Queryable, businessId: string, vendorId: string, invoiceNumber: string) {
+  await findVendor(db, businessId, vendorId);
+  const rows = await db.query<{ doc: Bill }>(
+    `SELECT ${BILL_DOC} AS doc FROM bills r WHERE r.business_id = $1 AND r.vendor_id = $2 AND r.invoice_key = $3 AND NOT r.deleted
+      ORDER BY r.created_at, r.id`,
+    [businessId, vendorId, invoiceNumberKey(invoiceNumber)],
+  );
+  const bills = findDuplicateInvoices({ vendor_id: vendorId, invoice_number: invoiceNumber }, rows.map((r) => r.doc));
+  return { is_duplicate: bills.length > 0, bills };
+}
+
+/**
+ * A vendor merge moves the merged payees' bills to the survivor (vendor-bulk.ts), each stamped
+ * with its own seq from `reserve` so the mirror sees the new vendor. Returns how many moved.
+ */
+export async function moveBillsToVendor(
+  tx: Queryable, businessId: string, fromIds: readonly string[], toId: string, reserve: (rows: number) => Promise<{ first: number }>,
+): Promise<number> {
+  const ids = await tx.query<{ id: string }>(
+    'SELECT id::text FROM bills WHERE business_id = $1 AND vendor_id = ANY($2::uuid[]) ORDER BY id FOR UPDATE',
+    [businessId, [...fromIds]],
+  );
+  if (ids.length === 0) return 0;
+  const seqs = await reserve(ids.length);
+  await tx.query(
+    `UPDATE bills b SET vendor_id = $2, change_seq = $3 + array_position($4::uuid[], b.id) - 1, updated_at = now()
+      WHERE b.business_id = $1 AND b.id = ANY($4::uuid[])`,
+    [businessId, toId, seqs.first, ids.map((r) => r.id)],
+  );
+  return ids.length;
+}

@@ -1,0 +1,80 @@
+/**
+ * Bills are paid once (issue 11): concurrent pay-now requests through two API processes sharing
+ * one PostgreSQL (each with its own pool), with and without one Idempotency-Key, for the same two
+ * approved bills, end with exactly one payment per bill; and the database's own constraints
+ * refuse a second live payment even when the code above them is bypassed.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { migrate } from '../db/migrate.ts';
+import { twoProcessesOnOnePg } from '../test-app.ts';
+import { pgAvailable } from '../testing.ts';
+import { makeBusiness, request, signIn } from '../test-fixtures.ts';
+
+const BILLS = '/v1/auth/bill-pay';
+const RACERS = 8;
+
+describe.skipIf(!(await pgAvailable()))('bill payment races on PostgreSQL', () => {
+  it('pays each bill exactly once however pay-now requests race', async () => {
+    const procs = await twoProcessesOnOnePg();
+    const { dbA, appA, appB } = procs;
+    try {
+      await migrate(dbA);
+      const f = await makeBusiness(dbA, { transactions: 0 });
+      const admin = await signIn(appA, f.email('admin'));
+      const vendor = await request(appA, 'POST', '/v1/auth/vendors', { token: admin, body: { name: 'Race vendor' } });
+      expect(vendor.status, vendor.text).toBe(201);
+      const approvedBill = async () => {
+        const res = await request(appA, 'POST', BILLS, {
+          token: admin,
+          body: { vendor_id: vendor.body.id, invoice_number: randomUUID(), invoice_date: '2026-11-01', due_date: '2026-11-30', currency: 'USD', line_items: [{ description: 'Race', amount: 5_000 }] },
+        });
+        expect(res.status, res.text).toBe(200);
+        await dbA.query(`UPDATE bills SET status = 'APPROVED' WHERE id = $1`, [res.body.id]);
+        return res.body.id as string;
+      };
+      const payments = async (ids: string[]) =>
+        dbA.query<{ bill_id: string; attempt: number; status: string }>(
+          'SELECT bill_id::text, attempt, status FROM bill_payments WHERE bill_id = ANY($1::uuid[]) ORDER BY bill_id', [ids],
+        );
+      const race = (ids: string[], headers: (i: number) => Record<string, string>) =>
+        Promise.all(Array.from({ length: RACERS }, (_, i) =>
+          request(i % 2 === 0 ? appA : appB, 'POST', `${BILLS}/bulk-actions/pay-now`, { token: admin, body: { bill_ids: i % 4 < 2 ? ids : [...ids].reverse() }, headers: headers(i) })));
+
+      // No key: every request is answered; each bill is paid by exactly one of them.
+      const plain = [await approvedBill(), await approvedBill()];
+      const free = await race(plain, () => ({}));
+      for (const r of free) expect(r.status, r.text).toBe(200);
+      for (const id of plain) {
+        const oks = free.flatMap((r) => r.body.results as { id: string; ok: boolean }[]).filter((x) => x.id === id && x.ok);
+        expect(oks).toHaveLength(1);
+      }
+      expect((await payments(plain)).map((p) => [p.attempt, p.status])).toEqual([[1, 'SETTLED'], [1, 'SETTLED']]);
+
+      // One key: the first answer is replayed (or the rest are told it is in progress); one payment per bill.
+      const keyed = [await approvedBill(), await approvedBill()];
+      const key = randomUUID();
+      const same = await Promise.all(Array.from({ length: RACERS }, (_, i) =>
+        request(i % 2 === 0 ? appA : appB, 'POST', `${BILLS}/bulk-actions/pay-now`, { token: admin, body: { bill_ids: keyed }, headers: { 'Idempotency-Key': key } })));
+      for (const r of same) expect([200, 409]).toContain(r.status);
+      for (const r of same.filter((x) => x.status === 200)) expect(r.body.results.map((x: { ok: boolean }) => x.ok)).toEqual([true, true]);
+      expect(await payments(keyed)).toHaveLength(2);
+
+      // Keys per request, both processes: still one each.
+      const mixed = [await approvedBill(), await approvedBill()];
+      const each = await race(mixed, (i) => ({ 'Idempotency-Key': `mixed-${i}` }));
+      for (const r of each) expect(r.status, r.text).toBe(200);
+      expect(await payments(mixed)).toHaveLength(2);
+
+      // The constraint holds without the code: a second live attempt for a paid bill is refused.
+      const [bill] = plain;
+      await expect(dbA.query(
+        `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by)
+         VALUES ($1, $2, $3, 2, $4, 5000, 'USD', 'SETTLED', $5)`,
+        [randomUUID(), f.businessId, bill, `bill-payment:${bill}:2`, f.users.admin],
+      )).rejects.toMatchObject({ code: '23505' });
+    } finally {
+      await procs.close();
+    }
+  });
+});
