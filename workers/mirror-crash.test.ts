@@ -115,7 +115,9 @@ async function failAdd(collection: { storageInstance: { internals: unknown } }, 
   dexieTable.bulkAdd = ((...args: never[]) => (calls++ === n ? Promise.reject(new Error('worker killed')) : original(...args))) as never;
 }
 
-describe('a first mirror interrupted mid-batch resumes to the same mirror', () => {
+// Each case mirrors 1,700 rows on fake-indexeddb two or three times (≈1–2 s alone): the default
+// 5 s timeout failed them when the suite shares two cores with other work. Not a timing test.
+describe('a first mirror interrupted mid-batch resumes to the same mirror', { timeout: 30_000 }, () => {
   it.each([
     // The checkpoint write of the first batch dies after its rows (and the next batch's) are stored.
     // No checkpoint may cover it, not even the next batch's, handed over meanwhile.
