@@ -6,8 +6,9 @@
  * saving a real network would turn into time. Not part of `npm test`.
  */
 import { parseArgs } from 'node:util';
-import { DEFAULT_EMAIL_DOMAIN, DEMO_PASSWORD } from '../server/seed/types.ts';
 import { startTestServer } from '../server/testing.ts';
+import { ownerToken } from './owner-token.ts';
+import { median } from './stats.ts';
 
 const { values } = parseArgs({ options: { transactions: { type: 'string' }, rounds: { type: 'string' } } });
 const transactions = Number(values.transactions ?? 20_000);
@@ -40,16 +41,9 @@ async function pullFeed(url: string, token: string, encoding: string): Promise<P
   return { ms: performance.now() - started, wireBytes, pages, rows };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
 const server = await startTestServer({ transactions });
 try {
-  const signIn = await fetch(`${server.url}/v1/public/sign-in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `owner@${DEFAULT_EMAIL_DOMAIN}`, password: DEMO_PASSWORD }),
-  });
-  const { id_token: token } = (await signIn.json()) as { id_token: string };
+  const token = await ownerToken(server.url);
   await pullFeed(server.url, token, 'identity'); // warm-up: caches, JIT
   const results = new Map<string, Pull[]>(ENCODINGS.map((e) => [e, []]));
   for (let r = 0; r < rounds; r++) {

@@ -12,8 +12,9 @@ import { parseArgs } from 'node:util';
 import type { ActingUser } from '../server/core/actor.ts';
 import type { FeedPages } from '../server/core/deps.ts';
 import { readChanges } from '../server/feed/changes.ts';
-import { DEFAULT_EMAIL_DOMAIN, DEMO_PASSWORD } from '../server/seed/types.ts';
 import { startTestServer } from '../server/testing.ts';
+import { ownerToken } from './owner-token.ts';
+import { median } from './stats.ts';
 
 const { values } = parseArgs({ options: { transactions: { type: 'string' }, rounds: { type: 'string' }, 'write-ms': { type: 'string' } } });
 const transactions = Number(values.transactions ?? 20_000);
@@ -48,16 +49,9 @@ async function walk(url: string, token: string): Promise<Walk> {
   return { ms: performance.now() - started, pages, rows, waitMs };
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
-
 const server = await startTestServer({ transactions });
 try {
-  const signIn = await fetch(`${server.url}/v1/public/sign-in`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `owner@${DEFAULT_EMAIL_DOMAIN}`, password: DEMO_PASSWORD }),
-  });
-  const { id_token: token } = (await signIn.json()) as { id_token: string };
+  const token = await ownerToken(server.url);
   const deps = server.app.deps;
   const prepared = deps.feedPages;
   const MODES: Record<string, FeedPages> = {

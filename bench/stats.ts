@@ -15,3 +15,6 @@ export function roundMs(ms: number): number {
   if (ms < 1000) return Math.round(ms * 10) / 10;
   return Math.round(ms);
 }
+
+/** The median as the nearest-rank 50th percentile (NaN for no samples). */
+export const median = (samples: readonly number[]): number => percentile(samples, 50);
