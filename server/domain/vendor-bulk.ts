@@ -1,22 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { BulkVendorRow, vendorListQuerySchema } from '../../schema/api/calls-vendors.ts';
 import type { Vendor } from '../../schema/entities/vendor.ts';
 import { checkMerge, mergedFields, vendorNameKey } from '../../schema/vendor-rules.ts';
 import { vendorsFromRows } from '../../schema/vendor-upload.ts';
 import { bankContext, decryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.ts';
 import type { ActingUser } from '../core/actor.ts';
-import { decodeCursor, encodeCursor } from '../core/cursor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { moveBillsToVendor } from './bills.ts';
+import { listCollection } from './reference-lists.ts';
 import { writeMirrored, type MirroredWrite } from './collections.ts';
-import { findVendor, storeBankAccount, VENDOR_DOC } from './vendors.ts';
+import { findVendor, storeBankAccount } from './vendors.ts';
 
 /** Vendors (issue 11) in numbers: the searchable list, payee merges and bulk uploads. */
 
 type ListQuery = z.output<typeof vendorListQuerySchema>;
-const keyShape = z.tuple([z.string(), z.uuid()]);
 const likeEscaped = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
@@ -24,44 +23,20 @@ const likeEscaped = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
  * are mirrored to everyone). `q` finds a vendor by its name or a contact's name or email.
  */
 export async function listVendors(db: Queryable, user: ActingUser, q: ListQuery) {
-  const params: unknown[] = [user.business_id];
-  let where = 'r.business_id = $1 AND NOT r.deleted';
-  if (q.status !== 'ALL') {
-    params.push(q.status);
-    where += ` AND r.status = $${params.length}`;
-  }
-  if (q.q) {
-    params.push(`%${likeEscaped(q.q.toLowerCase())}%`);
-    const p = `$${params.length}`;
-    where += ` AND (lower(r.name) LIKE ${p} OR EXISTS (SELECT 1 FROM vendor_contacts vc WHERE vc.vendor_id = r.id
-                 AND (lower(vc.name) LIKE ${p} OR lower(coalesce(vc.email, '')) LIKE ${p})))`;
-  }
-  const countWhere = where;
-  const countParams = [...params];
-  if (q.start) {
-    const [k, id] = decodeCursor(q.start, 'vendors', keyShape) as [string, string];
-    params.push(k, id);
-    where += ` AND (lower(r.name), r.id) > ($${params.length - 1}, $${params.length}::uuid)`;
-  }
-  const wantCount = q.include_count === true || q.page_size === 0;
-  const total = wantCount
-    ? Number((await db.query<{ n: number }>(`SELECT count(*) AS n FROM vendors r WHERE ${countWhere}`, countParams))[0]?.n ?? 0)
-    : undefined;
-  if (q.page_size === 0) return { data: [], page: { next: null }, total_count: total };
-  params.push(q.page_size + 1);
-  const rows = await db.query<{ doc: Vendor; k: string; id: string }>(
-    `SELECT ${VENDOR_DOC} AS doc, lower(r.name) AS k, r.id::text AS id FROM vendors r
-      WHERE ${where} ORDER BY lower(r.name), r.id LIMIT $${params.length}`,
-    params,
-  );
-  const more = rows.length > q.page_size;
-  const page = more ? rows.slice(0, q.page_size) : rows;
-  const last = page.at(-1);
-  return {
-    data: page.map((r) => r.doc),
-    page: { next: more && last ? encodeCursor('vendors', [last.k, last.id]) : null },
-    ...(total === undefined ? {} : { total_count: total }),
-  };
+  return listCollection(db, user, 'vendors', q, (params) => {
+    let where = '';
+    if (q.status !== 'ALL') {
+      params.push(q.status);
+      where += ` AND r.status = $${params.length}`;
+    }
+    if (q.q) {
+      params.push(`%${likeEscaped(q.q.toLowerCase())}%`);
+      const p = `$${params.length}`;
+      where += ` AND (lower(r.name) LIKE ${p} OR EXISTS (SELECT 1 FROM vendor_contacts vc WHERE vc.vendor_id = r.id
+                   AND (lower(vc.name) LIKE ${p} OR lower(coalesce(vc.email, '')) LIKE ${p})))`;
+    }
+    return where;
+  }) as Promise<{ data: Vendor[]; page: { next: string | null }; total_count?: number }>;
 }
 
 /**

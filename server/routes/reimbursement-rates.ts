@@ -4,7 +4,7 @@ import {
 import { createRate, deleteRate, updateRate } from '../domain/reimbursement-rates.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { adminOf, inWriteTx } from './admin.ts';
-import { listCollection } from './reference.ts';
+import { listCollection } from '../domain/reference-lists.ts';
 
 /** Reimbursement rates (issue 9 §3): every member reads them; admins change them. */
 export const reimbursementRateHandlers = {
