@@ -287,14 +287,18 @@ export interface WorkerHeap {
 const MIB = 1024 * 1024;
 const toMb = (bytes: number) => Math.round((bytes / MIB) * 10) / 10;
 
+/** A DevTools session on the data worker: `send` one protocol command, `close` when done. */
+export interface WorkerCdp {
+  send<T>(method: string, params?: Record<string, unknown>): Promise<T>;
+  close(): Promise<void>;
+}
+
 /**
- * The data worker's JS heap, read through DevTools: a CDP session on the page auto-attaches to
- * its dedicated workers (the non-flattened protocol, whose messages travel as strings through
- * this session, so Playwright's own attachment is untouched), finds the one named
- * DATA_WORKER_NAME, forces a full GC (`HeapProfiler.collectGarbage`) and reads
- * `Runtime.getHeapUsage` (`usedSize`: live objects of the worker's V8 isolate).
+ * Attaches DevTools to the data worker: a CDP session on the page auto-attaches to its dedicated
+ * workers (the non-flattened protocol, whose messages travel as strings through this session, so
+ * Playwright's own attachment is untouched) and keeps the one named DATA_WORKER_NAME.
  */
-export async function workerHeap(page: Page, timeoutMs = 30_000): Promise<WorkerHeap> {
+export async function workerCdp(page: Page, timeoutMs = 30_000): Promise<WorkerCdp> {
   const cdp = await page.context().newCDPSession(page);
   type Attached = { sessionId: string; targetInfo: { type: string; title: string } };
   const found = new Promise<Attached>((resolve) => {
@@ -309,25 +313,46 @@ export async function workerHeap(page: Page, timeoutMs = 30_000): Promise<Worker
   });
   let seq = 0;
   const timeout = <T>(p: Promise<T>, what: string) =>
-    Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`worker heap: no ${what} after ${timeoutMs} ms`)), timeoutMs))]);
+    Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`worker devtools: no ${what} after ${timeoutMs} ms`)), timeoutMs))]);
+  const close = async () => {
+    await cdp.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: false }).catch(() => undefined);
+    await cdp.detach().catch(() => undefined);
+  };
   try {
     await cdp.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: false });
     const { sessionId } = await timeout(found, `worker named ${DATA_WORKER_NAME}`);
-    const send = async <T>(method: string): Promise<T> => {
-      const id = ++seq;
-      const reply = new Promise<{ result?: unknown; error?: { message: string } }>((resolve) => replies.set(id, resolve));
-      await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params: {} }) });
-      const msg = await timeout(reply, `answer to ${method}`);
-      if (msg.error) throw new Error(`worker heap: ${method}: ${msg.error.message}`);
-      return msg.result as T;
+    return {
+      async send<T>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+        const id = ++seq;
+        const reply = new Promise<{ result?: unknown; error?: { message: string } }>((resolve) => replies.set(id, resolve));
+        await cdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
+        const msg = await timeout(reply, `answer to ${method}`);
+        replies.delete(id);
+        if (msg.error) throw new Error(`worker devtools: ${method}: ${msg.error.message}`);
+        return msg.result as T;
+      },
+      close,
     };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/**
+ * The data worker's JS heap, read through DevTools (`workerCdp`): forces a full GC
+ * (`HeapProfiler.collectGarbage`) and reads `Runtime.getHeapUsage` (`usedSize`: live objects of
+ * the worker's V8 isolate).
+ */
+export async function workerHeap(page: Page, timeoutMs = 30_000): Promise<WorkerHeap> {
+  const worker = await workerCdp(page, timeoutMs);
+  try {
     type Usage = { usedSize: number; totalSize: number };
-    const before = await send<Usage>('Runtime.getHeapUsage');
-    await send('HeapProfiler.collectGarbage');
-    const after = await send<Usage>('Runtime.getHeapUsage');
+    const before = await worker.send<Usage>('Runtime.getHeapUsage');
+    await worker.send('HeapProfiler.collectGarbage');
+    const after = await worker.send<Usage>('Runtime.getHeapUsage');
     return { usedMb: toMb(after.usedSize), beforeGcMb: toMb(before.usedSize), totalMb: toMb(after.totalSize) };
   } finally {
-    await cdp.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: false }).catch(() => undefined);
-    await cdp.detach().catch(() => undefined);
+    await worker.close();
   }
 }

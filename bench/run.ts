@@ -15,10 +15,8 @@
  * profile. Metrics and goals are described in docs/performance.md. Not part of `npm test`
  * (tests/e2e/bench-smoke.test.ts runs it small).
  */
-import { spawnSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { runBenchmark, type BenchResults } from './measure.ts';
@@ -27,8 +25,8 @@ import { GOALS, formatDetails, formatTable } from './report.ts';
 import { costCurveSvg, curveSizes, curveTable } from './cost-curve.ts';
 import { isCurve, readResultsFile, runsOf, type CurveResults, type ResultsFile } from './results-file.ts';
 import { defaultReimbursements } from '../server/seed/reimbursements.ts';
+import { buildApp, DIST_DIR } from './build-app.ts';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 const argsSchema = z.object({
   transactions: z.coerce.number().int().min(100).max(1_000_000).default(100_000),
@@ -80,18 +78,9 @@ function parseCli(argv: string[]) {
   return args;
 }
 
-/** Builds the app so the numbers describe the current source, not a stale dist/. */
-function build(): void {
-  const res = spawnSync(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (res.status !== 0) throw new Error('bench: vite build failed');
-}
-
 /** `--only ocr`: the OCR metrics, merged into the results file when there is one. */
 async function onlyOcr(json: string | undefined, log: (msg: string) => void): Promise<void> {
-  const ocr = await runOcrBenchmark(resolve(ROOT, 'dist'), log);
+  const ocr = await runOcrBenchmark(DIST_DIR, log);
   const { details, ...metrics } = ocr;
   console.log(`| metric | value |\n|---|---|\n${Object.entries(metrics).map(([k, v]) => `| \`${k}\` | ${v} |`).join('\n')}`);
   console.log(Object.entries(details).map(([k, v]) => `- ${k}: ${v}`).join('\n'));
@@ -122,7 +111,7 @@ async function benchAt(args: Args, transactions: number, log: (msg: string) => v
   const results = await runBenchmark({
     transactions,
     reimbursements: args.reimbursements ?? defaultReimbursements(transactions),
-    distDir: resolve(ROOT, 'dist'),
+    distDir: DIST_DIR,
     log,
     loadSeconds: args['load-seconds'],
     ...(args['no-pg'] ? { pgAdminUrl: null } : {}),
@@ -155,7 +144,7 @@ async function main(): Promise<void> {
     if (!file) throw new Error(`bench: --curve-report: no results file at ${json}`);
     return writeCurve(args, runsOf(file), log);
   }
-  if (!args['skip-build']) build();
+  if (!args['skip-build']) buildApp();
   if (args.only === 'ocr') return onlyOcr(json, log);
   if (!curve) {
     const results = await benchAt(args, args.transactions, log);
