@@ -95,13 +95,25 @@ export async function bulkMemo(tx: Queryable, user: ActingUser, ids: readonly st
   return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'editMemo', (_b, seq) => setColumns(tx, user, id, seq, at, { memo })));
 }
 
+/**
+ * A payment the rail has not answered yet (PENDING attempt): canceling or rescheduling must wait
+ * for it, or the vendor could be paid twice (bill-rules.ts hasPaymentInFlight). The simulated
+ * ledger settles at once, so today this never refuses; a real rail's PENDING attempts will.
+ */
+async function assertNoPaymentInFlight(tx: Queryable, billId: string): Promise<void> {
+  const rows = await tx.query(`SELECT 1 FROM bill_payments WHERE bill_id = $1 AND status = 'PENDING'`, [billId]);
+  if (rows.length > 0) throw new ApiError('REQUEST_7001', 'This bill has a payment in flight; wait until it settles or fails.');
+}
+
 /** APPROVED | SCHEDULED → SCHEDULED on `paymentDate` (today at the earliest, UTC). */
 export async function bulkPaymentDate(tx: Queryable, user: ActingUser, ids: readonly string[], paymentDate: string, now: Date) {
   assertCalendarDate('payment_date', paymentDate, 'payment date');
   if (paymentDate < now.toISOString().slice(0, 10)) throw validationError({ payment_date: 'The payment date cannot be in the past.' });
   const at = now.toISOString();
-  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'schedule', (_b, seq) =>
-    setColumns(tx, user, id, seq, at, { status: 'SCHEDULED', payment_date: paymentDate })));
+  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'schedule', async (_b, seq) => {
+    await assertNoPaymentInFlight(tx, id);
+    await setColumns(tx, user, id, seq, at, { status: 'SCHEDULED', payment_date: paymentDate });
+  }));
 }
 
 /** Every line gets the option for the category (null: the category is taken off every line). */
@@ -131,6 +143,7 @@ export async function bulkTracking(
 export async function bulkCancel(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date) {
   const at = now.toISOString();
   return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'cancel', async (bill, seq, w) => {
+    await assertNoPaymentInFlight(tx, id);
     await setColumns(tx, user, id, seq, at, { status: 'CANCELED' });
     if (bill.status === 'PENDING_APPROVAL') await cancelBillApproval(tx, user.business_id, id, (await w.reserve(1)).last, at);
   }));

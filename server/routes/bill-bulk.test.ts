@@ -185,6 +185,20 @@ describe.each(await testDatabases())('bill bulk actions on %s', (kind) => {
     expect(rows).toEqual([{ attempt: 1, status: 'FAILED' }, { attempt: 2, status: 'SETTLED' }]);
   });
 
+  it('a bill with a payment in flight (a PENDING attempt) is neither canceled nor rescheduled', async () => {
+    const id = await inStatus('SCHEDULED');
+    await t.db.query(
+      `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by)
+       VALUES ($1, $2, $3, 1, $4, 4000, 'USD', 'PENDING', $5)`,
+      [randomUUID(), a.businessId, id, `bill-payment:${id}:1`, a.users.admin],
+    );
+    for (const [method, name, extra] of [['POST', 'cancel', {}], ['PATCH', 'payment-date', { payment_date: '2026-11-30' }]] as const) {
+      const [r] = await results(method, name, { bill_ids: [id], ...extra });
+      expect(r!.error_v2!.message).toContain('payment in flight');
+    }
+    expect(await statusOf(id)).toBe('SCHEDULED');
+  });
+
   it('retry-accounting-sync never pretends: no integration yet, so every bill is refused saying so or naming its status', async () => {
     const approved = await inStatus('APPROVED');
     const draft = await inStatus('DRAFT');
