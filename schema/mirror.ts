@@ -85,8 +85,10 @@ export const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * step's strategy drops the stored rows, workers/db.ts; the layout marker changes with it).
  * 1: transactions carry `receipt_ids` (issue 9 §2).
  * 2: reimbursements carry `receipt_ids` (issue 9).
+ * 3: approvals' `object_type` enum lists `bill` (issue 11). The enum is in the stored JSON schema,
+ *    so a new kind is a schema change (issue 10 added `card_request` without a bump).
  */
-export const MIRROR_SCHEMA_VERSION = 2;
+export const MIRROR_SCHEMA_VERSION = 3;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

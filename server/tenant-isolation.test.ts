@@ -56,6 +56,10 @@ for (const id of [
 for (const id of [
   'bills.list', 'bills.payments.list', 'bills.get', 'bills.create', 'bills.update', 'bills.delete', 'bills.checkDuplicateInvoice',
   'bills.expectedSettlementDate', 'bills.markPaid', 'bills.reversePayment', 'bills.bulk.payNow',
+  // The other bulk actions (issue 11, calls-bill-bulk.ts).
+  'bills.bulk.dueDate', 'bills.bulk.invoiceDate', 'bills.bulk.entity', 'bills.bulk.memo', 'bills.bulk.paymentDate',
+  'bills.bulk.trackingCategory', 'bills.bulk.cancel', 'bills.bulk.amount', 'bills.bulk.markPaid', 'bills.bulk.markReconciled',
+  'bills.bulk.retryPayment', 'bills.bulk.retryAccountingSync', 'bills.bulk.remindNextApprovers',
 ]) ROLE_GATED[id] = NOT_BILL_PAY;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')

@@ -5,13 +5,15 @@ import { approvalFilterSchema, approvalSchema } from '../entities/approval.ts';
 import { reimbursementSchema } from '../entities/reimbursement.ts';
 import { cardRequestSchema } from '../entities/card-request.ts';
 import { cardSchema } from '../entities/card.ts';
+import { billSchema } from '../entities/bill.ts';
 import { pageQuerySchema, paginatedSchema } from '../paging.ts';
 
 /**
- * Approvals (issue 9): the review of submitted reimbursements. Who may review (§6: admin, the
- * claimant's manager, bookkeeper) sees the approvals in their scope; nobody decides their own
- * claim (403 APPROVAL_7201) and the list leaves the caller's own claims out. Approve and reject
- * move the claim (SUBMITTED → APPROVED / REJECTED) in the same transaction.
+ * Approvals (issue 9): the review of submitted reimbursements (card requests since issue 10, bills
+ * since issue 11). Who may review (§6: admin, the claimant's manager, bookkeeper) sees the
+ * approvals in their scope, and a chain step's named approvers (any role) see and decide that
+ * step's approval; nobody decides their own claim or bill (403 APPROVAL_7201) and the list leaves
+ * the caller's own out. The chain's last approval moves the object in the same transaction.
  */
 const scopes = { scopes: ['default'] } as const;
 const approvalParams = z.object({ approval_id: z.uuid() });
@@ -24,6 +26,8 @@ export const decisionSchema = z.object({
   /** The reviewed card request (object_type `card_request`), and the card an approval issued. */
   card_request: cardRequestSchema.optional(),
   card: cardSchema.optional(),
+  /** The reviewed bill (object_type `bill`, issue 11): APPROVED when the chain completed, or REJECTED. */
+  bill: billSchema.optional(),
   change_seq: z.number().int(),
 });
 export const rejectBodySchema = z.object({ reason: z.string().trim().min(1).max(2000) });

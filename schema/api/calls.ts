@@ -23,6 +23,7 @@ import { CARD_CALLS } from './calls-cards.ts';
 import { APPROVAL_POLICY_CALLS } from './calls-approval-policies.ts';
 import { VENDOR_CALLS } from './calls-vendors.ts';
 import { BILL_CALLS } from './calls-bills.ts';
+import { BILL_BULK_CALLS } from './calls-bill-bulk.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -195,4 +196,5 @@ export const CATALOGUE = [
   ...APPROVAL_POLICY_CALLS,
   ...VENDOR_CALLS,
   ...BILL_CALLS,
+  ...BILL_BULK_CALLS,
 ] as const;

@@ -15,16 +15,20 @@ export { APPROVAL_STATUSES };
 export const approvalStatusSchema = z.enum(APPROVAL_STATUSES);
 export type { ApprovalStatus } from '../reimbursement-rules.ts';
 
-/** What an approval reviews: a submitted claim, or a card request (issue 10; approving issues the card). */
-export const APPROVAL_OBJECT_TYPES = ['reimbursement', 'card_request'] as const;
+/**
+ * What an approval reviews: a submitted claim, a card request (issue 10; approving issues the
+ * card), or a bill (issue 11: the chain's last approval moves it PENDING_APPROVAL → APPROVED).
+ * The list is the mirror's enum too: a new kind bumps MIRROR_SCHEMA_VERSION (schema/mirror.ts).
+ */
+export const APPROVAL_OBJECT_TYPES = ['reimbursement', 'card_request', 'bill'] as const;
 export type ApprovalObjectType = (typeof APPROVAL_OBJECT_TYPES)[number];
 
 export const approvalSchema = z.object({
   id: uuid,
   object_type: z.enum(APPROVAL_OBJECT_TYPES),
-  /** The reviewed object (a reimbursement's or a card request's id). */
+  /** The reviewed object (a reimbursement's, a card request's or a bill's id). */
   object_id: uuid,
-  /** Whose claim it is: the submitter. Nobody reviews their own claim. */
+  /** Whose claim it is: the submitter (a bill's: who submitted it). Nobody reviews their own claim. */
   user_id: uuid,
   /**
    * The approver scope: the submitter's manager when the claim was submitted (null when they

@@ -7,7 +7,7 @@ import { COLLECTIONS } from './collections.ts';
 
 /**
  * Approval rows as the reviewed objects' writes keep them (issue 9 claims, issue 10 card
- * requests, issue 11 chains): a submission or request starts an approval instance from the
+ * requests, issue 11 chains and bills): a submission or request starts an approval instance from the
  * business's current policy and opens the approval of its first step; deciding a step opens the
  * next one's (domain/approvals.ts); a cancel closes the open one and its instance. The callers
  * reserved the seq (writeMirrored) and hold the object's lock.
@@ -17,10 +17,12 @@ const DOC = COLLECTIONS.approvals.docSql;
 /** What an approval reviews: its id, business, whose it is, what it is worth, and the moment of the write. */
 type Reviewed = {
   id: string; business_id: string; user_id: string; updated_at: string; amount: number; currency: string; department_id?: string | null;
+  /** What a bill's policy conditions read besides the amount (issue 11). */
+  vendor_id?: string | null; entity_id?: string | null;
 };
 
 /** The policy that governs each kind of approval (§7 names card approvals `card`). */
-export const POLICY_TYPE_OF: Record<ApprovalObjectType, PolicyObjectType> = { reimbursement: 'reimbursement', card_request: 'card' };
+export const POLICY_TYPE_OF: Record<ApprovalObjectType, PolicyObjectType> = { reimbursement: 'reimbursement', card_request: 'card', bill: 'bill' };
 
 /**
  * The approver shown on a step's row (`approver_id`, display only): its one approver; null when
@@ -43,7 +45,10 @@ export async function openStepApproval(
 
 /** An object just (re)submitted: its instance from the current policy, and the first step's approval. */
 export async function openApproval(tx: Queryable, claim: Reviewed, seq: number, type: ApprovalObjectType = 'reimbursement'): Promise<Approval> {
-  const subject = { requester_id: claim.user_id, amount: claim.amount, currency: claim.currency, department_id: claim.department_id ?? null };
+  const subject = {
+    requester_id: claim.user_id, amount: claim.amount, currency: claim.currency, department_id: claim.department_id ?? null,
+    vendor_id: claim.vendor_id ?? null, entity_id: claim.entity_id ?? null,
+  };
   const instance = await createInstance(tx, claim.business_id, POLICY_TYPE_OF[type], claim.id, subject, claim.updated_at);
   return openStepApproval(tx, instance, 0, claim.business_id, type, seq, claim.updated_at);
 }

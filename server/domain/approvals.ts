@@ -3,7 +3,8 @@ import { applyRejection, applyStatus } from '../../schema/commands/reimbursement
 import { approvalSchema, type Approval, type ApprovalFilter } from '../../schema/entities/approval.ts';
 import { reimbursementSchema, type Reimbursement } from '../../schema/entities/reimbursement.ts';
 import { checkAction, checkDecidable } from '../../schema/reimbursement-rules.ts';
-import { canApproveCards, canReviewReimbursements, isAdmin, isBookkeeper } from '../../schema/roles.ts';
+import { canApproveCards, canReviewReimbursements, isAdmin, isBookkeeper, isManager } from '../../schema/roles.ts';
+import type { Bill } from '../../schema/entities/bill.ts';
 import type { CardRequest } from '../../schema/entities/card-request.ts';
 import type { Card } from '../../schema/entities/card.ts';
 import { queryTerms } from '../../schema/transaction-query.ts';
@@ -13,26 +14,54 @@ import type { Queryable } from '../db/db.ts';
 import { openStepApproval, storeApproval } from './approval-rows.ts';
 import { lockInstance, stateOf, storeInstance } from './approval-policies.ts';
 import { decide } from '../../schema/approval-policy.ts';
+import { decideBill } from './bill-approvals.ts';
 import { decideCardRequest } from './card-requests.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { newestFirstPage } from './newest-first-page.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { storeReimbursement } from './reimbursements.ts';
 import { escapeLike } from './transaction-sql.ts';
-import { approverClause, visibilityOf } from './visibility.ts';
+import { approverClause, visibilityOf, type Visibility } from './visibility.ts';
 
 /**
- * Approvals (issue 9, card requests since issue 10): the review of submitted claims and card requests. Reads and decisions follow the `approver`
- * rule (admins and bookkeepers: every claim; a manager: their team's; nobody else), so an
- * approval outside the caller's scope, or another business's, is 404. Deciding one's own claim
- * is 403 APPROVAL_7201; a caller who may not review at all is 403 FORBIDDEN_7003 before any
- * lookup (no existence oracle). A decision writes the approval and its claim in one transaction,
- * each with its own change seq.
+ * Approvals (issue 9, card requests since issue 10, bills since issue 11): the review of submitted
+ * claims, card requests and bills. Reads and decisions follow the `approver` rule (admins and
+ * bookkeepers: every claim; a manager: their team's; nobody else) widened by the chains: a
+ * step's named approvers (a user, a role's members, a group, the requester's manager, resolved
+ * at submission) see and may decide that step's approval whatever their role. An approval
+ * outside the caller's scope, or another business's, is 404 to a reviewer; to anyone else (who
+ * may not review at all) it is 403 FORBIDDEN_7003, the answer they get for any id, so there is
+ * no existence oracle. Deciding one's own item is 403 APPROVAL_7201. A decision writes the
+ * approval and its object in one transaction, each with its own change seq.
  */
 
 const DOC = COLLECTIONS.approvals.docSql;
 const CLAIM_DOC = COLLECTIONS.reimbursements.docSql;
 export const REVIEWERS_ONLY = 'Only an admin, a manager or a bookkeeper can review reimbursements and card requests.';
+
+/**
+ * The caller is among the approvers of the approval's step (its chain's step `step_index`, as
+ * resolved at submission). Rows from before issue 11 have no instance and match nothing.
+ */
+function stepApproverSql(alias: string, userParam: string): string {
+  return `EXISTS (SELECT 1 FROM approval_instances ai WHERE ai.id = ${alias}.instance_id
+            AND (ai.steps -> ${alias}.step_index -> 'approver_ids') @> jsonb_build_array(${userParam}::text))`;
+}
+
+/**
+ * Who sees and may try to decide an approval: the `approver` rule's review scope (approverClause),
+ * or being one of its step's approvers. The mirror's feed still follows the `approver` rule alone
+ * (server/domain/visibility.ts); a named approver outside it finds the approval in this list.
+ */
+function deciderClause(user: ActingUser, team: Visibility, alias: string, params: unknown[]): string {
+  const scope = approverClause(user, team, alias, params);
+  if (scope === '') return '';
+  params.push(user.id);
+  return ` AND ((true${scope}) OR ${stepApproverSql(alias, `$${params.length}`)})`;
+}
+
+/** §6 reviewers (admin, manager, bookkeeper): anyone else decides only as a step's named approver. */
+const isReviewer = (user: ActingUser) => canReviewReimbursements(user) && canApproveCards(user);
 
 export type ApprovalPageRequest = { filter: ApprovalFilter; pageSize: number; start?: string | undefined; includeCount: boolean };
 
@@ -52,21 +81,34 @@ export async function listApprovals(db: Queryable, user: ActingUser, req: Approv
   if (f.user_ids?.length) conds.push(`r.user_id = ANY($${params.push(f.user_ids)}::uuid[])`);
   if (f.exclude_user_ids?.length) conds.push(`NOT (r.user_id = ANY($${params.push(f.exclude_user_ids)}::uuid[]))`);
   for (const term of queryTerms(f.q)) conds.push(`lower(coalesce(r.reason, '')) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
-  const where = conds.join(' AND ') + approverClause(user, team, 'r', params);
+  const where = conds.join(' AND ') + deciderClause(user, team, 'r', params);
   return newestFirstPage<Approval>(db, { table: 'approvals', doc: DOC, where, params }, req);
 }
 
 export type Decision = { status: 'APPROVED' } | { status: 'REJECTED'; reason: string };
 export type DecisionResult = {
-  approval: Approval; reimbursement?: Reimbursement; card_request?: CardRequest; card?: Card; change_seq: number;
+  approval: Approval; reimbursement?: Reimbursement; card_request?: CardRequest; card?: Card; bill?: Bill; change_seq: number;
 };
 
-/** §6: admin, manager or bookkeeper (reviewing claims and approving cards alike); anyone else is refused before any row is looked up. */
-export function assertReviewer(user: ActingUser): void {
-  if (!canReviewReimbursements(user) || !canApproveCards(user)) throw new ApiError('FORBIDDEN_7003', REVIEWERS_ONLY);
+/**
+ * Bulk decisions by someone who is no §6 reviewer: refused before any row is looked up unless
+ * they are a step approver of some pending approval of their business (then each id answers on
+ * its own, FORBIDDEN_7003 for those not theirs).
+ */
+async function assertMayDecideAny(db: Queryable, user: ActingUser): Promise<void> {
+  if (isReviewer(user)) return;
+  const rows = await db.query(
+    `SELECT 1 FROM approvals r WHERE r.business_id = $1 AND r.status = 'PENDING' AND NOT r.deleted AND ${stepApproverSql('r', '$2')} LIMIT 1`,
+    [user.business_id, user.id],
+  );
+  if (rows.length === 0) throw new ApiError('FORBIDDEN_7003', REVIEWERS_ONLY);
 }
 
-const OWN_CARD_REQUEST = 'You cannot approve your own card request. Another reviewer must decide it.';
+const OWN_ITEM: Record<Approval['object_type'], string | undefined> = {
+  reimbursement: undefined, // the catalogue's message
+  card_request: 'You cannot approve your own card request. Another reviewer must decide it.',
+  bill: 'You cannot approve a bill you submitted. Another approver must decide it.',
+};
 
 /**
  * Approve or reject: the approval (PENDING → the decision, decided_by the caller) and what it
@@ -75,20 +117,19 @@ const OWN_CARD_REQUEST = 'You cannot approve your own card request. Another revi
  * row (seqs), then the approval, then the reviewed row, the order every writer of them follows.
  */
 export async function decideApproval(tx: Queryable, user: ActingUser, id: string, decision: Decision, now: Date): Promise<DecisionResult> {
-  assertReviewer(user);
+  const reviewer = isReviewer(user);
   return writeMirrored(tx, user.business_id, 2, async (w) => {
     const { seqs } = w;
     const team = await visibilityOf(tx, user);
     const params: unknown[] = [user.business_id, id];
     const [found] = await tx.query<{ doc: Approval }>(
       `SELECT ${DOC} AS doc FROM approvals r
-        WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${approverClause(user, team, 'r', params)} FOR UPDATE`,
+        WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${deciderClause(user, team, 'r', params)} FOR UPDATE OF r`,
       params,
     );
-    if (!found) throw new ApiError('REQUEST_7004');
+    if (!found) throw reviewer ? new ApiError('REQUEST_7004') : new ApiError('FORBIDDEN_7003', REVIEWERS_ONLY);
     const approval = approvalSchema.parse(found.doc);
-    const cardRequest = approval.object_type === 'card_request';
-    if (approval.user_id === user.id) throw new ApiError('APPROVAL_7201', cardRequest ? OWN_CARD_REQUEST : undefined);
+    if (approval.user_id === user.id) throw new ApiError('APPROVAL_7201', OWN_ITEM[approval.object_type]);
     refuse(checkDecidable(approval.status));
     const at = now.toISOString();
     const decided = applyDecision({ ...approval, change_seq: seqs.first, updated_at: at }, decision);
@@ -104,7 +145,12 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
       await openStepApproval(tx, progress.instance, progress.next_index, user.business_id, approval.object_type, nextSeq, at);
       return { approval: closed, change_seq: nextSeq };
     }
-    if (cardRequest) {
+    if (approval.object_type === 'bill') {
+      const bill = await decideBill(tx, user, approval.object_id, decision, seqs.last, at);
+      const nextApproval = await storeApproval(tx, { ...decided, decided_by: user.id });
+      return { approval: nextApproval, bill, change_seq: seqs.last };
+    }
+    if (approval.object_type === 'card_request') {
       const result = await decideCardRequest(tx, user, approval, decision, w, seqs.last, now);
       const nextApproval = await storeApproval(tx, { ...decided, decided_by: user.id });
       return { approval: nextApproval, ...result };
@@ -128,7 +174,8 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
  * Issue 11: the decision on the approval's instance (rows from before issue 11 have none: null).
  * §6 business-wide reviewers (admins, bookkeepers) may decide any step in its approvers' stead; on
  * the built-in default policy a manager of the requester may too, as before issue 11. Anyone else
- * who reached here (a manager) must be one of the open step's approvers.
+ * who reached here (a manager, or a step's named approver of any role) must be one of the open
+ * step's approvers.
  */
 async function advanceChain(tx: Queryable, user: ActingUser, approval: Approval, decision: Decision, at: string) {
   const [link] = await tx.query<{ instance_id: string | null; step_index: number | null }>(
@@ -136,7 +183,7 @@ async function advanceChain(tx: Queryable, user: ActingUser, approval: Approval,
   );
   if (!link?.instance_id || link.step_index === null) return null;
   const instance = await lockInstance(tx, user.business_id, link.instance_id);
-  const override = isAdmin(user) || isBookkeeper(user) || instance.policy_version === 0;
+  const override = isAdmin(user) || isBookkeeper(user) || (instance.policy_version === 0 && isManager(user));
   const result = decide(stateOf(instance), link.step_index, user.id, decision.status, { override });
   if (!result.ok) {
     if (result.refusal === 'own_item') throw new ApiError('APPROVAL_7201');
@@ -150,7 +197,7 @@ async function advanceChain(tx: Queryable, user: ActingUser, approval: Approval,
 
 /** §7 bulk-approval: each approval decided on its own (the single call's rules), one answer per id. */
 export async function bulkDecide(tx: Queryable, user: ActingUser, ids: readonly string[], decision: Decision, now: Date) {
-  assertReviewer(user);
+  await assertMayDecideAny(tx, user);
   let seq = 0;
   const results = await eachOnItsOwn(tx, ids, async (id) => {
     const { change_seq, ...rows } = await decideApproval(tx, user, id, decision, now);

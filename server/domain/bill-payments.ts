@@ -27,10 +27,16 @@ const ALREADY_PAID = 'This bill already has a payment; it cannot be paid twice.'
 /** Postgres unique_violation: another process wrote the bill's live attempt first. */
 const isUniqueViolation = (err: unknown) => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 
-/** One bill, paid now: a SETTLED attempt, and the bill PAID with that attempt's number. */
-async function payOne(tx: Queryable, user: ActingUser, id: string, seq: number, now: Date): Promise<Bill> {
+/**
+ * One bill, paid now: a SETTLED attempt, and the bill PAID with that attempt's number. `action`:
+ * pay-now (from APPROVED or SCHEDULED) or retry-payment (from PAYMENT_FAILED: the failed attempt
+ * is not live, so the next attempt, with its new key, may be).
+ */
+export async function payOne(
+  tx: Queryable, user: ActingUser, id: string, seq: number, now: Date, action: 'payNow' | 'retryPayment' = 'payNow',
+): Promise<Bill> {
   const bill = await findBill(tx, user.business_id, id, true);
-  refuse(checkBillAction('payNow', bill.status));
+  refuse(checkBillAction(action, bill.status));
   const attempt = nextPaymentAttempt(bill);
   const at = now.toISOString();
   try {

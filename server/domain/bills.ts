@@ -6,7 +6,7 @@ import {
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { createInstance } from './approval-policies.ts';
+import { openApproval } from './approval-rows.ts';
 import { checkCodingRefs } from './coding.ts';
 import { writeMirrored } from './collections.ts';
 import { newestFirstPage, type Page, type PageRequest } from './newest-first-page.ts';
@@ -55,6 +55,20 @@ export async function findBill(db: Queryable, businessId: string, id: string, lo
   return rows[0].doc;
 }
 
+/**
+ * Submission (issue 11): the bill's chain from the business's current bill policy and its first
+ * step's PENDING approval (`seq`: the approval's), as a claim's submission does. The submitter is
+ * the requester, so nobody approves a bill they submitted.
+ */
+export async function openBillApproval(
+  tx: Queryable, user: ActingUser, bill: Pick<Bill, 'id' | 'amount' | 'currency' | 'vendor_id' | 'entity_id'>, seq: number, at: string,
+) {
+  return openApproval(tx, {
+    id: bill.id, business_id: user.business_id, user_id: user.id, updated_at: at, amount: bill.amount, currency: bill.currency,
+    vendor_id: bill.vendor_id, entity_id: bill.entity_id,
+  }, seq, 'bill');
+}
+
 /** validateBill's field messages as one 422, so a form can show each next to its field. */
 function assertValid(fields: Parameters<typeof validateBill>[0]): void {
   const errors = validateBill(fields);
@@ -84,20 +98,11 @@ async function insertLines(tx: Queryable, billId: string, lines: readonly BillLi
   }
 }
 
-/**
- * Opens the bill's approval chain under the business's current bill policy. The bill stays
- * PENDING_APPROVAL whatever the chain says: approvals move it, never the submission itself.
- */
-async function openApproval(tx: Queryable, user: ActingUser, bill: Pick<Bill, 'id' | 'amount' | 'currency' | 'vendor_id' | 'entity_id'>, at: string) {
-  await createInstance(tx, user.business_id, 'bill', bill.id, {
-    requester_id: user.id, amount: bill.amount, currency: bill.currency, vendor_id: bill.vendor_id, entity_id: bill.entity_id,
-  }, at);
-}
-
 export async function createBill(tx: Queryable, user: ActingUser, body: BillCreate, now: Date): Promise<Bill> {
   assertValid(body);
   const businessId = user.business_id;
-  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+  return writeMirrored(tx, businessId, 1, async (w) => {
+    const { seqs } = w;
     await findVendor(tx, businessId, body.vendor_id);
     await assertLineCoding(tx, businessId, body.line_items);
     const id = randomUUID();
@@ -112,7 +117,11 @@ export async function createBill(tx: Queryable, user: ActingUser, body: BillCrea
         body.currency, amount, status, body.memo ?? null, user.id, body.submit ? at : null, seqs.last, at],
     );
     await insertLines(tx, id, body.line_items);
-    if (body.submit) await openApproval(tx, user, { id, amount, currency: body.currency, vendor_id: body.vendor_id, entity_id: null }, at);
+    // The bill stays PENDING_APPROVAL whatever the chain says: its approvals move it (bill-approvals.ts).
+    if (body.submit) {
+      const bill = { id, amount, currency: body.currency, vendor_id: body.vendor_id, entity_id: null };
+      await openBillApproval(tx, user, bill, (await w.reserve(1)).last, at);
+    }
     return findBill(tx, businessId, id);
   });
 }

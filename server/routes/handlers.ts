@@ -4,6 +4,7 @@ import { adminHandlers } from './admin.ts';
 import { approvalHandlers } from './approvals.ts';
 import { approvalPolicyHandlers } from './approval-policies.ts';
 import { authHandlers } from './auth.ts';
+import { billBulkHandlers } from './bill-bulk.ts';
 import { billHandlers } from './bills.ts';
 import { businessSwitchHandlers } from './business-switch.ts';
 import { cardHandlers } from './cards.ts';
@@ -39,6 +40,7 @@ export const HANDLERS = {
   ...cardHandlers,
   ...vendorHandlers,
   ...billHandlers,
+  ...billBulkHandlers,
   ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,

@@ -20,6 +20,7 @@ export const APPROVAL_TONES: Record<ApprovalStatus, PillTone> = {
 export const OBJECT_TYPE_LABELS: Record<ApprovalObjectType, string> = {
   reimbursement: 'Claim',
   card_request: 'Card request',
+  bill: 'Bill',
 };
 
 /** The reject dialog's words for the kinds rejected: what the submitters see, and what an empty reason misses. */

@@ -16,11 +16,15 @@ export type CardRequestRow = CardRequest & SyncMarkRow;
 /** The reviewed object's row, whichever kind the approval reviews. */
 export type ReviewedRow = ClaimRow | CardRequestRow;
 
-/** The queried collection holding what an approval of this type reviews. */
+/**
+ * The queried collection holding what an approval of this type reviews; null while that kind is
+ * not mirrored (bills, issue 11: the inbox shows the approval without its bill until they are).
+ */
 export const REVIEWED_COLLECTION = {
   reimbursement: 'reimbursements',
   card_request: 'card_requests',
-} as const satisfies Record<ApprovalObjectType, string>;
+  bill: null,
+} as const satisfies Record<ApprovalObjectType, string | null>;
 
 /**
  * One inbox row: the approval joined with what it reviews (a claim or a card request) and the

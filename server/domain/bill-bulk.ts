@@ -1,0 +1,206 @@
+import type { Bill } from '../../schema/entities/bill.ts';
+import { checkBillAction, checkBulkBills, validateBill } from '../../schema/bill-rules.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { ApiError, refuse, validationError } from '../core/errors.ts';
+import type { Queryable } from '../db/db.ts';
+import { cancelBillApproval, remindNextApprovers, type SendMail } from './bill-approvals.ts';
+import { markBillPaid, payOne, type BillResult } from './bill-payments.ts';
+import { findBill } from './bills.ts';
+import { eachOnItsOwn } from './bulk-items.ts';
+import { writeMirrored } from './collections.ts';
+
+/**
+ * §7 bill bulk actions (issue 11) besides pay-now (bill-payments.ts), the same way: at most 50
+ * distinct bills (checkBulkBills, refused whole), each on its own savepoint in id order
+ * (`eachOnItsOwn`: a refusal rolls back that bill only and is answered in its place; two requests
+ * naming the same bills queue on the business row, then the bills' rows), answered in the order
+ * asked. Each bill's change takes its own seq (writeMirrored inside the savepoint, so a refused
+ * bill leaves no seq behind). A shared value the caller sent (a date, the entity, the tracking
+ * category) is checked once, before any bill: a bad one refuses the call (422, 404).
+ */
+
+/** What remind-next-approvers adds to a bill's answer. */
+type Extra = { reminded_user_ids?: string[] };
+type Item = { bill: Bill } & Extra;
+const isItem = (row: Bill | Item): row is Item => 'bill' in row;
+
+/** Runs `one` per bill (sorted, each all or nothing) and answers in the order asked. */
+async function eachBill(tx: Queryable, ids: readonly string[], one: (id: string) => Promise<Bill | Item>): Promise<{ results: (BillResult & Extra)[] }> {
+  refuse(checkBulkBills(ids));
+  const items = await eachOnItsOwn(tx, [...ids].sort(), one);
+  const byId = new Map(items.map((r) => [r.id, r]));
+  const results = ids.map((id): BillResult & Extra => {
+    const r = byId.get(id)!;
+    if (!r.ok) return { id, ok: false, error_v2: r.error_v2 };
+    return { id, ok: true, ...(isItem(r.row) ? r.row : { bill: r.row }) };
+  });
+  return { results };
+}
+
+/** One bill of the business, locked, whose status `action` starts from; stamped with a new seq by `write`. */
+async function changeOne(
+  tx: Queryable, user: ActingUser, id: string, action: Parameters<typeof checkBillAction>[0],
+  write: (bill: Bill, seq: number, w: { reserve: (n: number) => Promise<{ last: number }> }) => Promise<void>,
+): Promise<Bill> {
+  return writeMirrored(tx, user.business_id, 1, async (w) => {
+    const bill = await findBill(tx, user.business_id, id, true);
+    refuse(checkBillAction(action, bill.status));
+    await write(bill, w.seqs.last, w);
+    return findBill(tx, user.business_id, id);
+  });
+}
+
+const isCalendarDate = (s: string) => new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
+function assertCalendarDate(field: string, value: string, what: string): void {
+  if (!isCalendarDate(value)) throw validationError({ [field]: `Enter the ${what} as a calendar date (YYYY-MM-DD).` });
+}
+
+/** validateBill's message for the field, as this bill's refusal (the others go on). */
+function assertBillDates(bill: Bill, field: 'due_date' | 'invoice_date'): void {
+  const errors = validateBill({ ...bill, amount: undefined });
+  const message = errors.due_date ?? errors.invoice_date;
+  if (message) throw new ApiError('REQUEST_7001', message, { [field]: message });
+}
+
+async function setColumns(tx: Queryable, user: ActingUser, id: string, seq: number, at: string, set: Record<string, unknown>) {
+  const cols = [...Object.keys(set).map((c, i) => `${c} = $${i + 5}`), 'change_seq = $3', 'updated_at = $4'];
+  await tx.query(
+    `UPDATE bills SET ${cols.join(', ')} WHERE business_id = $1 AND id = $2`,
+    [user.business_id, id, seq, at, ...Object.values(set)],
+  );
+}
+
+export async function bulkDates(
+  tx: Queryable, user: ActingUser, ids: readonly string[], field: 'due_date' | 'invoice_date', value: string, now: Date,
+) {
+  assertCalendarDate(field, value, field === 'due_date' ? 'due date' : 'invoice date');
+  const at = now.toISOString();
+  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'editDates', async (bill, seq) => {
+    assertBillDates({ ...bill, [field]: value }, field);
+    await setColumns(tx, user, id, seq, at, { [field]: value });
+  }));
+}
+
+export async function bulkEntity(tx: Queryable, user: ActingUser, ids: readonly string[], entityId: string | null, now: Date) {
+  if (entityId) {
+    const rows = await tx.query('SELECT 1 FROM business_entities WHERE business_id = $1 AND id = $2 AND NOT deleted', [user.business_id, entityId]);
+    if (rows.length === 0) throw new ApiError('REQUEST_7004', 'This entity was not found.');
+  }
+  const at = now.toISOString();
+  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'editEntity', (_b, seq) => setColumns(tx, user, id, seq, at, { entity_id: entityId })));
+}
+
+export async function bulkMemo(tx: Queryable, user: ActingUser, ids: readonly string[], memo: string | null, now: Date) {
+  const at = now.toISOString();
+  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'editMemo', (_b, seq) => setColumns(tx, user, id, seq, at, { memo })));
+}
+
+/**
+ * A payment the rail has not answered yet (PENDING attempt): canceling or rescheduling must wait
+ * for it, or the vendor could be paid twice (bill-rules.ts hasPaymentInFlight). The simulated
+ * ledger settles at once, so today this never refuses; a real rail's PENDING attempts will.
+ */
+async function assertNoPaymentInFlight(tx: Queryable, billId: string): Promise<void> {
+  const rows = await tx.query(`SELECT 1 FROM bill_payments WHERE bill_id = $1 AND status = 'PENDING'`, [billId]);
+  if (rows.length > 0) throw new ApiError('REQUEST_7001', 'This bill has a payment in flight; wait until it settles or fails.');
+}
+
+/** APPROVED | SCHEDULED → SCHEDULED on `paymentDate` (today at the earliest, UTC). */
+export async function bulkPaymentDate(tx: Queryable, user: ActingUser, ids: readonly string[], paymentDate: string, now: Date) {
+  assertCalendarDate('payment_date', paymentDate, 'payment date');
+  if (paymentDate < now.toISOString().slice(0, 10)) throw validationError({ payment_date: 'The payment date cannot be in the past.' });
+  const at = now.toISOString();
+  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'schedule', async (_b, seq) => {
+    await assertNoPaymentInFlight(tx, id);
+    await setColumns(tx, user, id, seq, at, { status: 'SCHEDULED', payment_date: paymentDate });
+  }));
+}
+
+/** Every line gets the option for the category (null: the category is taken off every line). */
+export async function bulkTracking(
+  tx: Queryable, user: ActingUser, ids: readonly string[], categoryId: string, optionId: string | null, now: Date,
+) {
+  const [category] = await tx.query<{ options: { id: string }[] }>(
+    'SELECT options FROM tracking_categories WHERE business_id = $1 AND id = $2 AND NOT deleted', [user.business_id, categoryId],
+  );
+  if (!category) throw new ApiError('REQUEST_7004', 'This tracking category was not found.');
+  if (optionId && !category.options.some((o) => o.id === optionId)) {
+    throw validationError({ option_id: 'option_id must be an option of the tracking category' });
+  }
+  const at = now.toISOString();
+  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'editCoding', async (_b, seq) => {
+    await tx.query(
+      `UPDATE bill_line_items SET tracking = CASE WHEN $3::text IS NULL THEN tracking - $2::text
+                                                  ELSE tracking || jsonb_build_object($2::text, $3::text) END
+        WHERE bill_id = $1`,
+      [id, categoryId, optionId],
+    );
+    await setColumns(tx, user, id, seq, at, {});
+  }));
+}
+
+/** Unpaid → CANCELED; a bill awaiting approval has its open approval (and chain) canceled too, with its own seq. */
+export async function bulkCancel(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date) {
+  const at = now.toISOString();
+  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'cancel', async (bill, seq, w) => {
+    await assertNoPaymentInFlight(tx, id);
+    await setColumns(tx, user, id, seq, at, { status: 'CANCELED' });
+    if (bill.status === 'PENDING_APPROVAL') await cancelBillApproval(tx, user.business_id, id, (await w.reserve(1)).last, at);
+  }));
+}
+
+const ONE_LINE = 'its amount is the sum of its lines: change the amounts of its lines instead.';
+
+/** A new total for a draft or rejected bill of one ordinary line (the line takes it). */
+export async function bulkAmount(tx: Queryable, user: ActingUser, items: readonly { bill_id: string; amount: number }[], now: Date) {
+  const amounts = new Map(items.map((i) => [i.bill_id, i.amount]));
+  const at = now.toISOString();
+  return eachBill(tx, items.map((i) => i.bill_id), (id) => changeOne(tx, user, id, 'editPayable', async (bill, seq) => {
+    const [line] = bill.line_items;
+    if (bill.line_items.length !== 1 || !line || line.vendor_credit_id) {
+      throw new ApiError('REQUEST_7001', `This bill has ${bill.line_items.length} lines or a credit line; ${ONE_LINE}`);
+    }
+    const amount = amounts.get(id)!;
+    await tx.query('UPDATE bill_line_items SET amount = $2 WHERE id = $1', [line.id, amount]);
+    await setColumns(tx, user, id, seq, at, { amount });
+  }));
+}
+
+export async function bulkMarkPaid(tx: Queryable, user: ActingUser, ids: readonly string[], paymentDate: string | undefined, now: Date) {
+  if (paymentDate) assertCalendarDate('payment_date', paymentDate, 'payment date');
+  return eachBill(tx, ids, (id) => markBillPaid(tx, user, id, paymentDate, now));
+}
+
+export async function bulkMarkReconciled(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date) {
+  const at = now.toISOString();
+  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'markReconciled', (_b, seq) =>
+    setColumns(tx, user, id, seq, at, { status: 'RECONCILED', reconciled_at: at })));
+}
+
+/** PAYMENT_FAILED → a new attempt through the simulated ledger, which settles at once (PAID). */
+export async function bulkRetryPayment(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date) {
+  return eachBill(tx, ids, (id) =>
+    writeMirrored(tx, user.business_id, 1, ({ seqs }) => payOne(tx, user, id, seqs.last, now, 'retryPayment')));
+}
+
+export const NO_ACCOUNTING = 'No accounting integration is connected yet, so this bill has no accounting sync to retry.';
+
+/**
+ * No accounting integration exists yet (a later issue) and bills carry no accounting state to
+ * re-queue: each bill is refused, an eligible one saying so, any other naming its status.
+ */
+export async function bulkRetryAccountingSync(tx: Queryable, user: ActingUser, ids: readonly string[]) {
+  return eachBill(tx, ids, async (id): Promise<Bill> => {
+    const bill = await findBill(tx, user.business_id, id);
+    refuse(checkBillAction('retryAccountingSync', bill.status));
+    throw new ApiError('REQUEST_7001', NO_ACCOUNTING);
+  });
+}
+
+/** Each bill awaiting approval: its open step's approvers mailed (bill-approvals.ts); the bill is unchanged. */
+export async function bulkRemind(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date, send: SendMail) {
+  return eachBill(tx, ids, async (id) => {
+    const reminder = await remindNextApprovers(tx, user, id, now, send);
+    return { bill: await findBill(tx, user.business_id, id), reminded_user_ids: reminder.reminded_user_ids };
+  });
+}
