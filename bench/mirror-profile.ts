@@ -1,6 +1,6 @@
 /**
  * Where a first mirror spends its time as it grows (issue 13): `npx tsx bench/mirror-profile.ts
- * --transactions 300000 [--segment-seconds 60] [--out /tmp/mirror-profile] [--skip-build]`.
+ * --transactions 300000 [--segment-seconds 60] [--out /tmp/mirror-profile] [--skip-build] [--no-floor]`.
  *
  * Seeds the real server (PGlite, N transactions, N / 5 claims, receipts), signs the admin in to
  * the built app in Chromium, and while the first mirror runs: samples the sync status every
@@ -17,7 +17,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { z } from 'zod';
 import { startTestServer } from '../server/testing.ts';
 import { defaultReimbursements } from '../server/seed/reimbursements.ts';
-import { launchBrowser, signIn } from '../tests/support/browser.ts';
+import { launchBrowser, signIn, type BrowserSession } from '../tests/support/browser.ts';
 import { installProbe, waitForHook, workerCdp, type WorkerCdp } from './app-probe.ts';
 import { buildApp } from './build-app.ts';
 import { ADMIN } from './measure.ts';
@@ -30,6 +30,7 @@ const argsSchema = z.object({
   'segment-seconds': z.coerce.number().int().min(5).max(600).default(60),
   out: z.string().min(1).default('/tmp/mirror-profile'),
   'skip-build': z.boolean().default(false),
+  'no-floor': z.boolean().default(false),
 });
 
 interface CpuProfile {
@@ -99,7 +100,8 @@ async function cpuSeconds(userDataDir: string): Promise<Record<string, number>> 
   for (const pid of await readdir('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     try {
-      const cmd = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+      // Zygote-forked processes rewrite their command line as one space-separated string.
+      const cmd = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split(/[\0 ]/);
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
       procs.set(Number(pid), { ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), cmd, stat });
     } catch {
@@ -128,6 +130,14 @@ async function status(page: Page): Promise<Status> {
   return page.evaluate('window.__ledgerlineBench.api.status()') as Promise<Status>;
 }
 
+/** The IndexedDB floor (bench/raw-idb.ts) for the same rows, with the CPU each process spends on it. */
+async function floor(url: string, browser: BrowserSession, log: (msg: string) => void): Promise<void> {
+  const rows = await fetchMirrorRows(await apiSignIn(url, ADMIN.email, ADMIN.password), SYNC_BATCH_DEFAULT);
+  const before = await cpuSeconds(browser.userDataDir);
+  const ms = await measureRawIdbPut(browser.context, Number(new URL(url).port), rows, SYNC_BATCH_DEFAULT);
+  log(`floor: ${rows.length} rows put in ${Math.round(ms)} ms; CPU: ${cpuDelta(await cpuSeconds(browser.userDataDir), before)}`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -135,6 +145,7 @@ async function main(): Promise<void> {
       'segment-seconds': { type: 'string' },
       out: { type: 'string' },
       'skip-build': { type: 'boolean' },
+      'no-floor': { type: 'boolean' },
     },
     strict: true,
   });
@@ -151,11 +162,7 @@ async function main(): Promise<void> {
     await installProbe(browser.context);
     const { page } = browser;
     // The floor first, with the CPU each process spends on it: the mirror's figures compare to it.
-    const rows = await fetchMirrorRows(await apiSignIn(server.url, ADMIN.email, ADMIN.password), SYNC_BATCH_DEFAULT);
-    const floorCpu = await cpuSeconds(browser.userDataDir);
-    const floorMs = await measureRawIdbPut(browser.context, Number(new URL(server.url).port), rows, SYNC_BATCH_DEFAULT);
-    log(`floor: ${rows.length} rows put in ${Math.round(floorMs)} ms; CPU: ${cpuDelta(await cpuSeconds(browser.userDataDir), floorCpu)}`);
-    rows.length = 0;
+    if (!args['no-floor']) await floor(server.url, browser, log);
     await page.goto('/');
     await page.getByLabel('Email').waitFor({ timeout: 60_000 });
     await signIn(page, ADMIN.email, ADMIN.password, 600_000);

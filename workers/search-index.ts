@@ -32,10 +32,11 @@ export class SearchIndex {
   private raw: (string | undefined)[] = [];
   /** slot → the key whose trigrams are in `postings` (may be an older text of the slot). */
   private indexedKeys: (string | undefined)[] = [];
-  private postings = new Map<string, number[]>();
+  /** Trigram code (`gramCodes`) → the slots whose key holds it, each at most once. */
+  private postings = new Map<number, number[]>();
   private stale = new Set<number>();
   /** Trigrams whose posting list may hold entries of an old text (verification needed). */
-  private dirty = new Set<string>();
+  private dirty = new Set<number>();
   private postingCount = 0;
   private liveCount = 0;
   /** Scratch for de-duplicating candidates (a reused slot may be listed twice). */
@@ -54,7 +55,7 @@ export class SearchIndex {
     this.raw[slot] = undefined;
     this.stale.delete(slot);
     const indexed = this.indexedKeys[slot];
-    if (indexed !== undefined) for (const gram of trigrams(indexed)) this.dirty.add(gram);
+    if (indexed !== undefined) for (const gram of gramSet(indexed)) this.dirty.add(gram);
   }
 
   clear(): void {
@@ -73,26 +74,47 @@ export class SearchIndex {
     return this.stale.size;
   }
 
-  /** Indexes up to `budget` stale rows. Returns how many are left. */
+  /**
+   * Indexes up to `budget` stale rows. Returns how many are left. A row indexed for the first
+   * time (every row of a first mirror) allocates nothing but new posting lists: its trigram codes
+   * go through a reused scratch array, and a trigram repeated in the row is skipped because its
+   * list already ends with the row's slot.
+   */
   indexSome(budget: number): number {
     let done = 0;
+    const postings = this.postings;
     for (const slot of this.stale) {
       if (done++ >= budget) break;
       this.stale.delete(slot);
       const key = this.keyOf(slot);
       if (key === undefined) continue;
       const old = this.indexedKeys[slot];
-      const had = old === undefined ? null : trigrams(old);
-      const grams = trigrams(key);
-      for (const gram of grams) {
-        if (had?.has(gram)) continue;
-        const list = this.postings.get(gram);
-        if (list) list.push(slot);
-        else this.postings.set(gram, [slot]);
-        this.postingCount++;
+      if (old === undefined) {
+        const n = gramCodes(key);
+        let added = 0;
+        for (let i = 0; i < n; i++) {
+          const gram = scratch[i]!;
+          const list = postings.get(gram);
+          if (!list) postings.set(gram, [slot]);
+          else if (list[list.length - 1] !== slot) list.push(slot);
+          else continue;
+          added++;
+        }
+        this.postingCount += added;
+        this.liveCount += added;
+      } else {
+        const had = gramSet(old);
+        const grams = gramSet(key);
+        for (const gram of grams) {
+          if (had.has(gram)) continue;
+          const list = postings.get(gram);
+          if (list) list.push(slot);
+          else postings.set(gram, [slot]);
+          this.postingCount++;
+        }
+        for (const gram of had) if (!grams.has(gram)) this.dirty.add(gram);
+        this.liveCount += grams.size - had.size;
       }
-      if (had) for (const gram of had) if (!grams.has(gram)) this.dirty.add(gram);
-      this.liveCount += grams.size - (had?.size ?? 0);
       this.indexedKeys[slot] = key;
     }
     if (this.postingCount > 3 * Math.max(this.liveCount, 100_000)) this.rebuild();
@@ -116,8 +138,8 @@ export class SearchIndex {
       for (const t of unique) if (!key.includes(t)) return;
       marks[slot] = gen;
     };
-    const grams = new Set<string>();
-    for (const t of unique) for (let i = 0; i + 3 <= t.length; i++) grams.add(t.slice(i, i + 3));
+    const grams = new Set<number>();
+    for (const t of unique) for (let i = 0; i + 3 <= t.length; i++) grams.add(gramCode(t, i));
     if (grams.size === 0) {
       // Only terms of 1-2 characters: verify every row.
       const size = Math.max(keys.length, this.raw.length);
@@ -127,7 +149,9 @@ export class SearchIndex {
     const lists = [...grams].map((g) => this.postings.get(g) ?? EMPTY).sort((a, b) => a.length - b.length);
     const stale = this.stale;
     if (lists[0]!.length > 0) {
-      const exact = unique.length === 1 && unique[0]!.length === 3 && !this.dirty.has(unique[0]!);
+      // One exact trigram code (not a hash, which other trigrams may share) with a clean list.
+      const only = unique.length === 1 && unique[0]!.length === 3 ? gramCode(unique[0]!, 0) : -1;
+      const exact = only >= 0 && !this.dirty.has(only);
       for (const slot of this.intersect(lists)) {
         if (stale.has(slot)) continue;
         if (!exact) verify(slot);
@@ -185,11 +209,42 @@ export function tokenize(text: string): string[] {
   return [...new Set(queryTerms(text))];
 }
 
-function trigrams(key: string): Set<string> {
-  const out = new Set<string>();
-  for (const token of key.split(' ')) {
-    for (let i = 0; i + 3 <= token.length; i++) out.add(token.slice(i, i + 3));
+/**
+ * A trigram as a small integer (a Map key V8 keeps unboxed, unlike a 3-character string made
+ * per occurrence): exact, 10 bits per character, when all three are below U+0400 (Latin and
+ * Greek); otherwise a hash < 0, which other trigrams may share (candidates are
+ * verified, so a shared code costs only extra verification; `mark` never trusts one as exact).
+ */
+export function gramCode(s: string, i: number): number {
+  const a = s.charCodeAt(i);
+  const b = s.charCodeAt(i + 1);
+  const c = s.charCodeAt(i + 2);
+  if ((a | b | c) < 1024) return (a << 20) | (b << 10) | c;
+  const h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x5bd1e995, 0x85ebca77) ^ Math.imul(c ^ 0x27d4eb2f, 0xc2b2ae3d);
+  return -1 - ((h ^ (h >>> 15)) & 0x3fffffff);
+}
+
+/** Reused by `gramCodes` (the worker indexes one row at a time). */
+let scratch = new Int32Array(256);
+
+/** The trigram codes of every space-separated token of `key` into `scratch` (repeats kept); returns how many. */
+function gramCodes(key: string): number {
+  if (scratch.length < key.length) scratch = new Int32Array(key.length * 2);
+  let n = 0;
+  let start = 0;
+  const len = key.length;
+  for (let i = 0; i <= len; i++) {
+    if (i < len && key.charCodeAt(i) !== 32) continue;
+    for (let j = start; j + 3 <= i; j++) scratch[n++] = gramCode(key, j);
+    start = i + 1;
   }
+  return n;
+}
+
+function gramSet(key: string): Set<number> {
+  const n = gramCodes(key);
+  const out = new Set<number>();
+  for (let i = 0; i < n; i++) out.add(scratch[i]!);
   return out;
 }
 
