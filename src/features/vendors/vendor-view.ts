@@ -74,3 +74,24 @@ export function mergeSummary(survivor: Vendor, merged: readonly Vendor[]): strin
   const fill = filled.length > 0 ? ` Its empty ${listNames(filled)} ${filled.length === 1 ? 'is' : 'are'} filled from them.` : '';
   return `${moves[0]!.toUpperCase()}${moves.slice(1)} of ${names} ${contacts > 0 ? 'move' : 'moves'} to ${survivor.name}.${fill} ${names} ${merged.length === 1 ? 'is' : 'are'} then removed.`;
 }
+
+/** Vendors a call just answered with (by id) and those a merge removed. */
+export interface Answers {
+  vendors: ReadonlyMap<string, Vendor>;
+  removed: ReadonlySet<string>;
+}
+export const NO_ANSWERS: Answers = { vendors: new Map(), removed: new Set() };
+
+/**
+ * The mirror's vendors with the server's latest answers on top: an answer wins only while it is
+ * newer than the mirror's row (by change_seq), so the feed takes over as soon as it arrives.
+ */
+export function overlayAnswers(mirror: readonly Vendor[], answers: Answers): Vendor[] {
+  const out = new Map(mirror.map((v) => [v.id, v]));
+  for (const [id, answer] of answers.vendors) {
+    const row = out.get(id);
+    if (!row || row.change_seq < answer.change_seq) out.set(id, answer);
+  }
+  for (const id of answers.removed) out.delete(id);
+  return [...out.values()];
+}
