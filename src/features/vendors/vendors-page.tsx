@@ -11,6 +11,8 @@ import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { SelectionApi } from '../../lib/list/use-selection.ts';
 import { useRows } from '../../lib/list/use-rows.ts';
 import { useTableKeys } from '../../lib/list/use-table-keys.ts';
+import type { Command } from '../../lib/commands.ts';
+import { usePageCommands } from '../../lib/page-commands.ts';
 import { footerHint, SHORTCUTS } from '../../lib/shortcuts.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { useInstantSearch } from '../../lib/use-instant-search.ts';
@@ -87,6 +89,19 @@ export function VendorsPage() {
     gridElement()?.focus();
   }, [setSearch, gridElement]);
   const focusSearch = useCallback(() => searchRef.current?.focus(), []);
+
+  // ⌘K on this page: the header's actions, by name.
+  usePageCommands(
+    useMemo<Command[]>(
+      () => [
+        { id: 'vendors.add', label: 'Add vendor', group: 'Vendors', keywords: ['new', 'payee', 'create'], run: () => setDialog({ kind: 'add' }) },
+        { id: 'vendors.upload', label: 'Upload vendors from CSV', group: 'Vendors', keywords: ['bulk', 'import', 'spreadsheet'], run: () => setDialog({ kind: 'upload' }) },
+        { id: 'vendors.merge', label: 'Merge vendors', group: 'Vendors', keywords: ['duplicate', 'payee'], run: () => setDialog({ kind: 'merge' }) },
+        { id: 'vendors.search', label: 'Search vendors', group: 'Vendors', keywords: ['find'], run: focusSearch },
+      ],
+      [focusSearch],
+    ),
+  );
 
   const active = useTableKeys({
     key,
