@@ -12,7 +12,7 @@ import { formatDay } from '../../lib/format.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
 import { BankAccountDialog } from './bank-account-dialog.tsx';
-import { ACCOUNT_TYPE_LABELS, addressLines, bankDetailText, NO_BANK } from './vendor-view.ts';
+import { ACCOUNT_TYPE_LABELS, addressLines, bankDetailText, endSentence, NO_BANK } from './vendor-view.ts';
 
 /** How long revealed numbers stay on screen: long enough to copy, short enough for a shoulder. */
 export const REVEAL_MS = 30_000;
@@ -170,7 +170,7 @@ export function VendorDrawer({ vendor, client, online, onAnswer, onEdit, onClose
           onSaved={(v) => {
             onAnswer(v);
             setSettingBank(false);
-            toastInfo(`Bank account saved for ${v.name}.`);
+            toastInfo(`Bank account saved for ${endSentence(v.name)}`);
           }}
         />
       )}

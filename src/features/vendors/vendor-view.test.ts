@@ -49,7 +49,10 @@ describe('words', () => {
   });
   it('names what a merge moves', () => {
     expect(mergeSummary(brite, [acme])).toBe('1 contact and every bill of acme Supply move to Brightline. acme Supply is then removed.');
-    expect(mergeSummary(acme, [brite, old])).toBe('Every bill of Brightline and Summit moves to acme Supply. Its empty email is filled from them. Brightline and Summit are then removed.');
+    expect(mergeSummary(acme, [brite, old])).toBe(
+      'Every bill of Brightline and Summit moves to acme Supply. Its empty email and bank account (•••• 0045) are filled from them. Brightline and Summit are then removed.',
+    );
+    expect(mergeSummary(vendor({ name: 'Harbor Co.', bank_account: brite.bank_account }), [old])).toBe('Every bill of Summit moves to Harbor Co. Summit is then removed.');
   });
 });
 

@@ -62,17 +62,22 @@ export function listNames(names: readonly string[]): string {
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
+/** A name ending a sentence: "Harbor Logistics Co." takes no second full stop. */
+export const endSentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 /**
- * The merge confirmation's words: what moves to the survivor (contacts, bills, details it lacks)
- * and that the others are removed.
+ * The merge confirmation's words: what moves to the survivor (contacts, bills, the details and
+ * bank account it lacks — the server fills those, never overwrites) and that the others are removed.
  */
 export function mergeSummary(survivor: Vendor, merged: readonly Vendor[]): string {
   const contacts = merged.reduce((n, v) => n + v.contacts.length, 0);
   const names = listNames(merged.map((v) => v.name));
-  const moves = [contacts > 0 ? `${contacts} ${contacts === 1 ? 'contact' : 'contacts'}` : null, 'every bill'].filter(Boolean).join(' and ');
-  const filled = (['email', 'phone', 'address'] as const).filter((k) => survivor[k] === null && merged.some((m) => m[k] !== null));
+  const moves = contacts > 0 ? `${contacts} ${contacts === 1 ? 'contact' : 'contacts'} and every bill` : 'Every bill';
+  const filled: string[] = (['email', 'phone', 'address'] as const).filter((k) => survivor[k] === null && merged.some((m) => m[k] !== null));
+  const donor = survivor.bank_account ? undefined : merged.find((m) => m.bank_account);
+  if (donor?.bank_account) filled.push(`bank account (${bankText(donor.bank_account)})`);
   const fill = filled.length > 0 ? ` Its empty ${listNames(filled)} ${filled.length === 1 ? 'is' : 'are'} filled from them.` : '';
-  return `${moves[0]!.toUpperCase()}${moves.slice(1)} of ${names} ${contacts > 0 ? 'move' : 'moves'} to ${survivor.name}.${fill} ${names} ${merged.length === 1 ? 'is' : 'are'} then removed.`;
+  return `${moves} of ${names} ${contacts > 0 ? 'move' : 'moves'} to ${endSentence(survivor.name)}${fill} ${names} ${merged.length === 1 ? 'is' : 'are'} then removed.`;
 }
 
 /** Vendors a call just answered with (by id) and those a merge removed. */

@@ -22,7 +22,7 @@ import { UploadDialog } from './upload-dialog.tsx';
 import { useVendors } from './use-vendors.ts';
 import { VendorDrawer } from './vendor-drawer.tsx';
 import { VendorFormDialog } from './vendor-form-dialog.tsx';
-import { filterVendors, NO_ANSWERS, vendorCount, type Answers } from './vendor-view.ts';
+import { endSentence, filterVendors, NO_ANSWERS, vendorCount, type Answers } from './vendor-view.ts';
 import { VendorsTable } from './vendors-table.tsx';
 
 const routeApi = getRouteApi('/_app/vendors');
@@ -218,7 +218,7 @@ export function VendorsPage() {
           onClose={() => setDialog(null)}
           onSaved={(vendor, created) => {
             setDialog(null);
-            toastInfo(created ? `${vendor.name} added.` : `${vendor.name} saved.`);
+            toastInfo(`${vendor.name} ${created ? 'added' : 'saved'}.`);
             setSearch({ open: vendor.id });
           }}
           returnFocus={gridElement}
@@ -235,7 +235,7 @@ export function VendorsPage() {
           onMerged={(vendor, merged) => {
             remember(vendor, merged);
             setDialog(null);
-            toastInfo(`Merged ${vendorCount(merged.length)} into ${vendor.name}.`);
+            toastInfo(`Merged ${vendorCount(merged.length)} into ${endSentence(vendor.name)}`);
             setSearch({ open: vendor.id });
           }}
           returnFocus={gridElement}
