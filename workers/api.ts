@@ -6,6 +6,11 @@ import type { TrackingCategory } from '../schema/entities/tracking-category.ts';
 import type { UserRow, SpendUser } from '../schema/entities/spend-user.ts';
 import type { ReimbursementRate } from '../schema/entities/reimbursement-rate.ts';
 import type { Vendor } from '../schema/entities/vendor.ts';
+import type {
+  BankAccountBody, BulkVendorRow, VendorCreateBody, VendorPatchBody, bulkRowResultSchema, revealedBankAccountSchema,
+  vendorContactBodySchema, vendorContactPatchSchema,
+} from '../schema/api/calls-vendors.ts';
+import type { z } from 'zod';
 import type { Business } from '../schema/entities/business.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
 import type { CodingPatch } from '../schema/commands/coding-patch.ts';
@@ -190,7 +195,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, CommandApi, StatusApi, ReceiptApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, CommandApi, StatusApi, ReceiptApi, VendorApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -422,4 +427,36 @@ export interface ReceiptApi {
   matchReceipt(id: string, transactionId: string): Promise<CommandResult>;
   /** Detaches an inbox match (the Undo of an automatic one); the receipt goes back to the inbox. */
   undoReceiptMatch(id: string): Promise<CommandResult>;
+}
+
+/**
+ * A vendor call's refusal. `offline`: nothing was sent (vendor changes have no outbox command:
+ * they are direct calls, online only); `step_up`: earn the scope, then repeat the call. The
+ * server's field messages (`error.errors`, e.g. `address.state` for PAYEE_1007) come as they are.
+ */
+export type VendorFailure = Extract<ActionResult, { ok: false }> & { offline?: true };
+export type VendorResult = { ok: true; vendor: Vendor } | VendorFailure;
+export type RevealedBankAccount = z.output<typeof revealedBankAccountSchema>;
+export type BulkRowResult = z.output<typeof bulkRowResultSchema>;
+export type VendorContactInput = z.input<typeof vendorContactBodySchema>;
+export type VendorContactPatch = z.input<typeof vendorContactPatchSchema>;
+
+/**
+ * Vendors (payees, issue 11; handlers/vendors.ts): direct calls to the server, online only. The
+ * list itself is reference data (`referenceData().vendors`); every write comes back through the
+ * feed too, so the answer's vendor is only what the UI shows until the mirror has it.
+ */
+export interface VendorApi {
+  createVendor(body: Partial<VendorCreateBody> & Pick<VendorCreateBody, 'name'>): Promise<VendorResult>;
+  updateVendor(id: string, patch: VendorPatchBody): Promise<VendorResult>;
+  addVendorContact(id: string, contact: VendorContactInput): Promise<VendorResult>;
+  updateVendorContact(id: string, contactId: string, patch: VendorContactPatch): Promise<VendorResult>;
+  deleteVendorContacts(id: string, contactIds: string[]): Promise<VendorResult>;
+  /** Needs the `sensitive` scope (step-up). */
+  setVendorBankAccount(id: string, bank: BankAccountBody): Promise<VendorResult>;
+  /** The full numbers; needs the `sensitive` scope (step-up). Never stored by the worker. */
+  revealVendorBankAccount(id: string): Promise<{ ok: true; bank: RevealedBankAccount } | VendorFailure>;
+  mergeVendors(survivorId: string, mergedIds: string[]): Promise<{ ok: true; vendor: Vendor; merged_payee_ids: string[] } | VendorFailure>;
+  /** A CSV file's text (the server parses it) or parsed rows; all or nothing (`created: 0` when any row is refused). */
+  uploadVendors(input: { csv: string } | { rows: BulkVendorRow[] }): Promise<{ ok: true; created: number; results: BulkRowResult[] } | VendorFailure>;
 }

@@ -5,6 +5,7 @@ import { queryHandlers } from './handlers/queries.ts';
 import { receiptHandlers } from './handlers/receipts.ts';
 import { sessionHandlers } from './handlers/session.ts';
 import { statusHandlers } from './handlers/status.ts';
+import { vendorHandlers } from './handlers/vendors.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -28,6 +29,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...commandHandlers(ctx),
     ...statusHandlers(ctx),
     ...receiptHandlers(ctx),
+    ...vendorHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

@@ -11,6 +11,12 @@ export interface ReceiptCaptureProps {
   label?: string;
   /** Focus the file button on mount (the palette's "Upload receipts"). */
   autoFocus?: boolean;
+  /** Another kind of file (e.g. a vendors CSV): its types, one file or several, the drop zone's words. */
+  accept?: string;
+  multiple?: boolean;
+  /** Offer the back camera on phones (receipts only). */
+  camera?: boolean;
+  hint?: string;
 }
 
 /**
@@ -18,7 +24,10 @@ export interface ReceiptCaptureProps {
  * `multiple`) and, on desktop, a drop zone around it. Files go to `onFiles` as they are; the
  * worker checks type and size before keeping anything.
  */
-export function ReceiptCapture({ onFiles, disabled = false, label = 'Add receipt', autoFocus = false }: ReceiptCaptureProps) {
+export function ReceiptCapture({
+  onFiles, disabled = false, label = 'Add receipt', autoFocus = false, accept = RECEIPT_ACCEPT, multiple = true, camera = true,
+  hint = 'or drop photos or PDFs here',
+}: ReceiptCaptureProps) {
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
   const [over, setOver] = useState(false);
@@ -49,9 +58,9 @@ export function ReceiptCapture({ onFiles, disabled = false, label = 'Add receipt
         id={inputId}
         className="sr-only"
         type="file"
-        accept={RECEIPT_ACCEPT}
-        capture="environment"
-        multiple
+        accept={accept}
+        capture={camera ? 'environment' : undefined}
+        multiple={multiple}
         disabled={disabled}
         autoFocus={autoFocus}
         onChange={(e) => {
@@ -63,7 +72,7 @@ export function ReceiptCapture({ onFiles, disabled = false, label = 'Add receipt
       <label htmlFor={inputId} className={[buttonClass({ size: 'sm' }), disabled && 'receipt-drop-disabled'].filter(Boolean).join(' ')}>
         {label}
       </label>
-      <span className="receipt-drop-hint">or drop photos or PDFs here</span>
+      <span className="receipt-drop-hint">{hint}</span>
     </div>
   );
 }

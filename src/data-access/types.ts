@@ -24,3 +24,4 @@ export type {
   SignUpInput,
   TotpSetup,
 } from '../../workers/api.ts';
+export type { VendorResult, VendorFailure, RevealedBankAccount, BulkRowResult } from '../../workers/api.ts';
