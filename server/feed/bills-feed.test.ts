@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { syncChanges } from '../../schema/api/calls.ts';
+import { billCreate } from '../../schema/commands/bill.ts';
 import { billSchema, type Bill } from '../../schema/entities/bill.ts';
 import type { Change } from '../../schema/sync-feed.ts';
 import { testDatabases } from '../test-db.ts';
@@ -47,7 +48,8 @@ async function backfill(app: Hono, token: string): Promise<Change[]> {
 const billIds = (changes: Change[]) => changes.filter((c) => c.collection === 'bills').map((c) => c.id).sort();
 
 describe.each(await testDatabases())('bills in the change feed on %s', (kind) => {
-  const t = useTestApp(kind, { now: () => Date.parse('2026-11-20T12:00:00Z') });
+  const NOW = Date.parse('2026-11-20T12:00:00Z');
+  const t = useTestApp(kind, { now: () => NOW });
   let a: Fixture;
   let b: Fixture;
   const tokens = {} as Record<FixtureRole | 'clerk' | 'bAdmin', string>;
@@ -145,5 +147,20 @@ describe.each(await testDatabases())('bills in the change feed on %s', (kind) =>
     expect([other.status, other.body.error_v2?.error_code, other.body.error_v2?.errors?.id]).toEqual([422, 'REQUEST_7001', 'id is already used by another bill']);
     const foreign = await createBill(tokens.bAdmin, bBill.vendor_id, { id });
     expect(foreign.status).toBe(422);
+  });
+
+  it('answers a create with the row the worker showed for it (bill.create’s blank + apply), ids of lines aside', async () => {
+    const args = billCreate.args.parse({
+      id: randomUUID(), vendor_id: aBills[0]!.vendor_id, invoice_number: ' OFF 2 ', invoice_date: '2026-11-02', due_date: '2026-12-02',
+      currency: 'EUR', memo: 'Quarterly', submit: true,
+      line_items: [{ description: 'Service', amount: 40_000, gl_account_id: a.glAccounts.active[0] }, { description: 'Setup', amount: 2_500 }],
+    });
+    const at = new Date(NOW).toISOString();
+    const shown = billCreate.apply(billCreate.blank!(args, { id: args.id, actor: { user_id: a.users.admin, business_id: a.businessId }, at }), args);
+    const res = await request(t.app, 'POST', BILLS, { token: tokens.admin, body: billCreate.request(args).body });
+    expect(res.status, res.text).toBe(200);
+    const stored = billSchema.parse(res.body);
+    const comparable = (bill: Bill) => ({ ...bill, change_seq: 0, line_items: bill.line_items.map((l) => ({ ...l, id: '' })) });
+    expect(comparable(stored)).toEqual(comparable(shown));
   });
 });
