@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { approvalEntity } from './entities/approval.ts';
+import { billEntity } from './entities/bill.ts';
 import { cardEntity } from './entities/card.ts';
 import { cardRequestEntity } from './entities/card-request.ts';
 import type { AnyEntityDef } from './entities/define-entity.ts';
@@ -33,6 +34,7 @@ const DEFINITIONS = [
   reimbursementRateEntity,
   cardRequestEntity,
   vendorEntity,
+  billEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

@@ -102,6 +102,7 @@ export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSche
     ...extras.properties,
   };
   for (const field of MIRROR_OMITTED_FIELDS) delete properties[field];
+  for (const [field, prop] of Object.entries(properties)) properties[field] = withoutNestedDefaults(prop);
   // The primary key is indexed by RxDB: it needs a maxLength.
   properties.id = { ...properties.id, maxLength: UUID_LENGTH };
   for (const field of spec.indexes.flat()) {
@@ -123,6 +124,24 @@ export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSche
     indexes: [...spec.indexes],
     additionalProperties: false,
   };
+}
+
+/**
+ * RxDB refuses a `default` below the top level (SC7); zod fills them (a bill's line items:
+ * `gl_account_id` null…) before a row is stored, so the nested ones are dropped from the schema.
+ * Top-level defaults stay (unchanged schemas keep their version).
+ */
+function withoutNestedDefaults(prop: Record<string, unknown>): Record<string, unknown> {
+  const strip = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(strip);
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) if (k !== 'default') out[k] = strip(v);
+    return out;
+  };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(prop)) out[k] = k === 'default' ? v : strip(v);
+  return out;
 }
 
 export function mirrorJsonSchemas(): Record<MirroredCollection, MirrorJsonSchema> {

@@ -57,6 +57,16 @@ export interface QueryResult {
   took_ms: number;
 }
 
+/**
+ * The offline duplicate-invoice check (issue 11): the server's check-duplicate-invoice-number
+ * answer, from the mirror. `bills`: the ones the invoice duplicates, oldest first, as shown
+ * (commands applied, so bills created offline and still in the outbox count).
+ */
+export interface DuplicateInvoiceResult {
+  is_duplicate: boolean;
+  bills: RowView<'bills'>[];
+}
+
 /** A page request over any queried collection, by its definition's filter and sorts. */
 export interface CollectionQuery<C extends QueriedCollection> {
   filter: FilterOf<C>;
@@ -264,6 +274,12 @@ export interface QueryApi {
   matchingIds(filter: TransactionFilter): Promise<string[]>;
   getTransaction(id: string): Promise<TransactionView | null>;
   referenceData(): Promise<ReferenceData>;
+  /**
+   * Whether the vendor already has a bill with this invoice number, by the server's rule
+   * (schema/bill-rules.ts `findDuplicateInvoices`: `invoiceNumberKey`, canceled bills do not
+   * count); `billId`: the bill being edited, which is not its own duplicate.
+   */
+  checkDuplicateInvoice(vendorId: string, invoiceNumber: string, billId?: string): Promise<DuplicateInvoiceResult>;
 }
 
 /** Commands and the outbox (handlers/commands.ts). */

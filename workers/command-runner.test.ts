@@ -46,6 +46,12 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'cardRequest.create': { id: ROW(1), amount: 200_000, currency: 'USD', interval: 'MONTHLY', reason: 'Client travel' },
   'cardRequest.requestPhysical': { id: ROW(1), amount: 50_000, currency: 'USD', interval: 'WEEKLY', reason: 'Field work' },
   'cardRequest.cancel': { request_id: ROW(1) },
+  'bill.create': {
+    id: ROW(1), vendor_id: testUuid(8, 1), invoice_number: 'INV-1', invoice_date: '2026-11-01', due_date: '2026-11-30', currency: 'USD',
+    line_items: [{ description: 'Paper', amount: 12_000 }],
+  },
+  'bill.update': { bill_id: ROW(1), patch: { memo: 'one' } },
+  'bill.delete': { bill_id: ROW(1) },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

@@ -14,7 +14,7 @@ import {
   CHECKPOINT_ID, MIRROR_LAYOUT, mirrorDbName, openMirrorDatabase, OWN_COLLECTIONS, REF_KINDS, refKey, RX_COLLECTIONS, rxSchemas,
   splitRefKey, type MirrorDatabase,
 } from './db.ts';
-import { makeTransaction, makeUser, openTestDatabase, testUuid } from './test-fixtures.ts';
+import { makeBill, makeTransaction, makeUser, openTestDatabase, testUuid } from './test-fixtures.ts';
 
 let db: MirrorDatabase | null = null;
 afterEach(async () => {
@@ -50,11 +50,11 @@ describe('mirror JSON schemas derived from the zod entities', () => {
 
 describe('openMirrorDatabase', () => {
 
-  it('opens its own collections, one shared refs collection, outbox and meta: eight of the 13 allowed', async () => {
+  it('opens its own collections, one shared refs collection, outbox and meta: nine of the 13 allowed', async () => {
     db = await openTestDatabase();
     expect(Object.keys(db.collections).sort()).toEqual([...RX_COLLECTIONS].sort());
-    expect(Object.keys(db.collections).sort()).toEqual(['approvals', 'card_requests', 'cards', 'meta', 'outbox', 'refs', 'reimbursements', 'transactions']);
-    expect(RX_COLLECTIONS).toHaveLength(8);
+    expect(Object.keys(db.collections).sort()).toEqual(['approvals', 'bills', 'card_requests', 'cards', 'meta', 'outbox', 'refs', 'reimbursements', 'transactions']);
+    expect(RX_COLLECTIONS).toHaveLength(9);
   });
 
   it('passes RxDB\'s own schema check for refs, outbox and meta', () => {
@@ -193,5 +193,44 @@ describe('a mirror whose refs were stored at schema version 0 (kinds listed in a
     // Any kind can now be stored without a schema change.
     await db.refs.insert({ kind: 'reimbursement_rates', row_id: testUuid(3, 1), row: { id: testUuid(3, 1) } } as never);
     expect(await db.refs.count().exec()).toBe(1);
+  });
+});
+
+describe('a mirror stored before bills were mirrored (issue 11)', () => {
+  it('opens with the bills collection, emptied and rewound for a full pull (so its bills arrive), keeping the outbox', async () => {
+    const idb = new IDBFactory();
+    const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+    const schemas = rxSchemas();
+    // Exactly the previous layout: every collection of today but bills, and its marker.
+    const before = OWN_COLLECTIONS.filter((c) => c !== 'bills');
+    const oldLayout = MIRROR_LAYOUT.split(',').filter((part) => !part.startsWith('bills@')).join(',');
+    expect(oldLayout).not.toBe(MIRROR_LAYOUT);
+    const old = await createRxDatabase({ name: 'before-bills', storage: storage(), multiInstance: false });
+    await old.addCollections({
+      ...Object.fromEntries(before.map((c) => [c, { schema: schemas[c]! }])),
+      refs: { schema: schemas.refs! },
+      outbox: { schema: schemas.outbox! },
+      meta: { schema: schemas.meta! },
+    });
+    const txn = makeTransaction();
+    await putDocs(old.collections.transactions!, [toMirrored(txn)]);
+    const entry = createOutboxEntry({ id: testUuid(9, 3), command: 'transaction.code', args: { transaction_id: txn.id, patch: { memo: 'x' } }, now: 1 });
+    await old.collections.outbox!.insert(entry);
+    await old.collections.meta!.insert({ id: CHECKPOINT_ID, value: { seq: 40, epoch: 'e', count: 1 } });
+    await old.collections.meta!.insert({ id: 'layout', value: oldLayout });
+    await old.close();
+
+    db = await openMirrorDatabase({ name: 'before-bills', storage: storage(), multiInstance: false });
+    expect(Object.keys(db.collections)).toContain('bills');
+    expect((await db.meta.findOne('layout').exec())?.toJSON().value).toBe(MIRROR_LAYOUT);
+    // The checkpoint is rewound: bills written before seq 40 were never pulled here.
+    expect((await db.meta.findOne(CHECKPOINT_ID).exec())?.toJSON().value).toEqual({ seq: 0, epoch: null, count: 0 });
+    expect((await getDocs(db.transactions, [txn.id])).size).toBe(0);
+    expect((await db.outbox.findOne(entry.id).exec())?.toJSON().command).toBe('transaction.code');
+    // A bill row (nested line items: their zod defaults are not in the RxDB schema) stores.
+    const { deleted, ...bill } = makeBill(1);
+    void deleted;
+    await putDocs(db.bills, [bill]);
+    expect((await getDocs(db.bills, [bill.id])).get(bill.id)).toMatchObject({ amount: 15_000, line_items: [{ description: 'Paper' }] });
   });
 });

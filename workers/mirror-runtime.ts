@@ -7,7 +7,10 @@ import type { TransactionFilter } from '../schema/transaction-query.ts';
 import { QUERIED_COLLECTIONS, type QueriedCollection } from '../schema/collections.ts';
 import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
 import { entityRefs } from '../sync/outbox-machine.ts';
-import type { CollectionPage, CollectionQuery, QueryResult, RowView, TransactionQuery, TransactionView } from './api.ts';
+import { findDuplicateInvoices } from '../schema/bill-rules.ts';
+import type {
+  CollectionPage, CollectionQuery, DuplicateInvoiceResult, QueryResult, RowView, TransactionQuery, TransactionView,
+} from './api.ts';
 import { COUNTED_COLLECTION, createFeeds, type CollectionFeed, type FirstPage } from './collection-feed.ts';
 import { CommandRunner } from './command-runner.ts';
 import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
@@ -180,6 +183,19 @@ export class MirrorRuntime {
   async matchingIds(filter: TransactionFilter): Promise<string[]> {
     await this.ready;
     return this.engines.transactions.matchingIds(filter);
+  }
+
+  /**
+   * The bills `invoiceNumber` duplicates for the vendor, by the server's rule (the same
+   * `findDuplicateInvoices`), over the vendor's bills as shown: a bill created offline is in the
+   * engine as a local row, so a second entry of the same invoice is caught before either syncs.
+   */
+  async duplicateInvoices(vendorId: string, invoiceNumber: string, billId?: string): Promise<DuplicateInvoiceResult> {
+    const { rows } = await this.query('bills', { filter: { vendor_ids: [vendorId] }, sort: 'created_desc', offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    // Oldest first, as the server answers (created_at, id).
+    const bills = findDuplicateInvoices({ id: billId, vendor_id: vendorId, invoice_number: invoiceNumber }, rows)
+      .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return { is_duplicate: bills.length > 0, bills };
   }
 
   getTransaction(id: string): Promise<TransactionView | null> {

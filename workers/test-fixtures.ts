@@ -7,6 +7,7 @@ import { locationSchema, type Location } from '../schema/entities/location.ts';
 import { glAccountSchema, type GlAccount } from '../schema/entities/gl-account.ts';
 import { trackingCategorySchema, type TrackingCategory } from '../schema/entities/tracking-category.ts';
 import { cardSchema, type Card } from '../schema/entities/card.ts';
+import { billSchema, type Bill } from '../schema/entities/bill.ts';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { mirrorDbName, openMirrorDatabase, type MirrorDatabase } from './db.ts';
@@ -97,6 +98,14 @@ export const makeCard = (n: number, userN: number): Card =>
     limit: { amount: 200_000, currency: 'USD', interval: 'MONTHLY' }, expires: '2028-06', created_at: NOW, ...mirrored(),
   });
 
+/** A bill of vendor `testUuid(0xe, vendorN)`: one line, created by user 1. Ids `testUuid(0xd, n)`. */
+export const makeBill = (n: number, vendorN = 1, o: Partial<Bill> = {}): Bill =>
+  billSchema.parse({
+    id: testUuid(0xd, n), vendor_id: testUuid(0xe, vendorN), invoice_number: `INV-${n}`, invoice_date: '2026-11-01',
+    due_date: '2026-11-30', currency: 'USD', amount: 15_000, status: 'DRAFT', created_by: testUuid(2, 1), created_at: NOW,
+    line_items: [{ id: testUuid(0xd, 10_000 + n), description: 'Paper', amount: 15_000 }], ...mirrored(), change_seq: n, ...o,
+  });
+
 const MERCHANTS = ['Starbucks', 'Uber', 'Lyft', 'Amazon Web Services', 'Delta Air Lines', 'Hilton', 'Marriott', 'Zoom', 'Slack', 'Éclair Café', 'WeWork', 'FedEx'];
 const MEMOS = [null, 'team lunch', 'client dinner', 'conference travel', 'software subscription', null, null];
 
@@ -164,6 +173,8 @@ export async function seedMirrorDb(idb: IDBFactory, name: string, rows: Transact
  */
 export function sampleRows<C extends MirroredCollection>(collection: C, n: number, kind = 0xa): RowOf<C>[] {
   if (collection === 'transactions') return makeTransactions(n, kind).map((t, i) => ({ ...t, id: testUuid(kind, i + 1) })) as unknown as RowOf<C>[];
+  // A bill needs a line (min 1), which the generic sample (empty arrays) cannot give.
+  if (collection === 'bills') return Array.from({ length: n }, (_, i) => makeBill(i + 1, 1, { id: testUuid(kind, i + 1) })) as unknown as RowOf<C>[];
   const schema = ENTITIES[collection].schema as unknown as z.ZodType;
   const out: RowOf<C>[] = [];
   for (let i = 0; i < n; i++) {

@@ -11,6 +11,7 @@ import {
   cardSetPrimary, cardSuspend, cardTerminate, cardUnfavorite, cardUnlock, cardUnsuspend, cardUpdate,
 } from './card.ts';
 import { receiptUpload, transactionAttachReceipt, transactionDetachReceipt } from './receipt.ts';
+import { billCreate, billDelete, billUpdate } from './bill.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
@@ -48,6 +49,9 @@ const DEFINITIONS = [
   cardRequestCreate,
   cardRequestPhysical,
   cardRequestCancel,
+  billCreate,
+  billUpdate,
+  billDelete,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

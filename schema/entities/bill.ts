@@ -105,6 +105,12 @@ export type BillLineInput = z.infer<typeof billLineInputSchema>;
  * messages name the field. `submit`: send it for approval at once instead of saving a draft.
  */
 export const billCreateSchema = z.object({
+  /**
+   * The client's id for the new bill (offline creates, commands/bill.ts): a repeat of a create
+   * the caller already made under it answers the stored bill; an id used by anything else is a
+   * 422 on `id`. Without it the server picks one.
+   */
+  id: uuid.optional(),
   vendor_id: uuid,
   invoice_number: z.string().trim().max(MAX_INVOICE_NUMBER_LENGTH),
   invoice_date: isoDate,
@@ -121,7 +127,7 @@ export type BillCreate = z.infer<typeof billCreateSchema>;
  * `entity_id` and `invoice_file_id` take null to clear. Which statuses allow which fields is
  * `checkBillPatch` in bill-rules.ts. The payment date is set by scheduling, not here.
  */
-export const billPatchSchema = billCreateSchema.omit({ submit: true }).partial().extend({
+export const billPatchSchema = billCreateSchema.omit({ submit: true, id: true }).partial().extend({
   memo: z.string().max(MAX_BILL_MEMO_LENGTH).nullable().optional(),
   entity_id: uuid.nullable().optional(),
   invoice_file_id: uuid.nullable().optional(),
@@ -155,12 +161,12 @@ export type BillPayment = z.infer<typeof billPaymentSchema>;
 const csv = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
 
-export const BILL_SORTS = ['due_date_asc', 'due_date_desc', 'amount_desc', 'created_desc'] as const;
+export const BILL_SORTS = ['due_date_asc', 'due_date_desc', 'amount_desc', 'amount_asc', 'created_desc'] as const;
 export const billSortSchema = z.enum(BILL_SORTS);
 export type BillSort = z.infer<typeof billSortSchema>;
 
 export const billFilterSchema = z.object({
-  /** Free text over the invoice number and memo (the vendor's name via referencedIds). */
+  /** Free text over the invoice number and memo (`searchText`) and the vendor's name (`referencedIds`). */
   q: z.string().max(200).optional(),
   statuses: csv(billStatusSchema).optional(),
   vendor_ids: csv(z.uuid()).optional(),
@@ -186,11 +192,14 @@ export function compareBills(sort: BillSort) {
       return (a: Bill, b: Bill) => byDue(b, a) || byId(a, b);
     case 'amount_desc':
       return (a: Bill, b: Bill) => b.amount - a.amount || byDue(a, b) || byId(a, b);
+    case 'amount_asc':
+      return (a: Bill, b: Bill) => a.amount - b.amount || byDue(a, b) || byId(a, b);
     case 'created_desc':
       return (a: Bill, b: Bill) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : byId(a, b));
   }
 }
 
+/** The vendor (a `refs` row whose shown text is its name: the `q` search finds a bill by it). */
 function referencedIds(b: Bill): string[] {
   const ids = [b.vendor_id];
   if (b.entity_id) ids.push(b.entity_id);
@@ -198,17 +207,16 @@ function referencedIds(b: Bill): string[] {
 }
 
 /**
- * Not registered in collections.ts yet (the wiring comes with the server's table). Visibility
- * is `business` among today's three rules: `owner` and `approver` need a `user_id`, which a bill
- * has not. Narrowing it to bill managers (`mayManageBills`) and the bill's approvers is a new
- * rule with its server SQL (server/domain/visibility.ts), part of that wiring.
+ * Mirrored in its own RxDB collection (queried: filters, sorts, text). No IndexedDB index: a
+ * business holds thousands of bills, not 100k, and the engine sorts in memory (no cold-start
+ * first page). Visibility `bill_pay`: bill managers (§6), the bill's creator and its approvers.
  */
 export const billEntity = defineEntity({
   name: 'bills',
   schema: billSchema,
   idField: 'id',
   mirror: { kind: 'own', indexes: [] },
-  visibility: 'business',
+  visibility: 'bill_pay',
   searchText: ['invoice_number', 'memo'],
   query: {
     filter: billFilterSchema,

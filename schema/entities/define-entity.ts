@@ -16,8 +16,11 @@ import type { z } from 'zod';
  * - `approver`: rows with a `user_id` (whose claim it is), seen by who may review it (§6: admins
  *   and bookkeepers every row, a manager their team's, the manager's own included so a self-review
  *   is refused by name rather than 404); nobody else (an employee who is not a manager, an auditor).
+ * - `bill_pay`: bills (issue 11): everyone who manages bill pay (§6: admin, AP clerk with
+ *   AP_ACCESS, bookkeeper: `mayManageBills`) every row; anyone else the bills they created and
+ *   those an `approvals` row (object_type `bill`) names them approver of.
  */
-export const VISIBILITY_RULES = ['business', 'owner', 'approver'] as const;
+export const VISIBILITY_RULES = ['business', 'owner', 'approver', 'bill_pay'] as const;
 export type VisibilityRule = (typeof VISIBILITY_RULES)[number];
 
 /**

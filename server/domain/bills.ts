@@ -8,7 +8,7 @@ import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { openApproval } from './approval-rows.ts';
 import { checkCodingRefs } from './coding.ts';
-import { writeMirrored } from './collections.ts';
+import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { newestFirstPage, type Page, type PageRequest } from './newest-first-page.ts';
 import { findVendor } from './vendors.ts';
 
@@ -19,24 +19,8 @@ import { findVendor } from './vendors.ts';
  * another business's bill or vendor is 404. Payments are in domain/bill-payments.ts.
  */
 
-const LINES = `(SELECT coalesce(jsonb_agg(jsonb_build_object(
-      'id', li.id, 'description', li.description, 'amount', li.amount, 'gl_account_id', li.gl_account_id,
-      'department_id', li.department_id, 'location_id', li.location_id, 'tracking', li.tracking,
-      'vendor_credit_id', li.vendor_credit_id) ORDER BY li.position), '[]'::jsonb)
-    FROM bill_line_items li WHERE li.bill_id = r.id)`;
-
-const day = (col: string) => `to_char(r.${col}, 'YYYY-MM-DD')`;
-
-/** The wire shape of a bill (schema/entities/bill.ts), built in SQL; reads alias `r`. */
-export const BILL_DOC = `jsonb_build_object(
-    'id', r.id, 'vendor_id', r.vendor_id, 'invoice_number', r.invoice_number, 'invoice_date', ${day('invoice_date')},
-    'due_date', ${day('due_date')}, 'payment_date', ${day('payment_date')}, 'currency', r.currency, 'amount', r.amount,
-    'line_items', ${LINES}, 'memo', r.memo, 'status', r.status, 'entity_id', r.entity_id, 'invoice_file_id', r.invoice_file_id,
-    'created_by', r.created_by, 'submitted_at', ll_iso(r.submitted_at), 'approved_by', r.approved_by,
-    'approved_at', ll_iso(r.approved_at), 'rejection_reason', r.rejection_reason, 'payment_attempt', r.payment_attempt,
-    'payment_failure_reason', r.payment_failure_reason, 'paid_at', ll_iso(r.paid_at), 'paid_manually', r.paid_manually,
-    'reconciled_at', ll_iso(r.reconciled_at), 'created_at', ll_iso(r.created_at),
-    'business_id', r.business_id, 'change_seq', r.change_seq, 'updated_at', ll_iso(r.updated_at), 'deleted', r.deleted)`;
+/** The wire shape of a bill (schema/entities/bill.ts), built in SQL; reads alias `r`. The change feed's (collections.ts). */
+export const BILL_DOC = COLLECTIONS.bills.docSql;
 
 /** §6 "manage bill pay accounting" (mayManageBills), checked before any lookup. */
 export function assertMayManageBills(user: ActingUser): void {
@@ -105,7 +89,7 @@ export async function createBill(tx: Queryable, user: ActingUser, body: BillCrea
     const { seqs } = w;
     await findVendor(tx, businessId, body.vendor_id);
     await assertLineCoding(tx, businessId, body.line_items);
-    const id = randomUUID();
+    const id = body.id ?? randomUUID();
     const status = createdStatus(body.submit);
     const amount = billTotal(body.line_items);
     const at = now.toISOString();

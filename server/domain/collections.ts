@@ -38,6 +38,15 @@ const TRANSACTION_RECEIPT_IDS = `(SELECT coalesce(jsonb_agg(tr.receipt_id ORDER 
 const VENDOR_CONTACTS = `(SELECT coalesce(jsonb_agg(jsonb_build_object('id', vc.id, 'name', vc.name, 'email', vc.email, 'phone', vc.phone)
       ORDER BY vc.created_at, vc.id), '[]'::jsonb) FROM vendor_contacts vc WHERE vc.vendor_id = r.id)`;
 
+/** A bill's lines in the invoice's order (replaced whole by a patch: domain/bills.ts). */
+const BILL_LINES = `(SELECT coalesce(jsonb_agg(jsonb_build_object(
+      'id', li.id, 'description', li.description, 'amount', li.amount, 'gl_account_id', li.gl_account_id,
+      'department_id', li.department_id, 'location_id', li.location_id, 'tracking', li.tracking,
+      'vendor_credit_id', li.vendor_credit_id) ORDER BY li.position), '[]'::jsonb)
+    FROM bill_line_items li WHERE li.bill_id = r.id)`;
+
+const day = (col: string) => `to_char(r.${col}, 'YYYY-MM-DD')`;
+
 const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> = {
   transactions: {
     table: 'transactions',
@@ -137,6 +146,19 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
       'last_four', r.bank_account_last_four, 'routing_last_four', r.bank_routing_last_four, 'account_type', r.bank_account_type) END,
     'status', r.status, 'contacts', ${VENDOR_CONTACTS}, ${mirrored})`,
     sortKey: 'lower(r.name)',
+  },
+  // Issue 11 bill pay; domain/bills.ts reads and writes them with this doc (BILL_DOC).
+  bills: {
+    table: 'bills',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'vendor_id', r.vendor_id, 'invoice_number', r.invoice_number, 'invoice_date', ${day('invoice_date')},
+    'due_date', ${day('due_date')}, 'payment_date', ${day('payment_date')}, 'currency', r.currency, 'amount', r.amount,
+    'line_items', ${BILL_LINES}, 'memo', r.memo, 'status', r.status, 'entity_id', r.entity_id, 'invoice_file_id', r.invoice_file_id,
+    'created_by', r.created_by, 'submitted_at', ll_iso(r.submitted_at), 'approved_by', r.approved_by,
+    'approved_at', ll_iso(r.approved_at), 'rejection_reason', r.rejection_reason, 'payment_attempt', r.payment_attempt,
+    'payment_failure_reason', r.payment_failure_reason, 'paid_at', ll_iso(r.paid_at), 'paid_manually', r.paid_manually,
+    'reconciled_at', ll_iso(r.reconciled_at), 'created_at', ll_iso(r.created_at), ${mirrored})`,
+    sortKey: 'll_iso(r.created_at)',
   },
 };
 

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { VisibilityRule } from '../../schema/entities/define-entity.ts';
-import { canSeeAllTransactions, isAdmin, isBookkeeper } from '../../schema/roles.ts';
+import { mayManageBills } from '../../schema/bill-rules.ts';
+import { canSeeAllTransactions, isAdmin, isApClerk, isBookkeeper } from '../../schema/roles.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
 
@@ -72,7 +73,24 @@ export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
       return approverClause(viewer.user, viewer.team, alias, params);
     },
   },
+  bill_pay: { needsTeam: false, where: (viewer, alias, params) => billPayClause(viewer.user, alias, params) },
 };
+
+/**
+ * The `bill_pay` rule on bills of `alias`: §6 "manage bill pay accounting" (admin, AP clerk,
+ * bookkeeper: the same `mayManageBills` every bill call checks) sees every bill; anyone else the
+ * bills they created (a clerk who lost AP_ACCESS keeps seeing their own) and those an approvals
+ * row names them approver of. The approvals subquery is by approver (approvals_approver, migration
+ * 017), a handful of rows hashed once per page, so the feed branch still walks bills_feed; with no
+ * `bill` approvals rows it is empty and only the creator test remains.
+ */
+export function billPayClause(user: ActingUser, alias: string, params: unknown[]): string {
+  if (mayManageBills(user)) return '';
+  params.push(user.id);
+  const me = `$${params.length}::uuid`;
+  return ` AND (${alias}.created_by = ${me} OR ${alias}.id IN (
+    SELECT a.object_id FROM approvals a WHERE a.approver_id = ${me} AND a.object_type = 'bill'))`;
+}
 
 /**
  * §6 "review reimbursements: admin, manager or bookkeeper": admins and bookkeepers review every
@@ -102,6 +120,9 @@ export async function viewerFor(db: Queryable, user: ActingUser, rules: readonly
  * mirror was filtered under the old rules knows to resync from zero.
  */
 export function visibilityEpoch(user: ActingUser, vis: Visibility): string {
-  const basis = vis.all ? `all:${user.role}` : `users:${user.role}:${user.is_manager}:${[...vis.userIds].sort().join(',')}`;
+  const team = vis.all ? `all:${user.role}` : `users:${user.role}:${user.is_manager}:${[...vis.userIds].sort().join(',')}`;
+  // AP_ACCESS opens every bill (bill_pay): gaining or losing it must resync. Only holders' bases
+  // change, so nobody else's epoch moves (a new epoch means a full re-pull).
+  const basis = isApClerk(user) ? `${team}:ap` : team;
   return createHash('sha256').update(basis).digest('base64url').slice(0, 16);
 }

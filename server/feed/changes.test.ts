@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { syncChanges } from '../../schema/api/calls.ts';
 import { approvalSchema } from '../../schema/entities/approval.ts';
+import { billSchema } from '../../schema/entities/bill.ts';
 import { cardSchema } from '../../schema/entities/card.ts';
 import { departmentSchema } from '../../schema/entities/department.ts';
 import { glAccountSchema } from '../../schema/entities/gl-account.ts';
@@ -32,6 +33,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   approvals: approvalSchema.strict(),
   reimbursement_rates: reimbursementRateSchema.strict(),
   vendors: vendorSchema.strict(),
+  bills: billSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

@@ -7,6 +7,7 @@ import { validationError } from '../core/errors.ts';
 import {
   listBillPayments as payments, markBillPaid as markPaid, payBillsNow as payNow, reverseBillPayment as reverse,
 } from '../domain/bill-payments.ts';
+import { billCreatedBefore } from '../domain/bill-creates.ts';
 import {
   assertMayManageBills, createBill as create, deleteBill as remove, duplicateInvoices, findBill, listBills as list, updateBill as update,
 } from '../domain/bills.ts';
@@ -38,7 +39,13 @@ export const billHandlers = {
 
   [getBill.id]: async (ctx) => ok(await findBill(ctx.db, managerOf(ctx).business_id, ctx.input.params.bill_uuid)),
 
-  [createBill.id]: async (ctx) => ok(await create(ctx.db, managerOf(ctx), ctx.input.body, new Date(ctx.deps.now()))),
+  // A client id already used by this caller's create answers that bill (offline creates).
+  [createBill.id]: async (ctx) => {
+    const user = managerOf(ctx);
+    const { body } = ctx.input;
+    const before = body.id ? await billCreatedBefore(ctx.db, user, body.id) : null;
+    return ok(before ?? (await create(ctx.db, user, body, new Date(ctx.deps.now()))));
+  },
 
   [updateBill.id]: async (ctx) =>
     ok(await update(ctx.db, managerOf(ctx), ctx.input.params.bill_uuid, ctx.input.body, new Date(ctx.deps.now()))),

@@ -39,6 +39,9 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'cardRequest.create': 'Card request',
   'cardRequest.requestPhysical': 'Physical card request',
   'cardRequest.cancel': 'Withdrawal of',
+  'bill.create': 'New bill',
+  'bill.update': 'Edit of',
+  'bill.delete': 'Deletion of',
 };
 
 /** The words of a stored command name (a name from a newer build gets its raw name). */

@@ -7,6 +7,7 @@ import { creator, rebaser, type RowShape } from '../rebase.ts';
 import type { CommandActor } from '../../schema/commands/define-command.ts';
 import type { ReferenceCache } from '../reference-cache.ts';
 import { approvalCollection } from './approvals.ts';
+import { billCollection } from './bills.ts';
 import { cardCollection } from './card.ts';
 import { cardRequestCollection } from './card-request.ts';
 import { reimbursementCollection } from './reimbursements.ts';
@@ -27,6 +28,7 @@ export const WORKER_COLLECTIONS = {
   approvals: approvalCollection,
   cards: cardCollection,
   card_requests: cardRequestCollection,
+  bills: billCollection,
 } as const satisfies { [C in QueriedCollection]: AnyWorkerCollection<C> };
 
 type Registry = typeof WORKER_COLLECTIONS;

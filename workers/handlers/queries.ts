@@ -51,5 +51,7 @@ export function queryHandlers(ctx: WorkerContext): QueryApi {
       await Promise.race([rt.referencesLoaded, rt.ready]);
       return rt.refs.snapshot();
     },
+    checkDuplicateInvoice: async (vendorId, invoiceNumber, billId) =>
+      ctx.host.runtime?.duplicateInvoices(vendorId, invoiceNumber, billId) ?? { is_duplicate: false, bills: [] },
   };
 }

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { billSchema, type Bill, type BillStatus } from '../entities/bill.ts';
+import { billTotal } from '../bill-rules.ts';
+import { applyBillPatch, billCreate, billDelete, billUpdate, lineIdOf, newBill } from './bill.ts';
+
+const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
+const AT = '2026-11-20T12:00:00.000Z';
+const ACTOR = { user_id: id(2), business_id: id(9) };
+
+const createArgs = (over: Record<string, unknown> = {}) => billCreate.args.parse({
+  id: id(1), vendor_id: id(3), invoice_number: ' INV 7 ', invoice_date: '2026-11-01', due_date: '2026-11-30', currency: 'USD',
+  line_items: [{ description: ' Paper ', amount: 12_000, gl_account_id: id(5) }, { description: 'Toner', amount: 3_050 }], ...over,
+});
+const created = (over: Record<string, unknown> = {}) => {
+  const args = createArgs(over);
+  return billCreate.apply(billCreate.blank!(args, { id: args.id, actor: ACTOR, at: AT }), args);
+};
+const withStatus = (status: BillStatus): Bill => ({ ...created(), status });
+
+describe('bill commands', () => {
+  it('create: a valid bill row from the blank, amount = the lines’ sum, a draft; the call carries the client id', () => {
+    const args = createArgs();
+    expect(billCreate.request(args)).toEqual({ body: args });
+    expect(billCreate.entityIds(args)).toEqual([id(1)]);
+    const bill = created();
+    // What the mirror and the server's answer parse with: the optimistic row has the wire shape.
+    expect(billSchema.parse(bill)).toEqual(bill);
+    expect(bill).toMatchObject({
+      id: id(1), vendor_id: id(3), invoice_number: 'INV 7', amount: 15_050, status: 'DRAFT', submitted_at: null,
+      created_by: ACTOR.user_id, business_id: ACTOR.business_id, created_at: AT, memo: null, payment_attempt: 0,
+    });
+    expect(bill.line_items.map((l) => [l.id, l.description, l.amount, l.gl_account_id])).toEqual([
+      [lineIdOf(id(1), 0), 'Paper', 12_000, id(5)], [lineIdOf(id(1), 1), 'Toner', 3_050, null],
+    ]);
+  });
+
+  it('create with submit is PENDING_APPROVAL, submitted at the write’s moment', () => {
+    expect(created({ submit: true })).toMatchObject({ status: 'PENDING_APPROVAL', submitted_at: AT });
+  });
+
+  it('update: new lines replace all and the amount follows them; fields the status freezes leave the row as it is', () => {
+    const draft = created();
+    const args = billUpdate.args.parse({ bill_id: id(1), patch: { memo: 'Nov', line_items: [{ description: 'Credit-free', amount: 900 }] } });
+    expect(billUpdate.request(args)).toEqual({ params: { bill_uuid: id(1) }, body: args.patch });
+    const next = billUpdate.apply(draft, args);
+    expect(next).toMatchObject({ memo: 'Nov', amount: 900 });
+    expect(next.amount).toBe(billTotal(next.line_items));
+    expect(billSchema.safeParse(next).success).toBe(true);
+
+    // Awaiting approval: the payable part is frozen (the server refuses by name), the memo is not.
+    const pending = withStatus('PENDING_APPROVAL');
+    expect(applyBillPatch(pending, { line_items: [{ description: 'x', amount: 1 }] })).toBe(pending);
+    expect(applyBillPatch(pending, { memo: 'ok' })).toMatchObject({ memo: 'ok', amount: 15_050 });
+    // A reconciled bill's dates are closed; a canceled one's memo too.
+    expect(applyBillPatch(withStatus('RECONCILED'), { due_date: '2026-12-31' }).due_date).toBe('2026-11-30');
+    expect(applyBillPatch(withStatus('CANCELED'), { memo: 'late' }).memo).toBeNull();
+  });
+
+  it('delete: a draft becomes a tombstone, anything else stays (the server cancels instead); confirmed by change seq', () => {
+    const args = billDelete.args.parse({ bill_id: id(1) });
+    expect(billDelete.request(args)).toEqual({ params: { bill_uuid: id(1) } });
+    expect(billDelete.apply(created(), args).deleted).toBe(true);
+    const approved = withStatus('APPROVED');
+    expect(billDelete.apply(approved, args)).toBe(approved);
+    expect(billDelete.confirm).toBe('change_seq');
+  });
+
+  it('edits and deletes name a bill the mirror holds', () => {
+    const none = { has: () => false };
+    const some = { has: (x: string) => x === id(1) };
+    expect(billUpdate.check!({ bill_id: id(1), patch: {} }, none)).toBe('REQUEST_7004');
+    expect(billUpdate.check!({ bill_id: id(1), patch: {} }, some)).toBeNull();
+    expect(billDelete.check!({ bill_id: id(1) }, none)).toBe('REQUEST_7004');
+  });
+
+  it('the blank is the actor’s and dated by the write', () => {
+    const args = createArgs();
+    expect(newBill(args, { id: id(1), actor: ACTOR, at: AT })).toMatchObject({ created_by: ACTOR.user_id, created_at: AT, updated_at: AT, change_seq: 0 });
+  });
+});

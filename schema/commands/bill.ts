@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import { produce } from 'immer';
+import { defineCommand, type BlankContext } from './define-command.ts';
+import { createBill, deleteBill, updateBill } from '../api/calls-bills.ts';
+import {
+  billCreateSchema, billPatchSchema, type Bill, type BillCreate, type BillLineInput, type BillLineItem, type BillPatch,
+} from '../entities/bill.ts';
+import { billTotal, checkBillPatch, createdStatus } from '../bill-rules.ts';
+
+/**
+ * Bill commands (issue 11 §7 bill pay). Each `apply` is pure and follows what the server does
+ * (server/domain/bills.ts) with the same rules (schema/bill-rules.ts): the amount is always the
+ * lines' sum (`billTotal`), a create is a DRAFT or, with `submit`, PENDING_APPROVAL
+ * (`createdStatus`), a patch changes only what `checkBillPatch` lets the bill's status change.
+ * A move the rules refuse leaves the row as it is: the server refuses the call by name and the
+ * outbox keeps the command (failed, args kept) for the user to fix or discard.
+ *
+ * The API has no separate submit: a bill is submitted by creating it with `submit: true`
+ * (deciding it is the approvals' business). Creates carry a client id (required here, optional
+ * in the call), so a bill made offline keeps its id, and the edits queued on it, once the
+ * server has it; the server answers a repeated create under that id with the stored bill.
+ * The moment of a write is the row's `updated_at`, stamped by the caller before `apply`.
+ */
+
+/**
+ * A line as the server stores it: it picks the line ids (random) and replaces every line on a
+ * patch, so an optimistic line id only has to be unique within its bill until the server's row
+ * replaces it. Derived from the bill id and the position: `apply` stays pure.
+ */
+export function lineIdOf(billId: string, position: number): string {
+  return `${billId.slice(0, 24)}${position.toString(16).padStart(12, '0')}`;
+}
+
+export function billLines(billId: string, lines: readonly BillLineInput[]): BillLineItem[] {
+  return lines.map((l, i) => ({
+    id: lineIdOf(billId, i), description: l.description, amount: l.amount, gl_account_id: l.gl_account_id ?? null,
+    department_id: l.department_id ?? null, location_id: null, tracking: {}, vendor_credit_id: null,
+  }));
+}
+
+/** The bill with `patch` applied as the server applies it; unchanged when its status refuses any field. */
+export function applyBillPatch(row: Bill, patch: BillPatch): Bill {
+  if (!checkBillPatch(patch, row.status).ok) return row;
+  return produce(row, (d) => {
+    if (patch.vendor_id !== undefined) d.vendor_id = patch.vendor_id;
+    if (patch.invoice_number !== undefined) d.invoice_number = patch.invoice_number;
+    if (patch.invoice_date !== undefined) d.invoice_date = patch.invoice_date;
+    if (patch.due_date !== undefined) d.due_date = patch.due_date;
+    if (patch.currency !== undefined) d.currency = patch.currency;
+    if (patch.memo !== undefined) d.memo = patch.memo;
+    if (patch.entity_id !== undefined) d.entity_id = patch.entity_id;
+    if (patch.invoice_file_id !== undefined) d.invoice_file_id = patch.invoice_file_id;
+    if (patch.line_items !== undefined) d.line_items = billLines(d.id, patch.line_items);
+    d.amount = billTotal(d.line_items);
+  });
+}
+
+/** A new bill's fields, then its created status (a draft, or submitted at the write's moment). */
+export function applyBillCreate(row: Bill, body: BillCreate): Bill {
+  return produce(row, (d) => {
+    d.vendor_id = body.vendor_id;
+    d.invoice_number = body.invoice_number;
+    d.invoice_date = body.invoice_date;
+    d.due_date = body.due_date;
+    d.currency = body.currency;
+    d.memo = body.memo ?? null;
+    d.line_items = billLines(d.id, body.line_items);
+    d.amount = billTotal(d.line_items);
+    d.status = createdStatus(body.submit);
+    d.submitted_at = body.submit ? d.updated_at : null;
+  });
+}
+
+/**
+ * A bill before its create's `apply` (the worker shows a bill created offline from it at once):
+ * created by the actor at `at`, nothing paid or approved yet.
+ */
+export function newBill(body: BillCreate, { id, actor, at }: BlankContext): Bill {
+  return {
+    id, vendor_id: body.vendor_id, invoice_number: body.invoice_number, invoice_date: body.invoice_date, due_date: body.due_date,
+    payment_date: null, currency: body.currency, amount: 0, line_items: [], memo: null, status: 'DRAFT', entity_id: null,
+    invoice_file_id: null, created_by: actor.user_id, submitted_at: null, approved_by: null, approved_at: null, rejection_reason: null,
+    payment_attempt: 0, payment_failure_reason: null, paid_at: null, paid_manually: false, reconciled_at: null, created_at: at,
+    business_id: actor.business_id, change_seq: 0, updated_at: at, deleted: false,
+  };
+}
+
+/** Edits and deletes name a bill the mirror holds (a bill created offline counts): anything else is refused before queueing. */
+const inMirror = (id: string, mirror: { has(id: string): boolean }) => (mirror.has(id) ? null : ('REQUEST_7004' as const));
+
+export const billCreate = defineCommand({
+  name: 'bill.create',
+  args: billCreateSchema.extend({ id: z.uuid() }),
+  collection: 'bills',
+  entityIds: (a) => [a.id],
+  call: createBill,
+  // The id goes with the body: the server creates the bill under it.
+  request: (a) => ({ body: a }),
+  apply: (row, a) => applyBillCreate(row, a),
+  blank: (a, ctx) => newBill(a, ctx),
+  // The create answers with the stored bill.
+  confirm: 'row',
+});
+
+export const billUpdate = defineCommand({
+  name: 'bill.update',
+  args: z.object({ bill_id: z.uuid(), patch: billPatchSchema }),
+  collection: 'bills',
+  entityIds: (a) => [a.bill_id],
+  call: updateBill,
+  request: (a) => ({ params: { bill_uuid: a.bill_id }, body: a.patch }),
+  apply: (row, a) => applyBillPatch(row, a.patch),
+  check: (a, mirror) => inMirror(a.bill_id, mirror),
+  confirm: 'row',
+});
+
+/**
+ * Deleting a draft (anything further along is canceled instead; the server refuses it by name).
+ * The answer is the tombstone with its seq: confirmed by change seq, so the feed drops the row
+ * from every mirror; optimistically the row is a tombstone at once. A non-draft stays shown.
+ */
+export const billDelete = defineCommand({
+  name: 'bill.delete',
+  args: z.object({ bill_id: z.uuid() }),
+  collection: 'bills',
+  entityIds: (a) => [a.bill_id],
+  call: deleteBill,
+  request: (a) => ({ params: { bill_uuid: a.bill_id } }),
+  apply: (row) => (row.status === 'DRAFT' ? produce(row, (d) => {
+    d.deleted = true;
+  }) : row),
+  check: (a, mirror) => inMirror(a.bill_id, mirror),
+  confirm: 'change_seq',
+});
