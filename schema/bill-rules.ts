@@ -113,13 +113,14 @@ const PATCH_FIELD_ACTION: Record<keyof BillPatch, BillAction> = {
   entity_id: 'editEntity',
   memo: 'editMemo',
   invoice_file_id: 'editMemo',
+  submit: 'submit',
 };
 
 /** The actions a patch performs, each once, in a stable order. */
 export function billPatchActions(patch: BillPatch): BillAction[] {
   const actions = new Set<BillAction>();
   for (const field of Object.keys(PATCH_FIELD_ACTION) as (keyof BillPatch)[]) {
-    if (patch[field] !== undefined) actions.add(PATCH_FIELD_ACTION[field]);
+    if (patch[field] !== undefined && patch[field] !== false) actions.add(PATCH_FIELD_ACTION[field]);
   }
   return [...actions];
 }

@@ -56,6 +56,19 @@ describe('bill commands', () => {
     expect(applyBillPatch(withStatus('CANCELED'), { memo: 'late' }).memo).toBeNull();
   });
 
+  it('update with submit sends a draft, or a fixed rejected bill, for approval as the server does; elsewhere nothing moves', () => {
+    const draft = { ...created(), updated_at: '2026-11-21T08:00:00.000Z' };
+    expect(applyBillPatch(draft, { submit: false })).toMatchObject({ status: 'DRAFT', submitted_at: null });
+    expect(applyBillPatch(draft, { submit: true })).toMatchObject({ status: 'PENDING_APPROVAL', submitted_at: '2026-11-21T08:00:00.000Z' });
+    const rejected = { ...withStatus('REJECTED'), rejection_reason: 'Wrong amount' };
+    expect(applyBillPatch(rejected, { line_items: [{ description: 'Fixed', amount: 900 }], submit: true }))
+      .toMatchObject({ status: 'PENDING_APPROVAL', amount: 900, rejection_reason: null });
+    const approved = withStatus('APPROVED');
+    expect(applyBillPatch(approved, { submit: true })).toBe(approved);
+    expect(billUpdate.request(billUpdate.args.parse({ bill_id: id(1), patch: { submit: true } })))
+      .toEqual({ params: { bill_uuid: id(1) }, body: { submit: true } });
+  });
+
   it('delete: a draft becomes a tombstone, anything else stays (the server cancels instead); confirmed by change seq', () => {
     const args = billDelete.args.parse({ bill_id: id(1) });
     expect(billDelete.request(args)).toEqual({ params: { bill_uuid: id(1) } });

@@ -15,8 +15,9 @@ import { billTotal, checkBillPatch, createdStatus } from '../bill-rules.ts';
  * A move the rules refuse leaves the row as it is: the server refuses the call by name and the
  * outbox keeps the command (failed, args kept) for the user to fix or discard.
  *
- * The API has no separate submit: a bill is submitted by creating it with `submit: true`
- * (deciding it is the approvals' business). Creates carry a client id (required here, optional
+ * The API has no separate submit: a bill is submitted by creating it with `submit: true`, or a
+ * draft (a rejected bill, after its fix) by patching it with `submit: true` (deciding it is the
+ * approvals' business). Creates carry a client id (required here, optional
  * in the call), so a bill made offline keeps its id, and the edits queued on it, once the
  * server has it; the server answers a repeated create under that id with the stored bill.
  * The moment of a write is the row's `updated_at`, stamped by the caller before `apply`.
@@ -52,6 +53,11 @@ export function applyBillPatch(row: Bill, patch: BillPatch): Bill {
     if (patch.invoice_file_id !== undefined) d.invoice_file_id = patch.invoice_file_id;
     if (patch.line_items !== undefined) d.line_items = billLines(d.id, patch.line_items);
     d.amount = billTotal(d.line_items);
+    if (patch.submit) {
+      d.status = 'PENDING_APPROVAL';
+      d.submitted_at = d.updated_at;
+      d.rejection_reason = null;
+    }
   });
 }
 

@@ -127,7 +127,11 @@ export type BillCreate = z.infer<typeof billCreateSchema>;
  * `entity_id` and `invoice_file_id` take null to clear. Which statuses allow which fields is
  * `checkBillPatch` in bill-rules.ts. The payment date is set by scheduling, not here.
  */
-export const billPatchSchema = billCreateSchema.omit({ submit: true, id: true }).partial().extend({
+/**
+ * `submit: true` sends a draft, or a rejected bill after its fix, for approval in the same write as
+ * the rest of the patch (§7 has no separate submit call; `submit: false` changes nothing).
+ */
+export const billPatchSchema = billCreateSchema.omit({ id: true }).partial().extend({
   memo: z.string().max(MAX_BILL_MEMO_LENGTH).nullable().optional(),
   entity_id: uuid.nullable().optional(),
   invoice_file_id: uuid.nullable().optional(),

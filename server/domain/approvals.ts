@@ -21,7 +21,7 @@ import { newestFirstPage } from './newest-first-page.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { storeReimbursement } from './reimbursements.ts';
 import { escapeLike } from './transaction-sql.ts';
-import { approverClause, visibilityOf, type Visibility } from './visibility.ts';
+import { approvalViewerClause as deciderClause, stepApproverSql, visibilityOf } from './visibility.ts';
 
 /**
  * Approvals (issue 9, card requests since issue 10, bills since issue 11): the review of submitted
@@ -38,27 +38,6 @@ import { approverClause, visibilityOf, type Visibility } from './visibility.ts';
 const DOC = COLLECTIONS.approvals.docSql;
 const CLAIM_DOC = COLLECTIONS.reimbursements.docSql;
 export const REVIEWERS_ONLY = 'Only an admin, a manager or a bookkeeper can review reimbursements and card requests.';
-
-/**
- * The caller is among the approvers of the approval's step (its chain's step `step_index`, as
- * resolved at submission). Rows from before issue 11 have no instance and match nothing.
- */
-function stepApproverSql(alias: string, userParam: string): string {
-  return `EXISTS (SELECT 1 FROM approval_instances ai WHERE ai.id = ${alias}.instance_id
-            AND (ai.steps -> ${alias}.step_index -> 'approver_ids') @> jsonb_build_array(${userParam}::text))`;
-}
-
-/**
- * Who sees and may try to decide an approval: the `approver` rule's review scope (approverClause),
- * or being one of its step's approvers. The mirror's feed still follows the `approver` rule alone
- * (server/domain/visibility.ts); a named approver outside it finds the approval in this list.
- */
-function deciderClause(user: ActingUser, team: Visibility, alias: string, params: unknown[]): string {
-  const scope = approverClause(user, team, alias, params);
-  if (scope === '') return '';
-  params.push(user.id);
-  return ` AND ((true${scope}) OR ${stepApproverSql(alias, `$${params.length}`)})`;
-}
 
 /** §6 reviewers (admin, manager, bookkeeper): anyone else decides only as a step's named approver. */
 const isReviewer = (user: ActingUser) => canReviewReimbursements(user) && canApproveCards(user);
@@ -143,7 +122,13 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
       const closed = await storeApproval(tx, { ...decided, decided_by: user.id });
       const nextSeq = (await w.reserve(1)).last;
       await openStepApproval(tx, progress.instance, progress.next_index, user.business_id, approval.object_type, nextSeq, at);
-      return { approval: closed, change_seq: nextSeq };
+      if (approval.object_type !== 'bill') return { approval: closed, change_seq: nextSeq };
+      // The feed pages a bill by its own seq: re-stamped, it reaches the next step's approvers'
+      // mirrors (the bill_pay rule shows it to them from this write on).
+      const billSeq = (await w.reserve(1)).last;
+      await tx.query('UPDATE bills SET change_seq = $3, updated_at = $4 WHERE business_id = $1 AND id = $2',
+        [user.business_id, approval.object_id, billSeq, at]);
+      return { approval: closed, change_seq: billSeq };
     }
     if (approval.object_type === 'bill') {
       const bill = await decideBill(tx, user, approval.object_id, decision, seqs.last, at);

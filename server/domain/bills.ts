@@ -120,7 +120,8 @@ function patched(bill: Bill, patch: BillPatch) {
 
 export async function updateBill(tx: Queryable, user: ActingUser, id: string, patch: BillPatch, now: Date): Promise<Bill> {
   const businessId = user.business_id;
-  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+  return writeMirrored(tx, businessId, 1, async (w) => {
+    const { seqs } = w;
     const bill = await findBill(tx, businessId, id, true);
     refuse(checkBillPatch(patch, bill.status));
     const next = patched(bill, patch);
@@ -138,6 +139,16 @@ export async function updateBill(tx: Queryable, user: ActingUser, id: string, pa
     if (patch.line_items) {
       await tx.query('DELETE FROM bill_line_items WHERE bill_id = $1', [id]);
       await insertLines(tx, id, patch.line_items);
+    }
+    if (patch.submit) {
+      // Submitted (a draft) or resubmitted (a rejected bill): a new chain under today's policy.
+      const at = now.toISOString();
+      await tx.query(
+        `UPDATE bills SET status = 'PENDING_APPROVAL', submitted_at = $3, rejection_reason = NULL WHERE business_id = $1 AND id = $2`,
+        [businessId, id, at],
+      );
+      const payable = { id, amount: billTotal(next.line_items), currency: next.currency, vendor_id: next.vendor_id, entity_id: next.entity_id };
+      await openBillApproval(tx, user, payable, (await w.reserve(1)).last, at);
     }
     return findBill(tx, businessId, id);
   });

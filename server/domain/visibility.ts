@@ -70,7 +70,7 @@ export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
     needsTeam: true,
     where: (viewer, alias, params) => {
       if (!viewer.team) throw new Error('the approver rule needs the viewer\'s team');
-      return approverClause(viewer.user, viewer.team, alias, params);
+      return approvalViewerClause(viewer.user, viewer.team, alias, params);
     },
   },
   bill_pay: { needsTeam: false, where: (viewer, alias, params) => billPayClause(viewer.user, alias, params) },
@@ -89,7 +89,8 @@ export function billPayClause(user: ActingUser, alias: string, params: unknown[]
   params.push(user.id);
   const me = `$${params.length}::uuid`;
   return ` AND (${alias}.created_by = ${me} OR ${alias}.id IN (
-    SELECT a.object_id FROM approvals a WHERE a.approver_id = ${me} AND a.object_type = 'bill'))`;
+    SELECT a.object_id FROM approvals a WHERE a.object_type = 'bill' AND a.business_id = ${alias}.business_id
+       AND (a.approver_id = ${me} OR ${stepApproverSql('a', me)})))`;
 }
 
 /**
@@ -103,7 +104,29 @@ export function reviewScope(user: ActingUser, team: Visibility): Visibility | nu
   return null;
 }
 
-/** The `approver` rule on rows of `alias` (user_id = whose claim it is). */
+/**
+ * The viewer is among the approvers of the approval's step (its chain's step `step_index`, as
+ * resolved at submission: a named user, a role's or a group's members, the requester's manager).
+ * Rows from before issue 11 have no instance and match nothing.
+ */
+export function stepApproverSql(alias: string, userParam: string): string {
+  return `EXISTS (SELECT 1 FROM approval_instances ai WHERE ai.id = ${alias}.instance_id
+            AND (ai.steps -> ${alias}.step_index -> 'approver_ids') @> jsonb_build_array(${userParam}::text))`;
+}
+
+/**
+ * The `approver` rule (the approvals collection, in the feed and in the list): who sees and may try
+ * to decide an approval. The review scope (`approverClause`) or being one of its step's approvers,
+ * so an ordinary employee named on a step mirrors that approval.
+ */
+export function approvalViewerClause(user: ActingUser, team: Visibility, alias: string, params: unknown[]): string {
+  const scope = approverClause(user, team, alias, params);
+  if (scope === '') return '';
+  params.push(user.id);
+  return ` AND ((true${scope}) OR ${stepApproverSql(alias, `$${params.length}`)})`;
+}
+
+/** The review scope on rows of `alias` (user_id = whose claim it is). */
 export function approverClause(user: ActingUser, team: Visibility, alias: string, params: unknown[]): string {
   const scope = reviewScope(user, team);
   if (!scope) return ' AND false';

@@ -108,9 +108,6 @@ describe.each(await testDatabases())('bills in the change feed on %s', (kind) =>
   });
 
   it('shows a bill to whom an approvals row names its approver, and to its creator after they lose AP_ACCESS', async () => {
-    // Approvals of bills arrive with migration 016 (another change); until then the check
-    // constraint refuses them, so this test widens it to show the rule works once they exist.
-    await t.db.query('ALTER TABLE approvals DROP CONSTRAINT IF EXISTS approvals_object_type_check');
     const [{ seq }] = (await t.db.query<{ seq: number }>('SELECT change_seq + 1 AS seq FROM businesses WHERE id = $1', [a.businessId])) as [{ seq: number }];
     await t.db.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [a.businessId, seq]);
     await t.db.query(

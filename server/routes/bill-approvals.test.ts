@@ -154,6 +154,69 @@ describe.each(await testDatabases())('bill approvals on %s', (kind) => {
     expect(await pendingOf(bill.id)).toEqual([]);
   });
 
+  it('a draft is submitted, and a rejected bill resubmitted after its fix, by PATCH with submit: true', async () => {
+    await setPolicy([{ condition: null, approvers: { kind: 'user', user_id: a.users.manager } }]);
+    const created = await request(t.app, 'POST', BILLS, {
+      token: tokens.admin,
+      body: {
+        vendor_id: vendor, invoice_number: `INV-${randomUUID().slice(0, 8)}`, invoice_date: '2026-11-01', due_date: '2026-11-30',
+        currency: 'USD', line_items: [{ description: 'Draft', amount: 1_200 }],
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const draft = billSchema.parse(created.body);
+    expect(draft.status).toBe('DRAFT');
+    expect(await pendingOf(draft.id)).toEqual([]);
+    // `submit: false` is no submission.
+    const kept = await request(t.app, 'PATCH', `${BILLS}/${draft.id}`, { token: tokens.admin, body: { memo: 'later', submit: false } });
+    expect(kept.status, kept.text).toBe(200);
+    expect(billSchema.parse(kept.body)).toMatchObject({ status: 'DRAFT', memo: 'later', submitted_at: null });
+
+    const sent = await request(t.app, 'PATCH', `${BILLS}/${draft.id}`, { token: tokens.admin, body: { submit: true } });
+    expect(sent.status, sent.text).toBe(200);
+    expect(billSchema.parse(sent.body)).toMatchObject({ status: 'PENDING_APPROVAL' });
+    expect(billSchema.parse(sent.body).submitted_at).not.toBeNull();
+    const [first] = await pendingOf(draft.id, 'manager');
+    expect(first).toMatchObject({ object_type: 'bill', object_id: draft.id });
+    // Submitting again while it waits is refused by name, and opens nothing.
+    const twice = await request(t.app, 'PATCH', `${BILLS}/${draft.id}`, { token: tokens.admin, body: { submit: true } });
+    expect(twice.status).toBe(422);
+    expect(twice.text).toContain('PENDING_APPROVAL');
+    expect(await pendingOf(draft.id, 'manager')).toHaveLength(1);
+
+    expect((await reject(first!.id, 'manager', 'Attach the invoice')).status).toBe(200);
+    expect(await billOf(draft.id)).toMatchObject({ status: 'REJECTED', rejection_reason: 'Attach the invoice' });
+    const fixed = await request(t.app, 'PATCH', `${BILLS}/${draft.id}`, {
+      token: tokens.admin, body: { line_items: [{ description: 'Draft', amount: 1_500 }], submit: true },
+    });
+    expect(fixed.status, fixed.text).toBe(200);
+    expect(billSchema.parse(fixed.body)).toMatchObject({ status: 'PENDING_APPROVAL', amount: 1_500, rejection_reason: null });
+    const [second] = await pendingOf(draft.id, 'manager');
+    expect(second!.id).not.toBe(first!.id);
+    expect((await approve(second!.id, 'manager')).status).toBe(200);
+    expect(await billOf(draft.id)).toMatchObject({ status: 'APPROVED', approved_by: a.users.manager });
+  });
+
+  it('a step opening for a new approver re-stamps the bill, so it reaches that approver\'s mirror from their checkpoint on', async () => {
+    await setPolicy([
+      { condition: null, approvers: { kind: 'user', user_id: a.users.manager } },
+      { condition: null, approvers: { kind: 'user', user_id: a.users.employee } },
+    ]);
+    const bill = await submit('admin');
+    const feed = async (after: number) => {
+      const res = await request(t.app, 'GET', `/v1/auth/sync/changes?after=${after}&limit=500`, { token: tokens.employee });
+      expect(res.status, res.text).toBe(200);
+      return res.body as { checkpoint: number; changes: { collection: string; id: string }[] };
+    };
+    const before = await feed(0);
+    expect(before.changes.filter((c) => c.collection === 'bills').map((c) => c.id)).not.toContain(bill.id);
+    const [first] = await pendingOf(bill.id, 'manager');
+    expect((await approve(first!.id, 'manager')).status).toBe(200);
+    const since = await feed(before.checkpoint);
+    expect(since.changes.filter((c) => c.collection === 'bills').map((c) => c.id)).toContain(bill.id);
+    expect(since.changes.filter((c) => c.collection === 'approvals').length).toBeGreaterThan(0);
+  });
+
   it('nobody approves a bill they submitted, whatever their role (APPROVAL_7201)', async () => {
     await setPolicy([{ condition: null, approvers: { kind: 'role', role: 'BUSINESS_ADMIN' } }]);
     const bill = await submit('admin');
