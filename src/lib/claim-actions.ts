@@ -50,6 +50,9 @@ export function claimActions(claim: ClaimFacts, viewer: Actor, now: Date): Claim
  * `canReviewReimbursements`, card requests `canApproveCards`), a PENDING approval, not their own.
  */
 export function canDecide(approval: { status: ApprovalStatus; user_id: string; object_type?: ApprovalObjectType }, viewer: Actor): boolean {
+  // A bill's approval reaches a mirror only for §6 reviewers and its step's named approvers (the
+  // feed's approver rule), whatever their role: the server settles the rest by name.
+  if (approval.object_type === 'bill') return approval.user_id !== viewer.id && checkDecidable(approval.status).ok;
   const reviews = approval.object_type === 'card_request' ? canApproveCards : canReviewReimbursements;
   return reviews(viewer) && approval.user_id !== viewer.id && checkDecidable(approval.status).ok;
 }

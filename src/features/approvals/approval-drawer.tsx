@@ -7,7 +7,8 @@ import { SyncMark } from '../../components/sync-mark.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { APPROVAL_LABELS, APPROVAL_TONES } from './approval-labels.ts';
-import type { InboxRow } from './approval-rows.ts';
+import { KIND_NOUNS, type InboxRow } from './approval-rows.ts';
+import { BillDetails } from './bill-details.tsx';
 import { readInboxRow } from './use-inbox-rows.ts';
 import { CardRequestDetails } from './card-request-details.tsx';
 import { formatLocalDateTime } from '../../lib/format.ts';
@@ -58,8 +59,9 @@ export function ApprovalDrawer({ id, client, reference, version, canDecide, onAp
         <div className="drawer-body claim-detail">
           {row.claim && <ClaimHeadline claim={row.claim} />}
           {row.request && <CardRequestDetails request={row.request} client={client} reference={reference} version={version} />}
-          {!row.claim && !row.request && (
-            <p className="muted">This {row.kind === 'card_request' ? 'card request' : 'claim'} has not reached this device yet.</p>
+          {row.bill && <BillDetails bill={row.bill} reference={reference} />}
+          {!row.claim && !row.request && !row.bill && (
+            <p className="muted">This {KIND_NOUNS[row.kind]} has not reached this device yet.</p>
           )}
           <section aria-labelledby={`${row.id}-review`} className="approval-review">
             <h3 id={`${row.id}-review`} className="claim-section-title">Review</h3>

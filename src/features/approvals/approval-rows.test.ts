@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { matchesApprovalFilter } from '../../../schema/entities/approval.ts';
-import { joinInboxRow, reviewedText, type ApprovalView, type CardRequestRow, type ClaimRow } from './approval-rows.ts';
+import { joinInboxRow, reviewedText, type ApprovalView, type BillRow, type CardRequestRow, type ClaimRow } from './approval-rows.ts';
+import { newBill } from '../../../schema/commands/bill.ts';
+import { canDecide } from '../../lib/claim-actions.ts';
 import { cardRequestDescription } from '../../lib/card-labels.ts';
 import { rejectWords } from './approval-labels.ts';
 import { decisionText } from './decide.ts';
@@ -84,11 +86,45 @@ describe('joinInboxRow for a card request', () => {
   });
 });
 
+describe('joinInboxRow for a bill', () => {
+  const bill = (over: Partial<BillRow> = {}): BillRow => ({
+    ...newBill(
+      { vendor_id: id(8), invoice_number: 'INV-1042', invoice_date: '2026-03-01', due_date: '2026-03-31', currency: 'USD', line_items: [] },
+      { id: id(5), actor: { user_id: id(3), business_id: id(9) }, at: AT },
+    ),
+    amount: 125_000, status: 'PENDING_APPROVAL', submitted_at: '2026-03-02T09:00:00.000Z', memo: 'March cleaning', pending: null, failure: null, ...over,
+  });
+  const billApproval = (over: Partial<ApprovalView> = {}) => approval({ object_type: 'bill', object_id: id(5), ...over });
+
+  it('reads "Bill · Invoice INV-1042 · March cleaning" with the amount owed, its due date and when it was submitted', () => {
+    expect(joinInboxRow(billApproval(), bill(), names)).toMatchObject({
+      kind: 'bill', claim: null, request: null, typeLabel: 'Bill', description: 'Invoice INV-1042 · March cleaning',
+      summary: 'Bill · Invoice INV-1042 · March cleaning', amount: 125_000, currency: 'USD', date: '2026-03-31',
+      submitted_at: '2026-03-02T09:00:00.000Z', claimant: 'Ada Lovelace',
+    });
+  });
+
+  it('without the bill yet: says so, never "claim"', () => {
+    expect(joinInboxRow(billApproval(), null, names)).toMatchObject({ bill: null, description: 'Bill not downloaded yet', amount: null, submitted_at: AT });
+  });
+
+  it('anyone whose mirror holds a pending bill approval may decide it, but never their own bill', () => {
+    const viewer = { id: id(4), business_id: id(9), role: 'BUSINESS_USER', is_manager: false, user_permissions: [] } as unknown as Parameters<typeof canDecide>[1];
+    expect(canDecide(billApproval(), viewer)).toBe(true);
+    expect(canDecide(billApproval({ user_id: id(4) }), viewer)).toBe(false);
+    expect(canDecide(billApproval({ status: 'APPROVED' }), viewer)).toBe(false);
+    // A claim still needs a §6 reviewer.
+    expect(canDecide(approval(), viewer)).toBe(false);
+  });
+});
+
 describe('decision words', () => {
   it('count claims and card requests apart', () => {
     expect(reviewedText(['reimbursement'])).toBe('1 claim');
     expect(reviewedText(['card_request', 'card_request'])).toBe('2 card requests');
     expect(reviewedText(['reimbursement', 'card_request', 'reimbursement'])).toBe('2 claims and 1 card request');
+    expect(reviewedText(['bill'])).toBe('1 bill');
+    expect(reviewedText(['bill', 'reimbursement', 'card_request', 'bill'])).toBe('1 claim, 1 card request and 2 bills');
     expect(decisionText('approve', ['reimbursement', 'card_request'], true)).toBe('Approved 1 claim and 1 card request.');
     expect(decisionText('reject', ['card_request'], false)).toBe('Rejected 1 card request. It syncs when you’re back online.');
     expect(decisionText('approve', Array(2500).fill('reimbursement'), false)).toBe('Approved 2,500 claims. They sync when you’re back online.');
@@ -98,6 +134,8 @@ describe('decision words', () => {
     expect(rejectWords(['reimbursement']).after).toBe('The claimants see the reason on their claims and can edit and resubmit.');
     expect(rejectWords(['card_request', 'card_request']).after).toBe('The requesters see the reason on their card requests.');
     expect(rejectWords(['card_request', 'reimbursement']).after).toBe('The claimants and requesters see the reason.');
+    expect(rejectWords(['bill']).after).toBe('Whoever submitted the bills sees the reason and can fix and resubmit them.');
+    expect(rejectWords(['bill', 'reimbursement']).after).toBe('The people who submitted them see the reason.');
   });
 });
 

@@ -1,4 +1,5 @@
 import type { Approval, ApprovalObjectType } from '../../../schema/entities/approval.ts';
+import type { Bill } from '../../../schema/entities/bill.ts';
 import type { CardRequest } from '../../../schema/entities/card-request.ts';
 import type { Reimbursement } from '../../../schema/entities/reimbursement.ts';
 import type { SyncMarkRow } from '../../components/sync-mark.tsx';
@@ -13,18 +14,19 @@ export type ApprovalView = Approval & SyncMarkRow;
 export type ClaimRow = Reimbursement & SyncMarkRow;
 /** A card request as the worker shows it. */
 export type CardRequestRow = CardRequest & SyncMarkRow;
+/** A bill as the worker shows it. */
+export type BillRow = Bill & SyncMarkRow;
 /** The reviewed object's row, whichever kind the approval reviews. */
-export type ReviewedRow = ClaimRow | CardRequestRow;
+export type ReviewedRow = ClaimRow | CardRequestRow | BillRow;
 
 /**
- * The queried collection holding what an approval of this type reviews; null while that kind is
- * not mirrored (bills, issue 11: the inbox shows the approval without its bill until they are).
+ * The queried collection holding what an approval of this type reviews.
  */
 export const REVIEWED_COLLECTION = {
   reimbursement: 'reimbursements',
   card_request: 'card_requests',
-  bill: null,
-} as const satisfies Record<ApprovalObjectType, string | null>;
+  bill: 'bills',
+} as const satisfies Record<ApprovalObjectType, string>;
 
 /**
  * One inbox row: the approval joined with what it reviews (a claim or a card request) and the
@@ -39,6 +41,8 @@ export interface InboxRow extends SyncMarkRow {
   claim: ClaimRow | null;
   /** The card request (kind `card_request`); null while it has not reached this device's mirror. */
   request: CardRequestRow | null;
+  /** The bill (kind `bill`); null while it has not reached this device's mirror. */
+  bill: BillRow | null;
   /** Who submitted it: the claimant or the requester. */
   claimant: string;
   /** The Type column: the claim's type, or "Card request". */
@@ -49,7 +53,7 @@ export interface InboxRow extends SyncMarkRow {
   summary: string;
   /** The requester's reason (card requests); null for claims. */
   reason: string | null;
-  /** The claim date (ISO date), or null (card requests; a claim not downloaded yet). */
+  /** The claim date or a bill's due date (ISO date), or null (card requests; a row not downloaded yet). */
   date: string | null;
   amount: number | null;
   currency: string | null;
@@ -67,12 +71,22 @@ export function joinInboxRow(approval: ApprovalView, reviewed: ReviewedRow | nul
     pending: decision ? approval.pending : (reviewed?.pending ?? null),
     failure: decision ? approval.failure : (reviewed?.failure ?? null),
   };
+  if (approval.object_type === 'bill') {
+    const bill = reviewed as BillRow | null;
+    const description = bill ? billDescription(bill) : 'Bill not downloaded yet';
+    const typeLabel = OBJECT_TYPE_LABELS.bill;
+    return {
+      ...base, claim: null, request: null, bill, typeLabel, description, summary: bill ? `${typeLabel} · ${description}` : description,
+      reason: null, date: bill?.due_date ?? null, amount: bill?.amount ?? null, currency: bill?.currency ?? null,
+      submitted_at: bill?.submitted_at ?? approval.created_at,
+    };
+  }
   if (approval.object_type === 'card_request') {
     const request = reviewed as CardRequestRow | null;
     const description = request ? cardRequestDescription(request) : 'Card request not downloaded yet';
     const typeLabel = OBJECT_TYPE_LABELS.card_request;
     return {
-      ...base, claim: null, request, typeLabel, description, summary: request ? `${typeLabel} · ${description}` : description,
+      ...base, claim: null, request, bill: null, typeLabel, description, summary: request ? `${typeLabel} · ${description}` : description,
       reason: request?.reason ?? null, date: null, amount: request?.amount ?? null, currency: request?.currency ?? null,
       submitted_at: request?.created_at ?? approval.created_at,
     };
@@ -80,18 +94,24 @@ export function joinInboxRow(approval: ApprovalView, reviewed: ReviewedRow | nul
   const claim = reviewed as ClaimRow | null;
   const description = claim ? claimDescription(claim) : 'Claim not downloaded yet';
   return {
-    ...base, claim, request: null, typeLabel: claim ? TYPE_LABELS[claim.type] : '', description, summary: description, reason: null,
+    ...base, claim, request: null, bill: null, typeLabel: claim ? TYPE_LABELS[claim.type] : '', description, summary: description, reason: null,
     date: claim?.transaction_date ?? null, amount: claim?.amount ?? null, currency: claim?.currency ?? null,
     submitted_at: claim?.submitted_at ?? approval.created_at,
   };
 }
 
-/** "2 claims", "1 card request", "2 claims and 1 card request": what a decision covered. */
+/** "Invoice INV-1042 · October cleaning": a bill in one line (its vendor is named where reference data is at hand). */
+export function billDescription(bill: Pick<Bill, 'invoice_number' | 'memo'>): string {
+  return `Invoice ${bill.invoice_number}${bill.memo ? ` · ${bill.memo}` : ''}`;
+}
+
+export const KIND_NOUNS: Record<ApprovalObjectType, string> = { reimbursement: 'claim', card_request: 'card request', bill: 'bill' };
+
+/** "2 claims", "1 card request", "2 claims, 1 card request and 3 bills": what a decision covered. */
 export function reviewedText(kinds: readonly ApprovalObjectType[]): string {
-  const claims = kinds.filter((k) => k === 'reimbursement').length;
-  const requests = kinds.length - claims;
-  const parts = [];
-  if (claims > 0) parts.push(`${formatCount(claims)} claim${claims === 1 ? '' : 's'}`);
-  if (requests > 0) parts.push(`${formatCount(requests)} card request${requests === 1 ? '' : 's'}`);
-  return parts.join(' and ');
+  const parts = (Object.keys(KIND_NOUNS) as ApprovalObjectType[]).flatMap((kind) => {
+    const n = kinds.filter((k) => k === kind).length;
+    return n > 0 ? [`${formatCount(n)} ${KIND_NOUNS[kind]}${n === 1 ? '' : 's'}`] : [];
+  });
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
 }

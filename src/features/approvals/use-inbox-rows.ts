@@ -15,7 +15,6 @@ export const inboxReads = (client: DataClient) => ({
 /** What the approval reviews, from its own collection (a claim or a card request). */
 async function readReviewed(client: DataClient, approval: Pick<Approval, 'object_type' | 'object_id'>): Promise<ReviewedRow | null> {
   const collection = REVIEWED_COLLECTION[approval.object_type];
-  if (collection === null) return null;
   return (await inboxReads(client).get(collection, approval.object_id)) as ReviewedRow | null;
 }
 
