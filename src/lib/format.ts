@@ -25,6 +25,11 @@ const asDate = (value: string | number | Date): Date =>
   typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
 
 export const formatCount = (n: number): string => countFormat.format(n);
+/** Joins parts for a sentence: "A", "A and B", "A, B and C". */
+export function joinList(parts: readonly string[]): string {
+  if (parts.length <= 1) return parts[0] ?? '';
+  return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
 export const formatDay = (value: string | number | Date): string => dayFormat.format(asDate(value));
 export const formatUtcDateTime = (value: string | number | Date): string => utcTimeFormat.format(asDate(value));
 export const formatShortDay = (value: string | number | Date): string => shortDayFormat.format(asDate(value));

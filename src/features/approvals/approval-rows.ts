@@ -4,7 +4,7 @@ import type { CardRequest } from '../../../schema/entities/card-request.ts';
 import type { Reimbursement } from '../../../schema/entities/reimbursement.ts';
 import type { SyncMarkRow } from '../../components/sync-mark.tsx';
 import { claimDescription, TYPE_LABELS } from '../../lib/claim-labels.ts';
-import { formatCount } from '../../lib/format.ts';
+import { formatCount, joinList } from '../../lib/format.ts';
 import { cardRequestDescription } from '../../lib/card-labels.ts';
 import { OBJECT_TYPE_LABELS } from './approval-labels.ts';
 
@@ -113,5 +113,5 @@ export function reviewedText(kinds: readonly ApprovalObjectType[]): string {
     const n = kinds.filter((k) => k === kind).length;
     return n > 0 ? [`${formatCount(n)} ${KIND_NOUNS[kind]}${n === 1 ? '' : 's'}`] : [];
   });
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}` : (parts[0] ?? '');
+  return joinList(parts);
 }

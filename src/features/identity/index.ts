@@ -4,7 +4,7 @@ import { SignInRoute, parseSignInSearch } from './sign-in-page.tsx';
 import { SignUpPage } from './sign-up-page.tsx';
 
 export { ReauthDialog } from './reauth-dialog.tsx';
-export { StepUpDialog } from './step-up-dialog.tsx';
+export { StepUpDialog } from '../../components/step-up-dialog.tsx';
 export { MfaStep } from './mfa-step.tsx';
 export { SecuritySettings } from './settings-page.tsx';
 

@@ -4,7 +4,7 @@ import { useDataClient } from '../../data-access/data-context.tsx';
 import type { SignInResult } from '../../data-access/types.ts';
 import { CodeField, isCompleteCode } from '../../components/code-field.tsx';
 import { FormError } from '../../components/form-error.tsx';
-import { useSubmitAction } from './use-submit-action.ts';
+import { useSubmitAction } from '../../lib/use-submit-action.ts';
 
 /**
  * The second sign-in step: a 6-digit authenticator code → verify-mfa → a fully scoped token.

@@ -5,7 +5,7 @@ import type { SignInResult } from '../../data-access/types.ts';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { MfaStep } from './mfa-step.tsx';
-import { useSubmitAction } from './use-submit-action.ts';
+import { useSubmitAction } from '../../lib/use-submit-action.ts';
 import { TextField } from '../../components/text-field.tsx';
 
 /**

@@ -1,9 +1,9 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useAppStore, useDataClient } from '../../data-access/data-context.tsx';
 import type { ActionResult, TotpSetup } from '../../data-access/types.ts';
-import { StepUpDialog } from './step-up-dialog.tsx';
+import { StepUpDialog } from '../../components/step-up-dialog.tsx';
 import { toastInfo } from '../../lib/toast-store.ts';
-import { useSensitiveAction } from './use-sensitive-action.ts';
+import { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { Button } from '../../components/button.tsx';
 import { CodeField, isCompleteCode } from '../../components/code-field.tsx';

@@ -1,4 +1,5 @@
 import type { MaskedBankAccount, Vendor, VendorAddress } from '../../../schema/entities/vendor.ts';
+import { formatCount, joinList } from '../../lib/format.ts';
 import type { StatusFilter } from './search-params.ts';
 
 /**
@@ -54,13 +55,7 @@ export function addressLines(address: VendorAddress | null): string[] {
 export const contactEmail = (v: Vendor): string | null => v.email ?? v.contacts.find((c) => c.email)?.email ?? null;
 
 /** "3 vendors", "1 vendor". */
-export const vendorCount = (n: number): string => `${n.toLocaleString('en-US')} ${n === 1 ? 'vendor' : 'vendors'}`;
-
-/** Joins names for a sentence: "A", "A and B", "A, B and C". */
-export function listNames(names: readonly string[]): string {
-  if (names.length <= 1) return names[0] ?? '';
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
-}
+export const vendorCount = (n: number): string => `${formatCount(n)} ${n === 1 ? 'vendor' : 'vendors'}`;
 
 /** A name ending a sentence: "Harbor Logistics Co." takes no second full stop. */
 export const endSentence = (text: string): string => (/[.!?]$/.test(text) ? text : `${text}.`);
@@ -71,12 +66,12 @@ export const endSentence = (text: string): string => (/[.!?]$/.test(text) ? text
  */
 export function mergeSummary(survivor: Vendor, merged: readonly Vendor[]): string {
   const contacts = merged.reduce((n, v) => n + v.contacts.length, 0);
-  const names = listNames(merged.map((v) => v.name));
+  const names = joinList(merged.map((v) => v.name));
   const moves = contacts > 0 ? `${contacts} ${contacts === 1 ? 'contact' : 'contacts'} and every bill` : 'Every bill';
   const filled: string[] = (['email', 'phone', 'address'] as const).filter((k) => survivor[k] === null && merged.some((m) => m[k] !== null));
   const donor = survivor.bank_account ? undefined : merged.find((m) => m.bank_account);
   if (donor?.bank_account) filled.push(`bank account (${bankText(donor.bank_account)})`);
-  const fill = filled.length > 0 ? ` Its empty ${listNames(filled)} ${filled.length === 1 ? 'is' : 'are'} filled from them.` : '';
+  const fill = filled.length > 0 ? ` Its empty ${joinList(filled)} ${filled.length === 1 ? 'is' : 'are'} filled from them.` : '';
   return `${moves} of ${names} ${contacts > 0 ? 'move' : 'moves'} to ${endSentence(survivor.name)}${fill} ${names} ${merged.length === 1 ? 'is' : 'are'} then removed.`;
 }
 
