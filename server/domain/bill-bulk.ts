@@ -50,11 +50,6 @@ async function changeOne(
   });
 }
 
-const isCalendarDate = (s: string) => new Date(`${s}T00:00:00Z`).toISOString().slice(0, 10) === s;
-function assertCalendarDate(field: string, value: string, what: string): void {
-  if (!isCalendarDate(value)) throw validationError({ [field]: `Enter the ${what} as a calendar date (YYYY-MM-DD).` });
-}
-
 /** validateBill's message for the field, as this bill's refusal (the others go on). */
 function assertBillDates(bill: Bill, field: 'due_date' | 'invoice_date'): void {
   const errors = validateBill({ ...bill, amount: undefined });
@@ -73,7 +68,6 @@ async function setColumns(tx: Queryable, user: ActingUser, id: string, seq: numb
 export async function bulkDates(
   tx: Queryable, user: ActingUser, ids: readonly string[], field: 'due_date' | 'invoice_date', value: string, now: Date,
 ) {
-  assertCalendarDate(field, value, field === 'due_date' ? 'due date' : 'invoice date');
   const at = now.toISOString();
   return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'editDates', async (bill, seq) => {
     assertBillDates({ ...bill, [field]: value }, field);
@@ -107,7 +101,6 @@ async function assertNoPaymentInFlight(tx: Queryable, billId: string): Promise<v
 
 /** APPROVED | SCHEDULED → SCHEDULED on `paymentDate` (today at the earliest, UTC). */
 export async function bulkPaymentDate(tx: Queryable, user: ActingUser, ids: readonly string[], paymentDate: string, now: Date) {
-  assertCalendarDate('payment_date', paymentDate, 'payment date');
   if (paymentDate < now.toISOString().slice(0, 10)) throw validationError({ payment_date: 'The payment date cannot be in the past.' });
   const at = now.toISOString();
   return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'schedule', async (_b, seq) => {
@@ -167,7 +160,6 @@ export async function bulkAmount(tx: Queryable, user: ActingUser, items: readonl
 }
 
 export async function bulkMarkPaid(tx: Queryable, user: ActingUser, ids: readonly string[], paymentDate: string | undefined, now: Date) {
-  if (paymentDate) assertCalendarDate('payment_date', paymentDate, 'payment date');
   return eachBill(tx, ids, (id) => markBillPaid(tx, user, id, paymentDate, now));
 }
 
