@@ -87,8 +87,10 @@ export const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * 2: reimbursements carry `receipt_ids` (issue 9).
  * 3: approvals' `object_type` enum lists `bill` (issue 11). The enum is in the stored JSON schema,
  *    so a new kind is a schema change (issue 10 added `card_request` without a bump).
+ * 4: the stores are lean (issue 13: no `_meta.lwt` indexes, workers/mirror-storage.ts); the new
+ *    version opens a new IndexedDB database per collection, declared lean from the start.
  */
-export const MIRROR_SCHEMA_VERSION = 3;
+export const MIRROR_SCHEMA_VERSION = 4;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

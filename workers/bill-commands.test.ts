@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { Bill } from '../schema/entities/bill.ts';
 import type { Vendor } from '../schema/entities/vendor.ts';
 import type { Change, MirroredCollection } from '../schema/sync-feed.ts';
@@ -10,6 +9,7 @@ import type { OutboxEntry } from '../sync/ports.ts';
 import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
 import { makeBill, sampleRows, testUuid } from './test-fixtures.ts';
+import { mirrorStorage } from './db.ts';
 
 /**
  * Bills in the worker (issue 11): a bill created offline shows at once under its client id,
@@ -31,7 +31,7 @@ const NEW = testUuid(0xd, 99);
 function device(name: string) {
   const idb = new IDBFactory();
   return async () => {
-    const rt = await MirrorRuntime.open({ name, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
+    const rt = await MirrorRuntime.open({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
     runtimes.push(rt);
     await rt.ready;
     return rt;

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { spendUserSchema } from '../schema/entities/spend-user.ts';
 import { businessSchema } from '../schema/entities/business.ts';
 import { identitySchema } from '../schema/entities/identity.ts';
@@ -9,7 +8,7 @@ import { decodeTokenClaims } from '../sync/index.ts';
 import { createFakeClock, fakeToken, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
 import { createDataService, type DataService } from './data-service.ts';
-import { mirrorDbName } from './db.ts';
+import { mirrorDbName, mirrorStorage } from './db.ts';
 import { soleLeader } from './leader.ts';
 import { SessionStore } from './session-store.ts';
 import { BUSINESS_ID, makeTransactions, makeUser, seedMirrorDb, testUuid } from './test-fixtures.ts';
@@ -74,7 +73,7 @@ async function signedInAlpha() {
     transport: srv.transport,
     clock: createFakeClock(),
     elector: soleLeader,
-    storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }),
+    storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
     multiInstance: false,
     sync: false,
     defer: (fn) => fn(),

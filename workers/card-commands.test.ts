@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { Change, MirroredCollection } from '../schema/sync-feed.ts';
 import type { Approval } from '../schema/entities/approval.ts';
 import type { Card } from '../schema/entities/card.ts';
@@ -13,6 +12,7 @@ import type { OutboxEntry } from '../sync/ports.ts';
 import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
 import { makeCard, sampleRows, testUuid } from './test-fixtures.ts';
+import { mirrorStorage } from './db.ts';
 
 /**
  * Card commands in the worker (issue 10): shown at once and durable (a lock made offline
@@ -30,7 +30,7 @@ const CARD = testUuid(7, 1);
 function device(name: string) {
   const idb = new IDBFactory();
   return async () => {
-    const rt = await MirrorRuntime.open({ name, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
+    const rt = await MirrorRuntime.open({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
     runtimes.push(rt);
     await rt.ready;
     return rt;

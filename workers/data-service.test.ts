@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { errorBody } from '../schema/errors.ts';
 import { createOutboxEntry, transition } from '../sync/outbox-machine.ts';
 import { createFakeClock, fakeToken, flush, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
 import { createDataService, type DataService } from './data-service.ts';
-import { openMirrorDatabase } from './db.ts';
+import { openMirrorDatabase, mirrorStorage } from './db.ts';
 import { soleLeader } from './leader.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { SessionStore } from './session-store.ts';
@@ -40,7 +39,7 @@ function device() {
       transport: serverTransport,
       clock,
       elector: soleLeader,
-      storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }),
+      storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
       multiInstance: false,
       sync: false,
       defer: (fn) => fn(),
@@ -157,7 +156,7 @@ describe('DataService queries and optimistic coding', () => {
     await service.dispose();
 
     // An entry in the outbox that no row write ever followed (another tab, or a crash).
-    const db = await openMirrorDatabase({ name: DB_NAME, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+    const db = await openMirrorDatabase({ name: DB_NAME, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
     await new RxOutboxStore(db).put(
       createOutboxEntry({ id: crypto.randomUUID(), command: 'transaction.code', args: { transaction_id: rows[2]!.id, patch: { memo: 'crash' } }, now: Date.now() }),
     );
@@ -184,7 +183,7 @@ describe('DataService queries and optimistic coding', () => {
   it('signs out: forgets the session, keeps a mirror with unsent edits, deletes a clean one', async () => {
     const { service, rows, idb } = await signedIn();
     const count = async () => {
-      const db = await openMirrorDatabase({ name: DB_NAME, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+      const db = await openMirrorDatabase({ name: DB_NAME, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
       const n = await db.transactions.count().exec();
       await db.close();
       return n;
@@ -209,7 +208,7 @@ describe('DataService queries and optimistic coding', () => {
     const res = await service.codeTransactions([rows[4]!.id], { memo: 'second try' });
     if (!res.ok) throw new Error('coding failed');
     // What the leader's outbox records for a 4xx (written here straight to the shared store).
-    const db = await openMirrorDatabase({ name: DB_NAME, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+    const db = await openMirrorDatabase({ name: DB_NAME, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
     const store = new RxOutboxStore(db);
     const sent = transition((await store.get(res.command_id))!, { type: 'send' }, Date.now());
     await store.put(transition(sent, { type: 'rejected', error: { message: 'GL account is inactive', error_code: 'REQUEST_7001' } }, Date.now()));
@@ -236,7 +235,7 @@ describe('DataService queries and optimistic coding', () => {
     const res = await service.codeTransactions([rows[5]!.id], { memo: 'sensitive edit' });
     if (!res.ok) throw new Error('coding failed');
     // What the leader's outbox records when the scope gate parks a command.
-    const db = await openMirrorDatabase({ name: DB_NAME, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+    const db = await openMirrorDatabase({ name: DB_NAME, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
     const store = new RxOutboxStore(db);
     const sending = transition((await store.get(res.command_id))!, { type: 'send' }, Date.now());
     const parked = transition(sending, { type: 'step_up', scope: 'sensitive', error: errorBody('AUTH_7016').error_v2 }, Date.now());

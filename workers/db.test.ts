@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkSchema } from 'rxdb/plugins/dev-mode';
 import { createRxDatabase, getAllCollectionDocuments, type RxJsonSchema } from 'rxdb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { MIRRORED_COLLECTIONS } from '../schema/sync-feed.ts';
 import { ENTITIES, QUERIED_COLLECTIONS, REFERENCE_COLLECTIONS, RXDB_COLLECTION_LIMIT } from '../schema/collections.ts';
@@ -12,8 +11,7 @@ import { toMirrored } from './collections/transactions.ts';
 import { getDocs, putDocs, scanDocs } from './bulk-write.ts';
 import {
   CHECKPOINT_ID, MIRROR_LAYOUT, mirrorDbName, openMirrorDatabase, OWN_COLLECTIONS, REF_KINDS, refKey, RX_COLLECTIONS, rxSchemas,
-  splitRefKey, type MirrorDatabase,
-} from './db.ts';
+  splitRefKey, type MirrorDatabase, mirrorStorage } from './db.ts';
 import { makeBill, makeTransaction, makeUser, openTestDatabase, testUuid } from './test-fixtures.ts';
 
 let db: MirrorDatabase | null = null;
@@ -117,7 +115,7 @@ describe('the collection budget', () => {
 describe('a mirror stored with another layout', () => {
   it('is emptied and pulled again, keeping the outbox; retired collections leave the device', async () => {
     const idb = new IDBFactory();
-    const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+    const storage = () => mirrorStorage({ indexedDB: idb, IDBKeyRange });
     // The layout before refs: users in a collection of its own, no layout marker.
     const old = await createRxDatabase({ name: 'layout-test', storage: storage(), multiInstance: false });
     const schemas = rxSchemas();
@@ -158,7 +156,7 @@ describe('a mirror stored with another layout', () => {
 describe('a mirror whose refs were stored at schema version 0 (kinds listed in an enum)', () => {
   it('opens (the docs migrate), and a new reference kind empties it for a full pull, keeping the outbox', async () => {
     const idb = new IDBFactory();
-    const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+    const storage = () => mirrorStorage({ indexedDB: idb, IDBKeyRange });
     const schemas = rxSchemas();
     const refsV0 = {
       ...(schemas.refs as RxJsonSchema<{ id: string }>),
@@ -199,7 +197,7 @@ describe('a mirror whose refs were stored at schema version 0 (kinds listed in a
 describe('a mirror stored before bills were mirrored (issue 11)', () => {
   it('opens with the bills collection, emptied and rewound for a full pull (so its bills arrive), keeping the outbox', async () => {
     const idb = new IDBFactory();
-    const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+    const storage = () => mirrorStorage({ indexedDB: idb, IDBKeyRange });
     const schemas = rxSchemas();
     // Exactly the previous layout: every collection of today but bills, and its marker.
     const before = OWN_COLLECTIONS.filter((c) => c !== 'bills');

@@ -3,11 +3,12 @@ import {
   type MigrationStrategies, type RxCollection, type RxDatabase, type RxJsonSchema, type RxStorage,
 } from 'rxdb';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import type { DexieSettings } from 'rxdb';
 import { ENTITIES, LOCAL_COLLECTIONS, MIRRORED_COLLECTIONS, type MirroredCollection, type RowOf } from '../schema/collections.ts';
 import { mirrorJsonSchemas, type MirroredTransaction } from '../schema/mirror.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
 import { removeDocs, scanDocs } from './bulk-write.ts';
+import { getMirrorStorage } from './mirror-storage.ts';
 
 /**
  * The mirror database: one RxDB database (Dexie storage, i.e. IndexedDB) per signed-in user and
@@ -158,6 +159,17 @@ export interface OpenOptions {
 
 addRxPlugin(RxDBMigrationSchemaPlugin);
 
+/** The schema version from which mirrored collections' stores are lean (schema/mirror.ts, 4). */
+const LEAN_STORES_SINCE = 4;
+
+/**
+ * The mirror's storage: Dexie, with the mirrored collections' own stores lean (no `_meta.lwt`
+ * indexes, workers/mirror-storage.ts). `settings`: Dexie's (tests pass fake-indexeddb).
+ */
+export function mirrorStorage(settings?: DexieSettings): RxStorage<unknown, unknown> {
+  return getMirrorStorage((name, version) => (OWN_COLLECTIONS as readonly string[]).includes(name) && version >= LEAN_STORES_SINCE, settings) as RxStorage<unknown, unknown>;
+}
+
 /**
  * A mirrored collection stored under an older schema version is a cache of the server: each
  * step drops its rows (RxDB refuses a changed schema under the same version, DB6), and
@@ -172,7 +184,7 @@ function dropRows(version: number): Record<number, () => null> {
 export async function openMirrorDatabase(opts: OpenOptions): Promise<MirrorDatabase> {
   const db = await createRxDatabase<MirrorCollections>({
     name: opts.name,
-    storage: opts.storage ?? getRxStorageDexie(),
+    storage: opts.storage ?? mirrorStorage(),
     multiInstance: opts.multiInstance ?? true,
     eventReduce: true,
     // Collections are closed with the database on sign-out; a re-open in the same worker is

@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { spendUserSchema, type SpendUser } from '../schema/entities/spend-user.ts';
 import { businessSchema } from '../schema/entities/business.ts';
 import { identitySchema } from '../schema/entities/identity.ts';
@@ -12,6 +11,7 @@ import { createDataService, type DataService } from './data-service.ts';
 import { soleLeader } from './leader.ts';
 import { SessionStore } from './session-store.ts';
 import { BUSINESS_ID, makeUser, testUuid } from './test-fixtures.ts';
+import { mirrorStorage } from './db.ts';
 
 const userOf = (n: number) =>
   spendUserSchema.parse({
@@ -120,7 +120,7 @@ function device() {
         transport: server.transport,
         clock,
         elector: soleLeader,
-        storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }),
+        storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
         multiInstance: false,
         sync: false,
         defer: (fn) => fn(),

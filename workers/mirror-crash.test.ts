@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { Change, ChangesResponse } from '../schema/sync-feed.ts';
 import { createHttpClient } from '../sync/http.ts';
@@ -7,7 +6,7 @@ import type { Transport } from '../sync/ports.ts';
 import { createPuller, type PullResult } from '../sync/puller.ts';
 import { createFakeClock, fakeToken, jsonResponse } from '../sync/testing.ts';
 import { scanDocs } from './bulk-write.ts';
-import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
+import { openMirrorDatabase, type MirrorDatabase, mirrorStorage } from './db.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { makeDepartment, makeTransactions } from './test-fixtures.ts';
@@ -64,7 +63,7 @@ afterEach(async () => {
 });
 
 async function openDb(idb: IDBFactory, name: string): Promise<MirrorDatabase> {
-  const db = await openMirrorDatabase({ name, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+  const db = await openMirrorDatabase({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
   open.push(db);
   return db;
 }

@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { ENTITIES, MIRRORED_COLLECTIONS, QUERIED_COLLECTIONS, type QueriedCollection } from '../schema/collections.ts';
 import type { Change } from '../schema/sync-feed.ts';
 import { LOAD_ORDER } from './collection-feed.ts';
-import { openMirrorDatabase } from './db.ts';
+import { openMirrorDatabase, mirrorStorage } from './db.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { OutboxIndex } from './outbox-index.ts';
@@ -41,7 +40,7 @@ describe('MirrorRuntime over the registry', () => {
 
   it.each(QUERIED_COLLECTIONS.map((c) => [c]))('%s: stored rows load at open, change-stream writes and deletes follow', async (collection) => {
     const idb = new IDBFactory();
-    const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+    const storage = () => mirrorStorage({ indexedDB: idb, IDBKeyRange });
     const name = `rt-registry-${collection}`;
     type Row = { id: string; change_seq: number };
     const stored = sampleRows(collection, 30, 0xa) as unknown as Row[];

@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { Change } from '../schema/sync-feed.ts';
 import { compareTransactions } from '../schema/transaction-query.ts';
-import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
+import { openMirrorDatabase, type MirrorDatabase, mirrorStorage } from './db.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { createOutboxEntry } from '../sync/outbox-machine.ts';
 import type { Transaction } from '../schema/entities/transaction.ts';
@@ -20,7 +19,7 @@ afterEach(async () => {
 /** A seeded mirror, reopened with the engine load held until `release()`. */
 async function seeded(n: number, before?: (db: MirrorDatabase, rows: Transaction[]) => Promise<void>) {
   const idb = new IDBFactory();
-  const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+  const storage = () => mirrorStorage({ indexedDB: idb, IDBKeyRange });
   const rows = makeTransactions(n, 8);
   const db = await openMirrorDatabase({ name: 'rt-test', storage: storage(), multiInstance: false });
   const changes = rows.map((t): Change => ({ collection: 'transactions', seq: t.change_seq, id: t.id, deleted: false, doc: t }));
@@ -84,7 +83,7 @@ describe('MirrorRuntime cold start', () => {
 describe('MirrorRuntime cold-start total', () => {
   it('answers the first page total from the count saved with the checkpoint, kept across batches', async () => {
     const idb = new IDBFactory();
-    const storage = () => getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+    const storage = () => mirrorStorage({ indexedDB: idb, IDBKeyRange });
     const rt = await MirrorRuntime.open({ name: 'rt-count', storage: storage(), multiInstance: false, defer: (fn) => fn() });
     await rt.ready;
     const rows = makeTransactions(40, 11);
@@ -129,7 +128,7 @@ describe('MirrorRuntime text indexing', () => {
     const idb = new IDBFactory();
     const rt = await MirrorRuntime.open({
       name: 'rt-index',
-      storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }),
+      storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
       multiInstance: false,
       defer: (fn) => fn(),
     });

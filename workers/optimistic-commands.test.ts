@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { Change } from '../schema/sync-feed.ts';
 import type { Approval } from '../schema/entities/approval.ts';
 import type { Reimbursement } from '../schema/entities/reimbursement.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
 import { sampleRows, testUuid } from './test-fixtures.ts';
+import { mirrorStorage } from './db.ts';
 
 /**
  * Optimistic commands beyond editing a row the engine holds: a command with a `blank` creates
@@ -25,7 +25,7 @@ const APPROVAL = testUuid(4, 1);
 function mirror(name: string) {
   const idb = new IDBFactory();
   return async () => {
-    const rt = await MirrorRuntime.open({ name, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
+    const rt = await MirrorRuntime.open({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
     runtimes.push(rt);
     await rt.ready;
     return rt;

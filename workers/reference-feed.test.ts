@@ -1,9 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import type { Change, MirroredCollection } from '../schema/sync-feed.ts';
 import { scanDocs } from './bulk-write.ts';
-import { refKey } from './db.ts';
+import { refKey, mirrorStorage } from './db.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
 import {
   makeCard, makeDepartment, makeGlAccount, makeLocation, makeTrackingCategory, makeTransaction, makeUser,
@@ -17,7 +16,7 @@ afterEach(async () => {
 const put = (collection: MirroredCollection, doc: { id: string }, seq: number): Change => ({ collection, seq, id: doc.id, deleted: false, doc });
 
 async function open(idb: IDBFactory) {
-  const rt = await MirrorRuntime.open({ name: 'refs-test', storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn() });
+  const rt = await MirrorRuntime.open({ name: 'refs-test', storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn() });
   runtimes.push(rt);
   await rt.ready;
   return rt;

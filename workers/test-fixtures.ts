@@ -9,8 +9,7 @@ import { trackingCategorySchema, type TrackingCategory } from '../schema/entitie
 import { cardSchema, type Card } from '../schema/entities/card.ts';
 import { billSchema, type Bill } from '../schema/entities/bill.ts';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
-import { mirrorDbName, openMirrorDatabase, type MirrorDatabase } from './db.ts';
+import { mirrorDbName, openMirrorDatabase, type MirrorDatabase, mirrorStorage } from './db.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import type { Change } from '../schema/sync-feed.ts';
@@ -142,7 +141,7 @@ export function makeTransactions(n: number, seed = 1, opts: { users?: number; de
 export async function openTestDatabase(): Promise<MirrorDatabase> {
   return openMirrorDatabase({
     name: `test-${crypto.randomUUID().slice(0, 8)}`,
-    storage: getRxStorageDexie({ indexedDB: new IDBFactory(), IDBKeyRange }),
+    storage: mirrorStorage({ indexedDB: new IDBFactory(), IDBKeyRange }),
     multiInstance: false,
   });
 }
@@ -152,7 +151,7 @@ export async function openTestDatabase(): Promise<MirrorDatabase> {
  * (uncoded), written into the named mirror through the real MirrorStore, then closed.
  */
 export async function seedMirrorDb(idb: IDBFactory, name: string, rows: Transaction[], glName: string): Promise<Transaction[]> {
-  const db = await openMirrorDatabase({ name, storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
+  const db = await openMirrorDatabase({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
   const gl = makeGlAccount(1, glName);
   const changes: Change[] = [
     { collection: 'gl_accounts', seq: 1, id: gl.id, deleted: false, doc: gl },

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { createRxDatabase } from 'rxdb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { matchesTransactionFilter, type TransactionFilter } from '../../schema/transaction-query.ts';
 import { mirrorJsonSchema } from '../../schema/mirror.ts';
-import { openMirrorDatabase } from '../db.ts';
+import { openMirrorDatabase, mirrorStorage } from '../db.ts';
 import { makeTransaction, testUuid } from '../test-fixtures.ts';
 import { compileTransactionFilter, serverRow, toMirrored } from './transactions.ts';
 
@@ -34,7 +33,7 @@ describe('transactions: receipts (issue 9 §2)', () => {
   it('a mirror stored under schema version 0 opens at version 1: its rows are dropped (re-pulled), not refused', async () => {
     const indexedDB = new IDBFactory();
     const name = `test-${crypto.randomUUID().slice(0, 8)}`;
-    const storage = () => getRxStorageDexie({ indexedDB, IDBKeyRange });
+    const storage = () => mirrorStorage({ indexedDB, IDBKeyRange });
     // Version 0: the transactions schema without receipt_ids, as devices stored it before.
     const current = mirrorJsonSchema('transactions');
     const { receipt_ids, ...properties } = current.properties;

@@ -1,6 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { errorBody } from '../../schema/errors.ts';
 import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
 import type { Transport } from '../../sync/ports.ts';
@@ -11,6 +10,7 @@ import { sha256Hex } from '../receipt-store-files.ts';
 import { SessionStore } from '../session-store.ts';
 import { makeTransaction, makeTransactions, seedMirrorDb, testUuid, signedInAdmin } from '../test-fixtures.ts';
 import type { Transaction } from '../../schema/entities/transaction.ts';
+import { mirrorStorage } from '../db.ts';
 
 const { user: USER, business: BUSINESS, identity: IDENTITY, dbName: DB_NAME } = signedInAdmin();
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
@@ -54,7 +54,7 @@ async function signedIn(txns: Transaction[] = makeTransactions(20, 3)) {
   service = createDataService({
     sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
     transport, clock: createFakeClock(), elector: soleLeader,
-    storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }), multiInstance: false, sync: false, defer: (fn) => fn(),
+    storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, sync: false, defer: (fn) => fn(),
   });
   await service.init({ baseUrl: 'http://api.test' });
   await service.signIn(USER.email, 'demo-password-1');

@@ -1,12 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { errorBody } from '../../schema/errors.ts';
 import type { Change } from '../../schema/sync-feed.ts';
 import { createFakeClock, fakeToken, flush, jsonResponse } from '../../sync/testing.ts';
 import type { Transport } from '../../sync/ports.ts';
 import { createDataService, type DataService } from '../data-service.ts';
-import { CHECKPOINT_ID, openMirrorDatabase } from '../db.ts';
+import { CHECKPOINT_ID, openMirrorDatabase, mirrorStorage } from '../db.ts';
 import { soleLeader } from '../leader.ts';
 import { RxMirrorStore } from '../mirror-store.ts';
 import { OutboxIndex } from '../outbox-index.ts';
@@ -30,7 +29,7 @@ afterEach(async () => {
 /** A device whose first mirror is complete: 120 transactions and one GL account. */
 async function mirroredDevice() {
   const idb = new IDBFactory();
-  const storage = getRxStorageDexie({ indexedDB: idb, IDBKeyRange });
+  const storage = mirrorStorage({ indexedDB: idb, IDBKeyRange });
   const rows = makeTransactions(120, 5);
   const db = await openMirrorDatabase({ name: DB_NAME, storage, multiInstance: false });
   const gl = makeGlAccount(1, 'Travel');

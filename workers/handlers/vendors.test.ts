@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { vendorSchema } from '../../schema/entities/vendor.ts';
 import { errorBody } from '../../schema/errors.ts';
 import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
@@ -10,6 +9,7 @@ import { soleLeader } from '../leader.ts';
 import { SessionStore } from '../session-store.ts';
 import { signedInAdmin } from '../test-fixtures.ts';
 import { VENDOR_OFFLINE } from './vendors.ts';
+import { mirrorStorage } from '../db.ts';
 
 const { user: USER, business: BUSINESS, identity: IDENTITY } = signedInAdmin();
 const VENDOR_ID = '40000000-0000-4000-8000-000000000001';
@@ -42,7 +42,7 @@ async function worker(vendors: (method: string, path: string, body: unknown) => 
     transport,
     clock: createFakeClock(),
     elector: soleLeader,
-    storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }),
+    storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
     multiInstance: false,
     sync: false,
     defer: (fn) => fn(),
