@@ -12,6 +12,7 @@ import { migrate } from './db/migrate.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
 import { ensureSupportIdentity, SUPPORT_EMAIL } from './auth/support.ts';
+import { defaultBills } from './seed/bills.ts';
 import { defaultReimbursements } from './seed/reimbursements.ts';
 import { seedDemo } from './seed/seed.ts';
 import { DEMO_PASSWORD } from './seed/types.ts';
@@ -39,8 +40,9 @@ async function main(): Promise<void> {
   if (Number(n) === 0) {
     const transactions = envInt('SEED_TRANSACTIONS', 20_000);
     const reimbursements = envInt('SEED_REIMBURSEMENTS', defaultReimbursements(transactions));
-    console.log(`Seeding the demo business with ${transactions} transactions and ${reimbursements} reimbursements...`);
-    const result = await seedDemo(db, { transactions, reimbursements, receipts: true });
+    const bills = envInt('SEED_BILLS', defaultBills(transactions));
+    console.log(`Seeding the demo business with ${transactions} transactions, ${reimbursements} reimbursements and ${bills} bills...`);
+    const result = await seedDemo(db, { transactions, reimbursements, bills, receipts: true });
     console.log(`Seeded business ${result.businessId}.`);
   }
   // The admin-support identity that may impersonate users (idempotent; demo password).

@@ -44,4 +44,13 @@ describe('parseSeedArgs', () => {
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.message).toContain('SEED_REIMBURSEMENTS');
   });
+
+  it('takes the bill count from --bills, else SEED_BILLS, else one per five transactions', () => {
+    expect(parseSeedArgs(['--transactions', '1000'])).toMatchObject({ ok: true, args: { bills: 200 } });
+    expect(parseSeedArgs(['--transactions', '1000'], { SEED_BILLS: '30' })).toMatchObject({ ok: true, args: { bills: 30 } });
+    expect(parseSeedArgs(['--bills', '0'], { SEED_BILLS: '30' })).toMatchObject({ ok: true, args: { bills: 0 } });
+    const bad = parseSeedArgs([], { SEED_BILLS: '-3' });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.message).toContain('--bills (env SEED_BILLS)');
+  });
 });

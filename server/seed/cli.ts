@@ -1,9 +1,10 @@
 /**
- * `npm run seed -- --transactions N [--reimbursements M] [--without-receipts] [--now ISO] [--business-name X]
+ * `npm run seed -- --transactions N [--reimbursements M] [--bills B] [--without-receipts] [--now ISO] [--business-name X]
  *   [--email-domain D] [--seed S] [--reset]`
  *
  * Reimbursements: `--reimbursements`, else env SEED_REIMBURSEMENTS, else one per five
- * transactions (at most 100,000). Receipts for ≈65 % of the card transactions older than a week
+ * transactions (at most 100,000). Bills likewise: `--bills`, else env SEED_BILLS, else one per five
+ * transactions (at most 100,000), with the suppliers they need. Receipts for ≈65 % of the card transactions older than a week
  * unless `--without-receipts`.
  *
  * Opens the database the way server/main.ts does (DATABASE_URL → PostgreSQL, else PGlite in
@@ -16,17 +17,19 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { openDb } from '../db/db.ts';
 import { migrate } from '../db/migrate.ts';
+import { defaultBills } from './bills.ts';
 import { defaultReimbursements } from './reimbursements.ts';
 import { DemoAlreadySeededError, seedDemo, wipeBusinessData } from './seed.ts';
 import type { SeedDemoResult } from './seed.ts';
 import { DEMO_PASSWORD } from './types.ts';
 
 const USAGE =
-  'Usage: npm run seed -- --transactions N [--reimbursements N] [--without-receipts] [--now ISO-8601] [--business-name NAME] [--email-domain DOMAIN] [--seed INT] [--reset]';
+  'Usage: npm run seed -- --transactions N [--reimbursements N] [--bills N] [--without-receipts] [--now ISO-8601] [--business-name NAME] [--email-domain DOMAIN] [--seed INT] [--reset]';
 
 const argsSchema = z.object({
   transactions: z.coerce.number().int().min(0).max(5_000_000).default(20_000),
   reimbursements: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  bills: z.coerce.number().int().min(0).max(1_000_000).optional(),
   'without-receipts': z.boolean().default(false),
   now: z.iso.datetime({ offset: true }).or(z.iso.date()).transform((s) => new Date(s)).optional(),
   'business-name': z.string().trim().min(1).max(200).optional(),
@@ -48,7 +51,7 @@ export type SeedCliArgs = z.infer<typeof argsSchema>;
 export function parseSeedArgs(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = {},
-): { ok: true; args: SeedCliArgs & { reimbursements: number } } | { ok: false; message: string } {
+): { ok: true; args: SeedCliArgs & { reimbursements: number; bills: number } } | { ok: false; message: string } {
   let values: Record<string, unknown>;
   try {
     ({ values } = parseArgs({
@@ -56,6 +59,7 @@ export function parseSeedArgs(
       options: {
         transactions: { type: 'string', short: 'n' },
         reimbursements: { type: 'string' },
+        bills: { type: 'string' },
         'without-receipts': { type: 'boolean' },
         now: { type: 'string' },
         'business-name': { type: 'string' },
@@ -69,16 +73,26 @@ export function parseSeedArgs(
   } catch (err) {
     return { ok: false, message: `${(err as Error).message}\n${USAGE}` };
   }
-  const fromEnv = values.reimbursements === undefined && env.SEED_REIMBURSEMENTS;
-  if (fromEnv) values.reimbursements = env.SEED_REIMBURSEMENTS;
+  const fromEnv = { reimbursements: 'SEED_REIMBURSEMENTS', bills: 'SEED_BILLS' } as const;
+  const tookEnv = new Set<string>();
+  for (const [key, name] of Object.entries(fromEnv)) {
+    if (values[key] === undefined && env[name]) {
+      values[key] = env[name];
+      tookEnv.add(key);
+    }
+  }
   const parsed = argsSchema.safeParse(values);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const name = fromEnv && issue?.path[0] === 'reimbursements' ? 'reimbursements (env SEED_REIMBURSEMENTS)' : String(issue?.path[0] ?? 'arguments');
+    const key = String(issue?.path[0] ?? 'arguments');
+    const name = tookEnv.has(key) ? `${key} (env ${fromEnv[key as keyof typeof fromEnv]})` : key;
     return { ok: false, message: `--${name}: ${issue?.message ?? 'invalid'}\n${USAGE}` };
   }
   const args = parsed.data;
-  return { ok: true, args: { ...args, reimbursements: args.reimbursements ?? defaultReimbursements(args.transactions) } };
+  return {
+    ok: true,
+    args: { ...args, reimbursements: args.reimbursements ?? defaultReimbursements(args.transactions), bills: args.bills ?? defaultBills(args.transactions) },
+  };
 }
 
 function report(result: SeedDemoResult, storage: string, totalMs: number): string {
@@ -89,7 +103,7 @@ function report(result: SeedDemoResult, storage: string, totalMs: number): strin
     `  (generate ${Math.round(generateMs)} ms, waiting for password hashes ${Math.round(hashMs)} ms, insert ${Math.round(insertMs)} ms)`,
     `  ${c.transactions} transactions, ${c.users} users, ${c.cards} cards (${c.cardRequests} card requests), ${c.departments} departments, ` +
       `${c.locations} locations, ${c.glAccounts} GL accounts, ${c.trackingCategories} tracking categories, ` +
-      `${c.reimbursements} reimbursements (${c.approvals} approvals, ${c.payments} payments), ` +
+      `${c.reimbursements} reimbursements (${c.approvals} approvals, ${c.payments} payments), ${c.vendors} vendors, ${c.bills} bills, ` +
       `${c.receipts} receipts (${(result.receiptBytes / 1_048_576).toFixed(1)} MiB of files)`,
     `  change_seq 1..${result.maxChangeSeq}`,
     '',
@@ -124,6 +138,7 @@ export async function runSeedCli(argv: readonly string[], env: NodeJS.ProcessEnv
     const result = await seedDemo(db, {
       transactions: args.transactions,
       reimbursements: args.reimbursements,
+      bills: args.bills,
       receipts: !args['without-receipts'],
       now: args.now,
       businessName: args['business-name'],

@@ -93,10 +93,19 @@ export interface GeneratedClaims {
   maxChangeSeq: number;
 }
 
+/** A row (with rows that follow it) of another kind stamped into the same timeline, by when it was last touched. */
+export interface TimelineItem {
+  updated_at: string;
+  /** Takes its seqs (`next()` once per row it stamps). */
+  stamp(next: () => number): void;
+}
+
 export interface GenerateClaimsOptions {
   count: number;
   now: Date;
   seed: number;
+  /** Other generated rows (bills: seed/bills.ts) interleaved with the claims and transactions, in time order. */
+  interleave?: readonly TimelineItem[];
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -106,13 +115,16 @@ const dayOf = (ms: number) => Math.floor(ms / DAY) * DAY;
 export function generateClaims(data: DemoData, opts: GenerateClaimsOptions): GeneratedClaims {
   const { count } = opts;
   if (!Number.isInteger(count) || count < 0) throw new RangeError('reimbursements must be a non-negative integer');
-  const empty: GeneratedClaims = { claims: [], approvals: [], payments: [], maxChangeSeq: data.maxChangeSeq };
-  if (count === 0) return empty;
+  const others = opts.interleave ?? [];
+  const empty = (): GeneratedClaims => ({
+    claims: [], approvals: [], payments: [], maxChangeSeq: others.length > 0 ? interleaveSeqs(data, [], new Map(), others) : data.maxChangeSeq,
+  });
+  if (count === 0) return empty();
   const rng = new Rng(opts.seed, `${data.business.id}\u0000reimbursements`);
   const now = opts.now.getTime();
   const start = historyStart(opts.now).getTime();
   const users = data.users.filter((u) => u.status === 'ACTIVE');
-  if (users.length === 0) return empty;
+  if (users.length === 0) return empty();
   const usersById = new Map(data.users.map((u) => [u.id, u]));
   const account = (key: string) => data.accounts.find((a) => a.email.startsWith(`${key}@`))?.user_id;
   const admins = data.users.filter((u) => u.role === 'BUSINESS_ADMIN' || u.role === 'BUSINESS_OWNER').map((u) => u.id);
@@ -262,7 +274,7 @@ export function generateClaims(data: DemoData, opts: GenerateClaimsOptions): Gen
   const order = claims.map((_, i) => i).sort((a, b) => (claims[a]!.updated_at < claims[b]!.updated_at ? -1 : claims[a]!.updated_at > claims[b]!.updated_at ? 1 : a - b));
   const orderedClaims = order.map((i) => claims[i]!);
   const orderedApprovals = order.map((i) => approvals[i]).filter((a): a is DemoApproval => a !== null);
-  const maxChangeSeq = interleaveSeqs(data, orderedClaims, new Map(orderedApprovals.map((a) => [a.object_id, a])));
+  const maxChangeSeq = interleaveSeqs(data, orderedClaims, new Map(orderedApprovals.map((a) => [a.object_id, a])), others);
   return { claims: orderedClaims, approvals: orderedApprovals, payments, maxChangeSeq };
 }
 
@@ -272,23 +284,38 @@ export function generateClaims(data: DemoData, opts: GenerateClaimsOptions): Gen
  * touched, a transaction by its existing seq order, i.e. when it occurred), renumbering the
  * transactions' seqs. The first mirror's backfill walks the feed newest seq first, so claims
  * stacked after every transaction would all arrive before the first transaction.
- * Mutates `data.transactions`' and the claims' change_seq; returns the highest seq.
+ * `others` (ordered by updated_at) join the same walk, merged with the claims by updated_at.
+ * Mutates `data.transactions`', the claims' and the others' change_seq; returns the highest seq.
  */
-function interleaveSeqs(data: DemoData, claims: readonly SeedClaim[], approvalOf: ReadonlyMap<string, DemoApproval>): number {
+function interleaveSeqs(
+  data: DemoData, claims: readonly SeedClaim[], approvalOf: ReadonlyMap<string, DemoApproval>, others: readonly TimelineItem[] = [],
+): number {
   const txs = data.transactions;
   if (txs.length > 0 && txs.at(-1)!.change_seq !== data.maxChangeSeq) throw new Error('the transactions must hold the demo\'s last seqs');
   let seq = (txs.length > 0 ? txs[0]!.change_seq : data.maxChangeSeq + 1) - 1;
+  const next = () => ++seq;
   let t = 0;
-  const stampClaim = (claim: SeedClaim) => {
-    claim.change_seq = ++seq;
-    const approval = approvalOf.get(claim.id);
-    if (approval) approval.change_seq = ++seq;
-  };
-  for (const claim of claims) {
-    while (t < txs.length && txs[t]!.occurred_at <= claim.updated_at) txs[t++]!.change_seq = ++seq;
-    stampClaim(claim);
+  const items: TimelineItem[] = claims.map((claim) => ({
+    updated_at: claim.updated_at,
+    stamp() {
+      claim.change_seq = next();
+      const approval = approvalOf.get(claim.id);
+      if (approval) approval.change_seq = next();
+    },
+  }));
+  // Both lists are in updated_at order: merge them (a claim first on a tie, as before).
+  let o = 0;
+  const merged: TimelineItem[] = [];
+  for (const item of items) {
+    while (o < others.length && others[o]!.updated_at < item.updated_at) merged.push(others[o++]!);
+    merged.push(item);
   }
-  while (t < txs.length) txs[t++]!.change_seq = ++seq;
+  while (o < others.length) merged.push(others[o++]!);
+  for (const item of merged) {
+    while (t < txs.length && txs[t]!.occurred_at <= item.updated_at) txs[t++]!.change_seq = next();
+    item.stamp(next);
+  }
+  while (t < txs.length) txs[t++]!.change_seq = next();
   return seq;
 }
 

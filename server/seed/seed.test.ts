@@ -11,7 +11,7 @@ import { DEMO_PASSWORD } from './types.ts';
 const NOW = new Date('2026-11-21T00:00:00.000Z');
 // Real scrypt, cheaper parameters: 42 full-strength hashes per seed would dominate the suite.
 const fastHash = (password: string) => hashPassword(password, { N: 1024, r: 8, p: 1 });
-const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors'];
+const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'bills'];
 
 const count = async (db: Db, sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params))[0]?.n);
 
@@ -38,7 +38,7 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
 
   beforeAll(async () => {
     t = await openTestDb(kind);
-    seeded = await seedDemo(t.db, { transactions: 2_000, now: NOW, hashPassword: fastHash });
+    seeded = await seedDemo(t.db, { transactions: 2_000, bills: 600, now: NOW, hashPassword: fastHash });
   });
   afterAll(() => t?.close());
 
@@ -58,6 +58,7 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
       card_requests: seeded.counts.cardRequests,
       reimbursement_rates: seeded.counts.reimbursementRates,
       vendors: seeded.counts.vendors,
+      bills: 600,
     };
     for (const [table, n] of Object.entries(tables)) expect(await count(t.db, `SELECT count(*) AS n FROM ${table}`)).toBe(n);
   });
@@ -132,6 +133,37 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
     expect(await count(t.db, `SELECT count(*) AS n FROM reimbursements r WHERE r.status = 'SUBMITTED'
       AND (SELECT count(*) FROM approvals a WHERE a.object_id = r.id AND a.status = 'PENDING') <> 1`)).toBe(0);
     expect(await count(t.db, `SELECT count(*) AS n FROM ledger_entries l JOIN reimbursements r ON r.id = l.reimbursement_id WHERE r.status = 'PAID'`)).toBe(1);
+  });
+
+  it('gives the AP clerk a real bill history: suppliers, statuses by due date, approvals, payments, seqs in time order', async () => {
+    // One generated supplier per 60 bills besides the demo's six.
+    expect(seeded.counts.vendors).toBe(6 + 10);
+    const byStatus = Object.fromEntries(
+      (await t.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM bills GROUP BY status')).map((r) => [r.status, Number(r.n)]),
+    );
+    for (const status of ['DRAFT', 'PENDING_APPROVAL', 'APPROVED', 'PAID', 'RECONCILED']) expect(byStatus[status]).toBeGreaterThan(0);
+    // The total is the lines' sum; invoice numbers never repeat within a vendor; nothing happens after now.
+    expect(await count(t.db, `SELECT count(*) AS n FROM bills b
+      WHERE b.amount <> (SELECT sum(l.amount) FROM bill_line_items l WHERE l.bill_id = b.id)`)).toBe(0);
+    expect(await count(t.db, `SELECT count(*) AS n FROM (SELECT vendor_id, invoice_key FROM bills GROUP BY 1, 2 HAVING count(*) > 1) d`)).toBe(0);
+    expect(await count(t.db, `SELECT count(*) AS n FROM bills WHERE greatest(created_at, submitted_at, approved_at, paid_at, reconciled_at, updated_at) > $1`,
+      [NOW.toISOString()])).toBe(0);
+    // Each bill awaiting approval has its one pending approval, opened through the server's path.
+    expect(await count(t.db, `SELECT count(*) AS n FROM bills b WHERE b.status = 'PENDING_APPROVAL'
+      AND (SELECT count(*) FROM approvals a WHERE a.object_type = 'bill' AND a.object_id = b.id AND a.status = 'PENDING') <> 1`)).toBe(0);
+    // Paid through Ledgerline: one settled attempt; marked paid by hand: none; a failed payment: one failed attempt.
+    expect(await count(t.db, `SELECT count(*) AS n FROM bills b WHERE b.status IN ('PAID', 'RECONCILED') AND NOT b.paid_manually
+      AND (SELECT count(*) FROM bill_payments p WHERE p.bill_id = b.id AND p.status = 'SETTLED') <> 1`)).toBe(0);
+    expect(await count(t.db, `SELECT count(*) AS n FROM bills b JOIN bill_payments p ON p.bill_id = b.id WHERE b.paid_manually`)).toBe(0);
+    expect(await count(t.db, `SELECT count(*) AS n FROM bills b WHERE b.status = 'PAYMENT_FAILED'
+      AND (SELECT count(*) FROM bill_payments p WHERE p.bill_id = b.id AND p.status = 'FAILED') <> 1`)).toBe(0);
+    // Interleaved with the transactions (the newest-first backfill meets both), in the order they were last touched.
+    const [span] = await t.db.query<{ bill_min: number; tx_max: number }>(
+      'SELECT (SELECT min(change_seq) FROM bills) AS bill_min, (SELECT max(change_seq) FROM transactions) AS tx_max',
+    );
+    expect(Number(span!.bill_min)).toBeLessThan(Number(span!.tx_max));
+    expect(await count(t.db, `SELECT count(*) AS n FROM (
+      SELECT updated_at < lag(updated_at) OVER (ORDER BY change_seq) AS back FROM bills) s WHERE back`)).toBe(0);
   });
 
   it('refuses to seed the same business twice and changes nothing', async () => {

@@ -15,13 +15,16 @@ import { generateClaims, insertGeneratedClaims } from './reimbursements.ts';
 import { ROSTER } from './roster.ts';
 import { searchTextBuilder } from './search-text.ts';
 import { DEFAULT_SEED, DEMO_PASSWORD } from './types.ts';
-import { demoVendors, insertVendors } from './vendors.ts';
+import { demoVendors, insertVendors, vendorIdentity } from './vendors.ts';
+import { generateBills, insertBills } from './bills.ts';
 import type { DemoData } from './types.ts';
 
 export interface SeedDemoOptions {
   transactions: number;
   /** Generated reimbursements (server/seed/reimbursements.ts) besides the hand-made demo claims; default 0. */
   reimbursements?: number;
+  /** Generated bills (server/seed/bills.ts) and the suppliers they need; default 0. */
+  bills?: number;
   /** Receipts for about 65 % of the card transactions older than a week (server/seed/receipts.ts); default false. */
   receipts?: boolean;
   /** Default: the start of the current UTC day, so a given day's seed is deterministic. */
@@ -38,7 +41,7 @@ export interface SeedDemoResult {
   accounts: { email: string; role: Role; is_manager: boolean; name: string }[];
   counts: Record<
     | 'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions'
-    | 'reimbursements' | 'approvals' | 'payments' | 'receipts' | 'reimbursementRates' | 'cardRequests' | 'vendors',
+    | 'reimbursements' | 'approvals' | 'payments' | 'receipts' | 'reimbursementRates' | 'cardRequests' | 'vendors' | 'bills',
     number
   >;
   /** The receipts' file bytes (what they add to the database before row overhead). */
@@ -87,7 +90,9 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   const hashMs = performance.now() - t0 - generateMs;
 
   const seed = opts.seed ?? DEFAULT_SEED;
-  const generated = generateClaims(data, { count: opts.reimbursements ?? 0, now, seed });
+  // Bills first (no seqs yet): they join the claims' walk through the timeline, in time order.
+  const bills = generateBills(data, vendorIdentity(data), { count: opts.bills ?? 0, now, seed });
+  const generated = generateClaims(data, { count: opts.reimbursements ?? 0, now, seed, interleave: bills.timeline });
   const receipts = opts.receipts ? generateReceipts(data, now, seed) : { receipts: [], bytes: 0 };
   // Reimbursements under review follow the generated rows' seqs: the business counter is theirs.
   const claims = demoClaims({ ...data, maxChangeSeq: generated.maxChangeSeq }, now, seed);
@@ -96,7 +101,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   // Then the business's per-diem locations (reference data: the feed's backfill sends it first anyway).
   const rates = demoRates(data.business.id, cardRequest.maxChangeSeq, data.business.created_at);
   // Then its vendors (reference data too).
-  const vendors = demoVendors(data, cardRequest.maxChangeSeq + rates.length);
+  const vendors = demoVendors(data, cardRequest.maxChangeSeq + rates.length, bills.vendors);
   const maxChangeSeq = vendors.maxChangeSeq;
 
   const t2 = performance.now();
@@ -113,13 +118,14 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       cols('id:uuid', 'business_id:uuid', 'kind:text', 'name:text', 'year:integer', 'rate:integer', 'currency:text', ...MIRRORED), rates,
     );
     await insertVendors(tx, vendors);
+    await insertBills(tx, data.business.id, bills);
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, maxChangeSeq]);
     await announceChange(tx, data.business.id, maxChangeSeq);
   });
   // PGlite has no autovacuum to gather statistics: without them the planner guesses on 100k rows.
   // Only the columns queries filter and sort on: the long text columns cost the most to sample.
   await db.exec(
-    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, card_requests, spend_users, reimbursements, approvals, transaction_receipts, receipts (id, business_id, sha256)',
+    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, card_requests, spend_users, reimbursements, approvals, transaction_receipts, receipts (id, business_id, sha256), vendors, bills, bill_line_items, bill_payments',
   );
   const insertMs = performance.now() - t2;
 
@@ -135,12 +141,14 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       cards: data.cards.length,
       transactions: data.transactions.length,
       reimbursements: generated.claims.length + claims.claims.length,
-      approvals: generated.approvals.length + claims.approvals.length + (cardRequest.request ? 1 : 0),
+      approvals: generated.approvals.length + claims.approvals.length + (cardRequest.request ? 1 : 0)
+        + bills.bills.filter((b) => b.status === 'PENDING_APPROVAL').length,
       cardRequests: cardRequest.request ? 1 : 0,
       payments: generated.payments.length + claims.payments.length,
       receipts: receipts.receipts.length,
       reimbursementRates: rates.length,
       vendors: vendors.vendors.length,
+      bills: bills.bills.length,
     },
     receiptBytes: receipts.bytes,
     maxChangeSeq,

@@ -14,7 +14,7 @@ import type { DemoData } from './types.ts';
  * Deterministic: ids from the business id and name; only the ciphertext differs between runs
  * (a fresh nonce per value).
  */
-type DemoVendorSpec = {
+export type DemoVendorSpec = {
   name: string; email: string | null; phone: string | null; address: VendorAddress; gl: string | null;
   contacts: { name: string; email: string | null; phone: string | null }[];
   bank: BankAccountBody | null; archived?: true;
@@ -62,22 +62,37 @@ function stableUuid(key: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** The demo vendors' rows and contacts, stamped with the seqs after `afterSeq`. */
-export function demoVendors(data: Pick<DemoData, 'business' | 'glAccounts'>, afterSeq: number) {
-  const businessId = data.business.id;
+/** A vendor's id and default GL account id, as its row will have them (ids are stable: business + name). */
+export function vendorIdentity(data: Pick<DemoData, 'business' | 'glAccounts'>) {
   const glByCode = new Map(data.glAccounts.map((g) => [g.code, g.id]));
-  const vendors = DEMO_VENDORS.map((v, i) => ({
-    id: stableUuid(`${businessId}:vendor:${v.name}`), business_id: businessId, name: v.name, email: v.email, phone: v.phone,
-    address: v.address, default_gl_account_id: v.gl ? glByCode.get(v.gl) ?? null : null, status: v.archived ? 'ARCHIVED' : 'ACTIVE',
+  return (v: DemoVendorSpec) => ({
+    id: stableUuid(`${data.business.id}:vendor:${v.name}`),
+    default_gl_account_id: v.gl ? glByCode.get(v.gl) ?? null : null,
+  });
+}
+
+/**
+ * The demo vendors' rows and contacts (and `extra` ones, e.g. the suppliers generated for
+ * bills: seed/bills.ts), stamped with the seqs after `afterSeq`.
+ */
+export function demoVendors(data: Pick<DemoData, 'business' | 'glAccounts'>, afterSeq: number, extra: readonly DemoVendorSpec[] = []) {
+  const businessId = data.business.id;
+  const identity = vendorIdentity(data);
+  const specs = [...DEMO_VENDORS, ...extra];
+  const vendors = specs.map((v, i) => ({
+    ...identity(v), business_id: businessId, name: v.name, email: v.email, phone: v.phone,
+    address: v.address, status: v.archived ? 'ARCHIVED' : 'ACTIVE',
     bank: v.bank, change_seq: afterSeq + i + 1, updated_at: data.business.created_at, deleted: false,
   }));
-  const contacts = DEMO_VENDORS.flatMap((v, i) => v.contacts.map((c, j) => ({
+  const contacts = specs.flatMap((v, i) => v.contacts.map((c, j) => ({
     id: stableUuid(`${businessId}:vendor-contact:${v.name}:${j}`), business_id: businessId, vendor_id: vendors[i]!.id, ...c,
     // Ordered as listed: the doc sorts contacts by created_at.
     created_at: new Date(Date.parse(data.business.created_at) + j * 1000).toISOString(),
   })));
   return { vendors, contacts, maxChangeSeq: afterSeq + vendors.length };
 }
+
+export type SeededVendor = ReturnType<typeof demoVendors>['vendors'][number];
 
 export async function insertVendors(tx: Queryable, seeded: ReturnType<typeof demoVendors>): Promise<void> {
   const key = await loadVendorBankKey(tx);
