@@ -175,6 +175,31 @@ export async function bulkLockCards(page: Page, ids: readonly string[], timeoutM
   })(${JSON.stringify({ ids, timeoutMs })})`);
 }
 
+/** How many bills have `status` in the page's mirror now. */
+export async function billStatusCount(page: Page, status: string): Promise<number> {
+  return page.evaluate(`(async ({ status }) => {
+    const r = await ${API}.query('bills', { filter: { statuses: [status] }, sort: 'created_desc', offset: 0, limit: 1 });
+    return r.total;
+  })(${JSON.stringify({ status })})`);
+}
+
+/**
+ * Polls the worker until `n` bills have `status` in the mirror (no more than `timeoutMs`): the
+ * page-side ms at which a server-side change to bills has arrived.
+ */
+export async function billsWithStatusAt(page: Page, status: string, n: number, timeoutMs: number): Promise<number> {
+  return page.evaluate(`(async ({ status, n, timeoutMs }) => {
+    const api = ${API};
+    const t0 = performance.now();
+    for (;;) {
+      const r = await api.query('bills', { filter: { statuses: [status] }, sort: 'created_desc', offset: 0, limit: 1 });
+      if (r.total >= n) return performance.now();
+      if (performance.now() - t0 > timeoutMs) throw new Error(n + ' ' + status + ' bills not mirrored within ' + timeoutMs + ' ms (' + r.total + ')');
+      await new Promise((res) => setTimeout(res, 10));
+    }
+  })(${JSON.stringify({ status, n, timeoutMs })})`);
+}
+
 /** A page-side mark (ms on the current document's clock), waiting for it to be set. */
 export async function pageMark(page: Page, name: 'sign_in_submit' | 'first_row_painted', timeout = 600_000): Promise<number> {
   return pollPage(
@@ -194,6 +219,7 @@ export const COUNTED_QUERIES = {
   reimbursements: { method: 'query', sort: 'date_desc' },
   approvals: { method: 'query', sort: 'created_desc' },
   cards: { method: 'query', sort: 'name_asc' },
+  bills: { method: 'query', sort: 'created_desc' },
 } as const;
 export type CountedCollection = keyof typeof COUNTED_QUERIES;
 

@@ -9,24 +9,28 @@
  * 7. reimbursements_first_page_ms (navigation to /reimbursements → first row) and
  *    reimbursement_search_p95_ms (the worker's took_ms over claim queries);
  * 8. receipt_ocr_ms / receipt_ocr_p95_ms over the generated receipts (bench/ocr.ts);
- * 9. search_ready_ms: an offline reload → the text search answers a many-hit query in full.
+ * 9. search_ready_ms: an offline reload → the text search answers a many-hit query in full;
+ * 10. bill_bulk_mark_paid_ms: 50 approved bills marked paid in one bulk call (the bulk limit),
+ *     and bill_bulk_mark_paid_mirrored_ms: from the call to all 50 PAID in the page's mirror.
  * Besides, before the browser starts: change_feed_rows_per_s and server_page_rps / _p99_ms
  * (bench/server-load.ts); worker_heap_mb after the search passes; and, after the rest, the
  * keyset pages on PostgreSQL (server_page_pg_*) when it answers.
  *
- * The server is seeded with N transactions, M generated reimbursements (default N/5) and
+ * The server is seeded with N transactions, M generated reimbursements and B bills (default N/5 each) and
  * receipts for ≈65 % of the card transactions older than a week (server/seed/receipts.ts).
  */
 import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
+import { bulkMarkPaid } from '../schema/api/calls-bill-bulk.ts';
+import { BULK_BILL_LIMIT } from '../schema/bill-rules.ts';
 import { SYNC_BATCH_DEFAULT, BULK_CODE_MAX } from '../schema/constants.ts';
 import { DEFAULT_PG_ADMIN_URL, startTestServer } from '../server/testing.ts';
 import { issueCard } from '../schema/api/calls-cards.ts';
 import { apiSearch, apiSignIn, type ApiClient } from '../tests/support/api.ts';
 import { CHROMIUM_PATH, launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
 import {
-  bulkCode, bulkLockCards, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark,
+  billStatusCount, billsWithStatusAt, bulkCode, bulkLockCards, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark,
   waitForHook, workerHeap, type CountedCollection,
 } from './app-probe.ts';
 import { mainJsGzipKb, scriptList } from './bundle-size.ts';
@@ -59,6 +63,8 @@ export interface Metrics {
   reimbursement_search_p95_ms: number;
   card_bulk_lock_local_ms: number;
   card_bulk_lock_acked_ms: number;
+  bill_bulk_mark_paid_ms: number;
+  bill_bulk_mark_paid_mirrored_ms: number;
   worker_heap_mb: number;
   search_ready_ms: number;
   server_page_rps: number;
@@ -76,6 +82,8 @@ export interface BenchResults {
   transactions: number;
   /** Generated reimbursements seeded (besides the demo's hand-made claims). */
   reimbursements: number;
+  /** Generated bills seeded (absent in runs before issue 11's bills). */
+  bills?: number;
   started_at: string;
   environment: { node: string; chromium: string; platform: string; cpus: number };
   metrics: Metrics;
@@ -86,6 +94,7 @@ export interface BenchResults {
 export interface BenchOptions {
   transactions: number;
   reimbursements: number;
+  bills: number;
   distDir: string;
   log: (msg: string) => void;
   /** Seconds of each keyset-page load (default DEFAULT_LOAD_SECONDS). */
@@ -119,8 +128,10 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
   const bundle = await mainJsGzipKb(opts.distDir);
   log(`first-load scripts (${bundle.files.length}, entry ${bundle.file}): ${bundle.kb} KiB gzip`);
 
-  log(`starting the server with ${opts.transactions} transactions, ${opts.reimbursements} reimbursements and receipts (seeding is not timed)`);
-  const server = await startTestServer({ transactions: opts.transactions, reimbursements: opts.reimbursements, receipts: true, serveDist: true });
+  log(`starting the server with ${opts.transactions} transactions, ${opts.reimbursements} reimbursements, ${opts.bills} bills and receipts (seeding is not timed)`);
+  const server = await startTestServer({
+    transactions: opts.transactions, reimbursements: opts.reimbursements, bills: opts.bills, receipts: true, serveDist: true,
+  });
   let browser: BrowserSession | null = null;
   try {
     const port = Number(new URL(server.url).port);
@@ -196,6 +207,9 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
     const locked = await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE id = ANY($1::uuid[]) AND status = 'LOCKED'`, [fleet]);
     if (Number(locked[0]?.n) !== fleet.length) throw new Error(`bulk lock acknowledged but the server has ${locked[0]?.n} of ${fleet.length} locked`);
 
+    log(`bulk mark-paid of ${BULK_BILL_LIMIT} approved bills`);
+    const markPaid = await bulkMarkBillsPaid(browser.page, api, server.db, server.businessId);
+
     log('receipt OCR');
     const ocr = await measureReceiptOcr(browser, opts.distDir, log);
 
@@ -222,6 +236,8 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
       reimbursement_search_p95_ms: roundMs(percentile(claimSearch.worker, 95)),
       card_bulk_lock_local_ms: roundMs(lock.local_ms),
       card_bulk_lock_acked_ms: roundMs(lock.acked_ms),
+      bill_bulk_mark_paid_ms: roundMs(markPaid.ms),
+      bill_bulk_mark_paid_mirrored_ms: roundMs(markPaid.mirroredMs),
       worker_heap_mb: heap.usedMb,
       search_ready_ms: roundMs(ready.ms),
       server_page_rps: pages.rps,
@@ -233,6 +249,7 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
     return {
       transactions: opts.transactions,
       reimbursements: opts.reimbursements,
+      bills: opts.bills,
       started_at: startedAt,
       environment: { node: process.version, chromium: `Chromium ${version}`, platform: `${process.platform}-${process.arch}`, cpus: cpus().length },
       metrics,
@@ -244,6 +261,8 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
         mirrored_reimbursements: expected.reimbursements,
         mirrored_approvals: expected.approvals,
         mirrored_cards: expected.cards,
+        mirrored_bills: expected.bills,
+        bill_bulk_mark_paid_bills: markPaid.count,
         card_bulk_lock_cards: fleet.length,
         card_bulk_lock_requests: lockReq.count,
         mirrored_reference_rows: Object.entries(rawRows)
@@ -307,6 +326,32 @@ type Db = Awaited<ReturnType<typeof startTestServer>>['db'];
 /** Cards the bench issues besides the seed's, so the bulk lock has 1,000 to lock (the issue's figure). */
 const BENCH_CARDS = 1000;
 
+/**
+ * Marks the bulk limit's worth of APPROVED bills paid in one call, as the Bills page's bulk
+ * action does (online: bulk actions run on the server): the call's round trip, and the time from
+ * the call to all of them PAID in the page's mirror (the change feed bringing them back). The
+ * server's answer is checked bill by bill, and the database after.
+ */
+async function bulkMarkBillsPaid(page: Page, api: ApiClient, db: Db, businessId: string) {
+  const approved = await db.query<{ id: string }>(
+    `SELECT id FROM bills WHERE business_id = $1 AND status = 'APPROVED' AND NOT deleted ORDER BY created_at LIMIT $2`,
+    [businessId, BULK_BILL_LIMIT],
+  );
+  const ids = approved.map((r) => r.id);
+  if (ids.length === 0) throw new Error('no approved bills to mark paid: seed bills (--bills)');
+  const paidBefore = await billStatusCount(page, 'PAID');
+  const pageT0 = await page.evaluate(() => performance.now());
+  const t0 = performance.now();
+  const res = await api.call(bulkMarkPaid, { body: { bill_ids: ids } });
+  const ms = performance.now() - t0;
+  const refused = res.results.filter((r) => !r.ok);
+  if (refused.length > 0) throw new Error(`mark-bills-as-paid refused ${refused.length} of ${ids.length}: ${JSON.stringify(refused[0])}`);
+  const mirroredAt = await billsWithStatusAt(page, 'PAID', paidBefore + ids.length, 120_000);
+  const paid = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM bills WHERE id = ANY($1::uuid[]) AND status = 'PAID'`, [ids]);
+  if (Number(paid[0]?.n) !== ids.length) throw new Error(`mark-bills-as-paid answered ok but the server has ${paid[0]?.n} of ${ids.length} paid`);
+  return { ms, mirroredMs: mirroredAt - pageT0, count: ids.length };
+}
+
 /** Issues `n` virtual cards spread over the business's people, four calls at a time; their ids. */
 async function issueFleet(api: ApiClient, db: Db, businessId: string, n: number): Promise<string[]> {
   const people = await db.query<{ id: string }>(
@@ -333,6 +378,7 @@ async function countVisible(db: Db, businessId: string): Promise<Record<CountedC
     Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1 AND NOT deleted`, [businessId]))[0]?.n ?? 0);
   return {
     transactions: await n('transactions'), reimbursements: await n('reimbursements'), approvals: await n('approvals'), cards: await n('cards'),
+    bills: await n('bills'),
   };
 }
 

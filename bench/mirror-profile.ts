@@ -17,6 +17,7 @@ import type { CDPSession, Page } from 'playwright-core';
 import { z } from 'zod';
 import { startTestServer } from '../server/testing.ts';
 import { defaultReimbursements } from '../server/seed/reimbursements.ts';
+import { defaultBills } from '../server/seed/bills.ts';
 import { launchBrowser, signIn, type BrowserSession } from '../tests/support/browser.ts';
 import { installProbe, waitForHook, workerCdp, type WorkerCdp } from './app-probe.ts';
 import { buildApp } from './build-app.ts';
@@ -155,7 +156,7 @@ async function main(): Promise<void> {
   await mkdir(args.out, { recursive: true });
   const n = args.transactions;
   log(`seeding ${n} transactions, ${defaultReimbursements(n)} claims and receipts`);
-  const server = await startTestServer({ transactions: n, reimbursements: defaultReimbursements(n), receipts: true, serveDist: true });
+  const server = await startTestServer({ transactions: n, reimbursements: defaultReimbursements(n), bills: defaultBills(n), receipts: true, serveDist: true });
   const browser = await launchBrowser({ baseURL: server.url });
   let worker: WorkerCdp | null = null;
   try {

@@ -1,6 +1,7 @@
 /**
  * Ledgerline benchmark: `npm run bench -- --transactions 100000 --json bench/results.json`
- * (`--reimbursements M`: generated claims seeded besides, default transactions / 5).
+ * (`--reimbursements M`: generated claims seeded besides, default transactions / 5; `--bills B`:
+ * generated bills, default transactions / 5).
  * One part alone: `npm run bench -- --only ocr --json bench/results.json` (receipt OCR; its
  * metrics and details are merged into an existing results file, the others kept).
  * The cost curve: `npm run bench -- --curve` runs the whole benchmark for N = 10,000 and 100,000
@@ -25,12 +26,14 @@ import { GOALS, formatDetails, formatTable } from './report.ts';
 import { costCurveSvg, curveSizes, curveTable } from './cost-curve.ts';
 import { isCurve, readResultsFile, runsOf, type CurveResults, type ResultsFile } from './results-file.ts';
 import { defaultReimbursements } from '../server/seed/reimbursements.ts';
+import { defaultBills } from '../server/seed/bills.ts';
 import { buildApp, DIST_DIR } from './build-app.ts';
 
 
 const argsSchema = z.object({
   transactions: z.coerce.number().int().min(100).max(1_000_000).default(100_000),
   reimbursements: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  bills: z.coerce.number().int().min(0).max(1_000_000).optional(),
   json: z.string().min(1).optional(),
   'skip-build': z.boolean().default(false),
   only: z.enum(['ocr']).optional(),
@@ -53,6 +56,7 @@ function parseCli(argv: string[]) {
     options: {
       transactions: { type: 'string' },
       reimbursements: { type: 'string' },
+      bills: { type: 'string' },
       json: { type: 'string' },
       'skip-build': { type: 'boolean' },
       only: { type: 'string' },
@@ -72,8 +76,8 @@ function parseCli(argv: string[]) {
     throw new Error(`bench: ${parsed.error.issues.map((i) => `--${i.path.join('.')}: ${i.message}`).join('; ')}`);
   }
   const args = parsed.data;
-  if ((args.curve || args.scale || args['curve-sizes']) && (values.transactions !== undefined || values.reimbursements !== undefined)) {
-    throw new Error('bench: a curve sets N itself (reimbursements N / 5): drop --transactions / --reimbursements, or use --curve-sizes');
+  if ((args.curve || args.scale || args['curve-sizes']) && (values.transactions !== undefined || values.reimbursements !== undefined || values.bills !== undefined)) {
+    throw new Error('bench: a curve sets N itself (reimbursements and bills N / 5): drop --transactions / --reimbursements / --bills, or use --curve-sizes');
   }
   return args;
 }
@@ -111,6 +115,7 @@ async function benchAt(args: Args, transactions: number, log: (msg: string) => v
   const results = await runBenchmark({
     transactions,
     reimbursements: args.reimbursements ?? defaultReimbursements(transactions),
+    bills: args.bills ?? defaultBills(transactions),
     distDir: DIST_DIR,
     log,
     loadSeconds: args['load-seconds'],

@@ -25,6 +25,8 @@ export type TestServerOptions = {
   transactions?: number;
   /** Generated reimbursements besides the hand-made demo claims (default 0: tests count those). */
   reimbursements?: number;
+  /** Generated bills and their suppliers (server/seed/bills.ts; default 0). */
+  bills?: number;
   /** Seed receipts for ≈65 % of the card transactions older than a week (default false). */
   receipts?: boolean;
   /** A PostgreSQL server (admin database URL): a fresh database is created there and dropped on close. */
@@ -50,6 +52,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     const { businessId } = await seedDemo(db, {
       transactions: opts.transactions ?? 200,
       reimbursements: opts.reimbursements ?? 0,
+      bills: opts.bills ?? 0,
       receipts: opts.receipts ?? false,
       hashPassword: (pw) => hashPassword(pw, TEST_SCRYPT),
     });
