@@ -373,3 +373,7 @@ export function dueHint(due: string, today: string, formatDay: (iso: string) => 
   if (isBusinessDay(due)) return when;
   return `${when} · not a bank business day: a payment goes out ${formatDay(nextBusinessDay(due))}`;
 }
+
+/** The person's local calendar date (YYYY-MM-DD): a new bill's invoice date is their today. */
+export const localToday = (now = new Date()) =>
+  `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
