@@ -119,12 +119,16 @@ export function BillFormDialog(props: BillFormDialogProps) {
     clearErrors('amount', 'line_items', ...cleared);
   }
 
+  // The values as last rendered, for the OCR's answer, which arrives seconds after the file was added.
+  const latest = useRef(values);
+  useEffect(() => {
+    latest.current = values;
+  }, [values]);
   function onReading(reading: InvoiceFields) {
-    setValues((v) => {
-      const result = prefillFromInvoice(v, reading, { edited: edited.current, vendors });
-      setPrefilled({ filled: result.filled, vendorHint: result.vendorHint });
-      return result.values;
-    });
+    const result = prefillFromInvoice(latest.current, reading, { edited: edited.current, vendors });
+    latest.current = result.values;
+    setValues(result.values);
+    setPrefilled({ filled: result.filled, vendorHint: result.vendorHint });
   }
 
   // The duplicate-invoice check while typing (the mirror answers offline too), debounced.
@@ -228,7 +232,7 @@ export function BillFormDialog(props: BillFormDialogProps) {
   const vendorName = (vid: string) => vendors.find((v) => v.id === vid)?.name ?? 'This vendor';
   const hint = prefilled?.vendorHint
     ? `The invoice names “${prefilled.vendorHint}”, which matches no vendor: choose one, or add it on the Vendors page.`
-    : undefined;
+    : vendorOptions.length === 0 ? 'No vendors yet: add one on the Vendors page first.' : undefined;
   const title = bill ? `Edit bill ${bill.invoice_number}` : 'New bill';
   const statusNote = bill && !parts.payable ? checkBillAction('editPayable', bill.status) : null;
 
@@ -286,7 +290,8 @@ export function BillFormDialog(props: BillFormDialogProps) {
           value={values.currency}
           currencies={currencies}
           error={errors.currency}
-          disabled={!parts.payable}
+          // The lines' amounts are in this currency: it changes only with them.
+          disabled={linesLocked}
           onChange={(v) => set('currency', v)}
         />
         <div className="bill-wide">
