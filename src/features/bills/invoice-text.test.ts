@@ -109,6 +109,20 @@ Amount due 3.660,00 €`,
       total: { minor: 366000, currency: 'EUR' },
     },
   },
+  {
+    name: 'number and date on one line, "Payment due:" with a written date, a total in words and figures',
+    opts: USD,
+    text: `Initech Software, Inc.
+Invoice No: INV-2026-0042   Date: Nov 16, 2026
+Payment due: December 15, 2026
+Annual license (12 months) 24,000.00
+Discount -2,400.00
+Total Due: USD 21,600.00`,
+    want: {
+      vendorName: 'Initech Software, Inc.', invoiceNumber: 'INV-2026-0042', invoiceDate: '2026-11-16', dueDate: '2026-12-15',
+      total: { minor: 2_160_000, currency: 'USD' },
+    },
+  },
 ];
 
 describe('parseInvoiceText', () => {
