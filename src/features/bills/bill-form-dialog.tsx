@@ -82,7 +82,10 @@ export function BillFormDialog(props: BillFormDialogProps) {
   // One id per dialog: a create refused here and sent again is still the same bill.
   const id = useRef(bill?.id ?? crypto.randomUUID());
   // Fields the person changed by hand: an invoice's reading never overwrites them (read in callbacks, so a ref).
-  const edited = useRef(new Set<BillField>());
+  // A bill being edited was typed before, every field of it; so were the page's prefilled values.
+  const edited = useRef(new Set<BillField>(
+    bill ? ['vendor_id', 'invoice_number', 'invoice_date', 'due_date', 'currency', 'lines', 'memo'] : Object.keys(props.prefill ?? {}) as BillField[],
+  ));
   const fieldsBox = useRef<HTMLDivElement>(null);
 
   const parts = editableParts(bill?.status ?? null);
@@ -106,7 +109,8 @@ export function BillFormDialog(props: BillFormDialogProps) {
       const next = { ...v, [key]: value };
       // An untouched due date follows the invoice date (the default terms).
       if (key === 'invoice_date' && !edited.current.has('due_date')) next.due_date = defaultDueDate(value as string) || v.due_date;
-      if (key === 'vendor_id') next.lines = withVendorDefaults(v.lines, vendors.find((x) => x.id === value) ?? null);
+      // The vendor's default coding where a line has none (never on lines this form may not change).
+      if (key === 'vendor_id' && !linesLocked) next.lines = withVendorDefaults(v.lines, vendors.find((x) => x.id === value) ?? null);
       return next;
     });
     clearErrors(key, ...(key === 'invoice_date' ? ['due_date'] : []));
