@@ -1,14 +1,32 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { RowView } from '../../../workers/api.ts';
+import { checkBillAction } from '../../../schema/bill-rules.ts';
+import { Button } from '../../components/button.tsx';
+import { FormError } from '../../components/form-error.tsx';
+import { Modal } from '../../components/modal.tsx';
+import { WAITING_TO_SYNC } from '../../components/sync-mark.tsx';
+import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
+import { BILL_STATUS_LABELS } from '../../lib/bill-labels.ts';
+import { errorText } from '../../lib/error-text.ts';
+import { formatDay, formatMoney, joinList } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
+import { toastError, toastInfo } from '../../lib/toast-store.ts';
+import {
+  billFormErrors, billValues, createBillInput, defaultDueDate, dueHint, editableParts, emptyBillValues, emptyLine, firstErrorField,
+  hasUneditableLines, localToday, prefillFromInvoice, updateBillPatch, withVendorDefaults,
+  type BillField, type BillFieldErrors, type BillFormValues, type BillLineValues, type InvoicePrefill,
+} from './bill-form.ts';
+import { BillDateField, BillMemoField, BillTextField, CurrencyField, VendorField } from './bill-form-fields.tsx';
+import { BillLinesEditor } from './bill-lines.tsx';
+import { InvoiceFileField } from './invoice-file.tsx';
+import type { InvoiceFields } from './invoice-text.ts';
 
 /**
  * The contract between the Bills page and the bill form (issue 11). The page opens the dialog
  * for a new bill (`bill` absent) or to edit one (a DRAFT or REJECTED bill); the form runs the
  * bill commands through the worker (offline-safe) and calls `onSaved` with the bill's id once
  * the command is durable on this device.
- *
- * Placeholder body: the form itself lands with the bill-form work of this session.
  */
 export interface BillFormDialogProps {
   /** Editing this bill; creating a new one without it. */
@@ -20,9 +38,339 @@ export interface BillFormDialogProps {
   onClose(): void;
   onSaved(id: string): void;
   returnFocus?: () => HTMLElement | null | undefined;
+  /** A new bill's starting values (e.g. the vendor whose page it was opened from); all editable. */
+  prefill?: Partial<Omit<BillFormValues, 'lines'>>;
+  /** "Create from invoice": this file is attached at once and, an image, read to prefill the form. */
+  invoiceFile?: File;
 }
 
+const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
+const DUPLICATE_CHECK_MS = 400;
+
+type Duplicates = { key: string; bills: RowView<'bills'>[] };
+
+/**
+ * The new-bill / edit-bill form in a Modal (a bottom sheet on a phone, its actions a sticky
+ * footer). "Save draft" and "Submit for approval" run `bill.create` (with its client id), or
+ * `bill.update` with only what changed (`submit: true` sends a draft or a fixed rejected bill
+ * for approval), through the worker: it works offline and the bill shows at once, waiting to
+ * sync. Input is checked with the commands' own schemas, `validateBill` and `checkBillPatch`
+ * first; on any refusal the form stays as typed and focus goes to the first field in error.
+ * An attached invoice image is read on the device to prefill what is still untouched; a bill
+ * that repeats a vendor's invoice number is flagged while typing (the server warns, it does not
+ * refuse).
+ */
 export function BillFormDialog(props: BillFormDialogProps) {
-  void props;
-  return null;
+  const { bill, client, reference } = props;
+  const today = useMemo(() => localToday(), []);
+  const lineSeq = useRef(0);
+  const nextKey = () => `new-line-${++lineSeq.current}`;
+  const [values, setValues] = useState<BillFormValues>(() => {
+    if (bill) return billValues(bill);
+    const start = { ...emptyBillValues(props.currency, today, 'new-line-0'), ...props.prefill };
+    if (props.prefill?.invoice_date && !props.prefill.due_date) start.due_date = defaultDueDate(props.prefill.invoice_date);
+    const vendor = reference.data.vendors.find((v) => v.id === start.vendor_id) ?? null;
+    return { ...start, lines: withVendorDefaults(start.lines, vendor) };
+  });
+  const [errors, setErrors] = useState<BillFieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'draft' | 'submit' | null>(null);
+  const [focusTurn, setFocusTurn] = useState(0);
+  const [prefilled, setPrefilled] = useState<Pick<InvoicePrefill, 'filled' | 'vendorHint'> | null>(null);
+  const [duplicates, setDuplicates] = useState<Duplicates | null>(null);
+  const online = useAppState((s) => s.online);
+  // One id per dialog: a create refused here and sent again is still the same bill.
+  const id = useRef(bill?.id ?? crypto.randomUUID());
+  // Fields the person changed by hand: an invoice's reading never overwrites them (read in callbacks, so a ref).
+  // A bill being edited was typed before, every field of it; so were the page's prefilled values.
+  const edited = useRef(new Set<BillField>(
+    bill ? ['vendor_id', 'invoice_number', 'invoice_date', 'due_date', 'currency', 'lines', 'memo'] : Object.keys(props.prefill ?? {}) as BillField[],
+  ));
+  const fieldsBox = useRef<HTMLDivElement>(null);
+
+  const parts = editableParts(bill?.status ?? null);
+  const linesLocked = !parts.payable || (bill ? hasUneditableLines(bill) : false);
+  const vendors = reference.data.vendors;
+  const vendorOptions = useMemo(
+    () => vendors
+      .filter((v) => v.status === 'ACTIVE' || v.id === values.vendor_id)
+      .map((v) => ({ value: v.id, label: v.name }))
+      .sort((a, b) => a.label.localeCompare(b.label)),
+    [vendors, values.vendor_id],
+  );
+  const currencies = useMemo(() => [...new Set([props.currency, values.currency, ...COMMON_CURRENCIES])], [props.currency, values.currency]);
+
+  const clearErrors = (...keys: string[]) =>
+    setErrors((e) => (keys.some((k) => e[k]) ? Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))) : e));
+
+  function set<K extends Exclude<keyof BillFormValues, 'lines'>>(key: K, value: BillFormValues[K]) {
+    edited.current.add(key);
+    setValues((v) => {
+      const next = { ...v, [key]: value };
+      // An untouched due date follows the invoice date (the default terms).
+      if (key === 'invoice_date' && !edited.current.has('due_date')) next.due_date = defaultDueDate(value as string) || v.due_date;
+      // The vendor's default coding where a line has none (never on lines this form may not change).
+      if (key === 'vendor_id' && !linesLocked) next.lines = withVendorDefaults(v.lines, vendors.find((x) => x.id === value) ?? null);
+      return next;
+    });
+    clearErrors(key, ...(key === 'invoice_date' ? ['due_date'] : []));
+    if (key === 'vendor_id') setPrefilled((p) => (p ? { ...p, vendorHint: null } : p));
+  }
+
+  function setLines(update: (lines: BillLineValues[]) => BillLineValues[], cleared: string[]) {
+    edited.current.add('lines');
+    setValues((v) => ({ ...v, lines: update(v.lines) }));
+    clearErrors('amount', 'line_items', ...cleared);
+  }
+
+  // The values as last rendered, for the OCR's answer, which arrives seconds after the file was added.
+  const latest = useRef(values);
+  useEffect(() => {
+    latest.current = values;
+  }, [values]);
+  function onReading(reading: InvoiceFields) {
+    const result = prefillFromInvoice(latest.current, reading, { edited: edited.current, vendors });
+    latest.current = result.values;
+    setValues(result.values);
+    setPrefilled({ filled: result.filled, vendorHint: result.vendorHint });
+  }
+
+  // The duplicate-invoice check while typing (the mirror answers offline too), debounced.
+  const vendorId = values.vendor_id;
+  const invoiceNumber = values.invoice_number.trim();
+  const duplicateKey = `${vendorId}|${invoiceNumber}`;
+  useEffect(() => {
+    if (!vendorId || !invoiceNumber) return;
+    let live = true;
+    const key = `${vendorId}|${invoiceNumber}`;
+    const timer = setTimeout(() => {
+      client.checkDuplicateInvoice(vendorId, invoiceNumber, id.current).then(
+        (found) => live && setDuplicates(found.is_duplicate ? { key, bills: found.bills } : null),
+        () => live && setDuplicates(null),
+      );
+    }, DUPLICATE_CHECK_MS);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [client, vendorId, invoiceNumber]);
+
+  // After a refusal: focus the first field in error, in the form's order.
+  useEffect(() => {
+    if (focusTurn === 0) return;
+    const key = firstErrorField(errors);
+    const box = fieldsBox.current;
+    if (!key || !box) return;
+    const holder = box.querySelector<HTMLElement>(`[data-field="${CSS.escape(key)}"]`);
+    const target = holder?.matches('input, select, textarea') ? holder : holder?.querySelector<HTMLElement>('input, select, textarea, button') ?? holder;
+    target?.focus();
+    // Only a new refusal moves focus, not each keystroke that clears an error.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [focusTurn]);
+
+  function refuse(fieldErrors: BillFieldErrors, message = 'Check the fields marked below.') {
+    setErrors(fieldErrors);
+    setFormError(message);
+    setFocusTurn((n) => n + 1);
+  }
+
+  /** The invoice file's server id once uploaded: the command then names the file the server has. */
+  async function fileIdToSend(fileId: string | null): Promise<string | null> {
+    if (!fileId) return null;
+    const [view] = await client.receipts([fileId]);
+    return view?.server_id ?? fileId;
+  }
+
+  async function create(submit: boolean): Promise<boolean> {
+    const built = createBillInput(values, { id: id.current, submit });
+    if (!built.ok) return refuse(built.errors), false;
+    const result = await client.run('bill.create', built.input as never);
+    if (!result.ok) return refuseLocal(result.error), false;
+    if (values.invoice_file_id) {
+      // The create call takes no document: it is attached by an update queued right behind it.
+      const invoice_file_id = await fileIdToSend(values.invoice_file_id);
+      const attached = await client.run('bill.update', { bill_id: id.current, patch: { invoice_file_id } });
+      // The bill itself is saved (it must not be created twice): say what is missing and close.
+      if (!attached.ok) toastError(`The bill was saved, but its invoice could not be attached: ${errorText(attached.error)}`);
+    }
+    return true;
+  }
+
+  async function update(current: RowView<'bills'>, submit: boolean): Promise<boolean | 'unchanged'> {
+    const invoice_file_id = values.invoice_file_id === current.invoice_file_id ? current.invoice_file_id : await fileIdToSend(values.invoice_file_id);
+    const built = updateBillPatch(current, { ...values, invoice_file_id }, submit);
+    if (!built.ok) return refuse(built.errors, built.message), false;
+    if (!built.patch) return 'unchanged';
+    const result = await client.run('bill.update', { bill_id: current.id, patch: built.patch });
+    if (!result.ok) return refuseLocal(result.error), false;
+    return true;
+  }
+
+  async function save(submit: boolean) {
+    setFormError(null);
+    setBusy(submit ? 'submit' : 'draft');
+    try {
+      const done = bill ? await update(bill, submit) : await create(submit);
+      if (!done) return;
+      const synced = online ? 'It syncs in the background.' : "It is sent when you're back online.";
+      if (done === 'unchanged') toastInfo('Nothing changed.');
+      else toastInfo(`${submit ? 'Submitted for approval' : bill ? 'Saved' : 'Draft saved'} on this device. ${synced}`);
+      props.onSaved(id.current);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  /** A refusal before queueing (the command's check or schema in the worker): by field when it names them. */
+  function refuseLocal(error: { message: string; error_code: string; errors?: Record<string, string> }) {
+    refuse(error.errors ? billFormErrors(error.errors) : {}, errorText(error));
+  }
+
+  function onSubmit(e: FormEvent) {
+    e.preventDefault();
+    // Enter in a field submits with the first submit button: "Save draft", never a surprise submission.
+    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    void save(submitter?.value === 'submit' && parts.submit);
+  }
+
+  const vendorName = (vid: string) => vendors.find((v) => v.id === vid)?.name ?? 'This vendor';
+  const hint = prefilled?.vendorHint
+    ? `The invoice names “${prefilled.vendorHint}”, which matches no vendor: choose one, or add it on the Vendors page.`
+    : vendorOptions.length === 0 ? 'No vendors yet: add one on the Vendors page first.' : undefined;
+  const title = bill ? `Edit bill ${bill.invoice_number}` : 'New bill';
+  const statusNote = bill && !parts.payable ? checkBillAction('editPayable', bill.status) : null;
+
+  return (
+    <Modal title={title} onClose={props.onClose} onSubmit={onSubmit} returnFocus={props.returnFocus} size="lg">
+      <FormError message={formError} />
+      {statusNote && !statusNote.ok && <p className="notice bill-form-note">{statusNote.message} Only the fields below that are not greyed out can change.</p>}
+      {/* Only the answer for what the fields hold now (an older answer is never shown for new input). */}
+      {vendorId && invoiceNumber && duplicates?.key === duplicateKey && <DuplicateWarning vendor={vendorName(vendorId)} bills={duplicates.bills} />}
+      {prefilled && prefilled.filled.length > 0 && (
+        <p className="notice bill-form-note" role="status">
+          Filled from the invoice: {joinList(prefilled.filled)}. Check them against the document.
+        </p>
+      )}
+      <div ref={fieldsBox} className="modal-fields bill-fields">
+        <VendorField
+          field="vendor_id"
+          label="Vendor"
+          value={values.vendor_id}
+          options={vendorOptions}
+          error={errors.vendor_id}
+          hint={hint}
+          disabled={!parts.payable}
+          onChange={(v) => set('vendor_id', v)}
+        />
+        <BillTextField
+          field="invoice_number"
+          label="Invoice number"
+          value={values.invoice_number}
+          error={errors.invoice_number}
+          disabled={!parts.payable}
+          onChange={(v) => set('invoice_number', v)}
+        />
+        <BillDateField
+          field="invoice_date"
+          label="Invoice date"
+          value={values.invoice_date}
+          error={errors.invoice_date}
+          disabled={!parts.dates}
+          onChange={(v) => set('invoice_date', v)}
+        />
+        <BillDateField
+          field="due_date"
+          label="Due date"
+          value={values.due_date}
+          min={values.invoice_date || undefined}
+          error={errors.due_date}
+          hint={dueHint(values.due_date, today, formatDay)}
+          disabled={!parts.dates}
+          onChange={(v) => set('due_date', v)}
+        />
+        <CurrencyField
+          field="currency"
+          label="Currency"
+          value={values.currency}
+          currencies={currencies}
+          error={errors.currency}
+          // The lines' amounts are in this currency: it changes only with them.
+          disabled={linesLocked}
+          onChange={(v) => set('currency', v)}
+        />
+        <div className="bill-wide">
+          {linesLocked && parts.payable && (
+            <p className="muted bill-form-note">
+              These lines carry a location, tracking categories or a vendor credit, which this form does not edit: saving them here would drop those.
+            </p>
+          )}
+          <BillLinesEditor
+            lines={values.lines}
+            currency={values.currency}
+            glAccounts={reference.options.glAccounts}
+            departments={reference.options.departments}
+            errors={errors}
+            disabled={linesLocked}
+            onChange={(i, line) => setLines((ls) => ls.map((l, j) => (j === i ? line : l)), [`line_items.${i}.description`, `line_items.${i}.amount`, `line_items.${i}.gl_account_id`, `line_items.${i}.department_id`])}
+            onAdd={() => setLines((ls) => [...ls, emptyLine(nextKey(), vendors.find((v) => v.id === values.vendor_id) ?? null)], [])}
+            onRemove={(i) => setLines((ls) => ls.filter((_, j) => j !== i), Object.keys(errors).filter((k) => k.startsWith('line_items.')))}
+          />
+        </div>
+        <BillMemoField field="memo" label="Memo" value={values.memo} error={errors.memo} disabled={!parts.memo} onChange={(v) => set('memo', v)} />
+        <div className="bill-wide" data-field="invoice_file_id">
+          <span className="field-label">Invoice document</span>
+          <InvoiceFileField
+            client={client}
+            id={values.invoice_file_id}
+            onChange={(fileId) => set('invoice_file_id', fileId)}
+            onReading={onReading}
+            defaultCurrency={values.currency}
+            today={today}
+            initialFile={bill ? undefined : props.invoiceFile}
+            disabled={!parts.memo}
+          />
+          {errors.invoice_file_id && <span className="field-error">{errors.invoice_file_id}</span>}
+        </div>
+      </div>
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={props.onClose}>
+          Cancel
+        </Button>
+        {/* Editing keeps the bill's status (a rejected bill stays rejected until resubmitted). */}
+        <Button type="submit" value="draft" loading={busy === 'draft'} disabled={busy !== null}>
+          {bill ? 'Save' : 'Save draft'}
+        </Button>
+        {parts.submit && (
+          <Button type="submit" value="submit" variant="primary" loading={busy === 'submit'} disabled={busy !== null}>
+            {bill?.status === 'REJECTED' ? 'Resubmit for approval' : 'Submit for approval'}
+          </Button>
+        )}
+      </div>
+    </Modal>
+  );
+}
+
+/**
+ * The vendor already has a bill with this invoice number (schema/bill-rules.ts
+ * `findDuplicateInvoices`; canceled bills do not count). The server only warns about a
+ * duplicate (its check-duplicate call; create and update do not refuse one), so the words say
+ * it can still be saved, and why to look first.
+ */
+function DuplicateWarning({ vendor, bills }: { vendor: string; bills: RowView<'bills'>[] }) {
+  return (
+    <div className="notice notice-warning bill-duplicates" role="alert">
+      <p>
+        <strong>Possible duplicate invoice.</strong> {vendor} already has {bills.length === 1 ? 'a bill' : `${bills.length} bills`} with this invoice number:
+      </p>
+      <ul>
+        {bills.map((b) => (
+          <li key={b.id}>
+            Invoice {b.invoice_number} · {formatMoney(b.amount, b.currency)} · dated {formatDay(b.invoice_date)} · {BILL_STATUS_LABELS[b.status]}
+            {b.pending ? ` · ${WAITING_TO_SYNC}` : ''}
+          </li>
+        ))}
+      </ul>
+      <p>You can still save this bill: a repeated invoice number is not refused. Check it is not the same invoice entered twice, or the vendor may be paid twice.</p>
+    </div>
+  );
 }

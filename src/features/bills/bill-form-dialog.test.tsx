@@ -1,0 +1,72 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import { billSchema, type Bill } from '../../../schema/entities/bill.ts';
+import { vendorSchema } from '../../../schema/entities/vendor.ts';
+import type { RowView } from '../../../workers/api.ts';
+import { createAppStore } from '../../data-access/app-state.ts';
+import { DataProvider } from '../../data-access/data-context.tsx';
+import type { DataClient, ReferenceData } from '../../data-access/types.ts';
+import { buildReferenceView } from '../../lib/reference-data.ts';
+import { BillFormDialog } from './bill-form-dialog.tsx';
+
+/**
+ * The dialog's first render on the server renderer (no DOM here: effects, focus and the worker
+ * calls are not run): which fields show, which are editable for the bill's status, the actions.
+ */
+const BIZ = '40000000-0000-4000-8000-0000000000b1';
+const ID = '0b7e3f36-5c1d-4a53-9d55-7a2f6c1e0a11';
+const acme = vendorSchema.parse({
+  id: '40000000-0000-4000-8000-000000000001', business_id: BIZ, change_seq: 1, updated_at: '2026-11-20T10:00:00.000Z', name: 'Acme Supply',
+  email: null, phone: null, address: null, default_gl_account_id: null, default_department_id: null, bank_account: null, status: 'ACTIVE', contacts: [],
+});
+const data: ReferenceData = { departments: [], locations: [], gl_accounts: [], tracking_categories: [], users: [], reimbursement_rates: [], vendors: [acme] };
+const bill = (over: Partial<Bill>): RowView<'bills'> => ({
+  ...billSchema.parse({
+    id: ID, vendor_id: acme.id, invoice_number: 'INV-7', invoice_date: '2026-11-01', due_date: '2026-12-01', currency: 'USD', amount: 15_000,
+    status: 'DRAFT', created_by: ID, created_at: '2026-11-01T10:00:00.000Z', business_id: BIZ, change_seq: 1, updated_at: '2026-11-01T10:00:00.000Z',
+    line_items: [{ id: '0b7e3f36-5c1d-4a53-9d55-000000000001', description: 'Paper', amount: 15_000 }], ...over,
+  }),
+  pending: null,
+  failure: null,
+});
+
+function render(b?: RowView<'bills'>) {
+  const client = {} as DataClient;
+  return renderToStaticMarkup(
+    <DataProvider client={client} store={createAppStore(true)}>
+      <BillFormDialog bill={b} client={client} reference={buildReferenceView(data)} currency="USD" onClose={() => {}} onSaved={() => {}} />
+    </DataProvider>,
+  );
+}
+
+const disabledInput = (html: string, label: string) => new RegExp(`${label}</span><input[^>]*disabled`).test(html);
+
+describe('BillFormDialog', () => {
+  it('opens a new bill with every field, one line, the total and both actions', () => {
+    const html = render();
+    for (const text of ['New bill', 'Vendor', 'Invoice number', 'Invoice date', 'Due date', 'Currency', 'Lines', 'Add line', 'Total', 'Memo', 'Attach invoice', 'Save draft', 'Submit for approval']) {
+      expect(html).toContain(text);
+    }
+    expect(html).toContain('Due in 30 days');
+    expect(html.match(/class="bill-line"/g)).toHaveLength(1);
+    expect(disabledInput(html, 'Invoice number')).toBe(false);
+  });
+
+  it('edits a rejected bill with everything open and "Resubmit for approval"', () => {
+    const html = render(bill({ status: 'REJECTED' }));
+    expect(html).toContain('Edit bill INV-7');
+    expect(html).toContain('Resubmit for approval');
+    expect(html).toContain('value="150.00"');
+    expect(disabledInput(html, 'Invoice number')).toBe(false);
+  });
+
+  it('edits an approved bill: vendor, number and lines locked, dates and memo open, no submit', () => {
+    const html = render(bill({ status: 'APPROVED' }));
+    expect(html).toContain('(status APPROVED) and cannot have its vendor');
+    expect(disabledInput(html, 'Invoice number')).toBe(true);
+    expect(disabledInput(html, 'Invoice date')).toBe(false);
+    expect(html).not.toContain('Add line');
+    expect(html).not.toContain('Submit for approval');
+    expect(html).toContain('>Save<');
+  });
+});

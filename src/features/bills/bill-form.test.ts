@@ -1,0 +1,257 @@
+import { describe, expect, it } from 'vitest';
+import { billSchema, type Bill } from '../../../schema/entities/bill.ts';
+import { vendorSchema, type Vendor } from '../../../schema/entities/vendor.ts';
+import {
+  billFormErrors, billValues, createBillInput, defaultDueDate, dueHint, editableParts, emptyBillValues, firstErrorField, hasUneditableLines,
+  linesTotal, matchVendor, parseAmount, prefillFromInvoice, updateBillPatch, withVendorDefaults, type BillField, type BillFormValues,
+} from './bill-form.ts';
+
+const BIZ = '40000000-0000-4000-8000-0000000000b1';
+const ID = '0b7e3f36-5c1d-4a53-9d55-7a2f6c1e0a11';
+const GL = '5f0c9a0e-7a43-4b1e-9a51-0d7d3c2b1a00';
+const DEPT = '5f0c9a0e-7a43-4b1e-9a51-0d7d3c2b1a01';
+const TODAY = '2026-11-26';
+
+let n = 0;
+const vendor = (over: Partial<Vendor>): Vendor =>
+  vendorSchema.parse({
+    id: `40000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, business_id: BIZ, change_seq: n, updated_at: '2026-11-20T10:00:00.000Z',
+    name: 'V', email: null, phone: null, address: null, default_gl_account_id: null, default_department_id: null, bank_account: null,
+    status: 'ACTIVE', contacts: [], ...over,
+  });
+const acme = vendor({ name: 'Acme Supply Co.', default_gl_account_id: GL, default_department_id: DEPT });
+const acmeLabs = vendor({ name: 'Acme Labs LLC' });
+const northwind = vendor({ name: 'Northwind Traders' });
+const archived = vendor({ name: 'Globex', status: 'ARCHIVED' });
+const VENDORS = [acme, acmeLabs, northwind, archived];
+
+const bill = (over: Partial<Bill> = {}): Bill =>
+  billSchema.parse({
+    id: ID, vendor_id: acme.id, invoice_number: 'INV-7', invoice_date: '2026-11-01', due_date: '2026-12-01', currency: 'USD', amount: 15_000,
+    status: 'DRAFT', created_by: ID, created_at: '2026-11-01T10:00:00.000Z', business_id: BIZ, change_seq: 1, updated_at: '2026-11-01T10:00:00.000Z',
+    line_items: [{ id: '0b7e3f36-5c1d-4a53-9d55-000000000001', description: 'Paper', amount: 15_000 }], ...over,
+  });
+
+const values = (over: Partial<BillFormValues> = {}): BillFormValues => ({
+  ...emptyBillValues('USD', TODAY),
+  vendor_id: acme.id,
+  invoice_number: ' INV-42 ',
+  lines: [{ key: 'a', description: ' Toner ', amount: '1,250.00', gl_account_id: GL, department_id: '' }],
+  ...over,
+});
+
+describe('defaults', () => {
+  it('starts today, due 30 days later, one empty line in the business currency', () => {
+    const v = emptyBillValues('EUR', TODAY, 'k');
+    expect(v).toMatchObject({ invoice_date: TODAY, due_date: '2026-12-26', currency: 'EUR', vendor_id: '', invoice_file_id: null });
+    expect(v.lines).toEqual([{ key: 'k', description: '', amount: '', gl_account_id: '', department_id: '' }]);
+  });
+
+  it.each([
+    ['2026-01-31', undefined, '2026-03-02'],
+    ['2026-12-15', 15, '2026-12-30'],
+    ['', undefined, ''],
+    ['2026-02-30x', undefined, ''],
+  ])('defaultDueDate(%s, %s) = %s', (date, terms, want) => {
+    expect(defaultDueDate(date, terms)).toBe(want);
+  });
+});
+
+describe('amounts and the live total', () => {
+  it.each([
+    ['1,250.00', 'USD', 125_000],
+    ['$12.5', 'USD', 1250],
+    ['USD 3', 'USD', 300],
+    ['3480', 'JPY', 3480],
+    ['12.345', 'USD', null],
+    ['abc', 'USD', null],
+    ['', 'USD', null],
+  ])('parseAmount(%s, %s) = %s', (text, currency, want) => {
+    expect(parseAmount(text, currency)).toBe(want);
+  });
+
+  it('sums the lines, ignoring blanks and saying when one cannot be read', () => {
+    const line = (amount: string) => ({ key: amount, description: '', amount, gl_account_id: '', department_id: '' });
+    expect(linesTotal([line('10.00'), line(''), line('2.50')], 'USD')).toEqual({ minor: 1250, complete: true });
+    expect(linesTotal([line('10.00'), line('x')], 'USD')).toEqual({ minor: 1000, complete: false });
+  });
+});
+
+describe('createBillInput', () => {
+  it('builds the create command input in minor units with the client id', () => {
+    expect(createBillInput(values({ memo: ' Q4 ' }), { id: ID, submit: true })).toEqual({
+      ok: true,
+      input: {
+        id: ID, vendor_id: acme.id, invoice_number: 'INV-42', invoice_date: TODAY, due_date: '2026-12-26', currency: 'USD',
+        line_items: [{ description: 'Toner', amount: 125_000, gl_account_id: GL }], memo: 'Q4', submit: true,
+      },
+    });
+  });
+
+  it.each<[string, Partial<BillFormValues>, Record<string, string | RegExp>]>([
+    ['no vendor', { vendor_id: '' }, { vendor_id: 'Choose the vendor.' }],
+    ['no invoice number', { invoice_number: '  ' }, { invoice_number: 'Enter the invoice number.' }],
+    ['due before the invoice date', { due_date: '2026-11-01' }, { due_date: 'The due date cannot be before the invoice date.' }],
+    ['no lines', { lines: [] }, { line_items: 'Add at least one line to the bill.' }],
+    ['an amount that is not money', { lines: [{ key: 'a', description: '', amount: '12.345', gl_account_id: '', department_id: '' }] }, { 'line_items.0.amount': /^Line 1: amount must be a valid number/ }],
+    ['a missing amount', { lines: [{ key: 'a', description: 'x', amount: '', gl_account_id: '', department_id: '' }] }, { 'line_items.0.amount': /^Line 1: amount is required/ }],
+    ['a negative line', { lines: [{ key: 'a', description: '', amount: '-5', gl_account_id: '', department_id: '' }] }, { 'line_items.0.amount': /cannot be negative/, amount: /more than zero/ }],
+    ['an unknown currency', { currency: 'XYZ' }, { currency: /^Currency / }],
+  ])('refuses %s, by field', (_name, over, want) => {
+    const result = createBillInput(values(over), { id: ID, submit: false });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    for (const [key, message] of Object.entries(want)) expect(result.errors[key]).toMatch(message);
+  });
+});
+
+describe('updateBillPatch', () => {
+  it('sends only what changed; the lines are re-sent only when one changed', () => {
+    const b = bill();
+    expect(updateBillPatch(b, billValues(b), false)).toEqual({ ok: true, patch: null });
+    expect(updateBillPatch(b, { ...billValues(b), memo: 'Paid by check' }, false)).toEqual({ ok: true, patch: { memo: 'Paid by check' } });
+    const lines = [{ key: 'x', description: 'Paper', amount: '200', gl_account_id: '', department_id: '' }];
+    expect(updateBillPatch(b, { ...billValues(b), lines }, false)).toEqual({ ok: true, patch: { line_items: [{ description: 'Paper', amount: 20_000 }] } });
+  });
+
+  it('clears a memo with null and submits a draft with submit: true', () => {
+    const b = bill({ memo: 'old' });
+    expect(updateBillPatch(b, { ...billValues(b), memo: '' }, true)).toEqual({ ok: true, patch: { memo: null, submit: true } });
+  });
+
+  it('attaches the invoice file', () => {
+    const b = bill();
+    expect(updateBillPatch(b, { ...billValues(b), invoice_file_id: GL }, false)).toEqual({ ok: true, patch: { invoice_file_id: GL } });
+  });
+
+  it('refuses a change the status does not allow, with the rule\'s message', () => {
+    const b = bill({ status: 'APPROVED' });
+    const result = updateBillPatch(b, { ...billValues(b), invoice_number: 'INV-8' }, false);
+    expect(result).toMatchObject({ ok: false, message: expect.stringMatching(/approved \(status APPROVED\) and cannot have its vendor/) });
+    // The due date may still move on an approved bill.
+    expect(updateBillPatch(b, { ...billValues(b), due_date: '2026-12-15' }, false)).toEqual({ ok: true, patch: { due_date: '2026-12-15' } });
+  });
+
+  it('checks the patched bill as the server does', () => {
+    const b = bill();
+    const result = updateBillPatch(b, { ...billValues(b), due_date: '2026-10-01' }, false);
+    expect(result).toEqual({ ok: false, errors: { due_date: 'The due date cannot be before the invoice date.' } });
+  });
+});
+
+describe('editableParts and lines the form cannot edit', () => {
+  it.each([
+    [null, { payable: true, dates: true, memo: true, submit: true }],
+    ['DRAFT', { payable: true, dates: true, memo: true, submit: true }],
+    ['REJECTED', { payable: true, dates: true, memo: true, submit: true }],
+    ['PENDING_APPROVAL', { payable: false, dates: true, memo: true, submit: false }],
+    ['PAID', { payable: false, dates: false, memo: true, submit: false }],
+    ['CANCELED', { payable: false, dates: false, memo: false, submit: false }],
+  ] as const)('%s', (status, want) => {
+    expect(editableParts(status)).toEqual(want);
+  });
+
+  it('flags lines with a location, tracking or a vendor credit', () => {
+    expect(hasUneditableLines(bill())).toBe(false);
+    const line = { id: '0b7e3f36-5c1d-4a53-9d55-000000000002', description: 'x', amount: 100, location_id: GL };
+    expect(hasUneditableLines(bill({ line_items: [...bill().line_items, billSchema.shape.line_items.element.parse(line)] }))).toBe(true);
+  });
+});
+
+describe('errors', () => {
+  it('words server paths with the form\'s labels and orders them as the form shows them', () => {
+    const errors = billFormErrors({
+      'patch.memo': 'patch.memo is not allowed',
+      'line_items.1.gl_account_id': 'This GL account was not found.',
+      invoice_date: 'invoice_date must be a valid date',
+    });
+    expect(errors).toEqual({
+      memo: 'Memo is not allowed',
+      'line_items.1.gl_account_id': 'This GL account was not found.',
+      invoice_date: 'Invoice date must be a valid date',
+    });
+    expect(firstErrorField(errors)).toBe('invoice_date');
+    expect(firstErrorField({ memo: 'x', 'line_items.2.amount': 'y', 'line_items.0.department_id': 'z' })).toBe('line_items.0.department_id');
+    expect(firstErrorField({})).toBeNull();
+  });
+});
+
+describe('vendors', () => {
+  it.each([
+    ['ACME SUPPLY COMPANY', acme.id],
+    ['acme supply co', acme.id],
+    ['Northwind Traders — quality since 1990', northwind.id],
+    ['Acme', null], // two Acmes: the person chooses
+    ['Globex', null], // archived
+    ['Initech', null],
+    [undefined, null],
+  ])('matchVendor(%s)', (name, want) => {
+    expect(matchVendor(name, VENDORS)).toBe(want);
+  });
+
+  it('fills only the lines\' empty coding with the vendor\'s defaults', () => {
+    const lines = [
+      { key: 'a', description: '', amount: '', gl_account_id: '', department_id: '' },
+      { key: 'b', description: '', amount: '', gl_account_id: ID, department_id: '' },
+    ];
+    expect(withVendorDefaults(lines, acme).map((l) => [l.gl_account_id, l.department_id])).toEqual([[GL, DEPT], [ID, DEPT]]);
+  });
+});
+
+describe('prefillFromInvoice', () => {
+  const ctx = (edited: BillField[] = []) => ({ edited: new Set(edited), vendors: VENDORS });
+  const reading = {
+    vendorName: 'ACME SUPPLY CO.', invoiceNumber: '10442', invoiceDate: '2026-11-03', dueDate: '2026-12-03',
+    total: { minor: 173_600, currency: 'USD' },
+  };
+
+  it('fills an untouched form: vendor (with its coding), number, dates and the total as one line', () => {
+    const { values: v, filled, vendorHint } = prefillFromInvoice(emptyBillValues('USD', TODAY, 'k'), reading, ctx());
+    expect(filled).toEqual(['vendor', 'invoice number', 'invoice date', 'due date', 'total']);
+    expect(vendorHint).toBeNull();
+    expect(v).toMatchObject({ vendor_id: acme.id, invoice_number: '10442', invoice_date: '2026-11-03', due_date: '2026-12-03' });
+    expect(v.lines).toEqual([{ key: 'k', description: 'Invoice total', amount: '1736.00', gl_account_id: GL, department_id: DEPT }]);
+  });
+
+  it('never overwrites what the person typed', () => {
+    const typed = { ...values(), invoice_date: '2026-11-20', due_date: '2026-11-27' };
+    const { values: v, filled } = prefillFromInvoice(typed, reading, ctx(['vendor_id', 'invoice_number', 'invoice_date', 'due_date', 'lines']));
+    expect(v).toEqual(typed);
+    expect(filled).toEqual([]);
+  });
+
+  it('moves an untouched due date with the invoice date read (terms when printed)', () => {
+    const { values: v } = prefillFromInvoice(emptyBillValues('USD', TODAY), { invoiceDate: '2026-11-03', termsDays: 15 }, ctx());
+    expect(v.due_date).toBe('2026-11-18');
+    const { values: w } = prefillFromInvoice(emptyBillValues('USD', TODAY), { invoiceDate: '2026-11-03' }, ctx(['due_date']));
+    expect(w.due_date).toBe('2026-12-26');
+  });
+
+  it('shows an unknown vendor\'s name as a hint and chooses none', () => {
+    const result = prefillFromInvoice(emptyBillValues('USD', TODAY), { vendorName: 'Initech' }, ctx());
+    expect(result.values.vendor_id).toBe('');
+    expect(result.vendorHint).toBe('Initech');
+  });
+
+  it('takes the invoice\'s currency for the total unless the currency was chosen by hand', () => {
+    const eur = { total: { minor: 249_900, currency: 'EUR' } };
+    expect(prefillFromInvoice(emptyBillValues('USD', TODAY), eur, ctx()).values).toMatchObject({ currency: 'EUR', lines: [{ amount: '2499.00' }] });
+    const kept = prefillFromInvoice(emptyBillValues('USD', TODAY), eur, ctx(['currency']));
+    expect(kept.values.currency).toBe('USD');
+    expect(kept.filled).toEqual([]);
+  });
+});
+
+describe('dueHint', () => {
+  const day = (iso: string) => `<${iso}>`;
+  it.each([
+    ['2026-11-26', 'Due today · not a bank business day: a payment goes out <2026-11-27>'], // Thanksgiving
+    ['2026-11-27', 'Due tomorrow'],
+    ['2026-12-08', 'Due in 12 days'],
+    ['2026-11-23', '3 days overdue'],
+    ['2026-12-26', 'Due in 30 days · not a bank business day: a payment goes out <2026-12-28>'],
+    ['', null],
+  ])('%s → %s', (due, want) => {
+    expect(dueHint(due, TODAY, day)).toBe(want);
+  });
+});

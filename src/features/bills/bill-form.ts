@@ -1,0 +1,379 @@
+import type { z } from 'zod';
+import { checkBillAction, checkBillPatch, validateBill } from '../../../schema/bill-rules.ts';
+import { isBusinessDay, nextBusinessDay } from '../../../schema/business-days.ts';
+import { commandDef } from '../../../schema/commands/index.ts';
+import type { Bill, BillPatch, BillStatus } from '../../../schema/entities/bill.ts';
+import type { Vendor } from '../../../schema/entities/vendor.ts';
+import { validationMessages } from '../../../schema/errors.ts';
+import { currencyExponent, toMinorUnits } from '../../../schema/money.ts';
+import type { InvoiceFields } from './invoice-text.ts';
+
+/**
+ * The bill form's values (what the inputs hold, as typed) and their way to the bill commands
+ * (schema/commands/bill.ts): the input is parsed with the command's own args schema and the
+ * bill checked with `validateBill` (and, for an edit, `checkBillPatch`), exactly what the
+ * server runs (server/domain/bills.ts), so a bill the form accepts is one the server accepts.
+ * Errors come back keyed by the API's field paths (`line_items.0.amount`, `amount` for the
+ * total), worded with the form's labels. Pure; tested in bill-form.test.ts.
+ */
+export interface BillLineValues {
+  /** The row's React key (stable while lines are added and removed; never sent). */
+  key: string;
+  description: string;
+  /** As typed ("1,250.00"). */
+  amount: string;
+  gl_account_id: string;
+  department_id: string;
+}
+
+export interface BillFormValues {
+  vendor_id: string;
+  invoice_number: string;
+  invoice_date: string;
+  due_date: string;
+  currency: string;
+  lines: BillLineValues[];
+  memo: string;
+  /** The invoice document: a receipt-store id (client id while it waits to upload). */
+  invoice_file_id: string | null;
+}
+
+/** The fields a person can type in (what "already typed" means for a prefill). */
+export type BillField = Exclude<keyof BillFormValues, 'lines'> | 'lines';
+/** API field path → message (`vendor_id`, `line_items.2.amount`, `amount` = the total). */
+export type BillFieldErrors = Record<string, string>;
+
+/** Payment terms when the vendor states none (vendors carry no terms yet): net 30. */
+export const DEFAULT_TERMS_DAYS = 30;
+
+export function addDays(date: string, days: number): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return '';
+  d.setUTCDate(d.getUTCDate() + days);
+  return d.toISOString().slice(0, 10);
+}
+
+/** The due date a new bill starts with: the invoice date + the terms' days ('' without a date). */
+export const defaultDueDate = (invoiceDate: string, termsDays = DEFAULT_TERMS_DAYS) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(invoiceDate) ? addDays(invoiceDate, termsDays) : '';
+
+export const emptyLine = (key: string, vendor?: Pick<Vendor, 'default_gl_account_id' | 'default_department_id'> | null): BillLineValues => ({
+  key, description: '', amount: '', gl_account_id: vendor?.default_gl_account_id ?? '', department_id: vendor?.default_department_id ?? '',
+});
+
+export function emptyBillValues(currency: string, today: string, lineKey = 'line-0'): BillFormValues {
+  return {
+    vendor_id: '', invoice_number: '', invoice_date: today, due_date: defaultDueDate(today), currency,
+    lines: [emptyLine(lineKey)], memo: '', invoice_file_id: null,
+  };
+}
+
+/** Minor units as the amount input shows them (125000 USD → "1250.00"). */
+export function amountText(minor: number, currency: string): string {
+  const exp = currencyExponent(currency);
+  return exp === 0 ? String(minor) : (minor / 10 ** exp).toFixed(exp);
+}
+
+/** A bill's values in the form (editing it). */
+export function billValues(b: Bill): BillFormValues {
+  return {
+    vendor_id: b.vendor_id,
+    invoice_number: b.invoice_number,
+    invoice_date: b.invoice_date,
+    due_date: b.due_date,
+    currency: b.currency,
+    lines: b.line_items.map((l) => ({
+      key: l.id, description: l.description, amount: amountText(l.amount, b.currency),
+      gl_account_id: l.gl_account_id ?? '', department_id: l.department_id ?? '',
+    })),
+    memo: b.memo ?? '',
+    invoice_file_id: b.invoice_file_id,
+  };
+}
+
+/** A typed amount in minor units ("$1,250.00" → 125000), or null when it is not money in that currency. */
+export function parseAmount(text: string, currency: string): number | null {
+  const bare = text.trim().replace(/^[A-Z]{3}\s*|\s*[A-Z]{3}$/g, '').replace(/^[$€£¥]\s*|\s*[$€£¥]$/g, '').replace(/\s/g, '');
+  return bare === '' ? null : toMinorUnits(bare, currency);
+}
+
+/** The live total (the lines' sum) and whether every typed amount could be read. */
+export function linesTotal(lines: readonly BillLineValues[], currency: string): { minor: number; complete: boolean } {
+  let minor = 0;
+  let complete = true;
+  for (const line of lines) {
+    if (line.amount.trim() === '') continue;
+    const amount = parseAmount(line.amount, currency);
+    if (amount === null) complete = false;
+    else minor += amount;
+  }
+  return { minor, complete };
+}
+
+/** Lines carrying what the form cannot show (location, tracking, a vendor credit): re-sent, they would lose it. */
+export const hasUneditableLines = (b: Pick<Bill, 'line_items'>) =>
+  b.line_items.some((l) => l.location_id !== null || Object.keys(l.tracking).length > 0 || l.vendor_credit_id !== null);
+
+/** Which parts of a bill in `status` may change (bill-rules.ts: what approvers saw stays as approved). */
+export function editableParts(status: BillStatus | null) {
+  if (status === null) return { payable: true, dates: true, memo: true, submit: true };
+  return {
+    payable: checkBillAction('editPayable', status).ok,
+    dates: checkBillAction('editDates', status).ok,
+    memo: checkBillAction('editMemo', status).ok,
+    submit: checkBillAction('submit', status).ok,
+  };
+}
+
+const trimmed = (s: string) => (s.trim() === '' ? undefined : s.trim());
+
+/**
+ * The bill's fields as the API names them. A value the schema does not take is passed on as
+ * typed, so the schema's own message says why ("must be a valid number").
+ */
+export function billFields(v: BillFormValues) {
+  return {
+    vendor_id: trimmed(v.vendor_id),
+    invoice_number: v.invoice_number.trim(),
+    invoice_date: trimmed(v.invoice_date),
+    due_date: trimmed(v.due_date),
+    currency: v.currency,
+    line_items: v.lines.map((l) => {
+      const typed = trimmed(l.amount);
+      const minor = typed === undefined ? null : parseAmount(typed, v.currency);
+      return {
+        description: l.description.trim(),
+        amount: minor ?? typed,
+        ...(l.gl_account_id ? { gl_account_id: l.gl_account_id } : {}),
+        ...(l.department_id ? { department_id: l.department_id } : {}),
+      };
+    }),
+    memo: v.memo.trim(),
+  };
+}
+
+const LABELS: [RegExp, string][] = [
+  [/^vendor_id\b/, 'Vendor'],
+  [/^invoice_number\b/, 'Invoice number'],
+  [/^invoice_date\b/, 'Invoice date'],
+  [/^due_date\b/, 'Due date'],
+  [/^currency\b/, 'Currency'],
+  [/^memo\b/, 'Memo'],
+  [/^line_items\b/, 'Lines'],
+];
+
+/** One API error message in the form's words ("line_items.1.amount is required" → "Line 2: amount is required"). */
+function worded(path: string, message: string): string {
+  if (path === 'vendor_id' && /is required/.test(message)) return 'Choose the vendor.';
+  const line = /^line_items\.(\d+)\.(\w+)/.exec(path);
+  let text = message.replaceAll('patch.', '');
+  if (line) {
+    const field = line[2] === 'gl_account_id' ? 'GL account' : line[2] === 'department_id' ? 'department' : line[2]!;
+    text = text.replace(/^line_items\.\d+\.\w+/, `Line ${Number(line[1]) + 1}: ${field}`);
+  } else {
+    for (const [re, label] of LABELS) if (re.test(path)) text = text.replace(path, label);
+  }
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** API field errors (the command's schema, validateBill, or the server's 422) → the form's, by field path. */
+export function billFormErrors(errors: Record<string, string>): BillFieldErrors {
+  const out: BillFieldErrors = {};
+  for (const [raw, message] of Object.entries(errors)) {
+    const path = raw.replace(/^patch\./, '');
+    out[path] ??= worded(path, message);
+  }
+  return out;
+}
+
+/** The fields in the order the form shows them: the first with an error is focused. */
+export function firstErrorField(errors: BillFieldErrors): string | null {
+  const keys = Object.keys(errors).filter((k) => errors[k]);
+  const rank = (k: string) => {
+    const order = ['vendor_id', 'invoice_number', 'invoice_date', 'due_date', 'currency', 'line_items', 'amount', 'memo'];
+    const line = /^line_items\.(\d+)\.(\w+)/.exec(k);
+    if (line) return 5 + Number(line[1]) / 1000 + ['description', 'amount', 'gl_account_id', 'department_id'].indexOf(line[2]!) / 1e6;
+    const i = order.indexOf(k);
+    return i === -1 ? order.length : i;
+  };
+  return keys.sort((a, b) => rank(a) - rank(b))[0] ?? null;
+}
+
+export type CreateResult = { ok: true; input: Record<string, unknown> } | { ok: false; errors: BillFieldErrors };
+
+/** A new bill's `bill.create` input (with its client id; `submit` sends it for approval), or why not. */
+export function createBillInput(v: BillFormValues, opts: { id: string; submit: boolean }): CreateResult {
+  const { memo, ...fields } = billFields(v);
+  const input = { ...fields, ...(memo ? { memo } : {}), id: opts.id, submit: opts.submit };
+  const parsed = commandDef('bill.create').args.safeParse(input);
+  if (!parsed.success) return { ok: false, errors: billFormErrors(validationMessages(parsed.error as z.ZodError, input)) };
+  const errors = validateBill(parsed.data as Parameters<typeof validateBill>[0]);
+  if (Object.keys(errors).length > 0) return { ok: false, errors: billFormErrors(errors) };
+  return { ok: true, input: parsed.data as Record<string, unknown> };
+}
+
+export type UpdateResult =
+  | { ok: true; patch: BillPatch | null }
+  | { ok: false; errors: BillFieldErrors; message?: string };
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The edit of a bill: only the fields that changed (the lines replace all, so they are sent only
+ * when one changed), `submit` to send a draft or a fixed rejected bill for approval; checked with
+ * the command's schema, the status rules (`checkBillPatch`: its message when a field may not
+ * change now) and `validateBill` over the patched bill, as the server does. `patch` is null when
+ * nothing changed and nothing is submitted.
+ */
+export function updateBillPatch(bill: Bill, v: BillFormValues, submit: boolean): UpdateResult {
+  const before = billFields(billValues(bill));
+  const after = billFields(v);
+  const patch: Record<string, unknown> = {};
+  for (const key of ['vendor_id', 'invoice_number', 'invoice_date', 'due_date', 'currency', 'line_items'] as const) {
+    if (!same(before[key], after[key])) patch[key] = after[key];
+  }
+  if (before.memo !== after.memo) patch.memo = after.memo === '' ? null : after.memo;
+  if (bill.invoice_file_id !== v.invoice_file_id) patch.invoice_file_id = v.invoice_file_id;
+  if (submit) patch.submit = true;
+  if (Object.keys(patch).length === 0) return { ok: true, patch: null };
+  const def = commandDef('bill.update');
+  const input = { bill_id: bill.id, patch };
+  const parsed = def.args.safeParse(input);
+  if (!parsed.success) return { ok: false, errors: billFormErrors(validationMessages(parsed.error as z.ZodError, input)) };
+  const checked = (parsed.data as { patch: BillPatch }).patch;
+  const allowed = checkBillPatch(checked, bill.status);
+  if (!allowed.ok) return { ok: false, errors: {}, message: allowed.message };
+  const next = def.apply(bill, parsed.data) as Bill;
+  const errors = validateBill({ ...next, amount: undefined });
+  if (Object.keys(errors).length > 0) return { ok: false, errors: billFormErrors(errors) };
+  return { ok: true, patch: checked };
+}
+
+// ---------------------------------------------------------------- vendors
+
+/** A company name as compared: lower case, accents, punctuation and legal suffixes dropped. */
+export function vendorKey(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/[^\p{L}\d]+/gu, ' ')
+    .replace(/\b(inc|incorporated|llc|ltd|limited|co|corp|corporation|company|gmbh|ag|sa|sas|sarl|srl|bv|plc|pty|the)\b/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/**
+ * The vendor a name read from an invoice names: the one active vendor whose name is the same
+ * once legal suffixes and punctuation are dropped ("ACME SUPPLY CO." = "Acme Supply Company"),
+ * else the one whose name the read name contains or that contains it (a name OCR'd with its
+ * tagline). None, or several that fit: null (the person chooses; a wrong vendor is worse than none).
+ */
+export function matchVendor(name: string | undefined, vendors: readonly Pick<Vendor, 'id' | 'name' | 'status'>[]): string | null {
+  const key = name ? vendorKey(name) : '';
+  if (key.length < 3) return null;
+  const active = vendors.filter((v) => v.status === 'ACTIVE').map((v) => ({ id: v.id, key: vendorKey(v.name) })).filter((v) => v.key.length >= 3);
+  const exact = active.filter((v) => v.key === key);
+  if (exact.length === 1) return exact[0]!.id;
+  if (exact.length > 1) return null;
+  const words = (s: string) => ` ${s} `;
+  const partial = active.filter((v) => words(key).includes(words(v.key)) || words(v.key).includes(words(key)));
+  return partial.length === 1 ? partial[0]!.id : null;
+}
+
+/** The lines with the vendor's default GL account and department where a line has none yet. */
+export function withVendorDefaults(lines: readonly BillLineValues[], vendor: Pick<Vendor, 'default_gl_account_id' | 'default_department_id'> | null): BillLineValues[] {
+  if (!vendor) return [...lines];
+  return lines.map((l) => ({
+    ...l,
+    gl_account_id: l.gl_account_id || (vendor.default_gl_account_id ?? ''),
+    department_id: l.department_id || (vendor.default_department_id ?? ''),
+  }));
+}
+
+// ---------------------------------------------------------------- prefill
+
+const blankLine = (l: BillLineValues) => l.description.trim() === '' && l.amount.trim() === '';
+
+export interface InvoicePrefill {
+  values: BillFormValues;
+  /** What was filled, for the "check these" note. */
+  filled: ('vendor' | 'invoice number' | 'invoice date' | 'due date' | 'total')[];
+  /** The vendor name read when no vendor matched it (shown as a hint; nothing is chosen). */
+  vendorHint: string | null;
+}
+
+/**
+ * The form with an invoice's reading filled in where the person has not typed anything: a field
+ * in `edited` (changed by hand) or already holding a value is theirs and kept. Dates start with
+ * defaults (today, +30 days), so for them only `edited` counts; a read invoice date moves an
+ * untouched due date with it (its printed due date, else the invoice date + terms). The total
+ * becomes the one line when no line has anything typed. Pure; tested.
+ */
+export function prefillFromInvoice(
+  v: BillFormValues,
+  reading: InvoiceFields,
+  ctx: { edited: ReadonlySet<BillField>; vendors: readonly Vendor[] },
+): InvoicePrefill {
+  const values: BillFormValues = { ...v, lines: [...v.lines] };
+  const filled: InvoicePrefill['filled'] = [];
+  let vendorHint: string | null = null;
+  const free = (field: BillField) => !ctx.edited.has(field);
+  if (reading.vendorName && free('vendor_id') && v.vendor_id === '') {
+    const id = matchVendor(reading.vendorName, ctx.vendors);
+    if (id) {
+      values.vendor_id = id;
+      values.lines = withVendorDefaults(values.lines, ctx.vendors.find((x) => x.id === id) ?? null);
+      filled.push('vendor');
+    } else vendorHint = reading.vendorName;
+  }
+  if (reading.invoiceNumber && free('invoice_number') && v.invoice_number.trim() === '') {
+    values.invoice_number = reading.invoiceNumber;
+    filled.push('invoice number');
+  }
+  if (reading.invoiceDate && free('invoice_date')) {
+    values.invoice_date = reading.invoiceDate;
+    filled.push('invoice date');
+  }
+  if (free('due_date')) {
+    const due = reading.dueDate ?? (reading.invoiceDate && free('invoice_date') ? defaultDueDate(reading.invoiceDate, reading.termsDays) : undefined);
+    if (due && due !== v.due_date) {
+      values.due_date = due;
+      filled.push('due date');
+    }
+  }
+  if (reading.total && free('lines') && values.lines.every(blankLine)) {
+    const currency = free('currency') ? reading.total.currency : v.currency;
+    if (currency === reading.total.currency) {
+      values.currency = currency;
+      const first = values.lines[0] ?? emptyLine('line-ocr');
+      values.lines = [{ ...first, description: 'Invoice total', amount: amountText(reading.total.minor, currency) }];
+      filled.push('total');
+    }
+  }
+  return { values, filled, vendorHint };
+}
+
+// ---------------------------------------------------------------- due hint
+
+const DAY_MS = 86_400_000;
+
+/**
+ * "Due in 12 days", "Due today", "Due tomorrow", "3 days overdue"; when the due date is a weekend
+ * or a bank holiday, the business day a payment would go out (schema/business-days.ts). Null
+ * without two calendar dates.
+ */
+export function dueHint(due: string, today: string, formatDay: (iso: string) => string): string | null {
+  const ok = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
+  if (!ok(due) || !ok(today)) return null;
+  const days = Math.round((Date.parse(`${due}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / DAY_MS);
+  const when =
+    days === 0 ? 'Due today' : days === 1 ? 'Due tomorrow' : days > 1 ? `Due in ${days} days` : days === -1 ? '1 day overdue' : `${-days} days overdue`;
+  if (isBusinessDay(due)) return when;
+  return `${when} · not a bank business day: a payment goes out ${formatDay(nextBusinessDay(due))}`;
+}
+
+/** The person's local calendar date (YYYY-MM-DD): a new bill's invoice date is their today. */
+export const localToday = (now = new Date()) =>
+  `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;

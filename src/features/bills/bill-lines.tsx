@@ -1,0 +1,144 @@
+import { useId } from 'react';
+import { MAX_BILL_LINES } from '../../../schema/entities/bill.ts';
+import { Button } from '../../components/button.tsx';
+import { Combobox } from '../../components/combobox.tsx';
+import type { SelectOption } from '../../components/select-field.tsx';
+import { formatMoney } from '../../lib/format.ts';
+import { linesTotal, type BillFieldErrors, type BillLineValues } from './bill-form.ts';
+
+export interface BillLinesEditorProps {
+  lines: readonly BillLineValues[];
+  currency: string;
+  glAccounts: readonly SelectOption[];
+  departments: readonly SelectOption[];
+  /** By API path: `line_items`, `line_items.<i>.<field>`, `amount` (the total). */
+  errors: BillFieldErrors;
+  disabled?: boolean;
+  onChange(index: number, line: BillLineValues): void;
+  onAdd(): void;
+  onRemove(index: number): void;
+}
+
+const NONE: SelectOption = { value: '', label: 'None' };
+
+/**
+ * The bill's lines: description, amount, GL account and department each, Add line / Remove,
+ * and the total (the lines' sum, as the server computes the bill's amount) live under them.
+ * A line's fields are named "Line 2 amount" etc. for assistive technology; an error sits under
+ * its field and marks it invalid (the form focuses the first).
+ */
+export function BillLinesEditor(props: BillLinesEditorProps) {
+  const { lines, currency, errors, disabled } = props;
+  const total = linesTotal(lines, currency);
+  const totalError = errors.amount;
+  const totalId = useId();
+  return (
+    <fieldset className="bill-lines" data-field="line_items" data-invalid={errors.line_items ? 'true' : undefined}>
+      <legend className="field-label">Lines</legend>
+      <ol className="bill-lines-list">
+        {lines.map((line, i) => (
+          <BillLineRow
+            key={line.key}
+            index={i}
+            line={line}
+            errors={errors}
+            glAccounts={props.glAccounts}
+            departments={props.departments}
+            disabled={disabled}
+            removable={lines.length > 1}
+            onChange={(next) => props.onChange(i, next)}
+            onRemove={() => props.onRemove(i)}
+          />
+        ))}
+      </ol>
+      {errors.line_items && <span className="field-error">{errors.line_items}</span>}
+      <div className="bill-lines-foot">
+        {!disabled && (
+          <Button size="sm" onClick={props.onAdd} disabled={lines.length >= MAX_BILL_LINES}>
+            Add line
+          </Button>
+        )}
+        <p
+          id={totalId}
+          className="bill-total"
+          aria-live="polite"
+          data-testid="bill-total"
+          data-field="amount"
+          data-invalid={totalError ? 'true' : undefined}
+          tabIndex={totalError ? -1 : undefined}
+        >
+          <span className="field-label">Total</span>{' '}
+          <strong>{total.complete ? formatMoney(total.minor, currency) : '—'}</strong>
+          {!total.complete && <span className="muted"> (check the amounts)</span>}
+        </p>
+      </div>
+      {totalError && <span className="field-error bill-total-error">{totalError}</span>}
+    </fieldset>
+  );
+}
+
+interface BillLineRowProps {
+  index: number;
+  line: BillLineValues;
+  errors: BillFieldErrors;
+  glAccounts: readonly SelectOption[];
+  departments: readonly SelectOption[];
+  disabled?: boolean;
+  removable: boolean;
+  onChange(line: BillLineValues): void;
+  onRemove(): void;
+}
+
+function BillLineRow({ index, line, errors, glAccounts, departments, disabled, removable, onChange, onRemove }: BillLineRowProps) {
+  const n = index + 1;
+  const err = (field: string) => errors[`line_items.${index}.${field}`];
+  const set = <K extends keyof BillLineValues>(key: K, value: BillLineValues[K]) => onChange({ ...line, [key]: value });
+  return (
+    <li className="bill-line" aria-label={`Line ${n}`}>
+      <LineInput field={`line_items.${index}.description`} label="Description" n={n} value={line.description} error={err('description')} disabled={disabled} onChange={(v) => set('description', v)} />
+      <LineInput field={`line_items.${index}.amount`} label="Amount" n={n} value={line.amount} error={err('amount')} disabled={disabled} amount onChange={(v) => set('amount', v)} />
+      <LineCoding area="bill-line-gl" label="GL account" n={n} value={line.gl_account_id} options={glAccounts} error={err('gl_account_id')} disabled={disabled} field={`line_items.${index}.gl_account_id`} onChange={(v) => set('gl_account_id', v)} />
+      <LineCoding area="bill-line-dept" label="Department" n={n} value={line.department_id} options={departments} error={err('department_id')} disabled={disabled} field={`line_items.${index}.department_id`} onChange={(v) => set('department_id', v)} />
+      {removable && !disabled && (
+        <Button size="sm" variant="ghost" className="bill-line-remove" onClick={onRemove}>
+          Remove <span className="sr-only">line {n}</span>
+        </Button>
+      )}
+    </li>
+  );
+}
+
+function LineInput(props: { field: string; label: string; n: number; value: string; error?: string | undefined; disabled?: boolean | undefined; amount?: boolean; onChange(v: string): void }) {
+  const errorId = useId();
+  return (
+    <label className={props.amount ? 'field bill-line-amount' : 'field bill-line-description'} data-field={props.field}>
+      <span className="field-label">
+        <span className="sr-only">Line {props.n} </span>
+        {props.label}
+      </span>
+      <input
+        type="text"
+        inputMode={props.amount ? 'decimal' : undefined}
+        autoComplete="off"
+        className={props.amount ? 'input-amount' : undefined}
+        value={props.value}
+        disabled={props.disabled}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? errorId : undefined}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      {props.error && <span id={errorId} className="field-error">{props.error}</span>}
+    </label>
+  );
+}
+
+function LineCoding(props: {
+  area: string; label: string; n: number; value: string; options: readonly SelectOption[]; error?: string | undefined; disabled?: boolean | undefined; field: string; onChange(v: string): void;
+}) {
+  return (
+    <div className={`bill-line-coding ${props.area}`} data-field={props.field} data-invalid={props.error ? 'true' : undefined}>
+      <Combobox label={`Line ${props.n} ${props.label}`} value={props.value} options={props.options} leading={[NONE]} disabled={props.disabled} onChange={props.onChange} />
+      {props.error && <span className="field-error">{props.error}</span>}
+    </div>
+  );
+}
