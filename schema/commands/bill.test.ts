@@ -34,6 +34,18 @@ describe('bill commands', () => {
     ]);
   });
 
+  it('update: an invoice file stored on this device waits for its upload and goes out under the server’s id', () => {
+    const args = billUpdate.args.parse({ bill_id: id(1), patch: { invoice_file_id: id(70), memo: 'x' } });
+    expect(billUpdate.after!(args)).toEqual([id(70)]);
+    const serverId = (c: string) => (c === id(70) ? id(71) : undefined);
+    expect(billUpdate.request(billUpdate.resolve!(args, serverId)).body).toEqual({ invoice_file_id: id(71), memo: 'x' });
+    // Already the server's id (uploaded before the save), or no file: sent as is.
+    expect(billUpdate.resolve!(args, () => undefined)).toEqual(args);
+    const plain = billUpdate.args.parse({ bill_id: id(1), patch: { memo: 'y' } });
+    expect(billUpdate.after!(plain)).toEqual([]);
+    expect(billUpdate.resolve!(plain, serverId)).toEqual(plain);
+  });
+
   it('create with submit is PENDING_APPROVAL, submitted at the write’s moment', () => {
     expect(created({ submit: true })).toMatchObject({ status: 'PENDING_APPROVAL', submitted_at: AT });
   });

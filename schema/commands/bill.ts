@@ -113,6 +113,10 @@ export const billUpdate = defineCommand({
   args: z.object({ bill_id: z.uuid(), patch: billPatchSchema }),
   collection: 'bills',
   entityIds: (a) => [a.bill_id],
+  // An invoice file stored on this device waits for its upload, and goes out under the server's id.
+  after: (a) => (a.patch.invoice_file_id ? [a.patch.invoice_file_id] : []),
+  resolve: (a, serverId) =>
+    a.patch.invoice_file_id ? { ...a, patch: { ...a.patch, invoice_file_id: serverId(a.patch.invoice_file_id) ?? a.patch.invoice_file_id } } : a,
   call: updateBill,
   request: (a) => ({ params: { bill_uuid: a.bill_id }, body: a.patch }),
   apply: (row, a) => applyBillPatch(row, a.patch),
