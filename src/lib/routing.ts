@@ -14,6 +14,11 @@ export interface NavItem {
   short?: string;
   /** Shown (and offered as "Go to …") only to the users it answers true for; absent: everyone. */
   visible?: (user: SpendUser) => boolean;
+  /**
+   * A hook: shows the entry to a user `visible` leaves out while it answers true (approvals: the
+   * person has decisions waiting because a chain names them). Called on every render of the shell.
+   */
+  useAlsoVisible?: () => boolean;
   /** A small count beside the label (e.g. pending approvals); renders nothing when there is none. */
   badge?: ComponentType;
 }

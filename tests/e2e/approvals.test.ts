@@ -151,7 +151,7 @@ describe('approvals inbox offline, end to end', () => {
       approvals: 1, decided: 1, status: 'REJECTED', claim_status: 'REJECTED', reason: REASON, rejection_reason: REASON,
     });
 
-    // An employee who is not a manager: no Approvals link, and the route says there is nothing to review.
+    // An employee who is not a manager and whom no chain names: no Approvals link, and an inbox with nothing waiting.
     adminBrowser = await launchBrowser({ baseURL: server.url });
     const admin = adminBrowser.page;
     const employee = await userByEmail(server.db, server.businessId, EMPLOYEE);
@@ -160,7 +160,7 @@ describe('approvals inbox offline, end to end', () => {
     await mainNav(admin).getByRole('link', { name: 'Reimbursements' }).waitFor({ state: 'visible' });
     expect(await mainNav(admin).getByRole('link', { name: /^Approvals/ }).count()).toBe(0);
     await admin.goto('/approvals');
-    await admin.getByRole('heading', { name: 'Nothing to review' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await admin.getByRole('heading', { name: 'Nothing waiting for you' }).waitFor({ state: 'visible', timeout: 30_000 });
     await admin.getByRole('button', { name: new RegExp(employee.name) }).click();
     await admin.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await admin.getByLabel('Email').waitFor({ state: 'visible', timeout: 30_000 });

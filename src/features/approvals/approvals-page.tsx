@@ -41,18 +41,9 @@ const KEY_HINT = footerHint(['list', 'approvals', 'global'], SHORTCUTS.filter((s
  */
 export function ApprovalsPage() {
   const user = useAppState((s) => s.session?.user ?? null);
-  if (!user || !canReviewReimbursements(user)) {
-    return (
-      <div className="approvals">
-        <div className="page-header">
-          <h1>Approvals</h1>
-        </div>
-        <EmptyState title="Nothing to review">
-          Approvals list the claims and card requests your team submits. You don’t review them in this business.
-        </EmptyState>
-      </div>
-    );
-  }
+  if (!user) return null;
+  // Everyone has an inbox: reviewers by role, and anyone an approval chain names as a step's
+  // approver (a bill's, say): the mirror holds exactly the approvals each may see.
   return <Inbox viewer={user} />;
 }
 
@@ -198,7 +189,13 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
         )}
       </div>
       {rows.total === 0 && tab === 'pending' && !rows.waiting ? (
-        <EmptyState title="You’re all caught up">{caughtUpText(type)}</EmptyState>
+        canReviewReimbursements(viewer) ? (
+          <EmptyState title="You’re all caught up">{caughtUpText(type)}</EmptyState>
+        ) : (
+          <EmptyState title="Nothing waiting for you">
+            When an approval chain names you as an approver (a bill’s, say), what waits for your decision shows up here.
+          </EmptyState>
+        )
       ) : (
         <ApprovalsTable
           rows={rows}
@@ -276,7 +273,7 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
 
 /** The empty Pending tab's words, for the Type filter's choice. */
 function caughtUpText(type: InboxType | undefined): string {
-  const what = type === 'claims' ? 'claims' : type === 'card_requests' ? 'card requests' : 'claims and card requests';
+  const what = type === 'claims' ? 'claims' : type === 'card_requests' ? 'card requests' : type === 'bills' ? 'bills' : 'claims, card requests and bills';
   return `Nothing waits for your review. New ${what} from your team show up here.`;
 }
 

@@ -2,7 +2,7 @@ import { createRoute, type AnyRoute } from '@tanstack/react-router';
 import { canReviewReimbursements } from '../../../schema/roles.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
 import type { NavItem } from '../../lib/routing.ts';
-import { PendingApprovalsBadge } from './pending-badge.tsx';
+import { PendingApprovalsBadge, useHasWaitingApprovals } from './pending-badge.tsx';
 import { parseApprovalsSearch } from './search-params.ts';
 
 /** Signed-in routes: the approvals inbox (with its detail drawer), URL state typed by parseApprovalsSearch. */
@@ -18,9 +18,10 @@ export function approvalsRoutes<P extends AnyRoute>(parent: P) {
 }
 
 /**
- * Shown to reviewers only (admins, owners, bookkeepers, managers: `canReviewReimbursements`);
+ * Shown to reviewers (admins, owners, bookkeepers, managers: `canReviewReimbursements`), and to
+ * anyone else while decisions wait for them (a bill's chain names them as a step's approver);
  * "Go to approvals" in the palette comes from this entry. The badge counts what waits.
  */
 export const approvalsNav: readonly NavItem[] = [
-  { to: '/approvals', label: 'Approvals', visible: canReviewReimbursements, badge: PendingApprovalsBadge },
+  { to: '/approvals', label: 'Approvals', visible: canReviewReimbursements, useAlsoVisible: useHasWaitingApprovals, badge: PendingApprovalsBadge },
 ];

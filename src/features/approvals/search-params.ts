@@ -3,8 +3,8 @@ import type { ApprovalFilter, ApprovalObjectType, ApprovalSort, ApprovalStatus }
 
 /**
  * The approvals inbox's URL state, flat strings (§5): the tab (Pending, the default and never
- * written, or Decided), the Type filter (all, the default and never written, claims or card
- * requests) and the approval open in the detail drawer. Pending reads oldest first (the longest
+ * written, or Decided), the Type filter (all, the default and never written, claims, card
+ * requests or bills) and the approval open in the detail drawer. Pending reads oldest first (the longest
  * waiting on top); Decided newest first.
  */
 export const INBOX_TABS = [
@@ -17,12 +17,13 @@ export type InboxTab = (typeof INBOX_TABS)[number]['key'];
 export const INBOX_TYPES = [
   { key: 'claims', label: 'Claims', objectType: 'reimbursement' },
   { key: 'card_requests', label: 'Card requests', objectType: 'card_request' },
+  { key: 'bills', label: 'Bills', objectType: 'bill' },
 ] as const satisfies readonly { key: string; label: string; objectType: ApprovalObjectType }[];
 export type InboxType = (typeof INBOX_TYPES)[number]['key'];
 
 export const approvalsSearchSchema = z.object({
   tab: z.enum(['pending', 'decided']).optional(),
-  type: z.enum(['claims', 'card_requests']).optional(),
+  type: z.enum(['claims', 'card_requests', 'bills']).optional(),
   open: z.uuid().optional(),
 });
 export type ApprovalsSearch = z.infer<typeof approvalsSearchSchema>;
