@@ -13,6 +13,7 @@ import { userEntity } from './entities/spend-user.ts';
 import { trackingCategoryEntity } from './entities/tracking-category.ts';
 import { transactionEntity } from './entities/transaction.ts';
 import { vendorEntity } from './entities/vendor.ts';
+import { provisionalBillEntity } from './entities/provisional-bill.ts';
 
 /**
  * The mirrored collections, listed once. Everything that differs per collection is in its
@@ -35,6 +36,7 @@ const DEFINITIONS = [
   cardRequestEntity,
   vendorEntity,
   billEntity,
+  provisionalBillEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

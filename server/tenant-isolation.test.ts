@@ -60,6 +60,7 @@ for (const id of [
   'bills.bulk.dueDate', 'bills.bulk.invoiceDate', 'bills.bulk.entity', 'bills.bulk.memo', 'bills.bulk.paymentDate',
   'bills.bulk.trackingCategory', 'bills.bulk.cancel', 'bills.bulk.amount', 'bills.bulk.markPaid', 'bills.bulk.markReconciled',
   'bills.bulk.retryPayment', 'bills.bulk.retryAccountingSync', 'bills.bulk.remindNextApprovers',
+  'bills.provisional.list', 'bills.provisional.create', 'bills.provisional.update', 'bills.provisional.delete', 'bills.provisional.deleteAll',
 ]) ROLE_GATED[id] = NOT_BILL_PAY;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')

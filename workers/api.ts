@@ -6,6 +6,7 @@ import type { TrackingCategory } from '../schema/entities/tracking-category.ts';
 import type { UserRow, SpendUser } from '../schema/entities/spend-user.ts';
 import type { ReimbursementRate } from '../schema/entities/reimbursement-rate.ts';
 import type { Vendor } from '../schema/entities/vendor.ts';
+import type { ProvisionalBill } from '../schema/entities/provisional-bill.ts';
 import type {
   BankAccountBody, BulkVendorRow, VendorCreateBody, VendorPatchBody, bulkRowResultSchema, revealedBankAccountSchema,
   vendorContactBodySchema, vendorContactPatchSchema,
@@ -109,6 +110,7 @@ export interface ReferenceData {
   users: UserRow[];
   reimbursement_rates: ReimbursementRate[];
   vendors: Vendor[];
+  provisional_bills: ProvisionalBill[];
 }
 
 export interface SessionInfo {

@@ -160,6 +160,15 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     'reconciled_at', ll_iso(r.reconciled_at), 'created_at', ll_iso(r.created_at), ${mirrored})`,
     sortKey: 'll_iso(r.created_at)',
   },
+  // Issue 11: uploaded invoices not yet completed into bills (domain/provisional-bills.ts).
+  provisional_bills: {
+    table: 'provisional_bills',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'invoice_file_id', r.invoice_file_id, 'vendor_id', r.vendor_id, 'invoice_number', r.invoice_number,
+    'invoice_date', ${day('invoice_date')}, 'due_date', ${day('due_date')}, 'currency', r.currency, 'amount', r.amount,
+    'memo', r.memo, 'created_by', r.created_by, 'created_at', ll_iso(r.created_at), ${mirrored})`,
+    sortKey: 'll_iso(r.created_at)',
+  },
 };
 
 export const COLLECTIONS = Object.fromEntries(

@@ -14,6 +14,7 @@ import { userRowSchema } from '../../schema/entities/spend-user.ts';
 import { trackingCategorySchema } from '../../schema/entities/tracking-category.ts';
 import { transactionSchema } from '../../schema/entities/transaction.ts';
 import { vendorSchema } from '../../schema/entities/vendor.ts';
+import { provisionalBillSchema } from '../../schema/entities/provisional-bill.ts';
 import type { Change, MirroredCollection } from '../../schema/sync-feed.ts';
 import { cardRequestSchema } from '../../schema/entities/card-request.ts';
 import { testDatabases } from '../test-db.ts';
@@ -34,6 +35,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   reimbursement_rates: reimbursementRateSchema.strict(),
   vendors: vendorSchema.strict(),
   bills: billSchema.strict(),
+  provisional_bills: provisionalBillSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

@@ -6,6 +6,7 @@ import { approvalPolicyHandlers } from './approval-policies.ts';
 import { authHandlers } from './auth.ts';
 import { billBulkHandlers } from './bill-bulk.ts';
 import { billHandlers } from './bills.ts';
+import { provisionalBillHandlers } from './provisional-bills.ts';
 import { businessSwitchHandlers } from './business-switch.ts';
 import { cardHandlers } from './cards.ts';
 import { passwordlessHandlers } from './identity-passwordless.ts';
@@ -41,6 +42,7 @@ export const HANDLERS = {
   ...vendorHandlers,
   ...billHandlers,
   ...billBulkHandlers,
+  ...provisionalBillHandlers,
   ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,

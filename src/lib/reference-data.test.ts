@@ -24,6 +24,7 @@ const data: ReferenceData = {
   ],
   reimbursement_rates: [],
   vendors: [],
+  provisional_bills: [],
 };
 
 describe('buildReferenceView', () => {

@@ -11,6 +11,7 @@ const EMPTY: ReferenceData = {
   users: [],
   reimbursement_rates: [],
   vendors: [],
+  provisional_bills: [],
 };
 
 export interface ReferenceNames {
