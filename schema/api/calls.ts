@@ -24,6 +24,7 @@ import { APPROVAL_POLICY_CALLS } from './calls-approval-policies.ts';
 import { VENDOR_CALLS } from './calls-vendors.ts';
 import { BILL_CALLS } from './calls-bills.ts';
 import { BILL_BULK_CALLS } from './calls-bill-bulk.ts';
+import { BILL_EXTRA_CALLS } from './calls-bill-extras.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -197,4 +198,5 @@ export const CATALOGUE = [
   ...VENDOR_CALLS,
   ...BILL_CALLS,
   ...BILL_BULK_CALLS,
+  ...BILL_EXTRA_CALLS,
 ] as const;

@@ -5,6 +5,7 @@ import { approvalHandlers } from './approvals.ts';
 import { approvalPolicyHandlers } from './approval-policies.ts';
 import { authHandlers } from './auth.ts';
 import { billBulkHandlers } from './bill-bulk.ts';
+import { recurringBillHandlers } from './bill-extras.ts';
 import { billHandlers } from './bills.ts';
 import { businessSwitchHandlers } from './business-switch.ts';
 import { cardHandlers } from './cards.ts';
@@ -41,6 +42,7 @@ export const HANDLERS = {
   ...vendorHandlers,
   ...billHandlers,
   ...billBulkHandlers,
+  ...recurringBillHandlers,
   ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,
