@@ -173,14 +173,17 @@ async function creatorOf(tx: Queryable, t: Stored): Promise<ActingUser | null> {
 
 /**
  * One period of one template in `tx`: null when the period is not (or no longer) due, or another
- * run already has it. Refusals are recorded on the period, never thrown.
+ * run already has it. Refusals are recorded on the period, never thrown. The template is read
+ * without a lock (a FOR SHARE here deadlocked the race test: a run's later UPDATE of the template
+ * waited on another run's share lock while that run waited on this one's period key or business
+ * row); every lock this takes comes after the period key, in writeMirrored's order.
  */
 async function generateOne(
   tx: Queryable, templateId: string, businessId: string, p: Period, now: Date,
 ): Promise<GeneratedPeriod | FailedPeriod | null> {
   const rows = await tx.query<{ doc: Stored }>(
     `SELECT ${TEMPLATE_DOC} AS doc FROM recurring_bill_templates r
-      WHERE r.id = $1 AND r.business_id = $2 AND r.status = 'ACTIVE' AND NOT r.deleted FOR SHARE`,
+      WHERE r.id = $1 AND r.business_id = $2 AND r.status = 'ACTIVE' AND NOT r.deleted`,
     [templateId, businessId],
   );
   const t = rows[0]?.doc;
@@ -205,7 +208,7 @@ async function generateOne(
     }, now);
     await tx.query('RELEASE SAVEPOINT recurring_bill');
     await tx.query('UPDATE recurring_bill_runs SET bill_id = $3 WHERE template_id = $1 AND period_start = $2', [templateId, p.start, bill.id]);
-    await tx.query('UPDATE recurring_bill_templates SET last_error = NULL WHERE id = $1', [templateId]);
+    await tx.query('UPDATE recurring_bill_templates SET last_error = NULL WHERE id = $1 AND last_error IS NOT NULL', [templateId]);
     return { ...key, bill_id: bill.id };
   } catch (err) {
     await tx.query('ROLLBACK TO SAVEPOINT recurring_bill');
