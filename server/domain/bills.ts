@@ -10,6 +10,7 @@ import { openApproval } from './approval-rows.ts';
 import { checkCodingRefs } from './coding.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { newestFirstPage, type Page, type PageRequest } from './newest-first-page.ts';
+import { assertCreditLines } from './vendor-credits.ts';
 import { findVendor } from './vendors.ts';
 
 /**
@@ -99,6 +100,7 @@ export async function createBill(
     const entityId = body.entity_id ?? null;
     if (entityId) await assertEntity(tx, businessId, entityId);
     const id = body.id ?? randomUUID();
+    await assertCreditLines(tx, businessId, id, body);
     const status = createdStatus(body.submit);
     const amount = billTotal(body.line_items);
     const at = now.toISOString();
@@ -137,6 +139,8 @@ export async function updateBill(tx: Queryable, user: ActingUser, id: string, pa
     assertValid({ ...next, amount: undefined });
     if (patch.vendor_id !== undefined) await findVendor(tx, businessId, patch.vendor_id);
     if (patch.line_items) await assertLineCoding(tx, businessId, patch.line_items);
+    // Credit lines follow the bill's vendor and currency: a change of either rechecks them.
+    if (patch.line_items || patch.vendor_id !== undefined || patch.currency !== undefined) await assertCreditLines(tx, businessId, id, next);
     if (patch.entity_id) await assertEntity(tx, businessId, patch.entity_id);
     await tx.query(
       `UPDATE bills SET vendor_id = $3, invoice_number = $4, invoice_key = $5, invoice_date = $6, due_date = $7, currency = $8,

@@ -1,10 +1,12 @@
 import {
-  createRecurringBill, deleteRecurringBill, listRecurringBills, updateRecurringBill,
+  createRecurringBill, createVendorCredit, deleteRecurringBill, deleteVendorCredit, listRecurringBills, listVendorCredits,
+  updateRecurringBill,
 } from '../../schema/api/calls-bill-extras.ts';
 import { assertMayManageBills } from '../domain/bills.ts';
 import {
   createTemplate, deleteTemplate, listTemplates, updateTemplate,
 } from '../domain/recurring-bills.ts';
+import { createCredit, deleteCredit, listCredits } from '../domain/vendor-credits.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { inWriteTx } from './admin.ts';
 
@@ -31,5 +33,18 @@ export const recurringBillHandlers = {
     const user = managerOf(ctx);
     const id = ctx.input.params.recurring_bill_template_id;
     return ok(await inWriteTx(ctx, deleteRecurringBill, (tx) => deleteTemplate(tx, user, id, nowOf(ctx))));
+  },
+} satisfies DomainHandlers;
+
+export const vendorCreditHandlers = {
+  [listVendorCredits.id]: async (ctx) => {
+    const { vendor_id, ...page } = ctx.input.query;
+    return ok(await listCredits(ctx.db, managerOf(ctx).business_id, { vendor_id }, pageOf(page)));
+  },
+  [createVendorCredit.id]: async (ctx) => ok(await createCredit(ctx.db, managerOf(ctx), ctx.input.body, nowOf(ctx)), 201),
+  [deleteVendorCredit.id]: async (ctx) => {
+    const user = managerOf(ctx);
+    const id = ctx.input.params.vendor_credit_uuid;
+    return ok(await inWriteTx(ctx, deleteVendorCredit, (tx) => deleteCredit(tx, user, id, nowOf(ctx))));
   },
 } satisfies DomainHandlers;
