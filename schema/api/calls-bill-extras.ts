@@ -102,4 +102,4 @@ export const deleteBillTemplate = defineCall({
 export const RECURRING_BILL_CALLS = [listRecurringBills, createRecurringBill, updateRecurringBill, deleteRecurringBill] as const;
 export const VENDOR_CREDIT_CALLS = [listVendorCredits, createVendorCredit, deleteVendorCredit] as const;
 export const BILL_TEMPLATE_CALLS = [listBillTemplates, createBillTemplate, deleteBillTemplate] as const;
-export const BILL_EXTRA_CALLS = [...RECURRING_BILL_CALLS, ...VENDOR_CREDIT_CALLS] as const;
+export const BILL_EXTRA_CALLS = [...RECURRING_BILL_CALLS, ...VENDOR_CREDIT_CALLS, ...BILL_TEMPLATE_CALLS] as const;

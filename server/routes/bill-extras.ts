@@ -1,7 +1,8 @@
 import {
-  createRecurringBill, createVendorCredit, deleteRecurringBill, deleteVendorCredit, listRecurringBills, listVendorCredits,
-  updateRecurringBill,
+  createBillTemplate, createRecurringBill, createVendorCredit, deleteBillTemplate, deleteRecurringBill, deleteVendorCredit,
+  listBillTemplates, listRecurringBills, listVendorCredits, updateRecurringBill,
 } from '../../schema/api/calls-bill-extras.ts';
+import * as billTemplates from '../domain/bill-templates.ts';
 import { assertMayManageBills } from '../domain/bills.ts';
 import {
   createTemplate, deleteTemplate, listTemplates, updateTemplate,
@@ -46,5 +47,15 @@ export const vendorCreditHandlers = {
     const user = managerOf(ctx);
     const id = ctx.input.params.vendor_credit_uuid;
     return ok(await inWriteTx(ctx, deleteVendorCredit, (tx) => deleteCredit(tx, user, id, nowOf(ctx))));
+  },
+} satisfies DomainHandlers;
+
+export const billTemplateHandlers = {
+  [listBillTemplates.id]: async (ctx) => ok(await billTemplates.listBillTemplates(ctx.db, managerOf(ctx).business_id, pageOf(ctx.input.query))),
+  [createBillTemplate.id]: async (ctx) => ok(await billTemplates.createBillTemplate(ctx.db, managerOf(ctx), ctx.input.body, nowOf(ctx)), 201),
+  [deleteBillTemplate.id]: async (ctx) => {
+    const user = managerOf(ctx);
+    const id = ctx.input.params.bill_template_uuid;
+    return ok(await inWriteTx(ctx, deleteBillTemplate, (tx) => billTemplates.deleteBillTemplate(tx, user, id, nowOf(ctx))));
   },
 } satisfies DomainHandlers;

@@ -5,7 +5,7 @@ import { approvalHandlers } from './approvals.ts';
 import { approvalPolicyHandlers } from './approval-policies.ts';
 import { authHandlers } from './auth.ts';
 import { billBulkHandlers } from './bill-bulk.ts';
-import { recurringBillHandlers, vendorCreditHandlers } from './bill-extras.ts';
+import { billTemplateHandlers, recurringBillHandlers, vendorCreditHandlers } from './bill-extras.ts';
 import { billHandlers } from './bills.ts';
 import { businessSwitchHandlers } from './business-switch.ts';
 import { cardHandlers } from './cards.ts';
@@ -44,6 +44,7 @@ export const HANDLERS = {
   ...billBulkHandlers,
   ...recurringBillHandlers,
   ...vendorCreditHandlers,
+  ...billTemplateHandlers,
   ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,
