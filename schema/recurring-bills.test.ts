@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  duePeriods, invoiceNumberFor, latestIndex, nextPeriod, period, periodStart, validateSchedule, type Schedule,
+  duePeriods, invoiceNumberFor, invoicePatternError, latestIndex, nextPeriod, period, periodStart, validateSchedule, type Schedule,
 } from './recurring-bills.ts';
 
 const s = (over: Partial<Schedule>): Schedule => ({
@@ -65,6 +65,15 @@ describe('recurring bill periods', () => {
     expect(p.start).toBe('2027-01-05');
     expect(invoiceNumberFor('RENT-{YYYY}-{MM}', p)).toBe('RENT-2027-01');
     expect(invoiceNumberFor('{YY}Q{Q}-{DD} #{N} {X}', p)).toBe('27Q1-05 #3 {X}');
+  });
+
+  it('refuses invoice patterns that repeat across periods', () => {
+    expect(invoicePatternError('RENT', s({}))).toMatch(/same invoice number/);
+    expect(invoicePatternError('RENT', s({ max_occurrences: 1 }))).toBeNull();
+    expect(invoicePatternError('RENT-{YYYY}-{MM}', s({}))).toBeNull();
+    expect(invoicePatternError('RENT-{YYYY}-{MM}', s({ interval: 'WEEKLY' }))).toMatch(/same invoice number/);
+    expect(invoicePatternError('W-{N}', s({ interval: 'WEEKLY' }))).toBeNull();
+    expect(invoicePatternError('{YYYY}Q{Q}', s({ interval: 'QUARTERLY' }))).toBeNull();
   });
 
   it('validates schedules by field', () => {

@@ -154,5 +154,18 @@ export function invoiceNumberFor(pattern: string, p: Period): string {
   return pattern.replace(/\{(YYYY|YY|MM|DD|Q|N)\}/g, (_, t: string) => tokens[t]!).trim();
 }
 
+/**
+ * A pattern that would give two of the first periods one invoice number ("RENT", or {YYYY}-{MM}
+ * on a weekly template) is refused: every bill would look like a duplicate of the last. Five
+ * periods are enough to catch a weekly pattern without the day.
+ */
+export function invoicePatternError(pattern: string, s: Schedule): string | null {
+  const n = Math.min(5, s.max_occurrences ?? 5);
+  const numbers = Array.from({ length: n }, (_, i) => invoiceNumberFor(pattern, period(s, i)));
+  return new Set(numbers).size === numbers.length
+    ? null
+    : 'The pattern gives two bills the same invoice number: add {DD}, {N} or another token that changes every period.';
+}
+
 /** A period's bill is dated its start and due `daysUntilDue` later. */
 export const billDatesFor = (p: Period, daysUntilDue: number) => ({ invoice_date: p.start, due_date: addDays(p.start, daysUntilDue) });

@@ -4,7 +4,7 @@ import { billSchema } from '../../schema/entities/bill.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts';
-import { generateRecurringBills } from './recurring-bills.ts';
+import { generateRecurringBills, startRecurringBillJob } from './recurring-bills.ts';
 
 /**
  * Recurring bill templates (issue 11): the calls, and the job run directly with a fixed "now":
@@ -73,7 +73,7 @@ describe.each(await testDatabases())('recurring bills on %s', (kind) => {
   });
 
   it('submits generated bills for approval when asked: PENDING_APPROVAL with a chain', async () => {
-    const tpl = await create({ start_date: '2026-11-01', submit_for_approval: true, interval: 'WEEKLY' });
+    const tpl = await create({ start_date: '2026-11-01', submit_for_approval: true, interval: 'WEEKLY', invoice_number_pattern: 'W-{YYYY}{MM}{DD}' });
     const made = mine(await generate('2026-11-10T08:00:00Z'), tpl);
     expect(made.map((g) => g.period_start)).toEqual(['2026-11-01', '2026-11-08']);
     const rows = await billsOf(tpl.id);
@@ -103,6 +103,20 @@ describe.each(await testDatabases())('recurring bills on %s', (kind) => {
     expect(mine(run, ended).map((g) => g.period_start)).toEqual(['2026-09-15']);
     expect(mine(await generate('2027-05-20T00:00:00Z'), counted)).toEqual([]);
     expect(mine(await generate('2027-05-20T00:00:00Z'), ended)).toEqual([]);
+  });
+
+  it('runs as main.ts starts it, on the injected clock', async () => {
+    const tpl = await create({ start_date: '2027-03-31' });
+    const errors: unknown[] = [];
+    const job = startRecurringBillJob(t.db, { now: () => Date.parse('2027-05-01T00:00:00Z'), everyMs: 3_600_000, onError: (e) => errors.push(e) });
+    try {
+      await job.runNow();
+      await job.runNow();
+    } finally {
+      job.stop();
+    }
+    expect(errors).toEqual([]);
+    expect((await billsOf(tpl.id)).map((r) => r.period)).toEqual(['2027-03-31', '2027-04-30']);
   });
 
   it('a deleted template keeps the bills it made and makes no more', async () => {
@@ -139,10 +153,18 @@ describe.each(await testDatabases())('recurring bills on %s', (kind) => {
     const long = await request(t.app, 'POST', BASE, { token: admin, body: body({ invoice_number_pattern: `${'X'.repeat(40)}{YYYY}{MM}{DD}{YYYY}{YYYY}` }) });
     expect(long.status, long.text).toBe(422);
     expect(long.body.error_v2.errors).toHaveProperty('invoice_number_pattern');
+    const same = await request(t.app, 'POST', BASE, { token: admin, body: body({ interval: 'WEEKLY' }) });
+    expect(same.body.error_v2.errors.invoice_number_pattern).toMatch(/same invoice number/);
     const end = await request(t.app, 'POST', BASE, { token: admin, body: body({ end_date: '2026-01-01' }) });
     expect(end.body.error_v2.errors).toHaveProperty('end_date');
     expect((await request(t.app, 'POST', BASE, { token: admin, body: body({ vendor_id: foreignVendor }) })).status).toBe(404);
     expect((await request(t.app, 'POST', BASE, { token: admin, body: body({ interval: 'DAILY' }) })).status).toBe(422);
+    // Calendar edges answer, never fail.
+    for (const over of [{ start_date: '0001-01-01' }, { start_date: '9999-12-31', interval: 'WEEKLY', invoice_number_pattern: '{N}' }, { start_date: '2026-02-29' }]) {
+      const res = await request(t.app, 'POST', BASE, { token: admin, body: body(over) });
+      expect(res.status, res.text).toBeLessThan(500);
+    }
+    expect((await generate('2026-11-20T00:00:00Z')).generated.length).toBeGreaterThanOrEqual(0);
     const employee = await signIn(t.app, a.email('employee'));
     expect((await request(t.app, 'GET', BASE, { token: employee })).status).toBe(403);
     expect((await request(t.app, 'POST', BASE, { token: employee, body: body() })).status).toBe(403);

@@ -4,7 +4,7 @@ import type {
   RecurringBillCreate, RecurringBillPatch, RecurringBillTemplate, TemplateLine,
 } from '../../schema/entities/recurring-bill.ts';
 import {
-  billDatesFor, duePeriods, invoiceNumberFor, nextPeriod, period, validateSchedule, type Period, type Schedule,
+  billDatesFor, duePeriods, invoiceNumberFor, invoicePatternError, nextPeriod, period, validateSchedule, type Period, type Schedule,
 } from '../../schema/recurring-bills.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
@@ -85,6 +85,8 @@ async function assertTemplate(tx: Queryable, businessId: string, f: TemplateFiel
     for (const [k, m] of Object.entries(bill)) {
       errors[k === 'invoice_number' ? 'invoice_number_pattern' : k === 'amount' ? 'line_items' : k] = m;
     }
+    const repeats = errors.invoice_number_pattern ? null : invoicePatternError(f.invoice_number_pattern, f);
+    if (repeats) errors.invoice_number_pattern = repeats;
   }
   if (Object.keys(errors).length > 0) throw validationError(errors);
   await findVendor(tx, businessId, f.vendor_id);
