@@ -232,7 +232,9 @@ export async function generateRecurringBills(db: Db, now: Date): Promise<Generat
   const out: GenerationResult = { generated: [], failed: [] };
   const today = utcDay(now);
   const templates = await db.query<{ doc: Stored }>(
-    `SELECT ${TEMPLATE_DOC} AS doc FROM recurring_bill_templates r WHERE r.status = 'ACTIVE' AND NOT r.deleted ORDER BY r.id`,
+    // An inactive or locked business (§3) gets no new bills; its templates resume with it.
+    `SELECT ${TEMPLATE_DOC} AS doc FROM recurring_bill_templates r JOIN businesses b ON b.id = r.business_id AND b.status = 'ACTIVE'
+      WHERE r.status = 'ACTIVE' AND NOT r.deleted ORDER BY r.id`,
   );
   for (const { doc: t } of templates) {
     const due = duePeriods(scheduleOf(t), today, { from: t.generate_from });
