@@ -9,6 +9,7 @@
 import { fileURLToPath } from 'node:url';
 import { openDb } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
+import { startRecurringBillJob } from './domain/recurring-bills.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
 import { ensureSupportIdentity, SUPPORT_EMAIL } from './auth/support.ts';
@@ -19,6 +20,8 @@ import { DEMO_PASSWORD } from './seed/types.ts';
 
 const DEMO_ROLES = ['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'auditor'];
 const PRUNE_EVERY_MS = 6 * 60 * 60 * 1000;
+/** Recurring bill templates are billed on their period's day: a quarter-hour check is prompt enough. */
+const RECURRING_BILLS_EVERY_MS = 15 * 60 * 1000;
 
 function envInt(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -50,6 +53,9 @@ async function main(): Promise<void> {
   await pruneKeys(db).catch(() => 0);
   const prune = setInterval(() => void pruneKeys(db).catch(() => 0), PRUNE_EVERY_MS);
   prune.unref();
+  const recurringBills = startRecurringBillJob(db, {
+    now: () => Date.now(), everyMs: RECURRING_BILLS_EVERY_MS, onError: (err) => console.error('Recurring bills:', err),
+  });
 
   const devOutbox = process.env.LEDGERLINE_DEV_OUTBOX === '1';
   const server = await listen({ db, host, port, devOutbox, distDir: fileURLToPath(new URL('../dist/', import.meta.url)) });
@@ -68,6 +74,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`${signal}: shutting down...`);
     clearInterval(prune);
+    recurringBills.stop();
     await server.close();
     await db.close();
     process.exit(0);

@@ -17,6 +17,7 @@ export type IdPool = {
   reimbursements: string[]; receipts: string[]; approvals: string[]; rates: string[]; cardRequests: string[];
   instances: string[];
   vendors: string[]; vendorContacts: string[]; bills: string[];
+  recurringBills: string[]; vendorCredits: string[]; billTemplates: string[]; provisionalBills: string[];
 };
 
 export function uuidFor(key: string, pool: IdPool): string {
@@ -24,6 +25,11 @@ export function uuidFor(key: string, pool: IdPool): string {
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
   if (k.includes('instance')) return first(pool.instances);
+  if (k.includes('recurring')) return first(pool.recurringBills);
+  if (k.includes('provisional')) return first(pool.provisionalBills);
+  if (k.includes('invoice_file')) return first(pool.receipts);
+  if (k.includes('credit')) return first(pool.vendorCredits);
+  if (k.includes('bill_template')) return first(pool.billTemplates);
   if (k.includes('bill')) return first(pool.bills);
   if (k.includes('contact')) return first(pool.vendorContacts);
   if (k.includes('payee') || k.includes('vendor')) return first(pool.vendors);

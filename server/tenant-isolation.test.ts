@@ -61,6 +61,10 @@ for (const id of [
   'bills.bulk.trackingCategory', 'bills.bulk.cancel', 'bills.bulk.amount', 'bills.bulk.markPaid', 'bills.bulk.markReconciled',
   'bills.bulk.retryPayment', 'bills.bulk.retryAccountingSync', 'bills.bulk.remindNextApprovers',
   'bills.provisional.list', 'bills.provisional.create', 'bills.provisional.update', 'bills.provisional.delete', 'bills.provisional.deleteAll',
+  // Recurring bills, vendor credits and bill templates (calls-bill-extras.ts).
+  'bills.recurring.list', 'bills.recurring.create', 'bills.recurring.update', 'bills.recurring.delete',
+  'bills.vendorCredits.list', 'bills.vendorCredits.create', 'bills.vendorCredits.delete',
+  'bills.templates.list', 'bills.templates.create', 'bills.templates.delete',
 ]) ROLE_GATED[id] = NOT_BILL_PAY;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')
@@ -240,20 +244,48 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
        VALUES ($1, $2, $3, 1, $4, 4200, 'USD', 'SETTLED', $5)`,
       [randomUUID(), a.businessId, bills[2], `bill-payment:${bills[2]}:1`, a.users.admin],
     );
+    // A's recurring template, vendor credit (applied on A's draft, so a delete must be refused) and bill template.
+    const extras = { recurring: randomUUID(), credit: randomUUID(), template: randomUUID() };
+    await t.db.query(
+      `INSERT INTO recurring_bill_templates (id, business_id, vendor_id, currency, line_items, amount, interval, start_date, generate_from,
+         invoice_number_pattern, days_until_due, status, created_by)
+       VALUES ($1, $2, $3, 'USD', $4::jsonb, 4200, 'MONTHLY', '2026-01-31', '2026-01-31', $5, 30, 'ACTIVE', $6)`,
+      [extras.recurring, a.businessId, vendors[0], JSON.stringify([{ description: `Rent ${tag}`, amount: 4200 }]), `RENT-${tag}-{MM}`, a.users.admin],
+    );
+    await t.db.query(
+      `INSERT INTO vendor_credits (id, business_id, vendor_id, currency, amount, credit_note_number, credit_date, memo, created_by)
+       VALUES ($1, $2, $3, 'USD', 1000, $4, '2026-01-01', $4, $5)`,
+      [extras.credit, a.businessId, vendors[0], `CN-${tag}`, a.users.admin],
+    );
+    await t.db.query(`INSERT INTO bill_line_items (id, bill_id, position, description, amount, vendor_credit_id) VALUES ($1, $2, 1, $3, -200, $4)`,
+      [randomUUID(), bills[0], `Credit ${tag}`, extras.credit]);
+    await t.db.query(
+      `INSERT INTO bill_templates (id, business_id, name, vendor_id, currency, line_items, created_by) VALUES ($1, $2, $3, $4, 'USD', $5::jsonb, $6)`,
+      [extras.template, a.businessId, `Template ${tag}`, vendors[0], JSON.stringify([{ description: `Line ${tag}`, amount: 100 }]), a.users.admin],
+    );
+    // A's provisional bill (an uploaded invoice not yet completed: provisional-bills.ts).
+    const provisional = randomUUID();
+    await t.db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO provisional_bills (id, business_id, invoice_file_id, created_by, change_seq) SELECT $1, $2, $3, $4, change_seq FROM seq`,
+      [provisional, a.businessId, receipt, a.users.admin],
+    );
     pool = {
+      recurringBills: [extras.recurring], vendorCredits: [extras.credit], billTemplates: [extras.template], provisionalBills: [provisional],
       vendors, vendorContacts: [vendorContact], bills,
       transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
       glAccounts: a.glAccounts.active, cards: [a.cards.employee], entities: [entity], tracking: a.tracking, any: [a.users.employee], reimbursements: [claim, submitted, paidClaim], receipts: [receipt], approvals: [approval, requestApproval], rates,
       cardRequests: [cardRequest], instances: [instance],
     };
     ownPool = {
+      recurringBills: [], vendorCredits: [], billTemplates: [], provisionalBills: [],
       vendors: [], vendorContacts: [], bills: [],
       transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
       glAccounts: b.glAccounts.active, cards: [b.cards.employee], entities: [], tracking: b.tracking, any: [b.users.employee], reimbursements: [], receipts: [], approvals: [], rates: [], cardRequests: [], instances: [],
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, ...vendors, ...bills, vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

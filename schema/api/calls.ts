@@ -25,6 +25,7 @@ import { VENDOR_CALLS } from './calls-vendors.ts';
 import { BILL_CALLS } from './calls-bills.ts';
 import { BILL_BULK_CALLS } from './calls-bill-bulk.ts';
 import { PROVISIONAL_BILL_CALLS } from './calls-provisional-bills.ts';
+import { BILL_EXTRA_CALLS } from './calls-bill-extras.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -199,4 +200,5 @@ export const CATALOGUE = [
   ...BILL_CALLS,
   ...BILL_BULK_CALLS,
   ...PROVISIONAL_BILL_CALLS,
+  ...BILL_EXTRA_CALLS,
 ] as const;

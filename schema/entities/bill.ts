@@ -96,6 +96,8 @@ export const billLineInputSchema = z.object({
   amount: z.number().int().min(-MAX_BILL_AMOUNT).max(MAX_BILL_AMOUNT),
   gl_account_id: uuid.optional(),
   department_id: uuid.optional(),
+  /** A credit line: the vendor credit it draws on (its amount negative; the server checks what remains). */
+  vendor_credit_id: uuid.optional(),
 });
 export type BillLineInput = z.infer<typeof billLineInputSchema>;
 

@@ -10,6 +10,7 @@ import { openApproval } from './approval-rows.ts';
 import { checkCodingRefs } from './coding.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { newestFirstPage, type Page, type PageRequest } from './newest-first-page.ts';
+import { assertCreditLines } from './vendor-credits.ts';
 import { findVendor } from './vendors.ts';
 
 /**
@@ -60,7 +61,7 @@ function assertValid(fields: Parameters<typeof validateBill>[0]): void {
 }
 
 /** Each line's GL account and department must be the business's own (named by the line's field). */
-async function assertLineCoding(tx: Queryable, businessId: string, lines: readonly BillLineInput[]): Promise<void> {
+export async function assertLineCoding(tx: Queryable, businessId: string, lines: readonly BillLineInput[]): Promise<void> {
   for (const [i, line] of lines.entries()) {
     if (!line.gl_account_id && !line.department_id) continue;
     try {
@@ -75,35 +76,45 @@ async function assertLineCoding(tx: Queryable, businessId: string, lines: readon
 async function insertLines(tx: Queryable, billId: string, lines: readonly BillLineInput[]): Promise<void> {
   for (const [i, line] of lines.entries()) {
     await tx.query(
-      `INSERT INTO bill_line_items (id, bill_id, position, description, amount, gl_account_id, department_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [randomUUID(), billId, i, line.description, line.amount, line.gl_account_id ?? null, line.department_id ?? null],
+      `INSERT INTO bill_line_items (id, bill_id, position, description, amount, gl_account_id, department_id, vendor_credit_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [randomUUID(), billId, i, line.description, line.amount, line.gl_account_id ?? null, line.department_id ?? null,
+        line.vendor_credit_id ?? null],
     );
   }
 }
 
-export async function createBill(tx: Queryable, user: ActingUser, body: BillCreate, now: Date): Promise<Bill> {
+/**
+ * `entity_id` is not a create field on the wire (a PATCH sets it); recurring templates
+ * (domain/recurring-bills.ts) pass their entity so the chain opens with it.
+ */
+export async function createBill(
+  tx: Queryable, user: ActingUser, body: BillCreate & { entity_id?: string | null }, now: Date,
+): Promise<Bill> {
   assertValid(body);
   const businessId = user.business_id;
   return writeMirrored(tx, businessId, 1, async (w) => {
     const { seqs } = w;
     await findVendor(tx, businessId, body.vendor_id);
     await assertLineCoding(tx, businessId, body.line_items);
+    const entityId = body.entity_id ?? null;
+    if (entityId) await assertEntity(tx, businessId, entityId);
     const id = body.id ?? randomUUID();
+    await assertCreditLines(tx, businessId, id, body);
     const status = createdStatus(body.submit);
     const amount = billTotal(body.line_items);
     const at = now.toISOString();
     await tx.query(
       `INSERT INTO bills (id, business_id, vendor_id, invoice_number, invoice_key, invoice_date, due_date, currency, amount,
-                          status, memo, created_by, submitted_at, change_seq, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
+                          status, memo, created_by, submitted_at, change_seq, created_at, updated_at, entity_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)`,
       [id, businessId, body.vendor_id, body.invoice_number, invoiceNumberKey(body.invoice_number), body.invoice_date, body.due_date,
-        body.currency, amount, status, body.memo ?? null, user.id, body.submit ? at : null, seqs.last, at],
+        body.currency, amount, status, body.memo ?? null, user.id, body.submit ? at : null, seqs.last, at, entityId],
     );
     await insertLines(tx, id, body.line_items);
     // The bill stays PENDING_APPROVAL whatever the chain says: its approvals move it (bill-approvals.ts).
     if (body.submit) {
-      const bill = { id, amount, currency: body.currency, vendor_id: body.vendor_id, entity_id: null };
+      const bill = { id, amount, currency: body.currency, vendor_id: body.vendor_id, entity_id: entityId };
       await openBillApproval(tx, user, bill, (await w.reserve(1)).last, at);
     }
     return findBill(tx, businessId, id);
@@ -128,6 +139,8 @@ export async function updateBill(tx: Queryable, user: ActingUser, id: string, pa
     assertValid({ ...next, amount: undefined });
     if (patch.vendor_id !== undefined) await findVendor(tx, businessId, patch.vendor_id);
     if (patch.line_items) await assertLineCoding(tx, businessId, patch.line_items);
+    // Credit lines follow the bill's vendor and currency: a change of either rechecks them.
+    if (patch.line_items || patch.vendor_id !== undefined || patch.currency !== undefined) await assertCreditLines(tx, businessId, id, next);
     if (patch.entity_id) await assertEntity(tx, businessId, patch.entity_id);
     await tx.query(
       `UPDATE bills SET vendor_id = $3, invoice_number = $4, invoice_key = $5, invoice_date = $6, due_date = $7, currency = $8,
@@ -154,7 +167,7 @@ export async function updateBill(tx: Queryable, user: ActingUser, id: string, pa
   });
 }
 
-async function assertEntity(tx: Queryable, businessId: string, entityId: string): Promise<void> {
+export async function assertEntity(tx: Queryable, businessId: string, entityId: string): Promise<void> {
   const rows = await tx.query('SELECT 1 FROM business_entities WHERE business_id = $1 AND id = $2 AND NOT deleted', [businessId, entityId]);
   if (rows.length === 0) throw new ApiError('REQUEST_7004', 'This entity was not found.');
 }

@@ -5,6 +5,7 @@ import { approvalHandlers } from './approvals.ts';
 import { approvalPolicyHandlers } from './approval-policies.ts';
 import { authHandlers } from './auth.ts';
 import { billBulkHandlers } from './bill-bulk.ts';
+import { billTemplateHandlers, recurringBillHandlers, vendorCreditHandlers } from './bill-extras.ts';
 import { billHandlers } from './bills.ts';
 import { provisionalBillHandlers } from './provisional-bills.ts';
 import { businessSwitchHandlers } from './business-switch.ts';
@@ -43,6 +44,9 @@ export const HANDLERS = {
   ...billHandlers,
   ...billBulkHandlers,
   ...provisionalBillHandlers,
+  ...recurringBillHandlers,
+  ...vendorCreditHandlers,
+  ...billTemplateHandlers,
   ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,
