@@ -267,7 +267,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     const provisional = randomUUID();
     await t.db.query(
       `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
-       INSERT INTO provisional_bills (id, business_id, invoice_file_id, created_by, change_seq) SELECT $1, $2, $3, $4, change_seq FROM seq`,
+       INSERT INTO provisional_bills (id, business_id, invoice_file_id, created_by, change_seq) SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, change_seq FROM seq`,
       [provisional, a.businessId, receipt, a.users.admin],
     );
     pool = {

@@ -52,10 +52,11 @@ async function checkFile(tx: Queryable, user: ActingUser, fileId: string): Promi
 }
 
 /**
- * A client id the caller already created under answers that row (offline creates, as bills do);
- * an id used by anything else is a 422 on `id`.
+ * A client id the caller already created under answers that row (offline creates, as bills do:
+ * the route answers it instead of creating); an id used by anything else is a 422 on `id`.
  */
-async function createdBefore(db: Queryable, user: ActingUser, id: string): Promise<ProvisionalBill | null> {
+export async function provisionalBillCreatedBefore(db: Queryable, user: ActingUser, id: string): Promise<ProvisionalBill | null> {
+  assertMayManageBills(user);
   const [existing] = await db.query<{ business_id: string; created_by: string; deleted: boolean }>(
     'SELECT business_id::text, created_by::text, deleted FROM provisional_bills WHERE id = $1',
     [id],
@@ -69,8 +70,6 @@ async function createdBefore(db: Queryable, user: ActingUser, id: string): Promi
 
 export async function createProvisionalBill(tx: Queryable, user: ActingUser, body: ProvisionalBillCreate, now: Date): Promise<ProvisionalBill> {
   assertMayManageBills(user);
-  const before = body.id ? await createdBefore(tx, user, body.id) : null;
-  if (before) return before;
   const row = {
     vendor_id: body.vendor_id ?? null, invoice_number: body.invoice_number || null, invoice_date: body.invoice_date ?? null,
     due_date: body.due_date ?? null, currency: body.currency ?? null, amount: body.amount ?? null, memo: body.memo ?? null,
