@@ -1,4 +1,5 @@
 import type { BillStatus } from '../../schema/entities/bill.ts';
+import type { ApprovalStatus } from '../../schema/entities/approval.ts';
 import type { PillTone } from '../components/status-pill.tsx';
 
 /** A bill's status as people read it (§7 bill pay). */
@@ -58,3 +59,18 @@ export function dueText(bill: { status: BillStatus; due_date: string }, today: s
   if (days === 1) return 'Due tomorrow';
   return days <= 14 ? `Due in ${days} days` : null;
 }
+
+/** A step of a bill's approval chain as the bill's detail shows it (the approval row's status). */
+export const BILL_STEP_LABELS: Record<ApprovalStatus, string> = {
+  PENDING: 'Waiting for a decision',
+  APPROVED: 'Approved',
+  REJECTED: 'Rejected',
+  CANCELED: 'Canceled',
+};
+
+export const BILL_STEP_TONES: Record<ApprovalStatus, PillTone> = {
+  PENDING: 'info',
+  APPROVED: 'ok',
+  REJECTED: 'danger',
+  CANCELED: 'neutral',
+};

@@ -39,6 +39,7 @@ export const billsSearchSchema = z.object({
   /** DEFAULT_SORT is never written. */
   sort: billSortSchema.optional(),
   open: z.uuid().optional(),
+  /** Opens the new-bill form once the page is mounted (a link from elsewhere). */
   new: z.enum(['bill']).optional(),
 });
 export type BillsSearch = z.infer<typeof billsSearchSchema>;
