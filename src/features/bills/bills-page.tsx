@@ -146,7 +146,8 @@ export function BillsPage() {
           filtered={filtered}
           selected={selection.ids}
           headerState={headerCheckState(selection.ids.size, total)}
-          active={active.index}
+          // A row the list no longer holds (bills moved to another tab after an action) is no current row.
+          active={active.index < total ? active.index : -1}
           openId={search.open}
           queryKey={key}
           today={today}
