@@ -41,6 +41,8 @@ describe('bulkOffers', () => {
     expect(offer(many, 'pay-now').disabled).toBe('Select at most 50 bills at a time (51 selected).');
     expect(offer(many.slice(0, 50), 'pay-now').disabled).toBeNull();
     expect(offer(many.slice(0, 3), 'pay-now', true, 2).disabled).toMatch(/at most 2 bills/);
+    // "Select all" of thousands: the count decides, the rows are not read.
+    expect(bulkOffers([], { online: true, count: 3000 })[0]!.disabled).toBe('Select at most 50 bills at a time (3,000 selected).');
   });
 });
 

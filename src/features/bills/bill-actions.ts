@@ -68,19 +68,20 @@ export function noneEligibleReason(action: OfferedBulkAction): string {
 
 /**
  * Every offered bulk action for a selection of bills (id and status as shown): enabled when the
- * page is online, the selection is within the bulk limit (§3, 50) and at least one bill's status
- * allows it; the others are left out of the request and counted as skipped.
+ * page is online, the selection (`count` bills, default the rows given) is within the bulk limit
+ * (§3, 50) and at least one bill's status allows it; the others are left out of the request and
+ * counted as skipped.
  */
 export function bulkOffers(
   selected: readonly { id: string; status: BillStatus }[],
-  { online, limit = BULK_BILL_LIMIT }: { online: boolean; limit?: number },
+  { online, limit = BULK_BILL_LIMIT, count = selected.length }: { online: boolean; limit?: number; count?: number },
 ): BulkOffer[] {
   return OFFERED_BULK_ACTIONS.map((action) => {
     const rule = BILL_BULK_ACTIONS[action].action;
     const eligible = selected.filter((b) => checkBillAction(rule, b.status).ok).map((b) => b.id);
     const base = { action, label: BULK_WORDS[action].label, eligible, skipped: selected.length - eligible.length };
     if (!online) return { ...base, disabled: OFFLINE_REASON };
-    if (selected.length > limit) return { ...base, disabled: `Select at most ${formatCount(limit)} bills at a time (${formatCount(selected.length)} selected).` };
+    if (count > limit) return { ...base, disabled: `Select at most ${formatCount(limit)} bills at a time (${formatCount(count)} selected).` };
     if (eligible.length === 0) return { ...base, disabled: noneEligibleReason(action) };
     return { ...base, disabled: null };
   });

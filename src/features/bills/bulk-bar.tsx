@@ -40,7 +40,7 @@ function sumsText(bills: readonly BillView[]): string {
 export function BulkBar({ client, selection, selected, total, online, onDone, returnFocus }: BulkBarProps) {
   const count = selection.ids.size;
   const rows = useMemo(() => selected ?? [], [selected]);
-  const offers = useMemo(() => bulkOffers(rows, { online }), [rows, online]);
+  const offers = useMemo(() => bulkOffers(rows, { online, count }), [rows, online, count]);
   const [asking, setAsking] = useState<BulkOffer | null>(null);
   const [busy, setBusy] = useState<OfferedBulkAction | null>(null);
   const reading = selected === null;

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { BULK_BILL_LIMIT } from '../../../schema/bill-rules.ts';
 import type { BillFilter, BillSort } from '../../../schema/entities/bill.ts';
 import type { DataApi, RowView } from '../../../workers/api.ts';
 import type { DataClient } from '../../data-access/types.ts';
@@ -77,7 +78,8 @@ export function useTabCounts(client: DataClient, q: string | undefined, version:
 
 /** The selected bills as shown (what the bulk bar decides its actions from); ids no longer in the mirror are left out. */
 export function useSelectedBills(client: DataClient, ids: ReadonlySet<string>, version: number): BillView[] | null {
-  const list = [...ids].sort();
+  // Beyond the bulk limit no action can run: the bar says so without reading thousands of rows.
+  const list = ids.size > BULK_BILL_LIMIT ? [] : [...ids].sort();
   return useRead(`selected:${list.join(',')}`, version, async () => {
     const rows = await Promise.all(list.map((id) => billReads(client).get('bills', id)));
     return rows.filter((r): r is BillView => r !== null);
