@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import { BULK_BILL_LIMIT } from '../../../schema/bill-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { Menu, MenuItem } from '../../components/menu.tsx';
@@ -44,6 +44,7 @@ export function BulkBar({ client, selection, selected, total, online, onDone, re
   const [asking, setAsking] = useState<BulkOffer | null>(null);
   const [busy, setBusy] = useState<OfferedBulkAction | null>(null);
   const reading = selected === null;
+  const reasonId = useId();
 
   async function send(offer: BulkOffer, value?: string): Promise<boolean> {
     const ids = offer.eligible;
@@ -94,10 +95,17 @@ export function BulkBar({ client, selection, selected, total, online, onDone, re
           disabled={reading || o.disabled !== null || (busy !== null && busy !== o.action)}
           loading={busy === o.action}
           title={o.disabled ?? undefined}
+          aria-describedby={o.disabled ? `${reasonId}-${o.action}` : undefined}
           onClick={() => choose(o)}
         >
           {label(o)}
         </Button>
+      ))}
+      {primary.map((o) => o.disabled && (
+        // Why a button is unavailable, for assistive technology (a disabled button shows no tooltip to the keyboard).
+        <span key={o.action} id={`${reasonId}-${o.action}`} hidden>
+          {o.disabled}
+        </span>
       ))}
       <Menu label="More bulk actions" trigger={<>More actions</>} triggerClassName="btn btn-secondary btn-sm">
         {more.map((o) => (
