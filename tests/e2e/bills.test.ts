@@ -8,7 +8,8 @@
  * with their counts, opens a bill's drawer (facts, line items, the approval chain with the
  * owner's decision), selects two approved bills and marks them paid in bulk: the page words the
  * server's per-bill answer, the server holds exactly those two PAID (the third still approved),
- * and the feed brings them into the Paid tab. axe finds nothing serious on the page.
+ * and the feed brings them into the Paid tab. axe finds nothing serious on the page. Offline,
+ * the bulk actions are disabled and the bar says they need a connection.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { approveApproval } from '../../schema/api/calls-approvals.ts';
@@ -131,5 +132,15 @@ describe('bills, end to end', () => {
     await page.getByRole('tab', { name: 'Paid (2)' }).waitFor({ timeout: 60_000 });
     await page.getByRole('tab', { name: 'Ready to pay (1)' }).waitFor();
     expect(await axeFindings(page)).toEqual([]);
+
+    // Offline the bulk actions are refused before anything is sent, and the bar says why.
+    await browser.context.setOffline(true);
+    await waitForSyncStatus(page, 'Offline');
+    await row('INV-E2E-3').getByRole('checkbox').check();
+    await bar.getByRole('note').filter({ hasText: 'Bulk actions need a connection.' }).waitFor();
+    expect(await bar.getByRole('button', { name: 'Pay now' }).isDisabled()).toBe(true);
+    expect(await bar.getByRole('button', { name: 'Mark as paid' }).isDisabled()).toBe(true);
+    await browser.context.setOffline(false);
+    expect(await statusOf([ids[2]!])).toEqual({ [ids[2]!]: 'APPROVED' });
   }, 240_000);
 });
