@@ -7,6 +7,9 @@ import type { UserRow, SpendUser } from '../schema/entities/spend-user.ts';
 import type { ReimbursementRate } from '../schema/entities/reimbursement-rate.ts';
 import type { Vendor } from '../schema/entities/vendor.ts';
 import type { ProvisionalBill } from '../schema/entities/provisional-bill.ts';
+import type { Bill } from '../schema/entities/bill.ts';
+import type { billPaymentRowSchema } from '../schema/api/calls-bills.ts';
+import type { remindResponseSchema } from '../schema/api/calls-bill-bulk.ts';
 import type {
   BankAccountBody, BulkVendorRow, VendorCreateBody, VendorPatchBody, bulkRowResultSchema, revealedBankAccountSchema,
   vendorContactBodySchema, vendorContactPatchSchema,
@@ -207,7 +210,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, CommandApi, StatusApi, ReceiptApi, VendorApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -477,4 +480,42 @@ export interface VendorApi {
   mergeVendors(survivorId: string, mergedIds: string[]): Promise<{ ok: true; vendor: Vendor; merged_payee_ids: string[] } | VendorFailure>;
   /** A CSV file's text (the server parses it) or parsed rows; all or nothing (`created: 0` when any row is refused). */
   uploadVendors(input: { csv: string } | { rows: BulkVendorRow[] }): Promise<{ ok: true; created: number; results: BulkRowResult[] } | VendorFailure>;
+}
+
+/**
+ * A bill call's refusal (handlers/bills.ts). `offline`: nothing was sent (payments and bulk
+ * actions have no outbox command: they are direct calls, online only).
+ */
+export type BillCallFailure = Extract<ActionResult, { ok: false }> & { offline?: true };
+/** One bill's answer in a bulk action: the bill as changed, or the refusal (the others went on). */
+export type BillBulkItem = z.output<typeof remindResponseSchema>['results'][number];
+export type BillPaymentRow = z.output<typeof billPaymentRowSchema>;
+
+/** A bulk action under /bill-pay/bulk-actions/ (schema/api/calls-bill-bulk.ts, pay-now in calls-bills.ts), by its §7 name. */
+export type BillBulkRequest =
+  | {
+    action: 'pay-now' | 'cancel' | 'mark-bills-as-reconciled' | 'retry-payment' | 'retry-accounting-sync' | 'remind-next-approvers';
+    bill_ids: string[];
+  }
+  | { action: 'mark-bills-as-paid'; bill_ids: string[]; payment_date?: string }
+  | { action: 'due-date'; bill_ids: string[]; due_date: string }
+  | { action: 'invoice-date'; bill_ids: string[]; invoice_date: string }
+  | { action: 'payment-date'; bill_ids: string[]; payment_date: string }
+  | { action: 'memo'; bill_ids: string[]; memo: string | null };
+
+/**
+ * Bill pay's direct calls (issue 11; handlers/bills.ts): online only. The bills themselves are
+ * mirrored (`query('bills', …)`) and their edits are outbox commands (`bill.create`/`.update`/
+ * `.delete`); what moves money or acts on many bills at once is answered by the server there and
+ * then, and the changed bills come back through the feed.
+ */
+export interface BillApi {
+  /** Each bill changed on its own (one refusal does not fail the others): `results` in the order asked. */
+  billBulkAction(req: BillBulkRequest): Promise<{ ok: true; results: BillBulkItem[] } | BillCallFailure>;
+  /** Paid outside Ledgerline (`payment_date` defaults to today on the server). */
+  markBillPaid(id: string, paymentDate?: string): Promise<{ ok: true; bill: Bill } | BillCallFailure>;
+  /** PAID → APPROVED; the live payment attempt becomes REVERSED. */
+  reverseBillPayment(id: string): Promise<{ ok: true; bill: Bill } | BillCallFailure>;
+  /** The bill's payment attempts, oldest first. */
+  billPayments(id: string): Promise<{ ok: true; payments: BillPaymentRow[] } | BillCallFailure>;
 }

@@ -1,4 +1,5 @@
 import type { DataApi } from './api.ts';
+import { billHandlers } from './handlers/bills.ts';
 import { commandHandlers } from './handlers/commands.ts';
 import { identityHandlers } from './handlers/identity.ts';
 import { queryHandlers } from './handlers/queries.ts';
@@ -30,6 +31,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...statusHandlers(ctx),
     ...receiptHandlers(ctx),
     ...vendorHandlers(ctx),
+    ...billHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

@@ -1,5 +1,5 @@
 import { useMemo, useState, useSyncExternalStore } from 'react';
-import { Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { mobileUnsupportedReason } from '../../schema/platform.ts';
 import { roleDisplayName } from '../../schema/roles.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
@@ -14,7 +14,7 @@ import { useSignOut } from './use-sign-out.ts';
 import { Button } from '../components/button.tsx';
 import { Menu, MenuItem } from '../components/menu.tsx';
 import { mergeCommands, navCommands, type Command } from '../lib/commands.ts';
-import { TOUCH_QUERY, useMediaQuery } from '../lib/media-query.ts';
+import { TOUCH_QUERY, useLayout, useMediaQuery } from '../lib/media-query.ts';
 import { pageCommandsStore } from '../lib/page-commands.ts';
 import { toggleTheme } from '../lib/theme-store.ts';
 import { CommandPalette } from './command-palette.tsx';
@@ -58,21 +58,7 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
           <img src="/favicon.svg" alt="" width={22} height={22} />
           <span>Ledgerline</span>
         </Link>
-        <nav aria-label="Main" className="main-nav">
-          {nav.map((item) => (
-            <Link key={item.to} to={item.to} activeProps={{ className: 'active', 'aria-current': 'page' }}>
-              {item.short ? (
-                <>
-                  <span className="nav-label-long">{item.label}</span>
-                  <span className="nav-label-short">{item.short}</span>
-                </>
-              ) : (
-                item.label
-              )}
-              {item.badge && <item.badge />}
-            </Link>
-          ))}
-        </nav>
+        <MainNav nav={nav} />
         <div className="spacer" />
         <SyncIndicator />
         <UserMenu />
@@ -89,6 +75,60 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
       {expired ? <ReauthDialog onSignOut={() => void signOut(false)} /> : <ParkedStepUp />}
       <KeyboardLayer nav={nav} commands={commands} />
     </div>
+  );
+}
+
+/** How many entries the phone's bottom bar shows before the rest move into its "More" menu. */
+export const PHONE_NAV_ENTRIES = 4;
+
+/** The entries a phone's bottom bar shows, and those its "More" menu lists (none when all fit: five or fewer). */
+export function splitPhoneNav<T>(nav: readonly T[]): { bar: readonly T[]; more: readonly T[] } {
+  return nav.length <= PHONE_NAV_ENTRIES + 1 ? { bar: nav, more: [] } : { bar: nav.slice(0, PHONE_NAV_ENTRIES), more: nav.slice(PHONE_NAV_ENTRIES) };
+}
+
+function NavEntry({ item }: { item: NavItem }) {
+  return (
+    <Link to={item.to} activeProps={{ className: 'active', 'aria-current': 'page' }}>
+      {item.short ? (
+        <>
+          <span className="nav-label-long">{item.label}</span>
+          <span className="nav-label-short">{item.short}</span>
+        </>
+      ) : (
+        item.label
+      )}
+      {item.badge && <item.badge />}
+    </Link>
+  );
+}
+
+/**
+ * The main navigation: every entry on a desktop; on a phone a bottom bar of the first four and a
+ * "More" menu button (APG menu: arrows, Escape back to the button) listing the rest, when more
+ * than five would have to share 360 px.
+ */
+function MainNav({ nav }: { nav: readonly NavItem[] }) {
+  const phone = useLayout() === 'phone';
+  const { bar, more } = phone ? splitPhoneNav(nav) : { bar: nav, more: [] };
+  const navigate = useNavigate();
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const inMore = more.some((item) => pathname === item.to || pathname.startsWith(`${item.to}/`));
+  return (
+    <nav aria-label="Main" className="main-nav">
+      {bar.map((item) => (
+        <NavEntry key={item.to} item={item} />
+      ))}
+      {more.length > 0 && (
+        <Menu label="More pages" trigger={<>More</>} triggerClassName={inMore ? 'nav-more active' : 'nav-more'}>
+          {more.map((item) => (
+            <MenuItem key={item.to} current={pathname === item.to} onSelect={() => void navigate({ to: item.to })}>
+              {item.label}
+              {item.badge && <item.badge />}
+            </MenuItem>
+          ))}
+        </Menu>
+      )}
+    </nav>
   );
 }
 

@@ -3,7 +3,8 @@
  * The transactions list renders as cards, nothing scrolls sideways (also at 360 px), the sync
  * status and the user menu stay on screen, the detail sheet's Save and Close buttons are on
  * screen and work, the bulk coding and step-up sheets' buttons are on screen, and no keyboard
- * hint shows.
+ * hint shows. An admin's bottom bar holds four entries and a "More" menu button for the rest
+ * (Escape closes it back onto the button).
  *
  * One server and one browser for the file; waits poll through DevTools (pollPage), never
  * page.waitForFunction (the app's CSP forbids eval).
@@ -108,11 +109,17 @@ describe('phone layout, end to end', () => {
     await expectInViewport(nav, 'main navigation');
     expect((await nav.boundingBox())!.y).toBeGreaterThan(PHONE.height / 2);
     await expectTouchTarget(nav.getByRole('link', { name: 'Transactions' }), 'Transactions link');
-    // Every entry fits (five share the bar for an admin: Reimbursements is "Claims" there).
+    // An admin has eight entries: the bar shows the first four (Reimbursements is "Claims" there)
+    // and a "More" menu button for the rest; every one fits.
     const links = nav.getByRole('link');
-    expect(await links.count()).toBeGreaterThanOrEqual(5);
+    expect(await links.evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText.trim()))).toEqual(['Transactions', 'Cards', 'Receipts', 'Claims']);
     for (const link of await links.all()) await expectInViewport(link, `${(await link.textContent())?.trim()} link`);
     await expectInViewport(nav.getByRole('link', { name: /^Claims/ }), 'Claims link');
+    const more = nav.getByRole('button', { name: 'More', exact: true });
+    await expectInViewport(more, 'More button');
+    await expectTouchTarget(more, 'More button');
+    expect(await more.getAttribute('aria-haspopup')).toBe('menu');
+    expect(await more.getAttribute('aria-expanded')).toBe('false');
     expect(await visibleKeyboardHints(page)).toEqual([]);
   });
 
@@ -176,7 +183,23 @@ describe('phone layout, end to end', () => {
     const card = (await rowAt(page, 0).boundingBox())!;
     expect(card.x + card.width).toBeLessThanOrEqual(NARROW.width);
 
-    await mainNav(page).getByRole('link', { name: 'Settings' }).tap();
+    // The rest of the navigation is in the More menu: it opens above the bar on its first item,
+    // Escape closes it and gives focus back to the button, and an item goes to its page.
+    const more = mainNav(page).getByRole('button', { name: 'More', exact: true });
+    await more.tap();
+    const pages = page.getByRole('menu', { name: 'More pages' });
+    await pages.waitFor({ state: 'visible' });
+    expect(await more.getAttribute('aria-expanded')).toBe('true');
+    // (Approvals keeps its pending count: "Approvals, 8 waiting".)
+    expect((await pages.getByRole('menuitem').allTextContents()).map((t) => t.split(',')[0]!.trim())).toEqual(['Approvals', 'Bills', 'Vendors', 'Settings']);
+    await expectInViewport(pages, 'More menu');
+    await expectNoHorizontalScroll(page, 'More menu open at 360');
+    await pollPage(page, () => document.activeElement?.getAttribute('role') === 'menuitem' && document.activeElement.textContent?.startsWith('Approvals') === true, undefined);
+    await page.keyboard.press('Escape');
+    await pages.waitFor({ state: 'detached' });
+    await pollPage(page, () => document.activeElement?.textContent?.trim() === 'More', undefined);
+    await more.tap();
+    await pages.getByRole('menuitem', { name: 'Settings' }).tap();
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'visible' });
     await expectNoHorizontalScroll(page, 'settings at 360');
 

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import type { BillStatus } from '../../../schema/entities/bill.ts';
+import { bulkOffers, bulkOutcomeText, drawerActionLabel, drawerActions, OFFLINE_REASON, type OfferedBulkAction } from './bill-actions.ts';
+
+const bill = (n: number, status: BillStatus) => ({ id: `b${n}`, status });
+const offer = (selected: { id: string; status: BillStatus }[], action: OfferedBulkAction, online = true, limit?: number) =>
+  bulkOffers(selected, { online, ...(limit ? { limit } : {}) }).find((o) => o.action === action)!;
+
+describe('bulkOffers', () => {
+  const mixed = [bill(1, 'APPROVED'), bill(2, 'APPROVED'), bill(3, 'PAID'), bill(4, 'PENDING_APPROVAL')];
+
+  it.each<[OfferedBulkAction, string[]]>([
+    ['pay-now', ['b1', 'b2']],
+    ['mark-bills-as-paid', ['b1', 'b2']],
+    ['mark-bills-as-reconciled', ['b3']],
+    ['remind-next-approvers', ['b4']],
+    ['cancel', ['b1', 'b2', 'b4']],
+    ['due-date', ['b1', 'b2', 'b4']],
+    ['payment-date', ['b1', 'b2']],
+    ['memo', ['b1', 'b2', 'b3', 'b4']],
+  ])('%s acts on the bills whose status allows it', (action, eligible) => {
+    const o = offer(mixed, action);
+    expect(o.eligible).toEqual(eligible);
+    expect(o.skipped).toBe(mixed.length - eligible.length);
+    expect(o.disabled).toBeNull();
+  });
+
+  it('is disabled with the rule’s words when no selected bill qualifies', () => {
+    const o = offer([bill(1, 'DRAFT')], 'retry-payment');
+    expect(o.eligible).toEqual([]);
+    expect(o.disabled).toBe('None of the selected bills can: only a bill whose payment failed can.');
+    expect(offer([bill(1, 'PAID')], 'pay-now').disabled).toMatch(/only an approved or scheduled bill can be/);
+  });
+
+  it('is disabled offline, whatever the selection', () => {
+    for (const o of bulkOffers(mixed, { online: false })) expect(o.disabled).toBe(OFFLINE_REASON);
+  });
+
+  it('keeps to the bulk limit (50 unless told)', () => {
+    const many = Array.from({ length: 51 }, (_, i) => bill(i, 'APPROVED'));
+    expect(offer(many, 'pay-now').disabled).toBe('Select at most 50 bills at a time (51 selected).');
+    expect(offer(many.slice(0, 50), 'pay-now').disabled).toBeNull();
+    expect(offer(many.slice(0, 3), 'pay-now', true, 2).disabled).toMatch(/at most 2 bills/);
+    // "Select all" of thousands: the count decides, the rows are not read.
+    expect(bulkOffers([], { online: true, count: 3000 })[0]!.disabled).toBe('Select at most 50 bills at a time (3,000 selected).');
+  });
+});
+
+describe('bulkOutcomeText', () => {
+  const ok = (id: string) => ({ id, ok: true });
+  const refused = (id: string, message: string) => ({ id, ok: false, error_v2: { error_code: 'REQUEST_7001', message } });
+
+  it('counts what was done, what the server refused (by message) and what was skipped', () => {
+    const already = 'This bill is paid (status PAID) and cannot be marked as paid.';
+    const out = bulkOutcomeText('mark-bills-as-paid', [ok('a'), ok('b'), refused('c', already)], 1);
+    expect(out.failed).toBe(1);
+    expect(out.text).toBe(
+      `2 bills marked as paid. 1 not changed: ${already} 1 skipped: only an approved, scheduled or failed-payment bill can be.`,
+    );
+  });
+
+  it('says when nothing was done', () => {
+    expect(bulkOutcomeText('pay-now', [refused('a', 'No.'), refused('b', 'No.')], 0)).toEqual({ text: 'No bills paid. 2 not changed: No.', failed: 2 });
+    expect(bulkOutcomeText('cancel', [ok('a')], 0).text).toBe('1 bill canceled.');
+  });
+});
+
+describe('drawerActions', () => {
+  it.each<[BillStatus, string[]]>([
+    ['DRAFT', ['submit', 'edit', 'delete']],
+    ['PENDING_APPROVAL', ['remindApprovers', 'cancel']],
+    ['REJECTED', ['submit', 'edit', 'cancel']],
+    ['APPROVED', ['payNow', 'markPaid', 'cancel']],
+    ['SCHEDULED', ['payNow', 'markPaid', 'cancel']],
+    ['PAYMENT_FAILED', ['markPaid', 'retryPayment', 'cancel']],
+    ['PAID', ['markReconciled', 'reversePayment']],
+    ['RECONCILED', []],
+    ['CANCELED', []],
+  ])('%s offers %j', (status, actions) => {
+    expect(drawerActions(status)).toEqual(actions);
+  });
+
+  it('words a rejected bill’s submit as a resubmission', () => {
+    expect(drawerActionLabel('submit', 'DRAFT')).toBe('Submit for approval');
+    expect(drawerActionLabel('submit', 'REJECTED')).toBe('Resubmit for approval');
+  });
+});

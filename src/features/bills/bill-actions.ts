@@ -1,0 +1,166 @@
+import {
+  BILL_ACTIONS, BILL_BULK_ACTIONS, BULK_BILL_LIMIT, checkBillAction, type BillAction, type BillBulkAction,
+} from '../../../schema/bill-rules.ts';
+import type { BillStatus } from '../../../schema/entities/bill.ts';
+import type { BillBulkItem } from '../../../workers/api.ts';
+import { formatCount } from '../../lib/format.ts';
+
+/**
+ * Which bulk actions a selection offers, and how their outcome reads (pure, tested). Whether a
+ * bill may take an action is the status machine's (schema/bill-rules.ts), never decided here.
+ */
+
+/** The bulk actions the Bills page offers, in the bar's order. */
+export type OfferedBulkAction = Extract<
+  BillBulkAction,
+  'pay-now' | 'mark-bills-as-paid' | 'mark-bills-as-reconciled' | 'retry-payment' | 'remind-next-approvers' | 'cancel' | 'due-date' | 'payment-date' | 'memo'
+>;
+
+interface BulkWords {
+  /** The button: "Pay now". */
+  label: string;
+  /** Done, per bill: "paid". */
+  done: string;
+  /** Shown in the bar itself; the rest sit in the "More actions" menu. */
+  primary: boolean;
+  /** Needs a value first (a date or a memo). */
+  input?: 'due_date' | 'payment_date' | 'memo';
+}
+
+export const BULK_WORDS: Record<OfferedBulkAction, BulkWords> = {
+  'pay-now': { label: 'Pay now', done: 'paid', primary: true },
+  'mark-bills-as-paid': { label: 'Mark as paid', done: 'marked as paid', primary: true },
+  'mark-bills-as-reconciled': { label: 'Mark as reconciled', done: 'marked as reconciled', primary: true },
+  'retry-payment': { label: 'Retry payment', done: 'paid on retry', primary: false },
+  'remind-next-approvers': { label: 'Remind approvers', done: 'reminded', primary: false },
+  'payment-date': { label: 'Set payment date…', done: 'scheduled', primary: false, input: 'payment_date' },
+  'due-date': { label: 'Set due date…', done: 'given the new due date', primary: false, input: 'due_date' },
+  memo: { label: 'Set memo…', done: 'given the new memo', primary: false, input: 'memo' },
+  cancel: { label: 'Cancel bills', done: 'canceled', primary: false },
+};
+export const OFFERED_BULK_ACTIONS = Object.keys(BULK_WORDS) as OfferedBulkAction[];
+
+export const OFFLINE_REASON = 'Bulk actions need a connection.';
+
+/** One bulk action for the current selection: the bills it would act on, or why it cannot run. */
+export interface BulkOffer {
+  action: OfferedBulkAction;
+  label: string;
+  /** The selected bills whose status lets the action run on them. */
+  eligible: string[];
+  /** Selected bills it would leave alone (their status refuses it). */
+  skipped: number;
+  /** Why the button is disabled; null when it can run. */
+  disabled: string | null;
+}
+
+/** "only an approved or scheduled bill can be": the rule's own words, from BILL_ACTIONS' `cannot`. */
+function ruleWords(action: BillAction): string {
+  const cannot: string = BILL_ACTIONS[action].cannot;
+  const open = cannot.indexOf('(');
+  return open >= 0 ? cannot.slice(open + 1, cannot.lastIndexOf(')')) : cannot;
+}
+
+/** Why none of the selected bills can take `action`, in the status machine's words. */
+export function noneEligibleReason(action: OfferedBulkAction): string {
+  return `None of the selected bills can: ${ruleWords(BILL_BULK_ACTIONS[action].action)}.`;
+}
+
+/**
+ * Every offered bulk action for a selection of bills (id and status as shown): enabled when the
+ * page is online, the selection (`count` bills, default the rows given) is within the bulk limit
+ * (§3, 50) and at least one bill's status allows it; the others are left out of the request and
+ * counted as skipped.
+ */
+export function bulkOffers(
+  selected: readonly { id: string; status: BillStatus }[],
+  { online, limit = BULK_BILL_LIMIT, count = selected.length }: { online: boolean; limit?: number; count?: number },
+): BulkOffer[] {
+  return OFFERED_BULK_ACTIONS.map((action) => {
+    const rule = BILL_BULK_ACTIONS[action].action;
+    const eligible = selected.filter((b) => checkBillAction(rule, b.status).ok).map((b) => b.id);
+    const base = { action, label: BULK_WORDS[action].label, eligible, skipped: selected.length - eligible.length };
+    if (!online) return { ...base, disabled: OFFLINE_REASON };
+    if (count > limit) return { ...base, disabled: `Select at most ${formatCount(limit)} bills at a time (${formatCount(count)} selected).` };
+    if (eligible.length === 0) return { ...base, disabled: noneEligibleReason(action) };
+    return { ...base, disabled: null };
+  });
+}
+
+const bills = (n: number) => `${formatCount(n)} ${n === 1 ? 'bill' : 'bills'}`;
+
+/**
+ * The server's per-bill answer in words, with the bills left out before sending:
+ * "2 bills paid. 1 skipped: This bill is paid (status PAID) and cannot be paid now (…)."
+ * Refusals with the same message are counted together.
+ */
+export function bulkOutcomeText(action: OfferedBulkAction, results: readonly BillBulkItem[], skipped: number): { text: string; failed: number } {
+  const done = results.filter((r) => r.ok).length;
+  const reasons = new Map<string, number>();
+  for (const r of results) {
+    if (r.ok) continue;
+    const message = r.error_v2?.message ?? 'The server refused it.';
+    reasons.set(message, (reasons.get(message) ?? 0) + 1);
+  }
+  const failed = results.length - done;
+  const parts = [done > 0 ? `${bills(done)} ${BULK_WORDS[action].done}.` : `No bills ${BULK_WORDS[action].done}.`];
+  for (const [message, n] of reasons) parts.push(`${formatCount(n)} not changed: ${message}`);
+  if (skipped > 0) parts.push(`${formatCount(skipped)} skipped: ${ruleWords(BILL_BULK_ACTIONS[action].action)}.`);
+  return { text: parts.join(' '), failed };
+}
+
+/** The drawer's actions on one bill, in the order shown. */
+export type BillDrawerAction =
+  | 'submit' | 'edit' | 'delete' | 'payNow' | 'markPaid' | 'retryPayment' | 'markReconciled' | 'reversePayment' | 'remindApprovers' | 'cancel';
+
+interface DrawerActionSpec {
+  /** The status machine's action it runs (delete: drafts only, its own rule). */
+  rule: BillAction | 'deleteDraft';
+  /** Online only: a direct call (no outbox command exists for it). Outbox commands work offline. */
+  online: boolean;
+}
+
+const DRAWER_ACTIONS: Record<BillDrawerAction, DrawerActionSpec> = {
+  submit: { rule: 'submit', online: false },
+  edit: { rule: 'editPayable', online: false },
+  delete: { rule: 'deleteDraft', online: false },
+  payNow: { rule: 'payNow', online: true },
+  markPaid: { rule: 'markPaid', online: true },
+  retryPayment: { rule: 'retryPayment', online: true },
+  markReconciled: { rule: 'markReconciled', online: true },
+  reversePayment: { rule: 'reversePayment', online: true },
+  remindApprovers: { rule: 'remindApprovers', online: true },
+  cancel: { rule: 'cancel', online: true },
+};
+
+/** The label of a drawer action for a bill in `status` ("Resubmit" for a rejected bill). */
+export function drawerActionLabel(action: BillDrawerAction, status: BillStatus): string {
+  switch (action) {
+    case 'submit': return status === 'REJECTED' ? 'Resubmit for approval' : 'Submit for approval';
+    case 'edit': return 'Edit';
+    case 'delete': return 'Delete draft';
+    case 'payNow': return 'Pay now';
+    case 'markPaid': return 'Mark as paid';
+    case 'retryPayment': return 'Retry payment';
+    case 'markReconciled': return 'Mark as reconciled';
+    case 'reversePayment': return 'Reverse payment';
+    case 'remindApprovers': return 'Remind approvers';
+    case 'cancel': return 'Cancel bill';
+  }
+}
+
+/** Whether the action needs a connection (a direct call, not an outbox command). */
+export const needsConnection = (action: BillDrawerAction): boolean => DRAWER_ACTIONS[action].online;
+
+/**
+ * The actions the status machine allows on a bill in `status`. A draft is deleted rather than
+ * canceled (nothing was sent anywhere yet), so Cancel is offered from the other open statuses.
+ */
+export function drawerActions(status: BillStatus): BillDrawerAction[] {
+  return (Object.keys(DRAWER_ACTIONS) as BillDrawerAction[]).filter((action) => {
+    const { rule } = DRAWER_ACTIONS[action];
+    if (rule === 'deleteDraft') return status === 'DRAFT';
+    if (action === 'cancel' && status === 'DRAFT') return false;
+    return checkBillAction(rule, status).ok;
+  });
+}

@@ -1,0 +1,106 @@
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { MAX_BILL_MEMO_LENGTH } from '../../../schema/entities/bill.ts';
+import { Button } from '../../components/button.tsx';
+import { DateField } from '../../components/date-field.tsx';
+import { Modal } from '../../components/modal.tsx';
+import { TextField } from '../../components/text-field.tsx';
+import { formatCount } from '../../lib/format.ts';
+
+export interface ConfirmDialogProps {
+  title: string;
+  description?: ReactNode;
+  confirmLabel: string;
+  tone?: 'danger' | 'primary';
+  onClose(): void;
+  /** True when done (the dialog closes); false keeps it open (the caller said why). */
+  onConfirm(): Promise<boolean>;
+  returnFocus?: () => HTMLElement | null | undefined;
+  children?: ReactNode;
+}
+
+/** A yes/no confirmation naming what is about to happen (paying, canceling, deleting). */
+export function ConfirmDialog({ title, description, confirmLabel, tone = 'primary', onClose, onConfirm, returnFocus, children }: ConfirmDialogProps) {
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    try {
+      if (await onConfirm()) onClose();
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal title={title} description={description} onClose={onClose} onSubmit={submit} returnFocus={returnFocus}>
+      {children}
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={onClose}>
+          Keep as is
+        </Button>
+        <Button type="submit" variant={tone} loading={busy}>
+          {confirmLabel}
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+export type BulkValueKind = 'due_date' | 'payment_date' | 'memo';
+
+const VALUE_WORDS: Record<BulkValueKind, { title: string; label: string; apply: string }> = {
+  due_date: { title: 'Set due date', label: 'Due date', apply: 'Set due date' },
+  payment_date: { title: 'Set payment date', label: 'Payment date', apply: 'Schedule payment' },
+  memo: { title: 'Set memo', label: 'Memo', apply: 'Set memo' },
+};
+
+export interface BulkValueDialogProps {
+  kind: BulkValueKind;
+  /** Bills the action will be sent for. */
+  count: number;
+  /** Selected bills left out (their status refuses the action). */
+  skipped: number;
+  /** The earliest date allowed (payment dates: today). */
+  min?: string;
+  onClose(): void;
+  onApply(value: string): Promise<boolean>;
+  returnFocus?: () => HTMLElement | null | undefined;
+}
+
+/** The value a bulk date or memo action sets on every bill it is sent for. */
+export function BulkValueDialog({ kind, count, skipped, min, onClose, onApply, returnFocus }: BulkValueDialogProps) {
+  const words = VALUE_WORDS[kind];
+  const [value, setValue] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const bills = `${formatCount(count)} ${count === 1 ? 'bill' : 'bills'}`;
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    if (kind !== 'memo' && !/^\d{4}-\d{2}-\d{2}$/.test(value)) return setError(`Choose the ${words.label.toLowerCase()}.`);
+    if (kind !== 'memo' && min && value < min) return setError('Choose today or a later day.');
+    if (kind === 'memo' && value.length > MAX_BILL_MEMO_LENGTH) return setError(`A memo can be at most ${formatCount(MAX_BILL_MEMO_LENGTH)} characters.`);
+    setBusy(true);
+    try {
+      if (await onApply(value)) onClose();
+    } finally {
+      setBusy(false);
+    }
+  }
+  const description = `For ${bills}${skipped > 0 ? `; ${formatCount(skipped)} selected ${skipped === 1 ? 'bill is' : 'bills are'} left as ${skipped === 1 ? 'it is' : 'they are'} (their status does not allow it)` : ''}.${kind === 'memo' ? ' Leave it empty to clear the memo.' : ''}`;
+  return (
+    <Modal title={words.title} description={description} onClose={onClose} onSubmit={submit} returnFocus={returnFocus}>
+      {kind === 'memo' ? (
+        <TextField label={words.label} value={value} autoFocus error={error} onChange={(v) => { setValue(v); setError(null); }} />
+      ) : (
+        <DateField label={words.label} value={value} error={error} onChange={(v) => { setValue(v); setError(null); }} />
+      )}
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" loading={busy}>
+          {words.apply} for {bills}
+        </Button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,289 @@
+import { useEffect, useRef, useState } from 'react';
+import { nextPaymentAttempt } from '../../../schema/bill-rules.ts';
+import type { BillPaymentRow } from '../../../workers/api.ts';
+import { Button } from '../../components/button.tsx';
+import { ClaimRefusal } from '../../components/claim-details.tsx';
+import { Drawer } from '../../components/drawer.tsx';
+import { Facts, syncFact, type Fact } from '../../components/facts.tsx';
+import { StatusPill } from '../../components/status-pill.tsx';
+import { SyncMark } from '../../components/sync-mark.tsx';
+import type { DataClient } from '../../data-access/types.ts';
+import { BILL_STATUS_LABELS, BILL_STATUS_TONES, dueText, isOverdue } from '../../lib/bill-labels.ts';
+import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
+import type { ReferenceView } from '../../lib/reference-data.ts';
+import { toastError, toastInfo } from '../../lib/toast-store.ts';
+import { drawerActionLabel, drawerActions, needsConnection, type BillDrawerAction } from './bill-actions.ts';
+import { ConfirmDialog } from './bill-dialogs.tsx';
+import { ApprovalChain } from './approval-chain.tsx';
+import { failureText, runBillCommand, runBulkAction } from './run-bill-call.ts';
+import { useBill, type BillView } from './use-bills.ts';
+
+export interface BillDrawerProps {
+  id: string;
+  client: DataClient;
+  reference: ReferenceView;
+  version: number;
+  online: boolean;
+  today: string;
+  onEdit(bill: BillView): void;
+  onClose(): void;
+  returnFocus(): HTMLElement | null | undefined;
+}
+
+/** Actions that ask first, naming what happens. */
+const CONFIRMED: readonly BillDrawerAction[] = ['delete', 'payNow', 'markPaid', 'reversePayment', 'cancel'];
+
+/**
+ * One bill: what is owed to whom and when, line by line with its coding, the approval chain so
+ * far, the payment, and the actions its status allows. Edits, submit and delete are outbox
+ * commands (offline too); paying, marking, reversing, reminding and canceling are direct calls,
+ * online only. Non-modal: the list beside it stays live (j/k move the open row).
+ */
+export function BillDrawer({ id, client, reference, version, online, today, onEdit, onClose, returnFocus }: BillDrawerProps) {
+  const bill = useBill(client, id, version);
+  const heading = useRef<HTMLHeadingElement>(null);
+  const [confirm, setConfirm] = useState<BillDrawerAction | null>(null);
+  const [busy, setBusy] = useState<BillDrawerAction | null>(null);
+
+  useEffect(() => {
+    heading.current?.focus();
+  }, [id]);
+
+  const vendor = bill ? reference.data.vendors.find((v) => v.id === bill.vendor_id)?.name : undefined;
+  const title = bill ? `${vendor ?? 'Bill'} · ${bill.invoice_number}` : bill === null ? 'Bill not found' : 'Bill';
+
+  async function act(action: BillDrawerAction, b: BillView): Promise<boolean> {
+    const amount = formatMoney(b.amount, b.currency);
+    const one = { bill_ids: [b.id] };
+    switch (action) {
+      case 'edit':
+        onEdit(b);
+        return true;
+      case 'submit':
+        return runBillCommand(client, 'bill.update', { bill_id: b.id, patch: { submit: true } },
+          online ? 'Sent for approval.' : 'Sent for approval on this device; it goes to the approvers when you’re back online.');
+      case 'delete': {
+        const ok = await runBillCommand(client, 'bill.delete', { bill_id: b.id }, 'Draft deleted.');
+        if (ok) onClose();
+        return ok;
+      }
+      case 'markPaid':
+      case 'reversePayment': {
+        const r = action === 'markPaid' ? await client.markBillPaid(b.id) : await client.reverseBillPayment(b.id);
+        if (!r.ok) {
+          toastError(failureText(r));
+          return false;
+        }
+        toastInfo(action === 'markPaid' ? `Marked ${amount} as paid.` : `Payment of ${amount} reversed; the bill is approved and can be paid again.`);
+        return true;
+      }
+      case 'payNow':
+        return (await runBulkAction(client, { action: 'pay-now', ...one }, 0)) !== null;
+      case 'retryPayment':
+        return (await runBulkAction(client, { action: 'retry-payment', ...one }, 0)) !== null;
+      case 'markReconciled':
+        return (await runBulkAction(client, { action: 'mark-bills-as-reconciled', ...one }, 0)) !== null;
+      case 'remindApprovers':
+        return (await runBulkAction(client, { action: 'remind-next-approvers', ...one }, 0)) !== null;
+      case 'cancel':
+        return (await runBulkAction(client, { action: 'cancel', ...one }, 0)) !== null;
+    }
+  }
+
+  async function run(action: BillDrawerAction, b: BillView) {
+    if (CONFIRMED.includes(action)) return setConfirm(action);
+    setBusy(action);
+    try {
+      await act(action, b);
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <Drawer title={title} titleRef={heading} closeLabel="Close details" modal={false} onClose={onClose} returnFocus={returnFocus}>
+      {bill && (
+        <div className="drawer-body bill-detail">
+          <BillHeadline bill={bill} today={today} />
+          <ClaimRefusal row={bill} client={client} />
+          <BillActions bill={bill} online={online} busy={busy} onRun={(a) => void run(a, bill)} />
+          <BillFacts bill={bill} vendor={vendor} reference={reference} />
+          <BillLines bill={bill} reference={reference} />
+          <ApprovalChain bill={bill} client={client} reference={reference} version={version} />
+          <BillPayment bill={bill} client={client} online={online} version={version} />
+        </div>
+      )}
+      {bill === null && <p className="drawer-body muted">This bill is not on this device: it may have been deleted, or it has not synced here yet.</p>}
+      {bill && confirm && (
+        <ConfirmAction action={confirm} bill={bill} vendor={vendor ?? 'the vendor'} onClose={() => setConfirm(null)} onConfirm={() => act(confirm, bill)} />
+      )}
+    </Drawer>
+  );
+}
+
+function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
+  const due = dueText(bill, today);
+  return (
+    <>
+      <div className="drawer-amount">{formatMoney(bill.amount, bill.currency)}</div>
+      <div className="marks">
+        <StatusPill tone={BILL_STATUS_TONES[bill.status]}>{BILL_STATUS_LABELS[bill.status]}</StatusPill>
+        <SyncMark row={bill} />
+        {due && <span className={isOverdue(bill, today) ? 'bill-due bill-overdue' : 'bill-due'}>{due}</span>}
+      </div>
+      {bill.status === 'REJECTED' && bill.rejection_reason && (
+        <div className="notice notice-warn">
+          <strong>Rejected:</strong> {bill.rejection_reason}
+        </div>
+      )}
+      {bill.status === 'PAYMENT_FAILED' && (
+        <div className="notice notice-error">
+          <strong>The payment failed:</strong> {bill.payment_failure_reason ?? 'the bank gave no reason.'} Retry it, or mark the bill as paid if it was paid another way.
+        </div>
+      )}
+    </>
+  );
+}
+
+function BillActions({ bill, online, busy, onRun }: { bill: BillView; online: boolean; busy: BillDrawerAction | null; onRun(a: BillDrawerAction): void }) {
+  const actions = drawerActions(bill.status);
+  if (actions.length === 0) return null;
+  const offlineOnes = actions.filter(needsConnection);
+  return (
+    <div className="bill-actions" role="group" aria-label="Bill actions">
+      {actions.map((action) => {
+        const blocked = !online && needsConnection(action);
+        const danger = action === 'cancel' || action === 'delete' || action === 'reversePayment';
+        const primary = action === 'payNow' || action === 'submit' || (action === 'retryPayment');
+        return (
+          <Button
+            key={action}
+            size="sm"
+            variant={danger ? 'danger' : primary ? 'primary' : 'secondary'}
+            disabled={blocked || (busy !== null && busy !== action)}
+            loading={busy === action}
+            title={blocked ? 'This needs a connection.' : undefined}
+            onClick={() => onRun(action)}
+          >
+            {drawerActionLabel(action, bill.status)}
+          </Button>
+        );
+      })}
+      {!online && offlineOnes.length > 0 && (
+        <p className="muted bill-offline-note">
+          You’re offline: paying, marking, reminding and canceling need a connection. Edits and submitting are saved here and sync later.
+        </p>
+      )}
+    </div>
+  );
+}
+
+function BillFacts({ bill, vendor, reference }: { bill: BillView; vendor: string | undefined; reference: ReferenceView }) {
+  const user = (id: string | null) => (id ? reference.names.user(id) || '—' : '—');
+  const when = (iso: string | null) => (iso ? <time dateTime={iso}>{formatLocalDateTime(iso)}</time> : '—');
+  const rows: Fact[] = [
+    ['Vendor', vendor ?? 'Not on this device yet'],
+    ['Invoice no.', bill.invoice_number],
+    ['Invoice date', formatDay(bill.invoice_date)],
+    ['Due', formatDay(bill.due_date)],
+    ['Payment date', bill.payment_date ? formatDay(bill.payment_date) : 'Not scheduled'],
+    ['Entity', bill.entity_id ? 'A subsidiary entity' : 'The business itself'],
+    ['Memo', bill.memo || '—'],
+    ['Created by', user(bill.created_by)],
+    ['Submitted', when(bill.submitted_at)],
+    ['Approved', bill.approved_at ? <span key="a">{when(bill.approved_at)}{bill.approved_by ? ` by ${user(bill.approved_by)}` : ''}</span> : '—'],
+    syncFact(bill),
+  ];
+  return <Facts rows={rows} />;
+}
+
+function BillLines({ bill, reference }: { bill: BillView; reference: ReferenceView }) {
+  const { names } = reference;
+  return (
+    <section aria-labelledby={`${bill.id}-lines`}>
+      <h3 id={`${bill.id}-lines`} className="claim-section-title">Line items</h3>
+      <div className="bill-lines-wrap">
+        <table className="bill-lines">
+          <thead>
+            <tr>
+              <th scope="col">Description</th>
+              <th scope="col">GL account</th>
+              <th scope="col">Department</th>
+              <th scope="col" className="num">Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {bill.line_items.map((line) => (
+              <tr key={line.id}>
+                <td>{line.description || '—'}{line.vendor_credit_id ? ' (vendor credit)' : ''}</td>
+                <td>{names.glAccount(line.gl_account_id) || '—'}</td>
+                <td>{names.department(line.department_id) || '—'}</td>
+                <td className="num">{formatMoney(line.amount, bill.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+          <tfoot>
+            <tr>
+              <th scope="row" colSpan={3}>Total</th>
+              <td className="num">{formatMoney(bill.amount, bill.currency)}</td>
+            </tr>
+          </tfoot>
+        </table>
+      </div>
+    </section>
+  );
+}
+
+const PAYMENT_WORDS: Record<BillPaymentRow['status'], string> = { PENDING: 'Sent, not settled', SETTLED: 'Settled', FAILED: 'Failed', REVERSED: 'Reversed' };
+
+/** Attempts, failure, a manual payment, reconciliation; the attempts list is a direct call (online only). */
+function BillPayment({ bill, client, online, version }: { bill: BillView; client: DataClient; online: boolean; version: number }) {
+  const [payments, setPayments] = useState<BillPaymentRow[] | string | null>(null);
+  const attempts = bill.payment_attempt;
+  useEffect(() => {
+    if (attempts === 0 || !online) return;
+    let live = true;
+    void client.billPayments(bill.id).then((r) => live && setPayments(r.ok ? r.payments : failureText(r)));
+    return () => {
+      live = false;
+    };
+  }, [client, bill.id, attempts, online, version]);
+
+  const rows: Fact[] = [['Attempts', attempts === 0 ? 'None yet' : String(attempts)]];
+  if (bill.paid_at) rows.push(['Paid', <span key="p">{formatLocalDateTime(bill.paid_at)}{bill.paid_manually ? ' (marked as paid: paid outside Ledgerline)' : ''}</span>]);
+  if (bill.reconciled_at) rows.push(['Reconciled', formatLocalDateTime(bill.reconciled_at)]);
+  if (bill.payment_failure_reason) rows.push(['Last failure', bill.payment_failure_reason]);
+  if (bill.status === 'PAYMENT_FAILED') rows.push(['Next attempt', `#${nextPaymentAttempt(bill)}`]);
+  return (
+    <section aria-labelledby={`${bill.id}-payment`}>
+      <h3 id={`${bill.id}-payment`} className="claim-section-title">Payment</h3>
+      <Facts rows={rows} />
+      {attempts > 0 && !online && <p className="muted">The payment attempts’ details need a connection.</p>}
+      {typeof payments === 'string' && <p className="muted">{payments}</p>}
+      {Array.isArray(payments) && payments.length > 0 && (
+        <ul className="bill-payments">
+          {payments.map((p) => (
+            <li key={p.id}>
+              Attempt {p.attempt}: {formatMoney(p.amount, bill.currency)} · {PAYMENT_WORDS[p.status]} · <time dateTime={p.created_at}>{formatLocalDateTime(p.created_at)}</time>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ConfirmAction({ action, bill, vendor, onClose, onConfirm }: {
+  action: BillDrawerAction; bill: BillView; vendor: string; onClose(): void; onConfirm(): Promise<boolean>;
+}) {
+  const amount = formatMoney(bill.amount, bill.currency);
+  const words: Record<string, { title: string; description: string; confirm: string; tone: 'danger' | 'primary' }> = {
+    payNow: { title: `Pay ${amount} to ${vendor}?`, description: `The payment of invoice ${bill.invoice_number} is sent now, once.`, confirm: `Pay ${amount}`, tone: 'primary' },
+    markPaid: { title: `Mark ${amount} to ${vendor} as paid?`, description: 'Use this when the invoice was paid outside Ledgerline: no money moves here.', confirm: 'Mark as paid', tone: 'primary' },
+    reversePayment: { title: `Reverse the payment of ${amount}?`, description: 'The bill goes back to approved, to be paid again.', confirm: 'Reverse payment', tone: 'danger' },
+    cancel: { title: `Cancel invoice ${bill.invoice_number}?`, description: `${vendor}’s bill of ${amount} will not be paid. This cannot be undone.`, confirm: 'Cancel bill', tone: 'danger' },
+    delete: { title: 'Delete this draft?', description: `The draft of invoice ${bill.invoice_number} (${amount}) is removed.`, confirm: 'Delete draft', tone: 'danger' },
+  };
+  const w = words[action]!;
+  return <ConfirmDialog title={w.title} description={w.description} confirmLabel={w.confirm} tone={w.tone} onClose={onClose} onConfirm={onConfirm} />;
+}

@@ -1,0 +1,157 @@
+import { useId, useMemo, useState } from 'react';
+import { BULK_BILL_LIMIT } from '../../../schema/bill-rules.ts';
+import { Button } from '../../components/button.tsx';
+import { Menu, MenuItem } from '../../components/menu.tsx';
+import type { DataClient } from '../../data-access/types.ts';
+import { formatCount, formatMoney } from '../../lib/format.ts';
+import type { SelectionApi } from '../../lib/list/use-selection.ts';
+import { localDay } from '../../lib/bill-labels.ts';
+import { BULK_WORDS, bulkOffers, OFFLINE_REASON, type BulkOffer, type OfferedBulkAction } from './bill-actions.ts';
+import { BulkValueDialog, ConfirmDialog } from './bill-dialogs.tsx';
+import { runBulkAction, type BulkOutcome } from './run-bill-call.ts';
+import type { BillView } from './use-bills.ts';
+
+/** Actions that ask first, naming the total (money moves, or cannot be undone). */
+const CONFIRMED: readonly OfferedBulkAction[] = ['pay-now', 'mark-bills-as-paid', 'cancel'];
+
+export interface BulkBarProps {
+  client: DataClient;
+  selection: SelectionApi;
+  /** The selected bills as shown (null while read). */
+  selected: BillView[] | null;
+  total: number;
+  online: boolean;
+  onDone(outcome: BulkOutcome): void;
+  returnFocus(): HTMLElement | null | undefined;
+}
+
+/** "$1,200.00 · €300.00": the bills' sums per currency. */
+function sumsText(bills: readonly BillView[]): string {
+  const sums = new Map<string, number>();
+  for (const b of bills) sums.set(b.currency, (sums.get(b.currency) ?? 0) + b.amount);
+  return [...sums].map(([currency, amount]) => formatMoney(amount, currency)).join(' · ');
+}
+
+/**
+ * The selection's bulk actions (issue 11 §7): the ones the selected bills' statuses allow are
+ * enabled (the others say why), each sent for the bills it applies to; online only, at most
+ * BULK_BILL_LIMIT bills. The server's per-bill answer goes to `onDone`.
+ */
+export function BulkBar({ client, selection, selected, total, online, onDone, returnFocus }: BulkBarProps) {
+  const count = selection.ids.size;
+  const rows = useMemo(() => selected ?? [], [selected]);
+  const offers = useMemo(() => bulkOffers(rows, { online, count }), [rows, online, count]);
+  const [asking, setAsking] = useState<BulkOffer | null>(null);
+  const [busy, setBusy] = useState<OfferedBulkAction | null>(null);
+  const reading = selected === null;
+  const reasonId = useId();
+
+  async function send(offer: BulkOffer, value?: string): Promise<boolean> {
+    const ids = offer.eligible;
+    const base = { bill_ids: ids };
+    const input = BULK_WORDS[offer.action].input;
+    const req =
+      input === 'due_date' ? { action: 'due-date' as const, ...base, due_date: value ?? '' }
+        : input === 'payment_date' ? { action: 'payment-date' as const, ...base, payment_date: value ?? '' }
+          : input === 'memo' ? { action: 'memo' as const, ...base, memo: value ? value : null }
+            : { action: offer.action as Exclude<OfferedBulkAction, 'due-date' | 'payment-date' | 'memo'>, ...base };
+    setBusy(offer.action);
+    try {
+      const outcome = await runBulkAction(client, req, offer.skipped);
+      if (!outcome) return false;
+      onDone(outcome);
+      if (outcome.failed === 0) selection.clear();
+      return true;
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  function choose(offer: BulkOffer) {
+    if (offer.disabled) return;
+    if (CONFIRMED.includes(offer.action) || BULK_WORDS[offer.action].input) setAsking(offer);
+    else void send(offer);
+  }
+
+  const label = (o: BulkOffer) => (o.eligible.length > 0 && o.skipped > 0 ? `${o.label} (${formatCount(o.eligible.length)})` : o.label);
+  const primary = offers.filter((o) => BULK_WORDS[o.action].primary);
+  const more = offers.filter((o) => !BULK_WORDS[o.action].primary);
+  const blocked = !online ? OFFLINE_REASON : count > BULK_BILL_LIMIT ? offers[0]?.disabled : null;
+
+  return (
+    <div className="bulk-bar bills-bulk-bar" role="region" aria-label="Selection">
+      <strong data-testid="selection-count">{formatCount(count)} selected</strong>
+      {count < total && (
+        <button type="button" className="btn-link" onClick={() => void selection.selectAllMatching()}>
+          Select all {formatCount(total)} matching
+        </button>
+      )}
+      <span className="spacer" />
+      {primary.map((o) => (
+        <Button
+          key={o.action}
+          size="sm"
+          variant={o.action === 'pay-now' ? 'primary' : 'secondary'}
+          disabled={reading || o.disabled !== null || (busy !== null && busy !== o.action)}
+          loading={busy === o.action}
+          title={o.disabled ?? undefined}
+          aria-describedby={o.disabled ? `${reasonId}-${o.action}` : undefined}
+          onClick={() => choose(o)}
+        >
+          {label(o)}
+        </Button>
+      ))}
+      {primary.map((o) => o.disabled && (
+        // Why a button is unavailable, for assistive technology (a disabled button shows no tooltip to the keyboard).
+        <span key={o.action} id={`${reasonId}-${o.action}`} hidden>
+          {o.disabled}
+        </span>
+      ))}
+      <Menu label="More bulk actions" trigger={<>More actions</>} triggerClassName="btn btn-secondary btn-sm">
+        {more.map((o) => (
+          <MenuItem key={o.action} disabled={reading || o.disabled !== null || busy !== null} onSelect={() => choose(o)}>
+            {label(o)}
+            {o.disabled && <span className="menu-item-note">{o.disabled}</span>}
+          </MenuItem>
+        ))}
+      </Menu>
+      <Button variant="ghost" size="sm" onClick={selection.clear}>
+        Clear selection
+      </Button>
+      {blocked && (
+        <p className="bulk-blocked" role="note">
+          {blocked}
+        </p>
+      )}
+      {asking && BULK_WORDS[asking.action].input && (
+        <BulkValueDialog
+          kind={BULK_WORDS[asking.action].input!}
+          count={asking.eligible.length}
+          skipped={asking.skipped}
+          {...(asking.action === 'payment-date' ? { min: localDay() } : {})}
+          onClose={() => setAsking(null)}
+          onApply={(value) => send(asking, value)}
+          returnFocus={returnFocus}
+        />
+      )}
+      {asking && !BULK_WORDS[asking.action].input && (
+        <ConfirmBulk offer={asking} bills={rows.filter((b) => asking.eligible.includes(b.id))} onClose={() => setAsking(null)} onConfirm={() => send(asking)} returnFocus={returnFocus} />
+      )}
+    </div>
+  );
+}
+
+function ConfirmBulk({ offer, bills, onClose, onConfirm, returnFocus }: {
+  offer: BulkOffer; bills: BillView[]; onClose(): void; onConfirm(): Promise<boolean>; returnFocus(): HTMLElement | null | undefined;
+}) {
+  const n = offer.eligible.length;
+  const noun = `${formatCount(n)} ${n === 1 ? 'bill' : 'bills'}`;
+  const sums = sumsText(bills);
+  const skipped = offer.skipped > 0 ? ` ${formatCount(offer.skipped)} other selected ${offer.skipped === 1 ? 'bill is' : 'bills are'} left as ${offer.skipped === 1 ? 'it is' : 'they are'}.` : '';
+  const words = {
+    'pay-now': { title: `Pay ${noun} now?`, description: `${sums} is sent to the vendors now, each bill once.${skipped}`, confirm: `Pay ${sums}`, tone: 'primary' as const },
+    'mark-bills-as-paid': { title: `Mark ${noun} as paid?`, description: `For bills paid outside Ledgerline (${sums}): no money moves here.${skipped}`, confirm: `Mark ${noun} as paid`, tone: 'primary' as const },
+    cancel: { title: `Cancel ${noun}?`, description: `${sums} will not be paid. This cannot be undone.${skipped}`, confirm: `Cancel ${noun}`, tone: 'danger' as const },
+  }[offer.action as 'pay-now' | 'mark-bills-as-paid' | 'cancel'];
+  return <ConfirmDialog title={words.title} description={words.description} confirmLabel={words.confirm} tone={words.tone} onClose={onClose} onConfirm={onConfirm} returnFocus={returnFocus} />;
+}

@@ -1,0 +1,105 @@
+import { useEffect, useRef, useState } from 'react';
+import { BULK_BILL_LIMIT } from '../../../schema/bill-rules.ts';
+import type { BillFilter, BillSort } from '../../../schema/entities/bill.ts';
+import type { DataApi, RowView } from '../../../workers/api.ts';
+import type { DataClient } from '../../data-access/types.ts';
+import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
+import { toastError } from '../../lib/toast-store.ts';
+import { queryKey, STATUS_TABS, type StatusTab } from './search-params.ts';
+
+/** A bill as the worker shows it: its server row with the commands still in the outbox on top, and their marks. */
+export type BillView = RowView<'bills'>;
+export type ApprovalStepView = RowView<'approvals'>;
+
+/**
+ * The worker's generic reads, typed: Comlink's `Remote` widens a generic method's collection
+ * parameter to the union, so the client's methods are seen through DataApi's.
+ */
+export const billReads = (client: DataClient) => ({
+  query: client.query as DataApi['query'],
+  get: client.get as DataApi['get'],
+  totals: client.totals as DataApi['totals'],
+});
+
+/** The bills matching a filter, as row windows from the mirror (bills created offline included, marked). */
+export function useBillRows(client: DataClient, filter: BillFilter, sort: BillSort, version: number): ListRows<BillView> {
+  return useRows<BillView>({
+    key: queryKey(filter, sort),
+    version,
+    what: 'Bills',
+    read: (offset, limit) => billReads(client).query('bills', { filter, sort, offset, limit }),
+  });
+}
+
+/** Every id the filter matches ("Select all N matching"). */
+export async function matchingBillIds(client: DataClient, filter: BillFilter, sort: BillSort): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 1000) {
+    const page = await billReads(client).query('bills', { filter, sort, offset, limit: 1000 });
+    ids.push(...page.rows.map((r) => r.id));
+    if (page.rows.length < 1000 || ids.length >= page.total) return ids;
+  }
+}
+
+/**
+ * A read named by `key` (what is asked) and re-run when `version` (the data) changes: null
+ * until the answer for this key arrives; a re-read keeps the last answer on screen meanwhile.
+ */
+export function useRead<T>(key: string, version: number, read: () => Promise<T>, what: string): T | null {
+  const [answer, setAnswer] = useState<{ key: string; value: T } | null>(null);
+  const latest = useRef(read);
+  useEffect(() => {
+    latest.current = read;
+  });
+  useEffect(() => {
+    let live = true;
+    latest.current().then(
+      (value) => live && setAnswer({ key, value }),
+      // A failed read must not look like an empty answer: say so (the next data change retries).
+      (err: unknown) => live && toastError(`${what} could not be read: ${err instanceof Error ? err.message : String(err)}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key, version, what]);
+  return answer?.key === key ? answer.value : null;
+}
+
+/** How many bills each status tab holds for the search text (the tabs' counts). */
+export function useTabCounts(client: DataClient, q: string | undefined, version: number): Record<StatusTab, number> | null {
+  const text = q?.trim() || undefined;
+  return useRead(`counts:${text ?? ''}`, version, async () => {
+    const counts = await Promise.all(
+      STATUS_TABS.map((t) => billReads(client).totals('bills', { filter: { ...(text ? { q: text } : {}), ...(t.statuses.length ? { statuses: [...t.statuses] } : {}) } })),
+    );
+    return Object.fromEntries(STATUS_TABS.map((t, i) => [t.key, counts[i]!.count])) as Record<StatusTab, number>;
+  }, 'Bill counts');
+}
+
+/** The selected bills as shown (what the bulk bar decides its actions from); ids no longer in the mirror are left out. */
+export function useSelectedBills(client: DataClient, ids: ReadonlySet<string>, version: number): BillView[] | null {
+  // Beyond the bulk limit no action can run: the bar says so without reading thousands of rows.
+  const list = ids.size > BULK_BILL_LIMIT ? [] : [...ids].sort();
+  return useRead(`selected:${list.join(',')}`, version, async () => {
+    const rows = await Promise.all(list.map((id) => billReads(client).get('bills', id)));
+    return rows.filter((r): r is BillView => r !== null);
+  }, 'The selected bills');
+}
+
+/** One bill as shown, or null when it is not in the mirror (undefined until the answer). */
+export function useBill(client: DataClient, id: string, version: number): BillView | null | undefined {
+  const answer = useRead(`bill:${id}`, version, async () => ({ row: await billReads(client).get('bills', id) }), 'The bill');
+  return answer === null ? undefined : answer.row;
+}
+
+/**
+ * The bill's approval steps this device holds, oldest first: each step of the chain opens its
+ * own approval when the one before it is approved (server/domain/approval-rows.ts), so the rows
+ * are the steps reached so far with their decisions.
+ */
+export function useBillApprovals(client: DataClient, billId: string, version: number): ApprovalStepView[] | null {
+  return useRead(`approvals:${billId}`, version, async () => {
+    const page = await billReads(client).query('approvals', { filter: { object_ids: [billId] }, sort: 'created_asc', offset: 0, limit: 100 });
+    return page.rows;
+  }, 'The bill’s approvals');
+}
