@@ -35,7 +35,8 @@ const SHELL_COMMANDS: readonly Command[] = [
  */
 export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavItem[]; commands?: readonly Command[] }) {
   const user = useAppState((s) => s.session?.user ?? null);
-  const nav = useMemo(() => visibleNav(allNav, user), [allNav, user]);
+  const also = useAlsoVisible(allNav);
+  const nav = useMemo(() => visibleNav(allNav, user, also), [allNav, user, also]);
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
   const expired = useSessionExpiry();
   const signOut = useSignOut();
@@ -76,6 +77,20 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
       <KeyboardLayer nav={nav} commands={commands} />
     </div>
   );
+}
+
+/**
+ * The entries `useAlsoVisible` shows now (e.g. Approvals to a person a chain names), as one
+ * string so the memo above changes only when the answer does. The shell's nav is a module
+ * constant (src/router.tsx), so these hooks run in the same order on every render.
+ */
+function useAlsoVisible(nav: readonly NavItem[]): string {
+  const shown: string[] = [];
+  for (const item of nav) {
+    // A hook call per entry that has one: a fixed list in a fixed order (see above).
+    if (item.useAlsoVisible?.()) shown.push(item.to);
+  }
+  return shown.join('\n');
 }
 
 /** How many entries the phone's bottom bar shows before the rest move into its "More" menu. */

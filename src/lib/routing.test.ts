@@ -19,4 +19,9 @@ describe('visibleNav', () => {
     expect(labels(user('AUDITOR'))).toEqual(['Transactions']);
     expect(labels(null)).toEqual(['Transactions']);
   });
+
+  it('also shows an entry its hook answers for (Approvals to a person a chain names, while decisions wait)', () => {
+    expect(visibleNav(NAV, user('BUSINESS_USER'), '/approvals').map((i) => i.label)).toEqual(['Transactions', 'Approvals']);
+    expect(visibleNav(NAV, user('BUSINESS_USER'), '/elsewhere').map((i) => i.label)).toEqual(['Transactions']);
+  });
 });

@@ -23,7 +23,11 @@ export interface NavItem {
   badge?: ComponentType;
 }
 
-/** The entries the signed-in user sees. */
-export function visibleNav(nav: readonly NavItem[], user: SpendUser | null | undefined): NavItem[] {
-  return nav.filter((item) => !item.visible || (user != null && item.visible(user)));
+/**
+ * The entries the signed-in user sees. `also`: the `to` of entries their `useAlsoVisible` hook
+ * shows now, newline-separated (AppLayout's; the palette's "Go to" list passes none).
+ */
+export function visibleNav(nav: readonly NavItem[], user: SpendUser | null | undefined, also = ''): NavItem[] {
+  const extra = new Set(also.split('\n'));
+  return nav.filter((item) => !item.visible || (user != null && item.visible(user)) || extra.has(item.to));
 }
