@@ -46,6 +46,12 @@ describe('bill commands', () => {
     expect(billUpdate.resolve!(plain, serverId)).toEqual(plain);
   });
 
+  it('create: a credit line keeps the vendor credit it draws on (as the server stores it)', () => {
+    const bill = created({ line_items: [{ description: 'Parts', amount: 10_000 }, { description: 'Credit CN-1', amount: -2_500, vendor_credit_id: id(80) }] });
+    expect(bill.line_items.map((l) => [l.amount, l.vendor_credit_id])).toEqual([[10_000, null], [-2_500, id(80)]]);
+    expect(bill.amount).toBe(7_500);
+  });
+
   it('create with submit is PENDING_APPROVAL, submitted at the write’s moment', () => {
     expect(created({ submit: true })).toMatchObject({ status: 'PENDING_APPROVAL', submitted_at: AT });
   });

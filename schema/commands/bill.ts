@@ -35,7 +35,7 @@ export function lineIdOf(billId: string, position: number): string {
 export function billLines(billId: string, lines: readonly BillLineInput[]): BillLineItem[] {
   return lines.map((l, i) => ({
     id: lineIdOf(billId, i), description: l.description, amount: l.amount, gl_account_id: l.gl_account_id ?? null,
-    department_id: l.department_id ?? null, location_id: null, tracking: {}, vendor_credit_id: null,
+    department_id: l.department_id ?? null, location_id: null, tracking: {}, vendor_credit_id: l.vendor_credit_id ?? null,
   }));
 }
 
