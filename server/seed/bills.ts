@@ -199,15 +199,24 @@ function generateVendors(rng: Rng, count: number): { spec: DemoVendorSpec; categ
   return out;
 }
 
-function pickStatus(rng: Rng, dueMs: number, now: number): BillStatus {
-  const days = (dueMs - now) / DAY;
-  const band = STATUS_ODDS.find((b) => days >= b.dueAfterDays)!;
-  let r = rng.next();
-  for (const [status, p] of Object.entries(band.odds) as [BillStatus, number][]) {
-    if ((r -= p) < 0) return status;
-  }
-  return Object.keys(band.odds)[0] as BillStatus;
+/** The due-date band of a bill (an index into STATUS_ODDS). */
+const bandOf = (dueMs: number, now: number) => STATUS_ODDS.findIndex((b) => (dueMs - now) / DAY >= b.dueAfterDays);
+
+/**
+ * Statuses for `n` bills of one band, by quota (each status its share, rounded down, the rest to
+ * the band's first statuses in turn), shuffled: exact proportions, so even a small demo has bills
+ * in every state its band allows (a "Ready to pay" queue at 100 bills).
+ */
+function bandStatuses(rng: Rng, band: number, n: number): BillStatus[] {
+  const odds = Object.entries(STATUS_ODDS[band]!.odds) as [BillStatus, number][];
+  const out: BillStatus[] = [];
+  for (const [status, p] of odds) for (let k = Math.floor(p * n); k > 0; k--) out.push(status);
+  for (let i = 0; out.length < n; i++) out.push(odds[i % odds.length]![0]);
+  return rng.shuffle(out);
 }
+
+/** Of a bill's invoice dates, this share falls in the last 45 days (open bills: a business always has some). */
+const RECENT_SHARE = 0.15;
 
 /**
  * The bills, their lines and payments, and the generated suppliers. `vendorIds` gives each
@@ -240,16 +249,24 @@ export function generateBills(
   const bills: SeedBill[] = [];
   const lines: SeedBillLine[] = [];
   const payments: SeedBillPayment[] = [];
-  for (let i = 0; i < opts.count; i++) {
+  // First the invoices (vendor, dates), then each due-date band's statuses by quota.
+  const drafts = Array.from({ length: opts.count }, () => {
     const vendor = picker.pick(rng);
+    // Archived: its invoices stop a year ago; the others run to today, with a share of recent ones.
+    const last = vendor.spec.archived ? now - 365 * DAY : now;
+    const from = !vendor.spec.archived && rng.chance(RECENT_SHARE) ? now - 45 * DAY : start;
+    const invoiceMs = dayOf(from + rng.next() * (last - from));
+    const dueMs = invoiceMs + rng.pick([15, 30, 30, 45]) * DAY;
+    return { vendor, invoiceMs, dueMs, band: bandOf(dueMs, now), status: 'DRAFT' as BillStatus };
+  });
+  STATUS_ODDS.forEach((_, band) => {
+    const members = drafts.filter((d) => d.band === band);
+    bandStatuses(rng, band, members.length).forEach((status, k) => (members[k]!.status = status));
+  });
+  for (const { vendor, invoiceMs, dueMs, status } of drafts) {
     const { id: vendorId, default_gl_account_id: vendorGl } = vendorOf(vendor.spec);
     const category = CATEGORIES[vendor.category];
-    // Archived: its invoices stop a year ago.
-    const last = vendor.spec.archived ? now - 365 * DAY : now;
-    const invoiceMs = dayOf(start + rng.next() * (last - start));
-    const dueMs = invoiceMs + rng.pick([15, 30, 30, 45]) * DAY;
     const createdMs = Math.min(now, invoiceMs + rng.int(0, 3) * DAY + rng.int(8, 18) * 3_600_000);
-    const status = pickStatus(rng, dueMs, now);
 
     const n = (invoiceSeq.get(vendorId) ?? rng.int(1_000, 9_000)) + 1;
     invoiceSeq.set(vendorId, n);

@@ -231,7 +231,7 @@ describe('offline coding, end to end', () => {
     expect(reloaded?.fromServiceWorker()).toBe(true);
     await waitForSyncStatus(page, 'Offline');
     // The URL carries the view state (search, page): the reloaded page restores it.
-    await expect.poll(() => searchBox(page).inputValue()).toBe(urlBefore.searchParams.get('q') ?? '');
+    await expect.poll(() => searchBox(page).inputValue(), { timeout: 30_000 }).toBe(urlBefore.searchParams.get('q') ?? '');
     await expectPendingEdits(admin, count);
     expect(await memosOnServer()).toEqual([]);
   });
