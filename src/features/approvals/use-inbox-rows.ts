@@ -1,16 +1,13 @@
 import { useEffect, useState } from 'react';
 import type { Approval, ApprovalFilter, ApprovalSort } from '../../../schema/entities/approval.ts';
-import type { DataApi } from '../../../workers/api.ts';
 import type { DataClient } from '../../data-access/types.ts';
+import { collectionReads } from '../../lib/list/collection-reads.ts';
 import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
 import { joinInboxRow, REVIEWED_COLLECTION, type ApprovalView, type InboxRow, type ReviewedRow } from './approval-rows.ts';
 import type { InboxQuery } from './search-params.ts';
 
-/** The worker's generic reads, typed (Comlink's `Remote` widens a generic method's collection). */
-export const inboxReads = (client: DataClient) => ({
-  query: client.query as DataApi['query'],
-  get: client.get as DataApi['get'],
-});
+/** The worker's generic reads, typed (src/lib/list/collection-reads.ts). */
+export const inboxReads = collectionReads;
 
 /** What the approval reviews, from its own collection (a claim or a card request). */
 async function readReviewed(client: DataClient, approval: Pick<Approval, 'object_type' | 'object_id'>): Promise<ReviewedRow | null> {

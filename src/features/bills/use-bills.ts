@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { BULK_BILL_LIMIT } from '../../../schema/bill-rules.ts';
 import type { BillFilter, BillSort } from '../../../schema/entities/bill.ts';
-import type { DataApi, RowView } from '../../../workers/api.ts';
+import type { RowView } from '../../../workers/api.ts';
 import type { DataClient } from '../../data-access/types.ts';
+import { collectionReads, matchingIds } from '../../lib/list/collection-reads.ts';
 import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
 import { toastError } from '../../lib/toast-store.ts';
 import { queryKey, STATUS_TABS, type StatusTab } from './search-params.ts';
@@ -11,15 +12,8 @@ import { queryKey, STATUS_TABS, type StatusTab } from './search-params.ts';
 export type BillView = RowView<'bills'>;
 export type ApprovalStepView = RowView<'approvals'>;
 
-/**
- * The worker's generic reads, typed: Comlink's `Remote` widens a generic method's collection
- * parameter to the union, so the client's methods are seen through DataApi's.
- */
-export const billReads = (client: DataClient) => ({
-  query: client.query as DataApi['query'],
-  get: client.get as DataApi['get'],
-  totals: client.totals as DataApi['totals'],
-});
+/** The worker's generic reads, typed (src/lib/list/collection-reads.ts). */
+export const billReads = collectionReads;
 
 /** The bills matching a filter, as row windows from the mirror (bills created offline included, marked). */
 export function useBillRows(client: DataClient, filter: BillFilter, sort: BillSort, version: number): ListRows<BillView> {
@@ -32,14 +26,7 @@ export function useBillRows(client: DataClient, filter: BillFilter, sort: BillSo
 }
 
 /** Every id the filter matches ("Select all N matching"). */
-export async function matchingBillIds(client: DataClient, filter: BillFilter, sort: BillSort): Promise<string[]> {
-  const ids: string[] = [];
-  for (let offset = 0; ; offset += 1000) {
-    const page = await billReads(client).query('bills', { filter, sort, offset, limit: 1000 });
-    ids.push(...page.rows.map((r) => r.id));
-    if (page.rows.length < 1000 || ids.length >= page.total) return ids;
-  }
-}
+export const matchingBillIds = (client: DataClient, filter: BillFilter, sort: BillSort) => matchingIds(client, 'bills', filter, sort);
 
 /**
  * A read named by `key` (what is asked) and re-run when `version` (the data) changes: null

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import type { CardFilter, CardSort } from '../../../schema/entities/card.ts';
-import type { DataApi, RowView } from '../../../workers/api.ts';
+import type { RowView } from '../../../workers/api.ts';
 import type { DataClient, TransactionView } from '../../data-access/types.ts';
 import type { CardView } from '../../lib/cards.ts';
+import { collectionReads, matchingIds } from '../../lib/list/collection-reads.ts';
 import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
 import { toastError } from '../../lib/toast-store.ts';
 import { queryKey } from './search-params.ts';
@@ -10,14 +11,8 @@ import { lockChanges, spendFilter, spendIn, walletOrder } from './card-view.ts';
 
 export type CardRequestView = RowView<'card_requests'>;
 
-/**
- * The worker's generic reads, typed for cards: Comlink's `Remote` widens a generic method's
- * collection parameter to the union, so the client's methods are seen through DataApi's.
- */
-export const cardReads = (client: DataClient) => ({
-  query: client.query as DataApi['query'],
-  totals: client.totals as DataApi['totals'],
-});
+/** The worker's generic reads, typed (src/lib/list/collection-reads.ts). */
+export const cardReads = collectionReads;
 
 /** The cards the viewer mirrors matching a filter, as row windows (cards issued offline included, marked). */
 export function useCardRows(client: DataClient, filter: CardFilter, sort: CardSort, version: number): ListRows<CardView> {
@@ -30,14 +25,7 @@ export function useCardRows(client: DataClient, filter: CardFilter, sort: CardSo
 }
 
 /** Every id the filter matches ("Select all N matching"). */
-export async function matchingCardIds(client: DataClient, filter: CardFilter, sort: CardSort): Promise<string[]> {
-  const ids: string[] = [];
-  for (let offset = 0; ; offset += 1000) {
-    const page = await cardReads(client).query('cards', { filter, sort, offset, limit: 1000 });
-    ids.push(...page.rows.map((r) => r.id));
-    if (page.rows.length < 1000 || ids.length >= page.total) return ids;
-  }
-}
+export const matchingCardIds = (client: DataClient, filter: CardFilter, sort: CardSort) => matchingIds(client, 'cards', filter, sort);
 
 /**
  * A read named by `key` (what is asked) and re-run when `version` (the data) changes: null

@@ -1,18 +1,12 @@
 import type { ReimbursementFilter } from '../../../schema/entities/reimbursement.ts';
-import type { DataApi } from '../../../workers/api.ts';
 import type { DataClient } from '../../data-access/types.ts';
+import { collectionReads } from '../../lib/list/collection-reads.ts';
 import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
 import type { ClaimView } from './claim-labels.ts';
 import { queryKey, SORT } from './search-params.ts';
 
-/**
- * The worker's generic reads, typed for claims: Comlink's `Remote` widens a generic method's
- * collection parameter to the union, so the client's `query`/`get` are seen through DataApi's.
- */
-export const claimReads = (client: DataClient) => ({
-  query: client.query as DataApi['query'],
-  get: client.get as DataApi['get'],
-});
+/** The worker's generic reads, typed (src/lib/list/collection-reads.ts). */
+export const claimReads = collectionReads;
 
 /** Whose claims a page shows (the signed-in user). Claims created on this device come from the worker too. */
 export interface ClaimOwner {
