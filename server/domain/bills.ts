@@ -12,6 +12,8 @@ import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { newestFirstPage, type Page, type PageRequest } from './newest-first-page.ts';
 import { assertCreditLines } from './vendor-credits.ts';
 import { findVendor } from './vendors.ts';
+import { assertInvoiceFile } from './receipts.ts';
+import { visibilityOf } from './visibility.ts';
 
 /**
  * Bills (issue 11 §7 bill pay) in storage; the rules are schema/bill-rules.ts. Every write goes
@@ -142,6 +144,7 @@ export async function updateBill(tx: Queryable, user: ActingUser, id: string, pa
     // Credit lines follow the bill's vendor and currency: a change of either rechecks them.
     if (patch.line_items || patch.vendor_id !== undefined || patch.currency !== undefined) await assertCreditLines(tx, businessId, id, next);
     if (patch.entity_id) await assertEntity(tx, businessId, patch.entity_id);
+    if (patch.invoice_file_id) await assertInvoiceFile(tx, user, await visibilityOf(tx, user), patch.invoice_file_id);
     await tx.query(
       `UPDATE bills SET vendor_id = $3, invoice_number = $4, invoice_key = $5, invoice_date = $6, due_date = $7, currency = $8,
               amount = $9, memo = $10, entity_id = $11, invoice_file_id = $12, change_seq = $13, updated_at = $14

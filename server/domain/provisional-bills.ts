@@ -5,7 +5,7 @@ import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { assertMayManageBills } from './bills.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
-import { checkClaimReceipts } from './receipts.ts';
+import { assertInvoiceFile } from './receipts.ts';
 import { findVendor } from './vendors.ts';
 import { visibilityOf } from './visibility.ts';
 
@@ -41,15 +41,6 @@ async function checkRefs(tx: Queryable, businessId: string, row: Pick<Provisiona
   checkDates(row);
 }
 
-/** The file must be a receipt-store file this user may read (their upload, or one shared with them). */
-async function checkFile(tx: Queryable, user: ActingUser, fileId: string): Promise<void> {
-  try {
-    await checkClaimReceipts(tx, user.business_id, await visibilityOf(tx, user), [fileId]);
-  } catch (err) {
-    if (err instanceof ApiError && err.code === 'REQUEST_7004') throw new ApiError('REQUEST_7004', 'This invoice file was not found.');
-    throw err;
-  }
-}
 
 /**
  * A client id the caller already created under answers that row (offline creates, as bills do:
@@ -74,7 +65,7 @@ export async function createProvisionalBill(tx: Queryable, user: ActingUser, bod
     vendor_id: body.vendor_id ?? null, invoice_number: body.invoice_number || null, invoice_date: body.invoice_date ?? null,
     due_date: body.due_date ?? null, currency: body.currency ?? null, amount: body.amount ?? null, memo: body.memo ?? null,
   };
-  await checkFile(tx, user, body.invoice_file_id);
+  await assertInvoiceFile(tx, user, await visibilityOf(tx, user), body.invoice_file_id);
   await checkRefs(tx, user.business_id, row);
   const id = body.id ?? randomUUID();
   const at = now.toISOString();

@@ -78,6 +78,19 @@ export async function checkClaimReceipts(db: Queryable, businessId: string, vis:
 }
 
 /**
+ * An invoice document named on a bill or a provisional bill: a receipt-store file of the business
+ * the user may read (their upload, or one shared with them), else 404 naming the invoice file.
+ */
+export async function assertInvoiceFile(db: Queryable, user: ActingUser, vis: Visibility, fileId: string): Promise<void> {
+  try {
+    await checkClaimReceipts(db, user.business_id, vis, [fileId]);
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 'REQUEST_7004') throw new ApiError('REQUEST_7004', 'This invoice file was not found.');
+    throw err;
+  }
+}
+
+/**
  * Stores an upload (or finds the business's receipt with the same bytes). Race-safe: concurrent
  * uploads of the same bytes meet on the (business_id, sha256) unique index; the loser's INSERT
  * waits for the winner's commit and then reads its row.

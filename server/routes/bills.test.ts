@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { billSchema, type Bill } from '../../schema/entities/bill.ts';
 import { testDatabases } from '../test-db.ts';
@@ -208,6 +208,29 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     const moved = await request(t.app, 'GET', `${BILLS}/${bill.id}`, { token: tokens.admin });
     expect(moved.body.vendor_id).toBe(vendor);
     expect(moved.body.change_seq).toBeGreaterThan(bill.change_seq);
+  });
+
+  it('attaches an invoice file the user may read; an unknown or another business\'s file is not found and changes nothing', async () => {
+    const upload = async (biz: Fixture, user: string) => {
+      const id = randomUUID();
+      await t.db.query(
+        `INSERT INTO receipts (id, business_id, user_id, content_type, size, sha256, bytes) VALUES ($1, $2, $3, 'application/pdf', 9, $4, $5)`,
+        [id, biz.businessId, user, createHash('sha256').update(id).digest('hex'), new TextEncoder().encode('%PDF-1.7\n')],
+      );
+      await t.db.query('INSERT INTO receipt_uploads (receipt_id, business_id, user_id) VALUES ($1, $2, $3)', [id, biz.businessId, user]);
+      return id;
+    };
+    const bill = await create({}, 'teammate');
+    const mine = await upload(a, a.users.teammate);
+    for (const fileId of [randomUUID(), await upload(b, b.users.admin)]) {
+      const res = await request(t.app, 'PATCH', `${BILLS}/${bill.id}`, { token: tokens.teammate, body: { invoice_file_id: fileId, memo: 'x' } });
+      expect(refusal(res), res.text).toEqual([404, 'REQUEST_7004']);
+      expect(res.body.error_v2.message ?? res.text).toContain('invoice file');
+    }
+    expect((await request(t.app, 'GET', `${BILLS}/${bill.id}`, { token: tokens.teammate })).body).toMatchObject({ invoice_file_id: null, memo: null });
+    const ok = await request(t.app, 'PATCH', `${BILLS}/${bill.id}`, { token: tokens.teammate, body: { invoice_file_id: mine } });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.body.invoice_file_id).toBe(mine);
   });
 
   it('lets only bill managers in (403), and hides another business\'s bills (404)', async () => {
