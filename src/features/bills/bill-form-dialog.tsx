@@ -17,7 +17,10 @@ import {
   hasUneditableLines, localToday, prefillFromInvoice, updateBillPatch, withVendorDefaults,
   type BillField, type BillFieldErrors, type BillFormValues, type BillLineValues, type InvoicePrefill,
 } from './bill-form.ts';
-import { BillDateField, BillMemoField, BillTextField, CurrencyField, VendorField } from './bill-form-fields.tsx';
+import { DateField } from '../../components/date-field.tsx';
+import { TextField } from '../../components/text-field.tsx';
+import { MAX_INVOICE_NUMBER_LENGTH } from '../../../schema/entities/bill.ts';
+import { BillMemoField, CurrencyField, VendorField } from './bill-form-fields.tsx';
 import { BillLinesEditor } from './bill-lines.tsx';
 import { InvoiceFileField } from './invoice-file.tsx';
 import type { InvoiceFields } from './invoice-text.ts';
@@ -262,15 +265,17 @@ export function BillFormDialog(props: BillFormDialogProps) {
           disabled={!parts.payable}
           onChange={(v) => set('vendor_id', v)}
         />
-        <BillTextField
+        <TextField
           field="invoice_number"
+          maxLength={MAX_INVOICE_NUMBER_LENGTH}
+          autoComplete="off"
           label="Invoice number"
           value={values.invoice_number}
           error={errors.invoice_number}
           disabled={!parts.payable}
           onChange={(v) => set('invoice_number', v)}
         />
-        <BillDateField
+        <DateField
           field="invoice_date"
           label="Invoice date"
           value={values.invoice_date}
@@ -278,7 +283,7 @@ export function BillFormDialog(props: BillFormDialogProps) {
           disabled={!parts.dates}
           onChange={(v) => set('invoice_date', v)}
         />
-        <BillDateField
+        <DateField
           field="due_date"
           label="Due date"
           value={values.due_date}

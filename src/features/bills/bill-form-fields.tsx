@@ -1,13 +1,14 @@
 import { useId, type ReactNode } from 'react';
-import { MAX_BILL_MEMO_LENGTH, MAX_INVOICE_NUMBER_LENGTH } from '../../../schema/entities/bill.ts';
+import { MAX_BILL_MEMO_LENGTH } from '../../../schema/entities/bill.ts';
 import { Combobox } from '../../components/combobox.tsx';
+import { FieldNote } from '../../components/field-note.tsx';
 import type { SelectOption } from '../../components/select-field.tsx';
 
 /**
- * The bill form's fields in the `.field` markup of the design system's TextField/DateField, plus
- * what the bill form needs and they lack: `disabled` (a field the bill's status does not let
- * change), a hint under the field, and `data-field` = the API path, by which the form focuses
- * the first field with an error.
+ * The bill form's fields the design system has no twin of (a currency select, the memo's
+ * textarea, the vendor type-ahead), in the `.field` markup of TextField/DateField: `disabled` (a
+ * field the bill's status does not let change), a note under the field, and `data-field` = the
+ * API path, by which the form focuses the first field with an error.
  */
 interface FieldProps {
   field: string;
@@ -19,56 +20,6 @@ interface FieldProps {
   onChange(value: string): void;
 }
 
-function Described({ id, error, hint }: { id: string; error?: string | undefined; hint?: ReactNode }) {
-  return (
-    <>
-      {hint && !error && <span id={id} className="field-hint muted">{hint}</span>}
-      {error && <span id={id} className="field-error">{error}</span>}
-    </>
-  );
-}
-
-export function BillTextField(props: FieldProps & { autoFocus?: boolean }) {
-  const id = useId();
-  const described = props.error || props.hint ? id : undefined;
-  return (
-    <label className="field" data-field={props.field}>
-      <span className="field-label">{props.label}</span>
-      <input
-        type="text"
-        autoComplete="off"
-        maxLength={MAX_INVOICE_NUMBER_LENGTH}
-        value={props.value}
-        disabled={props.disabled}
-        autoFocus={props.autoFocus}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={described}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      <Described id={id} error={props.error} hint={props.hint} />
-    </label>
-  );
-}
-
-export function BillDateField(props: FieldProps & { min?: string | undefined }) {
-  const id = useId();
-  const described = props.error || props.hint ? id : undefined;
-  return (
-    <label className="field" data-field={props.field}>
-      <span className="field-label">{props.label}</span>
-      <input
-        type="date"
-        value={props.value}
-        min={props.min}
-        disabled={props.disabled}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={described}
-        onChange={(e) => props.onChange(e.target.value)}
-      />
-      <Described id={id} error={props.error} hint={props.hint} />
-    </label>
-  );
-}
 
 export function CurrencyField(props: FieldProps & { currencies: readonly string[] }) {
   const id = useId();
@@ -88,7 +39,7 @@ export function CurrencyField(props: FieldProps & { currencies: readonly string[
           </option>
         ))}
       </select>
-      <Described id={id} error={props.error} hint={props.hint} />
+      <FieldNote id={id} error={props.error} hint={props.hint} />
     </label>
   );
 }
@@ -107,7 +58,7 @@ export function BillMemoField(props: FieldProps) {
         aria-describedby={props.error || props.hint ? id : undefined}
         onChange={(e) => props.onChange(e.target.value)}
       />
-      <Described id={id} error={props.error} hint={props.hint} />
+      <FieldNote id={id} error={props.error} hint={props.hint} />
     </label>
   );
 }
