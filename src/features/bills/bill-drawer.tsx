@@ -61,7 +61,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
         return true;
       case 'submit':
         return runBillCommand(client, 'bill.update', { bill_id: b.id, patch: { submit: true } },
-          online ? 'Sent for approval.' : 'Sent for approval on this device; it goes to the approvers when you’re back online.');
+          online ? 'Submitted for approval. It syncs in the background.' : 'Submitted for approval on this device; it goes to the approvers when you’re back online.');
       case 'delete': {
         const ok = await runBillCommand(client, 'bill.delete', { bill_id: b.id }, 'Draft deleted.');
         if (ok) onClose();
