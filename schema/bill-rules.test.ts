@@ -5,7 +5,7 @@ import {
 } from './entities/bill.ts';
 import {
   BILL_ACTIONS, BILL_BULK_ACTIONS, BILL_MOVES, BULK_BILL_LIMIT, billPatchActions, billTotal, bulkActionStatuses, checkBillAction,
-  checkBillPatch, checkBulkBillAction, checkBulkBills, createdStatus, findDuplicateInvoices, hasPaymentInFlight, invoiceNumberKey,
+  checkBillPatch, checkBulkBillAction, validateProvisionalBill, checkBulkBills, createdStatus, findDuplicateInvoices, hasPaymentInFlight, invoiceNumberKey,
   isDuplicateInvoice, mayManageBills, nextPaymentAttempt, paymentKey, validateBill, type BillAction, type BillBulkAction, type BillFields,
 } from './bill-rules.ts';
 import { FEATURE_FLAG_DEFAULTS } from './feature-flags.ts';
@@ -265,6 +265,19 @@ describe('validateBill', () => {
     expect(body.invoice_number).toBe('INV-9');
     expect(validateBill(body)).toEqual({});
     expect(validateBill(makeBill())).toEqual({});
+  });
+});
+
+describe('validateProvisionalBill', () => {
+  const none = { invoice_date: null, due_date: null, amount: null, currency: null };
+  it('checks only the fields an uploaded invoice has so far', () => {
+    expect(validateProvisionalBill(none)).toEqual({});
+    expect(validateProvisionalBill({ ...none, due_date: '2026-01-01' })).toEqual({});
+    expect(validateProvisionalBill({ ...none, invoice_date: '2026-02-01', due_date: '2026-01-01' })).toEqual({
+      due_date: 'The due date cannot be before the invoice date.',
+    });
+    expect(validateProvisionalBill({ ...none, amount: 500 })).toEqual({ currency: 'Give the currency of the amount.' });
+    expect(validateProvisionalBill({ ...none, amount: 500, currency: 'USD' })).toEqual({});
   });
 });
 

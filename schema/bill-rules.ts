@@ -232,11 +232,13 @@ function totalErrors(input: BillFields, currencyOk: boolean): FieldErrors {
   return {};
 }
 
+const DUE_BEFORE_INVOICE = 'The due date cannot be before the invoice date.';
+
 function dateErrors(input: BillFields): FieldErrors {
   const errors: FieldErrors = {};
   if (!isCalendarDate(input.invoice_date)) errors.invoice_date = 'Enter the invoice date as a calendar date (YYYY-MM-DD).';
   if (!isCalendarDate(input.due_date)) errors.due_date = 'Enter the due date as a calendar date (YYYY-MM-DD).';
-  else if (!errors.invoice_date && input.due_date < input.invoice_date) errors.due_date = 'The due date cannot be before the invoice date.';
+  else if (!errors.invoice_date && input.due_date < input.invoice_date) errors.due_date = DUE_BEFORE_INVOICE;
   return errors;
 }
 
@@ -251,6 +253,19 @@ export function validateBill(input: BillFields): FieldErrors {
   const currencyOk = /^[A-Z]{3}$/.test(input.currency) && isKnownCurrency(input.currency);
   if (!currencyOk) errors.currency = 'Choose a known currency (a three-letter ISO 4217 code such as USD).';
   return { ...errors, ...dateErrors(input), ...lineErrors(input.line_items), ...totalErrors(input, currencyOk) };
+}
+
+/**
+ * A provisional bill's known fields (an uploaded invoice not yet completed: every field may be
+ * missing): only what is there is checked, in validateBill's words where the rule is the same.
+ */
+export function validateProvisionalBill(input: {
+  invoice_date: string | null; due_date: string | null; amount: number | null; currency: string | null;
+}): FieldErrors {
+  const errors: FieldErrors = {};
+  if (input.invoice_date && input.due_date && input.due_date < input.invoice_date) errors.due_date = DUE_BEFORE_INVOICE;
+  if (input.amount !== null && input.currency === null) errors.currency = 'Give the currency of the amount.';
+  return errors;
 }
 
 // --- Duplicates ------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ProvisionalBill, ProvisionalBillCreate, ProvisionalBillPatch } from '../../schema/entities/provisional-bill.ts';
+import { validateProvisionalBill } from '../../schema/bill-rules.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
@@ -27,18 +28,11 @@ export async function findProvisionalBill(db: Queryable, businessId: string, id:
   return rows[0].doc;
 }
 
-/** The known fields after a patch: a due date before the invoice date is the caller's field error. */
-function checkDates(row: Pick<ProvisionalBill, 'invoice_date' | 'due_date'>): void {
-  if (row.invoice_date && row.due_date && row.due_date < row.invoice_date) {
-    throw validationError({ due_date: 'The due date cannot be before the invoice date.' });
-  }
-}
-
-/** A vendor named must be the business's; an amount needs its currency. */
+/** The known fields (schema/bill-rules.ts validateProvisionalBill), and a vendor named must be the business's. */
 async function checkRefs(tx: Queryable, businessId: string, row: Pick<ProvisionalBill, 'vendor_id' | 'amount' | 'currency' | 'invoice_date' | 'due_date'>) {
+  const errors = validateProvisionalBill(row);
+  if (Object.keys(errors).length > 0) throw validationError(errors);
   if (row.vendor_id) await findVendor(tx, businessId, row.vendor_id);
-  if (row.amount !== null && row.currency === null) throw validationError({ currency: 'Give the currency of the amount.' });
-  checkDates(row);
 }
 
 
