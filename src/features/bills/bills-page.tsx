@@ -22,6 +22,7 @@ import { footerHint, SHORTCUTS } from '../../lib/shortcuts.ts';
 import { partialResultsText } from '../../lib/sync-status-text.ts';
 import { useInstantSearch } from '../../lib/use-instant-search.ts';
 import { BillDrawer } from './bill-drawer.tsx';
+import { BillPayNav } from './bill-pay-nav.tsx';
 import { BillFormDialog } from './bill-form-dialog.tsx';
 import { BillsTable } from './bills-table.tsx';
 import { BulkBar } from './bulk-bar.tsx';
@@ -167,6 +168,7 @@ export function BillsPage() {
 
   return (
     <div className="bills">
+      <BillPayNav current="/bills" />
       <div className="page-header">
         <h1>Bills</h1>
         {rows.total !== null && total > 0 && (

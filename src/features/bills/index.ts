@@ -8,20 +8,47 @@ import { parseBillsSearch } from './search-params.ts';
 
 /**
  * Signed-in routes: /bills (the table, the detail drawer, the bulk actions), URL state typed by
- * parseBillsSearch. §6 "manage bill pay": only admins, AP clerks (AP_ACCESS) and bookkeepers
- * reach it; anyone else typing the address goes home (the server refuses their bill calls anyway).
+ * parseBillsSearch, and the section's inbox, recurring bills, templates and vendor credits.
+ * §6 "manage bill pay": only admins, AP clerks (AP_ACCESS) and bookkeepers reach them; anyone
+ * else typing an address goes home (the server refuses their bill calls anyway).
  */
 export function billsRoutes<P extends AnyRoute>(parent: P) {
+  const beforeLoad = ({ context }: { context: unknown }) => {
+    const user = (context as { store: AppStore }).store.get().session?.user;
+    if (!user || !canManageBillPayAccounting(user)) throw redirect({ to: HOME_PATH, replace: true });
+  };
   return [
     createRoute({
       getParentRoute: () => parent,
       path: '/bills',
       validateSearch: parseBillsSearch,
-      beforeLoad: ({ context }) => {
-        const user = (context as { store: AppStore }).store.get().session?.user;
-        if (!user || !canManageBillPayAccounting(user)) throw redirect({ to: HOME_PATH, replace: true });
-      },
+      beforeLoad,
       ...lazyPage(() => import('./bills-page.tsx'), 'BillsPage', { title: 'Bills', className: 'bills' }),
+    }),
+    // The section's other pages (BillPayNav): same audience, each its own chunk.
+    createRoute({
+      getParentRoute: () => parent,
+      path: '/bills/inbox',
+      beforeLoad,
+      ...lazyPage(() => import('./inbox/inbox-page.tsx'), 'BillInboxPage', { title: 'Inbox', className: 'bills' }),
+    }),
+    createRoute({
+      getParentRoute: () => parent,
+      path: '/bills/recurring',
+      beforeLoad,
+      ...lazyPage(() => import('./extras/recurring-page.tsx'), 'RecurringBillsPage', { title: 'Recurring bills', className: 'bills' }),
+    }),
+    createRoute({
+      getParentRoute: () => parent,
+      path: '/bills/templates',
+      beforeLoad,
+      ...lazyPage(() => import('./extras/templates-page.tsx'), 'BillTemplatesPage', { title: 'Bill templates', className: 'bills' }),
+    }),
+    createRoute({
+      getParentRoute: () => parent,
+      path: '/bills/credits',
+      beforeLoad,
+      ...lazyPage(() => import('./extras/credits-page.tsx'), 'VendorCreditsPage', { title: 'Vendor credits', className: 'bills' }),
     }),
   ] as const;
 }
