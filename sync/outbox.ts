@@ -253,6 +253,9 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       idempotencyKey: idempotencyKeyOf(entry),
       signal,
     });
+    // A 2xx that refuses the command in its body (one item of a bulk call): refused, as a 4xx would be.
+    const refused = result.ok && def.refusal ? def.refusal(result.data, args) : null;
+    if (refused) return refuse(refused);
     return { event: classifyOutcome(result, def.call, clock.now()), result };
   }
 

@@ -483,8 +483,8 @@ export interface VendorApi {
 }
 
 /**
- * A bill call's refusal (handlers/bills.ts). `offline`: nothing was sent (payments and bulk
- * actions have no outbox command: they are direct calls, online only).
+ * A bill call's refusal (handlers/bills.ts). `offline`: nothing was sent (the bulk actions are
+ * direct calls, online only; a payment offline is the outbox command `bill.payNow` instead).
  */
 export type BillCallFailure = Extract<ActionResult, { ok: false }> & { offline?: true };
 /** One bill's answer in a bulk action: the bill as changed, or the refusal (the others went on). */

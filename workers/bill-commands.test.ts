@@ -213,6 +213,69 @@ describe('a command the server refuses', () => {
   });
 });
 
+describe('a payment queued offline (bill.payNow)', () => {
+  const paid = (bill: Bill, seq: number): Bill => ({ ...bill, status: 'PAID', payment_attempt: 1, change_seq: seq });
+
+  it('shows each bill SCHEDULED at once, survives a restart, is sent once per bill with the command’s key, then the feed’s PAID row', async () => {
+    const open = device('bill-pay-offline');
+    const rt = await open();
+    const a = makeBill(1, 1, { status: 'APPROVED' });
+    const b = makeBill(2, 1, { status: 'APPROVED' });
+    await serverRows(rt, [put('bills', a), put('bills', b)]);
+    const { result } = await rt.commands.run('bill.payNow', { bill_ids: [a.id, b.id, a.id] });
+    expect(result).toMatchObject({ ok: true, affected: 2 });
+    expect(await rt.get('bills', a.id)).toMatchObject({ status: 'SCHEDULED', pending: 'pending' });
+    expect(await rt.get('bills', b.id)).toMatchObject({ status: 'SCHEDULED', pending: 'pending' });
+    await rt.close();
+
+    const again = await open();
+    expect(await again.get('bills', a.id)).toMatchObject({ status: 'SCHEDULED', pending: 'pending' });
+    const net = outboxOver(again, [
+      jsonResponse(200, { results: [{ id: a.id, ok: true, bill: paid(a, 20) }] }),
+      jsonResponse(200, { results: [{ id: b.id, ok: true, bill: paid(b, 21) }] }),
+    ]);
+    net.outbox.kick();
+    await net.outbox.whenIdle();
+    expect(net.transport.requests.map((r) => [r.method, r.url, r.body])).toEqual([
+      ['POST', 'http://api.test/v1/auth/bill-pay/bulk-actions/pay-now', { bill_ids: [a.id] }],
+      ['POST', 'http://api.test/v1/auth/bill-pay/bulk-actions/pay-now', { bill_ids: [b.id] }],
+    ]);
+    const keys = net.transport.requests.map((r) => r.headers['idempotency-key']);
+    expect(new Set(keys).size).toBe(2);
+    // Confirmed by the feed: still shown as queued until the PAID rows arrive, then the server's.
+    expect(await again.get('bills', a.id)).toMatchObject({ status: 'SCHEDULED' });
+    await serverRows(again, [put('bills', paid(a, 20)), put('bills', paid(b, 21))]);
+    await expect.poll(async () => (await again.get('bills', a.id))?.pending).toBeNull();
+    expect(await again.get('bills', a.id)).toMatchObject({ status: 'PAID' });
+    expect(await again.get('bills', b.id)).toMatchObject({ status: 'PAID', pending: null });
+  });
+
+  it('a bill the server refuses in its 200 answer is the command’s refusal: rolled back, kept failed with the server’s words', async () => {
+    const rt = await device('bill-pay-refused')();
+    const bill = makeBill(3, 1, { status: 'APPROVED' });
+    await serverRows(rt, [put('bills', bill)]);
+    const id = commandId((await rt.commands.run('bill.payNow', { bill_ids: [bill.id] })).result);
+    const message = 'This bill already has a payment; it cannot be paid twice.';
+    const net = outboxOver(rt, [jsonResponse(200, { results: [{ id: bill.id, ok: false, error_v2: { error_code: 'REQUEST_7001', message } }] })]);
+    net.outbox.kick();
+    await net.outbox.whenIdle();
+    expect(net.transport.requests).toHaveLength(1);
+    await expect.poll(async () => (await rt.get('bills', bill.id))?.pending).toBe('failed');
+    expect(await rt.get('bills', bill.id)).toMatchObject({ status: 'APPROVED', failure: { command_id: id, message } });
+    expect(await rt.outboxStore.get(id)).toMatchObject({ state: 'failed', args: { bill_id: bill.id } });
+  });
+
+  it('is refused before queueing for a bill the mirror does not have, and leaves a bill that cannot be paid as it is', async () => {
+    const rt = await device('bill-pay-check')();
+    const unknown = await rt.commands.run('bill.payNow', { bill_ids: [testUuid(0xd, 600)] });
+    expect(unknown.result).toMatchObject({ ok: false, error: { error_code: 'REQUEST_7004' } });
+    const draft = makeBill(4);
+    await serverRows(rt, [put('bills', draft)]);
+    await rt.commands.run('bill.payNow', { bill_ids: [draft.id] });
+    expect(await rt.get('bills', draft.id)).toMatchObject({ status: 'DRAFT', pending: 'pending' });
+  });
+});
+
 describe('the offline duplicate-invoice check', () => {
   it('finds a bill still in the outbox by the server’s rule (spaces and case ignored), for that vendor only', async () => {
     const rt = await device('bill-duplicates')();

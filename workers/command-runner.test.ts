@@ -52,6 +52,7 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   },
   'bill.update': { bill_id: ROW(1), patch: { memo: 'one' } },
   'bill.delete': { bill_id: ROW(1) },
+  'bill.payNow': { bill_ids: [ROW(1)] },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

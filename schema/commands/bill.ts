@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { defineCommand, type BlankContext } from './define-command.ts';
-import { createBill, deleteBill, updateBill } from '../api/calls-bills.ts';
+import { commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
+import { createBill, deleteBill, payBillsNow, updateBill } from '../api/calls-bills.ts';
 import {
   billCreateSchema, billPatchSchema, type Bill, type BillCreate, type BillLineInput, type BillLineItem, type BillPatch,
 } from '../entities/bill.ts';
-import { billTotal, checkBillPatch, createdStatus } from '../bill-rules.ts';
+import { BILL_ACTIONS, BULK_BILL_LIMIT, billTotal, checkBillAction, checkBillPatch, createdStatus } from '../bill-rules.ts';
 
 /**
  * Bill commands (issue 11 §7 bill pay). Each `apply` is pure and follows what the server does
@@ -141,4 +141,38 @@ export const billDelete = defineCommand({
   }) : row),
   check: (a, mirror) => inMirror(a.bill_id, mirror),
   confirm: 'change_seq',
+});
+
+/**
+ * Paying one approved (or scheduled) bill, queued: what a person confirms offline, naming the
+ * amount and the vendor, to be sent once when the device is back online. The command's id is
+ * the request's Idempotency-Key, so a retried send replays the first answer and never pays
+ * twice; the server's own locks and constraints hold the rest (server/domain/bill-payments.ts).
+ * Shown SCHEDULED meanwhile (checkBillAction's `payNow`: a payment on its way, not yet paid);
+ * the feed then brings the bill PAID. pay-now answers per bill with 200: the bill's own refusal
+ * (already paid, no longer approved) is the command's refusal, kept failed for the person to see.
+ */
+export const billPayNow = defineCommand({
+  name: 'bill.payNow',
+  args: z.object({ bill_id: z.uuid() }),
+  collection: 'bills',
+  entityIds: (a) => [a.bill_id],
+  call: payBillsNow,
+  request: (a) => ({ body: { bill_ids: [a.bill_id] } }),
+  apply: (row) => (checkBillAction('payNow', row.status).ok ? produce(row, (d) => {
+    d.status = BILL_ACTIONS.payNow.to;
+  }) : row),
+  check: (a, mirror) => inMirror(a.bill_id, mirror),
+  confirm: 'change_seq',
+  // The bulk bar queues several at once (at most BULK_BILL_LIMIT, as online): one command per bill,
+  // so each bill's payment is sent, answered, retried or refused on its own.
+  split: {
+    input: z.object({ bill_ids: z.array(z.uuid()).min(1).max(BULK_BILL_LIMIT) }),
+    parts: ({ bill_ids }): CommandPart[] => [...new Set(bill_ids)].map((id) => commandPart(billPayNow, { bill_id: id })),
+  },
+  refusal: (res, a) => {
+    const item = res.results.find((r) => r.id === a.bill_id);
+    if (!item) return { error_code: 'REQUEST_7004', message: 'The server did not answer for this bill.' };
+    return item.ok ? null : { error_code: item.error_v2?.error_code ?? 'REQUEST_7001', message: item.error_v2?.message ?? 'This bill could not be paid.' };
+  },
 });

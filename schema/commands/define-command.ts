@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import type { CallDef, CallInput } from '../api/define-call.ts';
+import type { CallDef, CallInput, CallResponse } from '../api/define-call.ts';
 import type { EntityOf, MirroredCollection, QueriedCollection, RowOf } from '../collections.ts';
-import type { ErrorCode } from '../errors.ts';
+import type { ErrorCode, ErrorV2 } from '../errors.ts';
 
 /**
  * How the client learns the server's version of what a command changed:
@@ -118,7 +118,17 @@ export interface CommandDef<
    */
   blank?: (args: z.output<A>, ctx: BlankContext) => RowOf<C>;
   also?: AlsoChanges<A>;
+  /**
+   * A 2xx answer that refuses the command all the same (a bulk call answering per item, its one
+   * item refused in its place): the refusal, in the catalogue's words, or null when it went
+   * through. The outbox then treats the entry as refused by the server (rolled back, kept failed
+   * with its args), not as done.
+   */
+  refusal?: (response: CallResponse<K>, args: z.output<A>) => CommandRefusal | null;
 }
+
+/** What `refusal` answers: an error_v2 body (code and message). */
+export type CommandRefusal = ErrorV2['error_v2'];
 
 export const OUTBOX_LANES = ['main', 'upload'] as const;
 export type OutboxLane = (typeof OUTBOX_LANES)[number];
@@ -144,6 +154,8 @@ export type AnyCommandDef = CommandDef<string, z.ZodType, MirroredCollection, Ca
   blank?: (args: any, ctx: BlankContext) => any;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   also?: { readonly [C in QueriedCollection]?: { ids: (args: any, mirror: MirrorReader) => (string | undefined)[]; apply: (row: any, args: any) => any } };
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  refusal?: (response: any, args: any) => CommandRefusal | null;
 };
 
 /** `const N`: the name stays a literal type, so `CommandName` is derived from the registry. */

@@ -11,7 +11,7 @@ import {
   cardSetPrimary, cardSuspend, cardTerminate, cardUnfavorite, cardUnlock, cardUnsuspend, cardUpdate,
 } from './card.ts';
 import { receiptUpload, transactionAttachReceipt, transactionDetachReceipt } from './receipt.ts';
-import { billCreate, billDelete, billUpdate } from './bill.ts';
+import { billCreate, billDelete, billPayNow, billUpdate } from './bill.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
@@ -52,6 +52,7 @@ const DEFINITIONS = [
   billCreate,
   billUpdate,
   billDelete,
+  billPayNow,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

@@ -42,6 +42,7 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'bill.create': 'New bill',
   'bill.update': 'Edit of',
   'bill.delete': 'Deletion of',
+  'bill.payNow': 'Payment of',
 };
 
 /** The words of a stored command name (a name from a newer build gets its raw name). */

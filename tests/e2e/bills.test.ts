@@ -9,7 +9,8 @@
  * owner's decision), selects two approved bills and marks them paid in bulk: the page words the
  * server's per-bill answer, the server holds exactly those two PAID (the third still approved),
  * and the feed brings them into the Paid tab. axe finds nothing serious on the page. Offline,
- * the bulk actions are disabled and the bar says they need a connection.
+ * the direct bulk actions are disabled and the bar says why; paying the third is queued after a
+ * confirmation naming vendor, invoice and amount, and sent once when back online (one payment).
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { approveApproval } from '../../schema/api/calls-approvals.ts';
@@ -133,14 +134,29 @@ describe('bills, end to end', () => {
     await page.getByRole('tab', { name: 'Ready to pay (1)' }).waitFor();
     expect(await axeFindings(page)).toEqual([]);
 
-    // Offline the bulk actions are refused before anything is sent, and the bar says why.
+    // Offline the direct bulk actions are refused before anything is sent, and the bar says why;
+    // paying is queued, only after a confirmation naming the vendor and the amount.
     await browser.context.setOffline(true);
     await waitForSyncStatus(page, 'Offline');
     await row('INV-E2E-3').getByRole('checkbox').check();
-    await bar.getByRole('note').filter({ hasText: 'Bulk actions need a connection.' }).waitFor();
-    expect(await bar.getByRole('button', { name: 'Pay now' }).isDisabled()).toBe(true);
+    await bar.getByRole('note').filter({ hasText: 'payments you confirm are queued here' }).waitFor();
     expect(await bar.getByRole('button', { name: 'Mark as paid' }).isDisabled()).toBe(true);
-    await browser.context.setOffline(false);
+    await bar.getByRole('button', { name: 'Pay now' }).click();
+    const queue = page.getByRole('dialog', { name: 'Queue 1 bill for payment?' });
+    const payment = queue.getByRole('list', { name: 'Payments' }).getByRole('listitem');
+    await payment.filter({ hasText: VENDOR }).filter({ hasText: 'INV-E2E-3' }).filter({ hasText: '$999.00' }).waitFor();
+    await queue.getByRole('button', { name: 'Queue $999.00' }).click();
+    await page.getByTestId('bulk-outcome').getByText(/1 payment queued on this device \(\$999\.00\)/).waitFor();
+    await page.getByRole('tab', { name: 'Scheduled (1)' }).waitFor();
+    // Nothing left the device: the server still has it approved, with no payment.
     expect(await statusOf([ids[2]!])).toEqual({ [ids[2]!]: 'APPROVED' });
+
+    // Back online: sent once, the server pays it, the feed brings it PAID.
+    await browser.context.setOffline(false);
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
+    await expect.poll(async () => (await statusOf([ids[2]!]))[ids[2]!], { timeout: 30_000 }).toBe('PAID');
+    const payments = await server.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM bill_payments WHERE bill_id = $1`, [ids[2]!]);
+    expect(payments[0]!.n).toBe('1');
+    await page.getByRole('tab', { name: 'Paid (3)' }).waitFor({ timeout: 60_000 });
   }, 240_000);
 });

@@ -11,13 +11,14 @@ import { actionFailure } from '../identity.ts';
 import type { WorkerContext } from '../worker-context.ts';
 
 /**
- * Refused before any request: payments and the bulk actions have no outbox command (paying must
- * be answered by the server there and then, never queued unseen), so they need a connection.
+ * Refused before any request: the bulk actions are direct calls the server answers there and
+ * then, so they need a connection. (Paying offline is the outbox command `bill.payNow`, queued
+ * only after the person confirms the amount and the vendor; never queued unseen.)
  */
 export const BILL_OFFLINE: BillCallFailure = {
   ok: false,
   offline: true,
-  error: { error_code: 'OFFLINE', message: 'You’re offline. Payments and bulk bill actions need a connection: nothing was sent.' },
+  error: { error_code: 'OFFLINE', message: 'You’re offline. This bill action needs a connection: nothing was sent.' },
 };
 
 /**

@@ -32,8 +32,14 @@ describe('bulkOffers', () => {
     expect(offer([bill(1, 'PAID')], 'pay-now').disabled).toMatch(/only an approved or scheduled bill can be/);
   });
 
-  it('is disabled offline, whatever the selection', () => {
-    for (const o of bulkOffers(mixed, { online: false })) expect(o.disabled).toBe(OFFLINE_REASON);
+  it('offline, offers paying alone (queued), within the same limits', () => {
+    for (const o of bulkOffers(mixed, { online: false })) {
+      if (o.action === 'pay-now') expect(o.disabled).toBeNull();
+      else expect(o.disabled).toBe(OFFLINE_REASON);
+    }
+    expect(offer([bill(1, 'PAID')], 'pay-now', false).disabled).toMatch(/only an approved or scheduled bill can be/);
+    const many = Array.from({ length: 51 }, (_, i) => bill(i, 'APPROVED'));
+    expect(offer(many, 'pay-now', false).disabled).toBe('Select at most 50 bills at a time (51 selected).');
   });
 
   it('keeps to the bulk limit (50 unless told)', () => {
@@ -78,6 +84,13 @@ describe('drawerActions', () => {
     ['CANCELED', []],
   ])('%s offers %j', (status, actions) => {
     expect(drawerActions(status)).toEqual(actions);
+  });
+
+  it('holds back what acts on the server’s state while a change to the bill waits to sync', () => {
+    expect(drawerActions('SCHEDULED', true)).toEqual([]);
+    expect(drawerActions('PAID', true)).toEqual(['markReconciled']);
+    expect(drawerActions('DRAFT', true)).toEqual(['submit', 'edit', 'delete']);
+    expect(drawerActions('PENDING_APPROVAL', true)).toEqual(['remindApprovers']);
   });
 
   it('words a rejected bill’s submit as a resubmission', () => {

@@ -40,7 +40,16 @@ export const BULK_WORDS: Record<OfferedBulkAction, BulkWords> = {
 };
 export const OFFERED_BULK_ACTIONS = Object.keys(BULK_WORDS) as OfferedBulkAction[];
 
-export const OFFLINE_REASON = 'Bulk actions need a connection.';
+export const OFFLINE_REASON = 'This needs a connection; only paying can be queued offline.';
+/** The bar's note offline. */
+export const OFFLINE_NOTE = 'You’re offline: payments you confirm are queued here and sent once when you’re back online; the other bulk actions need a connection.';
+
+/**
+ * Offline, paying is the one bulk action still offered: each bill's payment is queued as an
+ * outbox command (`bill.payNow`) after a confirmation naming every vendor and amount, and sent
+ * once when the device is back online. Everything else is a direct call the server answers.
+ */
+export const QUEUED_OFFLINE: readonly OfferedBulkAction[] = ['pay-now'];
 
 /** One bulk action for the current selection: the bills it would act on, or why it cannot run. */
 export interface BulkOffer {
@@ -68,7 +77,7 @@ export function noneEligibleReason(action: OfferedBulkAction): string {
 
 /**
  * Every offered bulk action for a selection of bills (id and status as shown): enabled when the
- * page is online, the selection (`count` bills, default the rows given) is within the bulk limit
+ * page is online (paying: offline too, queued), the selection (`count` bills, default the rows given) is within the bulk limit
  * (§3, 50) and at least one bill's status allows it; the others are left out of the request and
  * counted as skipped.
  */
@@ -80,7 +89,7 @@ export function bulkOffers(
     const rule = BILL_BULK_ACTIONS[action].action;
     const eligible = selected.filter((b) => checkBillAction(rule, b.status).ok).map((b) => b.id);
     const base = { action, label: BULK_WORDS[action].label, eligible, skipped: selected.length - eligible.length };
-    if (!online) return { ...base, disabled: OFFLINE_REASON };
+    if (!online && !QUEUED_OFFLINE.includes(action)) return { ...base, disabled: OFFLINE_REASON };
     if (count > limit) return { ...base, disabled: `Select at most ${formatCount(limit)} bills at a time (${formatCount(count)} selected).` };
     if (eligible.length === 0) return { ...base, disabled: noneEligibleReason(action) };
     return { ...base, disabled: null };
@@ -116,21 +125,26 @@ export type BillDrawerAction =
 interface DrawerActionSpec {
   /** The status machine's action it runs (delete: drafts only, its own rule). */
   rule: BillAction | 'deleteDraft';
-  /** Online only: a direct call (no outbox command exists for it). Outbox commands work offline. */
+  /**
+   * Online only: a direct call (no outbox command exists for it). Outbox commands work offline
+   * (paying: a direct call online, a queued `bill.payNow` offline).
+   */
   online: boolean;
+  /** Acts on the server's state there and then: not offered while a change to the bill waits to sync. */
+  money?: true;
 }
 
 const DRAWER_ACTIONS: Record<BillDrawerAction, DrawerActionSpec> = {
   submit: { rule: 'submit', online: false },
   edit: { rule: 'editPayable', online: false },
   delete: { rule: 'deleteDraft', online: false },
-  payNow: { rule: 'payNow', online: true },
-  markPaid: { rule: 'markPaid', online: true },
-  retryPayment: { rule: 'retryPayment', online: true },
+  payNow: { rule: 'payNow', online: false, money: true },
+  markPaid: { rule: 'markPaid', online: true, money: true },
+  retryPayment: { rule: 'retryPayment', online: true, money: true },
   markReconciled: { rule: 'markReconciled', online: true },
-  reversePayment: { rule: 'reversePayment', online: true },
+  reversePayment: { rule: 'reversePayment', online: true, money: true },
   remindApprovers: { rule: 'remindApprovers', online: true },
-  cancel: { rule: 'cancel', online: true },
+  cancel: { rule: 'cancel', online: true, money: true },
 };
 
 /** The label of a drawer action for a bill in `status` ("Resubmit" for a rejected bill). */
@@ -155,10 +169,13 @@ export const needsConnection = (action: BillDrawerAction): boolean => DRAWER_ACT
 /**
  * The actions the status machine allows on a bill in `status`. A draft is deleted rather than
  * canceled (nothing was sent anywhere yet), so Cancel is offered from the other open statuses.
+ * `syncing`: a change to the bill (a queued payment among them) is not yet confirmed, so what the
+ * bill shows is not yet the server's: paying, marking, reversing and canceling wait for it.
  */
-export function drawerActions(status: BillStatus): BillDrawerAction[] {
+export function drawerActions(status: BillStatus, syncing = false): BillDrawerAction[] {
   return (Object.keys(DRAWER_ACTIONS) as BillDrawerAction[]).filter((action) => {
-    const { rule } = DRAWER_ACTIONS[action];
+    const { rule, money } = DRAWER_ACTIONS[action];
+    if (syncing && money) return false;
     if (rule === 'deleteDraft') return status === 'DRAFT';
     if (action === 'cancel' && status === 'DRAFT') return false;
     return checkBillAction(rule, status).ok;

@@ -36,8 +36,9 @@ const CONFIRMED: readonly BillDrawerAction[] = ['delete', 'payNow', 'markPaid', 
 /**
  * One bill: what is owed to whom and when, line by line with its coding, the approval chain so
  * far, the payment, and the actions its status allows. Edits, submit and delete are outbox
- * commands (offline too); paying, marking, reversing, reminding and canceling are direct calls,
- * online only. Non-modal: the list beside it stays live (j/k move the open row).
+ * commands (offline too); marking, reversing, reminding and canceling are direct calls, online
+ * only; paying is a direct call online and, offline, a queued `bill.payNow` after a confirmation
+ * naming the amount and the vendor. Non-modal: the list beside it stays live (j/k move the open row).
  */
 export function BillDrawer({ id, client, reference, version, online, today, onEdit, onClose, returnFocus }: BillDrawerProps) {
   const bill = useBill(client, id, version);
@@ -78,7 +79,9 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
         return true;
       }
       case 'payNow':
-        return (await runBulkAction(client, { action: 'pay-now', ...one }, 0)) !== null;
+        if (online) return (await runBulkAction(client, { action: 'pay-now', ...one }, 0)) !== null;
+        return runBillCommand(client, 'bill.payNow', one,
+          `Payment of ${amount} to ${vendor ?? 'the vendor'} queued on this device: it is sent once, when you’re back online.`);
       case 'retryPayment':
         return (await runBulkAction(client, { action: 'retry-payment', ...one }, 0)) !== null;
       case 'markReconciled':
@@ -115,7 +118,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
       )}
       {bill === null && <p className="drawer-body muted">This bill is not on this device: it may have been deleted, or it has not synced here yet.</p>}
       {bill && confirm && (
-        <ConfirmAction action={confirm} bill={bill} vendor={vendor ?? 'the vendor'} onClose={() => setConfirm(null)} onConfirm={() => act(confirm, bill)} />
+        <ConfirmAction action={confirm} bill={bill} vendor={vendor ?? 'the vendor'} online={online} onClose={() => setConfirm(null)} onConfirm={() => act(confirm, bill)} />
       )}
     </Drawer>
   );
@@ -145,9 +148,14 @@ function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
   );
 }
 
+/** An unconfirmed change (a queued payment among them): the bill shown is not yet the server's. */
+const SYNCING: ReadonlySet<BillView['pending']> = new Set(['pending', 'sending', 'needs_step_up']);
+
 function BillActions({ bill, online, busy, onRun }: { bill: BillView; online: boolean; busy: BillDrawerAction | null; onRun(a: BillDrawerAction): void }) {
-  const actions = drawerActions(bill.status);
-  if (actions.length === 0) return null;
+  const syncing = SYNCING.has(bill.pending);
+  const actions = drawerActions(bill.status, syncing);
+  const heldBack = syncing && drawerActions(bill.status).length > actions.length;
+  if (actions.length === 0 && !heldBack) return null;
   const offlineOnes = actions.filter(needsConnection);
   return (
     <div className="bill-actions" role="group" aria-label="Bill actions">
@@ -169,9 +177,16 @@ function BillActions({ bill, online, busy, onRun }: { bill: BillView; online: bo
           </Button>
         );
       })}
+      {heldBack && (
+        <p className="muted bill-offline-note">
+          {bill.status === 'SCHEDULED' && bill.pending !== null
+            ? 'A payment of this bill is queued on this device and not yet sent: it goes once, when the server has it. Other payment actions wait until then.'
+            : 'A change to this bill is waiting to sync: paying, marking and canceling are offered once the server has it.'}
+        </p>
+      )}
       {!online && offlineOnes.length > 0 && (
         <p className="muted bill-offline-note">
-          You’re offline: paying, marking, reminding and canceling need a connection. Edits and submitting are saved here and sync later.
+          You’re offline: marking, reminding and canceling need a connection. A payment you confirm is queued here and sent once when you’re back online; edits and submitting sync later.
         </p>
       )}
     </div>
@@ -273,12 +288,19 @@ function BillPayment({ bill, client, online, version }: { bill: BillView; client
   );
 }
 
-function ConfirmAction({ action, bill, vendor, onClose, onConfirm }: {
-  action: BillDrawerAction; bill: BillView; vendor: string; onClose(): void; onConfirm(): Promise<boolean>;
+function ConfirmAction({ action, bill, vendor, online, onClose, onConfirm }: {
+  action: BillDrawerAction; bill: BillView; vendor: string; online: boolean; onClose(): void; onConfirm(): Promise<boolean>;
 }) {
   const amount = formatMoney(bill.amount, bill.currency);
   const words: Record<string, { title: string; description: string; confirm: string; tone: 'danger' | 'primary' }> = {
-    payNow: { title: `Pay ${amount} to ${vendor}?`, description: `The payment of invoice ${bill.invoice_number} is sent now, once.`, confirm: `Pay ${amount}`, tone: 'primary' },
+    payNow: online
+      ? { title: `Pay ${amount} to ${vendor}?`, description: `The payment of invoice ${bill.invoice_number} is sent now, once.`, confirm: `Pay ${amount}`, tone: 'primary' }
+      : {
+        title: `Queue a payment of ${amount} to ${vendor}?`,
+        description: `You’re offline. The payment of invoice ${bill.invoice_number} is kept on this device and sent once, as soon as there is a connection; until then the bill shows as scheduled.`,
+        confirm: `Queue payment of ${amount}`,
+        tone: 'primary',
+      },
     markPaid: { title: `Mark ${amount} to ${vendor} as paid?`, description: 'Use this when the invoice was paid outside Ledgerline: no money moves here.', confirm: 'Mark as paid', tone: 'primary' },
     reversePayment: { title: `Reverse the payment of ${amount}?`, description: 'The bill goes back to approved, to be paid again.', confirm: 'Reverse payment', tone: 'danger' },
     cancel: { title: `Cancel invoice ${bill.invoice_number}?`, description: `${vendor}’s bill of ${amount} will not be paid. This cannot be undone.`, confirm: 'Cancel bill', tone: 'danger' },

@@ -123,7 +123,7 @@ export function BillsPage() {
         </p>
       )}
       {selection.ids.size > 0 && (
-        <BulkBar client={client} selection={selection} selected={selected} total={total} online={online} onDone={setOutcome} returnFocus={gridElement} />
+        <BulkBar client={client} selection={selection} selected={selected} total={total} online={online} vendorName={vendorName} onDone={setOutcome} returnFocus={gridElement} />
       )}
       {outcome && (
         <div className={outcome.failed > 0 ? 'notice notice-warn bulk-outcome' : 'notice bulk-outcome'} role="status" data-testid="bulk-outcome">
@@ -147,8 +147,7 @@ export function BillsPage() {
           filtered={filtered}
           selected={selection.ids}
           headerState={headerCheckState(selection.ids.size, total)}
-          // A row the list no longer holds (bills moved to another tab after an action) is no current row.
-          active={active.index < total ? active.index : -1}
+          active={active.index}
           openId={search.open}
           queryKey={key}
           today={today}
@@ -186,7 +185,7 @@ export function BillsPage() {
       </div>
       {!online && (
         <p className="notice notice-warn" role="note">
-          You’re offline. New bills, edits and submissions are saved on this device and sync later; paying and bulk actions need a connection.
+          You’re offline. New bills, edits and submissions are saved on this device and sync later; payments you confirm are queued and sent once when you’re back online. Other bulk actions need a connection.
         </p>
       )}
       <Tabs

@@ -6,9 +6,11 @@ import type { DataClient } from '../../data-access/types.ts';
 import { formatCount, formatMoney } from '../../lib/format.ts';
 import type { SelectionApi } from '../../lib/list/use-selection.ts';
 import { localDay } from '../../lib/bill-labels.ts';
-import { BULK_WORDS, bulkOffers, OFFLINE_REASON, type BulkOffer, type OfferedBulkAction } from './bill-actions.ts';
+import { BULK_WORDS, bulkOffers, OFFLINE_NOTE, type BulkOffer, type OfferedBulkAction } from './bill-actions.ts';
 import { BulkValueDialog, ConfirmDialog } from './bill-dialogs.tsx';
 import { runBulkAction, type BulkOutcome } from './run-bill-call.ts';
+import { errorText } from '../../lib/error-text.ts';
+import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import type { BillView } from './use-bills.ts';
 
 /** Actions that ask first, naming the total (money moves, or cannot be undone). */
@@ -21,6 +23,8 @@ export interface BulkBarProps {
   selected: BillView[] | null;
   total: number;
   online: boolean;
+  /** A vendor's name as the reference data has it ('' when not on this device yet). */
+  vendorName(id: string): string;
   onDone(outcome: BulkOutcome): void;
   returnFocus(): HTMLElement | null | undefined;
 }
@@ -34,10 +38,12 @@ function sumsText(bills: readonly BillView[]): string {
 
 /**
  * The selection's bulk actions (issue 11 §7): the ones the selected bills' statuses allow are
- * enabled (the others say why), each sent for the bills it applies to; online only, at most
- * BULK_BILL_LIMIT bills. The server's per-bill answer goes to `onDone`.
+ * enabled (the others say why), each sent for the bills it applies to, at most BULK_BILL_LIMIT
+ * bills. Online they are direct calls and the server's per-bill answer goes to `onDone`; offline
+ * only paying is offered, queued (`bill.payNow`, one command per bill) after a confirmation that
+ * names every vendor and amount.
  */
-export function BulkBar({ client, selection, selected, total, online, onDone, returnFocus }: BulkBarProps) {
+export function BulkBar({ client, selection, selected, total, online, vendorName, onDone, returnFocus }: BulkBarProps) {
   const count = selection.ids.size;
   const rows = useMemo(() => selected ?? [], [selected]);
   const offers = useMemo(() => bulkOffers(rows, { online, count }), [rows, online, count]);
@@ -48,6 +54,7 @@ export function BulkBar({ client, selection, selected, total, online, onDone, re
 
   async function send(offer: BulkOffer, value?: string): Promise<boolean> {
     const ids = offer.eligible;
+    if (offer.action === 'pay-now' && !online) return queuePayments(offer);
     const base = { bill_ids: ids };
     const input = BULK_WORDS[offer.action].input;
     const req =
@@ -67,6 +74,25 @@ export function BulkBar({ client, selection, selected, total, online, onDone, re
     }
   }
 
+  async function queuePayments(offer: BulkOffer): Promise<boolean> {
+    setBusy(offer.action);
+    try {
+      const r = await client.run('bill.payNow', { bill_ids: offer.eligible });
+      if (!r.ok) {
+        toastError(errorText(r.error));
+        return false;
+      }
+      const n = offer.eligible.length;
+      const text = `${formatCount(n)} ${n === 1 ? 'payment' : 'payments'} queued on this device (${sumsText(rows.filter((b) => offer.eligible.includes(b.id)))}): each is sent once, when you’re back online.`;
+      toastInfo(text);
+      onDone({ text, failed: 0 });
+      selection.clear();
+      return true;
+    } finally {
+      setBusy(null);
+    }
+  }
+
   function choose(offer: BulkOffer) {
     if (offer.disabled) return;
     if (CONFIRMED.includes(offer.action) || BULK_WORDS[offer.action].input) setAsking(offer);
@@ -76,7 +102,7 @@ export function BulkBar({ client, selection, selected, total, online, onDone, re
   const label = (o: BulkOffer) => (o.eligible.length > 0 && o.skipped > 0 ? `${o.label} (${formatCount(o.eligible.length)})` : o.label);
   const primary = offers.filter((o) => BULK_WORDS[o.action].primary);
   const more = offers.filter((o) => !BULK_WORDS[o.action].primary);
-  const blocked = !online ? OFFLINE_REASON : count > BULK_BILL_LIMIT ? offers[0]?.disabled : null;
+  const blocked = !online ? OFFLINE_NOTE : count > BULK_BILL_LIMIT ? offers[0]?.disabled : null;
 
   return (
     <div className="bulk-bar bills-bulk-bar" role="region" aria-label="Selection">
@@ -135,23 +161,47 @@ export function BulkBar({ client, selection, selected, total, online, onDone, re
         />
       )}
       {asking && !BULK_WORDS[asking.action].input && (
-        <ConfirmBulk offer={asking} bills={rows.filter((b) => asking.eligible.includes(b.id))} onClose={() => setAsking(null)} onConfirm={() => send(asking)} returnFocus={returnFocus} />
+        <ConfirmBulk offer={asking} bills={rows.filter((b) => asking.eligible.includes(b.id))} online={online} vendorName={vendorName}
+          onClose={() => setAsking(null)} onConfirm={() => send(asking)} returnFocus={returnFocus} />
       )}
     </div>
   );
 }
 
-function ConfirmBulk({ offer, bills, onClose, onConfirm, returnFocus }: {
-  offer: BulkOffer; bills: BillView[]; onClose(): void; onConfirm(): Promise<boolean>; returnFocus(): HTMLElement | null | undefined;
+function ConfirmBulk({ offer, bills, online, vendorName, onClose, onConfirm, returnFocus }: {
+  offer: BulkOffer; bills: BillView[]; online: boolean; vendorName(id: string): string; onClose(): void; onConfirm(): Promise<boolean>;
+  returnFocus(): HTMLElement | null | undefined;
 }) {
   const n = offer.eligible.length;
   const noun = `${formatCount(n)} ${n === 1 ? 'bill' : 'bills'}`;
   const sums = sumsText(bills);
   const skipped = offer.skipped > 0 ? ` ${formatCount(offer.skipped)} other selected ${offer.skipped === 1 ? 'bill is' : 'bills are'} left as ${offer.skipped === 1 ? 'it is' : 'they are'}.` : '';
   const words = {
-    'pay-now': { title: `Pay ${noun} now?`, description: `${sums} is sent to the vendors now, each bill once.${skipped}`, confirm: `Pay ${sums}`, tone: 'primary' as const },
+    'pay-now': online
+      ? { title: `Pay ${noun} now?`, description: `${sums} is sent to the vendors now, each bill once.${skipped}`, confirm: `Pay ${sums}`, tone: 'primary' as const }
+      : {
+        title: `Queue ${noun} for payment?`,
+        description: `You’re offline. These payments are kept on this device and each is sent once, as soon as there is a connection: ${sums} in all.${skipped}`,
+        confirm: `Queue ${sums}`,
+        tone: 'primary' as const,
+      },
     'mark-bills-as-paid': { title: `Mark ${noun} as paid?`, description: `For bills paid outside Ledgerline (${sums}): no money moves here.${skipped}`, confirm: `Mark ${noun} as paid`, tone: 'primary' as const },
     cancel: { title: `Cancel ${noun}?`, description: `${sums} will not be paid. This cannot be undone.${skipped}`, confirm: `Cancel ${noun}`, tone: 'danger' as const },
   }[offer.action as 'pay-now' | 'mark-bills-as-paid' | 'cancel'];
-  return <ConfirmDialog title={words.title} description={words.description} confirmLabel={words.confirm} tone={words.tone} onClose={onClose} onConfirm={onConfirm} returnFocus={returnFocus} />;
+  return (
+    <ConfirmDialog title={words.title} description={words.description} confirmLabel={words.confirm} tone={words.tone} onClose={onClose} onConfirm={onConfirm} returnFocus={returnFocus}>
+      {offer.action === 'pay-now' && (
+        // Every payment by vendor and amount: what money goes where is never only a total.
+        <ul className="bill-pay-list" aria-label="Payments">
+          {bills.map((b) => (
+            <li key={b.id}>
+              <span className="bill-pay-vendor">{vendorName(b.vendor_id) || 'Vendor not on this device yet'}</span>
+              <span className="bill-pay-invoice">{b.invoice_number}</span>
+              <span className="bill-pay-amount">{formatMoney(b.amount, b.currency)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </ConfirmDialog>
+  );
 }

@@ -35,7 +35,7 @@ export async function runBulkAction(
  * One bill command through the worker's outbox (offline too): `done` is toasted once the
  * command is durable here; a local refusal is toasted in the catalogue's words.
  */
-export async function runBillCommand<N extends 'bill.update' | 'bill.delete'>(
+export async function runBillCommand<N extends 'bill.update' | 'bill.delete' | 'bill.payNow'>(
   client: DataClient, name: N, input: CommandInput<N>, done: string,
 ): Promise<boolean> {
   const result = await client.run(name, input);

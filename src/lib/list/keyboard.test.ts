@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { key } from '../test-keys.ts';
-import { keyToAction, moveActive } from './keyboard.ts';
+import { currentRow, keyToAction, moveActive } from './keyboard.ts';
 
 describe('keyToAction', () => {
   it.each([
@@ -39,5 +39,17 @@ describe('moveActive', () => {
     [3, 1, 0, -1],
   ])('from %s by %s in %s → %s', (active, delta, total, expected) => {
     expect(moveActive(active, delta, total)).toBe(expected);
+  });
+});
+
+describe('currentRow', () => {
+  it.each([
+    [{ key: 'a', index: 4 }, 'a', 10, 4],
+    [{ key: 'a', index: 4 }, 'b', 10, -1],
+    [{ key: 'a', index: 9 }, 'a', 3, 2],
+    [{ key: 'a', index: 0 }, 'a', 0, -1],
+    [{ key: 'a', index: -1 }, 'a', 10, -1],
+  ])('%j under %s with %i rows → %i', (state, key, total, expected) => {
+    expect(currentRow(state, key, total)).toBe(expected);
   });
 });

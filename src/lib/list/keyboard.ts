@@ -45,3 +45,13 @@ export function moveActive(active: number, delta: number, total: number): number
   if (total <= 0) return -1;
   return Math.min(total - 1, Math.max(0, (active < 0 ? (delta > 0 ? -1 : total) : active) + delta));
 }
+
+/**
+ * The current row as a list is read now: none after the query changed (`key`), and the last row
+ * when the list shrank under it (bills leaving a tab after a bulk action), so the keys and the
+ * grid's mark keep to a row that exists; -1 when the list is empty.
+ */
+export function currentRow(state: { key: string; index: number }, key: string, total: number): number {
+  if (state.key !== key || state.index < 0 || total <= 0) return -1;
+  return Math.min(state.index, total - 1);
+}

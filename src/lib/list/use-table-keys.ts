@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { keyToAction, moveActive, type TableAction } from './keyboard.ts';
+import { currentRow, keyToAction, moveActive, type TableAction } from './keyboard.ts';
 import { isModalLayerOpen } from '../../components/use-layer.ts';
 import type { SelectionApi } from './use-selection.ts';
 import type { ListRows } from './use-rows.ts';
@@ -40,7 +40,7 @@ function inField(target: EventTarget | null): boolean {
  */
 export function useTableKeys<T extends { id: string }>(o: TableKeysOptions<T>): ActiveRow {
   const [state, setState] = useState({ key: o.key, index: -1 });
-  const index = state.key === o.key ? state.index : -1;
+  const index = currentRow(state, o.key, o.total);
   const set = useCallback((i: number) => setState({ key: o.key, index: i }), [o.key]);
   const latest = useRef({ ...o, index });
   useEffect(() => {
