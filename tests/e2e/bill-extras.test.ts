@@ -150,9 +150,9 @@ describe('bill pay extras, end to end', () => {
     const recurringRow = page.getByTestId('recurring-row').filter({ hasText: 'Machine lease' });
     await recurringRow.getByText('Monthly on the 1st').waitFor();
     await recurringRow.getByText('$1,200.00').waitFor();
-    await recurringRow.getByText('Active').waitFor();
+    await recurringRow.getByText('Active', { exact: true }).waitFor();
     await recurringRow.getByRole('button', { name: 'Pause Machine lease' }).click();
-    await recurringRow.getByText('Paused').waitFor();
+    await recurringRow.getByText('Paused', { exact: true }).waitFor();
     await recurringRow.getByRole('button', { name: 'Resume Machine lease' }).waitFor();
     const { data: recurring } = await admin.call(listRecurringBills, { query: {} });
     expect(recurring.map((r) => [r.line_items[0]?.description, r.status, r.start_date, r.next_period_start])).toEqual([['Machine lease', 'PAUSED', start, null]]);
