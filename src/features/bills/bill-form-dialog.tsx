@@ -282,147 +282,147 @@ export function BillFormDialog(props: BillFormDialogProps) {
 
   return (
     <>
-    <Modal title={title} onClose={props.onClose} onSubmit={onSubmit} returnFocus={props.returnFocus} size="lg">
-      <FormError message={formError} />
-      {statusNote && !statusNote.ok && <p className="notice bill-form-note">{statusNote.message} Only the fields below that are not greyed out can change.</p>}
-      {/* Only the answer for what the fields hold now (an older answer is never shown for new input). */}
-      {vendorId && invoiceNumber && duplicates?.key === duplicateKey && <DuplicateWarning vendor={vendorName(vendorId)} bills={duplicates.bills} />}
-      {prefilled && prefilled.filled.length > 0 && (
-        <p className="notice bill-form-note" role="status">
-          Filled from the invoice: {joinList(prefilled.filled)}. Check them against the document.
-        </p>
-      )}
-      <div ref={fieldsBox} className="modal-fields bill-fields">
-        {!bill && <TemplatePicker templates={templates} vendorName={vendorName} initialId={props.templateId} onPick={pickTemplate} />}
-        <VendorField
-          field="vendor_id"
-          label="Vendor"
-          value={values.vendor_id}
-          options={vendorOptions}
-          error={errors.vendor_id}
-          hint={hint}
-          disabled={!parts.payable}
-          onChange={(v) => set('vendor_id', v)}
-        />
-        <TextField
-          field="invoice_number"
-          maxLength={MAX_INVOICE_NUMBER_LENGTH}
-          autoComplete="off"
-          label="Invoice number"
-          value={values.invoice_number}
-          error={errors.invoice_number}
-          disabled={!parts.payable}
-          onChange={(v) => set('invoice_number', v)}
-        />
-        <DateField
-          field="invoice_date"
-          label="Invoice date"
-          value={values.invoice_date}
-          error={errors.invoice_date}
-          disabled={!parts.dates}
-          onChange={(v) => set('invoice_date', v)}
-        />
-        <DateField
-          field="due_date"
-          label="Due date"
-          value={values.due_date}
-          min={values.invoice_date || undefined}
-          error={errors.due_date}
-          hint={dueHint(values.due_date, today, formatDay)}
-          disabled={!parts.dates}
-          onChange={(v) => set('due_date', v)}
-        />
-        <CurrencyField
-          field="currency"
-          label="Currency"
-          value={values.currency}
-          currencies={currencies}
-          error={errors.currency}
-          // The lines' amounts are in this currency: it changes only with them.
-          disabled={linesLocked}
-          onChange={(v) => set('currency', v)}
-        />
-        <div className="bill-wide">
-          {linesLocked && parts.payable && (
-            <p className="muted bill-form-note">
-              These lines carry a location or tracking categories, which this form does not edit: saving them here would drop those.
-            </p>
-          )}
-          <BillLinesEditor
-            lines={values.lines}
-            currency={values.currency}
-            glAccounts={reference.options.glAccounts}
-            departments={reference.options.departments}
-            errors={errors}
+      <Modal title={title} onClose={props.onClose} onSubmit={onSubmit} returnFocus={props.returnFocus} size="lg">
+        <FormError message={formError} />
+        {statusNote && !statusNote.ok && <p className="notice bill-form-note">{statusNote.message} Only the fields below that are not greyed out can change.</p>}
+        {/* Only the answer for what the fields hold now (an older answer is never shown for new input). */}
+        {vendorId && invoiceNumber && duplicates?.key === duplicateKey && <DuplicateWarning vendor={vendorName(vendorId)} bills={duplicates.bills} />}
+        {prefilled && prefilled.filled.length > 0 && (
+          <p className="notice bill-form-note" role="status">
+            Filled from the invoice: {joinList(prefilled.filled)}. Check them against the document.
+          </p>
+        )}
+        <div ref={fieldsBox} className="modal-fields bill-fields">
+          {!bill && <TemplatePicker templates={templates} vendorName={vendorName} initialId={props.templateId} onPick={pickTemplate} />}
+          <VendorField
+            field="vendor_id"
+            label="Vendor"
+            value={values.vendor_id}
+            options={vendorOptions}
+            error={errors.vendor_id}
+            hint={hint}
+            disabled={!parts.payable}
+            onChange={(v) => set('vendor_id', v)}
+          />
+          <TextField
+            field="invoice_number"
+            maxLength={MAX_INVOICE_NUMBER_LENGTH}
+            autoComplete="off"
+            label="Invoice number"
+            value={values.invoice_number}
+            error={errors.invoice_number}
+            disabled={!parts.payable}
+            onChange={(v) => set('invoice_number', v)}
+          />
+          <DateField
+            field="invoice_date"
+            label="Invoice date"
+            value={values.invoice_date}
+            error={errors.invoice_date}
+            disabled={!parts.dates}
+            onChange={(v) => set('invoice_date', v)}
+          />
+          <DateField
+            field="due_date"
+            label="Due date"
+            value={values.due_date}
+            min={values.invoice_date || undefined}
+            error={errors.due_date}
+            hint={dueHint(values.due_date, today, formatDay)}
+            disabled={!parts.dates}
+            onChange={(v) => set('due_date', v)}
+          />
+          <CurrencyField
+            field="currency"
+            label="Currency"
+            value={values.currency}
+            currencies={currencies}
+            error={errors.currency}
+            // The lines' amounts are in this currency: it changes only with them.
             disabled={linesLocked}
-            credits={{
-              minor: totals.credits,
-              complete: totals.complete,
-              rows: (
-                <BillCredits
-                  values={values}
-                  credits={credits}
-                  offers={creditOffers(creditRows, values, own)}
-                  errors={errors}
-                  disabled={linesLocked}
-                  onApply={(c) => setCredits((cs) => [...cs, c])}
-                  onChange={(j, c) => setCredits((cs) => cs.map((x, k) => (k === j ? c : x)))}
-                  onRemove={(j) => setCredits((cs) => cs.filter((_, k) => k !== j))}
-                />
-              ),
-            }}
-            onChange={(i, line) => setLines((ls) => ls.map((l, j) => (j === i ? line : l)), [`line_items.${i}.description`, `line_items.${i}.amount`, `line_items.${i}.gl_account_id`, `line_items.${i}.department_id`])}
-            onAdd={() => setLines((ls) => [...ls, emptyLine(nextKey(), vendors.find((v) => v.id === values.vendor_id) ?? null)], [])}
-            onRemove={(i) => setLines((ls) => ls.filter((_, j) => j !== i), Object.keys(errors).filter((k) => k.startsWith('line_items.')))}
+            onChange={(v) => set('currency', v)}
           />
+          <div className="bill-wide">
+            {linesLocked && parts.payable && (
+              <p className="muted bill-form-note">
+                These lines carry a location or tracking categories, which this form does not edit: saving them here would drop those.
+              </p>
+            )}
+            <BillLinesEditor
+              lines={values.lines}
+              currency={values.currency}
+              glAccounts={reference.options.glAccounts}
+              departments={reference.options.departments}
+              errors={errors}
+              disabled={linesLocked}
+              credits={{
+                minor: totals.credits,
+                complete: totals.complete,
+                rows: (
+                  <BillCredits
+                    values={values}
+                    credits={credits}
+                    offers={creditOffers(creditRows, values, own)}
+                    errors={errors}
+                    disabled={linesLocked}
+                    onApply={(c) => setCredits((cs) => [...cs, c])}
+                    onChange={(j, c) => setCredits((cs) => cs.map((x, k) => (k === j ? c : x)))}
+                    onRemove={(j) => setCredits((cs) => cs.filter((_, k) => k !== j))}
+                  />
+                ),
+              }}
+              onChange={(i, line) => setLines((ls) => ls.map((l, j) => (j === i ? line : l)), [`line_items.${i}.description`, `line_items.${i}.amount`, `line_items.${i}.gl_account_id`, `line_items.${i}.department_id`])}
+              onAdd={() => setLines((ls) => [...ls, emptyLine(nextKey(), vendors.find((v) => v.id === values.vendor_id) ?? null)], [])}
+              onRemove={(i) => setLines((ls) => ls.filter((_, j) => j !== i), Object.keys(errors).filter((k) => k.startsWith('line_items.')))}
+            />
+          </div>
+          <BillMemoField field="memo" label="Memo" value={values.memo} error={errors.memo} disabled={!parts.memo} onChange={(v) => set('memo', v)} />
+          <div className="bill-wide" data-field="invoice_file_id">
+            <span className="field-label">Invoice document</span>
+            <InvoiceFileField
+              client={client}
+              id={values.invoice_file_id}
+              onChange={(fileId) => set('invoice_file_id', fileId)}
+              onReading={onReading}
+              defaultCurrency={values.currency}
+              today={today}
+              initialFile={bill ? undefined : props.invoiceFile}
+              disabled={!parts.memo}
+            />
+            {errors.invoice_file_id && <span className="field-error">{errors.invoice_file_id}</span>}
+          </div>
         </div>
-        <BillMemoField field="memo" label="Memo" value={values.memo} error={errors.memo} disabled={!parts.memo} onChange={(v) => set('memo', v)} />
-        <div className="bill-wide" data-field="invoice_file_id">
-          <span className="field-label">Invoice document</span>
-          <InvoiceFileField
-            client={client}
-            id={values.invoice_file_id}
-            onChange={(fileId) => set('invoice_file_id', fileId)}
-            onReading={onReading}
-            defaultCurrency={values.currency}
-            today={today}
-            initialFile={bill ? undefined : props.invoiceFile}
-            disabled={!parts.memo}
-          />
-          {errors.invoice_file_id && <span className="field-error">{errors.invoice_file_id}</span>}
+        <div className="modal-actions">
+          <Button variant="ghost" onClick={props.onClose}>
+            Cancel
+          </Button>
+          {(!bill || bill.status === 'DRAFT') && (
+            <Button variant="ghost" onClick={() => setSavingTemplate(true)} disabled={busy !== null}>
+              Save as template…
+            </Button>
+          )}
+          {/* Editing keeps the bill's status (a rejected bill stays rejected until resubmitted). */}
+          <Button type="submit" value="draft" loading={busy === 'draft'} disabled={busy !== null}>
+            {bill ? 'Save' : 'Save draft'}
+          </Button>
+          {parts.submit && (
+            <Button type="submit" value="submit" variant="primary" loading={busy === 'submit'} disabled={busy !== null}>
+              {bill?.status === 'REJECTED' ? 'Resubmit for approval' : 'Submit for approval'}
+            </Button>
+          )}
         </div>
-      </div>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={props.onClose}>
-          Cancel
-        </Button>
-        {(!bill || bill.status === 'DRAFT') && (
-          <Button variant="ghost" onClick={() => setSavingTemplate(true)} disabled={busy !== null}>
-            Save as template…
-          </Button>
-        )}
-        {/* Editing keeps the bill's status (a rejected bill stays rejected until resubmitted). */}
-        <Button type="submit" value="draft" loading={busy === 'draft'} disabled={busy !== null}>
-          {bill ? 'Save' : 'Save draft'}
-        </Button>
-        {parts.submit && (
-          <Button type="submit" value="submit" variant="primary" loading={busy === 'submit'} disabled={busy !== null}>
-            {bill?.status === 'REJECTED' ? 'Resubmit for approval' : 'Submit for approval'}
-          </Button>
-        )}
-      </div>
-    </Modal>
-    {savingTemplate && (
-      <SaveTemplateDialog
-        client={client}
-        values={values}
-        onClose={() => setSavingTemplate(false)}
-        onFieldErrors={(found) => {
-          setErrors(found);
-          setFormError('Check the fields marked below before saving them as a template.');
-        }}
-      />
-    )}
+      </Modal>
+      {savingTemplate && (
+        <SaveTemplateDialog
+          client={client}
+          values={values}
+          onClose={() => setSavingTemplate(false)}
+          onFieldErrors={(found) => {
+            setErrors(found);
+            setFormError('Check the fields marked below before saving them as a template.');
+          }}
+        />
+      )}
     </>
   );
 }

@@ -111,8 +111,8 @@ export function BillCredits({ values, credits, offers, errors, disabled, onApply
   if (values.vendor_id === '') return null;
   const money = (n: number) => formatMoney(n, values.currency);
   const lineCount = values.lines.length;
-  const status =
-    credits.state === 'offline' && values.credits.length === 0 ? 'Vendor credits need a connection: any this vendor has can be applied when you’re back online.'
+  const status = disabled ? null
+    : credits.state === 'offline' && values.credits.length === 0 ? 'Vendor credits need a connection: any this vendor has can be applied when you’re back online.'
       : credits.state === 'error' ? `This vendor’s credits could not be read: ${credits.message}`
         : null;
   if (values.credits.length === 0 && offers.length === 0 && !status) return null;
