@@ -173,7 +173,7 @@ function CreditRow(props: {
   return (
     <li className="bill-credit">
       <span className="bill-credit-name">{credit.description}</span>
-      <label className="field bill-line-amount" data-field={props.field}>
+      <label className="field bill-credit-amount" data-field={props.field}>
         <span className="field-label">
           <span className="sr-only">{credit.description} </span>Taken off
         </span>

@@ -57,6 +57,7 @@ export function VendorCreditsPage() {
         list={list}
         what="Vendor credits"
         offlineBody="Credits are kept on the server, not on this device, so none can be shown or added while you’re offline. Bills you enter offline can take a credit once you’re back."
+        online={online}
         onRetry={reload}
       />
       {list.state === 'ready' && groups.length === 0 && (

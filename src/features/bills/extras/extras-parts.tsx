@@ -37,11 +37,13 @@ export interface ListStatusProps<T> {
   what: string;
   /** Why they cannot be shown offline, after the title. */
   offlineBody: ReactNode;
+  /** The device's connection: offline there is nothing to retry until it is back (the list reloads then). */
+  online: boolean;
   onRetry(): void;
 }
 
 /** The list's state when it is not rows: a skeleton, offline, or the server's refusal with Try again. */
-export function ListStatus<T>({ list, what, offlineBody, onRetry }: ListStatusProps<T>) {
+export function ListStatus<T>({ list, what, offlineBody, online, onRetry }: ListStatusProps<T>) {
   if (list.state === 'loading') {
     return (
       <div className="claim-skeleton extras-skeleton" aria-busy="true">
@@ -54,7 +56,7 @@ export function ListStatus<T>({ list, what, offlineBody, onRetry }: ListStatusPr
   }
   if (list.state === 'offline') {
     return (
-      <EmptyState title={`${what} need a connection`} action={<Button onClick={onRetry}>Try again</Button>}>
+      <EmptyState title={`${what} need a connection`} action={online ? <Button onClick={onRetry}>Try again</Button> : undefined}>
         {offlineBody}
       </EmptyState>
     );

@@ -77,6 +77,7 @@ export function RecurringBillsPage() {
         list={list}
         what="Recurring bills"
         offlineBody="Recurring bills are kept and run on the server, not on this device, so they cannot be shown or changed while you’re offline. They keep making their bills meanwhile."
+        online={online}
         onRetry={reload}
       />
       {list.state === 'ready' && rows.length === 0 && (

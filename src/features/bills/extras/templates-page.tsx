@@ -58,6 +58,7 @@ export function BillTemplatesPage() {
         list={list}
         what="Bill templates"
         offlineBody="Templates are kept on the server, not on this device, so none can be shown or used while you’re offline. You can still enter a bill by hand on the Bills page."
+        online={online}
         onRetry={reload}
       />
       {list.state === 'ready' && rows.length === 0 && (
