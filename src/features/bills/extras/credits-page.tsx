@@ -213,7 +213,7 @@ function NewCreditDialog({ client, currency, vendorOptions, initialVendor, onClo
         <TextField field="credit_note_number" label="Credit note number" value={values.credit_note_number} maxLength={MAX_INVOICE_NUMBER_LENGTH}
           autoComplete="off" error={errors.credit_note_number} onChange={(v) => set('credit_note_number', v)} />
         <DateField field="credit_date" label="Credit date" value={values.credit_date} error={errors.credit_date} onChange={(v) => set('credit_date', v)} />
-        <MoneyField amount={values.amount} currency={values.currency} currencies={currencies} error={errors.amount ?? errors.currency}
+        <MoneyField amount={values.amount} currency={values.currency} currencies={currencies} error={errors.amount ?? errors.currency ?? null}
           onAmount={(v) => set('amount', v)} onCurrency={(v) => set('currency', v)} />
         <TextField field="memo" label="Memo (optional)" value={values.memo} maxLength={MAX_BILL_MEMO_LENGTH} error={errors.memo} onChange={(v) => set('memo', v)} />
       </div>
