@@ -142,9 +142,8 @@ export function VendorCreditsPage() {
 
 function DeleteCreditDialog(props: { client: DataClient; credit: VendorCredit; vendor: string; onClose(): void; onDeleted(): void }) {
   const { credit } = props;
-  const applied = credit.applied > 0
-    ? ` ${formatMoney(credit.applied, credit.currency)} of it is applied to bills, so it can only be deleted once those bills no longer take it (remove the credit from them, or cancel them).`
-    : ' It is not applied to any bill.';
+  // Once applied, the server refuses and says what to do instead (its words show in the dialog).
+  const applied = credit.applied > 0 ? ` ${formatMoney(credit.applied, credit.currency)} of it is applied to bills.` : ' It is not applied to any bill.';
   return (
     <DeleteDialog
       title={`Delete credit ${credit.credit_note_number}?`}
