@@ -10,6 +10,9 @@ import type { ProvisionalBill } from '../schema/entities/provisional-bill.ts';
 import type { Bill } from '../schema/entities/bill.ts';
 import type { billPaymentRowSchema } from '../schema/api/calls-bills.ts';
 import type { remindResponseSchema } from '../schema/api/calls-bill-bulk.ts';
+import type { BillTemplate, billTemplateCreateSchema } from '../schema/api/calls-bill-extras.ts';
+import type { RecurringBillTemplate, recurringBillCreateSchema, recurringBillPatchSchema } from '../schema/entities/recurring-bill.ts';
+import type { VendorCredit, vendorCreditCreateSchema } from '../schema/entities/vendor-credit.ts';
 import type {
   BankAccountBody, BulkVendorRow, VendorCreateBody, VendorPatchBody, bulkRowResultSchema, revealedBankAccountSchema,
   vendorContactBodySchema, vendorContactPatchSchema,
@@ -210,7 +213,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -518,4 +521,35 @@ export interface BillApi {
   reverseBillPayment(id: string): Promise<{ ok: true; bill: Bill } | BillCallFailure>;
   /** The bill's payment attempts, oldest first. */
   billPayments(id: string): Promise<{ ok: true; payments: BillPaymentRow[] } | BillCallFailure>;
+}
+
+export type RecurringBillInput = z.input<typeof recurringBillCreateSchema>;
+export type RecurringBillPatchInput = z.input<typeof recurringBillPatchSchema>;
+export type BillTemplateInput = z.input<typeof billTemplateCreateSchema>;
+export type VendorCreditInput = z.input<typeof vendorCreditCreateSchema>;
+export type RecurringBillResult = { ok: true; recurring: RecurringBillTemplate } | BillCallFailure;
+export type BillTemplateResult = { ok: true; template: BillTemplate } | BillCallFailure;
+export type VendorCreditResult = { ok: true; credit: VendorCredit } | BillCallFailure;
+
+/**
+ * Bill pay's extras (issue 11 §7; handlers/bill-extras.ts): recurring bills, bill templates and
+ * vendor credits. They are server-only rows (not mirrored), so every call, the lists too, is a
+ * direct call, online only (`offline`: nothing was sent). A list is every row the server holds
+ * (newest first), read page by page; a delete answers the row as tombstoned.
+ */
+export interface BillExtrasApi {
+  recurringBills(): Promise<{ ok: true; recurring: RecurringBillTemplate[] } | BillCallFailure>;
+  createRecurringBill(body: RecurringBillInput): Promise<RecurringBillResult>;
+  /** Pause (`status: 'PAUSED'`), resume (`'ACTIVE'`: periods missed meanwhile are not billed) or edit. */
+  updateRecurringBill(id: string, patch: RecurringBillPatchInput): Promise<RecurringBillResult>;
+  /** The bills it already made stay as they are. */
+  deleteRecurringBill(id: string): Promise<RecurringBillResult>;
+  billTemplates(): Promise<{ ok: true; templates: BillTemplate[] } | BillCallFailure>;
+  createBillTemplate(body: BillTemplateInput): Promise<BillTemplateResult>;
+  deleteBillTemplate(id: string): Promise<BillTemplateResult>;
+  /** Every credit of the business, or of one vendor; `remaining` is what bills can still take. */
+  vendorCredits(vendorId?: string): Promise<{ ok: true; credits: VendorCredit[] } | BillCallFailure>;
+  createVendorCredit(body: VendorCreditInput): Promise<VendorCreditResult>;
+  /** Refused (REQUEST_7001, the server's words) once any of it is applied to a live bill. */
+  deleteVendorCredit(id: string): Promise<VendorCreditResult>;
 }

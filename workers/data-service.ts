@@ -1,4 +1,5 @@
 import type { DataApi } from './api.ts';
+import { billExtraHandlers } from './handlers/bill-extras.ts';
 import { billHandlers } from './handlers/bills.ts';
 import { commandHandlers } from './handlers/commands.ts';
 import { identityHandlers } from './handlers/identity.ts';
@@ -32,6 +33,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...receiptHandlers(ctx),
     ...vendorHandlers(ctx),
     ...billHandlers(ctx),
+    ...billExtraHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

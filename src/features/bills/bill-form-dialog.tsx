@@ -1,5 +1,6 @@
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { RowView } from '../../../workers/api.ts';
+import type { BillTemplate } from '../../../schema/api/calls-bill-extras.ts';
 import { checkBillAction } from '../../../schema/bill-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { FormError } from '../../components/form-error.tsx';
@@ -13,10 +14,11 @@ import { formatDay, formatMoney, joinList } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import {
-  billFormErrors, billValues, createBillInput, defaultDueDate, dueHint, editableParts, emptyBillValues, emptyLine, firstErrorField,
-  hasUneditableLines, localToday, prefillFromInvoice, updateBillPatch, withVendorDefaults,
-  type BillField, type BillFieldErrors, type BillFormValues, type BillLineValues, type InvoicePrefill,
+  billFormErrors, billTotals, billValues, createBillInput, creditErrors, creditOffers, defaultDueDate, dueHint, editableParts, emptyBillValues,
+  emptyLine, firstErrorField, hasUneditableLines, localToday, ownCredits, prefillFromInvoice, updateBillPatch, valuesFromTemplate,
+  withVendorDefaults, type BillCreditValues, type BillField, type BillFieldErrors, type BillFormValues, type BillLineValues, type InvoicePrefill,
 } from './bill-form.ts';
+import { BillCredits, SaveTemplateDialog, TemplatePicker, useBillTemplates, useVendorCredits } from './extras/bill-form-extras.tsx';
 import { DateField } from '../../components/date-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { MAX_INVOICE_NUMBER_LENGTH } from '../../../schema/entities/bill.ts';
@@ -45,6 +47,8 @@ export interface BillFormDialogProps {
   prefill?: Partial<Omit<BillFormValues, 'lines'>>;
   /** "Create from invoice": this file is attached at once and, an image, read to prefill the form. */
   invoiceFile?: File;
+  /** A new bill started from this bill template (`template=<id>` on /bills): applied once the templates are read. */
+  templateId?: string | undefined;
 }
 
 const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
@@ -61,7 +65,8 @@ type Duplicates = { key: string; bills: RowView<'bills'>[] };
  * first; on any refusal the form stays as typed and focus goes to the first field in error.
  * An attached invoice image is read on the device to prefill what is still untouched; a bill
  * that repeats a vendor's invoice number is flagged while typing (the server warns, it does not
- * refuse).
+ * refuse). Online, a new bill can start from a bill template, the vendor's credits can be applied
+ * (credit lines, checked against what remains of each), and the form saved as a template.
  */
 export function BillFormDialog(props: BillFormDialogProps) {
   const { bill, client, reference } = props;
@@ -82,6 +87,7 @@ export function BillFormDialog(props: BillFormDialogProps) {
   const [prefilled, setPrefilled] = useState<Pick<InvoicePrefill, 'filled' | 'vendorHint'> | null>(null);
   const [duplicates, setDuplicates] = useState<Duplicates | null>(null);
   const online = useAppState((s) => s.online);
+  const [savingTemplate, setSavingTemplate] = useState(false);
   // One id per dialog: a create refused here and sent again is still the same bill.
   const id = useRef(bill?.id ?? crypto.randomUUID());
   // Fields the person changed by hand: an invoice's reading never overwrites them (read in callbacks, so a ref).
@@ -114,6 +120,8 @@ export function BillFormDialog(props: BillFormDialogProps) {
       if (key === 'invoice_date' && !edited.current.has('due_date')) next.due_date = defaultDueDate(value as string) || v.due_date;
       // The vendor's default coding where a line has none (never on lines this form may not change).
       if (key === 'vendor_id' && !linesLocked) next.lines = withVendorDefaults(v.lines, vendors.find((x) => x.id === value) ?? null);
+      // A credit is the vendor's, in its currency: another vendor or currency drops those applied.
+      if ((key === 'vendor_id' || key === 'currency') && value !== v[key]) next.credits = [];
       return next;
     });
     clearErrors(key, ...(key === 'invoice_date' ? ['due_date'] : []));
@@ -125,6 +133,24 @@ export function BillFormDialog(props: BillFormDialogProps) {
     setValues((v) => ({ ...v, lines: update(v.lines) }));
     clearErrors('amount', 'line_items', ...cleared);
   }
+
+  function setCredits(update: (credits: BillCreditValues[]) => BillCreditValues[]) {
+    edited.current.add('credits');
+    setValues((v) => ({ ...v, credits: update(v.credits) }));
+    clearErrors('amount', ...Object.keys(errors).filter((k) => k.startsWith('line_items.')));
+  }
+
+  // Bill templates (a new bill only) and the vendor's credits: server-only, read while online.
+  const templates = useBillTemplates(client, online && !bill);
+  const credits = useVendorCredits(client, online && parts.payable && !linesLocked, values.vendor_id);
+  const own = useMemo(() => ownCredits(bill), [bill]);
+  const creditRows = useMemo(() => (credits.state === 'ready' ? credits.rows : []), [credits]);
+  const pickTemplate = useCallback((t: BillTemplate) => {
+    for (const key of ['vendor_id', 'currency', 'lines', 'memo'] as const) edited.current.add(key);
+    setValues((v) => valuesFromTemplate(v, t, { nextKey: () => `new-line-${++lineSeq.current}`, vendors }));
+    setErrors({});
+    setFormError(null);
+  }, [vendors]);
 
   // The values as last rendered, for the OCR's answer, which arrives seconds after the file was added.
   const latest = useRef(values);
@@ -184,7 +210,16 @@ export function BillFormDialog(props: BillFormDialogProps) {
     return view?.server_id ?? fileId;
   }
 
+  /** Each applied credit against what remains of it (the server checks again). */
+  function creditsRefused(): boolean {
+    const found = creditErrors(values, creditOffers(creditRows, values, own, { applied: true }));
+    if (Object.keys(found).length === 0) return false;
+    refuse(found);
+    return true;
+  }
+
   async function create(submit: boolean): Promise<boolean> {
+    if (creditsRefused()) return false;
     const built = createBillInput(values, { id: id.current, submit });
     if (!built.ok) return refuse(built.errors), false;
     const result = await client.run('bill.create', built.input as never);
@@ -200,6 +235,7 @@ export function BillFormDialog(props: BillFormDialogProps) {
   }
 
   async function update(current: RowView<'bills'>, submit: boolean): Promise<boolean | 'unchanged'> {
+    if (creditsRefused()) return false;
     const invoice_file_id = values.invoice_file_id === current.invoice_file_id ? current.invoice_file_id : await fileIdToSend(values.invoice_file_id);
     const built = updateBillPatch(current, { ...values, invoice_file_id }, submit);
     if (!built.ok) return refuse(built.errors, built.message), false;
@@ -242,116 +278,152 @@ export function BillFormDialog(props: BillFormDialogProps) {
     : vendorOptions.length === 0 ? 'No vendors yet: add one on the Vendors page first.' : undefined;
   const title = bill ? `Edit bill ${bill.invoice_number}` : 'New bill';
   const statusNote = bill && !parts.payable ? checkBillAction('editPayable', bill.status) : null;
+  const totals = billTotals(values);
 
   return (
-    <Modal title={title} onClose={props.onClose} onSubmit={onSubmit} returnFocus={props.returnFocus} size="lg">
-      <FormError message={formError} />
-      {statusNote && !statusNote.ok && <p className="notice bill-form-note">{statusNote.message} Only the fields below that are not greyed out can change.</p>}
-      {/* Only the answer for what the fields hold now (an older answer is never shown for new input). */}
-      {vendorId && invoiceNumber && duplicates?.key === duplicateKey && <DuplicateWarning vendor={vendorName(vendorId)} bills={duplicates.bills} />}
-      {prefilled && prefilled.filled.length > 0 && (
-        <p className="notice bill-form-note" role="status">
-          Filled from the invoice: {joinList(prefilled.filled)}. Check them against the document.
-        </p>
-      )}
-      <div ref={fieldsBox} className="modal-fields bill-fields">
-        <VendorField
-          field="vendor_id"
-          label="Vendor"
-          value={values.vendor_id}
-          options={vendorOptions}
-          error={errors.vendor_id}
-          hint={hint}
-          disabled={!parts.payable}
-          onChange={(v) => set('vendor_id', v)}
-        />
-        <TextField
-          field="invoice_number"
-          maxLength={MAX_INVOICE_NUMBER_LENGTH}
-          autoComplete="off"
-          label="Invoice number"
-          value={values.invoice_number}
-          error={errors.invoice_number}
-          disabled={!parts.payable}
-          onChange={(v) => set('invoice_number', v)}
-        />
-        <DateField
-          field="invoice_date"
-          label="Invoice date"
-          value={values.invoice_date}
-          error={errors.invoice_date}
-          disabled={!parts.dates}
-          onChange={(v) => set('invoice_date', v)}
-        />
-        <DateField
-          field="due_date"
-          label="Due date"
-          value={values.due_date}
-          min={values.invoice_date || undefined}
-          error={errors.due_date}
-          hint={dueHint(values.due_date, today, formatDay)}
-          disabled={!parts.dates}
-          onChange={(v) => set('due_date', v)}
-        />
-        <CurrencyField
-          field="currency"
-          label="Currency"
-          value={values.currency}
-          currencies={currencies}
-          error={errors.currency}
-          // The lines' amounts are in this currency: it changes only with them.
-          disabled={linesLocked}
-          onChange={(v) => set('currency', v)}
-        />
-        <div className="bill-wide">
-          {linesLocked && parts.payable && (
-            <p className="muted bill-form-note">
-              These lines carry a location, tracking categories or a vendor credit, which this form does not edit: saving them here would drop those.
-            </p>
-          )}
-          <BillLinesEditor
-            lines={values.lines}
-            currency={values.currency}
-            glAccounts={reference.options.glAccounts}
-            departments={reference.options.departments}
-            errors={errors}
-            disabled={linesLocked}
-            onChange={(i, line) => setLines((ls) => ls.map((l, j) => (j === i ? line : l)), [`line_items.${i}.description`, `line_items.${i}.amount`, `line_items.${i}.gl_account_id`, `line_items.${i}.department_id`])}
-            onAdd={() => setLines((ls) => [...ls, emptyLine(nextKey(), vendors.find((v) => v.id === values.vendor_id) ?? null)], [])}
-            onRemove={(i) => setLines((ls) => ls.filter((_, j) => j !== i), Object.keys(errors).filter((k) => k.startsWith('line_items.')))}
-          />
-        </div>
-        <BillMemoField field="memo" label="Memo" value={values.memo} error={errors.memo} disabled={!parts.memo} onChange={(v) => set('memo', v)} />
-        <div className="bill-wide" data-field="invoice_file_id">
-          <span className="field-label">Invoice document</span>
-          <InvoiceFileField
-            client={client}
-            id={values.invoice_file_id}
-            onChange={(fileId) => set('invoice_file_id', fileId)}
-            onReading={onReading}
-            defaultCurrency={values.currency}
-            today={today}
-            initialFile={bill ? undefined : props.invoiceFile}
-            disabled={!parts.memo}
-          />
-          {errors.invoice_file_id && <span className="field-error">{errors.invoice_file_id}</span>}
-        </div>
-      </div>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={props.onClose}>
-          Cancel
-        </Button>
-        {/* Editing keeps the bill's status (a rejected bill stays rejected until resubmitted). */}
-        <Button type="submit" value="draft" loading={busy === 'draft'} disabled={busy !== null}>
-          {bill ? 'Save' : 'Save draft'}
-        </Button>
-        {parts.submit && (
-          <Button type="submit" value="submit" variant="primary" loading={busy === 'submit'} disabled={busy !== null}>
-            {bill?.status === 'REJECTED' ? 'Resubmit for approval' : 'Submit for approval'}
-          </Button>
+    <>
+      <Modal title={title} onClose={props.onClose} onSubmit={onSubmit} returnFocus={props.returnFocus} size="lg">
+        <FormError message={formError} />
+        {statusNote && !statusNote.ok && <p className="notice bill-form-note">{statusNote.message} Only the fields below that are not greyed out can change.</p>}
+        {/* Only the answer for what the fields hold now (an older answer is never shown for new input). */}
+        {vendorId && invoiceNumber && duplicates?.key === duplicateKey && <DuplicateWarning vendor={vendorName(vendorId)} bills={duplicates.bills} />}
+        {prefilled && prefilled.filled.length > 0 && (
+          <p className="notice bill-form-note" role="status">
+            Filled from the invoice: {joinList(prefilled.filled)}. Check them against the document.
+          </p>
         )}
-      </div>
-    </Modal>
+        <div ref={fieldsBox} className="modal-fields bill-fields">
+          {!bill && <TemplatePicker templates={templates} vendorName={vendorName} initialId={props.templateId} onPick={pickTemplate} />}
+          <VendorField
+            field="vendor_id"
+            label="Vendor"
+            value={values.vendor_id}
+            options={vendorOptions}
+            error={errors.vendor_id}
+            hint={hint}
+            disabled={!parts.payable}
+            onChange={(v) => set('vendor_id', v)}
+          />
+          <TextField
+            field="invoice_number"
+            maxLength={MAX_INVOICE_NUMBER_LENGTH}
+            autoComplete="off"
+            label="Invoice number"
+            value={values.invoice_number}
+            error={errors.invoice_number}
+            disabled={!parts.payable}
+            onChange={(v) => set('invoice_number', v)}
+          />
+          <DateField
+            field="invoice_date"
+            label="Invoice date"
+            value={values.invoice_date}
+            error={errors.invoice_date}
+            disabled={!parts.dates}
+            onChange={(v) => set('invoice_date', v)}
+          />
+          <DateField
+            field="due_date"
+            label="Due date"
+            value={values.due_date}
+            min={values.invoice_date || undefined}
+            error={errors.due_date}
+            hint={dueHint(values.due_date, today, formatDay)}
+            disabled={!parts.dates}
+            onChange={(v) => set('due_date', v)}
+          />
+          <CurrencyField
+            field="currency"
+            label="Currency"
+            value={values.currency}
+            currencies={currencies}
+            error={errors.currency}
+            // The lines' amounts are in this currency: it changes only with them.
+            disabled={linesLocked}
+            onChange={(v) => set('currency', v)}
+          />
+          <div className="bill-wide">
+            {linesLocked && parts.payable && (
+              <p className="muted bill-form-note">
+                These lines carry a location or tracking categories, which this form does not edit: saving them here would drop those.
+              </p>
+            )}
+            <BillLinesEditor
+              lines={values.lines}
+              currency={values.currency}
+              glAccounts={reference.options.glAccounts}
+              departments={reference.options.departments}
+              errors={errors}
+              disabled={linesLocked}
+              credits={{
+                minor: totals.credits,
+                complete: totals.complete,
+                rows: (
+                  <BillCredits
+                    values={values}
+                    credits={credits}
+                    offers={creditOffers(creditRows, values, own)}
+                    errors={errors}
+                    disabled={linesLocked}
+                    onApply={(c) => setCredits((cs) => [...cs, c])}
+                    onChange={(j, c) => setCredits((cs) => cs.map((x, k) => (k === j ? c : x)))}
+                    onRemove={(j) => setCredits((cs) => cs.filter((_, k) => k !== j))}
+                  />
+                ),
+              }}
+              onChange={(i, line) => setLines((ls) => ls.map((l, j) => (j === i ? line : l)), [`line_items.${i}.description`, `line_items.${i}.amount`, `line_items.${i}.gl_account_id`, `line_items.${i}.department_id`])}
+              onAdd={() => setLines((ls) => [...ls, emptyLine(nextKey(), vendors.find((v) => v.id === values.vendor_id) ?? null)], [])}
+              onRemove={(i) => setLines((ls) => ls.filter((_, j) => j !== i), Object.keys(errors).filter((k) => k.startsWith('line_items.')))}
+            />
+          </div>
+          <BillMemoField field="memo" label="Memo" value={values.memo} error={errors.memo} disabled={!parts.memo} onChange={(v) => set('memo', v)} />
+          <div className="bill-wide" data-field="invoice_file_id">
+            <span className="field-label">Invoice document</span>
+            <InvoiceFileField
+              client={client}
+              id={values.invoice_file_id}
+              onChange={(fileId) => set('invoice_file_id', fileId)}
+              onReading={onReading}
+              defaultCurrency={values.currency}
+              today={today}
+              initialFile={bill ? undefined : props.invoiceFile}
+              disabled={!parts.memo}
+            />
+            {errors.invoice_file_id && <span className="field-error">{errors.invoice_file_id}</span>}
+          </div>
+        </div>
+        <div className="modal-actions">
+          <Button variant="ghost" onClick={props.onClose}>
+            Cancel
+          </Button>
+          {(!bill || bill.status === 'DRAFT') && (
+            <Button variant="ghost" onClick={() => setSavingTemplate(true)} disabled={busy !== null}>
+              Save as template…
+            </Button>
+          )}
+          {/* Editing keeps the bill's status (a rejected bill stays rejected until resubmitted). */}
+          <Button type="submit" value="draft" loading={busy === 'draft'} disabled={busy !== null}>
+            {bill ? 'Save' : 'Save draft'}
+          </Button>
+          {parts.submit && (
+            <Button type="submit" value="submit" variant="primary" loading={busy === 'submit'} disabled={busy !== null}>
+              {bill?.status === 'REJECTED' ? 'Resubmit for approval' : 'Submit for approval'}
+            </Button>
+          )}
+        </div>
+      </Modal>
+      {savingTemplate && (
+        <SaveTemplateDialog
+          client={client}
+          values={values}
+          onClose={() => setSavingTemplate(false)}
+          onFieldErrors={(found) => {
+            setErrors(found);
+            setFormError('Check the fields marked below before saving them as a template.');
+          }}
+        />
+      )}
+    </>
   );
 }
 

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { billSchema, type Bill } from '../../../schema/entities/bill.ts';
 import { vendorSchema, type Vendor } from '../../../schema/entities/vendor.ts';
 import {
-  billFormErrors, billValues, createBillInput, defaultDueDate, dueHint, editableParts, emptyBillValues, firstErrorField, hasUneditableLines,
-  linesTotal, matchVendor, parseAmount, prefillFromInvoice, updateBillPatch, withVendorDefaults, type BillField, type BillFormValues,
+  applyCredit, billFormErrors, billTotals, billValues, createBillInput, creditErrors, creditOffers, defaultDueDate, dueHint, editableParts,
+  emptyBillValues, firstErrorField, hasUneditableLines, linesTotal, matchVendor, ownCredits, parseAmount, prefillFromInvoice, templateInput,
+  updateBillPatch, valuesFromTemplate, withVendorDefaults, type BillField, type BillFormValues, type CreditOffer,
 } from './bill-form.ts';
 
 const BIZ = '40000000-0000-4000-8000-0000000000b1';
@@ -11,6 +12,8 @@ const ID = '0b7e3f36-5c1d-4a53-9d55-7a2f6c1e0a11';
 const GL = '5f0c9a0e-7a43-4b1e-9a51-0d7d3c2b1a00';
 const DEPT = '5f0c9a0e-7a43-4b1e-9a51-0d7d3c2b1a01';
 const TODAY = '2026-11-26';
+const CREDIT = '5f0c9a0e-7a43-4b1e-9a51-0d7d3c2b1ac1';
+const CREDIT_2 = '5f0c9a0e-7a43-4b1e-9a51-0d7d3c2b1ac2';
 
 let n = 0;
 const vendor = (over: Partial<Vendor>): Vendor =>
@@ -151,10 +154,12 @@ describe('editableParts and lines the form cannot edit', () => {
     expect(editableParts(status)).toEqual(want);
   });
 
-  it('flags lines with a location, tracking or a vendor credit', () => {
+  it('flags lines with a location or tracking; a credit line the form shows', () => {
     expect(hasUneditableLines(bill())).toBe(false);
     const line = { id: '0b7e3f36-5c1d-4a53-9d55-000000000002', description: 'x', amount: 100, location_id: GL };
     expect(hasUneditableLines(bill({ line_items: [...bill().line_items, billSchema.shape.line_items.element.parse(line)] }))).toBe(true);
+    const credit = { id: '0b7e3f36-5c1d-4a53-9d55-000000000003', description: 'Credit', amount: -100, vendor_credit_id: CREDIT };
+    expect(hasUneditableLines(bill({ line_items: [...bill().line_items, billSchema.shape.line_items.element.parse(credit)] }))).toBe(false);
   });
 });
 
@@ -253,5 +258,97 @@ describe('dueHint', () => {
     ['', null],
   ])('%s → %s', (due, want) => {
     expect(dueHint(due, TODAY, day)).toBe(want);
+  });
+});
+
+describe('vendor credits', () => {
+  const credit = (over: Partial<CreditOffer['credit']> = {}): CreditOffer['credit'] => ({
+    id: CREDIT, vendor_id: acme.id, currency: 'USD', remaining: 5_000, credit_note_number: 'CN-1', credit_date: '2026-11-01', memo: null, ...over,
+  });
+  const creditLine = { id: '0b7e3f36-5c1d-4a53-9d55-000000000009', description: 'Vendor credit CN-1', amount: -2_000, vendor_credit_id: CREDIT };
+
+  it('offers the vendor’s credits in the bill’s currency with something left, oldest first, not those applied', () => {
+    const credits = [
+      credit({ id: CREDIT_2, credit_note_number: 'CN-2', credit_date: '2026-11-10' }),
+      credit(),
+      credit({ id: ID, credit_note_number: 'CN-EUR', currency: 'EUR' }),
+      credit({ id: GL, credit_note_number: 'CN-USED', remaining: 0 }),
+      credit({ id: DEPT, credit_note_number: 'CN-OTHER', vendor_id: northwind.id }),
+    ];
+    expect(creditOffers(credits, values()).map((o) => [o.credit.credit_note_number, o.available])).toEqual([['CN-1', 5_000], ['CN-2', 5_000]]);
+    const applied = values({ credits: [{ vendor_credit_id: CREDIT, description: 'x', amount: '10.00' }] });
+    expect(creditOffers(credits, applied).map((o) => o.credit.credit_note_number)).toEqual(['CN-2']);
+    expect(creditOffers(credits, applied, new Map(), { applied: true }).map((o) => o.credit.credit_note_number)).toEqual(['CN-1', 'CN-2']);
+  });
+
+  it('counts what the bill being edited already takes of a credit as left for it', () => {
+    const b = bill({ amount: 13_000, line_items: [...bill().line_items, billSchema.shape.line_items.element.parse(creditLine)] });
+    expect(ownCredits(b)).toEqual(new Map([[CREDIT, 2_000]]));
+    expect(creditOffers([credit({ remaining: 0 })], billValues(b), ownCredits(b), { applied: true })).toEqual([{ credit: credit({ remaining: 0 }), available: 2_000 }]);
+  });
+
+  it('applies all of a credit the bill can take, never the whole bill, and nothing without lines', () => {
+    const offer = { credit: credit(), available: 5_000 };
+    expect(applyCredit(values(), offer)).toEqual({ credit: { vendor_credit_id: CREDIT, description: 'Vendor credit CN-1', amount: '50.00' }, capped: false });
+    // A $30 bill keeps a cent to pay: the server refuses a bill credits bring to zero.
+    const small = values({ lines: [{ key: 'a', description: 'Toner', amount: '30', gl_account_id: '', department_id: '' }] });
+    expect(applyCredit(small, offer)).toEqual({ credit: { vendor_credit_id: CREDIT, description: 'Vendor credit CN-1', amount: '29.99' }, capped: true });
+    expect(applyCredit(values({ lines: [{ key: 'a', description: '', amount: '', gl_account_id: '', department_id: '' }] }), offer)).toBeNull();
+    expect(applyCredit(values({ lines: [{ key: 'a', description: '', amount: 'x', gl_account_id: '', department_id: '' }] }), offer)).toBeNull();
+  });
+
+  it('sends a credit as a negative credit line after the lines, and the total nets it', () => {
+    const v = values({ credits: [{ vendor_credit_id: CREDIT, description: ' Vendor credit CN-1 ', amount: '50.00' }] });
+    expect(billTotals(v)).toEqual({ lines: 125_000, credits: 5_000, total: 120_000, complete: true });
+    const built = createBillInput(v, { id: ID, submit: false });
+    expect(built).toMatchObject({ ok: true, input: { line_items: [
+      { description: 'Toner', amount: 125_000, gl_account_id: GL },
+      { description: 'Vendor credit CN-1', amount: -5_000, vendor_credit_id: CREDIT },
+    ] } });
+  });
+
+  it('refuses more than remains of a credit, in the server’s words, and a credit that empties the bill', () => {
+    const offers = [{ credit: credit(), available: 5_000 }];
+    const v = values({ credits: [{ vendor_credit_id: CREDIT, description: 'Vendor credit CN-1', amount: '60' }] });
+    expect(creditErrors(v, offers)).toEqual({ 'line_items.1.amount': 'Only $50.00 of credit CN-1 remains.' });
+    expect(creditErrors(values({ credits: [{ vendor_credit_id: CREDIT, description: 'c', amount: '0' }] }), offers))
+      .toEqual({ 'line_items.1.amount': 'Enter what the credit takes off the bill, more than zero.' });
+    expect(creditErrors(values({ credits: [{ vendor_credit_id: CREDIT, description: 'c', amount: '50' }] }), offers)).toEqual({});
+    const whole = values({ credits: [{ vendor_credit_id: CREDIT, description: 'c', amount: '1250' }] });
+    expect(createBillInput(whole, { id: ID, submit: false })).toMatchObject({ ok: false, errors: { amount: 'The bill must total more than zero after credits.' } });
+  });
+
+  it('reads an edited bill’s credit line back into the form and sends nothing when unchanged', () => {
+    const b = bill({ amount: 13_000, line_items: [...bill().line_items, billSchema.shape.line_items.element.parse(creditLine)] });
+    const v = billValues(b);
+    expect(v.lines.map((l) => l.description)).toEqual(['Paper']);
+    expect(v.credits).toEqual([{ vendor_credit_id: CREDIT, description: 'Vendor credit CN-1', amount: '20.00' }]);
+    expect(updateBillPatch(b, v, false)).toEqual({ ok: true, patch: null });
+    expect(updateBillPatch(b, { ...v, credits: [] }, false)).toEqual({ ok: true, patch: { line_items: [{ description: 'Paper', amount: 15_000 }] } });
+  });
+});
+
+describe('bill templates', () => {
+  it('starts a new bill from a template: vendor, currency, lines with the vendor’s coding, memo; credits dropped', () => {
+    let k = 0;
+    const t = { vendor_id: acme.id, currency: 'EUR', line_items: [{ description: 'Cleaning', amount: 40_000 }, { description: 'Supplies', amount: 2_550, gl_account_id: ID }], memo: 'Monthly' };
+    const start = values({ invoice_number: 'INV-9', credits: [{ vendor_credit_id: CREDIT, description: 'c', amount: '1' }] });
+    const v = valuesFromTemplate(start, t, { nextKey: () => `t-${++k}`, vendors: VENDORS });
+    expect(v).toMatchObject({ vendor_id: acme.id, currency: 'EUR', memo: 'Monthly', invoice_number: 'INV-9', credits: [] });
+    expect(v.lines).toEqual([
+      { key: 't-1', description: 'Cleaning', amount: '400.00', gl_account_id: GL, department_id: DEPT },
+      { key: 't-2', description: 'Supplies', amount: '25.50', gl_account_id: ID, department_id: DEPT },
+    ]);
+  });
+
+  it('saves the form as a template without its credits, checked like the server', () => {
+    const v = values({ memo: ' Q4 ', credits: [{ vendor_credit_id: CREDIT, description: 'c', amount: '1' }] });
+    expect(templateInput(v, ' Toner ')).toEqual({
+      ok: true, body: { name: 'Toner', vendor_id: acme.id, currency: 'USD', line_items: [{ description: 'Toner', amount: 125_000, gl_account_id: GL }], memo: 'Q4' },
+    });
+    expect(templateInput(v, '  ')).toMatchObject({ ok: false, errors: { name: 'Name the template.' } });
+    expect(templateInput(values({ vendor_id: '' }), 'x')).toMatchObject({ ok: false, errors: { vendor_id: 'Choose the vendor.' } });
+    const negative = values({ lines: [{ key: 'a', description: '', amount: '-5', gl_account_id: '', department_id: '' }] });
+    expect(templateInput(negative, 'x')).toMatchObject({ ok: false, errors: { 'line_items.0.amount': expect.stringMatching(/cannot be negative/) } });
   });
 });

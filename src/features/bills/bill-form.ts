@@ -2,10 +2,13 @@ import type { z } from 'zod';
 import { checkBillAction, checkBillPatch, validateBill } from '../../../schema/bill-rules.ts';
 import { isBusinessDay, nextBusinessDay } from '../../../schema/business-days.ts';
 import { commandDef } from '../../../schema/commands/index.ts';
+import type { BillTemplate } from '../../../schema/api/calls-bill-extras.ts';
+import { billTemplateCreateSchema } from '../../../schema/api/calls-bill-extras.ts';
 import type { Bill, BillPatch, BillStatus } from '../../../schema/entities/bill.ts';
+import type { VendorCredit } from '../../../schema/entities/vendor-credit.ts';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { validationMessages } from '../../../schema/errors.ts';
-import { currencyExponent, toMinorUnits } from '../../../schema/money.ts';
+import { currencyExponent, formatMoney, isKnownCurrency, toMinorUnits } from '../../../schema/money.ts';
 import type { InvoiceFields } from './invoice-text.ts';
 
 /**
@@ -26,6 +29,18 @@ export interface BillLineValues {
   department_id: string;
 }
 
+/**
+ * A vendor credit applied to the bill: on the bill it is a **credit line** (its amount negative,
+ * `vendor_credit_id` the credit it draws on, schema/entities/bill.ts); the form keeps it apart
+ * from the lines and sends it after them.
+ */
+export interface BillCreditValues {
+  vendor_credit_id: string;
+  description: string;
+  /** What it takes off the bill, as typed, positive ("50.00"). */
+  amount: string;
+}
+
 export interface BillFormValues {
   vendor_id: string;
   invoice_number: string;
@@ -33,6 +48,8 @@ export interface BillFormValues {
   due_date: string;
   currency: string;
   lines: BillLineValues[];
+  /** Vendor credits applied (the vendor's and the bill's currency only: a change of either drops them). */
+  credits: BillCreditValues[];
   memo: string;
   /** The invoice document: a receipt-store id (client id while it waits to upload). */
   invoice_file_id: string | null;
@@ -64,7 +81,7 @@ export const emptyLine = (key: string, vendor?: Pick<Vendor, 'default_gl_account
 export function emptyBillValues(currency: string, today: string, lineKey = 'line-0'): BillFormValues {
   return {
     vendor_id: '', invoice_number: '', invoice_date: today, due_date: defaultDueDate(today), currency,
-    lines: [emptyLine(lineKey)], memo: '', invoice_file_id: null,
+    lines: [emptyLine(lineKey)], credits: [], memo: '', invoice_file_id: null,
   };
 }
 
@@ -82,10 +99,13 @@ export function billValues(b: Bill): BillFormValues {
     invoice_date: b.invoice_date,
     due_date: b.due_date,
     currency: b.currency,
-    lines: b.line_items.map((l) => ({
+    lines: b.line_items.filter((l) => !l.vendor_credit_id).map((l) => ({
       key: l.id, description: l.description, amount: amountText(l.amount, b.currency),
       gl_account_id: l.gl_account_id ?? '', department_id: l.department_id ?? '',
     })),
+    credits: b.line_items.flatMap((l) => (l.vendor_credit_id
+      ? [{ vendor_credit_id: l.vendor_credit_id, description: l.description, amount: amountText(-l.amount, b.currency) }]
+      : [])),
     memo: b.memo ?? '',
     invoice_file_id: b.invoice_file_id,
   };
@@ -110,9 +130,25 @@ export function linesTotal(lines: readonly BillLineValues[], currency: string): 
   return { minor, complete };
 }
 
-/** Lines carrying what the form cannot show (location, tracking, a vendor credit): re-sent, they would lose it. */
+/**
+ * The bill's total as the server computes it: the lines' sum less the credits applied. `complete`
+ * is false while an amount cannot be read (the total is then unknown).
+ */
+export function billTotals(v: Pick<BillFormValues, 'lines' | 'credits' | 'currency'>): { lines: number; credits: number; total: number; complete: boolean } {
+  const lines = linesTotal(v.lines, v.currency);
+  let credits = 0;
+  let complete = lines.complete;
+  for (const c of v.credits) {
+    const minor = c.amount.trim() === '' ? 0 : parseAmount(c.amount, v.currency);
+    if (minor === null) complete = false;
+    else credits += minor;
+  }
+  return { lines: lines.minor, credits, total: lines.minor - credits, complete };
+}
+
+/** Lines carrying what the form cannot show (a location, tracking): re-sent, they would lose it. Credit lines it shows. */
 export const hasUneditableLines = (b: Pick<Bill, 'line_items'>) =>
-  b.line_items.some((l) => l.location_id !== null || Object.keys(l.tracking).length > 0 || l.vendor_credit_id !== null);
+  b.line_items.some((l) => l.location_id !== null || Object.keys(l.tracking).length > 0);
 
 /** Which parts of a bill in `status` may change (bill-rules.ts: what approvers saw stays as approved). */
 export function editableParts(status: BillStatus | null) {
@@ -138,18 +174,28 @@ export function billFields(v: BillFormValues) {
     invoice_date: trimmed(v.invoice_date),
     due_date: trimmed(v.due_date),
     currency: v.currency,
-    line_items: v.lines.map((l) => {
-      const typed = trimmed(l.amount);
+    line_items: [...lineInputs(v.lines, v.currency), ...v.credits.map((c) => {
+      // A credit line takes money off: the typed amount, negated (what cannot be read goes as typed).
+      const typed = trimmed(c.amount);
       const minor = typed === undefined ? null : parseAmount(typed, v.currency);
-      return {
-        description: l.description.trim(),
-        amount: minor ?? typed,
-        ...(l.gl_account_id ? { gl_account_id: l.gl_account_id } : {}),
-        ...(l.department_id ? { department_id: l.department_id } : {}),
-      };
-    }),
+      return { description: c.description.trim(), amount: minor === null ? typed : -minor, vendor_credit_id: c.vendor_credit_id };
+    })],
     memo: v.memo.trim(),
   };
+}
+
+/** The lines as the API takes them (a bill's, a template's, a recurring bill's); unreadable amounts as typed. */
+export function lineInputs(lines: readonly BillLineValues[], currency: string) {
+  return lines.map((l) => {
+    const typed = trimmed(l.amount);
+    const minor = typed === undefined ? null : parseAmount(typed, currency);
+    return {
+      description: l.description.trim(),
+      amount: minor ?? typed,
+      ...(l.gl_account_id ? { gl_account_id: l.gl_account_id } : {}),
+      ...(l.department_id ? { department_id: l.department_id } : {}),
+    };
+  });
 }
 
 const LABELS: [RegExp, string][] = [
@@ -290,6 +336,126 @@ export function withVendorDefaults(lines: readonly BillLineValues[], vendor: Pic
     gl_account_id: l.gl_account_id || (vendor.default_gl_account_id ?? ''),
     department_id: l.department_id || (vendor.default_department_id ?? ''),
   }));
+}
+
+// ---------------------------------------------------------------- vendor credits
+
+/** A vendor credit the bill may draw on, and how much of it this bill can take. */
+export interface CreditOffer {
+  credit: Pick<VendorCredit, 'id' | 'vendor_id' | 'currency' | 'remaining' | 'credit_note_number' | 'credit_date' | 'memo'>;
+  available: number;
+}
+
+/** What the stored bill already takes of each credit (an edit: its own lines do not count against it). */
+export function ownCredits(b: Pick<Bill, 'line_items'> | null | undefined): Map<string, number> {
+  const own = new Map<string, number>();
+  for (const l of b?.line_items ?? []) if (l.vendor_credit_id) own.set(l.vendor_credit_id, (own.get(l.vendor_credit_id) ?? 0) - l.amount);
+  return own;
+}
+
+/**
+ * The credits this bill can draw on, oldest first: the bill's vendor's, in the bill's currency,
+ * with something left (`remaining` from the server, plus what the stored bill holds of it already).
+ * `applied`: those the form applies now are left out (one credit line per credit).
+ */
+export function creditOffers(
+  credits: readonly CreditOffer['credit'][],
+  v: Pick<BillFormValues, 'vendor_id' | 'currency' | 'credits'>,
+  own: ReadonlyMap<string, number> = new Map(),
+  opts: { applied?: boolean } = {},
+): CreditOffer[] {
+  const inForm = new Set(v.credits.map((c) => c.vendor_credit_id));
+  return credits
+    .filter((c) => c.vendor_id === v.vendor_id && c.currency === v.currency && (opts.applied || !inForm.has(c.id)))
+    .map((credit) => ({ credit, available: credit.remaining + (own.get(credit.id) ?? 0) }))
+    .filter((o) => o.available > 0)
+    .sort((a, b) => a.credit.credit_date.localeCompare(b.credit.credit_date) || a.credit.credit_note_number.localeCompare(b.credit.credit_note_number));
+}
+
+/**
+ * The credit applied from an offer: all of it that the bill can take, never more than what is
+ * left of the credit, and never the whole bill (a bill must total more than zero after credits,
+ * so it keeps the smallest unit of its currency to pay). Null when there is nothing to take it
+ * from yet (no line amounts, or credits already cover the bill). `capped`: less than the credit had.
+ */
+export function applyCredit(v: BillFormValues, offer: CreditOffer): { credit: BillCreditValues; capped: boolean } | null {
+  const totals = billTotals(v);
+  if (!totals.complete) return null;
+  const room = totals.total - 1;
+  if (room <= 0) return null;
+  const take = Math.min(offer.available, room);
+  return {
+    credit: { vendor_credit_id: offer.credit.id, description: `Vendor credit ${offer.credit.credit_note_number}`, amount: amountText(take, v.currency) },
+    capped: take < offer.available,
+  };
+}
+
+/**
+ * Each applied credit checked against what remains of it (the server's rule and words, domain/
+ * vendor-credits.ts), by its credit line's field path: the credit lines follow the lines.
+ */
+export function creditErrors(v: BillFormValues, offers: readonly CreditOffer[]): BillFieldErrors {
+  const errors: BillFieldErrors = {};
+  const known = isKnownCurrency(v.currency);
+  const money = (n: number) => (known ? formatMoney(n, v.currency) : String(n));
+  v.credits.forEach((c, j) => {
+    const key = `line_items.${v.lines.length + j}.amount`;
+    const offer = offers.find((o) => o.credit.id === c.vendor_credit_id);
+    const minor = parseAmount(c.amount, v.currency);
+    if (minor === null || minor <= 0) errors[key] = 'Enter what the credit takes off the bill, more than zero.';
+    else if (offer && minor > offer.available) errors[key] = `Only ${money(offer.available)} of credit ${offer.credit.credit_note_number} remains.`;
+  });
+  return errors;
+}
+
+// ---------------------------------------------------------------- templates
+
+/**
+ * A new bill started from a template: its vendor, currency, lines (the vendor's default coding
+ * where a line has none) and memo; the invoice number, dates and document stay as they are, and
+ * credits are dropped (a template carries none; they are the vendor's to apply again).
+ */
+export function valuesFromTemplate(
+  v: BillFormValues,
+  t: Pick<BillTemplate, 'vendor_id' | 'currency' | 'line_items' | 'memo'>,
+  ctx: { nextKey: () => string; vendors: readonly Vendor[] },
+): BillFormValues {
+  const lines = t.line_items.map((l) => ({
+    key: ctx.nextKey(), description: l.description, amount: amountText(l.amount, t.currency),
+    gl_account_id: l.gl_account_id ?? '', department_id: l.department_id ?? '',
+  }));
+  return {
+    ...v,
+    vendor_id: t.vendor_id,
+    currency: t.currency,
+    lines: withVendorDefaults(lines.length > 0 ? lines : [emptyLine(ctx.nextKey())], ctx.vendors.find((x) => x.id === t.vendor_id) ?? null),
+    credits: [],
+    memo: t.memo ?? '',
+  };
+}
+
+/** billTemplateCreateSchema's limit on a name. */
+export const TEMPLATE_NAME_MAX = 200;
+
+export type TemplateResult = { ok: true; body: z.output<typeof billTemplateCreateSchema> } | { ok: false; errors: BillFieldErrors };
+
+/**
+ * The form's vendor, currency, lines and memo saved as a template under `name` (credits left out:
+ * one bill takes a credit, not every bill made from the template), checked with the create
+ * call's schema and the bill's own line rules, as the server does (domain/bill-templates.ts).
+ */
+export function templateInput(v: BillFormValues, name: string): TemplateResult {
+  const memo = v.memo.trim();
+  const input = { name, vendor_id: trimmed(v.vendor_id), currency: v.currency, line_items: lineInputs(v.lines, v.currency), ...(memo ? { memo } : {}) };
+  const parsed = billTemplateCreateSchema.safeParse(input);
+  const errors: BillFieldErrors = parsed.success ? {} : billFormErrors(validationMessages(parsed.error as z.ZodError, input));
+  if (errors.name) errors.name = name.trim() === '' ? 'Name the template.' : `A template name can be at most ${TEMPLATE_NAME_MAX} characters.`;
+  if (!parsed.success) return { ok: false, errors };
+  // The lines' rules (no negative line, a total above zero), in validateBill's words.
+  const lineRules = validateBill({ ...parsed.data, invoice_number: 'template', invoice_date: '2000-01-01', due_date: '2000-01-01' });
+  const kept = Object.fromEntries(Object.entries(lineRules).filter(([k]) => k === 'amount' || k.startsWith('line_items')));
+  if (Object.keys(kept).length > 0) return { ok: false, errors: billFormErrors(kept) };
+  return { ok: true, body: parsed.data };
 }
 
 // ---------------------------------------------------------------- prefill

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
 import { MAX_BILL_LINES } from '../../../schema/entities/bill.ts';
 import { Button } from '../../components/button.tsx';
 import { Combobox } from '../../components/combobox.tsx';
@@ -14,6 +14,8 @@ export interface BillLinesEditorProps {
   /** By API path: `line_items`, `line_items.<i>.<field>`, `amount` (the total). */
   errors: BillFieldErrors;
   disabled?: boolean;
+  /** Vendor credits applied: what they take off the total (`complete` false: one cannot be read), and their rows under the lines. */
+  credits?: { minor: number; complete: boolean; rows: ReactNode } | undefined;
   onChange(index: number, line: BillLineValues): void;
   onAdd(): void;
   onRemove(index: number): void;
@@ -23,13 +25,16 @@ const NONE: SelectOption = { value: '', label: 'None' };
 
 /**
  * The bill's lines: description, amount, GL account and department each, Add line / Remove,
- * and the total (the lines' sum, as the server computes the bill's amount) live under them.
+ * the vendor credits applied (their rows, the caller's), and the total (the lines' sum less the
+ * credits, as the server computes the bill's amount) live under them.
  * A line's fields are named "Line 2 amount" etc. for assistive technology; an error sits under
  * its field and marks it invalid (the form focuses the first).
  */
 export function BillLinesEditor(props: BillLinesEditorProps) {
   const { lines, currency, errors, disabled } = props;
-  const total = linesTotal(lines, currency);
+  const lineSum = linesTotal(lines, currency);
+  const credited = props.credits && props.credits.minor !== 0 ? props.credits : null;
+  const total = { minor: lineSum.minor - (credited?.minor ?? 0), complete: lineSum.complete && (props.credits?.complete ?? true) };
   const totalError = errors.amount;
   const totalId = useId();
   return (
@@ -52,6 +57,7 @@ export function BillLinesEditor(props: BillLinesEditorProps) {
         ))}
       </ol>
       {errors.line_items && <span className="field-error">{errors.line_items}</span>}
+      {props.credits?.rows}
       <div className="bill-lines-foot">
         {!disabled && (
           <Button size="sm" onClick={props.onAdd} disabled={lines.length >= MAX_BILL_LINES}>
@@ -67,6 +73,11 @@ export function BillLinesEditor(props: BillLinesEditorProps) {
           data-invalid={totalError ? 'true' : undefined}
           tabIndex={totalError ? -1 : undefined}
         >
+          {credited && lineSum.complete && (
+            <span className="bill-subtotal">
+              {formatMoney(lineSum.minor, currency)} less credits {formatMoney(credited.minor, currency)} ·{' '}
+            </span>
+          )}
           <span className="field-label">Total</span>{' '}
           <strong>{total.complete ? formatMoney(total.minor, currency) : '—'}</strong>
           {!total.complete && <span className="muted"> (check the amounts)</span>}

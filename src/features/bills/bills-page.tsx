@@ -35,7 +35,7 @@ const routeApi = getRouteApi('/_app/bills');
 /** The list's keys minus coding (bills are coded in their form), plus the global ones. */
 const KEY_HINT = footerHint(['list', 'global'], SHORTCUTS.filter((s) => s.id !== 'list.code'));
 
-type FormState = { bill?: BillView } | null;
+type FormState = { bill?: BillView; templateId?: string } | null;
 
 /**
  * Issue 11: /bills, for those who manage bill pay (§6). The bills are mirrored: the table reads
@@ -76,14 +76,16 @@ export function BillsPage() {
   const vendorName = useCallback((id: string) => vendorNames.get(id) ?? '', [vendorNames]);
 
   // "New bill" from the palette on another page, or a link with new=bill: open the form with the list.
-  const [form, setForm] = useState<FormState>(() => (peekNewBillRequest() || search.new === 'bill' ? {} : null));
+  // A template (`template=<id>`, the Templates page's "Use template") is what the new bill starts from.
+  const [form, setForm] = useState<FormState>(() =>
+    (peekNewBillRequest() || search.new === 'bill' ? (search.new === 'bill' && search.template ? { templateId: search.template } : {}) : null));
   const [outcome, setOutcome] = useState<BulkOutcome | null>(null);
   const scrollRef = useRef<HTMLDivElement>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   useEffect(() => {
     clearNewBillRequest();
-    if (search.new) setSearch({ new: undefined });
-  }, [search.new, setSearch]);
+    if (search.new || search.template) setSearch({ new: undefined, template: undefined });
+  }, [search.new, search.template, setSearch]);
 
   const openNew = useCallback(() => setForm({}), []);
   const openRow = useCallback((row: BillView) => setSearch({ open: row.id }), [setSearch]);
@@ -210,6 +212,7 @@ export function BillsPage() {
       {form && (
         <BillFormDialog
           {...(form.bill ? { bill: form.bill } : {})}
+          templateId={form.templateId}
           client={client}
           reference={reference}
           currency={currency}

@@ -3,7 +3,8 @@ import { billSortSchema, type BillFilter, type BillSort, type BillStatus } from 
 
 /**
  * The bills route's URL state, flat strings (§5): the text search, the status tab, the sort, the
- * bill open in the detail drawer, and `new=bill` (the palette's "New bill" from another page).
+ * bill open in the detail drawer, and `new=bill` (the palette's "New bill" from another page),
+ * with `template=<id>` to start it from a bill template.
  * Selection stays in memory, as every list's.
  */
 export const STATUS_TABS = [
@@ -41,6 +42,8 @@ export const billsSearchSchema = z.object({
   open: z.uuid().optional(),
   /** Opens the new-bill form once the page is mounted (a link from elsewhere). */
   new: z.enum(['bill']).optional(),
+  /** With `new=bill`: the bill template the new bill starts from (the Templates page's "Use template"). */
+  template: z.uuid().optional(),
 });
 export type BillsSearch = z.infer<typeof billsSearchSchema>;
 

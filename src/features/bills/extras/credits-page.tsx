@@ -1,13 +1,229 @@
+import { useCallback, useMemo, useState, type FormEvent } from 'react';
+import type { VendorCredit } from '../../../../schema/entities/vendor-credit.ts';
+import { MAX_BILL_MEMO_LENGTH, MAX_INVOICE_NUMBER_LENGTH } from '../../../../schema/entities/bill.ts';
+import { Button } from '../../../components/button.tsx';
+import { DateField } from '../../../components/date-field.tsx';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { FormError } from '../../../components/form-error.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { MoneyField } from '../../../components/money-field.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import type { DataClient } from '../../../data-access/types.ts';
+import { errorText } from '../../../lib/error-text.ts';
+import { formatDay, formatMoney } from '../../../lib/format.ts';
+import { toastInfo } from '../../../lib/toast-store.ts';
 import { BillPayNav } from '../bill-pay-nav.tsx';
+import { localToday } from '../bill-form.ts';
+import { VendorField } from '../bill-form-fields.tsx';
+import { creditInput, creditsByVendor, type CreditFormValues } from './extras-forms.ts';
+import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
+import { useOnlineList } from './use-online-list.ts';
 
-/** PLACEHOLDER (being built this session; replaced before the commit that lands it). */
+const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
+
+/**
+ * Issue 11 §7: /bills/credits. A vendor's credit note (a return, an overcharge refunded as
+ * credit) is recorded here and taken off that vendor's later bills in the bill form ("Apply
+ * credit"). Credits are listed by vendor with what each was, what live bills have taken and what
+ * remains. Credits live on the server only: offline the page says so and shows none.
+ */
 export function VendorCreditsPage() {
+  const { client, online, currency, vendorName, vendorOptions } = useExtrasPage();
+  const [vendorFilter, setVendorFilter] = useState('');
+  const { list, reload } = useOnlineList(online, `credits:${vendorFilter}`, useCallback(async () => {
+    const r = await client.vendorCredits(vendorFilter || undefined);
+    return r.ok ? { ok: true as const, rows: r.credits } : r;
+  }, [client, vendorFilter]));
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<VendorCredit | null>(null);
+  const groups = useMemo(() => (list.state === 'ready' ? creditsByVendor(list.rows, vendorName) : []), [list, vendorName]);
+  const newCredit = (
+    <Button variant="primary" onClick={() => setCreating(true)} disabled={!online}>
+      New credit
+    </Button>
+  );
+
   return (
-    <div className="bills">
+    <div className="bills bill-extras">
       <BillPayNav current="/bills/credits" />
       <div className="page-header">
         <h1>Vendor credits</h1>
+        <span className="spacer" />
+        <SelectField variant="filter" label="Vendor" value={vendorFilter} leading={[{ value: '', label: 'All vendors' }]} options={vendorOptions} onChange={setVendorFilter} />
+        {newCredit}
       </div>
+      <ListStatus
+        list={list}
+        what="Vendor credits"
+        offlineBody="Credits are kept on the server, not on this device, so none can be shown or added while you’re offline. Bills you enter offline can take a credit once you’re back."
+        online={online}
+        onRetry={reload}
+      />
+      {list.state === 'ready' && groups.length === 0 && (
+        <EmptyState title={vendorFilter ? `No credits from ${vendorName(vendorFilter)}` : 'No vendor credits yet'} action={newCredit}>
+          When a vendor issues a credit note (for a return, or an overcharge), record it here. It is then offered on that vendor’s next bills, and what it takes comes off what you pay.
+        </EmptyState>
+      )}
+      {groups.length > 0 && (
+        <div className="extras-table-wrap" aria-busy={list.state === 'ready' && list.refreshing ? true : undefined}>
+          <table className="extras-table credits-table">
+            <caption className="sr-only">Vendor credits by vendor</caption>
+            <thead>
+              <tr>
+                <th scope="col">Credit note</th>
+                <th scope="col">Date</th>
+                <th scope="col" className="num">Amount</th>
+                <th scope="col" className="num">Applied</th>
+                <th scope="col" className="num">Remaining</th>
+                <th scope="col">Memo</th>
+                <th scope="col"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            {groups.map((g) => (
+              <tbody key={g.vendor_id}>
+                <tr className="extras-group">
+                  <th scope="rowgroup" colSpan={7}>
+                    <span>{g.vendor}</span>
+                    <span className="muted"> · {g.remaining.map((r) => formatMoney(r.minor, r.currency)).join(' + ')} remaining</span>
+                  </th>
+                </tr>
+                {g.credits.map((c) => (
+                  <tr key={c.id} data-testid="credit-row">
+                    <th scope="row" className="mono">{c.credit_note_number}</th>
+                    <td>{formatDay(c.credit_date)}</td>
+                    <td className="num">{formatMoney(c.amount, c.currency)}</td>
+                    <td className="num">{c.applied > 0 ? formatMoney(c.applied, c.currency) : '—'}</td>
+                    <td className="num">
+                      {c.remaining > 0 ? formatMoney(c.remaining, c.currency) : <span className="muted">Used up</span>}
+                    </td>
+                    <td className="extras-memo">{c.memo ?? ''}</td>
+                    <td className="extras-actions">
+                      <Button size="sm" variant="ghost" onClick={() => setDeleting(c)}>
+                        Delete <span className="sr-only">credit {c.credit_note_number}</span>
+                      </Button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            ))}
+          </table>
+        </div>
+      )}
+      {creating && (
+        <NewCreditDialog
+          client={client}
+          currency={currency}
+          vendorOptions={vendorOptions}
+          initialVendor={vendorFilter}
+          onClose={() => setCreating(false)}
+          onCreated={(c) => {
+            setCreating(false);
+            toastInfo(`Credit ${c.credit_note_number} recorded: ${formatMoney(c.amount, c.currency)} from ${vendorName(c.vendor_id)}.`);
+            reload();
+          }}
+        />
+      )}
+      {deleting && (
+        <DeleteCreditDialog
+          client={client}
+          credit={deleting}
+          vendor={vendorName(deleting.vendor_id)}
+          onClose={() => setDeleting(null)}
+          onDeleted={() => {
+            toastInfo(`Credit ${deleting.credit_note_number} deleted.`);
+            reload();
+          }}
+        />
+      )}
     </div>
+  );
+}
+
+function DeleteCreditDialog(props: { client: DataClient; credit: VendorCredit; vendor: string; onClose(): void; onDeleted(): void }) {
+  const { credit } = props;
+  // Once applied, the server refuses and says what to do instead (its words show in the dialog).
+  const applied = credit.applied > 0 ? ` ${formatMoney(credit.applied, credit.currency)} of it is applied to bills.` : ' It is not applied to any bill.';
+  return (
+    <DeleteDialog
+      title={`Delete credit ${credit.credit_note_number}?`}
+      description={`${formatMoney(credit.amount, credit.currency)} from ${props.vendor}, dated ${formatDay(credit.credit_date)}.${applied}`}
+      confirmLabel="Delete credit"
+      onClose={props.onClose}
+      onDelete={async () => {
+        const r = await props.client.deleteVendorCredit(credit.id);
+        if (!r.ok) return r.error;
+        props.onDeleted();
+        return null;
+      }}
+    />
+  );
+}
+
+interface NewCreditDialogProps {
+  client: DataClient;
+  currency: string;
+  vendorOptions: readonly { value: string; label: string }[];
+  initialVendor: string;
+  onClose(): void;
+  onCreated(credit: VendorCredit): void;
+}
+
+/** "New credit": the vendor, the credit note's number and date, its amount and currency, a memo. */
+function NewCreditDialog({ client, currency, vendorOptions, initialVendor, onClose, onCreated }: NewCreditDialogProps) {
+  const [values, setValues] = useState<CreditFormValues>(() => ({
+    vendor_id: initialVendor, credit_note_number: '', credit_date: localToday(), amount: '', currency, memo: '',
+  }));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const set = <K extends keyof CreditFormValues>(key: K, value: CreditFormValues[K]) => {
+    setValues((v) => ({ ...v, [key]: value }));
+    setErrors((e) => (e[key] ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== key)) : e));
+  };
+  const currencies = [...new Set([currency, values.currency, ...COMMON_CURRENCIES])];
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const built = creditInput(values);
+    if (!built.ok) {
+      setErrors(built.errors);
+      setFormError('Check the fields marked below.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await client.createVendorCredit(built.body);
+      if (r.ok) return onCreated(r.credit);
+      setErrors(r.error.errors ?? {});
+      setFormError(errorText(r.error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title="New vendor credit" description="A credit note the vendor issued: it is offered on that vendor’s bills in its currency until it is used up." onClose={onClose} onSubmit={submit}>
+      <FormError message={formError} />
+      <div className="modal-fields bill-fields">
+        <VendorField field="vendor_id" label="Vendor" value={values.vendor_id} options={vendorOptions} error={errors.vendor_id}
+          hint={vendorOptions.length === 0 ? 'No vendors yet: add one on the Vendors page first.' : undefined} onChange={(v) => set('vendor_id', v)} />
+        <TextField field="credit_note_number" label="Credit note number" value={values.credit_note_number} maxLength={MAX_INVOICE_NUMBER_LENGTH}
+          autoComplete="off" error={errors.credit_note_number} onChange={(v) => set('credit_note_number', v)} />
+        <DateField field="credit_date" label="Credit date" value={values.credit_date} error={errors.credit_date} onChange={(v) => set('credit_date', v)} />
+        <MoneyField amount={values.amount} currency={values.currency} currencies={currencies} error={errors.amount ?? errors.currency ?? null}
+          onAmount={(v) => set('amount', v)} onCurrency={(v) => set('currency', v)} />
+        <TextField field="memo" label="Memo (optional)" value={values.memo} maxLength={MAX_BILL_MEMO_LENGTH} error={errors.memo} onChange={(v) => set('memo', v)} />
+      </div>
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" loading={busy}>
+          Record credit
+        </Button>
+      </div>
+    </Modal>
   );
 }

@@ -1,13 +1,224 @@
+import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
+import { Link } from '@tanstack/react-router';
+import type { BillTemplate } from '../../../../schema/api/calls-bill-extras.ts';
+import { Button, buttonClass } from '../../../components/button.tsx';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { FormError } from '../../../components/form-error.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import type { DataClient } from '../../../data-access/types.ts';
+import { errorText } from '../../../lib/error-text.ts';
+import { formatMoney } from '../../../lib/format.ts';
+import type { ReferenceView } from '../../../lib/reference-data.ts';
+import { toastInfo } from '../../../lib/toast-store.ts';
 import { BillPayNav } from '../bill-pay-nav.tsx';
+import {
+  billFormErrors, emptyBillValues, emptyLine, localToday, TEMPLATE_NAME_MAX, templateInput, withVendorDefaults,
+  type BillFieldErrors, type BillFormValues, type BillLineValues,
+} from '../bill-form.ts';
+import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.tsx';
+import { BillLinesEditor } from '../bill-lines.tsx';
+import { linesSummary, templateAmount } from './extras-forms.ts';
+import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
+import { useOnlineList } from './use-online-list.ts';
 
-/** PLACEHOLDER (being built this session; replaced before the commit that lands it). */
+const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
+
+/**
+ * Issue 11 §7: /bills/templates. A template is a vendor's bill entered often (the same supplies,
+ * the monthly cleaning): its vendor, currency, lines and memo. "Use template" opens the new-bill
+ * form on the Bills page filled from it (`new=bill&template=<id>`); nothing is billed by a
+ * template itself (recurring bills do that). Templates live on the server only: offline the page
+ * says so and shows none.
+ */
 export function BillTemplatesPage() {
+  const { client, online, reference, currency, vendorName, vendorOptions } = useExtrasPage();
+  const { list, reload } = useOnlineList(online, 'templates', useCallback(async () => {
+    const r = await client.billTemplates();
+    return r.ok ? { ok: true as const, rows: r.templates } : r;
+  }, [client]));
+  const [creating, setCreating] = useState(false);
+  const [deleting, setDeleting] = useState<BillTemplate | null>(null);
+  const rows = useMemo(() => (list.state === 'ready' ? [...list.rows].sort((a, b) => a.name.localeCompare(b.name)) : []), [list]);
+  const newTemplate = (
+    <Button variant="primary" onClick={() => setCreating(true)} disabled={!online}>
+      New template
+    </Button>
+  );
+
   return (
-    <div className="bills">
+    <div className="bills bill-extras">
       <BillPayNav current="/bills/templates" />
       <div className="page-header">
         <h1>Bill templates</h1>
+        <span className="spacer" />
+        {newTemplate}
       </div>
+      <ListStatus
+        list={list}
+        what="Bill templates"
+        offlineBody="Templates are kept on the server, not on this device, so none can be shown or used while you’re offline. You can still enter a bill by hand on the Bills page."
+        online={online}
+        onRetry={reload}
+      />
+      {list.state === 'ready' && rows.length === 0 && (
+        <EmptyState title="No bill templates yet" action={newTemplate}>
+          Save a vendor’s bill you enter often — the same supplies, the monthly cleaning — with its lines and coding. A new bill then starts from it: only the invoice number and dates are left to fill in.
+        </EmptyState>
+      )}
+      {rows.length > 0 && (
+        <div className="extras-table-wrap" aria-busy={list.state === 'ready' && list.refreshing ? true : undefined}>
+          <table className="extras-table templates-table">
+            <caption className="sr-only">Bill templates</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Vendor</th>
+                <th scope="col">Lines</th>
+                <th scope="col" className="num">Amount</th>
+                <th scope="col"><span className="sr-only">Actions</span></th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((t) => (
+                <tr key={t.id} data-testid="template-row">
+                  <th scope="row">
+                    {t.name}
+                    {t.memo && <span className="extras-sub muted">{t.memo}</span>}
+                  </th>
+                  <td>{vendorName(t.vendor_id)}</td>
+                  <td>{linesSummary(t)}</td>
+                  <td className="num">{formatMoney(templateAmount(t), t.currency)}</td>
+                  <td className="extras-actions">
+                    <Link to="/bills" search={{ new: 'bill', template: t.id }} className={buttonClass({ size: 'sm' })}>
+                      Use template <span className="sr-only">{t.name}</span>
+                    </Link>
+                    <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
+                      Delete <span className="sr-only">template {t.name}</span>
+                    </Button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {creating && (
+        <NewTemplateDialog
+          client={client}
+          reference={reference}
+          currency={currency}
+          vendorOptions={vendorOptions}
+          onClose={() => setCreating(false)}
+          onCreated={(t) => {
+            setCreating(false);
+            toastInfo(`Template “${t.name}” saved.`);
+            reload();
+          }}
+        />
+      )}
+      {deleting && (
+        <DeleteDialog
+          title={`Delete template “${deleting.name}”?`}
+          description="Bills already made from it stay as they are; new bills can no longer start from it."
+          confirmLabel="Delete template"
+          onClose={() => setDeleting(null)}
+          onDelete={async () => {
+            const r = await client.deleteBillTemplate(deleting.id);
+            if (!r.ok) return r.error;
+            toastInfo(`Template “${deleting.name}” deleted.`);
+            reload();
+            return null;
+          }}
+        />
+      )}
     </div>
+  );
+}
+
+interface NewTemplateDialogProps {
+  client: DataClient;
+  reference: ReferenceView;
+  currency: string;
+  vendorOptions: readonly { value: string; label: string }[];
+  onClose(): void;
+  onCreated(template: BillTemplate): void;
+}
+
+/** "New template": a name, then the bill form's vendor, currency, lines and memo (no number, no dates). */
+function NewTemplateDialog({ client, reference, currency, vendorOptions, onClose, onCreated }: NewTemplateDialogProps) {
+  const seq = useRef(0);
+  const [name, setName] = useState('');
+  const [values, setValues] = useState<BillFormValues>(() => emptyBillValues(currency, localToday(), 'template-line-0'));
+  const [errors, setErrors] = useState<BillFieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const vendors = reference.data.vendors;
+  const currencies = [...new Set([currency, values.currency, ...COMMON_CURRENCIES])];
+  const clear = (...keys: string[]) => setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))));
+  const setLines = (update: (lines: BillLineValues[]) => BillLineValues[], cleared: string[]) => {
+    setValues((v) => ({ ...v, lines: update(v.lines) }));
+    clear('amount', 'line_items', ...cleared);
+  };
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    const built = templateInput(values, name);
+    if (!built.ok) {
+      setErrors(built.errors);
+      setFormError('Check the fields marked below.');
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await client.createBillTemplate(built.body);
+      if (r.ok) return onCreated(r.template);
+      setErrors(r.error.errors ? billFormErrors(r.error.errors) : {});
+      setFormError(errorText(r.error));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Modal title="New bill template" description="A vendor’s bill you enter often. Invoice numbers and dates are filled in on each bill." onClose={onClose} onSubmit={submit} size="lg">
+      <FormError message={formError} />
+      <div className="modal-fields bill-fields">
+        <div className="bill-wide">
+          <TextField field="name" label="Template name" value={name} maxLength={TEMPLATE_NAME_MAX} autoComplete="off" error={errors.name}
+            hint="How it is listed, e.g. “Monthly cleaning”." onChange={(v) => { setName(v); clear('name'); }} />
+        </div>
+        <VendorField field="vendor_id" label="Vendor" value={values.vendor_id} options={vendorOptions} error={errors.vendor_id}
+          hint={vendorOptions.length === 0 ? 'No vendors yet: add one on the Vendors page first.' : undefined}
+          onChange={(id) => {
+            setValues((v) => ({ ...v, vendor_id: id, lines: withVendorDefaults(v.lines, vendors.find((x) => x.id === id) ?? null) }));
+            clear('vendor_id');
+          }} />
+        <CurrencyField field="currency" label="Currency" value={values.currency} currencies={currencies} error={errors.currency}
+          onChange={(c) => setValues((v) => ({ ...v, currency: c }))} />
+        <div className="bill-wide">
+          <BillLinesEditor
+            lines={values.lines}
+            currency={values.currency}
+            glAccounts={reference.options.glAccounts}
+            departments={reference.options.departments}
+            errors={errors}
+            onChange={(i, line) => setLines((ls) => ls.map((l, j) => (j === i ? line : l)), [`line_items.${i}.description`, `line_items.${i}.amount`])}
+            onAdd={() => setLines((ls) => [...ls, emptyLine(`template-line-${++seq.current}`, vendors.find((v) => v.id === values.vendor_id) ?? null)], [])}
+            onRemove={(i) => setLines((ls) => ls.filter((_, j) => j !== i), Object.keys(errors).filter((k) => k.startsWith('line_items.')))}
+          />
+        </div>
+        <BillMemoField field="memo" label="Memo" value={values.memo} error={errors.memo} onChange={(m) => setValues((v) => ({ ...v, memo: m }))} />
+      </div>
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" loading={busy}>
+          Save template
+        </Button>
+      </div>
+    </Modal>
   );
 }

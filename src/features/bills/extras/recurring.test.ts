@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { emptyRecurringValues, firstBillPreview, frequencyText, ordinal, recurringInput, type RecurringFormValues } from './recurring.ts';
+
+const VENDOR = '40000000-0000-4000-8000-0000000000a1';
+const TODAY = '2026-11-26';
+
+const values = (over: Partial<RecurringFormValues> = {}): RecurringFormValues => ({
+  ...emptyRecurringValues('USD', TODAY),
+  vendor_id: VENDOR,
+  lines: [{ key: 'a', description: ' Office rent ', amount: '2,500.00', gl_account_id: '', department_id: '' }],
+  start_date: '2026-12-01',
+  invoice_number_pattern: 'RENT-{YYYY}-{MM}',
+  ...over,
+});
+
+describe('schedule words', () => {
+  it.each([[1, '1st'], [2, '2nd'], [3, '3rd'], [4, '4th'], [11, '11th'], [12, '12th'], [13, '13th'], [21, '21st'], [22, '22nd'], [31, '31st']])('ordinal(%i) = %s', (n, want) => {
+    expect(ordinal(n)).toBe(want);
+  });
+
+  it.each([
+    [{ interval: 'MONTHLY', day_of_month: 31, day_of_week: null, start_date: '2026-01-31' }, 'Monthly on the 31st (the last day in shorter months)'],
+    [{ interval: 'MONTHLY', day_of_month: null, day_of_week: null, start_date: '2026-12-01' }, 'Monthly on the 1st'],
+    [{ interval: 'QUARTERLY', day_of_month: 15, day_of_week: null, start_date: '2026-01-01' }, 'Quarterly on the 15th'],
+    [{ interval: 'YEARLY', day_of_month: null, day_of_week: null, start_date: '2026-03-15' }, 'Yearly on March 15'],
+    // 2026-11-26 is a Thursday: the start date's weekday when none is set.
+    [{ interval: 'WEEKLY', day_of_month: null, day_of_week: null, start_date: TODAY }, 'Weekly on Thursdays'],
+    [{ interval: 'WEEKLY', day_of_month: null, day_of_week: 1, start_date: TODAY }, 'Weekly on Mondays'],
+  ] as const)('%o → %s', (t, want) => {
+    expect(frequencyText(t)).toBe(want);
+  });
+});
+
+describe('recurringInput', () => {
+  it('builds the create body in minor units with the schedule', () => {
+    expect(recurringInput(values({ memo: ' Lease ', day_of_month: '1', max_occurrences: '12', days_until_due: '10' }))).toEqual({
+      ok: true,
+      body: {
+        vendor_id: VENDOR, currency: 'USD', line_items: [{ description: 'Office rent', amount: 250_000 }], memo: 'Lease', interval: 'MONTHLY',
+        day_of_month: 1, start_date: '2026-12-01', max_occurrences: 12, days_until_due: 10, invoice_number_pattern: 'RENT-{YYYY}-{MM}',
+        submit_for_approval: false, status: 'ACTIVE',
+      },
+    });
+  });
+
+  it('sends the weekday only for a weekly schedule, the day of the month only for the others', () => {
+    const weekly = recurringInput(values({ interval: 'WEEKLY', day_of_week: '5', day_of_month: '3', invoice_number_pattern: 'CLEAN-{N}' }));
+    expect(weekly).toMatchObject({ ok: true, body: { interval: 'WEEKLY', day_of_week: 5 } });
+    expect(weekly.ok && 'day_of_month' in weekly.body).toBe(false);
+  });
+
+  it.each<[string, Partial<RecurringFormValues>, Record<string, string | RegExp>]>([
+    ['no vendor', { vendor_id: '' }, { vendor_id: 'Choose the vendor.' }],
+    ['no start date', { start_date: '' }, { start_date: 'Choose the day the first bill is due to be made.' }],
+    ['an end before the start', { end_date: '2026-11-01' }, { end_date: 'The end date cannot be before the start date.' }],
+    ['a pattern that repeats a number', { interval: 'WEEKLY', invoice_number_pattern: 'RENT-{YYYY}-{MM}' }, { invoice_number_pattern: /same invoice number/ }],
+    ['a negative line', { lines: [{ key: 'a', description: 'x', amount: '-5', gl_account_id: '', department_id: '' }] }, { 'line_items.0.amount': /cannot be negative/ }],
+    ['days until due out of range', { days_until_due: '400' }, { days_until_due: 'Enter a whole number of days from 0 to 365.' }],
+    ['a bill count of zero', { max_occurrences: '0' }, { max_occurrences: /from 1 to 1000/ }],
+  ])('refuses %s, by field', (_name, over, want) => {
+    const result = recurringInput(values(over));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    for (const [key, message] of Object.entries(want)) expect(result.errors[key]).toMatch(message);
+  });
+
+  it('previews the first bill: its date, invoice number and due date', () => {
+    expect(firstBillPreview(values({ day_of_month: '15', days_until_due: '10' }))).toEqual({ date: '2026-12-15', invoice_number: 'RENT-2026-12', due_date: '2026-12-25' });
+    expect(firstBillPreview(values({ start_date: '' }))).toBeNull();
+    expect(firstBillPreview(values({ end_date: '2026-11-01' }))).toBeNull();
+  });
+});
