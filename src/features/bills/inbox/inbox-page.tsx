@@ -83,7 +83,8 @@ export function BillInboxPage() {
       }
       if (added > 0) {
         const what = added === 1 ? 'Invoice added to the inbox' : `${formatCount(added)} invoices added to the inbox`;
-        toastInfo(`${what} on this device. ${online ? 'It syncs in the background.' : "It is sent when you're back online."}`);
+        const it = added === 1 ? 'It' : 'They';
+        toastInfo(`${what} on this device. ${online ? `${it} sync${added === 1 ? 's' : ''} in the background.` : `${it} ${added === 1 ? 'is' : 'are'} sent when you're back online.`}`);
       }
     } finally {
       setAdding(false);
