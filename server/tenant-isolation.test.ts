@@ -263,7 +263,8 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
       `INSERT INTO bill_templates (id, business_id, name, vendor_id, currency, line_items, created_by) VALUES ($1, $2, $3, $4, 'USD', $5::jsonb, $6)`,
       [extras.template, a.businessId, `Template ${tag}`, vendors[0], JSON.stringify([{ description: `Line ${tag}`, amount: 100 }]), a.users.admin],
     );
-    // A's provisional bill (an uploaded invoice not yet completed: provisional-bills.ts).
+    // A's provisional bill (an uploaded invoice not yet completed: provisional-bills.ts). It is also
+    // what a generated bills.create names in `provisional_bill_id`: B completing it must be 404, A's row unchanged.
     const provisional = randomUUID();
     await t.db.query(
       `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)

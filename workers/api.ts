@@ -116,8 +116,15 @@ export interface ReferenceData {
   users: UserRow[];
   reimbursement_rates: ReimbursementRate[];
   vendors: Vendor[];
-  provisional_bills: ProvisionalBill[];
+  /** As shown: the bill inbox's commands applied (rows created offline included), with their marks. */
+  provisional_bills: MarkedReferenceRow<ProvisionalBill>[];
 }
+
+/**
+ * A reference row that commands change, as shown (MirrorRuntime.referenceData), with the outbox
+ * marks a queried row's RowView has; optional, so a row straight from the cache is one too.
+ */
+export type MarkedReferenceRow<T> = T & Partial<Pick<TransactionView, 'pending' | 'failure'>>;
 
 export interface SessionInfo {
   user: SpendUser;

@@ -53,6 +53,9 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'bill.update': { bill_id: ROW(1), patch: { memo: 'one' } },
   'bill.delete': { bill_id: ROW(1) },
   'bill.payNow': { bill_ids: [ROW(1)] },
+  'provisionalBill.create': { id: ROW(1), invoice_file_id: testUuid(7, 1) },
+  'provisionalBill.update': { provisional_bill_id: ROW(1), patch: { invoice_number: 'INV-1' } },
+  'provisionalBill.delete': { provisional_bill_ids: [ROW(1)] },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

@@ -4,12 +4,12 @@ import type { CommandActor, CommandCheckContext, MirrorReader } from '../schema/
 import { COMMANDS } from '../schema/commands/index.ts';
 import type { MirroredCollection } from '../schema/sync-feed.ts';
 import type { TransactionFilter } from '../schema/transaction-query.ts';
-import { QUERIED_COLLECTIONS, type QueriedCollection } from '../schema/collections.ts';
+import { QUERIED_COLLECTIONS, REFERENCE_COLLECTIONS, type QueriedCollection, type ReferenceCollection } from '../schema/collections.ts';
 import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
 import { entityRefs } from '../sync/outbox-machine.ts';
 import { findDuplicateInvoices } from '../schema/bill-rules.ts';
 import type {
-  CollectionPage, CollectionQuery, DuplicateInvoiceResult, QueryResult, RowView, TransactionQuery, TransactionView,
+  CollectionPage, CollectionQuery, DuplicateInvoiceResult, QueryResult, ReferenceData, RowView, TransactionQuery, TransactionView,
 } from './api.ts';
 import { COUNTED_COLLECTION, createFeeds, type CollectionFeed, type FirstPage } from './collection-feed.ts';
 import { CommandRunner } from './command-runner.ts';
@@ -21,6 +21,7 @@ import { RxOutboxStore } from './outbox-store.ts';
 import { RxMirrorStore } from './mirror-store.ts';
 import { ReferenceCache } from './reference-cache.ts';
 import { createCreators, createEngines, createRebasers, createViewers } from './collections/index.ts';
+import { referenceShower } from './rebase.ts';
 
 /**
  * One signed-in user's open mirror: the RxDB database, the outbox, the in-memory query engine
@@ -70,6 +71,10 @@ export class MirrorRuntime {
   private readonly views = createViewers(this.outboxIndex);
   /** Rows commands in the outbox create, before the server's version exists (rebase.ts `creator`). */
   private readonly creates = createCreators(this.outboxIndex, () => this.opts.actor ?? NO_ACTOR);
+  /** Reference rows as shown, for the reference collections commands change (rebase.ts `referenceShower`). */
+  private readonly shownReferences = new Map(
+    COMMANDED_REFERENCES.map((kind) => [kind, referenceShower(this.outboxIndex, kind, () => this.opts.actor ?? NO_ACTOR)]),
+  );
   /** Load, change stream, refresh and lookups per queried collection, in load order. */
   private readonly feeds: readonly CollectionFeed[];
   private readonly feedOf: { readonly [C in QueriedCollection]: CollectionFeed };
@@ -198,6 +203,17 @@ export class MirrorRuntime {
     return { is_duplicate: bills.length > 0, bills };
   }
 
+  /**
+   * Reference data as the UI reads it: every reference collection's stored rows, and for those
+   * commands change (COMMANDED_REFERENCES: the bill inbox's provisional bills) the rows as shown,
+   * commands applied, rows created offline included, each with its outbox marks.
+   */
+  referenceData(): ReferenceData {
+    const data = this.refs.snapshot() as unknown as Record<ReferenceCollection, unknown[]>;
+    for (const [kind, show] of this.shownReferences) data[kind] = show(this.refs.maps[kind] as ReadonlyMap<string, { id: string }>);
+    return data as unknown as ReferenceData;
+  }
+
   getTransaction(id: string): Promise<TransactionView | null> {
     return this.get('transactions', id);
   }
@@ -219,12 +235,12 @@ export class MirrorRuntime {
 
   /**
    * The rows a command's check reads. Queried collections: their engine. Reference data: the
-   * cache (no command touches it yet; the query layer's refs collection is to answer this directly).
+   * rows as shown (commands applied: a row created offline is there, a deleted one is not).
    */
   private rowsOf(collection: MirroredCollection): CommandCheckContext {
     if (isQueried(collection)) return { has: this.feedOf[collection].has };
     let ids: Set<string> | null = null;
-    const rows = () => (ids ??= new Set((this.refs.snapshot()[collection] as { id: string }[]).map((r) => r.id)));
+    const rows = () => (ids ??= new Set((this.referenceData()[collection as ReferenceCollection] as { id: string }[]).map((r) => r.id)));
     return { has: (id) => rows().has(id) };
   }
 
@@ -272,12 +288,15 @@ export class MirrorRuntime {
 
   /**
    * Re-derives what rows show after their commands changed (queued, refused, retried,
-   * confirmed), in the engine of the refs' collection; reference rows show no command yet.
+   * confirmed), in the engine of the refs' collection; reference rows are derived when read
+   * (`referenceData`), so a reference collection is only reported changed.
    */
   private refreshRows(refs: EntityRefs): void {
     // Commands of refs.collection may change rows of others too (`also`): those are among the ids.
     for (const collection of [refs.collection, ...(ALSO_CHANGED[refs.collection] ?? [])]) {
-      if (isQueried(collection) && this.feedOf[collection].refresh(refs.ids)) this.changed(collection);
+      if (isQueried(collection)) {
+        if (this.feedOf[collection].refresh(refs.ids)) this.changed(collection);
+      } else if (this.shownReferences.has(collection as ReferenceCollection)) this.opts.onDataChanged?.([collection]);
     }
   }
 
@@ -392,6 +411,11 @@ for (const def of Object.values(COMMANDS) as { collection: string; also?: object
 }
 
 const isQueried = (c: string): c is QueriedCollection => (QUERIED_COLLECTIONS as readonly string[]).includes(c);
+
+/** The reference collections some command changes (its own collection or an `also`): read as shown, with marks. */
+const COMMANDED_REFERENCES: readonly ReferenceCollection[] = REFERENCE_COLLECTIONS.filter((kind) =>
+  (Object.values(COMMANDS) as { collection: string; also?: object }[]).some((d) => d.collection === kind || (d.also !== undefined && kind in d.also)),
+);
 
 function isDefaultView(q: { filter: object; sort: string }, sort: string): boolean {
   const empty = Object.values(q.filter).every((v) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0));

@@ -241,8 +241,11 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
 
   /**
    * The server took the command; its definition says how it confirms. `row`: the answer is the
-   * entity's new server version, stored at once. `change_seq`: the answer names the last change
-   * seq it wrote; the command stays applied in memory until the feed has delivered that seq.
+   * entity's new server version, stored at once; rows of other collections it also changed
+   * (its `also`) come with the feed, so its effect stays on those until the feed has delivered
+   * the answer's seq (the server writes them before the row it answers). `change_seq`: the
+   * answer names the last change seq it wrote; the command stays applied in memory until the
+   * feed has delivered that seq.
    */
   async confirm(entry: OutboxEntry, response: unknown): Promise<void> {
     const def = commandDef(entry.command);
@@ -250,7 +253,11 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
     const row = def.confirm === 'row' ? MIRROR_ENTITY_SCHEMAS[collection].safeParse(dropUnsafeKeys(response)) : null;
     const id = row?.success ? (row.data as { id: string }).id : null;
     if (id !== null && entry.entity_ids.includes(id)) {
-      const doc = toStored(collection, row!.data as Record<string, unknown>) as MirrorDoc;
+      const data = row!.data as Record<string, unknown>;
+      const doc = toStored(collection, data) as MirrorDoc;
+      const others = def.also ? entry.entity_ids.filter((e) => e !== id) : [];
+      const seq = data.change_seq;
+      if (others.length > 0 && typeof seq === 'number' && seq > this.storedThrough) this.outbox.confirm({ ...entry, entity_ids: others }, seq);
       // Queued behind feed batches, so a newer row from the feed is never overwritten by this one.
       await this.run(() =>
         isRef(collection) ? putDocs(this.db.refs, [toRefDoc(collection, doc)]) : putDocs(this.db[collection] as never, [doc] as never),

@@ -1,7 +1,7 @@
 import { setAutoFreeze } from 'immer';
 import type { EntityRefs, OutboxEntry, OutboxState } from '../sync/ports.ts';
 import { byAge, commandDef, entityRefs } from '../sync/outbox-machine.ts';
-import type { MirroredCollection, QueriedCollection } from '../schema/collections.ts';
+import type { MirroredCollection } from '../schema/collections.ts';
 import { COMMANDS } from '../schema/commands/index.ts';
 import type { AnyCommandDef } from '../schema/commands/define-command.ts';
 
@@ -178,7 +178,7 @@ export class OutboxIndex {
     const def = commandDef(entry.command);
     const args = this.argsOf(entry);
     if (collection === undefined || collection === def.collection) return def.apply(row, args) as T;
-    const also = def.also?.[collection as QueriedCollection];
+    const also = def.also?.[collection];
     return also ? (also.apply(row, args) as T) : row;
   }
 
@@ -201,12 +201,15 @@ export class OutboxIndex {
     return [...list, ...confirmed.filter((e) => !ids.has(e.id))].sort(byAge);
   }
 
-  /** Ids named by entries whose command may create rows of `collection` (its `blank`). */
+  /**
+   * Ids of rows of `collection` that entries whose command may create them (its `blank`) name as
+   * their own (its `entityIds`: not the rows of other collections it also changes).
+   */
   creatingIds(collection: MirroredCollection): string[] {
     const ids: string[] = [];
     for (const e of this.byId.values()) {
       const def = knownDef(e.command);
-      if (def?.blank && def.collection === collection) ids.push(...e.entity_ids);
+      if (def?.blank && def.collection === collection) ids.push(...(def.also ? def.entityIds(this.argsOf(e)) : e.entity_ids));
     }
     return ids;
   }

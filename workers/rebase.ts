@@ -1,5 +1,5 @@
 import type { CommandActor } from '../schema/commands/define-command.ts';
-import type { QueriedCollection } from '../schema/collections.ts';
+import type { MirroredCollection } from '../schema/collections.ts';
 import { commandDef } from '../sync/outbox-machine.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
 import type { OutboxIndex } from './outbox-index.ts';
@@ -37,7 +37,7 @@ export interface RowShape<In extends { id: string }, Row extends { id: string },
 export function rebaser<In extends { id: string }, Row extends { id: string }, E>(
   index: OutboxIndex,
   shape: RowShape<In, Row, E>,
-  collection: QueriedCollection,
+  collection: MirroredCollection,
 ): (current: In) => E {
   const { server, engine } = shape;
   const apply = applier(index, shape, collection);
@@ -56,7 +56,7 @@ export function rebaser<In extends { id: string }, Row extends { id: string }, E
  * One entry's effect on a row of `collection`: the collection's own shaper for its commands, the
  * command's `also` effect for a command of another collection that changes this row too.
  */
-function applier<Row extends { id: string }>(index: OutboxIndex, shape: RowShape<never, Row, unknown>, collection: QueriedCollection) {
+function applier<Row extends { id: string }>(index: OutboxIndex, shape: RowShape<never, Row, unknown>, collection: MirroredCollection) {
   return (entry: OutboxEntry, row: Row): Row =>
     commandDef(entry.command).collection === collection ? shape.apply(index, entry, row) : index.applyTo(entry, row, collection);
 }
@@ -71,7 +71,7 @@ function applier<Row extends { id: string }>(index: OutboxIndex, shape: RowShape
 export function creator<Row extends { id: string }, E>(
   index: OutboxIndex,
   shape: RowShape<never, Row, E>,
-  collection: QueriedCollection,
+  collection: MirroredCollection,
   actor: () => CommandActor,
 ): (id: string) => E | undefined {
   const apply = applier(index, shape, collection);
@@ -81,9 +81,46 @@ export function creator<Row extends { id: string }, E>(
     if (!first) return undefined;
     const def = commandDef(first.command);
     if (!def.blank || def.collection !== collection) return undefined;
+    // An id the create names only through its `also` (e.g. the provisional bill a bill completes) is not the row it creates.
+    if (!def.entityIds(index.argsOf(first)).includes(id)) return undefined;
     const applied = index.applied(id);
     let row = def.blank(index.argsOf(first), { id, actor: actor(), at: new Date(first.created_at).toISOString() }) as unknown as Row;
     for (const entry of entries) if (entry === first || applied.includes(entry)) row = apply(entry, row);
     return shape.engine(row, undefined);
+  };
+}
+
+/** A reference row as shown, with the outbox marks of the commands on it (as RowView for queried rows). */
+export type MarkedRow<Row> = Row & ReturnType<OutboxIndex['marks']>;
+
+/** Reference rows are the wire rows themselves: nothing to shape, commands applied by their definitions. */
+const PLAIN: RowShape<{ id: string }, { id: string }, { id: string }> = {
+  server: (r) => r,
+  engine: (r) => r,
+  apply: (index, entry, row) => index.applyTo(entry, row),
+};
+
+/**
+ * Reference rows of a collection that commands change (e.g. the bill inbox's provisional bills),
+ * as shown: each stored row with the commands on it applied (`rebaser`), the rows pending
+ * creates make (`creator`), tombstones an applied delete made left out, each with its marks. The
+ * reference cache keeps only the server's rows; this runs when the UI reads reference data (a
+ * handful of rows), never per feed row.
+ */
+export function referenceShower(
+  index: OutboxIndex,
+  collection: MirroredCollection,
+  actor: () => CommandActor,
+): (stored: ReadonlyMap<string, { id: string }>) => MarkedRow<{ id: string }>[] {
+  const show = rebaser(index, PLAIN, collection);
+  const create = creator(index, PLAIN as RowShape<never, { id: string }, { id: string }>, collection, actor);
+  return (stored) => {
+    const rows: { id: string }[] = [...stored.values()].map(show);
+    for (const id of new Set(index.creatingIds(collection))) {
+      if (stored.has(id)) continue;
+      const made = create(id);
+      if (made) rows.push(made);
+    }
+    return rows.filter((r) => !(r as { deleted?: boolean }).deleted).map((r) => ({ ...r, ...index.marks(r.id) }));
   };
 }

@@ -106,6 +106,14 @@ export const billCreate = defineCommand({
   blank: (a, ctx) => newBill(a, ctx),
   // The create answers with the stored bill.
   confirm: 'row',
+  // Completing a provisional bill (the bill inbox) deletes it in the same write: gone at once here.
+  // Its id among the entry's also orders the create after the provisional bill's own queued create.
+  also: {
+    provisional_bills: {
+      ids: (a) => [a.provisional_bill_id],
+      apply: (row) => ({ ...row, deleted: true }),
+    },
+  },
 });
 
 export const billUpdate = defineCommand({

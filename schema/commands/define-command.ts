@@ -43,13 +43,14 @@ export interface MirrorReader {
  * Rows of another collection that the command also changes (the server changes them in the same
  * call). `ids` are read from the mirror once, when the command is queued, and stored with the
  * entry's entity ids (after its own), so a reload and the outbox's FIFO see them; `apply` is the
- * pure optimistic effect on those rows. Keyed by collection: one entry per other collection.
+ * pure optimistic effect on those rows. Keyed by collection: one entry per other collection,
+ * queried or reference data (e.g. `bill.create` deletes the provisional bill it completes).
  */
 export interface AlsoChange<A extends z.ZodType, C extends MirroredCollection> {
   ids: (args: z.output<A>, mirror: MirrorReader) => (string | undefined)[];
   apply: (row: RowOf<C>, args: z.output<A>) => RowOf<C>;
 }
-export type AlsoChanges<A extends z.ZodType> = { readonly [C in QueriedCollection]?: AlsoChange<A, C> };
+export type AlsoChanges<A extends z.ZodType> = { readonly [C in MirroredCollection]?: AlsoChange<A, C> };
 
 /** One call of the outbox: a command definition and args it parsed (made with `commandPart`). */
 export interface CommandPart {
@@ -153,7 +154,7 @@ export type AnyCommandDef = CommandDef<string, z.ZodType, MirroredCollection, Ca
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   blank?: (args: any, ctx: BlankContext) => any;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  also?: { readonly [C in QueriedCollection]?: { ids: (args: any, mirror: MirrorReader) => (string | undefined)[]; apply: (row: any, args: any) => any } };
+  also?: { readonly [C in MirroredCollection]?: { ids: (args: any, mirror: MirrorReader) => (string | undefined)[]; apply: (row: any, args: any) => any } };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   refusal?: (response: any, args: any) => CommandRefusal | null;
 };

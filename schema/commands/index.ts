@@ -12,6 +12,7 @@ import {
 } from './card.ts';
 import { receiptUpload, transactionAttachReceipt, transactionDetachReceipt } from './receipt.ts';
 import { billCreate, billDelete, billPayNow, billUpdate } from './bill.ts';
+import { provisionalBillCreate, provisionalBillDelete, provisionalBillUpdate } from './provisional-bill.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
@@ -53,6 +54,9 @@ const DEFINITIONS = [
   billUpdate,
   billDelete,
   billPayNow,
+  provisionalBillCreate,
+  provisionalBillUpdate,
+  provisionalBillDelete,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

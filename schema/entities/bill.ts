@@ -121,6 +121,12 @@ export const billCreateSchema = z.object({
   line_items: z.array(billLineInputSchema).max(MAX_BILL_LINES),
   memo: z.string().max(MAX_BILL_MEMO_LENGTH).optional(),
   submit: z.boolean().optional(),
+  /**
+   * Completes this provisional bill (§7 bill inbox, entities/provisional-bill.ts): in the same
+   * write the bill takes its invoice file and the provisional bill is deleted. Another business's
+   * (or an already completed) one is 404 and nothing is created.
+   */
+  provisional_bill_id: uuid.optional(),
 });
 export type BillCreate = z.infer<typeof billCreateSchema>;
 
@@ -133,7 +139,7 @@ export type BillCreate = z.infer<typeof billCreateSchema>;
  * `submit: true` sends a draft, or a rejected bill after its fix, for approval in the same write as
  * the rest of the patch (§7 has no separate submit call; `submit: false` changes nothing).
  */
-export const billPatchSchema = billCreateSchema.omit({ id: true }).partial().extend({
+export const billPatchSchema = billCreateSchema.omit({ id: true, provisional_bill_id: true }).partial().extend({
   memo: z.string().max(MAX_BILL_MEMO_LENGTH).nullable().optional(),
   entity_id: uuid.nullable().optional(),
   invoice_file_id: uuid.nullable().optional(),

@@ -87,16 +87,34 @@ async function insertLines(tx: Queryable, billId: string, lines: readonly BillLi
 }
 
 /**
+ * The provisional bill a create completes (§7 bill inbox): the business's live one, locked until
+ * the create commits; anything else (another business's, already completed or deleted) is 404.
+ */
+async function provisionalToComplete(tx: Queryable, businessId: string, id: string): Promise<{ invoice_file_id: string }> {
+  const [row] = await tx.query<{ invoice_file_id: string }>(
+    'SELECT invoice_file_id::text FROM provisional_bills WHERE business_id = $1 AND id = $2 AND NOT deleted FOR UPDATE',
+    [businessId, id],
+  );
+  if (!row) throw new ApiError('REQUEST_7004', 'This provisional bill was not found.');
+  return row;
+}
+
+/**
  * `entity_id` is not a create field on the wire (a PATCH sets it); recurring templates
- * (domain/recurring-bills.ts) pass their entity so the chain opens with it.
+ * (domain/recurring-bills.ts) pass their entity so the chain opens with it. `provisional_bill_id`
+ * completes that provisional bill in the same write: the bill takes its invoice file and the
+ * provisional row becomes a tombstone whose change seq comes just before the bill's (a client
+ * holding the bill's answer knows the feed has the tombstone once it reaches the bill's seq).
  */
 export async function createBill(
   tx: Queryable, user: ActingUser, body: BillCreate & { entity_id?: string | null }, now: Date,
 ): Promise<Bill> {
   assertValid(body);
   const businessId = user.business_id;
-  return writeMirrored(tx, businessId, 1, async (w) => {
+  const provisionalId = body.provisional_bill_id;
+  return writeMirrored(tx, businessId, provisionalId ? 2 : 1, async (w) => {
     const { seqs } = w;
+    const provisional = provisionalId ? await provisionalToComplete(tx, businessId, provisionalId) : null;
     await findVendor(tx, businessId, body.vendor_id);
     await assertLineCoding(tx, businessId, body.line_items);
     const entityId = body.entity_id ?? null;
@@ -108,12 +126,17 @@ export async function createBill(
     const at = now.toISOString();
     await tx.query(
       `INSERT INTO bills (id, business_id, vendor_id, invoice_number, invoice_key, invoice_date, due_date, currency, amount,
-                          status, memo, created_by, submitted_at, change_seq, created_at, updated_at, entity_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)`,
+                          status, memo, created_by, submitted_at, change_seq, created_at, updated_at, entity_id, invoice_file_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17)`,
       [id, businessId, body.vendor_id, body.invoice_number, invoiceNumberKey(body.invoice_number), body.invoice_date, body.due_date,
-        body.currency, amount, status, body.memo ?? null, user.id, body.submit ? at : null, seqs.last, at, entityId],
+        body.currency, amount, status, body.memo ?? null, user.id, body.submit ? at : null, seqs.last, at, entityId,
+        provisional?.invoice_file_id ?? null],
     );
     await insertLines(tx, id, body.line_items);
+    if (provisionalId) {
+      await tx.query('UPDATE provisional_bills SET deleted = true, change_seq = $3, updated_at = $4 WHERE business_id = $1 AND id = $2',
+        [businessId, provisionalId, seqs.first, at]);
+    }
     // The bill stays PENDING_APPROVAL whatever the chain says: its approvals move it (bill-approvals.ts).
     if (body.submit) {
       const bill = { id, amount, currency: body.currency, vendor_id: body.vendor_id, entity_id: entityId };

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { syncChanges } from '../../schema/api/calls.ts';
 import { billSchema, type Bill } from '../../schema/entities/bill.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
@@ -231,6 +232,60 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     const ok = await request(t.app, 'PATCH', `${BILLS}/${bill.id}`, { token: tokens.teammate, body: { invoice_file_id: mine } });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.invoice_file_id).toBe(mine);
+  });
+
+  describe('completing a provisional bill (the bill inbox)', () => {
+    const PROVISIONAL = `${BILLS}/provisional-bills`;
+    /** An invoice PDF `user` uploaded to `biz`, kept as a provisional bill there; answers both ids. */
+    const inboxed = async (biz: Fixture, user: string, token: string) => {
+      const file = randomUUID();
+      await t.db.query(
+        `INSERT INTO receipts (id, business_id, user_id, content_type, size, sha256, bytes) VALUES ($1, $2, $3, 'application/pdf', 9, $4, $5)`,
+        [file, biz.businessId, user, createHash('sha256').update(file).digest('hex'), new TextEncoder().encode('%PDF-1.7\n')],
+      );
+      await t.db.query('INSERT INTO receipt_uploads (receipt_id, business_id, user_id) VALUES ($1, $2, $3)', [file, biz.businessId, user]);
+      const res = await request(t.app, 'POST', PROVISIONAL, { token, body: { invoice_file_id: file, invoice_number: 'INV-IN' } });
+      expect(res.status, res.text).toBe(201);
+      return { file, id: res.body.id as string, seq: res.body.change_seq as number };
+    };
+    const live = async (token: string) => (await request(t.app, 'GET', PROVISIONAL, { token })).body.data.map((r: { id: string }) => r.id);
+
+    it('takes its invoice file and deletes it in the same write, with a tombstone the feed carries before the bill', async () => {
+      const mine = await inboxed(a, a.users.admin, tokens.admin);
+      const other = await inboxed(a, a.users.admin, tokens.admin);
+      const id = randomUUID();
+      const bill = await create({ id, provisional_bill_id: mine.id });
+      expect(bill).toMatchObject({ id, invoice_file_id: mine.file, status: 'DRAFT', amount: 15_050 });
+      expect(await live(tokens.admin)).not.toContain(mine.id);
+      expect(await live(tokens.admin)).toContain(other.id);
+      const feed = await request(t.app, 'GET', `${syncChanges.path}?after=${mine.seq}&limit=1000`, { token: tokens.admin });
+      expect(feed.status, feed.text).toBe(200);
+      const changes = feed.body.changes as { collection: string; id: string; deleted: boolean; seq: number }[];
+      const tombstone = changes.find((c) => c.collection === 'provisional_bills' && c.id === mine.id);
+      expect(tombstone).toMatchObject({ deleted: true });
+      expect(tombstone!.seq).toBeLessThan(bill.change_seq);
+
+      // A repeat of the same create (same client id) answers the stored bill and creates nothing more.
+      const again = await request(t.app, 'POST', BILLS, { token: tokens.admin, body: body({ id, provisional_bill_id: mine.id }) });
+      expect(again.status, again.text).toBe(200);
+      expect(again.body).toMatchObject({ id, invoice_file_id: mine.file, change_seq: bill.change_seq });
+      expect(await t.db.query('SELECT id FROM bills WHERE id = $1', [id])).toHaveLength(1);
+    });
+
+    it('another business\'s, an unknown or an already completed provisional bill is 404, and nothing is created', async () => {
+      const bAdmin = await signIn(t.app, b.email('admin'));
+      const foreign = await inboxed(b, b.users.admin, bAdmin);
+      const done = await inboxed(a, a.users.admin, tokens.admin);
+      await create({ provisional_bill_id: done.id });
+      for (const provisional of [foreign.id, randomUUID(), done.id]) {
+        const id = randomUUID();
+        const res = await request(t.app, 'POST', BILLS, { token: tokens.admin, body: body({ id, provisional_bill_id: provisional }) });
+        expect(refusal(res), res.text).toEqual([404, 'REQUEST_7004']);
+        expect((await t.db.query('SELECT id FROM bills WHERE id = $1', [id])).length).toBe(0);
+      }
+      // B's provisional bill is untouched.
+      expect(await live(bAdmin)).toContain(foreign.id);
+    });
   });
 
   it('lets only bill managers in (403), and hides another business\'s bills (404)', async () => {

@@ -49,7 +49,8 @@ export function queryHandlers(ctx: WorkerContext): QueryApi {
       if (!rt) return new ReferenceCache().snapshot();
       // Not `ready`: names must not wait for 100k transactions to load on a cold start.
       await Promise.race([rt.referencesLoaded, rt.ready]);
-      return rt.refs.snapshot();
+      // As shown: the reference rows commands change carry them (rows created offline included).
+      return rt.referenceData();
     },
     checkDuplicateInvoice: async (vendorId, invoiceNumber, billId) =>
       ctx.host.runtime?.duplicateInvoices(vendorId, invoiceNumber, billId) ?? { is_duplicate: false, bills: [] },

@@ -44,11 +44,16 @@ export interface BillFormDialogProps {
   onSaved(id: string): void;
   returnFocus?: () => HTMLElement | null | undefined;
   /** A new bill's starting values (e.g. the vendor whose page it was opened from); all editable. */
-  prefill?: Partial<Omit<BillFormValues, 'lines'>>;
+  prefill?: Partial<BillFormValues>;
   /** "Create from invoice": this file is attached at once and, an image, read to prefill the form. */
   invoiceFile?: File;
   /** A new bill started from this bill template (`template=<id>` on /bills): applied once the templates are read. */
   templateId?: string | undefined;
+  /**
+   * Completing this provisional bill (the bill inbox): the create names it, so the server gives
+   * the bill its invoice file and deletes it in the same write. Its invoice (in `prefill`) stays.
+   */
+  provisionalBillId?: string;
 }
 
 const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
@@ -222,7 +227,8 @@ export function BillFormDialog(props: BillFormDialogProps) {
     if (creditsRefused()) return false;
     const built = createBillInput(values, { id: id.current, submit });
     if (!built.ok) return refuse(built.errors), false;
-    const result = await client.run('bill.create', built.input as never);
+    const input = props.provisionalBillId ? { ...built.input, provisional_bill_id: props.provisionalBillId } : built.input;
+    const result = await client.run('bill.create', input as never);
     if (!result.ok) return refuseLocal(result.error), false;
     if (values.invoice_file_id) {
       // The create call takes no document: it is attached by an update queued right behind it.
@@ -276,7 +282,7 @@ export function BillFormDialog(props: BillFormDialogProps) {
   const hint = prefilled?.vendorHint
     ? `The invoice names “${prefilled.vendorHint}”, which matches no vendor: choose one, or add it on the Vendors page.`
     : vendorOptions.length === 0 ? 'No vendors yet: add one on the Vendors page first.' : undefined;
-  const title = bill ? `Edit bill ${bill.invoice_number}` : 'New bill';
+  const title = bill ? `Edit bill ${bill.invoice_number}` : props.provisionalBillId ? 'Complete bill' : 'New bill';
   const statusNote = bill && !parts.payable ? checkBillAction('editPayable', bill.status) : null;
   const totals = billTotals(values);
 
@@ -293,7 +299,7 @@ export function BillFormDialog(props: BillFormDialogProps) {
           </p>
         )}
         <div ref={fieldsBox} className="modal-fields bill-fields">
-          {!bill && <TemplatePicker templates={templates} vendorName={vendorName} initialId={props.templateId} onPick={pickTemplate} />}
+          {!bill && props.provisionalBillId === undefined && <TemplatePicker templates={templates} vendorName={vendorName} initialId={props.templateId} onPick={pickTemplate} />}
           <VendorField
             field="vendor_id"
             label="Vendor"
@@ -387,7 +393,8 @@ export function BillFormDialog(props: BillFormDialogProps) {
               defaultCurrency={values.currency}
               today={today}
               initialFile={bill ? undefined : props.invoiceFile}
-              disabled={!parts.memo}
+              // An inbox invoice is the bill's document: the server attaches it whatever the form holds.
+            disabled={!parts.memo || props.provisionalBillId !== undefined}
             />
             {errors.invoice_file_id && <span className="field-error">{errors.invoice_file_id}</span>}
           </div>

@@ -1,4 +1,7 @@
+import { useEffect, useState } from 'react';
 import { Link } from '@tanstack/react-router';
+import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import { formatCount } from '../../lib/format.ts';
 
 /** The bill pay section's pages, in the order of the sub-navigation. */
 export const BILL_PAY_PAGES = [
@@ -12,18 +15,43 @@ export type BillPayPath = (typeof BILL_PAY_PAGES)[number]['to'];
 
 /**
  * The bill pay section's sub-navigation (issue 11), above each of its pages' headers: the bills,
- * the inbox of uploaded invoices not yet completed, recurring bills, templates and vendor credits.
- * Plain links (each page is its own route and URL); the current one is marked for assistive tech.
+ * the inbox of uploaded invoices not yet completed (with how many wait there, from the mirror's
+ * reference data, offline too), recurring bills, templates and vendor credits. Plain links (each
+ * page is its own route and URL); the current one is marked for assistive tech.
  */
 export function BillPayNav({ current }: { current: BillPayPath }) {
+  const inbox = useInboxCount();
   return (
     <nav className="subnav" aria-label="Bill pay">
       {BILL_PAY_PAGES.map((p) => (
         <Link key={p.to} to={p.to} className={p.to === current ? 'subnav-link active' : 'subnav-link'}
           {...(p.to === current ? { 'aria-current': 'page' as const } : {})}>
           {p.label}
+          {p.to === '/bills/inbox' && inbox > 0 && (
+            <span className="subnav-count" data-testid="inbox-nav-count">
+              {formatCount(inbox)}
+              <span className="sr-only"> {inbox === 1 ? 'invoice' : 'invoices'} to complete</span>
+            </span>
+          )}
         </Link>
       ))}
     </nav>
   );
+}
+
+/** Provisional bills as shown (created offline included, completed or removed ones gone), re-read when reference data changes. */
+function useInboxCount(): number {
+  const client = useDataClient();
+  const version = useAppState((s) => s.referenceVersion);
+  const [count, setCount] = useState(0);
+  useEffect(() => {
+    let live = true;
+    void client.referenceData().then((d) => {
+      if (live) setCount(d.provisional_bills.length);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, version]);
+  return count;
 }
