@@ -217,8 +217,12 @@ describe('bill pay, end to end (issue 11)', () => {
     await dataRows(manager, 'Approvals').filter({ hasText: 'Invoice INV-E2E-101' }).click();
     const review = manager.getByRole('dialog').filter({ hasText: 'Invoice INV-E2E-101' });
     const invoiceDoc = review.getByRole('group', { name: 'Invoice document' });
-    await invoiceDoc.getByRole('button', { name: 'Open Invoice INV-E2E-101' }).waitFor({ timeout: 30_000 });
+    await invoiceDoc.getByRole('button', { name: 'Open invoice INV-E2E-101' }).click({ timeout: 30_000 });
+    const opened = manager.getByRole('dialog', { name: 'Invoice INV-E2E-101', exact: true });
+    await opened.getByText('A PDF: open it in a new tab.').waitFor();
     expect(await axeFindings(manager)).toEqual([]);
+    await manager.keyboard.press('Escape');
+    await opened.waitFor({ state: 'detached' });
     await review.getByRole('button', { name: 'Close details' }).click();
     await approveAllBills(manager, 3);
     await expect.poll(() => pendingFor(second!.id, billIds), { timeout: 30_000 }).toBe(3);

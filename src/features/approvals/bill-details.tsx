@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { Button } from '../../components/button.tsx';
 import { ReceiptLightbox } from '../../components/claim-details.tsx';
 import { Facts, syncFact, type Fact } from '../../components/facts.tsx';
 import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
@@ -59,7 +60,7 @@ export function BillDetails({ bill, reference, client, version }: { bill: BillRo
       <section aria-labelledby={`${bill.id}-invoice`}>
         <h3 id={`${bill.id}-invoice`} className="claim-section-title">Invoice document</h3>
         {bill.invoice_file_id ? (
-          <BillInvoice fileId={bill.invoice_file_id} name={`Invoice ${bill.invoice_number}`} client={client} version={version} />
+          <BillInvoice fileId={bill.invoice_file_id} invoiceNumber={bill.invoice_number} client={client} version={version} />
         ) : (
           <p className="muted">No invoice document is attached to this bill.</p>
         )}
@@ -70,21 +71,29 @@ export function BillDetails({ bill, reference, client, version }: { bill: BillRo
 
 /**
  * The invoice: from this device when it is there (the approver entered the bill), else fetched
- * from the server and kept for offline; opens full size (an image) or in a new tab (a PDF). One
- * that could not be fetched says why ("Not available offline") and is asked for again later.
+ * from the server and kept for offline; "Open invoice" shows it full size (an image) or offers
+ * it in a new tab (a PDF). One that could not be fetched says why ("Not available offline") and
+ * is asked for again later.
  */
-function BillInvoice({ fileId, name, client, version }: { fileId: string; name: string; client: DataClient; version: number }) {
+function BillInvoice({ fileId, invoiceNumber, client, version }: { fileId: string; invoiceNumber: string; client: DataClient; version: number }) {
   const files = useReceiptsWithRemote(client, [fileId], version);
   const [open, setOpen] = useState<ReceiptDisplay | null>(null);
+  const name = `Invoice ${invoiceNumber}`;
+  // Opened by a button that says so (a PDF's thumbnail is only an icon, no name to show on it).
+  const ready = files.find((f) => !f.loading && f.state !== 'remote');
   return (
     <div className="receipt-slot" role="group" aria-label="Invoice document">
       <ul className="receipt-list">
         {files.map((f) => (
           <ReceiptThumbnail key={f.id} name={name} url={f.url} contentType={f.content_type} loading={f.loading}
-            stateText={receiptStateText(f)} tone={f.state === 'remote' ? 'neutral' : receiptStateTone(f.state)}
-            onOpen={f.state === 'remote' ? undefined : () => setOpen({ ...f, name })} />
+            stateText={receiptStateText(f)} tone={f.state === 'remote' ? 'neutral' : receiptStateTone(f.state)} />
         ))}
       </ul>
+      {ready && (
+        <Button size="sm" onClick={() => setOpen({ ...ready, name })}>
+          Open invoice<span className="sr-only"> {invoiceNumber}</span>
+        </Button>
+      )}
       {open && <ReceiptLightbox receipt={open} client={client} onClose={() => setOpen(null)} />}
     </div>
   );
