@@ -18,7 +18,7 @@ import { defaultReimbursements } from './seed/reimbursements.ts';
 import { seedDemo } from './seed/seed.ts';
 import { DEMO_PASSWORD } from './seed/types.ts';
 
-const DEMO_ROLES = ['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'auditor'];
+const DEMO_ROLES = ['owner', 'admin', 'bookkeeper', 'apclerk', 'manager', 'employee', 'auditor'];
 const PRUNE_EVERY_MS = 6 * 60 * 60 * 1000;
 /** Recurring bill templates are billed on their period's day: a quarter-hour check is prompt enough. */
 const RECURRING_BILLS_EVERY_MS = 15 * 60 * 1000;

@@ -51,13 +51,28 @@ const toWire = (r: Row): Receipt => ({
  * Receipts of alias `r` that `vis` sees: one of its uploaders is a visible user, or it is on a
  * live claim of a visible user (so the claimant's manager, who reviews the claim, reads its
  * receipts whoever uploaded them). Business-wide roles (admins, bookkeepers, auditors) see all.
+ * `invoiceApprover` (the reads only, never a write): also the invoice of a live bill whose
+ * approval chain names that user (`billApproverInvoice`).
  */
-function visibleReceipts(vis: Visibility, params: unknown[]): string {
+function visibleReceipts(vis: Visibility, params: unknown[], invoiceApprover?: string): string {
   if (vis.all) return '';
   const users = `$${params.push(vis.userIds)}::uuid[]`;
+  const approver = invoiceApprover ? `\n    OR ${billApproverInvoice(`$${params.push(invoiceApprover)}`)}` : '';
   return ` AND (EXISTS (SELECT 1 FROM receipt_uploads u WHERE u.receipt_id = r.id AND u.user_id = ANY(${users}))
     OR EXISTS (SELECT 1 FROM reimbursements rb WHERE rb.business_id = r.business_id AND rb.receipt_ids @> ARRAY[r.id]
-                  AND NOT rb.deleted AND rb.user_id = ANY(${users})))`;
+                  AND NOT rb.deleted AND rb.user_id = ANY(${users}))${approver})`;
+}
+
+/**
+ * Receipt `r` is the invoice document of a live bill of its business whose approval chain names
+ * user `userParam` on any step (as resolved at submission), pending or decided, in any of the
+ * bill's instances: whoever is asked to approve a bill may open its invoice from their inbox,
+ * though they may not manage bill pay nor see the uploader's receipts.
+ */
+function billApproverInvoice(userParam: string): string {
+  return `EXISTS (SELECT 1 FROM bills b JOIN approval_instances ai ON ai.business_id = b.business_id AND ai.object_type = 'bill' AND ai.object_id = b.id
+              WHERE b.business_id = r.business_id AND b.invoice_file_id = r.id AND NOT b.deleted
+                AND EXISTS (SELECT 1 FROM jsonb_array_elements(ai.steps) st WHERE (st -> 'approver_ids') @> jsonb_build_array(${userParam}::text)))`;
 }
 
 /**
@@ -123,24 +138,27 @@ export async function storeReceipt(db: Queryable, user: ActingUser, declared: st
   return toWire(row);
 }
 
-/** A live receipt the viewer may see (`lock`: FOR SHARE / FOR UPDATE of its row), or null. */
+/**
+ * A live receipt the viewer may see (`lock`: FOR SHARE / FOR UPDATE of its row), or null.
+ * `invoiceApprover`, for a read only: the user id whose bill approvals open invoices too.
+ */
 export async function findReceipt(
-  db: Queryable, businessId: string, vis: Visibility, id: string, lock?: 'share' | 'update',
+  db: Queryable, businessId: string, vis: Visibility, id: string, lock?: 'share' | 'update', invoiceApprover?: string,
 ): Promise<Receipt | null> {
   const params: unknown[] = [businessId, id];
   const rows = await db.query<Row>(
-    `SELECT ${COLUMNS} FROM receipts r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${visibleReceipts(vis, params)}` +
+    `SELECT ${COLUMNS} FROM receipts r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${visibleReceipts(vis, params, invoiceApprover)}` +
       (lock ? ` FOR ${lock === 'share' ? 'SHARE' : 'UPDATE'} OF r` : ''),
     params,
   );
   return rows[0] ? toWire(rows[0]) : null;
 }
 
-/** The file of a visible live receipt, or null. */
-export async function readReceiptFile(db: Queryable, businessId: string, vis: Visibility, id: string) {
+/** The file of a visible live receipt (or the invoice of a bill `invoiceApprover` is an approver of), or null. */
+export async function readReceiptFile(db: Queryable, businessId: string, vis: Visibility, id: string, invoiceApprover?: string) {
   const params: unknown[] = [businessId, id];
   const rows = await db.query<Row & { bytes: Uint8Array }>(
-    `SELECT ${COLUMNS}, r.bytes FROM receipts r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${visibleReceipts(vis, params)}`,
+    `SELECT ${COLUMNS}, r.bytes FROM receipts r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${visibleReceipts(vis, params, invoiceApprover)}`,
     params,
   );
   const row = rows[0];

@@ -11,7 +11,7 @@ import type { Queryable } from '../db/db.ts';
 import { moveBillsToVendor } from './bills.ts';
 import { listCollection } from './reference-lists.ts';
 import { writeMirrored, type MirroredWrite } from './collections.ts';
-import { findVendor, storeBankAccount } from './vendors.ts';
+import { findVendor, moveVendorRecords, storeBankAccount } from './vendors.ts';
 
 /** Vendors (issue 11) in numbers: the searchable list, payee merges and bulk uploads. */
 
@@ -41,12 +41,16 @@ export async function listVendors(db: Queryable, user: ActingUser, q: ListQuery)
 
 /**
  * Every row elsewhere that names a vendor moves from the merged payees to the survivor, inside
- * the merge's transaction: today bills (each moved bill stamped with a seq from `reserve`).
+ * the merge's transaction: bills (each moved bill stamped with a seq from `reserve`), vendor
+ * credits, recurring bill templates, bill templates and provisional bills (moveVendorRecords).
+ * Returns how many bills moved.
  */
 export async function moveVendorReferences(
   tx: Queryable, businessId: string, fromIds: readonly string[], toId: string, reserve: MirroredWrite['reserve'],
 ): Promise<number> {
-  return moveBillsToVendor(tx, businessId, fromIds, toId, reserve);
+  const bills = await moveBillsToVendor(tx, businessId, fromIds, toId, reserve);
+  await moveVendorRecords(tx, businessId, fromIds, toId, reserve);
+  return bills;
 }
 
 /**

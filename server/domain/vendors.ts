@@ -8,7 +8,7 @@ import type { ActingUser } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { checkCodingRefs } from './coding.ts';
-import { COLLECTIONS, writeMirrored } from './collections.ts';
+import { COLLECTIONS, writeMirrored, type MirroredWrite } from './collections.ts';
 
 /**
  * Vendors (payees, issue 11): mirrored reference data, every write through writeMirrored (seqs
@@ -114,6 +114,46 @@ export async function deleteVendor(tx: Queryable, businessId: string, id: string
 export async function touchVendor(tx: Queryable, businessId: string, id: string, seq: number): Promise<Vendor> {
   await tx.query('UPDATE vendors SET change_seq = $3, updated_at = now() WHERE business_id = $1 AND id = $2', [businessId, id, seq]);
   return findVendor(tx, businessId, id);
+}
+
+/** What a payee merge moved to the survivor besides bills (counts of rows). */
+export type MovedVendorRecords = { vendor_credits: number; recurring_bills: number; bill_templates: number; provisional_bills: number };
+
+/**
+ * A payee merge's records besides bills (moveBillsToVendor moves those), inside the merge's
+ * transaction: the merged payees' vendor credits (what is applied of one lives on credit lines of
+ * its vendor's bills, which move with it), recurring bill templates (the job bills their vendor)
+ * and bill templates name the survivor, so none is left naming a tombstone. None of those is
+ * mirrored; a live provisional bill is, so each moved one is stamped with its own seq from
+ * `reserve`, as bills are.
+ */
+export async function moveVendorRecords(
+  tx: Queryable, businessId: string, fromIds: readonly string[], toId: string, reserve: MirroredWrite['reserve'],
+): Promise<MovedVendorRecords> {
+  const from = [...fromIds];
+  const move = async (table: 'vendor_credits' | 'recurring_bill_templates' | 'bill_templates') =>
+    (await tx.query(
+      `UPDATE ${table} SET vendor_id = $3, updated_at = now() WHERE business_id = $1 AND vendor_id = ANY($2::uuid[]) RETURNING 1`,
+      [businessId, from, toId],
+    )).length;
+  const moved = {
+    vendor_credits: await move('vendor_credits'),
+    recurring_bills: await move('recurring_bill_templates'),
+    bill_templates: await move('bill_templates'),
+  };
+  const provisional = await tx.query<{ id: string }>(
+    'SELECT id::text FROM provisional_bills WHERE business_id = $1 AND vendor_id = ANY($2::uuid[]) AND NOT deleted ORDER BY id FOR UPDATE',
+    [businessId, from],
+  );
+  if (provisional.length > 0) {
+    const seqs = await reserve(provisional.length);
+    await tx.query(
+      `UPDATE provisional_bills p SET vendor_id = $2, change_seq = $3 + array_position($4::uuid[], p.id) - 1, updated_at = now()
+        WHERE p.business_id = $1 AND p.id = ANY($4::uuid[])`,
+      [businessId, toId, seqs.first, provisional.map((r) => r.id)],
+    );
+  }
+  return { ...moved, provisional_bills: provisional.length };
 }
 
 type ContactFields = { name: string; email: string | null; phone: string | null };

@@ -11,7 +11,8 @@ import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 /**
  * Receipts (issue 9 §2). The upload's body is the file (the catalogue's `upload` spec: register
  * has already checked its declared type, emptiness and size); reads follow the `owner` rule on
- * the receipt's uploaders; another business's or an invisible receipt is 404.
+ * the receipt's uploaders, and the two reads (file, metadata) also open a bill's invoice to anyone
+ * its approval chain names; another business's or an invisible receipt is 404.
  */
 export const receiptHandlers = {
   [uploadReceipt.id]: async (ctx) => {
@@ -22,7 +23,8 @@ export const receiptHandlers = {
 
   [getReceiptFile.id]: async (ctx) => {
     const actor = actorOf(ctx);
-    const file = await readReceiptFile(ctx.db, actor.businessId, await visibilityOf(ctx.db, actor.user), ctx.input.params.receipt_uuid);
+    const vis = await visibilityOf(ctx.db, actor.user);
+    const file = await readReceiptFile(ctx.db, actor.businessId, vis, ctx.input.params.receipt_uuid, actor.user.id);
     if (!file) throw new ApiError('REQUEST_7004');
     // Content-addressed: the id names these bytes for good, so the browser may keep them.
     const headers = {
@@ -40,7 +42,8 @@ export const receiptHandlers = {
 
   [getReceiptMetadata.id]: async (ctx) => {
     const actor = actorOf(ctx);
-    const receipt = await findReceipt(ctx.db, actor.businessId, await visibilityOf(ctx.db, actor.user), ctx.input.params.receipt_uuid);
+    const vis = await visibilityOf(ctx.db, actor.user);
+    const receipt = await findReceipt(ctx.db, actor.businessId, vis, ctx.input.params.receipt_uuid, undefined, actor.user.id);
     if (!receipt) throw new ApiError('REQUEST_7004');
     return ok(receipt);
   },

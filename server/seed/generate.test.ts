@@ -130,11 +130,12 @@ describe('generated rows', () => {
 });
 
 describe('demo accounts and people', () => {
-  it('has the six demo accounts with their roles', () => {
+  it('has the seven demo accounts with their roles', () => {
     expect(small.accounts.map((a) => [a.email, a.role, a.is_manager])).toEqual([
       ['owner@demo.test', 'BUSINESS_OWNER', true],
       ['admin@demo.test', 'BUSINESS_ADMIN', true],
       ['bookkeeper@demo.test', 'BUSINESS_BOOKKEEPER', false],
+      ['apclerk@demo.test', 'BUSINESS_USER', false],
       ['manager@demo.test', 'BUSINESS_USER', true],
       ['employee@demo.test', 'BUSINESS_USER', false],
       ['auditor@demo.test', 'AUDITOR', false],
@@ -163,7 +164,7 @@ describe('demo accounts and people', () => {
       expect(u.department_id).not.toBeNull();
       expect(u.location_id).not.toBeNull();
     }
-    expect(small.users.filter((u) => u.user_permissions.includes('AP_ACCESS'))).toHaveLength(1);
+    expect(small.users.filter((u) => u.user_permissions.includes('AP_ACCESS'))).toEqual([userByEmail(small, 'apclerk')]);
     expect(small.users.filter((u) => u.payroll_currency === 'USD').length).toBeGreaterThan(small.users.length * 0.8);
   });
 
@@ -198,6 +199,8 @@ describe('demo accounts and people', () => {
     expect(byStatus('TERMINATED')).toHaveLength(1);
     const successor = small.cards.find((c) => c.id === retired!.replaced_by_id);
     expect(successor).toMatchObject({ replaces_id: retired!.id, user_id: retired!.user_id, status: 'ACTIVE' });
+    // The renewed card is the AP clerk's everyday card, as before the AP clerk became a demo account.
+    expect(successor).toMatchObject({ user_id: userByEmail(small, 'apclerk').id, is_primary: true });
     for (const c of small.cards) {
       const holder = small.users.find((u) => u.id === c.user_id)!;
       expect([c.department_id, c.location_id]).toEqual([holder.department_id, holder.location_id]);

@@ -145,13 +145,20 @@ function issueCards(rng: Rng, cardholders: readonly Cardholder[], ctx: PeopleCon
   }
   // Drawn after every spending card, so the cards above keep their ids and numbers.
   const manager = cardholders.find((c) => c.entry.demoEmail === 'manager');
-  const renewed = issued.find((c) => c.kind === 'everyday' && c.holder !== manager && c.holder.entry.demoEmail === undefined);
+  const renewed = issued.find((c) => c.kind === 'everyday' && c.holder !== manager && !CARD_DEMO_ACCOUNTS.has(c.holder.entry.demoEmail ?? ''));
   const idle = manager && renewed ? idleCards(rng, renewed.card, manager.user, lastFour, ctx.nextSeq) : [];
   return { issued, idle };
 }
 
+/**
+ * The demo accounts the card walkthroughs are written around: the renewed card goes to the first
+ * everyday cardholder who is none of them. The AP clerk signs in since bill pay but still counts as
+ * an ordinary cardholder here, so the seeded cards keep the holders, ids and numbers they had.
+ */
+const CARD_DEMO_ACCOUNTS: ReadonlySet<string> = new Set(['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'auditor']);
+
 /** The order the demo accounts are listed in (README, CLI, server banner). */
-const DEMO_ORDER = ['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'auditor'];
+const DEMO_ORDER = ['owner', 'admin', 'bookkeeper', 'apclerk', 'manager', 'employee', 'auditor'];
 
 function demoAccounts(cardholders: readonly Cardholder[]): DemoAccount[] {
   const rank = (c: Cardholder) => DEMO_ORDER.indexOf(c.entry.demoEmail ?? '');

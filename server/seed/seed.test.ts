@@ -108,8 +108,8 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
       'SELECT email, password_hash FROM identities WHERE email = ANY($1::text[])',
       [seeded.accounts.map((a) => a.email)],
     );
-    expect(rows).toHaveLength(6);
-    expect(new Set(rows.map((r) => r.password_hash)).size).toBe(6);
+    expect(rows).toHaveLength(7);
+    expect(new Set(rows.map((r) => r.password_hash)).size).toBe(7);
     for (const row of rows) expect(await verifyPassword(DEMO_PASSWORD, row.password_hash)).toBe(true);
   });
 

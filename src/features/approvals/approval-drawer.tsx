@@ -27,8 +27,8 @@ export interface ApprovalDrawerProps {
 
 
 /**
- * One review: the claim (facts, receipts, history, the claimant) or the card request (limit, card,
- * reason, requester and the cards they have), and the review itself (status, who decided and when,
+ * One review: the claim (facts, receipts, history, the claimant), the card request (limit, card,
+ * reason, requester and the cards they have) or the bill (lines, invoice document), and the review itself (status, who decided and when,
  * the reason), with Approve / Reject while it is the viewer's to decide.
  * Non-modal like the other drawers: the inbox beside it stays live (j/k move the open row).
  */
@@ -59,7 +59,7 @@ export function ApprovalDrawer({ id, client, reference, version, canDecide, onAp
         <div className="drawer-body claim-detail">
           {row.claim && <ClaimHeadline claim={row.claim} />}
           {row.request && <CardRequestDetails request={row.request} client={client} reference={reference} version={version} />}
-          {row.bill && <BillDetails bill={row.bill} reference={reference} />}
+          {row.bill && <BillDetails bill={row.bill} reference={reference} client={client} version={version} />}
           {!row.claim && !row.request && !row.bill && (
             <p className="muted">This {KIND_NOUNS[row.kind]} has not reached this device yet.</p>
           )}
