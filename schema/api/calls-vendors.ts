@@ -154,7 +154,10 @@ export const deleteVendorBankAccount = defineCall({
   id: 'vendors.bankAccount.delete', method: 'DELETE', path: `${BASE}/:payee_uuid/bank-account`, auth: scopes,
   params: payeeParams, response: vendorSchema,
 });
-/** The merged payees become tombstones; their contacts and bills move to the survivor. */
+/**
+ * The merged payees become tombstones; their contacts, bills, vendor credits (with what is
+ * applied), recurring and bill templates and provisional bills move to the survivor.
+ */
 export const mergePayees = defineCall({
   id: 'vendors.mergePayees', method: 'POST', path: `${BASE}/merge-payees`, auth: scopes,
   body: mergePayeesBodySchema, response: z.object({ vendor: vendorSchema, merged_payee_ids: z.array(z.uuid()) }),

@@ -1,14 +1,10 @@
-import { useState } from 'react';
-import { Button } from '../../components/button.tsx';
-import { ReceiptLightbox } from '../../components/claim-details.tsx';
+import { BillInvoice } from '../../components/bill-invoice.tsx';
 import { Facts, syncFact, type Fact } from '../../components/facts.tsx';
-import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { BILL_STATUS_LABELS, BILL_STATUS_TONES } from '../../lib/bill-labels.ts';
 import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
-import { receiptStateText, receiptStateTone, useReceiptsWithRemote, type ReceiptDisplay } from '../../lib/receipts.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import type { BillRow } from './approval-rows.ts';
 
@@ -66,35 +62,5 @@ export function BillDetails({ bill, reference, client, version }: { bill: BillRo
         )}
       </section>
     </>
-  );
-}
-
-/**
- * The invoice: from this device when it is there (the approver entered the bill), else fetched
- * from the server and kept for offline; "Open invoice" shows it full size (an image) or offers
- * it in a new tab (a PDF). One that could not be fetched says why ("Not available offline") and
- * is asked for again later.
- */
-function BillInvoice({ fileId, invoiceNumber, client, version }: { fileId: string; invoiceNumber: string; client: DataClient; version: number }) {
-  const files = useReceiptsWithRemote(client, [fileId], version);
-  const [open, setOpen] = useState<ReceiptDisplay | null>(null);
-  const name = `Invoice ${invoiceNumber}`;
-  // Opened by a button that says so (a PDF's thumbnail is only an icon, no name to show on it).
-  const ready = files.find((f) => !f.loading && f.state !== 'remote');
-  return (
-    <div className="receipt-slot" role="group" aria-label="Invoice document">
-      <ul className="receipt-list">
-        {files.map((f) => (
-          <ReceiptThumbnail key={f.id} name={name} url={f.url} contentType={f.content_type} loading={f.loading}
-            stateText={receiptStateText(f)} tone={f.state === 'remote' ? 'neutral' : receiptStateTone(f.state)} />
-        ))}
-      </ul>
-      {ready && (
-        <Button size="sm" onClick={() => setOpen({ ...ready, name })}>
-          Open invoice<span className="sr-only"> {invoiceNumber}</span>
-        </Button>
-      )}
-      {open && <ReceiptLightbox receipt={open} client={client} onClose={() => setOpen(null)} />}
-    </div>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { nextPaymentAttempt } from '../../../schema/bill-rules.ts';
+import { BillInvoice } from '../../components/bill-invoice.tsx';
 import type { BillPaymentRow } from '../../../workers/api.ts';
 import { Button } from '../../components/button.tsx';
 import { ClaimRefusal } from '../../components/claim-details.tsx';
@@ -112,6 +113,14 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
           <BillActions bill={bill} online={online} busy={busy} onRun={(a) => void run(a, bill)} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
           <BillLines bill={bill} reference={reference} />
+          <section aria-labelledby={`${bill.id}-invoice`}>
+            <h3 id={`${bill.id}-invoice`} className="claim-section-title">Invoice document</h3>
+            {bill.invoice_file_id ? (
+              <BillInvoice fileId={bill.invoice_file_id} invoiceNumber={bill.invoice_number} client={client} version={version} />
+            ) : (
+              <p className="muted">No invoice document is attached. Edit the bill to attach one.</p>
+            )}
+          </section>
           <ApprovalChain bill={bill} client={client} reference={reference} version={version} />
           <BillPayment bill={bill} client={client} online={online} version={version} />
         </div>
