@@ -8,6 +8,7 @@ import { claimDescription } from '../lib/claim-labels.ts';
 import { cardName, cardRequestDescription } from '../lib/card-labels.ts';
 import { commandWords } from '../lib/command-words.ts';
 import type { commandDef as commandDefType } from '../../schema/commands/index.ts';
+import type { Bill } from '../../schema/entities/bill.ts';
 import type { Reimbursement } from '../../schema/entities/reimbursement.ts';
 import type { DataApi } from '../../workers/api.ts';
 
@@ -156,9 +157,24 @@ async function describe(client: DataClient, e: OutboxEntry): Promise<Described> 
     const which = `${claimDescription(claim)}, ${formatMoney(claim.amount, claim.currency)}`;
     return { entry: e, what: words === 'New claim' ? `New claim: ${which}` : `${words} the claim ${which}` };
   }
-  const what = n === 1 ? '1 transaction' : `${formatCount(n)} transactions`;
+  if (collection === 'bills' && first) {
+    const bill = (await client.get('bills', first).catch(() => null)) as Bill | null;
+    if (bill) {
+      const which = `invoice ${bill.invoice_number}, ${formatMoney(bill.amount, bill.currency)}`;
+      return { entry: e, what: words === 'New bill' ? `New bill: ${which}` : `${words} ${which}` };
+    }
+  }
+  const [one, many] = NOUNS[collection as keyof typeof NOUNS] ?? NOUNS.transactions;
+  const what = n === 1 ? `1 ${one}` : `${formatCount(n)} ${many}`;
   return { entry: e, what: `${words} ${what}` };
 }
+
+/** What a change names when its row cannot be read (gone, or not on this device). */
+const NOUNS = {
+  transactions: ['transaction', 'transactions'],
+  bills: ['bill', 'bills'],
+  provisional_bills: ['inbox invoice', 'inbox invoices'],
+} as const;
 
 /**
  * Card commands, card requests, and approvals of card requests (whose `also` row, stored after the

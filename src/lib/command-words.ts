@@ -43,9 +43,9 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'bill.update': 'Edit of',
   'bill.delete': 'Deletion of',
   'bill.payNow': 'Payment of',
-  'provisionalBill.create': 'Invoice added to the bill inbox:',
-  'provisionalBill.update': 'Edit of the inbox invoice',
-  'provisionalBill.delete': 'Removal from the bill inbox of',
+  'provisionalBill.create': 'Upload of',
+  'provisionalBill.update': 'Edit of',
+  'provisionalBill.delete': 'Removal of',
 };
 
 /** The words of a stored command name (a name from a newer build gets its raw name). */
