@@ -26,6 +26,7 @@ import { BillMemoField, CurrencyField, VendorField } from './bill-form-fields.ts
 import { BillLinesEditor } from './bill-lines.tsx';
 import { InvoiceFileField } from './invoice-file.tsx';
 import type { InvoiceFields } from './invoice-text.ts';
+import { currencyChoices } from '../../lib/currency-choices.ts';
 
 /**
  * The contract between the Bills page and the bill form (issue 11). The page opens the dialog
@@ -56,7 +57,6 @@ export interface BillFormDialogProps {
   provisionalBillId?: string;
 }
 
-const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
 const DUPLICATE_CHECK_MS = 400;
 
 type Duplicates = { key: string; bills: RowView<'bills'>[] };
@@ -112,7 +112,7 @@ export function BillFormDialog(props: BillFormDialogProps) {
       .sort((a, b) => a.label.localeCompare(b.label)),
     [vendors, values.vendor_id],
   );
-  const currencies = useMemo(() => [...new Set([props.currency, values.currency, ...COMMON_CURRENCIES])], [props.currency, values.currency]);
+  const currencies = useMemo(() => currencyChoices(props.currency, values.currency), [props.currency, values.currency]);
 
   const clearErrors = (...keys: string[]) =>
     setErrors((e) => (keys.some((k) => e[k]) ? Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))) : e));

@@ -11,10 +11,11 @@ import { cardName, lastFourText } from '../../lib/card-labels.ts';
 import { limitPatch, limitValues, type FieldErrors, type LimitValues } from './card-form.ts';
 import { INTERVAL_LABELS } from './card-view.ts';
 import { runCardCommand } from './commands.ts';
+import { currencyChoices } from '../../lib/currency-choices.ts';
+
+export { currencyChoices };
 
 /** Currencies the forms offer first (any ISO code the business uses is added in front). */
-export const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
-export const currencyChoices = (...first: string[]) => [...new Set([...first, ...COMMON_CURRENCIES])];
 export const INTERVAL_OPTIONS = LIMIT_INTERVALS.map((i) => ({ value: i, label: INTERVAL_LABELS[i] }));
 
 interface CardDialogProps {

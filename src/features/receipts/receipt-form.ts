@@ -17,12 +17,8 @@ export interface ReceiptFormValues {
 
 export type ReceiptFormErrors = Partial<Record<'amount' | 'date', string>>;
 
-export const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'] as const;
-
 /** The currencies the form offers: the receipt's, the business's, then the common ones. */
-export function currencyChoices(...first: (string | undefined)[]): string[] {
-  return [...new Set([...first.filter((c): c is string => !!c), ...COMMON_CURRENCIES])];
-}
+export { currencyChoices } from '../../lib/currency-choices.ts';
 
 /** What the form shows for a receipt: its stored fields, or empty in the business currency. */
 export function formValuesOf(extracted: ReceiptExtracted | null, currency: string): ReceiptFormValues {

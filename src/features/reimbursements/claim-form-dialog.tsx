@@ -27,6 +27,7 @@ import {
 import type { ClaimView } from './claim-labels.ts';
 import { ClaimReceiptsField } from './claim-receipts.tsx';
 import { findLocalDuplicates } from './duplicates.ts';
+import { currencyChoices } from '../../lib/currency-choices.ts';
 
 export interface ClaimFormDialogProps {
   type: ReimbursementType;
@@ -51,7 +52,6 @@ const TITLES: Record<ReimbursementType, string> = {
   MILEAGE: 'New mileage claim',
   PER_DIEM: 'New per-diem claim',
 };
-const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
 const NONE: SelectOption = { value: '', label: 'None' };
 
 /** The person's local calendar date (YYYY-MM-DD): a claim's default date is their today. */
@@ -87,7 +87,7 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
   };
 
   const currencies = useMemo(
-    () => [...new Set([props.currency, values.currency, ...COMMON_CURRENCIES])],
+    () => currencyChoices(props.currency, values.currency),
     [props.currency, values.currency],
   );
 

@@ -19,8 +19,8 @@ import { VendorField } from '../bill-form-fields.tsx';
 import { creditInput, creditsByVendor, type CreditFormValues } from './extras-forms.ts';
 import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
 import { useOnlineList } from './use-online-list.ts';
+import { currencyChoices } from '../../../lib/currency-choices.ts';
 
-const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
 
 /**
  * Issue 11 §7: /bills/credits. A vendor's credit note (a return, an overcharge refunded as
@@ -181,7 +181,7 @@ function NewCreditDialog({ client, currency, vendorOptions, initialVendor, onClo
     setValues((v) => ({ ...v, [key]: value }));
     setErrors((e) => (e[key] ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== key)) : e));
   };
-  const currencies = [...new Set([currency, values.currency, ...COMMON_CURRENCIES])];
+  const currencies = currencyChoices(currency, values.currency);
 
   async function submit(e: FormEvent) {
     e.preventDefault();

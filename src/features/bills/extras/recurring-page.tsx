@@ -24,8 +24,8 @@ import {
   emptyRecurringValues, firstBillPreview, frequencyText, INTERVAL_OPTIONS, ordinal, recurringInput, WEEKDAYS, type RecurringFormValues,
 } from './recurring.ts';
 import { useOnlineList } from './use-online-list.ts';
+import { currencyChoices } from '../../../lib/currency-choices.ts';
 
-const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
 
 /**
  * Issue 11 §7: /bills/recurring. A recurring bill is a vendor's bill that repeats (rent, a
@@ -210,7 +210,7 @@ function RecurringFormDialog({ client, reference, currency, vendorOptions, onClo
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const vendors = reference.data.vendors;
-  const currencies = [...new Set([currency, values.currency, ...COMMON_CURRENCIES])];
+  const currencies = currencyChoices(currency, values.currency);
   const preview = firstBillPreview(values);
   const weekly = values.interval === 'WEEKLY';
 

@@ -21,8 +21,8 @@ import { BillLinesEditor } from '../bill-lines.tsx';
 import { linesSummary, templateAmount } from './extras-forms.ts';
 import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
 import { useOnlineList } from './use-online-list.ts';
+import { currencyChoices } from '../../../lib/currency-choices.ts';
 
-const COMMON_CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'JPY', 'CHF', 'MXN', 'INR'];
 
 /**
  * Issue 11 §7: /bills/templates. A template is a vendor's bill entered often (the same supplies,
@@ -154,7 +154,7 @@ function NewTemplateDialog({ client, reference, currency, vendorOptions, onClose
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const vendors = reference.data.vendors;
-  const currencies = [...new Set([currency, values.currency, ...COMMON_CURRENCIES])];
+  const currencies = currencyChoices(currency, values.currency);
   const clear = (...keys: string[]) => setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))));
   const setLines = (update: (lines: BillLineValues[]) => BillLineValues[], cleared: string[]) => {
     setValues((v) => ({ ...v, lines: update(v.lines) }));
