@@ -42,7 +42,7 @@ function firstOfNextMonth(): string {
 }
 
 describe('bill pay extras, end to end', () => {
-  it('records a credit and a template, bills from the template with the credit applied, and pauses a recurring bill', async () => {
+  it('records a credit and a template, bills from the template with the credit applied, and pauses and edits a recurring bill', async () => {
     onTestFailed(() => {
       if (browser.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
     });
@@ -157,5 +157,16 @@ describe('bill pay extras, end to end', () => {
     await recurringRow.getByRole('button', { name: 'Resume Machine lease' }).waitFor();
     const { data: recurring } = await admin.call(listRecurringBills, { query: {} });
     expect(recurring.map((r) => [r.line_items[0]?.description, r.status, r.start_date, r.next_period_start])).toEqual([['Machine lease', 'PAUSED', start, null]]);
+
+    // Edited: the form opens with what is stored; a new amount and a cleared end are saved as such.
+    await recurringRow.getByRole('button', { name: 'Edit Machine lease' }).click();
+    const editForm = page.getByRole('dialog', { name: 'Edit recurring bill' });
+    expect(await editForm.getByLabel('Invoice number pattern').inputValue()).toBe('LEASE-{YYYY}-{MM}');
+    await editForm.getByLabel('Line 1 Amount').fill('1,350.00');
+    await editForm.getByRole('button', { name: 'Save changes' }).click();
+    await editForm.waitFor({ state: 'detached' });
+    await recurringRow.getByText('$1,350.00').waitFor();
+    const { data: edited } = await admin.call(listRecurringBills, { query: {} });
+    expect(edited.map((r) => [r.amount, r.status, r.invoice_number_pattern, r.end_date])).toEqual([[135_000, 'PAUSED', 'LEASE-{YYYY}-{MM}', null]]);
   }, 240_000);
 });

@@ -21,7 +21,8 @@ import { BillLinesEditor } from '../bill-lines.tsx';
 import { linesSummary } from './extras-forms.ts';
 import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
 import {
-  emptyRecurringValues, firstBillPreview, frequencyText, INTERVAL_OPTIONS, ordinal, recurringInput, WEEKDAYS, type RecurringFormValues,
+  emptyRecurringValues, firstBillPreview, frequencyText, INTERVAL_OPTIONS, ordinal, recurringInput, recurringPatch, recurringValues, WEEKDAYS,
+  type RecurringFormValues,
 } from './recurring.ts';
 import { useOnlineList } from './use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
@@ -41,6 +42,7 @@ export function RecurringBillsPage() {
     return r.ok ? { ok: true as const, rows: r.recurring } : r;
   }, [client]));
   const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<RecurringBillTemplate | null>(null);
   const [deleting, setDeleting] = useState<RecurringBillTemplate | null>(null);
   const [switching, setSwitching] = useState<string | null>(null);
   const rows = list.state === 'ready' ? list.rows : [];
@@ -132,6 +134,9 @@ export function RecurringBillsPage() {
                           Resume <span className="sr-only">{name}</span>
                         </Button>
                       )}
+                      <Button size="sm" variant="ghost" onClick={() => setEditing(t)}>
+                        Edit <span className="sr-only">{name}</span>
+                      </Button>
                       <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
                         Delete <span className="sr-only">{name}</span>
                       </Button>
@@ -150,9 +155,24 @@ export function RecurringBillsPage() {
           currency={currency}
           vendorOptions={vendorOptions}
           onClose={() => setCreating(false)}
-          onCreated={(t) => {
+          onSaved={(t) => {
             setCreating(false);
             toastInfo(`Recurring bill set up: ${frequencyText(t).toLowerCase()}${t.next_period_start ? `, the next bill made ${formatDay(t.next_period_start)}` : ''}.`);
+            reload();
+          }}
+        />
+      )}
+      {editing && (
+        <RecurringFormDialog
+          client={client}
+          reference={reference}
+          currency={currency}
+          vendorOptions={vendorOptions}
+          editing={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(t) => {
+            setEditing(null);
+            toastInfo(`${linesSummary(t)} saved${t.next_period_start ? `: the next bill is made ${formatDay(t.next_period_start)}` : ''}.`);
             reload();
           }}
         />
@@ -193,19 +213,23 @@ interface RecurringFormDialogProps {
   reference: ReferenceView;
   currency: string;
   vendorOptions: readonly { value: string; label: string }[];
+  /** Editing this recurring bill; setting up a new one without it. */
+  editing?: RecurringBillTemplate | undefined;
   onClose(): void;
-  onCreated(t: RecurringBillTemplate): void;
+  onSaved(t: RecurringBillTemplate): void;
 }
 
 /**
  * "New recurring bill": the bill (vendor, currency, lines, memo) and its schedule (frequency, the
  * day, start, an optional end or number of bills), each bill's invoice number pattern and terms,
  * and whether its bills go for approval at once. Checked as the server does before it is sent.
+ * Editing changes the bills made from now on; those already made stay as they are (a new schedule
+ * starts from today: periods before it are not billed).
  */
-function RecurringFormDialog({ client, reference, currency, vendorOptions, onClose, onCreated }: RecurringFormDialogProps) {
+function RecurringFormDialog({ client, reference, currency, vendorOptions, editing, onClose, onSaved }: RecurringFormDialogProps) {
   const today = useMemo(() => localToday(), []);
-  const seq = useRef(0);
-  const [values, setValues] = useState<RecurringFormValues>(() => emptyRecurringValues(currency, today));
+  const seq = useRef(editing?.line_items.length ?? 0);
+  const [values, setValues] = useState<RecurringFormValues>(() => (editing ? recurringValues(editing) : emptyRecurringValues(currency, today)));
   const [errors, setErrors] = useState<BillFieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -239,8 +263,8 @@ function RecurringFormDialog({ client, reference, currency, vendorOptions, onClo
     }
     setBusy(true);
     try {
-      const r = await client.createRecurringBill(built.body);
-      if (r.ok) return onCreated(r.recurring);
+      const r = editing ? await client.updateRecurringBill(editing.id, recurringPatch(built.body)) : await client.createRecurringBill(built.body);
+      if (r.ok) return onSaved(r.recurring);
       setErrors(r.error.errors ? billFormErrors(r.error.errors) : {});
       setFormError(errorText(r.error));
     } finally {
@@ -253,7 +277,15 @@ function RecurringFormDialog({ client, reference, currency, vendorOptions, onClo
     : Array.from({ length: 31 }, (_, i) => ({ value: String(i + 1), label: `The ${ordinal(i + 1)}${i + 1 > 28 ? ' (or the month’s last day)' : ''}` }));
 
   return (
-    <Modal title="New recurring bill" description="A vendor’s bill that repeats. A bill is made for each period on the schedule." onClose={onClose} onSubmit={submit} size="lg">
+    <Modal
+      title={editing ? 'Edit recurring bill' : 'New recurring bill'}
+      description={editing
+        ? 'Changes apply to the bills made from now on; the bills already made stay as they are.'
+        : 'A vendor’s bill that repeats. A bill is made for each period on the schedule.'}
+      onClose={onClose}
+      onSubmit={submit}
+      size="lg"
+    >
       <FormError message={formError} />
       <div className="modal-fields bill-fields">
         <VendorField field="vendor_id" label="Vendor" value={values.vendor_id} options={vendorOptions} error={errors.vendor_id}
@@ -307,18 +339,20 @@ function RecurringFormDialog({ client, reference, currency, vendorOptions, onClo
           <input type="checkbox" checked={values.submit_for_approval} onChange={(e) => set('submit_for_approval', e.target.checked)} />
           Send each bill for approval as soon as it is made (otherwise it waits as a draft)
         </label>
-        <p className="notice bill-wide recurring-preview" role="status" data-testid="recurring-preview">
-          {preview
-            ? <>First bill: <strong>{formatDay(preview.date)}</strong>, invoice <span className="mono">{preview.invoice_number}</span>, due {formatDay(preview.due_date)}.</>
-            : 'Choose a start date (and an end after it) to see the first bill.'}
-        </p>
+        {!editing && (
+          <p className="notice bill-wide recurring-preview" role="status" data-testid="recurring-preview">
+            {preview
+              ? <>First bill: <strong>{formatDay(preview.date)}</strong>, invoice <span className="mono">{preview.invoice_number}</span>, due {formatDay(preview.due_date)}.</>
+              : 'Choose a start date (and an end after it) to see the first bill.'}
+          </p>
+        )}
       </div>
       <div className="modal-actions">
         <Button variant="ghost" onClick={onClose}>
           Cancel
         </Button>
         <Button type="submit" variant="primary" loading={busy}>
-          Set up recurring bill
+          {editing ? 'Save changes' : 'Set up recurring bill'}
         </Button>
       </div>
     </Modal>

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { emptyRecurringValues, firstBillPreview, frequencyText, ordinal, recurringInput, type RecurringFormValues } from './recurring.ts';
+import type { RecurringBillTemplate } from '../../../../schema/entities/recurring-bill.ts';
+import {
+  emptyRecurringValues, firstBillPreview, frequencyText, ordinal, recurringInput, recurringPatch, recurringValues, type RecurringFormValues,
+} from './recurring.ts';
 
 const VENDOR = '40000000-0000-4000-8000-0000000000a1';
 const TODAY = '2026-11-26';
@@ -68,5 +71,35 @@ describe('recurringInput', () => {
     expect(firstBillPreview(values({ day_of_month: '15', days_until_due: '10' }))).toEqual({ date: '2026-12-15', invoice_number: 'RENT-2026-12', due_date: '2026-12-25' });
     expect(firstBillPreview(values({ start_date: '' }))).toBeNull();
     expect(firstBillPreview(values({ end_date: '2026-11-01' }))).toBeNull();
+  });
+});
+
+describe('editing a recurring bill', () => {
+  const stored = (over: Partial<RecurringBillTemplate> = {}): RecurringBillTemplate => ({
+    id: '40000000-0000-4000-8000-0000000000b1', business_id: '40000000-0000-4000-8000-0000000000c1', vendor_id: VENDOR, currency: 'USD',
+    line_items: [{ description: 'Office rent', amount: 250_000, gl_account_id: null, department_id: null }], amount: 250_000,
+    memo: 'Suite 4', entity_id: null, interval: 'MONTHLY', day_of_month: 1, day_of_week: null, start_date: '2026-12-01',
+    end_date: '2027-11-30', max_occurrences: 12, invoice_number_pattern: 'RENT-{YYYY}-{MM}', days_until_due: 15,
+    submit_for_approval: true, status: 'ACTIVE', generated_count: 0, last_period_start: null, next_period_start: '2026-12-01',
+    last_error: null, created_by: VENDOR, created_at: '2026-11-26T00:00:00.000Z', updated_at: '2026-11-26T00:00:00.000Z',
+    ...over,
+  } as RecurringBillTemplate);
+
+  it('fills the form from the stored bill and sends it back unchanged', () => {
+    const v = recurringValues(stored());
+    expect(v).toMatchObject({ memo: 'Suite 4', day_of_month: '1', day_of_week: '', end_date: '2027-11-30', max_occurrences: '12', days_until_due: '15' });
+    expect(v.lines.map((l) => [l.description, l.amount])).toEqual([['Office rent', '2500.00']]);
+    const built = recurringInput(v);
+    if (!built.ok) throw new Error(JSON.stringify(built.errors));
+    expect(recurringPatch(built.body)).toMatchObject({
+      line_items: [{ description: 'Office rent', amount: 250_000 }], memo: 'Suite 4', day_of_month: 1, day_of_week: null,
+      end_date: '2027-11-30', max_occurrences: 12, days_until_due: 15, submit_for_approval: true,
+    });
+  });
+
+  it('sends a cleared end, limit, memo and day as null, so the server clears them rather than keeping them', () => {
+    const built = recurringInput({ ...recurringValues(stored()), end_date: '', max_occurrences: '', memo: '', day_of_month: '' });
+    if (!built.ok) throw new Error(JSON.stringify(built.errors));
+    expect(recurringPatch(built.body)).toMatchObject({ end_date: null, max_occurrences: null, memo: null, day_of_month: null, day_of_week: null });
   });
 });

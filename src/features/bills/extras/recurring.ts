@@ -1,13 +1,14 @@
 import type { z } from 'zod';
 import { validateBill } from '../../../../schema/bill-rules.ts';
 import {
-  DEFAULT_INVOICE_PATTERN, MAX_DAYS_UNTIL_DUE, recurringBillCreateSchema, type RecurringBillTemplate,
+  DEFAULT_INVOICE_PATTERN, MAX_DAYS_UNTIL_DUE, recurringBillCreateSchema, type RecurringBillCreate, type RecurringBillPatch,
+  type RecurringBillTemplate,
 } from '../../../../schema/entities/recurring-bill.ts';
 import {
   billDatesFor, invoiceNumberFor, invoicePatternError, period, validateSchedule, type RecurringInterval, type Schedule,
 } from '../../../../schema/recurring-bills.ts';
 import { validationMessages } from '../../../../schema/errors.ts';
-import { billFormErrors, emptyLine, lineInputs, type BillFieldErrors, type BillLineValues } from '../bill-form.ts';
+import { amountText, billFormErrors, emptyLine, lineInputs, type BillFieldErrors, type BillLineValues } from '../bill-form.ts';
 
 /**
  * The recurring bill form's values and their way to POST /bill-pay/recurring-bills, plus the
@@ -49,6 +50,43 @@ export function emptyRecurringValues(currency: string, today: string): Recurring
     vendor_id: '', currency, lines: [emptyLine('recurring-line-0')], memo: '', interval: 'MONTHLY', day_of_month: '', day_of_week: '',
     start_date: today, end_date: '', max_occurrences: '', days_until_due: '30', invoice_number_pattern: DEFAULT_INVOICE_PATTERN,
     submit_for_approval: false,
+  };
+}
+
+/** A recurring bill as the form edits it (the inverse of `recurringInput`). */
+export function recurringValues(t: RecurringBillTemplate): RecurringFormValues {
+  return {
+    vendor_id: t.vendor_id,
+    currency: t.currency,
+    lines: t.line_items.map((l, i) => ({
+      key: `recurring-line-${i}`, description: l.description, amount: amountText(l.amount, t.currency),
+      gl_account_id: l.gl_account_id ?? '', department_id: l.department_id ?? '',
+    })),
+    memo: t.memo ?? '',
+    interval: t.interval,
+    day_of_month: t.day_of_month === null ? '' : String(t.day_of_month),
+    day_of_week: t.day_of_week === null ? '' : String(t.day_of_week),
+    start_date: t.start_date,
+    end_date: t.end_date ?? '',
+    max_occurrences: t.max_occurrences === null ? '' : String(t.max_occurrences),
+    days_until_due: String(t.days_until_due),
+    invoice_number_pattern: t.invoice_number_pattern,
+    submit_for_approval: t.submit_for_approval,
+  };
+}
+
+/**
+ * An edit as PATCH /recurring-bills/{id}: the whole form, a field left empty sent as null (an
+ * absent field keeps the stored value on the server, so a cleared end date would come back).
+ */
+export function recurringPatch(body: RecurringBillCreate): RecurringBillPatch {
+  return {
+    ...body,
+    memo: body.memo ?? null,
+    day_of_month: body.day_of_month ?? null,
+    day_of_week: body.day_of_week ?? null,
+    end_date: body.end_date ?? null,
+    max_occurrences: body.max_occurrences ?? null,
   };
 }
 
