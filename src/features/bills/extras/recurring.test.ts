@@ -97,6 +97,12 @@ describe('editing a recurring bill', () => {
     });
   });
 
+  it('never sends a status: editing a paused recurring bill leaves it paused', () => {
+    const built = recurringInput(recurringValues(stored({ status: 'PAUSED' })));
+    if (!built.ok) throw new Error(JSON.stringify(built.errors));
+    expect(recurringPatch(built.body)).not.toHaveProperty('status');
+  });
+
   it('sends a cleared end, limit, memo and day as null, so the server clears them rather than keeping them', () => {
     const built = recurringInput({ ...recurringValues(stored()), end_date: '', max_occurrences: '', memo: '', day_of_month: '' });
     if (!built.ok) throw new Error(JSON.stringify(built.errors));

@@ -78,10 +78,13 @@ export function recurringValues(t: RecurringBillTemplate): RecurringFormValues {
 /**
  * An edit as PATCH /recurring-bills/{id}: the whole form, a field left empty sent as null (an
  * absent field keeps the stored value on the server, so a cleared end date would come back).
+ * Never the status: the create's default (ACTIVE) would resume a paused one; Pause and Resume do that.
  */
 export function recurringPatch(body: RecurringBillCreate): RecurringBillPatch {
+  const { status, ...fields } = body;
+  void status;
   return {
-    ...body,
+    ...fields,
     memo: body.memo ?? null,
     day_of_month: body.day_of_month ?? null,
     day_of_week: body.day_of_week ?? null,
