@@ -148,7 +148,7 @@ export function BillInboxPage() {
           ))}
         </div>
       ) : count === 0 ? (
-        <EmptyState title="Your bill inbox is empty" icon="📥">
+        <EmptyState title="Your bill inbox is empty" icon={<InboxIcon />}>
           Drop invoices here, or upload them: each one is kept on this device at once, read for its vendor, invoice number, dates and total,
           and waits here until you complete it into a bill. It works offline too.
         </EmptyState>
@@ -361,4 +361,14 @@ function useInvoiceReader(client: DataClient, currency: string) {
     ? `Reading invoices on this device… ${Math.round(progress * 100)}%${current.left > 0 ? ` (${formatCount(current.left)} more waiting)` : ''}. Keep this page open until they are read.`
     : null;
   return { queue, current: current?.id ?? null, progress, status };
+}
+
+/** An in-tray, drawn (an emoji depends on the system's fonts). */
+function InboxIcon() {
+  return (
+    <svg width="32" height="32" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <path d="M4 13l2.2-7.1A1.5 1.5 0 0 1 7.6 5h8.8a1.5 1.5 0 0 1 1.4.9L20 13" />
+      <path d="M4 13v5.5A1.5 1.5 0 0 0 5.5 20h13a1.5 1.5 0 0 0 1.5-1.5V13h-4.5l-1.5 2.5h-4L8.5 13z" />
+    </svg>
+  );
 }
