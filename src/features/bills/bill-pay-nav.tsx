@@ -24,7 +24,8 @@ export function BillPayNav({ current }: { current: BillPayPath }) {
   return (
     <nav className="subnav" aria-label="Bill pay">
       {BILL_PAY_PAGES.map((p) => (
-        <Link key={p.to} to={p.to} className={p.to === current ? 'subnav-link active' : 'subnav-link'}
+        // Exact: the router would otherwise mark /bills active on every page under it.
+        <Link key={p.to} to={p.to} activeOptions={{ exact: true, includeSearch: false }} className={p.to === current ? 'subnav-link active' : 'subnav-link'}
           {...(p.to === current ? { 'aria-current': 'page' as const } : {})}>
           {p.label}
           {p.to === '/bills/inbox' && inbox > 0 && (
