@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mayManageBills, validateBill } from '../../schema/bill-rules.ts';
+import { billTotal, mayManageBills, validateBill } from '../../schema/bill-rules.ts';
 import type {
   RecurringBillCreate, RecurringBillPatch, RecurringBillTemplate, TemplateLine,
 } from '../../schema/entities/recurring-bill.ts';
@@ -94,7 +94,6 @@ async function assertTemplate(tx: Queryable, businessId: string, f: TemplateFiel
   if (f.entity_id) await assertEntity(tx, businessId, f.entity_id);
 }
 
-const sum = (lines: readonly TemplateLine[]) => lines.reduce((s, l) => s + l.amount, 0);
 
 export async function createTemplate(tx: Queryable, user: ActingUser, body: RecurringBillCreate, now: Date): Promise<RecurringBillTemplate> {
   const f: TemplateFields = {
@@ -108,7 +107,7 @@ export async function createTemplate(tx: Queryable, user: ActingUser, body: Recu
         day_of_month, day_of_week, start_date, end_date, max_occurrences, generate_from, invoice_number_pattern, days_until_due,
         submit_for_approval, status, created_by, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, $8, $9, $10, $11, $12, $13, $14, $12, $15, $16, $17, $18, $19, $20, $20)`,
-    [id, user.business_id, f.vendor_id, f.currency, JSON.stringify(f.line_items), sum(f.line_items), f.memo, f.entity_id, f.interval,
+    [id, user.business_id, f.vendor_id, f.currency, JSON.stringify(f.line_items), billTotal(f.line_items), f.memo, f.entity_id, f.interval,
       f.day_of_month, f.day_of_week, f.start_date, f.end_date, f.max_occurrences, f.invoice_number_pattern, f.days_until_due,
       body.submit_for_approval, body.status, user.id, now.toISOString()],
   );
@@ -135,7 +134,7 @@ export async function updateTemplate(
         interval = $9, day_of_month = $10, day_of_week = $11, start_date = $12, end_date = $13, max_occurrences = $14,
         generate_from = $15, invoice_number_pattern = $16, days_until_due = $17, submit_for_approval = $18, status = $19, updated_at = $20
       WHERE business_id = $1 AND id = $2`,
-    [businessId, id, next.vendor_id, next.currency, JSON.stringify(next.line_items), sum(next.line_items), next.memo, next.entity_id,
+    [businessId, id, next.vendor_id, next.currency, JSON.stringify(next.line_items), billTotal(next.line_items), next.memo, next.entity_id,
       next.interval, next.day_of_month, next.day_of_week, next.start_date, next.end_date, next.max_occurrences, from,
       next.invoice_number_pattern, next.days_until_due, next.submit_for_approval, next.status, now.toISOString()],
   );

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { billTotal } from '../../../../schema/bill-rules.ts';
 import type { BillTemplate } from '../../../../schema/api/calls-bill-extras.ts';
 import { MAX_BILL_MEMO_LENGTH, MAX_INVOICE_NUMBER_LENGTH } from '../../../../schema/entities/bill.ts';
 import type { RecurringBillTemplate } from '../../../../schema/entities/recurring-bill.ts';
@@ -83,4 +84,4 @@ export function linesSummary(t: Pick<BillTemplate | RecurringBillTemplate, 'line
 }
 
 /** The lines' sum (a template's amount; a recurring bill states its own). */
-export const templateAmount = (t: Pick<BillTemplate, 'line_items'>) => t.line_items.reduce((s, l) => s + l.amount, 0);
+export const templateAmount = (t: Pick<BillTemplate, 'line_items'>) => billTotal(t.line_items);
