@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import {
-  launchBrowser, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
+  launchBrowser, setNetwork, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
 } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
@@ -95,7 +95,7 @@ describe('approvals inbox offline, end to end', () => {
     const shown = await texts(rows);
     pending.forEach((p, i) => expect(shown[i]).toContain(p.merchant));
 
-    await context.setOffline(true);
+    await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
 
     // Keyboard only: focus the grid (the first row becomes current), x, j, x, then a.
@@ -133,7 +133,7 @@ describe('approvals inbox offline, end to end', () => {
     expect(decided.some((t) => t.includes(rejected.merchant) && t.includes('Rejected'))).toBe(true);
 
     // Online: the outbox drains; the server has each decided once, and the claims moved.
-    await context.setOffline(false);
+    await setNetwork(context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     await expect.poll(async () => (await waiting()).length, { timeout: 30_000 }).toBe(0);
     const facts = await server.db.query<{ claim_id: string; approvals: number; decided: number; status: string; claim_status: string; reason: string | null; rejection_reason: string | null }>(

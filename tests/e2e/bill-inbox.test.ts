@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import {
-  launchBrowser, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
+  launchBrowser, setNetwork, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
 } from '../support/browser.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
 
@@ -86,7 +86,7 @@ describe('the bill inbox, end to end', () => {
     const known = await invoicePng(page, invoice(VENDOR, 'INV-E2E-71', '1,234.50'));
     const unknown = await invoicePng(page, invoice('Northwind Fabrication', 'INV-E2E-72', '880.00'));
 
-    await context.setOffline(true);
+    await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
     const picker = page.getByLabel('Upload invoices');
     expect(await picker.getAttribute('multiple')).not.toBeNull();
@@ -113,7 +113,7 @@ describe('the bill inbox, end to end', () => {
     expect(await liveProvisional()).toEqual([]);
 
     // Back online: each file uploads, then its provisional bill is created under the server's file id.
-    await context.setOffline(false);
+    await setNetwork(context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     await expect.poll(async () => (await liveProvisional()).map((r) => r.invoice_number), { timeout: 30_000 }).toEqual(['INV-E2E-71', 'INV-E2E-72']);
     const [stored] = await liveProvisional();

@@ -23,7 +23,7 @@ import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn, type ApiClient } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
 import {
-  launchBrowser, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
+  launchBrowser, setNetwork, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
 } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { invoicePdf } from '../support/invoice-pdf.ts';
@@ -146,7 +146,7 @@ describe('bill pay, end to end (issue 11)', () => {
     await page.getByRole('heading', { name: 'Bills', level: 1 }).waitFor();
     const rows = dataRows(page, 'Bills');
     await rows.filter({ hasText: EXISTING }).waitFor();
-    await context.setOffline(true);
+    await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
 
     for (const invoice of INVOICES) {
@@ -197,7 +197,7 @@ describe('bill pay, end to end (issue 11)', () => {
     await expect.poll(async () => (await waiting()).length, { timeout: 30_000 }).toBe(3);
 
     // Online: the outbox drains; the server holds each bill once, awaiting approval, with its invoice file.
-    await context.setOffline(false);
+    await setNetwork(context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     await expect.poll(async () => (await waiting()).length, { timeout: 30_000 }).toBe(0);
     await expect.poll(async () => (await clerkBills(clerk!.id)).filter((b) => b.invoice_file_id !== null).length, { timeout: 30_000 }).toBe(3);

@@ -18,7 +18,7 @@ import { createBill } from '../../schema/api/calls-bills.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, setNetwork, mainNav, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 
 const ADMIN = 'admin@demo.test';
 const OWNER = 'owner@demo.test';
@@ -136,7 +136,7 @@ describe('bills, end to end', () => {
 
     // Offline the direct bulk actions are refused before anything is sent, and the bar says why;
     // paying is queued, only after a confirmation naming the vendor and the amount.
-    await browser.context.setOffline(true);
+    await setNetwork(browser.context, false);
     await waitForSyncStatus(page, 'Offline');
     await row('INV-E2E-3').getByRole('checkbox').check();
     await bar.getByRole('note').filter({ hasText: 'payments you confirm are queued here' }).waitFor();
@@ -152,7 +152,7 @@ describe('bills, end to end', () => {
     expect(await statusOf([ids[2]!])).toEqual({ [ids[2]!]: 'APPROVED' });
 
     // Back online: sent once, the server pays it, the feed brings it PAID.
-    await browser.context.setOffline(false);
+    await setNetwork(browser.context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     await expect.poll(async () => (await statusOf([ids[2]!]))[ids[2]!], { timeout: 30_000 }).toBe('PAID');
     const payments = await server.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM bill_payments WHERE bill_id = $1`, [ids[2]!]);

@@ -18,7 +18,7 @@ import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { issueCard, simulateAuthorization } from '../../schema/api/calls-cards.ts';
 import { apiSignIn } from '../support/api.ts';
 import {
-  launchBrowser, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
+  launchBrowser, setNetwork, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
 } from '../support/browser.ts';
 import { idempotencyKeys, keyScope, userByEmail } from '../support/db-checks.ts';
 
@@ -87,7 +87,7 @@ describe('cards, end to end', () => {
     await chipReads(tile, 'Active');
     const keysBefore = (await idempotencyKeys(server.db, scope)).length;
 
-    await context.setOffline(true);
+    await setNetwork(context, false);
     await tile.getByRole('button', { name: 'Lock card' }).click();
     await chipReads(tile, 'Locked · waiting to sync');
     await tile.getByRole('button', { name: 'Unlock card' }).waitFor({ state: 'visible' });
@@ -98,7 +98,7 @@ describe('cards, end to end', () => {
     expect((await cardRow(card.id)).status).toBe('ACTIVE');
     expect((await idempotencyKeys(server.db, scope)).length).toBe(keysBefore);
 
-    await context.setOffline(false);
+    await setNetwork(context, true);
     await chipReads(tileOf(page, card), 'Locked');
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     expect((await cardRow(card.id)).status).toBe('LOCKED');

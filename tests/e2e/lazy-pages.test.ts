@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
-import { launchBrowser, mainNav, pollPage, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, setNetwork, mainNav, pollPage, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -49,13 +49,13 @@ describe('lazy pages', () => {
       { timeout: 30_000 },
     );
 
-    await context.setOffline(true);
+    await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
     for (const [link, heading] of PAGES) {
       await mainNav(page).getByRole('link', { name: link }).click();
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor({ state: 'visible' });
       await page.getByTestId('page-skeleton').waitFor({ state: 'detached' });
     }
-    await context.setOffline(false);
+    await setNetwork(context, true);
   });
 });

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSearch, apiSignIn } from '../support/api.ts';
 import {
-  launchBrowser,
+  launchBrowser, setNetwork,
   pendingCount,
   signIn,
   WAITING_TEXT,
@@ -196,7 +196,7 @@ describe('offline coding, end to end', () => {
     await searchBox(page).fill('');
     await waitForTotal(page, await countTransactions(server.db, server.businessId));
 
-    await context.setOffline(true);
+    await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
 
     // Three memo edits through the detail drawer (its id is in the URL: ?open=<uuid>).
@@ -252,7 +252,7 @@ describe('offline coding, end to end', () => {
       await route.continue();
     });
     try {
-      await context.setOffline(false);
+      await setNetwork(context, true);
       const shown = await waitForSyncStatus(page, WAITING_TEXT, 30_000);
       expect(pendingCount(shown)).toBe(commands);
     } finally {

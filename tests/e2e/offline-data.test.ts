@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { countTransactions } from '../support/db-checks.ts';
-import { launchBrowser, mainNav, pollPage, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, setNetwork, mainNav, pollPage, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { waitForTotal } from '../support/transactions-page.ts';
 
 const USER = 'admin@demo.test';
@@ -50,7 +50,7 @@ describe('Settings → Offline data', () => {
     await expect.poll(() => setting('Keep offline data').textContent()).toMatch(/Kept:|Not guaranteed:/);
 
     // Offline, the dialog says why it cannot start (nothing would come back).
-    await context.setOffline(true);
+    await setNetwork(context, false);
     await setting('Download again').getByRole('button', { name: 'Download again' }).click();
     const dialog = page.getByRole('dialog', { name: 'Download offline data again?' });
     await dialog.waitFor({ state: 'visible' });
@@ -58,7 +58,7 @@ describe('Settings → Offline data', () => {
     await expect(dialog.getByRole('button', { name: 'Download again' }).isDisabled()).resolves.toBe(true);
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    await context.setOffline(false);
+    await setNetwork(context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
 
     // Every text the sync indicator shows from here on.

@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
-import { launchBrowser, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, setNetwork, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { axeFindings } from '../support/axe.ts';
 import { userByEmail } from '../support/db-checks.ts';
 
@@ -96,7 +96,7 @@ describe('receipt matching, end to end', () => {
   it('offline, on /receipts: upload, type the fields, and it is attached automatically to that transaction', async () => {
     showBrowserLogsOnFailure();
     const { page, context } = employee;
-    await context.setOffline(true);
+    await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
     await mainNav(page).getByRole('link', { name: 'Receipts' }).click();
     await page.getByRole('heading', { name: 'Receipts', level: 1 }).waitFor();
@@ -147,7 +147,7 @@ describe('receipt matching, end to end', () => {
     }, FILE_NAME);
     await expect.poll(() => receipts.getByText('Waiting to upload').count()).toBe(1);
     expect(await attachmentsOnServer(target.id)).toEqual([]);
-    await context.setOffline(false);
+    await setNetwork(context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     await expect.poll(() => attachmentsOnServer(target.id), { timeout: 30_000 }).toHaveLength(1);
     await expect.poll(() => receipts.getByText('Uploaded').count(), { timeout: 30_000 }).toBe(1);

@@ -11,7 +11,7 @@ import { deflateSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
-import { launchBrowser, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, setNetwork, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { COLUMNS, mirrorProgressBar, rowAt, waitForTotal } from '../support/transactions-page.ts';
 import { countTransactions } from '../support/db-checks.ts';
 
@@ -113,7 +113,7 @@ describe('receipts, offline first, end to end', () => {
   it('offline: attaches a photo in the drawer; its thumbnail shows from the device, waiting to upload', async () => {
     showBrowserLogsOnFailure();
     const { page, context } = admin;
-    await context.setOffline(true);
+    await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
     await rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.merchant).click();
     const drawer = drawerOf(page);
@@ -149,7 +149,7 @@ describe('receipts, offline first, end to end', () => {
   it('online: the outbox uploads and attaches it; the server holds exactly one receipt, with that sha256, on that transaction', async () => {
     showBrowserLogsOnFailure();
     const { page, context } = admin;
-    await context.setOffline(false);
+    await setNetwork(context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     await expect.poll(receiptsOnServer, { timeout: 30_000 }).toEqual([
       { id: expect.any(String), sha256: SHA256, size: PNG.length, transaction_id: transactionId },

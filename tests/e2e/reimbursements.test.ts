@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import {
-  launchBrowser, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
+  launchBrowser, setNetwork, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
 } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
@@ -86,7 +86,7 @@ describe('reimbursements offline, end to end', () => {
     // Once the first mirror is done the app caches the OCR engine and model for offline use.
     await pollPage(page, async () => (await (await caches.open('ledgerline-ocr')).keys()).length >= 4, undefined, { timeout: 60_000 });
 
-    await context.setOffline(true);
+    await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
 
     // Out of pocket, submitted.
@@ -150,7 +150,7 @@ describe('reimbursements offline, end to end', () => {
     await page.keyboard.press('Escape');
 
     // Online: the outbox drains and the marks go.
-    await context.setOffline(false);
+    await setNetwork(context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     await expect.poll(async () => (await pending()).length, { timeout: 30_000 }).toBe(0);
     expect(await claimRows(page).count()).toBe(before + 3);

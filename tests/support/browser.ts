@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import type { BrowserContext, ConsoleMessage, Locator, Page, Worker } from 'playwright-core';
+import type { BrowserContext, ConsoleMessage, Locator, Page, Route, Worker } from 'playwright-core';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -221,5 +221,27 @@ export async function pollPage<A, R>(
       throw new Error(`pollPage: not true after ${timeout} ms${lastError ? ` (last error: ${String(lastError)})` : ''}`);
     }
     await new Promise((r) => setTimeout(r, interval));
+  }
+}
+
+/** API calls refused as a dropped connection would be, while setNetwork has the context offline. */
+const API_CALLS = /\/v1\//;
+const dropApiCall = (route: Route) => route.abort('internetdisconnected');
+
+/**
+ * Takes the browser context offline or back online. Chromium's offline emulation alone let a
+ * request from a freshly started data worker through once under load (around an offline
+ * reload), so offline also drops every API call at the context's router, which sees the
+ * worker's and the page's requests alike: "nothing reached the server while offline" then
+ * tests the app, not the emulation's timing. The page still learns it is offline from the
+ * emulation (navigator.onLine and the offline event), as the app does in real life.
+ */
+export async function setNetwork(context: BrowserContext, online: boolean): Promise<void> {
+  if (online) {
+    await context.setOffline(false);
+    await context.unroute(API_CALLS, dropApiCall);
+  } else {
+    await context.route(API_CALLS, dropApiCall);
+    await context.setOffline(true);
   }
 }
