@@ -14,6 +14,8 @@ import { trackingCategoryEntity } from './entities/tracking-category.ts';
 import { transactionEntity } from './entities/transaction.ts';
 import { vendorEntity } from './entities/vendor.ts';
 import { provisionalBillEntity } from './entities/provisional-bill.ts';
+import { savedReportEntity } from './entities/saved-report.ts';
+import { dashboardEntity } from './entities/dashboard.ts';
 
 /**
  * The mirrored collections, listed once. Everything that differs per collection is in its
@@ -37,6 +39,8 @@ const DEFINITIONS = [
   vendorEntity,
   billEntity,
   provisionalBillEntity,
+  savedReportEntity,
+  dashboardEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

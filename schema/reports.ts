@@ -1,5 +1,8 @@
 import { z } from 'zod';
 import { ENTITIES, type RowOf } from './collections.ts';
+import {
+  REPORT_EPOCH, reportQueryBaseSchema, type ReportCollection, type ReportDimension, type TimeGrain,
+} from './report-query.ts';
 
 /**
  * Reports, defined once (issue 12): what a report asks (collection × time grain × one dimension ×
@@ -10,42 +13,13 @@ import { ENTITIES, type RowOf } from './collections.ts';
  * now, and the interval (one bucket) is the whole span.
  */
 
-export const REPORT_COLLECTIONS = ['transactions', 'reimbursements', 'bills', 'cards'] as const;
-export type ReportCollection = (typeof REPORT_COLLECTIONS)[number];
-
-/** `span`: one bucket over the whole range (§9's default interval). */
-export const TIME_GRAINS = ['day', 'week', 'month', 'quarter', 'year', 'span'] as const;
-export type TimeGrain = (typeof TIME_GRAINS)[number];
-
-export const REPORT_DIMENSIONS = [
-  'none', 'department', 'location', 'merchant', 'gl_account', 'tracking_category', 'user', 'card', 'vendor', 'status',
-] as const;
-export type ReportDimension = (typeof REPORT_DIMENSIONS)[number];
-
-export const REPORT_MEASURES = ['sum', 'count', 'average'] as const;
-export type ReportMeasure = (typeof REPORT_MEASURES)[number];
-
-/** The epoch, §9's default from-date. */
-export const REPORT_EPOCH = '1970-01-01';
+// The query's words live in report-query.ts (a saved report's entity holds a query; see there).
+export {
+  REPORT_COLLECTIONS, REPORT_DIMENSIONS, REPORT_EPOCH, REPORT_MEASURES, TIME_GRAINS, reportQueryBaseSchema,
+  type ReportCollection, type ReportDimension, type ReportMeasure, type TimeGrain,
+} from './report-query.ts';
 
 const isoDay = z.iso.date();
-
-/**
- * A report query without its filters (they are the collection's table filter, checked by
- * `reportFiltersSchema`). `from` and `to` are inclusive UTC dates on the collection's report
- * date; absent, they are the epoch and today.
- */
-export const reportQueryBaseSchema = z.object({
-  collection: z.enum(REPORT_COLLECTIONS),
-  time_grain: z.enum(TIME_GRAINS),
-  dimension: z.enum(REPORT_DIMENSIONS),
-  measure: z.enum(REPORT_MEASURES),
-  /** Which tracking category groups the rows (dimension `tracking_category` only). */
-  tracking_category_id: z.uuid().optional(),
-  from: isoDay.optional(),
-  to: isoDay.optional(),
-  filters: z.record(z.string(), z.unknown()).optional(),
-});
 
 /** A report query as the API and the worker take it; dimension and collection must fit. */
 export const reportQuerySchema = reportQueryBaseSchema.superRefine((q, ctx) => {

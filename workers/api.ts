@@ -118,6 +118,9 @@ export interface ReferenceData {
   vendors: Vendor[];
   /** As shown: the bill inbox's commands applied (rows created offline included), with their marks. */
   provisional_bills: MarkedReferenceRow<ProvisionalBill>[];
+  /** Issue 12: the user's own saved reports and dashboards (server: domain/reporting/saved.ts). */
+  saved_reports: RowOf<'saved_reports'>[];
+  dashboards: RowOf<'dashboards'>[];
 }
 
 /**

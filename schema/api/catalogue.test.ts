@@ -10,7 +10,8 @@ describe('call catalogue', () => {
   it.each(CATALOGUE.map((c) => [c.id, c] as const))('%s is well formed', (_id, call) => {
     expect(call.path).toMatch(/^\/v1\/(auth|public)\//);
     expect(call.path.startsWith('/v1/public/')).toBe(call.auth.kind === 'public');
-    expect(call.idempotent).toBe(call.method === 'POST' || call.method === 'PATCH');
+    expect(call.idempotent).toBe((call.method === 'POST' || call.method === 'PATCH') && !call.readOnly);
+    if (call.readOnly) expect(call.method).toBe('POST');
     const placeholders = [...call.path.matchAll(/:([a-z_]+)/g)].map((m) => m[1]);
     if (placeholders.length) {
       expect(call.params, 'a path with placeholders declares a params schema').not.toBeNull();

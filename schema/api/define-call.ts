@@ -40,6 +40,12 @@ export interface CallDef<
   retry: RetryClass;
   /** POST and PATCH carry an Idempotency-Key; a repeat replays the stored answer. */
   idempotent: boolean;
+  /**
+   * A POST that only reads (its body is a query, e.g. a CSV export answered as a stream): not
+   * idempotent-keyed, since there is nothing to do twice and a streamed file cannot be stored
+   * for a replay; the server runs it outside a transaction.
+   */
+  readOnly: boolean;
   params: P;
   query: Q;
   body: B;
@@ -66,6 +72,8 @@ export function defineCall<
   body?: B;
   /** A file upload: `body` must be `uploadBodySchema`. */
   upload?: UploadSpec;
+  /** A POST that only reads (see CallDef.readOnly). */
+  readOnly?: true;
   response: R;
 }): CallDef<P, Q, B, R, Id> {
   if ((def.upload !== undefined) !== ((def.body as unknown) === uploadBodySchema)) {
@@ -87,7 +95,8 @@ export function defineCall<
     path: def.path,
     auth,
     retry: def.retry ?? 'standard',
-    idempotent: def.method === 'POST' || def.method === 'PATCH',
+    idempotent: (def.method === 'POST' || def.method === 'PATCH') && !def.readOnly,
+    readOnly: def.readOnly === true,
     params: (def.params ?? null) as P,
     query: (def.query ?? null) as Q,
     // A body that names a field we do not know is refused (422 '{path} is not allowed'), not

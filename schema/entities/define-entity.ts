@@ -19,8 +19,10 @@ import type { z } from 'zod';
  * - `bill_pay`: bills (issue 11): everyone who manages bill pay (§6: admin, AP clerk with
  *   AP_ACCESS, bookkeeper: `mayManageBills`) every row; anyone else the bills they created and
  *   those an `approvals` row (object_type `bill`) names them approver of.
+ * - `self`: rows with an `owner_id`, seen by that user alone, whatever their role (issue 12: saved
+ *   reports and dashboards are personal; `owner` would show them to managers and admins).
  */
-export const VISIBILITY_RULES = ['business', 'owner', 'approver', 'bill_pay'] as const;
+export const VISIBILITY_RULES = ['business', 'owner', 'approver', 'bill_pay', 'self'] as const;
 export type VisibilityRule = (typeof VISIBILITY_RULES)[number];
 
 /**

@@ -45,11 +45,12 @@ const SORTS: Record<CardSort, { order: string; keys: string[]; shape: z.ZodType;
   },
 };
 
-/** §7 keyset list of the cards the caller may see, filtered and sorted; `q` also matches the holder's name. */
-export async function listCards(db: Queryable, businessId: string, vis: Visibility, req: CardPageRequest) {
-  const params: unknown[] = [businessId];
-  const conds = ['r.business_id = $1', 'NOT r.deleted'];
-  const f = req.filter;
+/** Cards `r` with their holder `u` (a filter's `q` matches the holder's name). */
+export const CARDS_WITH_HOLDER = 'cards r JOIN spend_users u ON u.id = r.user_id';
+
+/** WHERE conditions (joined with AND) for a filter over CARDS_WITH_HOLDER; values are pushed onto params (lists and reports). */
+export function cardFilterConditions(f: CardFilter, params: unknown[]): string[] {
+  const conds: string[] = [];
   if (f.statuses?.length) conds.push(`r.status = ANY($${params.push(f.statuses)}::text[])`);
   if (f.user_ids?.length) conds.push(`r.user_id = ANY($${params.push(f.user_ids)}::uuid[])`);
   if (f.department_ids?.length) conds.push(`r.department_id = ANY($${params.push(f.department_ids)}::uuid[])`);
@@ -57,7 +58,14 @@ export async function listCards(db: Queryable, businessId: string, vis: Visibili
   for (const term of queryTerms(f.q)) {
     conds.push(`lower(concat_ws(' ', r.display_name, r.last_four, u.first_name, u.last_name)) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
   }
-  const from = 'cards r JOIN spend_users u ON u.id = r.user_id';
+  return conds;
+}
+
+/** §7 keyset list of the cards the caller may see, filtered and sorted; `q` also matches the holder's name. */
+export async function listCards(db: Queryable, businessId: string, vis: Visibility, req: CardPageRequest) {
+  const params: unknown[] = [businessId];
+  const conds = ['r.business_id = $1', 'NOT r.deleted', ...cardFilterConditions(req.filter, params)];
+  const from = CARDS_WITH_HOLDER;
   const where = conds.join(' AND ') + visibleUsersClause(vis, 'r', params);
   const wantCount = req.includeCount || req.pageSize === 0;
   const total = wantCount

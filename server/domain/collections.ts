@@ -169,6 +169,20 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     'memo', r.memo, 'created_by', r.created_by, 'created_at', ll_iso(r.created_at), ${mirrored})`,
     sortKey: 'll_iso(r.created_at)',
   },
+  // Issue 12: a user's saved reports and dashboards (domain/reporting/saved.ts), mirrored to them alone.
+  saved_reports: {
+    table: 'saved_reports',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'name', r.name, 'query', r.query, 'chart', r.chart, 'owner_id', r.owner_id,
+    'created_at', ll_iso(r.created_at), ${mirrored})`,
+    sortKey: 'lower(r.name)',
+  },
+  dashboards: {
+    table: 'dashboards',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'name', r.name, 'owner_id', r.owner_id, 'items', r.items, 'created_at', ll_iso(r.created_at), ${mirrored})`,
+    sortKey: 'lower(r.name)',
+  },
 };
 
 export const COLLECTIONS = Object.fromEntries(

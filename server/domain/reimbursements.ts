@@ -62,17 +62,22 @@ const SORT = 'date_desc';
 const SEARCH_COLUMNS = reimbursementEntity.searchText.map((f) => `r.${f}`).join(', ');
 const cursorShape = z.tuple([z.iso.date(), z.string().min(1), z.uuid()]);
 
-/** §7 keyset list, newest claim date first (then newest created, then id). */
-export async function listReimbursements(db: Queryable, businessId: string, vis: Visibility, req: ReimbursementPageRequest) {
-  const params: unknown[] = [businessId];
-  const conds = ['r.business_id = $1', 'NOT r.deleted'];
-  const f = req.filter;
+/** WHERE conditions (joined with AND) on claims `r` for a filter; values are pushed onto params (lists and reports). */
+export function reimbursementFilterConditions(f: ReimbursementFilter, params: unknown[]): string[] {
+  const conds: string[] = [];
   if (f.statuses?.length) conds.push(`r.status = ANY($${params.push(f.statuses)}::text[])`);
   if (f.types?.length) conds.push(`r.type = ANY($${params.push(f.types)}::text[])`);
   if (f.user_ids?.length) conds.push(`r.user_id = ANY($${params.push(f.user_ids)}::uuid[])`);
   for (const term of queryTerms(f.q)) {
     conds.push(`lower(concat_ws(' ', ${SEARCH_COLUMNS})) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
   }
+  return conds;
+}
+
+/** §7 keyset list, newest claim date first (then newest created, then id). */
+export async function listReimbursements(db: Queryable, businessId: string, vis: Visibility, req: ReimbursementPageRequest) {
+  const params: unknown[] = [businessId];
+  const conds = ['r.business_id = $1', 'NOT r.deleted', ...reimbursementFilterConditions(req.filter, params)];
   const where = conds.join(' AND ') + visibleUsersClause(vis, 'r', params);
   const wantCount = req.includeCount || req.pageSize === 0;
   const total = wantCount

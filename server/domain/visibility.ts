@@ -74,6 +74,7 @@ export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
     },
   },
   bill_pay: { needsTeam: false, where: (viewer, alias, params) => billPayClause(viewer.user, alias, params) },
+  self: { needsTeam: false, where: (viewer, alias, params) => ` AND ${alias}.owner_id = $${params.push(viewer.user.id)}::uuid` },
 };
 
 /**

@@ -15,6 +15,8 @@ import { trackingCategorySchema } from '../../schema/entities/tracking-category.
 import { transactionSchema } from '../../schema/entities/transaction.ts';
 import { vendorSchema } from '../../schema/entities/vendor.ts';
 import { provisionalBillSchema } from '../../schema/entities/provisional-bill.ts';
+import { savedReportSchema } from '../../schema/entities/saved-report.ts';
+import { dashboardSchema } from '../../schema/entities/dashboard.ts';
 import type { Change, MirroredCollection } from '../../schema/sync-feed.ts';
 import { cardRequestSchema } from '../../schema/entities/card-request.ts';
 import { testDatabases } from '../test-db.ts';
@@ -36,6 +38,8 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   vendors: vendorSchema.strict(),
   bills: billSchema.strict(),
   provisional_bills: provisionalBillSchema.strict(),
+  saved_reports: savedReportSchema.strict(),
+  dashboards: dashboardSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

@@ -15,6 +15,7 @@ import { sessionHandlers } from './identity-session.ts';
 import { stepUpHandlers } from './identity-step-up.ts';
 import { identityHandlers } from './identity.ts';
 import { referenceHandlers } from './reference.ts';
+import { reportingHandlers } from './reporting.ts';
 import { receiptHandlers } from './receipts.ts';
 import { reimbursementRateHandlers } from './reimbursement-rates.ts';
 import { reimbursementHandlers } from './reimbursements.ts';
@@ -53,4 +54,5 @@ export const HANDLERS = {
   ...adminUserHandlers,
   ...businessSwitchHandlers,
   ...approvalPolicyHandlers,
+  ...reportingHandlers,
 } satisfies HandlerMap;

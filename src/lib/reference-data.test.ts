@@ -25,6 +25,8 @@ const data: ReferenceData = {
   reimbursement_rates: [],
   vendors: [],
   provisional_bills: [],
+  saved_reports: [],
+  dashboards: [],
 };
 
 describe('buildReferenceView', () => {

@@ -12,6 +12,8 @@ const EMPTY: ReferenceData = {
   reimbursement_rates: [],
   vendors: [],
   provisional_bills: [],
+  saved_reports: [],
+  dashboards: [],
 };
 
 export interface ReferenceNames {
