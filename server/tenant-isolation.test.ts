@@ -271,7 +271,22 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
        INSERT INTO provisional_bills (id, business_id, invoice_file_id, created_by, change_seq) SELECT $1::uuid, $2::uuid, $3::uuid, $4::uuid, change_seq FROM seq`,
       [provisional, a.businessId, receipt, a.users.admin],
     );
+    // A's admin's saved report and dashboard (issue 12, domain/reporting/saved.ts).
+    const report = randomUUID();
+    const dashboard = randomUUID();
+    await t.db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 2 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO saved_reports (id, business_id, owner_id, name, query, chart, change_seq)
+       SELECT $1::uuid, $2::uuid, $3::uuid, $4, '{"collection":"transactions","time_grain":"month","dimension":"none","measure":"sum"}', 'bar', change_seq - 1 FROM seq`,
+      [report, a.businessId, a.users.admin, `Report ${tag}`],
+    );
+    await t.db.query(
+      `INSERT INTO dashboards (id, business_id, owner_id, name, items, change_seq)
+       SELECT $1::uuid, $2::uuid, $3::uuid, $4, $5::jsonb, change_seq FROM businesses WHERE id = $2`,
+      [dashboard, a.businessId, a.users.admin, `Dashboard ${tag}`, JSON.stringify([{ report_id: report, size: 'full' }])],
+    );
     pool = {
+      savedReports: [report], dashboards: [dashboard],
       recurringBills: [extras.recurring], vendorCredits: [extras.credit], billTemplates: [extras.template], provisionalBills: [provisional],
       vendors, vendorContacts: [vendorContact], bills,
       transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
@@ -279,6 +294,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
       cardRequests: [cardRequest], instances: [instance],
     };
     ownPool = {
+      savedReports: [], dashboards: [],
       recurringBills: [], vendorCredits: [], billTemplates: [], provisionalBills: [],
       vendors: [], vendorContacts: [], bills: [],
       transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
@@ -286,7 +302,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, report, dashboard, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

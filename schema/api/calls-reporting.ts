@@ -1,5 +1,8 @@
+import { z } from 'zod';
 import { defineCall } from './define-call.ts';
 import { reportQuerySchema, reportResultSchema } from '../reports.ts';
+import { reportChartSchema, reportNameSchema, savedReportSchema } from '../entities/saved-report.ts';
+import { dashboardItemSchema, dashboardSchema, MAX_DASHBOARD_ITEMS } from '../entities/dashboard.ts';
 
 /**
  * §7 Reporting (issue 12). `generate-report-from-query` answers from the server what the worker
@@ -7,6 +10,7 @@ import { reportQuerySchema, reportResultSchema } from '../reports.ts';
  * report covers their own spend).
  */
 const lowRisk = { scopes: ['default', 'low-risk'] } as const;
+const scopes = { scopes: ['default'] } as const;
 
 export const generateReport = defineCall({
   id: 'reporting.generateReport',
@@ -17,4 +21,66 @@ export const generateReport = defineCall({
   response: reportResultSchema,
 });
 
-export const REPORTING_CALLS = [generateReport] as const;
+/** At most this many ids per delete. */
+export const MAX_REPORTING_DELETE = 100;
+const deleteBody = z.object({ ids: z.array(z.uuid()).min(1).max(MAX_REPORTING_DELETE) });
+const deleteResponse = z.object({ deleted: z.number().int().nonnegative(), change_seq: z.number().int().nonnegative() });
+
+/**
+ * Saves a report: a new one (201; `id` optional, a client id for offline creates) or the caller's
+ * own by `id` (200). Another user's or business's id is 404.
+ */
+export const saveReportBodySchema = z.object({
+  id: z.uuid().optional(),
+  name: reportNameSchema,
+  query: reportQuerySchema,
+  chart: reportChartSchema,
+});
+export type SaveReportBody = z.infer<typeof saveReportBodySchema>;
+
+export const saveReport = defineCall({
+  id: 'reporting.reports.save',
+  method: 'POST',
+  path: '/v1/auth/reporting/reports',
+  auth: scopes,
+  body: saveReportBodySchema,
+  response: savedReportSchema,
+});
+
+/** Deletes the caller's reports (all or none) and takes them off the caller's dashboards. */
+export const deleteReports = defineCall({
+  id: 'reporting.reports.delete',
+  method: 'DELETE',
+  path: '/v1/auth/reporting/reports',
+  auth: scopes,
+  body: deleteBody,
+  response: deleteResponse,
+});
+
+/** A dashboard's reports must be the caller's own (404 otherwise), each at most once. */
+export const saveDashboardBodySchema = z.object({
+  id: z.uuid().optional(),
+  name: reportNameSchema,
+  items: z.array(dashboardItemSchema).max(MAX_DASHBOARD_ITEMS),
+});
+export type SaveDashboardBody = z.infer<typeof saveDashboardBodySchema>;
+
+export const saveDashboard = defineCall({
+  id: 'reporting.dashboards.save',
+  method: 'POST',
+  path: '/v1/auth/reporting/dashboards',
+  auth: scopes,
+  body: saveDashboardBodySchema,
+  response: dashboardSchema,
+});
+
+export const deleteDashboards = defineCall({
+  id: 'reporting.dashboards.delete',
+  method: 'DELETE',
+  path: '/v1/auth/reporting/dashboards',
+  auth: scopes,
+  body: deleteBody,
+  response: deleteResponse,
+});
+
+export const REPORTING_CALLS = [generateReport, saveReport, deleteReports, saveDashboard, deleteDashboards] as const;

@@ -2,7 +2,9 @@ import { ENTITIES } from '../../../schema/collections.ts';
 import type { BillFilter } from '../../../schema/entities/bill.ts';
 import type { CardFilter } from '../../../schema/entities/card.ts';
 import type { ReimbursementFilter } from '../../../schema/entities/reimbursement.ts';
-import type { ReportCollection } from '../../../schema/reports.ts';
+import type { z } from 'zod';
+import { strictDeep } from '../../../schema/api/define-call.ts';
+import { REPORT_COLLECTIONS, type ReportCollection } from '../../../schema/reports.ts';
 import type { TransactionFilter } from '../../../schema/transaction-query.ts';
 import { queryTerms } from '../../../schema/transaction-query.ts';
 import { validationMessages } from '../../../schema/errors.ts';
@@ -51,20 +53,30 @@ const SOURCES: { [C in ReportCollection]: { from: string; conditions: Conditions
   cards: { from: CARDS_WITH_HOLDER, conditions: cardFilterConditions as Conditions<CardFilter> },
 };
 
+/** The collections' table filters, refusing a field they do not know (a typo must not widen a report or an export). */
+const STRICT_FILTERS = Object.fromEntries(
+  REPORT_COLLECTIONS.map((c) => [c, strictDeep(ENTITIES[c].query.filter as z.ZodType)]),
+) as Record<ReportCollection, z.ZodType>;
+
+/** The collection's table filter, parsed (a field it does not know, or a bad value, is a 422 naming `filters.<field>`). */
+export function parseFilter<C extends ReportCollection>(collection: C, filters: unknown): z.output<(typeof ENTITIES)[C]['query']['filter']> {
+  const parsed = STRICT_FILTERS[collection].safeParse(filters ?? {});
+  if (!parsed.success) {
+    const messages = validationMessages(parsed.error, filters);
+    throw validationError(Object.fromEntries(Object.entries(messages).map(([k, v]) => [`filters.${k}`, v])));
+  }
+  return parsed.data as z.output<(typeof ENTITIES)[C]['query']['filter']>;
+}
+
 /**
  * The caller's live rows of `collection` matching `filters` (checked against the collection's
  * filter schema here, whatever the caller already checked: a bad filter is a 422 naming it).
  */
 export async function rowSource(db: Queryable, user: ActingUser, collection: ReportCollection, filters: unknown): Promise<RowSource> {
-  const parsed = ENTITIES[collection].query.filter.safeParse(filters ?? {});
-  if (!parsed.success) {
-    const messages = validationMessages(parsed.error, filters);
-    throw validationError(Object.fromEntries(Object.entries(messages).map(([k, v]) => [`filters.${k}`, v])));
-  }
-  const filter = parsed.data;
+  const filter = parseFilter(collection, filters) as never;
   const params: unknown[] = [user.business_id];
   const source = SOURCES[collection];
-  const conds = ['r.business_id = $1', 'NOT r.deleted', ...(source.conditions as Conditions<typeof filter>)(filter, params)];
+  const conds = ['r.business_id = $1', 'NOT r.deleted', ...source.conditions(filter, params)];
   const visibility = COLLECTIONS[collection].visibility;
   const viewer = await viewerFor(db, user, [visibility]);
   return { from: source.from, where: conds.join(' AND ') + visibility.where(viewer, 'r', params), params };
