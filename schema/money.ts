@@ -22,6 +22,18 @@ export function toMinorUnits(input: string, currency: string): number | null {
   return m[1] ? -minor : minor;
 }
 
+/**
+ * Integer minor units as a plain decimal string with the currency's exponent ("-1234.50" for
+ * -123450 USD, "1500" for 1500 JPY): no symbol, no grouping, exact (no float division), what a
+ * spreadsheet or an accounting import reads as a number. The inverse of toMinorUnits.
+ */
+export function minorToDecimal(minor: number, currency: string): string {
+  const exp = currencyExponent(currency);
+  const digits = String(Math.abs(minor)).padStart(exp + 1, '0');
+  const whole = exp === 0 ? digits : `${digits.slice(0, -exp)}.${digits.slice(-exp)}`;
+  return minor < 0 ? `-${whole}` : whole;
+}
+
 const formatters = new Map<string, Intl.NumberFormat>();
 export function formatMoney(minor: number, currency: string, locale = 'en-US'): string {
   const key = `${locale}:${currency}`;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './define-call.ts';
-import { reportQuerySchema, reportResultSchema } from '../reports.ts';
+import { REPORT_COLLECTIONS, reportQuerySchema, reportResultSchema } from '../reports.ts';
+import { transactionFilterSchema, transactionSortSchema } from '../transaction-query.ts';
 import { reportChartSchema, reportNameSchema, savedReportSchema } from '../entities/saved-report.ts';
 import { dashboardItemSchema, dashboardSchema, MAX_DASHBOARD_ITEMS } from '../entities/dashboard.ts';
 
@@ -83,4 +84,38 @@ export const deleteDashboards = defineCall({
   response: deleteResponse,
 });
 
-export const REPORTING_CALLS = [generateReport, saveReport, deleteReports, saveDashboard, deleteDashboards] as const;
+/**
+ * CSV exports answered by the server for large tables: `text/csv; charset=utf-8` as an attachment,
+ * streamed page by page; the columns are schema/exports.ts's. Read-only POSTs (the filter is the
+ * body): no Idempotency-Key, nothing stored.
+ */
+export const exportTransactions = defineCall({
+  id: 'transactions.exportAsFile',
+  method: 'POST',
+  path: '/v1/auth/transactions/export_as_file',
+  auth: lowRisk,
+  readOnly: true,
+  body: z.object({
+    filters: transactionFilterSchema.default({}),
+    sort: transactionSortSchema.default('occurred_desc'),
+  }),
+  response: z.string(),
+});
+
+/** `filters` is the table filter of `collection` (as its list and the worker's table take it). */
+export const exportAsFile = defineCall({
+  id: 'reporting.exportAsFile',
+  method: 'POST',
+  path: '/v1/auth/reporting/export-as-file',
+  auth: lowRisk,
+  readOnly: true,
+  body: z.object({
+    collection: z.enum(REPORT_COLLECTIONS),
+    filters: z.record(z.string(), z.unknown()).optional(),
+  }),
+  response: z.string(),
+});
+
+export const REPORTING_CALLS = [
+  generateReport, saveReport, deleteReports, saveDashboard, deleteDashboards, exportTransactions, exportAsFile,
+] as const;

@@ -1,6 +1,10 @@
+import type { Context } from 'hono';
 import {
-  deleteDashboards, deleteReports, generateReport, saveDashboard, saveReport,
+  deleteDashboards, deleteReports, exportAsFile, exportTransactions, generateReport, saveDashboard, saveReport,
 } from '../../schema/api/calls-reporting.ts';
+import { exportFileName } from '../../schema/exports.ts';
+import type { ReportCollection } from '../../schema/reports.ts';
+import { businessNames, collectionPages, csvStream, transactionPages, type PageReader } from '../domain/reporting/export.ts';
 import { generateReport as report } from '../domain/reporting/report.ts';
 import * as saved from '../domain/reporting/saved.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
@@ -26,9 +30,29 @@ export const reportingHandlers = {
     const now = new Date(ctx.deps.now());
     return ok(await inWriteTx(ctx, deleteReports, (tx) => saved.deleteReports(tx, user, ctx.input.body.ids, now)));
   },
+  // Read-only POSTs (no transaction): every check runs before the first byte, then pages stream.
+  [exportTransactions.id]: async (ctx) => {
+    const user = actorOf(ctx).user;
+    const pages = await transactionPages(ctx.db, user, ctx.input.body.filters, ctx.input.body.sort);
+    return csvResponse(ctx.c, 'transactions', pages as PageReader<ReportCollection>, await businessNames(ctx.db, user.business_id), ctx.deps.now());
+  },
+  [exportAsFile.id]: async (ctx) => {
+    const user = actorOf(ctx).user;
+    const { collection, filters } = ctx.input.body;
+    const pages = await collectionPages(ctx.db, user, collection, filters);
+    return csvResponse(ctx.c, collection, pages, await businessNames(ctx.db, user.business_id), ctx.deps.now());
+  },
   [deleteDashboards.id]: async (ctx) => {
     const user = actorOf(ctx).user;
     const now = new Date(ctx.deps.now());
     return ok(await inWriteTx(ctx, deleteDashboards, (tx) => saved.deleteDashboards(tx, user, ctx.input.body.ids, now)));
   },
 } satisfies DomainHandlers;
+
+function csvResponse(c: Context, collection: ReportCollection, pages: PageReader<ReportCollection>, names: Awaited<ReturnType<typeof businessNames>>, now: number) {
+  return c.body(csvStream(collection, pages, names), 200, {
+    'content-type': 'text/csv; charset=utf-8',
+    'content-disposition': `attachment; filename="${exportFileName(collection, new Date(now))}"`,
+    'cache-control': 'no-store',
+  });
+}
