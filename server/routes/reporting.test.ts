@@ -72,6 +72,13 @@ describe.each(await testDatabases())('reporting calls on %s', (kind) => {
       expect(refusal(res), JSON.stringify(body)).toEqual([422, 'REQUEST_7001']);
       expect(Object.keys((res.body as { error_v2: { errors?: Record<string, string> } }).error_v2.errors ?? {}), JSON.stringify(body)).toContain(field);
     }
+    // Absurd but valid ranges answer (empty or not), never a 500.
+    for (const range of [{ from: '0001-01-01', to: '9999-12-31' }, { from: '0000-01-01' }, { to: '1969-12-31' }]) {
+      for (const time_grain of ['week', 'span'] as const) {
+        const res = await request(t.app, 'POST', REPORT, { token: admin, body: { ...month, ...range, time_grain } });
+        expect(res.status === 200 || refusal(res).join() === '422,REQUEST_7001', `${JSON.stringify(range)} ${JSON.stringify(res.body)}`).toBe(true);
+      }
+    }
     for (const raw of ['null', '[]', '"x"', '{"collection": {"$ne": 1}}', '{"from": 1e400}']) {
       const res = await request(t.app, 'POST', REPORT, { token: admin, rawBody: raw, headers: { 'content-type': 'application/json' } });
       expect(res.status, raw).toBe(422);

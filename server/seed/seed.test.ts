@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reportQuerySchema } from '../../schema/reports.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { highWater } from '../db/change-seq.ts';
 import { openTestDb, testDatabases } from '../test-db.ts';
@@ -11,7 +12,7 @@ import { DEMO_PASSWORD } from './types.ts';
 const NOW = new Date('2026-11-21T00:00:00.000Z');
 // Real scrypt, cheaper parameters: 42 full-strength hashes per seed would dominate the suite.
 const fastHash = (password: string) => hashPassword(password, { N: 1024, r: 8, p: 1 });
-const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'bills'];
+const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'bills', 'saved_reports', 'dashboards'];
 
 const count = async (db: Db, sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params))[0]?.n);
 
@@ -61,6 +62,19 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
       bills: 600,
     };
     for (const [table, n] of Object.entries(tables)) expect(await count(t.db, `SELECT count(*) AS n FROM ${table}`)).toBe(n);
+  });
+
+  it("gives the demo admin saved reports the API would accept, on one dashboard in order", async () => {
+    const reports = await t.db.query<{ id: string; query: unknown; email: string }>(
+      `SELECT r.id::text, r.query, u.email FROM saved_reports r JOIN spend_users u ON u.id = r.owner_id WHERE r.business_id = $1 ORDER BY r.change_seq`,
+      [seeded.businessId]);
+    expect(reports.length).toBe(4);
+    for (const r of reports) {
+      expect(r.email).toBe('admin@demo.test');
+      expect(reportQuerySchema.safeParse(r.query).success).toBe(true);
+    }
+    const [board] = await t.db.query<{ items: { report_id: string }[] }>('SELECT items FROM dashboards WHERE business_id = $1', [seeded.businessId]);
+    expect(board!.items.map((i) => i.report_id)).toEqual(reports.map((r) => r.id));
   });
 
   it('stamps change_seq 1..M uniquely across tables and sets the business counter to M', async () => {

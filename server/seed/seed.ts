@@ -17,6 +17,7 @@ import { searchTextBuilder } from './search-text.ts';
 import { DEFAULT_SEED, DEMO_PASSWORD } from './types.ts';
 import { demoVendors, insertVendors, vendorIdentity } from './vendors.ts';
 import { generateBills, insertBills } from './bills.ts';
+import { demoReports, insertReports } from './reports.ts';
 import type { DemoData } from './types.ts';
 
 export interface SeedDemoOptions {
@@ -102,7 +103,9 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   const rates = demoRates(data.business.id, cardRequest.maxChangeSeq, data.business.created_at);
   // Then its vendors (reference data too).
   const vendors = demoVendors(data, cardRequest.maxChangeSeq + rates.length, bills.vendors);
-  const maxChangeSeq = vendors.maxChangeSeq;
+  // Then the demo admin's saved reports and dashboard (issue 12).
+  const reports = demoReports(data, vendors.maxChangeSeq);
+  const maxChangeSeq = reports.maxChangeSeq;
 
   const t2 = performance.now();
   await db.transaction(async (tx) => {
@@ -119,6 +122,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     );
     await insertVendors(tx, vendors);
     await insertBills(tx, data.business.id, bills);
+    await insertReports(tx, reports);
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, maxChangeSeq]);
     await announceChange(tx, data.business.id, maxChangeSeq);
   });

@@ -57,7 +57,8 @@ export const DEMO_VENDORS: readonly DemoVendorSpec[] = [
   },
 ];
 
-function stableUuid(key: string): string {
+/** A uuid derived from `key` (the same on every run), so seeded ids are stable. */
+export function stableUuid(key: string): string {
   const h = createHash('sha256').update(key).digest('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
