@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { csvSafe, exportHeader } from '../../schema/exports.ts';
@@ -65,6 +66,19 @@ describe.each(await testDatabases())('CSV exports on %s', (kind) => {
     // Newest first, the list's default order.
     const dates = rows.map((r) => r.Date!);
     expect(dates).toEqual([...dates].sort().reverse());
+  });
+
+  it('compresses the stream when the client accepts it (brotli or gzip), to the same file', async () => {
+    const plain = await request(t.app, 'POST', ANY, { token: admin, body: { collection: 'transactions' } });
+    for (const [accept, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+      const res = await t.app.request(ANY, {
+        method: 'POST', body: JSON.stringify({ collection: 'transactions' }),
+        headers: { 'RAMP-ID-TOKEN': admin, 'content-type': 'application/json', 'accept-encoding': accept },
+      });
+      expect([res.status, res.headers.get('content-encoding')]).toEqual([200, accept]);
+      const text = decode(Buffer.from(await res.arrayBuffer())).toString('utf8');
+      expect(text).toBe(plain.text);
+    }
   });
 
   it('neutralises formula-like cells and keeps commas, quotes and line breaks intact', async () => {

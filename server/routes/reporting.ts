@@ -1,3 +1,5 @@
+import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { Context } from 'hono';
 import {
   deleteDashboards, deleteReports, exportAsFile, exportTransactions, generateReport, saveDashboard, saveReport,
@@ -6,6 +8,7 @@ import { exportFileName } from '../../schema/exports.ts';
 import type { ReportCollection } from '../../schema/reports.ts';
 import { businessNames, collectionPages, csvStream, transactionPages, type PageReader } from '../domain/reporting/export.ts';
 import { generateReport as report } from '../domain/reporting/report.ts';
+import { acceptedEncodings, compressStream } from '../http/encoding.ts';
 import * as saved from '../domain/reporting/saved.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { inWriteTx } from './admin.ts';
@@ -49,10 +52,22 @@ export const reportingHandlers = {
   },
 } satisfies DomainHandlers;
 
+/**
+ * The CSV attachment, compressed as it streams when the client accepts it. `no-transform` keeps
+ * the answer-compressing middleware (http/encoding.ts), which buffers whole answers, away from it:
+ * a 100k-row file must never sit in memory.
+ */
 function csvResponse(c: Context, collection: ReportCollection, pages: PageReader<ReportCollection>, names: Awaited<ReturnType<typeof businessNames>>, now: number) {
-  return c.body(csvStream(collection, pages, names), 200, {
+  const [encoding] = acceptedEncodings(c.req.header('accept-encoding'));
+  const csv = csvStream(collection, pages, names);
+  const body = encoding
+    ? (Readable.toWeb(Readable.fromWeb(csv as NodeReadableStream<Uint8Array>).pipe(compressStream(encoding))) as ReadableStream<Uint8Array>)
+    : csv;
+  return c.body(body, 200, {
     'content-type': 'text/csv; charset=utf-8',
     'content-disposition': `attachment; filename="${exportFileName(collection, new Date(now))}"`,
-    'cache-control': 'no-store',
+    'cache-control': 'no-store, no-transform',
+    vary: 'Accept-Encoding',
+    ...(encoding && { 'content-encoding': encoding }),
   });
 }
