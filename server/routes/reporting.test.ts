@@ -64,6 +64,7 @@ describe.each(await testDatabases())('reporting calls on %s', (kind) => {
       [{ ...month, from: '2026-02-30' }, 'from'],
       [{ ...month, filters: { states: ['LOST'] } }, 'filters.states.0'],
       [{ ...month, filters: { colour: 'red' } }, 'filters.colour'],
+      [{ ...month, collection: 'bills', dimension: 'vendor', filters: { vendor_ids: ['nope'] } }, 'filters.vendor_ids.0'],
       [{ ...month, measure: 'median' }, 'measure'],
       [{ ...month, extra: 1 }, 'extra'],
     ];
@@ -168,6 +169,9 @@ describe.each(await testDatabases())('reporting calls on %s', (kind) => {
     const bad = await request(t.app, 'POST', REPORTS, { token: admin, body: { name: 'Bad', query: { ...month, collection: 'cards', dimension: 'vendor' }, chart: 'bar' } });
     expect(refusal(bad)).toEqual([422, 'REQUEST_7001']);
     expect(refusal(await request(t.app, 'POST', REPORTS, { token: admin, body: { name: ' ', query: month, chart: 'bar' } }))).toEqual([422, 'REQUEST_7001']);
+    const unknownFilter = await request(t.app, 'POST', REPORTS, { token: admin, body: { name: 'Typo', query: { ...month, filters: { colour: 'red' } }, chart: 'bar' } });
+    expect(refusal(unknownFilter)).toEqual([422, 'REQUEST_7001']);
+    expect(unknownFilter.body.error_v2?.message).toBe('query.filters.colour is not allowed');
     expect(refusal(await request(t.app, 'POST', REPORTS, { token: admin, body: { name: 'Pie', query: month, chart: 'pie' } }))).toEqual([422, 'REQUEST_7001']);
     const r = await request(t.app, 'POST', REPORTS, { token: admin, body: { name: 'Twice', query: month, chart: 'bar' } });
     const twice = await request(t.app, 'POST', DASHBOARDS, {

@@ -6,6 +6,7 @@ import type { ActingUser } from '../../core/actor.ts';
 import { ApiError, validationError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { COLLECTIONS, writeMirrored } from '../collections.ts';
+import { parseFilter } from './sources.ts';
 
 /**
  * Saved reports and dashboards (issue 12): personal rows (visibility `self`), mirrored as
@@ -35,6 +36,8 @@ async function target(tx: Queryable, table: 'saved_reports' | 'dashboards', user
 }
 
 export async function saveReport(tx: Queryable, user: ActingUser, body: SaveReportBody, now: Date): Promise<{ row: SavedReport; created: boolean }> {
+  // As strict as running it: a saved report must never be one the API refuses to run.
+  parseFilter(body.query.collection, body.query.filters, 'query.filters');
   return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
     const { id, exists } = await target(tx, 'saved_reports', user, body.id, 'The report');
     const values = [id, user.business_id, user.id, body.name, JSON.stringify(body.query), body.chart, seqs.last, now.toISOString()];

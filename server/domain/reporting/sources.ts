@@ -58,12 +58,14 @@ const STRICT_FILTERS = Object.fromEntries(
   REPORT_COLLECTIONS.map((c) => [c, strictDeep(ENTITIES[c].query.filter as z.ZodType)]),
 ) as Record<ReportCollection, z.ZodType>;
 
-/** The collection's table filter, parsed (a field it does not know, or a bad value, is a 422 naming `filters.<field>`). */
-export function parseFilter<C extends ReportCollection>(collection: C, filters: unknown): z.output<(typeof ENTITIES)[C]['query']['filter']> {
+/** The collection's table filter, parsed (a field it does not know, or a bad value, is a 422 naming `<at>.<field>`). */
+export function parseFilter<C extends ReportCollection>(
+  collection: C, filters: unknown, at = 'filters',
+): z.output<(typeof ENTITIES)[C]['query']['filter']> {
   const parsed = STRICT_FILTERS[collection].safeParse(filters ?? {});
   if (!parsed.success) {
     const messages = validationMessages(parsed.error, filters);
-    throw validationError(Object.fromEntries(Object.entries(messages).map(([k, v]) => [`filters.${k}`, v])));
+    throw validationError(Object.fromEntries(Object.entries(messages).map(([k, v]) => [`${at}.${k}`, `${at}.${v}`])));
   }
   return parsed.data as z.output<(typeof ENTITIES)[C]['query']['filter']>;
 }
