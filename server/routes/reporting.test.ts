@@ -4,6 +4,7 @@ import { syncChanges } from '../../schema/api/calls.ts';
 import { dashboardSchema } from '../../schema/entities/dashboard.ts';
 import { savedReportSchema } from '../../schema/entities/saved-report.ts';
 import { reportResultSchema } from '../../schema/reports.ts';
+import { MAX_REPORT_ROWS } from '../domain/reporting/report.ts';
 import { seedReportRows } from '../domain/reporting/report-fixture.ts';
 import { useTestApp } from '../test-app.ts';
 import { testDatabases } from '../test-db.ts';
@@ -97,6 +98,26 @@ describe.each(await testDatabases())('reporting calls on %s', (kind) => {
     expect(rows.reduce((s, r) => s + r.value, 0)).toBe(own!.n);
     const other = await request(t.app, 'POST', REPORT, { token: bAdmin, body: { ...month, dimension: 'user', measure: 'count' } });
     expect(reportResultSchema.parse(other.body).rows).toEqual([]);
+  });
+
+  it('refuses a report of more groups than anyone can read, asking for a narrower range or coarser grain', async () => {
+    const big = await makeBusiness(t.db, { transactions: 0 });
+    await t.db.query(
+      `WITH bump AS (UPDATE businesses SET change_seq = change_seq + $3 WHERE id = $1 RETURNING change_seq)
+       INSERT INTO transactions (id, business_id, card_id, user_id, merchant_name, merchant_category, amount, currency, occurred_at, state, change_seq)
+       SELECT gen_random_uuid(), $1, $2, u.user_id, 'Merchant ' || i, 'General', 100, 'USD', timestamptz '2026-01-01' + i * interval '1 minute',
+              'CLEARED', (SELECT change_seq FROM bump) - $3 + i
+         FROM generate_series(1, $3::int) AS i, (SELECT user_id FROM cards WHERE id = $2) u`,
+      [big.businessId, big.cards.admin, MAX_REPORT_ROWS + 1],
+    );
+    const token = await signIn(t.app, big.email('admin'));
+    const body = { collection: 'transactions', time_grain: 'day', dimension: 'merchant', measure: 'count' };
+    const res = await request(t.app, 'POST', REPORT, { token, body });
+    expect(refusal(res)).toEqual([422, 'REQUEST_7001']);
+    expect(res.body.error_v2?.message).toMatch(/narrow the dates or choose a coarser time grain/);
+    const fewer = await request(t.app, 'POST', REPORT, { token, body: { ...body, to: '2026-01-05' } });
+    expect(fewer.status).toBe(200);
+    expect(reportResultSchema.parse(fewer.body).rows.length).toBe(5 * 24 * 60 - 1);
   });
 
   it('saves, updates and deletes the caller’s reports and dashboards, mirrored to the caller alone', async () => {
