@@ -147,6 +147,12 @@ export function compileTransactionFilter(f: TransactionFilter): ((t: Transaction
     const ids = new Set(f.location_ids);
     checks.push((t) => t.location_id !== null && ids.has(t.location_id));
   }
+  if (f.gl_account_ids?.length) {
+    const ids = new Set(f.gl_account_ids);
+    checks.push((t) => t.gl_account_id !== null && ids.has(t.gl_account_id));
+  }
+  const merchant = f.merchant;
+  if (merchant !== undefined) checks.push((t) => t.merchant_name === merchant);
   if (f.states?.length) {
     const states = new Set<string>(f.states);
     checks.push((t) => states.has(t.state));
