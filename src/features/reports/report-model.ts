@@ -250,7 +250,7 @@ export function drillDown(
       case 'user': return key ? { to: '/transactions', search: { ...spend, user_ids: key } } : null;
       case 'card': return key ? { to: '/transactions', search: { ...spend, card_ids: key } } : null;
       case 'gl_account': return key ? { to: '/transactions', search: { ...spend, gl_account_ids: key } } : { to: '/transactions', search: { ...spend, missing_coding: true } };
-      case 'merchant': return key ? { to: '/transactions', search: { ...spend, merchants: key } } : null;
+      case 'merchant': return key ? { to: '/transactions', search: { ...spend, merchant: key } } : null;
       case 'status': return key ? { to: '/transactions', search: { ...dates, states: key } } : null;
       default: return null;
     }
