@@ -260,6 +260,34 @@ describe.each(await testDatabases())('accounting on %s', (kind) => {
     expect(line.body.bank_line_id).toBe('STMT-2');
   });
 
+  it('writes a generic CSV that parses back to the items committed, and unmarks bills and claims', async () => {
+    const d = await makeBusiness(t.db, { transactions: 12 });
+    const coded = d.allTransactions.slice(0, 7);
+    await t.db.query('UPDATE transactions SET gl_account_id = $2, tracking = $3::jsonb WHERE id = ANY($1::uuid[])',
+      [coded, d.glAccounts.active[1], JSON.stringify({ [d.tracking[0]!.categoryId]: d.tracking[0]!.options[1] })]);
+    await t.db.query(`UPDATE transactions SET amount = -amount WHERE id = $1`, [coded[0]]);
+    const admin = await signIn(t.app, d.email('admin'));
+    expect((await request(t.app, 'POST', `${ACC}/providers/csv/connect`, { token: admin, body: {} })).status).toBe(200);
+    const res = await request(t.app, 'POST', `${ACC}/providers/csv/sync_commit`, { token: admin, body: {} });
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.item_count).toBe(7);
+    const got = await request(t.app, 'GET', res.body.files[0].url, { token: admin });
+    const parsed = Papa.parse<Record<string, string>>(got.text, { header: true, skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data.map((r) => r['Ledgerline ID']).sort()).toEqual([...coded].sort());
+    const [{ total }] = await t.db.query<{ total: number }>('SELECT sum(amount) AS total FROM transactions WHERE id = ANY($1::uuid[])', [coded]) as [{ total: number }];
+    expect(parsed.data.reduce((s, r) => s + toMinorUnits(r['Line amount']!, 'USD')!, 0)).toBe(Number(total));
+    expect(parsed.data.every((r) => r['GL account code'] === '6100' && r.Tracking === 'Project: Apollo 1' && r.Department !== '')).toBe(true);
+
+    // A bill and a claim of A, synced by the first commit, are unmarked (and their docs say so).
+    expect((await call('GET', `/v1/auth/bill-pay/${bill}`)).body.accounting_synced_at).not.toBeNull();
+    const unsync = await call('POST', `${ACC}/mark-not-synced`, { items: [{ type: 'bill', id: bill }, { type: 'reimbursement', id: claim }] });
+    expect(unsync.status, unsync.text).toBe(200);
+    expect(unsync.body.updated).toBe(2);
+    expect((await call('GET', `/v1/auth/bill-pay/${bill}`)).body.accounting_synced_at).toBeNull();
+    expect(await syncedAt('reimbursements', claim)).toBeNull();
+  });
+
   it('splits a Xero commit into files of at most 1,000 lines, each downloadable', async () => {
     const c = await makeBusiness(t.db, { transactions: 1_001 });
     await t.db.query('UPDATE transactions SET gl_account_id = $2 WHERE business_id = $1', [c.businessId, c.glAccounts.active[0]]);
