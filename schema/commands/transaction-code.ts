@@ -32,16 +32,17 @@ const allInMirror = (ids: readonly string[], mirror: CommandCheckContext) =>
  * synced (the accounting system holds that coding now). The server refuses with this message
  * (ACCOUNTING_7301); the worker refuses before queueing when its mirror shows the mark.
  */
-export function syncedCodingRefusal(syncedAt: string | null | undefined, noun = 'transaction'): string | null {
+export function syncedCodingRefusal(syncedAt: string | null | undefined): string | null {
   if (!syncedAt) return null;
-  return `This ${noun} was exported to your accounting system on ${syncedAt.slice(0, 10)}. Mark it as not synced to change its coding.`;
+  return `This transaction was exported to your accounting system on ${syncedAt.slice(0, 10)}. Mark it as not synced to change its coding.`;
 }
 
+/** The memo is part of the patch too: the export carried it. A mirror that cannot read rows passes. */
 const noneSynced = (ids: readonly string[], mirror: CommandCheckContext) =>
-  mirror.get && ids.some((id) => {
-    const at = mirror.get!(id)?.accounting_synced_at;
-    return typeof at === 'string' && syncedCodingRefusal(at) !== null;
-  }) ? ('ACCOUNTING_7301' as const) : null;
+  mirror.get && ids.some((id) => syncedCodingRefusal(asText(mirror.get!(id)?.accounting_synced_at)) !== null)
+    ? ('ACCOUNTING_7301' as const)
+    : null;
+const asText = (v: unknown) => (typeof v === 'string' ? v : null);
 
 export const transactionCode = defineCommand({
   name: 'transaction.code',
