@@ -22,6 +22,17 @@ export function toMinorUnits(input: string, currency: string): number | null {
   return m[1] ? -minor : minor;
 }
 
+/**
+ * Integer minor units as a plain decimal string with the currency's exponent ("-12.30" for
+ * -1230 USD, "500" for 500 JPY): no symbol, no grouping, exact (no float division).
+ */
+export function minorToDecimal(minor: number, currency: string): string {
+  const exp = currencyExponent(currency);
+  const digits = String(Math.abs(minor)).padStart(exp + 1, '0');
+  const sign = minor < 0 ? '-' : '';
+  return exp === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, -exp)}.${digits.slice(-exp)}`;
+}
+
 const formatters = new Map<string, Intl.NumberFormat>();
 export function formatMoney(minor: number, currency: string, locale = 'en-US'): string {
   const key = `${locale}:${currency}`;

@@ -18,6 +18,7 @@ export type IdPool = {
   instances: string[];
   vendors: string[]; vendorContacts: string[]; bills: string[];
   recurringBills: string[]; vendorCredits: string[]; billTemplates: string[]; provisionalBills: string[];
+  syncCommits: string[]; mappingRules: string[];
 };
 
 export function uuidFor(key: string, pool: IdPool): string {
@@ -25,6 +26,8 @@ export function uuidFor(key: string, pool: IdPool): string {
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
   if (k.includes('instance')) return first(pool.instances);
+  if (k.includes('sync_commit')) return first(pool.syncCommits);
+  if (k.includes('mapping_rule')) return first(pool.mappingRules);
   if (k.includes('recurring')) return first(pool.recurringBills);
   if (k.includes('provisional')) return first(pool.provisionalBills);
   if (k.includes('invoice_file')) return first(pool.receipts);

@@ -26,6 +26,7 @@ import { BILL_CALLS } from './calls-bills.ts';
 import { BILL_BULK_CALLS } from './calls-bill-bulk.ts';
 import { PROVISIONAL_BILL_CALLS } from './calls-provisional-bills.ts';
 import { BILL_EXTRA_CALLS } from './calls-bill-extras.ts';
+import { ACCOUNTING_CALLS } from './calls-accounting.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -201,4 +202,5 @@ export const CATALOGUE = [
   ...BILL_BULK_CALLS,
   ...PROVISIONAL_BILL_CALLS,
   ...BILL_EXTRA_CALLS,
+  ...ACCOUNTING_CALLS,
 ] as const;

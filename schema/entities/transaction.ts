@@ -34,6 +34,12 @@ export const transactionSchema = z.object({
    * its client id until the upload has landed and the feed brings the server's id.
    */
   receipt_ids: z.array(uuid).default([]),
+  /**
+   * When the item was exported to the accounting system (a sync commit, issue 12); null when it
+   * was not, or was marked not synced since. A synced item refuses coding edits. Optional so
+   * rows built before issue 12 (and by clients that do not carry it yet) still type-check.
+   */
+  accounting_synced_at: isoDateTime.nullable().optional(),
   ...mirroredFields,
 });
 export type Transaction = z.infer<typeof transactionSchema>;

@@ -1,4 +1,5 @@
 import type { HandlerMap } from '../http/handler.ts';
+import { accountingHandlers } from './accounting.ts';
 import { adminUserHandlers } from './admin-users.ts';
 import { adminHandlers } from './admin.ts';
 import { approvalHandlers } from './approvals.ts';
@@ -53,4 +54,5 @@ export const HANDLERS = {
   ...adminUserHandlers,
   ...businessSwitchHandlers,
   ...approvalPolicyHandlers,
+  ...accountingHandlers,
 } satisfies HandlerMap;

@@ -17,6 +17,7 @@ import { searchTextBuilder } from './search-text.ts';
 import { DEFAULT_SEED, DEMO_PASSWORD } from './types.ts';
 import { demoVendors, insertVendors, vendorIdentity } from './vendors.ts';
 import { generateBills, insertBills } from './bills.ts';
+import { insertAccountingDemo } from './accounting.ts';
 import type { DemoData } from './types.ts';
 
 export interface SeedDemoOptions {
@@ -119,6 +120,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     );
     await insertVendors(tx, vendors);
     await insertBills(tx, data.business.id, bills);
+    await insertAccountingDemo(tx, data);
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, maxChangeSeq]);
     await announceChange(tx, data.business.id, maxChangeSeq);
   });
