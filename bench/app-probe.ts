@@ -65,6 +65,7 @@ const INIT_SCRIPT = `(() => {
       queryTransactions: (...a) => call('queryTransactions', a),
       query: (...a) => call('query', a),
       matchingIds: (...a) => call('matchingIds', a),
+      report: (...a) => call('report', a),
       codeTransactions: (...a) => call('codeTransactions', a),
       run: (...a) => call('run', a),
       status: (...a) => call('status', a),
@@ -118,6 +119,16 @@ export async function localSearch(page: Page, queries: readonly string[]): Promi
     }
     return out;
   })(${JSON.stringify(queries)})`);
+}
+
+/** The worker's took_ms for `runs` reports of `query` in a row (issue 12's report engine). */
+export async function reportTimes(page: Page, query: Record<string, unknown>, runs: number): Promise<number[]> {
+  return page.evaluate(`(async ({ query, runs }) => {
+    const api = ${API};
+    const out = [];
+    for (let i = 0; i < runs; i++) out.push((await api.report(query)).took_ms);
+    return out;
+  })(${JSON.stringify({ query, runs })})`);
 }
 
 export async function matchingIds(page: Page, filter: Record<string, unknown>): Promise<string[]> {

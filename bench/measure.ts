@@ -10,6 +10,8 @@
  *    reimbursement_search_p95_ms (the worker's took_ms over claim queries);
  * 8. receipt_ocr_ms / receipt_ocr_p95_ms over the generated receipts (bench/ocr.ts);
  * 9. search_ready_ms: an offline reload → the text search answers a many-hit query in full;
+ * 6b. report_ms (a month × department report, median of 5 after one) and report_after_bulk_ms
+ *     (month × GL account, the first report after the bulk coding);
  * 10. bill_bulk_mark_paid_ms: 50 approved bills marked paid in one bulk call (the bulk limit),
  *     and bill_bulk_mark_paid_mirrored_ms: from the call to all 50 PAID in the page's mirror.
  * Besides, before the browser starts: change_feed_rows_per_s and server_page_rps / _p99_ms
@@ -30,7 +32,7 @@ import { issueCard } from '../schema/api/calls-cards.ts';
 import { apiSearch, apiSignIn, type ApiClient } from '../tests/support/api.ts';
 import { CHROMIUM_PATH, launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
 import {
-  billStatusCount, billsWithStatusAt, bulkCode, bulkLockCards, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark,
+  billStatusCount, billsWithStatusAt, bulkCode, bulkLockCards, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark, reportTimes,
   waitForHook, workerHeap, type CountedCollection,
 } from './app-probe.ts';
 import { mainJsGzipKb, scriptList } from './bundle-size.ts';
@@ -43,6 +45,10 @@ import { countByCollection, fetchMirrorRows, measureRawIdbPut } from './raw-idb.
 import { percentile, roundMs } from './stats.ts';
 
 export const ADMIN = { email: 'admin@demo.test', password: 'demo-password-1' };
+
+/** Issue 12's report goals: a month × department spend report, and month × GL account after a bulk coding. */
+const MONTH_BY_DEPARTMENT = { collection: 'transactions', time_grain: 'month', dimension: 'department', measure: 'sum' };
+const MONTH_BY_GL_ACCOUNT = { collection: 'transactions', time_grain: 'month', dimension: 'gl_account', measure: 'sum' };
 
 export interface Metrics {
   mirror_ms: number;
@@ -66,6 +72,10 @@ export interface Metrics {
   bill_bulk_mark_paid_ms: number;
   bill_bulk_mark_paid_mirrored_ms: number;
   worker_heap_mb: number;
+  /** Issue 12: a month × department report over every transaction, in the worker (median of 5). */
+  report_ms: number;
+  /** The first month × GL account report after the 10,000-row bulk coding: a full re-aggregation. */
+  report_after_bulk_ms: number;
   search_ready_ms: number;
   server_page_rps: number;
   server_page_p99_ms: number;
@@ -174,6 +184,8 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
     const warm = await localSearch(browser.page, queries);
     const warmMs = Date.now() - warmStart;
     const local = await localSearch(browser.page, queries);
+    log('reports in the worker (month × department over every transaction)');
+    const reports = await reportTimes(browser.page, MONTH_BY_DEPARTMENT, 6);
     log('data worker heap (after a forced GC)');
     const heap = await workerHeap(browser.page);
     log('online search (same queries, POST /v1/auth/transactions/search)');
@@ -193,6 +205,7 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
     const bulk = await measureBulkCode(browser, server.db, server.businessId);
     bulkNet.stop();
     const bulkReq = summarise(bulkNet.requests, '/v1/auth/accounting/coding/bulk-update');
+    const [reportAfterBulk] = await reportTimes(browser.page, MONTH_BY_GL_ACCOUNT, 1);
 
     log(`reimbursements: first page after navigation, local search (${claimQueries.length} queries, one warm-up pass)`);
     const reimbursementsFirstPageMs = await navigateToFirstRow(browser.page, '/reimbursements', '[role="grid"] .reimb-row[aria-rowindex="2"]', 60_000);
@@ -239,6 +252,9 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
       bill_bulk_mark_paid_ms: roundMs(markPaid.ms),
       bill_bulk_mark_paid_mirrored_ms: roundMs(markPaid.mirroredMs),
       worker_heap_mb: heap.usedMb,
+      // The first report also builds the engine's filtered order for the query: a detail.
+      report_ms: roundMs(percentile(reports.slice(1), 50)),
+      report_after_bulk_ms: roundMs(reportAfterBulk ?? Number.NaN),
       search_ready_ms: roundMs(ready.ms),
       server_page_rps: pages.rps,
       server_page_p99_ms: pages.p99Ms,
@@ -287,6 +303,7 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
         bulk_code_matching_ids_ms: bulk.matchingIdsMs,
         bulk_code_request_sent_after_call_ms: bulkReq.first ? roundMs(bulkReq.first.start - bulk.called_at) : Number.NaN,
         bulk_code_request_ms: roundMs(bulkReq.totalMs),
+        report_first_ms: roundMs(reports[0] ?? Number.NaN),
         worker_heap_before_gc_mb: heap.beforeGcMb,
         worker_heap_total_mb: heap.totalMb,
         search_ready_query: readyQuery,

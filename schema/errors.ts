@@ -60,6 +60,14 @@ export const ERROR_CATALOGUE = {
   UPLOAD_7104: { status: 422, message: 'The file is empty.' },
   FORBIDDEN_7003: { status: 403, message: 'You do not have permission to do this.' },
   APPROVAL_7201: { status: 403, message: 'You cannot review your own reimbursement. Another reviewer must decide it.' },
+  // Issue 12, accounting close. No §8 or existing code says "already exported" or "a commit is running".
+  ACCOUNTING_7301: {
+    status: 409,
+    message: 'This item was exported to your accounting system. Mark it as not synced to change its coding.',
+  },
+  ACCOUNTING_7302: { status: 409, message: 'Another sync commit is running for this business. Try again when it has finished.' },
+  ACCOUNTING_7303: { status: 422, message: 'Nothing to sync: every coded, approved item has already been exported.' },
+  ACCOUNTING_7304: { status: 422, message: 'Connect this accounting provider first.' },
   IDEMPOTENCY_7009: {
     status: 422,
     message: 'This Idempotency-Key was already used with a different request.',

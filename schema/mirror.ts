@@ -89,8 +89,10 @@ export const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  *    so a new kind is a schema change (issue 10 added `card_request` without a bump).
  * 4: the stores are lean (issue 13: no `_meta.lwt` indexes, workers/mirror-storage.ts); the new
  *    version opens a new IndexedDB database per collection, declared lean from the start.
+ * 5: transactions, reimbursements and bills carry `accounting_synced_at` (issue 12: a synced item
+ *    refuses coding edits, offline too).
  */
-export const MIRROR_SCHEMA_VERSION = 4;
+export const MIRROR_SCHEMA_VERSION = 5;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

@@ -23,15 +23,14 @@ export function toMinorUnits(input: string, currency: string): number | null {
 }
 
 /**
- * Integer minor units as a plain decimal string with the currency's exponent ("-1234.50" for
- * -123450 USD, "1500" for 1500 JPY): no symbol, no grouping, exact (no float division), what a
- * spreadsheet or an accounting import reads as a number. The inverse of toMinorUnits.
+ * Integer minor units as a plain decimal string with the currency's exponent ("-12.30" for
+ * -1230 USD, "500" for 500 JPY): no symbol, no grouping, exact (no float division).
  */
 export function minorToDecimal(minor: number, currency: string): string {
   const exp = currencyExponent(currency);
   const digits = String(Math.abs(minor)).padStart(exp + 1, '0');
-  const whole = exp === 0 ? digits : `${digits.slice(0, -exp)}.${digits.slice(-exp)}`;
-  return minor < 0 ? `-${whole}` : whole;
+  const sign = minor < 0 ? '-' : '';
+  return exp === 0 ? `${sign}${digits}` : `${sign}${digits.slice(0, -exp)}.${digits.slice(-exp)}`;
 }
 
 const formatters = new Map<string, Intl.NumberFormat>();

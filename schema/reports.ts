@@ -73,12 +73,16 @@ export interface ReportSpec<R> {
   date: (row: R) => string;
   /** The date field's name (the server's SQL reads the same column). */
   dateField: string;
-  money: (row: R) => { amount: number; currency: string };
+  /** The row's money: integer minor units, and its ISO 4217 currency. */
+  amount: (row: R) => number;
+  currency: (row: R) => string;
   /** Whether the row counts at all (spend: not declined, not a draft…). */
   counts: (row: R) => boolean;
   dimensions: readonly ReportDimension[];
-  /** The row's parts under a dimension (one part unless the row is split, as a bill's lines are). */
-  parts: (row: R, dimension: ReportDimension, trackingCategoryId: string | undefined) => ReportPart[];
+  /** The row's group under a dimension (the dimension's id or name; null when it has none). */
+  key: (row: R, dimension: ReportDimension, trackingCategoryId: string | undefined) => string | null;
+  /** A row split across groups under this dimension (a bill's lines), or undefined when whole. */
+  split?: (row: R, dimension: ReportDimension, trackingCategoryId: string | undefined) => ReportPart[] | undefined;
 }
 
 type Tx = RowOf<'transactions'>;
@@ -97,25 +101,24 @@ export const REPORTED_BILL_STATUSES: readonly Bill['status'][] = [
 /** A card counts unless terminated. */
 export const REPORTED_CARD_STATUSES: readonly Card['status'][] = ['REQUESTED', 'SHIPPED', 'ACTIVE', 'LOCKED', 'SUSPENDED'];
 
-const whole = (key: string | null, amount: number): ReportPart[] => [{ key, amount }];
-
 const transactionSpec: ReportSpec<Tx> = {
   date: (t) => t.occurred_at,
   dateField: 'occurred_at',
-  money: (t) => ({ amount: t.amount, currency: t.currency }),
-  counts: (t) => SPEND_TRANSACTION_STATES.includes(t.state),
+  amount: (t) => t.amount,
+  currency: (t) => t.currency,
+  counts: (t) => t.state === 'PENDING' || t.state === 'CLEARED', // SPEND_TRANSACTION_STATES
   dimensions: ['none', 'department', 'location', 'merchant', 'gl_account', 'tracking_category', 'user', 'card', 'status'],
-  parts: (t, d, tc) => {
+  key: (t, d, tc) => {
     switch (d) {
-      case 'department': return whole(t.department_id, t.amount);
-      case 'location': return whole(t.location_id, t.amount);
-      case 'merchant': return whole(t.merchant_name, t.amount);
-      case 'gl_account': return whole(t.gl_account_id, t.amount);
-      case 'tracking_category': return whole((tc && t.tracking[tc]) || null, t.amount);
-      case 'user': return whole(t.user_id, t.amount);
-      case 'card': return whole(t.card_id, t.amount);
-      case 'status': return whole(t.state, t.amount);
-      default: return whole(null, t.amount);
+      case 'department': return t.department_id;
+      case 'location': return t.location_id;
+      case 'merchant': return t.merchant_name;
+      case 'gl_account': return t.gl_account_id;
+      case 'tracking_category': return (tc && t.tracking[tc]) || null;
+      case 'user': return t.user_id;
+      case 'card': return t.card_id;
+      case 'status': return t.state;
+      default: return null;
     }
   },
 };
@@ -123,42 +126,49 @@ const transactionSpec: ReportSpec<Tx> = {
 const claimSpec: ReportSpec<Claim> = {
   date: (r) => r.transaction_date,
   dateField: 'transaction_date',
-  money: (r) => ({ amount: r.amount, currency: r.currency }),
+  amount: (r) => r.amount,
+  currency: (r) => r.currency,
   counts: (r) => REPORTED_CLAIM_STATUSES.includes(r.status),
   dimensions: ['none', 'department', 'merchant', 'gl_account', 'user', 'status'],
-  parts: (r, d) => {
+  key: (r, d) => {
     switch (d) {
-      case 'department': return whole(r.department_id, r.amount);
-      case 'merchant': return whole(r.merchant, r.amount);
-      case 'gl_account': return whole(r.gl_account_id, r.amount);
-      case 'user': return whole(r.user_id, r.amount);
-      case 'status': return whole(r.status, r.amount);
-      default: return whole(null, r.amount);
+      case 'department': return r.department_id;
+      case 'merchant': return r.merchant;
+      case 'gl_account': return r.gl_account_id;
+      case 'user': return r.user_id;
+      case 'status': return r.status;
+      default: return null;
     }
   },
 };
 
-/** A bill's coding is per line: grouped by a coding dimension, each line goes to its own group. */
-const byLine = (b: Bill, key: (l: Bill['line_items'][number]) => string | null): ReportPart[] =>
-  b.line_items.map((l) => ({ key: key(l), amount: l.amount }));
+type Line = Bill['line_items'][number];
+/** A bill's coding is per line: under a coding dimension, each line goes to its own group. */
+const LINE_KEYS: Partial<Record<ReportDimension, (l: Line, tc: string | undefined) => string | null>> = {
+  department: (l) => l.department_id,
+  location: (l) => l.location_id,
+  gl_account: (l) => l.gl_account_id,
+  tracking_category: (l, tc) => (tc && l.tracking[tc]) || null,
+};
 
 const billSpec: ReportSpec<Bill> = {
   date: (b) => b.invoice_date,
   dateField: 'invoice_date',
-  money: (b) => ({ amount: b.amount, currency: b.currency }),
+  amount: (b) => b.amount,
+  currency: (b) => b.currency,
   counts: (b) => REPORTED_BILL_STATUSES.includes(b.status),
   dimensions: ['none', 'department', 'location', 'gl_account', 'tracking_category', 'user', 'vendor', 'status'],
-  parts: (b, d, tc) => {
+  key: (b, d) => {
     switch (d) {
-      case 'department': return byLine(b, (l) => l.department_id);
-      case 'location': return byLine(b, (l) => l.location_id);
-      case 'gl_account': return byLine(b, (l) => l.gl_account_id);
-      case 'tracking_category': return byLine(b, (l) => (tc && l.tracking[tc]) || null);
-      case 'user': return whole(b.created_by, b.amount);
-      case 'vendor': return whole(b.vendor_id, b.amount);
-      case 'status': return whole(b.status, b.amount);
-      default: return whole(null, b.amount);
+      case 'user': return b.created_by;
+      case 'vendor': return b.vendor_id;
+      case 'status': return b.status;
+      default: return null;
     }
+  },
+  split: (b, d, tc) => {
+    const lineKey = LINE_KEYS[d];
+    return lineKey ? b.line_items.map((l) => ({ key: lineKey(l, tc), amount: l.amount })) : undefined;
   },
 };
 
@@ -166,16 +176,17 @@ const cardSpec: ReportSpec<Card> = {
   date: (c) => c.created_at,
   dateField: 'created_at',
   // A card's money is its spending limit.
-  money: (c) => ({ amount: c.limit.amount, currency: c.limit.currency }),
+  amount: (c) => c.limit.amount,
+  currency: (c) => c.limit.currency,
   counts: (c) => REPORTED_CARD_STATUSES.includes(c.status),
   dimensions: ['none', 'department', 'location', 'user', 'status'],
-  parts: (c, d) => {
+  key: (c, d) => {
     switch (d) {
-      case 'department': return whole(c.department_id, c.limit.amount);
-      case 'location': return whole(c.location_id, c.limit.amount);
-      case 'user': return whole(c.user_id, c.limit.amount);
-      case 'status': return whole(c.status, c.limit.amount);
-      default: return whole(null, c.limit.amount);
+      case 'department': return c.department_id;
+      case 'location': return c.location_id;
+      case 'user': return c.user_id;
+      case 'status': return c.status;
+      default: return null;
     }
   },
 };
@@ -261,12 +272,28 @@ interface Group {
   currency: string | null;
   sum: number;
   count: number;
+  /** The last row counted here (a split row counts once per group, however many lines land in it). */
+  last: unknown;
+}
+
+/** Groups by period, then key, then currency: nested maps, so the hot loop builds no strings. */
+type Groups = Map<string, Map<string | null, Map<string | null, Group>>>;
+
+function groupOf(groups: Groups, period: string, key: string | null, currency: string | null): Group {
+  let byKey = groups.get(period);
+  if (!byKey) groups.set(period, (byKey = new Map()));
+  let byCurrency = byKey.get(key);
+  if (!byCurrency) byKey.set(key, (byCurrency = new Map()));
+  let g = byCurrency.get(currency);
+  if (!g) byCurrency.set(currency, (g = { period, key, currency, sum: 0, count: 0, last: undefined }));
+  return g;
 }
 
 /**
  * The report over rows the collection's filters already matched (the worker's query engine and
  * the server's SQL filter them the same way). Rows outside the range or not counting are skipped.
  * Counts are per row and group, whatever the currency; sums and averages one row per currency.
+ * The loop allocates nothing per row for whole rows (100k rows: a few tens of milliseconds).
  */
 export function aggregateReport<C extends ReportCollection>(
   rows: Iterable<RowOf<C>>,
@@ -276,42 +303,62 @@ export function aggregateReport<C extends ReportCollection>(
   const spec = REPORT_SPECS[q.collection] as ReportSpec<RowOf<C>>;
   const { from, to } = reportRange(q, now);
   const perCurrency = q.measure !== 'count';
-  const groups = new Map<string, Group>();
+  const { dimension } = q;
+  const tc = q.tracking_category_id;
+  const groups: Groups = new Map();
   // Many rows share a day: the bucket is computed once per distinct day.
   const buckets = new Map<string, string>();
+  let last: Group | null = null;
+  // Rows arrive in time order (the engine's default sort): most share the previous row's day.
+  let lastDay = '';
+  let lastPeriod = '';
   for (const row of rows) {
     if (!spec.counts(row)) continue;
-    const day = utcDay(spec.date(row));
-    if (day < from || day > to) continue;
-    let period = buckets.get(day);
-    if (period === undefined) {
-      period = bucketStart(day, q.time_grain, from);
-      buckets.set(day, period);
-    }
-    const currency = perCurrency ? spec.money(row).currency : null;
-    const parts = spec.parts(row, q.dimension, q.tracking_category_id);
-    for (let i = 0; i < parts.length; i++) {
-      const part = parts[i]!;
-      // A split row counts once per group it reaches, however many of its lines land there.
-      if (i > 0 && parts.slice(0, i).some((p) => p.key === part.key)) {
-        groups.get(groupKey(period, part.key, currency))!.sum += part.amount;
-        continue;
+    const raw = spec.date(row);
+    let day: string;
+    let period: string | undefined;
+    if (lastDay !== '' && raw.startsWith(lastDay) && (raw.length === 10 || raw.charCodeAt(raw.length - 1) === 90 /* Z */)) {
+      day = lastDay;
+      period = lastPeriod;
+    } else {
+      day = utcDay(raw);
+      period = buckets.get(day);
+      if (period === undefined) {
+        period = bucketStart(day, q.time_grain, from);
+        buckets.set(day, period);
       }
-      const id = groupKey(period, part.key, currency);
-      const g = groups.get(id);
-      if (g) {
-        g.sum += part.amount;
+      lastDay = day;
+      lastPeriod = period;
+    }
+    if (day < from || day > to) continue;
+    const currency = perCurrency ? spec.currency(row) : null;
+    const split = spec.split?.(row, dimension, tc);
+    if (!split) {
+      const key = spec.key(row, dimension, tc);
+      // Consecutive rows often share a group (rows come grouped by time): skip the lookups.
+      const g: Group = last && last.period === period && last.key === key && last.currency === currency ? last : groupOf(groups, period, key, currency);
+      g.sum += spec.amount(row);
+      g.count += 1;
+      last = g;
+      continue;
+    }
+    for (const part of split) {
+      const g = groupOf(groups, period, part.key, currency);
+      g.sum += part.amount;
+      if (g.last !== row) {
         g.count += 1;
-      } else groups.set(id, { period, key: part.key, currency, sum: part.amount, count: 1 });
+        g.last = row;
+      }
     }
   }
   const out: ReportRow[] = [];
-  for (const g of groups.values()) {
-    const value = q.measure === 'count' ? g.count : q.measure === 'sum' ? g.sum : averageOf(g.sum, g.count);
-    out.push({ period: g.period, key: g.key, currency: g.currency, value, count: g.count });
+  for (const byKey of groups.values()) {
+    for (const byCurrency of byKey.values()) {
+      for (const g of byCurrency.values()) {
+        const value = q.measure === 'count' ? g.count : q.measure === 'sum' ? g.sum : averageOf(g.sum, g.count);
+        out.push({ period: g.period, key: g.key, currency: g.currency, value, count: g.count });
+      }
+    }
   }
   return out.sort(compareReportRows);
 }
-
-const groupKey = (period: string, key: string | null, currency: string | null) =>
-  `${period}\u0000${key ?? '\u0001'}\u0000${currency ?? ''}`;

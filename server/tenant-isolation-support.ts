@@ -19,6 +19,7 @@ export type IdPool = {
   vendors: string[]; vendorContacts: string[]; bills: string[];
   recurringBills: string[]; vendorCredits: string[]; billTemplates: string[]; provisionalBills: string[];
   savedReports: string[]; dashboards: string[];
+  syncCommits: string[]; mappingRules: string[];
 };
 
 export function uuidFor(key: string, pool: IdPool): string {
@@ -28,6 +29,8 @@ export function uuidFor(key: string, pool: IdPool): string {
   if (k.includes('instance')) return first(pool.instances);
   if (k === 'report_id' || k.includes('saved_report')) return first(pool.savedReports);
   if (k.includes('dashboard')) return first(pool.dashboards);
+  if (k.includes('sync_commit')) return first(pool.syncCommits);
+  if (k.includes('mapping_rule')) return first(pool.mappingRules);
   if (k.includes('recurring')) return first(pool.recurringBills);
   if (k.includes('provisional')) return first(pool.provisionalBills);
   if (k.includes('invoice_file')) return first(pool.receipts);

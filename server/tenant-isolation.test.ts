@@ -66,6 +66,13 @@ for (const id of [
   'bills.vendorCredits.list', 'bills.vendorCredits.create', 'bills.vendorCredits.delete',
   'bills.templates.list', 'bills.templates.create', 'bills.templates.delete',
 ]) ROLE_GATED[id] = NOT_BILL_PAY;
+// Accounting close (issue 12, calls-accounting.ts): §6 "manage bill pay accounting", every call.
+for (const id of [
+  'accounting.current', 'accounting.connect', 'accounting.disconnect', 'accounting.preferences.update', 'accounting.syncCommit',
+  'accounting.syncCommits.list', 'accounting.syncCommits.get', 'accounting.syncCommits.file', 'accounting.markNotSynced',
+  'accounting.mappingRules.list', 'accounting.mappingRules.create', 'accounting.mappingRules.replace', 'accounting.mappingRules.delete',
+  'accounting.mappingRules.apply', 'accounting.reconciliation.manualMatch',
+]) ROLE_GATED[id] = NOT_BILL_PAY;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))
@@ -285,8 +292,24 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
        SELECT $1::uuid, $2::uuid, $3::uuid, $4, $5::jsonb, change_seq FROM businesses WHERE id = $2`,
       [dashboard, a.businessId, a.users.admin, `Dashboard ${tag}`, JSON.stringify([{ report_id: report, size: 'full' }])],
     );
+    // A's accounting: a connected provider, a sync commit (with its file) of A's coded, synced
+    // transaction, and a mapping rule (issue 12).
+    const syncCommit = randomUUID();
+    const mappingRule = randomUUID();
+    await t.db.query(`INSERT INTO accounting_settings (business_id, provider_type, connected_at, connected_by) VALUES ($1, 'csv', now(), $2)`, [a.businessId, a.users.admin]);
+    await t.db.query(`INSERT INTO accounting_sync_commits (id, business_id, provider_type, created_by, item_count) VALUES ($1, $2, 'csv', $3, 1)`,
+      [syncCommit, a.businessId, a.users.admin]);
+    await t.db.query(`INSERT INTO accounting_sync_files (commit_id, business_id, position, name, content_type, content) VALUES ($1, $2, 0, '123456', 'text/csv', $3)`,
+      [syncCommit, a.businessId, `Export ${tag}`]);
+    await t.db.query(`UPDATE transactions SET gl_account_id = $2, accounting_synced_at = now(), accounting_sync_commit_id = $3 WHERE id = $1`,
+      [a.transactions.employee[1], a.glAccounts.active[0], syncCommit]);
+    await t.db.query(
+      `INSERT INTO accounting_mapping_rules (id, business_id, priority, match_field, match_operator, match_value, gl_account_id, created_by)
+       VALUES ($1, $2, 0, 'merchant_name', 'equals', $3, $4, $5)`,
+      [mappingRule, a.businessId, `Merchant ${tag}`, a.glAccounts.active[0], a.users.admin],
+    );
     pool = {
-      savedReports: [report], dashboards: [dashboard],
+      savedReports: [report], dashboards: [dashboard], syncCommits: [syncCommit], mappingRules: [mappingRule],
       recurringBills: [extras.recurring], vendorCredits: [extras.credit], billTemplates: [extras.template], provisionalBills: [provisional],
       vendors, vendorContacts: [vendorContact], bills,
       transactions: a.allTransactions, users: [a.users.employee, a.users.owner], departments: a.departments, locations: a.locations,
@@ -294,7 +317,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
       cardRequests: [cardRequest], instances: [instance],
     };
     ownPool = {
-      savedReports: [], dashboards: [],
+      savedReports: [], dashboards: [], syncCommits: [], mappingRules: [],
       recurringBills: [], vendorCredits: [], billTemplates: [], provisionalBills: [],
       vendors: [], vendorContacts: [], bills: [],
       transactions: b.allTransactions, users: [b.users.employee], departments: b.departments, locations: b.locations,
@@ -302,7 +325,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, report, dashboard, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

@@ -18,6 +18,7 @@ import type {
   vendorContactBodySchema, vendorContactPatchSchema,
 } from '../schema/api/calls-vendors.ts';
 import type { z } from 'zod';
+import type { ReportQuery, ReportRow } from '../schema/reports.ts';
 import type { Business } from '../schema/entities/business.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
 import type { CodingPatch } from '../schema/commands/coding-patch.ts';
@@ -223,7 +224,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -298,6 +299,22 @@ export interface QueryApi {
    * count); `billId`: the bill being edited, which is not its own duplicate.
    */
   checkDuplicateInvoice(vendorId: string, invoiceNumber: string, billId?: string): Promise<DuplicateInvoiceResult>;
+}
+
+/** A report over the mirror (handlers/reports.ts), live: the UI asks again when data changes. */
+export interface ReportAnswer {
+  rows: ReportRow[];
+  /** Names of keys the UI cannot name from reference data (cards: "Travel ••4242"). */
+  labels: Record<string, string>;
+  /** Rows the filters matched before the report's range and spend rules (what was scanned). */
+  scanned: number;
+  took_ms: number;
+}
+
+/** Reports (handlers/reports.ts). */
+export interface ReportApi {
+  /** The query must pass schema/reports.ts `reportQuerySchema`; a bad one rejects with its message. */
+  report(query: ReportQuery): Promise<ReportAnswer>;
 }
 
 /** Commands and the outbox (handlers/commands.ts). */

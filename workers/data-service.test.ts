@@ -99,6 +99,22 @@ describe('DataService queries and optimistic coding', () => {
     expect((await service.queryTransactions({ filter: { q: 'meals' }, sort: 'occurred_desc', offset: 0, limit: 5 })).total).toBe(0);
   });
 
+  it('refuses, offline, to code a transaction exported to accounting, saying how to unlock it (issue 12)', async () => {
+    const dev = device();
+    const rows = makeTransactions(20, 4).map((t, i) => (i === 0 ? { ...t, accounting_synced_at: '2026-11-02T10:00:00.000Z' } : t));
+    await seedMirror(dev.idb, rows);
+    const service = started(dev.make());
+    await service.init({ baseUrl: 'http://api.test' });
+    await service.signIn(USER.email, 'demo-password-1');
+    expect((await service.getTransaction(rows[0]!.id))?.accounting_synced_at).toBe('2026-11-02T10:00:00.000Z');
+    const refused = await service.codeTransactions([rows[0]!.id, rows[1]!.id], { gl_account_id: GL });
+    expect(refused).toMatchObject({ ok: false });
+    expect(JSON.stringify(refused)).toMatch(/exported to your accounting system.*Mark it as not synced/);
+    expect(await service.outbox()).toEqual([]);
+    // An unsynced row codes as before.
+    expect(await service.codeTransactions([rows[1]!.id], { gl_account_id: GL })).toMatchObject({ ok: true, affected: 1 });
+  });
+
   it('codes one row with transaction.code and many with one transaction.bulkCode, durably and at once', async () => {
     const { service, rows, clock } = await signedIn();
     const changed: string[][] = [];

@@ -4,6 +4,7 @@ import { billHandlers } from './handlers/bills.ts';
 import { commandHandlers } from './handlers/commands.ts';
 import { identityHandlers } from './handlers/identity.ts';
 import { queryHandlers } from './handlers/queries.ts';
+import { reportHandlers } from './handlers/reports.ts';
 import { receiptHandlers } from './handlers/receipts.ts';
 import { sessionHandlers } from './handlers/session.ts';
 import { statusHandlers } from './handlers/status.ts';
@@ -28,6 +29,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...sessionHandlers(ctx),
     ...identityHandlers(ctx),
     ...queryHandlers(ctx),
+    ...reportHandlers(ctx),
     ...commandHandlers(ctx),
     ...statusHandlers(ctx),
     ...receiptHandlers(ctx),

@@ -238,7 +238,10 @@ export class MirrorRuntime {
    * rows as shown (commands applied: a row created offline is there, a deleted one is not).
    */
   private rowsOf(collection: MirroredCollection): CommandCheckContext {
-    if (isQueried(collection)) return { has: this.feedOf[collection].has };
+    if (isQueried(collection)) {
+      const feed = this.feedOf[collection];
+      return { has: feed.has, get: (id) => feed.shown(id) as Readonly<Record<string, unknown>> | undefined };
+    }
     let ids: Set<string> | null = null;
     const rows = () => (ids ??= new Set((this.referenceData()[collection as ReferenceCollection] as { id: string }[]).map((r) => r.id)));
     return { has: (id) => rows().has(id) };

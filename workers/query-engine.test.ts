@@ -39,6 +39,8 @@ const FILTERS: [string, TransactionFilter][] = [
   ['no filter', {}],
   ['one user', { user_ids: [testUuid(2, 1)] }],
   ['departments', { department_ids: [testUuid(3, 1), testUuid(3, 2)] }],
+  ['GL accounts', { gl_account_ids: [testUuid(5, 1), testUuid(5, 3)] }],
+  ['one merchant, exactly', { merchant: 'Starbucks' }],
   ['amount range', { amount_min: 1000, amount_max: 50_000 }],
   ['dates', { from: '2025-01-01', to: '2025-03-31' }],
   ['missing coding', { missing_coding: true }],

@@ -246,6 +246,14 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     return ids;
   }
 
+  /** Every matching row (commands applied), in no promised order: what a report aggregates. */
+  matchingRows(filter: F): R[] {
+    const slots = this.matchingSlots(filter, this.spec.sorts[0]);
+    const rows = new Array<R>(slots.length);
+    for (let i = 0; i < slots.length; i++) rows[i] = this.rows[slots[i]!]!;
+    return rows;
+  }
+
   /**
    * Count and per-currency sums over the whole result of `filter` (not a page), from the slots
    * the query already holds (pass the page's `sort` to reuse its filtered slots; sums do not

@@ -27,6 +27,7 @@ import { BILL_BULK_CALLS } from './calls-bill-bulk.ts';
 import { PROVISIONAL_BILL_CALLS } from './calls-provisional-bills.ts';
 import { BILL_EXTRA_CALLS } from './calls-bill-extras.ts';
 import { REPORTING_CALLS } from './calls-reporting.ts';
+import { ACCOUNTING_CALLS } from './calls-accounting.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -203,4 +204,5 @@ export const CATALOGUE = [
   ...PROVISIONAL_BILL_CALLS,
   ...BILL_EXTRA_CALLS,
   ...REPORTING_CALLS,
+  ...ACCOUNTING_CALLS,
 ] as const;

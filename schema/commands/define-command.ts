@@ -17,6 +17,8 @@ export type ConfirmMode = (typeof CONFIRM_MODES)[number];
 /** What a command's `check` may ask the local mirror: rows of the command's collection. */
 export interface CommandCheckContext {
   has(id: string): boolean;
+  /** The row as shown (issue 12 reads its `accounting_synced_at`); a mirror may not offer it yet. */
+  get?(id: string): Readonly<Record<string, unknown>> | undefined;
 }
 
 /** Who a created row belongs to: the signed-in user of the mirror (the server stamps the same). */

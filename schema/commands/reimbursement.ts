@@ -161,7 +161,8 @@ export function newClaim(type: ReimbursementType, { id, actor, at }: BlankContex
     id, user_id: actor.user_id, business_id: actor.business_id, type, status: 'DRAFT', merchant: null, amount: 1,
     currency: COMPUTED_CLAIM_CURRENCY, transaction_date: at.slice(0, 10), memo: null, gl_account_id: null, department_id: null,
     distance_miles: null, start_location: null, end_location: null, trip_date: null, location: null, start_date: null,
-    end_date: null, rejection_reason: null, receipt_ids: [], submitted_at: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+    end_date: null, rejection_reason: null, receipt_ids: [], submitted_at: null, created_at: at, accounting_synced_at: null,
+    change_seq: 0, updated_at: at, deleted: false,
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyCodingPatch, transactionBulkCode, transactionCode } from './transaction-code.ts';
+import { applyCodingPatch, syncedCodingRefusal, transactionBulkCode, transactionCode } from './transaction-code.ts';
 import { codingPatchSchema, bulkCodingBodySchema } from './coding-patch.ts';
 import type { Transaction } from '../entities/transaction.ts';
 
@@ -55,5 +55,32 @@ describe('commands', () => {
     expect(transactionBulkCode.entityIds(args)).toEqual([id(1), id(2)]);
     expect(transactionBulkCode.request(args)).toEqual({ body: args });
     expect(transactionBulkCode.apply(txn(), args).location_id).toBe(id(40));
+  });
+});
+
+describe('synced transactions (issue 12)', () => {
+  const rows = new Map<string, Partial<Transaction>>([[id(1), { accounting_synced_at: null }], [id(2), { accounting_synced_at: '2026-11-27T04:00:00.000Z' }], [id(3), {}]]);
+  const mirror = { has: (x: string) => rows.has(x), get: (x: string) => rows.get(x) };
+  const patch = { gl_account_id: id(10) };
+
+  it.each([
+    ['an unsynced row', transactionCode, { transaction_id: id(1), patch }, null],
+    ['a row without the mark (older server)', transactionCode, { transaction_id: id(3), patch }, null],
+    ['a synced row', transactionCode, { transaction_id: id(2), patch }, 'ACCOUNTING_7301'],
+    ['a selection holding a synced row', transactionBulkCode, { transaction_ids: [id(1), id(2)], patch }, 'ACCOUNTING_7301'],
+    ['a selection of unsynced rows', transactionBulkCode, { transaction_ids: [id(1), id(3)], patch }, null],
+    ['an unknown row first', transactionBulkCode, { transaction_ids: [id(4), id(2)], patch }, 'REQUEST_7004'],
+  ] as const)('check refuses %s → %s', (_label, def, args, expected) => {
+    expect(def.check!(def.args.parse(args) as never, mirror)).toBe(expected);
+  });
+
+  it('lets a mirror that cannot read rows through (the server refuses instead)', () => {
+    expect(transactionCode.check!({ transaction_id: id(2), patch }, { has: () => true })).toBeNull();
+  });
+
+  it('names the export day in the refusal', () => {
+    expect(syncedCodingRefusal('2026-11-27T04:00:00.000Z')).toBe(
+      'This transaction was exported to your accounting system on 2026-11-27. Mark it as not synced to change its coding.');
+    expect(syncedCodingRefusal(null)).toBeNull();
   });
 });

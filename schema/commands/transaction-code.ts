@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { chunkedParts, commandPart, defineCommand, type CommandPart } from './define-command.ts';
+import { chunkedParts, commandPart, defineCommand, type CommandCheckContext, type CommandPart } from './define-command.ts';
 import { bulkCodingBodySchema, codingPatchSchema, type CodingPatch } from './coding-patch.ts';
 import { bulkCodeTransactions, patchTransaction } from '../api/calls.ts';
 import { BULK_CODE_MAX } from '../constants.ts';
@@ -24,8 +24,25 @@ export function applyCodingPatch<T extends Pick<Transaction, 'memo' | 'gl_accoun
 }
 
 /** Coding refers to transactions the mirror holds: an unknown id is refused before queueing. */
-const allInMirror = (ids: readonly string[], mirror: { has(id: string): boolean }) =>
+const allInMirror = (ids: readonly string[], mirror: CommandCheckContext) =>
   ids.every((id) => mirror.has(id)) ? null : ('REQUEST_7004' as const);
+
+/**
+ * Issue 12: the coding of an item a sync commit exported is frozen until someone marks it not
+ * synced (the accounting system holds that coding now). The server refuses with this message
+ * (ACCOUNTING_7301); the worker refuses before queueing when its mirror shows the mark.
+ */
+export function syncedCodingRefusal(syncedAt: string | null | undefined): string | null {
+  if (!syncedAt) return null;
+  return `This transaction was exported to your accounting system on ${syncedAt.slice(0, 10)}. Mark it as not synced to change its coding.`;
+}
+
+/** The memo is part of the patch too: the export carried it. A mirror that cannot read rows passes. */
+const noneSynced = (ids: readonly string[], mirror: CommandCheckContext) =>
+  mirror.get && ids.some((id) => syncedCodingRefusal(asText(mirror.get!(id)?.accounting_synced_at)) !== null)
+    ? ('ACCOUNTING_7301' as const)
+    : null;
+const asText = (v: unknown) => (typeof v === 'string' ? v : null);
 
 export const transactionCode = defineCommand({
   name: 'transaction.code',
@@ -37,7 +54,7 @@ export const transactionCode = defineCommand({
   apply: (txn, a) => applyCodingPatch(txn, a.patch),
   // PATCH answers with the transaction as stored.
   confirm: 'row',
-  check: (a, mirror) => allInMirror([a.transaction_id], mirror),
+  check: (a, mirror) => allInMirror([a.transaction_id], mirror) ?? noneSynced([a.transaction_id], mirror),
 });
 
 /** A coding action's selection: like the bulk body without its 10,000 cap, repeats allowed. */
@@ -53,7 +70,7 @@ export const transactionBulkCode = defineCommand({
   apply: (txn, a) => applyCodingPatch(txn, a.patch),
   // The bulk call answers with a count and the last change seq it wrote.
   confirm: 'change_seq',
-  check: (a, mirror) => allInMirror(a.transaction_ids, mirror),
+  check: (a, mirror) => allInMirror(a.transaction_ids, mirror) ?? noneSynced(a.transaction_ids, mirror),
   split: { input: codingSelectionSchema, parts: codingParts },
 });
 

@@ -84,6 +84,8 @@ export const billSchema = z.object({
   paid_manually: z.boolean().default(false),
   reconciled_at: isoDateTime.nullable().default(null),
   created_at: isoDateTime,
+  /** When the bill was exported to the accounting system (a sync commit, issue 12); null otherwise. */
+  accounting_synced_at: isoDateTime.nullable().optional(),
   ...mirroredFields,
 });
 export type Bill = z.infer<typeof billSchema>;

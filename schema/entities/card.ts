@@ -130,3 +130,12 @@ export const cardEntity = defineEntity({
     referencedIds,
   },
 });
+
+/** "••1234", or null while the card is requested (no number yet). */
+export const lastFourText = (card: Pick<Card, 'last_four'>): string | null => (card.last_four ? `••${card.last_four}` : null);
+
+/** "Travel ••1234" (or the name alone before a number is assigned): every screen, and reports, name a card so. */
+export function cardName(card: Pick<Card, 'display_name' | 'last_four'>): string {
+  const four = lastFourText(card);
+  return four ? `${card.display_name} ${four}` : card.display_name;
+}

@@ -44,6 +44,12 @@ export const reimbursementSchema = z.object({
   receipt_ids: z.array(uuid).default([]),
   submitted_at: isoDateTime.nullable(),
   created_at: isoDateTime,
+  /**
+   * When the item was exported to the accounting system (a sync commit, issue 12); null when it
+   * was not, or was marked not synced since. A synced item refuses coding edits. Optional so
+   * rows built before issue 12 (and by clients that do not carry it yet) still type-check.
+   */
+  accounting_synced_at: isoDateTime.nullable().optional(),
   ...mirroredFields,
 });
 export type Reimbursement = z.infer<typeof reimbursementSchema>;

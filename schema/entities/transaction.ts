@@ -34,6 +34,12 @@ export const transactionSchema = z.object({
    * its client id until the upload has landed and the feed brings the server's id.
    */
   receipt_ids: z.array(uuid).default([]),
+  /**
+   * When the item was exported to the accounting system (a sync commit, issue 12); null when it
+   * was not, or was marked not synced since. A synced item refuses coding edits. Optional so
+   * rows built before issue 12 (and by clients that do not carry it yet) still type-check.
+   */
+  accounting_synced_at: isoDateTime.nullable().optional(),
   ...mirroredFields,
 });
 export type Transaction = z.infer<typeof transactionSchema>;
@@ -70,6 +76,10 @@ export const transactionFilterSchema = z.object({
   card_ids: csv(z.uuid()).optional(),
   department_ids: csv(z.uuid()).optional(),
   location_ids: csv(z.uuid()).optional(),
+  /** Coded to one of these GL accounts (issue 12: a report's click-through). */
+  gl_account_ids: csv(z.uuid()).optional(),
+  /** Exactly this merchant name (issue 12: a report's "Top merchants" click-through). */
+  merchant: z.string().min(1).max(200).optional(),
   states: csv(transactionStateSchema).optional(),
   /** Integer minor units, inclusive. */
   amount_min: z.coerce.number().int().optional(),
@@ -94,6 +104,8 @@ export function matchesTransactionFilter(t: Transaction, f: TransactionFilter): 
     return false;
   if (f.location_ids?.length && !(t.location_id && f.location_ids.includes(t.location_id)))
     return false;
+  if (f.gl_account_ids?.length && !(t.gl_account_id && f.gl_account_ids.includes(t.gl_account_id))) return false;
+  if (f.merchant !== undefined && t.merchant_name !== f.merchant) return false;
   if (f.states?.length && !f.states.includes(t.state)) return false;
   if (f.amount_min !== undefined && t.amount < f.amount_min) return false;
   if (f.amount_max !== undefined && t.amount > f.amount_max) return false;

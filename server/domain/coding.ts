@@ -1,5 +1,6 @@
 import type { BulkCodingBody, CodingPatch } from '../../schema/commands/coding-patch.ts';
 import { transactionCode } from '../../schema/commands/index.ts';
+import { syncedCodingRefusal } from '../../schema/commands/transaction-code.ts';
 import { transactionSchema, type Transaction } from '../../schema/entities/transaction.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import type { Queryable } from '../db/db.ts';
@@ -59,8 +60,10 @@ export async function codeTransaction(
   return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
     const doc = await findTransaction(tx, businessId, vis, transactionId, true);
     if (!doc) throw new ApiError('REQUEST_7004');
-    await checkCodingRefs(tx, businessId, patch);
     const current = transactionSchema.parse(doc);
+    const synced = syncedCodingRefusal(current.accounting_synced_at);
+    if (synced) throw new ApiError('ACCOUNTING_7301', synced);
+    await checkCodingRefs(tx, businessId, patch);
     const next = transactionCode.apply(current, { transaction_id: transactionId, patch });
     const rows = await tx.query<{ doc: Transaction }>(
       `UPDATE transactions r SET memo = $3, gl_account_id = $4, department_id = $5, location_id = $6, tracking = $7::jsonb,
@@ -116,6 +119,27 @@ const SEARCH_TEXT_OF_TARGET = `
     LEFT JOIN locations l ON l.id = x.location_id`;
 
 /**
+ * Issue 12: a selection holding a transaction a sync commit exported is refused whole (the
+ * call is all or nothing), naming how many and the earliest export. Only rows the caller may see
+ * are looked at, so the refusal says nothing about the others.
+ */
+async function refuseSynced(tx: Queryable, businessId: string, vis: Visibility, ids: string[]): Promise<void> {
+  const params: unknown[] = [businessId, ids];
+  const visibility = visibleUsersClause(vis, 't', params);
+  const [row] = await tx.query<{ n: number; first: string | null }>(
+    `SELECT count(*) AS n, ll_iso(min(t.accounting_synced_at)) AS first FROM transactions t
+      WHERE t.business_id = $1 AND t.id = ANY($2::uuid[]) AND NOT t.deleted AND t.accounting_synced_at IS NOT NULL${visibility}`,
+    params,
+  );
+  const count = Number(row?.n ?? 0);
+  if (count === 0 || !row?.first) return;
+  if (ids.length === 1) throw new ApiError('ACCOUNTING_7301', syncedCodingRefusal(row.first)!);
+  throw new ApiError('ACCOUNTING_7301',
+    `${count} of these ${ids.length} transactions were exported to your accounting system (the first on ${row.first.slice(0, 10)}). ` +
+    'Mark them as not synced to change their coding.');
+}
+
+/**
  * Bulk coding, all or nothing, in one UPDATE over unnest(ids): each row gets its own seq from one
  * reserved range. If any id is unknown, deleted or invisible to the caller, fewer rows match,
  * and the thrown 404 rolls the whole transaction back (which ids were missing is not said: that
@@ -129,6 +153,7 @@ export async function bulkCode(
 ): Promise<{ updated: number; change_seq: number }> {
   const n = body.transaction_ids.length;
   return writeMirrored(tx, businessId, n, async ({ seqs }) => {
+    await refuseSynced(tx, businessId, vis, body.transaction_ids);
     await checkCodingRefs(tx, businessId, body.patch);
     const a = patchAssignments(body.patch);
     const params: unknown[] = [businessId, body.transaction_ids, seqs.first - 1];

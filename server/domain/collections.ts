@@ -55,7 +55,7 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     'merchant_category', r.merchant_category, 'amount', r.amount, 'currency', r.currency,
     'occurred_at', ll_iso(r.occurred_at), 'state', r.state, 'memo', r.memo,
     'gl_account_id', r.gl_account_id, 'department_id', r.department_id, 'location_id', r.location_id,
-    'tracking', r.tracking, 'receipt_ids', ${TRANSACTION_RECEIPT_IDS}, ${mirrored})`,
+    'tracking', r.tracking, 'receipt_ids', ${TRANSACTION_RECEIPT_IDS}, 'accounting_synced_at', ll_iso(r.accounting_synced_at), ${mirrored})`,
     sortKey: 'r.id::text',
   },
   users: {
@@ -119,7 +119,7 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     'start_date', to_char(r.start_date, 'YYYY-MM-DD'), 'end_date', to_char(r.end_date, 'YYYY-MM-DD'),
     'rejection_reason', r.rejection_reason, 'receipt_ids', to_jsonb(r.receipt_ids),
     'submitted_at', ll_iso(r.submitted_at), 'created_at', ll_iso(r.created_at),
-    ${mirrored})`,
+    'accounting_synced_at', ll_iso(r.accounting_synced_at), ${mirrored})`,
     sortKey: `to_char(r.transaction_date, 'YYYY-MM-DD')`,
   },
   approvals: {
@@ -157,7 +157,8 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     'created_by', r.created_by, 'submitted_at', ll_iso(r.submitted_at), 'approved_by', r.approved_by,
     'approved_at', ll_iso(r.approved_at), 'rejection_reason', r.rejection_reason, 'payment_attempt', r.payment_attempt,
     'payment_failure_reason', r.payment_failure_reason, 'paid_at', ll_iso(r.paid_at), 'paid_manually', r.paid_manually,
-    'reconciled_at', ll_iso(r.reconciled_at), 'created_at', ll_iso(r.created_at), ${mirrored})`,
+    'reconciled_at', ll_iso(r.reconciled_at), 'created_at', ll_iso(r.created_at),
+    'accounting_synced_at', ll_iso(r.accounting_synced_at), ${mirrored})`,
     sortKey: 'll_iso(r.created_at)',
   },
   // Issue 11: uploaded invoices not yet completed into bills (domain/provisional-bills.ts).

@@ -48,6 +48,8 @@ export function filterConditions(f: TransactionFilter, params: unknown[]): strin
   if (f.card_ids?.length) add(f.card_ids, (p) => `r.card_id = ANY($${p}::uuid[])`);
   if (f.department_ids?.length) add(f.department_ids, (p) => `r.department_id = ANY($${p}::uuid[])`);
   if (f.location_ids?.length) add(f.location_ids, (p) => `r.location_id = ANY($${p}::uuid[])`);
+  if (f.gl_account_ids?.length) add(f.gl_account_ids, (p) => `r.gl_account_id = ANY($${p}::uuid[])`);
+  if (f.merchant !== undefined) add(f.merchant, (p) => `r.merchant_name = $${p}`);
   if (f.states?.length) add(f.states, (p) => `r.state = ANY($${p}::text[])`);
   if (f.amount_min !== undefined) add(f.amount_min, (p) => `r.amount >= $${p}`);
   if (f.amount_max !== undefined) add(f.amount_max, (p) => `r.amount <= $${p}`);

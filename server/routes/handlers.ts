@@ -1,4 +1,5 @@
 import type { HandlerMap } from '../http/handler.ts';
+import { accountingHandlers } from './accounting.ts';
 import { adminUserHandlers } from './admin-users.ts';
 import { adminHandlers } from './admin.ts';
 import { approvalHandlers } from './approvals.ts';
@@ -55,4 +56,5 @@ export const HANDLERS = {
   ...businessSwitchHandlers,
   ...approvalPolicyHandlers,
   ...reportingHandlers,
+  ...accountingHandlers,
 } satisfies HandlerMap;

@@ -89,6 +89,13 @@ describe.each(await testDatabases())('transactions on %s', (kind) => {
     expect(uber.length).toBeGreaterThan(0);
     for (const r of uber) expect([r.merchant_name, r.user_id]).toEqual(['Uber', f.users.employee]);
     expect(await search('zeppelin%')).toEqual([target]);
+    // A report's click-through filters (issue 12): GL account, and one merchant exactly.
+    expect(ids(await searchAll(t.app, token, { filters: { gl_account_ids: [f.glAccounts.active[1]] } }))).toEqual([target]);
+    const all = await searchAll(t.app, token, {});
+    const ubers = await searchAll(t.app, token, { filters: { merchant: 'Uber' } });
+    expect(ids(ubers)).toEqual(ids(all.filter((r) => r.merchant_name === 'Uber')));
+    expect(ubers.length).toBeGreaterThan(0);
+    expect(await searchAll(t.app, token, { filters: { merchant: 'uber' } })).toEqual([]);
   });
 
   it.each([

@@ -135,6 +135,16 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
     expect(line).toEqual({ manager_email: 'manager@demo.test', is_manager: true });
   });
 
+  it('connects the CSV accounting provider and maps ride-hailing to ground transportation (issue 12)', async () => {
+    const rows = await t.db.query<{ provider_type: string; connected_by: string; rules: string[] }>(
+      `SELECT s.provider_type, u.email AS connected_by,
+              (SELECT array_agg(r.match_value || ' ' || g.code ORDER BY r.priority) FROM accounting_mapping_rules r
+                 JOIN gl_accounts g ON g.id = r.gl_account_id WHERE r.business_id = s.business_id) AS rules
+         FROM accounting_settings s JOIN spend_users u ON u.id = s.connected_by`,
+    );
+    expect(rows).toEqual([{ provider_type: 'csv', connected_by: 'admin@demo.test', rules: ['Uber 6022', 'Lyft 6022'] }]);
+  });
+
   it('gives the demo manager claims to review: pending approvals of their reports, none of their own', async () => {
     const rows = await t.db.query<{ status: string; n: number }>(
       `SELECT a.status, count(*)::int AS n FROM approvals a JOIN spend_users e ON e.id = a.user_id JOIN spend_users m ON m.id = e.manager_id

@@ -18,6 +18,7 @@ import { DEFAULT_SEED, DEMO_PASSWORD } from './types.ts';
 import { demoVendors, insertVendors, vendorIdentity } from './vendors.ts';
 import { generateBills, insertBills } from './bills.ts';
 import { demoReports, insertReports } from './reports.ts';
+import { insertAccountingDemo } from './accounting.ts';
 import type { DemoData } from './types.ts';
 
 export interface SeedDemoOptions {
@@ -123,6 +124,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     await insertVendors(tx, vendors);
     await insertBills(tx, data.business.id, bills);
     await insertReports(tx, reports);
+    await insertAccountingDemo(tx, data);
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, maxChangeSeq]);
     await announceChange(tx, data.business.id, maxChangeSeq);
   });

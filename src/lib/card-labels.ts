@@ -1,4 +1,4 @@
-import type { Card, LimitInterval } from '../../schema/entities/card.ts';
+import type { LimitInterval } from '../../schema/entities/card.ts';
 import type { CardRequest } from '../../schema/entities/card-request.ts';
 import { formatMoney } from './format.ts';
 
@@ -23,11 +23,4 @@ export function cardRequestDescription(r: Pick<CardRequest, 'is_physical' | 'amo
   return `${cardKindLabel(r.is_physical)} · ${formatMoney(r.amount, r.currency)} ${INTERVAL_WORDS[r.interval]}`;
 }
 
-/** "••1234", or null while the card is requested (no number yet). */
-export const lastFourText = (card: Pick<Card, 'last_four'>): string | null => (card.last_four ? `••${card.last_four}` : null);
-
-/** "Travel ••1234" (or the name alone before a number is assigned): every screen names a card so. */
-export function cardName(card: Pick<Card, 'display_name' | 'last_four'>): string {
-  const four = lastFourText(card);
-  return four ? `${card.display_name} ${four}` : card.display_name;
-}
+export { cardName, lastFourText } from '../../schema/entities/card.ts';

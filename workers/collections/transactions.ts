@@ -48,6 +48,8 @@ export function serverRow(r: AnyTransactionRow): Transaction {
     tracking: r.tracking,
     // Rows stored before receipts were mirrored have none.
     receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
+    // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
+    accounting_synced_at: r.accounting_synced_at ?? null,
     business_id: r.business_id,
     change_seq: r.change_seq,
     updated_at: r.updated_at,
@@ -73,6 +75,8 @@ function engineRow(r: AnyTransactionRow, server: Transaction | undefined): Engin
     tracking: r.tracking,
     // Rows stored before receipts were mirrored have none.
     receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
+    // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
+    accounting_synced_at: r.accounting_synced_at ?? null,
     business_id: r.business_id,
     change_seq: r.change_seq,
     updated_at: r.updated_at,
@@ -106,6 +110,8 @@ export function toMirrored(r: AnyTransactionRow): MirroredTransaction {
     tracking: r.tracking,
     // Rows stored before receipts were mirrored have none.
     receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
+    // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
+    accounting_synced_at: r.accounting_synced_at ?? null,
     business_id: r.business_id,
     change_seq: r.change_seq,
     updated_at: r.updated_at,
@@ -147,6 +153,12 @@ export function compileTransactionFilter(f: TransactionFilter): ((t: Transaction
     const ids = new Set(f.location_ids);
     checks.push((t) => t.location_id !== null && ids.has(t.location_id));
   }
+  if (f.gl_account_ids?.length) {
+    const ids = new Set(f.gl_account_ids);
+    checks.push((t) => t.gl_account_id !== null && ids.has(t.gl_account_id));
+  }
+  const merchant = f.merchant;
+  if (merchant !== undefined) checks.push((t) => t.merchant_name === merchant);
   if (f.states?.length) {
     const states = new Set<string>(f.states);
     checks.push((t) => states.has(t.state));

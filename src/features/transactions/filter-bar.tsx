@@ -1,5 +1,6 @@
 import { memo, useId, useState, type ReactNode } from 'react';
 import type { TransactionFilter } from '../../../schema/transaction-query.ts';
+import type { TransactionState } from '../../../schema/entities/transaction.ts';
 import { formatAmountInput, parseAmountInput } from './money-input.ts';
 import { SelectField, type SelectOption } from '../../components/select-field.tsx';
 import { Button } from '../../components/button.tsx';
@@ -32,6 +33,21 @@ export const FilterBar = memo(function FilterBar({ filter, cardLabel, currency, 
             ×
           </Button>
         </span>
+      )}
+      {filter.gl_account_ids && filter.gl_account_ids.length > 0 && (
+        <FilterChip clear="Show every GL account" onClear={() => onChange({ gl_account_ids: undefined })}>
+          GL account: {filter.gl_account_ids.map((id) => reference.names.glAccount(id) || 'unknown').join(', ')}
+        </FilterChip>
+      )}
+      {filter.merchant && (
+        <FilterChip clear="Show every merchant" onClear={() => onChange({ merchant: undefined })}>
+          Merchant: {filter.merchant}
+        </FilterChip>
+      )}
+      {filter.states && filter.states.length > 0 && (
+        <FilterChip clear="Show every status" onClear={() => onChange({ states: undefined })}>
+          Status: {filter.states.map((st) => STATE_WORDS[st]).join(', ')}
+        </FilterChip>
       )}
       <SelectFilter
         label="Cardholder"
@@ -93,6 +109,20 @@ export const FilterBar = memo(function FilterBar({ filter, cardLabel, currency, 
     </div>
   );
 });
+
+const STATE_WORDS: Record<TransactionState, string> = { PENDING: 'Pending', CLEARED: 'Cleared', DECLINED: 'Declined', REVERSED: 'Reversed' };
+
+/** A filter set from elsewhere (a card's "View all", a report's click-through) that has no control of its own. */
+function FilterChip({ clear, onClear, children }: { clear: string; onClear(): void; children: ReactNode }) {
+  return (
+    <span className="filter-chip">
+      {children}
+      <Button variant="ghost" size="sm" icon aria-label={clear} onClick={onClear}>
+        ×
+      </Button>
+    </span>
+  );
+}
 
 function FilterField({ label, children, error }: { label: string; children: ReactNode; error?: ReactNode }) {
   return (

@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { defineCall } from './define-call.ts';
+import { isoDateTime, uuid } from '../entities/common.ts';
+import { mappingRuleInputSchema, mappingRuleSchema } from '../mapping-rules.ts';
+import { pageQuerySchema, paginatedSchema } from '../paging.ts';
+
+/**
+ * Accounting close (issue 12, §7 Accounting), under /v1/auth/accounting. Every call is §6
+ * "manage bill pay accounting" (admin, AP clerk, bookkeeper): anyone else is refused 403 before
+ * any lookup; another business's ids answer 404.
+ *
+ * Providers are file-based (no network partner): `csv` (generic), `quickbooks_desktop` (IIF) and
+ * `xero_csv` (Xero bank-statement CSV, at most XERO_MAX_LINES lines per file). A **sync commit**
+ * takes every coded (GL account set), approved, not-yet-synced item of the business — CLEARED card
+ * transactions, APPROVED or PAID reimbursements, APPROVED, SCHEDULED, PAID or RECONCILED bills
+ * whose every line has a GL account — into one commit, marks them synced and stores the export
+ * files. Nothing to sync is refused (ACCOUNTING_7303, no empty commit); a commit while another
+ * runs for the business is told ACCOUNTING_7302 (409; nothing was done). A synced item refuses
+ * coding edits (ACCOUNTING_7301) until `mark-not-synced`.
+ */
+const scopes = { scopes: ['default'] } as const;
+const BASE = '/v1/auth/accounting';
+
+export const ACCOUNTING_PROVIDERS = ['csv', 'quickbooks_desktop', 'xero_csv'] as const;
+export const accountingProviderSchema = z.enum(ACCOUNTING_PROVIDERS);
+export type AccountingProvider = z.infer<typeof accountingProviderSchema>;
+/** Xero imports at most 1,000 statement lines per file (issue 12): a fixed limit, not a preference. */
+export const XERO_MAX_LINES = 1000;
+export const SYNC_OBJECT_TYPES = ['transaction', 'bill', 'reimbursement'] as const;
+export type SyncObjectType = (typeof SYNC_OBJECT_TYPES)[number];
+/** Items one mark-not-synced call takes. */
+export const MAX_UNSYNC_ITEMS = 1000;
+
+const accountName = z.string().trim().min(1).max(159).regex(/^[^\t\r\n":]+$/, 'must not contain tabs, line breaks, quotes or colons');
+
+export const accountingPreferencesSchema = z.object({
+  /** The provider a sync commit without a choice uses (the client's default button). */
+  default_provider: accountingProviderSchema.nullable(),
+  /** QuickBooks Desktop account names (IIF `ACCNT`) the exports credit. */
+  iif_card_account: z.string(),
+  iif_ap_account: z.string(),
+  iif_reimbursement_account: z.string(),
+  xero_max_lines_per_file: z.literal(XERO_MAX_LINES),
+});
+export type AccountingPreferences = z.infer<typeof accountingPreferencesSchema>;
+
+export const accountingPreferencesPatchSchema = z
+  .object({
+    default_provider: accountingProviderSchema.nullable().optional(),
+    iif_card_account: accountName.optional(),
+    iif_ap_account: accountName.optional(),
+    iif_reimbursement_account: accountName.optional(),
+  })
+  .refine((p) => Object.keys(p).length > 0, { message: 'at least one field must change' });
+
+export const syncFileSchema = z.object({
+  name: z.string(),
+  /** The GET that downloads it (same business, signed-in bill-pay manager). */
+  url: z.string(),
+  content_type: z.string(),
+  size: z.number().int().nonnegative(),
+});
+
+export const syncCommitSchema = z.object({
+  id: uuid,
+  provider_type: accountingProviderSchema,
+  created_by: uuid,
+  created_at: isoDateTime,
+  item_count: z.number().int().positive(),
+  files: z.array(syncFileSchema),
+});
+export type SyncCommit = z.infer<typeof syncCommitSchema>;
+
+export const accountingCurrentSchema = z.object({
+  provider: z.object({ provider_type: accountingProviderSchema, connected_at: isoDateTime, connected_by: uuid }).nullable(),
+  preferences: accountingPreferencesSchema,
+  last_commit: syncCommitSchema.nullable(),
+});
+export type AccountingCurrent = z.infer<typeof accountingCurrentSchema>;
+
+const providerParams = z.object({ provider_type: accountingProviderSchema });
+const commitParams = z.object({ sync_commit_uuid: z.uuid() });
+const ruleParams = z.object({ mapping_rule_uuid: z.uuid() });
+const seqAnswer = z.object({ updated: z.number().int().nonnegative(), change_seq: z.number().int().nullable() });
+
+export const getAccountingCurrent = defineCall({
+  id: 'accounting.current', method: 'GET', path: `${BASE}/current`, auth: scopes, response: accountingCurrentSchema,
+});
+/** Connects a file-based provider (replacing the one connected, if any). */
+export const connectAccountingProvider = defineCall({
+  id: 'accounting.connect', method: 'POST', path: `${BASE}/providers/:provider_type/connect`, auth: scopes,
+  params: providerParams, body: z.object({}).optional(), response: accountingCurrentSchema,
+});
+/** Only the connected provider disconnects (ACCOUNTING_7304 otherwise); commits and marks stay. */
+export const disconnectAccountingProvider = defineCall({
+  id: 'accounting.disconnect', method: 'POST', path: `${BASE}/providers/:provider_type/disconnect`, auth: scopes,
+  params: providerParams, body: z.object({}).optional(), response: accountingCurrentSchema,
+});
+export const updateAccountingPreferences = defineCall({
+  id: 'accounting.preferences.update', method: 'PATCH', path: `${BASE}/preferences`, auth: scopes,
+  body: accountingPreferencesPatchSchema, response: accountingPreferencesSchema,
+});
+
+/** 201 with the commit; the provider must be the connected one (ACCOUNTING_7304). */
+export const createSyncCommit = defineCall({
+  id: 'accounting.syncCommit', method: 'POST', path: `${BASE}/providers/:provider_type/sync_commit`, auth: scopes,
+  params: providerParams, body: z.object({}).optional(), response: syncCommitSchema,
+});
+export const listSyncCommits = defineCall({
+  id: 'accounting.syncCommits.list', method: 'GET', path: `${BASE}/sync_commits`, auth: scopes, retry: 'paged',
+  query: pageQuerySchema, response: paginatedSchema(syncCommitSchema),
+});
+export const getSyncCommit = defineCall({
+  id: 'accounting.syncCommits.get', method: 'GET', path: `${BASE}/sync_commits/:sync_commit_uuid`, auth: scopes,
+  params: commitParams, response: syncCommitSchema,
+});
+/** The file itself (`Content-Disposition: attachment`), not JSON. */
+export const downloadSyncFile = defineCall({
+  id: 'accounting.syncCommits.file', method: 'GET', path: `${BASE}/sync_commits/:sync_commit_uuid/files/:file_name`, auth: scopes,
+  params: commitParams.extend({ file_name: z.string().regex(/^[A-Za-z0-9._-]{1,120}$/, 'must be a file name of this commit') }),
+  response: z.string(),
+});
+
+/** All or nothing: every item must be the business's (404 otherwise); already unsynced ones count 0. */
+export const markNotSynced = defineCall({
+  id: 'accounting.markNotSynced', method: 'POST', path: `${BASE}/mark-not-synced`, auth: scopes,
+  body: z.object({
+    items: z.array(z.object({ type: z.enum(SYNC_OBJECT_TYPES), id: z.uuid() })).min(1).max(MAX_UNSYNC_ITEMS),
+  }),
+  response: seqAnswer,
+});
+
+export const listMappingRules = defineCall({
+  id: 'accounting.mappingRules.list', method: 'GET', path: `${BASE}/mapping_rules`, auth: scopes,
+  response: z.object({ data: z.array(mappingRuleSchema) }),
+});
+export const createMappingRule = defineCall({
+  id: 'accounting.mappingRules.create', method: 'POST', path: `${BASE}/mapping_rules`, auth: scopes,
+  body: mappingRuleInputSchema, response: mappingRuleSchema,
+});
+export const replaceMappingRule = defineCall({
+  id: 'accounting.mappingRules.replace', method: 'PUT', path: `${BASE}/mapping_rules/:mapping_rule_uuid`, auth: scopes,
+  params: ruleParams, body: mappingRuleInputSchema, response: mappingRuleSchema,
+});
+export const deleteMappingRule = defineCall({
+  id: 'accounting.mappingRules.delete', method: 'DELETE', path: `${BASE}/mapping_rules/:mapping_rule_uuid`, auth: scopes,
+  params: ruleParams, response: z.object({ id: uuid, deleted: z.literal(true) }),
+});
+/** Codes every uncoded, unsynced transaction the caller may code that a rule matches. */
+export const applyMappingRules = defineCall({
+  id: 'accounting.mappingRules.apply', method: 'POST', path: `${BASE}/mapping_rules/apply`, auth: scopes,
+  body: z.object({}).optional(), response: seqAnswer,
+});
+
+export const reconciliationMatchSchema = z.object({
+  id: uuid,
+  transaction_id: uuid,
+  bill_id: uuid.nullable(),
+  bank_line_id: z.string().nullable(),
+  created_by: uuid,
+  created_at: isoDateTime,
+});
+/** A card transaction matched to the bill it paid (same currency and amount) or to a bank line id. 201. */
+export const manualMatch = defineCall({
+  id: 'accounting.reconciliation.manualMatch', method: 'POST', path: `${BASE}/reconciliation/manual-match`, auth: scopes,
+  body: z.union([
+    z.object({ transaction_id: z.uuid(), bill_id: z.uuid() }),
+    z.object({ transaction_id: z.uuid(), bank_line_id: z.string().trim().min(1).max(200) }),
+  ]),
+  response: reconciliationMatchSchema,
+});
+
+export const ACCOUNTING_CALLS = [
+  getAccountingCurrent, connectAccountingProvider, disconnectAccountingProvider, updateAccountingPreferences,
+  createSyncCommit, listSyncCommits, getSyncCommit, downloadSyncFile, markNotSynced,
+  listMappingRules, createMappingRule, replaceMappingRule, deleteMappingRule, applyMappingRules, manualMatch,
+] as const;

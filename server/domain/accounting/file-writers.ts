@@ -1,0 +1,123 @@
+import Papa from 'papaparse';
+import { XERO_MAX_LINES, type AccountingProvider } from '../../../schema/api/calls-accounting.ts';
+import { minorToDecimal } from '../../../schema/money.ts';
+import { checkBalanced, dateParts, oneLine, type ExportItem } from './export-item.ts';
+
+/**
+ * The export files of a sync commit, pure: items in, file texts out. Formats:
+ * - generic CSV: one row per coded line, every field named; amounts as decimals of the item's
+ *   currency (its ISO 4217 exponent), spend positive.
+ * - QuickBooks Desktop IIF: tab-separated; the `!TRNS`/`!SPL`/`!ENDTRNS` header rows, then per
+ *   item a TRNS line (the balance-sheet side), one SPL line per coded line (the expense side) and
+ *   ENDTRNS. Amounts are computed in integer minor units, so each block sums to exactly zero.
+ *   Dates MM/DD/YYYY. A card transaction is a CREDIT CARD charge (CCARD REFUND when negative)
+ *   against the card liability account; a bill is a BILL against accounts payable with the vendor
+ *   as NAME; a claim is a GENERAL JOURNAL entry against the reimbursements-payable account.
+ * - Xero bank-statement CSV: `Date,Amount,Payee,Description,Reference`, DD/MM/YYYY, spend
+ *   negative, one statement line per item, at most XERO_MAX_LINES lines per file (a statement
+ *   is one account in one currency, so currencies never share a file).
+ */
+
+export type ExportFile = { name: string; content_type: string; content: string };
+export type IifAccounts = { iif_card_account: string; iif_ap_account: string; iif_reimbursement_account: string };
+
+const CSV_TYPE = 'text/csv; charset=utf-8';
+const IIF_TYPE = 'text/plain; charset=utf-8';
+/**
+ * Cells a spreadsheet would run as a formula get a leading apostrophe (papaparse escapeFormulae),
+ * except plain negative numbers: "-12.30" is an amount, and Xero must read it as one.
+ */
+const FORMULA_START = /^(?:[=+@\t\r]|-(?!\d+(?:\.\d+)?$))/;
+const unparse = (fields: readonly string[], data: string[][]) =>
+  Papa.unparse({ fields: [...fields], data }, { newline: '\r\n', escapeFormulae: FORMULA_START });
+
+const TYPE_LABEL = { transaction: 'Card transaction', bill: 'Bill', reimbursement: 'Reimbursement' } as const;
+
+export const CSV_COLUMNS = [
+  'Type', 'Date', 'Payee', 'Memo', 'Reference', 'Currency', 'Amount', 'Line amount', 'GL account code', 'GL account',
+  'Department', 'Location', 'Tracking', 'Line description', 'Ledgerline ID',
+] as const;
+
+export function writeGenericCsv(items: readonly ExportItem[]): string {
+  const rows = items.flatMap((item) => {
+    checkBalanced(item);
+    return item.lines.map((line) => [
+      TYPE_LABEL[item.type], item.date, oneLine(item.payee), oneLine(item.memo), oneLine(item.reference), item.currency,
+      minorToDecimal(item.amount, item.currency), minorToDecimal(line.amount, item.currency), line.account_code,
+      oneLine(line.account_name), oneLine(line.department), oneLine(line.location), oneLine(line.tracking),
+      oneLine(line.description), item.id,
+    ]);
+  });
+  return unparse(CSV_COLUMNS, rows);
+}
+
+export const IIF_HEADER = [
+  ['!TRNS', 'TRNSTYPE', 'DATE', 'ACCNT', 'NAME', 'AMOUNT', 'DOCNUM', 'MEMO'],
+  ['!SPL', 'TRNSTYPE', 'DATE', 'ACCNT', 'NAME', 'AMOUNT', 'DOCNUM', 'MEMO'],
+  ['!ENDTRNS'],
+] as const;
+
+/** IIF fields: one line, no tabs, and no double quotes (QuickBooks reads them as delimiters). */
+const iifField = (text: string | null | undefined) => oneLine(text).replace(/"/g, "'");
+
+export function writeIif(items: readonly ExportItem[], accounts: IifAccounts): string {
+  const out: string[][] = IIF_HEADER.map((r) => [...r]);
+  for (const item of items) {
+    checkBalanced(item);
+    const { y, m, d } = dateParts(item.date);
+    const date = `${m}/${d}/${y}`;
+    const kind = item.type === 'transaction'
+      ? { type: item.amount < 0 ? 'CCARD REFUND' : 'CREDIT CARD', account: accounts.iif_card_account }
+      : item.type === 'bill'
+        ? { type: 'BILL', account: accounts.iif_ap_account }
+        : { type: 'GENERAL JOURNAL', account: accounts.iif_reimbursement_account };
+    const name = iifField(item.payee);
+    const doc = iifField(item.reference);
+    const memo = iifField(item.memo ?? item.payee);
+    const money = (minor: number) => minorToDecimal(minor, item.currency);
+    // The liability is credited what the lines debit: the block sums to zero in minor units.
+    out.push(['TRNS', kind.type, date, iifField(kind.account), name, money(-item.amount), doc, memo]);
+    for (const line of item.lines) {
+      out.push(['SPL', kind.type, date, iifField(line.account_name), name, money(line.amount), doc, iifField(line.description ?? item.memo)]);
+    }
+    out.push(['ENDTRNS']);
+  }
+  return out.map((r) => r.join('\t')).join('\r\n') + '\r\n';
+}
+
+export const XERO_COLUMNS = ['Date', 'Amount', 'Payee', 'Description', 'Reference'] as const;
+
+/** Xero statement files by currency, each split into parts of at most XERO_MAX_LINES lines. */
+export function writeXeroCsv(items: readonly ExportItem[], maxLines = XERO_MAX_LINES): { currency: string; part: number; content: string }[] {
+  const byCurrency = new Map<string, ExportItem[]>();
+  for (const item of items) {
+    checkBalanced(item);
+    byCurrency.set(item.currency, [...(byCurrency.get(item.currency) ?? []), item]);
+  }
+  const files: { currency: string; part: number; content: string }[] = [];
+  for (const [currency, list] of [...byCurrency].sort(([a], [b]) => a.localeCompare(b))) {
+    for (let start = 0, part = 1; start < list.length; start += maxLines, part++) {
+      const rows = list.slice(start, start + maxLines).map((item) => {
+        const { y, m, d } = dateParts(item.date);
+        const description = [item.memo, ...item.lines.map((l) => `${l.account_code} ${l.account_name}`)].filter(Boolean).join(' · ');
+        return [`${d}/${m}/${y}`, minorToDecimal(-item.amount, currency), oneLine(item.payee), oneLine(description), oneLine(item.reference ?? item.id)];
+      });
+      files.push({ currency, part, content: unparse(XERO_COLUMNS, rows) });
+    }
+  }
+  return files;
+}
+
+/** The files a provider's commit produces; `stamp` (e.g. 20261127-0412) names them. */
+export function exportFiles(provider: AccountingProvider, items: readonly ExportItem[], accounts: IifAccounts, stamp: string): ExportFile[] {
+  switch (provider) {
+    case 'csv':
+      return [{ name: `ledgerline-export-${stamp}.csv`, content_type: CSV_TYPE, content: writeGenericCsv(items) }];
+    case 'quickbooks_desktop':
+      return [{ name: `ledgerline-quickbooks-${stamp}.iif`, content_type: IIF_TYPE, content: writeIif(items, accounts) }];
+    case 'xero_csv':
+      return writeXeroCsv(items).map((f) => ({
+        name: `ledgerline-xero-${stamp}-${f.currency}_part-${f.part}.csv`, content_type: CSV_TYPE, content: f.content,
+      }));
+  }
+}

@@ -1,0 +1,70 @@
+import type { SyncObjectType } from '../../../schema/api/calls-accounting.ts';
+import type { Queryable } from '../../db/db.ts';
+import type { ExportItem } from './export-item.ts';
+
+/**
+ * What a sync commit takes (issue 12): every coded (GL account set), approved, not-yet-synced,
+ * live item of the business, locked (FOR UPDATE) so nothing recodes it before the commit ends.
+ * - card transactions in CLEARED state (PENDING may still change; DECLINED and REVERSED are no spend);
+ * - reimbursements APPROVED or PAID;
+ * - bills APPROVED, SCHEDULED, PAID or RECONCILED whose every line has a GL account.
+ */
+export const SYNCABLE = {
+  transaction: { table: 'transactions', where: `r.state = 'CLEARED' AND r.gl_account_id IS NOT NULL` },
+  reimbursement: { table: 'reimbursements', where: `r.status IN ('APPROVED', 'PAID') AND r.gl_account_id IS NOT NULL` },
+  bill: {
+    table: 'bills',
+    where: `r.status IN ('APPROVED', 'SCHEDULED', 'PAID', 'RECONCILED')
+      AND NOT EXISTS (SELECT 1 FROM bill_line_items li WHERE li.bill_id = r.id AND li.gl_account_id IS NULL)`,
+  },
+} as const satisfies Record<SyncObjectType, { table: string; where: string }>;
+
+/** "Category: Option; …" of a tracking map (column `col`), or null. */
+const trackingText = (col: string) => `(SELECT string_agg(c.name || ': ' || (o.value ->> 'name'), '; ' ORDER BY c.name)
+    FROM jsonb_each_text(${col}) AS tr(category_id, option_id)
+    JOIN tracking_categories c ON c.id::text = tr.category_id
+    JOIN LATERAL jsonb_array_elements(c.options) AS o(value) ON o.value ->> 'id' = tr.option_id)`;
+
+const lineJson = (amount: string, g: string, d: string, l: string, tracking: string, description: string) =>
+  `jsonb_build_object('amount', ${amount}, 'account_code', ${g}.code, 'account_name', ${g}.name, 'department', ${d}.name,
+     'location', ${l}, 'tracking', ${tracking}, 'description', ${description})`;
+
+const QUERIES: Record<SyncObjectType, string> = {
+  transaction: `
+    SELECT 'transaction' AS type, r.id::text AS id, to_char(r.occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date,
+           r.merchant_name AS payee, r.memo, NULL::text AS reference, r.currency, r.amount,
+           jsonb_build_array(${lineJson('r.amount', 'g', 'd', 'lo.name', trackingText('r.tracking'), 'r.merchant_category')}) AS lines
+      FROM transactions r JOIN gl_accounts g ON g.id = r.gl_account_id
+      LEFT JOIN departments d ON d.id = r.department_id LEFT JOIN locations lo ON lo.id = r.location_id
+     WHERE r.business_id = $1 AND NOT r.deleted AND r.accounting_synced_at IS NULL AND ${SYNCABLE.transaction.where}
+     ORDER BY r.occurred_at, r.id FOR UPDATE OF r`,
+  reimbursement: `
+    SELECT 'reimbursement' AS type, r.id::text AS id, to_char(r.transaction_date, 'YYYY-MM-DD') AS date,
+           su.first_name || ' ' || su.last_name AS payee, coalesce(r.memo, r.merchant) AS memo, NULL::text AS reference,
+           r.currency, r.amount,
+           jsonb_build_array(${lineJson('r.amount', 'g', 'd', 'NULL::text', 'NULL::text', 'r.merchant')}) AS lines
+      FROM reimbursements r JOIN gl_accounts g ON g.id = r.gl_account_id JOIN spend_users su ON su.id = r.user_id
+      LEFT JOIN departments d ON d.id = r.department_id
+     WHERE r.business_id = $1 AND NOT r.deleted AND r.accounting_synced_at IS NULL AND ${SYNCABLE.reimbursement.where}
+     ORDER BY r.transaction_date, r.id FOR UPDATE OF r`,
+  bill: `
+    SELECT 'bill' AS type, r.id::text AS id, to_char(r.invoice_date, 'YYYY-MM-DD') AS date, v.name AS payee, r.memo,
+           r.invoice_number AS reference, r.currency, r.amount,
+           (SELECT jsonb_agg(${lineJson('li.amount', 'g', 'd', 'lo.name', trackingText('li.tracking'), 'li.description')} ORDER BY li.position)
+              FROM bill_line_items li JOIN gl_accounts g ON g.id = li.gl_account_id
+              LEFT JOIN departments d ON d.id = li.department_id LEFT JOIN locations lo ON lo.id = li.location_id
+             WHERE li.bill_id = r.id) AS lines
+      FROM bills r JOIN vendors v ON v.id = r.vendor_id
+     WHERE r.business_id = $1 AND NOT r.deleted AND r.accounting_synced_at IS NULL AND ${SYNCABLE.bill.where}
+     ORDER BY r.invoice_date, r.id FOR UPDATE OF r`,
+};
+
+/** The items to sync, by kind, oldest first; amounts as numbers (int8 is normalised by the Db). */
+export async function lockSyncableItems(tx: Queryable, businessId: string): Promise<ExportItem[]> {
+  const out: ExportItem[] = [];
+  for (const type of ['transaction', 'reimbursement', 'bill'] as const) {
+    const rows = await tx.query<ExportItem>(QUERIES[type], [businessId]);
+    for (const r of rows) out.push({ ...r, amount: Number(r.amount), lines: r.lines.map((l) => ({ ...l, amount: Number(l.amount) })) });
+  }
+  return out;
+}

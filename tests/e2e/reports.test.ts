@@ -1,0 +1,115 @@
+/**
+ * Issue 12, end to end: the Reports page on real parts only — the built PWA (dist/) served by
+ * the real server (PGlite) in Debian's headless Chromium.
+ *
+ * The admin mirrors the demo business and opens Reports. Offline from then on: the figures for
+ * "All time" equal what the database holds (spend = pending and cleared card transactions, in
+ * USD), a department's row in "By department" equals its SQL sum and opens exactly its
+ * transactions, and coding one uncoded transaction in its drawer (still offline) takes one off
+ * "Missing coding" at once. Back online the edit lands once. axe finds nothing serious.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { axeFindings } from '../support/axe.ts';
+import { launchBrowser, mainNav, setNetwork, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { chooseCoding, COLUMNS, rowAt, waitForTotal } from '../support/transactions-page.ts';
+
+const ADMIN = 'admin@demo.test';
+const PASSWORD = 'demo-password-1';
+
+let server: TestServer;
+let browser: BrowserSession;
+
+beforeAll(async () => {
+  server = await startTestServer({ transactions: 300, serveDist: true });
+  browser = await launchBrowser({ baseURL: server.url });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const usd = (minor: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(minor / 100);
+const SPEND = `business_id = $1 AND state IN ('PENDING', 'CLEARED') AND NOT deleted AND occurred_at < now()`;
+
+async function one<T>(sql: string, params: unknown[] = [server.businessId]): Promise<T> {
+  const [row] = await server.db.query<T & Record<string, unknown>>(sql, params);
+  if (!row) throw new Error(`no row for ${sql}`);
+  return row;
+}
+
+/** A figure of the strip at the top, by its label. */
+const figure = (label: string) => browser.page.locator('.kpi').filter({ has: browser.page.getByText(label, { exact: true }) }).locator('dd');
+
+describe('reports, end to end', () => {
+  it('computes the figures offline from the mirror, equal to the database, and opens the matching rows', async () => {
+    const { page } = browser;
+    await page.goto(server.url);
+    await signIn(page, ADMIN, PASSWORD);
+    await waitForSyncStatus(page, 'All changes synced', 120_000);
+    await mainNav(page).getByRole('link', { name: 'Reports' }).click();
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+
+    await setNetwork(browser.context, false);
+    await waitForSyncStatus(page, 'Offline');
+    await page.getByRole('combobox', { name: 'Range' }).selectOption('all');
+
+    const spend = await one<{ sum: string; n: string }>(`SELECT coalesce(sum(amount), 0)::text AS sum, count(*)::text AS n FROM transactions WHERE ${SPEND} AND currency = 'USD'`);
+    await expect.poll(() => figure('Spend (USD)').textContent(), { timeout: 30_000 }).toBe(usd(Number(spend.sum)));
+    const all = await one<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE ${SPEND}`);
+    await expect.poll(() => figure('Transactions').textContent()).toBe(Number(all.n).toLocaleString('en-US'));
+
+    // The largest named department: its row in "By department" is its SQL sum.
+    const dept = await one<{ id: string; name: string; sum: string }>(
+      `SELECT d.id::text, d.name, sum(t.amount)::text AS sum FROM transactions t JOIN departments d ON d.id = t.department_id
+        WHERE t.business_id = $1 AND t.state IN ('PENDING', 'CLEARED') AND NOT t.deleted AND t.occurred_at < now()
+          AND t.currency = 'USD' GROUP BY d.id, d.name ORDER BY sum(t.amount) DESC LIMIT 1`,
+    );
+    const card = page.getByRole('region', { name: 'By department', exact: true });
+    const row = card.getByRole('row').filter({ has: page.getByRole('rowheader', { name: dept.name }) });
+    await expect.poll(() => row.getByRole('cell').first().textContent()).toBe(usd(Number(dept.sum)));
+    expect(await axeFindings(page)).toEqual([]);
+
+    // Its name opens exactly its spend in the transactions list, the filters shown.
+    await row.getByRole('button', { name: dept.name }).click();
+    await page.waitForURL(/\/transactions\?/);
+    const url = new URL(page.url());
+    expect(url.searchParams.get('department_ids')).toBe(dept.id);
+    expect(url.searchParams.get('states')).toBe('PENDING,CLEARED');
+    // The list has no currency filter: it shows the department's spend in every currency.
+    const rows = await one<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE ${SPEND} AND department_id = $2`, [server.businessId, dept.id]);
+    await waitForTotal(page, Number(rows.n));
+    await page.getByText('Status: Pending, Cleared').waitFor();
+  });
+
+  it('follows an offline edit at once: coding a transaction takes it off "Missing coding"', async () => {
+    const { page } = browser;
+    await page.goBack();
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+    const uncoded = await one<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE ${SPEND} AND gl_account_id IS NULL`);
+    await expect.poll(() => figure('Missing coding').textContent(), { timeout: 30_000 }).toBe(Number(uncoded.n).toLocaleString('en-US'));
+
+    // The figure is a link to those transactions; code the first one in its drawer.
+    await figure('Missing coding').getByRole('link').click();
+    await page.waitForURL(/missing_coding=true/);
+    await waitForTotal(page, Number(uncoded.n));
+    await rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.merchant).click();
+    const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
+    const target = new URL(page.url()).searchParams.get('open');
+    const gl = await one<{ label: string; id: string }>(`SELECT code || ' ' || name AS label, id::text FROM gl_accounts WHERE business_id = $1 AND active ORDER BY code LIMIT 1`);
+    await chooseCoding(drawer, 'GL account', gl.label);
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    await drawer.getByRole('button', { name: 'Close details' }).click();
+
+    await mainNav(page).getByRole('link', { name: 'Reports' }).click();
+    await page.getByRole('combobox', { name: 'Range' }).selectOption('all');
+    await expect.poll(() => figure('Missing coding').textContent(), { timeout: 30_000 }).toBe((Number(uncoded.n) - 1).toLocaleString('en-US'));
+
+    // Back online, the edit lands once.
+    await setNetwork(browser.context, true);
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
+    const stored = await one<{ gl: string | null }>(`SELECT gl_account_id::text AS gl FROM transactions WHERE business_id = $1 AND id = $2`, [server.businessId, target]);
+    expect(stored.gl).toBe(gl.id);
+  });
+});

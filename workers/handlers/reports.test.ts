@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { errorBody } from '../../schema/errors.ts';
+import { aggregateReport } from '../../schema/reports.ts';
+import { matchesTransactionFilter } from '../../schema/transaction-query.ts';
+import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
+import type { Transport } from '../../sync/ports.ts';
+import { createDataService, type DataService } from '../data-service.ts';
+import { mirrorStorage } from '../db.ts';
+import { soleLeader } from '../leader.ts';
+import { SessionStore } from '../session-store.ts';
+import { makeGlAccount, makeTransactions, seedMirrorDb, signedInAdmin } from '../test-fixtures.ts';
+
+const { user: USER, business: BUSINESS, identity: IDENTITY, dbName: DB_NAME } = signedInAdmin();
+
+/** Sign-in only: the sync engine is off, so the report reads what the mirror already holds. */
+const transport: Transport = async (input) => {
+  const url = new URL(String(input));
+  if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(['default', 'low-risk']), mfa_required: false });
+  if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
+  return jsonResponse(404, errorBody('REQUEST_7004'));
+};
+
+let service: DataService | null = null;
+afterEach(async () => {
+  await service?.dispose();
+  service = null;
+});
+
+async function signedIn() {
+  const idb = new IDBFactory();
+  const rows = await seedMirrorDb(idb, DB_NAME, makeTransactions(400, 7), 'Meals');
+  service = createDataService({
+    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
+    transport, clock: createFakeClock(), elector: soleLeader,
+    storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, sync: false, defer: (fn) => fn(),
+  });
+  await service.init({ baseUrl: 'http://api.test' });
+  await service.signIn(USER.email, 'demo-password-1');
+  // As mirrored: seedMirrorDb stores every row uncoded.
+  return { service, rows: rows.map((t) => ({ ...t, gl_account_id: null })) };
+}
+
+describe('ReportApi (the mirror, fake-indexeddb)', () => {
+  it('answers the schema aggregation over the rows its table filter matches', async () => {
+    const { service, rows } = await signedIn();
+    const filters = { states: ['CLEARED' as const] };
+    const query = { collection: 'transactions' as const, time_grain: 'month' as const, dimension: 'department' as const, measure: 'sum' as const, filters };
+    const answer = await service.report(query);
+    const matched = rows.filter((t) => matchesTransactionFilter(t, filters));
+    expect(answer.scanned).toBe(matched.length);
+    expect(answer.rows).toEqual(aggregateReport(matched, query));
+    expect(answer.rows.length).toBeGreaterThan(3);
+    // Every group's sum is that of its rows.
+    const total = answer.rows.reduce((s, r) => s + r.value, 0);
+    expect(total).toBe(matched.filter((t) => t.occurred_at.slice(0, 10) <= new Date().toISOString().slice(0, 10)).reduce((s, t) => s + t.amount, 0));
+  });
+
+  it('includes edits not yet synced: a bulk coding moves rows to their GL account at once', async () => {
+    const { service, rows } = await signedIn();
+    const query = { collection: 'transactions' as const, time_grain: 'span' as const, dimension: 'gl_account' as const, measure: 'count' as const };
+    const before = await service.report(query);
+    expect(before.rows.map((r) => r.key)).toEqual([null]);
+    const gl = makeGlAccount(1, 'Meals');
+    const spend = rows.filter((t) => t.state === 'CLEARED' || t.state === 'PENDING').slice(0, 25);
+    expect(await service.codeTransactions(spend.map((t) => t.id), { gl_account_id: gl.id })).toMatchObject({ ok: true });
+    const after = await service.report(query);
+    expect(after.rows.map((r) => [r.key, r.value])).toEqual([
+      [gl.id, 25],
+      [null, before.rows[0]!.value - 25],
+    ]);
+  });
+
+  it('refuses a query the schema refuses, saying why', async () => {
+    const { service } = await signedIn();
+    await expect(service.report({ collection: 'transactions', time_grain: 'month', dimension: 'vendor', measure: 'sum' })).rejects.toThrow(
+      /dimension: transactions cannot be grouped by vendor/,
+    );
+  });
+});
