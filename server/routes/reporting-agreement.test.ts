@@ -40,7 +40,8 @@ async function mirrorOf(app: Parameters<typeof request>[0], token: string): Prom
 /** A table filter per collection that keeps some rows and drops others. */
 function filtersFor(c: ReportCollection, f: Fixture, r: ReportFixture): Record<string, unknown> {
   switch (c) {
-    case 'transactions': return { states: ['CLEARED', 'DECLINED'], department_ids: [f.departments[0], f.departments[1]] };
+    case 'transactions':
+      return { states: ['CLEARED', 'DECLINED'], department_ids: [f.departments[0], f.departments[1]], gl_account_ids: f.glAccounts.active, missing_receipt: true };
     case 'reimbursements': return { statuses: ['APPROVED', 'PAID', 'DRAFT'] };
     case 'bills': return { vendor_ids: [r.vendors[0]] };
     case 'cards': return { statuses: ['ACTIVE', 'LOCKED', 'TERMINATED'] };
