@@ -18,7 +18,7 @@ import type {
   vendorContactBodySchema, vendorContactPatchSchema,
 } from '../schema/api/calls-vendors.ts';
 import type { z } from 'zod';
-import type { ReportQuery, ReportRow } from '../schema/reports.ts';
+import type { ReportCollection, ReportQuery, ReportRow } from '../schema/reports.ts';
 import type { Business } from '../schema/entities/business.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
 import type { CodingPatch } from '../schema/commands/coding-patch.ts';
@@ -224,7 +224,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -315,6 +315,24 @@ export interface ReportAnswer {
 export interface ReportApi {
   /** The query must pass schema/reports.ts `reportQuerySchema`; a bad one rejects with its message. */
   report(query: ReportQuery): Promise<ReportAnswer>;
+}
+
+/** A table exported as CSV on the device (handlers/exports.ts). */
+export type CsvExportAnswer =
+  | { ok: true; file: Blob; name: string; rows: number; took_ms: number }
+  | { ok: false; message: string };
+
+export interface ExportApi {
+  /**
+   * The rows of a table's current filter, in its sort, as a CSV file (schema/exports.ts's
+   * columns). `onProgress(done, total)` after each chunk (a Comlink-proxied callback).
+   */
+  exportCsv<C extends QueriedCollection & ReportCollection>(
+    collection: C,
+    filter: FilterOf<C>,
+    sort: SortOf<C>,
+    onProgress?: (done: number, total: number) => void | Promise<void>,
+  ): Promise<CsvExportAnswer>;
 }
 
 /** Commands and the outbox (handlers/commands.ts). */

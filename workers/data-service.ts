@@ -5,6 +5,7 @@ import { commandHandlers } from './handlers/commands.ts';
 import { identityHandlers } from './handlers/identity.ts';
 import { queryHandlers } from './handlers/queries.ts';
 import { reportHandlers } from './handlers/reports.ts';
+import { exportHandlers } from './handlers/exports.ts';
 import { receiptHandlers } from './handlers/receipts.ts';
 import { sessionHandlers } from './handlers/session.ts';
 import { statusHandlers } from './handlers/status.ts';
@@ -30,6 +31,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...identityHandlers(ctx),
     ...queryHandlers(ctx),
     ...reportHandlers(ctx),
+    ...exportHandlers(ctx),
     ...commandHandlers(ctx),
     ...statusHandlers(ctx),
     ...receiptHandlers(ctx),

@@ -6,9 +6,13 @@
  * "All time" equal what the database holds (spend = pending and cleared card transactions, in
  * USD), a department's row in "By department" equals its SQL sum and opens exactly its
  * transactions, and coding one uncoded transaction in its drawer (still offline) takes one off
- * "Missing coding" at once. Back online the edit lands once. axe finds nothing serious.
+ * "Missing coding" at once; "Export CSV" on that list writes exactly its rows. Back online the
+ * edit lands once. axe finds nothing serious.
  */
+import { readFile } from 'node:fs/promises';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportHeader } from '../../schema/exports.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, mainNav, setNetwork, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
@@ -81,6 +85,16 @@ describe('reports, end to end', () => {
     const rows = await one<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE ${SPEND} AND department_id = $2`, [server.businessId, dept.id]);
     await waitForTotal(page, Number(rows.n));
     await page.getByText('Status: Pending, Cleared').waitFor();
+
+    // Export CSV (still offline): the file holds exactly those rows, with the shared header.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^transactions-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = Papa.parse<string[]>(await readFile((await download.path())!, 'utf8'), { skipEmptyLines: true });
+    expect(csv.data[0]).toEqual(exportHeader('transactions'));
+    const idAt = exportHeader('transactions').indexOf('Transaction ID');
+    const ids = await server.db.query<{ id: string }>(`SELECT id::text FROM transactions WHERE ${SPEND} AND department_id = $2`, [server.businessId, dept.id]);
+    expect(new Set(csv.data.slice(1).map((r) => r[idAt]))).toEqual(new Set(ids.map((r) => r.id)));
+    expect(csv.data).toHaveLength(ids.length + 1);
   });
 
   it('follows an offline edit at once: coding a transaction takes it off "Missing coding"', async () => {

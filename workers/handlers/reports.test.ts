@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { errorBody } from '../../schema/errors.ts';
+import Papa from 'papaparse';
+import { exportHeader } from '../../schema/exports.ts';
 import { aggregateReport } from '../../schema/reports.ts';
 import { matchesTransactionFilter } from '../../schema/transaction-query.ts';
 import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
@@ -76,5 +78,26 @@ describe('ReportApi (the mirror, fake-indexeddb)', () => {
     await expect(service.report({ collection: 'transactions', time_grain: 'month', dimension: 'vendor', measure: 'sum' })).rejects.toThrow(
       /dimension: transactions cannot be grouped by vendor/,
     );
+  });
+});
+
+describe('ExportApi (the mirror, fake-indexeddb)', () => {
+  it('writes the table’s filter in its order as CSV, the shared columns, reporting progress to the end', async () => {
+    const { service, rows } = await signedIn();
+    const filters = { states: ['CLEARED' as const] };
+    const progress: [number, number][] = [];
+    const answer = await service.exportCsv('transactions', filters, 'amount_desc', (done, total) => void progress.push([done, total]));
+    if (!answer.ok) throw new Error(answer.message);
+    const matched = rows.filter((t) => matchesTransactionFilter(t, filters)).sort((a, b) => b.amount - a.amount || (a.id < b.id ? 1 : -1));
+    expect(answer.rows).toBe(matched.length);
+    expect(answer.name).toMatch(/^transactions-\d{4}-\d{2}-\d{2}\.csv$/);
+    // A UTF-8 byte-order mark first (Excel), which text() decodes away.
+    expect([...new Uint8Array(await answer.file.arrayBuffer()).slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const parsed = Papa.parse<string[]>(await answer.file.text(), { skipEmptyLines: true });
+    expect(parsed.data[0]).toEqual(exportHeader('transactions'));
+    const idColumn = exportHeader('transactions').indexOf('Transaction ID');
+    expect(idColumn).toBeGreaterThanOrEqual(0);
+    expect(parsed.data.slice(1).map((r) => r[idColumn])).toEqual(matched.map((t) => t.id));
+    expect(progress.at(-1)).toEqual([matched.length, matched.length]);
   });
 });

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ExportCsvButton } from '../../components/export-csv-button.tsx';
 import { getRouteApi } from '@tanstack/react-router';
 import type { BillSort } from '../../../schema/entities/bill.ts';
 import { Button } from '../../components/button.tsx';
@@ -181,6 +182,7 @@ export function BillsPage() {
         <SearchBox id="bill-search" label="Search bills" placeholder="Search vendor, invoice no., memo…" ref={searchRef} value={q} onChange={setQ} onLeave={() => gridElement()?.focus()} />
         <SelectField variant="filter" label="Sort" value={sort} options={SORT_OPTIONS}
           onChange={(v) => setSearch({ sort: v === DEFAULT_SORT ? undefined : (v as BillSort) })} />
+        <ExportCsvButton collection="bills" filter={filter} sort={sort} noun="bills" />
         <Button variant="primary" onClick={openNew}>
           New bill
         </Button>

@@ -1,4 +1,5 @@
 import { SearchBox } from '../../components/search-box.tsx';
+import { ExportCsvButton } from '../../components/export-csv-button.tsx';
 import { useRowPointer } from '../../lib/list/use-row-pointer.ts';
 import { usePageShortcuts } from '../../lib/list/use-page-shortcuts.ts';
 import { useCallback, useMemo, useRef, type Ref } from 'react';
@@ -130,6 +131,7 @@ export function ManagedCards(props: ManagedCardsProps) {
               Clear filters
             </Button>
           )}
+          <ExportCsvButton collection="cards" filter={filter} sort={sort} noun="cards" />
         </div>
       </div>
       <p className="list-totals" data-testid="card-count">

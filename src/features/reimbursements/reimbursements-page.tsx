@@ -1,4 +1,5 @@
 import { SearchBox } from '../../components/search-box.tsx';
+import { ExportCsvButton } from '../../components/export-csv-button.tsx';
 import { usePageShortcuts } from '../../lib/list/use-page-shortcuts.ts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
@@ -25,7 +26,7 @@ import type { ClaimView } from './claim-labels.ts';
 import { clearNewClaimRequest, newClaimCommands, peekNewClaimRequest } from './commands.ts';
 import { NewClaimMenu } from './new-claim-menu.tsx';
 import { ReimbursementsTable } from './reimbursements-table.tsx';
-import { filterFromSearch, queryKey, STATUS_TABS, type ReimbursementsSearch, type StatusTab } from './search-params.ts';
+import { filterFromSearch, queryKey, SORT, STATUS_TABS, type ReimbursementsSearch, type StatusTab } from './search-params.ts';
 import { useClaimRows } from './use-claim-rows.ts';
 import { TableFooter } from '../../components/table-footer.tsx';
 import { formatCount } from '../../lib/format.ts';
@@ -172,6 +173,7 @@ export function ReimbursementsPage() {
           </span>
         )}
         <SearchBox id="reimb-search" label="Search reimbursements" placeholder="Search merchant, memo…" ref={searchRef} value={q} onChange={setQ} onLeave={() => gridElement()?.focus()} />
+        <ExportCsvButton collection="reimbursements" filter={filter} sort={SORT} noun="claims" />
         <NewClaimMenu onChoose={openNew} />
       </div>
       <Tabs

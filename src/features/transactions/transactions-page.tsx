@@ -1,4 +1,5 @@
 import { useRowPointer } from '../../lib/list/use-row-pointer.ts';
+import { ExportCsvButton } from '../../components/export-csv-button.tsx';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { DEFAULT_PAGE_SIZE } from '../../../schema/constants.ts';
@@ -156,6 +157,7 @@ export function TransactionsPage() {
           onChange={setQ}
           onLeave={() => scrollRef.current?.closest<HTMLElement>('[role="grid"]')?.focus()}
         />
+        <ExportCsvButton collection="transactions" filter={filter} sort={sort} noun="transactions" />
       </div>
       <FilterBar
         filter={filter}
