@@ -56,6 +56,10 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'provisionalBill.create': { id: ROW(1), invoice_file_id: testUuid(7, 1) },
   'provisionalBill.update': { provisional_bill_id: ROW(1), patch: { invoice_number: 'INV-1' } },
   'provisionalBill.delete': { provisional_bill_ids: [ROW(1)] },
+  'savedReport.save': { id: ROW(1), name: 'Spend by month', chart: 'bar', query: { collection: 'transactions', time_grain: 'month', dimension: 'none', measure: 'sum' } },
+  'savedReport.delete': { id: ROW(1) },
+  'dashboard.save': { id: ROW(1), name: 'Month end', items: [{ report_id: ROW(2), size: 'half' }] },
+  'dashboard.delete': { id: ROW(1) },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

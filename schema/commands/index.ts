@@ -13,6 +13,7 @@ import {
 import { receiptUpload, transactionAttachReceipt, transactionDetachReceipt } from './receipt.ts';
 import { billCreate, billDelete, billPayNow, billUpdate } from './bill.ts';
 import { provisionalBillCreate, provisionalBillDelete, provisionalBillUpdate } from './provisional-bill.ts';
+import { dashboardDelete, dashboardSave, savedReportDelete, savedReportSave } from './reporting.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
@@ -57,6 +58,10 @@ const DEFINITIONS = [
   provisionalBillCreate,
   provisionalBillUpdate,
   provisionalBillDelete,
+  savedReportSave,
+  savedReportDelete,
+  dashboardSave,
+  dashboardDelete,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

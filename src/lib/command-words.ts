@@ -46,6 +46,10 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'provisionalBill.create': 'Upload of',
   'provisionalBill.update': 'Edit of',
   'provisionalBill.delete': 'Removal of',
+  'savedReport.save': 'Saving of',
+  'savedReport.delete': 'Deletion of',
+  'dashboard.save': 'Saving of',
+  'dashboard.delete': 'Deletion of',
 };
 
 /** The words of a stored command name (a name from a newer build gets its raw name). */
