@@ -6,9 +6,11 @@
  * transactions coded through the API and CSV export connected: the Accounting page switches the
  * provider to QuickBooks Desktop, runs "Sync now" (the answer counts the items), and the IIF file
  * downloaded from the sync history is read back: every TRNS/SPL…ENDTRNS block balances to zero
- * and the coded transactions are in it. A second sync has nothing to take and says so. A synced
- * transaction's drawer shows the lock with its coding read-only; "Mark as not synced" unlocks it
- * and the server's row has no synced mark any more. axe finds nothing; the CSP blocked nothing.
+ * and the coded transactions are in it. A second sync has nothing to take and says so. A mapping
+ * rule is added and applied: the page says how many uncoded transactions it coded, as the server
+ * holds them. A synced transaction's drawer shows the lock with its coding read-only; bulk coding
+ * it is refused in ACCOUNTING_7301's words; "Mark as not synced" unlocks it and the server's row has
+ * no synced mark any more. axe finds nothing; the CSP blocked nothing.
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -18,6 +20,8 @@ import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, mainNav, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { chooseCoding, grid, searchBox, selectionBar } from '../support/transactions-page.ts';
+import { errorBody } from '../../schema/errors.ts';
 
 const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -77,8 +81,8 @@ describe('accounting, end to end', () => {
       if (browser.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
     });
     const admin = await apiSignIn(server.url, ADMIN, PASSWORD);
-    const [gl] = await server.db.query<{ id: string; name: string }>(
-      `SELECT id::text, name FROM gl_accounts WHERE business_id = $1 AND active ORDER BY code LIMIT 1`, [server.businessId]);
+    const [gl, otherGl] = await server.db.query<{ id: string; name: string; code: string }>(
+      `SELECT id::text, name, code FROM gl_accounts WHERE business_id = $1 AND active ORDER BY code LIMIT 2`, [server.businessId]);
     const cleared = await server.db.query<{ id: string; merchant_name: string; amount: string }>(
       `SELECT id::text, merchant_name, amount::text FROM transactions WHERE business_id = $1 AND state = 'CLEARED' AND amount > 0
         ORDER BY occurred_at DESC LIMIT 2`, [server.businessId]);
@@ -147,6 +151,28 @@ describe('accounting, end to end', () => {
     await page.getByText(/^Nothing to sync: every coded, approved item has already been exported\./).waitFor({ timeout: 30_000 });
     await expect.poll(async () => page.getByTestId('commit-row').count()).toBe(1);
 
+    // A mapping rule, applied to the uncoded transactions: the count said is the server's.
+    const [uncoded] = await server.db.query<{ merchant: string; n: number }>(
+      `SELECT merchant_name AS merchant, count(*)::int AS n FROM transactions
+        WHERE business_id = $1 AND gl_account_id IS NULL AND accounting_synced_at IS NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1`, [server.businessId]);
+    await page.getByRole('button', { name: 'New rule' }).first().click();
+    const ruleForm = page.getByRole('dialog', { name: 'New mapping rule' });
+    await ruleForm.getByLabel('Condition').selectOption('equals');
+    await ruleForm.getByLabel('Text').fill(uncoded!.merchant);
+    await chooseCoding(ruleForm, 'GL account', `${otherGl!.code} ${otherGl!.name}`);
+    expect(await axeFindings(page)).toEqual([]);
+    await ruleForm.getByRole('button', { name: 'Add rule' }).click();
+    await ruleForm.waitFor({ state: 'detached' });
+    const ruleRow = page.getByTestId('rule-row');
+    await ruleRow.getByRole('rowheader', { name: `Merchant name is “${uncoded!.merchant}”` }).waitFor();
+    await ruleRow.getByText(`GL account ${otherGl!.code} ${otherGl!.name}`).waitFor();
+    await page.getByRole('button', { name: 'Apply rules to uncoded transactions' }).click();
+    const plural = uncoded!.n === 1 ? 'transaction' : 'transactions';
+    await page.getByTestId('apply-result').getByText(`Rules coded ${uncoded!.n} uncoded ${plural}.`).waitFor();
+    const [coded] = await server.db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM transactions WHERE business_id = $1 AND merchant_name = $2 AND gl_account_id = $3`, [server.businessId, uncoded!.merchant, otherGl!.id]);
+    expect(coded!.n).toBe(uncoded!.n);
+
     // The synced transaction's drawer: locked, coding read-only; "Mark as not synced" unlocks it.
     await page.goto(`/transactions?open=${target.id}`);
     const drawer = page.getByRole('dialog', { name: target.merchant_name });
@@ -156,6 +182,23 @@ describe('accounting, end to end', () => {
     expect(await glField.isDisabled()).toBe(true);
     expect(await drawer.getByRole('button', { name: 'Save', exact: true }).isVisible()).toBe(false);
     expect(await axeFindings(page)).toEqual([]);
+
+    // Bulk coding a selection holding it is refused before anything is queued, saying how to unlock it.
+    await drawer.getByRole('button', { name: 'Close details' }).click();
+    await drawer.waitFor({ state: 'detached' });
+    await searchBox(page).fill(target.merchant_name);
+    await grid(page).getByRole('checkbox', { name: 'Select all matching' }).click();
+    await selectionBar(page).getByRole('button', { name: /^Code [\d,]+/ }).click();
+    const bulk = page.getByRole('dialog', { name: /^Code [\d,]+ transactions?$/ });
+    await chooseCoding(bulk, 'GL account', `${otherGl!.code} ${otherGl!.name}`);
+    await bulk.getByRole('button', { name: /^Apply to/ }).click();
+    await page.getByText(errorBody('ACCOUNTING_7301').error_v2.message, { exact: true }).waitFor();
+    await page.keyboard.press('Escape');
+    await bulk.waitFor({ state: 'detached' });
+    const [still] = await server.db.query<{ gl: string }>(`SELECT gl_account_id::text AS gl FROM transactions WHERE id = $1`, [target.id]);
+    expect(still!.gl).toBe(gl!.id);
+
+    await page.goto(`/transactions?open=${target.id}`);
     await lock.getByRole('button', { name: 'Mark as not synced' }).click();
     await lock.waitFor({ state: 'detached', timeout: 60_000 });
     await expect.poll(() => glField.isDisabled(), { timeout: 30_000 }).toBe(false);
