@@ -46,6 +46,7 @@ export function AccountingPage() {
   const current = currentList.state === 'ready' ? currentList.rows[0] ?? null : null;
 
   return (
+    <div className="accounting-page">
     <div className="accounting">
       <div className="page-header">
         <h1>Accounting</h1>
@@ -69,6 +70,7 @@ export function AccountingPage() {
           <ManualMatchSection client={client} online={online} />
         </>
       ) : null}
+    </div>
     </div>
   );
 }
