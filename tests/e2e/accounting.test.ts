@@ -10,7 +10,8 @@
  * rule is added and applied: the page says how many uncoded transactions it coded, as the server
  * holds them. A synced transaction's drawer shows the lock with its coding read-only; bulk coding
  * it is refused in ACCOUNTING_7301's words; "Mark as not synced" unlocks it and the server's row has
- * no synced mark any more. axe finds nothing; the CSP blocked nothing.
+ * no synced mark any more. Offline the page says it needs a connection and shows nothing stale, and
+ * comes back with the connection. axe finds nothing; the CSP blocked nothing.
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -19,7 +20,7 @@ import { patchTransaction } from '../../schema/api/calls.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, mainNav, setNetwork, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { chooseCoding, grid, searchBox, selectionBar } from '../support/transactions-page.ts';
 import { errorBody } from '../../schema/errors.ts';
 
@@ -204,6 +205,16 @@ describe('accounting, end to end', () => {
     await expect.poll(() => glField.isDisabled(), { timeout: 30_000 }).toBe(false);
     const [after] = await server.db.query<{ at: string | null }>(`SELECT accounting_synced_at::text AS at FROM transactions WHERE id = $1`, [target.id]);
     expect(after!.at).toBeNull();
+
+    // Offline the page pretends nothing: it says accounting needs a connection and shows no stale data.
+    await setNetwork(browser.context, false);
+    await waitForSyncStatus(page, 'Offline');
+    await mainNav(page).getByRole('link', { name: 'Accounting' }).click();
+    await page.getByRole('heading', { name: 'Accounting settings need a connection' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Sync now' }).count()).toBe(0);
+    expect(await page.getByTestId('commit-row').count()).toBe(0);
+    await setNetwork(browser.context, true);
+    await page.getByRole('button', { name: 'Sync now' }).waitFor({ timeout: 30_000 });
 
     expect(browser.cspViolations).toEqual([]);
   }, 240_000);
