@@ -17,6 +17,11 @@ import type {
   BankAccountBody, BulkVendorRow, VendorCreateBody, VendorPatchBody, bulkRowResultSchema, revealedBankAccountSchema,
   vendorContactBodySchema, vendorContactPatchSchema,
 } from '../schema/api/calls-vendors.ts';
+import type {
+  AccountingCurrent, AccountingPreferences, AccountingProvider, accountingPreferencesPatchSchema, manualMatch,
+  reconciliationMatchSchema, SyncCommit, SyncObjectType,
+} from '../schema/api/calls-accounting.ts';
+import type { MappingRule, mappingRuleInputSchema } from '../schema/mapping-rules.ts';
 import type { z } from 'zod';
 import type { ReportCollection, ReportQuery, ReportRow } from '../schema/reports.ts';
 import type { Business } from '../schema/entities/business.ts';
@@ -224,7 +229,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi, AccountingApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -597,4 +602,49 @@ export interface BillExtrasApi {
   createVendorCredit(body: VendorCreditInput): Promise<VendorCreditResult>;
   /** Refused (REQUEST_7001, the server's words) once any of it is applied to a live bill. */
   deleteVendorCredit(id: string): Promise<VendorCreditResult>;
+}
+
+/**
+ * An accounting call's refusal (handlers/accounting.ts). `offline`: nothing was sent (none of
+ * accounting is mirrored, so every call needs a connection).
+ */
+export type AccountingFailure = Extract<ActionResult, { ok: false }> & { offline?: true };
+export type SyncCommitView = SyncCommit;
+export type AccountingPreferencesPatch = z.input<typeof accountingPreferencesPatchSchema>;
+export type MappingRuleInput = z.input<typeof mappingRuleInputSchema>;
+export type ManualMatchInput = z.input<typeof manualMatch.body>;
+export type ReconciliationMatch = z.output<typeof reconciliationMatchSchema>;
+export type AccountingCurrentResult = { ok: true; current: AccountingCurrent } | AccountingFailure;
+export type MappingRuleResult = { ok: true; rule: MappingRule } | AccountingFailure;
+
+/**
+ * Accounting close (issue 12 §7; handlers/accounting.ts): the file-based provider, its
+ * preferences, sync commits and their files, mapping rules and manual matches. Server-only, so
+ * every call, the lists too, is a direct call, online only (`offline`: nothing was sent). What a
+ * call changes on mirrored rows (synced marks, coding applied by rules) comes back through the feed.
+ */
+export interface AccountingApi {
+  accountingCurrent(): Promise<AccountingCurrentResult>;
+  /** Connects a provider, replacing the connected one (commits already made stay). */
+  connectAccounting(provider: AccountingProvider): Promise<AccountingCurrentResult>;
+  /** Only the connected provider disconnects (ACCOUNTING_7304 otherwise). */
+  disconnectAccounting(provider: AccountingProvider): Promise<AccountingCurrentResult>;
+  updateAccountingPreferences(patch: AccountingPreferencesPatch): Promise<{ ok: true; preferences: AccountingPreferences } | AccountingFailure>;
+  /** Every coded, approved, not-yet-synced item in one commit; ACCOUNTING_7303 when there is none, 7302 when another runs. */
+  syncCommit(provider: AccountingProvider): Promise<{ ok: true; commit: SyncCommitView } | AccountingFailure>;
+  /** Every commit of the business, newest first. */
+  syncCommits(): Promise<{ ok: true; commits: SyncCommitView[] } | AccountingFailure>;
+  /** One file of a commit, its bytes as the server stored them (typed with its Content-Type). */
+  syncFile(commitId: string, fileName: string): Promise<{ ok: true; file: Blob } | AccountingFailure>;
+  /** Unlocks the items' coding; `updated` counts those that were synced. */
+  markNotSynced(items: { type: SyncObjectType; id: string }[]): Promise<{ ok: true; updated: number } | AccountingFailure>;
+  /** In the order they are tried. */
+  mappingRules(): Promise<{ ok: true; rules: MappingRule[] } | AccountingFailure>;
+  createMappingRule(body: MappingRuleInput): Promise<MappingRuleResult>;
+  replaceMappingRule(id: string, body: MappingRuleInput): Promise<MappingRuleResult>;
+  deleteMappingRule(id: string): Promise<{ ok: true } | AccountingFailure>;
+  /** Codes every uncoded, unsynced transaction a rule matches; `updated` counts them. */
+  applyMappingRules(): Promise<{ ok: true; updated: number } | AccountingFailure>;
+  /** A card transaction matched to the bill it paid or to a bank line id. */
+  manualMatch(body: ManualMatchInput): Promise<{ ok: true; match: ReconciliationMatch } | AccountingFailure>;
 }

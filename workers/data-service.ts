@@ -1,4 +1,5 @@
 import type { DataApi } from './api.ts';
+import { accountingHandlers } from './handlers/accounting.ts';
 import { billExtraHandlers } from './handlers/bill-extras.ts';
 import { billHandlers } from './handlers/bills.ts';
 import { commandHandlers } from './handlers/commands.ts';
@@ -38,6 +39,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...vendorHandlers(ctx),
     ...billHandlers(ctx),
     ...billExtraHandlers(ctx),
+    ...accountingHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

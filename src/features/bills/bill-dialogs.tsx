@@ -1,4 +1,4 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { MAX_BILL_MEMO_LENGTH } from '../../../schema/entities/bill.ts';
 import { Button } from '../../components/button.tsx';
 import { DateField } from '../../components/date-field.tsx';
@@ -6,44 +6,8 @@ import { Modal } from '../../components/modal.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { formatCount } from '../../lib/format.ts';
 
-export interface ConfirmDialogProps {
-  title: string;
-  description?: ReactNode;
-  confirmLabel: string;
-  tone?: 'danger' | 'primary';
-  onClose(): void;
-  /** True when done (the dialog closes); false keeps it open (the caller said why). */
-  onConfirm(): Promise<boolean>;
-  returnFocus?: () => HTMLElement | null | undefined;
-  children?: ReactNode;
-}
-
-/** A yes/no confirmation naming what is about to happen (paying, canceling, deleting). */
-export function ConfirmDialog({ title, description, confirmLabel, tone = 'primary', onClose, onConfirm, returnFocus, children }: ConfirmDialogProps) {
-  const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    try {
-      if (await onConfirm()) onClose();
-    } finally {
-      setBusy(false);
-    }
-  }
-  return (
-    <Modal title={title} description={description} onClose={onClose} onSubmit={submit} returnFocus={returnFocus}>
-      {children}
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Keep as is
-        </Button>
-        <Button type="submit" variant={tone} loading={busy}>
-          {confirmLabel}
-        </Button>
-      </div>
-    </Modal>
-  );
-}
+/** Moved to src/components (accounting confirms with it too); re-exported for bill pay's dialogs. */
+export { ConfirmDialog, type ConfirmDialogProps } from '../../components/confirm-dialog.tsx';
 
 export type BulkValueKind = 'due_date' | 'payment_date' | 'memo';
 

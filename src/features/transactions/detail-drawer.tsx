@@ -15,6 +15,7 @@ import { receiptStateText, receiptStateTone, useTransactionReceipts } from '../.
 import { Link } from '@tanstack/react-router';
 import { useCard } from '../../lib/cards.ts';
 import { cardName } from '../../lib/card-labels.ts';
+import { SyncedLock } from '../../components/synced-lock.tsx';
 
 export interface DetailDrawerProps {
   id: string;
@@ -88,6 +89,8 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
   const card = useCard(client, txn?.card_id, dataVersion);
   const { names, options, data } = reference;
   const changed = txn && form ? diffCoding(valuesOf(txn), form) !== null : false;
+  // Issue 12: exported to accounting, the coding is locked until the row is marked not synced.
+  const locked = !!txn?.accounting_synced_at;
 
   return (
     // Non-modal: the list beside it stays live (j/k and clicks move the open row).
@@ -101,7 +104,8 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
     >
       {txn && form && (
         <form className="drawer-body" onSubmit={(e) => void onSave(e)}>
-          <fieldset disabled={!canCode} className="plain-fieldset">
+          {txn.accounting_synced_at && <SyncedLock client={client} type="transaction" id={txn.id} syncedAt={txn.accounting_synced_at} />}
+          <fieldset disabled={!canCode || locked} className="plain-fieldset">
           <div className="drawer-amount">{formatMoney(txn.amount, txn.currency)}</div>
           <dl className="facts">
             <dt>Date</dt>
@@ -173,7 +177,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
             </ul>
             {canCode && <ReceiptCapture onFiles={(files) => void receipts.add(files)} />}
           </section>
-          <div className="drawer-actions" hidden={!canCode}>
+          <div className="drawer-actions" hidden={!canCode || locked}>
             <Button type="submit" variant="primary" loading={saving} disabled={!changed}>
               Save
             </Button>

@@ -12,7 +12,7 @@ import { toastInfo } from '../../../lib/toast-store.ts';
 import {
   applyCredit, TEMPLATE_NAME_MAX, templateInput, type BillCreditValues, type BillFieldErrors, type BillFormValues, type CreditOffer,
 } from '../bill-form.ts';
-import { useOnlineList, type OnlineList } from './use-online-list.ts';
+import { useOnlineList, type OnlineList } from '../../../lib/use-online-list.ts';
 
 /**
  * The bill form's bill pay extras (issue 11 §7): "Start from template", the vendor's credits to

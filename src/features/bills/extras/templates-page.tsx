@@ -20,7 +20,7 @@ import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.t
 import { BillLinesEditor } from '../bill-lines.tsx';
 import { linesSummary, templateAmount } from './extras-forms.ts';
 import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
-import { useOnlineList } from './use-online-list.ts';
+import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
 

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { errorText } from '../../../lib/error-text.ts';
+import { errorText } from './error-text.ts';
 
 /** What a list call answers (handlers/bill-extras.ts): the rows, or a refusal (`offline`: nothing was sent). */
 export type ListAnswer<T> =
@@ -20,7 +20,8 @@ export type OnlineList<T> =
 type Answer<T> = { key: string; turn: number; value: ListAnswer<T> };
 
 /**
- * Bill pay extras' lists (recurring bills, templates, vendor credits): read from the server when
+ * A server-only list (bill pay extras' recurring bills, templates, vendor credits; accounting's
+ * commits and rules): read from the server when
  * the page opens, again when `key` changes (another vendor's credits), when the connection comes
  * back, and on `reload()` (after a change the page made). Offline it answers `offline` at once.
  */

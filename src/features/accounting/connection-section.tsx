@@ -1,0 +1,221 @@
+import { useState, type FormEvent } from 'react';
+import type { AccountingCurrent, AccountingPreferences, AccountingProvider } from '../../../schema/api/calls-accounting.ts';
+import { Button } from '../../components/button.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { FormError } from '../../components/form-error.tsx';
+import { Modal } from '../../components/modal.tsx';
+import { Section } from '../../components/section.tsx';
+import { TextField } from '../../components/text-field.tsx';
+import type { DataClient } from '../../data-access/types.ts';
+import { errorText } from '../../lib/error-text.ts';
+import { formatLocalDateTime } from '../../lib/format.ts';
+import type { ReferenceView } from '../../lib/reference-data.ts';
+import { toastInfo } from '../../lib/toast-store.ts';
+import {
+  PROVIDER_DESCRIPTIONS, PROVIDER_LABELS, PROVIDER_OPTIONS, preferencesFormOf, preferencesPatch, type PreferencesFieldErrors, type PreferencesFormValues,
+} from './accounting-forms.ts';
+
+export interface ConnectionSectionProps {
+  client: DataClient;
+  current: AccountingCurrent;
+  reference: ReferenceView;
+  online: boolean;
+  onChanged(): void;
+}
+
+/** The connected provider (when, by whom), Connect / Change / Disconnect, and the IIF account names. */
+export function ConnectionSection({ client, current, reference, online, onChanged }: ConnectionSectionProps) {
+  const [choosing, setChoosing] = useState(false);
+  const [disconnecting, setDisconnecting] = useState(false);
+  const provider = current.provider;
+  return (
+    <Section
+      title="Connection"
+      description="Ledgerline exports files your accounting system imports: no account of yours is linked and nothing is sent to another company."
+      actions={
+        <span className="accounting-actions">
+          <Button variant={provider ? 'secondary' : 'primary'} disabled={!online} onClick={() => setChoosing(true)}>
+            {provider ? 'Change provider' : 'Connect a provider'}
+          </Button>
+          {provider && (
+            <Button variant="ghost" disabled={!online} onClick={() => setDisconnecting(true)}>
+              Disconnect
+            </Button>
+          )}
+        </span>
+      }
+    >
+      {provider ? (
+        <div className="accounting-provider" data-testid="accounting-provider">
+          <p>
+            <strong>{PROVIDER_LABELS[provider.provider_type]}</strong>
+            <span className="muted">
+              {' '}— connected {formatLocalDateTime(provider.connected_at)}
+              {reference.names.user(provider.connected_by) && ` by ${reference.names.user(provider.connected_by)}`}
+            </span>
+          </p>
+          <p className="muted">{PROVIDER_DESCRIPTIONS[provider.provider_type]}</p>
+        </div>
+      ) : (
+        <p className="accounting-provider" data-testid="accounting-provider">
+          No accounting provider is connected. Connect one to sync coded, approved spend as files.
+        </p>
+      )}
+      <PreferencesForm client={client} saved={current.preferences} online={online} onSaved={onChanged} />
+      {choosing && (
+        <ProviderDialog
+          current={provider?.provider_type ?? null}
+          onClose={() => setChoosing(false)}
+          onChoose={async (choice) => {
+            const r = await client.connectAccounting(choice);
+            if (!r.ok) return errorText(r.error);
+            toastInfo(`${PROVIDER_LABELS[choice]} is connected. Syncs now export its files.`);
+            onChanged();
+            return null;
+          }}
+        />
+      )}
+      {disconnecting && provider && (
+        <DisconnectDialog
+          provider={provider.provider_type}
+          onClose={() => setDisconnecting(false)}
+          onDisconnect={async () => {
+            const r = await client.disconnectAccounting(provider.provider_type);
+            if (!r.ok) return errorText(r.error);
+            toastInfo(`${PROVIDER_LABELS[provider.provider_type]} is disconnected.`);
+            onChanged();
+            return null;
+          }}
+        />
+      )}
+    </Section>
+  );
+}
+
+/** Choosing the provider: the three file formats, each said in a line. The server replaces the connected one. */
+function ProviderDialog({ current, onClose, onChoose }: {
+  current: AccountingProvider | null;
+  onClose(): void;
+  onChoose(p: AccountingProvider): Promise<string | null>;
+}) {
+  const [choice, setChoice] = useState<AccountingProvider>(current ?? 'csv');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const failure = await onChoose(choice);
+      if (failure) setError(failure);
+      else onClose();
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <Modal
+      title={current ? 'Change accounting provider' : 'Connect an accounting provider'}
+      description="Choose the files your accounting system imports. Syncs already made keep their files."
+      onClose={onClose}
+      onSubmit={submit}
+    >
+      <FormError message={error} />
+      <fieldset className="plain-fieldset accounting-choices">
+        <legend className="sr-only">Provider</legend>
+        {PROVIDER_OPTIONS.map((o) => (
+          <label key={o.value} className="accounting-choice">
+            <input type="radio" name="provider" value={o.value} checked={choice === o.value} onChange={() => setChoice(o.value)} />
+            <span>
+              <strong>{o.label}</strong>
+              <span className="muted accounting-choice-text">{PROVIDER_DESCRIPTIONS[o.value]}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" loading={busy} disabled={choice === current}>
+          {current ? 'Switch provider' : 'Connect'}
+        </Button>
+      </div>
+    </Modal>
+  );
+}
+
+function DisconnectDialog({ provider, onClose, onDisconnect }: { provider: AccountingProvider; onClose(): void; onDisconnect(): Promise<string | null> }) {
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <ConfirmDialog
+      title={`Disconnect ${PROVIDER_LABELS[provider]}?`}
+      description="Syncs stop until a provider is connected again. Past sync commits, their files and the items’ synced marks stay as they are."
+      confirmLabel="Disconnect"
+      tone="danger"
+      onClose={onClose}
+      onConfirm={async () => {
+        setError(null);
+        const failure = await onDisconnect();
+        setError(failure);
+        return failure === null;
+      }}
+    >
+      <FormError message={error} />
+    </ConfirmDialog>
+  );
+}
+
+/** The QuickBooks Desktop account names the IIF export credits; only what changed is sent. */
+function PreferencesForm({ client, saved, online, onSaved }: { client: DataClient; saved: AccountingPreferences; online: boolean; onSaved(): void }) {
+  const [values, setValues] = useState<PreferencesFormValues>(() => preferencesFormOf(saved));
+  const [errors, setErrors] = useState<PreferencesFieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const built = preferencesPatch(saved, values);
+  const changed = !built.ok || built.patch !== null;
+  const field = (key: keyof PreferencesFormValues, label: string, hint: string) => (
+    <TextField field={key} label={label} value={values[key]} maxLength={159} autoComplete="off" error={errors[key]} hint={hint}
+      onChange={(v) => { setValues((s) => ({ ...s, [key]: v })); setErrors((e) => ({ ...e, [key]: undefined })); }} />
+  );
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    setFormError(null);
+    if (!built.ok) return setErrors(built.errors);
+    if (!built.patch) return;
+    setBusy(true);
+    try {
+      const r = await client.updateAccountingPreferences(built.patch);
+      if (!r.ok) return setFormError(errorText(r.error));
+      setValues(preferencesFormOf(r.preferences));
+      toastInfo('Accounting preferences saved.');
+      onSaved();
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="accounting-prefs" onSubmit={(e) => void submit(e)} aria-labelledby="accounting-prefs-heading">
+      <h3 id="accounting-prefs-heading">QuickBooks Desktop accounts</h3>
+      <p className="muted">The IIF file credits these accounts; each must exist in QuickBooks with exactly this name.</p>
+      <FormError message={formError} />
+      <div className="accounting-fields">
+        {field('iif_card_account', 'Card account', 'The credit card account card transactions are charged to.')}
+        {field('iif_ap_account', 'Accounts payable account', 'Where bills are entered.')}
+        {field('iif_reimbursement_account', 'Reimbursements account', 'The liability reimbursements owed to employees go to.')}
+      </div>
+      <div className="accounting-form-actions">
+        <Button type="submit" loading={busy} disabled={!online || !changed}>
+          Save accounts
+        </Button>
+        {changed && (
+          <Button variant="ghost" onClick={() => { setValues(preferencesFormOf(saved)); setErrors({}); setFormError(null); }}>
+            Reset
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}

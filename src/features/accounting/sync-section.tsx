@@ -1,0 +1,142 @@
+import { useState } from 'react';
+import type { AccountingCurrent, SyncCommit } from '../../../schema/api/calls-accounting.ts';
+import { Button } from '../../components/button.tsx';
+import { EmptyState } from '../../components/empty-state.tsx';
+import { Section } from '../../components/section.tsx';
+import type { DataClient } from '../../data-access/types.ts';
+import { errorText } from '../../lib/error-text.ts';
+import { formatCount, formatLocalDateTime } from '../../lib/format.ts';
+import type { ReferenceView } from '../../lib/reference-data.ts';
+import { toastError } from '../../lib/toast-store.ts';
+import { formatFileSize, PROVIDER_LABELS, syncAnswerText, syncRefusal } from './accounting-forms.ts';
+import { saveFile } from './save-file.ts';
+
+type SyncOutcome = { kind: 'done'; commit: SyncCommit } | { kind: 'refused'; tone: 'info' | 'error'; text: string };
+
+/** What a sync takes, said plainly; "Sync now" to the connected provider; its answer or why nothing was done. */
+export function SyncSection({ client, current, online, onSynced }: { client: DataClient; current: AccountingCurrent; online: boolean; onSynced(): void }) {
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<SyncOutcome | null>(null);
+  const provider = current.provider?.provider_type ?? null;
+
+  async function sync() {
+    if (!provider) return;
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const r = await client.syncCommit(provider);
+      if (r.ok) {
+        setOutcome({ kind: 'done', commit: r.commit });
+        onSynced();
+      } else {
+        setOutcome({ kind: 'refused', ...syncRefusal(r.error) });
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Section
+      title="Sync to accounting"
+      actions={
+        <Button variant="primary" loading={busy} disabled={!online || !provider} onClick={() => void sync()}>
+          Sync now
+        </Button>
+      }
+    >
+      <p>A sync takes every item that is <strong>coded</strong> (has a GL account), <strong>approved</strong> and <strong>not yet synced</strong>, all in one commit:</p>
+      <ul className="accounting-list">
+        <li>card transactions that have cleared;</li>
+        <li>reimbursements that are approved or paid;</li>
+        <li>bills that are approved, scheduled, paid or reconciled, once every line has a GL account.</li>
+      </ul>
+      <p className="muted">
+        Each item is then marked as synced and its coding is locked, so your books and Ledgerline stay the same. To change one, open it and
+        choose “Mark as not synced”; the next sync exports it again.
+      </p>
+      {!provider && <p className="notice">Connect a provider above before syncing.</p>}
+      <div aria-live="polite" className="accounting-outcome">
+        {outcome?.kind === 'done' && (
+          <div className="notice accounting-synced" data-testid="sync-result">
+            <span>{syncAnswerText(outcome.commit)}</span>
+            <FileButtons client={client} commit={outcome.commit} online={online} />
+          </div>
+        )}
+        {outcome?.kind === 'refused' && (
+          <p className={outcome.tone === 'error' ? 'notice notice-error' : 'notice'} role={outcome.tone === 'error' ? 'alert' : undefined}>
+            {outcome.text}
+          </p>
+        )}
+      </div>
+    </Section>
+  );
+}
+
+/** The commits as a table: date, by whom, provider, items, and each file as a download button. */
+export function SyncHistory({ client, commits, reference, online }: { client: DataClient; commits: SyncCommit[]; reference: ReferenceView; online: boolean }) {
+  if (commits.length === 0) {
+    return (
+      <EmptyState title="No syncs yet" level="text">
+        Each “Sync now” is listed here with its files, so an export can be downloaded again later.
+      </EmptyState>
+    );
+  }
+  return (
+    <div className="extras-table-wrap">
+      <table className="extras-table accounting-history">
+        <caption className="sr-only">Sync commits</caption>
+        <thead>
+          <tr>
+            <th scope="col">Date</th>
+            <th scope="col">By</th>
+            <th scope="col">Provider</th>
+            <th scope="col" className="num">Items</th>
+            <th scope="col">Files</th>
+          </tr>
+        </thead>
+        <tbody>
+          {commits.map((c) => (
+            <tr key={c.id} data-testid="commit-row">
+              <th scope="row">{formatLocalDateTime(c.created_at)}</th>
+              <td>{reference.names.user(c.created_by) || '—'}</td>
+              <td>{PROVIDER_LABELS[c.provider_type]}</td>
+              <td className="num">{formatCount(c.item_count)}</td>
+              <td>
+                <FileButtons client={client} commit={c} online={online} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** One button per file: the worker fetches it (with the session's token) and the page saves it under its name. */
+function FileButtons({ client, commit, online }: { client: DataClient; commit: SyncCommit; online: boolean }) {
+  const [busy, setBusy] = useState<string | null>(null);
+  async function download(name: string) {
+    setBusy(name);
+    try {
+      const r = await client.syncFile(commit.id, name);
+      if (!r.ok) return toastError(`${name} could not be downloaded: ${errorText(r.error)}`);
+      saveFile(r.file, name);
+    } finally {
+      setBusy(null);
+    }
+  }
+  return (
+    <ul className="accounting-files">
+      {commit.files.map((f) => (
+        <li key={f.name}>
+          <Button size="sm" loading={busy === f.name} disabled={!online} onClick={() => void download(f.name)}>
+            <span className="sr-only">Download </span>
+            {f.name}
+          </Button>
+          <span className="muted accounting-file-size">{formatFileSize(f.size)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
