@@ -1,30 +1,27 @@
-import { useCallback, useMemo, type ReactNode } from 'react';
+import { useCallback, useMemo } from 'react';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
-import { REPORT_SPECS, type ReportDimension, type ReportMeasure, type ReportQuery, type ReportRow, type TimeGrain } from '../../../schema/reports.ts';
+import { REPORT_SPECS, type ReportDimension, type ReportMeasure, type ReportQuery, type TimeGrain } from '../../../schema/reports.ts';
 import { canManageBillPayAccounting } from '../../../schema/roles.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { SelectField, type SelectOption } from '../../components/select-field.tsx';
 import { Skeleton } from '../../components/skeleton.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
-import { BILL_STATUS_LABELS } from '../../lib/bill-labels.ts';
-import { STATUS_LABELS as CLAIM_STATUS_LABELS } from '../../lib/claim-labels.ts';
 import { DISPLAY_LOCALE, formatCount, formatMoney } from '../../lib/format.ts';
 import { useReferenceData, type ReferenceView } from '../../lib/reference-data.ts';
 import { isPartial } from '../../lib/sync-status-text.ts';
 import { Chart } from './chart.tsx';
 import {
-  currenciesOf, defaultGrain, DIMENSION_LABELS, drillDown, GRAIN_LABELS, MEASURE_LABELS, NO_KEY_LABELS, periodLabel, periodsBetween,
-  RANGE_LABELS, RANGES, rangeDates, REPORT_VIEWS, shareText, statusWords, timeSeries, topGroups, VIEW_LABELS,
+  currenciesOf, defaultGrain, DIMENSION_LABELS, drillDown, GRAIN_LABELS, MEASURE_LABELS, periodLabel, periodsBetween,
+  RANGE_LABELS, RANGES, rangeDates, REPORT_VIEWS, shareText, timeSeries, topGroups, VIEW_LABELS,
   type RangePreset, type ReportsSearch, type ReportView, DEFAULT_RANGE,
 } from './report-model.ts';
 import { useReport, type ReportState } from './use-report.ts';
+import { compactMoney, DataTable, firstPeriod, keyLabel, money, ReportCard, TimeReportBody } from './report-parts.tsx';
 
 const routeApi = getRouteApi('/_app/reports');
 
 /** How many groups a "top" chart shows before folding the rest into "Everything else". */
 const TOP = 8;
-/** Lines on the custom report's chart before the rest are one "Everything else" line. */
-const TOP_SERIES = 5;
 
 const todayUtc = () => new Date().toISOString().slice(0, 10);
 
@@ -182,20 +179,6 @@ interface CardProps {
   base: Base;
 }
 
-const money = (currency: string | null) => (v: number) => (currency ? formatMoney(v, currency) : formatCount(v));
-const compactCache = new Map<string, Intl.NumberFormat>();
-/** "$12K" on an axis: the table beside the chart has the exact figure. */
-function compactMoney(currency: string | null): (v: number) => string {
-  if (!currency) return (v) => formatCount(v);
-  let f = compactCache.get(currency);
-  if (!f) {
-    f = new Intl.NumberFormat(DISPLAY_LOCALE, { style: 'currency', currency, notation: 'compact', maximumFractionDigits: 1 });
-    compactCache.set(currency, f);
-  }
-  const unit = 10 ** (new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
-  return (v) => f.format(v / unit);
-}
-
 function Overview({ state, currency, frame, client, version, base }: CardProps & { state: ReportState; currency: string | null }) {
   const receipts = useReport(client, frame.view === 'transactions' ? base('none', 'count', 'span', { missing_receipt: true }) : null, version);
   const coding = useReport(client, frame.view === 'transactions' || frame.view === 'reimbursements' ? base('gl_account', 'count', 'span') : null, version);
@@ -249,21 +232,6 @@ function Kpi({ label, value, link }: { label: string; value: string; link?: { to
   );
 }
 
-/** A report's frame: title, what it shows, the chart and its table, and where it leads. */
-function ReportCard({ title, description, state, children, wide }: { title: string; description: string; state: ReportState; children: (rows: ReportRow[], labels: Record<string, string>) => ReactNode; wide?: boolean }) {
-  return (
-    <section className={wide ? 'report-card wide' : 'report-card'} aria-label={title} aria-busy={state.state === 'loading'}>
-      <header className="report-card-header">
-        <h2>{title}</h2>
-        <p className="muted">{description}</p>
-      </header>
-      {state.state === 'loading' && <Skeleton className="chart-skeleton" />}
-      {state.state === 'error' && <p className="form-error">This report could not be computed: {state.message}</p>}
-      {state.state === 'ready' && (state.answer.rows.length === 0 ? <p className="muted report-empty">Nothing to show for {title.toLowerCase()} in this range.</p> : children(state.answer.rows, state.answer.labels))}
-    </section>
-  );
-}
-
 function OverTime({ frame, currency, client, version, base }: CardProps & { currency: string | null }) {
   const navigate = useNavigate();
   const state = useReport(client, base('none', 'sum', frame.grain), version);
@@ -299,12 +267,6 @@ function OverTime({ frame, currency, client, version, base }: CardProps & { curr
       }}
     </ReportCard>
   );
-}
-
-/** The first period a report holds (a range from the epoch starts there, not in 1970). */
-function firstPeriod(state: ReportState): string {
-  if (state.state !== 'ready' || state.answer.rows.length === 0) return todayUtc();
-  return state.answer.rows.reduce((m, r) => (r.period < m ? r.period : m), state.answer.rows[0]!.period);
 }
 
 /** A period's own date range, clipped to the report's. */
@@ -412,17 +374,10 @@ function CustomReport({ search, set, frame, currency, client, version, base, ref
   const plain = base(dimension, measure, frame.grain);
   const query = tracking ? { ...plain, tracking_category_id: tracking } : plain;
   const state = useReport(client, dimension === 'tracking_category' && !tracking ? null : query, version);
-  const format = measure === 'count' ? formatCount : compactMoney(currency);
-  const exact = measure === 'count' ? formatCount : money(currency);
   const dimensionOptions: SelectOption[] = allowed.map((d) => ({ value: d, label: DIMENSION_LABELS[d] }));
   return (
     <ReportCard title="Custom report" description={`${MEASURE_LABELS[measure]} by ${DIMENSION_LABELS[dimension].toLowerCase()}, ${GRAIN_LABELS[frame.grain].toLowerCase()}, ${frame.rangeText}.`} state={state} wide>
       {(rows, labels) => {
-        const from = frame.from ?? firstPeriod(state);
-        const periods = periodsBetween(from, frame.to, frame.grain);
-        const { series } = timeSeries(rows, periods, measure === 'count' ? null : currency, TOP_SERIES, measure);
-        const name = (s: { key: string | null; other?: boolean }) => (s.other ? 'Everything else' : keyLabel(frame.view, dimension, s.key, reference, labels));
-        const periodLabels = periods.map((p) => periodLabel(p, frame.grain, DISPLAY_LOCALE));
         return (
           <>
             <div className="report-builder" role="group" aria-label="Custom report">
@@ -444,21 +399,20 @@ function CustomReport({ search, set, frame, currency, client, version, base, ref
                 onChange={(v) => set({ measure: v === 'sum' ? undefined : (v as ReportMeasure) })}
               />
             </div>
-            <div className="report-body">
-              <Chart
-                kind="line"
-                labels={periodLabels}
-                series={series.map((s) => ({ label: name(s), values: s.values }))}
-                format={format}
-                summary={`${MEASURE_LABELS[measure]} by ${DIMENSION_LABELS[dimension].toLowerCase()} over time. The table that follows lists each period.`}
-              />
-              <DataTable
-                caption="Custom report"
-                head={['Period', ...series.map((s) => name(s))]}
-                numeric={series.map((_, i) => i + 1)}
-                rows={periods.map((p, i) => ({ key: p, cells: [periodLabels[i]!, ...series.map((s) => exact(s.values[i] ?? 0))] })).reverse()}
-              />
-            </div>
+            <TimeReportBody
+              rows={rows}
+              labels={labels}
+              view={frame.view}
+              dimension={dimension}
+              measure={measure}
+              grain={frame.grain}
+              from={frame.from}
+              to={frame.to}
+              currency={currency}
+              chart="line"
+              reference={reference}
+              caption="Custom report"
+            />
           </>
         );
       }}
@@ -466,78 +420,3 @@ function CustomReport({ search, set, frame, currency, client, version, base, ref
   );
 }
 
-/** A key's name under a dimension, from reference data (cards: the worker's label). */
-function keyLabel(view: ReportView, dimension: ReportDimension, key: string | null, reference: ReferenceView, labels: Record<string, string>): string {
-  if (key === null) return NO_KEY_LABELS[dimension];
-  const { names, data } = reference;
-  switch (dimension) {
-    case 'department': return names.department(key) || 'Unknown department';
-    case 'location': return names.location(key) || 'Unknown location';
-    case 'gl_account': return names.glAccount(key) || 'Unknown GL account';
-    case 'user': return names.user(key) || 'Unknown person';
-    case 'card': return labels[key] ?? 'Unknown card';
-    case 'vendor': return data.vendors.find((v) => v.id === key)?.name ?? 'Unknown vendor';
-    case 'tracking_category': {
-      for (const c of data.tracking_categories) {
-        const o = c.options.find((x) => x.id === key);
-        if (o) return o.name;
-      }
-      return 'Unknown option';
-    }
-    case 'status':
-      if (view === 'bills') return BILL_STATUS_LABELS[key as keyof typeof BILL_STATUS_LABELS] ?? statusWords(key);
-      if (view === 'reimbursements') return CLAIM_STATUS_LABELS[key as keyof typeof CLAIM_STATUS_LABELS] ?? statusWords(key);
-      return statusWords(key);
-    default:
-      return key;
-  }
-}
-
-interface TableRow {
-  key: string;
-  cells: string[];
-  onOpen?: (() => void) | undefined;
-}
-
-/** A chart's data, as a table: what a screen reader reads, and what a reader copies. */
-function DataTable({ caption, head, rows, numeric = [1] }: { caption: string; head: string[]; rows: TableRow[]; numeric?: number[] }) {
-  return (
-    <div className="report-table-wrap" tabIndex={0} role="region" aria-label={`${caption} (table)`}>
-      <table className="report-table">
-        <caption className="sr-only">{caption}</caption>
-        <thead>
-          <tr>
-            {head.map((h, i) => (
-              <th key={h + i} scope="col" className={numeric.includes(i) ? 'num' : undefined}>
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.key}>
-              {r.cells.map((c, i) =>
-                i === 0 ? (
-                  <th key={i} scope="row">
-                    {r.onOpen ? (
-                      <button type="button" className="link-button" onClick={r.onOpen}>
-                        {c}
-                      </button>
-                    ) : (
-                      c
-                    )}
-                  </th>
-                ) : (
-                  <td key={i} className={numeric.includes(i) ? 'num' : undefined}>
-                    {c}
-                  </td>
-                ),
-              )}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
