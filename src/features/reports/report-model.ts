@@ -52,6 +52,10 @@ export const DIMENSION_LABELS: Record<ReportDimension, string> = {
 
 export const MEASURE_LABELS: Record<ReportMeasure, string> = { sum: 'Total amount', count: 'Number of items', average: 'Average amount' };
 
+/** "Total amount by department"; "Total amount" when the report is not grouped. */
+export const measureText = (measure: ReportMeasure, dimension: ReportDimension): string =>
+  dimension === 'none' ? MEASURE_LABELS[measure] : `${MEASURE_LABELS[measure]} by ${DIMENSION_LABELS[dimension].toLowerCase()}`;
+
 const day = z.iso.date();
 
 /** The page's URL state: each parameter parsed on its own, a bad one dropped (as every list's). */
@@ -66,6 +70,8 @@ export const reportsSearchSchema = z.object({
   dimension: z.enum(REPORT_DIMENSIONS).optional(),
   measure: z.enum(REPORT_MEASURES).optional(),
   tracking: z.uuid().optional(),
+  /** A dashboard shown instead of the overview. */
+  dashboard: z.uuid().optional(),
 });
 export type ReportsSearch = z.infer<typeof reportsSearchSchema>;
 

@@ -6,7 +6,7 @@ import { BILL_STATUS_LABELS } from '../../lib/bill-labels.ts';
 import { STATUS_LABELS as CLAIM_STATUS_LABELS } from '../../lib/claim-labels.ts';
 import { DISPLAY_LOCALE, formatCount, formatMoney } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
-import { DIMENSION_LABELS, MEASURE_LABELS, NO_KEY_LABELS, periodLabel, periodsBetween, statusWords, timeSeries, type ReportView } from './report-model.ts';
+import { measureText, NO_KEY_LABELS, periodLabel, periodsBetween, statusWords, timeSeries, type ReportView } from './report-model.ts';
 import type { ReportState } from './use-report.ts';
 
 /** The parts every report card is made of (the Reports page and dashboards share them). */
@@ -29,12 +29,15 @@ export function compactMoney(currency: string | null): (v: number) => string {
 
 
 /** A report's frame: title, what it shows, the chart and its table, and where it leads. */
-export function ReportCard({ title, description, state, children, wide }: { title: string; description: string; state: ReportState; children: (rows: ReportRow[], labels: Record<string, string>) => ReactNode; wide?: boolean }) {
+export function ReportCard({ title, description, state, children, wide, actions }: {
+  title: string; description: string; state: ReportState; children: (rows: ReportRow[], labels: Record<string, string>) => ReactNode; wide?: boolean; actions?: ReactNode;
+}) {
   return (
     <section className={wide ? 'report-card wide' : 'report-card'} aria-label={title} aria-busy={state.state === 'loading'}>
       <header className="report-card-header">
         <h2>{title}</h2>
         <p className="muted">{description}</p>
+        {actions}
       </header>
       {state.state === 'loading' && <Skeleton className="chart-skeleton" />}
       {state.state === 'error' && <p className="form-error">This report could not be computed: {state.message}</p>}
@@ -162,7 +165,7 @@ export function TimeReportBody({ rows, labels, view, dimension, measure, grain, 
           labels={periodLabels}
           series={series.map((s) => ({ label: name(s), values: s.values }))}
           format={measure === 'count' ? formatCount : compactMoney(currency)}
-          summary={`${MEASURE_LABELS[measure]} by ${DIMENSION_LABELS[dimension].toLowerCase()} over time. The table that follows lists each period.`}
+          summary={`${measureText(measure, dimension)} over time. The table that follows lists each period.`}
         />
       )}
       <DataTable

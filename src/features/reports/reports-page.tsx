@@ -1,7 +1,8 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
 import { REPORT_SPECS, type ReportDimension, type ReportMeasure, type ReportQuery, type TimeGrain } from '../../../schema/reports.ts';
 import { canManageBillPayAccounting } from '../../../schema/roles.ts';
+import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { SelectField, type SelectOption } from '../../components/select-field.tsx';
 import { Skeleton } from '../../components/skeleton.tsx';
@@ -11,11 +12,12 @@ import { useReferenceData, type ReferenceView } from '../../lib/reference-data.t
 import { isPartial } from '../../lib/sync-status-text.ts';
 import { Chart } from './chart.tsx';
 import {
-  currenciesOf, defaultGrain, DIMENSION_LABELS, drillDown, GRAIN_LABELS, MEASURE_LABELS, periodLabel, periodsBetween,
+  currenciesOf, defaultGrain, DIMENSION_LABELS, drillDown, GRAIN_LABELS, MEASURE_LABELS, measureText, periodLabel, periodsBetween,
   RANGE_LABELS, RANGES, rangeDates, REPORT_VIEWS, shareText, timeSeries, topGroups, VIEW_LABELS,
   type RangePreset, type ReportsSearch, type ReportView, DEFAULT_RANGE,
 } from './report-model.ts';
 import { useReport, type ReportState } from './use-report.ts';
+import { DashboardStrip, DashboardView, SaveReportDialog } from './dashboards.tsx';
 import { compactMoney, DataTable, firstPeriod, keyLabel, money, ReportCard, TimeReportBody } from './report-parts.tsx';
 
 const routeApi = getRouteApi('/_app/reports');
@@ -56,6 +58,9 @@ export function ReportsPage() {
   const grain = search.grain ?? defaultGrain(from, to);
   const frame: Frame = { view, from, to, grain, rangeText: preset === 'custom' ? `${from ?? 'the start'} to ${to}` : RANGE_LABELS[preset].toLowerCase() };
 
+  const dashboards = reference.data.dashboards;
+  const dashboard = search.dashboard ? dashboards.find((d) => d.id === search.dashboard) : undefined;
+
   const set = useCallback(
     (patch: Partial<ReportsSearch>) => void navigate({ search: (prev: ReportsSearch) => ({ ...prev, ...patch }), replace: true }),
     [navigate],
@@ -77,11 +82,22 @@ export function ReportsPage() {
     <div className="reports">
       <div className="page-header">
         <div>
-          <h1>Reports</h1>
+          {dashboard ? (
+            <>
+              <Link to="/reports" className="back-link">
+                ← Reports
+              </Link>
+              <h1>{dashboard.name}</h1>
+            </>
+          ) : (
+            <h1>Reports</h1>
+          )}
           <p className="muted page-subtitle">Computed on this device from your synced data, so they open instantly and work offline.</p>
         </div>
       </div>
+      <DashboardStrip dashboards={dashboards} current={dashboard?.id} />
       <div className="report-controls" role="group" aria-label="Report settings">
+        {!dashboard && (
         <fieldset className="segmented">
           <legend className="sr-only">Data</legend>
           {views.map((v) => (
@@ -97,6 +113,7 @@ export function ReportsPage() {
             </label>
           ))}
         </fieldset>
+        )}
         <span className="spacer" />
         <SelectField
           variant="filter"
@@ -117,6 +134,7 @@ export function ReportsPage() {
             </label>
           </>
         )}
+        {!dashboard && (
         <SelectField
           variant="filter"
           label="Interval"
@@ -124,6 +142,7 @@ export function ReportsPage() {
           options={(['day', 'week', 'month', 'quarter', 'year'] as const).map((g) => ({ value: g, label: GRAIN_LABELS[g] }))}
           onChange={(v) => set({ grain: v as TimeGrain })}
         />
+        )}
         {currencies.length > 1 && currency && (
           <SelectField variant="filter" label="Currency" value={currency} options={currencies.map((c) => ({ value: c, label: c }))} onChange={(v) => set({ currency: v })} />
         )}
@@ -133,20 +152,41 @@ export function ReportsPage() {
           Only part of your data is on this device yet, so these figures are partial. They fill in as the download finishes.
         </p>
       )}
-      <Overview state={totals} currency={currency} frame={frame} client={client} version={dataVersion} base={base} />
-      {totals.state === 'ready' && totals.answer.rows.length === 0 ? (
-        <EmptyState title={`No ${VIEW_LABELS[view].toLowerCase()} in ${frame.rangeText}`}>
-          <p>Choose a longer range, or another kind of data above. Reports count what this device holds{view === 'transactions' ? ': pending and cleared card spend, not declined or reversed charges' : ''}.</p>
+      {search.dashboard && !dashboard ? (
+        <EmptyState title="This dashboard is not on this device">
+          <p>
+            It was deleted, or it belongs to someone else. <Link to="/reports">Back to Reports</Link>
+          </p>
         </EmptyState>
+      ) : dashboard ? (
+        <DashboardView
+          client={client}
+          dashboard={dashboard}
+          reports={reference.data.saved_reports}
+          range={{ from, to, text: frame.rangeText }}
+          currency={currency}
+          version={dataVersion}
+          reference={reference}
+          onDeleted={() => void navigate({ search: {}, replace: true })}
+        />
       ) : (
-        <div className="report-grid">
-          <OverTime frame={frame} currency={currency} client={client} version={dataVersion} base={base} />
-          {standardBreakdowns(view).map((dimension) => (
-            <Breakdown key={dimension} dimension={dimension} frame={frame} currency={currency} client={client} version={dataVersion} base={base} reference={reference} />
-          ))}
-          {view === 'transactions' && <MissingItems frame={frame} client={client} version={dataVersion} base={base} />}
-          <CustomReport search={search} set={set} frame={frame} currency={currency} client={client} version={dataVersion} base={base} reference={reference} />
-        </div>
+        <>
+      <Overview state={totals} currency={currency} frame={frame} client={client} version={dataVersion} base={base} />
+        {totals.state === 'ready' && totals.answer.rows.length === 0 ? (
+          <EmptyState title={`No ${VIEW_LABELS[view].toLowerCase()} in ${frame.rangeText}`}>
+            <p>Choose a longer range, or another kind of data above. Reports count what this device holds{view === 'transactions' ? ': pending and cleared card spend, not declined or reversed charges' : ''}.</p>
+          </EmptyState>
+        ) : (
+          <div className="report-grid">
+            <OverTime frame={frame} currency={currency} client={client} version={dataVersion} base={base} />
+            {standardBreakdowns(view).map((dimension) => (
+              <Breakdown key={dimension} dimension={dimension} frame={frame} currency={currency} client={client} version={dataVersion} base={base} reference={reference} />
+            ))}
+            {view === 'transactions' && <MissingItems frame={frame} client={client} version={dataVersion} base={base} />}
+            <CustomReport search={search} set={set} frame={frame} currency={currency} client={client} version={dataVersion} base={base} reference={reference} />
+          </div>
+        )}
+        </>
       )}
     </div>
   );
@@ -367,6 +407,7 @@ function MissingItems({ frame, client, version, base }: CardProps) {
 function CustomReport({ search, set, frame, currency, client, version, base, reference }: CardProps & {
   search: ReportsSearch; set: (p: Partial<ReportsSearch>) => void; currency: string | null; reference: ReferenceView;
 }) {
+  const [saving, setSaving] = useState(false);
   const allowed = REPORT_SPECS[frame.view].dimensions.filter((d) => d !== 'tracking_category' || reference.data.tracking_categories.length > 0);
   const dimension = search.dimension && allowed.includes(search.dimension) ? search.dimension : allowed.find((d) => d !== 'none') ?? 'none';
   const measure = search.measure ?? 'sum';
@@ -376,7 +417,7 @@ function CustomReport({ search, set, frame, currency, client, version, base, ref
   const state = useReport(client, dimension === 'tracking_category' && !tracking ? null : query, version);
   const dimensionOptions: SelectOption[] = allowed.map((d) => ({ value: d, label: DIMENSION_LABELS[d] }));
   return (
-    <ReportCard title="Custom report" description={`${MEASURE_LABELS[measure]} by ${DIMENSION_LABELS[dimension].toLowerCase()}, ${GRAIN_LABELS[frame.grain].toLowerCase()}, ${frame.rangeText}.`} state={state} wide>
+    <ReportCard title="Custom report" description={`${measureText(measure, dimension)}, ${GRAIN_LABELS[frame.grain].toLowerCase()}, ${frame.rangeText}.`} state={state} wide>
       {(rows, labels) => {
         return (
           <>
@@ -398,7 +439,22 @@ function CustomReport({ search, set, frame, currency, client, version, base, ref
                 options={(['sum', 'count', 'average'] as const).map((m) => ({ value: m, label: MEASURE_LABELS[m] }))}
                 onChange={(v) => set({ measure: v === 'sum' ? undefined : (v as ReportMeasure) })}
               />
+              <span className="spacer" />
+              <Button onClick={() => setSaving(true)}>Save to dashboard</Button>
             </div>
+            {saving && (
+              <SaveReportDialog
+                client={client}
+                query={query}
+                suggestedName={measureText(measure, dimension)}
+                dashboards={reference.data.dashboards}
+                onClose={() => setSaving(false)}
+                onSaved={(id) => {
+                  setSaving(false);
+                  set({ dashboard: id });
+                }}
+              />
+            )}
             <TimeReportBody
               rows={rows}
               labels={labels}
