@@ -126,4 +126,36 @@ describe('reports, end to end', () => {
     const stored = await one<{ gl: string | null }>(`SELECT gl_account_id::text AS gl FROM transactions WHERE business_id = $1 AND id = $2`, [server.businessId, target]);
     expect(stored.gl).toBe(gl.id);
   });
+
+  it('saves a custom report to a new dashboard offline; it opens at once and reaches the server once online', async () => {
+    const { page } = browser;
+    await setNetwork(browser.context, false);
+    await waitForSyncStatus(page, 'Offline');
+    const custom = page.getByRole('region', { name: 'Custom report', exact: true });
+    await custom.getByRole('combobox', { name: 'Group by' }).selectOption('merchant');
+    await custom.getByRole('button', { name: 'Save to dashboard' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Save to a dashboard' });
+    await dialog.getByLabel('Report name').fill('Merchants by month');
+    await dialog.getByRole('combobox', { name: 'Dashboard' }).selectOption('new');
+    await dialog.getByLabel('New dashboard name').fill('Board meeting');
+    await dialog.getByRole('button', { name: 'Save report' }).click();
+    await page.getByRole('heading', { name: 'Board meeting', level: 1 }).waitFor();
+    await page.getByRole('region', { name: 'Merchants by month' }).getByRole('table', { name: 'Merchants by month' }).waitFor();
+    expect(await axeFindings(page)).toEqual([]);
+
+    await setNetwork(browser.context, true);
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
+    const dashboards = await server.db.query<{ name: string; items: { report_id: string }[] }>(
+      `SELECT name, items FROM dashboards WHERE business_id = $1 AND name = 'Board meeting' AND NOT deleted`, [server.businessId],
+    );
+    expect(dashboards).toHaveLength(1);
+    const reports = await server.db.query<{ id: string; query: { dimension: string; from?: string } }>(
+      `SELECT id::text, query FROM saved_reports WHERE business_id = $1 AND name = 'Merchants by month' AND NOT deleted`, [server.businessId],
+    );
+    expect(reports).toHaveLength(1);
+    expect(reports[0]!.query.dimension).toBe('merchant');
+    // Dates are the dashboard's: the saved query keeps none.
+    expect(reports[0]!.query.from).toBeUndefined();
+    expect(dashboards[0]!.items.map((i) => i.report_id)).toEqual([reports[0]!.id]);
+  });
 });
