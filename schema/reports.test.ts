@@ -140,6 +140,8 @@ describe('reportQuerySchema', () => {
       collection: 'transactions', time_grain: 'month', dimension: 'none', measure: 'sum', filters: { states: 'NOPE' },
     });
     expect(badFilter.error?.issues[0]?.path[0]).toBe('filters');
+    const unknownFilter = reportQuerySchema.safeParse({ collection: 'cards', time_grain: 'month', dimension: 'none', measure: 'count', filters: { vendor_ids: [] } });
+    expect(unknownFilter.error?.issues).toMatchObject([{ code: 'unrecognized_keys', keys: ['vendor_ids'], path: ['filters'] }]);
     const reversed = reportQuerySchema.safeParse({ collection: 'cards', time_grain: 'day', dimension: 'status', measure: 'count', from: '2026-02-01', to: '2026-01-01' });
     expect(reversed.error?.issues[0]?.path).toEqual(['from']);
     expect(reportQuerySchema.safeParse({ collection: 'cards', time_grain: 'day', dimension: 'status', measure: 'count' }).success).toBe(true);

@@ -37,10 +37,14 @@ export const reportQuerySchema = reportQueryBaseSchema.superRefine((q, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });
   }
   if (q.filters) {
-    const parsed = ENTITIES[q.collection].query.filter.safeParse(q.filters);
+    const filter = ENTITIES[q.collection].query.filter;
+    const parsed = filter.safeParse(q.filters);
     if (!parsed.success) {
       for (const issue of parsed.error.issues) ctx.addIssue({ ...issue, code: 'custom', path: ['filters', ...issue.path] });
     }
+    // A filter the table does not have is refused, not ignored (the server refuses it too).
+    const unknown = Object.keys(q.filters).filter((key) => !(key in filter.shape));
+    if (unknown.length > 0) ctx.addIssue({ code: 'unrecognized_keys', keys: unknown, path: ['filters'], input: q.filters });
   }
 });
 export type ReportQuery = z.infer<typeof reportQuerySchema>;
