@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
+import { allInMirror, commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
 import { createBill, deleteBill, payBillsNow, updateBill } from '../api/calls-bills.ts';
 import {
   billCreateSchema, billPatchSchema, type Bill, type BillCreate, type BillLineInput, type BillLineItem, type BillPatch,
@@ -93,7 +93,6 @@ export function newBill(body: BillCreate, { id, actor, at }: BlankContext): Bill
 }
 
 /** Edits and deletes name a bill the mirror holds (a bill created offline counts): anything else is refused before queueing. */
-const inMirror = (id: string, mirror: { has(id: string): boolean }) => (mirror.has(id) ? null : ('REQUEST_7004' as const));
 
 export const billCreate = defineCommand({
   name: 'bill.create',
@@ -129,7 +128,7 @@ export const billUpdate = defineCommand({
   call: updateBill,
   request: (a) => ({ params: { bill_uuid: a.bill_id }, body: a.patch }),
   apply: (row, a) => applyBillPatch(row, a.patch),
-  check: (a, mirror) => inMirror(a.bill_id, mirror),
+  check: (a, mirror) => allInMirror([a.bill_id], mirror),
   confirm: 'row',
 });
 
@@ -148,7 +147,7 @@ export const billDelete = defineCommand({
   apply: (row) => (row.status === 'DRAFT' ? produce(row, (d) => {
     d.deleted = true;
   }) : row),
-  check: (a, mirror) => inMirror(a.bill_id, mirror),
+  check: (a, mirror) => allInMirror([a.bill_id], mirror),
   confirm: 'change_seq',
 });
 
@@ -171,7 +170,7 @@ export const billPayNow = defineCommand({
   apply: (row) => (checkBillAction('payNow', row.status).ok ? produce(row, (d) => {
     d.status = BILL_ACTIONS.payNow.to;
   }) : row),
-  check: (a, mirror) => inMirror(a.bill_id, mirror),
+  check: (a, mirror) => allInMirror([a.bill_id], mirror),
   confirm: 'change_seq',
   // The bulk bar queues several at once (at most BULK_BILL_LIMIT, as online): one command per bill,
   // so each bill's payment is sent, answered, retried or refused on its own.

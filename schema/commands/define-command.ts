@@ -21,6 +21,10 @@ export interface CommandCheckContext {
   get?(id: string): Readonly<Record<string, unknown>> | undefined;
 }
 
+/** A check for commands that name rows the mirror must hold (one created offline counts): REQUEST_7004 otherwise. */
+export const allInMirror = (ids: readonly string[], mirror: Pick<CommandCheckContext, 'has'>): 'REQUEST_7004' | null =>
+  ids.every((id) => mirror.has(id)) ? null : 'REQUEST_7004';
+
 /** Who a created row belongs to: the signed-in user of the mirror (the server stamps the same). */
 export interface CommandActor {
   user_id: string;

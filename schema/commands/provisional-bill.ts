@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
+import { allInMirror, commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
 import { createProvisionalBill, deleteProvisionalBill, updateProvisionalBill } from '../api/calls-provisional-bills.ts';
 import {
   provisionalBillCreateSchema, provisionalBillPatchSchema, type ProvisionalBill, type ProvisionalBillPatch,
@@ -46,8 +46,6 @@ export function newProvisionalBill(invoiceFileId: string, { id, actor, at }: Bla
   };
 }
 
-/** Edits and deletes name a provisional bill the mirror shows (one created offline counts). */
-const inMirror = (id: string, mirror: { has(id: string): boolean }) => (mirror.has(id) ? null : ('REQUEST_7004' as const));
 
 export const provisionalBillCreate = defineCommand({
   name: 'provisionalBill.create',
@@ -74,7 +72,7 @@ export const provisionalBillUpdate = defineCommand({
   call: updateProvisionalBill,
   request: (a) => ({ params: { provisional_bill_uuid: a.provisional_bill_id }, body: a.patch }),
   apply: (row, a) => applyProvisionalPatch(row, a.patch),
-  check: (a, mirror) => inMirror(a.provisional_bill_id, mirror),
+  check: (a, mirror) => allInMirror([a.provisional_bill_id], mirror),
   confirm: 'row',
 });
 
@@ -94,7 +92,7 @@ export const provisionalBillDelete = defineCommand({
   apply: (row) => produce(row, (d) => {
     d.deleted = true;
   }),
-  check: (a, mirror) => inMirror(a.provisional_bill_id, mirror),
+  check: (a, mirror) => allInMirror([a.provisional_bill_id], mirror),
   confirm: 'change_seq',
   split: {
     input: z.object({ provisional_bill_ids: z.array(z.uuid()).min(1) }),

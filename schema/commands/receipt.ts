@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { attachReceipt, detachReceipt, RECEIPT_CONTENT_TYPES, uploadReceipt } from '../api/calls-receipts.ts';
 import type { Transaction } from '../entities/transaction.ts';
-import { defineCommand } from './define-command.ts';
+import { allInMirror, defineCommand } from './define-command.ts';
 
 /**
  * Receipts (issue 9 §2) through the outbox. A receipt is captured offline under a client id (a
@@ -26,8 +26,6 @@ export function serverIdsOf(ids: readonly string[], serverId: (id: string) => st
   return [...new Set(ids.map((id) => serverId(id) ?? id))];
 }
 
-const allInMirror = (ids: readonly string[], mirror: { has(id: string): boolean }) =>
-  ids.every((id) => mirror.has(id)) ? null : ('REQUEST_7004' as const);
 
 export const receiptUpload = defineCommand({
   name: 'receipt.upload',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { defineCommand, type BlankContext } from './define-command.ts';
+import { allInMirror, defineCommand, type BlankContext } from './define-command.ts';
 import { deleteDashboards, deleteReports, saveDashboard, saveDashboardBodySchema, saveReport, saveReportBodySchema } from '../api/calls-reporting.ts';
 import type { Dashboard } from '../entities/dashboard.ts';
 import type { SavedReport } from '../entities/saved-report.ts';
@@ -23,7 +23,6 @@ const blankDashboard = ({ id, actor, at }: BlankContext): Dashboard => ({
   id, name: '', owner_id: actor.user_id, items: [], created_at: at, business_id: actor.business_id, change_seq: 0, updated_at: at, deleted: false,
 });
 
-const inMirror = (id: string, mirror: { has(id: string): boolean }) => (mirror.has(id) ? null : ('REQUEST_7004' as const));
 
 export const savedReportSave = defineCommand({
   name: 'savedReport.save',
@@ -51,7 +50,7 @@ export const savedReportDelete = defineCommand({
   apply: (row) => produce(row, (d) => {
     d.deleted = true;
   }),
-  check: (a, mirror) => inMirror(a.id, mirror),
+  check: (a, mirror) => allInMirror([a.id], mirror),
   confirm: 'change_seq',
 });
 
@@ -80,6 +79,6 @@ export const dashboardDelete = defineCommand({
   apply: (row) => produce(row, (d) => {
     d.deleted = true;
   }),
-  check: (a, mirror) => inMirror(a.id, mirror),
+  check: (a, mirror) => allInMirror([a.id], mirror),
   confirm: 'change_seq',
 });

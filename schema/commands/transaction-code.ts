@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { chunkedParts, commandPart, defineCommand, type CommandCheckContext, type CommandPart } from './define-command.ts';
+import { allInMirror, chunkedParts, commandPart, defineCommand, type CommandCheckContext, type CommandPart } from './define-command.ts';
 import { bulkCodingBodySchema, codingPatchSchema, type CodingPatch } from './coding-patch.ts';
 import { bulkCodeTransactions, patchTransaction } from '../api/calls.ts';
 import { BULK_CODE_MAX } from '../constants.ts';
@@ -23,9 +23,6 @@ export function applyCodingPatch<T extends Pick<Transaction, 'memo' | 'gl_accoun
   });
 }
 
-/** Coding refers to transactions the mirror holds: an unknown id is refused before queueing. */
-const allInMirror = (ids: readonly string[], mirror: CommandCheckContext) =>
-  ids.every((id) => mirror.has(id)) ? null : ('REQUEST_7004' as const);
 
 /**
  * Issue 12: the coding of an item a sync commit exported is frozen until someone marks it not
