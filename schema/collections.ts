@@ -16,6 +16,7 @@ import { vendorEntity } from './entities/vendor.ts';
 import { provisionalBillEntity } from './entities/provisional-bill.ts';
 import { savedReportEntity } from './entities/saved-report.ts';
 import { dashboardEntity } from './entities/dashboard.ts';
+import { mappingRuleEntity } from './entities/mapping-rule.ts';
 
 /**
  * The mirrored collections, listed once. Everything that differs per collection is in its
@@ -41,6 +42,7 @@ const DEFINITIONS = [
   provisionalBillEntity,
   savedReportEntity,
   dashboardEntity,
+  mappingRuleEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

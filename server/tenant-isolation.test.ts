@@ -304,8 +304,8 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     await t.db.query(`UPDATE transactions SET gl_account_id = $2, accounting_synced_at = now(), accounting_sync_commit_id = $3 WHERE id = $1`,
       [a.transactions.employee[1], a.glAccounts.active[0], syncCommit]);
     await t.db.query(
-      `INSERT INTO accounting_mapping_rules (id, business_id, priority, match_field, match_operator, match_value, gl_account_id, created_by)
-       VALUES ($1, $2, 0, 'merchant_name', 'equals', $3, $4, $5)`,
+      `INSERT INTO accounting_mapping_rules (id, business_id, priority, match_field, match_operator, match_value, gl_account_id, created_by, change_seq)
+       VALUES ($1, $2, 0, 'merchant_name', 'equals', $3, $4, $5, (SELECT change_seq FROM businesses WHERE id = $2))`,
       [mappingRule, a.businessId, `Merchant ${tag}`, a.glAccounts.active[0], a.users.admin],
     );
     pool = {

@@ -127,6 +127,8 @@ export interface ReferenceData {
   /** Issue 12: the user's own saved reports and dashboards (server: domain/reporting/saved.ts). */
   saved_reports: RowOf<'saved_reports'>[];
   dashboards: RowOf<'dashboards'>[];
+  /** Issue 12: the business's accounting mapping rules (suggested coding, offline too). */
+  mapping_rules: RowOf<'mapping_rules'>[];
 }
 
 /**

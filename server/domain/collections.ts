@@ -170,6 +170,15 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     'memo', r.memo, 'created_by', r.created_by, 'created_at', ll_iso(r.created_at), ${mirrored})`,
     sortKey: 'll_iso(r.created_at)',
   },
+  // Issue 12: the business's accounting mapping rules (domain/accounting/mapping-rules.ts), for offline suggestions.
+  mapping_rules: {
+    table: 'accounting_mapping_rules',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'priority', r.priority, 'match_field', r.match_field, 'match_operator', r.match_operator, 'match_value', r.match_value,
+    'gl_account_id', r.gl_account_id, 'department_id', r.department_id, 'tracking', r.tracking, 'created_by', r.created_by,
+    'created_at', ll_iso(r.created_at), ${mirrored})`,
+    sortKey: 'lpad(r.priority::text, 10, \'0\')',
+  },
   // Issue 12: a user's saved reports and dashboards (domain/reporting/saved.ts), mirrored to them alone.
   saved_reports: {
     table: 'saved_reports',

@@ -19,6 +19,7 @@ import { savedReportSchema } from '../../schema/entities/saved-report.ts';
 import { dashboardSchema } from '../../schema/entities/dashboard.ts';
 import type { Change, MirroredCollection } from '../../schema/sync-feed.ts';
 import { cardRequestSchema } from '../../schema/entities/card-request.ts';
+import { mappingRuleRowSchema } from '../../schema/entities/mapping-rule.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, sseReader, type Fixture, type FixtureRole } from '../test-fixtures.ts';
@@ -40,6 +41,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   provisional_bills: provisionalBillSchema.strict(),
   saved_reports: savedReportSchema.strict(),
   dashboards: dashboardSchema.strict(),
+  mapping_rules: mappingRuleRowSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

@@ -17,9 +17,11 @@ export const DEMO_MAPPING_RULES = [
   { merchant: 'Lyft', gl_code: '6022' },
 ] as const;
 
-export async function insertAccountingDemo(tx: Queryable, data: DemoData): Promise<void> {
+/** Inserts the demo's accounting setup; the rules (mirrored) take seqs after `afterSeq`: answers the last one. */
+export async function insertAccountingDemo(tx: Queryable, data: DemoData, afterSeq: number): Promise<number> {
+  let seq = afterSeq;
   const admin = data.accounts.find((a) => a.role === 'BUSINESS_ADMIN');
-  if (!admin) return;
+  if (!admin) return seq;
   const at = data.business.created_at;
   await tx.query(
     `INSERT INTO accounting_settings (business_id, provider_type, connected_at, connected_by, default_provider, updated_at)
@@ -31,8 +33,9 @@ export async function insertAccountingDemo(tx: Queryable, data: DemoData): Promi
     if (!gl) continue;
     await tx.query(
       `INSERT INTO accounting_mapping_rules (id, business_id, priority, match_field, match_operator, match_value, gl_account_id,
-         created_by, created_at, updated_at) VALUES ($1, $2, $3, 'merchant_name', 'equals', $4, $5, $6, $7, $7)`,
-      [derivedId(data.business.id, `mapping-rule:${rule.merchant}`), data.business.id, priority, rule.merchant, gl.id, admin.user_id, at],
+         created_by, created_at, updated_at, change_seq) VALUES ($1, $2, $3, 'merchant_name', 'equals', $4, $5, $6, $7, $7, $8)`,
+      [derivedId(data.business.id, `mapping-rule:${rule.merchant}`), data.business.id, priority, rule.merchant, gl.id, admin.user_id, at, ++seq],
     );
   }
+  return seq;
 }

@@ -107,6 +107,8 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   // Then the demo admin's saved reports and dashboard (issue 12).
   const reports = demoReports(data, vendors.maxChangeSeq);
   const maxChangeSeq = reports.maxChangeSeq;
+  // The demo's mapping rules (mirrored) take the seqs after it.
+  let lastSeq = maxChangeSeq;
 
   const t2 = performance.now();
   await db.transaction(async (tx) => {
@@ -124,9 +126,9 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     await insertVendors(tx, vendors);
     await insertBills(tx, data.business.id, bills);
     await insertReports(tx, reports);
-    await insertAccountingDemo(tx, data);
-    await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, maxChangeSeq]);
-    await announceChange(tx, data.business.id, maxChangeSeq);
+    lastSeq = await insertAccountingDemo(tx, data, maxChangeSeq);
+    await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
+    await announceChange(tx, data.business.id, lastSeq);
   });
   // PGlite has no autovacuum to gather statistics: without them the planner guesses on 100k rows.
   // Only the columns queries filter and sort on: the long text columns cost the most to sample.
@@ -157,7 +159,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       bills: bills.bills.length,
     },
     receiptBytes: receipts.bytes,
-    maxChangeSeq,
+    maxChangeSeq: lastSeq,
     timings: { generateMs, hashMs, insertMs },
   };
 }

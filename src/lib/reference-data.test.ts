@@ -27,6 +27,7 @@ const data: ReferenceData = {
   provisional_bills: [],
   saved_reports: [],
   dashboards: [],
+  mapping_rules: [],
 };
 
 describe('buildReferenceView', () => {

@@ -14,6 +14,7 @@ const EMPTY: ReferenceData = {
   provisional_bills: [],
   saved_reports: [],
   dashboards: [],
+  mapping_rules: [],
 };
 
 export interface ReferenceNames {

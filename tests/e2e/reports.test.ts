@@ -6,7 +6,7 @@
  * "All time" equal what the database holds (spend = pending and cleared card transactions, in
  * USD), a department's row in "By department" equals its SQL sum and opens exactly its
  * transactions, and coding one uncoded transaction in its drawer (still offline) takes one off
- * "Missing coding" at once; "Export CSV" on that list writes exactly its rows. Back online the
+ * "Missing coding" at once (an Uber ride, coded with the demo mapping rule's suggestion); "Export CSV" on that list writes exactly its rows. Back online the
  * edit lands once. axe finds nothing serious.
  */
 import { readFile } from 'node:fs/promises';
@@ -16,7 +16,7 @@ import { exportHeader } from '../../schema/exports.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, mainNav, setNetwork, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
-import { chooseCoding, COLUMNS, rowAt, waitForTotal } from '../support/transactions-page.ts';
+import { COLUMNS, rowAt, searchBox, waitForTotal } from '../support/transactions-page.ts';
 
 const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -108,11 +108,17 @@ describe('reports, end to end', () => {
     await figure('Missing coding').getByRole('link').click();
     await page.waitForURL(/missing_coding=true/);
     await waitForTotal(page, Number(uncoded.n));
+    // An uncoded Uber ride: the demo's mapping rule (Uber → 6022) is suggested in its drawer, offline.
+    await searchBox(page).fill('Uber');
+    await expect.poll(() => rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.merchant).textContent(), { timeout: 30_000 }).toBe('Uber');
     await rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.merchant).click();
     const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
     const target = new URL(page.url()).searchParams.get('open');
-    const gl = await one<{ label: string; id: string }>(`SELECT code || ' ' || name AS label, id::text FROM gl_accounts WHERE business_id = $1 AND active ORDER BY code LIMIT 1`);
-    await chooseCoding(drawer, 'GL account', gl.label);
+    const gl = await one<{ label: string; id: string }>(`SELECT code || ' ' || name AS label, id::text FROM gl_accounts WHERE business_id = $1 AND code = '6022'`);
+    const note = drawer.getByRole('note').filter({ hasText: 'Suggested by a mapping rule' });
+    await expect.poll(() => note.textContent()).toContain(gl.label);
+    await note.getByRole('button', { name: 'Apply suggestion' }).click();
+    await expect.poll(() => drawer.getByRole('combobox', { name: 'GL account' }).inputValue()).toBe(gl.label);
     await drawer.getByRole('button', { name: 'Save' }).click();
     await drawer.getByRole('button', { name: 'Close details' }).click();
 

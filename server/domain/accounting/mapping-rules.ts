@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { writeMirrored } from '../collections.ts';
 import { BULK_CODE_MAX } from '../../../schema/constants.ts';
 import {
   MAX_MAPPING_RULES, ruleCodingPatch, suggestCoding, type MappingRule, type MappingRuleInput,
@@ -52,7 +53,15 @@ async function lockRules(tx: Queryable, businessId: string): Promise<void> {
   await tx.query('SELECT 1 FROM accounting_settings WHERE business_id = $1 FOR UPDATE', [businessId]);
 }
 
+/**
+ * Rules are mirrored (reference data, issue 12): every write takes its change seq through
+ * writeMirrored, which locks the business row first, as every mirrored write does.
+ */
 export async function createRule(tx: Queryable, user: ActingUser, input: MappingRuleInput, now: Date): Promise<MappingRule> {
+  return writeMirrored(tx, user.business_id, 1, ({ seqs }) => insertRule(tx, user, input, now, seqs.last));
+}
+
+async function insertRule(tx: Queryable, user: ActingUser, input: MappingRuleInput, now: Date, seq: number): Promise<MappingRule> {
   const businessId = user.business_id;
   await lockRules(tx, businessId);
   await checkRule(tx, businessId, input);
@@ -66,31 +75,39 @@ export async function createRule(tx: Queryable, user: ActingUser, input: Mapping
   const id = randomUUID();
   await tx.query(
     `INSERT INTO accounting_mapping_rules (id, business_id, priority, match_field, match_operator, match_value, gl_account_id, department_id,
-       tracking, created_by, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $11)`,
+       tracking, created_by, created_at, updated_at, change_seq) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $11, $12)`,
     [id, businessId, input.priority ?? Number(stats?.next ?? 0), input.match_field, input.match_operator, input.match_value,
-      input.gl_account_id, input.department_id, JSON.stringify(input.tracking), user.id, now.toISOString()],
+      input.gl_account_id, input.department_id, JSON.stringify(input.tracking), user.id, now.toISOString(), seq],
   );
   return findRule(tx, businessId, id);
 }
 
 /** PUT: the rule's fields replaced; an omitted priority keeps its place. */
 export async function replaceRule(tx: Queryable, businessId: string, id: string, input: MappingRuleInput, now: Date): Promise<MappingRule> {
+  return writeMirrored(tx, businessId, 1, ({ seqs }) => updateRule(tx, businessId, id, input, now, seqs.last));
+}
+
+async function updateRule(tx: Queryable, businessId: string, id: string, input: MappingRuleInput, now: Date, seq: number): Promise<MappingRule> {
   await lockRules(tx, businessId);
   const current = await findRule(tx, businessId, id, true);
   await checkRule(tx, businessId, input);
   await tx.query(
     `UPDATE accounting_mapping_rules SET priority = $3, match_field = $4, match_operator = $5, match_value = $6, gl_account_id = $7,
-            department_id = $8, tracking = $9::jsonb, updated_at = $10 WHERE business_id = $1 AND id = $2`,
+            department_id = $8, tracking = $9::jsonb, updated_at = $10, change_seq = $11 WHERE business_id = $1 AND id = $2`,
     [businessId, id, input.priority ?? current.priority, input.match_field, input.match_operator, input.match_value,
-      input.gl_account_id, input.department_id, JSON.stringify(input.tracking), now.toISOString()],
+      input.gl_account_id, input.department_id, JSON.stringify(input.tracking), now.toISOString(), seq],
   );
   return findRule(tx, businessId, id);
 }
 
 export async function deleteRule(tx: Queryable, businessId: string, id: string, now: Date): Promise<{ id: string; deleted: true }> {
-  await findRule(tx, businessId, id, true);
-  await tx.query('UPDATE accounting_mapping_rules SET deleted = true, updated_at = $3 WHERE business_id = $1 AND id = $2', [businessId, id, now.toISOString()]);
-  return { id, deleted: true };
+  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    await findRule(tx, businessId, id, true);
+    await tx.query('UPDATE accounting_mapping_rules SET deleted = true, updated_at = $3, change_seq = $4 WHERE business_id = $1 AND id = $2', [
+      businessId, id, now.toISOString(), seqs.last,
+    ]);
+    return { id, deleted: true as const };
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { suggestCoding } from '../../../schema/mapping-rules.ts';
 import { formatMoney, formatUtcDateTime } from '../../lib/format.ts';
 import type { DataClient, TransactionView } from '../../data-access/types.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
@@ -91,6 +92,11 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
   const changed = txn && form ? diffCoding(valuesOf(txn), form) !== null : false;
   // Issue 12: exported to accounting, the coding is locked until the row is marked not synced.
   const locked = !!txn?.accounting_synced_at;
+  // Issue 12: an uncoded transaction gets the first matching mapping rule's coding as a suggestion
+  // (the rules are mirrored: offline too); nothing changes until the person applies and saves it.
+  const suggestion = txn && form && canCode && !locked && txn.gl_account_id === null && form.gl_account_id === null
+    ? suggestCoding(data.mapping_rules, { merchant_name: txn.merchant_name, merchant_category: txn.merchant_category })
+    : null;
 
   return (
     // Non-modal: the list beside it stays live (j/k and clicks move the open row).
@@ -148,6 +154,24 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
             <span className="field-label">Memo</span>
             <textarea rows={3} maxLength={2000} value={form.memo ?? ''} onChange={(e) => edit({ memo: e.target.value })} />
           </label>
+          {suggestion && (
+            <div className="coding-suggestion" role="note">
+              <span>
+                Suggested by a mapping rule ({suggestion.rule.match_field === 'merchant_category' ? 'category' : 'merchant'} {suggestion.rule.match_operator === 'contains' ? 'contains' : 'is'} “{suggestion.rule.match_value}”):{' '}
+                <strong>{[names.glAccount(suggestion.coding.gl_account_id), names.department(suggestion.coding.department_id)].filter(Boolean).join(', ') || 'tracking'}</strong>
+              </span>
+              <Button
+                size="sm"
+                onClick={() => edit({
+                  ...(suggestion.coding.gl_account_id !== null && { gl_account_id: suggestion.coding.gl_account_id }),
+                  ...(suggestion.coding.department_id !== null && { department_id: suggestion.coding.department_id }),
+                  tracking: { ...form.tracking, ...suggestion.coding.tracking },
+                })}
+              >
+                Apply suggestion
+              </Button>
+            </div>
+          )}
           <CodingSelect label="GL account" value={form.gl_account_id} options={options.glAccounts} current={names.glAccount(txn.gl_account_id)} onChange={(v) => edit({ gl_account_id: v })} />
           <CodingSelect label="Department" value={form.department_id} options={options.departments} onChange={(v) => edit({ department_id: v })} />
           <CodingSelect label="Location" value={form.location_id} options={options.locations} onChange={(v) => edit({ location_id: v })} />

@@ -1,0 +1,20 @@
+import { mappingRuleSchema } from '../mapping-rules.ts';
+import { mirroredFields } from './common.ts';
+import { defineEntity } from './define-entity.ts';
+
+/**
+ * An accounting mapping rule as mirrored (issue 12): reference data (`refs`), visible to every
+ * member, so the transaction drawer suggests a rule's coding for an uncoded transaction on the
+ * device, offline too, with schema/mapping-rules.ts's matcher (the server's "apply rules" uses the
+ * same). Written only through the accounting calls (admins, AP clerks, bookkeepers).
+ */
+export const mappingRuleRowSchema = mappingRuleSchema.omit({ updated_at: true }).extend(mirroredFields);
+
+export const mappingRuleEntity = defineEntity({
+  name: 'mapping_rules',
+  schema: mappingRuleRowSchema,
+  idField: 'id',
+  mirror: { kind: 'ref', indexes: [] },
+  visibility: 'business',
+  searchText: ['match_value'],
+});
