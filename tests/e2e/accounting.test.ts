@@ -2,7 +2,7 @@
  * Issue 12 accounting close, end to end on real parts only: the built PWA (dist/) served by the
  * real server (PGlite) in Debian's headless Chromium.
  *
- * One deep scenario, as the admin (a bill pay accounting manager), with two cleared card
+ * One deep scenario, as the bookkeeper (a bill pay accounting manager, §6), with two cleared card
  * transactions coded through the API and CSV export connected: the Accounting page switches the
  * provider to QuickBooks Desktop, runs "Sync now" (the answer counts the items), and the IIF file
  * downloaded from the sync history is read back: every TRNS/SPL…ENDTRNS block balances to zero
@@ -24,7 +24,8 @@ import { launchBrowser, mainNav, setNetwork, signIn, waitForSyncStatus, type Bro
 import { chooseCoding, grid, searchBox, selectionBar } from '../support/transactions-page.ts';
 import { errorBody } from '../../schema/errors.ts';
 
-const ADMIN = 'admin@demo.test';
+/** Issue 12's end-to-end persona: a bookkeeper closes the month. */
+const BOOKKEEPER = 'bookkeeper@demo.test';
 const PASSWORD = 'demo-password-1';
 
 let server: TestServer;
@@ -81,7 +82,7 @@ describe('accounting, end to end', () => {
     onTestFailed(() => {
       if (browser.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
     });
-    const admin = await apiSignIn(server.url, ADMIN, PASSWORD);
+    const bookkeeper = await apiSignIn(server.url, BOOKKEEPER, PASSWORD);
     const [gl, otherGl] = await server.db.query<{ id: string; name: string; code: string }>(
       `SELECT id::text, name, code FROM gl_accounts WHERE business_id = $1 AND active ORDER BY code LIMIT 2`, [server.businessId]);
     const cleared = await server.db.query<{ id: string; merchant_name: string; amount: string }>(
@@ -89,14 +90,14 @@ describe('accounting, end to end', () => {
         ORDER BY occurred_at DESC LIMIT 2`, [server.businessId]);
     expect(cleared).toHaveLength(2);
     for (const t of cleared) {
-      await admin.call(patchTransaction, { params: { transaction_canonical_uuid: t.id }, body: { gl_account_id: gl!.id } });
+      await bookkeeper.call(patchTransaction, { params: { transaction_canonical_uuid: t.id }, body: { gl_account_id: gl!.id } });
     }
-    await admin.call(connectAccountingProvider, { params: { provider_type: 'csv' }, body: {} });
+    await bookkeeper.call(connectAccountingProvider, { params: { provider_type: 'csv' }, body: {} });
     const target = cleared[0]!;
 
     const { page } = browser;
     await page.goto('/');
-    await signIn(page, ADMIN, PASSWORD);
+    await signIn(page, BOOKKEEPER, PASSWORD);
     await waitForSyncStatus(page, 'All changes synced', 120_000);
     await mainNav(page).getByRole('link', { name: 'Accounting' }).click();
     await page.getByRole('heading', { name: 'Accounting', level: 1 }).waitFor();

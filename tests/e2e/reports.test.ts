@@ -2,7 +2,7 @@
  * Issue 12, end to end: the Reports page on real parts only — the built PWA (dist/) served by
  * the real server (PGlite) in Debian's headless Chromium.
  *
- * The admin mirrors the demo business and opens Reports. Offline from then on: the figures for
+ * The bookkeeper mirrors the demo business and opens Reports. Offline from then on: the figures for
  * "All time" equal what the database holds (spend = pending and cleared card transactions, in
  * USD), a department's row in "By department" equals its SQL sum and opens exactly its
  * transactions, and coding one uncoded transaction in its drawer (still offline) takes one off
@@ -18,7 +18,8 @@ import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, mainNav, setNetwork, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { COLUMNS, rowAt, searchBox, waitForTotal } from '../support/transactions-page.ts';
 
-const ADMIN = 'admin@demo.test';
+/** Issue 12's end-to-end persona: a bookkeeper closes the month. */
+const BOOKKEEPER = 'bookkeeper@demo.test';
 const PASSWORD = 'demo-password-1';
 
 let server: TestServer;
@@ -50,7 +51,7 @@ describe('reports, end to end', () => {
   it('computes the figures offline from the mirror, equal to the database, and opens the matching rows', async () => {
     const { page } = browser;
     await page.goto(server.url);
-    await signIn(page, ADMIN, PASSWORD);
+    await signIn(page, BOOKKEEPER, PASSWORD);
     await waitForSyncStatus(page, 'All changes synced', 120_000);
     await mainNav(page).getByRole('link', { name: 'Reports' }).click();
     await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
