@@ -276,6 +276,33 @@ describe('a payment queued offline (bill.payNow)', () => {
   });
 });
 
+describe('a bill exported to accounting (issue 12)', () => {
+  it('keeps the mark through a restart and refuses, offline, to change its dates or lines; its memo still edits', async () => {
+    const open = device('bill-synced');
+    const rt = await open();
+    const bill = makeBill(5, 1, { status: 'APPROVED', accounting_synced_at: '2026-11-02T10:00:00.000Z' });
+    await serverRows(rt, [put('bills', bill)]);
+    await rt.close();
+    // A reload while offline: the stored row (not the wire row) must still carry the mark.
+    const again = await open();
+    expect(await again.get('bills', bill.id)).toMatchObject({ accounting_synced_at: '2026-11-02T10:00:00.000Z' });
+    for (const patch of [{ due_date: '2026-12-15' }, { line_items: [{ description: 'Paper', amount: 1 }] }]) {
+      const refused = await again.commands.run('bill.update', { bill_id: bill.id, patch });
+      expect(refused.result).toMatchObject({ ok: false, error: { error_code: 'ACCOUNTING_7301' } });
+      expect(JSON.stringify(refused.result)).toMatch(/exported to your accounting system.*Mark it as not synced/);
+    }
+    expect(await again.outboxStore.list()).toEqual([]);
+    expect(await again.get('bills', bill.id)).toMatchObject({ due_date: '2026-11-30', amount: 15_000, pending: null });
+    const memo = await again.commands.run('bill.update', { bill_id: bill.id, patch: { memo: 'Paid by wire' } });
+    expect(memo.result).toMatchObject({ ok: true });
+    expect(await again.get('bills', bill.id)).toMatchObject({ memo: 'Paid by wire', pending: 'pending' });
+    // Marked not synced (the feed brings the row without the mark): the dates edit again.
+    await serverRows(again, [put('bills', { ...bill, accounting_synced_at: null, change_seq: 20 } as Bill)]);
+    await expect.poll(async () => (await again.get('bills', bill.id))?.accounting_synced_at).toBeNull();
+    expect((await again.commands.run('bill.update', { bill_id: bill.id, patch: { due_date: '2026-12-15' } })).result).toMatchObject({ ok: true });
+  });
+});
+
 describe('the offline duplicate-invoice check', () => {
   it('finds a bill still in the outbox by the server’s rule (spaces and case ignored), for that vendor only', async () => {
     const rt = await device('bill-duplicates')();

@@ -180,3 +180,26 @@ describe('a command that changes rows of more than one collection', () => {
     expect(await rt.get('approvals', APPROVAL)).toMatchObject({ status: 'CANCELED', pending: 'pending' });
   });
 });
+
+describe('a claim exported to accounting (issue 12)', () => {
+  it('keeps the mark through a restart and refuses, offline, to change its amount or coding; its memo still edits', async () => {
+    const open = mirror('opt-synced-claim');
+    const rt = await open();
+    const claim: Reimbursement = {
+      ...sampleRows('reimbursements', 1)[0]!, id: CLAIM, status: 'REJECTED', user_id: ACTOR.user_id, accounting_synced_at: '2026-03-04T08:00:00.000Z',
+    };
+    await serverRows(rt, [{ collection: 'reimbursements', seq: 1, id: CLAIM, deleted: false, doc: claim }], 1);
+    await rt.close();
+    const again = await open();
+    expect(await again.get('reimbursements', CLAIM)).toMatchObject({ accounting_synced_at: '2026-03-04T08:00:00.000Z' });
+    for (const patch of [{ amount: 999 }, { gl_account_id: testUuid(6, 1) }]) {
+      const refused = await again.commands.run('reimbursement.update', { reimbursement_id: CLAIM, patch });
+      expect(refused.result).toMatchObject({ ok: false, error: { error_code: 'ACCOUNTING_7301' } });
+    }
+    expect(await again.outboxStore.list()).toEqual([]);
+    expect(await again.get('reimbursements', CLAIM)).toMatchObject({ amount: claim.amount, gl_account_id: claim.gl_account_id, pending: null });
+    const memo = await again.commands.run('reimbursement.update', { reimbursement_id: CLAIM, patch: { memo: 'Team dinner' } });
+    expect(memo.result).toMatchObject({ ok: true });
+    expect(await again.get('reimbursements', CLAIM)).toMatchObject({ memo: 'Team dinner', pending: 'pending' });
+  });
+});

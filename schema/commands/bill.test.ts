@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { billSchema, type Bill, type BillStatus } from '../entities/bill.ts';
 import { billTotal } from '../bill-rules.ts';
-import { applyBillPatch, billCreate, billDelete, billUpdate, lineIdOf, newBill } from './bill.ts';
+import { applyBillPatch, billCreate, billDelete, billUpdate, lineIdOf, newBill, syncedBillRefusal } from './bill.ts';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const AT = '2026-11-20T12:00:00.000Z';
@@ -107,5 +107,45 @@ describe('bill commands', () => {
   it('the blank is the actor’s and dated by the write', () => {
     const args = createArgs();
     expect(newBill(args, { id: id(1), actor: ACTOR, at: AT })).toMatchObject({ created_by: ACTOR.user_id, created_at: AT, updated_at: AT, change_seq: 0 });
+  });
+});
+
+describe('synced bills (issue 12)', () => {
+  const SYNCED = '2026-11-27T04:00:00.000Z';
+  const rows = new Map<string, Partial<Bill>>([[id(1), { accounting_synced_at: null }], [id(2), { accounting_synced_at: SYNCED }], [id(3), {}]]);
+  const mirror = { has: (x: string) => rows.has(x), get: (x: string) => rows.get(x) };
+  const line = [{ description: 'Paper', amount: 100, gl_account_id: id(5) }];
+
+  it.each([
+    ['the due date of an unsynced bill', id(1), { due_date: '2026-12-31' }, null],
+    ['the due date of a bill without the mark (older server)', id(3), { due_date: '2026-12-31' }, null],
+    ['the due date of a synced bill', id(2), { due_date: '2026-12-31' }, 'ACCOUNTING_7301'],
+    ['the invoice date of a synced bill', id(2), { invoice_date: '2026-11-02' }, 'ACCOUNTING_7301'],
+    ['the lines (coding, amounts) of a synced bill', id(2), { line_items: line }, 'ACCOUNTING_7301'],
+    ['the vendor of a synced bill', id(2), { vendor_id: id(4) }, 'ACCOUNTING_7301'],
+    ['the invoice number of a synced bill', id(2), { invoice_number: 'INV 8' }, 'ACCOUNTING_7301'],
+    ['the currency of a synced bill', id(2), { currency: 'EUR' }, 'ACCOUNTING_7301'],
+    ['the memo and the due date together', id(2), { memo: 'x', due_date: '2026-12-31' }, 'ACCOUNTING_7301'],
+    ['the memo of a synced bill', id(2), { memo: 'paid by wire' }, null],
+    ['the invoice document of a synced bill', id(2), { invoice_file_id: id(6) }, null],
+    ['the paying entity of a synced bill', id(2), { entity_id: id(7) }, null],
+    ['an unknown bill', id(8), { memo: 'x' }, 'REQUEST_7004'],
+  ] as const)('check on %s → %s', (_label, billId, patch, expected) => {
+    expect(billUpdate.check!(billUpdate.args.parse({ bill_id: billId, patch }), mirror)).toBe(expected);
+  });
+
+  it('lets a mirror that cannot read rows through (the server refuses instead)', () => {
+    expect(billUpdate.check!({ bill_id: id(2), patch: { due_date: '2026-12-31' } }, { has: () => true })).toBeNull();
+  });
+
+  it('names the export day, and refuses only the actions that change what was exported', () => {
+    expect(syncedBillRefusal(SYNCED, ['editDates'])).toBe(
+      'This bill was exported to your accounting system on 2026-11-27. Mark it as not synced to change its vendor, invoice number, dates, amounts or coding.');
+    expect(syncedBillRefusal(SYNCED, ['editCoding'])).not.toBeNull();
+    expect(syncedBillRefusal(SYNCED, ['editPayable'])).not.toBeNull();
+    for (const action of ['editMemo', 'editEntity', 'payNow', 'markPaid', 'markReconciled', 'schedule', 'cancel', 'reversePayment'] as const) {
+      expect(syncedBillRefusal(SYNCED, [action])).toBeNull();
+    }
+    expect(syncedBillRefusal(null, ['editDates'])).toBeNull();
   });
 });

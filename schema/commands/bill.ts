@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { allInMirror, commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
+import { allInMirror, commandPart, defineCommand, type BlankContext, type CommandCheckContext, type CommandPart } from './define-command.ts';
 import { createBill, deleteBill, payBillsNow, updateBill } from '../api/calls-bills.ts';
 import {
   billCreateSchema, billPatchSchema, type Bill, type BillCreate, type BillLineInput, type BillLineItem, type BillPatch,
 } from '../entities/bill.ts';
-import { BILL_ACTIONS, BULK_BILL_LIMIT, billTotal, checkBillAction, checkBillPatch, createdStatus } from '../bill-rules.ts';
+import {
+  BILL_ACTIONS, BULK_BILL_LIMIT, billPatchActions, billTotal, checkBillAction, checkBillPatch, createdStatus, type BillAction,
+} from '../bill-rules.ts';
 
 /**
  * Bill commands (issue 11 §7 bill pay). Each `apply` is pure and follows what the server does
@@ -92,6 +94,36 @@ export function newBill(body: BillCreate, { id, actor, at }: BlankContext): Bill
   };
 }
 
+/**
+ * Issue 12: what a sync commit exported of a bill is frozen until someone marks it not synced
+ * (the accounting system holds it now). The export carries the vendor, invoice number, invoice
+ * date, currency, amount and every line's amount and coding (GL account, department, location,
+ * tracking), so the actions that change any of those are refused on a synced bill:
+ * - `editPayable` (vendor, invoice number, currency, lines and so the amount: the PATCH and the
+ *   bulk amount), `editCoding` (the bulk tracking category), `editDates` (invoice and due date,
+ *   PATCH and bulk: the due date is the payable's term in the books).
+ * Everything else stays allowed: the memo and invoice document (`editMemo`: notes, the brief's
+ * "memo-only" edit), the paying entity (`editEntity`: which account pays, not in the export),
+ * and every status move (submit, approve, schedule, pay, mark paid or reconciled, cancel,
+ * reverse): they move the bill along, not what the books hold of it.
+ * The same rule runs in the worker (`bill.update`'s check) and the server (PATCH and the bulk
+ * actions, each bill refused on its own), with ACCOUNTING_7301.
+ */
+export const SYNC_LOCKED_BILL_ACTIONS: readonly BillAction[] = ['editPayable', 'editCoding', 'editDates'];
+
+/** The refusal (ACCOUNTING_7301's words, with the export's day) when `actions` would change a synced bill; null otherwise. */
+export function syncedBillRefusal(syncedAt: string | null | undefined, actions: readonly BillAction[]): string | null {
+  if (!syncedAt || !actions.some((a) => SYNC_LOCKED_BILL_ACTIONS.includes(a))) return null;
+  return `This bill was exported to your accounting system on ${syncedAt.slice(0, 10)}. ` +
+    'Mark it as not synced to change its vendor, invoice number, dates, amounts or coding.';
+}
+
+/** The worker's side: a patch the mirror's row shows synced is refused before queueing (a mirror that cannot read rows passes). */
+const billPatchNotSynced = (id: string, patch: BillPatch, mirror: CommandCheckContext) => {
+  const at = mirror.get?.(id)?.accounting_synced_at;
+  return syncedBillRefusal(typeof at === 'string' ? at : null, billPatchActions(patch)) ? ('ACCOUNTING_7301' as const) : null;
+};
+
 /** Edits and deletes name a bill the mirror holds (a bill created offline counts): anything else is refused before queueing. */
 
 export const billCreate = defineCommand({
@@ -128,7 +160,7 @@ export const billUpdate = defineCommand({
   call: updateBill,
   request: (a) => ({ params: { bill_uuid: a.bill_id }, body: a.patch }),
   apply: (row, a) => applyBillPatch(row, a.patch),
-  check: (a, mirror) => allInMirror([a.bill_id], mirror),
+  check: (a, mirror) => allInMirror([a.bill_id], mirror) ?? billPatchNotSynced(a.bill_id, a.patch, mirror),
   confirm: 'row',
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Reimbursement } from '../entities/reimbursement.ts';
 import {
   claimErrors, foreignFields, reimbursementCreate, reimbursementDelete, reimbursementCreateMileage, reimbursementCreatePerDiem, reimbursementSubmit,
-  reimbursementSaveDraft, reimbursementUpdate,
+  reimbursementSaveDraft, reimbursementUpdate, syncedClaimRefusal,
 } from './reimbursement.ts';
 import { serverIdsOf } from './receipt.ts';
 
@@ -130,5 +130,38 @@ describe('reimbursement commands', () => {
       expect(reimbursementSaveDraft.request(reimbursementSaveDraft.resolve!(draft, serverId)).body).toMatchObject({ receipt_ids: [id(61)] });
       expect(reimbursementSaveDraft.apply(base(), draft).receipt_ids).toEqual([id(51)]);
     });
+  });
+});
+
+describe('synced claims (issue 12)', () => {
+  const SYNCED = '2026-11-27T04:00:00.000Z';
+  const rows = new Map<string, Partial<Reimbursement>>([[id(1), { accounting_synced_at: null }], [id(2), { accounting_synced_at: SYNCED }], [id(3), {}]]);
+  const mirror = { has: (x: string) => rows.has(x), get: (x: string) => rows.get(x) };
+
+  it.each([
+    ['the GL account of an unsynced claim', id(1), { gl_account_id: id(10) }, null],
+    ['the GL account of a claim without the mark (older server)', id(3), { gl_account_id: id(10) }, null],
+    ['the GL account of a synced claim', id(2), { gl_account_id: id(10) }, 'ACCOUNTING_7301'],
+    ['the department of a synced claim', id(2), { department_id: null }, 'ACCOUNTING_7301'],
+    ['the amount of a synced claim', id(2), { amount: 500 }, 'ACCOUNTING_7301'],
+    ['the claim date of a synced claim', id(2), { transaction_date: '2026-03-01' }, 'ACCOUNTING_7301'],
+    ['the distance of a synced mileage claim', id(2), { distance_miles: 12 }, 'ACCOUNTING_7301'],
+    ['the per-diem dates of a synced claim', id(2), { start_date: '2026-03-01' }, 'ACCOUNTING_7301'],
+    ['the memo with the amount', id(2), { memo: 'x', amount: 500 }, 'ACCOUNTING_7301'],
+    ['the memo of a synced claim', id(2), { memo: 'team dinner' }, null],
+    ['the receipts of a synced claim', id(2), { receipt_ids: [id(11)] }, null],
+  ] as const)('check on %s → %s', (_label, claimId, patch, expected) => {
+    expect(reimbursementUpdate.check!(reimbursementUpdate.args.parse({ reimbursement_id: claimId, patch }), mirror)).toBe(expected);
+  });
+
+  it('lets a mirror that cannot read rows through (the server refuses instead)', () => {
+    expect(reimbursementUpdate.check!({ reimbursement_id: id(2), patch: { amount: 500 } }, { has: () => true })).toBeNull();
+  });
+
+  it('names the export day in the refusal', () => {
+    expect(syncedClaimRefusal(SYNCED, { amount: 500 })).toBe(
+      'This reimbursement was exported to your accounting system on 2026-11-27. Mark it as not synced to change its amount, date or coding.');
+    expect(syncedClaimRefusal(null, { amount: 500 })).toBeNull();
+    expect(syncedClaimRefusal(SYNCED, {})).toBeNull();
   });
 });

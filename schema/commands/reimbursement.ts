@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { defineCommand, type BlankContext } from './define-command.ts';
+import { defineCommand, type BlankContext, type CommandCheckContext } from './define-command.ts';
 import { serverIdsOf } from './receipt.ts';
 import {
   cancelReimbursement, cancelReimbursementPayment, createMileage, deleteReimbursement, createOutOfPocket, createPerDiem, mileageBodySchema,
@@ -229,6 +229,33 @@ export const reimbursementCreatePerDiem = defineCommand({
   confirm: 'row',
 });
 
+/**
+ * Issue 12: a sync commit exports a claim's coding and amount (GL account, department, amount,
+ * currency, claim date, merchant; for mileage and per diem the fields the amount and the date
+ * are derived from), so a patch touching any of them is refused on a synced claim until it is
+ * marked not synced (ACCOUNTING_7301). The memo and the receipts stay editable: notes and
+ * evidence, not what the books hold (the status's own rules still apply to them). Status moves
+ * (submit, review, pay, cancel a payment, cancel) are not edits and stay allowed. Worker
+ * (`reimbursement.update`'s check) and server (PATCH, bulk update, draft save) share the rule.
+ */
+export const SYNC_FREE_CLAIM_FIELDS: readonly (keyof ReimbursementPatch)[] = ['memo', 'receipt_ids'];
+
+/** The refusal (ACCOUNTING_7301's words, with the export's day) when `patch` would change a synced claim; null otherwise. */
+export function syncedClaimRefusal(syncedAt: string | null | undefined, patch: ReimbursementPatch): string | null {
+  if (!syncedAt) return null;
+  const locked = (Object.keys(patch) as (keyof ReimbursementPatch)[])
+    .some((k) => patch[k] !== undefined && !SYNC_FREE_CLAIM_FIELDS.includes(k));
+  if (!locked) return null;
+  return `This reimbursement was exported to your accounting system on ${syncedAt.slice(0, 10)}. ` +
+    'Mark it as not synced to change its amount, date or coding.';
+}
+
+/** The worker's side: refused before queueing when the mirror's row shows the mark (a mirror that cannot read rows passes). */
+const claimPatchNotSynced = (id: string, patch: ReimbursementPatch, mirror: CommandCheckContext) => {
+  const at = mirror.get?.(id)?.accounting_synced_at;
+  return syncedClaimRefusal(typeof at === 'string' ? at : null, patch) ? ('ACCOUNTING_7301' as const) : null;
+};
+
 export const reimbursementUpdate = defineCommand({
   name: 'reimbursement.update',
   args: z.object({ reimbursement_id: z.uuid(), patch: reimbursementPatchSchema, ...ratesArg }),
@@ -239,6 +266,7 @@ export const reimbursementUpdate = defineCommand({
   call: patchReimbursement,
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.patch }),
   apply: (row, a) => applyClaimFields(row, a.patch, a.rates),
+  check: (a, mirror) => claimPatchNotSynced(a.reimbursement_id, a.patch, mirror),
   confirm: 'row',
 });
 

@@ -5,7 +5,7 @@ import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { cancelBillApproval, remindNextApprovers, type SendMail } from './bill-approvals.ts';
 import { markBillPaid, payOne, type BillResult } from './bill-payments.ts';
-import { findBill } from './bills.ts';
+import { assertNotSynced, findBill } from './bills.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { writeMirrored } from './collections.ts';
 
@@ -44,6 +44,8 @@ async function changeOne(
 ): Promise<Bill> {
   return writeMirrored(tx, user.business_id, 1, async (w) => {
     const bill = await findBill(tx, user.business_id, id, true);
+    // Issue 12: dates, tracking and amount of a bill exported to accounting are refused for that bill alone.
+    assertNotSynced(bill, [action]);
     refuse(checkBillAction(action, bill.status));
     await write(bill, w.seqs.last, w);
     return findBill(tx, user.business_id, id);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BillCreate, BillLineInput, BillPatch, Bill } from '../../schema/entities/bill.ts';
+import { syncedBillRefusal } from '../../schema/commands/bill.ts';
 import {
-  billTotal, checkBillPatch, createdStatus, findDuplicateInvoices, invoiceNumberKey, mayManageBills, validateBill,
+  billPatchActions, billTotal, checkBillPatch, createdStatus, findDuplicateInvoices, invoiceNumberKey, mayManageBills, validateBill,
 } from '../../schema/bill-rules.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse, validationError } from '../core/errors.ts';
@@ -146,6 +147,17 @@ export async function createBill(
   });
 }
 
+/**
+ * Issue 12: an action that changes what a sync commit exported of the bill is refused
+ * (ACCOUNTING_7301) until it is marked not synced; which actions, and why, is
+ * SYNC_LOCKED_BILL_ACTIONS (schema/commands/bill.ts). Checked before the status's own rules, so
+ * a synced bill's refusal says how to unlock it.
+ */
+export function assertNotSynced(bill: Pick<Bill, 'accounting_synced_at'>, actions: Parameters<typeof syncedBillRefusal>[1]): void {
+  const refusal = syncedBillRefusal(bill.accounting_synced_at, actions);
+  if (refusal) throw new ApiError('ACCOUNTING_7301', refusal);
+}
+
 /** The bill after `patch`, as validateBill reads it (new lines replace all; the total follows them). */
 function patched(bill: Bill, patch: BillPatch) {
   return {
@@ -159,6 +171,7 @@ export async function updateBill(tx: Queryable, user: ActingUser, id: string, pa
   return writeMirrored(tx, businessId, 1, async (w) => {
     const { seqs } = w;
     const bill = await findBill(tx, businessId, id, true);
+    assertNotSynced(bill, billPatchActions(patch));
     refuse(checkBillPatch(patch, bill.status));
     const next = patched(bill, patch);
     assertValid({ ...next, amount: undefined });

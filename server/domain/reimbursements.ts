@@ -4,7 +4,7 @@ import type {
 } from '../../schema/api/calls-reimbursements.ts';
 import {
   applyStatus, claimErrors, draftPatch, foreignFields, reimbursementCreate, reimbursementCreateMileage, reimbursementCreatePerDiem,
-  reimbursementSubmit, reimbursementUpdate,
+  reimbursementSubmit, reimbursementUpdate, syncedClaimRefusal,
 } from '../../schema/commands/reimbursement.ts';
 import {
   reimbursementEntity, reimbursementSchema, type Reimbursement, type ReimbursementFilter, type ReimbursementType,
@@ -196,6 +196,9 @@ export async function updateReimbursement(
   if (patch.receipt_ids?.length) await checkClaimReceipts(tx, user.business_id, vis, patch.receipt_ids);
   return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
     const current = await ownForWrite(tx, user, vis, id);
+    // Issue 12: before the status's rule, so a synced claim's refusal says how to unlock it.
+    const synced = syncedClaimRefusal(current.accounting_synced_at, patch);
+    if (synced) throw new ApiError('ACCOUNTING_7301', synced);
     refuse(checkEditable(current.status));
     const foreign = foreignFields(current.type, patch);
     if (Object.keys(foreign).length > 0) throw validationError(foreign);

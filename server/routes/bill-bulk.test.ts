@@ -117,6 +117,37 @@ describe.each(await testDatabases())('bill bulk actions on %s', (kind) => {
     expect(await statusOf(foreignBill)).toBe('DRAFT');
   });
 
+  it('refuses, per bill, the bulk actions that change what a sync commit exported (dates, tracking, amount); memo and status moves go on', async () => {
+    const synced = '2026-11-19T09:30:00Z';
+    const message = 'This bill was exported to your accounting system on 2026-11-19. ' +
+      'Mark it as not synced to change its vendor, invoice number, dates, amounts or coding.';
+    const rowOf = async (id: string) => (await t.db.query<{ doc: string }>(
+      `SELECT row_to_json(b)::text || (SELECT coalesce(json_agg(l ORDER BY l.position), '[]')::text FROM bill_line_items l WHERE l.bill_id = b.id) AS doc
+         FROM bills b WHERE b.id = $1`, [id]))[0]!.doc;
+    const refusing = [
+      ['PATCH', 'due-date', 'APPROVED', (ids: string[]) => ({ bill_ids: ids, due_date: '2026-12-15' })],
+      ['PATCH', 'invoice-date', 'APPROVED', (ids: string[]) => ({ bill_ids: ids, invoice_date: '2026-10-28' })],
+      ['PATCH', 'tracking-category', 'PAID',
+        (ids: string[]) => ({ bill_ids: ids, tracking_category_id: a.tracking[0]!.categoryId, option_id: a.tracking[0]!.options[1] })],
+      ['POST', 'amount', 'APPROVED', (ids: string[]) => ({ bills: ids.map((bill_id) => ({ bill_id, amount: 7_500 })) })],
+    ] as const;
+    for (const [method, name, status, body] of refusing) {
+      const locked = await inStatus(status);
+      await t.db.query('UPDATE bills SET accounting_synced_at = $2 WHERE id = $1', [locked, synced]);
+      const open = await inStatus(status === 'APPROVED' && name === 'amount' ? 'DRAFT' : status);
+      const before = await rowOf(locked);
+      const res = await results(method, name, body([locked, open]));
+      expect(res[0], name).toMatchObject({ id: locked, ok: false, error_v2: { error_code: 'ACCOUNTING_7301', message } });
+      expect(res[1]!.ok, `${name}: ${JSON.stringify(res[1])}`).toBe(true);
+      expect(await rowOf(locked), name).toBe(before);
+    }
+    const paidLater = await inStatus('APPROVED');
+    await t.db.query('UPDATE bills SET accounting_synced_at = $2 WHERE id = $1', [paidLater, synced]);
+    expect((await results('PATCH', 'memo', { bill_ids: [paidLater], memo: 'Wire ref 42' }))[0]).toMatchObject({ ok: true, bill: { memo: 'Wire ref 42' } });
+    expect((await results('POST', 'mark-bills-as-paid', { bill_ids: [paidLater], payment_date: '2026-11-19' }))[0]).toMatchObject({ ok: true, bill: { status: 'PAID' } });
+    expect((await results('POST', 'mark-bills-as-reconciled', { bill_ids: [paidLater] }))[0]).toMatchObject({ ok: true, bill: { status: 'RECONCILED' } });
+  });
+
   it('every action refuses 51 bills, a repeated bill and an empty list, before changing any', async () => {
     const ids = await Promise.all(Array.from({ length: 51 }, () => inStatus('APPROVED')));
     const one = ids[0]!;

@@ -139,6 +139,32 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     expect(refusal(await request(t.app, 'GET', `${BILLS}/${draft.id}`, { token: tokens.admin }))).toEqual([404, 'REQUEST_7004']);
   });
 
+  it('refuses changing what a sync commit exported of a bill (409 ACCOUNTING_7301, nothing changed) until it is marked not synced', async () => {
+    const bill = await approved();
+    await t.db.query(`UPDATE bills SET accounting_synced_at = '2026-11-19T09:30:00Z' WHERE id = $1`, [bill.id]);
+    const read = async () => billSchema.parse((await request(t.app, 'GET', `${BILLS}/${bill.id}`, { token: tokens.admin })).body);
+    const before = await read();
+    const message = 'This bill was exported to your accounting system on 2026-11-19. ' +
+      'Mark it as not synced to change its vendor, invoice number, dates, amounts or coding.';
+    for (const patch of [{ due_date: '2026-12-15' }, { invoice_date: '2026-10-30' }, { line_items: [{ description: 'All', amount: 1 }] },
+      { memo: 'with a date', due_date: '2026-12-15' }]) {
+      const res = await request(t.app, 'PATCH', `${BILLS}/${bill.id}`, { token: tokens.admin, body: patch });
+      expect(res.status, res.text).toBe(409);
+      expect(res.body.error_v2).toEqual({ error_code: 'ACCOUNTING_7301', message });
+    }
+    expect(await read()).toEqual(before);
+    // Notes, the invoice document's kind of edit and status moves stay allowed.
+    const memo = await request(t.app, 'PATCH', `${BILLS}/${bill.id}`, { token: tokens.admin, body: { memo: 'Paid by wire' } });
+    expect(memo.status, memo.text).toBe(200);
+    expect(memo.body).toMatchObject({ memo: 'Paid by wire', due_date: before.due_date, accounting_synced_at: '2026-11-19T09:30:00.000Z' });
+
+    const unsync = await request(t.app, 'POST', '/v1/auth/accounting/mark-not-synced', { token: tokens.bookkeeper, body: { items: [{ type: 'bill', id: bill.id }] } });
+    expect(unsync.status, unsync.text).toBe(200);
+    const moved = await request(t.app, 'PATCH', `${BILLS}/${bill.id}`, { token: tokens.admin, body: { due_date: '2026-12-15' } });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body).toMatchObject({ due_date: '2026-12-15', accounting_synced_at: null });
+  });
+
   it('marks a bill paid, reverses it, and refuses both outside the status machine', async () => {
     const draft = await create();
     const early = await request(t.app, 'POST', `${BILLS}/mark-bill-as-paid/${draft.id}`, { token: tokens.admin, body: {} });

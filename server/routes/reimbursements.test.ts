@@ -142,6 +142,45 @@ describe.each(await testDatabases())('reimbursements on %s', (kind) => {
     }
   });
 
+  it('refuses changing what a sync commit exported of a claim (409 ACCOUNTING_7301, nothing changed) until it is marked not synced', async () => {
+    const message = 'This reimbursement was exported to your accounting system on 2026-03-04. Mark it as not synced to change its amount, date or coding.';
+    const synced = async (status: ReimbursementStatus) => {
+      const claim = await create('out_of_pocket', oop({ gl_account_id: a.glAccounts.active[0] }));
+      await setStatus(claim.id, status);
+      await t.db.query(`UPDATE reimbursements SET accounting_synced_at = '2026-03-04T08:00:00Z' WHERE id = $1`, [claim.id]);
+      return claim.id;
+    };
+    const read = async (id: string) => reimbursementSchema.parse((await request(t.app, 'GET', `${BASE}/${id}`, { token: tokens.admin })).body);
+    // An approved claim (what a commit takes) is refused in the lock's words, before its status's.
+    const approved = await synced('APPROVED');
+    const refused = await request(t.app, 'PATCH', `${BASE}/${approved}`, { token: tokens.employee, body: { gl_account_id: a.glAccounts.active[1] } });
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body.error_v2).toEqual({ error_code: 'ACCOUNTING_7301', message });
+
+    // A claim its status lets edit (rejected here) shows the lock alone: coding and amount refused, memo and receipts not.
+    const id = await synced('REJECTED');
+    const before = await read(id);
+    for (const patch of [{ amount: 999 }, { gl_account_id: a.glAccounts.active[1] }, { department_id: a.departments[0] },
+      { transaction_date: '2026-02-27' }, { merchant: 'Other' }, { memo: 'and the amount', amount: 999 }]) {
+      const res = await request(t.app, 'PATCH', `${BASE}/${id}`, { token: tokens.employee, body: patch });
+      expect(res.status, `${JSON.stringify(patch)}: ${res.text}`).toBe(409);
+      expect(res.body.error_v2).toEqual({ error_code: 'ACCOUNTING_7301', message });
+    }
+    const bulk = await request(t.app, 'POST', `${BASE}/bulk-update`, { token: tokens.employee, body: { reimbursement_ids: [id], patch: { gl_account_id: a.glAccounts.active[1] } } });
+    expect(bulk.status, bulk.text).toBe(200);
+    expect(bulk.body.results).toEqual([{ id, ok: false, error_v2: { error_code: 'ACCOUNTING_7301', message } }]);
+    expect(await read(id)).toEqual(before);
+    const memo = await request(t.app, 'PATCH', `${BASE}/${id}`, { token: tokens.employee, body: { memo: 'Team dinner' } });
+    expect(memo.status, memo.text).toBe(200);
+    expect(memo.body).toMatchObject({ memo: 'Team dinner', amount: before.amount, accounting_synced_at: '2026-03-04T08:00:00.000Z' });
+
+    const unsync = await request(t.app, 'POST', '/v1/auth/accounting/mark-not-synced', { token: tokens.admin, body: { items: [{ type: 'reimbursement', id }] } });
+    expect(unsync.status, unsync.text).toBe(200);
+    const recoded = await request(t.app, 'PATCH', `${BASE}/${id}`, { token: tokens.employee, body: { amount: 999, gl_account_id: a.glAccounts.active[1] } });
+    expect(recoded.status, recoded.text).toBe(200);
+    expect(recoded.body).toMatchObject({ amount: 999, gl_account_id: a.glAccounts.active[1], accounting_synced_at: null });
+  });
+
   it('deletes drafts only, as a tombstone the feed carries', async () => {
     const draft = await create('per-diem', perDiem({ submit: false }));
     const del = await request(t.app, 'DELETE', `${BASE}/${draft.id}`, { token: tokens.employee });

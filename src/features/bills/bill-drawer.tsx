@@ -8,6 +8,7 @@ import { Drawer } from '../../components/drawer.tsx';
 import { Facts, syncFact, type Fact } from '../../components/facts.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
+import { SyncedLock } from '../../components/synced-lock.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { BILL_STATUS_LABELS, BILL_STATUS_TONES, dueText, isOverdue } from '../../lib/bill-labels.ts';
 import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
@@ -110,6 +111,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
         <div className="drawer-body bill-detail">
           <BillHeadline bill={bill} today={today} />
           <ClaimRefusal row={bill} client={client} />
+          {bill.accounting_synced_at && <SyncedLock client={client} type="bill" id={bill.id} syncedAt={bill.accounting_synced_at} />}
           <BillActions bill={bill} online={online} busy={busy} onRun={(a) => void run(a, bill)} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
           <BillLines bill={bill} reference={reference} />
@@ -157,6 +159,13 @@ function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
   );
 }
 
+/**
+ * Issue 12: a bill a sync commit exported has its vendor, dates, amounts and coding locked
+ * (SYNC_LOCKED_BILL_ACTIONS): Edit stays offered but disabled, saying why; payments and the other
+ * status moves go on.
+ */
+const LOCKED_EDIT = 'Exported to accounting: mark it as not synced to edit it.';
+
 /** An unconfirmed change (a queued payment among them): the bill shown is not yet the server's. */
 const SYNCING: ReadonlySet<BillView['pending']> = new Set(['pending', 'sending', 'needs_step_up']);
 
@@ -170,6 +179,7 @@ function BillActions({ bill, online, busy, onRun }: { bill: BillView; online: bo
     <div className="bill-actions" role="group" aria-label="Bill actions">
       {actions.map((action) => {
         const blocked = !online && needsConnection(action);
+        const locked = action === 'edit' && !!bill.accounting_synced_at;
         const danger = action === 'cancel' || action === 'delete' || action === 'reversePayment';
         const primary = action === 'payNow' || action === 'submit' || (action === 'retryPayment');
         return (
@@ -177,9 +187,9 @@ function BillActions({ bill, online, busy, onRun }: { bill: BillView; online: bo
             key={action}
             size="sm"
             variant={danger ? 'danger' : primary ? 'primary' : 'secondary'}
-            disabled={blocked || (busy !== null && busy !== action)}
+            disabled={blocked || locked || (busy !== null && busy !== action)}
             loading={busy === action}
-            title={blocked ? 'This needs a connection.' : undefined}
+            title={locked ? LOCKED_EDIT : blocked ? 'This needs a connection.' : undefined}
             onClick={() => onRun(action)}
           >
             {drawerActionLabel(action, bill.status)}

@@ -6,6 +6,7 @@ import { Button } from '../../components/button.tsx';
 import { ClaimFacts, ClaimHeadline, ClaimHistory, ClaimReceipts, ClaimRefusal } from '../../components/claim-details.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { Modal } from '../../components/modal.tsx';
+import { SyncedLock } from '../../components/synced-lock.tsx';
 import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { claimActions, paymentMethods, PAYMENT_METHOD_LABELS, type ClaimActionSet } from '../../lib/claim-actions.ts';
@@ -89,6 +90,7 @@ export function ClaimDrawer({ id, client, reference, dataVersion, owner, receipt
         <div className="drawer-body claim-detail">
           <ClaimHeadline claim={claim} />
           <ClaimRefusal row={claim} client={client} />
+          {claim.accounting_synced_at && <SyncedLock client={client} type="reimbursement" id={claim.id} syncedAt={claim.accounting_synced_at} />}
           {claim.status === 'REJECTED' && claim.rejection_reason && (
             <div className="notice notice-warn">
               <strong>Rejected:</strong> {claim.rejection_reason}
@@ -205,7 +207,16 @@ function ClaimActions({ claim, actions, busy, onEdit, onSubmit, onResubmit, onCo
           Pay
         </Button>
       )}
-      {actions.edit && <Button onClick={() => onEdit(claim)}>Edit</Button>}
+      {/* Issue 12: an exported claim's amount and coding are locked until it is marked not synced. */}
+      {actions.edit && (
+        <Button
+          disabled={!!claim.accounting_synced_at}
+          title={claim.accounting_synced_at ? 'Exported to accounting: mark it as not synced to edit it.' : undefined}
+          onClick={() => onEdit(claim)}
+        >
+          Edit
+        </Button>
+      )}
       {actions.cancelPayment && (
         <Button disabled={busy !== null} onClick={() => onConfirm('cancelPayment')}>
           Cancel payment
