@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { transactionSchema, type Transaction } from './entities/transaction.ts';
 import { billSchema, type Bill } from './entities/bill.ts';
-import { aggregateReport, averageOf, bucketStart, reportQuerySchema, utcDay } from './reports.ts';
+import {
+  aggregateReport, averageOf, bucketStart, compareReportRows, REPORT_EPOCH, REPORT_MEASURES, REPORT_SPECS, reportQuerySchema, TIME_GRAINS, utcDay,
+  type ReportDimension, type ReportMeasure, type ReportRow, type TimeGrain,
+} from './reports.ts';
 
 const BIZ = '0b0b0b0b-0000-4000-8000-000000000001';
 const id = (kind: number, n: number) => `${kind.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
@@ -144,6 +147,66 @@ describe('reportQuerySchema', () => {
     expect(unknownFilter.error?.issues).toMatchObject([{ code: 'unrecognized_keys', keys: ['vendor_ids'], path: ['filters'] }]);
     const reversed = reportQuerySchema.safeParse({ collection: 'cards', time_grain: 'day', dimension: 'status', measure: 'count', from: '2026-02-01', to: '2026-01-01' });
     expect(reversed.error?.issues[0]?.path).toEqual(['from']);
-    expect(reportQuerySchema.safeParse({ collection: 'cards', time_grain: 'day', dimension: 'status', measure: 'count' }).success).toBe(true);
+    expect(reportQuerySchema.safeParse({ collection: 'cards', time_grain: 'day', dimension: 'status', measure: 'count', from: '2026-01-01' }).success).toBe(true);
+    // Absurd ranges: a date out of bounds, or too many periods for the interval (§9's default from-date is the epoch).
+    const ancient = reportQuerySchema.safeParse({ collection: 'cards', time_grain: 'year', dimension: 'none', measure: 'count', from: '0001-01-01' });
+    expect(ancient.error?.issues.map((i) => i.path)).toContainEqual(['from']);
+    const daily = reportQuerySchema.safeParse({ collection: 'transactions', time_grain: 'day', dimension: 'none', measure: 'sum' });
+    expect(daily.error?.issues[0]).toMatchObject({ path: ['time_grain'], message: expect.stringMatching(/choose a shorter range or a longer interval/) });
+    expect(reportQuerySchema.safeParse({ collection: 'transactions', time_grain: 'month', dimension: 'none', measure: 'sum' }).success).toBe(true);
+  });
+});
+
+describe('aggregateReport equals a plain reduce, table-driven over a fixture', () => {
+  // A deterministic fixture: 600 transactions over two years, three currencies, every state,
+  // null and set coding, tracking on some; and bills split across GL accounts.
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  const CATEGORY = id(6, 1);
+  const OPTIONS = [id(6, 11), id(6, 12)];
+  const txs = Array.from({ length: 600 }, () =>
+    tx({
+      amount: Math.round((rand() - 0.1) * 50_000),
+      currency: pick(['USD', 'USD', 'EUR', 'JPY']),
+      state: pick(['PENDING', 'CLEARED', 'CLEARED', 'DECLINED', 'REVERSED'] as const),
+      occurred_at: new Date(Date.UTC(2025, 0, 1) + Math.floor(rand() * 700 * 86_400_000)).toISOString(),
+      department_id: pick([DEPT_A, DEPT_B, null]),
+      gl_account_id: pick([GL_1, GL_2, null]),
+      merchant_name: pick(['Uber', 'Lyft', 'Delta']),
+      tracking: rand() < 0.5 ? { [CATEGORY]: pick(OPTIONS) } : {},
+    }),
+  );
+
+  /** The obvious implementation: one string key per group, the row's parts, no shortcuts. */
+  function plainReduce(rows: readonly Transaction[], q: { time_grain: TimeGrain; dimension: ReportDimension; measure: ReportMeasure; from?: string; to: string }) {
+    const spec = REPORT_SPECS.transactions;
+    const groups = new Map<string, ReportRow>();
+    for (const t of rows) {
+      const day = utcDay(t.occurred_at);
+      if (!spec.counts(t) || day < (q.from ?? REPORT_EPOCH) || day > q.to) continue;
+      const period = bucketStart(day, q.time_grain, q.from ?? REPORT_EPOCH);
+      const key = spec.key(t, q.dimension, CATEGORY);
+      const currency = q.measure === 'count' ? null : t.currency;
+      const k = JSON.stringify([period, key, currency]);
+      const g = groups.get(k) ?? { period, key, currency, value: 0, count: 0 };
+      g.value += t.amount;
+      g.count += 1;
+      groups.set(k, g);
+    }
+    return [...groups.values()]
+      .map((g) => ({ ...g, value: q.measure === 'count' ? g.count : q.measure === 'sum' ? g.value : averageOf(g.value, g.count) }))
+      .sort(compareReportRows);
+  }
+
+  const cases = TIME_GRAINS.flatMap((time_grain) =>
+    REPORT_SPECS.transactions.dimensions.flatMap((dimension) => REPORT_MEASURES.map((measure) => ({ time_grain, dimension, measure }))),
+  );
+  it.each(cases)('$time_grain × $dimension × $measure', ({ time_grain, dimension, measure }) => {
+    const ranges = [{ to: '2026-11-27' }, { from: '2025-03-15', to: '2026-02-10' }];
+    for (const range of ranges) {
+      const q = { collection: 'transactions' as const, time_grain, dimension, measure, tracking_category_id: CATEGORY, ...range };
+      expect(aggregateReport(txs, q, NOW)).toEqual(plainReduce(txs, q));
+    }
   });
 });

@@ -21,6 +21,20 @@ export {
 
 const isoDay = z.iso.date();
 
+/** The last day a report range may name. */
+export const LATEST_REPORT_DAY = '2199-12-31';
+/** At most this many periods in one report (20 years of weeks, ~5 years of days). */
+export const MAX_REPORT_BUCKETS = 2_000;
+
+const DAYS_PER: Record<TimeGrain, number> = { day: 1, week: 7, month: 30.44, quarter: 91.31, year: 365.25, span: Number.POSITIVE_INFINITY };
+
+/** About how many periods a range holds at a grain (one more for a partial period at each end). */
+export function bucketCount(from: string, to: string, grain: TimeGrain): number {
+  if (grain === 'span') return 1;
+  const days = Math.max(0, (Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000) + 1;
+  return Math.ceil(days / DAYS_PER[grain]) + 1;
+}
+
 /** A report query as the API and the worker take it; dimension and collection must fit. */
 export const reportQuerySchema = reportQueryBaseSchema.superRefine((q, ctx) => {
   if (!REPORT_SPECS[q.collection].dimensions.includes(q.dimension)) {
@@ -35,6 +49,21 @@ export const reportQuerySchema = reportQueryBaseSchema.superRefine((q, ctx) => {
   }
   if (q.from && q.to && q.from > q.to) {
     ctx.addIssue({ code: 'custom', path: ['from'], message: 'from must be on or before to' });
+  }
+  for (const field of ['from', 'to'] as const) {
+    const day = q[field];
+    if (day && (day < REPORT_EPOCH || day > LATEST_REPORT_DAY)) {
+      ctx.addIssue({ code: 'custom', path: [field], message: `${field} must be between ${REPORT_EPOCH} and ${LATEST_REPORT_DAY}` });
+    }
+  }
+  // An absurd range for its interval (ten thousand daily buckets) is refused, not drawn.
+  const buckets = bucketCount(q.from ?? REPORT_EPOCH, q.to ?? new Date().toISOString().slice(0, 10), q.time_grain);
+  if (buckets > MAX_REPORT_BUCKETS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['time_grain'],
+      message: `a ${q.time_grain} report over this range has ${buckets} periods (at most ${MAX_REPORT_BUCKETS}): choose a shorter range or a longer interval`,
+    });
   }
   if (q.filters) {
     const filter = ENTITIES[q.collection].query.filter;

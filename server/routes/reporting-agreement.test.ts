@@ -86,6 +86,9 @@ describe.each(await testDatabases())('report agreement (server SQL = aggregateRe
             const base = {
               collection, dimension, time_grain, measure,
               ...(dimension === 'tracking_category' && { tracking_category_id: f.tracking[0]!.categoryId }),
+              // §9's default from-date (the epoch) for every grain but days and weeks, which would
+              // make more periods than a report may have (MAX_REPORT_BUCKETS): theirs start in 2024.
+              ...((time_grain === 'day' || time_grain === 'week') && { from: '2024-01-01' }),
             } as ReportQuery;
             nonEmpty += Math.sign(await check(token, rows, base));
             await check(token, rows, { ...base, from: '2025-12-30', to: '2026-03-31', filters: filtersFor(collection, f, seeded) });

@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { getRouteApi, Link, useNavigate } from '@tanstack/react-router';
-import { REPORT_SPECS, type ReportDimension, type ReportMeasure, type ReportQuery, type TimeGrain } from '../../../schema/reports.ts';
+import { bucketCount, MAX_REPORT_BUCKETS, REPORT_EPOCH, REPORT_SPECS, type ReportDimension, type ReportMeasure, type ReportQuery, type TimeGrain } from '../../../schema/reports.ts';
 import { canManageBillPayAccounting } from '../../../schema/roles.ts';
 import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -55,7 +55,9 @@ export function ReportsPage() {
   const preset: RangePreset = search.range ?? DEFAULT_RANGE;
   const today = todayUtc();
   const { from, to } = rangeDates(preset, today, { from: search.from, to: search.to });
-  const grain = search.grain ?? defaultGrain(from, to);
+  // Intervals that would make more periods than a report may have (daily since the epoch) are not offered.
+  const grains = (['day', 'week', 'month', 'quarter', 'year'] as const).filter((g) => bucketCount(from ?? REPORT_EPOCH, to, g) <= MAX_REPORT_BUCKETS);
+  const grain = search.grain && grains.includes(search.grain as (typeof grains)[number]) ? search.grain : defaultGrain(from, to);
   const frame: Frame = { view, from, to, grain, rangeText: preset === 'custom' ? `${from ?? 'the start'} to ${to}` : RANGE_LABELS[preset].toLowerCase() };
 
   const dashboards = reference.data.dashboards;
@@ -139,7 +141,7 @@ export function ReportsPage() {
           variant="filter"
           label="Interval"
           value={grain}
-          options={(['day', 'week', 'month', 'quarter', 'year'] as const).map((g) => ({ value: g, label: GRAIN_LABELS[g] }))}
+          options={grains.map((g) => ({ value: g, label: GRAIN_LABELS[g] }))}
           onChange={(v) => set({ grain: v as TimeGrain })}
         />
         )}
