@@ -66,6 +66,7 @@ const INIT_SCRIPT = `(() => {
       query: (...a) => call('query', a),
       matchingIds: (...a) => call('matchingIds', a),
       report: (...a) => call('report', a),
+      exportCsv: (...a) => call('exportCsv', a),
       codeTransactions: (...a) => call('codeTransactions', a),
       run: (...a) => call('run', a),
       status: (...a) => call('status', a),
@@ -129,6 +130,16 @@ export async function reportTimes(page: Page, query: Record<string, unknown>, ru
     for (let i = 0; i < runs; i++) out.push((await api.report(query)).took_ms);
     return out;
   })(${JSON.stringify({ query, runs })})`);
+}
+
+/** The worker's CSV export of every transaction (newest first): its took_ms, rows and bytes. */
+export async function exportAllCsv(page: Page): Promise<{ ms: number; rows: number; bytes: number }> {
+  return page.evaluate(`(async () => {
+    const api = ${API};
+    const r = await api.exportCsv('transactions', {}, 'occurred_desc');
+    if (!r.ok) throw new Error('export refused: ' + r.message);
+    return { ms: r.took_ms, rows: r.rows, bytes: r.file.size };
+  })()`);
 }
 
 export async function matchingIds(page: Page, filter: Record<string, unknown>): Promise<string[]> {

@@ -71,6 +71,7 @@ export const METRIC_ORDER: (keyof Metrics)[] = [
   'worker_heap_mb',
   'report_ms',
   'report_after_bulk_ms',
+  'export_csv_100k_ms',
   'search_ready_ms',
   'server_page_rps',
   'server_page_p99_ms',
