@@ -74,6 +74,11 @@ describe('reports, end to end', () => {
     const card = page.getByRole('region', { name: 'By department', exact: true });
     const row = card.getByRole('row').filter({ has: page.getByRole('rowheader', { name: dept.name }) });
     await expect.poll(() => row.getByRole('cell').first().textContent()).toBe(usd(Number(dept.sum)));
+    // Each chart is drawn (a canvas named for assistive technology), its table beside it.
+    for (const title of ['Spend over time', 'By department', 'Top merchants', 'Top categories', 'Missing receipts and coding']) {
+      const chart = page.getByRole('region', { name: title, exact: true }).getByRole('img');
+      await expect.poll(() => chart.locator('canvas').count()).toBe(1);
+    }
     expect(await axeFindings(page)).toEqual([]);
 
     // Its name opens exactly its spend in the transactions list, the filters shown.
