@@ -4,6 +4,7 @@ import type { QueriedCollection } from '../../schema/collections.ts';
 import type { FilterOf, SortOf } from '../../workers/collections/worker-collection.ts';
 import { useDataClient } from '../data-access/data-context.tsx';
 import { formatCount } from '../lib/format.ts';
+import { saveFile } from '../lib/save-file.ts';
 import { toastError, toastInfo } from '../lib/toast-store.ts';
 import { Button } from './button.tsx';
 import { Modal } from './modal.tsx';
@@ -16,19 +17,6 @@ export interface ExportCsvButtonProps<C extends Exportable> {
   sort: SortOf<C>;
   /** "transactions", "claims"…: the words of the progress line. */
   noun: string;
-}
-
-/** Hands a Blob to the browser as a download, then lets the object URL go. */
-function saveFile(file: Blob, name: string): void {
-  const url = URL.createObjectURL(file);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.rel = 'noopener';
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }
 
 /**

@@ -9,7 +9,7 @@ import { formatCount, formatLocalDateTime } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError } from '../../lib/toast-store.ts';
 import { formatFileSize, PROVIDER_LABELS, syncAnswerText, syncRefusal } from './accounting-forms.ts';
-import { saveFile } from './save-file.ts';
+import { saveFile } from '../../lib/save-file.ts';
 
 type SyncOutcome = { kind: 'done'; commit: SyncCommit } | { kind: 'refused'; tone: 'info' | 'error'; text: string };
 

@@ -92,6 +92,9 @@ export function parseReportsSearch(raw: Record<string, unknown>): ReportsSearch 
 }
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Today as a UTC day (reports' days are UTC). */
+export const todayUtc = (): string => iso(new Date());
 const utc = (y: number, m: number, d: number) => new Date(Date.UTC(y, m, d));
 
 /**

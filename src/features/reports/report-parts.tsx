@@ -6,12 +6,11 @@ import { BILL_STATUS_LABELS } from '../../lib/bill-labels.ts';
 import { STATUS_LABELS as CLAIM_STATUS_LABELS } from '../../lib/claim-labels.ts';
 import { DISPLAY_LOCALE, formatCount, formatMoney } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
-import { measureText, NO_KEY_LABELS, periodLabel, periodsBetween, statusWords, timeSeries, type ReportView } from './report-model.ts';
+import { measureText, NO_KEY_LABELS, periodLabel, periodsBetween, statusWords, timeSeries, todayUtc, type ReportView } from './report-model.ts';
 import type { ReportState } from './use-report.ts';
 
 /** The parts every report card is made of (the Reports page and dashboards share them). */
 
-const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 export const money = (currency: string | null) => (v: number) => (currency ? formatMoney(v, currency) : formatCount(v));
 const compactCache = new Map<string, Intl.NumberFormat>();
@@ -48,10 +47,12 @@ export function ReportCard({ title, description, state, children, wide, actions 
 
 
 /** The first period a report holds (a range from the epoch starts there, not in 1970). */
-export function firstPeriod(state: ReportState): string {
-  if (state.state !== 'ready' || state.answer.rows.length === 0) return todayUtc();
-  return state.answer.rows.reduce((m, r) => (r.period < m ? r.period : m), state.answer.rows[0]!.period);
+export function firstPeriod(rows: readonly ReportRow[]): string {
+  return rows.reduce((m, r) => (r.period < m ? r.period : m), rows[0]?.period ?? todayUtc());
 }
+
+/** The rows of a report that has answered (none before). */
+export const rowsOf = (state: ReportState): ReportRow[] => (state.state === 'ready' ? state.answer.rows : []);
 
 
 /** A key's name under a dimension, from reference data (cards: the worker's label). */
@@ -151,7 +152,7 @@ export interface TimeReportProps {
 
 /** A report over time, grouped by a dimension: its chart (unless a table is asked for) and its table. */
 export function TimeReportBody({ rows, labels, view, dimension, measure, grain, from, to, currency, chart, reference, caption }: TimeReportProps) {
-  const first = from ?? rows.reduce((m, r) => (r.period < m ? r.period : m), rows[0]?.period ?? todayUtc());
+  const first = from ?? firstPeriod(rows);
   const periods = periodsBetween(first, to, grain);
   const { series } = timeSeries(rows, periods, measure === 'count' ? null : currency, TOP_SERIES, measure);
   const name = (s: { key: string | null; other?: boolean }) => (s.other ? 'Everything else' : keyLabel(view, dimension, s.key, reference, labels));

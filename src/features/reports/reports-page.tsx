@@ -13,19 +13,18 @@ import { isPartial } from '../../lib/sync-status-text.ts';
 import { Chart } from './chart.tsx';
 import {
   currenciesOf, defaultGrain, DIMENSION_LABELS, drillDown, GRAIN_LABELS, MEASURE_LABELS, measureText, periodLabel, periodsBetween,
-  RANGE_LABELS, RANGES, rangeDates, REPORT_VIEWS, shareText, timeSeries, topGroups, VIEW_LABELS,
+  RANGE_LABELS, RANGES, rangeDates, REPORT_VIEWS, shareText, timeSeries, todayUtc, topGroups, VIEW_LABELS,
   type RangePreset, type ReportsSearch, type ReportView, DEFAULT_RANGE,
 } from './report-model.ts';
 import { useReport, type ReportState } from './use-report.ts';
 import { DashboardStrip, DashboardView, SaveReportDialog } from './dashboards.tsx';
-import { compactMoney, DataTable, firstPeriod, keyLabel, money, ReportCard, TimeReportBody } from './report-parts.tsx';
+import { compactMoney, DataTable, firstPeriod, rowsOf, keyLabel, money, ReportCard, TimeReportBody } from './report-parts.tsx';
 
 const routeApi = getRouteApi('/_app/reports');
 
 /** How many groups a "top" chart shows before folding the rest into "Everything else". */
 const TOP = 8;
 
-const todayUtc = () => new Date().toISOString().slice(0, 10);
 
 /** The user's choices, resolved: range, grain and the currency the charts show. */
 interface Frame {
@@ -277,7 +276,7 @@ function Kpi({ label, value, link }: { label: string; value: string; link?: { to
 function OverTime({ frame, currency, client, version, base }: CardProps & { currency: string | null }) {
   const navigate = useNavigate();
   const state = useReport(client, base('none', 'sum', frame.grain), version);
-  const periods = useMemo(() => periodsBetween(frame.from ?? firstPeriod(state), frame.to, frame.grain), [frame.from, frame.to, frame.grain, state]);
+  const periods = useMemo(() => periodsBetween(frame.from ?? firstPeriod(rowsOf(state)), frame.to, frame.grain), [frame.from, frame.to, frame.grain, state]);
   const what = frame.view === 'transactions' ? 'Spend' : frame.view === 'cards' ? 'New card limits' : VIEW_LABELS[frame.view];
   return (
     <ReportCard title={`${what} over time`} description={`${GRAIN_LABELS[frame.grain]}, ${frame.rangeText}${currency ? `, ${currency}` : ''}.`} state={state} wide>
@@ -372,7 +371,7 @@ function MissingItems({ frame, client, version, base }: CardProps) {
     <ReportCard title="Missing receipts and coding" description={`Card transactions still missing a receipt or a GL account, ${GRAIN_LABELS[frame.grain].toLowerCase()}.`} state={state}>
       {() => {
         if (receipts.state !== 'ready' || coding.state !== 'ready') return null;
-        const from = frame.from ?? firstPeriod(receipts.state === 'ready' ? receipts : coding);
+        const from = frame.from ?? firstPeriod([...rowsOf(receipts), ...rowsOf(coding)]);
         const periods = periodsBetween(from, frame.to, frame.grain);
         const r = timeSeries(receipts.answer.rows, periods, null, 1, 'count').series[0]?.values ?? periods.map(() => 0);
         const c = timeSeries(coding.answer.rows, periods, null, 1, 'count').series[0]?.values ?? periods.map(() => 0);
