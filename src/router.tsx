@@ -20,6 +20,8 @@ import { billsCommands, billsNav, billsRoutes } from './features/bills/index.ts'
 import { reportsNav, reportsRoutes } from './features/reports/index.ts';
 import { vendorsNav, vendorsRoutes } from './features/vendors/index.ts';
 import { accountingNav, accountingRoutes } from './features/accounting/index.ts';
+import { teamNav, teamRoutes } from './features/team/index.ts';
+import { orgRoutes } from './features/team/index.ts';
 import type { Command } from './lib/commands.ts';
 import { lazyPage } from './lib/lazy-page.tsx';
 
@@ -118,13 +120,13 @@ const settingsRoute = createRoute({
 const notFoundRoute = createRoute({ getParentRoute: () => appRoute, path: '$', component: NotFoundPage });
 
 /** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
-const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav, ...reimbursementsNav, ...approvalsNav, ...billsNav, ...vendorsNav, ...reportsNav, ...accountingNav, ...identityNav];
+const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav, ...reimbursementsNav, ...approvalsNav, ...billsNav, ...vendorsNav, ...reportsNav, ...accountingNav, ...teamNav, ...identityNav];
 /** …and its palette commands ("Go to" commands come from NAV). */
 const COMMANDS: readonly Command[] = [...transactionsCommands, ...cardsCommands, ...receiptsCommands, ...reimbursementsCommands, ...billsCommands];
 
 const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
-  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...approvalsRoutes(appRoute), ...billsRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), settingsRoute, notFoundRoute]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...approvalsRoutes(appRoute), ...billsRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), settingsRoute, notFoundRoute]),
 ]);
 
 export function createAppRouter(store: AppStore) {
