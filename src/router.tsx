@@ -20,8 +20,7 @@ import { billsCommands, billsNav, billsRoutes } from './features/bills/index.ts'
 import { reportsNav, reportsRoutes } from './features/reports/index.ts';
 import { vendorsNav, vendorsRoutes } from './features/vendors/index.ts';
 import { accountingNav, accountingRoutes } from './features/accounting/index.ts';
-import { teamNav, teamRoutes } from './features/team/index.ts';
-import { orgRoutes } from './features/team/index.ts';
+import { orgRoutes, teamNav, teamRoutes } from './features/team/index.ts';
 import type { Command } from './lib/commands.ts';
 import { lazyPage } from './lib/lazy-page.tsx';
 
