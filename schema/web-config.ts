@@ -7,6 +7,8 @@ export const webConfigSchema = z.object({
   enabledNewConsoleFtux: z.boolean().default(true),
   customLoginDownMessage: z.string().nullable().default(null),
   customMfaDownMessage: z.string().nullable().default(null),
+  /** Whether this server has a Google client configured (GOOGLE_CLIENT_ID): the sign-in page offers "Continue with Google". */
+  googleSignIn: z.boolean().default(false),
   percentageRollout: z.object({ test: z.boolean().default(false) }).default({ test: false }),
 });
 export type WebConfig = z.infer<typeof webConfigSchema>;

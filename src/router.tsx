@@ -20,7 +20,7 @@ import { billsCommands, billsNav, billsRoutes } from './features/bills/index.ts'
 import { reportsNav, reportsRoutes } from './features/reports/index.ts';
 import { vendorsNav, vendorsRoutes } from './features/vendors/index.ts';
 import { accountingNav, accountingRoutes } from './features/accounting/index.ts';
-import { orgRoutes, teamNav, teamRoutes } from './features/team/index.ts';
+import { orgRoutes, ssoRoutes, teamNav, teamRoutes } from './features/team/index.ts';
 import type { Command } from './lib/commands.ts';
 import { lazyPage } from './lib/lazy-page.tsx';
 
@@ -125,7 +125,7 @@ const COMMANDS: readonly Command[] = [...transactionsCommands, ...cardsCommands,
 
 const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
-  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...approvalsRoutes(appRoute), ...billsRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), settingsRoute, notFoundRoute]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...approvalsRoutes(appRoute), ...billsRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, notFoundRoute]),
 ]);
 
 export function createAppRouter(store: AppStore) {

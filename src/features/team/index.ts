@@ -26,3 +26,4 @@ export function teamRoutes<P extends AnyRoute>(parent: P) {
 
 export const teamNav: readonly NavItem[] = [{ to: '/team', label: 'Team', visible: canSeeTeam }];
 export { orgRoutes } from './org/index.ts';
+export { ssoRoutes } from './sso/index.ts';

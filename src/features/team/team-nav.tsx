@@ -6,6 +6,7 @@ export const TEAM_PAGES = [
   { to: '/team/departments', label: 'Departments' },
   { to: '/team/locations', label: 'Locations' },
   { to: '/team/entities', label: 'Entities' },
+  { to: '/team/sso', label: 'Single sign-on' },
 ] as const;
 export type TeamPath = (typeof TEAM_PAGES)[number]['to'];
 
