@@ -1,4 +1,4 @@
-import { useMemo, useState, useSyncExternalStore } from 'react';
+import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { mobileUnsupportedReason } from '../../schema/platform.ts';
 import { roleDisplayName } from '../../schema/roles.ts';
@@ -103,7 +103,7 @@ export function splitPhoneNav<T>(nav: readonly T[]): { bar: readonly T[]; more: 
 
 function NavEntry({ item }: { item: NavItem }) {
   return (
-    <Link to={item.to} activeProps={{ className: 'active', 'aria-current': 'page' }}>
+    <Link to={item.to} data-nav={item.to} activeProps={{ className: 'active', 'aria-current': 'page' }}>
       {item.short ? (
         <>
           <span className="nav-label-long">{item.label}</span>
@@ -118,18 +118,74 @@ function NavEntry({ item }: { item: NavItem }) {
 }
 
 /**
- * The main navigation: every entry on a desktop; on a phone a bottom bar of the first four and a
- * "More" menu button (APG menu: arrows, Escape back to the button) listing the rest, when more
- * than five would have to share 360 px.
+ * How many of the entries fit a bar `available` px wide, in order, when each takes `widths[i]` px
+ * and `gap` px between: all of them when they fit, otherwise as many as fit beside a "More"
+ * button `moreWidth` px wide (at least one, so the bar is never only "More").
+ */
+export function fitNavEntries(widths: readonly number[], available: number, gap: number, moreWidth: number): number {
+  const total = widths.reduce((sum, w) => sum + w, 0) + gap * Math.max(0, widths.length - 1);
+  if (total <= available) return widths.length;
+  let used = moreWidth;
+  let n = 0;
+  for (const w of widths) {
+    if (used + gap + w > available) break;
+    used += gap + w;
+    n++;
+  }
+  return Math.max(1, n);
+}
+
+/** Below this width a desktop's bar cannot show every section of an admin (thirteen): the rest move into "More". */
+const NARROW_DESKTOP_QUERY = '(min-width: 768px) and (max-width: 1180px)';
+/** The "More" button's width, for the fit (its label plus padding and caret). */
+const MORE_WIDTH = 76;
+
+/**
+ * On a narrow desktop, how many entries the bar shows (the rest go into "More", like the phone's
+ * bar but decided by room, not by count). Widths are measured from the rendered links and kept, so
+ * an entry moved into the menu still counts its own width when the window grows again; a new set
+ * of entries is shown whole once to be measured (before paint: a layout effect).
+ */
+function useNarrowDesktopFit(nav: readonly NavItem[], enabled: boolean) {
+  const ref = useRef<HTMLElement>(null);
+  const widths = useRef(new Map<string, number>());
+  const [fit, setFit] = useState(nav.length);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!enabled || !el) return;
+    const measure = () => {
+      for (const a of el.querySelectorAll<HTMLElement>(':scope > a[data-nav]')) widths.current.set(a.dataset.nav ?? '', a.getBoundingClientRect().width);
+      if (nav.some((item) => !widths.current.has(item.to))) {
+        setFit(nav.length); // show them all once to measure them
+        return;
+      }
+      const gap = Number.parseFloat(getComputedStyle(el).columnGap) || 0;
+      setFit(fitNavEntries(nav.map((item) => widths.current.get(item.to) ?? 0), el.clientWidth, gap, MORE_WIDTH));
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  });
+  return { ref, fit: enabled ? fit : nav.length };
+}
+
+/**
+ * The main navigation: every entry on a wide desktop; on a narrow desktop as many as fit and a
+ * "More" menu with the rest; on a phone a bottom bar of the first four and a "More" menu button
+ * (APG menu: arrows, Escape back to the button) listing the rest, when more than five would have
+ * to share 360 px.
  */
 function MainNav({ nav }: { nav: readonly NavItem[] }) {
   const phone = useLayout() === 'phone';
-  const { bar, more } = phone ? splitPhoneNav(nav) : { bar: nav, more: [] };
+  const narrow = useMediaQuery(NARROW_DESKTOP_QUERY);
+  const { ref, fit } = useNarrowDesktopFit(nav, narrow && !phone);
+  const { bar, more } = phone ? splitPhoneNav(nav) : { bar: nav.slice(0, fit), more: nav.slice(fit) };
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const inMore = more.some((item) => pathname === item.to || pathname.startsWith(`${item.to}/`));
   return (
-    <nav aria-label="Main" className="main-nav">
+    <nav aria-label="Main" className="main-nav" ref={ref}>
       {bar.map((item) => (
         <NavEntry key={item.to} item={item} />
       ))}
