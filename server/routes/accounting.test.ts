@@ -103,6 +103,7 @@ describe.each(await testDatabases())('accounting on %s', (kind) => {
   it('commits every coded, approved, unsynced item once, with an IIF file that balances', async () => {
     const [t1, t2, t3] = a.transactions.employee;
     for (const id of [t1!, t2!]) expect((await code(id, { gl_account_id: a.glAccounts.active[0] })).status).toBe(200);
+    expect((await code(t1!, { memo: 'Café – déjà vu' })).status).toBe(200);
     expect((await code(t3!, { gl_account_id: a.glAccounts.active[1] })).status).toBe(200);
     // Coded but PENDING: not spend yet, so not synced.
     await t.db.query(`UPDATE transactions SET state = 'PENDING' WHERE id = $1`, [t3]);
@@ -126,7 +127,11 @@ describe.each(await testDatabases())('accounting on %s', (kind) => {
     const file = await request(t.app, 'GET', first.files[0]!.url, { token: tokens.admin });
     expect(file.status).toBe(200);
     expect(file.headers.get('content-disposition')).toBe(`attachment; filename="${first.files[0]!.name}"`);
-    expect(file.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    // QuickBooks Desktop reads IIF in the Windows code page: é is one byte (0xE9), the dash 0x96.
+    expect(file.headers.get('content-type')).toBe('text/plain; charset=windows-1252');
+    const bytes = Buffer.from(await (await t.app.request(first.files[0]!.url, { headers: { 'RAMP-ID-TOKEN': tokens.admin } })).arrayBuffer());
+    expect(bytes.includes(Buffer.from([0x43, 0x61, 0x66, 0xe9, 0x20, 0x96, 0x20, 0x64, 0xe9, 0x6a, 0xe0]))).toBe(true);
+    expect(bytes.includes(Buffer.from('Café', 'utf8'))).toBe(false);
     const rows = file.text.split('\r\n').filter(Boolean).map((r) => r.split('\t'));
     expect(rows.slice(0, 3).map((r) => r[0])).toEqual(['!TRNS', '!SPL', '!ENDTRNS']);
     let sum = 0;

@@ -4,6 +4,7 @@ import {
   manualMatch, markNotSynced, replaceMappingRule, updateAccountingPreferences,
 } from '../../schema/api/calls-accounting.ts';
 import { ApiError } from '../core/errors.ts';
+import { encodeForContentType } from '../core/windows-1252.ts';
 import { applyRules, createRule, deleteRule, listRules, replaceRule } from '../domain/accounting/mapping-rules.ts';
 import { manualMatch as match } from '../domain/accounting/reconciliation.ts';
 import { assertMayManageAccounting, connectProvider, disconnectProvider, readCurrent, updatePreferences } from '../domain/accounting/settings.ts';
@@ -55,7 +56,7 @@ export const accountingHandlers = {
     const { sync_commit_uuid: commitId, file_name: name } = ctx.input.params;
     const file = await readSyncFile(ctx.db, manager(ctx).business_id, commitId, name);
     if (!file) throw new ApiError('REQUEST_7004', 'This file was not found.');
-    const bytes = new TextEncoder().encode(file.content);
+    const bytes = encodeForContentType(file.content, file.content_type);
     // A download, never rendered: the name is ours ([A-Za-z0-9._-]), so it needs no quoting rules.
     return ctx.c.body(bytes, 200, {
       'content-type': file.content_type,

@@ -10,7 +10,7 @@ import { checkBalanced, dateParts, oneLine, type ExportItem } from './export-ite
  * - QuickBooks Desktop IIF: tab-separated; the `!TRNS`/`!SPL`/`!ENDTRNS` header rows, then per
  *   item a TRNS line (the balance-sheet side), one SPL line per coded line (the expense side) and
  *   ENDTRNS. Amounts are computed in integer minor units, so each block sums to exactly zero.
- *   Dates MM/DD/YYYY. A card transaction is a CREDIT CARD charge (CCARD REFUND when negative)
+ *   Dates MM/DD/YYYY; downloaded in Windows-1252, the code page QuickBooks Desktop reads. A card transaction is a CREDIT CARD charge (CCARD REFUND when negative)
  *   against the card liability account; a bill is a BILL against accounts payable with the vendor
  *   as NAME; a claim is a GENERAL JOURNAL entry against the reimbursements-payable account.
  * - Xero bank-statement CSV: `Date,Amount,Payee,Description,Reference`, DD/MM/YYYY, spend
@@ -22,7 +22,8 @@ export type ExportFile = { name: string; content_type: string; content: string }
 export type IifAccounts = { iif_card_account: string; iif_ap_account: string; iif_reimbursement_account: string };
 
 const CSV_TYPE = 'text/csv; charset=utf-8';
-const IIF_TYPE = 'text/plain; charset=utf-8';
+/** QuickBooks Desktop reads IIF in the Windows code page: the download is encoded so (server/core/windows-1252.ts). */
+const IIF_TYPE = 'text/plain; charset=windows-1252';
 /**
  * Cells a spreadsheet would run as a formula get a leading apostrophe (papaparse escapeFormulae),
  * except plain negative numbers: "-12.30" is an amount, and Xero must read it as one.
