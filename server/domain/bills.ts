@@ -251,9 +251,15 @@ export async function duplicateInvoices(db: Queryable, businessId: string, vendo
   return { is_duplicate: bills.length > 0, bills };
 }
 
+/** Why a merge is refused while merged payees' bills are in the books (ACCOUNTING_7301's words for a merge). */
+export const syncedBillsMergeRefusal = (n: number) =>
+  `${n === 1 ? 'A bill' : `${n} bills`} of the merged ${n === 1 ? 'vendor was' : 'vendors were'} exported to your accounting system. Mark ${n === 1 ? 'it' : 'them'} as not synced before merging, so your books and Ledgerline name the same vendor.`;
+
 /**
  * A vendor merge moves the merged payees' bills to the survivor (vendor-bulk.ts), each stamped
  * with its own seq from `reserve` so the mirror sees the new vendor. Returns how many moved.
+ * Refused (ACCOUNTING_7301, nothing moved: the merge's transaction rolls back) while any of them
+ * is synced to accounting.
  */
 export async function moveBillsToVendor(
   tx: Queryable, businessId: string, fromIds: readonly string[], toId: string, reserve: (rows: number) => Promise<{ first: number }>,
@@ -263,6 +269,12 @@ export async function moveBillsToVendor(
     [businessId, [...fromIds]],
   );
   if (ids.length === 0) return 0;
+  // A bill exported to accounting names its vendor in the books: moving it would make them disagree.
+  const [synced] = await tx.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM bills WHERE id = ANY($1::uuid[]) AND accounting_synced_at IS NOT NULL',
+    [ids.map((r) => r.id)],
+  );
+  if (Number(synced?.n ?? 0) > 0) throw new ApiError('ACCOUNTING_7301', syncedBillsMergeRefusal(Number(synced!.n)));
   const seqs = await reserve(ids.length);
   await tx.query(
     `UPDATE bills b SET vendor_id = $2, change_seq = $3 + array_position($4::uuid[], b.id) - 1, updated_at = now()

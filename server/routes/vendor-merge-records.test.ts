@@ -112,4 +112,31 @@ describe.each(await testDatabases())('vendor merge moves credits and templates o
     expect(moved!.vendor_id).toBe(survivor);
     expect(Number(moved!.change_seq)).toBeGreaterThan(provisional.change_seq);
   });
+
+  it('refuses to move a bill exported to accounting, and moves nothing, until it is marked not synced', async () => {
+    const survivor = await vendor('Fabrikam Tools');
+    const merged = await vendor('Fabrikam Tools Ltd');
+    const exported = await bill(merged, [{ description: 'Drill bits', amount: 12_000 }]);
+    const other = await bill(merged, [{ description: 'Saw blades', amount: 8_000 }]);
+    expect(exported.status, exported.text).toBe(200);
+    expect(other.status, other.text).toBe(200);
+    await t.db.query('UPDATE bills SET accounting_synced_at = now() WHERE id = $1', [exported.body.id]);
+    const merge = () => request(t.app, 'POST', '/v1/auth/vendors/merge-payees', { token: admin, body: { survivor_payee_id: survivor, merged_payee_ids: [merged] } });
+
+    const refused = await merge();
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body.error_v2.error_code).toBe('ACCOUNTING_7301');
+    expect(refused.body.error_v2.message).toBe(
+      'A bill of the merged vendor was exported to your accounting system. Mark it as not synced before merging, so your books and Ledgerline name the same vendor.',
+    );
+    // Nothing half-applied: both bills and the payee are where they were.
+    expect(await namingVendor(merged)).toMatchObject({ bills: 2 });
+    const [row] = await t.db.query<{ deleted: boolean }>('SELECT deleted FROM vendors WHERE id = $1', [merged]);
+    expect(row!.deleted).toBe(false);
+
+    await t.db.query('UPDATE bills SET accounting_synced_at = NULL WHERE id = $1', [exported.body.id]);
+    const done = await merge();
+    expect(done.status, done.text).toBe(200);
+    expect(await namingVendor(survivor)).toMatchObject({ bills: 2 });
+  });
 });
