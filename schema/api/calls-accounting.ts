@@ -33,6 +33,15 @@ export const MAX_UNSYNC_ITEMS = 1000;
 
 const accountName = z.string().trim().min(1).max(159).regex(/^[^\t\r\n":]+$/, 'must not contain tabs, line breaks, quotes or colons');
 
+/**
+ * How Xero statement files write dates. Xero reads the file's dates in the organisation's own
+ * format (Settings → General Settings → Formatting): UK, AU and NZ organisations day first, US ones
+ * month first; ISO dates read the same everywhere.
+ */
+export const XERO_DATE_FORMATS = ['DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD'] as const;
+export const xeroDateFormatSchema = z.enum(XERO_DATE_FORMATS);
+export type XeroDateFormat = z.infer<typeof xeroDateFormatSchema>;
+
 export const accountingPreferencesSchema = z.object({
   /** The provider a sync commit without a choice uses (the client's default button). */
   default_provider: accountingProviderSchema.nullable(),
@@ -41,6 +50,7 @@ export const accountingPreferencesSchema = z.object({
   iif_ap_account: z.string(),
   iif_reimbursement_account: z.string(),
   xero_max_lines_per_file: z.literal(XERO_MAX_LINES),
+  xero_date_format: xeroDateFormatSchema,
 });
 export type AccountingPreferences = z.infer<typeof accountingPreferencesSchema>;
 
@@ -50,6 +60,7 @@ export const accountingPreferencesPatchSchema = z
     iif_card_account: accountName.optional(),
     iif_ap_account: accountName.optional(),
     iif_reimbursement_account: accountName.optional(),
+    xero_date_format: xeroDateFormatSchema.optional(),
   })
   .refine((p) => Object.keys(p).length > 0, { message: 'at least one field must change' });
 

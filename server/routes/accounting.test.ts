@@ -94,6 +94,7 @@ describe.each(await testDatabases())('accounting on %s', (kind) => {
     expect((await call('PATCH', `${ACC}/preferences`, {})).status).toBe(422);
     expect((await call('PATCH', `${ACC}/preferences`, { iif_card_account: 'Amex\tCard' })).status).toBe(422);
     expect((await call('PATCH', `${ACC}/preferences`, { xero_max_lines_per_file: 5 })).status).toBe(422);
+    expect((await call('PATCH', `${ACC}/preferences`, { xero_date_format: 'D/M/YY' })).status).toBe(422);
     const prefs = await call('PATCH', `${ACC}/preferences`, { iif_card_account: 'Amex Corporate' });
     expect(prefs.status, prefs.text).toBe(200);
     expect(prefs.body).toMatchObject({ iif_card_account: 'Amex Corporate', iif_ap_account: 'Accounts Payable', default_provider: 'csv' });
@@ -298,20 +299,30 @@ describe.each(await testDatabases())('accounting on %s', (kind) => {
     await t.db.query('UPDATE transactions SET gl_account_id = $2 WHERE business_id = $1', [c.businessId, c.glAccounts.active[0]]);
     const admin = await signIn(t.app, c.email('admin'));
     expect((await request(t.app, 'POST', `${ACC}/providers/xero_csv/connect`, { token: admin, body: {} })).status).toBe(200);
+    // A US organisation's Xero reads month first.
+    const prefs = await request(t.app, 'PATCH', `${ACC}/preferences`, { token: admin, body: { xero_date_format: 'MM/DD/YYYY' } });
+    expect(prefs.status, prefs.text).toBe(200);
+    expect(prefs.body.xero_date_format).toBe('MM/DD/YYYY');
     const res = await request(t.app, 'POST', `${ACC}/providers/xero_csv/sync_commit`, { token: admin, body: {} });
     expect(res.status, res.text).toBe(201);
     const commit = syncCommitSchema.parse(res.body);
     expect(commit.item_count).toBe(1_001);
     expect(commit.files.map((f) => f.name)).toEqual(['ledgerline-xero-20261127-0400-USD_part-1.csv', 'ledgerline-xero-20261127-0400-USD_part-2.csv']);
     const counts: number[] = [];
+    const dates = new Set<string>();
     for (const f of commit.files) {
       const got = await request(t.app, 'GET', f.url, { token: admin });
       expect(got.headers.get('content-type')).toBe('text/csv; charset=utf-8');
       const parsed = Papa.parse<Record<string, string>>(got.text, { header: true, skipEmptyLines: true });
       expect(parsed.meta.fields).toEqual(['Date', 'Amount', 'Payee', 'Description', 'Reference']);
       expect(parsed.data.every((r) => /^\d{2}\/\d{2}\/\d{4}$/.test(r.Date!) && r.Amount!.startsWith('-'))).toBe(true);
+      for (const r of parsed.data) dates.add(r.Date!);
       counts.push(parsed.data.length);
     }
     expect(counts).toEqual([1_000, 1]);
+    const stored = await t.db.query<{ d: string }>(
+      `SELECT DISTINCT to_char(occurred_at AT TIME ZONE 'UTC', 'MM/DD/YYYY') AS d FROM transactions WHERE business_id = $1 AND accounting_synced_at IS NOT NULL`, [c.businessId],
+    );
+    expect([...dates].sort()).toEqual(stored.map((r) => r.d).sort());
   });
 });

@@ -131,6 +131,15 @@ describe('Xero bank-statement CSV', () => {
     expect(usdTotal).toBe(-usd.reduce((s, i) => s + i.amount, 0));
   });
 
+  it('writes dates in the organisation\'s format: day first by default, month first or ISO when chosen', () => {
+    const items = [item({ date: '2026-03-07' })];
+    const dateOf = (content: string) => Papa.parse<Record<string, string>>(content, { header: true, skipEmptyLines: true }).data[0]!.Date;
+    expect(dateOf(writeXeroCsv(items)[0]!.content)).toBe('07/03/2026');
+    expect(dateOf(writeXeroCsv(items, 1_000, 'MM/DD/YYYY')[0]!.content)).toBe('03/07/2026');
+    expect(dateOf(writeXeroCsv(items, 1_000, 'YYYY-MM-DD')[0]!.content)).toBe('2026-03-07');
+    expect(dateOf(exportFiles('xero_csv', items, { ...ACCOUNTS, xero_date_format: 'MM/DD/YYYY' }, 's')[0]!.content)).toBe('03/07/2026');
+  });
+
   it('names the parts of a commit after the provider', () => {
     const items = Array.from({ length: 1_001 }, () => item());
     expect(exportFiles('xero_csv', items, ACCOUNTS, '20261127-0400').map((f) => f.name)).toEqual([

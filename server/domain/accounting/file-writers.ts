@@ -1,5 +1,5 @@
 import Papa from 'papaparse';
-import { XERO_MAX_LINES, type AccountingProvider } from '../../../schema/api/calls-accounting.ts';
+import { XERO_MAX_LINES, type AccountingProvider, type XeroDateFormat } from '../../../schema/api/calls-accounting.ts';
 import { minorToDecimal } from '../../../schema/money.ts';
 import { checkBalanced, dateParts, oneLine, type ExportItem } from './export-item.ts';
 
@@ -13,7 +13,8 @@ import { checkBalanced, dateParts, oneLine, type ExportItem } from './export-ite
  *   Dates MM/DD/YYYY; downloaded in Windows-1252, the code page QuickBooks Desktop reads. A card transaction is a CREDIT CARD charge (CCARD REFUND when negative)
  *   against the card liability account; a bill is a BILL against accounts payable with the vendor
  *   as NAME; a claim is a GENERAL JOURNAL entry against the reimbursements-payable account.
- * - Xero bank-statement CSV: `Date,Amount,Payee,Description,Reference`, DD/MM/YYYY, spend
+ * - Xero bank-statement CSV: `Date,Amount,Payee,Description,Reference`, dates in the preference's
+ *   format (DD/MM/YYYY unless the organisation reads MM/DD/YYYY or ISO), spend
  *   negative, one statement line per item, at most XERO_MAX_LINES lines per file (a statement
  *   is one account in one currency, so currencies never share a file).
  */
@@ -89,7 +90,16 @@ export function writeIif(items: readonly ExportItem[], accounts: IifAccounts): s
 export const XERO_COLUMNS = ['Date', 'Amount', 'Payee', 'Description', 'Reference'] as const;
 
 /** Xero statement files by currency, each split into parts of at most XERO_MAX_LINES lines. */
-export function writeXeroCsv(items: readonly ExportItem[], maxLines = XERO_MAX_LINES): { currency: string; part: number; content: string }[] {
+const XERO_DATE: Record<XeroDateFormat, (p: { y: string; m: string; d: string }) => string> = {
+  'DD/MM/YYYY': ({ y, m, d }) => `${d}/${m}/${y}`,
+  'MM/DD/YYYY': ({ y, m, d }) => `${m}/${d}/${y}`,
+  'YYYY-MM-DD': ({ y, m, d }) => `${y}-${m}-${d}`,
+};
+
+export function writeXeroCsv(
+  items: readonly ExportItem[], maxLines = XERO_MAX_LINES, dateFormat: XeroDateFormat = 'DD/MM/YYYY',
+): { currency: string; part: number; content: string }[] {
+  const writeDate = XERO_DATE[dateFormat];
   const byCurrency = new Map<string, ExportItem[]>();
   for (const item of items) {
     checkBalanced(item);
@@ -99,9 +109,8 @@ export function writeXeroCsv(items: readonly ExportItem[], maxLines = XERO_MAX_L
   for (const [currency, list] of [...byCurrency].sort(([a], [b]) => a.localeCompare(b))) {
     for (let start = 0, part = 1; start < list.length; start += maxLines, part++) {
       const rows = list.slice(start, start + maxLines).map((item) => {
-        const { y, m, d } = dateParts(item.date);
         const description = [item.memo, ...item.lines.map((l) => `${l.account_code} ${l.account_name}`)].filter(Boolean).join(' · ');
-        return [`${d}/${m}/${y}`, minorToDecimal(-item.amount, currency), oneLine(item.payee), oneLine(description), oneLine(item.reference ?? item.id)];
+        return [writeDate(dateParts(item.date)), minorToDecimal(-item.amount, currency), oneLine(item.payee), oneLine(description), oneLine(item.reference ?? item.id)];
       });
       files.push({ currency, part, content: unparse(XERO_COLUMNS, rows) });
     }
@@ -110,14 +119,16 @@ export function writeXeroCsv(items: readonly ExportItem[], maxLines = XERO_MAX_L
 }
 
 /** The files a provider's commit produces; `stamp` (e.g. 20261127-0412) names them. */
-export function exportFiles(provider: AccountingProvider, items: readonly ExportItem[], accounts: IifAccounts, stamp: string): ExportFile[] {
+export function exportFiles(
+  provider: AccountingProvider, items: readonly ExportItem[], accounts: IifAccounts & { xero_date_format?: XeroDateFormat }, stamp: string,
+): ExportFile[] {
   switch (provider) {
     case 'csv':
       return [{ name: `ledgerline-export-${stamp}.csv`, content_type: CSV_TYPE, content: writeGenericCsv(items) }];
     case 'quickbooks_desktop':
       return [{ name: `ledgerline-quickbooks-${stamp}.iif`, content_type: IIF_TYPE, content: writeIif(items, accounts) }];
     case 'xero_csv':
-      return writeXeroCsv(items).map((f) => ({
+      return writeXeroCsv(items, XERO_MAX_LINES, accounts.xero_date_format).map((f) => ({
         name: `ledgerline-xero-${stamp}-${f.currency}_part-${f.part}.csv`, content_type: CSV_TYPE, content: f.content,
       }));
   }

@@ -1,5 +1,5 @@
 import {
-  XERO_MAX_LINES, type AccountingCurrent, type AccountingPreferences, type AccountingProvider,
+  XERO_MAX_LINES, type AccountingCurrent, type XeroDateFormat, type AccountingPreferences, type AccountingProvider,
 } from '../../../schema/api/calls-accounting.ts';
 import { canManageBillPayAccounting } from '../../../schema/roles.ts';
 import type { ActingUser } from '../../core/actor.ts';
@@ -33,17 +33,19 @@ type SettingsRow = {
   iif_card_account: string;
   iif_ap_account: string;
   iif_reimbursement_account: string;
+  xero_date_format: XeroDateFormat;
 };
 
 const DEFAULTS: SettingsRow = {
   provider_type: null, connected_at: null, connected_by: null, default_provider: null,
   iif_card_account: 'Corporate Card', iif_ap_account: 'Accounts Payable', iif_reimbursement_account: 'Employee Reimbursements Payable',
+  xero_date_format: 'DD/MM/YYYY',
 };
 
 export async function readSettings(db: Queryable, businessId: string, lock = false): Promise<SettingsRow> {
   const rows = await db.query<SettingsRow>(
     `SELECT provider_type, ll_iso(connected_at) AS connected_at, connected_by::text, default_provider,
-            iif_card_account, iif_ap_account, iif_reimbursement_account
+            iif_card_account, iif_ap_account, iif_reimbursement_account, xero_date_format
        FROM accounting_settings WHERE business_id = $1${lock ? ' FOR UPDATE' : ''}`,
     [businessId],
   );
@@ -54,6 +56,7 @@ export function preferencesOf(s: SettingsRow): AccountingPreferences {
   return {
     default_provider: s.default_provider, iif_card_account: s.iif_card_account, iif_ap_account: s.iif_ap_account,
     iif_reimbursement_account: s.iif_reimbursement_account, xero_max_lines_per_file: XERO_MAX_LINES,
+    xero_date_format: s.xero_date_format,
   };
 }
 
@@ -102,7 +105,7 @@ export function assertConnected(s: Pick<SettingsRow, 'provider_type'>, provider:
   throw new ApiError('ACCOUNTING_7304', `Connect ${PROVIDER_NAMES[provider]} first.${now}`);
 }
 
-export type PreferencesPatch = Partial<Pick<SettingsRow, 'default_provider' | 'iif_card_account' | 'iif_ap_account' | 'iif_reimbursement_account'>>;
+export type PreferencesPatch = Partial<Pick<SettingsRow, 'default_provider' | 'iif_card_account' | 'iif_ap_account' | 'iif_reimbursement_account' | 'xero_date_format'>>;
 
 export async function updatePreferences(tx: Queryable, businessId: string, patch: PreferencesPatch, now: Date): Promise<AccountingPreferences> {
   await ensureRow(tx, businessId);
@@ -113,10 +116,11 @@ export async function updatePreferences(tx: Queryable, businessId: string, patch
         iif_card_account = coalesce($4, iif_card_account),
         iif_ap_account = coalesce($5, iif_ap_account),
         iif_reimbursement_account = coalesce($6, iif_reimbursement_account),
+        xero_date_format = coalesce($8, xero_date_format),
         updated_at = $7
       WHERE business_id = $1`,
     [businessId, has('default_provider'), patch.default_provider ?? null, patch.iif_card_account ?? null, patch.iif_ap_account ?? null,
-      patch.iif_reimbursement_account ?? null, now.toISOString()],
+      patch.iif_reimbursement_account ?? null, now.toISOString(), patch.xero_date_format ?? null],
   );
   return preferencesOf(await readSettings(tx, businessId));
 }

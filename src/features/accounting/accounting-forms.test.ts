@@ -70,7 +70,7 @@ describe('rules in words', () => {
 });
 
 describe('preferences form → PATCH', () => {
-  const saved = { default_provider: 'csv' as const, iif_card_account: 'Corporate Card', iif_ap_account: 'Accounts Payable', iif_reimbursement_account: 'Reimbursements', xero_max_lines_per_file: 1000 as const };
+  const saved = { default_provider: 'csv' as const, iif_card_account: 'Corporate Card', iif_ap_account: 'Accounts Payable', iif_reimbursement_account: 'Reimbursements', xero_max_lines_per_file: 1000 as const, xero_date_format: 'DD/MM/YYYY' as const };
 
   it('sends only the account names that changed, trimmed; nothing when none did', () => {
     expect(preferencesPatch(saved, preferencesFormOf(saved))).toEqual({ ok: true, patch: null });

@@ -1,5 +1,6 @@
 import {
   ACCOUNTING_PROVIDERS, accountingPreferencesPatchSchema, type AccountingPreferences, type AccountingProvider, type SyncCommit,
+  type XeroDateFormat,
 } from '../../../schema/api/calls-accounting.ts';
 import {
   mappingRuleInputSchema, type MappingMatchField, type MappingRule,
@@ -160,6 +161,13 @@ export function preferencesPatch(
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, patch: Object.keys(patch).length > 0 ? patch : null };
 }
+
+/** The Xero date formats as the page offers them, each with a date to recognise it by. */
+export const XERO_DATE_OPTIONS: readonly { value: XeroDateFormat; label: string }[] = [
+  { value: 'DD/MM/YYYY', label: 'Day first — 27/11/2026 (UK, Australia, New Zealand)' },
+  { value: 'MM/DD/YYYY', label: 'Month first — 11/27/2026 (United States)' },
+  { value: 'YYYY-MM-DD', label: 'ISO — 2026-11-27 (any region)' },
+];
 
 const plural = (n: number, one: string, many: string) => `${formatCount(n)} ${n === 1 ? one : many}`;
 

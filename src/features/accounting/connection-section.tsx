@@ -1,10 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import type { AccountingCurrent, AccountingPreferences, AccountingProvider } from '../../../schema/api/calls-accounting.ts';
+import { xeroDateFormatSchema, type AccountingCurrent, type AccountingPreferences, type AccountingProvider } from '../../../schema/api/calls-accounting.ts';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { Section } from '../../components/section.tsx';
+import { SelectField } from '../../components/select-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
@@ -12,7 +13,7 @@ import { formatLocalDateTime } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import {
-  PROVIDER_DESCRIPTIONS, PROVIDER_LABELS, PROVIDER_OPTIONS, preferencesFormOf, preferencesPatch, type PreferencesFieldErrors, type PreferencesFormValues,
+  PROVIDER_DESCRIPTIONS, PROVIDER_LABELS, PROVIDER_OPTIONS, XERO_DATE_OPTIONS, preferencesFormOf, preferencesPatch, type PreferencesFieldErrors, type PreferencesFormValues,
 } from './accounting-forms.ts';
 
 export interface ConnectionSectionProps {
@@ -60,6 +61,9 @@ export function ConnectionSection({ client, current, reference, online, onChange
         <p className="accounting-provider" data-testid="accounting-provider">
           No accounting provider is connected. Connect one to sync coded, approved spend as files.
         </p>
+      )}
+      {provider?.provider_type === 'xero_csv' && (
+        <XeroDatesField client={client} saved={current.preferences} online={online} onSaved={onChanged} />
       )}
       <PreferencesForm client={client} saved={current.preferences} online={online} onSaved={onChanged} />
       {choosing && (
@@ -163,6 +167,37 @@ function DisconnectDialog({ provider, onClose, onDisconnect }: { provider: Accou
     >
       <FormError message={error} />
     </ConfirmDialog>
+  );
+}
+
+/** How Xero statement files write dates, saved as soon as it is chosen (the next sync uses it). */
+function XeroDatesField({ client, saved, online, onSaved }: { client: DataClient; saved: AccountingPreferences; online: boolean; onSaved(): void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  async function choose(value: string) {
+    const format = xeroDateFormatSchema.safeParse(value);
+    if (!format.success || format.data === saved.xero_date_format) return;
+    setError(null);
+    setBusy(true);
+    try {
+      const r = await client.updateAccountingPreferences({ xero_date_format: format.data });
+      if (!r.ok) return setError(errorText(r.error));
+      toastInfo('Xero files now write dates as ' + format.data + '.');
+      onSaved();
+    } finally {
+      setBusy(false);
+    }
+  }
+  return (
+    <div className="accounting-prefs" aria-busy={busy}>
+      <h3>Xero statement dates</h3>
+      <p className="muted">Xero reads a statement’s dates in your organisation’s format (Settings → General Settings → Formatting in Xero).</p>
+      <FormError message={error} />
+      <fieldset className="accounting-fields" disabled={!online || busy}>
+        <SelectField label="Date format" value={saved.xero_date_format} options={XERO_DATE_OPTIONS} onChange={(v) => void choose(v)} />
+      </fieldset>
+      {!online && <p className="muted">Reconnect to change it.</p>}
+    </div>
   );
 }
 
