@@ -66,7 +66,9 @@ function signingCertificates(idp: Element): string[] {
 /**
  * IdP metadata XML → what we keep. Accepts an EntityDescriptor, or an EntitiesDescriptor whose
  * first IdP entry is used. The Redirect binding is preferred because our AuthnRequest uses it; a
- * POST-only IdP's location is kept (most IdPs serve both bindings at one URL).
+ * POST-only IdP's location is kept (most IdPs serve both bindings at one URL). Anything else
+ * (not XML, not SAML 2.0 IdP metadata, no signing certificate, no usable SSO service) throws
+ * SamlError('format'), which the routes answer as BUSINESS_7014.
  */
 export function parseIdpMetadata(xml: string): SamlIdp {
   const doc = parseXml(xml, 'format', 'The metadata');
@@ -134,7 +136,7 @@ async function readLimited(res: Response, seconds: number): Promise<string> {
 /**
  * Fetches IdP metadata. Only https (http for loopback hosts when allowed, for tests); redirects
  * are followed by hand so each hop is checked the same way; the whole exchange, body included,
- * must finish within the timeout and stay within 1 MB.
+ * must finish within the timeout and stay within 1 MB. Otherwise SamlError('url') (BUSINESS_7004).
  */
 export async function fetchIdpMetadata(
   url: string,

@@ -8,6 +8,7 @@ import { SAML_CLOCK_SKEW_MS, type SamlAssertion } from './verify-response.ts';
  * while the assertion is still acceptable. The unique key decides races: of two concurrent
  * consumers exactly one inserts. The provider's expired rows are purged on each use (a range of
  * the primary key), so the table stays the size of the assertions still live.
+ * Throws SamlError('replayed') when this provider has already accepted this assertion id.
  */
 export async function consumeAssertion(db: Queryable, providerId: string, a: SamlAssertion): Promise<void> {
   const keepUntil = new Date(a.expiresAt.getTime() + SAML_CLOCK_SKEW_MS).toISOString();

@@ -111,7 +111,12 @@ function checkInResponseTo(expected: string | null | undefined, values: string[]
 }
 
 /**
- * Validates a POSTed SAMLResponse. node-saml verifies the XML signature (response or assertion,
+ * Validates a POSTed SAMLResponse (base64) against the provider's IdP and our SP; answers the
+ * assertion or throws a SamlError whose reason says what was wrong. `expectedRequestId`: the id
+ * samlLoginUrl answered for this browser's sign-in (InResponseTo must match); `undefined` accepts
+ * an IdP-initiated response; `null` (no sign-in of ours pending) refuses every response.
+ *
+ * node-saml verifies the XML signature (response or assertion,
  * by one of the IdP's certificates; it refuses unsigned assertions, several assertions and the
  * known wrapping shapes); every other check reads the assertion node-saml verified, plus the
  * Response envelope, whose attributes are authentic only when the Response itself is signed, which
