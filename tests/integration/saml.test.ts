@@ -156,6 +156,19 @@ describe('verifySamlResponse', () => {
     expect(await refusal(verifySamlResponse({ sp, idp: config, samlResponse: make(), ...extra }))).toBe(reason);
   });
 
+  it('reads the whole NameID when a comment splits it (comments are outside the signature)', async () => {
+    const signed = decode(good({ email: 'pat@example.com.evil.test' }));
+    const split = signed.replace('>pat@example.com.evil.test<', '>pat@example.com<!---->.evil.test<');
+    expect(split).not.toBe(signed);
+    const a = await verifySamlResponse({ sp, idp: config, samlResponse: encode(split) });
+    expect(a.email).toBe('pat@example.com.evil.test');
+  });
+
+  it("checks the envelope's Destination too", async () => {
+    const moved = decode(good()).replace(`Destination="${sp.acsUrl}"`, 'Destination="https://other.test/acs"');
+    expect(await refusal(verifySamlResponse({ sp, idp: config, samlResponse: encode(moved) }))).toBe('destination');
+  });
+
   it('honours the injected clock with 2 minutes of skew', async () => {
     const now = new Date();
     const samlResponse = good({ now, notBefore: now, notOnOrAfter: new Date(now.getTime() + 60_000) });
