@@ -100,6 +100,39 @@ function emailOf(assertion: Element, nameIdEl: Element | null): string | null {
   return email ? foldEmail(email) : null;
 }
 
+function checkIssuer(response: Element, assertion: Element, idp: SamlIdp): string {
+  const issuer = text(child(assertion, NS.saml, 'Issuer'));
+  const responseIssuer = child(response, NS.saml, 'Issuer');
+  if (issuer !== idp.entityId || (responseIssuer && text(responseIssuer) !== idp.entityId)) {
+    throw new SamlError('issuer', `The response comes from ${issuer || 'an unnamed issuer'}, not the identity provider configured here.`);
+  }
+  return issuer;
+}
+
+/** The bearer SubjectConfirmationData: it must name our ACS and carry an expiry (SAML Web SSO profile). */
+function checkConfirmation(response: Element, subject: Element | null, sp: SamlSp) {
+  const bearer = children(subject, NS.saml, 'SubjectConfirmation').find((c) => attr(c, 'Method') === CM_BEARER);
+  const confirmation = child(bearer, NS.saml, 'SubjectConfirmationData');
+  const confirmationExpiry = time(confirmation, 'NotOnOrAfter');
+  if (!confirmation || confirmationExpiry === null) {
+    throw new SamlError('format', 'The assertion has no bearer subject confirmation with an expiry.');
+  }
+  const destination = attr(response, 'Destination');
+  if ((destination !== null && destination !== sp.acsUrl) || attr(confirmation, 'Recipient') !== sp.acsUrl) {
+    throw new SamlError('destination', 'The response was addressed to another application; check the ACS URL set at the identity provider.');
+  }
+  return { confirmation, confirmationExpiry };
+}
+
+/** Every AudienceRestriction must name us (each one restricts; SAML core 2.5.1.4), and there must be one. */
+function checkAudience(conditions: Element | null, sp: SamlSp): void {
+  const restrictions = children(conditions, NS.saml, 'AudienceRestriction');
+  const audiences = (r: Element) => children(r, NS.saml, 'Audience').map(text);
+  if (restrictions.length === 0 || !restrictions.every((r) => audiences(r).includes(sp.entityId))) {
+    throw new SamlError('audience', 'The assertion was issued for another application; check the entity ID set at the identity provider.');
+  }
+}
+
 function checkInResponseTo(expected: string | null | undefined, values: string[]): void {
   if (expected === undefined) return; // IdP-initiated sign-in is allowed by the caller
   if (expected === null) {
@@ -144,33 +177,13 @@ export async function verifySamlResponse(opts: {
   const assertion = parseXml(await signedAssertionXml(sp, idp, xml), 'format', 'The assertion').documentElement as Element;
   if (!is(assertion, NS.saml, 'Assertion')) throw new SamlError('format', 'The signed element is not an assertion.');
 
-  const issuer = text(child(assertion, NS.saml, 'Issuer'));
-  const responseIssuer = child(response, NS.saml, 'Issuer');
-  if (issuer !== idp.entityId || (responseIssuer && text(responseIssuer) !== idp.entityId)) {
-    throw new SamlError('issuer', `The response comes from ${issuer || 'an unnamed issuer'}, not the identity provider configured here.`);
-  }
-
+  const issuer = checkIssuer(response, assertion, idp);
   const subject = child(assertion, NS.saml, 'Subject');
-  const bearer = children(subject, NS.saml, 'SubjectConfirmation').find((c) => attr(c, 'Method') === CM_BEARER);
-  const confirmation = child(bearer, NS.saml, 'SubjectConfirmationData');
-  const confirmationExpiry = time(confirmation, 'NotOnOrAfter');
-  if (!confirmation || confirmationExpiry === null) {
-    throw new SamlError('format', 'The assertion has no bearer subject confirmation with an expiry.');
-  }
-  const destination = attr(response, 'Destination');
-  if ((destination !== null && destination !== sp.acsUrl) || attr(confirmation, 'Recipient') !== sp.acsUrl) {
-    throw new SamlError('destination', 'The response was addressed to another application; check the ACS URL set at the identity provider.');
-  }
-
+  const { confirmation, confirmationExpiry } = checkConfirmation(response, subject, sp);
   const conditions = child(assertion, NS.saml, 'Conditions');
   checkWindow(conditions, nowMs);
   checkWindow(confirmation, nowMs);
-
-  const restrictions = children(conditions, NS.saml, 'AudienceRestriction');
-  const audiences = (r: Element) => children(r, NS.saml, 'Audience').map(text);
-  if (restrictions.length === 0 || !restrictions.every((r) => audiences(r).includes(sp.entityId))) {
-    throw new SamlError('audience', 'The assertion was issued for another application; check the entity ID set at the identity provider.');
-  }
+  checkAudience(conditions, sp);
 
   const inResponseTo = [attr(response, 'InResponseTo'), attr(confirmation, 'InResponseTo')].filter((v): v is string => v !== null);
   checkInResponseTo(opts.expectedRequestId, inResponseTo);
