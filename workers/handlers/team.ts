@@ -65,8 +65,13 @@ export function teamHandlers(ctx: WorkerContext): TeamApi {
       return r.ok ? { ok: true, invite: r.data } : r;
     },
     async sendSignInLink(email) {
-      const r = await send(passwordlessSend, { body: { email } });
-      return r.ok ? { ok: true } : r;
+      if (!ctx.hub.online) return TEAM_OFFLINE;
+      const res = await ctx.requireHttp().call(passwordlessSend, { body: { email } });
+      // The call answers 204 with no body, which the HTTP layer reports as a bad response (its
+      // declared response is z.null() and an empty body parses to undefined): 204 is the success.
+      if (res.ok || (res.kind === 'bad_response' && res.status === 204)) return { ok: true };
+      if ((res.kind === 'network' || res.kind === 'timeout') && !res.maybeSent) return TEAM_OFFLINE;
+      return actionFailure(res);
     },
   };
 }
