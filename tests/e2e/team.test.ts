@@ -6,7 +6,8 @@
  * invite link is read from the dev outbox; a fresh browser opens it, sees who invited them to
  * which business, sets a password and lands signed in. The admin's list shows them Active (through
  * the change feed); the admin moves them to another department in the person drawer (stored on
- * the server). A sign-in link asked for on the sign-in page signs the person in from a third
+ * the server). From CSV, the preview names each bad row's problem and only the good row is
+ * invited. A sign-in link asked for on the sign-in page signs the person in from a third
  * browser. axe finds nothing serious on the Team page and the invite page; at 360 px neither
  * scrolls sideways.
  */
@@ -96,6 +97,24 @@ describe('team administration, end to end', () => {
     expect(await userRow(INVITEE.email)).toEqual({ status: 'INVITED', department: 'Engineering' });
     expect(await axeFindings(page)).toEqual([]);
     await noSidewaysScroll(page, 'Team page');
+
+    // From CSV: the preview names each row's problem; only the good row is invited.
+    await page.getByRole('button', { name: 'Invite people' }).click();
+    await dialog.getByRole('radio', { name: 'From CSV' }).check();
+    const csv = ['email,first_name,last_name,role,manager_email,department,location',
+      'alan.turing@demo.test,Alan,Turing,Employee,,Engineering,',
+      `${INVITEE.email},Grace,Again,,,,`,
+      'katherine@demo.test,Katherine,Johnson,,,Astronautics,'].join('\n');
+    await dialog.getByLabel('Choose CSV file').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const summary = dialog.getByTestId('csv-preview-summary');
+    await summary.filter({ hasText: '1 person ready to invite; 2 rows have problems and will be skipped.' }).waitFor();
+    await dialog.getByRole('row').filter({ hasText: 'Already a member of this business.' }).waitFor();
+    await dialog.getByRole('row').filter({ hasText: 'No department is called “Astronautics”.' }).waitFor();
+    await dialog.getByRole('button', { name: 'Invite 1 person' }).click();
+    await summary.filter({ hasText: '1 of 1 invited.' }).waitFor({ timeout: 30_000 });
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    expect(await userRow('alan.turing@demo.test')).toEqual({ status: 'INVITED', department: 'Engineering' });
+    expect(await userRow('katherine@demo.test')).toBeUndefined();
 
     // The invitee opens the mailed link in a browser of their own.
     const invitee = await browser();
