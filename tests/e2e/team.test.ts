@@ -7,7 +7,8 @@
  * which business, sets a password and lands signed in. The admin's list shows them Active (through
  * the change feed); the admin moves them to another department in the person drawer (stored on
  * the server). From CSV, the preview names each bad row's problem and only the good row is
- * invited. A sign-in link asked for on the sign-in page signs the person in from a third
+ * invited. Offline, the list still reads and the drawer's actions say they need a connection. A
+ * sign-in link asked for on the sign-in page signs the person in from a third
  * browser. axe finds nothing serious on the Team page and the invite page; at 360 px neither
  * scrolls sideways.
  */
@@ -16,7 +17,7 @@ import type { Page } from 'playwright-core';
 import { devOutbox } from '../../schema/api/calls-identity.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, mainNav, setNetwork, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 
 const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -138,6 +139,12 @@ describe('team administration, end to end', () => {
     await drawer.getByRole('button', { name: 'Save changes' }).click();
     await expect.poll(async () => (await userRow(INVITEE.email))?.department, { timeout: 30_000 }).toBe('Product');
     await expect.poll(() => row.textContent(), { timeout: 30_000 }).toMatch(/Product/);
+
+    // Offline, the list still reads (the mirror) and every change says it needs a connection.
+    await setNetwork(admin.context, false);
+    await page.getByRole('note').filter({ hasText: 'Managing people needs a connection' }).first().waitFor();
+    expect(await drawer.getByRole('button', { name: 'Suspend' }).isDisabled()).toBe(true);
+    await setNetwork(admin.context, true);
 
     // A sign-in link, asked for on the sign-in page, signs them in from a third browser.
     const third = await browser();

@@ -36,7 +36,7 @@ export function InviteDialog(props: InviteDialogProps) {
   const [mode, setMode] = useState<Mode>('one');
   return (
     <Modal title="Invite people" description="Each person gets an email with a link to join, valid for 7 days." size="lg" onClose={props.onClose} returnFocus={props.returnFocus}>
-      <fieldset className="segmented" aria-label="How to invite">
+      <fieldset className="segmented invite-mode" aria-label="How to invite">
         {(['one', 'csv'] as const).map((m) => (
           <label key={m}>
             <input type="radio" name="invite-mode" value={m} checked={mode === m} onChange={() => setMode(m)} />
