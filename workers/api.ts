@@ -22,6 +22,7 @@ import type {
   reconciliationMatchSchema, SyncCommit, SyncObjectType,
 } from '../schema/api/calls-accounting.ts';
 import type { MappingRule, mappingRuleInputSchema } from '../schema/mapping-rules.ts';
+import type { AdminUser, BusinessEntity, InviteLookup, inviteUser, updateUser } from '../schema/api/calls-admin.ts';
 import type { z } from 'zod';
 import type { ReportCollection, ReportQuery, ReportRow } from '../schema/reports.ts';
 import type { Business } from '../schema/entities/business.ts';
@@ -231,7 +232,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi, AccountingApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -258,6 +259,10 @@ export interface SessionApi {
   reauthenticate(password: string): Promise<SignInResult>;
   /** Revokes every session of the identity, then signs this device out. */
   signOutAllSessions(): Promise<ActionResult>;
+  /** Accepts an invite (`/invites/:token`) with a password, then signs in like `signIn` (MFA included). */
+  acceptInvite(token: string, password: string): Promise<SignInResult>;
+  /** Signs in with a mailed sign-in link's token (`/passwordless?token=`), MFA included. */
+  signInWithLink(token: string): Promise<SignInResult>;
 }
 
 /** Identity: account settings, second factors, config, flags, telemetry (handlers/identity.ts). */
@@ -649,4 +654,34 @@ export interface AccountingApi {
   applyMappingRules(): Promise<{ ok: true; updated: number } | AccountingFailure>;
   /** A card transaction matched to the bill it paid or to a bank line id. */
   manualMatch(body: ManualMatchInput): Promise<{ ok: true; match: ReconciliationMatch } | AccountingFailure>;
+}
+
+/**
+ * A team call's refusal (handlers/team.ts). `offline`: nothing was sent (inviting and managing
+ * people are direct calls, online only; the people list itself is the mirror's `users`).
+ */
+export type TeamFailure = Extract<ActionResult, { ok: false }> & { offline?: true };
+export type TeamUserResult = { ok: true; user: AdminUser } | TeamFailure;
+export type InviteUserInput = z.input<typeof inviteUser.body>;
+export type UpdateUserInput = z.input<typeof updateUser.body>;
+
+/**
+ * Team administration (issue 14; handlers/team.ts, schema/api/calls-admin.ts): direct calls,
+ * online only. Every write also reaches the mirror through the feed (users are reference data),
+ * so the answer's user is only what the page shows until the mirror has it. `inviteDetails` and
+ * `sendSignInLink` are public (no session): the invite and sign-in pages call them signed out.
+ */
+export interface TeamApi {
+  teamUser(id: string): Promise<TeamUserResult>;
+  inviteUser(body: InviteUserInput): Promise<{ ok: true; user: AdminUser; expires_at: string } | TeamFailure>;
+  resendInvite(id: string): Promise<{ ok: true; user: AdminUser; expires_at: string } | TeamFailure>;
+  changeUserRole(id: string, role: Role, isManager?: boolean): Promise<TeamUserResult>;
+  updateUser(id: string, patch: UpdateUserInput): Promise<TeamUserResult>;
+  suspendUser(id: string): Promise<TeamUserResult>;
+  unsuspendUser(id: string): Promise<TeamUserResult>;
+  deleteUser(id: string): Promise<{ ok: true } | TeamFailure>;
+  businessEntities(): Promise<{ ok: true; entities: BusinessEntity[] } | TeamFailure>;
+  inviteDetails(token: string): Promise<{ ok: true; invite: InviteLookup } | TeamFailure>;
+  /** Always ok when the server answered: it never says whether the email has an account. */
+  sendSignInLink(email: string): Promise<{ ok: true } | TeamFailure>;
 }

@@ -116,6 +116,45 @@ export const deleteUser = defineCall({
   id: 'admin.users.delete', method: 'DELETE', path: '/v1/auth/businesses/users/:user_uuid', auth: fullScopes,
   params: userParams, response: z.object({ ok: z.literal(true) }),
 });
+/** One user as admins see it (the mirrored row has no entity_id): the person drawer reads it. */
+export const getUser = defineCall({
+  id: 'admin.users.get', method: 'GET', path: '/v1/auth/businesses/users/:user_uuid', auth: fullScopes,
+  params: userParams, response: adminUserSchema,
+});
+/**
+ * §7 `PATCH /businesses/users/{user_uuid}`: the reporting line and where the person sits. Each
+ * field absent = unchanged, null = cleared. A manager must be an active user of the business, not
+ * the person, and not one of their reports (no loops); ids of another business answer 404.
+ */
+export const updateUser = defineCall({
+  id: 'admin.users.update', method: 'PATCH', path: '/v1/auth/businesses/users/:user_uuid', auth: fullScopes,
+  params: userParams,
+  body: z.object({
+    manager_id: z.uuid().nullable().optional(),
+    department_id: z.uuid().nullable().optional(),
+    location_id: z.uuid().nullable().optional(),
+    entity_id: z.uuid().nullable().optional(),
+  }),
+  response: adminUserSchema,
+});
+
+const inviteToken = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token must be a valid invite token');
+/** What the invite page shows before the person sets a password: `accepted` = used. */
+export const inviteLookupSchema = z.object({
+  email: z.string(),
+  first_name: z.string(),
+  business_name: z.string(),
+  inviter_name: z.string().nullable(),
+  status: z.enum(['pending', 'expired', 'accepted']),
+  /** The person already has a Ledgerline password (another business): they type that one. */
+  existing_account: z.boolean(),
+  expires_at: z.iso.datetime({ offset: true }),
+});
+export type InviteLookup = z.infer<typeof inviteLookupSchema>;
+export const lookupInvite = defineCall({
+  id: 'invites.lookup', method: 'GET', path: '/v1/public/invites/:token', auth: 'public',
+  params: z.object({ token: inviteToken }), response: inviteLookupSchema,
+});
 export const acceptInvite = defineCall({
   id: 'invites.accept', method: 'POST', path: '/v1/public/invites/:token/accept', auth: 'public',
   params: z.object({ token: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token must be a valid invite token') }),
@@ -130,4 +169,5 @@ export const ADMIN_CALLS = [
   ...Object.values(locationCalls),
   listEntities, createEntity, updateEntity, deleteEntity,
   inviteUser, resendInvite, changeUserRole, suspendUser, unsuspendUser, deleteUser, acceptInvite,
+  getUser, updateUser, lookupInvite,
 ] as const;

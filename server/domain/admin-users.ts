@@ -1,6 +1,7 @@
 import { foldEmail } from '../auth/email-address.ts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isAdmin, type Role } from '../../schema/roles.ts';
+import { inviteRefusal, resendRefusal } from '../../schema/team-rules.ts';
 import type { FeatureFlags } from '../../schema/feature-flags.ts';
 import { resolveFeatureFlags } from '../../schema/feature-flags.ts';
 import type { ErrorCode } from '../../schema/errors.ts';
@@ -32,21 +33,8 @@ export function signInBlock(user: { status: string; deleted?: boolean }): { code
   return null;
 }
 
-/**
- * Who may invite whom: admins anyone (only an owner may invite an owner); a manager may invite
- * employees (BUSINESS_USER) reporting to themselves unless the business turned
- * `disable_invites_by_managers` on. Returns the refusal message, or null when allowed.
- */
-export function inviteRefusal(actor: Pick<ActingUser, 'id' | 'role' | 'is_manager'>, invite: { role: Role; manager_id?: string | null | undefined }, flags: Pick<FeatureFlags, 'disable_invites_by_managers'>): string | null {
-  if (isAdmin(actor)) {
-    return invite.role === 'BUSINESS_OWNER' && actor.role !== 'BUSINESS_OWNER' ? 'Only an owner can invite an owner.' : null;
-  }
-  if (!actor.is_manager) return 'Only administrators and managers can invite users.';
-  if (flags.disable_invites_by_managers) return 'Invites by managers are turned off for this business.';
-  if (invite.role !== 'BUSINESS_USER') return 'Managers can invite employees only.';
-  if (invite.manager_id && invite.manager_id !== actor.id) return 'Managers can invite only their own reports.';
-  return null;
-}
+/** The invite rules live in schema/team-rules.ts (the Team pages offer what they allow). */
+export { inviteRefusal } from '../../schema/team-rules.ts';
 
 export async function flagsOf(db: Queryable, businessId: string): Promise<FeatureFlags> {
   const rows = await db.query<{ overrides: Record<string, unknown> }>('SELECT overrides FROM business_feature_flags WHERE business_id = $1', [businessId]);
@@ -142,11 +130,8 @@ export async function resendInvite(tx: Queryable, actor: ActingUser, userId: str
   const seq = await allocateSeqs(tx, actor.business_id, 1);
   if (!seq) throw new ApiError('REQUEST_7004');
   const target = await lockTarget(tx, actor.business_id, userId);
-  const refusal = inviteRefusal(actor, { role: target.role as Role, manager_id: target.manager_id ?? 'unmanaged' }, await flagsOf(tx, actor.business_id));
-  if (refusal) throw new ApiError('FORBIDDEN_7003', refusal);
-  if (target.status !== 'INVITED' && target.status !== 'INVITE_EXPIRED') {
-    throw new ApiError('REQUEST_7001', 'Only users with a pending or expired invite can be sent a new one.');
-  }
+  const refusal = resendRefusal(actor, target, await flagsOf(tx, actor.business_id));
+  if (refusal) throw new ApiError(refusal.code, refusal.message);
   await tx.query('UPDATE user_invites SET revoked_at = $2 WHERE user_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL', [userId, new Date(now).toISOString()]);
   const invite = await issueToken(tx, actor.business_id, userId, actor.id, now);
   const rows = await tx.query<{ doc: unknown }>(

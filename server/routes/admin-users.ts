@@ -2,6 +2,9 @@ import {
   acceptInvite,
   changeUserRole,
   deleteUser as deleteUserCall,
+  getUser as getUserCall,
+  lookupInvite,
+  updateUser as updateUserCall,
   inviteUser as inviteUserCall,
   resendInvite as resendInviteCall,
   suspendUser as suspendUserCall,
@@ -9,6 +12,8 @@ import {
 } from '../../schema/api/calls-admin.ts';
 import { sendMail, type MailDeps } from '../auth/email-otp.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { clientAddress, takeRateLimit, type Limit } from '../auth/rate-limit.ts';
+import { describeInvite, getAdminUser, updateUser } from '../domain/admin-user-update.ts';
 import { passwordSignIn } from '../auth/session.ts';
 import type { Queryable } from '../db/db.ts';
 import { changeRole, deleteUser, findInvite, inviteState, markAccepted, suspendUser, unsuspendUser } from '../domain/admin-user-status.ts';
@@ -23,6 +28,14 @@ async function sendInviteMail(deps: MailDeps, db: Queryable, issued: IssuedInvit
   const body = `You have been invited to Ledgerline. Accept the invite: ${link} (valid until ${issued.invite.expires_at}).`;
   await sendMail(deps, db, issued.email, 'You are invited to Ledgerline', body);
 }
+
+/**
+ * The invite page's lookup is public: 60 per 15 minutes per client address, like the other
+ * public calls (a token is 32 random bytes, so this only stops someone hammering the endpoint).
+ */
+export const INVITE_LOOKUP_LIMIT = { max: 60, windowSeconds: 15 * 60 } as const;
+const inviteLookupLimits = (address: string | null): Limit[] =>
+  address ? [{ key: `invite-lookup:address:${address}`, ...INVITE_LOOKUP_LIMIT }] : [];
 
 const inviteAnswer = (issued: IssuedInvite) => ({ user: issued.user, invite: issued.invite });
 
@@ -51,6 +64,17 @@ export const adminUserHandlers = {
     const { user } = adminOf(ctx);
     await inWriteTx(ctx, deleteUserCall, (tx) => deleteUser(tx, user, ctx.input.params.user_uuid));
     return ok({ ok: true });
+  },
+  [getUserCall.id]: async (ctx) => ok(await getAdminUser(ctx.db, adminOf(ctx).businessId, ctx.input.params.user_uuid)),
+  [updateUserCall.id]: async (ctx) => {
+    const { user } = adminOf(ctx);
+    return ok(await updateUser(ctx.db, user, ctx.input.params.user_uuid, ctx.input.body));
+  },
+
+  [lookupInvite.id]: async (ctx) => {
+    const now = ctx.deps.now();
+    await takeRateLimit(ctx.c, ctx.deps.db, inviteLookupLimits(clientAddress(ctx.c)), now);
+    return ok(await describeInvite(ctx.deps.db, ctx.input.params.token, now));
   },
 
   [acceptInvite.id]: async (ctx) => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { currentIdentity, signIn as signInCall, signOut as signOutCall } from '../../schema/api/calls.ts';
-import { signOutAllSessions as signOutAllCall, signUp as signUpCall, verifyMfa as verifyMfaCall } from '../../schema/api/calls-identity.ts';
+import { acceptInvite as acceptInviteCall } from '../../schema/api/calls-admin.ts';
+import { passwordlessSignIn as passwordlessSignInCall, signOutAllSessions as signOutAllCall, signUp as signUpCall, verifyMfa as verifyMfaCall } from '../../schema/api/calls-identity.ts';
 import { switchBusiness as switchBusinessCall } from '../../schema/api/calls-business.ts';
 import { errorBody } from '../../schema/errors.ts';
 import { tokenWaitMs, type Platform } from '../../schema/platform.ts';
@@ -162,5 +163,16 @@ export function sessionHandlers(ctx: WorkerContext): SessionApi {
       await forgetLocally();
     },
     session: async () => ctx.stored?.session ?? null,
+    // Both answer a password sign-in's token (same MFA decision): the same path as signIn.
+    async acceptInvite(token, password) {
+      const res = await ctx.requireHttp().call(acceptInviteCall, { params: { token }, body: { password } });
+      if (!res.ok) return { ok: false, error: res.error };
+      return afterPassword(res.data.id_token, res.data.mfa_required, undefined, null);
+    },
+    async signInWithLink(token) {
+      const res = await ctx.requireHttp().call(passwordlessSignInCall, { body: { token } });
+      if (!res.ok) return { ok: false, error: res.error };
+      return afterPassword(res.data.id_token, res.data.mfa_required, undefined, null);
+    },
   };
 }

@@ -2,6 +2,8 @@ import { createRoute, type AnyRoute } from '@tanstack/react-router';
 import type { NavItem } from '../../lib/routing.ts';
 import { SignInRoute, parseSignInSearch } from './sign-in-page.tsx';
 import { SignUpPage } from './sign-up-page.tsx';
+import { InviteRoute } from './invite-page.tsx';
+import { PasswordlessRoute, parsePasswordlessSearch } from './passwordless-page.tsx';
 
 export { ReauthDialog } from './reauth-dialog.tsx';
 export { StepUpDialog } from '../../components/step-up-dialog.tsx';
@@ -13,6 +15,9 @@ export function identityGuestRoutes<P extends AnyRoute>(parent: P) {
   return [
     createRoute({ getParentRoute: () => parent, path: '/sign-in', validateSearch: parseSignInSearch, component: SignInRoute }),
     createRoute({ getParentRoute: () => parent, path: '/sign-up', component: SignUpPage }),
+    // The links the server mails (issue 14): an invite, and a passwordless sign-in.
+    createRoute({ getParentRoute: () => parent, path: '/invites/$token', component: InviteRoute }),
+    createRoute({ getParentRoute: () => parent, path: '/passwordless', validateSearch: parsePasswordlessSearch, component: PasswordlessRoute }),
   ] as const;
 }
 

@@ -12,6 +12,7 @@ import { safeRedirect } from '../../lib/redirect.ts';
 import { readTabBusiness, rememberTabBusiness } from '../../lib/session-tab.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { TextField } from '../../components/text-field.tsx';
+import { SignInLinkForm } from './sign-in-link-form.tsx';
 
 export interface SignInPageProps {
   redirect: string | undefined;
@@ -65,6 +66,8 @@ export function SignInPage({ redirect }: SignInPageProps) {
   /** The second step: a code from the authenticator, or its first enrolment when there is none yet. */
   const [mfaStep, setMfaStep] = useState<null | { kind: 'verify' } | { kind: 'enrol'; email: string | null }>(null);
   const loginDown = config?.isLoginDown === true;
+  /** "Email me a sign-in link" (passwordless): its own card, since the password card is a form. */
+  const [linkMode, setLinkMode] = useState(false);
 
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
@@ -106,6 +109,16 @@ export function SignInPage({ redirect }: SignInPageProps) {
     );
   }
 
+  if (linkMode) {
+    return (
+      <AuthCard title="Sign in with an email link">
+        {!online && <p className="notice notice-warn">You are offline. Sending a sign-in link needs a connection.</p>}
+        <SignInLinkForm initialEmail={email.trim()} autoFocus />
+        <Button variant="ghost" block onClick={() => setLinkMode(false)}>Sign in with a password instead</Button>
+      </AuthCard>
+    );
+  }
+
   return (
     <AuthCard title="Sign in" onSubmit={onSubmit}>
       {!online && <p className="notice notice-warn">You are offline. Signing in needs a connection.</p>}
@@ -119,6 +132,9 @@ export function SignInPage({ redirect }: SignInPageProps) {
       <FormError message={error} />
       <Button type="submit" variant="primary" block loading={busy} disabled={loginDown || !email || !password}>
         Sign in
+      </Button>
+      <Button variant="ghost" block disabled={loginDown} onClick={() => setLinkMode(true)}>
+        Email me a sign-in link
       </Button>
       <p className="card-footer">
         New to Ledgerline? <Link to="/sign-up">Create an account</Link>

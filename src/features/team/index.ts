@@ -5,6 +5,7 @@ import type { AppStore } from '../../data-access/app-state.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
 import { HOME_PATH } from '../../lib/redirect.ts';
 import type { NavItem } from '../../lib/routing.ts';
+import { parseTeamSearch } from './search-params.ts';
 
 /** §6: admins manage everyone; managers see and invite their own team. */
 export const canSeeTeam = (u: SpendUser) => isAdmin(u) || isManager(u);
@@ -15,6 +16,7 @@ export function teamRoutes<P extends AnyRoute>(parent: P) {
     createRoute({
       getParentRoute: () => parent,
       path: '/team',
+      validateSearch: parseTeamSearch,
       beforeLoad: ({ context }) => {
         const user = (context as { store: AppStore }).store.get().session?.user;
         if (!user || !canSeeTeam(user)) throw redirect({ to: HOME_PATH, replace: true });

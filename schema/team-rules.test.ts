@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { canInvite, invitableRoles, inviteRefusal, managerChain, managerRefusal, ownerRefusal, resendRefusal } from './team-rules.ts';
+
+const OWNER = { id: 'o', role: 'BUSINESS_OWNER', is_manager: false };
+const ADMIN = { id: 'a', role: 'BUSINESS_ADMIN', is_manager: false };
+const MANAGER = { id: 'm', role: 'BUSINESS_USER', is_manager: true };
+const EMPLOYEE = { id: 'e', role: 'BUSINESS_USER', is_manager: false };
+const ON = { disable_invites_by_managers: false };
+const OFF = { disable_invites_by_managers: true };
+
+describe('inviteRefusal', () => {
+  it.each([
+    [OWNER, 'BUSINESS_OWNER', null, ON, null],
+    [ADMIN, 'BUSINESS_OWNER', null, ON, 'Only an owner can invite an owner.'],
+    [ADMIN, 'BUSINESS_ADMIN', 'x', OFF, null],
+    [MANAGER, 'BUSINESS_USER', null, ON, null],
+    [MANAGER, 'BUSINESS_USER', 'm', ON, null],
+    [MANAGER, 'BUSINESS_USER', 'x', ON, 'Managers can invite only their own reports.'],
+    [MANAGER, 'BUSINESS_ADMIN', null, ON, 'Managers can invite employees only.'],
+    [MANAGER, 'BUSINESS_USER', null, OFF, 'Invites by managers are turned off for this business.'],
+    [EMPLOYEE, 'BUSINESS_USER', null, ON, 'Only administrators and managers can invite users.'],
+  ] as const)('%j invites %s (manager %s) → %s', (actor, role, manager, flags, expected) => {
+    expect(inviteRefusal(actor, { role, manager_id: manager }, flags)).toBe(expected);
+  });
+
+  it('canInvite and invitableRoles follow it', () => {
+    expect([canInvite(ADMIN, OFF), canInvite(MANAGER, ON), canInvite(MANAGER, OFF), canInvite(EMPLOYEE, ON)]).toEqual([true, true, false, false]);
+    expect(invitableRoles(MANAGER, ['BUSINESS_ADMIN', 'BUSINESS_USER'])).toEqual(['BUSINESS_USER']);
+    expect(invitableRoles(ADMIN, ['BUSINESS_OWNER', 'BUSINESS_ADMIN'])).toEqual(['BUSINESS_ADMIN']);
+  });
+});
+
+describe('resendRefusal', () => {
+  const invited = { id: 't', role: 'BUSINESS_USER', status: 'INVITED', manager_id: 'm' };
+  it('needs a pending or expired invite, and the right to invite the person as they are', () => {
+    expect(resendRefusal(MANAGER, invited, ON)).toBeNull();
+    expect(resendRefusal(MANAGER, { ...invited, status: 'INVITE_EXPIRED' }, ON)).toBeNull();
+    expect(resendRefusal(ADMIN, { ...invited, status: 'ACTIVE' }, ON)?.code).toBe('REQUEST_7001');
+    expect(resendRefusal(MANAGER, { ...invited, manager_id: null }, ON)).toEqual({ code: 'FORBIDDEN_7003', message: 'Managers can invite only their own reports.' });
+  });
+});
+
+describe('ownerRefusal', () => {
+  const owner = { id: 'o2', role: 'BUSINESS_OWNER' };
+  it.each([
+    [ADMIN, owner, 'suspend', undefined, 'Only an owner can suspend an owner.'],
+    [OWNER, owner, 'delete', undefined, null],
+    [ADMIN, ADMIN, 'delete', undefined, 'You cannot delete yourself.'],
+    [ADMIN, EMPLOYEE, 'role', 'BUSINESS_OWNER', 'Only an owner can grant or remove the owner role.'],
+    [ADMIN, EMPLOYEE, 'role', 'BUSINESS_ADMIN', null],
+    [MANAGER, EMPLOYEE, 'suspend', undefined, 'Only administrators can manage the business.'],
+  ] as const)('%j %s %j → %s', (actor, target, action, role, expected) => {
+    expect(ownerRefusal(actor, target, action, role)).toBe(expected);
+  });
+});
+
+describe('reporting lines', () => {
+  const managers: Record<string, string | null> = { a: 'b', b: 'c', c: null, x: 'y', y: 'x' };
+  const of = (id: string) => managers[id];
+  it('walks up the chain and stops at a loop', () => {
+    expect(managerChain('a', of)).toEqual(['b', 'c']);
+    expect(managerChain('x', of)).toEqual(['y']);
+  });
+  it('refuses self, inactive managers and loops', () => {
+    const chain = (id: string) => managerChain(id, of);
+    expect(managerRefusal('c', { id: 'a', status: 'ACTIVE' }, chain)).toMatch(/loop/);
+    expect(managerRefusal('a', { id: 'a', status: 'ACTIVE' }, chain)).toBe('A person cannot be their own manager.');
+    expect(managerRefusal('a', { id: 'c', status: 'SUSPENDED' }, chain)).toBe('The manager must be an active user.');
+    expect(managerRefusal('a', { id: 'c', status: 'ACTIVE' }, chain)).toBeNull();
+    expect(managerRefusal('a', null, chain)).toBeNull();
+  });
+});

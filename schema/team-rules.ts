@@ -1,0 +1,104 @@
+import { isAdmin, type Actor, type Role } from './roles.ts';
+
+/**
+ * Team administration rules (issue 14, §6), shared by the server (which enforces them) and the
+ * Team pages (which offer only what the server would allow, in the same words).
+ */
+
+type InviteActor = Pick<Actor, 'id' | 'role' | 'is_manager'>;
+type InviteFlags = { disable_invites_by_managers: boolean };
+
+/**
+ * Who may invite whom: admins anyone (only an owner may invite an owner); a manager may invite
+ * employees (BUSINESS_USER) reporting to themselves unless the business turned
+ * `disable_invites_by_managers` on. Returns the refusal message, or null when allowed.
+ */
+export function inviteRefusal(actor: InviteActor, invite: { role: Role; manager_id?: string | null | undefined }, flags: InviteFlags): string | null {
+  if (isAdmin(actor)) {
+    return invite.role === 'BUSINESS_OWNER' && actor.role !== 'BUSINESS_OWNER' ? 'Only an owner can invite an owner.' : null;
+  }
+  if (!actor.is_manager) return 'Only administrators and managers can invite users.';
+  if (flags.disable_invites_by_managers) return 'Invites by managers are turned off for this business.';
+  if (invite.role !== 'BUSINESS_USER') return 'Managers can invite employees only.';
+  if (invite.manager_id && invite.manager_id !== actor.id) return 'Managers can invite only their own reports.';
+  return null;
+}
+
+/** Whether the Team page offers "Invite people" at all. */
+export const canInvite = (actor: InviteActor, flags: InviteFlags) =>
+  inviteRefusal(actor, { role: 'BUSINESS_USER', manager_id: actor.id }, flags) === null;
+
+/** The roles the actor may give in an invite (the server refuses the rest with inviteRefusal's words). */
+export function invitableRoles(actor: InviteActor, roles: readonly Role[]): Role[] {
+  const flags = { disable_invites_by_managers: false };
+  return roles.filter((role) => inviteRefusal(actor, { role, manager_id: actor.id }, flags) === null);
+}
+
+type Target = { id: string; role: string; status: string; manager_id: string | null };
+
+/**
+ * Resending: the actor must be allowed to invite the person as they are (a manager only their
+ * own employees: an unmanaged person is not theirs; refused as a permission, FORBIDDEN_7003),
+ * and the person must have a pending or expired invite (REQUEST_7001).
+ */
+export function resendRefusal(actor: InviteActor, target: Target, flags: InviteFlags): { code: 'FORBIDDEN_7003' | 'REQUEST_7001'; message: string } | null {
+  const refusal = inviteRefusal(actor, { role: target.role as Role, manager_id: target.manager_id ?? 'unmanaged' }, flags);
+  if (refusal) return { code: 'FORBIDDEN_7003', message: refusal };
+  if (target.status !== 'INVITED' && target.status !== 'INVITE_EXPIRED') {
+    return { code: 'REQUEST_7001', message: 'Only users with a pending or expired invite can be sent a new one.' };
+  }
+  return null;
+}
+
+const isOwnerRole = (role: string) => role === 'BUSINESS_OWNER';
+
+/** Changing role, reporting line, department, location or entity, suspending and deleting: admins only. */
+export function manageRefusal(actor: Pick<Actor, 'role'>): string | null {
+  return isAdmin(actor) ? null : 'Only administrators can manage the business.';
+}
+
+/** Suspend / unsuspend / delete / role changes that touch an owner need an owner (the server's words). */
+export function ownerRefusal(actor: Pick<Actor, 'id' | 'role'>, target: Pick<Target, 'id' | 'role'>, action: 'suspend' | 'delete' | 'role', newRole?: string): string | null {
+  const manage = manageRefusal(actor);
+  if (manage) return manage;
+  if (action !== 'role' && actor.id === target.id) return `You cannot ${action} yourself.`;
+  if (action === 'role') {
+    return (isOwnerRole(target.role) || (newRole !== undefined && isOwnerRole(newRole))) && !isOwnerRole(actor.role)
+      ? 'Only an owner can grant or remove the owner role.' : null;
+  }
+  return isOwnerRole(target.role) && !isOwnerRole(actor.role) ? `Only an owner can ${action} an owner.` : null;
+}
+
+/**
+ * Reporting lines (admin.users.update): a manager must be an active person, not the person
+ * themselves, and not one of their reports at any depth (a cycle would make everyone in it their
+ * own manager). `chainOf(id)` walks up from the proposed manager; the server runs the same
+ * check over the database, the page over its mirror.
+ */
+export function managerRefusal(userId: string, manager: { id: string; status: string } | null, chainOf: (id: string) => readonly string[]): string | null {
+  if (!manager) return null;
+  if (manager.id === userId) return 'A person cannot be their own manager.';
+  if (manager.status !== 'ACTIVE') return 'The manager must be an active user.';
+  if (chainOf(manager.id).includes(userId)) return 'That would make a loop in the reporting line: the new manager reports to this person.';
+  return null;
+}
+
+/** The manager chain above `id` (its manager, theirs, …), stopping at a repeat. */
+export function managerChain(id: string, managerOf: (id: string) => string | null | undefined): string[] {
+  const chain: string[] = [];
+  const seen = new Set([id]);
+  for (let m = managerOf(id); m && !seen.has(m); m = managerOf(m)) {
+    chain.push(m);
+    seen.add(m);
+  }
+  return chain;
+}
+
+/** The status words of the people list (§8 words for the invite states in the drawer). */
+export const USER_STATUS_LABELS = {
+  ACTIVE: 'Active',
+  INVITED: 'Invited',
+  INVITE_EXPIRED: 'Invite expired',
+  SUSPENDED: 'Suspended',
+} as const;
+export type UserStatus = keyof typeof USER_STATUS_LABELS;

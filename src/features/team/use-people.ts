@@ -1,0 +1,52 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { FeatureFlags } from '../../../schema/feature-flags.ts';
+import type { BusinessEntity } from '../../../schema/api/calls-admin.ts';
+import type { DataClient } from '../../data-access/types.ts';
+import { useReferenceData, type ReferenceView } from '../../lib/reference-data.ts';
+import { overlayAnswers, type Answer, type Person } from './people-view.ts';
+
+/**
+ * The business's people from the mirror (users are reference data: the list works offline), with
+ * the server's latest answers on top; null until the first answer of the mirror.
+ */
+export function usePeople(client: DataClient, version: number, answers: ReadonlyMap<string, Answer>): { people: Person[] | null; reference: ReferenceView } {
+  const reference = useReferenceData(client, version);
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void client.referenceData().then(() => live && setLoaded(true));
+    return () => {
+      live = false;
+    };
+  }, [client]);
+  const users = reference.data.users;
+  const people = useMemo(() => (loaded ? overlayAnswers(users, answers) : null), [loaded, users, answers]);
+  return { people, reference };
+}
+
+/** The business's feature flags (cached by the worker for offline use); null until read. */
+export function useFlags(client: DataClient): FeatureFlags | null {
+  const [flags, setFlags] = useState<FeatureFlags | null>(null);
+  useEffect(() => {
+    let live = true;
+    void client.flags().then((f) => live && setFlags(f), () => undefined);
+    return () => {
+      live = false;
+    };
+  }, [client]);
+  return flags;
+}
+
+/** Business entities (not mirrored): read when online, for the invite form and the drawer. */
+export function useEntities(client: DataClient, online: boolean): BusinessEntity[] {
+  const [entities, setEntities] = useState<BusinessEntity[]>([]);
+  useEffect(() => {
+    if (!online) return;
+    let live = true;
+    void client.businessEntities().then((r) => live && r.ok && setEntities(r.entities));
+    return () => {
+      live = false;
+    };
+  }, [client, online]);
+  return entities;
+}
