@@ -129,6 +129,8 @@ export interface ReferenceData {
   dashboards: RowOf<'dashboards'>[];
   /** Issue 12: the business's accounting mapping rules (suggested coding, offline too). */
   mapping_rules: RowOf<'mapping_rules'>[];
+  /** Issue 14: the business's entities (legal entities), named offline wherever an entity id shows. */
+  entities: RowOf<'entities'>[];
 }
 
 /**

@@ -11,7 +11,7 @@ const C = '30000000-0000-4000-8000-000000000001';
 const O = '30000000-0000-4000-8000-000000000002';
 
 const data: ReferenceData = {
-  departments: [{ id: 'd2', name: 'Sales', ...mirrored }, { id: 'd1', name: 'Engineering', ...mirrored }],
+  departments: [{ id: 'd2', name: 'Sales', owner_ids: [], ...mirrored }, { id: 'd1', name: 'Engineering', owner_ids: [], ...mirrored }],
   locations: [],
   gl_accounts: [
     { id: G1, code: '6100', name: 'Travel', classification: 'EXPENSE', active: true, ...mirrored },
@@ -28,6 +28,7 @@ const data: ReferenceData = {
   saved_reports: [],
   dashboards: [],
   mapping_rules: [],
+  entities: [],
 };
 
 describe('buildReferenceView', () => {

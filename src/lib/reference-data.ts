@@ -15,6 +15,7 @@ const EMPTY: ReferenceData = {
   saved_reports: [],
   dashboards: [],
   mapping_rules: [],
+  entities: [],
 };
 
 export interface ReferenceNames {
