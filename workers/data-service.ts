@@ -11,6 +11,7 @@ import { receiptHandlers } from './handlers/receipts.ts';
 import { sessionHandlers } from './handlers/session.ts';
 import { statusHandlers } from './handlers/status.ts';
 import { vendorHandlers } from './handlers/vendors.ts';
+import { orgHandlers } from './handlers/org.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -40,6 +41,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...billHandlers(ctx),
     ...billExtraHandlers(ctx),
     ...accountingHandlers(ctx),
+    ...orgHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

@@ -25,3 +25,4 @@ export type {
   TotpSetup,
 } from '../../workers/api.ts';
 export type { VendorResult, VendorFailure, RevealedBankAccount, BulkRowResult } from '../../workers/api.ts';
+export type { OrgFailure, OrgUnit, OrgUnitKind, OrgUnitResult, BusinessEntityResult, BusinessEntityInput } from '../../workers/api.ts';
