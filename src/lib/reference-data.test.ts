@@ -28,7 +28,7 @@ const data: ReferenceData = {
   saved_reports: [],
   dashboards: [],
   mapping_rules: [],
-  entities: [],
+  entities: [{ id: 'e1', name: 'Acme GmbH', country: 'DE', currency: 'EUR', owner_ids: [], created_at: '2026-01-01T00:00:00Z', ...mirrored }],
 };
 
 describe('buildReferenceView', () => {
@@ -41,6 +41,9 @@ describe('buildReferenceView', () => {
     expect(view.names.glAccount(null)).toBe('');
     expect(view.names.trackingOption(C, O)).toBe('Apollo');
     expect(view.names.trackingOption(C, undefined)).toBe('');
+    expect(view.names.entity('e1')).toBe('Acme GmbH');
+    expect(view.names.entity('gone')).toBe('');
+    expect(view.names.entity(null)).toBe('');
   });
 
   it('sorts options by label, GL accounts by code numerically, and offers only active GL accounts', () => {
