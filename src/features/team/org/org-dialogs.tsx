@@ -108,11 +108,11 @@ export function OwnersDialog({ title, description, initial, users, names, onSave
   );
 }
 
-/** The offline note every organisation page shows above its list. */
+/** The offline note every organisation page shows above its list (the app's banner says "offline" already). */
 export function OfflineNote({ what }: { what: string }) {
   return (
-    <p className="org-offline" role="status">
-      You’re offline. This is the copy on this device; adding, renaming, deleting and changing owners of {what} need a connection.
+    <p className="org-offline">
+      This is the copy of the {what} on this device. Adding, renaming, deleting and changing owners need a connection.
     </p>
   );
 }
