@@ -13,7 +13,7 @@ import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
 import {
-  launchBrowser, mainNav, setNetwork, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
+  launchBrowser, mainNav, pollPage, setNetwork, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
 } from '../support/browser.ts';
 
 const ADMIN = 'admin@demo.test';
@@ -35,6 +35,15 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
+
+/** At a 360 px phone width the page does not scroll sideways (the table fits; owners go under the name). */
+async function expectFitsPhone(page: BrowserSession['page'], where: string): Promise<void> {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await pollPage(page, () => window.innerWidth === 360, undefined);
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth, `${where}: ${scrollWidth} px wide in a ${innerWidth} px window`).toBeLessThanOrEqual(innerWidth);
+  await page.setViewportSize({ width: 1280, height: 800 });
+}
 
 const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
@@ -90,6 +99,7 @@ describe('team organisation pages, end to end', () => {
     await row(RENAMED).waitFor();
     await expect.poll(stored, { timeout: 30_000 }).toEqual([{ name: RENAMED, owner_ids: [owner!.id] }]);
     expect(await axeFindings(page)).toEqual([]);
+    await expectFitsPhone(page, 'Departments');
 
     // An entity: Germany chosen by typing, its currency follows (EUR).
     await page.getByRole('navigation', { name: 'Team' }).getByRole('link', { name: 'Entities' }).click();
@@ -112,6 +122,7 @@ describe('team organisation pages, end to end', () => {
     );
     expect(entity).toMatchObject({ country: 'DE', currency: 'EUR' });
     expect(await axeFindings(page)).toEqual([]);
+    await expectFitsPhone(page, 'Entities');
 
     // A bill booked under the entity (seeded through the API), mirrored like any bill.
     const [vendor] = await server.db.query<{ id: string }>(`SELECT id::text FROM vendors WHERE business_id = $1 AND name = $2`, [server.businessId, VENDOR]);
