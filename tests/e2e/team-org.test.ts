@@ -66,8 +66,8 @@ describe('team organisation pages, end to end', () => {
     const table = page.getByRole('table', { name: 'Departments' });
     await table.getByRole('row').nth(1).waitFor();
 
-    // A new department, its owner picked by typing part of their name.
-    await page.getByRole('button', { name: 'New department' }).click();
+    // A new department ('n' opens the form), its owner picked by typing part of their name.
+    await page.keyboard.press('n');
     const create = page.getByRole('dialog', { name: 'New department' });
     await create.getByLabel('Name').fill(DEPARTMENT);
     await create.getByRole('combobox', { name: 'Add an owner' }).fill(owner!.name.split(' ')[0]!);
@@ -98,6 +98,11 @@ describe('team organisation pages, end to end', () => {
     await rename.waitFor({ state: 'detached' });
     await row(RENAMED).waitFor();
     await expect.poll(stored, { timeout: 30_000 }).toEqual([{ name: RENAMED, owner_ids: [owner!.id] }]);
+    // '/' searches, by name or owner.
+    await page.keyboard.press('/');
+    await page.keyboard.type('development');
+    await expect.poll(() => table.getByRole('row').count()).toBe(2);
+    await page.getByRole('searchbox', { name: 'Search departments' }).fill('');
     expect(await axeFindings(page)).toEqual([]);
     await expectFitsPhone(page, 'Departments');
 

@@ -15,6 +15,7 @@ import { countryName } from './org-choices.ts';
 import { ListLoading, OfflineNote, OwnersDialog } from './org-dialogs.tsx';
 import { entityRows, noAnswers, withAnswers, type Answers, type EntityRowView } from './org-view.ts';
 import { useOrgData } from './use-org-data.ts';
+import { usePageKeys } from './use-page-keys.ts';
 
 type Dialog = { kind: 'create' } | { kind: 'edit' | 'owners' | 'delete'; row: EntityRowView } | null;
 
@@ -52,6 +53,9 @@ export function EntitiesPage() {
       [openCreate],
     ),
   );
+
+  const focusSearch = useCallback(() => searchRef.current?.focus(), []);
+  usePageKeys(focusSearch, openCreate, online);
 
   const newButton = (
     <Button variant="primary" onClick={openCreate} disabled={!online}>

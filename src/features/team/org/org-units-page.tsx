@@ -15,6 +15,7 @@ import {
   deleteImpact, nameError, noAnswers, ORG_WORDS, orgUnitRows, peopleText, withAnswers, type Answers, type OrgUnitKind, type OrgUnitRow,
 } from './org-view.ts';
 import { useOrgData } from './use-org-data.ts';
+import { usePageKeys } from './use-page-keys.ts';
 
 type Dialog = { kind: 'create' } | { kind: 'rename' | 'owners' | 'delete'; row: OrgUnitRow } | null;
 
@@ -56,6 +57,9 @@ export function OrgUnitsPage({ kind }: { kind: OrgUnitKind }) {
       [kind, words, openCreate],
     ),
   );
+
+  const focusSearch = useCallback(() => searchRef.current?.focus(), []);
+  usePageKeys(focusSearch, openCreate, online);
 
   const newButton = (
     <Button variant="primary" onClick={openCreate} disabled={!online}>
