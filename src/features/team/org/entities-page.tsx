@@ -83,7 +83,7 @@ export function EntitiesPage() {
       {!entities && <ListLoading what="entities" />}
       {entities && total === 0 && (
         <EmptyState title="No entities yet" action={newButton}>
-          Add the legal entities your business operates through (a UK subsidiary, a German GmbH). Bills and people can then be booked under them, each in its own currency.
+          Add the legal entities your business operates through (a UK subsidiary, a German GmbH). People and bills can then be assigned to the entity they belong to.
         </EmptyState>
       )}
       {entities && total > 0 && rows.length === 0 && (
@@ -134,7 +134,7 @@ export function EntitiesPage() {
       {dialog?.kind === 'owners' && data && (
         <OwnersDialog
           title={`Owners of ${dialog.row.name}`}
-          description="Owners are responsible for this entity: approval rules can send its bills to them."
+          description="The people responsible for this entity. Saving replaces the whole list."
           initial={dialog.row.row.owner_ids} users={data.users} names={names} onClose={() => setDialog(null)}
           onSave={async (ids) => {
             const r = await client.setEntityOwners(dialog.row.id, ids);

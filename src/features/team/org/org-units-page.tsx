@@ -88,8 +88,8 @@ export function OrgUnitsPage({ kind }: { kind: OrgUnitKind }) {
       {units && total === 0 && (
         <EmptyState title={`No ${kind} yet`} action={newButton}>
           {kind === 'departments'
-            ? 'Departments group people for coding, reports and approval rules. Add your first one, then choose its owners.'
-            : 'Locations (offices, sites) are used in coding, reports and approval rules. Add your first one, then choose its owners.'}
+            ? 'Departments group people and their spend for coding, reports and approval rules. Add your first one and choose who owns it.'
+            : 'Locations (offices, sites) are used in coding and reports. Add your first one and choose who owns it.'}
         </EmptyState>
       )}
       {units && total > 0 && rows.length === 0 && (
@@ -146,7 +146,7 @@ export function OrgUnitsPage({ kind }: { kind: OrgUnitKind }) {
       {dialog?.kind === 'owners' && data && (
         <OwnersDialog
           title={`Owners of ${dialog.row.name}`}
-          description={`Owners are responsible for this ${words.one}: approval rules can send its spend to them.`}
+          description={`The people responsible for this ${words.one}. Saving replaces the whole list.`}
           initial={dialog.row.row.owner_ids} users={data.users} names={names} onClose={() => setDialog(null)}
           onSave={async (ids) => {
             const failure = remember(await client.setOrgUnitOwners(kind, dialog.row.id, ids));
