@@ -17,6 +17,7 @@ import { provisionalBillEntity } from './entities/provisional-bill.ts';
 import { savedReportEntity } from './entities/saved-report.ts';
 import { dashboardEntity } from './entities/dashboard.ts';
 import { mappingRuleEntity } from './entities/mapping-rule.ts';
+import { businessEntityEntity } from './entities/business-entity.ts';
 
 /**
  * The mirrored collections, listed once. Everything that differs per collection is in its
@@ -43,6 +44,7 @@ const DEFINITIONS = [
   savedReportEntity,
   dashboardEntity,
   mappingRuleEntity,
+  businessEntityEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

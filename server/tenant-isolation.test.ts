@@ -138,7 +138,11 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
       await t.db.query(`UPDATE ${table} SET name = name || ' ${tag}' WHERE business_id = $1`, [a.businessId]);
     }
     const entity = randomUUID();
-    await t.db.query(`INSERT INTO business_entities (id, business_id, name, country, currency) VALUES ($1, $2, $3, 'US', 'USD')`, [entity, a.businessId, `Entity ${tag}`]);
+    await t.db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO business_entities (id, business_id, name, country, currency, change_seq) SELECT $1::uuid, $2::uuid, $3, 'US', 'USD', change_seq FROM seq`,
+      [entity, a.businessId, `Entity ${tag}`],
+    );
     await t.db.query(`UPDATE spend_users SET entity_id = $2 WHERE id = $1`, [a.users.employee, entity]);
     // A draft claim of A's employee (a draft can be edited, submitted and deleted: the most to lose).
     const claim = randomUUID();

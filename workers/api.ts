@@ -22,7 +22,7 @@ import type {
   reconciliationMatchSchema, SyncCommit, SyncObjectType,
 } from '../schema/api/calls-accounting.ts';
 import type { MappingRule, mappingRuleInputSchema } from '../schema/mapping-rules.ts';
-import type { AdminUser, BusinessEntity, InviteLookup, inviteUser, updateUser } from '../schema/api/calls-admin.ts';
+import type { AdminUser, adminDepartmentSchema, BusinessEntity, createEntity, InviteLookup, inviteUser, updateUser } from '../schema/api/calls-admin.ts';
 import type { z } from 'zod';
 import type { ReportCollection, ReportQuery, ReportRow } from '../schema/reports.ts';
 import type { Business } from '../schema/entities/business.ts';
@@ -130,6 +130,8 @@ export interface ReferenceData {
   dashboards: RowOf<'dashboards'>[];
   /** Issue 12: the business's accounting mapping rules (suggested coding, offline too). */
   mapping_rules: RowOf<'mapping_rules'>[];
+  /** Issue 14: the business's entities (legal entities), named offline wherever an entity id shows. */
+  entities: RowOf<'entities'>[];
 }
 
 /**
@@ -232,7 +234,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -684,4 +686,36 @@ export interface TeamApi {
   inviteDetails(token: string): Promise<{ ok: true; invite: InviteLookup } | TeamFailure>;
   /** Always ok when the server answered: it never says whether the email has an account. */
   sendSignInLink(email: string): Promise<{ ok: true } | TeamFailure>;
+}
+
+/**
+ * An organisation call's refusal (handlers/org.ts). `offline`: nothing was sent (departments,
+ * locations and entities are changed by direct calls only, online).
+ */
+export type OrgFailure = Extract<ActionResult, { ok: false }> & { offline?: true };
+/** A department or location as the admin calls answer it (with its owners). */
+export type OrgUnit = z.output<typeof adminDepartmentSchema>;
+export type OrgUnitKind = 'departments' | 'locations';
+export type OrgUnitResult = { ok: true; unit: OrgUnit } | OrgFailure;
+export type BusinessEntityResult = { ok: true; entity: BusinessEntity } | OrgFailure;
+export type BusinessEntityInput = z.input<typeof createEntity.body>;
+
+/**
+ * Issue 14's team administration (handlers/org.ts): departments, locations and business
+ * entities, admins only, direct calls (online only). The lists are mirrored reference data
+ * (`referenceData()`: departments, locations, entities, owners included), so the pages read
+ * them offline; every write's row comes back through the feed too.
+ */
+export interface OrgApi {
+  createOrgUnit(kind: OrgUnitKind, name: string): Promise<OrgUnitResult>;
+  renameOrgUnit(kind: OrgUnitKind, id: string, name: string): Promise<OrgUnitResult>;
+  /** People in it move to none (each user row changes); transactions keep their coding. */
+  deleteOrgUnit(kind: OrgUnitKind, id: string): Promise<OrgUnitResult>;
+  /** The whole owner list (users of the business). */
+  setOrgUnitOwners(kind: OrgUnitKind, id: string, userIds: string[]): Promise<OrgUnitResult>;
+  createEntity(body: BusinessEntityInput): Promise<BusinessEntityResult>;
+  updateEntity(id: string, patch: Partial<BusinessEntityInput>): Promise<BusinessEntityResult>;
+  /** Refused (REQUEST_7001, the server's words) while live users belong to it. */
+  deleteEntity(id: string): Promise<{ ok: true } | OrgFailure>;
+  setEntityOwners(id: string, userIds: string[]): Promise<BusinessEntityResult>;
 }

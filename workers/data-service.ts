@@ -12,6 +12,7 @@ import { sessionHandlers } from './handlers/session.ts';
 import { statusHandlers } from './handlers/status.ts';
 import { vendorHandlers } from './handlers/vendors.ts';
 import { teamHandlers } from './handlers/team.ts';
+import { orgHandlers } from './handlers/org.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -42,6 +43,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...billExtraHandlers(ctx),
     ...accountingHandlers(ctx),
     ...teamHandlers(ctx),
+    ...orgHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

@@ -1,3 +1,4 @@
+import { businessEntityRowSchema, type BusinessEntityRow } from '../schema/entities/business-entity.ts';
 import { transactionSchema, type Transaction } from '../schema/entities/transaction.ts';
 import { spendUserSchema, userRowSchema, type UserRow } from '../schema/entities/spend-user.ts';
 import { businessSchema } from '../schema/entities/business.ts';
@@ -84,6 +85,9 @@ export const makeDepartment = (n: number, name: string): Department =>
   departmentSchema.parse({ id: testUuid(3, n), name, ...mirrored() });
 export const makeLocation = (n: number, name: string): Location =>
   locationSchema.parse({ id: testUuid(4, n), name, ...mirrored() });
+/** A business entity (issue 14: reference data, so bills name theirs offline). */
+export const makeBusinessEntity = (n: number, name: string, over: Partial<BusinessEntityRow> = {}): BusinessEntityRow =>
+  businessEntityRowSchema.parse({ id: testUuid(0xe7, n), name, country: 'US', currency: 'USD', created_at: '2026-01-01T00:00:00.000Z', ...mirrored(), ...over });
 export const makeGlAccount = (n: number, name: string): GlAccount =>
   glAccountSchema.parse({ id: testUuid(5, n), code: String(6000 + n), name, classification: 'EXPENSE', active: true, ...mirrored() });
 export const makeTrackingCategory = (n: number, name: string, options: string[]): TrackingCategory =>
@@ -176,6 +180,10 @@ export function sampleRows<C extends MirroredCollection>(collection: C, n: numbe
   if (collection === 'transactions') return makeTransactions(n, kind).map((t, i) => ({ ...t, id: testUuid(kind, i + 1) })) as unknown as RowOf<C>[];
   // A bill needs a line (min 1), which the generic sample (empty arrays) cannot give.
   if (collection === 'bills') return Array.from({ length: n }, (_, i) => makeBill(i + 1, 1, { id: testUuid(kind, i + 1) })) as unknown as RowOf<C>[];
+  // An entity's country and currency are exact-length codes no generic candidate fits.
+  if (collection === 'entities') {
+    return Array.from({ length: n }, (_, i) => makeBusinessEntity(i + 1, `Entity ${i + 1}`, { id: testUuid(kind, i + 1), change_seq: i + 1 })) as unknown as RowOf<C>[];
+  }
   const schema = ENTITIES[collection].schema as unknown as z.ZodType;
   const out: RowOf<C>[] = [];
   for (let i = 0; i < n; i++) {

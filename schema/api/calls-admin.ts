@@ -27,6 +27,8 @@ export const businessEntitySchema = z.object({
   name: z.string(),
   country: z.string().length(2),
   currency: z.string().length(3),
+  /** Issue 14: the entity's owners (users of the business), set with `admin.entities.owners` (calls-org.ts). */
+  owner_ids: z.array(z.uuid()),
   created_at: z.iso.datetime({ offset: true }),
   updated_at: z.iso.datetime({ offset: true }),
 });

@@ -14,6 +14,7 @@ import { transactionFilterSchema, transactionSortSchema } from '../transaction-q
 import { codingPatchSchema, bulkCodingBodySchema } from '../commands/coding-patch.ts';
 import { IDENTITY_CALLS } from './calls-identity.ts';
 import { ADMIN_CALLS } from './calls-admin.ts';
+import { ORG_CALLS } from './calls-org.ts';
 import { BUSINESS_CALLS, identityBusinessesSchema } from './calls-business.ts';
 import { REIMBURSEMENT_CALLS } from './calls-reimbursements.ts';
 import { REIMBURSEMENT_RATE_CALLS } from './calls-reimbursement-rates.ts';
@@ -191,6 +192,7 @@ export const CATALOGUE = [
   syncStream,
   ...IDENTITY_CALLS,
   ...ADMIN_CALLS,
+  ...ORG_CALLS,
   ...BUSINESS_CALLS,
   ...REIMBURSEMENT_CALLS,
   ...REIMBURSEMENT_RATE_CALLS,

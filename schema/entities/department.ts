@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
 
-export const departmentSchema = z.object({ id: uuid, name: z.string().min(1), ...mirroredFields });
+export const departmentSchema = z.object({
+  id: uuid,
+  name: z.string().min(1),
+  /** Its owners (users of the business; issue 14). Rows mirrored before owners were sent read as none. */
+  owner_ids: z.array(uuid).default([]),
+  ...mirroredFields,
+});
 export type Department = z.infer<typeof departmentSchema>;
 
 export const departmentEntity = defineEntity({

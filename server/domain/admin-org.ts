@@ -67,17 +67,22 @@ export async function renameOrg(tx: Queryable, kind: OrgKind, businessId: string
   return updateOrg(tx, kind, businessId, id, 'name', name, seq.last);
 }
 
+/** Every id names a live user of the business (a 422 on `user_ids` otherwise, never whose). */
+async function assertLiveUsers(tx: Queryable, businessId: string, ids: string[]): Promise<void> {
+  const found = await tx.query<{ id: string }>(
+    'SELECT id::text FROM spend_users WHERE business_id = $1 AND id = ANY($2::uuid[]) AND NOT deleted',
+    [businessId, ids],
+  );
+  const missing = ids.filter((u) => !found.some((f) => f.id === u));
+  if (missing.length > 0) throw validationError({ user_ids: 'user_ids must be users of this business' });
+}
+
 /** Owners must be live users of the same business; the list is stored de-duplicated. */
 export async function setOrgOwners(tx: Queryable, kind: OrgKind, businessId: string, id: string, userIds: string[]): Promise<unknown> {
   const seq = await takeSeq(tx, businessId);
   await lockOrg(tx, kind, businessId, id);
   const unique = [...new Set(userIds)];
-  const found = await tx.query<{ id: string }>(
-    'SELECT id::text FROM spend_users WHERE business_id = $1 AND id = ANY($2::uuid[]) AND NOT deleted',
-    [businessId, unique],
-  );
-  const missing = unique.filter((u) => !found.some((f) => f.id === u));
-  if (missing.length > 0) throw validationError({ user_ids: 'user_ids must be users of this business' });
+  await assertLiveUsers(tx, businessId, unique);
   return updateOrg(tx, kind, businessId, id, 'owner_ids', unique, seq.last);
 }
 
@@ -107,11 +112,12 @@ export async function deleteOrg(tx: Queryable, kind: OrgKind, businessId: string
 }
 
 // ---------------------------------------------------------------------------------------------
-// Business entities (online-only: not mirrored, so no change seq).
+// Business entities: mirrored reference data since issue 14 (migration 024), so every write takes
+// a change seq and announces it, and a delete is a tombstone the feed carries.
 
 export type EntityFields = { name?: string | undefined; country?: string | undefined; currency?: string | undefined };
 const ENTITY_SQL = `jsonb_build_object('id', e.id, 'business_id', e.business_id, 'name', e.name, 'country', e.country,
-  'currency', e.currency, 'created_at', ll_iso(e.created_at), 'updated_at', ll_iso(e.updated_at))`;
+  'currency', e.currency, 'owner_ids', to_jsonb(e.owner_ids), 'created_at', ll_iso(e.created_at), 'updated_at', ll_iso(e.updated_at))`;
 
 export async function listEntities(db: Queryable, businessId: string): Promise<unknown[]> {
   const rows = await db.query<{ doc: unknown }>(
@@ -129,35 +135,64 @@ async function assertEntityNameFree(tx: Queryable, businessId: string, name: str
   if (rows.length > 0) throw validationError({ name: `A business entity named '${name}' already exists.` });
 }
 
+/** Locks a live entity of the caller's business (404 for anything else, including other tenants). */
+async function lockEntity(tx: Queryable, businessId: string, id: string): Promise<void> {
+  const live = await tx.query('SELECT 1 FROM business_entities WHERE business_id = $1 AND id = $2 AND NOT deleted FOR UPDATE', [businessId, id]);
+  if (live.length === 0) throw new ApiError('REQUEST_7004');
+}
+
 export async function createEntity(tx: Queryable, businessId: string, f: Required<EntityFields>): Promise<unknown> {
+  const seq = await takeSeq(tx, businessId);
   await assertEntityNameFree(tx, businessId, f.name, null);
   const rows = await tx.query<{ doc: unknown }>(
-    `INSERT INTO business_entities AS e (id, business_id, name, country, currency) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO business_entities AS e (id, business_id, name, country, currency, change_seq) VALUES ($1, $2, $3, $4, $5, $6)
      RETURNING ${ENTITY_SQL} AS doc`,
-    [randomUUID(), businessId, f.name, f.country, f.currency],
+    [randomUUID(), businessId, f.name, f.country, f.currency, seq.last],
   );
+  await announceChange(tx, businessId, seq.last);
   return rows[0]!.doc;
 }
 
 export async function updateEntity(tx: Queryable, businessId: string, id: string, f: EntityFields): Promise<unknown> {
+  const seq = await takeSeq(tx, businessId);
+  await lockEntity(tx, businessId, id);
   if (f.name !== undefined) await assertEntityNameFree(tx, businessId, f.name, id);
   const rows = await tx.query<{ doc: unknown }>(
     `UPDATE business_entities e SET name = coalesce($3, name), country = coalesce($4, country),
-            currency = coalesce($5, currency), updated_at = now()
-      WHERE e.business_id = $1 AND e.id = $2 AND NOT e.deleted RETURNING ${ENTITY_SQL} AS doc`,
-    [businessId, id, f.name ?? null, f.country ?? null, f.currency ?? null],
+            currency = coalesce($5, currency), change_seq = $6, updated_at = now()
+      WHERE e.business_id = $1 AND e.id = $2 RETURNING ${ENTITY_SQL} AS doc`,
+    [businessId, id, f.name ?? null, f.country ?? null, f.currency ?? null, seq.last],
   );
-  if (!rows[0]) throw new ApiError('REQUEST_7004');
-  return rows[0].doc;
+  await announceChange(tx, businessId, seq.last);
+  return rows[0]!.doc;
+}
+
+/** Owners must be live users of the same business (as a department's); stored de-duplicated, in the order given. */
+export async function setEntityOwners(tx: Queryable, businessId: string, id: string, userIds: string[]): Promise<unknown> {
+  const seq = await takeSeq(tx, businessId);
+  await lockEntity(tx, businessId, id);
+  const unique = [...new Set(userIds)];
+  await assertLiveUsers(tx, businessId, unique);
+  const rows = await tx.query<{ doc: unknown }>(
+    `UPDATE business_entities e SET owner_ids = $3, change_seq = $4, updated_at = now()
+      WHERE e.business_id = $1 AND e.id = $2 RETURNING ${ENTITY_SQL} AS doc`,
+    [businessId, id, unique, seq.last],
+  );
+  await announceChange(tx, businessId, seq.last);
+  return rows[0]!.doc;
 }
 
 /** An entity that live users still belong to cannot go: cards are issued through it. */
 export async function deleteEntity(tx: Queryable, businessId: string, id: string): Promise<void> {
-  const live = await tx.query('SELECT 1 FROM business_entities WHERE business_id = $1 AND id = $2 AND NOT deleted FOR UPDATE', [businessId, id]);
-  if (live.length === 0) throw new ApiError('REQUEST_7004');
+  const seq = await takeSeq(tx, businessId);
+  await lockEntity(tx, businessId, id);
   const users = await tx.query('SELECT 1 FROM spend_users WHERE business_id = $1 AND entity_id = $2 AND NOT deleted LIMIT 1', [businessId, id]);
   if (users.length > 0) {
     throw new ApiError('REQUEST_7001', 'This business entity still has users. Move them to another entity first.');
   }
-  await tx.query('UPDATE business_entities SET deleted = true, updated_at = now() WHERE business_id = $1 AND id = $2', [businessId, id]);
+  await tx.query(
+    'UPDATE business_entities SET deleted = true, change_seq = $3, updated_at = now() WHERE business_id = $1 AND id = $2',
+    [businessId, id, seq.last],
+  );
+  await announceChange(tx, businessId, seq.last);
 }

@@ -68,12 +68,12 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
   },
   departments: {
     table: 'departments',
-    docSql: `jsonb_build_object('id', r.id, 'name', r.name, ${mirrored})`,
+    docSql: `jsonb_build_object('id', r.id, 'name', r.name, 'owner_ids', to_jsonb(r.owner_ids), ${mirrored})`,
     sortKey: 'lower(r.name)',
   },
   locations: {
     table: 'locations',
-    docSql: `jsonb_build_object('id', r.id, 'name', r.name, ${mirrored})`,
+    docSql: `jsonb_build_object('id', r.id, 'name', r.name, 'owner_ids', to_jsonb(r.owner_ids), ${mirrored})`,
     sortKey: 'lower(r.name)',
   },
   gl_accounts: {
@@ -191,6 +191,14 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     table: 'dashboards',
     docSql: `jsonb_build_object(
     'id', r.id, 'name', r.name, 'owner_id', r.owner_id, 'items', r.items, 'created_at', ll_iso(r.created_at), ${mirrored})`,
+    sortKey: 'lower(r.name)',
+  },
+  // Issue 14: business entities, so a bill's or a user's entity is named offline (domain/admin-org.ts writes them).
+  entities: {
+    table: 'business_entities',
+    docSql: `jsonb_build_object(
+    'id', r.id, 'name', r.name, 'country', r.country, 'currency', r.currency, 'owner_ids', to_jsonb(r.owner_ids),
+    'created_at', ll_iso(r.created_at), ${mirrored})`,
     sortKey: 'lower(r.name)',
   },
 };

@@ -1,3 +1,4 @@
+import { businessEntityRowSchema } from '../../schema/entities/business-entity.ts';
 import type { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -42,6 +43,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   saved_reports: savedReportSchema.strict(),
   dashboards: dashboardSchema.strict(),
   mapping_rules: mappingRuleRowSchema.strict(),
+  entities: businessEntityRowSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

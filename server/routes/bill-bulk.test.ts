@@ -65,7 +65,11 @@ describe.each(await testDatabases())('bill bulk actions on %s', (kind) => {
     const bv = await request(t.app, 'POST', '/v1/auth/vendors', { token: bOwner, body: { name: 'Foreign Co' } });
     foreignBill = (await create({ vendor_id: bv.body.id }, bOwner)).id;
     entity = randomUUID();
-    await t.db.query(`INSERT INTO business_entities (id, business_id, name, country, currency) VALUES ($1, $2, 'Sub', 'US', 'USD')`, [entity, a.businessId]);
+    await t.db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO business_entities (id, business_id, name, country, currency, change_seq) SELECT $1::uuid, $2::uuid, 'Sub', 'US', 'USD', change_seq FROM seq`,
+      [entity, a.businessId],
+    );
   });
 
   /**

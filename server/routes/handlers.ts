@@ -2,6 +2,7 @@ import type { HandlerMap } from '../http/handler.ts';
 import { accountingHandlers } from './accounting.ts';
 import { adminUserHandlers } from './admin-users.ts';
 import { adminHandlers } from './admin.ts';
+import { orgHandlers } from './org.ts';
 import { approvalHandlers } from './approvals.ts';
 import { approvalPolicyHandlers } from './approval-policies.ts';
 import { authHandlers } from './auth.ts';
@@ -52,6 +53,7 @@ export const HANDLERS = {
   ...receiptHandlers,
   ...syncHandlers,
   ...adminHandlers,
+  ...orgHandlers,
   ...adminUserHandlers,
   ...businessSwitchHandlers,
   ...approvalPolicyHandlers,

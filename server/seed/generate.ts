@@ -45,8 +45,8 @@ function byName<T extends { id: string; name: string }>(rows: readonly T[]): Map
 
 function buildReference(rng: Rng, businessId: string, createdAt: string, nextSeq: () => number): ReferenceRows {
   const mirrored = () => ({ business_id: businessId, change_seq: nextSeq(), updated_at: createdAt, deleted: false });
-  const departments = DEPARTMENTS.map((name) => ({ id: rng.uuid(), name, ...mirrored() }));
-  const locations = LOCATIONS.map(({ name }) => ({ id: rng.uuid(), name, ...mirrored() }));
+  const departments = DEPARTMENTS.map((name) => ({ id: rng.uuid(), name, owner_ids: [], ...mirrored() }));
+  const locations = LOCATIONS.map(({ name }) => ({ id: rng.uuid(), name, owner_ids: [], ...mirrored() }));
   const glAccounts = GL_ACCOUNTS.map((gl) => ({ id: rng.uuid(), ...gl, ...mirrored() }));
   const trackingCategories = TRACKING_CATEGORIES.map((tc) => ({
     id: rng.uuid(),

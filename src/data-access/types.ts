@@ -26,3 +26,4 @@ export type {
 } from '../../workers/api.ts';
 export type { VendorResult, VendorFailure, RevealedBankAccount, BulkRowResult } from '../../workers/api.ts';
 export type { TeamFailure, TeamUserResult, InviteUserInput, UpdateUserInput } from '../../workers/api.ts';
+export type { OrgFailure, OrgUnit, OrgUnitKind, OrgUnitResult, BusinessEntityResult, BusinessEntityInput } from '../../workers/api.ts';

@@ -11,7 +11,7 @@ const C = '30000000-0000-4000-8000-000000000001';
 const O = '30000000-0000-4000-8000-000000000002';
 
 const data: ReferenceData = {
-  departments: [{ id: 'd2', name: 'Sales', ...mirrored }, { id: 'd1', name: 'Engineering', ...mirrored }],
+  departments: [{ id: 'd2', name: 'Sales', owner_ids: [], ...mirrored }, { id: 'd1', name: 'Engineering', owner_ids: [], ...mirrored }],
   locations: [],
   gl_accounts: [
     { id: G1, code: '6100', name: 'Travel', classification: 'EXPENSE', active: true, ...mirrored },
@@ -28,6 +28,7 @@ const data: ReferenceData = {
   saved_reports: [],
   dashboards: [],
   mapping_rules: [],
+  entities: [{ id: 'e1', name: 'Acme GmbH', country: 'DE', currency: 'EUR', owner_ids: [], created_at: '2026-01-01T00:00:00Z', ...mirrored }],
 };
 
 describe('buildReferenceView', () => {
@@ -40,6 +41,9 @@ describe('buildReferenceView', () => {
     expect(view.names.glAccount(null)).toBe('');
     expect(view.names.trackingOption(C, O)).toBe('Apollo');
     expect(view.names.trackingOption(C, undefined)).toBe('');
+    expect(view.names.entity('e1')).toBe('Acme GmbH');
+    expect(view.names.entity('gone')).toBe('');
+    expect(view.names.entity(null)).toBe('');
   });
 
   it('sorts options by label, GL accounts by code numerically, and offers only active GL accounts', () => {

@@ -15,6 +15,7 @@ const EMPTY: ReferenceData = {
   saved_reports: [],
   dashboards: [],
   mapping_rules: [],
+  entities: [],
 };
 
 export interface ReferenceNames {
@@ -23,6 +24,8 @@ export interface ReferenceNames {
   location(id: string | null): string;
   glAccount(id: string | null): string;
   trackingOption(categoryId: string, optionId: string | undefined): string;
+  /** A business entity's name (issue 14: entities are mirrored, so this works offline). */
+  entity(id: string | null): string;
 }
 
 export interface ReferenceView {
@@ -43,6 +46,7 @@ export function buildReferenceView(data: ReferenceData): ReferenceView {
   const users = new Map(data.users.map((u) => [u.id, fullName(u)]));
   const departments = new Map(data.departments.map((d) => [d.id, d.name]));
   const locations = new Map(data.locations.map((l) => [l.id, l.name]));
+  const entities = new Map(data.entities.map((e) => [e.id, e.name]));
   const gl = new Map(data.gl_accounts.map((g) => [g.id, `${g.code} ${g.name}`]));
   const options = new Map(data.tracking_categories.map((c) => [c.id, new Map(c.options.map((o) => [o.id, o.name]))]));
   const names: ReferenceNames = {
@@ -52,6 +56,7 @@ export function buildReferenceView(data: ReferenceData): ReferenceView {
     location: (id) => (id ? (locations.get(id) ?? '') : ''),
     glAccount: (id) => (id ? (gl.get(id) ?? '') : ''),
     trackingOption: (cat, opt) => (opt ? (options.get(cat)?.get(opt) ?? '') : ''),
+    entity: (id) => (id ? (entities.get(id) ?? '') : ''),
   };
   const toOptions = (m: Map<string, string>) => [...m].map(([value, label]) => ({ value, label })).sort(byLabel);
   return {

@@ -221,7 +221,7 @@ function BillFacts({ bill, vendor, reference }: { bill: BillView; vendor: string
     ['Invoice date', formatDay(bill.invoice_date)],
     ['Due', formatDay(bill.due_date)],
     ['Payment date', bill.payment_date ? formatDay(bill.payment_date) : 'Not scheduled'],
-    ['Entity', bill.entity_id ? 'A subsidiary entity' : 'The business itself'],
+    ['Entity', bill.entity_id ? reference.names.entity(bill.entity_id) || 'An entity not on this device' : 'The business itself'],
     ['Memo', bill.memo || '—'],
     ['Created by', user(bill.created_by)],
     ['Submitted', when(bill.submitted_at)],

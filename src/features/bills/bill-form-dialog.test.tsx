@@ -19,7 +19,7 @@ const acme = vendorSchema.parse({
   id: '40000000-0000-4000-8000-000000000001', business_id: BIZ, change_seq: 1, updated_at: '2026-11-20T10:00:00.000Z', name: 'Acme Supply',
   email: null, phone: null, address: null, default_gl_account_id: null, default_department_id: null, bank_account: null, status: 'ACTIVE', contacts: [],
 });
-const data: ReferenceData = { departments: [], locations: [], gl_accounts: [], tracking_categories: [], users: [], reimbursement_rates: [], vendors: [acme], provisional_bills: [], saved_reports: [], dashboards: [], mapping_rules: [] };
+const data: ReferenceData = { departments: [], locations: [], gl_accounts: [], tracking_categories: [], users: [], reimbursement_rates: [], vendors: [acme], provisional_bills: [], saved_reports: [], dashboards: [], mapping_rules: [], entities: [] };
 const bill = (over: Partial<Bill>): RowView<'bills'> => ({
   ...billSchema.parse({
     id: ID, vendor_id: acme.id, invoice_number: 'INV-7', invoice_date: '2026-11-01', due_date: '2026-12-01', currency: 'USD', amount: 15_000,

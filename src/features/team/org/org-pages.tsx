@@ -1,12 +1,10 @@
-import { TeamNav } from '../team-nav.tsx';
+import { OrgUnitsPage } from './org-units-page.tsx';
 
-/** Placeholders while issue 14's organisation pages are built (replaced in this session). */
+/** Issue 14's organisation pages, as the routes (index.ts) load them lazily. */
 export function DepartmentsPage() {
-  return <><TeamNav current="/team/departments" /><h1>Departments</h1></>;
+  return <OrgUnitsPage kind="departments" />;
 }
 export function LocationsPage() {
-  return <><TeamNav current="/team/locations" /><h1>Locations</h1></>;
+  return <OrgUnitsPage kind="locations" />;
 }
-export function EntitiesPage() {
-  return <><TeamNav current="/team/entities" /><h1>Entities</h1></>;
-}
+export { EntitiesPage } from './entities-page.tsx';
