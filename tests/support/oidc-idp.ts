@@ -10,9 +10,9 @@
  *   … configure `idp.issuer` as the provider's issuer …
  *   const callbackUrl = await headlessOidcSignIn(authorizationUrl, 'ada@example.com');
  *
- * Accounts: by default any email signs in, with `email_verified: true`. `accounts` restricts the
- * page to those emails (an unknown one is told so on the page) and sets `email_verified` per
- * account; `setAccount` adds or changes one while the IdP runs.
+ * Accounts: any email signs in, with `email_verified: true`, unless `accounts` says otherwise for
+ * it (`email_verified: false`); `onlyAccounts` refuses every email not listed (told so on the
+ * page). `setAccount` adds or changes one while the IdP runs.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,6 +23,8 @@ export type OidcIdpAccount = { email: string; email_verified?: boolean };
 export type OidcIdpOptions = {
   clients: ClientMetadata[];
   accounts?: OidcIdpAccount[];
+  /** Refuse emails not in `accounts` (default false: any email signs in, verified). */
+  onlyAccounts?: boolean;
   /** The email the form shows prefilled (e2e: one click on "Sign in"). */
   loginAs?: string;
 };
@@ -57,7 +59,7 @@ async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
 }
 
 export async function startOidcIdp(opts: OidcIdpOptions): Promise<OidcIdp> {
-  const accounts = opts.accounts ? new Map(opts.accounts.map((a) => [a.email.toLowerCase(), a])) : null;
+  const accounts = new Map((opts.accounts ?? []).map((a) => [a.email.toLowerCase(), a]));
   let prefill = opts.loginAs ?? null;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: 'test-idp', use: 'sig', alg: 'RS256' };
@@ -80,7 +82,7 @@ export async function startOidcIdp(opts: OidcIdpOptions): Promise<OidcIdp> {
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     findAccount: (_ctx, sub) => ({
       accountId: sub,
-      claims: () => ({ sub, email: sub, email_verified: accounts?.get(sub)?.email_verified ?? true }),
+      claims: () => ({ sub, email: sub, email_verified: accounts.get(sub)?.email_verified ?? true }),
     }),
     // Consent is granted automatically: every client gets the scopes it asks for.
     loadExistingGrant: async (ctx) => {
@@ -107,7 +109,7 @@ export async function startOidcIdp(opts: OidcIdpOptions): Promise<OidcIdp> {
     }
     if (req.method === 'POST' && action === 'login') {
       const email = ((await readForm(req)).get('email') ?? '').trim().toLowerCase();
-      if (!email || (accounts && !accounts.has(email))) {
+      if (!email || (opts.onlyAccounts && !accounts.has(email))) {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
         res.end(loginPage(uid, clientId, email, email ? 'No account at this identity provider uses this email.' : 'Enter an email.'));
         return;
@@ -133,7 +135,6 @@ export async function startOidcIdp(opts: OidcIdpOptions): Promise<OidcIdp> {
   return {
     issuer,
     setAccount(account) {
-      if (!accounts) throw new Error('this IdP accepts any email: start it with `accounts` to set them');
       accounts.set(account.email.toLowerCase(), account);
     },
     loginAs(email) {
