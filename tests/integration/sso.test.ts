@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
@@ -9,6 +9,7 @@ import { createApp } from '../../server/app.ts';
 import { TEST_TOKEN_SECRET, useTestApp } from '../../server/test-app.ts';
 import { testDatabases } from '../../server/test-db.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture } from '../../server/test-fixtures.ts';
+import { hashToken, NO_PASSWORD } from '../../server/domain/admin-users.ts';
 import { NO_ACCOUNT_MESSAGE } from '../../server/routes/sso-finish.ts';
 
 /**
@@ -86,6 +87,24 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
   const complete = (code: string) => request(t.app, 'POST', '/v1/public/sso/complete', { body: { code } });
 
   let providerA: string;
+
+  /** A person invited to A who has not accepted yet (no password), with the invite's token. */
+  async function invitedUser(email: string): Promise<{ userId: string; token: string }> {
+    const identityId = randomUUID();
+    const userId = randomUUID();
+    const token = randomBytes(32).toString('base64url');
+    await t.db.query('INSERT INTO identities (id, email, password_hash) VALUES ($1, $2, $3)', [identityId, email, NO_PASSWORD]);
+    await t.db.query(
+      `INSERT INTO spend_users (id, business_id, identity_id, role, first_name, last_name, email, status, change_seq, has_accepted_cardholder_agreement)
+       VALUES ($1, $2, $3, 'BUSINESS_USER', 'New', 'Comer', $4, 'INVITED', 1, false)`,
+      [userId, a.businessId, identityId, email],
+    );
+    await t.db.query(
+      `INSERT INTO user_invites (id, business_id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, now() + interval '7 days')`,
+      [randomUUID(), a.businessId, userId, hashToken(token)],
+    );
+    return { userId, token };
+  }
 
   it('configures an OIDC provider by discovery, keeps the secret encrypted and never answers it', async () => {
     const res = await createOidc(ownerA, { domain: domainOf(a).toUpperCase() });
@@ -184,6 +203,11 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
     expect(again.body.error_v2.error_code).toBe('PROFILE_7017');
     const replay = await t.app.request(callback);
     expect(errorOf(replay.headers.get('location')!)).toBe('This sign-in has expired or was already used. Start again.');
+    // MFA: the same rule as a password sign-in (half-scoped token until verify-mfa).
+    await t.db.query('UPDATE identities SET mfa_required = true WHERE lower(email) = $1', [a.email('bookkeeper')]);
+    const mfa = await complete(codeOf((await ssoTrip(a.email('bookkeeper'))).location));
+    expect(mfa.body.mfa_required).toBe(true);
+    expect(decodeJwt(mfa.body.id_token)).toMatchObject({ ramp_access_scopes: [], ramp_mfa_required: true, sign_in_provider: 'oidc' });
     // An open redirect is dropped.
     const evil = await ssoTrip(a.email('manager'), a.email('manager'), '//evil.example.com/x');
     expect((await complete(codeOf(evil.location))).body.redirect).toBeNull();
@@ -203,19 +227,8 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
     idp.setAccount({ email: a.email('auditor'), email_verified: true });
 
     // An invited person: the IdP proved the email, the invite is accepted and they are in.
-    const identityId = randomUUID();
-    const userId = randomUUID();
     const email = `newcomer@${domainOf(a)}`;
-    await t.db.query(`INSERT INTO identities (id, email, password_hash) VALUES ($1, $2, '!')`, [identityId, email]);
-    await t.db.query(
-      `INSERT INTO spend_users (id, business_id, identity_id, role, first_name, last_name, email, status, change_seq, has_accepted_cardholder_agreement)
-       VALUES ($1, $2, $3, 'BUSINESS_USER', 'New', 'Comer', $4, 'INVITED', 1, false)`,
-      [userId, a.businessId, identityId, email],
-    );
-    await t.db.query(
-      `INSERT INTO user_invites (id, business_id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, now() + interval '7 days')`,
-      [randomUUID(), a.businessId, userId, `hash-${randomUUID()}`],
-    );
+    const { userId } = await invitedUser(email);
     const done = await complete(codeOf((await ssoTrip(email)).location));
     expect(done.status, done.text).toBe(200);
     expect(decodeJwt(done.body.id_token).ramp_user_uuid).toBe(userId);
@@ -238,7 +251,20 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
     const link = await request(t.app, 'POST', '/v1/public/passwordless/send', { body: { email: a.email('employee') } });
     expect(link.body.error_v2).toMatchObject({ error_code: 'AUTH_7022', message: SSO_ENFORCED_MESSAGE });
     expect((await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: b.email('owner'), password: FIXTURE_PASSWORD } })).status).toBe(200);
-    // SSO still works.
+    // A sign-in link mailed before enforcement, and an invite accepted with a password: refused too.
+    const [employee] = await t.db.query<{ identity_id: string }>('SELECT identity_id::text FROM spend_users WHERE id = $1', [a.users.employee]);
+    const linkToken = randomBytes(32).toString('base64url');
+    await t.db.query(
+      `INSERT INTO passwordless_links (id, identity_id, token_hash, expires_at, created_at) VALUES ($1, $2, $3, now() + interval '10 minutes', now())`,
+      [randomUUID(), employee!.identity_id, hashToken(linkToken)],
+    );
+    const linkSignIn = await request(t.app, 'POST', '/v1/public/passwordless/sign-in', { body: { token: linkToken } });
+    expect(linkSignIn.body.error_v2).toMatchObject({ error_code: 'AUTH_7022', message: SSO_ENFORCED_MESSAGE });
+    const invited = await invitedUser(`invitee@${domainOf(a)}`);
+    const accept = await request(t.app, 'POST', `/v1/public/invites/${invited.token}/accept`, { body: { password: 'a-long-new-password-1' } });
+    expect(accept.body.error_v2).toMatchObject({ error_code: 'AUTH_7022', message: SSO_ENFORCED_MESSAGE });
+    // SSO still works, and accepts that invite on the way.
+    expect(decodeJwt((await complete(codeOf((await ssoTrip(`invitee@${domainOf(a)}`)).location))).body.id_token).ramp_user_uuid).toBe(invited.userId);
     expect((await complete(codeOf((await ssoTrip(a.email('employee'))).location))).status).toBe(200);
 
     // Disabling while enforced, removing while enforced: refused.
