@@ -10,6 +10,9 @@
  *   … configure `idp.issuer` as the provider's issuer …
  *   const callbackUrl = await headlessOidcSignIn(authorizationUrl, 'ada@example.com');
  *
+ * Clients can be added while the IdP runs (`addClient`): start the IdP first, give its issuer to
+ * the server (e.g. startTestServer's Google client), then register the server's redirect URI.
+ *
  * Accounts: any email signs in, with `email_verified: true`, unless `accounts` says otherwise for
  * it (`email_verified: false`); `onlyAccounts` refuses every email not listed (told so on the
  * page). `setAccount` adds or changes one while the IdP runs.
@@ -21,7 +24,7 @@ import Provider, { type ClientMetadata, type Configuration } from 'oidc-provider
 
 export type OidcIdpAccount = { email: string; email_verified?: boolean };
 export type OidcIdpOptions = {
-  clients: ClientMetadata[];
+  clients?: ClientMetadata[];
   accounts?: OidcIdpAccount[];
   /** Refuse emails not in `accounts` (default false: any email signs in, verified). */
   onlyAccounts?: boolean;
@@ -31,6 +34,8 @@ export type OidcIdpOptions = {
 export type OidcIdp = {
   /** http://127.0.0.1:<port> — the issuer (discovery at /.well-known/openid-configuration). */
   issuer: string;
+  /** Registers (or replaces) a client: `client_id`, `client_secret`, `redirect_uris`. */
+  addClient(client: ClientMetadata): void;
   setAccount(account: OidcIdpAccount): void;
   loginAs(email: string | null): void;
   close(): Promise<void>;
@@ -52,6 +57,51 @@ ${error ? `<p role="alert" style="color: #b00020">${escapeHtml(error)}</p>` : ''
 </form></body></html>`;
 }
 
+type Stored = { payload: Record<string, unknown>; expiresAt: number | null };
+
+/**
+ * oidc-provider's storage, in memory, with clients read from a map the test can add to (the
+ * provider looks a non-static client up through its adapter on every use).
+ */
+function memoryAdapter(clients: Map<string, ClientMetadata>) {
+  const store = new Map<string, Stored>();
+  const live = (key: string) => {
+    const hit = store.get(key);
+    if (hit && hit.expiresAt !== null && hit.expiresAt <= Date.now()) store.delete(key);
+    return store.get(key)?.payload;
+  };
+  return class MemoryAdapter {
+    constructor(private readonly model: string) {}
+    private key(id: string) {
+      return `${this.model}:${id}`;
+    }
+    async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number) {
+      store.set(this.key(id), { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : null });
+      if (typeof payload.uid === 'string') store.set(`${this.model}:uid:${payload.uid}`, { payload, expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : null });
+    }
+    async find(id: string) {
+      if (this.model === 'Client') return clients.get(id) as Record<string, unknown> | undefined;
+      return live(this.key(id));
+    }
+    async findByUid(uid: string) {
+      return live(`${this.model}:uid:${uid}`);
+    }
+    async findByUserCode() {
+      return undefined;
+    }
+    async consume(id: string) {
+      const hit = live(this.key(id));
+      if (hit) hit.consumed = Math.floor(Date.now() / 1000);
+    }
+    async destroy(id: string) {
+      store.delete(this.key(id));
+    }
+    async revokeByGrantId(grantId: string) {
+      for (const [key, value] of store) if (value.payload.grantId === grantId) store.delete(key);
+    }
+  };
+}
+
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -68,8 +118,11 @@ export async function startOidcIdp(opts: OidcIdpOptions): Promise<OidcIdp> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  const clients = new Map<string, ClientMetadata>();
+  const addClient = (c: ClientMetadata) => clients.set(c.client_id, { response_types: ['code'], grant_types: ['authorization_code'], ...c });
+  for (const c of opts.clients ?? []) addClient(c);
   const configuration: Configuration = {
-    clients: opts.clients.map((c) => ({ response_types: ['code'], grant_types: ['authorization_code'], ...c })),
+    adapter: memoryAdapter(clients),
     jwks: { keys: [jwk] },
     cookies: { keys: ['test-idp-cookie-key'] },
     claims: { openid: ['sub'], email: ['email', 'email_verified'] },
@@ -134,6 +187,7 @@ export async function startOidcIdp(opts: OidcIdpOptions): Promise<OidcIdp> {
 
   return {
     issuer,
+    addClient,
     setAccount(account) {
       accounts.set(account.email.toLowerCase(), account);
     },
