@@ -15,6 +15,7 @@ import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { clientAddress, takeRateLimit, type Limit } from '../auth/rate-limit.ts';
 import { describeInvite, getAdminUser, updateUser } from '../domain/admin-user-update.ts';
 import { passwordSignIn } from '../auth/session.ts';
+import { ssoEnforcedRefusal } from '../auth/sso/enforcement.ts';
 import type { Queryable } from '../db/db.ts';
 import { changeRole, deleteUser, findInvite, inviteState, markAccepted, suspendUser, unsuspendUser } from '../domain/admin-user-status.ts';
 import { expireInvites, inviteUser, NO_PASSWORD, resendInvite, type IssuedInvite } from '../domain/admin-users.ts';
@@ -87,6 +88,10 @@ export const adminUserHandlers = {
     if (state === 'accepted') throw new ApiError('REQUEST_7001', 'This invite has already been accepted.');
     if (state === 'expired') await expireInvites(ctx.deps.db, now, { userId: invite.user_id });
     if (state === 'expired' || state === 'superseded') throw new ApiError('AUTH_7027');
+    // An SSO-enforced domain accepts through "Sign in with SSO" (which accepts the invite), not a password.
+    const [invitee] = await ctx.deps.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [invite.identity_id]);
+    const enforced = invitee ? await ssoEnforcedRefusal(ctx.deps.db, invitee.email) : null;
+    if (enforced) throw enforced;
     // Hash (or check) outside the transaction: scrypt is slow and PGlite has one connection.
     const newIdentity = invite.password_hash === NO_PASSWORD;
     if (!newIdentity && !(await verifyPassword(password, invite.password_hash))) throw new ApiError('AUTH_7001');
