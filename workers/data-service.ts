@@ -9,6 +9,7 @@ import { reportHandlers } from './handlers/reports.ts';
 import { exportHandlers } from './handlers/exports.ts';
 import { receiptHandlers } from './handlers/receipts.ts';
 import { sessionHandlers } from './handlers/session.ts';
+import { ssoHandlers } from './handlers/sso.ts';
 import { statusHandlers } from './handlers/status.ts';
 import { vendorHandlers } from './handlers/vendors.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
@@ -40,6 +41,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...billHandlers(ctx),
     ...billExtraHandlers(ctx),
     ...accountingHandlers(ctx),
+    ...ssoHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }
