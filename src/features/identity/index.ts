@@ -2,6 +2,7 @@ import { createRoute, type AnyRoute } from '@tanstack/react-router';
 import type { NavItem } from '../../lib/routing.ts';
 import { SignInRoute, parseSignInSearch } from './sign-in-page.tsx';
 import { SignUpPage } from './sign-up-page.tsx';
+import { SsoCompleteRoute, parseSsoCompleteSearch } from './sso-complete-page.tsx';
 
 export { ReauthDialog } from './reauth-dialog.tsx';
 export { StepUpDialog } from '../../components/step-up-dialog.tsx';
@@ -13,6 +14,8 @@ export function identityGuestRoutes<P extends AnyRoute>(parent: P) {
   return [
     createRoute({ getParentRoute: () => parent, path: '/sign-in', validateSearch: parseSignInSearch, component: SignInRoute }),
     createRoute({ getParentRoute: () => parent, path: '/sign-up', component: SignUpPage }),
+    // Where single sign-on lands (issue 14): the server's callback sends the browser here with a one-time code.
+    createRoute({ getParentRoute: () => parent, path: '/sso/complete', validateSearch: parseSsoCompleteSearch, component: SsoCompleteRoute }),
   ] as const;
 }
 
