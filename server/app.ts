@@ -14,6 +14,8 @@ import { securityHeaders } from './http/headers.ts';
 import { registerCatalogue, uploadTooLarge } from './http/register.ts';
 import { serveDist } from './http/static.ts';
 import { HANDLERS } from './routes/handlers.ts';
+import { registerSsoBrowserRoutes } from './routes/sso-browser.ts';
+import { resolveSsoSettings, type SsoOptions } from './auth/sso/settings.ts';
 
 export type CreateAppOptions = {
   db: Db;
@@ -27,6 +29,8 @@ export type CreateAppOptions = {
   logError?: (err: unknown) => void;
   /** The development mailbox (codes and links readable over HTTP on loopback); default off. */
   devOutbox?: boolean;
+  /** Single sign-on: public URL, loopback http for IdPs, Google client (server/auth/sso/settings.ts; the environment fills what is left out). */
+  sso?: SsoOptions;
 };
 export type LedgerlineApp = Hono & { deps: AppDeps; close(): Promise<void> };
 
@@ -61,6 +65,7 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
     feedPages: new FeedPageCache(notifier),
     heartbeatMs: opts.heartbeatMs ?? 15_000,
     devOutbox: opts.devOutbox ?? false,
+    sso: resolveSsoSettings(opts.sso),
   };
   const logError = opts.logError ?? ((err: unknown) => console.error('[ledgerline] unexpected error', err));
   const app = new Hono();
@@ -80,6 +85,8 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
     const upload = uploadLimits.find((u) => u.method === c.req.method && u.re.test(c.req.path));
     return (upload?.limit ?? jsonLimit)(c, next);
   });
+  // The IdPs' redirects and form posts (not JSON calls, so not in CATALOGUE).
+  registerSsoBrowserRoutes(app, deps);
   registerCatalogue(app, deps, HANDLERS);
   if (opts.distDir) serveDist(app, opts.distDir);
 

@@ -58,6 +58,8 @@ const STRING_CANDIDATES = (key: string) => [
   `Isolation probe ${randomUUID().slice(0, 6)}`, '123456', 'US', 'USD', 'BUSINESS_USER', 'x'.repeat(43), 'https://example.test/x',
   new Date(Date.UTC(2026, 0, 1)).toISOString(), '2026-01-01', `${key}-probe`, 'a-long-probe-password-1',
   '021000021', '+14155550123', '12-3456789', '123-45-6789', '0000000000000',
+  // An email domain (SSO providers, calls-sso.ts).
+  'isolation-probe.example.test',
 ];
 
 export type Mode = 'minimal' | 'full';

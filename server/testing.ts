@@ -14,6 +14,7 @@ import { migrate } from './db/migrate.ts';
 import { seedDemo } from './seed/seed.ts';
 import { hashPassword } from './auth/password.ts';
 import { listen } from './serve.ts';
+import type { SsoOptions } from './auth/sso/settings.ts';
 
 export const DEFAULT_PG_ADMIN_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DIST_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -37,6 +38,8 @@ export type TestServerOptions = {
   serveDist?: boolean;
   /** Switch the development mailbox on (tests that read mailed codes and links). */
   devOutbox?: boolean;
+  /** Single sign-on: Google's client (its issuer may be a test IdP), the public URL. Loopback http IdPs are always allowed here. */
+  sso?: Omit<SsoOptions, 'allowLoopbackHttp'>;
 };
 export type TestServer = { url: string; app: LedgerlineApp; db: Db; businessId: string; close(): Promise<void> };
 
@@ -56,7 +59,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       receipts: opts.receipts ?? false,
       hashPassword: (pw) => hashPassword(pw, TEST_SCRYPT),
     });
-    const server = await listen({ db, host: '127.0.0.1', port: 0, devOutbox: opts.devOutbox ?? false, ...(opts.serveDist ? { distDir: DIST_DIR } : {}) });
+    const server = await listen({
+      db, host: '127.0.0.1', port: 0, devOutbox: opts.devOutbox ?? false, ...(opts.serveDist ? { distDir: DIST_DIR } : {}),
+      sso: { google: null, ...opts.sso, allowLoopbackHttp: true },
+    });
     const openDbHandle = db;
     let closing: Promise<void> | null = null;
     return {

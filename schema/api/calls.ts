@@ -28,6 +28,7 @@ import { PROVISIONAL_BILL_CALLS } from './calls-provisional-bills.ts';
 import { BILL_EXTRA_CALLS } from './calls-bill-extras.ts';
 import { REPORTING_CALLS } from './calls-reporting.ts';
 import { ACCOUNTING_CALLS } from './calls-accounting.ts';
+import { SSO_CALLS } from './calls-sso.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -205,4 +206,5 @@ export const CATALOGUE = [
   ...BILL_EXTRA_CALLS,
   ...REPORTING_CALLS,
   ...ACCOUNTING_CALLS,
+  ...SSO_CALLS,
 ] as const;

@@ -60,6 +60,11 @@ export function checkScopes(
   return stepUp ? { ok: false, reason: 'step-up', scope: stepUp } : { ok: false, reason: 'forbidden' };
 }
 
+/** How the session was opened: a password (or a passwordless link, an invite), single sign-on, or Google. */
+export const SIGN_IN_PROVIDERS = ['password', 'oidc', 'saml', 'google'] as const;
+export const signInProviderSchema = z.enum(SIGN_IN_PROVIDERS);
+export type SignInProvider = z.infer<typeof signInProviderSchema>;
+
 /** The id-token claims (§3). */
 export const tokenClaimsSchema = z.object({
   sub: z.string(),
@@ -68,7 +73,7 @@ export const tokenClaimsSchema = z.object({
   ramp_mfa_required: z.boolean(),
   ramp_mfa_authed: z.boolean(),
   ramp_session_id: z.string(),
-  sign_in_provider: z.literal('password'),
+  sign_in_provider: signInProviderSchema,
   business_id: z.string().nullable(),
   impersonator: z.object({ email: z.string() }).optional(),
   iat: z.number(),

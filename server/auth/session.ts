@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Scope } from '../../schema/api/scopes.ts';
+import type { Scope, SignInProvider } from '../../schema/api/scopes.ts';
 import type { Queryable } from '../db/db.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { hasActiveTotp } from './totp.ts';
@@ -22,6 +22,8 @@ export type TokenGrant = {
   mfaAuthed: boolean;
   ttlSeconds?: number;
   impersonator?: { email: string };
+  /** How the session was opened (default 'password'); tokens re-issued on a session keep it. */
+  signInProvider?: SignInProvider;
 };
 
 export async function openSession(db: Queryable, identityId: string, impersonatorIdentityId: string | null = null): Promise<string> {
@@ -53,7 +55,7 @@ export async function issueToken(deps: AppDeps, subject: TokenSubject, grant: To
       ramp_mfa_required: grant.mfaRequired,
       ramp_mfa_authed: grant.mfaAuthed,
       ramp_session_id: subject.sessionId,
-      sign_in_provider: 'password',
+      sign_in_provider: grant.signInProvider ?? 'password',
       business_id: subject.businessId,
       ...(grant.impersonator && { impersonator: grant.impersonator }),
     },
@@ -81,23 +83,25 @@ export async function mfaRequiredFor(db: Queryable, identityId: string, business
  * The token a password sign-in gets: fully scoped, or, while MFA is pending, no scope at all
  * (every normal call answers AUTH_7016) until verify-mfa exchanges it.
  */
-export function signInGrant(mfaRequired: boolean): TokenGrant {
-  return { scopes: mfaRequired ? [] : ['default'], mfaRequired, mfaAuthed: false };
+export function signInGrant(mfaRequired: boolean, signInProvider: SignInProvider = 'password'): TokenGrant {
+  return { scopes: mfaRequired ? [] : ['default'], mfaRequired, mfaAuthed: false, signInProvider };
 }
 
 /**
- * The one answer of every password sign-in (the sign-in route, invite acceptance): the MFA
- * decision for this identity in this business and the token it allows, on `sessionId` or a new
- * session. With MFA required the token is the half-scoped one verify-mfa later exchanges.
+ * The one answer of every password sign-in (the sign-in route, invite acceptance) and of single
+ * sign-on (`signInProvider` 'oidc' | 'saml' | 'google'): the MFA decision for this identity in
+ * this business and the token it allows, on `sessionId` or a new session. With MFA required the
+ * token is the half-scoped one verify-mfa later exchanges.
  */
 export async function passwordSignIn(
   deps: AppDeps,
   db: Queryable,
   who: Omit<TokenSubject, 'sessionId'>,
   sessionId?: string,
+  signInProvider: SignInProvider = 'password',
 ): Promise<{ id_token: string; mfa_required: boolean }> {
   const mfaRequired = await mfaRequiredFor(db, who.identityId, who.businessId);
   const session = sessionId ?? (await openSession(db, who.identityId));
-  const { token } = await issueToken(deps, { ...who, sessionId: session }, signInGrant(mfaRequired));
+  const { token } = await issueToken(deps, { ...who, sessionId: session }, signInGrant(mfaRequired, signInProvider));
   return { id_token: token, mfa_required: mfaRequired };
 }

@@ -33,6 +33,17 @@ export interface FeedPages {
   close(): void;
 }
 
+/** Google sign-in (OIDC with Google's issuer), configured by the server (GOOGLE_CLIENT_ID, …), not by a business. */
+export type GoogleClient = { clientId: string; clientSecret: string; issuer: string };
+
+/**
+ * Single sign-on settings (server/auth/sso/settings.ts reads them from createApp's options and
+ * the environment): the public origin redirect URIs and the SAML entity id are built on (null: the
+ * request's origin), whether http identity-provider URLs are allowed for loopback hosts (tests,
+ * development), and the Google client.
+ */
+export type SsoSettings = { publicUrl: string | null; allowLoopbackHttp: boolean; google: GoogleClient | null };
+
 /** What every route needs, injected once by createApp. */
 export type AppDeps = {
   db: Db;
@@ -46,4 +57,5 @@ export type AppDeps = {
   heartbeatMs: number;
   /** Keep a readable copy of sent mail (dev_outbox, GET /v1/public/dev/outbox): LEDGERLINE_DEV_OUTBOX=1 only. */
   devOutbox: boolean;
+  sso: SsoSettings;
 };

@@ -7,6 +7,7 @@ import { clientAddress, ThrottledError } from '../auth/rate-limit.ts';
 import { passwordSignIn, revokeSession } from '../auth/session.ts';
 import { clearSignInFailures, recordSignInFailure, signInKeys, signInRetryAfter } from '../auth/sign-in-limits.ts';
 import { readWebConfig } from '../auth/settings.ts';
+import { ssoEnforcedRefusal } from '../auth/sso/enforcement.ts';
 import type { Queryable } from '../db/db.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { expireInvites, signInBlock } from '../domain/admin-users.ts';
@@ -90,6 +91,10 @@ export const authHandlers = {
     const email = foldEmail(ctx.input.body.email);
     const config = await readWebConfig(ctx.db);
     if (config.isLoginDown) throw new ApiError('AUTH_7022', loginDownMessage(config));
+    // Before the password is looked at, by the email's domain alone: neither an account oracle
+    // nor a password oracle (server/auth/sso/enforcement.ts).
+    const enforced = await ssoEnforcedRefusal(ctx.db, email);
+    if (enforced) throw enforced;
     const keys = signInKeys(email, clientAddress(ctx.c));
     const wait = await signInRetryAfter(ctx.db, keys, ctx.deps.now());
     if (wait !== null) {

@@ -59,7 +59,7 @@ export const businessSwitchHandlers = {
     const { token } = await issueToken(
       ctx.deps,
       { identityId: actor.identityId, userId: target.id, businessId: business_id, sessionId: actor.sessionId },
-      grant,
+      { ...grant, signInProvider: actor.claims.sign_in_provider },
     );
     return ok({ id_token: token, mfa_required: grant.scopes.length === 0 });
   },

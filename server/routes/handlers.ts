@@ -20,6 +20,8 @@ import { reportingHandlers } from './reporting.ts';
 import { receiptHandlers } from './receipts.ts';
 import { reimbursementRateHandlers } from './reimbursement-rates.ts';
 import { reimbursementHandlers } from './reimbursements.ts';
+import { ssoHandlers } from './sso.ts';
+import { ssoSamlHandlers } from './sso-saml.ts';
 import { syncHandlers } from './sync.ts';
 import { transactionHandlers } from './transactions.ts';
 import { vendorHandlers } from './vendors.ts';
@@ -57,4 +59,6 @@ export const HANDLERS = {
   ...approvalPolicyHandlers,
   ...reportingHandlers,
   ...accountingHandlers,
+  ...ssoHandlers,
+  ...ssoSamlHandlers,
 } satisfies HandlerMap;

@@ -9,6 +9,7 @@ import { hashPassword } from '../auth/password.ts';
 import { clientAddress, passwordlessLimits, takeRateLimit } from '../auth/rate-limit.ts';
 import { passwordSignIn } from '../auth/session.ts';
 import { readWebConfig } from '../auth/settings.ts';
+import { ssoEnforcedRefusal } from '../auth/sso/enforcement.ts';
 import type { Queryable } from '../db/db.ts';
 import { findInvite, inviteState, markAccepted } from '../domain/admin-user-status.ts';
 import { expireInvitesIn, hashToken, NO_PASSWORD } from '../domain/admin-users.ts';
@@ -56,6 +57,9 @@ export const passwordlessHandlers = {
   [passwordlessSend.id]: async (ctx) => {
     const email = foldEmail(ctx.input.body.email);
     await assertLoginUp(ctx.db);
+    // SSO-enforced domains get no link (decided by the domain, before any account lookup).
+    const enforced = await ssoEnforcedRefusal(ctx.db, email);
+    if (enforced) throw enforced;
     // Counted per address asked for, known or not: the answer must not tell which accounts exist.
     await takeRateLimit(ctx.c, ctx.db, passwordlessLimits(email, clientAddress(ctx.c)), ctx.deps.now());
     const [identity] = await ctx.db.query<{ id: string; email: string }>(
@@ -71,6 +75,10 @@ export const passwordlessHandlers = {
     const link = await findLink(ctx.db, ctx.input.body.token);
     const refusal = linkRefusal(link, now, { usedIsInvalid: true });
     if (refusal || !link) throw refusal ?? new ApiError('PROFILE_7017');
+    // A link mailed before the domain enforced SSO no longer signs in.
+    const [owner] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [link.identity_id]);
+    const enforced = owner ? await ssoEnforcedRefusal(ctx.db, owner.email) : null;
+    if (enforced) throw enforced;
     const user = signInUser(await spendUsersOf(ctx.db, link.identity_id), null);
     if (!user) throw await noUserRefusal(ctx.deps, link.identity_id);
     // Claimed by one conditional UPDATE: two concurrent uses of one link open one session.

@@ -39,7 +39,7 @@ async function stepUpToken(deps: AppDeps, actor: Actor, scope: Scope) {
     { identityId: actor.identityId, userId: actor.user.id, businessId: actor.businessId, sessionId: actor.sessionId },
     {
       scopes, mfaRequired: actor.claims.ramp_mfa_required, mfaAuthed: actor.claims.ramp_mfa_authed,
-      ttlSeconds: STEP_UP_TTL_SECONDS,
+      ttlSeconds: STEP_UP_TTL_SECONDS, signInProvider: actor.claims.sign_in_provider,
     },
   );
   return ok({ id_token: token, expires_at: expiresAt.toISOString() });

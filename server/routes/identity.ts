@@ -83,7 +83,8 @@ export const identityHandlers = {
     return ok({ id_token: token, mfa_required: false }, 201);
   },
 
-  [webConfig.id]: async (ctx) => ok(await readWebConfig(ctx.db)),
+  // "Continue with Google" shows only where this server has a Google client (server/auth/sso/settings.ts).
+  [webConfig.id]: async (ctx) => ok({ ...(await readWebConfig(ctx.db)), googleSignIn: ctx.deps.sso.google !== null }),
 
   // Switched off the route does not exist (404 as any unknown path); on, it answers only on a
   // loopback listener: anyone who can read it can sign in as anyone.
@@ -161,7 +162,7 @@ export const identityHandlers = {
     const { token } = await issueToken(
       ctx.deps,
       { identityId: actor.identityId, userId: actor.user.id, businessId: actor.businessId, sessionId: actor.sessionId },
-      { scopes: ['default'], mfaRequired: actor.claims.ramp_mfa_required, mfaAuthed: true },
+      { scopes: ['default'], mfaRequired: actor.claims.ramp_mfa_required, mfaAuthed: true, signInProvider: actor.claims.sign_in_provider },
     );
     return ok({ id_token: token, mfa_required: false });
   },

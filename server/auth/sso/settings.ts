@@ -1,0 +1,34 @@
+import type { GoogleClient, SsoSettings } from '../../core/deps.ts';
+
+/** What createApp may set; anything left out comes from the environment. */
+export type SsoOptions = { publicUrl?: string | null; allowLoopbackHttp?: boolean; google?: GoogleClient | null };
+
+export const GOOGLE_ISSUER = 'https://accounts.google.com';
+
+/**
+ * The SSO settings of this process:
+ * - `PUBLIC_URL`: the origin people reach the server at (https://ledgerline.example.com). OIDC
+ *   redirect URIs and SAML entity ids / ACS URLs are built on it; unset, each request's own origin
+ *   is used (fine for one origin; set it behind a proxy, or the IdP sees an internal address).
+ * - `SSO_ALLOW_LOOPBACK_HTTP` (1|true|0|false): whether identity-provider URLs may be plain http
+ *   when their host is loopback (127.0.0.0/8, ::1, localhost) — for the tests' local IdPs and
+ *   development. Default: on unless NODE_ENV is production. Any other host always needs https.
+ * - `GOOGLE_CLIENT_ID` + `GOOGLE_CLIENT_SECRET` (+ `GOOGLE_ISSUER`, default Google's): sign in
+ *   with Google; without both the web config says `googleSignIn: false`.
+ */
+export function resolveSsoSettings(opts: SsoOptions = {}, env: NodeJS.ProcessEnv = process.env): SsoSettings {
+  const flag = env.SSO_ALLOW_LOOPBACK_HTTP;
+  const loopbackFromEnv = flag === undefined || flag === '' ? env.NODE_ENV !== 'production' : flag === '1' || flag.toLowerCase() === 'true';
+  const googleFromEnv = env.GOOGLE_CLIENT_ID && env.GOOGLE_CLIENT_SECRET
+    ? { clientId: env.GOOGLE_CLIENT_ID, clientSecret: env.GOOGLE_CLIENT_SECRET, issuer: env.GOOGLE_ISSUER || GOOGLE_ISSUER }
+    : null;
+  const publicUrl = opts.publicUrl !== undefined ? opts.publicUrl : env.PUBLIC_URL || null;
+  return {
+    publicUrl: publicUrl ? new URL(publicUrl).origin : null,
+    allowLoopbackHttp: opts.allowLoopbackHttp ?? loopbackFromEnv,
+    google: opts.google !== undefined ? opts.google : googleFromEnv,
+  };
+}
+
+/** The origin SSO URLs are built on: PUBLIC_URL when set, else the request's own. */
+export const publicOrigin = (settings: SsoSettings, requestUrl: string): string => settings.publicUrl ?? new URL(requestUrl).origin;

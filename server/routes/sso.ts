@@ -1,0 +1,251 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
+import {
+  createOidcProvider, deleteBusinessSso, deleteOidcProvider, googleStart, listSsoProviders, ssoComplete, ssoStart, updateSsoProvider,
+} from '../../schema/api/calls-sso.ts';
+import { emailDomain, providerChangeRefusal, removalRefusal, type SsoRuleUser } from '../../schema/sso-rules.ts';
+import { loginDownMessage } from '../../schema/web-config.ts';
+import { foldEmail } from '../auth/email-address.ts';
+import { clientAddress, takeRateLimit, type Limit } from '../auth/rate-limit.ts';
+import { passwordSignIn } from '../auth/session.ts';
+import { readWebConfig } from '../auth/settings.ts';
+import { claimCompletionCode, saveSignInState } from '../auth/sso/flow.ts';
+import { authorizationUrl, cachedDiscovery, discoverIssuer, newChecks, type OidcMetadata } from '../auth/sso/oidc.ts';
+import {
+  oidcRedirectUri, providerDoc, providerForDomain, providerOf, providersOf, ruleView, type ProviderRow,
+} from '../auth/sso/providers.ts';
+import { decryptClientSecret, encryptClientSecret } from '../auth/sso/secret.ts';
+import { publicOrigin } from '../auth/sso/settings.ts';
+import { safeRedirect } from '../auth/sso/urls.ts';
+import type { Actor } from '../core/actor.ts';
+import type { AppDeps } from '../core/deps.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Queryable } from '../db/db.ts';
+import { signInBlock } from '../domain/admin-users.ts';
+import { ok, type DomainHandlers } from '../http/handler.ts';
+import { adminOf, inWriteTx } from './admin.ts';
+import { samlProviderFields, samlStartUrl } from './sso-saml.ts';
+
+/**
+ * Single sign-on (issue 14): the admin calls that configure a business's identity providers and
+ * the public sign-in calls (start, Google start, complete). The browser's legs (OIDC callback,
+ * SAML ACS and SP metadata) are routes/sso-browser.ts. The rules (AUTH_7042/7028/7021) are
+ * schema/sso-rules.ts; this file gathers their inputs and applies them.
+ */
+
+const origin = (ctx: { c: Context; deps: AppDeps }) => publicOrigin(ctx.deps.sso, ctx.c.req.url);
+
+async function usersOf(db: Queryable, businessId: string): Promise<SsoRuleUser[]> {
+  return db.query<SsoRuleUser>(
+    `SELECT i.email, u.role, u.status, u.deleted FROM spend_users u JOIN identities i ON i.id = u.identity_id WHERE u.business_id = $1`,
+    [businessId],
+  );
+}
+
+const alreadyConfigured = (domain: string) => new ApiError('AUTH_7030', `Single sign-on is already set up for ${domain}.`);
+
+/** AUTH_7030 when any business has a provider for the domain (sign-in finds providers by domain). */
+async function assertDomainFree(db: Queryable, domain: string): Promise<void> {
+  if (await providerForDomain(db, domain)) throw alreadyConfigured(domain);
+}
+
+/** The rules of schema/sso-rules.ts for `after`, with the business's other providers and users. */
+async function assertChangeAllowed(db: Queryable, businessId: string, before: ProviderRow | null, after: ProviderRow): Promise<void> {
+  const others = (await providersOf(db, businessId)).filter((p) => p.id !== after.id).map(ruleView);
+  const refusal = providerChangeRefusal(before && ruleView(before), ruleView(after), others, await usersOf(db, businessId));
+  if (refusal) throw new ApiError(refusal.code, refusal.message);
+}
+
+/** Inserts a provider; a concurrent configuration of the same domain loses on the unique index (AUTH_7030). */
+async function insertProvider(db: Queryable, p: ProviderRow, clientSecretEnc: string | null): Promise<void> {
+  try {
+    await db.query(
+      `INSERT INTO sso_providers (id, business_id, protocol, brand, domain, enabled, enforced, metadata_url, metadata_xml, idp_entity_id,
+         idp_sso_url, idp_certificates, issuer, client_id, client_secret_enc, oidc_metadata)
+       VALUES ($1, $2, $3, $4, $5, $6, false, $7, $8, $9, $10, $11::jsonb, $12, $13, $14, $15::jsonb)`,
+      [
+        p.id, p.business_id, p.protocol, p.brand, p.domain, p.enabled, p.metadata_url, (p as { metadata_xml?: string | null }).metadata_xml ?? null,
+        p.idp_entity_id, p.idp_sso_url, p.idp_certificates && JSON.stringify(p.idp_certificates), p.issuer, p.client_id, clientSecretEnc,
+        p.oidc_metadata && JSON.stringify(p.oidc_metadata),
+      ],
+    );
+  } catch (err) {
+    if ((err as { code?: string }).code === '23505') throw alreadyConfigured(p.domain);
+    throw err;
+  }
+}
+
+/** A new provider row before it is stored (the rules judge it first). */
+export function draftProvider(actor: Actor, fields: Partial<ProviderRow> & Pick<ProviderRow, 'protocol' | 'brand' | 'domain'>, enabled: boolean): ProviderRow {
+  const now = new Date().toISOString();
+  return {
+    id: randomUUID(), business_id: actor.businessId, enabled, enforced: false, verified_at: null,
+    metadata_url: null, idp_entity_id: null, idp_sso_url: null, idp_certificates: null,
+    issuer: null, client_id: null, client_secret_enc: null, oidc_metadata: null, created_at: now, updated_at: now,
+    ...fields,
+  };
+}
+
+/** Stores a new provider (after the rules) and answers the admin's view of it. */
+export async function createProvider(db: Queryable, base: string, draft: ProviderRow, clientSecret: string | null) {
+  await assertChangeAllowed(db, draft.business_id, null, draft);
+  await insertProvider(db, draft, clientSecret === null ? null : await encryptClientSecret(db, draft.id, clientSecret));
+  const stored = await providerOf(db, draft.business_id, draft.id);
+  return ok(providerDoc(stored!, base), 201);
+}
+
+/** The provider's OIDC client, its secret decrypted. */
+async function oidcClientOf(db: Queryable, p: ProviderRow) {
+  if (!p.oidc_metadata || !p.client_id || !p.client_secret_enc) throw new Error(`OIDC provider ${p.id} is incomplete`);
+  return { metadata: p.oidc_metadata, clientId: p.client_id, clientSecret: await decryptClientSecret(db, p.id, p.client_secret_enc) };
+}
+
+/** The removals of one or more providers: AUTH_7021 while any is enforced. */
+async function removeProviders(db: Queryable, providers: ProviderRow[]): Promise<number> {
+  const refusal = removalRefusal(providers.map(ruleView));
+  if (refusal) throw new ApiError(refusal.code, refusal.message);
+  if (providers.length === 0) return 0;
+  await db.query('DELETE FROM sso_providers WHERE id = ANY($1::uuid[])', [providers.map((p) => p.id)]);
+  return providers.length;
+}
+
+const SSO_START_LIMIT = { max: 120, windowSeconds: 15 * 60 };
+const startLimits = (address: string | null): Limit[] => (address ? [{ key: `sso-start:address:${address}`, ...SSO_START_LIMIT }] : []);
+
+async function assertLoginUp(db: Queryable): Promise<void> {
+  const config = await readWebConfig(db);
+  if (config.isLoginDown) throw new ApiError('AUTH_7022', loginDownMessage(config));
+}
+
+export const NOT_SET_UP_MESSAGE = 'Single sign-on is not set up for this email.';
+
+export const ssoHandlers = {
+  [listSsoProviders.id]: async (ctx) => {
+    const { businessId } = adminOf(ctx);
+    return ok({ data: (await providersOf(ctx.db, businessId)).map((p) => providerDoc(p, origin(ctx))) });
+  },
+
+  [createOidcProvider.id]: async (ctx) => {
+    const actor = adminOf(ctx);
+    const { domain, brand, enabled, issuer, client_id, client_secret } = ctx.input.body;
+    await assertDomainFree(ctx.db, domain);
+    const metadata: OidcMetadata = await discoverIssuer(issuer, ctx.deps.sso.allowLoopbackHttp);
+    const draft = draftProvider(actor, { protocol: 'oidc', brand, domain, issuer: metadata.issuer, client_id, oidc_metadata: metadata }, enabled ?? false);
+    return createProvider(ctx.db, origin(ctx), draft, client_secret);
+  },
+
+  [updateSsoProvider.id]: async (ctx) => {
+    const { businessId } = adminOf(ctx);
+    const body = ctx.input.body;
+    const before = await providerOf(ctx.db, businessId, ctx.input.params.provider_uuid, true);
+    if (!before) throw new ApiError('REQUEST_7004', 'This single sign-on provider was not found.');
+    const oidcFields = body.issuer !== undefined || body.client_id !== undefined || body.client_secret !== undefined;
+    const samlFields = body.metadata_url !== undefined || body.metadata_xml !== undefined;
+    if (before.protocol === 'saml' && oidcFields) throw new ApiError('REQUEST_7001', 'This is a SAML provider: issuer and client fields do not apply.');
+    if (before.protocol === 'oidc' && samlFields) throw new ApiError('REQUEST_7001', 'This is an OIDC provider: SAML metadata does not apply.');
+    const after: ProviderRow = {
+      ...before,
+      brand: body.brand ?? before.brand,
+      enabled: body.enabled ?? before.enabled,
+      enforced: body.enforced ?? before.enforced,
+    };
+    let secretEnc = before.client_secret_enc;
+    let metadataXml: string | null | undefined;
+    if (samlFields) {
+      const saml = await samlProviderFields(body, ctx.deps.sso.allowLoopbackHttp);
+      Object.assign(after, saml.fields);
+      metadataXml = saml.metadataXml;
+    }
+    if (body.issuer !== undefined) {
+      const metadata = await discoverIssuer(body.issuer, ctx.deps.sso.allowLoopbackHttp);
+      after.issuer = metadata.issuer;
+      after.oidc_metadata = metadata;
+    }
+    if (body.client_id !== undefined) after.client_id = body.client_id;
+    if (body.client_secret !== undefined) secretEnc = await encryptClientSecret(ctx.db, before.id, body.client_secret);
+    await assertChangeAllowed(ctx.db, businessId, before, after);
+    await ctx.db.query(
+      `UPDATE sso_providers SET brand = $2, enabled = $3, enforced = $4, metadata_url = $5,
+         metadata_xml = CASE WHEN $6::boolean THEN $7 ELSE metadata_xml END, idp_entity_id = $8, idp_sso_url = $9, idp_certificates = $10::jsonb,
+         issuer = $11, client_id = $12, client_secret_enc = $13, oidc_metadata = $14::jsonb, updated_at = now()
+       WHERE id = $1`,
+      [
+        before.id, after.brand, after.enabled, after.enforced, after.metadata_url, metadataXml !== undefined, metadataXml ?? null,
+        after.idp_entity_id, after.idp_sso_url, after.idp_certificates && JSON.stringify(after.idp_certificates),
+        after.issuer, after.client_id, secretEnc, after.oidc_metadata && JSON.stringify(after.oidc_metadata),
+      ],
+    );
+    return ok(providerDoc((await providerOf(ctx.db, businessId, before.id))!, origin(ctx)));
+  },
+
+  [deleteOidcProvider.id]: async (ctx) => {
+    const { businessId } = adminOf(ctx);
+    await inWriteTx(ctx, deleteOidcProvider, async (tx) => {
+      const p = await providerOf(tx, businessId, ctx.input.params.provider_uuid, true);
+      if (!p || p.protocol !== 'oidc') throw new ApiError('REQUEST_7004', 'This OIDC provider was not found.');
+      await removeProviders(tx, [p]);
+    });
+    return ok({ ok: true });
+  },
+
+  [deleteBusinessSso.id]: async (ctx) => {
+    const { businessId } = adminOf(ctx);
+    // Another business's id answers 404, as an unknown one.
+    if (ctx.input.params.business_uuid !== businessId) throw new ApiError('REQUEST_7004', 'This business was not found.');
+    const domains = ctx.input.body?.domains;
+    const removed = await inWriteTx(ctx, deleteBusinessSso, async (tx) => {
+      const providers = (await providersOf(tx, businessId, true)).filter((p) => !domains || domains.includes(p.domain.toLowerCase()));
+      return removeProviders(tx, providers);
+    });
+    return ok({ ok: true, removed });
+  },
+
+  [ssoStart.id]: async (ctx) => {
+    await assertLoginUp(ctx.db);
+    await takeRateLimit(ctx.c, ctx.db, startLimits(clientAddress(ctx.c)), ctx.deps.now());
+    const email = foldEmail(ctx.input.body.email);
+    const provider = await providerForDomain(ctx.db, emailDomain(email));
+    if (!provider || !provider.enabled) throw new ApiError('AUTH_7022', NOT_SET_UP_MESSAGE);
+    const redirect = safeRedirect(ctx.input.body.redirect);
+    const base = origin(ctx);
+    if (provider.protocol === 'saml') return ok({ authorization_url: await samlStartUrl(ctx.db, provider, base, redirect, ctx.deps.now()) });
+    const checks = newChecks();
+    await saveSignInState(ctx.db, {
+      kind: 'oidc', provider_id: provider.id, nonce: checks.nonce, code_verifier: checks.codeVerifier, saml_request_id: null, redirect,
+    }, ctx.deps.now(), checks.state);
+    const url = await authorizationUrl(await oidcClientOf(ctx.db, provider), oidcRedirectUri(base), checks, ctx.deps.sso.allowLoopbackHttp, email);
+    return ok({ authorization_url: url });
+  },
+
+  [googleStart.id]: async (ctx) => {
+    const google = ctx.deps.sso.google;
+    if (!google) throw new ApiError('AUTH_7022', 'Sign-in with Google is not available on this server.');
+    await assertLoginUp(ctx.db);
+    await takeRateLimit(ctx.c, ctx.db, startLimits(clientAddress(ctx.c)), ctx.deps.now());
+    const metadata = await cachedDiscovery(google.issuer, ctx.deps.sso.allowLoopbackHttp).catch(() => {
+      throw new ApiError('AUTH_7022', 'Google sign-in is unavailable right now. Try again shortly.');
+    });
+    const checks = newChecks();
+    await saveSignInState(ctx.db, {
+      kind: 'google', provider_id: null, nonce: checks.nonce, code_verifier: checks.codeVerifier, saml_request_id: null,
+      redirect: safeRedirect(ctx.input.body.redirect),
+    }, ctx.deps.now(), checks.state);
+    const client = { metadata, clientId: google.clientId, clientSecret: google.clientSecret };
+    return ok({ authorization_url: await authorizationUrl(client, oidcRedirectUri(origin(ctx)), checks, ctx.deps.sso.allowLoopbackHttp) });
+  },
+
+  [ssoComplete.id]: async (ctx) => {
+    await assertLoginUp(ctx.db);
+    const completion = await claimCompletionCode(ctx.db, ctx.input.body.code, ctx.deps.now());
+    if (!completion) throw new ApiError('PROFILE_7017', 'This sign-in code is invalid or has expired. Sign in again.');
+    // Still a member in good standing a minute later (a suspension in between wins).
+    const [user] = await ctx.db.query<{ status: string; deleted: boolean }>('SELECT status, deleted FROM spend_users WHERE id = $1', [completion.user_id]);
+    const block = user ? signInBlock(user) : { code: '4014' as const };
+    if (block || user?.status !== 'ACTIVE') throw new ApiError(block?.code ?? '4014', block?.message);
+    const who = { identityId: completion.identity_id, userId: completion.user_id, businessId: completion.business_id };
+    const answer = await passwordSignIn(ctx.deps, ctx.db, who, completion.session_id ?? undefined, completion.kind);
+    return ok({ ...answer, redirect: completion.redirect });
+  },
+} satisfies DomainHandlers;
+
+export { oidcClientOf };

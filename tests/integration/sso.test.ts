@@ -1,0 +1,294 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { decodeJwt } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SSO_ENFORCED_MESSAGE } from '../../schema/sso-rules.ts';
+import { headlessOidcSignIn, startOidcIdp } from '../support/oidc-idp.ts';
+import { createApp } from '../../server/app.ts';
+import { TEST_TOKEN_SECRET, useTestApp } from '../../server/test-app.ts';
+import { testDatabases } from '../../server/test-db.ts';
+import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture } from '../../server/test-fixtures.ts';
+import { NO_ACCOUNT_MESSAGE } from '../../server/routes/sso-finish.ts';
+
+/**
+ * Single sign-on on the server (issue 14): provider configuration and its §8 refusals, OIDC
+ * sign-in end to end against a real OpenID provider on loopback (tests/support/oidc-idp.ts,
+ * driven headlessly), Google through the same IdP standing in for Google's issuer, single use of
+ * states and completion codes, and enforcement on password and passwordless sign-in.
+ */
+const CALLBACK = 'http://localhost/v1/public/sso/oidc/callback';
+const idp = await startOidcIdp({
+  clients: [
+    { client_id: 'ledgerline', client_secret: 'ledgerline-secret', redirect_uris: [CALLBACK] },
+    { client_id: 'google-client', client_secret: 'google-secret', redirect_uris: [CALLBACK] },
+  ],
+});
+const google = { clientId: 'google-client', clientSecret: 'google-secret', issuer: idp.issuer };
+
+/** A loopback server that is not an OpenID provider (BUSINESS_7014). */
+const notOidc = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'));
+await new Promise<void>((r) => notOidc.listen(0, '127.0.0.1', r));
+const notOidcUrl = `http://127.0.0.1:${(notOidc.address() as AddressInfo).port}`;
+
+afterAll(async () => {
+  await idp.close();
+  notOidc.closeAllConnections();
+  await new Promise((r) => notOidc.close(r));
+});
+
+const domainOf = (f: Fixture) => f.email('owner').split('@')[1]!;
+
+describe.each(await testDatabases())('single sign-on on %s', (kind) => {
+  const t = useTestApp(kind, { sso: { allowLoopbackHttp: true, google, publicUrl: null } });
+  let a: Fixture;
+  let b: Fixture;
+  let ownerA: string;
+  let ownerB: string;
+  let employeeA: string;
+
+  beforeAll(async () => {
+    a = await makeBusiness(t.db, { transactions: 0 });
+    b = await makeBusiness(t.db, { transactions: 0 });
+    ownerA = await signIn(t.app, a.email('owner'));
+    ownerB = await signIn(t.app, b.email('owner'));
+    employeeA = await signIn(t.app, a.email('employee'));
+  });
+
+  const createOidc = (token: string, body: Record<string, unknown>) =>
+    request(t.app, 'POST', '/v1/auth/authentication/oidc-providers', {
+      token, body: { brand: 'OKTA', issuer: idp.issuer, client_id: 'ledgerline', client_secret: 'ledgerline-secret', ...body },
+    });
+  const patch = (token: string, id: string, body: Record<string, unknown>) =>
+    request(t.app, 'PATCH', `/v1/auth/authentication/sso-providers/${id}`, { token, body });
+
+  /** The browser's whole trip: start, the IdP's form, our callback; answers our redirect. */
+  async function ssoTrip(email: string, idpEmail = email, redirect?: string): Promise<{ location: string; callback: string }> {
+    const start = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/start', { body: { email, ...(redirect && { redirect }) } });
+    expect(start.status, start.text).toBe(200);
+    return tripFrom(start.body.authorization_url, idpEmail);
+  }
+  async function tripFrom(authorizationUrl: string, idpEmail: string) {
+    const callback = await headlessOidcSignIn(authorizationUrl, idpEmail);
+    const url = new URL(callback);
+    const res = await t.app.request(`${url.pathname}${url.search}`);
+    expect(res.status).toBe(302);
+    return { location: res.headers.get('location')!, callback: `${url.pathname}${url.search}` };
+  }
+  const codeOf = (location: string) => {
+    expect(location, location).toMatch(/^\/sso\/complete\?code=/);
+    return new URL(location, 'http://x').searchParams.get('code')!;
+  };
+  const errorOf = (location: string) => {
+    expect(location, location).toMatch(/^\/sign-in\?sso_error=/);
+    return new URL(location, 'http://x').searchParams.get('sso_error');
+  };
+  const complete = (code: string) => request(t.app, 'POST', '/v1/public/sso/complete', { body: { code } });
+
+  let providerA: string;
+
+  it('configures an OIDC provider by discovery, keeps the secret encrypted and never answers it', async () => {
+    const res = await createOidc(ownerA, { domain: domainOf(a).toUpperCase() });
+    expect(res.status, res.text).toBe(201);
+    providerA = res.body.id;
+    expect(res.body).toMatchObject({
+      business_id: a.businessId, protocol: 'oidc', brand: 'OKTA', domain: domainOf(a), enabled: false, enforced: false, verified_at: null,
+      saml: null, oidc: { issuer: idp.issuer, client_id: 'ledgerline', has_client_secret: true, redirect_uri: CALLBACK },
+    });
+    expect(res.text).not.toContain('ledgerline-secret');
+    const [row] = await t.db.query<{ client_secret_enc: string }>('SELECT client_secret_enc FROM sso_providers WHERE id = $1', [providerA]);
+    expect(row!.client_secret_enc).toMatch(/^v1\./);
+    expect(row!.client_secret_enc).not.toContain('ledgerline-secret');
+    const list = await request(t.app, 'GET', '/v1/auth/authentication/sso-providers', { token: ownerA });
+    expect(list.body.data.map((p: { id: string }) => p.id)).toEqual([providerA]);
+    expect((await request(t.app, 'GET', '/v1/auth/authentication/sso-providers', { token: ownerB })).body.data).toEqual([]);
+    expect((await request(t.app, 'GET', '/v1/auth/authentication/sso-providers', { token: employeeA })).status).toBe(403);
+  });
+
+  it('refuses a second provider for a domain (AUTH_7030), from any business', async () => {
+    const again = await createOidc(ownerA, { domain: domainOf(a) });
+    expect(again.status).toBe(409);
+    expect(again.body.error_v2.error_code).toBe('AUTH_7030');
+    const other = await createOidc(ownerB, { domain: domainOf(a) });
+    expect(other.body.error_v2.error_code).toBe('AUTH_7030');
+  });
+
+  it('refuses issuers that are not https, do not answer (BUSINESS_7004) or are not OpenID Connect (BUSINESS_7014)', async () => {
+    const cases: Array<[string, string]> = [
+      ['http://idp.example.com', 'BUSINESS_7004'],
+      ['not a url', 'BUSINESS_7004'],
+      ['http://127.0.0.1:1', 'BUSINESS_7004'],
+      [notOidcUrl, 'BUSINESS_7014'],
+    ];
+    for (const [issuer, code] of cases) {
+      const res = await createOidc(ownerB, { domain: `x${randomUUID().slice(0, 6)}.example.com`, issuer });
+      expect(res.status, issuer).toBe(422);
+      expect(res.body.error_v2.error_code, issuer).toBe(code);
+    }
+    // In production loopback http is refused too.
+    const strict = createApp({ db: t.db, tokenSecret: TEST_TOKEN_SECRET, sso: { allowLoopbackHttp: false, google: null } });
+    const res = await request(strict, 'POST', '/v1/auth/authentication/oidc-providers', {
+      token: ownerB, body: { domain: 'strict.example.com', brand: 'OKTA', issuer: idp.issuer, client_id: 'c', client_secret: 's' },
+    });
+    expect(res.body.error_v2.error_code).toBe('BUSINESS_7004');
+    await strict.close();
+  });
+
+  it('enables only with users on the domain (AUTH_7042); enforces only once verified and enabled (AUTH_7028)', async () => {
+    const lonely = await createOidc(ownerB, { domain: 'nobody-here.example.com' });
+    expect(lonely.status).toBe(201);
+    const enable = await patch(ownerB, lonely.body.id, { enabled: true });
+    expect(enable.status).toBe(422);
+    expect(enable.body.error_v2).toMatchObject({
+      error_code: 'AUTH_7042', message: 'No one in this business has an email at nobody-here.example.com, so single sign-on cannot be enabled for it.',
+    });
+    expect((await request(t.app, 'DELETE', `/v1/auth/authentication/oidc-providers/${lonely.body.id}`, { token: ownerB })).status).toBe(200);
+
+    expect((await patch(ownerA, providerA, { enforced: true })).body.error_v2.error_code).toBe('AUTH_7028');
+    expect((await patch(ownerA, providerA, { enabled: true })).status).toBe(200);
+    const unverified = await patch(ownerA, providerA, { enforced: true });
+    expect(unverified.body.error_v2).toMatchObject({ error_code: 'AUTH_7028', message: 'Sign in through this provider once before enforcing it, so you know it works.' });
+  });
+
+  it('answers 404 for another business’s provider and business', async () => {
+    expect((await patch(ownerB, providerA, { brand: 'OTHER' })).status).toBe(404);
+    expect((await request(t.app, 'DELETE', `/v1/auth/authentication/oidc-providers/${providerA}`, { token: ownerB })).status).toBe(404);
+    expect((await request(t.app, 'DELETE', `/v1/auth/businesses/${a.businessId}/sso`, { token: ownerB, body: {} })).status).toBe(404);
+    const [row] = await t.db.query('SELECT brand FROM sso_providers WHERE id = $1', [providerA]);
+    expect(row).toEqual({ brand: 'OKTA' });
+  });
+
+  it('start answers AUTH_7022 for a domain without an enabled provider', async () => {
+    const res = await request(t.app, 'POST', '/v1/public/sso/start', { body: { email: b.email('owner') } });
+    expect(res.status).toBe(403);
+    expect(res.body.error_v2).toMatchObject({ error_code: 'AUTH_7022', message: 'Single sign-on is not set up for this email.' });
+  });
+
+  it('signs a user in through the IdP: one-time code, the same token as a password sign-in, claim oidc, provider verified', async () => {
+    const { location, callback } = await ssoTrip(a.email('manager'), a.email('manager'), '/transactions?x=1');
+    const code = codeOf(location);
+    const done = await complete(code);
+    expect(done.status, done.text).toBe(200);
+    expect(done.body).toMatchObject({ mfa_required: false, redirect: '/transactions?x=1' });
+    const claims = decodeJwt(done.body.id_token);
+    expect(claims).toMatchObject({ ramp_user_uuid: a.users.manager, business_id: a.businessId, sign_in_provider: 'oidc', ramp_access_scopes: ['default'] });
+    const me = await request(t.app, 'GET', '/v1/auth/identity', { token: done.body.id_token });
+    expect(me.status).toBe(200);
+    expect(me.body.user.id).toBe(a.users.manager);
+    const [p] = await t.db.query<{ verified_at: Date | null }>('SELECT verified_at FROM sso_providers WHERE id = $1', [providerA]);
+    expect(p!.verified_at).not.toBeNull();
+
+    // Single use: the code, and the IdP's callback (its state) replayed.
+    const again = await complete(code);
+    expect(again.status).toBe(422);
+    expect(again.body.error_v2.error_code).toBe('PROFILE_7017');
+    const replay = await t.app.request(callback);
+    expect(errorOf(replay.headers.get('location')!)).toBe('This sign-in has expired or was already used. Start again.');
+    // An open redirect is dropped.
+    const evil = await ssoTrip(a.email('manager'), a.email('manager'), '//evil.example.com/x');
+    expect((await complete(codeOf(evil.location))).body.redirect).toBeNull();
+  });
+
+  it('refuses unknown, suspended, unverified and off-domain emails with words, and accepts an invite on the way', async () => {
+    expect(errorOf((await ssoTrip(`nobody@${domainOf(a)}`)).location)).toBe(NO_ACCOUNT_MESSAGE);
+    // The IdP vouches for someone else than the person who started.
+    expect(errorOf((await ssoTrip(a.email('manager'), b.email('owner'))).location)).toMatch(/signs in people at/);
+    // Another business's member with an email on A's domain is not A's user: no account here.
+    await t.db.query(`UPDATE spend_users SET status = 'SUSPENDED' WHERE id = $1`, [a.users.teammate]);
+    expect(errorOf((await ssoTrip(a.email('teammate'))).location)).toBe('Your account is suspended. Contact your administrator.');
+    await t.db.query(`UPDATE spend_users SET status = 'ACTIVE' WHERE id = $1`, [a.users.teammate]);
+
+    idp.setAccount({ email: a.email('auditor'), email_verified: false });
+    expect(errorOf((await ssoTrip(a.email('auditor'))).location)).toBe('Your identity provider has not verified your email address.');
+    idp.setAccount({ email: a.email('auditor'), email_verified: true });
+
+    // An invited person: the IdP proved the email, the invite is accepted and they are in.
+    const identityId = randomUUID();
+    const userId = randomUUID();
+    const email = `newcomer@${domainOf(a)}`;
+    await t.db.query(`INSERT INTO identities (id, email, password_hash) VALUES ($1, $2, '!')`, [identityId, email]);
+    await t.db.query(
+      `INSERT INTO spend_users (id, business_id, identity_id, role, first_name, last_name, email, status, change_seq, has_accepted_cardholder_agreement)
+       VALUES ($1, $2, $3, 'BUSINESS_USER', 'New', 'Comer', $4, 'INVITED', 1, false)`,
+      [userId, a.businessId, identityId, email],
+    );
+    await t.db.query(
+      `INSERT INTO user_invites (id, business_id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, now() + interval '7 days')`,
+      [randomUUID(), a.businessId, userId, `hash-${randomUUID()}`],
+    );
+    const done = await complete(codeOf((await ssoTrip(email)).location));
+    expect(done.status, done.text).toBe(200);
+    expect(decodeJwt(done.body.id_token).ramp_user_uuid).toBe(userId);
+    const [user] = await t.db.query<{ status: string }>('SELECT status FROM spend_users WHERE id = $1', [userId]);
+    expect(user!.status).toBe('ACTIVE');
+  });
+
+  it('enforced: password and passwordless answer AUTH_7022 (a wrong password too); other domains are untouched', async () => {
+    const enforce = await patch(ownerA, providerA, { enforced: true });
+    expect(enforce.status, enforce.text).toBe(200);
+    expect(enforce.body.enforced).toBe(true);
+    for (const password of [FIXTURE_PASSWORD, 'wrong-password-123']) {
+      const res = await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: a.email('employee'), password } });
+      expect(res.status).toBe(403);
+      expect(res.body.error_v2).toMatchObject({ error_code: 'AUTH_7022', message: SSO_ENFORCED_MESSAGE });
+    }
+    // Unknown emails on the domain get the same answer: no account oracle.
+    const unknown = await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: `ghost@${domainOf(a)}`, password: 'x' } });
+    expect(unknown.body.error_v2.error_code).toBe('AUTH_7022');
+    const link = await request(t.app, 'POST', '/v1/public/passwordless/send', { body: { email: a.email('employee') } });
+    expect(link.body.error_v2).toMatchObject({ error_code: 'AUTH_7022', message: SSO_ENFORCED_MESSAGE });
+    expect((await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: b.email('owner'), password: FIXTURE_PASSWORD } })).status).toBe(200);
+    // SSO still works.
+    expect((await complete(codeOf((await ssoTrip(a.email('employee'))).location))).status).toBe(200);
+
+    // Disabling while enforced, removing while enforced: refused.
+    expect((await patch(ownerA, providerA, { enabled: false })).body.error_v2.error_code).toBe('AUTH_7028');
+    const del = await request(t.app, 'DELETE', `/v1/auth/authentication/oidc-providers/${providerA}`, { token: ownerA });
+    expect(del.body.error_v2.error_code).toBe('AUTH_7021');
+    const delAll = await request(t.app, 'DELETE', `/v1/auth/businesses/${a.businessId}/sso`, { token: ownerA, body: { domains: [domainOf(a)] } });
+    expect(delAll.body.error_v2.error_code).toBe('AUTH_7021');
+  });
+
+  it('Google: configured in the web config, signs in a verified active user, refuses an SSO-enforced domain', async () => {
+    const config = await request(t.app, 'GET', '/v1/public/config');
+    expect(config.body.googleSignIn).toBe(true);
+    const start = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/google/start', { body: { redirect: '/home' } });
+    expect(start.status, start.text).toBe(200);
+    expect(start.body.authorization_url.startsWith(`${idp.issuer}/`)).toBe(true);
+    const done = await complete(codeOf((await tripFrom(start.body.authorization_url, b.email('manager'))).location));
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.redirect).toBe('/home');
+    expect(decodeJwt(done.body.id_token)).toMatchObject({ ramp_user_uuid: b.users.manager, sign_in_provider: 'google' });
+
+    const enforced = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/google/start', { body: {} });
+    expect(errorOf((await tripFrom(enforced.body.authorization_url, a.email('owner'))).location)).toBe(SSO_ENFORCED_MESSAGE);
+    const unknown = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/google/start', { body: {} });
+    expect(errorOf((await tripFrom(unknown.body.authorization_url, 'stranger@example.org')).location)).toBe(NO_ACCOUNT_MESSAGE);
+
+    const plain = createApp({ db: t.db, tokenSecret: TEST_TOKEN_SECRET, sso: { google: null } });
+    expect((await request(plain, 'GET', '/v1/public/config')).body.googleSignIn).toBe(false);
+    const off = await request(plain, 'POST', '/v1/public/sso/google/start', { body: {} });
+    expect(off.body.error_v2.error_code).toBe('AUTH_7022');
+    await plain.close();
+  });
+
+  it('a callback with no state, a forged one or an IdP error redirects with words, never a 500', async () => {
+    for (const q of ['', '?state=forged&code=x', '?error=access_denied&state=nope', `?state=${'x'.repeat(5000)}`]) {
+      const res = await t.app.request(`/v1/public/sso/oidc/callback${q}`);
+      expect(res.status, q).toBe(302);
+      expect(errorOf(res.headers.get('location')!)).toBe('This sign-in has expired or was already used. Start again.');
+    }
+    const start = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/start', { body: { email: a.email('owner') } });
+    const state = new URL(start.body.authorization_url).searchParams.get('state');
+    const denied = await t.app.request(`/v1/public/sso/oidc/callback?error=access_denied&state=${state}&iss=${encodeURIComponent(idp.issuer)}`);
+    expect(errorOf(denied.headers.get('location')!)).toBe('The sign-in was cancelled at your identity provider.');
+  });
+
+  it('stops enforcing, then removes every provider of the business', async () => {
+    expect((await patch(ownerA, providerA, { enforced: false })).status).toBe(200);
+    const res = await request(t.app, 'DELETE', `/v1/auth/businesses/${a.businessId}/sso`, { token: ownerA, body: {} });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body).toEqual({ ok: true, removed: 1 });
+    expect((await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: a.email('employee'), password: FIXTURE_PASSWORD } })).status).toBe(200);
+  });
+});
