@@ -2,7 +2,8 @@
  * Issue 14 single sign-on, end to end on real parts only: the built PWA (dist/) served by the real
  * server (PGlite) in Debian's headless Chromium, and a real OpenID provider on loopback
  * (tests/support/oidc-idp.ts: oidc-provider with a sign-in form) standing in for the company's
- * identity provider and, as a second client, for Google (GOOGLE_ISSUER pointed at it).
+ * identity provider and, as a second client, for Google (the Google client's issuer pointed at
+ * it). People reach the app through a front proxy named as the server's PUBLIC_URL, as in production.
  *
  * One deep scenario. The admin opens Team → Single sign-on (axe clean on its empty state) and adds
  * an OIDC provider for the demo domain through the dialog: an unreachable issuer is refused beside
