@@ -15,7 +15,8 @@
  * to. The admin's page now says the provider was used, and enforcing works. With enforcement on,
  * the person's password is refused and the page offers SSO for that email, which signs them in.
  * Stopping enforcement, "Continue with Google" signs in through the stand-in. A reused completion
- * code says so, with a way back to sign-in. The CSP blocked nothing.
+ * code says so, with a way back to sign-in; someone without an account comes back to sign-in told
+ * why (?sso_error=). Offline the admin's page says it needs a connection. The CSP blocked nothing.
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,7 +25,7 @@ import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { startOidcIdp, type OidcIdp } from '../support/oidc-idp.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, signIn, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, mainNav, setNetwork, signIn, type BrowserSession } from '../support/browser.ts';
 
 const ADMIN = 'admin@demo.test';
 const EMPLOYEE = 'employee@demo.test';
@@ -232,6 +233,24 @@ describe('single sign-on, end to end', () => {
     await person.getByTestId('sso-complete-error').waitFor({ state: 'visible', timeout: 30_000 });
     await person.getByRole('link', { name: 'Back to sign-in' }).click();
     await person.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
+
+    // ── Someone the IdP knows but Ledgerline does not: back on sign-in, told why. ─────────────
+    await forgetIdp(personBrowser);
+    await person.getByRole('button', { name: 'Sign in with SSO' }).click();
+    await person.getByLabel('Work email').fill('nobody@demo.test');
+    await person.getByRole('button', { name: 'Continue' }).click();
+    await throughIdp(person, 'nobody@demo.test');
+    const ssoError = person.getByTestId('sso-error');
+    await ssoError.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await ssoError.textContent()).toContain('No Ledgerline account uses this email.');
+    expect(new URL(person.url()).pathname).toBe('/sign-in');
+
+    // ── Offline, the admin's page says it needs a connection, and comes back with it. ────────
+    await setNetwork(adminBrowser.context, false);
+    await admin.getByRole('heading', { name: 'Identity providers need a connection' }).waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await admin.getByTestId('sso-provider').count()).toBe(0);
+    await setNetwork(adminBrowser.context, true);
+    await card.waitFor({ state: 'visible', timeout: 30_000 });
 
     expect([...adminBrowser.cspViolations, ...personBrowser.cspViolations]).toEqual([]);
   }, 300_000);
