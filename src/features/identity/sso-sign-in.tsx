@@ -128,7 +128,7 @@ export function SsoOffer({ email, redirect }: { email: string; redirect: string 
   if (!available) return null;
   return (
     <div className="notice sso-offer" data-testid="sso-offer">
-      <p>Your company signs in with single sign-on.</p>
+      <p>Sign in through your company’s identity provider instead:</p>
       <Button variant="primary" block loading={busy === 'sso'} onClick={() => void start({ kind: 'sso', email })}>
         Continue with SSO as {email}
       </Button>
