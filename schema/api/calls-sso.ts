@@ -76,6 +76,7 @@ export type SsoProvider = z.infer<typeof ssoProviderSchema>;
 
 const providerParams = z.object({ provider_uuid: z.uuid() });
 const url = z.string().trim().max(2048);
+/** `enabled` defaults to false: configure, sign in once through it (verified), then enforce. */
 const common = { domain: emailDomainSchema, brand: ssoBrandSchema, enabled: z.boolean().optional() };
 
 export const listSsoProviders = defineCall({
@@ -83,7 +84,7 @@ export const listSsoProviders = defineCall({
   response: z.object({ data: z.array(ssoProviderSchema) }),
 });
 
-/** SAML: exactly one of metadata_url (fetched now; BUSINESS_7004 when it is not a valid https URL or cannot be fetched) or metadata_xml (BUSINESS_7014 when malformed). */
+/** SAML: exactly one of metadata_url (fetched now; BUSINESS_7004 when it is not a valid https URL or cannot be fetched) or metadata_xml (BUSINESS_7014 when malformed); both or neither → REQUEST_7001. AUTH_7030 when any business has a provider for the domain. */
 export const createSamlProvider = defineCall({
   id: 'admin.sso.createSaml', method: 'POST', path: '/v1/auth/authentication/saml-providers', auth: fullScopes,
   body: z.object({ ...common, metadata_url: url.optional(), metadata_xml: z.string().max(200_000).optional() }),
@@ -155,6 +156,7 @@ export const googleStart = defineCall({
   body: z.object({ redirect: z.string().max(2048).optional() }),
   response: z.object({ authorization_url: z.string() }),
 });
+/** PROFILE_7017 when the code is unknown, used or past its 60 s; the token's `sign_in_provider` is oidc, saml or google. */
 export const ssoComplete = defineCall({
   id: 'sso.complete', method: 'POST', path: '/v1/public/sso/complete', auth: 'public',
   body: z.object({ code: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'code must be a valid sign-in code') }),

@@ -6,8 +6,8 @@ import { providerById } from '../auth/sso/providers.ts';
 import { publicOrigin } from '../auth/sso/settings.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError } from '../core/errors.ts';
-import { completeLocation, errorLocation, finishSignIn, SsoRefused } from './sso-finish.ts';
-import { oidcClientOf } from './sso.ts';
+import { completeLocation, errorLocation, EXPIRED_STATE_MESSAGE, finishSignIn, redirectTo, SsoRefused } from './sso-finish.ts';
+import { oidcClientOf } from './sso-provider-store.ts';
 import { registerSamlBrowserRoutes } from './sso-saml.ts';
 
 /**
@@ -16,15 +16,6 @@ import { registerSamlBrowserRoutes } from './sso-saml.ts';
  * answer a redirect — to the app's /sso/complete?code=… on success, or /sign-in?sso_error=… with
  * words to show. Every refusal is such a redirect; nothing a caller sends yields a 500.
  */
-
-export const EXPIRED_STATE_MESSAGE = 'This sign-in has expired or was already used. Start again.';
-
-/** A redirect the browser follows; never cached, never leaking the code to other sites. */
-export function redirectTo(c: Context, location: string): Response {
-  c.header('Cache-Control', 'no-store');
-  c.header('Referrer-Policy', 'no-referrer');
-  return c.redirect(location, 302);
-}
 
 async function oidcCallback(c: Context, deps: AppDeps): Promise<Response> {
   const url = new URL(c.req.url);

@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import { SSO_BROWSER_PATHS } from '../../schema/api/calls-sso.ts';
 import { ERROR_CATALOGUE } from '../../schema/errors.ts';
 import { emailDomain, SSO_ENFORCED_MESSAGE } from '../../schema/sso-rules.ts';
@@ -24,6 +25,14 @@ import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
 export class SsoRefused extends Error {}
 
 export const NO_ACCOUNT_MESSAGE = 'No Ledgerline account uses this email.';
+export const EXPIRED_STATE_MESSAGE = 'This sign-in has expired or was already used. Start again.';
+
+/** A redirect the browser follows; never cached, never leaking the code to other sites. */
+export function redirectTo(c: Context, location: string): Response {
+  c.header('Cache-Control', 'no-store');
+  c.header('Referrer-Policy', 'no-referrer');
+  return c.redirect(location, 302);
+}
 
 export const errorLocation = (words: string) => `/sign-in?sso_error=${encodeURIComponent(words)}`;
 export const completeLocation = (code: string) => `${SSO_BROWSER_PATHS.appComplete}?code=${encodeURIComponent(code)}`;

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { SSO_BROWSER_PATHS, type SsoProvider } from '../../../schema/api/calls-sso.ts';
 import type { SsoRuleProvider } from '../../../schema/sso-rules.ts';
 import type { Queryable } from '../../db/db.ts';
+import { certificateFingerprint } from '../saml/index.ts';
 import type { OidcMetadata } from './oidc.ts';
 
 /** An sso_providers row as the routes read it (dates as ISO text). */
@@ -41,12 +41,6 @@ export async function providerForDomain(db: Queryable, domain: string): Promise<
 export const ruleView = (p: Pick<ProviderRow, 'id' | 'domain' | 'enabled' | 'enforced' | 'verified_at'>): SsoRuleProvider => ({
   id: p.id, domain: p.domain, enabled: p.enabled, enforced: p.enforced, verified: p.verified_at !== null,
 });
-
-/** SHA-256 of a certificate (base64 DER), upper-case colon-separated hex, as IdP consoles show it. */
-export function certificateFingerprint(certBase64Der: string): string {
-  const hex = createHash('sha256').update(Buffer.from(certBase64Der, 'base64')).digest('hex').toUpperCase();
-  return hex.match(/../g)!.join(':');
-}
 
 /** What our side of a SAML connection is called, on the public origin. */
 export function samlSp(origin: string, providerId: string): { entityId: string; acsUrl: string; metadataUrl: string } {
