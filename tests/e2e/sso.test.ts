@@ -16,7 +16,11 @@
  * the person's password is refused and the page offers SSO for that email, which signs them in.
  * Stopping enforcement, "Continue with Google" signs in through the stand-in. A reused completion
  * code says so, with a way back to sign-in; someone without an account comes back to sign-in told
- * why (?sso_error=). Offline the admin's page says it needs a connection. The CSP blocked nothing.
+ * why (?sso_error=). Offline the admin's page says it needs a connection. An enforced provider
+ * cannot be deleted (AUTH_7021); lifted, it is. Then SAML: pasted XML that is not metadata is
+ * refused beside it (BUSINESS_7014), the IdP's metadata URL works, the dialog shows the entity ID,
+ * ACS and SP metadata URLs, and a person signs in through the loopback SAML IdP
+ * (tests/support/saml-idp.ts). The CSP blocked nothing.
  */
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { startOidcIdp, type OidcIdp } from '../support/oidc-idp.ts';
+import { startSamlIdp, type TestSamlIdp } from '../support/saml-idp.ts';
 import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, mainNav, setNetwork, signIn, type BrowserSession } from '../support/browser.ts';
 
@@ -35,6 +40,7 @@ const SSO_CLIENT = { client_id: 'ledgerline-sso', client_secret: 'sso-client-sec
 const GOOGLE_CLIENT = { client_id: 'google-stand-in', client_secret: 'google-client-secret' };
 
 let idp: OidcIdp;
+let samlIdp: TestSamlIdp;
 let server: TestServer;
 let proxy: Server;
 /** Where people reach Ledgerline (PUBLIC_URL): a front proxy to the test server, as in production. */
@@ -67,6 +73,7 @@ beforeAll(async () => {
   publicUrl = front.url;
   const client = (c: { client_id: string; client_secret: string }) => ({ ...c, redirect_uris: [`${publicUrl}${CALLBACK_PATH}`] });
   idp = await startOidcIdp({ clients: [client(SSO_CLIENT), client(GOOGLE_CLIENT)] });
+  samlIdp = await startSamlIdp();
   server = await startTestServer({
     transactions: 10,
     serveDist: true,
@@ -84,11 +91,12 @@ afterAll(async () => {
   await new Promise((resolve) => proxy?.close(resolve) ?? resolve(null));
   await server?.close();
   await idp?.close();
+  await samlIdp?.close();
 });
 
 /** At the identity provider's own page: the email, then its "Sign in". Its cookies are dropped first so the form always shows. */
-async function throughIdp(page: Page, email: string): Promise<void> {
-  await page.waitForURL((u) => u.origin === idp.issuer, { timeout: 30_000 });
+async function throughIdp(page: Page, email: string, origin = idp.issuer): Promise<void> {
+  await page.waitForURL((u) => u.origin === origin, { timeout: 30_000 });
   await page.getByRole('heading', { name: 'Test identity provider' }).waitFor({ state: 'visible', timeout: 30_000 });
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -109,7 +117,7 @@ const brandSelect = (scope: Locator) => scope.getByRole('combobox', { name: /^Id
 const providerCard = (page: Page) => page.getByTestId('sso-provider').filter({ has: page.getByRole('heading', { name: 'demo.test' }) });
 
 describe('single sign-on, end to end', () => {
-  it('the admin configures an OIDC provider, people sign in through it, enforcement, Google', async () => {
+  it('the admin configures OIDC then SAML providers in the UI, people sign in through them, enforcement, Google', async () => {
     const admin = adminBrowser.page;
     const person = personBrowser.page;
     onTestFailed(async () => {
@@ -250,7 +258,59 @@ describe('single sign-on, end to end', () => {
     await admin.getByRole('heading', { name: 'Identity providers need a connection' }).waitFor({ state: 'visible', timeout: 30_000 });
     expect(await admin.getByTestId('sso-provider').count()).toBe(0);
     await setNetwork(adminBrowser.context, true);
-    await card.waitFor({ state: 'visible', timeout: 30_000 });
+    // The list is read again when the connection returns; a read lost while the network settles
+    // leaves "Try again" (what a person would press).
+    await expect.poll(async () => {
+      if (await card.isVisible()) return true;
+      const retry = admin.getByRole('button', { name: 'Try again' });
+      if (await retry.isVisible()) await retry.click().catch(() => undefined);
+      return false;
+    }, { timeout: 30_000 }).toBe(true);
+
+    // ── Enforced, the provider cannot be deleted (AUTH_7021, in the dialog); lifted, it can. ──
+    await card.getByRole('button', { name: 'Enforce…' }).click();
+    await enforce.getByRole('button', { name: 'Enforce single sign-on' }).click();
+    await card.getByText('Enforced', { exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
+    await card.getByRole('button', { name: /^Delete/ }).click();
+    const remove = admin.getByRole('dialog', { name: 'Delete the identity provider for demo.test?' });
+    await remove.getByRole('button', { name: 'Delete provider' }).click();
+    await remove.getByRole('alert').waitFor({ state: 'visible', timeout: 30_000 });
+    await remove.getByRole('button', { name: 'Keep as is' }).click();
+    await card.getByRole('button', { name: 'Stop enforcing' }).click();
+    await card.getByText('Enabled', { exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
+    await card.getByRole('button', { name: /^Delete/ }).click();
+    await remove.getByRole('button', { name: 'Delete provider' }).click();
+    await admin.getByRole('heading', { name: 'No identity provider yet' }).waitFor({ state: 'visible', timeout: 30_000 });
+
+    // ── SAML: pasted XML that is not metadata is refused beside it (BUSINESS_7014); by URL it works. ──
+    await admin.getByRole('button', { name: 'Add identity provider' }).click();
+    expect(await add.getByRole('combobox', { name: /^Protocol/ }).inputValue(), 'Okta suggests SAML').toBe('saml');
+    await add.getByLabel('Email domain').fill('demo.test');
+    await add.getByRole('radio', { name: 'Paste XML' }).check();
+    await add.getByLabel('Metadata XML').fill('<html><body>Not metadata</body></html>');
+    await add.getByRole('button', { name: 'Add provider' }).click();
+    await add.locator('[data-field="metadata_xml"] .field-error').waitFor({ state: 'visible', timeout: 30_000 });
+    await add.getByRole('radio', { name: 'Metadata URL' }).check();
+    await add.getByRole('textbox', { name: /^Metadata URL/ }).fill(samlIdp.metadataUrl);
+    await add.getByRole('button', { name: 'Add provider' }).click();
+    const finishSaml = admin.getByRole('dialog', { name: 'Finish at Okta' });
+    await finishSaml.waitFor({ state: 'visible', timeout: 30_000 });
+    const spValues = await finishSaml.getByTestId('sso-setup').locator('code').allTextContents();
+    expect(spValues).toHaveLength(3);
+    for (const v of spValues) expect(v.startsWith(publicUrl), v).toBe(true);
+    await finishSaml.getByRole('button', { name: 'Done' }).click();
+    await card.getByRole('button', { name: 'Enable' }).click();
+    await card.getByText('Enabled', { exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
+
+    // A person signs in through the SAML IdP's form.
+    await person.goto('/sign-in');
+    await person.getByRole('button', { name: 'Sign in with SSO' }).click();
+    await person.getByLabel('Work email').fill(EMPLOYEE);
+    await person.getByRole('button', { name: 'Continue' }).click();
+    await throughIdp(person, EMPLOYEE, new URL(samlIdp.ssoUrl).origin);
+    await mainNav(person).waitFor({ state: 'visible', timeout: 30_000 });
+    await admin.reload();
+    await card.getByText(/^Last used /).waitFor({ state: 'visible', timeout: 30_000 });
 
     expect([...adminBrowser.cspViolations, ...personBrowser.cspViolations]).toEqual([]);
   }, 300_000);
