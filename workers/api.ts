@@ -21,6 +21,7 @@ import type {
   AccountingCurrent, AccountingPreferences, AccountingProvider, accountingPreferencesPatchSchema, manualMatch,
   reconciliationMatchSchema, SyncCommit, SyncObjectType,
 } from '../schema/api/calls-accounting.ts';
+import type { createOidcProvider, createSamlProvider, SsoProtocol, SsoProvider, updateSsoProvider } from '../schema/api/calls-sso.ts';
 import type { MappingRule, mappingRuleInputSchema } from '../schema/mapping-rules.ts';
 import type { AdminUser, adminDepartmentSchema, BusinessEntity, createEntity, InviteLookup, inviteUser, updateUser } from '../schema/api/calls-admin.ts';
 import type { z } from 'zod';
@@ -234,7 +235,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -252,6 +253,12 @@ export interface SessionApi {
   switchBusiness(businessId: string): Promise<SwitchBusinessResult>;
   /** Creates the identity and its business, then signs in. */
   signUp(input: SignUpInput): Promise<SignInResult>;
+  /**
+   * Single sign-on's last step (issue 14): trades the one-time code of /sso/complete for the
+   * session, as a password sign-in (`mfa_required`: `verifyMfa` next). `redirect`: where the
+   * person was heading when the sign-in started (the page checks it with safeRedirect).
+   */
+  ssoComplete(code: string): Promise<SignInResult & { redirect: string | null }>;
   /** Second step of a sign-in that answered mfa_required. */
   verifyMfa(code: string): Promise<SignInResult>;
   /**
@@ -718,4 +725,31 @@ export interface OrgApi {
   /** Refused (REQUEST_7001, the server's words) while live users belong to it. */
   deleteEntity(id: string): Promise<{ ok: true } | OrgFailure>;
   setEntityOwners(id: string, userIds: string[]): Promise<BusinessEntityResult>;
+}
+
+/** An SSO call's refusal (handlers/sso.ts). `offline`: nothing was sent (identity providers live on the server only). */
+export type SsoFailure = Extract<ActionResult, { ok: false }> & { offline?: true };
+export type SsoProviderInput =
+  | { protocol: 'saml'; body: z.input<typeof createSamlProvider.body> }
+  | { protocol: 'oidc'; body: z.input<typeof createOidcProvider.body> };
+export type SsoProviderPatch = z.input<typeof updateSsoProvider.body>;
+export type SsoProviderResult = { ok: true; provider: SsoProvider } | SsoFailure;
+export type SsoStartResult = { ok: true; authorization_url: string } | SsoFailure;
+
+/**
+ * Single sign-on (issue 14; handlers/sso.ts; schema/api/calls-sso.ts): the admin's identity
+ * providers per email domain, and the public starts of a sign-in (the browser is then sent to
+ * `authorization_url`). Server-only, online only (`offline`: nothing was sent). The sign-in's end
+ * is `SessionApi.ssoComplete`.
+ */
+export interface SsoApi {
+  ssoProviders(): Promise<{ ok: true; providers: SsoProvider[] } | SsoFailure>;
+  createSsoProvider(input: SsoProviderInput): Promise<SsoProviderResult>;
+  /** Enable, disable, enforce, or replace its metadata, issuer or client. */
+  updateSsoProvider(id: string, patch: SsoProviderPatch): Promise<SsoProviderResult>;
+  deleteSsoProvider(id: string, protocol: SsoProtocol): Promise<{ ok: true } | SsoFailure>;
+  /** The enabled provider of the email's domain (AUTH_7022 when there is none). */
+  ssoStart(email: string, redirect?: string): Promise<SsoStartResult>;
+  /** Sign in with Google (AUTH_7022 when the server has no Google client). */
+  googleStart(redirect?: string): Promise<SsoStartResult>;
 }

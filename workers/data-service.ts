@@ -9,6 +9,7 @@ import { reportHandlers } from './handlers/reports.ts';
 import { exportHandlers } from './handlers/exports.ts';
 import { receiptHandlers } from './handlers/receipts.ts';
 import { sessionHandlers } from './handlers/session.ts';
+import { ssoHandlers } from './handlers/sso.ts';
 import { statusHandlers } from './handlers/status.ts';
 import { vendorHandlers } from './handlers/vendors.ts';
 import { teamHandlers } from './handlers/team.ts';
@@ -44,6 +45,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...accountingHandlers(ctx),
     ...teamHandlers(ctx),
     ...orgHandlers(ctx),
+    ...ssoHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

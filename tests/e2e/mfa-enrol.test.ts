@@ -54,7 +54,7 @@ describe('first MFA enrolment during sign-in, end to end', () => {
     await page.goto('/sign-in');
     await page.getByLabel('Email').fill(USER, { timeout: 30_000 });
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 
     await page.getByRole('heading', { name: 'Set up two-factor authentication' }).waitFor({ state: 'visible', timeout: 30_000 });
     await page.getByText(`We sent a code to ${USER}.`).waitFor({ state: 'visible', timeout: 30_000 });

@@ -106,7 +106,7 @@ describe('MFA sign-in and step-up, end to end', () => {
 
     await page.getByRole('button', { name: 'Account: Grace Hopper' }).click();
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
   });
 
   it('signs in through the UI: the verification code step appears, and a valid code loads the app', async () => {
@@ -115,7 +115,7 @@ describe('MFA sign-in and step-up, end to end', () => {
     await page.goto('/sign-in');
     await page.getByLabel('Email').fill(USER, { timeout: 30_000 });
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 
     const code = page.getByLabel('Verification code');
     await code.waitFor({ state: 'visible', timeout: 30_000 });

@@ -135,7 +135,7 @@ function collectLogs(page: Page, logs: string[]): void {
 export async function signIn(page: Page, email: string, password: string, timeout = 30_000): Promise<void> {
   await page.getByLabel('Email').fill(email, { timeout });
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await mainNav(page).waitFor({ state: 'visible', timeout });
 }
 

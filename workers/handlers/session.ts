@@ -3,6 +3,7 @@ import { currentIdentity, signIn as signInCall, signOut as signOutCall } from '.
 import { acceptInvite as acceptInviteCall } from '../../schema/api/calls-admin.ts';
 import { passwordlessSignIn as passwordlessSignInCall, signOutAllSessions as signOutAllCall, signUp as signUpCall, verifyMfa as verifyMfaCall } from '../../schema/api/calls-identity.ts';
 import { switchBusiness as switchBusinessCall } from '../../schema/api/calls-business.ts';
+import { ssoComplete as ssoCompleteCall } from '../../schema/api/calls-sso.ts';
 import { errorBody } from '../../schema/errors.ts';
 import { tokenWaitMs, type Platform } from '../../schema/platform.ts';
 import { decodeTokenClaims, isFullyScoped, tokenScopes, waitForFullToken } from '../../sync/index.ts';
@@ -131,6 +132,14 @@ export function sessionHandlers(ctx: WorkerContext): SessionApi {
       const res = await ctx.requireHttp().call(signUpCall, { body: input });
       if (!res.ok) return { ok: false, error: res.error };
       return afterPassword(res.data.id_token, res.data.mfa_required, undefined, input.email);
+    },
+    async ssoComplete(code) {
+      // The identity provider vouched for the person: the code is traded for the same token a
+      // password answers, so what follows (MFA step, stored session, mirror) is the password path's.
+      const res = await ctx.requireHttp().call(ssoCompleteCall, { body: { code } });
+      if (!res.ok) return { ok: false, error: res.error, redirect: null };
+      const done = await afterPassword(res.data.id_token, res.data.mfa_required, undefined, null);
+      return { ...done, redirect: res.data.redirect };
     },
     async verifyMfa(code) {
       const pending = ctx.pendingMfa;

@@ -4,6 +4,7 @@ import { SignInRoute, parseSignInSearch } from './sign-in-page.tsx';
 import { SignUpPage } from './sign-up-page.tsx';
 import { InviteRoute } from './invite-page.tsx';
 import { PasswordlessRoute, parsePasswordlessSearch } from './passwordless-page.tsx';
+import { SsoCompleteRoute, parseSsoCompleteSearch } from './sso-complete-page.tsx';
 
 export { ReauthDialog } from './reauth-dialog.tsx';
 export { StepUpDialog } from '../../components/step-up-dialog.tsx';
@@ -18,6 +19,8 @@ export function identityGuestRoutes<P extends AnyRoute>(parent: P) {
     // The links the server mails (issue 14): an invite, and a passwordless sign-in.
     createRoute({ getParentRoute: () => parent, path: '/invites/$token', component: InviteRoute }),
     createRoute({ getParentRoute: () => parent, path: '/passwordless', validateSearch: parsePasswordlessSearch, component: PasswordlessRoute }),
+    // Where single sign-on lands (issue 14): the server's callback sends the browser here with a one-time code.
+    createRoute({ getParentRoute: () => parent, path: '/sso/complete', validateSearch: parseSsoCompleteSearch, component: SsoCompleteRoute }),
   ] as const;
 }
 

@@ -13,18 +13,23 @@ import { readTabBusiness, rememberTabBusiness } from '../../lib/session-tab.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { TextField } from '../../components/text-field.tsx';
 import { SignInLinkForm } from './sign-in-link-form.tsx';
+import { OtherSignIns, SsoErrorAlert, SsoOffer, SsoSignInCard } from './sso-sign-in.tsx';
 
 export interface SignInPageProps {
   redirect: string | undefined;
+  /** The words of a single sign-on that failed at the identity provider or on its way back. */
+  ssoError?: string | undefined;
 }
 
-/** `redirect` (where the user was heading) is the only search parameter sign-in reads. */
-export const parseSignInSearch = (raw: Record<string, unknown>): { redirect?: string } =>
-  typeof raw.redirect === 'string' && raw.redirect ? { redirect: raw.redirect } : {};
+/** `redirect` (where the user was heading) and `sso_error` (a failed single sign-on's words). */
+export const parseSignInSearch = (raw: Record<string, unknown>): { redirect?: string; sso_error?: string } => ({
+  ...(typeof raw.redirect === 'string' && raw.redirect ? { redirect: raw.redirect } : {}),
+  ...(typeof raw.sso_error === 'string' && raw.sso_error ? { sso_error: raw.sso_error.slice(0, 500) } : {}),
+});
 
 export function SignInRoute() {
-  const { redirect } = getRouteApi('/_guest/sign-in').useSearch();
-  return <SignInPage redirect={redirect} />;
+  const { redirect, sso_error } = getRouteApi('/_guest/sign-in').useSearch();
+  return <SignInPage redirect={redirect} ssoError={sso_error} />;
 }
 
 /** The §3 web config, read through the worker when the sign-in page opens. */
@@ -54,7 +59,7 @@ export function useFinishSignIn(redirect: string | undefined) {
 }
 
 /** Sign-in. The worker does the calls and keeps the token; the page shows the server's words. */
-export function SignInPage({ redirect }: SignInPageProps) {
+export function SignInPage({ redirect, ssoError }: SignInPageProps) {
   const client = useDataClient();
   const online = useAppState((s) => s.online);
   const config = useWebConfig();
@@ -62,6 +67,10 @@ export function SignInPage({ redirect }: SignInPageProps) {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** The email a password was refused for with AUTH_7022 (its domain may sign in with SSO only). */
+  const [refusedFor, setRefusedFor] = useState<string | null>(null);
+  /** "Sign in with SSO" is open, with the email typed so far. */
+  const [ssoFor, setSsoFor] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   /** The second step: a code from the authenticator, or its first enrolment when there is none yet. */
   const [mfaStep, setMfaStep] = useState<null | { kind: 'verify' } | { kind: 'enrol'; email: string | null }>(null);
@@ -73,6 +82,7 @@ export function SignInPage({ redirect }: SignInPageProps) {
     e.preventDefault();
     setBusy(true);
     setError(null);
+    setRefusedFor(null);
     try {
       const result = await client.signIn(email.trim(), password, readTabBusiness());
       if (result.ok) await finish(result);
@@ -81,7 +91,10 @@ export function SignInPage({ redirect }: SignInPageProps) {
         const mfa = await client.pendingMfaStatus();
         setMfaStep(mfa.ok && !mfa.totp_enrolled ? { kind: 'enrol', email: mfa.email } : { kind: 'verify' });
       }
-      else setError(errorText(result.error));
+      else {
+        setError(errorText(result.error));
+        if (result.error.error_code === 'AUTH_7022') setRefusedFor(email.trim());
+      }
     } catch (err) {
       setError(err instanceof Error ? err.message : 'Sign-in failed.');
     } finally {
@@ -118,9 +131,11 @@ export function SignInPage({ redirect }: SignInPageProps) {
       </AuthCard>
     );
   }
+  if (ssoFor !== null) return <SsoSignInCard initialEmail={ssoFor} redirect={redirect} onBack={() => setSsoFor(null)} />;
 
   return (
     <AuthCard title="Sign in" onSubmit={onSubmit}>
+      <SsoErrorAlert message={ssoError} />
       {!online && <p className="notice notice-warn">You are offline. Signing in needs a connection.</p>}
       {config && loginDown && (
         <p className="notice notice-error" role="alert">
@@ -130,12 +145,14 @@ export function SignInPage({ redirect }: SignInPageProps) {
       <TextField label="Email" type="email" name="email" autoComplete="username" required value={email} onChange={setEmail} autoFocus />
       <TextField label="Password" type="password" name="password" autoComplete="current-password" required value={password} onChange={setPassword} />
       <FormError message={error} />
+      {refusedFor && !loginDown && <SsoOffer email={refusedFor} redirect={redirect} />}
       <Button type="submit" variant="primary" block loading={busy} disabled={loginDown || !email || !password}>
         Sign in
       </Button>
       <Button variant="ghost" block disabled={loginDown} onClick={() => setLinkMode(true)}>
         Email me a sign-in link
       </Button>
+      <OtherSignIns google={config?.googleSignIn === true} redirect={redirect} disabled={loginDown || !online} onSso={() => setSsoFor(email.trim())} />
       <p className="card-footer">
         New to Ledgerline? <Link to="/sign-up">Create an account</Link>
       </p>
