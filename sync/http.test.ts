@@ -160,6 +160,13 @@ describe('createHttpClient', () => {
     expect(await http.call(syncChanges, {})).toMatchObject({ ok: false, kind: 'bad_response', status: 200 });
   });
 
+  it('reads a 204 with no body as null, the answer of a call declared z.null(); an empty 200 is still bad_response', async () => {
+    const nothing = defineCall({ id: 'test.nothing', method: 'POST', path: '/v1/public/nothing', auth: 'public', body: z.object({}), response: z.null() });
+    const { http } = setup([new Response(null, { status: 204 }), new Response('', { status: 200 })]);
+    expect(await http.call(nothing, { body: {} })).toEqual({ ok: true, status: 204, data: null });
+    expect(await http.call(nothing, { body: {} })).toMatchObject({ ok: false, kind: 'bad_response', status: 200 });
+  });
+
   it('reports a rejected fetch as a network failure that may have been sent', async () => {
     const { http } = setup([new TypeError('fetch failed')]);
     expect(await http.call(syncChanges, {})).toMatchObject({ ok: false, kind: 'network', maybeSent: true });

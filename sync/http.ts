@@ -189,7 +189,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
 function parseSuccess<C extends CallDef>(def: C, status: number, text: string): HttpResult<CallResponse<C>> {
   let json: unknown;
   try {
-    json = text === '' ? undefined : JSON.parse(text);
+    // 204 No Content is the answer of calls declared `z.null()` (passwordless send, telemetry).
+    json = text === '' ? (status === 204 ? null : undefined) : JSON.parse(text);
   } catch {
     return { ok: false, kind: 'bad_response', status, error: DEFAULT_ERROR };
   }

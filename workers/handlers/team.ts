@@ -67,9 +67,8 @@ export function teamHandlers(ctx: WorkerContext): TeamApi {
     async sendSignInLink(email) {
       if (!ctx.hub.online) return TEAM_OFFLINE;
       const res = await ctx.requireHttp().call(passwordlessSend, { body: { email } });
-      // The call answers 204 with no body, which the HTTP layer reports as a bad response (its
-      // declared response is z.null() and an empty body parses to undefined): 204 is the success.
-      if (res.ok || (res.kind === 'bad_response' && res.status === 204)) return { ok: true };
+      // The call answers 204 with no body: the HTTP layer reads it as the declared null.
+      if (res.ok) return { ok: true };
       if ((res.kind === 'network' || res.kind === 'timeout') && !res.maybeSent) return TEAM_OFFLINE;
       return actionFailure(res);
     },
