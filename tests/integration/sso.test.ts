@@ -203,6 +203,10 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
     expect(again.body.error_v2.error_code).toBe('PROFILE_7017');
     const replay = await t.app.request(callback);
     expect(errorOf(replay.headers.get('location')!)).toBe('This sign-in has expired or was already used. Start again.');
+    // Two racing trades of one code (two tabs, a double click): exactly one sign-in.
+    const raced = codeOf((await ssoTrip(a.email('manager'))).location);
+    const both = await Promise.all([complete(raced), complete(raced)]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 422]);
     // MFA: the same rule as a password sign-in (half-scoped token until verify-mfa).
     await t.db.query('UPDATE identities SET mfa_required = true WHERE lower(email) = $1', [a.email('bookkeeper')]);
     const mfa = await complete(codeOf((await ssoTrip(a.email('bookkeeper'))).location));
