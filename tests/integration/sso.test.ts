@@ -316,7 +316,7 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
 
   it('stops enforcing, then removes every provider of the business', async () => {
     expect((await patch(ownerA, providerA, { enforced: false })).status).toBe(200);
-    const res = await request(t.app, 'DELETE', `/v1/auth/businesses/${a.businessId}/sso`, { token: ownerA, body: {} });
+    const res = await request(t.app, 'DELETE', `/v1/auth/businesses/${a.businessId}/sso`, { token: ownerA });
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual({ ok: true, removed: 1 });
     expect((await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: a.email('employee'), password: FIXTURE_PASSWORD } })).status).toBe(200);
