@@ -130,11 +130,11 @@ export const deleteOidcProvider = defineCall({
   params: providerParams, response: z.object({ ok: z.literal(true) }),
 });
 
-/** §7 "DELETE {business}/sso (body)": removes every provider of the given domains (all when none are named); AUTH_7021 while any of them is enforced. */
+/** §7 "DELETE {business}/sso (body)": removes every provider of the given domains (all when none are named, or no body is sent); AUTH_7021 while any of them is enforced; another business's id → 404. */
 export const deleteBusinessSso = defineCall({
   id: 'admin.sso.deleteBusiness', method: 'DELETE', path: '/v1/auth/businesses/:business_uuid/sso', auth: fullScopes,
   params: z.object({ business_uuid: z.uuid() }),
-  body: z.object({ domains: z.array(emailDomainSchema).max(50).optional() }),
+  body: z.object({ domains: z.array(emailDomainSchema).max(50).optional() }).optional(),
   response: z.object({ ok: z.literal(true), removed: z.number().int() }),
 });
 
