@@ -28,6 +28,7 @@ import { PROVISIONAL_BILL_CALLS } from './calls-provisional-bills.ts';
 import { BILL_EXTRA_CALLS } from './calls-bill-extras.ts';
 import { REPORTING_CALLS } from './calls-reporting.ts';
 import { ACCOUNTING_CALLS } from './calls-accounting.ts';
+import { WEBAUTHN_CALLS } from './calls-webauthn.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -190,6 +191,7 @@ export const CATALOGUE = [
   syncChanges,
   syncStream,
   ...IDENTITY_CALLS,
+  ...WEBAUTHN_CALLS,
   ...ADMIN_CALLS,
   ...BUSINESS_CALLS,
   ...REIMBURSEMENT_CALLS,

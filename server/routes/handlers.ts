@@ -23,6 +23,8 @@ import { reimbursementHandlers } from './reimbursements.ts';
 import { syncHandlers } from './sync.ts';
 import { transactionHandlers } from './transactions.ts';
 import { vendorHandlers } from './vendors.ts';
+import { appAttestHandlers } from './webauthn-app-attest.ts';
+import { webauthnHandlers } from './webauthn.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -36,6 +38,8 @@ export const HANDLERS = {
   ...stepUpHandlers,
   ...sessionHandlers,
   ...passwordlessHandlers,
+  ...webauthnHandlers,
+  ...appAttestHandlers,
   ...referenceHandlers,
   ...transactionHandlers,
   ...reimbursementHandlers,
