@@ -72,7 +72,7 @@ function identityServer(clock: { now(): number }) {
         return valid ? jsonResponse(200, { id_token: FULL, mfa_required: true }) : jsonResponse(400, errorBody('AUTH_7025'));
       }
       case '/v1/auth/users/current/check-mfa':
-        return jsonResponse(200, { mfa_required: true, mfa_authed: false, totp_enrolled: state.enrolled });
+        return jsonResponse(200, { mfa_required: true, mfa_authed: false, totp_enrolled: state.enrolled, factors: state.enrolled ? ['totp'] : [] });
       case '/v1/auth/users/current/send-email-otp':
         state.emailsSent += 1;
         return jsonResponse(200, { sent: true, expires_at: new Date(clock.now() + 600_000).toISOString() });
@@ -154,7 +154,7 @@ describe('DataService identity flows', () => {
     const service = make();
     await service.init({ baseUrl: 'http://api.test' });
     expect(await service.signIn(userOf(1).email, PASSWORD)).toMatchObject({ ok: false, mfa_required: true });
-    expect(await service.pendingMfaStatus()).toEqual({ ok: true, totp_enrolled: false, email: userOf(1).email });
+    expect(await service.pendingMfaStatus()).toEqual({ ok: true, totp_enrolled: false, factors: [], email: userOf(1).email });
 
     const started = await service.startTotp();
     expect(started).toMatchObject({ ok: true, setup: { authenticator_id: AUTHENTICATOR_ID, secret: 'JBSWY3DPEHPK3PXP' } });

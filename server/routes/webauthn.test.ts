@@ -219,7 +219,7 @@ describe.each(await testDatabases())('passkeys on %s', (kind) => {
     it('refuses a web client with a clear message, and any token older than the recent-token window', async () => {
       const f = await makeBusiness(t.db, { transactions: 0 });
       const token = await signIn(t.app, f.email('employee'));
-      for (const headers of [{ 'X-Ramp-Platform': 'web' }, {}]) {
+      for (const headers of [{ 'X-Ramp-Platform': 'web' }, {}] as Record<string, string>[]) {
         const res = await post('/v1/auth/app-attest/challenge', token, {}, headers);
         expect(res.status).toBe(403);
         expect(res.body.error_v2).toEqual({ error_code: 'AUTH_7022', message: APP_ATTEST_WEB_MESSAGE });

@@ -23,5 +23,10 @@ export type {
   StepUpInput,
   SignUpInput,
   TotpSetup,
+  Authenticator,
+  PasskeyAssertion,
+  PasskeyOptions,
+  PasskeyRegistration,
+  SecondFactor,
 } from '../../workers/api.ts';
 export type { VendorResult, VendorFailure, RevealedBankAccount, BulkRowResult } from '../../workers/api.ts';
