@@ -10,10 +10,12 @@
  * (axe clean) → signs out → signs in with the password: the MFA step offers "Use a passkey" →
  * the app loads → Settings → removes the passkey: the confirmation, then "Confirm it's you" with
  * "Use a passkey" → removed (gone from the list and the database); the next sign-in asks for no
- * second factor.
+ * second factor. Then the business requires MFA: the sign-in's first enrolment takes the emailed
+ * code and "Use a passkey instead", and the new passkey finishes the sign-in.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { CDPSession } from 'playwright-core';
+import { devOutbox } from '../../schema/api/calls-identity.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, mainNav, signIn, type BrowserSession } from '../support/browser.ts';
@@ -28,7 +30,7 @@ let cdp: CDPSession;
 let authenticatorId: string;
 
 beforeAll(async () => {
-  server = await startTestServer({ serveDist: true, transactions: 20 });
+  server = await startTestServer({ serveDist: true, transactions: 20, devOutbox: true });
   const origin = server.url.replace('127.0.0.1', 'localhost');
   browser = await launchBrowser({ baseURL: origin });
   cdp = await browser.context.newCDPSession(browser.page);
@@ -59,6 +61,17 @@ const passkeysRow = () => browser.page.getByRole('group', { name: 'Passkeys' });
 async function openSettings() {
   await mainNav(browser.page).getByRole('link', { name: 'Settings' }).click();
   await securitySection().waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/** The newest mailed verification code for the address (the dev outbox lists newest first). */
+async function mailedCode(email: string): Promise<string> {
+  const url = new URL(devOutbox.path, server.url);
+  url.searchParams.set('email', email);
+  const res = await fetch(url, { headers: { accept: 'application/json' } });
+  const { messages } = devOutbox.response.parse(await res.json());
+  const code = /\b(\d{6})\b/.exec(messages[0]?.body ?? '')?.[1];
+  if (!code) throw new Error(`no code in the dev outbox for ${email}`);
+  return code;
 }
 
 const storedPasskeys = async () =>
@@ -135,6 +148,27 @@ describe('passkeys, end to end', () => {
     await page.getByLabel('Email').fill(USER, { timeout: 30_000 });
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
+    await mainNav(page).waitFor({ state: 'visible', timeout: 30_000 });
+  });
+
+  it('under enforced MFA, the first enrolment at sign-in can be a passkey (with the emailed code), which then finishes it', async () => {
+    showBrowserLogsOnFailure();
+    const { page } = browser;
+    await server.db.query('UPDATE businesses SET mfa_required = true WHERE id = $1', [server.businessId]);
+    await page.getByRole('button', { name: /^Account: / }).click();
+    await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+    await page.getByLabel('Email').fill(USER, { timeout: 30_000 });
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await page.getByRole('heading', { name: 'Set up two-factor authentication' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await page.getByText(`We sent a code to ${USER}.`).waitFor({ state: 'visible', timeout: 30_000 });
+    await page.getByLabel('Email code').fill(await mailedCode(USER));
+    await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+    await page.getByText('Your passkey is set up. Use it once more to finish signing in.').waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await storedPasskeys()).toEqual([{ name: 'Passkey', last_used_at: null }]);
+    await expect(mainNav(page).count()).resolves.toBe(0);
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
     await mainNav(page).waitFor({ state: 'visible', timeout: 30_000 });
   });
 });
