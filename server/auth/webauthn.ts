@@ -3,10 +3,11 @@
  * key, not the maker) and authentication (an assertion over a single-use challenge), both with
  * user verification preferred, not required (a security key without a PIN still works).
  *
- * Relying party: the origins come from LEDGERLINE_PUBLIC_URL (comma-separated, e.g.
- * `https://ledgerline.example`); the RP ID is each origin's host name. Without it only a
- * `localhost` origin is accepted (development and tests); WebAuthn needs a secure context and a
- * domain RP ID, so an app opened at 127.0.0.1 cannot use passkeys at all.
+ * Relying party: the origin people reach the server at, PUBLIC_URL (the same setting SSO builds
+ * its URLs on, e.g. `https://ledgerline.example`), plus any in LEDGERLINE_PASSKEY_ORIGINS
+ * (comma-separated, for a second host name); the RP ID is each origin's host name. With neither,
+ * only a `localhost` origin is accepted (development and tests); WebAuthn needs a secure context
+ * and a domain RP ID, so an app opened at 127.0.0.1 cannot use passkeys at all.
  */
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
@@ -25,7 +26,7 @@ import {
 
 export const RP_NAME = 'Ledgerline';
 export const PASSKEYS_UNCONFIGURED_MESSAGE =
-  'Passkeys are not available on this server: its public address (LEDGERLINE_PUBLIC_URL) is not configured.';
+  'Passkeys are not available on this server: its public address (PUBLIC_URL) is not configured.';
 export const PASSKEY_CHALLENGE_MESSAGE = 'This passkey request expired or was already used. Try again.';
 export const PASSKEY_NOT_YOURS_MESSAGE = 'This passkey is not registered to your account.';
 export const PASSKEY_FAILED_MESSAGE = 'The passkey could not be verified.';
@@ -58,8 +59,7 @@ function originOf(url: string): string | null {
  */
 export function relyingParty(c: Context): RelyingParty {
   const asked = originOf(c.req.header('Origin') ?? c.req.url);
-  const configured = (process.env.LEDGERLINE_PUBLIC_URL ?? '')
-    .split(',')
+  const configured = [process.env.PUBLIC_URL ?? '', ...(process.env.LEDGERLINE_PASSKEY_ORIGINS ?? '').split(',')]
     .map((s) => originOf(s.trim()))
     .filter((o): o is string => o !== null);
   const origins = configured.length > 0 ? configured : asked && new URL(asked).hostname === 'localhost' ? [asked] : [];

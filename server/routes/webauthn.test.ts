@@ -21,7 +21,8 @@ const WEBAUTHN = `${TOKENS}/webauthn`;
 describe.each(await testDatabases())('passkeys on %s', (kind) => {
   const t = useTestApp(kind, { now: clock.now, devOutbox: true });
   afterEach(() => {
-    delete process.env.LEDGERLINE_PUBLIC_URL;
+    delete process.env.PUBLIC_URL;
+    delete process.env.LEDGERLINE_PASSKEY_ORIGINS;
   });
 
   const post = (path: string, token: string, body: unknown = {}, headers?: Record<string, string>) =>
@@ -193,7 +194,8 @@ describe.each(await testDatabases())('passkeys on %s', (kind) => {
     expect(viaIp.status).toBe(403);
     expect((await viaIp.json()).error_v2).toEqual({ error_code: 'AUTH_7022', message: PASSKEYS_UNCONFIGURED_MESSAGE });
 
-    process.env.LEDGERLINE_PUBLIC_URL = 'https://ledgerline.example, https://app.ledgerline.example';
+    process.env.PUBLIC_URL = 'https://ledgerline.example/';
+    process.env.LEDGERLINE_PASSKEY_ORIGINS = 'https://app.ledgerline.example';
     const opts = await post(`${WEBAUTHN}/registration/options`, token, {}, { Origin: 'https://app.ledgerline.example' });
     expect(opts.body.options.rp.id).toBe('app.ledgerline.example');
     const local = new SoftPasskey();

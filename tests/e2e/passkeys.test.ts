@@ -4,7 +4,7 @@
  * keys) standing in for Touch ID / Windows Hello, against the built PWA served by the real server.
  *
  * WebAuthn needs a secure context and a domain RP ID: the app is opened at http://localhost:PORT
- * (never 127.0.0.1), which the server accepts as its relying party without LEDGERLINE_PUBLIC_URL.
+ * (never 127.0.0.1), which the server accepts as its relying party without PUBLIC_URL.
  *
  * A demo user signs in → Settings → Security → "Add a passkey", names it → the passkey is listed
  * (axe clean) → signs out → signs in with the password: the MFA step offers "Use a passkey" →

@@ -42,6 +42,7 @@ export function MfaCodeForm({ downMessage, onVerified, onCancel, factors: given 
           {downMessage}
         </p>
       )}
+      {passkey && <p className="muted">Use your passkey — your fingerprint, face or device PIN — to finish signing in.</p>}
       {passkey && <PasskeyButton disabled={downMessage !== null} hasCode={showCode} onVerified={onVerified} />}
       {passkey && showCode && <p className="muted or-divider" aria-hidden="true">or</p>}
       {showCode && (
