@@ -10,6 +10,8 @@ import type { Queryable } from '../db/db.ts';
 import { hasActiveTotp } from './totp.ts';
 
 export const WEBAUTHN_CHALLENGE_TTL_MS = 5 * 60 * 1000;
+/** Challenges kept per person: more than any honest use has open at once. */
+export const MAX_LIVE_CHALLENGES = 20;
 export type ChallengePurpose = 'register' | 'authenticate';
 export type ChallengeOwner = { identityId: string; sessionId: string };
 
@@ -23,6 +25,12 @@ export async function storeChallenge(
     `INSERT INTO webauthn_challenges (id, identity_id, session_id, purpose, challenge, expires_at, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [randomUUID(), owner.identityId, owner.sessionId, purpose, challenge, expiresAt, new Date(nowMs)],
+  );
+  // A caller asking for options in a loop keeps only its newest few (tabs, retries) alive.
+  await db.query(
+    `DELETE FROM webauthn_challenges WHERE identity_id = $1 AND id NOT IN (
+       SELECT id FROM webauthn_challenges WHERE identity_id = $1 ORDER BY created_at DESC, id LIMIT $2)`,
+    [owner.identityId, MAX_LIVE_CHALLENGES],
   );
   return expiresAt;
 }

@@ -15,6 +15,7 @@ import type { Queryable } from '../db/db.ts';
 import type { Actor } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { MAX_LIVE_CHALLENGES } from '../auth/webauthn-store.ts';
 import { refuse } from './identity-code-limits.ts';
 
 export const APP_ATTEST_WEB_MESSAGE = 'App attestation is only for the Ledgerline mobile app.';
@@ -76,6 +77,11 @@ export const appAttestHandlers = {
       `INSERT INTO app_attest_challenges (id, identity_id, session_id, challenge, expires_at, created_at)
        VALUES ($1, $2, $3, $4, $5, $6)`,
       [randomUUID(), actor.identityId, actor.sessionId, challenge, expiresAt, new Date(now)],
+    );
+    await ctx.db.query(
+      `DELETE FROM app_attest_challenges WHERE identity_id = $1 AND id NOT IN (
+         SELECT id FROM app_attest_challenges WHERE identity_id = $1 ORDER BY created_at DESC, id LIMIT $2)`,
+      [actor.identityId, MAX_LIVE_CHALLENGES],
     );
     return ok({ challenge, expires_at: expiresAt.toISOString() }, 201);
   },

@@ -6,6 +6,7 @@ import {
   PASSKEYS_UNCONFIGURED_MESSAGE,
 } from '../auth/webauthn.ts';
 import { SoftPasskey } from '../auth/webauthn-test-kit.ts';
+import { MAX_LIVE_CHALLENGES } from '../auth/webauthn-store.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn } from '../test-fixtures.ts';
@@ -183,6 +184,21 @@ describe.each(await testDatabases())('passkeys on %s', (kind) => {
     // Now enrolled: a pending token may not add another factor over it.
     const overIt = await post(`${WEBAUTHN}/registration/options`, await signIn(t.app, email));
     expect(overIt.body.error_v2.error_code).toBe('AUTH_7016');
+  });
+
+  it('keeps only the newest challenges of a person who asks for options in a loop', async () => {
+    const { email } = await personWithPasskey();
+    const token = await signIn(t.app, email);
+    const first = await challenge(token);
+    for (let i = 0; i < MAX_LIVE_CHALLENGES; i++) {
+      clock.advance(1000);
+      await challenge(token);
+    }
+    const [row] = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webauthn_challenges c JOIN identities i ON i.id = c.identity_id WHERE i.email = $1', [email],
+    );
+    expect(row?.n).toBe(MAX_LIVE_CHALLENGES);
+    expect((await t.db.query('SELECT 1 FROM webauthn_challenges WHERE challenge = $1', [first])).length).toBe(0);
   });
 
   it('the relying party is the configured public address; without one only localhost', async () => {
