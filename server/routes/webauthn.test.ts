@@ -6,6 +6,7 @@ import {
   PASSKEYS_UNCONFIGURED_MESSAGE,
 } from '../auth/webauthn.ts';
 import { SoftPasskey } from '../auth/webauthn-test-kit.ts';
+import { ensureSupportIdentity, SUPPORT_EMAIL } from '../auth/support.ts';
 import { MAX_LIVE_CHALLENGES } from '../auth/webauthn-store.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
@@ -184,6 +185,23 @@ describe.each(await testDatabases())('passkeys on %s', (kind) => {
     // Now enrolled: a pending token may not add another factor over it.
     const overIt = await post(`${WEBAUTHN}/registration/options`, await signIn(t.app, email));
     expect(overIt.body.error_v2.error_code).toBe('AUTH_7016');
+  });
+
+  it('support acting as a person can neither add, rename nor use their passkeys', async () => {
+    const { f, passkeyId } = await personWithPasskey();
+    await ensureSupportIdentity(t.db, 'support-password-1', { N: 1024, r: 8, p: 1 });
+    const support = await signIn(t.app, SUPPORT_EMAIL, 'support-password-1');
+    const start = await post('/v1/auth/impersonation/start', support, { user_id: f.users.employee });
+    expect(start.status, start.text).toBe(200);
+    const acting = start.body.id_token as string;
+    for (const res of [
+      await post(`${WEBAUTHN}/registration/options`, acting),
+      await post(`${WEBAUTHN}/authentication/options`, acting),
+      await request(t.app, 'PATCH', `${WEBAUTHN}/${passkeyId}`, { token: acting, body: { name: 'Support was here' } }),
+    ]) {
+      expect(res.status).toBe(403);
+      expect(res.body.error_v2.error_code).toBe('FORBIDDEN_7003');
+    }
   });
 
   it('keeps only the newest challenges of a person who asks for options in a loop', async () => {

@@ -18,7 +18,7 @@ import { codeGate, refuse, wrongCode } from './identity-code-limits.ts';
  */
 const ownerOf = (actor: Actor) => ({ identityId: actor.identityId, sessionId: actor.sessionId });
 
-/** Support acting as a person never adds or uses their second factors. */
+/** Support acting as a person never adds, renames or uses their second factors. */
 function assertNotImpersonating(actor: Actor): void {
   if (actor.claims.impersonator) throw new ApiError('FORBIDDEN_7003', 'Passkeys are not available while impersonating.');
 }
@@ -65,6 +65,7 @@ export const webauthnHandlers = {
 
   [renamePasskey.id]: async (ctx) => {
     const actor = actorOf(ctx);
+    assertNotImpersonating(actor);
     const [row] = await ctx.db.query<CredentialRow>(
       `UPDATE webauthn_credentials SET name = $3 WHERE id = $1 AND identity_id = $2
        RETURNING id, identity_id, credential_id, public_key, counter::float8 AS counter, transports, device_type, backed_up,
