@@ -64,7 +64,7 @@ export function PasskeysSetting({ sensitive, auth }: { sensitive: Sensitive; aut
         </div>
       )}
       {auth.online && !auth.error && passkeys === null && (
-        <div className="stack" aria-busy="true" aria-label="Loading passkeys">
+        <div className="stack" role="status" aria-busy="true" aria-label="Loading passkeys">
           <Skeleton width="60%" height={16} />
           <Skeleton width="40%" height={16} />
         </div>
