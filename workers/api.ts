@@ -36,6 +36,9 @@ import type { WebConfig } from '../schema/web-config.ts';
 import type { FeatureFlags } from '../schema/feature-flags.ts';
 import type { Platform } from '../schema/platform.ts';
 import type { Role } from '../schema/roles.ts';
+import type {
+  Authenticator, AuthenticationResponse, RegistrationResponse, SecondFactor,
+} from '../schema/webauthn.ts';
 import type { QueriedCollection, RowOf } from '../schema/collections.ts';
 import type { FilterOf, SortOf } from './collections/worker-collection.ts';
 import type { MoneyFields, Totals } from './query-engine.ts';
@@ -183,8 +186,19 @@ export interface SignUpInput {
   password: string;
 }
 
-/** Re-enter the password, or an authenticator code when the user has MFA. */
-export type StepUpInput = { password: string } | { mfa_code: string };
+/** A passkey's answer to request options (navigator.credentials.get, as @simplewebauthn/browser shapes it). */
+export type PasskeyAssertion = AuthenticationResponse;
+
+/** Re-enter the password, or an authenticator code or a passkey when the user has MFA. */
+export type StepUpInput = { password: string } | { mfa_code: string } | { webauthn: PasskeyAssertion };
+
+/**
+ * Ceremony options for navigator.credentials (PublicKeyCredentialCreationOptionsJSON /
+ * PublicKeyCredentialRequestOptionsJSON): the UI hands them to @simplewebauthn/browser as is.
+ */
+export type PasskeyOptions = { challenge: string } & Record<string, unknown>;
+export type PasskeyOptionsResult = { ok: true; options: PasskeyOptions } | Extract<ActionResult, { ok: false }>;
+export type { Authenticator, RegistrationResponse as PasskeyRegistration, SecondFactor };
 
 /**
  * A direct (online-only) call's answer. `step_up` names the scope to earn first: show the
@@ -206,7 +220,7 @@ export interface TotpSetup {
  * before verify-mfa. `email` is where send-email-otp mails the enrolment's confirmation code.
  */
 export type PendingMfaStatus =
-  | { ok: true; totp_enrolled: boolean; email: string | null }
+  | { ok: true; totp_enrolled: boolean; factors: SecondFactor[]; email: string | null }
   | { ok: false; error: ErrorV2['error_v2'] };
 
 /** A one-time code mailed to the identity's own mailbox, valid until `expires_at` (ISO). */
@@ -259,8 +273,8 @@ export interface SessionApi {
    * person was heading when the sign-in started (the page checks it with safeRedirect).
    */
   ssoComplete(code: string): Promise<SignInResult & { redirect: string | null }>;
-  /** Second step of a sign-in that answered mfa_required. */
-  verifyMfa(code: string): Promise<SignInResult>;
+  /** Second step of a sign-in that answered mfa_required: a 6-digit code or a passkey assertion. */
+  verifyMfa(proof: string | { webauthn: PasskeyAssertion }): Promise<SignInResult>;
   /**
    * The session expired (401): sign the SAME user in again in place; the mirror and the outbox
    * stay and the sync resumes. A different account's credentials are refused.
@@ -293,6 +307,24 @@ export interface IdentityApi {
   pendingMfaStatus(): Promise<PendingMfaStatus>;
   /** Mails a one-time code (send-email-otp); during a pending sign-in, with its token. */
   sendEmailCode(): Promise<EmailCodeResult>;
+  /** Settings → Security: the authenticator app and the passkeys (online only). */
+  listAuthenticators(): Promise<{ ok: true; authenticators: Authenticator[] } | Extract<ActionResult, { ok: false }>>;
+  /**
+   * Creation options for a new passkey. Needs a token from the last 5 minutes or a step-up
+   * (`step_up: 'sensitive'` otherwise); during a pending sign-in, its token (first enrolment).
+   */
+  passkeyRegistrationOptions(): Promise<PasskeyOptionsResult>;
+  /** Registers the browser's answer under `name`; `emailCode` as verifyTotp's for a first enrolment. */
+  registerPasskey(response: RegistrationResponse, name: string, emailCode?: string): Promise<
+    { ok: true; authenticator: Authenticator } | Extract<ActionResult, { ok: false }>
+  >;
+  renamePasskey(id: string, name: string): Promise<ActionResult>;
+  /** Sensitive: answers `step_up: 'sensitive'` until the person has confirmed it's them. */
+  deletePasskey(id: string): Promise<ActionResult>;
+  /** Sensitive, as deletePasskey. */
+  deleteTotp(id: string): Promise<ActionResult>;
+  /** Request options for the person's passkeys: for the pending sign-in's MFA step, or a step-up. */
+  passkeyAuthenticationOptions(): Promise<PasskeyOptionsResult>;
   /** Feature flags of the session's business, typed; cached in the mirror for offline use. */
   flags(): Promise<FeatureFlags>;
   sendTelemetry(events: TelemetryEventInput[]): Promise<void>;

@@ -28,6 +28,13 @@ const ENROL_CODE = '111111';
 const NEXT_CODE = '222222';
 const EMAIL_CODE = '654321';
 const AUTHENTICATOR_ID = testUuid(9, 1);
+const PASSKEY_ID = testUuid(9, 2);
+const PASSKEY_CHALLENGE = 'c2VydmVyLWNoYWxsZW5nZS0wMDAwMDAwMDAwMDAwMDAw';
+/** A passkey assertion as @simplewebauthn/browser shapes it (the scripted server does not check it). */
+const ASSERTION = {
+  id: 'Y3JlZGVudGlhbC1pZC0wMDAwMDAwMDAwMDAwMDAw', rawId: 'Y3JlZGVudGlhbC1pZC0wMDAwMDAwMDAwMDAwMDAw', type: 'public-key' as const,
+  response: { clientDataJSON: 'e30', authenticatorData: 'AAAA', signature: 'AAAA' }, clientExtensionResults: {},
+};
 // Issued at the fake clock's start, like a real sign-in token (the recent-token allowance reads iat).
 const PRE_MFA = fakeToken([], { ramp_mfa_required: true, ramp_mfa_authed: false, iat: Date.UTC(2026, 0, 1) / 1000 });
 const FULL = fakeToken(['default'], { ramp_mfa_required: true, ramp_mfa_authed: true });
@@ -68,11 +75,12 @@ function identityServer(clock: { now(): number }) {
       case '/v1/public/sign-up':
         return jsonResponse(200, { id_token: state.signUpToken, mfa_required: false });
       case '/v1/auth/users/current/verify-mfa': {
+        if ('webauthn' in body) return jsonResponse(200, { id_token: FULL, mfa_required: false });
         const valid = state.enrolled && body.code === (state.verifyBodies.length > 0 ? NEXT_CODE : CODE);
         return valid ? jsonResponse(200, { id_token: FULL, mfa_required: true }) : jsonResponse(400, errorBody('AUTH_7025'));
       }
       case '/v1/auth/users/current/check-mfa':
-        return jsonResponse(200, { mfa_required: true, mfa_authed: false, totp_enrolled: state.enrolled });
+        return jsonResponse(200, { mfa_required: true, mfa_authed: false, totp_enrolled: state.enrolled, factors: state.enrolled ? ['totp'] : [] });
       case '/v1/auth/users/current/send-email-otp':
         state.emailsSent += 1;
         return jsonResponse(200, { sent: true, expires_at: new Date(clock.now() + 600_000).toISOString() });
@@ -102,6 +110,10 @@ function identityServer(clock: { now(): number }) {
         return token === state.stepped ? jsonResponse(200, { ok: true }) : jsonResponse(403, errorBody('AUTH_7016'));
       case '/v1/auth/feature_flags':
         return jsonResponse(200, { flags: state.flags });
+      case '/v1/auth/authentication/tokens/webauthn/authentication/options':
+        return jsonResponse(201, { options: { challenge: PASSKEY_CHALLENGE, rpId: 'localhost', allowCredentials: [] }, expires_at: new Date(clock.now() + 300_000).toISOString() });
+      case `/v1/auth/authentication/tokens/webauthn/${PASSKEY_ID}`:
+        return token === state.stepped ? jsonResponse(200, { ok: true }) : jsonResponse(403, errorBody('AUTH_7016'));
       default:
         return jsonResponse(404, errorBody('REQUEST_7004'));
     }
@@ -154,7 +166,7 @@ describe('DataService identity flows', () => {
     const service = make();
     await service.init({ baseUrl: 'http://api.test' });
     expect(await service.signIn(userOf(1).email, PASSWORD)).toMatchObject({ ok: false, mfa_required: true });
-    expect(await service.pendingMfaStatus()).toEqual({ ok: true, totp_enrolled: false, email: userOf(1).email });
+    expect(await service.pendingMfaStatus()).toEqual({ ok: true, totp_enrolled: false, factors: [], email: userOf(1).email });
 
     const started = await service.startTotp();
     expect(started).toMatchObject({ ok: true, setup: { authenticator_id: AUTHENTICATOR_ID, secret: 'JBSWY3DPEHPK3PXP' } });
@@ -274,5 +286,23 @@ describe('DataService identity flows', () => {
     expect(settled).toBe(false);
     await clock.advance(100);
     expect(await result).toMatchObject({ ok: false, error: { message: 'Failed to resolve authenticated state' } });
+  });
+
+  it('passkeys: the pending sign-in asks for options with its own token and finishes with an assertion; removal needs the step-up', async () => {
+    const { make, server } = device();
+    const service = make();
+    await service.init({ baseUrl: 'http://api.test' });
+    expect(await service.signIn(userOf(1).email, PASSWORD)).toMatchObject({ ok: false, mfa_required: true });
+    const options = await service.passkeyAuthenticationOptions();
+    expect(options).toMatchObject({ ok: true, options: { challenge: PASSKEY_CHALLENGE } });
+    expect(server.state.calls.at(-1)).toEqual({ path: '/v1/auth/authentication/tokens/webauthn/authentication/options', token: PRE_MFA });
+    expect(await service.verifyMfa({ webauthn: ASSERTION })).toMatchObject({ ok: true, session: { mfa_enabled: true } });
+    expect(server.state.calls.find((c) => c.path === '/v1/auth/users/current/verify-mfa')?.token).toBe(PRE_MFA);
+
+    const refused = await service.deletePasskey(PASSKEY_ID);
+    expect(refused).toMatchObject({ ok: false, step_up: 'sensitive' });
+    expect(await service.stepUp({ password: PASSWORD })).toEqual({ ok: true });
+    expect(await service.deletePasskey(PASSKEY_ID)).toEqual({ ok: true });
+    expect(server.state.calls.at(-1)?.token).toBe(server.state.stepped);
   });
 });

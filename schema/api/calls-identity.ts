@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall } from './define-call.ts';
 import { featureFlagsResponseSchema } from '../feature-flags.ts';
 import { webConfigSchema } from '../web-config.ts';
+import { authenticationResponseSchema, secondFactorSchema } from '../webauthn.ts';
 
 /**
  * Issue 3 identity and access calls (sign-up, MFA, step-up, sessions, sensitive profile data,
@@ -87,14 +88,18 @@ export const totpDelete = defineCall({
   response: okResponse,
 });
 
-/** TOTP has nothing to send; the answer tells the client which factor to prompt for. */
+/**
+ * Nothing is sent (TOTP and passkeys need no message); the answer tells the client which factor
+ * to prompt for. `factor`/`enrolled` are TOTP's (kept for older clients); `factors` lists every
+ * enrolled one, so the MFA step can offer a passkey.
+ */
 export const sendMfa = defineCall({
   id: 'mfa.send',
   method: 'POST',
   path: '/v1/auth/users/current/send-mfa',
   auth: 'recent-token',
   body: emptyBody,
-  response: z.object({ factor: z.literal('totp'), enrolled: z.boolean() }),
+  response: z.object({ factor: z.literal('totp'), enrolled: z.boolean(), factors: z.array(secondFactorSchema) }),
 });
 
 export const checkMfa = defineCall({
@@ -103,7 +108,9 @@ export const checkMfa = defineCall({
   path: '/v1/auth/users/current/check-mfa',
   auth: 'recent-token',
   body: emptyBody,
-  response: z.object({ mfa_required: z.boolean(), mfa_authed: z.boolean(), totp_enrolled: z.boolean() }),
+  response: z.object({
+    mfa_required: z.boolean(), mfa_authed: z.boolean(), totp_enrolled: z.boolean(), factors: z.array(secondFactorSchema),
+  }),
 });
 
 export const verifyMfa = defineCall({
@@ -111,7 +118,8 @@ export const verifyMfa = defineCall({
   method: 'POST',
   path: '/v1/auth/users/current/verify-mfa',
   auth: 'recent-token',
-  body: z.object({ code: mfaCode }),
+  /** A 6-digit authenticator code, or a passkey assertion for a challenge from webauthn.authenticationOptions. */
+  body: z.union([z.object({ code: mfaCode }).strict(), z.object({ webauthn: authenticationResponseSchema }).strict()]),
   response: tokenResponse,
 });
 
@@ -123,6 +131,7 @@ export const stepUp = defineCall({
   body: z.union([
     z.object({ password: z.string().min(1).max(1024) }).strict(),
     z.object({ mfa_code: mfaCode }).strict(),
+    z.object({ webauthn: authenticationResponseSchema }).strict(),
   ]),
   response: stepUpResponse,
 });

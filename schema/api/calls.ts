@@ -30,6 +30,7 @@ import { BILL_EXTRA_CALLS } from './calls-bill-extras.ts';
 import { REPORTING_CALLS } from './calls-reporting.ts';
 import { ACCOUNTING_CALLS } from './calls-accounting.ts';
 import { SSO_CALLS } from './calls-sso.ts';
+import { WEBAUTHN_CALLS } from './calls-webauthn.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -192,6 +193,7 @@ export const CATALOGUE = [
   syncChanges,
   syncStream,
   ...IDENTITY_CALLS,
+  ...WEBAUTHN_CALLS,
   ...ADMIN_CALLS,
   ...ORG_CALLS,
   ...BUSINESS_CALLS,

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Scope, SignInProvider } from '../../schema/api/scopes.ts';
 import type { Queryable } from '../db/db.ts';
 import type { AppDeps } from '../core/deps.ts';
-import { hasActiveTotp } from './totp.ts';
 import { signIdToken } from './tokens.ts';
+import { enrolledFactors } from './webauthn-store.ts';
 
 /** Step-up tokens (sensitive, email-otp) live 10 minutes; the client keeps its normal token too. */
 export const STEP_UP_TTL_SECONDS = 10 * 60;
@@ -68,7 +68,7 @@ export async function issueToken(deps: AppDeps, subject: TokenSubject, grant: To
 
 /**
  * MFA is required when the identity or the business asks for it, or when the identity has
- * enrolled an authenticator (an enrolled factor is always used).
+ * enrolled an authenticator app or a passkey (an enrolled factor is always used).
  */
 export async function mfaRequiredFor(db: Queryable, identityId: string, businessId: string): Promise<boolean> {
   const [row] = await db.query<{ required: boolean }>(
@@ -76,7 +76,7 @@ export async function mfaRequiredFor(db: Queryable, identityId: string, business
        FROM identities i LEFT JOIN businesses b ON b.id = $2 WHERE i.id = $1`,
     [identityId, businessId],
   );
-  return Boolean(row?.required) || (await hasActiveTotp(db, identityId));
+  return Boolean(row?.required) || (await enrolledFactors(db, identityId)).length > 0;
 }
 
 /**

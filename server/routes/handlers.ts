@@ -26,6 +26,8 @@ import { ssoSamlHandlers } from './sso-saml.ts';
 import { syncHandlers } from './sync.ts';
 import { transactionHandlers } from './transactions.ts';
 import { vendorHandlers } from './vendors.ts';
+import { appAttestHandlers } from './webauthn-app-attest.ts';
+import { webauthnHandlers } from './webauthn.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -39,6 +41,8 @@ export const HANDLERS = {
   ...stepUpHandlers,
   ...sessionHandlers,
   ...passwordlessHandlers,
+  ...webauthnHandlers,
+  ...appAttestHandlers,
   ...referenceHandlers,
   ...transactionHandlers,
   ...reimbursementHandlers,

@@ -19,7 +19,7 @@ import type { Reply } from '../http/handler.ts';
  * A refusal answered (not thrown) so the write transaction commits what it counted: a failed
  * attempt must stay counted, and a thrown error would roll it back.
  */
-export const refuse = (code: ErrorCode): Reply => ({ status: ERROR_CATALOGUE[code].status, body: errorBody(code) });
+export const refuse = (code: ErrorCode, message?: string): Reply => ({ status: ERROR_CATALOGUE[code].status, body: errorBody(code, message) });
 
 /** What a code check runs with: the route's context, its transaction and the caller. */
 export type CodeAttempt = { c: Context; deps: AppDeps; db: Queryable; actor: Actor };
@@ -53,14 +53,14 @@ export async function codeGate(a: CodeAttempt): Promise<Reply | null> {
  * A wrong code: counted, and answered with `code`. The one that uses the budget up also ends a
  * pending session and tells the person by email, once per block.
  */
-export async function wrongCode(a: CodeAttempt, code: ErrorCode): Promise<Reply> {
+export async function wrongCode(a: CodeAttempt, code: ErrorCode, message?: string): Promise<Reply> {
   const now = a.deps.now();
   const limits = limitsOf(a);
   await recordFailure(a.db, limits, now);
-  if ((await throttledFor(a.db, limits, now)) === null) return refuse(code);
+  if ((await throttledFor(a.db, limits, now)) === null) return refuse(code, message);
   await endPendingSession(a);
   await tellOnce(a, now);
-  return refuse(code);
+  return refuse(code, message);
 }
 
 async function tellOnce(a: CodeAttempt, now: number): Promise<void> {

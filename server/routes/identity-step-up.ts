@@ -12,6 +12,7 @@ import {
 import { issueToken, STEP_UP_TTL_SECONDS } from '../auth/session.ts';
 import { stepUpPasswordLimits } from '../auth/sign-in-limits.ts';
 import { consumeCode } from '../auth/totp.ts';
+import { relyingParty, verifyAssertion } from '../auth/webauthn.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Actor } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
@@ -50,6 +51,16 @@ export const stepUpHandlers = {
     const actor = actorOf(ctx);
     assertNotImpersonating(actor);
     const body = ctx.input.body;
+    if ('webauthn' in body) {
+      const attempt = { c: ctx.c, deps: ctx.deps, db: ctx.db, actor };
+      const blocked = await codeGate(attempt);
+      if (blocked) return blocked;
+      const owner = { identityId: actor.identityId, sessionId: actor.sessionId };
+      const checked = await verifyAssertion(ctx.db, relyingParty(ctx.c), owner, body.webauthn, ctx.deps.now());
+      if (checked.ok) return stepUpToken(ctx.deps, actor, 'sensitive');
+      const r = checked.refusal;
+      return r.counted ? wrongCode(attempt, r.code, r.message) : refuse(r.code, r.message);
+    }
     if ('mfa_code' in body) {
       const attempt = { c: ctx.c, deps: ctx.deps, db: ctx.db, actor };
       const blocked = await codeGate(attempt);

@@ -156,7 +156,7 @@ describe.each(await testDatabases())('identity on %s', (kind) => {
       expect((await request(t.app, 'POST', '/v1/auth/authentication/tokens/totp', { token: pending, body: {} })).status).toBe(403);
 
       const check = await request(t.app, 'POST', '/v1/auth/users/current/check-mfa', { token: pending, body: {} });
-      expect(check.body).toEqual({ mfa_required: true, mfa_authed: false, totp_enrolled: true });
+      expect(check.body).toEqual({ mfa_required: true, mfa_authed: false, totp_enrolled: true, factors: ['totp'] });
       const wrong = await request(t.app, 'POST', '/v1/auth/users/current/verify-mfa', { token: pending, body: { code: '12345x' } });
       expect(wrong.status).toBe(422);
 

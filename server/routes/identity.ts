@@ -9,7 +9,9 @@ import { hashPassword } from '../auth/password.ts';
 import { clientAddress, onLoopbackListener, signUpLimits, takeRateLimit } from '../auth/rate-limit.ts';
 import { issueToken, mfaPending, mfaRequiredFor, openSession } from '../auth/session.ts';
 import { readWebConfig } from '../auth/settings.ts';
-import { consumeCode, hasActiveTotp, startEnrolment } from '../auth/totp.ts';
+import { consumeCode, startEnrolment } from '../auth/totp.ts';
+import { relyingParty, verifyAssertion } from '../auth/webauthn.ts';
+import { enrolledFactors } from '../auth/webauthn-store.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Actor } from '../core/actor.ts';
@@ -20,14 +22,17 @@ import { codeGate, refuse, wrongCode, type CodeAttempt } from './identity-code-l
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists. Sign in instead.';
 export const PASSWORD_IS_EMAIL_MESSAGE = 'password must not be your email address';
 
-async function assertMfaUp(db: Queryable): Promise<void> {
+export async function assertMfaUp(db: Queryable): Promise<void> {
   const config = await readWebConfig(db);
   if (config.isMfaDown) throw new ApiError('AUTH_7022', mfaDownMessage(config));
 }
 
-/** A token still waiting for its second factor may not enrol a new one over an existing factor. */
-async function assertMayEnrol(db: Queryable, actor: Actor): Promise<void> {
-  if (mfaPending(actor.claims) && (await hasActiveTotp(db, actor.identityId))) throw new ApiError('AUTH_7016');
+/**
+ * A token still waiting for its second factor may not enrol a new one over an existing factor
+ * (an authenticator app or a passkey).
+ */
+export async function assertMayEnrol(db: Queryable, actor: Actor): Promise<void> {
+  if (mfaPending(actor.claims) && (await enrolledFactors(db, actor.identityId)).length > 0) throw new ApiError('AUTH_7016');
 }
 
 export const FIRST_ENROLMENT_EMAIL_MESSAGE = 'Confirm the code we emailed you to finish setting up two-factor authentication.';
@@ -41,7 +46,7 @@ export const FIRST_ENROLMENT_EMAIL_MESSAGE = 'Confirm the code we emailed you to
  * assertMayEnrol already refused a pending token when an authenticator exists, so pending here
  * means none is active yet.
  */
-async function mailboxCheck(a: CodeAttempt, emailCode: string | undefined): Promise<Reply | { otpId: string } | null> {
+export async function mailboxCheck(a: CodeAttempt, emailCode: string | undefined): Promise<Reply | { otpId: string } | null> {
   if (!mfaPending(a.actor.claims)) return null;
   if (!emailCode) throw new ApiError('AUTH_7016', FIRST_ENROLMENT_EMAIL_MESSAGE);
   const check = await checkEmailOtp(a.db, a.actor.identityId, emailCode, a.deps.now());
@@ -137,16 +142,19 @@ export const identityHandlers = {
   [sendMfa.id]: async (ctx) => {
     const actor = actorOf(ctx);
     await assertMfaUp(ctx.db);
-    return ok({ factor: 'totp', enrolled: await hasActiveTotp(ctx.db, actor.identityId) });
+    const factors = await enrolledFactors(ctx.db, actor.identityId);
+    return ok({ factor: 'totp', enrolled: factors.includes('totp'), factors });
   },
 
   [checkMfa.id]: async (ctx) => {
     const actor = actorOf(ctx);
     await assertMfaUp(ctx.db);
+    const factors = await enrolledFactors(ctx.db, actor.identityId);
     return ok({
       mfa_required: await mfaRequiredFor(ctx.db, actor.identityId, actor.businessId),
       mfa_authed: actor.claims.ramp_mfa_authed,
-      totp_enrolled: await hasActiveTotp(ctx.db, actor.identityId),
+      totp_enrolled: factors.includes('totp'),
+      factors,
     });
   },
 
@@ -156,8 +164,17 @@ export const identityHandlers = {
     const attempt = { c: ctx.c, deps: ctx.deps, db: ctx.db, actor };
     const blocked = await codeGate(attempt);
     if (blocked) return blocked;
-    const used = await consumeCode(ctx.db, actor.identityId, ctx.input.body.code, ctx.deps.now());
-    if (!used) return wrongCode(attempt, 'AUTH_7025');
+    const body = ctx.input.body;
+    if ('webauthn' in body) {
+      const owner = { identityId: actor.identityId, sessionId: actor.sessionId };
+      const checked = await verifyAssertion(ctx.db, relyingParty(ctx.c), owner, body.webauthn, ctx.deps.now());
+      if (!checked.ok) {
+        const r = checked.refusal;
+        return r.counted ? wrongCode(attempt, r.code, r.message) : refuse(r.code, r.message);
+      }
+    } else if (!(await consumeCode(ctx.db, actor.identityId, body.code, ctx.deps.now()))) {
+      return wrongCode(attempt, 'AUTH_7025');
+    }
     // The same session, now fully scoped: signing out still ends it.
     const { token } = await issueToken(
       ctx.deps,

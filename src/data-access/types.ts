@@ -23,6 +23,11 @@ export type {
   StepUpInput,
   SignUpInput,
   TotpSetup,
+  Authenticator,
+  PasskeyAssertion,
+  PasskeyOptions,
+  PasskeyRegistration,
+  SecondFactor,
 } from '../../workers/api.ts';
 export type { VendorResult, VendorFailure, RevealedBankAccount, BulkRowResult } from '../../workers/api.ts';
 export type { TeamFailure, TeamUserResult, InviteUserInput, UpdateUserInput } from '../../workers/api.ts';

@@ -1,8 +1,13 @@
 import {
   changePassword as changePasswordCall, checkMfa as checkMfaCall, postErrorReport, postTelemetry, sendEmailOtp,
-  stepUp as stepUpCall, totpStart, totpVerify,
+  stepUp as stepUpCall, totpDelete, totpStart, totpVerify,
 } from '../../schema/api/calls-identity.ts';
+import {
+  deletePasskey, listAuthenticators, renamePasskey, webauthnAuthenticationOptions, webauthnRegistrationOptions,
+  webauthnRegistrationVerify,
+} from '../../schema/api/calls-webauthn.ts';
 import type { IdentityApi } from '../api.ts';
+import type { HttpResult } from '../../sync/index.ts';
 import { actionFailure, cachedFlags, loadWebConfig, toAction } from '../identity.ts';
 import type { WorkerContext } from '../worker-context.ts';
 import { retryEntry } from './commands.ts';
@@ -59,7 +64,9 @@ export function identityHandlers(ctx: WorkerContext): IdentityApi {
       const pending = ctx.pendingMfa;
       if (!pending) return { ok: false, error: NO_MFA_PENDING };
       const res = await ctx.boundTo(pending.token).call(checkMfaCall, { body: {} });
-      return res.ok ? { ok: true, totp_enrolled: res.data.totp_enrolled, email: pending.email } : { ok: false, error: res.error };
+      return res.ok
+        ? { ok: true, totp_enrolled: res.data.totp_enrolled, factors: res.data.factors, email: pending.email }
+        : { ok: false, error: res.error };
     },
     async sendEmailCode() {
       const pending = ctx.pendingMfa;
@@ -68,6 +75,7 @@ export function identityHandlers(ctx: WorkerContext): IdentityApi {
         : ctx.watch401(await ctx.requireHttp().call(sendEmailOtp, { body: {} }));
       return res.ok ? { ok: true, expires_at: res.data.expires_at } : { ok: false, error: res.error };
     },
+    ...passkeyHandlers(ctx),
     flags: () => cachedFlags(ctx.host.runtime),
     async sendTelemetry(events) {
       if (events.length === 0 || !ctx.hub.online) return;
@@ -76,6 +84,57 @@ export function identityHandlers(ctx: WorkerContext): IdentityApi {
     async sendErrorReport(report) {
       if (!ctx.hub.online) return;
       await ctx.requireHttp().call(postErrorReport, { body: report });
+    },
+  };
+}
+
+/**
+ * Passkeys (issue 14 part 6). The ceremonies themselves run in the page (navigator.credentials
+ * is not available in a worker); the worker only carries options and answers with the right
+ * token: the pending sign-in's while one waits for MFA, else the session's (the step-up token
+ * for the `sensitive` calls, which the HTTP client picks by itself).
+ */
+function passkeyHandlers(ctx: WorkerContext): Pick<IdentityApi,
+  'listAuthenticators' | 'passkeyRegistrationOptions' | 'registerPasskey' | 'renamePasskey' | 'deletePasskey' | 'deleteTotp'
+  | 'passkeyAuthenticationOptions'> {
+  // Evaluated per call: a sign-in may start or finish while Settings stays open.
+  const http = () => (ctx.pendingMfa ? ctx.boundTo(ctx.pendingMfa.token) : ctx.requireHttp());
+  /** A pending sign-in's failures are shown as they are (it has no session to expire). */
+  const failure = <R extends Exclude<HttpResult<unknown>, { ok: true }>>(res: R) =>
+    ctx.pendingMfa ? { ok: false as const, error: res.error } : actionFailure(ctx.watch401(res) as R);
+  const markMfaEnabled = async () => {
+    if (!ctx.stored || ctx.pendingMfa) return;
+    ctx.stored = { ...ctx.stored, session: { ...ctx.stored.session, mfa_enabled: true } };
+    await ctx.deps.sessionStore.set(ctx.stored);
+  };
+  return {
+    async listAuthenticators() {
+      const res = await ctx.requireHttp().call(listAuthenticators, {});
+      return res.ok ? { ok: true, authenticators: res.data.authenticators } : failure(res);
+    },
+    async passkeyRegistrationOptions() {
+      const res = await http().call(webauthnRegistrationOptions, { body: {} });
+      return res.ok ? { ok: true, options: res.data.options } : failure(res);
+    },
+    async registerPasskey(response, name, emailCode) {
+      const email_code = emailCode?.trim() || undefined;
+      const res = await http().call(webauthnRegistrationVerify, { body: { response, name, ...(email_code && { email_code }) } });
+      if (!res.ok) return failure(res);
+      await markMfaEnabled();
+      return { ok: true, authenticator: res.data };
+    },
+    async renamePasskey(id, name) {
+      return toAction(ctx.watch401(await ctx.requireHttp().call(renamePasskey, { params: { authenticator_id: id }, body: { name } })));
+    },
+    async deletePasskey(id) {
+      return toAction(ctx.watch401(await ctx.requireHttp().call(deletePasskey, { params: { authenticator_id: id } })));
+    },
+    async deleteTotp(id) {
+      return toAction(ctx.watch401(await ctx.requireHttp().call(totpDelete, { params: { authenticator_id: id } })));
+    },
+    async passkeyAuthenticationOptions() {
+      const res = await http().call(webauthnAuthenticationOptions, { body: {} });
+      return res.ok ? { ok: true, options: res.data.options } : failure(res);
     },
   };
 }

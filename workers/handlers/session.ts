@@ -141,10 +141,11 @@ export function sessionHandlers(ctx: WorkerContext): SessionApi {
       const done = await afterPassword(res.data.id_token, res.data.mfa_required, undefined, null);
       return { ...done, redirect: res.data.redirect };
     },
-    async verifyMfa(code) {
+    async verifyMfa(proof) {
       const pending = ctx.pendingMfa;
       if (!pending) return { ok: false, error: NO_MFA_PENDING };
-      const res = await ctx.boundTo(pending.token).call(verifyMfaCall, { body: { code: code.trim() } });
+      const body = typeof proof === 'string' ? { code: proof.trim() } : proof;
+      const res = await ctx.boundTo(pending.token).call(verifyMfaCall, { body });
       if (!res.ok) return { ok: false, error: res.error, mfa_required: true };
       ctx.pendingMfa = null;
       return completeSignIn(res.data.id_token, true, pending.expectUserId);

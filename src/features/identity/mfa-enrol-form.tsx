@@ -5,16 +5,21 @@ import type { TotpSetup } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { CodeField, isCompleteCode } from '../../components/code-field.tsx';
 import { FormError } from '../../components/form-error.tsx';
+import { createPasskey, passkeysSupported } from '../../lib/passkeys.ts';
 import { MfaCodeForm, type MfaFormProps } from './mfa-code-form.tsx';
 
-type Phase = 'starting' | 'enrol' | 'verify';
+/** `verify-passkey`: a passkey was registered instead of the app; it finishes the sign-in too. */
+type Phase = 'starting' | 'enrol' | 'verify' | 'verify-passkey';
+/** The first passkey's name (renamed in Settings later). */
+const FIRST_PASSKEY_NAME = 'Passkey';
 
 /**
  * First enrolment during sign-in: the business (or identity) requires MFA and the person has no
  * authenticator yet. The worker holds the half-scoped token; this form shows the new secret and
  * its otpauth link, mails a code to the person's own mailbox (the password alone must not bind an
  * authenticator), and turns the authenticator on with both codes. A TOTP code is accepted once,
- * so finishing the sign-in (verify-mfa) takes the NEXT code the app shows.
+ * so finishing the sign-in (verify-mfa) takes the NEXT code the app shows. Instead of the app,
+ * the person may register a passkey with the same emailed code, then use it to finish.
  */
 export function MfaEnrolForm({ email, downMessage, onVerified, onCancel }: MfaFormProps & { email: string | null }) {
   const client = useDataClient();
@@ -71,12 +76,39 @@ export function MfaEnrolForm({ email, downMessage, onVerified, onCancel }: MfaFo
     }
   }
 
+  async function enrolPasskey() {
+    setBusy(true);
+    setError(null);
+    setNotice(null);
+    try {
+      const options = await client.passkeyRegistrationOptions();
+      if (!options.ok) return setError(errorText(options.error));
+      const created = await createPasskey(options.options);
+      if (!created.ok) return setError(created.message);
+      const saved = await client.registerPasskey(created.value, FIRST_PASSKEY_NAME, emailCode);
+      if (!saved.ok) return setError(errorText(saved.error));
+      setPhase('verify-passkey');
+    } finally {
+      setBusy(false);
+    }
+  }
+
   async function resend() {
     setError(null);
     setNotice(null);
     await sendCode(true);
   }
 
+  if (phase === 'verify-passkey') {
+    return (
+      <div className="stack">
+        <p className="notice" role="status">
+          Your passkey is set up. Use it once more to finish signing in.
+        </p>
+        <MfaCodeForm downMessage={downMessage} onVerified={onVerified} onCancel={onCancel} factors={['webauthn']} />
+      </div>
+    );
+  }
   if (phase === 'verify') {
     return (
       <div className="stack">
@@ -122,6 +154,14 @@ export function MfaEnrolForm({ email, downMessage, onVerified, onCancel }: MfaFo
         >
           Turn on and continue
         </Button>
+      )}
+      {setup && passkeysSupported() && (
+        <>
+          <p className="muted or-divider">or, instead of an authenticator app</p>
+          <Button block loading={busy} disabled={downMessage !== null || !isCompleteCode(emailCode)} onClick={() => void enrolPasskey()}>
+            Use a passkey instead
+          </Button>
+        </>
       )}
       {onCancel && (
         <Button block onClick={onCancel}>

@@ -1,13 +1,14 @@
 import { useEffect, useState } from 'react';
 import { useDataClient } from '../../data-access/data-context.tsx';
 import { MfaCodeForm, type MfaFormProps } from './mfa-code-form.tsx';
+import type { SecondFactor } from '../../data-access/types.ts';
 import { MfaEnrolForm } from './mfa-enrol-form.tsx';
 
-type Kind = { kind: 'checking' } | { kind: 'verify' } | { kind: 'enrol'; email: string | null };
+type Kind = { kind: 'checking' } | { kind: 'verify'; factors?: SecondFactor[] } | { kind: 'enrol'; email: string | null };
 
 /**
  * The second factor of a sign-in the worker holds as pending (re-sign-in, business switch): the
- * code form, or the first enrolment when the person has no authenticator yet (MFA newly enforced).
+ * code or passkey form, or the first enrolment when the person has no factor yet (MFA newly enforced).
  * A failing check (MFA down, offline) falls back to the code form, which says why on submit.
  */
 export function MfaStep({ downMessage, onVerified, onCancel }: MfaFormProps) {
@@ -16,7 +17,11 @@ export function MfaStep({ downMessage, onVerified, onCancel }: MfaFormProps) {
   useEffect(() => {
     let live = true;
     void client.pendingMfaStatus().then(
-      (s) => live && setStep(s.ok && !s.totp_enrolled ? { kind: 'enrol', email: s.email } : { kind: 'verify' }),
+      (s) => {
+        if (!live) return;
+        if (!s.ok) setStep({ kind: 'verify' });
+        else setStep(s.factors.length === 0 ? { kind: 'enrol', email: s.email } : { kind: 'verify', factors: s.factors });
+      },
       () => live && setStep({ kind: 'verify' }),
     );
     return () => {
@@ -28,5 +33,5 @@ export function MfaStep({ downMessage, onVerified, onCancel }: MfaFormProps) {
   if (step.kind === 'enrol') {
     return <MfaEnrolForm email={step.email} downMessage={downMessage} onVerified={onVerified} onCancel={onCancel} />;
   }
-  return <MfaCodeForm downMessage={downMessage} onVerified={onVerified} onCancel={onCancel} />;
+  return <MfaCodeForm downMessage={downMessage} onVerified={onVerified} onCancel={onCancel} factors={step.factors} />;
 }

@@ -10,18 +10,23 @@ import { CodeField, isCompleteCode } from '../../components/code-field.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { SettingRow } from '../../components/section.tsx';
 import { TextField } from '../../components/text-field.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { formatDay } from '../../lib/format.ts';
+import { PasskeysSetting, useAuthenticators } from './passkeys-settings.tsx';
 
 /**
- * The account's sensitive settings (password, two-factor authentication), as rows of the
+ * The account's sensitive settings (password, two-factor authentication, passkeys), as rows of the
  * shell's Settings "Security" section; `children` adds rows after them (the shell's sessions).
  * A sensitive action asks for a step-up first ("Confirm it's you").
  */
 export function SecuritySettings({ children }: { children?: ReactNode }) {
   const sensitive = useSensitiveAction();
+  const auth = useAuthenticators();
   return (
     <>
       <ChangePassword sensitive={sensitive} />
-      <TwoFactorSetup />
+      <TwoFactorSetup sensitive={sensitive} auth={auth} />
+      <PasskeysSetting sensitive={sensitive} auth={auth} />
       {children}
       {sensitive.prompting && <StepUpDialog onDone={sensitive.confirmed} onCancel={sensitive.cancelled} />}
     </>
@@ -75,14 +80,32 @@ function ChangePassword({ sensitive }: { sensitive: ReturnType<typeof useSensiti
   );
 }
 
-/** TOTP registration: show the secret and the otpauth URI, then verify the first code. */
-function TwoFactorSetup() {
+/**
+ * TOTP registration: show the secret and the otpauth URI, then verify the first code. With an
+ * authenticator app already on, its row and "Remove" (sensitive: the step-up dialog first).
+ */
+function TwoFactorSetup({ sensitive, auth }: { sensitive: ReturnType<typeof useSensitiveAction>; auth: ReturnType<typeof useAuthenticators> }) {
   const client = useDataClient();
   const store = useAppStore();
   const [setup, setSetup] = useState<TotpSetup | null>(null);
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [enabled, setEnabled] = useState(false);
+  const [justEnabled, setEnabled] = useState(false);
+  const [removing, setRemoving] = useState(false);
+  const app = auth.list?.find((a) => a.type === 'totp') ?? null;
+  const enabled = justEnabled || app !== null;
+
+  async function remove(): Promise<boolean> {
+    if (!app) return true;
+    setError(null);
+    await sensitive.run(() => client.deleteTotp(app.id), async (r) => {
+      if (!r.ok) return setError(errorText(r.error));
+      setEnabled(false);
+      toastInfo('The authenticator app was removed.');
+      await auth.reload();
+    });
+    return true;
+  }
 
   async function start() {
     setError(null);
@@ -104,6 +127,7 @@ function TwoFactorSetup() {
     // The step-up prompt may now offer an authenticator code.
     store.set({ session: await client.session() });
     toastInfo('Two-factor authentication is on.');
+    await auth.reload();
   }
 
   return (
@@ -112,6 +136,27 @@ function TwoFactorSetup() {
       description="A code from an authenticator app, asked for when you sign in and for sensitive changes."
     >
       {enabled && <p>Two-factor authentication is on. You will be asked for a code when you sign in.</p>}
+      {app && (
+        <div className="authenticator">
+          <div className="authenticator-text">
+            <span className="authenticator-name">{app.name}</span>
+            <span className="muted">Added {formatDay(app.created_at)}</span>
+          </div>
+          <Button size="sm" variant="ghost" aria-label="Remove the authenticator app" onClick={() => setRemoving(true)}>
+            Remove
+          </Button>
+        </div>
+      )}
+      {removing && (
+        <ConfirmDialog
+          title="Remove the authenticator app?"
+          description="Its codes will no longer be accepted. Any passkeys you have still work."
+          confirmLabel="Remove authenticator app"
+          tone="danger"
+          onClose={() => setRemoving(false)}
+          onConfirm={remove}
+        />
+      )}
       {!setup && !enabled && (
         <Button onClick={() => void start()}>Set up an authenticator app</Button>
       )}

@@ -89,7 +89,7 @@ export function SignInPage({ redirect, ssoError }: SignInPageProps) {
       else if (result.mfa_required) {
         // check-mfa failing (MFA down, network) falls back to the code step, which says why.
         const mfa = await client.pendingMfaStatus();
-        setMfaStep(mfa.ok && !mfa.totp_enrolled ? { kind: 'enrol', email: mfa.email } : { kind: 'verify' });
+        setMfaStep(mfa.ok && mfa.factors.length === 0 ? { kind: 'enrol', email: mfa.email } : { kind: 'verify' });
       }
       else {
         setError(errorText(result.error));
