@@ -39,7 +39,7 @@ describe('web config', () => {
   it('fills §3 defaults', () => {
     expect(webConfigSchema.parse({})).toEqual({
       isLoginDown: false, isMfaDown: false, enabledNewConsoleFtux: true,
-      customLoginDownMessage: null, customMfaDownMessage: null, percentageRollout: { test: false },
+      customLoginDownMessage: null, customMfaDownMessage: null, googleSignIn: false, percentageRollout: { test: false },
     });
   });
   it('uses the custom message, else a default', () => {

@@ -62,7 +62,7 @@ const commit = (n: number) => ({
   id: `50000000-0000-4000-8000-0000000000c${n}`, provider_type: 'quickbooks_desktop', created_by: USER.id,
   created_at: '2026-11-20T10:00:00.000Z', item_count: 3, files: [iifFile],
 });
-const preferences = { default_provider: null, iif_card_account: 'Ledgerline Card', iif_ap_account: 'Accounts Payable', iif_reimbursement_account: 'Employee Reimbursements', xero_max_lines_per_file: 1000 };
+const preferences = { default_provider: null, iif_card_account: 'Ledgerline Card', iif_ap_account: 'Accounts Payable', iif_reimbursement_account: 'Employee Reimbursements', xero_max_lines_per_file: 1000, xero_date_format: 'DD/MM/YYYY' };
 const current = (provider: 'csv' | 'quickbooks_desktop' | null) => ({
   provider: provider && { provider_type: provider, connected_at: '2026-11-20T09:00:00.000Z', connected_by: USER.id },
   preferences,
