@@ -6,7 +6,7 @@ import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { SearchBox } from '../../components/search-box.tsx';
 import { SelectField } from '../../components/select-field.tsx';
-import { Skeleton } from '../../components/skeleton.tsx';
+import { ListSkeleton } from '../../components/skeleton.tsx';
 import { TableFooter } from '../../components/table-footer.tsx';
 import { Tabs } from '../../components/tabs.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
@@ -137,7 +137,7 @@ export function BillsPage() {
         </div>
       )}
       {rows.total === null ? (
-        <ListSkeleton />
+        <ListSkeleton what="bills" />
       ) : nothingYet ? (
         <EmptyState title="No bills yet" action={<Button variant="primary" onClick={openNew}>New bill</Button>}>
           Enter a vendor’s invoice to route it for approval and pay it on time. Bills you add offline are kept here and sync when you reconnect.
@@ -230,13 +230,3 @@ export function BillsPage() {
   );
 }
 
-function ListSkeleton() {
-  return (
-    <div className="claim-skeleton" aria-busy="true">
-      <span className="sr-only">Loading bills…</span>
-      {Array.from({ length: 6 }, (_, i) => (
-        <Skeleton key={i} height={28} />
-      ))}
-    </div>
-  );
-}

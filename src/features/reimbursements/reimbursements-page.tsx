@@ -7,7 +7,7 @@ import { DEFAULT_PAGE_SIZE } from '../../../schema/constants.ts';
 import type { ReimbursementType } from '../../../schema/entities/reimbursement.ts';
 import { clampPageIndex, pageLabel } from '../../../schema/paging.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
-import { Skeleton } from '../../components/skeleton.tsx';
+import { ListSkeleton } from '../../components/skeleton.tsx';
 import { Tabs } from '../../components/tabs.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { Command } from '../../lib/commands.ts';
@@ -137,7 +137,7 @@ export function ReimbursementsPage() {
         </p>
       )}
       {rows.total === null ? (
-        <ListSkeleton />
+        <ListSkeleton what="reimbursements" />
       ) : nothingYet ? (
         <EmptyState title="No reimbursements yet" icon={<ClaimIcon type="OUT_OF_POCKET" size={32} />} action={<NewClaimMenu label="New reimbursement" onChoose={openNew} />}>
           Claim back what you paid yourself: a purchase, the miles you drove, or a trip’s per diem.
@@ -212,16 +212,6 @@ export function ReimbursementsPage() {
   );
 }
 
-function ListSkeleton() {
-  return (
-    <div className="claim-skeleton" aria-busy="true">
-      <span className="sr-only">Loading reimbursements…</span>
-      {Array.from({ length: 6 }, (_, i) => (
-        <Skeleton key={i} height={28} />
-      ))}
-    </div>
-  );
-}
 
 
 

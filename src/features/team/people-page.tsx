@@ -6,7 +6,8 @@ import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { SearchBox } from '../../components/search-box.tsx';
 import { SelectField } from '../../components/select-field.tsx';
-import { Skeleton } from '../../components/skeleton.tsx';
+import { listVersion } from '../../lib/list/list-version.ts';
+import { ListSkeleton } from '../../components/skeleton.tsx';
 import { TableFooter } from '../../components/table-footer.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { SelectionApi } from '../../lib/list/use-selection.ts';
@@ -134,7 +135,7 @@ export function PeoplePage() {
       </div>
       {!online && <p className="notice notice-warn" role="note">{NEEDS_CONNECTION} You can still look people up.</p>}
       {visible === null ? (
-        <ListSkeleton />
+        <ListSkeleton what="people" />
       ) : visible.length === 0 && !filtered ? (
         <EmptyState title={admin ? 'No one here yet' : 'No one reports to you yet'}
           action={mayInvite ? <Button variant="primary" onClick={() => setInviting(true)}>Invite people</Button> : undefined}>
@@ -175,20 +176,4 @@ export function PeoplePage() {
   );
 }
 
-/** A number per list identity: the rows' data version (useRows re-reads when it changes). */
-const versions = new WeakMap<readonly Person[], number>();
-let nextVersion = 0;
-function listVersion(list: readonly Person[]): number {
-  let v = versions.get(list);
-  if (v === undefined) versions.set(list, (v = ++nextVersion));
-  return v;
-}
 
-function ListSkeleton() {
-  return (
-    <div className="claim-skeleton" aria-busy="true">
-      <span className="sr-only">Loading people…</span>
-      {Array.from({ length: 6 }, (_, i) => <Skeleton key={i} height={28} />)}
-    </div>
-  );
-}

@@ -5,7 +5,8 @@ import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { SearchBox } from '../../components/search-box.tsx';
 import { SelectField } from '../../components/select-field.tsx';
-import { Skeleton } from '../../components/skeleton.tsx';
+import { listVersion } from '../../lib/list/list-version.ts';
+import { ListSkeleton } from '../../components/skeleton.tsx';
 import { TableFooter } from '../../components/table-footer.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { SelectionApi } from '../../lib/list/use-selection.ts';
@@ -156,7 +157,7 @@ export function VendorsPage() {
         </p>
       )}
       {vendors === null ? (
-        <ListSkeleton />
+        <ListSkeleton what="vendors" />
       ) : none ? (
         <EmptyState
           title="No vendors yet"
@@ -245,22 +246,4 @@ export function VendorsPage() {
   );
 }
 
-/** A number per list identity: the rows' data version (useRows re-reads when it changes). */
-const versions = new WeakMap<readonly Vendor[], number>();
-let nextVersion = 0;
-function listVersion(list: readonly Vendor[]): number {
-  let v = versions.get(list);
-  if (v === undefined) versions.set(list, (v = ++nextVersion));
-  return v;
-}
 
-function ListSkeleton() {
-  return (
-    <div className="claim-skeleton" aria-busy="true">
-      <span className="sr-only">Loading vendors…</span>
-      {Array.from({ length: 6 }, (_, i) => (
-        <Skeleton key={i} height={28} />
-      ))}
-    </div>
-  );
-}
