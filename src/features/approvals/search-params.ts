@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ApprovalFilter, ApprovalObjectType, ApprovalSort, ApprovalStatus } from '../../../schema/entities/approval.ts';
+import { parseEachParam } from '../../lib/search-params.ts';
 
 /**
  * The approvals inbox's URL state, flat strings (§5): the tab (Pending, the default and never
@@ -28,21 +29,9 @@ export const approvalsSearchSchema = z.object({
 });
 export type ApprovalsSearch = z.infer<typeof approvalsSearchSchema>;
 
-const SHAPE = approvalsSearchSchema.shape as Record<string, z.ZodType>;
 
-/** Each parameter on its own: a bad value drops that parameter, not the whole URL state. */
-export function parseApprovalsSearch(raw: Record<string, unknown>): ApprovalsSearch {
-  const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(SHAPE)) {
-    const value = raw[key];
-    if (value === undefined || value === null || value === '') continue;
-    const parsed = schema.safeParse(typeof value === 'number' || typeof value === 'boolean' ? String(value) : value);
-    if (!parsed.success || parsed.data === undefined) continue;
-    if (key === 'tab' && parsed.data === 'pending') continue;
-    out[key] = parsed.data;
-  }
-  return out as ApprovalsSearch;
-}
+/** Each parameter on its own (lib/search-params.ts), its default left out. */
+export const parseApprovalsSearch = (raw: Record<string, unknown>): ApprovalsSearch => parseEachParam(approvalsSearchSchema, raw, { tab: 'pending' });
 
 export interface InboxQuery {
   filter: ApprovalFilter;

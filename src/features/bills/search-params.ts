@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { billSortSchema, type BillFilter, type BillSort, type BillStatus } from '../../../schema/entities/bill.ts';
+import { parseEachParam } from '../../lib/search-params.ts';
 
 /**
  * The bills route's URL state, flat strings (§5): the text search, the status tab, the sort, the
@@ -47,21 +48,9 @@ export const billsSearchSchema = z.object({
 });
 export type BillsSearch = z.infer<typeof billsSearchSchema>;
 
-const SHAPE = billsSearchSchema.shape as Record<string, z.ZodType>;
 
-/** Each parameter on its own: a bad value drops that parameter, not the whole URL state. */
-export function parseBillsSearch(raw: Record<string, unknown>): BillsSearch {
-  const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(SHAPE)) {
-    const value = raw[key];
-    if (value === undefined || value === null || value === '') continue;
-    const parsed = schema.safeParse(typeof value === 'number' || typeof value === 'boolean' ? String(value) : value);
-    if (!parsed.success || parsed.data === undefined || parsed.data === '') continue;
-    if ((key === 'status' && parsed.data === 'all') || (key === 'sort' && parsed.data === DEFAULT_SORT)) continue;
-    out[key] = parsed.data;
-  }
-  return out as BillsSearch;
-}
+/** Each parameter on its own (lib/search-params.ts), its default left out. */
+export const parseBillsSearch = (raw: Record<string, unknown>): BillsSearch => parseEachParam(billsSearchSchema, raw, { status: 'all', sort: DEFAULT_SORT });
 
 /** The statuses a tab shows (none: every status). */
 export const tabStatuses = (tab: StatusTab): readonly BillStatus[] => STATUS_TABS.find((t) => t.key === tab)?.statuses ?? [];

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cardFilterSchema, cardSortSchema, type CardFilter, type CardSort } from '../../../schema/entities/card.ts';
+import { parseEachParam } from '../../lib/search-params.ts';
 
 /**
  * The cards route's URL state, flat strings (§5): which view (the viewer's own cards, or every
@@ -23,22 +24,9 @@ export type CardsSearch = z.infer<typeof cardsSearchSchema>;
 export const DEFAULT_SORT: CardSort = 'name_asc';
 
 const FILTER_KEYS = Object.keys(cardFilterSchema.shape) as (keyof CardFilter)[];
-const SHAPE = cardsSearchSchema.shape as Record<string, z.ZodType>;
 
-/** Each parameter on its own: a bad value drops that parameter, not the whole URL state. */
-export function parseCardsSearch(raw: Record<string, unknown>): CardsSearch {
-  const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(SHAPE)) {
-    const value = raw[key];
-    if (value === undefined || value === null || value === '') continue;
-    const parsed = schema.safeParse(typeof value === 'number' || typeof value === 'boolean' ? String(value) : value);
-    if (!parsed.success || parsed.data === undefined || parsed.data === '') continue;
-    if (Array.isArray(parsed.data) && parsed.data.length === 0) continue;
-    if ((key === 'view' && parsed.data === 'mine') || (key === 'sort' && parsed.data === DEFAULT_SORT)) continue;
-    out[key] = parsed.data;
-  }
-  return out as CardsSearch;
-}
+/** Each parameter on its own (lib/search-params.ts), its default left out. */
+export const parseCardsSearch = (raw: Record<string, unknown>): CardsSearch => parseEachParam(cardsSearchSchema, raw, { view: 'mine', sort: DEFAULT_SORT });
 
 /** The worker's filter for the managed table (text trimmed; empty keys left out). */
 export function filterFromSearch(search: CardsSearch): CardFilter {

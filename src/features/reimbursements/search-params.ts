@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ReimbursementFilter, ReimbursementSort, ReimbursementStatus } from '../../../schema/entities/reimbursement.ts';
+import { parseEachParam } from '../../lib/search-params.ts';
 
 /**
  * The reimbursements route's URL state, flat strings (§5): the text search, the status tab and
@@ -31,21 +32,9 @@ export type ReimbursementsSearch = z.infer<typeof reimbursementsSearchSchema>;
 
 export const SORT: ReimbursementSort = 'date_desc';
 
-const SHAPE = reimbursementsSearchSchema.shape as Record<string, z.ZodType>;
 
-/** Each parameter on its own: a bad value drops that parameter, not the whole URL state. */
-export function parseReimbursementsSearch(raw: Record<string, unknown>): ReimbursementsSearch {
-  const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(SHAPE)) {
-    const value = raw[key];
-    if (value === undefined || value === null || value === '') continue;
-    const parsed = schema.safeParse(typeof value === 'number' || typeof value === 'boolean' ? String(value) : value);
-    if (!parsed.success || parsed.data === undefined || parsed.data === '') continue;
-    if (key === 'status' && parsed.data === 'all') continue;
-    out[key] = parsed.data;
-  }
-  return out as ReimbursementsSearch;
-}
+/** Each parameter on its own (lib/search-params.ts), its default left out. */
+export const parseReimbursementsSearch = (raw: Record<string, unknown>): ReimbursementsSearch => parseEachParam(reimbursementsSearchSchema, raw, { status: 'all' });
 
 /** The worker's filter for the URL state (a tab narrows by its statuses; `q` the claim text). */
 export function filterFromSearch(search: Pick<ReimbursementsSearch, 'q' | 'status'>): ReimbursementFilter {

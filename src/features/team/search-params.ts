@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { roleSchema } from '../../../schema/roles.ts';
+import { parseEachParam } from '../../lib/search-params.ts';
 
 /** The people list's URL state, flat strings (§5): search, status and role filters, the open person. */
 export const teamSearchSchema = z.object({
@@ -10,17 +11,6 @@ export const teamSearchSchema = z.object({
 });
 export type TeamSearch = z.infer<typeof teamSearchSchema>;
 
-const SHAPE = teamSearchSchema.shape as Record<string, z.ZodType>;
 
-/** Each parameter on its own: a bad value drops that parameter, not the whole URL state. */
-export function parseTeamSearch(raw: Record<string, unknown>): TeamSearch {
-  const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(SHAPE)) {
-    const value = raw[key];
-    if (value === undefined || value === null || value === '') continue;
-    const parsed = schema.safeParse(typeof value === 'number' || typeof value === 'boolean' ? String(value) : value);
-    if (!parsed.success || parsed.data === undefined || parsed.data === '') continue;
-    out[key] = parsed.data;
-  }
-  return out as TeamSearch;
-}
+/** Each parameter on its own (lib/search-params.ts). */
+export const parseTeamSearch = (raw: Record<string, unknown>): TeamSearch => parseEachParam(teamSearchSchema, raw);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseEachParam } from '../../lib/search-params.ts';
 
 /**
  * The vendors route's URL state, flat strings (§5): the text search, the status filter (active
@@ -18,17 +19,6 @@ export const vendorsSearchSchema = z.object({
 });
 export type VendorsSearch = z.infer<typeof vendorsSearchSchema>;
 
-const SHAPE = vendorsSearchSchema.shape as Record<string, z.ZodType>;
 
-/** Each parameter on its own: a bad value drops that parameter, not the whole URL state. */
-export function parseVendorsSearch(raw: Record<string, unknown>): VendorsSearch {
-  const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(SHAPE)) {
-    const value = raw[key];
-    if (value === undefined || value === null || value === '') continue;
-    const parsed = schema.safeParse(typeof value === 'number' || typeof value === 'boolean' ? String(value) : value);
-    if (!parsed.success || parsed.data === undefined || parsed.data === '') continue;
-    out[key] = parsed.data;
-  }
-  return out as VendorsSearch;
-}
+/** Each parameter on its own (lib/search-params.ts). */
+export const parseVendorsSearch = (raw: Record<string, unknown>): VendorsSearch => parseEachParam(vendorsSearchSchema, raw);
