@@ -2,7 +2,7 @@ import { onTestFinished } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { RxStorage } from 'rxdb';
 import { errorBody } from '../../schema/errors.ts';
-import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
+import { createFakeClock, fakeToken, jsonResponse, type FakeClock } from '../../sync/testing.ts';
 import type { Transport } from '../../sync/ports.ts';
 import { createDataService, type DataService } from '../data-service.ts';
 import { mirrorStorage } from '../db.ts';
@@ -10,31 +10,45 @@ import { soleLeader } from '../leader.ts';
 import { SessionStore } from '../session-store.ts';
 import { signedInAdmin } from '../test-fixtures.ts';
 
-/**
- * The data worker as the worker tests drive it: one `DataService` over a fresh fake IndexedDB
- * (session store and mirror on the same factory, the mirror on the app's own storage), a fake
- * clock, the sole leader, no sync engine, deferred work run at once; `init`ed against
- * `http://api.test` and disposed when the test finishes (however it ends).
- */
-export async function startWorker(opts: {
+export interface TestDeviceOptions {
   transport: Transport;
-  /** The device's IndexedDB, when the test seeds it first (e.g. `seedMirrorDb`). */
+  /** The device's IndexedDB, when the test seeds it first (e.g. `seedMirrorDb`). Default: a fresh one. */
   idb?: IDBFactory;
-  /** The mirror's storage, when the test opens the same storage itself. */
+  /** The mirror's storage, when the test opens the same storage itself. Default: `mirrorStorage` over `idb`. */
   storage?: RxStorage<unknown, unknown>;
-}): Promise<DataService> {
+  /** The clock, when the test moves it. Default: a fresh fake clock. */
+  clock?: FakeClock;
+}
+
+/**
+ * One device as the worker tests drive it: a fake IndexedDB (session store and mirror on the same
+ * factory, the mirror on the app's own storage), a fake clock, the sole leader, no sync engine,
+ * deferred work run at once. `make()` is a tab's data worker on it (a reload is another `make()`),
+ * not yet `init`ed, disposed when the test finishes (however it ends).
+ */
+export function testDevice(opts: TestDeviceOptions): { idb: IDBFactory; clock: FakeClock; make: () => DataService } {
   const idb = opts.idb ?? new IDBFactory();
-  const service = createDataService({
-    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-    transport: opts.transport,
-    clock: createFakeClock(),
-    elector: soleLeader,
-    storage: opts.storage ?? mirrorStorage({ indexedDB: idb, IDBKeyRange }),
-    multiInstance: false,
-    sync: false,
-    defer: (fn) => fn(),
-  });
-  onTestFinished(() => service.dispose());
+  const clock = opts.clock ?? createFakeClock();
+  const make = () => {
+    const service = createDataService({
+      sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
+      transport: opts.transport,
+      clock,
+      elector: soleLeader,
+      storage: opts.storage ?? mirrorStorage({ indexedDB: idb, IDBKeyRange }),
+      multiInstance: false,
+      sync: false,
+      defer: (fn) => fn(),
+    });
+    onTestFinished(() => service.dispose());
+    return service;
+  };
+  return { idb, clock, make };
+}
+
+/** A device's data worker (`testDevice`), `init`ed against `http://api.test`. */
+export async function startWorker(opts: TestDeviceOptions): Promise<DataService> {
+  const service = testDevice(opts).make();
   await service.init({ baseUrl: 'http://api.test' });
   return service;
 }
