@@ -1,17 +1,16 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { IDBFactory } from 'fake-indexeddb';
 import { spendUserSchema } from '../schema/entities/spend-user.ts';
 import { businessSchema } from '../schema/entities/business.ts';
 import { identitySchema } from '../schema/entities/identity.ts';
 import { errorBody } from '../schema/errors.ts';
 import { decodeTokenClaims } from '../sync/index.ts';
-import { createFakeClock, fakeToken, jsonResponse } from '../sync/testing.ts';
+import { fakeToken, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
-import { createDataService, type DataService } from './data-service.ts';
-import { mirrorDbName, mirrorStorage } from './db.ts';
-import { soleLeader } from './leader.ts';
-import { SessionStore } from './session-store.ts';
+import type { DataService } from './data-service.ts';
+import { mirrorDbName } from './db.ts';
 import { BUSINESS_ID, makeTransactions, makeUser, seedMirrorDb, testUuid } from './test-fixtures.ts';
+import { startWorker } from './testing/signed-in-worker.ts';
 
 const OTHER_ID = testUuid(12, 2);
 const spendUser = (n: number, businessId: string) =>
@@ -59,27 +58,11 @@ function server() {
 const seedAlpha = (idb: IDBFactory) =>
   seedMirrorDb(idb, mirrorDbName(BUSINESS_ID, A.user.id), makeTransactions(40, 4), 'Meals');
 
-const services: DataService[] = [];
-afterEach(async () => {
-  for (const s of services.splice(0)) await s.dispose();
-});
-
 async function signedInAlpha() {
   const idb = new IDBFactory();
   const rows = await seedAlpha(idb);
   const srv = server();
-  const service = createDataService({
-    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-    transport: srv.transport,
-    clock: createFakeClock(),
-    elector: soleLeader,
-    storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
-    multiInstance: false,
-    sync: false,
-    defer: (fn) => fn(),
-  });
-  services.push(service);
-  await service.init({ baseUrl: 'http://api.test' });
+  const service = await startWorker({ transport: srv.transport, idb });
   const signed = await service.signIn(A.user.email, 'demo-password-1', BUSINESS_ID);
   expect(signed).toMatchObject({ ok: true, session: { business: { id: BUSINESS_ID } } });
   return { service, rows, srv };

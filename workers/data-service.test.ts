@@ -1,15 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { IDBKeyRange, type IDBFactory } from 'fake-indexeddb';
 import { errorBody } from '../schema/errors.ts';
 import { createOutboxEntry, transition } from '../sync/outbox-machine.ts';
-import { createFakeClock, fakeToken, flush, jsonResponse } from '../sync/testing.ts';
+import { fakeToken, flush, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
-import { createDataService, type DataService } from './data-service.ts';
 import { openMirrorDatabase, mirrorStorage } from './db.ts';
-import { soleLeader } from './leader.ts';
 import { RxOutboxStore } from './outbox-store.ts';
-import { SessionStore } from './session-store.ts';
 import { BUSINESS_ID, makeTransactions, seedMirrorDb, testUuid, signedInAdmin } from './test-fixtures.ts';
+import { testDevice } from './testing/signed-in-worker.ts';
 
 const { user: USER, business: BUSINESS, identity: IDENTITY, dbName: DB_NAME } = signedInAdmin();
 const GL = testUuid(5, 1);
@@ -30,35 +28,14 @@ const serverTransport: Transport = async (input, init) => {
   return jsonResponse(404, errorBody('REQUEST_7004'));
 };
 
-function device() {
-  const idb = new IDBFactory();
-  const clock = createFakeClock();
-  const make = () =>
-    createDataService({
-      sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-      transport: serverTransport,
-      clock,
-      elector: soleLeader,
-      storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
-      multiInstance: false,
-      sync: false,
-      defer: (fn) => fn(),
-    });
-  return { idb, clock, make };
-}
+const device = () => testDevice({ transport: serverTransport });
 
 const seedMirror = (idb: IDBFactory, rows = makeTransactions(300, 4)) => seedMirrorDb(idb, DB_NAME, rows, 'Meals and Entertainment');
-
-const services: DataService[] = [];
-afterEach(async () => {
-  for (const s of services.splice(0)) await s.dispose();
-});
-const started = (s: DataService) => (services.push(s), s);
 
 describe('DataService session', () => {
   it('starts signed out, refuses a wrong password with the server message, signs in and remembers it', async () => {
     const { make } = device();
-    const service = started(make());
+    const service = make();
     expect(await service.init({ baseUrl: 'http://api.test' })).toBeNull();
     expect((await service.status()).phase).toBe('signed_out');
 
@@ -71,7 +48,7 @@ describe('DataService session', () => {
     await service.dispose();
 
     // A reload while offline: signed in from the stored session, no request needed.
-    const again = started(make());
+    const again = make();
     await again.setOnline(false);
     expect((await again.init({ baseUrl: 'http://api.test' }))?.user.id).toBe(USER.id);
     expect((await again.status()).phase).toBe('offline');
@@ -82,7 +59,7 @@ describe('DataService queries and optimistic coding', () => {
   async function signedIn() {
     const dev = device();
     const rows = await seedMirror(dev.idb);
-    const service = started(dev.make());
+    const service = dev.make();
     await service.init({ baseUrl: 'http://api.test' });
     await service.signIn(USER.email, 'demo-password-1');
     return { ...dev, rows, service };
@@ -103,7 +80,7 @@ describe('DataService queries and optimistic coding', () => {
     const dev = device();
     const rows = makeTransactions(20, 4).map((t, i) => (i === 0 ? { ...t, accounting_synced_at: '2026-11-02T10:00:00.000Z' } : t));
     await seedMirror(dev.idb, rows);
-    const service = started(dev.make());
+    const service = dev.make();
     await service.init({ baseUrl: 'http://api.test' });
     await service.signIn(USER.email, 'demo-password-1');
     expect((await service.getTransaction(rows[0]!.id))?.accounting_synced_at).toBe('2026-11-02T10:00:00.000Z');
@@ -178,7 +155,7 @@ describe('DataService queries and optimistic coding', () => {
     );
     await db.close();
 
-    const reloaded = started(make());
+    const reloaded = make();
     await reloaded.setOnline(false);
     await reloaded.init({ baseUrl: 'http://api.test' });
     expect(await reloaded.getTransaction(rows[0]!.id)).toMatchObject({ memo: 'kept', pending: 'pending' });
@@ -231,7 +208,7 @@ describe('DataService queries and optimistic coding', () => {
     await db.close();
 
     await service.dispose();
-    const reloaded = started(make());
+    const reloaded = make();
     await reloaded.init({ baseUrl: 'http://api.test' });
     expect(await reloaded.getTransaction(rows[4]!.id)).toMatchObject({
       memo: rows[4]!.memo,
@@ -259,7 +236,7 @@ describe('DataService queries and optimistic coding', () => {
     await db.close();
 
     await service.dispose();
-    const reloaded = started(make());
+    const reloaded = make();
     await reloaded.init({ baseUrl: 'http://api.test' });
     await expect.poll(async () => (await reloaded.outbox())[0]?.state).toBe('needs_step_up');
     expect(await reloaded.stepUp({ password: 'demo-password-1' })).toEqual({ ok: true });

@@ -1,5 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
 import { spendUserSchema, type SpendUser } from '../schema/entities/spend-user.ts';
 import { businessSchema } from '../schema/entities/business.ts';
 import { identitySchema } from '../schema/entities/identity.ts';
@@ -7,11 +6,8 @@ import { errorBody } from '../schema/errors.ts';
 import { FEATURE_FLAG_DEFAULTS } from '../schema/feature-flags.ts';
 import { createFakeClock, fakeToken, flush, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
-import { createDataService, type DataService } from './data-service.ts';
-import { soleLeader } from './leader.ts';
-import { SessionStore } from './session-store.ts';
 import { BUSINESS_ID, makeUser, testUuid } from './test-fixtures.ts';
-import { mirrorStorage } from './db.ts';
+import { testDevice } from './testing/signed-in-worker.ts';
 
 const userOf = (n: number) =>
   spendUserSchema.parse({
@@ -122,30 +118,10 @@ function identityServer(clock: { now(): number }) {
 }
 
 function device() {
-  const idb = new IDBFactory();
   const clock = createFakeClock();
   const server = identityServer(clock);
-  const make = () =>
-    started(
-      createDataService({
-        sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-        transport: server.transport,
-        clock,
-        elector: soleLeader,
-        storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
-        multiInstance: false,
-        sync: false,
-        defer: (fn) => fn(),
-      }),
-    );
-  return { clock, server, make };
+  return { clock, server, make: testDevice({ transport: server.transport, clock }).make };
 }
-
-const services: DataService[] = [];
-afterEach(async () => {
-  for (const s of services.splice(0)) await s.dispose();
-});
-const started = (s: DataService) => (services.push(s), s);
 
 describe('DataService identity flows', () => {
   it('MFA: the password answers mfa_required, a wrong code is refused, the right one signs in', async () => {

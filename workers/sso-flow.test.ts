@@ -1,25 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { spendUserSchema } from '../schema/entities/spend-user.ts';
-import { businessSchema } from '../schema/entities/business.ts';
-import { identitySchema } from '../schema/entities/identity.ts';
+import { describe, expect, it } from 'vitest';
 import { errorBody } from '../schema/errors.ts';
-import { createFakeClock, fakeToken, jsonResponse } from '../sync/testing.ts';
+import { fakeToken, jsonResponse } from '../sync/testing.ts';
 import type { Transport } from '../sync/ports.ts';
-import { createDataService, type DataService } from './data-service.ts';
-import { soleLeader } from './leader.ts';
-import { SessionStore } from './session-store.ts';
-import { BUSINESS_ID, makeUser, testUuid } from './test-fixtures.ts';
-import { mirrorStorage } from './db.ts';
+import { signedInAdmin } from './test-fixtures.ts';
+import { startWorker } from './testing/signed-in-worker.ts';
 import { SSO_OFFLINE } from './handlers/sso.ts';
 
-const USER = spendUserSchema.parse({
-  ...makeUser(1, 'Ada', 'Lovelace', { role: 'BUSINESS_ADMIN' }),
-  business_id: BUSINESS_ID, external_firm: null, has_finished_onboarding: true, is_business_locked: false,
-  user_permissions: [], payroll_currency: null, has_accepted_cardholder_agreement: true, impersonator: null,
-  acting_user_is_in_reporting_chain: false, external_firm_role: null,
-});
-const BUSINESS = businessSchema.parse({ id: BUSINESS_ID, name: 'Demo', currency: 'USD', status: 'ACTIVE', created_at: '2024-01-01T00:00:00.000Z' });
+const { user: USER, business: BUSINESS, identity: IDENTITY } = signedInAdmin();
 const CODE = 'a'.repeat(32);
 const PRE_MFA = fakeToken([], { ramp_mfa_required: true, ramp_mfa_authed: false, iat: Date.UTC(2026, 0, 1) / 1000 });
 const FULL = fakeToken(['default'], { ramp_mfa_required: false });
@@ -45,13 +32,8 @@ function ssoServer() {
       }
       case '/v1/auth/users/current/verify-mfa':
         return jsonResponse(200, { id_token: FULL, mfa_required: true });
-      case '/v1/auth/identity': {
-        const identity = identitySchema.parse({
-          id: testUuid(8, 1), email: USER.email, spend_users: [USER], external_firm_user: null,
-          external_firm_applicant: null, financing_application_users: [], identity_ofac_status: null,
-        });
-        return jsonResponse(200, { identity, user: USER, business: BUSINESS });
-      }
+      case '/v1/auth/identity':
+        return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
       case '/v1/auth/feature_flags':
         return jsonResponse(200, { flags: {} });
       default:
@@ -61,26 +43,9 @@ function ssoServer() {
   return { state, transport };
 }
 
-const services: DataService[] = [];
-afterEach(async () => {
-  for (const s of services.splice(0)) await s.dispose();
-});
-
 async function device() {
-  const idb = new IDBFactory();
   const server = ssoServer();
-  const service = createDataService({
-    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-    transport: server.transport,
-    clock: createFakeClock(),
-    elector: soleLeader,
-    storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
-    multiInstance: false,
-    sync: false,
-    defer: (fn) => fn(),
-  });
-  services.push(service);
-  await service.init({ baseUrl: 'http://api.test' });
+  const service = await startWorker({ transport: server.transport });
   return { service, server };
 }
 

@@ -1,59 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { describe, expect, it } from 'vitest';
 import { errorBody } from '../../schema/errors.ts';
-import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
-import type { Transport } from '../../sync/ports.ts';
-import { createDataService, type DataService } from '../data-service.ts';
-import { soleLeader } from '../leader.ts';
-import { SessionStore } from '../session-store.ts';
+import { jsonResponse } from '../../sync/testing.ts';
 import { signedInAdmin } from '../test-fixtures.ts';
+import { signedInWorker } from '../testing/signed-in-worker.ts';
 import { ACCOUNTING_OFFLINE } from './accounting.ts';
 
-const { user: USER, business: BUSINESS, identity: IDENTITY } = signedInAdmin();
+const { user: USER } = signedInAdmin();
 const COMMIT_ID = '50000000-0000-4000-8000-0000000000c1';
 const RULE_ID = '50000000-0000-4000-8000-0000000000a1';
 const TXN_ID = '50000000-0000-4000-8000-0000000000f1';
 const GL_ID = '50000000-0000-4000-8000-0000000000b1';
 const BASE = '/v1/auth/accounting';
 
-const services: DataService[] = [];
-afterEach(async () => {
-  for (const s of services.splice(0)) await s.dispose();
-});
-
 type Answer = (method: string, path: string, search: URLSearchParams, body: unknown) => Response;
 
-/** A signed-in worker whose server answers accounting calls with `answer`; `sent` records method, path, query, key and body. */
+/** A signed-in worker whose server answers accounting calls with `answer`; `sent` records method, path, query and body, `keys` the idempotency keys. */
 async function worker(answer: Answer) {
-  const sent: string[] = [];
   const keys: (string | null)[] = [];
-  const transport: Transport = async (input, init) => {
-    const url = new URL(String(input));
-    if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(['default']), mfa_required: false });
-    if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
-    if (url.pathname.startsWith(BASE)) {
-      const method = init?.method ?? 'GET';
-      sent.push(`${method} ${url.pathname}${url.search} ${init?.body ? String(init.body) : ''}`.trim());
-      keys.push(new Headers(init?.headers).get('Idempotency-Key'));
-      return answer(method, url.pathname, url.searchParams, init?.body ? JSON.parse(String(init.body)) : null);
-    }
-    return jsonResponse(404, errorBody('REQUEST_7004'));
-  };
-  const idb = new IDBFactory();
-  const service = createDataService({
-    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-    transport,
-    clock: createFakeClock(),
-    elector: soleLeader,
-    storage: getRxStorageDexie({ indexedDB: idb, IDBKeyRange }),
-    multiInstance: false,
-    sync: false,
-    defer: (fn) => fn(),
+  const { service, sent } = await signedInWorker({
+    calls: BASE,
+    route: (r) => (keys.push(r.headers.get('Idempotency-Key')), answer(r.method, r.path, r.search, r.body)),
   });
-  services.push(service);
-  await service.init({ baseUrl: 'http://api.test' });
-  await service.signIn(USER.email, 'demo-password-1');
   return { service, sent, keys };
 }
 

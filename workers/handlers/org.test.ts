@@ -1,16 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
 import { errorBody } from '../../schema/errors.ts';
-import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
-import type { Transport } from '../../sync/ports.ts';
-import { createDataService, type DataService } from '../data-service.ts';
-import { mirrorStorage } from '../db.ts';
-import { soleLeader } from '../leader.ts';
-import { SessionStore } from '../session-store.ts';
+import { jsonResponse } from '../../sync/testing.ts';
 import { signedInAdmin } from '../test-fixtures.ts';
+import { signedInWorker } from '../testing/signed-in-worker.ts';
 import { ORG_OFFLINE } from './org.ts';
 
-const { user: USER, business: BUSINESS, identity: IDENTITY } = signedInAdmin();
+const { user: USER, business: BUSINESS } = signedInAdmin();
 const DEPT = '30000000-0000-4000-8000-000000000001';
 const ENTITY = '70000000-0000-4000-8000-000000000001';
 const mirrored = { business_id: BUSINESS.id, change_seq: 9, updated_at: '2026-11-20T10:00:00.000Z', deleted: false };
@@ -20,42 +15,13 @@ const BUSINESS_ENTITY = {
   created_at: '2026-11-20T10:00:00.000Z', updated_at: '2026-11-20T10:00:00.000Z',
 };
 
-const services: DataService[] = [];
-afterEach(async () => {
-  for (const s of services.splice(0)) await s.dispose();
-});
-
 /** A signed-in worker whose server answers /businesses/… calls with `answer`; `sent` records them. */
-async function worker(answer: (method: string, path: string, body: unknown) => Response) {
-  const sent: string[] = [];
-  const transport: Transport = async (input, init) => {
-    const url = new URL(String(input));
-    if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(['default']), mfa_required: false });
-    if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
-    if (/^\/v1\/auth\/businesses\/(departments|locations|entities)/.test(url.pathname)) {
-      const method = init?.method ?? 'GET';
-      const body = init?.body ? JSON.parse(String(init.body)) : null;
-      sent.push(`${method} ${url.pathname} ${JSON.stringify(body)}`);
-      return answer(method, url.pathname, body);
-    }
-    return jsonResponse(404, errorBody('REQUEST_7004'));
-  };
-  const idb = new IDBFactory();
-  const service = createDataService({
-    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-    transport,
-    clock: createFakeClock(),
-    elector: soleLeader,
-    storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
-    multiInstance: false,
-    sync: false,
-    defer: (fn) => fn(),
+const worker = (answer: (method: string, path: string, body: unknown) => Response) =>
+  signedInWorker({
+    calls: /^\/v1\/auth\/businesses\/(departments|locations|entities)/,
+    record: (r) => `${r.method} ${r.path} ${JSON.stringify(r.body)}`,
+    route: (r) => answer(r.method, r.path, r.body),
   });
-  services.push(service);
-  await service.init({ baseUrl: 'http://api.test' });
-  await service.signIn(USER.email, 'demo-password-1');
-  return { service, sent };
-}
 
 describe('organisation calls', () => {
   it('sends each kind to its own path and answers the server’s row', async () => {

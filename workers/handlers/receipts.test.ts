@@ -1,16 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { errorBody } from '../../schema/errors.ts';
-import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
+import { fakeToken, jsonResponse } from '../../sync/testing.ts';
 import type { Transport } from '../../sync/ports.ts';
-import { createDataService, type DataService } from '../data-service.ts';
-import { soleLeader } from '../leader.ts';
 import { receiptStoreFor, useReceiptStoreOptions } from '../receipt-store.ts';
 import { sha256Hex } from '../receipt-store-files.ts';
-import { SessionStore } from '../session-store.ts';
 import { makeTransaction, makeTransactions, seedMirrorDb, testUuid, signedInAdmin } from '../test-fixtures.ts';
+import { startWorker } from '../testing/signed-in-worker.ts';
 import type { Transaction } from '../../schema/entities/transaction.ts';
-import { mirrorStorage } from '../db.ts';
 
 const { user: USER, business: BUSINESS, identity: IDENTITY, dbName: DB_NAME } = signedInAdmin();
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
@@ -35,28 +32,19 @@ const transport: Transport = async (input, init) => {
   return jsonResponse(404, errorBody('REQUEST_7004'));
 };
 
-let service: DataService | null = null;
-beforeEach(() => {
+beforeEach(({ onTestFinished }) => {
   useReceiptStoreOptions({ indexedDB: new IDBFactory(), IDBKeyRange });
+  // Registered first, so it runs after the test's workers are disposed.
+  onTestFinished(() => useReceiptStoreOptions(undefined));
   serverFiles.clear();
   fileRequests.length = 0;
   networkDown = false;
-});
-afterEach(async () => {
-  await service?.dispose();
-  service = null;
-  useReceiptStoreOptions(undefined);
 });
 
 async function signedIn(txns: Transaction[] = makeTransactions(20, 3)) {
   const idb = new IDBFactory();
   const rows = await seedMirrorDb(idb, DB_NAME, txns, 'Meals');
-  service = createDataService({
-    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-    transport, clock: createFakeClock(), elector: soleLeader,
-    storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, sync: false, defer: (fn) => fn(),
-  });
-  await service.init({ baseUrl: 'http://api.test' });
+  const service = await startWorker({ transport, idb });
   await service.signIn(USER.email, 'demo-password-1');
   return { service, rows };
 }

@@ -1,17 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
+import { IDBFactory } from 'fake-indexeddb';
 import { errorBody } from '../../schema/errors.ts';
 import Papa from 'papaparse';
 import { exportHeader } from '../../schema/exports.ts';
 import { aggregateReport } from '../../schema/reports.ts';
 import { matchesTransactionFilter } from '../../schema/transaction-query.ts';
-import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
+import { fakeToken, jsonResponse } from '../../sync/testing.ts';
 import type { Transport } from '../../sync/ports.ts';
-import { createDataService, type DataService } from '../data-service.ts';
-import { mirrorStorage } from '../db.ts';
-import { soleLeader } from '../leader.ts';
-import { SessionStore } from '../session-store.ts';
 import { makeGlAccount, makeTransactions, seedMirrorDb, signedInAdmin } from '../test-fixtures.ts';
+import { startWorker } from '../testing/signed-in-worker.ts';
 
 const { user: USER, business: BUSINESS, identity: IDENTITY, dbName: DB_NAME } = signedInAdmin();
 
@@ -23,21 +20,10 @@ const transport: Transport = async (input) => {
   return jsonResponse(404, errorBody('REQUEST_7004'));
 };
 
-let service: DataService | null = null;
-afterEach(async () => {
-  await service?.dispose();
-  service = null;
-});
-
 async function signedIn() {
   const idb = new IDBFactory();
   const rows = await seedMirrorDb(idb, DB_NAME, makeTransactions(400, 7), 'Meals');
-  service = createDataService({
-    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-    transport, clock: createFakeClock(), elector: soleLeader,
-    storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, sync: false, defer: (fn) => fn(),
-  });
-  await service.init({ baseUrl: 'http://api.test' });
+  const service = await startWorker({ transport, idb });
   await service.signIn(USER.email, 'demo-password-1');
   // As mirrored: seedMirrorDb stores every row uncoded.
   return { service, rows: rows.map((t) => ({ ...t, gl_account_id: null })) };

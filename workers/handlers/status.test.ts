@@ -1,16 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { errorBody } from '../../schema/errors.ts';
 import type { Change } from '../../schema/sync-feed.ts';
-import { createFakeClock, fakeToken, flush, jsonResponse } from '../../sync/testing.ts';
+import { fakeToken, flush, jsonResponse } from '../../sync/testing.ts';
 import type { Transport } from '../../sync/ports.ts';
-import { createDataService, type DataService } from '../data-service.ts';
 import { CHECKPOINT_ID, openMirrorDatabase, mirrorStorage } from '../db.ts';
-import { soleLeader } from '../leader.ts';
 import { RxMirrorStore } from '../mirror-store.ts';
 import { OutboxIndex } from '../outbox-index.ts';
-import { SessionStore } from '../session-store.ts';
 import { makeGlAccount, makeTransactions, signedInAdmin } from '../test-fixtures.ts';
+import { startWorker } from '../testing/signed-in-worker.ts';
 
 const { user: USER, business: BUSINESS, identity: IDENTITY, dbName: DB_NAME } = signedInAdmin();
 
@@ -20,11 +18,6 @@ const transport: Transport = async (input) => {
   if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
   return jsonResponse(404, errorBody('REQUEST_7004'));
 };
-
-const services: DataService[] = [];
-afterEach(async () => {
-  for (const s of services.splice(0)) await s.dispose();
-});
 
 /** A device whose first mirror is complete: 120 transactions and one GL account. */
 async function mirroredDevice() {
@@ -39,18 +32,7 @@ async function mirroredDevice() {
   ];
   await new RxMirrorStore(db, new OutboxIndex()).applyChanges(changes, { seq: rows.length + 1, epoch: 'e', mirrored: true });
   await db.close();
-  const service = createDataService({
-    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-    transport,
-    clock: createFakeClock(),
-    elector: soleLeader,
-    storage,
-    multiInstance: false,
-    sync: false,
-    defer: (fn) => fn(),
-  });
-  services.push(service);
-  await service.init({ baseUrl: 'http://api.test' });
+  const service = await startWorker({ transport, idb, storage });
   await service.signIn(USER.email, 'demo-password-1');
   return { service, rows, storage };
 }

@@ -1,53 +1,17 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
 import { errorBody } from '../../schema/errors.ts';
-import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
-import type { Transport } from '../../sync/ports.ts';
-import { createDataService, type DataService } from '../data-service.ts';
-import { soleLeader } from '../leader.ts';
-import { SessionStore } from '../session-store.ts';
+import { fakeToken, jsonResponse } from '../../sync/testing.ts';
 import { signedInAdmin } from '../test-fixtures.ts';
+import { methodAndPath, signedInWorker } from '../testing/signed-in-worker.ts';
 import { TEAM_OFFLINE } from './team.ts';
-import { mirrorStorage } from '../db.ts';
 
-const { user: USER, business: BUSINESS, identity: IDENTITY } = signedInAdmin();
+const { user: USER } = signedInAdmin();
 const INVITE_TOKEN = 'i'.repeat(43);
 const LINK_TOKEN = 'l'.repeat(43);
 
-const services: DataService[] = [];
-afterEach(async () => {
-  for (const s of services.splice(0)) await s.dispose();
-});
-
 /** A worker whose server answers the team and link calls; `sent` records method and path. */
-async function worker(answer: (method: string, path: string, body: unknown) => Response | null, signIn = true) {
-  const sent: string[] = [];
-  const transport: Transport = async (input, init) => {
-    const url = new URL(String(input));
-    const method = init?.method ?? 'GET';
-    // Fetched after every sign-in; not a team call.
-    if (url.pathname === '/v1/auth/feature_flags') return jsonResponse(200, {});
-    if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(['default']), mfa_required: false });
-    if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
-    sent.push(`${method} ${url.pathname}`);
-    return answer(method, url.pathname, init?.body ? JSON.parse(String(init.body)) : null) ?? jsonResponse(404, errorBody('REQUEST_7004'));
-  };
-  const idb = new IDBFactory();
-  const service = createDataService({
-    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-    transport,
-    clock: createFakeClock(),
-    elector: soleLeader,
-    storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
-    multiInstance: false,
-    sync: false,
-    defer: (fn) => fn(),
-  });
-  services.push(service);
-  await service.init({ baseUrl: 'http://api.test' });
-  if (signIn) await service.signIn(USER.email, 'demo-password-1');
-  return { service, sent };
-}
+const worker = (answer: (method: string, path: string, body: unknown) => Response | null, signIn = true) =>
+  signedInWorker({ record: methodAndPath, route: (r) => answer(r.method, r.path, r.body), signIn });
 
 describe('team calls', () => {
   it('refuses offline before sending anything', async () => {

@@ -1,57 +1,21 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
 import { vendorSchema } from '../../schema/entities/vendor.ts';
 import { errorBody } from '../../schema/errors.ts';
-import { createFakeClock, fakeToken, jsonResponse } from '../../sync/testing.ts';
-import type { Transport } from '../../sync/ports.ts';
-import { createDataService, type DataService } from '../data-service.ts';
-import { soleLeader } from '../leader.ts';
-import { SessionStore } from '../session-store.ts';
+import { jsonResponse } from '../../sync/testing.ts';
 import { signedInAdmin } from '../test-fixtures.ts';
+import { methodAndPath, signedInWorker } from '../testing/signed-in-worker.ts';
 import { VENDOR_OFFLINE } from './vendors.ts';
-import { mirrorStorage } from '../db.ts';
 
-const { user: USER, business: BUSINESS, identity: IDENTITY } = signedInAdmin();
+const { business: BUSINESS } = signedInAdmin();
 const VENDOR_ID = '40000000-0000-4000-8000-000000000001';
 const VENDOR = vendorSchema.parse({
   id: VENDOR_ID, business_id: BUSINESS.id, change_seq: 7, updated_at: '2026-11-20T10:00:00.000Z', name: 'Acme', email: null, phone: null,
   address: null, default_gl_account_id: null, default_department_id: null, bank_account: null, status: 'ACTIVE', contacts: [],
 });
 
-const services: DataService[] = [];
-afterEach(async () => {
-  for (const s of services.splice(0)) await s.dispose();
-});
-
 /** A signed-in worker whose server answers vendor calls from `vendors`; `sent` records their paths. */
-async function worker(vendors: (method: string, path: string, body: unknown) => Response) {
-  const sent: string[] = [];
-  const transport: Transport = async (input, init) => {
-    const url = new URL(String(input));
-    if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(['default']), mfa_required: false });
-    if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
-    if (url.pathname.startsWith('/v1/auth/vendors')) {
-      sent.push(`${init?.method ?? 'GET'} ${url.pathname}`);
-      return vendors(init?.method ?? 'GET', url.pathname, init?.body ? JSON.parse(String(init.body)) : null);
-    }
-    return jsonResponse(404, errorBody('REQUEST_7004'));
-  };
-  const idb = new IDBFactory();
-  const service = createDataService({
-    sessionStore: new SessionStore({ indexedDB: idb, IDBKeyRange }),
-    transport,
-    clock: createFakeClock(),
-    elector: soleLeader,
-    storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }),
-    multiInstance: false,
-    sync: false,
-    defer: (fn) => fn(),
-  });
-  services.push(service);
-  await service.init({ baseUrl: 'http://api.test' });
-  await service.signIn(USER.email, 'demo-password-1');
-  return { service, sent };
-}
+const worker = (vendors: (method: string, path: string, body: unknown) => Response) =>
+  signedInWorker({ calls: '/v1/auth/vendors', record: methodAndPath, route: (r) => vendors(r.method, r.path, r.body) });
 
 describe('vendor calls', () => {
   it('answers the server’s vendor, and its PAYEE_1007 refusal with the field message', async () => {
