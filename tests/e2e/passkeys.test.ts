@@ -109,11 +109,11 @@ describe('passkeys, end to end', () => {
     const { page } = browser;
     await page.getByRole('button', { name: /^Account: / }).click();
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor({ state: 'visible', timeout: 30_000 });
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
 
     await page.getByLabel('Email').fill(USER, { timeout: 30_000 });
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const usePasskey = page.getByRole('button', { name: 'Use a passkey' });
     await usePasskey.waitFor({ state: 'visible', timeout: 30_000 });
     await expect(mainNav(page).count()).resolves.toBe(0);
@@ -147,7 +147,7 @@ describe('passkeys, end to end', () => {
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await page.getByLabel('Email').fill(USER, { timeout: 30_000 });
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await mainNav(page).waitFor({ state: 'visible', timeout: 30_000 });
   });
 
@@ -159,7 +159,7 @@ describe('passkeys, end to end', () => {
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await page.getByLabel('Email').fill(USER, { timeout: 30_000 });
     await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 
     await page.getByRole('heading', { name: 'Set up two-factor authentication' }).waitFor({ state: 'visible', timeout: 30_000 });
     await page.getByText(`We sent a code to ${USER}.`).waitFor({ state: 'visible', timeout: 30_000 });
