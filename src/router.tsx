@@ -69,13 +69,16 @@ function BootScreen({ error }: { error: string | null }) {
   );
 }
 
+/** The mailed links' pages: opened while signed in, they say so and offer to sign out first. */
+const LINK_PAGES = /^\/(?:invites\/[^/]+|passwordless)\/?$/;
+
 /** Signed-out pages: a visitor who is signed in goes where they were heading instead. */
 const guestRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: '_guest',
   beforeLoad: async ({ context, location }) => {
     await whenBooted(context.store);
-    if (!context.store.get().session) return;
+    if (!context.store.get().session || LINK_PAGES.test(location.pathname)) return;
     const heading = (location.search as { redirect?: unknown }).redirect;
     throw redirect({ href: safeRedirect(typeof heading === 'string' ? heading : undefined), replace: true });
   },

@@ -10,7 +10,7 @@ import { ReauthDialog, StepUpDialog } from '../features/identity/index.ts';
 import { HOME_PATH } from '../lib/redirect.ts';
 import { visibleNav, type NavItem } from '../lib/routing.ts';
 import { useBusinessSwitcher } from './business-switcher.tsx';
-import { useSignOut } from './use-sign-out.ts';
+import { useSignOut } from '../lib/use-sign-out.ts';
 import { Button } from '../components/button.tsx';
 import { Menu, MenuItem } from '../components/menu.tsx';
 import { mergeCommands, navCommands, type Command } from '../lib/commands.ts';

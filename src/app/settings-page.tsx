@@ -15,7 +15,7 @@ import { SecuritySettings } from '../features/identity/index.ts';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
-import { useSignOut } from './use-sign-out.ts';
+import { useSignOut } from '../lib/use-sign-out.ts';
 import { formatBytes, requestPersistence, useStorageInfo } from '../lib/storage.ts';
 import { formatCount, formatLocalDateTime } from '../lib/format.ts';
 

@@ -117,10 +117,22 @@ describe('team administration, end to end', () => {
     expect(await userRow('alan.turing@demo.test')).toEqual({ status: 'INVITED', department: 'Engineering' });
     expect(await userRow('katherine@demo.test')).toBeUndefined();
 
+    // Opened in another tab of the signed-in admin, the link is not used behind their back: the
+    // page says who is signed in and offers to sign out first; they carry on as themselves.
+    const inviteLink = await mailedLink(INVITEE.email, /\/invites\/[A-Za-z0-9_-]+/);
+    const adminTab = await admin.context.newPage();
+    await adminTab.goto(inviteLink);
+    await adminTab.getByText(`(${ADMIN})`, { exact: false }).waitFor({ timeout: 30_000 });
+    await adminTab.getByRole('button', { name: 'Sign out and open the invite' }).waitFor();
+    expect(await axeFindings(adminTab)).toEqual([]);
+    await adminTab.getByRole('link', { name: /^Continue as / }).click();
+    await mainNav(adminTab).waitFor({ state: 'visible', timeout: 30_000 });
+    await adminTab.close();
+
     // The invitee opens the mailed link in a browser of their own.
     const invitee = await browser();
     const p2 = invitee.page;
-    await p2.goto(await mailedLink(INVITEE.email, /\/invites\/[A-Za-z0-9_-]+/));
+    await p2.goto(inviteLink);
     await p2.getByTestId('invite-who').waitFor();
     expect(await p2.getByTestId('invite-who').textContent()).toMatch(new RegExp(`invited ${INVITEE.email} to join .+ on Ledgerline`));
     expect(await axeFindings(p2)).toEqual([]);

@@ -9,6 +9,7 @@ import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import { errorText } from '../../lib/error-text.ts';
 import { formatDay } from '../../lib/format.ts';
 import { AuthCard } from './auth-card.tsx';
+import { SignedInLinkNotice } from './signed-in-link.tsx';
 import { useSignInSteps } from './sign-in-steps.tsx';
 import { useWebConfig } from './sign-in-page.tsx';
 
@@ -16,7 +17,8 @@ const routeApi = getRouteApi('/_guest/invites/$token');
 
 export function InviteRoute() {
   const { token } = routeApi.useParams();
-  return <InvitePage token={token} />;
+  const session = useAppState((s) => s.session);
+  return session ? <SignedInLinkNotice session={session} purpose="invite" /> : <InvitePage token={token} />;
 }
 
 type Lookup = { state: 'loading' } | { state: 'found'; invite: InviteLookup } | { state: 'failed'; message: string; offline: boolean };

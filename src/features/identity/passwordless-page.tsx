@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { SignInResult } from '../../data-access/types.ts';
-import { useDataClient } from '../../data-access/data-context.tsx';
+import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { AuthCard } from './auth-card.tsx';
 import { SignInLinkForm } from './sign-in-link-form.tsx';
+import { SignedInLinkNotice } from './signed-in-link.tsx';
 import { useSignInSteps } from './sign-in-steps.tsx';
 import { useWebConfig } from './sign-in-page.tsx';
 
@@ -16,7 +17,8 @@ export const parsePasswordlessSearch = (raw: Record<string, unknown>): { token?:
 
 export function PasswordlessRoute() {
   const { token } = routeApi.useSearch();
-  return <PasswordlessPage token={token} />;
+  const session = useAppState((s) => s.session);
+  return session ? <SignedInLinkNotice session={session} purpose="sign-in link" /> : <PasswordlessPage token={token} />;
 }
 
 /**
