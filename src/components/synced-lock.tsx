@@ -14,6 +14,9 @@ import { toastError, toastInfo } from '../lib/toast-store.ts';
  * it not synced, online only (a server call, not an outbox command); the feed then brings the
  * item back unlocked, and the next sync exports it again.
  */
+/** Why Edit is disabled on an item exported to accounting (its tooltip). */
+export const SYNCED_EDIT_HINT = 'Exported to accounting: mark it as not synced to edit it.';
+
 export function SyncedLock({ client, type, id, syncedAt }: { client: DataClient; type: SyncObjectType; id: string; syncedAt: string }) {
   const user = useAppState((s) => s.session?.user);
   const online = useAppState((s) => s.online && (s.status?.online ?? true));

@@ -8,7 +8,7 @@ import { Drawer } from '../../components/drawer.tsx';
 import { Facts, syncFact, type Fact } from '../../components/facts.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
-import { SyncedLock } from '../../components/synced-lock.tsx';
+import { SYNCED_EDIT_HINT, SyncedLock } from '../../components/synced-lock.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { BILL_STATUS_LABELS, BILL_STATUS_TONES, dueText, isOverdue } from '../../lib/bill-labels.ts';
 import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
@@ -164,7 +164,6 @@ function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
  * (SYNC_LOCKED_BILL_ACTIONS): Edit stays offered but disabled, saying why; payments and the other
  * status moves go on.
  */
-const LOCKED_EDIT = 'Exported to accounting: mark it as not synced to edit it.';
 
 /** An unconfirmed change (a queued payment among them): the bill shown is not yet the server's. */
 const SYNCING: ReadonlySet<BillView['pending']> = new Set(['pending', 'sending', 'needs_step_up']);
@@ -189,7 +188,7 @@ function BillActions({ bill, online, busy, onRun }: { bill: BillView; online: bo
             variant={danger ? 'danger' : primary ? 'primary' : 'secondary'}
             disabled={blocked || locked || (busy !== null && busy !== action)}
             loading={busy === action}
-            title={locked ? LOCKED_EDIT : blocked ? 'This needs a connection.' : undefined}
+            title={locked ? SYNCED_EDIT_HINT : blocked ? 'This needs a connection.' : undefined}
             onClick={() => onRun(action)}
           >
             {drawerActionLabel(action, bill.status)}

@@ -6,7 +6,7 @@ import { Button } from '../../components/button.tsx';
 import { ClaimFacts, ClaimHeadline, ClaimHistory, ClaimReceipts, ClaimRefusal } from '../../components/claim-details.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { Modal } from '../../components/modal.tsx';
-import { SyncedLock } from '../../components/synced-lock.tsx';
+import { SYNCED_EDIT_HINT, SyncedLock } from '../../components/synced-lock.tsx';
 import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { claimActions, paymentMethods, PAYMENT_METHOD_LABELS, type ClaimActionSet } from '../../lib/claim-actions.ts';
@@ -211,7 +211,7 @@ function ClaimActions({ claim, actions, busy, onEdit, onSubmit, onResubmit, onCo
       {actions.edit && (
         <Button
           disabled={!!claim.accounting_synced_at}
-          title={claim.accounting_synced_at ? 'Exported to accounting: mark it as not synced to edit it.' : undefined}
+          title={claim.accounting_synced_at ? SYNCED_EDIT_HINT : undefined}
           onClick={() => onEdit(claim)}
         >
           Edit
