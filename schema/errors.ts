@@ -58,6 +58,7 @@ export const ERROR_CATALOGUE = {
   UPLOAD_7102: { status: 422, message: 'The file content does not match its type.' },
   UPLOAD_7103: { status: 413, message: 'The file is too large.' },
   UPLOAD_7104: { status: 422, message: 'The file is empty.' },
+  UPLOAD_7105: { status: 422, message: 'The file contains web page content (HTML, SVG, XML or script) and is not accepted.' },
   FORBIDDEN_7003: { status: 403, message: 'You do not have permission to do this.' },
   APPROVAL_7201: { status: 403, message: 'You cannot review your own reimbursement. Another reviewer must decide it.' },
   // Issue 12, accounting close. No §8 or existing code says "already exported" or "a commit is running".

@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Receipt, ReceiptContentType } from '../../schema/api/calls-receipts.ts';
+import { checkFileContent } from '../../schema/file-content.ts';
 import { isAdmin } from '../../schema/roles.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
@@ -9,36 +10,15 @@ import { findTransaction, touchTransactions } from './transaction-sql.ts';
 import type { Visibility } from './visibility.ts';
 
 /**
- * Receipts (issue 9 §2): files kept as bytea, one row per (business, sha256). Uploading bytes
- * the business already holds answers that receipt and records the caller as one more uploader
- * (`receipt_uploads`), so each uploader (and whoever sees them under the `owner` rule) can read
- * and attach it. Receipts are not mirrored, but a transaction's wire doc carries its
+ * Receipts (issue 9 §2): files kept as bytea, one row per (business, uploader, sha256) since
+ * issue 24 (migration 032): uploading bytes one already uploaded answers that receipt; the same
+ * bytes from someone else are their own receipt. Readers follow `receipt_uploads` (one row per
+ * receipt now; several on receipts shared before 032, each uploader keeps reading them) under the
+ * `owner` rule. Content is checked by schema/file-content.ts (markup refused, magic numbers
+ * against the declared type). Receipts are not mirrored, but a transaction's wire doc carries its
  * `receipt_ids`: attaching, detaching and deleting stamp the transactions they change with a
  * change seq (`touchTransactions`), so the feed brings them.
  */
-
-const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
-const HEVC_BRANDS = new Set(['heic', 'heix']);
-const AVIF_BRANDS = new Set(['avif', 'avis']);
-
-/** The type the bytes' signature (magic numbers) says they are, or null. */
-export function sniffContentType(bytes: Uint8Array): ReceiptContentType | null {
-  const at = (i: number, ...sig: number[]) => sig.every((b, k) => bytes[i + k] === b);
-  if (at(0, 0xff, 0xd8, 0xff)) return 'image/jpeg';
-  if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'image/png';
-  if (ascii(bytes, 0, 5) === '%PDF-') return 'application/pdf';
-  if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 12) === 'WEBP') return 'image/webp';
-  if (bytes.length >= 12 && ascii(bytes, 4, 8) === 'ftyp') {
-    // ftyp box: size (4), 'ftyp', major brand (4), minor version (4), compatible brands (4 each).
-    const boxSize = Math.min(new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0), bytes.length);
-    const brands = [ascii(bytes, 8, 12)];
-    for (let i = 16; i + 4 <= boxSize; i += 4) brands.push(ascii(bytes, i, i + 4));
-    // heic/heix name HEVC images; mif1 (any HEIF image) counts unless the file is AVIF, which
-    // is HEIF too and lists mif1 among its brands.
-    if (brands.some((b) => HEVC_BRANDS.has(b)) || (brands.includes('mif1') && !brands.some((b) => AVIF_BRANDS.has(b)))) return 'image/heic';
-  }
-  return null;
-}
 
 const COLUMNS = `r.id, r.content_type, r.size, r.sha256, r.created_at`;
 type Row = { id: string; content_type: ReceiptContentType; size: number; sha256: string; created_at: Date | string };
@@ -106,29 +86,30 @@ export async function assertInvoiceFile(db: Queryable, user: ActingUser, vis: Vi
 }
 
 /**
- * Stores an upload (or finds the business's receipt with the same bytes). Race-safe: concurrent
- * uploads of the same bytes meet on the (business_id, sha256) unique index; the loser's INSERT
- * waits for the winner's commit and then reads its row.
+ * Stores an upload, or finds the uploader's own receipt with the same bytes (issue 24 item 7:
+ * dedupe never crosses uploaders, so the answer to the same bytes a colleague holds is a new
+ * receipt, with its own id and time, exactly as a first upload; nobody learns the other exists).
+ * Race-safe: concurrent uploads of the same bytes by one person meet on the (business_id,
+ * user_id, sha256) unique index; the loser's INSERT waits for the winner's commit and then reads
+ * its row. A deleted receipt of the same uploader comes back to life (same id) with the upload.
  */
 export async function storeReceipt(db: Queryable, user: ActingUser, declared: string, bytes: Uint8Array, now: Date): Promise<Receipt> {
-  const actual = sniffContentType(bytes);
-  if (actual !== declared) {
-    throw new ApiError('UPLOAD_7102', actual
-      ? `The file content does not match its type: it was sent as ${declared} but is ${actual}.`
-      : `The file content does not match its type: it is not a valid ${declared} file.`);
-  }
+  const content = checkFileContent(declared, bytes);
+  if (!content.ok) throw new ApiError(content.code, content.message);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
-  // A deleted receipt's row comes back to life with the new upload; a live one is left as is.
   await db.query(
     `INSERT INTO receipts AS r (id, business_id, user_id, content_type, size, sha256, bytes, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-     ON CONFLICT (business_id, sha256) DO UPDATE
-       SET deleted = false, bytes = EXCLUDED.bytes, user_id = EXCLUDED.user_id, content_type = EXCLUDED.content_type,
+     ON CONFLICT (business_id, user_id, sha256) DO UPDATE
+       SET deleted = false, bytes = EXCLUDED.bytes, content_type = EXCLUDED.content_type,
            size = EXCLUDED.size, created_at = EXCLUDED.created_at
      WHERE r.deleted`,
-    [randomUUID(), user.business_id, user.id, actual, bytes.length, sha256, bytes, now.toISOString()],
+    [randomUUID(), user.business_id, user.id, content.contentType, bytes.length, sha256, bytes, now.toISOString()],
   );
-  const [row] = await db.query<Row>(`SELECT ${COLUMNS} FROM receipts r WHERE r.business_id = $1 AND r.sha256 = $2`, [user.business_id, sha256]);
+  const [row] = await db.query<Row>(
+    `SELECT ${COLUMNS} FROM receipts r WHERE r.business_id = $1 AND r.user_id = $2 AND r.sha256 = $3`,
+    [user.business_id, user.id, sha256],
+  );
   if (!row) throw new Error('receipt vanished after its upsert');
   await db.query(
     `INSERT INTO receipt_uploads (receipt_id, business_id, user_id, created_at) VALUES ($1, $2, $3, $4)

@@ -65,6 +65,8 @@ export function securityHeaders(opts: SecurityHeaderOptions = {}): MiddlewareHan
     // Nothing we serve is meant to be embedded by another origin, and no popup needs our window.
     crossOriginResourcePolicy: 'same-origin',
     crossOriginOpenerPolicy: 'same-origin',
+    // A handler's own value stands: file answers set a sandboxing policy (file-headers.ts).
+    overwrite: false,
   });
 }
 

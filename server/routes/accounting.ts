@@ -11,6 +11,7 @@ import { assertMayManageAccounting, connectProvider, disconnectProvider, readCur
 import { findSyncCommit, listSyncCommits as listCommits, readSyncFile } from '../domain/accounting/sync-commit-reads.ts';
 import { createSyncCommit as commit, markNotSynced as unsync } from '../domain/accounting/sync-commits.ts';
 import { visibilityOf } from '../domain/visibility.ts';
+import { fileHeaders } from '../http/file-headers.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 
 /**
@@ -57,12 +58,10 @@ export const accountingHandlers = {
     const file = await readSyncFile(ctx.db, manager(ctx).business_id, commitId, name);
     if (!file) throw new ApiError('REQUEST_7004', 'This file was not found.');
     const bytes = encodeForContentType(file.content, file.content_type);
-    // A download, never rendered: the name is ours ([A-Za-z0-9._-]), so it needs no quoting rules.
+    // A download, never rendered (file-headers.ts).
     return ctx.c.body(bytes, 200, {
-      'content-type': file.content_type,
-      'content-disposition': `attachment; filename="${file.name}"`,
+      ...fileHeaders(file.content_type, file.name),
       'content-length': String(bytes.length),
-      'x-content-type-options': 'nosniff',
       'cache-control': 'private, no-store',
     });
   },

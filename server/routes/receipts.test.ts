@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { RECEIPT_MAX_BYTES, receiptSchema, type Receipt } from '../../schema/api/calls-receipts.ts';
+import { expectFileHeaders } from '../http/file-headers-test-kit.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
@@ -22,6 +24,19 @@ const file = (type: FileType, size = 256) => {
   const head = FILES[type]();
   return Uint8Array.from([...head, ...randomBytes(size - head.length)]);
 };
+
+const enc = (s: string) => [...new TextEncoder().encode(s)];
+/** Files that begin like a receipt (or not at all) but carry a page a browser would run. */
+const POLYGLOTS = [
+  ['PNG magic + <html><script>', 'image/png', () => [...FILES['image/png'](), ...enc('<html><script>alert(document.domain)</script></html>')]],
+  ['PDF header + HTML', 'application/pdf', () => [...ascii('%PDF-1.7\n'), ...enc('<!DOCTYPE html><body onload=alert(1)>')]],
+  ['JPEG magic + <svg onload>', 'image/jpeg', () => [...FILES['image/jpeg'](), ...enc('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>')]],
+  ['an SVG sent as image/png', 'image/png', () => enc('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')],
+  ['XML sent as application/pdf', 'application/pdf', () => enc('<?xml version="1.0"?><x:script xmlns:x="http://www.w3.org/1999/xhtml">alert(1)</x:script>')],
+  ['WebP header + UTF-16 HTML', 'image/webp', () => [...FILES['image/webp'](), ...[...'<iframe src=x>'].flatMap((ch) => [ch.charCodeAt(0), 0])]],
+  ['HEIC header + javascript: link', 'image/heic', () => [...FILES['image/heic'](), ...enc('<a href="JavaScript:alert(1)">x</a>')]],
+  ['PNG with a <script> 1 MB in', 'image/png', () => [...FILES['image/png'](), ...randomBytes(1_000_000).map((b) => (b === 0x3c ? 0 : b)), ...enc('<script src=//evil.test/x.js></script>')]],
+] as const;
 
 describe.each(await testDatabases())('receipts on %s', (kind) => {
   const t = useTestApp(kind);
@@ -50,7 +65,7 @@ describe.each(await testDatabases())('receipts on %s', (kind) => {
     tokens.other = await signIn(t.app, b.email('owner'));
   });
 
-  it('stores an upload (201) and serves the bytes back inline, nosniff, immutable', async () => {
+  it('stores an upload (201) and serves the bytes back as a sandboxed attachment, nosniff, immutable', async () => {
     const bytes = file('image/jpeg', 5000);
     const res = await upload(bytes, 'image/jpeg; charset=binary');
     expect(res.status, res.text).toBe(201);
@@ -62,8 +77,7 @@ describe.each(await testDatabases())('receipts on %s', (kind) => {
     const got = await t.app.request(`${BASE}/${r.id}`, { headers: { 'RAMP-ID-TOKEN': tokens.employee } });
     expect(got.status).toBe(200);
     expect(got.headers.get('content-type')).toBe('image/jpeg');
-    expect(got.headers.get('content-disposition')).toBe('inline');
-    expect(got.headers.get('x-content-type-options')).toBe('nosniff');
+    expectFileHeaders(got.headers, `receipt-${r.id}.jpg`);
     expect(got.headers.get('cache-control')).toBe('private, max-age=31536000, immutable');
     expect(new Uint8Array(await got.arrayBuffer())).toEqual(bytes);
     const again = await t.app.request(`${BASE}/${r.id}`, { headers: { 'RAMP-ID-TOKEN': tokens.employee, 'If-None-Match': got.headers.get('etag')! } });
@@ -94,6 +108,25 @@ describe.each(await testDatabases())('receipts on %s', (kind) => {
     expect(res.body.error_v2?.error_code).toBe(code);
     expect(res.body.error_v2?.message).toMatch(/\.$/);
     expect(await count()).toBe(before);
+  });
+
+  it.each(POLYGLOTS)('refuses %s (UPLOAD_7105) and stores nothing', async (_label, type, make) => {
+    const before = await count();
+    const res = await upload(Uint8Array.from(make()), type);
+    expect(res.status, res.text).toBe(422);
+    expect(res.body.error_v2?.error_code).toBe('UPLOAD_7105');
+    expect(res.body.error_v2?.message).toMatch(/web page content/);
+    expect(await count()).toBe(before);
+  });
+
+  it.each([
+    ['r01-coffee-usd.png', 'image/png'], ['sample.jpg', 'image/jpeg'], ['sample.webp', 'image/webp'],
+    ['sample.pdf', 'application/pdf'], ['sample.heic', 'image/heic'],
+  ] as const)('takes the real file %s', async (name, type) => {
+    const bytes = Uint8Array.from(readFileSync(new URL(`../../tests/fixtures/receipts/${name}`, import.meta.url)));
+    const res = await upload(bytes, type);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ content_type: type, size: bytes.length });
   });
 
   it('takes exactly 10 MB and refuses 10 MB + 1 byte with 413, declared or streamed', async () => {
@@ -133,15 +166,12 @@ describe.each(await testDatabases())('receipts on %s', (kind) => {
     expect(pulled).toBeLessThanOrEqual(1);
   });
 
-  it('answers the same receipt for the same bytes, also to another uploader, who can then read it', async () => {
+  it('answers the same receipt for the same bytes from the same uploader', async () => {
     const bytes = file('image/png');
     const first = await upload(bytes, 'image/png');
     const second = await upload(bytes, 'image/png');
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
-    const outsiders = await upload(bytes, 'image/png', 'outsider');
-    expect(outsiders.body).toEqual(first.body);
-    expect((await request(t.app, 'GET', `${BASE}/${first.body.id}/metadata`, { token: tokens.outsider })).status).toBe(200);
     const rows = await t.db.query('SELECT id FROM receipts WHERE business_id = $1 AND sha256 = $2', [a.businessId, first.body.sha256]);
     expect(rows).toHaveLength(1);
     // Another business uploading the same bytes gets its own receipt.
@@ -150,15 +180,61 @@ describe.each(await testDatabases())('receipts on %s', (kind) => {
     expect(others.body.id).not.toBe(first.body.id);
   });
 
-  it('concurrent uploads of the same bytes make one row', async () => {
-    const bytes = file('image/webp', 100_000);
-    const results = await Promise.all(Array.from({ length: 6 }, (_, i) => upload(bytes, 'image/webp', i % 2 ? 'employee' : 'teammate')));
-    for (const r of results) expect(r.status, r.text).toBe(201);
-    expect(new Set(results.map((r) => r.body.id)).size).toBe(1);
-    const rows = await t.db.query('SELECT id FROM receipts WHERE business_id = $1 AND sha256 = $2', [a.businessId, results[0]!.body.sha256]);
-    expect(rows).toHaveLength(1);
-    const uploaders = await t.db.query('SELECT user_id FROM receipt_uploads WHERE receipt_id = $1', [results[0]!.body.id]);
+  it('two people uploading the same bytes get separate receipts; the second learns nothing of the first', async () => {
+    const bytes = file('image/jpeg', 3000);
+    const first = await upload(bytes, 'image/jpeg', 'employee');
+    await new Promise((r) => setTimeout(r, 5));
+    const fresh = await upload(file('image/jpeg', 3000), 'image/jpeg', 'teammate');
+    const second = await upload(bytes, 'image/jpeg', 'teammate');
+    // The same answer as a first upload (fresh bytes): status, fields, headers, a new id and its own time.
+    expect(second.status).toBe(201);
+    expect(fresh.status).toBe(201);
+    expect(Object.keys(second.body).sort()).toEqual(Object.keys(fresh.body).sort());
+    expect([...second.headers.keys()].sort()).toEqual([...fresh.headers.keys()].sort());
+    expect(second.body.id).not.toBe(first.body.id);
+    expect(Date.parse(second.body.created_at)).toBeGreaterThan(Date.parse(first.body.created_at));
+    expect(second.body).toMatchObject({ sha256: first.body.sha256, size: 3000, content_type: 'image/jpeg' });
+    // Neither reads the other's, nor may delete it.
+    for (const [role, id] of [['teammate', first.body.id], ['employee', second.body.id]] as const) {
+      expect((await request(t.app, 'GET', `${BASE}/${id}/metadata`, { token: tokens[role] })).status).toBe(404);
+      expect((await request(t.app, 'GET', `${BASE}/${id}`, { token: tokens[role] })).status).toBe(404);
+      expect((await request(t.app, 'DELETE', `${BASE}/${id}`, { token: tokens[role] })).status).toBe(404);
+    }
+    const uploaders = await t.db.query<{ receipt_id: string }>(
+      'SELECT receipt_id::text FROM receipt_uploads WHERE receipt_id = ANY($1::uuid[])', [[first.body.id, second.body.id]],
+    );
     expect(uploaders).toHaveLength(2);
+    expect(new Set(uploaders.map((u) => u.receipt_id)).size).toBe(2);
+    // Each deletes their own; the other's stays.
+    expect((await request(t.app, 'DELETE', `${BASE}/${second.body.id}`, { token: tokens.teammate })).status).toBe(200);
+    expect((await request(t.app, 'GET', `${BASE}/${first.body.id}`, { token: tokens.employee })).status).toBe(200);
+  });
+
+  it('a receipt two people shared before migration 032 stays readable by both; a new upload is the uploader’s own', async () => {
+    const bytes = file('image/png');
+    const shared = (await upload(bytes, 'image/png', 'employee')).body;
+    // As the per-business dedupe left it: the teammate recorded as a second uploader of the row.
+    await t.db.query('INSERT INTO receipt_uploads (receipt_id, business_id, user_id) VALUES ($1, $2, $3)', [shared.id, a.businessId, a.users.teammate]);
+    expect((await request(t.app, 'GET', `${BASE}/${shared.id}`, { token: tokens.teammate })).status).toBe(200);
+    expect((await request(t.app, 'GET', `${BASE}/${shared.id}`, { token: tokens.employee })).status).toBe(200);
+    const again = await upload(bytes, 'image/png', 'teammate');
+    expect(again.status).toBe(201);
+    expect(again.body.id).not.toBe(shared.id);
+    expect((await upload(bytes, 'image/png', 'employee')).body.id).toBe(shared.id);
+  });
+
+  it('concurrent uploads of the same bytes make one row per uploader', async () => {
+    const bytes = file('image/webp', 100_000);
+    const roles = Array.from({ length: 6 }, (_, i) => (i % 2 ? 'employee' : 'teammate') as FixtureRole);
+    const results = await Promise.all(roles.map((role) => upload(bytes, 'image/webp', role)));
+    for (const r of results) expect(r.status, r.text).toBe(201);
+    for (const role of ['employee', 'teammate']) {
+      expect(new Set(results.filter((_, i) => roles[i] === role).map((r) => r.body.id)).size).toBe(1);
+    }
+    expect(new Set(results.map((r) => r.body.id)).size).toBe(2);
+    const rows = await t.db.query<{ id: string }>('SELECT id::text FROM receipts WHERE business_id = $1 AND sha256 = $2', [a.businessId, results[0]!.body.sha256]);
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(await t.db.query('SELECT user_id FROM receipt_uploads WHERE receipt_id = $1', [row.id])).toHaveLength(1);
   });
 
   it('shows a receipt to its uploader, their managers and business-wide roles; 404 to anyone else', async () => {
@@ -251,11 +327,16 @@ describe.each(await testDatabases())('receipts on %s', (kind) => {
     expect((await t.db.query<{ bytes: unknown }>('SELECT bytes FROM receipts WHERE id = $1', [r.id]))[0]!.bytes).toBeNull();
     expect((await request(t.app, 'DELETE', `${BASE}/${r.id}`, { token: tokens.employee })).status).toBe(404);
 
-    const back = await upload(bytes, 'application/pdf', 'teammate');
+    // Someone else's upload of the bytes is theirs, not the deleted row; the uploader's revives it.
+    const elses = await upload(bytes, 'application/pdf', 'teammate');
+    expect(elses.status).toBe(201);
+    expect(elses.body.id).not.toBe(r.id);
+    expect((await request(t.app, 'GET', `${BASE}/${r.id}`, { token: tokens.teammate })).status).toBe(404);
+    const back = await upload(bytes, 'application/pdf', 'employee');
     expect(back.status).toBe(201);
     expect(back.body.id).toBe(r.id);
-    expect((await request(t.app, 'GET', `${BASE}/${r.id}`, { token: tokens.employee })).status).toBe(404);
-    expect((await request(t.app, 'GET', `${BASE}/${r.id}`, { token: tokens.teammate })).status).toBe(200);
+    expect((await request(t.app, 'GET', `${BASE}/${r.id}`, { token: tokens.employee })).status).toBe(200);
+    expect((await request(t.app, 'GET', `${BASE}/${r.id}`, { token: tokens.teammate })).status).toBe(404);
     // An admin deletes anyone's receipt.
     expect((await request(t.app, 'DELETE', `${BASE}/${r.id}`, { token: tokens.admin })).status).toBe(200);
   });

@@ -6,6 +6,7 @@ import {
 } from '../domain/receipts.ts';
 import { visibilityOf } from '../domain/visibility.ts';
 import { ApiError } from '../core/errors.ts';
+import { fileHeaders, receiptFileName } from '../http/file-headers.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 
 /**
@@ -28,9 +29,7 @@ export const receiptHandlers = {
     if (!file) throw new ApiError('REQUEST_7004');
     // Content-addressed: the id names these bytes for good, so the browser may keep them.
     const headers = {
-      'content-type': file.content_type,
-      'content-disposition': 'inline',
-      'x-content-type-options': 'nosniff',
+      ...fileHeaders(file.content_type, receiptFileName(file.id, file.content_type)),
       'cache-control': 'private, max-age=31536000, immutable',
       etag: `"${file.sha256}"`,
     };

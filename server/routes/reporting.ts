@@ -10,6 +10,7 @@ import { businessNames, collectionPages, csvStream, transactionPages, type PageR
 import { generateReport as report } from '../domain/reporting/report.ts';
 import { acceptedEncodings, compressStream } from '../http/encoding.ts';
 import * as saved from '../domain/reporting/saved.ts';
+import { fileHeaders } from '../http/file-headers.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { inWriteTx } from './admin.ts';
 
@@ -64,8 +65,7 @@ function csvResponse(c: Context, collection: ReportCollection, pages: PageReader
     ? (Readable.toWeb(Readable.fromWeb(csv as NodeReadableStream<Uint8Array>).pipe(compressStream(encoding))) as ReadableStream<Uint8Array>)
     : csv;
   return c.body(body, 200, {
-    'content-type': 'text/csv; charset=utf-8',
-    'content-disposition': `attachment; filename="${exportFileName(collection, new Date(now))}"`,
+    ...fileHeaders('text/csv; charset=utf-8', exportFileName(collection, new Date(now))),
     'cache-control': 'no-store, no-transform',
     vary: 'Accept-Encoding',
     ...(encoding && { 'content-encoding': encoding }),

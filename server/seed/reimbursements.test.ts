@@ -5,7 +5,7 @@ import { hashPassword } from '../auth/password.ts';
 import { highWater } from '../db/change-seq.ts';
 import type { Db } from '../db/db.ts';
 import { COLLECTIONS } from '../domain/collections.ts';
-import { sniffContentType } from '../domain/receipts.ts';
+import { sniffContentType } from '../../schema/file-content.ts';
 import { openTestDb, testDatabases } from '../test-db.ts';
 import type { TestDb } from '../test-db.ts';
 import { generateDemo } from './generate.ts';
