@@ -1,5 +1,6 @@
 import { uploadReceipt, type ReceiptContentType } from '../schema/api/calls-receipts.ts';
 import { errorBody, type ErrorV2 } from '../schema/errors.ts';
+import { checkFileContent } from '../schema/file-content.ts';
 
 /**
  * What the receipt store does to a file before keeping it (issue 9 §2): the upload call's own
@@ -13,8 +14,13 @@ export const THUMBNAIL_MAX_PX = 320;
 
 export type FileCheck = { ok: true; contentType: ReceiptContentType } | { ok: false; error: ErrorV2['error_v2'] };
 
-/** A file's declared type (parameters ignored) and size against the upload call's `upload` spec. */
-export function checkReceiptFile(name: string, type: string, size: number): FileCheck {
+/**
+ * A file's declared type (parameters ignored) and size against the upload call's `upload` spec;
+ * given its bytes, also their content as the server judges it (`checkFileContent`, shared:
+ * markup → UPLOAD_7105, a signature not of the declared type → UPLOAD_7102), so a file the
+ * server would refuse is never kept nor queued.
+ */
+export function checkReceiptFile(name: string, type: string, size: number, bytes?: Uint8Array): FileCheck {
   const contentType = type.split(';')[0]!.trim().toLowerCase();
   const what = name ? `${name}: ` : '';
   if (!SPEC.contentTypes.includes(contentType)) {
@@ -25,8 +31,14 @@ export function checkReceiptFile(name: string, type: string, size: number): File
     const mb = (n: number) => `${Math.round((n / (1024 * 1024)) * 10) / 10} MB`;
     return { ok: false, error: errorBody('UPLOAD_7103', `${what}the file is too large (${mb(size)}; at most ${mb(SPEC.maxBytes)}).`).error_v2 };
   }
+  if (bytes) {
+    const content = checkFileContent(contentType, bytes);
+    if (!content.ok) return { ok: false, error: errorBody(content.code, `${what}${lowerFirst(content.message)}`).error_v2 };
+  }
   return { ok: true, contentType: contentType as ReceiptContentType };
 }
+
+const lowerFirst = (text: string) => text.charAt(0).toLowerCase() + text.slice(1);
 
 /** Lower-case hex SHA-256 of the bytes (what the server dedupes on). */
 export async function sha256Hex(bytes: ArrayBuffer | Uint8Array<ArrayBuffer>): Promise<string> {

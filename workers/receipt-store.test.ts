@@ -41,6 +41,16 @@ describe('receipt file checks (the upload call’s limits, before anything is st
     else expect(r).toMatchObject({ ok: false, error: { error_code: code, message: expect.stringContaining(name) } });
   });
 
+  it.each([
+    ['real.png', 'image/png', PNG, null],
+    ['page.png', 'image/png', Uint8Array.from([...PNG, ...new TextEncoder().encode('<svg onload=alert(1)>')]), 'UPLOAD_7105'],
+    ['photo.jpg', 'image/jpeg', PNG, 'UPLOAD_7102'],
+  ] as const)('judges the bytes of %s (%s) as the server does → %s', (name, type, bytes, code) => {
+    const r = checkReceiptFile(name, type, bytes.length, bytes);
+    if (code === null) expect(r).toEqual({ ok: true, contentType: type });
+    else expect(r).toMatchObject({ ok: false, error: { error_code: code, message: expect.stringMatching(new RegExp(`^${name.replace('.', '\\.')}: `)) } });
+  });
+
   it('hashes like the server (lower-case hex sha256)', async () => {
     expect(await sha256Hex(PNG)).toBe(createHash('sha256').update(PNG).digest('hex'));
   });

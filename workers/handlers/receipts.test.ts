@@ -78,11 +78,16 @@ describe('ReceiptApi (offline, fake-indexeddb)', () => {
     const results = await service.addReceipts([
       { name: 'notes.txt', type: 'text/plain', file: new Blob(['hello']) },
       { name: 'empty.png', type: 'image/png', file: new Blob([]) },
+      // Content judged as the server will (schema/file-content.ts): a page behind PNG magic, text sent as a PDF.
+      png('page.png', Uint8Array.from([...PNG, ...new TextEncoder().encode('<html><script>alert(1)</script>')])),
+      { name: 'scan.pdf', type: 'application/pdf', file: new Blob(['not a pdf']) },
       png('a.png'),
       png('again.png'),
     ], { transaction_id: rows[1]!.id });
-    expect(results.map((r) => (r.ok ? 'ok' : r.error.error_code))).toEqual(['UPLOAD_7101', 'UPLOAD_7104', 'ok', 'ok']);
+    expect(results.map((r) => (r.ok ? 'ok' : r.error.error_code))).toEqual(['UPLOAD_7101', 'UPLOAD_7104', 'UPLOAD_7105', 'UPLOAD_7102', 'ok', 'ok']);
     expect((results[0] as { error: { message: string } }).error.message).toContain('notes.txt');
+    expect((results[2] as { error: { message: string } }).error.message).toMatch(/^page\.png: the file contains web page content/);
+    expect(await service.receiptInbox()).toHaveLength(1);
     const ids = results.filter((r) => r.ok).map((r) => (r as { receipt_id: string }).receipt_id);
     expect(ids[0]).toBe(ids[1]);
     const outbox = await service.outbox();

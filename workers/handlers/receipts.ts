@@ -98,9 +98,13 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
   async function addOne(s: ReceiptStore, input: ReceiptFileInput, attach?: { transaction_id: string }): Promise<AddReceiptResult> {
     const rt = ctx.host.runtime;
     if (!rt) return { name: input.name, ...noMirror() };
-    const check = checkReceiptFile(input.name, input.type || input.file.type, input.file.size);
-    if (!check.ok) return { ok: false, name: input.name, error: check.error };
+    const declared = input.type || input.file.type;
+    // Type and size first (a file too large is never read), then the content, as the server will judge it.
+    const sized = checkReceiptFile(input.name, declared, input.file.size);
+    if (!sized.ok) return { ok: false, name: input.name, error: sized.error };
     const bytes = await input.file.arrayBuffer();
+    const check = checkReceiptFile(input.name, declared, bytes.byteLength, new Uint8Array(bytes));
+    if (!check.ok) return { ok: false, name: input.name, error: check.error };
     const receipt: StoredReceipt = {
       id: crypto.randomUUID(),
       name: input.name,
