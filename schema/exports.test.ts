@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ENTITIES } from './collections.ts';
-import { csvSafe, EXPORT_COLUMNS, exportFileName, exportHeader, exportNames, exportRow } from './exports.ts';
+import { EXPORT_COLUMNS, exportCell, exportFileName, exportHeader, exportNames, exportRow, formulaSafe } from './exports.ts';
 import { minorToDecimal, toMinorUnits } from './money.ts';
 import { REPORT_COLLECTIONS } from './report-query.ts';
 
@@ -32,11 +32,23 @@ describe('minorToDecimal', () => {
   });
 });
 
-describe('csvSafe', () => {
+describe('formulaSafe and exportCell', () => {
   it.each([
     ['=SUM(A1:A9)', "'=SUM(A1:A9)"], ['+1+2', "'+1+2"], ['-1+2', "'-1+2"], ['@cmd', "'@cmd"], ['\tx', "'\tx"], ['\r=1', "'\r=1"],
-    ['-12.50', '-12.50'], ['-3', '-3'], ['Uber', 'Uber'], ['', ''], ['a=b', 'a=b'],
-  ])('%j → %j', (cell, safe) => expect(csvSafe(cell)).toBe(safe));
+    // After any leading whitespace, ideographic and no-break spaces included; full-width triggers too.
+    ['  =1+1', "'  =1+1"], ['\u3000=1', "'\u3000=1"], ['\u00a0@x', "'\u00a0@x"], [' \tx', "' \tx"], [' \rx', "' \rx"],
+    ['\uff1d1+1', "'\uff1d1+1"], ['\uff0b1', "'\uff0b1"], ['\uff0dcmd', "'\uff0dcmd"], ['\uff20SUM(A1)', "'\uff20SUM(A1)"], ['\u3000\uff1d1', "'\u3000\uff1d1"],
+    // Text is text: a memo reading like a number is neutralised too.
+    ['-12.50', "'-12.50"], ['-3', "'-3"],
+    ['Uber', 'Uber'], ['', ''], ['a=b', 'a=b'], ['  Uber', '  Uber'], ['1+1', '1+1'], ['x\t=1', 'x\t=1'],
+  ])('text %j → %j', (cell, safe) => {
+    expect(formulaSafe(cell)).toBe(safe);
+    expect(exportCell(cell)).toBe(safe);
+  });
+
+  it.each([['-12.50', '-12.50'], ['-3', '-3'], ['0', '0'], ['1234.5', '1234.5'], ['', ''], ['-1+2', "'-1+2"], ['=1', "'=1"]])(
+    'number %j → %j (a plain number as is; anything else as text)', (cell, out) => expect(exportCell(cell, 'number')).toBe(out),
+  );
 });
 
 describe('export columns', () => {

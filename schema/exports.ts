@@ -13,7 +13,7 @@ import type { ReportCollection } from './report-query.ts';
  * vendor, tracking option). The server streams them (POST /transactions/export_as_file,
  * /reporting/export-as-file) and the worker will write the same columns for in-browser exports.
  * Money is a decimal string with the currency's exponent, dates ISO 8601, every cell safe to open
- * in a spreadsheet (`csvSafe`). Pure: rows in, strings out; CSV quoting is papaparse's job.
+ * in a spreadsheet (`exportCell`: text `formulaSafe`, amounts numbers). Pure: rows in, strings out; CSV quoting is papaparse's job.
  */
 
 export type ExportRefKind = 'departments' | 'locations' | 'gl_accounts' | 'users' | 'cards' | 'vendors';
@@ -55,21 +55,46 @@ export function exportNames(ref: ExportReference): ExportNames {
   };
 }
 
-/** A plain number (an amount) is never a formula, even with its minus sign. */
+/** What a number cell holds: a plain decimal (an amount, a count), its minus sign included. */
 const PLAIN_NUMBER = /^-?\d+(\.\d+)?$/;
+/**
+ * A formula trigger after any leading whitespace a spreadsheet may skip (every Unicode space:
+ * ASCII, no-break, ideographic U+3000, zero-width, BOM): = + - @ or their full-width forms
+ * ＝ ＋ － ＠ (U+FF1D U+FF0B U+FF0D U+FF20), which spreadsheets in East Asian locales read as them.
+ */
+const FORMULA_START = /^[\s\u200b\u180e\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20]/;
+/** A tab or carriage return among the leading whitespace: some programs skip it and read what follows as a formula. */
+const CONTROL_START = /^[\s\u200b\u180e\ufeff]*?[\t\r]/;
 
 /**
- * A cell a spreadsheet will not run (OWASP "CSV injection"): text starting with = + - @ (or a tab
- * or carriage return, which some programs skip before reading one) gets a leading single quote.
- * Amounts like "-12.50" stay numbers.
+ * A text cell a spreadsheet will not run (OWASP "CSV injection", issue 24 item 8): text that
+ * starts, after any leading whitespace, with a formula trigger (ASCII or full-width), or whose
+ * leading whitespace holds a tab or carriage return, gets a leading single quote. Every export
+ * writer (the table CSVs here and in the worker, the accounting CSV, Xero CSV and QuickBooks IIF)
+ * passes its text cells through this one function: text is always text, so a memo reading
+ * "-12" is neutralised too. Amounts are not text: `exportCell(v, 'number')`.
  */
-export function csvSafe(cell: string): string {
-  return /^[=+\-@\t\r]/.test(cell) && !PLAIN_NUMBER.test(cell) ? `'${cell}` : cell;
+export function formulaSafe(text: string): string {
+  return FORMULA_START.test(text) || CONTROL_START.test(text) ? `'${text}` : text;
+}
+
+/** Whether a column holds text (neutralised) or a number the export writes as one. */
+export type CellKind = 'text' | 'number';
+
+/**
+ * An export cell by its column's kind: a number cell (an amount such as "-12.50", a count) is
+ * written as is so spreadsheets and accounting imports read a number; a number cell that is not a
+ * plain number (never produced by our writers) is treated as text. Everything else is `formulaSafe`.
+ */
+export function exportCell(value: string, kind: CellKind = 'text'): string {
+  return kind === 'number' && (value === '' || PLAIN_NUMBER.test(value)) ? value : formulaSafe(value);
 }
 
 export interface ExportColumn<R> {
   header: string;
   value: (row: R, names: ExportNames) => string;
+  /** 'number' for amounts and counts (written as numbers); text otherwise. */
+  kind?: CellKind;
 }
 
 const text = (v: string | null | undefined) => v ?? '';
@@ -84,7 +109,7 @@ export const EXPORT_COLUMNS: { readonly [C in ReportCollection]: readonly Export
     { header: 'Date', value: (t) => t.occurred_at },
     { header: 'Merchant', value: (t) => t.merchant_name },
     { header: 'Merchant category', value: (t) => t.merchant_category },
-    { header: 'Amount', value: (t) => minorToDecimal(t.amount, t.currency) },
+    { header: 'Amount', value: (t) => minorToDecimal(t.amount, t.currency), kind: 'number' },
     { header: 'Currency', value: (t) => t.currency },
     { header: 'State', value: (t) => t.state },
     { header: 'Cardholder', value: (t, n) => n.name('users', t.user_id) },
@@ -94,7 +119,7 @@ export const EXPORT_COLUMNS: { readonly [C in ReportCollection]: readonly Export
     { header: 'Department', value: (t, n) => n.name('departments', t.department_id) },
     { header: 'Location', value: (t, n) => n.name('locations', t.location_id) },
     { header: 'Tracking', value: (t, n) => trackingOf(t.tracking, n) },
-    { header: 'Receipts', value: (t) => String(t.receipt_ids.length) },
+    { header: 'Receipts', value: (t) => String(t.receipt_ids.length), kind: 'number' },
     { header: 'Transaction ID', value: (t) => t.id },
   ],
   reimbursements: [
@@ -103,12 +128,12 @@ export const EXPORT_COLUMNS: { readonly [C in ReportCollection]: readonly Export
     { header: 'Status', value: (r) => r.status },
     { header: 'Employee', value: (r, n) => n.name('users', r.user_id) },
     { header: 'Merchant', value: (r) => text(r.merchant) },
-    { header: 'Amount', value: (r) => minorToDecimal(r.amount, r.currency) },
+    { header: 'Amount', value: (r) => minorToDecimal(r.amount, r.currency), kind: 'number' },
     { header: 'Currency', value: (r) => r.currency },
     { header: 'Memo', value: (r) => text(r.memo) },
     { header: 'GL account', value: (r, n) => n.name('gl_accounts', r.gl_account_id) },
     { header: 'Department', value: (r, n) => n.name('departments', r.department_id) },
-    { header: 'Distance (miles)', value: (r) => (r.distance_miles === null ? '' : String(r.distance_miles)) },
+    { header: 'Distance (miles)', value: (r) => (r.distance_miles === null ? '' : String(r.distance_miles)), kind: 'number' },
     { header: 'Submitted at', value: (r) => text(r.submitted_at) },
     { header: 'Claim ID', value: (r) => r.id },
   ],
@@ -117,7 +142,7 @@ export const EXPORT_COLUMNS: { readonly [C in ReportCollection]: readonly Export
     { header: 'Due date', value: (b) => b.due_date },
     { header: 'Vendor', value: (b, n) => n.name('vendors', b.vendor_id) },
     { header: 'Invoice number', value: (b) => b.invoice_number },
-    { header: 'Amount', value: (b) => minorToDecimal(b.amount, b.currency) },
+    { header: 'Amount', value: (b) => minorToDecimal(b.amount, b.currency), kind: 'number' },
     { header: 'Currency', value: (b) => b.currency },
     { header: 'Status', value: (b) => b.status },
     { header: 'Payment date', value: (b) => text(b.payment_date) },
@@ -133,7 +158,7 @@ export const EXPORT_COLUMNS: { readonly [C in ReportCollection]: readonly Export
     { header: 'Cardholder', value: (c, n) => n.name('users', c.user_id) },
     { header: 'Status', value: (c) => c.status },
     { header: 'Type', value: (c) => (c.is_physical ? 'Physical' : 'Virtual') },
-    { header: 'Limit', value: (c) => minorToDecimal(c.limit.amount, c.limit.currency) },
+    { header: 'Limit', value: (c) => minorToDecimal(c.limit.amount, c.limit.currency), kind: 'number' },
     { header: 'Currency', value: (c) => c.limit.currency },
     { header: 'Interval', value: (c) => c.limit.interval },
     { header: 'Department', value: (c, n) => n.name('departments', c.department_id) },
@@ -146,9 +171,9 @@ export const EXPORT_COLUMNS: { readonly [C in ReportCollection]: readonly Export
 
 export const exportHeader = (c: ReportCollection): string[] => EXPORT_COLUMNS[c].map((col) => col.header);
 
-/** A row's cells, in the header's order, each `csvSafe`. */
+/** A row's cells, in the header's order, each an `exportCell` of its column's kind. */
 export function exportRow<C extends ReportCollection>(c: C, row: RowOf<C>, names: ExportNames): string[] {
-  return (EXPORT_COLUMNS[c] as readonly ExportColumn<RowOf<C>>[]).map((col) => csvSafe(col.value(row, names)));
+  return (EXPORT_COLUMNS[c] as readonly ExportColumn<RowOf<C>>[]).map((col) => exportCell(col.value(row, names), col.kind));
 }
 
 /** `transactions-2026-11-27.csv`: the table and the UTC day of the export. */

@@ -5,6 +5,7 @@ import { accountingCurrentSchema, syncCommitSchema, type SyncCommit } from '../.
 import { mappingRuleSchema } from '../../schema/mapping-rules.ts';
 import { toMinorUnits } from '../../schema/money.ts';
 import { transactionSchema } from '../../schema/entities/transaction.ts';
+import { expectFileHeaders } from '../http/file-headers-test-kit.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
@@ -127,7 +128,7 @@ describe.each(await testDatabases())('accounting on %s', (kind) => {
 
     const file = await request(t.app, 'GET', first.files[0]!.url, { token: tokens.admin });
     expect(file.status).toBe(200);
-    expect(file.headers.get('content-disposition')).toBe(`attachment; filename="${first.files[0]!.name}"`);
+    expectFileHeaders(file.headers, first.files[0]!.name);
     // QuickBooks Desktop reads IIF in the Windows code page: é is one byte (0xE9), the dash 0x96.
     expect(file.headers.get('content-type')).toBe('text/plain; charset=windows-1252');
     const bytes = Buffer.from(await (await t.app.request(first.files[0]!.url, { headers: { 'RAMP-ID-TOKEN': tokens.admin } })).arrayBuffer());

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { csvSafe, exportHeader } from '../../schema/exports.ts';
+import { exportHeader, formulaSafe } from '../../schema/exports.ts';
 import { toMinorUnits } from '../../schema/money.ts';
 import { REPORT_COLLECTIONS } from '../../schema/reports.ts';
 import { seedReportRows, type ReportFixture } from '../domain/reporting/report-fixture.ts';
 import { useTestApp } from '../test-app.ts';
+import { expectFileHeaders } from '../http/file-headers-test-kit.ts';
 import { testDatabases } from '../test-db.ts';
 import { makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts';
 
@@ -50,7 +51,7 @@ describe.each(await testDatabases())('CSV exports on %s', (kind) => {
     const res = await request(t.app, 'POST', TX, { token: admin, body: {} });
     expect(res.status, res.text.slice(0, 300)).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="transactions-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expectFileHeaders(res.headers, /^attachment; filename="transactions-\d{4}-\d{2}-\d{2}\.csv"$/);
     const { header, rows } = parse(res.text);
     expect(header).toEqual(exportHeader('transactions'));
     const sums = await t.db.query<{ currency: string; n: number; total: string }>(
@@ -86,7 +87,7 @@ describe.each(await testDatabases())('CSV exports on %s', (kind) => {
     const { rows } = parse(res.text);
     const row = rows.find((r) => r['Transaction ID'] === evil)!;
     expect(row).toMatchObject({
-      Merchant: csvSafe('=HYPERLINK("http://evil.test")'), 'Merchant category': "'+cmd", Amount: '-19.99', Memo: 'Lunch, "client"\nsecond line',
+      Merchant: formulaSafe('=HYPERLINK("http://evil.test")'), 'Merchant category': "'+cmd", Amount: '-19.99', Memo: 'Lunch, "client"\nsecond line',
     });
     expect(row.Merchant!.startsWith("'")).toBe(true);
   });

@@ -7,6 +7,7 @@ import { aggregateReport } from '../../schema/reports.ts';
 import { matchesTransactionFilter } from '../../schema/transaction-query.ts';
 import { fakeToken, jsonResponse } from '../../sync/testing.ts';
 import type { Transport } from '../../sync/ports.ts';
+import { readCsv, runsAsFormula } from '../../schema/testing/csv-reader.ts';
 import { makeGlAccount, makeTransactions, seedMirrorDb, signedInAdmin } from '../test-fixtures.ts';
 import { startWorker } from '../testing/signed-in-worker.ts';
 
@@ -20,9 +21,15 @@ const transport: Transport = async (input) => {
   return jsonResponse(404, errorBody('REQUEST_7004'));
 };
 
+/** Memos and merchants a spreadsheet would run: ASCII and full-width triggers behind ASCII and ideographic spaces. */
+const FORMULAS = ['=1+1', ' +cmd', '\u3000-2+3', '@SUM(A1)', '\tx', '\r=1', '\uff1d1+1', '  \uff0bx', '\u3000\uff0d1', '\uff20A1', '-12.50'];
+
 async function signedIn() {
   const idb = new IDBFactory();
-  const rows = await seedMirrorDb(idb, DB_NAME, makeTransactions(400, 7), 'Meals');
+  const txns = makeTransactions(400, 7).map((t, i) => (i < FORMULAS.length * 2
+    ? { ...t, memo: FORMULAS[i % FORMULAS.length]!, merchant_name: FORMULAS[(i + 3) % FORMULAS.length]!, state: 'CLEARED' as const }
+    : t));
+  const rows = await seedMirrorDb(idb, DB_NAME, txns, 'Meals');
   const service = await startWorker({ transport, idb });
   await service.signIn(USER.email, 'demo-password-1');
   // As mirrored: seedMirrorDb stores every row uncoded.
@@ -85,5 +92,29 @@ describe('ExportApi (the mirror, fake-indexeddb)', () => {
     expect(idColumn).toBeGreaterThanOrEqual(0);
     expect(parsed.data.slice(1).map((r) => r[idColumn])).toEqual(matched.map((t) => t.id));
     expect(progress.at(-1)).toEqual([matched.length, matched.length]);
+  });
+
+  it('writes the CSV on the device with every formula-like text cell neutralised and amounts as numbers', async () => {
+    const { service } = await signedIn();
+    const answer = await service.exportCsv('transactions', { states: ['CLEARED'] }, 'amount_desc', () => undefined);
+    if (!answer.ok) throw new Error(answer.message);
+    const [header, ...records] = readCsv(await answer.file.text());
+    const col = (name: string) => header!.indexOf(name);
+    let seeded = 0;
+    for (const r of records) {
+      expect(r[col('Amount')]).toMatch(/^-?\d+(\.\d+)?$/);
+      for (const [i, cell] of r.entries()) {
+        if (i === col('Amount') || i === col('Receipts')) continue;
+        expect(cell.startsWith("'") || !runsAsFormula(cell), `${header![i]} ${JSON.stringify(cell)}`).toBe(true);
+      }
+      for (const name of ['Memo', 'Merchant']) {
+        const cell = r[col(name)]!;
+        if (FORMULAS.includes(cell.slice(1))) {
+          expect(cell.startsWith("'")).toBe(true);
+          seeded++;
+        }
+      }
+    }
+    expect(seeded).toBe(FORMULAS.length * 2 * 2);
   });
 });

@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 import { XERO_MAX_LINES, type AccountingProvider, type XeroDateFormat } from '../../../schema/api/calls-accounting.ts';
+import { exportCell } from '../../../schema/exports.ts';
 import { minorToDecimal } from '../../../schema/money.ts';
 import { checkBalanced, dateParts, oneLine, type ExportItem } from './export-item.ts';
 
@@ -26,12 +27,12 @@ const CSV_TYPE = 'text/csv; charset=utf-8';
 /** QuickBooks Desktop reads IIF in the Windows code page: the download is encoded so (server/core/windows-1252.ts). */
 const IIF_TYPE = 'text/plain; charset=windows-1252';
 /**
- * Cells a spreadsheet would run as a formula get a leading apostrophe (papaparse escapeFormulae),
- * except plain negative numbers: "-12.30" is an amount, and Xero must read it as one.
+ * CSV text: every cell through `exportCell` (schema/exports.ts) by its column's kind, so text a
+ * spreadsheet would run as a formula gets a leading apostrophe while amounts ("-12.30") stay
+ * numbers, which Xero must read as such. Papaparse only quotes.
  */
-const FORMULA_START = /^(?:[=+@\t\r]|-(?!\d+(?:\.\d+)?$))/;
-const unparse = (fields: readonly string[], data: string[][]) =>
-  Papa.unparse({ fields: [...fields], data }, { newline: '\r\n', escapeFormulae: FORMULA_START });
+const unparse = (fields: readonly string[], numbers: ReadonlySet<string>, data: string[][]) =>
+  Papa.unparse({ fields: [...fields], data: data.map((row) => row.map((v, i) => exportCell(v, numbers.has(fields[i]!) ? 'number' : 'text'))) }, { newline: '\r\n' });
 
 const TYPE_LABEL = { transaction: 'Card transaction', bill: 'Bill', reimbursement: 'Reimbursement' } as const;
 
@@ -39,6 +40,7 @@ export const CSV_COLUMNS = [
   'Type', 'Date', 'Payee', 'Memo', 'Reference', 'Currency', 'Amount', 'Line amount', 'GL account code', 'GL account',
   'Department', 'Location', 'Tracking', 'Line description', 'Ledgerline ID',
 ] as const;
+const CSV_NUMBER_COLUMNS: ReadonlySet<string> = new Set(['Amount', 'Line amount']);
 
 export function writeGenericCsv(items: readonly ExportItem[]): string {
   const rows = items.flatMap((item) => {
@@ -50,7 +52,7 @@ export function writeGenericCsv(items: readonly ExportItem[]): string {
       oneLine(line.description), item.id,
     ]);
   });
-  return unparse(CSV_COLUMNS, rows);
+  return unparse(CSV_COLUMNS, CSV_NUMBER_COLUMNS, rows);
 }
 
 export const IIF_HEADER = [
@@ -61,6 +63,10 @@ export const IIF_HEADER = [
 
 /** IIF fields: one line, no tabs, and no double quotes (QuickBooks reads them as delimiters). */
 const iifField = (text: string | null | undefined) => oneLine(text).replace(/"/g, "'");
+/** The AMOUNT column of a TRNS/SPL row (IIF_HEADER): a number; every other field is text. */
+const IIF_AMOUNT = IIF_HEADER[0].indexOf('AMOUNT');
+/** A TRNS/SPL row as written: the keyword, then each field an `exportCell` (QuickBooks rows open in spreadsheets too). */
+const iifRow = (cells: string[]) => cells.map((v, i) => (i === 0 ? v : exportCell(v, i === IIF_AMOUNT ? 'number' : 'text')));
 
 export function writeIif(items: readonly ExportItem[], accounts: IifAccounts): string {
   const out: string[][] = IIF_HEADER.map((r) => [...r]);
@@ -78,9 +84,9 @@ export function writeIif(items: readonly ExportItem[], accounts: IifAccounts): s
     const memo = iifField(item.memo ?? item.payee);
     const money = (minor: number) => minorToDecimal(minor, item.currency);
     // The liability is credited what the lines debit: the block sums to zero in minor units.
-    out.push(['TRNS', kind.type, date, iifField(kind.account), name, money(-item.amount), doc, memo]);
+    out.push(iifRow(['TRNS', kind.type, date, iifField(kind.account), name, money(-item.amount), doc, memo]));
     for (const line of item.lines) {
-      out.push(['SPL', kind.type, date, iifField(line.account_name), name, money(line.amount), doc, iifField(line.description ?? item.memo)]);
+      out.push(iifRow(['SPL', kind.type, date, iifField(line.account_name), name, money(line.amount), doc, iifField(line.description ?? item.memo)]));
     }
     out.push(['ENDTRNS']);
   }
@@ -88,6 +94,7 @@ export function writeIif(items: readonly ExportItem[], accounts: IifAccounts): s
 }
 
 export const XERO_COLUMNS = ['Date', 'Amount', 'Payee', 'Description', 'Reference'] as const;
+const XERO_NUMBER_COLUMNS: ReadonlySet<string> = new Set(['Amount']);
 
 /** Xero statement files by currency, each split into parts of at most XERO_MAX_LINES lines. */
 const XERO_DATE: Record<XeroDateFormat, (p: { y: string; m: string; d: string }) => string> = {
@@ -112,7 +119,7 @@ export function writeXeroCsv(
         const description = [item.memo, ...item.lines.map((l) => `${l.account_code} ${l.account_name}`)].filter(Boolean).join(' · ');
         return [writeDate(dateParts(item.date)), minorToDecimal(-item.amount, currency), oneLine(item.payee), oneLine(description), oneLine(item.reference ?? item.id)];
       });
-      files.push({ currency, part, content: unparse(XERO_COLUMNS, rows) });
+      files.push({ currency, part, content: unparse(XERO_COLUMNS, XERO_NUMBER_COLUMNS, rows) });
     }
   }
   return files;
