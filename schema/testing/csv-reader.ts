@@ -1,6 +1,7 @@
 /**
- * Test-only (imported by test files alone). Readers for the export tests (issue 24 item 8), written independently of the exporters (which
- * use papaparse): an RFC 4180 CSV reader and the definition of a cell a spreadsheet would run.
+ * Test-only (imported by test files alone). Readers for the export tests (issue 24 item 8),
+ * written independently of the exporters (which use papaparse): an RFC 4180 CSV reader and the
+ * definition of a cell a spreadsheet would run.
  */
 
 /** The independent definition: would a spreadsheet read this cell as a formula? */
