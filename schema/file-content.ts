@@ -24,6 +24,7 @@ import type { ReceiptContentType } from './api/calls-receipts.ts';
 export const HEAD_SCAN_BYTES = 4096;
 
 type Marker = { text: string; tag: boolean };
+/** A tag name: counts when followed by what ends one in HTML (whitespace, `/`, `>`) or the file's end. */
 const tag = (name: string): Marker => ({ text: `<${name}`, tag: true });
 const raw = (text: string): Marker => ({ text, tag: false });
 
@@ -38,36 +39,46 @@ const BODY_MARKERS: readonly Marker[] = [
   tag('html'), tag('body'), tag('script'), tag('iframe'), raw('<!doctype html'), raw('javascript:'), raw('vbscript:'),
 ];
 
-type Encoded = { list: (Marker & { bytes: number[] })[]; starts: Uint8Array };
-/** The markers as byte patterns, and which (lower-case) bytes start one. */
-function encoded(markers: readonly Marker[]): Encoded {
-  const list = markers.map((m) => ({ ...m, bytes: Array.from(m.text, (ch) => ch.charCodeAt(0)) }));
-  const starts = new Uint8Array(256);
-  for (const m of list) {
-    starts[m.bytes[0]!] = 1;
-    starts[m.bytes[0]! & 0xdf] = 1;
+/** ASCII upper case → lower case, every other byte as is. */
+const LOWER = Uint8Array.from({ length: 256 }, (_, b) => (b >= 0x41 && b <= 0x5a ? b | 0x20 : b));
+const TAG_END = new Uint8Array(256);
+for (const b of [0x09, 0x0a, 0x0c, 0x0d, 0x20, 0x2f, 0x3e]) TAG_END[b] = 1;
+
+type Pattern = { text: string; tag: boolean; bytes: Uint8Array };
+/**
+ * Markers indexed by their first two (lower-case) bytes, so a position costs one table lookup and
+ * at most a couple of comparisons, whatever the bytes are: the scan is linear (a 10 MB file of
+ * `<` or of random bytes takes tens of milliseconds, see file-content.test.ts).
+ */
+type Index = { mask: Uint8Array; byPair: Map<number, Pattern[]> };
+function indexed(markers: readonly Marker[]): Index {
+  const mask = new Uint8Array(65536);
+  const byPair = new Map<number, Pattern[]>();
+  for (const m of markers) {
+    const bytes = Uint8Array.from(m.text, (ch) => ch.charCodeAt(0));
+    const key = (bytes[0]! << 8) | bytes[1]!;
+    mask[key] = 1;
+    byPair.set(key, [...(byPair.get(key) ?? []), { ...m, bytes }]);
   }
-  return { list, starts };
+  return { mask, byPair };
 }
-const HEAD = encoded(HEAD_MARKERS);
-const BODY = encoded(BODY_MARKERS);
+const HEAD = indexed(HEAD_MARKERS);
+const BODY = indexed(BODY_MARKERS);
 
-const lower = (b: number) => (b >= 0x41 && b <= 0x5a ? b | 0x20 : b);
-const isTagEnd = (b: number | undefined) => b === undefined || b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0c || b === 0x0d || b === 0x3e || b === 0x2f;
-
-/** The first marker found in `bytes` (case-insensitive), or null. */
-function findMarker(bytes: Uint8Array, markers: Encoded): string | null {
-  const { list, starts } = markers;
-  for (let i = 0; i < bytes.length; i++) {
-    // Most bytes start no marker and are passed over at once.
-    if (starts[bytes[i]!] === 0) continue;
-    const first = lower(bytes[i]!);
-    for (const m of list) {
+/** The first marker found in `bytes` (ASCII case-insensitive), or null. */
+function findMarker(bytes: Uint8Array, { mask, byPair }: Index): string | null {
+  const end = bytes.length - 1;
+  for (let i = 0; i < end; i++) {
+    const key = (LOWER[bytes[i]!]! << 8) | LOWER[bytes[i + 1]!]!;
+    if (mask[key] === 0) continue;
+    for (const m of byPair.get(key)!) {
       const sig = m.bytes;
-      if (sig[0] !== first || i + sig.length > bytes.length) continue;
-      let k = 1;
-      while (k < sig.length && lower(bytes[i + k]!) === sig[k]) k++;
-      if (k === sig.length && (!m.tag || isTagEnd(bytes[i + k]))) return m.text;
+      if (i + sig.length > bytes.length) continue;
+      let k = 2;
+      while (k < sig.length && LOWER[bytes[i + k]!] === sig[k]) k++;
+      if (k < sig.length) continue;
+      const after = i + k < bytes.length ? bytes[i + k]! : -1;
+      if (!m.tag || after === -1 || TAG_END[after] === 1) return m.text;
     }
   }
   return null;

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { receiptSchema } from '../../schema/api/calls-receipts.ts';
 import { billSchema, type Bill } from '../../schema/entities/bill.ts';
 import type { Approval } from '../../schema/entities/approval.ts';
+import { expectFileHeaders } from '../http/file-headers-test-kit.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
@@ -89,6 +90,8 @@ describe.each(await testDatabases())('a bill\'s invoice for its approvers on %s'
       const file = await readFile(invoiceId, who);
       expect(file.status, who).toBe(200);
       expect(file.headers.get('content-type')).toBe('application/pdf');
+      // A bill's invoice file is a sandboxed download like every file answer.
+      expectFileHeaders(file.headers, `receipt-${invoiceId}.pdf`);
       expect(new Uint8Array(await file.arrayBuffer())).toEqual(invoiceBytes);
       const meta = await readMetadata(invoiceId, who);
       expect(meta.status, meta.text).toBe(200);
