@@ -2,8 +2,10 @@ import { z } from 'zod';
 import { defineCall, uploadBodySchema } from './define-call.ts';
 
 /**
- * Receipts (issue 9 §2, server side). A receipt is a file (photo or PDF) stored once per business
- * by content: uploading the same bytes again answers the same receipt. Reads follow the `owner`
+ * Receipts (issue 9 §2, server side). A receipt is a file (photo or PDF) stored once per uploader
+ * by content: the same person uploading the same bytes again gets the same receipt; someone else
+ * gets a receipt of their own (issue 24: nobody learns a colleague holds the file). The content is
+ * judged by schema/file-content.ts (web markup: 422 UPLOAD_7105). Reads follow the `owner`
  * rule on its uploaders (each uploader, their managers up the chain, business-wide roles).
  * A receipt is attached to transactions through `transactions/:id/receipts`; the transaction's
  * wire doc carries their ids (`receipt_ids`).
@@ -20,7 +22,7 @@ export const receiptSchema = z.object({
   content_type: z.enum(RECEIPT_CONTENT_TYPES),
   /** Bytes. */
   size: z.number().int().positive(),
-  /** Lower-case hex SHA-256 of the bytes (the file is content-addressed within its business). */
+  /** Lower-case hex SHA-256 of the bytes (the file is content-addressed within its uploader's receipts). */
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   created_at: z.string(),
 });
@@ -47,7 +49,7 @@ export const uploadReceipt = defineCall({
   response: receiptSchema,
 });
 
-/** The file bytes with their content type (inline, nosniff, immutable: the id names fixed bytes). */
+/** The file bytes with their content type: a sandboxed attachment, nosniff, immutable (the id names fixed bytes). */
 export const getReceiptFile = defineCall({
   id: 'receipts.file',
   method: 'GET',
