@@ -131,6 +131,9 @@ function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
   // A body read that failed because of our own refusal (a stalled body) may arrive wrapped.
   if (err instanceof Error && err.cause instanceof ApiError) return err.cause;
+  // The connection ended while the body was read (the whole-request timeout cut a slow client
+  // off, or the client went away): nobody is left to answer, and it is not our bug.
+  if (err instanceof Error && (err as { code?: unknown }).code === 'ECONNRESET') return new ApiError('TIMEOUT', 'The connection closed before the request arrived.');
   if (err instanceof HTTPException) {
     if (err.status === 413) return new ApiError('REQUEST_7013');
     if (err.status === 401) return new ApiError('AUTH_7002');
