@@ -25,7 +25,7 @@ const concretePath = (call: CallDef) => call.path.replace(/:([a-z_]+)/g, (_, nam
 const deep = (n: number, open: string, close: string, inner = '1') => open.repeat(n) + inner + close.repeat(n);
 const manyKeys = (n: number) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(',')}}`;
 
-type Case = { name: string; body: string | Uint8Array; type?: string | null; structural?: boolean };
+type Case = { name: string; body: string | Uint8Array<ArrayBuffer>; type?: string | null; structural?: boolean };
 
 /** Bodies that break the input contract's structure: 400 REQUEST_7017 on every call that reads JSON. */
 const STRUCTURAL: Case[] = [
