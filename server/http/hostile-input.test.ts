@@ -94,6 +94,8 @@ const SAMPLED = new Set(['auth.signUp', 'auth.signIn', 'transactions.bulkCode', 
 const QUERIES = [
   '?limit=1&limit=2&a[]=1&a[]=2&__proto__[admin]=1', '?__proto__=x', '?constructor=x', '?limit=1e400&after=-1&cursor=%ZZ',
   `?q=%ED%A0%80&search=${'x'.repeat(8_000)}`, '?q=%00&sort=__proto__&&&=&=',
+  // Keyset cursors are base64url JSON: a deep one, and one with a prototype key.
+  `?start=${Buffer.from(deep(4_000, '[', ']')).toString('base64url')}&cursor=${Buffer.from('{"__proto__":{"s":"x"},"v":[]}').toString('base64url')}`,
 ];
 
 /** Asserts the contract: never 5xx; an error is error_v2 with a catalogue code. */
