@@ -54,6 +54,10 @@ export const ERROR_CATALOGUE = {
   REQUEST_7014: { status: 431, message: 'The request headers or URL are too large.' },
   REQUEST_7015: { status: 415, message: 'Send the request body as application/json.' },
   REQUEST_7016: { status: 400, message: 'The request is malformed.' },
+  // Issue 24: a JSON body with a prototype key, nested past the depth limit or past the key/item limits.
+  REQUEST_7017: { status: 400, message: 'The request body has a structure the server does not accept.' },
+  // Issue 24: a quota (invites, receipt uploads, sign-ups, sign-in links) is used up; the answer says which and when.
+  QUOTA_EXCEEDED: { status: 429, message: 'You have reached a limit for now. Try again later.' },
   UPLOAD_7101: { status: 415, message: 'This file type is not supported.' },
   UPLOAD_7102: { status: 422, message: 'The file content does not match its type.' },
   UPLOAD_7103: { status: 413, message: 'The file is too large.' },

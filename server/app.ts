@@ -13,9 +13,11 @@ import { compressAnswers } from './http/encoding.ts';
 import { securityHeaders } from './http/headers.ts';
 import { registerCatalogue, uploadTooLarge } from './http/register.ts';
 import { serveDist } from './http/static.ts';
+import { bodyIdleTimeout, resolveTimeouts, type RequestTimeouts } from './http/timeouts.ts';
 import { HANDLERS } from './routes/handlers.ts';
 import { registerSsoBrowserRoutes } from './routes/sso-browser.ts';
 import { resolveSsoSettings, type SsoOptions } from './auth/sso/settings.ts';
+import { resolveQuotas, type QuotaSettings } from './auth/quotas.ts';
 
 export type CreateAppOptions = {
   db: Db;
@@ -31,6 +33,10 @@ export type CreateAppOptions = {
   devOutbox?: boolean;
   /** Single sign-on: public URL, loopback http for IdPs, Google client (server/auth/sso/settings.ts; the environment fills what is left out). */
   sso?: SsoOptions;
+  /** Quotas (server/auth/quotas.ts): these override LEDGERLINE_QUOTA_* and the defaults (tests set small ones). */
+  quotas?: Partial<QuotaSettings>;
+  /** How long a client may take to send a request (server/http/timeouts.ts; LEDGERLINE_*_TIMEOUT_MS fill what is left out). */
+  timeouts?: Partial<RequestTimeouts>;
 };
 export type LedgerlineApp = Hono & { deps: AppDeps; close(): Promise<void> };
 
@@ -66,6 +72,7 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
     heartbeatMs: opts.heartbeatMs ?? 15_000,
     devOutbox: opts.devOutbox ?? false,
     sso: resolveSsoSettings(opts.sso),
+    quotas: resolveQuotas(opts.quotas),
   };
   const logError = opts.logError ?? ((err: unknown) => console.error('[ledgerline] unexpected error', err));
   const app = new Hono();
@@ -85,6 +92,8 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
     const upload = uploadLimits.find((u) => u.method === c.req.method && u.re.test(c.req.path));
     return (upload?.limit ?? jsonLimit)(c, next);
   });
+  // A body that stalls answers 408 TIMEOUT instead of holding the connection (slowloris).
+  app.use('/v1/*', bodyIdleTimeout(resolveTimeouts(opts.timeouts).bodyIdleMs));
   // The IdPs' redirects and form posts (not JSON calls, so not in CATALOGUE).
   registerSsoBrowserRoutes(app, deps);
   registerCatalogue(app, deps, HANDLERS);
@@ -101,6 +110,8 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
 
   app.onError((err, c) => {
     const api = toApiError(err);
+    // A stalled body: the rest of it may still trickle in, so the connection ends with the answer.
+    if (api?.code === 'TIMEOUT') c.header('Connection', 'close');
     if (api) return c.json(api.body, api.status as 400);
     logError(err);
     return c.json(errorBody('INTERNAL_7000'), 500);
@@ -118,6 +129,11 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
 /** Every failure a caller can cause maps to a catalogue code; only our own bugs become 500. */
 function toApiError(err: unknown): ApiError | null {
   if (err instanceof ApiError) return err;
+  // A body read that failed because of our own refusal (a stalled body) may arrive wrapped.
+  if (err instanceof Error && err.cause instanceof ApiError) return err.cause;
+  // The connection ended while the body was read (the whole-request timeout cut a slow client
+  // off, or the client went away): nobody is left to answer, and it is not our bug.
+  if (err instanceof Error && (err as { code?: unknown }).code === 'ECONNRESET') return new ApiError('TIMEOUT', 'The connection closed before the request arrived.');
   if (err instanceof HTTPException) {
     if (err.status === 413) return new ApiError('REQUEST_7013');
     if (err.status === 401) return new ApiError('AUTH_7002');

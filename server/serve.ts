@@ -4,14 +4,28 @@ import { serve } from '@hono/node-server';
 import { ERROR_CATALOGUE, errorBody, type ErrorCode } from '../schema/errors.ts';
 import { createApp, type CreateAppOptions, type LedgerlineApp } from './app.ts';
 import { staticSecurityHeaders } from './http/headers.ts';
+import { resolveTimeouts } from './http/timeouts.ts';
 
 export type RunningServer = { app: LedgerlineApp; url: string; port: number; close(): Promise<void> };
 
-/** Binds the app to host:port (port 0 = any free port) and gives back a clean way to stop it. */
+/**
+ * Binds the app to host:port (port 0 = any free port) and gives back a clean way to stop it.
+ * A slow client cannot hold a connection (slowloris): headers must arrive within headersMs and
+ * the whole request within requestMs (Node checks both every second and answers 408 TIMEOUT
+ * through answerClientError), an idle kept-alive connection closes after keepAliveMs, and a body
+ * that stalls is the app's 408 (http/timeouts.ts).
+ */
 export async function listen(opts: CreateAppOptions & { host: string; port: number }): Promise<RunningServer> {
+  const timeouts = resolveTimeouts(opts.timeouts);
   const app = createApp(opts);
+  const serverOptions = {
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionsCheckingInterval: Math.min(1_000, timeouts.headersMs),
+  };
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const s = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, hostname: opts.host, port: opts.port, serverOptions }, () => resolve(s));
     s.once('error', reject);
   });
   server.on('clientError', answerClientError);

@@ -15,6 +15,7 @@ import { seedDemo } from './seed/seed.ts';
 import { hashPassword } from './auth/password.ts';
 import { listen } from './serve.ts';
 import type { SsoOptions } from './auth/sso/settings.ts';
+import type { QuotaSettings } from './core/deps.ts';
 
 export const DEFAULT_PG_ADMIN_URL = process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DIST_DIR = fileURLToPath(new URL('../dist/', import.meta.url));
@@ -40,6 +41,8 @@ export type TestServerOptions = {
   devOutbox?: boolean;
   /** Single sign-on: Google's client (its issuer may be a test IdP), the public URL. Loopback http IdPs are always allowed here. */
   sso?: Omit<SsoOptions, 'allowLoopbackHttp'>;
+  /** Quotas smaller than the defaults (server/auth/quotas.ts), to meet one in a test. */
+  quotas?: Partial<QuotaSettings>;
 };
 export type TestServer = { url: string; app: LedgerlineApp; db: Db; businessId: string; close(): Promise<void> };
 
@@ -62,6 +65,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     const server = await listen({
       db, host: '127.0.0.1', port: 0, devOutbox: opts.devOutbox ?? false, ...(opts.serveDist ? { distDir: DIST_DIR } : {}),
       sso: { google: null, ...opts.sso, allowLoopbackHttp: true },
+      ...(opts.quotas ? { quotas: opts.quotas } : {}),
     });
     const openDbHandle = db;
     let closing: Promise<void> | null = null;

@@ -144,6 +144,34 @@ describe('outbox lanes: uploads beside edits', () => {
     expect(t.files.states.get(LOCAL)?.at(-1)).toEqual({ kind: 'uploaded', server_id: SERVER });
   });
 
+  it('an upload over quota (429 QUOTA_EXCEEDED) waits out Retry-After and goes again with its key: nothing is lost', async () => {
+    const message = 'You have uploaded 120 receipts in the last hour; try again in 12 minutes.';
+    let attempts = 0;
+    const t = setup(async (req) => {
+      if (new URL(req.url).pathname !== '/v1/auth/receipts') return jsonResponse(200, { transaction_id: TXN_A, receipt_ids: [SERVER], change_seq: 12 });
+      attempts++;
+      return attempts === 1 ? jsonResponse(429, { error_v2: { error_code: 'QUOTA_EXCEEDED', message } }, { 'Retry-After': '720' }) : jsonResponse(201, RECEIPT);
+    });
+    await t.store.put(t.upload());
+    await t.outbox.enqueue(t.attach());
+    await t.outbox.whenIdle();
+    // Waiting, not failed: the file is local again, the entry pending until Retry-After has passed.
+    const waiting = t.store.rows.get('up');
+    expect(waiting).toMatchObject({ state: 'pending', last_error: { error_code: 'QUOTA_EXCEEDED', message } });
+    expect(waiting!.not_before - t.clock.now()).toBe(720_000);
+    expect(t.files.states.get(LOCAL)).toEqual([{ kind: 'uploading' }, { kind: 'local' }]);
+    expect(t.store.rows.get('attach')).toMatchObject({ state: 'pending' });
+    expect(t.optimistic.calls.filter((c) => c.op === 'rollback')).toEqual([]);
+    await t.clock.advance(719_000);
+    await t.outbox.whenIdle();
+    expect(t.seen).toHaveLength(1);
+    await t.clock.advance(1_000);
+    await t.outbox.whenIdle();
+    expect(t.seen.map((r) => `${r.path} ${r.key}`)).toEqual(['/v1/auth/receipts up', '/v1/auth/receipts up', `/v1/auth/transactions/${TXN_A}/receipts attach`]);
+    expect(t.files.states.get(LOCAL)?.at(-1)).toEqual({ kind: 'uploaded', server_id: SERVER });
+    expect(t.store.rows.size).toBe(0);
+  });
+
   it.each([
     [415, 'UPLOAD_7101', 'This file type is not supported.'],
     [413, 'UPLOAD_7103', 'The file is too large.'],

@@ -115,6 +115,7 @@ describe('classifyOutcome', () => {
     ['409 in progress', http(409, 'IDEMPOTENCY_7010'), { type: 'unknown_outcome', maybeSent: true }],
     ['408', http(408), { type: 'unknown_outcome' }],
     ['429 with Retry-After', http(429, 'AUTH_7029', '9'), { type: 'unknown_outcome', retryAfterMs: 9_000 }],
+    ['429 quota, 12 minutes', http(429, 'QUOTA_EXCEEDED', '720'), { type: 'unknown_outcome', retryAfterMs: 720_000 }],
     ['500', http(500), { type: 'unknown_outcome', maybeSent: true }],
     ['503', http(503), { type: 'unknown_outcome' }],
     ['network', { ok: false, kind: 'network', maybeSent: true, error: err }, { type: 'unknown_outcome', maybeSent: true }],

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
 import type { Queryable } from '../db/db.ts';
 import { ApiError } from '../core/errors.ts';
-import { foldEmail } from './email-address.ts';
 
 /**
  * Sliding-window rate limits stored in the database (table `login_failures`, which despite its
@@ -18,30 +17,22 @@ export type Limit = { key: string; max: number; windowSeconds: number };
 const HOUR = 60 * 60;
 /**
  * The limits of the public and mail-sending calls: generous enough that a person (or the e2e
- * suite from 127.0.0.1) never meets them, tight enough to stop a script creating accounts,
- * flooding a mailbox with codes or filling the telemetry tables.
+ * suite from 127.0.0.1) never meets them, tight enough to stop a script flooding a mailbox with
+ * codes or filling the telemetry tables. Sign-ups and sign-in links are quotas (quotas.ts:
+ * QUOTA_EXCEEDED, configurable), not attempts.
  */
 export const PUBLIC_LIMITS = {
-  signUpPerAddress: { max: 20, windowSeconds: HOUR },
   emailOtpPerIdentity: { max: 5, windowSeconds: 15 * 60 },
   emailOtpPerAddress: { max: 30, windowSeconds: HOUR },
   telemetryPerAddress: { max: 600, windowSeconds: 60 },
-  passwordlessPerEmail: { max: 5, windowSeconds: 15 * 60 },
-  passwordlessPerAddress: { max: 30, windowSeconds: HOUR },
 } as const;
 
 const byAddress = (name: string, address: string | null, limit: Omit<Limit, 'key'>): Limit[] =>
   address ? [{ key: `${name}:address:${address}`, ...limit }] : [];
 
-export const signUpLimits = (address: string | null): Limit[] => byAddress('sign-up', address, PUBLIC_LIMITS.signUpPerAddress);
 export const emailOtpLimits = (identityId: string, address: string | null): Limit[] => [
   { key: `email-otp:identity:${identityId}`, ...PUBLIC_LIMITS.emailOtpPerIdentity },
   ...byAddress('email-otp', address, PUBLIC_LIMITS.emailOtpPerAddress),
-];
-/** Per address asked for (known or not, so the limit tells nothing) and per client address. */
-export const passwordlessLimits = (email: string, address: string | null): Limit[] => [
-  { key: `passwordless:email:${foldEmail(email)}`, ...PUBLIC_LIMITS.passwordlessPerEmail },
-  ...byAddress('passwordless', address, PUBLIC_LIMITS.passwordlessPerAddress),
 ];
 /** Telemetry events and error reports share one budget: both are the client's reporting channel. */
 export const telemetryLimits = (address: string | null): Limit[] => byAddress('telemetry', address, PUBLIC_LIMITS.telemetryPerAddress);

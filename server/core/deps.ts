@@ -44,6 +44,26 @@ export type GoogleClient = { clientId: string; clientSecret: string; issuer: str
  */
 export type SsoSettings = { publicUrl: string | null; allowLoopbackHttp: boolean; google: GoogleClient | null };
 
+/** The quotas in force (server/auth/quotas.ts `resolveQuotas`; LEDGERLINE_QUOTA_*, docs/quotas.md). */
+export type QuotaSettings = {
+  /** Invites (single, each CSV row, resends) one inviter sends per hour. */
+  invitesPerInviterPerHour: number;
+  /** Invites one business sends per 24 hours, all inviters together. */
+  invitesPerBusinessPerDay: number;
+  /** Receipt uploads per person per hour. */
+  receiptsPerPersonPerHour: number;
+  /** Receipt bytes per person per 24 hours. */
+  receiptBytesPerPersonPerDay: number;
+  /** Sign-ups from one client address per hour. */
+  signUpsPerAddressPerHour: number;
+  /** Sign-ups asking for one email address per hour. */
+  signUpsPerEmailPerHour: number;
+  /** Sign-in links (passwordless sends) requested from one client address per hour. */
+  signInLinksPerAddressPerHour: number;
+  /** Sign-in links sent to one email address per hour. */
+  signInLinksPerEmailPerHour: number;
+};
+
 /** What every route needs, injected once by createApp. */
 export type AppDeps = {
   db: Db;
@@ -58,4 +78,5 @@ export type AppDeps = {
   /** Keep a readable copy of sent mail (dev_outbox, GET /v1/public/dev/outbox): LEDGERLINE_DEV_OUTBOX=1 only. */
   devOutbox: boolean;
   sso: SsoSettings;
+  quotas: QuotaSettings;
 };

@@ -13,6 +13,7 @@ import {
 import { sendMail, type MailDeps } from '../auth/email-otp.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { clientAddress, takeRateLimit, type Limit } from '../auth/rate-limit.ts';
+import { inviteQuotas, takeQuota } from '../auth/quotas.ts';
 import { describeInvite, getAdminUser, updateUser } from '../domain/admin-user-update.ts';
 import { passwordSignIn } from '../auth/session.ts';
 import { ssoEnforcedRefusal } from '../auth/sso/enforcement.ts';
@@ -41,13 +42,17 @@ const inviteLookupLimits = (address: string | null): Limit[] =>
 const inviteAnswer = (issued: IssuedInvite) => ({ user: issued.user, invite: issued.invite });
 
 export const adminUserHandlers = {
-  // Admins, and managers within inviteRefusal's rules: the domain decides.
+  // Admins, and managers within inviteRefusal's rules: the domain decides. Invites and resends
+  // count against the inviter's and the business's quotas (inside the write's transaction, so a
+  // refused invite does not count).
   [inviteUserCall.id]: async (ctx) => {
+    await takeQuota(ctx.c, ctx.db, inviteQuotas(ctx.deps.quotas, actorOf(ctx).user), ctx.deps.now());
     const issued = await inviteUser(ctx.db, actorOf(ctx).user, ctx.input.body, ctx.deps.now());
     await sendInviteMail(ctx.deps, ctx.db, issued);
     return ok(inviteAnswer(issued), 201);
   },
   [resendInviteCall.id]: async (ctx) => {
+    await takeQuota(ctx.c, ctx.db, inviteQuotas(ctx.deps.quotas, actorOf(ctx).user), ctx.deps.now());
     const issued = await resendInvite(ctx.db, actorOf(ctx).user, ctx.input.params.user_uuid, ctx.deps.now());
     await sendInviteMail(ctx.deps, ctx.db, issued);
     return ok(inviteAnswer(issued));

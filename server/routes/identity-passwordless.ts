@@ -6,7 +6,8 @@ import { loginDownMessage } from '../../schema/web-config.ts';
 import { foldEmail } from '../auth/email-address.ts';
 import { sendMail, type MailDeps } from '../auth/email-otp.ts';
 import { hashPassword } from '../auth/password.ts';
-import { clientAddress, passwordlessLimits, takeRateLimit } from '../auth/rate-limit.ts';
+import { clientAddress } from '../auth/rate-limit.ts';
+import { signInLinkQuotas, takeQuota } from '../auth/quotas.ts';
 import { passwordSignIn } from '../auth/session.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import { ssoEnforcedRefusal } from '../auth/sso/enforcement.ts';
@@ -61,7 +62,7 @@ export const passwordlessHandlers = {
     const enforced = await ssoEnforcedRefusal(ctx.db, email);
     if (enforced) throw enforced;
     // Counted per address asked for, known or not: the answer must not tell which accounts exist.
-    await takeRateLimit(ctx.c, ctx.db, passwordlessLimits(email, clientAddress(ctx.c)), ctx.deps.now());
+    await takeQuota(ctx.c, ctx.db, signInLinkQuotas(ctx.deps.quotas, clientAddress(ctx.c), email), ctx.deps.now());
     const [identity] = await ctx.db.query<{ id: string; email: string }>(
       'SELECT id::text, email FROM identities WHERE lower(email) = $1', [email],
     );

@@ -6,7 +6,8 @@ import { mfaDownMessage } from '../../schema/web-config.ts';
 import { foldEmail } from '../auth/email-address.ts';
 import { checkEmailOtp, useEmailOtp } from '../auth/email-otp.ts';
 import { hashPassword } from '../auth/password.ts';
-import { clientAddress, onLoopbackListener, signUpLimits, takeRateLimit } from '../auth/rate-limit.ts';
+import { clientAddress, onLoopbackListener } from '../auth/rate-limit.ts';
+import { signUpQuotas, takeQuota } from '../auth/quotas.ts';
 import { issueToken, mfaPending, mfaRequiredFor, openSession } from '../auth/session.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import { consumeCode, startEnrolment } from '../auth/totp.ts';
@@ -60,7 +61,7 @@ const emailTaken = async (db: Queryable, email: string) =>
 export const identityHandlers = {
   [signUp.id]: async (ctx) => {
     const b = { ...ctx.input.body, email: foldEmail(ctx.input.body.email) };
-    await takeRateLimit(ctx.c, ctx.db, signUpLimits(clientAddress(ctx.c)), ctx.deps.now());
+    await takeQuota(ctx.c, ctx.db, signUpQuotas(ctx.deps.quotas, clientAddress(ctx.c), b.email), ctx.deps.now());
     if (foldEmail(b.password) === b.email) throw validationError({ password: PASSWORD_IS_EMAIL_MESSAGE });
     if (await emailTaken(ctx.db, b.email)) throw validationError({ email: DUPLICATE_EMAIL_MESSAGE });
     const hash = await hashPassword(b.password);

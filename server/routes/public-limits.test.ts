@@ -1,11 +1,11 @@
 /**
- * Rate limits of the public and mail-sending calls (sign-up, send-email-otp, telemetry and error
- * reports): 429 AUTH_7029 with Retry-After once a window is full, per client address (and per
+ * Rate limits of the public and mail-sending calls (send-email-otp, telemetry and error reports;
+ * sign-ups and sign-in links are quotas: quotas.test.ts): 429 AUTH_7029 with Retry-After once a window is full, per client address (and per
  * identity for mailed codes), opening again as the window slides. Earlier hits are stored
  * directly, so the real limits are tested without hundreds of requests.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { emailOtpLimits, PUBLIC_LIMITS, signUpLimits, telemetryLimits, type Limit } from '../auth/rate-limit.ts';
+import { emailOtpLimits, PUBLIC_LIMITS, telemetryLimits, type Limit } from '../auth/rate-limit.ts';
 import type { Db } from '../db/db.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
@@ -38,21 +38,6 @@ describe.each(await testDatabases())('public rate limits on %s', (kind) => {
     process.env.LEDGERLINE_TRUST_PROXY = '1';
     return { 'x-forwarded-for': address };
   };
-
-  it('sign-up: 20 an hour per client address', async () => {
-    const address = nextAddress();
-    const { max, windowSeconds } = PUBLIC_LIMITS.signUpPerAddress;
-    await prefill(t.db, signUpLimits(address)[0], max - 1);
-    const body = (n: number) => ({
-      email: `limited-${n}-${clock.ms}-${kind}@signup.test`, password: 'a-long-password-1', first_name: 'A', last_name: 'B', business_name: 'C',
-    });
-    const signUp = (n: number, headers = from(address)) => request(t.app, 'POST', '/v1/public/sign-up', { headers, body: body(n) });
-    expect((await signUp(1)).status).toBe(201);
-    expectThrottled(await signUp(2), windowSeconds);
-    expect((await signUp(3, from(nextAddress()))).status).toBe(201);
-    clock.advance(windowSeconds * 1000 + 1000);
-    expect((await signUp(4)).status).toBe(201);
-  });
 
   it('send-email-otp: 5 per 15 minutes per identity and 30 an hour per client address', async () => {
     const f = await makeBusiness(t.db, { transactions: 0 });

@@ -7,6 +7,7 @@ import {
 import { visibilityOf } from '../domain/visibility.ts';
 import { ApiError } from '../core/errors.ts';
 import { fileHeaders, receiptFileName } from '../http/file-headers.ts';
+import { receiptQuotas, takeQuota } from '../auth/quotas.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 
 /**
@@ -18,6 +19,7 @@ import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 export const receiptHandlers = {
   [uploadReceipt.id]: async (ctx) => {
     const { user } = actorOf(ctx);
+    await takeQuota(ctx.c, ctx.db, receiptQuotas(ctx.deps.quotas, user.id, ctx.input.body.length), ctx.deps.now());
     const contentType = (ctx.c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     return ok(await storeReceipt(ctx.db, user, contentType, ctx.input.body, new Date(ctx.deps.now())), 201);
   },

@@ -140,19 +140,24 @@ function InviteCsv({ actor, people, reference, client, online, onInvited, onClos
     setBusy(true);
     const done = new Map<number, Outcome>();
     let offline = false;
+    // The server's words when an invite quota is used up (429 QUOTA_EXCEEDED): the rows after it
+    // would be refused the same way, so they are not sent.
+    let quota: string | null = null;
     try {
       for (const row of ready) {
-        if (offline) {
-          done.set(row.line, { line: row.line, ok: false, text: 'Not sent: offline.' });
+        if (offline || quota) {
+          done.set(row.line, { line: row.line, ok: false, text: offline ? 'Not sent: offline.' : 'Not sent: invite limit reached.' });
           continue;
         }
         const r = await client.inviteUser(row.body!);
         if (r.ok) onInvited(r.user);
         else if (r.offline) offline = true;
+        else if (r.error.error_code === 'QUOTA_EXCEEDED') quota = errorText(r.error);
         done.set(row.line, r.ok ? { line: row.line, ok: true, text: 'Invited' } : { line: row.line, ok: false, text: r.offline ? 'Not sent: offline.' : errorText(r.error) });
         setOutcomes(new Map(done));
       }
       setOutcomes(new Map(done));
+      setError(quota);
       const sent = [...done.values()].filter((o) => o.ok).length;
       toastInfo(`${sent} of ${ready.length} invites sent.`);
     } finally {
