@@ -5,7 +5,8 @@ import { CATALOGUE } from '../../schema/api/calls.ts';
 import type { CallDef, CallParsed, UploadSpec } from '../../schema/api/define-call.ts';
 import { IDEMPOTENCY_HEADER } from '../../schema/api/scopes.ts';
 import { invalidTypeMessage, validationMessages } from '../../schema/errors.ts';
-import { recordAudit } from '../auth/audit.ts';
+import { auditDetailOf, recordAudit } from '../auth/audit.ts';
+import { assertImpersonationMayCall } from '../auth/support-access.ts';
 import type { Actor } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError, validationError } from '../core/errors.ts';
@@ -52,13 +53,19 @@ export function routeOrder(a: { path: string }, b: { path: string }): number {
 
 /**
  * Registers one catalogue call. Everything a route must enforce happens here, in this order:
- * authentication and scopes, validation of params/query/body, Idempotency-Key, then the handler.
+ * authentication and scopes, the impersonation gate (auth/support-access.ts), validation of
+ * params/query/body, Idempotency-Key, then the handler.
  */
 export function register<C extends CallDef>(app: Hono, deps: AppDeps, call: C, handler: Handler<C>): void {
   app.on(call.method, call.path, async (c) => {
     const actor = call.auth.kind === 'public' ? null : await authenticate(c, deps, call.auth);
-    if (actor && call.method !== 'GET') return audited(deps, call, actor, c, () => handle(c, deps, call, actor, handler));
-    return handle(c, deps, call, actor, handler);
+    // Support acting as someone is held to its grant before anything else runs (refusals audited).
+    const run = () => {
+      if (actor) assertImpersonationMayCall(call, actor);
+      return handle(c, deps, call, actor, handler);
+    };
+    if (actor && call.method !== 'GET') return audited(deps, call, actor, c, run);
+    return run();
   });
 }
 
@@ -70,7 +77,7 @@ async function audited(deps: AppDeps, call: CallDef, actor: Actor, c: Context, r
   };
   try {
     const res = await run();
-    await recordAudit(deps.db, { ...entry, status: res.status });
+    await recordAudit(deps.db, { ...entry, status: res.status, detail: res.ok ? auditDetailOf(c.req.raw) : null });
     return res;
   } catch (err) {
     await recordAudit(deps.db, { ...entry, status: err instanceof ApiError ? err.status : 500 });

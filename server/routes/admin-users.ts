@@ -11,6 +11,7 @@ import {
   unsuspendUser as unsuspendUserCall,
 } from '../../schema/api/calls-admin.ts';
 import { sendMail, type MailDeps } from '../auth/email-otp.ts';
+import { requireVerifiedEmail } from '../auth/email-verification.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { clientAddress, takeRateLimit, type Limit } from '../auth/rate-limit.ts';
 import { describeInvite, getAdminUser, updateUser } from '../domain/admin-user-update.ts';
@@ -43,11 +44,13 @@ const inviteAnswer = (issued: IssuedInvite) => ({ user: issued.user, invite: iss
 export const adminUserHandlers = {
   // Admins, and managers within inviteRefusal's rules: the domain decides.
   [inviteUserCall.id]: async (ctx) => {
+    await requireVerifiedEmail(ctx);
     const issued = await inviteUser(ctx.db, actorOf(ctx).user, ctx.input.body, ctx.deps.now());
     await sendInviteMail(ctx.deps, ctx.db, issued);
     return ok(inviteAnswer(issued), 201);
   },
   [resendInviteCall.id]: async (ctx) => {
+    await requireVerifiedEmail(ctx);
     const issued = await resendInvite(ctx.db, actorOf(ctx).user, ctx.input.params.user_uuid, ctx.deps.now());
     await sendInviteMail(ctx.deps, ctx.db, issued);
     return ok(inviteAnswer(issued));
