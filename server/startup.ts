@@ -6,7 +6,7 @@
  */
 import type { Db } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
-import type { ScryptParams } from './auth/password.ts';
+import { hashPassword, type ScryptParams } from './auth/password.ts';
 import { defaultBills } from './seed/bills.ts';
 import { defaultReimbursements } from './seed/reimbursements.ts';
 import { seedDemo } from './seed/seed.ts';
@@ -28,6 +28,7 @@ export async function prepareDatabase(
   db: Db,
   env: StartupEnv,
   log: (line: string) => void,
+  /** Tests: no receipts, a cheap scrypt. */
   opts: { receipts?: boolean; scrypt?: ScryptParams } = {},
 ): Promise<{ seeded: boolean }> {
   const applied = await migrate(db);
@@ -44,7 +45,10 @@ export async function prepareDatabase(
   const reimbursements = envInt(env, 'SEED_REIMBURSEMENTS', defaultReimbursements(transactions));
   const bills = envInt(env, 'SEED_BILLS', defaultBills(transactions));
   log(`Seeding the demo business with ${transactions} transactions, ${reimbursements} reimbursements and ${bills} bills...`);
-  const result = await seedDemo(db, { transactions, reimbursements, bills, receipts: opts.receipts ?? true });
+  const result = await seedDemo(db, {
+    transactions, reimbursements, bills, receipts: opts.receipts ?? true,
+    ...(opts.scrypt && { hashPassword: (password: string) => hashPassword(password, opts.scrypt) }),
+  });
   log(`Seeded business ${result.businessId}.`);
   await seedSupportIdentity(db, support.password, opts.scrypt);
   log(support.generated

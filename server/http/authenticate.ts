@@ -22,7 +22,13 @@ type ActorRow = ActingUser & {
  * → AUTH_7003; an impersonation token whose support access grant is revoked or expired →
  * SUPPORT_7001; missing scope or a token older than the recent-token window → AUTH_7016.
  */
-export async function authenticate(c: Context, deps: AppDeps, auth: CallAuth): Promise<Actor> {
+export async function authenticate(
+  c: Context,
+  deps: AppDeps,
+  auth: CallAuth,
+  /** Runs once the caller is known, before the scope gate (register's impersonation gate). */
+  beforeScopes?: (actor: Actor) => Promise<void>,
+): Promise<Actor> {
   const token = c.req.header(ID_TOKEN_HEADER);
   if (!token) throw new ApiError('AUTH_7002');
   const nowSeconds = Math.floor(deps.now() / 1000);
@@ -31,6 +37,7 @@ export async function authenticate(c: Context, deps: AppDeps, auth: CallAuth): P
     throw new ApiError('AUTH_7002');
   }
   const actor = await loadActor(deps, claims);
+  if (beforeScopes) await beforeScopes(actor);
   const age = nowSeconds - claims.iat;
   if (!checkScopes(auth, claims.ramp_access_scopes, age).ok) throw new ApiError('AUTH_7016');
   if (auth.kind === 'recent-token' && age > auth.maxAgeSeconds) throw new ApiError('AUTH_7016');

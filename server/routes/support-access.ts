@@ -32,7 +32,7 @@ async function stateOf(db: Queryable, businessId: string, nowMs: number): Promis
        JOIN spend_users gb ON gb.id = g.granted_by_user_id
        LEFT JOIN spend_users rb ON rb.id = g.revoked_by_user_id
       WHERE g.business_id = $1
-      ORDER BY g.created_at DESC LIMIT 1`,
+      ORDER BY g.created_at DESC, (g.revoked_at IS NULL) DESC LIMIT 1`,
     [businessId, new Date(nowMs)],
   );
   if (!row) return { grant: null };
