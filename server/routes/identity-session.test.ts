@@ -7,7 +7,6 @@ import { FIXTURE_PASSWORD, makeBusiness, request, signIn } from '../test-fixture
 import { claimsOf, testClock } from './identity-test-kit.ts';
 
 const clock = testClock();
-const FAST = { N: 2 ** 10, r: 8, p: 1 };
 
 describe.each(await testDatabases())('sessions, flags, impersonation and telemetry on %s', (kind) => {
   const t = useTestApp(kind, { now: clock.now });
