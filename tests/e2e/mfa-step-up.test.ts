@@ -3,7 +3,8 @@
  * only: the built PWA (dist/) served by the real server (PGlite, 200 demo transactions) in
  * Debian's headless Chromium with a fresh profile.
  *
- * A new user signs up through the UI and signs out. A demo user enrols a TOTP authenticator through the API (codes computed here with the
+ * A new user signs up through the UI, confirms the email address in the banner with the mailed code
+ * (read from the development mailbox), and signs out. A demo user enrols a TOTP authenticator through the API (codes computed here with the
  * otpauth package from the otpauth:// URI the server hands out) → signs in through the UI: the
  * "Verification code" step appears, a valid code loads the app → Settings → Change password →
  * the "Confirm it's you" step-up dialog → the password → the password is changed, proven by
@@ -30,7 +31,7 @@ let browser: BrowserSession;
 let authenticator: TOTP;
 
 beforeAll(async () => {
-  server = await startTestServer({ serveDist: true, transactions: 200 });
+  server = await startTestServer({ serveDist: true, transactions: 200, devOutbox: true });
   browser = await launchBrowser({ baseURL: server.url });
 });
 
@@ -103,6 +104,24 @@ describe('MFA sign-in and step-up, end to end', () => {
       ['grace@compilers.test'],
     );
     expect(owner.map((r) => r.name)).toEqual(['Compilers Inc']);
+
+    // Issue 24: the address is confirmed in the app, with the code the server mailed (dev outbox).
+    const banner = page.getByRole('region', { name: 'Confirm your email' });
+    await banner.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await banner.textContent()).toContain('grace@compilers.test');
+    const outbox = (await (await fetch(`${server.url}/v1/public/dev/outbox?email=grace%40compilers.test`)).json()) as {
+      messages: { subject: string; body: string }[];
+    };
+    const mail = outbox.messages.find((m) => m.subject === 'Confirm your Ledgerline email address');
+    const code = /\b(\d{6})\b/.exec(mail?.body ?? '')?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    await banner.getByLabel('Email code').fill(code!);
+    await banner.getByRole('button', { name: 'Confirm email' }).click();
+    await banner.waitFor({ state: 'detached', timeout: 30_000 });
+    const [identity] = await server.db.query<{ verified: boolean }>(
+      'SELECT email_verified_at IS NOT NULL AS verified FROM identities WHERE email = $1', ['grace@compilers.test'],
+    );
+    expect(identity?.verified).toBe(true);
 
     await page.getByRole('button', { name: 'Account: Grace Hopper' }).click();
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
