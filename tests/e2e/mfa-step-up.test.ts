@@ -206,4 +206,35 @@ describe('MFA sign-in and step-up, end to end', () => {
       .toBe(1);
     await expect(mainNav(page).count()).resolves.toBe(1);
   });
+
+  it('Settings → Support access: off, turned on for 7 days read-only after a confirmation, then revoked', async () => {
+    showBrowserLogsOnFailure();
+    const { page } = browser;
+    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+    const status = page.getByTestId('support-access-status');
+    await status.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await status.textContent()).toContain('Off. Support cannot sign in as anyone here.');
+
+    await page.getByLabel('For').selectOption('7');
+    await page.getByRole('button', { name: 'Turn on support access' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Turn on support access for 7 days?' });
+    await confirm.waitFor({ state: 'visible' });
+    expect(await confirm.textContent()).toContain('They cannot change anything.');
+    await confirm.getByRole('button', { name: 'Turn on support access' }).click();
+    await confirm.waitFor({ state: 'detached', timeout: 30_000 });
+    await expect.poll(async () => status.textContent()).toContain('(read-only), turned on by');
+    const grants = await server.db.query<{ allow_writes: boolean; days: number; live: boolean }>(
+      `SELECT allow_writes, round(extract(epoch FROM expires_at - created_at) / 86400)::int AS days, revoked_at IS NULL AS live
+         FROM support_access_grants`,
+    );
+    expect(grants).toEqual([{ allow_writes: false, days: 7, live: true }]);
+
+    await page.getByRole('button', { name: 'Revoke support access' }).click();
+    const revoke = page.getByRole('dialog', { name: 'Revoke support access?' });
+    await revoke.getByRole('button', { name: 'Revoke support access' }).click();
+    await revoke.waitFor({ state: 'detached', timeout: 30_000 });
+    await expect.poll(async () => status.textContent()).toContain('revoked by');
+    const after = await server.db.query<{ live: boolean }>('SELECT revoked_at IS NULL AS live FROM support_access_grants');
+    expect(after).toEqual([{ live: false }]);
+  });
 });
