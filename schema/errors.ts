@@ -81,6 +81,17 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: 'A request with this Idempotency-Key is still in progress.',
   },
+  // Issue 24: support access by grant, and email verification at sign-up.
+  SUPPORT_7001: {
+    status: 403,
+    message: 'Support access is off for this business. An owner or admin can turn it on in Settings → Support access.',
+  },
+  SUPPORT_7002: { status: 403, message: 'Support access to this business is read-only: its grant does not allow changes.' },
+  SUPPORT_7003: { status: 403, message: 'Security settings and verification codes are not available while acting as another person.' },
+  PROFILE_UNVERIFIED: {
+    status: 403,
+    message: 'Verify your email address first: enter the 6-digit code we emailed you. Until then you cannot invite people, set up single sign-on, grant support access or email others.',
+  },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 

@@ -4,52 +4,32 @@
  * SEED_TRANSACTIONS (20000), SEED_REIMBURSEMENTS (one per five transactions; receipts are seeded for
  * ≈65 % of the card transactions older than a week), TOKEN_SECRET (else a shared random key in the database),
  * LEDGERLINE_DEV_OUTBOX=1 (keep sent mail readable at GET /v1/public/dev/outbox on loopback; off
- * by default whatever NODE_ENV says, since the mailbox hands out sign-in links and codes).
+ * by default whatever NODE_ENV says, since the mailbox hands out sign-in links and codes),
+ * LEDGERLINE_SEED_DEMO=0 (leave an empty database empty), LEDGERLINE_SUPPORT_PASSWORD (the demo
+ * seed's support identity; else a random one printed once at seeding). See startup.ts.
  */
 import { fileURLToPath } from 'node:url';
 import { openDb } from './db/db.ts';
-import { migrate } from './db/migrate.ts';
 import { startRecurringBillJob } from './domain/recurring-bills.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
-import { ensureSupportIdentity, SUPPORT_EMAIL } from './auth/support.ts';
-import { defaultBills } from './seed/bills.ts';
-import { defaultReimbursements } from './seed/reimbursements.ts';
-import { seedDemo } from './seed/seed.ts';
+import { SUPPORT_EMAIL } from './seed/support.ts';
 import { DEMO_PASSWORD } from './seed/types.ts';
+import { envInt, prepareDatabase } from './startup.ts';
 
 const DEMO_ROLES = ['owner', 'admin', 'bookkeeper', 'apclerk', 'manager', 'employee', 'auditor'];
 const PRUNE_EVERY_MS = 6 * 60 * 60 * 1000;
 /** Recurring bill templates are billed on their period's day: a quarter-hour check is prompt enough. */
 const RECURRING_BILLS_EVERY_MS = 15 * 60 * 1000;
 
-function envInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  const n = raw === undefined || raw === '' ? fallback : Number(raw);
-  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got ${raw}`);
-  return n;
-}
-
 async function main(): Promise<void> {
-  const port = envInt('PORT', 8787);
+  const port = envInt(process.env, 'PORT', 8787);
   const host = process.env.HOST || '127.0.0.1';
   const databaseUrl = process.env.DATABASE_URL || undefined;
   const dataDir = process.env.DATA_DIR || './data';
   const db = await openDb(databaseUrl ? { databaseUrl } : { dataDir });
-  const applied = await migrate(db);
-  if (applied.length > 0) console.log(`Applied migrations: ${applied.join(', ')}`);
-
-  const [{ n }] = (await db.query<{ n: number }>('SELECT count(*) AS n FROM businesses')) as [{ n: number }];
-  if (Number(n) === 0) {
-    const transactions = envInt('SEED_TRANSACTIONS', 20_000);
-    const reimbursements = envInt('SEED_REIMBURSEMENTS', defaultReimbursements(transactions));
-    const bills = envInt('SEED_BILLS', defaultBills(transactions));
-    console.log(`Seeding the demo business with ${transactions} transactions, ${reimbursements} reimbursements and ${bills} bills...`);
-    const result = await seedDemo(db, { transactions, reimbursements, bills, receipts: true });
-    console.log(`Seeded business ${result.businessId}.`);
-  }
-  // The admin-support identity that may impersonate users (idempotent; demo password).
-  await ensureSupportIdentity(db, DEMO_PASSWORD);
+  const { seeded } = await prepareDatabase(db, process.env, (line) => console.log(line));
+  const [demo] = await db.query<{ n: number }>("SELECT count(*) AS n FROM identities WHERE lower(email) LIKE '%@demo.test'");
   await pruneKeys(db).catch(() => 0);
   const prune = setInterval(() => void pruneKeys(db).catch(() => 0), PRUNE_EVERY_MS);
   prune.unref();
@@ -61,9 +41,12 @@ async function main(): Promise<void> {
   const server = await listen({ db, host, port, devOutbox, distDir: fileURLToPath(new URL('../dist/', import.meta.url)) });
   console.log(`Ledgerline is running at ${server.url}`);
   console.log(`Storage: ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${dataDir}`}`);
-  console.log(`Demo accounts (password ${DEMO_PASSWORD}):`);
-  for (const role of DEMO_ROLES) console.log(`  ${role}@demo.test`);
-  console.log(`  ${SUPPORT_EMAIL} (support: may impersonate)`);
+  if (seeded || Number(demo?.n ?? 0) > 0) {
+    console.log(`Demo accounts (password ${DEMO_PASSWORD}):`);
+    for (const role of DEMO_ROLES) console.log(`  ${role}@demo.test`);
+    console.log(`  ${SUPPORT_EMAIL}: support, with the password printed at seeding (or LEDGERLINE_SUPPORT_PASSWORD) and a second factor;`);
+    console.log('    it may act as a person only while their business grants support access (Settings → Support access).');
+  }
   console.log(devOutbox
     ? 'Development mailbox: on (GET /v1/public/dev/outbox, loopback only); codes and links also appear in this log.'
     : 'Mail (codes, sign-in links, invites) appears in this log; LEDGERLINE_DEV_OUTBOX=1 also keeps it readable over HTTP on loopback.');

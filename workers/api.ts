@@ -1,3 +1,4 @@
+import type { EmailVerificationState, SupportAccessGrant, SupportAccessGrantBody } from '../schema/api/calls-support-access.ts';
 import type { Transaction } from '../schema/entities/transaction.ts';
 import type { Department } from '../schema/entities/department.ts';
 import type { Location } from '../schema/entities/location.ts';
@@ -249,7 +250,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -785,3 +786,30 @@ export interface SsoApi {
   /** Sign in with Google (AUTH_7022 when the server has no Google client). */
   googleStart(redirect?: string): Promise<SsoStartResult>;
 }
+
+/**
+ * A support access or email verification call's refusal (handlers/support-access.ts).
+ * `offline`: nothing was sent (direct calls, online only).
+ */
+export type SupportAccessFailure = Extract<ActionResult, { ok: false }> & { offline?: true };
+export type SupportAccessResult = { ok: true; grant: SupportAccessGrant | null } | SupportAccessFailure;
+export type EmailVerificationResult = { ok: true; verification: EmailVerificationState } | SupportAccessFailure;
+
+/**
+ * Issue 24: the business's support access grant (owners and admins: see, turn on for 1–14 days,
+ * revoke) and the signed-in person's email verification (the code sign-up mailed).
+ */
+export interface SupportAccessApi {
+  /** The latest grant, live or ended (null: never turned on). */
+  supportAccess(): Promise<SupportAccessResult>;
+  /** Turns it on (replacing a live grant): `days` 1–14, read-only unless `allow_writes`. */
+  grantSupportAccess(body: SupportAccessGrantBody): Promise<SupportAccessResult>;
+  /** Ends the live grant at once. */
+  revokeSupportAccess(): Promise<SupportAccessResult>;
+  emailVerification(): Promise<EmailVerificationResult>;
+  /** Mails a new code (PROFILE_7027 when verified; AUTH_7029 past the limit). */
+  sendEmailVerification(): Promise<{ ok: true; expires_at: string } | SupportAccessFailure>;
+  /** PROFILE_7016 expired, PROFILE_7017 invalid, PROFILE_7027 already verified. */
+  verifyEmail(code: string): Promise<EmailVerificationResult>;
+}
+

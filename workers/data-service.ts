@@ -13,6 +13,7 @@ import { ssoHandlers } from './handlers/sso.ts';
 import { statusHandlers } from './handlers/status.ts';
 import { vendorHandlers } from './handlers/vendors.ts';
 import { teamHandlers } from './handlers/team.ts';
+import { supportAccessHandlers } from './handlers/support-access.ts';
 import { orgHandlers } from './handlers/org.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
@@ -46,6 +47,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...teamHandlers(ctx),
     ...orgHandlers(ctx),
     ...ssoHandlers(ctx),
+    ...supportAccessHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

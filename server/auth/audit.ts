@@ -1,5 +1,15 @@
 import type { Queryable } from '../db/db.ts';
 
+/**
+ * Details a handler adds to its own call's audit row (keyed by the request, read by
+ * http/register.ts when it writes the row): e.g. a support access grant's period.
+ */
+const details = new WeakMap<object, Record<string, unknown>>();
+export function noteAuditDetail(request: object, detail: Record<string, unknown>): void {
+  details.set(request, { ...details.get(request), ...detail });
+}
+export const auditDetailOf = (request: object): Record<string, unknown> | null => details.get(request) ?? null;
+
 export type AuditEntry = {
   identityId: string;
   spendUserId: string | null;
@@ -9,6 +19,7 @@ export type AuditEntry = {
   method: string;
   path: string;
   status: number;
+  detail?: Record<string, unknown> | null;
 };
 
 /**
@@ -17,8 +28,8 @@ export type AuditEntry = {
  */
 export async function recordAudit(db: Queryable, e: AuditEntry): Promise<void> {
   await db.query(
-    `INSERT INTO audit_log (identity_id, spend_user_id, business_id, impersonator_email, call_id, method, path, status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [e.identityId, e.spendUserId, e.businessId, e.impersonatorEmail, e.callId, e.method, e.path, e.status],
+    `INSERT INTO audit_log (identity_id, spend_user_id, business_id, impersonator_email, call_id, method, path, status, detail)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
+    [e.identityId, e.spendUserId, e.businessId, e.impersonatorEmail, e.callId, e.method, e.path, e.status, e.detail ? JSON.stringify(e.detail) : null],
   );
 }

@@ -24,15 +24,42 @@ export async function sendMail(deps: MailDeps, db: Queryable, to: string, subjec
   await db.query('INSERT INTO dev_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [foldEmail(to), subject, body]);
 }
 
-export async function issueEmailOtp(deps: MailDeps, db: Queryable, identityId: string, email: string, nowMs: number): Promise<Date> {
+/**
+ * What a code is for (migration 029): the step-up / first-enrolment code, or the sign-up check of
+ * the mailbox. A code of one purpose never passes for the other, and a new code replaces only
+ * the older ones of its own purpose.
+ */
+export type EmailOtpPurpose = 'step-up' | 'verify-email';
+
+const MAIL: Record<EmailOtpPurpose, { subject: string; body: (code: string) => string }> = {
+  'step-up': {
+    subject: 'Your Ledgerline verification code',
+    body: (code) => `Your verification code is ${code}. It expires in 10 minutes.`,
+  },
+  'verify-email': {
+    subject: 'Confirm your Ledgerline email address',
+    body: (code) => `Your code to confirm this email address is ${code}. It expires in 10 minutes. If you did not sign up for Ledgerline, ignore this email.`,
+  },
+};
+
+export async function issueEmailOtp(
+  deps: MailDeps,
+  db: Queryable,
+  identityId: string,
+  email: string,
+  nowMs: number,
+  purpose: EmailOtpPurpose = 'step-up',
+): Promise<Date> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = new Date(nowMs + EMAIL_OTP_TTL_SECONDS * 1000);
   // A new code replaces the previous ones: only the latest email is valid.
-  await db.query('UPDATE email_otps SET used_at = $2 WHERE identity_id = $1 AND used_at IS NULL', [identityId, new Date(nowMs)]);
-  await db.query('INSERT INTO email_otps (id, identity_id, code_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)', [
-    randomUUID(), identityId, hashCode(code).toString('hex'), expiresAt, new Date(nowMs),
+  await db.query('UPDATE email_otps SET used_at = $2 WHERE identity_id = $1 AND purpose = $3 AND used_at IS NULL', [
+    identityId, new Date(nowMs), purpose,
   ]);
-  await sendMail(deps, db, email, 'Your Ledgerline verification code', `Your verification code is ${code}. It expires in 10 minutes.`);
+  await db.query('INSERT INTO email_otps (id, identity_id, code_hash, expires_at, created_at, purpose) VALUES ($1, $2, $3, $4, $5, $6)', [
+    randomUUID(), identityId, hashCode(code).toString('hex'), expiresAt, new Date(nowMs), purpose,
+  ]);
+  await sendMail(deps, db, email, MAIL[purpose].subject, MAIL[purpose].body(code));
   return expiresAt;
 }
 
@@ -43,11 +70,17 @@ export type EmailOtpCheck = { refusal: 'PROFILE_7016' | 'PROFILE_7017' } | { ref
  * PROFILE_7017 when wrong or missing (a wrong guess is counted on the code). The refusal is
  * answered, not thrown, so the caller can commit the counted attempt.
  */
-export async function checkEmailOtp(db: Queryable, identityId: string, code: string, nowMs: number): Promise<EmailOtpCheck> {
+export async function checkEmailOtp(
+  db: Queryable,
+  identityId: string,
+  code: string,
+  nowMs: number,
+  purpose: EmailOtpPurpose = 'step-up',
+): Promise<EmailOtpCheck> {
   const [row] = await db.query<{ id: string; code_hash: string; expires_at: Date; attempts: number }>(
     `SELECT id, code_hash, expires_at, attempts FROM email_otps
-      WHERE identity_id = $1 AND used_at IS NULL ORDER BY created_at DESC LIMIT 1`,
-    [identityId],
+      WHERE identity_id = $1 AND purpose = $2 AND used_at IS NULL ORDER BY created_at DESC LIMIT 1`,
+    [identityId, purpose],
   );
   if (!row || row.attempts >= MAX_ATTEMPTS) return { refusal: 'PROFILE_7017' };
   if (new Date(row.expires_at).getTime() <= nowMs) return { refusal: 'PROFILE_7016' };
@@ -70,8 +103,9 @@ export async function consumeEmailOtp(
   identityId: string,
   code: string,
   nowMs: number,
+  purpose: EmailOtpPurpose = 'step-up',
 ): Promise<'PROFILE_7016' | 'PROFILE_7017' | null> {
-  const check = await checkEmailOtp(db, identityId, code, nowMs);
+  const check = await checkEmailOtp(db, identityId, code, nowMs, purpose);
   if (check.refusal) return check.refusal;
   return (await useEmailOtp(db, check.otpId, nowMs)) ? null : 'PROFILE_7017';
 }

@@ -26,10 +26,18 @@ export type TokenGrant = {
   signInProvider?: SignInProvider;
 };
 
-export async function openSession(db: Queryable, identityId: string, impersonatorIdentityId: string | null = null): Promise<string> {
+/**
+ * Opens a session. `impersonation`: support acting as the identity, under the business's support
+ * access grant; authentication checks that grant on every request of the session's tokens.
+ */
+export async function openSession(
+  db: Queryable,
+  identityId: string,
+  impersonation: { impersonatorIdentityId: string; grantId: string } | null = null,
+): Promise<string> {
   const sessionId = randomUUID();
-  await db.query('INSERT INTO sessions (id, identity_id, impersonator_identity_id) VALUES ($1, $2, $3)', [
-    sessionId, identityId, impersonatorIdentityId,
+  await db.query('INSERT INTO sessions (id, identity_id, impersonator_identity_id, support_grant_id) VALUES ($1, $2, $3, $4)', [
+    sessionId, identityId, impersonation?.impersonatorIdentityId ?? null, impersonation?.grantId ?? null,
   ]);
   return sessionId;
 }

@@ -17,4 +17,10 @@ export type Actor = {
   businessId: string;
   claims: TokenClaims;
   user: ActingUser;
+  /**
+   * Set only on an impersonation token (claims.impersonator): the business's support access
+   * grant its session was opened under, read live on every request (issue 24). Authentication
+   * refuses the token once the grant is revoked or expired, so a present grant is live.
+   */
+  supportGrant?: { id: string; allowWrites: boolean };
 };

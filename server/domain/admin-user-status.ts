@@ -5,6 +5,7 @@ import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
 import { ADMIN_USER_DOC_SQL, hashToken, lockTarget, NO_PASSWORD } from './admin-users.ts';
+import { markEmailVerified } from '../auth/email-verification.ts';
 
 /**
  * Role changes, suspension and deletion. Each write stamps the user row with a new change seq:
@@ -140,6 +141,8 @@ export async function markAccepted(tx: Queryable, inv: InviteLookup, passwordHas
     await tx.query('UPDATE identities SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [inv.identity_id, passwordHash, NO_PASSWORD]);
   }
   await write(tx, inv.business_id, inv.user_id, `status = 'ACTIVE', has_accepted_cardholder_agreement = true`, [], seq);
+  // The invite's link came by mail: accepting it proves the mailbox.
+  await markEmailVerified(tx, inv.identity_id);
   const sessionId = randomUUID();
   await tx.query('INSERT INTO sessions (id, identity_id) VALUES ($1, $2)', [sessionId, inv.identity_id]);
   return sessionId;

@@ -72,7 +72,8 @@ async function identityFor(tx: Queryable, email: string): Promise<string> {
   const found = await tx.query<{ id: string }>('SELECT id::text FROM identities WHERE lower(email) = $1', [email]);
   if (found[0]) return found[0].id;
   const id = randomUUID();
-  await tx.query('INSERT INTO identities (id, email, password_hash) VALUES ($1, $2, $3)', [id, email, NO_PASSWORD]);
+  // Unverified until the invitee proves the mailbox (accepting the mailed invite, a sign-in link).
+  await tx.query('INSERT INTO identities (id, email, password_hash, email_verified_at) VALUES ($1, $2, $3, NULL)', [id, email, NO_PASSWORD]);
   return id;
 }
 

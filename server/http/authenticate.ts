@@ -11,13 +11,24 @@ type ActorRow = ActingUser & {
   revoked_at: Date | null;
   user_deleted: boolean | null;
   business_status: string | null;
+  impersonator_identity_id: string | null;
+  grant_id: string | null;
+  grant_live: boolean | null;
+  grant_allow_writes: boolean | null;
 };
 
 /**
  * Authentication and the scope gate, in that order: no or bad token → AUTH_7002; revoked session
- * → AUTH_7003; missing scope or a token older than the recent-token window → AUTH_7016.
+ * → AUTH_7003; an impersonation token whose support access grant is revoked or expired →
+ * SUPPORT_7001; missing scope or a token older than the recent-token window → AUTH_7016.
  */
-export async function authenticate(c: Context, deps: AppDeps, auth: CallAuth): Promise<Actor> {
+export async function authenticate(
+  c: Context,
+  deps: AppDeps,
+  auth: CallAuth,
+  /** Runs once the caller is known, before the scope gate (register's impersonation gate). */
+  beforeScopes?: (actor: Actor) => Promise<void>,
+): Promise<Actor> {
   const token = c.req.header(ID_TOKEN_HEADER);
   if (!token) throw new ApiError('AUTH_7002');
   const nowSeconds = Math.floor(deps.now() / 1000);
@@ -26,6 +37,7 @@ export async function authenticate(c: Context, deps: AppDeps, auth: CallAuth): P
     throw new ApiError('AUTH_7002');
   }
   const actor = await loadActor(deps, claims);
+  if (beforeScopes) await beforeScopes(actor);
   const age = nowSeconds - claims.iat;
   if (!checkScopes(auth, claims.ramp_access_scopes, age).ok) throw new ApiError('AUTH_7016');
   if (auth.kind === 'recent-token' && age > auth.maxAgeSeconds) throw new ApiError('AUTH_7016');
@@ -36,12 +48,14 @@ async function loadActor(deps: AppDeps, claims: TokenClaims): Promise<Actor> {
   const userId = claims.ramp_user_uuid && uuid.safeParse(claims.ramp_user_uuid).success ? claims.ramp_user_uuid : null;
   const rows = await deps.db.query<ActorRow>(
     `SELECT s.revoked_at, u.id, u.business_id, u.role, u.is_manager, u.user_permissions, u.manager_id,
-            u.deleted AS user_deleted, b.status AS business_status
+            u.deleted AS user_deleted, b.status AS business_status, s.impersonator_identity_id,
+            g.id AS grant_id, (g.revoked_at IS NULL AND g.expires_at > $4) AS grant_live, g.allow_writes AS grant_allow_writes
        FROM sessions s
        LEFT JOIN spend_users u ON u.id = $3 AND u.identity_id = s.identity_id
        LEFT JOIN businesses b ON b.id = u.business_id
+       LEFT JOIN support_access_grants g ON g.id = s.support_grant_id AND g.business_id = u.business_id
       WHERE s.id = $1 AND s.identity_id = $2`,
-    [claims.ramp_session_id, claims.sub, userId],
+    [claims.ramp_session_id, claims.sub, userId, new Date(deps.now())],
   );
   const row = rows[0];
   if (!row) throw new ApiError('AUTH_7002');
@@ -49,6 +63,13 @@ async function loadActor(deps: AppDeps, claims: TokenClaims): Promise<Actor> {
   if (!row.id || row.user_deleted) throw new ApiError('4014');
   if (row.business_status === 'INACTIVE') throw new ApiError('4005');
   if (row.business_status === 'LOCKED') throw new ApiError('4011');
+  // Support acting as someone: only while the business's grant is live (revoked or expired ends
+  // every token of the session at once), and a token claiming an impersonator must come from an
+  // impersonation session, and the reverse.
+  const impersonating = claims.impersonator !== undefined || row.impersonator_identity_id !== null;
+  if (impersonating && (!claims.impersonator || !row.impersonator_identity_id || !row.grant_id || !row.grant_live)) {
+    throw new ApiError('SUPPORT_7001');
+  }
   const user: ActingUser = {
     id: row.id,
     business_id: row.business_id,
@@ -57,5 +78,8 @@ async function loadActor(deps: AppDeps, claims: TokenClaims): Promise<Actor> {
     user_permissions: row.user_permissions,
     manager_id: row.manager_id,
   };
-  return { identityId: claims.sub, sessionId: claims.ramp_session_id, businessId: row.business_id, claims, user };
+  return {
+    identityId: claims.sub, sessionId: claims.ramp_session_id, businessId: row.business_id, claims, user,
+    ...(impersonating && { supportGrant: { id: row.grant_id!, allowWrites: row.grant_allow_writes === true } }),
+  };
 }

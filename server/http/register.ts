@@ -5,7 +5,8 @@ import { CATALOGUE } from '../../schema/api/calls.ts';
 import type { CallDef, CallParsed, UploadSpec } from '../../schema/api/define-call.ts';
 import { IDEMPOTENCY_HEADER } from '../../schema/api/scopes.ts';
 import { invalidTypeMessage, validationMessages } from '../../schema/errors.ts';
-import { recordAudit } from '../auth/audit.ts';
+import { auditDetailOf, recordAudit } from '../auth/audit.ts';
+import { assertImpersonationMayCall } from '../auth/support-access.ts';
 import type { Actor } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError, validationError } from '../core/errors.ts';
@@ -53,25 +54,40 @@ export function routeOrder(a: { path: string }, b: { path: string }): number {
 
 /**
  * Registers one catalogue call. Everything a route must enforce happens here, in this order:
- * authentication and scopes, validation of params/query/body, Idempotency-Key, then the handler.
+ * authentication and scopes, the impersonation gate (auth/support-access.ts), validation of
+ * params/query/body, Idempotency-Key, then the handler.
  */
 export function register<C extends CallDef>(app: Hono, deps: AppDeps, call: C, handler: Handler<C>): void {
   app.on(call.method, call.path, async (c) => {
-    const actor = call.auth.kind === 'public' ? null : await authenticate(c, deps, call.auth);
+    // Support acting as someone is held to its grant before the scope gate, so a sensitive call
+    // answers why (SUPPORT_7003) rather than asking for a step-up it can never do.
+    const actor = call.auth.kind === 'public' ? null : await authenticate(c, deps, call.auth, (a) => impersonationGate(deps, call, a, c));
     if (actor && call.method !== 'GET') return audited(deps, call, actor, c, () => handle(c, deps, call, actor, handler));
     return handle(c, deps, call, actor, handler);
   });
 }
 
+const auditEntry = (call: CallDef, actor: Actor, c: Context) => ({
+  identityId: actor.identityId, spendUserId: actor.user.id, businessId: actor.businessId,
+  impersonatorEmail: actor.claims.impersonator?.email ?? null, callId: call.id, method: call.method, path: new URL(c.req.url).pathname,
+});
+
+/** The impersonation gate (auth/support-access.ts); a refused write attempt is audited like any refusal. */
+async function impersonationGate(deps: AppDeps, call: CallDef, actor: Actor, c: Context): Promise<void> {
+  try {
+    assertImpersonationMayCall(call, actor);
+  } catch (err) {
+    if (call.method !== 'GET' && err instanceof ApiError) await recordAudit(deps.db, { ...auditEntry(call, actor, c), status: err.status });
+    throw err;
+  }
+}
+
 /** Every write by a signed-in caller is recorded with its outcome (and impersonator), refusals too. */
 async function audited(deps: AppDeps, call: CallDef, actor: Actor, c: Context, run: () => Promise<Response>): Promise<Response> {
-  const entry = {
-    identityId: actor.identityId, spendUserId: actor.user.id, businessId: actor.businessId,
-    impersonatorEmail: actor.claims.impersonator?.email ?? null, callId: call.id, method: call.method, path: new URL(c.req.url).pathname,
-  };
+  const entry = auditEntry(call, actor, c);
   try {
     const res = await run();
-    await recordAudit(deps.db, { ...entry, status: res.status });
+    await recordAudit(deps.db, { ...entry, status: res.status, detail: res.ok ? auditDetailOf(c.req.raw) : null });
     return res;
   } catch (err) {
     await recordAudit(deps.db, { ...entry, status: err instanceof ApiError ? err.status : 500 });

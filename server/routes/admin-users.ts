@@ -11,6 +11,7 @@ import {
   unsuspendUser as unsuspendUserCall,
 } from '../../schema/api/calls-admin.ts';
 import { sendMail, type MailDeps } from '../auth/email-otp.ts';
+import { requireVerifiedEmail } from '../auth/email-verification.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { clientAddress, takeRateLimit, type Limit } from '../auth/rate-limit.ts';
 import { inviteQuotas, takeQuota } from '../auth/quotas.ts';
@@ -46,12 +47,14 @@ export const adminUserHandlers = {
   // count against the inviter's and the business's quotas (inside the write's transaction, so a
   // refused invite does not count).
   [inviteUserCall.id]: async (ctx) => {
+    await requireVerifiedEmail(ctx);
     await takeQuota(ctx.c, ctx.db, inviteQuotas(ctx.deps.quotas, actorOf(ctx).user), ctx.deps.now());
     const issued = await inviteUser(ctx.db, actorOf(ctx).user, ctx.input.body, ctx.deps.now());
     await sendInviteMail(ctx.deps, ctx.db, issued);
     return ok(inviteAnswer(issued), 201);
   },
   [resendInviteCall.id]: async (ctx) => {
+    await requireVerifiedEmail(ctx);
     await takeQuota(ctx.c, ctx.db, inviteQuotas(ctx.deps.quotas, actorOf(ctx).user), ctx.deps.now());
     const issued = await resendInvite(ctx.db, actorOf(ctx).user, ctx.input.params.user_uuid, ctx.deps.now());
     await sendInviteMail(ctx.deps, ctx.db, issued);

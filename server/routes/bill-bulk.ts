@@ -2,6 +2,7 @@ import {
   bulkAmount, bulkCancel, bulkDueDate, bulkEntity, bulkInvoiceDate, bulkMarkPaid, bulkMarkReconciled, bulkMemo, bulkPaymentDate,
   bulkRemindApprovers, bulkRetryAccountingSync, bulkRetryPayment, bulkTrackingCategory,
 } from '../../schema/api/calls-bill-bulk.ts';
+import { requireVerifiedEmail } from '../auth/email-verification.ts';
 import { sendMail } from '../auth/email-otp.ts';
 import * as bulk from '../domain/bill-bulk.ts';
 import { assertMayManageBills } from '../domain/bills.ts';
@@ -36,6 +37,7 @@ export const billBulkHandlers = {
   [bulkRetryPayment.id]: async (ctx) => ok(await bulk.bulkRetryPayment(ctx.db, managerOf(ctx), ctx.input.body.bill_ids, nowOf(ctx))),
   [bulkRetryAccountingSync.id]: async (ctx) => ok(await bulk.bulkRetryAccountingSync(ctx.db, managerOf(ctx), ctx.input.body.bill_ids)),
   [bulkRemindApprovers.id]: async (ctx) => {
+    await requireVerifiedEmail(ctx);
     const user = managerOf(ctx);
     const send = (to: string, subject: string, body: string) => sendMail(ctx.deps, ctx.db, to, subject, body);
     return ok(await bulk.bulkRemind(ctx.db, user, ctx.input.body.bill_ids, nowOf(ctx), send));

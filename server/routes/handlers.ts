@@ -28,6 +28,8 @@ import { transactionHandlers } from './transactions.ts';
 import { vendorHandlers } from './vendors.ts';
 import { appAttestHandlers } from './webauthn-app-attest.ts';
 import { webauthnHandlers } from './webauthn.ts';
+import { supportAccessHandlers } from './support-access.ts';
+import { emailVerificationHandlers } from './email-verification.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -67,4 +69,6 @@ export const HANDLERS = {
   ...accountingHandlers,
   ...ssoHandlers,
   ...ssoSamlHandlers,
+  ...supportAccessHandlers,
+  ...emailVerificationHandlers,
 } satisfies HandlerMap;

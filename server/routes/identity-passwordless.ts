@@ -4,6 +4,7 @@ import {
 } from '../../schema/api/calls-identity.ts';
 import { loginDownMessage } from '../../schema/web-config.ts';
 import { foldEmail } from '../auth/email-address.ts';
+import { markEmailVerified } from '../auth/email-verification.ts';
 import { sendMail, type MailDeps } from '../auth/email-otp.ts';
 import { hashPassword } from '../auth/password.ts';
 import { clientAddress } from '../auth/rate-limit.ts';
@@ -87,6 +88,8 @@ export const passwordlessHandlers = {
       link.id, new Date(now),
     ]);
     if (claimed.length === 0) throw new ApiError('PROFILE_7017');
+    // The link came by mail: using it proves the mailbox.
+    await markEmailVerified(ctx.db, link.identity_id, new Date(now));
     // The link replaces the password only: the same MFA decision and token as a password sign-in.
     return ok(await passwordSignIn(ctx.deps, ctx.db, { identityId: link.identity_id, userId: user.id, businessId: user.business_id }));
   },

@@ -1,14 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { featureFlagsResponseSchema, FEATURE_FLAG_DEFAULTS } from '../../schema/feature-flags.ts';
 import { setFeatureFlagOverrides } from '../auth/settings.ts';
-import { ensureSupportIdentity, SUPPORT_EMAIL } from '../auth/support.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn } from '../test-fixtures.ts';
 import { claimsOf, testClock } from './identity-test-kit.ts';
 
 const clock = testClock();
-const FAST = { N: 2 ** 10, r: 8, p: 1 };
 
 describe.each(await testDatabases())('sessions, flags, impersonation and telemetry on %s', (kind) => {
   const t = useTestApp(kind, { now: clock.now });
@@ -57,40 +55,7 @@ describe.each(await testDatabases())('sessions, flags, impersonation and telemet
     await expect(setFeatureFlagOverrides(t.db, f.businessId, { nope: true } as never)).rejects.toThrow();
   });
 
-  it('support impersonates a user: the token carries impersonator, every write records both', async () => {
-    await ensureSupportIdentity(t.db, 'support-password-1', FAST);
-    await ensureSupportIdentity(t.db, 'support-password-1', FAST); // idempotent
-    const f = await makeBusiness(t.db, { transactions: 5 });
-    const support = await signIn(t.app, SUPPORT_EMAIL, 'support-password-1');
-    const start = await request(t.app, 'POST', '/v1/auth/impersonation/start', { token: support, body: { user_id: f.users.employee } });
-    expect(start.status).toBe(200);
-    const token = start.body.id_token as string;
-    expect(claimsOf(token)).toMatchObject({ ramp_user_uuid: f.users.employee, business_id: f.businessId, impersonator: { email: SUPPORT_EMAIL } });
-    const me = await request(t.app, 'GET', '/v1/auth/identity', { token });
-    expect(me.body.user.impersonator).toEqual({ email: SUPPORT_EMAIL });
-    // No chained impersonation.
-    expect((await request(t.app, 'POST', '/v1/auth/impersonation/start', { token, body: { user_id: f.users.admin } })).status).toBe(403);
-
-    // Support may not step up as the user (no changing their password or bank details).
-    for (const [path, body] of [['step-up', { password: FIXTURE_PASSWORD }], ['send-email-otp', {}], ['verify-email-otp', { code: '123456' }]] as const) {
-      const res = await request(t.app, 'POST', `/v1/auth/users/current/${path}`, { token, body });
-      expect(res.body.error_v2.error_code).toBe('FORBIDDEN_7003');
-    }
-
-    const txId = f.transactions.employee[0]!;
-    const patch = await request(t.app, 'PATCH', `/v1/auth/transactions/${txId}`, { token, body: { memo: 'fixed by support' } });
-    expect(patch.status).toBe(200);
-    const rows = await t.db.query<Record<string, unknown>>(
-      'SELECT spend_user_id, business_id, impersonator_email, call_id, method, status FROM audit_log WHERE business_id = $1 ORDER BY id',
-      [f.businessId],
-    );
-    expect(rows.at(-1)).toEqual({
-      spend_user_id: f.users.employee, business_id: f.businessId, impersonator_email: SUPPORT_EMAIL,
-      call_id: 'transactions.patch', method: 'PATCH', status: 200,
-    });
-    expect(rows.find((r) => r.call_id === 'impersonation.start')).toBeDefined();
-  });
-
+  // Support impersonation under a business's grant: support-access.test.ts.
   it('a normal write is audited without impersonator; a non-support user cannot impersonate', async () => {
     const f = await makeBusiness(t.db, { transactions: 0 });
     const admin = await signIn(t.app, f.email('admin'));

@@ -6,6 +6,7 @@ import { maskSensitive, sanitiseUrl } from '../../schema/telemetry.ts';
 import { IMPERSONATION_TTL_SECONDS, issueToken, openSession } from '../auth/session.ts';
 import { clientAddress, takeRateLimit, telemetryLimits } from '../auth/rate-limit.ts';
 import { featureFlagsOf } from '../auth/settings.ts';
+import { liveSupportGrant } from '../auth/support-access.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 
@@ -40,7 +41,11 @@ export const sessionHandlers = {
       [ctx.input.body.user_id],
     );
     if (!target) throw new ApiError('REQUEST_7004');
-    const sessionId = await openSession(ctx.db, target.identity_id, actor.identityId);
+    // Only under the business's live support access grant (issue 24); the session names the
+    // grant, and every request of its tokens checks it (http/authenticate.ts).
+    const grant = await liveSupportGrant(ctx.db, target.business_id, ctx.deps.now());
+    if (!grant) throw new ApiError('SUPPORT_7001');
+    const sessionId = await openSession(ctx.db, target.identity_id, { impersonatorIdentityId: actor.identityId, grantId: grant.id });
     const { token, expiresAt } = await issueToken(
       ctx.deps,
       { identityId: target.identity_id, userId: ctx.input.body.user_id, businessId: target.business_id, sessionId },

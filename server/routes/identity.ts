@@ -4,7 +4,7 @@ import {
 } from '../../schema/api/calls-identity.ts';
 import { mfaDownMessage } from '../../schema/web-config.ts';
 import { foldEmail } from '../auth/email-address.ts';
-import { checkEmailOtp, useEmailOtp } from '../auth/email-otp.ts';
+import { checkEmailOtp, issueEmailOtp, useEmailOtp } from '../auth/email-otp.ts';
 import { hashPassword } from '../auth/password.ts';
 import { clientAddress, onLoopbackListener } from '../auth/rate-limit.ts';
 import { signUpQuotas, takeQuota } from '../auth/quotas.ts';
@@ -69,7 +69,10 @@ export const identityHandlers = {
     const sessionId = await ctx.deps.db
       .transaction(async (tx) => {
         await tx.query('INSERT INTO businesses (id, name, currency) VALUES ($1, $2, $3)', [ids.businessId, b.business_name, 'USD']);
-        await tx.query('INSERT INTO identities (id, email, password_hash) VALUES ($1, $2, $3)', [ids.identityId, b.email, hash]);
+        // Unverified until the mailed code is confirmed (email-verification.ts): the address is only a claim.
+        await tx.query('INSERT INTO identities (id, email, password_hash, email_verified_at) VALUES ($1, $2, $3, NULL)', [
+          ids.identityId, b.email, hash,
+        ]);
         const seqs = await allocateSeqs(tx, ids.businessId, 1);
         const seq = seqs?.first ?? 1;
         await tx.query(
@@ -78,6 +81,7 @@ export const identityHandlers = {
           [ids.userId, ids.businessId, ids.identityId, b.first_name, b.last_name, b.email, seq],
         );
         await announceChange(tx, ids.businessId, seq);
+        await issueEmailOtp(ctx.deps, tx, ids.identityId, b.email, ctx.deps.now(), 'verify-email');
         return openSession(tx, ids.identityId);
       })
       .catch((err: unknown) => {

@@ -4,6 +4,7 @@ import { createSamlProvider, deleteSamlProvider, SSO_BROWSER_PATHS } from '../..
 import {
   consumeAssertion, fetchIdpMetadata, parseIdpMetadata, samlLoginUrl, SamlError, spMetadataXml, verifySamlResponse, type SamlIdp,
 } from '../auth/saml/index.ts';
+import { requireVerifiedEmail } from '../auth/email-verification.ts';
 import { claimSignInState, saveSignInState } from '../auth/sso/flow.ts';
 import { providerById, providerOf, samlSp, type ProviderRow } from '../auth/sso/providers.ts';
 import { publicOrigin } from '../auth/sso/settings.ts';
@@ -117,6 +118,7 @@ export function registerSamlBrowserRoutes(app: Hono, deps: AppDeps): void {
 export const ssoSamlHandlers = {
   [createSamlProvider.id]: async (ctx) => {
     const actor = adminOf(ctx);
+    await requireVerifiedEmail(ctx);
     const { domain, brand, enabled, metadata_url, metadata_xml } = ctx.input.body;
     await assertDomainFree(ctx.db, domain);
     const saml = await samlProviderFields({ metadata_url, metadata_xml }, ctx.deps.sso.allowLoopbackHttp);

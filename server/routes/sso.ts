@@ -5,6 +5,7 @@ import {
 import { emailDomain } from '../../schema/sso-rules.ts';
 import { loginDownMessage } from '../../schema/web-config.ts';
 import { foldEmail } from '../auth/email-address.ts';
+import { markEmailVerified, requireVerifiedEmail } from '../auth/email-verification.ts';
 import { clientAddress, takeRateLimit, type Limit } from '../auth/rate-limit.ts';
 import { passwordSignIn } from '../auth/session.ts';
 import { readWebConfig } from '../auth/settings.ts';
@@ -52,6 +53,7 @@ export const ssoHandlers = {
 
   [createOidcProvider.id]: async (ctx) => {
     const actor = adminOf(ctx);
+    await requireVerifiedEmail(ctx);
     const { domain, brand, enabled, issuer, client_id, client_secret } = ctx.input.body;
     await assertDomainFree(ctx.db, domain);
     const metadata: OidcMetadata = await discoverIssuer(issuer, ctx.deps.sso.allowLoopbackHttp);
@@ -61,6 +63,7 @@ export const ssoHandlers = {
 
   [updateSsoProvider.id]: async (ctx) => {
     const { businessId } = adminOf(ctx);
+    await requireVerifiedEmail(ctx);
     const body = ctx.input.body;
     const before = await providerOf(ctx.db, businessId, ctx.input.params.provider_uuid, true);
     if (!before) throw new ApiError('REQUEST_7004', 'This single sign-on provider was not found.');
@@ -168,6 +171,7 @@ export const ssoHandlers = {
     const block = user ? signInBlock(user) : { code: '4014' as const };
     if (block || user?.status !== 'ACTIVE') throw new ApiError(block?.code ?? '4014', block?.message);
     const who = { identityId: completion.identity_id, userId: completion.user_id, businessId: completion.business_id };
+    await markEmailVerified(ctx.db, completion.identity_id); // the identity provider vouched for the address
     const answer = await passwordSignIn(ctx.deps, ctx.db, who, completion.session_id ?? undefined, completion.kind);
     return ok({ ...answer, redirect: completion.redirect });
   },

@@ -3,16 +3,16 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { isoBase64URL, isoCBOR } from '@simplewebauthn/server/helpers';
 import {
   PASSKEY_CHALLENGE_MESSAGE, PASSKEY_COUNTER_MESSAGE, PASSKEY_FAILED_MESSAGE, PASSKEY_NOT_YOURS_MESSAGE,
-  PASSKEYS_UNCONFIGURED_MESSAGE,
+  PASSKEY_REGISTRATION_MESSAGE, PASSKEYS_UNCONFIGURED_MESSAGE,
 } from '../auth/webauthn.ts';
 import { SoftPasskey } from '../auth/webauthn-test-kit.ts';
-import { ensureSupportIdentity, SUPPORT_EMAIL } from '../auth/support.ts';
 import { MAX_LIVE_CHALLENGES } from '../auth/webauthn-store.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn } from '../test-fixtures.ts';
 import { FIRST_ENROLMENT_EMAIL_MESSAGE } from './identity.ts';
 import { claimsOf, outboxCode, testClock } from './identity-test-kit.ts';
+import { grantSupport, supportToken } from './support-test-kit.ts';
 import { APP_ATTEST_CHALLENGE_MESSAGE, APP_ATTEST_MALFORMED_MESSAGE, APP_ATTEST_WEB_MESSAGE } from './webauthn-app-attest.ts';
 
 const clock = testClock();
@@ -128,6 +128,70 @@ describe.each(await testDatabases())('passkeys on %s', (kind) => {
     expect(again.status).toBe(422);
   });
 
+  it('a registration challenge is single use and bound to the origin: a replayed or other-origin response is refused', async () => {
+    const f = await makeBusiness(t.db, { transactions: 0 });
+    const token = await signIn(t.app, f.email('employee'));
+    const optionsFor = async () => {
+      const opts = await post(`${WEBAUTHN}/registration/options`, token);
+      expect(opts.status, opts.text).toBe(201);
+      return opts.body.options.challenge as string;
+    };
+    const verify = (response: unknown, name = 'Key') => post(`${WEBAUTHN}/registration/verify`, token, { response, name });
+
+    // Another origin (a look-alike site relaying the ceremony) is refused, and uses the challenge up.
+    const c1 = await optionsFor();
+    const evil = await verify(new SoftPasskey().register(c1, { origin: 'https://evil.example' }));
+    expect(evil.status, evil.text).toBe(422);
+    expect(evil.body.error_v2.message).toBe(PASSKEY_REGISTRATION_MESSAGE);
+    const afterEvil = await verify(new SoftPasskey().register(c1));
+    expect(afterEvil.body.error_v2.message).toBe(PASSKEY_CHALLENGE_MESSAGE);
+    // Another port of localhost is another origin too.
+    const port = await verify(new SoftPasskey().register(await optionsFor(), { origin: 'http://localhost:9999' }));
+    expect(port.body.error_v2.message).toBe(PASSKEY_REGISTRATION_MESSAGE);
+
+    // A good response registers once; the very same response again, or another key on that challenge, is refused.
+    const c2 = await optionsFor();
+    const key = new SoftPasskey();
+    const good = key.register(c2);
+    const replayed = structuredClone(good);
+    expect((await verify(good)).status).toBe(201);
+    const replay = await verify(replayed, 'Again');
+    expect(replay.status).toBe(422);
+    expect(replay.body.error_v2.message).toBe(PASSKEY_CHALLENGE_MESSAGE);
+    const otherKey = await verify(new SoftPasskey().register(c2), 'Other');
+    expect(otherKey.body.error_v2.message).toBe(PASSKEY_CHALLENGE_MESSAGE);
+    const [{ n }] = (await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webauthn_credentials w JOIN spend_users u ON u.identity_id = w.identity_id WHERE u.id = $1',
+      [f.users.employee],
+    )) as [{ n: number }];
+    expect(n).toBe(1);
+  });
+
+  it('an authentication challenge is single use and bound to the origin: a replayed step-up assertion is refused', async () => {
+    const { email, key } = await personWithPasskey();
+    const half = await signIn(t.app, email);
+    const full = (await post('/v1/auth/users/current/verify-mfa', half, { webauthn: key.assert(await challenge(half)) })).body.id_token as string;
+    const stepUp = (webauthn: unknown) => post('/v1/auth/users/current/step-up', full, { webauthn });
+
+    const evil = await stepUp(key.assert(await challenge(full), { origin: 'https://evil.example' }));
+    expect(evil.status).toBe(422);
+    expect(evil.body.error_v2).toMatchObject({ error_code: 'AUTH_7025', message: PASSKEY_FAILED_MESSAGE });
+    const port = await stepUp(key.assert(await challenge(full), { origin: 'http://localhost:9999' }));
+    expect(port.body.error_v2.message).toBe(PASSKEY_FAILED_MESSAGE);
+
+    const c = await challenge(full);
+    const good = key.assert(c);
+    const replayed = structuredClone(good);
+    const first = await stepUp(good);
+    expect(first.status, first.text).toBe(200);
+    const replay = await stepUp(replayed);
+    expect(replay.status).toBe(422);
+    expect(replay.body.error_v2).toMatchObject({ error_code: 'AUTH_7025', message: PASSKEY_CHALLENGE_MESSAGE });
+    // A fresh signature (higher counter) over the used challenge is refused as well.
+    const resigned = await stepUp(key.assert(c));
+    expect(resigned.body.error_v2.message).toBe(PASSKEY_CHALLENGE_MESSAGE);
+  });
+
   it('step-up with a passkey earns sensitive; removing a passkey needs it; rename and removal are the owner\'s only', async () => {
     const { email, key, passkeyId } = await personWithPasskey();
     const other = await personWithPasskey();
@@ -187,10 +251,10 @@ describe.each(await testDatabases())('passkeys on %s', (kind) => {
     expect(overIt.body.error_v2.error_code).toBe('AUTH_7016');
   });
 
-  it('support acting as a person can neither add, rename nor use their passkeys', async () => {
+  it('support acting as a person can neither add, rename nor use their passkeys, even under a write grant', async () => {
     const { f, passkeyId } = await personWithPasskey();
-    await ensureSupportIdentity(t.db, 'support-password-1', { N: 1024, r: 8, p: 1 });
-    const support = await signIn(t.app, SUPPORT_EMAIL, 'support-password-1');
+    await grantSupport(t.app, await signIn(t.app, f.email('admin')), { days: 1, allow_writes: true });
+    const support = await supportToken(t.app, t.db, clock);
     const start = await post('/v1/auth/impersonation/start', support, { user_id: f.users.employee });
     expect(start.status, start.text).toBe(200);
     const acting = start.body.id_token as string;
@@ -200,7 +264,7 @@ describe.each(await testDatabases())('passkeys on %s', (kind) => {
       await request(t.app, 'PATCH', `${WEBAUTHN}/${passkeyId}`, { token: acting, body: { name: 'Support was here' } }),
     ]) {
       expect(res.status).toBe(403);
-      expect(res.body.error_v2.error_code).toBe('FORBIDDEN_7003');
+      expect(res.body.error_v2.error_code).toBe('SUPPORT_7003');
     }
   });
 

@@ -6,7 +6,7 @@ import { fullName } from '../../schema/entities/spend-user.ts';
 import { useAppState } from '../data-access/data-context.tsx';
 import { SyncIndicator } from './sync-indicator.tsx';
 import { mirrorProgress } from './sync-text.ts';
-import { ReauthDialog, StepUpDialog } from '../features/identity/index.ts';
+import { EmailVerificationBanner, ReauthDialog, StepUpDialog } from '../features/identity/index.ts';
 import { HOME_PATH } from '../lib/redirect.ts';
 import { visibleNav, type NavItem } from '../lib/routing.ts';
 import { useBusinessSwitcher } from './business-switcher.tsx';
@@ -69,6 +69,7 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
           You’re offline. Everything you do is saved on this device and syncs when you reconnect.
         </div>
       )}
+      <EmailVerificationBanner />
       <MirrorProgress />
       <main className="app-main">
         <Outlet />

@@ -11,7 +11,7 @@ import { errorText } from '../lib/error-text.ts';
 import { rowsText } from './offline-data-text.ts';
 
 type OfflineData = Awaited<ReturnType<DataClient['offlineData']>>;
-import { SecuritySettings } from '../features/identity/index.ts';
+import { SecuritySettings, SupportAccessSection } from '../features/identity/index.ts';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
@@ -21,7 +21,8 @@ import { formatCount, formatLocalDateTime } from '../lib/format.ts';
 
 /**
  * /settings, composed here because its sections come from several features: Profile (the
- * session), Security (identity's password and two-factor rows, then sessions), Appearance.
+ * session), Security (identity's password and two-factor rows, then sessions), Support access
+ * (identity's, owners and admins only), Appearance.
  */
 export function SettingsPage() {
   return (
@@ -34,6 +35,7 @@ export function SettingsPage() {
             <SessionsRow />
           </SecuritySettings>
         </Section>
+        <SupportAccessSection />
         <Section title="Appearance">
           <SettingRow title="Theme" description="System follows your device's light or dark setting.">
             <ThemeToggle />

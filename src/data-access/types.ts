@@ -32,3 +32,4 @@ export type {
 export type { VendorResult, VendorFailure, RevealedBankAccount, BulkRowResult } from '../../workers/api.ts';
 export type { TeamFailure, TeamUserResult, InviteUserInput, UpdateUserInput } from '../../workers/api.ts';
 export type { OrgFailure, OrgUnit, OrgUnitKind, OrgUnitResult, BusinessEntityResult, BusinessEntityInput } from '../../workers/api.ts';
+export type { SupportAccessFailure, SupportAccessResult, EmailVerificationResult } from '../../workers/api.ts';

@@ -3,7 +3,8 @@
  * only: the built PWA (dist/) served by the real server (PGlite, 200 demo transactions) in
  * Debian's headless Chromium with a fresh profile.
  *
- * A new user signs up through the UI and signs out. A demo user enrols a TOTP authenticator through the API (codes computed here with the
+ * A new user signs up through the UI, confirms the email address in the banner with the mailed code
+ * (read from the development mailbox), and signs out. A demo user enrols a TOTP authenticator through the API (codes computed here with the
  * otpauth package from the otpauth:// URI the server hands out) → signs in through the UI: the
  * "Verification code" step appears, a valid code loads the app → Settings → Change password →
  * the "Confirm it's you" step-up dialog → the password → the password is changed, proven by
@@ -30,7 +31,7 @@ let browser: BrowserSession;
 let authenticator: TOTP;
 
 beforeAll(async () => {
-  server = await startTestServer({ serveDist: true, transactions: 200 });
+  server = await startTestServer({ serveDist: true, transactions: 200, devOutbox: true });
   browser = await launchBrowser({ baseURL: server.url });
 });
 
@@ -103,6 +104,24 @@ describe('MFA sign-in and step-up, end to end', () => {
       ['grace@compilers.test'],
     );
     expect(owner.map((r) => r.name)).toEqual(['Compilers Inc']);
+
+    // Issue 24: the address is confirmed in the app, with the code the server mailed (dev outbox).
+    const banner = page.getByRole('region', { name: 'Confirm your email' });
+    await banner.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await banner.textContent()).toContain('grace@compilers.test');
+    const outbox = (await (await fetch(`${server.url}/v1/public/dev/outbox?email=grace%40compilers.test`)).json()) as {
+      messages: { subject: string; body: string }[];
+    };
+    const mail = outbox.messages.find((m) => m.subject === 'Confirm your Ledgerline email address');
+    const code = /\b(\d{6})\b/.exec(mail?.body ?? '')?.[1];
+    expect(code).toMatch(/^\d{6}$/);
+    await banner.getByLabel('Email code').fill(code!);
+    await banner.getByRole('button', { name: 'Confirm email' }).click();
+    await banner.waitFor({ state: 'detached', timeout: 30_000 });
+    const [identity] = await server.db.query<{ verified: boolean }>(
+      'SELECT email_verified_at IS NOT NULL AS verified FROM identities WHERE email = $1', ['grace@compilers.test'],
+    );
+    expect(identity?.verified).toBe(true);
 
     await page.getByRole('button', { name: 'Account: Grace Hopper' }).click();
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
@@ -186,5 +205,36 @@ describe('MFA sign-in and step-up, end to end', () => {
       .poll(async () => (await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM transactions WHERE memo = $1', [memo]))[0]?.n)
       .toBe(1);
     await expect(mainNav(page).count()).resolves.toBe(1);
+  });
+
+  it('Settings → Support access: off, turned on for 7 days read-only after a confirmation, then revoked', async () => {
+    showBrowserLogsOnFailure();
+    const { page } = browser;
+    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+    const status = page.getByTestId('support-access-status');
+    await status.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await status.textContent()).toContain('Off. Support cannot sign in as anyone here.');
+
+    await page.getByLabel('For').selectOption('7');
+    await page.getByRole('button', { name: 'Turn on support access' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Turn on support access for 7 days?' });
+    await confirm.waitFor({ state: 'visible' });
+    expect(await confirm.textContent()).toContain('They cannot change anything.');
+    await confirm.getByRole('button', { name: 'Turn on support access' }).click();
+    await confirm.waitFor({ state: 'detached', timeout: 30_000 });
+    await expect.poll(async () => status.textContent()).toContain('(read-only), turned on by');
+    const grants = await server.db.query<{ allow_writes: boolean; days: number; live: boolean }>(
+      `SELECT allow_writes, round(extract(epoch FROM expires_at - created_at) / 86400)::int AS days, revoked_at IS NULL AS live
+         FROM support_access_grants`,
+    );
+    expect(grants).toEqual([{ allow_writes: false, days: 7, live: true }]);
+
+    await page.getByRole('button', { name: 'Revoke support access' }).click();
+    const revoke = page.getByRole('dialog', { name: 'Revoke support access?' });
+    await revoke.getByRole('button', { name: 'Revoke support access' }).click();
+    await revoke.waitFor({ state: 'detached', timeout: 30_000 });
+    await expect.poll(async () => status.textContent()).toContain('revoked by');
+    const after = await server.db.query<{ live: boolean }>('SELECT revoked_at IS NULL AS live FROM support_access_grants');
+    expect(after).toEqual([{ live: false }]);
   });
 });

@@ -10,6 +10,8 @@ export { ReauthDialog } from './reauth-dialog.tsx';
 export { StepUpDialog } from '../../components/step-up-dialog.tsx';
 export { MfaStep } from './mfa-step.tsx';
 export { SecuritySettings } from './settings-page.tsx';
+export { SupportAccessSection } from './support-access-settings.tsx';
+export { EmailVerificationBanner } from './email-verification-banner.tsx';
 
 /** Signed-out routes (the shell sends a signed-in visitor on). */
 export function identityGuestRoutes<P extends AnyRoute>(parent: P) {

@@ -20,7 +20,10 @@ const FIELDS: { key: keyof SignUpInput; label: string; type: TextFieldProps['typ
 
 const EMPTY: SignUpInput = { first_name: '', last_name: '', business_name: '', email: '', password: '' };
 
-/** Sign-up: creates the identity and a business owned by it, then the user is signed in. */
+/**
+ * Sign-up: creates the identity and a business owned by it, then the user is signed in; the server
+ * mails a code to confirm the address (the app's EmailVerificationBanner asks for it).
+ */
 export function SignUpPage() {
   const client = useDataClient();
   const online = useAppState((s) => s.online);
@@ -73,6 +76,10 @@ export function SignUpPage() {
           onChange={(value) => setForm({ ...form, [f.key]: value })}
         />
       ))}
+      <p className="muted">
+        We’ll email you a 6-digit code to confirm your address. You can start right away; inviting people and single
+        sign-on wait until it is confirmed.
+      </p>
       <FormError message={error} />
       <Button type="submit" variant="primary" block loading={busy} disabled={Object.values(form).some((v) => !v.trim())}>
         Create account
