@@ -4,7 +4,7 @@
  * transactions (memo + department, every row really changing) in one request-like transaction
  * (actor and device set, as register.ts does), alternating rounds with the history trigger on and
  * off (`ALTER TABLE … DISABLE TRIGGER`), and prints the median of each. `--seed N` instead times
- * seedDemo with N transactions, triggers on (the seed only inserts, which record nothing).
+ * seedDemo with N transactions (add `--without-history` for the same without migration 033's triggers).
  * Not part of `npm test`.
  */
 import { randomUUID } from 'node:crypto';
@@ -19,7 +19,10 @@ import { createPgDatabase, DEFAULT_PG_ADMIN_URL } from '../server/testing.ts';
 import { median, roundMs } from './stats.ts';
 
 const { values } = parseArgs({
-  options: { transactions: { type: 'string' }, rounds: { type: 'string' }, pg: { type: 'boolean' }, seed: { type: 'string' } },
+  options: {
+    transactions: { type: 'string' }, rounds: { type: 'string' }, pg: { type: 'boolean' }, seed: { type: 'string' },
+    'without-history': { type: 'boolean' },
+  },
 });
 const n = Number(values.transactions ?? 1000);
 const rounds = Number(values.rounds ?? 7);
@@ -38,9 +41,18 @@ const { db, close } = await open();
 try {
   await migrate(db);
   if (values.seed) {
+    if (values['without-history']) {
+      // The "before": migration 033's triggers dropped.
+      const triggers = await db.query<{ tgname: string; relname: string }>(
+        `SELECT t.tgname, c.relname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname LIKE '%field_changes'`,
+      );
+      for (const t of triggers) await db.exec(`DROP TRIGGER ${t.tgname} ON ${t.relname}`);
+    }
     const t0 = performance.now();
     await seedDemo(db, { transactions: Number(values.seed) });
-    console.log(JSON.stringify({ engine: db.kind, seed_transactions: Number(values.seed), seed_ms: Math.round(performance.now() - t0) }));
+    const seedMs = Math.round(performance.now() - t0);
+    const [{ rows }] = await db.query<{ rows: number }>('SELECT count(*)::int AS rows FROM field_changes');
+    console.log(JSON.stringify({ engine: db.kind, seed_transactions: Number(values.seed), history: !values['without-history'], seed_ms: seedMs, history_rows: rows }));
   } else {
     const f = await makeBusiness(db, { transactions: n });
     const acting = { userId: f.users.bookkeeper, device: randomUUID() };
