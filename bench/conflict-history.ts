@@ -51,8 +51,8 @@ try {
     const t0 = performance.now();
     await seedDemo(db, { transactions: Number(values.seed) });
     const seedMs = Math.round(performance.now() - t0);
-    const [{ rows }] = await db.query<{ rows: number }>('SELECT count(*)::int AS rows FROM field_changes');
-    console.log(JSON.stringify({ engine: db.kind, seed_transactions: Number(values.seed), history: !values['without-history'], seed_ms: seedMs, history_rows: rows }));
+    const [history] = await db.query<{ rows: number }>('SELECT count(*)::int AS rows FROM field_changes');
+    console.log(JSON.stringify({ engine: db.kind, seed_transactions: Number(values.seed), history: !values['without-history'], seed_ms: seedMs, history_rows: history?.rows }));
   } else {
     const f = await makeBusiness(db, { transactions: n });
     const acting = { userId: f.users.bookkeeper, device: randomUUID() };
@@ -72,12 +72,12 @@ try {
       if (i > 0) samples[mode].push(ms); // the first round warms the caches
     }
     await db.exec('ALTER TABLE transactions ENABLE TRIGGER transactions_field_changes');
-    const [{ count }] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM field_changes WHERE business_id = $1', [f.businessId]);
+    const [history] = await db.query<{ count: number }>('SELECT count(*)::int AS count FROM field_changes WHERE business_id = $1', [f.businessId]);
     const on = median(samples.on);
     const off = median(samples.off);
     console.log(JSON.stringify({
       engine: db.kind, transactions: n, rounds, median_ms_trigger_on: roundMs(on), median_ms_trigger_off: roundMs(off),
-      overhead_ms: roundMs(on - off), overhead_pct: Math.round(((on - off) / off) * 100), history_rows: count,
+      overhead_ms: roundMs(on - off), overhead_pct: Math.round(((on - off) / off) * 100), history_rows: history?.count,
     }));
   }
 } finally {
