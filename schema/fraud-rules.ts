@@ -1,0 +1,164 @@
+import { z } from 'zod';
+import { formatMoney } from './money.ts';
+
+/**
+ * Fraud rules (issue 24, §7 fraud-response), pure: which card charges are held for the
+ * cardholder to confirm, and what a "Yes, it was me" teaches. The server runs `assessCharge` in
+ * the same transaction that writes the charge; the app only reads the verdict (the transaction's
+ * `fraud_status` and `fraud_reasons`).
+ *
+ * A card's profile is its history (its charges that count: PENDING or CLEARED, not held and not
+ * disowned) plus what the cardholder taught it by recognising held charges. Every threshold is
+ * in FRAUD_THRESHOLDS.
+ */
+export const FRAUD_THRESHOLDS = {
+  /** The usual amount is the median of the card's last `historySize` charges in the charge's currency. */
+  historySize: 50,
+  /**
+   * Below this many charges the card is new: nothing is "new for the card" and no amount is
+   * "far above usual" yet (a new card's first purchases are never held).
+   */
+  minHistory: 5,
+  /** A charge above `amountMultiple` × the usual amount… */
+  amountMultiple: 5,
+  /** …and at least this much (minor units) is far above usual: small amounts never flag. */
+  amountFloor: 20_000,
+  /** A category or country new for the card flags only from this amount (minor units). */
+  noveltyFloor: 2_500,
+  /** `repeatCount` charges at one merchant (this one included) within `repeatWindowMinutes`. */
+  repeatCount: 3,
+  repeatWindowMinutes: 10,
+} as const;
+
+export const FRAUD_REASONS = ['NEW_CATEGORY', 'NEW_COUNTRY', 'AMOUNT_ABOVE_USUAL', 'RAPID_REPEAT'] as const;
+export const fraudReasonSchema = z.enum(FRAUD_REASONS);
+export type FraudReason = z.infer<typeof fraudReasonSchema>;
+
+/** null: never held. FLAGGED: waiting for the cardholder. The answers are final. */
+export const FRAUD_STATUSES = ['FLAGGED', 'RECOGNIZED', 'NOT_RECOGNIZED'] as const;
+export const fraudStatusSchema = z.enum(FRAUD_STATUSES);
+export type FraudStatus = z.infer<typeof fraudStatusSchema>;
+
+export const FRAUD_RESPONSES = ['RECOGNIZED', 'NOT_RECOGNIZED'] as const;
+export const fraudResponseSchema = z.enum(FRAUD_RESPONSES);
+export type FraudResponse = z.infer<typeof fraudResponseSchema>;
+
+/** One of the card's earlier charges, as the rules read it. */
+export interface ChargeHistoryItem {
+  merchant_name: string;
+  merchant_category: string;
+  merchant_country: string | null;
+  amount: number;
+  currency: string;
+  occurred_at: string;
+}
+
+/** What recognised charges taught the card beyond its history. */
+export interface TaughtProfile {
+  categories: readonly string[];
+  countries: readonly string[];
+  /** The largest amount recognised per currency: charges up to it are not "far above usual". */
+  recognized_max: Readonly<Record<string, number>>;
+}
+export const NOTHING_TAUGHT: TaughtProfile = { categories: [], countries: [], recognized_max: {} };
+
+/** The new charge being decided. */
+export interface NewCharge {
+  merchant_name: string;
+  merchant_category: string;
+  merchant_country: string | null;
+  amount: number;
+  currency: string;
+  occurred_at: string;
+}
+
+export interface FraudVerdict {
+  flagged: boolean;
+  reasons: FraudReason[];
+}
+
+const norm = (s: string) => s.trim().toLowerCase();
+
+/** The median of the amounts (the lower middle for an even count), or null for none. */
+export function median(amounts: readonly number[]): number | null {
+  if (amounts.length === 0) return null;
+  const sorted = [...amounts].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)]!;
+}
+
+/**
+ * The card's usual amount in `currency`: the median of its last `historySize` charges in that
+ * currency (history newest first or in any order: the newest are taken by `occurred_at`); null
+ * while it has fewer than `minHistory` of them.
+ */
+export function usualAmount(history: readonly ChargeHistoryItem[], currency: string): number | null {
+  const same = history
+    .filter((h) => h.currency === currency && h.amount > 0)
+    .sort((a, b) => (a.occurred_at < b.occurred_at ? 1 : a.occurred_at > b.occurred_at ? -1 : 0))
+    .slice(0, FRAUD_THRESHOLDS.historySize);
+  if (same.length < FRAUD_THRESHOLDS.minHistory) return null;
+  return median(same.map((h) => h.amount));
+}
+
+/**
+ * The decision for one new charge. `history` is the card's earlier charges that count (the
+ * server passes every category and country the card has used, and its recent charges; see
+ * server/domain/fraud.ts); `taught` what recognised charges added. Refunds (amount ≤ 0) are never held.
+ */
+export function assessCharge(charge: NewCharge, history: readonly ChargeHistoryItem[], taught: TaughtProfile = NOTHING_TAUGHT): FraudVerdict {
+  const t = FRAUD_THRESHOLDS;
+  const reasons: FraudReason[] = [];
+  if (charge.amount <= 0) return { flagged: false, reasons };
+  const established = history.length >= t.minHistory;
+
+  if (established && charge.amount >= t.noveltyFloor) {
+    const categories = new Set([...history.map((h) => norm(h.merchant_category)), ...taught.categories.map(norm)]);
+    if (!categories.has(norm(charge.merchant_category))) reasons.push('NEW_CATEGORY');
+    // A country is new only for a card whose history names countries (rows without one say nothing).
+    const countries = new Set([...history.flatMap((h) => (h.merchant_country ? [h.merchant_country] : [])), ...taught.countries]);
+    if (charge.merchant_country && countries.size > 0 && !countries.has(charge.merchant_country)) reasons.push('NEW_COUNTRY');
+  }
+
+  const usual = usualAmount(history, charge.currency);
+  const recognized = taught.recognized_max[charge.currency] ?? 0;
+  if (usual !== null && charge.amount >= t.amountFloor && charge.amount > usual * t.amountMultiple && charge.amount > recognized) {
+    reasons.push('AMOUNT_ABOVE_USUAL');
+  }
+
+  const since = Date.parse(charge.occurred_at) - t.repeatWindowMinutes * 60_000;
+  const repeats = history.filter((h) => norm(h.merchant_name) === norm(charge.merchant_name) && Date.parse(h.occurred_at) >= since
+    && Date.parse(h.occurred_at) <= Date.parse(charge.occurred_at));
+  if (repeats.length + 1 >= t.repeatCount) reasons.push('RAPID_REPEAT');
+
+  return { flagged: reasons.length > 0, reasons };
+}
+
+/**
+ * "Yes, it was me": the charge's category and country become known for the card, and its amount
+ * is no longer far above usual (the largest recognised amount in its currency).
+ */
+export function teach(taught: TaughtProfile, charge: Pick<NewCharge, 'merchant_category' | 'merchant_country' | 'amount' | 'currency'>): TaughtProfile {
+  const categories = taught.categories.some((c) => norm(c) === norm(charge.merchant_category))
+    ? [...taught.categories] : [...taught.categories, charge.merchant_category];
+  const countries = !charge.merchant_country || taught.countries.includes(charge.merchant_country)
+    ? [...taught.countries] : [...taught.countries, charge.merchant_country];
+  const max = Math.max(taught.recognized_max[charge.currency] ?? 0, charge.amount);
+  return { categories, countries, recognized_max: { ...taught.recognized_max, [charge.currency]: max } };
+}
+
+const REASON_TEXT: Record<FraudReason, string> = {
+  NEW_CATEGORY: 'a kind of merchant this card has not used before',
+  NEW_COUNTRY: 'a country this card has not been used in before',
+  AMOUNT_ABOVE_USUAL: 'much more than this card usually spends',
+  RAPID_REPEAT: 'several charges at the same merchant within minutes',
+};
+export const fraudReasonText = (r: FraudReason) => REASON_TEXT[r];
+
+/** "£812.40 at Grand Hotel on 28 Nov 2026" (UTC date): the held charge as mail and banners name it. */
+export function heldChargeText(t: { amount: number; currency: string; merchant_name: string; occurred_at: string }, locale = 'en-GB'): string {
+  const day = new Date(t.occurred_at).toLocaleDateString(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return `${formatMoney(t.amount, t.currency, locale)} at ${t.merchant_name} on ${day}`;
+}
+
+/** Whether a transaction waits for its cardholder's answer. */
+export const isHeld = (t: { fraud_status?: FraudStatus | null }) => t.fraud_status === 'FLAGGED';
