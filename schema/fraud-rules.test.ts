@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
-  assessCharge, FRAUD_THRESHOLDS as T, heldChargeText, median, NOTHING_TAUGHT, teach, usualAmount,
-  type ChargeHistoryItem, type NewCharge,
+  assessCharge as assessWith, FRAUD_THRESHOLDS as T, heldChargeText, median, NOTHING_TAUGHT, profileOf, teach, usualAmount,
+  type ChargeHistoryItem, type NewCharge, type TaughtProfile,
 } from './fraud-rules.ts';
 
 const NOW = Date.parse('2026-11-28T12:00:00.000Z');
@@ -14,6 +14,8 @@ function history(n: number, o: Partial<ChargeHistoryItem> = {}): ChargeHistoryIt
     occurred_at: at((i + 1) * 24 * 60), ...o,
   }));
 }
+
+const assessCharge = (c: NewCharge, h: ChargeHistoryItem[], taught: TaughtProfile = NOTHING_TAUGHT) => assessWith(c, profileOf(h, taught));
 
 const charge = (o: Partial<NewCharge> = {}): NewCharge => ({
   merchant_name: 'Shop 1', merchant_category: 'Meals', merchant_country: 'GB', amount: 4_500, currency: 'GBP', occurred_at: at(0), ...o,

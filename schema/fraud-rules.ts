@@ -101,33 +101,57 @@ export function usualAmount(history: readonly ChargeHistoryItem[], currency: str
 }
 
 /**
- * The decision for one new charge. `history` is the card's earlier charges that count (the
- * server passes every category and country the card has used, and its recent charges; see
- * server/domain/fraud.ts); `taught` what recognised charges added. Refunds (amount ≤ 0) are never held.
+ * What the rules know of a card: how many charges count for it, every merchant category and
+ * country it has used, its newest charges (at least the last `historySize` in the new charge's
+ * currency and every charge within the repeat window), and what recognised charges taught it.
+ * The server reads it in SQL (server/domain/fraud.ts); `profileOf` builds it from a plain history.
  */
-export function assessCharge(charge: NewCharge, history: readonly ChargeHistoryItem[], taught: TaughtProfile = NOTHING_TAUGHT): FraudVerdict {
+export interface CardProfile {
+  charges: number;
+  categories: readonly string[];
+  countries: readonly string[];
+  recent: readonly ChargeHistoryItem[];
+  taught: TaughtProfile;
+}
+
+export function profileOf(history: readonly ChargeHistoryItem[], taught: TaughtProfile = NOTHING_TAUGHT): CardProfile {
+  return {
+    charges: history.length,
+    categories: [...new Set(history.map((h) => h.merchant_category))],
+    countries: [...new Set(history.flatMap((h) => (h.merchant_country ? [h.merchant_country] : [])))],
+    recent: history,
+    taught,
+  };
+}
+
+/** The decision for one new charge. Refunds (amount ≤ 0) are never held. */
+export function assessCharge(charge: NewCharge, profile: CardProfile): FraudVerdict {
   const t = FRAUD_THRESHOLDS;
+  const { taught } = profile;
   const reasons: FraudReason[] = [];
   if (charge.amount <= 0) return { flagged: false, reasons };
-  const established = history.length >= t.minHistory;
+  const established = profile.charges >= t.minHistory;
 
   if (established && charge.amount >= t.noveltyFloor) {
-    const categories = new Set([...history.map((h) => norm(h.merchant_category)), ...taught.categories.map(norm)]);
+    const categories = new Set([...profile.categories, ...taught.categories].map(norm));
     if (!categories.has(norm(charge.merchant_category))) reasons.push('NEW_CATEGORY');
     // A country is new only for a card whose history names countries (rows without one say nothing).
-    const countries = new Set([...history.flatMap((h) => (h.merchant_country ? [h.merchant_country] : [])), ...taught.countries]);
+    const countries = new Set([...profile.countries, ...taught.countries]);
     if (charge.merchant_country && countries.size > 0 && !countries.has(charge.merchant_country)) reasons.push('NEW_COUNTRY');
   }
 
-  const usual = usualAmount(history, charge.currency);
+  const usual = usualAmount(profile.recent, charge.currency);
   const recognized = taught.recognized_max[charge.currency] ?? 0;
   if (usual !== null && charge.amount >= t.amountFloor && charge.amount > usual * t.amountMultiple && charge.amount > recognized) {
     reasons.push('AMOUNT_ABOVE_USUAL');
   }
 
-  const since = Date.parse(charge.occurred_at) - t.repeatWindowMinutes * 60_000;
-  const repeats = history.filter((h) => norm(h.merchant_name) === norm(charge.merchant_name) && Date.parse(h.occurred_at) >= since
-    && Date.parse(h.occurred_at) <= Date.parse(charge.occurred_at));
+  const to = Date.parse(charge.occurred_at);
+  const since = to - t.repeatWindowMinutes * 60_000;
+  const repeats = profile.recent.filter((h) => {
+    const when = Date.parse(h.occurred_at);
+    return norm(h.merchant_name) === norm(charge.merchant_name) && when >= since && when <= to;
+  });
   if (repeats.length + 1 >= t.repeatCount) reasons.push('RAPID_REPEAT');
 
   return { flagged: reasons.length > 0, reasons };

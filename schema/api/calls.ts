@@ -31,6 +31,7 @@ import { REPORTING_CALLS } from './calls-reporting.ts';
 import { ACCOUNTING_CALLS } from './calls-accounting.ts';
 import { SSO_CALLS } from './calls-sso.ts';
 import { WEBAUTHN_CALLS } from './calls-webauthn.ts';
+import { FRAUD_CALLS } from './calls-fraud.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -211,4 +212,5 @@ export const CATALOGUE = [
   ...REPORTING_CALLS,
   ...ACCOUNTING_CALLS,
   ...SSO_CALLS,
+  ...FRAUD_CALLS,
 ] as const;

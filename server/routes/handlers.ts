@@ -28,6 +28,7 @@ import { transactionHandlers } from './transactions.ts';
 import { vendorHandlers } from './vendors.ts';
 import { appAttestHandlers } from './webauthn-app-attest.ts';
 import { webauthnHandlers } from './webauthn.ts';
+import { fraudHandlers } from './fraud.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -67,4 +68,5 @@ export const HANDLERS = {
   ...accountingHandlers,
   ...ssoHandlers,
   ...ssoSamlHandlers,
+  ...fraudHandlers,
 } satisfies HandlerMap;
