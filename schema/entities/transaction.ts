@@ -104,6 +104,10 @@ export const transactionFilterSchema = z.object({
   missing_receipt: z
     .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
     .optional(),
+  /** Issue 24: held for the cardholder's answer (`fraud_status` FLAGGED), or not. */
+  held: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+    .optional(),
 });
 export type TransactionFilter = z.infer<typeof transactionFilterSchema>;
 
@@ -126,6 +130,8 @@ export function matchesTransactionFilter(t: Transaction, f: TransactionFilter): 
   if (f.missing_coding === false && t.gl_account_id === null) return false;
   if (f.missing_receipt === true && t.receipt_ids.length > 0) return false;
   if (f.missing_receipt === false && t.receipt_ids.length === 0) return false;
+  if (f.held === true && t.fraud_status !== 'FLAGGED') return false;
+  if (f.held === false && t.fraud_status === 'FLAGGED') return false;
   return true;
 }
 

@@ -190,6 +190,8 @@ export function compileTransactionFilter(f: TransactionFilter): ((t: Transaction
   if (missing === false) checks.push((t) => t.gl_account_id !== null);
   if (noReceipt === true) checks.push((t) => t.receipt_ids.length === 0);
   if (noReceipt === false) checks.push((t) => t.receipt_ids.length > 0);
+  if (f.held === true) checks.push((t) => t.fraud_status === 'FLAGGED');
+  if (f.held === false) checks.push((t) => t.fraud_status !== 'FLAGGED');
   if (checks.length === 0) return null;
   if (checks.length === 1) return checks[0]!;
   return (t) => {
