@@ -120,5 +120,7 @@ describe('heldChargeText', () => {
   it('names amount, merchant and day', () => {
     expect(heldChargeText({ amount: 81_240, currency: 'GBP', merchant_name: 'Grand Hotel', occurred_at: '2026-11-28T23:30:00.000Z' }))
       .toBe('£812.40 at Grand Hotel on 28 Nov 2026');
+    expect(heldChargeText({ amount: 81_240, currency: 'USD', merchant_name: 'Maison Opale', occurred_at: '2026-11-28T00:00:00.000Z' }))
+      .toBe('$812.40 at Maison Opale on 28 Nov 2026');
   });
 });

@@ -178,10 +178,13 @@ const REASON_TEXT: Record<FraudReason, string> = {
 };
 export const fraudReasonText = (r: FraudReason) => REASON_TEXT[r];
 
-/** "£812.40 at Grand Hotel on 28 Nov 2026" (UTC date): the held charge as mail and banners name it. */
-export function heldChargeText(t: { amount: number; currency: string; merchant_name: string; occurred_at: string }, locale = 'en-GB'): string {
-  const day = new Date(t.occurred_at).toLocaleDateString(locale, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
-  return `${formatMoney(t.amount, t.currency, locale)} at ${t.merchant_name} on ${day}`;
+/**
+ * "£812.40 at Grand Hotel on 28 Nov 2026" (the UTC day): the held charge as the mail names it.
+ * Money in en-US symbols ($, £, €), the day unambiguous (day month year).
+ */
+export function heldChargeText(t: { amount: number; currency: string; merchant_name: string; occurred_at: string }): string {
+  const day = new Date(t.occurred_at).toLocaleDateString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+  return `${formatMoney(t.amount, t.currency, 'en-US')} at ${t.merchant_name} on ${day}`;
 }
 
 /** Whether a transaction waits for its cardholder's answer. */

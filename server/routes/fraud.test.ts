@@ -75,7 +75,7 @@ describe.each(await testDatabases())('fraud response on %s', (kind) => {
     );
     expect(mail).toHaveLength(1);
     expect(mail[0]!.recipient).toBe(a.email('employee').toLowerCase());
-    expect(mail[0]!.subject).toBe('Did you make this purchase? €812.40 at Bijouterie Royale on 20 Nov 2026'.replace('€', '£'));
+    expect(mail[0]!.subject).toBe('Did you make this purchase? £812.40 at Bijouterie Royale on 20 Nov 2026');
     expect(mail[0]!.body).toContain(`/transactions?open=${tx.id}`);
     // The feed carries the hold to the cardholder's mirror.
     const feed = await request(t.app, 'GET', `${syncChanges.path}?after=0&limit=1000`, { token: tokens.employee });
