@@ -56,7 +56,7 @@ function useTransaction(client: DataClient, id: string | null, version: number):
 
 /** The pill a held or answered charge carries in lists and the drawer. */
 export function HeldPill({ row }: { row: Pick<TransactionView, 'fraud_status'> }) {
-  if (row.fraud_status === 'FLAGGED') return <StatusPill tone="danger" title="Held: the cardholder is asked whether they made it">Held: was this you?</StatusPill>;
+  if (row.fraud_status === 'FLAGGED') return <StatusPill tone="danger" title="Held: the cardholder is asked whether they made it">Held</StatusPill>;
   if (row.fraud_status === 'NOT_RECOGNIZED') return <StatusPill tone="warn" title="The cardholder did not recognise it: disputed">Disputed</StatusPill>;
   return null;
 }

@@ -73,7 +73,7 @@ describe('fraud response, end to end', () => {
     const prompt = page.getByTestId('held-charge').filter({ hasText: MERCHANT });
     await prompt.getByRole('heading', { name: `We held a suspicious charge: $812.40 at ${MERCHANT} — Was this you?` }).waitFor({ state: 'visible', timeout: 60_000 });
     // The list marks it too.
-    await page.getByRole('row').filter({ hasText: MERCHANT }).getByText('Held: was this you?').waitFor({ state: 'visible' });
+    await page.getByRole('row').filter({ hasText: MERCHANT }).getByText('Held', { exact: true }).waitFor({ state: 'visible' });
 
     await setNetwork(context, false);
     await prompt.getByRole('button', { name: "No, I don't recognise it" }).click();
