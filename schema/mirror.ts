@@ -91,8 +91,10 @@ export const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  *    version opens a new IndexedDB database per collection, declared lean from the start.
  * 5: transactions, reimbursements and bills carry `accounting_synced_at` (issue 12: a synced item
  *    refuses coding edits, offline too).
+ * 6: transactions carry `merchant_country`, `fraud_status`, `fraud_reasons` and `dispute_id` (issue 24:
+ *    held charges and the cardholder's answer, offline too).
  */
-export const MIRROR_SCHEMA_VERSION = 5;
+export const MIRROR_SCHEMA_VERSION = 6;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

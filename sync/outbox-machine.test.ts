@@ -5,6 +5,7 @@ import {
   createOutboxEntry,
   idempotencyKeyOf,
   InvalidTransitionError,
+  deliveryOrder,
   nextEligible,
   nextWake,
   transition,
@@ -157,6 +158,37 @@ describe('nextEligible (FIFO per entity)', () => {
   it('reports the earliest backoff end', () => {
     expect(nextWake([e('a', 1, [T1], { not_before: NOW + 700 }), e('b', 2, [T2], { not_before: NOW + 300 })], NOW)).toBe(NOW + 300);
     expect(nextWake([e('a', 1, [T1])], NOW)).toBeNull();
+  });
+});
+
+describe("priority 'first' (issue 24: a fraud answer is sent before anything else queued)", () => {
+  const T3 = '33333333-3333-4333-8333-333333333333';
+  const at = (e: OutboxEntry, created: number): OutboxEntry => ({ ...e, created_at: created, not_before: 0 });
+  const code = (id: string, txn: string, created: number) =>
+    at(createOutboxEntry({ id, command: 'transaction.code', args: { transaction_id: txn, patch: { memo: id } }, now: NOW }), created);
+  const answer = (id: string, txn: string, created: number) =>
+    at(createOutboxEntry({ id, command: 'transaction.fraudResponse', args: { transaction_id: txn, response: 'NOT_RECOGNIZED' }, now: NOW }), created);
+
+  it('goes before older queued commands on other rows', () => {
+    const entries = [code('memo-1', T1, 1), code('memo-2', T2, 2), answer('fraud', T3, 3)];
+    expect(nextEligible(entries, NOW)?.id).toBe('fraud');
+    expect(deliveryOrder(entries).map((e) => e.id)).toEqual(['fraud', 'memo-1', 'memo-2']);
+  });
+  it('still waits for an older edit of its own transaction, which goes first with it', () => {
+    const entries = [code('memo-1', T1, 1), code('memo-3', T3, 2), answer('fraud', T3, 3), code('memo-3b', T3, 4)];
+    expect(deliveryOrder(entries).map((e) => e.id)).toEqual(['memo-3', 'fraud', 'memo-1', 'memo-3b']);
+    expect(nextEligible(entries, NOW)?.id).toBe('memo-3');
+    // Once that edit is done, the answer is next, before the older unrelated edit.
+    expect(nextEligible(entries.filter((e) => e.id !== 'memo-3'), NOW)?.id).toBe('fraud');
+  });
+  it('several priority entries keep their age order; finished entries change nothing', () => {
+    const entries = [code('memo-1', T1, 1), answer('fraud-a', T2, 2), answer('fraud-b', T3, 3), { ...code('done', T2, 0), state: 'done' as const }];
+    expect(deliveryOrder(entries).map((e) => e.id)).toEqual(['fraud-a', 'fraud-b', 'done', 'memo-1']);
+    expect(nextEligible(entries, NOW)?.id).toBe('fraud-a');
+  });
+  it('without a priority entry the order is plain age', () => {
+    const entries = [code('b', T2, 2), code('a', T1, 1)];
+    expect(deliveryOrder(entries).map((e) => e.id)).toEqual(['a', 'b']);
   });
 });
 

@@ -163,7 +163,7 @@ export function nextEligible(
   entries: readonly OutboxEntry[], now: number, lane?: OutboxLane, lookup: CommandLookup = commandDef,
 ): OutboxEntry | null {
   const held = new Set<string>();
-  for (const e of [...entries].sort(byAge)) {
+  for (const e of deliveryOrder(entries, lookup)) {
     if (!UNFINISHED.has(e.state)) continue;
     const s = schedulingOf(e, lookup);
     const blocked = s.keys.some((id) => held.has(id));
@@ -171,6 +171,38 @@ export function nextEligible(
     for (const id of s.keys) held.add(id);
   }
   return null;
+}
+
+/**
+ * The order entries are considered in: oldest first, except that a command defined with
+ * `priority: 'first'` goes before every other entry, and so do the older unfinished entries it
+ * shares keys with (transitively), since FIFO per entity still holds: e.g. a fraud answer that
+ * locks a card goes before a queued memo edit, but after an older edit of the same transaction.
+ */
+export function deliveryOrder(entries: readonly OutboxEntry[], lookup: CommandLookup = commandDef): OutboxEntry[] {
+  const aged = [...entries].sort(byAge);
+  const first = new Set<OutboxEntry>();
+  const keys = new Set<string>();
+  // Youngest to oldest: a priority entry claims its keys; an older entry holding one joins it.
+  for (let i = aged.length - 1; i >= 0; i--) {
+    const e = aged[i]!;
+    if (!UNFINISHED.has(e.state)) continue;
+    const s = schedulingOf(e, lookup);
+    if (priorityOf(e, lookup) || s.keys.some((k) => keys.has(k))) {
+      first.add(e);
+      for (const k of s.keys) keys.add(k);
+    }
+  }
+  if (first.size === 0) return aged;
+  return [...aged.filter((e) => first.has(e)), ...aged.filter((e) => !first.has(e))];
+}
+
+function priorityOf(entry: OutboxEntry, lookup: CommandLookup): boolean {
+  try {
+    return lookup(entry.command).priority === 'first';
+  } catch {
+    return false;
+  }
 }
 
 /** When the earliest backed-off entry becomes sendable, or null if none is waiting on time. */

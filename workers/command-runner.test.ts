@@ -60,6 +60,7 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'savedReport.delete': { id: ROW(1) },
   'dashboard.save': { id: ROW(1), name: 'Month end', items: [{ report_id: ROW(2), size: 'half' }] },
   'dashboard.delete': { id: ROW(1) },
+  'transaction.fraudResponse': { transaction_id: ROW(1), response: 'NOT_RECOGNIZED' },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

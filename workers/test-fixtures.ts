@@ -60,6 +60,11 @@ export function makeTransaction(overrides: Partial<Transaction> = {}): Transacti
     tracking: {},
     // As the server sends every row (issue 12): not exported to accounting.
     accounting_synced_at: null,
+    // As the server sends every row (issue 24): never held.
+    merchant_country: null,
+    fraud_status: null,
+    fraud_reasons: [],
+    dispute_id: null,
     ...mirrored(),
     ...overrides,
   });

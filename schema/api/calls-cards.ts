@@ -87,6 +87,8 @@ export const simulateBodySchema = z.object({
   amount: z.number().int().positive().max(MAX_CARD_LIMIT),
   merchant: text(200),
   merchant_category: text(60).default('General'),
+  /** The merchant's country, ISO 3166-1 alpha-2 (issue 24: a country new for the card is held). */
+  merchant_country: z.string().regex(/^[A-Z]{2}$/, 'merchant_country must be a two-letter ISO 3166-1 country code').optional(),
   /** Defaults to the card's limit currency. */
   currency: knownCurrencySchema.optional(),
 });

@@ -32,6 +32,7 @@ import { ACCOUNTING_CALLS } from './calls-accounting.ts';
 import { SSO_CALLS } from './calls-sso.ts';
 import { WEBAUTHN_CALLS } from './calls-webauthn.ts';
 import { SUPPORT_ACCESS_CALLS } from './calls-support-access.ts';
+import { FRAUD_CALLS } from './calls-fraud.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -213,4 +214,5 @@ export const CATALOGUE = [
   ...ACCOUNTING_CALLS,
   ...SSO_CALLS,
   ...SUPPORT_ACCESS_CALLS,
+  ...FRAUD_CALLS,
 ] as const;

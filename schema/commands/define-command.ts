@@ -126,6 +126,13 @@ export interface CommandDef<
   blank?: (args: z.output<A>, ctx: BlankContext) => RowOf<C>;
   also?: AlsoChanges<A>;
   /**
+   * `first`: delivered before every other queued command when the outbox sends again (a fraud
+   * answer locks the card before anything else reaches the server). Older unfinished entries
+   * sharing its entities are sent before it still (FIFO per entity holds), ahead of the rest.
+   * Only for commands that are safe to send ahead of unrelated older edits.
+   */
+  priority?: 'first';
+  /**
    * A 2xx answer that refuses the command all the same (a bulk call answering per item, its one
    * item refused in its place): the refusal, in the catalogue's words, or null when it went
    * through. The outbox then treats the entry as refused by the server (rolled back, kept failed

@@ -14,6 +14,7 @@ import { receiptUpload, transactionAttachReceipt, transactionDetachReceipt } fro
 import { billCreate, billDelete, billPayNow, billUpdate } from './bill.ts';
 import { provisionalBillCreate, provisionalBillDelete, provisionalBillUpdate } from './provisional-bill.ts';
 import { dashboardDelete, dashboardSave, savedReportDelete, savedReportSave } from './reporting.ts';
+import { transactionFraudResponse } from './fraud.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
@@ -62,6 +63,7 @@ const DEFINITIONS = [
   savedReportDelete,
   dashboardSave,
   dashboardDelete,
+  transactionFraudResponse,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
 import { currencyCodeSchema } from '../money.ts';
+import { fraudReasonSchema, fraudStatusSchema } from '../fraud-rules.ts';
 
 export const transactionStateSchema = z.enum(['PENDING', 'CLEARED', 'DECLINED', 'REVERSED']);
 export type TransactionState = z.infer<typeof transactionStateSchema>;
@@ -40,6 +41,16 @@ export const transactionSchema = z.object({
    * rows built before issue 12 (and by clients that do not carry it yet) still type-check.
    */
   accounting_synced_at: isoDateTime.nullable().optional(),
+  /**
+   * Issue 24 (fraud response), all optional so rows from servers and clients without them parse:
+   * the merchant's country (ISO 3166-1 alpha-2) when the network names it; `fraud_status` null
+   * (never held), FLAGGED (held: the cardholder is asked), RECOGNIZED or NOT_RECOGNIZED (answered);
+   * why it was held (schema/fraud-rules.ts); the dispute a NOT_RECOGNIZED answer opened.
+   */
+  merchant_country: z.string().regex(/^[A-Z]{2}$/).nullable().optional(),
+  fraud_status: fraudStatusSchema.nullable().optional(),
+  fraud_reasons: z.array(fraudReasonSchema).optional(),
+  dispute_id: uuid.nullable().optional(),
   ...mirroredFields,
 });
 export type Transaction = z.infer<typeof transactionSchema>;
@@ -93,6 +104,10 @@ export const transactionFilterSchema = z.object({
   missing_receipt: z
     .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
     .optional(),
+  /** Issue 24: held for the cardholder's answer (`fraud_status` FLAGGED), or not. */
+  held: z
+    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
+    .optional(),
 });
 export type TransactionFilter = z.infer<typeof transactionFilterSchema>;
 
@@ -115,6 +130,8 @@ export function matchesTransactionFilter(t: Transaction, f: TransactionFilter): 
   if (f.missing_coding === false && t.gl_account_id === null) return false;
   if (f.missing_receipt === true && t.receipt_ids.length > 0) return false;
   if (f.missing_receipt === false && t.receipt_ids.length === 0) return false;
+  if (f.held === true && t.fraud_status !== 'FLAGGED') return false;
+  if (f.held === false && t.fraud_status === 'FLAGGED') return false;
   return true;
 }
 

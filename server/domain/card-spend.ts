@@ -11,12 +11,16 @@ import type { Queryable } from '../db/db.ts';
 import { cardForWrite, findCard } from './cards.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { visibilityOf } from './visibility.ts';
+import type { SendMail } from './bill-approvals.ts';
+import { assessNewCharge, mailHeldCharge } from './fraud.ts';
 
 /**
  * Simulated card-network authorizations (issue 10): the decision is schema/card-rules.ts
  * `authorize`, with the interval's spend summed in SQL the way `spentInInterval` counts it
  * (PENDING and CLEARED rows of the card, in the limit's currency, from `intervalStart` to now).
- * An approval writes a PENDING transaction; a decline writes nothing.
+ * An approval writes a PENDING transaction; a decline writes nothing. The fraud rules
+ * (schema/fraud-rules.ts, domain/fraud.ts) decide in the same write whether the charge is held
+ * (`fraud_status` FLAGGED); a held charge is mailed to the cardholder through `send`.
  */
 
 type SimulateBody = z.output<typeof simulateBodySchema>;
@@ -60,7 +64,9 @@ async function decide(db: Queryable, card: Card, purchase: Purchase, now: Date):
  * again under the lock: a purchase that committed while this one waited is stamped no later
  * than that moment, so the spend sum (up to now) counts it.
  */
-export async function simulatePurchase(tx: Queryable, user: ActingUser, id: string, body: SimulateBody, clock: () => Date): Promise<Simulation> {
+export async function simulatePurchase(
+  tx: Queryable, user: ActingUser, id: string, body: SimulateBody, clock: () => Date, send?: SendMail,
+): Promise<Simulation> {
   const asked = clock();
   const seen = await findCard(tx, user.business_id, await visibilityOf(tx, user), id);
   if (!seen) throw new ApiError('REQUEST_7004');
@@ -73,14 +79,24 @@ export async function simulatePurchase(tx: Queryable, user: ActingUser, id: stri
     const now = clock();
     const reason = await decide(tx, card, purchase, now);
     if (reason !== null) return declined(reason);
+    // Issue 24: the fraud rules decide in the same write whether the charge is held for the cardholder.
+    const country = body.merchant_country ?? null;
+    const verdict = await assessNewCharge(tx, card, {
+      merchant_name: body.merchant, merchant_category: purchase.merchant_category, merchant_country: country,
+      amount: purchase.amount, currency: purchase.currency, occurred_at: now.toISOString(),
+    });
     const rows = await tx.query<{ doc: Transaction }>(
       `INSERT INTO transactions AS r (id, business_id, card_id, user_id, merchant_name, merchant_category, amount, currency,
-                                      occurred_at, state, department_id, location_id, change_seq, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PENDING', $10, $11, $12, $9)
+                                      occurred_at, state, department_id, location_id, change_seq, updated_at,
+                                      merchant_country, fraud_status, fraud_reasons)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PENDING', $10, $11, $12, $9, $13, $14, $15::text[])
        RETURNING ${TX_DOC} AS doc`,
       [randomUUID(), card.business_id, card.id, card.user_id, body.merchant, purchase.merchant_category, purchase.amount,
-        purchase.currency, now.toISOString(), card.department_id, card.location_id, seqs.first],
+        purchase.currency, now.toISOString(), card.department_id, card.location_id, seqs.first,
+        country, verdict.flagged ? 'FLAGGED' : null, verdict.reasons],
     );
-    return { approved: true as const, transaction: rows[0]!.doc };
+    const transaction = rows[0]!.doc;
+    if (verdict.flagged && send) await mailHeldCharge(tx, transaction, card, verdict.reasons, send);
+    return { approved: true as const, transaction };
   });
 }

@@ -55,7 +55,9 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     'merchant_category', r.merchant_category, 'amount', r.amount, 'currency', r.currency,
     'occurred_at', ll_iso(r.occurred_at), 'state', r.state, 'memo', r.memo,
     'gl_account_id', r.gl_account_id, 'department_id', r.department_id, 'location_id', r.location_id,
-    'tracking', r.tracking, 'receipt_ids', ${TRANSACTION_RECEIPT_IDS}, 'accounting_synced_at', ll_iso(r.accounting_synced_at), ${mirrored})`,
+    'tracking', r.tracking, 'receipt_ids', ${TRANSACTION_RECEIPT_IDS}, 'accounting_synced_at', ll_iso(r.accounting_synced_at),
+    'merchant_country', r.merchant_country, 'fraud_status', r.fraud_status, 'fraud_reasons', to_jsonb(r.fraud_reasons),
+    'dispute_id', r.fraud_dispute_id, ${mirrored})`,
     sortKey: 'r.id::text',
   },
   users: {

@@ -61,6 +61,8 @@ export function filterConditions(f: TransactionFilter, params: unknown[]): strin
     WHERE tr.transaction_id = r.id AND NOT rc.deleted)`;
   if (f.missing_receipt === true) out.push(`NOT ${hasReceipt}`);
   if (f.missing_receipt === false) out.push(hasReceipt);
+  if (f.held === true) out.push(`r.fraud_status = 'FLAGGED'`);
+  if (f.held === false) out.push(`r.fraud_status IS DISTINCT FROM 'FLAGGED'`);
   return out;
 }
 

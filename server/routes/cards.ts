@@ -15,6 +15,7 @@ import { findCard, issueCard as issue, moveCard, reissueCard as reissue, updateC
 import { visibilityOf } from '../domain/visibility.ts';
 import { actorOf, ok, type DomainHandlers, type Handler } from '../http/handler.ts';
 import { versionedGet, versionedPatch } from './versioned.ts';
+import { sendMail } from '../auth/email-otp.ts';
 
 type MoveCall = typeof lockCard | typeof unlockCard | typeof suspendCard | typeof terminateCard;
 
@@ -86,8 +87,11 @@ export const cardHandlers = {
     return ok(await ctx.deps.db.transaction((tx) => setFavorite(tx, user, ctx.input.body.card_ids, false, now)));
   },
 
-  [simulateAuthorization.id]: async (ctx) =>
-    ok(await simulatePurchase(ctx.db, actorOf(ctx).user, ctx.input.params.card_uuid, ctx.input.body, () => new Date(ctx.deps.now()))),
+  [simulateAuthorization.id]: async (ctx) => {
+    // A held charge (issue 24) is mailed to its cardholder in the same transaction.
+    const send = (to: string, subject: string, body: string) => sendMail(ctx.deps, ctx.db, to, subject, body);
+    return ok(await simulatePurchase(ctx.db, actorOf(ctx).user, ctx.input.params.card_uuid, ctx.input.body, () => new Date(ctx.deps.now()), send));
+  },
 
   [listCardRequests.id]: async (ctx) => {
     const { user } = actorOf(ctx);

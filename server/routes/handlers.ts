@@ -30,6 +30,7 @@ import { appAttestHandlers } from './webauthn-app-attest.ts';
 import { webauthnHandlers } from './webauthn.ts';
 import { supportAccessHandlers } from './support-access.ts';
 import { emailVerificationHandlers } from './email-verification.ts';
+import { fraudHandlers } from './fraud.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -71,4 +72,5 @@ export const HANDLERS = {
   ...ssoSamlHandlers,
   ...supportAccessHandlers,
   ...emailVerificationHandlers,
+  ...fraudHandlers,
 } satisfies HandlerMap;

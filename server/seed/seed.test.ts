@@ -87,6 +87,18 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
     expect(await highWater(t.db, seeded.businessId)).toBe(seeded.maxChangeSeq);
   });
 
+  it("holds one charge of the demo employee's, by the fraud rules (issue 24)", async () => {
+    const held = await t.db.query<{ email: string; merchant_name: string; fraud_reasons: string[]; card_status: string; state: string }>(
+      `SELECT u.email, r.merchant_name, r.fraud_reasons, c.status AS card_status, r.state FROM transactions r
+         JOIN spend_users u ON u.id = r.user_id JOIN cards c ON c.id = r.card_id
+        WHERE r.business_id = $1 AND r.fraud_status = 'FLAGGED'`,
+      [seeded.businessId],
+    );
+    expect(held).toHaveLength(1);
+    expect(held[0]).toMatchObject({ email: 'employee@demo.test', merchant_name: 'Bijouterie Royale', card_status: 'ACTIVE', state: 'PENDING' });
+    expect(held[0]!.fraud_reasons).toContain('AMOUNT_ABOVE_USUAL');
+  });
+
   it('builds search_text exactly as the migration function does', async () => {
     expect(await searchTextMismatches(t.db)).toEqual([]);
     const [sample] = await t.db.query<{ n: number }>("SELECT count(*) AS n FROM transactions WHERE search_text LIKE '%6010 software & subscriptions%'");

@@ -20,6 +20,7 @@ import { generateBills, insertBills } from './bills.ts';
 import { demoReports, insertReports } from './reports.ts';
 import { insertAccountingDemo } from './accounting.ts';
 import type { DemoData } from './types.ts';
+import { insertHeldCharge } from './fraud.ts';
 
 export interface SeedDemoOptions {
   transactions: number;
@@ -127,6 +128,8 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     await insertBills(tx, data.business.id, bills);
     await insertReports(tx, reports);
     lastSeq = await insertAccountingDemo(tx, data, maxChangeSeq);
+    // Issue 24: the demo employee's held charge ("Was this you?").
+    await insertHeldCharge(tx, data);
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
     await announceChange(tx, data.business.id, lastSeq);
   });

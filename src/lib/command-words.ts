@@ -50,6 +50,7 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'savedReport.delete': 'Deletion of',
   'dashboard.save': 'Saving of',
   'dashboard.delete': 'Deletion of',
+  'transaction.fraudResponse': 'Your answer about',
 };
 
 /** The words of a stored command name (a name from a newer build gets its raw name). */

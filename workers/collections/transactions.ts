@@ -1,4 +1,5 @@
 import { transactionEntity, type Transaction } from '../../schema/entities/transaction.ts';
+import type { FraudReason } from '../../schema/fraud-rules.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
 import { occurredDesc, type MirroredTransaction } from '../../schema/mirror.ts';
 import { compareTransactions, type TransactionFilter, type TransactionSort } from '../../schema/transaction-query.ts';
@@ -28,6 +29,7 @@ export type AnyTransactionRow = Omit<Transaction, 'deleted' | 'receipt_ids'> & {
 export type EngineRow = Transaction & { occurred_desc: number; server: Transaction | undefined };
 
 const NO_RECEIPTS: string[] = [];
+const NO_REASONS: FraudReason[] = [];
 
 /** The server's fields as one object literal (see RowShape: one hidden class). */
 export function serverRow(r: AnyTransactionRow): Transaction {
@@ -50,6 +52,11 @@ export function serverRow(r: AnyTransactionRow): Transaction {
     receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
     // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
     accounting_synced_at: r.accounting_synced_at ?? null,
+    // Issue 24: rows stored before fraud review was mirrored were never held.
+    merchant_country: r.merchant_country ?? null,
+    fraud_status: r.fraud_status ?? null,
+    fraud_reasons: r.fraud_reasons ?? NO_REASONS,
+    dispute_id: r.dispute_id ?? null,
     business_id: r.business_id,
     change_seq: r.change_seq,
     updated_at: r.updated_at,
@@ -77,6 +84,11 @@ function engineRow(r: AnyTransactionRow, server: Transaction | undefined): Engin
     receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
     // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
     accounting_synced_at: r.accounting_synced_at ?? null,
+    // Issue 24: rows stored before fraud review was mirrored were never held.
+    merchant_country: r.merchant_country ?? null,
+    fraud_status: r.fraud_status ?? null,
+    fraud_reasons: r.fraud_reasons ?? NO_REASONS,
+    dispute_id: r.dispute_id ?? null,
     business_id: r.business_id,
     change_seq: r.change_seq,
     updated_at: r.updated_at,
@@ -112,6 +124,11 @@ export function toMirrored(r: AnyTransactionRow): MirroredTransaction {
     receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
     // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
     accounting_synced_at: r.accounting_synced_at ?? null,
+    // Issue 24: rows stored before fraud review was mirrored were never held.
+    merchant_country: r.merchant_country ?? null,
+    fraud_status: r.fraud_status ?? null,
+    fraud_reasons: r.fraud_reasons ?? NO_REASONS,
+    dispute_id: r.dispute_id ?? null,
     business_id: r.business_id,
     change_seq: r.change_seq,
     updated_at: r.updated_at,
@@ -173,6 +190,8 @@ export function compileTransactionFilter(f: TransactionFilter): ((t: Transaction
   if (missing === false) checks.push((t) => t.gl_account_id !== null);
   if (noReceipt === true) checks.push((t) => t.receipt_ids.length === 0);
   if (noReceipt === false) checks.push((t) => t.receipt_ids.length > 0);
+  if (f.held === true) checks.push((t) => t.fraud_status === 'FLAGGED');
+  if (f.held === false) checks.push((t) => t.fraud_status !== 'FLAGGED');
   if (checks.length === 0) return null;
   if (checks.length === 1) return checks[0]!;
   return (t) => {

@@ -19,6 +19,7 @@ import { ManagedCards } from './managed-cards.tsx';
 import { MyCards } from './my-cards.tsx';
 import { RequestDialog } from './request-dialog.tsx';
 import type { CardsSearch, CardsView } from './search-params.ts';
+import { HeldChargesBanner } from '../../components/held-charges.tsx';
 
 const routeApi = getRouteApi('/_app/cards');
 
@@ -103,6 +104,7 @@ export function CardsPage() {
           </Button>
         )}
       </div>
+      <HeldChargesBanner />
       {issuer ? (
         <Tabs
           label="Cards"

@@ -17,6 +17,7 @@ import { Link } from '@tanstack/react-router';
 import { useCard } from '../../lib/cards.ts';
 import { cardName } from '../../lib/card-labels.ts';
 import { SyncedLock } from '../../components/synced-lock.tsx';
+import { HeldChargeSection } from '../../components/held-charges.tsx';
 
 export interface DetailDrawerProps {
   id: string;
@@ -108,6 +109,12 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
       onClose={onClose}
       returnFocus={returnFocus}
     >
+      {/* Outside the coding form: its answers and dialogs are not the form's. */}
+      {txn?.fraud_status && (
+        <div className="drawer-held">
+          <HeldChargeSection tx={txn} />
+        </div>
+      )}
       {txn && form && (
         <form className="drawer-body" onSubmit={(e) => void onSave(e)}>
           {txn.accounting_synced_at && <SyncedLock client={client} type="transaction" id={txn.id} syncedAt={txn.accounting_synced_at} />}

@@ -1,6 +1,7 @@
 import type { TransactionView } from '../../data-access/types.ts';
 import { CardStatePill } from '../../components/transaction-state-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
+import { HeldPill } from '../../components/held-charges.tsx';
 
 /** The sync mark moved down to components/ (reimbursements show it too). */
 export { SyncMark, WAITING_TO_SYNC } from '../../components/sync-mark.tsx';
@@ -17,6 +18,7 @@ export function StatusMarks({ row }: { row: TransactionView }) {
   return (
     <span className="marks">
       <SyncMark row={row} />
+      <HeldPill row={row} />
       {row.state !== 'CLEARED' && <CardStatePill state={row.state} />}
     </span>
   );

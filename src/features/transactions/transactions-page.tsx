@@ -32,6 +32,7 @@ import { formatCount } from '../../lib/format.ts';
 import { TableFooter } from '../../components/table-footer.tsx';
 import { useCard } from '../../lib/cards.ts';
 import { cardName } from '../../lib/card-labels.ts';
+import { HeldChargesBanner } from '../../components/held-charges.tsx';
 
 /** The table's one-line key hint, from the shortcut registry. */
 const KEY_HINT = footerHint(['list', 'global']);
@@ -159,6 +160,7 @@ export function TransactionsPage() {
         />
         <ExportCsvButton collection="transactions" filter={filter} sort={sort} noun="transactions" />
       </div>
+      <HeldChargesBanner />
       <FilterBar
         filter={filter}
         cardLabel={filterCard ? cardName(filterCard) : undefined}

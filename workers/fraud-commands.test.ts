@@ -1,0 +1,91 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import type { Change, MirroredCollection } from '../schema/sync-feed.ts';
+import type { Card } from '../schema/entities/card.ts';
+import type { Transaction } from '../schema/entities/transaction.ts';
+import { createHttpClient } from '../sync/http.ts';
+import { createOutbox } from '../sync/outbox.ts';
+import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
+import { MirrorRuntime } from './mirror-runtime.ts';
+import { makeCard, makeTransaction, testUuid } from './test-fixtures.ts';
+import { mirrorStorage } from './db.ts';
+
+/**
+ * The fraud answer in the worker (issue 24): made offline, the transaction shows answered and a
+ * NOT_RECOGNIZED card shows LOCKED at once (pending); back online, the answer is the first request
+ * sent, before an older queued edit; a RECOGNIZED answer leaves the card alone.
+ */
+const runtimes: MirrorRuntime[] = [];
+afterEach(async () => {
+  for (const rt of runtimes.splice(0)) await rt.close();
+});
+
+const ACTOR = { user_id: testUuid(2, 1), business_id: testUuid(0xb, 1) };
+const CARD = testUuid(7, 1);
+const HELD = testUuid(1, 1);
+const OTHER = testUuid(1, 2);
+
+async function device(name: string) {
+  const rt = await MirrorRuntime.open({
+    name, storage: mirrorStorage({ indexedDB: new IDBFactory(), IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR,
+  });
+  runtimes.push(rt);
+  await rt.ready;
+  return rt;
+}
+
+const put = <C extends MirroredCollection>(collection: C, doc: { id: string; change_seq: number }): Change =>
+  ({ collection, seq: doc.change_seq, id: doc.id, deleted: false, doc }) as Change;
+
+const card: Card = { ...makeCard(1, 1), change_seq: 1 };
+const held: Transaction = makeTransaction({ id: HELD, card_id: CARD, amount: 81_240, fraud_status: 'FLAGGED', fraud_reasons: ['AMOUNT_ABOVE_USUAL'], change_seq: 2 });
+const other: Transaction = makeTransaction({ id: OTHER, card_id: CARD, change_seq: 3 });
+
+async function seeded(name: string) {
+  const rt = await device(name);
+  await rt.mirror.applyChanges([put('cards', card), put('transactions', held), put('transactions', other)], { seq: 3, epoch: 'e' });
+  return rt;
+}
+
+function outboxOver(rt: MirrorRuntime, steps: ScriptStep[]) {
+  const clock = createFakeClock(Date.now() + 1_000);
+  const transport = scriptedTransport(steps);
+  const session = { getToken: () => fakeToken(['default']), onUnauthorized: () => undefined };
+  const http = createHttpClient({ baseUrl: 'http://api.test', transport, clock, session });
+  return { transport, outbox: createOutbox({ store: rt.outboxStore, http, optimistic: rt.mirror, clock, session }) };
+}
+
+describe('answering a held charge offline', () => {
+  it("NOT_RECOGNIZED shows the answer and the card locked at once, and is sent before an older queued edit", async () => {
+    const rt = await seeded('fraud-offline');
+    expect((await rt.commands.run('transaction.code', { transaction_id: OTHER, patch: { memo: 'Team lunch' } })).result.ok).toBe(true);
+    const { result } = await rt.commands.run('transaction.fraudResponse', { transaction_id: HELD, response: 'NOT_RECOGNIZED' });
+    expect(result).toMatchObject({ ok: true });
+    expect(await rt.get('transactions', HELD)).toMatchObject({ fraud_status: 'NOT_RECOGNIZED', pending: 'pending' });
+    expect(await rt.get('cards', CARD)).toMatchObject({ status: 'LOCKED', pending: 'pending' });
+
+    const answered = { response: 'NOT_RECOGNIZED', transaction: { ...held, fraud_status: 'NOT_RECOGNIZED', change_seq: 4 }, card: { ...card, status: 'LOCKED', change_seq: 5 },
+      card_locked: true, dispute: null, reissue: null, change_seq: 5 };
+    const net = outboxOver(rt, [jsonResponse(200, answered), jsonResponse(200, { ...other, memo: 'Team lunch', change_seq: 6 })]);
+    net.outbox.kick();
+    await net.outbox.whenIdle();
+    expect(net.transport.requests.map((r) => `${r.method} ${r.url}`)).toEqual([
+      `POST http://api.test/v1/auth/transactions/${HELD}/fraud-response`,
+      `PATCH http://api.test/v1/auth/transactions/${OTHER}`,
+    ]);
+    expect(net.transport.requests[0]!.body).toEqual({ response: 'NOT_RECOGNIZED' });
+  });
+
+  it('RECOGNIZED clears the hold and leaves the card active', async () => {
+    const rt = await seeded('fraud-recognized');
+    expect((await rt.commands.run('transaction.fraudResponse', { transaction_id: HELD, response: 'RECOGNIZED' })).result.ok).toBe(true);
+    expect(await rt.get('transactions', HELD)).toMatchObject({ fraud_status: 'RECOGNIZED' });
+    expect(await rt.get('cards', CARD)).toMatchObject({ status: 'ACTIVE', pending: null });
+  });
+
+  it('a transaction that is not held shows no change', async () => {
+    const rt = await seeded('fraud-not-held');
+    await rt.commands.run('transaction.fraudResponse', { transaction_id: OTHER, response: 'NOT_RECOGNIZED' });
+    expect(await rt.get('transactions', OTHER)).toMatchObject({ fraud_status: null });
+  });
+});
