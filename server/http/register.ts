@@ -11,7 +11,7 @@ import type { AppDeps } from '../core/deps.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { authenticate } from './authenticate.ts';
-import { replyText, type Handler, type HandlerMap, type Reply, type Route } from './handler.ts';
+import { replyText, type Handler, type HandlerMap, type PreparedHandler, type Reply, type Route } from './handler.ts';
 import { KEY_PATTERN, requestHash, runWithKey, type KeyRef } from './idempotency.ts';
 
 /**
@@ -28,6 +28,7 @@ export function registerCatalogue(app: Hono, deps: AppDeps, handlers: HandlerMap
     // union-typed call with the member of the map it indexes, hence the one widening here.
     const route = handlers[call.id] as Route<CallDef>;
     if (typeof route === 'function') register(app, deps, call, route);
+    else if ('prepare' in route) register(app, deps, call, route.handler as Handler<CallDef>, route.prepare);
     else if (route.enabled(deps)) register(app, deps, call, route.handler);
   }
 }
@@ -54,11 +55,11 @@ export function routeOrder(a: { path: string }, b: { path: string }): number {
  * Registers one catalogue call. Everything a route must enforce happens here, in this order:
  * authentication and scopes, validation of params/query/body, Idempotency-Key, then the handler.
  */
-export function register<C extends CallDef>(app: Hono, deps: AppDeps, call: C, handler: Handler<C>): void {
+export function register<C extends CallDef>(app: Hono, deps: AppDeps, call: C, handler: Handler<C>, prepare?: PreparedHandler<C>['prepare']): void {
   app.on(call.method, call.path, async (c) => {
     const actor = call.auth.kind === 'public' ? null : await authenticate(c, deps, call.auth);
-    if (actor && call.method !== 'GET') return audited(deps, call, actor, c, () => handle(c, deps, call, actor, handler));
-    return handle(c, deps, call, actor, handler);
+    if (actor && call.method !== 'GET') return audited(deps, call, actor, c, () => handle(c, deps, call, actor, handler, prepare));
+    return handle(c, deps, call, actor, handler, prepare);
   });
 }
 
@@ -78,12 +79,20 @@ async function audited(deps: AppDeps, call: CallDef, actor: Actor, c: Context, r
   }
 }
 
-async function handle<C extends CallDef>(c: Context, deps: AppDeps, call: C, actor: Actor | null, handler: Handler<C>): Promise<Response> {
+async function handle<C extends CallDef>(
+  c: Context, deps: AppDeps, call: C, actor: Actor | null, plainHandler: Handler<C>, prepare?: PreparedHandler<C>['prepare'],
+): Promise<Response> {
   const upload = call.upload ? await readUpload(c, call.upload) : null;
   // An upload's identity for the Idempotency-Key is its declared type and the bytes' digest.
   const rawBody = upload ? `${upload.contentType}\n${createHash('sha256').update(upload.bytes).digest('hex')}` : await readBody(c);
   const input = parseInput(c, call, upload ? null : rawBody, upload?.bytes);
   const base = { c, deps, actor, input };
+  // Slow outside work (PreparedHandler) before any transaction is opened.
+  let handler = plainHandler;
+  if (prepare) {
+    const ready = await prepare({ ...base, db: deps.db });
+    handler = (ctx) => (plainHandler as PreparedHandler<C>['handler'])(ctx, ready);
+  }
   // Reads, and public calls (sign-in has no identity to scope a key by, and must not hold
   // PGlite's single connection through a slow password hash), run outside a transaction.
   if (!call.idempotent || !actor) return send(c, await handler({ ...base, db: deps.db }));
