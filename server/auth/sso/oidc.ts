@@ -44,7 +44,9 @@ const refusedFetch = (err: unknown): boolean => {
 export async function discoverIssuer(issuer: string, net: OidcNet): Promise<OidcMetadata> {
   const allowLoopbackHttp = net.allowLoopbackHttp;
   const url = idpUrl(issuer, allowLoopbackHttp);
-  if (!url) throw new ApiError('BUSINESS_7004', 'The issuer must be an https URL, such as https://login.example.com.');
+  // One message for every refusal of an address, whatever the reason (server/http/outbound-fetch.ts).
+  const refused = () => new ApiError('BUSINESS_7004', `The issuer ${new OutboundRefused(issuer.trim()).message}`);
+  if (!url) throw refused();
   try {
     const config = await client.discovery(url, 'discovery', undefined, client.None(), {
       timeout: TIMEOUT_SECONDS,
@@ -62,7 +64,7 @@ export async function discoverIssuer(issuer: string, net: OidcNet): Promise<Oidc
   } catch (err) {
     if (err instanceof ApiError) throw err;
     // One message whatever went wrong on the way (refused address, closed port, timeout, TLS).
-    if (refusedFetch(err)) throw new ApiError('BUSINESS_7004', `The issuer ${new OutboundRefused(url.href).message}`);
+    if (refusedFetch(err)) throw refused();
     throw new ApiError('BUSINESS_7014', `The issuer ${url.href} did not answer with OpenID Connect discovery.`);
   }
 }
