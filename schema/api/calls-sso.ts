@@ -96,7 +96,7 @@ export const listSsoProviders = defineCall({
 /**
  * SAML: exactly one of metadata_url (fetched now; BUSINESS_7004 when it is not a valid https URL or cannot be fetched) or metadata_xml (BUSINESS_7014 when malformed); both or neither → REQUEST_7001.
  * Every provider starts with its domain pending (see verifySsoDomain). AUTH_7030 when this business already has a provider for the domain, or another business has proved it.
- * Creating and changing providers: at most 10 per business per hour (AUTH_7029, 429 with Retry-After).
+ * Adding providers and replacing their IdP (metadata, issuer): at most 10 per business per hour (AUTH_7029, 429 with Retry-After).
  */
 export const createSamlProvider = defineCall({
   id: 'admin.sso.createSaml', method: 'POST', path: '/v1/auth/authentication/saml-providers', auth: fullScopes,

@@ -42,7 +42,10 @@ export async function assertDomainFree(db: Queryable, businessId: string, domain
 }
 
 const HOUR = 60 * 60;
-/** Creating or changing providers (each may fetch an IdP's metadata): per business, per hour. */
+/**
+ * Adding a provider, or replacing its IdP (metadata URL or XML, OIDC issuer) — each may fetch an
+ * admin-chosen URL: per business, per hour. Enabling, enforcing and renaming do not count.
+ */
 export const PROVIDER_CHANGES_PER_HOUR = 10;
 /** Domain checks (each a DNS lookup): per business, per hour; an admin waiting for DNS retries. */
 export const DOMAIN_CHECKS_PER_HOUR = 30;

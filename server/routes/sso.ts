@@ -88,9 +88,11 @@ export const ssoHandlers = {
 
   [updateSsoProvider.id]: prepared<typeof updateSsoProvider, Fetched>(async (ctx) => {
     const { businessId } = adminOf(ctx);
-    await takeProviderChange(ctx, businessId);
-    const before = await editableProvider(ctx.db, businessId, ctx.input.params.provider_uuid, ctx.input.body);
     const body = ctx.input.body;
+    // Replacing what identifies the IdP (its metadata or issuer: a fetch) counts against the
+    // business's hourly provider changes; switches (enable, enforce, brand, client) do not.
+    if (body.metadata_url !== undefined || body.metadata_xml !== undefined || body.issuer !== undefined) await takeProviderChange(ctx, businessId);
+    const before = await editableProvider(ctx.db, businessId, ctx.input.params.provider_uuid, body);
     const fetched: Fetched = {};
     if (before.protocol === 'saml' && (body.metadata_url !== undefined || body.metadata_xml !== undefined)) {
       fetched.saml = await samlProviderFields(body, ctx.deps.sso);

@@ -246,7 +246,7 @@ describe.each(await testDatabases())('SSO provider fetches on %s', (kind) => {
     }
   });
 
-  it('at most 10 provider changes per business per hour (429 AUTH_7029 with Retry-After); other businesses unaffected', async () => {
+  it('at most 10 provider additions or IdP replacements per business per hour (429 AUTH_7029 with Retry-After); other businesses unaffected', async () => {
     const idp = await startSamlIdp();
     try {
       const biz = await makeBusiness(t.db, { transactions: 0 });
@@ -256,10 +256,15 @@ describe.each(await testDatabases())('SSO provider fetches on %s', (kind) => {
       });
       expect(created.status, created.text).toBe(201);
       for (let i = 0; i < 9; i++) {
-        const res = await request(t.app, 'PATCH', `/v1/auth/authentication/sso-providers/${created.body.id}`, { token, body: { brand: i % 2 ? 'OKTA' : 'OTHER' } });
+        const res = await request(t.app, 'PATCH', `/v1/auth/authentication/sso-providers/${created.body.id}`, {
+          token, body: { metadata_xml: idp.metadataXml, ...(i === 8 && { brand: 'OTHER' }) },
+        });
         expect(res.status, `change ${i + 2}`).toBe(200);
       }
-      const over = await request(t.app, 'PATCH', `/v1/auth/authentication/sso-providers/${created.body.id}`, { token, body: { brand: 'DUO' } });
+      // Switches (brand, enable, enforce) do not count.
+      expect((await request(t.app, 'PATCH', `/v1/auth/authentication/sso-providers/${created.body.id}`, { token, body: { brand: 'OKTA' } })).status).toBe(200);
+      expect((await request(t.app, 'PATCH', `/v1/auth/authentication/sso-providers/${created.body.id}`, { token, body: { brand: 'OTHER' } })).status).toBe(200);
+      const over = await request(t.app, 'PATCH', `/v1/auth/authentication/sso-providers/${created.body.id}`, { token, body: { metadata_xml: idp.metadataXml, brand: 'DUO' } });
       expect(over.status).toBe(429);
       expect(over.body.error_v2.error_code).toBe('AUTH_7029');
       expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(3500);
