@@ -3,7 +3,7 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SamlError, type SamlFailure } from './errors.ts';
-import { OUTBOUND_REFUSED_MESSAGE } from '../../http/outbound-fetch.ts';
+import { OUTBOUND_REFUSED_MESSAGE } from '../../core/outbound-fetch.ts';
 import { certificateFingerprint, fetchIdpMetadata, parseIdpMetadata, spMetadataXml } from './metadata.ts';
 
 const GENERIC = new RegExp(`^url: The metadata URL .* ${OUTBOUND_REFUSED_MESSAGE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { generateServiceProviderMetadata } from '@node-saml/node-saml';
-import { outboundFetch, OutboundRefused } from '../../http/outbound-fetch.ts';
+import { outboundFetch, OutboundRefused } from '../../core/outbound-fetch.ts';
 import { SamlError } from './errors.ts';
 import { attr, BINDING_POST, BINDING_REDIRECT, children, is, NAMEID_EMAIL, NS, parseXml, SAML2_PROTOCOL } from './xml.ts';
 
@@ -91,7 +91,7 @@ export function parseIdpMetadata(xml: string): SamlIdp {
 }
 
 /**
- * Fetches IdP metadata through the outbound fetch helper (server/http/outbound-fetch.ts): https
+ * Fetches IdP metadata through the outbound fetch helper (server/core/outbound-fetch.ts): https
  * only (loopback http with the opt-in, for tests), public addresses only, each redirect checked,
  * 5 s and 1 MB. Every refusal and failure is SamlError('url') with the helper's one message
  * (BUSINESS_7004); a public server that answers something else than 200 says its status.

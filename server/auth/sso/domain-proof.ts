@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { promises as dns } from 'node:dns';
 import type { DomainCheckOutcome } from '../../../schema/api/calls-sso.ts';
 import { domainChallengeName, domainChallengeValue } from '../../../schema/sso-rules.ts';
-import { dnsResolver } from '../../http/outbound-fetch.ts';
+import { dnsResolver } from '../../core/outbound-fetch.ts';
 
 /**
  * Proof that a business owns an SSO provider's email domain (issue 24): the admin adds a DNS TXT

@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { ApiError } from '../../core/errors.ts';
-import { outboundFetch, OutboundRefused, type OutboundOptions } from '../../http/outbound-fetch.ts';
+import { outboundFetch, OutboundRefused, type OutboundOptions } from '../../core/outbound-fetch.ts';
 import { idpUrl } from './urls.ts';
 
 /**
@@ -18,7 +18,7 @@ export type OidcClient = { metadata: OidcMetadata; clientId: string; clientSecre
 const TIMEOUT_SECONDS = 5;
 export const OIDC_SCOPE = 'openid email';
 
-/** The allowance of outbound fetches (server/http/outbound-fetch.ts): the opt-in and the resolver. */
+/** The allowance of outbound fetches (server/core/outbound-fetch.ts): the opt-in and the resolver. */
 export type OidcNet = Pick<OutboundOptions, 'allowLoopbackHttp' | 'dnsServer'>;
 
 /** Every request openid-client makes (discovery, token, JWKS) goes through the outbound fetch helper. */
@@ -44,7 +44,7 @@ const refusedFetch = (err: unknown): boolean => {
 export async function discoverIssuer(issuer: string, net: OidcNet): Promise<OidcMetadata> {
   const allowLoopbackHttp = net.allowLoopbackHttp;
   const url = idpUrl(issuer, allowLoopbackHttp);
-  // One message for every refusal of an address, whatever the reason (server/http/outbound-fetch.ts).
+  // One message for every refusal of an address, whatever the reason (server/core/outbound-fetch.ts).
   const refused = () => new ApiError('BUSINESS_7004', `The issuer ${new OutboundRefused(issuer.trim()).message}`);
   if (!url) throw refused();
   try {

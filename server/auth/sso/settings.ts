@@ -10,7 +10,7 @@ export const GOOGLE_ISSUER = 'https://accounts.google.com';
  * - `PUBLIC_URL`: the origin people reach the server at (https://ledgerline.example.com). OIDC
  *   redirect URIs and SAML entity ids / ACS URLs are built on it; unset, each request's own origin
  *   is used (fine for one origin; set it behind a proxy, or the IdP sees an internal address).
- * - `SSO_ALLOW_LOOPBACK_HTTP` (1|true): whether server-side fetches (server/http/outbound-fetch.ts)
+ * - `SSO_ALLOW_LOOPBACK_HTTP` (1|true): whether server-side fetches (server/core/outbound-fetch.ts)
  *   may reach loopback addresses (127.0.0.0/8, ::1, localhost), and those over plain http — for
  *   the tests' local IdPs and development. Off by default in every mode (NODE_ENV plays no part);
  *   private, link-local and other inside addresses are refused even with it.
@@ -34,7 +34,7 @@ export function resolveSsoSettings(opts: SsoOptions = {}, env: NodeJS.ProcessEnv
   };
 }
 
-/** What every outbound fetch of this process is allowed (server/http/outbound-fetch.ts). */
+/** What every outbound fetch of this process is allowed (server/core/outbound-fetch.ts). */
 export const outboundOptions = (settings: SsoSettings) => ({ allowLoopbackHttp: settings.allowLoopbackHttp, dnsServer: settings.dnsServer });
 
 /** The origin SSO URLs are built on: PUBLIC_URL when set, else the request's own. */

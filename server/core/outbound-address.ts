@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /**
- * Which addresses a server-side fetch (server/http/outbound-fetch.ts) may connect to: public
+ * Which addresses a server-side fetch (server/core/outbound-fetch.ts) may connect to: public
  * unicast only. Judged on the address bytes, after the URL parser and the resolver have done their
  * work, so every spelling of a host ends here as the same bytes (the WHATWG URL parser already
  * turns 2130706433, 0x7f000001, 0177.0.0.1 and 127.1 into 127.0.0.1; IPv6 is parsed below).

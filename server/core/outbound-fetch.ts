@@ -11,7 +11,7 @@ import { addressAllowed, addressVerdict } from './outbound-address.ts';
  * - https only; http and loopback addresses only with the explicit opt-in
  *   (SSO_ALLOW_LOOPBACK_HTTP=1: tests and development), and then http only to loopback;
  * - the host is resolved (through LEDGERLINE_DNS_SERVER when set, else the system's resolver),
- *   every address it has must be public (server/http/outbound-address.ts), and the connection is
+ *   every address it has must be public (server/core/outbound-address.ts), and the connection is
  *   made to the checked address itself (a pinned `lookup`), so a name that resolves elsewhere a
  *   moment later (DNS rebinding) changes nothing;
  * - redirects are followed by hand (at most 3), each hop checked the same way;
