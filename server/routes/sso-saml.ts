@@ -119,8 +119,8 @@ export const ssoSamlHandlers = {
   [createSamlProvider.id]: prepared<typeof createSamlProvider, Awaited<ReturnType<typeof samlProviderFields>>>(async (ctx) => {
     const actor = adminOf(ctx);
     await takeProviderChange(ctx, actor.businessId);
-    const { domain, metadata_url, metadata_xml } = ctx.input.body;
-    await assertDomainFree(ctx.db, actor.businessId, domain);
+    const { metadata_url, metadata_xml } = ctx.input.body;
+    // The domain is judged in the transaction only: a repeated Idempotency-Key must reach the stored answer.
     return samlProviderFields({ metadata_url, metadata_xml }, ctx.deps.sso);
   }, async (ctx, saml) => {
     const actor = adminOf(ctx);

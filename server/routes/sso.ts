@@ -76,7 +76,7 @@ export const ssoHandlers = {
   [createOidcProvider.id]: prepared<typeof createOidcProvider, OidcMetadata>(async (ctx) => {
     const actor = adminOf(ctx);
     await takeProviderChange(ctx, actor.businessId);
-    await assertDomainFree(ctx.db, actor.businessId, ctx.input.body.domain);
+    // The domain is judged in the transaction only: a repeated Idempotency-Key must reach the stored answer.
     return discoverIssuer(ctx.input.body.issuer, ctx.deps.sso);
   }, async (ctx, metadata) => {
     const actor = adminOf(ctx);

@@ -124,7 +124,9 @@ describe('outbound fetches cannot reach inside', () => {
     await new Promise<void>((r) => redirector.listen(0, '127.0.0.1', r));
     const base = `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`;
     try {
-      // Loopback itself, with the opt-in: fetched (the tests' IdPs live here).
+      // Loopback itself, with the opt-in: fetched (the tests' IdPs live here). inside.test is known
+      // to the test DNS server only: its fetch connects to the address checked (the pinned lookup),
+      // not to whatever the system resolver would say.
       expect(await (await outboundFetch(`${base}/done`, {}, on)).text()).toBe('done');
       expect(await (await outboundFetch(`${base.replace('127.0.0.1', 'inside.test')}/done`, {}, on)).text()).toBe('done');
       for (const target of insideTargets) {
@@ -227,14 +229,21 @@ describe.each(await testDatabases())('SSO provider fetches on %s', (kind) => {
     };
     try {
       await otherWrite();
-      const alone = Math.min(await otherWrite(), await otherWrite(), await otherWrite());
+      // Medians of 5 (the machine is shared): with the fetch inside a transaction, every write
+      // here would wait for the release (PGlite) or for a free pooled connection (PostgreSQL).
+      const median = async () => {
+        const times: number[] = [];
+        for (let i = 0; i < 5; i++) times.push(await otherWrite());
+        return times.sort((x, y) => x - y)[2]!;
+      };
+      const alone = await median();
       // Six tenants (more than the PostgreSQL pool of 5) add a provider whose metadata URL answers only when released.
       const creating = tenants.map((b, i) => request(t.app, 'POST', '/v1/auth/authentication/saml-providers', {
         token: tokens[i], body: { domain: b.email('owner').split('@')[1], brand: 'OKTA', metadata_url: slowUrl },
       }));
       await new Promise((r) => setTimeout(r, 300));
-      const during = Math.max(await otherWrite(), await otherWrite(), await otherWrite());
-      console.log(`[sso-outbound ${kind}] another tenant's write: ${alone.toFixed(1)} ms alone, at most ${during.toFixed(1)} ms while 6 provider fetches hang`);
+      const during = await median();
+      console.log(`[sso-outbound ${kind}] another tenant's write: median ${alone.toFixed(1)} ms alone, ${during.toFixed(1)} ms while 6 provider fetches hang`);
       expect(during - alone).toBeLessThan(100);
       release();
       for (const res of await Promise.all(creating)) expect(res.status, res.text).toBe(201);
@@ -243,6 +252,26 @@ describe.each(await testDatabases())('SSO provider fetches on %s', (kind) => {
       slow.closeAllConnections();
       await new Promise((r) => slow.close(r));
       await slowIdp.close();
+    }
+  });
+
+  it('a repeated Idempotency-Key replays the stored answer (the fetch runs first, the domain is judged in the transaction)', async () => {
+    const idp = await startSamlIdp();
+    try {
+      const biz = await makeBusiness(t.db, { transactions: 0 });
+      const token = await signIn(t.app, biz.email('owner'));
+      const send = () => request(t.app, 'POST', '/v1/auth/authentication/saml-providers', {
+        token, headers: { 'Idempotency-Key': `sso-create-${biz.businessId}` },
+        body: { domain: biz.email('owner').split('@')[1], brand: 'OKTA', metadata_url: idp.metadataUrl },
+      });
+      const first = await send();
+      expect(first.status, first.text).toBe(201);
+      const again = await send();
+      expect(again.status, again.text).toBe(201);
+      expect(again.body.id).toBe(first.body.id);
+      expect((await t.db.query('SELECT id FROM sso_providers WHERE business_id = $1', [biz.businessId])).length).toBe(1);
+    } finally {
+      await idp.close();
     }
   });
 
