@@ -229,8 +229,8 @@ describe.each(await testDatabases())('SSO provider fetches on %s', (kind) => {
     };
     try {
       await otherWrite();
-      // Medians of 5 (the machine is shared): with the fetch inside a transaction, every write
-      // here would wait for the release (PGlite) or for a free pooled connection (PostgreSQL).
+      // The baseline is a median of 5 (the machine is shared). With the fetch inside a transaction
+      // a write here would wait for the fetches (PGlite's one connection, or PostgreSQL's pool).
       const median = async () => {
         const times: number[] = [];
         for (let i = 0; i < 5; i++) times.push(await otherWrite());
@@ -242,8 +242,9 @@ describe.each(await testDatabases())('SSO provider fetches on %s', (kind) => {
         token: tokens[i], body: { domain: b.email('owner').split('@')[1], brand: 'OKTA', metadata_url: slowUrl },
       }));
       await new Promise((r) => setTimeout(r, 300));
-      const during = await median();
-      console.log(`[sso-outbound ${kind}] another tenant's write: median ${alone.toFixed(1)} ms alone, ${during.toFixed(1)} ms while 6 provider fetches hang`);
+      // The slowest of 3 writes made while the fetches hang (a stalled transaction queue shows in the first).
+      const during = Math.max(await otherWrite(), await otherWrite(), await otherWrite());
+      console.log(`[sso-outbound ${kind}] another tenant's write: median ${alone.toFixed(1)} ms alone, at most ${during.toFixed(1)} ms while 6 provider fetches hang`);
       expect(during - alone).toBeLessThan(100);
       release();
       for (const res of await Promise.all(creating)) expect(res.status, res.text).toBe(201);
