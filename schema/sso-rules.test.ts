@@ -4,7 +4,7 @@ import {
 } from './sso-rules.ts';
 
 const p = (over: Partial<SsoRuleProvider> = {}): SsoRuleProvider => ({
-  id: 'p1', domain: 'acme.com', enabled: true, enforced: false, verified: true, ...over,
+  id: 'p1', domain: 'acme.com', enabled: true, enforced: false, verified: true, domainProven: true, ...over,
 });
 const u = (email: string, over: Partial<SsoRuleUser> = {}): SsoRuleUser => ({
   email, role: 'BUSINESS_USER', status: 'ACTIVE', deleted: false, ...over,
@@ -37,6 +37,11 @@ describe('emailDomain and enforcingProvider', () => {
 describe('providerChangeRefusal', () => {
   const users = [admin('boss@acme.com'), u('ada@acme.com'), admin('ops@other.com')];
   const cases: Array<[string, SsoRuleProvider | null, SsoRuleProvider, SsoRuleProvider[], SsoRuleUser[], string | null]> = [
+    ['create a pending claim, disabled', null, p({ enabled: false, domainProven: false }), [], users, null],
+    ['create a pending claim enabled', null, p({ domainProven: false }), [], users, 'AUTH_7042'],
+    ['enable a pending domain', p({ enabled: false, domainProven: false }), p({ domainProven: false }), [], users, 'AUTH_7042'],
+    ['enforce a pending domain', p({ enabled: false, domainProven: false }), p({ enforced: true, domainProven: false }), [], users, 'AUTH_7028'],
+    ['a pending domain may change its brand while off', p({ enabled: false, domainProven: false }), p({ enabled: false, domainProven: false }), [], users, null],
     ['create disabled with no users on the domain', null, p({ domain: 'nobody.com', enabled: false }), [], users, null],
     ['create enabled with no users on the domain', null, p({ domain: 'nobody.com' }), [], users, 'AUTH_7042'],
     ['enable with only a deleted user on the domain', p({ enabled: false }), p(), [], [u('ada@acme.com', { deleted: true })], 'AUTH_7042'],
@@ -65,6 +70,9 @@ describe('providerChangeRefusal', () => {
   it('says what to do in words', () => {
     expect(providerChangeRefusal(null, p({ domain: 'nobody.com' }), [], users)?.message).toBe(
       'No one in this business has an email at nobody.com, so single sign-on cannot be enabled for it.',
+    );
+    expect(providerChangeRefusal(p({ enabled: false, domainProven: false }), p({ domainProven: false }), [], users)?.message).toBe(
+      'Prove that your business owns acme.com before enabling single sign-on: add the TXT record shown for it at your DNS host, then choose Verify.',
     );
     expect(providerChangeRefusal(p({ enforced: true }), p({ enabled: false, enforced: true }), [], users)?.message).toBe(
       'Stop enforcing single sign-on before disabling this provider.',

@@ -10,7 +10,11 @@ import { isAdmin } from './roles.ts';
  * refused (AUTH_7022) and its people sign in through the provider.
  */
 
-export type SsoRuleProvider = { id: string; domain: string; enabled: boolean; enforced: boolean; verified: boolean };
+/**
+ * `domainProven`: the business proved it owns the domain (the DNS TXT record below, issue 24).
+ * A pending domain binds nobody: it cannot be enabled or enforced, and sign-in does not find it.
+ */
+export type SsoRuleProvider = { id: string; domain: string; enabled: boolean; enforced: boolean; verified: boolean; domainProven: boolean };
 export type SsoRuleUser = { email: string; role: string; status: string; deleted: boolean };
 export type SsoRefusal = { code: 'AUTH_7042' | 'AUTH_7028' | 'AUTH_7021'; message: string };
 
@@ -25,6 +29,15 @@ export function enforcingProvider<P extends SsoRuleProvider>(email: string, prov
   const domain = emailDomain(email);
   return providers.find((p) => p.enabled && p.enforced && p.domain === domain) ?? null;
 }
+
+/** The DNS TXT record that proves a business owns `domain`: its name, and the value it must hold. */
+export const DOMAIN_CHALLENGE_LABEL = '_ledgerline-challenge';
+export const domainChallengeName = (domain: string): string => `${DOMAIN_CHALLENGE_LABEL}.${domain.toLowerCase()}`;
+export const domainChallengeValue = (token: string): string => `ledgerline-domain-verification=${token}`;
+
+/** Why a pending domain cannot do `what` yet, in words that say how to fix it. */
+export const pendingDomainMessage = (domain: string, what: 'enabling' | 'enforcing'): string =>
+  `Prove that your business owns ${domain} before ${what} single sign-on: add the TXT record shown for it at your DNS host, then choose Verify.`;
 
 export const SSO_ENFORCED_MESSAGE = 'Your company signs in with single sign-on. Use “Sign in with SSO”.';
 
@@ -43,7 +56,9 @@ const isActiveAdmin = (u: SsoRuleUser) => !u.deleted && u.status === 'ACTIVE' &&
 /**
  * Why a provider may not become `after` (created or changed; `before` null on create), given the
  * business's other providers and its users; null when it may.
- * - AUTH_7042: enabling a provider for a domain none of the business's users has an email on.
+ * - AUTH_7042: enabling a provider whose domain is still pending (not proven by DNS), or for a
+ *   domain none of the business's users has an email on.
+ * - AUTH_7028 also: enforcing a provider whose domain is still pending.
  * - AUTH_7028: enforcing a provider that is disabled (or disabling an enforced one), enforcing
  *   one nobody has signed in through yet (not verified: it might not work), or any change after
  *   which no active admin could sign in.
@@ -54,6 +69,12 @@ export function providerChangeRefusal(
   others: readonly SsoRuleProvider[],
   users: readonly SsoRuleUser[],
 ): SsoRefusal | null {
+  if (!after.domainProven && after.enforced && !before?.enforced) {
+    return { code: 'AUTH_7028', message: pendingDomainMessage(after.domain, 'enforcing') };
+  }
+  if (!after.domainProven && after.enabled && !before?.enabled) {
+    return { code: 'AUTH_7042', message: pendingDomainMessage(after.domain, 'enabling') };
+  }
   if (after.enabled && !before?.enabled && !users.some((u) => !u.deleted && emailDomain(u.email) === after.domain)) {
     return {
       code: 'AUTH_7042',

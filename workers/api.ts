@@ -22,7 +22,7 @@ import type {
   AccountingCurrent, AccountingPreferences, AccountingProvider, accountingPreferencesPatchSchema, manualMatch,
   reconciliationMatchSchema, SyncCommit, SyncObjectType,
 } from '../schema/api/calls-accounting.ts';
-import type { createOidcProvider, createSamlProvider, SsoProtocol, SsoProvider, updateSsoProvider } from '../schema/api/calls-sso.ts';
+import type { createOidcProvider, createSamlProvider, DomainCheckOutcome, SsoProtocol, SsoProvider, updateSsoProvider } from '../schema/api/calls-sso.ts';
 import type { MappingRule, mappingRuleInputSchema } from '../schema/mapping-rules.ts';
 import type { AdminUser, adminDepartmentSchema, BusinessEntity, createEntity, InviteLookup, inviteUser, updateUser } from '../schema/api/calls-admin.ts';
 import type { z } from 'zod';
@@ -768,6 +768,8 @@ export type SsoProviderInput =
 export type SsoProviderPatch = z.input<typeof updateSsoProvider.body>;
 export type SsoProviderResult = { ok: true; provider: SsoProvider } | SsoFailure;
 export type SsoStartResult = { ok: true; authorization_url: string } | SsoFailure;
+/** One domain check (issue 24): the provider as it now is, and what the DNS lookup found, in words. */
+export type SsoDomainCheckResult = { ok: true; provider: SsoProvider; outcome: DomainCheckOutcome; message: string } | SsoFailure;
 
 /**
  * Single sign-on (issue 14; handlers/sso.ts; schema/api/calls-sso.ts): the admin's identity
@@ -781,6 +783,8 @@ export interface SsoApi {
   /** Enable, disable, enforce, or replace its metadata, issuer or client. */
   updateSsoProvider(id: string, patch: SsoProviderPatch): Promise<SsoProviderResult>;
   deleteSsoProvider(id: string, protocol: SsoProtocol): Promise<{ ok: true } | SsoFailure>;
+  /** Looks up the domain's `_ledgerline-challenge` TXT record; proven when it holds this claim's value (AUTH_7030: another business proved it first). */
+  verifySsoDomain(id: string): Promise<SsoDomainCheckResult>;
   /** The enabled provider of the email's domain (AUTH_7022 when there is none). */
   ssoStart(email: string, redirect?: string): Promise<SsoStartResult>;
   /** Sign in with Google (AUTH_7022 when the server has no Google client). */

@@ -47,6 +47,15 @@ export const ssoProviderSchema = z.object({
   enforced: z.boolean(),
   /** When someone last signed in through it (null: never; enforcement needs a verified provider, see AUTH_7028). */
   verified_at: z.iso.datetime({ offset: true }).nullable(),
+  /**
+   * Whether the business has proved it owns the domain (issue 24): `pending` until the DNS TXT
+   * record `domain_challenge.record_name` holds `record_value` and the admin verifies it. A pending
+   * domain cannot be enabled (AUTH_7042) or enforced (AUTH_7028) and binds nobody.
+   */
+  domain_status: z.enum(['pending', 'proven']),
+  domain_proven_at: z.iso.datetime({ offset: true }).nullable(),
+  /** The TXT record to add at the domain's DNS host (kept after proof: removing it changes nothing). */
+  domain_challenge: z.object({ record_name: z.string(), record_value: z.string() }),
   saml: z
     .object({
       metadata_url: z.string().nullable(),
@@ -84,7 +93,11 @@ export const listSsoProviders = defineCall({
   response: z.object({ data: z.array(ssoProviderSchema) }),
 });
 
-/** SAML: exactly one of metadata_url (fetched now; BUSINESS_7004 when it is not a valid https URL or cannot be fetched) or metadata_xml (BUSINESS_7014 when malformed); both or neither → REQUEST_7001. AUTH_7030 when any business has a provider for the domain. */
+/**
+ * SAML: exactly one of metadata_url (fetched now; BUSINESS_7004 when it is not a valid https URL or cannot be fetched) or metadata_xml (BUSINESS_7014 when malformed); both or neither → REQUEST_7001.
+ * Every provider starts with its domain pending (see verifySsoDomain). AUTH_7030 when this business already has a provider for the domain, or another business has proved it.
+ * Adding providers and replacing their IdP (metadata, issuer): at most 10 per business per hour (AUTH_7029, 429 with Retry-After).
+ */
 export const createSamlProvider = defineCall({
   id: 'admin.sso.createSaml', method: 'POST', path: '/v1/auth/authentication/saml-providers', auth: fullScopes,
   body: z.object({ ...common, metadata_url: url.optional(), metadata_xml: z.string().max(200_000).optional() }),
@@ -118,6 +131,26 @@ export const updateSsoProvider = defineCall({
     client_secret: z.string().min(1).max(2000).optional(),
   }),
   response: ssoProviderSchema,
+});
+
+/**
+ * What one domain check found: `proven` (the TXT record holds this claim's value; the domain is
+ * now the business's), `no_record` (no TXT record by that name), `no_match` (TXT records, none
+ * with this claim's value) or `lookup_failed` (the DNS lookup itself failed or timed out).
+ */
+export const domainCheckOutcomeSchema = z.enum(['proven', 'no_record', 'no_match', 'lookup_failed']);
+export type DomainCheckOutcome = z.infer<typeof domainCheckOutcomeSchema>;
+
+/**
+ * Looks up `_ledgerline-challenge.<domain>` (TXT) and, when it holds this claim's value, marks the
+ * domain proven. Answers the provider and what the lookup found, with words for the admin. AUTH_7030
+ * when another business proved the domain first (its claim wins; this one stays pending); AUTH_7029
+ * (429, Retry-After) past 30 checks per business per hour.
+ */
+export const verifySsoDomain = defineCall({
+  id: 'admin.sso.verifyDomain', method: 'POST', path: '/v1/auth/authentication/sso-providers/:provider_uuid/verify-domain', auth: fullScopes,
+  params: providerParams,
+  response: z.object({ provider: ssoProviderSchema, check: z.object({ outcome: domainCheckOutcomeSchema, message: z.string() }) }),
 });
 
 /** Removing a provider whose domain is enforced answers AUTH_7021. */
@@ -174,5 +207,5 @@ export const SSO_BROWSER_PATHS = {
 
 export const SSO_CALLS = [
   listSsoProviders, createSamlProvider, createOidcProvider, updateSsoProvider, deleteSamlProvider,
-  deleteOidcProvider, deleteBusinessSso, ssoStart, googleStart, ssoComplete,
+  deleteOidcProvider, deleteBusinessSso, ssoStart, googleStart, ssoComplete, verifySsoDomain,
 ] as const;

@@ -42,7 +42,11 @@ export type GoogleClient = { clientId: string; clientSecret: string; issuer: str
  * request's origin), whether http identity-provider URLs are allowed for loopback hosts (tests,
  * development), and the Google client.
  */
-export type SsoSettings = { publicUrl: string | null; allowLoopbackHttp: boolean; google: GoogleClient | null };
+export type SsoSettings = {
+  publicUrl: string | null; allowLoopbackHttp: boolean; google: GoogleClient | null;
+  /** LEDGERLINE_DNS_SERVER (host:port): the resolver for domain proofs and outbound fetches; null → the system's. */
+  dnsServer: string | null;
+};
 
 /** The quotas in force (server/auth/quotas.ts `resolveQuotas`; LEDGERLINE_QUOTA_*, docs/quotas.md). */
 export type QuotaSettings = {

@@ -43,7 +43,18 @@ export type CallById<Id extends CallId> = Extract<ServedCall, { id: Id }>;
 
 /** A handler that exists only under a switch of createApp (dev.outbox); off, its path is not registered at all. */
 export type SwitchedHandler<C extends CallDef> = { handler: Handler<C>; enabled: (deps: AppDeps) => boolean };
-export type Route<C extends CallDef> = Handler<C> | SwitchedHandler<C>;
+/**
+ * A handler with slow outside work (fetching an identity provider's metadata, a DNS lookup) that
+ * must not run inside the transaction register opens for POST/PATCH: `prepare` runs first, on the
+ * database outside any transaction, and its result is handed to `handler`, which runs as usual
+ * (in the transaction, under the Idempotency-Key). A repeated key runs `prepare` again before the
+ * stored answer is replayed. Made with `prepared()`.
+ */
+export type PreparedHandler<C extends CallDef> = {
+  prepare: (ctx: HandlerCtx<C>) => Promise<unknown>;
+  handler: (ctx: HandlerCtx<C>, prepared: unknown) => Promise<Reply | Response>;
+};
+export type Route<C extends CallDef> = Handler<C> | SwitchedHandler<C> | PreparedHandler<C>;
 
 /**
  * Exactly one route per catalogue entry, typed by that entry's params, query and body. The
@@ -53,6 +64,14 @@ export type Route<C extends CallDef> = Handler<C> | SwitchedHandler<C>;
  */
 export type HandlerMap = { [Id in CallId]: Route<CallById<Id>> };
 export type DomainHandlers = Partial<HandlerMap>;
+
+/** A PreparedHandler, typed end to end (the route map keeps it as `unknown`). */
+export function prepared<C extends CallDef, P>(
+  prepare: (ctx: HandlerCtx<C>) => Promise<P>,
+  handler: (ctx: HandlerCtx<C>, prepared: P) => Promise<Reply | Response>,
+): PreparedHandler<C> {
+  return { prepare, handler: handler as PreparedHandler<C>['handler'] };
+}
 
 export const servedWhen = <C extends CallDef>(enabled: (deps: AppDeps) => boolean, handler: Handler<C>): SwitchedHandler<C> => ({
   handler,

@@ -14,7 +14,7 @@ import type { Queryable } from '../db/db.ts';
 import { actingDb, actingOf } from './acting.ts';
 import { authenticate } from './authenticate.ts';
 import { checkJsonShape, parseJsonBody, PROTOTYPE_KEYS, prototypeKeyRefusal } from './json-body.ts';
-import { replyText, type Handler, type HandlerMap, type Reply, type Route } from './handler.ts';
+import { replyText, type Handler, type HandlerMap, type PreparedHandler, type Reply, type Route } from './handler.ts';
 import { KEY_PATTERN, requestHash, runWithKey, type KeyRef } from './idempotency.ts';
 
 /**
@@ -31,6 +31,7 @@ export function registerCatalogue(app: Hono, deps: AppDeps, handlers: HandlerMap
     // union-typed call with the member of the map it indexes, hence the one widening here.
     const route = handlers[call.id] as Route<CallDef>;
     if (typeof route === 'function') register(app, deps, call, route);
+    else if ('prepare' in route) register(app, deps, call, route.handler as Handler<CallDef>, route.prepare);
     else if (route.enabled(deps)) register(app, deps, call, route.handler);
   }
 }
@@ -58,13 +59,13 @@ export function routeOrder(a: { path: string }, b: { path: string }): number {
  * authentication and scopes, the impersonation gate (auth/support-access.ts), validation of
  * params/query/body, Idempotency-Key, then the handler.
  */
-export function register<C extends CallDef>(app: Hono, deps: AppDeps, call: C, handler: Handler<C>): void {
+export function register<C extends CallDef>(app: Hono, deps: AppDeps, call: C, handler: Handler<C>, prepare?: PreparedHandler<C>['prepare']): void {
   app.on(call.method, call.path, async (c) => {
     // Support acting as someone is held to its grant before the scope gate, so a sensitive call
     // answers why (SUPPORT_7003) rather than asking for a step-up it can never do.
     const actor = call.auth.kind === 'public' ? null : await authenticate(c, deps, call.auth, (a) => impersonationGate(deps, call, a, c));
-    if (actor && call.method !== 'GET') return audited(deps, call, actor, c, () => handle(c, deps, call, actor, handler));
-    return handle(c, deps, call, actor, handler);
+    if (actor && call.method !== 'GET') return audited(deps, call, actor, c, () => handle(c, deps, call, actor, handler, prepare));
+    return handle(c, deps, call, actor, handler, prepare);
   });
 }
 
@@ -96,7 +97,9 @@ async function audited(deps: AppDeps, call: CallDef, actor: Actor, c: Context, r
   }
 }
 
-async function handle<C extends CallDef>(c: Context, appDeps: AppDeps, call: C, actor: Actor | null, handler: Handler<C>): Promise<Response> {
+async function handle<C extends CallDef>(
+  c: Context, appDeps: AppDeps, call: C, actor: Actor | null, plainHandler: Handler<C>, prepare?: PreparedHandler<C>['prepare'],
+): Promise<Response> {
   // A signed-in write's transactions carry who makes it (field-change history, issue 24).
   const deps = actor && call.method !== 'GET' ? { ...appDeps, db: actingDb(appDeps.db, actingOf(c, actor)) } : appDeps;
   const upload = call.upload ? await readUpload(c, call.upload) : null;
@@ -104,6 +107,12 @@ async function handle<C extends CallDef>(c: Context, appDeps: AppDeps, call: C, 
   const rawBody = upload ? `${upload.contentType}\n${createHash('sha256').update(upload.bytes).digest('hex')}` : await readBody(c);
   const input = parseInput(c, call, upload ? null : rawBody, upload?.bytes);
   const base = { c, deps, actor, input };
+  // Slow outside work (PreparedHandler) before any transaction is opened.
+  let handler = plainHandler;
+  if (prepare) {
+    const ready = await prepare({ ...base, db: deps.db });
+    handler = (ctx) => (plainHandler as PreparedHandler<C>['handler'])(ctx, ready);
+  }
   // Reads, and public calls (sign-in has no identity to scope a key by, and must not hold
   // PGlite's single connection through a slow password hash), run outside a transaction.
   if (!call.idempotent || !actor) return send(c, await handler({ ...base, db: deps.db }));

@@ -35,11 +35,11 @@ async function oidcCallback(c: Context, deps: AppDeps): Promise<Response> {
     } else {
       const google = deps.sso.google;
       if (!google) throw new SsoRefused('Sign-in with Google is not available on this server.');
-      client = { metadata: await cachedDiscovery(google.issuer, deps.sso.allowLoopbackHttp), clientId: google.clientId, clientSecret: google.clientSecret };
+      client = { metadata: await cachedDiscovery(google.issuer, deps.sso), clientId: google.clientId, clientSecret: google.clientSecret };
     }
     // The URL the IdP redirected to, on the public origin: its origin and path are the redirect URI.
     const callbackUrl = new URL(`${url.pathname}${url.search}`, publicOrigin(deps.sso, c.req.url));
-    const { email } = await finishOidc(client, callbackUrl, { state, nonce: flow.nonce, codeVerifier: flow.code_verifier }, deps.sso.allowLoopbackHttp);
+    const { email } = await finishOidc(client, callbackUrl, { state, nonce: flow.nonce, codeVerifier: flow.code_verifier }, deps.sso);
     const code = await finishSignIn(deps, { kind: flow.kind, provider, email, redirect: flow.redirect });
     return redirectTo(c, completeLocation(code));
   } catch (err) {

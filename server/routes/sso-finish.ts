@@ -116,7 +116,7 @@ export async function finishSignIn(
   let who: { identityId: string; userId: string; businessId: string; sessionId: string | null };
   if (how.provider) {
     const provider = how.provider;
-    if (!provider.enabled) throw new SsoRefused('Single sign-on is turned off for this email. Sign in another way, or ask your administrator.');
+    if (!provider.enabled || !provider.domain_proven_at) throw new SsoRefused('Single sign-on is turned off for this email. Sign in another way, or ask your administrator.');
     if (emailDomain(email) !== provider.domain.toLowerCase()) {
       throw new SsoRefused(`This identity provider signs in people at ${provider.domain}; it vouched for ${email}.`);
     }

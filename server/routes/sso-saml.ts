@@ -11,10 +11,10 @@ import { publicOrigin } from '../auth/sso/settings.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { ok, type DomainHandlers } from '../http/handler.ts';
+import { ok, prepared, type DomainHandlers } from '../http/handler.ts';
 import { adminOf, inWriteTx } from './admin.ts';
 import { completeLocation, errorLocation, EXPIRED_STATE_MESSAGE, finishSignIn, redirectTo, SsoRefused } from './sso-finish.ts';
-import { assertDomainFree, createProvider, draftProvider, removeProviders } from './sso-provider-store.ts';
+import { assertDomainFree, createProvider, draftProvider, removeProviders, takeProviderChange } from './sso-provider-store.ts';
 
 /**
  * SAML wiring (issue 14) over the SP library in server/auth/saml: configuration from IdP metadata
@@ -28,7 +28,7 @@ import { assertDomainFree, createProvider, draftProvider, removeProviders } from
 /** What a provider keeps of IdP metadata; BUSINESS_7004 (URL) / BUSINESS_7014 (format) with the library's words. */
 export async function samlProviderFields(
   body: { metadata_url?: string; metadata_xml?: string },
-  allowLoopbackHttp: boolean,
+  net: { allowLoopbackHttp: boolean; dnsServer: string | null },
 ): Promise<{ fields: Pick<ProviderRow, 'metadata_url' | 'idp_entity_id' | 'idp_sso_url' | 'idp_certificates'>; metadataXml: string }> {
   const { metadata_url: url, metadata_xml: pasted } = body;
   if ((url === undefined) === (pasted === undefined)) {
@@ -36,7 +36,7 @@ export async function samlProviderFields(
     throw validationError({ [url === undefined ? 'metadata_url' : 'metadata_xml']: message });
   }
   try {
-    const xml = url !== undefined ? await fetchIdpMetadata(url, { allowLoopbackHttp }) : pasted!;
+    const xml = url !== undefined ? await fetchIdpMetadata(url, net) : pasted!;
     const idp = parseIdpMetadata(xml);
     return {
       fields: { metadata_url: url ?? null, idp_entity_id: idp.entityId, idp_sso_url: idp.ssoUrl, idp_certificates: idp.certificates },
@@ -116,15 +116,21 @@ export function registerSamlBrowserRoutes(app: Hono, deps: AppDeps): void {
 }
 
 export const ssoSamlHandlers = {
-  [createSamlProvider.id]: async (ctx) => {
+  // The metadata URL is fetched before any transaction is opened (prepare), see routes/sso.ts.
+  [createSamlProvider.id]: prepared<typeof createSamlProvider, Awaited<ReturnType<typeof samlProviderFields>>>(async (ctx) => {
     const actor = adminOf(ctx);
     await requireVerifiedEmail(ctx);
-    const { domain, brand, enabled, metadata_url, metadata_xml } = ctx.input.body;
-    await assertDomainFree(ctx.db, domain);
-    const saml = await samlProviderFields({ metadata_url, metadata_xml }, ctx.deps.sso.allowLoopbackHttp);
+    await takeProviderChange(ctx, actor.businessId);
+    const { metadata_url, metadata_xml } = ctx.input.body;
+    // The domain is judged in the transaction only: a repeated Idempotency-Key must reach the stored answer.
+    return samlProviderFields({ metadata_url, metadata_xml }, ctx.deps.sso);
+  }, async (ctx, saml) => {
+    const actor = adminOf(ctx);
+    const { domain, brand, enabled } = ctx.input.body;
+    await assertDomainFree(ctx.db, actor.businessId, domain);
     const draft = draftProvider(actor, { protocol: 'saml', brand, domain, ...saml.fields }, enabled ?? false);
     return createProvider(ctx.db, publicOrigin(ctx.deps.sso, ctx.c.req.url), draft, { metadataXml: saml.metadataXml });
-  },
+  }),
 
   [deleteSamlProvider.id]: async (ctx) => {
     const { businessId } = adminOf(ctx);

@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import {
   createOidcProvider, deleteBusinessSso, deleteOidcProvider, googleStart, listSsoProviders, ssoComplete, ssoStart, updateSsoProvider,
+  verifySsoDomain, type DomainCheckOutcome,
 } from '../../schema/api/calls-sso.ts';
 import { emailDomain } from '../../schema/sso-rules.ts';
 import { loginDownMessage } from '../../schema/web-config.ts';
@@ -21,10 +22,15 @@ import type { AppDeps } from '../core/deps.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { signInBlock } from '../domain/admin-users.ts';
-import { ok, type DomainHandlers } from '../http/handler.ts';
+import { ok, prepared, type DomainHandlers } from '../http/handler.ts';
 import { adminOf, inWriteTx } from './admin.ts';
 import { samlProviderFields, samlStartUrl } from './sso-saml.ts';
-import { assertChangeAllowed, assertDomainFree, createProvider, draftProvider, oidcClientOf, removeProviders } from './sso-provider-store.ts';
+import {
+  assertChangeAllowed, assertDomainFree, assertNotProvenElsewhere, createProvider, draftProvider, markDomainProven, oidcClientOf, removeProviders,
+  takeDomainCheck, takeProviderChange,
+} from './sso-provider-store.ts';
+import { domainCheckMessage, lookupDomainChallenge } from '../auth/sso/domain-proof.ts';
+import type { CallParsed } from '../../schema/api/define-call.ts';
 
 /**
  * Single sign-on (issue 14): the admin calls that configure a business's identity providers and
@@ -43,6 +49,21 @@ async function assertLoginUp(db: Queryable): Promise<void> {
   if (config.isLoginDown) throw new ApiError('AUTH_7022', loginDownMessage(config));
 }
 
+type Fetched = { saml?: Awaited<ReturnType<typeof samlProviderFields>>; oidc?: OidcMetadata };
+
+/** The business's provider a PATCH edits (404 otherwise), with fields of the other protocol refused. */
+async function editableProvider(
+  db: Queryable, businessId: string, id: string, body: CallParsed<typeof updateSsoProvider>['body'], lock = false,
+): Promise<ProviderRow> {
+  const before = await providerOf(db, businessId, id, lock);
+  if (!before) throw new ApiError('REQUEST_7004', 'This single sign-on provider was not found.');
+  const oidcFields = body.issuer !== undefined || body.client_id !== undefined || body.client_secret !== undefined;
+  const samlFields = body.metadata_url !== undefined || body.metadata_xml !== undefined;
+  if (before.protocol === 'saml' && oidcFields) throw new ApiError('REQUEST_7001', 'This is a SAML provider: issuer and client fields do not apply.');
+  if (before.protocol === 'oidc' && samlFields) throw new ApiError('REQUEST_7001', 'This is an OIDC provider: SAML metadata does not apply.');
+  return before;
+}
+
 export const NOT_SET_UP_MESSAGE = 'Single sign-on is not set up for this email.';
 
 export const ssoHandlers = {
@@ -51,26 +72,40 @@ export const ssoHandlers = {
     return ok({ data: (await providersOf(ctx.db, businessId)).map((p) => providerDoc(p, origin(ctx))) });
   },
 
-  [createOidcProvider.id]: async (ctx) => {
+  // The issuer's discovery is fetched before any transaction is opened (prepare): a slow or
+  // hanging issuer holds no database connection (issue 24).
+  [createOidcProvider.id]: prepared<typeof createOidcProvider, OidcMetadata>(async (ctx) => {
     const actor = adminOf(ctx);
     await requireVerifiedEmail(ctx);
-    const { domain, brand, enabled, issuer, client_id, client_secret } = ctx.input.body;
-    await assertDomainFree(ctx.db, domain);
-    const metadata: OidcMetadata = await discoverIssuer(issuer, ctx.deps.sso.allowLoopbackHttp);
+    await takeProviderChange(ctx, actor.businessId);
+    // The domain is judged in the transaction only: a repeated Idempotency-Key must reach the stored answer.
+    return discoverIssuer(ctx.input.body.issuer, ctx.deps.sso);
+  }, async (ctx, metadata) => {
+    const actor = adminOf(ctx);
+    const { domain, brand, enabled, client_id, client_secret } = ctx.input.body;
+    await assertDomainFree(ctx.db, actor.businessId, domain);
     const draft = draftProvider(actor, { protocol: 'oidc', brand, domain, issuer: metadata.issuer, client_id, oidc_metadata: metadata }, enabled ?? false);
     return createProvider(ctx.db, origin(ctx), draft, { clientSecret: client_secret });
-  },
+  }),
 
-  [updateSsoProvider.id]: async (ctx) => {
+  [updateSsoProvider.id]: prepared<typeof updateSsoProvider, Fetched>(async (ctx) => {
     const { businessId } = adminOf(ctx);
     await requireVerifiedEmail(ctx);
     const body = ctx.input.body;
-    const before = await providerOf(ctx.db, businessId, ctx.input.params.provider_uuid, true);
-    if (!before) throw new ApiError('REQUEST_7004', 'This single sign-on provider was not found.');
-    const oidcFields = body.issuer !== undefined || body.client_id !== undefined || body.client_secret !== undefined;
-    const samlFields = body.metadata_url !== undefined || body.metadata_xml !== undefined;
-    if (before.protocol === 'saml' && oidcFields) throw new ApiError('REQUEST_7001', 'This is a SAML provider: issuer and client fields do not apply.');
-    if (before.protocol === 'oidc' && samlFields) throw new ApiError('REQUEST_7001', 'This is an OIDC provider: SAML metadata does not apply.');
+    // Replacing what identifies the IdP (its metadata or issuer: a fetch) counts against the
+    // business's hourly provider changes; switches (enable, enforce, brand, client) do not.
+    if (body.metadata_url !== undefined || body.metadata_xml !== undefined || body.issuer !== undefined) await takeProviderChange(ctx, businessId);
+    const before = await editableProvider(ctx.db, businessId, ctx.input.params.provider_uuid, body);
+    const fetched: Fetched = {};
+    if (before.protocol === 'saml' && (body.metadata_url !== undefined || body.metadata_xml !== undefined)) {
+      fetched.saml = await samlProviderFields(body, ctx.deps.sso);
+    }
+    if (body.issuer !== undefined) fetched.oidc = await discoverIssuer(body.issuer, ctx.deps.sso);
+    return fetched;
+  }, async (ctx, fetched) => {
+    const { businessId } = adminOf(ctx);
+    const body = ctx.input.body;
+    const before = await editableProvider(ctx.db, businessId, ctx.input.params.provider_uuid, body, true);
     const after: ProviderRow = {
       ...before,
       brand: body.brand ?? before.brand,
@@ -79,15 +114,13 @@ export const ssoHandlers = {
     };
     let secretEnc = before.client_secret_enc;
     let metadataXml: string | null | undefined;
-    if (samlFields) {
-      const saml = await samlProviderFields(body, ctx.deps.sso.allowLoopbackHttp);
-      Object.assign(after, saml.fields);
-      metadataXml = saml.metadataXml;
+    if (fetched.saml) {
+      Object.assign(after, fetched.saml.fields);
+      metadataXml = fetched.saml.metadataXml;
     }
-    if (body.issuer !== undefined) {
-      const metadata = await discoverIssuer(body.issuer, ctx.deps.sso.allowLoopbackHttp);
-      after.issuer = metadata.issuer;
-      after.oidc_metadata = metadata;
+    if (fetched.oidc) {
+      after.issuer = fetched.oidc.issuer;
+      after.oidc_metadata = fetched.oidc;
     }
     if (body.client_id !== undefined) after.client_id = body.client_id;
     if (body.client_secret !== undefined) secretEnc = await encryptClientSecret(ctx.db, before.id, body.client_secret);
@@ -104,7 +137,28 @@ export const ssoHandlers = {
       ],
     );
     return ok(providerDoc((await providerOf(ctx.db, businessId, before.id))!, origin(ctx)));
-  },
+  }),
+
+  // The DNS lookup runs before the transaction (prepare), as a fetch does.
+  [verifySsoDomain.id]: prepared<typeof verifySsoDomain, { outcome: DomainCheckOutcome; token: string }>(async (ctx) => {
+    const { businessId } = adminOf(ctx);
+    await takeDomainCheck(ctx, businessId);
+    const p = await providerOf(ctx.db, businessId, ctx.input.params.provider_uuid);
+    if (!p) throw new ApiError('REQUEST_7004', 'This single sign-on provider was not found.');
+    if (p.domain_proven_at) return { outcome: 'proven', token: p.domain_token };
+    await assertNotProvenElsewhere(ctx.db, p);
+    return { outcome: await lookupDomainChallenge(p.domain, p.domain_token, ctx.deps.sso.dnsServer), token: p.domain_token };
+  }, async (ctx, found) => {
+    const { businessId } = adminOf(ctx);
+    const p = await providerOf(ctx.db, businessId, ctx.input.params.provider_uuid, true);
+    if (!p) throw new ApiError('REQUEST_7004', 'This single sign-on provider was not found.');
+    // The record proves this claim's token only (a claim removed and made again has a new one).
+    const outcome: DomainCheckOutcome = found.outcome === 'proven' && found.token !== p.domain_token ? 'no_match' : found.outcome;
+    if (outcome === 'proven') await markDomainProven(ctx.db, p, ctx.deps.now());
+    else await assertNotProvenElsewhere(ctx.db, p);
+    const stored = (await providerOf(ctx.db, businessId, p.id))!;
+    return ok({ provider: providerDoc(stored, origin(ctx)), check: { outcome, message: domainCheckMessage(outcome, p.domain) } });
+  }),
 
   [deleteOidcProvider.id]: async (ctx) => {
     const { businessId } = adminOf(ctx);
@@ -141,7 +195,7 @@ export const ssoHandlers = {
     await saveSignInState(ctx.db, {
       kind: 'oidc', provider_id: provider.id, nonce: checks.nonce, code_verifier: checks.codeVerifier, saml_request_id: null, redirect,
     }, ctx.deps.now(), checks.state);
-    const url = await authorizationUrl(await oidcClientOf(ctx.db, provider), oidcRedirectUri(base), checks, ctx.deps.sso.allowLoopbackHttp, email);
+    const url = await authorizationUrl(await oidcClientOf(ctx.db, provider), oidcRedirectUri(base), checks, ctx.deps.sso, email);
     return ok({ authorization_url: url });
   },
 
@@ -150,7 +204,7 @@ export const ssoHandlers = {
     if (!google) throw new ApiError('AUTH_7022', 'Sign-in with Google is not available on this server.');
     await assertLoginUp(ctx.db);
     await takeRateLimit(ctx.c, ctx.db, startLimits(clientAddress(ctx.c)), ctx.deps.now());
-    const metadata = await cachedDiscovery(google.issuer, ctx.deps.sso.allowLoopbackHttp).catch(() => {
+    const metadata = await cachedDiscovery(google.issuer, ctx.deps.sso).catch(() => {
       throw new ApiError('AUTH_7022', 'Google sign-in is unavailable right now. Try again shortly.');
     });
     const checks = newChecks();
@@ -159,7 +213,7 @@ export const ssoHandlers = {
       redirect: safeRedirect(ctx.input.body.redirect),
     }, ctx.deps.now(), checks.state);
     const client = { metadata, clientId: google.clientId, clientSecret: google.clientSecret };
-    return ok({ authorization_url: await authorizationUrl(client, oidcRedirectUri(origin(ctx)), checks, ctx.deps.sso.allowLoopbackHttp) });
+    return ok({ authorization_url: await authorizationUrl(client, oidcRedirectUri(origin(ctx)), checks, ctx.deps.sso) });
   },
 
   [ssoComplete.id]: async (ctx) => {

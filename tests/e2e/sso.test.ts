@@ -10,7 +10,9 @@
  * the Issuer field (BUSINESS_7004), then the provider is saved and the dialog shows the redirect
  * URI to paste at the IdP. Enabling works; enforcing before anyone has used it is refused in the
  * dialog (AUTH_7028); a second provider for the same domain is refused beside the domain
- * (AUTH_7030). A person then clicks "Sign in with SSO" on the sign-in page (axe clean), types their
+ * (AUTH_7030). (Issue 24) Before that, the domain is pending: Enable and Enforce wait with the
+ * reason, Verify says honestly that no TXT record was found, the card shows the record at 360 px,
+ * and once the record is added at the test DNS server (LEDGERLINE_DNS_SERVER) Verify proves it. A person then clicks "Sign in with SSO" on the sign-in page (axe clean), types their
  * work email, goes through the IdP's real form and lands signed in on the page they were heading
  * to. The admin's page now says the provider was used, and enforcing works. With enforcement on,
  * the person's password is refused and the page offers SSO for that email, which signs them in.
@@ -29,6 +31,7 @@ import type { Locator, Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { startOidcIdp, type OidcIdp } from '../support/oidc-idp.ts';
 import { startSamlIdp, type TestSamlIdp } from '../support/saml-idp.ts';
+import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, mainNav, setNetwork, signIn, type BrowserSession } from '../support/browser.ts';
 
@@ -41,6 +44,8 @@ const GOOGLE_CLIENT = { client_id: 'google-stand-in', client_secret: 'google-cli
 
 let idp: OidcIdp;
 let samlIdp: TestSamlIdp;
+/** The DNS server the test server asks for domain proofs (LEDGERLINE_DNS_SERVER): the "DNS host" where the admin adds the TXT record. */
+let dns: TestDnsServer;
 let server: TestServer;
 let proxy: Server;
 /** Where people reach Ledgerline (PUBLIC_URL): a front proxy to the test server, as in production. */
@@ -74,10 +79,11 @@ beforeAll(async () => {
   const client = (c: { client_id: string; client_secret: string }) => ({ ...c, redirect_uris: [`${publicUrl}${CALLBACK_PATH}`] });
   idp = await startOidcIdp({ clients: [client(SSO_CLIENT), client(GOOGLE_CLIENT)] });
   samlIdp = await startSamlIdp();
+  dns = await startDnsServer();
   server = await startTestServer({
     transactions: 10,
     serveDist: true,
-    sso: { publicUrl, google: { clientId: GOOGLE_CLIENT.client_id, clientSecret: GOOGLE_CLIENT.client_secret, issuer: idp.issuer } },
+    sso: { publicUrl, dnsServer: dns.server, google: { clientId: GOOGLE_CLIENT.client_id, clientSecret: GOOGLE_CLIENT.client_secret, issuer: idp.issuer } },
   });
   front.target(Number(new URL(server.url).port));
   adminBrowser = await launchBrowser({ baseURL: publicUrl });
@@ -92,6 +98,7 @@ afterAll(async () => {
   await server?.close();
   await idp?.close();
   await samlIdp?.close();
+  await dns?.close();
 });
 
 /** At the identity provider's own page: the email, then its "Sign in". Its cookies are dropped first so the form always shows. */
@@ -114,7 +121,24 @@ async function signOut(page: Page): Promise<void> {
 /** The brand select (its accessible name starts with its label; a hint elsewhere also says "identity provider"). */
 const brandSelect = (scope: Locator) => scope.getByRole('combobox', { name: /^Identity provider/ });
 
-const providerCard = (page: Page) => page.getByTestId('sso-provider').filter({ has: page.getByRole('heading', { name: 'demo.test' }) });
+const providerCard = (page: Page) => page.getByTestId('sso-provider').filter({ has: page.getByRole('heading', { name: 'demo.test', exact: true }) });
+
+/**
+ * The admin proves demo.test: the card shows the TXT record (name and value), the record is added
+ * at the "DNS host" (the test DNS server), and Verify says it is verified.
+ */
+async function proveDomain(card: Locator): Promise<void> {
+  const proof = card.getByTestId('sso-domain-proof');
+  await proof.waitFor({ state: 'visible', timeout: 30_000 });
+  const [, name, value] = await proof.getByTestId('sso-domain-record').locator('code').allTextContents();
+  expect(name).toBe('_ledgerline-challenge.demo.test');
+  expect(value).toMatch(/^ledgerline-domain-verification=/);
+  dns.setTxt(name!, [value!]);
+  await proof.getByRole('button', { name: /^Verify/ }).click();
+  await card.getByTestId('sso-domain-proven').waitFor({ state: 'visible', timeout: 30_000 });
+  expect(await card.getByTestId('sso-domain-proven').textContent()).toBe('Verified: demo.test belongs to your business. You can now enable single sign-on for it.');
+  await card.getByText('Draft', { exact: true }).waitFor({ state: 'visible' });
+}
 
 describe('single sign-on, end to end', () => {
   it('the admin configures OIDC then SAML providers in the UI, people sign in through them, enforcement, Google', async () => {
@@ -160,8 +184,26 @@ describe('single sign-on, end to end', () => {
     await finish.getByRole('button', { name: 'Done' }).click();
 
     const card = providerCard(admin);
-    await card.getByText('Draft').waitFor({ state: 'visible' });
+    await card.getByText('Domain not verified', { exact: true }).waitFor({ state: 'visible' });
     await card.getByText('Not yet used').waitFor({ state: 'visible' });
+
+    // ── The domain is pending: Enable and Enforce wait, with the reason; Verify says what it found. ──
+    expect(await card.getByRole('button', { name: 'Enable' }).isDisabled()).toBe(true);
+    expect(await card.getByRole('button', { name: 'Enforce…' }).isDisabled()).toBe(true);
+    await card.getByText('Enable and Enforce become available once the domain is verified.').waitFor({ state: 'visible' });
+    const proof = card.getByTestId('sso-domain-proof');
+    await proof.getByRole('button', { name: /^Verify/ }).click();
+    const result = proof.getByTestId('sso-domain-result');
+    await result.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await result.textContent()).toMatch(/^We looked up _ledgerline-challenge\.demo\.test and found no TXT record\./);
+    // At 360 px the record and its Copy buttons fit (no sideways scrolling), and the page is axe clean.
+    await admin.setViewportSize({ width: 360, height: 800 });
+    await expect.poll(() => admin.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await proof.getByRole('button', { name: /^Copy/ }).count()).toBe(2);
+    expect(await axeFindings(admin)).toEqual([]);
+    await admin.setViewportSize({ width: 1280, height: 900 });
+    await proveDomain(card);
+    expect(await card.getByTestId('sso-domain-proof').count()).toBe(0);
 
     // A second provider for the same domain: AUTH_7030 beside the domain.
     await admin.getByRole('button', { name: 'Add identity provider' }).click();
@@ -299,6 +341,9 @@ describe('single sign-on, end to end', () => {
     expect(spValues).toHaveLength(3);
     for (const v of spValues) expect(v.startsWith(publicUrl), v).toBe(true);
     await finishSaml.getByRole('button', { name: 'Done' }).click();
+    // A new claim: a new token to publish, proved again before it binds anyone.
+    await card.getByText('Domain not verified', { exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
+    await proveDomain(card);
     await card.getByRole('button', { name: 'Enable' }).click();
     await card.getByText('Enabled', { exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
 

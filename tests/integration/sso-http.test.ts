@@ -2,6 +2,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { headlessOidcSignIn, startOidcIdp, type OidcIdp } from '../support/oidc-idp.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { startDnsServer, type TestDnsServer } from '../support/dns-server.ts';
 
 /**
  * SSO over real HTTP, the way the e2e suite drives it: the IdP starts first (its issuer is the
@@ -11,10 +12,14 @@ import { startTestServer, type TestServer } from '../../server/testing.ts';
 describe('SSO against a real test server', () => {
   let idp: OidcIdp;
   let server: TestServer;
+  let dns: TestDnsServer;
 
   beforeAll(async () => {
     idp = await startOidcIdp({});
-    server = await startTestServer({ transactions: 0, sso: { google: { clientId: 'google', clientSecret: 'google-secret', issuer: idp.issuer } } });
+    dns = await startDnsServer();
+    server = await startTestServer({
+      transactions: 0, sso: { google: { clientId: 'google', clientSecret: 'google-secret', issuer: idp.issuer }, dnsServer: dns.server },
+    });
     const redirect = `${server.url}/v1/public/sso/oidc/callback`;
     idp.addClient({ client_id: 'google', client_secret: 'google-secret', redirect_uris: [redirect] });
     idp.addClient({ client_id: 'demo-okta', client_secret: 'okta-secret', redirect_uris: [redirect] });
@@ -22,11 +27,12 @@ describe('SSO against a real test server', () => {
   afterAll(async () => {
     await server?.close();
     await idp?.close();
+    await dns?.close();
   });
 
-  const post = async (path: string, body: unknown, token?: string) => {
+  const post = async (path: string, body: unknown, token?: string, method = 'POST') => {
     const res = await fetch(`${server.url}${path}`, {
-      method: 'POST', headers: { 'content-type': 'application/json', ...(token && { 'RAMP-ID-TOKEN': token }) }, body: JSON.stringify(body),
+      method, headers: { 'content-type': 'application/json', ...(token && { 'RAMP-ID-TOKEN': token }) }, body: JSON.stringify(body),
     });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error_v2?: { error_code: string } } };
   };
@@ -52,9 +58,18 @@ describe('SSO against a real test server', () => {
 
     const admin = await post('/v1/public/sign-in', { email: 'admin@demo.test', password: 'demo-password-1' });
     const created = await post('/v1/auth/authentication/oidc-providers', {
-      domain: 'demo.test', brand: 'OKTA', issuer: idp.issuer, client_id: 'demo-okta', client_secret: 'okta-secret', enabled: true,
+      domain: 'demo.test', brand: 'OKTA', issuer: idp.issuer, client_id: 'demo-okta', client_secret: 'okta-secret',
     }, admin.body.id_token as string);
     expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // demo.test proved through the DNS server the test server asks (LEDGERLINE_DNS_SERVER), then enabled.
+    const challenge = created.body.domain_challenge as { record_name: string; record_value: string };
+    expect(challenge.record_name).toBe('_ledgerline-challenge.demo.test');
+    dns.setTxt(challenge.record_name, [challenge.record_value]);
+    const proof = await post(`/v1/auth/authentication/sso-providers/${created.body.id as string}/verify-domain`, undefined, admin.body.id_token as string);
+    expect(proof.status, JSON.stringify(proof.body)).toBe(200);
+    expect((proof.body.check as { outcome: string }).outcome).toBe('proven');
+    const enabled = await post(`/v1/auth/authentication/sso-providers/${created.body.id as string}`, { enabled: true }, admin.body.id_token as string, 'PATCH');
+    expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
     expect((created.body.oidc as { redirect_uri: string }).redirect_uri).toBe(`${server.url}/v1/public/sso/oidc/callback`);
     const start = await post('/v1/public/sso/start', { email: 'employee@demo.test' });
     const viaOkta = await finish(start.body.authorization_url as string, 'employee@demo.test');

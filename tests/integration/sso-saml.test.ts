@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDnsServer } from '../support/dns-server.ts';
 import { startSamlIdp } from '../support/saml-idp.ts';
 import { useTestApp } from '../../server/test-app.ts';
 import { testDatabases } from '../../server/test-db.ts';
@@ -13,13 +14,17 @@ import { makeBusiness, request, signIn, type Fixture } from '../../server/test-f
  * a signature by another key, an expired assertion, one for another audience, a replay.
  */
 const idp = await startSamlIdp();
-afterAll(() => idp.close());
+const dns = await startDnsServer();
+afterAll(async () => {
+  await idp.close();
+  await dns.close();
+});
 
 const domainOf = (f: Fixture) => f.email('owner').split('@')[1]!;
 const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&quot;/g, '"').replace(/&amp;/g, '&') ?? null;
 
 describe.each(await testDatabases())('SAML single sign-on on %s', (kind) => {
-  const t = useTestApp(kind, { sso: { allowLoopbackHttp: true, google: null, publicUrl: null } });
+  const t = useTestApp(kind, { sso: { allowLoopbackHttp: true, google: null, publicUrl: null, dnsServer: dns.server } });
   let a: Fixture;
   let b: Fixture;
   let ownerA: string;
@@ -67,11 +72,18 @@ describe.each(await testDatabases())('SAML single sign-on on %s', (kind) => {
   }
 
   it('configures a provider from the IdP metadata URL, or its XML; refuses bad URLs (BUSINESS_7004) and bad XML (BUSINESS_7014)', async () => {
-    const res = await createSaml(ownerA, { domain: domainOf(a), metadata_url: idp.metadataUrl, enabled: true });
-    expect(res.status, res.text).toBe(201);
+    const created = await createSaml(ownerA, { domain: domainOf(a), metadata_url: idp.metadataUrl });
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.domain_status).toBe('pending');
+    // The domain proved by its TXT record, then enabled.
+    dns.setTxt(created.body.domain_challenge.record_name, [created.body.domain_challenge.record_value]);
+    const proof = await request(t.app, 'POST', `/v1/auth/authentication/sso-providers/${created.body.id}/verify-domain`, { token: ownerA });
+    expect(proof.body.check?.outcome, proof.text).toBe('proven');
+    const res = await request(t.app, 'PATCH', `/v1/auth/authentication/sso-providers/${created.body.id}`, { token: ownerA, body: { enabled: true } });
+    expect(res.status, res.text).toBe(200);
     provider = res.body;
     expect(res.body).toMatchObject({
-      protocol: 'saml', enabled: true, oidc: null,
+      protocol: 'saml', enabled: true, oidc: null, domain_status: 'proven',
       saml: {
         metadata_url: idp.metadataUrl, idp_entity_id: idp.entityId, idp_sso_url: idp.ssoUrl,
         sp_entity_id: `http://localhost/v1/public/sso/saml/${res.body.id}/metadata`,
@@ -98,8 +110,9 @@ describe.each(await testDatabases())('SAML single sign-on on %s', (kind) => {
       expect(bad.status, JSON.stringify(body)).toBe(422);
       expect(bad.body.error_v2.error_code, JSON.stringify(body)).toBe(code);
     }
-    // The domain is taken, whichever protocol asks.
+    // The domain is proven by A: taken, whichever protocol asks.
     expect((await createSaml(ownerB, { domain: domainOf(a), metadata_xml: idp.metadataXml })).body.error_v2.error_code).toBe('AUTH_7030');
+    expect((await createSaml(ownerA, { domain: domainOf(a), metadata_xml: idp.metadataXml })).body.error_v2.error_code).toBe('AUTH_7030');
     // Another business's SAML provider is not found.
     expect((await request(t.app, 'DELETE', `/v1/auth/authentication/saml-providers/${provider.id}`, { token: ownerB })).status).toBe(404);
     // An OIDC delete of a SAML provider is not found either.

@@ -5,6 +5,7 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSO_ENFORCED_MESSAGE } from '../../schema/sso-rules.ts';
 import { headlessOidcSignIn, startOidcIdp } from '../support/oidc-idp.ts';
+import { startDnsServer } from '../support/dns-server.ts';
 import { createApp } from '../../server/app.ts';
 import { TEST_TOKEN_SECRET, useTestApp } from '../../server/test-app.ts';
 import { testDatabases } from '../../server/test-db.ts';
@@ -26,6 +27,8 @@ const idp = await startOidcIdp({
   ],
 });
 const google = { clientId: 'google-client', clientSecret: 'google-secret', issuer: idp.issuer };
+/** The DNS server the app asks for domain proofs (LEDGERLINE_DNS_SERVER). */
+const dns = await startDnsServer();
 
 /** A loopback server that is not an OpenID provider (BUSINESS_7014). */
 const notOidc = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'));
@@ -34,6 +37,7 @@ const notOidcUrl = `http://127.0.0.1:${(notOidc.address() as AddressInfo).port}`
 
 afterAll(async () => {
   await idp.close();
+  await dns.close();
   notOidc.closeAllConnections();
   await new Promise((r) => notOidc.close(r));
 });
@@ -41,9 +45,10 @@ afterAll(async () => {
 const domainOf = (f: Fixture) => f.email('owner').split('@')[1]!;
 
 describe.each(await testDatabases())('single sign-on on %s', (kind) => {
-  const t = useTestApp(kind, { sso: { allowLoopbackHttp: true, google, publicUrl: null } });
+  const t = useTestApp(kind, { sso: { allowLoopbackHttp: true, google, publicUrl: null, dnsServer: dns.server } });
   let a: Fixture;
   let b: Fixture;
+  let c: Fixture;
   let ownerA: string;
   let ownerB: string;
   let employeeA: string;
@@ -51,8 +56,11 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
   beforeAll(async () => {
     a = await makeBusiness(t.db, { transactions: 0 });
     b = await makeBusiness(t.db, { transactions: 0 });
+    c = await makeBusiness(t.db, { transactions: 0 });
     ownerA = await signIn(t.app, a.email('owner'));
     ownerB = await signIn(t.app, b.email('owner'));
+    await t.db.query('UPDATE identities SET email = $2 WHERE lower(email) = $1', [b.email('outsider'), contractorEmail()]);
+    await t.db.query('UPDATE spend_users SET email = $2 WHERE id = $1', [b.users.outsider, contractorEmail()]);
     employeeA = await signIn(t.app, a.email('employee'));
   });
 
@@ -62,6 +70,10 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
     });
   const patch = (token: string, id: string, body: Record<string, unknown>) =>
     request(t.app, 'PATCH', `/v1/auth/authentication/sso-providers/${id}`, { token, body });
+  const verify = (token: string, id: string) => request(t.app, 'POST', `/v1/auth/authentication/sso-providers/${id}/verify-domain`, { token });
+  /** Publishes the claim's TXT record on the test DNS server (as the admin would at their DNS host). */
+  const publish = (provider: { domain_challenge: { record_name: string; record_value: string } }, ...extra: string[]) =>
+    dns.setTxt(provider.domain_challenge.record_name, [...extra, provider.domain_challenge.record_value]);
 
   /** The browser's whole trip: start, the IdP's form, our callback; answers our redirect. */
   async function ssoTrip(email: string, idpEmail = email, redirect?: string): Promise<{ location: string; callback: string }> {
@@ -87,6 +99,8 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
   const complete = (code: string) => request(t.app, 'POST', '/v1/public/sso/complete', { body: { code } });
 
   let providerA: string;
+  /** B's outsider, moved onto A's domain: a member of B only. */
+  const contractorEmail = () => `contractor@${domainOf(a)}`;
 
   /** A person invited to A who has not accepted yet (no password), with the invite's token. */
   async function invitedUser(email: string): Promise<{ userId: string; token: string }> {
@@ -124,12 +138,85 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
     expect((await request(t.app, 'GET', '/v1/auth/authentication/sso-providers', { token: employeeA })).status).toBe(403);
   });
 
-  it('refuses a second provider for a domain (AUTH_7030), from any business', async () => {
+  let claimB: { id: string; domain_challenge: { record_name: string; record_value: string } };
+
+  it('refuses a second claim by the same business (AUTH_7030); another business may hold its own pending claim', async () => {
     const again = await createOidc(ownerA, { domain: domainOf(a) });
     expect(again.status).toBe(409);
-    expect(again.body.error_v2.error_code).toBe('AUTH_7030');
+    expect(again.body.error_v2).toMatchObject({ error_code: 'AUTH_7030', message: `Single sign-on is already set up for ${domainOf(a)}.` });
     const other = await createOidc(ownerB, { domain: domainOf(a) });
-    expect(other.body.error_v2.error_code).toBe('AUTH_7030');
+    expect(other.status, other.text).toBe(201);
+    expect(other.body).toMatchObject({ domain_status: 'pending', domain_proven_at: null, enabled: false });
+    claimB = other.body;
+  });
+
+  it('a domain is pending until its TXT record is found: it cannot be enabled or enforced, sign-in does not find it', async () => {
+    const list = await request(t.app, 'GET', '/v1/auth/authentication/sso-providers', { token: ownerA });
+    const mine = list.body.data[0];
+    expect(mine).toMatchObject({ domain_status: 'pending', domain_proven_at: null });
+    expect(mine.domain_challenge.record_name).toBe(`_ledgerline-challenge.${domainOf(a)}`);
+    expect(mine.domain_challenge.record_value).toMatch(/^ledgerline-domain-verification=[A-Za-z0-9_-]{32}$/);
+    // A random token per claim: B's claim of the same domain has another.
+    expect(claimB.domain_challenge.record_value).not.toBe(mine.domain_challenge.record_value);
+
+    const enable = await patch(ownerA, providerA, { enabled: true });
+    expect(enable.status).toBe(422);
+    expect(enable.body.error_v2).toMatchObject({
+      error_code: 'AUTH_7042',
+      message: `Prove that your business owns ${domainOf(a)} before enabling single sign-on: add the TXT record shown for it at your DNS host, then choose Verify.`,
+    });
+    expect((await patch(ownerA, providerA, { enabled: true, enforced: true })).body.error_v2.error_code).toBe('AUTH_7028');
+    // Created enabled: refused the same way.
+    const enabledClaim = await createOidc(ownerB, { domain: `pending-${randomUUID().slice(0, 6)}.example.com`, enabled: true });
+    expect(enabledClaim.body.error_v2.error_code).toBe('AUTH_7042');
+    // The database holds the rule too.
+    await expect(t.db.query('UPDATE sso_providers SET enabled = true WHERE id = $1', [providerA])).rejects.toThrow();
+
+    const none = await verify(ownerA, providerA);
+    expect(none.status, none.text).toBe(200);
+    expect(none.body.check).toEqual({
+      outcome: 'no_record',
+      message: `We looked up _ledgerline-challenge.${domainOf(a)} and found no TXT record. Add it at your DNS host; changes can take a few minutes (sometimes hours) to appear. Then verify again.`,
+    });
+    expect(none.body.provider.domain_status).toBe('pending');
+    dns.setTxt(mine.domain_challenge.record_name, ['v=spf1 -all', `${mine.domain_challenge.record_value}x`]);
+    expect((await verify(ownerA, providerA)).body.check.outcome).toBe('no_match');
+    dns.failName(mine.domain_challenge.record_name);
+    expect((await verify(ownerA, providerA)).body.check.outcome).toBe('lookup_failed');
+    dns.remove(mine.domain_challenge.record_name);
+    expect(dns.lookups.some((l) => l.name === mine.domain_challenge.record_name && l.type === 'TXT')).toBe(true);
+    // Sign-in does not find a pending claim (whether or not another business holds one too).
+    const start = await request(t.app, 'POST', '/v1/public/sso/start', { body: { email: a.email('owner') } });
+    expect(start.body.error_v2).toMatchObject({ error_code: 'AUTH_7022', message: 'Single sign-on is not set up for this email.' });
+    // Another business cannot check A's claim.
+    expect((await verify(ownerB, providerA)).status).toBe(404);
+  });
+
+  it('the first business to prove the domain wins; the other claims are refused at verification and creation (AUTH_7030)', async () => {
+    const [mine] = (await request(t.app, 'GET', '/v1/auth/authentication/sso-providers', { token: ownerA })).body.data;
+    // Both claims' records are published (one TXT name may hold several values): A verifies first.
+    publish(mine, claimB.domain_challenge.record_value);
+    const proven = await verify(ownerA, providerA);
+    expect(proven.status, proven.text).toBe(200);
+    expect(proven.body.check).toEqual({
+      outcome: 'proven', message: `Verified: ${domainOf(a)} belongs to your business. You can now enable single sign-on for it.`,
+    });
+    expect(proven.body.provider).toMatchObject({ domain_status: 'proven', enabled: false });
+    expect(proven.body.provider.domain_proven_at).not.toBeNull();
+    // Verifying again is harmless.
+    expect((await verify(ownerA, providerA)).body.check.outcome).toBe('proven');
+
+    const lost = await verify(ownerB, claimB.id);
+    expect(lost.status).toBe(409);
+    expect(lost.body.error_v2).toMatchObject({
+      error_code: 'AUTH_7030',
+      message: `Another Ledgerline business has already proved that it owns ${domainOf(a)}, so single sign-on for it is set up there.`,
+    });
+    const [row] = await t.db.query<{ domain_proven_at: Date | null }>('SELECT domain_proven_at FROM sso_providers WHERE id = $1', [claimB.id]);
+    expect(row!.domain_proven_at).toBeNull();
+    expect((await createOidc(ownerB, { domain: domainOf(a) })).body.error_v2.error_code).toBe('AUTH_7030');
+    // B gives its losing claim up.
+    expect((await request(t.app, 'DELETE', `/v1/auth/authentication/oidc-providers/${claimB.id}`, { token: ownerB })).status).toBe(200);
   });
 
   it('refuses issuers that are not https, do not answer (BUSINESS_7004) or are not OpenID Connect (BUSINESS_7014)', async () => {
@@ -140,14 +227,14 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
       [notOidcUrl, 'BUSINESS_7014'],
     ];
     for (const [issuer, code] of cases) {
-      const res = await createOidc(ownerB, { domain: `x${randomUUID().slice(0, 6)}.example.com`, issuer });
+      const res = await createOidc(await signIn(t.app, c.email('owner')), { domain: `x${randomUUID().slice(0, 6)}.example.com`, issuer });
       expect(res.status, issuer).toBe(422);
       expect(res.body.error_v2.error_code, issuer).toBe(code);
     }
     // In production loopback http is refused too.
     const strict = createApp({ db: t.db, tokenSecret: TEST_TOKEN_SECRET, sso: { allowLoopbackHttp: false, google: null } });
     const res = await request(strict, 'POST', '/v1/auth/authentication/oidc-providers', {
-      token: ownerB, body: { domain: 'strict.example.com', brand: 'OKTA', issuer: idp.issuer, client_id: 'c', client_secret: 's' },
+      token: await signIn(t.app, c.email('owner')), body: { domain: 'strict.example.com', brand: 'OKTA', issuer: idp.issuer, client_id: 'c', client_secret: 's' },
     });
     expect(res.body.error_v2.error_code).toBe('BUSINESS_7004');
     await strict.close();
@@ -156,6 +243,8 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
   it('enables only with users on the domain (AUTH_7042); enforces only once verified and enabled (AUTH_7028)', async () => {
     const lonely = await createOidc(ownerB, { domain: 'nobody-here.example.com' });
     expect(lonely.status).toBe(201);
+    publish(lonely.body);
+    expect((await verify(ownerB, lonely.body.id)).body.check.outcome).toBe('proven');
     const enable = await patch(ownerB, lonely.body.id, { enabled: true });
     expect(enable.status).toBe(422);
     expect(enable.body.error_v2).toMatchObject({
@@ -249,9 +338,14 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
       expect(res.status).toBe(403);
       expect(res.body.error_v2).toMatchObject({ error_code: 'AUTH_7022', message: SSO_ENFORCED_MESSAGE });
     }
-    // Unknown emails on the domain get the same answer: no account oracle.
+    // Enforcement binds the provider's own business only: an unknown email on the domain gets the
+    // ordinary answer, and another business's member who shares the domain signs in as before.
     const unknown = await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: `ghost@${domainOf(a)}`, password: 'x' } });
-    expect(unknown.body.error_v2.error_code).toBe('AUTH_7022');
+    expect(unknown.body.error_v2.error_code).toBe('AUTH_7001');
+    const contractor = await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: contractorEmail(), password: FIXTURE_PASSWORD } });
+    expect(contractor.status, contractor.text).toBe(200);
+    expect(decodeJwt(contractor.body.id_token).business_id).toBe(b.businessId);
+    expect((await request(t.app, 'POST', '/v1/public/passwordless/send', { body: { email: contractorEmail() } })).status).toBe(204);
     const link = await request(t.app, 'POST', '/v1/public/passwordless/send', { body: { email: a.email('employee') } });
     expect(link.body.error_v2).toMatchObject({ error_code: 'AUTH_7022', message: SSO_ENFORCED_MESSAGE });
     expect((await request(t.app, 'POST', '/v1/public/sign-in', { body: { email: b.email('owner'), password: FIXTURE_PASSWORD } })).status).toBe(200);
@@ -292,6 +386,10 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
 
     const enforced = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/google/start', { body: {} });
     expect(errorOf((await tripFrom(enforced.body.authorization_url, a.email('owner'))).location)).toBe(SSO_ENFORCED_MESSAGE);
+    // B's member on A's enforced domain is not A's to bind: Google signs them in.
+    const shared = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/google/start', { body: {} });
+    const sharedDone = await complete(codeOf((await tripFrom(shared.body.authorization_url, contractorEmail())).location));
+    expect(decodeJwt(sharedDone.body.id_token)).toMatchObject({ ramp_user_uuid: b.users.outsider, business_id: b.businessId });
     const unknown = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/google/start', { body: {} });
     expect(errorOf((await tripFrom(unknown.body.authorization_url, 'stranger@example.org')).location)).toBe(NO_ACCOUNT_MESSAGE);
 

@@ -1,6 +1,6 @@
 import {
   createOidcProvider, createSamlProvider, deleteOidcProvider, deleteSamlProvider, googleStart, listSsoProviders, ssoStart,
-  updateSsoProvider,
+  updateSsoProvider, verifySsoDomain,
 } from '../../schema/api/calls-sso.ts';
 import type { CallDef, CallResponse } from '../../schema/api/define-call.ts';
 import type { CallOptions } from '../../sync/index.ts';
@@ -53,6 +53,10 @@ export function ssoHandlers(ctx: WorkerContext): SsoApi {
     async deleteSsoProvider(id, protocol) {
       const r = await send(protocol === 'saml' ? deleteSamlProvider : deleteOidcProvider, { params: provider(id) });
       return r.ok ? { ok: true } : r;
+    },
+    async verifySsoDomain(id) {
+      const r = await send(verifySsoDomain, { params: provider(id) });
+      return r.ok ? { ok: true, provider: r.data.provider, outcome: r.data.check.outcome, message: r.data.check.message } : r;
     },
     async ssoStart(email, redirect) {
       const r = await send(ssoStart, { body: redirect ? { email, redirect } : { email } });

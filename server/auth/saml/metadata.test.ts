@@ -3,7 +3,10 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SamlError, type SamlFailure } from './errors.ts';
+import { OUTBOUND_REFUSED_MESSAGE } from '../../core/outbound-fetch.ts';
 import { certificateFingerprint, fetchIdpMetadata, parseIdpMetadata, spMetadataXml } from './metadata.ts';
+
+const GENERIC = new RegExp(`^url: The metadata URL .* ${OUTBOUND_REFUSED_MESSAGE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
 
 /** Two real self-signed certificates (CN=metadata test 1 and 2), base64 DER, made once with @peculiar/x509. */
 const CERT1 =
@@ -128,14 +131,14 @@ describe('fetchIdpMetadata', () => {
     ['ftp', 'ftp://idp.example.com/metadata'],
     ['http to a non-loopback host', 'http://idp.example.com/metadata'],
   ])('refuses %s before any request', async (_name, url) => {
-    expect(await failure(fetchIdpMetadata(url, { allowLoopbackHttp: true }))).toMatch(/^url: /);
+    expect(await failure(fetchIdpMetadata(url, { allowLoopbackHttp: true }))).toMatch(GENERIC);
   });
 
   it('refuses loopback http unless allowed', async () => {
-    expect(await failure(fetchIdpMetadata('http://127.0.0.1:9/metadata'))).toMatch(/^url: .*https/);
+    expect(await failure(fetchIdpMetadata('http://127.0.0.1:9/metadata'))).toMatch(GENERIC);
   });
 
-  it('refuses a 404, a redirect to plain http elsewhere, a slow answer, a body over 1 MB and a closed port', async () => {
+  it('refuses a redirect to plain http elsewhere, a slow answer, a body over 1 MB and a closed port in the same words; says a 404', async () => {
     const base = await serve((req, res) => {
       if (req.url === '/missing') return res.writeHead(404).end('no');
       if (req.url === '/away') return res.writeHead(301, { location: 'http://idp.example.com/metadata' }).end();
@@ -154,11 +157,9 @@ describe('fetchIdpMetadata', () => {
     });
     const opts = { allowLoopbackHttp: true, timeoutMs: 500 };
     expect(await failure(fetchIdpMetadata(`${base}/missing`, opts))).toMatch(/^url: .*HTTP 404/);
-    expect(await failure(fetchIdpMetadata(`${base}/away`, opts))).toMatch(/^url: .*https/);
-    expect(await failure(fetchIdpMetadata(`${base}/slow`, opts))).toMatch(/^url: .*within 0.5 s/);
-    expect(await failure(fetchIdpMetadata(`${base}/trickle`, opts))).toMatch(/^url: .*within 0.5 s/);
-    expect(await failure(fetchIdpMetadata(`${base}/huge`, opts))).toMatch(/^url: .*1 MB/);
-    expect(await failure(fetchIdpMetadata(`${base}/huge-chunked`, opts))).toMatch(/^url: .*1 MB/);
-    expect(await failure(fetchIdpMetadata('http://127.0.0.1:9/metadata', opts))).toMatch(/^url: .*reached/);
+    // One message for every refusal: what is listening where is not told.
+    for (const url of [`${base}/away`, `${base}/slow`, `${base}/trickle`, `${base}/huge`, `${base}/huge-chunked`, 'http://127.0.0.1:9/metadata']) {
+      expect(await failure(fetchIdpMetadata(url, opts)), url).toBe(`url: The metadata URL ${url} ${OUTBOUND_REFUSED_MESSAGE}`);
+    }
   });
 });

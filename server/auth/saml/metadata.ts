@@ -1,5 +1,6 @@
 import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { generateServiceProviderMetadata } from '@node-saml/node-saml';
+import { outboundFetch, OutboundRefused } from '../../core/outbound-fetch.ts';
 import { SamlError } from './errors.ts';
 import { attr, BINDING_POST, BINDING_REDIRECT, children, is, NAMEID_EMAIL, NS, parseXml, SAML2_PROTOCOL } from './xml.ts';
 
@@ -18,7 +19,6 @@ export interface SamlSp {
 
 const METADATA_MAX_BYTES = 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 5000;
-const MAX_REDIRECTS = 3;
 
 const formatError = (why: string) => new SamlError('format', `This is not SAML 2.0 identity provider metadata: ${why}`);
 
@@ -90,91 +90,31 @@ export function parseIdpMetadata(xml: string): SamlIdp {
   throw formatError('it describes no SAML 2.0 identity provider (IDPSSODescriptor).');
 }
 
-const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])$/i;
-
-function checkMetadataUrl(raw: string, allowLoopbackHttp: boolean): URL {
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    throw new SamlError('url', 'The metadata URL is not a valid web address.');
-  }
-  if (url.protocol === 'https:') return url;
-  if (url.protocol === 'http:' && allowLoopbackHttp && LOOPBACK.test(url.hostname)) return url;
-  throw new SamlError('url', 'The metadata URL must start with https://.');
-}
-
-async function readLimited(res: Response, seconds: number): Promise<string> {
-  const declared = Number(res.headers.get('content-length') ?? '0');
-  const tooBig = () => new SamlError('url', 'The metadata URL answered more than 1 MB; that is not IdP metadata.');
-  if (declared > METADATA_MAX_BYTES) {
-    await res.body?.cancel().catch(() => undefined);
-    throw tooBig();
-  }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > METADATA_MAX_BYTES) {
-        await reader.cancel().catch(() => undefined);
-        throw tooBig();
-      }
-      chunks.push(value);
-    }
-  } catch (err) {
-    if (err instanceof SamlError) throw err;
-    throw new SamlError('url', `The metadata URL did not finish answering within ${seconds} s.`);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
 /**
- * Fetches IdP metadata. Only https (http for loopback hosts when allowed, for tests); redirects
- * are followed by hand so each hop is checked the same way; the whole exchange, body included,
- * must finish within the timeout and stay within 1 MB. Otherwise SamlError('url') (BUSINESS_7004).
+ * Fetches IdP metadata through the outbound fetch helper (server/core/outbound-fetch.ts): https
+ * only (loopback http with the opt-in, for tests), public addresses only, each redirect checked,
+ * 5 s and 1 MB. Every refusal and failure is SamlError('url') with the helper's one message
+ * (BUSINESS_7004); a public server that answers something else than 200 says its status.
  */
 export async function fetchIdpMetadata(
   url: string,
-  opts: { allowLoopbackHttp?: boolean; timeoutMs?: number } = {},
+  opts: { allowLoopbackHttp?: boolean; dnsServer?: string | null; timeoutMs?: number } = {},
 ): Promise<string> {
-  const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const seconds = Math.round(timeoutMs / 100) / 10;
-  const signal = AbortSignal.timeout(timeoutMs);
-  let current = checkMetadataUrl(url, opts.allowLoopbackHttp === true);
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    let res: Response;
-    try {
-      res = await fetch(current, {
-        redirect: 'manual',
-        signal,
-        headers: { accept: 'application/samlmetadata+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1' },
-      });
-    } catch {
-      throw new SamlError(
-        'url',
-        signal.aborted
-          ? `The metadata URL did not answer within ${seconds} s.`
-          : `The metadata URL could not be reached (${current.host}).`,
-      );
-    }
-    const location = res.headers.get('location');
-    if ([301, 302, 303, 307, 308].includes(res.status) && location) {
-      await res.body?.cancel().catch(() => undefined);
-      current = checkMetadataUrl(new URL(location, current).href, opts.allowLoopbackHttp === true);
-      continue;
-    }
-    if (res.status !== 200) {
-      await res.body?.cancel().catch(() => undefined);
-      throw new SamlError('url', `The metadata URL answered HTTP ${res.status}, not the metadata.`);
-    }
-    return readLimited(res, seconds);
+  const shown = url.trim();
+  let res: Response;
+  try {
+    res = await outboundFetch(shown, {
+      headers: { accept: 'application/samlmetadata+xml, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.1' },
+    }, {
+      allowLoopbackHttp: opts.allowLoopbackHttp === true, dnsServer: opts.dnsServer ?? null,
+      timeoutMs: opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, maxBytes: METADATA_MAX_BYTES,
+    });
+  } catch (err) {
+    if (err instanceof OutboundRefused) throw new SamlError('url', `The metadata URL ${err.message}`);
+    throw err;
   }
-  throw new SamlError('url', 'The metadata URL redirected too many times.');
+  if (res.status !== 200) throw new SamlError('url', `The metadata URL answered HTTP ${res.status}, not the metadata.`);
+  return res.text();
 }
 
 /** SHA-256 of the DER bytes, upper-case colon-separated hex (what IdP consoles show). */

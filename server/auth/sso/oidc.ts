@@ -1,5 +1,6 @@
 import * as client from 'openid-client';
 import { ApiError } from '../../core/errors.ts';
+import { outboundFetch, OutboundRefused, type OutboundOptions } from '../../core/outbound-fetch.ts';
 import { idpUrl } from './urls.ts';
 
 /**
@@ -17,10 +18,22 @@ export type OidcClient = { metadata: OidcMetadata; clientId: string; clientSecre
 const TIMEOUT_SECONDS = 5;
 export const OIDC_SCOPE = 'openid email';
 
-const transportFailure = (err: unknown): boolean => {
-  if (err instanceof client.ClientError) return false;
+/** The allowance of outbound fetches (server/core/outbound-fetch.ts): the opt-in and the resolver. */
+export type OidcNet = Pick<OutboundOptions, 'allowLoopbackHttp' | 'dnsServer'>;
+
+/** Every request openid-client makes (discovery, token, JWKS) goes through the outbound fetch helper. */
+const fetchThrough = (net: OidcNet): client.CustomFetch => (url, options) =>
+  outboundFetch(url, {
+    method: options.method, headers: options.headers as Record<string, string> | Headers, body: options.body as string | URLSearchParams | null,
+    redirect: options.redirect, signal: options.signal ?? null,
+  }, { ...net, timeoutMs: TIMEOUT_SECONDS * 1000 });
+
+const refusedFetch = (err: unknown): boolean => {
+  for (let e: unknown = err, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof OutboundRefused) return true;
+  }
   const name = (err as { name?: string }).name;
-  return err instanceof TypeError || name === 'AbortError' || name === 'TimeoutError';
+  return !(err instanceof client.ClientError) && (err instanceof TypeError || name === 'AbortError' || name === 'TimeoutError');
 };
 
 /**
@@ -28,12 +41,16 @@ const transportFailure = (err: unknown): boolean => {
  * for loopback hosts when allowed) or does not answer; BUSINESS_7014 when it answers something
  * that is not OpenID Connect discovery for that issuer.
  */
-export async function discoverIssuer(issuer: string, allowLoopbackHttp: boolean): Promise<OidcMetadata> {
+export async function discoverIssuer(issuer: string, net: OidcNet): Promise<OidcMetadata> {
+  const allowLoopbackHttp = net.allowLoopbackHttp;
   const url = idpUrl(issuer, allowLoopbackHttp);
-  if (!url) throw new ApiError('BUSINESS_7004', 'The issuer must be an https URL, such as https://login.example.com.');
+  // One message for every refusal of an address, whatever the reason (server/core/outbound-fetch.ts).
+  const refused = () => new ApiError('BUSINESS_7004', `The issuer ${new OutboundRefused(issuer.trim()).message}`);
+  if (!url) throw refused();
   try {
     const config = await client.discovery(url, 'discovery', undefined, client.None(), {
       timeout: TIMEOUT_SECONDS,
+      [client.customFetch]: fetchThrough(net),
       ...(url.protocol === 'http:' && { execute: [client.allowInsecureRequests] }),
     });
     const metadata = config.serverMetadata();
@@ -46,16 +63,19 @@ export async function discoverIssuer(issuer: string, allowLoopbackHttp: boolean)
     return metadata;
   } catch (err) {
     if (err instanceof ApiError) throw err;
-    if (transportFailure(err)) throw new ApiError('BUSINESS_7004', `The issuer ${url.href} could not be reached.`);
+    // One message whatever went wrong on the way (refused address, closed port, timeout, TLS).
+    if (refusedFetch(err)) throw refused();
     throw new ApiError('BUSINESS_7014', `The issuer ${url.href} did not answer with OpenID Connect discovery.`);
   }
 }
 
-function configuration(c: OidcClient, allowLoopbackHttp: boolean): client.Configuration {
+function configuration(c: OidcClient, net: OidcNet): client.Configuration {
+  const allowLoopbackHttp = net.allowLoopbackHttp;
   const methods = c.metadata.token_endpoint_auth_methods_supported;
   const auth = !methods || methods.includes('client_secret_basic') ? client.ClientSecretBasic(c.clientSecret) : client.ClientSecretPost(c.clientSecret);
   const config = new client.Configuration(c.metadata, c.clientId, undefined, auth);
   config.timeout = TIMEOUT_SECONDS;
+  config[client.customFetch] = fetchThrough(net);
   if (allowLoopbackHttp && new URL(c.metadata.issuer).protocol === 'http:' && idpUrl(c.metadata.issuer, true)) client.allowInsecureRequests(config);
   return config;
 }
@@ -67,8 +87,8 @@ export function newChecks(): OidcChecks {
   return { state: client.randomState(), nonce: client.randomNonce(), codeVerifier: client.randomPKCECodeVerifier() };
 }
 
-export async function authorizationUrl(c: OidcClient, redirectUri: string, checks: OidcChecks, allowLoopbackHttp: boolean, loginHint?: string): Promise<string> {
-  const config = configuration(c, allowLoopbackHttp);
+export async function authorizationUrl(c: OidcClient, redirectUri: string, checks: OidcChecks, net: OidcNet, loginHint?: string): Promise<string> {
+  const config = configuration(c, net);
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,
     scope: OIDC_SCOPE,
@@ -89,8 +109,8 @@ export class OidcCallbackError extends Error {}
  * `callbackUrl` is the full URL the IdP sent the browser to (its origin and path are the redirect
  * URI). Refusals are OidcCallbackError with words for the person.
  */
-export async function finishOidc(c: OidcClient, callbackUrl: URL, checks: OidcChecks, allowLoopbackHttp: boolean): Promise<{ email: string; subject: string }> {
-  const config = configuration(c, allowLoopbackHttp);
+export async function finishOidc(c: OidcClient, callbackUrl: URL, checks: OidcChecks, net: OidcNet): Promise<{ email: string; subject: string }> {
+  const config = configuration(c, net);
   let claims: client.IDToken | undefined;
   try {
     const tokens = await client.authorizationCodeGrant(config, callbackUrl, {
@@ -119,10 +139,10 @@ export async function finishOidc(c: OidcClient, callbackUrl: URL, checks: OidcCh
 const discovered = new Map<string, { at: number; metadata: Promise<OidcMetadata> }>();
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 
-export function cachedDiscovery(issuer: string, allowLoopbackHttp: boolean, now = Date.now()): Promise<OidcMetadata> {
+export function cachedDiscovery(issuer: string, net: OidcNet, now = Date.now()): Promise<OidcMetadata> {
   const hit = discovered.get(issuer);
   if (hit && now - hit.at < DISCOVERY_TTL_MS) return hit.metadata;
-  const metadata = discoverIssuer(issuer, allowLoopbackHttp);
+  const metadata = discoverIssuer(issuer, net);
   discovered.set(issuer, { at: now, metadata });
   // A failure is not kept: the next sign-in asks again.
   metadata.catch(() => discovered.delete(issuer));

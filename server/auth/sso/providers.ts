@@ -2,6 +2,7 @@ import { SSO_BROWSER_PATHS, type SsoProvider } from '../../../schema/api/calls-s
 import type { SsoRuleProvider } from '../../../schema/sso-rules.ts';
 import type { Queryable } from '../../db/db.ts';
 import { certificateFingerprint } from '../saml/index.ts';
+import { domainChallenge } from './domain-proof.ts';
 import type { OidcMetadata } from './oidc.ts';
 
 /** An sso_providers row as the routes read it (dates as ISO text). */
@@ -10,12 +11,14 @@ export type ProviderRow = {
   enabled: boolean; enforced: boolean; verified_at: string | null;
   metadata_url: string | null; idp_entity_id: string | null; idp_sso_url: string | null; idp_certificates: string[] | null;
   issuer: string | null; client_id: string | null; client_secret_enc: string | null; oidc_metadata: OidcMetadata | null;
+  /** The domain claim (issue 24): its random token, and when the TXT record proved it (null: pending). */
+  domain_token: string; domain_proven_at: string | null;
   created_at: string; updated_at: string;
 };
 
 const COLUMNS = `id::text, business_id::text, protocol, brand, domain, enabled, enforced, ll_iso(verified_at) AS verified_at,
   metadata_url, idp_entity_id, idp_sso_url, idp_certificates, issuer, client_id, client_secret_enc, oidc_metadata,
-  ll_iso(created_at) AS created_at, ll_iso(updated_at) AS updated_at`;
+  domain_token, ll_iso(domain_proven_at) AS domain_proven_at, ll_iso(created_at) AS created_at, ll_iso(updated_at) AS updated_at`;
 
 export async function providersOf(db: Queryable, businessId: string, lock = false): Promise<ProviderRow[]> {
   return db.query<ProviderRow>(`SELECT ${COLUMNS} FROM sso_providers WHERE business_id = $1 ORDER BY domain${lock ? ' FOR UPDATE' : ''}`, [businessId]);
@@ -33,13 +36,18 @@ export async function providerById(db: Queryable, id: string): Promise<ProviderR
   return (await db.query<ProviderRow>(`SELECT ${COLUMNS} FROM sso_providers WHERE id = $1`, [id]))[0] ?? null;
 }
 
-/** The provider of an email domain, whichever business configured it. */
+/**
+ * The provider of an email domain, whichever business configured it: only a proven one (pending
+ * claims, of which several businesses may hold one, bind nobody). At most one per domain (index).
+ */
 export async function providerForDomain(db: Queryable, domain: string): Promise<ProviderRow | null> {
-  return (await db.query<ProviderRow>(`SELECT ${COLUMNS} FROM sso_providers WHERE lower(domain) = $1`, [domain.toLowerCase()]))[0] ?? null;
+  return (await db.query<ProviderRow>(
+    `SELECT ${COLUMNS} FROM sso_providers WHERE lower(domain) = $1 AND domain_proven_at IS NOT NULL`, [domain.toLowerCase()],
+  ))[0] ?? null;
 }
 
-export const ruleView = (p: Pick<ProviderRow, 'id' | 'domain' | 'enabled' | 'enforced' | 'verified_at'>): SsoRuleProvider => ({
-  id: p.id, domain: p.domain, enabled: p.enabled, enforced: p.enforced, verified: p.verified_at !== null,
+export const ruleView = (p: Pick<ProviderRow, 'id' | 'domain' | 'enabled' | 'enforced' | 'verified_at' | 'domain_proven_at'>): SsoRuleProvider => ({
+  id: p.id, domain: p.domain, enabled: p.enabled, enforced: p.enforced, verified: p.verified_at !== null, domainProven: p.domain_proven_at !== null,
 });
 
 /** What our side of a SAML connection is called, on the public origin. */
@@ -56,6 +64,8 @@ export function providerDoc(p: ProviderRow, origin: string): SsoProvider {
   return {
     id: p.id, business_id: p.business_id, protocol: p.protocol, brand: p.brand, domain: p.domain,
     enabled: p.enabled, enforced: p.enforced, verified_at: p.verified_at,
+    domain_status: p.domain_proven_at ? 'proven' : 'pending', domain_proven_at: p.domain_proven_at,
+    domain_challenge: domainChallenge(p.domain, p.domain_token),
     saml: p.protocol === 'saml'
       ? {
           metadata_url: p.metadata_url, idp_entity_id: p.idp_entity_id ?? '', idp_sso_url: p.idp_sso_url ?? '',

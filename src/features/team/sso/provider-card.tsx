@@ -7,8 +7,9 @@ import { StatusPill } from '../../../components/status-pill.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
 import { errorText } from '../../../lib/error-text.ts';
 import { toastInfo } from '../../../lib/toast-store.ts';
+import { DomainProof } from './domain-proof.tsx';
 import { ReplaceDialog, SetupDialog } from './provider-dialog.tsx';
-import { lastUsedText, providerStatus, providerSummary, type ProviderAction } from './sso-forms.ts';
+import { lastUsedText, PENDING_DOMAIN_REASON, providerStatus, providerSummary, type ProviderAction } from './sso-forms.ts';
 
 export interface ProviderCardProps {
   client: DataClient;
@@ -31,6 +32,10 @@ export function ProviderCard({ client, provider: p, online, onChanged }: Provide
   const [refusal, setRefusal] = useState<{ action: ProviderAction; message: string } | null>(null);
   const status = providerStatus(p);
   const headingId = `sso-${p.id}`;
+  const pending = p.domain_status === 'pending';
+  const pendingReasonId = `sso-pending-${p.id}`;
+  // Said once, when the domain check proves it (the proof section then goes away).
+  const [justProven, setJustProven] = useState<string | null>(null);
 
   async function update(action: ProviderAction, patch: { enabled?: boolean; enforced?: boolean }, done: string): Promise<string | null> {
     setBusy(action);
@@ -63,14 +68,29 @@ export function ProviderCard({ client, provider: p, online, onChanged }: Provide
         <span>{status.description}</span>
         <span className={p.verified_at ? 'sso-used' : 'muted'}>{lastUsedText(p)}</span>
       </p>
+      {pending && (
+        <DomainProof client={client} provider={p} online={online} onChanged={(next) => {
+          if (next.domain_status === 'proven') setJustProven(`Verified: ${p.domain} belongs to your business. You can now enable single sign-on for it.`);
+          onChanged(next);
+        }} />
+      )}
+      {justProven && !pending && (
+        <p className="notice sso-proof-result sso-proven" role="status" data-testid="sso-domain-proven">{justProven}</p>
+      )}
       {p.enabled && !p.enforced && !p.verified_at && (
         <p className="muted sso-card-note">Sign in through it once yourself (Sign in with SSO on the sign-in page) to verify it: enforcing needs a verified provider.</p>
       )}
       <div className="sso-card-actions">
         {!p.enabled && (
-          <Button size="sm" variant="primary" disabled={!online} loading={busy === 'enable'}
+          <Button size="sm" variant={pending ? 'secondary' : 'primary'} disabled={!online || pending} loading={busy === 'enable'}
+            aria-describedby={pending ? pendingReasonId : undefined}
             onClick={() => void act('enable', { enabled: true }, `Single sign-on is enabled for ${p.domain}.`)}>
             Enable
+          </Button>
+        )}
+        {pending && (
+          <Button size="sm" variant="secondary" disabled aria-describedby={pendingReasonId}>
+            Enforce…
           </Button>
         )}
         {p.enabled && !p.enforced && (
@@ -100,6 +120,7 @@ export function ProviderCard({ client, provider: p, online, onChanged }: Provide
           Delete <span className="sr-only">provider for {p.domain}</span>
         </Button>
       </div>
+      {pending && <p id={pendingReasonId} className="muted sso-card-note">{PENDING_DOMAIN_REASON}</p>}
       {refusal && (
         <p className="notice notice-error sso-refusal" role="alert" data-testid="sso-refusal">
           {refusal.message}

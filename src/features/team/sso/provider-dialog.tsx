@@ -73,7 +73,7 @@ export function AddProviderDialog({ client, onClose, onCreated }: AddProviderDia
 
   if (created) {
     return (
-      <Modal title={`Finish at ${SSO_BRAND_LABELS[created.brand]}`} description={`The provider for ${created.domain} is saved as a draft. Paste these into ${SSO_BRAND_LABELS[created.brand]}, assign the people who use Ledgerline, then enable it here.`} onClose={onClose}>
+      <Modal title={`Finish at ${SSO_BRAND_LABELS[created.brand]}`} description={`The provider for ${created.domain} is saved as a draft. Paste these into ${SSO_BRAND_LABELS[created.brand]}, assign the people who use Ledgerline, then verify ${created.domain} with the DNS record shown on its card and enable it there.`} onClose={onClose}>
         <SetupValues provider={created} />
         <div className="modal-actions">
           <Button variant="primary" onClick={onClose}>Done</Button>
@@ -83,7 +83,7 @@ export function AddProviderDialog({ client, onClose, onCreated }: AddProviderDia
   }
 
   return (
-    <Modal title="Add identity provider" description="People whose email is on the domain sign in through it once it is enabled." onClose={onClose} onSubmit={submit} size="lg">
+    <Modal title="Add identity provider" description="People whose email is on the domain sign in through it once you have verified the domain and enabled it." onClose={onClose} onSubmit={submit} size="lg">
       <FormError message={f.formError} />
       <div className="modal-fields sso-fields">
         <SelectField label="Identity provider" value={v.brand} options={BRAND_OPTIONS}
@@ -230,7 +230,7 @@ export function SetupValues({ provider }: { provider: SsoProvider }) {
   );
 }
 
-function CopyButton({ text, label }: { text: string; label: string }) {
+export function CopyButton({ text, label }: { text: string; label: string }) {
   const [copied, setCopied] = useState<null | boolean>(null);
   async function copy() {
     // The clipboard may be refused (permissions, insecure origin): the value stays selectable.

@@ -10,6 +10,8 @@ const ID = '70000000-0000-4000-8000-000000000001';
 const BIZ = '70000000-0000-4000-8000-000000000002';
 const provider = (over: Partial<SsoProvider> = {}): SsoProvider => ssoProviderSchema.parse({
   id: ID, business_id: BIZ, protocol: 'oidc', brand: 'AUTH0', domain: 'example.com', enabled: false, enforced: false, verified_at: null,
+  domain_status: 'proven', domain_proven_at: '2026-11-27T05:00:00Z',
+  domain_challenge: { record_name: '_ledgerline-challenge.example.com', record_value: 'ledgerline-domain-verification=abc' },
   saml: null,
   oidc: { issuer: 'https://idp.example.com', client_id: 'ledgerline', has_client_secret: true, redirect_uri: 'https://app.example/v1/public/sso/oidc/callback' },
   created_at: '2026-11-27T06:00:00Z', updated_at: '2026-11-27T06:00:00Z', ...over,
@@ -116,7 +118,13 @@ describe('status and setup words', () => {
     { enabled: false, enforced: false, label: 'Draft' },
     { enabled: true, enforced: false, label: 'Enabled' },
     { enabled: true, enforced: true, label: 'Enforced' },
-  ])('$label', ({ enabled, enforced, label }) => expect(providerStatus({ enabled, enforced }).label).toBe(label));
+  ])('$label', ({ enabled, enforced, label }) =>
+    expect(providerStatus({ enabled, enforced, domain: 'example.com', domain_status: 'proven' }).label).toBe(label));
+  it('a pending domain says so, whatever else', () => {
+    const s = providerStatus({ enabled: false, enforced: false, domain: 'example.com', domain_status: 'pending' });
+    expect(s).toMatchObject({ label: 'Domain not verified', tone: 'warn' });
+    expect(s.description).toBe('Nobody signs in through it until you prove your business owns example.com, then enable it.');
+  });
   it('last used, or not yet', () => {
     expect(lastUsedText({ verified_at: null })).toBe('Not yet used');
     expect(lastUsedText({ verified_at: '2026-11-27T06:00:00Z' })).toMatch(/^Last used .*2026/);

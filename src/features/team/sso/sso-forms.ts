@@ -167,8 +167,13 @@ const FIELDS: readonly ProviderField[] = ['brand', 'protocol', 'domain', 'metada
 /** The actions a provider row offers; each refusal is said beside the action that was refused. */
 export type ProviderAction = 'enable' | 'disable' | 'enforce' | 'unenforce' | 'delete';
 
-export type ProviderStatus = 'Draft' | 'Enabled' | 'Enforced';
-export function providerStatus(p: Pick<SsoProvider, 'enabled' | 'enforced'>): { label: ProviderStatus; tone: PillTone; description: string } {
+export type ProviderStatus = 'Domain not verified' | 'Draft' | 'Enabled' | 'Enforced';
+export function providerStatus(
+  p: Pick<SsoProvider, 'enabled' | 'enforced' | 'domain' | 'domain_status'>,
+): { label: ProviderStatus; tone: PillTone; description: string } {
+  if (p.domain_status === 'pending') {
+    return { label: 'Domain not verified', tone: 'warn', description: `Nobody signs in through it until you prove your business owns ${p.domain}, then enable it.` };
+  }
   if (p.enabled && p.enforced) return { label: 'Enforced', tone: 'ok', description: 'Everyone on this domain must sign in through it: passwords and email links are refused.' };
   if (p.enabled) return { label: 'Enabled', tone: 'info', description: 'People on this domain can sign in through it, or with their password.' };
   return { label: 'Draft', tone: 'neutral', description: 'Nobody signs in through it until it is enabled.' };
@@ -198,6 +203,16 @@ export function setupValues(p: SsoProvider): SetupValue[] {
   }
   return [];
 }
+
+/** Why Enable and Enforce wait while the domain is pending. */
+export const PENDING_DOMAIN_REASON = 'Enable and Enforce become available once the domain is verified.';
+
+/** The plain steps of the DNS proof, for the admin of a pending domain. */
+export const domainProofSteps = (domain: string): string[] => [
+  `Sign in to the company that hosts DNS for ${domain} (your registrar or DNS provider, e.g. Cloudflare, GoDaddy, Route 53).`,
+  'Add a TXT record with the name and value below. Some DNS hosts want only the first part of the name (_ledgerline-challenge), adding the domain themselves.',
+  'Choose Verify. New records can take a few minutes, sometimes hours, to be seen: verify again if it is not found yet.',
+];
 
 /** The row's line under the domain: "Okta · SAML 2.0". */
 export const providerSummary = (p: Pick<SsoProvider, 'brand' | 'protocol'>): string => `${SSO_BRAND_LABELS[p.brand]} · ${PROTOCOL_LABELS[p.protocol]}`;
