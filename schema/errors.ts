@@ -77,6 +77,8 @@ export const ERROR_CATALOGUE = {
     message: 'A request with this Idempotency-Key is still in progress.',
   },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
+  // Issue 24 item 9: an If-Match edit of a field someone else changed since that version.
+  CONFLICT: { status: 409, message: 'Someone else changed this since your version. Nothing was applied.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
@@ -88,6 +90,16 @@ export const errorV2Schema = z.object({
     error_code: z.string(),
     /** Field-level details for validation errors: path → message. */
     errors: z.record(z.string(), z.string()).optional(),
+    /** CONFLICT (issue 24): per field, the server's value, yours, and who changed it when. */
+    conflicts: z.array(z.object({
+      field: z.string(),
+      server_value: z.unknown(),
+      your_value: z.unknown(),
+      changed_by: z.object({ user_id: z.string(), name: z.string() }).nullable(),
+      changed_at: z.string(),
+    })).optional(),
+    /** CONFLICT: the row's change_seq now (the If-Match a re-sent edit carries). */
+    current_version: z.number().optional(),
   }),
 });
 export type ErrorV2 = z.infer<typeof errorV2Schema>;

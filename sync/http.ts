@@ -38,7 +38,18 @@ export type CallOptions<C extends CallDef> = Partial<CallInput<C>> & {
    * with their Content-Type (a Blob goes out without being copied into memory first).
    */
   file?: { body: Blob | Uint8Array; contentType: string };
+  /**
+   * Issue 24: the row version the edit was made against (its `change_seq`), sent as
+   * `If-Match: "<seq>"`; the server answers 409 CONFLICT for a field changed since by someone else.
+   */
+  ifMatch?: number;
 };
+
+/** Issue 24: the per-device id sent with every write, so the server tells a device's own edits from others'. */
+export const DEVICE_HEADER = 'X-Ledgerline-Device';
+export const IF_MATCH_HEADER = 'If-Match';
+/** An ETag / If-Match value for a row version. */
+export const versionTag = (seq: number): string => `"${seq}"`;
 
 export interface HttpClient {
   call<C extends CallDef>(def: C, opts?: CallOptions<C>): Promise<HttpResult<CallResponse<C>>>;
@@ -62,6 +73,8 @@ export interface HttpClientOptions {
   platform?: Platform;
   /** Key for POST/PATCH calls sent without one (tests inject a deterministic one). */
   newKey?: () => string;
+  /** This device's id (issue 24), sent as X-Ledgerline-Device on writes (POST/PUT/PATCH/DELETE). */
+  device?: () => string | null | undefined;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -101,6 +114,9 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       headers[ID_TOKEN_HEADER] = token;
     }
     if (def.idempotent) headers[IDEMPOTENCY_HEADER] = o.idempotencyKey ?? newKey();
+    if (o.ifMatch !== undefined) headers[IF_MATCH_HEADER] = versionTag(o.ifMatch);
+    const device = BODY_METHODS.has(def.method) ? opts.device?.() : null;
+    if (device) headers[DEVICE_HEADER] = device;
     const init: RequestInit = { method: def.method, headers };
     if (def.upload) {
       const file = o.file ?? (o.body instanceof Uint8Array ? { body: o.body, contentType: 'application/octet-stream' } : null);
