@@ -17,6 +17,7 @@ import { Link } from '@tanstack/react-router';
 import { useCard } from '../../lib/cards.ts';
 import { cardName } from '../../lib/card-labels.ts';
 import { SyncedLock } from '../../components/synced-lock.tsx';
+import { ConflictNotice } from '../../components/conflict-notice.tsx';
 
 export interface DetailDrawerProps {
   id: string;
@@ -137,7 +138,8 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
             <dt>Sync</dt>
             <dd>{txn.pending ? <SyncMark row={txn} /> : 'Synced'}</dd>
           </dl>
-          {txn.failure && (
+          {txn.failure?.conflict && <ConflictNotice commandId={txn.failure.command_id} />}
+          {txn.failure && !txn.failure.conflict && (
             <div className="notice notice-error" role="alert">
               <strong>The server refused this change:</strong> {txn.failure.message}
               <div className="row-actions">
