@@ -77,12 +77,26 @@ export const ERROR_CATALOGUE = {
     message: 'A request with this Idempotency-Key is still in progress.',
   },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
-  // Issue 24 item 9: an If-Match edit of a field someone else changed since that version.
-  CONFLICT: { status: 409, message: 'Someone else changed this since your version. Nothing was applied.' },
+  // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
+  CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 export const DEFAULT_ERROR_MESSAGE = 'There was an error.';
+
+/**
+ * One field of a refused PATCH (409 CONFLICT, issue 24): the PATCH body's top-level field name,
+ * the server's value now and the value sent (both as the PATCH body spells them), and who changed
+ * it and when (`changed_by` null: a server job, no person).
+ */
+export const fieldConflictSchema = z.object({
+  field: z.string(),
+  server_value: z.unknown(),
+  your_value: z.unknown(),
+  changed_by: z.object({ user_id: z.string(), name: z.string() }).nullable(),
+  changed_at: z.string(),
+});
+export type FieldConflict = z.infer<typeof fieldConflictSchema>;
 
 export const errorV2Schema = z.object({
   error_v2: z.object({
@@ -90,16 +104,10 @@ export const errorV2Schema = z.object({
     error_code: z.string(),
     /** Field-level details for validation errors: path → message. */
     errors: z.record(z.string(), z.string()).optional(),
-    /** CONFLICT (issue 24): per field, the server's value, yours, and who changed it when. */
-    conflicts: z.array(z.object({
-      field: z.string(),
-      server_value: z.unknown(),
-      your_value: z.unknown(),
-      changed_by: z.object({ user_id: z.string(), name: z.string() }).nullable(),
-      changed_at: z.string(),
-    })).optional(),
-    /** CONFLICT: the row's change_seq now (the If-Match a re-sent edit carries). */
-    current_version: z.number().optional(),
+    /** CONFLICT only: every field the request changed that someone else changed since its If-Match. */
+    conflicts: z.array(fieldConflictSchema).optional(),
+    /** CONFLICT only: the row's change_seq now (the If-Match a resolved retry sends). */
+    current_version: z.number().int().optional(),
   }),
 });
 export type ErrorV2 = z.infer<typeof errorV2Schema>;

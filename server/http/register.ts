@@ -10,6 +10,7 @@ import type { Actor } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
+import { actingDb, actingOf } from './acting.ts';
 import { authenticate } from './authenticate.ts';
 import { replyText, type Handler, type HandlerMap, type Reply, type Route } from './handler.ts';
 import { KEY_PATTERN, requestHash, runWithKey, type KeyRef } from './idempotency.ts';
@@ -78,7 +79,9 @@ async function audited(deps: AppDeps, call: CallDef, actor: Actor, c: Context, r
   }
 }
 
-async function handle<C extends CallDef>(c: Context, deps: AppDeps, call: C, actor: Actor | null, handler: Handler<C>): Promise<Response> {
+async function handle<C extends CallDef>(c: Context, appDeps: AppDeps, call: C, actor: Actor | null, handler: Handler<C>): Promise<Response> {
+  // A signed-in write's transactions carry who makes it (field-change history, issue 24).
+  const deps = actor && call.method !== 'GET' ? { ...appDeps, db: actingDb(appDeps.db, actingOf(c, actor)) } : appDeps;
   const upload = call.upload ? await readUpload(c, call.upload) : null;
   // An upload's identity for the Idempotency-Key is its declared type and the bytes' digest.
   const rawBody = upload ? `${upload.contentType}\n${createHash('sha256').update(upload.bytes).digest('hex')}` : await readBody(c);

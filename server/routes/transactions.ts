@@ -13,6 +13,7 @@ import { visibilityOf } from '../domain/visibility.ts';
 import type { Actor } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { versionedGet, versionedPatch } from './versioned.ts';
 
 function assertCanCode(actor: Actor): void {
   if (!canCodeTransactions(actor.user)) throw new ApiError('FORBIDDEN_7003');
@@ -51,21 +52,21 @@ export const transactionHandlers = {
     );
   },
 
-  [getTransaction.id]: async (ctx) => {
+  [getTransaction.id]: versionedGet('transactions', 'transaction_canonical_uuid', async (ctx) => {
     const actor = actorOf(ctx);
     const vis = await visibilityOf(ctx.db, actor.user);
     const doc = await findTransaction(ctx.db, actor.businessId, vis, ctx.input.params.transaction_canonical_uuid);
     if (!doc) throw new ApiError('REQUEST_7004');
     return ok(doc);
-  },
+  }),
 
-  [patchTransaction.id]: async (ctx) => {
+  [patchTransaction.id]: versionedPatch('transactions', 'transaction_canonical_uuid', async (ctx) => {
     const actor = actorOf(ctx);
     assertCanCode(actor);
     const vis = await visibilityOf(ctx.db, actor.user);
     const id = ctx.input.params.transaction_canonical_uuid;
     return ok(await codeTransaction(ctx.db, actor.businessId, vis, id, ctx.input.body));
-  },
+  }),
 
   [bulkCodeTransactions.id]: async (ctx) => {
     const actor = actorOf(ctx);
