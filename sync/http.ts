@@ -3,6 +3,7 @@ import { buildPath } from '../schema/api/define-call.ts';
 import { checkScopes, ID_TOKEN_HEADER, IDEMPOTENCY_HEADER, type StepUpScope } from '../schema/api/scopes.ts';
 import { errorBody, errorV2Schema, DEFAULT_ERROR_MESSAGE, type ErrorV2 } from '../schema/errors.ts';
 import { stripEmpty } from '../schema/paging.ts';
+import { DEVICE_HEADER, formatEtag, IF_MATCH_HEADER } from '../schema/conflicts.ts';
 import {
   REQUEST_TIMEOUT_DEFAULT_MS,
   REQUEST_TIMEOUT_MOBILE_MS,
@@ -45,11 +46,7 @@ export type CallOptions<C extends CallDef> = Partial<CallInput<C>> & {
   ifMatch?: number;
 };
 
-/** Issue 24: the per-device id sent with every write, so the server tells a device's own edits from others'. */
-export const DEVICE_HEADER = 'X-Ledgerline-Device';
-export const IF_MATCH_HEADER = 'If-Match';
-/** An ETag / If-Match value for a row version. */
-export const versionTag = (seq: number): string => `"${seq}"`;
+export { DEVICE_HEADER, IF_MATCH_HEADER };
 
 export interface HttpClient {
   call<C extends CallDef>(def: C, opts?: CallOptions<C>): Promise<HttpResult<CallResponse<C>>>;
@@ -114,7 +111,8 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       headers[ID_TOKEN_HEADER] = token;
     }
     if (def.idempotent) headers[IDEMPOTENCY_HEADER] = o.idempotencyKey ?? newKey();
-    if (o.ifMatch !== undefined) headers[IF_MATCH_HEADER] = versionTag(o.ifMatch);
+    if (o.ifMatch !== undefined) headers[IF_MATCH_HEADER] = formatEtag(o.ifMatch);
+    // Issue 24: the device's id on every write, so the server tells this device's own changes from others'.
     const device = BODY_METHODS.has(def.method) ? opts.device?.() : null;
     if (device) headers[DEVICE_HEADER] = device;
     const init: RequestInit = { method: def.method, headers };

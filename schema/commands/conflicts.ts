@@ -1,11 +1,11 @@
-import type { ErrorV2 } from '../errors.ts';
+import type { ErrorV2, FieldConflict } from '../errors.ts';
 
 /**
  * Issue 24 (no silent overwrite): what a 409 CONFLICT names and how the conflict drawer's choice
  * becomes the next command. Pure, shared by the worker (which queues the result) and the UI
  * (which previews it).
  */
-export type FieldConflict = NonNullable<ErrorV2['error_v2']['conflicts']>[number];
+export type { FieldConflict };
 export type ConflictChoice = 'mine' | 'theirs';
 
 /** The conflict details of a refusal, or null when it is not a field-level CONFLICT. */
