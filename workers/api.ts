@@ -586,7 +586,11 @@ export type VendorContactPatch = z.input<typeof vendorContactPatchSchema>;
  */
 export interface VendorApi {
   createVendor(body: Partial<VendorCreateBody> & Pick<VendorCreateBody, 'name'>): Promise<VendorResult>;
-  updateVendor(id: string, patch: VendorPatchBody): Promise<VendorResult>;
+  /**
+   * `baseSeq` (issue 24): the vendor's `change_seq` as the form was made from, sent as If-Match;
+   * a field someone else changed since answers 409 CONFLICT with the details (nothing applied).
+   */
+  updateVendor(id: string, patch: VendorPatchBody, baseSeq?: number): Promise<VendorResult>;
   addVendorContact(id: string, contact: VendorContactInput): Promise<VendorResult>;
   updateVendorContact(id: string, contactId: string, patch: VendorContactPatch): Promise<VendorResult>;
   deleteVendorContacts(id: string, contactIds: string[]): Promise<VendorResult>;
@@ -733,7 +737,11 @@ export interface TeamApi {
   inviteUser(body: InviteUserInput): Promise<{ ok: true; user: AdminUser; expires_at: string } | TeamFailure>;
   resendInvite(id: string): Promise<{ ok: true; user: AdminUser; expires_at: string } | TeamFailure>;
   changeUserRole(id: string, role: Role, isManager?: boolean): Promise<TeamUserResult>;
-  updateUser(id: string, patch: UpdateUserInput): Promise<TeamUserResult>;
+  /**
+   * `baseSeq` (issue 24): the person's `change_seq` as the page showed them, sent as If-Match; a
+   * field someone else changed since answers 409 CONFLICT with the details (nothing applied).
+   */
+  updateUser(id: string, patch: UpdateUserInput, baseSeq?: number): Promise<TeamUserResult>;
   suspendUser(id: string): Promise<TeamUserResult>;
   unsuspendUser(id: string): Promise<TeamUserResult>;
   deleteUser(id: string): Promise<{ ok: true } | TeamFailure>;

@@ -120,6 +120,28 @@ export function conflictSentence(c: Pick<FieldConflict, 'changed_by' | 'changed_
     : `${who} changed ${what}${when}, before this device had their change.`;
 }
 
+/**
+ * A direct (online) edit the server refused with CONFLICT (vendors, people: no outbox entry, so
+ * no drawer): who changed which field to what, then what the person can do. The form keeps what
+ * they typed; saving again sends it on the version the conflict names (keep mine), closing keeps
+ * theirs. Null when the error is not a field conflict.
+ */
+export function directConflictMessage(conflicts: readonly FieldConflict[] | undefined, ctx: ConflictContext): string | null {
+  if (!conflicts?.length) return null;
+  const said = conflicts.map((c) => {
+    const label = fieldLabel(c.field, ctx);
+    const at = Date.parse(c.changed_at);
+    const when = Number.isNaN(at) ? '' : ` at ${formatLocalDateTime(at)}`;
+    return `${c.changed_by?.name || 'Someone'} changed ${label.toLowerCase()}${when} to “${formatFieldValue(c.field, c.server_value, ctx)}”.`;
+  });
+  return `${said.join(' ')} Nothing of yours was saved. Save again to keep your version, or cancel to keep theirs.`;
+}
+
+/** Names for values with no reference data at hand (a vendor's own fields): ids read as blank. */
+export const NO_NAMES: ReferenceNames = {
+  user: () => '', department: () => '', location: () => '', glAccount: () => '', trackingOption: () => '', entity: () => '',
+};
+
 /** Every conflicting field of an entry, ready to show. `madeAt`: when the conflicted change was made here (ms). */
 export function conflictFieldViews(conflicts: readonly FieldConflict[], ctx: ConflictContext, madeAt: number): ConflictFieldView[] {
   return conflicts.map((c) => {
