@@ -21,6 +21,7 @@ import { changeRole, deleteUser, findInvite, inviteState, markAccepted, suspendU
 import { expireInvites, inviteUser, NO_PASSWORD, resendInvite, type IssuedInvite } from '../domain/admin-users.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { versionedGet, versionedPatch } from './versioned.ts';
 import { adminOf, inWriteTx } from './admin.ts';
 
 /** The invite email, through the one mail function (server log; the dev outbox only when on). */
@@ -66,11 +67,11 @@ export const adminUserHandlers = {
     await inWriteTx(ctx, deleteUserCall, (tx) => deleteUser(tx, user, ctx.input.params.user_uuid));
     return ok({ ok: true });
   },
-  [getUserCall.id]: async (ctx) => ok(await getAdminUser(ctx.db, adminOf(ctx).businessId, ctx.input.params.user_uuid)),
-  [updateUserCall.id]: async (ctx) => {
+  [getUserCall.id]: versionedGet('users', 'user_uuid', async (ctx) => ok(await getAdminUser(ctx.db, adminOf(ctx).businessId, ctx.input.params.user_uuid))),
+  [updateUserCall.id]: versionedPatch('users', 'user_uuid', async (ctx) => {
     const { user } = adminOf(ctx);
     return ok(await updateUser(ctx.db, user, ctx.input.params.user_uuid, ctx.input.body));
-  },
+  }),
 
   [lookupInvite.id]: async (ctx) => {
     const now = ctx.deps.now();

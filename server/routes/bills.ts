@@ -12,6 +12,7 @@ import {
   assertMayManageBills, createBill as create, deleteBill as remove, duplicateInvoices, findBill, listBills as list, updateBill as update,
 } from '../domain/bills.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { versionedGet, versionedPatch } from './versioned.ts';
 import { inWriteTx } from './admin.ts';
 
 /** Bill pay (issue 11): only bill managers (admin, AP clerk, bookkeeper); others 403 before any lookup. */
@@ -37,7 +38,7 @@ export const billHandlers = {
     return ok(await list(ctx.db, user.business_id, { status, vendor_id }, { pageSize: page_size, start, includeCount: include_count === true }));
   },
 
-  [getBill.id]: async (ctx) => ok(await findBill(ctx.db, managerOf(ctx).business_id, ctx.input.params.bill_uuid)),
+  [getBill.id]: versionedGet('bills', 'bill_uuid', async (ctx) => ok(await findBill(ctx.db, managerOf(ctx).business_id, ctx.input.params.bill_uuid))),
 
   // A client id already used by this caller's create answers that bill (offline creates).
   [createBill.id]: async (ctx) => {
@@ -47,8 +48,8 @@ export const billHandlers = {
     return ok(before ?? (await create(ctx.db, user, body, new Date(ctx.deps.now()))));
   },
 
-  [updateBill.id]: async (ctx) =>
-    ok(await update(ctx.db, managerOf(ctx), ctx.input.params.bill_uuid, ctx.input.body, new Date(ctx.deps.now()))),
+  [updateBill.id]: versionedPatch('bills', 'bill_uuid', async (ctx) =>
+    ok(await update(ctx.db, managerOf(ctx), ctx.input.params.bill_uuid, ctx.input.body, new Date(ctx.deps.now())))),
 
   // DELETE is not run in a transaction by register (no Idempotency-Key): it opens one.
   [deleteBill.id]: async (ctx) => {

@@ -14,6 +14,7 @@ import { simulatePurchase } from '../domain/card-spend.ts';
 import { findCard, issueCard as issue, moveCard, reissueCard as reissue, updateCard as update, type CardMove } from '../domain/cards.ts';
 import { visibilityOf } from '../domain/visibility.ts';
 import { actorOf, ok, type DomainHandlers, type Handler } from '../http/handler.ts';
+import { versionedGet, versionedPatch } from './versioned.ts';
 
 type MoveCall = typeof lockCard | typeof unlockCard | typeof suspendCard | typeof terminateCard;
 
@@ -33,17 +34,17 @@ export const cardHandlers = {
     }));
   },
 
-  [getCard.id]: async (ctx) => {
+  [getCard.id]: versionedGet('cards', 'card_uuid', async (ctx) => {
     const { user } = actorOf(ctx);
     const doc = await findCard(ctx.db, user.business_id, await visibilityOf(ctx.db, user), ctx.input.params.card_uuid);
     if (!doc) throw new ApiError('REQUEST_7004');
     return ok(doc);
-  },
+  }),
 
   [issueCard.id]: async (ctx) => ok(await issue(ctx.db, actorOf(ctx).user, ctx.input.body, new Date(ctx.deps.now()))),
 
-  [updateCard.id]: async (ctx) =>
-    ok(await update(ctx.db, actorOf(ctx).user, ctx.input.params.card_uuid, ctx.input.body, new Date(ctx.deps.now()))),
+  [updateCard.id]: versionedPatch('cards', 'card_uuid', async (ctx) =>
+    ok(await update(ctx.db, actorOf(ctx).user, ctx.input.params.card_uuid, ctx.input.body, new Date(ctx.deps.now())))),
 
   [activateCard.id]: async (ctx) => {
     const { user } = actorOf(ctx);

@@ -16,6 +16,7 @@ import {
 import { visibilityOf } from '../domain/visibility.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { versionedGet, versionedPatch } from './versioned.ts';
 
 /** Reimbursements (issue 9 §3): the caller's own claims; reads follow the `owner` visibility rule. */
 export const reimbursementHandlers = {
@@ -43,20 +44,20 @@ export const reimbursementHandlers = {
     }));
   },
 
-  [getReimbursement.id]: async (ctx) => {
+  [getReimbursement.id]: versionedGet('reimbursements', 'reimbursement_uuid', async (ctx) => {
     const actor = actorOf(ctx);
     const vis = await visibilityOf(ctx.db, actor.user);
     const doc = await findReimbursement(ctx.db, actor.businessId, vis, ctx.input.params.reimbursement_uuid);
     if (!doc) throw new ApiError('REQUEST_7004');
     return ok(doc);
-  },
+  }),
 
-  [patchReimbursement.id]: async (ctx) => {
+  [patchReimbursement.id]: versionedPatch('reimbursements', 'reimbursement_uuid', async (ctx) => {
     const { user } = actorOf(ctx);
     const vis = await visibilityOf(ctx.db, user);
     const id = ctx.input.params.reimbursement_uuid;
     return ok(await updateReimbursement(ctx.db, user, vis, id, ctx.input.body, new Date(ctx.deps.now())));
-  },
+  }),
 
   [submitReimbursement.id]: async (ctx) => {
     const { user } = actorOf(ctx);

@@ -10,6 +10,7 @@ import {
   findVendor, readBankAccount, setBankAccount, updateContact, updateVendor as update,
 } from '../domain/vendors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { versionedGet, versionedPatch } from './versioned.ts';
 import { inWriteTx } from './admin.ts';
 
 /**
@@ -25,17 +26,17 @@ function managerOf(ctx: Parameters<typeof actorOf>[0]) {
 export const vendorHandlers = {
   [listVendors.id]: async (ctx) => ok(await list(ctx.db, actorOf(ctx).user, ctx.input.query)),
 
-  [getVendor.id]: async (ctx) => ok(await findVendor(ctx.db, actorOf(ctx).businessId, ctx.input.params.payee_uuid)),
+  [getVendor.id]: versionedGet('vendors', 'payee_uuid', async (ctx) => ok(await findVendor(ctx.db, actorOf(ctx).businessId, ctx.input.params.payee_uuid))),
 
   [createVendor.id]: async (ctx) => {
     const { businessId } = managerOf(ctx);
     return ok(await create(ctx.db, businessId, ctx.input.body), 201);
   },
 
-  [updateVendor.id]: async (ctx) => {
+  [updateVendor.id]: versionedPatch('vendors', 'payee_uuid', async (ctx) => {
     const { businessId } = managerOf(ctx);
     return ok(await update(ctx.db, businessId, ctx.input.params.payee_uuid, ctx.input.body));
-  },
+  }),
 
   // DELETE is not run in a transaction by register (no Idempotency-Key): it opens one.
   [deleteVendor.id]: async (ctx) => {

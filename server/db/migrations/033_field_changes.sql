@@ -10,7 +10,7 @@
 -- the start of every write transaction of a signed-in request (`ledgerline.actor_user`, the
 -- spend user; `ledgerline.device`, the X-Ledgerline-Device header); a job, the seed or any
 -- write outside a request leaves them unset: user_id null, "no person". Inserts record nothing
--- (a new row has no base to conflict with).
+-- (a new row has no base to conflict with), so the seed's bulk inserts cost nothing here.
 --
 -- Trigger arguments: the collection name (schema/collections.ts), the table holding the row and
 -- its change_seq, the column of this table naming that row, then one 'field=col1,col2' per PATCH
@@ -101,9 +101,12 @@ CREATE CONSTRAINT TRIGGER bills_field_changes
     'vendor_id=vendor_id', 'invoice_number=invoice_number', 'invoice_date=invoice_date', 'due_date=due_date',
     'currency=currency', 'memo=memo', 'entity_id=entity_id', 'invoice_file_id=invoice_file_id');
 
--- A bill's lines are one field: any line written, added or removed changes `line_items`.
+-- A bill's lines are one field: any line written or removed changes `line_items`. Inserts are left
+-- out: a patch replaces the lines by deleting them all first (domain/bills.ts), a bill always has
+-- a line (amount > 0 is their sum), and so a new bill's lines and the seed's bulk insert of lines
+-- record nothing.
 CREATE CONSTRAINT TRIGGER bill_line_items_field_changes
-  AFTER INSERT OR UPDATE OR DELETE ON bill_line_items
+  AFTER UPDATE OR DELETE ON bill_line_items
   DEFERRABLE INITIALLY DEFERRED FOR EACH ROW
   EXECUTE FUNCTION ll_record_field_changes('bills', 'bills', 'bill_id', 'line_items=*');
 
