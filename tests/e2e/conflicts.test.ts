@@ -19,6 +19,7 @@ import { getTransaction } from '../../schema/api/calls.ts';
 import { apiSignIn } from '../support/api.ts';
 import { launchBrowser, setNetwork, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
+import { axeFindings } from '../support/axe.ts';
 import { chooseCoding, WAITING_TO_SYNC } from '../support/transactions-page.ts';
 
 const PASSWORD = 'demo-password-1';
@@ -166,6 +167,13 @@ describe('two devices edit the same transaction offline', () => {
     expect(await memoGroup.getByRole('radio', { name: new RegExp(`Keep mine.*${KEPT_MEMO}`) }).count()).toBe(1);
     const box = await sheet.boundingBox();
     expect(box?.width).toBe(390);
+    // Keyboard: focus starts in the sheet and Tab never leaves it (a modal layer over the row's drawer).
+    for (let i = 0; i < 12; i++) {
+      expect(await sheet.locator(':focus').count()).toBe(1);
+      await bookkeeper.page.keyboard.press('Tab');
+    }
+    // No serious or critical accessibility finding, light and dark, desktop and phone.
+    expect(await axeFindings(bookkeeper.page)).toEqual([]);
 
     await sheet.getByRole('button', { name: 'Keep all mine' }).click();
     await sheet.waitFor({ state: 'detached' });
