@@ -104,6 +104,21 @@ describe.each(await testDatabases())('conflicts: transactions on %s', (kind) => 
     expect((await patch(admin, id, { memo: '' }, { 'If-Match': etag })).status).toBe(200);
   });
 
+  it('answers a conflict under an Idempotency-Key without storing it: the same key runs anew once resolved', async () => {
+    const { admin, bookkeeper, id, etag } = await setup();
+    expect((await patch(bookkeeper, id, { memo: 'Theirs' }, { 'X-Ledgerline-Device': DEVICE_B })).status).toBe(200);
+    const key = randomUUID();
+    const refused = await patch(admin, id, { memo: 'Mine' }, { 'If-Match': etag, 'Idempotency-Key': key, 'X-Ledgerline-Device': DEVICE_A });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error_v2.conflicts[0]).toMatchObject({ field: 'memo', server_value: 'Theirs', your_value: 'Mine' });
+    // Keep mine: the same request against the version the 409 named.
+    const current = `"${refused.body.error_v2.current_version}"`;
+    const again = await patch(admin, id, { memo: 'Mine' }, { 'If-Match': current, 'Idempotency-Key': key, 'X-Ledgerline-Device': DEVICE_A });
+    expect(again.status, again.text).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.body.memo).toBe('Mine');
+  });
+
   it('without If-Match a PATCH overwrites as before; If-Match takes "n", n and W/"n"; anything else is 422', async () => {
     const { admin, bookkeeper, id, etag, seq } = await setup();
     expect((await patch(bookkeeper, id, { memo: 'Server side' })).status).toBe(200);
@@ -156,10 +171,10 @@ describe.each(await testDatabases())('conflicts: transactions on %s', (kind) => 
     const res = await patch(outsider, id, { memo: 'Mine' }, { 'If-Match': etag });
     expect(res.status).toBe(404);
     expect(res.text).not.toContain('Changed');
-    // The teammate may not see the employee's transaction (employee is not their report).
-    const teammate = await signIn(t.app, f.email('employee'));
+    // The employee may not see their manager's transaction.
+    const employee = await signIn(t.app, f.email('employee'));
     const hidden = f.transactions.manager[0]!;
-    const seen = await patch(teammate, hidden, { memo: 'Mine' }, { 'If-Match': '"0"' });
+    const seen = await patch(employee, hidden, { memo: 'Mine' }, { 'If-Match': '"0"' });
     expect([403, 404]).toContain(seen.status);
     expect(seen.body.error_v2.error_code).not.toBe('CONFLICT');
   });
