@@ -13,7 +13,7 @@ import { mirrorStorage, openMirrorDatabase } from './db.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { SessionStore } from './session-store.ts';
 import { makeTransaction, seedMirrorDb, signedInAdmin, testUuid } from './test-fixtures.ts';
-import { testDevice } from './testing/signed-in-worker.ts';
+import { signedInWorker, testDevice } from './testing/signed-in-worker.ts';
 
 /**
  * Issue 24 (no silent overwrite), the worker's side: an edit carries the version of the row it
@@ -236,5 +236,24 @@ describe('the device id', () => {
     expect(y).toBe(x);
     await a.clear();
     expect(await new SessionStore({ indexedDB: idb, IDBKeyRange }).deviceId()).toBe(x);
+  });
+});
+
+describe('vendors and people (direct calls)', () => {
+  const VENDOR = testUuid(0xe, 1);
+  const PERSON = testUuid(2, 5);
+
+  it('send If-Match with the version the UI showed and the device id; a 409 CONFLICT comes back with its details', async () => {
+    const conflict = conflict409([{ field: 'email', server_value: 'ap@theirs.test', your_value: 'ap@mine.test' }], 31);
+    const { service, sent } = await signedInWorker({
+      calls: /^\/v1\/auth\/(vendors|businesses\/users)\//,
+      record: (req) => `${req.method} ${req.path} ${req.headers.get('if-match')} ${req.headers.get('x-ledgerline-device') ? 'device' : 'none'}`,
+      route: () => jsonResponse(409, conflict),
+    });
+    const vendor = await service.updateVendor(VENDOR, { email: 'ap@mine.test' }, 30);
+    expect(vendor).toMatchObject({ ok: false, error: { error_code: 'CONFLICT', current_version: 31, conflicts: [{ field: 'email', changed_by: ALEX }] } });
+    const person = await service.updateUser(PERSON, { department_id: null }, 7);
+    expect(person).toMatchObject({ ok: false, error: { error_code: 'CONFLICT' } });
+    expect(sent).toEqual([`PATCH /v1/auth/vendors/${VENDOR} "30" device`, `PATCH /v1/auth/businesses/users/${PERSON} "7" device`]);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allChoices, resolvedPatch } from '../../schema/commands/conflicts.ts';
-import { conflictFieldViews, conflictSentence, fieldLabel, formatFieldValue, type ConflictContext } from './conflict-view.ts';
+import { conflictFieldViews, conflictSentence, directConflictMessage, fieldLabel, formatFieldValue, type ConflictContext } from './conflict-view.ts';
 import { buildReferenceView } from './reference-data.ts';
 import { formatLocalDateTime } from './format.ts';
 
@@ -49,5 +49,14 @@ describe('conflict drawer view', () => {
     expect(resolvedPatch(patch, conflicts, { memo: 'mine' })).toEqual({ memo: 'Mine', location_id: GL });
     expect(resolvedPatch({ memo: 'Mine' }, [{ field: 'memo' }], { memo: 'theirs' })).toBeNull();
     expect(resolvedPatch({ memo: null }, [{ field: 'memo' }], { memo: 'mine' })).toEqual({ memo: null });
+  });
+});
+
+describe('a direct edit’s conflict (vendors, people)', () => {
+  it('says who changed which field to what, and what saving again or cancelling does', () => {
+    const at = '2026-11-28T14:02:00.000Z';
+    expect(directConflictMessage([{ field: 'gl_account_id', server_value: GL2, your_value: GL, changed_by: ALEX, changed_at: at }], ctx))
+      .toBe(`Alex Kim changed the GL account at ${formatLocalDateTime(at)} to “6200 Travel”. Nothing of yours was saved. Save again to keep your version, or cancel to keep theirs.`);
+    expect(directConflictMessage(undefined, ctx)).toBeNull();
   });
 });

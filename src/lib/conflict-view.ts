@@ -103,6 +103,10 @@ export function formatFieldValue(field: string, value: unknown, ctx: ConflictCon
   return JSON.stringify(value);
 }
 
+/** "the memo", "the GL account"; a tracking category or another name keeps its own spelling. */
+const fieldPhrase = (label: string): string =>
+  Object.values(LABELS).includes(label) && !label.startsWith('GL') ? `the ${label.toLowerCase()}` : `the ${label}`;
+
 /**
  * One sentence of what happened: who changed the field, when, and whether that was while this
  * device's change waited to be delivered (it was made before theirs) or before this device had
@@ -112,8 +116,7 @@ export function conflictSentence(c: Pick<FieldConflict, 'changed_by' | 'changed_
   const who = c.changed_by?.name || 'Someone';
   const at = Date.parse(c.changed_at);
   const when = Number.isNaN(at) ? '' : ` at ${formatLocalDateTime(at)}`;
-  // The app's own field names read in lower case ("the memo", "the GL account"); a tracking category keeps its name.
-  const what = Object.values(LABELS).includes(label) && !label.startsWith('GL') ? `the ${label.toLowerCase()}` : `the ${label}`;
+  const what = fieldPhrase(label);
   if (Number.isNaN(at)) return `${who} changed ${what} after the version your change was made on.`;
   return at >= madeAt
     ? `${who} changed ${what}${when} while your change was waiting to sync.`
@@ -132,7 +135,7 @@ export function directConflictMessage(conflicts: readonly FieldConflict[] | unde
     const label = fieldLabel(c.field, ctx);
     const at = Date.parse(c.changed_at);
     const when = Number.isNaN(at) ? '' : ` at ${formatLocalDateTime(at)}`;
-    return `${c.changed_by?.name || 'Someone'} changed ${label.toLowerCase()}${when} to “${formatFieldValue(c.field, c.server_value, ctx)}”.`;
+    return `${c.changed_by?.name || 'Someone'} changed ${fieldPhrase(label)}${when} to “${formatFieldValue(c.field, c.server_value, ctx)}”.`;
   });
   return `${said.join(' ')} Nothing of yours was saved. Save again to keep your version, or cancel to keep theirs.`;
 }
