@@ -25,6 +25,8 @@ export interface SyncEngineOptions {
   batchSize?: number;
   /** The leader tab runs the engine; a follower passes false and never starts it. */
   leader?: boolean;
+  /** This device's id (issue 24): sent as X-Ledgerline-Device with every write. */
+  device?: () => string | null | undefined;
 }
 
 export interface SyncEngine {
@@ -68,6 +70,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     baseUrl: opts.baseUrl, transport: opts.transport, clock: opts.clock, session,
     ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
     ...(opts.platform ? { platform: opts.platform } : {}),
+    ...(opts.device ? { device: opts.device } : {}),
   });
   const puller = createPuller({
     http, clock: opts.clock, store: opts.mirror, onEvent: onPullerEvent,

@@ -3,6 +3,7 @@ import { buildPath } from '../schema/api/define-call.ts';
 import { checkScopes, ID_TOKEN_HEADER, IDEMPOTENCY_HEADER, type StepUpScope } from '../schema/api/scopes.ts';
 import { errorBody, errorV2Schema, DEFAULT_ERROR_MESSAGE, type ErrorV2 } from '../schema/errors.ts';
 import { stripEmpty } from '../schema/paging.ts';
+import { DEVICE_HEADER, formatEtag, IF_MATCH_HEADER } from '../schema/conflicts.ts';
 import {
   REQUEST_TIMEOUT_DEFAULT_MS,
   REQUEST_TIMEOUT_MOBILE_MS,
@@ -38,7 +39,14 @@ export type CallOptions<C extends CallDef> = Partial<CallInput<C>> & {
    * with their Content-Type (a Blob goes out without being copied into memory first).
    */
   file?: { body: Blob | Uint8Array; contentType: string };
+  /**
+   * Issue 24: the row version the edit was made against (its `change_seq`), sent as
+   * `If-Match: "<seq>"`; the server answers 409 CONFLICT for a field changed since by someone else.
+   */
+  ifMatch?: number;
 };
+
+export { DEVICE_HEADER, IF_MATCH_HEADER };
 
 export interface HttpClient {
   call<C extends CallDef>(def: C, opts?: CallOptions<C>): Promise<HttpResult<CallResponse<C>>>;
@@ -62,6 +70,8 @@ export interface HttpClientOptions {
   platform?: Platform;
   /** Key for POST/PATCH calls sent without one (tests inject a deterministic one). */
   newKey?: () => string;
+  /** This device's id (issue 24), sent as X-Ledgerline-Device on writes (POST/PUT/PATCH/DELETE). */
+  device?: () => string | null | undefined;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -101,6 +111,10 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
       headers[ID_TOKEN_HEADER] = token;
     }
     if (def.idempotent) headers[IDEMPOTENCY_HEADER] = o.idempotencyKey ?? newKey();
+    if (o.ifMatch !== undefined) headers[IF_MATCH_HEADER] = formatEtag(o.ifMatch);
+    // Issue 24: the device's id on every write, so the server tells this device's own changes from others'.
+    const device = BODY_METHODS.has(def.method) ? opts.device?.() : null;
+    if (device) headers[DEVICE_HEADER] = device;
     const init: RequestInit = { method: def.method, headers };
     if (def.upload) {
       const file = o.file ?? (o.body instanceof Uint8Array ? { body: o.body, contentType: 'application/octet-stream' } : null);

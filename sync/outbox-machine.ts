@@ -165,6 +165,10 @@ export function nextEligible(
   const held = new Set<string>();
   for (const e of deliveryOrder(entries, lookup)) {
     if (!UNFINISHED.has(e.state)) continue;
+    // Issue 24: a field-level conflict (409 CONFLICT) holds nothing. Nothing of it was applied
+    // and it is rolled back; younger edits carry their own fields and their own base version, so
+    // they go on (one of the same field meets the same conflict and waits in the drawer too).
+    if (isFieldConflict(e)) continue;
     const s = schedulingOf(e, lookup);
     const blocked = s.keys.some((id) => held.has(id));
     if (!blocked && e.state === 'pending' && e.not_before <= now && (lane === undefined || s.lane === lane)) return e;
@@ -204,6 +208,9 @@ function priorityOf(entry: OutboxEntry, lookup: CommandLookup): boolean {
     return false;
   }
 }
+/** An entry the server refused with CONFLICT (field-level details): the conflict drawer resolves it. */
+export const isFieldConflict = (e: Pick<OutboxEntry, 'state' | 'last_error'>): boolean =>
+  e.state === 'conflict' && e.last_error?.error_code === 'CONFLICT';
 
 /** When the earliest backed-off entry becomes sendable, or null if none is waiting on time. */
 export function nextWake(entries: readonly OutboxEntry[], now: number): number | null {

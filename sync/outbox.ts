@@ -251,6 +251,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       ...def.request(args),
       ...(file ? { file } : {}),
       idempotencyKey: idempotencyKeyOf(entry),
+      // Issue 24: the version the edit was made against; the server merges field by field.
+      ...(def.edits && entry.base_seq !== undefined ? { ifMatch: entry.base_seq } : {}),
       signal,
     });
     // A 2xx that refuses the command in its body (one item of a bulk call): refused, as a 4xx would be.

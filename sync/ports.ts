@@ -111,6 +111,13 @@ export interface OutboxEntry {
    * one and would replay it. Absent means `id`. Persist it with the entry.
    */
   idempotency_key?: string;
+  /**
+   * Issue 24: the `change_seq` of the server row the edit was made against (the mirror's stored
+   * row when the command was queued, or a conflict's `current_version` for an edit the conflict
+   * drawer re-queues); sent as `If-Match`. Absent (entries stored before, creates, rows created
+   * offline): no If-Match, the server applies as before.
+   */
+  base_seq?: number;
 }
 
 export interface OutboxStore {

@@ -30,6 +30,7 @@ import type { ReportCollection, ReportQuery, ReportRow } from '../schema/reports
 import type { Business } from '../schema/entities/business.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
 import type { CodingPatch } from '../schema/commands/coding-patch.ts';
+import type { ConflictChoice } from '../schema/commands/conflicts.ts';
 import type { CommandInput, CommandName } from '../schema/commands/index.ts';
 import type { ErrorV2 } from '../schema/errors.ts';
 import type { OutboxEntry, SyncStatus } from '../sync/ports.ts';
@@ -64,8 +65,11 @@ export interface TransactionQuery {
 export interface TransactionView extends Transaction {
   /** Outbox state of the newest command touching it, when one is not yet confirmed. */
   pending: 'pending' | 'sending' | 'needs_step_up' | 'failed' | 'conflict' | null;
-  /** The newest failed command's id and the server's message, for retry/discard. */
-  failure: { command_id: string; message: string } | null;
+  /**
+   * The newest failed command's id and the server's message, for retry/discard; `conflict`
+   * (issue 24): a field-level 409 CONFLICT, resolved in the conflict drawer instead.
+   */
+  failure: { command_id: string; message: string; conflict?: true } | null;
 }
 
 export interface QueryResult {
@@ -403,7 +407,19 @@ export interface CommandApi {
   outbox(): Promise<OutboxEntry[]>;
   retryCommand(id: string): Promise<void>;
   discardCommand(id: string): Promise<void>;
+  /**
+   * Issue 24: resolves a field-level conflict (an entry the server refused with 409 CONFLICT)
+   * from the conflict drawer's choices (field → mine | theirs; unanswered: theirs). The fields
+   * kept as mine and those the server did not name become ONE new command of the same kind with
+   * `If-Match` = the conflict's `current_version`; the conflicted entry is finished in the same
+   * durable write. Nothing left to send (theirs everywhere): the entry is only dropped.
+   * `queued`: the new command's id, or null. Refused (`REQUEST_7004`) when the entry is gone or
+   * is not such a conflict (resolved already, e.g. in another tab).
+   */
+  resolveConflict(id: string, choices: Record<string, ConflictChoice>): Promise<ConflictResolution>;
 }
+
+export type ConflictResolution = { ok: true; queued: string | null } | { ok: false; error: ErrorV2['error_v2'] };
 
 /** What this device holds for offline use (Settings → Offline data). */
 export interface OfflineData {
@@ -571,7 +587,11 @@ export type VendorContactPatch = z.input<typeof vendorContactPatchSchema>;
  */
 export interface VendorApi {
   createVendor(body: Partial<VendorCreateBody> & Pick<VendorCreateBody, 'name'>): Promise<VendorResult>;
-  updateVendor(id: string, patch: VendorPatchBody): Promise<VendorResult>;
+  /**
+   * `baseSeq` (issue 24): the vendor's `change_seq` as the form was made from, sent as If-Match;
+   * a field someone else changed since answers 409 CONFLICT with the details (nothing applied).
+   */
+  updateVendor(id: string, patch: VendorPatchBody, baseSeq?: number): Promise<VendorResult>;
   addVendorContact(id: string, contact: VendorContactInput): Promise<VendorResult>;
   updateVendorContact(id: string, contactId: string, patch: VendorContactPatch): Promise<VendorResult>;
   deleteVendorContacts(id: string, contactIds: string[]): Promise<VendorResult>;
@@ -718,7 +738,11 @@ export interface TeamApi {
   inviteUser(body: InviteUserInput): Promise<{ ok: true; user: AdminUser; expires_at: string } | TeamFailure>;
   resendInvite(id: string): Promise<{ ok: true; user: AdminUser; expires_at: string } | TeamFailure>;
   changeUserRole(id: string, role: Role, isManager?: boolean): Promise<TeamUserResult>;
-  updateUser(id: string, patch: UpdateUserInput): Promise<TeamUserResult>;
+  /**
+   * `baseSeq` (issue 24): the person's `change_seq` as the page showed them, sent as If-Match; a
+   * field someone else changed since answers 409 CONFLICT with the details (nothing applied).
+   */
+  updateUser(id: string, patch: UpdateUserInput, baseSeq?: number): Promise<TeamUserResult>;
   suspendUser(id: string): Promise<TeamUserResult>;
   unsuspendUser(id: string): Promise<TeamUserResult>;
   deleteUser(id: string): Promise<{ ok: true } | TeamFailure>;

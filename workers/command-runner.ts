@@ -11,7 +11,7 @@ import type { RxOutboxStore } from './outbox-store.ts';
 /** What the runner needs from the open mirror (MirrorRuntime provides it). */
 export interface CommandRunnerDeps {
   index: OutboxIndex;
-  store: Pick<RxOutboxStore, 'putMany'>;
+  store: Pick<RxOutboxStore, 'putMany'> & Partial<Pick<RxOutboxStore, 'remove'>>;
   /** Resolves when the mirror's rows are in memory (checks read them). */
   ready: Promise<void>;
   /** The rows of a collection, as a command's `check` sees them. */
@@ -27,6 +27,16 @@ export interface CommandRunnerDeps {
 }
 
 export type RunOutcome = { result: CommandResult; entries: OutboxEntry[] };
+
+/**
+ * How a run is queued (the conflict drawer's re-queue): `baseSeq` replaces the mirror's row
+ * version (the conflict's `current_version`); `replaces` is the conflicted entry it resolves,
+ * finished in the same durable write as the new entries are stored (never both, never neither).
+ */
+export interface RunOptions {
+  baseSeq?: number;
+  replaces?: OutboxEntry;
+}
 
 /**
  * The one command path of the worker: `run(name, input)` for every command in COMMANDS.
@@ -58,16 +68,16 @@ export class CommandRunner {
     await Promise.allSettled([...this.inProgress]);
   }
 
-  run<N extends CommandName>(name: N, input: CommandInput<N>): Promise<RunOutcome> {
+  run<N extends CommandName>(name: N, input: CommandInput<N>, options: RunOptions = {}): Promise<RunOutcome> {
     const t0 = performance.now();
-    const call = this.queue(name, input, t0);
+    const call = this.queue(name, input, t0, options);
     this.inProgress.add(call);
     const done = () => void this.inProgress.delete(call);
     call.then(done, done);
     return call;
   }
 
-  private async queue(name: CommandName, input: unknown, t0: number): Promise<RunOutcome> {
+  private async queue(name: CommandName, input: unknown, t0: number, options: RunOptions): Promise<RunOutcome> {
     const def = commandDef(name);
     const parsed = (def.split?.input ?? def.args).safeParse(input);
     if (!parsed.success) return refused(errorBody('REQUEST_7001', undefined, validationMessages(parsed.error)).error_v2);
@@ -77,7 +87,7 @@ export class CommandRunner {
       const code = part.def.check?.(part.args, this.deps.rows(part.def.collection)) ?? null;
       if (code) return refused(errorBody(code).error_v2);
     }
-    const own = parts.map((part) => outboxEntryOf(part, crypto.randomUUID(), this.createdAt()));
+    const own = parts.map((part) => withBase(outboxEntryOf(part, crypto.randomUUID(), this.createdAt()), part, this.deps.rows, options));
     const affected = own.reduce((n, e) => n + e.entity_ids.length, 0);
     const entries = own.map((entry, i) => withAlsoIds(entry, parts[i]!, this.deps.reader));
     const refs = entries.map(entityRefs);
@@ -88,11 +98,18 @@ export class CommandRunner {
     // left to this call (`writing`), which indexes the parsed args and re-derives the rows once.
     const ids = entries.map((e) => e.id);
     for (const id of ids) this.writingIds.add(id);
+    // A resolved conflict leaves in the same transaction ('done' is never listed), then goes.
+    const finished = options.replaces ? { ...options.replaces, state: 'done' as const } : null;
     try {
-      await store.putMany(entries);
+      await store.putMany(finished ? [...entries, finished] : entries);
       for (const entry of entries) index.put(entry, { argsParsed: true });
+      if (finished) index.put(finished);
     } finally {
       for (const id of ids) this.writingIds.delete(id);
+    }
+    if (finished) {
+      refs.push(entityRefs(finished));
+      await store.remove?.(finished.id);
     }
     for (const r of refs) this.deps.refresh(r);
     this.deps.onQueued(entries);
@@ -118,6 +135,21 @@ function withAlsoIds(entry: OutboxEntry, part: CommandPart, reader: MirrorReader
   const ids = new Set(entry.entity_ids);
   for (const change of Object.values(also)) for (const id of change?.ids(part.args, reader) ?? []) if (id) ids.add(id);
   return ids.size === entry.entity_ids.length ? entry : { ...entry, entity_ids: [...ids] };
+}
+
+/**
+ * Issue 24: an edit of an existing row carries the version it was made against, the `change_seq`
+ * of the row as the mirror has it now (the server's version: a command's effect never changes it),
+ * so every edit queued before the next pull names the same base and the server, which does not
+ * count this device's own changes since as conflicts, merges them field by field. A row made by
+ * a create still in the outbox has no server version (its blank's 0): no If-Match.
+ */
+function withBase(entry: OutboxEntry, part: CommandPart, rows: CommandRunnerDeps['rows'], options: RunOptions): OutboxEntry {
+  const edits = part.def.edits;
+  if (!edits) return entry;
+  if (options.baseSeq !== undefined) return { ...entry, base_seq: options.baseSeq };
+  const seq = rows(part.def.collection).get?.(edits.row(part.args))?.change_seq;
+  return typeof seq === 'number' && seq > 0 ? { ...entry, base_seq: seq } : entry;
 }
 
 function refused(error: Extract<CommandResult, { ok: false }>['error']): RunOutcome {

@@ -101,7 +101,8 @@ export type MirrorDatabase = RxDatabase<MirrorCollections>;
 
 const outboxSchema: RxJsonSchema<OutboxEntry> = {
   title: 'outbox',
-  version: 0,
+  // 1 (issue 24): `base_seq`, the row version an edit was made against. Stored entries migrate as they are.
+  version: 1,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -117,6 +118,7 @@ const outboxSchema: RxJsonSchema<OutboxEntry> = {
     last_error: { type: ['object', 'null'] },
     step_up_scope: { type: ['string', 'null'] },
     idempotency_key: { type: 'string' },
+    base_seq: { type: 'number' },
   },
   required: ['id', 'command', 'args', 'entity_ids', 'created_at', 'attempts', 'state', 'not_before', 'maybe_sent'],
   additionalProperties: false,
@@ -214,14 +216,23 @@ const RESET_PAGE = 5_000;
 /** Collections whose older stored rows are kept (migrated) rather than dropped and pulled again. */
 const MIGRATIONS: Record<string, MigrationStrategies> = {
   [REFS]: { 1: (doc: RefDoc) => doc },
+  // An entry stored before issue 24 has no base_seq: it is sent without If-Match, as before.
+  outbox: { 1: (doc: OutboxEntry) => doc },
 };
+
+/**
+ * The outbox's entries migrate in place (MIGRATIONS), so its schema version is not part of the
+ * layout: a new outbox version must not empty and re-pull the mirror. Pinned to the version
+ * layouts were first recorded with, so markers written before stay valid.
+ */
+const LAYOUT_VERSIONS: Record<string, number> = { outbox: 0 };
 
 /**
  * The mirror's shape: which RxDB collections it opens, at which schema versions, and which
  * reference kinds share `refs` (a kind added later was never pulled into an existing mirror).
  */
 export const MIRROR_LAYOUT = [
-  ...Object.entries(rxSchemas()).map(([name, schema]) => `${name}@${schema.version}`).sort(),
+  ...Object.entries(rxSchemas()).map(([name, schema]) => `${name}@${LAYOUT_VERSIONS[name] ?? schema.version}`).sort(),
   ...(REF_KINDS.length > 0 ? [`${REFS}:${[...REF_KINDS].sort().join('+')}`] : []),
 ].join(',');
 

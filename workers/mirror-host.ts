@@ -60,6 +60,7 @@ export class MirrorHost {
       leader: true,
       platform,
       timeoutMs: requestTimeoutMs(platform),
+      device: () => this.ctx.deviceId,
     });
     this.engine = engine;
     hub.setLeader(true);

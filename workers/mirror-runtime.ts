@@ -242,9 +242,9 @@ export class MirrorRuntime {
       const feed = this.feedOf[collection];
       return { has: feed.has, get: (id) => feed.shown(id) as Readonly<Record<string, unknown>> | undefined };
     }
-    let ids: Set<string> | null = null;
-    const rows = () => (ids ??= new Set((this.referenceData()[collection as ReferenceCollection] as { id: string }[]).map((r) => r.id)));
-    return { has: (id) => rows().has(id) };
+    let byId: Map<string, Readonly<Record<string, unknown>>> | null = null;
+    const rows = () => (byId ??= new Map((this.referenceData()[collection as ReferenceCollection] as { id: string }[]).map((r) => [r.id, r])));
+    return { has: (id) => rows().has(id), get: (id) => rows().get(id) };
   }
 
   private async firstPageFromDb<C extends QueriedCollection>(collection: C, first: FirstPage, q: CollectionQuery<C>, t0: number): Promise<CollectionPage<C>> {

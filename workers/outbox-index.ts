@@ -1,6 +1,6 @@
 import { setAutoFreeze } from 'immer';
 import type { EntityRefs, OutboxEntry, OutboxState } from '../sync/ports.ts';
-import { byAge, commandDef, entityRefs } from '../sync/outbox-machine.ts';
+import { byAge, commandDef, entityRefs, isFieldConflict } from '../sync/outbox-machine.ts';
 import type { MirroredCollection } from '../schema/collections.ts';
 import { COMMANDS } from '../schema/commands/index.ts';
 import type { AnyCommandDef } from '../schema/commands/define-command.ts';
@@ -27,6 +27,13 @@ const knownDef = (name: string): AnyCommandDef | undefined => (COMMANDS as Recor
 /** States whose optimistic effect is on the mirror. failed/conflict were rolled back. */
 const APPLIED: ReadonlySet<OutboxState> = new Set(['pending', 'sending', 'needs_step_up']);
 const NONE: OutboxEntry[] = [];
+
+/** A row's newest refused command: its id, the server's message, and whether it is a field conflict (the drawer resolves it). */
+export interface RowFailure {
+  command_id: string;
+  message: string;
+  conflict?: true;
+}
 
 export class OutboxIndex {
   private byId = new Map<string, OutboxEntry>();
@@ -143,15 +150,16 @@ export class OutboxIndex {
   }
 
   /** What the UI shows for a row: the newest entry's state and the newest failure. */
-  marks(entityId: string): { pending: Exclude<OutboxState, 'done'> | null; failure: { command_id: string; message: string } | null } {
+  marks(entityId: string): { pending: Exclude<OutboxState, 'done'> | null; failure: RowFailure | null } {
     const list = this.byEntity.get(entityId);
     if (!list?.length) return { pending: null, failure: null };
     const newest = list[list.length - 1]!;
-    let failure: { command_id: string; message: string } | null = null;
+    let failure: RowFailure | null = null;
     for (let i = list.length - 1; i >= 0; i--) {
       const e = list[i]!;
       if ((e.state === 'failed' || e.state === 'conflict') && e.last_error) {
-        failure = { command_id: e.id, message: e.last_error.message };
+        // Issue 24: a field-level conflict is resolved in the conflict drawer, not retried.
+        failure = isFieldConflict(e) ? { command_id: e.id, message: e.last_error.message, conflict: true } : { command_id: e.id, message: e.last_error.message };
         break;
       }
     }

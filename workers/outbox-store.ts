@@ -41,5 +41,6 @@ export class RxOutboxStore implements OutboxStore {
 function clean(entry: OutboxEntry): OutboxEntry {
   const out = { ...entry };
   if (out.idempotency_key === undefined) delete out.idempotency_key;
+  if (out.base_seq === undefined) delete out.base_seq;
   return out;
 }

@@ -31,6 +31,7 @@ export type StoredSession = z.infer<typeof storedSessionSchema>;
 
 const DB_NAME = 'ledgerline-session';
 const KEY = 'current';
+const DEVICE_KEY = 'device_id';
 
 export class SessionStore {
   private readonly db: Dexie;
@@ -49,6 +50,21 @@ export class SessionStore {
 
   async set(session: StoredSession): Promise<void> {
     await this.db.table('kv').put(storedSessionSchema.parse(session), KEY);
+  }
+
+  /**
+   * This browser profile's device id (issue 24: X-Ledgerline-Device), made once and kept: every
+   * tab reads the same one (get-or-create in one transaction), sign-out keeps it.
+   */
+  async deviceId(): Promise<string> {
+    const kv = this.db.table('kv');
+    return this.db.transaction('rw', kv, async () => {
+      const found: unknown = await kv.get(DEVICE_KEY);
+      if (typeof found === 'string' && found.length > 0) return found;
+      const id = crypto.randomUUID();
+      await kv.put(id, DEVICE_KEY);
+      return id;
+    });
   }
 
   async clear(): Promise<void> {

@@ -47,6 +47,8 @@ export class WorkerContext {
   http: HttpClient | null = null;
   stored: StoredSession | null = null;
   pendingMfa: PendingMfa | null = null;
+  /** This browser profile's device id (issue 24, X-Ledgerline-Device): loaded by `init`. */
+  deviceId: string | null = null;
   readonly hub: StatusHub;
   readonly stepUps: StepUpTokens;
   readonly host: MirrorHost;
@@ -76,6 +78,7 @@ export class WorkerContext {
       session,
       platform: this.platform,
       timeoutMs: requestTimeoutMs(this.platform),
+      device: () => this.deviceId,
     });
   }
 

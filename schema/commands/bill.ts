@@ -161,6 +161,7 @@ export const billUpdate = defineCommand({
   request: (a) => ({ params: { bill_uuid: a.bill_id }, body: a.patch }),
   apply: (row, a) => applyBillPatch(row, a.patch),
   check: (a, mirror) => allInMirror([a.bill_id], mirror) ?? billPatchNotSynced(a.bill_id, a.patch, mirror),
+  edits: { row: (a) => a.bill_id, patch: (a) => a.patch, withPatch: (a, patch) => ({ ...a, patch: patch as typeof a.patch }) },
   confirm: 'row',
 });
 

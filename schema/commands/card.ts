@@ -82,6 +82,7 @@ export const cardUpdate = defineCommand({
   request: (a) => ({ ...byCard(a), body: a.patch }),
   apply: (row, a) => applyCardPatch(row, a.patch),
   confirm: 'row',
+  edits: { row: (a) => a.card_id, patch: (a) => a.patch, withPatch: (a, patch) => ({ ...a, patch: patch as typeof a.patch }) },
 });
 
 export const cardActivate = defineCommand({

@@ -139,6 +139,20 @@ export interface CommandDef<
    * with its args), not as done.
    */
   refusal?: (response: CallResponse<K>, args: z.output<A>) => CommandRefusal | null;
+  /**
+   * Issue 24 (no silent overwrite): the command edits one existing row with a field patch. The
+   * worker records that row's server `change_seq` when it queues the command (the entry's
+   * `base_seq`) and the outbox sends it as `If-Match`; a 409 CONFLICT names fields of `patch`
+   * (a key, or `key.sub` inside an object-valued key such as `tracking`). `withPatch` makes the
+   * args of the same edit with another patch (what the conflict drawer re-queues).
+   */
+  edits?: VersionedEdit<A>;
+}
+
+export interface VersionedEdit<A extends z.ZodType> {
+  row: (args: z.output<A>) => string;
+  patch: (args: z.output<A>) => Readonly<Record<string, unknown>>;
+  withPatch: (args: z.output<A>, patch: Record<string, unknown>) => z.output<A>;
 }
 
 /** What `refusal` answers: an error_v2 body (code and message). */
@@ -170,6 +184,8 @@ export type AnyCommandDef = CommandDef<string, z.ZodType, MirroredCollection, Ca
   also?: { readonly [C in MirroredCollection]?: { ids: (args: any, mirror: MirrorReader) => (string | undefined)[]; apply: (row: any, args: any) => any } };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   refusal?: (response: any, args: any) => CommandRefusal | null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  edits?: { row: (args: any) => string; patch: (args: any) => Readonly<Record<string, unknown>>; withPatch: (args: any, patch: Record<string, unknown>) => any };
 };
 
 /** `const N`: the name stays a literal type, so `CommandName` is derived from the registry. */

@@ -267,6 +267,7 @@ export const reimbursementUpdate = defineCommand({
   request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.patch }),
   apply: (row, a) => applyClaimFields(row, a.patch, a.rates),
   check: (a, mirror) => claimPatchNotSynced(a.reimbursement_id, a.patch, mirror),
+  edits: { row: (a) => a.reimbursement_id, patch: (a) => a.patch, withPatch: (a, patch) => ({ ...a, patch: patch as typeof a.patch }) },
   confirm: 'row',
 });
 

@@ -52,6 +52,7 @@ export const transactionCode = defineCommand({
   // PATCH answers with the transaction as stored.
   confirm: 'row',
   check: (a, mirror) => allInMirror([a.transaction_id], mirror) ?? noneSynced([a.transaction_id], mirror),
+  edits: { row: (a) => a.transaction_id, patch: (a) => a.patch, withPatch: (a, patch) => ({ ...a, patch: patch as CodingPatch }) },
 });
 
 /** A coding action's selection: like the bulk body without its 10,000 cap, repeats allowed. */

@@ -5,6 +5,7 @@ import { roleDisplayName } from '../../schema/roles.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
 import { useAppState } from '../data-access/data-context.tsx';
 import { SyncIndicator } from './sync-indicator.tsx';
+import { ConflictHost } from './conflict-host.tsx';
 import { mirrorProgress } from './sync-text.ts';
 import { EmailVerificationBanner, ReauthDialog, StepUpDialog } from '../features/identity/index.ts';
 import { HOME_PATH } from '../lib/redirect.ts';
@@ -76,6 +77,7 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
       </main>
       {expired ? <ReauthDialog onSignOut={() => void signOut(false)} /> : <ParkedStepUp />}
       <KeyboardLayer nav={nav} commands={commands} />
+      <ConflictHost />
     </div>
   );
 }

@@ -11,6 +11,10 @@ import type { commandDef as commandDefType } from '../../schema/commands/index.t
 import type { Bill } from '../../schema/entities/bill.ts';
 import type { Reimbursement } from '../../schema/entities/reimbursement.ts';
 import type { DataApi } from '../../workers/api.ts';
+import { openConflict, REVIEW_CHANGES } from '../lib/conflict-store.ts';
+
+/** A change the server refused with field-level details (409 CONFLICT): the conflict drawer resolves it. */
+const isFieldConflict = (e: OutboxEntry): boolean => e.state === 'conflict' && e.last_error?.error_code === 'CONFLICT';
 
 /**
  * The sync indicator: role status holding only its label (src/lib/sync-status-text.ts; tests
@@ -109,9 +113,15 @@ function FailedChanges({ count }: { count: number }) {
                 </div>
                 <div className="failed-todo muted">{todo(e)}</div>
                 <div className="row-actions">
-                  <button type="button" className="btn btn-sm" onClick={() => void client.retryCommand(e.id)}>
-                    Retry
-                  </button>
+                  {isFieldConflict(e) ? (
+                    <button type="button" className="btn btn-sm" onClick={() => { setOpen(false); openConflict(e.id); }}>
+                      {REVIEW_CHANGES}
+                    </button>
+                  ) : (
+                    <button type="button" className="btn btn-sm" onClick={() => void client.retryCommand(e.id)}>
+                      Retry
+                    </button>
+                  )}
                   <button type="button" className="btn btn-sm btn-ghost" onClick={() => void client.discardCommand(e.id)}>
                     Discard
                   </button>
@@ -208,7 +218,8 @@ async function describeCards(client: DataClient, e: OutboxEntry, collection: str
 /** What the user can do about it. */
 function todo(e: OutboxEntry): string {
   if (e.state === 'needs_step_up') return 'Verify it is you, then retry; or discard the change.';
-  if (e.state === 'conflict') return 'Someone changed it meanwhile: retry to apply your change on top, or discard it.';
+  if (isFieldConflict(e)) return 'Someone else changed the same field meanwhile: review the changes and choose which version to keep.';
+  if (e.state === 'conflict') return 'It clashed with the server’s current state: retry it, or discard it to keep the server’s version.';
   return 'Fix what the message says and retry, or discard the change to keep the server’s version.';
 }
 

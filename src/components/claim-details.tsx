@@ -11,6 +11,7 @@ import { Modal } from './modal.tsx';
 import { ReceiptThumbnail } from './receipt-thumbnail.tsx';
 import { StatusPill } from './status-pill.tsx';
 import { SyncMark } from './sync-mark.tsx';
+import { ConflictNotice } from './conflict-notice.tsx';
 
 /**
  * The pieces of one claim's detail, shared by the claimant's drawer (reimbursements) and the
@@ -33,6 +34,7 @@ export function ClaimHeadline({ claim }: { claim: ClaimView }) {
 export function ClaimRefusal({ row, client }: { row: { failure: ClaimView['failure'] }; client: DataClient }) {
   const failure = row.failure;
   if (!failure) return null;
+  if (failure.conflict) return <ConflictNotice commandId={failure.command_id} />;
   return (
     <div className="notice notice-error" role="alert">
       <strong>The server refused this change:</strong> {failure.message}

@@ -1,4 +1,5 @@
 import { StatusPill } from './status-pill.tsx';
+import { openConflict, REVIEW_CHANGES } from '../lib/conflict-store.ts';
 
 /** The sync word of an unsynced edit: "Waiting to sync" until the server confirms it. */
 export const WAITING_TO_SYNC = 'Waiting to sync';
@@ -6,7 +7,7 @@ export const WAITING_TO_SYNC = 'Waiting to sync';
 /** A row's outbox state, as every list row carries it (`RowView`'s `pending` and `failure`). */
 export interface SyncMarkRow {
   pending: 'pending' | 'sending' | 'needs_step_up' | 'failed' | 'conflict' | null;
-  failure: { command_id: string; message: string } | null;
+  failure: { command_id: string; message: string; conflict?: true } | null;
 }
 
 /**
@@ -15,6 +16,26 @@ export interface SyncMarkRow {
  * reimbursements), so one word always means the same sync state.
  */
 export function SyncMark({ row }: { row: SyncMarkRow }) {
+  // Issue 24: someone else changed a field this device's change also changed; the conflict
+  // drawer shows both (also while a younger edit of the row is still waiting).
+  const conflict = row.failure?.conflict ? row.failure : null;
+  if (conflict && row.pending !== null) {
+    return (
+      <button
+        type="button"
+        className="pill pill-warn pill-button"
+        title="Someone else changed this while your change was waiting to sync"
+        // Inside a list row: opens the review, not the row.
+        onClick={(e) => {
+          e.stopPropagation();
+          openConflict(conflict.command_id);
+        }}
+        onKeyDown={(e) => e.stopPropagation()}
+      >
+        {REVIEW_CHANGES}
+      </button>
+    );
+  }
   switch (row.pending) {
     case null:
       return null;

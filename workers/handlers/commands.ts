@@ -1,6 +1,8 @@
 import { errorBody } from '../../schema/errors.ts';
+import { commandDef, type CommandInput, type CommandName } from '../../schema/commands/index.ts';
+import { fieldConflicts, resolvedPatch, type ConflictChoice } from '../../schema/commands/conflicts.ts';
 import { transition } from '../../sync/index.ts';
-import type { CommandApi } from '../api.ts';
+import type { CommandApi, ConflictResolution } from '../api.ts';
 import type { WorkerContext } from '../worker-context.ts';
 
 /**
@@ -31,7 +33,46 @@ export function commandHandlers(ctx: WorkerContext): CommandApi {
       if (!rt || !entry || entry.state === 'sending') return;
       await rt.outboxStore.remove(id);
     },
+    resolveConflict: (id, choices) => resolveConflict(ctx, id, choices),
   };
+}
+
+/** Conflicts being resolved in this worker: a double click resolves once. */
+const resolving = new Set<string>();
+
+/**
+ * Issue 24: the conflict drawer's choice as one new command (the fields kept as mine and the
+ * unnamed ones, If-Match = the conflict's current_version), written in the same outbox write
+ * that finishes the conflicted entry; theirs everywhere only drops it. Works in any tab: the
+ * outbox is shared and the leader sends what lands in it.
+ */
+async function resolveConflict(ctx: WorkerContext, id: string, choices: Record<string, ConflictChoice>): Promise<ConflictResolution> {
+  const rt = ctx.host.runtime;
+  if (!rt) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+  const gone = { ok: false as const, error: { ...errorBody('REQUEST_7004').error_v2, message: 'This change was already resolved.' } };
+  if (resolving.has(id)) return gone;
+  resolving.add(id);
+  try {
+    const entry = await rt.outboxStore.get(id);
+    const details = entry?.state === 'conflict' ? fieldConflicts(entry.last_error) : null;
+    if (!entry || !details) return gone;
+    const def = commandDef(entry.command);
+    const args: unknown = def.args.parse(entry.args);
+    const patch = def.edits ? resolvedPatch(def.edits.patch(args), details.conflicts, choices) : null;
+    if (!def.edits || !patch) {
+      // Theirs everywhere: nothing to send; the entry was rolled back when it was refused.
+      if (ctx.host.engine) await ctx.host.engine.discard(id);
+      else await rt.outboxStore.remove(id);
+      return { ok: true, queued: null };
+    }
+    const input = def.edits.withPatch(args, patch) as CommandInput<CommandName>;
+    const { result } = await rt.commands.run(entry.command, input, { baseSeq: details.current_version, replaces: entry });
+    if (!result.ok) return { ok: false, error: result.error };
+    ctx.host.engine?.kick();
+    return { ok: true, queued: result.command_id };
+  } finally {
+    resolving.delete(id);
+  }
 }
 
 /** failed / conflict / needs_step_up → pending, from any tab (also after a step-up). */

@@ -30,6 +30,7 @@ export function sessionHandlers(ctx: WorkerContext): SessionApi {
     ctx.baseUrl = baseUrl;
     ctx.platform = platform;
     ctx.http = ctx.httpWith(ctx.sessionPort);
+    ctx.deviceId = await ctx.deps.sessionStore.deviceId();
     ctx.stored = await ctx.deps.sessionStore.get();
     if (!ctx.stored) {
       ctx.hub.setPhase('signed_out');

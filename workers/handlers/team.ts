@@ -49,7 +49,8 @@ export function teamHandlers(ctx: WorkerContext): TeamApi {
     },
     changeUserRole: async (id, role, isManager) =>
       asUser(await send(changeUserRole, { params: user(id), body: isManager === undefined ? { role } : { role, is_manager: isManager } })),
-    updateUser: async (id, patch) => asUser(await send(updateUser, { params: user(id), body: patch })),
+    updateUser: async (id, patch, baseSeq) =>
+      asUser(await send(updateUser, { params: user(id), body: patch, ...(baseSeq !== undefined ? { ifMatch: baseSeq } : {}) })),
     suspendUser: async (id) => asUser(await send(suspendUser, { params: user(id), body: {} })),
     unsuspendUser: async (id) => asUser(await send(unsuspendUser, { params: user(id) })),
     async deleteUser(id) {

@@ -38,7 +38,8 @@ export function vendorHandlers(ctx: WorkerContext): VendorApi {
   const payee = (id: string) => ({ payee_uuid: id });
   return {
     createVendor: async (body) => asVendor(await send(createVendor, { body })),
-    updateVendor: async (id, patch) => asVendor(await send(updateVendor, { params: payee(id), body: patch })),
+    updateVendor: async (id, patch, baseSeq) =>
+      asVendor(await send(updateVendor, { params: payee(id), body: patch, ...(baseSeq !== undefined ? { ifMatch: baseSeq } : {}) })),
     addVendorContact: async (id, contact) => asVendor(await send(addVendorContact, { params: payee(id), body: contact })),
     updateVendorContact: async (id, contactId, patch) =>
       asVendor(await send(updateVendorContact, { params: { payee_uuid: id, contact_uuid: contactId }, body: patch })),

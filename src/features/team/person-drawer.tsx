@@ -14,6 +14,7 @@ import { SelectField } from '../../components/select-field.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import type { DataClient, TeamFailure, UpdateUserInput } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { directConflictMessage } from '../../lib/conflict-view.ts';
 import { formatDay } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
@@ -60,6 +61,8 @@ export function PersonDrawer(props: PersonDrawerProps) {
   const error = error_ && error_.id === id ? error_.message : null;
   const setError = (message: string | null) => setErrorFor(message && id ? { id, message } : null);
   const [busy, setBusy] = useState<'save' | 'resend' | 'suspend' | null>(null);
+  // Issue 24: after a 409 CONFLICT on this person, saving again keeps mine on the version it named.
+  const [conflictAt, setConflictAt] = useState<{ id: string; version: number } | null>(null);
   const [confirm, setConfirm] = useState<'delete' | 'suspend' | null>(null);
   const admin = manageRefusal(actor) === null;
 
@@ -93,7 +96,11 @@ export function PersonDrawer(props: PersonDrawerProps) {
     setBusy(kind);
     try {
       const r = await run();
-      if (!r.ok) return setError(errorText(r.error)), false;
+      if (!r.ok) {
+        const conflict = directConflictMessage(r.error.conflicts, { names: props.reference.names });
+        if (conflict && r.error.current_version !== undefined && id) setConflictAt({ id, version: r.error.current_version });
+        return setError(conflict ?? errorText(r.error)), false;
+      }
       if (r.user) onAnswer(r.user);
       toastInfo(typeof done === 'string' ? done : done());
       return true;
@@ -120,12 +127,15 @@ export function PersonDrawer(props: PersonDrawerProps) {
       if (f.location_id !== (person.location_id ?? NONE)) patch.location_id = orNull(f.location_id);
       if (f.entity_id !== (knownEntity ?? NONE)) patch.entity_id = orNull(f.entity_id);
       if (Object.keys(patch).length > 0) {
-        const r = await client.updateUser(person.id, patch);
+        // If-Match: the version the drawer showed, or the one a conflict named when saving again.
+        const shown = (person as { change_seq?: number }).change_seq;
+        const r = await client.updateUser(person.id, patch, conflictAt?.id === person.id ? conflictAt.version : shown);
         if (!r.ok) return r;
         last = r.user;
         setEntityId({ id: person.id, entity: r.user.entity_id });
       }
       setForm(null);
+      setConflictAt(null);
       return { ok: true, ...(last ? { user: last } : {}) };
     }, `${name} saved.`);
   }

@@ -18,6 +18,7 @@ import { useCard } from '../../lib/cards.ts';
 import { cardName } from '../../lib/card-labels.ts';
 import { SyncedLock } from '../../components/synced-lock.tsx';
 import { HeldChargeSection } from '../../components/held-charges.tsx';
+import { ConflictNotice } from '../../components/conflict-notice.tsx';
 
 export interface DetailDrawerProps {
   id: string;
@@ -144,7 +145,8 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
             <dt>Sync</dt>
             <dd>{txn.pending ? <SyncMark row={txn} /> : 'Synced'}</dd>
           </dl>
-          {txn.failure && (
+          {txn.failure?.conflict && <ConflictNotice commandId={txn.failure.command_id} />}
+          {txn.failure && !txn.failure.conflict && (
             <div className="notice notice-error" role="alert">
               <strong>The server refused this change:</strong> {txn.failure.message}
               <div className="row-actions">

@@ -7,6 +7,7 @@ import { SelectField } from '../../components/select-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import type { DataClient, VendorResult } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { directConflictMessage, NO_NAMES } from '../../lib/conflict-view.ts';
 import { countryOptions } from './countries.ts';
 import {
   createBody, editIsEmpty, editOf, emptyVendorValues, serverErrors, valuesFromVendor, type ContactDraft, type FormErrors,
@@ -40,6 +41,8 @@ export function VendorFormDialog({ vendor, client, online, onAnswer, onClose, on
   const [busy, setBusy] = useState(false);
   // The server's latest copy: a retry after a partial failure diffs against it.
   const base = useRef<Vendor | null>(vendor);
+  // Issue 24: after a 409 CONFLICT, saving again keeps mine on the version the conflict named.
+  const conflictVersion = useRef<number | null>(null);
   const countries = useMemo(() => countryOptions(values.country), [values.country]);
   const set = (patch: Partial<VendorFormValues>) => setValues((v) => ({ ...v, ...patch }));
   const setContact = (key: string, patch: Partial<ContactDraft>) =>
@@ -47,6 +50,12 @@ export function VendorFormDialog({ vendor, client, online, onAnswer, onClose, on
   const us = values.country === 'US';
 
   function refused(r: Extract<VendorResult, { ok: false }>) {
+    const conflict = directConflictMessage(r.error.conflicts, { names: NO_NAMES });
+    if (conflict && r.error.current_version !== undefined) {
+      conflictVersion.current = r.error.current_version;
+      setErrors({});
+      return setError(conflict);
+    }
     setErrors(serverErrors(r.error));
     setError(r.offline || !r.error.errors ? errorText(r.error) : 'Check the highlighted fields.');
   }
@@ -75,7 +84,8 @@ export function VendorFormDialog({ vendor, client, online, onAnswer, onClose, on
     if (editIsEmpty(planned.edit)) return onSaved(base.current, false);
     const id = base.current.id;
     const calls: (() => Promise<VendorResult>)[] = [
-      ...(Object.keys(patch).length > 0 ? [() => client.updateVendor(id, patch)] : []),
+      // The version the form was made from (If-Match), or the one a conflict named when saving again.
+      ...(Object.keys(patch).length > 0 ? [() => client.updateVendor(id, patch, conflictVersion.current ?? base.current?.change_seq)] : []),
       ...(remove.length > 0 ? [() => client.deleteVendorContacts(id, remove)] : []),
       ...update.map((u) => () => client.updateVendorContact(id, u.id, u.patch)),
       ...add.map((c) => () => client.addVendorContact(id, c)),
@@ -84,6 +94,7 @@ export function VendorFormDialog({ vendor, client, online, onAnswer, onClose, on
       const r = await call();
       if (!r.ok) return refused(r);
       base.current = r.vendor;
+      conflictVersion.current = null;
       onAnswer(r.vendor);
       // Contacts added so far have ids now: the form's rows take them, so a retry never adds one twice.
       setValues((v) => adoptContactIds(v, r.vendor));
