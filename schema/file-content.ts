@@ -41,8 +41,9 @@ const BODY_MARKERS: readonly Marker[] = [
 
 /** ASCII upper case → lower case, every other byte as is. */
 const LOWER = Uint8Array.from({ length: 256 }, (_, b) => (b >= 0x41 && b <= 0x5a ? b | 0x20 : b));
-const TAG_END = new Uint8Array(256);
-for (const b of [0x09, 0x0a, 0x0c, 0x0d, 0x20, 0x2f, 0x3e]) TAG_END[b] = 1;
+/** 1 for the bytes that end a tag name (whitespace, `/`, `>`). */
+const TAG_END_BYTES: readonly number[] = [0x09, 0x0a, 0x0c, 0x0d, 0x20, 0x2f, 0x3e];
+const TAG_END = Uint8Array.from({ length: 256 }, (_, b) => (TAG_END_BYTES.includes(b) ? 1 : 0));
 
 type Pattern = { text: string; tag: boolean; bytes: Uint8Array };
 /**
