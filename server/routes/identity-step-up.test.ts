@@ -162,5 +162,29 @@ describe.each(await testDatabases())('step-up and sensitive calls on %s', (kind)
     const [row] = await t.db.query<{ email: string; change_seq: number }>('SELECT email, change_seq FROM spend_users WHERE id = $1', [f.users.employee]);
     const [biz] = await t.db.query<{ change_seq: number }>('SELECT change_seq FROM businesses WHERE id = $1', [f.businessId]);
     expect(row).toEqual({ email: newEmail, change_seq: biz!.change_seq });
+    // The new address is unverified until the code mailed to it is confirmed.
+    const [identity] = await t.db.query<{ verified: boolean }>(
+      'SELECT i.email_verified_at IS NOT NULL AS verified FROM identities i JOIN spend_users u ON u.identity_id = i.id WHERE u.id = $1', [f.users.employee],
+    );
+    expect(identity!.verified).toBe(false);
+    expect(await outboxCode(t.app, newEmail)).toMatch(/^\d{6}$/);
+  });
+
+  it('an admin cannot change the sign-in email of someone who also belongs to another business', async () => {
+    const f = await makeBusiness(t.db, { transactions: 0 });
+    const other = await makeBusiness(t.db, { transactions: 0 });
+    // The other business's owner is also a member here (same identity).
+    const [owner] = await t.db.query<{ identity_id: string }>('SELECT identity_id FROM spend_users WHERE id = $1', [other.users.owner]);
+    const [member] = await t.db.query<{ id: string }>(
+      `INSERT INTO spend_users (id, business_id, identity_id, role, is_manager, first_name, last_name, email, change_seq)
+       SELECT gen_random_uuid(), $1, identity_id, 'BUSINESS_USER', false, first_name, last_name, email, 0 FROM spend_users WHERE id = $2
+       RETURNING id::text`, [f.businessId, other.users.owner],
+    );
+    const stepped = await stepUpWithPassword(await signIn(t.app, f.email('admin')));
+    const res = await request(t.app, 'PATCH', `/v1/auth/businesses/users/${member!.id}/email`, { token: stepped, body: { email: `taken-over-${f.businessId.slice(0, 8)}@attacker.test` } });
+    expect(res.status).toBe(403);
+    expect(res.body.error_v2.message).toContain('another business');
+    const [still] = await t.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [owner!.identity_id]);
+    expect(still!.email).toBe(other.email('owner'));
   });
 });

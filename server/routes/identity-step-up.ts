@@ -139,9 +139,21 @@ export const stepUpHandlers = {
     );
     // Another business's user is as unknown as a missing one (tenant isolation).
     if (!target) throw new ApiError('REQUEST_7004');
+    // The sign-in address of a person who also belongs to another business is theirs to change,
+    // not this business's admin's: a new address would reach a sign-in link or code for every
+    // business of that identity (a way into another account, issue 24).
+    const elsewhere = await ctx.db.query(
+      'SELECT 1 FROM spend_users WHERE identity_id = $1 AND business_id <> $2 AND NOT deleted LIMIT 1',
+      [target.identity_id, actor.businessId],
+    );
+    if (elsewhere.length > 0) {
+      throw new ApiError('FORBIDDEN_7003', 'This person also belongs to another business, so only they can change their sign-in email.');
+    }
     const clash = await ctx.db.query('SELECT 1 FROM identities WHERE lower(email) = $1 AND id <> $2', [email, target.identity_id]);
     if (clash.length > 0) throw validationError({ email: DUPLICATE_EMAIL_MESSAGE });
-    await ctx.db.query('UPDATE identities SET email = $2, updated_at = now() WHERE id = $1', [target.identity_id, email]);
+    // A new address is a claim until its owner confirms the code mailed to it (email verification).
+    await ctx.db.query('UPDATE identities SET email = $2, email_verified_at = NULL, updated_at = now() WHERE id = $1', [target.identity_id, email]);
+    await issueEmailOtp(ctx.deps, ctx.db, target.identity_id, email, ctx.deps.now(), 'verify-email');
     // The identity's users in every business show the new address; each is a mirrored row.
     const users = await ctx.db.query<{ id: string; business_id: string }>(
       'SELECT id, business_id FROM spend_users WHERE identity_id = $1', [target.identity_id],
