@@ -62,15 +62,8 @@ export interface TaughtProfile {
 }
 export const NOTHING_TAUGHT: TaughtProfile = { categories: [], countries: [], recognized_max: {} };
 
-/** The new charge being decided. */
-export interface NewCharge {
-  merchant_name: string;
-  merchant_category: string;
-  merchant_country: string | null;
-  amount: number;
-  currency: string;
-  occurred_at: string;
-}
+/** The new charge being decided: read as the card's earlier charges are. */
+export type NewCharge = ChargeHistoryItem;
 
 export interface FraudVerdict {
   flagged: boolean;

@@ -14,16 +14,20 @@ export async function testDatabases(): Promise<TestDbKind[]> {
   return (await pgAvailable()) ? ['pglite', 'pg'] : ['pglite'];
 }
 
-/** A migrated, empty database of the given kind; close() drops it. */
-export async function openTestDb(kind: TestDbKind): Promise<TestDb> {
+/**
+ * A migrated, empty database of the given kind; close() drops it. `migrated: false` leaves it
+ * bare, for tests that migrate it step by step (the migration tests).
+ */
+export async function openTestDb(kind: TestDbKind, opts: { migrated?: boolean; poolSize?: number } = {}): Promise<TestDb> {
+  const migrated = opts.migrated ?? true;
   if (kind === 'pglite') {
     const db = await openDb();
-    await migrate(db);
+    if (migrated) await migrate(db);
     return { kind, db, close: () => db.close() };
   }
   const store = await createPgDatabase(DEFAULT_PG_ADMIN_URL);
-  const db = await openDb({ ...store.open, poolSize: 5 });
-  await migrate(db);
+  const db = await openDb({ ...store.open, poolSize: opts.poolSize ?? 5 });
+  if (migrated) await migrate(db);
   return {
     kind,
     db,

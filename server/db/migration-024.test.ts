@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { makeBusiness } from '../test-fixtures.ts';
-import { createPgDatabase, DEFAULT_PG_ADMIN_URL } from '../testing.ts';
-import { testDatabases } from '../test-db.ts';
-import { openDb, type Db } from './db.ts';
+import { openTestDb, testDatabases, type TestDbKind } from '../test-db.ts';
+import type { Db } from './db.ts';
 import { loadMigrations, migrate } from './migrate.ts';
 
 /**
@@ -16,19 +15,10 @@ afterEach(async () => {
   for (const close of closers.splice(0)) await close();
 });
 
-async function open(kind: 'pglite' | 'pg'): Promise<Db> {
-  if (kind === 'pglite') {
-    const db = await openDb();
-    closers.push(() => db.close());
-    return db;
-  }
-  const store = await createPgDatabase(DEFAULT_PG_ADMIN_URL);
-  const db = await openDb({ ...store.open, poolSize: 2 });
-  closers.push(async () => {
-    await db.close();
-    await store.dispose();
-  });
-  return db;
+async function open(kind: TestDbKind): Promise<Db> {
+  const t = await openTestDb(kind, { migrated: false, poolSize: 2 });
+  closers.push(() => t.close());
+  return t.db;
 }
 
 describe.each(await testDatabases())('migration 024 on %s', (kind) => {
