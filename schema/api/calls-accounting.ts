@@ -64,12 +64,27 @@ export const accountingPreferencesPatchSchema = z
   })
   .refine((p) => Object.keys(p).length > 0, { message: 'at least one field must change' });
 
+/**
+ * The account a Xero statement file is for (issue 25): `card`, the corporate card's charges and
+ * refunds; `bank`, the bank account settled bill payments and claim payments leave.
+ */
+export const SYNC_STATEMENT_ACCOUNTS = ['card', 'bank'] as const;
+export type SyncStatementAccount = (typeof SYNC_STATEMENT_ACCOUNTS)[number];
+
 export const syncFileSchema = z.object({
   name: z.string(),
   /** The GET that downloads it (same business, signed-in bill-pay manager). */
   url: z.string(),
   content_type: z.string(),
   size: z.number().int().nonnegative(),
+  /**
+   * The one ISO 4217 currency the file books (IIF and Xero files: one per currency, named with
+   * the code); null for the generic CSV, which carries a Currency column, and for files of commits
+   * made before issue 25.
+   */
+  currency: z.string().nullable(),
+  /** Xero statement files: the account the statement is for; null for the other formats. */
+  statement_account: z.enum(SYNC_STATEMENT_ACCOUNTS).nullable(),
 });
 
 export const syncCommitSchema = z.object({

@@ -1,4 +1,4 @@
-import type { SyncObjectType } from '../../../schema/api/calls-accounting.ts';
+import type { SyncObjectType, SyncStatementAccount } from '../../../schema/api/calls-accounting.ts';
 
 /**
  * One item of a sync commit as every file writer takes it: plain data, names resolved, amounts in
@@ -30,7 +30,16 @@ export type ExportItem = {
   currency: string;
   amount: number;
   lines: ExportLine[];
+  /**
+   * YYYY-MM-DD (UTC) on which the money moved, or null while it has not: a cleared card charge's
+   * day; the day a bill's payment SETTLED; the day a paid claim's payment settled. Only items
+   * with a day belong on a bank statement (Xero); the ledgers (CSV, IIF) book approved items too.
+   */
+  paid_on: string | null;
 };
+
+/** The account money left, as a bank statement sees it: the corporate card, or the bank account bills and claims are paid from. */
+export const statementAccountOf = (item: Pick<ExportItem, 'type'>): SyncStatementAccount => (item.type === 'transaction' ? 'card' : 'bank');
 
 /** What a line's total must be: writers check it instead of trusting the query. */
 export function checkBalanced(item: ExportItem): void {

@@ -12,7 +12,8 @@ export const COMMIT_DOC = `jsonb_build_object(
   'item_count', r.item_count,
   'files', (SELECT coalesce(jsonb_agg(jsonb_build_object(
       'name', f.name, 'url', '${SYNC_COMMITS_PATH}/' || r.id::text || '/files/' || f.name,
-      'content_type', f.content_type, 'size', octet_length(f.content)) ORDER BY f.position), '[]'::jsonb)
+      'content_type', f.content_type, 'size', octet_length(f.content), 'currency', f.currency,
+      'statement_account', f.statement_account) ORDER BY f.position), '[]'::jsonb)
     FROM accounting_sync_files f WHERE f.commit_id = r.id))`;
 
 export async function findSyncCommit(db: Queryable, businessId: string, id: string): Promise<SyncCommit | null> {

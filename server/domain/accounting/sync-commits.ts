@@ -36,7 +36,7 @@ export async function createSyncCommit(tx: Queryable, user: ActingUser, provider
   if (!lock?.locked) throw new ApiError('ACCOUNTING_7302');
   const commitId = randomUUID();
   await writeMirrored(tx, businessId, 1, async ({ seqs, reserve }) => {
-    const items = await lockSyncableItems(tx, businessId);
+    const items = await lockSyncableItems(tx, businessId, provider, now);
     if (items.length === 0) throw new ApiError('ACCOUNTING_7303');
     const last = items.length > 1 ? (await reserve(items.length - 1)).last : seqs.last;
     // The business row is locked, so the two reservations are one contiguous range.
@@ -64,11 +64,13 @@ export async function createSyncCommit(tx: Queryable, user: ActingUser, provider
       );
       base += ids.length;
     }
-    const files = exportFiles(provider, items, settings, stampOf(now));
+    const [business] = await tx.query<{ currency: string }>('SELECT currency FROM businesses WHERE id = $1', [businessId]);
+    const files = exportFiles(provider, items, { ...settings, home_currency: business!.currency }, stampOf(now));
     for (const [position, f] of files.entries()) {
       await tx.query(
-        `INSERT INTO accounting_sync_files (commit_id, business_id, position, name, content_type, content) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [commitId, businessId, position, f.name, f.content_type, f.content],
+        `INSERT INTO accounting_sync_files (commit_id, business_id, position, name, content_type, content, currency, statement_account)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [commitId, businessId, position, f.name, f.content_type, f.content, f.currency, f.statement_account],
       );
     }
   });
