@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Papa from 'papaparse';
+import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accountingCurrentSchema, syncCommitSchema, type SyncCommit } from '../../schema/api/calls-accounting.ts';
 import { mappingRuleSchema } from '../../schema/mapping-rules.ts';
@@ -114,7 +114,7 @@ describe.each(await testDatabases())('accounting on %s', (kind) => {
     expect(res.status, res.text).toBe(201);
     first = syncCommitSchema.parse(res.body);
     expect(first.item_count).toBe(4); // two transactions, the bill, the claim
-    expect(first.files.map((f) => f.name)).toEqual(['ledgerline-quickbooks-20261127-0400.iif']);
+    expect(first.files.map((f) => [f.name, f.currency, f.statement_account])).toEqual([['ledgerline-quickbooks-20261127-0400-USD.iif', 'USD', null]]);
     const again = await call('POST', `${ACC}/providers/quickbooks_desktop/sync_commit`, {}, tokens.bookkeeper, key);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.id).toBe(first.id);
@@ -279,8 +279,7 @@ describe.each(await testDatabases())('accounting on %s', (kind) => {
     expect(res.status, res.text).toBe(201);
     expect(res.body.item_count).toBe(7);
     const got = await request(t.app, 'GET', res.body.files[0].url, { token: admin });
-    const parsed = Papa.parse<Record<string, string>>(got.text, { header: true, skipEmptyLines: true });
-    expect(parsed.errors).toEqual([]);
+    const parsed = { data: parse(got.text, { columns: true, skip_empty_lines: true }) as Record<string, string>[] };
     expect(parsed.data.map((r) => r['Ledgerline ID']).sort()).toEqual([...coded].sort());
     const [{ total }] = await t.db.query<{ total: number }>('SELECT sum(amount) AS total FROM transactions WHERE id = ANY($1::uuid[])', [coded]) as [{ total: number }];
     expect(parsed.data.reduce((s, r) => s + toMinorUnits(r['Line amount']!, 'USD')!, 0)).toBe(Number(total));
@@ -308,14 +307,18 @@ describe.each(await testDatabases())('accounting on %s', (kind) => {
     expect(res.status, res.text).toBe(201);
     const commit = syncCommitSchema.parse(res.body);
     expect(commit.item_count).toBe(1_001);
-    expect(commit.files.map((f) => f.name)).toEqual(['ledgerline-xero-20261127-0400-USD_part-1.csv', 'ledgerline-xero-20261127-0400-USD_part-2.csv']);
+    expect(commit.files.map((f) => [f.name, f.currency, f.statement_account])).toEqual([
+      ['ledgerline-xero-20261127-0400-corporate-card-USD_part-1.csv', 'USD', 'card'],
+      ['ledgerline-xero-20261127-0400-corporate-card-USD_part-2.csv', 'USD', 'card'],
+    ]);
     const counts: number[] = [];
     const dates = new Set<string>();
     for (const f of commit.files) {
       const got = await request(t.app, 'GET', f.url, { token: admin });
       expect(got.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-      const parsed = Papa.parse<Record<string, string>>(got.text, { header: true, skipEmptyLines: true });
-      expect(parsed.meta.fields).toEqual(['Date', 'Amount', 'Payee', 'Description', 'Reference']);
+      const [header] = parse(got.text, { to_line: 1 }) as string[][];
+      expect(header).toEqual(['Date', 'Amount', 'Payee', 'Description', 'Reference']);
+      const parsed = { data: parse(got.text, { columns: true, skip_empty_lines: true }) as Record<string, string>[] };
       expect(parsed.data.every((r) => /^\d{2}\/\d{2}\/\d{4}$/.test(r.Date!) && r.Amount!.startsWith('-'))).toBe(true);
       for (const r of parsed.data) dates.add(r.Date!);
       counts.push(parsed.data.length);

@@ -82,13 +82,19 @@ describe.each(await testDatabases())('export formula matrix on %s', (kind) => {
         [id, at(i), at(i + 1), at(i + 2), gl, i === 0],
       );
     }
-    // Claims: merchant and memo; one negative.
+    // Claims: merchant and memo; paid, and the payment settled, so a Xero bank statement carries them too.
     for (let i = 0; i < N; i++) {
+      const id = randomUUID();
       await t.db.query(
         `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
          INSERT INTO reimbursements (id, business_id, user_id, type, status, merchant, memo, amount, currency, transaction_date, gl_account_id, change_seq)
-         SELECT $1, $2, $3, 'OUT_OF_POCKET', 'APPROVED', $4, $5, $6, 'USD', '2026-11-03', $7, change_seq FROM seq`,
-        [randomUUID(), a.businessId, a.users.employee, at(i), at(i + 3), 1000 + i, gl],
+         SELECT $1, $2, $3, 'OUT_OF_POCKET', 'PAID', $4, $5, $6, 'USD', '2026-11-03', $7, change_seq FROM seq`,
+        [id, a.businessId, a.users.employee, at(i), at(i + 3), 1000 + i, gl],
+      );
+      await t.db.query(
+        `INSERT INTO ledger_entries (id, business_id, reimbursement_id, user_id, kind, method, amount, currency, created_by, created_at, settles_at)
+         VALUES ($1, $2, $3, $4, 'PAYMENT', 'ACH', $5, 'USD', $6, '2026-11-10T12:00:00Z', '2026-11-13T12:00:00Z')`,
+        [randomUUID(), a.businessId, id, a.users.employee, 1000 + i, a.users.admin],
       );
     }
     // Bills: vendor name, invoice number, memo and line description, one per trigger.
@@ -102,7 +108,13 @@ describe.each(await testDatabases())('export formula matrix on %s', (kind) => {
       expect(b.status, b.text).toBe(200);
       const k = i * LEADS.length + (i % LEADS.length) * TRIGGERS.length;
       await t.db.query(`UPDATE vendors SET name = $2 WHERE id = $1`, [v.body.id, at(i + TRIGGERS.length * (i % LEADS.length))]);
-      await t.db.query(`UPDATE bills SET status = 'APPROVED', invoice_number = $2, memo = $3 WHERE id = $1`, [b.body.id, at(k + 1), at(k + 2)]);
+      // Paid, the payment settled: on the bank account's Xero statement as well as in the ledgers.
+      await t.db.query(`UPDATE bills SET status = 'PAID', invoice_number = $2, memo = $3 WHERE id = $1`, [b.body.id, at(k + 1), at(k + 2)]);
+      await t.db.query(
+        `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by, created_at, updated_at)
+         VALUES ($1, $2, $3, 1, $4, $5, 'USD', 'SETTLED', $6, '2026-11-20T12:00:00Z', '2026-11-20T12:00:00Z')`,
+        [randomUUID(), a.businessId, b.body.id, `test-${b.body.id}`, 6_000 + i, a.users.admin],
+      );
       await t.db.query(`UPDATE bill_line_items SET description = $2 WHERE bill_id = $1`, [b.body.id, at(k + 3)]);
     }
     // Cards: their names.

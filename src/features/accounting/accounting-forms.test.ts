@@ -3,7 +3,7 @@ import { errorBody } from '../../../schema/errors.ts';
 import type { MappingRule } from '../../../schema/mapping-rules.ts';
 import {
   applyResultText, emptyRuleForm, formatFileSize, manualMatchInput, preferencesFormOf, preferencesPatch, ruleCoding, ruleCondition,
-  ruleFormOf, ruleInput, syncAnswerText, syncRefusal, type RuleNames,
+  ruleFormOf, ruleInput, syncAnswerText, syncFileLabel, syncRefusal, type RuleNames,
 } from './accounting-forms.ts';
 
 const GL = '60000000-0000-4000-8000-0000000000a1';
@@ -85,8 +85,15 @@ describe('preferences form → PATCH', () => {
 
 describe('sync answers', () => {
   it('counts items and files', () => {
-    expect(syncAnswerText({ item_count: 1, files: [{ name: 'a', url: '', content_type: '', size: 1 }] })).toBe('Synced 1 item into 1 file.');
+    expect(syncAnswerText({ item_count: 1, files: [{ name: 'a', url: '', content_type: '', size: 1, currency: null, statement_account: null }] })).toBe('Synced 1 item into 1 file.');
     expect(syncAnswerText({ item_count: 1234, files: [] })).toBe('Synced 1,234 items into 0 files.');
+  });
+
+  it('labels each file with the currency it books and the statement it is', () => {
+    expect(syncFileLabel({ currency: 'GBP', statement_account: 'card' })).toBe('GBP · Corporate card statement');
+    expect(syncFileLabel({ currency: 'USD', statement_account: 'bank' })).toBe('USD · Bank account statement');
+    expect(syncFileLabel({ currency: 'EUR', statement_account: null })).toBe('EUR');
+    expect(syncFileLabel({ currency: null, statement_account: null })).toBeNull();
   });
 
   it('says nothing-to-sync and a running sync as information, anything else as an error in the server’s words', () => {

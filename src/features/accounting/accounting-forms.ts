@@ -23,8 +23,8 @@ export const PROVIDER_LABELS: Record<AccountingProvider, string> = {
 /** What each provider's commit produces, said to the person choosing it. */
 export const PROVIDER_DESCRIPTIONS: Record<AccountingProvider, string> = {
   csv: 'One generic CSV file per sync, with every item’s date, amount, payee and coding: for any system that imports spreadsheets.',
-  quickbooks_desktop: 'An IIF file for QuickBooks Desktop (File › Utilities › Import › IIF Files): each item a balanced transaction against the accounts set below.',
-  xero_csv: 'Xero bank-statement CSV files (Date, Amount, Payee, Description, Reference), at most 1,000 lines each, to import on the bank account in Xero.',
+  quickbooks_desktop: 'IIF files for QuickBooks Desktop (File › Utilities › Import › IIF Files), one per currency: each item a balanced transaction against the accounts set below, which outside your home currency carry the currency code (“Corporate Card GBP”).',
+  xero_csv: 'Xero bank-statement CSV files (Date, Amount, Payee, Description, Reference) for money that moved: cleared card charges on the corporate card’s statement, settled bill and claim payments on the bank account’s, one file per account and currency, at most 1,000 lines each.',
 };
 
 export const PROVIDER_OPTIONS = ACCOUNTING_PROVIDERS.map((p) => ({ value: p, label: PROVIDER_LABELS[p] }));
@@ -193,6 +193,13 @@ export const applyResultText = (updated: number): string =>
     : `Rules coded ${plural(updated, 'uncoded transaction', 'uncoded transactions')}.`;
 
 /** "12.3 KB": a file's size on its download button. */
+/** What a sync file books, beside its name: "GBP · Corporate card statement"; null when it says nothing more (the generic CSV). */
+export function syncFileLabel(file: Pick<SyncCommit['files'][number], 'currency' | 'statement_account'>): string | null {
+  const account = file.statement_account === 'card' ? 'Corporate card statement' : file.statement_account === 'bank' ? 'Bank account statement' : null;
+  const parts = [file.currency, account].filter((p): p is string => p !== null);
+  return parts.length > 0 ? parts.join(' · ') : null;
+}
+
 export function formatFileSize(bytes: number): string {
   if (bytes < 1024) return `${formatCount(bytes)} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;

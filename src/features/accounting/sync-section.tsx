@@ -8,7 +8,7 @@ import { errorText } from '../../lib/error-text.ts';
 import { formatCount, formatLocalDateTime } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError } from '../../lib/toast-store.ts';
-import { formatFileSize, PROVIDER_LABELS, syncAnswerText, syncRefusal } from './accounting-forms.ts';
+import { formatFileSize, PROVIDER_LABELS, syncAnswerText, syncFileLabel, syncRefusal } from './accounting-forms.ts';
 import { saveFile } from '../../lib/save-file.ts';
 
 type SyncOutcome = { kind: 'done'; commit: SyncCommit } | { kind: 'refused'; tone: 'info' | 'error'; text: string };
@@ -51,6 +51,13 @@ export function SyncSection({ client, current, online, onSynced }: { client: Dat
         <li>reimbursements that are approved or paid;</li>
         <li>bills that are approved, scheduled, paid or reconciled, once every line has a GL account.</li>
       </ul>
+      {provider === 'xero_csv' && (
+        <p className="muted">
+          A Xero bank statement lists only money that moved: bills once their payment has settled and reimbursements once their payment has
+          settled; the others wait for a later sync. Card charges go on the corporate card’s statement, bill and claim payments on the bank
+          account’s, one file per currency.
+        </p>
+      )}
       <p className="muted">
         Each item is then marked as synced and its coding is locked, so your books and Ledgerline stay the same. To change one, open it and
         choose “Mark as not synced”; the next sync exports it again.
@@ -128,15 +135,21 @@ function FileButtons({ client, commit, online }: { client: DataClient; commit: S
   }
   return (
     <ul className="accounting-files">
-      {commit.files.map((f) => (
-        <li key={f.name}>
-          <Button size="sm" loading={busy === f.name} disabled={!online} onClick={() => void download(f.name)}>
-            <span className="sr-only">Download </span>
-            {f.name}
-          </Button>
-          <span className="muted accounting-file-size">{formatFileSize(f.size)}</span>
-        </li>
-      ))}
+      {commit.files.map((f) => {
+        const label = syncFileLabel(f);
+        return (
+          <li key={f.name}>
+            <Button size="sm" loading={busy === f.name} disabled={!online} onClick={() => void download(f.name)}>
+              <span className="sr-only">Download </span>
+              {f.name}
+            </Button>
+            <span className="muted accounting-file-size">
+              {label && <span className="accounting-file-label">{label} · </span>}
+              {formatFileSize(f.size)}
+            </span>
+          </li>
+        );
+      })}
     </ul>
   );
 }
