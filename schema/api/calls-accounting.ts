@@ -14,7 +14,10 @@ import { pageQuerySchema, paginatedSchema } from '../paging.ts';
  * takes every coded (GL account set), approved, not-yet-synced item of the business — CLEARED card
  * transactions, APPROVED or PAID reimbursements, APPROVED, SCHEDULED, PAID or RECONCILED bills
  * whose every line has a GL account — into one commit, marks them synced and stores the export
- * files. Nothing to sync is refused (ACCOUNTING_7303, no empty commit); a commit while another
+ * files. A bank statement books only money that moved (issue 25): a `xero_csv` commit takes, of
+ * those, the bills with a SETTLED payment and the PAID claims whose payment has settled; the rest
+ * wait for a later commit. QuickBooks IIF and Xero files are one per currency (Xero: and per
+ * statement account), each file's `currency` and `statement_account` say which. Nothing to sync is refused (ACCOUNTING_7303, no empty commit); a commit while another
  * runs for the business is told ACCOUNTING_7302 (409; nothing was done). A synced item refuses
  * coding edits (ACCOUNTING_7301) until `mark-not-synced`.
  */

@@ -85,8 +85,8 @@ describe('accounting, end to end', () => {
     const bookkeeper = await apiSignIn(server.url, BOOKKEEPER, PASSWORD);
     const [gl, otherGl] = await server.db.query<{ id: string; name: string; code: string }>(
       `SELECT id::text, name, code FROM gl_accounts WHERE business_id = $1 AND active ORDER BY code LIMIT 2`, [server.businessId]);
-    const cleared = await server.db.query<{ id: string; merchant_name: string; amount: string }>(
-      `SELECT id::text, merchant_name, amount::text FROM transactions WHERE business_id = $1 AND state = 'CLEARED' AND amount > 0
+    const cleared = await server.db.query<{ id: string; merchant_name: string; amount: string; currency: string }>(
+      `SELECT id::text, merchant_name, amount::text, currency FROM transactions WHERE business_id = $1 AND state = 'CLEARED' AND amount > 0
         ORDER BY occurred_at DESC LIMIT 2`, [server.businessId]);
     expect(cleared).toHaveLength(2);
     for (const t of cleared) {
@@ -119,7 +119,8 @@ describe('accounting, end to end', () => {
     const syncNow = page.getByRole('button', { name: 'Sync now' });
     await syncNow.click();
     const result = page.getByTestId('sync-result');
-    await result.getByText(/^Synced [\d,]+ items? into 1 file\.$/).waitFor({ timeout: 30_000 });
+    // QuickBooks books an IIF amount in its account's currency: one file per currency the items are in.
+    await result.getByText(/^Synced [\d,]+ items? into [\d,]+ files?\.$/).waitFor({ timeout: 30_000 });
     const items = Number((await result.textContent())!.match(/Synced ([\d,]+) item/)![1]!.replace(/,/g, ''));
     expect(items).toBeGreaterThanOrEqual(2);
     const commits = await server.db.query<{ item_count: number }>(`SELECT item_count FROM accounting_sync_commits WHERE business_id = $1`, [server.businessId]);
@@ -129,13 +130,22 @@ describe('accounting, end to end', () => {
     const row = page.getByTestId('commit-row').filter({ hasText: 'QuickBooks Desktop (IIF)' });
     await row.waitFor();
     expect(await row.locator('td.num').textContent()).toBe(String(items));
-    const fileButton = row.getByRole('button', { name: /^Download ledgerline-quickbooks-.*\.iif$/ });
-    const [download] = await Promise.all([page.waitForEvent('download'), fileButton.click()]);
-    expect(download.suggestedFilename()).toMatch(/^ledgerline-quickbooks-.*\.iif$/);
-    // Windows-1252 bytes (QuickBooks Desktop's code page); the columns read here are ASCII.
-    const iif = await readFile((await download.path())!, 'latin1');
-    expect(iif.startsWith('!TRNS\t')).toBe(true);
-    const blocks = readIif(iif);
+    const fileButtons = row.getByRole('button', { name: /^Download ledgerline-quickbooks-.*-[A-Z]{3}\.iif$/ });
+    const fileCount = await fileButtons.count();
+    expect(fileCount).toBeGreaterThanOrEqual(1);
+    let blocks: ReturnType<typeof readIif> = [];
+    let targetFile: ReturnType<typeof readIif> = [];
+    for (let i = 0; i < fileCount; i++) {
+      const [download] = await Promise.all([page.waitForEvent('download'), fileButtons.nth(i).click()]);
+      const name = download.suggestedFilename();
+      expect(name).toMatch(/^ledgerline-quickbooks-.*-[A-Z]{3}\.iif$/);
+      // Windows-1252 bytes (QuickBooks Desktop's code page); the columns read here are ASCII.
+      const iif = await readFile((await download.path())!, 'latin1');
+      expect(iif.startsWith('!TRNS\t')).toBe(true);
+      const read = readIif(iif);
+      blocks = [...blocks, ...read];
+      if (name.endsWith(`-${target.currency}.iif`)) targetFile = read;
+    }
     expect(blocks).toHaveLength(items);
     for (const block of blocks) {
       expect(block.cents, block.lines.map((l) => l.join(' | ')).join('\n')).toBe(0);
@@ -144,7 +154,7 @@ describe('accounting, end to end', () => {
       // Dates as QuickBooks expects: MM/DD/YYYY.
       for (const line of block.lines) expect(line[2]).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
     }
-    const targetBlock = blocks.find((b) => b.lines[0]![0] === 'TRNS' && b.lines[0]![1] === 'CREDIT CARD' && b.lines[0]![5] === (-Number(target.amount) / 100).toFixed(2));
+    const targetBlock = targetFile.find((b) => b.lines[0]![0] === 'TRNS' && b.lines[0]![1] === 'CREDIT CARD' && b.lines[0]![5] === (-Number(target.amount) / 100).toFixed(2));
     expect(targetBlock, 'the coded transaction’s block').toBeDefined();
     expect(targetBlock!.lines.slice(1).map((l) => l[3])).toContain(gl!.name);
     expect(await axeFindings(page)).toEqual([]);
