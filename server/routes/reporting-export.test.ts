@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import Papa from 'papaparse';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { exportHeader, formulaSafe } from '../../schema/exports.ts';
+import { exportHeader } from '../../schema/exports.ts';
 import { toMinorUnits } from '../../schema/money.ts';
 import { REPORT_COLLECTIONS } from '../../schema/reports.ts';
 import { seedReportRows, type ReportFixture } from '../domain/reporting/report-fixture.ts';
@@ -13,16 +13,14 @@ import { makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts
 
 /**
  * Server CSV exports (issue 12): the file is a CSV attachment with schema/exports.ts's columns,
- * read back by an independent reader (papaparse) and re-totalled; it holds the caller's visible
+ * read back by an independent reader (csv-parse; the exporter writes with papaparse) and re-totalled; it holds the caller's visible
  * rows only, across keyset pages; formula-like text is neutralised; bad filters are 422.
  */
 const TX = '/v1/auth/transactions/export_as_file';
 const ANY = '/v1/auth/reporting/export-as-file';
 
 function parse(text: string): { header: string[]; rows: Record<string, string>[] } {
-  const out = Papa.parse<string[]>(text, { skipEmptyLines: true });
-  expect(out.errors).toEqual([]);
-  const [header, ...lines] = out.data;
+  const [header, ...lines] = parseCsv(text, { skip_empty_lines: true }) as string[][];
   return { header: header!, rows: lines.map((l) => Object.fromEntries(header!.map((h, i) => [h, l[i]!]))) };
 }
 
@@ -87,7 +85,7 @@ describe.each(await testDatabases())('CSV exports on %s', (kind) => {
     const { rows } = parse(res.text);
     const row = rows.find((r) => r['Transaction ID'] === evil)!;
     expect(row).toMatchObject({
-      Merchant: formulaSafe('=HYPERLINK("http://evil.test")'), 'Merchant category': "'+cmd", Amount: '-19.99', Memo: 'Lunch, "client"\nsecond line',
+      Merchant: `'=HYPERLINK("http://evil.test")`, 'Merchant category': "'+cmd", Amount: '-19.99', Memo: 'Lunch, "client"\nsecond line',
     });
     expect(row.Merchant!.startsWith("'")).toBe(true);
   });
