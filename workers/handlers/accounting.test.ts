@@ -24,7 +24,7 @@ async function worker(answer: Answer) {
   return { service, sent, keys };
 }
 
-const iifFile = { name: 'ledgerline-qbd.iif', url: `${BASE}/sync_commits/${COMMIT_ID}/files/ledgerline-qbd.iif`, content_type: 'text/plain; charset=utf-8', size: 12 };
+const iifFile = { name: 'ledgerline-qbd.iif', url: `${BASE}/sync_commits/${COMMIT_ID}/files/ledgerline-qbd.iif`, content_type: 'text/plain; charset=utf-8', size: 12, currency: 'USD', statement_account: null };
 const commit = (n: number) => ({
   id: `50000000-0000-4000-8000-0000000000c${n}`, provider_type: 'quickbooks_desktop', created_by: USER.id,
   created_at: '2026-11-20T10:00:00.000Z', item_count: 3, files: [iifFile],
