@@ -9,7 +9,8 @@ import type { Queryable } from '../db/db.ts';
  * (`invoiceNumberKey`, schema/bill-rules.ts) another live bill of the business has — live: not
  * deleted and not CANCELED; DRAFT and REJECTED count, REJECTED is not final in BILL_MOVES — is
  * refused 422 BILL_PAY_DUPLICATE_INVOICE naming the other bill, unless the request carries
- * `confirm_duplicate: true`; then the bill records `duplicate_of` (the oldest such bill) and who
+ * `confirm_duplicate: true`; then the bill records `duplicate_of` (the original: the oldest such bill
+ * that is no duplicate itself) and who
  * confirmed and when.
  *
  * Race-safe: the check takes a transaction-scoped advisory lock per (business, vendor) before it
@@ -45,7 +46,9 @@ export async function checkDuplicateInvoice(
       ORDER BY created_at, id`,
     [businessId, bill.vendor_id, bill.id],
   );
-  const found = findDuplicateInvoices(bill, live).filter((b) => b.duplicate_of !== bill.id);
+  // The original first (a bill that is no duplicate itself), then the oldest.
+  const found = findDuplicateInvoices(bill, live).filter((b) => b.duplicate_of !== bill.id)
+    .sort((x, y) => Number(x.duplicate_of !== null) - Number(y.duplicate_of !== null));
   const first = found[0];
   if (!first) return null;
   if (confirm) return { duplicate_of: first.id, confirmed_by: user.id, confirmed_at: at };
