@@ -16,7 +16,7 @@ import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import { drawerActionLabel, drawerActions, needsConnection, type BillDrawerAction } from './bill-actions.ts';
 import { ConfirmDialog } from './bill-dialogs.tsx';
-import { DuplicateMark } from './duplicate-mark.tsx';
+import { DuplicateMark, DuplicateRefusal } from './duplicate-mark.tsx';
 import { ApprovalChain } from './approval-chain.tsx';
 import { failureText, runBillCommand, runBulkAction } from './run-bill-call.ts';
 import { useBill, type BillView } from './use-bills.ts';
@@ -112,7 +112,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
         <div className="drawer-body bill-detail">
           <BillHeadline bill={bill} today={today} />
           <DuplicateMark bill={bill} reference={reference} />
-          <ClaimRefusal row={bill} client={client} />
+          {bill.failure?.duplicate ? <DuplicateRefusal bill={bill} client={client} /> : <ClaimRefusal row={bill} client={client} />}
           {bill.accounting_synced_at && <SyncedLock client={client} type="bill" id={bill.id} syncedAt={bill.accounting_synced_at} />}
           <BillActions bill={bill} online={online} busy={busy} onRun={(a) => void run(a, bill)} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
