@@ -7,7 +7,7 @@ import { BILL_STATUS_LABELS, BILL_STATUS_TONES } from '../../lib/bill-labels.ts'
 import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import type { BillRow } from './approval-rows.ts';
-import { DuplicateMark } from '../bills/duplicate-mark.tsx';
+import { DuplicateMark } from '../../components/bill-duplicate-mark.tsx';
 
 /**
  * A bill as its approver reads it: what is owed to whom and when, line by line, who sent it, and

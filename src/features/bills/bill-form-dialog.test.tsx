@@ -8,7 +8,7 @@ import { DataProvider } from '../../data-access/data-context.tsx';
 import type { DataClient, ReferenceData } from '../../data-access/types.ts';
 import { buildReferenceView } from '../../lib/reference-data.ts';
 import { BillFormDialog, DuplicateQuestionDialog } from './bill-form-dialog.tsx';
-import { duplicateMarkText } from './duplicate-mark.tsx';
+import { duplicateMarkText } from '../../components/bill-duplicate-mark.tsx';
 
 /**
  * The dialog's first render on the server renderer (no DOM here: effects, focus and the worker
