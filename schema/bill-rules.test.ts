@@ -341,7 +341,8 @@ describe('duplicate invoices', () => {
     ['a canceled bill’s number', 'INV-003', []],
     ['another vendor’s number', 'INV-004', []],
     ['a deleted bill’s number', 'INV-005', []],
-    ['other punctuation', 'INV001', []],
+    ['other punctuation and leading zeros', 'inv/1', [U(1)]],
+    ['another number', 'INV-010', []],
     ['a blank number', '  ', []],
   ])('%s', (_, number, ids) => {
     const candidate = { vendor_id: VENDOR, invoice_number: number };
@@ -355,6 +356,12 @@ describe('duplicate invoices', () => {
 
   it('compares by a normalized key', () => {
     expect(invoiceNumberKey(' a\tb\u00a0c ')).toBe('ABC');
+    expect(invoiceNumberKey('INV-0042')).toBe(invoiceNumberKey('inv 42'));
+    expect(invoiceNumberKey('2024-000')).toBe('20240');
+    expect(invoiceNumberKey('2024-001')).not.toBe(invoiceNumberKey('2024001'));
+    expect(invoiceNumberKey('007')).toBe('7');
+    expect(invoiceNumberKey('A-10')).not.toBe(invoiceNumberKey('A-1'));
+    expect(invoiceNumberKey(' — ')).toBe('—');
   });
 });
 

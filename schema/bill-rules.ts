@@ -102,8 +102,12 @@ export const hasPaymentInFlight = (billId: string, payments: readonly Pick<BillP
 
 // --- Patches -------------------------------------------------------------------------------------
 
-/** The action each patchable field needs (checkBillPatch checks every field present). */
-const PATCH_FIELD_ACTION: Record<keyof BillPatch, BillAction> = {
+/**
+ * The action each patchable field needs (checkBillPatch checks every field present).
+ * `confirm_duplicate` is no field and needs no action of its own: it answers the duplicate check
+ * of the vendor, invoice number or submit it comes with (server/domain/bill-creates.ts).
+ */
+const PATCH_FIELD_ACTION: Record<Exclude<keyof BillPatch, 'confirm_duplicate'>, BillAction> = {
   vendor_id: 'editPayable',
   invoice_number: 'editPayable',
   currency: 'editPayable',
@@ -119,7 +123,7 @@ const PATCH_FIELD_ACTION: Record<keyof BillPatch, BillAction> = {
 /** The actions a patch performs, each once, in a stable order. */
 export function billPatchActions(patch: BillPatch): BillAction[] {
   const actions = new Set<BillAction>();
-  for (const field of Object.keys(PATCH_FIELD_ACTION) as (keyof BillPatch)[]) {
+  for (const field of Object.keys(PATCH_FIELD_ACTION) as (keyof typeof PATCH_FIELD_ACTION)[]) {
     if (patch[field] !== undefined && patch[field] !== false) actions.add(PATCH_FIELD_ACTION[field]);
   }
   return [...actions];
@@ -271,13 +275,20 @@ export function validateProvisionalBill(input: {
 // --- Duplicates ------------------------------------------------------------------------------------
 
 /**
- * The invoice number as duplicates compare it: Unicode-normalized (NFKC, so a full-width digit
- * is a digit), every whitespace removed ("INV 001" = "INV001": vendors and clerks space numbers
- * differently) and case folded. Punctuation counts: "INV-001" and "INV001" may be different
- * invoices.
+ * The invoice number as duplicates compare it (issue 25: a duplicate is refused unless confirmed,
+ * so a false match costs one click and a missed one can pay a vendor twice: the key is broad).
+ * Unicode-normalized (NFKC: a full-width digit is a digit), case folded, whitespace removed, the
+ * leading zeros of every run of digits dropped ("INV-0042" = "INV-42"; a run of zeros stays one
+ * "0"), then everything but letters and digits dropped ("INV-001", "inv 001", "INV/1" and
+ * "INV.001" are one number: vendors, clerks and OCR space and punctuate numbers differently).
+ * Zeros go before punctuation, so "2024-001" = "2024-1" but not "2024001". A number with no
+ * letter or digit ("—") compares by its form without whitespace.
  */
-export const invoiceNumberKey = (invoiceNumber: string) =>
-  invoiceNumber.normalize('NFKC').replace(/\s+/gu, '').toLocaleUpperCase('en-US');
+export function invoiceNumberKey(invoiceNumber: string): string {
+  const folded = invoiceNumber.normalize('NFKC').toLocaleUpperCase('en-US').replace(/\s+/gu, '');
+  const alnum = folded.replace(/(^|\D)0+(?=\d)/gu, '$1').replace(/[^\p{L}\p{N}]+/gu, '');
+  return alnum === '' ? folded : alnum;
+}
 
 type InvoiceRef = Pick<Bill, 'vendor_id' | 'invoice_number'> & { id?: string };
 type ExistingBill = Pick<Bill, 'id' | 'vendor_id' | 'invoice_number' | 'status'> & { deleted?: boolean };
@@ -286,7 +297,8 @@ type ExistingBill = Pick<Bill, 'id' | 'vendor_id' | 'invoice_number' | 'status'>
  * The bills `candidate` duplicates: the same vendor and invoice number (`invoiceNumberKey`).
  * Canceled bills do not count (canceling is how a wrong entry is undone, so re-entering it must
  * be allowed), nor deleted ones, nor the candidate itself (an edit is not its own duplicate).
- * Rejected bills do count: a rejected bill is fixed and resubmitted, not entered again. The
+ * Rejected bills do count: REJECTED is not final in BILL_MOVES (a rejected bill is fixed and
+ * resubmitted, or canceled), so the invoice is still live on it. The
  * server's check-duplicate-invoice-number and the worker's offline check on the mirror both
  * call this, so they agree.
  */
@@ -302,6 +314,25 @@ export function findDuplicateInvoices<B extends ExistingBill>(candidate: Invoice
 
 export const isDuplicateInvoice = (candidate: InvoiceRef, existing: readonly ExistingBill[]): boolean =>
   findDuplicateInvoices(candidate, existing).length > 0;
+
+/** What a duplicate refusal and the marks name of the other bill. */
+export type DuplicateBillRef = Pick<Bill, 'invoice_number' | 'amount' | 'currency' | 'status'>;
+
+/**
+ * "Invoice INV-123 from Acme Supply is already on a bill for $1,250.00 (awaiting approval)": the
+ * other bill as the refusal (BILL_PAY_DUPLICATE_INVOICE), the confirm dialog and the marks say it.
+ * `others`: how many more live bills repeat it.
+ */
+export function duplicateBillText(other: DuplicateBillRef, vendorName: string, others = 0): string {
+  const more = others > 0 ? `, and on ${others === 1 ? '1 more bill' : `${others} more bills`}` : '';
+  return `Invoice ${other.invoice_number} from ${vendorName} is already on a bill for ${formatMoney(other.amount, other.currency)} ` +
+    `(${LABEL[other.status]})${more}`;
+}
+
+/** BILL_PAY_DUPLICATE_INVOICE's message: the other bill, then what to do. */
+export const duplicateInvoiceRefusal = (other: DuplicateBillRef, vendorName: string, others = 0): string =>
+  `${duplicateBillText(other, vendorName, others)}. Check it is not the same invoice entered twice, ` +
+  'or the vendor may be paid twice; to save this bill anyway, confirm the duplicate.';
 
 // --- Payments --------------------------------------------------------------------------------------
 

@@ -92,6 +92,11 @@ export const ERROR_CATALOGUE = {
     status: 403,
     message: 'Verify your email address first: enter the 6-digit code we emailed you. Until then you cannot invite people, set up single sign-on, grant support access or email others.',
   },
+  // Issue 25: a bill whose vendor and invoice number another live bill has, sent without confirm_duplicate.
+  BILL_PAY_DUPLICATE_INVOICE: {
+    status: 422,
+    message: 'This vendor already has a bill with this invoice number. Check it is not the same invoice; to save it anyway, confirm the duplicate.',
+  },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },

@@ -39,7 +39,7 @@ export interface SyncEngine {
   kick(): void;
   status(): SyncStatus;
   enqueue(entry: OutboxEntry): Promise<void>;
-  retry(id: string): Promise<boolean>;
+  retry(id: string, amend?: (args: unknown) => unknown): Promise<boolean>;
   discard(id: string): Promise<boolean>;
   /** Resolves once the outbox has nothing sendable right now. */
   whenOutboxIdle(): Promise<void>;
@@ -202,7 +202,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     },
     status,
     enqueue: (entry) => outbox.enqueue(entry),
-    retry: (id) => outbox.retry(id),
+    retry: (id, amend) => outbox.retry(id, amend),
     discard: (id) => outbox.discard(id),
     whenOutboxIdle: () => outbox.whenIdle(),
     http,

@@ -46,8 +46,12 @@ export interface Outbox {
   enqueue(entry: OutboxEntry): Promise<void>;
   /** Looks for sendable entries now. */
   kick(): void;
-  /** failed / conflict / needs_step_up → pending. False when the entry is not in such a state. */
-  retry(id: string): Promise<boolean>;
+  /**
+   * failed / conflict / needs_step_up → pending. False when the entry is not in such a state.
+   * `amend`: the args to send instead (issue 25: a refused bill create re-sent with
+   * `confirm_duplicate`), keeping the entry's place in the queue.
+   */
+  retry(id: string, amend?: (args: unknown) => unknown): Promise<boolean>;
   /** Rolls back (unless already rolled back) and removes. False when unknown or being sent. */
   discard(id: string): Promise<boolean>;
   /** Offline, signed out, stopped: aborts the request in flight (its entry goes back to pending). */
@@ -287,10 +291,11 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       kick();
     },
     kick,
-    async retry(id) {
+    async retry(id, amend) {
       const entry = await find(id);
       if (!entry || !['failed', 'conflict', 'needs_step_up'].includes(entry.state)) return false;
-      const next = transition(entry, { type: 'retry', newKey: newKey() }, clock.now());
+      const retried = transition(entry, { type: 'retry', newKey: newKey() }, clock.now());
+      const next = amend ? { ...retried, args: amend(retried.args) } : retried;
       if (entry.state !== 'needs_step_up') await opts.optimistic.reapply?.(next);
       await save(next);
       kick();

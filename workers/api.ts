@@ -67,9 +67,10 @@ export interface TransactionView extends Transaction {
   pending: 'pending' | 'sending' | 'needs_step_up' | 'failed' | 'conflict' | null;
   /**
    * The newest failed command's id and the server's message, for retry/discard; `conflict`
-   * (issue 24): a field-level 409 CONFLICT, resolved in the conflict drawer instead.
+   * (issue 24): a field-level 409 CONFLICT, resolved in the conflict drawer instead; `duplicate`
+   * (issue 25): a bill refused as a duplicate invoice, which `confirmDuplicate` re-sends confirmed.
    */
-  failure: { command_id: string; message: string; conflict?: true } | null;
+  failure: { command_id: string; message: string; conflict?: true; duplicate?: true } | null;
 }
 
 export interface QueryResult {
@@ -407,6 +408,12 @@ export interface CommandApi {
   outbox(): Promise<OutboxEntry[]>;
   retryCommand(id: string): Promise<void>;
   discardCommand(id: string): Promise<void>;
+  /**
+   * Issue 25: a `bill.create` / `bill.update` the server refused as a duplicate invoice
+   * (BILL_PAY_DUPLICATE_INVOICE) is sent again with `confirm_duplicate: true`, keeping its place
+   * in the queue. False when the entry is gone or was refused for something else.
+   */
+  confirmDuplicate(id: string): Promise<boolean>;
   /**
    * Issue 24: resolves a field-level conflict (an entry the server refused with 409 CONFLICT)
    * from the conflict drawer's choices (field → mine | theirs; unanswered: theirs). The fields

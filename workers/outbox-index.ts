@@ -33,6 +33,8 @@ export interface RowFailure {
   command_id: string;
   message: string;
   conflict?: true;
+  /** Issue 25: a bill refused as a duplicate invoice (BILL_PAY_DUPLICATE_INVOICE): re-sent confirmed by `confirmDuplicate`. */
+  duplicate?: true;
 }
 
 export class OutboxIndex {
@@ -65,6 +67,8 @@ export class OutboxIndex {
     const old = this.byId.get(entry.id);
     this.byId.set(entry.id, entry);
     if (opts.argsParsed) this.parsedArgs.set(entry.id, entry.args);
+    // Args amended on a retry (issue 25): parse them again on next use.
+    else if (old && old.args !== entry.args) this.parsedArgs.delete(entry.id);
     if (old) {
       // Same entry, new state: entity lists hold the entry object, so swap it in place.
       for (const id of entry.entity_ids) {
@@ -159,7 +163,9 @@ export class OutboxIndex {
       const e = list[i]!;
       if ((e.state === 'failed' || e.state === 'conflict') && e.last_error) {
         // Issue 24: a field-level conflict is resolved in the conflict drawer, not retried.
-        failure = isFieldConflict(e) ? { command_id: e.id, message: e.last_error.message, conflict: true } : { command_id: e.id, message: e.last_error.message };
+        failure = isFieldConflict(e) ? { command_id: e.id, message: e.last_error.message, conflict: true }
+          : e.last_error.error_code === 'BILL_PAY_DUPLICATE_INVOICE' ? { command_id: e.id, message: e.last_error.message, duplicate: true }
+            : { command_id: e.id, message: e.last_error.message };
         break;
       }
     }

@@ -149,3 +149,15 @@ describe('synced bills (issue 12)', () => {
     expect(syncedBillRefusal(null, ['editDates'])).toBeNull();
   });
 });
+
+describe('withDuplicateConfirmed (issue 25)', () => {
+  it('adds confirm_duplicate to a create body or an update patch, and to nothing else', async () => {
+    const { withDuplicateConfirmed } = await import('./bill.ts');
+    const create = { id: 'b1', vendor_id: 'v', invoice_number: 'INV-1' };
+    expect(withDuplicateConfirmed('bill.create', create)).toEqual({ ...create, confirm_duplicate: true });
+    expect(withDuplicateConfirmed('bill.update', { bill_id: 'b1', patch: { submit: true } }))
+      .toEqual({ bill_id: 'b1', patch: { submit: true, confirm_duplicate: true } });
+    expect(withDuplicateConfirmed('bill.payNow', { bill_id: 'b1' })).toBeNull();
+    expect(withDuplicateConfirmed('bill.update', { bill_id: 'b1' })).toBeNull();
+  });
+});

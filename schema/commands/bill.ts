@@ -124,6 +124,19 @@ const billPatchNotSynced = (id: string, patch: BillPatch, mirror: CommandCheckCo
   return syncedBillRefusal(typeof at === 'string' ? at : null, billPatchActions(patch)) ? ('ACCOUNTING_7301' as const) : null;
 };
 
+/**
+ * Issue 25: a bill command's args with the duplicate confirmed (`confirm_duplicate: true` on the
+ * create's body, or on the update's patch), for re-sending a command the server refused with
+ * BILL_PAY_DUPLICATE_INVOICE; null for any other command.
+ */
+export function withDuplicateConfirmed(command: string, args: unknown): unknown {
+  if (typeof args !== 'object' || args === null) return null;
+  if (command === 'bill.create') return { ...args, confirm_duplicate: true };
+  const patch = (args as { patch?: unknown }).patch;
+  if (command === 'bill.update' && typeof patch === 'object' && patch !== null) return { ...args, patch: { ...patch, confirm_duplicate: true } };
+  return null;
+}
+
 /** Edits and deletes name a bill the mirror holds (a bill created offline counts): anything else is refused before queueing. */
 
 export const billCreate = defineCommand({

@@ -45,6 +45,19 @@ export const billLineItemSchema = z.object({
 });
 export type BillLineItem = z.infer<typeof billLineItemSchema>;
 
+/** The other bill of a confirmed duplicate (`Bill.duplicate_of`). */
+export const billDuplicateSchema = z.object({
+  id: uuid,
+  invoice_number: z.string(),
+  vendor_id: uuid,
+  amount: z.number().int(),
+  currency: currencyCodeSchema,
+  status: billStatusSchema,
+  confirmed_by: uuid.nullable(),
+  confirmed_at: isoDateTime.nullable(),
+});
+export type BillDuplicate = z.infer<typeof billDuplicateSchema>;
+
 export const billSchema = z.object({
   id: uuid, // bill_uuid
   vendor_id: uuid,
@@ -86,6 +99,14 @@ export const billSchema = z.object({
   created_at: isoDateTime,
   /** When the bill was exported to the accounting system (a sync commit, issue 12); null otherwise. */
   accounting_synced_at: isoDateTime.nullable().optional(),
+  /**
+   * Issue 25: this bill repeats another live bill's vendor and invoice number (bill-rules.ts
+   * `invoiceNumberKey`) and was saved anyway. Null otherwise. Carries what approvers and the
+   * payment confirmation name (they may not see the other bill itself): its invoice number,
+   * vendor, amount and status as the server read them when it last wrote this bill, and who
+   * confirmed and when (null for a duplicate made before the check existed, migration 036).
+   */
+  duplicate_of: billDuplicateSchema.nullable().optional(),
   ...mirroredFields,
 });
 export type Bill = z.infer<typeof billSchema>;
@@ -129,6 +150,14 @@ export const billCreateSchema = z.object({
    * (or an already completed) one is 404 and nothing is created.
    */
   provisional_bill_id: uuid.optional(),
+  /**
+   * Issue 25: another live bill of the business has this vendor and invoice number
+   * (`invoiceNumberKey`), and the person saw it and saves this one anyway. Without it such a bill
+   * is refused 422 BILL_PAY_DUPLICATE_INVOICE naming the other bill; with it the bill records
+   * `duplicate_of` and who confirmed. On a PATCH it answers the check of a new vendor or invoice
+   * number, or of `submit`.
+   */
+  confirm_duplicate: z.boolean().optional(),
 });
 export type BillCreate = z.infer<typeof billCreateSchema>;
 

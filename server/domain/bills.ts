@@ -8,6 +8,7 @@ import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { openApproval } from './approval-rows.ts';
+import { checkDuplicateInvoice, type DuplicateMark } from './bill-duplicates.ts';
 import { checkCodingRefs } from './coding.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { newestFirstPage, type Page, type PageRequest } from './newest-first-page.ts';
@@ -125,13 +126,17 @@ export async function createBill(
     const status = createdStatus(body.submit);
     const amount = billTotal(body.line_items);
     const at = now.toISOString();
+    // Issue 25: every create (the call, a completed inbox invoice, a recurring period) is checked.
+    const mark = await checkDuplicateInvoice(tx, user, { id, vendor_id: body.vendor_id, invoice_number: body.invoice_number },
+      body.confirm_duplicate === true, at);
     await tx.query(
       `INSERT INTO bills (id, business_id, vendor_id, invoice_number, invoice_key, invoice_date, due_date, currency, amount,
-                          status, memo, created_by, submitted_at, change_seq, created_at, updated_at, entity_id, invoice_file_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17)`,
+                          status, memo, created_by, submitted_at, change_seq, created_at, updated_at, entity_id, invoice_file_id,
+                          duplicate_of, duplicate_confirmed_by, duplicate_confirmed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17, $18, $19, $20)`,
       [id, businessId, body.vendor_id, body.invoice_number, invoiceNumberKey(body.invoice_number), body.invoice_date, body.due_date,
         body.currency, amount, status, body.memo ?? null, user.id, body.submit ? at : null, seqs.last, at, entityId,
-        provisional?.invoice_file_id ?? null],
+        provisional?.invoice_file_id ?? null, mark?.duplicate_of ?? null, mark?.confirmed_by ?? null, mark?.confirmed_at ?? null],
     );
     await insertLines(tx, id, body.line_items);
     if (provisionalId) {
@@ -181,6 +186,7 @@ export async function updateBill(tx: Queryable, user: ActingUser, id: string, pa
     if (patch.line_items || patch.vendor_id !== undefined || patch.currency !== undefined) await assertCreditLines(tx, businessId, id, next);
     if (patch.entity_id) await assertEntity(tx, businessId, patch.entity_id);
     if (patch.invoice_file_id) await assertInvoiceFile(tx, user, await visibilityOf(tx, user), patch.invoice_file_id);
+    const mark = await duplicateMarkAfter(tx, user, bill, next, patch, now);
     await tx.query(
       `UPDATE bills SET vendor_id = $3, invoice_number = $4, invoice_key = $5, invoice_date = $6, due_date = $7, currency = $8,
               amount = $9, memo = $10, entity_id = $11, invoice_file_id = $12, change_seq = $13, updated_at = $14
@@ -188,6 +194,12 @@ export async function updateBill(tx: Queryable, user: ActingUser, id: string, pa
       [businessId, id, next.vendor_id, next.invoice_number, invoiceNumberKey(next.invoice_number), next.invoice_date, next.due_date,
         next.currency, billTotal(next.line_items), next.memo, next.entity_id, next.invoice_file_id, seqs.last, now.toISOString()],
     );
+    if (mark !== 'unchanged') {
+      await tx.query(
+        'UPDATE bills SET duplicate_of = $3, duplicate_confirmed_by = $4, duplicate_confirmed_at = $5 WHERE business_id = $1 AND id = $2',
+        [businessId, id, mark?.duplicate_of ?? null, mark?.confirmed_by ?? null, mark?.confirmed_at ?? null],
+      );
+    }
     if (patch.line_items) {
       await tx.query('DELETE FROM bill_line_items WHERE bill_id = $1', [id]);
       await insertLines(tx, id, patch.line_items);
@@ -204,6 +216,21 @@ export async function updateBill(tx: Queryable, user: ActingUser, id: string, pa
     }
     return findBill(tx, businessId, id);
   });
+}
+
+/**
+ * Issue 25, a patch: a new vendor or invoice number voids the bill's confirmation and is checked
+ * again, and so is a submit (or a `confirm_duplicate` on its own) while the bill holds no
+ * confirmation; a confirmation stands while the vendor and invoice key stay. Anything else
+ * (a memo, a date) asks nothing. 'unchanged': keep the stored mark.
+ */
+async function duplicateMarkAfter(
+  tx: Queryable, user: ActingUser, bill: Bill, next: Pick<Bill, 'id' | 'vendor_id' | 'invoice_number'>, patch: BillPatch, now: Date,
+): Promise<DuplicateMark | 'unchanged'> {
+  const moved = next.vendor_id !== bill.vendor_id || invoiceNumberKey(next.invoice_number) !== invoiceNumberKey(bill.invoice_number);
+  const confirmed = Boolean(bill.duplicate_of?.confirmed_at);
+  if (!moved && (confirmed || (!patch.submit && !patch.confirm_duplicate))) return 'unchanged';
+  return checkDuplicateInvoice(tx, user, next, patch.confirm_duplicate === true, now.toISOString());
 }
 
 export async function assertEntity(tx: Queryable, businessId: string, entityId: string): Promise<void> {
@@ -237,17 +264,24 @@ export async function listBills(db: Queryable, businessId: string, filter: BillL
 }
 
 /**
- * The live bills `invoice_number` duplicates for the vendor: the index narrows by the stored
- * invoice key, findDuplicateInvoices applies the rule (canceled bills do not count).
+ * The live bills `invoice_number` duplicates for the vendor: the vendor's bills (bills_invoice's
+ * prefix), with findDuplicateInvoices applying the rule (canceled bills do not count) and the key
+ * in TypeScript, as the create's check does (bill-duplicates.ts): the stored `invoice_key` of a
+ * bill written before issue 25 holds the older, narrower key.
  */
 export async function duplicateInvoices(db: Queryable, businessId: string, vendorId: string, invoiceNumber: string) {
   await findVendor(db, businessId, vendorId);
-  const rows = await db.query<{ doc: Bill }>(
-    `SELECT ${BILL_DOC} AS doc FROM bills r WHERE r.business_id = $1 AND r.vendor_id = $2 AND r.invoice_key = $3 AND NOT r.deleted
-      ORDER BY r.created_at, r.id`,
-    [businessId, vendorId, invoiceNumberKey(invoiceNumber)],
+  const live = await db.query<Pick<Bill, 'id' | 'vendor_id' | 'invoice_number' | 'status'>>(
+    `SELECT id::text, vendor_id::text, invoice_number, status FROM bills
+      WHERE business_id = $1 AND vendor_id = $2 AND NOT deleted AND status <> 'CANCELED' ORDER BY created_at, id`,
+    [businessId, vendorId],
   );
-  const bills = findDuplicateInvoices({ vendor_id: vendorId, invoice_number: invoiceNumber }, rows.map((r) => r.doc));
+  const ids = findDuplicateInvoices({ vendor_id: vendorId, invoice_number: invoiceNumber }, live).map((b) => b.id);
+  const rows = ids.length === 0 ? [] : await db.query<{ doc: Bill }>(
+    `SELECT ${BILL_DOC} AS doc FROM bills r WHERE r.business_id = $1 AND r.id = ANY($2::uuid[]) ORDER BY r.created_at, r.id`,
+    [businessId, ids],
+  );
+  const bills = rows.map((r) => r.doc);
   return { is_duplicate: bills.length > 0, bills };
 }
 

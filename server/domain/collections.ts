@@ -47,6 +47,12 @@ const BILL_LINES = `(SELECT coalesce(jsonb_agg(jsonb_build_object(
 
 const day = (col: string) => `to_char(r.${col}, 'YYYY-MM-DD')`;
 
+/** Issue 25: the other bill of a duplicate (schema/entities/bill.ts `billDuplicateSchema`), read when the doc is built. */
+const BILL_DUPLICATE_OF = `(SELECT jsonb_build_object('id', d.id, 'invoice_number', d.invoice_number, 'vendor_id', d.vendor_id,
+      'amount', d.amount, 'currency', d.currency, 'status', d.status, 'confirmed_by', r.duplicate_confirmed_by,
+      'confirmed_at', ll_iso(r.duplicate_confirmed_at))
+    FROM bills d WHERE d.id = r.duplicate_of)`;
+
 const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> = {
   transactions: {
     table: 'transactions',
@@ -160,7 +166,7 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     'approved_at', ll_iso(r.approved_at), 'rejection_reason', r.rejection_reason, 'payment_attempt', r.payment_attempt,
     'payment_failure_reason', r.payment_failure_reason, 'paid_at', ll_iso(r.paid_at), 'paid_manually', r.paid_manually,
     'reconciled_at', ll_iso(r.reconciled_at), 'created_at', ll_iso(r.created_at),
-    'accounting_synced_at', ll_iso(r.accounting_synced_at), ${mirrored})`,
+    'accounting_synced_at', ll_iso(r.accounting_synced_at), 'duplicate_of', ${BILL_DUPLICATE_OF}, ${mirrored})`,
     sortKey: 'll_iso(r.created_at)',
   },
   // Issue 11: uploaded invoices not yet completed into bills (domain/provisional-bills.ts).

@@ -94,7 +94,7 @@ export const CONFLICT_FIELDS: Readonly<Record<ConflictCollection, CollectionSpec
         bodyValue: (doc) => (doc.line_items as Record<string, unknown>[]).map(lineAsSent),
       },
     },
-    actions: ['submit'],
+    actions: ['submit', 'confirm_duplicate'],
   },
   cards: {
     fields: {

@@ -47,7 +47,8 @@ describe.each(await testDatabases())('recurring bills on %s', (kind) => {
   });
 
   it('creates a template and answers its schedule; lists it', async () => {
-    const tpl = await create();
+    // Its own invoice numbers: the job bills it too, and two templates of one vendor's numbers would be duplicates (issue 25).
+    const tpl = await create({ invoice_number_pattern: 'LIST-{YYYY}-{MM}' });
     expect(tpl).toMatchObject({ status: 'ACTIVE', amount: 250_000, generated_count: 0, last_period_start: null, next_period_start: '2026-11-30' });
     const list = await request(t.app, 'GET', BASE, { token: admin });
     expect(list.status, list.text).toBe(200);
@@ -96,8 +97,8 @@ describe.each(await testDatabases())('recurring bills on %s', (kind) => {
   });
 
   it('ended templates make nothing more: occurrence count and end date', async () => {
-    const counted = await create({ start_date: '2026-09-15', max_occurrences: 2 });
-    const ended = await create({ start_date: '2026-09-15', end_date: '2026-09-30' });
+    const counted = await create({ start_date: '2026-09-15', max_occurrences: 2, invoice_number_pattern: 'CNT-{YYYY}-{MM}' });
+    const ended = await create({ start_date: '2026-09-15', end_date: '2026-09-30', invoice_number_pattern: 'END-{YYYY}-{MM}' });
     const run = await generate('2026-11-20T00:00:00Z');
     expect(mine(run, counted).map((g) => g.period_start)).toEqual(['2026-09-15', '2026-10-15']);
     expect(mine(run, ended).map((g) => g.period_start)).toEqual(['2026-09-15']);
@@ -120,7 +121,7 @@ describe.each(await testDatabases())('recurring bills on %s', (kind) => {
   });
 
   it('a deleted template keeps the bills it made and makes no more', async () => {
-    const tpl = await create({ start_date: '2026-10-01' });
+    const tpl = await create({ start_date: '2026-10-01', invoice_number_pattern: 'DEL-{YYYY}-{MM}' });
     await generate('2026-11-20T00:00:00Z');
     const before = await billsOf(tpl.id);
     expect(before).toHaveLength(2);
@@ -130,6 +131,20 @@ describe.each(await testDatabases())('recurring bills on %s', (kind) => {
     expect(mine(await generate('2027-03-01T00:00:00Z'), tpl)).toEqual([]);
     for (const r of before) expect((await request(t.app, 'GET', `/v1/auth/bill-pay/${r.id}`, { token: admin })).status).toBe(200);
     expect((await request(t.app, 'PATCH', `${BASE}/${tpl.id}`, { token: admin, body: { memo: 'x' } })).status).toBe(404);
+  });
+
+  it('makes no second bill of an invoice already on a live bill (issue 25): the period is refused, naming it', async () => {
+    const byHand = await request(t.app, 'POST', '/v1/auth/bill-pay', { token: admin, body: {
+      vendor_id: vendor, invoice_number: 'HAND-2026-11', invoice_date: '2026-11-01', due_date: '2026-11-30', currency: 'USD',
+      line_items: [{ description: 'Rent', amount: 250_000 }],
+    } });
+    expect(byHand.status, byHand.text).toBe(200);
+    const tpl = await create({ start_date: '2026-11-01', invoice_number_pattern: 'HAND-{YYYY}-{MM}' });
+    const run = await generate('2026-11-20T00:00:00Z');
+    expect(run.failed.filter((f) => f.template_id === tpl.id).map((f) => f.error)).toEqual([
+      expect.stringMatching(/^2026-11-01: Invoice HAND-2026-11 from Landlord is already on a bill for \$2,500\.00 \(a draft\)/),
+    ]);
+    expect(await billsOf(tpl.id)).toEqual([{ id: null, period: '2026-11-01', status: null }]);
   });
 
   it('records a refused period (vendor deleted) once, with the reason on the template', async () => {

@@ -100,7 +100,8 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     expect(dup.status, dup.text).toBe(200);
     expect(dup.body.is_duplicate).toBe(true);
     expect(dup.body.bills.map((x: Bill) => x.id)).toEqual([bill.id]);
-    expect((await check('INV-2026-77')).body).toEqual({ is_duplicate: false, bills: [] });
+    expect((await check('INV-2026-78')).body).toEqual({ is_duplicate: false, bills: [] });
+    expect((await check('INV-2026-077')).body.is_duplicate).toBe(true);
     expect(refusal(await check('INV2026-77', bVendor))).toEqual([404, 'REQUEST_7004']);
     await t.db.query(`UPDATE bills SET status = 'CANCELED' WHERE id = $1`, [bill.id]);
     expect((await check('INV2026-77')).body.is_duplicate).toBe(false);

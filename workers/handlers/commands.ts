@@ -1,6 +1,7 @@
 import { errorBody } from '../../schema/errors.ts';
 import { commandDef, type CommandInput, type CommandName } from '../../schema/commands/index.ts';
 import { fieldConflicts, resolvedPatch, type ConflictChoice } from '../../schema/commands/conflicts.ts';
+import { withDuplicateConfirmed } from '../../schema/commands/bill.ts';
 import { transition } from '../../sync/index.ts';
 import type { CommandApi, ConflictResolution } from '../api.ts';
 import type { WorkerContext } from '../worker-context.ts';
@@ -23,6 +24,7 @@ export function commandHandlers(ctx: WorkerContext): CommandApi {
     codeTransactions: (ids, patch) => run('transaction.bulkCode', { transaction_ids: ids, patch }),
     outbox: async () => ctx.host.runtime?.outboxIndex.entries() ?? [],
     retryCommand: (id) => retryEntry(ctx, id),
+    confirmDuplicate: (id) => confirmDuplicate(ctx, id),
     async discardCommand(id) {
       const { engine, runtime: rt } = ctx.host;
       if (engine) {
@@ -75,16 +77,32 @@ async function resolveConflict(ctx: WorkerContext, id: string, choices: Record<s
   }
 }
 
-/** failed / conflict / needs_step_up → pending, from any tab (also after a step-up). */
-export async function retryEntry(ctx: WorkerContext, id: string): Promise<void> {
+/**
+ * Issue 25: a bill create or update the server refused as a duplicate invoice
+ * (BILL_PAY_DUPLICATE_INVOICE) is sent again with `confirm_duplicate: true`, in its place in the
+ * queue (edits queued behind it still follow it). False when the entry is gone or was refused
+ * for something else.
+ */
+async function confirmDuplicate(ctx: WorkerContext, id: string): Promise<boolean> {
+  const entry = await ctx.host.runtime?.outboxStore.get(id);
+  if (!entry || entry.state !== 'failed' || entry.last_error?.error_code !== 'BILL_PAY_DUPLICATE_INVOICE') return false;
+  const amend = (args: unknown) => withDuplicateConfirmed(entry.command, args);
+  if (amend(entry.args) === null) return false;
+  await retryEntry(ctx, id, (args) => amend(args) ?? args);
+  return true;
+}
+
+/** failed / conflict / needs_step_up → pending, from any tab (also after a step-up); `amend`: the args to send instead. */
+export async function retryEntry(ctx: WorkerContext, id: string, amend?: (args: unknown) => unknown): Promise<void> {
   const { engine, runtime: rt } = ctx.host;
   if (engine) {
-    await engine.retry(id);
+    await engine.retry(id, amend);
     return;
   }
   // Follower: make the same transition in the shared store; the leader sees it and sends.
   const entry = await rt?.outboxStore.get(id);
   if (!rt || !entry || !['failed', 'conflict', 'needs_step_up'].includes(entry.state)) return;
   // Rows follow by themselves: every reader re-applies the entry when its state changes.
-  await rt.outboxStore.put(transition(entry, { type: 'retry', newKey: crypto.randomUUID() }, ctx.deps.clock.now()));
+  const retried = transition(entry, { type: 'retry', newKey: crypto.randomUUID() }, ctx.deps.clock.now());
+  await rt.outboxStore.put(amend ? { ...retried, args: amend(retried.args) } : retried);
 }

@@ -7,6 +7,7 @@ import { BILL_STATUS_LABELS, BILL_STATUS_TONES } from '../../lib/bill-labels.ts'
 import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import type { BillRow } from './approval-rows.ts';
+import { DuplicateMark } from '../../components/bill-duplicate-mark.tsx';
 
 /**
  * A bill as its approver reads it: what is owed to whom and when, line by line, who sent it, and
@@ -31,6 +32,7 @@ export function BillDetails({ bill, reference, client, version }: { bill: BillRo
         <StatusPill tone={BILL_STATUS_TONES[bill.status]}>{BILL_STATUS_LABELS[bill.status]}</StatusPill>
         <SyncMark row={bill} />
       </div>
+      <DuplicateMark bill={bill} reference={reference} />
       <Facts rows={rows} />
       <section aria-labelledby={`${bill.id}-lines`}>
         <h3 id={`${bill.id}-lines`} className="claim-section-title">Line items</h3>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { nextPaymentAttempt } from '../../../schema/bill-rules.ts';
 import { BillInvoice } from '../../components/bill-invoice.tsx';
 import type { BillPaymentRow } from '../../../workers/api.ts';
@@ -16,6 +16,8 @@ import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import { drawerActionLabel, drawerActions, needsConnection, type BillDrawerAction } from './bill-actions.ts';
 import { ConfirmDialog } from './bill-dialogs.tsx';
+import { DuplicateMark } from '../../components/bill-duplicate-mark.tsx';
+import { DuplicateRefusal } from './duplicate-refusal.tsx';
 import { ApprovalChain } from './approval-chain.tsx';
 import { failureText, runBillCommand, runBulkAction } from './run-bill-call.ts';
 import { useBill, type BillView } from './use-bills.ts';
@@ -110,7 +112,8 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
       {bill && (
         <div className="drawer-body bill-detail">
           <BillHeadline bill={bill} today={today} />
-          <ClaimRefusal row={bill} client={client} />
+          <DuplicateMark bill={bill} reference={reference} />
+          {bill.failure?.duplicate ? <DuplicateRefusal bill={bill} client={client} /> : <ClaimRefusal row={bill} client={client} />}
           {bill.accounting_synced_at && <SyncedLock client={client} type="bill" id={bill.id} syncedAt={bill.accounting_synced_at} />}
           <BillActions bill={bill} online={online} busy={busy} onRun={(a) => void run(a, bill)} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
@@ -129,7 +132,9 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
       )}
       {bill === null && <p className="drawer-body muted">This bill is not on this device: it may have been deleted, or it has not synced here yet.</p>}
       {bill && confirm && (
-        <ConfirmAction action={confirm} bill={bill} vendor={vendor ?? 'the vendor'} online={online} onClose={() => setConfirm(null)} onConfirm={() => act(confirm, bill)} />
+        <ConfirmAction action={confirm} bill={bill} vendor={vendor ?? 'the vendor'} online={online} onClose={() => setConfirm(null)} onConfirm={() => act(confirm, bill)}>
+          {confirm === 'payNow' && <DuplicateMark bill={bill} reference={reference} />}
+        </ConfirmAction>
       )}
     </Drawer>
   );
@@ -306,8 +311,8 @@ function BillPayment({ bill, client, online, version }: { bill: BillView; client
   );
 }
 
-function ConfirmAction({ action, bill, vendor, online, onClose, onConfirm }: {
-  action: BillDrawerAction; bill: BillView; vendor: string; online: boolean; onClose(): void; onConfirm(): Promise<boolean>;
+function ConfirmAction({ action, bill, vendor, online, onClose, onConfirm, children }: {
+  action: BillDrawerAction; bill: BillView; vendor: string; online: boolean; onClose(): void; onConfirm(): Promise<boolean>; children?: ReactNode;
 }) {
   const amount = formatMoney(bill.amount, bill.currency);
   const words: Record<string, { title: string; description: string; confirm: string; tone: 'danger' | 'primary' }> = {
@@ -325,5 +330,5 @@ function ConfirmAction({ action, bill, vendor, online, onClose, onConfirm }: {
     delete: { title: 'Delete this draft?', description: `The draft of invoice ${bill.invoice_number} (${amount}) is removed.`, confirm: 'Delete draft', tone: 'danger' },
   };
   const w = words[action]!;
-  return <ConfirmDialog title={w.title} description={w.description} confirmLabel={w.confirm} tone={w.tone} onClose={onClose} onConfirm={onConfirm} />;
+  return <ConfirmDialog title={w.title} description={w.description} confirmLabel={w.confirm} tone={w.tone} onClose={onClose} onConfirm={onConfirm}>{children}</ConfirmDialog>;
 }

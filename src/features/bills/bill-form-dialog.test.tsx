@@ -7,7 +7,8 @@ import { createAppStore } from '../../data-access/app-state.ts';
 import { DataProvider } from '../../data-access/data-context.tsx';
 import type { DataClient, ReferenceData } from '../../data-access/types.ts';
 import { buildReferenceView } from '../../lib/reference-data.ts';
-import { BillFormDialog } from './bill-form-dialog.tsx';
+import { BillFormDialog, DuplicateQuestionDialog } from './bill-form-dialog.tsx';
+import { duplicateMarkText } from '../../components/bill-duplicate-mark.tsx';
 
 /**
  * The dialog's first render on the server renderer (no DOM here: effects, focus and the worker
@@ -68,5 +69,37 @@ describe('BillFormDialog', () => {
     expect(html).not.toContain('Add line');
     expect(html).not.toContain('Submit for approval');
     expect(html).toContain('>Save<');
+  });
+});
+
+describe('duplicate invoices (issue 25)', () => {
+  const other = bill({ id: '0b7e3f36-5c1d-4a53-9d55-7a2f6c1e0a12', invoice_number: 'INV-123', amount: 125_000, status: 'PENDING_APPROVAL' });
+  const ask = (creating: boolean, submit: boolean, bills = [other]) => renderToStaticMarkup(
+    <DataProvider client={{} as DataClient} store={createAppStore(true)}>
+      <DuplicateQuestionDialog question={{ submit, bills }} vendor="Acme Supply" creating={creating} onBack={() => {}} onConfirm={() => {}} />
+    </DataProvider>,
+  );
+
+  it('asks before saving, naming the other bill by number, vendor, amount and status, with "Create anyway" and "Go back"', () => {
+    const html = ask(true, true);
+    expect(html).toContain('Possible duplicate invoice');
+    expect(html).toContain('Invoice INV-123 from Acme Supply is already on a bill for $1,250.00 (awaiting approval).');
+    expect(html).toContain('Go back');
+    expect(html).toContain('>Create anyway<');
+    expect(html).not.toContain('and on 1 more bill');
+  });
+
+  it('says how many more bills repeat it, and words an edit’s confirm as its save', () => {
+    const html = ask(false, true, [other, bill({ id: '0b7e3f36-5c1d-4a53-9d55-7a2f6c1e0a13' })]);
+    expect(html).toContain('(awaiting approval), and on 1 more bill.');
+    expect(html).toContain('>Submit anyway<');
+    expect(ask(false, false)).toContain('>Save anyway<');
+  });
+
+  it('marks a confirmed duplicate for approvers with who confirmed it, and one saved before the check as unconfirmed', () => {
+    const names = { vendor: (id: string) => (id === acme.id ? 'Acme Supply' : ''), user: (id: string) => (id === ID ? 'Alex Kim' : '') };
+    const dup = { id: other.id, invoice_number: 'INV-123', vendor_id: acme.id, amount: 125_000, currency: 'USD', status: 'APPROVED' as const, confirmed_by: ID, confirmed_at: '2026-11-20T12:00:00.000Z' };
+    expect(duplicateMarkText(dup, names)).toMatch(/^Possible duplicate of INV-123 \(Acme Supply, \$1,250\.00, Approved\) — confirmed by Alex Kim on Nov 20, 2026$/);
+    expect(duplicateMarkText({ ...dup, confirmed_by: null, confirmed_at: null }, names)).toMatch(/nobody confirmed it$/);
   });
 });

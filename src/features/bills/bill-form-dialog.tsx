@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { RowView } from '../../../workers/api.ts';
 import type { BillTemplate } from '../../../schema/api/calls-bill-extras.ts';
-import { checkBillAction } from '../../../schema/bill-rules.ts';
+import { checkBillAction, duplicateBillText, invoiceNumberKey } from '../../../schema/bill-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
@@ -69,8 +69,8 @@ type Duplicates = { key: string; bills: RowView<'bills'>[] };
  * sync. Input is checked with the commands' own schemas, `validateBill` and `checkBillPatch`
  * first; on any refusal the form stays as typed and focus goes to the first field in error.
  * An attached invoice image is read on the device to prefill what is still untouched; a bill
- * that repeats a vendor's invoice number is flagged while typing (the server warns, it does not
- * refuse). Online, a new bill can start from a bill template, the vendor's credits can be applied
+ * that repeats a vendor's invoice number is flagged while typing, and saving it asks first
+ * (DuplicateQuestionDialog; the server refuses an unconfirmed duplicate, issue 25). Online, a new bill can start from a bill template, the vendor's credits can be applied
  * (credit lines, checked against what remains of each), and the form saved as a template.
  */
 export function BillFormDialog(props: BillFormDialogProps) {
@@ -93,6 +93,8 @@ export function BillFormDialog(props: BillFormDialogProps) {
   const [duplicates, setDuplicates] = useState<Duplicates | null>(null);
   const online = useAppState((s) => s.online);
   const [savingTemplate, setSavingTemplate] = useState(false);
+  // Issue 25: Submit found a duplicate (the mirror's check, or the server's refusal): asks before saving again with confirm_duplicate.
+  const [askDuplicate, setAskDuplicate] = useState<DuplicateQuestion | null>(null);
   // One id per dialog: a create refused here and sent again is still the same bill.
   const id = useRef(bill?.id ?? crypto.randomUUID());
   // Fields the person changed by hand: an invoice's reading never overwrites them (read in callbacks, so a ref).
@@ -223,11 +225,37 @@ export function BillFormDialog(props: BillFormDialogProps) {
     return true;
   }
 
-  async function create(submit: boolean): Promise<boolean> {
+  /**
+   * Issue 25: the other live bills with this vendor and invoice number, as the mirror shows them
+   * (bills created offline count), when this save needs the server's duplicate check: a new bill,
+   * a new vendor or number, or a submit of a bill not yet confirmed as a duplicate (the server's
+   * rule, server/domain/bill-duplicates.ts). A bill confirmed as a duplicate of this one does not count.
+   */
+  async function duplicatesToConfirm(submit: boolean): Promise<RowView<'bills'>[]> {
+    const vendor = values.vendor_id;
+    const number = values.invoice_number.trim();
+    if (!vendor || !number) return [];
+    if (bill) {
+      const moved = vendor !== bill.vendor_id || invoiceNumberKey(number) !== invoiceNumberKey(bill.invoice_number);
+      if (!moved && (bill.duplicate_of?.confirmed_at || !submit)) return [];
+    }
+    try {
+      const found = await client.checkDuplicateInvoice(vendor, number, id.current);
+      return found.bills.filter((b) => b.duplicate_of?.id !== id.current);
+    } catch {
+      return []; // The server checks again.
+    }
+  }
+
+  async function create(submit: boolean, confirmDuplicate: boolean): Promise<boolean> {
     if (creditsRefused()) return false;
     const built = createBillInput(values, { id: id.current, submit });
     if (!built.ok) return refuse(built.errors), false;
-    const input = props.provisionalBillId ? { ...built.input, provisional_bill_id: props.provisionalBillId } : built.input;
+    const input = {
+      ...built.input,
+      ...(props.provisionalBillId ? { provisional_bill_id: props.provisionalBillId } : {}),
+      ...(confirmDuplicate ? { confirm_duplicate: true } : {}),
+    };
     const result = await client.run('bill.create', input as never);
     if (!result.ok) return refuseLocal(result.error), false;
     if (values.invoice_file_id) {
@@ -240,22 +268,27 @@ export function BillFormDialog(props: BillFormDialogProps) {
     return true;
   }
 
-  async function update(current: RowView<'bills'>, submit: boolean): Promise<boolean | 'unchanged'> {
+  async function update(current: RowView<'bills'>, submit: boolean, confirmDuplicate: boolean): Promise<boolean | 'unchanged'> {
     if (creditsRefused()) return false;
     const invoice_file_id = values.invoice_file_id === current.invoice_file_id ? current.invoice_file_id : await fileIdToSend(values.invoice_file_id);
     const built = updateBillPatch(current, { ...values, invoice_file_id }, submit);
     if (!built.ok) return refuse(built.errors, built.message), false;
     if (!built.patch) return 'unchanged';
-    const result = await client.run('bill.update', { bill_id: current.id, patch: built.patch });
+    const patch = confirmDuplicate ? { ...built.patch, confirm_duplicate: true } : built.patch;
+    const result = await client.run('bill.update', { bill_id: current.id, patch });
     if (!result.ok) return refuseLocal(result.error), false;
     return true;
   }
 
-  async function save(submit: boolean) {
+  async function save(submit: boolean, confirmDuplicate = false) {
     setFormError(null);
     setBusy(submit ? 'submit' : 'draft');
     try {
-      const done = bill ? await update(bill, submit) : await create(submit);
+      if (!confirmDuplicate) {
+        const others = await duplicatesToConfirm(submit);
+        if (others.length > 0) return setAskDuplicate({ submit, bills: others });
+      }
+      const done = bill ? await update(bill, submit, confirmDuplicate) : await create(submit, confirmDuplicate);
       if (!done) return;
       const synced = online ? 'It syncs in the background.' : "It is sent when you're back online.";
       if (done === 'unchanged') toastInfo('Nothing changed.');
@@ -419,6 +452,19 @@ export function BillFormDialog(props: BillFormDialogProps) {
           )}
         </div>
       </Modal>
+      {askDuplicate && (
+        <DuplicateQuestionDialog
+          question={askDuplicate}
+          vendor={vendorName(values.vendor_id)}
+          creating={!bill}
+          onBack={() => setAskDuplicate(null)}
+          onConfirm={() => {
+            const { submit } = askDuplicate;
+            setAskDuplicate(null);
+            void save(submit, true);
+          }}
+        />
+      )}
       {savingTemplate && (
         <SaveTemplateDialog
           client={client}
@@ -436,9 +482,8 @@ export function BillFormDialog(props: BillFormDialogProps) {
 
 /**
  * The vendor already has a bill with this invoice number (schema/bill-rules.ts
- * `findDuplicateInvoices`; canceled bills do not count). The server only warns about a
- * duplicate (its check-duplicate call; create and update do not refuse one), so the words say
- * it can still be saved, and why to look first.
+ * `findDuplicateInvoices`; canceled bills do not count). Shown while typing; Submit and Save ask
+ * again in DuplicateQuestionDialog, and the server refuses a duplicate that was not confirmed.
  */
 function DuplicateWarning({ vendor, bills }: { vendor: string; bills: RowView<'bills'>[] }) {
   return (
@@ -454,7 +499,50 @@ function DuplicateWarning({ vendor, bills }: { vendor: string; bills: RowView<'b
           </li>
         ))}
       </ul>
-      <p>You can still save this bill: a repeated invoice number is not refused. Check it is not the same invoice entered twice, or the vendor may be paid twice.</p>
+      <p>Check it is not the same invoice entered twice, or the vendor may be paid twice. Saving it asks you to confirm the duplicate.</p>
     </div>
+  );
+}
+
+/** What Submit (or Save) found: the other bills, and which save to repeat once confirmed. */
+export interface DuplicateQuestion {
+  submit: boolean;
+  bills: Pick<RowView<'bills'>, 'id' | 'invoice_number' | 'amount' | 'currency' | 'status'>[];
+}
+
+/**
+ * Issue 25: "Possible duplicate invoice" naming the other bill (its number, vendor, amount and
+ * status, in the server's words: `duplicateBillText`), with "Create anyway" (saves again with
+ * `confirm_duplicate: true`; the bill records who confirmed) or "Go back" (nothing is saved).
+ */
+export function DuplicateQuestionDialog({ question, vendor, creating, onBack, onConfirm }: {
+  question: DuplicateQuestion; vendor: string; creating: boolean; onBack(): void; onConfirm(): void;
+}) {
+  const [first, ...more] = question.bills;
+  if (!first) return null;
+  const action = creating ? 'Create anyway' : question.submit ? 'Submit anyway' : 'Save anyway';
+  return (
+    <Modal
+      title="Possible duplicate invoice"
+      description={`${duplicateBillText(first, vendor, more.length)}.`}
+      onClose={onBack}
+      onSubmit={(e) => {
+        e.preventDefault();
+        onConfirm();
+      }}
+    >
+      <p className="bill-duplicate-question">
+        Check it is not the same invoice entered twice, or the vendor may be paid twice. If it is a different invoice with the same number,
+        {creating ? ' create it anyway' : ' save it anyway'}: the bill is marked as a possible duplicate, with your name, for its approvers and whoever pays it.
+      </p>
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={onBack}>
+          Go back
+        </Button>
+        <Button type="submit" variant="primary">
+          {action}
+        </Button>
+      </div>
+    </Modal>
   );
 }

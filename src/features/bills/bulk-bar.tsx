@@ -198,6 +198,11 @@ function ConfirmBulk({ offer, bills, online, vendorName, onClose, onConfirm, ret
               <span className="bill-pay-vendor">{vendorName(b.vendor_id) || 'Vendor not on this device yet'}</span>
               <span className="bill-pay-invoice">{b.invoice_number}</span>
               <span className="bill-pay-amount">{formatMoney(b.amount, b.currency)}</span>
+              {b.duplicate_of && (
+                <span className="bill-pay-duplicate">
+                  Possible duplicate of {b.duplicate_of.invoice_number} ({formatMoney(b.duplicate_of.amount, b.duplicate_of.currency)})
+                </span>
+              )}
             </li>
           ))}
         </ul>
