@@ -2,9 +2,7 @@
  * A slow client cannot hold a connection (issue 24), over a real socket (serve.ts listen): headers
  * sent one byte at a time are cut off by the headers timeout, a body that stalls answers 408
  * TIMEOUT (error_v2) and closes, a body dripped slower than the whole-request timeout is cut off;
- * meanwhile normal requests are answered as usual. Short timeouts come through listen's options,
- * and the three slow clients run at once against one server, so the file waits about as long as
- * its longest timeout.
+ * meanwhile normal requests are answered as usual. Short timeouts come through listen's options.
  */
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -59,9 +57,7 @@ describe('timeout settings', () => {
   });
 });
 
-// The three slow clients share one server at once (describe.concurrent): each is on its own
-// connection, and each also checks that a normal request is served meanwhile.
-describe.concurrent.each(await testDatabases())('slow clients on %s', (kind) => {
+describe.each(await testDatabases())('slow clients on %s', (kind) => {
   let store: TestDb;
   let server: RunningServer;
   beforeAll(async () => {
