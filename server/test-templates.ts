@@ -107,7 +107,16 @@ async function buildPgTemplate(adminUrl: string): Promise<string> {
     } finally {
       await db.close();
     }
-    await withAdmin(adminUrl, (c) => c.query(`ALTER DATABASE ${building} RENAME TO ${name}`));
+    // The pool's backends may take a moment to leave after close (55006): try again shortly.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await withAdmin(adminUrl, (c) => c.query(`ALTER DATABASE ${building} RENAME TO ${name}`));
+        break;
+      } catch (err) {
+        if ((err as { code?: string }).code !== '55006' || attempt >= 20) throw err;
+        await new Promise((r) => setTimeout(r, 100 * attempt));
+      }
+    }
   } catch (err) {
     await withAdmin(adminUrl, (c) => c.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`)).catch(() => {});
     // Another process renamed its copy first: theirs is as good as ours.
