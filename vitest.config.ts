@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -7,6 +8,10 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
+    // Vitest's default in run mode is one worker per core less one: a single worker on the 2-core
+    // CI machine, leaving a core idle while server tests wait on PostgreSQL, timers and scrypt.
+    // Two workers at least (e2e stays one file at a time: fileParallelism below).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         test: {

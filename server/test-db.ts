@@ -3,7 +3,7 @@
  * Use with `describe.each(await testDatabases())` so every suite runs against both engines.
  */
 import { openDb, type Db } from './db/db.ts';
-import { migrate } from './db/migrate.ts';
+import { pgliteTemplate, pgTemplateDatabase } from './test-templates.ts';
 import { createPgDatabase, DEFAULT_PG_ADMIN_URL, pgAvailable } from './testing.ts';
 
 export type TestDbKind = 'pglite' | 'pg';
@@ -15,19 +15,19 @@ export async function testDatabases(): Promise<TestDbKind[]> {
 }
 
 /**
- * A migrated, empty database of the given kind; close() drops it. `migrated: false` leaves it
+ * A migrated, empty database of the given kind, copied from a template (built once per machine
+ * and migration set: server/test-templates.ts); close() drops it. `migrated: false` leaves it
  * bare, for tests that migrate it step by step (the migration tests).
  */
 export async function openTestDb(kind: TestDbKind, opts: { migrated?: boolean; poolSize?: number } = {}): Promise<TestDb> {
   const migrated = opts.migrated ?? true;
   if (kind === 'pglite') {
-    const db = await openDb();
-    if (migrated) await migrate(db);
+    // A copy of the template's data directory: no initdb, no migrations (server/test-templates.ts).
+    const db = await openDb({ loadDataDir: await pgliteTemplate(migrated ? 'migrated' : 'bare') });
     return { kind, db, close: () => db.close() };
   }
-  const store = await createPgDatabase(DEFAULT_PG_ADMIN_URL);
+  const store = await createPgDatabase(DEFAULT_PG_ADMIN_URL, migrated ? { template: await pgTemplateDatabase(DEFAULT_PG_ADMIN_URL) } : {});
   const db = await openDb({ ...store.open, poolSize: opts.poolSize ?? 5 });
-  if (migrated) await migrate(db);
   return {
     kind,
     db,

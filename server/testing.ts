@@ -14,6 +14,7 @@ import { migrate } from './db/migrate.ts';
 import { seedDemo } from './seed/seed.ts';
 import { hashPassword } from './auth/password.ts';
 import { listen } from './serve.ts';
+import { pgliteTemplate, pgTemplateDatabase } from './test-templates.ts';
 import type { SsoOptions } from './auth/sso/settings.ts';
 import type { QuotaSettings } from './core/deps.ts';
 
@@ -47,10 +48,14 @@ export type TestServerOptions = {
 export type TestServer = { url: string; app: LedgerlineApp; db: Db; businessId: string; close(): Promise<void> };
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
-  const store = opts.databaseUrl ? await createPgDatabase(opts.databaseUrl) : await pgliteDir(opts.dataDir);
+  // A fresh database starts as a copy of the migrated template (server/test-templates.ts); a
+  // given dataDir is opened as it is. migrate() below then applies whatever is missing.
+  const store = opts.databaseUrl
+    ? await createPgDatabase(opts.databaseUrl, { template: await pgTemplateDatabase(opts.databaseUrl) })
+    : await pgliteDir(opts.dataDir);
   let db: Db | null = null;
   try {
-    db = await openDb(store.open);
+    db = await openDb(opts.databaseUrl || opts.dataDir ? store.open : { ...store.open, loadDataDir: await pgliteTemplate('migrated') });
     await migrate(db);
     // Test servers hash the demo passwords with cheap scrypt parameters: ~40 full-cost hashes
     // dominated start-up (≈20 s on this machine). verifyPassword reads the parameters from the
@@ -99,10 +104,23 @@ async function pgliteDir(dataDir: string | undefined): Promise<Store> {
   return { open: { dataDir: dir }, dispose: () => rm(dir, { recursive: true, force: true }) };
 }
 
-/** CREATE DATABASE ledgerline_t_<random> on the server at adminUrl; DROP it on dispose. */
-export async function createPgDatabase(adminUrl: string): Promise<Store> {
+/**
+ * CREATE DATABASE ledgerline_t_<random> on the server at adminUrl (a copy of `template` when
+ * given: server/test-templates.ts); DROP it on dispose.
+ */
+export async function createPgDatabase(adminUrl: string, opts: { template?: string } = {}): Promise<Store> {
   const name = `ledgerline_t_${randomBytes(6).toString('hex')}`;
-  await withAdmin(adminUrl, (c) => c.query(`CREATE DATABASE ${name}`));
+  const create = `CREATE DATABASE ${name}${opts.template ? ` TEMPLATE ${opts.template}` : ''}`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await withAdmin(adminUrl, (c) => c.query(create));
+      break;
+    } catch (err) {
+      // 55006: someone is connected to the template (its builder a moment ago): try again shortly.
+      if (!opts.template || (err as { code?: string }).code !== '55006' || attempt >= 20) throw err;
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {

@@ -34,12 +34,18 @@ export interface Db extends Queryable {
   close(): Promise<void>;
 }
 
-export type OpenDbOptions = { databaseUrl?: string; dataDir?: string; poolSize?: number };
+export type OpenDbOptions = {
+  databaseUrl?: string;
+  dataDir?: string;
+  poolSize?: number;
+  /** PGlite only: start from this data-directory tarball (PGlite's dumpDataDir) instead of initdb. */
+  loadDataDir?: Blob;
+};
 
 /** DATABASE_URL → PostgreSQL pool; otherwise PGlite in `dataDir` (or in memory when absent). */
 export async function openDb(opts: OpenDbOptions = {}): Promise<Db> {
   if (opts.databaseUrl) return openPgDb(opts.databaseUrl, opts.poolSize);
-  return openPgliteDb(opts.dataDir);
+  return openPgliteDb(opts.dataDir, opts.loadDataDir);
 }
 
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -75,8 +81,14 @@ function pgliteQueryable(conn: PgliteLike): Queryable {
   };
 }
 
-export async function openPgliteDb(dataDir?: string): Promise<Db> {
-  const lite = dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+export async function openPgliteDb(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
+  const lite = loadDataDir ? await PGlite.create({ ...(dataDir ? { dataDir } : {}), loadDataDir })
+    : dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  return pgliteDb(lite);
+}
+
+/** A Db over an open PGlite (closing the Db closes it). */
+export function pgliteDb(lite: PGlite): Db {
   const base = pgliteQueryable(lite);
   return {
     kind: 'pglite',

@@ -170,13 +170,15 @@ describe.each(await testDatabases())('hostile input on %s', (kind) => {
       const auth = call.auth.kind === 'public' ? null : token;
       const full = SAMPLED.has(call.id);
       // Every call: a prototype key, 100,000-deep nesting, its own fields set to hostile values
-      // (two rotations), and two other cases in rotation; the sampled calls get every case.
+      // (one rotation: field i gets value i + index, so across the catalogue every value meets
+      // every kind of field), and two other cases in rotation; the sampled calls (one of each
+      // kind of call) get every case and every hostile value in every field.
       const rotate = <T,>(list: readonly T[], n: number) => Array.from({ length: n }, (_, k) => list[(index * n + k) % list.length]!);
       const cases: Case[] = call.method === 'GET' ? [] : full ? [...STRUCTURAL, ...OTHER, OVERSIZED] : [
         STRUCTURAL[index % 6]!, STRUCTURAL[6 + (index % 2)]!, ...rotate(STRUCTURAL.slice(8), 1), ...rotate(OTHER, 2),
       ];
       if (call.method !== 'GET') {
-        for (const shift of full ? HOSTILE_VALUES.map((_, i) => i) : [index, index + 5]) {
+        for (const shift of full ? HOSTILE_VALUES.map((_, i) => i) : [index]) {
           const c = hostileFields(call, shift);
           if (c) cases.push(c);
         }
