@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reportResultSchema, type ReportCollection } from '../../schema/reports.ts';
-import { overviewTiles } from '../../src/features/reports/report-model.ts';
+import { overviewTiles } from '../../schema/report-tiles.ts';
 import { seedReportRows } from '../domain/reporting/report-fixture.ts';
 import { useTestApp } from '../test-app.ts';
 import { testDatabases } from '../test-db.ts';
