@@ -20,7 +20,7 @@ import type {
 } from '../schema/api/calls-vendors.ts';
 import type {
   AccountingCurrent, AccountingPreferences, AccountingProvider, accountingPreferencesPatchSchema, manualMatch,
-  reconciliationMatchSchema, SyncCommit, SyncObjectType,
+  reconciliationMatchSchema, SyncCommit, SyncObjectType, SyncPreview,
 } from '../schema/api/calls-accounting.ts';
 import type { createOidcProvider, createSamlProvider, DomainCheckOutcome, SsoProtocol, SsoProvider, updateSsoProvider } from '../schema/api/calls-sso.ts';
 import type { MappingRule, mappingRuleInputSchema } from '../schema/mapping-rules.ts';
@@ -708,6 +708,8 @@ export interface AccountingApi {
   updateAccountingPreferences(patch: AccountingPreferencesPatch): Promise<{ ok: true; preferences: AccountingPreferences } | AccountingFailure>;
   /** Every coded, approved, not-yet-synced item in one commit; ACCOUNTING_7303 when there is none, 7302 when another runs. */
   syncCommit(provider: AccountingProvider): Promise<{ ok: true; commit: SyncCommitView } | AccountingFailure>;
+  /** Issue 25: what `syncCommit` would export and lock now (per source and currency), locking nothing. */
+  syncPreview(provider: AccountingProvider): Promise<{ ok: true; preview: SyncPreview } | AccountingFailure>;
   /** Every commit of the business, newest first. */
   syncCommits(): Promise<{ ok: true; commits: SyncCommitView[] } | AccountingFailure>;
   /** One file of a commit, its bytes as the server stored them (typed with its Content-Type). */

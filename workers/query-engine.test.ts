@@ -276,6 +276,39 @@ describe('QueryEngine totals (count and sum per currency over the whole result)'
     expect(growing.totalsOf([moved.id, rows[0]!.id], MONEY)).toEqual({ count: 1, sums: [{ currency: 'GBP', amount: moved.amount, count: 1 }] });
   });
 
+  it('sums spend only (issue 25): declined and reversed rows are counted apart per currency, never summed', async () => {
+    const { TRANSACTION_SPEND_MONEY } = await import('./handlers/queries.ts');
+    const STATES = ['PENDING', 'CLEARED', 'DECLINED', 'REVERSED'] as const;
+    const mixed = rows.map((t, i) => ({ ...t, state: STATES[(i * 7) % 4]! }));
+    const spend = createTransactionEngine(textOf);
+    spend.upsertMany(mixed.map(toEngineRow));
+    for (const [, filter] of FILTERS) {
+      const ids = new Set(reference(mixed, filter, 'occurred_desc'));
+      const want = new Map<string, { amount: number; count: number; excluded: number }>();
+      for (const t of mixed) {
+        if (!ids.has(t.id)) continue;
+        const s = want.get(t.currency) ?? { amount: 0, count: 0, excluded: 0 };
+        if (t.state === 'PENDING' || t.state === 'CLEARED') {
+          s.amount += t.amount;
+          s.count++;
+        } else s.excluded++;
+        want.set(t.currency, s);
+      }
+      const got = spend.totals(filter, TRANSACTION_SPEND_MONEY);
+      expect(got.count).toBe(ids.size);
+      expect(got.excluded).toBe([...want.values()].reduce((a, s) => a + s.excluded, 0));
+      expect(Object.fromEntries(got.sums.map((s) => [s.currency, { amount: s.amount, count: s.count, excluded: s.excluded }]))).toEqual(Object.fromEntries(want));
+    }
+    // A declined row turning cleared moves into the sum; a selection of only declined rows sums nothing.
+    const declined = mixed.find((t) => t.state === 'DECLINED' && t.currency === 'USD')!;
+    const before = spend.totals({}, TRANSACTION_SPEND_MONEY).sums.find((s) => s.currency === 'USD')!;
+    spend.upsertMany([toEngineRow({ ...declined, state: 'CLEARED' })]);
+    const after = spend.totals({}, TRANSACTION_SPEND_MONEY).sums.find((s) => s.currency === 'USD')!;
+    expect(after).toEqual({ currency: 'USD', amount: before.amount + declined.amount, count: before.count + 1, excluded: before.excluded! - 1 });
+    const reversed = mixed.find((t) => t.state === 'REVERSED' && t.currency === 'USD')!;
+    expect(spend.totalsOf([reversed.id], TRANSACTION_SPEND_MONEY)).toEqual({ count: 1, excluded: 1, sums: [{ currency: 'USD', amount: 0, count: 0, excluded: 1 }] });
+  });
+
   it('totals a selection by ids, skipping unknown ids', () => {
     const picked = [rows[1]!, rows[7]!, rows[11]!]; // USD, EUR, JPY
     const totals = engine.totalsOf([...picked.map((t) => t.id), testUuid(9, 9)], MONEY);

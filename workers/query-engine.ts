@@ -74,12 +74,23 @@ export type FieldOf<R, V> = { [K in keyof R]-?: R[K] extends V ? K : never }[key
 export interface MoneyFields<R> {
   amount: FieldOf<R, number>;
   currency: FieldOf<R, string>;
+  /**
+   * Issue 25: only rows whose `field` is one of `values` are summed (a card's spend: PENDING and
+   * CLEARED, never DECLINED or REVERSED). The others still count in the result's `count` and are
+   * told apart per currency as `excluded`, so a total never hides what it left out.
+   */
+  only?: { field: FieldOf<R, string>; values: readonly string[] };
 }
 
-/** How many rows, and the sum of their amounts per currency (minor units), most rows first. */
+/**
+ * How many rows, and the sum of their amounts per currency (minor units), most rows first. With
+ * `only`: each currency's `amount` and `count` cover the rows `only` admits, `excluded` the rest.
+ */
 export interface Totals {
   count: number;
-  sums: { currency: string; amount: number; count: number }[];
+  sums: { currency: string; amount: number; count: number; excluded?: number }[];
+  /** With `only`: rows of the result it left out of every sum. */
+  excluded?: number;
 }
 
 export const EMPTY_TOTALS: Totals = { count: 0, sums: [] };
@@ -94,13 +105,18 @@ export const EMPTY_TOTALS: Totals = { count: 0, sums: [] };
 class MoneyColumns<R> {
   amount = new Float64Array(0);
   currency = new Uint16Array(0);
+  /** 1 where the slot's row is summed (always, without `only`). */
+  counted = new Uint8Array(0);
+  private readonly admitted: ReadonlySet<string> | null;
   readonly codes: string[] = [];
   private readonly ids = new Map<string, number>();
 
   constructor(
     readonly key: string,
     private readonly fields: MoneyFields<R>,
-  ) {}
+  ) {
+    this.admitted = fields.only ? new Set(fields.only.values) : null;
+  }
 
   set(slot: number, row: R): void {
     if (slot >= this.amount.length) this.grow(slot + 1);
@@ -112,6 +128,8 @@ class MoneyColumns<R> {
     }
     this.currency[slot] = id;
     this.amount[slot] = row[this.fields.amount] as number;
+    const only = this.fields.only;
+    this.counted[slot] = only && !this.admitted!.has(row[only.field] as string) ? 0 : 1;
   }
 
   /** Sums the given slots (a negative slot is skipped: an unknown id). */
@@ -120,20 +138,31 @@ class MoneyColumns<R> {
     const k = this.codes.length;
     const sums = new Float64Array(k);
     const counts = new Uint32Array(k);
-    const { amount, currency } = this;
+    const left = new Uint32Array(k);
+    const { amount, currency, counted } = this;
     let count = 0;
     for (let i = 0; i < n; i++) {
       const slot = slots[i]!;
       if (slot < 0) continue;
       const c = currency[slot]!;
+      count++;
+      if (counted[slot] === 0) {
+        left[c]!++;
+        continue;
+      }
       sums[c]! += amount[slot]!;
       counts[c]!++;
-      count++;
     }
+    const only = this.fields.only !== undefined;
     const out: Totals['sums'] = [];
-    for (let c = 0; c < k; c++) if (counts[c]! > 0) out.push({ currency: this.codes[c]!, amount: sums[c]!, count: counts[c]! });
-    out.sort((a, b) => b.count - a.count || (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
-    return { count, sums: out };
+    let excluded = 0;
+    for (let c = 0; c < k; c++) {
+      if (counts[c]! === 0 && left[c]! === 0) continue;
+      excluded += left[c]!;
+      out.push({ currency: this.codes[c]!, amount: sums[c]!, count: counts[c]!, ...(only ? { excluded: left[c]! } : {}) });
+    }
+    out.sort((a, b) => b.count - a.count || (b.excluded ?? 0) - (a.excluded ?? 0) || (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0));
+    return only ? { count, sums: out, excluded } : { count, sums: out };
   }
 
   private grow(min: number): void {
@@ -142,8 +171,11 @@ class MoneyColumns<R> {
     amount.set(this.amount);
     const currency = new Uint16Array(size);
     currency.set(this.currency);
+    const counted = new Uint8Array(size);
+    counted.set(this.counted);
     this.amount = amount;
     this.currency = currency;
+    this.counted = counted;
   }
 }
 
@@ -279,7 +311,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   }
 
   private moneyColumns(fields: MoneyFields<R>): MoneyColumns<R> {
-    const key = `${fields.amount}|${fields.currency}`;
+    const key = `${fields.amount}|${fields.currency}|${fields.only ? `${fields.only.field}=${fields.only.values.join(',')}` : ''}`;
     if (this.money?.key === key) return this.money;
     const money = new MoneyColumns(key, fields);
     for (let slot = 0; slot < this.rows.length; slot++) {

@@ -135,6 +135,26 @@ export const createSyncCommit = defineCall({
   id: 'accounting.syncCommit', method: 'POST', path: `${BASE}/providers/:provider_type/sync_commit`, auth: scopes,
   params: providerParams, body: z.object({}).optional(), response: syncCommitSchema,
 });
+/**
+ * Issue 25: what "Sync now" would export and lock right now, read with the commit's own selection
+ * (server/domain/accounting/sync-items.ts `SYNCABLE`): per source and currency, the count and the
+ * sum (minor units). Nothing is locked or marked; the provider must be the connected one.
+ */
+export const syncPreviewSchema = z.object({
+  provider_type: accountingProviderSchema,
+  item_count: z.number().int().nonnegative(),
+  groups: z.array(z.object({
+    type: z.enum(SYNC_OBJECT_TYPES),
+    currency: z.string(),
+    count: z.number().int().positive(),
+    amount: z.number().int(),
+  })),
+});
+export type SyncPreview = z.infer<typeof syncPreviewSchema>;
+export const previewSyncCommit = defineCall({
+  id: 'accounting.syncPreview', method: 'GET', path: `${BASE}/providers/:provider_type/sync_preview`, auth: scopes,
+  params: providerParams, response: syncPreviewSchema,
+});
 export const listSyncCommits = defineCall({
   id: 'accounting.syncCommits.list', method: 'GET', path: `${BASE}/sync_commits`, auth: scopes, retry: 'paged',
   query: pageQuerySchema, response: paginatedSchema(syncCommitSchema),
@@ -203,4 +223,5 @@ export const ACCOUNTING_CALLS = [
   getAccountingCurrent, connectAccountingProvider, disconnectAccountingProvider, updateAccountingPreferences,
   createSyncCommit, listSyncCommits, getSyncCommit, downloadSyncFile, markNotSynced,
   listMappingRules, createMappingRule, replaceMappingRule, deleteMappingRule, applyMappingRules, manualMatch,
+  previewSyncCommit,
 ] as const;

@@ -1,14 +1,14 @@
 import {
   applyMappingRules, connectAccountingProvider, createMappingRule, createSyncCommit, deleteMappingRule,
   disconnectAccountingProvider, downloadSyncFile, getAccountingCurrent, getSyncCommit, listMappingRules, listSyncCommits,
-  manualMatch, markNotSynced, replaceMappingRule, updateAccountingPreferences,
+  manualMatch, markNotSynced, previewSyncCommit, replaceMappingRule, updateAccountingPreferences,
 } from '../../schema/api/calls-accounting.ts';
 import { ApiError } from '../core/errors.ts';
 import { encodeForContentType } from '../core/windows-1252.ts';
 import { applyRules, createRule, deleteRule, listRules, replaceRule } from '../domain/accounting/mapping-rules.ts';
 import { manualMatch as match } from '../domain/accounting/reconciliation.ts';
-import { assertMayManageAccounting, connectProvider, disconnectProvider, readCurrent, updatePreferences } from '../domain/accounting/settings.ts';
-import { findSyncCommit, listSyncCommits as listCommits, readSyncFile } from '../domain/accounting/sync-commit-reads.ts';
+import { assertConnected, assertMayManageAccounting, connectProvider, readSettings, disconnectProvider, readCurrent, updatePreferences } from '../domain/accounting/settings.ts';
+import { findSyncCommit, listSyncCommits as listCommits, previewSyncCommit as preview, readSyncFile } from '../domain/accounting/sync-commit-reads.ts';
 import { createSyncCommit as commit, markNotSynced as unsync } from '../domain/accounting/sync-commits.ts';
 import { visibilityOf } from '../domain/visibility.ts';
 import { fileHeaders } from '../http/file-headers.ts';
@@ -40,6 +40,13 @@ export const accountingHandlers = {
 
   [createSyncCommit.id]: async (ctx) =>
     ok(await commit(ctx.db, manager(ctx), ctx.input.params.provider_type, new Date(ctx.deps.now())), 201),
+
+  [previewSyncCommit.id]: async (ctx) => {
+    const user = manager(ctx);
+    const provider = ctx.input.params.provider_type;
+    assertConnected(await readSettings(ctx.db, user.business_id), provider);
+    return ok(await preview(ctx.db, user.business_id, provider));
+  },
 
   [listSyncCommits.id]: async (ctx) => {
     const user = manager(ctx);

@@ -46,15 +46,27 @@ async function expectAccessible(page: Page, where: string): Promise<void> {
   expect(found, `${where}: ${JSON.stringify(found, null, 2)}`).toEqual([]);
 }
 
-/** The result's totals line as the server's rows make it: count, then each currency's sum, most rows first. */
+/**
+ * The result's totals line as the server's rows make it (issue 25): the count, then each
+ * currency's spend (PENDING and CLEARED only) with its own count, most rows first, then the
+ * declined and reversed rows left out of spend.
+ */
 async function expectedTotals(where: string, params: unknown[]): Promise<string> {
-  const rows = await server.db.query<{ currency: string; amount: string; n: number }>(
-    `SELECT currency, sum(amount)::text AS amount, count(*)::int AS n FROM transactions
-      WHERE business_id = $1 AND NOT deleted ${where} GROUP BY currency ORDER BY n DESC, currency`,
+  const rows = await server.db.query<{ currency: string; amount: string; n: number; left: number }>(
+    `SELECT currency, coalesce(sum(amount) FILTER (WHERE state IN ('PENDING', 'CLEARED')), 0)::text AS amount,
+            (count(*) FILTER (WHERE state IN ('PENDING', 'CLEARED')))::int AS n,
+            (count(*) FILTER (WHERE state NOT IN ('PENDING', 'CLEARED')))::int AS left
+       FROM transactions WHERE business_id = $1 AND NOT deleted ${where} GROUP BY currency ORDER BY n DESC, left DESC, currency`,
     [server.businessId, ...params],
   );
-  const count = rows.reduce((a, r) => a + r.n, 0);
-  return [`${count.toLocaleString('en-US')} ${count === 1 ? 'transaction' : 'transactions'}`, ...rows.map((r) => formatMoney(Number(r.amount), r.currency))].join(' · ');
+  const count = rows.reduce((a, r) => a + r.n + r.left, 0);
+  const left = rows.reduce((a, r) => a + r.left, 0);
+  const spend = rows.filter((r) => r.n > 0).map((r, i) => `${i === 0 ? 'Spend (pending and cleared): ' : ''}${formatMoney(Number(r.amount), r.currency)} across ${r.n.toLocaleString('en-US')} ${r.currency}`);
+  return [
+    `${count.toLocaleString('en-US')} ${count === 1 ? 'transaction' : 'transactions'}`,
+    ...spend,
+    ...(left > 0 ? [`${left.toLocaleString('en-US')} declined or reversed, not in spend`] : []),
+  ].join(' · ');
 }
 
 /** What has focus, for assertions: inside which dialog, and its accessible text. */

@@ -118,11 +118,18 @@ describe('accounting, end to end', () => {
     // Sync now: every coded, approved, unsynced item in one commit.
     const syncNow = page.getByRole('button', { name: 'Sync now' });
     await syncNow.click();
+    // Issue 25: it asks first, with what will be exported and locked (per source and currency) from the server.
+    const preview = page.getByRole('dialog', { name: /^Export and lock [\d,]+ items?\?$/ });
+    await preview.waitFor({ timeout: 30_000 });
+    const previewed = Number((await preview.getByRole('heading').first().textContent())!.match(/lock ([\d,]+) item/)![1]!.replace(/,/g, ''));
+    await preview.getByRole('button', { name: /^Export and lock/ }).click();
+    await preview.waitFor({ state: 'detached', timeout: 30_000 });
     const result = page.getByTestId('sync-result');
     // QuickBooks books an IIF amount in its account's currency: one file per currency the items are in.
     await result.getByText(/^Synced [\d,]+ items? into [\d,]+ files?\.$/).waitFor({ timeout: 30_000 });
     const items = Number((await result.textContent())!.match(/Synced ([\d,]+) item/)![1]!.replace(/,/g, ''));
     expect(items).toBeGreaterThanOrEqual(2);
+    expect(items).toBe(previewed);
     const commits = await server.db.query<{ item_count: number }>(`SELECT item_count FROM accounting_sync_commits WHERE business_id = $1`, [server.businessId]);
     expect(commits).toEqual([{ item_count: items }]);
 

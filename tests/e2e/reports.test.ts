@@ -61,9 +61,11 @@ describe('reports, end to end', () => {
     await page.getByRole('combobox', { name: 'Range' }).selectOption('all');
 
     const spend = await one<{ sum: string; n: string }>(`SELECT coalesce(sum(amount), 0)::text AS sum, count(*)::text AS n FROM transactions WHERE ${SPEND} AND currency = 'USD'`);
-    await expect.poll(() => figure('Spend (USD)').textContent(), { timeout: 30_000 }).toBe(usd(Number(spend.sum)));
-    const all = await one<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE ${SPEND}`);
-    await expect.poll(() => figure('Transactions').textContent()).toBe(Number(all.n).toLocaleString('en-US'));
+    await expect.poll(() => figure('Spend · USD').textContent(), { timeout: 30_000 }).toBe(usd(Number(spend.sum)));
+    // Issue 25: the count and the average are of the same currency as the spend, so they agree.
+    await expect.poll(() => figure('Transactions · USD').textContent()).toBe(Number(spend.n).toLocaleString('en-US'));
+    await expect.poll(() => figure('Average · USD').textContent()).toBe(usd(Math.round(Number(spend.sum) / Number(spend.n))));
+    await expect.poll(() => browser.page.getByTestId('kpi-scope').textContent()).toContain('pending and cleared, excluding declined and reversed');
 
     // The largest named department: its row in "By department" is its SQL sum.
     const dept = await one<{ id: string; name: string; sum: string }>(

@@ -1,7 +1,7 @@
 import {
   applyMappingRules, connectAccountingProvider, createMappingRule, createSyncCommit, deleteMappingRule,
   disconnectAccountingProvider, downloadSyncFile, getAccountingCurrent, listMappingRules, listSyncCommits,
-  manualMatch, markNotSynced, replaceMappingRule, updateAccountingPreferences,
+  manualMatch, markNotSynced, previewSyncCommit, replaceMappingRule, updateAccountingPreferences,
 } from '../../schema/api/calls-accounting.ts';
 import type { CallDef, CallResponse } from '../../schema/api/define-call.ts';
 import { MAX_PAGE_SIZE } from '../../schema/paging.ts';
@@ -61,6 +61,10 @@ export function accountingHandlers(ctx: WorkerContext): AccountingApi {
     async updateAccountingPreferences(patch) {
       const r = await send(updateAccountingPreferences, { body: patch });
       return r.ok ? { ok: true, preferences: r.data } : r;
+    },
+    async syncPreview(provider) {
+      const r = await send(previewSyncCommit, { params: { provider_type: provider } });
+      return r.ok ? { ok: true, preview: r.data } : r;
     },
     async syncCommit(provider) {
       const r = await send(createSyncCommit, { params: { provider_type: provider }, body: {} });

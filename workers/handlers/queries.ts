@@ -1,4 +1,5 @@
-import type { QueriedCollection } from '../../schema/collections.ts';
+import type { QueriedCollection, RowOf } from '../../schema/collections.ts';
+import { SPEND_TRANSACTION_STATES } from '../../schema/reports.ts';
 import type { QueryApi } from '../api.ts';
 import type { WorkerContext } from '../worker-context.ts';
 import { ReferenceCache } from '../reference-cache.ts';
@@ -7,6 +8,15 @@ import type { MirrorRuntime } from '../mirror-runtime.ts';
 
 /** Every money-bearing collection so far stores `amount` (minor units) and `currency`. */
 const DEFAULT_MONEY = { amount: 'amount', currency: 'currency' } as MoneyFields<never>;
+/**
+ * A card transaction's money is spend only while PENDING or CLEARED (issue 25: declined and
+ * reversed charges never moved money, so they are counted apart, never summed).
+ */
+export const TRANSACTION_SPEND_MONEY = {
+  amount: 'amount', currency: 'currency', only: { field: 'state', values: SPEND_TRANSACTION_STATES },
+} as const satisfies MoneyFields<RowOf<'transactions'>>;
+const defaultMoney = (collection: QueriedCollection) =>
+  (collection === 'transactions' ? TRANSACTION_SPEND_MONEY : DEFAULT_MONEY) as unknown as MoneyFields<{ id: string }>;
 
 /** A loaded engine of any queried collection, typed loosely (the registry's union cannot be tied to C). */
 async function loadedEngine(rt: MirrorRuntime, collection: QueriedCollection): Promise<QueryEngine<{ id: string }, never, never>> {
@@ -26,7 +36,7 @@ export function queryHandlers(ctx: WorkerContext): QueryApi {
       if (!rt) return { ...EMPTY_TOTALS, took_ms: 0 };
       const engine = await loadedEngine(rt, collection);
       const t0 = performance.now();
-      const totals = engine.totals(q.filter as never, (q.money ?? DEFAULT_MONEY) as unknown as MoneyFields<{ id: string }>, q.sort as never);
+      const totals = engine.totals(q.filter as never, (q.money as MoneyFields<{ id: string }> | undefined) ?? defaultMoney(collection), q.sort as never);
       return { ...totals, took_ms: performance.now() - t0 };
     },
     async selectionTotals(collection, ids, money) {
@@ -34,7 +44,7 @@ export function queryHandlers(ctx: WorkerContext): QueryApi {
       if (!rt) return { ...EMPTY_TOTALS, took_ms: 0 };
       const engine = await loadedEngine(rt, collection);
       const t0 = performance.now();
-      const totals = engine.totalsOf(ids, (money ?? DEFAULT_MONEY) as unknown as MoneyFields<{ id: string }>);
+      const totals = engine.totalsOf(ids, (money as MoneyFields<{ id: string }> | undefined) ?? defaultMoney(collection));
       return { ...totals, took_ms: performance.now() - t0 };
     },
     get: async (collection, id) => ctx.host.runtime?.get(collection, id) ?? null,

@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import type { AccountingCurrent, SyncCommit } from '../../../schema/api/calls-accounting.ts';
+import type { AccountingCurrent, SyncCommit, SyncPreview } from '../../../schema/api/calls-accounting.ts';
 import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
+import { Modal } from '../../components/modal.tsx';
 import { Section } from '../../components/section.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
-import { formatCount, formatLocalDateTime } from '../../lib/format.ts';
+import { formatCount, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError } from '../../lib/toast-store.ts';
 import { formatFileSize, PROVIDER_LABELS, syncAnswerText, syncFileLabel, syncRefusal } from './accounting-forms.ts';
@@ -17,22 +18,33 @@ type SyncOutcome = { kind: 'done'; commit: SyncCommit } | { kind: 'refused'; ton
 export function SyncSection({ client, current, online, onSynced }: { client: DataClient; current: AccountingCurrent; online: boolean; onSynced(): void }) {
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<SyncOutcome | null>(null);
+  const [preview, setPreview] = useState<SyncPreview | null>(null);
   const provider = current.provider?.provider_type ?? null;
 
-  async function sync() {
+  /** Issue 25: "Sync now" first asks the server what would be exported and locked, and shows it. */
+  async function review() {
     if (!provider) return;
     setBusy(true);
     setOutcome(null);
     try {
-      const r = await client.syncCommit(provider);
-      if (r.ok) {
-        setOutcome({ kind: 'done', commit: r.commit });
-        onSynced();
-      } else {
-        setOutcome({ kind: 'refused', ...syncRefusal(r.error) });
-      }
+      const r = await client.syncPreview(provider);
+      if (!r.ok) setOutcome({ kind: 'refused', ...syncRefusal(r.error) });
+      else if (r.preview.item_count === 0) setOutcome({ kind: 'refused', ...syncRefusal({ error_code: 'ACCOUNTING_7303', message: '' }) });
+      else setPreview(r.preview);
     } finally {
       setBusy(false);
+    }
+  }
+
+  async function sync(): Promise<void> {
+    if (!provider) return;
+    const r = await client.syncCommit(provider);
+    setPreview(null);
+    if (r.ok) {
+      setOutcome({ kind: 'done', commit: r.commit });
+      onSynced();
+    } else {
+      setOutcome({ kind: 'refused', ...syncRefusal(r.error) });
     }
   }
 
@@ -40,8 +52,8 @@ export function SyncSection({ client, current, online, onSynced }: { client: Dat
     <Section
       title="Sync to accounting"
       actions={
-        <Button variant="primary" loading={busy} disabled={!online || !provider} onClick={() => void sync()}>
-          Sync now
+        <Button variant="primary" loading={busy} disabled={!online || !provider} onClick={() => void review()}>
+          Sync now…
         </Button>
       }
     >
@@ -63,6 +75,9 @@ export function SyncSection({ client, current, online, onSynced }: { client: Dat
         choose “Mark as not synced”; the next sync exports it again.
       </p>
       {!provider && <p className="notice">Connect a provider above before syncing.</p>}
+      {preview && provider && (
+        <SyncPreviewDialog preview={preview} online={online} onClose={() => setPreview(null)} onConfirm={sync} />
+      )}
       <div aria-live="polite" className="accounting-outcome">
         {outcome?.kind === 'done' && (
           <div className="notice accounting-synced" data-testid="sync-result">
@@ -77,6 +92,73 @@ export function SyncSection({ client, current, online, onSynced }: { client: Dat
         )}
       </div>
     </Section>
+  );
+}
+
+const SOURCE_LABELS: Record<SyncPreview['groups'][number]['type'], string> = {
+  transaction: 'Card transactions',
+  reimbursement: 'Reimbursements',
+  bill: 'Bills',
+};
+
+/**
+ * What "Sync now" will export and lock, as the server counts it with the commit's own selection:
+ * per source and currency, the items and their total. Nothing happens until it is confirmed.
+ */
+export function SyncPreviewDialog({ preview, online, onClose, onConfirm }: { preview: SyncPreview; online: boolean; onClose(): void; onConfirm(): Promise<void> }) {
+  const [busy, setBusy] = useState(false);
+  const n = formatCount(preview.item_count);
+  const items = preview.item_count === 1 ? 'item' : 'items';
+  return (
+    <Modal
+      title={`Export and lock ${n} ${items}?`}
+      description={`${PROVIDER_LABELS[preview.provider_type]} files are made from these ${items}, and each is marked as synced with its coding locked.`}
+      onClose={busy ? undefined : onClose}
+      onSubmit={async (e) => {
+        e.preventDefault();
+        setBusy(true);
+        try {
+          await onConfirm();
+        } finally {
+          setBusy(false);
+        }
+      }}
+    >
+      <div className="extras-table-wrap sync-preview-wrap">
+        <table className="extras-table sync-preview" data-testid="sync-preview">
+          <caption className="sr-only">What this sync exports and locks</caption>
+          <thead>
+            <tr>
+              <th scope="col">Source</th>
+              <th scope="col">Currency</th>
+              <th scope="col" className="num">Items</th>
+              <th scope="col" className="num">Total</th>
+            </tr>
+          </thead>
+          <tbody>
+            {preview.groups.map((g) => (
+              <tr key={`${g.type}-${g.currency}`}>
+                <th scope="row">{SOURCE_LABELS[g.type]}</th>
+                <td>{g.currency}</td>
+                <td className="num">{formatCount(g.count)}</td>
+                <td className="num">{formatMoney(g.amount, g.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="muted">
+        Totals are per currency and never added across currencies. To change an item after the sync, open it and choose “Mark as not synced”.
+      </p>
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={onClose} disabled={busy}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" loading={busy} disabled={!online}>
+          Export and lock {n} {items}
+        </Button>
+      </div>
+    </Modal>
   );
 }
 

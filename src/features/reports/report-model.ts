@@ -324,3 +324,7 @@ export function shareText(value: number, total: number): string {
   if (pct > 0 && pct < 1) return '<1%';
   return `${Math.round(pct)}%`;
 }
+
+
+/** The overview's tiles (issue 25): one currency's amount, count and average, and what they include. */
+export { INCLUDED_TEXT, overviewTiles, type OverviewTiles } from '../../../schema/report-tiles.ts';

@@ -12,8 +12,8 @@ import { useReferenceData, type ReferenceView } from '../../lib/reference-data.t
 import { isPartial } from '../../lib/sync-status-text.ts';
 import { Chart } from './chart.tsx';
 import {
-  currenciesOf, defaultGrain, DIMENSION_LABELS, drillDown, GRAIN_LABELS, MEASURE_LABELS, measureText, periodLabel, periodsBetween,
-  RANGE_LABELS, RANGES, rangeDates, REPORT_VIEWS, shareText, timeSeries, todayUtc, topGroups, VIEW_LABELS,
+  currenciesOf, defaultGrain, INCLUDED_TEXT, DIMENSION_LABELS, drillDown, GRAIN_LABELS, MEASURE_LABELS, measureText, periodLabel, periodsBetween,
+  overviewTiles, RANGE_LABELS, RANGES, rangeDates, REPORT_VIEWS, shareText, timeSeries, todayUtc, topGroups, VIEW_LABELS,
   type RangePreset, type ReportsSearch, type ReportView, DEFAULT_RANGE,
 } from './report-model.ts';
 import { useReport, type ReportState } from './use-report.ts';
@@ -175,7 +175,7 @@ export function ReportsPage() {
       <Overview state={totals} currency={currency} frame={frame} client={client} version={dataVersion} base={base} />
         {totals.state === 'ready' && totals.answer.rows.length === 0 ? (
           <EmptyState title={`No ${VIEW_LABELS[view].toLowerCase()} in ${frame.rangeText}`}>
-            <p>Choose a longer range, or another kind of data above. Reports count what this device holds{view === 'transactions' ? ': pending and cleared card spend, not declined or reversed charges' : ''}.</p>
+            <p>Choose a longer range, or another kind of data above. Reports count what this device holds: {INCLUDED_TEXT[view]}.</p>
           </EmptyState>
         ) : (
           <div className="report-grid">
@@ -225,19 +225,16 @@ function Overview({ state, currency, frame, client, version, base }: CardProps &
   const coding = useReport(client, frame.view === 'transactions' || frame.view === 'reimbursements' ? base('gl_account', 'count', 'span') : null, version);
   if (state.state === 'loading') return <div className="kpis"><Skeleton className="kpi" /><Skeleton className="kpi" /><Skeleton className="kpi" /></div>;
   if (state.state === 'error') return <p className="form-error">These figures could not be computed: {state.message}</p>;
-  const row = state.answer.rows.find((r) => r.currency === currency);
-  const sum = row?.value ?? 0;
-  const count = state.answer.rows.reduce((s, r) => s + r.count, 0);
-  const inCurrency = row?.count ?? 0;
+  const tiles = overviewTiles(state.answer.rows, currency, frame.view);
   const range = { ...(frame.from ? { from: frame.from } : {}), to: frame.to };
   const uncoded = coding.state === 'ready' ? coding.answer.rows.find((r) => r.key === null)?.value ?? 0 : null;
   const missingReceipts = receipts.state === 'ready' ? receipts.answer.rows[0]?.value ?? 0 : null;
-  const label = frame.view === 'cards' ? 'Total limits' : frame.view === 'transactions' ? 'Spend' : 'Total';
   return (
-    <dl className="kpis">
-      <Kpi label={currency ? `${label} (${currency})` : label} value={currency ? formatMoney(sum, currency) : '–'} />
-      <Kpi label={frame.view === 'cards' ? 'Cards' : frame.view === 'transactions' ? 'Transactions' : 'Items'} value={formatCount(count)} />
-      <Kpi label="Average" value={currency && inCurrency > 0 ? formatMoney(Math.round(sum / inCurrency), currency) : '–'} />
+    <div className="kpi-block">
+    <dl className="kpis" aria-describedby="kpi-scope">
+      <Kpi label={tiles.amountLabel} value={currency && tiles.sum !== null ? formatMoney(tiles.sum, currency) : '–'} />
+      <Kpi label={tiles.countLabel} value={formatCount(tiles.count)} />
+      <Kpi label={tiles.averageLabel} value={currency && tiles.average !== null ? formatMoney(tiles.average, currency) : '–'} />
       {missingReceipts !== null && (
         <Kpi
           label="Missing receipts"
@@ -253,6 +250,11 @@ function Overview({ state, currency, frame, client, version, base }: CardProps &
         />
       )}
     </dl>
+    <p className="kpi-scope muted" id="kpi-scope" data-testid="kpi-scope">
+      {tiles.scope}
+      {(missingReceipts !== null || uncoded !== null) && ' Missing receipts and coding count every currency.'}
+    </p>
+    </div>
   );
 }
 

@@ -2,20 +2,40 @@ import { describe, expect, it } from 'vitest';
 import { resultTotalsText, selectionTotalsText } from './totals-text.ts';
 
 describe('totals text', () => {
-  const totals = { count: 1204, sums: [{ currency: 'USD', amount: 1_234_567, count: 1000 }, { currency: 'EUR', amount: 102_000, count: 200 }, { currency: 'JPY', amount: 5000, count: 4 }] };
+  const totals = {
+    count: 1210,
+    excluded: 6,
+    sums: [
+      { currency: 'USD', amount: 1_234_567, count: 1000, excluded: 5 },
+      { currency: 'EUR', amount: 102_000, count: 200, excluded: 1 },
+      { currency: 'JPY', amount: 5000, count: 4, excluded: 0 },
+    ],
+  };
 
-  it('says the count and each currency as the table formats amounts', () => {
-    expect(resultTotalsText(totals, false)).toBe('1,204 transactions · $12,345.67 · €1,020.00 · ¥5,000');
-    expect(resultTotalsText({ count: 1, sums: [{ currency: 'USD', amount: -250, count: 1 }] }, false)).toBe('1 transaction · -$2.50');
+  it('says each currency’s spend with its own count, which states it includes, and what it left out', () => {
+    expect(resultTotalsText(totals, false)).toBe(
+      '1,210 transactions · Spend (pending and cleared): $12,345.67 across 1,000 USD · €1,020.00 across 200 EUR · ¥5,000 across 4 JPY · 6 declined or reversed, not in spend',
+    );
+    expect(resultTotalsText({ count: 1, excluded: 0, sums: [{ currency: 'USD', amount: -250, count: 1, excluded: 0 }] }, false)).toBe(
+      '1 transaction · Spend (pending and cleared): -$2.50 across 1 USD',
+    );
     expect(resultTotalsText({ count: 0, sums: [] }, false)).toBe('0 transactions');
   });
 
+  it('never sums declined or reversed rows: a result of only those says so and shows no amount', () => {
+    expect(resultTotalsText({ count: 2, excluded: 2, sums: [{ currency: 'USD', amount: 0, count: 0, excluded: 2 }] }, false)).toBe(
+      '2 transactions · 2 declined or reversed, not in spend',
+    );
+  });
+
   it('says when the totals cover only what has been downloaded', () => {
-    expect(resultTotalsText(totals, true)).toBe('1,204 transactions downloaded so far · $12,345.67 · €1,020.00 · ¥5,000');
+    expect(resultTotalsText(totals, true)).toMatch(/^1,210 transactions downloaded so far · Spend/);
   });
 
   it('gives the selection its count, and its sums once known', () => {
     expect(selectionTotalsText(3, null)).toBe('3 selected');
-    expect(selectionTotalsText(3, { count: 3, sums: [{ currency: 'USD', amount: 12_000, count: 3 }] })).toBe('3 selected · $120.00');
+    expect(selectionTotalsText(3, { count: 3, excluded: 1, sums: [{ currency: 'USD', amount: 12_000, count: 2, excluded: 1 }] })).toBe(
+      '3 selected · Spend (pending and cleared): $120.00 across 2 USD · 1 declined or reversed, not in spend',
+    );
   });
 });

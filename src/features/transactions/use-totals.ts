@@ -13,7 +13,7 @@ export function useResultTotals(client: DataClient, key: string, filter: Transac
   useEffect(() => {
     let live = true;
     void client.totals('transactions', { filter, sort }).then(
-      (t) => live && setState({ key, totals: { count: t.count, sums: t.sums } }),
+      (t) => live && setState({ key, totals: { count: t.count, sums: t.sums, excluded: t.excluded } }),
       () => undefined,
     );
     return () => {
@@ -32,7 +32,7 @@ export function useSelectionTotals(client: DataClient, ids: ReadonlySet<string>,
     if (ids.size === 0) return;
     let live = true;
     void client.selectionTotals('transactions', [...ids]).then(
-      (t) => live && setState({ ids, totals: { count: t.count, sums: t.sums } }),
+      (t) => live && setState({ ids, totals: { count: t.count, sums: t.sums, excluded: t.excluded } }),
       () => undefined,
     );
     return () => {
