@@ -45,7 +45,7 @@ export const accountingHandlers = {
     const user = manager(ctx);
     const provider = ctx.input.params.provider_type;
     assertConnected(await readSettings(ctx.db, user.business_id), provider);
-    return ok(await preview(ctx.db, user.business_id, provider));
+    return ok(await preview(ctx.db, user.business_id, provider, new Date(ctx.deps.now())));
   },
 
   [listSyncCommits.id]: async (ctx) => {

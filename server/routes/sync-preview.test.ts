@@ -77,4 +77,24 @@ describe.each(await testDatabases())('sync preview on %s', (kind) => {
     const after = syncPreviewSchema.parse((await request(t.app, 'GET', `${ACC}/providers/csv/sync_preview`, { token: admin })).body);
     expect(after).toEqual({ provider_type: 'csv', item_count: 0, groups: [] });
   });
+
+  it('previews a Xero statement commit with its own selection: only money that moved, exactly what the commit takes', async () => {
+    const g = await makeBusiness(t.db, { transactions: 0 });
+    await seedReportRows(t.db, g, { transactions: 120, seed: 26 });
+    const owner = await signIn(t.app, g.email('admin'));
+    const previewOf = async (provider: 'csv' | 'xero_csv') => {
+      expect((await request(t.app, 'POST', `${ACC}/providers/${provider}/connect`, { token: owner, body: {} })).status).toBe(200);
+      return syncPreviewSchema.parse((await request(t.app, 'GET', `${ACC}/providers/${provider}/sync_preview`, { token: owner })).body);
+    };
+    // Approved but unpaid bills and claims, pending charges: in the ledger's preview, never in a bank statement's.
+    const ledger = await previewOf('csv');
+    const preview = await previewOf('xero_csv');
+    expect(preview.item_count).toBeGreaterThan(0);
+    expect(preview.item_count).toBeLessThan(ledger.item_count);
+    const commit = await request(t.app, 'POST', `${ACC}/providers/xero_csv/sync_commit`, { token: owner, body: {} });
+    expect(commit.status, commit.text).toBe(201);
+    const c = syncCommitSchema.parse(commit.body);
+    expect(c.item_count).toBe(preview.item_count);
+    expect(byKey(await committed(c.id))).toEqual(byKey(preview.groups));
+  });
 });

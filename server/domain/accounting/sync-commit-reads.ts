@@ -1,7 +1,7 @@
-import { SYNC_OBJECT_TYPES, type AccountingProvider, type SyncCommit, type SyncPreview } from '../../../schema/api/calls-accounting.ts';
+import { type AccountingProvider, type SyncCommit, type SyncPreview } from '../../../schema/api/calls-accounting.ts';
 import type { Queryable } from '../../db/db.ts';
 import { newestFirstPage, type Page, type PageRequest } from '../newest-first-page.ts';
-import { SYNCABLE } from './sync-items.ts';
+import { syncableItems } from './sync-items.ts';
 
 /** Reads of sync commits and their files (issue 12); writes are in sync-commits.ts. */
 
@@ -49,23 +49,24 @@ export async function readSyncFile(db: Queryable, businessId: string, commitId: 
 }
 
 /**
- * Issue 25: what a sync commit would take now, without locking or marking anything: the commit's
- * own selection (`SYNCABLE`, live, unsynced rows of the business), counted and summed per source
- * and currency, so the confirmation shows exactly what "Sync now" exports and locks
- * (sync-preview.test.ts holds the commit to it). Sources in the commit's order: card
- * transactions, claims, bills; within one, the most items first.
+ * Issue 25: what a sync commit to `provider` at `now` would take, without locking or marking
+ * anything: the commit's own read (`syncableItems`, the provider's selection: a Xero bank
+ * statement only money that moved), counted and summed per source and currency, so the
+ * confirmation shows exactly what "Sync now" exports and locks (sync-preview.test.ts holds the
+ * commit to it). Sources in the commit's order: card transactions, claims, bills; within one,
+ * the most items first. Sums are in minor units (integers), so adding them is exact.
  */
-export async function previewSyncCommit(db: Queryable, businessId: string, provider: AccountingProvider): Promise<SyncPreview> {
-  const parts = SYNC_OBJECT_TYPES.map((type) =>
-    `SELECT '${type}' AS type, r.currency, count(*)::int AS n, sum(r.amount)::text AS amount FROM ${SYNCABLE[type].table} r
-      WHERE r.business_id = $1 AND NOT r.deleted AND r.accounting_synced_at IS NULL AND ${SYNCABLE[type].where}
-      GROUP BY r.currency`);
-  const rows = await db.query<{ type: SyncPreview['groups'][number]['type']; currency: string; n: number; amount: string }>(
-    parts.join(' UNION ALL '), [businessId],
-  );
+export async function previewSyncCommit(db: Queryable, businessId: string, provider: AccountingProvider, now: Date): Promise<SyncPreview> {
+  const byKey = new Map<string, SyncPreview['groups'][number]>();
+  for (const item of await syncableItems(db, businessId, provider, now, { lock: false })) {
+    const key = `${item.type} ${item.currency}`;
+    const group = byKey.get(key) ?? { type: item.type, currency: item.currency, count: 0, amount: 0 };
+    group.count += 1;
+    group.amount += item.amount;
+    byKey.set(key, group);
+  }
   const order = ['transaction', 'reimbursement', 'bill'] as const;
-  const groups = rows
-    .map((r) => ({ type: r.type, currency: r.currency, count: Number(r.n), amount: Number(r.amount) }))
+  const groups = [...byKey.values()]
     .sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type) || b.count - a.count || (a.currency < b.currency ? -1 : 1));
   return { provider_type: provider, item_count: groups.reduce((n, g) => n + g.count, 0), groups };
 }
