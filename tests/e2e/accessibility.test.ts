@@ -339,6 +339,11 @@ describe('accessibility, end to end', () => {
       [/^Transactions/, 'Transactions', (p) => rowAt(p, 0)],
       [/^Settings/, 'Settings', (p) => p.getByRole('heading', { level: 2 }).first()],
     ];
+    // Runs on its own too (-t): then it signs in first.
+    if (!(await mainNav(page).isVisible())) {
+      await page.goto('/sign-in');
+      await signIn(page, USER, PASSWORD);
+    }
     for (const [link, heading, ready] of pages) {
       await mainNav(page).getByRole('link', { name: link }).first().click();
       await page.getByRole('heading', { name: heading, level: 1 }).first().waitFor({ state: 'visible', timeout: 30_000 });
