@@ -29,10 +29,10 @@ let browser: BrowserSession;
 beforeAll(async () => {
   // Generated claims besides the demo ones: the admin's own list and the approvals inbox are
   // long enough to scroll.
-  server = await startTestServer({ serveDist: true, transactions: TRANSACTIONS, reimbursements: 400 });
+  server = await startTestServer({ serveDist: true, transactions: TRANSACTIONS, reimbursements: 150 });
   browser = await launchBrowser({ baseURL: server.url, viewport: PHONE, hasTouch: true, isMobile: true });
   await browser.page.emulateMedia({ reducedMotion: 'reduce' });
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
