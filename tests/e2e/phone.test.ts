@@ -320,7 +320,8 @@ describe('phone layout, end to end', () => {
       // The tapped row is the one opened (its description or claimant in the drawer); the list
       // stayed where it was.
       await expect(drawer.textContent()).resolves.toContain(tapped);
-      await expect(scrollList(page, grid, 0)).resolves.toBe(scrolled);
+      // (The current row may be nudged clear of the sticky header: a few px, never back to the top.)
+      expect(Math.abs((await scrollList(page, grid, 0)) - scrolled), `${grid} kept its place`).toBeLessThanOrEqual(48);
       await drawer.getByRole('button', { name: 'Close details' }).tap();
       await drawer.waitFor({ state: 'detached' });
     }
