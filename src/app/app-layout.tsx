@@ -43,6 +43,7 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
   const signOut = useSignOut();
   const unsupported = useMobileUnsupported();
   useOcrWarmup();
+  useDocumentTitle(nav);
   if (unsupported) {
     return (
       <main className="boot">
@@ -96,6 +97,22 @@ function useAlsoVisible(nav: readonly NavItem[]): string {
   return shown.join('\n');
 }
 
+/** The product's name, last in every document title. */
+const PRODUCT = 'Ledgerline';
+
+/**
+ * The document title names the page as its nav entry and heading do ("Reimbursements ·
+ * Ledgerline"), so the tab, the history and a screen reader's page announcement agree.
+ */
+function useDocumentTitle(nav: readonly NavItem[]) {
+  const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const entry = nav.find((item) => pathname === item.to || pathname.startsWith(`${item.to}/`));
+  const title = entry ? `${entry.label} · ${PRODUCT}` : PRODUCT;
+  useLayoutEffect(() => {
+    document.title = title;
+  }, [title]);
+}
+
 /** How many entries the phone's bottom bar shows before the rest move into its "More" menu. */
 export const PHONE_NAV_ENTRIES = 4;
 
@@ -142,6 +159,8 @@ export function fitNavEntries(widths: readonly number[], available: number, gap:
 const NARROW_DESKTOP_QUERY = '(min-width: 768px) and (max-width: 1180px)';
 /** The "More" button's width, for the fit (its label plus padding and caret). */
 const MORE_WIDTH = 76;
+/** The phone bar's "More" button: its label and padding, at least a touch target. */
+const PHONE_MORE_WIDTH = 56;
 
 /**
  * On a narrow desktop, how many entries the bar shows (the rest go into "More", like the phone's
@@ -149,7 +168,7 @@ const MORE_WIDTH = 76;
  * an entry moved into the menu still counts its own width when the window grows again; a new set
  * of entries is shown whole once to be measured (before paint: a layout effect).
  */
-function useNarrowDesktopFit(nav: readonly NavItem[], enabled: boolean) {
+function useNavFit(nav: readonly NavItem[], enabled: boolean, moreWidth: number) {
   const ref = useRef<HTMLElement>(null);
   const widths = useRef(new Map<string, number>());
   const [fit, setFit] = useState(nav.length);
@@ -163,7 +182,7 @@ function useNarrowDesktopFit(nav: readonly NavItem[], enabled: boolean) {
         return;
       }
       const gap = Number.parseFloat(getComputedStyle(el).columnGap) || 0;
-      setFit(fitNavEntries(nav.map((item) => widths.current.get(item.to) ?? 0), el.clientWidth, gap, MORE_WIDTH));
+      setFit(fitNavEntries(nav.map((item) => widths.current.get(item.to) ?? 0), el.clientWidth, gap, moreWidth));
     };
     measure();
     const observer = new ResizeObserver(measure);
@@ -177,13 +196,16 @@ function useNarrowDesktopFit(nav: readonly NavItem[], enabled: boolean) {
  * The main navigation: every entry on a wide desktop; on a narrow desktop as many as fit and a
  * "More" menu with the rest; on a phone a bottom bar of the first four and a "More" menu button
  * (APG menu: arrows, Escape back to the button) listing the rest, when more than five would have
- * to share 360 px.
+ * to share 360 px. On a phone too, an entry whose whole label does not fit the bar moves into
+ * "More" rather than being cut (each label is the page's own name, never a short form).
  */
 function MainNav({ nav }: { nav: readonly NavItem[] }) {
   const phone = useLayout() === 'phone';
   const narrow = useMediaQuery(NARROW_DESKTOP_QUERY);
-  const { ref, fit } = useNarrowDesktopFit(nav, narrow && !phone);
-  const { bar, more } = phone ? splitPhoneNav(nav) : { bar: nav.slice(0, fit), more: nav.slice(fit) };
+  const { ref, fit } = useNavFit(nav, phone || narrow, phone ? PHONE_MORE_WIDTH : MORE_WIDTH);
+  const shown = phone ? Math.min(fit, splitPhoneNav(nav).bar.length) : fit;
+  const bar = nav.slice(0, shown);
+  const more = nav.slice(shown);
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const inMore = more.some((item) => pathname === item.to || pathname.startsWith(`${item.to}/`));

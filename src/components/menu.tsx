@@ -1,4 +1,4 @@
-import { createContext, useContext, useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { createContext, useContext, useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { rovingTarget, typeAheadTarget } from './roving.ts';
 import { useLayer } from './use-layer.ts';
 
@@ -75,6 +75,7 @@ function MenuPopover(props: {
   const box = useRef<HTMLDivElement>(null);
   const menu = useRef<HTMLDivElement>(null);
   useLayer({ ref: box, modal: false, autoFocus: false, onEscape: onClose, returnFocus: () => trigger.current, preferReturnFocus: true });
+  useKeepInViewport(box);
 
   useEffect(() => {
     const items = itemsOf(menu.current);
@@ -107,6 +108,68 @@ function MenuPopover(props: {
       </div>
     </div>
   );
+}
+
+/** Room kept between a popover and the window's edges. */
+const EDGE = 8;
+
+/**
+ * Keeps a popover wholly inside the window: where the stylesheet puts it (by default under the
+ * trigger, right edges aligned) it is moved sideways when an edge would cut it, flipped above the
+ * trigger (or below) when there is no room on its side, and scrolls inside when neither side
+ * holds it. Re-placed when the window or the popover changes size.
+ */
+function useKeepInViewport(box: RefObject<HTMLDivElement | null>) {
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const place = () => placeInViewport(el);
+    place();
+    const observer = new ResizeObserver(place);
+    observer.observe(el);
+    window.addEventListener('resize', place);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', place);
+    };
+  }, [box]);
+}
+
+/** Places an absolutely positioned popover inside the window, relative to its anchor (offsetParent). */
+function placeInViewport(el: HTMLElement): void {
+  const anchor = el.offsetParent;
+  const style = el.style;
+  style.left = style.right = style.top = style.bottom = style.maxHeight = style.maxWidth = style.overflowY = '';
+  if (!(anchor instanceof HTMLElement)) return;
+  const vw = document.documentElement.clientWidth;
+  const vh = window.innerHeight;
+  style.maxWidth = `${vw - 2 * EDGE}px`;
+  const a = anchor.getBoundingClientRect();
+  const r = el.getBoundingClientRect();
+  // Sideways: as placed, else shifted until both edges are inside.
+  const left = Math.max(EDGE, Math.min(r.left, vw - EDGE - r.width));
+  if (left !== r.left) {
+    style.right = 'auto';
+    style.left = `${left - a.left}px`;
+  }
+  // Up or down: its side when it fits, else the side with more room (scrolling inside).
+  const below = r.top >= a.top;
+  const roomBelow = vh - EDGE - (a.bottom + 6);
+  const roomAbove = a.top - 6 - EDGE;
+  if (below ? r.bottom <= vh - EDGE : r.top >= EDGE) return;
+  const down = below ? roomBelow >= r.height || roomBelow >= roomAbove : !(roomAbove >= r.height || roomAbove >= roomBelow);
+  const room = down ? roomBelow : roomAbove;
+  if (down) {
+    style.top = `${a.height + 6}px`;
+    style.bottom = 'auto';
+  } else {
+    style.top = 'auto';
+    style.bottom = `${a.height + 6}px`;
+  }
+  if (r.height > room) {
+    style.maxHeight = `${Math.max(room, 0)}px`;
+    style.overflowY = 'auto';
+  }
 }
 
 const itemsOf = (el: HTMLElement | null): HTMLElement[] => (el ? [...el.querySelectorAll<HTMLElement>(ITEM)] : []);

@@ -335,4 +335,34 @@ describe('accessibility, end to end', () => {
     await page.keyboard.press('Escape');
     await form.waitFor({ state: 'detached' });
   });
+
+  it('every page of the app — reimbursements, approvals, receipts, bills, vendors, team, reports, accounting, transactions, settings — has no serious violation at desktop and phone size', async () => {
+    const { page } = browser;
+    // [nav link, the page's heading, something the page shows once its data is there]
+    const pages: [RegExp, string | RegExp, (p: Page) => ReturnType<Page['getByRole']>][] = [
+      [/^Reimbursements/, 'Reimbursements', (p) => p.getByRole('grid', { name: 'Reimbursements' }).getByRole('row').nth(1)],
+      [/^Approvals/, 'Approvals', (p) => p.getByRole('tab').first()],
+      [/^Receipts/, 'Receipts', (p) => p.getByRole('tab').first()],
+      [/^Bills/, 'Bills', (p) => p.getByRole('tab').first()],
+      [/^Vendors/, 'Vendors', (p) => p.getByRole('button', { name: 'Add vendor' }).first()],
+      [/^Team/, 'People', (p) => p.getByRole('grid').getByRole('row').nth(1)],
+      [/^Reports/, /./, (p) => p.getByRole('heading', { level: 2 }).first()],
+      [/^Accounting/, 'Accounting', (p) => p.getByRole('heading', { level: 2 }).first()],
+      [/^Transactions/, 'Transactions', (p) => rowAt(p, 0)],
+      [/^Settings/, 'Settings', (p) => p.getByRole('heading', { level: 2 }).first()],
+    ];
+    // Runs on its own too (-t): then it signs in first.
+    if (!(await mainNav(page).isVisible())) {
+      await page.goto('/sign-in');
+      await signIn(page, USER, PASSWORD);
+    }
+    for (const [link, heading, ready] of pages) {
+      await mainNav(page).getByRole('link', { name: link }).first().click();
+      await page.getByRole('heading', { name: heading, level: 1 }).first().waitFor({ state: 'visible', timeout: 30_000 });
+      await ready(page).waitFor({ state: 'visible', timeout: 30_000 });
+      // Soft: one run reports every page's findings, not only the first page's.
+      const found = await axeFindings(page, DESKTOP);
+      expect.soft(found, `${String(link)}: ${JSON.stringify(found, null, 2)}`).toEqual([]);
+    }
+  });
 });

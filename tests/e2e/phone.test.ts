@@ -4,7 +4,9 @@
  * status and the user menu stay on screen, the detail sheet's Save and Close buttons are on
  * screen and work, the bulk coding and step-up sheets' buttons are on screen, and no keyboard
  * hint shows. An admin's bottom bar holds four entries and a "More" menu button for the rest
- * (Escape closes it back onto the button).
+ * (Escape closes it back onto the button). Issue 25: the Reimbursements "New" menu opens wholly on
+ * screen at 390 and 360 px with Mileage and Per diem one tap away; the first tap on a claim or an
+ * approval after scrolling opens it (the list does not jump to the top); every bar label is whole.
  *
  * One server and one browser for the file; waits poll through DevTools (pollPage), never
  * page.waitForFunction (the app's CSP forbids eval).
@@ -25,10 +27,12 @@ let server: TestServer;
 let browser: BrowserSession;
 
 beforeAll(async () => {
-  server = await startTestServer({ serveDist: true, transactions: TRANSACTIONS });
+  // Generated claims besides the demo ones: the admin's own list and the approvals inbox are
+  // long enough to scroll.
+  server = await startTestServer({ serveDist: true, transactions: TRANSACTIONS, reimbursements: 150 });
   browser = await launchBrowser({ baseURL: server.url, viewport: PHONE, hasTouch: true, isMobile: true });
   await browser.page.emulateMedia({ reducedMotion: 'reduce' });
-}, 120_000);
+}, 240_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -55,6 +59,45 @@ async function expectInViewport(loc: Locator, what: string): Promise<void> {
     b.x >= 0 && b.y >= 0 && b.x + b.width <= width + 0.5 && b.y + b.height <= height + 0.5,
     `${what} at ${JSON.stringify(b)} is outside the ${width}×${height} viewport`,
   ).toBe(true);
+}
+
+/** Its text is not cut: nothing overflows the element's box. */
+async function expectWhole(loc: Locator, what: string): Promise<void> {
+  const { scrollWidth, clientWidth } = await loc.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+  expect(scrollWidth, `${what}: text ${scrollWidth} px in a ${clientWidth} px box`).toBeLessThanOrEqual(clientWidth);
+}
+
+/**
+ * Scrolls a list by `px` (its grid when the grid scrolls, else the page around it) and answers
+ * the scroller's offset afterwards.
+ */
+const scrollList = (page: Page, grid: string, px: number) =>
+  page.evaluate(
+    ([name, by]) => {
+      let el: HTMLElement | null = document.querySelector(`[role="grid"][aria-label="${name}"]`);
+      while (el && !(el.scrollHeight > el.clientHeight + 1 && /auto|scroll/.test(getComputedStyle(el).overflowY))) el = el.parentElement;
+      const scroller = el ?? (document.scrollingElement as HTMLElement);
+      scroller.scrollBy(0, by);
+      return scroller.scrollTop;
+    },
+    [grid, px] as const,
+  );
+
+/** A data row of a grid lying wholly in the middle band of the screen (the one to tap). */
+async function rowInView(page: Page, grid: string): Promise<Locator> {
+  const index = await pollPage(
+    page,
+    (name) => {
+      const rows = [...document.querySelectorAll(`[role="grid"][aria-label="${name}"] [role="row"][aria-rowindex]`)];
+      const found = rows.find((r) => {
+        const b = r.getBoundingClientRect();
+        return Number(r.getAttribute('aria-rowindex')) > 1 && b.top > innerHeight * 0.3 && b.bottom < innerHeight * 0.7;
+      });
+      return found?.getAttribute('aria-rowindex') ?? null;
+    },
+    grid,
+  );
+  return page.getByRole('grid', { name: grid }).locator(`[role="row"][aria-rowindex="${index}"]`);
 }
 
 /** At least 44 px square: a comfortable touch target. */
@@ -109,12 +152,16 @@ describe('phone layout, end to end', () => {
     await expectInViewport(nav, 'main navigation');
     expect((await nav.boundingBox())!.y).toBeGreaterThan(PHONE.height / 2);
     await expectTouchTarget(nav.getByRole('link', { name: 'Transactions' }), 'Transactions link');
-    // An admin has eight entries: the bar shows the first four (Reimbursements is "Claims" there)
-    // and a "More" menu button for the rest; every one fits.
+    // An admin has many entries: the bar shows the first four whose whole labels fit (each the
+    // page's own name: "Reimbursements", as its heading) and a "More" menu button for the rest.
     const links = nav.getByRole('link');
-    expect(await links.evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText.trim()))).toEqual(['Transactions', 'Cards', 'Receipts', 'Claims']);
-    for (const link of await links.all()) await expectInViewport(link, `${(await link.textContent())?.trim()} link`);
-    await expectInViewport(nav.getByRole('link', { name: /^Claims/ }), 'Claims link');
+    const labels = await links.evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText.trim()));
+    expect(labels).toEqual(['Transactions', 'Cards', 'Receipts', 'Reimbursements'].slice(0, labels.length));
+    expect(labels.length).toBeGreaterThanOrEqual(3);
+    for (const link of await links.all()) {
+      await expectInViewport(link, `${(await link.textContent())?.trim()} link`);
+      await expectWhole(link, `${(await link.textContent())?.trim()} link`);
+    }
     const more = nav.getByRole('button', { name: 'More', exact: true });
     await expectInViewport(more, 'More button');
     await expectTouchTarget(more, 'More button');
@@ -222,5 +269,61 @@ describe('phone layout, end to end', () => {
     await expectNoHorizontalScroll(page, 'user menu open at 360');
     await page.keyboard.press('Escape');
     await menu.waitFor({ state: 'detached' });
+  });
+  it('opens the Reimbursements "New" menu wholly on screen at 390 and 360 px, each type one tap away', async () => {
+    const { page } = browser;
+    await page.goto('/reimbursements');
+    await page.getByRole('heading', { name: 'Reimbursements', level: 1 }).waitFor({ state: 'visible', timeout: 30_000 });
+    await expect(page.title()).resolves.toBe('Reimbursements · Ledgerline');
+    for (const [size, type, title] of [
+      [PHONE, 'Mileage', 'New mileage claim'],
+      [NARROW, 'Per diem', 'New per-diem claim'],
+      [PHONE, 'Out-of-pocket', 'New out-of-pocket claim'],
+    ] as const) {
+      await page.setViewportSize(size);
+      await pollPage(page, (w) => window.innerWidth === w, size.width);
+      const trigger = page.getByRole('button', { name: /^New/ }).first();
+      await trigger.tap();
+      const menu = page.getByRole('menu', { name: 'New reimbursement' });
+      await menu.waitFor({ state: 'visible' });
+      await expectInViewport(menu, `New menu at ${size.width}`);
+      for (const item of await menu.getByRole('menuitem').all()) await expectInViewport(item, `${(await item.textContent())?.trim()} at ${size.width}`);
+      await expectNoHorizontalScroll(page, `New menu open at ${size.width}`);
+      // One tap on the item opens its form.
+      await menu.getByRole('menuitem', { name: type }).tap();
+      const form = page.getByRole('dialog', { name: title });
+      await form.waitFor({ state: 'visible' });
+      await form.getByRole('button', { name: 'Cancel' }).tap();
+      await form.waitFor({ state: 'detached' });
+    }
+    await page.setViewportSize(PHONE);
+    await pollPage(page, (w) => window.innerWidth === w, PHONE.width);
+  });
+
+  it('opens a claim, then an approval, on the first tap after scrolling the list (no jump to the top)', async () => {
+    const { page } = browser;
+    for (const [path, heading, grid, cell] of [
+      ['/reimbursements', 'Reimbursements', 'Reimbursements', 1],
+      ['/approvals', 'Approvals', 'Approvals', 1],
+    ] as const) {
+      await page.goto(path);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor({ state: 'visible', timeout: 30_000 });
+      await page.getByRole('grid', { name: grid }).locator('[role="row"][aria-rowindex="12"]').waitFor({ state: 'attached', timeout: 30_000 });
+      const scrolled = await scrollList(page, grid, 600);
+      expect(scrolled, `${grid} scrolled`).toBeGreaterThan(0);
+      const row = await rowInView(page, grid);
+      const tapped = ((await row.getByRole('gridcell').nth(cell).textContent()) ?? '').trim();
+      expect(tapped).not.toBe('');
+      await row.getByRole('gridcell').nth(cell).tap();
+      const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
+      await drawer.waitFor({ state: 'visible', timeout: 10_000 });
+      // The tapped row is the one opened (its description or claimant in the drawer); the list
+      // stayed where it was.
+      await expect(drawer.textContent()).resolves.toContain(tapped);
+      // (The current row may be nudged clear of the sticky header: a few px, never back to the top.)
+      expect(Math.abs((await scrollList(page, grid, 0)) - scrolled), `${grid} kept its place`).toBeLessThanOrEqual(48);
+      await drawer.getByRole('button', { name: 'Close details' }).tap();
+      await drawer.waitFor({ state: 'detached' });
+    }
   });
 });

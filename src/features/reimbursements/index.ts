@@ -16,7 +16,7 @@ export function reimbursementsRoutes<P extends AnyRoute>(parent: P) {
 }
 
 /** "Go to reimbursements" in the palette comes from this entry. */
-export const reimbursementsNav: readonly NavItem[] = [{ to: '/reimbursements', label: 'Reimbursements', short: 'Claims' }];
+export const reimbursementsNav: readonly NavItem[] = [{ to: '/reimbursements', label: 'Reimbursements' }];
 
 /** "New reimbursement", "New mileage claim", "New per-diem claim". */
 export { reimbursementsCommands } from './commands.ts';

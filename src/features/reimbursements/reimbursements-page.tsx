@@ -28,6 +28,7 @@ import { NewClaimMenu } from './new-claim-menu.tsx';
 import { ReimbursementsTable } from './reimbursements-table.tsx';
 import { filterFromSearch, queryKey, SORT, STATUS_TABS, type ReimbursementsSearch, type StatusTab } from './search-params.ts';
 import { useClaimRows } from './use-claim-rows.ts';
+import { matchingIds } from '../../lib/list/collection-reads.ts';
 import { TableFooter } from '../../components/table-footer.tsx';
 import { formatCount } from '../../lib/format.ts';
 
@@ -125,6 +126,40 @@ export function ReimbursementsPage() {
     },
     [active, openRow],
   );
+  // A claim just created is shown at once wherever the list's order puts it (newest date first,
+  // so an older receipt lands further down): its drawer opens, and the list scrolls to its row,
+  // made current. When the search or tab hides it, they are cleared first.
+  const [located, setLocated] = useState<string | null>(null);
+  const setActive = active.set;
+  useEffect(() => {
+    if (!located) return;
+    let stale = false;
+    void matchingIds(client, 'reimbursements', filter, SORT).then((ids) => {
+      if (stale) return;
+      const index = ids.indexOf(located);
+      if (index < 0) {
+        if (filtered) setSearch({ q: undefined, status: undefined, open: located });
+        else setLocated(null);
+        return;
+      }
+      if (index >= total) return; // the list has not counted it yet: again with the next total
+      setActive(index);
+      setLocated(null);
+    });
+    return () => {
+      stale = true;
+    };
+  }, [located, client, filter, filtered, total, setActive, setSearch]);
+  const onSaved = useCallback(
+    (id: string, created: boolean) => {
+      setForm(null);
+      if (!created) return;
+      setSearch({ open: id });
+      setLocated(id);
+    },
+    [setSearch],
+  );
+
   const onVisibleRange = useCallback((first: number) => setTopPage(Math.floor(first / DEFAULT_PAGE_SIZE)), []);
   const page = clampPageIndex(topPage, total, DEFAULT_PAGE_SIZE);
   const nothingYet = rows.total === 0 && !filtered && !rows.waiting;
@@ -204,7 +239,7 @@ export function ReimbursementsPage() {
           reference={reference}
           currency={currency}
           onClose={() => setForm(null)}
-          onSaved={() => setForm(null)}
+          onSaved={(id) => onSaved(id, !form.claim)}
           returnFocus={gridElement}
         />
       )}

@@ -61,6 +61,7 @@ function InviteOne({ actor, people, reference, entities, client, online, onInvit
   const admin = isAdmin(actor);
   const roles = invitableRoles(actor, TEAM_ROLES);
   const set = (patch: Partial<typeof EMPTY>) => setForm((f) => ({ ...f, ...patch }));
+  const why = sendInviteBlocker(form, online);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -106,14 +107,30 @@ function InviteOne({ actor, people, reference, entities, client, online, onInvit
       </div>
       {!admin && <p className="muted">They will report to you.</p>}
       <FormError message={error} />
+      {why && (
+        <p id="invite-why" className="field-hint muted invite-why">
+          {why}
+        </p>
+      )}
       <div className="modal-actions">
         <Button variant="ghost" onClick={onClose}>Cancel</Button>
-        <Button type="submit" variant="primary" loading={busy} disabled={!online || !form.email.trim() || !form.first_name.trim() || !form.last_name.trim()}>
+        <Button type="submit" variant="primary" loading={busy} disabled={why !== null} aria-describedby={why ? 'invite-why' : undefined}>
           Send invite
         </Button>
       </div>
     </form>
   );
+}
+
+/** Why "Send invite" is off, in words shown under the form (null: it can be sent). */
+function sendInviteBlocker(form: { email: string; first_name: string; last_name: string }, online: boolean): string | null {
+  if (!online) return 'Sending an invite needs a connection.';
+  const missing = [!form.email.trim() && 'email', !form.first_name.trim() && 'first name', !form.last_name.trim() && 'last name'].filter(
+    (x): x is string => typeof x === 'string',
+  );
+  if (missing.length === 0) return null;
+  const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`;
+  return `Enter their ${list} to send the invite.`;
 }
 
 type Outcome = { line: number; text: string; ok: boolean };

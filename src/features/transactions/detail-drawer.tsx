@@ -161,7 +161,19 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
           )}
           <label className="field">
             <span className="field-label">Memo</span>
-            <textarea rows={3} maxLength={2000} value={form.memo ?? ''} onChange={(e) => edit({ memo: e.target.value })} />
+            <textarea
+              rows={3}
+              maxLength={2000}
+              value={form.memo ?? ''}
+              aria-describedby={!canCode && !locked ? 'txn-view-only' : undefined}
+              onChange={(e) => edit({ memo: e.target.value })}
+            />
+            {/* Why the fields are shut (an exported row says so in its own notice above). */}
+            {!canCode && !locked && (
+              <span id="txn-view-only" className="field-hint muted">
+                View only: your role can see transactions but not change their memo or coding.
+              </span>
+            )}
           </label>
           {suggestion && (
             <div className="coding-suggestion" role="note">

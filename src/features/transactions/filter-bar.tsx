@@ -5,6 +5,7 @@ import { formatAmountInput, parseAmountInput } from './money-input.ts';
 import { SelectField, type SelectOption } from '../../components/select-field.tsx';
 import { Button } from '../../components/button.tsx';
 import type { ReferenceView } from './use-reference-data.ts';
+import { useLayout } from '../../lib/media-query.ts';
 
 export interface FilterBarProps {
   filter: TransactionFilter;
@@ -21,11 +22,22 @@ export interface FilterBarProps {
 export const FilterBar = memo(function FilterBar({ filter, cardLabel, currency, reference, onChange, onClear }: FilterBarProps) {
   const { options } = reference;
   const single = (ids: string[] | undefined) => ids?.[0] ?? '';
-  const active =
-    Object.entries(filter).filter(([k, v]) => k !== 'q' && v !== undefined).length > 0;
+  const count = Object.entries(filter).filter(([k, v]) => k !== 'q' && v !== undefined).length;
+  const active = count > 0;
+  // On a phone the controls fold under a "Filters" button and wrap in two columns when shown:
+  // a sideways strip cut "Location" off and hid the rest (issue 25).
+  const phone = useLayout() === 'phone';
+  const [shown, setShown] = useState(false);
+  const controlsId = useId();
+  const folded = phone && !shown;
 
   return (
-    <div className="filters" role="group" aria-label="Filters">
+    <div className={phone ? 'filters filters-phone' : 'filters'} role="group" aria-label="Filters">
+      {phone && (
+        <Button size="sm" className="filters-toggle" aria-expanded={shown} aria-controls={controlsId} onClick={() => setShown((v) => !v)}>
+          {active ? `Filters (${count})` : 'Filters'}
+        </Button>
+      )}
       {filter.card_ids && filter.card_ids.length > 0 && (
         <span className="filter-chip">
           Card: {cardLabel || (filter.card_ids.length === 1 ? 'one card' : `${filter.card_ids.length} cards`)}
@@ -49,58 +61,60 @@ export const FilterBar = memo(function FilterBar({ filter, cardLabel, currency, 
           Status: {filter.states.map((st) => STATE_WORDS[st]).join(', ')}
         </FilterChip>
       )}
-      <SelectFilter
-        label="Cardholder"
-        value={single(filter.user_ids)}
-        options={options.users}
-        onChange={(v) => onChange({ user_ids: v ? [v] : undefined })}
-      />
-      <SelectFilter
-        label="Department"
-        value={single(filter.department_ids)}
-        options={options.departments}
-        onChange={(v) => onChange({ department_ids: v ? [v] : undefined })}
-      />
-      <SelectFilter
-        label="Location"
-        value={single(filter.location_ids)}
-        options={options.locations}
-        onChange={(v) => onChange({ location_ids: v ? [v] : undefined })}
-      />
-      <AmountFilter
-        label="Min amount"
-        minor={filter.amount_min}
-        currency={currency}
-        onChange={(minor) => onChange({ amount_min: minor })}
-      />
-      <AmountFilter
-        label="Max amount"
-        minor={filter.amount_max}
-        currency={currency}
-        onChange={(minor) => onChange({ amount_max: minor })}
-      />
-      <FilterField label="From">
-        <input type="date" value={filter.from ?? ''} onChange={(e) => onChange({ from: e.target.value || undefined })} />
-      </FilterField>
-      <FilterField label="To">
-        <input type="date" value={filter.to ?? ''} onChange={(e) => onChange({ to: e.target.value || undefined })} />
-      </FilterField>
-      <label className="filter-check">
-        <input
-          type="checkbox"
-          checked={filter.missing_coding === true}
-          onChange={(e) => onChange({ missing_coding: e.target.checked ? true : undefined })}
+      <div className="filter-controls" id={controlsId} hidden={folded}>
+        <SelectFilter
+          label="Cardholder"
+          value={single(filter.user_ids)}
+          options={options.users}
+          onChange={(v) => onChange({ user_ids: v ? [v] : undefined })}
         />
-        Missing coding
-      </label>
-      <label className="filter-check">
-        <input
-          type="checkbox"
-          checked={filter.missing_receipt === true}
-          onChange={(e) => onChange({ missing_receipt: e.target.checked ? true : undefined })}
+        <SelectFilter
+          label="Department"
+          value={single(filter.department_ids)}
+          options={options.departments}
+          onChange={(v) => onChange({ department_ids: v ? [v] : undefined })}
         />
-        Missing receipt
-      </label>
+        <SelectFilter
+          label="Location"
+          value={single(filter.location_ids)}
+          options={options.locations}
+          onChange={(v) => onChange({ location_ids: v ? [v] : undefined })}
+        />
+        <AmountFilter
+          label="Min amount"
+          minor={filter.amount_min}
+          currency={currency}
+          onChange={(minor) => onChange({ amount_min: minor })}
+        />
+        <AmountFilter
+          label="Max amount"
+          minor={filter.amount_max}
+          currency={currency}
+          onChange={(minor) => onChange({ amount_max: minor })}
+        />
+        <FilterField label="From">
+          <input type="date" value={filter.from ?? ''} onChange={(e) => onChange({ from: e.target.value || undefined })} />
+        </FilterField>
+        <FilterField label="To">
+          <input type="date" value={filter.to ?? ''} onChange={(e) => onChange({ to: e.target.value || undefined })} />
+        </FilterField>
+        <label className="filter-check">
+          <input
+            type="checkbox"
+            checked={filter.missing_coding === true}
+            onChange={(e) => onChange({ missing_coding: e.target.checked ? true : undefined })}
+          />
+          Missing coding
+        </label>
+        <label className="filter-check">
+          <input
+            type="checkbox"
+            checked={filter.missing_receipt === true}
+            onChange={(e) => onChange({ missing_receipt: e.target.checked ? true : undefined })}
+          />
+          Missing receipt
+        </label>
+      </div>
       {active && (
         <Button variant="ghost" size="sm" onClick={onClear}>
           Clear filters

@@ -22,8 +22,11 @@ export interface ActiveRow {
   index: number;
   set(index: number): void;
   onGridKeyDown(e: KeyboardEvent<HTMLDivElement>): void;
-  /** Focusing the grid with no active row activates the first, so Enter and x act at once. */
-  onGridFocus(): void;
+  /**
+   * Focusing the grid with no active row activates the first one on screen (`firstVisible`, else
+   * the first), so Enter and x act at once without the list jumping.
+   */
+  onGridFocus(firstVisible?: number): void;
 }
 
 /** Whether a key event belongs to a control (typing, pressing a button) rather than the table. */
@@ -115,9 +118,13 @@ export function useTableKeys<T extends { id: string }>(o: TableKeysOptions<T>): 
     }
   }, [run]);
 
-  const onGridFocus = useCallback(() => {
-    if (latest.current.index < 0 && latest.current.total > 0) set(0);
-  }, [set]);
+  const onGridFocus = useCallback(
+    (firstVisible = 0) => {
+      const { index, total } = latest.current;
+      if (index < 0 && total > 0) set(Math.min(Math.max(0, firstVisible), total - 1));
+    },
+    [set],
+  );
 
   return useMemo(() => ({ index, set, onGridKeyDown, onGridFocus }), [index, set, onGridKeyDown, onGridFocus]);
 }

@@ -42,7 +42,12 @@ export interface VirtualGridProps<T extends { id: string }> {
   /** A loaded data row, placed `top` px down the spacer (role row, gridRowId, gridRowIndex). */
   renderRow(row: T, index: number, top: number): ReactNode;
   onKeyDown(e: KeyboardEvent<HTMLDivElement>): void;
-  onFocus(): void;
+  /**
+   * The grid itself took focus from the keyboard (Tab), with the first row on screen: the table
+   * makes a row current. Never for a focus a pointer gave (a tap or click on a row), which would
+   * make another row current and scroll to it under the finger (issue 25 item 10).
+   */
+  onFocus(firstVisible: number): void;
   onVisibleRange(first: number, last: number): void;
 }
 
@@ -99,24 +104,49 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
     if (active >= 0) virtualizer.scrollToIndex(active, { align: 'auto' });
   }, [active, virtualizer]);
 
+  // A tap or click focuses the grid (its rows are not focusable) before the click arrives. That
+  // focus must not make row 0 current: scrolling to it would move the rows under the finger, and
+  // the click (pointerdown and pointerup on different rows) would then open nothing.
+  const pointerFocus = useRef(false);
+
   return (
-    <div
-      className={props.className ? `grid ${props.className}` : 'grid'}
-      role="grid"
-      aria-label={props.label}
-      aria-rowcount={total + 1}
-      aria-multiselectable="true"
-      aria-activedescendant={active >= 0 ? gridRowId(props.rowIdPrefix, active) : undefined}
-      tabIndex={0}
-      onKeyDown={props.onKeyDown}
-      onFocus={(e) => e.target === e.currentTarget && props.onFocus()}
-    >
+    <div className={props.className ? `grid ${props.className}` : 'grid'}>
       {rows.waiting && (
         // Local reads answer within a frame; this appears (after a delay, in CSS) only while the
         // worker is still loading the saved rows after a cold start.
         <div className="grid-waiting">{props.waitingText}</div>
       )}
-      <div className="grid-body" ref={scrollRef}>
+      {/* The scroller is the grid itself, and focusable: the keyboard can scroll it, and it holds
+          the active row (aria-activedescendant); axe scrollable-region-focusable. */}
+      <div
+        className="grid-body"
+        ref={scrollRef}
+        role="grid"
+        aria-label={props.label}
+        aria-rowcount={total + 1}
+        aria-multiselectable="true"
+        aria-activedescendant={active >= 0 ? gridRowId(props.rowIdPrefix, active) : undefined}
+        tabIndex={0}
+        onKeyDown={props.onKeyDown}
+        onPointerDown={() => {
+          pointerFocus.current = true;
+        }}
+        // Not on pointerup: after a touch, the focus comes with the compatibility mouse events,
+        // after pointerup. A click ends the gesture; a touch that scrolled ends in pointercancel.
+        onClickCapture={() => {
+          pointerFocus.current = false;
+        }}
+        onPointerCancel={() => {
+          pointerFocus.current = false;
+        }}
+        onBlur={(e) => {
+          if (e.target === e.currentTarget) pointerFocus.current = false;
+        }}
+        onFocus={(e) => {
+          if (e.target !== e.currentTarget || pointerFocus.current) return;
+          props.onFocus(virtualizer.range?.startIndex ?? first);
+        }}
+      >
         {props.header}
         {props.loaded && total === 0 && !rows.waiting && (
           <EmptyState title={props.emptyText} icon="∅" level="text">
