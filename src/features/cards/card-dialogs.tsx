@@ -1,4 +1,4 @@
-import { useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { LIMIT_INTERVALS } from '../../../schema/entities/card.ts';
 import { Button } from '../../components/button.tsx';
 import { FormError } from '../../components/form-error.tsx';
@@ -9,7 +9,8 @@ import type { DataClient } from '../../data-access/types.ts';
 import type { CardView } from '../../lib/cards.ts';
 import { cardName, lastFourText } from '../../lib/card-labels.ts';
 import { limitPatch, limitValues, type FieldErrors, type LimitValues } from './card-form.ts';
-import { INTERVAL_LABELS } from './card-view.ts';
+import type { CardPatch } from '../../../schema/api/calls-cards.ts';
+import { INTERVAL_LABELS, limitChangeSummary } from './card-view.ts';
 import { runCardCommand } from './commands.ts';
 import { currencyChoices } from '../../lib/currency-choices.ts';
 
@@ -144,12 +145,17 @@ export function TerminateDialog({ card, client, onClose, returnFocus, holder }: 
   );
 }
 
-/** Edit the card's limit: amount and currency, interval, optional per-purchase cap (card.update). */
+/**
+ * Edit the card's limit: amount and currency, interval, optional per-purchase cap (card.update).
+ * A change asks first (issue 25): the second step shows the old and the new limit and sends
+ * nothing until "Change limit".
+ */
 export function LimitDialog({ card, client, onClose, returnFocus }: CardDialogProps) {
   const [values, setValues] = useState<LimitValues>(() => limitValues(card));
   const [errors, setErrors] = useState<FieldErrors<LimitValues>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState<{ card_id: string; patch: CardPatch } | null>(null);
   const currencies = useMemo(() => currencyChoices(card.limit.currency, values.currency), [card.limit.currency, values.currency]);
   const set = <K extends keyof LimitValues>(key: K, value: LimitValues[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
@@ -157,29 +163,56 @@ export function LimitDialog({ card, client, onClose, returnFocus }: CardDialogPr
   };
   async function submit(e: FormEvent) {
     e.preventDefault();
+    if (pending) return send(pending);
     const built = limitPatch(card, values);
     if (!built.ok) {
       setErrors(built.errors);
       return setFormError('Check the fields marked below.');
     }
     if (!built.input) return onClose();
+    setFormError(null);
+    setPending(built.input);
+  }
+  async function send(input: { card_id: string; patch: CardPatch }) {
     setBusy(true);
     try {
-      if (await runCardCommand(client, 'card.update', built.input, 'Limit changed. It syncs in the background.')) onClose();
+      if (await runCardCommand(client, 'card.update', input, 'Limit changed. It syncs in the background.')) onClose();
     } finally {
       setBusy(false);
     }
   }
+  const next = pending?.patch.limit;
+  const summary = next ? limitChangeSummary(card.limit, next) : null;
   return (
-    <Modal title={`Edit limit of ${cardName(card)}`} onClose={onClose} onSubmit={submit} returnFocus={returnFocus}>
+    <Modal title={summary ? `Change the limit of ${cardName(card)}?` : `Edit limit of ${cardName(card)}`} onClose={onClose} onSubmit={submit} returnFocus={returnFocus}>
       <FormError message={formError} />
-      <LimitFields values={values} currencies={currencies} errors={errors} onChange={set} />
+      {summary ? (
+        <>
+          <dl className="facts">
+            {summary.lines.map((l) => (
+              <Fragment key={l.label}>
+                <dt>{l.label}</dt>
+                <dd>
+                  {l.from} → <strong>{l.to}</strong>
+                </dd>
+              </Fragment>
+            ))}
+          </dl>
+          <p className="muted">
+            {summary.raises
+              ? 'The card can spend more as soon as this reaches the card network.'
+              : 'Purchases over the new limit are declined as soon as this reaches the card network.'}
+          </p>
+        </>
+      ) : (
+        <LimitFields values={values} currencies={currencies} errors={errors} onChange={set} />
+      )}
       <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
+        <Button variant="ghost" onClick={summary ? () => setPending(null) : onClose}>
+          {summary ? 'Back' : 'Cancel'}
         </Button>
         <Button type="submit" variant="primary" loading={busy}>
-          Save limit
+          {summary ? 'Change limit' : 'Review change'}
         </Button>
       </div>
     </Modal>

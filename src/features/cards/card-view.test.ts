@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN, actor, card, DEEP_REPORT, MANAGER, OTHER, REPORT, USERS } from './test-fixtures.ts';
 import {
-  cardActor, cardOffers, chipText, expiryText, issuableUsers, limitBar, limitText, lockChanges, spendFilter, spendIn, statusText, teamOf, walletOrder,
+  cardActor, cardOffers, chipText, expiryText, issuableUsers, limitBar, limitChangeSummary, limitText, lockChanges, spendFilter, spendIn, statusText, teamOf, walletOrder,
 } from './card-view.ts';
 
 describe('limitBar', () => {
@@ -146,5 +146,23 @@ describe('walletOrder', () => {
       card({ display_name: 'E', status: 'LOCKED' }),
     ];
     expect(walletOrder(cards).map((c) => c.display_name)).toEqual(['D', 'C', 'B', 'E', 'A']);
+  });
+});
+
+describe('limitChangeSummary (issue 25: a limit change shows what it does before it is sent)', () => {
+  const base = { amount: 500_000, currency: 'USD', interval: 'MONTHLY' as const, per_transaction: null };
+  it('names only what changes, old → new, and says when it raises what the card can spend', () => {
+    const up = limitChangeSummary(base, { ...base, amount: 800_000 });
+    expect(up.lines).toEqual([{ label: 'Limit', from: '$5,000.00 / month', to: '$8,000.00 / month' }]);
+    expect(up.raises).toBe(true);
+    const capped = limitChangeSummary(base, { ...base, per_transaction: 100_000 });
+    expect(capped.lines).toEqual([{ label: 'Per purchase', from: 'No cap', to: '$1,000.00' }]);
+    expect(capped.raises).toBe(false);
+  });
+  it('a lower amount or another interval is not a raise', () => {
+    expect(limitChangeSummary(base, { ...base, amount: 100_000 }).raises).toBe(false);
+    const weekly = limitChangeSummary(base, { ...base, interval: 'WEEKLY' });
+    expect(weekly.lines[0]).toEqual({ label: 'Limit', from: '$5,000.00 / month', to: '$5,000.00 / week' });
+    expect(weekly.raises).toBe(false);
   });
 });

@@ -53,6 +53,35 @@ const INTERVAL_PER: Record<LimitInterval, string> = {
 export const limitText = (limit: Pick<SpendingLimit, 'amount' | 'currency' | 'interval'>): string =>
   `${formatMoney(limit.amount, limit.currency)} ${INTERVAL_PER[limit.interval]}`;
 
+/** One line of a limit change's confirmation: what it was, what it becomes. */
+export interface LimitChangeLine {
+  label: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * Issue 25: what a limit change does, before it is sent — only the parts that change ("Limit:
+ * $5,000.00 / month → $8,000.00 / month", "Per purchase: No cap → $1,000.00"), and whether it
+ * raises what the card can spend (a higher amount in the same currency and interval, or a cap
+ * lifted), which the dialog says in words.
+ */
+export function limitChangeSummary(from: SpendingLimit, to: SpendingLimit): { lines: LimitChangeLine[]; raises: boolean } {
+  const cap = (l: SpendingLimit) => (l.per_transaction === null ? 'No cap' : formatMoney(l.per_transaction, l.currency));
+  const lines: LimitChangeLine[] = [];
+  if (from.amount !== to.amount || from.currency !== to.currency || from.interval !== to.interval) {
+    lines.push({ label: 'Limit', from: limitText(from), to: limitText(to) });
+  }
+  if (from.per_transaction !== to.per_transaction || (from.per_transaction !== null && from.currency !== to.currency)) {
+    lines.push({ label: 'Per purchase', from: cap(from), to: cap(to) });
+  }
+  const sameBasis = from.currency === to.currency && from.interval === to.interval;
+  const raises = (sameBasis && to.amount > from.amount)
+    || (to.per_transaction === null && from.per_transaction !== null)
+    || (sameBasis && from.per_transaction !== null && to.per_transaction !== null && to.per_transaction > from.per_transaction);
+  return { lines, raises };
+}
+
 /** The transactions that count against a card's limit now: its authorised or cleared spend since the interval began. */
 export function spendFilter(card: Pick<Card, 'id'> & { limit: Pick<SpendingLimit, 'interval'> }, now: Date): TransactionFilter {
   const filter: TransactionFilter = { card_ids: [card.id], states: [...SPEND_STATES] };
