@@ -99,7 +99,7 @@ describe.skipIf(!(await pgAvailable()))('bill payment races on PostgreSQL', () =
         });
         ids.push(res.body.id as string);
       }
-      // Scheduled for Wednesday 2026-11-25 (sent that day, settling Friday 2026-11-27: Thanksgiving is no bank day).
+      // Scheduled for Wednesday 2026-11-25 (sent that day; two bank days later is Monday 2026-11-30: Thanksgiving is no bank day).
       await dbA.query(`UPDATE bills SET status = 'SCHEDULED', payment_date = '2026-11-25' WHERE id = ANY($1::uuid[])`, [ids]);
       const race = async (at: string) => {
         const runs = await Promise.all([dbA, dbB, dbA, dbB].map((db) => settleBillPayments(db, new Date(at))));
@@ -109,16 +109,16 @@ describe.skipIf(!(await pgAvailable()))('bill payment races on PostgreSQL', () =
       expect(sent).toEqual({ sent: N, failed: 0, settled: 0 });
       const rows = await dbA.query<{ status: string; settles_on: string; n: number }>(
         `SELECT status, to_char(settles_on, 'YYYY-MM-DD') AS settles_on, count(*)::int AS n FROM bill_payments WHERE bill_id = ANY($1::uuid[]) GROUP BY 1, 2`, [ids]);
-      expect(rows).toEqual([{ status: 'PENDING', settles_on: '2026-11-27', n: N }]);
-      // Thanksgiving: not yet; Friday: every payment settles once, every bill PAID once.
-      expect(await race('2026-11-26T15:00:00Z')).toEqual({ sent: 0, failed: 0, settled: 0 });
+      expect(rows).toEqual([{ status: 'PENDING', settles_on: '2026-11-30', n: N }]);
+      // Friday: not yet; Monday: every payment settles once, every bill PAID once.
+      expect(await race('2026-11-27T15:00:00Z')).toEqual({ sent: 0, failed: 0, settled: 0 });
       expect(await dbA.query(`SELECT 1 FROM bills WHERE id = ANY($1::uuid[]) AND status = 'PAID'`, [ids])).toHaveLength(0);
-      expect(await race('2026-11-27T15:00:00Z')).toEqual({ sent: 0, failed: 0, settled: N });
+      expect(await race('2026-11-30T15:00:00Z')).toEqual({ sent: 0, failed: 0, settled: N });
       const paid = await dbA.query<{ status: string; attempt: number; n: number }>(
         `SELECT b.status, b.payment_attempt AS attempt, count(*)::int AS n FROM bills b WHERE b.id = ANY($1::uuid[]) GROUP BY 1, 2`, [ids]);
       expect(paid).toEqual([{ status: 'PAID', attempt: 1, n: N }]);
       expect(await dbA.query(`SELECT 1 FROM bill_payments WHERE bill_id = ANY($1::uuid[]) AND status = 'SETTLED'`, [ids])).toHaveLength(N);
-      expect(await race('2026-11-28T15:00:00Z')).toEqual({ sent: 0, failed: 0, settled: 0 });
+      expect(await race('2026-12-01T15:00:00Z')).toEqual({ sent: 0, failed: 0, settled: 0 });
     } finally {
       await procs.close();
     }
