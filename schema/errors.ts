@@ -100,6 +100,8 @@ export const ERROR_CATALOGUE = {
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },
+  // Issue 25: a bill whose vendor has no verified bank account, or no payment method for the bill's currency (no §8 code fits).
+  BILL_PAY_7101: { status: 422, message: 'This vendor cannot be paid through Ledgerline yet: add and verify its bank details first.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -50,8 +50,69 @@ export function isValidRoutingNumber(routing: string): boolean {
 /** US account numbers are 4 to 17 digits (NACHA's DFI account number field is 17 wide). */
 export const isValidAccountNumber = (account: string) => /^\d{4,17}$/.test(account);
 
+/**
+ * Whether ACH can deliver to a routing number: its first two digits are a Federal Reserve routing
+ * symbol of a depository institution, 01-12 (a district's banks), 21-32 (thrifts) or 61-72
+ * (electronic-only). 00 (the US government), 80 (traveler's checks) and everything else pass the
+ * checksum but receive no ACH credits.
+ */
+export function isAchRoutable(routing: string): boolean {
+  if (!isValidRoutingNumber(routing)) return false;
+  const prefix = Number(routing.slice(0, 2));
+  return (prefix >= 1 && prefix <= 12) || (prefix >= 21 && prefix <= 32) || (prefix >= 61 && prefix <= 72);
+}
+
+/**
+ * Issue 25: whether a bank account's details verify, and if not why. Micro-deposits and bank
+ * look-ups are out of scope; what a product can check before money moves is checked: the ABA
+ * checksum, an ACH-routable Federal Reserve prefix (`isAchRoutable`), and an account number of 4
+ * to 17 digits that is not all zeros. The server records the result (`bank_verified_at`) when it
+ * stores the account; only a verified account is paid.
+ */
+export function bankAccountVerification(bank: { routing_number: string; account_number: string }): { ok: true } | { ok: false; message: string } {
+  if (!isValidRoutingNumber(bank.routing_number)) return { ok: false, message: 'The routing number is not a valid ABA routing number.' };
+  if (!isAchRoutable(bank.routing_number)) {
+    return { ok: false, message: `Routing number …${bank.routing_number.slice(-4)} cannot receive ACH payments (its first two digits are no Federal Reserve ACH prefix).` };
+  }
+  if (!isValidAccountNumber(bank.account_number) || /^0+$/.test(bank.account_number)) {
+    return { ok: false, message: 'The account number must be 4 to 17 digits and not all zeros.' };
+  }
+  return { ok: true };
+}
+
+/** The one payment method bill pay sends today: ACH from a US bank account, in US dollars. */
+export const ACH_CURRENCY = 'USD';
+
+export type VendorPaymentCheck =
+  | { ok: true }
+  | { ok: false; reason: 'NO_BANK_ACCOUNT' | 'UNVERIFIED' | 'CURRENCY'; message: string };
+
+/**
+ * Issue 25 "money only moves where it can": whether a bill in `currency` can be paid to `vendor`
+ * through Ledgerline. It needs a bank account whose details verified (`verified_at`), and a
+ * payment method for the bill's currency: ACH moves USD only, so a bill in another currency is
+ * paid outside Ledgerline (and marked as paid). The message names the vendor and what to do.
+ * Server (pay now, scheduling, the settlement job) and client (the pay confirmation) share it.
+ */
+export function vendorPaymentCheck(
+  vendor: { name: string; bank_account: Pick<MaskedBankAccount, 'verified_at'> | null } | null | undefined,
+  currency: string,
+): VendorPaymentCheck {
+  const name = vendor?.name ?? 'This vendor';
+  if (!vendor?.bank_account) {
+    return { ok: false, reason: 'NO_BANK_ACCOUNT', message: `${name} has no bank account on file, so no payment can be sent. Add ${name}’s bank details first, or mark the bill as paid if it was paid another way.` };
+  }
+  if (!vendor.bank_account.verified_at) {
+    return { ok: false, reason: 'UNVERIFIED', message: `${name}’s bank account is not verified, so no payment can be sent. Check ${name}’s bank details and save them again.` };
+  }
+  if (currency !== ACH_CURRENCY) {
+    return { ok: false, reason: 'CURRENCY', message: `${name} is paid by ACH, which moves US dollars only; this bill is in ${currency}. Pay it outside Ledgerline and mark it as paid.` };
+  }
+  return { ok: true };
+}
+
 /** What every viewer sees of a bank account: the last four digits of each number. */
-export function maskBankAccount(bank: { routing_number: string; account_number: string; account_type: MaskedBankAccount['account_type'] }): MaskedBankAccount {
+export function maskBankAccount(bank: { routing_number: string; account_number: string; account_type: MaskedBankAccount['account_type'] }): Omit<MaskedBankAccount, 'verified_at'> {
   return { last_four: bank.account_number.slice(-4), routing_last_four: bank.routing_number.slice(-4), account_type: bank.account_type };
 }
 

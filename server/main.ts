@@ -10,6 +10,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { openDb } from './db/db.ts';
+import { startBillSettlementJob } from './domain/bill-settlement.ts';
 import { startRecurringBillJob } from './domain/recurring-bills.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
@@ -21,6 +22,8 @@ const DEMO_ROLES = ['owner', 'admin', 'bookkeeper', 'apclerk', 'manager', 'emplo
 const PRUNE_EVERY_MS = 6 * 60 * 60 * 1000;
 /** Recurring bill templates are billed on their period's day: a quarter-hour check is prompt enough. */
 const RECURRING_BILLS_EVERY_MS = 15 * 60 * 1000;
+/** Issue 25: scheduled bill payments are sent, and sent ones settled, on their bank day; every 5 minutes keeps the day's turn prompt. */
+const BILL_SETTLEMENT_EVERY_MS = 5 * 60 * 1000;
 
 async function main(): Promise<void> {
   const port = envInt(process.env, 'PORT', 8787);
@@ -35,6 +38,9 @@ async function main(): Promise<void> {
   prune.unref();
   const recurringBills = startRecurringBillJob(db, {
     now: () => Date.now(), everyMs: RECURRING_BILLS_EVERY_MS, onError: (err) => console.error('Recurring bills:', err),
+  });
+  const billSettlement = startBillSettlementJob(db, {
+    now: () => Date.now(), everyMs: BILL_SETTLEMENT_EVERY_MS, onError: (err) => console.error('Bill payment settlement:', err),
   });
 
   const devOutbox = process.env.LEDGERLINE_DEV_OUTBOX === '1';
@@ -58,6 +64,7 @@ async function main(): Promise<void> {
     console.log(`${signal}: shutting down...`);
     clearInterval(prune);
     recurringBills.stop();
+    billSettlement.stop();
     await server.close();
     await db.close();
     process.exit(0);

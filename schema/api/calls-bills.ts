@@ -11,8 +11,12 @@ import { pageQuerySchema, paginatedSchema } from '../paging.ts';
  * another business's bill or vendor is 404. Field problems answer REQUEST_7001 with validateBill's
  * messages by field; a move outside the status machine is REQUEST_7001 naming the bill's status.
  *
- * Payments go through a simulated ledger that settles at once: pay-now writes one attempt
- * (keyed paymentKey(bill, attempt)) and the bill goes APPROVED → PAID in the same transaction.
+ * Payments (issue 25): money only moves where it can. Pay-now, scheduling and retry refuse a bill
+ * whose vendor has no verified bank account, or no payment method for the bill's currency (ACH:
+ * USD), per bill with BILL_PAY_7101 naming the vendor (schema/vendor-rules.ts vendorPaymentCheck).
+ * Pay-now sends one attempt PENDING (keyed paymentKey(bill, attempt)) due on its settlement day
+ * (DEFAULT_SETTLEMENT_DAYS bank business days); the bill is SCHEDULED until the server's
+ * settlement job settles it and makes it PAID on that day.
  */
 const scopes = { scopes: ['default'] } as const;
 const BASE = '/v1/auth/bill-pay';
@@ -37,6 +41,9 @@ export const settlementBodySchema = z.object({
 export const billPaymentRowSchema = z.object({
   id: z.uuid(), bill_id: z.uuid(), amount: z.number().int(), status: billPaymentStatusSchema, attempt: z.number().int(),
   created_at: z.string(),
+  /** The bank business day it settles (or settled) on; null for attempts recorded before settlement days existed. */
+  settles_on: isoDate.nullable().optional(),
+  settled_at: z.string().nullable().optional(),
 });
 export const billPaymentsQuerySchema = z.object({ bill_id: z.uuid() });
 

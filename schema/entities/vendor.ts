@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { mirroredFields, uuid } from './common.ts';
+import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
 
 /**
@@ -42,11 +42,17 @@ export const vendorContactSchema = z.object({
 });
 export type VendorContact = z.infer<typeof vendorContactSchema>;
 
-/** The bank account as everyone sees it: never the numbers, only their last four digits. */
+/**
+ * The bank account as everyone sees it: never the numbers, only their last four digits.
+ * `verified_at` (issue 25): when the server validated the details as it stored them
+ * (schema/vendor-rules.ts `bankAccountVerification`); null: not verified, so no payment is sent to
+ * it (`vendorPaymentCheck`). The account is a US one (ABA routing), paid by ACH in USD.
+ */
 export const maskedBankAccountSchema = z.object({
   last_four: z.string().regex(/^\d{4}$/),
   routing_last_four: z.string().regex(/^\d{4}$/),
   account_type: bankAccountTypeSchema,
+  verified_at: isoDateTime.nullable().default(null),
 });
 export type MaskedBankAccount = z.infer<typeof maskedBankAccountSchema>;
 

@@ -4,7 +4,7 @@ import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { cancelBillApproval, remindNextApprovers, type SendMail } from './bill-approvals.ts';
-import { markBillPaid, payOne, type BillResult } from './bill-payments.ts';
+import { assertPayable, markBillPaid, payOne, type BillResult } from './bill-payments.ts';
 import { assertNotSynced, findBill } from './bills.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { writeMirrored } from './collections.ts';
@@ -92,21 +92,25 @@ export async function bulkMemo(tx: Queryable, user: ActingUser, ids: readonly st
 }
 
 /**
- * A payment the rail has not answered yet (PENDING attempt): canceling or rescheduling must wait
- * for it, or the vendor could be paid twice (bill-rules.ts hasPaymentInFlight). The simulated
- * ledger settles at once, so today this never refuses; a real rail's PENDING attempts will.
+ * A payment sent and not yet settled (PENDING attempt, issue 25): canceling or rescheduling must
+ * wait for it, or the vendor could be paid twice (bill-rules.ts hasPaymentInFlight).
  */
 async function assertNoPaymentInFlight(tx: Queryable, billId: string): Promise<void> {
   const rows = await tx.query(`SELECT 1 FROM bill_payments WHERE bill_id = $1 AND status = 'PENDING'`, [billId]);
   if (rows.length > 0) throw new ApiError('REQUEST_7001', 'This bill has a payment in flight; wait until it settles or fails.');
 }
 
-/** APPROVED | SCHEDULED → SCHEDULED on `paymentDate` (today at the earliest, UTC). */
+/**
+ * APPROVED | SCHEDULED → SCHEDULED on `paymentDate` (today at the earliest, UTC). Only a bill whose
+ * vendor can be paid (issue 25: BILL_PAY_7101 naming the vendor otherwise); the settlement job
+ * sends it on that day.
+ */
 export async function bulkPaymentDate(tx: Queryable, user: ActingUser, ids: readonly string[], paymentDate: string, now: Date) {
   if (paymentDate < now.toISOString().slice(0, 10)) throw validationError({ payment_date: 'The payment date cannot be in the past.' });
   const at = now.toISOString();
-  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'schedule', async (_b, seq) => {
+  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'schedule', async (bill, seq) => {
     await assertNoPaymentInFlight(tx, id);
+    await assertPayable(tx, user.business_id, bill);
     await setColumns(tx, user, id, seq, at, { status: 'SCHEDULED', payment_date: paymentDate });
   }));
 }
@@ -171,7 +175,7 @@ export async function bulkMarkReconciled(tx: Queryable, user: ActingUser, ids: r
     setColumns(tx, user, id, seq, at, { status: 'RECONCILED', reconciled_at: at })));
 }
 
-/** PAYMENT_FAILED → a new attempt through the simulated ledger, which settles at once (PAID). */
+/** PAYMENT_FAILED → a new attempt sent today (SCHEDULED until it settles), to a payable vendor only. */
 export async function bulkRetryPayment(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date) {
   return eachBill(tx, ids, (id) =>
     writeMirrored(tx, user.business_id, 1, ({ seqs }) => payOne(tx, user, id, seqs.last, now, 'retryPayment')));

@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_SETTLEMENT_DAYS } from '../../schema/api/calls-bills.ts';
 import type { Bill, BillPayment } from '../../schema/entities/bill.ts';
 import { checkBillAction, checkBulkBills, nextPaymentAttempt, paymentKey } from '../../schema/bill-rules.ts';
+import { expectedSettlementDate } from '../../schema/business-days.ts';
+import { vendorPaymentCheck, type VendorPaymentCheck } from '../../schema/vendor-rules.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
@@ -9,60 +12,108 @@ import { findBill } from './bills.ts';
 import { writeMirrored } from './collections.ts';
 
 /**
- * Paying bills (issue 11 §7) through a simulated ledger that settles at once: pay-now writes one
- * payment attempt and the bill goes APPROVED → SCHEDULED → PAID inside the same transaction (the
- * rail reports "settled" before commit), so a caller sees PAID. A real rail would leave the bill
- * SCHEDULED with a PENDING attempt until it answers.
+ * Paying bills (issue 11 §7, issue 25). Money only moves where it can: a bill is paid (now, on a
+ * schedule, or on retry) only to a vendor whose bank account verified and whose payment method
+ * carries the bill's currency (`vendorPaymentCheck`: ACH, USD); anything else is refused per bill
+ * with BILL_PAY_7101 naming the vendor. Paying sends one attempt PENDING, keyed
+ * paymentKey(bill, attempt), due to settle on its bank business day (`settles_on`: the payment
+ * date plus DEFAULT_SETTLEMENT_DAYS on the Fed calendar); the bill is SCHEDULED meanwhile, never
+ * PAID. The settlement job (bill-settlement.ts) makes the attempt SETTLED and the bill PAID on
+ * that day, and sends bills scheduled for a later day when their day comes.
  *
  * Money moves once per bill, at three levels: the Idempotency-Key (a retried request replays the
- * first answer); the status read under the bill's lock, taken after the business row's (a second
- * request finds PAID and is refused naming it); and bill_payments' constraints (one row per
- * (bill, attempt), its key paymentKey(bill, attempt), and at most one live attempt per bill),
- * which hold across API processes whatever the code above does.
+ * first answer); the status and live attempt read under the bill's lock, taken after the business
+ * row's (a second request finds the attempt in flight, or PAID, and is refused naming it); and
+ * bill_payments' constraints (one row per (bill, attempt), its key paymentKey(bill, attempt), and
+ * at most one live attempt per bill), which hold across API processes whatever the code above does.
  */
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 const ALREADY_PAID = 'This bill already has a payment; it cannot be paid twice.';
+const inFlight = (settlesOn: string) =>
+  `This bill’s payment is already on its way (it settles on ${settlesOn}); it cannot be paid twice.`;
 
 /** Postgres unique_violation: another process wrote the bill's live attempt first. */
 const isUniqueViolation = (err: unknown) => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 
+/** The bill's vendor as the payment rule reads it, share-locked so its bank account cannot change under the payment. */
+export async function vendorPayability(tx: Queryable, businessId: string, vendorId: string, currency: string): Promise<VendorPaymentCheck> {
+  const [vendor] = await tx.query<{ name: string; has_account: boolean; verified_at: string | null }>(
+    `SELECT name, bank_account_type IS NOT NULL AS has_account, ll_iso(bank_verified_at) AS verified_at
+       FROM vendors WHERE business_id = $1 AND id = $2 FOR SHARE`,
+    [businessId, vendorId],
+  );
+  if (!vendor) return vendorPaymentCheck(null, currency);
+  return vendorPaymentCheck({ name: vendor.name, bank_account: vendor.has_account ? { verified_at: vendor.verified_at } : null }, currency);
+}
+
+/** BILL_PAY_7101 naming the vendor, when the bill's money cannot move to it. */
+export async function assertPayable(tx: Queryable, businessId: string, bill: Pick<Bill, 'vendor_id' | 'currency'>): Promise<void> {
+  const check = await vendorPayability(tx, businessId, bill.vendor_id, bill.currency);
+  if (!check.ok) throw new ApiError('BILL_PAY_7101', check.message);
+}
+
+/** The live attempt's settlement day, when one is on its way. */
+async function pendingSettlement(tx: Queryable, billId: string): Promise<string | null> {
+  const [row] = await tx.query<{ settles_on: string }>(
+    `SELECT to_char(settles_on, 'YYYY-MM-DD') AS settles_on FROM bill_payments WHERE bill_id = $1 AND status = 'PENDING'`, [billId],
+  );
+  return row?.settles_on ?? null;
+}
+
+/** The day a payment sent on `sendDay` settles (ACH: two bank business days; a holiday or weekend send counts from the next). */
+export const settlementDay = (sendDay: string) => expectedSettlementDate(sendDay, DEFAULT_SETTLEMENT_DAYS);
+
 /**
- * One bill, paid now: a SETTLED attempt, and the bill PAID with that attempt's number. `action`:
- * pay-now (from APPROVED or SCHEDULED) or retry-payment (from PAYMENT_FAILED: the failed attempt
- * is not live, so the next attempt, with its new key, may be).
+ * Sends one payment attempt for a bill the caller has locked and checked: a PENDING row with its
+ * settlement day, and the bill SCHEDULED on `sendDay` with that attempt's number.
  */
-export async function payOne(
-  tx: Queryable, user: ActingUser, id: string, seq: number, now: Date, action: 'payNow' | 'retryPayment' = 'payNow',
-): Promise<Bill> {
-  const bill = await findBill(tx, user.business_id, id, true);
-  refuse(checkBillAction(action, bill.status));
+export async function sendAttempt(
+  tx: Queryable, businessId: string, bill: Pick<Bill, 'id' | 'amount' | 'currency' | 'payment_attempt'>, createdBy: string,
+  sendDay: string, seq: number, at: string,
+): Promise<void> {
   const attempt = nextPaymentAttempt(bill);
-  const at = now.toISOString();
   try {
     await tx.query(
-      `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'SETTLED', $8, $9, $9)`,
-      [randomUUID(), user.business_id, id, attempt, paymentKey(id, attempt), bill.amount, bill.currency, user.id, at],
+      `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by, settles_on, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8, $9, $10, $10)`,
+      [randomUUID(), businessId, bill.id, attempt, paymentKey(bill.id, attempt), bill.amount, bill.currency, createdBy, settlementDay(sendDay), at],
     );
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError('REQUEST_7001', ALREADY_PAID);
     throw err;
   }
   await tx.query(
-    `UPDATE bills SET status = 'PAID', payment_attempt = $3, payment_date = $4, paid_at = $5, paid_manually = false,
-            payment_failure_reason = NULL, change_seq = $6, updated_at = $5
+    `UPDATE bills SET status = 'SCHEDULED', payment_attempt = $3, payment_date = $4, paid_at = NULL, paid_manually = false,
+            payment_failure_reason = NULL, change_seq = $5, updated_at = $6
       WHERE business_id = $1 AND id = $2`,
-    [user.business_id, id, attempt, today(now), at, seq],
+    [businessId, bill.id, attempt, sendDay, seq, at],
   );
+}
+
+/**
+ * One bill, paid now: a PENDING attempt sent today, the bill SCHEDULED until it settles. `action`:
+ * pay-now (from APPROVED or SCHEDULED without an attempt on its way) or retry-payment (from
+ * PAYMENT_FAILED: the failed attempt is not live, so the next attempt, with its new key, may be).
+ * The vendor must be payable (BILL_PAY_7101 otherwise).
+ */
+export async function payOne(
+  tx: Queryable, user: ActingUser, id: string, seq: number, now: Date, action: 'payNow' | 'retryPayment' = 'payNow',
+): Promise<Bill> {
+  const bill = await findBill(tx, user.business_id, id, true);
+  refuse(checkBillAction(action, bill.status));
+  const settlesOn = await pendingSettlement(tx, id);
+  if (settlesOn) throw new ApiError('REQUEST_7001', inFlight(settlesOn));
+  await assertPayable(tx, user.business_id, bill);
+  await sendAttempt(tx, user.business_id, bill, user.id, today(now), seq, now.toISOString());
   return findBill(tx, user.business_id, id);
 }
 
 export type BillResult = { id: string; ok: boolean; bill?: Bill; error_v2?: ApiError['body']['error_v2'] };
 
 /**
- * POST bulk-actions/pay-now: each bill on its own (an unapproved or already paid one is refused
- * in its place, the others are paid). Bills are locked in id order so two requests naming the
+ * POST bulk-actions/pay-now: each bill on its own (an unapproved, already paid or unpayable one is
+ * refused in its place, the others are sent). Bills are locked in id order so two requests naming the
  * same bills queue rather than deadlock.
  */
 export async function payBillsNow(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date): Promise<{ results: BillResult[] }> {
@@ -84,6 +135,8 @@ export async function markBillPaid(tx: Queryable, user: ActingUser, id: string, 
   return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
     const bill = await findBill(tx, user.business_id, id, true);
     refuse(checkBillAction('markPaid', bill.status));
+    const settlesOn = await pendingSettlement(tx, id);
+    if (settlesOn) throw new ApiError('REQUEST_7001', inFlight(settlesOn));
     if (await liveAttempt(tx, id)) throw new ApiError('REQUEST_7001', ALREADY_PAID);
     const at = now.toISOString();
     await tx.query(
@@ -126,7 +179,8 @@ export async function reverseBillPayment(tx: Queryable, user: ActingUser, id: st
 export async function listBillPayments(db: Queryable, businessId: string, billId: string): Promise<{ data: BillPayment[] }> {
   await findBill(db, businessId, billId);
   const data = await db.query<BillPayment>(
-    `SELECT id::text, bill_id::text, amount::int8 AS amount, status, attempt, ll_iso(created_at) AS created_at
+    `SELECT id::text, bill_id::text, amount::int8 AS amount, status, attempt, ll_iso(created_at) AS created_at,
+            to_char(settles_on, 'YYYY-MM-DD') AS settles_on, ll_iso(settled_at) AS settled_at
        FROM bill_payments WHERE business_id = $1 AND bill_id = $2 ORDER BY attempt`,
     [businessId, billId],
   );

@@ -151,7 +151,8 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
     'id', r.id, 'name', r.name, 'email', r.email, 'phone', r.phone, 'address', r.address,
     'default_gl_account_id', r.default_gl_account_id, 'default_department_id', r.default_department_id,
     'bank_account', CASE WHEN r.bank_account_type IS NULL THEN NULL ELSE jsonb_build_object(
-      'last_four', r.bank_account_last_four, 'routing_last_four', r.bank_routing_last_four, 'account_type', r.bank_account_type) END,
+      'last_four', r.bank_account_last_four, 'routing_last_four', r.bank_routing_last_four, 'account_type', r.bank_account_type,
+      'verified_at', ll_iso(r.bank_verified_at)) END,
     'status', r.status, 'contacts', ${VENDOR_CONTACTS}, ${mirrored})`,
     sortKey: 'lower(r.name)',
   },

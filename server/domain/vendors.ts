@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BankAccountBody, VendorCreateBody, VendorPatchBody } from '../../schema/api/calls-vendors.ts';
 import type { Vendor } from '../../schema/entities/vendor.ts';
 import { canManageBillPayAccounting } from '../../schema/roles.ts';
-import { checkVendorAddress, maskBankAccount } from '../../schema/vendor-rules.ts';
+import { bankAccountVerification, checkVendorAddress, maskBankAccount } from '../../schema/vendor-rules.ts';
 import { bankContext, decryptBankValue, encryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
@@ -206,7 +206,7 @@ export async function storeBankAccount(tx: Queryable, vendorId: string, bank: Ba
   if (!bank) {
     await tx.query(
       `UPDATE vendors SET bank_account_type = NULL, bank_routing_cipher = NULL, bank_account_cipher = NULL,
-              bank_routing_last_four = NULL, bank_account_last_four = NULL WHERE id = $1`,
+              bank_routing_last_four = NULL, bank_account_last_four = NULL, bank_verified_at = NULL WHERE id = $1`,
       [vendorId],
     );
     return;
@@ -215,9 +215,12 @@ export async function storeBankAccount(tx: Queryable, vendorId: string, bank: Ba
   const masked = maskBankAccount(bank);
   await tx.query(
     `UPDATE vendors SET bank_account_type = $2, bank_routing_cipher = $3, bank_account_cipher = $4,
-            bank_routing_last_four = $5, bank_account_last_four = $6 WHERE id = $1`,
+            bank_routing_last_four = $5, bank_account_last_four = $6,
+            bank_verified_at = CASE WHEN $7::boolean THEN now() ELSE NULL END WHERE id = $1`,
     [vendorId, bank.account_type, encryptBankValue(key, bank.routing_number, bankContext(vendorId, 'routing_number')),
-      encryptBankValue(key, bank.account_number, bankContext(vendorId, 'account_number')), masked.routing_last_four, masked.last_four],
+      encryptBankValue(key, bank.account_number, bankContext(vendorId, 'account_number')), masked.routing_last_four, masked.last_four,
+      // Issue 25: verified when the details validate (vendor-rules.ts); an unverified account is stored but never paid.
+      bankAccountVerification(bank).ok],
   );
 }
 

@@ -4,6 +4,7 @@ import { bulkBillResponseSchema, remindResponseSchema } from '../../schema/api/c
 import { billSchema, type Bill, type BillStatus } from '../../schema/entities/bill.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
+import { storeBankAccount } from '../domain/vendors.ts';
 import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
 
 /**
@@ -61,6 +62,7 @@ describe.each(await testDatabases())('bill bulk actions on %s', (kind) => {
     for (const role of ['admin', 'bookkeeper', 'manager', 'employee', 'teammate'] as const) tokens[role] = await signIn(t.app, a.email(role));
     const v = await request(t.app, 'POST', '/v1/auth/vendors', { token: tokens.admin, body: { name: 'Bulk Co' } });
     vendor = v.body.id;
+    await storeBankAccount(t.db, vendor, { routing_number: '021000021', account_number: '4401927731', account_type: 'CHECKING' });
     const bOwner = await signIn(t.app, b.email('owner'));
     const bv = await request(t.app, 'POST', '/v1/auth/vendors', { token: bOwner, body: { name: 'Foreign Co' } });
     foreignBill = (await create({ vendor_id: bv.body.id }, bOwner)).id;
@@ -102,7 +104,8 @@ describe.each(await testDatabases())('bill bulk actions on %s', (kind) => {
     { name: 'mark-bills-as-reconciled', method: 'POST', from: 'PAID', refused: 'APPROVED', body: (ids) => ({ bill_ids: ids }),
       check: (x) => expect([x.status, x.reconciled_at]).toEqual(['RECONCILED', NOW.replace('Z', '.000Z')]) },
     { name: 'retry-payment', method: 'POST', from: 'PAYMENT_FAILED', refused: 'PAID', body: (ids) => ({ bill_ids: ids }),
-      check: (x) => expect([x.status, x.payment_attempt, x.paid_manually]).toEqual(['PAID', 1, false]) },
+      // Sent again (issue 25): SCHEDULED with a PENDING attempt until it settles.
+      check: (x) => expect([x.status, x.payment_attempt, x.paid_manually]).toEqual(['SCHEDULED', 1, false]) },
   ];
 
   it.each(CASES.map((c) => [c.name, c] as const))('%s: changes what it may, refuses the others in their place', async (_n, c) => {
@@ -215,16 +218,16 @@ describe.each(await testDatabases())('bill bulk actions on %s', (kind) => {
       [randomUUID(), a.businessId, id, `bill-payment:${id}:1`, a.users.admin],
     );
     const [r] = await results('POST', 'retry-payment', { bill_ids: [id] });
-    expect(r!.bill).toMatchObject({ status: 'PAID', payment_attempt: 2, payment_failure_reason: null });
+    expect(r!.bill).toMatchObject({ status: 'SCHEDULED', payment_attempt: 2, payment_failure_reason: null });
     const rows = await t.db.query<{ attempt: number; status: string }>('SELECT attempt, status FROM bill_payments WHERE bill_id = $1 ORDER BY attempt', [id]);
-    expect(rows).toEqual([{ attempt: 1, status: 'FAILED' }, { attempt: 2, status: 'SETTLED' }]);
+    expect(rows).toEqual([{ attempt: 1, status: 'FAILED' }, { attempt: 2, status: 'PENDING' }]);
   });
 
   it('a bill with a payment in flight (a PENDING attempt) is neither canceled nor rescheduled', async () => {
     const id = await inStatus('SCHEDULED');
     await t.db.query(
-      `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by)
-       VALUES ($1, $2, $3, 1, $4, 4000, 'USD', 'PENDING', $5)`,
+      `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by, settles_on)
+       VALUES ($1, $2, $3, 1, $4, 4000, 'USD', 'PENDING', $5, '2026-11-24')`,
       [randomUUID(), a.businessId, id, `bill-payment:${id}:1`, a.users.admin],
     );
     for (const [method, name, extra] of [['POST', 'cancel', {}], ['PATCH', 'payment-date', { payment_date: '2026-11-30' }]] as const) {

@@ -10,6 +10,8 @@ import { migrate } from '../db/migrate.ts';
 import { twoProcessesOnOnePg } from '../test-app.ts';
 import { pgAvailable } from '../testing.ts';
 import { makeBusiness, request, signIn } from '../test-fixtures.ts';
+import { settleBillPayments } from '../domain/bill-settlement.ts';
+import { storeBankAccount } from '../domain/vendors.ts';
 
 const BILLS = '/v1/auth/bill-pay';
 const RACERS = 8;
@@ -24,6 +26,7 @@ describe.skipIf(!(await pgAvailable()))('bill payment races on PostgreSQL', () =
       const admin = await signIn(appA, f.email('admin'));
       const vendor = await request(appA, 'POST', '/v1/auth/vendors', { token: admin, body: { name: 'Race vendor' } });
       expect(vendor.status, vendor.text).toBe(201);
+      await storeBankAccount(dbA, vendor.body.id, { routing_number: '021000021', account_number: '4401927731', account_type: 'CHECKING' });
       const approvedBill = async () => {
         const res = await request(appA, 'POST', BILLS, {
           token: admin,
@@ -49,7 +52,7 @@ describe.skipIf(!(await pgAvailable()))('bill payment races on PostgreSQL', () =
         const oks = free.flatMap((r) => r.body.results as { id: string; ok: boolean }[]).filter((x) => x.id === id && x.ok);
         expect(oks).toHaveLength(1);
       }
-      expect((await payments(plain)).map((p) => [p.attempt, p.status])).toEqual([[1, 'SETTLED'], [1, 'SETTLED']]);
+      expect((await payments(plain)).map((p) => [p.attempt, p.status])).toEqual([[1, 'PENDING'], [1, 'PENDING']]);
 
       // One key: the first answer is replayed (or the rest are told it is in progress); one payment per bill.
       const keyed = [await approvedBill(), await approvedBill()];
@@ -73,6 +76,49 @@ describe.skipIf(!(await pgAvailable()))('bill payment races on PostgreSQL', () =
          VALUES ($1, $2, $3, 2, $4, 5000, 'USD', 'SETTLED', $5)`,
         [randomUUID(), f.businessId, bill, `bill-payment:${bill}:2`, f.users.admin],
       )).rejects.toMatchObject({ code: '23505' });
+    } finally {
+      await procs.close();
+    }
+  });
+
+  it('sends and settles each payment exactly once when two settlement jobs race over two processes', async () => {
+    const procs = await twoProcessesOnOnePg();
+    const { dbA, dbB, appA } = procs;
+    try {
+      await migrate(dbA);
+      const f = await makeBusiness(dbA, { transactions: 0 });
+      const admin = await signIn(appA, f.email('admin'));
+      const vendor = await request(appA, 'POST', '/v1/auth/vendors', { token: admin, body: { name: 'Settle vendor' } });
+      await storeBankAccount(dbA, vendor.body.id, { routing_number: '021000021', account_number: '4401927731', account_type: 'CHECKING' });
+      const N = 24;
+      const ids: string[] = [];
+      for (let i = 0; i < N; i++) {
+        const res = await request(appA, 'POST', BILLS, {
+          token: admin,
+          body: { vendor_id: vendor.body.id, invoice_number: `S-${i}`, invoice_date: '2026-11-01', due_date: '2026-11-30', currency: 'USD', line_items: [{ description: 'Settle', amount: 1_000 + i }] },
+        });
+        ids.push(res.body.id as string);
+      }
+      // Scheduled for Wednesday 2026-11-25 (sent that day; two bank days later is Monday 2026-11-30: Thanksgiving is no bank day).
+      await dbA.query(`UPDATE bills SET status = 'SCHEDULED', payment_date = '2026-11-25' WHERE id = ANY($1::uuid[])`, [ids]);
+      const race = async (at: string) => {
+        const runs = await Promise.all([dbA, dbB, dbA, dbB].map((db) => settleBillPayments(db, new Date(at))));
+        return runs.reduce((sum, r) => ({ sent: sum.sent + r.sent, failed: sum.failed + r.failed, settled: sum.settled + r.settled }));
+      };
+      const sent = await race('2026-11-25T15:00:00Z');
+      expect(sent).toEqual({ sent: N, failed: 0, settled: 0 });
+      const rows = await dbA.query<{ status: string; settles_on: string; n: number }>(
+        `SELECT status, to_char(settles_on, 'YYYY-MM-DD') AS settles_on, count(*)::int AS n FROM bill_payments WHERE bill_id = ANY($1::uuid[]) GROUP BY 1, 2`, [ids]);
+      expect(rows).toEqual([{ status: 'PENDING', settles_on: '2026-11-30', n: N }]);
+      // Friday: not yet; Monday: every payment settles once, every bill PAID once.
+      expect(await race('2026-11-27T15:00:00Z')).toEqual({ sent: 0, failed: 0, settled: 0 });
+      expect(await dbA.query(`SELECT 1 FROM bills WHERE id = ANY($1::uuid[]) AND status = 'PAID'`, [ids])).toHaveLength(0);
+      expect(await race('2026-11-30T15:00:00Z')).toEqual({ sent: 0, failed: 0, settled: N });
+      const paid = await dbA.query<{ status: string; attempt: number; n: number }>(
+        `SELECT b.status, b.payment_attempt AS attempt, count(*)::int AS n FROM bills b WHERE b.id = ANY($1::uuid[]) GROUP BY 1, 2`, [ids]);
+      expect(paid).toEqual([{ status: 'PAID', attempt: 1, n: N }]);
+      expect(await dbA.query(`SELECT 1 FROM bill_payments WHERE bill_id = ANY($1::uuid[]) AND status = 'SETTLED'`, [ids])).toHaveLength(N);
+      expect(await race('2026-12-01T15:00:00Z')).toEqual({ sent: 0, failed: 0, settled: 0 });
     } finally {
       await procs.close();
     }

@@ -5,6 +5,8 @@ import { billSchema, type Bill } from '../../schema/entities/bill.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { settleBillPayments } from '../domain/bill-settlement.ts';
+import { storeBankAccount } from '../domain/vendors.ts';
 
 /**
  * Bill pay (issue 11) through the API: create (the amount is the lines' sum), validation
@@ -51,6 +53,8 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
       tokens[role] = await signIn(t.app, a.email(role));
     }
     vendor = await makeVendor(tokens.admin, 'Paper Co');
+    // Issue 25: paid only to a verified bank account (stored as the bank-account call stores it).
+    await storeBankAccount(t.db, vendor, { routing_number: '021000021', account_number: '4401927731', account_type: 'CHECKING' });
     bVendor = await makeVendor(await signIn(t.app, b.email('owner')), 'Foreign Co');
   });
 
@@ -181,7 +185,7 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     expect(refusal(await request(t.app, 'POST', `${BILLS}/reverse-bill-payment/${bill.id}`, { token: tokens.admin, body: {} }))).toEqual([422, 'REQUEST_7001']);
   });
 
-  it('pays approved bills now, once each, with per-bill refusals; a reversal lets the next attempt pay again', async () => {
+  it('sends approved bills now, once each, with per-bill refusals; they settle on their bank day; a reversal lets the next attempt pay again', async () => {
     const [one, two] = [await approved(), await approved()];
     const draft = await create();
     const pay = (bill_ids: string[], headers: Record<string, string> = {}) =>
@@ -190,7 +194,8 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     expect(first.status, first.text).toBe(200);
     const results = first.body.results as { id: string; ok: boolean; bill?: Bill; error_v2?: { error_code: string; message: string } }[];
     expect(results.map((r) => [r.id, r.ok])).toEqual([[one.id, true], [draft.id, false], [two.id, true]]);
-    expect(results[0]!.bill).toMatchObject({ status: 'PAID', payment_attempt: 1, paid_manually: false, payment_date: '2026-11-20' });
+    // Sent, not paid: SCHEDULED (processing) until the settlement day (Fri 2026-11-20 + 2 bank days).
+    expect(results[0]!.bill).toMatchObject({ status: 'SCHEDULED', payment_attempt: 1, paid_manually: false, payment_date: '2026-11-20', paid_at: null });
     expect(results[1]!.error_v2).toMatchObject({ error_code: 'REQUEST_7001' });
     expect(results[1]!.error_v2!.message).toContain('status DRAFT');
 
@@ -199,19 +204,87 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     const again = await pay([one.id, two.id]);
     expect(again.status).toBe(200);
     expect(again.body.results.map((r: { ok: boolean }) => r.ok)).toEqual([false, false]);
+    expect(again.body.results[0].error_v2.message).toContain('already on its way (it settles on 2026-11-24)');
     const payments = await request(t.app, 'GET', `${BILLS}/payments?bill_id=${one.id}`, { token: tokens.admin });
     expect(payments.status, payments.text).toBe(200);
-    expect(payments.body.data).toEqual([{ id: expect.any(String), bill_id: one.id, amount: 15_050, status: 'SETTLED', attempt: 1, created_at: expect.any(String) }]);
+    expect(payments.body.data).toEqual([{
+      id: expect.any(String), bill_id: one.id, amount: 15_050, status: 'PENDING', attempt: 1, created_at: expect.any(String),
+      settles_on: '2026-11-24', settled_at: null,
+    }]);
+
+    // The job the day before settles nothing; on the settlement day, each payment once.
+    await settleBillPayments(t.db, new Date('2026-11-23T23:00:00Z'));
+    expect((await request(t.app, 'GET', `${BILLS}/${one.id}`, { token: tokens.admin })).body.status).toBe('SCHEDULED');
+    const day = await settleBillPayments(t.db, new Date('2026-11-24T09:00:00Z'));
+    expect(day.settled).toBeGreaterThanOrEqual(2);
+    expect((await settleBillPayments(t.db, new Date('2026-11-24T09:05:00Z'))).settled).toBe(0);
+    const settled = await request(t.app, 'GET', `${BILLS}/${one.id}`, { token: tokens.admin });
+    expect(settled.body).toMatchObject({ status: 'PAID', paid_at: '2026-11-24T09:00:00.000Z', payment_attempt: 1 });
 
     expect((await request(t.app, 'POST', `${BILLS}/reverse-bill-payment/${one.id}`, { token: tokens.admin, body: {} })).status).toBe(200);
     const repaid = await pay([one.id]);
-    expect(repaid.body.results[0]).toMatchObject({ ok: true, bill: { status: 'PAID', payment_attempt: 2 } });
+    expect(repaid.body.results[0]).toMatchObject({ ok: true, bill: { status: 'SCHEDULED', payment_attempt: 2 } });
     const after = await request(t.app, 'GET', `${BILLS}/payments?bill_id=${one.id}`, { token: tokens.admin });
-    expect(after.body.data.map((p: { attempt: number; status: string }) => [p.attempt, p.status])).toEqual([[1, 'REVERSED'], [2, 'SETTLED']]);
+    expect(after.body.data.map((p: { attempt: number; status: string }) => [p.attempt, p.status])).toEqual([[1, 'REVERSED'], [2, 'PENDING']]);
 
     const none = await pay([]);
     expect(none.status).toBeGreaterThanOrEqual(400);
     expect(none.status).toBeLessThan(500);
+  });
+
+  it('refuses to pay or schedule a bill whose vendor cannot be paid (BILL_PAY_7101 naming the vendor), and pays the others', async () => {
+    const noBank = await makeVendor(tokens.admin, `No Bank Supply ${randomUUID().slice(0, 4)}`);
+    const stranded = await create({ vendor_id: noBank });
+    await t.db.query(`UPDATE bills SET status = 'APPROVED' WHERE id = $1`, [stranded.id]);
+    const euro = await create({ currency: 'EUR' });
+    await t.db.query(`UPDATE bills SET status = 'APPROVED' WHERE id = $1`, [euro.id]);
+    const fine = await approved();
+    const res = await request(t.app, 'POST', `${BILLS}/bulk-actions/pay-now`, { token: tokens.admin, body: { bill_ids: [stranded.id, fine.id, euro.id] } });
+    expect(res.status, res.text).toBe(200);
+    const [a1, a2, a3] = res.body.results as { ok: boolean; error_v2?: { error_code: string; message: string } }[];
+    expect(a1).toMatchObject({ ok: false, error_v2: { error_code: 'BILL_PAY_7101' } });
+    expect(a1!.error_v2!.message).toMatch(/^No Bank Supply .* has no bank account on file/);
+    expect(a2).toMatchObject({ ok: true });
+    expect(a3).toMatchObject({ ok: false, error_v2: { error_code: 'BILL_PAY_7101' } });
+    expect(a3!.error_v2!.message).toContain('Paper Co is paid by ACH, which moves US dollars only; this bill is in EUR');
+    expect(await t.db.query('SELECT 1 FROM bill_payments WHERE bill_id = ANY($1::uuid[])', [[stranded.id, euro.id]])).toHaveLength(0);
+
+    // Scheduling is refused the same way; an unverified account (not ACH-routable) too.
+    const schedule = (ids: string[]) => request(t.app, 'PATCH', `${BILLS}/bulk-actions/payment-date`, { token: tokens.admin, body: { bill_ids: ids, payment_date: '2026-11-27' } });
+    const refused = await schedule([stranded.id]);
+    expect(refused.status, refused.text).toBe(200);
+    expect(refused.body.results[0]).toMatchObject({ ok: false, error_v2: { error_code: 'BILL_PAY_7101' } });
+    await storeBankAccount(t.db, noBank, { routing_number: '800000080', account_number: '12345678', account_type: 'CHECKING' });
+    const unverified = await schedule([stranded.id]);
+    expect(unverified.body.results[0].error_v2.message).toContain('bank account is not verified');
+    expect((await request(t.app, 'GET', `${BILLS}/${stranded.id}`, { token: tokens.admin })).body.status).toBe('APPROVED');
+    // Once its details verify, it schedules; the job sends it on its day and settles it two bank days later.
+    await storeBankAccount(t.db, noBank, { routing_number: '111000025', account_number: '88120045', account_type: 'SAVINGS' });
+    const scheduled = await schedule([stranded.id]);
+    expect(scheduled.body.results[0]).toMatchObject({ ok: true, bill: { status: 'SCHEDULED', payment_date: '2026-11-27', payment_attempt: 0 } });
+    await settleBillPayments(t.db, new Date('2026-11-26T12:00:00Z'));
+    expect(await t.db.query('SELECT 1 FROM bill_payments WHERE bill_id = $1', [stranded.id])).toHaveLength(0);
+    await settleBillPayments(t.db, new Date('2026-11-27T12:00:00Z'));
+    const [sent] = await t.db.query<{ status: string; settles_on: string }>(
+      `SELECT status, to_char(settles_on, 'YYYY-MM-DD') AS settles_on FROM bill_payments WHERE bill_id = $1`, [stranded.id]);
+    expect(sent).toEqual({ status: 'PENDING', settles_on: '2026-12-01' });
+    await settleBillPayments(t.db, new Date('2026-12-01T12:00:00Z'));
+    expect((await request(t.app, 'GET', `${BILLS}/${stranded.id}`, { token: tokens.admin })).body).toMatchObject({ status: 'PAID', payment_attempt: 1 });
+  });
+
+  it('fails a scheduled payment whose vendor lost its bank account before the day, and moves no money', async () => {
+    const gone = await makeVendor(tokens.admin, `Gone Bank ${randomUUID().slice(0, 4)}`);
+    await storeBankAccount(t.db, gone, { routing_number: '021000021', account_number: '55512345', account_type: 'CHECKING' });
+    const bill = await create({ vendor_id: gone });
+    await t.db.query(`UPDATE bills SET status = 'APPROVED' WHERE id = $1`, [bill.id]);
+    const ok = await request(t.app, 'PATCH', `${BILLS}/bulk-actions/payment-date`, { token: tokens.admin, body: { bill_ids: [bill.id], payment_date: '2026-11-25' } });
+    expect(ok.body.results[0].ok).toBe(true);
+    await storeBankAccount(t.db, gone, null);
+    await settleBillPayments(t.db, new Date('2026-11-25T12:00:00Z'));
+    const after = await request(t.app, 'GET', `${BILLS}/${bill.id}`, { token: tokens.admin });
+    expect(after.body.status).toBe('PAYMENT_FAILED');
+    expect(after.body.payment_failure_reason).toContain('has no bank account on file');
+    expect(await t.db.query('SELECT 1 FROM bill_payments WHERE bill_id = $1', [bill.id])).toHaveLength(0);
   });
 
   it('lists bills newest first with status and vendor filters and keyset pages', async () => {

@@ -27,8 +27,12 @@ import { DEMO_VENDORS, type DemoVendorSpec, type SeededVendor } from './vendors.
  *   time through the server's own `openBillApproval` (the business's bill policy). Bills decided
  *   earlier carry who approved them (`approved_by`/`approved_at`); their old approval rows are not
  *   invented.
- * - **Payments**: one SETTLED attempt per paid bill (`paymentKey(bill, 1)`), except the ≈10 %
- *   marked paid by hand; a FAILED attempt for PAYMENT_FAILED.
+ * - **Payments** (issue 25: money only moves where it can): one SETTLED attempt per paid bill
+ *   (`paymentKey(bill, 1)`, settled on its bank day), except the ≈10 % marked paid by hand; a
+ *   FAILED attempt for PAYMENT_FAILED. A vendor without a bank account (Thames Robotics, the
+ *   archived Summit, one generated supplier in six) was never paid through Ledgerline: its paid
+ *   bills are marked paid (paid outside), and it has no scheduled or failed payments (those bills
+ *   stay approved, waiting for its bank details: the Bills page's "Add bank details" path).
  * - **Seqs**: `timeline` lets the caller interleave bills with the other timeline rows by when
  *   each bill was last touched (a bill awaiting approval is followed by its approval's seq).
  */
@@ -151,6 +155,8 @@ export interface SeedBillPayment {
   status: 'SETTLED' | 'FAILED';
   created_by: string;
   created_at: string;
+  settles_on: string | null;
+  settled_at: string | null;
 }
 
 export interface GeneratedBills {
@@ -170,7 +176,7 @@ export interface GenerateBillsOptions {
   seed: number;
 }
 
-/** The suppliers to generate for `count` bills (names, US addresses, half with a bank account). */
+/** The suppliers to generate for `count` bills (names, US addresses, most with a bank account). */
 function generateVendors(rng: Rng, count: number): { spec: DemoVendorSpec; category: Category }[] {
   const n = Math.min(MAX_GENERATED_VENDORS, Math.floor(count / BILLS_PER_VENDOR));
   const categories = Object.keys(CATEGORIES) as Category[];
@@ -190,7 +196,8 @@ function generateVendors(rng: Rng, count: number): { spec: DemoVendorSpec; categ
         name, email: `ar@${domain}`, phone: `+1 555 01${String(rng.int(0, 99)).padStart(2, '0')}`,
         address: { line1: `${rng.int(10, 9_800)} ${rng.pick(STREETS)}`, line2: null, city, state, postal_code: zip, country: 'US' },
         gl: CATEGORIES[category].gl, contacts: [],
-        bank: rng.chance(0.5)
+        // Most suppliers are paid by ACH (issue 25: a verified account); one in six has sent no bank details yet.
+        bank: rng.chance(0.83)
           ? { routing_number: rng.pick(ROUTING_NUMBERS), account_number: String(rng.int(10_000_000, 999_999_999)), account_type: rng.chance(0.85) ? 'CHECKING' : 'SAVINGS' }
           : null,
       },
@@ -263,7 +270,10 @@ export function generateBills(
     const members = drafts.filter((d) => d.band === band);
     bandStatuses(rng, band, members.length).forEach((status, k) => (members[k]!.status = status));
   });
-  for (const { vendor, invoiceMs, dueMs, status } of drafts) {
+  for (const { vendor, invoiceMs, dueMs, status: drawn } of drafts) {
+    // No bank account: nothing was ever sent to it (issue 25).
+    const payable = vendor.spec.bank !== null;
+    const status: BillStatus = !payable && (drawn === 'SCHEDULED' || drawn === 'PAYMENT_FAILED') ? 'APPROVED' : drawn;
     const { id: vendorId, default_gl_account_id: vendorGl } = vendorOf(vendor.spec);
     const category = CATEGORIES[vendor.category];
     const createdMs = Math.min(now, invoiceMs + rng.int(0, 3) * DAY + rng.int(8, 18) * 3_600_000);
@@ -303,7 +313,7 @@ export function generateBills(
       : null;
     const reconciledMs = status === 'RECONCILED' ? Math.min(now, paidMs! + rng.int(2, 10) * DAY) : null;
     const scheduledFor = status === 'SCHEDULED' ? Math.max(dayOf(now) + DAY, dueMs - rng.int(0, 3) * DAY) : null;
-    const manual = (status === 'PAID' || status === 'RECONCILED') && rng.chance(0.1);
+    const manual = (status === 'PAID' || status === 'RECONCILED') && (rng.chance(0.1) || !payable);
     const touched = Math.max(createdMs, submitted ?? 0, approvedMs ?? 0, rejectedMs ?? 0, canceledMs ?? 0, paidMs ?? 0, reconciledMs ?? 0);
 
     const bill: SeedBill = {
@@ -330,6 +340,8 @@ export function generateBills(
       payments.push({
         id: rng.uuid(), bill_id: id, attempt: 1, payment_key: paymentKey(id, 1), amount: bill.amount, currency: bill.currency,
         status: status === 'PAYMENT_FAILED' ? 'FAILED' : 'SETTLED', created_by: admin.id, created_at: iso(paidMs!),
+        settles_on: status === 'PAYMENT_FAILED' ? null : isoDate(paidMs!),
+        settled_at: status === 'PAYMENT_FAILED' ? null : iso(paidMs!),
       });
     }
   }
@@ -354,7 +366,7 @@ const BILL_COLUMNS = cols(
 const LINE_COLUMNS = cols('id:uuid', 'bill_id:uuid', 'position:integer', 'description:text', 'amount:bigint', 'gl_account_id:uuid', 'department_id:uuid');
 const PAYMENT_COLUMNS = cols(
   'id:uuid', 'business_id:uuid', 'bill_id:uuid', 'attempt:integer', 'payment_key:text', 'amount:bigint', 'currency:text', 'status:text',
-  'created_by:uuid', 'created_at:timestamptz',
+  'created_by:uuid', 'created_at:timestamptz', 'settles_on:date', 'settled_at:timestamptz',
 );
 
 /**

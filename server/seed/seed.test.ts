@@ -193,6 +193,20 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
     expect(await count(t.db, `SELECT count(*) AS n FROM bills b JOIN bill_payments p ON p.bill_id = b.id WHERE b.paid_manually`)).toBe(0);
     expect(await count(t.db, `SELECT count(*) AS n FROM bills b WHERE b.status = 'PAYMENT_FAILED'
       AND (SELECT count(*) FROM bill_payments p WHERE p.bill_id = b.id AND p.status = 'FAILED') <> 1`)).toBe(0);
+    // Issue 25, money only moved where it could: no payment (settled, failed, or one scheduled) to a
+    // vendor without a verified bank account; most vendors have one, and some approved bills wait
+    // for a vendor's bank details (the "Add bank details" path).
+    const unpayable = `(v.bank_account_type IS NULL OR v.bank_verified_at IS NULL OR b.currency <> 'USD')`;
+    expect(await count(t.db, `SELECT count(*) AS n FROM bills b JOIN vendors v ON v.id = b.vendor_id
+      WHERE ${unpayable} AND (EXISTS (SELECT 1 FROM bill_payments p WHERE p.bill_id = b.id) OR b.status IN ('SCHEDULED', 'PAYMENT_FAILED'))`)).toBe(0);
+    expect(await count(t.db, `SELECT count(*) AS n FROM bills b JOIN vendors v ON v.id = b.vendor_id
+      WHERE b.status IN ('PAID', 'RECONCILED') AND NOT b.paid_manually AND ${unpayable}`)).toBe(0);
+    expect(await count(t.db, `SELECT count(*) AS n FROM bill_payments WHERE status = 'SETTLED' AND (settles_on IS NULL OR settled_at IS NULL OR settles_on > $1::date)`,
+      [NOW.toISOString().slice(0, 10)])).toBe(0);
+    const vendorsWithBank = await count(t.db, 'SELECT count(*) AS n FROM vendors WHERE bank_verified_at IS NOT NULL');
+    expect(vendorsWithBank / seeded.counts.vendors).toBeGreaterThan(0.6);
+    expect(await count(t.db, `SELECT count(*) AS n FROM bills b JOIN vendors v ON v.id = b.vendor_id
+      WHERE b.status = 'APPROVED' AND v.bank_account_type IS NULL`)).toBeGreaterThan(0);
     // Interleaved with the transactions (the newest-first backfill meets both), in the order they were last touched.
     const [span] = await t.db.query<{ bill_min: number; tx_max: number }>(
       'SELECT (SELECT min(change_seq) FROM bills) AS bill_min, (SELECT max(change_seq) FROM transactions) AS tx_max',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { BankAccountBody } from '../../schema/api/calls-vendors.ts';
 import type { VendorAddress } from '../../schema/entities/vendor.ts';
-import { maskBankAccount } from '../../schema/vendor-rules.ts';
+import { bankAccountVerification, maskBankAccount } from '../../schema/vendor-rules.ts';
 import { bankContext, encryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.ts';
 import type { Queryable } from '../db/db.ts';
 import { bulkInsert, cols } from './bulk-insert.ts';
@@ -10,7 +10,9 @@ import type { DemoData } from './types.ts';
 /**
  * The demo business's vendors (issue 11): the suppliers a robotics company pays by bill, with
  * addresses (US ones with their state, as PAYEE_1007 requires), AP contacts, default GL coding,
- * and bank accounts for the ones paid by ACH (test routing numbers that pass the ABA checksum).
+ * and bank accounts for the ones paid by ACH (test routing numbers that pass the ABA checksum and
+ * an ACH prefix, so they are verified: issue 25). Thames Robotics (a UK consultancy, no US
+ * account) and the archived Summit have none: their bills are paid outside Ledgerline.
  * Deterministic: ids from the business id and name; only the ciphertext differs between runs
  * (a fresh nonce per value).
  */
@@ -39,7 +41,8 @@ export const DEMO_VENDORS: readonly DemoVendorSpec[] = [
   {
     name: 'Harbor Logistics Co.', email: 'invoices@harborlogistics.example', phone: '+1 718 555 0117',
     address: us('1 Pier Rd', 'Brooklyn', 'NY', '11201'), gl: null,
-    contacts: [{ name: 'Morgan Lee', email: 'morgan@harborlogistics.example', phone: '+1 718 555 0118' }], bank: null,
+    contacts: [{ name: 'Morgan Lee', email: 'morgan@harborlogistics.example', phone: '+1 718 555 0118' }],
+    bank: { routing_number: '026009593', account_number: '3300418862', account_type: 'CHECKING' },
   },
   {
     name: 'Keystone Commercial Properties', email: 'leasing@keystoneprops.example', phone: '+1 415 555 0101',
@@ -104,11 +107,13 @@ export async function insertVendors(tx: Queryable, seeded: ReturnType<typeof dem
     bank_account_cipher: bank ? encryptBankValue(key, bank.account_number, bankContext(v.id, 'account_number')) : null,
     bank_routing_last_four: bank ? maskBankAccount(bank).routing_last_four : null,
     bank_account_last_four: bank ? maskBankAccount(bank).last_four : null,
+    // Verified as the API would have verified them when stored (issue 25).
+    bank_verified_at: bank && bankAccountVerification(bank).ok ? v.updated_at : null,
   }));
   await bulkInsert(tx, 'vendors', cols(
     'id:uuid', 'business_id:uuid', 'name:text', 'email:text', 'phone:text', 'address:jsonb', 'default_gl_account_id:uuid', 'status:text',
     'bank_account_type:text', 'bank_routing_cipher:text', 'bank_account_cipher:text', 'bank_routing_last_four:text', 'bank_account_last_four:text',
-    'change_seq:bigint', 'updated_at:timestamptz', 'deleted:boolean',
+    'bank_verified_at:timestamptz', 'change_seq:bigint', 'updated_at:timestamptz', 'deleted:boolean',
   ), rows);
   await bulkInsert(tx, 'vendor_contacts', cols(
     'id:uuid', 'business_id:uuid', 'vendor_id:uuid', 'name:text', 'email:text', 'phone:text', 'created_at:timestamptz',

@@ -4,7 +4,9 @@ import { Button } from '../../components/button.tsx';
 import { DateField } from '../../components/date-field.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { TextField } from '../../components/text-field.tsx';
-import { formatCount } from '../../lib/format.ts';
+import { formatCount, formatMoney } from '../../lib/format.ts';
+import type { Vendor } from '../../../schema/entities/vendor.ts';
+import { vendorPaymentCheck } from '../../../schema/vendor-rules.ts';
 
 /** Moved to src/components (accounting confirms with it too); re-exported for bill pay's dialogs. */
 export { ConfirmDialog, type ConfirmDialogProps } from '../../components/confirm-dialog.tsx';
@@ -66,5 +68,72 @@ export function BulkValueDialog({ kind, count, skipped, min, onClose, onApply, r
         </Button>
       </div>
     </Modal>
+  );
+}
+
+/** What a pay confirmation moves and leaves (issue 25), split by the vendors' payment rule. */
+export interface PayPlan<B> {
+  /** Bills whose money can move: sent. */
+  paying: B[];
+  /** Bills left out, each with why (the vendor's bank details, or the currency). */
+  skipped: { bill: B; reason: string }[];
+  /** Sums of the paying bills per currency, most first: "$1,200.00 · €300.00". */
+  totals: { currency: string; amount: number; count: number }[];
+}
+
+/**
+ * Splits bills to pay by `vendorPaymentCheck` (the server's own rule): a vendor the device does not
+ * know yet is left to the server, which answers per bill.
+ */
+export function payPlan<B extends { vendor_id: string; currency: string; amount: number }>(
+  bills: readonly B[], vendorOf: (id: string) => Pick<Vendor, 'name' | 'bank_account'> | undefined,
+): PayPlan<B> {
+  const paying: B[] = [];
+  const skipped: { bill: B; reason: string }[] = [];
+  for (const bill of bills) {
+    const vendor = vendorOf(bill.vendor_id);
+    const check = vendor ? vendorPaymentCheck(vendor, bill.currency) : { ok: true as const };
+    if (check.ok) paying.push(bill);
+    else skipped.push({ bill, reason: check.message });
+  }
+  const sums = new Map<string, { amount: number; count: number }>();
+  for (const b of paying) {
+    const s = sums.get(b.currency) ?? { amount: 0, count: 0 };
+    sums.set(b.currency, { amount: s.amount + b.amount, count: s.count + 1 });
+  }
+  const totals = [...sums].map(([currency, s]) => ({ currency, ...s })).sort((a, b) => b.count - a.count);
+  return { paying, skipped, totals };
+}
+
+/** The pay confirmation's summary: what moves (count and total per currency) and what is skipped, and why. */
+export function PaySummary<B extends { id: string; vendor_id: string; invoice_number: string; currency: string; amount: number }>({
+  plan, vendorName,
+}: { plan: PayPlan<B>; vendorName(id: string): string }) {
+  return (
+    <div className="bill-pay-summary">
+      {plan.totals.length > 0 && (
+        <ul className="bill-pay-totals" aria-label="What moves">
+          {plan.totals.map((t) => (
+            <li key={t.currency}>
+              <span>{formatCount(t.count)} {t.count === 1 ? 'payment' : 'payments'} in {t.currency}</span>
+              <strong>{formatMoney(t.amount, t.currency)}</strong>
+            </li>
+          ))}
+        </ul>
+      )}
+      {plan.skipped.length > 0 && (
+        <div className="bill-pay-skipped" role="note" data-testid="bill-pay-skipped">
+          <strong>{formatCount(plan.skipped.length)} {plan.skipped.length === 1 ? 'bill is' : 'bills are'} not paid:</strong>
+          <ul aria-label="Skipped">
+            {plan.skipped.map(({ bill, reason }) => (
+              <li key={bill.id}>
+                <span className="bill-pay-vendor">{vendorName(bill.vendor_id) || 'Vendor'} · {bill.invoice_number} · {formatMoney(bill.amount, bill.currency)}</span>
+                <span className="bill-pay-reason">{reason}</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </div>
   );
 }

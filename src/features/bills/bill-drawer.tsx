@@ -1,5 +1,12 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { nextPaymentAttempt } from '../../../schema/bill-rules.ts';
+import { checkBillAction, nextPaymentAttempt } from '../../../schema/bill-rules.ts';
+import { DEFAULT_SETTLEMENT_DAYS } from '../../../schema/api/calls-bills.ts';
+import { expectedSettlementDate } from '../../../schema/business-days.ts';
+import type { Vendor } from '../../../schema/entities/vendor.ts';
+import { vendorPaymentCheck, type VendorPaymentCheck } from '../../../schema/vendor-rules.ts';
+// Issue 25: the bill's "Add bank details" opens the vendor's own bank form (to move into src/components with vendor-form's bank rules).
+// eslint-disable-next-line import-x/no-restricted-paths
+import { AddBankDetails } from '../vendors/bank-account-dialog.tsx';
 import { BillInvoice } from '../../components/bill-invoice.tsx';
 import type { BillPaymentRow } from '../../../workers/api.ts';
 import { Button } from '../../components/button.tsx';
@@ -10,7 +17,7 @@ import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
 import { SYNCED_EDIT_HINT, SyncedLock } from '../../components/synced-lock.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { BILL_STATUS_LABELS, BILL_STATUS_TONES, dueText, isOverdue } from '../../lib/bill-labels.ts';
+import { BILL_STATUS_LABELS, BILL_STATUS_TONES, dueText, isOverdue, localDay } from '../../lib/bill-labels.ts';
 import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
@@ -54,7 +61,12 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
     heading.current?.focus();
   }, [id]);
 
-  const vendor = bill ? reference.data.vendors.find((v) => v.id === bill.vendor_id)?.name : undefined;
+  const vendorDoc = bill ? reference.data.vendors.find((v) => v.id === bill.vendor_id) : undefined;
+  const vendor = vendorDoc?.name;
+  const [addingBank, setAddingBank] = useState<Vendor | null>(null);
+  // Issue 25: money only moves where it can. A bill its status would let us pay, whose vendor has no
+  // verified bank account (or no payment method for its currency), offers the bank details instead.
+  const payable: VendorPaymentCheck | null = bill && vendorDoc && payingStatus(bill.status) ? vendorPaymentCheck(vendorDoc, bill.currency) : null;
   const title = bill ? `${vendor ?? 'Bill'} · ${bill.invoice_number}` : bill === null ? 'Bill not found' : 'Bill';
 
   async function act(action: BillDrawerAction, b: BillView): Promise<boolean> {
@@ -115,7 +127,10 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
           <DuplicateMark bill={bill} reference={reference} />
           {bill.failure?.duplicate ? <DuplicateRefusal bill={bill} client={client} /> : <ClaimRefusal row={bill} client={client} />}
           {bill.accounting_synced_at && <SyncedLock client={client} type="bill" id={bill.id} syncedAt={bill.accounting_synced_at} />}
-          <BillActions bill={bill} online={online} busy={busy} onRun={(a) => void run(a, bill)} />
+          {payable && !payable.ok && vendorDoc && (
+            <CannotPay check={payable} vendor={vendorDoc} online={online} onAdd={() => setAddingBank(vendorDoc)} />
+          )}
+          <BillActions bill={bill} online={online} busy={busy} blocked={payable !== null && !payable.ok} onRun={(a) => void run(a, bill)} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
           <BillLines bill={bill} reference={reference} />
           <section aria-labelledby={`${bill.id}-invoice`}>
@@ -131,6 +146,19 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
         </div>
       )}
       {bill === null && <p className="drawer-body muted">This bill is not on this device: it may have been deleted, or it has not synced here yet.</p>}
+      {addingBank && (
+        <AddBankDetails
+          vendor={addingBank}
+          client={client}
+          onClose={() => setAddingBank(null)}
+          onSaved={(v) => {
+            setAddingBank(null);
+            toastInfo(v.bank_account?.verified_at
+              ? `Bank details saved and verified for ${v.name}. The bill can be paid.`
+              : `Bank details saved for ${v.name}, but they did not verify: the bill cannot be paid to them yet.`);
+          }}
+        />
+      )}
       {bill && confirm && (
         <ConfirmAction action={confirm} bill={bill} vendor={vendor ?? 'the vendor'} online={online} onClose={() => setConfirm(null)} onConfirm={() => act(confirm, bill)}>
           {confirm === 'payNow' && <DuplicateMark bill={bill} reference={reference} />}
@@ -155,6 +183,11 @@ function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
           <strong>Rejected:</strong> {bill.rejection_reason}
         </div>
       )}
+      {bill.status === 'SCHEDULED' && bill.payment_date && bill.payment_date <= today && bill.payment_attempt > 0 && (
+        <div className="notice" data-testid="bill-processing">
+          <strong>Payment processing:</strong> sent {formatDay(bill.payment_date)}; it settles on {formatDay(settlesOn(bill.payment_date))}, when the bill becomes paid.
+        </div>
+      )}
       {bill.status === 'PAYMENT_FAILED' && (
         <div className="notice notice-error">
           <strong>The payment failed:</strong> {bill.payment_failure_reason ?? 'the bank gave no reason.'} Retry it, or mark the bill as paid if it was paid another way.
@@ -170,12 +203,42 @@ function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
  * status moves go on.
  */
 
+/** Drawer actions that send money to the vendor (refused by the server while the vendor cannot be paid). */
+const MOVES_MONEY: readonly BillDrawerAction[] = ['payNow', 'retryPayment'];
+
+/** Statuses from which the bill is paid or scheduled (what the vendor's bank details decide). */
+const payingStatus = (status: BillView['status']) =>
+  checkBillAction('payNow', status).ok || checkBillAction('retryPayment', status).ok;
+
+/** The day a payment sent on `sent` settles (the server's rule: DEFAULT_SETTLEMENT_DAYS bank business days). */
+const settlesOn = (sent: string) => expectedSettlementDate(sent, DEFAULT_SETTLEMENT_DAYS);
+
+/** Why this bill cannot be paid through Ledgerline, and the way forward: the vendor's bank details. */
+function CannotPay({ check, vendor, online, onAdd }: { check: Exclude<VendorPaymentCheck, { ok: true }>; vendor: Vendor; online: boolean; onAdd(): void }) {
+  const canAdd = check.reason !== 'CURRENCY';
+  return (
+    <div className="notice notice-warn bill-cannot-pay" role="note" data-testid="bill-cannot-pay">
+      <p><strong>Can’t pay yet.</strong> {check.message}</p>
+      {canAdd && (
+        <div className="row-actions">
+          <Button size="sm" variant="primary" disabled={!online} title={online ? undefined : 'This needs a connection.'} onClick={onAdd}>
+            {vendor.bank_account ? 'Update bank details' : 'Add bank details'}
+          </Button>
+        </div>
+      )}
+    </div>
+  );
+}
+
 /** An unconfirmed change (a queued payment among them): the bill shown is not yet the server's. */
 const SYNCING: ReadonlySet<BillView['pending']> = new Set(['pending', 'sending', 'needs_step_up']);
 
-function BillActions({ bill, online, busy, onRun }: { bill: BillView; online: boolean; busy: BillDrawerAction | null; onRun(a: BillDrawerAction): void }) {
+function BillActions({ bill, online, busy, blocked: cannotPay = false, onRun }: {
+  bill: BillView; online: boolean; busy: BillDrawerAction | null; blocked?: boolean; onRun(a: BillDrawerAction): void;
+}) {
   const syncing = SYNCING.has(bill.pending);
-  const actions = drawerActions(bill.status, syncing);
+  // A vendor that cannot be paid: no Pay now / Retry that would fail (CannotPay says what to do).
+  const actions = drawerActions(bill.status, syncing).filter((a) => !(cannotPay && MOVES_MONEY.includes(a)));
   const heldBack = syncing && drawerActions(bill.status).length > actions.length;
   if (actions.length === 0 && !heldBack) return null;
   const offlineOnes = actions.filter(needsConnection);
@@ -274,6 +337,12 @@ function BillLines({ bill, reference }: { bill: BillView; reference: ReferenceVi
 
 const PAYMENT_WORDS: Record<BillPaymentRow['status'], string> = { PENDING: 'Sent, not settled', SETTLED: 'Settled', FAILED: 'Failed', REVERSED: 'Reversed' };
 
+/** "Sent, not settled (settles Dec 1)": an attempt's state with its settlement day when known. */
+function paymentWords(p: BillPaymentRow): string {
+  if (p.status === 'PENDING' && p.settles_on) return `${PAYMENT_WORDS.PENDING} (settles ${formatDay(p.settles_on)})`;
+  return PAYMENT_WORDS[p.status];
+}
+
 /** Attempts, failure, a manual payment, reconciliation; the attempts list is a direct call (online only). */
 function BillPayment({ bill, client, online, version }: { bill: BillView; client: DataClient; online: boolean; version: number }) {
   const [payments, setPayments] = useState<BillPaymentRow[] | string | null>(null);
@@ -302,7 +371,7 @@ function BillPayment({ bill, client, online, version }: { bill: BillView; client
         <ul className="bill-payments">
           {payments.map((p) => (
             <li key={p.id}>
-              Attempt {p.attempt}: {formatMoney(p.amount, bill.currency)} · {PAYMENT_WORDS[p.status]} · <time dateTime={p.created_at}>{formatLocalDateTime(p.created_at)}</time>
+              Attempt {p.attempt}: {formatMoney(p.amount, bill.currency)} · {paymentWords(p)} · <time dateTime={p.created_at}>{formatLocalDateTime(p.created_at)}</time>
             </li>
           ))}
         </ul>
@@ -317,7 +386,12 @@ function ConfirmAction({ action, bill, vendor, online, onClose, onConfirm, child
   const amount = formatMoney(bill.amount, bill.currency);
   const words: Record<string, { title: string; description: string; confirm: string; tone: 'danger' | 'primary' }> = {
     payNow: online
-      ? { title: `Pay ${amount} to ${vendor}?`, description: `The payment of invoice ${bill.invoice_number} is sent now, once.`, confirm: `Pay ${amount}`, tone: 'primary' }
+      ? {
+        title: `Pay ${amount} to ${vendor}?`,
+        description: `The payment of invoice ${bill.invoice_number} is sent now, once, by ACH; it settles on ${formatDay(settlesOn(localDay()))} and the bill shows as processing until then.`,
+        confirm: `Pay ${amount}`,
+        tone: 'primary',
+      }
       : {
         title: `Queue a payment of ${amount} to ${vendor}?`,
         description: `You’re offline. The payment of invoice ${bill.invoice_number} is kept on this device and sent once, as soon as there is a connection; until then the bill shows as scheduled.`,

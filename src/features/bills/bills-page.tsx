@@ -75,6 +75,8 @@ export function BillsPage() {
   const today = useMemo(() => localDay(), [dataVersion]); // eslint-disable-line react-hooks/exhaustive-deps
   const vendorNames = useMemo(() => new Map(reference.data.vendors.map((v) => [v.id, v.name])), [reference.data.vendors]);
   const vendorName = useCallback((id: string) => vendorNames.get(id) ?? '', [vendorNames]);
+  const vendorDocs = useMemo(() => new Map(reference.data.vendors.map((v) => [v.id, v])), [reference.data.vendors]);
+  const vendorOf = useCallback((id: string) => vendorDocs.get(id), [vendorDocs]);
 
   // "New bill" from the palette on another page, or a link with new=bill: open the form with the list.
   // A template (`template=<id>`, the Templates page's "Use template") is what the new bill starts from.
@@ -126,7 +128,7 @@ export function BillsPage() {
         </p>
       )}
       {selection.ids.size > 0 && (
-        <BulkBar client={client} selection={selection} selected={selected} total={total} online={online} vendorName={vendorName} onDone={setOutcome} returnFocus={gridElement} />
+        <BulkBar client={client} selection={selection} selected={selected} total={total} online={online} vendorName={vendorName} vendorOf={vendorOf} onDone={setOutcome} returnFocus={gridElement} />
       )}
       {outcome && (
         <div className={outcome.failed > 0 ? 'notice notice-warn bulk-outcome' : 'notice bulk-outcome'} role="status" data-testid="bulk-outcome">

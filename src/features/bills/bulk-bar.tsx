@@ -1,5 +1,6 @@
 import { useId, useMemo, useState } from 'react';
 import { BULK_BILL_LIMIT } from '../../../schema/bill-rules.ts';
+import { DEFAULT_SETTLEMENT_DAYS } from '../../../schema/api/calls-bills.ts';
 import { Button } from '../../components/button.tsx';
 import { Menu, MenuItem } from '../../components/menu.tsx';
 import type { DataClient } from '../../data-access/types.ts';
@@ -7,7 +8,8 @@ import { formatCount, formatMoney } from '../../lib/format.ts';
 import type { SelectionApi } from '../../lib/list/use-selection.ts';
 import { localDay } from '../../lib/bill-labels.ts';
 import { BULK_WORDS, bulkOffers, OFFLINE_NOTE, type BulkOffer, type OfferedBulkAction } from './bill-actions.ts';
-import { BulkValueDialog, ConfirmDialog } from './bill-dialogs.tsx';
+import { BulkValueDialog, ConfirmDialog, payPlan, PaySummary } from './bill-dialogs.tsx';
+import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { runBulkAction, type BulkOutcome } from './run-bill-call.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
@@ -25,6 +27,8 @@ export interface BulkBarProps {
   online: boolean;
   /** A vendor's name as the reference data has it ('' when not on this device yet). */
   vendorName(id: string): string;
+  /** A vendor as the reference data has it (its bank account decides whether a bill can be paid: issue 25). */
+  vendorOf?(id: string): Vendor | undefined;
   onDone(outcome: BulkOutcome): void;
   returnFocus(): HTMLElement | null | undefined;
 }
@@ -43,7 +47,7 @@ function sumsText(bills: readonly BillView[]): string {
  * only paying is offered, queued (`bill.payNow`, one command per bill) after a confirmation that
  * names every vendor and amount.
  */
-export function BulkBar({ client, selection, selected, total, online, vendorName, onDone, returnFocus }: BulkBarProps) {
+export function BulkBar({ client, selection, selected, total, online, vendorName, vendorOf = () => undefined, onDone, returnFocus }: BulkBarProps) {
   const count = selection.ids.size;
   const rows = useMemo(() => selected ?? [], [selected]);
   const offers = useMemo(() => bulkOffers(rows, { online, count }), [rows, online, count]);
@@ -53,6 +57,13 @@ export function BulkBar({ client, selection, selected, total, online, vendorName
   const reasonId = useId();
 
   async function send(offer: BulkOffer, value?: string): Promise<boolean> {
+    if (offer.action === 'pay-now') {
+      // Issue 25: only bills whose vendor can be paid are sent; the confirmation listed the others.
+      const plan = payPlan(rows.filter((b) => offer.eligible.includes(b.id)), vendorOf);
+      const left = plan.skipped.length;
+      offer = { ...offer, eligible: plan.paying.map((b) => b.id), skipped: offer.skipped + left };
+      if (offer.eligible.length === 0) return false;
+    }
     const ids = offer.eligible;
     if (offer.action === 'pay-now' && !online) return queuePayments(offer);
     const base = { bill_ids: ids };
@@ -161,24 +172,29 @@ export function BulkBar({ client, selection, selected, total, online, vendorName
         />
       )}
       {asking && !BULK_WORDS[asking.action].input && (
-        <ConfirmBulk offer={asking} bills={rows.filter((b) => asking.eligible.includes(b.id))} online={online} vendorName={vendorName}
+        <ConfirmBulk offer={asking} bills={rows.filter((b) => asking.eligible.includes(b.id))} online={online} vendorName={vendorName} vendorOf={vendorOf}
           onClose={() => setAsking(null)} onConfirm={() => send(asking)} returnFocus={returnFocus} />
       )}
     </div>
   );
 }
 
-function ConfirmBulk({ offer, bills, online, vendorName, onClose, onConfirm, returnFocus }: {
-  offer: BulkOffer; bills: BillView[]; online: boolean; vendorName(id: string): string; onClose(): void; onConfirm(): Promise<boolean>;
-  returnFocus(): HTMLElement | null | undefined;
+function ConfirmBulk({ offer, bills: chosen, online, vendorName, vendorOf, onClose, onConfirm, returnFocus }: {
+  offer: BulkOffer; bills: BillView[]; online: boolean; vendorName(id: string): string; vendorOf(id: string): Vendor | undefined;
+  onClose(): void; onConfirm(): Promise<boolean>; returnFocus(): HTMLElement | null | undefined;
 }) {
-  const n = offer.eligible.length;
+  // Paying: only what can move is confirmed and sent; the rest are listed as skipped, with why.
+  const plan = offer.action === 'pay-now' ? payPlan(chosen, vendorOf) : null;
+  const bills = plan ? plan.paying : chosen;
+  const n = plan ? plan.paying.length : offer.eligible.length;
   const noun = `${formatCount(n)} ${n === 1 ? 'bill' : 'bills'}`;
   const sums = sumsText(bills);
   const skipped = offer.skipped > 0 ? ` ${formatCount(offer.skipped)} other selected ${offer.skipped === 1 ? 'bill is' : 'bills are'} left as ${offer.skipped === 1 ? 'it is' : 'they are'}.` : '';
   const words = {
-    'pay-now': online
-      ? { title: `Pay ${noun} now?`, description: `${sums} is sent to the vendors now, each bill once.${skipped}`, confirm: `Pay ${sums}`, tone: 'primary' as const }
+    'pay-now': n === 0
+      ? { title: 'Nothing can be paid yet', description: `None of these bills’ vendors can be paid through Ledgerline yet: add their bank details first (open a bill and choose Add bank details).${skipped}`, confirm: 'Close', tone: 'primary' as const }
+      : online
+      ? { title: `Pay ${noun} now?`, description: `${sums} is sent to the vendors now by ACH, each bill once; each settles in ${DEFAULT_SETTLEMENT_DAYS} bank business days and shows as processing until then.${skipped}`, confirm: `Pay ${sums}`, tone: 'primary' as const }
       : {
         title: `Queue ${noun} for payment?`,
         description: `You’re offline. These payments are kept on this device and each is sent once, as soon as there is a connection: ${sums} in all.${skipped}`,
@@ -189,8 +205,11 @@ function ConfirmBulk({ offer, bills, online, vendorName, onClose, onConfirm, ret
     cancel: { title: `Cancel ${noun}?`, description: `${sums} will not be paid. This cannot be undone.${skipped}`, confirm: `Cancel ${noun}`, tone: 'danger' as const },
   }[offer.action as 'pay-now' | 'mark-bills-as-paid' | 'cancel'];
   return (
-    <ConfirmDialog title={words.title} description={words.description} confirmLabel={words.confirm} tone={words.tone} onClose={onClose} onConfirm={onConfirm} returnFocus={returnFocus}>
-      {offer.action === 'pay-now' && (
+    <ConfirmDialog title={words.title} description={words.description} confirmLabel={words.confirm} tone={words.tone} onClose={onClose}
+      // Nothing payable: the button only closes (nothing is sent).
+      onConfirm={plan && n === 0 ? async () => true : onConfirm} returnFocus={returnFocus}>
+      {plan && <PaySummary plan={plan} vendorName={vendorName} />}
+      {offer.action === 'pay-now' && bills.length > 0 && (
         // Every payment by vendor and amount: what money goes where is never only a total.
         <ul className="bill-pay-list" aria-label="Payments">
           {bills.map((b) => (

@@ -7,7 +7,8 @@ import { SelectField } from '../../components/select-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
-import type { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
+import { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
+import { StepUpDialog } from '../../components/step-up-dialog.tsx';
 import { bankBody, emptyBankValues, errorsFromMessages, type BankFormValues, type FormErrors } from './vendor-form.ts';
 import { ACCOUNT_TYPE_LABELS } from './vendor-view.ts';
 
@@ -85,5 +86,26 @@ export function BankAccountDialog({ vendor, client, sensitive, onClose, onSaved 
         </Button>
       </div>
     </Modal>
+  );
+}
+
+export interface AddBankDetailsProps {
+  vendor: Vendor;
+  client: DataClient;
+  onClose(): void;
+  onSaved(vendor: Vendor): void;
+}
+
+/**
+ * The bank details form with its own step-up (issue 25): opened from a bill that cannot be paid
+ * until its vendor has verified bank details ("Add bank details"), outside the vendor's drawer.
+ */
+export function AddBankDetails({ vendor, client, onClose, onSaved }: AddBankDetailsProps) {
+  const sensitive = useSensitiveAction();
+  return (
+    <>
+      <BankAccountDialog vendor={vendor} client={client} sensitive={sensitive} onClose={onClose} onSaved={onSaved} />
+      {sensitive.prompting && <StepUpDialog onDone={sensitive.confirmed} onCancel={sensitive.cancelled} />}
+    </>
   );
 }

@@ -14,7 +14,7 @@ const vendor = (over: Partial<Vendor>): Vendor =>
   });
 
 const acme = vendor({ name: 'acme Supply', contacts: [{ id: '40000000-0000-4000-8000-0000000000c1', name: 'Dana Ortiz', email: 'dana@acme.example', phone: null }] });
-const brite = vendor({ name: 'Brightline', email: 'billing@brightline.example', bank_account: { last_four: '0045', routing_last_four: '0025', account_type: 'CHECKING' } });
+const brite = vendor({ name: 'Brightline', email: 'billing@brightline.example', bank_account: { last_four: '0045', routing_last_four: '0025', account_type: 'CHECKING', verified_at: '2026-11-20T10:00:00.000Z' } });
 const old = vendor({ name: 'Summit', status: 'ARCHIVED' });
 
 describe('filterVendors', () => {
