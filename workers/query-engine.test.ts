@@ -158,25 +158,25 @@ describe('QueryEngine incremental updates', () => {
 });
 
 describe('QueryEngine at 20k rows', () => {
-  it('answers text searches in a few milliseconds once indexed', () => {
-    // Rows as the worker holds them (toEngineRow: one hidden class), not as zod builds them.
-    const engine = createTransactionEngine(textOf);
-    const rows = makeTransactions(20_000, 11, { users: 2 }).map(toEngineRow);
+  it('answers text searches from its index once built, without reading every row’s text again', () => {
+    // Speed itself is the benchmark's (npm run bench: search p95); here, what makes it fast: once
+    // indexed, a query reads no row's text (the index holds it), and its answer is the reference's.
+    let reads = 0;
+    const counted = (t: Transaction) => {
+      reads += 1;
+      return textOf(t);
+    };
+    const engine = createTransactionEngine(counted);
+    const source = makeTransactions(20_000, 11, { users: 2 });
+    const rows = source.map(toEngineRow);
     for (let i = 0; i < rows.length; i += 2000) engine.upsertMany(rows.slice(i, i + 2000));
     while (engine.indexSome(5000) > 0);
-    const queries = ['sta', 'uber ada', 'meals', 'delta travel', 'o', 'lunch', 'hil', 'zoom conan'];
-    const times: number[] = [];
-    for (let round = 0; round < 5; round++) {
-      for (const q of queries) {
-        const t0 = performance.now();
-        engine.query({ filter: { q: `${q} ` + ' '.repeat(round) }, sort: 'occurred_desc', offset: 0, limit: 50 });
-        times.push(performance.now() - t0);
-      }
+    for (const q of ['sta', 'uber ada', 'meals', 'delta travel', 'o', 'lunch', 'hil', 'zoom conan']) {
+      reads = 0;
+      const got = engine.query({ filter: { q }, sort: 'occurred_desc', offset: 0, limit: 50 });
+      expect(reads, q).toBe(0);
+      expect(got.rows.map((r) => r.id), q).toEqual(reference(source, { q }, 'occurred_desc').slice(0, 50));
     }
-    times.sort((a, b) => a - b);
-    // The median, with a wide margin: this machine's cores are shared and a GC pause can land in
-    // any one query. The benchmark holds the real goal (p95 ≤ 8 ms at 100k in the worker).
-    expect(times[Math.floor(times.length / 2)]!).toBeLessThan(25);
   });
 });
 
