@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../data-access/types.ts';
-import { mirrorProgress, partialResultsText, syncStatusView, waitingText } from './sync-status-text.ts';
+import { mirrorProgress, partialResultsText, syncStatusView, waitingChanges, waitingText } from './sync-status-text.ts';
 
 const status = (over: Partial<SyncStatus> = {}): SyncStatus => ({
   phase: 'live',
@@ -106,5 +106,16 @@ describe('waitingText', () => {
     [12000, '12,000 changes waiting to sync'],
   ])('%s → %s', (n, expected) => {
     expect(waitingText(n)).toBe(expected);
+  });
+});
+
+describe('waitingChanges (issue 25: a bulk edit counts its rows)', () => {
+  it('reads the rows the pending entries change, not the entries', () => {
+    expect(waitingChanges({ pending: 1, pendingItems: 1485 })).toBe(1485);
+    expect(waitingText(waitingChanges({ pending: 1, pendingItems: 1485 }))).toBe('1,485 changes waiting to sync');
+  });
+  it('falls back to the entries for a status stored before the count, and is 0 without a status', () => {
+    expect(waitingChanges({ pending: 3 })).toBe(3);
+    expect(waitingChanges(null)).toBe(0);
   });
 });

@@ -27,6 +27,14 @@ const fmt = formatCount;
 export const waitingText = (pending: number): string =>
   pending === 1 ? '1 change waiting to sync' : `${fmt(pending)} changes waiting to sync`;
 
+/**
+ * How many changes wait to sync, as the person counts them: a bulk edit of 1,485 rows is 1,485
+ * changes (`pendingItems`), not the one outbox entry it is (issue 25). A status stored before
+ * the count existed falls back to the entries.
+ */
+export const waitingChanges = (status: Pick<SyncStatus, 'pending' | 'pendingItems'> | null): number =>
+  status ? Math.max(status.pendingItems ?? status.pending, status.pending) : 0;
+
 /** First-mirror progress while it runs online (for the progress bar and the partial-results notice). */
 export function mirrorProgress(status: SyncStatus | null): { loaded: number; total: number; percent: number } | null {
   // The engine reports progress only while a first mirror runs; offline, the bar would stall.
@@ -41,7 +49,7 @@ export const isPartial = (status: SyncStatus | null): boolean => status !== null
 
 export function syncStatusView(status: SyncStatus | null, pageOnline: boolean): SyncView {
   const attention = (status?.failed ?? 0) + (status?.needsStepUp ?? 0);
-  const pending = status?.pending ?? 0;
+  const pending = waitingChanges(status);
   if (!pageOnline || (status !== null && !status.online)) {
     const parts = [
       pending > 0 ? `${waitingText(pending)}: saved on this device, sent when you are back online.` : null,
