@@ -109,3 +109,27 @@ export function partialResultsText(
     ? `Showing ${fmt(shown)} matching ${noun} from the data downloaded so far${share}: older ones are still downloading and may match too.`
     : `Showing ${fmt(shown)} ${noun} downloaded so far${share}: older ones are still downloading.`;
 }
+
+/**
+ * What an empty list says while the first mirror is still downloading (issue 25: never "No …
+ * match" before the data is here): that it is downloading, with the share of records arrived
+ * (rows so far of the total the first page announced); offline, that the download resumes
+ * online. Null once the mirror is complete (or signed out): the list's own empty words hold then.
+ */
+export function downloadingEmptyText(status: SyncStatus | null): { title: string; body: string } | null {
+  if (!isPartial(status)) return null;
+  const progress = status?.progress && status.progress.total > 0 ? status.progress : null;
+  const loaded = progress ? Math.min(progress.loaded, progress.total) : 0;
+  const percent = progress ? Math.min(100, Math.floor((loaded / progress.total) * 100)) : null;
+  const share = progress ? `${fmt(loaded)} of ${fmt(progress.total)} records are on this device so far. ` : '';
+  if (!status?.online) {
+    return {
+      title: percent === null ? 'Only part of your data is on this device' : `Only part of your data is on this device · ${percent}%`,
+      body: `${share}Nothing here has arrived yet; the download resumes when you are back online.`,
+    };
+  }
+  return {
+    title: percent === null ? 'Downloading your data for offline use…' : `Downloading your data for offline use · ${percent}%`,
+    body: `${share}Nothing here has arrived yet; this list fills in as the download goes on.`,
+  };
+}
