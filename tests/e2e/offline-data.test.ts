@@ -75,6 +75,7 @@ describe('Settings → Offline data', () => {
       w.syncSeen = seen;
       w.noMatchSeen = false;
       new MutationObserver(() => {
+        // The indicator's and the empty list's (both live regions).
         for (const el of document.querySelectorAll('[role="status"]')) seen.push((el.textContent ?? '').trim());
         if (document.querySelector('main')?.textContent?.includes('No transactions match')) w.noMatchSeen = true;
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
@@ -117,12 +118,15 @@ describe('Settings → Offline data', () => {
     await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);
     expect(await downloading.textContent()).toContain('this list fills in as the download goes on');
 
-    // The first page goes through, the next is held: the rows arrived so far, with their share.
+    // The first page goes through, the next is held. While that page is stored the list is still
+    // empty and says the share (its total came with it: 0 %); then the rows arrived so far, with theirs.
     release(1);
-    const status = await waitForSyncStatus(page, /^\s*Downloading for offline use · \d+%\s*$/, 60_000);
+    const status = await waitForSyncStatus(page, /^\s*Downloading for offline use · [1-9]\d?%\s*$/, 60_000);
     const percent = Number(/(\d+)%/.exec(status)![1]);
     expect(percent).toBeGreaterThan(0);
     expect(percent).toBeLessThan(100);
+    const seen = await page.evaluate(() => (window as unknown as { syncSeen: string[] }).syncSeen);
+    expect(seen.some((t) => /^↓?\s*Downloading your data for offline use · 0%/.test(t))).toBe(true);
     const notice = page.getByTestId('partial-results');
     await expect.poll(() => notice.textContent(), { timeout: 30_000 }).toMatch(
       /^Showing [\d,]+ transactions downloaded so far \([\d,]+ of [\d,]+ records so far\): older ones are still downloading\.$/,
