@@ -100,7 +100,7 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     const c = outbox.counts();
     return {
       phase: state.phase, online: state.online, progress, mirrored: mirrored ?? false, checkpoint: puller.checkpoint(),
-      pending: c.pending, failed: c.failed, needsStepUp: c.needsStepUp,
+      pending: c.pending, pendingItems: c.pendingItems, failed: c.failed, needsStepUp: c.needsStepUp,
       leader: opts.leader ?? true, lastError: state.lastError,
     };
   }

@@ -192,7 +192,58 @@ describe("priority 'first' (issue 24: a fraud answer is sent before anything els
   });
 });
 
+describe('security-critical commands go first (issue 25: an offline card lock is sent before older edits)', () => {
+  const C1 = '44444444-4444-4444-8444-444444444444';
+  const C2 = '55555555-5555-4555-8555-555555555555';
+  const at = (e: OutboxEntry, created: number): OutboxEntry => ({ ...e, created_at: created, not_before: 0 });
+  const card = (id: string, command: 'card.lock' | 'card.unlock' | 'card.update', cardId: string, created: number) =>
+    at(createOutboxEntry({
+      id, command, now: NOW,
+      args: command === 'card.update' ? { card_id: cardId, patch: { display_name: id } } : { card_id: cardId },
+    }), created);
+  const bulk = (id: string, ids: string[], lock: boolean, created: number) =>
+    at(createOutboxEntry({ id, command: 'card.bulkLock', args: { card_ids: ids, lock }, now: NOW }), created);
+  const memo = (id: string, txn: string, created: number) =>
+    at(createOutboxEntry({ id, command: 'transaction.code', args: { transaction_id: txn, patch: { memo: id } }, now: NOW }), created);
+
+  it('a lock queued last is sent first, ahead of older edits of other rows', () => {
+    const entries = [memo('memo-1', T1, 1), bulk('bulk-code', [T2], false, 2), card('lock', 'card.lock', C1, 3)];
+    expect(nextEligible(entries, NOW)?.id).toBe('lock');
+    expect(deliveryOrder(entries).map((e) => e.id)).toEqual(['lock', 'memo-1', 'bulk-code']);
+  });
+  it('never overtakes an older command on the same card: that one goes first, then the lock', () => {
+    const entries = [memo('memo-1', T1, 1), card('rename', 'card.update', C1, 2), card('lock', 'card.lock', C1, 3)];
+    expect(deliveryOrder(entries).map((e) => e.id)).toEqual(['rename', 'lock', 'memo-1']);
+    expect(nextEligible(entries, NOW)?.id).toBe('rename');
+    expect(nextEligible(entries.filter((e) => e.id !== 'rename'), NOW)?.id).toBe('lock');
+  });
+  it('an older failed edit of the same card still holds the lock back (FIFO per entity), but not other rows', () => {
+    const entries = [card('rename', 'card.update', C1, 1), memo('memo-1', T1, 2), card('lock', 'card.lock', C1, 3)];
+    const failed = entries.map((e) => (e.id === 'rename' ? { ...e, state: 'failed' as const } : e));
+    expect(nextEligible(failed, NOW)?.id).toBe('memo-1');
+  });
+  it('an unlock is not security-critical: it keeps its age, and a later lock of the card stays behind it', () => {
+    const entries = [memo('memo-1', T1, 1), card('lock-a', 'card.lock', C1, 2), card('unlock', 'card.unlock', C1, 3), card('lock-b', 'card.lock', C1, 4)];
+    expect(deliveryOrder(entries).map((e) => e.id)).toEqual(['lock-a', 'unlock', 'lock-b', 'memo-1']);
+    const onlyUnlock = [memo('memo-1', T1, 1), card('unlock', 'card.unlock', C2, 2)];
+    expect(deliveryOrder(onlyUnlock).map((e) => e.id)).toEqual(['memo-1', 'unlock']);
+  });
+  it('a bulk lock goes first, a bulk unlock does not; a bulk lock drags the older edits of each of its cards with it', () => {
+    const entries = [memo('memo-1', T1, 1), card('rename-2', 'card.update', C2, 2), bulk('unlock-all', [C1], false, 3), bulk('lock-all', [C2], true, 4)];
+    expect(deliveryOrder(entries).map((e) => e.id)).toEqual(['rename-2', 'lock-all', 'memo-1', 'unlock-all']);
+  });
+});
+
 describe('createOutboxEntry and countEntries', () => {
+  it('counts a bulk entry as the rows it changes (issue 25: 1,485 changes waiting, not 1)', () => {
+    const ids = Array.from({ length: 1485 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    const bulkCode = createOutboxEntry({ id: 'b', command: 'transaction.bulkCode', args: { transaction_ids: ids, patch: { memo: 'x' } }, now: NOW });
+    const one = createOutboxEntry({ id: 'o', command: 'transaction.code', args: { transaction_id: T1, patch: { memo: 'm' } }, now: NOW });
+    expect(countEntries([bulkCode, one])).toMatchObject({ pending: 2, pendingItems: 1486 });
+    // Refused or finished entries are not waiting.
+    expect(countEntries([{ ...bulkCode, state: 'failed' }, { ...one, state: 'done' }])).toMatchObject({ pending: 0, pendingItems: 0, failed: 1 });
+  });
+
   it('validates args and derives the entities', () => {
     const bulk = createOutboxEntry({ id: 'b', command: 'transaction.bulkCode', args: { transaction_ids: [T1, T2], patch: { memo: 'x' } }, now: NOW });
     expect(bulk).toMatchObject({ entity_ids: [T1, T2], state: 'pending', attempts: 0, not_before: NOW, maybe_sent: false });
@@ -200,6 +251,6 @@ describe('createOutboxEntry and countEntries', () => {
   });
   it('counts pending (incl. sending), failed (incl. conflict) and parked entries', () => {
     const states: OutboxState[] = ['pending', 'sending', 'failed', 'conflict', 'needs_step_up', 'done'];
-    expect(countEntries(states.map((state, i) => entry({ id: String(i), state })))).toEqual({ pending: 2, failed: 2, needsStepUp: 1 });
+    expect(countEntries(states.map((state, i) => entry({ id: String(i), state })))).toEqual({ pending: 2, pendingItems: 2, failed: 2, needsStepUp: 1 });
   });
 });

@@ -64,7 +64,7 @@ describe('outbox runner', () => {
     expect(t.sent()).toEqual([`c1→${T1}`]);
     expect(t.optimistic.calls).toEqual([{ op: 'confirm', id: 'c1', response: TXN }]);
     expect(t.store.rows.size).toBe(0);
-    expect(t.outbox.counts()).toEqual({ pending: 0, failed: 0, needsStepUp: 0 });
+    expect(t.outbox.counts()).toEqual({ pending: 0, pendingItems: 0, failed: 0, needsStepUp: 0 });
     expect(t.changes.at(-1)).toBe(0);
   });
 

@@ -175,6 +175,11 @@ export interface SyncStatus {
   mirrored: boolean;
   checkpoint: number;
   pending: number;
+  /**
+   * The changes the pending entries are, as the person counts them (a bulk edit of 1,485 rows
+   * is 1,485; issue 25). Absent in a status stored before it: read `pending` then.
+   */
+  pendingItems?: number;
   failed: number;
   needsStepUp: number;
   leader: boolean;

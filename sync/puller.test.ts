@@ -67,6 +67,7 @@ describe('puller.pull', () => {
     expect(t.store.count('transactions')).toBe(7);
     expect(t.events).toEqual([
       { type: 'pull_started', initial: true },
+      { type: 'progress', loaded: 0, total: 7 },
       { type: 'progress', loaded: 3, total: 7 },
       { type: 'progress', loaded: 6, total: 7 },
       { type: 'progress', loaded: 7, total: 7 },
@@ -91,6 +92,24 @@ describe('puller.pull', () => {
     // The first write already saw the second request go out; nothing is fetched after the last page.
     expect(requestsSeenAtWrite).toEqual([2, 2]);
     expect(t.store.count('transactions')).toBe(4);
+  });
+
+  it('tells the share as soon as the first page answers and as each batch is stored, not when the next page arrives (issue 25)', async () => {
+    let answer!: (r: Response) => void;
+    const slow: ScriptStep = () => new Promise<Response>((resolve) => void (answer = resolve));
+    const t = setup([jsonResponse(200, page(0, 3, { has_more: true, total: 7, high_water: 7 })), slow]);
+    const pulled = t.puller.pull();
+    await flush();
+    // The second page has not answered: the first batch is stored and its share already told.
+    expect(t.store.count('transactions')).toBe(3);
+    expect(t.events).toEqual([
+      { type: 'pull_started', initial: true },
+      { type: 'progress', loaded: 0, total: 7 },
+      { type: 'progress', loaded: 3, total: 7 },
+    ]);
+    answer(new Response(JSON.stringify(page(3, 4)), { status: 200, headers: { 'Content-Type': 'application/json' } }));
+    expect(await pulled).toEqual({ ok: true, checkpoint: 7 });
+    expect(t.events.slice(3)).toEqual([{ type: 'progress', loaded: 7, total: 7 }, { type: 'pull_succeeded', checkpoint: 7 }]);
   });
 
   it('asks for at least 1,000 rows per batch and continues from the stored checkpoint without progress', async () => {
@@ -190,6 +209,7 @@ describe('puller.pull: the first mirror walks newest first (issue 8)', () => {
     expect(t.store.rows.get('transactions')!.get('t2')).toEqual({ id: 't2', memo: 'new' });
     expect(t.events).toEqual([
       { type: 'pull_started', initial: true },
+      { type: 'progress', loaded: 0, total: 5 },
       { type: 'progress', loaded: 2, total: 5 },
       { type: 'progress', loaded: 4, total: 5 },
       { type: 'progress', loaded: 5, total: 5 },

@@ -118,7 +118,6 @@ export function createPuller(opts: PullerOptions): Puller {
       await batch.done;
       cp = batch.stored;
       checkpoint = cp.seq;
-      if (initial && total !== null) emit({ type: 'progress', loaded: batch.loaded, total: Math.max(total, batch.loaded) });
     };
     const fail = async (failure: PullFailure) => {
       await settle();
@@ -152,6 +151,8 @@ export function createPuller(opts: PullerOptions): Puller {
       if (page.total !== undefined && (walk ? asked === null : from === 0)) {
         total = page.total;
         loaded = 0;
+        // Said at once (issue 25): the share is known while the first page is still being stored.
+        if (initial) emit({ type: 'progress', loaded: 0, total });
       }
       const next: Ask | null = walk
         ? page.has_more ? { kind: 'backfill', cursor: walk } : { kind: 'forward', after: page.checkpoint }
@@ -170,7 +171,13 @@ export function createPuller(opts: PullerOptions): Puller {
         ...(walk && page.has_more ? { backfill: walk } : {}),
       };
       const done = opts.store.applyChanges(page.changes, stored);
-      done.catch(() => undefined); // awaited by settle; a batch after a failed one must not go unhandled
+      // The progress is told as soon as the batch is stored, not when the next page has arrived
+      // (issue 25: a slow page left the share unsaid). Batches are stored in order, so it only grows.
+      const told = initial && total !== null ? { type: 'progress' as const, loaded, total: Math.max(total, loaded) } : null;
+      done.then(
+        () => told && emit(told),
+        () => undefined, // awaited by settle; a batch after a failed one must not go unhandled
+      );
       await settle();
       storing = { done, stored, loaded };
       // The epoch check above compares with the batch being stored.

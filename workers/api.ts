@@ -478,7 +478,8 @@ export interface ReceiptFileInput {
 }
 
 export type AddReceiptResult =
-  | { ok: true; name: string; receipt_id: string }
+  /** `added`: stored now (false: the same bytes were already on this device, as that receipt). */
+  | { ok: true; name: string; receipt_id: string; added?: boolean }
   | { ok: false; name: string; error: ErrorV2['error_v2'] };
 
 /**

@@ -1,6 +1,6 @@
 import { setAutoFreeze } from 'immer';
 import type { EntityRefs, OutboxEntry, OutboxState } from '../sync/ports.ts';
-import { byAge, commandDef, entityRefs, isFieldConflict } from '../sync/outbox-machine.ts';
+import { byAge, commandDef, countEntries, entityRefs, isFieldConflict, type OutboxCounts } from '../sync/outbox-machine.ts';
 import type { MirroredCollection } from '../schema/collections.ts';
 import { COMMANDS } from '../schema/commands/index.ts';
 import type { AnyCommandDef } from '../schema/commands/define-command.ts';
@@ -172,16 +172,8 @@ export class OutboxIndex {
     return { pending: newest.state === 'done' ? null : newest.state, failure };
   }
 
-  counts(): { pending: number; failed: number; needsStepUp: number } {
-    let pending = 0;
-    let failed = 0;
-    let needsStepUp = 0;
-    for (const e of this.byId.values()) {
-      if (e.state === 'pending' || e.state === 'sending') pending++;
-      else if (e.state === 'failed' || e.state === 'conflict') failed++;
-      else if (e.state === 'needs_step_up') needsStepUp++;
-    }
-    return { pending, failed, needsStepUp };
+  counts(): OutboxCounts {
+    return countEntries([...this.byId.values()]);
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { Clock, SyncPhase, SyncStatus } from '../sync/ports.ts';
+import type { OutboxCounts } from '../sync/outbox-machine.ts';
 import type { MirrorRuntime } from './mirror-runtime.ts';
 import { CHECKPOINT_ID } from './db.ts';
 
@@ -28,7 +29,7 @@ export class StatusHub {
   private engineStatus: SyncStatus | null = null;
   private leaderStatus: SyncStatus | null = null;
   private lastError: string | null = null;
-  private counts = { pending: 0, failed: 0, needsStepUp: 0 };
+  private counts: OutboxCounts = { pending: 0, pendingItems: 0, failed: 0, needsStepUp: 0 };
   /** The stored checkpoint's first-mirror state (any tab, before or without an engine). */
   private stored: { mirrored: boolean; first: { loaded: number; total: number } | null } = { mirrored: false, first: null };
   private runtime: MirrorRuntime | null = null;
@@ -132,7 +133,7 @@ export class StatusHub {
     this.touchStatus();
   }
 
-  setCounts(counts: { pending: number; failed: number; needsStepUp: number }): void {
+  setCounts(counts: OutboxCounts): void {
     this.counts = counts;
     this.touchStatus();
   }

@@ -20,6 +20,19 @@ describe('approval commands', () => {
     expect(approvalReject.request({ approval_id: id(1), reason: 'x' })).toEqual({ params: { approval_id: id(1) }, body: { reason: 'x' } });
   });
 
+  it('issue 25: a decision queued on the device is dated when it was made there, not at the row\'s last server change', () => {
+    const before = Date.now();
+    const args = approvalApprove.args.parse({ approval_id: id(1) });
+    const stamped = Date.parse(args.decided_at!);
+    expect(stamped).toBeGreaterThanOrEqual(before - 1);
+    expect(approvalApprove.apply(pending, args).decided_at).toBe(args.decided_at);
+    // Stored with the entry: parsing it again (a reload) keeps the moment; never sent to the server.
+    expect(approvalApprove.args.parse(args).decided_at).toBe(args.decided_at);
+    expect(approvalApprove.request(args)).toEqual({ params: { approval_id: id(1) } });
+    const rejected = approvalReject.args.parse({ approval_id: id(1), reason: 'No receipt', decided_at: '2026-03-03T09:30:00.000Z' });
+    expect(approvalReject.apply(pending, rejected)).toMatchObject({ decided_at: '2026-03-03T09:30:00.000Z' });
+  });
+
   it('the inbox filter leaves the viewer\'s own claims out', () => {
     const f = approvalEntity.query.filter.parse({ status: 'PENDING', exclude_user_ids: id(3) });
     expect(approvalEntity.query.matches(pending, f)).toBe(false);

@@ -13,13 +13,24 @@ import type { MirrorReader } from './define-command.ts';
  * and stamps `decided_by`. The decision's moment is the row's `updated_at`, stamped by the caller.
  * Confirmed by change seq: the answer names the last seq written and the feed brings both rows.
  */
-export function applyDecision(row: Approval, decision: { status: 'APPROVED' } | { status: 'REJECTED'; reason: string }): Approval {
+export function applyDecision(
+  row: Approval,
+  decision: ({ status: 'APPROVED' } | { status: 'REJECTED'; reason: string }) & { at?: string },
+): Approval {
   return produce(row, (d) => {
     d.status = decision.status;
     d.reason = decision.status === 'REJECTED' ? decision.reason : null;
-    d.decided_at = d.updated_at;
+    d.decided_at = decision.at ?? d.updated_at;
   });
 }
+
+/**
+ * The moment of the decision on the device (issue 25: an offline approval's "Decided on" showed
+ * the approval's last server change, minutes earlier). Stamped once, when the command is queued
+ * (the args' default), stored with the entry and never sent: the server stamps its own time.
+ */
+const stamped = <T extends { decided_at?: string | undefined }>(a: T): T => (a.decided_at ? a : { ...a, decided_at: new Date().toISOString() });
+const decidedAt = z.iso.datetime({ offset: true }).optional();
 
 /** The reviewed object's id when the approval reviews that kind of object. */
 const reviewed = (type: Approval['object_type']) => (a: { approval_id: string }, mirror: MirrorReader) => {
@@ -29,12 +40,12 @@ const reviewed = (type: Approval['object_type']) => (a: { approval_id: string },
 
 export const approvalApprove = defineCommand({
   name: 'approval.approve',
-  args: z.object({ approval_id: z.uuid() }),
+  args: z.object({ approval_id: z.uuid(), decided_at: decidedAt }).transform(stamped),
   collection: 'approvals',
   entityIds: (a) => [a.approval_id],
   call: approveApproval,
   request: (a) => ({ params: { approval_id: a.approval_id } }),
-  apply: (row) => applyDecision(row, { status: 'APPROVED' }),
+  apply: (row, a) => applyDecision(row, { status: 'APPROVED', at: a.decided_at }),
   // The decision moves the claim too: shown at once, confirmed when the feed brings both rows.
   also: {
     reimbursements: {
@@ -52,12 +63,12 @@ export const approvalApprove = defineCommand({
 
 export const approvalReject = defineCommand({
   name: 'approval.reject',
-  args: z.object({ approval_id: z.uuid() }).extend(rejectBodySchema.shape),
+  args: z.object({ approval_id: z.uuid(), decided_at: decidedAt }).extend(rejectBodySchema.shape).transform(stamped),
   collection: 'approvals',
   entityIds: (a) => [a.approval_id],
   call: rejectApproval,
   request: (a) => ({ params: { approval_id: a.approval_id }, body: { reason: a.reason } }),
-  apply: (row, a) => applyDecision(row, { status: 'REJECTED', reason: a.reason }),
+  apply: (row, a) => applyDecision(row, { status: 'REJECTED', reason: a.reason, at: a.decided_at }),
   also: {
     reimbursements: {
       ids: reviewed('reimbursement'),

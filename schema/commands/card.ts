@@ -106,6 +106,8 @@ export const cardLock = defineCommand({
   request: byCard,
   apply: (row) => applyLock(row, true),
   confirm: 'row',
+  // Issue 25: a lock (a lost card) reaches the server before anything else queued.
+  priority: 'first',
 });
 
 export const cardUnlock = defineCommand({
@@ -128,6 +130,7 @@ export const cardSuspend = defineCommand({
   request: byCard,
   apply: (row) => applyCardStatus(row, 'SUSPENDED'),
   confirm: 'row',
+  priority: 'first',
 });
 
 export const cardUnsuspend = defineCommand({
@@ -150,6 +153,7 @@ export const cardTerminate = defineCommand({
   request: byCard,
   apply: (row) => applyCardStatus(row, 'TERMINATED'),
   confirm: 'row',
+  priority: 'first',
 });
 
 /**
@@ -167,6 +171,8 @@ export const cardReissue = defineCommand({
     d.replaced_by_id = a.successor_id;
   }),
   confirm: 'change_seq',
+  // Lost or stolen: the old card stops before anything else queued is sent.
+  priority: 'first',
 });
 
 /** One call's worth of a bulk lock (at most 1,000 distinct cards, all or none). */
@@ -179,6 +185,8 @@ export const cardBulkLock = defineCommand({
   request: (a) => ({ body: { card_uuids: a.card_ids, lock: a.lock } }),
   apply: (row, a) => applyLock(row, a.lock),
   confirm: 'change_seq',
+  priority: (a) => (a.lock ? 'first' : undefined),
+  items: (a) => a.card_ids.length,
   split: {
     input: z.object({ card_ids: z.array(z.uuid()).min(1), lock: z.boolean() }),
     parts: ({ card_ids, lock }): CommandPart[] => chunkedParts(
@@ -219,6 +227,7 @@ export const cardFavorite = defineCommand({
     d.is_favorite = true;
   }),
   confirm: 'change_seq',
+  items: (a) => a.card_ids.length,
 });
 
 export const cardUnfavorite = defineCommand({
@@ -232,6 +241,7 @@ export const cardUnfavorite = defineCommand({
     d.is_favorite = false;
   }),
   confirm: 'change_seq',
+  items: (a) => a.card_ids.length,
 });
 
 // --- Card requests -------------------------------------------------------------------------------

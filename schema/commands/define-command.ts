@@ -129,9 +129,15 @@ export interface CommandDef<
    * `first`: delivered before every other queued command when the outbox sends again (a fraud
    * answer locks the card before anything else reaches the server). Older unfinished entries
    * sharing its entities are sent before it still (FIFO per entity holds), ahead of the rest.
-   * Only for commands that are safe to send ahead of unrelated older edits.
+   * Only for commands that are safe to send ahead of unrelated older edits. A function decides
+   * per entry (issue 25: a bulk lock goes first, a bulk unlock does not).
    */
-  priority?: 'first';
+  priority?: 'first' | ((args: z.output<A>) => 'first' | undefined);
+  /**
+   * How many changes one entry is, as the person counts them (issue 25: a bulk edit of 1,485
+   * rows is 1,485 changes waiting, not 1). Default 1.
+   */
+  items?: (args: z.output<A>) => number;
   /**
    * A 2xx answer that refuses the command all the same (a bulk call answering per item, its one
    * item refused in its place): the refusal, in the catalogue's words, or null when it went
@@ -184,6 +190,10 @@ export type AnyCommandDef = CommandDef<string, z.ZodType, MirroredCollection, Ca
   also?: { readonly [C in MirroredCollection]?: { ids: (args: any, mirror: MirrorReader) => (string | undefined)[]; apply: (row: any, args: any) => any } };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   refusal?: (response: any, args: any) => CommandRefusal | null;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  priority?: 'first' | ((args: any) => 'first' | undefined);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  items?: (args: any) => number;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   edits?: { row: (args: any) => string; patch: (args: any) => Readonly<Record<string, unknown>>; withPatch: (args: any, patch: Record<string, unknown>) => any };
 };

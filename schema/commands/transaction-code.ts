@@ -69,6 +69,8 @@ export const transactionBulkCode = defineCommand({
   // The bulk call answers with a count and the last change seq it wrote.
   confirm: 'change_seq',
   check: (a, mirror) => allInMirror(a.transaction_ids, mirror) ?? noneSynced(a.transaction_ids, mirror),
+  // Issue 25: "1,485 changes waiting", one per row, not one per call.
+  items: (a) => a.transaction_ids.length,
   split: { input: codingSelectionSchema, parts: codingParts },
 });
 

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useAppState, useDataClient } from '../data-access/data-context.tsx';
 import type { DataClient, OutboxEntry } from '../data-access/types.ts';
 import { formatCount, formatLocalDateTime, formatMoney } from '../lib/format.ts';
-import { syncStatusView, waitingText } from '../lib/sync-status-text.ts';
+import { syncStatusView, waitingChanges, waitingText } from '../lib/sync-status-text.ts';
 import { toastError } from '../lib/toast-store.ts';
 import { claimDescription } from '../lib/claim-labels.ts';
 import { cardName, cardRequestDescription } from '../lib/card-labels.ts';
@@ -35,8 +35,8 @@ export function SyncIndicator() {
         {view.label}
       </span>
       {/* Offline, the indicator says just "Offline"; the waiting edits are counted beside it. */}
-      {view.state === 'offline' && (status?.pending ?? 0) > 0 && (
-        <span className="sync-waiting">{waitingText(status?.pending ?? 0)}</span>
+      {view.state === 'offline' && waitingChanges(status) > 0 && (
+        <span className="sync-waiting">{waitingText(waitingChanges(status))}</span>
       )}
       {/* Why and what to do: visible when something is wrong, otherwise for assistive tech (and the title). */}
       <span id="sync-detail" className={view.tone === 'error' ? 'sync-detail' : 'sr-only'}>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SyncStatus } from '../data-access/types.ts';
-import { mirrorProgress, partialResultsText, syncStatusView, waitingText } from './sync-status-text.ts';
+import { downloadingEmptyText, mirrorProgress, partialResultsText, syncStatusView, waitingChanges, waitingText } from './sync-status-text.ts';
 
 const status = (over: Partial<SyncStatus> = {}): SyncStatus => ({
   phase: 'live',
@@ -106,5 +106,35 @@ describe('waitingText', () => {
     [12000, '12,000 changes waiting to sync'],
   ])('%s → %s', (n, expected) => {
     expect(waitingText(n)).toBe(expected);
+  });
+});
+
+describe('waitingChanges (issue 25: a bulk edit counts its rows)', () => {
+  it('reads the rows the pending entries change, not the entries', () => {
+    expect(waitingChanges({ pending: 1, pendingItems: 1485 })).toBe(1485);
+    expect(waitingText(waitingChanges({ pending: 1, pendingItems: 1485 }))).toBe('1,485 changes waiting to sync');
+  });
+  it('falls back to the entries for a status stored before the count, and is 0 without a status', () => {
+    expect(waitingChanges({ pending: 3 })).toBe(3);
+    expect(waitingChanges(null)).toBe(0);
+  });
+});
+
+describe('downloadingEmptyText (issue 25: an empty list during the first download says so, never "No … match")', () => {
+  const base = { phase: 'initial' as const, online: true, mirrored: false, checkpoint: 0, pending: 0, failed: 0, needsStepUp: 0, leader: true, lastError: null };
+  it('says it is downloading with the share of records arrived', () => {
+    expect(downloadingEmptyText({ ...base, progress: { loaded: 4_200, total: 10_000 } })).toEqual({
+      title: 'Downloading your data for offline use · 42%',
+      body: '4,200 of 10,000 records are on this device so far. Nothing here has arrived yet; this list fills in as the download goes on.',
+    });
+    expect(downloadingEmptyText({ ...base, progress: null })?.title).toBe('Downloading your data for offline use…');
+  });
+  it('offline: the download resumes online', () => {
+    expect(downloadingEmptyText({ ...base, phase: 'offline', online: false, progress: { loaded: 1, total: 4 } })?.title).toBe('Only part of your data is on this device · 25%');
+  });
+  it('null once the mirror is complete, or signed out: the list says "No … match" then', () => {
+    expect(downloadingEmptyText({ ...base, phase: 'live', mirrored: true, progress: null })).toBeNull();
+    expect(downloadingEmptyText({ ...base, phase: 'signed_out', progress: null })).toBeNull();
+    expect(downloadingEmptyText(null)).toBeNull();
   });
 });

@@ -27,6 +27,14 @@ const fmt = formatCount;
 export const waitingText = (pending: number): string =>
   pending === 1 ? '1 change waiting to sync' : `${fmt(pending)} changes waiting to sync`;
 
+/**
+ * How many changes wait to sync, as the person counts them: a bulk edit of 1,485 rows is 1,485
+ * changes (`pendingItems`), not the one outbox entry it is (issue 25). A status stored before
+ * the count existed falls back to the entries.
+ */
+export const waitingChanges = (status: Pick<SyncStatus, 'pending' | 'pendingItems'> | null): number =>
+  status ? Math.max(status.pendingItems ?? status.pending, status.pending) : 0;
+
 /** First-mirror progress while it runs online (for the progress bar and the partial-results notice). */
 export function mirrorProgress(status: SyncStatus | null): { loaded: number; total: number; percent: number } | null {
   // The engine reports progress only while a first mirror runs; offline, the bar would stall.
@@ -41,7 +49,7 @@ export const isPartial = (status: SyncStatus | null): boolean => status !== null
 
 export function syncStatusView(status: SyncStatus | null, pageOnline: boolean): SyncView {
   const attention = (status?.failed ?? 0) + (status?.needsStepUp ?? 0);
-  const pending = status?.pending ?? 0;
+  const pending = waitingChanges(status);
   if (!pageOnline || (status !== null && !status.online)) {
     const parts = [
       pending > 0 ? `${waitingText(pending)}: saved on this device, sent when you are back online.` : null,
@@ -100,4 +108,28 @@ export function partialResultsText(
   return filtered
     ? `Showing ${fmt(shown)} matching ${noun} from the data downloaded so far${share}: older ones are still downloading and may match too.`
     : `Showing ${fmt(shown)} ${noun} downloaded so far${share}: older ones are still downloading.`;
+}
+
+/**
+ * What an empty list says while the first mirror is still downloading (issue 25: never "No …
+ * match" before the data is here): that it is downloading, with the share of records arrived
+ * (rows so far of the total the first page announced); offline, that the download resumes
+ * online. Null once the mirror is complete (or signed out): the list's own empty words hold then.
+ */
+export function downloadingEmptyText(status: SyncStatus | null): { title: string; body: string } | null {
+  if (!isPartial(status)) return null;
+  const progress = status?.progress && status.progress.total > 0 ? status.progress : null;
+  const loaded = progress ? Math.min(progress.loaded, progress.total) : 0;
+  const percent = progress ? Math.min(100, Math.floor((loaded / progress.total) * 100)) : null;
+  const share = progress ? `${fmt(loaded)} of ${fmt(progress.total)} records are on this device so far. ` : '';
+  if (!status?.online) {
+    return {
+      title: percent === null ? 'Only part of your data is on this device' : `Only part of your data is on this device · ${percent}%`,
+      body: `${share}Nothing here has arrived yet; the download resumes when you are back online.`,
+    };
+  }
+  return {
+    title: percent === null ? 'Downloading your data for offline use…' : `Downloading your data for offline use · ${percent}%`,
+    body: `${share}Nothing here has arrived yet; this list fills in as the download goes on.`,
+  };
 }

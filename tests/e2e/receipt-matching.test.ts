@@ -5,7 +5,13 @@
  * the only one in the ±3 day window, so exact — and attaches it at once ("Attached
  * automatically to …", the Matched tab). The transaction's drawer shows the receipt; back online,
  * the server holds it attached to that transaction exactly once. No CSP violation.
+ *
+ * Issue 25 §11, offline again: a photo of a real-looking receipt uploaded on /receipts is read on
+ * the device (the claim form's OCR) and its amount, date and merchant fill the card, marked as
+ * read from the receipt. "Create out-of-pocket claim" opens the claim with that receipt; once the
+ * claim is saved, the receipt is in "Matched", says which claim uses it and offers no other claim.
  */
+import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
@@ -16,6 +22,9 @@ import { userByEmail } from '../support/db-checks.ts';
 const PASSWORD = 'demo-password-1';
 const EMPLOYEE = 'employee@demo.test';
 const FILE_NAME = 'coffee-receipt.png';
+/** A generated receipt (tests/fixtures/receipts/truth.json: Uber, $23.18, 2026-11-09). */
+const PHOTO_NAME = 'r08-ride-usd.png';
+const PHOTO_FILE = fileURLToPath(new URL(`../fixtures/receipts/${PHOTO_NAME}`, import.meta.url));
 
 interface Txn { id: string; amount: number; currency: string; occurred_at: string; merchant_name: string; state: string }
 
@@ -154,4 +163,51 @@ describe('receipt matching, end to end', () => {
     expect(await attachmentsOnServer(target.id)).toHaveLength(1);
     expect(employee.cspViolations).toEqual([]);
   });
+
+  it('offline, a receipt photo is read on the device and fills the fields; used by a claim, it is matched and offered for no other', async () => {
+    showBrowserLogsOnFailure();
+    const { page, context } = employee;
+    // Once the first mirror is done the app caches the OCR engine and model for offline use.
+    await pollPage(page, async () => (await (await caches.open('ledgerline-ocr')).keys()).length >= 4, undefined, { timeout: 60_000 });
+    await setNetwork(context, false);
+    await waitForSyncStatus(page, 'Offline');
+    await mainNav(page).getByRole('link', { name: 'Receipts' }).click();
+    await page.getByRole('heading', { name: 'Receipts', level: 1 }).waitFor();
+    await page.getByRole('tab', { name: 'To match (0)' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('tab', { name: 'To match (0)' }).click();
+
+    await page.getByLabel('Upload receipts').setInputFiles(PHOTO_FILE);
+    const card = page.getByRole('article', { name: `Receipt ${PHOTO_NAME}` });
+    await card.waitFor({ timeout: 30_000 });
+    await card.getByText('Read from the receipt', { exact: false }).waitFor({ timeout: 90_000 });
+    expect(await card.getByLabel('Amount').inputValue()).toBe('23.18');
+    expect(await card.getByLabel('Currency').inputValue()).toBe('USD');
+    expect(await card.getByLabel('Date').inputValue()).toBe('2026-11-09');
+    expect(await card.getByLabel('Merchant').inputValue()).toMatch(/uber/i);
+    await page.getByRole('tab', { name: 'To match (1)' }).waitFor();
+
+    // No card transaction of that amount and day: it becomes an out-of-pocket claim, prefilled from the reading.
+    await card.getByRole('link', { name: 'Create out-of-pocket claim' }).click();
+    const form = page.getByRole('dialog', { name: 'New out-of-pocket claim' });
+    await form.waitFor({ timeout: 30_000 });
+    await expect.poll(() => form.getByLabel('Amount', { exact: true }).inputValue()).toBe('23.18');
+    expect(await form.getByLabel('Date', { exact: true }).inputValue()).toBe('2026-11-09');
+    await form.getByRole('group', { name: 'Receipts' }).getByRole('img', { name: PHOTO_NAME }).waitFor({ timeout: 30_000 });
+    await form.getByRole('button', { name: 'Submit' }).click();
+    await form.waitFor({ state: 'detached' });
+
+    // Used in that claim: out of "To match", in "Matched" saying so, and no second claim offered.
+    await mainNav(page).getByRole('link', { name: 'Receipts' }).click();
+    await page.getByRole('tab', { name: 'To match (0)' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('tab', { name: 'Matched (2)' }).click();
+    const used = page.getByRole('article', { name: `Receipt ${PHOTO_NAME}` });
+    await expect.poll(() => used.getByText('Used in claim:', { exact: false }).textContent(), { timeout: 30_000 }).toContain('$23.18');
+    expect(await used.getByText('Used in claim:', { exact: false }).textContent()).toMatch(/uber/i);
+    expect(await page.getByRole('link', { name: 'Create out-of-pocket claim' }).count()).toBe(0);
+    expect(await used.getByRole('button', { name: /remove/i }).count()).toBe(0);
+
+    await setNetwork(context, true);
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
+    expect(employee.cspViolations).toEqual([]);
+  }, 240_000);
 });

@@ -132,7 +132,7 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
       const attached = await rt.commands.run('transaction.attachReceipt', { transaction_id: attach.transaction_id, receipt_id: kept.id });
       if (!attached.result.ok) return { ok: false, name: input.name, error: attached.result.error };
     }
-    return { ok: true, name: input.name, receipt_id: kept.id };
+    return { ok: true, name: input.name, receipt_id: kept.id, added };
   }
 
   /** The open mirror, its receipt store and the signed-in person (a receipt's owner). */

@@ -19,7 +19,7 @@ import { CardFace } from './card-face.tsx';
 import { cardOffers, chipText, expiryText, INTERVAL_LABELS, STATUS_TONES, type CardOffer } from './card-view.ts';
 import { runCardCommand } from './commands.ts';
 import { LimitBar } from './limit-bar.tsx';
-import { useCardTransactions, useOwnCards } from './use-cards.ts';
+import { useCardTransactions, useOwnCards, useStopsWaiting } from './use-cards.ts';
 
 export interface CardDrawerProps {
   id: string;
@@ -43,6 +43,7 @@ type Dialog = 'activate' | 'reissue' | 'terminate' | 'limit' | null;
  */
 export function CardDrawer({ id, client, version, actor, reference, partial, onOpenCard, onClose, returnFocus }: CardDrawerProps) {
   const card = useCard(client, id, version);
+  const stops = useStopsWaiting(client, version);
   const heading = useRef<HTMLHeadingElement>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
 
@@ -73,7 +74,7 @@ export function CardDrawer({ id, client, version, actor, reference, partial, onO
           <CardFace card={card} holder={holder} />
           <div className="marks">
             <span data-testid="card-status">
-              <StatusPill tone={STATUS_TONES[card.status]}>{chipText(card)}</StatusPill>
+              <StatusPill tone={STATUS_TONES[card.status]}>{chipText(card, stops.has(card.id))}</StatusPill>
             </span>
             {(card.pending === 'failed' || card.pending === 'conflict' || card.pending === 'needs_step_up') && <SyncMark row={card} />}
           </div>

@@ -10,6 +10,7 @@ import { cardName } from '../../lib/card-labels.ts';
 import { cardOffers, chipText, expiryText, STATUS_TONES } from './card-view.ts';
 import { runCardCommand } from './commands.ts';
 import { LimitBar } from './limit-bar.tsx';
+import { useStopsWaiting } from './use-cards.ts';
 import { CardFace } from './card-face.tsx';
 
 export interface CardTileProps {
@@ -34,6 +35,7 @@ export function CardTile({ card, client, version, actor, partial, onOpen, onActi
   const offers = cardOffers(card, actor);
   const name = cardName(card);
   const expiry = expiryText(card.expires);
+  const stopWaiting = useStopsWaiting(client, version).has(card.id);
 
   async function run(name: 'card.lock' | 'card.unlock') {
     setBusy(true);
@@ -62,7 +64,7 @@ export function CardTile({ card, client, version, actor, partial, onOpen, onActi
       <div className="card-tile-body">
         <div className="marks">
           <span data-testid="card-status">
-            <StatusPill tone={STATUS_TONES[card.status]}>{chipText(card)}</StatusPill>
+            <StatusPill tone={STATUS_TONES[card.status]}>{chipText(card, stopWaiting)}</StatusPill>
           </span>
           {(card.pending === 'failed' || card.pending === 'conflict' || card.pending === 'needs_step_up') && <SyncMark row={card} />}
           {expiry && <span className="muted card-expiry">{expiry}</span>}

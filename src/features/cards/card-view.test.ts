@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIN, actor, card, DEEP_REPORT, MANAGER, OTHER, REPORT, USERS } from './test-fixtures.ts';
 import {
-  cardActor, cardOffers, chipText, expiryText, issuableUsers, limitBar, limitChangeSummary, limitText, lockChanges, spendFilter, spendIn, statusText, teamOf, walletOrder,
+  cardActor, cardOffers, chipText, expiryText, stopsWaiting, issuableUsers, limitBar, limitChangeSummary, limitText, lockChanges, spendFilter, spendIn, statusText, teamOf, walletOrder,
 } from './card-view.ts';
 
 describe('limitBar', () => {
@@ -164,5 +164,26 @@ describe('limitChangeSummary (issue 25: a limit change shows what it does before
     const weekly = limitChangeSummary(base, { ...base, interval: 'WEEKLY' });
     expect(weekly.lines[0]).toEqual({ label: 'Limit', from: '$5,000.00 / month', to: '$5,000.00 / week' });
     expect(weekly.raises).toBe(false);
+  });
+});
+
+describe('an offline stop says the card still works until it syncs (issue 25)', () => {
+  const C = '00000000-0000-4000-8000-00000000c001';
+  const D = '00000000-0000-4000-8000-00000000c002';
+  const entry = (command: string, ids: string[], state = 'pending', args: unknown = {}) => ({ command, entity_ids: ids, state, args });
+  it('names the cards a lock, bulk lock, suspend, terminate or reissue waits to send', () => {
+    expect([...stopsWaiting([entry('card.lock', [C]), entry('card.bulkLock', [D], 'sending', { lock: true })])]).toEqual([C, D]);
+    expect([...stopsWaiting([entry('card.reissue', [C]), entry('card.terminate', [D], 'needs_step_up')])]).toEqual([C, D]);
+  });
+  it('leaves out unlocks, other edits and stops already delivered or refused', () => {
+    expect(stopsWaiting([
+      entry('card.unlock', [C]), entry('card.bulkLock', [C], 'pending', { lock: false }), entry('card.update', [C]),
+      entry('card.lock', [D], 'done'), entry('card.lock', [D], 'failed'),
+    ]).size).toBe(0);
+  });
+  it('the chip: locked here, still works until it syncs; otherwise the usual words', () => {
+    expect(chipText({ status: 'LOCKED', pending: 'pending' }, true)).toBe('Locked on this device · the card still works until this syncs');
+    expect(chipText({ status: 'LOCKED', pending: 'pending' }, false)).toBe('Locked · waiting to sync');
+    expect(chipText({ status: 'LOCKED', pending: null })).toBe('Locked');
   });
 });

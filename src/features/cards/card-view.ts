@@ -32,9 +32,34 @@ type SyncState = 'pending' | 'sending' | 'needs_step_up' | 'failed' | 'conflict'
  * The status chip's words: the status as shown (commands applied), and while the change that
  * made it waits in the outbox, that it does ("Locked · waiting to sync").
  */
-export function chipText(card: Pick<Card, 'status'> & { pending: SyncState }): string {
+export function chipText(card: Pick<Card, 'status'> & { pending: SyncState }, stopWaiting = false): string {
   const status = statusText(card.status);
+  // Issue 25: a lock made offline holds only here; the server still authorises the card.
+  if (stopWaiting && STOPPED.has(card.status)) return `${status} on this device · the card still works until this syncs`;
   return card.pending === 'pending' || card.pending === 'sending' ? `${status} · ${WAITING_TO_SYNC.toLowerCase()}` : status;
+}
+
+/** Statuses in which a card no longer spends. */
+const STOPPED: ReadonlySet<CardStatus> = new Set(['LOCKED', 'SUSPENDED', 'TERMINATED']);
+
+/** Commands that stop a card (lock, bulk lock, suspend, terminate, reissue). */
+const STOP_COMMANDS: ReadonlySet<string> = new Set(['card.lock', 'card.suspend', 'card.terminate', 'card.reissue']);
+
+/**
+ * The cards a stop (lock, suspend, terminate, report lost) is still waiting to reach the server
+ * for: not sent yet, sending, or parked for a step-up. Until it lands the server still
+ * authorises the card, so the chip says so.
+ */
+export function stopsWaiting(entries: readonly { command: string; entity_ids: readonly string[]; state: string; args?: unknown }[]): Set<string> {
+  const ids = new Set<string>();
+  for (const e of entries) {
+    if (e.state !== 'pending' && e.state !== 'sending' && e.state !== 'needs_step_up') continue;
+    const bulkLock = e.command === 'card.bulkLock' && (e.args as { lock?: unknown } | undefined)?.lock === true;
+    if (!bulkLock && !STOP_COMMANDS.has(e.command)) continue;
+    // A single-card command names its card first (reissue: the old card).
+    for (const id of bulkLock ? e.entity_ids : e.entity_ids.slice(0, 1)) ids.add(id);
+  }
+  return ids;
 }
 
 export const INTERVAL_LABELS: Record<LimitInterval, string> = {

@@ -7,7 +7,7 @@ import { collectionReads, matchingIds } from '../../lib/list/collection-reads.ts
 import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
 import { toastError } from '../../lib/toast-store.ts';
 import { queryKey } from './search-params.ts';
-import { lockChanges, spendFilter, spendIn, walletOrder } from './card-view.ts';
+import { lockChanges, spendFilter, spendIn, stopsWaiting, walletOrder } from './card-view.ts';
 
 export type CardRequestView = RowView<'card_requests'>;
 
@@ -96,4 +96,11 @@ export function useCardTransactions(client: DataClient, cardId: string, version:
 /** Lock and unlock changes still in the outbox (re-read on every data or outbox change). */
 export function useLockChanges(client: DataClient, version: number): { waiting: number; failed: number } | null {
   return useRead('locks', version, async () => lockChanges(await client.outbox()));
+}
+
+const NO_STOPS: ReadonlySet<string> = new Set();
+
+/** Cards whose lock (or other stop) still waits to reach the server (issue 25: the chip says the card still works). */
+export function useStopsWaiting(client: DataClient, version: number): ReadonlySet<string> {
+  return useRead('stops', version, async () => stopsWaiting(await client.outbox())) ?? NO_STOPS;
 }

@@ -9,13 +9,15 @@ import type { DataClient } from '../../data-access/types.ts';
 import { receiptStateText, receiptStateTone } from '../../lib/receipts.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import {
-  currencyChoices, fieldsFromForm, formValuesOf, matchStatusText, outOfPocketHref, transactionLine,
-  type ReceiptFormErrors, type ReceiptFormValues,
+  claimLine, currencyChoices, fieldsFromForm, formValuesOf, matchStatusText, outOfPocketHref, transactionLine,
+  type ClaimUse, type ReceiptFormErrors, type ReceiptFormValues,
 } from './receipt-form.ts';
 import type { InboxItem } from './use-inbox.ts';
 
 export interface InboxCardProps {
   receipt: InboxItem;
+  /** The claim that uses this receipt (it is matched: no fields, no other claim offered). */
+  claim?: ClaimUse | null;
   client: DataClient;
   /** The business currency: the form's default. */
   currency: string;
@@ -23,13 +25,13 @@ export interface InboxCardProps {
 }
 
 /** Today on this device's calendar (a receipt's date cannot be later). */
-const localToday = () => {
+export const localToday = () => {
   const d = new Date();
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 };
 
 /** One receipt of the inbox: thumbnail and upload state, its fields, its match or suggestions. */
-export function InboxCard({ receipt: r, client, currency, onChanged }: InboxCardProps) {
+export function InboxCard({ receipt: r, claim = null, client, currency, onChanged }: InboxCardProps) {
   const navigate = useNavigate();
   const statusId = useId();
   const [busy, setBusy] = useState(false);
@@ -54,11 +56,16 @@ export function InboxCard({ receipt: r, client, currency, onChanged }: InboxCard
         <ul className="receipt-list inbox-card-thumb">
           <ReceiptThumbnail
             name={r.name} url={r.url} contentType={r.content_type} stateText={receiptStateText(r)} tone={receiptStateTone(r.state)}
-            onRemove={attached ? undefined : () => void act(() => client.deleteLocalReceipt(r.id), 'Receipt removed from this device.')}
+            onRemove={attached || claim ? undefined : () => void act(() => client.deleteLocalReceipt(r.id), 'Receipt removed from this device.')}
           />
         </ul>
         <div className="inbox-card-body">
-          {!attached && (
+          {claim && (
+            <p id={statusId} className="inbox-match inbox-match-done" data-testid="receipt-claim">
+              {claimLine(claim)}
+            </p>
+          )}
+          {!attached && !claim && (
             <FieldsForm
               // A new reading (OCR, another tab) resets the form to it.
               key={JSON.stringify(r.extracted)}
@@ -76,10 +83,12 @@ export function InboxCard({ receipt: r, client, currency, onChanged }: InboxCard
               }
             />
           )}
-          <p id={statusId} className={attached ? 'inbox-match inbox-match-done' : 'inbox-match'}>
-            {matchStatusText(r)}
-          </p>
-          {attached ? (
+          {!claim && (
+            <p id={statusId} className={attached ? 'inbox-match inbox-match-done' : 'inbox-match'}>
+              {matchStatusText(r)}
+            </p>
+          )}
+          {claim ? null : attached ? (
             <div className="inbox-actions">
               <Button size="sm" loading={busy} onClick={() => void act(() => client.undoReceiptMatch(r.id), 'Receipt detached; it is back in the inbox.')}>
                 {r.match?.auto ? 'Undo' : 'Detach'}
@@ -146,6 +155,11 @@ function FieldsForm({ receipt, currency, busy, onSave }: {
   };
   return (
     <form className="inbox-fields" onSubmit={submit} aria-label={`Details of ${receipt.name}`}>
+      {receipt.extracted?.source === 'ocr' && (
+        <p className="muted inbox-ocr-note" data-testid="receipt-ocr-note">
+          Read from the receipt on this device: check and correct, then save.
+        </p>
+      )}
       <MoneyField
         amount={values.amount} currency={values.currency} currencies={currencyChoices(values.currency, currency)} error={errors.amount}
         onAmount={(amount) => set({ amount })} onCurrency={(c) => set({ currency: c })}

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { InboxReceipt } from '../../../workers/api.ts';
-import { currencyChoices, fieldsFromForm, formValuesOf, matchStatusText, outOfPocketHref } from './receipt-form.ts';
+import {
+  claimLine, claimOf, claimsByReceipt, currencyChoices, fieldsFromForm, formValuesOf, isMatched, matchStatusText, ocrFields, outOfPocketHref,
+} from './receipt-form.ts';
 
 const TODAY = '2026-11-23';
 const txn = { id: 't1', merchant_name: 'Blue Bottle Coffee', amount: 625, currency: 'USD', occurred_at: '2026-11-20T16:00:00.000Z' };
@@ -41,5 +43,27 @@ describe('match words', () => {
   });
   it('links a claim with the receipt', () => {
     expect(outOfPocketHref('a b')).toBe('/reimbursements?new=out_of_pocket&receipt=a%20b');
+  });
+});
+
+describe('receipts read by OCR and receipts used in claims (issue 25)', () => {
+  it('an OCR reading becomes the worker fields marked ocr; nothing read, nothing stored', () => {
+    expect(ocrFields({ amount: { minor: 625, currency: 'USD' }, date: '2026-11-20', merchant: ' Blue Bottle ' })).toEqual({
+      amount: { minor: 625, currency: 'USD' }, date: '2026-11-20', merchant: 'Blue Bottle', source: 'ocr',
+    });
+    expect(ocrFields({ date: '2026-11-20' })).toEqual({ date: '2026-11-20', source: 'ocr' });
+    expect(ocrFields({ merchant: '  ' })).toBeNull();
+  });
+  const claim = (id: string, status: string, receipt_ids: string[]) =>
+    ({ id, merchant: 'Blue Bottle Coffee', amount: 625, currency: 'USD', transaction_date: '2026-11-20', status, receipt_ids });
+  it('a receipt a claim names (by client or server id) is matched and says which claim; a canceled claim uses none', () => {
+    const by = claimsByReceipt([claim('c1', 'SUBMITTED', ['local-1']), claim('c2', 'CANCELED', ['local-2']), claim('c3', 'DRAFT', ['srv-3'])]);
+    const r = (id: string, local_id: string | null, server_id: string | null) => ({ id, local_id, server_id, attached_to: null });
+    expect(claimOf(r('local-1', 'local-1', null), by)?.id).toBe('c1');
+    expect(claimOf(r('local-3', 'local-3', 'srv-3'), by)?.id).toBe('c3');
+    expect(claimOf(r('local-2', 'local-2', null), by)).toBeNull();
+    expect(isMatched(r('local-1', 'local-1', null), claimOf(r('local-1', 'local-1', null), by))).toBe(true);
+    expect(isMatched(r('local-2', 'local-2', null), null)).toBe(false);
+    expect(claimLine(claim('c1', 'SUBMITTED', []))).toBe('Used in claim: Blue Bottle Coffee · $6.25 · Nov 20, 2026');
   });
 });

@@ -64,8 +64,46 @@ export function matchStatusText(r: Pick<InboxReceipt, 'attached_to' | 'match' | 
   return `Matches ${transactionLine(best.transaction)}`;
 }
 
-/** Which of the inbox's tabs a receipt is in: attached ones leave "To match". */
-export const isMatched = (r: Pick<InboxReceipt, 'attached_to'>): boolean => r.attached_to !== null;
+/** Which of the inbox's tabs a receipt is in: attached ones, and ones a claim uses, leave "To match". */
+export const isMatched = (r: Pick<InboxReceipt, 'attached_to'>, claim: ClaimUse | null = null): boolean => r.attached_to !== null || claim !== null;
+
+/** A claim that uses a receipt (issue 25: such a receipt is matched, never offered for another claim). */
+export interface ClaimUse {
+  id: string;
+  merchant: string | null;
+  amount: number;
+  currency: string;
+  transaction_date: string;
+  status: string;
+}
+
+/** "Used in claim: Blue Bottle Coffee · $6.25 · Nov 20, 2026". */
+export const claimLine = (c: ClaimUse): string =>
+  `Used in claim: ${c.merchant ?? 'Out-of-pocket expense'} · ${formatMoney(c.amount, c.currency)} · ${formatDay(c.transaction_date)}`;
+
+/**
+ * The claims using each receipt, keyed by every id a claim may name it by (client id while it
+ * waits to upload, the server's after): canceled claims use none.
+ */
+export function claimsByReceipt(claims: readonly (ClaimUse & { receipt_ids: readonly string[] })[]): Map<string, ClaimUse> {
+  const by = new Map<string, ClaimUse>();
+  for (const c of claims) {
+    if (c.status === 'CANCELED') continue;
+    for (const id of c.receipt_ids) if (!by.has(id)) by.set(id, c);
+  }
+  return by;
+}
+
+/** The claim using this receipt, by its client or server id, or null. */
+export const claimOf = (r: Pick<InboxReceipt, 'id' | 'local_id' | 'server_id'>, by: ReadonlyMap<string, ClaimUse>): ClaimUse | null =>
+  by.get(r.id) ?? (r.local_id ? by.get(r.local_id) : undefined) ?? (r.server_id ? by.get(r.server_id) : undefined) ?? null;
 
 /** The out-of-pocket claim for a receipt no card transaction matches (the reimbursements feature reads it). */
 export const outOfPocketHref = (receiptId: string): string => `/reimbursements?new=out_of_pocket&receipt=${encodeURIComponent(receiptId)}`;
+
+/** An OCR reading as the worker's fields (`source: 'ocr'`), or null when it read none of them. */
+export function ocrFields(read: { amount?: { minor: number; currency: string }; date?: string; merchant?: string }): ReceiptExtracted | null {
+  const merchant = read.merchant?.trim();
+  if (!read.amount && !read.date && !merchant) return null;
+  return { ...(read.amount ? { amount: read.amount } : {}), ...(read.date ? { date: read.date } : {}), ...(merchant ? { merchant } : {}), source: 'ocr' };
+}

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { InboxReceipt } from '../../../workers/api.ts';
 import type { DataClient } from '../../data-access/types.ts';
+import { collectionReads } from '../../lib/list/collection-reads.ts';
+import { claimsByReceipt, type ClaimUse } from './receipt-form.ts';
 
 /** An inbox receipt with an object URL of its thumbnail (made here, revoked when replaced). */
 export type InboxItem = InboxReceipt & { url: string | null };
@@ -52,4 +54,32 @@ export function useInbox(client: DataClient, version: number): { items: InboxIte
   }, []);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { items, reload };
+}
+
+/**
+ * The person's out-of-pocket claims' receipts (issue 25): a receipt a claim uses is matched (it
+ * leaves "To match" and is never offered for another claim). Read from the mirror, claims made
+ * offline included; re-read on every data change. Empty until read.
+ */
+export function useClaimedReceipts(client: DataClient, userId: string | null, version: number): ReadonlyMap<string, ClaimUse> {
+  const [by, setBy] = useState<ReadonlyMap<string, ClaimUse>>(() => new Map());
+  useEffect(() => {
+    if (!userId) return;
+    let live = true;
+    void (async () => {
+      const rows: Parameters<typeof claimsByReceipt>[0][number][] = [];
+      for (let offset = 0; ; offset += 1000) {
+        const page = await collectionReads(client).query('reimbursements', {
+          filter: { user_ids: [userId], types: ['OUT_OF_POCKET'] }, sort: 'date_desc', offset, limit: 1000,
+        });
+        rows.push(...page.rows);
+        if (page.rows.length < 1000 || rows.length >= page.total) break;
+      }
+      if (live) setBy(claimsByReceipt(rows));
+    })().catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [client, userId, version]);
+  return by;
 }

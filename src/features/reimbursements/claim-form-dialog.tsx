@@ -81,6 +81,22 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
   const id = useRef(claim?.id ?? crypto.randomUUID());
   // The business's rates (mirrored reference data, so offline too): the live lines and the commands use them.
   const rates = useMemo(() => businessRatesOf(reference.data.reimbursement_rates), [reference.data.reimbursement_rates]);
+  // Issue 25: receipts this form stored on the device. Cancelled, the form takes them away again
+  // (the queued upload discarded before it is sent); saved, only those removed from the claim go.
+  // Receipts that were here before (from the inbox, the same bytes) are never touched: they stay in Receipts.
+  const stored = useRef(new Set<string>());
+  async function discardStored(keep: readonly string[]) {
+    const gone = [...stored.current].filter((rid) => !keep.includes(rid));
+    stored.current.clear();
+    for (const rid of gone) {
+      const result = await client.deleteLocalReceipt(rid);
+      if (!result.ok) toastInfo('A receipt was already being uploaded; it is kept in Receipts.');
+    }
+  }
+  const cancel = () => {
+    void discardStored([]);
+    props.onClose();
+  };
   const set = <K extends keyof ClaimFormValues>(key: K, value: ClaimFormValues[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
     setErrors((e) => (e[key] ? { ...e, [key]: undefined } : e));
@@ -123,6 +139,7 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
         }
       }
       toastInfo(submit ? 'Submitted. It syncs in the background.' : claim ? 'Saved. It syncs in the background.' : 'Draft saved. It syncs in the background.');
+      void discardStored(values.receipt_ids);
       props.onSaved(id.current);
     } finally {
       setBusy(null);
@@ -158,7 +175,7 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
   return (
     <Modal
       title={claim ? `Edit ${TITLES[type].replace(/^New /, '')}` : TITLES[type]}
-      onClose={props.onClose}
+      onClose={cancel}
       onSubmit={onSubmit}
       returnFocus={props.returnFocus}
       size="lg"
@@ -221,6 +238,7 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
               client={client}
               ids={values.receipt_ids}
               onChange={(ids) => set('receipt_ids', ids)}
+              onStored={(ids) => ids.forEach((rid) => stored.current.add(rid))}
               onReading={(reading) => setValues((v) => prefillFromReceipt(v, reading, localToday()).values)}
               defaultCurrency={props.currency}
               today={localToday()}
@@ -229,7 +247,7 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
         )}
       </div>
       <div className="modal-actions">
-        <Button variant="ghost" onClick={props.onClose}>
+        <Button variant="ghost" onClick={cancel}>
           Cancel
         </Button>
         {/* Editing keeps the claim's status (a rejected claim stays rejected until resubmitted). */}

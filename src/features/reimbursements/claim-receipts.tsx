@@ -3,7 +3,7 @@ import { ReceiptCapture } from '../../components/receipt-capture.tsx';
 import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
 import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { addClaimReceipts, receiptStateText, receiptStateTone, useReceiptsWithRemote } from '../../lib/receipts.ts';
+import { receiptStateText, receiptStateTone, reportAdded, useReceiptsWithRemote } from '../../lib/receipts.ts';
 import { useReceiptOcr } from '../../lib/receipt-ocr/use-receipt-ocr.ts';
 import type { ReceiptReading } from './claim-form.ts';
 
@@ -12,6 +12,8 @@ export interface ClaimReceiptsFieldProps {
   /** The claim's receipts (client ids while they wait to upload, server ids after). */
   ids: readonly string[];
   onChange(ids: string[]): void;
+  /** Receipts stored on this device by this form (not ones already here): the dialog discards them if it is cancelled. */
+  onStored?(ids: string[]): void;
   /** What the first image added reads (OCR on this device); the form fills what is still empty. */
   onReading(reading: ReceiptReading): void;
   defaultCurrency: string;
@@ -25,7 +27,7 @@ export interface ClaimReceiptsFieldProps {
  * the first image is read on the device (tesseract.js, loaded only now) to prefill amount, date
  * and merchant, which the person checks.
  */
-export function ClaimReceiptsField({ client, ids, onChange, onReading, defaultCurrency, today }: ClaimReceiptsFieldProps) {
+export function ClaimReceiptsField({ client, ids, onChange, onStored, onReading, defaultCurrency, today }: ClaimReceiptsFieldProps) {
   const dataVersion = useAppState((s) => s.dataVersion);
   const items = useReceiptsWithRemote(client, ids, dataVersion);
   const ocr = useReceiptOcr();
@@ -33,7 +35,12 @@ export function ClaimReceiptsField({ client, ids, onChange, onReading, defaultCu
   const [readOne, setReadOne] = useState(false);
 
   async function add(files: File[]) {
-    const added = await addClaimReceipts(client, files);
+    if (files.length === 0) return;
+    // Kept on this device at once and uploaded by the outbox; the claim's command waits for the uploads.
+    const results = await client.addReceipts(files.map((f) => ({ name: f.name, type: f.type, file: f as Blob })));
+    reportAdded(results);
+    const added = results.flatMap((r) => (r.ok ? [r.receipt_id] : []));
+    onStored?.(results.flatMap((r) => (r.ok && r.added ? [r.receipt_id] : [])));
     if (added.length === 0) return;
     onChange([...ids, ...added.filter((id) => !ids.includes(id))]);
     const image = files.find((f) => f.type.startsWith('image/') && f.type !== 'image/heic');

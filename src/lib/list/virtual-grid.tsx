@@ -1,7 +1,7 @@
 import { Fragment, useEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ListRows } from './use-rows.ts';
-import { EmptyState } from '../../components/empty-state.tsx';
+import { ListEmpty } from './list-empty.tsx';
 import { Skeleton } from '../../components/skeleton.tsx';
 
 /** Heights the stylesheet gives `.grid-row` and `.grid-header`: the virtualizer places rows with them. */
@@ -148,11 +148,7 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
         }}
       >
         {props.header}
-        {props.loaded && total === 0 && !rows.waiting && (
-          <EmptyState title={props.emptyText} icon="∅" level="text">
-            {props.emptyHint}
-          </EmptyState>
-        )}
+        {props.loaded && total === 0 && !rows.waiting && <ListEmpty text={props.emptyText} hint={props.emptyHint} />}
         <div className="grid-spacer" style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
           {items.map((item) => {
             const row = rows.row(item.index);
