@@ -52,15 +52,15 @@ async function expectAccessible(page: Page, where: string): Promise<void> {
  * declined and reversed rows left out of spend.
  */
 async function expectedTotals(where: string, params: unknown[]): Promise<string> {
-  const rows = await server.db.query<{ currency: string; amount: string; n: number; left: number }>(
+  const rows = await server.db.query<{ currency: string; amount: string; n: number; excluded: number }>(
     `SELECT currency, coalesce(sum(amount) FILTER (WHERE state IN ('PENDING', 'CLEARED')), 0)::text AS amount,
             (count(*) FILTER (WHERE state IN ('PENDING', 'CLEARED')))::int AS n,
-            (count(*) FILTER (WHERE state NOT IN ('PENDING', 'CLEARED')))::int AS left
-       FROM transactions WHERE business_id = $1 AND NOT deleted ${where} GROUP BY currency ORDER BY n DESC, left DESC, currency`,
+            (count(*) FILTER (WHERE state NOT IN ('PENDING', 'CLEARED')))::int AS excluded
+       FROM transactions WHERE business_id = $1 AND NOT deleted ${where} GROUP BY currency ORDER BY n DESC, excluded DESC, currency`,
     [server.businessId, ...params],
   );
-  const count = rows.reduce((a, r) => a + r.n + r.left, 0);
-  const left = rows.reduce((a, r) => a + r.left, 0);
+  const count = rows.reduce((a, r) => a + r.n + r.excluded, 0);
+  const left = rows.reduce((a, r) => a + r.excluded, 0);
   const spend = rows.filter((r) => r.n > 0).map((r, i) => `${i === 0 ? 'Spend (pending and cleared): ' : ''}${formatMoney(Number(r.amount), r.currency)} across ${r.n.toLocaleString('en-US')} ${r.currency}`);
   return [
     `${count.toLocaleString('en-US')} ${count === 1 ? 'transaction' : 'transactions'}`,
