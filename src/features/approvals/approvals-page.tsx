@@ -3,7 +3,8 @@ import { usePageShortcuts } from '../../lib/list/use-page-shortcuts.ts';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import type { SpendUser } from '../../../schema/entities/spend-user.ts';
-import { canReviewReimbursements } from '../../../schema/roles.ts';
+import { canReviewReimbursements, isAdmin } from '../../../schema/roles.ts';
+import { Link } from '@tanstack/react-router';
 import { formatCount, formatMoney } from '../../lib/format.ts';
 import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -282,6 +283,11 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
           options={INBOX_TYPES.map((t) => ({ value: t.key, label: t.label }))}
           onChange={(next) => setSearch({ type: next === '' ? undefined : (next as InboxType), open: undefined })}
         />
+        {isAdmin(viewer) && (
+          <Link to="/approvals/policy" className="btn btn-ghost btn-sm">
+            Bill policy
+          </Link>
+        )}
       </div>
       <Tabs
         label="Approvals"
