@@ -319,12 +319,13 @@ describe('approvals inbox offline, end to end', () => {
     );
     expect(decisions).toEqual([{ status: 'APPROVED', decided_by: admin.id }]);
     expect(await waitingFor()).toBe(total - 1);
-    await search.fill('');
-    await expect.poll(count, { timeout: 30_000 }).toBe(`${total - 1} waiting`);
 
     // The bill approval policy: the server's steps, one added and saved through the confirmation.
+    // Left right after clearing the search (its URL write still waiting): the page must not be pulled back.
     const before = await api.call(getApprovalPolicy, { params: { object_type: 'bill' } });
     expect(before.steps.length).toBeGreaterThan(0);
+    await search.fill('');
+    await expect.poll(count, { timeout: 30_000 }).toBe(`${total - 1} waiting`);
     await page.getByRole('link', { name: 'Bill policy' }).click();
     await page.getByRole('heading', { name: 'Bill approval policy', level: 1 }).waitFor({ state: 'visible' });
     const chain = page.getByRole('list', { name: 'Approval chain' });
