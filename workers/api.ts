@@ -1,3 +1,5 @@
+import type { PolicyResponse, PolicyStepBody } from '../schema/api/calls-approval-policies.ts';
+import type { PolicyObjectType } from '../schema/approval-policy.ts';
 import type { EmailVerificationState, SupportAccessGrant, SupportAccessGrantBody } from '../schema/api/calls-support-access.ts';
 import type { Transaction } from '../schema/entities/transaction.ts';
 import type { Department } from '../schema/entities/department.ts';
@@ -255,7 +257,7 @@ export type CommandResult =
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
-export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi {}
+export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi, VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi {}
 
 /** Session: who is signed in, into which business (handlers/session.ts). */
 export interface SessionApi {
@@ -851,3 +853,16 @@ export interface SupportAccessApi {
   verifyEmail(code: string): Promise<EmailVerificationResult>;
 }
 
+
+/** An approval policy call's refusal (handlers/approval-policies.ts); `offline`: nothing was sent. */
+export type ApprovalPolicyFailure = Extract<ActionResult, { ok: false }> & { offline?: true };
+export type ApprovalPolicyResult = { ok: true; policy: PolicyResponse } | ApprovalPolicyFailure;
+
+/**
+ * Issue 25: the approval policy screen (admins; schema/api/calls-approval-policies.ts): read the
+ * current policy of an object type and replace its steps (a new version). Online only.
+ */
+export interface ApprovalPolicyApi {
+  approvalPolicy(objectType: PolicyObjectType): Promise<ApprovalPolicyResult>;
+  saveApprovalPolicy(objectType: PolicyObjectType, steps: PolicyStepBody[]): Promise<ApprovalPolicyResult>;
+}

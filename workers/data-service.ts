@@ -1,3 +1,4 @@
+import { approvalPolicyHandlers } from './handlers/approval-policies.ts';
 import type { DataApi } from './api.ts';
 import { accountingHandlers } from './handlers/accounting.ts';
 import { billExtraHandlers } from './handlers/bill-extras.ts';
@@ -48,6 +49,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...orgHandlers(ctx),
     ...ssoHandlers(ctx),
     ...supportAccessHandlers(ctx),
+    ...approvalPolicyHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

@@ -51,8 +51,11 @@ export async function decideBill(
 /** An approver is reminded of one approval at most once an hour, whoever asks. */
 export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 
-/** The mail port (routes pass sendMail with their deps): injected so the domain sends nothing itself. */
-export type SendMail = (to: string, subject: string, body: string) => Promise<void>;
+/**
+ * The mail port (routes pass server/http/mail-links.ts `mailer(ctx)`): injected so the domain sends
+ * nothing itself; `link` makes an app path the absolute link a mail must carry.
+ */
+export type SendMail = ((to: string, subject: string, body: string) => Promise<void>) & { link(path: string): string };
 
 export type Reminder = { bill_id: string; approval_id: string; reminded_user_ids: string[] };
 
@@ -95,7 +98,8 @@ export async function remindNextApprovers(tx: Queryable, user: ActingUser, billI
   );
   const at = now.toISOString();
   const subject = `A bill is waiting for your approval: invoice ${bill.invoice_number}`;
-  const body = `Invoice ${bill.invoice_number} (${formatMoney(bill.amount, bill.currency)}) is waiting for your approval in Ledgerline.`;
+  const body = `Invoice ${bill.invoice_number} (${formatMoney(bill.amount, bill.currency)}) is waiting for your approval in Ledgerline: `
+    + `${send.link(`/approvals?type=bills&open=${open.id}`)}`;
   for (const p of people) {
     await tx.query(
       `INSERT INTO approval_reminders (id, business_id, approval_id, approver_id, reminded_by, reminded_at) VALUES ($1, $2, $3, $4, $5, $6)`,

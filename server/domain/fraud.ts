@@ -85,7 +85,7 @@ export async function mailHeldCharge(db: Queryable, t: Transaction, card: Pick<C
     holder.email,
     `Did you make this purchase? ${heldChargeText(t)}`,
     `Hi ${holder.first_name}, we held a charge of ${heldChargeText(t)} on your card •••• ${card.last_four ?? '----'} (${card.display_name}) `
-      + `because it looks unusual: ${why}. Open Ledgerline to tell us whether it was you: /transactions?open=${t.id}. `
+      + `because it looks unusual: ${why}. Open Ledgerline to tell us whether it was you: ${send.link(`/transactions?open=${t.id}`)}. `
       + `If you don't recognise it, we'll lock the card at once, open a dispute and you can order a replacement.`,
   );
 }

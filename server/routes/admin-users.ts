@@ -11,6 +11,7 @@ import {
   unsuspendUser as unsuspendUserCall,
 } from '../../schema/api/calls-admin.ts';
 import { sendMail, type MailDeps } from '../auth/email-otp.ts';
+import { mailLinks } from '../http/mail-links.ts';
 import { requireVerifiedEmail } from '../auth/email-verification.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
 import { clientAddress, takeRateLimit, type Limit } from '../auth/rate-limit.ts';
@@ -27,8 +28,8 @@ import { versionedGet, versionedPatch } from './versioned.ts';
 import { adminOf, inWriteTx } from './admin.ts';
 
 /** The invite email, through the one mail function (server log; the dev outbox only when on). */
-async function sendInviteMail(deps: MailDeps, db: Queryable, issued: IssuedInvite): Promise<void> {
-  const link = `/invites/${issued.token}`;
+async function sendInviteMail(deps: MailDeps, db: Queryable, issued: IssuedInvite, links: (path: string) => string): Promise<void> {
+  const link = links(`/invites/${issued.token}`);
   const body = `You have been invited to Ledgerline. Accept the invite: ${link} (valid until ${issued.invite.expires_at}).`;
   await sendMail(deps, db, issued.email, 'You are invited to Ledgerline', body);
 }
@@ -51,14 +52,14 @@ export const adminUserHandlers = {
     await requireVerifiedEmail(ctx);
     await takeQuota(ctx.c, ctx.db, inviteQuotas(ctx.deps.quotas, actorOf(ctx).user), ctx.deps.now());
     const issued = await inviteUser(ctx.db, actorOf(ctx).user, ctx.input.body, ctx.deps.now());
-    await sendInviteMail(ctx.deps, ctx.db, issued);
+    await sendInviteMail(ctx.deps, ctx.db, issued, mailLinks(ctx));
     return ok(inviteAnswer(issued), 201);
   },
   [resendInviteCall.id]: async (ctx) => {
     await requireVerifiedEmail(ctx);
     await takeQuota(ctx.c, ctx.db, inviteQuotas(ctx.deps.quotas, actorOf(ctx).user), ctx.deps.now());
     const issued = await resendInvite(ctx.db, actorOf(ctx).user, ctx.input.params.user_uuid, ctx.deps.now());
-    await sendInviteMail(ctx.deps, ctx.db, issued);
+    await sendInviteMail(ctx.deps, ctx.db, issued, mailLinks(ctx));
     return ok(inviteAnswer(issued));
   },
   [changeUserRole.id]: async (ctx) => {

@@ -3,7 +3,7 @@ import {
   bulkRemindApprovers, bulkRetryAccountingSync, bulkRetryPayment, bulkTrackingCategory,
 } from '../../schema/api/calls-bill-bulk.ts';
 import { requireVerifiedEmail } from '../auth/email-verification.ts';
-import { sendMail } from '../auth/email-otp.ts';
+import { mailer } from '../http/mail-links.ts';
 import * as bulk from '../domain/bill-bulk.ts';
 import { assertMayManageBills } from '../domain/bills.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
@@ -39,7 +39,6 @@ export const billBulkHandlers = {
   [bulkRemindApprovers.id]: async (ctx) => {
     await requireVerifiedEmail(ctx);
     const user = managerOf(ctx);
-    const send = (to: string, subject: string, body: string) => sendMail(ctx.deps, ctx.db, to, subject, body);
-    return ok(await bulk.bulkRemind(ctx.db, user, ctx.input.body.bill_ids, nowOf(ctx), send));
+    return ok(await bulk.bulkRemind(ctx.db, user, ctx.input.body.bill_ids, nowOf(ctx), mailer(ctx)));
   },
 } satisfies DomainHandlers;

@@ -15,7 +15,7 @@ import { findCard, issueCard as issue, moveCard, reissueCard as reissue, updateC
 import { visibilityOf } from '../domain/visibility.ts';
 import { actorOf, ok, type DomainHandlers, type Handler } from '../http/handler.ts';
 import { versionedGet, versionedPatch } from './versioned.ts';
-import { sendMail } from '../auth/email-otp.ts';
+import { mailer } from '../http/mail-links.ts';
 
 type MoveCall = typeof lockCard | typeof unlockCard | typeof suspendCard | typeof terminateCard;
 
@@ -89,8 +89,7 @@ export const cardHandlers = {
 
   [simulateAuthorization.id]: async (ctx) => {
     // A held charge (issue 24) is mailed to its cardholder in the same transaction.
-    const send = (to: string, subject: string, body: string) => sendMail(ctx.deps, ctx.db, to, subject, body);
-    return ok(await simulatePurchase(ctx.db, actorOf(ctx).user, ctx.input.params.card_uuid, ctx.input.body, () => new Date(ctx.deps.now()), send));
+    return ok(await simulatePurchase(ctx.db, actorOf(ctx).user, ctx.input.params.card_uuid, ctx.input.body, () => new Date(ctx.deps.now()), mailer(ctx)));
   },
 
   [listCardRequests.id]: async (ctx) => {

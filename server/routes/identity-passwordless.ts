@@ -6,6 +6,7 @@ import { loginDownMessage } from '../../schema/web-config.ts';
 import { foldEmail } from '../auth/email-address.ts';
 import { markEmailVerified } from '../auth/email-verification.ts';
 import { sendMail, type MailDeps } from '../auth/email-otp.ts';
+import { mailLinks } from '../http/mail-links.ts';
 import { hashPassword } from '../auth/password.ts';
 import { clientAddress } from '../auth/rate-limit.ts';
 import { signInLinkQuotas, takeQuota } from '../auth/quotas.ts';
@@ -31,7 +32,7 @@ async function assertLoginUp(db: Queryable): Promise<void> {
 }
 
 /** Mails a new link; earlier unused links of the identity die (only the latest email works). */
-async function issueLink(deps: MailDeps, db: Queryable, identity: { id: string; email: string }, nowMs: number): Promise<void> {
+async function issueLink(deps: MailDeps, db: Queryable, identity: { id: string; email: string }, nowMs: number, links: (path: string) => string): Promise<void> {
   const token = randomBytes(32).toString('base64url');
   const now = new Date(nowMs);
   await db.query('UPDATE passwordless_links SET used_at = $2 WHERE identity_id = $1 AND used_at IS NULL', [identity.id, now]);
@@ -40,7 +41,7 @@ async function issueLink(deps: MailDeps, db: Queryable, identity: { id: string; 
     [randomUUID(), identity.id, hashToken(token), new Date(nowMs + PASSWORDLESS_TTL_MS), now],
   );
   await sendMail(deps, db, identity.email, 'Your Ledgerline sign-in link',
-    `Sign in to Ledgerline: /passwordless?token=${token} (valid for 15 minutes, once).`);
+    `Sign in to Ledgerline: ${links(`/passwordless?token=${token}`)} (valid for 15 minutes, once).`);
 }
 
 const findLink = async (db: Queryable, token: string): Promise<LinkRow | null> =>
@@ -67,7 +68,7 @@ export const passwordlessHandlers = {
     const [identity] = await ctx.db.query<{ id: string; email: string }>(
       'SELECT id::text, email FROM identities WHERE lower(email) = $1', [email],
     );
-    if (identity) await issueLink(ctx.deps, ctx.db, identity, ctx.deps.now());
+    if (identity) await issueLink(ctx.deps, ctx.db, identity, ctx.deps.now(), mailLinks(ctx));
     return ctx.c.body(null, 204);
   },
 

@@ -9,10 +9,21 @@
  * employee (no manager) sees no Approvals link, and the route says there is nothing to review. Then the
  * admin pays one approved claim (the confirmation names amount and payee): the server has exactly
  * one ledger entry for it and the claim is PAID.
+ *
+ * Issue 25, as the admin: the inbox's search ('/' focuses it, q in the URL) narrows to one
+ * requester's items and to one bill by its invoice number, and clearing it restores the inbox;
+ * approving that bill asks first, naming the count and the amount with its currency, and the
+ * server then has it approved once; the bill approval policy page ("Bill policy") shows the
+ * server's steps, adds one and saves it through the "what changes" confirmation (read back over
+ * the API), with no serious axe finding at desktop and 390 px.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { getApprovalPolicy } from '../../schema/api/calls-approval-policies.ts';
+import { createBill, getBill } from '../../schema/api/calls-bills.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { apiSignIn } from '../support/api.ts';
+import { axeFindings } from '../support/axe.ts';
 import {
   launchBrowser, setNetwork, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
 } from '../support/browser.ts';
@@ -55,7 +66,7 @@ async function pendingForManager(managerId: string): Promise<PendingClaim[]> {
   return server.db.query<PendingClaim>(
     `SELECT a.id::text AS approval_id, r.id::text AS claim_id, r.merchant
        FROM approvals a JOIN reimbursements r ON r.id = a.object_id
-      WHERE a.business_id = $1 AND a.status = 'PENDING' AND a.approver_id = $2 AND a.user_id <> $2
+      WHERE a.business_id = $1 AND a.status = 'PENDING' AND a.user_id <> $2
       ORDER BY a.created_at, a.id`,
     [server.businessId, managerId],
   );
@@ -200,4 +211,156 @@ describe('approvals inbox offline, end to end', () => {
     );
     expect(ledger).toEqual([{ kind: 'PAYMENT', method: 'ACH', amount: claimant[0]!.amount }]);
   }, 300_000);
+
+  it('admin: search narrows the inbox, approving a bill confirms with its amount, the bill policy page saves a step', async () => {
+    onTestFailed(() => {
+      if (adminBrowser?.logs.length) console.error(`admin browser logs:\n${adminBrowser.logs.slice(-60).join('\n')}`);
+    });
+    // The first scenario left the admin signed in with a synced mirror; sign in afresh when run alone.
+    if (!adminBrowser) {
+      adminBrowser = await launchBrowser({ baseURL: server.url });
+      await adminBrowser.page.goto('/');
+      await signIn(adminBrowser.page, ADMIN, PASSWORD);
+      await waitForSyncStatus(adminBrowser.page, 'All changes synced', 120_000);
+    }
+    const page = adminBrowser.page;
+    const admin = await userByEmail(server.db, server.businessId, ADMIN);
+    const api = await apiSignIn(server.url, ADMIN, PASSWORD);
+
+    // What waits for the admin on the server (an admin may decide any approval but their own), and the requester with the most of it.
+    const waitingFor = async () => {
+      const [row] = await server.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM approvals WHERE business_id = $1 AND status = 'PENDING' AND user_id <> $2`,
+        [server.businessId, admin.id],
+      );
+      return row!.n;
+    };
+    // A bill in euros the AP clerk submits (the seed at this size has none waiting).
+    const clerk = await apiSignIn(server.url, 'apclerk@demo.test', PASSWORD);
+    const [vendor] = await server.db.query<{ id: string }>(
+      'SELECT id::text FROM vendors WHERE business_id = $1 ORDER BY name, id LIMIT 1', [server.businessId],
+    );
+    const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    const submitted = await clerk.call(createBill, {
+      body: {
+        vendor_id: vendor!.id, invoice_number: 'INV-E2E-APPR-7731', invoice_date: day(-2), due_date: day(28), currency: 'EUR',
+        line_items: [{ description: 'Calibration service', amount: 1_234_567 }], submit: true,
+      },
+    });
+    expect(submitted.status).toBe('PENDING_APPROVAL');
+    const total = await waitingFor();
+    const [busiest] = await server.db.query<{ name: string; n: number }>(
+      `SELECT trim(u.first_name || ' ' || u.last_name) AS name, count(*)::int AS n
+         FROM approvals a JOIN spend_users u ON u.id = a.user_id
+        WHERE a.business_id = $1 AND a.status = 'PENDING' AND a.user_id <> $2
+        GROUP BY u.id, u.first_name, u.last_name ORDER BY count(*) DESC, u.id LIMIT 1`,
+      [server.businessId, admin.id],
+    );
+    const [bill] = await server.db.query<{ approval_id: string; bill_id: string; invoice_number: string; amount: string; currency: string; vendor: string }>(
+      `SELECT a.id::text AS approval_id, b.id::text AS bill_id, b.invoice_number, b.amount::text AS amount, b.currency, v.name AS vendor
+         FROM approvals a JOIN bills b ON b.id = a.object_id JOIN vendors v ON v.id = b.vendor_id
+        WHERE a.business_id = $1 AND a.status = 'PENDING' AND a.object_type = 'bill' AND a.user_id <> $2
+        ORDER BY b.amount DESC, b.id LIMIT 1`,
+      [server.businessId, admin.id],
+    );
+    expect(busiest, 'something waits for the admin').toBeDefined();
+    expect(bill, 'the submitted bill waits (the largest)').toMatchObject({ bill_id: submitted.id, amount: '1234567', currency: 'EUR' });
+    const { name: requester, n: requesterCount } = busiest!;
+    expect(requesterCount).toBeLessThan(total);
+
+    await mainNav(page).getByRole('link', { name: /^Approvals/ }).click();
+    await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor({ state: 'visible' });
+    const bar = page.getByRole('region', { name: 'Selection' });
+    const count = async () => ((await bar.locator('strong').textContent()) ?? '').trim();
+    const rows = dataRows(page, 'Approvals');
+    await expect.poll(count, { timeout: 30_000 }).toBe(`${total} waiting`);
+
+    // '/' focuses the search; a requester's name narrows the tab to their items (q in the URL).
+    const search = page.getByLabel('Search approvals');
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('/');
+    await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.type(requester);
+    await expect.poll(count, { timeout: 30_000 }).toBe(`${requesterCount} waiting match`);
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe(requester);
+    const narrowed = await texts(rows);
+    expect(narrowed.length).toBeGreaterThan(0);
+    for (const t of narrowed) expect(t).toContain(requester);
+
+    // Clearing restores the whole inbox.
+    await search.fill('');
+    await expect.poll(count, { timeout: 30_000 }).toBe(`${total} waiting`);
+    await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBeNull();
+
+    // A bill by its invoice number: exactly one row; approving it asks first, with the amount and currency.
+    await search.fill(bill!.invoice_number);
+    await expect.poll(count, { timeout: 30_000 }).toBe('1 waiting match');
+    await expect.poll(() => rows.count()).toBe(1);
+    expect((await texts(rows))[0]).toContain(`Invoice ${bill!.invoice_number}`);
+    await bar.getByRole('button', { name: 'Select all' }).click();
+    await bar.getByText('1 selected').waitFor();
+    await bar.getByRole('button', { name: 'Approve', exact: true }).click();
+    const shownAmount = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Number(bill!.amount) / 100);
+    const confirm = page.getByRole('dialog', { name: /^Approve 1 bill · / });
+    await confirm.waitFor({ state: 'visible' });
+    const title = ((await confirm.getByRole('heading').first().textContent()) ?? '').trim();
+    expect(title).toMatch(new RegExp(`^Approve 1 bill · \\D*${shownAmount.replace(/[.,]/g, '\\$&')} ${bill!.currency}$`));
+    expect(await search.inputValue(), 'the dialog does not eat the search').toBe(bill!.invoice_number);
+    await confirm.getByRole('button', { name: 'Approve', exact: true }).click();
+    await confirm.waitFor({ state: 'detached' });
+    await expect.poll(count, { timeout: 30_000 }).toBe('0 waiting match');
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
+
+    // The server: the bill approved (the default chain has one step), its approval decided once.
+    await expect.poll(async () => (await api.call(getBill, { params: { bill_uuid: bill!.bill_id } })).status, { timeout: 30_000 }).toBe('APPROVED');
+    const decisions = await server.db.query<{ status: string; decided_by: string | null }>(
+      `SELECT status, decided_by::text AS decided_by FROM approvals WHERE object_id = $1 AND decided_at IS NOT NULL`,
+      [bill!.bill_id],
+    );
+    expect(decisions).toEqual([{ status: 'APPROVED', decided_by: admin.id }]);
+    expect(await waitingFor()).toBe(total - 1);
+
+    // The bill approval policy: the server's steps, one added and saved through the confirmation.
+    // Left right after clearing the search (its URL write still waiting): the page must not be pulled back.
+    const before = await api.call(getApprovalPolicy, { params: { object_type: 'bill' } });
+    expect(before.steps.length).toBeGreaterThan(0);
+    await search.fill('');
+    await expect.poll(count, { timeout: 30_000 }).toBe(`${total - 1} waiting`);
+    await page.getByRole('link', { name: 'Bill policy' }).click();
+    await page.getByRole('heading', { name: 'Bill approval policy', level: 1 }).waitFor({ state: 'visible' });
+    const chain = page.getByRole('list', { name: 'Approval chain' });
+    const stepTitles = chain.getByRole('heading', { level: 2 });
+    await expect.poll(() => stepTitles.allTextContents(), { timeout: 30_000 }).toEqual(before.steps.map((_, i) => `Step ${i + 1}`));
+    if (before.is_default) await page.getByText('The built-in policy', { exact: false }).waitFor();
+    expect(await axeFindings(page)).toEqual([]);
+
+    const added = before.steps.length + 1;
+    await page.getByRole('button', { name: 'Add step' }).click();
+    await expect.poll(() => stepTitles.count()).toBe(added);
+    await page.getByLabel(`Approver (step ${added})`).selectOption({ label: 'Anyone with a role' });
+    await page.getByLabel(`Amount at or above (step ${added})`).fill('5000.00');
+    await page.getByRole('button', { name: 'Save policy…' }).click();
+    const save = page.getByRole('dialog', { name: 'Save the bill approval policy?' });
+    await save.waitFor({ state: 'visible' });
+    const changes = (await save.getByRole('list', { name: 'Changes' }).getByRole('listitem').allTextContents()).map((t) => t.trim());
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatch(new RegExp(`^Add step ${added}: `));
+    expect(changes[0]).toContain('5,000.00');
+    await save.getByRole('button', { name: 'Save policy', exact: true }).click();
+    await save.waitFor({ state: 'detached' });
+
+    const after = await api.call(getApprovalPolicy, { params: { object_type: 'bill' } });
+    expect(after.is_default).toBe(false);
+    expect(after.version).toBeGreaterThan(before.version);
+    expect(after.updated_by).toBe(admin.id);
+    expect(after.steps.map((s) => ({ condition: s.condition, approvers: s.approvers })).slice(0, -1))
+      .toEqual(before.steps.map((s) => ({ condition: s.condition, approvers: s.approvers })));
+    expect(after.steps.at(-1)).toMatchObject({
+      approvers: { kind: 'role', role: 'BUSINESS_ADMIN' },
+      condition: { min_amount: { amount: 500_000, currency: 'USD' } },
+    });
+    // The page now shows the saved version, nothing left to save.
+    await page.getByText(new RegExp(`^Version ${after.version}, saved .+ by ${admin.name}\\.$`)).waitFor();
+    expect(await page.getByRole('button', { name: 'Save policy…' }).isDisabled()).toBe(true);
+  }, 240_000);
 });

@@ -109,6 +109,10 @@ async function approveAllBills(page: Page, expected: number): Promise<void> {
   await bar.getByRole('button', { name: 'Select all' }).click();
   await bar.getByText(`${expected} selected`).waitFor();
   await bar.getByRole('button', { name: `Approve ${expected}` }).click();
+  // Issue 25: approving bills is confirmed first, with the amounts per currency.
+  const confirm = page.getByRole('dialog');
+  await confirm.getByText(new RegExp(`^Approve ${expected} bills · .+ [A-Z]{3}`)).first().waitFor();
+  await confirm.getByRole('button', { name: `Approve ${expected}` }).click();
   await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(0);
 }
 

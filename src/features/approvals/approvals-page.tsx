@@ -3,7 +3,8 @@ import { usePageShortcuts } from '../../lib/list/use-page-shortcuts.ts';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import type { SpendUser } from '../../../schema/entities/spend-user.ts';
-import { canReviewReimbursements } from '../../../schema/roles.ts';
+import { canReviewReimbursements, isAdmin } from '../../../schema/roles.ts';
+import { Link } from '@tanstack/react-router';
 import { formatCount, formatMoney } from '../../lib/format.ts';
 import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -25,12 +26,17 @@ import { ApprovalsTable } from './approvals-table.tsx';
 import { decide } from './decide.ts';
 import { RejectDialog } from './reject-dialog.tsx';
 import { INBOX_TABS, INBOX_TYPES, inboxQuery, type ApprovalsSearch, type InboxTab, type InboxType } from './search-params.ts';
-import { inboxIds, readApprovalRows, useInboxRows } from './use-inbox-rows.ts';
+import { inboxIds, readApprovalRows, readInboxRow, useInboxRows } from './use-inbox-rows.ts';
 import { TableFooter } from '../../components/table-footer.tsx';
+import { SearchBox } from '../../components/search-box.tsx';
+import { useInstantSearch } from '../../lib/use-instant-search.ts';
+import { ApproveDialog } from './approve-dialog.tsx';
+import { needsApprovalConfirm } from './approve-confirm.ts';
+import { searchTerms } from './inbox-search.ts';
 
 const routeApi = getRouteApi('/_app/approvals');
-/** The list's keys (no search box, no coding here) plus a / r. */
-const KEY_HINT = footerHint(['list', 'approvals', 'global'], SHORTCUTS.filter((s) => s.id !== 'list.search' && s.id !== 'list.code'));
+/** The list's keys (no coding here) plus a / r. */
+const KEY_HINT = footerHint(['list', 'approvals', 'global'], SHORTCUTS.filter((s) => s.id !== 'list.code'));
 
 /**
  * Issue 9 §3 and issue 10: the reviewer's inbox. Pending (oldest first) and Decided tabs over the
@@ -38,6 +44,8 @@ const KEY_HINT = footerHint(['list', 'approvals', 'global'], SHORTCUTS.filter((s
  * to one kind), never the viewer's own. Approve or reject one or many
  * (checkboxes, x, "Select all"; a / r act on the selection, else the current row); each
  * decision is a command through the worker, shown at once with its sync mark, offline too.
+ * Issue 25: a search box ('/') narrows the tab by requester, vendor or merchant, memo, amount and
+ * invoice number (inbox-search.ts, over the mirror); approving bills is confirmed with the amounts.
  */
 export function ApprovalsPage() {
   const user = useAppState((s) => s.session?.user ?? null);
@@ -54,21 +62,33 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
   const dataVersion = useAppState((s) => s.dataVersion);
   const referenceVersion = useAppState((s) => s.referenceVersion);
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
+  const mirrored = useAppState((s) => s.status?.mirrored ?? false);
   const reference = useReferenceData(client, referenceVersion);
   const tab: InboxTab = search.tab ?? 'pending';
   const type = search.type;
-  const query = useMemo(() => inboxQuery(tab, viewer.id, type), [tab, viewer.id, type]);
-  const rows = useInboxRows(client, query, dataVersion + referenceVersion, reference.names.user);
-  const total = rows.total ?? 0;
-  const selection = useSelection(query.key, rows, () => inboxIds(client, query));
-  const selectedCount = selection.ids.size;
-  const [rejecting, setRejecting] = useState<{ targets: InboxRow[]; subject?: string } | null>(null);
-  const scrollRef = useRef<HTMLDivElement>(null);
-
   const setSearch = useCallback(
     (patch: Partial<ApprovalsSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),
     [navigate],
   );
+  const writeQ = useCallback((next: string | undefined) => setSearch({ q: next }), [setSearch]);
+  const [q, setQ] = useInstantSearch(search.q, writeQ);
+  const searching = searchTerms(q).length > 0;
+  const vendors = reference.data.vendors;
+  const textSearch = useMemo(() => {
+    const names = new Map(vendors.map((v) => [v.id, v.name]));
+    return { q, names: { vendor: (id: string) => names.get(id) ?? '' } };
+  }, [q, vendors]);
+  const query = useMemo(() => inboxQuery(tab, viewer.id, type), [tab, viewer.id, type]);
+  const rows = useInboxRows(client, query, dataVersion + referenceVersion, reference.names.user, textSearch);
+  const rowsKey = searching ? `${query.key}|${searchTerms(q).join(' ')}` : query.key;
+  const total = rows.total ?? 0;
+  const selection = useSelection(rowsKey, rows, () => inboxIds(client, query, textSearch, reference.names.user));
+  const selectedCount = selection.ids.size;
+  const [rejecting, setRejecting] = useState<{ targets: InboxRow[]; subject?: string } | null>(null);
+  const [confirming, setConfirming] = useState<InboxRow[] | null>(null);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const searchRef = useRef<HTMLInputElement>(null);
+
   const gridElement = useCallback(() => scrollRef.current?.closest<HTMLElement>('[role="grid"]'), []);
   const openRow = useCallback((row: InboxRow) => setSearch({ open: row.id }), [setSearch]);
   const closeDrawer = useCallback(() => {
@@ -78,15 +98,15 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
   const decidable = useCallback((row: InboxRow) => canDecide(row.approval, viewer), [viewer]);
 
   const active = useTableKeys({
-    key: query.key,
+    key: rowsKey,
     total,
     rows,
     selection,
     drawerOpen: search.open !== undefined,
-    dialogOpen: rejecting !== null,
+    dialogOpen: rejecting !== null || confirming !== null,
     onOpen: openRow,
     onCloseDrawer: closeDrawer,
-    onFocusSearch: () => undefined,
+    onFocusSearch: () => searchRef.current?.focus(),
   });
 
   /** What a / r / the palette act on: the selection, else the current row; only what the viewer may decide. */
@@ -108,7 +128,7 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
       if (row) picked = [row];
     }
     if (picked.length === 0) {
-      toastInfo('Select claims or card requests to review');
+      toastInfo('Select claims, card requests or bills to review');
       return null;
     }
     const open = picked.filter(decidable);
@@ -119,14 +139,23 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
     return open;
   }, [selection.ids, rows, total, active.index, decidable, client, reference.names]);
 
+  /** Approves at once, except bills: they move money, so they are confirmed with the amounts first. */
   const approve = useCallback(
     async (list?: InboxRow[]) => {
       const chosen = list ?? (await targets());
       if (!chosen) return;
+      if (needsApprovalConfirm(chosen)) {
+        // A bill selected outside the loaded windows was read without its bill: read it for the amounts.
+        const full = await Promise.all(
+          chosen.map(async (r) => (r.kind === 'bill' && !r.bill ? ((await readInboxRow(client, r.id, reference.names.user)) ?? r) : r)),
+        );
+        setConfirming(full);
+        return;
+      }
       const done = await decide(client, chosen, { kind: 'approve' }, online);
       if (done.length > 0) selection.clear();
     },
-    [client, online, selection, targets],
+    [client, online, selection, targets, reference.names],
   );
   const askReject = useCallback(
     async (list?: InboxRow[]) => {
@@ -142,11 +171,11 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
     [targets, reference.names],
   );
 
-  usePageShortcuts(rejecting === null, 'approvals', ['approvals.approve', 'approvals.reject'], (id) => void (id === 'approvals.approve' ? approve() : askReject()));
+  usePageShortcuts(rejecting === null && confirming === null, 'approvals', ['approvals.approve', 'approvals.reject'], (id) => void (id === 'approvals.approve' ? approve() : askReject()));
   usePageCommands(
     useMemo<Command[]>(
       () => [
-        { id: 'approvals.approveSelected', label: 'Approve selected', group: 'Approvals', keywords: ['approve', 'review', 'claims', 'card requests'], shortcut: 'approvals.approve', run: () => void approve() },
+        { id: 'approvals.approveSelected', label: 'Approve selected', group: 'Approvals', keywords: ['approve', 'review', 'claims', 'card requests', 'bills'], shortcut: 'approvals.approve', run: () => void approve() },
         { id: 'approvals.rejectSelected', label: 'Reject selected', group: 'Approvals', keywords: ['reject', 'decline', 'review'], shortcut: 'approvals.reject', run: () => void askReject() },
       ],
       [approve, askReject],
@@ -164,7 +193,9 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
             ? `${formatCount(selectedCount)} selected`
             : rows.total === null || rows.waiting
               ? 'Loading…'
-              : `${formatCount(total)} ${tab === 'pending' ? 'waiting' : 'decided'}`}
+              : searching
+                ? `${formatCount(total)} ${tab === 'pending' ? 'waiting' : 'decided'} match`
+                : `${formatCount(total)} ${tab === 'pending' ? 'waiting' : 'decided'}`}
         </strong>
         {total > 0 && selectedCount < total && (
           <button type="button" className="btn-link" onClick={() => void selection.selectAllMatching()}>
@@ -188,7 +219,17 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
           </Button>
         )}
       </div>
-      {rows.total === 0 && tab === 'pending' && !rows.waiting ? (
+      {rows.total === 0 && !rows.waiting && searching ? (
+        <EmptyState title={mirrored ? `No approvals match “${q.trim()}”` : `Nothing downloaded so far matches “${q.trim()}”`}>
+          {mirrored
+            ? 'Search looks at who submitted it, the vendor or merchant, the memo, the amount and the invoice number. Try fewer words.'
+            : 'Approvals are still downloading to this device: more may match once it finishes.'}
+          {' '}
+          <button type="button" className="btn-link" onClick={() => setQ('')}>
+            Clear search
+          </button>
+        </EmptyState>
+      ) : rows.total === 0 && tab === 'pending' && !rows.waiting ? (
         canReviewReimbursements(viewer) ? (
           <EmptyState title="You’re all caught up">{caughtUpText(type)}</EmptyState>
         ) : (
@@ -205,7 +246,7 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
           headerState={headerCheckState(selectedCount, total)}
           active={active.index}
           openId={search.open}
-          queryKey={query.key}
+          queryKey={rowsKey}
           emptyText={tab === 'pending' ? 'You’re all caught up' : 'No decisions yet'}
           userName={reference.names.user}
           scrollRef={scrollRef}
@@ -225,7 +266,15 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
     <div className="approvals">
       <div className="page-header">
         <h1>Approvals</h1>
-        <span className="spacer" />
+        <SearchBox
+          id="approvals-search"
+          label="Search approvals"
+          placeholder="Search requester, vendor, amount…"
+          ref={searchRef}
+          value={q}
+          onChange={setQ}
+          onLeave={() => gridElement()?.focus()}
+        />
         <SelectField
           label="Type"
           variant="filter"
@@ -234,6 +283,11 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
           options={INBOX_TYPES.map((t) => ({ value: t.key, label: t.label }))}
           onChange={(next) => setSearch({ type: next === '' ? undefined : (next as InboxType), open: undefined })}
         />
+        {isAdmin(viewer) && (
+          <Link to="/approvals/policy" className="btn btn-ghost btn-sm">
+            Bill policy
+          </Link>
+        )}
       </div>
       <Tabs
         label="Approvals"
@@ -252,6 +306,18 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
           onReject={(row) => void askReject([row])}
           onClose={closeDrawer}
           returnFocus={gridElement}
+        />
+      )}
+      {confirming && (
+        <ApproveDialog
+          targets={confirming}
+          onClose={() => setConfirming(null)}
+          returnFocus={gridElement}
+          onApprove={async () => {
+            const done = await decide(client, confirming, { kind: 'approve' }, online);
+            if (done.length > 0) selection.clear();
+            setConfirming(null);
+          }}
         />
       )}
       {rejecting && (

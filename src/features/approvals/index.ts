@@ -1,11 +1,17 @@
-import { createRoute, type AnyRoute } from '@tanstack/react-router';
-import { canReviewReimbursements } from '../../../schema/roles.ts';
+import { createRoute, redirect, type AnyRoute } from '@tanstack/react-router';
+import { canReviewReimbursements, isAdmin } from '../../../schema/roles.ts';
+import type { AppStore } from '../../data-access/app-state.ts';
+import { HOME_PATH } from '../../lib/redirect.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
 import type { NavItem } from '../../lib/routing.ts';
 import { PendingApprovalsBadge, useHasWaitingApprovals } from './pending-badge.tsx';
 import { parseApprovalsSearch } from './search-params.ts';
 
-/** Signed-in routes: the approvals inbox (with its detail drawer), URL state typed by parseApprovalsSearch. */
+/**
+ * Signed-in routes: the approvals inbox (with its detail drawer), URL state typed by
+ * parseApprovalsSearch; and (issue 25) the bill approval policy, admins only (the server's
+ * `admin.approvalPolicies.*` calls are admin-only too).
+ */
 export function approvalsRoutes<P extends AnyRoute>(parent: P) {
   return [
     createRoute({
@@ -13,6 +19,15 @@ export function approvalsRoutes<P extends AnyRoute>(parent: P) {
       path: '/approvals',
       validateSearch: parseApprovalsSearch,
       ...lazyPage(() => import('./approvals-page.tsx'), 'ApprovalsPage', { title: 'Approvals', className: 'approvals' }),
+    }),
+    createRoute({
+      getParentRoute: () => parent,
+      path: '/approvals/policy',
+      beforeLoad: ({ context }) => {
+        const user = (context as { store: AppStore }).store.get().session?.user;
+        if (!user || !isAdmin(user)) throw redirect({ to: HOME_PATH, replace: true });
+      },
+      ...lazyPage(() => import('./approval-policy-page.tsx'), 'ApprovalPolicyPage', { title: 'Bill approval policy', className: 'page', narrow: true }),
     }),
   ] as const;
 }

@@ -5,7 +5,8 @@ import { parseEachParam } from '../../lib/search-params.ts';
 /**
  * The approvals inbox's URL state, flat strings (§5): the tab (Pending, the default and never
  * written, or Decided), the Type filter (all, the default and never written, claims, card
- * requests or bills) and the approval open in the detail drawer. Pending reads oldest first (the longest
+ * requests or bills), the search text `q` (issue 25: requester, vendor or merchant, memo, amount, invoice
+ * number; inbox-search.ts) and the approval open in the detail drawer. Pending reads oldest first (the longest
  * waiting on top); Decided newest first.
  */
 export const INBOX_TABS = [
@@ -25,6 +26,7 @@ export type InboxType = (typeof INBOX_TYPES)[number]['key'];
 export const approvalsSearchSchema = z.object({
   tab: z.enum(['pending', 'decided']).optional(),
   type: z.enum(['claims', 'card_requests', 'bills']).optional(),
+  q: z.string().max(200).optional(),
   open: z.uuid().optional(),
 });
 export type ApprovalsSearch = z.infer<typeof approvalsSearchSchema>;

@@ -1,10 +1,19 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { Approval, ApprovalFilter, ApprovalSort } from '../../../schema/entities/approval.ts';
 import type { DataClient } from '../../data-access/types.ts';
 import { collectionReads } from '../../lib/list/collection-reads.ts';
 import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
 import { joinInboxRow, REVIEWED_COLLECTION, type ApprovalView, type InboxRow, type ReviewedRow } from './approval-rows.ts';
+import { matchesInboxSearch, searchTerms, type InboxSearchNames } from './inbox-search.ts';
 import type { InboxQuery } from './search-params.ts';
+
+/** A search over the inbox: its text and the names it reads (inbox-search.ts). */
+export interface InboxSearch {
+  q: string;
+  names: InboxSearchNames;
+}
+
+const PAGE = 500;
 
 /** The worker's generic reads, typed (src/lib/list/collection-reads.ts). */
 export const inboxReads = collectionReads;
@@ -41,27 +50,62 @@ async function readWindow(client: DataClient, filter: ApprovalFilter, sort: Appr
 }
 
 /**
- * The inbox: approvals from the mirror (a tab's statuses, never the viewer's own) joined with the
- * claims and card requests they review. Re-read when data or names change.
+ * Every row of the tab, joined, that matches the search: the search reads what the approvals
+ * review (vendor, invoice number, memo, amount), which lives in other collections, so it runs
+ * over the joined rows of the tab from the mirror (offline too), in the tab's order.
  */
-export function useInboxRows(client: DataClient, query: InboxQuery, version: number, userName: (id: string) => string): ListRows<InboxRow> {
+export async function readMatching(client: DataClient, query: InboxQuery, userName: (id: string) => string, search: InboxSearch): Promise<InboxRow[]> {
+  const out: InboxRow[] = [];
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await readWindow(client, query.filter, query.sort, offset, PAGE, userName);
+    out.push(...page.rows.filter((r) => matchesInboxSearch(r, search.q, search.names)));
+    if (page.rows.length < PAGE || offset + PAGE >= page.total) return out;
+  }
+}
+
+/**
+ * The inbox: approvals from the mirror (a tab's statuses, never the viewer's own) joined with the
+ * claims, card requests and bills they review, narrowed by the search when there is one. Re-read
+ * when data or names change.
+ */
+export function useInboxRows(
+  client: DataClient, query: InboxQuery, version: number, userName: (id: string) => string, search?: InboxSearch,
+): ListRows<InboxRow> {
   const { filter, sort } = query;
+  const terms = searchTerms(search?.q ?? '').join(' ');
+  // One read of the whole tab per (query, search, data version); the windows are slices of it.
+  const matching = useMemo(
+    () => {
+      if (!terms || !search) return null;
+      let answer: Promise<InboxRow[]> | null = null;
+      return () => (answer ??= readMatching(client, query, userName, search));
+    },
+    // `search.names` changes with the reference data, which bumps `version` too.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [client, query, terms, version, userName],
+  );
   return useRows<InboxRow>({
-    key: query.key,
+    key: terms ? `${query.key}|${terms}` : query.key,
     version,
     what: 'Approvals',
-    read: (offset, limit) => readWindow(client, filter, sort, offset, limit, userName),
+    read: matching
+      ? async (offset, limit) => {
+        const rows = await matching();
+        return { rows: rows.slice(offset, offset + limit), total: rows.length };
+      }
+      : (offset, limit) => readWindow(client, filter, sort, offset, limit, userName),
   });
 }
 
-/** Every id the query matches (the selection's "Select all"). */
-export async function inboxIds(client: DataClient, query: InboxQuery): Promise<string[]> {
+/** Every id the query (and the search, when there is one) matches: the selection's "Select all". */
+export async function inboxIds(client: DataClient, query: InboxQuery, search?: InboxSearch, userName?: (id: string) => string): Promise<string[]> {
+  if (search && searchTerms(search.q).length > 0) return (await readMatching(client, query, userName ?? (() => ''), search)).map((r) => r.id);
   const reads = inboxReads(client);
   const ids: string[] = [];
-  for (let offset = 0; ; offset += 500) {
-    const page = await reads.query('approvals', { filter: query.filter, sort: query.sort, offset, limit: 500 });
+  for (let offset = 0; ; offset += PAGE) {
+    const page = await reads.query('approvals', { filter: query.filter, sort: query.sort, offset, limit: PAGE });
     ids.push(...page.rows.map((r) => r.id));
-    if (page.rows.length < 500 || ids.length >= page.total) return ids;
+    if (page.rows.length < PAGE || ids.length >= page.total) return ids;
   }
 }
 

@@ -1,0 +1,29 @@
+import { formatCount, formatMoney, joinList } from '../../lib/format.ts';
+import { reviewedText, type InboxRow } from './approval-rows.ts';
+
+/** What approving a list asks first: nothing for claims and card requests alone; bills move money, so they confirm with the amounts. */
+export function needsApprovalConfirm(rows: readonly Pick<InboxRow, 'kind'>[]): boolean {
+  return rows.some((r) => r.kind === 'bill');
+}
+
+/** "$12,400.00 USD, £500.00 GBP": the bills' amounts summed per currency (in the order they first appear), each with its ISO code. */
+export function amountsByCurrency(rows: readonly Pick<InboxRow, 'amount' | 'currency'>[]): string {
+  const sums = new Map<string, number>();
+  for (const r of rows) if (r.amount !== null && r.currency) sums.set(r.currency, (sums.get(r.currency) ?? 0) + r.amount);
+  return [...sums]
+    .map(([currency, minor]) => `${formatMoney(minor, currency)} ${currency}`)
+    .join(', ');
+}
+
+/**
+ * The confirmation's title: "Approve 3 bills · $12,400.00 USD, £500.00 GBP" (with the claims and card
+ * requests also chosen named first: "Approve 2 claims and 3 bills · …"). A bill whose amount has not
+ * reached this device is counted and said so, never summed as zero.
+ */
+export function approveConfirmTitle(rows: readonly Pick<InboxRow, 'kind' | 'amount' | 'currency'>[]): string {
+  const bills = rows.filter((r) => r.kind === 'bill');
+  const amounts = amountsByCurrency(bills);
+  const unknown = bills.filter((r) => r.amount === null || !r.currency).length;
+  const money = joinList([...(amounts ? [amounts] : []), ...(unknown > 0 ? [`${formatCount(unknown)} not downloaded yet`] : [])]);
+  return `Approve ${reviewedText(rows.map((r) => r.kind))}${money ? ` · ${money}` : ''}`;
+}
