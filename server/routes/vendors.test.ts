@@ -135,7 +135,7 @@ describe.each(await testDatabases())('vendors on %s', (kind) => {
     expect(refusal(plain)).toEqual([403, 'AUTH_7016']);
     const set = await request(t.app, 'POST', `${VENDORS}/${v.id}/bank-account`, { token: stepped, body: BANK });
     expect(set.status, set.text).toBe(200);
-    expect(set.body.bank_account).toEqual({ last_four: '6789', routing_last_four: '0021', account_type: 'CHECKING' });
+    expect(set.body.bank_account).toEqual({ last_four: '6789', routing_last_four: '0021', account_type: 'CHECKING', verified_at: expect.any(String) });
     expect(set.text).not.toContain('000123456789');
     const [row] = await t.db.query<Record<string, unknown>>('SELECT * FROM vendors WHERE id = $1', [v.id]);
     expect(JSON.stringify(row)).not.toContain('000123456789');
