@@ -264,5 +264,6 @@ describe.each(await testDatabases())('validation and errors on %s', (kind) => {
       }
     }
     expect(failures).toEqual([]);
-  });
+    // ~25 requests for each of the catalogue's 300-odd calls: a budget for a shared 2-core runner, not a speed goal.
+  }, 240_000);
 });
