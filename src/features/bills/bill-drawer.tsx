@@ -4,9 +4,7 @@ import { DEFAULT_SETTLEMENT_DAYS } from '../../../schema/api/calls-bills.ts';
 import { expectedSettlementDate } from '../../../schema/business-days.ts';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { vendorPaymentCheck, type VendorPaymentCheck } from '../../../schema/vendor-rules.ts';
-// Issue 25: the bill's "Add bank details" opens the vendor's own bank form (to move into src/components with vendor-form's bank rules).
-// eslint-disable-next-line import-x/no-restricted-paths
-import { AddBankDetails } from '../vendors/bank-account-dialog.tsx';
+import { AddBankDetails } from '../../components/bank-account-dialog.tsx';
 import { BillInvoice } from '../../components/bill-invoice.tsx';
 import type { BillPaymentRow } from '../../../workers/api.ts';
 import { Button } from '../../components/button.tsx';
