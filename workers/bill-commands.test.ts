@@ -265,6 +265,33 @@ describe('a payment queued offline (bill.payNow)', () => {
     expect(await rt.outboxStore.get(id)).toMatchObject({ state: 'failed', args: { bill_id: bill.id } });
   });
 
+  it('a refusal the server’s row made moot (the bill paid from another device) is not shown as failed and is discarded (issue 25 item 8)', async () => {
+    const rt = await device('bill-pay-moot')();
+    const bill = makeBill(5, 1, { status: 'APPROVED' });
+    const other = makeBill(6, 1, { status: 'APPROVED' });
+    await serverRows(rt, [put('bills', bill), put('bills', other)]);
+    const id = commandId((await rt.commands.run('bill.payNow', { bill_ids: [bill.id] })).result);
+    const otherId = commandId((await rt.commands.run('bill.payNow', { bill_ids: [other.id] })).result);
+    const message = 'This bill is paid (status PAID) and cannot be paid now.';
+    const net = outboxOver(rt, [
+      jsonResponse(200, { results: [{ id: bill.id, ok: false, error_v2: { error_code: 'REQUEST_7001', message } }] }),
+      jsonResponse(200, { results: [{ id: other.id, ok: false, error_v2: { error_code: 'REQUEST_7001', message: 'No.' } }] }),
+    ]);
+    net.outbox.kick();
+    await net.outbox.whenIdle();
+    // Before the feed brings the paid bill, its Retry could still do something: failed, with Retry.
+    await expect.poll(async () => (await rt.get('bills', bill.id))?.pending).toBe('failed');
+    expect(rt.outboxIndex.counts().failed).toBe(2);
+    // The feed brings it PAID (paid elsewhere): paying it again would change nothing.
+    await serverRows(rt, [put('bills', paid(bill, 30))]);
+    expect(await rt.get('bills', bill.id)).toMatchObject({ status: 'PAID', pending: null, failure: null });
+    await expect.poll(async () => rt.outboxStore.get(id)).toBeNull();
+    await expect.poll(() => rt.outboxIndex.counts().failed).toBe(1);
+    // The other bill is still approved on the server: its refusal stays, with its Retry.
+    expect(await rt.get('bills', other.id)).toMatchObject({ status: 'APPROVED', pending: 'failed', failure: { command_id: otherId, message: 'No.' } });
+    expect(await rt.outboxStore.get(otherId)).toMatchObject({ state: 'failed' });
+  });
+
   it('is refused before queueing for a bill the mirror does not have, and leaves a bill that cannot be paid as it is', async () => {
     const rt = await device('bill-pay-check')();
     const unknown = await rt.commands.run('bill.payNow', { bill_ids: [testUuid(0xd, 600)] });

@@ -68,7 +68,9 @@ export class MirrorRuntime {
   readonly engines = createEngines(this.refs);
   /** What a row shows (commands applied), and as the UI gets it, per queried collection. */
   private readonly shows = createRebasers(this.outboxIndex);
-  private readonly views = createViewers(this.outboxIndex);
+  private readonly views = createViewers(this.outboxIndex, (ids) => this.discardMoot(ids));
+  /** Moot refusals being discarded (a row is viewed many times meanwhile). */
+  private readonly discarding = new Set<string>();
   /** Rows commands in the outbox create, before the server's version exists (rebase.ts `creator`). */
   private readonly creates = createCreators(this.outboxIndex, () => this.opts.actor ?? NO_ACTOR);
   /** Reference rows as shown, for the reference collections commands change (rebase.ts `referenceShower`). */
@@ -135,6 +137,22 @@ export class MirrorRuntime {
       // Wall-clock ms (the outbox orders and backs off by it); timings use performance.now().
       now: () => opts.now?.() ?? Date.now(),
     });
+  }
+
+  /**
+   * Issue 25 item 8: refusals the server's row made moot (nothing left to do: OutboxIndex
+   * `isMoot`) are removed from the outbox, so its failed count clears; only while still failed
+   * (a retry in flight is left alone). The outbox change stream then drops them from the index.
+   */
+  private discardMoot(ids: readonly string[]): void {
+    for (const id of ids) {
+      if (this.discarding.has(id)) continue;
+      this.discarding.add(id);
+      void this.outboxStore.get(id)
+        .then((entry) => (entry?.state === 'failed' ? this.outboxStore.remove(id) : undefined))
+        .catch((e: unknown) => this.opts.onError?.(e))
+        .finally(() => this.discarding.delete(id));
+    }
   }
 
   static async open(opts: RuntimeOptions): Promise<MirrorRuntime> {

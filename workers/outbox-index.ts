@@ -48,6 +48,8 @@ export class OutboxIndex {
    */
   private confirmed = new Map<string, { entry: OutboxEntry; untilSeq: number }>();
   private confirmedByEntity = new Map<string, OutboxEntry[]>();
+  /** A failed entry → its row's change_seq when first shown failed (`isMoot`: has the server's row changed since?). */
+  private failedOn = new Map<string, number>();
 
   /**
    * Adds the stored entries read at start. Entries the change stream already delivered (or
@@ -92,6 +94,7 @@ export class OutboxIndex {
     const old = this.byId.get(id);
     if (!old) return;
     this.byId.delete(id);
+    this.failedOn.delete(id);
     if (!this.confirmed.has(id)) this.parsedArgs.delete(id);
     for (const entityId of old.entity_ids) {
       const list = this.byEntity.get(entityId)?.filter((e) => e.id !== id);
@@ -153,15 +156,55 @@ export class OutboxIndex {
     return affected;
   }
 
-  /** What the UI shows for a row: the newest entry's state and the newest failure. */
-  marks(entityId: string): { pending: Exclude<OutboxState, 'done'> | null; failure: RowFailure | null } {
+  /**
+   * Issue 25 item 8: a refused command that would change nothing if replayed on `row` (the row as
+   * the server now has it, e.g. a pay-now refused because the bill was paid from another
+   * device): its Retry cannot succeed and there is nothing left for it to do. Only a plain
+   * refusal (`failed`, not a field conflict or a duplicate to confirm) of a command that edits an
+   * existing row of this collection (no `blank` create, no file upload: those act beyond the row)
+   * and whose `apply` on the row returns the row itself (immer's no-op, or a guarded `: row`),
+   * once the row changed on the server after the refusal (its `change_seq` above the edit's
+   * `base_seq`, or above the one it had when the refusal was first shown in this worker).
+   */
+  isMoot(entry: OutboxEntry, row: { id: string }, collection?: MirroredCollection): boolean {
+    if (entry.state !== 'failed' || isFieldConflict(entry) || entry.last_error?.error_code === 'BILL_PAY_DUPLICATE_INVOICE') return false;
+    const def = knownDef(entry.command);
+    if (!def || def.blank || def.file || (collection !== undefined && def.collection !== collection)) return false;
+    // Moot only once the server's row changed after the refusal: a command that was a no-op on the
+    // very row it was refused on (e.g. deleting a bill that is no longer a draft) stays shown.
+    const seq = (row as { change_seq?: unknown }).change_seq;
+    if (typeof seq !== 'number') return false;
+    const seen = entry.base_seq ?? this.failedOn.get(entry.id);
+    if (seen === undefined) {
+      this.failedOn.set(entry.id, seq);
+      return false;
+    }
+    if (seq <= seen) return false;
+    try {
+      return this.applyTo(entry, row, collection) === row;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The row's moot refusals (`isMoot`): not shown as failed, and discarded by the runtime. */
+  mootOn(row: { id: string }, collection?: MirroredCollection): string[] {
+    const list = this.byEntity.get(row.id);
+    return list ? list.filter((e) => this.isMoot(e, row, collection)).map((e) => e.id) : [];
+  }
+
+  /**
+   * What the UI shows for a row: the newest entry's state and the newest failure. Given the row
+   * (the server's, as shown), a moot refusal (`isMoot`) is not shown as the row's failure.
+   */
+  marks(entityId: string, row?: { id: string }, collection?: MirroredCollection): { pending: Exclude<OutboxState, 'done'> | null; failure: RowFailure | null } {
     const list = this.byEntity.get(entityId);
     if (!list?.length) return { pending: null, failure: null };
     const newest = list[list.length - 1]!;
     let failure: RowFailure | null = null;
     for (let i = list.length - 1; i >= 0; i--) {
       const e = list[i]!;
-      if ((e.state === 'failed' || e.state === 'conflict') && e.last_error) {
+      if ((e.state === 'failed' || e.state === 'conflict') && e.last_error && !(row && this.isMoot(e, row, collection))) {
         // Issue 24: a field-level conflict is resolved in the conflict drawer, not retried.
         failure = isFieldConflict(e) ? { command_id: e.id, message: e.last_error.message, conflict: true }
           : e.last_error.error_code === 'BILL_PAY_DUPLICATE_INVOICE' ? { command_id: e.id, message: e.last_error.message, duplicate: true }
@@ -169,7 +212,8 @@ export class OutboxIndex {
         break;
       }
     }
-    return { pending: newest.state === 'done' ? null : newest.state, failure };
+    const pending = newest.state === 'done' || (row && this.isMoot(newest, row, collection)) ? null : newest.state;
+    return { pending, failure };
   }
 
   counts(): OutboxCounts {

@@ -202,9 +202,13 @@ export const billDelete = defineCommand({
  * amount and the vendor, to be sent once when the device is back online. The command's id is
  * the request's Idempotency-Key, so a retried send replays the first answer and never pays
  * twice; the server's own locks and constraints hold the rest (server/domain/bill-payments.ts).
- * Shown SCHEDULED meanwhile (checkBillAction's `payNow`: a payment on its way, not yet paid);
- * the feed then brings the bill PAID. pay-now answers per bill with 200: the bill's own refusal
- * (already paid, no longer approved) is the command's refusal, kept failed for the person to see.
+ * Shown SCHEDULED meanwhile (checkBillAction's `payNow`: a payment on its way, not yet paid).
+ * The server sends it PENDING and the bill stays SCHEDULED ("processing") until the settlement
+ * job settles it on its bank day (server/domain/bill-settlement.ts); the feed then brings it PAID.
+ * pay-now answers per bill with 200: the bill's own refusal (already paid, no longer approved, or
+ * BILL_PAY_7101: its vendor has no verified bank account, so it cannot be paid) is the command's
+ * refusal, kept failed for the person to see; one the server's row made moot (paid elsewhere) is
+ * dropped by the worker (workers/outbox-index.ts `isMoot`).
  */
 export const billPayNow = defineCommand({
   name: 'bill.payNow',

@@ -13,12 +13,19 @@
  * the server lets a chain's approvers read it) and approves the three; then the employee, whom
  * only the chain brings to Approvals, approves them. The admin selects two on Bills and pays them
  * in bulk after the confirmation: the payments call shows exactly one payment for each of the two
- * and none for the third, and the two are PAID on the server.
+ * and none for the third. Sent is not paid (issue 25): the two are processing (SCHEDULED, their
+ * payment PENDING) until their settlement day, and PAID once the settlement job runs on that day.
+ * At 390 px, a bill whose vendor has no bank account says "Can't pay yet" and offers "Add bank
+ * details" instead of Pay now; valid details saved there (after the step-up) make it payable.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { updateApprovalPolicy } from '../../schema/api/calls-approval-policies.ts';
-import { createBill, listBillPayments } from '../../schema/api/calls-bills.ts';
+import { approveApproval } from '../../schema/api/calls-approvals.ts';
+import { createBill, DEFAULT_SETTLEMENT_DAYS, listBillPayments } from '../../schema/api/calls-bills.ts';
+import { createVendor } from '../../schema/api/calls-vendors.ts';
+import { expectedSettlementDate } from '../../schema/business-days.ts';
+import { settleBillPayments } from '../../server/domain/bill-settlement.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn, type ApiClient } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
@@ -36,6 +43,8 @@ const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 const VENDOR = 'Pacific Precision Machining';
 const EXISTING = 'INV-2041';
+/** Issue 25: a vendor created without bank details. */
+const UNBANKED = 'Harbor Rigging & Crane';
 
 /** The three invoices the clerk enters: the last repeats the vendor's existing INV-2041. */
 const INVOICES = [
@@ -178,6 +187,12 @@ describe('bill pay, end to end (issue 11)', () => {
         expect(await duplicate.textContent()).toContain(`Invoice ${EXISTING} · $980.00`);
       }
       await form.getByRole('button', { name: 'Submit for approval' }).click();
+      if (invoice.number === EXISTING) {
+        // Issue 25: a duplicate is saved only once confirmed; the question names the other bill.
+        const question = page.getByRole('dialog', { name: 'Possible duplicate invoice' });
+        await question.getByText(`Invoice ${EXISTING}`, { exact: false }).first().waitFor();
+        await question.getByRole('button', { name: 'Create anyway' }).click();
+      }
       await form.waitFor({ state: 'detached' });
       // Saved on this device: its drawer opens; closed before the next one.
       const drawer = page.getByRole('dialog', { name: `${VENDOR} · ${invoice.number}` });
@@ -248,16 +263,80 @@ describe('bill pay, end to end (issue 11)', () => {
     const confirm = adminPage.getByRole('dialog', { name: 'Pay 2 bills now?' });
     await confirm.getByText('$1,650.50').first().waitFor();
     await confirm.getByRole('button', { name: 'Pay $1,650.50' }).click();
-    await adminPage.getByTestId('bulk-outcome').getByText('2 bills paid.').waitFor({ timeout: 30_000 });
+    await adminPage.getByTestId('bulk-outcome').getByText('2 bills sent for payment.').waitFor({ timeout: 30_000 });
 
-    // The server: exactly one payment for each of the two, none for the third; the two PAID.
+    // The server: exactly one payment for each of the two, none for the third. Sent, not yet
+    // paid: each payment PENDING until its settlement day, its bill SCHEDULED (processing).
     const payments = async (id: string) => (await admin.call(listBillPayments, { query: { bill_id: id } })).data;
+    for (const n of ['INV-E2E-101', 'INV-E2E-102']) {
+      expect(await payments(ids[n]!), n).toEqual([expect.objectContaining({ bill_id: ids[n], status: 'PENDING', attempt: 1 })]);
+    }
+    expect(await payments(ids[EXISTING]!)).toEqual([]);
+    expect(await statusOf(billIds)).toEqual({ [ids['INV-E2E-101']!]: 'SCHEDULED', [ids['INV-E2E-102']!]: 'SCHEDULED', [ids[EXISTING]!]: 'APPROVED' });
+    // The page says so: the bill is processing and settles on its bank day.
+    await adminPage.getByRole('tab', { name: 'Scheduled (2)' }).click({ timeout: 60_000 });
+    await ready.filter({ hasText: 'INV-E2E-101' }).getByRole('gridcell').nth(2).click();
+    const paying = adminPage.getByRole('dialog', { name: `${VENDOR} · INV-E2E-101` });
+    await paying.getByTestId('bill-processing').filter({ hasText: /Payment processing: sent .+; it settles on .+, when the bill becomes paid/ }).waitFor({ timeout: 30_000 });
+    expect(await paying.getByRole('button', { name: 'Pay now' }).count()).toBe(0);
+    await paying.getByRole('button', { name: 'Close details' }).click();
+
+    // The settlement job, run before the settlement day, leaves them processing; on that day it pays them.
+    const settles = expectedSettlementDate(day(0), DEFAULT_SETTLEMENT_DAYS);
+    const before = new Date(Date.parse(`${settles}T00:00:00Z`) - 1000);
+    expect((await settleBillPayments(server.db, before)).settled).toBe(0);
+    expect((await settleBillPayments(server.db, new Date(`${settles}T12:00:00Z`))).settled).toBe(2);
     for (const n of ['INV-E2E-101', 'INV-E2E-102']) {
       expect(await payments(ids[n]!), n).toEqual([expect.objectContaining({ bill_id: ids[n], status: 'SETTLED', attempt: 1 })]);
     }
-    expect(await payments(ids[EXISTING]!)).toEqual([]);
     expect(await statusOf(billIds)).toEqual({ [ids['INV-E2E-101']!]: 'PAID', [ids['INV-E2E-102']!]: 'PAID', [ids[EXISTING]!]: 'APPROVED' });
-  }, 240_000);
+    await adminPage.getByRole('tab', { name: 'Paid (2)' }).waitFor({ timeout: 60_000 });
+
+    // Issue 25, at 390 px: a bill whose vendor has no bank account cannot be paid; its drawer
+    // says why and offers the vendor's bank form, and valid details (after the step-up) make it payable.
+    const newVendor = await admin.call(createVendor, { body: { name: UNBANKED } });
+    const unbanked = await admin.call(createBill, {
+      body: {
+        vendor_id: newVendor.id, invoice_number: 'INV-E2E-201', invoice_date: day(-3), due_date: day(14), currency: 'USD',
+        line_items: [{ description: 'Crane hire', amount: 64_000 }], submit: true,
+      },
+    });
+    for (const email of [FIRST_APPROVER, SECOND_APPROVER]) {
+      const approver = await apiSignIn(server.url, email, PASSWORD);
+      const [approval] = await server.db.query<{ id: string }>(
+        `SELECT id::text FROM approvals WHERE object_id = $1 AND status = 'PENDING'`, [unbanked.id],
+      );
+      await approver.call(approveApproval, { params: { approval_id: approval!.id }, body: {} });
+    }
+    expect(await statusOf([unbanked.id])).toEqual({ [unbanked.id]: 'APPROVED' });
+    await adminPage.setViewportSize({ width: 390, height: 844 });
+    await adminPage.goto(`/bills?open=${unbanked.id}`);
+    const billDrawer = adminPage.getByRole('dialog', { name: `${UNBANKED} · INV-E2E-201` });
+    const cannotPay = billDrawer.getByTestId('bill-cannot-pay');
+    await cannotPay.getByText('Can’t pay yet.').waitFor({ timeout: 60_000 });
+    expect(await cannotPay.textContent()).toContain(UNBANKED);
+    expect(await billDrawer.getByRole('button', { name: 'Pay now' }).count()).toBe(0);
+    await cannotPay.getByRole('button', { name: 'Add bank details' }).click();
+    const bankForm = adminPage.getByRole('dialog', { name: `Set ${UNBANKED}’s bank account` });
+    const box = await bankForm.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await bankForm.getByLabel('Routing number').fill('121000358');
+    await bankForm.getByLabel('Account number').fill('55501234');
+    await bankForm.getByRole('button', { name: 'Save bank account' }).click();
+    const stepUp = adminPage.getByRole('dialog', { name: "Confirm it's you" });
+    await stepUp.getByLabel('Password').fill(PASSWORD);
+    await stepUp.getByRole('button', { name: 'Confirm' }).click();
+    await bankForm.waitFor({ state: 'detached', timeout: 30_000 });
+    const [verified] = await server.db.query<{ verified: boolean; last_four: string | null }>(
+      'SELECT bank_verified_at IS NOT NULL AS verified, bank_account_last_four AS last_four FROM vendors WHERE id = $1', [newVendor.id],
+    );
+    expect(verified).toEqual({ verified: true, last_four: '1234' });
+    // Payable now: the note is gone and Pay now is offered.
+    await billDrawer.getByRole('button', { name: 'Pay now' }).waitFor({ timeout: 60_000 });
+    expect(await cannotPay.count()).toBe(0);
+    expect(await axeFindings(adminPage)).toEqual([]);
+  }, 300_000);
 });
 
 async function statusOf(ids: readonly string[]): Promise<Record<string, string>> {

@@ -10,11 +10,15 @@
  * server's per-bill answer, the server holds exactly those two PAID (the third still approved),
  * and the feed brings them into the Paid tab. axe finds nothing serious on the page. Offline,
  * the direct bulk actions are disabled and the bar says why; paying the third is queued after a
- * confirmation naming vendor, invoice and amount, and sent once when back online (one payment).
+ * confirmation naming vendor, invoice and amount, and sent once when back online (one payment):
+ * processing (SCHEDULED, its payment PENDING) until its settlement day, then PAID when the
+ * settlement job runs on that day (issue 25), and the feed brings it into the Paid tab.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { approveApproval } from '../../schema/api/calls-approvals.ts';
-import { createBill } from '../../schema/api/calls-bills.ts';
+import { createBill, DEFAULT_SETTLEMENT_DAYS } from '../../schema/api/calls-bills.ts';
+import { expectedSettlementDate } from '../../schema/business-days.ts';
+import { settleBillPayments } from '../../server/domain/bill-settlement.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
@@ -151,12 +155,22 @@ describe('bills, end to end', () => {
     // Nothing left the device: the server still has it approved, with no payment.
     expect(await statusOf([ids[2]!])).toEqual({ [ids[2]!]: 'APPROVED' });
 
-    // Back online: sent once, the server pays it, the feed brings it PAID.
+    // Back online: sent once; processing (its payment PENDING) until its settlement day.
     await setNetwork(browser.context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
-    await expect.poll(async () => (await statusOf([ids[2]!]))[ids[2]!], { timeout: 30_000 }).toBe('PAID');
-    const payments = await server.db.query<{ n: string }>(`SELECT count(*)::text AS n FROM bill_payments WHERE bill_id = $1`, [ids[2]!]);
-    expect(payments[0]!.n).toBe('1');
+    const sent = async () => server.db.query<{ status: string }>(`SELECT status FROM bill_payments WHERE bill_id = $1`, [ids[2]!]);
+    await expect.poll(async () => (await sent()).map((p) => p.status), { timeout: 30_000 }).toEqual(['PENDING']);
+    expect(await statusOf([ids[2]!])).toEqual({ [ids[2]!]: 'SCHEDULED' });
+    await page.getByRole('tab', { name: 'Scheduled (1)' }).click();
+    await row('INV-E2E-3').getByRole('gridcell').nth(2).click();
+    const processing = page.getByRole('dialog', { name: `${VENDOR} · INV-E2E-3` }).getByTestId('bill-processing');
+    await processing.filter({ hasText: /Payment processing: sent .+; it settles on .+, when the bill becomes paid/ }).waitFor({ timeout: 60_000 });
+    await page.getByRole('dialog', { name: `${VENDOR} · INV-E2E-3` }).getByRole('button', { name: 'Close details' }).click();
+    // The settlement job on its settlement day: SETTLED, the bill PAID, and the feed brings it.
+    const settles = expectedSettlementDate(day(0), DEFAULT_SETTLEMENT_DAYS);
+    expect((await settleBillPayments(server.db, new Date(`${settles}T12:00:00Z`))).settled).toBe(1);
+    expect((await sent()).map((p) => p.status)).toEqual(['SETTLED']);
+    expect(await statusOf([ids[2]!])).toEqual({ [ids[2]!]: 'PAID' });
     await page.getByRole('tab', { name: 'Paid (3)' }).waitFor({ timeout: 60_000 });
   }, 240_000);
 });

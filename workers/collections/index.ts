@@ -58,14 +58,22 @@ export function createCreators(index: OutboxIndex, actor: () => CommandActor): C
 
 export type Viewers = { readonly [C in QueriedCollection]: (row: { id: string }) => RowView<C> };
 
-/** Rows as the UI sees them: the server's fields (worker-only ones dropped) and the outbox marks. */
-export function createViewers(index: OutboxIndex): Viewers {
+/**
+ * Rows as the UI sees them: the server's fields (worker-only ones dropped) and the outbox marks.
+ * A refusal that is moot on the row (OutboxIndex `isMoot`: e.g. a pay-now refused because the
+ * bill was paid elsewhere) is not marked failed, and `onMoot` gets its id to discard it.
+ */
+export function createViewers(index: OutboxIndex, onMoot?: (ids: string[]) => void): Viewers {
   const viewer = <C extends QueriedCollection>(c: C) => {
     // The registry is indexed by a generic key: TypeScript cannot tie the entry's row types to C.
     const server = WORKER_COLLECTIONS[c].rows.server as unknown as (row: { id: string }) => RowOf<C> & { id: string };
     return (row: { id: string }) => {
       const shown = server(row);
-      return { ...shown, ...index.marks(shown.id) } as RowView<C>;
+      if (onMoot) {
+        const moot = index.mootOn(row, c);
+        if (moot.length) onMoot(moot);
+      }
+      return { ...shown, ...index.marks(shown.id, row, c) } as RowView<C>;
     };
   };
   return Object.fromEntries(QUERIED_COLLECTIONS.map((c) => [c, viewer(c)])) as unknown as Viewers;

@@ -66,7 +66,7 @@ describe('bulkOutcomeText', () => {
   });
 
   it('says when nothing was done', () => {
-    expect(bulkOutcomeText('pay-now', [refused('a', 'No.'), refused('b', 'No.')], 0)).toEqual({ text: 'No bills paid. 2 not changed: No.', failed: 2 });
+    expect(bulkOutcomeText('pay-now', [refused('a', 'No.'), refused('b', 'No.')], 0)).toEqual({ text: 'No bills sent for payment. 2 not changed: No.', failed: 2 });
     expect(bulkOutcomeText('cancel', [ok('a')], 0).text).toBe('1 bill canceled.');
   });
 });

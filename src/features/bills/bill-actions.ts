@@ -28,10 +28,10 @@ interface BulkWords {
 }
 
 export const BULK_WORDS: Record<OfferedBulkAction, BulkWords> = {
-  'pay-now': { label: 'Pay now', done: 'paid', primary: true },
+  'pay-now': { label: 'Pay now', done: 'sent for payment', primary: true },
   'mark-bills-as-paid': { label: 'Mark as paid', done: 'marked as paid', primary: true },
   'mark-bills-as-reconciled': { label: 'Mark as reconciled', done: 'marked as reconciled', primary: true },
-  'retry-payment': { label: 'Retry payment', done: 'paid on retry', primary: false },
+  'retry-payment': { label: 'Retry payment', done: 'sent again for payment', primary: false },
   'remind-next-approvers': { label: 'Remind approvers', done: 'reminded', primary: false },
   'payment-date': { label: 'Set payment date…', done: 'scheduled', primary: false, input: 'payment_date' },
   'due-date': { label: 'Set due date…', done: 'given the new due date', primary: false, input: 'due_date' },
@@ -100,7 +100,7 @@ const bills = (n: number) => `${formatCount(n)} ${n === 1 ? 'bill' : 'bills'}`;
 
 /**
  * The server's per-bill answer in words, with the bills left out before sending:
- * "2 bills paid. 1 skipped: This bill is paid (status PAID) and cannot be paid now (…)."
+ * "2 bills sent for payment. 1 skipped: This bill is paid (status PAID) and cannot be paid now (…)."
  * Refusals with the same message are counted together.
  */
 export function bulkOutcomeText(action: OfferedBulkAction, results: readonly BillBulkItem[], skipped: number): { text: string; failed: number } {

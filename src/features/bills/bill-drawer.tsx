@@ -4,9 +4,7 @@ import { DEFAULT_SETTLEMENT_DAYS } from '../../../schema/api/calls-bills.ts';
 import { expectedSettlementDate } from '../../../schema/business-days.ts';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { vendorPaymentCheck, type VendorPaymentCheck } from '../../../schema/vendor-rules.ts';
-// Issue 25: the bill's "Add bank details" opens the vendor's own bank form (to move into src/components with vendor-form's bank rules).
-// eslint-disable-next-line import-x/no-restricted-paths
-import { AddBankDetails } from '../vendors/bank-account-dialog.tsx';
+import { AddBankDetails } from '../../components/bank-account-dialog.tsx';
 import { BillInvoice } from '../../components/bill-invoice.tsx';
 import type { BillPaymentRow } from '../../../workers/api.ts';
 import { Button } from '../../components/button.tsx';
@@ -130,7 +128,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
           {payable && !payable.ok && vendorDoc && (
             <CannotPay check={payable} vendor={vendorDoc} online={online} onAdd={() => setAddingBank(vendorDoc)} />
           )}
-          <BillActions bill={bill} online={online} busy={busy} blocked={payable !== null && !payable.ok} onRun={(a) => void run(a, bill)} />
+          <BillActions bill={bill} online={online} busy={busy} blocked={(payable !== null && !payable.ok) || isProcessing(bill, today)} onRun={(a) => void run(a, bill)} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
           <BillLines bill={bill} reference={reference} />
           <section aria-labelledby={`${bill.id}-invoice`}>
@@ -183,7 +181,7 @@ function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
           <strong>Rejected:</strong> {bill.rejection_reason}
         </div>
       )}
-      {bill.status === 'SCHEDULED' && bill.payment_date && bill.payment_date <= today && bill.payment_attempt > 0 && (
+      {isProcessing(bill, today) && bill.payment_date && (
         <div className="notice" data-testid="bill-processing">
           <strong>Payment processing:</strong> sent {formatDay(bill.payment_date)}; it settles on {formatDay(settlesOn(bill.payment_date))}, when the bill becomes paid.
         </div>
@@ -209,6 +207,10 @@ const MOVES_MONEY: readonly BillDrawerAction[] = ['payNow', 'retryPayment'];
 /** Statuses from which the bill is paid or scheduled (what the vendor's bank details decide). */
 const payingStatus = (status: BillView['status']) =>
   checkBillAction('payNow', status).ok || checkBillAction('retryPayment', status).ok;
+
+/** A payment of the bill is on its way (sent on its payment date, not yet settled): nothing to pay again. */
+const isProcessing = (bill: BillView, today: string): boolean =>
+  bill.status === 'SCHEDULED' && !!bill.payment_date && bill.payment_date <= today && bill.payment_attempt > 0;
 
 /** The day a payment sent on `sent` settles (the server's rule: DEFAULT_SETTLEMENT_DAYS bank business days). */
 const settlesOn = (sent: string) => expectedSettlementDate(sent, DEFAULT_SETTLEMENT_DAYS);
@@ -237,7 +239,7 @@ function BillActions({ bill, online, busy, blocked: cannotPay = false, onRun }: 
   bill: BillView; online: boolean; busy: BillDrawerAction | null; blocked?: boolean; onRun(a: BillDrawerAction): void;
 }) {
   const syncing = SYNCING.has(bill.pending);
-  // A vendor that cannot be paid: no Pay now / Retry that would fail (CannotPay says what to do).
+  // A vendor that cannot be paid (CannotPay says what to do), or a payment already on its way: no Pay now / Retry that would fail.
   const actions = drawerActions(bill.status, syncing).filter((a) => !(cannotPay && MOVES_MONEY.includes(a)));
   const heldBack = syncing && drawerActions(bill.status).length > actions.length;
   if (actions.length === 0 && !heldBack) return null;

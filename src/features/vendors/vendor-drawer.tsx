@@ -11,7 +11,7 @@ import { errorText } from '../../lib/error-text.ts';
 import { formatDay } from '../../lib/format.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
-import { BankAccountDialog } from './bank-account-dialog.tsx';
+import { BankAccountDialog } from '../../components/bank-account-dialog.tsx';
 import { ACCOUNT_TYPE_LABELS, addressLines, bankDetailText, endSentence, NO_BANK } from './vendor-view.ts';
 
 /** How long revealed numbers stay on screen: long enough to copy, short enough for a shoulder. */

@@ -1,10 +1,10 @@
 import {
-  bankAccountBodySchema, vendorContactBodySchema, vendorCreateBodySchema, vendorPatchBodySchema,
-  type BankAccountBody, type VendorCreateBody, type VendorPatchBody,
+  vendorContactBodySchema, vendorCreateBodySchema, vendorPatchBodySchema,
+  type VendorCreateBody, type VendorPatchBody,
 } from '../../../schema/api/calls-vendors.ts';
 import type { Vendor, VendorContact } from '../../../schema/entities/vendor.ts';
 import { validationMessages } from '../../../schema/errors.ts';
-import { checkVendorAddress, isValidAccountNumber, isValidRoutingNumber } from '../../../schema/vendor-rules.ts';
+import { checkVendorAddress } from '../../../schema/vendor-rules.ts';
 
 /**
  * The vendor forms' values ↔ the calls' bodies, checked with the calls' own schemas and the
@@ -163,24 +163,4 @@ export function serverErrors(error: { error_code: string; message: string; error
   return errors;
 }
 
-export interface BankFormValues {
-  routing_number: string;
-  account_number: string;
-  account_type: BankAccountBody['account_type'];
-}
-
-export const emptyBankValues = (): BankFormValues => ({ routing_number: '', account_number: '', account_type: 'CHECKING' });
-
-/** Digits only (people paste "121 000 358"); the ABA checksum catches a mistyped digit here, not days later. */
-export function bankBody(values: BankFormValues): { ok: true; body: BankAccountBody } | { ok: false; errors: FormErrors } {
-  const routing = values.routing_number.replace(/[\s-]/g, '');
-  const account = values.account_number.replace(/[\s-]/g, '');
-  const errors: FormErrors = {};
-  if (routing === '') errors.routing_number = 'Routing number is required.';
-  else if (!/^\d{9}$/.test(routing)) errors.routing_number = 'A routing number is 9 digits.';
-  else if (!isValidRoutingNumber(routing)) errors.routing_number = 'This is not a valid ABA routing number. Check for a mistyped digit.';
-  if (account === '') errors.account_number = 'Account number is required.';
-  else if (!isValidAccountNumber(account)) errors.account_number = 'An account number is 4 to 17 digits.';
-  if (Object.keys(errors).length > 0) return { ok: false, errors };
-  return { ok: true, body: bankAccountBodySchema.parse({ routing_number: routing, account_number: account, account_type: values.account_type }) };
-}
+export { bankBody, emptyBankValues, type BankFormValues } from '../../lib/bank-form.ts';

@@ -1,4 +1,5 @@
 import type { MaskedBankAccount, Vendor, VendorAddress } from '../../../schema/entities/vendor.ts';
+import { ACCOUNT_TYPE_LABELS } from '../../lib/bank-form.ts';
 import { formatCount, joinList } from '../../lib/format.ts';
 import type { StatusFilter } from './search-params.ts';
 
@@ -32,7 +33,7 @@ export function filterVendors(vendors: readonly Vendor[], filter: { q: string; s
 /** "•••• 1234" (the account's last four), or "No bank account". */
 export const bankText = (bank: MaskedBankAccount | null): string => (bank ? `•••• ${bank.last_four}` : NO_BANK);
 
-export const ACCOUNT_TYPE_LABELS: Record<MaskedBankAccount['account_type'], string> = { CHECKING: 'Checking', SAVINGS: 'Savings' };
+export { ACCOUNT_TYPE_LABELS };
 
 /** "Checking •••• 1234 · routing •••• 0358". */
 export const bankDetailText = (bank: MaskedBankAccount): string =>

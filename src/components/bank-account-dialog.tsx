@@ -1,16 +1,15 @@
 import { useState } from 'react';
-import { BANK_ACCOUNT_TYPES, type Vendor } from '../../../schema/entities/vendor.ts';
-import { Button } from '../../components/button.tsx';
-import { FormError } from '../../components/form-error.tsx';
-import { Modal } from '../../components/modal.tsx';
-import { SelectField } from '../../components/select-field.tsx';
-import { TextField } from '../../components/text-field.tsx';
-import type { DataClient } from '../../data-access/types.ts';
-import { errorText } from '../../lib/error-text.ts';
-import { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
-import { StepUpDialog } from '../../components/step-up-dialog.tsx';
-import { bankBody, emptyBankValues, errorsFromMessages, type BankFormValues, type FormErrors } from './vendor-form.ts';
-import { ACCOUNT_TYPE_LABELS } from './vendor-view.ts';
+import { BANK_ACCOUNT_TYPES, type Vendor } from '../../schema/entities/vendor.ts';
+import { Button } from './button.tsx';
+import { FormError } from './form-error.tsx';
+import { Modal } from './modal.tsx';
+import { SelectField } from './select-field.tsx';
+import { TextField } from './text-field.tsx';
+import type { DataClient } from '../data-access/types.ts';
+import { errorText } from '../lib/error-text.ts';
+import { useSensitiveAction } from '../lib/use-sensitive-action.ts';
+import { StepUpDialog } from './step-up-dialog.tsx';
+import { ACCOUNT_TYPE_LABELS, bankBody, bankErrorsFromMessages, emptyBankValues, type BankFormValues, type FormErrors } from '../lib/bank-form.ts';
 
 export interface BankAccountDialogProps {
   vendor: Vendor;
@@ -50,7 +49,7 @@ export function BankAccountDialog({ vendor, client, sensitive, onClose, onSaved 
         setBusy(false);
         if (saved) return onSaved(saved);
         if (r.ok) return;
-        if (r.error.errors) setErrors(errorsFromMessages(r.error.errors));
+        if (r.error.errors) setErrors(bankErrorsFromMessages(r.error.errors));
         setError(errorText(r.error));
       },
     );
