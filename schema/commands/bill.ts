@@ -89,7 +89,7 @@ export function newBill(body: BillCreate, { id, actor, at }: BlankContext): Bill
     payment_date: null, currency: body.currency, amount: 0, line_items: [], memo: null, status: 'DRAFT', entity_id: null,
     invoice_file_id: null, created_by: actor.user_id, submitted_at: null, approved_by: null, approved_at: null, rejection_reason: null,
     payment_attempt: 0, payment_failure_reason: null, paid_at: null, paid_manually: false, reconciled_at: null, created_at: at,
-    accounting_synced_at: null,
+    accounting_synced_at: null, duplicate_of: null,
     business_id: actor.business_id, change_seq: 0, updated_at: at, deleted: false,
   };
 }
