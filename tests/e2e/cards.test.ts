@@ -3,7 +3,7 @@
  * (PGlite) in Debian's headless Chromium.
  *
  * 1. The demo employee opens Cards, goes offline and locks one of their cards in one click: the
- *    tile says "Locked · waiting to sync" at once and still does after an offline reload (from the
+ *    tile says "Locked on this device · the card still works until this syncs" at once and still does after an offline reload (from the
  *    service worker and the mirror) while the server still has the card active. Back online the
  *    lock lands: the server has the card LOCKED, through exactly one request (one new
  *    Idempotency-Key), the tile says "Locked", and a purchase the card network sends for that card
@@ -89,12 +89,12 @@ describe('cards, end to end', () => {
 
     await setNetwork(context, false);
     await tile.getByRole('button', { name: 'Lock card' }).click();
-    await chipReads(tile, 'Locked · waiting to sync');
+    await chipReads(tile, 'Locked on this device · the card still works until this syncs');
     await tile.getByRole('button', { name: 'Unlock card' }).waitFor({ state: 'visible' });
 
     // An offline reload: the app starts from the service worker, the tile from the mirror and the outbox.
     await page.reload({ waitUntil: 'commit' });
-    await chipReads(tileOf(page, card), 'Locked · waiting to sync');
+    await chipReads(tileOf(page, card), 'Locked on this device · the card still works until this syncs');
     expect((await cardRow(card.id)).status).toBe('ACTIVE');
     expect((await idempotencyKeys(server.db, scope)).length).toBe(keysBefore);
 
