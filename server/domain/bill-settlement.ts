@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../db/db.ts';
 import { assertPayable, sendAttempt } from './bill-payments.ts';
 import { writeMirrored } from './collections.ts';
 import { ApiError } from '../core/errors.ts';
+import { startPeriodicJob, type PeriodicJob, type PeriodicJobOptions } from '../core/periodic-job.ts';
 
 /**
  * The bill payment settlement job (issue 25): money moves on the bank's days, not at once.
@@ -147,18 +148,5 @@ async function settleDuePayments(db: Db, now: Date, run: SettlementRun): Promise
 }
 
 /** The job in a server process: at start and every `everyMs`; one run at a time per process. */
-export function startBillSettlementJob(
-  db: Db, opts: { now: () => number; everyMs: number; onError: (err: unknown) => void },
-): { runNow: () => Promise<void>; stop: () => void } {
-  let running: Promise<void> | null = null;
-  const runNow = () => {
-    running ??= settleBillPayments(db, new Date(opts.now()))
-      .then(() => undefined, opts.onError)
-      .finally(() => { running = null; });
-    return running;
-  };
-  void runNow();
-  const timer = setInterval(() => void runNow(), opts.everyMs);
-  timer.unref();
-  return { runNow, stop: () => clearInterval(timer) };
-}
+export const startBillSettlementJob = (db: Db, opts: PeriodicJobOptions): PeriodicJob =>
+  startPeriodicJob((now) => settleBillPayments(db, now), opts);

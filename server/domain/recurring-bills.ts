@@ -12,6 +12,7 @@ import type { Db, Queryable } from '../db/db.ts';
 import { assertEntity, assertLineCoding, createBill } from './bills.ts';
 import { newestFirstPage, type Page, type PageRequest } from './newest-first-page.ts';
 import { findVendor } from './vendors.ts';
+import { startPeriodicJob, type PeriodicJob, type PeriodicJobOptions } from '../core/periodic-job.ts';
 
 /**
  * Recurring bill templates (issue 11 §7) and the job that bills their periods. Templates are
@@ -256,18 +257,5 @@ export async function generateRecurringBills(db: Db, now: Date): Promise<Generat
  * The job as main.ts runs it: now, then every `everyMs`, on the injected clock; a run never
  * overlaps the previous one in this process (other processes are the runs table's to order).
  */
-export function startRecurringBillJob(
-  db: Db, opts: { now: () => number; everyMs: number; onError: (err: unknown) => void },
-): { runNow: () => Promise<void>; stop: () => void } {
-  let running: Promise<void> | null = null;
-  const runNow = () => {
-    running ??= generateRecurringBills(db, new Date(opts.now()))
-      .then(() => undefined, opts.onError)
-      .finally(() => { running = null; });
-    return running;
-  };
-  void runNow();
-  const timer = setInterval(() => void runNow(), opts.everyMs);
-  timer.unref();
-  return { runNow, stop: () => clearInterval(timer) };
-}
+export const startRecurringBillJob = (db: Db, opts: PeriodicJobOptions): PeriodicJob =>
+  startPeriodicJob((now) => generateRecurringBills(db, now), opts);
