@@ -113,8 +113,9 @@ describe.each(await testDatabases())('exports read back by independent parsers o
         [b.body.id, status, currency, invoice, memo, role === 'paidManually']);
       if (payment) {
         await q(
-          `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by, created_at, updated_at)
-           VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8, '2026-11-20T09:00:00Z', '2026-11-21T15:30:00Z')`,
+          `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by, created_at, updated_at, settles_on, settled_at)
+           VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $8, '2026-11-20T09:00:00Z', '2026-11-21T15:30:00Z', '2026-11-24',
+                   CASE WHEN $7 = 'SETTLED' THEN '2026-11-21T15:30:00Z'::timestamptz END)`,
           [randomUUID(), a.businessId, b.body.id, `test-${b.body.id}`, amount, currency, payment, a.users.admin],
         );
       }
