@@ -160,7 +160,13 @@ export function syncStatus(page: Page, text: string | RegExp = SYNC_TEXT): Locat
 /** Waits until the sync indicator shows `text` (a substring or pattern). */
 export async function waitForSyncStatus(page: Page, text: string | RegExp, timeout = 60_000): Promise<string> {
   const loc = syncStatus(page, text);
-  await loc.waitFor({ state: 'visible', timeout });
+  try {
+    await loc.waitFor({ state: 'visible', timeout });
+  } catch (error) {
+    // Say what the indicator showed instead, so a timeout tells a stuck queue from a slow one.
+    const shown = await syncStatus(page).textContent({ timeout: 1_000 }).catch(() => null);
+    throw new Error(`sync indicator never showed ${String(text)} in ${timeout} ms; it shows ${JSON.stringify(shown?.trim() ?? null)}`, { cause: error });
+  }
   return (await loc.textContent())?.trim() ?? '';
 }
 
