@@ -128,7 +128,7 @@ export function renderCoverage(rows: readonly CoverageRow[], catalogue: Catalogu
     '| Catalogue entry | Call |', '|---|---|',
     ...beyond.map((e) => `| \`${e.id}\` | ${e.method} ${e.path} |`), '',
     '## Declared in schema/, used later', '',
-    'Nothing in server/, src/, workers/, sync/ uses these yet; each is listed with the issue that will.', '',
+    'Nothing in server/, src/, workers/, sync/ or schema/\'s rule modules uses these yet (schema/api/declared-usage.test.ts checks it); each is listed with the issue that will.', '',
     ...useTable('Role rule helpers (schema/roles.ts)', PLANNED_ROLE_RULES),
     ...useTable('Token scopes (schema/api/scopes.ts): not yet both minted and gating a call', PLANNED_SCOPES),
     ...useTable('Error codes (schema/errors.ts): not yet raised', PLANNED_ERRORS),
