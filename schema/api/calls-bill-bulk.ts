@@ -64,8 +64,10 @@ export const bulkMarkReconciled = bulk('bills.bulk.markReconciled', 'POST', 'mar
 /** PAYMENT_FAILED → a new attempt (a new payment key) through the simulated ledger, which settles at once: PAID. */
 export const bulkRetryPayment = bulk('bills.bulk.retryPayment', 'POST', 'retry-payment', z.object(ids));
 /**
- * There is no accounting integration yet (a later issue): every bill is refused in its place,
- * an approved one saying so, any other naming its status. Never a pretended success.
+ * An approved (or later) bill not yet synced to accounting: a sync commit to the connected provider
+ * carrying that bill alone (issue 12's commit). Refused in its place: already synced
+ * (ACCOUNTING_7301), no provider connected (ACCOUNTING_7304), not takeable yet, e.g. an uncoded
+ * line (ACCOUNTING_7303), a commit running (ACCOUNTING_7302), any other status named.
  */
 export const bulkRetryAccountingSync = bulk('bills.bulk.retryAccountingSync', 'POST', 'retry-accounting-sync', z.object(ids));
 /** Bills awaiting approval: mails the open step's approvers (each at most once an hour per approval). */

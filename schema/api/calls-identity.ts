@@ -11,6 +11,8 @@ import { authenticationResponseSchema, secondFactorSchema } from '../webauthn.ts
  */
 const fullScopes = { scopes: ['default'] } as const;
 const sensitive = { scopes: ['sensitive'] } as const;
+/** §6 low-risk: the lightweight reads a low-risk token may make too. */
+const lowRisk = { scopes: ['default', 'low-risk'] } as const;
 /** §6 lists password change under both step-ups. */
 const sensitiveOrEmailOtp = { scopes: ['sensitive', 'email-otp'] } as const;
 
@@ -136,6 +138,22 @@ export const stepUp = defineCall({
   response: stepUpResponse,
 });
 
+/**
+ * §6 low-risk token: a fully signed-in caller exchanges its token for one carrying only
+ * `low-risk`, for a context that needs no more (a background sync of coding, a widget): it may make
+ * only the calls listing `low-risk` (lightweight reads, transaction search and patch, metrics, bulk
+ * coding, preferences), anything else is 403 AUTH_7016. Same session (sign-out ends it), never
+ * outliving the token it came from, never admitted by the recent-token rule.
+ */
+export const mintLowRiskToken = defineCall({
+  id: 'auth.lowRiskToken',
+  method: 'POST',
+  path: '/v1/auth/users/current/low-risk-token',
+  auth: fullScopes,
+  body: emptyBody,
+  response: stepUpResponse,
+});
+
 /** Also from a fresh sign-in still waiting for MFA: its code confirms a first TOTP enrolment. */
 export const sendEmailOtp = defineCall({
   id: 'auth.sendEmailOtp',
@@ -240,7 +258,7 @@ export const featureFlags = defineCall({
   id: 'featureFlags.get',
   method: 'GET',
   path: '/v1/auth/feature_flags',
-  auth: fullScopes,
+  auth: lowRisk,
   response: featureFlagsResponseSchema,
 });
 
@@ -337,7 +355,7 @@ export const acceptAndCreateIdentity = defineCall({
 });
 
 export const IDENTITY_CALLS = [
-  signUp, webConfig, devOutbox, totpStart, totpVerify, totpDelete, sendMfa, checkMfa, verifyMfa, stepUp,
+  signUp, webConfig, devOutbox, totpStart, totpVerify, totpDelete, sendMfa, checkMfa, verifyMfa, stepUp, mintLowRiskToken,
   sendEmailOtp, verifyEmailOtp, changePassword, setPhoneNumber, changeUserEmail, putBankDetails, putTaxInfo,
   identityId, fullAuthCheck, signOutAllSessions, featureFlags, startImpersonation, postTelemetry, postErrorReport,
   passwordlessSend, passwordlessSignIn, passwordlessValidate, acceptAndCreateIdentity,

@@ -87,13 +87,14 @@ export const deleteDashboards = defineCall({
 /**
  * CSV exports answered by the server for large tables: `text/csv; charset=utf-8` as an attachment,
  * streamed page by page; the columns are schema/exports.ts's. Read-only POSTs (the filter is the
- * body): no Idempotency-Key, nothing stored.
+ * body): no Idempotency-Key, nothing stored. Not §6 low-risk calls: a whole table leaves the
+ * product, so a low-risk token may not export.
  */
 export const exportTransactions = defineCall({
   id: 'transactions.exportAsFile',
   method: 'POST',
   path: '/v1/auth/transactions/export_as_file',
-  auth: lowRisk,
+  auth: scopes,
   readOnly: true,
   body: z.object({
     filters: transactionFilterSchema.default({}),
@@ -107,7 +108,7 @@ export const exportAsFile = defineCall({
   id: 'reporting.exportAsFile',
   method: 'POST',
   path: '/v1/auth/reporting/export-as-file',
-  auth: lowRisk,
+  auth: scopes,
   readOnly: true,
   body: z.object({
     collection: z.enum(REPORT_COLLECTIONS),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkScopes, type CallAuth } from './scopes.ts';
+import { checkScopes, isRestrictedToken, type CallAuth } from './scopes.ts';
 
 describe('scope gate', () => {
   const scopes = (s: string[]): CallAuth => ({ kind: 'scopes', scopes: s as never });
@@ -23,5 +23,18 @@ describe('scope gate', () => {
     expect(checkScopes(auth, [], 301)).toEqual({ ok: false, reason: 'forbidden' });
     expect(checkScopes(auth, [])).toEqual({ ok: false, reason: 'forbidden' });
     expect(checkScopes({ kind: 'scopes', scopes: ['default'] }, [], 1)).toEqual({ ok: false, reason: 'forbidden' });
+  });
+
+  it('a token with only restricted scopes (low-risk) passes only the calls listing its scope, never the recent-token rule', () => {
+    expect(checkScopes({ kind: 'recent-token', maxAgeSeconds: 300 }, ['low-risk'])).toEqual({ ok: false, reason: 'forbidden' });
+    const withRecent: CallAuth = { kind: 'scopes', scopes: ['default'], recentTokenMaxAgeSeconds: 300 };
+    expect(checkScopes(withRecent, ['low-risk'], 1)).toEqual({ ok: false, reason: 'forbidden' });
+    expect(checkScopes({ kind: 'scopes', scopes: ['default', 'low-risk'] }, ['low-risk'], 1)).toEqual({ ok: true });
+    // A sign-in still waiting for MFA (no scope) and a full token keep the recent-token rule.
+    expect(checkScopes({ kind: 'recent-token', maxAgeSeconds: 300 }, [])).toEqual({ ok: true });
+    expect(checkScopes({ kind: 'recent-token', maxAgeSeconds: 300 }, ['default', 'low-risk'])).toEqual({ ok: true });
+    expect(isRestrictedToken(['low-risk'])).toBe(true);
+    expect(isRestrictedToken(['default', 'low-risk'])).toBe(false);
+    expect(isRestrictedToken([])).toBe(false);
   });
 });

@@ -32,6 +32,26 @@ export type CallAuth =
 
 export const RECENT_TOKEN_MAX_AGE_SECONDS = 5 * 60;
 
+/**
+ * Scopes a token may carry *instead of* `default`: such a token is restricted to the calls that
+ * list its scope (§6). Unlike a sign-in token still waiting for MFA (no scope at all), it is never
+ * admitted by the recent-token rule, so a fresh `low-risk` token cannot enrol a second factor.
+ */
+export const RESTRICTED_SCOPES = [
+  'low-risk', 'missing-items', 'missing-items-restricted', 'chrome-extension',
+  'impersonation-workflows-read', 'ramp-community', 'ramp-academy',
+] as const satisfies readonly Scope[];
+
+/** A token carrying only restricted scopes (no `default`). */
+export const isRestrictedToken = (tokenScopes: readonly string[]) =>
+  !tokenScopes.includes('default') && tokenScopes.some((s) => (RESTRICTED_SCOPES as readonly string[]).includes(s));
+
+/**
+ * The §6 low-risk token's lifetime: at most this, and never past the token it was minted from.
+ * A low-risk token lives on the minting token's session (sign-out ends it too).
+ */
+export const LOW_RISK_TOKEN_MAX_TTL_SECONDS = 12 * 60 * 60;
+
 export type ScopeDecision =
   | { ok: true }
   | { ok: false; reason: 'step-up'; scope: StepUpScope }
@@ -47,9 +67,12 @@ export function checkScopes(
   tokenScopes: readonly string[],
   tokenAgeSeconds?: number,
 ): ScopeDecision {
-  if (auth.kind !== 'scopes') return { ok: true };
+  if (auth.kind === 'public') return { ok: true };
+  const restricted = isRestrictedToken(tokenScopes);
+  if (auth.kind === 'recent-token') return restricted ? { ok: false, reason: 'forbidden' } : { ok: true };
   if (auth.scopes.some((s) => tokenScopes.includes(s))) return { ok: true };
   if (
+    !restricted &&
     auth.recentTokenMaxAgeSeconds !== undefined &&
     tokenAgeSeconds !== undefined &&
     tokenAgeSeconds <= auth.recentTokenMaxAgeSeconds

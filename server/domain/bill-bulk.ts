@@ -3,6 +3,7 @@ import { checkBillAction, checkBulkBills, validateBill } from '../../schema/bill
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
+import { retryBillSync } from './accounting/retry-sync.ts';
 import { cancelBillApproval, remindNextApprovers, type SendMail } from './bill-approvals.ts';
 import { assertPayable, markBillPaid, payOne, type BillResult } from './bill-payments.ts';
 import { assertNotSynced, findBill } from './bills.ts';
@@ -181,18 +182,9 @@ export async function bulkRetryPayment(tx: Queryable, user: ActingUser, ids: rea
     writeMirrored(tx, user.business_id, 1, ({ seqs }) => payOne(tx, user, id, seqs.last, now, 'retryPayment')));
 }
 
-export const NO_ACCOUNTING = 'No accounting integration is connected yet, so this bill has no accounting sync to retry.';
-
-/**
- * No accounting integration exists yet (a later issue) and bills carry no accounting state to
- * re-queue: each bill is refused, an eligible one saying so, any other naming its status.
- */
-export async function bulkRetryAccountingSync(tx: Queryable, user: ActingUser, ids: readonly string[]) {
-  return eachBill(tx, ids, async (id): Promise<Bill> => {
-    const bill = await findBill(tx, user.business_id, id);
-    refuse(checkBillAction('retryAccountingSync', bill.status));
-    throw new ApiError('REQUEST_7001', NO_ACCOUNTING);
-  });
+/** Each bill's accounting sync retried: a sync commit of that bill alone (accounting/retry-sync.ts). */
+export async function bulkRetryAccountingSync(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date) {
+  return eachBill(tx, ids, (id) => retryBillSync(tx, user, id, now));
 }
 
 /** Each bill awaiting approval: its open step's approvers mailed (bill-approvals.ts); the bill is unchanged. */

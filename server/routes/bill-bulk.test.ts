@@ -237,12 +237,13 @@ describe.each(await testDatabases())('bill bulk actions on %s', (kind) => {
     expect(await statusOf(id)).toBe('SCHEDULED');
   });
 
-  it('retry-accounting-sync never pretends: no integration yet, so every bill is refused saying so or naming its status', async () => {
+  it('retry-accounting-sync never pretends: with no provider connected every bill is refused saying so or naming its status', async () => {
     const approved = await inStatus('APPROVED');
     const draft = await inStatus('DRAFT');
     const res = await results('POST', 'retry-accounting-sync', { bill_ids: [approved, draft, foreignBill] });
     expect(res.map((r) => r.ok)).toEqual([false, false, false]);
-    expect(res[0]!.error_v2!.message).toContain('No accounting integration is connected');
+    expect(res[0]!.error_v2).toMatchObject({ error_code: 'ACCOUNTING_7304' });
+    expect(res[0]!.error_v2!.message).toContain('No accounting provider is connected');
     expect(res[1]!.error_v2!.message).toContain('(status DRAFT)');
     expect(res[2]!.error_v2!.error_code).toBe('REQUEST_7004');
   });

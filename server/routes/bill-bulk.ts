@@ -35,7 +35,7 @@ export const billBulkHandlers = {
     ok(await bulk.bulkMarkPaid(ctx.db, managerOf(ctx), ctx.input.body.bill_ids, ctx.input.body.payment_date, nowOf(ctx))),
   [bulkMarkReconciled.id]: async (ctx) => ok(await bulk.bulkMarkReconciled(ctx.db, managerOf(ctx), ctx.input.body.bill_ids, nowOf(ctx))),
   [bulkRetryPayment.id]: async (ctx) => ok(await bulk.bulkRetryPayment(ctx.db, managerOf(ctx), ctx.input.body.bill_ids, nowOf(ctx))),
-  [bulkRetryAccountingSync.id]: async (ctx) => ok(await bulk.bulkRetryAccountingSync(ctx.db, managerOf(ctx), ctx.input.body.bill_ids)),
+  [bulkRetryAccountingSync.id]: async (ctx) => ok(await bulk.bulkRetryAccountingSync(ctx.db, managerOf(ctx), ctx.input.body.bill_ids, nowOf(ctx))),
   [bulkRemindApprovers.id]: async (ctx) => {
     await requireVerifiedEmail(ctx);
     const user = managerOf(ctx);

@@ -15,6 +15,7 @@ import { cardHandlers } from './cards.ts';
 import { passwordlessHandlers } from './identity-passwordless.ts';
 import { sessionHandlers } from './identity-session.ts';
 import { stepUpHandlers } from './identity-step-up.ts';
+import { lowRiskTokenHandlers } from './low-risk-token.ts';
 import { identityHandlers } from './identity.ts';
 import { referenceHandlers } from './reference.ts';
 import { reportingHandlers } from './reporting.ts';
@@ -42,6 +43,7 @@ export const HANDLERS = {
   ...authHandlers,
   ...identityHandlers,
   ...stepUpHandlers,
+  ...lowRiskTokenHandlers,
   ...sessionHandlers,
   ...passwordlessHandlers,
   ...webauthnHandlers,

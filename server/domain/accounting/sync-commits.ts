@@ -8,7 +8,7 @@ import { visibleUsersClause, type Visibility } from '../visibility.ts';
 import { exportFiles } from './file-writers.ts';
 import { assertConnected, readSettings } from './settings.ts';
 import { findSyncCommit } from './sync-commit-reads.ts';
-import { lockSyncableItems, SYNCABLE } from './sync-items.ts';
+import { lockSyncableItems, SYNCABLE, type SyncSubset } from './sync-items.ts';
 
 /**
  * Sync commits (issue 12): everything syncable goes into one commit in one database transaction,
@@ -26,7 +26,10 @@ import { lockSyncableItems, SYNCABLE } from './sync-items.ts';
 
 const stampOf = (d: Date) => d.toISOString().slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
 
-export async function createSyncCommit(tx: Queryable, user: ActingUser, provider: AccountingProvider, now: Date): Promise<SyncCommit> {
+/** `only`: a commit of just those items (retry-sync.ts), under the same lock and rules. */
+export async function createSyncCommit(
+  tx: Queryable, user: ActingUser, provider: AccountingProvider, now: Date, only?: SyncSubset,
+): Promise<SyncCommit> {
   const businessId = user.business_id;
   const settings = await readSettings(tx, businessId);
   assertConnected(settings, provider);
@@ -36,7 +39,7 @@ export async function createSyncCommit(tx: Queryable, user: ActingUser, provider
   if (!lock?.locked) throw new ApiError('ACCOUNTING_7302');
   const commitId = randomUUID();
   await writeMirrored(tx, businessId, 1, async ({ seqs, reserve }) => {
-    const items = await lockSyncableItems(tx, businessId, provider, now);
+    const items = await lockSyncableItems(tx, businessId, provider, now, only);
     if (items.length === 0) throw new ApiError('ACCOUNTING_7303');
     const last = items.length > 1 ? (await reserve(items.length - 1)).last : seqs.last;
     // The business row is locked, so the two reservations are one contiguous range.

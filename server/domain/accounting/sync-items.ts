@@ -82,24 +82,31 @@ const QUERIES: Record<SyncObjectType, (where: string) => string> = {
      ORDER BY r.invoice_date, r.id FOR UPDATE OF r`,
 };
 
+/** A commit of some items of one kind only (retry-accounting-sync: one bill). */
+export type SyncSubset = { type: SyncObjectType; ids: readonly string[] };
+
 /**
  * The items a commit to `provider` at `now` takes, by kind, oldest first; amounts as numbers (int8
  * is normalised by the Db). `lock` (the commit) takes them FOR UPDATE; a preview reads them as they are.
  */
 export async function syncableItems(
-  tx: Queryable, businessId: string, provider: AccountingProvider, now: Date, { lock }: { lock: boolean },
+  tx: Queryable, businessId: string, provider: AccountingProvider, now: Date, { lock, only }: { lock: boolean; only?: SyncSubset },
 ): Promise<ExportItem[]> {
   const out: ExportItem[] = [];
   for (const type of ['transaction', 'reimbursement', 'bill'] as const) {
-    const sql = QUERIES[type](takes(provider, type));
+    if (only && only.type !== type) continue;
+    const base = QUERIES[type](only ? `${takes(provider, type)} AND r.id = ANY($IDS::uuid[])` : takes(provider, type));
     // Only the claims' settlement test reads the time ($2).
-    const params = sql.includes('$2') ? [businessId, now.toISOString()] : [businessId];
+    const params: unknown[] = base.includes('$2') ? [businessId, now.toISOString()] : [businessId];
+    const sql = base.replace('$IDS', `$${params.length + 1}`);
+    if (only) params.push(only.ids);
     const rows = await tx.query<ExportItem>(lock ? sql : sql.replace(/ FOR UPDATE OF r$/, ''), params);
     for (const r of rows) out.push({ ...r, amount: Number(r.amount), lines: r.lines.map((l) => ({ ...l, amount: Number(l.amount) })) });
   }
   return out;
 }
 
-/** The commit's read: every item it takes, locked until the commit ends. */
-export const lockSyncableItems = (tx: Queryable, businessId: string, provider: AccountingProvider, now: Date): Promise<ExportItem[]> =>
-  syncableItems(tx, businessId, provider, now, { lock: true });
+/** The commit's read: every item it takes (of `only`, when given), locked until the commit ends. */
+export const lockSyncableItems = (
+  tx: Queryable, businessId: string, provider: AccountingProvider, now: Date, only?: SyncSubset,
+): Promise<ExportItem[]> => syncableItems(tx, businessId, provider, now, { lock: true, only });

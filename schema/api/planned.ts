@@ -1,0 +1,206 @@
+/**
+ * What the spec names and the product does not build yet, each with the issue that will build it:
+ * the one place this is written. docs/coverage.md is generated from it (npm run coverage:doc), and
+ * schema/api/coverage.test.ts fails on a spec call, role rule helper, token scope or error code
+ * that is neither served nor used nor listed here, and on an entry here that is stale (served or
+ * used already, or naming nothing the spec or schema still has).
+ */
+
+export const PLANNED_ISSUES = {
+  27: 'Travel: trips, booking, travel policy',
+  28: 'Procurement: spend requests, allocations, purchase orders',
+  29: 'Policies and workflows: expense policies, missing items, workflows, delegation, notifications',
+  30: 'Treasury: ledger, wallet, transfers, banking links, flex',
+  31: 'Surfaces: advisor console, vendor portal and network, financing application',
+  32: 'Integrations and platform: SCIM, API clients, mail, HRIS, chat, saved views, statements, flags',
+} as const;
+export type PlannedIssue = keyof typeof PLANNED_ISSUES;
+
+/** §7 sections no call of which is served yet, wholly the work of one issue. */
+export const PLANNED_SECTIONS: Readonly<Record<string, PlannedIssue>> = {
+  'Application and onboarding': 31,
+  'Spend requests and purchase orders': 28,
+  'Travel and booking': 27,
+  'Treasury, wallet, float': 30,
+  'Banking links': 30,
+  Workflows: 29,
+  'External firm (advisor)': 31,
+};
+
+/**
+ * Spec calls (labelled as schema/api/spec-calls.ts reads §7) not served, by section. A label also
+ * in SPEC_SERVED is served in part (the rest is the issue's).
+ */
+export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, PlannedIssue>>>> = {
+  'Bill pay': {
+    'POST /bill-pay/bill-query-v2/list': 32,
+    'POST /pagination': 32,
+    'POST /export-as-file': 32,
+    'DELETE ap-clerks/{user}': 29,
+    'GET check images': 30,
+    'GET MT103': 30,
+    'GET pay-by-card matching': 30,
+  },
+  'Vendors and vendor network': {
+    'POST /vendors/new': 31,
+    'POST /pagination': 32,
+    'POST /vendor-network/ach-details': 31,
+    'POST tin': 31,
+    'POST documents': 31,
+    'POST bank-account': 31,
+    'PUT vendor custom-fields and settings': 31,
+    'PUT network vendor failure reminder': 31,
+    'PUT vendor-network address (sensitive)': 31,
+    'DELETE vendors: card-acceptance business input': 31,
+    'DELETE vendors: contracts': 31,
+    'DELETE vendors: documents': 31,
+    'DELETE vendors: edit proposals': 31,
+    'DELETE vendors: expense-item exemptions': 31,
+    'vendor-network bank account and documents': 31,
+    'switching/vendors/{vendor}': 31,
+  },
+  Approvals: {
+    'PATCH /approval_policy/{bill, card, reimbursement, spend_request, vendor-payment, payee} and bulk variants': 29,
+    'PATCH approval instance policy': 29,
+    'PUT assigned approval chain entities': 29,
+    'DELETE approval_policy/group/{group}': 29,
+    'DELETE approvals_v2/{policy} (body)': 29,
+    'DELETE policy/{policy}': 29,
+    'GET bulk approval chain events uses a body': 29,
+  },
+  Cards: {
+    'DELETE businesses/card-branding': 32,
+    'GET renewal': 32,
+    'GET reissue': 32,
+  },
+  Transactions: {
+    'DELETE attendee-split on spend event and transaction': 32,
+    'PUT copy-receipts for a refund transaction': 32,
+    'PUT attendee-split': 32,
+  },
+  Accounting: {
+    '/accounting/providers/{provider_type}/ (csv, disconnect, sync_commit, tracking_categories, accounts, oauth2_callback)': 32,
+    'PATCH coding line memo': 32,
+    'PATCH tracking-category selection': 32,
+    'PATCH advanced rules': 32,
+    'PUT coding line amortization-selection': 32,
+    'PUT coding by id': 32,
+    'PUT remote-bill match': 32,
+    'DELETE coding line-items amortization-selection': 32,
+    'DELETE memo': 32,
+    'DELETE coding/{coding}/line-items': 32,
+    'DELETE advanced-rules/{group}': 32,
+    'DELETE providers/{provider}/csv-customization/{usage}/{export}': 32,
+    'DELETE financial-statements/{statement}': 32,
+    'DELETE remote-bills/{transaction}/suggestions': 32,
+    'DELETE suggested-context/{transaction}': 29,
+    'DELETE tracking_categories/{id}': 32,
+    'GET coding': 32,
+    'GET reconciliation': 32,
+    'GET suggested rules': 32,
+    'GET deep links': 32,
+    'GET remote bills': 32,
+  },
+  'Users and authentication': {
+    'POST /confirm-phone-number': 32,
+    'PATCH /users/current/settings': 32,
+    'PUT preferences': 32,
+    'PUT profile picture': 32,
+    'device token refresh': 32,
+    'DELETE users/current/add-receipt-upload-email/{id}': 32,
+    'DELETE notifications/device-token/{token}': 32,
+  },
+  Businesses: {
+    '/autopay_threshold': 30,
+    '/card-branding': 32,
+    'DELETE businesses/autopay_threshold': 30,
+    'DELETE beta-enrollment': 32,
+    'DELETE setting/{type}': 32,
+    'DELETE security/contact': 32,
+    'PUT business address by business_uuid': 31,
+    'PUT currencies': 30,
+    'PUT merchant restrictions': 29,
+    'PUT issuing onboarding by entity and country': 31,
+    'PUT kyb-kyc': 31,
+    'PATCH admin transaction notify threshold': 29,
+    'banking/accounts/{id}': 30,
+    'treasury/business-accounts/{wallet}': 30,
+  },
+  'Integrations and other': {
+    Slack: 32,
+    Teams: 32,
+    'Uber (DELETE organizations and employees; invite-all uses a query)': 32,
+    Amazon: 32,
+    'travel receipts': 27,
+    'HRIS (DELETE hris/connection)': 32,
+    'SCIM (DELETE scim/integration/{id}, PUT)': 32,
+    'customer API clients (DELETE clients/{client}, clients/secrets/{secret}, sftp-transaction-uploads/{id})': 32,
+    'seat-intel': 32,
+    'developer applications': 32,
+    'support webform tickets': 32,
+    'comment threads (DELETE comments/{comment})': 29,
+    'saved views (PUT and DELETE by id)': 32,
+    rewards: 32,
+    'gift cards': 32,
+    clips: 32,
+    'incentive offers': 32,
+    'compliance (DELETE compliance/{definition}; PUT challenge documents)': 32,
+    'price intelligence': 32,
+    negotiations: 32,
+    'savings insights': 32,
+    'expense policies (DELETE expense-policies/{policy}, expense-policy-creator)': 29,
+    'merchants (DELETE contracts and receipt exemptions)': 32,
+    'guided-intake/threads': 32,
+    'mailbox/delete-business-access': 32,
+    'copilot (PUT, DELETE copilot/{user} body)': 29,
+    'billing/subscription/{product} (DELETE, body)': 32,
+    'operations document requests and uploaded files': 31,
+    'opportunity dismiss': 32,
+    'dynamics setup': 32,
+    'export table user-settings': 32,
+    'export of primary cards (query)': 32,
+    'event history per entity type': 32,
+    'async jobs': 32,
+    notifications: 29,
+    statements: 32,
+  },
+};
+
+export type PlannedUse = { issue: PlannedIssue; why: string };
+
+/** schema/roles.ts rule helpers nothing calls yet (§6), with the issue whose feature applies them. */
+export const PLANNED_ROLE_RULES: Readonly<Record<string, PlannedUse>> = {
+  canCreateSpendAllocations: { issue: 28, why: 'spend allocations (budgets) are created by admins and managers' },
+  canRequestSpendForOthers: { issue: 28, why: 'spend requests on behalf of someone else' },
+  isCardholder: { issue: 28, why: 'a general-expense request becomes the cardholder\'s card' },
+  isSelfOrInReportingChain: { issue: 28, why: 'requests for someone outside the requester\'s team are refused' },
+  canUseCopilot: { issue: 29, why: 'delegation (copilot) needs the COPILOT permission' },
+  canViewFinancingDetails: { issue: 30, why: 'flex and financing details' },
+  canUseFlexBills: { issue: 30, why: 'flex (float) on a bill' },
+  canViewReferrals: { issue: 31, why: 'referrals in the advisor console' },
+  isFirmAdmin: { issue: 31, why: 'external firm administration' },
+  canAccessVendorPortal: { issue: 31, why: 'the vendor portal' },
+};
+
+/** Token scopes (schema/api/scopes.ts) not yet both minted by the server and gating a call. */
+export const PLANNED_SCOPES: Readonly<Record<string, PlannedUse>> = {
+  'missing-items': { issue: 29, why: 'the missing-items wizard\'s token' },
+  'missing-items-restricted': { issue: 29, why: 'the missing-items wizard\'s restricted token' },
+  'impersonation-workflows-read': { issue: 29, why: 'support reading workflows while impersonating' },
+  'chrome-extension': { issue: 32, why: 'the browser extension signs in for its own token (it already gates its calls)' },
+  'ramp-community': { issue: 32, why: 'community sign-on' },
+  'ramp-academy': { issue: 32, why: 'learning sign-on' },
+};
+
+/** Catalogued error codes (schema/errors.ts) nothing raises yet. */
+export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
+  '6014': { issue: 32, why: 'webinar invitations' },
+  '6019': { issue: 32, why: 'phone numbers confirmed by text message' },
+  BILLING_7001: { issue: 32, why: 'the billing subscription model' },
+  BILLING_7002: { issue: 32, why: 'the billing subscription model' },
+  BILLING_7003: { issue: 32, why: 'monthly statements' },
+  INFRA_7001: { issue: 32, why: 'a maintenance switch for the platform' },
+  SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
+  ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
+  BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
+};
