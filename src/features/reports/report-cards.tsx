@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import type { ReportDimension } from '../../../schema/reports.ts';
+import type { ReportDimension, ReportRow } from '../../../schema/reports.ts';
 import { formatCount } from '../../lib/format.ts';
 import { DISPLAY_LOCALE } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
@@ -17,6 +17,9 @@ import { useReport, type ReportState } from './use-report.ts';
 
 /** How many groups a "top" chart shows before folding the rest into "Everything else". */
 const TOP = 8;
+
+/** A sum report's rows with their item counts as values: counts of one currency (issue 25). */
+const countsOf = (rows: readonly ReportRow[]): ReportRow[] => rows.map((r) => ({ ...r, value: r.count }));
 
 /** The breakdowns every view shows, most useful first. */
 export function standardBreakdowns(view: ReportView): ReportDimension[] {
@@ -49,7 +52,7 @@ export function OverTime({ frame, currency, client, version, base }: CardProps &
         const values = series[0]?.values ?? periods.map(() => 0);
         const labels = periods.map((p) => periodLabel(p, frame.grain, DISPLAY_LOCALE));
         const open = (i: number) => {
-          const target = drillDown(frame.view, 'none', null, periodRange(periods, i, frame));
+          const target = drillDown(frame.view, 'none', null, { ...periodRange(periods, i, frame), currency });
           if (target) void navigate({ to: target.to, search: target.search as never });
         };
         return (
@@ -84,7 +87,7 @@ export function Breakdown({ dimension, frame, currency, client, version, base, r
         const { groups, other, total } = topGroups(rows, currency, TOP);
         const name = (key: string | null) => keyLabel(frame.view, dimension, key, reference, labels);
         const open = (key: string | null) => {
-          const target = drillDown(frame.view, dimension, key, { ...(frame.from ? { from: frame.from } : {}), to: frame.to }, key ? name(key) : undefined);
+          const target = drillDown(frame.view, dimension, key, { ...(frame.from ? { from: frame.from } : {}), to: frame.to, currency }, key ? name(key) : undefined);
           if (target) void navigate({ to: target.to, search: target.search as never });
         };
         const canOpen = (key: string | null) => drillDown(frame.view, dimension, key, { to: frame.to }, key ? name(key) : undefined) !== null;
@@ -118,22 +121,23 @@ export function Breakdown({ dimension, frame, currency, client, version, base, r
 }
 
 /** Missing receipts and missing coding over time: the month-end to-do list. */
-export function MissingItems({ frame, client, version, base }: CardProps) {
+export function MissingItems({ frame, currency, client, version, base }: CardProps & { currency: string | null }) {
   const navigate = useNavigate();
-  const receipts = useReport(client, base('none', 'count', frame.grain, { missing_receipt: true }), version);
-  const coding = useReport(client, base('none', 'count', frame.grain, { missing_coding: true }), version);
+  // Sum reports: one row per period and currency, whose count is that currency's items (issue 25).
+  const receipts = useReport(client, base('none', 'sum', frame.grain, { missing_receipt: true }), version);
+  const coding = useReport(client, base('none', 'sum', frame.grain, { missing_coding: true }), version);
   const state: ReportState = receipts.state !== 'ready' ? receipts : coding;
   return (
-    <ReportCard title="Missing receipts and coding" description={`Card transactions still missing a receipt or a GL account, ${GRAIN_LABELS[frame.grain].toLowerCase()}.`} state={state}>
+    <ReportCard title="Missing receipts and coding" description={`Card transactions${currency ? ` in ${currency}` : ''} still missing a receipt or a GL account (pending and cleared), ${GRAIN_LABELS[frame.grain].toLowerCase()}.`} state={state}>
       {() => {
         if (receipts.state !== 'ready' || coding.state !== 'ready') return null;
         const from = frame.from ?? firstPeriod([...rowsOf(receipts), ...rowsOf(coding)]);
         const periods = periodsBetween(from, frame.to, frame.grain);
-        const r = timeSeries(receipts.answer.rows, periods, null, 1, 'count').series[0]?.values ?? periods.map(() => 0);
-        const c = timeSeries(coding.answer.rows, periods, null, 1, 'count').series[0]?.values ?? periods.map(() => 0);
+        const r = timeSeries(countsOf(receipts.answer.rows), periods, currency, 1, 'count').series[0]?.values ?? periods.map(() => 0);
+        const c = timeSeries(countsOf(coding.answer.rows), periods, currency, 1, 'count').series[0]?.values ?? periods.map(() => 0);
         const labels = periods.map((p) => periodLabel(p, frame.grain, DISPLAY_LOCALE));
         const open = (i: number, what: 'missing_receipt' | 'missing_coding') =>
-          void navigate({ to: '/transactions', search: { ...periodRange(periods, i, frame), states: 'PENDING,CLEARED', [what]: true } as never });
+          void navigate({ to: '/transactions', search: { ...periodRange(periods, i, frame), states: 'PENDING,CLEARED', ...(currency ? { currency } : {}), [what]: true } as never });
         return (
           <div className="report-body">
             <Chart

@@ -121,7 +121,7 @@ export function ReportsPage() {
             {standardBreakdowns(view).map((dimension) => (
               <Breakdown key={dimension} dimension={dimension} frame={frame} currency={currency} client={client} version={dataVersion} base={base} reference={reference} />
             ))}
-            {view === 'transactions' && <MissingItems frame={frame} client={client} version={dataVersion} base={base} />}
+            {view === 'transactions' && <MissingItems frame={frame} currency={currency} client={client} version={dataVersion} base={base} />}
             <CustomReport search={search} set={set} frame={frame} currency={currency} client={client} version={dataVersion} base={base} reference={reference} />
           </div>
         )}
