@@ -142,6 +142,9 @@ describe.each(await testDatabases())('report tiles recomputed from the rows, per
       expect(allNoReceipt).toBeGreaterThan(noReceipt);
       expect(allUncoded).toBeGreaterThanOrEqual(uncoded);
       expect(tiles.caption).toContain(`${currency} transactions only: pending and cleared, excluding declined and reversed`);
+      // The Currency filter (the server's SQL, as the list's click-through asks) narrows to the same rows.
+      const narrowed = await ask({ dimension: 'none', filters: { missing_receipt: true, currency } });
+      expect(narrowed.map((r) => [r.currency, r.count])).toEqual(noReceipt > 0 ? [[currency, noReceipt]] : []);
     }
     // The fixture has rows with and without a receipt, and uncoded ones.
     expect(allNoReceipt).toBeGreaterThan(0);

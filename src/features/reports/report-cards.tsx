@@ -1,8 +1,7 @@
 import { useMemo } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import type { ReportDimension, ReportRow } from '../../../schema/reports.ts';
-import { formatCount } from '../../lib/format.ts';
-import { DISPLAY_LOCALE } from '../../lib/format.ts';
+import { DISPLAY_LOCALE, formatCount } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { Chart } from './chart.tsx';
 import { DIMENSION_LABELS, drillDown, GRAIN_LABELS, periodLabel, periodsBetween, shareText, timeSeries, topGroups, VIEW_LABELS, type ReportView } from './report-model.ts';
