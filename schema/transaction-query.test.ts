@@ -27,6 +27,10 @@ describe('transaction filter', () => {
     [{ missing_receipt: true }, true],
     [{ missing_receipt: false }, false],
     [{ states: ['PENDING'] }, false],
+    // Issue 25: one currency's transactions only.
+    [{ currency: 'USD' }, true],
+    [{ currency: 'EUR' }, false],
+    [{ currency: 'USD', states: ['CLEARED'] }, true],
   ])('%j → %s', (filter, expected) => {
     expect(matchesTransactionFilter(txn(), transactionFilterSchema.parse(filter))).toBe(expected);
   });
@@ -34,6 +38,11 @@ describe('transaction filter', () => {
     expect(transactionFilterSchema.parse({ user_ids: `${id(1)},${id(2)}`, missing_coding: 'true', amount_min: '100' })).toEqual({
       user_ids: [id(1), id(2)], missing_coding: true, amount_min: 100,
     });
+  });
+  it('takes a currency as an ISO 4217 code only (a URL\'s "usd" or "dollars" is refused, not read as every currency)', () => {
+    expect(transactionFilterSchema.parse({ currency: 'EUR' })).toEqual({ currency: 'EUR' });
+    expect(transactionFilterSchema.safeParse({ currency: 'usd' }).success).toBe(false);
+    expect(transactionFilterSchema.safeParse({ currency: 'dollars' }).success).toBe(false);
   });
   it('splits query terms', () => {
     expect(queryTerms('  Delta  airlines, NYC ')).toEqual(['delta', 'airlines', 'nyc']);

@@ -45,6 +45,8 @@ const FILTERS: [string, TransactionFilter][] = [
   ['dates', { from: '2025-01-01', to: '2025-03-31' }],
   ['missing coding', { missing_coding: true }],
   ['coded and pending', { missing_coding: false, states: ['PENDING'] }],
+  ['one currency (issue 25)', { currency: 'EUR' }],
+  ['one currency, uncoded', { currency: 'JPY', missing_coding: true }],
   ['text prefix', { q: 'star' }],
   ['text infix, as the server matches', { q: 'bucks' }],
   ['text of one or two characters', { q: 'e ub' }],
@@ -246,6 +248,19 @@ describe('QueryEngine totals (count and sum per currency over the whole result)'
   it('has three currencies in the unfiltered result, and nothing for no match', () => {
     expect(engine.totals({}, MONEY).sums.map((s) => s.currency)).toEqual(['USD', 'EUR', 'JPY']);
     expect(engine.totals({ q: 'zzzz' }, MONEY)).toEqual({ count: 0, sums: [] });
+  });
+
+  it('a currency filter (issue 25) leaves that currency alone in the totals, fewer rows than every currency', () => {
+    for (const currency of CURRENCIES) {
+      const totals = engine.totals({ currency }, MONEY);
+      const mine = rows.filter((t) => t.currency === currency);
+      expect(totals.sums.map((s) => s.currency)).toEqual([currency]);
+      expect(totals.count).toBe(mine.length);
+      expect(totals.sums[0]!.amount).toBe(mine.reduce((a, t) => a + t.amount, 0));
+      expect(totals.count).toBeLessThan(rows.length);
+      expect(engine.query({ filter: { currency }, sort: 'occurred_desc', offset: 0, limit: 1e9 }).rows.every((r) => r.currency === currency)).toBe(true);
+    }
+    expect(engine.totals({ currency: 'CHF' }, MONEY)).toEqual({ count: 0, sums: [] });
   });
 
   it('is cached per query version and follows a change', () => {

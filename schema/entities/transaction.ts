@@ -92,6 +92,8 @@ export const transactionFilterSchema = z.object({
   /** Exactly this merchant name (issue 12: a report's "Top merchants" click-through). */
   merchant: z.string().min(1).max(200).optional(),
   states: csv(transactionStateSchema).optional(),
+  /** Issue 25: one currency's transactions (ISO 4217), so a total beside the list is that currency's alone. */
+  currency: currencyCodeSchema.optional(),
   /** Integer minor units, inclusive. */
   amount_min: z.coerce.number().int().optional(),
   amount_max: z.coerce.number().int().optional(),
@@ -122,6 +124,7 @@ export function matchesTransactionFilter(t: Transaction, f: TransactionFilter): 
   if (f.gl_account_ids?.length && !(t.gl_account_id && f.gl_account_ids.includes(t.gl_account_id))) return false;
   if (f.merchant !== undefined && t.merchant_name !== f.merchant) return false;
   if (f.states?.length && !f.states.includes(t.state)) return false;
+  if (f.currency !== undefined && t.currency !== f.currency) return false;
   if (f.amount_min !== undefined && t.amount < f.amount_min) return false;
   if (f.amount_max !== undefined && t.amount > f.amount_max) return false;
   if (f.from && t.occurred_at.slice(0, 10) < f.from) return false;

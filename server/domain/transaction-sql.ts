@@ -51,6 +51,7 @@ export function filterConditions(f: TransactionFilter, params: unknown[]): strin
   if (f.gl_account_ids?.length) add(f.gl_account_ids, (p) => `r.gl_account_id = ANY($${p}::uuid[])`);
   if (f.merchant !== undefined) add(f.merchant, (p) => `r.merchant_name = $${p}`);
   if (f.states?.length) add(f.states, (p) => `r.state = ANY($${p}::text[])`);
+  if (f.currency !== undefined) add(f.currency, (p) => `r.currency = $${p}`);
   if (f.amount_min !== undefined) add(f.amount_min, (p) => `r.amount >= $${p}`);
   if (f.amount_max !== undefined) add(f.amount_max, (p) => `r.amount <= $${p}`);
   if (f.from) add(f.from, (p) => `r.occurred_at >= ${utcDay(p)}`);

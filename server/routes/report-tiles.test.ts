@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { reportResultSchema, type ReportCollection } from '../../schema/reports.ts';
-import { overviewTiles } from '../../schema/report-tiles.ts';
+import { missingTiles, overviewTiles } from '../../schema/report-tiles.ts';
 import { seedReportRows } from '../domain/reporting/report-fixture.ts';
 import { useTestApp } from '../test-app.ts';
 import { testDatabases } from '../test-db.ts';
@@ -48,6 +48,17 @@ describe.each(await testDatabases())('report tiles recomputed from the rows, per
   beforeAll(async () => {
     f = await makeBusiness(t.db, { transactions: 0 });
     await seedReportRows(t.db, f, { transactions: 200 });
+    // One receipt on every third transaction: "Missing receipts" then counts some rows and not others.
+    const receipt = crypto.randomUUID();
+    await t.db.query(
+      `INSERT INTO receipts (id, business_id, user_id, content_type, size, sha256, bytes) VALUES ($1, $2, $3, 'image/png', 1, $4, '\\x00')`,
+      [receipt, f.businessId, f.users.admin, 'a'.repeat(64)],
+    );
+    await t.db.query(
+      `INSERT INTO transaction_receipts (transaction_id, receipt_id, business_id, attached_by)
+         SELECT id, $2, business_id, $3 FROM (SELECT id, business_id, row_number() OVER (ORDER BY id) AS n FROM transactions WHERE business_id = $1) x WHERE n % 3 = 0`,
+      [f.businessId, receipt, f.users.admin],
+    );
   });
 
   it.each(['transactions', 'reimbursements', 'bills', 'cards'] as const)('%s: amount, count and average of each currency agree with the rows and with each other', async (collection) => {
@@ -97,4 +108,48 @@ describe.each(await testDatabases())('report tiles recomputed from the rows, per
     const none = overviewTiles(reportRows, 'CHF', collection);
     expect({ sum: none.sum, count: none.count, average: none.average }).toEqual({ sum: 0, count: 0, average: null });
   });
+
+  it('transactions: "Missing receipts" and "Missing coding" count the selected currency only, in the states the other tiles count', async () => {
+    const token = await signIn(t.app, f.email('admin'));
+    const ask = async (body: Record<string, unknown>) => {
+      const res = await request(t.app, 'POST', PATH, { token, body: { collection: 'transactions', time_grain: 'span', measure: 'sum', from: FROM, to: TO, ...body } });
+      expect(res.status, res.text).toBe(200);
+      return reportResultSchema.parse(res.body).rows;
+    };
+    // The page's two reports: the ungrouped one filtered to missing receipts, and the GL account grouping.
+    const receipts = await ask({ dimension: 'none', filters: { missing_receipt: true } });
+    const coding = await ask({ dimension: 'gl_account' });
+
+    const raw = await t.db.query<{ currency: string; state: string; gl: string | null; receipts: number }>(
+      `SELECT t.currency, t.state, t.gl_account_id::text AS gl,
+              (SELECT count(*)::int FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id WHERE tr.transaction_id = t.id AND NOT rc.deleted) AS receipts
+         FROM transactions t WHERE t.business_id = $1 AND NOT t.deleted AND t.occurred_at >= '${FROM}T00:00:00Z' AND t.occurred_at < '2031-01-01T00:00:00Z'`,
+      [f.businessId],
+    );
+    const spend = raw.filter((r) => RAW.transactions.included.includes(r.state));
+    const currencies = [...new Set(spend.map((r) => r.currency))];
+    expect(currencies.length).toBeGreaterThan(1);
+    const allNoReceipt = spend.filter((r) => r.receipts === 0).length;
+    const allUncoded = spend.filter((r) => r.gl === null).length;
+    for (const currency of currencies) {
+      const mine = spend.filter((r) => r.currency === currency);
+      const noReceipt = mine.filter((r) => r.receipts === 0).length;
+      const uncoded = mine.filter((r) => r.gl === null).length;
+      const tiles = missingTiles(receipts, coding, currency, 'transactions');
+      expect(tiles.receipts, `${currency} missing receipts`).toEqual({ label: `Missing receipts · ${currency}`, count: noReceipt });
+      expect(tiles.coding, `${currency} missing coding`).toEqual({ label: `Missing coding · ${currency}`, count: uncoded });
+      // Every currency's figure (what the tiles once showed) is another number: the test can fail.
+      expect(allNoReceipt).toBeGreaterThan(noReceipt);
+      expect(allUncoded).toBeGreaterThanOrEqual(uncoded);
+      expect(tiles.caption).toContain(`${currency} transactions only: pending and cleared, excluding declined and reversed`);
+      // The Currency filter (the server's SQL, as the list's click-through asks) narrows to the same rows.
+      const narrowed = await ask({ dimension: 'none', filters: { missing_receipt: true, currency } });
+      expect(narrowed.map((r) => [r.currency, r.count])).toEqual(noReceipt > 0 ? [[currency, noReceipt]] : []);
+    }
+    // The fixture has rows with and without a receipt, and uncoded ones.
+    expect(allNoReceipt).toBeGreaterThan(0);
+    expect(allNoReceipt).toBeLessThan(spend.length);
+    expect(allUncoded).toBeGreaterThan(0);
+  });
 });
+

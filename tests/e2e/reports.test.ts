@@ -7,7 +7,9 @@
  * USD), a department's row in "By department" equals its SQL sum and opens exactly its
  * transactions, and coding one uncoded transaction in its drawer (still offline) takes one off
  * "Missing coding" at once (an Uber ride, coded with the demo mapping rule's suggestion); "Export CSV" on that list writes exactly its rows. Back online the
- * edit lands once. axe finds nothing serious.
+ * edit lands once. Issue 25: "Missing receipts" and "Missing coding" count the selected currency
+ * only and change with it; their link opens that currency's list (the Currency filter, which fits
+ * a 360 px phone). axe finds nothing serious.
  */
 import { readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
@@ -89,8 +91,9 @@ describe('reports, end to end', () => {
     const url = new URL(page.url());
     expect(url.searchParams.get('department_ids')).toBe(dept.id);
     expect(url.searchParams.get('states')).toBe('PENDING,CLEARED');
-    // The list has no currency filter: it shows the department's spend in every currency.
-    const rows = await one<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE ${SPEND} AND department_id = $2`, [server.businessId, dept.id]);
+    // Issue 25: the list opens on the figure's currency (its Currency filter set), so its rows are the row's sum's.
+    expect(url.searchParams.get('currency')).toBe('USD');
+    const rows = await one<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE ${SPEND} AND currency = 'USD' AND department_id = $2`, [server.businessId, dept.id]);
     await waitForTotal(page, Number(rows.n));
     await page.getByText('Status: Pending, Cleared').waitFor();
 
@@ -100,7 +103,7 @@ describe('reports, end to end', () => {
     const csv = Papa.parse<string[]>(await readFile((await download.path())!, 'utf8'), { skipEmptyLines: true });
     expect(csv.data[0]).toEqual(exportHeader('transactions'));
     const idAt = exportHeader('transactions').indexOf('Transaction ID');
-    const ids = await server.db.query<{ id: string }>(`SELECT id::text FROM transactions WHERE ${SPEND} AND department_id = $2`, [server.businessId, dept.id]);
+    const ids = await server.db.query<{ id: string }>(`SELECT id::text FROM transactions WHERE ${SPEND} AND currency = 'USD' AND department_id = $2`, [server.businessId, dept.id]);
     expect(new Set(csv.data.slice(1).map((r) => r[idAt]))).toEqual(new Set(ids.map((r) => r.id)));
     expect(csv.data).toHaveLength(ids.length + 1);
   });
@@ -109,11 +112,11 @@ describe('reports, end to end', () => {
     const { page } = browser;
     await page.goBack();
     await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
-    const uncoded = await one<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE ${SPEND} AND gl_account_id IS NULL`);
-    await expect.poll(() => figure('Missing coding').textContent(), { timeout: 30_000 }).toBe(Number(uncoded.n).toLocaleString('en-US'));
+    const uncoded = await one<{ n: string }>(`SELECT count(*)::text AS n FROM transactions WHERE ${SPEND} AND currency = 'USD' AND gl_account_id IS NULL`);
+    await expect.poll(() => figure('Missing coding · USD').textContent(), { timeout: 30_000 }).toBe(Number(uncoded.n).toLocaleString('en-US'));
 
-    // The figure is a link to those transactions; code the first one in its drawer.
-    await figure('Missing coding').getByRole('link').click();
+    // The figure is a link to those transactions (USD, like the count); code the first one in its drawer.
+    await figure('Missing coding · USD').getByRole('link').click();
     await page.waitForURL(/missing_coding=true/);
     await waitForTotal(page, Number(uncoded.n));
     // An uncoded Uber ride: the demo's mapping rule (Uber → 6022) is suggested in its drawer, offline.
@@ -132,13 +135,76 @@ describe('reports, end to end', () => {
 
     await mainNav(page).getByRole('link', { name: 'Reports' }).click();
     await page.getByRole('combobox', { name: 'Range' }).selectOption('all');
-    await expect.poll(() => figure('Missing coding').textContent(), { timeout: 30_000 }).toBe((Number(uncoded.n) - 1).toLocaleString('en-US'));
+    await expect.poll(() => figure('Missing coding · USD').textContent(), { timeout: 30_000 }).toBe((Number(uncoded.n) - 1).toLocaleString('en-US'));
 
     // Back online, the edit lands once.
     await setNetwork(browser.context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     const stored = await one<{ gl: string | null }>(`SELECT gl_account_id::text AS gl FROM transactions WHERE business_id = $1 AND id = $2`, [server.businessId, target]);
     expect(stored.gl).toBe(gl.id);
+  });
+
+  it('counts missing receipts and coding of the selected currency only: they change with the currency, and open that currency\'s list', async () => {
+    const { page } = browser;
+    /** Spend rows with no receipt and with no GL account, of one currency (null: of every currency). */
+    const missing = async (currency: string | null) => {
+      const row = await one<{ receipts: string; coding: string }>(
+        `SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id
+                                                   WHERE tr.transaction_id = t.id AND NOT rc.deleted))::text AS receipts,
+                count(*) FILTER (WHERE gl_account_id IS NULL)::text AS coding
+           FROM transactions t WHERE ${SPEND} AND currency = coalesce($2::text, currency)`,
+        [server.businessId, currency],
+      );
+      return { receipts: Number(row.receipts).toLocaleString('en-US'), coding: Number(row.coding).toLocaleString('en-US') };
+    };
+    // The currency with the most spend after USD: the demo card charges abroad in it.
+    const other = await one<{ currency: string }>(`SELECT currency FROM transactions WHERE ${SPEND} AND currency <> 'USD' GROUP BY currency ORDER BY count(*) DESC LIMIT 1`);
+    const usdCounts = await missing('USD');
+    const otherCounts = await missing(other.currency);
+    // Every currency's counts (what the tiles once showed) are neither: the assertions below can fail.
+    expect(await missing(null)).not.toEqual(usdCounts);
+    expect(otherCounts).not.toEqual(usdCounts);
+
+    await expect.poll(() => figure('Missing receipts · USD').textContent(), { timeout: 30_000 }).toBe(usdCounts.receipts);
+    await expect.poll(() => figure('Missing coding · USD').textContent()).toBe(usdCounts.coding);
+    await expect.poll(() => page.getByTestId('kpi-scope').textContent()).toContain('Missing receipts and coding count USD transactions only: pending and cleared');
+
+    await page.getByRole('combobox', { name: 'Currency' }).selectOption(other.currency);
+    await expect.poll(() => figure(`Missing receipts · ${other.currency}`).textContent(), { timeout: 30_000 }).toBe(otherCounts.receipts);
+    await expect.poll(() => figure(`Missing coding · ${other.currency}`).textContent()).toBe(otherCounts.coding);
+    await expect.poll(() => page.getByTestId('kpi-scope').textContent()).toContain(`Missing receipts and coding count ${other.currency} transactions only`);
+    expect(await figure('Missing coding · USD').count()).toBe(0);
+
+    // The tile opens exactly the transactions it counts: that currency's, with the Currency filter set.
+    await figure(`Missing receipts · ${other.currency}`).getByRole('link').click();
+    await page.waitForURL(/missing_receipt=true/);
+    expect(new URL(page.url()).searchParams.get('currency')).toBe(other.currency);
+    await waitForTotal(page, Number(otherCounts.receipts.replace(/,/g, '')));
+    await expect.poll(() => page.getByRole('combobox', { name: 'Currency' }).inputValue()).toBe(other.currency);
+    // The totals line shows that currency's total only.
+    await expect.poll(() => page.getByTestId('result-totals').textContent()).toContain(`${otherCounts.receipts} ${other.currency} transactions`);
+    expect(await page.getByTestId('result-totals').textContent()).not.toContain('USD');
+
+    // At 360 px the filters fold under "Filters" and wrap: the row never scrolls sideways, Currency is inside the screen.
+    await page.setViewportSize({ width: 360, height: 780 });
+    try {
+      await page.getByRole('button', { name: /^Filters/ }).click();
+      const currency = page.getByRole('combobox', { name: 'Currency' });
+      await currency.waitFor();
+      const box = await currency.boundingBox();
+      expect(box && box.x >= 0 && box.x + box.width <= 360).toBe(true);
+      const filters = page.getByRole('group', { name: 'Filters' });
+      const { scrollWidth, clientWidth } = await filters.evaluate((el) => ({ scrollWidth: el.scrollWidth, clientWidth: el.clientWidth }));
+      expect(scrollWidth, `filters ${scrollWidth} px in ${clientWidth} px`).toBeLessThanOrEqual(clientWidth);
+      // Clearing the currency shows every currency again.
+      await currency.selectOption('');
+      await page.waitForURL((u) => !u.searchParams.has('currency'));
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
+    await mainNav(page).getByRole('link', { name: 'Reports' }).click();
+    await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
+    await page.getByRole('combobox', { name: 'Range' }).selectOption('all');
   });
 
   it('saves a custom report to a new dashboard offline; it opens at once and reaches the server once online', async () => {

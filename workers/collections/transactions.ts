@@ -180,6 +180,8 @@ export function compileTransactionFilter(f: TransactionFilter): ((t: Transaction
     const states = new Set<string>(f.states);
     checks.push((t) => states.has(t.state));
   }
+  const currency = f.currency;
+  if (currency !== undefined) checks.push((t) => t.currency === currency);
   const { amount_min: min, amount_max: max, from, to, missing_coding: missing, missing_receipt: noReceipt } = f;
   if (min !== undefined) checks.push((t) => t.amount >= min);
   if (max !== undefined) checks.push((t) => t.amount <= max);

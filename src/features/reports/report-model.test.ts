@@ -102,6 +102,16 @@ describe('drillDown', () => {
     expect(drillDown('transactions', 'department', null, range)).toBeNull();
   });
 
+  it('opens the transactions of the figure\'s currency (issue 25): the list\'s rows and total are the figure\'s', () => {
+    const eur = { ...range, currency: 'EUR' };
+    expect(drillDown('transactions', 'department', 'd1', eur)).toEqual({ to: '/transactions', search: { ...range, currency: 'EUR', states: 'PENDING,CLEARED', department_ids: 'd1' } });
+    expect(drillDown('transactions', 'none', null, eur)).toEqual({ to: '/transactions', search: { ...range, currency: 'EUR', states: 'PENDING,CLEARED' } });
+    expect(drillDown('transactions', 'status', 'DECLINED', eur)).toEqual({ to: '/transactions', search: { ...range, currency: 'EUR', states: 'DECLINED' } });
+    expect(drillDown('transactions', 'merchant', 'Uber', { ...range, currency: null })).toEqual({ to: '/transactions', search: { ...range, states: 'PENDING,CLEARED', merchant: 'Uber' } });
+    // The other lists have no Currency filter: their links are unchanged.
+    expect(drillDown('cards', 'status', 'LOCKED', eur)).toEqual({ to: '/cards', search: { view: 'managed', statuses: 'LOCKED' } });
+  });
+
   it('opens the status tab of claims and bills, and a vendor’s bills by its name', () => {
     expect(drillDown('reimbursements', 'status', 'APPROVED', range)).toEqual({ to: '/reimbursements', search: { status: 'approved' } });
     expect(drillDown('bills', 'status', 'PENDING_APPROVAL', range)).toEqual({ to: '/bills', search: { status: 'pending' } });

@@ -241,15 +241,19 @@ const BILL_TABS: Record<string, string> = {
   PAYMENT_FAILED: 'failed', REJECTED: 'rejected', CANCELED: 'canceled',
 };
 
-/** Where a click on a group (or a period) of a report leads: the matching rows in their table. */
+/**
+ * Where a click on a group (or a period) of a report leads: the matching rows in their table.
+ * `range.currency`: the currency the figure clicked is of; the transactions list opens with its
+ * Currency filter set, so its rows and total are the figure's (issue 25).
+ */
 export function drillDown(
   view: ReportView,
   dimension: ReportDimension,
   key: string | null,
-  range: { from?: string; to: string },
+  range: { from?: string; to: string; currency?: string | null },
   label?: string,
 ): { to: string; search: Record<string, string | boolean> } | null {
-  const dates = { ...(range.from ? { from: range.from } : {}), to: range.to };
+  const dates = { ...(range.from ? { from: range.from } : {}), to: range.to, ...(range.currency && view === 'transactions' ? { currency: range.currency } : {}) };
   if (view === 'transactions') {
     const spend = { ...dates, states: 'PENDING,CLEARED' };
     switch (dimension) {

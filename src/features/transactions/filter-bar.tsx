@@ -11,7 +11,10 @@ export interface FilterBarProps {
   filter: TransactionFilter;
   /** The name of the card the list is narrowed to (`card_ids`, from a card's "View all"), if any. */
   cardLabel?: string;
+  /** The business currency: amounts typed without a Currency filter are read in it. */
   currency: string;
+  /** The currencies the list holds (the Currency filter's options, issue 25). */
+  currencies: readonly string[];
   reference: ReferenceView;
   /** Merges a change into the URL filter (undefined removes a key). */
   onChange(patch: Partial<TransactionFilter>): void;
@@ -19,8 +22,10 @@ export interface FilterBarProps {
 }
 
 /** Structured filters. Each control writes the URL; the table re-queries from it. */
-export const FilterBar = memo(function FilterBar({ filter, cardLabel, currency, reference, onChange, onClear }: FilterBarProps) {
+export const FilterBar = memo(function FilterBar({ filter, cardLabel, currency: businessCurrency, currencies, reference, onChange, onClear }: FilterBarProps) {
   const { options } = reference;
+  // Amounts are typed in the filtered currency's units (¥ has none after the point).
+  const currency = filter.currency ?? businessCurrency;
   const single = (ids: string[] | undefined) => ids?.[0] ?? '';
   const count = Object.entries(filter).filter(([k, v]) => k !== 'q' && v !== undefined).length;
   const active = count > 0;
@@ -79,6 +84,12 @@ export const FilterBar = memo(function FilterBar({ filter, cardLabel, currency, 
           value={single(filter.location_ids)}
           options={options.locations}
           onChange={(v) => onChange({ location_ids: v ? [v] : undefined })}
+        />
+        <SelectFilter
+          label="Currency"
+          value={filter.currency ?? ''}
+          options={currencies.map((c) => ({ value: c, label: c }))}
+          onChange={(v) => onChange({ currency: v || undefined })}
         />
         <AmountFilter
           label="Min amount"

@@ -22,6 +22,8 @@ describe('parseTransactionsSearch', () => {
     ['fractional minor units are refused', { amount_min: '12.5' }, {}],
     ['dates', { from: '2025-01-01', to: '2025-13-01' }, { from: '2025-01-01' }],
     ['missing coding', { missing_coding: 'true' }, { missing_coding: true }],
+    ['one currency (issue 25)', { currency: 'EUR' }, { currency: 'EUR' }],
+    ['a currency that is no ISO code drops only that parameter', { currency: 'eur', q: 'x' }, { q: 'x' }],
     ['sort', { sort: 'amount_desc' }, { sort: 'amount_desc' }],
     ['unknown sort dropped', { sort: 'sideways' }, {}],
     ['page', { page: '4' }, { page: 4 }],
@@ -36,9 +38,10 @@ describe('parseTransactionsSearch', () => {
 
 describe('filterFromSearch / queryKey', () => {
   it('keeps only filter keys', () => {
-    expect(filterFromSearch({ q: 'a', sort: 'amount_asc', page: 2, open: A, amount_min: 5 })).toEqual({
+    expect(filterFromSearch({ q: 'a', sort: 'amount_asc', page: 2, open: A, amount_min: 5, currency: 'GBP' })).toEqual({
       q: 'a',
       amount_min: 5,
+      currency: 'GBP',
     });
   });
   it('gives equal keys to equal queries in any key order', () => {
@@ -47,10 +50,12 @@ describe('filterFromSearch / queryKey', () => {
     );
     expect(queryKey({ q: 'a' }, 'occurred_desc')).not.toBe(queryKey({ q: 'a' }, 'occurred_asc'));
     expect(queryKey({ q: 'a' }, 'occurred_desc')).not.toBe(queryKey({ q: 'b' }, 'occurred_desc'));
+    expect(queryKey({ currency: 'USD' }, 'occurred_desc')).not.toBe(queryKey({ currency: 'EUR' }, 'occurred_desc'));
   });
   it('tells structured filters from text search', () => {
     expect(hasStructuredFilter({ q: 'x' })).toBe(false);
     expect(hasStructuredFilter({ missing_coding: false })).toBe(true);
+    expect(hasStructuredFilter({ currency: 'USD' })).toBe(true);
   });
 });
 

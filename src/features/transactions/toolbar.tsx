@@ -8,13 +8,15 @@ export interface ResultTotalsProps {
   totals: Totals | null;
   /** The first mirror is still running: the totals cover what has arrived. */
   partial: boolean;
+  /** The list's Currency filter, if set: only that currency's total is shown (issue 25). */
+  currency?: string | undefined;
 }
 
 /** Count and sum per currency of the whole result (every matching row, not the visible page). */
-export function ResultTotals({ totals, partial }: ResultTotalsProps) {
+export function ResultTotals({ totals, partial, currency }: ResultTotalsProps) {
   return (
     <p className="list-totals" data-testid="result-totals">
-      {totals ? resultTotalsText(totals, partial) : '\u00a0'}
+      {totals ? resultTotalsText(totals, partial, undefined, currency) : '\u00a0'}
     </p>
   );
 }

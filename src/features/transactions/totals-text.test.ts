@@ -28,6 +28,16 @@ describe('totals text', () => {
     );
   });
 
+  it('with the Currency filter set, shows that currency\'s rows and total only (issue 25)', () => {
+    expect(resultTotalsText(totals, false, undefined, 'EUR')).toBe(
+      '201 EUR transactions · Spend (pending and cleared): €1,020.00 across 200 EUR · 1 declined or reversed, not in spend',
+    );
+    expect(resultTotalsText(totals, false, undefined, 'JPY')).toBe('4 JPY transactions · Spend (pending and cleared): ¥5,000 across 4 JPY');
+    expect(resultTotalsText(totals, false, undefined, 'CHF')).toBe('0 CHF transactions');
+    // What the worker answers for a currency-filtered query reads the same.
+    expect(resultTotalsText({ count: 201, excluded: 1, sums: [totals.sums[1]!] }, false, undefined, 'EUR')).toBe(resultTotalsText(totals, false, undefined, 'EUR'));
+  });
+
   it('says when the totals cover only what has been downloaded', () => {
     expect(resultTotalsText(totals, true)).toMatch(/^1,210 transactions downloaded so far · Spend/);
   });

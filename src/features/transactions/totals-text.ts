@@ -24,13 +24,31 @@ export function spendParts(totals: Totals): string[] {
 }
 
 /**
+ * One currency's part of the totals (issue 25: with the Currency filter set, the line shows that
+ * currency's total only): its spend, its rows and its left-out rows, nothing of another currency.
+ */
+export function totalsOfCurrency(totals: Totals, currency: string): Totals {
+  const mine = totals.sums.filter((s) => s.currency === currency);
+  const excluded = mine.reduce((n, s) => n + (s.excluded ?? 0), 0);
+  const count = mine.reduce((n, s) => n + s.count + (s.excluded ?? 0), 0);
+  return totals.excluded === undefined ? { count, sums: mine } : { count, sums: mine, excluded };
+}
+
+/**
  * The result's totals line: "1,204 transactions · Spend (pending and cleared): $12,345.67 across
  * 1,000 USD · …". `partial`: the first mirror is still running, so the numbers cover only the rows
- * downloaded so far — said, not hidden.
+ * downloaded so far — said, not hidden. `currency` (the list's Currency filter): that currency's
+ * rows and total only, said in the head ("1,000 USD transactions").
  */
-export function resultTotalsText(totals: Totals, partial: boolean, noun: readonly [string, string] = ['transaction', 'transactions']): string {
-  const head = `${formatCount(totals.count)} ${totals.count === 1 ? noun[0] : noun[1]}${partial ? ' downloaded so far' : ''}`;
-  return [head, ...spendParts(totals)].join(' · ');
+export function resultTotalsText(
+  totals: Totals,
+  partial: boolean,
+  noun: readonly [string, string] = ['transaction', 'transactions'],
+  currency?: string,
+): string {
+  const shown = currency ? totalsOfCurrency(totals, currency) : totals;
+  const head = `${formatCount(shown.count)} ${currency ? `${currency} ` : ''}${shown.count === 1 ? noun[0] : noun[1]}${partial ? ' downloaded so far' : ''}`;
+  return [head, ...spendParts(shown)].join(' · ');
 }
 
 /** The selection's: "3 selected · Spend (pending and cleared): $120.00 across 3 USD" (count only until its sums are known). */

@@ -13,7 +13,7 @@ import { DetailDrawer } from './detail-drawer.tsx';
 import { FilterBar } from './filter-bar.tsx';
 import { BulkBar, ResultTotals } from './toolbar.tsx';
 import { SearchBox } from '../../components/search-box.tsx';
-import { useResultTotals, useSelectionTotals } from './use-totals.ts';
+import { useResultTotals, useSelectionTotals, useTransactionCurrencies } from './use-totals.ts';
 import { DEFAULT_SORT, filterFromSearch, queryKey, type TransactionsSearch } from './search-params.ts';
 import { TransactionsTable } from './transactions-table.tsx';
 import { useReferenceData } from './use-reference-data.ts';
@@ -66,6 +66,7 @@ export function TransactionsPage() {
   const selection = useSelection(key, rows, () => client.matchingIds(filter));
   const totals = useResultTotals(client, key, filter, sort, dataVersion);
   const selectionTotals = useSelectionTotals(client, selection.ids, dataVersion);
+  const currencies = useTransactionCurrencies(client, dataVersion, filter.currency);
   const partialTotals = useAppState((s) => isPartial(s.status));
   const [bulkOpen, setBulkOpen] = useState(false);
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -165,11 +166,12 @@ export function TransactionsPage() {
         filter={filter}
         cardLabel={filterCard ? cardName(filterCard) : undefined}
         currency={currency}
+        currencies={currencies}
         reference={reference}
         onChange={onFilterChange}
         onClear={onClearFilters}
       />
-      <ResultTotals totals={totals} partial={partialTotals} />
+      <ResultTotals totals={totals} partial={partialTotals} currency={filter.currency} />
       {partial && (
         <p className="partial-notice" role="note" data-testid="partial-results">
           {partial}

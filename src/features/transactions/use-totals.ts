@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { TransactionFilter, TransactionSort } from '../../../schema/transaction-query.ts';
 import type { DataClient } from '../../data-access/types.ts';
 import type { Totals } from './totals-text.ts';
@@ -23,6 +23,26 @@ export function useResultTotals(client: DataClient, key: string, filter: Transac
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [client, key, dataVersion]);
   return state?.key === key ? state.totals : null;
+}
+
+/**
+ * The currencies the list holds on this device, for the Currency filter (issue 25): those of the
+ * unfiltered result's totals (a currency with only declined rows included), most rows first.
+ * `selected` stays offered even when no row of it is here yet (a link, a bookmark).
+ */
+export function useTransactionCurrencies(client: DataClient, dataVersion: number, selected: string | undefined): string[] {
+  const [codes, setCodes] = useState<string[]>([]);
+  useEffect(() => {
+    let live = true;
+    void client.totals('transactions', { filter: {}, sort: 'occurred_desc' }).then(
+      (t) => live && setCodes(t.sums.map((s) => s.currency)),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, [client, dataVersion]);
+  return useMemo(() => (selected && !codes.includes(selected) ? [...codes, selected] : codes), [codes, selected]);
 }
 
 /** The same for the selected rows (a selection of "all N matching" included), by id. */
