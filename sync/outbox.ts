@@ -3,24 +3,15 @@ import type { ApiError } from './http.ts';
 import type { Clock, LocalFilesPort, OptimisticPort, OutboxEntry, OutboxStore, SessionPort } from './ports.ts';
 import type { HttpClient, HttpResult } from './http.ts';
 import { callWithRetry } from './retry.ts';
-import { IDLE, nextLoopState, type LoopEvent, type LoopState, type PauseReason } from './loop-state.ts';
+import type { LoopState, PauseReason } from './loop-state.ts';
+import { byAge, classifyOutcome, commandDef, countEntries, type AnyCommand, type OutboxCounts, type OutboxEvent, type OutboxLane } from './outbox-machine.ts';
 import {
-  byAge,
-  classifyOutcome,
-  commandDef,
-  countEntries,
-  idempotencyKeyOf,
-  nextEligible,
-  nextWake,
-  OUTBOX_LANES,
-  transition,
-  type AnyCommand,
-  type OutboxLane,
-  type OutboxCounts,
-  type OutboxEvent,
-} from './outbox-machine.ts';
+  beginDelivery, deliveryOptions, fileOf, initialOutboxLoop, isQuiet, planDiscard, planRetry, reduceOutbox, settleDelivery,
+  type DeliveryEffect, type OutboxLoopEffect, type OutboxLoopEvent, type OutboxLoopState,
+} from './outbox-loop.ts';
 
 export * from './outbox-machine.ts';
+export * from './outbox-loop.ts';
 
 export interface OutboxOptions {
   store: OutboxStore;
@@ -72,19 +63,19 @@ export interface Outbox {
  * lanes still follows shared entities and `after` ids (an attach waits for its upload). The loop
  * never sleeps on one entry's backoff while another is sendable; it sleeps only when nothing
  * is, until the earliest backoff ends, a delivery finishes or a kick arrives.
+ *
+ * What to do next is decided by the pure reducers of outbox-loop.ts; this is their driver: it
+ * owns the store, the requests, the timer and the ports, and feeds their answers back as events.
  */
 export function createOutbox(opts: OutboxOptions): Outbox {
   const { store, clock } = opts;
   const newKey = opts.newKey ?? (() => crypto.randomUUID());
   const lookup = opts.commands ?? commandDef;
   let cache: OutboxEntry[] = [];
-  /** The loop's run while there is one (kicks join it; whenIdle waits on it). */
-  let running: Promise<void> | null = null;
-  let state: LoopState = IDLE;
-  let dirty = false;
-  /** Deliveries in flight, one per lane, with their abort controllers. */
-  const flights = new Map<OutboxLane, { id: string; done: Promise<void>; ctrl: AbortController }>();
-  let wakeCtrl: AbortController | null = null;
+  let state: OutboxLoopState = initialOutboxLoop;
+  /** Deliveries in flight, one per lane, by their abort controllers. */
+  const flights = new Map<OutboxLane, AbortController>();
+  let timer: AbortController | null = null;
   let idleWaiters: (() => void)[] = [];
   /**
    * Store reads and writes one after another: with two deliveries in flight, a listing must not
@@ -97,142 +88,108 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     return run;
   };
 
-  const step = (event: LoopEvent) => void (state = nextLoopState(state, event));
-  /** The local file an upload entry sends, if it is one (unknown commands: none). */
-  const fileOf = (e: OutboxEntry): string | undefined => {
-    try {
-      return lookup(e.command).file?.(e.args);
-    } catch {
-      return undefined;
-    }
-  };
-  const isPaused = () => state.kind === 'paused';
-  const inFlight = (id: string) => [...flights.values()].some((f) => f.id === id);
-
-  const notifyIdle = () => {
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    waiters.forEach((w) => w());
-  };
-
   function remember(entry: OutboxEntry | null, id: string) {
     const rest = cache.filter((e) => e.id !== id);
     cache = entry && entry.state !== 'done' ? [...rest, entry].sort(byAge) : rest;
     opts.onChange?.(cache, countEntries(cache));
   }
-
   const save = (entry: OutboxEntry) =>
     exclusive(async () => {
       await store.put(entry);
       remember(entry, entry.id);
     });
-
   const forget = (id: string) =>
     exclusive(async () => {
       await store.remove(id);
       remember(null, id);
     });
 
-  const refresh = () =>
-    exclusive(async () => {
-      const listed = (await store.list()).filter((e) => e.state !== 'done').sort(byAge);
-      cache = listed;
-      for (const e of listed) {
-        // Nobody is sending it: a previous session stopped mid-request.
-        if (e.state === 'sending' && !inFlight(e.id)) {
-          const recovered = transition(e, { type: 'recover' }, clock.now());
-          await store.put(recovered);
-          remember(recovered, e.id);
-          const fileId = fileOf(e);
-          if (fileId) await opts.files?.setUploadState(fileId, { kind: 'local' });
-        }
-      }
-      return cache;
-    });
-
-  async function loop() {
-    step({ type: 'start' });
-    while (!isPaused()) {
-      dirty = false;
-      const entries = await refresh();
-      const now = clock.now();
-      for (const lane of OUTBOX_LANES) {
-        if (flights.has(lane) || isPaused()) continue;
-        const next = nextEligible(entries, now, lane, lookup);
-        if (next) startFlight(lane, next);
-      }
-      if (dirty) continue;
-      const wake = nextWake(entries, now);
-      if (flights.size > 0) {
-        // Until a delivery ends (then its lane may take the next), a kick, or a backoff's end.
-        await sleepUntil(wake, now, [...flights.values()].map((f) => f.done));
-        continue;
-      }
-      if (wake === null) return;
-      await sleepUntil(wake, now, []);
-    }
-    // Paused: the deliveries were aborted; let them record their outcome before the loop ends.
-    await Promise.allSettled([...flights.values()].map((f) => f.done));
+  function dispatch(event: OutboxLoopEvent) {
+    const step = reduceOutbox(state, event, lookup);
+    state = step.state;
+    for (const effect of step.effects) run(effect);
   }
 
-  function startFlight(lane: OutboxLane, entry: OutboxEntry) {
-    const ctrl = new AbortController();
-    const done = deliver(entry, ctrl.signal).finally(() => {
-      flights.delete(lane);
-      dirty = true;
-      wakeCtrl?.abort();
-    });
-    // A store or port threw: reported like a failure of the loop; the entry stays as stored.
-    const settled = done.catch((e: unknown) => opts.onError?.(e));
-    flights.set(lane, { id: entry.id, done: settled, ctrl });
+  function run(effect: OutboxLoopEffect) {
+    switch (effect.type) {
+      case 'list':
+        exclusive(() => store.list()).then(
+          (all) => {
+            cache = all.filter((e) => e.state !== 'done').sort(byAge);
+            dispatch({ type: 'listed', entries: cache, now: clock.now() });
+          },
+          (e: unknown) => {
+            opts.onError?.(e);
+            dispatch({ type: 'list_failed' });
+          },
+        ).catch((e: unknown) => opts.onError?.(e));
+        return;
+      case 'recover':
+        perform([{ type: 'persist', entry: effect.entry }, ...(effect.fileId ? [{ type: 'upload_state' as const, fileId: effect.fileId, state: { kind: 'local' as const } }] : [])])
+          .catch((e: unknown) => opts.onError?.(e));
+        return;
+      case 'deliver': {
+        const ctrl = new AbortController();
+        flights.set(effect.lane, ctrl);
+        // A store or port threw: reported like a failure of the loop; the entry stays as stored.
+        deliver(effect.entry, ctrl.signal)
+          .catch((e: unknown) => opts.onError?.(e))
+          .finally(() => {
+            flights.delete(effect.lane);
+            dispatch({ type: 'flight_ended', lane: effect.lane });
+          });
+        return;
+      }
+      case 'set_timer': {
+        timer?.abort();
+        const ctrl = new AbortController();
+        timer = ctrl;
+        clock.sleep(effect.at - effect.now, ctrl.signal).then(() => {
+          if (timer !== ctrl) return;
+          timer = null;
+          dispatch({ type: 'timer_fired' });
+        }, () => undefined);
+        return;
+      }
+      case 'clear_timer':
+        timer?.abort();
+        timer = null;
+        return;
+      case 'abort_flights':
+        for (const ctrl of flights.values()) ctrl.abort();
+        return;
+      case 'idle': {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        waiters.forEach((w) => w());
+      }
+    }
   }
 
-  async function sleepUntil(until: number | null, now: number, deliveries: Promise<void>[]) {
-    wakeCtrl = new AbortController();
-    const waitingOnTime = deliveries.length === 0;
-    if (waitingOnTime && until !== null) {
-      step({ type: 'wait', until });
-      notifyIdle();
-    }
-    try {
-      const woken = new Promise<void>((resolve) => wakeCtrl!.signal.addEventListener('abort', () => resolve(), { once: true }));
-      const timer = until === null ? new Promise<void>(() => undefined) : clock.sleep(until - now, wakeCtrl.signal).catch(() => undefined);
-      await Promise.race([woken, timer, ...deliveries]);
-    } finally {
-      wakeCtrl.abort();
-      if (waitingOnTime) step({ type: 'start' }); // running again, unless paused meanwhile
-      wakeCtrl = null;
+  /** Carries out a delivery's (or a user action's) effects, one after another. */
+  async function perform(effects: readonly DeliveryEffect[]) {
+    for (const e of effects) {
+      switch (e.type) {
+        case 'persist': await save(e.entry); break;
+        case 'remove': await forget(e.id); break;
+        case 'upload_state': await opts.files?.setUploadState(e.fileId, e.state); break;
+        case 'confirm': await opts.optimistic.confirm(e.entry, e.response); break;
+        case 'rollback': await opts.optimistic.rollback(e.entry); break;
+        case 'reapply': await opts.optimistic.reapply?.(e.entry); break;
+        case 'unauthorized':
+          dispatch({ type: 'pause', reason: 'unauthorized' });
+          opts.session.onUnauthorized();
+      }
     }
   }
 
   async function deliver(entry: OutboxEntry, signal: AbortSignal) {
-    const sending = transition(entry, { type: 'send' }, clock.now());
-    await save(sending);
+    const fileId = opts.files ? fileOf(entry, lookup) : undefined;
+    const begun = beginDelivery(entry, fileId, clock.now());
+    await perform(begun.effects);
     const def = lookup(entry.command);
-    const fileId = def.file?.(entry.args);
-    if (fileId && opts.files) await opts.files.setUploadState(fileId, { kind: 'uploading' });
-    const { event, result } = await send(sending, def, signal);
-    const next = transition(sending, event, clock.now());
-    if (next.state === 'done') {
-      if (fileId && opts.files) await opts.files.setUploadState(fileId, { kind: 'uploaded', server_id: serverIdOf(result) ?? fileId });
-      if (def.confirm !== 'none') await opts.optimistic.confirm(next, result?.ok ? result.data : null);
-      await forget(next.id);
-      return;
-    }
-    // Roll back before recording the refusal: if we stop in between, the entry is re-sent
-    // (same key, same refusal) rather than left failed over a change the server never took.
-    if (next.state === 'failed' || next.state === 'conflict') await opts.optimistic.rollback(next);
-    if (fileId && opts.files) {
-      // The file stays on the device whatever happened: a refused one can be removed by the user.
-      await opts.files.setUploadState(fileId, next.last_error && (next.state === 'failed' || next.state === 'conflict')
-        ? { kind: 'failed', error: next.last_error }
-        : { kind: 'local' });
-    }
-    await save(next);
-    if (event.type === 'unauthorized') {
-      step({ type: 'pause', reason: 'unauthorized' });
-      opts.session.onUnauthorized();
-    }
+    const outcome = await send(begun.state, def, signal);
+    await perform(settleDelivery(begun.state, outcome, def, fileId, clock.now()).effects);
   }
 
   async function send(entry: OutboxEntry, def: AnyCommand, signal: AbortSignal): Promise<{ event: OutboxEvent; result: HttpResult<unknown> | null }> {
@@ -254,9 +211,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     const result = await callWithRetry(opts.http, clock, def.call, {
       ...def.request(args),
       ...(file ? { file } : {}),
-      idempotencyKey: idempotencyKeyOf(entry),
-      // Issue 24: the version the edit was made against; the server merges field by field.
-      ...(def.edits && entry.base_seq !== undefined ? { ifMatch: entry.base_seq } : {}),
+      ...deliveryOptions(entry, def),
       signal,
     });
     // A 2xx that refuses the command in its body (one item of a bulk call): refused, as a 4xx would be.
@@ -265,25 +220,8 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     return { event: classifyOutcome(result, def.call, clock.now()), result };
   }
 
-  function kick() {
-    if (isPaused()) return;
-    dirty = true;
-    wakeCtrl?.abort();
-    if (running) return;
-    running = loop()
-      .catch((e: unknown) => opts.onError?.(e))
-      .finally(() => {
-        running = null;
-        step({ type: 'done' });
-        notifyIdle();
-        // A kick that landed while the loop was on its way out must not be lost.
-        if (dirty && !isPaused()) kick();
-      });
-  }
-
-  async function find(id: string) {
-    return (await store.list()).find((e) => e.id === id) ?? null;
-  }
+  const find = async (id: string) => (await store.list()).find((e) => e.id === id) ?? null;
+  const kick = () => dispatch({ type: 'kick' });
 
   return {
     async enqueue(entry) {
@@ -293,46 +231,28 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     kick,
     async retry(id, amend) {
       const entry = await find(id);
-      if (!entry || !['failed', 'conflict', 'needs_step_up'].includes(entry.state)) return false;
-      const retried = transition(entry, { type: 'retry', newKey: newKey() }, clock.now());
-      const next = amend ? { ...retried, args: amend(retried.args) } : retried;
-      if (entry.state !== 'needs_step_up') await opts.optimistic.reapply?.(next);
-      await save(next);
+      const effects = entry && planRetry(entry, newKey(), amend, clock.now());
+      if (!effects) return false;
+      await perform(effects);
       kick();
       return true;
     },
     async discard(id) {
-      const entry = await find(id);
-      if (!entry || entry.state === 'sending' || entry.state === 'done') return false;
-      // failed and conflict entries were rolled back when refused; roll back exactly once.
-      if (entry.state === 'pending' || entry.state === 'needs_step_up') await opts.optimistic.rollback(entry);
-      await forget(id);
+      const effects = planDiscard(await find(id));
+      if (!effects) return false;
+      await perform(effects);
       kick();
       return true;
     },
-    pause(reason = 'stopped') {
-      step({ type: 'pause', reason });
-      for (const f of flights.values()) f.ctrl.abort();
-      wakeCtrl?.abort();
-    },
-    resume() {
-      step({ type: 'resume' });
-      kick();
-    },
-    paused: isPaused,
-    loopState: () => state,
+    pause: (reason = 'stopped') => dispatch({ type: 'pause', reason }),
+    resume: () => dispatch({ type: 'resume' }),
+    paused: () => state.loop.kind === 'paused',
+    loopState: () => state.loop,
     whenIdle() {
-      // A kick may have just cut a sleep short: then the loop is not idle until it looks again.
-      if (!running || (state.kind === 'waiting-retry' && !dirty)) return Promise.resolve();
+      if (isQuiet(state)) return Promise.resolve();
       return new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
     entries: () => cache,
     counts: () => countEntries(cache),
   };
-}
-
-/** The id an upload's answer names (`{ id, … }`), or null when it could not be read. */
-function serverIdOf(result: HttpResult<unknown> | null): string | null {
-  const id = result?.ok ? (result.data as { id?: unknown } | null)?.id : undefined;
-  return typeof id === 'string' ? id : null;
 }
