@@ -3,8 +3,13 @@ import fc from 'fast-check';
 import { commandDef, createOutbox, outboxEntryOf, type AnyCommand, type Outbox } from './outbox.ts';
 import { createHttpClient } from './http.ts';
 import type { OutboxEntry, OutboxStore } from './ports.ts';
-import { createFakeClock, createRecordingOptimistic, fakeToken, flush, jsonResponse } from './testing.ts';
+import { createFakeClock, createRecordingOptimistic, fakeToken, jsonResponse } from './testing.ts';
 
+
+/** Lets queued continuations run (setImmediate: no 1 ms timer clamp, so 200 runs stay quick). */
+const ticks = async (n: number) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r));
+};
 /**
  * Property (issue 26): whatever the interleaving of network faults (lost answers, timeouts,
  * 5xx, 409/422 refusals, "key in flight", offline), user retries, reloads (the tab closed
@@ -133,13 +138,15 @@ async function play(ops: Op[], faults: Fault[]) {
       outbox = device.boot();
       if (offline) outbox.pause('offline');
     } else await retryRefused();
-    await flush(2);
+    await ticks(3);
   }
   // The network heals and stays up; the user retries whatever the server refused.
   server.faults.length = 0;
   if (offline) outbox.resume();
-  for (let round = 0; round < 60 && device.rows.size > 0; round++) {
+  for (let round = 0; round < 60; round++) {
     await retryRefused();
+    await ticks(5);
+    if (device.rows.size === 0) break;
     await device.clock.advance(61_000);
   }
   return { server, device, queued };
