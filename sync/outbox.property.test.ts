@@ -175,7 +175,7 @@ describe('outbox under random faults, retries and reloads (property)', () => {
       ),
       { numRuns: 200 },
     );
-  }, 60_000);
+  }, 120_000);
 
   it('a crafted run: a lost answer, a reload mid-request, a refusal and a retry', async () => {
     const ops: Op[] = [

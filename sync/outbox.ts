@@ -68,41 +68,15 @@ export interface Outbox {
  * owns the store, the requests, the timer and the ports, and feeds their answers back as events.
  */
 export function createOutbox(opts: OutboxOptions): Outbox {
-  const { store, clock } = opts;
+  const { clock } = opts;
   const newKey = opts.newKey ?? (() => crypto.randomUUID());
   const lookup = opts.commands ?? commandDef;
-  let cache: OutboxEntry[] = [];
+  const entries = createEntryCache(opts.store, opts.onChange);
   let state: OutboxLoopState = initialOutboxLoop;
   /** Deliveries in flight, one per lane, by their abort controllers. */
   const flights = new Map<OutboxLane, AbortController>();
-  let timer: AbortController | null = null;
+  const timer = createTimer(opts.clock, () => dispatch({ type: 'timer_fired' }));
   let idleWaiters: (() => void)[] = [];
-  /**
-   * Store reads and writes one after another: with two deliveries in flight, a listing must not
-   * interleave with a delivery's write (it could show an entry just removed as still pending).
-   */
-  let storeTail: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = storeTail.then(fn, fn);
-    storeTail = run.catch(() => undefined);
-    return run;
-  };
-
-  function remember(entry: OutboxEntry | null, id: string) {
-    const rest = cache.filter((e) => e.id !== id);
-    cache = entry && entry.state !== 'done' ? [...rest, entry].sort(byAge) : rest;
-    opts.onChange?.(cache, countEntries(cache));
-  }
-  const save = (entry: OutboxEntry) =>
-    exclusive(async () => {
-      await store.put(entry);
-      remember(entry, entry.id);
-    });
-  const forget = (id: string) =>
-    exclusive(async () => {
-      await store.remove(id);
-      remember(null, id);
-    });
 
   function dispatch(event: OutboxLoopEvent) {
     const step = reduceOutbox(state, event, lookup);
@@ -113,21 +87,20 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   function run(effect: OutboxLoopEffect) {
     switch (effect.type) {
       case 'list':
-        exclusive(() => store.list()).then(
-          (all) => {
-            cache = all.filter((e) => e.state !== 'done').sort(byAge);
-            dispatch({ type: 'listed', entries: cache, now: clock.now() });
-          },
+        entries.list().then(
+          (listed) => dispatch({ type: 'listed', entries: listed, now: clock.now() }),
           (e: unknown) => {
             opts.onError?.(e);
             dispatch({ type: 'list_failed' });
           },
         ).catch((e: unknown) => opts.onError?.(e));
         return;
-      case 'recover':
-        perform([{ type: 'persist', entry: effect.entry }, ...(effect.fileId ? [{ type: 'upload_state' as const, fileId: effect.fileId, state: { kind: 'local' as const } }] : [])])
-          .catch((e: unknown) => opts.onError?.(e));
+      case 'recover': {
+        // Its file is uploading no more: back to waiting.
+        const local: DeliveryEffect[] = effect.fileId ? [{ type: 'upload_state', fileId: effect.fileId, state: { kind: 'local' } }] : [];
+        perform([{ type: 'persist', entry: effect.entry }, ...local]).catch((e: unknown) => opts.onError?.(e));
         return;
+      }
       case 'deliver': {
         const ctrl = new AbortController();
         flights.set(effect.lane, ctrl);
@@ -140,21 +113,10 @@ export function createOutbox(opts: OutboxOptions): Outbox {
           });
         return;
       }
-      case 'set_timer': {
-        timer?.abort();
-        const ctrl = new AbortController();
-        timer = ctrl;
-        clock.sleep(effect.at - effect.now, ctrl.signal).then(() => {
-          if (timer !== ctrl) return;
-          timer = null;
-          dispatch({ type: 'timer_fired' });
-        }, () => undefined);
-        return;
-      }
+      case 'set_timer':
+        return timer.set(effect.at - effect.now);
       case 'clear_timer':
-        timer?.abort();
-        timer = null;
-        return;
+        return timer.clear();
       case 'abort_flights':
         for (const ctrl of flights.values()) ctrl.abort();
         return;
@@ -166,66 +128,27 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     }
   }
 
-  /** Carries out a delivery's (or a user action's) effects, one after another. */
-  async function perform(effects: readonly DeliveryEffect[]) {
-    for (const e of effects) {
-      switch (e.type) {
-        case 'persist': await save(e.entry); break;
-        case 'remove': await forget(e.id); break;
-        case 'upload_state': await opts.files?.setUploadState(e.fileId, e.state); break;
-        case 'confirm': await opts.optimistic.confirm(e.entry, e.response); break;
-        case 'rollback': await opts.optimistic.rollback(e.entry); break;
-        case 'reapply': await opts.optimistic.reapply?.(e.entry); break;
-        case 'unauthorized':
-          dispatch({ type: 'pause', reason: 'unauthorized' });
-          opts.session.onUnauthorized();
-      }
-    }
-  }
+  const perform = (effects: readonly DeliveryEffect[]) =>
+    performEffects(effects, { entries, optimistic: opts.optimistic, files: opts.files }, () => {
+      dispatch({ type: 'pause', reason: 'unauthorized' });
+      opts.session.onUnauthorized();
+    });
 
   async function deliver(entry: OutboxEntry, signal: AbortSignal) {
     const fileId = opts.files ? fileOf(entry, lookup) : undefined;
     const begun = beginDelivery(entry, fileId, clock.now());
     await perform(begun.effects);
     const def = lookup(entry.command);
-    const outcome = await send(begun.state, def, signal);
+    const outcome = await sendEntry(opts, begun.state, def, signal);
     await perform(settleDelivery(begun.state, outcome, def, fileId, clock.now()).effects);
   }
 
-  async function send(entry: OutboxEntry, def: AnyCommand, signal: AbortSignal): Promise<{ event: OutboxEvent; result: HttpResult<unknown> | null }> {
-    const refuse = (error: ApiError) => ({ event: { type: 'rejected', error } as OutboxEvent, result: null });
-    const parsed = def.args.safeParse(entry.args);
-    if (!parsed.success) return refuse(errorBody('REQUEST_7001', undefined, validationMessages(parsed.error)).error_v2);
-    let args: unknown = parsed.data;
-    if (def.resolve && opts.files) {
-      // Client ids another command created (a receipt uploaded before) go out as the server's.
-      const ids = await opts.files.serverIds(def.after?.(args) ?? []);
-      args = def.resolve(args, (id) => ids.get(id));
-    }
-    let file: { body: Blob | Uint8Array; contentType: string } | undefined;
-    if (def.file) {
-      const found = opts.files ? await opts.files.read(def.file(args)) : null;
-      if (!found) return refuse({ ...errorBody('REQUEST_7004').error_v2, message: 'The file is no longer on this device.' });
-      file = found;
-    }
-    const result = await callWithRetry(opts.http, clock, def.call, {
-      ...def.request(args),
-      ...(file ? { file } : {}),
-      ...deliveryOptions(entry, def),
-      signal,
-    });
-    // A 2xx that refuses the command in its body (one item of a bulk call): refused, as a 4xx would be.
-    const refused = result.ok && def.refusal ? def.refusal(result.data, args) : null;
-    if (refused) return refuse(refused);
-    return { event: classifyOutcome(result, def.call, clock.now()), result };
-  }
-
-  const find = async (id: string) => (await store.list()).find((e) => e.id === id) ?? null;
+  const find = async (id: string) => (await opts.store.list()).find((e) => e.id === id) ?? null;
   const kick = () => dispatch({ type: 'kick' });
 
   return {
     async enqueue(entry) {
-      await save(entry);
+      await entries.save(entry);
       kick();
     },
     kick,
@@ -252,7 +175,116 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       if (isQuiet(state)) return Promise.resolve();
       return new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
-    entries: () => cache,
-    counts: () => countEntries(cache),
+    entries: () => entries.current(),
+    counts: () => countEntries(entries.current()),
+  };
+}
+
+/** Sends one entry: its args (ids resolved, file read) under its key, the outcome as the machine's event. */
+async function sendEntry(
+opts: Pick<OutboxOptions, 'http' | 'clock' | 'files'>, entry: OutboxEntry, def: AnyCommand, signal: AbortSignal,
+): Promise<{ event: OutboxEvent; result: HttpResult<unknown> | null }> {
+  const refuse = (error: ApiError) => ({ event: { type: 'rejected', error } as OutboxEvent, result: null });
+  const parsed = def.args.safeParse(entry.args);
+  if (!parsed.success) return refuse(errorBody('REQUEST_7001', undefined, validationMessages(parsed.error)).error_v2);
+  let args: unknown = parsed.data;
+  if (def.resolve && opts.files) {
+    // Client ids another command created (a receipt uploaded before) go out as the server's.
+    const ids = await opts.files.serverIds(def.after?.(args) ?? []);
+    args = def.resolve(args, (id) => ids.get(id));
+  }
+  let file: { body: Blob | Uint8Array; contentType: string } | undefined;
+  if (def.file) {
+    const found = opts.files ? await opts.files.read(def.file(args)) : null;
+    if (!found) return refuse({ ...errorBody('REQUEST_7004').error_v2, message: 'The file is no longer on this device.' });
+    file = found;
+  }
+  const result = await callWithRetry(opts.http, opts.clock, def.call, {
+    ...def.request(args),
+    ...(file ? { file } : {}),
+    ...deliveryOptions(entry, def),
+    signal,
+  });
+  // A 2xx that refuses the command in its body (one item of a bulk call): refused, as a 4xx would be.
+  const refused = result.ok && def.refusal ? def.refusal(result.data, args) : null;
+  if (refused) return refuse(refused);
+  return { event: classifyOutcome(result, def.call, opts.clock.now()), result };
+}
+
+/**
+ * The store's entries as the outbox last saw them (`entries()`), kept by every write. Reads and
+ * writes run one after another: with two deliveries in flight, a listing must not interleave
+ * with a delivery's write (it could show an entry just removed as still pending).
+ */
+function createEntryCache(store: OutboxStore, onChange: OutboxOptions['onChange']) {
+  let cache: OutboxEntry[] = [];
+  let tail: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+  function remember(entry: OutboxEntry | null, id: string) {
+    const rest = cache.filter((e) => e.id !== id);
+    cache = entry && entry.state !== 'done' ? [...rest, entry].sort(byAge) : rest;
+    onChange?.(cache, countEntries(cache));
+  }
+  return {
+    current: () => cache,
+    list: () =>
+      exclusive(async () => {
+        cache = (await store.list()).filter((e) => e.state !== 'done').sort(byAge);
+        return cache;
+      }),
+    save: (entry: OutboxEntry) =>
+      exclusive(async () => {
+        await store.put(entry);
+        remember(entry, entry.id);
+      }),
+    forget: (id: string) =>
+      exclusive(async () => {
+        await store.remove(id);
+        remember(null, id);
+      }),
+  };
+}
+
+/** Carries out a delivery's (or a user action's) effects, one after another. */
+async function performEffects(
+  effects: readonly DeliveryEffect[],
+  ports: { entries: ReturnType<typeof createEntryCache>; optimistic: OptimisticPort; files: LocalFilesPort | undefined },
+  unauthorized: () => void,
+) {
+  for (const e of effects) {
+    switch (e.type) {
+      case 'persist': await ports.entries.save(e.entry); break;
+      case 'remove': await ports.entries.forget(e.id); break;
+      case 'upload_state': await ports.files?.setUploadState(e.fileId, e.state); break;
+      case 'confirm': await ports.optimistic.confirm(e.entry, e.response); break;
+      case 'rollback': await ports.optimistic.rollback(e.entry); break;
+      case 'reapply': await ports.optimistic.reapply?.(e.entry); break;
+      case 'unauthorized': unauthorized();
+    }
+  }
+}
+
+/** One timer at a time: setting it again replaces it; `fire` runs only for the newest. */
+function createTimer(clock: Clock, fire: () => void) {
+  let current: AbortController | null = null;
+  return {
+    set(ms: number) {
+      current?.abort();
+      const ctrl = new AbortController();
+      current = ctrl;
+      clock.sleep(ms, ctrl.signal).then(() => {
+        if (current !== ctrl) return;
+        current = null;
+        fire();
+      }, () => undefined);
+    },
+    clear() {
+      current?.abort();
+      current = null;
+    },
   };
 }

@@ -205,5 +205,5 @@ describe('puller under random faults, writes, visibility changes and reloads (pr
       ),
       { numRuns: 200 },
     );
-  }, 60_000);
+  }, 120_000);
 });

@@ -57,54 +57,7 @@ export function createPuller(opts: PullerOptions): Puller {
   /** The newest live run: an older one still winding down (aborted) must not set the state. */
   let liveRun = 0;
 
-  /** One pull, as `startPull` / `reducePull` (puller-reducer.ts) decide it, page by page. */
-  async function pullOnce(signal: AbortSignal | undefined): Promise<PullResult> {
-    const cp = await opts.store.getCheckpoint();
-    checkpoint = cp.seq;
-    let step = startPull(cp, limit);
-    let inflight: Promise<HttpResult<ChangesResponse>> | null = null;
-    /**
-     * The batch handed to the store and not yet confirmed stored. The next batch is handed over
-     * before waiting for it (the store writes batches in order, a checkpoint only after its rows
-     * and every earlier batch: ports.ts), so the store validates and queues the next rows while
-     * IndexedDB commits the last ones instead of the two taking turns.
-     */
-    let storing: { done: Promise<void>; seq: number } | null = null;
-    const settle = async () => {
-      const batch = storing;
-      if (!batch) return;
-      storing = null;
-      await batch.done;
-      checkpoint = batch.seq;
-    };
-    for (;;) {
-      for (const effect of step.effects) {
-        switch (effect.type) {
-          case 'emit': emit(effect.event); break;
-          case 'fetch':
-            inflight = callWithRetry(opts.http, opts.clock, syncChanges, { query: effect.query, signal });
-            inflight.catch(() => undefined); // a prefetch abandoned after a store failure must not go unhandled
-            break;
-          case 'settle': await settle(); break;
-          case 'reset': await opts.store.reset(); break;
-          case 'store': {
-            const done = opts.store.applyChanges(effect.changes, effect.checkpoint);
-            const told = effect.progress;
-            done.then(
-              () => told && emit(told),
-              () => undefined, // awaited by settle; a batch after a failed one must not go unhandled
-            );
-            await settle();
-            storing = { done, seq: effect.checkpoint.seq };
-            break;
-          }
-          case 'end': return effect.result;
-        }
-      }
-      const res: HttpResult<ChangesResponse> = await inflight!;
-      step = reducePull(step.state, res.ok ? { type: 'page', page: res.data, status: res.status } : { type: 'failed', failure: res });
-    }
-  }
+  const pullOnce = (signal: AbortSignal | undefined) => runPull(opts, limit, signal, (seq) => void (checkpoint = seq));
 
   function failed(failure: PullFailure): PullResult {
     emit({ type: 'pull_failed', failure });
@@ -130,50 +83,6 @@ export function createPuller(opts: PullerOptions): Puller {
       current = null;
     });
     return current;
-  }
-
-  /**
-   * Reads announcements until the stream ends; returns a LiveEnd only when live must stop.
-   * A watchdog drops a stream that says nothing (not even the server's heartbeat comment) for
-   * idleTimeoutMs: a sleeping laptop or a changed network can leave a connection half-open forever.
-   */
-  async function follow(body: ReadableStream<Uint8Array>, signal: AbortSignal, retry: { ms: number | null }) {
-    const watch = new AbortController();
-    const stopWatching = () => watch.abort();
-    signal.addEventListener('abort', stopWatching, { once: true });
-    let lastSeen = opts.clock.now();
-    void watchdog(watch, () => lastSeen);
-    try {
-      for await (const item of readSse(body, watch.signal)) {
-        lastSeen = opts.clock.now();
-        if (item.type === 'retry') retry.ms = item.ms;
-        if (item.type !== 'event' || item.event !== 'seq') continue;
-        const announced = parseSeq(item.data);
-        if (announced === null || announced <= checkpoint) continue;
-        const r = await pull(signal);
-        lastSeen = opts.clock.now();
-        if (!r.ok) return terminal(r.failure) ?? null;
-      }
-    } catch {
-      // The connection dropped (or was aborted): reconnect below.
-    } finally {
-      signal.removeEventListener('abort', stopWatching);
-      watch.abort();
-    }
-    return null;
-  }
-
-  async function watchdog(watch: AbortController, lastSeen: () => number) {
-    const idle = opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-    while (!watch.signal.aborted) {
-      const quiet = opts.clock.now() - lastSeen();
-      if (quiet >= idle) return watch.abort();
-      try {
-        await opts.clock.sleep(idle - quiet, watch.signal);
-      } catch {
-        return;
-      }
-    }
   }
 
   async function live(signal: AbortSignal): Promise<LiveEnd> {
@@ -214,7 +123,7 @@ export function createPuller(opts: PullerOptions): Puller {
             answer = { type: 'caught_up', result: await pull(signal), ...at() };
             break;
           case 'follow': {
-            const end = await follow(stream!, signal, retry);
+            const end = await follow(opts, pull, () => checkpoint, stream!, signal, retry);
             answer = { type: 'followed', end, retryMs: retry.ms, ...at() };
             break;
           }
@@ -235,6 +144,104 @@ export function createPuller(opts: PullerOptions): Puller {
   }
 
   return { pull, live, checkpoint: () => checkpoint, loopState: () => state };
+}
+
+/** One pull, as `startPull` / `reducePull` (puller-reducer.ts) decide it, page by page. */
+async function runPull(
+  opts: PullerOptions, limit: number, signal: AbortSignal | undefined, stored: (seq: number) => void,
+): Promise<PullResult> {
+  const cp = await opts.store.getCheckpoint();
+  stored(cp.seq);
+  let step = startPull(cp, limit);
+  let inflight: Promise<HttpResult<ChangesResponse>> | null = null;
+  /**
+   * The batch handed to the store and not yet confirmed stored. The next batch is handed over
+   * before waiting for it (the store writes batches in order, a checkpoint only after its rows
+   * and every earlier batch: ports.ts), so the store validates and queues the next rows while
+   * IndexedDB commits the last ones instead of the two taking turns.
+   */
+  let storing: { done: Promise<void>; seq: number } | null = null;
+  const settle = async () => {
+    const batch = storing;
+    if (!batch) return;
+    storing = null;
+    await batch.done;
+    stored(batch.seq);
+  };
+  for (;;) {
+    for (const effect of step.effects) {
+      switch (effect.type) {
+        case 'emit': opts.onEvent?.(effect.event); break;
+        case 'fetch':
+          inflight = callWithRetry(opts.http, opts.clock, syncChanges, { query: effect.query, signal });
+          inflight.catch(() => undefined); // a prefetch abandoned after a store failure must not go unhandled
+          break;
+        case 'settle': await settle(); break;
+        case 'reset': await opts.store.reset(); break;
+        case 'store': {
+          const done = opts.store.applyChanges(effect.changes, effect.checkpoint);
+          const told = effect.progress;
+          done.then(
+            () => told && opts.onEvent?.(told),
+            () => undefined, // awaited by settle; a batch after a failed one must not go unhandled
+          );
+          await settle();
+          storing = { done, seq: effect.checkpoint.seq };
+          break;
+        }
+        case 'end': return effect.result;
+      }
+    }
+    const res: HttpResult<ChangesResponse> = await inflight!;
+    step = reducePull(step.state, res.ok ? { type: 'page', page: res.data, status: res.status } : { type: 'failed', failure: res });
+  }
+}
+
+/**
+ * Reads announcements until the stream ends; returns a LiveEnd only when live must stop.
+ * A watchdog drops a stream that says nothing (not even the server's heartbeat comment) for
+ * idleTimeoutMs: a sleeping laptop or a changed network can leave a connection half-open forever.
+ */
+async function follow(
+  opts: PullerOptions, pull: (signal: AbortSignal) => Promise<PullResult>, seen: () => number,
+  body: ReadableStream<Uint8Array>, signal: AbortSignal, retry: { ms: number | null },
+) {
+  const watch = new AbortController();
+  const stopWatching = () => watch.abort();
+  signal.addEventListener('abort', stopWatching, { once: true });
+  let lastSeen = opts.clock.now();
+  void watchdog(opts.clock, opts.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS, watch, () => lastSeen);
+  try {
+    for await (const item of readSse(body, watch.signal)) {
+      lastSeen = opts.clock.now();
+      if (item.type === 'retry') retry.ms = item.ms;
+      if (item.type !== 'event' || item.event !== 'seq') continue;
+      const announced = parseSeq(item.data);
+      if (announced === null || announced <= seen()) continue;
+      const r = await pull(signal);
+      lastSeen = opts.clock.now();
+      if (!r.ok) return terminal(r.failure) ?? null;
+    }
+  } catch {
+    // The connection dropped (or was aborted): reconnect below.
+  } finally {
+    signal.removeEventListener('abort', stopWatching);
+    watch.abort();
+  }
+  return null;
+}
+
+/** Aborts `watch` once nothing was seen for idleMs. */
+async function watchdog(clock: Clock, idle: number, watch: AbortController, lastSeen: () => number) {
+  while (!watch.signal.aborted) {
+    const quiet = clock.now() - lastSeen();
+    if (quiet >= idle) return watch.abort();
+    try {
+      await clock.sleep(idle - quiet, watch.signal);
+    } catch {
+      return;
+    }
+  }
 }
 
 function parseSeq(data: string): number | null {
