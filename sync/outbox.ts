@@ -182,7 +182,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
 
 /** Sends one entry: its args (ids resolved, file read) under its key, the outcome as the machine's event. */
 async function sendEntry(
-opts: Pick<OutboxOptions, 'http' | 'clock' | 'files'>, entry: OutboxEntry, def: AnyCommand, signal: AbortSignal,
+  opts: Pick<OutboxOptions, 'http' | 'clock' | 'files'>, entry: OutboxEntry, def: AnyCommand, signal: AbortSignal,
 ): Promise<{ event: OutboxEvent; result: HttpResult<unknown> | null }> {
   const refuse = (error: ApiError) => ({ event: { type: 'rejected', error } as OutboxEvent, result: null });
   const parsed = def.args.safeParse(entry.args);
