@@ -3,24 +3,15 @@ import type { ApiError } from './http.ts';
 import type { Clock, LocalFilesPort, OptimisticPort, OutboxEntry, OutboxStore, SessionPort } from './ports.ts';
 import type { HttpClient, HttpResult } from './http.ts';
 import { callWithRetry } from './retry.ts';
-import { IDLE, nextLoopState, type LoopEvent, type LoopState, type PauseReason } from './loop-state.ts';
+import type { LoopState, PauseReason } from './loop-state.ts';
+import { byAge, classifyOutcome, commandDef, countEntries, type AnyCommand, type OutboxCounts, type OutboxEvent, type OutboxLane } from './outbox-machine.ts';
 import {
-  byAge,
-  classifyOutcome,
-  commandDef,
-  countEntries,
-  idempotencyKeyOf,
-  nextEligible,
-  nextWake,
-  OUTBOX_LANES,
-  transition,
-  type AnyCommand,
-  type OutboxLane,
-  type OutboxCounts,
-  type OutboxEvent,
-} from './outbox-machine.ts';
+  beginDelivery, deliveryOptions, fileOf, initialOutboxLoop, isQuiet, planDiscard, planRetry, reduceOutbox, settleDelivery,
+  type DeliveryEffect, type OutboxLoopEffect, type OutboxLoopEvent, type OutboxLoopState,
+} from './outbox-loop.ts';
 
 export * from './outbox-machine.ts';
+export * from './outbox-loop.ts';
 
 export interface OutboxOptions {
   store: OutboxStore;
@@ -72,267 +63,228 @@ export interface Outbox {
  * lanes still follows shared entities and `after` ids (an attach waits for its upload). The loop
  * never sleeps on one entry's backoff while another is sendable; it sleeps only when nothing
  * is, until the earliest backoff ends, a delivery finishes or a kick arrives.
+ *
+ * What to do next is decided by the pure reducers of outbox-loop.ts; this is their driver: it
+ * owns the store, the requests, the timer and the ports, and feeds their answers back as events.
  */
 export function createOutbox(opts: OutboxOptions): Outbox {
-  const { store, clock } = opts;
+  const { clock } = opts;
   const newKey = opts.newKey ?? (() => crypto.randomUUID());
   const lookup = opts.commands ?? commandDef;
-  let cache: OutboxEntry[] = [];
-  /** The loop's run while there is one (kicks join it; whenIdle waits on it). */
-  let running: Promise<void> | null = null;
-  let state: LoopState = IDLE;
-  let dirty = false;
-  /** Deliveries in flight, one per lane, with their abort controllers. */
-  const flights = new Map<OutboxLane, { id: string; done: Promise<void>; ctrl: AbortController }>();
-  let wakeCtrl: AbortController | null = null;
+  const entries = createEntryCache(opts.store, opts.onChange);
+  let state: OutboxLoopState = initialOutboxLoop;
+  /** Deliveries in flight, one per lane, by their abort controllers. */
+  const flights = new Map<OutboxLane, AbortController>();
+  const timer = createTimer(opts.clock, () => dispatch({ type: 'timer_fired' }));
   let idleWaiters: (() => void)[] = [];
-  /**
-   * Store reads and writes one after another: with two deliveries in flight, a listing must not
-   * interleave with a delivery's write (it could show an entry just removed as still pending).
-   */
-  let storeTail: Promise<unknown> = Promise.resolve();
-  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = storeTail.then(fn, fn);
-    storeTail = run.catch(() => undefined);
-    return run;
-  };
 
-  const step = (event: LoopEvent) => void (state = nextLoopState(state, event));
-  /** The local file an upload entry sends, if it is one (unknown commands: none). */
-  const fileOf = (e: OutboxEntry): string | undefined => {
-    try {
-      return lookup(e.command).file?.(e.args);
-    } catch {
-      return undefined;
-    }
-  };
-  const isPaused = () => state.kind === 'paused';
-  const inFlight = (id: string) => [...flights.values()].some((f) => f.id === id);
-
-  const notifyIdle = () => {
-    const waiters = idleWaiters;
-    idleWaiters = [];
-    waiters.forEach((w) => w());
-  };
-
-  function remember(entry: OutboxEntry | null, id: string) {
-    const rest = cache.filter((e) => e.id !== id);
-    cache = entry && entry.state !== 'done' ? [...rest, entry].sort(byAge) : rest;
-    opts.onChange?.(cache, countEntries(cache));
+  function dispatch(event: OutboxLoopEvent) {
+    const step = reduceOutbox(state, event, lookup);
+    state = step.state;
+    for (const effect of step.effects) run(effect);
   }
 
-  const save = (entry: OutboxEntry) =>
-    exclusive(async () => {
-      await store.put(entry);
-      remember(entry, entry.id);
-    });
-
-  const forget = (id: string) =>
-    exclusive(async () => {
-      await store.remove(id);
-      remember(null, id);
-    });
-
-  const refresh = () =>
-    exclusive(async () => {
-      const listed = (await store.list()).filter((e) => e.state !== 'done').sort(byAge);
-      cache = listed;
-      for (const e of listed) {
-        // Nobody is sending it: a previous session stopped mid-request.
-        if (e.state === 'sending' && !inFlight(e.id)) {
-          const recovered = transition(e, { type: 'recover' }, clock.now());
-          await store.put(recovered);
-          remember(recovered, e.id);
-          const fileId = fileOf(e);
-          if (fileId) await opts.files?.setUploadState(fileId, { kind: 'local' });
-        }
+  function run(effect: OutboxLoopEffect) {
+    switch (effect.type) {
+      case 'list':
+        entries.list().then(
+          (listed) => dispatch({ type: 'listed', entries: listed, now: clock.now() }),
+          (e: unknown) => {
+            opts.onError?.(e);
+            dispatch({ type: 'list_failed' });
+          },
+        ).catch((e: unknown) => opts.onError?.(e));
+        return;
+      case 'recover': {
+        // Its file is uploading no more: back to waiting.
+        const local: DeliveryEffect[] = effect.fileId ? [{ type: 'upload_state', fileId: effect.fileId, state: { kind: 'local' } }] : [];
+        perform([{ type: 'persist', entry: effect.entry }, ...local]).catch((e: unknown) => opts.onError?.(e));
+        return;
       }
-      return cache;
-    });
-
-  async function loop() {
-    step({ type: 'start' });
-    while (!isPaused()) {
-      dirty = false;
-      const entries = await refresh();
-      const now = clock.now();
-      for (const lane of OUTBOX_LANES) {
-        if (flights.has(lane) || isPaused()) continue;
-        const next = nextEligible(entries, now, lane, lookup);
-        if (next) startFlight(lane, next);
+      case 'deliver': {
+        const ctrl = new AbortController();
+        flights.set(effect.lane, ctrl);
+        // A store or port threw: reported like a failure of the loop; the entry stays as stored.
+        deliver(effect.entry, ctrl.signal)
+          .catch((e: unknown) => opts.onError?.(e))
+          .finally(() => {
+            flights.delete(effect.lane);
+            dispatch({ type: 'flight_ended', lane: effect.lane });
+          });
+        return;
       }
-      if (dirty) continue;
-      const wake = nextWake(entries, now);
-      if (flights.size > 0) {
-        // Until a delivery ends (then its lane may take the next), a kick, or a backoff's end.
-        await sleepUntil(wake, now, [...flights.values()].map((f) => f.done));
-        continue;
+      case 'set_timer':
+        return timer.set(effect.at - effect.now);
+      case 'clear_timer':
+        return timer.clear();
+      case 'abort_flights':
+        for (const ctrl of flights.values()) ctrl.abort();
+        return;
+      case 'idle': {
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        waiters.forEach((w) => w());
       }
-      if (wake === null) return;
-      await sleepUntil(wake, now, []);
     }
-    // Paused: the deliveries were aborted; let them record their outcome before the loop ends.
-    await Promise.allSettled([...flights.values()].map((f) => f.done));
   }
 
-  function startFlight(lane: OutboxLane, entry: OutboxEntry) {
-    const ctrl = new AbortController();
-    const done = deliver(entry, ctrl.signal).finally(() => {
-      flights.delete(lane);
-      dirty = true;
-      wakeCtrl?.abort();
+  const perform = (effects: readonly DeliveryEffect[]) =>
+    performEffects(effects, { entries, optimistic: opts.optimistic, files: opts.files }, () => {
+      dispatch({ type: 'pause', reason: 'unauthorized' });
+      opts.session.onUnauthorized();
     });
-    // A store or port threw: reported like a failure of the loop; the entry stays as stored.
-    const settled = done.catch((e: unknown) => opts.onError?.(e));
-    flights.set(lane, { id: entry.id, done: settled, ctrl });
-  }
-
-  async function sleepUntil(until: number | null, now: number, deliveries: Promise<void>[]) {
-    wakeCtrl = new AbortController();
-    const waitingOnTime = deliveries.length === 0;
-    if (waitingOnTime && until !== null) {
-      step({ type: 'wait', until });
-      notifyIdle();
-    }
-    try {
-      const woken = new Promise<void>((resolve) => wakeCtrl!.signal.addEventListener('abort', () => resolve(), { once: true }));
-      const timer = until === null ? new Promise<void>(() => undefined) : clock.sleep(until - now, wakeCtrl.signal).catch(() => undefined);
-      await Promise.race([woken, timer, ...deliveries]);
-    } finally {
-      wakeCtrl.abort();
-      if (waitingOnTime) step({ type: 'start' }); // running again, unless paused meanwhile
-      wakeCtrl = null;
-    }
-  }
 
   async function deliver(entry: OutboxEntry, signal: AbortSignal) {
-    const sending = transition(entry, { type: 'send' }, clock.now());
-    await save(sending);
+    const fileId = opts.files ? fileOf(entry, lookup) : undefined;
+    const begun = beginDelivery(entry, fileId, clock.now());
+    await perform(begun.effects);
     const def = lookup(entry.command);
-    const fileId = def.file?.(entry.args);
-    if (fileId && opts.files) await opts.files.setUploadState(fileId, { kind: 'uploading' });
-    const { event, result } = await send(sending, def, signal);
-    const next = transition(sending, event, clock.now());
-    if (next.state === 'done') {
-      if (fileId && opts.files) await opts.files.setUploadState(fileId, { kind: 'uploaded', server_id: serverIdOf(result) ?? fileId });
-      if (def.confirm !== 'none') await opts.optimistic.confirm(next, result?.ok ? result.data : null);
-      await forget(next.id);
-      return;
-    }
-    // Roll back before recording the refusal: if we stop in between, the entry is re-sent
-    // (same key, same refusal) rather than left failed over a change the server never took.
-    if (next.state === 'failed' || next.state === 'conflict') await opts.optimistic.rollback(next);
-    if (fileId && opts.files) {
-      // The file stays on the device whatever happened: a refused one can be removed by the user.
-      await opts.files.setUploadState(fileId, next.last_error && (next.state === 'failed' || next.state === 'conflict')
-        ? { kind: 'failed', error: next.last_error }
-        : { kind: 'local' });
-    }
-    await save(next);
-    if (event.type === 'unauthorized') {
-      step({ type: 'pause', reason: 'unauthorized' });
-      opts.session.onUnauthorized();
-    }
+    const outcome = await sendEntry(opts, begun.state, def, signal);
+    await perform(settleDelivery(begun.state, outcome, def, fileId, clock.now()).effects);
   }
 
-  async function send(entry: OutboxEntry, def: AnyCommand, signal: AbortSignal): Promise<{ event: OutboxEvent; result: HttpResult<unknown> | null }> {
-    const refuse = (error: ApiError) => ({ event: { type: 'rejected', error } as OutboxEvent, result: null });
-    const parsed = def.args.safeParse(entry.args);
-    if (!parsed.success) return refuse(errorBody('REQUEST_7001', undefined, validationMessages(parsed.error)).error_v2);
-    let args: unknown = parsed.data;
-    if (def.resolve && opts.files) {
-      // Client ids another command created (a receipt uploaded before) go out as the server's.
-      const ids = await opts.files.serverIds(def.after?.(args) ?? []);
-      args = def.resolve(args, (id) => ids.get(id));
-    }
-    let file: { body: Blob | Uint8Array; contentType: string } | undefined;
-    if (def.file) {
-      const found = opts.files ? await opts.files.read(def.file(args)) : null;
-      if (!found) return refuse({ ...errorBody('REQUEST_7004').error_v2, message: 'The file is no longer on this device.' });
-      file = found;
-    }
-    const result = await callWithRetry(opts.http, clock, def.call, {
-      ...def.request(args),
-      ...(file ? { file } : {}),
-      idempotencyKey: idempotencyKeyOf(entry),
-      // Issue 24: the version the edit was made against; the server merges field by field.
-      ...(def.edits && entry.base_seq !== undefined ? { ifMatch: entry.base_seq } : {}),
-      signal,
-    });
-    // A 2xx that refuses the command in its body (one item of a bulk call): refused, as a 4xx would be.
-    const refused = result.ok && def.refusal ? def.refusal(result.data, args) : null;
-    if (refused) return refuse(refused);
-    return { event: classifyOutcome(result, def.call, clock.now()), result };
-  }
-
-  function kick() {
-    if (isPaused()) return;
-    dirty = true;
-    wakeCtrl?.abort();
-    if (running) return;
-    running = loop()
-      .catch((e: unknown) => opts.onError?.(e))
-      .finally(() => {
-        running = null;
-        step({ type: 'done' });
-        notifyIdle();
-        // A kick that landed while the loop was on its way out must not be lost.
-        if (dirty && !isPaused()) kick();
-      });
-  }
-
-  async function find(id: string) {
-    return (await store.list()).find((e) => e.id === id) ?? null;
-  }
+  const find = async (id: string) => (await opts.store.list()).find((e) => e.id === id) ?? null;
+  const kick = () => dispatch({ type: 'kick' });
 
   return {
     async enqueue(entry) {
-      await save(entry);
+      await entries.save(entry);
       kick();
     },
     kick,
     async retry(id, amend) {
       const entry = await find(id);
-      if (!entry || !['failed', 'conflict', 'needs_step_up'].includes(entry.state)) return false;
-      const retried = transition(entry, { type: 'retry', newKey: newKey() }, clock.now());
-      const next = amend ? { ...retried, args: amend(retried.args) } : retried;
-      if (entry.state !== 'needs_step_up') await opts.optimistic.reapply?.(next);
-      await save(next);
+      const effects = entry && planRetry(entry, newKey(), amend, clock.now());
+      if (!effects) return false;
+      await perform(effects);
       kick();
       return true;
     },
     async discard(id) {
-      const entry = await find(id);
-      if (!entry || entry.state === 'sending' || entry.state === 'done') return false;
-      // failed and conflict entries were rolled back when refused; roll back exactly once.
-      if (entry.state === 'pending' || entry.state === 'needs_step_up') await opts.optimistic.rollback(entry);
-      await forget(id);
+      const effects = planDiscard(await find(id));
+      if (!effects) return false;
+      await perform(effects);
       kick();
       return true;
     },
-    pause(reason = 'stopped') {
-      step({ type: 'pause', reason });
-      for (const f of flights.values()) f.ctrl.abort();
-      wakeCtrl?.abort();
-    },
-    resume() {
-      step({ type: 'resume' });
-      kick();
-    },
-    paused: isPaused,
-    loopState: () => state,
+    pause: (reason = 'stopped') => dispatch({ type: 'pause', reason }),
+    resume: () => dispatch({ type: 'resume' }),
+    paused: () => state.loop.kind === 'paused',
+    loopState: () => state.loop,
     whenIdle() {
-      // A kick may have just cut a sleep short: then the loop is not idle until it looks again.
-      if (!running || (state.kind === 'waiting-retry' && !dirty)) return Promise.resolve();
+      if (isQuiet(state)) return Promise.resolve();
       return new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
-    entries: () => cache,
-    counts: () => countEntries(cache),
+    entries: () => entries.current(),
+    counts: () => countEntries(entries.current()),
   };
 }
 
-/** The id an upload's answer names (`{ id, … }`), or null when it could not be read. */
-function serverIdOf(result: HttpResult<unknown> | null): string | null {
-  const id = result?.ok ? (result.data as { id?: unknown } | null)?.id : undefined;
-  return typeof id === 'string' ? id : null;
+/** Sends one entry: its args (ids resolved, file read) under its key, the outcome as the machine's event. */
+async function sendEntry(
+  opts: Pick<OutboxOptions, 'http' | 'clock' | 'files'>, entry: OutboxEntry, def: AnyCommand, signal: AbortSignal,
+): Promise<{ event: OutboxEvent; result: HttpResult<unknown> | null }> {
+  const refuse = (error: ApiError) => ({ event: { type: 'rejected', error } as OutboxEvent, result: null });
+  const parsed = def.args.safeParse(entry.args);
+  if (!parsed.success) return refuse(errorBody('REQUEST_7001', undefined, validationMessages(parsed.error)).error_v2);
+  let args: unknown = parsed.data;
+  if (def.resolve && opts.files) {
+    // Client ids another command created (a receipt uploaded before) go out as the server's.
+    const ids = await opts.files.serverIds(def.after?.(args) ?? []);
+    args = def.resolve(args, (id) => ids.get(id));
+  }
+  let file: { body: Blob | Uint8Array; contentType: string } | undefined;
+  if (def.file) {
+    const found = opts.files ? await opts.files.read(def.file(args)) : null;
+    if (!found) return refuse({ ...errorBody('REQUEST_7004').error_v2, message: 'The file is no longer on this device.' });
+    file = found;
+  }
+  const result = await callWithRetry(opts.http, opts.clock, def.call, {
+    ...def.request(args),
+    ...(file ? { file } : {}),
+    ...deliveryOptions(entry, def),
+    signal,
+  });
+  // A 2xx that refuses the command in its body (one item of a bulk call): refused, as a 4xx would be.
+  const refused = result.ok && def.refusal ? def.refusal(result.data, args) : null;
+  if (refused) return refuse(refused);
+  return { event: classifyOutcome(result, def.call, opts.clock.now()), result };
+}
+
+/**
+ * The store's entries as the outbox last saw them (`entries()`), kept by every write. Reads and
+ * writes run one after another: with two deliveries in flight, a listing must not interleave
+ * with a delivery's write (it could show an entry just removed as still pending).
+ */
+function createEntryCache(store: OutboxStore, onChange: OutboxOptions['onChange']) {
+  let cache: OutboxEntry[] = [];
+  let tail: Promise<unknown> = Promise.resolve();
+  const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+  function remember(entry: OutboxEntry | null, id: string) {
+    const rest = cache.filter((e) => e.id !== id);
+    cache = entry && entry.state !== 'done' ? [...rest, entry].sort(byAge) : rest;
+    onChange?.(cache, countEntries(cache));
+  }
+  return {
+    current: () => cache,
+    list: () =>
+      exclusive(async () => {
+        cache = (await store.list()).filter((e) => e.state !== 'done').sort(byAge);
+        return cache;
+      }),
+    save: (entry: OutboxEntry) =>
+      exclusive(async () => {
+        await store.put(entry);
+        remember(entry, entry.id);
+      }),
+    forget: (id: string) =>
+      exclusive(async () => {
+        await store.remove(id);
+        remember(null, id);
+      }),
+  };
+}
+
+/** Carries out a delivery's (or a user action's) effects, one after another. */
+async function performEffects(
+  effects: readonly DeliveryEffect[],
+  ports: { entries: ReturnType<typeof createEntryCache>; optimistic: OptimisticPort; files: LocalFilesPort | undefined },
+  unauthorized: () => void,
+) {
+  for (const e of effects) {
+    switch (e.type) {
+      case 'persist': await ports.entries.save(e.entry); break;
+      case 'remove': await ports.entries.forget(e.id); break;
+      case 'upload_state': await ports.files?.setUploadState(e.fileId, e.state); break;
+      case 'confirm': await ports.optimistic.confirm(e.entry, e.response); break;
+      case 'rollback': await ports.optimistic.rollback(e.entry); break;
+      case 'reapply': await ports.optimistic.reapply?.(e.entry); break;
+      case 'unauthorized': unauthorized();
+    }
+  }
+}
+
+/** One timer at a time: setting it again replaces it; `fire` runs only for the newest. */
+function createTimer(clock: Clock, fire: () => void) {
+  let current: AbortController | null = null;
+  return {
+    set(ms: number) {
+      current?.abort();
+      const ctrl = new AbortController();
+      current = ctrl;
+      clock.sleep(ms, ctrl.signal).then(() => {
+        if (current !== ctrl) return;
+        current = null;
+        fire();
+      }, () => undefined);
+    },
+    clear() {
+      current?.abort();
+      current = null;
+    },
+  };
 }
