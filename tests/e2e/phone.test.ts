@@ -6,7 +6,11 @@
  * hint shows. An admin's bottom bar holds four entries and a "More" menu button for the rest
  * (Escape closes it back onto the button). Issue 25: the Reimbursements "New" menu opens wholly on
  * screen at 390 and 360 px with Mileage and Per diem one tap away; the first tap on a claim or an
- * approval after scrolling opens it (the list does not jump to the top); every bar label is whole.
+ * approval after scrolling opens it and the list keeps its place (within 48 px) while the drawer
+ * is open and once it closed; every bar label is whole; the lists (Transactions, Reimbursements,
+ * Approvals, People) scroll with the page at 390 and 360 px (as tall as their rows, the document
+ * scrolls, the header sticks under the top bar, rows still windowed) and j/k keep the current
+ * row clear of the bars.
  *
  * One server and one browser for the file; waits poll through DevTools (pollPage), never
  * page.waitForFunction (the app's CSP forbids eval).

@@ -78,26 +78,22 @@ export const samePlacement = (a: PagePlacement, b: PagePlacement) =>
 const NO_PLACEMENT: PagePlacement = { rowsTop: 0, coverTop: 0, coverBottom: 0 };
 
 /**
- * The list's placement in the page while `enabled` (the page scrolls it), kept current after each
- * render and whenever the document's size changes (a bar or filters opening above the list move it).
+ * The list's placement in the page while `enabled` (the page scrolls it), measured at once and
+ * again whenever the document's size changes (a bar, a banner or filters opening above the list
+ * move it, and they make the document taller or shorter) or the window's.
  */
 export function usePagePlacement(enabled: boolean, spacerRef: RefObject<HTMLElement | null>): PagePlacement {
   const [placement, setPlacement] = useState(NO_PLACEMENT);
-  // After every render: what is above the list may have changed with it (a cheap read).
   useLayoutEffect(() => {
-    const spacer = spacerRef.current;
-    if (!enabled || !spacer) return;
-    const next = measurePagePlacement(spacer);
-    setPlacement((prev) => (samePlacement(prev, next) ? prev : next));
-  });
-  useLayoutEffect(() => {
-    if (!enabled || typeof ResizeObserver === 'undefined') return;
+    if (!enabled) return;
     const update = () => {
       const spacer = spacerRef.current;
       if (!spacer) return;
       const next = measurePagePlacement(spacer);
       setPlacement((prev) => (samePlacement(prev, next) ? prev : next));
     };
+    update();
+    if (typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(update);
     observer.observe(document.documentElement);
     observer.observe(document.body);
