@@ -132,7 +132,7 @@ const routeTree = rootRoute.addChildren([
 ]);
 
 export function createAppRouter(store: AppStore) {
-  return createRouter({
+  const router = createRouter({
     routeTree,
     context: { store },
     parseSearch: parseUrlSearch,
@@ -140,6 +140,12 @@ export function createAppRouter(store: AppStore) {
     defaultPreload: false,
     scrollRestoration: false,
   });
+  // The page scrolls on a phone (issue 25 item 14): a new page starts at the top, but a change of
+  // the search alone (opening a row's drawer, a filter, a tab) keeps the place, unless the
+  // navigation says otherwise.
+  const commit = router.commitLocation;
+  router.commitLocation = (next) => commit({ ...next, resetScroll: next.resetScroll ?? next.pathname !== router.latestLocation.pathname });
+  return router;
 }
 
 declare module '@tanstack/react-router' {

@@ -1,8 +1,10 @@
-import { Fragment, useEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ListRows } from './use-rows.ts';
 import { ListEmpty } from './list-empty.tsx';
+import { observeScrollerOffset, observeScrollerRect, scrollScrollerTo, usePagePlacement, windowScroller, type GridScroller } from './page-scroll.ts';
 import { Skeleton } from '../../components/skeleton.tsx';
+import { PHONE_QUERY, useMediaQuery } from '../media-query.ts';
 
 /** Heights the stylesheet gives `.grid-row` and `.grid-header`: the virtualizer places rows with them. */
 export const ROW_HEIGHT = 36;
@@ -58,17 +60,29 @@ export interface VirtualGridProps<T extends { id: string }> {
 export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>) {
   const { rows, total, active, scrollRef, onVisibleRange, renderRow } = props;
   const rowHeight = props.rowHeight ?? ROW_HEIGHT;
+  // Issue 25 item 14: on a phone the page scrolls the list (it is as tall as its rows, the
+  // virtualizer windows against the window's scroll); on a desktop the grid is its own scroll box.
+  const pageScroll = useMediaQuery(PHONE_QUERY);
+  const spacerRef = useRef<HTMLDivElement>(null);
+  const placement = usePagePlacement(pageScroll, spacerRef);
   // The React Compiler is not used here; rows get their values as props, never the instance.
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtualizer = useVirtualizer({
+  const virtualizer = useVirtualizer<GridScroller, Element>({
     count: total,
-    getScrollElement: () => scrollRef.current,
+    getScrollElement: () => (pageScroll ? windowScroller() : scrollRef.current),
+    observeElementRect: observeScrollerRect,
+    observeElementOffset: observeScrollerOffset,
+    scrollToFn: scrollScrollerTo,
+    initialOffset: () => (pageScroll ? window.scrollY : 0),
     estimateSize: () => rowHeight,
     overscan: 12,
-    // The sticky header sits above the rows inside the same scroller (so both scroll sideways
+    // Its own scroller: the sticky header sits above the rows inside it (so both scroll sideways
     // together): rows start one header down, and scrolling to a row keeps it clear of the header.
-    scrollMargin: HEADER_HEIGHT,
-    scrollPaddingStart: HEADER_HEIGHT,
+    // The page's: rows start where the spacer lies in the document, and scrolling to a row keeps
+    // it clear of the sticky top bar and header and of the bottom navigation.
+    scrollMargin: pageScroll ? placement.rowsTop : HEADER_HEIGHT,
+    scrollPaddingStart: pageScroll ? placement.coverTop + HEADER_HEIGHT : HEADER_HEIGHT,
+    scrollPaddingEnd: pageScroll ? placement.coverBottom : 0,
   });
   const items = virtualizer.getVirtualItems();
   const first = items[0]?.index ?? 0;
@@ -97,12 +111,25 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
   useEffect(() => {
     if (lastKey.current === props.queryKey) return;
     lastKey.current = props.queryKey;
-    virtualizer.scrollToOffset(0);
-  }, [props.queryKey, virtualizer]);
+    // The page: back to the list's first row only when the page is scrolled past it (the search
+    // box or filters being used stay where they are).
+    if (!pageScroll) virtualizer.scrollToOffset(0);
+    else if (window.scrollY > virtualizer.options.scrollMargin - virtualizer.options.scrollPaddingStart) virtualizer.scrollToIndex(0, { align: 'start' });
+  }, [props.queryKey, virtualizer, pageScroll]);
 
   useEffect(() => {
     if (active >= 0) virtualizer.scrollToIndex(active, { align: 'auto' });
   }, [active, virtualizer]);
+
+  // The page scrolls the list: the grid is as tall as its rows, and a script giving it focus back
+  // (a drawer or dialog closing, Escape from the search box) would scroll the page to its top edge,
+  // away from the row the user was on. Its focus() keeps the page where it is.
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!pageScroll || !el) return;
+    el.focus = (options?: FocusOptions) => HTMLElement.prototype.focus.call(el, { ...options, preventScroll: true });
+    return () => void Reflect.deleteProperty(el, 'focus');
+  }, [pageScroll, scrollRef]);
 
   // A tap or click focuses the grid (its rows are not focusable) before the click arrives. That
   // focus must not make row 0 current: scrolling to it would move the rows under the finger, and
@@ -110,7 +137,7 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
   const pointerFocus = useRef(false);
 
   return (
-    <div className={props.className ? `grid ${props.className}` : 'grid'}>
+    <div className={['grid', props.className, pageScroll && 'grid-page-scroll'].filter(Boolean).join(' ')}>
       {rows.waiting && (
         // Local reads answer within a frame; this appears (after a delay, in CSS) only while the
         // worker is still loading the saved rows after a cold start.
@@ -149,10 +176,10 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
       >
         {props.header}
         {props.loaded && total === 0 && !rows.waiting && <ListEmpty text={props.emptyText} hint={props.emptyHint} />}
-        <div className="grid-spacer" style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
+        <div className="grid-spacer" ref={spacerRef} style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
           {items.map((item) => {
             const row = rows.row(item.index);
-            const top = item.start - HEADER_HEIGHT;
+            const top = item.start - virtualizer.options.scrollMargin;
             return <Fragment key={item.key}>{row ? renderRow(row, item.index, top) : <LoadingRow top={top} />}</Fragment>;
           })}
         </div>
