@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importCycles, importGraph } from '../tests/support/import-graph.ts';
+import { importCycles, importGraph } from './testing/import-graph.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 

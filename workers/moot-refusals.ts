@@ -17,6 +17,8 @@ const PREFIX = 'moot|';
 export class MootRefusals {
   /** Moot refusals being discarded (a row is viewed many times meanwhile). */
   private readonly discarding = new Set<string>();
+  /** Entries with a stored record (read at attach, or written here): only theirs are removed. */
+  private readonly recorded = new Set<string>();
 
   constructor(
     private readonly meta: RxCollection<MetaDoc>,
@@ -32,7 +34,10 @@ export class MootRefusals {
     for (const doc of docs) {
       if (!doc.id.startsWith(PREFIX)) continue;
       const id = doc.id.slice(PREFIX.length);
-      if (live.has(id) && typeof doc.value === 'number') seen.push([id, doc.value]);
+      if (live.has(id) && typeof doc.value === 'number') {
+        seen.push([id, doc.value]);
+        this.recorded.add(id);
+      }
       // An entry gone while this record was written (another tab, a crash): the record goes too.
       else if (!live.has(id)) void doc.remove().catch(this.onError);
     }
@@ -41,6 +46,7 @@ export class MootRefusals {
 
   /** The entry left the outbox: its record is no longer needed. */
   forget(id: string): void {
+    if (!this.recorded.delete(id)) return;
     void this.meta.findOne(PREFIX + id).exec().then((doc) => doc?.remove()).catch(this.onError);
   }
 
@@ -57,6 +63,7 @@ export class MootRefusals {
   }
 
   private write(id: string, seq: number): void {
+    this.recorded.add(id);
     void this.meta.upsert({ id: PREFIX + id, value: seq }).catch(this.onError);
   }
 }

@@ -1,6 +1,5 @@
 import type { CallDef, CallResponse } from '../schema/api/define-call.ts';
 import { errorBody } from '../schema/errors.ts';
-import type { AnyCommandDef } from '../schema/commands/define-command.ts';
 import type { CommandInput, CommandName } from '../schema/commands/index.ts';
 import type { CallOptions, HttpClient, HttpResult } from '../sync/index.ts';
 import type { ActionResult, CommandResult, OnlineFailure } from './contracts/views.ts';
@@ -64,15 +63,21 @@ export function sender(port: OnlinePort, offline: OnlineFailure): Send {
   };
 }
 
-type Definition = CallDef | AnyCommandDef;
+/** A command definition of the catalogue (schema/commands), as `call` tells it from a call definition. */
+interface CommandLike {
+  readonly name: string;
+  readonly apply: unknown;
+  readonly confirm: unknown;
+}
+type Definition = CallDef | CommandLike;
 /** What `call` takes for a definition: a command's input, or a call's params, query and body. */
-export type CallInputOf<D extends Definition> = D extends AnyCommandDef
+export type CallInputOf<D extends Definition> = D extends CommandLike
   ? (D['name'] extends CommandName ? CommandInput<D['name']> : never)
   : D extends CallDef ? CallOptions<D> : never;
 /** What `call` answers: a queued command's result, or a direct call's answer. */
-export type CallAnswerOf<D extends Definition> = D extends AnyCommandDef ? CommandResult : D extends CallDef ? Sent<CallResponse<D>> : never;
+export type CallAnswerOf<D extends Definition> = D extends CommandLike ? CommandResult : D extends CallDef ? Sent<CallResponse<D>> : never;
 
-const isCommand = (def: Definition): def is AnyCommandDef => 'apply' in def && 'confirm' in def;
+const isCommand = (def: Definition): def is CommandLike => 'apply' in def && 'confirm' in def;
 
 /**
  * `call(def, input)`: a command definition through the outbox (then the engine is kicked), a call
