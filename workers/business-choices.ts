@@ -1,5 +1,5 @@
 import type { SpendUser } from '../schema/entities/spend-user.ts';
-import type { BusinessChoice } from './api.ts';
+import type { BusinessChoice } from './contracts/session.ts';
 
 /**
  * The businesses a session can switch between, one per live spend user of the identity, named

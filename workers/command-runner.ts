@@ -4,7 +4,7 @@ import { errorBody, validationMessages } from '../schema/errors.ts';
 import type { MirroredCollection } from '../schema/sync-feed.ts';
 import { entityRefs, outboxEntryOf } from '../sync/outbox-machine.ts';
 import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
-import type { CommandResult } from './api.ts';
+import type { CommandResult } from './contracts/views.ts';
 import type { OutboxIndex } from './outbox-index.ts';
 import type { RxOutboxStore } from './outbox-store.ts';
 

@@ -2,7 +2,10 @@ import { featureFlags as featureFlagsCall, webConfig as webConfigCall } from '..
 import { FEATURE_FLAG_NAMES, readFlag, resolveFeatureFlags, type FeatureFlags } from '../schema/feature-flags.ts';
 import { webConfigSchema, type WebConfig } from '../schema/web-config.ts';
 import type { HttpClient, HttpResult } from '../sync/index.ts';
-import type { ActionResult } from './api.ts';
+import type { ActionResult } from './contracts/views.ts';
+import { actionFailure } from './online.ts';
+
+export { actionFailure };
 import type { MirrorRuntime } from './mirror-runtime.ts';
 
 /**
@@ -32,13 +35,6 @@ export async function cachedFlags(runtime: MirrorRuntime | null): Promise<Featur
   const cached = value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
   // The cache may predate a registry change: each flag is read typed, with its default.
   return Object.fromEntries(FEATURE_FLAG_NAMES.map((name) => [name, readFlag(cached, name)])) as FeatureFlags;
-}
-
-/** A direct call's failure as the UI sees it: a step-up request (local gate or AUTH_7016) or the server's error. */
-export function actionFailure(res: Exclude<HttpResult<unknown>, { ok: true }>): Extract<ActionResult, { ok: false }> {
-  if (res.kind === 'step_up') return { ok: false, error: res.error, step_up: res.scope };
-  if (res.kind === 'http' && res.error.error_code === 'AUTH_7016') return { ok: false, error: res.error, step_up: 'sensitive' };
-  return { ok: false, error: res.error };
 }
 
 export function toAction(res: HttpResult<unknown>): ActionResult {

@@ -1,9 +1,21 @@
-import { requestTimeoutMs } from '../schema/platform.ts';
-import { createSyncEngine, type SyncEngine } from '../sync/index.ts';
+import { requestTimeoutMs, type Platform } from '../schema/platform.ts';
+import { createSyncEngine, type SessionPort, type SyncEngine } from '../sync/index.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
 import { deleteReceiptStore, receiptStoreFor } from './receipt-store.ts';
 import type { StoredSession } from './session-store.ts';
-import type { WorkerContext } from './worker-context.ts';
+import type { StatusHub } from './status-hub.ts';
+import type { DataServiceDeps } from './worker-deps.ts';
+
+/** What the host reads of the worker's context (WorkerContext, which owns the host). */
+export interface MirrorHostContext {
+  readonly deps: DataServiceDeps;
+  readonly hub: StatusHub;
+  readonly baseUrl: string;
+  readonly sessionPort: SessionPort;
+  readonly deviceId: string | null;
+  readonly stored: StoredSession | null;
+  readonly platform: Platform;
+}
 
 /**
  * The mirror host: the session's open mirror (one per business and user) and, in the tab that
@@ -16,7 +28,7 @@ export class MirrorHost {
   private withdraw: (() => void) | null = null;
   private dbName: string | null = null;
 
-  constructor(private readonly ctx: WorkerContext) {}
+  constructor(private readonly ctx: MirrorHostContext) {}
 
   async open(stored: StoredSession): Promise<void> {
     const { deps, hub } = this.ctx;

@@ -1,10 +1,9 @@
 import type { RxChangeEvent, RxStorage } from 'rxdb';
 import type { Subscription } from 'rxjs';
 import type { CommandActor, CommandCheckContext, MirrorReader } from '../schema/commands/define-command.ts';
-import { COMMANDS } from '../schema/commands/index.ts';
 import type { MirroredCollection } from '../schema/sync-feed.ts';
 import type { TransactionFilter } from '../schema/transaction-query.ts';
-import { QUERIED_COLLECTIONS, REFERENCE_COLLECTIONS, type QueriedCollection, type ReferenceCollection } from '../schema/collections.ts';
+import type { QueriedCollection, ReferenceCollection } from '../schema/collections.ts';
 import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
 import { entityRefs } from '../sync/outbox-machine.ts';
 import { findDuplicateInvoices } from '../schema/bill-rules.ts';
@@ -22,6 +21,9 @@ import { RxMirrorStore } from './mirror-store.ts';
 import { ReferenceCache } from './reference-cache.ts';
 import { createCreators, createEngines, createRebasers, createViewers } from './collections/index.ts';
 import { referenceShower } from './rebase.ts';
+import { ALSO_CHANGED, COMMANDED_REFERENCES, isQueried } from './command-reach.ts';
+import { MootRefusals } from './moot-refusals.ts';
+import { textIndexing } from './text-indexing.ts';
 
 /**
  * One signed-in user's open mirror: the RxDB database, the outbox, the in-memory query engine
@@ -58,8 +60,6 @@ export interface RuntimeOptions {
 
 /** Small enough that a first-page read waiting behind one page of the load waits ~tens of ms. */
 const LOAD_PAGE = 2_000;
-/** ≈ 20 ms of tokenizing and indexing here: what a query or a command may wait behind. */
-const INDEX_SLICE = 1_000;
 
 export class MirrorRuntime {
   readonly outboxIndex = new OutboxIndex();
@@ -68,9 +68,9 @@ export class MirrorRuntime {
   readonly engines = createEngines(this.refs);
   /** What a row shows (commands applied), and as the UI gets it, per queried collection. */
   private readonly shows = createRebasers(this.outboxIndex);
-  private readonly views = createViewers(this.outboxIndex, (ids) => this.discardMoot(ids));
-  /** Moot refusals being discarded (a row is viewed many times meanwhile). */
-  private readonly discarding = new Set<string>();
+  private readonly views = createViewers(this.outboxIndex, (ids) => this.moot.discard(ids));
+  /** Issue 25's moot refusals: discarded, and what tells them kept across reloads (moot-refusals.ts). */
+  private readonly moot: MootRefusals;
   /** Rows commands in the outbox create, before the server's version exists (rebase.ts `creator`). */
   private readonly creates = createCreators(this.outboxIndex, () => this.opts.actor ?? NO_ACTOR);
   /** Reference rows as shown, for the reference collections commands change (rebase.ts `referenceShower`). */
@@ -97,7 +97,13 @@ export class MirrorRuntime {
   /** Outbox ids the change stream touched before the initial outbox read landed. */
   private outboxTouched: Set<string> | null = new Set();
   private subs: Subscription[] = [];
-  private indexing = false;
+  /** Starts moving the text-index backlog into the trigram index (text-indexing.ts), if not running. */
+  private readonly scheduleIndexing = textIndexing({
+    engines: () => this.feeds.map((f) => f.engine),
+    busy: () => (this.mirror.writing ? this.mirror.idle() : this.commands.busy ? this.commands.settled() : null),
+    closed: () => this.closed,
+    defer: (fn) => (this.opts.defer ?? ((f: () => void) => setTimeout(f, 0)))(fn),
+  });
   /** Default first pages being read from IndexedDB: the engine load pauses for them. */
   private firstPageReads = new Set<Promise<unknown>>();
   private closed = false;
@@ -107,6 +113,7 @@ export class MirrorRuntime {
     private readonly opts: RuntimeOptions,
   ) {
     this.outboxStore = new RxOutboxStore(db);
+    this.moot = new MootRefusals(db.meta, this.outboxStore, (e) => opts.onError?.(e));
     this.feeds = createFeeds({
       db, engines: this.engines, shows: this.shows, creates: this.creates,
       creating: (c) => this.outboxIndex.creatingIds(c), onChanged: (c) => this.changed(c),
@@ -119,7 +126,8 @@ export class MirrorRuntime {
       storedCount: () => (this.loaded && counted ? counted.engine.size : null),
     });
     this.subscribe();
-    this.outboxLoaded = this.outboxStore.list().then((entries) => {
+    this.outboxLoaded = this.outboxStore.list().then(async (entries) => {
+      await this.moot.attach(this.outboxIndex, new Set(entries.map((e) => e.id)));
       this.outboxIndex.load(entries, this.outboxTouched ?? undefined);
       this.outboxTouched = null;
     });
@@ -137,22 +145,6 @@ export class MirrorRuntime {
       // Wall-clock ms (the outbox orders and backs off by it); timings use performance.now().
       now: () => opts.now?.() ?? Date.now(),
     });
-  }
-
-  /**
-   * Issue 25 item 8: refusals the server's row made moot (nothing left to do: OutboxIndex
-   * `isMoot`) are removed from the outbox, so its failed count clears; only while still failed
-   * (a retry in flight is left alone). The outbox change stream then drops them from the index.
-   */
-  private discardMoot(ids: readonly string[]): void {
-    for (const id of ids) {
-      if (this.discarding.has(id)) continue;
-      this.discarding.add(id);
-      void this.outboxStore.get(id)
-        .then((entry) => (entry?.state === 'failed' ? this.outboxStore.remove(id) : undefined))
-        .catch((e: unknown) => this.opts.onError?.(e))
-        .finally(() => this.discarding.delete(id));
-    }
   }
 
   static async open(opts: RuntimeOptions): Promise<MirrorRuntime> {
@@ -350,6 +342,7 @@ export class MirrorRuntime {
       // A create's row shows in every state but removed (failed: kept, marked): re-derive on any change.
       if (ev.operation === 'DELETE') {
         this.outboxIndex.remove(ev.documentId);
+        this.moot.forget(ev.documentId);
         if (wasApplied || OutboxIndex.creates(before)) affected.push(entityRefs(before!));
         continue;
       }
@@ -387,56 +380,9 @@ export class MirrorRuntime {
     this.scheduleIndexing();
     this.opts.onDataChanged?.([...changes.keys()]);
   }
-
-  /** Moves the text-index backlog into the trigram index a slice at a time, never blocking a query for long. */
-  private scheduleIndexing(): void {
-    if (this.indexing || !this.withBacklog()) return;
-    this.indexing = true;
-    const defer = this.opts.defer ?? ((fn: () => void) => setTimeout(fn, 0));
-    const step = () => {
-      if (this.closed) return;
-      // Feed batches and commands in progress first: during a first mirror the slices run
-      // in the gaps between writes (waiting on the network) instead of delaying them, and a
-      // bulk coding answers before its 10,000 rows are re-indexed; queries verify unindexed rows.
-      if (this.mirror.writing) {
-        void this.mirror.idle().then(() => defer(step));
-        return;
-      }
-      if (this.commands.busy) {
-        void this.commands.settled().then(() => defer(step));
-        return;
-      }
-      this.withBacklog()?.indexSome(INDEX_SLICE);
-      if (this.withBacklog()) defer(step);
-      else this.indexing = false;
-    };
-    defer(step);
-  }
-
-  /** The first engine (load order) with rows waiting for the text index. */
-  private withBacklog(): CollectionFeed['engine'] | undefined {
-    for (const feed of this.feeds) if (feed.engine.searchBacklog > 0) return feed.engine;
-    return undefined;
-  }
 }
 
 const NO_ACTOR: CommandActor = { user_id: '', business_id: '' };
-
-/** The other collections the commands of each collection also change (their definitions' `also`). */
-const ALSO_CHANGED: Partial<Record<string, string[]>> = {};
-for (const def of Object.values(COMMANDS) as { collection: string; also?: object }[]) {
-  for (const other of Object.keys(def.also ?? {})) {
-    const list = (ALSO_CHANGED[def.collection] ??= []);
-    if (!list.includes(other)) list.push(other);
-  }
-}
-
-const isQueried = (c: string): c is QueriedCollection => (QUERIED_COLLECTIONS as readonly string[]).includes(c);
-
-/** The reference collections some command changes (its own collection or an `also`): read as shown, with marks. */
-const COMMANDED_REFERENCES: readonly ReferenceCollection[] = REFERENCE_COLLECTIONS.filter((kind) =>
-  (Object.values(COMMANDS) as { collection: string; also?: object }[]).some((d) => d.collection === kind || (d.also !== undefined && kind in d.also)),
-);
 
 function isDefaultView(q: { filter: object; sort: string }, sort: string): boolean {
   const empty = Object.values(q.filter).every((v) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0));

@@ -48,8 +48,18 @@ export class OutboxIndex {
    */
   private confirmed = new Map<string, { entry: OutboxEntry; untilSeq: number }>();
   private confirmedByEntity = new Map<string, OutboxEntry[]>();
-  /** A failed entry → its row's change_seq when first shown failed (`isMoot`: has the server's row changed since?). */
+  /**
+   * A failed entry → its row's change_seq when first shown failed (`isMoot`: has the server's row
+   * changed since?). Kept across reloads by the runtime (moot-refusals.ts): `onFailedSeen` hears
+   * each new one, `seedFailedOn` brings the stored ones back before anything is shown.
+   */
   private failedOn = new Map<string, number>();
+  onFailedSeen: ((id: string, seq: number) => void) | null = null;
+
+  /** The stored `failedOn` records of a previous run (entries no longer here are skipped by `isMoot`'s lookup). */
+  seedFailedOn(seen: Iterable<readonly [string, number]>): void {
+    for (const [id, seq] of seen) if (!this.failedOn.has(id)) this.failedOn.set(id, seq);
+  }
 
   /**
    * Adds the stored entries read at start. Entries the change stream already delivered (or
@@ -177,6 +187,7 @@ export class OutboxIndex {
     const seen = entry.base_seq ?? this.failedOn.get(entry.id);
     if (seen === undefined) {
       this.failedOn.set(entry.id, seq);
+      this.onFailedSeen?.(entry.id, seq);
       return false;
     }
     if (seq <= seen) return false;

@@ -1,5 +1,6 @@
 import { matchReceipt, matchWindow, type MatchResult, type ReceiptFields } from '../schema/receipt-matching.ts';
-import type { InboxReceipt, MatchedTransaction, ReceiptSuggestion, RowView } from './api.ts';
+import type { InboxReceipt, MatchedTransaction, ReceiptSuggestion } from './contracts/receipts.ts';
+import type { RowView } from './contracts/views.ts';
 import type { MirrorRuntime } from './mirror-runtime.ts';
 import type { StoredReceipt } from './receipt-store.ts';
 

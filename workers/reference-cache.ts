@@ -1,5 +1,5 @@
 import { ENTITIES, REFERENCE_COLLECTIONS, type ReferenceCollection, type RowOf } from '../schema/collections.ts';
-import type { ReferenceData } from './api.ts';
+import type { ReferenceData } from './contracts/views.ts';
 
 /**
  * Reference data in memory (every collection without a query spec: users, departments,

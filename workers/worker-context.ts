@@ -1,40 +1,18 @@
-import type { RxStorage } from 'rxdb';
 import { currentIdentity } from '../schema/api/calls.ts';
 import { errorBody } from '../schema/errors.ts';
 import { requestTimeoutMs, type Platform } from '../schema/platform.ts';
 import {
-  createHttpClient, StepUpTokens, type Clock, type HttpClient, type HttpResult, type SessionPort, type Transport,
+  createHttpClient, StepUpTokens, type HttpClient, type HttpResult, type SessionPort,
 } from '../sync/index.ts';
-import type { SessionInfo } from './api.ts';
+import type { SessionInfo } from './contracts/session.ts';
 import { businessChoices } from './business-choices.ts';
 import { refreshFlags } from './identity.ts';
-import type { LeaderElector } from './leader.ts';
 import { MirrorHost } from './mirror-host.ts';
-import type { SessionStore, StoredSession } from './session-store.ts';
+import type { StoredSession } from './session-store.ts';
 import { StatusHub } from './status-hub.ts';
+import type { DataServiceDeps, PendingMfa } from './worker-deps.ts';
 
-export interface DataServiceDeps {
-  sessionStore: SessionStore;
-  transport: Transport;
-  clock: Clock;
-  elector: LeaderElector;
-  /** Mirror storage; Dexie on the browser's IndexedDB by default. */
-  storage?: RxStorage<unknown, unknown>;
-  multiInstance?: boolean;
-  /** Off in unit tests that exercise the mirror without a server. */
-  sync?: boolean;
-  defer?: (fn: () => void) => void;
-  online?: boolean;
-}
-
-/** A sign-in waiting for its second factor: the half-scoped token stays in memory only. */
-export interface PendingMfa {
-  token: string;
-  /** Re-authentication in place: the account that must come back. */
-  expectUserId: string | undefined;
-  /** The address the sign-in used: where a first enrolment's email code goes. */
-  email: string | null;
-}
+export type { DataServiceDeps, PendingMfa } from './worker-deps.ts';
 
 /**
  * The state the worker's domains share (handlers/*.ts): the stored session and the HTTP client

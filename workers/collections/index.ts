@@ -1,5 +1,5 @@
 import { ENTITIES, QUERIED_COLLECTIONS, type MirroredCollection, type QueriedCollection, type RowOf } from '../../schema/collections.ts';
-import type { RowView } from '../api.ts';
+import type { RowView } from '../contracts/views.ts';
 import { occurredDesc } from '../../schema/mirror.ts';
 import type { OutboxIndex } from '../outbox-index.ts';
 import type { OwnCollection, MirrorDoc } from '../db.ts';

@@ -1,38 +1,28 @@
-import { getApprovalPolicy, updateApprovalPolicy } from '../../schema/api/calls-approval-policies.ts';
-import type { CallDef, CallResponse } from '../../schema/api/define-call.ts';
-import type { CallOptions } from '../../sync/index.ts';
-import type { ApprovalPolicyApi, ApprovalPolicyFailure } from '../api.ts';
-import { actionFailure } from '../identity.ts';
-import type { WorkerContext } from '../worker-context.ts';
+import { getApprovalPolicy, updateApprovalPolicy, type PolicyResponse, type PolicyStepBody } from '../../schema/api/calls-approval-policies.ts';
+import type { PolicyObjectType } from '../../schema/approval-policy.ts';
+import type { OnlineFailure } from '../contracts/views.ts';
+import { bindDomain, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
+
+/** An approval policy call's refusal; `offline`: nothing was sent. */
+export type ApprovalPolicyFailure = OnlineFailure;
+export type ApprovalPolicyResult = { ok: true; policy: PolicyResponse } | ApprovalPolicyFailure;
 
 /** Refused before any request: policies live on the server (nothing mirrored or queued). */
-export const APPROVAL_POLICY_OFFLINE: ApprovalPolicyFailure = {
-  ok: false,
-  offline: true,
-  error: { error_code: 'OFFLINE', message: 'You’re offline. Approval policies need a connection: nothing was sent.' },
-};
+export const APPROVAL_POLICY_OFFLINE = offlineFailure('You’re offline. Approval policies need a connection: nothing was sent.');
+
+const policy = (p: PolicyResponse) => ({ policy: p });
 
 /**
- * Approval policies (issue 25; schema/api/calls-approval-policies.ts): direct calls through the
- * session's HTTP client, like handlers/support-access.ts. Online only; a failure is data (the
- * server's error_v2 with its field errors, or offline); a 401 expires the session.
+ * Issue 25: the approval policy screen (admins; schema/api/calls-approval-policies.ts): read the
+ * current policy of an object type and replace its steps (a new version). Online only; a failure
+ * is data (the server's error_v2 with its field errors, or offline).
  */
-export function approvalPolicyHandlers(ctx: WorkerContext): ApprovalPolicyApi {
-  async function send<C extends CallDef>(def: C, opts: CallOptions<C>): Promise<{ ok: true; data: CallResponse<C> } | ApprovalPolicyFailure> {
-    if (!ctx.hub.online) return APPROVAL_POLICY_OFFLINE;
-    const res = ctx.watch401(await ctx.requireHttp().call(def, opts));
-    if (res.ok) return { ok: true, data: res.data };
-    if ((res.kind === 'network' || res.kind === 'timeout') && !res.maybeSent) return APPROVAL_POLICY_OFFLINE;
-    return actionFailure(res);
-  }
-  return {
-    async approvalPolicy(object_type) {
-      const r = await send(getApprovalPolicy, { params: { object_type } });
-      return r.ok ? { ok: true, policy: r.data } : r;
-    },
-    async saveApprovalPolicy(object_type, steps) {
-      const r = await send(updateApprovalPolicy, { params: { object_type }, body: { steps } });
-      return r.ok ? { ok: true, policy: r.data } : r;
-    },
-  };
-}
+export const APPROVAL_POLICY_CALLS = onlineDomain(APPROVAL_POLICY_OFFLINE, {
+  approvalPolicy: via(getApprovalPolicy, (object_type: PolicyObjectType) => ({ params: { object_type } }), policy),
+  saveApprovalPolicy: via(updateApprovalPolicy, (object_type: PolicyObjectType, steps: PolicyStepBody[]) =>
+    ({ params: { object_type }, body: { steps } }), policy),
+});
+
+export type ApprovalPolicyApi = OnlineApi<typeof APPROVAL_POLICY_CALLS>;
+
+export const approvalPolicyHandlers = (port: OnlinePort): ApprovalPolicyApi => bindDomain(port, APPROVAL_POLICY_CALLS);

@@ -1,103 +1,73 @@
+import type { z } from 'zod';
 import {
   createBillTemplate, createRecurringBill, createVendorCredit, deleteBillTemplate, deleteRecurringBill, deleteVendorCredit,
-  listBillTemplates, listRecurringBills, listVendorCredits, updateRecurringBill,
+  listBillTemplates, listRecurringBills, listVendorCredits, updateRecurringBill, type BillTemplate, type billTemplateCreateSchema,
 } from '../../schema/api/calls-bill-extras.ts';
-import type { CallDef, CallResponse } from '../../schema/api/define-call.ts';
+import type { RecurringBillTemplate, recurringBillCreateSchema, recurringBillPatchSchema } from '../../schema/entities/recurring-bill.ts';
+import type { VendorCredit, vendorCreditCreateSchema } from '../../schema/entities/vendor-credit.ts';
 import { MAX_PAGE_SIZE } from '../../schema/paging.ts';
-import type { CallOptions } from '../../sync/index.ts';
-import type { BillCallFailure, BillExtrasApi } from '../api.ts';
-import { actionFailure } from '../identity.ts';
-import type { WorkerContext } from '../worker-context.ts';
+import { allPages, bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
+import type { BillCallFailure } from './bills.ts';
+
+export { MAX_LIST_PAGES } from '../online.ts';
+
+export type RecurringBillInput = z.input<typeof recurringBillCreateSchema>;
+export type RecurringBillPatchInput = z.input<typeof recurringBillPatchSchema>;
+export type BillTemplateInput = z.input<typeof billTemplateCreateSchema>;
+export type VendorCreditInput = z.input<typeof vendorCreditCreateSchema>;
+export type RecurringBillResult = { ok: true; recurring: RecurringBillTemplate } | BillCallFailure;
+export type BillTemplateResult = { ok: true; template: BillTemplate } | BillCallFailure;
+export type VendorCreditResult = { ok: true; credit: VendorCredit } | BillCallFailure;
 
 /**
  * Refused before any request: recurring bills, templates and vendor credits live on the server
  * only (nothing of them is mirrored, nothing queued), so reading them as well as changing them
  * needs a connection.
  */
-export const BILL_EXTRAS_OFFLINE: BillCallFailure = {
-  ok: false,
-  offline: true,
-  error: {
-    error_code: 'OFFLINE',
-    message: 'You’re offline. Recurring bills, bill templates and vendor credits are kept on the server and need a connection: nothing was sent.',
-  },
-};
+export const BILL_EXTRAS_OFFLINE = offlineFailure(
+  'You’re offline. Recurring bills, bill templates and vendor credits are kept on the server and need a connection: nothing was sent.',
+);
 
-/** A list is read to its end, page after page, but never past this many pages (a runaway cursor). */
-export const MAX_LIST_PAGES = 20;
+/** The largest pages the call allows, from `start` (a list is read whole: `allPages`). */
+const paging = (start: string | undefined) => ({ page_size: MAX_PAGE_SIZE, ...(start ? { start } : {}) });
+const recurringId = (id: string) => ({ recurring_bill_template_id: id });
+const recurring = (r: RecurringBillTemplate) => ({ recurring: r });
+const template = (t: BillTemplate) => ({ template: t });
+const credit = (c: VendorCredit) => ({ credit: c });
 
 /**
- * Bill pay's extras (issue 11 §7), straight through the session's HTTP client like handlers/
- * bills.ts: online only, a failure is data, a 401 expires the session like the sync engine's.
- * The lists are read whole (the largest pages the call allows, following `page.next`): the pages
- * show every template and credit of the business, and the bill form sums a vendor's credits.
+ * Bill pay's extras (issue 11 §7): recurring bills, bill templates and vendor credits. They are
+ * server-only rows (not mirrored), so every call, the lists too, is a direct call, online only
+ * (`offline`: nothing was sent). A list is every row the server holds (newest first), read page
+ * by page (the pages show every template and credit; the bill form sums a vendor's credits); a
+ * delete answers the row as tombstoned.
  */
-export function billExtraHandlers(ctx: WorkerContext): BillExtrasApi {
-  async function send<C extends CallDef>(def: C, opts: CallOptions<C>): Promise<{ ok: true; data: CallResponse<C> } | BillCallFailure> {
-    if (!ctx.hub.online) return BILL_EXTRAS_OFFLINE;
-    const res = ctx.watch401(await ctx.requireHttp().call(def, opts));
-    if (res.ok) return { ok: true, data: res.data };
-    // Never reached the server: nothing changed there, as offline.
-    if ((res.kind === 'network' || res.kind === 'timeout') && !res.maybeSent) return BILL_EXTRAS_OFFLINE;
-    return actionFailure(res);
-  }
+export const BILL_EXTRA_CALLS = onlineDomain(BILL_EXTRAS_OFFLINE, {
+  recurringBills: custom((send) => async (): Promise<{ ok: true; recurring: RecurringBillTemplate[] } | BillCallFailure> => {
+    const r = await allPages((start) => send(listRecurringBills, { query: paging(start) }));
+    return r.ok ? { ok: true, recurring: r.rows } : r;
+  }),
+  createRecurringBill: via(createRecurringBill, (body: RecurringBillInput) => ({ body }), recurring),
+  /** Pause (`status: 'PAUSED'`), resume (`'ACTIVE'`: periods missed meanwhile are not billed) or edit. */
+  updateRecurringBill: via(updateRecurringBill, (id: string, patch: RecurringBillPatchInput) => ({ params: recurringId(id), body: patch }), recurring),
+  /** The bills it already made stay as they are. */
+  deleteRecurringBill: via(deleteRecurringBill, (id: string) => ({ params: recurringId(id) }), recurring),
+  billTemplates: custom((send) => async (): Promise<{ ok: true; templates: BillTemplate[] } | BillCallFailure> => {
+    const r = await allPages((start) => send(listBillTemplates, { query: paging(start) }));
+    return r.ok ? { ok: true, templates: r.rows } : r;
+  }),
+  createBillTemplate: via(createBillTemplate, (body: BillTemplateInput) => ({ body }), template),
+  deleteBillTemplate: via(deleteBillTemplate, (id: string) => ({ params: { bill_template_uuid: id } }), template),
+  /** Every credit of the business, or of one vendor; `remaining` is what bills can still take. */
+  vendorCredits: custom((send) => async (vendorId?: string): Promise<{ ok: true; credits: VendorCredit[] } | BillCallFailure> => {
+    const r = await allPages((start) => send(listVendorCredits, { query: { ...paging(start), ...(vendorId ? { vendor_id: vendorId } : {}) } }));
+    return r.ok ? { ok: true, credits: r.rows } : r;
+  }),
+  createVendorCredit: via(createVendorCredit, (body: VendorCreditInput) => ({ body }), credit),
+  /** Refused (REQUEST_7001, the server's words) once any of it is applied to a live bill. */
+  deleteVendorCredit: via(deleteVendorCredit, (id: string) => ({ params: { vendor_credit_uuid: id } }), credit),
+});
 
-  /** Every row of a paged list call, in the server's order; the first refusal is the answer. */
-  async function all<T>(page: (start: string | undefined) => Promise<{ ok: true; data: { data: T[]; page: { next: string | null } } } | BillCallFailure>) {
-    const rows: T[] = [];
-    let start: string | undefined;
-    for (let i = 0; i < MAX_LIST_PAGES; i += 1) {
-      const r = await page(start);
-      if (!r.ok) return r;
-      rows.push(...r.data.data);
-      if (!r.data.page.next) break;
-      start = r.data.page.next;
-    }
-    return { ok: true as const, rows };
-  }
-  const paging = (start: string | undefined) => ({ page_size: MAX_PAGE_SIZE, ...(start ? { start } : {}) });
-  const recurring = (id: string) => ({ recurring_bill_template_id: id });
+export type BillExtrasApi = OnlineApi<typeof BILL_EXTRA_CALLS>;
 
-  return {
-    async recurringBills() {
-      const r = await all((start) => send(listRecurringBills, { query: paging(start) }));
-      return r.ok ? { ok: true, recurring: r.rows } : r;
-    },
-    async createRecurringBill(body) {
-      const r = await send(createRecurringBill, { body });
-      return r.ok ? { ok: true, recurring: r.data } : r;
-    },
-    async updateRecurringBill(id, patch) {
-      const r = await send(updateRecurringBill, { params: recurring(id), body: patch });
-      return r.ok ? { ok: true, recurring: r.data } : r;
-    },
-    async deleteRecurringBill(id) {
-      const r = await send(deleteRecurringBill, { params: recurring(id) });
-      return r.ok ? { ok: true, recurring: r.data } : r;
-    },
-    async billTemplates() {
-      const r = await all((start) => send(listBillTemplates, { query: paging(start) }));
-      return r.ok ? { ok: true, templates: r.rows } : r;
-    },
-    async createBillTemplate(body) {
-      const r = await send(createBillTemplate, { body });
-      return r.ok ? { ok: true, template: r.data } : r;
-    },
-    async deleteBillTemplate(id) {
-      const r = await send(deleteBillTemplate, { params: { bill_template_uuid: id } });
-      return r.ok ? { ok: true, template: r.data } : r;
-    },
-    async vendorCredits(vendorId) {
-      const r = await all((start) => send(listVendorCredits, { query: { ...paging(start), ...(vendorId ? { vendor_id: vendorId } : {}) } }));
-      return r.ok ? { ok: true, credits: r.rows } : r;
-    },
-    async createVendorCredit(body) {
-      const r = await send(createVendorCredit, { body });
-      return r.ok ? { ok: true, credit: r.data } : r;
-    },
-    async deleteVendorCredit(id) {
-      const r = await send(deleteVendorCredit, { params: { vendor_credit_uuid: id } });
-      return r.ok ? { ok: true, credit: r.data } : r;
-    },
-  };
-}
+export const billExtraHandlers = (port: OnlinePort): BillExtrasApi => bindDomain(port, BILL_EXTRA_CALLS);

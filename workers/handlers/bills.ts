@@ -1,71 +1,83 @@
+import type { z } from 'zod';
 import {
   bulkCancel, bulkDueDate, bulkInvoiceDate, bulkMarkPaid, bulkMarkReconciled, bulkMemo, bulkPaymentDate, bulkRemindApprovers,
-  bulkRetryAccountingSync, bulkRetryPayment,
+  bulkRetryAccountingSync, bulkRetryPayment, type remindResponseSchema,
 } from '../../schema/api/calls-bill-bulk.ts';
-import { listBillPayments, markBillPaid, payBillsNow, reverseBillPayment } from '../../schema/api/calls-bills.ts';
-import type { CallDef, CallResponse } from '../../schema/api/define-call.ts';
+import { listBillPayments, markBillPaid, payBillsNow, reverseBillPayment, type billPaymentRowSchema } from '../../schema/api/calls-bills.ts';
 import type { Bill } from '../../schema/entities/bill.ts';
-import type { CallOptions } from '../../sync/index.ts';
-import type { BillApi, BillBulkRequest, BillCallFailure } from '../api.ts';
-import { actionFailure } from '../identity.ts';
-import type { WorkerContext } from '../worker-context.ts';
+import type { OnlineFailure } from '../contracts/views.ts';
+import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort, type Send } from '../online.ts';
+
+/**
+ * A bill call's refusal. `offline`: nothing was sent (the bulk actions are direct calls, online
+ * only; a payment offline is the outbox command `bill.payNow` instead).
+ */
+export type BillCallFailure = OnlineFailure;
+/** One bill's answer in a bulk action: the bill as changed, or the refusal (the others went on). */
+export type BillBulkItem = z.output<typeof remindResponseSchema>['results'][number];
+export type BillPaymentRow = z.output<typeof billPaymentRowSchema>;
+
+/** A bulk action under /bill-pay/bulk-actions/ (schema/api/calls-bill-bulk.ts, pay-now in calls-bills.ts), by its §7 name. */
+export type BillBulkRequest =
+  | {
+    action: 'pay-now' | 'cancel' | 'mark-bills-as-reconciled' | 'retry-payment' | 'retry-accounting-sync' | 'remind-next-approvers';
+    bill_ids: string[];
+  }
+  | { action: 'mark-bills-as-paid'; bill_ids: string[]; payment_date?: string }
+  | { action: 'due-date'; bill_ids: string[]; due_date: string }
+  | { action: 'invoice-date'; bill_ids: string[]; invoice_date: string }
+  | { action: 'payment-date'; bill_ids: string[]; payment_date: string }
+  | { action: 'memo'; bill_ids: string[]; memo: string | null };
 
 /**
  * Refused before any request: the bulk actions are direct calls the server answers there and
  * then, so they need a connection. (Paying offline is the outbox command `bill.payNow`, queued
  * only after the person confirms the amount and the vendor; never queued unseen.)
  */
-export const BILL_OFFLINE: BillCallFailure = {
-  ok: false,
-  offline: true,
-  error: { error_code: 'OFFLINE', message: 'You’re offline. This bill action needs a connection: nothing was sent.' },
-};
+export const BILL_OFFLINE = offlineFailure('You’re offline. This bill action needs a connection: nothing was sent.');
+
+/** The bulk action's call by its §7 name (each answers `{results}` in the order asked). */
+async function bulk(send: Send, req: BillBulkRequest) {
+  const ids = { bill_ids: req.bill_ids };
+  switch (req.action) {
+    case 'pay-now': return send(payBillsNow, { body: ids });
+    case 'cancel': return send(bulkCancel, { body: ids });
+    case 'mark-bills-as-paid': return send(bulkMarkPaid, { body: req.payment_date ? { ...ids, payment_date: req.payment_date } : ids });
+    case 'mark-bills-as-reconciled': return send(bulkMarkReconciled, { body: ids });
+    case 'retry-payment': return send(bulkRetryPayment, { body: ids });
+    case 'retry-accounting-sync': return send(bulkRetryAccountingSync, { body: ids });
+    case 'remind-next-approvers': return send(bulkRemindApprovers, { body: ids });
+    case 'due-date': return send(bulkDueDate, { body: { ...ids, due_date: req.due_date } });
+    case 'invoice-date': return send(bulkInvoiceDate, { body: { ...ids, invoice_date: req.invoice_date } });
+    case 'payment-date': return send(bulkPaymentDate, { body: { ...ids, payment_date: req.payment_date } });
+    case 'memo': return send(bulkMemo, { body: { ...ids, memo: req.memo } });
+  }
+}
+
+const bill = (id: string) => ({ bill_uuid: id });
+const asBill = (b: Bill) => ({ bill: b });
 
 /**
- * Bill pay's online-only calls (issue 11): the bulk actions, mark as paid, reverse a payment and
- * a bill's payment attempts, straight through the session's HTTP client (as vendors'). A failure
- * is data; a 401 expires the session like the sync engine's. The bills they change come back
- * through the feed; the answers are what the UI words meanwhile.
+ * Bill pay's direct calls (issue 11): online only. The bills themselves are mirrored
+ * (`query('bills', …)`) and their edits are outbox commands (`bill.create`/`.update`/`.delete`);
+ * what moves money or acts on many bills at once is answered by the server there and then, and
+ * the changed bills come back through the feed.
  */
-export function billHandlers(ctx: WorkerContext): BillApi {
-  async function send<C extends CallDef>(def: C, opts: CallOptions<C>): Promise<{ ok: true; data: CallResponse<C> } | BillCallFailure> {
-    if (!ctx.hub.online) return BILL_OFFLINE;
-    const res = ctx.watch401(await ctx.requireHttp().call(def, opts));
-    if (res.ok) return { ok: true, data: res.data };
-    // Never reached the server: nothing changed there, as offline.
-    if ((res.kind === 'network' || res.kind === 'timeout') && !res.maybeSent) return BILL_OFFLINE;
-    return actionFailure(res);
-  }
-  const asBill = (r: { ok: true; data: Bill } | BillCallFailure) => (r.ok ? { ok: true as const, bill: r.data } : r);
-  const bill = (id: string) => ({ bill_uuid: id });
+export const BILL_CALLS = onlineDomain(BILL_OFFLINE, {
+  /** Each bill changed on its own (one refusal does not fail the others): `results` in the order asked. */
+  billBulkAction: custom((send) => async (req: BillBulkRequest): Promise<{ ok: true; results: BillBulkItem[] } | BillCallFailure> => {
+    const r = await bulk(send, req);
+    return r.ok ? { ok: true, results: r.data.results } : r;
+  }),
+  /** Paid outside Ledgerline (`payment_date` defaults to today on the server). */
+  markBillPaid: via(markBillPaid, (id: string, paymentDate?: string) =>
+    ({ params: bill(id), body: paymentDate ? { payment_date: paymentDate } : {} }), asBill),
+  /** PAID → APPROVED; the live payment attempt becomes REVERSED. */
+  reverseBillPayment: via(reverseBillPayment, (id: string) => ({ params: bill(id), body: {} }), asBill),
+  /** The bill's payment attempts, oldest first. */
+  billPayments: via(listBillPayments, (id: string) => ({ query: { bill_id: id } }), (d) => ({ payments: d.data })),
+});
 
-  async function bulk(req: BillBulkRequest) {
-    const ids = { bill_ids: req.bill_ids };
-    switch (req.action) {
-      case 'pay-now': return send(payBillsNow, { body: ids });
-      case 'cancel': return send(bulkCancel, { body: ids });
-      case 'mark-bills-as-paid': return send(bulkMarkPaid, { body: req.payment_date ? { ...ids, payment_date: req.payment_date } : ids });
-      case 'mark-bills-as-reconciled': return send(bulkMarkReconciled, { body: ids });
-      case 'retry-payment': return send(bulkRetryPayment, { body: ids });
-      case 'retry-accounting-sync': return send(bulkRetryAccountingSync, { body: ids });
-      case 'remind-next-approvers': return send(bulkRemindApprovers, { body: ids });
-      case 'due-date': return send(bulkDueDate, { body: { ...ids, due_date: req.due_date } });
-      case 'invoice-date': return send(bulkInvoiceDate, { body: { ...ids, invoice_date: req.invoice_date } });
-      case 'payment-date': return send(bulkPaymentDate, { body: { ...ids, payment_date: req.payment_date } });
-      case 'memo': return send(bulkMemo, { body: { ...ids, memo: req.memo } });
-    }
-  }
+export type BillApi = OnlineApi<typeof BILL_CALLS>;
 
-  return {
-    async billBulkAction(req) {
-      const r = await bulk(req);
-      return r.ok ? { ok: true, results: r.data.results } : r;
-    },
-    markBillPaid: async (id, paymentDate) => asBill(await send(markBillPaid, { params: bill(id), body: paymentDate ? { payment_date: paymentDate } : {} })),
-    reverseBillPayment: async (id) => asBill(await send(reverseBillPayment, { params: bill(id), body: {} })),
-    async billPayments(id) {
-      const r = await send(listBillPayments, { query: { bill_id: id } });
-      return r.ok ? { ok: true, payments: r.data.data } : r;
-    },
-  };
-}
+export const billHandlers = (port: OnlinePort): BillApi => bindDomain(port, BILL_CALLS);

@@ -4,6 +4,7 @@ import { fieldConflicts, resolvedPatch, type ConflictChoice } from '../../schema
 import { withDuplicateConfirmed } from '../../schema/commands/bill.ts';
 import { transition } from '../../sync/index.ts';
 import type { CommandApi, ConflictResolution } from '../api.ts';
+import { call } from '../online.ts';
 import type { WorkerContext } from '../worker-context.ts';
 
 /**
@@ -12,13 +13,8 @@ import type { WorkerContext } from '../worker-context.ts';
  * engine makes the transition, a follower makes the same one in the shared outbox.
  */
 export function commandHandlers(ctx: WorkerContext): CommandApi {
-  const run: CommandApi['run'] = async (name, input) => {
-    const rt = ctx.host.runtime;
-    if (!rt) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
-    const { result } = await rt.commands.run(name, input);
-    if (result.ok) ctx.host.engine?.kick();
-    return result;
-  };
+  // The outbox path of the one `call` (workers/online.ts): the runner, then the engine is kicked.
+  const run: CommandApi['run'] = (name, input) => call(ctx, commandDef(name), input as never);
   return {
     run,
     codeTransactions: (ids, patch) => run('transaction.bulkCode', { transaction_ids: ids, patch }),

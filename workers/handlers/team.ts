@@ -1,77 +1,60 @@
+import type { z } from 'zod';
 import {
   changeUserRole, deleteUser, getUser, inviteUser, listEntities, lookupInvite, resendInvite, suspendUser, unsuspendUser, updateUser,
   type AdminUser,
 } from '../../schema/api/calls-admin.ts';
 import { passwordlessSend } from '../../schema/api/calls-identity.ts';
-import type { CallDef, CallResponse } from '../../schema/api/define-call.ts';
-import type { CallOptions } from '../../sync/index.ts';
-import type { TeamApi, TeamFailure } from '../api.ts';
-import { actionFailure } from '../identity.ts';
-import type { WorkerContext } from '../worker-context.ts';
+import type { Role } from '../../schema/roles.ts';
+import type { OnlineFailure } from '../contracts/views.ts';
+import { bindDomain, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
+
+/**
+ * A team call's refusal. `offline`: nothing was sent (inviting and managing people are direct
+ * calls, online only; the people list itself is the mirror's `users`).
+ */
+export type TeamFailure = OnlineFailure;
+export type TeamUserResult = { ok: true; user: AdminUser } | TeamFailure;
+export type InviteUserInput = z.input<typeof inviteUser.body>;
+export type UpdateUserInput = z.input<typeof updateUser.body>;
 
 /**
  * Refused before any request: inviting and managing people are direct calls (the server decides
  * roles, reporting lines and who may sign in; none of it can wait on a device), so they need a
  * connection. The page keeps what the person entered.
  */
-export const TEAM_OFFLINE: TeamFailure = {
-  ok: false,
-  offline: true,
-  error: { error_code: 'OFFLINE', message: 'You’re offline. Inviting and managing people needs a connection: nothing was sent.' },
-};
+export const TEAM_OFFLINE = offlineFailure('You’re offline. Inviting and managing people needs a connection: nothing was sent.');
+
+const user = (id: string) => ({ user_uuid: id });
+const asUser = (u: AdminUser) => ({ user: u });
 
 /**
- * Team administration (issue 14): direct calls through the HTTP client, like handlers/vendors.ts.
- * A failure is data (the server's `error_v2` and field messages, or offline); a 401 expires the
- * session like the sync engine's. The public invite lookup and sign-in link go through the same
- * client without a session (the token in the link is the credential).
+ * Team administration (issue 14; schema/api/calls-admin.ts): direct calls, online only. Every
+ * write also reaches the mirror through the feed (users are reference data), so the answer's
+ * user is only what the page shows until the mirror has it. `inviteDetails` and
+ * `sendSignInLink` are public (no session): the invite and sign-in pages call them signed out,
+ * through the same client (the token in the link is the credential).
  */
-export function teamHandlers(ctx: WorkerContext): TeamApi {
-  async function send<C extends CallDef>(def: C, opts: CallOptions<C>): Promise<{ ok: true; data: CallResponse<C> } | TeamFailure> {
-    if (!ctx.hub.online) return TEAM_OFFLINE;
-    const res = ctx.watch401(await ctx.requireHttp().call(def, opts));
-    if (res.ok) return { ok: true, data: res.data };
-    // A request that never reached the server is the same as offline: nothing changed there.
-    if ((res.kind === 'network' || res.kind === 'timeout') && !res.maybeSent) return TEAM_OFFLINE;
-    return actionFailure(res);
-  }
-  const asUser = (r: { ok: true; data: AdminUser } | TeamFailure) => (r.ok ? { ok: true as const, user: r.data } : r);
-  const user = (id: string) => ({ user_uuid: id });
-  return {
-    teamUser: async (id) => asUser(await send(getUser, { params: user(id) })),
-    async inviteUser(body) {
-      const r = await send(inviteUser, { body });
-      return r.ok ? { ok: true, user: r.data.user, expires_at: r.data.invite.expires_at } : r;
-    },
-    async resendInvite(id) {
-      const r = await send(resendInvite, { params: user(id), body: {} });
-      return r.ok ? { ok: true, user: r.data.user, expires_at: r.data.invite.expires_at } : r;
-    },
-    changeUserRole: async (id, role, isManager) =>
-      asUser(await send(changeUserRole, { params: user(id), body: isManager === undefined ? { role } : { role, is_manager: isManager } })),
-    updateUser: async (id, patch, baseSeq) =>
-      asUser(await send(updateUser, { params: user(id), body: patch, ...(baseSeq !== undefined ? { ifMatch: baseSeq } : {}) })),
-    suspendUser: async (id) => asUser(await send(suspendUser, { params: user(id), body: {} })),
-    unsuspendUser: async (id) => asUser(await send(unsuspendUser, { params: user(id) })),
-    async deleteUser(id) {
-      const r = await send(deleteUser, { params: user(id) });
-      return r.ok ? { ok: true } : r;
-    },
-    async businessEntities() {
-      const r = await send(listEntities, {});
-      return r.ok ? { ok: true, entities: r.data.data } : r;
-    },
-    async inviteDetails(token) {
-      const r = await send(lookupInvite, { params: { token } });
-      return r.ok ? { ok: true, invite: r.data } : r;
-    },
-    async sendSignInLink(email) {
-      if (!ctx.hub.online) return TEAM_OFFLINE;
-      const res = await ctx.requireHttp().call(passwordlessSend, { body: { email } });
-      // The call answers 204 with no body: the HTTP layer reads it as the declared null.
-      if (res.ok) return { ok: true };
-      if ((res.kind === 'network' || res.kind === 'timeout') && !res.maybeSent) return TEAM_OFFLINE;
-      return actionFailure(res);
-    },
-  };
-}
+export const TEAM_CALLS = onlineDomain(TEAM_OFFLINE, {
+  teamUser: via(getUser, (id: string) => ({ params: user(id) }), asUser),
+  inviteUser: via(inviteUser, (body: InviteUserInput) => ({ body }), (d) => ({ user: d.user, expires_at: d.invite.expires_at })),
+  resendInvite: via(resendInvite, (id: string) => ({ params: user(id), body: {} }), (d) => ({ user: d.user, expires_at: d.invite.expires_at })),
+  changeUserRole: via(changeUserRole, (id: string, role: Role, isManager?: boolean) =>
+    ({ params: user(id), body: isManager === undefined ? { role } : { role, is_manager: isManager } }), asUser),
+  /**
+   * `baseSeq` (issue 24): the person's `change_seq` as the page showed them, sent as If-Match; a
+   * field someone else changed since answers 409 CONFLICT with the details (nothing applied).
+   */
+  updateUser: via(updateUser, (id: string, patch: UpdateUserInput, baseSeq?: number) =>
+    ({ params: user(id), body: patch, ...(baseSeq !== undefined ? { ifMatch: baseSeq } : {}) }), asUser),
+  suspendUser: via(suspendUser, (id: string) => ({ params: user(id), body: {} }), asUser),
+  unsuspendUser: via(unsuspendUser, (id: string) => ({ params: user(id) }), asUser),
+  deleteUser: via(deleteUser, (id: string) => ({ params: user(id) })),
+  businessEntities: via(listEntities, () => ({}), (d) => ({ entities: d.data })),
+  inviteDetails: via(lookupInvite, (token: string) => ({ params: { token } }), (invite) => ({ invite })),
+  /** Always ok when the server answered (204, no body): it never says whether the email has an account. */
+  sendSignInLink: via(passwordlessSend, (email: string) => ({ body: { email } })),
+});
+
+export type TeamApi = OnlineApi<typeof TEAM_CALLS>;
+
+export const teamHandlers = (port: OnlinePort): TeamApi => bindDomain(port, TEAM_CALLS);
