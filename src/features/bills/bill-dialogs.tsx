@@ -5,6 +5,8 @@ import { DateField } from '../../components/date-field.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { formatCount, formatMoney } from '../../lib/format.ts';
+import type { Vendor } from '../../../schema/entities/vendor.ts';
+import type { VendorPaymentCheck } from '../../../schema/vendor-rules.ts';
 import type { PayPlan } from './bill-actions.ts';
 
 /** Moved to src/components (accounting confirms with it too); re-exported for bill pay's dialogs. */
@@ -97,6 +99,23 @@ export function PaySummary<B extends { id: string; vendor_id: string; invoice_nu
               </li>
             ))}
           </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Why this bill cannot be paid through Ledgerline, and the way forward: the vendor's bank details. */
+export function CannotPay({ check, vendor, online, onAdd }: { check: Exclude<VendorPaymentCheck, { ok: true }>; vendor: Vendor; online: boolean; onAdd(): void }) {
+  const canAdd = check.reason !== 'CURRENCY';
+  return (
+    <div className="notice notice-warn bill-cannot-pay" role="note" data-testid="bill-cannot-pay">
+      <p><strong>Can’t pay yet.</strong> {check.message}</p>
+      {canAdd && (
+        <div className="row-actions">
+          <Button size="sm" variant="primary" disabled={!online} title={online ? undefined : 'This needs a connection.'} onClick={onAdd}>
+            {vendor.bank_account ? 'Update bank details' : 'Add bank details'}
+          </Button>
         </div>
       )}
     </div>

@@ -20,7 +20,7 @@ import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import { drawerActionLabel, drawerActions, isProcessing, needsConnection, payBlock, SYNCING_STATES, type BillDrawerAction } from './bill-actions.ts';
-import { ConfirmDialog } from './bill-dialogs.tsx';
+import { CannotPay, ConfirmDialog } from './bill-dialogs.tsx';
 import { DuplicateMark } from '../../components/bill-duplicate-mark.tsx';
 import { DuplicateRefusal } from './duplicate-refusal.tsx';
 import { ApprovalChain } from './approval-chain.tsx';
@@ -210,23 +210,6 @@ const payingStatus = (status: BillView['status']) =>
 
 /** The day a payment sent on `sent` settles (the server's rule: DEFAULT_SETTLEMENT_DAYS bank business days). */
 const settlesOn = (sent: string) => expectedSettlementDate(sent, DEFAULT_SETTLEMENT_DAYS);
-
-/** Why this bill cannot be paid through Ledgerline, and the way forward: the vendor's bank details. */
-function CannotPay({ check, vendor, online, onAdd }: { check: Exclude<VendorPaymentCheck, { ok: true }>; vendor: Vendor; online: boolean; onAdd(): void }) {
-  const canAdd = check.reason !== 'CURRENCY';
-  return (
-    <div className="notice notice-warn bill-cannot-pay" role="note" data-testid="bill-cannot-pay">
-      <p><strong>Can’t pay yet.</strong> {check.message}</p>
-      {canAdd && (
-        <div className="row-actions">
-          <Button size="sm" variant="primary" disabled={!online} title={online ? undefined : 'This needs a connection.'} onClick={onAdd}>
-            {vendor.bank_account ? 'Update bank details' : 'Add bank details'}
-          </Button>
-        </div>
-      )}
-    </div>
-  );
-}
 
 function BillActions({ bill, online, busy, blocked: cannotPay = false, onRun }: {
   bill: BillView; online: boolean; busy: BillDrawerAction | null; blocked?: boolean; onRun(a: BillDrawerAction): void;
