@@ -31,7 +31,7 @@ export interface ClaimReceiptsFieldProps {
  */
 export async function discardFormReceipts(client: DataClient, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  for (const view of await client.receipts(ids)) {
+  for (const view of await client.receipts([...ids])) {
     if (!view.server_id && (await client.deleteLocalReceipt(view.id)).ok) continue;
     const queued = await client.run('receipt.discard', { receipt_id: view.server_id ?? view.id });
     if (!queued.ok) {
