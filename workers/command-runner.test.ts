@@ -28,6 +28,7 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'approval.approve': { approval_id: ROW(1) },
   'approval.reject': { approval_id: ROW(1), reason: 'No receipt' },
   'receipt.upload': { receipt_id: testUuid(7, 1), content_type: 'image/png', size: 10, sha256: 'a'.repeat(64) },
+  'receipt.discard': { receipt_id: testUuid(7, 1) },
   'transaction.attachReceipt': { transaction_id: ROW(1), receipt_id: testUuid(7, 1) },
   'transaction.detachReceipt': { transaction_id: ROW(1), receipt_id: testUuid(7, 1) },
   'card.issue': { id: ROW(1), user_id: testUuid(2, 1), display_name: 'Travel', limit: { amount: 200_000, currency: 'USD', interval: 'MONTHLY' } },

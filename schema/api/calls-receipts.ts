@@ -78,6 +78,22 @@ export const deleteReceipt = defineCall({
   response: z.object({ id: z.uuid(), deleted: z.literal(true) }),
 });
 
+/**
+ * Issue 25: a receipt a form stored and then gave up (a cancelled claim form). Deleted like
+ * `receipts.delete` only while nothing uses it (no transaction, no live claim, no live bill's
+ * invoice: the server stores bytes once per uploader, so the same photo may already be on a saved
+ * claim); otherwise kept, `discarded: false`. A POST (Idempotency-Key), so the outbox may send it again.
+ */
+export const discardReceipt = defineCall({
+  id: 'receipts.discard',
+  method: 'POST',
+  path: '/v1/auth/receipts/:receipt_uuid/discard',
+  auth: scopes,
+  params: receiptParams,
+  body: z.object({}).optional(),
+  response: z.object({ id: z.uuid(), discarded: z.boolean() }),
+});
+
 /** Attaching a receipt already attached is a no-op that answers the same. */
 export const attachReceipt = defineCall({
   id: 'transactions.attachReceipt',
@@ -98,4 +114,4 @@ export const detachReceipt = defineCall({
   response: transactionReceiptsSchema,
 });
 
-export const RECEIPT_CALLS = [uploadReceipt, getReceiptFile, getReceiptMetadata, deleteReceipt, attachReceipt, detachReceipt] as const;
+export const RECEIPT_CALLS = [uploadReceipt, getReceiptFile, getReceiptMetadata, deleteReceipt, discardReceipt, attachReceipt, detachReceipt] as const;

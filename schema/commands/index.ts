@@ -10,7 +10,7 @@ import {
   cardActivate, cardBulkLock, cardFavorite, cardIssue, cardLock, cardReissue, cardRequestCancel, cardRequestCreate, cardRequestPhysical,
   cardSetPrimary, cardSuspend, cardTerminate, cardUnfavorite, cardUnlock, cardUnsuspend, cardUpdate,
 } from './card.ts';
-import { receiptUpload, transactionAttachReceipt, transactionDetachReceipt } from './receipt.ts';
+import { receiptDiscard, receiptUpload, transactionAttachReceipt, transactionDetachReceipt } from './receipt.ts';
 import { billCreate, billDelete, billPayNow, billUpdate } from './bill.ts';
 import { provisionalBillCreate, provisionalBillDelete, provisionalBillUpdate } from './provisional-bill.ts';
 import { dashboardDelete, dashboardSave, savedReportDelete, savedReportSave } from './reporting.ts';
@@ -34,6 +34,7 @@ const DEFINITIONS = [
   approvalApprove,
   approvalReject,
   receiptUpload,
+  receiptDiscard,
   transactionAttachReceipt,
   transactionDetachReceipt,
   cardIssue,

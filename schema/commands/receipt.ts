@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { attachReceipt, detachReceipt, RECEIPT_CONTENT_TYPES, uploadReceipt } from '../api/calls-receipts.ts';
+import { attachReceipt, detachReceipt, discardReceipt, RECEIPT_CONTENT_TYPES, uploadReceipt } from '../api/calls-receipts.ts';
 import type { Transaction } from '../entities/transaction.ts';
 import { allInMirror, defineCommand } from './define-command.ts';
 
@@ -44,6 +44,24 @@ export const receiptUpload = defineCommand({
   request: () => ({}),
   file: (a) => a.receipt_id,
   lane: 'upload',
+  apply: (row) => row,
+  confirm: 'none',
+});
+
+/**
+ * Issue 25: a receipt a cancelled form stored is given up on the server (`receipts.discard`:
+ * deleted only while nothing uses it). Queued under the client id, it waits for the receipt's
+ * upload (`after`) and is sent with the server's id; offline, it goes on the next sync.
+ */
+export const receiptDiscard = defineCommand({
+  name: 'receipt.discard',
+  args: z.object({ receipt_id: z.uuid() }),
+  collection: 'transactions',
+  entityIds: () => [],
+  after: (a) => [a.receipt_id],
+  resolve: serverIdOf,
+  call: discardReceipt,
+  request: (a) => ({ params: { receipt_uuid: a.receipt_id }, body: {} }),
   apply: (row) => row,
   confirm: 'none',
 });

@@ -162,6 +162,32 @@ export async function deleteReceipt(tx: Queryable, user: ActingUser, vis: Visibi
   return { id, deleted: true as const };
 }
 
+/**
+ * Issue 25: the caller gives up a receipt they uploaded from a form they cancelled. Deleted as
+ * `deleteReceipt` does only while nothing uses it: no transaction, no claim (even a deleted one
+ * keeps its history), no bill or provisional bill's invoice; otherwise kept (`discarded: false`),
+ * since the server stores the same bytes once per uploader and a saved claim may hold them.
+ * Someone else's receipt is never discarded (kept, even for an admin).
+ */
+export async function discardReceipt(tx: Queryable, user: ActingUser, vis: Visibility, id: string) {
+  const receipt = await findReceipt(tx, user.business_id, vis, id, 'update');
+  if (!receipt) throw new ApiError('REQUEST_7004');
+  const kept = { id, discarded: false as boolean };
+  const uploaded = await tx.query('SELECT 1 FROM receipt_uploads WHERE receipt_id = $1 AND user_id = $2', [id, user.id]);
+  if (uploaded.length === 0) return kept;
+  const used = await tx.query(
+    `SELECT 1 WHERE EXISTS (SELECT 1 FROM transaction_receipts WHERE receipt_id = $2)
+        OR EXISTS (SELECT 1 FROM reimbursements WHERE business_id = $1 AND receipt_ids @> ARRAY[$2::uuid])
+        OR EXISTS (SELECT 1 FROM bills WHERE business_id = $1 AND invoice_file_id = $2)
+        OR EXISTS (SELECT 1 FROM provisional_bills WHERE business_id = $1 AND invoice_file_id = $2)`,
+    [user.business_id, id],
+  );
+  if (used.length > 0) return kept;
+  await tx.query('DELETE FROM receipt_uploads WHERE receipt_id = $1', [id]);
+  await tx.query('UPDATE receipts SET deleted = true, bytes = NULL WHERE id = $1', [id]);
+  return { id, discarded: true };
+}
+
 /** Takes a deleted receipt off every claim it was on, each claim with a new change seq. */
 async function removeFromClaims(tx: Queryable, businessId: string, receiptId: string): Promise<void> {
   // Counted unlocked, changed under the business row's lock (every writer takes it first); the

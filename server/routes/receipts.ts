@@ -1,8 +1,8 @@
 import {
-  attachReceipt, deleteReceipt, detachReceipt, getReceiptFile, getReceiptMetadata, uploadReceipt,
+  attachReceipt, deleteReceipt, detachReceipt, discardReceipt, getReceiptFile, getReceiptMetadata, uploadReceipt,
 } from '../../schema/api/calls-receipts.ts';
 import {
-  attachReceipt as attach, deleteReceipt as remove, detachReceipt as detach, findReceipt, readReceiptFile, storeReceipt,
+  attachReceipt as attach, deleteReceipt as remove, detachReceipt as detach, discardReceipt as discard, findReceipt, readReceiptFile, storeReceipt,
 } from '../domain/receipts.ts';
 import { visibilityOf } from '../domain/visibility.ts';
 import { ApiError } from '../core/errors.ts';
@@ -53,6 +53,11 @@ export const receiptHandlers = {
   [deleteReceipt.id]: async (ctx) => {
     const { user } = actorOf(ctx);
     return ok(await ctx.deps.db.transaction(async (tx) => remove(tx, user, await visibilityOf(tx, user), ctx.input.params.receipt_uuid)));
+  },
+
+  [discardReceipt.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    return ok(await discard(ctx.db, user, await visibilityOf(ctx.db, user), ctx.input.params.receipt_uuid));
   },
 
   [attachReceipt.id]: async (ctx) => {

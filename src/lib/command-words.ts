@@ -10,6 +10,7 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'transaction.attachReceipt': 'Attaching a receipt to',
   'transaction.detachReceipt': 'Removing a receipt from',
   'receipt.upload': 'Upload of a receipt file',
+  'receipt.discard': 'Removal of a receipt file',
   'reimbursement.create': 'New claim',
   'reimbursement.createMileage': 'New claim',
   'reimbursement.createPerDiem': 'New claim',

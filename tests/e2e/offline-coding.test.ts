@@ -20,6 +20,7 @@ import { apiSearch, apiSignIn } from '../support/api.ts';
 import {
   launchBrowser, setNetwork,
   pendingCount,
+  pollPage,
   signIn,
   WAITING_TEXT,
   waitForServiceWorkerControl,
@@ -98,6 +99,25 @@ async function gl(code: string) {
   );
   if (!rows[0]) throw new Error(`seed has no GL account ${code}`);
   return rows[0];
+}
+
+/**
+ * Reloads the page while offline and waits until the reloaded document is offline itself. The
+ * context's offline emulation reaches a new document late, and under load not at all: the app
+ * then boots reading `navigator.onLine === true` (while its calls still fail) and rightly shows
+ * "N changes waiting to sync", never "Offline". So the offline state is set again for the new
+ * document (API calls stay dropped by setNetwork's route all along) and the test goes on once the
+ * page reports what the app reads.
+ */
+async function reloadOffline(session: BrowserSession) {
+  const { page, context } = session;
+  const reloaded = await page.reload();
+  if (await page.evaluate(() => navigator.onLine)) {
+    await context.setOffline(false);
+    await context.setOffline(true);
+  }
+  await pollPage(page, () => !navigator.onLine, undefined);
+  return reloaded;
 }
 
 /** Picks a GL account in the bulk coding dialog, applies, and waits for the dialog to close. */
@@ -227,7 +247,7 @@ describe('offline coding, end to end', () => {
     // Reload while offline: the service worker serves the app, the worker reopens the mirror
     // and the outbox; the session survives; the edits are still shown as pending.
     const urlBefore = new URL(page.url());
-    const reloaded = await page.reload();
+    const reloaded = await reloadOffline(admin);
     expect(reloaded?.fromServiceWorker()).toBe(true);
     await waitForSyncStatus(page, 'Offline');
     // The URL carries the view state (search, page): the reloaded page restores it.

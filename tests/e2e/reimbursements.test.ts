@@ -20,6 +20,8 @@ import { startTestServer, type TestServer } from '../../server/testing.ts';
 import {
   launchBrowser, setNetwork, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
 } from '../support/browser.ts';
+import { getReceiptMetadata } from '../../schema/api/calls-receipts.ts';
+import { ApiError, apiSignIn } from '../support/api.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
 
@@ -188,4 +190,30 @@ describe('reimbursements offline, end to end', () => {
     );
     expect(claimed).toEqual([{ receipt_ids: [files[0]!.id] }]);
   }, 240_000);
+
+  it('a cancelled claim form leaves no receipt it uploaded on the server (issue 25)', async () => {
+    const { page } = browser;
+    const file = fileURLToPath(new URL('../fixtures/receipts/r05-hotel-usd.png', import.meta.url));
+    const sha = createHash('sha256').update(readFileSync(file)).digest('hex');
+    const api = await apiSignIn(server.url, EMPLOYEE, PASSWORD);
+    const live = async () =>
+      (await server.db.query<{ id: string }>('SELECT id::text AS id FROM receipts WHERE business_id = $1 AND sha256 = $2 AND NOT deleted', [server.businessId, sha])).map((r) => r.id);
+
+    // Online: the receipt uploads while the form is open.
+    const pocket = await openForm(page, 'Out-of-pocket', 'New out-of-pocket claim');
+    const receipts = pocket.getByRole('group', { name: 'Receipts' });
+    await receipts.locator('input[type="file"]').setInputFiles(file);
+    await receipts.getByText('Uploaded', { exact: true }).waitFor({ state: 'visible', timeout: 60_000 });
+    await expect.poll(live, { timeout: 30_000 }).toHaveLength(1);
+    const [id] = await live();
+    expect((await api.call(getReceiptMetadata, { params: { receipt_uuid: id! } })).sha256).toBe(sha);
+
+    await pocket.getByRole('button', { name: 'Cancel' }).click();
+    await pocket.waitFor({ state: 'detached' });
+    // The server answers 404 for it: discarded, not left behind unattached.
+    const status = async () => api.call(getReceiptMetadata, { params: { receipt_uuid: id! } }).then(() => 200, (e: unknown) => (e instanceof ApiError ? e.status : -1));
+    await expect.poll(status, { timeout: 30_000 }).toBe(404);
+    expect(await live()).toEqual([]);
+    await waitForSyncStatus(page, 'All changes synced', 60_000);
+  }, 120_000);
 });

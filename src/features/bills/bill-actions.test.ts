@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BillStatus } from '../../../schema/entities/bill.ts';
-import { bulkOffers, bulkOutcomeText, drawerActionLabel, drawerActions, OFFLINE_REASON, type OfferedBulkAction } from './bill-actions.ts';
+import { bulkOffers, bulkOutcomeText, drawerActionLabel, drawerActions, OFFLINE_REASON, payBlock, payPlan, type OfferedBulkAction } from './bill-actions.ts';
 
 const bill = (n: number, status: BillStatus) => ({ id: `b${n}`, status });
 const offer = (selected: { id: string; status: BillStatus }[], action: OfferedBulkAction, online = true, limit?: number) =>
@@ -96,5 +96,52 @@ describe('drawerActions', () => {
   it('words a rejected bill’s submit as a resubmission', () => {
     expect(drawerActionLabel('submit', 'DRAFT')).toBe('Submit for approval');
     expect(drawerActionLabel('submit', 'REJECTED')).toBe('Resubmit for approval');
+  });
+});
+
+describe('payPlan: the bulk "Pay now" leaves out what the drawer would not pay (issue 25)', () => {
+  const TODAY = '2026-03-10';
+  const verified = { name: 'Acme', bank_account: { verified_at: '2026-01-01T00:00:00Z' } } as never;
+  const vendors: Record<string, unknown> = {
+    ok: verified,
+    none: { name: 'No Bank Co', bank_account: null },
+    unverified: { name: 'Unverified Ltd', bank_account: { verified_at: null } },
+  };
+  const vendorOf = (id: string) => vendors[id] as never;
+  const pay = (id: string, over: Record<string, unknown> = {}) => ({
+    id, vendor_id: 'ok', status: 'APPROVED' as BillStatus, currency: 'USD', amount: 10_000, payment_date: null as string | null, payment_attempt: 0, pending: null as string | null, ...over,
+  });
+
+  it('skips a bill whose payment is processing or waiting to sync, and one whose vendor cannot be paid, each with why', () => {
+    const bills = [
+      pay('a'),
+      pay('processing', { status: 'SCHEDULED', payment_date: '2026-03-09', payment_attempt: 1 }),
+      pay('queued', { pending: 'pending' }),
+      pay('sending', { status: 'SCHEDULED', pending: 'sending' }),
+      pay('nobank', { vendor_id: 'none' }),
+      pay('unverified', { vendor_id: 'unverified' }),
+      pay('b', { amount: 2_500 }),
+      // Scheduled for later, not sent yet: paying it now is fine.
+      pay('later', { status: 'SCHEDULED', payment_date: '2026-03-20', payment_attempt: 0 }),
+      // A vendor not on this device yet: the server answers for it.
+      pay('unknown', { vendor_id: 'elsewhere' }),
+    ];
+    const plan = payPlan(bills, vendorOf, TODAY);
+    expect(plan.paying.map((b) => b.id)).toEqual(['a', 'b', 'later', 'unknown']);
+    expect(plan.totals).toEqual([{ currency: 'USD', amount: 32_500, count: 4 }]);
+    expect(plan.skipped.map((s) => [s.bill.id, s.reason])).toEqual([
+      ['processing', 'Its payment is already processing: it is not sent again.'],
+      ['queued', 'A payment or change of this bill is waiting to sync: it is not sent again.'],
+      ['sending', 'A payment or change of this bill is waiting to sync: it is not sent again.'],
+      ['nobank', expect.stringContaining('No Bank Co has no bank account on file')],
+      ['unverified', expect.stringContaining('Unverified Ltd’s bank account is not verified')],
+    ]);
+  });
+
+  it('is the drawer’s rule too: a refused or failed change does not hold a bill back; a non-USD bill cannot be paid by ACH', () => {
+    expect(payBlock(pay('x', { pending: 'failed' }), verified, TODAY)).toBeNull();
+    expect(payBlock(pay('x', { pending: 'conflict' }), verified, TODAY)).toBeNull();
+    expect(payBlock(pay('x', { currency: 'EUR' }), verified, TODAY)).toMatchObject({ reason: 'vendor', message: expect.stringContaining('US dollars only') });
+    expect(payBlock(pay('x', { status: 'SCHEDULED', payment_date: TODAY, payment_attempt: 2 }), verified, TODAY)).toMatchObject({ reason: 'processing' });
   });
 });

@@ -3,6 +3,8 @@ import {
 } from '../../../schema/bill-rules.ts';
 import type { BillStatus } from '../../../schema/entities/bill.ts';
 import type { BillBulkItem } from '../../../workers/api.ts';
+import type { Vendor } from '../../../schema/entities/vendor.ts';
+import { vendorPaymentCheck } from '../../../schema/vendor-rules.ts';
 import { formatCount } from '../../lib/format.ts';
 
 /**
@@ -180,4 +182,73 @@ export function drawerActions(status: BillStatus, syncing = false): BillDrawerAc
     if (action === 'cancel' && status === 'DRAFT') return false;
     return checkBillAction(rule, status).ok;
   });
+}
+
+/** A change to the bill not yet confirmed by the server (a queued payment among them): what it shows is not yet the server's. */
+export const SYNCING_STATES: ReadonlySet<string | null> = new Set(['pending', 'sending', 'needs_step_up']);
+
+/** What the pay rule reads of a bill. */
+export interface PayableBill {
+  status: BillStatus;
+  currency: string;
+  payment_date: string | null;
+  payment_attempt: number;
+  /** The bill's unconfirmed change state as shown (null: none). */
+  pending?: string | null;
+}
+
+/** A payment of the bill is on its way (sent on its payment date, not yet settled): nothing to pay again. */
+export const isProcessing = (bill: PayableBill, today: string): boolean =>
+  bill.status === 'SCHEDULED' && !!bill.payment_date && bill.payment_date <= today && bill.payment_attempt > 0;
+
+/** Why a bill is not paid now (issue 25): its payment is already on its way, or its vendor cannot be paid. */
+export type PayBlock = { reason: 'in-flight' | 'processing' | 'vendor'; message: string };
+
+/**
+ * The one rule for "Pay now" beyond the status machine (the drawer hides the button, the bulk bar
+ * leaves the bill out and says why): not while a change to the bill (a queued payment) waits to
+ * sync, not while a payment of it is processing, not when its vendor cannot be paid
+ * (`vendorPaymentCheck`, the server's rule; a vendor the device does not know yet is left to the
+ * server, which answers per bill). Null: nothing holds it back.
+ */
+export function payBlock(bill: PayableBill, vendor: Pick<Vendor, 'name' | 'bank_account'> | undefined, today: string): PayBlock | null {
+  if (SYNCING_STATES.has(bill.pending ?? null)) {
+    return { reason: 'in-flight', message: 'A payment or change of this bill is waiting to sync: it is not sent again.' };
+  }
+  if (isProcessing(bill, today)) return { reason: 'processing', message: 'Its payment is already processing: it is not sent again.' };
+  const check = vendor ? vendorPaymentCheck(vendor, bill.currency) : null;
+  return check && !check.ok ? { reason: 'vendor', message: check.message } : null;
+}
+
+/** What a pay confirmation moves and leaves (issue 25), split by the vendors' payment rule. */
+export interface PayPlan<B> {
+  /** Bills whose money can move: sent. */
+  paying: B[];
+  /** Bills left out, each with why (a payment on its way, the vendor's bank details, or the currency). */
+  skipped: { bill: B; reason: string }[];
+  /** Sums of the paying bills per currency, most first: "$1,200.00 · €300.00". */
+  totals: { currency: string; amount: number; count: number }[];
+}
+
+/**
+ * Splits bills to pay by the pay rule (`payBlock`: a payment already processing or waiting to
+ * sync, a vendor that cannot be paid); each bill left out keeps why.
+ */
+export function payPlan<B extends PayableBill & { vendor_id: string; amount: number }>(
+  bills: readonly B[], vendorOf: (id: string) => Pick<Vendor, 'name' | 'bank_account'> | undefined, today: string,
+): PayPlan<B> {
+  const paying: B[] = [];
+  const skipped: { bill: B; reason: string }[] = [];
+  for (const bill of bills) {
+    const block = payBlock(bill, vendorOf(bill.vendor_id), today);
+    if (block) skipped.push({ bill, reason: block.message });
+    else paying.push(bill);
+  }
+  const sums = new Map<string, { amount: number; count: number }>();
+  for (const b of paying) {
+    const s = sums.get(b.currency) ?? { amount: 0, count: 0 };
+    sums.set(b.currency, { amount: s.amount + b.amount, count: s.count + 1 });
+  }
+  const totals = [...sums].map(([currency, s]) => ({ currency, ...s })).sort((a, b) => b.count - a.count);
+  return { paying, skipped, totals };
 }

@@ -6,7 +6,8 @@ import { Modal } from '../../components/modal.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { formatCount, formatMoney } from '../../lib/format.ts';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
-import { vendorPaymentCheck } from '../../../schema/vendor-rules.ts';
+import type { VendorPaymentCheck } from '../../../schema/vendor-rules.ts';
+import type { PayPlan } from './bill-actions.ts';
 
 /** Moved to src/components (accounting confirms with it too); re-exported for bill pay's dialogs. */
 export { ConfirmDialog, type ConfirmDialogProps } from '../../components/confirm-dialog.tsx';
@@ -71,40 +72,6 @@ export function BulkValueDialog({ kind, count, skipped, min, onClose, onApply, r
   );
 }
 
-/** What a pay confirmation moves and leaves (issue 25), split by the vendors' payment rule. */
-export interface PayPlan<B> {
-  /** Bills whose money can move: sent. */
-  paying: B[];
-  /** Bills left out, each with why (the vendor's bank details, or the currency). */
-  skipped: { bill: B; reason: string }[];
-  /** Sums of the paying bills per currency, most first: "$1,200.00 · €300.00". */
-  totals: { currency: string; amount: number; count: number }[];
-}
-
-/**
- * Splits bills to pay by `vendorPaymentCheck` (the server's own rule): a vendor the device does not
- * know yet is left to the server, which answers per bill.
- */
-export function payPlan<B extends { vendor_id: string; currency: string; amount: number }>(
-  bills: readonly B[], vendorOf: (id: string) => Pick<Vendor, 'name' | 'bank_account'> | undefined,
-): PayPlan<B> {
-  const paying: B[] = [];
-  const skipped: { bill: B; reason: string }[] = [];
-  for (const bill of bills) {
-    const vendor = vendorOf(bill.vendor_id);
-    const check = vendor ? vendorPaymentCheck(vendor, bill.currency) : { ok: true as const };
-    if (check.ok) paying.push(bill);
-    else skipped.push({ bill, reason: check.message });
-  }
-  const sums = new Map<string, { amount: number; count: number }>();
-  for (const b of paying) {
-    const s = sums.get(b.currency) ?? { amount: 0, count: 0 };
-    sums.set(b.currency, { amount: s.amount + b.amount, count: s.count + 1 });
-  }
-  const totals = [...sums].map(([currency, s]) => ({ currency, ...s })).sort((a, b) => b.count - a.count);
-  return { paying, skipped, totals };
-}
-
 /** The pay confirmation's summary: what moves (count and total per currency) and what is skipped, and why. */
 export function PaySummary<B extends { id: string; vendor_id: string; invoice_number: string; currency: string; amount: number }>({
   plan, vendorName,
@@ -132,6 +99,23 @@ export function PaySummary<B extends { id: string; vendor_id: string; invoice_nu
               </li>
             ))}
           </ul>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** Why this bill cannot be paid through Ledgerline, and the way forward: the vendor's bank details. */
+export function CannotPay({ check, vendor, online, onAdd }: { check: Exclude<VendorPaymentCheck, { ok: true }>; vendor: Vendor; online: boolean; onAdd(): void }) {
+  const canAdd = check.reason !== 'CURRENCY';
+  return (
+    <div className="notice notice-warn bill-cannot-pay" role="note" data-testid="bill-cannot-pay">
+      <p><strong>Can’t pay yet.</strong> {check.message}</p>
+      {canAdd && (
+        <div className="row-actions">
+          <Button size="sm" variant="primary" disabled={!online} title={online ? undefined : 'This needs a connection.'} onClick={onAdd}>
+            {vendor.bank_account ? 'Update bank details' : 'Add bank details'}
+          </Button>
         </div>
       )}
     </div>

@@ -19,8 +19,8 @@ import { BILL_STATUS_LABELS, BILL_STATUS_TONES, dueText, isOverdue, localDay } f
 import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
-import { drawerActionLabel, drawerActions, needsConnection, type BillDrawerAction } from './bill-actions.ts';
-import { ConfirmDialog } from './bill-dialogs.tsx';
+import { drawerActionLabel, drawerActions, isProcessing, needsConnection, payBlock, SYNCING_STATES, type BillDrawerAction } from './bill-actions.ts';
+import { CannotPay, ConfirmDialog } from './bill-dialogs.tsx';
 import { DuplicateMark } from '../../components/bill-duplicate-mark.tsx';
 import { DuplicateRefusal } from './duplicate-refusal.tsx';
 import { ApprovalChain } from './approval-chain.tsx';
@@ -128,7 +128,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
           {payable && !payable.ok && vendorDoc && (
             <CannotPay check={payable} vendor={vendorDoc} online={online} onAdd={() => setAddingBank(vendorDoc)} />
           )}
-          <BillActions bill={bill} online={online} busy={busy} blocked={(payable !== null && !payable.ok) || isProcessing(bill, today)} onRun={(a) => void run(a, bill)} />
+          <BillActions bill={bill} online={online} busy={busy} blocked={payBlock(bill, vendorDoc, today) !== null} onRun={(a) => void run(a, bill)} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
           <BillLines bill={bill} reference={reference} />
           <section aria-labelledby={`${bill.id}-invoice`}>
@@ -208,37 +208,13 @@ const MOVES_MONEY: readonly BillDrawerAction[] = ['payNow', 'retryPayment'];
 const payingStatus = (status: BillView['status']) =>
   checkBillAction('payNow', status).ok || checkBillAction('retryPayment', status).ok;
 
-/** A payment of the bill is on its way (sent on its payment date, not yet settled): nothing to pay again. */
-const isProcessing = (bill: BillView, today: string): boolean =>
-  bill.status === 'SCHEDULED' && !!bill.payment_date && bill.payment_date <= today && bill.payment_attempt > 0;
-
 /** The day a payment sent on `sent` settles (the server's rule: DEFAULT_SETTLEMENT_DAYS bank business days). */
 const settlesOn = (sent: string) => expectedSettlementDate(sent, DEFAULT_SETTLEMENT_DAYS);
-
-/** Why this bill cannot be paid through Ledgerline, and the way forward: the vendor's bank details. */
-function CannotPay({ check, vendor, online, onAdd }: { check: Exclude<VendorPaymentCheck, { ok: true }>; vendor: Vendor; online: boolean; onAdd(): void }) {
-  const canAdd = check.reason !== 'CURRENCY';
-  return (
-    <div className="notice notice-warn bill-cannot-pay" role="note" data-testid="bill-cannot-pay">
-      <p><strong>Can’t pay yet.</strong> {check.message}</p>
-      {canAdd && (
-        <div className="row-actions">
-          <Button size="sm" variant="primary" disabled={!online} title={online ? undefined : 'This needs a connection.'} onClick={onAdd}>
-            {vendor.bank_account ? 'Update bank details' : 'Add bank details'}
-          </Button>
-        </div>
-      )}
-    </div>
-  );
-}
-
-/** An unconfirmed change (a queued payment among them): the bill shown is not yet the server's. */
-const SYNCING: ReadonlySet<BillView['pending']> = new Set(['pending', 'sending', 'needs_step_up']);
 
 function BillActions({ bill, online, busy, blocked: cannotPay = false, onRun }: {
   bill: BillView; online: boolean; busy: BillDrawerAction | null; blocked?: boolean; onRun(a: BillDrawerAction): void;
 }) {
-  const syncing = SYNCING.has(bill.pending);
+  const syncing = SYNCING_STATES.has(bill.pending);
   // A vendor that cannot be paid (CannotPay says what to do), or a payment already on its way: no Pay now / Retry that would fail.
   const actions = drawerActions(bill.status, syncing).filter((a) => !(cannotPay && MOVES_MONEY.includes(a)));
   const heldBack = syncing && drawerActions(bill.status).length > actions.length;

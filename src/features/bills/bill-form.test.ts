@@ -2,10 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { billSchema, type Bill } from '../../../schema/entities/bill.ts';
 import { vendorSchema, type Vendor } from '../../../schema/entities/vendor.ts';
 import {
-  applyCredit, billFormErrors, billTotals, billValues, createBillInput, creditErrors, creditOffers, defaultDueDate, dueHint, editableParts,
-  emptyBillValues, firstErrorField, hasUneditableLines, linesTotal, matchVendor, ownCredits, parseAmount, prefillFromInvoice, templateInput,
-  updateBillPatch, valuesFromTemplate, withVendorDefaults, type BillField, type BillFormValues, type CreditOffer,
+  applyCredit, billFormErrors, billTotals, billValues, createBillInput, defaultDueDate, editableParts, emptyBillValues, firstErrorField,
+  hasUneditableLines, linesTotal, parseAmount, templateInput, updateBillPatch, withVendorDefaults, type BillField, type BillFormValues, type CreditOffer,
 } from './bill-form.ts';
+import { creditErrors, creditOffers, ownCredits } from './bill-form-credits.ts';
+import { dueHint, matchVendor, prefillFromInvoice, valuesFromTemplate } from './bill-form-prefill.ts';
 
 const BIZ = '40000000-0000-4000-8000-0000000000b1';
 const ID = '0b7e3f36-5c1d-4a53-9d55-7a2f6c1e0a11';

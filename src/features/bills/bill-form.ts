@@ -1,15 +1,12 @@
 import type { z } from 'zod';
 import { checkBillAction, checkBillPatch, validateBill } from '../../../schema/bill-rules.ts';
-import { isBusinessDay, nextBusinessDay } from '../../../schema/business-days.ts';
 import { commandDef } from '../../../schema/commands/index.ts';
-import type { BillTemplate } from '../../../schema/api/calls-bill-extras.ts';
 import { billTemplateCreateSchema } from '../../../schema/api/calls-bill-extras.ts';
 import type { Bill, BillPatch, BillStatus } from '../../../schema/entities/bill.ts';
 import type { VendorCredit } from '../../../schema/entities/vendor-credit.ts';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { validationMessages } from '../../../schema/errors.ts';
-import { currencyExponent, formatMoney, isKnownCurrency, toMinorUnits } from '../../../schema/money.ts';
-import type { InvoiceFields } from './invoice-text.ts';
+import { currencyExponent, toMinorUnits } from '../../../schema/money.ts';
 
 /**
  * The bill form's values (what the inputs hold, as typed) and their way to the bill commands
@@ -17,7 +14,9 @@ import type { InvoiceFields } from './invoice-text.ts';
  * bill checked with `validateBill` (and, for an edit, `checkBillPatch`), exactly what the
  * server runs (server/domain/bills.ts), so a bill the form accepts is one the server accepts.
  * Errors come back keyed by the API's field paths (`line_items.0.amount`, `amount` for the
- * total), worded with the form's labels. Pure; tested in bill-form.test.ts.
+ * total), worded with the form's labels. Pure; tested in bill-form.test.ts. Beside it, also pure:
+ * bill-form-credits.ts (the vendor credits a bill may draw on) and bill-form-prefill.ts (an
+ * invoice's reading, a template, the vendor a name matches, the due-date hint).
  */
 export interface BillLineValues {
   /** The row's React key (stable while lines are added and removed; never sent). */
@@ -297,37 +296,6 @@ export function updateBillPatch(bill: Bill, v: BillFormValues, submit: boolean):
 
 // ---------------------------------------------------------------- vendors
 
-/** A company name as compared: lower case, accents, punctuation and legal suffixes dropped. */
-export function vendorKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/[^\p{L}\d]+/gu, ' ')
-    .replace(/\b(inc|incorporated|llc|ltd|limited|co|corp|corporation|company|gmbh|ag|sa|sas|sarl|srl|bv|plc|pty|the)\b/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/**
- * The vendor a name read from an invoice names: the one active vendor whose name is the same
- * once legal suffixes and punctuation are dropped ("ACME SUPPLY CO." = "Acme Supply Company"),
- * else the one whose name the read name contains or that contains it (a name OCR'd with its
- * tagline). None, or several that fit: null (the person chooses; a wrong vendor is worse than none).
- */
-export function matchVendor(name: string | undefined, vendors: readonly Pick<Vendor, 'id' | 'name' | 'status'>[]): string | null {
-  const key = name ? vendorKey(name) : '';
-  if (key.length < 3) return null;
-  const active = vendors.filter((v) => v.status === 'ACTIVE').map((v) => ({ id: v.id, key: vendorKey(v.name) })).filter((v) => v.key.length >= 3);
-  const exact = active.filter((v) => v.key === key);
-  if (exact.length === 1) return exact[0]!.id;
-  if (exact.length > 1) return null;
-  const words = (s: string) => ` ${s} `;
-  const partial = active.filter((v) => words(key).includes(words(v.key)) || words(v.key).includes(words(key)));
-  return partial.length === 1 ? partial[0]!.id : null;
-}
-
 /** The lines with the vendor's default GL account and department where a line has none yet. */
 export function withVendorDefaults(lines: readonly BillLineValues[], vendor: Pick<Vendor, 'default_gl_account_id' | 'default_department_id'> | null): BillLineValues[] {
   if (!vendor) return [...lines];
@@ -337,39 +305,12 @@ export function withVendorDefaults(lines: readonly BillLineValues[], vendor: Pic
     department_id: l.department_id || (vendor.default_department_id ?? ''),
   }));
 }
-
 // ---------------------------------------------------------------- vendor credits
 
 /** A vendor credit the bill may draw on, and how much of it this bill can take. */
 export interface CreditOffer {
   credit: Pick<VendorCredit, 'id' | 'vendor_id' | 'currency' | 'remaining' | 'credit_note_number' | 'credit_date' | 'memo'>;
   available: number;
-}
-
-/** What the stored bill already takes of each credit (an edit: its own lines do not count against it). */
-export function ownCredits(b: Pick<Bill, 'line_items'> | null | undefined): Map<string, number> {
-  const own = new Map<string, number>();
-  for (const l of b?.line_items ?? []) if (l.vendor_credit_id) own.set(l.vendor_credit_id, (own.get(l.vendor_credit_id) ?? 0) - l.amount);
-  return own;
-}
-
-/**
- * The credits this bill can draw on, oldest first: the bill's vendor's, in the bill's currency,
- * with something left (`remaining` from the server, plus what the stored bill holds of it already).
- * `applied`: those the form applies now are left out (one credit line per credit).
- */
-export function creditOffers(
-  credits: readonly CreditOffer['credit'][],
-  v: Pick<BillFormValues, 'vendor_id' | 'currency' | 'credits'>,
-  own: ReadonlyMap<string, number> = new Map(),
-  opts: { applied?: boolean } = {},
-): CreditOffer[] {
-  const inForm = new Set(v.credits.map((c) => c.vendor_credit_id));
-  return credits
-    .filter((c) => c.vendor_id === v.vendor_id && c.currency === v.currency && (opts.applied || !inForm.has(c.id)))
-    .map((credit) => ({ credit, available: credit.remaining + (own.get(credit.id) ?? 0) }))
-    .filter((o) => o.available > 0)
-    .sort((a, b) => a.credit.credit_date.localeCompare(b.credit.credit_date) || a.credit.credit_note_number.localeCompare(b.credit.credit_note_number));
 }
 
 /**
@@ -390,49 +331,7 @@ export function applyCredit(v: BillFormValues, offer: CreditOffer): { credit: Bi
   };
 }
 
-/**
- * Each applied credit checked against what remains of it (the server's rule and words, domain/
- * vendor-credits.ts), by its credit line's field path: the credit lines follow the lines.
- */
-export function creditErrors(v: BillFormValues, offers: readonly CreditOffer[]): BillFieldErrors {
-  const errors: BillFieldErrors = {};
-  const known = isKnownCurrency(v.currency);
-  const money = (n: number) => (known ? formatMoney(n, v.currency) : String(n));
-  v.credits.forEach((c, j) => {
-    const key = `line_items.${v.lines.length + j}.amount`;
-    const offer = offers.find((o) => o.credit.id === c.vendor_credit_id);
-    const minor = parseAmount(c.amount, v.currency);
-    if (minor === null || minor <= 0) errors[key] = 'Enter what the credit takes off the bill, more than zero.';
-    else if (offer && minor > offer.available) errors[key] = `Only ${money(offer.available)} of credit ${offer.credit.credit_note_number} remains.`;
-  });
-  return errors;
-}
-
 // ---------------------------------------------------------------- templates
-
-/**
- * A new bill started from a template: its vendor, currency, lines (the vendor's default coding
- * where a line has none) and memo; the invoice number, dates and document stay as they are, and
- * credits are dropped (a template carries none; they are the vendor's to apply again).
- */
-export function valuesFromTemplate(
-  v: BillFormValues,
-  t: Pick<BillTemplate, 'vendor_id' | 'currency' | 'line_items' | 'memo'>,
-  ctx: { nextKey: () => string; vendors: readonly Vendor[] },
-): BillFormValues {
-  const lines = t.line_items.map((l) => ({
-    key: ctx.nextKey(), description: l.description, amount: amountText(l.amount, t.currency),
-    gl_account_id: l.gl_account_id ?? '', department_id: l.department_id ?? '',
-  }));
-  return {
-    ...v,
-    vendor_id: t.vendor_id,
-    currency: t.currency,
-    lines: withVendorDefaults(lines.length > 0 ? lines : [emptyLine(ctx.nextKey())], ctx.vendors.find((x) => x.id === t.vendor_id) ?? null),
-    credits: [],
-    memo: t.memo ?? '',
-  };
-}
 
 /** billTemplateCreateSchema's limit on a name. */
 export const TEMPLATE_NAME_MAX = 200;
@@ -458,88 +357,7 @@ export function templateInput(v: BillFormValues, name: string): TemplateResult {
   return { ok: true, body: parsed.data };
 }
 
-// ---------------------------------------------------------------- prefill
-
-const blankLine = (l: BillLineValues) => l.description.trim() === '' && l.amount.trim() === '';
-
-export interface InvoicePrefill {
-  values: BillFormValues;
-  /** What was filled, for the "check these" note. */
-  filled: ('vendor' | 'invoice number' | 'invoice date' | 'due date' | 'total')[];
-  /** The vendor name read when no vendor matched it (shown as a hint; nothing is chosen). */
-  vendorHint: string | null;
-}
-
-/**
- * The form with an invoice's reading filled in where the person has not typed anything: a field
- * in `edited` (changed by hand) or already holding a value is theirs and kept. Dates start with
- * defaults (today, +30 days), so for them only `edited` counts; a read invoice date moves an
- * untouched due date with it (its printed due date, else the invoice date + terms). The total
- * becomes the one line when no line has anything typed. Pure; tested.
- */
-export function prefillFromInvoice(
-  v: BillFormValues,
-  reading: InvoiceFields,
-  ctx: { edited: ReadonlySet<BillField>; vendors: readonly Vendor[] },
-): InvoicePrefill {
-  const values: BillFormValues = { ...v, lines: [...v.lines] };
-  const filled: InvoicePrefill['filled'] = [];
-  let vendorHint: string | null = null;
-  const free = (field: BillField) => !ctx.edited.has(field);
-  if (reading.vendorName && free('vendor_id') && v.vendor_id === '') {
-    const id = matchVendor(reading.vendorName, ctx.vendors);
-    if (id) {
-      values.vendor_id = id;
-      values.lines = withVendorDefaults(values.lines, ctx.vendors.find((x) => x.id === id) ?? null);
-      filled.push('vendor');
-    } else vendorHint = reading.vendorName;
-  }
-  if (reading.invoiceNumber && free('invoice_number') && v.invoice_number.trim() === '') {
-    values.invoice_number = reading.invoiceNumber;
-    filled.push('invoice number');
-  }
-  if (reading.invoiceDate && free('invoice_date')) {
-    values.invoice_date = reading.invoiceDate;
-    filled.push('invoice date');
-  }
-  if (free('due_date')) {
-    const due = reading.dueDate ?? (reading.invoiceDate && free('invoice_date') ? defaultDueDate(reading.invoiceDate, reading.termsDays) : undefined);
-    if (due && due !== v.due_date) {
-      values.due_date = due;
-      filled.push('due date');
-    }
-  }
-  if (reading.total && free('lines') && values.lines.every(blankLine)) {
-    const currency = free('currency') ? reading.total.currency : v.currency;
-    if (currency === reading.total.currency) {
-      values.currency = currency;
-      const first = values.lines[0] ?? emptyLine('line-ocr');
-      values.lines = [{ ...first, description: 'Invoice total', amount: amountText(reading.total.minor, currency) }];
-      filled.push('total');
-    }
-  }
-  return { values, filled, vendorHint };
-}
-
-// ---------------------------------------------------------------- due hint
-
-const DAY_MS = 86_400_000;
-
-/**
- * "Due in 12 days", "Due today", "Due tomorrow", "3 days overdue"; when the due date is a weekend
- * or a bank holiday, the business day a payment would go out (schema/business-days.ts). Null
- * without two calendar dates.
- */
-export function dueHint(due: string, today: string, formatDay: (iso: string) => string): string | null {
-  const ok = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`));
-  if (!ok(due) || !ok(today)) return null;
-  const days = Math.round((Date.parse(`${due}T00:00:00Z`) - Date.parse(`${today}T00:00:00Z`)) / DAY_MS);
-  const when =
-    days === 0 ? 'Due today' : days === 1 ? 'Due tomorrow' : days > 1 ? `Due in ${days} days` : days === -1 ? '1 day overdue' : `${-days} days overdue`;
-  if (isBusinessDay(due)) return when;
-  return `${when} · not a bank business day: a payment goes out ${formatDay(nextBusinessDay(due))}`;
-}
-
 /** The person's local calendar date (YYYY-MM-DD): a new bill's invoice date is their today. */
 export const localToday = (now = new Date()) =>
   `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+

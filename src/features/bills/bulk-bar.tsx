@@ -7,8 +7,8 @@ import type { DataClient } from '../../data-access/types.ts';
 import { formatCount, formatMoney } from '../../lib/format.ts';
 import type { SelectionApi } from '../../lib/list/use-selection.ts';
 import { localDay } from '../../lib/bill-labels.ts';
-import { BULK_WORDS, bulkOffers, OFFLINE_NOTE, type BulkOffer, type OfferedBulkAction } from './bill-actions.ts';
-import { BulkValueDialog, ConfirmDialog, payPlan, PaySummary } from './bill-dialogs.tsx';
+import { BULK_WORDS, bulkOffers, OFFLINE_NOTE, payPlan, type BulkOffer, type OfferedBulkAction } from './bill-actions.ts';
+import { BulkValueDialog, ConfirmDialog, PaySummary } from './bill-dialogs.tsx';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { runBulkAction, type BulkOutcome } from './run-bill-call.ts';
 import { errorText } from '../../lib/error-text.ts';
@@ -58,8 +58,9 @@ export function BulkBar({ client, selection, selected, total, online, vendorName
 
   async function send(offer: BulkOffer, value?: string): Promise<boolean> {
     if (offer.action === 'pay-now') {
-      // Issue 25: only bills whose vendor can be paid are sent; the confirmation listed the others.
-      const plan = payPlan(rows.filter((b) => offer.eligible.includes(b.id)), vendorOf);
+      // Issue 25: only bills the pay rule lets through are sent (no payment already on its way, a
+      // vendor that can be paid); the confirmation listed the others, with why.
+      const plan = payPlan(rows.filter((b) => offer.eligible.includes(b.id)), vendorOf, localDay());
       const left = plan.skipped.length;
       offer = { ...offer, eligible: plan.paying.map((b) => b.id), skipped: offer.skipped + left };
       if (offer.eligible.length === 0) return false;
@@ -184,7 +185,7 @@ function ConfirmBulk({ offer, bills: chosen, online, vendorName, vendorOf, onClo
   onClose(): void; onConfirm(): Promise<boolean>; returnFocus(): HTMLElement | null | undefined;
 }) {
   // Paying: only what can move is confirmed and sent; the rest are listed as skipped, with why.
-  const plan = offer.action === 'pay-now' ? payPlan(chosen, vendorOf) : null;
+  const plan = offer.action === 'pay-now' ? payPlan(chosen, vendorOf, localDay()) : null;
   const bills = plan ? plan.paying : chosen;
   const n = plan ? plan.paying.length : offer.eligible.length;
   const noun = `${formatCount(n)} ${n === 1 ? 'bill' : 'bills'}`;
@@ -192,7 +193,7 @@ function ConfirmBulk({ offer, bills: chosen, online, vendorName, vendorOf, onClo
   const skipped = offer.skipped > 0 ? ` ${formatCount(offer.skipped)} other selected ${offer.skipped === 1 ? 'bill is' : 'bills are'} left as ${offer.skipped === 1 ? 'it is' : 'they are'}.` : '';
   const words = {
     'pay-now': n === 0
-      ? { title: 'Nothing can be paid yet', description: `None of these bills’ vendors can be paid through Ledgerline yet: add their bank details first (open a bill and choose Add bank details).${skipped}`, confirm: 'Close', tone: 'primary' as const }
+      ? { title: 'Nothing can be paid now', description: `None of these bills can be paid now: each one’s payment is already on its way, or its vendor cannot be paid through Ledgerline yet (add their bank details first: open a bill and choose Add bank details).${skipped}`, confirm: 'Close', tone: 'primary' as const }
       : online
       ? { title: `Pay ${noun} now?`, description: `${sums} is sent to the vendors now by ACH, each bill once; each settles in ${DEFAULT_SETTLEMENT_DAYS} bank business days and shows as processing until then.${skipped}`, confirm: `Pay ${sums}`, tone: 'primary' as const }
       : {

@@ -25,7 +25,7 @@ import {
   claimFields, claimValues, createCommand, emptyClaimValues, formErrors, prefillFromReceipt, updatePatch, type ClaimFieldErrors, type ClaimFormValues,
 } from './claim-form.ts';
 import type { ClaimView } from './claim-labels.ts';
-import { ClaimReceiptsField } from './claim-receipts.tsx';
+import { ClaimReceiptsField, discardFormReceipts } from './claim-receipts.tsx';
 import { findLocalDuplicates } from './duplicates.ts';
 import { currencyChoices } from '../../lib/currency-choices.ts';
 
@@ -81,17 +81,15 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
   const id = useRef(claim?.id ?? crypto.randomUUID());
   // The business's rates (mirrored reference data, so offline too): the live lines and the commands use them.
   const rates = useMemo(() => businessRatesOf(reference.data.reimbursement_rates), [reference.data.reimbursement_rates]);
-  // Issue 25: receipts this form stored on the device. Cancelled, the form takes them away again
-  // (the queued upload discarded before it is sent); saved, only those removed from the claim go.
-  // Receipts that were here before (from the inbox, the same bytes) are never touched: they stay in Receipts.
+  // Issue 25: receipts this form stored on the device. Cancelled, the form gives them up again
+  // (a queued upload dropped before it is sent, an uploaded one discarded on the server through
+  // the outbox); saved, only those removed from the claim go. Receipts that were here before
+  // (from the inbox, the same bytes) are never touched: they stay in Receipts.
   const stored = useRef(new Set<string>());
   async function discardStored(keep: readonly string[]) {
     const gone = [...stored.current].filter((rid) => !keep.includes(rid));
     stored.current.clear();
-    for (const rid of gone) {
-      const result = await client.deleteLocalReceipt(rid);
-      if (!result.ok) toastInfo('A receipt was already being uploaded; it is kept in Receipts.');
-    }
+    await discardFormReceipts(client, gone);
   }
   const cancel = () => {
     void discardStored([]);

@@ -5,6 +5,7 @@ import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { receiptStateText, receiptStateTone, reportAdded, useReceiptsWithRemote } from '../../lib/receipts.ts';
 import { useReceiptOcr } from '../../lib/receipt-ocr/use-receipt-ocr.ts';
+import { toastInfo } from '../../lib/toast-store.ts';
 import type { ReceiptReading } from './claim-form.ts';
 
 export interface ClaimReceiptsFieldProps {
@@ -18,6 +19,28 @@ export interface ClaimReceiptsFieldProps {
   onReading(reading: ReceiptReading): void;
   defaultCurrency: string;
   today: string;
+}
+
+/**
+ * Issue 25: gives up receipts a form stored on this device and then did not keep (the form
+ * cancelled, or removed before saving). A receipt whose upload has not started is taken off the
+ * device with its queued upload: the server never sees it. One uploaded (or being uploaded) is
+ * discarded on the server through the outbox (`receipt.discard`: it waits for the upload and is
+ * sent with the server's id; offline, on the next sync); the server keeps it if a saved claim or
+ * a transaction uses the same receipt.
+ */
+export async function discardFormReceipts(client: DataClient, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  for (const view of await client.receipts([...ids])) {
+    if (!view.server_id && (await client.deleteLocalReceipt(view.id)).ok) continue;
+    const queued = await client.run('receipt.discard', { receipt_id: view.server_id ?? view.id });
+    if (!queued.ok) {
+      toastInfo('A receipt could not be removed from the server; delete it from Receipts.');
+      continue;
+    }
+    // Uploaded: the device's copy goes too (the command already names the server's id).
+    if (view.server_id) await client.deleteLocalReceipt(view.id);
+  }
 }
 
 /**

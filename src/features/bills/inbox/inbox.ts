@@ -2,7 +2,8 @@ import { validateProvisionalBill } from '../../../../schema/bill-rules.ts';
 import { MAX_BILL_AMOUNT, MAX_INVOICE_NUMBER_LENGTH } from '../../../../schema/entities/bill.ts';
 import type { ProvisionalBill, ProvisionalBillPatch } from '../../../../schema/entities/provisional-bill.ts';
 import type { Vendor } from '../../../../schema/entities/vendor.ts';
-import { addDays, amountText, matchVendor, type BillFormValues } from '../bill-form.ts';
+import { addDays, amountText, type BillFormValues } from '../bill-form.ts';
+import { matchVendor } from '../bill-form-prefill.ts';
 import type { InvoiceFields } from '../invoice-text.ts';
 
 /**
