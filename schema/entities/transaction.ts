@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { currencyCodeSchema } from '../money.ts';
 import { fraudReasonSchema, fraudStatusSchema } from '../fraud-rules.ts';
 
@@ -161,6 +162,43 @@ function referencedIds(t: Transaction): string[] {
   return ids;
 }
 
+/**
+ * A transaction's live receipts, oldest attachment first (issue 9 §2). Every viewer of the row
+ * sees the ids (whether a receipt is there is what "missing receipt" filters on); reading a file
+ * still follows the receipt's own visibility. An index lookup on transaction_receipts' key.
+ */
+const RECEIPT_IDS_SQL = `(SELECT coalesce(jsonb_agg(tr.receipt_id ORDER BY tr.created_at, tr.receipt_id), '[]'::jsonb)
+      FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id
+     WHERE tr.transaction_id = r.id AND NOT rc.deleted)`;
+
+/** Table `transactions` (migrations 001, 011, 016, 034); `search_text` is server-only. */
+const transactionColumns: ColumnMap<Transaction> = {
+  id: { type: 'uuid', indexed: true },
+  card_id: { type: 'uuid', indexed: true },
+  user_id: { type: 'uuid', indexed: true },
+  merchant_name: { type: 'text' },
+  merchant_category: { type: 'text' },
+  amount: { type: 'bigint' },
+  currency: { type: 'text' },
+  occurred_at: { type: 'timestamptz', indexed: true },
+  state: { type: 'text' },
+  memo: { type: 'text' },
+  gl_account_id: { type: 'uuid' },
+  department_id: { type: 'uuid' },
+  location_id: { type: 'uuid' },
+  tracking: { type: 'jsonb' },
+  // Rows stored before receipts were mirrored have none.
+  receipt_ids: { type: 'uuid[]', sql: RECEIPT_IDS_SQL, missing: 'empty list' },
+  // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
+  accounting_synced_at: { type: 'timestamptz', missing: 'null' },
+  // Issue 24: rows stored before fraud review was mirrored were never held.
+  merchant_country: { type: 'text', missing: 'null' },
+  fraud_status: { type: 'text', missing: 'null' },
+  fraud_reasons: { type: 'text[]', missing: 'empty list' },
+  dispute_id: { type: 'uuid', column: 'fraud_dispute_id', missing: 'null' },
+  ...MIRRORED_COLUMNS,
+};
+
 export const transactionEntity = defineEntity({
   name: 'transactions',
   schema: transactionSchema,
@@ -175,4 +213,5 @@ export const transactionEntity = defineEntity({
     compare: compareTransactions,
     referencedIds,
   },
+  columns: transactionColumns,
 });

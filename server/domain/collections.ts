@@ -1,4 +1,6 @@
 import { ENTITIES, MIRRORED_COLLECTIONS, type MirroredCollection } from '../../schema/collections.ts';
+import { docSqlOf } from '../../schema/entities/columns.ts';
+import type { AnyEntityDef } from '../../schema/entities/define-entity.ts';
 import { allocateSeqs, announceChange, type SeqRange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import { VISIBILITY_SQL, type VisibilitySql } from './visibility.ts';
@@ -25,15 +27,6 @@ export interface ServerCollection {
 
 const mirrored = `'business_id', r.business_id, 'change_seq', r.change_seq, 'updated_at', ll_iso(r.updated_at), 'deleted', r.deleted`;
 
-/**
- * A transaction's live receipts, oldest attachment first (issue 9 §2). Every viewer of the row
- * sees the ids (whether a receipt is there is what "missing receipt" filters on); reading a file
- * still follows the receipt's own visibility. An index lookup on transaction_receipts' key.
- */
-const TRANSACTION_RECEIPT_IDS = `(SELECT coalesce(jsonb_agg(tr.receipt_id ORDER BY tr.created_at, tr.receipt_id), '[]'::jsonb)
-      FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id
-     WHERE tr.transaction_id = r.id AND NOT rc.deleted)`;
-
 /** A vendor's contacts, oldest first (an index lookup on vendor_contacts_vendor). */
 const VENDOR_CONTACTS = `(SELECT coalesce(jsonb_agg(jsonb_build_object('id', vc.id, 'name', vc.name, 'email', vc.email, 'phone', vc.phone)
       ORDER BY vc.created_at, vc.id), '[]'::jsonb) FROM vendor_contacts vc WHERE vc.vendor_id = r.id)`;
@@ -53,19 +46,12 @@ const BILL_DUPLICATE_OF = `(SELECT jsonb_build_object('id', d.id, 'invoice_numbe
       'confirmed_at', ll_iso(r.duplicate_confirmed_at))
     FROM bills d WHERE d.id = r.duplicate_of)`;
 
-const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> = {
-  transactions: {
-    table: 'transactions',
-    docSql: `jsonb_build_object(
-    'id', r.id, 'card_id', r.card_id, 'user_id', r.user_id, 'merchant_name', r.merchant_name,
-    'merchant_category', r.merchant_category, 'amount', r.amount, 'currency', r.currency,
-    'occurred_at', ll_iso(r.occurred_at), 'state', r.state, 'memo', r.memo,
-    'gl_account_id', r.gl_account_id, 'department_id', r.department_id, 'location_id', r.location_id,
-    'tracking', r.tracking, 'receipt_ids', ${TRANSACTION_RECEIPT_IDS}, 'accounting_synced_at', ll_iso(r.accounting_synced_at),
-    'merchant_country', r.merchant_country, 'fraud_status', r.fraud_status, 'fraud_reasons', to_jsonb(r.fraud_reasons),
-    'dispute_id', r.fraud_dispute_id, ${mirrored})`,
-    sortKey: 'r.id::text',
-  },
+/** A collection whose definition has `columns` takes its doc from them; the rest still write it here. */
+type Entry = Omit<ServerCollection, 'visibility' | 'docSql'> & { docSql?: string };
+
+const ENTRIES: Record<MirroredCollection, Entry> = {
+  // Issue 26: the doc is derived from the definition's columns (schema/entities/transaction.ts).
+  transactions: { table: 'transactions', sortKey: 'r.id::text' },
   users: {
     table: 'spend_users',
     docSql: `jsonb_build_object(
@@ -212,8 +198,15 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility'>> 
   },
 };
 
+function docSqlFor(c: MirroredCollection): string {
+  const columns = (ENTITIES[c] as AnyEntityDef).columns;
+  const docSql = columns ? docSqlOf(columns) : ENTRIES[c].docSql;
+  if (!docSql || (columns && ENTRIES[c].docSql)) throw new Error(`${c}: the doc comes from its columns or from its entry here, exactly one`);
+  return docSql;
+}
+
 export const COLLECTIONS = Object.fromEntries(
-  MIRRORED_COLLECTIONS.map((c) => [c, { ...ENTRIES[c], visibility: VISIBILITY_SQL[ENTITIES[c].visibility] }]),
+  MIRRORED_COLLECTIONS.map((c) => [c, { ...ENTRIES[c], docSql: docSqlFor(c), visibility: VISIBILITY_SQL[ENTITIES[c].visibility] }]),
 ) as Readonly<Record<MirroredCollection, ServerCollection>>;
 
 /** Seqs handed to a mirrored write; `reserve` takes more when the write finds it touches more rows. */
