@@ -106,7 +106,7 @@ export function shaperSource(def: ShaperDef): string {
   const lines = (keep: (col: Column) => boolean) =>
     fields.filter(([, col]) => keep(col)).map(([field, col]) => `    ${field}: ${value(field, col)},`);
   const negated = def.mirror.negatedTime;
-  const negatedLine = negated ? [`    ${negated.field}: occurredDesc(r.${negated.of}),`] : [];
+  const negatedLine = negated ? [`    ${negated.field}: occurredDesc(r.${negated.of} as string),`] : [];
   const name = pascal(def.name);
   return [
     `/** ${def.name}: the wire row's own fields. */`,

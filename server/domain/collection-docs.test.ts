@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MIRRORED_COLLECTIONS } from '../../schema/collections.ts';
+import { ENTITIES, MIRRORED_COLLECTIONS } from '../../schema/collections.ts';
 import { hashPassword } from '../auth/password.ts';
 import { seedDemo } from '../seed/seed.ts';
 import { openTestDb, testDatabases, type TestDb } from '../test-db.ts';
+import { columnOf } from '../../schema/entities/columns.ts';
+import type { AnyEntityDef } from '../../schema/entities/define-entity.ts';
 import { COLLECTIONS } from './collections.ts';
 
 /**
@@ -36,5 +38,25 @@ describe.each(await testDatabases())('collection docs on %s', (kind) => {
       docs[c] = rows.map((r) => JSON.parse(r.doc.split(businessId).join('<business>')));
     }
     await expect(`${JSON.stringify(docs, null, 1)}\n`).toMatchFileSnapshot('./__snapshots__/collection-docs.json');
+  });
+
+  it.each(MIRRORED_COLLECTIONS.filter((c) => (ENTITIES[c] as AnyEntityDef).columns))('%s: each column of the map is in the table with its type, and the indexed ones are in an index', async (c) => {
+    const columns = (ENTITIES[c] as AnyEntityDef).columns!;
+    const table = COLLECTIONS[c].table;
+    const found = await t.db.query<{ name: string; type: string; indexed: boolean }>(
+      `SELECT a.attname AS name, format_type(a.atttypid, a.atttypmod) AS type,
+              EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = a.attrelid AND a.attnum = ANY(i.indkey)) AS indexed
+         FROM pg_attribute a WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped`,
+      [table],
+    );
+    const byName = new Map(found.map((f) => [f.name, f]));
+    const TYPES: Record<string, string> = { int: 'integer', bool: 'boolean', timestamptz: 'timestamp with time zone', 'uuid[]': 'uuid[]' };
+    for (const [field, col] of Object.entries(columns)) {
+      if (col.sql) continue;
+      const have = byName.get(columnOf(field, col));
+      expect(have, `${table}.${columnOf(field, col)}`).toBeDefined();
+      expect(have!.type.replace(/\(.*\)/, ''), `${table}.${columnOf(field, col)}`).toBe(TYPES[col.type] ?? col.type);
+      if (col.indexed) expect(have!.indexed, `${table}.${columnOf(field, col)} indexed`).toBe(true);
+    }
   });
 });

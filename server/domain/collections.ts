@@ -93,15 +93,8 @@ const ENTRIES: Record<MirroredCollection, Entry> = {
     'replaced_by_id', r.replaced_by_id, 'created_at', ll_iso(r.created_at), ${mirrored})`,
     sortKey: 'lower(r.display_name)',
   },
-  card_requests: {
-    table: 'card_requests',
-    docSql: `jsonb_build_object(
-    'id', r.id, 'user_id', r.user_id, 'is_physical', r.is_physical, 'amount', r.amount, 'currency', r.currency,
-    'interval', r.limit_interval, 'reason', r.reason, 'status', r.status, 'card_id', r.card_id,
-    'rejection_reason', r.rejection_reason, 'decided_by', r.decided_by, 'decided_at', ll_iso(r.decided_at),
-    'created_at', ll_iso(r.created_at), ${mirrored})`,
-    sortKey: 'll_iso(r.created_at)',
-  },
+  card_requests: { table: 'card_requests', sortKey: 'll_iso(r.created_at)' },
+
   reimbursements: {
     table: 'reimbursements',
     docSql: `jsonb_build_object(
@@ -116,14 +109,8 @@ const ENTRIES: Record<MirroredCollection, Entry> = {
     'accounting_synced_at', ll_iso(r.accounting_synced_at), ${mirrored})`,
     sortKey: `to_char(r.transaction_date, 'YYYY-MM-DD')`,
   },
-  approvals: {
-    table: 'approvals',
-    docSql: `jsonb_build_object(
-    'id', r.id, 'object_type', r.object_type, 'object_id', r.object_id, 'user_id', r.user_id,
-    'approver_id', r.approver_id, 'status', r.status, 'reason', r.reason, 'decided_by', r.decided_by,
-    'decided_at', ll_iso(r.decided_at), 'created_at', ll_iso(r.created_at), ${mirrored})`,
-    sortKey: 'll_iso(r.created_at)',
-  },
+  approvals: { table: 'approvals', sortKey: 'll_iso(r.created_at)' },
+
   reimbursement_rates: {
     table: 'reimbursement_rates',
     docSql: `jsonb_build_object(

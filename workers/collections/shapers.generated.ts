@@ -66,7 +66,7 @@ export function engineTransactions(r: ShaperIn<'transactions'>, server: RowOf<'t
     change_seq: r.change_seq,
     updated_at: r.updated_at,
     deleted: false,
-    occurred_desc: occurredDesc(r.occurred_at),
+    occurred_desc: occurredDesc(r.occurred_at as string),
     server,
   } as EngineRowFor<'transactions'>;
 }
@@ -97,6 +97,137 @@ export function storedTransactions(r: ShaperIn<'transactions'>): MirroredRow<'tr
     business_id: r.business_id,
     change_seq: r.change_seq,
     updated_at: r.updated_at,
-    occurred_desc: occurredDesc(r.occurred_at),
+    occurred_desc: occurredDesc(r.occurred_at as string),
   } as MirroredRow<'transactions'>;
+}
+
+/** approvals: the wire row's own fields. */
+export function serverApprovals(r: ShaperIn<'approvals'>): RowOf<'approvals'> {
+  return {
+    id: r.id,
+    object_type: r.object_type,
+    object_id: r.object_id,
+    user_id: r.user_id,
+    approver_id: r.approver_id,
+    status: r.status,
+    reason: r.reason,
+    decided_by: r.decided_by,
+    decided_at: r.decided_at,
+    created_at: r.created_at,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+    deleted: false,
+  } as RowOf<'approvals'>;
+}
+
+/** approvals: the engine's row (shown fields, mirror-only fields, the server row underneath). */
+export function engineApprovals(r: ShaperIn<'approvals'>, server: RowOf<'approvals'> | undefined): EngineRowFor<'approvals'> {
+  return {
+    id: r.id,
+    object_type: r.object_type,
+    object_id: r.object_id,
+    user_id: r.user_id,
+    approver_id: r.approver_id,
+    status: r.status,
+    reason: r.reason,
+    decided_by: r.decided_by,
+    decided_at: r.decided_at,
+    created_at: r.created_at,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+    deleted: false,
+    created_desc: occurredDesc(r.created_at as string),
+    server,
+  } as EngineRowFor<'approvals'>;
+}
+
+/** approvals: the row as the mirror stores it. */
+export function storedApprovals(r: ShaperIn<'approvals'>): MirroredRow<'approvals'> {
+  return {
+    id: r.id,
+    object_type: r.object_type,
+    object_id: r.object_id,
+    user_id: r.user_id,
+    approver_id: r.approver_id,
+    status: r.status,
+    reason: r.reason,
+    decided_by: r.decided_by,
+    decided_at: r.decided_at,
+    created_at: r.created_at,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+    created_desc: occurredDesc(r.created_at as string),
+  } as MirroredRow<'approvals'>;
+}
+
+/** card_requests: the wire row's own fields. */
+export function serverCardRequests(r: ShaperIn<'card_requests'>): RowOf<'card_requests'> {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    is_physical: r.is_physical,
+    amount: r.amount,
+    currency: r.currency,
+    interval: r.interval,
+    reason: r.reason,
+    status: r.status,
+    card_id: r.card_id,
+    rejection_reason: r.rejection_reason,
+    decided_by: r.decided_by,
+    decided_at: r.decided_at,
+    created_at: r.created_at,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+    deleted: false,
+  } as RowOf<'card_requests'>;
+}
+
+/** card_requests: the engine's row (shown fields, mirror-only fields, the server row underneath). */
+export function engineCardRequests(r: ShaperIn<'card_requests'>, server: RowOf<'card_requests'> | undefined): EngineRowFor<'card_requests'> {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    is_physical: r.is_physical,
+    amount: r.amount,
+    currency: r.currency,
+    interval: r.interval,
+    reason: r.reason,
+    status: r.status,
+    card_id: r.card_id,
+    rejection_reason: r.rejection_reason,
+    decided_by: r.decided_by,
+    decided_at: r.decided_at,
+    created_at: r.created_at,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+    deleted: false,
+    server,
+  } as EngineRowFor<'card_requests'>;
+}
+
+/** card_requests: the row as the mirror stores it. */
+export function storedCardRequests(r: ShaperIn<'card_requests'>): MirroredRow<'card_requests'> {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    is_physical: r.is_physical,
+    amount: r.amount,
+    currency: r.currency,
+    interval: r.interval,
+    reason: r.reason,
+    status: r.status,
+    card_id: r.card_id,
+    rejection_reason: r.rejection_reason,
+    decided_by: r.decided_by,
+    decided_at: r.decided_at,
+    created_at: r.created_at,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+  } as MirroredRow<'card_requests'>;
 }
