@@ -17,6 +17,11 @@ export const codingSchema = z.object({
 });
 export type Coding = z.infer<typeof codingSchema>;
 
+/** Issue 26: who was at the meal or event (a name or an email, as typed), at most MAX_ATTENDEES. */
+export const attendeeSchema = z.string().trim().min(1).max(200);
+export const MAX_ATTENDEES = 50;
+export const attendeesSchema = z.array(attendeeSchema).max(MAX_ATTENDEES);
+
 export const transactionSchema = z.object({
   id: uuid, // transaction_canonical_uuid
   card_id: uuid,
@@ -52,6 +57,8 @@ export const transactionSchema = z.object({
   fraud_status: fraudStatusSchema.nullable().optional(),
   fraud_reasons: z.array(fraudReasonSchema).optional(),
   dispute_id: uuid.nullable().optional(),
+  /** Issue 26: the people present (Ramp's and Expensify's attendees), set by the coding patch. Optional: older rows parse. */
+  attendees: attendeesSchema.optional(),
   ...mirroredFields,
 });
 export type Transaction = z.infer<typeof transactionSchema>;
@@ -171,7 +178,7 @@ const RECEIPT_IDS_SQL = `(SELECT coalesce(jsonb_agg(tr.receipt_id ORDER BY tr.cr
       FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id
      WHERE tr.transaction_id = r.id AND NOT rc.deleted)`;
 
-/** Table `transactions` (migrations 001, 011, 016, 034); `search_text` is server-only. */
+/** Table `transactions` (migrations 001, 020, 034, 037); `search_text` and the fraud answer's columns are server-only. */
 const transactionColumns: ColumnMap<Transaction> = {
   id: { type: 'uuid', indexed: true },
   card_id: { type: 'uuid', indexed: true },
@@ -196,6 +203,8 @@ const transactionColumns: ColumnMap<Transaction> = {
   fraud_status: { type: 'text', missing: 'null' },
   fraud_reasons: { type: 'text[]', missing: 'empty list' },
   dispute_id: { type: 'uuid', column: 'fraud_dispute_id', missing: 'null' },
+  // Issue 26 (migration 037).
+  attendees: { type: 'text[]', missing: 'empty list' },
   ...MIRRORED_COLUMNS,
 };
 

@@ -9,12 +9,12 @@ const full: Transaction = transactionSchema.parse({
   id: ID, card_id: ID, user_id: ID, merchant_name: 'Blue Bottle', merchant_category: 'Coffee', amount: 450,
   currency: 'USD', occurred_at: '2026-03-01T10:00:00.000Z', state: 'CLEARED', memo: 'beans', gl_account_id: null,
   department_id: null, location_id: null, tracking: {}, receipt_ids: [ID], accounting_synced_at: null,
-  merchant_country: 'US', fraud_status: null, fraud_reasons: [], dispute_id: null,
+  merchant_country: 'US', fraud_status: null, fraud_reasons: [], dispute_id: null, attendees: ['Ana Ruiz'],
   business_id: ID, change_seq: 7, updated_at: '2026-03-01T10:00:00.000Z', deleted: false,
 });
-/** A row stored before receipts, accounting sync and fraud review were mirrored. */
-const { receipt_ids, accounting_synced_at, merchant_country, fraud_status, fraud_reasons, dispute_id, ...old } = full;
-void [receipt_ids, accounting_synced_at, merchant_country, fraud_status, fraud_reasons, dispute_id];
+/** A row stored before receipts, accounting sync, fraud review and attendees were mirrored. */
+const { receipt_ids, accounting_synced_at, merchant_country, fraud_status, fraud_reasons, dispute_id, attendees, ...old } = full;
+void [receipt_ids, accounting_synced_at, merchant_country, fraud_status, fraud_reasons, dispute_id, attendees];
 
 describe('generated row shapers', () => {
   it('the checked-in file is what the column maps generate', async () => {
@@ -25,9 +25,11 @@ describe('generated row shapers', () => {
     const a = serverTransactions({ ...full, deleted: true } as Transaction);
     const b = serverTransactions(old as Transaction);
     expect(Object.keys(a)).toEqual(Object.keys(transactionSchema.shape));
+    // An absent list is the one shared empty list (rows are never mutated in place).
+    expect(b.receipt_ids).toBe(serverTransactions(old as Transaction).receipt_ids);
     expect(Object.keys(b)).toEqual(Object.keys(a));
     expect(a).toEqual(full);
-    expect(b).toMatchObject({ receipt_ids: [], accounting_synced_at: null, fraud_status: null, fraud_reasons: [], dispute_id: null, deleted: false });
+    expect(b).toMatchObject({ receipt_ids: [], accounting_synced_at: null, fraud_status: null, fraud_reasons: [], dispute_id: null, attendees: [], deleted: false });
     expect(transactionSchema.parse(b)).toEqual(b);
   });
 
