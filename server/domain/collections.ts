@@ -95,20 +95,8 @@ const ENTRIES: Record<MirroredCollection, Entry> = {
   },
   card_requests: { table: 'card_requests', sortKey: 'll_iso(r.created_at)' },
 
-  reimbursements: {
-    table: 'reimbursements',
-    docSql: `jsonb_build_object(
-    'id', r.id, 'user_id', r.user_id, 'type', r.type, 'status', r.status, 'merchant', r.merchant,
-    'amount', r.amount, 'currency', r.currency, 'transaction_date', to_char(r.transaction_date, 'YYYY-MM-DD'),
-    'memo', r.memo, 'gl_account_id', r.gl_account_id, 'department_id', r.department_id,
-    'distance_miles', r.distance_miles::float8, 'start_location', r.start_location, 'end_location', r.end_location,
-    'trip_date', to_char(r.trip_date, 'YYYY-MM-DD'), 'location', r.location,
-    'start_date', to_char(r.start_date, 'YYYY-MM-DD'), 'end_date', to_char(r.end_date, 'YYYY-MM-DD'),
-    'rejection_reason', r.rejection_reason, 'receipt_ids', to_jsonb(r.receipt_ids),
-    'submitted_at', ll_iso(r.submitted_at), 'created_at', ll_iso(r.created_at),
-    'accounting_synced_at', ll_iso(r.accounting_synced_at), ${mirrored})`,
-    sortKey: `to_char(r.transaction_date, 'YYYY-MM-DD')`,
-  },
+  reimbursements: { table: 'reimbursements', sortKey: `to_char(r.transaction_date, 'YYYY-MM-DD')` },
+
   approvals: { table: 'approvals', sortKey: 'll_iso(r.created_at)' },
 
   reimbursement_rates: {
