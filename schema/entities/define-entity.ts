@@ -77,11 +77,11 @@ export interface EntityDef<
   searchText: readonly (keyof z.output<S> & string)[];
   query: Q;
   /**
-   * Issue 26: each field's column (schema/entities/columns.ts). The server's doc SQL and the
-   * worker's row shapers are derived from it; collections without one still hand-write them in
-   * server/domain/collections.ts.
+   * Issue 26: each field's column (schema/entities/columns.ts). The server's doc SQL
+   * (server/domain/collections.ts) and the worker's row shapers (workers/collections/
+   * shapers.generated.ts) are derived from it.
    */
-  columns?: ColumnMap<z.output<S>>;
+  columns: ColumnMap<z.output<S>>;
 }
 
 export function defineEntity<

@@ -82,9 +82,9 @@ export async function codeTransaction(
 }
 
 /** A coding field's column, its parameter cast and its value as a parameter (schema/entities/transaction.ts columns). */
-const codingColumn = (field: CodingField) => columnOf(field, transactionEntity.columns![field]);
-const codingCast = (field: CodingField) => `::${transactionEntity.columns![field].type}`;
-const asParam = (field: CodingField, value: unknown) => (transactionEntity.columns![field].type === 'jsonb' ? JSON.stringify(value) : value);
+const codingColumn = (field: CodingField) => columnOf(field, transactionEntity.columns[field]);
+const codingCast = (field: CodingField) => `::${transactionEntity.columns[field].type}`;
+const asParam = (field: CodingField, value: unknown) => (transactionEntity.columns[field].type === 'jsonb' ? JSON.stringify(value) : value);
 
 /**
  * The column assignments a patch makes, derived by running the shared `apply` on a probe row, so

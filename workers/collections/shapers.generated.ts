@@ -104,6 +104,84 @@ export function storedTransactions(r: ShaperIn<'transactions'>): MirroredRow<'tr
   } as MirroredRow<'transactions'>;
 }
 
+/** cards: the wire row's own fields. */
+export function serverCards(r: ShaperIn<'cards'>): RowOf<'cards'> {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    display_name: r.display_name,
+    last_four: r.last_four,
+    is_physical: r.is_physical,
+    status: r.status,
+    limit: r.limit,
+    allowed_categories: r.allowed_categories,
+    department_id: r.department_id,
+    location_id: r.location_id,
+    expires: r.expires,
+    is_primary: r.is_primary,
+    is_favorite: r.is_favorite,
+    replaces_id: r.replaces_id,
+    replaced_by_id: r.replaced_by_id,
+    created_at: r.created_at,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+    deleted: false,
+  } as RowOf<'cards'>;
+}
+
+/** cards: the engine's row (shown fields, mirror-only fields, the server row underneath). */
+export function engineCards(r: ShaperIn<'cards'>, server: RowOf<'cards'> | undefined): EngineRowFor<'cards'> {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    display_name: r.display_name,
+    last_four: r.last_four,
+    is_physical: r.is_physical,
+    status: r.status,
+    limit: r.limit,
+    allowed_categories: r.allowed_categories,
+    department_id: r.department_id,
+    location_id: r.location_id,
+    expires: r.expires,
+    is_primary: r.is_primary,
+    is_favorite: r.is_favorite,
+    replaces_id: r.replaces_id,
+    replaced_by_id: r.replaced_by_id,
+    created_at: r.created_at,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+    deleted: false,
+    server,
+  } as EngineRowFor<'cards'>;
+}
+
+/** cards: the row as the mirror stores it. */
+export function storedCards(r: ShaperIn<'cards'>): MirroredRow<'cards'> {
+  return {
+    id: r.id,
+    user_id: r.user_id,
+    display_name: r.display_name,
+    last_four: r.last_four,
+    is_physical: r.is_physical,
+    status: r.status,
+    limit: r.limit,
+    allowed_categories: r.allowed_categories,
+    department_id: r.department_id,
+    location_id: r.location_id,
+    expires: r.expires,
+    is_primary: r.is_primary,
+    is_favorite: r.is_favorite,
+    replaces_id: r.replaces_id,
+    replaced_by_id: r.replaced_by_id,
+    created_at: r.created_at,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+  } as MirroredRow<'cards'>;
+}
+
 /** reimbursements: the wire row's own fields. */
 export function serverReimbursements(r: ShaperIn<'reimbursements'>): RowOf<'reimbursements'> {
   return {
@@ -334,4 +412,112 @@ export function storedCardRequests(r: ShaperIn<'card_requests'>): MirroredRow<'c
     change_seq: r.change_seq,
     updated_at: r.updated_at,
   } as MirroredRow<'card_requests'>;
+}
+
+/** bills: the wire row's own fields. */
+export function serverBills(r: ShaperIn<'bills'>): RowOf<'bills'> {
+  return {
+    id: r.id,
+    vendor_id: r.vendor_id,
+    invoice_number: r.invoice_number,
+    invoice_date: r.invoice_date,
+    due_date: r.due_date,
+    payment_date: r.payment_date,
+    currency: r.currency,
+    amount: r.amount,
+    line_items: r.line_items,
+    memo: r.memo,
+    status: r.status,
+    entity_id: r.entity_id,
+    invoice_file_id: r.invoice_file_id,
+    created_by: r.created_by,
+    submitted_at: r.submitted_at,
+    approved_by: r.approved_by,
+    approved_at: r.approved_at,
+    rejection_reason: r.rejection_reason,
+    payment_attempt: r.payment_attempt,
+    payment_failure_reason: r.payment_failure_reason,
+    paid_at: r.paid_at,
+    paid_manually: r.paid_manually,
+    reconciled_at: r.reconciled_at,
+    created_at: r.created_at,
+    accounting_synced_at: r.accounting_synced_at ?? null,
+    duplicate_of: r.duplicate_of ?? null,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+    deleted: false,
+  } as RowOf<'bills'>;
+}
+
+/** bills: the engine's row (shown fields, mirror-only fields, the server row underneath). */
+export function engineBills(r: ShaperIn<'bills'>, server: RowOf<'bills'> | undefined): EngineRowFor<'bills'> {
+  return {
+    id: r.id,
+    vendor_id: r.vendor_id,
+    invoice_number: r.invoice_number,
+    invoice_date: r.invoice_date,
+    due_date: r.due_date,
+    payment_date: r.payment_date,
+    currency: r.currency,
+    amount: r.amount,
+    line_items: r.line_items,
+    memo: r.memo,
+    status: r.status,
+    entity_id: r.entity_id,
+    invoice_file_id: r.invoice_file_id,
+    created_by: r.created_by,
+    submitted_at: r.submitted_at,
+    approved_by: r.approved_by,
+    approved_at: r.approved_at,
+    rejection_reason: r.rejection_reason,
+    payment_attempt: r.payment_attempt,
+    payment_failure_reason: r.payment_failure_reason,
+    paid_at: r.paid_at,
+    paid_manually: r.paid_manually,
+    reconciled_at: r.reconciled_at,
+    created_at: r.created_at,
+    accounting_synced_at: r.accounting_synced_at ?? null,
+    duplicate_of: r.duplicate_of ?? null,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+    deleted: false,
+    server,
+  } as EngineRowFor<'bills'>;
+}
+
+/** bills: the row as the mirror stores it. */
+export function storedBills(r: ShaperIn<'bills'>): MirroredRow<'bills'> {
+  return {
+    id: r.id,
+    vendor_id: r.vendor_id,
+    invoice_number: r.invoice_number,
+    invoice_date: r.invoice_date,
+    due_date: r.due_date,
+    payment_date: r.payment_date,
+    currency: r.currency,
+    amount: r.amount,
+    line_items: r.line_items,
+    memo: r.memo,
+    status: r.status,
+    entity_id: r.entity_id,
+    invoice_file_id: r.invoice_file_id,
+    created_by: r.created_by,
+    submitted_at: r.submitted_at,
+    approved_by: r.approved_by,
+    approved_at: r.approved_at,
+    rejection_reason: r.rejection_reason,
+    payment_attempt: r.payment_attempt,
+    payment_failure_reason: r.payment_failure_reason,
+    paid_at: r.paid_at,
+    paid_manually: r.paid_manually,
+    reconciled_at: r.reconciled_at,
+    created_at: r.created_at,
+    accounting_synced_at: r.accounting_synced_at ?? null,
+    duplicate_of: r.duplicate_of ?? null,
+    business_id: r.business_id,
+    change_seq: r.change_seq,
+    updated_at: r.updated_at,
+  } as MirroredRow<'bills'>;
 }

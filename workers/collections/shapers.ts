@@ -10,8 +10,8 @@ import type { AnyEntityDef } from '../../schema/entities/define-entity.ts';
  * `npx vitest run --project unit workers/collections/shapers.test.ts -u`.
  */
 
-/** The queried collections whose definitions carry columns, in registry order. */
-export const SHAPED_COLLECTIONS = QUERIED_COLLECTIONS.filter((c) => (ENTITIES[c] as AnyEntityDef).columns !== undefined);
+/** The queried collections (the worker keeps reference rows as the feed sends them: reference-cache.ts). */
+export const SHAPED_COLLECTIONS = QUERIED_COLLECTIONS;
 
 const HEADER = `// Generated from the entities' column maps (schema/entities/columns.ts) by workers/collections/shapers.ts.
 // Do not edit: change the entity's columns, then run
@@ -32,7 +32,7 @@ const USES: [RegExp, string][] = [
 export function shapersFileSource(): string {
   const bodies = SHAPED_COLLECTIONS.map((c) => {
     const def = ENTITIES[c] as AnyEntityDef;
-    return shaperSource({ name: c, columns: def.columns!, mirror: def.mirror });
+    return shaperSource({ name: c, columns: def.columns, mirror: def.mirror });
   });
   const body = bodies.join('\n\n');
   const uses = USES.filter(([used]) => used.test(body)).map(([, line]) => line);
