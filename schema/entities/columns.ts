@@ -23,7 +23,7 @@ export interface Column {
   column?: string;
   /** The doc's value as SQL over the row alias `r`, when it is not the column read by its type (subqueries, nested objects). */
   sql?: string;
-  /** See Missing; without it the field is required on every row the worker shapes. */
+  /** See Missing; without it the worker's shapers copy the field as is (an optional one stays undefined). */
   missing?: Missing;
   /** An index of the table holds this column (server/domain/collection-docs.test.ts checks it). */
   indexed?: boolean;

@@ -203,8 +203,8 @@ const transactionColumns: ColumnMap<Transaction> = {
   fraud_status: { type: 'text', missing: 'null' },
   fraud_reasons: { type: 'text[]', missing: 'empty list' },
   dispute_id: { type: 'uuid', column: 'fraud_dispute_id', missing: 'null' },
-  // Issue 26 (migration 037).
-  attendees: { type: 'text[]', missing: 'empty list' },
+  // Issue 26 (migration 037). Optional in the schema, copied as is: a row without it reads as none.
+  attendees: { type: 'text[]' },
   ...MIRRORED_COLUMNS,
 };
 
