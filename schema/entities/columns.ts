@@ -2,7 +2,7 @@
  * Issue 26: an entity's columns, written once beside its zod schema. A column map says, for each
  * field of the wire row, where the field lives in the table and how the feed's document reads it;
  * the server's doc SQL (`docSqlOf`) and the worker's row shapers (`shaperSource`, generated into
- * workers/collections/shapers.generated.ts) are derived from it, so adding a field to a mirrored
+ * workers/collections/generated/<collection>.ts) are derived from it, so adding a field to a mirrored
  * entity is the entity file, a migration and the UI that shows it.
  * Pure: strings in, strings out (no database, no eval: the app's CSP refuses `new Function`).
  */

@@ -79,7 +79,7 @@ export interface EntityDef<
   /**
    * Issue 26: each field's column (schema/entities/columns.ts). The server's doc SQL
    * (server/domain/collections.ts) and the worker's row shapers (workers/collections/
-   * shapers.generated.ts) are derived from it.
+   * generated/<collection>.ts) are derived from it.
    */
   columns: ColumnMap<z.output<S>>;
 }

@@ -5,11 +5,11 @@ import { QueryEngine } from '../query-engine.ts';
 import type { RowShape } from '../rebase.ts';
 import { specEngine, specText } from './spec-engine.ts';
 import type { WorkerCollection } from './worker-collection.ts';
-import { engineApprovals, serverApprovals, storedApprovals } from './shapers.generated.ts';
+import { engineApprovals, serverApprovals, storedApprovals } from './generated/approvals.ts';
 
 /**
  * Approvals in the worker (the reviewer's inbox): built from the definition alone (row shapers
- * generated from its columns, shapers.generated.ts). The inbox lists `status=PENDING` with `exclude_user_ids=[me]`, newest first.
+ * generated from its columns, generated/approvals.ts). The inbox lists `status=PENDING` with `exclude_user_ids=[me]`, newest first.
  */
 
 export type AnyApprovalRow = Omit<Approval, 'deleted'> & { deleted?: boolean; created_desc?: number; server?: Approval };

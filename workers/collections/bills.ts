@@ -3,11 +3,11 @@ import { QueryEngine } from '../query-engine.ts';
 import type { RowShape } from '../rebase.ts';
 import { specEngine, specText } from './spec-engine.ts';
 import type { WorkerCollection } from './worker-collection.ts';
-import { engineBills, serverBills, storedBills } from './shapers.generated.ts';
+import { engineBills, serverBills, storedBills } from './generated/bills.ts';
 
 /**
  * bills in the worker (issue 11): built from the definition alone (spec-engine.ts; row shapers
- * generated from its columns, shapers.generated.ts), as card requests are. A business holds
+ * generated from its columns, generated/bills.ts), as card requests are. A business holds
  * thousands of bills, so no typed sort keys; the text is the definition's (invoice number, memo)
  * plus the vendor's name from `refs` (referencedIds).
  */

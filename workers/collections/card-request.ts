@@ -5,11 +5,11 @@ import { QueryEngine } from '../query-engine.ts';
 import type { RowShape } from '../rebase.ts';
 import { specEngine, specText } from './spec-engine.ts';
 import type { WorkerCollection } from './worker-collection.ts';
-import { engineCardRequests, serverCardRequests, storedCardRequests } from './shapers.generated.ts';
+import { engineCardRequests, serverCardRequests, storedCardRequests } from './generated/card_requests.ts';
 
 /**
  * card_requests in the worker (issue 10): built from the definition alone (spec-engine.ts; row
- * shapers generated from its columns, shapers.generated.ts). A
+ * shapers generated from its columns, generated/card_requests.ts). A
  * business's card requests number in the hundreds or thousands, so no typed sort keys are needed.
  */
 

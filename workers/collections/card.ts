@@ -5,11 +5,11 @@ import { QueryEngine } from '../query-engine.ts';
 import type { RowShape } from '../rebase.ts';
 import { specEngine, specText } from './spec-engine.ts';
 import type { WorkerCollection } from './worker-collection.ts';
-import { engineCards, serverCards, storedCards } from './shapers.generated.ts';
+import { engineCards, serverCards, storedCards } from './generated/cards.ts';
 
 /**
  * cards in the worker (issue 10): built from the definition alone (spec-engine.ts; row shapers
- * generated from its columns, shapers.generated.ts). A
+ * generated from its columns, generated/cards.ts). A
  * business's cards number in the hundreds or thousands, so no typed sort keys are needed.
  */
 

@@ -5,13 +5,13 @@ import { QueryEngine } from '../query-engine.ts';
 import type { RowShape } from '../rebase.ts';
 import { specEngine, specText } from './spec-engine.ts';
 import type { WorkerCollection } from './worker-collection.ts';
-import { engineReimbursements, serverReimbursements, storedReimbursements } from './shapers.generated.ts';
+import { engineReimbursements, serverReimbursements, storedReimbursements } from './generated/reimbursements.ts';
 
 /**
  * Reimbursements in the worker: built from the definition alone (spec-engine.ts: the spec's
  * filter, comparators and search text; row shapers generated from its columns,
- * shapers.generated.ts). A claim list is small (a person's or a team's claims), so no typed sort
- * keys are needed.
+ * generated/reimbursements.ts). A claim list is small (a person's or a team's claims), so no
+ * typed sort keys are needed.
  */
 
 /** A claim as the worker meets it: stored (no `deleted`, with the negated date), wire, or engine row. */

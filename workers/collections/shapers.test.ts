@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { shapersFileSource } from './shapers.ts';
-import { engineTransactions, serverTransactions, storedTransactions } from './shapers.generated.ts';
+import { SHAPED_COLLECTIONS, shapersFileSource } from './shapers.ts';
+import { engineTransactions, serverTransactions, storedTransactions } from './generated/transactions.ts';
 import { transactionSchema, type Transaction } from '../../schema/entities/transaction.ts';
 import { occurredDesc } from '../../schema/mirror.ts';
 
@@ -17,8 +17,8 @@ const { receipt_ids, accounting_synced_at, merchant_country, fraud_status, fraud
 void [receipt_ids, accounting_synced_at, merchant_country, fraud_status, fraud_reasons, dispute_id, attendees];
 
 describe('generated row shapers', () => {
-  it('the checked-in file is what the column maps generate', async () => {
-    await expect(shapersFileSource()).toMatchFileSnapshot('./shapers.generated.ts');
+  it.each(SHAPED_COLLECTIONS)('generated/%s.ts is what its column map generates', async (c) => {
+    await expect(shapersFileSource(c)).toMatchFileSnapshot(`./generated/${c}.ts`);
   });
 
   it('server rows: every field of the schema, in one order, absent fields filled, deleted false', () => {

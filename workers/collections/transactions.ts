@@ -8,11 +8,11 @@ import { rebaser, type RowShape } from '../rebase.ts';
 import type { ReferenceCache } from '../reference-cache.ts';
 import type { SlotCompare } from '../sorted-order.ts';
 import type { WorkerCollection } from './worker-collection.ts';
-import { engineTransactions, serverTransactions, storedTransactions } from './shapers.generated.ts';
+import { engineTransactions, serverTransactions, storedTransactions } from './generated/transactions.ts';
 
 /**
  * What only transactions have in the worker, on top of their definition's query spec: the row
- * shapers (generated from the definition's columns: shapers.generated.ts), the compiled filter, typed-array sort keys with the merchant rank,
+ * shapers (generated from the definition's columns: generated/transactions.ts), the compiled filter, typed-array sort keys with the merchant rank,
  * and the search text the server builds (ll_transaction_search_text). The transaction path is
  * the hot one (100k rows: query p95 of a few ms, a 10,000-row bulk coding ~100 ms).
  */
