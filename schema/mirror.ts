@@ -94,8 +94,9 @@ export const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * 6: transactions carry `merchant_country`, `fraud_status`, `fraud_reasons` and `dispute_id` (issue 24:
  *    held charges and the cardholder's answer, offline too).
  * 7: bills carry `duplicate_of` (issue 25: a confirmed duplicate invoice, shown to approvers).
+ * 8: transactions carry `attendees` (issue 26).
  */
-export const MIRROR_SCHEMA_VERSION = 7;
+export const MIRROR_SCHEMA_VERSION = 8;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BULK_CODE_MAX } from '../constants.ts';
+import { attendeesSchema } from '../entities/transaction.ts';
 
 /**
  * A coding change: only the keys present change. `null` clears a field; in `tracking`, a
@@ -12,6 +13,8 @@ export const codingPatchSchema = z
     department_id: z.uuid().nullable().optional(),
     location_id: z.uuid().nullable().optional(),
     tracking: z.record(z.uuid(), z.uuid().nullable()).optional(),
+    /** Issue 26: replaces the transaction's attendees ([] clears them). */
+    attendees: attendeesSchema.optional(),
   })
   .strict()
   .refine((p) => Object.keys(p).length > 0, { message: 'at least one field must change' });

@@ -6,23 +6,30 @@ import { bulkCodeTransactions, patchTransaction } from '../api/calls.ts';
 import { BULK_CODE_MAX } from '../constants.ts';
 import type { Transaction } from '../entities/transaction.ts';
 
-/** Pure: the transaction with the patch applied. Keys absent from the patch stay as they are. */
-export function applyCodingPatch<T extends Pick<Transaction, 'memo' | 'gl_account_id' | 'department_id' | 'location_id' | 'tracking'>>(
-  txn: T,
-  patch: CodingPatch,
-): T {
+/** The transaction fields a coding patch may change (its body's keys). */
+export type CodingField = keyof CodingPatch;
+export const CODING_FIELDS = Object.keys(codingPatchSchema.shape) as CodingField[];
+
+/**
+ * Pure: the transaction with the patch applied. Keys absent from the patch stay as they are; an
+ * empty memo is none; tracking merges by category (null removes one); any other field is replaced.
+ */
+export function applyCodingPatch<T extends Pick<Transaction, CodingField>>(txn: T, patch: CodingPatch): T {
   return produce(txn, (d) => {
-    if (patch.memo !== undefined) d.memo = patch.memo === '' ? null : patch.memo;
-    if (patch.gl_account_id !== undefined) d.gl_account_id = patch.gl_account_id;
-    if (patch.department_id !== undefined) d.department_id = patch.department_id;
-    if (patch.location_id !== undefined) d.location_id = patch.location_id;
-    for (const [category, option] of Object.entries(patch.tracking ?? {})) {
-      if (option === null) delete d.tracking[category];
-      else d.tracking[category] = option;
+    for (const field of CODING_FIELDS) {
+      const value = patch[field];
+      if (value === undefined) continue;
+      if (field === 'tracking') {
+        for (const [category, option] of Object.entries(patch.tracking ?? {})) {
+          if (option === null) delete d.tracking[category];
+          else d.tracking[category] = option;
+        }
+      } else if (field === 'memo') d.memo = patch.memo === '' ? null : (patch.memo ?? null);
+      // Copied: immer freezes what it returns, and the patch is the caller's.
+      else (d as Record<string, unknown>)[field] = Array.isArray(value) ? [...(value as unknown[])] : value;
     }
   });
 }
-
 
 /**
  * Issue 12: the coding of an item a sync commit exported is frozen until someone marks it not

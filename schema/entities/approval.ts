@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { APPROVAL_STATUSES } from '../reimbursement-rules.ts';
 
 /**
@@ -89,6 +90,21 @@ function referencedIds(a: Approval): string[] {
   return ids;
 }
 
+/** Table `approvals` (migration 009). */
+const approvalColumns: ColumnMap<Approval> = {
+  id: { type: 'uuid', indexed: true },
+  object_type: { type: 'text' },
+  object_id: { type: 'uuid', indexed: true },
+  user_id: { type: 'uuid', indexed: true },
+  approver_id: { type: 'uuid' },
+  status: { type: 'text' },
+  reason: { type: 'text' },
+  decided_by: { type: 'uuid' },
+  decided_at: { type: 'timestamptz' },
+  created_at: { type: 'timestamptz', indexed: true },
+  ...MIRRORED_COLUMNS,
+};
+
 export const approvalEntity = defineEntity({
   name: 'approvals',
   schema: approvalSchema,
@@ -103,4 +119,5 @@ export const approvalEntity = defineEntity({
     compare: compareApprovals,
     referencedIds,
   },
+  columns: approvalColumns,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { currencyCodeSchema, knownCurrencySchema } from '../money.ts';
 
 /**
@@ -254,6 +255,50 @@ function referencedIds(b: Bill): string[] {
  * business holds thousands of bills, not 100k, and the engine sorts in memory (no cold-start
  * first page). Visibility `bill_pay`: bill managers (§6), the bill's creator and its approvers.
  */
+/** A bill's lines in the invoice's order (replaced whole by a patch: server/domain/bills.ts). */
+const BILL_LINES_SQL = `(SELECT coalesce(jsonb_agg(jsonb_build_object(
+      'id', li.id, 'description', li.description, 'amount', li.amount, 'gl_account_id', li.gl_account_id,
+      'department_id', li.department_id, 'location_id', li.location_id, 'tracking', li.tracking,
+      'vendor_credit_id', li.vendor_credit_id) ORDER BY li.position), '[]'::jsonb)
+    FROM bill_line_items li WHERE li.bill_id = r.id)`;
+
+/** Issue 25: the other bill of a duplicate (`billDuplicateSchema`), read when the doc is built. */
+const BILL_DUPLICATE_OF_SQL = `(SELECT jsonb_build_object('id', d.id, 'invoice_number', d.invoice_number, 'vendor_id', d.vendor_id,
+      'amount', d.amount, 'currency', d.currency, 'status', d.status, 'confirmed_by', r.duplicate_confirmed_by,
+      'confirmed_at', ll_iso(r.duplicate_confirmed_at))
+    FROM bills d WHERE d.id = r.duplicate_of)`;
+
+/** Table `bills` (migrations 015, 020, 035, 036) and its lines (`bill_line_items`). */
+const billColumns: ColumnMap<Bill> = {
+  id: { type: 'uuid', indexed: true },
+  vendor_id: { type: 'uuid', indexed: true },
+  invoice_number: { type: 'text' },
+  invoice_date: { type: 'date' },
+  due_date: { type: 'date' },
+  payment_date: { type: 'date', indexed: true },
+  currency: { type: 'text' },
+  amount: { type: 'bigint' },
+  line_items: { type: 'jsonb', sql: BILL_LINES_SQL },
+  memo: { type: 'text' },
+  status: { type: 'text' },
+  entity_id: { type: 'uuid' },
+  invoice_file_id: { type: 'uuid' },
+  created_by: { type: 'uuid' },
+  submitted_at: { type: 'timestamptz' },
+  approved_by: { type: 'uuid' },
+  approved_at: { type: 'timestamptz' },
+  rejection_reason: { type: 'text' },
+  payment_attempt: { type: 'int' },
+  payment_failure_reason: { type: 'text' },
+  paid_at: { type: 'timestamptz' },
+  paid_manually: { type: 'bool' },
+  reconciled_at: { type: 'timestamptz' },
+  created_at: { type: 'timestamptz', indexed: true },
+  accounting_synced_at: { type: 'timestamptz', missing: 'null' },
+  duplicate_of: { type: 'jsonb', sql: BILL_DUPLICATE_OF_SQL, missing: 'null' },
+  ...MIRRORED_COLUMNS,
+};
+
 export const billEntity = defineEntity({
   name: 'bills',
   schema: billSchema,
@@ -268,4 +313,5 @@ export const billEntity = defineEntity({
     compare: compareBills,
     referencedIds,
   },
+  columns: billColumns,
 });

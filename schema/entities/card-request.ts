@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { limitAmountSchema, limitIntervalSchema } from './card.ts';
 import { knownCurrencySchema } from '../money.ts';
 
@@ -59,6 +60,24 @@ export function compareCardRequests(_sort: CardRequestSort) {
     a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }
 
+/** Table `card_requests` (migration 012). */
+const cardRequestColumns: ColumnMap<CardRequest> = {
+  id: { type: 'uuid', indexed: true },
+  user_id: { type: 'uuid' },
+  is_physical: { type: 'bool' },
+  amount: { type: 'bigint' },
+  currency: { type: 'text' },
+  interval: { type: 'text', column: 'limit_interval' },
+  reason: { type: 'text' },
+  status: { type: 'text' },
+  card_id: { type: 'uuid' },
+  rejection_reason: { type: 'text' },
+  decided_by: { type: 'uuid' },
+  decided_at: { type: 'timestamptz' },
+  created_at: { type: 'timestamptz', indexed: true },
+  ...MIRRORED_COLUMNS,
+};
+
 export const cardRequestEntity = defineEntity({
   name: 'card_requests',
   schema: cardRequestSchema,
@@ -73,4 +92,5 @@ export const cardRequestEntity = defineEntity({
     compare: compareCardRequests,
     referencedIds: (r: CardRequest) => [r.user_id],
   },
+  columns: cardRequestColumns,
 });

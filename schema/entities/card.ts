@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { knownCurrencySchema } from '../money.ts';
 
 /**
@@ -114,6 +115,31 @@ function referencedIds(c: Card): string[] {
   return ids;
 }
 
+/** Table `cards` (migrations 001, 012): the limit is four columns, sent as one object. */
+const cardColumns: ColumnMap<Card> = {
+  id: { type: 'uuid', indexed: true },
+  user_id: { type: 'uuid', indexed: true },
+  display_name: { type: 'text' },
+  last_four: { type: 'text' },
+  is_physical: { type: 'bool' },
+  status: { type: 'text' },
+  limit: {
+    type: 'jsonb',
+    sql: `jsonb_build_object('amount', r.limit_amount, 'currency', r.limit_currency, 'interval', r.limit_interval,
+      'per_transaction', r.per_transaction_limit)`,
+  },
+  allowed_categories: { type: 'text[]' },
+  department_id: { type: 'uuid' },
+  location_id: { type: 'uuid' },
+  expires: { type: 'text' },
+  is_primary: { type: 'bool' },
+  is_favorite: { type: 'bool' },
+  replaces_id: { type: 'uuid' },
+  replaced_by_id: { type: 'uuid' },
+  created_at: { type: 'timestamptz', indexed: true },
+  ...MIRRORED_COLUMNS,
+};
+
 export const cardEntity = defineEntity({
   name: 'cards',
   schema: cardSchema,
@@ -129,6 +155,7 @@ export const cardEntity = defineEntity({
     compare: compareCards,
     referencedIds,
   },
+  columns: cardColumns,
 });
 
 /** "••1234", or null while the card is requested (no number yet). */

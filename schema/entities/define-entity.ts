@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ColumnMap } from './columns.ts';
 
 /**
  * Everything about one mirrored collection that server and client share, declared once beside
@@ -75,6 +76,12 @@ export interface EntityDef<
   /** Own fields a row is found by (and shown by, for reference data). */
   searchText: readonly (keyof z.output<S> & string)[];
   query: Q;
+  /**
+   * Issue 26: each field's column (schema/entities/columns.ts). The server's doc SQL
+   * (server/domain/collections.ts) and the worker's row shapers (workers/collections/
+   * generated/<collection>.ts) are derived from it.
+   */
+  columns: ColumnMap<z.output<S>>;
 }
 
 export function defineEntity<

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 
 export const departmentSchema = z.object({
   id: uuid,
@@ -11,6 +12,14 @@ export const departmentSchema = z.object({
 });
 export type Department = z.infer<typeof departmentSchema>;
 
+/** Table `departments`. */
+const departmentColumns: ColumnMap<Department> = {
+  id: { type: 'uuid', indexed: true },
+  name: { type: 'text' },
+  owner_ids: { type: 'uuid[]' },
+  ...MIRRORED_COLUMNS,
+};
+
 export const departmentEntity = defineEntity({
   name: 'departments',
   schema: departmentSchema,
@@ -18,4 +27,5 @@ export const departmentEntity = defineEntity({
   mirror: { kind: 'ref', indexes: [] },
   visibility: 'business',
   searchText: ['name'],
+  columns: departmentColumns,
 });

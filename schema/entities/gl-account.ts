@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 
 export const glAccountSchema = z.object({
   id: uuid,
@@ -12,6 +13,16 @@ export const glAccountSchema = z.object({
 });
 export type GlAccount = z.infer<typeof glAccountSchema>;
 
+/** Table `gl_accounts`. */
+const glAccountColumns: ColumnMap<GlAccount> = {
+  id: { type: 'uuid', indexed: true },
+  code: { type: 'text' },
+  name: { type: 'text' },
+  classification: { type: 'text' },
+  active: { type: 'bool' },
+  ...MIRRORED_COLUMNS,
+};
+
 export const glAccountEntity = defineEntity({
   name: 'gl_accounts',
   schema: glAccountSchema,
@@ -19,4 +30,5 @@ export const glAccountEntity = defineEntity({
   mirror: { kind: 'ref', indexes: [] },
   visibility: 'business',
   searchText: ['code', 'name'],
+  columns: glAccountColumns,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 
 export const locationSchema = z.object({
   id: uuid,
@@ -11,6 +12,14 @@ export const locationSchema = z.object({
 });
 export type Location = z.infer<typeof locationSchema>;
 
+/** Table `locations`. */
+const locationColumns: ColumnMap<Location> = {
+  id: { type: 'uuid', indexed: true },
+  name: { type: 'text' },
+  owner_ids: { type: 'uuid[]' },
+  ...MIRRORED_COLUMNS,
+};
+
 export const locationEntity = defineEntity({
   name: 'locations',
   schema: locationSchema,
@@ -18,4 +27,5 @@ export const locationEntity = defineEntity({
   mirror: { kind: 'ref', indexes: [] },
   visibility: 'business',
   searchText: ['name'],
+  columns: locationColumns,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { currencyCodeSchema } from '../money.ts';
 
 /**
@@ -30,6 +31,17 @@ export const reimbursementRateSchema = z.object({
 });
 export type ReimbursementRate = z.infer<typeof reimbursementRateSchema>;
 
+/** Table `reimbursement_rates` (migration 010). */
+const reimbursementRateColumns: ColumnMap<ReimbursementRate> = {
+  id: { type: 'uuid', indexed: true },
+  kind: { type: 'text' },
+  name: { type: 'text' },
+  year: { type: 'int' },
+  rate: { type: 'int' },
+  currency: { type: 'text' },
+  ...MIRRORED_COLUMNS,
+};
+
 export const reimbursementRateEntity = defineEntity({
   name: 'reimbursement_rates',
   schema: reimbursementRateSchema,
@@ -37,6 +49,7 @@ export const reimbursementRateEntity = defineEntity({
   mirror: { kind: 'ref', indexes: [] },
   visibility: 'business',
   searchText: ['name'],
+  columns: reimbursementRateColumns,
 });
 
 /**

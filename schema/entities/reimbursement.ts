@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { currencyCodeSchema } from '../money.ts';
 
 /** Issue 9 §3: a claim for money the employee spent themselves. */
@@ -100,6 +101,35 @@ function referencedIds(r: Reimbursement): string[] {
   return ids;
 }
 
+/** Table `reimbursements` (migrations 007, 011, 020). */
+const reimbursementColumns: ColumnMap<Reimbursement> = {
+  id: { type: 'uuid', indexed: true },
+  user_id: { type: 'uuid', indexed: true },
+  type: { type: 'text' },
+  status: { type: 'text' },
+  merchant: { type: 'text' },
+  amount: { type: 'bigint' },
+  currency: { type: 'text' },
+  transaction_date: { type: 'date', indexed: true },
+  memo: { type: 'text' },
+  gl_account_id: { type: 'uuid' },
+  department_id: { type: 'uuid' },
+  distance_miles: { type: 'numeric' },
+  start_location: { type: 'text' },
+  end_location: { type: 'text' },
+  trip_date: { type: 'date' },
+  location: { type: 'text' },
+  start_date: { type: 'date' },
+  end_date: { type: 'date' },
+  rejection_reason: { type: 'text' },
+  // Rows stored before claims carried receipts read as none.
+  receipt_ids: { type: 'uuid[]', missing: 'empty list' },
+  submitted_at: { type: 'timestamptz' },
+  created_at: { type: 'timestamptz' },
+  accounting_synced_at: { type: 'timestamptz', missing: 'null' },
+  ...MIRRORED_COLUMNS,
+};
+
 export const reimbursementEntity = defineEntity({
   name: 'reimbursements',
   schema: reimbursementSchema,
@@ -115,4 +145,5 @@ export const reimbursementEntity = defineEntity({
     compare: compareReimbursements,
     referencedIds,
   },
+  columns: reimbursementColumns,
 });

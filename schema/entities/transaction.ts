@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { currencyCodeSchema } from '../money.ts';
 import { fraudReasonSchema, fraudStatusSchema } from '../fraud-rules.ts';
 
@@ -15,6 +16,11 @@ export const codingSchema = z.object({
   tracking: z.record(z.string(), uuid),
 });
 export type Coding = z.infer<typeof codingSchema>;
+
+/** Issue 26: who was at the meal or event (a name or an email, as typed), at most MAX_ATTENDEES. */
+export const attendeeSchema = z.string().trim().min(1).max(200);
+export const MAX_ATTENDEES = 50;
+export const attendeesSchema = z.array(attendeeSchema).max(MAX_ATTENDEES);
 
 export const transactionSchema = z.object({
   id: uuid, // transaction_canonical_uuid
@@ -51,6 +57,8 @@ export const transactionSchema = z.object({
   fraud_status: fraudStatusSchema.nullable().optional(),
   fraud_reasons: z.array(fraudReasonSchema).optional(),
   dispute_id: uuid.nullable().optional(),
+  /** Issue 26: the people present (Ramp's and Expensify's attendees), set by the coding patch. Optional: older rows parse. */
+  attendees: attendeesSchema.optional(),
   ...mirroredFields,
 });
 export type Transaction = z.infer<typeof transactionSchema>;
@@ -164,6 +172,45 @@ function referencedIds(t: Transaction): string[] {
   return ids;
 }
 
+/**
+ * A transaction's live receipts, oldest attachment first (issue 9 §2). Every viewer of the row
+ * sees the ids (whether a receipt is there is what "missing receipt" filters on); reading a file
+ * still follows the receipt's own visibility. An index lookup on transaction_receipts' key.
+ */
+const RECEIPT_IDS_SQL = `(SELECT coalesce(jsonb_agg(tr.receipt_id ORDER BY tr.created_at, tr.receipt_id), '[]'::jsonb)
+      FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id
+     WHERE tr.transaction_id = r.id AND NOT rc.deleted)`;
+
+/** Table `transactions` (migrations 001, 020, 034, 037); `search_text` and the fraud answer's columns are server-only. */
+const transactionColumns: ColumnMap<Transaction> = {
+  id: { type: 'uuid', indexed: true },
+  card_id: { type: 'uuid', indexed: true },
+  user_id: { type: 'uuid', indexed: true },
+  merchant_name: { type: 'text' },
+  merchant_category: { type: 'text' },
+  amount: { type: 'bigint' },
+  currency: { type: 'text' },
+  occurred_at: { type: 'timestamptz', indexed: true },
+  state: { type: 'text' },
+  memo: { type: 'text' },
+  gl_account_id: { type: 'uuid' },
+  department_id: { type: 'uuid' },
+  location_id: { type: 'uuid' },
+  tracking: { type: 'jsonb' },
+  // Rows stored before receipts were mirrored have none.
+  receipt_ids: { type: 'uuid[]', sql: RECEIPT_IDS_SQL, missing: 'empty list' },
+  // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
+  accounting_synced_at: { type: 'timestamptz', missing: 'null' },
+  // Issue 24: rows stored before fraud review was mirrored were never held.
+  merchant_country: { type: 'text', missing: 'null' },
+  fraud_status: { type: 'text', missing: 'null' },
+  fraud_reasons: { type: 'text[]', missing: 'empty list' },
+  dispute_id: { type: 'uuid', column: 'fraud_dispute_id', missing: 'null' },
+  // Issue 26 (migration 037). Optional in the schema, copied as is: a row without it reads as none.
+  attendees: { type: 'text[]' },
+  ...MIRRORED_COLUMNS,
+};
+
 export const transactionEntity = defineEntity({
   name: 'transactions',
   schema: transactionSchema,
@@ -178,4 +225,5 @@ export const transactionEntity = defineEntity({
     compare: compareTransactions,
     referencedIds,
   },
+  columns: transactionColumns,
 });

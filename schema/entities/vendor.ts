@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 
 /**
  * Vendors (payees, issue 11): the businesses a company pays through bill pay. Reference data
@@ -73,6 +74,30 @@ export const vendorSchema = z.object({
 });
 export type Vendor = z.infer<typeof vendorSchema>;
 
+/** The doc every member mirrors carries only the account's last digits and type. */
+const VENDOR_BANK_ACCOUNT_SQL = `CASE WHEN r.bank_account_type IS NULL THEN NULL ELSE jsonb_build_object(
+      'last_four', r.bank_account_last_four, 'routing_last_four', r.bank_routing_last_four, 'account_type', r.bank_account_type,
+      'verified_at', ll_iso(r.bank_verified_at)) END`;
+
+/** A vendor's contacts, oldest first (an index lookup on vendor_contacts_vendor). */
+const VENDOR_CONTACTS_SQL = `(SELECT coalesce(jsonb_agg(jsonb_build_object('id', vc.id, 'name', vc.name, 'email', vc.email, 'phone', vc.phone)
+      ORDER BY vc.created_at, vc.id), '[]'::jsonb) FROM vendor_contacts vc WHERE vc.vendor_id = r.id)`;
+
+/** Table `vendors` (migration 013): never the bank ciphertext, only its last digits. */
+const vendorColumns: ColumnMap<Vendor> = {
+  id: { type: 'uuid', indexed: true },
+  name: { type: 'text' },
+  email: { type: 'text' },
+  phone: { type: 'text' },
+  address: { type: 'jsonb' },
+  default_gl_account_id: { type: 'uuid' },
+  default_department_id: { type: 'uuid' },
+  bank_account: { type: 'jsonb', sql: VENDOR_BANK_ACCOUNT_SQL },
+  status: { type: 'text' },
+  contacts: { type: 'jsonb', sql: VENDOR_CONTACTS_SQL },
+  ...MIRRORED_COLUMNS,
+};
+
 export const vendorEntity = defineEntity({
   name: 'vendors',
   schema: vendorSchema,
@@ -80,4 +105,5 @@ export const vendorEntity = defineEntity({
   mirror: { kind: 'ref', indexes: [] },
   visibility: 'business',
   searchText: ['name'],
+  columns: vendorColumns,
 });

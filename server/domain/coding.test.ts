@@ -20,13 +20,8 @@ function applyAssignments(row: Coded, patch: CodingPatch): Coded {
     for (const k of a.tracking.remove) delete tracking[k];
     Object.assign(tracking, a.tracking.set);
   }
-  return {
-    memo: a.memo ? a.memo.value : row.memo,
-    gl_account_id: a.gl_account_id ? a.gl_account_id.value : row.gl_account_id,
-    department_id: a.department_id ? a.department_id.value : row.department_id,
-    location_id: a.location_id ? a.location_id.value : row.location_id,
-    tracking,
-  };
+  const replaced = Object.fromEntries(Object.entries(a.fields).map(([f, set]) => [f, set.value]));
+  return { ...row, ...replaced, tracking };
 }
 
 const rows: Coded[] = [

@@ -1,7 +1,8 @@
 import type { BulkCodingBody, CodingPatch } from '../../schema/commands/coding-patch.ts';
 import { transactionCode } from '../../schema/commands/index.ts';
-import { syncedCodingRefusal } from '../../schema/commands/transaction-code.ts';
-import { transactionSchema, type Transaction } from '../../schema/entities/transaction.ts';
+import { CODING_FIELDS, syncedCodingRefusal, type CodingField } from '../../schema/commands/transaction-code.ts';
+import { columnOf } from '../../schema/entities/columns.ts';
+import { transactionEntity, transactionSchema, type Transaction } from '../../schema/entities/transaction.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import type { Queryable } from '../db/db.ts';
 import { ApiError, validationError } from '../core/errors.ts';
@@ -65,38 +66,39 @@ export async function codeTransaction(
     if (synced) throw new ApiError('ACCOUNTING_7301', synced);
     await checkCodingRefs(tx, businessId, patch);
     const next = transactionCode.apply(current, { transaction_id: transactionId, patch });
+    const params: unknown[] = [businessId, transactionId, seqs.last];
+    // Every coding field's column, from the entity's columns (issue 26): a field the patch gains is written here as is.
+    const sets = CODING_FIELDS.map((field) => {
+      params.push(asParam(field, next[field]));
+      return `${codingColumn(field)} = $${params.length}${codingCast(field)}`;
+    });
     const rows = await tx.query<{ doc: Transaction }>(
-      `UPDATE transactions r SET memo = $3, gl_account_id = $4, department_id = $5, location_id = $6, tracking = $7::jsonb,
-              change_seq = $8, updated_at = now()
+      `UPDATE transactions r SET ${sets.join(', ')}, change_seq = $3, updated_at = now()
         WHERE r.business_id = $1 AND r.id = $2 RETURNING ${COLLECTIONS.transactions.docSql} AS doc`,
-      [businessId, transactionId, next.memo, next.gl_account_id, next.department_id, next.location_id,
-        JSON.stringify(next.tracking), seqs.last],
+      params,
     );
     return rows[0]!.doc;
   });
 }
 
+/** A coding field's column, its parameter cast and its value as a parameter (schema/entities/transaction.ts columns). */
+const codingColumn = (field: CodingField) => columnOf(field, transactionEntity.columns[field]);
+const codingCast = (field: CodingField) => `::${transactionEntity.columns[field].type}`;
+const asParam = (field: CodingField, value: unknown) => (transactionEntity.columns[field].type === 'jsonb' ? JSON.stringify(value) : value);
+
 /**
- * The column assignments a patch makes, derived by running the shared `apply` on probe rows, so
- * the set-based bulk UPDATE means exactly what the command means (memo '' → null, tracking merge).
+ * The column assignments a patch makes, derived by running the shared `apply` on a probe row, so
+ * the set-based bulk UPDATE means exactly what the command means (memo '' → null, tracking
+ * merges by category, other fields replaced): `fields` the replaced ones, `tracking` the merge.
  */
 export function patchAssignments(patch: CodingPatch) {
-  const probe: Pick<Transaction, 'memo' | 'gl_account_id' | 'department_id' | 'location_id' | 'tracking'> = {
-    memo: null, gl_account_id: null, department_id: null, location_id: null, tracking: {},
-  };
-  const applied = transactionCode.apply(probe as Transaction, { transaction_id: '', patch });
+  const probe = { memo: null, gl_account_id: null, department_id: null, location_id: null, tracking: {} };
+  const applied = transactionCode.apply(probe as unknown as Transaction, { transaction_id: '', patch });
   const removed = Object.entries(patch.tracking ?? {}).filter(([, v]) => v === null).map(([k]) => k);
-  return {
-    memo: patch.memo !== undefined ? { value: applied.memo } : null,
-    gl_account_id: patch.gl_account_id !== undefined ? { value: applied.gl_account_id } : null,
-    department_id: patch.department_id !== undefined ? { value: applied.department_id } : null,
-    location_id: patch.location_id !== undefined ? { value: applied.location_id } : null,
-    tracking: patch.tracking !== undefined ? { set: applied.tracking, remove: removed } : null,
-  };
+  const fields: Partial<Record<CodingField, { value: unknown }>> = {};
+  for (const field of CODING_FIELDS) if (field !== 'tracking' && patch[field] !== undefined) fields[field] = { value: applied[field] };
+  return { fields, tracking: patch.tracking !== undefined ? { set: applied.tracking, remove: removed } : null };
 }
-
-const CODING_COLUMNS = ['memo', 'gl_account_id', 'department_id', 'location_id', 'tracking'] as const;
-type CodingColumn = (typeof CODING_COLUMNS)[number];
 
 /**
  * The search text of every row of CTE `target`, set-based: the same text as the per-row SQL
@@ -157,31 +159,27 @@ export async function bulkCode(
     await checkCodingRefs(tx, businessId, body.patch);
     const a = patchAssignments(body.patch);
     const params: unknown[] = [businessId, body.transaction_ids, seqs.first - 1];
-    /** New value expression per coding column, over the current row `t`. */
-    const next: Record<CodingColumn, string> = {
-      memo: 't.memo', gl_account_id: 't.gl_account_id', department_id: 't.department_id',
-      location_id: 't.location_id', tracking: 't.tracking',
-    };
     const param = (value: unknown, cast: string) => {
       params.push(value);
       return `$${params.length}${cast}`;
     };
-    if (a.memo) next.memo = param(a.memo.value, '::text');
-    if (a.gl_account_id) next.gl_account_id = param(a.gl_account_id.value, '::uuid');
-    if (a.department_id) next.department_id = param(a.department_id.value, '::uuid');
-    if (a.location_id) next.location_id = param(a.location_id.value, '::uuid');
+    /** New value expression per coding field, over the current row `t`. */
+    const next = Object.fromEntries(CODING_FIELDS.map((f) => [f, `t.${codingColumn(f)}`])) as Record<CodingField, string>;
+    for (const [field, set] of Object.entries(a.fields) as [CodingField, { value: unknown }][]) {
+      next[field] = param(asParam(field, set.value), codingCast(field));
+    }
     if (a.tracking) {
       next.tracking = `(t.tracking - ${param(a.tracking.remove, '::text[]')}) || ${param(JSON.stringify(a.tracking.set), '::jsonb')}`;
     }
-    const changed = CODING_COLUMNS.filter((col) => next[col] !== `t.${col}`);
+    const changed = CODING_FIELDS.filter((f) => next[f] !== `t.${codingColumn(f)}`);
     const visibility = visibleUsersClause(vis, 't', params);
     const rows = await tx.query<{ n: number }>(
       `WITH target AS (
-         SELECT t.id, u.ord, t.merchant_name, t.user_id, ${CODING_COLUMNS.map((c) => `${next[c]} AS ${c}`).join(', ')}
+         SELECT t.id, u.ord, t.merchant_name, t.user_id, ${CODING_FIELDS.map((f) => `${next[f]} AS ${codingColumn(f)}`).join(', ')}
            FROM unnest($2::uuid[]) WITH ORDINALITY AS u(id, ord)
            JOIN transactions t ON t.id = u.id AND t.business_id = $1 AND NOT t.deleted${visibility}
        ), updated AS (
-         UPDATE transactions r SET ${changed.map((c) => `${c} = src.${c}, `).join('')}search_text = src.search_text,
+         UPDATE transactions r SET ${changed.map((f) => `${codingColumn(f)} = src.${codingColumn(f)}, `).join('')}search_text = src.search_text,
                 change_seq = $3 + src.ord, updated_at = now()
            FROM (${SEARCH_TEXT_OF_TARGET}) src
           WHERE r.id = src.id

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { applyCodingPatch } from '../../schema/commands/transaction-code.ts';
+import { applyCodingPatch, CODING_FIELDS } from '../../schema/commands/transaction-code.ts';
 import type { CodingPatch } from '../../schema/commands/coding-patch.ts';
 import type { MirroredCollection } from '../../schema/collections.ts';
 import type { FieldConflict } from '../../schema/errors.ts';
@@ -63,13 +63,8 @@ function lineAsSent(line: Record<string, unknown>): Record<string, unknown> {
 
 export const CONFLICT_FIELDS: Readonly<Record<ConflictCollection, CollectionSpec>> = {
   transactions: {
-    fields: {
-      memo: coding('memo'),
-      gl_account_id: coding('gl_account_id'),
-      department_id: coding('department_id'),
-      location_id: coding('location_id'),
-      tracking: coding('tracking'),
-    },
+    // Every field of the coding patch (schema/commands/transaction-code.ts CODING_FIELDS), its column named as the field.
+    fields: Object.fromEntries(CODING_FIELDS.map((f) => [f, coding(f)])),
   },
   reimbursements: {
     fields: Object.fromEntries(

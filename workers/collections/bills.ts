@@ -1,41 +1,30 @@
 import { billEntity, type Bill, type BillFilter, type billFilterSchema, type BillSort } from '../../schema/entities/bill.ts';
-import type { MirroredRow } from '../../schema/mirror.ts';
 import { QueryEngine } from '../query-engine.ts';
 import type { RowShape } from '../rebase.ts';
 import { specEngine, specText } from './spec-engine.ts';
 import type { WorkerCollection } from './worker-collection.ts';
+import { engineBills, serverBills, storedBills } from './generated/bills.ts';
 
 /**
- * bills in the worker (issue 11): built from the definition alone (spec-engine.ts), as card
- * requests are. A business holds thousands of bills, so no typed sort keys; the text is the
- * definition's (invoice number, memo) plus the vendor's name from `refs` (referencedIds).
+ * bills in the worker (issue 11): built from the definition alone (spec-engine.ts; row shapers
+ * generated from its columns, generated/bills.ts), as card requests are. A business holds
+ * thousands of bills, so no typed sort keys; the text is the definition's (invoice number, memo)
+ * plus the vendor's name from `refs` (referencedIds).
  */
 
 export type AnyBillRow = Omit<Bill, 'deleted'> & { deleted?: boolean; server?: Bill };
 export type BillEngineRow = Bill & { server: Bill | undefined };
 
-function serverRow(r: AnyBillRow): Bill {
-  const { server, ...row } = r;
-  void server;
-  return { ...row, deleted: false };
-}
-
 const ROWS: RowShape<AnyBillRow, Bill, BillEngineRow> = {
-  server: serverRow,
-  engine: (r, server) => ({ ...serverRow(r), server }),
+  server: serverBills,
+  engine: engineBills,
   apply: (index, entry, row) => index.applyTo(entry, row),
 };
-
-function stored(r: Bill): MirroredRow<'bills'> {
-  const { deleted, ...row } = r;
-  void deleted;
-  return row;
-}
 
 export const billCollection: WorkerCollection<'bills', AnyBillRow, BillEngineRow> = {
   name: 'bills',
   rows: ROWS,
-  stored,
+  stored: storedBills,
   engine: (refs) =>
     new QueryEngine<BillEngineRow, BillFilter, BillSort>(
       specEngine<BillEngineRow, typeof billFilterSchema, BillSort>(

@@ -27,6 +27,9 @@ const tripEntity = defineEntity({
   mirror: { kind: 'own', indexes: [] },
   visibility: 'owner',
   searchText: ['destination', 'tags'],
+  columns: {
+    id: { type: 'uuid' }, traveller_id: { type: 'uuid' }, destination: { type: 'text' }, nights: { type: 'int' }, tags: { type: 'text[]' },
+  },
   query: {
     filter: tripFilterSchema,
     sorts: TRIP_SORTS,

@@ -1,7 +1,6 @@
 import { transactionEntity, type Transaction } from '../../schema/entities/transaction.ts';
-import type { FraudReason } from '../../schema/fraud-rules.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
-import { occurredDesc, type MirroredTransaction } from '../../schema/mirror.ts';
+import type { MirroredTransaction } from '../../schema/mirror.ts';
 import { compareTransactions, type TransactionFilter, type TransactionSort } from '../../schema/transaction-query.ts';
 import type { OutboxIndex } from '../outbox-index.ts';
 import { QueryEngine, type EngineSpec, type SortKeys } from '../query-engine.ts';
@@ -9,10 +8,11 @@ import { rebaser, type RowShape } from '../rebase.ts';
 import type { ReferenceCache } from '../reference-cache.ts';
 import type { SlotCompare } from '../sorted-order.ts';
 import type { WorkerCollection } from './worker-collection.ts';
+import { engineTransactions, serverTransactions, storedTransactions } from './generated/transactions.ts';
 
 /**
  * What only transactions have in the worker, on top of their definition's query spec: the row
- * shapers (one hidden class), the compiled filter, typed-array sort keys with the merchant rank,
+ * shapers (generated from the definition's columns: generated/transactions.ts), the compiled filter, typed-array sort keys with the merchant rank,
  * and the search text the server builds (ll_transaction_search_text). The transaction path is
  * the hot one (100k rows: query p95 of a few ms, a 10,000-row bulk coding ~100 ms).
  */
@@ -28,113 +28,18 @@ export type AnyTransactionRow = Omit<Transaction, 'deleted' | 'receipt_ids'> & {
  */
 export type EngineRow = Transaction & { occurred_desc: number; server: Transaction | undefined };
 
-const NO_RECEIPTS: string[] = [];
-const NO_REASONS: FraudReason[] = [];
+/** The server's fields as one object literal (see RowShape: one hidden class), generated from the columns. */
+export const serverRow: (r: AnyTransactionRow) => Transaction = serverTransactions;
 
-/** The server's fields as one object literal (see RowShape: one hidden class). */
-export function serverRow(r: AnyTransactionRow): Transaction {
-  return {
-    id: r.id,
-    card_id: r.card_id,
-    user_id: r.user_id,
-    merchant_name: r.merchant_name,
-    merchant_category: r.merchant_category,
-    amount: r.amount,
-    currency: r.currency,
-    occurred_at: r.occurred_at,
-    state: r.state,
-    memo: r.memo,
-    gl_account_id: r.gl_account_id,
-    department_id: r.department_id,
-    location_id: r.location_id,
-    tracking: r.tracking,
-    // Rows stored before receipts were mirrored have none.
-    receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
-    // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
-    accounting_synced_at: r.accounting_synced_at ?? null,
-    // Issue 24: rows stored before fraud review was mirrored were never held.
-    merchant_country: r.merchant_country ?? null,
-    fraud_status: r.fraud_status ?? null,
-    fraud_reasons: r.fraud_reasons ?? NO_REASONS,
-    dispute_id: r.dispute_id ?? null,
-    business_id: r.business_id,
-    change_seq: r.change_seq,
-    updated_at: r.updated_at,
-    deleted: false,
-  };
-}
-
-function engineRow(r: AnyTransactionRow, server: Transaction | undefined): EngineRow {
-  return {
-    id: r.id,
-    card_id: r.card_id,
-    user_id: r.user_id,
-    merchant_name: r.merchant_name,
-    merchant_category: r.merchant_category,
-    amount: r.amount,
-    currency: r.currency,
-    occurred_at: r.occurred_at,
-    state: r.state,
-    memo: r.memo,
-    gl_account_id: r.gl_account_id,
-    department_id: r.department_id,
-    location_id: r.location_id,
-    tracking: r.tracking,
-    // Rows stored before receipts were mirrored have none.
-    receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
-    // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
-    accounting_synced_at: r.accounting_synced_at ?? null,
-    // Issue 24: rows stored before fraud review was mirrored were never held.
-    merchant_country: r.merchant_country ?? null,
-    fraud_status: r.fraud_status ?? null,
-    fraud_reasons: r.fraud_reasons ?? NO_REASONS,
-    dispute_id: r.dispute_id ?? null,
-    business_id: r.business_id,
-    change_seq: r.change_seq,
-    updated_at: r.updated_at,
-    deleted: false,
-    occurred_desc: occurredDesc(r.occurred_at),
-    server,
-  };
-}
+const engineRow: (r: AnyTransactionRow, server: Transaction | undefined) => EngineRow = engineTransactions;
 
 /** A server row as the engine holds it when no command sits on it. */
 export function toEngineRow(r: AnyTransactionRow): EngineRow {
-  return engineRow(r, undefined);
+  return engineTransactions(r, undefined);
 }
 
 /** The row to store: server fields (no `deleted`, see MIRROR_OMITTED_FIELDS) and the sort key. */
-export function toMirrored(r: AnyTransactionRow): MirroredTransaction {
-  return {
-    id: r.id,
-    card_id: r.card_id,
-    user_id: r.user_id,
-    merchant_name: r.merchant_name,
-    merchant_category: r.merchant_category,
-    amount: r.amount,
-    currency: r.currency,
-    occurred_at: r.occurred_at,
-    state: r.state,
-    memo: r.memo,
-    gl_account_id: r.gl_account_id,
-    department_id: r.department_id,
-    location_id: r.location_id,
-    tracking: r.tracking,
-    // Rows stored before receipts were mirrored have none.
-    receipt_ids: r.receipt_ids ?? NO_RECEIPTS,
-    // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
-    accounting_synced_at: r.accounting_synced_at ?? null,
-    // Issue 24: rows stored before fraud review was mirrored were never held.
-    merchant_country: r.merchant_country ?? null,
-    fraud_status: r.fraud_status ?? null,
-    fraud_reasons: r.fraud_reasons ?? NO_REASONS,
-    dispute_id: r.dispute_id ?? null,
-    business_id: r.business_id,
-    change_seq: r.change_seq,
-    updated_at: r.updated_at,
-    occurred_desc: occurredDesc(r.occurred_at),
-  };
-}
+export const toMirrored: (r: AnyTransactionRow) => MirroredTransaction = storedTransactions;
 
 export const TRANSACTION_ROWS: RowShape<AnyTransactionRow, Transaction, EngineRow> = {
   server: serverRow,

@@ -6,6 +6,8 @@ import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import type { SelectOption } from '../../components/select-field.tsx';
 import { Combobox } from '../../components/combobox.tsx';
 import { diffCoding, type CodingValues } from './coding-patch.ts';
+import { MAX_ATTENDEES } from '../../../schema/entities/transaction.ts';
+import type { CodingPatch } from '../../../schema/commands/coding-patch.ts';
 import { CardStatePill, SyncMark } from './status-marks.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { Button } from '../../components/button.tsx';
@@ -32,18 +34,33 @@ export interface DetailDrawerProps {
   returnFocus(): HTMLElement | null | undefined;
 }
 
-const valuesOf = (t: TransactionView): CodingValues => ({
+/** The drawer's form: the coding, and the attendees as typed (one name or email a line). */
+type DrawerValues = CodingValues & { attendees: string };
+
+const valuesOf = (t: TransactionView): DrawerValues => ({
   memo: t.memo,
   gl_account_id: t.gl_account_id,
   department_id: t.department_id,
   location_id: t.location_id,
   tracking: { ...t.tracking },
+  attendees: (t.attendees ?? []).join('\n'),
 });
+
+/** Attendees typed one a line (or comma-separated): trimmed, blanks and repeats dropped. */
+const attendeeList = (text: string) => [...new Set(text.split(/[\n,]/).map((a) => a.trim()).filter(Boolean))];
+
+/** The coding patch the form asks for (attendees replace the list when they changed), or null. */
+function drawerPatch(txn: TransactionView, form: DrawerValues): CodingPatch | null {
+  const patch: CodingPatch = diffCoding(valuesOf(txn), form) ?? {};
+  const attendees = attendeeList(form.attendees);
+  if (attendees.join('\n') !== (txn.attendees ?? []).join('\n')) patch.attendees = attendees;
+  return Object.keys(patch).length ? patch : null;
+}
 
 /** One transaction: facts, sync state (with the server's reason when refused), memo and coding. */
 export function DetailDrawer({ id, client, reference, dataVersion, canCode, onClose, returnFocus }: DetailDrawerProps) {
   const [txn, setTxn] = useState<TransactionView | null | undefined>(undefined);
-  const [form, setForm] = useState<CodingValues | null>(null);
+  const [form, setForm] = useState<DrawerValues | null>(null);
   const [saving, setSaving] = useState(false);
   const dirty = useRef(false);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -66,7 +83,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
     };
   }, [client, id, dataVersion]);
 
-  const edit = (patch: Partial<CodingValues>) => {
+  const edit = (patch: Partial<DrawerValues>) => {
     dirty.current = true;
     setForm((f) => (f ? { ...f, ...patch } : f));
   };
@@ -74,7 +91,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
   async function onSave(e: FormEvent) {
     e.preventDefault();
     if (!txn || !form) return;
-    const patch = diffCoding(valuesOf(txn), form);
+    const patch = drawerPatch(txn, form);
     if (!patch) return;
     setSaving(true);
     try {
@@ -91,7 +108,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
   // Cards are mirrored rows (issue 10), not reference data: read the card itself.
   const card = useCard(client, txn?.card_id, dataVersion);
   const { names, options, data } = reference;
-  const changed = txn && form ? diffCoding(valuesOf(txn), form) !== null : false;
+  const changed = txn && form ? drawerPatch(txn, form) !== null : false;
   // Issue 12: exported to accounting, the coding is locked until the row is marked not synced.
   const locked = !!txn?.accounting_synced_at;
   // Issue 12: an uncoded transaction gets the first matching mapping rule's coding as a suggestion
@@ -174,6 +191,18 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
                 View only: your role can see transactions but not change their memo or coding.
               </span>
             )}
+          </label>
+          <label className="field">
+            <span className="field-label">Attendees</span>
+            <textarea
+              rows={2}
+              value={form.attendees}
+              aria-describedby="txn-attendees-hint"
+              onChange={(e) => edit({ attendees: e.target.value })}
+            />
+            <span id="txn-attendees-hint" className="field-hint muted">
+              Who was there: one name or email a line (up to {MAX_ATTENDEES}).
+            </span>
           </label>
           {suggestion && (
             <div className="coding-suggestion" role="note">
