@@ -17,7 +17,7 @@ export function ListGrid<T extends { id: string }>({ spec, list }: { spec: ListS
     <VirtualGrid
       label={spec.label}
       className={phone ? `${spec.gridClassName} ${spec.phone!.className}` : spec.gridClassName}
-      rowHeight={phone ? spec.phone!.rowHeight : ROW_HEIGHT}
+      rowHeight={phone ? spec.phone!.rowHeight : (spec.rowHeight ?? ROW_HEIGHT)}
       rowIdPrefix={spec.rowIdPrefix}
       rows={list.rows}
       total={list.total}

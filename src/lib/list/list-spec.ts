@@ -89,6 +89,8 @@ export interface ListSpec<T extends { id: string }> {
   rowClassName: string;
   /** Class of the grid. */
   gridClassName: string;
+  /** A data row's height on a desktop (two-line rows); ROW_HEIGHT without it. */
+  rowHeight?: number;
   /** On a phone the rows are cards: the grid's extra class and a card's height. */
   phone?: { className: string; rowHeight: number };
   columns: readonly ListColumn<T>[];

@@ -18,6 +18,7 @@ import { localToday } from '../bill-form.ts';
 import { VendorField } from '../bill-form-fields.tsx';
 import { creditInput, creditsByVendor, type CreditFormValues } from './extras-forms.ts';
 import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
+import { creditColumns, ExtrasList } from './extras-list.tsx';
 import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
@@ -38,6 +39,8 @@ export function VendorCreditsPage() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<VendorCredit | null>(null);
   const groups = useMemo(() => (list.state === 'ready' ? creditsByVendor(list.rows, vendorName) : []), [list, vendorName]);
+  const credits = useMemo(() => groups.flatMap((g) => g.credits), [groups]);
+  const columns = useMemo(() => creditColumns(vendorName), [vendorName]);
   const newCredit = (
     <Button variant="primary" onClick={() => setCreating(true)} disabled={!online}>
       New credit
@@ -66,49 +69,29 @@ export function VendorCreditsPage() {
         </EmptyState>
       )}
       {groups.length > 0 && (
-        <div className="extras-table-wrap" aria-busy={list.state === 'ready' && list.refreshing ? true : undefined}>
-          <table className="extras-table credits-table">
-            <caption className="sr-only">Vendor credits by vendor</caption>
-            <thead>
-              <tr>
-                <th scope="col">Credit note</th>
-                <th scope="col">Date</th>
-                <th scope="col" className="num">Amount</th>
-                <th scope="col" className="num">Applied</th>
-                <th scope="col" className="num">Remaining</th>
-                <th scope="col">Memo</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            {groups.map((g) => (
-              <tbody key={g.vendor_id}>
-                <tr className="extras-group">
-                  <th scope="rowgroup" colSpan={7}>
-                    <span>{g.vendor}</span>
-                    <span className="muted"> · {g.remaining.map((r) => formatMoney(r.minor, r.currency)).join(' + ')} remaining</span>
-                  </th>
-                </tr>
-                {g.credits.map((c) => (
-                  <tr key={c.id} data-testid="credit-row">
-                    <th scope="row" className="mono">{c.credit_note_number}</th>
-                    <td>{formatDay(c.credit_date)}</td>
-                    <td className="num">{formatMoney(c.amount, c.currency)}</td>
-                    <td className="num">{c.applied > 0 ? formatMoney(c.applied, c.currency) : '—'}</td>
-                    <td className="num">
-                      {c.remaining > 0 ? formatMoney(c.remaining, c.currency) : <span className="muted">Used up</span>}
-                    </td>
-                    <td className="extras-memo">{c.memo ?? ''}</td>
-                    <td className="extras-actions">
-                      <Button size="sm" variant="ghost" onClick={() => setDeleting(c)}>
-                        Delete <span className="sr-only">credit {c.credit_note_number}</span>
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            ))}
-          </table>
-        </div>
+        <ExtrasList
+          label="Vendor credits"
+          rowClassName="credit-row"
+          queryKey={`credits:${vendorFilter}`}
+          items={credits}
+          columns={columns}
+          dialogOpen={creating || deleting !== null}
+          notices={
+            <ul className="extras-remaining" aria-label="Remaining by vendor">
+              {groups.map((g) => (
+                <li key={g.vendor_id} data-testid="credit-vendor">
+                  <strong>{g.vendor}</strong>
+                  <span className="muted"> · {g.remaining.map((r) => formatMoney(r.minor, r.currency)).join(' + ')} remaining</span>
+                </li>
+              ))}
+            </ul>
+          }
+          rowActions={(c) => (
+            <Button size="sm" variant="ghost" onClick={() => setDeleting(c)}>
+              Delete <span className="sr-only">credit {c.credit_note_number}</span>
+            </Button>
+          )}
+        />
       )}
       {creating && (
         <NewCreditDialog

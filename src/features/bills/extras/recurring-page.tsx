@@ -7,11 +7,10 @@ import { EmptyState } from '../../../components/empty-state.tsx';
 import { FieldNote } from '../../../components/field-note.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
-import { StatusPill } from '../../../components/status-pill.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
 import { errorText } from '../../../lib/error-text.ts';
-import { formatDay, formatMoney } from '../../../lib/format.ts';
+import { formatDay } from '../../../lib/format.ts';
 import type { ReferenceView } from '../../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../../lib/toast-store.ts';
 import { BillPayNav } from '../bill-pay-nav.tsx';
@@ -20,6 +19,7 @@ import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.t
 import { BillLinesEditor } from '../bill-lines.tsx';
 import { linesSummary } from './extras-forms.ts';
 import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
+import { ExtrasList, recurringColumns } from './extras-list.tsx';
 import {
   emptyRecurringValues, firstBillPreview, frequencyText, INTERVAL_OPTIONS, ordinal, recurringInput, recurringPatch, recurringValues, WEEKDAYS,
   type RecurringFormValues,
@@ -46,6 +46,7 @@ export function RecurringBillsPage() {
   const [deleting, setDeleting] = useState<RecurringBillTemplate | null>(null);
   const [switching, setSwitching] = useState<string | null>(null);
   const rows = list.state === 'ready' ? list.rows : [];
+  const columns = useMemo(() => recurringColumns(vendorName), [vendorName]);
   const newRecurring = (
     <Button variant="primary" onClick={() => setCreating(true)} disabled={!online}>
       New recurring bill
@@ -88,65 +89,31 @@ export function RecurringBillsPage() {
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <div className="extras-table-wrap" aria-busy={list.state === 'ready' && list.refreshing ? true : undefined}>
-          <table className="extras-table recurring-table">
-            <caption className="sr-only">Recurring bills</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Vendor</th>
-                <th scope="col" className="num">Amount</th>
-                <th scope="col">Frequency</th>
-                <th scope="col">Next bill</th>
-                <th scope="col">Status</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((t) => {
-                const name = linesSummary(t);
-                return (
-                  <tr key={t.id} data-testid="recurring-row">
-                    <th scope="row">
-                      {name}
-                      {t.memo && <span className="extras-sub muted">{t.memo}</span>}
-                    </th>
-                    <td>{vendorName(t.vendor_id)}</td>
-                    <td className="num">{formatMoney(t.amount, t.currency)}</td>
-                    <td>{frequencyText(t)}</td>
-                    <td>
-                      {t.next_period_start ? formatDay(t.next_period_start) : <span className="muted">{t.status === 'PAUSED' ? 'None while paused' : 'Schedule ended'}</span>}
-                      <span className="extras-sub muted">
-                        {t.generated_count === 0 ? 'No bills made yet' : `${t.generated_count} ${t.generated_count === 1 ? 'bill' : 'bills'} made`}
-                        {t.submit_for_approval ? ' · sent for approval' : ' · as drafts'}
-                      </span>
-                    </td>
-                    <td>
-                      <RecurringStatus t={t} />
-                    </td>
-                    <td className="extras-actions">
-                      {t.status === 'ACTIVE' ? (
-                        <Button size="sm" loading={switching === t.id} disabled={switching !== null} onClick={() => void setStatus(t, 'PAUSED')}>
-                          Pause <span className="sr-only">{name}</span>
-                        </Button>
-                      ) : (
-                        <Button size="sm" loading={switching === t.id} disabled={switching !== null} onClick={() => void setStatus(t, 'ACTIVE')}>
-                          Resume <span className="sr-only">{name}</span>
-                        </Button>
-                      )}
-                      <Button size="sm" variant="ghost" onClick={() => setEditing(t)}>
-                        Edit <span className="sr-only">{name}</span>
-                      </Button>
-                      <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
-                        Delete <span className="sr-only">{name}</span>
-                      </Button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <ExtrasList<RecurringBillTemplate>
+          label="Recurring bills"
+          rowClassName="recurring-row"
+          queryKey="recurring"
+          items={rows}
+          columns={columns}
+          onOpen={setEditing}
+          dialogOpen={creating || editing !== null || deleting !== null}
+          rowActions={(t) => {
+            const name = linesSummary(t);
+            return (
+              <>
+                <Button size="sm" loading={switching === t.id} disabled={switching !== null} onClick={() => void setStatus(t, t.status === 'ACTIVE' ? 'PAUSED' : 'ACTIVE')}>
+                  {t.status === 'ACTIVE' ? 'Pause' : 'Resume'} <span className="sr-only">{name}</span>
+                </Button>
+                <Button size="sm" variant="ghost" onClick={() => setEditing(t)}>
+                  Edit <span className="sr-only">{name}</span>
+                </Button>
+                <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
+                  Delete <span className="sr-only">{name}</span>
+                </Button>
+              </>
+            );
+          }}
+        />
       )}
       {creating && (
         <RecurringFormDialog
@@ -193,18 +160,6 @@ export function RecurringBillsPage() {
         />
       )}
     </div>
-  );
-}
-
-/** Active or Paused, as the server says; an active one whose schedule is over says so, and a period that failed says why. */
-function RecurringStatus({ t }: { t: RecurringBillTemplate }) {
-  return (
-    <span className="extras-status">
-      {t.status === 'PAUSED' ? <StatusPill tone="warn">Paused</StatusPill>
-        : t.next_period_start ? <StatusPill tone="ok">Active</StatusPill>
-          : <StatusPill tone="neutral" title="Its end date or number of bills is reached.">Ended</StatusPill>}
-      {t.last_error && <span className="extras-sub extras-error-text">Last bill failed: {t.last_error}</span>}
-    </span>
   );
 }
 

@@ -20,6 +20,7 @@ import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.t
 import { BillLinesEditor } from '../bill-lines.tsx';
 import { linesSummary, templateAmount } from './extras-forms.ts';
 import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
+import { ExtrasList, templateColumns } from './extras-list.tsx';
 import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
@@ -40,6 +41,7 @@ export function BillTemplatesPage() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<BillTemplate | null>(null);
   const rows = useMemo(() => (list.state === 'ready' ? [...list.rows].sort((a, b) => a.name.localeCompare(b.name)) : []), [list]);
+  const columns = useMemo(() => templateColumns(vendorName), [vendorName]);
   const newTemplate = (
     <Button variant="primary" onClick={() => setCreating(true)} disabled={!online}>
       New template
@@ -67,41 +69,24 @@ export function BillTemplatesPage() {
         </EmptyState>
       )}
       {rows.length > 0 && (
-        <div className="extras-table-wrap" aria-busy={list.state === 'ready' && list.refreshing ? true : undefined}>
-          <table className="extras-table templates-table">
-            <caption className="sr-only">Bill templates</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Vendor</th>
-                <th scope="col">Lines</th>
-                <th scope="col" className="num">Amount</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((t) => (
-                <tr key={t.id} data-testid="template-row">
-                  <th scope="row">
-                    {t.name}
-                    {t.memo && <span className="extras-sub muted">{t.memo}</span>}
-                  </th>
-                  <td>{vendorName(t.vendor_id)}</td>
-                  <td>{linesSummary(t)}</td>
-                  <td className="num">{formatMoney(templateAmount(t), t.currency)}</td>
-                  <td className="extras-actions">
-                    <Link to="/bills" search={{ new: 'bill', template: t.id }} className={buttonClass({ size: 'sm' })}>
-                      Use template <span className="sr-only">{t.name}</span>
-                    </Link>
-                    <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
-                      Delete <span className="sr-only">template {t.name}</span>
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ExtrasList
+          label="Bill templates"
+          rowClassName="template-row"
+          queryKey="templates"
+          items={rows}
+          columns={columns}
+          dialogOpen={creating || deleting !== null}
+          rowActions={(t) => (
+            <>
+              <Link to="/bills" search={{ new: 'bill', template: t.id }} className={buttonClass({ size: 'sm' })}>
+                Use template <span className="sr-only">{t.name}</span>
+              </Link>
+              <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
+                Delete <span className="sr-only">template {t.name}</span>
+              </Button>
+            </>
+          )}
+        />
       )}
       {creating && (
         <NewTemplateDialog
