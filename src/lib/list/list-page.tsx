@@ -57,12 +57,13 @@ export function ListPage<T extends { id: string }>({ spec, list, loading = false
 
 function ListToolbar<T extends { id: string }>({ spec, list }: { spec: ListSpec<T>; list: ListPageState<T> }) {
   const { search, filters = [], sort } = spec;
+  const { searchRef, gridElement } = list;
   if (!search && filters.length === 0 && !sort && !spec.toolbarExtra) return null;
   return (
     <div className="list-toolbar">
       {search && (
-        <SearchBox id={search.id} label={search.label} placeholder={search.placeholder} ref={list.searchRef} value={search.value}
-          onChange={search.onChange} onLeave={() => list.gridElement()?.focus()} />
+        <SearchBox id={search.id} label={search.label} placeholder={search.placeholder} ref={searchRef} value={search.value}
+          onChange={search.onChange} onLeave={() => gridElement()?.focus()} />
       )}
       {(filters.length > 0 || sort || spec.toolbarExtra) && (
         <div className="filters" role="group" aria-label="Filters">

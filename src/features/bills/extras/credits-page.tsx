@@ -3,7 +3,6 @@ import type { VendorCredit } from '../../../../schema/entities/vendor-credit.ts'
 import { MAX_BILL_MEMO_LENGTH, MAX_INVOICE_NUMBER_LENGTH } from '../../../../schema/entities/bill.ts';
 import { Button } from '../../../components/button.tsx';
 import { DateField } from '../../../components/date-field.tsx';
-import { EmptyState } from '../../../components/empty-state.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { MoneyField } from '../../../components/money-field.tsx';
@@ -13,12 +12,11 @@ import type { DataClient } from '../../../data-access/types.ts';
 import { errorText } from '../../../lib/error-text.ts';
 import { formatDay, formatMoney } from '../../../lib/format.ts';
 import { toastInfo } from '../../../lib/toast-store.ts';
-import { BillPayNav } from '../bill-pay-nav.tsx';
 import { localToday } from '../bill-form.ts';
 import { VendorField } from '../bill-form-fields.tsx';
 import { creditInput, creditsByVendor, type CreditFormValues } from './extras-forms.ts';
-import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
-import { creditColumns, ExtrasList } from './extras-list.tsx';
+import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
+import { creditColumns, ExtrasPage } from './extras-list.tsx';
 import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
@@ -41,58 +39,41 @@ export function VendorCreditsPage() {
   const groups = useMemo(() => (list.state === 'ready' ? creditsByVendor(list.rows, vendorName) : []), [list, vendorName]);
   const credits = useMemo(() => groups.flatMap((g) => g.credits), [groups]);
   const columns = useMemo(() => creditColumns(vendorName), [vendorName]);
-  const newCredit = (
-    <Button variant="primary" onClick={() => setCreating(true)} disabled={!online}>
-      New credit
-    </Button>
-  );
 
   return (
-    <div className="bills bill-extras">
-      <BillPayNav current="/bills/credits" />
-      <div className="page-header">
-        <h1>Vendor credits</h1>
-        <span className="spacer" />
-        <SelectField variant="filter" label="Vendor" value={vendorFilter} leading={[{ value: '', label: 'All vendors' }]} options={vendorOptions} onChange={setVendorFilter} />
-        {newCredit}
-      </div>
-      <ListStatus
-        list={list}
-        what="Vendor credits"
-        offlineBody="Credits are kept on the server, not on this device, so none can be shown or added while you’re offline. Bills you enter offline can take a credit once you’re back."
-        online={online}
-        onRetry={reload}
-      />
-      {list.state === 'ready' && groups.length === 0 && (
-        <EmptyState title={vendorFilter ? `No credits from ${vendorName(vendorFilter)}` : 'No vendor credits yet'} action={newCredit}>
-          When a vendor issues a credit note (for a return, or an overcharge), record it here. It is then offered on that vendor’s next bills, and what it takes comes off what you pay.
-        </EmptyState>
+    <ExtrasPage<VendorCredit>
+      title="Vendor credits"
+      current="/bills/credits"
+      newLabel="New credit"
+      onNew={() => setCreating(true)}
+      headerExtra={<SelectField variant="filter" label="Vendor" value={vendorFilter} leading={[{ value: '', label: 'All vendors' }]} options={vendorOptions} onChange={setVendorFilter} />}
+      online={online}
+      list={list}
+      reload={reload}
+      offlineBody="Credits are kept on the server, not on this device, so none can be shown or added while you’re offline. Bills you enter offline can take a credit once you’re back."
+      blankTitle={vendorFilter ? `No credits from ${vendorName(vendorFilter)}` : 'No vendor credits yet'}
+      blankBody="When a vendor issues a credit note (for a return, or an overcharge), record it here. It is then offered on that vendor’s next bills, and what it takes comes off what you pay."
+      rowClassName="credit-row"
+      queryKey={`credits:${vendorFilter}`}
+      items={credits}
+      columns={columns}
+      dialogOpen={creating || deleting !== null}
+      notices={
+        <ul className="extras-remaining" aria-label="Remaining by vendor">
+          {groups.map((g) => (
+            <li key={g.vendor_id} data-testid="credit-vendor">
+              <strong>{g.vendor}</strong>
+              <span className="muted"> · {g.remaining.map((r) => formatMoney(r.minor, r.currency)).join(' + ')} remaining</span>
+            </li>
+          ))}
+        </ul>
+      }
+      rowActions={(c) => (
+        <Button size="sm" variant="ghost" onClick={() => setDeleting(c)}>
+          Delete <span className="sr-only">credit {c.credit_note_number}</span>
+        </Button>
       )}
-      {groups.length > 0 && (
-        <ExtrasList
-          label="Vendor credits"
-          rowClassName="credit-row"
-          queryKey={`credits:${vendorFilter}`}
-          items={credits}
-          columns={columns}
-          dialogOpen={creating || deleting !== null}
-          notices={
-            <ul className="extras-remaining" aria-label="Remaining by vendor">
-              {groups.map((g) => (
-                <li key={g.vendor_id} data-testid="credit-vendor">
-                  <strong>{g.vendor}</strong>
-                  <span className="muted"> · {g.remaining.map((r) => formatMoney(r.minor, r.currency)).join(' + ')} remaining</span>
-                </li>
-              ))}
-            </ul>
-          }
-          rowActions={(c) => (
-            <Button size="sm" variant="ghost" onClick={() => setDeleting(c)}>
-              Delete <span className="sr-only">credit {c.credit_note_number}</span>
-            </Button>
-          )}
-        />
-      )}
+    >
       {creating && (
         <NewCreditDialog
           client={client}
@@ -119,7 +100,7 @@ export function VendorCreditsPage() {
           }}
         />
       )}
-    </div>
+    </ExtrasPage>
   );
 }
 

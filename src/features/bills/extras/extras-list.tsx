@@ -2,7 +2,12 @@ import type { ReactNode } from 'react';
 import type { RecurringBillTemplate } from '../../../../schema/entities/recurring-bill.ts';
 import type { BillTemplate } from '../../../../schema/api/calls-bill-extras.ts';
 import type { VendorCredit } from '../../../../schema/entities/vendor-credit.ts';
+import { Button } from '../../../components/button.tsx';
+import { EmptyState } from '../../../components/empty-state.tsx';
+import { ListStatus } from '../../../components/online-list-status.tsx';
 import { StatusPill } from '../../../components/status-pill.tsx';
+import type { OnlineList } from '../../../lib/use-online-list.ts';
+import { BillPayNav, type BillPayPath } from '../bill-pay-nav.tsx';
 import { formatDay, formatMoney } from '../../../lib/format.ts';
 import { listKeyHint } from '../../../lib/list/key-hint.ts';
 import { LocalList } from '../../../lib/list/local-list.tsx';
@@ -14,11 +19,25 @@ import { linesSummary, templateAmount } from './extras-forms.ts';
 const TWO_LINE_ROW = 56;
 const KEY_HINT = listKeyHint({});
 
-export interface ExtrasListProps<T extends { id: string }> {
-  /** The grid's name ("Recurring bills") and its rows' class. */
-  label: string;
+export interface ExtrasPageProps<T extends { id: string }> {
+  /** The page's heading, and the grid's and the list states' name ("Recurring bills"). */
+  title: string;
+  current: BillPayPath;
+  /** "New recurring bill": the header's button (and the blank state's), disabled offline. */
+  newLabel: string;
+  onNew(): void;
+  /** Header content before the button (the credits' vendor filter). */
+  headerExtra?: ReactNode;
+  online: boolean;
+  list: OnlineList<unknown>;
+  reload(): void;
+  /** Why the list cannot be shown offline. */
+  offlineBody: string;
+  /** The blank state: no row at all. */
+  blankTitle: string;
+  blankBody: string;
+  /** The rows' class (its column template), and what the list holds now (a new vendor filter starts it over). */
   rowClassName: string;
-  /** What the list holds now (a new vendor filter starts it over). */
   queryKey: string;
   items: readonly T[];
   columns: readonly ListColumn<T>[];
@@ -29,15 +48,23 @@ export interface ExtrasListProps<T extends { id: string }> {
   dialogOpen: boolean;
   /** Lines above the grid (credits remaining by vendor). */
   notices?: ReactNode;
+  /** The page's dialogs. */
+  children?: ReactNode;
 }
 
 /**
- * A bill pay extras list (recurring bills, templates, vendor credits) as the declarative list:
- * the server's rows in a grid, j/k and Enter, each row's buttons in its last cell.
+ * A bill pay extras page (recurring bills, templates, vendor credits): the sub-navigation, the
+ * header and its "New …" button, the server-only list's states (loading, offline, refused), the
+ * blank state, and the rows as the declarative list (j/k and Enter; each row's buttons in its last cell).
  */
-export function ExtrasList<T extends { id: string }>(p: ExtrasListProps<T>) {
+export function ExtrasPage<T extends { id: string }>(p: ExtrasPageProps<T>) {
+  const newButton = (
+    <Button variant="primary" onClick={p.onNew} disabled={!p.online}>
+      {p.newLabel}
+    </Button>
+  );
   const spec: ListSpec<T> = {
-    label: p.label,
+    label: p.title,
     rowIdPrefix: p.rowClassName,
     rowClassName: `extras-row ${p.rowClassName}`,
     gridClassName: 'grid-extras',
@@ -45,12 +72,32 @@ export function ExtrasList<T extends { id: string }>(p: ExtrasListProps<T>) {
     columns: p.columns,
     rowActions: p.rowActions,
     notices: p.notices,
-    emptyText: `No ${p.label.toLowerCase()} here`,
-    waitingText: `Opening ${p.label.toLowerCase()}…`,
-    loadingWhat: p.label.toLowerCase(),
+    emptyText: `No ${p.title.toLowerCase()} here`,
+    waitingText: `Opening ${p.title.toLowerCase()}…`,
+    loadingWhat: p.title.toLowerCase(),
     keyHint: KEY_HINT,
   };
-  return <LocalList spec={spec} items={p.items} queryKey={p.queryKey} dialogOpen={p.dialogOpen} {...(p.onOpen ? { onOpen: p.onOpen } : {})} />;
+  return (
+    <div className="bills bill-extras">
+      <BillPayNav current={p.current} />
+      <div className="page-header">
+        <h1>{p.title}</h1>
+        <span className="spacer" />
+        {p.headerExtra}
+        {newButton}
+      </div>
+      <ListStatus list={p.list} what={p.title} offlineBody={p.offlineBody} online={p.online} onRetry={p.reload} />
+      {p.list.state === 'ready' && p.items.length === 0 && (
+        <EmptyState title={p.blankTitle} action={newButton}>
+          {p.blankBody}
+        </EmptyState>
+      )}
+      {p.items.length > 0 && (
+        <LocalList spec={spec} items={p.items} queryKey={p.queryKey} dialogOpen={p.dialogOpen} {...(p.onOpen ? { onOpen: p.onOpen } : {})} />
+      )}
+      {p.children}
+    </div>
+  );
 }
 
 const sub = (text: ReactNode) => <span className="extras-sub muted">{text}</span>;

@@ -3,7 +3,6 @@ import type { RecurringBillTemplate } from '../../../../schema/entities/recurrin
 import { MAX_DAYS_UNTIL_DUE, MAX_INVOICE_PATTERN_LENGTH } from '../../../../schema/entities/recurring-bill.ts';
 import { Button } from '../../../components/button.tsx';
 import { DateField } from '../../../components/date-field.tsx';
-import { EmptyState } from '../../../components/empty-state.tsx';
 import { FieldNote } from '../../../components/field-note.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
@@ -13,13 +12,12 @@ import { errorText } from '../../../lib/error-text.ts';
 import { formatDay } from '../../../lib/format.ts';
 import type { ReferenceView } from '../../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../../lib/toast-store.ts';
-import { BillPayNav } from '../bill-pay-nav.tsx';
 import { billFormErrors, emptyLine, localToday, withVendorDefaults, type BillFieldErrors, type BillLineValues } from '../bill-form.ts';
 import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.tsx';
 import { BillLinesEditor } from '../bill-lines.tsx';
 import { linesSummary } from './extras-forms.ts';
-import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
-import { ExtrasList, recurringColumns } from './extras-list.tsx';
+import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
+import { ExtrasPage, recurringColumns } from './extras-list.tsx';
 import {
   emptyRecurringValues, firstBillPreview, frequencyText, INTERVAL_OPTIONS, ordinal, recurringInput, recurringPatch, recurringValues, WEEKDAYS,
   type RecurringFormValues,
@@ -47,11 +45,6 @@ export function RecurringBillsPage() {
   const [switching, setSwitching] = useState<string | null>(null);
   const rows = list.state === 'ready' ? list.rows : [];
   const columns = useMemo(() => recurringColumns(vendorName), [vendorName]);
-  const newRecurring = (
-    <Button variant="primary" onClick={() => setCreating(true)} disabled={!online}>
-      New recurring bill
-    </Button>
-  );
 
   async function setStatus(t: RecurringBillTemplate, status: RecurringBillTemplate['status']) {
     setSwitching(t.id);
@@ -69,52 +62,40 @@ export function RecurringBillsPage() {
   }
 
   return (
-    <div className="bills bill-extras">
-      <BillPayNav current="/bills/recurring" />
-      <div className="page-header">
-        <h1>Recurring bills</h1>
-        <span className="spacer" />
-        {newRecurring}
-      </div>
-      <ListStatus
-        list={list}
-        what="Recurring bills"
-        offlineBody="Recurring bills are kept and run on the server, not on this device, so they cannot be shown or changed while you’re offline. They keep making their bills meanwhile."
-        online={online}
-        onRetry={reload}
-      />
-      {list.state === 'ready' && rows.length === 0 && (
-        <EmptyState title="No recurring bills yet" action={newRecurring}>
-          For a bill that repeats — rent, a subscription, a retainer — set it up once: a bill is made for every period on its schedule, as a draft or sent for approval, due when you say.
-        </EmptyState>
-      )}
-      {rows.length > 0 && (
-        <ExtrasList<RecurringBillTemplate>
-          label="Recurring bills"
-          rowClassName="recurring-row"
-          queryKey="recurring"
-          items={rows}
-          columns={columns}
-          onOpen={setEditing}
-          dialogOpen={creating || editing !== null || deleting !== null}
-          rowActions={(t) => {
-            const name = linesSummary(t);
-            return (
-              <>
-                <Button size="sm" loading={switching === t.id} disabled={switching !== null} onClick={() => void setStatus(t, t.status === 'ACTIVE' ? 'PAUSED' : 'ACTIVE')}>
-                  {t.status === 'ACTIVE' ? 'Pause' : 'Resume'} <span className="sr-only">{name}</span>
-                </Button>
-                <Button size="sm" variant="ghost" onClick={() => setEditing(t)}>
-                  Edit <span className="sr-only">{name}</span>
-                </Button>
-                <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
-                  Delete <span className="sr-only">{name}</span>
-                </Button>
-              </>
-            );
-          }}
-        />
-      )}
+    <ExtrasPage<RecurringBillTemplate>
+      title="Recurring bills"
+      current="/bills/recurring"
+      newLabel="New recurring bill"
+      onNew={() => setCreating(true)}
+      online={online}
+      list={list}
+      reload={reload}
+      offlineBody="Recurring bills are kept and run on the server, not on this device, so they cannot be shown or changed while you’re offline. They keep making their bills meanwhile."
+      blankTitle="No recurring bills yet"
+      blankBody="For a bill that repeats — rent, a subscription, a retainer — set it up once: a bill is made for every period on its schedule, as a draft or sent for approval, due when you say."
+      rowClassName="recurring-row"
+      queryKey="recurring"
+      items={rows}
+      columns={columns}
+      onOpen={setEditing}
+      dialogOpen={creating || editing !== null || deleting !== null}
+      rowActions={(t) => {
+        const name = linesSummary(t);
+        return (
+          <>
+            <Button size="sm" loading={switching === t.id} disabled={switching !== null} onClick={() => void setStatus(t, t.status === 'ACTIVE' ? 'PAUSED' : 'ACTIVE')}>
+              {t.status === 'ACTIVE' ? 'Pause' : 'Resume'} <span className="sr-only">{name}</span>
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setEditing(t)}>
+              Edit <span className="sr-only">{name}</span>
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
+              Delete <span className="sr-only">{name}</span>
+            </Button>
+          </>
+        );
+      }}
+    >
       {creating && (
         <RecurringFormDialog
           client={client}
@@ -159,7 +140,7 @@ export function RecurringBillsPage() {
           }}
         />
       )}
-    </div>
+    </ExtrasPage>
   );
 }
 

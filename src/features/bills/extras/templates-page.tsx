@@ -2,25 +2,21 @@ import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { BillTemplate } from '../../../../schema/api/calls-bill-extras.ts';
 import { Button, buttonClass } from '../../../components/button.tsx';
-import { EmptyState } from '../../../components/empty-state.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
 import { errorText } from '../../../lib/error-text.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import type { ReferenceView } from '../../../lib/reference-data.ts';
 import { toastInfo } from '../../../lib/toast-store.ts';
-import { BillPayNav } from '../bill-pay-nav.tsx';
 import {
   billFormErrors, emptyBillValues, emptyLine, localToday, TEMPLATE_NAME_MAX, templateInput, withVendorDefaults,
   type BillFieldErrors, type BillFormValues, type BillLineValues,
 } from '../bill-form.ts';
 import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.tsx';
 import { BillLinesEditor } from '../bill-lines.tsx';
-import { linesSummary, templateAmount } from './extras-forms.ts';
-import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
-import { ExtrasList, templateColumns } from './extras-list.tsx';
+import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
+import { ExtrasPage, templateColumns } from './extras-list.tsx';
 import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
@@ -42,52 +38,35 @@ export function BillTemplatesPage() {
   const [deleting, setDeleting] = useState<BillTemplate | null>(null);
   const rows = useMemo(() => (list.state === 'ready' ? [...list.rows].sort((a, b) => a.name.localeCompare(b.name)) : []), [list]);
   const columns = useMemo(() => templateColumns(vendorName), [vendorName]);
-  const newTemplate = (
-    <Button variant="primary" onClick={() => setCreating(true)} disabled={!online}>
-      New template
-    </Button>
-  );
 
   return (
-    <div className="bills bill-extras">
-      <BillPayNav current="/bills/templates" />
-      <div className="page-header">
-        <h1>Bill templates</h1>
-        <span className="spacer" />
-        {newTemplate}
-      </div>
-      <ListStatus
-        list={list}
-        what="Bill templates"
-        offlineBody="Templates are kept on the server, not on this device, so none can be shown or used while you’re offline. You can still enter a bill by hand on the Bills page."
-        online={online}
-        onRetry={reload}
-      />
-      {list.state === 'ready' && rows.length === 0 && (
-        <EmptyState title="No bill templates yet" action={newTemplate}>
-          Save a vendor’s bill you enter often — the same supplies, the monthly cleaning — with its lines and coding. A new bill then starts from it: only the invoice number and dates are left to fill in.
-        </EmptyState>
+    <ExtrasPage<BillTemplate>
+      title="Bill templates"
+      current="/bills/templates"
+      newLabel="New template"
+      onNew={() => setCreating(true)}
+      online={online}
+      list={list}
+      reload={reload}
+      offlineBody="Templates are kept on the server, not on this device, so none can be shown or used while you’re offline. You can still enter a bill by hand on the Bills page."
+      blankTitle="No bill templates yet"
+      blankBody="Save a vendor’s bill you enter often — the same supplies, the monthly cleaning — with its lines and coding. A new bill then starts from it: only the invoice number and dates are left to fill in."
+      rowClassName="template-row"
+      queryKey="templates"
+      items={rows}
+      columns={columns}
+      dialogOpen={creating || deleting !== null}
+      rowActions={(t) => (
+        <>
+          <Link to="/bills" search={{ new: 'bill', template: t.id }} className={buttonClass({ size: 'sm' })}>
+            Use template <span className="sr-only">{t.name}</span>
+          </Link>
+          <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
+            Delete <span className="sr-only">template {t.name}</span>
+          </Button>
+        </>
       )}
-      {rows.length > 0 && (
-        <ExtrasList
-          label="Bill templates"
-          rowClassName="template-row"
-          queryKey="templates"
-          items={rows}
-          columns={columns}
-          dialogOpen={creating || deleting !== null}
-          rowActions={(t) => (
-            <>
-              <Link to="/bills" search={{ new: 'bill', template: t.id }} className={buttonClass({ size: 'sm' })}>
-                Use template <span className="sr-only">{t.name}</span>
-              </Link>
-              <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
-                Delete <span className="sr-only">template {t.name}</span>
-              </Button>
-            </>
-          )}
-        />
-      )}
+    >
       {creating && (
         <NewTemplateDialog
           client={client}
@@ -117,7 +96,7 @@ export function BillTemplatesPage() {
           }}
         />
       )}
-    </div>
+    </ExtrasPage>
   );
 }
 
