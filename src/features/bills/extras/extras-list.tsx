@@ -17,7 +17,6 @@ import { linesSummary, templateAmount } from './extras-forms.ts';
 
 /** A row of two lines (a name and what it holds under it). */
 const TWO_LINE_ROW = 56;
-const KEY_HINT = listKeyHint({});
 
 export interface ExtrasPageProps<T extends { id: string }> {
   /** The page's heading, and the grid's and the list states' name ("Recurring bills"). */
@@ -75,7 +74,7 @@ export function ExtrasPage<T extends { id: string }>(p: ExtrasPageProps<T>) {
     emptyText: `No ${p.title.toLowerCase()} here`,
     waitingText: `Opening ${p.title.toLowerCase()}…`,
     loadingWhat: p.title.toLowerCase(),
-    keyHint: KEY_HINT,
+    keyHint: listKeyHint({ open: p.onOpen !== undefined }),
   };
   return (
     <div className="bills bill-extras">

@@ -5,7 +5,7 @@ import { listKeyHint } from '../../../lib/list/key-hint.ts';
 import type { ListColumn } from '../../../lib/list/list-spec.ts';
 import { LocalList } from '../../../lib/list/local-list.tsx';
 
-const KEY_HINT = listKeyHint({});
+const KEY_HINT = listKeyHint({ open: false });
 
 /** A row of the organisation lists: a name and its owners' names. */
 export interface OwnedView {
