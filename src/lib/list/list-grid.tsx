@@ -6,8 +6,6 @@ import { headerCheckState } from './selection.ts';
 import type { ListPageState } from './use-list-page.ts';
 import { ROW_HEIGHT, VirtualGrid } from './virtual-grid.tsx';
 
-const noop = () => undefined;
-
 /** A spec's columns over the shared virtual grid: header, rows (check cell, cells, actions), phone cards. */
 export function ListGrid<T extends { id: string }>({ spec, list }: { spec: ListSpec<T>; list: ListPageState<T> }) {
   const phone = useLayout() === 'phone' && spec.phone !== undefined;
@@ -24,7 +22,7 @@ export function ListGrid<T extends { id: string }>({ spec, list }: { spec: ListS
       loaded={list.rows.total !== null}
       active={active.index}
       queryKey={list.key}
-      initialRow={0}
+      initialRow={list.initialRow}
       scrollRef={list.scrollRef}
       header={
         <HeaderRow
@@ -51,12 +49,12 @@ export function ListGrid<T extends { id: string }>({ spec, list }: { spec: ListS
       )}
       onKeyDown={active.onGridKeyDown}
       onFocus={active.onGridFocus}
-      onVisibleRange={noop}
+      onVisibleRange={list.onVisibleRange}
     />
   );
 }
 
-const cellClass = (c: ListColumn<never>, muted = false) => ['cell', c.className, muted && 'muted'].filter(Boolean).join(' ');
+const cellClass = (c: ListColumn<never>, extra?: string | false) => ['cell', c.className, extra].filter(Boolean).join(' ');
 
 interface HeaderRowProps<T extends { id: string }> {
   spec: ListSpec<T>;
@@ -118,7 +116,7 @@ function RowView<T extends { id: string }>({ spec, index, top, row, selected, ac
     >
       {spec.select && <CheckCell label={spec.select.label(row)} checked={selected} onToggle={(shift) => onToggle(index, row, shift)} />}
       {spec.columns.map((c) => (
-        <div key={c.key} role={c.rowHeader ? 'rowheader' : 'gridcell'} className={cellClass(c, c.muted?.(row))}>
+        <div key={c.key} role={c.rowHeader ? 'rowheader' : 'gridcell'} className={cellClass(c, c.muted?.(row) ? 'muted' : c.cellClassName?.(row))}>
           {c.cell(row)}
         </div>
       ))}

@@ -3,6 +3,8 @@
  * (list-page.tsx) renders it over the shared virtual grid; `useListPage` (use-list-page.ts) holds
  * its state (rows, selection, current row, keys). A page builds its spec (memoised) and hands both
  * to `ListPage`; nothing else of a list's table, toolbar, selection or bulk bar is written again.
+ * Rows are memoised on the spec: a list of many rows (transactions) memoises its spec and columns,
+ * so scrolling re-renders only the rows that change.
  */
 import type { ReactNode } from 'react';
 import type { ButtonProps } from '../../components/button.tsx';
@@ -27,6 +29,8 @@ export interface ListColumn<T> {
   cell(row: T): ReactNode;
   /** A faint cell (an empty value shown as "—"). */
   muted?(row: T): boolean;
+  /** A class of this row's cell (a refund's amount: `negative`). */
+  cellClassName?(row: T): string | undefined;
 }
 
 /** A filter select in the toolbar; its value and change are the page's (usually its URL search). */

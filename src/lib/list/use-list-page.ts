@@ -21,6 +21,10 @@ export interface ListPageOptions<T extends { id: string }> {
   matchingIds?: () => Promise<string[]>;
   /** 'c' on the selection (the transactions grid's bulk coding). */
   onCode?(): void;
+  /** The row to scroll to once the first answer arrives (a reload returns to the same place). */
+  initialRow?: number;
+  /** The rows on screen changed (a page remembering its place). */
+  onVisibleRange?(first: number, last: number): void;
 }
 
 /** What `ListPage` renders from: the rows and their state, and the handlers its parts call. */
@@ -40,7 +44,11 @@ export interface ListPageState<T extends { id: string }> {
   onToggle(index: number, row: T, shift: boolean): void;
   /** The selection, else the current row: what a page key (l, u) acts on. */
   targets(): string[];
+  initialRow: number;
+  onVisibleRange(first: number, last: number): void;
 }
+
+const noRange = () => undefined;
 
 const NO_IDS = async () => [] as string[];
 
@@ -79,7 +87,10 @@ export function useListPage<T extends { id: string }>(o: ListPageOptions<T>): Li
     const current = active.index >= 0 ? rows.row(active.index) : undefined;
     return selection.ids.size > 0 ? [...selection.ids] : current ? [current.id] : [];
   }, [active.index, rows, selection.ids]);
-  return { key, rows, total, openId: o.openId, selection, active, scrollRef, searchRef, gridElement, focusSearch, onRowClick, onToggle, targets };
+  return {
+    key, rows, total, openId: o.openId, selection, active, scrollRef, searchRef, gridElement, focusSearch, onRowClick, onToggle, targets,
+    initialRow: o.initialRow ?? 0, onVisibleRange: o.onVisibleRange ?? noRange,
+  };
 }
 
 /**
