@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { VendorCredit } from '../../../../schema/entities/vendor-credit.ts';
 import { MAX_BILL_MEMO_LENGTH, MAX_INVOICE_NUMBER_LENGTH } from '../../../../schema/entities/bill.ts';
 import { Button } from '../../../components/button.tsx';
@@ -9,13 +9,13 @@ import { MoneyField } from '../../../components/money-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
-import { errorText } from '../../../lib/error-text.ts';
 import { formatDay, formatMoney } from '../../../lib/format.ts';
 import { toastInfo } from '../../../lib/toast-store.ts';
 import { localToday } from '../bill-form.ts';
 import { VendorField } from '../bill-form-fields.tsx';
 import { creditInput, creditsByVendor, type CreditFormValues } from './extras-forms.ts';
 import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
+import { useExtrasForm } from './use-extras-form.ts';
 import { creditColumns, ExtrasPage } from './extras-list.tsx';
 import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
@@ -138,34 +138,18 @@ function NewCreditDialog({ client, currency, vendorOptions, initialVendor, onClo
   const [values, setValues] = useState<CreditFormValues>(() => ({
     vendor_id: initialVendor, credit_note_number: '', credit_date: localToday(), amount: '', currency, memo: '',
   }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const set = <K extends keyof CreditFormValues>(key: K, value: CreditFormValues[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
     setErrors((e) => (e[key] ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== key)) : e));
   };
   const currencies = currencyChoices(currency, values.currency);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setFormError(null);
-    const built = creditInput(values);
-    if (!built.ok) {
-      setErrors(built.errors);
-      setFormError('Check the fields marked below.');
-      return;
-    }
-    setBusy(true);
-    try {
-      const r = await client.createVendorCredit(built.body);
-      if (r.ok) return onCreated(r.credit);
-      setErrors(r.error.errors ?? {});
-      setFormError(errorText(r.error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { errors, setErrors, formError, busy, submit } = useExtrasForm(() => creditInput(values), async (body) => {
+    const r = await client.createVendorCredit(body);
+    if (!r.ok) return r.error;
+    onCreated(r.credit);
+    return null;
+  });
 
   return (
     <Modal title="New vendor credit" description="A credit note the vendor issued: it is offered on that vendor’s bills in its currency until it is used up." onClose={onClose} onSubmit={submit}>

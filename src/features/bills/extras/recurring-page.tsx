@@ -1,4 +1,4 @@
-import { useCallback, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { RecurringBillTemplate } from '../../../../schema/entities/recurring-bill.ts';
 import { MAX_DAYS_UNTIL_DUE, MAX_INVOICE_PATTERN_LENGTH } from '../../../../schema/entities/recurring-bill.ts';
 import { Button } from '../../../components/button.tsx';
@@ -12,11 +12,12 @@ import { errorText } from '../../../lib/error-text.ts';
 import { formatDay } from '../../../lib/format.ts';
 import type { ReferenceView } from '../../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../../lib/toast-store.ts';
-import { billFormErrors, emptyLine, localToday, withVendorDefaults, type BillFieldErrors, type BillLineValues } from '../bill-form.ts';
+import { billFormErrors, emptyLine, localToday, withVendorDefaults, type BillLineValues } from '../bill-form.ts';
 import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.tsx';
 import { BillLinesEditor } from '../bill-lines.tsx';
 import { linesSummary } from './extras-forms.ts';
 import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
+import { useExtrasForm } from './use-extras-form.ts';
 import { ExtrasPage, recurringColumns } from './extras-list.tsx';
 import {
   emptyRecurringValues, firstBillPreview, frequencyText, INTERVAL_OPTIONS, ordinal, recurringInput, recurringPatch, recurringValues, WEEKDAYS,
@@ -166,9 +167,6 @@ function RecurringFormDialog({ client, reference, currency, vendorOptions, editi
   const today = useMemo(() => localToday(), []);
   const seq = useRef(editing?.line_items.length ?? 0);
   const [values, setValues] = useState<RecurringFormValues>(() => (editing ? recurringValues(editing) : emptyRecurringValues(currency, today)));
-  const [errors, setErrors] = useState<BillFieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const vendors = reference.data.vendors;
   const currencies = currencyChoices(currency, values.currency);
   const preview = firstBillPreview(values);
@@ -188,25 +186,12 @@ function RecurringFormDialog({ client, reference, currency, vendorOptions, editi
     clear('amount', 'line_items', ...cleared);
   };
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setFormError(null);
-    const built = recurringInput(values);
-    if (!built.ok) {
-      setErrors(built.errors);
-      setFormError('Check the fields marked below.');
-      return;
-    }
-    setBusy(true);
-    try {
-      const r = editing ? await client.updateRecurringBill(editing.id, recurringPatch(built.body)) : await client.createRecurringBill(built.body);
-      if (r.ok) return onSaved(r.recurring);
-      setErrors(r.error.errors ? billFormErrors(r.error.errors) : {});
-      setFormError(errorText(r.error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { errors, setErrors, formError, busy, submit } = useExtrasForm(() => recurringInput(values), async (body) => {
+    const r = editing ? await client.updateRecurringBill(editing.id, recurringPatch(body)) : await client.createRecurringBill(body);
+    if (!r.ok) return r.error;
+    onSaved(r.recurring);
+    return null;
+  }, billFormErrors);
 
   const dayOptions = weekly
     ? WEEKDAYS.map((d, i) => ({ value: String(i + 1), label: d }))

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { BillTemplate } from '../../../../schema/api/calls-bill-extras.ts';
 import { Button, buttonClass } from '../../../components/button.tsx';
@@ -6,16 +6,16 @@ import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
-import { errorText } from '../../../lib/error-text.ts';
 import type { ReferenceView } from '../../../lib/reference-data.ts';
 import { toastInfo } from '../../../lib/toast-store.ts';
 import {
   billFormErrors, emptyBillValues, emptyLine, localToday, TEMPLATE_NAME_MAX, templateInput, withVendorDefaults,
-  type BillFieldErrors, type BillFormValues, type BillLineValues,
+  type BillFormValues, type BillLineValues,
 } from '../bill-form.ts';
 import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.tsx';
 import { BillLinesEditor } from '../bill-lines.tsx';
 import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
+import { useExtrasForm } from './use-extras-form.ts';
 import { ExtrasPage, templateColumns } from './extras-list.tsx';
 import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
@@ -114,9 +114,6 @@ function NewTemplateDialog({ client, reference, currency, vendorOptions, onClose
   const seq = useRef(0);
   const [name, setName] = useState('');
   const [values, setValues] = useState<BillFormValues>(() => emptyBillValues(currency, localToday(), 'template-line-0'));
-  const [errors, setErrors] = useState<BillFieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const vendors = reference.data.vendors;
   const currencies = currencyChoices(currency, values.currency);
   const clear = (...keys: string[]) => setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))));
@@ -125,25 +122,12 @@ function NewTemplateDialog({ client, reference, currency, vendorOptions, onClose
     clear('amount', 'line_items', ...cleared);
   };
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setFormError(null);
-    const built = templateInput(values, name);
-    if (!built.ok) {
-      setErrors(built.errors);
-      setFormError('Check the fields marked below.');
-      return;
-    }
-    setBusy(true);
-    try {
-      const r = await client.createBillTemplate(built.body);
-      if (r.ok) return onCreated(r.template);
-      setErrors(r.error.errors ? billFormErrors(r.error.errors) : {});
-      setFormError(errorText(r.error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { errors, setErrors, formError, busy, submit } = useExtrasForm(() => templateInput(values, name), async (body) => {
+    const r = await client.createBillTemplate(body);
+    if (!r.ok) return r.error;
+    onCreated(r.template);
+    return null;
+  }, billFormErrors);
 
   return (
     <Modal title="New bill template" description="A vendor’s bill you enter often. Invoice numbers and dates are filled in on each bill." onClose={onClose} onSubmit={submit} size="lg">
