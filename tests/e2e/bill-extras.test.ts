@@ -71,10 +71,10 @@ describe('bill pay extras, end to end', () => {
     await creditForm.getByLabel('Amount', { exact: true }).fill('75.00');
     await creditForm.getByRole('button', { name: 'Record credit' }).click();
     await creditForm.waitFor({ state: 'detached' });
-    const creditRow = page.getByTestId('credit-row').filter({ hasText: 'CN-E2E-1' });
+    const creditRow = page.getByRole('grid', { name: 'Vendor credits' }).getByRole('row').filter({ hasText: 'CN-E2E-1' });
     await creditRow.getByText('$75.00').first().waitFor();
-    // Grouped under the vendor, with what its credits still hold.
-    await page.locator('tr.extras-group', { hasText: VENDOR }).getByText('$75.00 remaining').waitFor();
+    // Above the list, by vendor: what its credits still hold.
+    await page.getByTestId('credit-vendor').filter({ hasText: VENDOR }).getByText('$75.00 remaining').waitFor();
     expect(await axeFindings(page)).toEqual([]);
 
     // Templates: one saved with a line.
@@ -88,7 +88,7 @@ describe('bill pay extras, end to end', () => {
     await templateForm.getByLabel('Line 1 Amount').fill('400.00');
     await templateForm.getByRole('button', { name: 'Save template' }).click();
     await templateForm.waitFor({ state: 'detached' });
-    const templateRow = page.getByTestId('template-row').filter({ hasText: 'Spindle service' });
+    const templateRow = page.getByRole('grid', { name: 'Bill templates' }).getByRole('row').filter({ hasText: 'Spindle service' });
     await templateRow.getByText('$400.00').waitFor();
     expect(await axeFindings(page)).toEqual([]);
 
@@ -148,7 +148,7 @@ describe('bill pay extras, end to end', () => {
     expect(await axeFindings(page)).toEqual([]);
     await recurringForm.getByRole('button', { name: 'Set up recurring bill' }).click();
     await recurringForm.waitFor({ state: 'detached' });
-    const recurringRow = page.getByTestId('recurring-row').filter({ hasText: 'Machine lease' });
+    const recurringRow = page.getByRole('grid', { name: 'Recurring bills' }).getByRole('row').filter({ hasText: 'Machine lease' });
     await recurringRow.getByText('Monthly on the 1st').waitFor();
     await recurringRow.getByText('$1,200.00').waitFor();
     await recurringRow.getByText('Active', { exact: true }).waitFor();

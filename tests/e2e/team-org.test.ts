@@ -36,7 +36,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** At a 360 px phone width the page does not scroll sideways (the table fits; owners go under the name). */
+/** At a 360 px phone width the page does not scroll sideways (the list fits; owners go under the name). */
 async function expectFitsPhone(page: BrowserSession['page'], where: string): Promise<void> {
   await page.setViewportSize({ width: 360, height: 740 });
   await pollPage(page, () => window.innerWidth === 360, undefined);
@@ -63,7 +63,7 @@ describe('team organisation pages, end to end', () => {
     await waitForSyncStatus(page, 'All changes synced', 120_000);
     await page.goto('/team/departments');
     await page.getByRole('heading', { name: 'Departments', level: 1 }).waitFor();
-    const table = page.getByRole('table', { name: 'Departments' });
+    const table = page.getByRole('grid', { name: 'Departments' });
     await table.getByRole('row').nth(1).waitFor();
 
     // A new department ('n' opens the form), its owner picked by typing part of their name.
@@ -76,7 +76,7 @@ describe('team organisation pages, end to end', () => {
     await create.getByRole('button', { name: 'Create department' }).click();
     await create.waitFor({ state: 'detached' });
     const row = (name: string) => table.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${name}`) }) });
-    await row(DEPARTMENT).getByRole('cell', { name: owner!.name }).first().waitFor();
+    await row(DEPARTMENT).getByRole('gridcell', { name: owner!.name }).first().waitFor();
     await row(DEPARTMENT).getByText('0 people').waitFor();
     const stored = async () =>
       server.db.query<{ name: string; owner_ids: string[] }>(
@@ -117,10 +117,10 @@ describe('team organisation pages, end to end', () => {
     expect(await entityForm.getByRole('combobox', { name: 'Currency' }).inputValue()).toBe('EUR · Euro');
     await entityForm.getByRole('button', { name: 'Create entity' }).click();
     await entityForm.waitFor({ state: 'detached' });
-    const entities = page.getByRole('table', { name: 'Entities' });
+    const entities = page.getByRole('grid', { name: 'Entities' });
     const entityRow = entities.getByRole('row').filter({ hasText: ENTITY });
-    await entityRow.getByRole('cell', { name: 'Germany' }).waitFor();
-    await entityRow.getByRole('cell', { name: 'EUR' }).waitFor();
+    await entityRow.getByRole('gridcell', { name: 'Germany' }).waitFor();
+    await entityRow.getByRole('gridcell', { name: 'EUR' }).waitFor();
     const [entity] = await server.db.query<{ id: string; country: string; currency: string }>(
       `SELECT id::text, country, currency FROM business_entities WHERE business_id = $1 AND name = $2 AND NOT deleted`,
       [server.businessId, ENTITY],
@@ -158,7 +158,7 @@ describe('team organisation pages, end to end', () => {
     await page.goto('/team/entities').catch(() => undefined);
     await page.getByRole('heading', { name: 'Entities', level: 1 }).waitFor();
     await page.getByText('This is the copy of the entities on this device. Adding, renaming, deleting and changing owners need a connection.').waitFor();
-    await page.getByRole('table', { name: 'Entities' }).getByRole('row').filter({ hasText: ENTITY }).waitFor();
+    await page.getByRole('grid', { name: 'Entities' }).getByRole('row').filter({ hasText: ENTITY }).waitFor();
     expect(await page.getByRole('button', { name: 'New entity' }).first().isDisabled()).toBe(true);
     await setNetwork(page.context(), true);
   });

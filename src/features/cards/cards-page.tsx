@@ -8,7 +8,7 @@ import type { CardView } from '../../lib/cards.ts';
 import type { Command } from '../../lib/commands.ts';
 import { usePageCommands } from '../../lib/page-commands.ts';
 import { useReferenceData } from '../../lib/reference-data.ts';
-import { isPartial, partialResultsText } from '../../lib/sync-status-text.ts';
+import { isPartial } from '../../lib/sync-status-text.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { ActivateDialog } from './card-dialogs.tsx';
 import { CardDrawer } from './card-drawer.tsx';
@@ -41,7 +41,6 @@ export function CardsPage() {
   const referenceVersion = useAppState((s) => s.referenceVersion);
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
   const partial = useAppState((s) => isPartial(s.status));
-  const status = useAppState((s) => s.status);
   const reference = useReferenceData(client, referenceVersion);
   const user = session?.user ?? null;
   const currency = session?.business.currency ?? 'USD';
@@ -83,7 +82,6 @@ export function CardsPage() {
     returnFocus()?.focus();
   }, [setSearch, returnFocus]);
   const openCard = useCallback((id: string) => setSearch({ open: id }), [setSearch]);
-  const partialText = useCallback((shown: number, filtered: boolean) => partialResultsText(status, shown, filtered, ['card', 'cards']), [status]);
 
   if (!user || !actor) return null;
   const managedLabel = isAdmin(user) ? 'All cards' : 'Team cards';
@@ -122,7 +120,6 @@ export function CardsPage() {
                   reference={reference}
                   search={search}
                   setSearch={setSearch}
-                  partialText={partialText}
                   dialogOpen={form !== null || activating !== null}
                   gridRef={managedRef}
                 />

@@ -1,43 +1,25 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { Button } from '../../components/button.tsx';
-import { EmptyState } from '../../components/empty-state.tsx';
-import { SearchBox } from '../../components/search-box.tsx';
-import { SelectField } from '../../components/select-field.tsx';
-import { listVersion } from '../../lib/list/list-version.ts';
-import { ListSkeleton } from '../../components/skeleton.tsx';
-import { TableFooter } from '../../components/table-footer.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
-import type { SelectionApi } from '../../lib/list/use-selection.ts';
-import { useRows } from '../../lib/list/use-rows.ts';
-import { useTableKeys } from '../../lib/list/use-table-keys.ts';
+import type { DataClient } from '../../data-access/types.ts';
 import type { Command } from '../../lib/commands.ts';
+import { ListPage } from '../../lib/list/list-page.tsx';
+import { useListPage, useLocalRows } from '../../lib/list/use-list-page.ts';
 import { usePageCommands } from '../../lib/page-commands.ts';
-import { footerHint, SHORTCUTS } from '../../lib/shortcuts.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { useInstantSearch } from '../../lib/use-instant-search.ts';
 import { MergeDialog } from './merge-dialog.tsx';
-import { STATUS_FILTERS, type StatusFilter, type VendorsSearch } from './search-params.ts';
+import type { StatusFilter, VendorsSearch } from './search-params.ts';
 import { UploadDialog } from './upload-dialog.tsx';
 import { useVendors } from './use-vendors.ts';
 import { VendorDrawer } from './vendor-drawer.tsx';
 import { VendorFormDialog } from './vendor-form-dialog.tsx';
+import { vendorsSpec } from './vendor-list.tsx';
 import { endSentence, filterVendors, NO_ANSWERS, vendorCount, type Answers } from './vendor-view.ts';
-import { VendorsTable } from './vendors-table.tsx';
 
 const routeApi = getRouteApi('/_app/vendors');
-/** The list's keys minus selection and coding (vendors have no bulk action in the table). */
-const KEY_HINT = footerHint(['list', 'global'], SHORTCUTS.filter((s) => s.id !== 'list.toggle' && s.id !== 'list.code'));
-
-const NO_SELECTION: SelectionApi = {
-  ids: new Set<string>(),
-  toggle: () => undefined,
-  range: async () => undefined,
-  add: () => undefined,
-  selectAllMatching: async () => undefined,
-  clear: () => undefined,
-};
 
 type Dialog = { kind: 'add' } | { kind: 'edit'; vendor: Vendor } | { kind: 'upload' } | { kind: 'merge' } | null;
 
@@ -56,8 +38,6 @@ export function VendorsPage() {
   const [answers, setAnswers] = useState<Answers>(NO_ANSWERS);
   const vendors = useVendors(client, referenceVersion, answers);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const scrollRef = useRef<HTMLDivElement>(null);
-  const searchRef = useRef<HTMLInputElement>(null);
 
   const setSearch = useCallback(
     (patch: Partial<VendorsSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),
@@ -66,30 +46,16 @@ export function VendorsPage() {
   const writeQ = useCallback((next: string | undefined) => setSearch({ q: next }), [setSearch]);
   const [q, setQ] = useInstantSearch(search.q, writeQ);
   const status: StatusFilter = search.status ?? 'active';
-  const shown = useMemo(() => (vendors ? filterVendors(vendors, { q, status }) : []), [vendors, q, status]);
+  const shown = useMemo(() => (vendors ? filterVendors(vendors, { q, status }) : null), [vendors, q, status]);
   const key = JSON.stringify([q.trim().toLowerCase(), status]);
-  const rows = useRows<Vendor>({
-    key,
-    // Every new list (the mirror's answer, a call's answer) re-reads the visible rows.
-    version: listVersion(shown),
-    what: 'Vendors',
-    read: async (offset, limit) => ({ rows: shown.slice(offset, offset + limit), total: shown.length }),
-  });
-  const total = shown.length;
-
-  const remember = useCallback((vendor: Vendor, removed: readonly string[] = []) => {
-    setAnswers((prev) => ({
-      vendors: new Map(prev.vendors).set(vendor.id, vendor),
-      removed: new Set([...prev.removed, ...removed]),
-    }));
-  }, []);
+  const rows = useLocalRows(key, shown, 'Vendors');
   const openRow = useCallback((row: Vendor) => setSearch({ open: row.id }), [setSearch]);
-  const gridElement = useCallback(() => scrollRef.current?.closest<HTMLElement>('[role="grid"]'), []);
-  const closeDrawer = useCallback(() => {
-    setSearch({ open: undefined });
-    gridElement()?.focus();
-  }, [setSearch, gridElement]);
-  const focusSearch = useCallback(() => searchRef.current?.focus(), []);
+  const closeRow = useCallback(() => setSearch({ open: undefined }), [setSearch]);
+  const list = useListPage({ key, rows, openId: search.open, onOpen: openRow, onClose: closeRow, dialogOpen: dialog !== null });
+  const { focusSearch, gridElement } = list;
+  const remember = useCallback((vendor: Vendor, removed: readonly string[] = []) => {
+    setAnswers((prev) => ({ vendors: new Map(prev.vendors).set(vendor.id, vendor), removed: new Set([...prev.removed, ...removed]) }));
+  }, []);
 
   // ⌘K on this page: the header's actions, by name.
   usePageCommands(
@@ -104,45 +70,19 @@ export function VendorsPage() {
     ),
   );
 
-  const active = useTableKeys({
-    key,
-    total,
-    rows,
-    selection: NO_SELECTION,
-    drawerOpen: search.open !== undefined,
-    dialogOpen: dialog !== null,
-    onOpen: openRow,
-    onCloseDrawer: closeDrawer,
-    onFocusSearch: focusSearch,
-  });
-  const onRowClick = useCallback(
-    (index: number, row: Vendor) => {
-      active.set(index);
-      openRow(row);
-    },
-    [active, openRow],
-  );
-
   const none = vendors !== null && vendors.filter((v) => !v.deleted).length === 0;
-  const filtered = q.trim() !== '' || status !== 'active';
+  const total = shown?.length ?? 0;
   const openVendor = search.open ? (vendors?.find((v) => v.id === search.open) ?? null) : undefined;
+  const spec = vendorsSpec({
+    q, setQ, status, setSearch, focusSearch, none, onAdd: () => setDialog({ kind: 'add' }), onUpload: () => setDialog({ kind: 'upload' }),
+  });
 
   return (
     <div className="vendors">
       <div className="page-header">
         <h1>Vendors</h1>
-        {vendors !== null && total > 0 && (
-          <span className="page-label" data-testid="vendor-count">{vendorCount(total)}</span>
-        )}
+        {vendors !== null && total > 0 && <span className="page-label" data-testid="vendor-count">{vendorCount(total)}</span>}
         <span className="spacer" />
-        <SearchBox id="vendor-search" label="Search vendors" placeholder="Search name, email, contact…" ref={searchRef} value={q} onChange={setQ} onLeave={() => gridElement()?.focus()} />
-        <SelectField
-          variant="filter"
-          label="Status"
-          value={status}
-          options={STATUS_FILTERS.map((f) => ({ value: f.key, label: f.label }))}
-          onChange={(next) => setSearch({ status: next === 'active' ? undefined : (next as VendorsSearch['status']) })}
-        />
         <Button onClick={() => setDialog({ kind: 'upload' })}>Upload CSV</Button>
         <Button onClick={() => setDialog({ kind: 'merge' })} disabled={(vendors?.length ?? 0) < 2}>
           Merge vendors
@@ -156,94 +96,59 @@ export function VendorsPage() {
           You’re offline. You can look vendors up, but adding or changing one needs a connection.
         </p>
       )}
-      {vendors === null ? (
-        <ListSkeleton what="vendors" />
-      ) : none ? (
-        <EmptyState
-          title="No vendors yet"
-          action={
-            <div className="vendor-empty-actions">
-              <Button variant="primary" onClick={() => setDialog({ kind: 'add' })}>Add vendor</Button>
-              <Button onClick={() => setDialog({ kind: 'upload' })}>Upload CSV</Button>
-            </div>
-          }
-        >
-          Vendors are the businesses you pay by bill. Add one, or upload a spreadsheet of them at once.
-        </EmptyState>
-      ) : (
-        <VendorsTable
-          rows={rows}
-          total={total}
-          active={active.index}
-          openId={search.open}
-          queryKey={key}
-          scrollRef={scrollRef}
-          emptyText={q.trim() ? `No vendors match “${q.trim()}”` : status === 'archived' ? 'No archived vendors' : 'No vendors here'}
-          emptyHint={
-            filtered ? (
-              <Button
-                size="sm"
-                onClick={() => {
-                  setQ('');
-                  setSearch({ q: undefined, status: undefined });
-                  focusSearch();
-                }}
-              >
-                Clear search and filters
-              </Button>
-            ) : undefined
-          }
-          onRowClick={onRowClick}
-          onKeyDown={active.onGridKeyDown}
-          onFocus={active.onGridFocus}
-        />
-      )}
-      <TableFooter hint={KEY_HINT} />
+      <ListPage spec={spec} list={list} loading={vendors === null} filtered={q.trim() !== '' || status !== 'active'} quiet={dialog !== null} />
       {search.open && openVendor !== undefined && (
-        <VendorDrawer
-          vendor={openVendor}
-          client={client}
-          online={online}
-          onAnswer={remember}
-          onEdit={(vendor) => setDialog({ kind: 'edit', vendor })}
-          onClose={closeDrawer}
-          returnFocus={gridElement}
-        />
-      )}
-      {(dialog?.kind === 'add' || dialog?.kind === 'edit') && (
-        <VendorFormDialog
-          vendor={dialog.kind === 'edit' ? dialog.vendor : null}
-          client={client}
-          online={online}
-          onAnswer={remember}
-          onClose={() => setDialog(null)}
-          onSaved={(vendor, created) => {
-            setDialog(null);
-            toastInfo(`${vendor.name} ${created ? 'added' : 'saved'}.`);
-            setSearch({ open: vendor.id });
+        <VendorDrawer vendor={openVendor} client={client} online={online} onAnswer={remember} onEdit={(vendor) => setDialog({ kind: 'edit', vendor })}
+          onClose={() => {
+            closeRow();
+            gridElement()?.focus();
           }}
-          returnFocus={gridElement}
-        />
+          returnFocus={gridElement} />
       )}
-      {dialog?.kind === 'upload' && <UploadDialog client={client} online={online} onClose={() => setDialog(null)} returnFocus={gridElement} />}
-      {dialog?.kind === 'merge' && vendors && (
-        <MergeDialog
-          vendors={vendors}
-          initial={search.open}
-          client={client}
-          online={online}
-          onClose={() => setDialog(null)}
-          onMerged={(vendor, merged) => {
-            remember(vendor, merged);
-            setDialog(null);
-            toastInfo(`Merged ${vendorCount(merged.length)} into ${endSentence(vendor.name)}`);
-            setSearch({ open: vendor.id });
-          }}
-          returnFocus={gridElement}
-        />
-      )}
+      <VendorDialogs dialog={dialog} vendors={vendors} openId={search.open} client={client} online={online} remember={remember}
+        onClose={() => setDialog(null)} onShow={(id) => setSearch({ open: id })} returnFocus={gridElement} />
     </div>
   );
 }
 
+interface VendorDialogsProps {
+  dialog: Dialog;
+  vendors: Vendor[] | null;
+  openId: string | undefined;
+  client: DataClient;
+  online: boolean;
+  remember(vendor: Vendor, removed?: readonly string[]): void;
+  onClose(): void;
+  /** After a save or merge: open the vendor in the drawer. */
+  onShow(id: string): void;
+  returnFocus(): HTMLElement | null | undefined;
+}
 
+/** The page's dialogs: add / edit, upload, merge. */
+function VendorDialogs({ dialog, vendors, openId, client, online, remember, onClose, onShow, returnFocus }: VendorDialogsProps) {
+  if (dialog?.kind === 'add' || dialog?.kind === 'edit') {
+    return (
+      <VendorFormDialog vendor={dialog.kind === 'edit' ? dialog.vendor : null} client={client} online={online} onAnswer={remember} onClose={onClose}
+        onSaved={(vendor, created) => {
+          onClose();
+          toastInfo(`${vendor.name} ${created ? 'added' : 'saved'}.`);
+          onShow(vendor.id);
+        }}
+        returnFocus={returnFocus} />
+    );
+  }
+  if (dialog?.kind === 'upload') return <UploadDialog client={client} online={online} onClose={onClose} returnFocus={returnFocus} />;
+  if (dialog?.kind === 'merge' && vendors) {
+    return (
+      <MergeDialog vendors={vendors} initial={openId} client={client} online={online} onClose={onClose}
+        onMerged={(vendor, merged) => {
+          remember(vendor, merged);
+          onClose();
+          toastInfo(`Merged ${vendorCount(merged.length)} into ${endSentence(vendor.name)}`);
+          onShow(vendor.id);
+        }}
+        returnFocus={returnFocus} />
+    );
+  }
+  return null;
+}

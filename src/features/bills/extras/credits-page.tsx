@@ -1,23 +1,22 @@
-import { useCallback, useMemo, useState, type FormEvent } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { VendorCredit } from '../../../../schema/entities/vendor-credit.ts';
 import { MAX_BILL_MEMO_LENGTH, MAX_INVOICE_NUMBER_LENGTH } from '../../../../schema/entities/bill.ts';
 import { Button } from '../../../components/button.tsx';
 import { DateField } from '../../../components/date-field.tsx';
-import { EmptyState } from '../../../components/empty-state.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { MoneyField } from '../../../components/money-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
-import { errorText } from '../../../lib/error-text.ts';
 import { formatDay, formatMoney } from '../../../lib/format.ts';
 import { toastInfo } from '../../../lib/toast-store.ts';
-import { BillPayNav } from '../bill-pay-nav.tsx';
 import { localToday } from '../bill-form.ts';
 import { VendorField } from '../bill-form-fields.tsx';
 import { creditInput, creditsByVendor, type CreditFormValues } from './extras-forms.ts';
-import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
+import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
+import { useExtrasForm } from './use-extras-form.ts';
+import { creditColumns, ExtrasPage } from './extras-list.tsx';
 import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
@@ -38,78 +37,43 @@ export function VendorCreditsPage() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<VendorCredit | null>(null);
   const groups = useMemo(() => (list.state === 'ready' ? creditsByVendor(list.rows, vendorName) : []), [list, vendorName]);
-  const newCredit = (
-    <Button variant="primary" onClick={() => setCreating(true)} disabled={!online}>
-      New credit
-    </Button>
-  );
+  const credits = useMemo(() => groups.flatMap((g) => g.credits), [groups]);
+  const columns = useMemo(() => creditColumns(vendorName), [vendorName]);
 
   return (
-    <div className="bills bill-extras">
-      <BillPayNav current="/bills/credits" />
-      <div className="page-header">
-        <h1>Vendor credits</h1>
-        <span className="spacer" />
-        <SelectField variant="filter" label="Vendor" value={vendorFilter} leading={[{ value: '', label: 'All vendors' }]} options={vendorOptions} onChange={setVendorFilter} />
-        {newCredit}
-      </div>
-      <ListStatus
-        list={list}
-        what="Vendor credits"
-        offlineBody="Credits are kept on the server, not on this device, so none can be shown or added while you’re offline. Bills you enter offline can take a credit once you’re back."
-        online={online}
-        onRetry={reload}
-      />
-      {list.state === 'ready' && groups.length === 0 && (
-        <EmptyState title={vendorFilter ? `No credits from ${vendorName(vendorFilter)}` : 'No vendor credits yet'} action={newCredit}>
-          When a vendor issues a credit note (for a return, or an overcharge), record it here. It is then offered on that vendor’s next bills, and what it takes comes off what you pay.
-        </EmptyState>
+    <ExtrasPage<VendorCredit>
+      title="Vendor credits"
+      current="/bills/credits"
+      newLabel="New credit"
+      onNew={() => setCreating(true)}
+      headerExtra={<SelectField variant="filter" label="Vendor" value={vendorFilter} leading={[{ value: '', label: 'All vendors' }]} options={vendorOptions} onChange={setVendorFilter} />}
+      online={online}
+      list={list}
+      reload={reload}
+      offlineBody="Credits are kept on the server, not on this device, so none can be shown or added while you’re offline. Bills you enter offline can take a credit once you’re back."
+      blankTitle={vendorFilter ? `No credits from ${vendorName(vendorFilter)}` : 'No vendor credits yet'}
+      blankBody="When a vendor issues a credit note (for a return, or an overcharge), record it here. It is then offered on that vendor’s next bills, and what it takes comes off what you pay."
+      rowClassName="credit-row"
+      queryKey={`credits:${vendorFilter}`}
+      items={credits}
+      columns={columns}
+      dialogOpen={creating || deleting !== null}
+      notices={
+        <ul className="extras-remaining" aria-label="Remaining by vendor">
+          {groups.map((g) => (
+            <li key={g.vendor_id} data-testid="credit-vendor">
+              <strong>{g.vendor}</strong>
+              <span className="muted"> · {g.remaining.map((r) => formatMoney(r.minor, r.currency)).join(' + ')} remaining</span>
+            </li>
+          ))}
+        </ul>
+      }
+      rowActions={(c) => (
+        <Button size="sm" variant="ghost" onClick={() => setDeleting(c)}>
+          Delete <span className="sr-only">credit {c.credit_note_number}</span>
+        </Button>
       )}
-      {groups.length > 0 && (
-        <div className="extras-table-wrap" aria-busy={list.state === 'ready' && list.refreshing ? true : undefined}>
-          <table className="extras-table credits-table">
-            <caption className="sr-only">Vendor credits by vendor</caption>
-            <thead>
-              <tr>
-                <th scope="col">Credit note</th>
-                <th scope="col">Date</th>
-                <th scope="col" className="num">Amount</th>
-                <th scope="col" className="num">Applied</th>
-                <th scope="col" className="num">Remaining</th>
-                <th scope="col">Memo</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            {groups.map((g) => (
-              <tbody key={g.vendor_id}>
-                <tr className="extras-group">
-                  <th scope="rowgroup" colSpan={7}>
-                    <span>{g.vendor}</span>
-                    <span className="muted"> · {g.remaining.map((r) => formatMoney(r.minor, r.currency)).join(' + ')} remaining</span>
-                  </th>
-                </tr>
-                {g.credits.map((c) => (
-                  <tr key={c.id} data-testid="credit-row">
-                    <th scope="row" className="mono">{c.credit_note_number}</th>
-                    <td>{formatDay(c.credit_date)}</td>
-                    <td className="num">{formatMoney(c.amount, c.currency)}</td>
-                    <td className="num">{c.applied > 0 ? formatMoney(c.applied, c.currency) : '—'}</td>
-                    <td className="num">
-                      {c.remaining > 0 ? formatMoney(c.remaining, c.currency) : <span className="muted">Used up</span>}
-                    </td>
-                    <td className="extras-memo">{c.memo ?? ''}</td>
-                    <td className="extras-actions">
-                      <Button size="sm" variant="ghost" onClick={() => setDeleting(c)}>
-                        Delete <span className="sr-only">credit {c.credit_note_number}</span>
-                      </Button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            ))}
-          </table>
-        </div>
-      )}
+    >
       {creating && (
         <NewCreditDialog
           client={client}
@@ -136,7 +100,7 @@ export function VendorCreditsPage() {
           }}
         />
       )}
-    </div>
+    </ExtrasPage>
   );
 }
 
@@ -174,34 +138,18 @@ function NewCreditDialog({ client, currency, vendorOptions, initialVendor, onClo
   const [values, setValues] = useState<CreditFormValues>(() => ({
     vendor_id: initialVendor, credit_note_number: '', credit_date: localToday(), amount: '', currency, memo: '',
   }));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const set = <K extends keyof CreditFormValues>(key: K, value: CreditFormValues[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
     setErrors((e) => (e[key] ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== key)) : e));
   };
   const currencies = currencyChoices(currency, values.currency);
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setFormError(null);
-    const built = creditInput(values);
-    if (!built.ok) {
-      setErrors(built.errors);
-      setFormError('Check the fields marked below.');
-      return;
-    }
-    setBusy(true);
-    try {
-      const r = await client.createVendorCredit(built.body);
-      if (r.ok) return onCreated(r.credit);
-      setErrors(r.error.errors ?? {});
-      setFormError(errorText(r.error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { errors, setErrors, formError, busy, submit } = useExtrasForm(() => creditInput(values), async (body) => {
+    const r = await client.createVendorCredit(body);
+    if (!r.ok) return r.error;
+    onCreated(r.credit);
+    return null;
+  });
 
   return (
     <Modal title="New vendor credit" description="A credit note the vendor issued: it is offered on that vendor’s bills in its currency until it is used up." onClose={onClose} onSubmit={submit}>

@@ -1,25 +1,24 @@
-import { useCallback, useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { RecurringBillTemplate } from '../../../../schema/entities/recurring-bill.ts';
 import { MAX_DAYS_UNTIL_DUE, MAX_INVOICE_PATTERN_LENGTH } from '../../../../schema/entities/recurring-bill.ts';
 import { Button } from '../../../components/button.tsx';
 import { DateField } from '../../../components/date-field.tsx';
-import { EmptyState } from '../../../components/empty-state.tsx';
 import { FieldNote } from '../../../components/field-note.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
-import { StatusPill } from '../../../components/status-pill.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
 import { errorText } from '../../../lib/error-text.ts';
-import { formatDay, formatMoney } from '../../../lib/format.ts';
+import { formatDay } from '../../../lib/format.ts';
 import type { ReferenceView } from '../../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../../lib/toast-store.ts';
-import { BillPayNav } from '../bill-pay-nav.tsx';
-import { billFormErrors, emptyLine, localToday, withVendorDefaults, type BillFieldErrors, type BillLineValues } from '../bill-form.ts';
+import { billFormErrors, emptyLine, localToday, withVendorDefaults, type BillLineValues } from '../bill-form.ts';
 import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.tsx';
 import { BillLinesEditor } from '../bill-lines.tsx';
 import { linesSummary } from './extras-forms.ts';
-import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
+import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
+import { useExtrasForm } from './use-extras-form.ts';
+import { ExtrasPage, recurringColumns } from './extras-list.tsx';
 import {
   emptyRecurringValues, firstBillPreview, frequencyText, INTERVAL_OPTIONS, ordinal, recurringInput, recurringPatch, recurringValues, WEEKDAYS,
   type RecurringFormValues,
@@ -46,11 +45,7 @@ export function RecurringBillsPage() {
   const [deleting, setDeleting] = useState<RecurringBillTemplate | null>(null);
   const [switching, setSwitching] = useState<string | null>(null);
   const rows = list.state === 'ready' ? list.rows : [];
-  const newRecurring = (
-    <Button variant="primary" onClick={() => setCreating(true)} disabled={!online}>
-      New recurring bill
-    </Button>
-  );
+  const columns = useMemo(() => recurringColumns(vendorName), [vendorName]);
 
   async function setStatus(t: RecurringBillTemplate, status: RecurringBillTemplate['status']) {
     setSwitching(t.id);
@@ -68,86 +63,40 @@ export function RecurringBillsPage() {
   }
 
   return (
-    <div className="bills bill-extras">
-      <BillPayNav current="/bills/recurring" />
-      <div className="page-header">
-        <h1>Recurring bills</h1>
-        <span className="spacer" />
-        {newRecurring}
-      </div>
-      <ListStatus
-        list={list}
-        what="Recurring bills"
-        offlineBody="Recurring bills are kept and run on the server, not on this device, so they cannot be shown or changed while you’re offline. They keep making their bills meanwhile."
-        online={online}
-        onRetry={reload}
-      />
-      {list.state === 'ready' && rows.length === 0 && (
-        <EmptyState title="No recurring bills yet" action={newRecurring}>
-          For a bill that repeats — rent, a subscription, a retainer — set it up once: a bill is made for every period on its schedule, as a draft or sent for approval, due when you say.
-        </EmptyState>
-      )}
-      {rows.length > 0 && (
-        <div className="extras-table-wrap" aria-busy={list.state === 'ready' && list.refreshing ? true : undefined}>
-          <table className="extras-table recurring-table">
-            <caption className="sr-only">Recurring bills</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Vendor</th>
-                <th scope="col" className="num">Amount</th>
-                <th scope="col">Frequency</th>
-                <th scope="col">Next bill</th>
-                <th scope="col">Status</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((t) => {
-                const name = linesSummary(t);
-                return (
-                  <tr key={t.id} data-testid="recurring-row">
-                    <th scope="row">
-                      {name}
-                      {t.memo && <span className="extras-sub muted">{t.memo}</span>}
-                    </th>
-                    <td>{vendorName(t.vendor_id)}</td>
-                    <td className="num">{formatMoney(t.amount, t.currency)}</td>
-                    <td>{frequencyText(t)}</td>
-                    <td>
-                      {t.next_period_start ? formatDay(t.next_period_start) : <span className="muted">{t.status === 'PAUSED' ? 'None while paused' : 'Schedule ended'}</span>}
-                      <span className="extras-sub muted">
-                        {t.generated_count === 0 ? 'No bills made yet' : `${t.generated_count} ${t.generated_count === 1 ? 'bill' : 'bills'} made`}
-                        {t.submit_for_approval ? ' · sent for approval' : ' · as drafts'}
-                      </span>
-                    </td>
-                    <td>
-                      <RecurringStatus t={t} />
-                    </td>
-                    <td className="extras-actions">
-                      {t.status === 'ACTIVE' ? (
-                        <Button size="sm" loading={switching === t.id} disabled={switching !== null} onClick={() => void setStatus(t, 'PAUSED')}>
-                          Pause <span className="sr-only">{name}</span>
-                        </Button>
-                      ) : (
-                        <Button size="sm" loading={switching === t.id} disabled={switching !== null} onClick={() => void setStatus(t, 'ACTIVE')}>
-                          Resume <span className="sr-only">{name}</span>
-                        </Button>
-                      )}
-                      <Button size="sm" variant="ghost" onClick={() => setEditing(t)}>
-                        Edit <span className="sr-only">{name}</span>
-                      </Button>
-                      <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
-                        Delete <span className="sr-only">{name}</span>
-                      </Button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+    <ExtrasPage<RecurringBillTemplate>
+      title="Recurring bills"
+      current="/bills/recurring"
+      newLabel="New recurring bill"
+      onNew={() => setCreating(true)}
+      online={online}
+      list={list}
+      reload={reload}
+      offlineBody="Recurring bills are kept and run on the server, not on this device, so they cannot be shown or changed while you’re offline. They keep making their bills meanwhile."
+      blankTitle="No recurring bills yet"
+      blankBody="For a bill that repeats — rent, a subscription, a retainer — set it up once: a bill is made for every period on its schedule, as a draft or sent for approval, due when you say."
+      rowClassName="recurring-row"
+      queryKey="recurring"
+      items={rows}
+      columns={columns}
+      onOpen={setEditing}
+      dialogOpen={creating || editing !== null || deleting !== null}
+      rowActions={(t) => {
+        const name = linesSummary(t);
+        return (
+          <>
+            <Button size="sm" loading={switching === t.id} disabled={switching !== null} onClick={() => void setStatus(t, t.status === 'ACTIVE' ? 'PAUSED' : 'ACTIVE')}>
+              {t.status === 'ACTIVE' ? 'Pause' : 'Resume'} <span className="sr-only">{name}</span>
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setEditing(t)}>
+              Edit <span className="sr-only">{name}</span>
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
+              Delete <span className="sr-only">{name}</span>
+            </Button>
+          </>
+        );
+      }}
+    >
       {creating && (
         <RecurringFormDialog
           client={client}
@@ -192,19 +141,7 @@ export function RecurringBillsPage() {
           }}
         />
       )}
-    </div>
-  );
-}
-
-/** Active or Paused, as the server says; an active one whose schedule is over says so, and a period that failed says why. */
-function RecurringStatus({ t }: { t: RecurringBillTemplate }) {
-  return (
-    <span className="extras-status">
-      {t.status === 'PAUSED' ? <StatusPill tone="warn">Paused</StatusPill>
-        : t.next_period_start ? <StatusPill tone="ok">Active</StatusPill>
-          : <StatusPill tone="neutral" title="Its end date or number of bills is reached.">Ended</StatusPill>}
-      {t.last_error && <span className="extras-sub extras-error-text">Last bill failed: {t.last_error}</span>}
-    </span>
+    </ExtrasPage>
   );
 }
 
@@ -230,9 +167,6 @@ function RecurringFormDialog({ client, reference, currency, vendorOptions, editi
   const today = useMemo(() => localToday(), []);
   const seq = useRef(editing?.line_items.length ?? 0);
   const [values, setValues] = useState<RecurringFormValues>(() => (editing ? recurringValues(editing) : emptyRecurringValues(currency, today)));
-  const [errors, setErrors] = useState<BillFieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const vendors = reference.data.vendors;
   const currencies = currencyChoices(currency, values.currency);
   const preview = firstBillPreview(values);
@@ -252,25 +186,12 @@ function RecurringFormDialog({ client, reference, currency, vendorOptions, editi
     clear('amount', 'line_items', ...cleared);
   };
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setFormError(null);
-    const built = recurringInput(values);
-    if (!built.ok) {
-      setErrors(built.errors);
-      setFormError('Check the fields marked below.');
-      return;
-    }
-    setBusy(true);
-    try {
-      const r = editing ? await client.updateRecurringBill(editing.id, recurringPatch(built.body)) : await client.createRecurringBill(built.body);
-      if (r.ok) return onSaved(r.recurring);
-      setErrors(r.error.errors ? billFormErrors(r.error.errors) : {});
-      setFormError(errorText(r.error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { errors, setErrors, formError, busy, submit } = useExtrasForm(() => recurringInput(values), async (body) => {
+    const r = editing ? await client.updateRecurringBill(editing.id, recurringPatch(body)) : await client.createRecurringBill(body);
+    if (!r.ok) return r.error;
+    onSaved(r.recurring);
+    return null;
+  }, billFormErrors);
 
   const dayOptions = weekly
     ? WEEKDAYS.map((d, i) => ({ value: String(i + 1), label: d }))

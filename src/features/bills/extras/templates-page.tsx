@@ -1,25 +1,22 @@
-import { useCallback, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { BillTemplate } from '../../../../schema/api/calls-bill-extras.ts';
 import { Button, buttonClass } from '../../../components/button.tsx';
-import { EmptyState } from '../../../components/empty-state.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
-import { errorText } from '../../../lib/error-text.ts';
-import { formatMoney } from '../../../lib/format.ts';
 import type { ReferenceView } from '../../../lib/reference-data.ts';
 import { toastInfo } from '../../../lib/toast-store.ts';
-import { BillPayNav } from '../bill-pay-nav.tsx';
 import {
   billFormErrors, emptyBillValues, emptyLine, localToday, TEMPLATE_NAME_MAX, templateInput, withVendorDefaults,
-  type BillFieldErrors, type BillFormValues, type BillLineValues,
+  type BillFormValues, type BillLineValues,
 } from '../bill-form.ts';
 import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.tsx';
 import { BillLinesEditor } from '../bill-lines.tsx';
-import { linesSummary, templateAmount } from './extras-forms.ts';
-import { DeleteDialog, ListStatus, useExtrasPage } from './extras-parts.tsx';
+import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
+import { useExtrasForm } from './use-extras-form.ts';
+import { ExtrasPage, templateColumns } from './extras-list.tsx';
 import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
@@ -40,69 +37,36 @@ export function BillTemplatesPage() {
   const [creating, setCreating] = useState(false);
   const [deleting, setDeleting] = useState<BillTemplate | null>(null);
   const rows = useMemo(() => (list.state === 'ready' ? [...list.rows].sort((a, b) => a.name.localeCompare(b.name)) : []), [list]);
-  const newTemplate = (
-    <Button variant="primary" onClick={() => setCreating(true)} disabled={!online}>
-      New template
-    </Button>
-  );
+  const columns = useMemo(() => templateColumns(vendorName), [vendorName]);
 
   return (
-    <div className="bills bill-extras">
-      <BillPayNav current="/bills/templates" />
-      <div className="page-header">
-        <h1>Bill templates</h1>
-        <span className="spacer" />
-        {newTemplate}
-      </div>
-      <ListStatus
-        list={list}
-        what="Bill templates"
-        offlineBody="Templates are kept on the server, not on this device, so none can be shown or used while you’re offline. You can still enter a bill by hand on the Bills page."
-        online={online}
-        onRetry={reload}
-      />
-      {list.state === 'ready' && rows.length === 0 && (
-        <EmptyState title="No bill templates yet" action={newTemplate}>
-          Save a vendor’s bill you enter often — the same supplies, the monthly cleaning — with its lines and coding. A new bill then starts from it: only the invoice number and dates are left to fill in.
-        </EmptyState>
+    <ExtrasPage<BillTemplate>
+      title="Bill templates"
+      current="/bills/templates"
+      newLabel="New template"
+      onNew={() => setCreating(true)}
+      online={online}
+      list={list}
+      reload={reload}
+      offlineBody="Templates are kept on the server, not on this device, so none can be shown or used while you’re offline. You can still enter a bill by hand on the Bills page."
+      blankTitle="No bill templates yet"
+      blankBody="Save a vendor’s bill you enter often — the same supplies, the monthly cleaning — with its lines and coding. A new bill then starts from it: only the invoice number and dates are left to fill in."
+      rowClassName="template-row"
+      queryKey="templates"
+      items={rows}
+      columns={columns}
+      dialogOpen={creating || deleting !== null}
+      rowActions={(t) => (
+        <>
+          <Link to="/bills" search={{ new: 'bill', template: t.id }} className={buttonClass({ size: 'sm' })}>
+            Use template <span className="sr-only">{t.name}</span>
+          </Link>
+          <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
+            Delete <span className="sr-only">template {t.name}</span>
+          </Button>
+        </>
       )}
-      {rows.length > 0 && (
-        <div className="extras-table-wrap" aria-busy={list.state === 'ready' && list.refreshing ? true : undefined}>
-          <table className="extras-table templates-table">
-            <caption className="sr-only">Bill templates</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Vendor</th>
-                <th scope="col">Lines</th>
-                <th scope="col" className="num">Amount</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((t) => (
-                <tr key={t.id} data-testid="template-row">
-                  <th scope="row">
-                    {t.name}
-                    {t.memo && <span className="extras-sub muted">{t.memo}</span>}
-                  </th>
-                  <td>{vendorName(t.vendor_id)}</td>
-                  <td>{linesSummary(t)}</td>
-                  <td className="num">{formatMoney(templateAmount(t), t.currency)}</td>
-                  <td className="extras-actions">
-                    <Link to="/bills" search={{ new: 'bill', template: t.id }} className={buttonClass({ size: 'sm' })}>
-                      Use template <span className="sr-only">{t.name}</span>
-                    </Link>
-                    <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
-                      Delete <span className="sr-only">template {t.name}</span>
-                    </Button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+    >
       {creating && (
         <NewTemplateDialog
           client={client}
@@ -132,7 +96,7 @@ export function BillTemplatesPage() {
           }}
         />
       )}
-    </div>
+    </ExtrasPage>
   );
 }
 
@@ -150,9 +114,6 @@ function NewTemplateDialog({ client, reference, currency, vendorOptions, onClose
   const seq = useRef(0);
   const [name, setName] = useState('');
   const [values, setValues] = useState<BillFormValues>(() => emptyBillValues(currency, localToday(), 'template-line-0'));
-  const [errors, setErrors] = useState<BillFieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const vendors = reference.data.vendors;
   const currencies = currencyChoices(currency, values.currency);
   const clear = (...keys: string[]) => setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))));
@@ -161,25 +122,12 @@ function NewTemplateDialog({ client, reference, currency, vendorOptions, onClose
     clear('amount', 'line_items', ...cleared);
   };
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setFormError(null);
-    const built = templateInput(values, name);
-    if (!built.ok) {
-      setErrors(built.errors);
-      setFormError('Check the fields marked below.');
-      return;
-    }
-    setBusy(true);
-    try {
-      const r = await client.createBillTemplate(built.body);
-      if (r.ok) return onCreated(r.template);
-      setErrors(r.error.errors ? billFormErrors(r.error.errors) : {});
-      setFormError(errorText(r.error));
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { errors, setErrors, formError, busy, submit } = useExtrasForm(() => templateInput(values, name), async (body) => {
+    const r = await client.createBillTemplate(body);
+    if (!r.ok) return r.error;
+    onCreated(r.template);
+    return null;
+  }, billFormErrors);
 
   return (
     <Modal title="New bill template" description="A vendor’s bill you enter often. Invoice numbers and dates are filled in on each bill." onClose={onClose} onSubmit={submit} size="lg">

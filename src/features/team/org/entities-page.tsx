@@ -1,11 +1,9 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import type { BusinessEntity } from '../../../../schema/api/calls-admin.ts';
 import type { BusinessEntityRow } from '../../../../schema/entities/business-entity.ts';
-import { Button, buttonClass } from '../../../components/button.tsx';
+import { Button } from '../../../components/button.tsx';
 import { DeleteDialog } from '../../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
-import { Menu, MenuItem } from '../../../components/menu.tsx';
-import { SearchBox } from '../../../components/search-box.tsx';
 import type { Command } from '../../../lib/commands.ts';
 import { usePageCommands } from '../../../lib/page-commands.ts';
 import { toastInfo } from '../../../lib/toast-store.ts';
@@ -15,9 +13,18 @@ import { countryName } from './org-choices.ts';
 import { ListLoading, OfflineNote, OwnersDialog } from './org-dialogs.tsx';
 import { entityRows, noAnswers, withAnswers, type Answers, type EntityRowView } from './org-view.ts';
 import { useOrgData } from './use-org-data.ts';
+import { nameColumn, OrgList, ownersColumn } from './org-list.tsx';
+import type { ListColumn } from '../../../lib/list/list-spec.ts';
 import { usePageKeys } from './use-page-keys.ts';
 
 type Dialog = { kind: 'create' } | { kind: 'edit' | 'owners' | 'delete'; row: EntityRowView } | null;
+
+const ENTITY_COLUMNS: readonly ListColumn<EntityRowView>[] = [
+  nameColumn(),
+  { key: 'country', header: 'Country', cell: (r) => r.country },
+  { key: 'currency', header: 'Currency', className: 'mono', cell: (r) => r.currency },
+  ownersColumn(),
+];
 
 /** An admin call's entity as the mirror holds it (the feed brings the same row a moment later). */
 const asRow = (e: BusinessEntity): BusinessEntityRow => ({ ...e, change_seq: 0, deleted: false });
@@ -33,8 +40,6 @@ export function EntitiesPage() {
   const [answers, setAnswers] = useState<Answers<BusinessEntityRow>>(noAnswers);
   const [q, setQ] = useState('');
   const [dialog, setDialog] = useState<Dialog>(null);
-  const searchRef = useRef<HTMLInputElement>(null);
-  const tableRef = useRef<HTMLTableElement>(null);
   const entities = useMemo(() => (data ? withAnswers(data.entities, answers) : null), [data, answers]);
   const rows = useMemo(() => (entities && data ? entityRows(entities, data.users, q, countryName) : []), [entities, data, q]);
   const remember = useCallback((row: BusinessEntityRow, removed = false) => {
@@ -48,14 +53,13 @@ export function EntitiesPage() {
     useMemo<Command[]>(
       () => [
         { id: 'team.entities.new', label: 'New entity', group: 'Entities', keywords: ['add', 'create', 'subsidiary', 'legal'], run: openCreate },
-        { id: 'team.entities.search', label: 'Search entities', group: 'Entities', keywords: ['find'], run: () => searchRef.current?.focus() },
+        { id: 'team.entities.search', label: 'Search entities', group: 'Entities', keywords: ['find'], run: () => document.getElementById('entities-search')?.focus() },
       ],
       [openCreate],
     ),
   );
 
-  const focusSearch = useCallback(() => searchRef.current?.focus(), []);
-  usePageKeys(focusSearch, openCreate, online);
+  usePageKeys(openCreate, online);
 
   const newButton = (
     <Button variant="primary" onClick={openCreate} disabled={!online}>
@@ -71,12 +75,6 @@ export function EntitiesPage() {
         <h1>Entities</h1>
         {entities && total > 0 && <span className="page-label">{total.toLocaleString()}</span>}
         <span className="spacer" />
-        {entities && total > 0 && (
-          <SearchBox
-            id="entities-search" label="Search entities" placeholder="Search name, country, owner…" ref={searchRef} value={q} onChange={setQ}
-            onLeave={() => tableRef.current?.querySelector<HTMLElement>('button')?.focus()}
-          />
-        )}
         {newButton}
       </div>
       {!online && <OfflineNote what="entities" />}
@@ -86,44 +84,16 @@ export function EntitiesPage() {
           Add the legal entities your business operates through (a UK subsidiary, a German GmbH). People and bills can then be assigned to the entity they belong to.
         </EmptyState>
       )}
-      {entities && total > 0 && rows.length === 0 && (
-        <EmptyState title={`No entities match “${q.trim()}”`} action={<Button onClick={() => setQ('')}>Clear search</Button>} />
-      )}
-      {rows.length > 0 && (
-        <div className="org-table-wrap">
-          <table className="org-table" ref={tableRef}>
-            <caption className="sr-only">Entities</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Country</th>
-                <th scope="col">Currency</th>
-                <th scope="col" className="org-owners-col">Owners</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id} data-testid="org-row">
-                  <th scope="row">
-                    {r.name}
-                    <span className="org-sub org-phone-only">{r.owners.length > 0 ? `Owners: ${r.owners.join(', ')}` : 'No owners'}</span>
-                  </th>
-                  <td>{r.country}</td>
-                  <td className="mono">{r.currency}</td>
-                  <td className="org-owners-col">{r.owners.length > 0 ? r.owners.join(', ') : <span className="muted">None</span>}</td>
-                  <td className="org-actions">
-                    <Menu label={`Actions for ${r.name}`} trigger={<>Edit<span className="sr-only"> {r.name}</span></>} triggerClassName={buttonClass({ variant: 'ghost', size: 'sm' })}>
-                      <MenuItem disabled={!online} onSelect={() => setDialog({ kind: 'edit', row: r })}>Edit details</MenuItem>
-                      <MenuItem disabled={!online} onSelect={() => setDialog({ kind: 'owners', row: r })}>Set owners</MenuItem>
-                      <MenuItem disabled={!online} onSelect={() => setDialog({ kind: 'delete', row: r })}>Delete</MenuItem>
-                    </Menu>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {entities && total > 0 && (
+        <OrgList
+          label="Entities" what="entities" placeholder="Search name, country, owner…" q={q} setQ={setQ} items={rows} columns={ENTITY_COLUMNS}
+          online={online} dialogOpen={dialog !== null}
+          actions={[
+            ['Edit details', (r) => setDialog({ kind: 'edit', row: r })],
+            ['Set owners', (r) => setDialog({ kind: 'owners', row: r })],
+            ['Delete', (r) => setDialog({ kind: 'delete', row: r })],
+          ]}
+        />
       )}
       {(dialog?.kind === 'create' || dialog?.kind === 'edit') && data && (
         <EntityDialog

@@ -1,9 +1,7 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
-import { Button, buttonClass } from '../../../components/button.tsx';
+import { useCallback, useMemo, useState } from 'react';
+import { Button } from '../../../components/button.tsx';
 import { DeleteDialog } from '../../../components/confirm-dialog.tsx';
 import { EmptyState } from '../../../components/empty-state.tsx';
-import { Menu, MenuItem } from '../../../components/menu.tsx';
-import { SearchBox } from '../../../components/search-box.tsx';
 import type { OrgUnit, OrgUnitResult } from '../../../data-access/types.ts';
 import type { Command } from '../../../lib/commands.ts';
 import { usePageCommands } from '../../../lib/page-commands.ts';
@@ -11,6 +9,8 @@ import { toastInfo } from '../../../lib/toast-store.ts';
 import { TeamNav } from '../team-nav.tsx';
 import { ListLoading, NameDialog, OfflineNote, OwnersDialog } from './org-dialogs.tsx';
 import { OwnersField } from './owners-field.tsx';
+import { nameColumn, OrgList, ownersColumn } from './org-list.tsx';
+import type { ListColumn } from '../../../lib/list/list-spec.ts';
 import {
   deleteImpact, nameError, noAnswers, ORG_WORDS, orgUnitRows, peopleText, withAnswers, type Answers, type OrgUnitKind, type OrgUnitRow,
 } from './org-view.ts';
@@ -20,6 +20,11 @@ import { usePageKeys } from './use-page-keys.ts';
 type Dialog = { kind: 'create' } | { kind: 'rename' | 'owners' | 'delete'; row: OrgUnitRow } | null;
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const UNIT_COLUMNS: readonly ListColumn<OrgUnitRow>[] = [
+  nameColumn(),
+  { key: 'people', header: 'People', className: 'num', cell: (r) => peopleText(r.people) },
+  ownersColumn(),
+];
 
 /**
  * Issue 14: /team/departments and /team/locations (admins). The list is the mirror's (offline
@@ -33,8 +38,6 @@ export function OrgUnitsPage({ kind }: { kind: OrgUnitKind }) {
   const [answers, setAnswers] = useState<Answers<OrgUnit>>(noAnswers);
   const [q, setQ] = useState('');
   const [dialog, setDialog] = useState<Dialog>(null);
-  const searchRef = useRef<HTMLInputElement>(null);
-  const tableRef = useRef<HTMLTableElement>(null);
   const units = useMemo(() => (data ? withAnswers<OrgUnit>(data[kind], answers) : null), [data, kind, answers]);
   const rows = useMemo(() => (units && data ? orgUnitRows(units, data.users, kind, q) : []), [units, data, kind, q]);
 
@@ -52,14 +55,13 @@ export function OrgUnitsPage({ kind }: { kind: OrgUnitKind }) {
     useMemo<Command[]>(
       () => [
         { id: `team.${kind}.new`, label: `New ${words.one}`, group: words.title, keywords: ['add', 'create', 'team'], run: openCreate },
-        { id: `team.${kind}.search`, label: `Search ${kind}`, group: words.title, keywords: ['find'], run: () => searchRef.current?.focus() },
+        { id: `team.${kind}.search`, label: `Search ${kind}`, group: words.title, keywords: ['find'], run: () => document.getElementById(`${kind}-search`)?.focus() },
       ],
       [kind, words, openCreate],
     ),
   );
 
-  const focusSearch = useCallback(() => searchRef.current?.focus(), []);
-  usePageKeys(focusSearch, openCreate, online);
+  usePageKeys(openCreate, online);
 
   const newButton = (
     <Button variant="primary" onClick={openCreate} disabled={!online}>
@@ -75,12 +77,6 @@ export function OrgUnitsPage({ kind }: { kind: OrgUnitKind }) {
         <h1>{words.title}</h1>
         {units && total > 0 && <span className="page-label">{total.toLocaleString()}</span>}
         <span className="spacer" />
-        {units && total > 0 && (
-          <SearchBox
-            id={`${kind}-search`} label={`Search ${kind}`} placeholder="Search name or owner…" ref={searchRef} value={q} onChange={setQ}
-            onLeave={() => tableRef.current?.querySelector<HTMLElement>('button')?.focus()}
-          />
-        )}
         {newButton}
       </div>
       {!online && <OfflineNote what={kind} />}
@@ -92,42 +88,16 @@ export function OrgUnitsPage({ kind }: { kind: OrgUnitKind }) {
             : 'Locations (offices, sites) are used in coding and reports. Add your first one and choose who owns it.'}
         </EmptyState>
       )}
-      {units && total > 0 && rows.length === 0 && (
-        <EmptyState title={`No ${kind} match “${q.trim()}”`} action={<Button onClick={() => setQ('')}>Clear search</Button>} />
-      )}
-      {rows.length > 0 && (
-        <div className="org-table-wrap">
-          <table className="org-table" ref={tableRef}>
-            <caption className="sr-only">{words.title}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col" className="num">People</th>
-                <th scope="col" className="org-owners-col">Owners</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.id} data-testid="org-row">
-                  <th scope="row">
-                    {r.name}
-                    <span className="org-sub org-phone-only">{r.owners.length > 0 ? `Owners: ${r.owners.join(', ')}` : 'No owners'}</span>
-                  </th>
-                  <td className="num">{peopleText(r.people)}</td>
-                  <td className="org-owners-col">{r.owners.length > 0 ? r.owners.join(', ') : <span className="muted">None</span>}</td>
-                  <td className="org-actions">
-                    <Menu label={`Actions for ${r.name}`} trigger={<>Edit<span className="sr-only"> {r.name}</span></>} triggerClassName={buttonClass({ variant: 'ghost', size: 'sm' })}>
-                      <MenuItem disabled={!online} onSelect={() => setDialog({ kind: 'rename', row: r })}>Rename</MenuItem>
-                      <MenuItem disabled={!online} onSelect={() => setDialog({ kind: 'owners', row: r })}>Set owners</MenuItem>
-                      <MenuItem disabled={!online} onSelect={() => setDialog({ kind: 'delete', row: r })}>Delete</MenuItem>
-                    </Menu>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+      {units && total > 0 && (
+        <OrgList
+          label={words.title} what={kind} placeholder="Search name or owner…" q={q} setQ={setQ} items={rows} columns={UNIT_COLUMNS}
+          online={online} dialogOpen={dialog !== null}
+          actions={[
+            ['Rename', (r) => setDialog({ kind: 'rename', row: r })],
+            ['Set owners', (r) => setDialog({ kind: 'owners', row: r })],
+            ['Delete', (r) => setDialog({ kind: 'delete', row: r })],
+          ]}
+        />
       )}
       {dialog?.kind === 'create' && data && (
         <CreateDialog kind={kind} data={data} names={names} onClose={() => setDialog(null)} onSaved={remember} client={client} />

@@ -1,27 +1,22 @@
 import { useEffect } from 'react';
 import { isModalLayerOpen } from '../../../components/use-layer.ts';
-
-const inField = (t: EventTarget | null) =>
-  t instanceof HTMLElement && (t.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(t.tagName));
+import { isTyping } from '../../../lib/list/use-page-shortcuts.ts';
 
 /**
- * The organisation pages' two keys (their lists are short plain tables, Tab and the row menus do
- * the rest): '/' focuses the search box (its hint shows it), 'n' opens "New …" when writes are
- * possible. Quiet while typing in a field, with a modifier, or while a dialog is open.
+ * The organisation pages' own key ('/' and the list's keys come with the list): 'n' opens
+ * "New …" when writes are possible. Quiet while typing in a field, with a modifier, or while a
+ * dialog is open.
  */
-export function usePageKeys(search: () => void, create: () => void, canCreate: boolean): void {
+export function usePageKeys(create: () => void, canCreate: boolean): void {
   useEffect(() => {
     function onKey(e: KeyboardEvent) {
-      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || inField(e.target) || isModalLayerOpen()) return;
-      if (e.key === '/') {
-        e.preventDefault();
-        search();
-      } else if ((e.key === 'n' || e.key === 'N') && !e.shiftKey && canCreate) {
+      if (e.defaultPrevented || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target) || isModalLayerOpen()) return;
+      if ((e.key === 'n' || e.key === 'N') && !e.shiftKey && canCreate) {
         e.preventDefault();
         create();
       }
     }
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [search, create, canCreate]);
+  }, [create, canCreate]);
 }
