@@ -1,0 +1,20 @@
+import { backgroundSyncRegistrar, type SyncRegistrationLike } from '../../sync/background-sync.ts';
+import type { AppStore } from '../data-access/app-state.ts';
+
+interface WindowLike {
+  navigator: { serviceWorker?: { ready: Promise<unknown> } };
+  addEventListener(type: 'pagehide', listener: () => void): void;
+}
+
+/**
+ * Issue 26: while commands wait (the sync status counts them), a Background Sync is registered so
+ * the service worker delivers them after the app is closed (sync/background-sync.ts); again when
+ * the page goes away with commands waiting. No service worker or no Background Sync: nothing.
+ */
+export function watchBackgroundSync(store: AppStore, win: WindowLike): void {
+  const sw = win.navigator.serviceWorker;
+  const registrar = backgroundSyncRegistrar(sw ? () => sw.ready as Promise<SyncRegistrationLike> : undefined);
+  registrar.status(store.get().status);
+  store.subscribe(() => registrar.status(store.get().status));
+  win.addEventListener('pagehide', () => registrar.hidden());
+}
