@@ -96,7 +96,6 @@ describe('background sync: the outbox drains with no tab open', () => {
     expect(await memoOnServer(story.id)).not.toBe(MEMO);
     expect(context.serviceWorkers().length).toBeGreaterThan(0);
 
-    swLogs.push(`DEBUG online at ${Date.now()}`);
     await setNetwork(context, true);
     await expect.poll(() => memoOnServer(story.id), { timeout: 150_000, interval: 500 }).toBe(MEMO);
     // No page was opened to do it.
@@ -121,6 +120,5 @@ describe('background sync: the outbox drains with no tab open', () => {
     expect(await businessSeq(server.db, server.businessId)).toBe(story.seqBefore + 1);
     expect((await idempotencyKeys(server.db, story.scope)).slice(story.keysBefore)).toHaveLength(1);
     expect(browser.cspViolations).toEqual([]);
-    console.log(swLogs.filter((l) => l.includes('DEBUG')).join('\n'));
   });
 });

@@ -60,7 +60,6 @@ self.addEventListener('sync', (event) => {
 
 async function deliverInBackground(): Promise<void> {
   const sessionStore = new SessionStore();
-  console.warn('DEBUG bgsync start', navigator.onLine, Date.now());
   try {
     const result = await drainOutbox(backgroundOutboxPorts({
       sessionStore,
@@ -70,7 +69,6 @@ async function deliverInBackground(): Promise<void> {
       locks: (self.navigator as { locks?: LockManagerLike }).locks,
       onError: (error) => console.warn('background outbox', error),
     }), SYNC_BUDGET_MS);
-    console.warn('DEBUG bgsync result', result, Date.now());
     if (result === 'waiting') throw new Error('commands still wait for the network');
   } finally {
     sessionStore.close();
