@@ -12,7 +12,7 @@ import { applyTheme, readTheme } from './lib/theme.ts';
 import { persistenceRequester } from './lib/storage.ts';
 import { preloadLazyPages } from './lib/lazy-page.tsx';
 import { createWriteGuard, guardCommands } from './lib/write-guard.ts';
-import { watchBackgroundSync } from './lib/background-sync.ts';
+import { watchBackgroundSync } from '../workers/background-sync-client.ts';
 import './styles.css';
 
 // First, before anything renders: a pinned Light or Dark theme (System needs no script).

@@ -20,26 +20,35 @@ const BUDGET = 60_000;
 function fakeLocks() {
   const tails = new Map<string, Promise<void>>();
   const requested: string[] = [];
+  /** Requests not granted yet, by name. */
+  const waiting: string[] = [];
+  const granted = (name: string) => waiting.splice(waiting.indexOf(name), 1);
   function acquire(name: string, signal?: AbortSignal): Promise<() => void> {
     const before = tails.get(name) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((r) => (release = r));
     tails.set(name, before.then(() => mine));
+    waiting.push(name);
     return new Promise((resolve, reject) => {
       let gaveUp = false;
       signal?.addEventListener('abort', () => {
+        if (!gaveUp) granted(name);
         gaveUp = true;
         release();
         reject(signal.reason as Error);
       }, { once: true });
       void before.then(() => {
-        if (!gaveUp) resolve(release);
+        if (gaveUp) return;
+        gaveUp = true;
+        granted(name);
+        resolve(release);
       });
     });
   }
   const locks: LockManagerLike & { requested: string[]; hold(name: string): Promise<() => void> } = {
     requested,
     hold: (name) => acquire(name),
+    query: async () => ({ pending: waiting.map((name) => ({ name })) }),
     async request(name, options, callback) {
       requested.push(name);
       const release = await acquire(name, options.signal);
@@ -155,6 +164,24 @@ describe('drainOutbox (the service worker delivers the outbox)', () => {
     t.net.online = true;
     expect(await run).toBe('drained');
     expect(await t.store.list()).toEqual([]);
+  });
+
+  it('yields to a tab that opens while commands still wait: the tab leads and goes on with them', async () => {
+    const t = setup();
+    t.net.online = false;
+    let result: string | null = null;
+    const run = drainOutbox(t.ports, BUDGET).then((r) => (result = r));
+    await t.clock.advance(3_000);
+    expect(result).toBeNull();
+    let tabLeads = false;
+    void t.locks.hold(LOCK).then(() => (tabLeads = true));
+    for (let i = 0; i < 10 && result === null; i++) await t.clock.advance(1_000);
+    await run;
+    expect(result).toBe('yielded');
+    await flush();
+    expect(tabLeads).toBe(true);
+    expect((await t.store.list()).map((e) => e.state)).toEqual(['pending']);
+    expect(t.closed()).toBe(1);
   });
 
   it('a refused token (401) stops: the command stays pending and the session is told once', async () => {

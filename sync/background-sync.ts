@@ -24,6 +24,8 @@ export function syncLockName(dbName: string): string {
 
 export interface LockManagerLike {
   request<T>(name: string, options: { signal?: AbortSignal }, callback: () => Promise<T>): Promise<T>;
+  /** Who holds and who waits (`navigator.locks.query()`): a tab waiting to lead makes the delivery yield. */
+  query?(): Promise<{ pending?: { name?: string }[] }>;
 }
 
 /** What one background delivery needs, for the signed-in mirror. */
@@ -47,10 +49,12 @@ export interface DrainPorts {
 
 /**
  * `drained`: nothing waits any more; `idle`: nobody signed in, or no Web Locks; `busy`: a tab kept
- * the lock for the whole budget (it delivers); `signed_out`: 401, entries left pending;
- * `waiting`: commands still wait (no network): the browser should try again later.
+ * the lock for the whole budget (it delivers); `yielded`: a tab opened and asked for the lock
+ * while commands still waited (its engine goes on with them: a tab never waits on a background
+ * delivery's backoff); `signed_out`: 401, entries left pending; `waiting`: commands still wait
+ * (no network): the browser should try again later.
  */
-export type DrainResult = 'drained' | 'idle' | 'busy' | 'signed_out' | 'waiting';
+export type DrainResult = 'drained' | 'idle' | 'busy' | 'yielded' | 'signed_out' | 'waiting';
 
 /** How often a delivery waiting out a backoff looks whether it is done. */
 const POLL_MS = 1_000;
@@ -71,9 +75,14 @@ export async function drainOutbox(ports: DrainPorts, budgetMs: number): Promise<
   try {
     return await locks.request(found.lockName, { signal: giveUp.signal }, async () => {
       held = true;
+      const tabWaits = async () => {
+        const state = await locks.query?.().catch(() => null);
+        return state?.pending?.some((l) => l.name === found.lockName) ?? false;
+      };
+      if (await tabWaits()) return 'yielded';
       const target = await found.open();
       try {
-        return await deliverUntil(target, ports, deadline);
+        return await deliverUntil(target, ports, deadline, tabWaits);
       } finally {
         await target.close();
       }
@@ -86,8 +95,10 @@ export async function drainOutbox(ports: DrainPorts, budgetMs: number): Promise<
   }
 }
 
-/** Runs the outbox until nothing waits, the session is refused, or the deadline passes. */
-async function deliverUntil(target: DrainTarget, ports: DrainPorts, deadline: number): Promise<DrainResult> {
+/** Runs the outbox until nothing waits, the session is refused, a tab wants to lead, or the deadline passes. */
+async function deliverUntil(
+  target: DrainTarget, ports: DrainPorts, deadline: number, tabWaits: () => Promise<boolean>,
+): Promise<DrainResult> {
   const { clock } = ports;
   const outbox = createOutbox({
     store: target.store, http: target.http, optimistic: target.optimistic, clock,
@@ -101,6 +112,7 @@ async function deliverUntil(target: DrainTarget, ports: DrainPorts, deadline: nu
       await outbox.whenIdle();
       if (outbox.paused()) return 'signed_out';
       if (!outbox.entries().some(waits)) return 'drained';
+      if (await tabWaits()) return 'yielded';
       const left = deadline - clock.now();
       if (left <= 0) return 'waiting';
       // The outbox retries on its own backoff timer; look again shortly.
