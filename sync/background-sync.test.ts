@@ -202,6 +202,20 @@ describe('drainOutbox (the service worker delivers the outbox)', () => {
     expect(t.net.keys).toEqual([E1]);
   });
 
+  it('a command held behind a refused one of the same row waits for the user: nothing sent, drained at once', async () => {
+    const clock = createFakeClock();
+    const args = { transaction_id: T1, patch: { memo: 'later' } };
+    const refused: OutboxEntry = {
+      ...createOutboxEntry({ id: E1, command: 'transaction.code', args, now: clock.now() - 10 }),
+      state: 'failed', last_error: { message: 'No.', error_code: 'REQUEST_7001' },
+    };
+    const younger = createOutboxEntry({ id: T1, command: 'transaction.code', args, now: clock.now() });
+    const t = setup({ entries: [refused, younger] });
+    expect(await drainOutbox(t.ports, BUDGET)).toBe('drained');
+    expect(t.net.keys).toEqual([]);
+    expect((await t.store.list()).map((e) => e.state).sort()).toEqual(['failed', 'pending']);
+  });
+
   it('does nothing with nobody signed in, or without Web Locks (never two deliverers unguarded)', async () => {
     const t = setup({ signedIn: false });
     expect(await drainOutbox(t.ports, BUDGET)).toBe('idle');

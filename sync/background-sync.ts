@@ -1,6 +1,7 @@
 import type { HttpClient } from './http.ts';
 import type { Clock, LocalFilesPort, OptimisticPort, OutboxEntry, OutboxStore, SyncStatus } from './ports.ts';
 import { createOutbox } from './outbox.ts';
+import { nextEligible } from './outbox-machine.ts';
 
 /**
  * Background delivery of the outbox (issue 26): the outbox drains with no tab open.
@@ -48,7 +49,7 @@ export interface DrainPorts {
 }
 
 /**
- * `drained`: nothing waits any more; `idle`: nobody signed in, or no Web Locks; `busy`: a tab kept
+ * `drained`: nothing waits that the outbox would send by itself (a refused command waits for the user); `idle`: nobody signed in, or no Web Locks; `busy`: a tab kept
  * the lock for the whole budget (it delivers); `yielded`: a tab opened and asked for the lock
  * while commands still waited (its engine goes on with them: a tab never waits on a background
  * delivery's backoff); `signed_out`: 401, entries left pending; `waiting`: commands still wait
@@ -59,7 +60,11 @@ export type DrainResult = 'drained' | 'idle' | 'busy' | 'yielded' | 'signed_out'
 /** How often a delivery waiting out a backoff looks whether it is done. */
 const POLL_MS = 1_000;
 
-const waits = (e: OutboxEntry) => e.state === 'pending' || e.state === 'sending';
+/**
+ * Something the outbox will send by itself, now or after its backoff: not an entry held behind a
+ * refused one of the same row (that waits for the user, in a tab).
+ */
+const sendable = (entries: readonly OutboxEntry[]) => nextEligible(entries, Number.POSITIVE_INFINITY) !== null;
 
 export async function drainOutbox(ports: DrainPorts, budgetMs: number): Promise<DrainResult> {
   const { clock, locks } = ports;
@@ -111,12 +116,14 @@ async function deliverUntil(
     for (;;) {
       await outbox.whenIdle();
       if (outbox.paused()) return 'signed_out';
-      if (!outbox.entries().some(waits)) return 'drained';
+      if (!sendable(outbox.entries())) return 'drained';
       if (await tabWaits()) return 'yielded';
       const left = deadline - clock.now();
       if (left <= 0) return 'waiting';
       // The outbox retries on its own backoff timer; look again shortly.
       await clock.sleep(Math.min(POLL_MS, left));
+      // After a store error the outbox waits for a kick; otherwise this only looks again.
+      outbox.kick();
     }
   } finally {
     outbox.pause('stopped');
