@@ -75,6 +75,13 @@ export interface ListSelectSpec<T> {
   /** Every id matching the current query: "Select all N matching" and the header checkbox. */
   matchingIds(): Promise<string[]>;
   actions: readonly ListBulkAction[];
+  /** The header checkbox's name ("Select all bills"); "Select all" without it. */
+  allLabel?: string;
+  /**
+   * The bar's own actions instead of `actions`' buttons (bills: buttons that say why they are
+   * disabled, a "More actions" menu, their confirmations), mounted while something is selected.
+   */
+  bar?: ReactNode;
 }
 
 /** A page's own keys (registry `scope` entries), e.g. cards' l / u. */
