@@ -18,7 +18,7 @@ const ROW_HEIGHT = 64;
 /** On a phone a row is a card of five lines (inbox.css `.grid-cards .inbox-row`). */
 const CARD_HEIGHT = 196;
 /** The rows open nothing (their buttons act) and are not selected: moving, '/' and the global keys. */
-const KEY_HINT = listKeyHint({ open: false });
+const KEY_HINT = listKeyHint({ open: false, search: false });
 
 export interface InboxSpecOptions {
   fileOf(row: InboxRow): ReceiptDisplay | null;
