@@ -25,7 +25,7 @@ function approverOfKind(kind: string, current: ApproverSpec): ApproverSpec {
   return { kind: 'manager' };
 }
 
-export interface StepEditorProps {
+interface StepEditorProps {
   index: number;
   count: number;
   draft: DraftStep;

@@ -6,7 +6,7 @@ import { useReferenceData } from '../../lib/reference-data.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { blankStep, policyChanges, toBody, toDraft, type DraftStep, type PolicyErrors, type PolicyNames } from './policy-text.ts';
 
-export type PolicyLoad = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; policy: PolicyResponse };
+type PolicyLoad = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; policy: PolicyResponse };
 
 /**
  * The bill approval policy page's state: the server's policy (read when online; offline before
