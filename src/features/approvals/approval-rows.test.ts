@@ -7,6 +7,8 @@ import { cardRequestDescription } from '../../lib/card-labels.ts';
 import { rejectWords } from './approval-labels.ts';
 import { decisionText } from './decide.ts';
 import { inboxQuery, parseApprovalsSearch } from './search-params.ts';
+import { inboxColumns, inboxSpec, type InboxSpecOptions } from './approvals-list.tsx';
+import { rejectSubject } from './use-inbox-decisions.ts';
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')}`;
 const AT = '2026-03-05T10:00:00.000Z';
@@ -164,5 +166,45 @@ describe('approvals search params', () => {
     expect(shown('claims')).toEqual(['reimbursement']);
     expect(shown('card_requests')).toEqual(['card_request']);
     expect(new Set([inboxQuery('pending', id(5)).key, inboxQuery('pending', id(5), 'claims').key, inboxQuery('pending', id(5), 'card_requests').key]).size).toBe(3);
+  });
+});
+
+describe('rejectSubject', () => {
+  it('names one row with its amount (a card request without), never many', () => {
+    const lyft = joinInboxRow(approval(), claim(), names);
+    expect(rejectSubject([lyft], names)).toBe(`Ada Lovelace: ${lyft.summary}, $42.60`);
+    const asked = joinInboxRow(requestApproval(), request(), names);
+    expect(rejectSubject([asked], names)).toBe(`Ada Lovelace: ${asked.summary}`);
+    expect(rejectSubject([lyft, asked], names)).toBeUndefined();
+    expect(rejectSubject([joinInboxRow(approval(), null, names)], names)).toBeUndefined();
+  });
+});
+
+describe('inboxSpec', () => {
+  const base: InboxSpecOptions = {
+    tab: 'pending', type: undefined, q: '', searching: false, mirrored: true, reviewer: true, empty: false, columns: inboxColumns(names),
+    userName: names, matchingIds: async () => [], approve: () => undefined, reject: () => undefined, clearSearch: () => undefined,
+  };
+
+  it('keeps its bar while nothing is selected: the count waiting (or matching), "Loading…" before the answer', () => {
+    const idle = inboxSpec(base).select!.idleText!;
+    expect(idle(null)).toBe('Loading…');
+    expect(idle(1204)).toBe('1,204 waiting');
+    expect(inboxSpec({ ...base, searching: true, q: 'ada' }).select!.idleText!(3)).toBe('3 waiting match');
+    expect(inboxSpec({ ...base, tab: 'decided' }).select!.idleText!(0)).toBe('0 decided');
+  });
+
+  it('approves and rejects on the Pending tab only, the count in the words from two', () => {
+    const [approve, reject] = inboxSpec(base).select!.actions;
+    expect([approve!.label(0), approve!.label(1), approve!.label(3)]).toEqual(['Approve', 'Approve', 'Approve 3']);
+    expect([reject!.label(1), reject!.label(2)]).toEqual(['Reject…', 'Reject 2…']);
+    expect(inboxSpec({ ...base, tab: 'decided' }).select!.actions).toEqual([]);
+  });
+
+  it('shows a blank state only for an empty Pending tab or a search matching nothing', () => {
+    expect(inboxSpec(base).blank).toBeUndefined();
+    expect(inboxSpec({ ...base, empty: true }).blank).toBeDefined();
+    expect(inboxSpec({ ...base, empty: true, tab: 'decided' }).blank).toBeUndefined();
+    expect(inboxSpec({ ...base, empty: true, tab: 'decided', searching: true, q: 'x' }).blank).toBeDefined();
   });
 });

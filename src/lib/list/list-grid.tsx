@@ -116,7 +116,8 @@ function RowView<T extends { id: string }>({ spec, index, top, row, selected, ac
     >
       {spec.select && <CheckCell label={spec.select.label(row)} checked={selected} onToggle={(shift) => onToggle(index, row, shift)} />}
       {spec.columns.map((c) => (
-        <div key={c.key} role={c.rowHeader ? 'rowheader' : 'gridcell'} className={cellClass(c, c.muted?.(row) ? 'muted' : c.cellClassName?.(row))}>
+        <div key={c.key} role={c.rowHeader ? 'rowheader' : 'gridcell'} className={cellClass(c, c.muted?.(row) ? 'muted' : c.cellClassName?.(row))}
+          title={c.title?.(row)}>
           {c.cell(row)}
         </div>
       ))}

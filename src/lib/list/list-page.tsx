@@ -48,7 +48,7 @@ export function ListPage<T extends { id: string }>({ spec, list, loading = false
         </p>
       )}
       {spec.notices}
-      {spec.select && list.selection.ids.size > 0 && <BulkBar spec={spec} list={list} />}
+      {spec.select && (list.selection.ids.size > 0 || spec.select.idleText) && <BulkBar spec={spec} list={list} />}
       {loading ? <ListSkeleton what={spec.loadingWhat} /> : blank ? spec.blank : <ListGrid spec={spec} list={list} />}
       <TableFooter hint={spec.keyHint} />
     </div>
@@ -83,13 +83,16 @@ function ListToolbar<T extends { id: string }>({ spec, list }: { spec: ListSpec<
   );
 }
 
-/** The selection's bar: how many, "Select all N matching", the spec's bulk actions (or its own `bar`), Clear. */
+/** The selection's bar: how many (else the spec's idle words), "Select all N matching", the spec's bulk actions (or its own `bar`), Clear. */
 function BulkBar<T extends { id: string }>({ spec, list }: { spec: ListSpec<T>; list: ListPageState<T> }) {
-  const { selection, total } = list;
+  const { selection, total, rows } = list;
   const count = selection.ids.size;
+  const idle = spec.select?.idleText;
   return (
-    <div className="bulk-bar" role="region" aria-label="Selection">
-      <strong data-testid="selection-count">{formatCount(count)} selected</strong>
+    <div className={idle ? 'bulk-bar bulk-bar-idle' : 'bulk-bar'} role="region" aria-label="Selection">
+      <strong data-testid="selection-count">
+        {count > 0 || !idle ? `${formatCount(count)} selected` : idle(rows.total === null || rows.waiting ? null : total)}
+      </strong>
       {count < total && (
         <button type="button" className="btn-link" onClick={() => void selection.selectAllMatching()}>
           Select all {formatCount(total)} matching
@@ -98,13 +101,15 @@ function BulkBar<T extends { id: string }>({ spec, list }: { spec: ListSpec<T>; 
       <span className="spacer" />
       {spec.select?.bar ??
         spec.select?.actions.map((a) => (
-          <Button key={a.key} size="sm" variant={a.variant ?? 'secondary'} onClick={() => a.run([...selection.ids])}>
+          <Button key={a.key} size="sm" variant={a.variant ?? 'secondary'} disabled={idle !== undefined && total === 0} onClick={() => a.run([...selection.ids])}>
             {a.label(count)}
           </Button>
         ))}
-      <Button variant="ghost" size="sm" onClick={selection.clear}>
-        Clear selection
-      </Button>
+      {count > 0 && (
+        <Button variant="ghost" size="sm" onClick={selection.clear}>
+          Clear selection
+        </Button>
+      )}
     </div>
   );
 }

@@ -31,6 +31,8 @@ export interface ListColumn<T> {
   muted?(row: T): boolean;
   /** A class of this row's cell (a refund's amount: `negative`). */
   cellClassName?(row: T): string | undefined;
+  /** The cell's title (its whole text on hover, a memo). */
+  title?(row: T): string | undefined;
 }
 
 /** A filter select in the toolbar; its value and change are the page's (usually its URL search). */
@@ -82,6 +84,12 @@ export interface ListSelectSpec<T> {
    * disabled, a "More actions" menu, their confirmations), mounted while something is selected.
    */
   bar?: ReactNode;
+  /**
+   * The bar stays while nothing is selected (the approvals inbox, its actions then on the current
+   * row): what it says then, for the list's count (`null` while the list has not answered). Its
+   * actions are disabled while the list is empty, "Clear selection" shows only with a selection.
+   */
+  idleText?(total: number | null): string;
 }
 
 /** A page's own keys (registry `scope` entries), e.g. cards' l / u. */
