@@ -165,7 +165,14 @@ export async function waitForSyncStatus(page: Page, text: string | RegExp, timeo
   } catch (error) {
     // Say what the indicator showed instead, so a timeout tells a stuck queue from a slow one.
     const shown = await syncStatus(page).textContent({ timeout: 1_000 }).catch(() => null);
-    throw new Error(`sync indicator never showed ${String(text)} in ${timeout} ms; it shows ${JSON.stringify(shown?.trim() ?? null)}`, { cause: error });
+    // With it, what the indicator says beside its label and any toast (a refusal's server message).
+    const detail = await page.locator('.sync').first().innerText({ timeout: 1_000 }).catch(() => null);
+    const toasts = await page.getByRole('alert').allInnerTexts().catch(() => []);
+    throw new Error(
+      `sync indicator never showed ${String(text)} in ${timeout} ms; it shows ${JSON.stringify(shown?.trim() ?? null)}` +
+        ` (${JSON.stringify(detail)}; alerts ${JSON.stringify(toasts)})`,
+      { cause: error },
+    );
   }
   return (await loc.textContent())?.trim() ?? '';
 }
