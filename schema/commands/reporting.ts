@@ -59,6 +59,9 @@ export const dashboardSave = defineCommand({
   args: saveDashboardBodySchema.extend({ id: z.uuid() }),
   collection: 'dashboards',
   entityIds: (a) => [a.id],
+  // A dashboard names its reports: it waits for an unsent save of any of them (a report saved
+  // just before, whose delivery is in backoff, must reach the server before the board that shows it).
+  after: (a) => a.items.map((i) => i.report_id),
   call: saveDashboard,
   request: (a) => ({ body: a }),
   apply: (row, a) => produce(row, (d) => {
