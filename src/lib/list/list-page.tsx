@@ -36,8 +36,9 @@ export function ListPage<T extends { id: string }>({ spec, list, loading = false
   const blank = spec.blank !== undefined && !loading && answered && list.total === 0 && !filtered;
   return (
     <div className={`list-page ${spec.gridClassName}-page`}>
-      <ListToolbar spec={spec} list={list} />
-      {spec.countText && (
+      {spec.toolbar ?? <ListToolbar spec={spec} list={list} />}
+      {spec.countLine}
+      {!spec.countLine && spec.countText && (
         <p className="list-totals" data-testid={spec.countTestId}>
           {answered ? spec.countText(list.total) : '\u00a0'}
         </p>
@@ -89,7 +90,7 @@ function BulkBar<T extends { id: string }>({ spec, list }: { spec: ListSpec<T>; 
   const count = selection.ids.size;
   return (
     <div className="bulk-bar" role="region" aria-label="Selection">
-      <strong data-testid="selection-count">{formatCount(count)} selected</strong>
+      {spec.select?.summary?.(selection.ids) ?? <strong data-testid="selection-count">{formatCount(count)} selected</strong>}
       {count < total && (
         <button type="button" className="btn-link" onClick={() => void selection.selectAllMatching()}>
           Select all {formatCount(total)} matching
