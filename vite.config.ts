@@ -31,7 +31,11 @@ export default defineConfig({
     // tesseract's worker, wasm cores and English model as same-origin files (receipt OCR).
     ocrAssets(),
     VitePWA({
-      strategies: 'generateSW',
+      // Our own service worker (workers/service-worker/sw.ts): the precache and routes the generated
+      // one had, plus the outbox's background delivery (issue 26, sync/background-sync.ts).
+      strategies: 'injectManifest',
+      srcDir: 'workers/service-worker',
+      filename: 'sw.ts',
       // The user decides when to swap versions: an open tab may hold unsent edits.
       registerType: 'prompt',
       injectRegister: false,
@@ -52,35 +56,17 @@ export default defineConfig({
           { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
       },
-      workbox: {
+      injectManifest: {
+        // A classic script: the registration (virtual:pwa-register) registers it as one.
+        rollupFormat: 'iife',
         globPatterns: ['**/*.{js,css,html,svg,png,ico,wasm,woff2}'],
         // The precompressed siblings (build/precompress.ts) are never precached: the service
         // worker fetches the originals and the server picks the encoding per request.
-        // The OCR engine and model (build/ocr-assets.ts, ~4 MB gzip) are not precached either: see
-        // the runtime route below.
+        // The OCR engine and model (build/ocr-assets.ts, ~4 MB gzip) are not precached either:
+        // the service worker caches them on first use (workers/service-worker/sw.ts).
         globIgnores: ['**/*.br', '**/*.gz', 'assets/ocr-*/**'],
-        navigateFallback: '/index.html',
-        // API calls are never answered from a cache: the mirror is the offline store, not the SW.
-        navigateFallbackDenylist: [/^\/v1\//],
-        // Receipt OCR's engine and model: cache-first, filled by the first scan (or by
-        // `prefetch()` of useReceiptOcr while online). Not precached: every install would
-        // download ~4 MB that approvers and admins, who never scan, would not use, and precaching
-        // holds the app's own update until it is all fetched. The directory name is a content
-        // hash, so a cached file never goes stale; the expiration drops an older engine's files.
-        runtimeCaching: [
-          {
-            urlPattern: /\/assets\/ocr-[0-9a-f]+\//,
-            handler: 'CacheFirst',
-            options: {
-              cacheName: 'ledgerline-ocr',
-              expiration: { maxEntries: 8, purgeOnQuotaError: true },
-              cacheableResponse: { statuses: [200] },
-            },
-          },
-        ],
         // The data worker bundles RxDB and Dexie; it must be precached for offline start.
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
-        cleanupOutdatedCaches: true,
       },
       devOptions: { enabled: false },
     }),

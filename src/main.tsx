@@ -12,6 +12,7 @@ import { applyTheme, readTheme } from './lib/theme.ts';
 import { persistenceRequester } from './lib/storage.ts';
 import { preloadLazyPages } from './lib/lazy-page.tsx';
 import { createWriteGuard, guardCommands } from './lib/write-guard.ts';
+import { watchBackgroundSync } from '../workers/background-sync-client.ts';
 import './styles.css';
 
 // First, before anything renders: a pinned Light or Dark theme (System needs no script).
@@ -52,6 +53,9 @@ store.subscribe(() => {
   identified = key;
   telemetry.identify({ spend_user_id: session.user.id, business_id: session.business.id, external_firm_id: null });
 });
+
+// Commands waiting: the service worker delivers them once the app is closed (issue 26).
+watchBackgroundSync(store, window);
 
 // Pages other than the landing ones load on first visit (lib/lazy-page.tsx), from the service
 // worker's precache offline. Until a worker controls this page (a first visit), fetch them while

@@ -59,19 +59,8 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   let mirrored: boolean | null = null;
   let live: { ctrl: AbortController; run: Promise<void> } | null = null;
 
-  const outer = opts.session;
-  const session: SessionPort = {
-    getToken: () => outer.getToken(),
-    // A stepped-up token (when the session offers one) goes out on the commands that need it.
-    ...(outer.tokenFor ? { tokenFor: (auth: Parameters<NonNullable<SessionPort['tokenFor']>>[0]) => outer.tokenFor?.(auth) ?? null } : {}),
-    onUnauthorized: () => unauthorized(),
-  };
-  const http = createHttpClient({
-    baseUrl: opts.baseUrl, transport: opts.transport, clock: opts.clock, session,
-    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
-    ...(opts.platform ? { platform: opts.platform } : {}),
-    ...(opts.device ? { device: opts.device } : {}),
-  });
+  const session = engineSession(opts.session, () => unauthorized());
+  const http = engineHttp(opts, session);
   const puller = createPuller({
     http, clock: opts.clock, store: opts.mirror, onEvent: onPullerEvent,
     ...(opts.batchSize ? { batchSize: opts.batchSize } : {}),
@@ -115,24 +104,12 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   }
 
   function onPullerEvent(e: PullerEvent) {
-    if (e.type === 'pull_started') {
-      if (e.initial) {
-        progress = { loaded: 0, total: 0 };
-        mirrored = false;
-      } else mirrored = true;
-      dispatch({ type: 'pull_started', initial: e.initial });
-    } else if (e.type === 'progress') {
-      progress = { loaded: e.loaded, total: e.total };
-      emit();
-    } else if (e.type === 'pull_succeeded') {
-      progress = null;
-      mirrored = true;
-      dispatch({ type: 'pull_succeeded' });
-    } else if (e.type === 'pull_failed' && e.failure.kind !== 'aborted') {
-      // A 401 on any pull (also one started by kick()) signs out; the rest is a visible error.
-      if (terminal(e.failure)?.reason === 'unauthorized') unauthorized();
-      else dispatch({ type: 'pull_failed', message: e.failure.error.message });
-    }
+    const o = readPullerEvent(e);
+    if ('progress' in o) progress = o.progress ?? null;
+    if (o.mirrored !== undefined) mirrored = o.mirrored;
+    if (o.unauthorized) unauthorized();
+    else if (o.event) dispatch(o.event);
+    else if ('progress' in o) emit();
   }
 
   function startLive() {
@@ -207,6 +184,57 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     whenOutboxIdle: () => outbox.whenIdle(),
     http,
   };
+}
+
+/** The session the engine's parts see: the outer one's tokens, and every 401 to `onUnauthorized`. */
+function engineSession(outer: SessionPort, onUnauthorized: () => void): SessionPort {
+  return {
+    getToken: () => outer.getToken(),
+    // A stepped-up token (when the session offers one) goes out on the commands that need it.
+    ...(outer.tokenFor ? { tokenFor: (auth: Parameters<NonNullable<SessionPort['tokenFor']>>[0]) => outer.tokenFor?.(auth) ?? null } : {}),
+    onUnauthorized,
+  };
+}
+
+function engineHttp(opts: SyncEngineOptions, session: SessionPort): HttpClient {
+  return createHttpClient({
+    baseUrl: opts.baseUrl, transport: opts.transport, clock: opts.clock, session,
+    ...(opts.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+    ...(opts.platform ? { platform: opts.platform } : {}),
+    ...(opts.device ? { device: opts.device } : {}),
+  });
+}
+
+interface PullerOutcome {
+  /** The first mirror's progress, when the event changes it (null: done). */
+  progress?: SyncStatus['progress'];
+  mirrored?: boolean;
+  event?: EngineEvent;
+  unauthorized?: true;
+}
+
+/**
+ * What a puller event means for the engine: the first mirror's progress and flag, and the phase
+ * event. A 401 on any pull (also one started by kick()) signs out; an aborted pull means nothing.
+ */
+function readPullerEvent(e: PullerEvent): PullerOutcome {
+  switch (e.type) {
+    case 'pull_started':
+      return e.initial
+        ? { progress: { loaded: 0, total: 0 }, mirrored: false, event: { type: 'pull_started', initial: true } }
+        : { mirrored: true, event: { type: 'pull_started', initial: false } };
+    case 'progress':
+      return { progress: { loaded: e.loaded, total: e.total } };
+    case 'pull_succeeded':
+      return { progress: null, mirrored: true, event: { type: 'pull_succeeded' } };
+    case 'pull_failed':
+      if (e.failure.kind === 'aborted') return {};
+      return terminal(e.failure)?.reason === 'unauthorized'
+        ? { unauthorized: true }
+        : { event: { type: 'pull_failed', message: e.failure.error.message } };
+    default:
+      return {};
+  }
 }
 
 function messageOf(e: unknown): string {

@@ -220,6 +220,9 @@ const MIGRATIONS: Record<string, MigrationStrategies> = {
   outbox: { 1: (doc: OutboxEntry) => doc },
 };
 
+/** The outbox collection alone, as the mirror opens it (the service worker's background delivery opens only it). */
+export const OUTBOX_COLLECTION = { schema: outboxSchema, migrationStrategies: MIGRATIONS.outbox! };
+
 /**
  * The outbox's entries migrate in place (MIGRATIONS), so its schema version is not part of the
  * layout: a new outbox version must not empty and re-pull the mirror. Pinned to the version

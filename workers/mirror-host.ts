@@ -1,5 +1,6 @@
 import { requestTimeoutMs, type Platform } from '../schema/platform.ts';
 import { createSyncEngine, type SessionPort, type SyncEngine } from '../sync/index.ts';
+import { syncLockName } from '../sync/background-sync.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
 import { deleteReceiptStore, receiptStoreFor } from './receipt-store.ts';
 import type { StoredSession } from './session-store.ts';
@@ -51,7 +52,7 @@ export class MirrorHost {
     hub.attach(runtime);
     if (stored.expired) hub.setPhase('signed_out');
     if (deps.sync === false) return;
-    this.withdraw = deps.elector.elect(`ledgerline-sync-${stored.db_name}`, (signal) => this.lead(runtime, signal, stored.db_name));
+    this.withdraw = deps.elector.elect(syncLockName(stored.db_name), (signal) => this.lead(runtime, signal, stored.db_name));
   }
 
   /** This tab won the lock: run the sync engine until leadership ends or the mirror closes. */

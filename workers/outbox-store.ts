@@ -8,7 +8,7 @@ import { queryDocs, stripMeta } from './bulk-write.ts';
  * tab writes here; RxDB's multi-instance events carry the writes to the leader, which sends.
  */
 export class RxOutboxStore implements OutboxStore {
-  constructor(private readonly db: MirrorDatabase) {}
+  constructor(private readonly db: Pick<MirrorDatabase, 'outbox'>) {}
 
   async list(): Promise<OutboxEntry[]> {
     const docs = await queryDocs(this.db.outbox, { selector: {}, sort: [{ id: 'asc' }] } as never);

@@ -9,7 +9,7 @@ import { acceptedEncodings, compressStream, ON_THE_FLY_MIN_BYTES, type Encoding 
 /**
  * Serves the built PWA from `distDir` on the API's origin. Vite's files under /assets/ carry a
  * content hash in their name and are cached forever; everything else (index.html, sw.js, the
- * manifest, icons, the workbox runtime) must be revalidated on every use, or an update would
+ * manifest, icons) must be revalidated on every use, or an update would
  * never reach installed apps; ETag/Last-Modified make that revalidation a 304.
  * Any other GET outside /v1 falls back to index.html so client-side routes survive a reload.
  *

@@ -96,7 +96,8 @@ describe('the bill inbox, end to end', () => {
     ]);
 
     // Both at once, from this device, waiting to sync.
-    const rows = page.getByTestId('inbox-row');
+    // The inbox's data rows (the grid's header row holds column headers, no cells).
+    const rows = page.getByRole('grid', { name: 'Invoices to complete' }).getByRole('row').filter({ has: page.getByRole('gridcell') });
     await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(2);
     expect(await rows.filter({ hasText: WAITING_TO_SYNC }).count()).toBe(2);
     await page.getByRole('navigation', { name: 'Bill pay' }).getByTestId('inbox-nav-count').filter({ hasText: '2' }).waitFor();

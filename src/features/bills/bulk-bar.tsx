@@ -18,12 +18,11 @@ import type { BillView } from './use-bills.ts';
 /** Actions that ask first, naming the total (money moves, or cannot be undone). */
 const CONFIRMED: readonly OfferedBulkAction[] = ['pay-now', 'mark-bills-as-paid', 'cancel'];
 
-export interface BulkBarProps {
+export interface BulkActionsProps {
   client: DataClient;
-  selection: SelectionApi;
+  selection: Pick<SelectionApi, 'ids' | 'clear'>;
   /** The selected bills as shown (null while read). */
   selected: BillView[] | null;
-  total: number;
   online: boolean;
   /** A vendor's name as the reference data has it ('' when not on this device yet). */
   vendorName(id: string): string;
@@ -41,42 +40,18 @@ function sumsText(bills: readonly BillView[]): string {
 }
 
 /**
- * The selection's bulk actions (issue 11 §7): the ones the selected bills' statuses allow are
- * enabled (the others say why), each sent for the bills it applies to, at most BULK_BILL_LIMIT
- * bills. Online they are direct calls and the server's per-bill answer goes to `onDone`; offline
- * only paying is offered, queued (`bill.payNow`, one command per bill) after a confirmation that
- * names every vendor and amount.
+ * Sends a bulk action for the bills it applies to: online a direct call whose per-bill answer
+ * goes to `onDone`; paying offline queues `bill.payNow` (one command per bill). Paying sends only
+ * what the pay rule lets through (issue 25: no payment already on its way, a vendor that can be
+ * paid); the confirmation listed the others, with why. True when something was sent.
  */
-export function BulkBar({ client, selection, selected, total, online, vendorName, vendorOf = () => undefined, onDone, returnFocus }: BulkBarProps) {
-  const count = selection.ids.size;
-  const rows = useMemo(() => selected ?? [], [selected]);
-  const offers = useMemo(() => bulkOffers(rows, { online, count }), [rows, online, count]);
-  const [asking, setAsking] = useState<BulkOffer | null>(null);
+function useBulkSend({ client, selection, online, vendorOf = () => undefined, onDone }: BulkActionsProps, rows: readonly BillView[]) {
   const [busy, setBusy] = useState<OfferedBulkAction | null>(null);
-  const reading = selected === null;
-  const reasonId = useId();
 
-  async function send(offer: BulkOffer, value?: string): Promise<boolean> {
-    if (offer.action === 'pay-now') {
-      // Issue 25: only bills the pay rule lets through are sent (no payment already on its way, a
-      // vendor that can be paid); the confirmation listed the others, with why.
-      const plan = payPlan(rows.filter((b) => offer.eligible.includes(b.id)), vendorOf, localDay());
-      const left = plan.skipped.length;
-      offer = { ...offer, eligible: plan.paying.map((b) => b.id), skipped: offer.skipped + left };
-      if (offer.eligible.length === 0) return false;
-    }
-    const ids = offer.eligible;
-    if (offer.action === 'pay-now' && !online) return queuePayments(offer);
-    const base = { bill_ids: ids };
-    const input = BULK_WORDS[offer.action].input;
-    const req =
-      input === 'due_date' ? { action: 'due-date' as const, ...base, due_date: value ?? '' }
-        : input === 'payment_date' ? { action: 'payment-date' as const, ...base, payment_date: value ?? '' }
-          : input === 'memo' ? { action: 'memo' as const, ...base, memo: value ? value : null }
-            : { action: offer.action as Exclude<OfferedBulkAction, 'due-date' | 'payment-date' | 'memo'>, ...base };
-    setBusy(offer.action);
+  async function run(action: OfferedBulkAction, call: () => Promise<BulkOutcome | null>): Promise<boolean> {
+    setBusy(action);
     try {
-      const outcome = await runBulkAction(client, req, offer.skipped);
+      const outcome = await call();
       if (!outcome) return false;
       onDone(outcome);
       if (outcome.failed === 0) selection.clear();
@@ -86,24 +61,54 @@ export function BulkBar({ client, selection, selected, total, online, vendorName
     }
   }
 
-  async function queuePayments(offer: BulkOffer): Promise<boolean> {
-    setBusy(offer.action);
-    try {
-      const r = await client.run('bill.payNow', { bill_ids: offer.eligible });
-      if (!r.ok) {
-        toastError(errorText(r.error));
-        return false;
-      }
-      const n = offer.eligible.length;
-      const text = `${formatCount(n)} ${n === 1 ? 'payment' : 'payments'} queued on this device (${sumsText(rows.filter((b) => offer.eligible.includes(b.id)))}): each is sent once, when you’re back online.`;
-      toastInfo(text);
-      onDone({ text, failed: 0 });
-      selection.clear();
-      return true;
-    } finally {
-      setBusy(null);
+  async function queuePayments(ids: readonly string[]): Promise<BulkOutcome | null> {
+    const r = await client.run('bill.payNow', { bill_ids: [...ids] });
+    if (!r.ok) {
+      toastError(errorText(r.error));
+      return null;
     }
+    const n = ids.length;
+    const text = `${formatCount(n)} ${n === 1 ? 'payment' : 'payments'} queued on this device (${sumsText(rows.filter((b) => ids.includes(b.id)))}): each is sent once, when you’re back online.`;
+    toastInfo(text);
+    return { text, failed: 0 };
   }
+
+  async function send(offer: BulkOffer, value?: string): Promise<boolean> {
+    if (offer.action === 'pay-now') {
+      const plan = payPlan(rows.filter((b) => offer.eligible.includes(b.id)), vendorOf, localDay());
+      offer = { ...offer, eligible: plan.paying.map((b) => b.id), skipped: offer.skipped + plan.skipped.length };
+      if (offer.eligible.length === 0) return false;
+    }
+    const ids = offer.eligible;
+    if (offer.action === 'pay-now' && !online) return run(offer.action, () => queuePayments(ids));
+    const base = { bill_ids: ids };
+    const input = BULK_WORDS[offer.action].input;
+    const req =
+      input === 'due_date' ? { action: 'due-date' as const, ...base, due_date: value ?? '' }
+        : input === 'payment_date' ? { action: 'payment-date' as const, ...base, payment_date: value ?? '' }
+          : input === 'memo' ? { action: 'memo' as const, ...base, memo: value ? value : null }
+            : { action: offer.action as Exclude<OfferedBulkAction, 'due-date' | 'payment-date' | 'memo'>, ...base };
+    return run(offer.action, () => runBulkAction(client, req, offer.skipped));
+  }
+
+  return { busy, send };
+}
+
+/**
+ * The selection's bulk actions (issue 11 §7), in the list page's bulk bar: the ones the selected
+ * bills' statuses allow are enabled (the others say why), each sent for the bills it applies to,
+ * at most BULK_BILL_LIMIT bills. Online they are direct calls; offline only paying is offered,
+ * queued after a confirmation that names every vendor and amount.
+ */
+export function BillBulkActions(props: BulkActionsProps) {
+  const { selection, selected, online, vendorName, vendorOf = () => undefined, returnFocus } = props;
+  const count = selection.ids.size;
+  const rows = useMemo(() => selected ?? [], [selected]);
+  const offers = useMemo(() => bulkOffers(rows, { online, count }), [rows, online, count]);
+  const [asking, setAsking] = useState<BulkOffer | null>(null);
+  const { busy, send } = useBulkSend(props, rows);
+  const reading = selected === null;
+  const reasonId = useId();
 
   function choose(offer: BulkOffer) {
     if (offer.disabled) return;
@@ -117,14 +122,7 @@ export function BulkBar({ client, selection, selected, total, online, vendorName
   const blocked = !online ? OFFLINE_NOTE : count > BULK_BILL_LIMIT ? offers[0]?.disabled : null;
 
   return (
-    <div className="bulk-bar bills-bulk-bar" role="region" aria-label="Selection">
-      <strong data-testid="selection-count">{formatCount(count)} selected</strong>
-      {count < total && (
-        <button type="button" className="btn-link" onClick={() => void selection.selectAllMatching()}>
-          Select all {formatCount(total)} matching
-        </button>
-      )}
-      <span className="spacer" />
+    <>
       {primary.map((o) => (
         <Button
           key={o.action}
@@ -153,10 +151,8 @@ export function BulkBar({ client, selection, selected, total, online, vendorName
           </MenuItem>
         ))}
       </Menu>
-      <Button variant="ghost" size="sm" onClick={selection.clear}>
-        Clear selection
-      </Button>
       {blocked && (
+        // Last in the bar (bills.css orders it after Clear selection), on its own line.
         <p className="bulk-blocked" role="note">
           {blocked}
         </p>
@@ -176,7 +172,7 @@ export function BulkBar({ client, selection, selected, total, online, vendorName
         <ConfirmBulk offer={asking} bills={rows.filter((b) => asking.eligible.includes(b.id))} online={online} vendorName={vendorName} vendorOf={vendorOf}
           onClose={() => setAsking(null)} onConfirm={() => send(asking)} returnFocus={returnFocus} />
       )}
-    </div>
+    </>
   );
 }
 

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import type { CommandInput, CommandName } from '../../../schema/commands/index.ts';
+import { useState, type ReactNode } from 'react';
+import type { CommandName } from '../../../schema/commands/index.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { PAYMENT_SETTLEMENT_DAYS, type PaymentMethod } from '../../../schema/reimbursement-rules.ts';
 import { Button } from '../../components/button.tsx';
@@ -10,12 +10,10 @@ import { SYNCED_EDIT_HINT, SyncedLock } from '../../components/synced-lock.tsx';
 import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { claimActions, paymentMethods, PAYMENT_METHOD_LABELS, type ClaimActionSet } from '../../lib/claim-actions.ts';
-import { errorText } from '../../lib/error-text.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
-import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import { claimDescription, type ClaimView } from './claim-labels.ts';
-import { readClaim } from './use-claim-rows.ts';
 import type { ClaimOwner } from './use-claim-rows.ts';
+import { useClaimDrawer } from './use-claim-drawer.ts';
 
 export interface ClaimDrawerProps {
   id: string;
@@ -43,45 +41,10 @@ type Confirming = 'cancel' | 'delete' | 'pay' | 'cancelPayment' | null;
  * shows here and on the row.
  */
 export function ClaimDrawer({ id, client, reference, dataVersion, owner, receipts, onEdit, onClose, returnFocus }: ClaimDrawerProps) {
-  const [claim, setClaim] = useState<ClaimView | null | undefined>(undefined);
-  const [busy, setBusy] = useState<CommandName | null>(null);
+  const { claim, busy, run, heading } = useClaimDrawer(client, id, dataVersion, owner);
   const [confirming, setConfirming] = useState<Confirming>(null);
   const viewer = useAppState((s) => s.session?.user ?? null);
-  const online = useAppState((s) => s.online);
-  const heading = useRef<HTMLHeadingElement>(null);
-
-  useEffect(() => {
-    heading.current?.focus();
-  }, [id]);
-
-  useEffect(() => {
-    let live = true;
-    void readClaim(client, id, owner).then((c) => {
-      if (live) setClaim(c);
-    });
-    return () => {
-      live = false;
-    };
-  }, [client, id, dataVersion, owner]);
-
-  /** Runs one claim command; true when it was queued (it syncs in the background). */
-  async function run<N extends CommandName>(name: N, input: CommandInput<N>, done: string): Promise<boolean> {
-    setBusy(name);
-    try {
-      const result = await client.run(name, input);
-      if (!result.ok) {
-        toastError(errorText(result.error));
-        return false;
-      }
-      toastInfo(done);
-      return true;
-    } finally {
-      setBusy(null);
-    }
-  }
-
   const actions = claim && viewer ? claimActions(claim, viewer, new Date()) : null;
-  const payee = claim ? reference.names.user(claim.user_id) || 'the claimant' : '';
   const title = claim ? claimDescription(claim) : claim === null ? 'Reimbursement not found' : 'Reimbursement';
   return (
     // Non-modal like the transactions drawer: the list beside it stays live (j/k move the open claim).
@@ -112,69 +75,84 @@ export function ClaimDrawer({ id, client, reference, dataVersion, owner, receipt
           )}
         </div>
       )}
-      {claim && confirming === 'cancel' && (
-        <ConfirmDialog
-          title="Cancel this claim?"
-          confirmLabel="Cancel claim"
-          busy={busy !== null}
-          onClose={() => setConfirming(null)}
-          onConfirm={async () => {
-            if (await run('reimbursement.cancel', { reimbursement_id: claim.id }, 'Claim canceled.')) setConfirming(null);
-          }}
-        >
-          <p>
-            {claimDescription(claim)}, {formatMoney(claim.amount, claim.currency)}, will be canceled
-            {claim.status === 'SUBMITTED' ? ' and its review withdrawn' : ''}. A canceled claim cannot be reopened.
-          </p>
-        </ConfirmDialog>
-      )}
-      {claim && confirming === 'delete' && (
-        <ConfirmDialog
-          title="Delete this draft?"
-          confirmLabel="Delete draft"
-          busy={busy !== null}
-          onClose={() => setConfirming(null)}
-          onConfirm={async () => {
-            if (await run('reimbursement.delete', { reimbursement_id: claim.id }, 'Draft deleted.')) {
-              setConfirming(null);
-              onClose();
-            }
-          }}
-        >
-          <p>
-            {claimDescription(claim)}, {formatMoney(claim.amount, claim.currency)}, will be deleted. This cannot be undone.
-          </p>
-        </ConfirmDialog>
-      )}
-      {claim && confirming === 'pay' && (
-        <PayDialog
+      {claim && confirming && (
+        <ClaimConfirmation
+          what={confirming}
           claim={claim}
-          payee={payee}
-          online={online}
+          payee={reference.names.user(claim.user_id) || 'the claimant'}
           busy={busy !== null}
-          onClose={() => setConfirming(null)}
-          onPay={async (method) => {
-            const done = online ? 'Payment sent.' : 'Payment saved. It will be sent once, when you are back online.';
-            if (await run('reimbursement.pay', { reimbursement_id: claim.id, method }, done)) setConfirming(null);
-          }}
+          run={run}
+          onDone={() => setConfirming(null)}
+          onDeleted={onClose}
         />
       )}
-      {claim && confirming === 'cancelPayment' && (
-        <ConfirmDialog
-          title="Cancel this payment?"
-          confirmLabel="Cancel payment"
-          busy={busy !== null}
-          onClose={() => setConfirming(null)}
-          onConfirm={async () => {
-            if (await run('reimbursement.cancelPayment', { reimbursement_id: claim.id }, 'Payment canceled.')) setConfirming(null);
-          }}
-        >
-          <p>
-            The payment of {formatMoney(claim.amount, claim.currency)} to {payee} will be reversed and the claim goes back to Approved.
-          </p>
-        </ConfirmDialog>
-      )}
     </Drawer>
+  );
+}
+
+interface ClaimConfirmationProps {
+  what: Exclude<Confirming, null>;
+  claim: ClaimView;
+  payee: string;
+  busy: boolean;
+  run: ReturnType<typeof useClaimDrawer>['run'];
+  /** Closes the confirmation (kept, or its command queued). */
+  onDone(): void;
+  /** A draft was deleted: the drawer closes too. */
+  onDeleted(): void;
+}
+
+/** The confirmation open over the drawer: cancel the claim, delete the draft, pay it, or cancel its payment. */
+function ClaimConfirmation({ what, claim, payee, busy, run, onDone, onDeleted }: ClaimConfirmationProps) {
+  const online = useAppState((s) => s.online);
+  const id = { reimbursement_id: claim.id };
+  const amount = formatMoney(claim.amount, claim.currency);
+  if (what === 'pay') {
+    return (
+      <PayDialog claim={claim} payee={payee} online={online} busy={busy} onClose={onDone}
+        onPay={async (method) => {
+          const done = online ? 'Payment sent.' : 'Payment saved. It will be sent once, when you are back online.';
+          if (await run('reimbursement.pay', { ...id, method }, done)) onDone();
+        }} />
+    );
+  }
+  if (what === 'cancel') {
+    return (
+      <ConfirmDialog title="Cancel this claim?" confirmLabel="Cancel claim" busy={busy} onClose={onDone}
+        onConfirm={async () => {
+          if (await run('reimbursement.cancel', id, 'Claim canceled.')) onDone();
+        }}>
+        <p>
+          {claimDescription(claim)}, {amount}, will be canceled
+          {claim.status === 'SUBMITTED' ? ' and its review withdrawn' : ''}. A canceled claim cannot be reopened.
+        </p>
+      </ConfirmDialog>
+    );
+  }
+  if (what === 'delete') {
+    return (
+      <ConfirmDialog title="Delete this draft?" confirmLabel="Delete draft" busy={busy} onClose={onDone}
+        onConfirm={async () => {
+          if (await run('reimbursement.delete', id, 'Draft deleted.')) {
+            onDone();
+            onDeleted();
+          }
+        }}>
+        <p>
+          {claimDescription(claim)}, {amount}, will be deleted. This cannot be undone.
+        </p>
+      </ConfirmDialog>
+    );
+  }
+  return (
+    <ConfirmDialog title="Cancel this payment?" confirmLabel="Cancel payment" busy={busy} onClose={onDone}
+      onConfirm={async () => {
+        if (await run('reimbursement.cancelPayment', id, 'Payment canceled.')) onDone();
+      }}>
+      <p>
+        The payment of {amount} to {payee} will be reversed and the claim goes back to Approved.
+      </p>
+    </ConfirmDialog>
   );
 }
 

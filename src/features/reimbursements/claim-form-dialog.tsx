@@ -1,6 +1,5 @@
-import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import type { Reimbursement, ReimbursementType } from '../../../schema/entities/reimbursement.ts';
-import { businessRatesOf } from '../../../schema/entities/reimbursement-rate.ts';
 import { latestClaimDate, perDiemRateFor, type BusinessRates } from '../../../schema/reimbursement-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { Combobox } from '../../components/combobox.tsx';
@@ -11,23 +10,17 @@ import { MoneyField } from '../../components/money-field.tsx';
 import type { SelectOption } from '../../components/select-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { useAppState } from '../../data-access/data-context.tsx';
 import { STATUS_LABELS } from '../../lib/claim-labels.ts';
-import { errorText } from '../../lib/error-text.ts';
 import { formatDay, formatMoney } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
-import { toastInfo } from '../../lib/toast-store.ts';
 import {
   distanceInMiles, mileagePreview, OTHER_LOCATION, OTHER_LOCATION_LABEL, perDiemChoice, perDiemLocationOptions, perDiemPreview, perDiemRateNote,
 } from './claim-amounts.ts';
 import { DistanceField, MemoField } from './claim-fields.tsx';
-import {
-  claimFields, claimValues, createCommand, emptyClaimValues, formErrors, prefillFromReceipt, updatePatch, type ClaimFieldErrors, type ClaimFormValues,
-} from './claim-form.ts';
+import { localToday, prefillFromReceipt, type ClaimFormValues } from './claim-form.ts';
 import type { ClaimView } from './claim-labels.ts';
-import { ClaimReceiptsField, discardFormReceipts } from './claim-receipts.tsx';
-import { findLocalDuplicates } from './duplicates.ts';
-import { currencyChoices } from '../../lib/currency-choices.ts';
+import { ClaimReceiptsField } from './claim-receipts.tsx';
+import { useClaimForm } from './use-claim-form.ts';
 
 export interface ClaimFormDialogProps {
   type: ReimbursementType;
@@ -54,160 +47,35 @@ const TITLES: Record<ReimbursementType, string> = {
 };
 const NONE: SelectOption = { value: '', label: 'None' };
 
-/** The person's local calendar date (YYYY-MM-DD): a claim's default date is their today. */
-export const localToday = (now = new Date()) =>
-  `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
-
 /**
  * The claim form of one type, in a Modal (a bottom sheet on a phone). "Save draft" and "Submit"
  * run the create command (or update, then submit, when editing) through the worker: it works
  * offline, and the row shows at once with its pending mark. Input is checked with the commands'
  * own schemas and rules before anything is queued; on any refusal the form stays as typed.
+ * Its state is `useClaimForm` (use-claim-form.ts).
  */
 export function ClaimFormDialog(props: ClaimFormDialogProps) {
   const { type, claim, client, reference } = props;
-  const [values, setValues] = useState<ClaimFormValues>(() => ({
-    ...(claim ? claimValues(claim) : emptyClaimValues(props.currency, localToday())),
-    ...props.prefill,
-    ...(props.receiptIds ? { receipt_ids: props.receiptIds } : {}),
-  }));
-  const [errors, setErrors] = useState<ClaimFieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'draft' | 'submit' | null>(null);
-  // Possible duplicates found before a submit: shown, and "Submit anyway" goes on (never dropped).
-  const [duplicates, setDuplicates] = useState<{ of: string; claims: Reimbursement[] } | null>(null);
-  const me = useAppState((s) => s.session?.user.id ?? null);
-  // One id per dialog: a create refused here and sent again is still the same claim.
-  const id = useRef(claim?.id ?? crypto.randomUUID());
-  // The business's rates (mirrored reference data, so offline too): the live lines and the commands use them.
-  const rates = useMemo(() => businessRatesOf(reference.data.reimbursement_rates), [reference.data.reimbursement_rates]);
-  // Issue 25: receipts this form stored on the device. Cancelled, the form gives them up again
-  // (a queued upload dropped before it is sent, an uploaded one discarded on the server through
-  // the outbox); saved, only those removed from the claim go. Receipts that were here before
-  // (from the inbox, the same bytes) are never touched: they stay in Receipts.
-  const stored = useRef(new Set<string>());
-  async function discardStored(keep: readonly string[]) {
-    const gone = [...stored.current].filter((rid) => !keep.includes(rid));
-    stored.current.clear();
-    await discardFormReceipts(client, gone);
-  }
-  const cancel = () => {
-    void discardStored([]);
-    props.onClose();
-  };
-  const set = <K extends keyof ClaimFormValues>(key: K, value: ClaimFormValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => (e[key] ? { ...e, [key]: undefined } : e));
-  };
-
-  const currencies = useMemo(
-    () => currencyChoices(props.currency, values.currency),
-    [props.currency, values.currency],
-  );
-
-  async function save(submit: boolean) {
-    setFormError(null);
-    const now = new Date();
-    setBusy(submit ? 'submit' : 'draft');
-    try {
-      if (submit && type === 'OUT_OF_POCKET' && me) {
-        const found = await possibleDuplicates(me);
-        if (found === 'invalid') {
-          // The command's own check below says what is wrong.
-        } else if (found.claims.length > 0 && duplicates?.of !== found.of) {
-          setDuplicates(found);
-          return;
-        }
-      }
-      if (!claim) {
-        const built = createCommand(type, values, { id: id.current, submit, now, rates });
-        if (!built.ok) return refuse(built.errors);
-        const result = await client.run(built.name, built.input as never);
-        if (!result.ok) return refuseServer(result.error);
-      } else {
-        const built = updatePatch(claim, values, now, rates);
-        if (!built.ok) return refuse(built.errors);
-        if (built.patch) {
-          const result = await client.run('reimbursement.update', { reimbursement_id: claim.id, patch: built.patch, rates: [...rates] });
-          if (!result.ok) return refuseServer(result.error);
-        }
-        if (submit) {
-          const result = await client.run('reimbursement.submit', { reimbursement_id: claim.id });
-          if (!result.ok) return refuseServer(result.error);
-        }
-      }
-      toastInfo(submit ? 'Submitted. It syncs in the background.' : claim ? 'Saved. It syncs in the background.' : 'Draft saved. It syncs in the background.');
-      void discardStored(values.receipt_ids);
-      props.onSaved(id.current);
-    } finally {
-      setBusy(null);
-    }
-  }
-
-  /** The claimant's claims this one may repeat (same amount and date, similar merchant), keyed by what was checked. */
-  async function possibleDuplicates(userId: string): Promise<{ of: string; claims: Reimbursement[] } | 'invalid'> {
-    const fields = claimFields('OUT_OF_POCKET', values);
-    if (typeof fields.amount !== 'number' || typeof fields.transaction_date !== 'string') return 'invalid';
-    const probe = { id: claim?.id ?? id.current, user_id: claim?.user_id ?? userId, amount: fields.amount, transaction_date: fields.transaction_date, merchant: (fields.merchant as string | null) ?? null };
-    const claims = await findLocalDuplicates(client, probe);
-    return { of: JSON.stringify([probe.amount, probe.transaction_date, probe.merchant]), claims };
-  }
-
-  function refuse(fieldErrors: ClaimFieldErrors) {
-    setErrors(fieldErrors);
-    setFormError('Check the fields marked below.');
-  }
-  function refuseServer(error: { message: string; error_code: string; errors?: Record<string, string> }) {
-    if (error.errors) setErrors(formErrors(error.errors));
-    setFormError(errorText(error));
-  }
-
-  function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    // Enter in a field submits with the first submit button: "Save draft", never a surprise submission.
-    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    void save(submitter?.value === 'submit');
-  }
-
+  const form = useClaimForm(props);
+  const { values, set, errors, busy, duplicates, rates } = form;
   const codingOptions = reference.options;
   return (
     <Modal
       title={claim ? `Edit ${TITLES[type].replace(/^New /, '')}` : TITLES[type]}
-      onClose={cancel}
-      onSubmit={onSubmit}
+      onClose={form.cancel}
+      onSubmit={form.onSubmit}
       returnFocus={props.returnFocus}
       size="lg"
     >
-      <FormError message={formError} />
-      {duplicates && (
-        <div className="notice notice-warning claim-duplicates" role="alert">
-          <p>
-            <strong>Possible duplicate.</strong> You already have{' '}
-            {duplicates.claims.length === 1 ? 'a claim' : `${duplicates.claims.length} claims`} for this amount on this date:
-          </p>
-          <ul>
-            {duplicates.claims.map((c) => (
-              <li key={c.id}>
-                {c.merchant ?? 'No merchant'} · {formatMoney(c.amount, c.currency)} · {formatDay(c.transaction_date)} ({STATUS_LABELS[c.status]})
-              </li>
-            ))}
-          </ul>
-          <p>Submit anyway if this is a different expense; otherwise cancel or save a draft.</p>
-        </div>
-      )}
+      <FormError message={form.formError} />
+      {duplicates && <DuplicatesNotice claims={duplicates.claims} />}
       <div className="modal-fields claim-fields">
         {type === 'OUT_OF_POCKET' && (
           <>
             <TextField label="Merchant" value={values.merchant} autoFocus error={errors.merchant} onChange={(v) => set('merchant', v)} />
             <DateField label="Date" value={values.transaction_date} max={latestClaimDate(new Date())} error={errors.transaction_date} onChange={(v) => set('transaction_date', v)} />
-            <MoneyField
-              amount={values.amount}
-              currency={values.currency}
-              currencies={currencies}
-              error={errors.amount ?? errors.currency}
-              onAmount={(v) => set('amount', v)}
-              onCurrency={(v) => set('currency', v)}
-            />
+            <MoneyField amount={values.amount} currency={values.currency} currencies={form.currencies} error={errors.amount ?? errors.currency}
+              onAmount={(v) => set('amount', v)} onCurrency={(v) => set('currency', v)} />
           </>
         )}
         {type === 'MILEAGE' && (
@@ -236,8 +104,8 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
               client={client}
               ids={values.receipt_ids}
               onChange={(ids) => set('receipt_ids', ids)}
-              onStored={(ids) => ids.forEach((rid) => stored.current.add(rid))}
-              onReading={(reading) => setValues((v) => prefillFromReceipt(v, reading, localToday()).values)}
+              onStored={form.onStored}
+              onReading={(reading) => form.setValues((v) => prefillFromReceipt(v, reading, localToday()).values)}
               defaultCurrency={props.currency}
               today={localToday()}
             />
@@ -245,7 +113,7 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
         )}
       </div>
       <div className="modal-actions">
-        <Button variant="ghost" onClick={cancel}>
+        <Button variant="ghost" onClick={form.cancel}>
           Cancel
         </Button>
         {/* Editing keeps the claim's status (a rejected claim stays rejected until resubmitted). */}
@@ -257,6 +125,25 @@ export function ClaimFormDialog(props: ClaimFormDialogProps) {
         </Button>
       </div>
     </Modal>
+  );
+}
+
+/** A submit found possible duplicates: which, and that "Submit anyway" goes on. */
+function DuplicatesNotice({ claims }: { claims: readonly Reimbursement[] }) {
+  return (
+    <div className="notice notice-warning claim-duplicates" role="alert">
+      <p>
+        <strong>Possible duplicate.</strong> You already have {claims.length === 1 ? 'a claim' : `${claims.length} claims`} for this amount on this date:
+      </p>
+      <ul>
+        {claims.map((c) => (
+          <li key={c.id}>
+            {c.merchant ?? 'No merchant'} · {formatMoney(c.amount, c.currency)} · {formatDay(c.transaction_date)} ({STATUS_LABELS[c.status]})
+          </li>
+        ))}
+      </ul>
+      <p>Submit anyway if this is a different expense; otherwise cancel or save a draft.</p>
+    </div>
   );
 }
 

@@ -60,6 +60,10 @@ export const FIELD_LABELS: Record<string, string> = {
   department_id: 'Department',
 };
 
+/** The person's local calendar date (YYYY-MM-DD): a claim's default date is their today. */
+export const localToday = (now = new Date()) =>
+  `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+
 export function emptyClaimValues(currency: string, today: string): ClaimFormValues {
   return {
     merchant: '', amount: '', currency, transaction_date: today,

@@ -23,6 +23,11 @@ describe('listKeyHint', () => {
     expect(listKeyHint({ open: false })).not.toContain('open');
   });
 
+  it('leaves out / when the list has no search box', () => {
+    expect(listKeyHint({})).toContain('/ search');
+    expect(listKeyHint({ search: false })).not.toContain('search');
+  });
+
   it('keeps coding for the transactions grid', () => {
     expect(listKeyHint({ select: true, code: true })).toContain('c code');
   });

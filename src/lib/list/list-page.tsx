@@ -84,7 +84,7 @@ function ListToolbar<T extends { id: string }>({ spec, list }: { spec: ListSpec<
   );
 }
 
-/** The selection's bar: how many, "Select all N matching", the spec's bulk actions, Clear. */
+/** The selection's bar: how many, "Select all N matching", the spec's bulk actions (or its own `bar`), Clear. */
 function BulkBar<T extends { id: string }>({ spec, list }: { spec: ListSpec<T>; list: ListPageState<T> }) {
   const { selection, total } = list;
   const count = selection.ids.size;
@@ -97,11 +97,12 @@ function BulkBar<T extends { id: string }>({ spec, list }: { spec: ListSpec<T>; 
         </button>
       )}
       <span className="spacer" />
-      {spec.select?.actions.map((a) => (
-        <Button key={a.key} size="sm" variant={a.variant ?? 'secondary'} onClick={() => a.run([...selection.ids])}>
-          {a.label(count)}
-        </Button>
-      ))}
+      {spec.select?.bar ??
+        spec.select?.actions.map((a) => (
+          <Button key={a.key} size="sm" variant={a.variant ?? 'secondary'} onClick={() => a.run([...selection.ids])}>
+            {a.label(count)}
+          </Button>
+        ))}
       <Button variant="ghost" size="sm" onClick={selection.clear}>
         Clear selection
       </Button>

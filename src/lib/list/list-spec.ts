@@ -75,8 +75,13 @@ export interface ListSelectSpec<T> {
   /** Every id matching the current query: "Select all N matching" and the header checkbox. */
   matchingIds(): Promise<string[]>;
   actions: readonly ListBulkAction[];
-  /** The header checkbox's name ("Select all matching"); "Select all" without it. */
+  /** The header checkbox's name ("Select all bills"); "Select all" without it. */
   allLabel?: string;
+  /**
+   * The bar's own actions instead of `actions`' buttons (bills: buttons that say why they are
+   * disabled, a "More actions" menu, their confirmations), mounted while something is selected.
+   */
+  bar?: ReactNode;
   /** The bulk bar's words for the selection (count and sums), in place of "N selected". */
   summary?(ids: ReadonlySet<string>): ReactNode;
 }

@@ -74,7 +74,7 @@ export function ExtrasPage<T extends { id: string }>(p: ExtrasPageProps<T>) {
     emptyText: `No ${p.title.toLowerCase()} here`,
     waitingText: `Opening ${p.title.toLowerCase()}…`,
     loadingWhat: p.title.toLowerCase(),
-    keyHint: listKeyHint({ open: p.onOpen !== undefined }),
+    keyHint: listKeyHint({ open: p.onOpen !== undefined, search: false }),
   };
   return (
     <div className="bills bill-extras">
