@@ -69,8 +69,11 @@ function HeaderRow<T extends { id: string }>({ spec, checkState, onToggleAll }: 
       {spec.columns.map((c) => (
         <div key={c.key} role="columnheader" className={cellClass(c)} aria-sort={c.sorted}>
           {c.onSort ? (
-            <button type="button" className="btn-link column-sort" onClick={c.onSort}>
+            <button type="button" className="sort-button column-sort" onClick={c.onSort}>
               {c.header}
+              <span className="sort-arrow" aria-hidden="true">
+                {c.sorted === 'ascending' ? '↑' : c.sorted === 'descending' ? '↓' : ''}
+              </span>
             </button>
           ) : c.hiddenHeader ? (
             <span className="sr-only">{c.header}</span>

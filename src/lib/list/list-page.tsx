@@ -36,8 +36,9 @@ export function ListPage<T extends { id: string }>({ spec, list, loading = false
   const blank = spec.blank !== undefined && !loading && answered && list.total === 0 && !filtered;
   return (
     <div className={`list-page ${spec.gridClassName}-page`}>
-      <ListToolbar spec={spec} list={list} />
-      {spec.countText && (
+      {spec.toolbar ?? <ListToolbar spec={spec} list={list} />}
+      {spec.countLine}
+      {!spec.countLine && spec.countText && (
         <p className="list-totals" data-testid={spec.countTestId}>
           {answered ? spec.countText(list.total) : '\u00a0'}
         </p>
@@ -90,9 +91,11 @@ function BulkBar<T extends { id: string }>({ spec, list }: { spec: ListSpec<T>; 
   const idle = spec.select?.idleText;
   return (
     <div className={idle ? 'bulk-bar bulk-bar-idle' : 'bulk-bar'} role="region" aria-label="Selection">
-      <strong data-testid="selection-count">
-        {count > 0 || !idle ? `${formatCount(count)} selected` : idle(rows.total === null || rows.waiting ? null : total)}
-      </strong>
+      {count > 0 && spec.select?.summary ? spec.select.summary(selection.ids) : (
+        <strong data-testid="selection-count">
+          {count > 0 || !idle ? `${formatCount(count)} selected` : idle(rows.total === null || rows.waiting ? null : total)}
+        </strong>
+      )}
       {count < total && (
         <button type="button" className="btn-link" onClick={() => void selection.selectAllMatching()}>
           Select all {formatCount(total)} matching

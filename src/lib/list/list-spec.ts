@@ -22,7 +22,7 @@ export interface ListColumn<T> {
   /** The row's name cell: a row header, so a row is named by it. */
   rowHeader?: boolean;
   /** What the grid is sorted by: aria-sort on this header. */
-  sorted?: 'ascending' | 'descending';
+  sorted?: 'ascending' | 'descending' | 'none';
   /** A header that sorts when pressed (the transactions grid); its label says how. */
   onSort?(): void;
   /** The cell's content. */
@@ -90,6 +90,8 @@ export interface ListSelectSpec<T> {
    * actions are disabled while the list is empty, "Clear selection" shows only with a selection.
    */
   idleText?(total: number | null): string;
+  /** The bulk bar's words for the selection (count and sums), in place of "N selected". */
+  summary?(ids: ReadonlySet<string>): ReactNode;
 }
 
 /** A page's own keys (registry `scope` entries), e.g. cards' l / u. */
@@ -122,6 +124,11 @@ export interface ListSpec<T extends { id: string }> {
   sort?: ListSortChoice;
   /** A "Clear filters" button while one of the filters narrows the list. */
   clearFilters?: () => void;
+  /**
+   * The page's own filter bar (more than selects: chips, dates, amounts, folding on a phone), in
+   * place of the search, filters and sort above. A stable element: the spec is memoised.
+   */
+  toolbar?: ReactNode;
   /** Extra toolbar content after the filters (an export button). */
   toolbarExtra?: ReactNode;
   /** Rows can be selected (checkbox column, x, shift ranges) and acted on together. */
@@ -130,6 +137,8 @@ export interface ListSpec<T extends { id: string }> {
   /** The count line above the grid ("12 cards match"); none without it. */
   countText?(total: number): string;
   countTestId?: string;
+  /** The page's own count line (count and sums per currency), in place of `countText`'s. */
+  countLine?: ReactNode;
   /** Nouns of the first-mirror notice ("Showing 40 cards downloaded so far…"); no notice without. */
   partialNouns?: readonly [one: string, many: string];
   /** Lines under the notice, above the bulk bar (what still waits to sync). */
