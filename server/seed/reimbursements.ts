@@ -121,10 +121,33 @@ export function generateClaims(data: DemoData, opts: GenerateClaimsOptions): Gen
   });
   if (count === 0) return empty();
   const rng = new Rng(opts.seed, `${data.business.id}\u0000reimbursements`);
-  const now = opts.now.getTime();
-  const start = historyStart(opts.now).getTime();
   const users = data.users.filter((u) => u.status === 'ACTIVE');
   if (users.length === 0) return empty();
+  const c = claimDraw(data, opts, rng, users);
+
+  const claims: SeedClaim[] = new Array(count);
+  const approvals: (DemoApproval | null)[] = new Array(count).fill(null);
+  const payments: DemoPayment[] = [];
+  for (let i = 0; i < count; i++) {
+    const drawn = drawClaim(c, data);
+    claims[i] = drawn.claim;
+    approvals[i] = drawn.approval;
+    if (drawn.payment) payments.push(drawn.payment);
+  }
+
+  const order = claims.map((_, i) => i).sort((a, b) => (claims[a]!.updated_at < claims[b]!.updated_at ? -1 : claims[a]!.updated_at > claims[b]!.updated_at ? 1 : a - b));
+  const orderedClaims = order.map((i) => claims[i]!);
+  const orderedApprovals = order.map((i) => approvals[i]).filter((a): a is DemoApproval => a !== null);
+  const maxChangeSeq = interleaveSeqs(data, orderedClaims, new Map(orderedApprovals.map((a) => [a.object_id, a])), others);
+  return { claims: orderedClaims, approvals: orderedApprovals, payments, maxChangeSeq };
+}
+
+type ClaimDraw = ReturnType<typeof claimDraw>;
+
+/** What every claim is drawn from: the stream, the clock, the demo's lookups and the weighted pickers. */
+function claimDraw(data: DemoData, opts: GenerateClaimsOptions, rng: Rng, users: readonly DemoUser[]) {
+  const now = opts.now.getTime();
+  const start = historyStart(opts.now).getTime();
   const usersById = new Map(data.users.map((u) => [u.id, u]));
   const account = (key: string) => data.accounts.find((a) => a.email.startsWith(`${key}@`))?.user_id;
   const admins = data.users.filter((u) => u.role === 'BUSINESS_ADMIN' || u.role === 'BUSINESS_OWNER').map((u) => u.id);
@@ -150,132 +173,148 @@ export function generateClaims(data: DemoData, opts: GenerateClaimsOptions): Gen
   const perDiemDays = new WeightedPicker([1, 2, 3, 4, 5], [25, 30, 25, 12, 8]);
   // The last day a trip may end on: the day of the last hour, so a claim is written up after its trip.
   const today = dayOf(now - HOUR);
+  return {
+    rng, now, start, today, usersById, admins, payer, locationName, glByCode,
+    claimants, types, categories, merchantPicker, statusPickers, perDiemDays,
+  };
+}
 
-  const claims: SeedClaim[] = new Array(count);
-  const approvals: (DemoApproval | null)[] = new Array(count).fill(null);
-  const payments: DemoPayment[] = [];
-  for (let i = 0; i < count; i++) {
-    const user = claimants.pick(rng);
-    let type = types.pick(rng);
-    let day = dayOf(start + rng.next() * (now - start));
-    const fields: Pick<SeedClaim, 'merchant' | 'amount' | 'memo' | 'distance_miles' | 'start_location' | 'end_location' | 'trip_date' | 'location' | 'start_date' | 'end_date'> & { gl: SpendCategoryKey } = {
-      merchant: null, amount: 0, memo: null, distance_miles: null, start_location: null, end_location: null,
-      trip_date: null, location: null, start_date: null, end_date: null, gl: 'meals',
-    };
-    if (type === 'MILEAGE') {
-      const distance = Math.round(Math.min(480, Math.max(2, rng.logNormal(24, 0.75))) * 10) / 10;
-      const tripDate = isoDate(day);
-      const computed = mileageAmount(distance, tripDate);
-      // A trip in a year without a published IRS rate cannot be claimed as mileage: out of pocket instead.
-      if ('amount' in computed) {
-        const client = rng.pick(MEMO_CLIENTS);
-        Object.assign(fields, {
-          amount: computed.amount, distance_miles: distance, trip_date: tripDate, gl: CATEGORY_GL.MILEAGE,
-          start_location: locationName.get(user.location_id ?? '') ?? 'Office',
-          end_location: `${client}, ${rng.pick(MEMO_CITIES)}`,
-          memo: rng.chance(0.7) ? rng.pick([`Visit to ${client}`, 'Round trip to the customer site', 'Offsite venue', 'Hardware pickup']) : null,
-        });
-      } else {
-        type = 'OUT_OF_POCKET';
-      }
-    } else if (type === 'PER_DIEM') {
-      const days = perDiemDays.pick(rng);
-      day = Math.min(day, today - (days - 1) * DAY);
-      const startDate = isoDate(day);
-      const endDate = isoDate(day + (days - 1) * DAY);
-      const computed = perDiemAmount(startDate, endDate);
-      if (!('amount' in computed)) throw new Error(`per diem ${startDate}..${endDate}: ${JSON.stringify(computed.errors)}`);
-      const city = rng.pick(MEMO_CITIES);
+/** One claim with, once submitted, its approval and, once paid, its payment (draws in a fixed order: the seed's output depends on it). */
+function drawClaim(c: ClaimDraw, data: DemoData): { claim: SeedClaim; approval: DemoApproval | null; payment: DemoPayment | null } {
+  const { rng } = c;
+  const user = c.claimants.pick(rng);
+  const drawn = drawFields(c, user, c.types.pick(rng), dayOf(c.start + rng.next() * (c.now - c.start)));
+  const { type, day, fields } = drawn;
+  const claimDay = type === 'PER_DIEM' ? Date.parse(`${fields.end_date}T00:00:00Z`) : day;
+  const t = drawTimeline(c, claimDay);
+  const { status } = t;
+  const reason = status === 'REJECTED' ? rng.pick(REJECTION_REASONS) : null;
+  const isSubmitted = status !== 'DRAFT';
+  const isDecided = status === 'APPROVED' || status === 'REJECTED' || status === 'PAID';
+  const touched = status === 'PAID' ? t.paid : isDecided ? t.decided : isSubmitted ? t.submitted : t.created;
+  const coded = rng.chance(isDecided ? 0.8 : 0.35);
+
+  const claim: SeedClaim = {
+    id: rng.uuid(),
+    business_id: data.business.id,
+    user_id: user.id,
+    type,
+    status,
+    merchant: fields.merchant,
+    amount: fields.amount,
+    currency: 'USD',
+    transaction_date: isoDate(day),
+    memo: fields.memo,
+    gl_account_id: coded ? (c.glByCode.get(SPEND_CATEGORIES[fields.gl].glCode) ?? null) : null,
+    department_id: user.department_id,
+    distance_miles: fields.distance_miles,
+    start_location: fields.start_location,
+    end_location: fields.end_location,
+    trip_date: fields.trip_date,
+    location: fields.location,
+    start_date: fields.start_date,
+    end_date: fields.end_date,
+    rejection_reason: reason,
+    submitted_at: isSubmitted ? iso(t.submitted) : null,
+    created_at: iso(t.created),
+    change_seq: 0,
+    updated_at: iso(touched),
+    deleted: false,
+  };
+  if (!isSubmitted) return { claim, approval: null, payment: null };
+  const approver = user.manager_id;
+  const approval: DemoApproval = {
+    id: rng.uuid(),
+    object_id: claim.id,
+    user_id: user.id,
+    approver_id: approver,
+    status: status === 'SUBMITTED' ? 'PENDING' : status === 'REJECTED' ? 'REJECTED' : 'APPROVED',
+    reason,
+    decided_by: isDecided ? deciderFor(user, c.usersById, c.admins) : null,
+    decided_at: isDecided ? iso(t.decided) : null,
+    created_at: iso(t.submitted),
+    change_seq: 0,
+  };
+  const payment = status === 'PAID'
+    ? { id: rng.uuid(), reimbursement_id: claim.id, user_id: user.id, amount: claim.amount, created_by: c.payer === user.id ? (c.admins.find((a) => a !== user.id) ?? c.payer) : c.payer, created_at: iso(t.paid) }
+    : null;
+  return { claim, approval, payment };
+}
+
+type ClaimFields = Pick<SeedClaim, 'merchant' | 'amount' | 'memo' | 'distance_miles' | 'start_location' | 'end_location' | 'trip_date' | 'location' | 'start_date' | 'end_date'> & { gl: SpendCategoryKey };
+
+/** The claim's type-specific fields; a mileage trip in a year without an IRS rate becomes out of pocket, a per diem may move earlier. */
+function drawFields(c: ClaimDraw, user: DemoUser, drawnType: ReimbursementType, drawnDay: number): { type: ReimbursementType; day: number; fields: ClaimFields } {
+  const { rng } = c;
+  let type = drawnType;
+  let day = drawnDay;
+  const fields: ClaimFields = {
+    merchant: null, amount: 0, memo: null, distance_miles: null, start_location: null, end_location: null,
+    trip_date: null, location: null, start_date: null, end_date: null, gl: 'meals',
+  };
+  if (type === 'MILEAGE') {
+    const distance = Math.round(Math.min(480, Math.max(2, rng.logNormal(24, 0.75))) * 10) / 10;
+    const tripDate = isoDate(day);
+    const computed = mileageAmount(distance, tripDate);
+    // A trip in a year without a published IRS rate cannot be claimed as mileage: out of pocket instead.
+    if ('amount' in computed) {
+      const client = rng.pick(MEMO_CLIENTS);
       Object.assign(fields, {
-        amount: computed.amount, location: city, start_date: startDate, end_date: endDate, gl: CATEGORY_GL.PER_DIEM,
-        memo: rng.chance(0.6) ? `${rng.pick(['Customer visits', 'Conference', 'Team offsite', 'Trade show'])} in ${city}` : null,
+        amount: computed.amount, distance_miles: distance, trip_date: tripDate, gl: CATEGORY_GL.MILEAGE,
+        start_location: c.locationName.get(user.location_id ?? '') ?? 'Office',
+        end_location: `${client}, ${rng.pick(MEMO_CITIES)}`,
+        memo: rng.chance(0.7) ? rng.pick([`Visit to ${client}`, 'Round trip to the customer site', 'Offsite venue', 'Hardware pickup']) : null,
       });
+    } else {
+      type = 'OUT_OF_POCKET';
     }
-    if (type === 'OUT_OF_POCKET') {
-      const category = categories.pick(rng);
-      const spec = SPEND_CATEGORIES[category];
-      const merchant = (merchantPicker.get(category) as WeightedPicker<MerchantSpec>).pick(rng);
-      const major = merchant.prices && rng.chance(0.5)
-        ? rng.pick(merchant.prices)
-        : Math.min(spec.max, Math.max(spec.min, rng.logNormal(spec.median * 0.6, spec.sigma)));
-      Object.assign(fields, {
-        merchant: merchant.name, amount: Math.max(1, Math.round(major * 100)), gl: category,
-        memo: rng.chance(0.55)
-          ? rng.pick(spec.memos).replace('{city}', rng.pick(MEMO_CITIES)).replace('{client}', rng.pick(MEMO_CLIENTS)).replace('{quarter}', String(Math.floor(new Date(day).getUTCMonth() / 3) + 1))
-          : null,
-      });
-    }
-    const claimDay = type === 'PER_DIEM' ? Date.parse(`${fields.end_date}T00:00:00Z`) : day;
-
-    // Timeline: written up 0–4 days after the expense (in office hours), submitted within two
-    // days, decided within a week, paid within five days of approval; nothing after `now`.
-    const created = Math.min(now - HOUR, claimDay + Math.floor(rng.next() * 5) * DAY + (9 + rng.next() * 9) * HOUR);
-    const submitted = created + (rng.chance(0.4) ? rng.next() * HOUR : rng.next() * 2 * DAY);
-    const decided = submitted + (0.2 + rng.next() * 6) * DAY;
-    const paid = decided + (1 + rng.next() * 4) * DAY;
-    const ageDays = (now - created) / DAY;
-    let status = (statusPickers.find((s) => ageDays < s.maxAgeDays) ?? statusPickers[statusPickers.length - 1]!).picker.pick(rng);
-    if (status === 'PAID' && paid >= now) status = 'APPROVED';
-    if ((status === 'APPROVED' || status === 'REJECTED') && decided >= now) status = 'SUBMITTED';
-    if (status === 'SUBMITTED' && submitted >= now) status = 'DRAFT';
-    const reason = status === 'REJECTED' ? rng.pick(REJECTION_REASONS) : null;
-    const isSubmitted = status !== 'DRAFT';
-    const isDecided = status === 'APPROVED' || status === 'REJECTED' || status === 'PAID';
-    const touched = status === 'PAID' ? paid : isDecided ? decided : isSubmitted ? submitted : created;
-    const coded = rng.chance(isDecided ? 0.8 : 0.35);
-
-    const claim: SeedClaim = {
-      id: rng.uuid(),
-      business_id: data.business.id,
-      user_id: user.id,
-      type,
-      status,
-      merchant: fields.merchant,
-      amount: fields.amount,
-      currency: 'USD',
-      transaction_date: isoDate(day),
-      memo: fields.memo,
-      gl_account_id: coded ? (glByCode.get(SPEND_CATEGORIES[fields.gl].glCode) ?? null) : null,
-      department_id: user.department_id,
-      distance_miles: fields.distance_miles,
-      start_location: fields.start_location,
-      end_location: fields.end_location,
-      trip_date: fields.trip_date,
-      location: fields.location,
-      start_date: fields.start_date,
-      end_date: fields.end_date,
-      rejection_reason: reason,
-      submitted_at: isSubmitted ? iso(submitted) : null,
-      created_at: iso(created),
-      change_seq: 0,
-      updated_at: iso(touched),
-      deleted: false,
-    };
-    claims[i] = claim;
-    if (!isSubmitted) continue;
-    const approver = user.manager_id;
-    approvals[i] = {
-      id: rng.uuid(),
-      object_id: claim.id,
-      user_id: user.id,
-      approver_id: approver,
-      status: status === 'SUBMITTED' ? 'PENDING' : status === 'REJECTED' ? 'REJECTED' : 'APPROVED',
-      reason,
-      decided_by: isDecided ? deciderFor(user, usersById, admins) : null,
-      decided_at: isDecided ? iso(decided) : null,
-      created_at: iso(submitted),
-      change_seq: 0,
-    };
-    if (status === 'PAID') {
-      payments.push({ id: rng.uuid(), reimbursement_id: claim.id, user_id: user.id, amount: claim.amount, created_by: payer === user.id ? (admins.find((a) => a !== user.id) ?? payer) : payer, created_at: iso(paid) });
-    }
+  } else if (type === 'PER_DIEM') {
+    const days = c.perDiemDays.pick(rng);
+    day = Math.min(day, c.today - (days - 1) * DAY);
+    const startDate = isoDate(day);
+    const endDate = isoDate(day + (days - 1) * DAY);
+    const computed = perDiemAmount(startDate, endDate);
+    if (!('amount' in computed)) throw new Error(`per diem ${startDate}..${endDate}: ${JSON.stringify(computed.errors)}`);
+    const city = rng.pick(MEMO_CITIES);
+    Object.assign(fields, {
+      amount: computed.amount, location: city, start_date: startDate, end_date: endDate, gl: CATEGORY_GL.PER_DIEM,
+      memo: rng.chance(0.6) ? `${rng.pick(['Customer visits', 'Conference', 'Team offsite', 'Trade show'])} in ${city}` : null,
+    });
   }
+  if (type === 'OUT_OF_POCKET') {
+    const category = c.categories.pick(rng);
+    const spec = SPEND_CATEGORIES[category];
+    const merchant = (c.merchantPicker.get(category) as WeightedPicker<MerchantSpec>).pick(rng);
+    const major = merchant.prices && rng.chance(0.5)
+      ? rng.pick(merchant.prices)
+      : Math.min(spec.max, Math.max(spec.min, rng.logNormal(spec.median * 0.6, spec.sigma)));
+    Object.assign(fields, {
+      merchant: merchant.name, amount: Math.max(1, Math.round(major * 100)), gl: category,
+      memo: rng.chance(0.55)
+        ? rng.pick(spec.memos).replace('{city}', rng.pick(MEMO_CITIES)).replace('{client}', rng.pick(MEMO_CLIENTS)).replace('{quarter}', String(Math.floor(new Date(day).getUTCMonth() / 3) + 1))
+        : null,
+    });
+  }
+  return { type, day, fields };
+}
 
-  const order = claims.map((_, i) => i).sort((a, b) => (claims[a]!.updated_at < claims[b]!.updated_at ? -1 : claims[a]!.updated_at > claims[b]!.updated_at ? 1 : a - b));
-  const orderedClaims = order.map((i) => claims[i]!);
-  const orderedApprovals = order.map((i) => approvals[i]).filter((a): a is DemoApproval => a !== null);
-  const maxChangeSeq = interleaveSeqs(data, orderedClaims, new Map(orderedApprovals.map((a) => [a.object_id, a])), others);
-  return { claims: orderedClaims, approvals: orderedApprovals, payments, maxChangeSeq };
+/**
+ * Timeline: written up 0–4 days after the expense (in office hours), submitted within two
+ * days, decided within a week, paid within five days of approval; nothing after `now`. The
+ * status is drawn by the claim's age, then held back to what had happened by `now`.
+ */
+function drawTimeline(c: ClaimDraw, claimDay: number) {
+  const { rng, now } = c;
+  const created = Math.min(now - HOUR, claimDay + Math.floor(rng.next() * 5) * DAY + (9 + rng.next() * 9) * HOUR);
+  const submitted = created + (rng.chance(0.4) ? rng.next() * HOUR : rng.next() * 2 * DAY);
+  const decided = submitted + (0.2 + rng.next() * 6) * DAY;
+  const paid = decided + (1 + rng.next() * 4) * DAY;
+  const ageDays = (now - created) / DAY;
+  let status = (c.statusPickers.find((s) => ageDays < s.maxAgeDays) ?? c.statusPickers[c.statusPickers.length - 1]!).picker.pick(rng);
+  if (status === 'PAID' && paid >= now) status = 'APPROVED';
+  if ((status === 'APPROVED' || status === 'REJECTED') && decided >= now) status = 'SUBMITTED';
+  if (status === 'SUBMITTED' && submitted >= now) status = 'DRAFT';
+  return { created, submitted, decided, paid, status };
 }
 
 /**

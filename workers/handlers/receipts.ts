@@ -14,6 +14,18 @@ import type { WorkerContext } from '../worker-context.ts';
  * for the upload and is sent with the server's id.
  */
 export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
+  const m = receiptMirror(ctx);
+  return { ...matchingHandlers(ctx, m), ...fileHandlers(ctx, m) };
+}
+
+type ReceiptMirror = ReturnType<typeof receiptMirror>;
+
+/**
+ * The open mirror's receipt store (its changes told to the UI) and the matching over the mirror:
+ * attaching a receipt to a transaction, and matching the pending receipts again when
+ * transactions change.
+ */
+function receiptMirror(ctx: WorkerContext) {
   const watched = new WeakSet<ReceiptStore>();
   let following = false;
   const store = (): ReceiptStore | null => {
@@ -71,69 +83,6 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
     rematchState.chain = next;
     return next;
   }
-  const noMirror = () => ({ ok: false as const, error: errorBody('AUTH_7002').error_v2 });
-  /** Fetches of server receipts in flight, by id (a list and its lightbox ask at once). */
-  const fetching = new Map<string, Promise<ReceiptView>>();
-
-  /** A server receipt's bytes, kept in the store under its server id; a `remote` view with the reason when it cannot be had. */
-  async function fetchFromServer(s: ReceiptStore, id: string): Promise<ReceiptView> {
-    const remote = (error: string) => ({ ...viewOf(id, null), error });
-    if (!ctx.hub.online || !ctx.http) return remote(NOT_OFFLINE);
-    const res = ctx.watch401(await ctx.http.blob(getReceiptFile, { params: { receipt_uuid: id } }));
-    if (!res.ok) return remote(res.kind === 'network' || res.kind === 'timeout' ? NOT_OFFLINE : res.error.message);
-    const type = (res.data.type.split(';')[0] ?? '').trim().toLowerCase();
-    const contentType: ReceiptContentType = (RECEIPT_CONTENT_TYPES as readonly string[]).includes(type) ? (type as ReceiptContentType) : 'image/jpeg';
-    const bytes = await res.data.arrayBuffer();
-    const file = new Blob([bytes], { type: contentType });
-    const receipt: StoredReceipt = {
-      id, name: 'Receipt', content_type: contentType, size: bytes.byteLength, sha256: await sha256Hex(bytes),
-      created_at: new Date(ctx.deps.clock.now()).toISOString(), upload: { kind: 'uploaded', server_id: id }, server_id: id,
-      file, thumbnail: await makeThumbnail(file, contentType),
-    };
-    // The same bytes already here (captured on this device, not yet uploaded) answer as that receipt.
-    const { receipt: kept } = await s.add(receipt);
-    return viewOf(id, kept);
-  }
-
-  async function addOne(s: ReceiptStore, input: ReceiptFileInput, attach?: { transaction_id: string }): Promise<AddReceiptResult> {
-    const rt = ctx.host.runtime;
-    if (!rt) return { name: input.name, ...noMirror() };
-    const declared = input.type || input.file.type;
-    // Type and size first (a file too large is never read), then the content, as the server will judge it.
-    const sized = checkReceiptFile(input.name, declared, input.file.size);
-    if (!sized.ok) return { ok: false, name: input.name, error: sized.error };
-    const bytes = await input.file.arrayBuffer();
-    const check = checkReceiptFile(input.name, declared, bytes.byteLength, new Uint8Array(bytes));
-    if (!check.ok) return { ok: false, name: input.name, error: check.error };
-    const receipt: StoredReceipt = {
-      id: crypto.randomUUID(),
-      name: input.name,
-      content_type: check.contentType,
-      size: bytes.byteLength,
-      sha256: await sha256Hex(bytes),
-      created_at: new Date(ctx.deps.clock.now()).toISOString(),
-      upload: { kind: 'local' },
-      server_id: null,
-      // A copy of its own: the picked File may point at a file the user later changes.
-      file: new Blob([bytes], { type: check.contentType }),
-      thumbnail: await makeThumbnail(input.file, check.contentType),
-    };
-    const { receipt: kept, added } = await s.add(receipt);
-    if (added) {
-      const queued = await rt.commands.run('receipt.upload', {
-        receipt_id: kept.id, content_type: kept.content_type, size: kept.size, sha256: kept.sha256,
-      });
-      if (!queued.result.ok) {
-        await s.remove(kept.id);
-        return { ok: false, name: input.name, error: queued.result.error };
-      }
-    }
-    if (attach) {
-      const attached = await rt.commands.run('transaction.attachReceipt', { transaction_id: attach.transaction_id, receipt_id: kept.id });
-      if (!attached.result.ok) return { ok: false, name: input.name, error: attached.result.error };
-    }
-    return { ok: true, name: input.name, receipt_id: kept.id, added };
-  }
 
   /** The open mirror, its receipt store and the signed-in person (a receipt's owner). */
   const open = () => {
@@ -142,13 +91,6 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
     const me = ctx.stored?.session.user.id;
     return s && rt && me ? { s, rt, me } : null;
   };
-  const notFound = () => ({ ok: false as const, error: errorBody('REQUEST_7004', 'This receipt is not on this device.').error_v2 });
-
-  async function inboxOne(id: string) {
-    const o = open()!;
-    const r = await o.s.get(id);
-    return r ? (await inboxOf(o.rt, o.me, [r], viewOf))[0]! : null;
-  }
 
   async function attachTo(id: string, transactionId: string, score: number, auto: boolean): Promise<CommandResult> {
     const o = open();
@@ -160,17 +102,18 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
     return queued.result;
   }
 
-  async function fetchReceipt(id: string): Promise<ReceiptView> {
-    const s = store();
-    if (!s) return { ...viewOf(id, null), error: NOT_OFFLINE };
-    const [here] = await s.find([id]);
-    if (here) return viewOf(id, here);
-    let pending = fetching.get(id);
-    if (!pending) {
-      pending = fetchFromServer(s, id).finally(() => fetching.delete(id));
-      fetching.set(id, pending);
-    }
-    return pending;
+  return { store, open, attachTo, rematchPending };
+}
+
+type MatchingApi = Pick<ReceiptApi, 'receiptInbox' | 'setReceiptFields' | 'rematchReceipts' | 'matchReceipt' | 'undoReceiptMatch'>;
+
+/** The receipt inbox: a receipt's fields, its suggested transactions, matching and undoing it. */
+function matchingHandlers(ctx: WorkerContext, m: ReceiptMirror): MatchingApi {
+  const { open, attachTo, rematchPending } = m;
+  async function inboxOne(id: string) {
+    const o = open()!;
+    const r = await o.s.get(id);
+    return r ? (await inboxOf(o.rt, o.me, [r], viewOf))[0]! : null;
   }
 
   return {
@@ -227,13 +170,37 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
       ctx.host.engine?.kick();
       return { ok: true, command_id: id, affected: at ? 1 : 0, took_ms: 0 };
     },
+  };
+}
 
+type FileApi = Pick<ReceiptApi, 'addReceipts' | 'receipts' | 'receiptFile' | 'fetchReceipt' | 'deleteLocalReceipt'>;
+
+/** The receipt files: added (kept, upload queued), read, fetched from the server, removed. */
+function fileHandlers(ctx: WorkerContext, m: ReceiptMirror): FileApi {
+  const { store } = m;
+  /** Fetches of server receipts in flight, by id (a list and its lightbox ask at once). */
+  const fetching = new Map<string, Promise<ReceiptView>>();
+
+  async function fetchReceipt(id: string): Promise<ReceiptView> {
+    const s = store();
+    if (!s) return { ...viewOf(id, null), error: NOT_OFFLINE };
+    const [here] = await s.find([id]);
+    if (here) return viewOf(id, here);
+    let pending = fetching.get(id);
+    if (!pending) {
+      pending = fetchFromServer(ctx, s, id).finally(() => fetching.delete(id));
+      fetching.set(id, pending);
+    }
+    return pending;
+  }
+
+  return {
     async addReceipts(files, attach) {
       const s = store();
       if (!s) return files.map((f) => ({ name: f.name, ...noMirror() }));
       const results: AddReceiptResult[] = [];
       // One after another: two drops of the same bytes must meet in the store as one receipt.
-      for (const f of files) results.push(await addOne(s, f, attach));
+      for (const f of files) results.push(await addOne(ctx, s, f, attach));
       ctx.host.engine?.kick();
       return results;
     },
@@ -274,6 +241,71 @@ export function receiptHandlers(ctx: WorkerContext): ReceiptApi {
       return { ok: true, command_id: id, affected: 1, took_ms: 0 };
     },
   };
+}
+
+const noMirror = () => ({ ok: false as const, error: errorBody('AUTH_7002').error_v2 });
+const notFound = () => ({ ok: false as const, error: errorBody('REQUEST_7004', 'This receipt is not on this device.').error_v2 });
+
+/** A server receipt's bytes, kept in the store under its server id; a `remote` view with the reason when it cannot be had. */
+async function fetchFromServer(ctx: WorkerContext, s: ReceiptStore, id: string): Promise<ReceiptView> {
+  const remote = (error: string) => ({ ...viewOf(id, null), error });
+  if (!ctx.hub.online || !ctx.http) return remote(NOT_OFFLINE);
+  const res = ctx.watch401(await ctx.http.blob(getReceiptFile, { params: { receipt_uuid: id } }));
+  if (!res.ok) return remote(res.kind === 'network' || res.kind === 'timeout' ? NOT_OFFLINE : res.error.message);
+  const type = (res.data.type.split(';')[0] ?? '').trim().toLowerCase();
+  const contentType: ReceiptContentType = (RECEIPT_CONTENT_TYPES as readonly string[]).includes(type) ? (type as ReceiptContentType) : 'image/jpeg';
+  const bytes = await res.data.arrayBuffer();
+  const file = new Blob([bytes], { type: contentType });
+  const receipt: StoredReceipt = {
+    id, name: 'Receipt', content_type: contentType, size: bytes.byteLength, sha256: await sha256Hex(bytes),
+    created_at: new Date(ctx.deps.clock.now()).toISOString(), upload: { kind: 'uploaded', server_id: id }, server_id: id,
+    file, thumbnail: await makeThumbnail(file, contentType),
+  };
+  // The same bytes already here (captured on this device, not yet uploaded) answer as that receipt.
+  const { receipt: kept } = await s.add(receipt);
+  return viewOf(id, kept);
+}
+
+async function addOne(
+  ctx: WorkerContext, s: ReceiptStore, input: ReceiptFileInput, attach?: { transaction_id: string },
+): Promise<AddReceiptResult> {
+  const rt = ctx.host.runtime;
+  if (!rt) return { name: input.name, ...noMirror() };
+  const declared = input.type || input.file.type;
+  // Type and size first (a file too large is never read), then the content, as the server will judge it.
+  const sized = checkReceiptFile(input.name, declared, input.file.size);
+  if (!sized.ok) return { ok: false, name: input.name, error: sized.error };
+  const bytes = await input.file.arrayBuffer();
+  const check = checkReceiptFile(input.name, declared, bytes.byteLength, new Uint8Array(bytes));
+  if (!check.ok) return { ok: false, name: input.name, error: check.error };
+  const receipt: StoredReceipt = {
+    id: crypto.randomUUID(),
+    name: input.name,
+    content_type: check.contentType,
+    size: bytes.byteLength,
+    sha256: await sha256Hex(bytes),
+    created_at: new Date(ctx.deps.clock.now()).toISOString(),
+    upload: { kind: 'local' },
+    server_id: null,
+    // A copy of its own: the picked File may point at a file the user later changes.
+    file: new Blob([bytes], { type: check.contentType }),
+    thumbnail: await makeThumbnail(input.file, check.contentType),
+  };
+  const { receipt: kept, added } = await s.add(receipt);
+  if (added) {
+    const queued = await rt.commands.run('receipt.upload', {
+      receipt_id: kept.id, content_type: kept.content_type, size: kept.size, sha256: kept.sha256,
+    });
+    if (!queued.result.ok) {
+      await s.remove(kept.id);
+      return { ok: false, name: input.name, error: queued.result.error };
+    }
+  }
+  if (attach) {
+    const attached = await rt.commands.run('transaction.attachReceipt', { transaction_id: attach.transaction_id, receipt_id: kept.id });
+    if (!attached.result.ok) return { ok: false, name: input.name, error: attached.result.error };
+  }
+  return { ok: true, name: input.name, receipt_id: kept.id, added };
 }
 
 /** How long after a transactions change the pending receipts are matched again (feed batches come in bursts). */

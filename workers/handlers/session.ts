@@ -7,7 +7,7 @@ import { ssoComplete as ssoCompleteCall } from '../../schema/api/calls-sso.ts';
 import { errorBody } from '../../schema/errors.ts';
 import { tokenWaitMs, type Platform } from '../../schema/platform.ts';
 import { decodeTokenClaims, isFullyScoped, tokenScopes, waitForFullToken } from '../../sync/index.ts';
-import type { SessionApi, SessionInfo, SignInResult } from '../api.ts';
+import type { SessionApi, SessionInfo, SignInResult, SwitchBusinessResult } from '../api.ts';
 import { businessChoices } from '../business-choices.ts';
 import { mirrorDbName } from '../db.ts';
 import { actionFailure } from '../identity.ts';
@@ -25,121 +25,28 @@ export const NO_MFA_PENDING = { message: 'Sign in with your password first.', er
  */
 export function sessionHandlers(ctx: WorkerContext): SessionApi {
   let initOnce: Promise<SessionInfo | null> | null = null;
-
-  async function start(baseUrl: string, platform: Platform): Promise<SessionInfo | null> {
-    ctx.baseUrl = baseUrl;
-    ctx.platform = platform;
-    ctx.http = ctx.httpWith(ctx.sessionPort);
-    ctx.deviceId = await ctx.deps.sessionStore.deviceId();
-    ctx.stored = await ctx.deps.sessionStore.get();
-    if (!ctx.stored) {
-      ctx.hub.setPhase('signed_out');
-      return null;
-    }
-    await ctx.host.open(ctx.stored);
-    void ctx.refreshIdentity();
-    return ctx.stored.session;
-  }
-
-  async function passwordSignIn(
-    email: string, password: string, expectUserId: string | undefined, businessId: string | undefined,
-  ): Promise<SignInResult> {
-    // The tab's business comes from a link: anything that is not an id is not sent (nor refused).
-    const body = businessId && BUSINESS_ID.safeParse(businessId).success
-      ? { email, password, business_id: businessId }
-      : { email, password };
-    const res = await ctx.requireHttp().call(signInCall, { body });
-    if (!res.ok) return { ok: false, error: res.error };
-    return afterPassword(res.data.id_token, res.data.mfa_required, expectUserId, email);
-  }
-
-  /** The password was right: either the token is already full, or the second factor comes next. */
-  function afterPassword(token: string, mfaRequired: boolean, expectUserId: string | undefined, email: string | null): Promise<SignInResult> {
-    if (mfaRequired && !isFullyScoped(token)) {
-      ctx.pendingMfa = { token, expectUserId, email };
-      return Promise.resolve({ ok: false, error: MFA_NEEDED, mfa_required: true });
-    }
-    // An abandoned MFA step must not keep steering startTotp/verifyTotp to its old token.
-    ctx.pendingMfa = null;
-    return completeSignIn(token, mfaRequired, expectUserId);
-  }
-
-  async function completeSignIn(candidate: string, mfaEnabled: boolean, expectUserId: string | undefined): Promise<SignInResult> {
-    let token: string;
-    try {
-      // §4: wait (1 s mobile / 10 s web) for a fully scoped token before acting as signed in.
-      token = await waitForFullToken({ clock: ctx.deps.clock, getToken: () => candidate, waitMs: tokenWaitMs(ctx.platform) });
-    } catch {
-      return { ok: false, error: errorBody('AUTH_7002').error_v2 };
-    }
-    // The new token is not stored yet: ask who it belongs to with a client bound to it.
-    const who = await ctx.boundTo(token).call(currentIdentity);
-    if (!who.ok) return { ok: false, error: who.error };
-    if (expectUserId && who.data.user.id !== expectUserId) {
-      return { ok: false, error: { message: 'Sign in again with the same account to keep your unsynced changes.', error_code: 'AUTH_7003' } };
-    }
-    const claims = decodeTokenClaims(token);
-    const session: SessionInfo = {
-      user: who.data.user,
-      business: who.data.business,
-      scopes: tokenScopes(token),
-      mfa_enabled: mfaEnabled || claims?.ramp_mfa_required === true,
-      businesses: businessChoices(who.data.identity.spend_users, who.data.businesses),
-    };
-    const dbName = mirrorDbName(session.business.id, session.user.id);
-    if (ctx.stored?.db_name !== dbName) await ctx.host.close(false);
-    ctx.stored = { token, session, db_name: dbName, expired: false, saved_at: ctx.deps.clock.now() };
-    await ctx.deps.sessionStore.set(ctx.stored);
-    if (!ctx.host.runtime) await ctx.host.open(ctx.stored);
-    else ctx.host.engine?.start(); // same user again: resume what the 401 paused
-    ctx.hub.setPhase(ctx.host.engine ? ctx.host.engine.status().phase : 'idle');
-    ctx.stepUps.clear();
-    void ctx.refreshFlagsNow();
-    return { ok: true, session, mfa_required: mfaEnabled };
-  }
-
-  async function forgetLocally(): Promise<void> {
-    ctx.pendingMfa = null;
-    ctx.stepUps.clear();
-    // Unsent edits keep the mirror on the device until that user signs in again and they are
-    // delivered; a mirror with nothing pending is deleted, so no spend data stays behind.
-    await ctx.host.close(true);
-    await ctx.deps.sessionStore.clear();
-    ctx.stored = null;
-    ctx.hub.setPhase('signed_out');
-  }
+  const afterPassword = (token: string, mfaRequired: boolean, email: string | null) =>
+    afterPasswordSignIn(ctx, token, mfaRequired, undefined, email);
 
   return {
     init(opts) {
       // React may call init twice (StrictMode); both calls share one start.
-      initOnce ??= start(opts.baseUrl, opts.platform ?? 'web');
+      initOnce ??= start(ctx, opts.baseUrl, opts.platform ?? 'web');
       return initOnce;
     },
-    signIn: (email, password, businessId) => passwordSignIn(email, password, undefined, businessId ?? undefined),
-    async switchBusiness(businessId) {
-      const stored = ctx.stored;
-      if (!stored || stored.expired) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
-      if (stored.session.business.id === businessId) return { ok: true, session: stored.session, left_behind: null };
-      // Counted before the switch closes this mirror: its outbox stays on disk for next time.
-      const unsent = ctx.host.runtime?.outboxIndex.entries().length ?? 0;
-      const res = ctx.watch401(await ctx.requireHttp().call(switchBusinessCall, { body: { business_id: businessId } }));
-      if (!res.ok) return { ok: false, error: res.error };
-      const done = await afterPassword(res.data.id_token, res.data.mfa_required, undefined, stored.session.user.email);
-      if (!done.ok) return done;
-      const left_behind = unsent > 0 ? { business_name: stored.session.business.name, changes: unsent } : null;
-      return { ok: true, session: done.session, left_behind };
-    },
+    signIn: (email, password, businessId) => passwordSignIn(ctx, email, password, undefined, businessId ?? undefined),
+    switchBusiness: (businessId) => switchBusiness(ctx, businessId),
     async signUp(input) {
       const res = await ctx.requireHttp().call(signUpCall, { body: input });
       if (!res.ok) return { ok: false, error: res.error };
-      return afterPassword(res.data.id_token, res.data.mfa_required, undefined, input.email);
+      return afterPassword(res.data.id_token, res.data.mfa_required, input.email);
     },
     async ssoComplete(code) {
       // The identity provider vouched for the person: the code is traded for the same token a
       // password answers, so what follows (MFA step, stored session, mirror) is the password path's.
       const res = await ctx.requireHttp().call(ssoCompleteCall, { body: { code } });
       if (!res.ok) return { ok: false, error: res.error, redirect: null };
-      const done = await afterPassword(res.data.id_token, res.data.mfa_required, undefined, null);
+      const done = await afterPassword(res.data.id_token, res.data.mfa_required, null);
       return { ...done, redirect: res.data.redirect };
     },
     async verifyMfa(proof) {
@@ -149,18 +56,18 @@ export function sessionHandlers(ctx: WorkerContext): SessionApi {
       const res = await ctx.boundTo(pending.token).call(verifyMfaCall, { body });
       if (!res.ok) return { ok: false, error: res.error, mfa_required: true };
       ctx.pendingMfa = null;
-      return completeSignIn(res.data.id_token, true, pending.expectUserId);
+      return completeSignIn(ctx, res.data.id_token, true, pending.expectUserId);
     },
     async reauthenticate(password) {
       const stored = ctx.stored;
       if (!stored) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
-      return passwordSignIn(stored.session.user.email, password, stored.session.user.id, stored.session.business.id);
+      return passwordSignIn(ctx, stored.session.user.email, password, stored.session.user.id, stored.session.business.id);
     },
     async signOutAllSessions() {
       const res = ctx.watch401(await ctx.requireHttp().call(signOutAllCall, { body: {} }));
       if (!res.ok) return actionFailure(res);
       // Every session is revoked, this one too: only the local part of sign-out is left.
-      await forgetLocally();
+      await forgetLocally(ctx);
       return { ok: true };
     },
     async signOut() {
@@ -171,19 +78,122 @@ export function sessionHandlers(ctx: WorkerContext): SessionApi {
           .call(signOutCall, { body: {}, signal: AbortSignal.timeout(SIGN_OUT_TIMEOUT_MS) })
           .catch(() => undefined);
       }
-      await forgetLocally();
+      await forgetLocally(ctx);
     },
     session: async () => ctx.stored?.session ?? null,
     // Both answer a password sign-in's token (same MFA decision): the same path as signIn.
     async acceptInvite(token, password) {
       const res = await ctx.requireHttp().call(acceptInviteCall, { params: { token }, body: { password } });
       if (!res.ok) return { ok: false, error: res.error };
-      return afterPassword(res.data.id_token, res.data.mfa_required, undefined, null);
+      return afterPassword(res.data.id_token, res.data.mfa_required, null);
     },
     async signInWithLink(token) {
       const res = await ctx.requireHttp().call(passwordlessSignInCall, { body: { token } });
       if (!res.ok) return { ok: false, error: res.error };
-      return afterPassword(res.data.id_token, res.data.mfa_required, undefined, null);
+      return afterPassword(res.data.id_token, res.data.mfa_required, null);
     },
   };
+}
+
+/** `init`: the stored session, if any, and its mirror opened. */
+async function start(ctx: WorkerContext, baseUrl: string, platform: Platform): Promise<SessionInfo | null> {
+  ctx.baseUrl = baseUrl;
+  ctx.platform = platform;
+  ctx.http = ctx.httpWith(ctx.sessionPort);
+  ctx.deviceId = await ctx.deps.sessionStore.deviceId();
+  ctx.stored = await ctx.deps.sessionStore.get();
+  if (!ctx.stored) {
+    ctx.hub.setPhase('signed_out');
+    return null;
+  }
+  await ctx.host.open(ctx.stored);
+  void ctx.refreshIdentity();
+  return ctx.stored.session;
+}
+
+async function passwordSignIn(
+  ctx: WorkerContext, email: string, password: string, expectUserId: string | undefined, businessId: string | undefined,
+): Promise<SignInResult> {
+  // The tab's business comes from a link: anything that is not an id is not sent (nor refused).
+  const body = businessId && BUSINESS_ID.safeParse(businessId).success
+    ? { email, password, business_id: businessId }
+    : { email, password };
+  const res = await ctx.requireHttp().call(signInCall, { body });
+  if (!res.ok) return { ok: false, error: res.error };
+  return afterPasswordSignIn(ctx, res.data.id_token, res.data.mfa_required, expectUserId, email);
+}
+
+/** The password was right: either the token is already full, or the second factor comes next. */
+function afterPasswordSignIn(
+  ctx: WorkerContext, token: string, mfaRequired: boolean, expectUserId: string | undefined, email: string | null,
+): Promise<SignInResult> {
+  if (mfaRequired && !isFullyScoped(token)) {
+    ctx.pendingMfa = { token, expectUserId, email };
+    return Promise.resolve({ ok: false, error: MFA_NEEDED, mfa_required: true });
+  }
+  // An abandoned MFA step must not keep steering startTotp/verifyTotp to its old token.
+  ctx.pendingMfa = null;
+  return completeSignIn(ctx, token, mfaRequired, expectUserId);
+}
+
+async function completeSignIn(
+  ctx: WorkerContext, candidate: string, mfaEnabled: boolean, expectUserId: string | undefined,
+): Promise<SignInResult> {
+  let token: string;
+  try {
+    // §4: wait (1 s mobile / 10 s web) for a fully scoped token before acting as signed in.
+    token = await waitForFullToken({ clock: ctx.deps.clock, getToken: () => candidate, waitMs: tokenWaitMs(ctx.platform) });
+  } catch {
+    return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+  }
+  // The new token is not stored yet: ask who it belongs to with a client bound to it.
+  const who = await ctx.boundTo(token).call(currentIdentity);
+  if (!who.ok) return { ok: false, error: who.error };
+  if (expectUserId && who.data.user.id !== expectUserId) {
+    return { ok: false, error: { message: 'Sign in again with the same account to keep your unsynced changes.', error_code: 'AUTH_7003' } };
+  }
+  const claims = decodeTokenClaims(token);
+  const session: SessionInfo = {
+    user: who.data.user,
+    business: who.data.business,
+    scopes: tokenScopes(token),
+    mfa_enabled: mfaEnabled || claims?.ramp_mfa_required === true,
+    businesses: businessChoices(who.data.identity.spend_users, who.data.businesses),
+  };
+  const dbName = mirrorDbName(session.business.id, session.user.id);
+  if (ctx.stored?.db_name !== dbName) await ctx.host.close(false);
+  ctx.stored = { token, session, db_name: dbName, expired: false, saved_at: ctx.deps.clock.now() };
+  await ctx.deps.sessionStore.set(ctx.stored);
+  if (!ctx.host.runtime) await ctx.host.open(ctx.stored);
+  else ctx.host.engine?.start(); // same user again: resume what the 401 paused
+  ctx.hub.setPhase(ctx.host.engine ? ctx.host.engine.status().phase : 'idle');
+  ctx.stepUps.clear();
+  void ctx.refreshFlagsNow();
+  return { ok: true, session, mfa_required: mfaEnabled };
+}
+
+/** Another of the person's businesses: a new token, and that business's own mirror. */
+async function switchBusiness(ctx: WorkerContext, businessId: string): Promise<SwitchBusinessResult> {
+  const stored = ctx.stored;
+  if (!stored || stored.expired) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+  if (stored.session.business.id === businessId) return { ok: true, session: stored.session, left_behind: null };
+  // Counted before the switch closes this mirror: its outbox stays on disk for next time.
+  const unsent = ctx.host.runtime?.outboxIndex.entries().length ?? 0;
+  const res = ctx.watch401(await ctx.requireHttp().call(switchBusinessCall, { body: { business_id: businessId } }));
+  if (!res.ok) return { ok: false, error: res.error };
+  const done = await afterPasswordSignIn(ctx, res.data.id_token, res.data.mfa_required, undefined, stored.session.user.email);
+  if (!done.ok) return done;
+  const left_behind = unsent > 0 ? { business_name: stored.session.business.name, changes: unsent } : null;
+  return { ok: true, session: done.session, left_behind };
+}
+
+async function forgetLocally(ctx: WorkerContext): Promise<void> {
+  ctx.pendingMfa = null;
+  ctx.stepUps.clear();
+  // Unsent edits keep the mirror on the device until that user signs in again and they are
+  // delivered; a mirror with nothing pending is deleted, so no spend data stays behind.
+  await ctx.host.close(true);
+  await ctx.deps.sessionStore.clear();
+  ctx.stored = null;
+  ctx.hub.setPhase('signed_out');
 }

@@ -1,5 +1,5 @@
-import { useCallback, useMemo, useState, type FormEvent } from 'react';
-import { orderRules, type MappingRule } from '../../../schema/mapping-rules.ts';
+import { useState, type FormEvent } from 'react';
+import type { MappingRule } from '../../../schema/mapping-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { Combobox } from '../../components/combobox.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -14,11 +14,11 @@ import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { DeleteDialog } from '../../components/confirm-dialog.tsx';
 import { ListStatus } from '../../components/online-list-status.tsx';
-import { useOnlineList } from '../../lib/use-online-list.ts';
 import {
-  applyResultText, emptyRuleForm, MATCH_FIELD_LABELS, ruleCoding, ruleCondition, ruleFormOf, ruleInput,
+  emptyRuleForm, MATCH_FIELD_LABELS, ruleCoding, ruleCondition, ruleFormOf, ruleInput,
   type RuleFieldErrors, type RuleFormValues, type RuleNames,
 } from './accounting-forms.ts';
+import { useMappingRules } from './use-mapping-rules.ts';
 
 const NONE: SelectOption = { value: '', label: 'None' };
 const FIELD_OPTIONS: SelectOption[] = Object.entries(MATCH_FIELD_LABELS).map(([value, label]) => ({ value, label }));
@@ -40,36 +40,9 @@ export interface MappingRulesSectionProps {
  * department / tracking", tried in priority order (the first match wins). They suggest coding for
  * new items; "Apply rules to uncoded transactions" codes every uncoded, unsynced one now.
  */
-export function MappingRulesSection({ client, online, reference, vendorName, vendorOptions }: MappingRulesSectionProps) {
-  const { list, reload } = useOnlineList(online, 'rules', useCallback(async () => {
-    const r = await client.mappingRules();
-    return r.ok ? { ok: true as const, rows: r.rules } : r;
-  }, [client]));
-  const [editing, setEditing] = useState<MappingRule | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<MappingRule | null>(null);
-  const [applying, setApplying] = useState(false);
-  const [applied, setApplied] = useState<{ tone: 'info' | 'error'; text: string } | null>(null);
-  const rules = useMemo(() => (list.state === 'ready' ? orderRules(list.rows) : []), [list]);
-  const names = useMemo<RuleNames>(() => {
-    const categories = new Map(reference.data.tracking_categories.map((c) => [c.id, c.name]));
-    return {
-      glAccount: reference.names.glAccount,
-      department: reference.names.department,
-      vendor: vendorName,
-      tracking: (category, option) => ({ category: categories.get(category) ?? '', option: reference.names.trackingOption(category, option) }),
-    };
-  }, [reference, vendorName]);
-
-  async function apply() {
-    setApplying(true);
-    setApplied(null);
-    try {
-      const r = await client.applyMappingRules();
-      setApplied(r.ok ? { tone: 'info', text: applyResultText(r.updated) } : { tone: 'error', text: errorText(r.error) });
-    } finally {
-      setApplying(false);
-    }
-  }
+export function MappingRulesSection(props: MappingRulesSectionProps) {
+  const { client, online, reference, vendorOptions } = props;
+  const { list, reload, rules, names, editing, setEditing, deleting, setDeleting, applying, applied, apply } = useMappingRules(props);
 
   const newRule = (
     <Button disabled={!online} onClick={() => setEditing('new')}>
@@ -102,44 +75,7 @@ export function MappingRulesSection({ client, online, reference, vendorName, ven
           For example: merchant name contains “Uber” → GL account Travel. Applying rules codes only transactions with no GL account, and never a synced one.
         </EmptyState>
       )}
-      {rules.length > 0 && (
-        <div className="extras-table-wrap">
-          <table className="extras-table accounting-rules">
-            <caption className="sr-only">Mapping rules, in the order they are tried</caption>
-            <thead>
-              <tr>
-                <th scope="col" className="num">Order</th>
-                <th scope="col">When</th>
-                <th scope="col">Then set</th>
-                <th scope="col"><span className="sr-only">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              {rules.map((r, i) => {
-                const condition = ruleCondition(r, names);
-                return (
-                  <tr key={r.id} data-testid="rule-row">
-                    <td className="num">
-                      {i + 1}
-                      <span className="extras-sub muted">priority {r.priority}</span>
-                    </td>
-                    <th scope="row">{condition}</th>
-                    <td>{ruleCoding(r, names)}</td>
-                    <td className="extras-actions">
-                      <Button size="sm" disabled={!online} onClick={() => setEditing(r)}>
-                        Edit <span className="sr-only">rule {condition}</span>
-                      </Button>
-                      <Button size="sm" variant="ghost" disabled={!online} onClick={() => setDeleting(r)}>
-                        Delete <span className="sr-only">rule {condition}</span>
-                      </Button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      {rules.length > 0 && <RulesTable rules={rules} names={names} online={online} onEdit={setEditing} onDelete={setDeleting} />}
       {editing && (
         <RuleDialog
           rule={editing === 'new' ? null : editing}
@@ -172,6 +108,50 @@ export function MappingRulesSection({ client, online, reference, vendorName, ven
         />
       )}
     </Section>
+  );
+}
+
+/** The rules in the order they are tried, each with Edit and Delete. */
+function RulesTable({ rules, names, online, onEdit, onDelete }: {
+  rules: readonly MappingRule[]; names: RuleNames; online: boolean; onEdit(rule: MappingRule): void; onDelete(rule: MappingRule): void;
+}) {
+  return (
+    <div className="extras-table-wrap">
+      <table className="extras-table accounting-rules">
+        <caption className="sr-only">Mapping rules, in the order they are tried</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="num">Order</th>
+            <th scope="col">When</th>
+            <th scope="col">Then set</th>
+            <th scope="col"><span className="sr-only">Actions</span></th>
+          </tr>
+        </thead>
+        <tbody>
+          {rules.map((r, i) => {
+            const condition = ruleCondition(r, names);
+            return (
+              <tr key={r.id} data-testid="rule-row">
+                <td className="num">
+                  {i + 1}
+                  <span className="extras-sub muted">priority {r.priority}</span>
+                </td>
+                <th scope="row">{condition}</th>
+                <td>{ruleCoding(r, names)}</td>
+                <td className="extras-actions">
+                  <Button size="sm" disabled={!online} onClick={() => onEdit(r)}>
+                    Edit <span className="sr-only">rule {condition}</span>
+                  </Button>
+                  <Button size="sm" variant="ghost" disabled={!online} onClick={() => onDelete(r)}>
+                    Delete <span className="sr-only">rule {condition}</span>
+                  </Button>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -1,4 +1,3 @@
-import { useEffect, useRef, useState } from 'react';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { Button } from '../../components/button.tsx';
 import { Drawer } from '../../components/drawer.tsx';
@@ -6,16 +5,14 @@ import { Facts, type Fact } from '../../components/facts.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { StepUpDialog } from '../../components/step-up-dialog.tsx';
-import type { DataClient, RevealedBankAccount, VendorResult } from '../../data-access/types.ts';
-import { errorText } from '../../lib/error-text.ts';
+import type { DataClient } from '../../data-access/types.ts';
 import { formatDay } from '../../lib/format.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
-import { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
 import { BankAccountDialog } from '../../components/bank-account-dialog.tsx';
+import { useVendorDrawer, type VendorDrawerState } from './vendor-drawer-state.ts';
 import { ACCOUNT_TYPE_LABELS, addressLines, bankDetailText, endSentence, NO_BANK } from './vendor-view.ts';
 
-/** How long revealed numbers stay on screen: long enough to copy, short enough for a shoulder. */
-export const REVEAL_MS = 30_000;
+export { REVEAL_MS } from './vendor-drawer-state.ts';
 
 export interface VendorDrawerProps {
   /** null: not (or no longer) among the business's vendors. */
@@ -35,53 +32,8 @@ export interface VendorDrawerProps {
  * are hidden again after REVEAL_MS.
  */
 export function VendorDrawer({ vendor, client, online, onAnswer, onEdit, onClose, returnFocus }: VendorDrawerProps) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  const sensitive = useSensitiveAction();
-  // Both belong to one vendor and one bank account: opening another, or a new account, drops them.
-  const [reveal_, setRevealed] = useState<{ key: string; bank: RevealedBankAccount } | null>(null);
-  const [error_, setErrorFor] = useState<{ id: string; message: string } | null>(null);
-  const [busy, setBusy] = useState<'reveal' | 'archive' | null>(null);
-  const [settingBank, setSettingBank] = useState(false);
-  const id = vendor?.id;
-  const bankKey = `${id}|${vendor?.bank_account?.last_four ?? ''}|${vendor?.bank_account?.routing_last_four ?? ''}`;
-  const revealed = reveal_ && reveal_.key === bankKey ? reveal_.bank : null;
-  const error = error_ && error_.id === id ? error_.message : null;
-  const setError = (message: string | null) => setErrorFor(message && id ? { id, message } : null);
-
-  useEffect(() => {
-    heading.current?.focus();
-  }, [id]);
-  useEffect(() => {
-    if (!reveal_) return;
-    const t = setTimeout(() => setRevealed(null), REVEAL_MS);
-    return () => clearTimeout(t);
-  }, [reveal_]);
-
-  async function reveal(v: Vendor) {
-    setError(null);
-    setBusy('reveal');
-    await sensitive.run(
-      async () => {
-        const r = await client.revealVendorBankAccount(v.id);
-        if (r.ok) setRevealed({ key: bankKey, bank: r.bank });
-        return r.ok ? { ok: true } : r;
-      },
-      (r) => {
-        if (!r.ok) setError(errorText(r.error));
-      },
-    );
-    setBusy(null);
-  }
-
-  async function setStatus(v: Vendor, status: Vendor['status']) {
-    setError(null);
-    setBusy('archive');
-    const r: VendorResult = await client.updateVendor(v.id, { status });
-    setBusy(null);
-    if (!r.ok) return setError(errorText(r.error));
-    onAnswer(r.vendor);
-    toastInfo(status === 'ARCHIVED' ? `${v.name} archived.` : `${v.name} is active again.`);
-  }
+  const d = useVendorDrawer({ vendor, client, onAnswer });
+  const { heading, sensitive, busy, settingBank, setSettingBank } = d;
 
   const title = vendor ? vendor.name : 'Vendor not found';
   return (
@@ -98,67 +50,21 @@ export function VendorDrawer({ vendor, client, online, onAnswer, onEdit, onClose
             <Button size="sm" onClick={() => onEdit(vendor)}>
               Edit vendor
             </Button>
-            <Button size="sm" variant="ghost" loading={busy === 'archive'} onClick={() => void setStatus(vendor, vendor.status === 'ARCHIVED' ? 'ACTIVE' : 'ARCHIVED')}>
+            <Button size="sm" variant="ghost" loading={busy === 'archive'} onClick={() => void d.setStatus(vendor, vendor.status === 'ARCHIVED' ? 'ACTIVE' : 'ARCHIVED')}>
               {vendor.status === 'ARCHIVED' ? 'Unarchive' : 'Archive'}
             </Button>
           </div>
           {!online && <p className="notice notice-warn">You’re offline. Changes to this vendor, and revealing its bank account, need a connection.</p>}
-          <FormError message={error} />
+          <FormError message={d.error} />
 
           <section aria-labelledby={`${vendor.id}-details`}>
             <h3 id={`${vendor.id}-details`} className="claim-section-title">Details</h3>
             <Facts rows={detailFacts(vendor)} />
           </section>
 
-          <section aria-labelledby={`${vendor.id}-bank`} className="vendor-bank-section">
-            <h3 id={`${vendor.id}-bank`} className="claim-section-title">Bank account</h3>
-            {vendor.bank_account ? (
-              revealed ? (
-                <div className="vendor-revealed" data-testid="revealed-bank">
-                  <Facts
-                    rows={[
-                      ['Routing number', <span className="mono" key="r">{revealed.routing_number}</span>],
-                      ['Account number', <span className="mono" key="a">{revealed.account_number}</span>],
-                      ['Type', ACCOUNT_TYPE_LABELS[revealed.account_type]],
-                    ]}
-                  />
-                  <p className="muted vendor-reveal-note">Shown for 30 seconds.</p>
-                  <Button size="sm" onClick={() => setRevealed(null)}>Hide numbers</Button>
-                </div>
-              ) : (
-                <p className="vendor-masked" data-testid="masked-bank">{bankDetailText(vendor.bank_account)}</p>
-              )
-            ) : (
-              <p className="muted">{NO_BANK}. Add one to pay this vendor by ACH.</p>
-            )}
-            <div className="vendor-bank-actions">
-              {vendor.bank_account && !revealed && (
-                <Button size="sm" loading={busy === 'reveal'} onClick={() => void reveal(vendor)}>
-                  Reveal numbers
-                </Button>
-              )}
-              <Button size="sm" variant={vendor.bank_account ? 'ghost' : 'secondary'} onClick={() => setSettingBank(true)}>
-                {vendor.bank_account ? 'Replace bank account' : 'Set bank account'}
-              </Button>
-            </div>
-          </section>
+          <VendorBankSection vendor={vendor} d={d} />
 
-          <section aria-labelledby={`${vendor.id}-contacts`}>
-            <h3 id={`${vendor.id}-contacts`} className="claim-section-title">Contacts</h3>
-            {vendor.contacts.length === 0 ? (
-              <p className="muted">No contacts yet. Add the people who send invoices or take payment questions with Edit vendor.</p>
-            ) : (
-              <ul className="vendor-contacts">
-                {vendor.contacts.map((c) => (
-                  <li key={c.id}>
-                    <span className="vendor-contact-name">{c.name}</span>
-                    {c.email && <a href={`mailto:${c.email}`}>{c.email}</a>}
-                    {c.phone && <span className="muted">{c.phone}</span>}
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
+          <VendorContacts vendor={vendor} />
         </div>
       )}
       {vendor && settingBank && (
@@ -181,6 +87,67 @@ export function VendorDrawer({ vendor, client, online, onAnswer, onEdit, onClose
         />
       )}
     </Drawer>
+  );
+}
+
+/** The bank account, masked or revealed for REVEAL_MS; reveal it, set or replace it. */
+function VendorBankSection({ vendor, d }: { vendor: Vendor; d: VendorDrawerState }) {
+  const { revealed, busy } = d;
+  return (
+    <section aria-labelledby={`${vendor.id}-bank`} className="vendor-bank-section">
+      <h3 id={`${vendor.id}-bank`} className="claim-section-title">Bank account</h3>
+      {vendor.bank_account ? (
+        revealed ? (
+          <div className="vendor-revealed" data-testid="revealed-bank">
+            <Facts
+              rows={[
+                ['Routing number', <span className="mono" key="r">{revealed.routing_number}</span>],
+                ['Account number', <span className="mono" key="a">{revealed.account_number}</span>],
+                ['Type', ACCOUNT_TYPE_LABELS[revealed.account_type]],
+              ]}
+            />
+            <p className="muted vendor-reveal-note">Shown for 30 seconds.</p>
+            <Button size="sm" onClick={d.hide}>Hide numbers</Button>
+          </div>
+        ) : (
+          <p className="vendor-masked" data-testid="masked-bank">{bankDetailText(vendor.bank_account)}</p>
+        )
+      ) : (
+        <p className="muted">{NO_BANK}. Add one to pay this vendor by ACH.</p>
+      )}
+      <div className="vendor-bank-actions">
+        {vendor.bank_account && !revealed && (
+          <Button size="sm" loading={busy === 'reveal'} onClick={() => void d.reveal(vendor)}>
+            Reveal numbers
+          </Button>
+        )}
+        <Button size="sm" variant={vendor.bank_account ? 'ghost' : 'secondary'} onClick={() => d.setSettingBank(true)}>
+          {vendor.bank_account ? 'Replace bank account' : 'Set bank account'}
+        </Button>
+      </div>
+    </section>
+  );
+}
+
+/** The people who send invoices or take payment questions. */
+function VendorContacts({ vendor }: { vendor: Vendor }) {
+  return (
+    <section aria-labelledby={`${vendor.id}-contacts`}>
+      <h3 id={`${vendor.id}-contacts`} className="claim-section-title">Contacts</h3>
+      {vendor.contacts.length === 0 ? (
+        <p className="muted">No contacts yet. Add the people who send invoices or take payment questions with Edit vendor.</p>
+      ) : (
+        <ul className="vendor-contacts">
+          {vendor.contacts.map((c) => (
+            <li key={c.id}>
+              <span className="vendor-contact-name">{c.name}</span>
+              {c.email && <a href={`mailto:${c.email}`}>{c.email}</a>}
+              {c.phone && <span className="muted">{c.phone}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

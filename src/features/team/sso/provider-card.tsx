@@ -5,11 +5,11 @@ import { ConfirmDialog, DeleteDialog } from '../../../components/confirm-dialog.
 import { FormError } from '../../../components/form-error.tsx';
 import { StatusPill } from '../../../components/status-pill.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
-import { errorText } from '../../../lib/error-text.ts';
 import { toastInfo } from '../../../lib/toast-store.ts';
 import { DomainProof } from './domain-proof.tsx';
+import { useProviderCard, type ProviderCardState } from './provider-card-state.ts';
 import { ReplaceDialog, SetupDialog } from './provider-dialog.tsx';
-import { lastUsedText, PENDING_DOMAIN_REASON, providerStatus, providerSummary, type ProviderAction } from './sso-forms.ts';
+import { lastUsedText, PENDING_DOMAIN_REASON, providerStatus, providerSummary } from './sso-forms.ts';
 
 export interface ProviderCardProps {
   client: DataClient;
@@ -19,41 +19,20 @@ export interface ProviderCardProps {
   onChanged(next: SsoProvider | null): void;
 }
 
-type Dialog = null | 'setup' | 'replace' | 'enforce' | 'delete';
-
 /**
  * One identity provider: its domain, brand and protocol, status, whether it has been used, and
  * what can be done with it. A refusal (AUTH_7042 enabling with nobody on the domain, AUTH_7028
  * leaving no admin able to sign in) is said beside the action, in the server's words.
  */
 export function ProviderCard({ client, provider: p, online, onChanged }: ProviderCardProps) {
-  const [dialog, setDialog] = useState<Dialog>(null);
-  const [busy, setBusy] = useState<ProviderAction | null>(null);
-  const [refusal, setRefusal] = useState<{ action: ProviderAction; message: string } | null>(null);
+  const s = useProviderCard(client, p, onChanged);
+  const { dialog, setDialog, refusal, update } = s;
   const status = providerStatus(p);
   const headingId = `sso-${p.id}`;
   const pending = p.domain_status === 'pending';
   const pendingReasonId = `sso-pending-${p.id}`;
   // Said once, when the domain check proves it (the proof section then goes away).
   const [justProven, setJustProven] = useState<string | null>(null);
-
-  async function update(action: ProviderAction, patch: { enabled?: boolean; enforced?: boolean }, done: string): Promise<string | null> {
-    setBusy(action);
-    setRefusal(null);
-    try {
-      const r = await client.updateSsoProvider(p.id, patch);
-      if (!r.ok) return errorText(r.error);
-      toastInfo(done);
-      onChanged(r.provider);
-      return null;
-    } finally {
-      setBusy(null);
-    }
-  }
-  const act = async (action: ProviderAction, patch: { enabled?: boolean; enforced?: boolean }, done: string) => {
-    const failure = await update(action, patch, done);
-    if (failure) setRefusal({ action, message: failure });
-  };
 
   return (
     <article className="sso-card" aria-labelledby={headingId} data-testid="sso-provider">
@@ -80,46 +59,7 @@ export function ProviderCard({ client, provider: p, online, onChanged }: Provide
       {p.enabled && !p.enforced && !p.verified_at && (
         <p className="muted sso-card-note">Sign in through it once yourself (Sign in with SSO on the sign-in page) to verify it: enforcing needs a verified provider.</p>
       )}
-      <div className="sso-card-actions">
-        {!p.enabled && (
-          <Button size="sm" variant={pending ? 'secondary' : 'primary'} disabled={!online || pending} loading={busy === 'enable'}
-            aria-describedby={pending ? pendingReasonId : undefined}
-            onClick={() => void act('enable', { enabled: true }, `Single sign-on is enabled for ${p.domain}.`)}>
-            Enable
-          </Button>
-        )}
-        {pending && (
-          <Button size="sm" variant="secondary" disabled aria-describedby={pendingReasonId}>
-            Enforce…
-          </Button>
-        )}
-        {p.enabled && !p.enforced && (
-          <Button size="sm" variant="primary" disabled={!online} onClick={() => { setRefusal(null); setDialog('enforce'); }}>
-            Enforce…
-          </Button>
-        )}
-        {p.enforced && (
-          <Button size="sm" disabled={!online} loading={busy === 'unenforce'}
-            onClick={() => void act('unenforce', { enforced: false }, `${p.domain} can sign in with passwords again.`)}>
-            Stop enforcing
-          </Button>
-        )}
-        {p.enabled && !p.enforced && (
-          <Button size="sm" disabled={!online} loading={busy === 'disable'}
-            onClick={() => void act('disable', { enabled: false }, `Single sign-on is off for ${p.domain}.`)}>
-            Disable
-          </Button>
-        )}
-        <Button size="sm" variant="ghost" onClick={() => setDialog('setup')}>
-          Setup details
-        </Button>
-        <Button size="sm" variant="ghost" disabled={!online} onClick={() => setDialog('replace')}>
-          {p.protocol === 'saml' ? 'Replace metadata' : 'Replace client'}
-        </Button>
-        <Button size="sm" variant="ghost" disabled={!online} onClick={() => { setRefusal(null); setDialog('delete'); }}>
-          Delete <span className="sr-only">provider for {p.domain}</span>
-        </Button>
-      </div>
+      <ProviderActions provider={p} online={online} s={s} pendingReasonId={pendingReasonId} />
       {pending && <p id={pendingReasonId} className="muted sso-card-note">{PENDING_DOMAIN_REASON}</p>}
       {refusal && (
         <p className="notice notice-error sso-refusal" role="alert" data-testid="sso-refusal">
@@ -149,6 +89,54 @@ export function ProviderCard({ client, provider: p, online, onChanged }: Provide
         />
       )}
     </article>
+  );
+}
+
+/** Enable, enforce, stop enforcing, disable; setup details, replace and delete. */
+function ProviderActions({ provider: p, online, s, pendingReasonId }: { provider: SsoProvider; online: boolean; s: ProviderCardState; pendingReasonId: string }) {
+  const { busy, act, setDialog, setRefusal } = s;
+  const pending = p.domain_status === 'pending';
+  return (
+    <div className="sso-card-actions">
+      {!p.enabled && (
+        <Button size="sm" variant={pending ? 'secondary' : 'primary'} disabled={!online || pending} loading={busy === 'enable'}
+          aria-describedby={pending ? pendingReasonId : undefined}
+          onClick={() => void act('enable', { enabled: true }, `Single sign-on is enabled for ${p.domain}.`)}>
+          Enable
+        </Button>
+      )}
+      {pending && (
+        <Button size="sm" variant="secondary" disabled aria-describedby={pendingReasonId}>
+          Enforce…
+        </Button>
+      )}
+      {p.enabled && !p.enforced && (
+        <Button size="sm" variant="primary" disabled={!online} onClick={() => { setRefusal(null); setDialog('enforce'); }}>
+          Enforce…
+        </Button>
+      )}
+      {p.enforced && (
+        <Button size="sm" disabled={!online} loading={busy === 'unenforce'}
+          onClick={() => void act('unenforce', { enforced: false }, `${p.domain} can sign in with passwords again.`)}>
+          Stop enforcing
+        </Button>
+      )}
+      {p.enabled && !p.enforced && (
+        <Button size="sm" disabled={!online} loading={busy === 'disable'}
+          onClick={() => void act('disable', { enabled: false }, `Single sign-on is off for ${p.domain}.`)}>
+          Disable
+        </Button>
+      )}
+      <Button size="sm" variant="ghost" onClick={() => setDialog('setup')}>
+        Setup details
+      </Button>
+      <Button size="sm" variant="ghost" disabled={!online} onClick={() => setDialog('replace')}>
+        {p.protocol === 'saml' ? 'Replace metadata' : 'Replace client'}
+      </Button>
+      <Button size="sm" variant="ghost" disabled={!online} onClick={() => { setRefusal(null); setDialog('delete'); }}>
+        Delete <span className="sr-only">provider for {p.domain}</span>
+      </Button>
+    </div>
   );
 }
 
