@@ -92,10 +92,21 @@ export function useReceiptsWithRemote(client: DataClient, ids: readonly string[]
  * server's ids.
  */
 export async function addClaimReceipts(client: DataClient, files: readonly File[]): Promise<string[]> {
-  if (files.length === 0) return [];
+  return (await storeReceipts(client, files)).ids;
+}
+
+/**
+ * `addClaimReceipts`, also saying which of the ids this call stored itself (`stored`; the others
+ * were already on the device): a form that is cancelled discards only those.
+ */
+export async function storeReceipts(client: DataClient, files: readonly File[]): Promise<{ ids: string[]; stored: string[] }> {
+  if (files.length === 0) return { ids: [], stored: [] };
   const results = await client.addReceipts(files.map((f) => ({ name: f.name, type: f.type, file: f as Blob })));
   reportAdded(results);
-  return results.flatMap((r) => (r.ok ? [r.receipt_id] : []));
+  return {
+    ids: results.flatMap((r) => (r.ok ? [r.receipt_id] : [])),
+    stored: results.flatMap((r) => (r.ok && r.added ? [r.receipt_id] : [])),
+  };
 }
 
 /** The receipts named by `ids` (client or server ids), re-read whenever `version` moves. */

@@ -3,7 +3,7 @@ import { ReceiptCapture } from '../../components/receipt-capture.tsx';
 import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
 import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { receiptStateText, receiptStateTone, reportAdded, useReceiptsWithRemote } from '../../lib/receipts.ts';
+import { receiptStateText, receiptStateTone, storeReceipts, useReceiptsWithRemote } from '../../lib/receipts.ts';
 import { useReceiptOcr } from '../../lib/receipt-ocr/use-receipt-ocr.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import type { ReceiptReading } from './claim-form.ts';
@@ -45,7 +45,7 @@ export async function discardFormReceipts(client: DataClient, ids: readonly stri
 
 /**
  * An out-of-pocket claim's receipts: capture (camera on phones, drag-and-drop, several at once),
- * kept on this device at once and uploaded by the outbox (`addClaimReceipts`); shown from the
+ * kept on this device at once and uploaded by the outbox (`storeReceipts`); shown from the
  * device, or fetched from the server for an edited claim's receipts (`useReceiptsWithRemote`);
  * the first image is read on the device (tesseract.js, loaded only now) to prefill amount, date
  * and merchant, which the person checks.
@@ -60,10 +60,8 @@ export function ClaimReceiptsField({ client, ids, onChange, onStored, onReading,
   async function add(files: File[]) {
     if (files.length === 0) return;
     // Kept on this device at once and uploaded by the outbox; the claim's command waits for the uploads.
-    const results = await client.addReceipts(files.map((f) => ({ name: f.name, type: f.type, file: f as Blob })));
-    reportAdded(results);
-    const added = results.flatMap((r) => (r.ok ? [r.receipt_id] : []));
-    onStored?.(results.flatMap((r) => (r.ok && r.added ? [r.receipt_id] : [])));
+    const { ids: added, stored } = await storeReceipts(client, files);
+    onStored?.(stored);
     if (added.length === 0) return;
     onChange([...ids, ...added.filter((id) => !ids.includes(id))]);
     const image = files.find((f) => f.type.startsWith('image/') && f.type !== 'image/heic');

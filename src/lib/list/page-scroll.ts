@@ -59,7 +59,7 @@ export interface PagePlacement {
  * (the stylesheet's `scroll-padding` on the root says what sticky bars cover, for the browser's
  * own scrolling and for the virtualizer's scrollToIndex alike).
  */
-export function measurePagePlacement(spacer: HTMLElement): PagePlacement {
+function measurePagePlacement(spacer: HTMLElement): PagePlacement {
   const root = getComputedStyle(document.documentElement);
   const px = (v: string) => {
     const n = parseFloat(v);
@@ -72,7 +72,7 @@ export function measurePagePlacement(spacer: HTMLElement): PagePlacement {
   };
 }
 
-export const samePlacement = (a: PagePlacement, b: PagePlacement) =>
+const samePlacement = (a: PagePlacement, b: PagePlacement) =>
   a.rowsTop === b.rowsTop && a.coverTop === b.coverTop && a.coverBottom === b.coverBottom;
 
 const NO_PLACEMENT: PagePlacement = { rowsTop: 0, coverTop: 0, coverBottom: 0 };
