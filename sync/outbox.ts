@@ -4,7 +4,7 @@ import type { Clock, LocalFilesPort, OptimisticPort, OutboxEntry, OutboxStore, S
 import type { HttpClient, HttpResult } from './http.ts';
 import { callWithRetry } from './retry.ts';
 import type { LoopState, PauseReason } from './loop-state.ts';
-import { byAge, classifyOutcome, commandDef, countEntries, type AnyCommand, type OutboxCounts, type OutboxEvent, type OutboxLane } from './outbox-machine.ts';
+import { byAge, classifyOutcome, commandDef, countEntries, type AnyCommand, type CommandLookup, type OutboxCounts, type OutboxEvent, type OutboxLane } from './outbox-machine.ts';
 import {
   beginDelivery, deliveryOptions, fileOf, initialOutboxLoop, isQuiet, planDiscard, planRetry, reduceOutbox, settleDelivery,
   type DeliveryEffect, type OutboxLoopEffect, type OutboxLoopEvent, type OutboxLoopState,
@@ -71,7 +71,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
   const { clock } = opts;
   const newKey = opts.newKey ?? (() => crypto.randomUUID());
   const lookup = opts.commands ?? commandDef;
-  const entries = createEntryCache(opts.store, opts.onChange);
+  const entries = createEntryCache(opts.store, opts.onChange, lookup);
   let state: OutboxLoopState = initialOutboxLoop;
   /** Deliveries in flight, one per lane, by their abort controllers. */
   const flights = new Map<OutboxLane, AbortController>();
@@ -176,7 +176,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
       return new Promise<void>((resolve) => idleWaiters.push(resolve));
     },
     entries: () => entries.current(),
-    counts: () => countEntries(entries.current()),
+    counts: () => countEntries(entries.current(), lookup),
   };
 }
 
@@ -216,7 +216,7 @@ async function sendEntry(
  * writes run one after another: with two deliveries in flight, a listing must not interleave
  * with a delivery's write (it could show an entry just removed as still pending).
  */
-function createEntryCache(store: OutboxStore, onChange: OutboxOptions['onChange']) {
+function createEntryCache(store: OutboxStore, onChange: OutboxOptions['onChange'], lookup: CommandLookup) {
   let cache: OutboxEntry[] = [];
   let tail: Promise<unknown> = Promise.resolve();
   const exclusive = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -227,7 +227,7 @@ function createEntryCache(store: OutboxStore, onChange: OutboxOptions['onChange'
   function remember(entry: OutboxEntry | null, id: string) {
     const rest = cache.filter((e) => e.id !== id);
     cache = entry && entry.state !== 'done' ? [...rest, entry].sort(byAge) : rest;
-    onChange?.(cache, countEntries(cache));
+    onChange?.(cache, countEntries(cache, lookup));
   }
   return {
     current: () => cache,

@@ -69,7 +69,9 @@ async function deliverInBackground(): Promise<void> {
       locks: (self.navigator as { locks?: LockManagerLike }).locks,
       onError: (error) => console.warn('background outbox', error),
     }), SYNC_BUDGET_MS);
-    if (result === 'waiting') throw new Error('commands still wait for the network');
+    // Failing the event makes the browser fire it again later: still offline, or a tab held the
+    // lock for the whole budget (that tab may close before it sends; a finished event is spent).
+    if (result === 'waiting' || result === 'busy') throw new Error(`commands still wait (${result})`);
   } finally {
     sessionStore.close();
   }
