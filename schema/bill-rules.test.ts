@@ -5,7 +5,7 @@ import {
 } from './entities/bill.ts';
 import {
   BILL_ACTIONS, BILL_BULK_ACTIONS, BILL_MOVES, BULK_BILL_LIMIT, billPatchActions, billTotal, bulkActionStatuses, checkBillAction,
-  checkBillPatch, checkBulkBillAction, validateProvisionalBill, checkBulkBills, createdStatus, findDuplicateInvoices, hasPaymentInFlight, invoiceNumberKey,
+  checkBillPatch, checkBulkBillAction, validateProvisionalBill, checkBulkBills, createdStatus, findDuplicateInvoices, invoiceNumberKey,
   isDuplicateInvoice, mayManageBills, nextPaymentAttempt, paymentKey, validateBill, type BillAction, type BillBulkAction, type BillFields,
 } from './bill-rules.ts';
 import { FEATURE_FLAG_DEFAULTS } from './feature-flags.ts';
@@ -115,12 +115,6 @@ describe('the bill status machine', () => {
     expect(createdStatus(undefined)).toBe('DRAFT');
     expect(createdStatus(false)).toBe('DRAFT');
     expect(createdStatus(true)).toBe('PENDING_APPROVAL');
-  });
-
-  it('knows a payment in flight by its bill', () => {
-    const payments = [{ bill_id: U(100), status: 'FAILED' as const }, { bill_id: U(200), status: 'PENDING' as const }];
-    expect(hasPaymentInFlight(U(100), payments)).toBe(false);
-    expect(hasPaymentInFlight(U(200), payments)).toBe(true);
   });
 });
 

@@ -1,4 +1,4 @@
-import type { Bill, BillPatch, BillPayment, BillStatus } from './entities/bill.ts';
+import type { Bill, BillPatch, BillStatus } from './entities/bill.ts';
 import { MAX_BILL_AMOUNT, MAX_BILL_LINES, MAX_INVOICE_NUMBER_LENGTH } from './entities/bill.ts';
 import { BULK_BILL_CREATION_LIMIT } from './constants.ts';
 import { formatMoney, isKnownCurrency } from './money.ts';
@@ -92,13 +92,6 @@ export function checkBillAction(action: BillAction, from: BillStatus): BillCheck
 
 /** The status after `submit` on create: a draft unless sent for approval at once. */
 export const createdStatus = (submit: boolean | undefined): BillStatus => (submit ? 'PENDING_APPROVAL' : 'DRAFT');
-
-/**
- * A bill with a payment in flight (PENDING) stays SCHEDULED until the rail answers; cancel,
- * schedule, pay now and mark as paid must wait for it, or the vendor could be paid twice.
- */
-export const hasPaymentInFlight = (billId: string, payments: readonly Pick<BillPayment, 'bill_id' | 'status'>[]) =>
-  payments.some((p) => p.bill_id === billId && p.status === 'PENDING');
 
 // --- Patches -------------------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { retryBillSync } from './accounting/retry-sync.ts';
 import { cancelBillApproval, remindNextApprovers, type SendMail } from './bill-approvals.ts';
-import { assertPayable, markBillPaid, payOne, type BillResult } from './bill-payments.ts';
+import { assertPayable, markBillPaid, payOne, pendingSettlement, type BillResult } from './bill-payments.ts';
 import { assertNotSynced, findBill } from './bills.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { writeMirrored } from './collections.ts';
@@ -92,13 +92,9 @@ export async function bulkMemo(tx: Queryable, user: ActingUser, ids: readonly st
   return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'editMemo', (_b, seq) => setColumns(tx, user, id, seq, at, { memo })));
 }
 
-/**
- * A payment sent and not yet settled (PENDING attempt, issue 25): canceling or rescheduling must
- * wait for it, or the vendor could be paid twice (bill-rules.ts hasPaymentInFlight).
- */
+/** A payment sent and not yet settled (`pendingSettlement`): canceling or rescheduling waits for it. */
 async function assertNoPaymentInFlight(tx: Queryable, billId: string): Promise<void> {
-  const rows = await tx.query(`SELECT 1 FROM bill_payments WHERE bill_id = $1 AND status = 'PENDING'`, [billId]);
-  if (rows.length > 0) throw new ApiError('REQUEST_7001', 'This bill has a payment in flight; wait until it settles or fails.');
+  if (await pendingSettlement(tx, billId)) throw new ApiError('REQUEST_7001', 'This bill has a payment in flight; wait until it settles or fails.');
 }
 
 /**

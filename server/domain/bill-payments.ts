@@ -53,8 +53,11 @@ export async function assertPayable(tx: Queryable, businessId: string, bill: Pic
   if (!check.ok) throw new ApiError('BILL_PAY_7101', check.message);
 }
 
-/** The live attempt's settlement day, when one is on its way. */
-async function pendingSettlement(tx: Queryable, billId: string): Promise<string | null> {
+/**
+ * The live attempt's settlement day, when a payment is on its way (PENDING): cancel, schedule,
+ * pay now and mark as paid wait for it, or the vendor could be paid twice.
+ */
+export async function pendingSettlement(tx: Queryable, billId: string): Promise<string | null> {
   const [row] = await tx.query<{ settles_on: string }>(
     `SELECT to_char(settles_on, 'YYYY-MM-DD') AS settles_on FROM bill_payments WHERE bill_id = $1 AND status = 'PENDING'`, [billId],
   );
