@@ -66,7 +66,7 @@ describe('the bill status machine', () => {
     editEntity: ['DRAFT', 'PENDING_APPROVAL', 'APPROVED', 'REJECTED', 'PAYMENT_FAILED'],
     editCoding: [...OPEN, 'PAID'],
     editMemo: BILL_STATUSES.filter((s) => s !== 'CANCELED'),
-    retryAccountingSync: ['APPROVED', 'SCHEDULED', 'PAID', 'RECONCILED', 'PAYMENT_FAILED'],
+    retryAccountingSync: ['APPROVED', 'SCHEDULED', 'PAID', 'RECONCILED'],
     remindApprovers: ['PENDING_APPROVAL'],
   };
 

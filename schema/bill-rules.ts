@@ -75,8 +75,9 @@ export const BILL_ACTIONS = {
   // Coding syncs to accounting; a reconciled bill's books are closed.
   editCoding: { from: [...OPEN, 'PAID'], to: null, cannot: 'have its tracking categories changed (not once reconciled or canceled)' },
   editMemo: { from: [...OPEN, 'PAID', 'RECONCILED'], to: null, cannot: 'have its memo or invoice document changed (not once canceled)' },
-  // Accounting learns of a bill once it is approved.
-  retryAccountingSync: { from: ['APPROVED', 'SCHEDULED', 'PAYMENT_FAILED', 'PAID', 'RECONCILED'], to: null, cannot: 'be synced to accounting (only an approved bill is)' },
+  // Accounting learns of a bill once it is approved; the statuses the sync takes
+  // (server/domain/accounting/sync-items.ts SYNCABLE.bill): a failed payment waits for its retry.
+  retryAccountingSync: { from: ['APPROVED', 'SCHEDULED', 'PAID', 'RECONCILED'], to: null, cannot: 'be synced to accounting (only an approved bill is)' },
   remindApprovers: { from: ['PENDING_APPROVAL'], to: null, cannot: 'have its approvers reminded (only a bill awaiting approval has any)' },
 } as const satisfies Record<string, { from: readonly BillStatus[]; to: BillStatus | null; cannot: string }>;
 export type BillAction = keyof typeof BILL_ACTIONS;

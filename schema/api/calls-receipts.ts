@@ -80,8 +80,8 @@ export const deleteReceipt = defineCall({
 
 /**
  * Issue 25: a receipt a form stored and then gave up (a cancelled claim form). Deleted like
- * `receipts.delete` only while nothing uses it (no transaction, no live claim, no live bill's
- * invoice: the server stores bytes once per uploader, so the same photo may already be on a saved
+ * `receipts.delete` only while nothing uses it (no transaction, no claim and no bill's invoice,
+ * deleted ones included: the server stores bytes once per uploader, so the same photo may already be on a saved
  * claim); otherwise kept, `discarded: false`. A POST (Idempotency-Key), so the outbox may send it again.
  */
 export const discardReceipt = defineCall({
