@@ -118,6 +118,13 @@ describe.each(await testDatabases())('retry-accounting-sync on %s', (kind) => {
     const res = await request(t.app, 'POST', RETRY, { token: gAdmin, body: { bill_ids: [created.body.id] } });
     expect(res.body.results[0]).toMatchObject({ ok: false, error_v2: { error_code: 'ACCOUNTING_7303' } });
     expect(res.body.results[0].error_v2.message).toContain('books only money that moved');
+    expect(res.body.results[0].error_v2.message).toContain('once its payment has settled');
+
+    // Marked paid outside Ledgerline: no payment of ours will ever settle, and the refusal says so.
+    await t.db.query(`UPDATE bills SET status = 'PAID', paid_manually = true WHERE id = $1`, [created.body.id]);
+    const manual = await request(t.app, 'POST', RETRY, { token: gAdmin, body: { bill_ids: [created.body.id] } });
+    expect(manual.body.results[0]).toMatchObject({ ok: false, error_v2: { error_code: 'ACCOUNTING_7303' } });
+    expect(manual.body.results[0].error_v2.message).toContain('marked paid outside it is not exported');
   });
 
   it('refuses an employee (403) and another business\'s bill (404 in its place)', async () => {

@@ -49,6 +49,9 @@ function untakeable(bill: Bill, providerName: string, moneyMovedOnly: boolean): 
   if (bill.line_items.some((l) => !l.gl_account_id)) {
     return 'This bill cannot sync yet: give every line a GL account, then retry.';
   }
+  if (moneyMovedOnly && bill.paid_manually) {
+    return `${providerName} books only money that moved through Ledgerline: a bill marked paid outside it is not exported there.`;
+  }
   if (moneyMovedOnly) return `${providerName} books only money that moved: this bill syncs once its payment has settled.`;
   return 'This bill cannot sync yet.';
 }
