@@ -97,6 +97,12 @@ export const ERROR_CATALOGUE = {
     status: 422,
     message: 'This vendor already has a bill with this invoice number. Check it is not the same invoice; to save it anyway, confirm the duplicate.',
   },
+  // Issue 27, travel and booking (no §8 code fits). 7001–7019: trips, policy, profile; 7020–7039: search and booking.
+  TRAVEL_7001: { status: 422, message: 'This offer has expired. Search again for current prices.' },
+  TRAVEL_7002: { status: 422, message: 'This offer is outside the travel policy, and the policy does not allow booking it.' },
+  TRAVEL_7003: { status: 409, message: 'This trip still has bookings. Cancel them before deleting the trip.' },
+  TRAVEL_7004: { status: 422, message: 'Booking is turned off for this business. An admin can turn it on in Travel settings.' },
+  TRAVEL_7005: { status: 409, message: 'This trip is canceled: nothing more can be booked or linked on it.' },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },

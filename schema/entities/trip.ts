@@ -1,0 +1,198 @@
+import { z } from 'zod';
+import { isoDateTime, mirroredFields, uuid } from './common.ts';
+import { defineEntity } from './define-entity.ts';
+import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { knownCurrencySchema } from '../money.ts';
+
+/**
+ * Issue 27: a trip — where and when someone travels, what was booked for it, and the card spend
+ * and claims linked to it. One mirrored row carries the whole itinerary (its bookings inside the
+ * doc, confirmation codes included), so a trip reads fully offline.
+ *
+ * `status` is the server's at the row's last write: PLANNED (nothing booked), BOOKED (a booking
+ * is BOOKED), CANCELED. IN_PROGRESS and COMPLETED follow from the dates and today; show
+ * `effectiveTripStatus(trip, today)` (schema/travel-rules.ts), which both sides use.
+ */
+export const TRIP_STATUSES = ['PLANNED', 'BOOKED', 'IN_PROGRESS', 'COMPLETED', 'CANCELED'] as const;
+export const tripStatusSchema = z.enum(TRIP_STATUSES);
+export type TripStatus = z.infer<typeof tripStatusSchema>;
+
+export const CABINS = ['ECONOMY', 'PREMIUM_ECONOMY', 'BUSINESS', 'FIRST'] as const;
+export const cabinSchema = z.enum(CABINS);
+export type Cabin = z.infer<typeof cabinSchema>;
+
+/** Integer minor units of an ISO 4217 currency. */
+export const moneySchema = z.object({ amount: z.number().int(), currency: knownCurrencySchema });
+export type Money = z.infer<typeof moneySchema>;
+
+const isoDate = z.iso.date();
+/** IATA airport code (three capital letters), e.g. SFO. */
+export const iataCodeSchema = z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter IATA airport code');
+
+/** One flight leg: local times at each airport as ISO date-times with their offset. */
+export const flightSegmentSchema = z.object({
+  airline_code: z.string().regex(/^[A-Z0-9]{2}$/),
+  airline_name: z.string(),
+  flight_number: z.string(),
+  origin: iataCodeSchema,
+  destination: iataCodeSchema,
+  departs_at: isoDateTime,
+  arrives_at: isoDateTime,
+  duration_minutes: z.number().int().positive(),
+  cabin: cabinSchema,
+});
+export type FlightSegment = z.infer<typeof flightSegmentSchema>;
+
+/** The hotel of a hotel offer or booking. */
+export const hotelStaySchema = z.object({
+  hotel_id: z.string(),
+  name: z.string(),
+  /** IATA city/airport code the hotel is searched by. */
+  city: iataCodeSchema,
+  address: z.string(),
+  stars: z.number().int().min(1).max(5),
+  check_in: isoDate,
+  check_out: isoDate,
+  nights: z.number().int().positive(),
+  nightly: moneySchema,
+  /** Local check-in time, e.g. "15:00". */
+  check_in_time: z.string(),
+});
+export type HotelStay = z.infer<typeof hotelStaySchema>;
+
+export const BOOKING_STATUSES = ['PENDING_APPROVAL', 'BOOKED', 'REJECTED', 'CANCELED'] as const;
+export const bookingStatusSchema = z.enum(BOOKING_STATUSES);
+export type BookingStatus = z.infer<typeof bookingStatusSchema>;
+export const BOOKING_KINDS = ['FLIGHT', 'HOTEL'] as const;
+
+/**
+ * A booking (`POST /v1/auth/booking/requests`), kept inside its trip's doc. BOOKED carries its
+ * six-character confirmation code, the trip's card and the charge (a card transaction linked to
+ * the trip); CANCELED a refund transaction on the same card when it had been charged.
+ */
+export const bookingSchema = z.object({
+  id: uuid,
+  trip_id: uuid,
+  kind: z.enum(BOOKING_KINDS),
+  status: bookingStatusSchema,
+  offer_id: uuid,
+  price: moneySchema,
+  in_policy: z.boolean(),
+  policy_reasons: z.array(z.string()),
+  /** FLIGHT: the legs out (and back when a return was searched). */
+  segments: z.array(flightSegmentSchema),
+  /** HOTEL: the stay. */
+  hotel: hotelStaySchema.nullable(),
+  confirmation_code: z.string().regex(/^[A-Z0-9]{6}$/).nullable(),
+  card_id: uuid.nullable(),
+  transaction_id: uuid.nullable(),
+  refund_transaction_id: uuid.nullable(),
+  /** The approval of an out-of-policy booking (approvals inbox, object_type `travel_booking`). */
+  approval_id: uuid.nullable(),
+  rejection_reason: z.string().nullable(),
+  booked_at: isoDateTime.nullable(),
+  canceled_at: isoDateTime.nullable(),
+  created_at: isoDateTime,
+});
+export type Booking = z.infer<typeof bookingSchema>;
+
+export const tripSchema = z.object({
+  id: uuid,
+  /** The traveller: owner of the trip. */
+  user_id: uuid,
+  name: z.string().min(1).max(200),
+  /** Where to: an IATA code (the city's main airport), e.g. JFK. */
+  destination: iataCodeSchema,
+  /** The destination's city name, for display and search. */
+  destination_name: z.string(),
+  start_date: isoDate,
+  end_date: isoDate,
+  purpose: z.string().max(2000).nullable(),
+  status: tripStatusSchema,
+  /** Optional budget in the business's currency. */
+  budget: moneySchema.nullable(),
+  /**
+   * Bookings (BOOKED only) + linked transactions (not declined) + linked claims (not canceled or
+   * deleted) in the budget's (else the business's) currency; `totals` has one entry per currency.
+   */
+  total: moneySchema,
+  totals: z.array(moneySchema),
+  bookings: z.array(bookingSchema),
+  transaction_ids: z.array(uuid),
+  reimbursement_ids: z.array(uuid),
+  /** The trip's virtual card, issued at its first booking. */
+  card_id: uuid.nullable(),
+  canceled_at: isoDateTime.nullable(),
+  created_at: isoDateTime,
+  ...mirroredFields,
+});
+export type Trip = z.infer<typeof tripSchema>;
+
+const csv = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
+
+export const TRIP_SORTS = ['start_desc', 'start_asc'] as const;
+export type TripSort = (typeof TRIP_SORTS)[number];
+
+export const tripFilterSchema = z.object({
+  q: z.string().max(200).optional(),
+  statuses: csv(tripStatusSchema).optional(),
+  user_ids: csv(z.uuid()).optional(),
+});
+export type TripFilter = z.infer<typeof tripFilterSchema>;
+
+export function matchesTripFilter(t: Trip, f: TripFilter): boolean {
+  if (f.statuses?.length && !f.statuses.includes(t.status)) return false;
+  if (f.user_ids?.length && !f.user_ids.includes(t.user_id)) return false;
+  return true;
+}
+
+export function compareTrips(sort: TripSort) {
+  const dir = sort === 'start_asc' ? -1 : 1;
+  return (a: Trip, b: Trip) =>
+    a.start_date < b.start_date ? dir : a.start_date > b.start_date ? -dir : a.id < b.id ? dir : a.id > b.id ? -dir : 0;
+}
+
+/**
+ * Table `trips` (migration 038). `bookings`, `transaction_ids`, `reimbursement_ids`, `total` and
+ * `totals` are computed doc values (`sql`) read from `travel_bookings` and `trip_spend_events`;
+ * the server layer supplies them (server/domain/collections.ts) — see server/domain/travel/.
+ */
+const tripColumns: ColumnMap<Trip> = {
+  id: { type: 'uuid', indexed: true },
+  user_id: { type: 'uuid' },
+  name: { type: 'text' },
+  destination: { type: 'text' },
+  destination_name: { type: 'text' },
+  start_date: { type: 'date', indexed: true },
+  end_date: { type: 'date' },
+  purpose: { type: 'text' },
+  status: { type: 'text' },
+  budget: { type: 'jsonb' },
+  total: { type: 'jsonb' },
+  totals: { type: 'jsonb' },
+  bookings: { type: 'jsonb' },
+  transaction_ids: { type: 'jsonb' },
+  reimbursement_ids: { type: 'jsonb' },
+  card_id: { type: 'uuid' },
+  canceled_at: { type: 'timestamptz' },
+  created_at: { type: 'timestamptz' },
+  ...MIRRORED_COLUMNS,
+};
+
+export const tripEntity = defineEntity({
+  name: 'trips',
+  schema: tripSchema,
+  idField: 'id',
+  mirror: { kind: 'own', indexes: [] },
+  visibility: 'owner',
+  searchText: ['name', 'destination', 'destination_name', 'purpose'],
+  query: {
+    filter: tripFilterSchema,
+    sorts: TRIP_SORTS,
+    matches: matchesTripFilter,
+    compare: compareTrips,
+    referencedIds: (t: Trip) => [t.user_id],
+  },
+  columns: tripColumns,
+});
