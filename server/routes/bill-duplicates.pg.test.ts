@@ -6,54 +6,46 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../db/migrate.ts';
-import { twoProcessesOnOnePg } from '../test-app.ts';
+import { withPgBusiness } from '../test-pg-race.ts';
 import { pgAvailable } from '../testing.ts';
-import { makeBusiness, request, signIn } from '../test-fixtures.ts';
+import { request } from '../test-fixtures.ts';
 
 const BILLS = '/v1/auth/bill-pay';
 const RACERS = 8;
 
 describe.skipIf(!(await pgAvailable()))('duplicate invoice races on PostgreSQL', () => {
   it('lets exactly one unconfirmed create of an invoice through however they race', async () => {
-    const procs = await twoProcessesOnOnePg();
-    const { dbA, appA, appB } = procs;
-    try {
-      await migrate(dbA);
-      const f = await makeBusiness(dbA, { transactions: 0 });
-      const admin = await signIn(appA, f.email('admin'));
-      const vendor = await request(appA, 'POST', '/v1/auth/vendors', { token: admin, body: { name: 'Race vendor' } });
-      expect(vendor.status, vendor.text).toBe(201);
-      const spellings = ['INV-0042', 'inv 42', 'INV/042', 'Inv-42'];
-      const create = (i: number, confirm: boolean) =>
-        request(i % 2 === 0 ? appA : appB, 'POST', BILLS, {
-          token: admin,
-          headers: { 'Idempotency-Key': randomUUID() },
-          body: {
-            vendor_id: vendor.body.id, invoice_number: spellings[i % spellings.length], invoice_date: '2026-11-01', due_date: '2026-11-30',
-            currency: 'USD', line_items: [{ description: 'Race', amount: 5_000 + i }], submit: i % 3 === 0,
-            ...(confirm ? { confirm_duplicate: true } : {}),
-          },
-        });
+    await withPgBusiness({ transactions: 0 }, async ({ dbA, appA, appB, f, admin }) => {
+    const vendor = await request(appA, 'POST', '/v1/auth/vendors', { token: admin, body: { name: 'Race vendor' } });
+    expect(vendor.status, vendor.text).toBe(201);
+    const spellings = ['INV-0042', 'inv 42', 'INV/042', 'Inv-42'];
+    const create = (i: number, confirm: boolean) =>
+      request(i % 2 === 0 ? appA : appB, 'POST', BILLS, {
+        token: admin,
+        headers: { 'Idempotency-Key': randomUUID() },
+        body: {
+          vendor_id: vendor.body.id, invoice_number: spellings[i % spellings.length], invoice_date: '2026-11-01', due_date: '2026-11-30',
+          currency: 'USD', line_items: [{ description: 'Race', amount: 5_000 + i }], submit: i % 3 === 0,
+          ...(confirm ? { confirm_duplicate: true } : {}),
+        },
+      });
 
-      const plain = await Promise.all(Array.from({ length: RACERS }, (_, i) => create(i, false)));
-      const made = plain.filter((r) => r.status === 200);
-      expect(made).toHaveLength(1);
-      for (const r of plain.filter((x) => x.status !== 200)) {
-        expect([r.status, r.body.error_v2.error_code]).toEqual([422, 'BILL_PAY_DUPLICATE_INVOICE']);
-        expect(r.body.error_v2.message).toContain(`Invoice ${made[0]!.body.invoice_number} from Race vendor`);
-      }
-      const live = await dbA.query<{ n: number }>('SELECT count(*)::int AS n FROM bills WHERE vendor_id = $1', [vendor.body.id]);
-      expect(live[0]!.n).toBe(1);
-
-      // Confirmed ones racing with unconfirmed ones: every confirmed create succeeds, no unconfirmed one does.
-      const mixed = await Promise.all(Array.from({ length: RACERS }, (_, i) => create(i, i % 2 === 1)));
-      mixed.forEach((r, i) => expect(r.status, r.text).toBe(i % 2 === 1 ? 200 : 422));
-      for (const r of mixed.filter((x) => x.status === 200)) {
-        expect(r.body.duplicate_of).toMatchObject({ id: made[0]!.body.id, confirmed_by: f.users.admin });
-      }
-    } finally {
-      await procs.close();
+    const plain = await Promise.all(Array.from({ length: RACERS }, (_, i) => create(i, false)));
+    const made = plain.filter((r) => r.status === 200);
+    expect(made).toHaveLength(1);
+    for (const r of plain.filter((x) => x.status !== 200)) {
+      expect([r.status, r.body.error_v2.error_code]).toEqual([422, 'BILL_PAY_DUPLICATE_INVOICE']);
+      expect(r.body.error_v2.message).toContain(`Invoice ${made[0]!.body.invoice_number} from Race vendor`);
     }
+    const live = await dbA.query<{ n: number }>('SELECT count(*)::int AS n FROM bills WHERE vendor_id = $1', [vendor.body.id]);
+    expect(live[0]!.n).toBe(1);
+
+    // Confirmed ones racing with unconfirmed ones: every confirmed create succeeds, no unconfirmed one does.
+    const mixed = await Promise.all(Array.from({ length: RACERS }, (_, i) => create(i, i % 2 === 1)));
+    mixed.forEach((r, i) => expect(r.status, r.text).toBe(i % 2 === 1 ? 200 : 422));
+    for (const r of mixed.filter((x) => x.status === 200)) {
+      expect(r.body.duplicate_of).toMatchObject({ id: made[0]!.body.id, confirmed_by: f.users.admin });
+    }
+    });
   });
 });
