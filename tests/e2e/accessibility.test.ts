@@ -11,31 +11,20 @@
  * axe is evaluated through DevTools (page.evaluate), not added as a <script>: the app's CSP
  * refuses inline scripts, and waits poll through DevTools too (pollPage) for the same reason.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatMoney } from '../../schema/money.ts';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, pollPage, signIn, type BrowserSession } from '../support/browser.ts';
+import { mainNav, pollPage, signIn } from '../support/browser.ts';
 import { COLUMNS, grid, rowAt, searchBox, selectionBar, waitForTotal } from '../support/transactions-page.ts';
+import { browser, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 const TRANSACTIONS = 40;
 const DESKTOP = { width: 1280, height: 900 };
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ serveDist: true, transactions: TRANSACTIONS });
-  browser = await launchBrowser({ baseURL: server.url });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: TRANSACTIONS });
 
 /**
  * No serious or critical violation in either colour scheme, at desktop size and at a phone's

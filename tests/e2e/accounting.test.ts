@@ -14,32 +14,21 @@
  * comes back with the connection. axe finds nothing; the CSP blocked nothing.
  */
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { connectAccountingProvider } from '../../schema/api/calls-accounting.ts';
 import { patchTransaction } from '../../schema/api/calls.ts';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, setNetwork, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { mainNav, setNetwork, signIn, waitForSyncStatus } from '../support/browser.ts';
 import { chooseCoding, grid, searchBox, selectionBar } from '../support/transactions-page.ts';
 import { errorBody } from '../../schema/errors.ts';
+import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 /** Issue 12's end-to-end persona: a bookkeeper closes the month. */
 const BOOKKEEPER = 'bookkeeper@demo.test';
 const PASSWORD = 'demo-password-1';
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 20, serveDist: true });
-  browser = await launchBrowser({ baseURL: server.url });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: 20 });
 
 interface IifBlock {
   lines: string[][];
@@ -79,9 +68,7 @@ function readIif(text: string): IifBlock[] {
 
 describe('accounting, end to end', () => {
   it('switches to QuickBooks Desktop, syncs, downloads a balanced IIF, and unlocks a synced transaction', async () => {
-    onTestFailed(() => {
-      if (browser.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
-    });
+    printBrowserLogsOnFailure({ browser });
     const bookkeeper = await apiSignIn(server.url, BOOKKEEPER, PASSWORD);
     const [gl, otherGl] = await server.db.query<{ id: string; name: string; code: string }>(
       `SELECT id::text, name, code FROM gl_accounts WHERE business_id = $1 AND active ORDER BY code LIMIT 2`, [server.businessId]);

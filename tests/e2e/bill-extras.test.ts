@@ -10,30 +10,19 @@
  * previews its first bill) and paused, and the server holds it paused. axe finds nothing serious.
  */
 import type { Locator } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listRecurringBills, listVendorCredits } from '../../schema/api/calls-bill-extras.ts';
 import { listBills } from '../../schema/api/calls-bills.ts';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { mainNav, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 const VENDOR = 'Pacific Precision Machining';
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 20, serveDist: true });
-  browser = await launchBrowser({ baseURL: server.url });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: 20 });
 
 /** The first day of next month (UTC), ISO. */
 function firstOfNextMonth(): string {
@@ -43,9 +32,7 @@ function firstOfNextMonth(): string {
 
 describe('bill pay extras, end to end', () => {
   it('records a credit and a template, bills from the template with the credit applied, and pauses and edits a recurring bill', async () => {
-    onTestFailed(() => {
-      if (browser.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
-    });
+    printBrowserLogsOnFailure({ browser });
     const [vendor] = await server.db.query<{ id: string }>(`SELECT id::text FROM vendors WHERE business_id = $1 AND name = $2`, [server.businessId, VENDOR]);
     const admin = await apiSignIn(server.url, ADMIN, PASSWORD);
     const { page } = browser;

@@ -11,30 +11,17 @@
  * vendor's invoice opens the bill form prefilled; saving the draft leaves one row in the inbox,
  * and the server holds the bill with that invoice file and exactly one provisional bill.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
-import {
-  launchBrowser, setNetwork, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
-} from '../support/browser.ts';
+import { setNetwork, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus } from '../support/browser.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
+import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 const VENDOR = 'Pacific Precision Machining';
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 20, serveDist: true });
-  browser = await launchBrowser({ baseURL: server.url });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: 20 });
 
 /** An invoice as a photo of it would read: a PNG of its lines drawn in the page (canvas → bytes). */
 async function invoicePng(page: Page, lines: string[]): Promise<Buffer> {
@@ -66,9 +53,7 @@ async function liveProvisional(): Promise<{ id: string; invoice_file_id: string;
 
 describe('the bill inbox, end to end', () => {
   it('drops two invoices offline, reads them on the device, syncs them, and completes one into a bill', async () => {
-    onTestFailed(() => {
-      if (browser?.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
-    });
+    printBrowserLogsOnFailure({ browser });
     const { page, context } = browser;
     await page.goto('/');
     await signIn(page, ADMIN, PASSWORD);

@@ -14,33 +14,22 @@
  * processing (SCHEDULED, its payment PENDING) until its settlement day, then PAID when the
  * settlement job runs on that day (issue 25), and the feed brings it into the Paid tab.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { approveApproval } from '../../schema/api/calls-approvals.ts';
 import { createBill, DEFAULT_SETTLEMENT_DAYS } from '../../schema/api/calls-bills.ts';
 import { expectedSettlementDate } from '../../schema/business-days.ts';
 import { settleBillPayments } from '../../server/domain/bill-settlement.ts';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, setNetwork, mainNav, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { setNetwork, mainNav, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
 const OWNER = 'owner@demo.test';
 const PASSWORD = 'demo-password-1';
 const VENDOR = 'Pacific Precision Machining';
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 20, serveDist: true });
-  browser = await launchBrowser({ baseURL: server.url });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: 20 });
 
 /** An ISO date `days` from today (UTC). */
 const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
@@ -73,9 +62,7 @@ async function seedBills(): Promise<string[]> {
 
 describe('bills, end to end', () => {
   it('shows tabs with counts and a bill’s drawer, and marks two approved bills paid in bulk', async () => {
-    onTestFailed(() => {
-      if (browser.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
-    });
+    printBrowserLogsOnFailure({ browser });
     const ids = await seedBills();
     expect(Object.values(await statusOf(ids)).sort()).toEqual(['APPROVED', 'APPROVED', 'APPROVED', 'DRAFT']);
 

@@ -6,11 +6,12 @@
  * fresh load selects the demo business again.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { makeBusiness } from '../../server/test-fixtures.ts';
 import { launchBrowser, signIn, type BrowserSession } from '../support/browser.ts';
 import { waitForTotal } from '../support/transactions-page.ts';
+import { printBrowserLogsOnFailure } from '../support/e2e-app.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -41,9 +42,7 @@ afterAll(async () => {
 
 describe('business switcher, end to end', () => {
   it('switches business from the user menu and back through a business_id link', async () => {
-    onTestFailed(() => {
-      if (browser?.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
-    });
+    printBrowserLogsOnFailure({ browser });
     const { page } = browser;
     await page.goto(`/sign-in?business_id=${server.businessId}`);
     await signIn(page, USER, PASSWORD);

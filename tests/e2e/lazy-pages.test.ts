@@ -5,9 +5,9 @@
  * (main.tsx → preloadLazyPages). Going offline without a reload must still open every page.
  * A later, controlled load is covered by the offline reloads of cards, receipts and reimbursements.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
-import { launchBrowser, setNetwork, mainNav, pollPage, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { describe, expect, it, onTestFailed } from 'vitest';
+import { setNetwork, mainNav, pollPage, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { browser, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -20,18 +20,7 @@ const PAGES: readonly [link: string, heading: string][] = [
   ['Settings', 'Settings'],
 ];
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ serveDist: true, transactions: 200 });
-  browser = await launchBrowser({ baseURL: server.url });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: 200 }, 180_000);
 
 describe('lazy pages', () => {
   it('open offline on a first visit, before the service worker controls the page', async () => {

@@ -9,12 +9,13 @@
  * wrong email code is refused with the server's message; the right codes turn the authenticator on,
  * the next code finishes the sign-in, and the app loads. The authenticator is active in the database.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { URI, type TOTP } from 'otpauth';
 import { devOutbox } from '../../schema/api/calls-identity.ts';
 import { messageForError } from '../../schema/errors.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { launchBrowser, mainNav, type BrowserSession } from '../support/browser.ts';
+import { printBrowserLogsOnFailure } from '../support/e2e-app.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -47,9 +48,7 @@ async function mailedCode(email: string): Promise<string> {
 
 describe('first MFA enrolment during sign-in, end to end', () => {
   it('a user of an MFA-required business with no authenticator enrols from the sign-in page and lands in the app', async () => {
-    onTestFailed(() => {
-      if (browser?.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
-    });
+    printBrowserLogsOnFailure({ browser });
     const { page } = browser;
     await page.goto('/sign-in');
     await page.getByLabel('Email').fill(USER, { timeout: 30_000 });

@@ -12,7 +12,7 @@
  * while the app runs → an edit hits the 401: the outbox pauses and a "Sign in again" prompt
  * appears in place → the same user signs in (password + code) → the edit is delivered.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { URI, type TOTP } from 'otpauth';
 import { signIn as signInCall } from '../../schema/api/calls.ts';
 import { totpStart, totpVerify } from '../../schema/api/calls-identity.ts';
@@ -20,6 +20,7 @@ import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { ApiError, apiSignIn } from '../support/api.ts';
 import { launchBrowser, mainNav, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { COLUMNS, rowAt, waitForTotal } from '../support/transactions-page.ts';
+import { printBrowserLogsOnFailure } from '../support/e2e-app.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -41,9 +42,7 @@ afterAll(async () => {
 });
 
 function showBrowserLogsOnFailure() {
-  onTestFailed(() => {
-    if (browser?.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
-  });
+  printBrowserLogsOnFailure({ browser });
 }
 
 let lastStep = 0;

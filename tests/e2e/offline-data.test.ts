@@ -11,29 +11,18 @@
  * of the records. Never, at any moment of the download, "No transactions match".
  */
 import type { Route } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { describe, expect, it, onTestFailed } from 'vitest';
 import { countTransactions } from '../support/db-checks.ts';
-import { launchBrowser, setNetwork, mainNav, pollPage, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { setNetwork, mainNav, pollPage, signIn, waitForSyncStatus } from '../support/browser.ts';
 import { waitForTotal } from '../support/transactions-page.ts';
+import { browser, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 // More than one feed page (2,000 rows), so the download lasts long enough to be seen.
 const TRANSACTIONS = 3_000;
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ serveDist: true, transactions: TRANSACTIONS });
-  browser = await launchBrowser({ baseURL: server.url });
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: TRANSACTIONS }, 180_000);
 
 const setting = (title: string) => browser.page.getByRole('group', { name: title });
 

@@ -13,12 +13,13 @@
  * second factor. Then the business requires MFA: the sign-in's first enrolment takes the emailed
  * code and "Use a passkey instead", and the new passkey finishes the sign-in.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CDPSession } from 'playwright-core';
 import { devOutbox } from '../../schema/api/calls-identity.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, mainNav, signIn, type BrowserSession } from '../support/browser.ts';
+import { printBrowserLogsOnFailure } from '../support/e2e-app.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -50,9 +51,7 @@ afterAll(async () => {
 });
 
 function showBrowserLogsOnFailure() {
-  onTestFailed(() => {
-    if (browser?.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
-  });
+  printBrowserLogsOnFailure({ browser });
 }
 
 const securitySection = () => browser.page.getByRole('region', { name: 'Security' });

@@ -14,16 +14,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
-import {
-  launchBrowser, setNetwork, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
-} from '../support/browser.ts';
+import { setNetwork, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus } from '../support/browser.ts';
 import { getReceiptMetadata } from '../../schema/api/calls-receipts.ts';
 import { ApiError, apiSignIn } from '../support/api.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
+import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const EMPLOYEE = 'employee@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -32,18 +30,7 @@ const MERCHANT = 'E2E Blue Bottle Coffee';
 const RECEIPT_NAME = 'r08-ride-usd.png';
 const RECEIPT_FILE = fileURLToPath(new URL(`../fixtures/receipts/${RECEIPT_NAME}`, import.meta.url));
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 50, serveDist: true });
-  browser = await launchBrowser({ baseURL: server.url });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: 50 });
 
 const grid = (page: Page): Locator => page.getByRole('grid', { name: 'Reimbursements' });
 /** The data rows (the header row has column headers, not cells). */
@@ -72,9 +59,7 @@ async function rowTexts(page: Page): Promise<string[]> {
 
 describe('reimbursements offline, end to end', () => {
   it('creates three claims offline, keeps them pending through an offline reload, and the server gets each once', async () => {
-    onTestFailed(() => {
-      if (browser?.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
-    });
+    printBrowserLogsOnFailure({ browser });
     const { page, context } = browser;
     await page.goto('/');
     await signIn(page, EMPLOYEE, PASSWORD);

@@ -13,29 +13,18 @@
  */
 import { readFile } from 'node:fs/promises';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { exportHeader } from '../../schema/exports.ts';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, setNetwork, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { mainNav, setNetwork, signIn, waitForSyncStatus } from '../support/browser.ts';
 import { COLUMNS, rowAt, searchBox, waitForTotal } from '../support/transactions-page.ts';
+import { browser, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 /** Issue 12's end-to-end persona: a bookkeeper closes the month. */
 const BOOKKEEPER = 'bookkeeper@demo.test';
 const PASSWORD = 'demo-password-1';
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 300, serveDist: true });
-  browser = await launchBrowser({ baseURL: server.url });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: 300 });
 
 const usd = (minor: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(minor / 100);
 const SPEND = `business_id = $1 AND state IN ('PENDING', 'CLEARED') AND NOT deleted AND occurred_at < now()`;

@@ -7,14 +7,12 @@
  * entity (seeded through the API) shows the entity's name in its drawer after an offline reload:
  * entities are mirrored reference data. axe finds nothing serious on either page.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createBill, updateBill } from '../../schema/api/calls-bills.ts';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import {
-  launchBrowser, mainNav, pollPage, setNetwork, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
-} from '../support/browser.ts';
+import { mainNav, pollPage, setNetwork, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -23,18 +21,7 @@ const DEPARTMENT = 'E2E Research';
 const RENAMED = 'E2E Research & Development';
 const ENTITY = 'E2E Robotics GmbH';
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 20, serveDist: true });
-  browser = await launchBrowser({ baseURL: server.url });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: 20 });
 
 /** At a 360 px phone width the page does not scroll sideways (the list fits; owners go under the name). */
 async function expectFitsPhone(page: BrowserSession['page'], where: string): Promise<void> {
@@ -49,9 +36,7 @@ const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOStri
 
 describe('team organisation pages, end to end', () => {
   it('creates a department with an owner, renames it, creates an entity, and names a bill’s entity offline', async () => {
-    onTestFailed(() => {
-      if (browser.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
-    });
+    printBrowserLogsOnFailure({ browser });
     const [owner] = await server.db.query<{ id: string; name: string }>(
       `SELECT id::text, first_name || ' ' || last_name AS name FROM spend_users WHERE business_id = $1 AND email = 'owner@demo.test'`,
       [server.businessId],

@@ -9,28 +9,17 @@
  * a new step-up, and uploads a CSV whose second row lacks its state: that row's error is shown by
  * row and column, and nothing is created. axe finds nothing serious on the page with the drawer.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { describe, expect, it } from 'vitest';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { mainNav, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 const VENDOR = 'E2E Lakeside Tooling';
 const PAYEE_1007 = 'State is required for US vendors.';
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 20, serveDist: true });
-  browser = await launchBrowser({ baseURL: server.url });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: 20 });
 
 type StoredVendor = { state: string | null; account_last_four: string | null; routing_last_four: string | null };
 const storedVendor = async (name: string): Promise<StoredVendor[]> =>
@@ -42,9 +31,7 @@ const storedVendor = async (name: string): Promise<StoredVendor[]> =>
 
 describe('vendors, end to end', () => {
   it('adds a US vendor (PAYEE_1007 first), sets and reveals its bank account through step-up, and shows a CSV row’s error', async () => {
-    onTestFailed(() => {
-      if (browser.logs.length) console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`);
-    });
+    printBrowserLogsOnFailure({ browser });
     const { page } = browser;
     await page.goto('/');
     await signIn(page, ADMIN, PASSWORD);

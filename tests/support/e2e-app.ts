@@ -1,0 +1,32 @@
+/**
+ * The usual e2e file's world: the real server (PGlite, serving the built PWA from dist/) and one
+ * headless Chromium on it, started before the file's tests and closed after them. The two are
+ * live bindings: each e2e file is its own module graph (vitest isolates files), so a file reads
+ * `server` and `browser` straight from this module once `useServerAndBrowser` has run its hook.
+ */
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
+import { startTestServer, type TestServer, type TestServerOptions } from '../../server/testing.ts';
+import { launchBrowser, type BrowserSession } from './browser.ts';
+
+export let server: TestServer;
+export let browser: BrowserSession;
+
+export function useServerAndBrowser(opts: TestServerOptions, timeoutMs = 120_000): void {
+  beforeAll(async () => {
+    server = await startTestServer({ serveDist: true, ...opts });
+    browser = await launchBrowser({ baseURL: server.url });
+  }, timeoutMs);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+}
+
+/** When the running test fails, print the last browser console lines of each session named. */
+export function printBrowserLogsOnFailure(sessions: Record<string, BrowserSession | undefined>): void {
+  onTestFailed(() => {
+    for (const [name, s] of Object.entries(sessions)) {
+      if (s?.logs.length) console.error(`${name} logs:\n${s.logs.slice(-60).join('\n')}`);
+    }
+  });
+}
