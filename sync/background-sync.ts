@@ -138,11 +138,16 @@ export interface SyncRegistrationLike {
 /**
  * The page's side: registers the background sync when commands start waiting (the count goes
  * from none to some) and again when the page is hidden with commands waiting (the registration
- * the browser fired while the tab was open may be spent). `ready`: the service worker
- * registration (navigator.serviceWorker.ready); absent or without `sync`: nothing happens.
+ * the browser fired while the tab was open may be spent). `hidden()` comes from both
+ * `visibilitychange` to hidden (mobile browsers often never fire pagehide) and `pagehide`; one
+ * spell of being hidden registers once, whichever fire (`visible()` ends the spell).
+ * `ready`: the service worker registration (navigator.serviceWorker.ready); absent or without
+ * `sync`: nothing happens.
  */
 export function backgroundSyncRegistrar(ready: (() => Promise<SyncRegistrationLike>) | undefined) {
   let waiting = false;
+  /** Registered since the page was last hidden (while it stays hidden, again is no new work). */
+  let registeredHidden = false;
   const register = () => {
     if (!ready) return;
     void ready().then((reg) => reg.sync?.register(OUTBOX_SYNC_TAG)).catch(() => undefined);
@@ -154,7 +159,12 @@ export function backgroundSyncRegistrar(ready: (() => Promise<SyncRegistrationLi
       waiting = now;
     },
     hidden() {
-      if (waiting) register();
+      if (!waiting || registeredHidden) return;
+      registeredHidden = true;
+      register();
+    },
+    visible() {
+      registeredHidden = false;
     },
   };
 }
