@@ -12,8 +12,10 @@ import { nextEligible } from './outbox-machine.ts';
  * takes the tab leader's Web Lock (`syncLockName`), so it never sends while a tab's engine does:
  * while a tab leads, the tab delivers and the worker waits for the lock; once every tab is closed
  * the lock is free and the worker delivers. A command is never sent by two deliverers at once, and
- * what one delivered is stored `done`/removed before the lock passes on (the next one never
- * re-sends it; an entry left `sending` is re-sent with its key, which the server replays).
+ * what one delivered is stored `done` with the server's answer (or removed, when there is nothing
+ * to confirm) before the lock passes on: the next one never re-sends it (an entry left `sending`
+ * is re-sent with its key, which the server replays), and the next open shows the change over
+ * the mirror's older row until the feed brings the server's (workers/delivered-commands.ts).
  * Where Background Sync or Web Locks are missing (Firefox, Safari) nothing registers or runs.
  */
 export const OUTBOX_SYNC_TAG = 'ledgerline-outbox';
@@ -108,6 +110,8 @@ async function deliverUntil(
   const outbox = createOutbox({
     store: target.store, http: target.http, optimistic: target.optimistic, clock,
     session: { onUnauthorized: () => target.onUnauthorized() },
+    // No mirror rows here: the next open confirms what was delivered (OutboxEntry.answer).
+    keepDelivered: true,
     ...(target.files ? { files: target.files } : {}),
     ...(ports.onError ? { onError: ports.onError } : {}),
   });

@@ -48,6 +48,9 @@ export class OutboxIndex {
    */
   private confirmed = new Map<string, { entry: OutboxEntry; untilSeq: number }>();
   private confirmedByEntity = new Map<string, OutboxEntry[]>();
+  /** Confirmed entries stored `done` (issue 26, `markDelivered`), and who removes them once the feed passes. */
+  private delivered = new Set<string>();
+  onDeliveredDropped: ((id: string) => void) | null = null;
   /**
    * A failed entry → its row's change_seq when first shown failed (`isMoot`: has the server's row
    * changed since?). Kept across reloads by the runtime (moot-refusals.ts): `onFailedSeen` hears
@@ -149,21 +152,44 @@ export class OutboxIndex {
     }
   }
 
+  /** Whether the entry's effect is kept as confirmed (until the feed passes its seq). */
+  isConfirmed(id: string): boolean {
+    return this.confirmed.has(id);
+  }
+
+  /**
+   * Issue 26: the confirmed entry is stored `done` (the service worker delivered it): when the
+   * feed passes its seq, `onDeliveredDropped` hears its id, so the stored entry goes too.
+   */
+  markDelivered(id: string): void {
+    this.delivered.add(id);
+  }
+
   /** The mirror holds every change up to `seq`: drops the overlays it made redundant (their entities). */
   dropConfirmedThrough(seq: number): EntityRefs[] {
     const affected: EntityRefs[] = [];
-    for (const [id, { entry, untilSeq }] of this.confirmed) {
+    for (const [id, { untilSeq }] of this.confirmed) {
       if (untilSeq > seq) continue;
-      this.confirmed.delete(id);
-      if (!this.byId.has(id)) this.parsedArgs.delete(id);
-      for (const entityId of entry.entity_ids) {
-        const list = this.confirmedByEntity.get(entityId)?.filter((e) => e.id !== id);
-        if (list?.length) this.confirmedByEntity.set(entityId, list);
-        else this.confirmedByEntity.delete(entityId);
-      }
-      affected.push(entityRefs(entry));
+      const delivered = this.delivered.has(id);
+      affected.push(this.forgetConfirmed(id)!);
+      if (delivered) this.onDeliveredDropped?.(id);
     }
     return affected;
+  }
+
+  /** Drops one confirmed overlay now (its stored `done` entry was removed, by this tab or another): its entities, or null. */
+  forgetConfirmed(id: string): EntityRefs | null {
+    const found = this.confirmed.get(id);
+    this.delivered.delete(id);
+    if (!found) return null;
+    this.confirmed.delete(id);
+    if (!this.byId.has(id)) this.parsedArgs.delete(id);
+    for (const entityId of found.entry.entity_ids) {
+      const list = this.confirmedByEntity.get(entityId)?.filter((e) => e.id !== id);
+      if (list?.length) this.confirmedByEntity.set(entityId, list);
+      else this.confirmedByEntity.delete(entityId);
+    }
+    return entityRefs(found.entry);
   }
 
   /**
