@@ -191,4 +191,10 @@ export interface SyncStatus {
   needsStepUp: number;
   leader: boolean;
   lastError: string | null;
+  /**
+   * False when the device has a network but the server does not answer (sync/reachability.ts:
+   * the last request failed without an answer, or a captive portal answered); `online` is false
+   * then too. Absent or true otherwise (no interface is `online: false` alone).
+   */
+  reachable?: boolean;
 }
