@@ -52,13 +52,13 @@ export class DeliveredCommands {
     await mirror.confirm(entry, entry.answer ?? null);
     // Kept as an overlay until the feed passes its seq; otherwise the confirm stored what it needed.
     if (index.isConfirmed(entry.id)) return this.deps.refresh(entityRefs(entry));
-    index.forgetConfirmed(entry.id);
+    index.forgetDelivered(entry.id);
     this.forget(entry.id);
   }
 
-  /** The stored entry was removed (here or in another tab): its overlay goes. */
+  /** A stored entry was removed (here or in another tab): a delivered one's overlay goes. */
   removed(id: string): void {
-    const refs = this.deps.index.forgetConfirmed(id);
+    const refs = this.deps.index.forgetDelivered(id);
     if (refs) this.deps.refresh(refs);
   }
 

@@ -168,28 +168,36 @@ export class OutboxIndex {
   /** The mirror holds every change up to `seq`: drops the overlays it made redundant (their entities). */
   dropConfirmedThrough(seq: number): EntityRefs[] {
     const affected: EntityRefs[] = [];
-    for (const [id, { untilSeq }] of this.confirmed) {
+    for (const [id, { entry, untilSeq }] of this.confirmed) {
       if (untilSeq > seq) continue;
-      const delivered = this.delivered.has(id);
-      affected.push(this.forgetConfirmed(id)!);
-      if (delivered) this.onDeliveredDropped?.(id);
+      this.dropConfirmed(id, entry);
+      affected.push(entityRefs(entry));
+      if (this.delivered.delete(id)) this.onDeliveredDropped?.(id);
     }
     return affected;
   }
 
-  /** Drops one confirmed overlay now (its stored `done` entry was removed, by this tab or another): its entities, or null. */
-  forgetConfirmed(id: string): EntityRefs | null {
+  /**
+   * A delivered entry's stored `done` copy was removed (by this tab or another): its overlay goes
+   * now; its entities, or null. Entries the outbox confirmed live are removed from the store at
+   * once and keep their overlay until the feed passes their seq: not touched here.
+   */
+  forgetDelivered(id: string): EntityRefs | null {
+    if (!this.delivered.delete(id)) return null;
     const found = this.confirmed.get(id);
-    this.delivered.delete(id);
     if (!found) return null;
+    this.dropConfirmed(id, found.entry);
+    return entityRefs(found.entry);
+  }
+
+  private dropConfirmed(id: string, entry: OutboxEntry): void {
     this.confirmed.delete(id);
     if (!this.byId.has(id)) this.parsedArgs.delete(id);
-    for (const entityId of found.entry.entity_ids) {
+    for (const entityId of entry.entity_ids) {
       const list = this.confirmedByEntity.get(entityId)?.filter((e) => e.id !== id);
       if (list?.length) this.confirmedByEntity.set(entityId, list);
       else this.confirmedByEntity.delete(entityId);
     }
-    return entityRefs(found.entry);
   }
 
   /**
