@@ -254,6 +254,19 @@ describe('backgroundSyncRegistrar (the page registers the sync while commands wa
     expect(tags).toHaveLength(3);
   });
 
+  it('one spell of being hidden registers once (visibilitychange and pagehide both say hidden)', async () => {
+    const { tags, r } = registrar();
+    r.status(status(1));
+    r.hidden();
+    r.hidden();
+    await flush();
+    expect(tags).toHaveLength(2);
+    r.visible();
+    r.hidden();
+    await flush();
+    expect(tags).toHaveLength(3);
+  });
+
   it('without a service worker or Background Sync (Firefox, Safari) nothing happens', async () => {
     const none = backgroundSyncRegistrar(undefined);
     none.status(status(1));

@@ -12,8 +12,10 @@ import { nextEligible } from './outbox-machine.ts';
  * takes the tab leader's Web Lock (`syncLockName`), so it never sends while a tab's engine does:
  * while a tab leads, the tab delivers and the worker waits for the lock; once every tab is closed
  * the lock is free and the worker delivers. A command is never sent by two deliverers at once, and
- * what one delivered is stored `done`/removed before the lock passes on (the next one never
- * re-sends it; an entry left `sending` is re-sent with its key, which the server replays).
+ * what one delivered is stored `done` with the server's answer (or removed, when there is nothing
+ * to confirm) before the lock passes on: the next one never re-sends it (an entry left `sending`
+ * is re-sent with its key, which the server replays), and the next open shows the change over
+ * the mirror's older row until the feed brings the server's (workers/delivered-commands.ts).
  * Where Background Sync or Web Locks are missing (Firefox, Safari) nothing registers or runs.
  */
 export const OUTBOX_SYNC_TAG = 'ledgerline-outbox';
@@ -108,6 +110,8 @@ async function deliverUntil(
   const outbox = createOutbox({
     store: target.store, http: target.http, optimistic: target.optimistic, clock,
     session: { onUnauthorized: () => target.onUnauthorized() },
+    // No mirror rows here: the next open confirms what was delivered (OutboxEntry.answer).
+    keepDelivered: true,
     ...(target.files ? { files: target.files } : {}),
     ...(ports.onError ? { onError: ports.onError } : {}),
   });
@@ -138,11 +142,16 @@ export interface SyncRegistrationLike {
 /**
  * The page's side: registers the background sync when commands start waiting (the count goes
  * from none to some) and again when the page is hidden with commands waiting (the registration
- * the browser fired while the tab was open may be spent). `ready`: the service worker
- * registration (navigator.serviceWorker.ready); absent or without `sync`: nothing happens.
+ * the browser fired while the tab was open may be spent). `hidden()` comes from both
+ * `visibilitychange` to hidden (mobile browsers often never fire pagehide) and `pagehide`; one
+ * spell of being hidden registers once, whichever fire (`visible()` ends the spell).
+ * `ready`: the service worker registration (navigator.serviceWorker.ready); absent or without
+ * `sync`: nothing happens.
  */
 export function backgroundSyncRegistrar(ready: (() => Promise<SyncRegistrationLike>) | undefined) {
   let waiting = false;
+  /** Registered since the page was last hidden (while it stays hidden, again is no new work). */
+  let registeredHidden = false;
   const register = () => {
     if (!ready) return;
     void ready().then((reg) => reg.sync?.register(OUTBOX_SYNC_TAG)).catch(() => undefined);
@@ -154,7 +163,12 @@ export function backgroundSyncRegistrar(ready: (() => Promise<SyncRegistrationLi
       waiting = now;
     },
     hidden() {
-      if (waiting) register();
+      if (!waiting || registeredHidden) return;
+      registeredHidden = true;
+      register();
+    },
+    visible() {
+      registeredHidden = false;
     },
   };
 }

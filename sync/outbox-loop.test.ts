@@ -109,6 +109,23 @@ describe('a delivery as effects', () => {
       .toEqual(['persist', 'unauthorized']);
   });
 
+  it('kept when delivered in the background (keepDone): stored done with what the next open confirms, unless nothing is confirmed', () => {
+    const sending = beginDelivery(entry('c1', T1), undefined, NOW).state;
+    const row = { id: T1, change_seq: 12 };
+    const kept = settleDelivery(sending, { event: { type: 'succeeded' }, result: { ok: true, status: 200, data: row } as never }, def, undefined, NOW, true);
+    expect(kept.effects).toEqual([
+      { type: 'confirm', entry: kept.state, response: row },
+      { type: 'persist', entry: { ...kept.state, state: 'done', answer: row } },
+    ]);
+    const bulk = { ...def, confirm: 'change_seq' } as AnyCommand;
+    const seqOnly = settleDelivery(sending, { event: { type: 'succeeded' }, result: { ok: true, status: 200, data: { updated: 2, change_seq: 30 } } as never }, bulk, undefined, NOW, true);
+    expect(seqOnly.effects[1]).toEqual({ type: 'persist', entry: { ...seqOnly.state, answer: { change_seq: 30 } } });
+    const unreadable = settleDelivery(sending, { event: { type: 'succeeded' }, result: null }, bulk, undefined, NOW, true);
+    expect(unreadable.effects[1]).toEqual({ type: 'persist', entry: { ...unreadable.state, answer: null } });
+    const upload = { ...def, confirm: 'none' } as AnyCommand;
+    expect(settleDelivery(sending, { event: { type: 'succeeded' }, result: null }, upload, undefined, NOW, true).effects).toEqual([{ type: 'remove', id: 'c1' }]);
+  });
+
   it('a user retry re-applies a refused entry under a fresh key; discard rolls back exactly once', () => {
     const failed = entry('c1', T1, { state: 'failed', last_error: error });
     expect(planRetry(failed, 'fresh', undefined, NOW)?.map((e) => e.type)).toEqual(['reapply', 'persist']);

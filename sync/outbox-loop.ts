@@ -177,17 +177,23 @@ export function deliveryOptions(entry: OutboxEntry, def: AnyCommand): { idempote
   };
 }
 
-/** After the request: what its outcome (`classifyOutcome`, or a local refusal) does. */
+/**
+ * After the request: what its outcome (`classifyOutcome`, or a local refusal) does. `keepDone`
+ * (the service worker, which writes no mirror rows): a delivered command with something to
+ * confirm is stored `done` with its `answer` instead of removed, for the next open to confirm.
+ */
 export function settleDelivery(
   sending: OutboxEntry, outcome: { event: OutboxEvent; result: HttpResult<unknown> | null },
-  def: Pick<AnyCommand, 'confirm'>, fileId: string | undefined, now: number,
+  def: Pick<AnyCommand, 'confirm'>, fileId: string | undefined, now: number, keepDone = false,
 ): Step<OutboxEntry, DeliveryEffect> {
   const next = transition(sending, outcome.event, now);
   const effects: DeliveryEffect[] = [];
   if (next.state === 'done') {
     if (fileId) effects.push({ type: 'upload_state', fileId, state: { kind: 'uploaded', server_id: serverIdOf(outcome.result) ?? fileId } });
-    if (def.confirm !== 'none') effects.push({ type: 'confirm', entry: next, response: outcome.result?.ok ? outcome.result.data : null });
-    effects.push({ type: 'remove', id: next.id });
+    const response = outcome.result?.ok ? outcome.result.data : null;
+    if (def.confirm !== 'none') effects.push({ type: 'confirm', entry: next, response });
+    if (keepDone && def.confirm !== 'none') effects.push({ type: 'persist', entry: { ...next, answer: deliveredAnswer(def.confirm, response) } });
+    else effects.push({ type: 'remove', id: next.id });
     return { state: next, effects };
   }
   const refused = next.state === 'failed' || next.state === 'conflict';
@@ -217,6 +223,17 @@ export function planDiscard(entry: OutboxEntry | null): DeliveryEffect[] | null 
   // failed and conflict entries were rolled back when refused.
   const effects: DeliveryEffect[] = entry.state === 'pending' || entry.state === 'needs_step_up' ? [{ type: 'rollback', entry }] : [];
   return [...effects, { type: 'remove', id: entry.id }];
+}
+
+/**
+ * What a `done` entry keeps of the server's answer (`OutboxEntry.answer`): a `row` confirm's row
+ * as it came (the confirm validates it), else only the change seq the feed must pass.
+ */
+export function deliveredAnswer(confirm: AnyCommand['confirm'], response: unknown): Record<string, unknown> | null {
+  if (response === null || typeof response !== 'object' || Array.isArray(response)) return null;
+  if (confirm === 'row') return response as Record<string, unknown>;
+  const seq = (response as { change_seq?: unknown }).change_seq;
+  return typeof seq === 'number' ? { change_seq: seq } : null;
 }
 
 /** The id an upload's answer names (`{ id, … }`), or null when it could not be read. */

@@ -30,6 +30,11 @@ export interface OutboxOptions {
   commands?: (name: string) => AnyCommand;
   /** The device's files, for commands whose body is one (uploads) and their dependents. */
   files?: LocalFilesPort;
+  /**
+   * Store delivered commands `done` with the server's answer instead of removing them
+   * (`settleDelivery`'s keepDone): the service worker's delivery, which writes no mirror rows.
+   */
+  keepDelivered?: boolean;
 }
 
 export interface Outbox {
@@ -140,7 +145,7 @@ export function createOutbox(opts: OutboxOptions): Outbox {
     await perform(begun.effects);
     const def = lookup(entry.command);
     const outcome = await sendEntry(opts, begun.state, def, signal);
-    await perform(settleDelivery(begun.state, outcome, def, fileId, clock.now()).effects);
+    await perform(settleDelivery(begun.state, outcome, def, fileId, clock.now(), opts.keepDelivered).effects);
   }
 
   const find = async (id: string) => (await opts.store.list()).find((e) => e.id === id) ?? null;

@@ -118,6 +118,13 @@ export interface OutboxEntry {
    * offline): no If-Match, the server applies as before.
    */
   base_seq?: number;
+  /**
+   * Issue 26: what the server answered a command the service worker delivered with no tab open
+   * (state `done`): for a `row` confirm the row, else `{ change_seq }` (null: unreadable). Such an
+   * entry stays stored so the next open (offline too) shows the change over the mirror's older
+   * row (`OptimisticPort.confirm` with this answer) until the feed passes its seq; then it goes.
+   */
+  answer?: Record<string, unknown> | null;
 }
 
 export interface OutboxStore {
@@ -184,4 +191,10 @@ export interface SyncStatus {
   needsStepUp: number;
   leader: boolean;
   lastError: string | null;
+  /**
+   * False when the device has a network but the server does not answer (sync/reachability.ts:
+   * the last request failed without an answer, or a captive portal answered); `online` is false
+   * then too. Absent or true otherwise (no interface is `online: false` alone).
+   */
+  reachable?: boolean;
 }

@@ -54,12 +54,22 @@ async function device(steps: ScriptStep[], opts: { expired?: boolean } = {}) {
       await db.close();
     }
   };
-  return { ports, transport, locked, txn, sessionStore, nextTab };
+  /** The entries the service worker kept `done` with the server's answer. */
+  const delivered = async () => {
+    const db = await openMirrorDatabase({ name: admin.dbName, storage, multiInstance: false });
+    try {
+      return await new RxOutboxStore(db).delivered();
+    } finally {
+      await db.close();
+    }
+  };
+  return { ports, transport, locked, txn, sessionStore, nextTab, delivered };
 }
 
 describe('background outbox (service worker side)', () => {
-  it('delivers the stored outbox with the stored session, key, base and device; the next tab finds it empty', async () => {
-    const d = await device([jsonResponse(200, { ...makeTransaction(), memo: 'offline' })]);
+  it('delivers the stored outbox with the stored session, key, base and device; the next tab finds nothing to send', async () => {
+    const answer = { ...makeTransaction(), memo: 'offline', change_seq: 12 };
+    const d = await device([jsonResponse(200, answer)]);
     expect(await drainOutbox(d.ports, 60_000)).toBe('drained');
     expect(d.locked).toEqual([syncLockName(admin.dbName)]);
     const [req] = d.transport.requests;
@@ -69,6 +79,8 @@ describe('background outbox (service worker side)', () => {
     expect(req?.headers['if-match']).toBe('"7"');
     expect(req?.headers['x-ledgerline-device']).toBe(await d.sessionStore.deviceId());
     expect(await d.nextTab()).toEqual([]);
+    // Kept done with the server's row, for the next open to show (delivered-commands.test.ts).
+    expect((await d.delivered()).map((e) => [e.id, e.state, (e.answer as { memo?: unknown } | null)?.memo])).toEqual([[E1, 'done', 'offline']]);
   });
 
   it('a 401 leaves the command pending and marks the stored session expired (the next open asks to sign in)', async () => {

@@ -14,8 +14,9 @@ import type { SessionStore, StoredSession } from './session-store.ts';
  * nothing more is stored for it) and, under the lock, the mirror's `outbox` collection opened on
  * its own (one RxDB collection: the service worker never loads the mirror's rows).
  *
- * No mirror rows are written here: a delivered command's entry is removed and the next open's
- * pull brings the server's row (the mirror holds only server rows; a rollback writes nothing).
+ * No mirror rows are written here: a delivered command's entry is kept `done` with the server's
+ * answer (the outbox's `keepDelivered`), and the next open confirms it as a tab would have
+ * (workers/delivered-commands.ts), so the change shows offline until the feed brings the row.
  */
 export interface BackgroundOutboxDeps {
   sessionStore: SessionStore;
@@ -28,7 +29,7 @@ export interface BackgroundOutboxDeps {
   onError?: (error: unknown) => void;
 }
 
-/** The server's row arrives with the next pull; the rollback of a refusal writes no rows. */
+/** The next open confirms what was delivered (the entry keeps the answer); a refusal's rollback writes no rows. */
 const NO_ROW_WRITES: OptimisticPort = { rollback: async () => undefined, confirm: async () => undefined };
 
 export function backgroundOutboxPorts(deps: BackgroundOutboxDeps): DrainPorts {

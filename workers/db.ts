@@ -101,8 +101,9 @@ export type MirrorDatabase = RxDatabase<MirrorCollections>;
 
 const outboxSchema: RxJsonSchema<OutboxEntry> = {
   title: 'outbox',
-  // 1 (issue 24): `base_seq`, the row version an edit was made against. Stored entries migrate as they are.
-  version: 1,
+  // 1 (issue 24): `base_seq`, the row version an edit was made against. 2 (issue 26): `answer`, the
+  // server's answer kept on an entry the service worker delivered. Stored entries migrate as they are.
+  version: 2,
   primaryKey: 'id',
   type: 'object',
   properties: {
@@ -119,6 +120,7 @@ const outboxSchema: RxJsonSchema<OutboxEntry> = {
     step_up_scope: { type: ['string', 'null'] },
     idempotency_key: { type: 'string' },
     base_seq: { type: 'number' },
+    answer: { type: ['object', 'null'] },
   },
   required: ['id', 'command', 'args', 'entity_ids', 'created_at', 'attempts', 'state', 'not_before', 'maybe_sent'],
   additionalProperties: false,
@@ -217,7 +219,7 @@ const RESET_PAGE = 5_000;
 const MIGRATIONS: Record<string, MigrationStrategies> = {
   [REFS]: { 1: (doc: RefDoc) => doc },
   // An entry stored before issue 24 has no base_seq: it is sent without If-Match, as before.
-  outbox: { 1: (doc: OutboxEntry) => doc },
+  outbox: { 1: (doc: OutboxEntry) => doc, 2: (doc: OutboxEntry) => doc },
 };
 
 /** The outbox collection alone, as the mirror opens it (the service worker's background delivery opens only it). */

@@ -22,6 +22,7 @@ import { ReferenceCache } from './reference-cache.ts';
 import { createCreators, createEngines, createRebasers, createViewers } from './collections/index.ts';
 import { referenceShower } from './rebase.ts';
 import { ALSO_CHANGED, COMMANDED_REFERENCES, isQueried } from './command-reach.ts';
+import { DeliveredCommands } from './delivered-commands.ts';
 import { MootRefusals } from './moot-refusals.ts';
 import { textIndexing } from './text-indexing.ts';
 
@@ -71,6 +72,8 @@ export class MirrorRuntime {
   private readonly views = createViewers(this.outboxIndex, (ids) => this.moot.discard(ids));
   /** Issue 25's moot refusals: discarded, and what tells them kept across reloads (moot-refusals.ts). */
   private readonly moot: MootRefusals;
+  /** Issue 26: commands the service worker delivered, confirmed here (delivered-commands.ts). */
+  private readonly delivered: DeliveredCommands;
   /** Rows commands in the outbox create, before the server's version exists (rebase.ts `creator`). */
   private readonly creates = createCreators(this.outboxIndex, () => this.opts.actor ?? NO_ACTOR);
   /** Reference rows as shown, for the reference collections commands change (rebase.ts `referenceShower`). */
@@ -126,10 +129,14 @@ export class MirrorRuntime {
       storedCount: () => (this.loaded && counted ? counted.engine.size : null),
     });
     this.subscribe();
+    const refresh = (refs: EntityRefs) => this.refreshRows(refs);
+    this.delivered = new DeliveredCommands({ db, store: this.outboxStore, mirror: this.mirror, index: this.outboxIndex, refresh, onError: (e) => opts.onError?.(e) });
     this.outboxLoaded = this.outboxStore.list().then(async (entries) => {
       await this.moot.attach(this.outboxIndex, new Set(entries.map((e) => e.id)));
       this.outboxIndex.load(entries, this.outboxTouched ?? undefined);
       this.outboxTouched = null;
+      // Issue 26: what the service worker delivered (or as this tab opened, below) shows until the feed brings it.
+      await this.delivered.load().catch((e: unknown) => opts.onError?.(e));
     });
     this.referencesLoaded = new Promise((resolve) => (this.resolveReferences = resolve));
     this.ready = this.load();
@@ -343,11 +350,13 @@ export class MirrorRuntime {
       if (ev.operation === 'DELETE') {
         this.outboxIndex.remove(ev.documentId);
         this.moot.forget(ev.documentId);
+        this.delivered.removed(ev.documentId);
         if (wasApplied || OutboxIndex.creates(before)) affected.push(entityRefs(before!));
         continue;
       }
       const entry = stripMeta(ev.documentData);
       this.outboxIndex.put(entry);
+      if (entry.state === 'done' && entry.answer !== undefined) void this.delivered.show(entry).catch((e: unknown) => this.opts.onError?.(e));
       if (wasApplied !== OutboxIndex.isApplied(entry) || (!before && OutboxIndex.creates(entry))) affected.push(entityRefs(entry));
     }
     for (const refs of affected) this.refreshRows(refs);

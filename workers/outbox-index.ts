@@ -48,6 +48,9 @@ export class OutboxIndex {
    */
   private confirmed = new Map<string, { entry: OutboxEntry; untilSeq: number }>();
   private confirmedByEntity = new Map<string, OutboxEntry[]>();
+  /** Confirmed entries stored `done` (issue 26, `markDelivered`), and who removes them once the feed passes. */
+  private delivered = new Set<string>();
+  onDeliveredDropped: ((id: string) => void) | null = null;
   /**
    * A failed entry → its row's change_seq when first shown failed (`isMoot`: has the server's row
    * changed since?). Kept across reloads by the runtime (moot-refusals.ts): `onFailedSeen` hears
@@ -149,21 +152,52 @@ export class OutboxIndex {
     }
   }
 
+  /** Whether the entry's effect is kept as confirmed (until the feed passes its seq). */
+  isConfirmed(id: string): boolean {
+    return this.confirmed.has(id);
+  }
+
+  /**
+   * Issue 26: the confirmed entry is stored `done` (the service worker delivered it): when the
+   * feed passes its seq, `onDeliveredDropped` hears its id, so the stored entry goes too.
+   */
+  markDelivered(id: string): void {
+    this.delivered.add(id);
+  }
+
   /** The mirror holds every change up to `seq`: drops the overlays it made redundant (their entities). */
   dropConfirmedThrough(seq: number): EntityRefs[] {
     const affected: EntityRefs[] = [];
     for (const [id, { entry, untilSeq }] of this.confirmed) {
       if (untilSeq > seq) continue;
-      this.confirmed.delete(id);
-      if (!this.byId.has(id)) this.parsedArgs.delete(id);
-      for (const entityId of entry.entity_ids) {
-        const list = this.confirmedByEntity.get(entityId)?.filter((e) => e.id !== id);
-        if (list?.length) this.confirmedByEntity.set(entityId, list);
-        else this.confirmedByEntity.delete(entityId);
-      }
+      this.dropConfirmed(id, entry);
       affected.push(entityRefs(entry));
+      if (this.delivered.delete(id)) this.onDeliveredDropped?.(id);
     }
     return affected;
+  }
+
+  /**
+   * A delivered entry's stored `done` copy was removed (by this tab or another): its overlay goes
+   * now; its entities, or null. Entries the outbox confirmed live are removed from the store at
+   * once and keep their overlay until the feed passes their seq: not touched here.
+   */
+  forgetDelivered(id: string): EntityRefs | null {
+    if (!this.delivered.delete(id)) return null;
+    const found = this.confirmed.get(id);
+    if (!found) return null;
+    this.dropConfirmed(id, found.entry);
+    return entityRefs(found.entry);
+  }
+
+  private dropConfirmed(id: string, entry: OutboxEntry): void {
+    this.confirmed.delete(id);
+    if (!this.byId.has(id)) this.parsedArgs.delete(id);
+    for (const entityId of entry.entity_ids) {
+      const list = this.confirmedByEntity.get(entityId)?.filter((e) => e.id !== id);
+      if (list?.length) this.confirmedByEntity.set(entityId, list);
+      else this.confirmedByEntity.delete(entityId);
+    }
   }
 
   /**

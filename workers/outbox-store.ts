@@ -15,6 +15,15 @@ export class RxOutboxStore implements OutboxStore {
     return (docs as OutboxEntry[]).filter((e) => e.state !== 'done').sort(byAge);
   }
 
+  /**
+   * Entries the service worker delivered with no tab open (issue 26): `done`, with the server's
+   * answer, until the feed has brought their change (workers/delivered-commands.ts).
+   */
+  async delivered(): Promise<OutboxEntry[]> {
+    const docs = await queryDocs(this.db.outbox, { selector: { state: 'done' } } as never);
+    return (docs as OutboxEntry[]).sort(byAge);
+  }
+
   async put(entry: OutboxEntry): Promise<void> {
     await this.db.outbox.upsert(clean(entry));
   }
@@ -42,5 +51,6 @@ function clean(entry: OutboxEntry): OutboxEntry {
   const out = { ...entry };
   if (out.idempotency_key === undefined) delete out.idempotency_key;
   if (out.base_seq === undefined) delete out.base_seq;
+  if (out.answer === undefined) delete out.answer;
   return out;
 }

@@ -1,6 +1,7 @@
 import type { Subscription } from 'rxjs';
 import type { Clock, SyncPhase, SyncStatus } from '../sync/ports.ts';
 import type { OutboxCounts } from '../sync/outbox-machine.ts';
+import type { ServerReach } from '../sync/reachability.ts';
 import type { MirrorRuntime } from './mirror-runtime.ts';
 import { CHECKPOINT_ID } from './db.ts';
 
@@ -34,6 +35,12 @@ export class StatusHub {
   private stored: { mirrored: boolean; first: { loaded: number; total: number } | null } = { mirrored: false, first: null };
   private runtime: MirrorRuntime | null = null;
   private sub: Subscription | null = null;
+  /**
+   * What the requests say of the server while the interface is up (sync/reachability.ts):
+   * `untested` at start (navigator.onLine is taken at its word until a request answers or not),
+   * `probing` after the interface came back (offline until something answers), then the evidence.
+   */
+  private reach: 'untested' | 'probing' | ServerReach = 'untested';
 
   constructor(
     private readonly clock: Clock,
@@ -44,14 +51,16 @@ export class StatusHub {
     const base = this.leader ? this.engineStatus : this.leaderStatus;
     const counts = this.runtime?.outboxIndex.counts() ?? this.counts;
     let phase: SyncPhase = base?.phase ?? 'idle';
-    if (!this.online) phase = 'offline';
+    const online = this.online && (this.reach === 'answered' || this.reach === 'untested');
+    if (!online) phase = 'offline';
     if (this.signedOut) phase = 'signed_out';
     // First mirror complete: the engine's (or leader's) word, or the stored checkpoint's (an
     // offline start, a follower before the leader shared anything). Both follow a reset.
     const mirrored = (base?.mirrored ?? false) || this.stored.mirrored;
     return {
       phase,
-      online: this.online,
+      online,
+      ...(this.online && this.reach === 'silent' ? { reachable: false } : {}),
       progress: base?.progress ?? (mirrored ? null : this.stored.first),
       mirrored,
       checkpoint: base?.checkpoint ?? 0,
@@ -118,8 +127,18 @@ export class StatusHub {
     this.touchStatus();
   }
 
+  /** The interface's state (the page's online/offline events): back up, it is offline until something answers. */
   setOnline(online: boolean): void {
+    if (online && !this.online) this.reach = 'probing';
+    if (!online) this.reach = 'untested';
     this.online = online;
+    this.touchStatus();
+  }
+
+  /** A request's evidence (reportingTransport): the server answered, or it did not. */
+  setReachable(reach: ServerReach): void {
+    if (!this.online || reach === this.reach) return;
+    this.reach = reach;
     this.touchStatus();
   }
 

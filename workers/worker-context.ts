@@ -7,6 +7,7 @@ import {
 import type { SessionInfo } from './contracts/session.ts';
 import { businessChoices } from './business-choices.ts';
 import { refreshFlags } from './identity.ts';
+import { reportingTransport } from '../sync/reachability.ts';
 import { MirrorHost } from './mirror-host.ts';
 import type { StoredSession } from './session-store.ts';
 import { StatusHub } from './status-hub.ts';
@@ -37,8 +38,12 @@ export class WorkerContext {
     onUnauthorized: () => void this.expireSession(),
   };
 
-  constructor(readonly deps: DataServiceDeps) {
+  readonly deps: DataServiceDeps;
+
+  constructor(deps: DataServiceDeps) {
     this.hub = new StatusHub(deps.clock, deps.online ?? true);
+    // Every request is evidence of whether the server answers (sync/reachability.ts).
+    this.deps = { ...deps, transport: reportingTransport(deps.transport, (reach) => this.hub.setReachable(reach)) };
     this.stepUps = new StepUpTokens(deps.clock);
     this.host = new MirrorHost(this);
   }

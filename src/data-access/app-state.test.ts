@@ -83,6 +83,31 @@ describe('bootData', () => {
     expect(calls.setOnline).toEqual([true, false, true]);
   });
 
+  it('is online from evidence: back on the network it waits for the worker to hear the server answer', async () => {
+    const store = createAppStore(true);
+    const fake = fakeClient();
+    const w = fakeWindow(true);
+    await bootData(fake.client, store, w.win);
+    expect(store.get().online).toBe(true);
+    w.go(false);
+    fake.emitStatus({ ...status, online: false, phase: 'offline' });
+    // The online event is a claim: the worker probes, and says offline until the server answers.
+    w.go(true);
+    expect(fake.calls.setOnline).toEqual([true, false, true]);
+    expect(store.get().online).toBe(false);
+    fake.emitStatus({ ...status, online: false, phase: 'offline', reachable: false });
+    expect(store.get().online).toBe(false);
+    fake.emitStatus(status);
+    expect(store.get().online).toBe(true);
+    // Requests failing without an answer (a captive portal, a LAN without internet) take it away again.
+    fake.emitStatus({ ...status, online: false, phase: 'offline', reachable: false });
+    expect(store.get().online).toBe(false);
+    // No network at all: offline whatever the worker last said.
+    fake.emitStatus(status);
+    w.go(false);
+    expect(store.get().online).toBe(false);
+  });
+
   it('bumps the data version on every change and the reference version only for reference data', async () => {
     const store = createAppStore(true);
     const fake = fakeClient();

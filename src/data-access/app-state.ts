@@ -9,7 +9,12 @@ export interface AppState {
   bootError: string | null;
   session: SessionInfo | null;
   status: SyncStatus | null;
-  /** The page's own network state (the main thread hears online/offline first). */
+  /**
+   * Whether the server can be reached, from evidence: false without a network interface (the
+   * page's `offline` event, reliable) and while the worker's requests find the server silent
+   * (`status.online` false: after the `online` event until a probe answers, a captive portal, a
+   * LAN without internet; sync/reachability.ts). navigator.onLine alone never makes it true.
+   */
   online: boolean;
   /** §1: web, or inside the mobile wrapper (decided once at boot). */
   platform: Platform;
@@ -50,9 +55,13 @@ export function whenBooted(store: AppStore): Promise<void> {
 /** Changes to these bump the reference version (pickers, names); the list is the registry's. */
 const REFERENCE_NAMES: ReadonlySet<string> = new Set(REFERENCE_COLLECTIONS);
 
+/** The page is online when it has a network and the worker's evidence (if any yet) says the server answers. */
+export const pageOnline = (hasNetwork: boolean, status: SyncStatus | null): boolean => hasNetwork && (status?.online ?? true);
+
 /**
  * Opens the worker for the stored session, then listens: sync status into the store, data
- * changes as version bumps, and the page's online/offline events into the worker.
+ * changes as version bumps, and the page's online/offline events into the worker (which probes
+ * the server when the network comes back: the page is online once it answers, not at the event).
  */
 export async function bootData(
   client: DataClient,
@@ -60,10 +69,11 @@ export async function bootData(
   win: Window = window,
   opts: { tabBusinessId?: string | null } = {},
 ): Promise<void> {
+  let hasNetwork = win.navigator.onLine;
   const announce = () => {
-    const online = win.navigator.onLine;
-    store.set({ online });
-    void client.setOnline(online);
+    hasNetwork = win.navigator.onLine;
+    store.set((s) => ({ online: pageOnline(hasNetwork, s.status) }));
+    void client.setOnline(hasNetwork);
   };
   win.addEventListener('online', announce);
   win.addEventListener('offline', announce);
@@ -75,7 +85,7 @@ export async function bootData(
       opts.tabBusinessId ?? null,
     );
     await client.subscribe(
-      (status) => store.set({ status }),
+      (status) => store.set({ status, online: pageOnline(hasNetwork, status) }),
       (collections) =>
         store.set((s) => ({
           dataVersion: s.dataVersion + 1,
@@ -84,7 +94,8 @@ export async function bootData(
             : s.referenceVersion,
         })),
     );
-    store.set({ session, boot: 'ready', status: await client.status() });
+    const status = await client.status();
+    store.set({ session, boot: 'ready', status, online: pageOnline(hasNetwork, status) });
   } catch (err) {
     store.set({ boot: 'failed', bootError: err instanceof Error ? err.message : String(err) });
   }

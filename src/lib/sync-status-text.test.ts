@@ -35,6 +35,9 @@ describe('syncStatusView', () => {
     ['no status yet', null, true, 'connecting', 'Connecting'],
     ['no status yet, offline', null, false, 'offline', 'Offline'],
     ['signed out', status({ phase: 'signed_out' }), true, 'signed_out', 'Signed out'],
+    ['a network, the server silent (captive portal, no internet)', status({ online: false, phase: 'offline', reachable: false }), false, 'unreachable', "Can't reach Ledgerline"],
+    ['the server silent, edits waiting', status({ online: false, phase: 'offline', reachable: false, pending: 2 }), false, 'unreachable', "Can't reach Ledgerline"],
+    ['back online, not answered yet', status({ online: false, phase: 'offline' }), true, 'offline', 'Offline'],
   ] as const)('%s → %s', (_name, s, online, state, label) => {
     expect(syncStatusView(s, online)).toMatchObject({ state, label });
   });
@@ -62,6 +65,9 @@ describe('syncStatusView', () => {
       '2,000 of 20,149 records on this device; you can work with what has arrived.',
     );
     expect(syncStatusView(status(), true).detail).toBe('Ready offline: everything is on this device.');
+    const silent = syncStatusView(status({ online: false, phase: 'offline', reachable: false, pending: 2 }), false).detail;
+    expect(silent).toContain('Ledgerline does not answer (a Wi-Fi sign-in page, or a network without internet)');
+    expect(silent).toContain('2 changes waiting to sync: saved on this device, sent once it answers.');
   });
 });
 

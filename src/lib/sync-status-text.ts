@@ -6,12 +6,13 @@ import { formatCount } from './format.ts';
  * `label` is the indicator's role="status" text (tests and bench wait for these words, see
  * tests/support/browser.ts SYNC_TEXT); `detail` says why and what to do, beside it.
  *
- * Order: Offline › Signed out › Needs attention (refused or parked changes) › N changes waiting
+ * Order: Can't reach Ledgerline (a network, but the server does not answer: `reachable` false,
+ * sync/reachability.ts) › Offline › Signed out › Needs attention (refused or parked changes) › N changes waiting
  * to sync › Downloading for offline use (first mirror) › Syncing… (a pull runs, or the last one
  * failed and is retried) › All changes synced (first mirror complete, nothing waits, last pull
  * succeeded: phase `live`).
  */
-export type SyncState = 'connecting' | 'offline' | 'signed_out' | 'attention' | 'waiting' | 'downloading' | 'syncing' | 'synced';
+export type SyncState = 'connecting' | 'offline' | 'unreachable' | 'signed_out' | 'attention' | 'waiting' | 'downloading' | 'syncing' | 'synced';
 export type SyncTone = 'offline' | 'busy' | 'ok' | 'error';
 
 export interface SyncView {
@@ -50,6 +51,14 @@ export const isPartial = (status: SyncStatus | null): boolean => status !== null
 export function syncStatusView(status: SyncStatus | null, pageOnline: boolean): SyncView {
   const attention = (status?.failed ?? 0) + (status?.needsStepUp ?? 0);
   const pending = waitingChanges(status);
+  if (status?.reachable === false) {
+    const parts = [
+      'Your device has a network, but Ledgerline does not answer (a Wi-Fi sign-in page, or a network without internet).',
+      pending > 0 ? `${waitingText(pending)}: saved on this device, sent once it answers.` : null,
+      attention > 0 ? attentionText(attention) : null,
+    ].filter((p): p is string => p !== null);
+    return { state: 'unreachable', label: "Can't reach Ledgerline", detail: parts.join(' '), tone: 'offline' };
+  }
   if (!pageOnline || (status !== null && !status.online)) {
     const parts = [
       pending > 0 ? `${waitingText(pending)}: saved on this device, sent when you are back online.` : null,

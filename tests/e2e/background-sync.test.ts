@@ -3,7 +3,8 @@
  * (server/testing.ts) in Debian's headless Chromium: an employee edits a memo offline, every tab
  * of the app is closed (the browser stays, so its service worker lives), the network comes back,
  * and the service worker delivers the command (Background Sync, sync/background-sync.ts) before
- * any page is opened again. The next open shows everything synced and nothing is sent twice.
+ * any page is opened again. Opened offline next, the app shows the change (the worker kept the
+ * server's answer); online, everything synced and nothing is sent twice.
  */
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
@@ -104,6 +105,21 @@ describe('background sync: the outbox drains with no tab open', () => {
     const keys = (await idempotencyKeys(server.db, story.scope)).slice(story.keysBefore);
     expect(keys).toHaveLength(1);
     expect(keys[0]).toMatchObject({ state: 'done', status: 200 });
+  });
+
+  it('opened offline before any pull, the app shows the delivered change, not the row it replaced', async () => {
+    showLogsOnFailure();
+    const { context } = browser;
+    await setNetwork(context, false);
+    const page = await context.newPage();
+    await page.goto(story.url);
+    await waitForSyncStatus(page, 'Offline', 60_000);
+    const drawer = drawerOf(page);
+    // The service worker kept the server's answer; this open confirmed it (workers/delivered-commands.ts).
+    await expect.poll(() => drawer.getByLabel('Memo').inputValue(), { timeout: 30_000 }).toBe(MEMO);
+    expect(await drawer.getByText(WAITING_TO_SYNC).count()).toBe(0);
+    await page.close({ runBeforeUnload: false });
+    await setNetwork(context, true);
   });
 
   it('the next open shows everything synced, and the command was applied once', async () => {

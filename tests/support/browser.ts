@@ -148,7 +148,7 @@ export const mainNav = (page: Page): Locator => page.getByRole('navigation', { n
  * last pull succeeded.
  */
 export const SYNC_TEXT =
-  /^\s*(Offline|Connecting|Signed out|[\d,]+ changes? waiting to sync|Downloading for offline use(?: · \d+%)?|Syncing…|All changes synced|Needs attention)\s*$/;
+  /^\s*(Offline|Can't reach Ledgerline|Connecting|Signed out|[\d,]+ changes? waiting to sync|Downloading for offline use(?: · \d+%)?|Syncing…|All changes synced|Needs attention)\s*$/;
 
 /** "N changes waiting to sync" as a pattern for waitForSyncStatus. */
 export const WAITING_TEXT = /^\s*[\d,]+ changes? waiting to sync\s*$/;

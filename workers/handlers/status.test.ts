@@ -97,3 +97,60 @@ describe('Offline data (Settings): rows, last sync, download again', () => {
     expect((await service.offlineData()).rows.transactions).toBe(120);
   });
 });
+
+describe('online from evidence (sync/reachability.ts): the server answering, not navigator.onLine', () => {
+  /** A network whose server may be down (no answer) or hidden behind a captive portal. */
+  function network() {
+    const net = { mode: 'up' as 'up' | 'down' | 'portal', probes: 0 };
+    const transport: Transport = async (input, init) => {
+      if (new URL(String(input)).pathname === '/v1/') net.probes++;
+      if (net.mode === 'down') throw new TypeError('Failed to fetch');
+      if (net.mode === 'portal') return new Response('<html>Sign in to the Wi-Fi</html>', { headers: { 'content-type': 'text/html' } });
+      return transport_(input, init);
+    };
+    return { net, transport };
+  }
+  const transport_ = transport;
+  const reach = async (service: Awaited<ReturnType<typeof startWorker>>) => {
+    const s = await service.status();
+    return { online: s.online, reachable: s.reachable };
+  };
+
+  it('the online event probes: offline until the server answers; silent or a portal is "can\'t reach", not online', async () => {
+    const { net, transport } = network();
+    const service = await startWorker({ transport });
+    expect(await reach(service)).toEqual({ online: true, reachable: undefined });
+    await service.setOnline(false);
+    expect(await reach(service)).toEqual({ online: false, reachable: undefined });
+
+    net.mode = 'down';
+    await service.setOnline(true);
+    expect(net.probes).toBe(1);
+    await until(async () => (await reach(service)).reachable === false);
+    expect(await reach(service)).toEqual({ online: false, reachable: false });
+
+    // A request that gets the portal's page is no answer from Ledgerline either; one that gets an answer is.
+    net.mode = 'portal';
+    await service.setOnline(false);
+    await service.setOnline(true);
+    await until(async () => (await reach(service)).reachable === false);
+    net.mode = 'up';
+    await service.setOnline(false);
+    await service.setOnline(true);
+    expect((await reach(service)).online).toBe(false);
+    await until(async () => (await reach(service)).online);
+    expect(await reach(service)).toEqual({ online: true, reachable: undefined });
+  });
+
+  it('a request failing without an answer marks the server unreachable; the next answer brings it back', async () => {
+    const { net, transport } = network();
+    const service = await startWorker({ transport });
+    net.mode = 'down';
+    await service.signIn(USER.email, 'demo-password-1');
+    expect(await reach(service)).toMatchObject({ online: false, reachable: false });
+    net.mode = 'up';
+    await service.signIn(USER.email, 'demo-password-1');
+    expect(await reach(service)).toMatchObject({ online: true, reachable: undefined });
+    expect(net.probes).toBe(0);
+  });
+});

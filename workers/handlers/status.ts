@@ -1,5 +1,6 @@
 import { QUERIED_COLLECTIONS } from '../../schema/collections.ts';
 import type { DownloadAgainResult, StatusApi } from '../api.ts';
+import { probeServer } from '../../sync/reachability.ts';
 import { CHECKPOINT_ID } from '../db.ts';
 import type { WorkerContext } from '../worker-context.ts';
 
@@ -30,7 +31,10 @@ export function statusHandlers(ctx: WorkerContext): StatusApi {
       const wasOnline = ctx.hub.online;
       ctx.hub.setOnline(online);
       ctx.host.engine?.setOnline(online);
-      if (online && !wasOnline) void ctx.refreshIdentity();
+      if (!online || wasOnline) return;
+      // Back online is a claim: ask the server (the hub hears the answer, or its absence).
+      if (ctx.baseUrl) void probeServer(ctx.deps.transport, ctx.baseUrl);
+      void ctx.refreshIdentity();
     },
 
     async offlineData() {
