@@ -15,7 +15,6 @@ import { NONE, personEditor, usePersonDrawerState, type PersonDrawerProps, type 
 /** Said next to every action offline (the Bills bar's way): nothing is sent, nothing is queued. */
 export const NEEDS_CONNECTION = 'You’re offline. Managing people needs a connection: nothing is sent until you’re back online.';
 
-
 /**
  * One person: who they are, their invite's state in §8's words, and for admins the form to change
  * role, reporting line and placement, resend an invite, suspend or unsuspend, and delete. Every
