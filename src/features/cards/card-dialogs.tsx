@@ -1,6 +1,7 @@
 import { Fragment, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { LIMIT_INTERVALS } from '../../../schema/entities/card.ts';
 import { Button } from '../../components/button.tsx';
+import { ModalActions } from '../../components/modal-actions.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { MoneyField } from '../../components/money-field.tsx';
@@ -62,14 +63,7 @@ export function ActivateDialog({ card, client, onClose, returnFocus }: CardDialo
         />
         {error && <span id={errorId} className="field-error">{error}</span>}
       </label>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          Activate card
-        </Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel="Activate card" busy={busy} />
     </Modal>
   );
 }
@@ -207,14 +201,7 @@ export function LimitDialog({ card, client, onClose, returnFocus }: CardDialogPr
       ) : (
         <LimitFields values={values} currencies={currencies} errors={errors} onChange={set} />
       )}
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={summary ? () => setPending(null) : onClose}>
-          {summary ? 'Back' : 'Cancel'}
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          {summary ? 'Change limit' : 'Review change'}
-        </Button>
-      </div>
+      <ModalActions onCancel={summary ? () => setPending(null) : onClose} cancelLabel={summary ? 'Back' : 'Cancel'} submitLabel={summary ? 'Change limit' : 'Review change'} busy={busy} />
     </Modal>
   );
 }

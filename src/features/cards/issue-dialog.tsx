@@ -1,7 +1,7 @@
 import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { CardActor } from '../../../schema/card-rules.ts';
 import { fullName } from '../../../schema/entities/spend-user.ts';
-import { Button } from '../../components/button.tsx';
+import { ModalActions } from '../../components/modal-actions.tsx';
 import { Combobox } from '../../components/combobox.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
@@ -103,14 +103,7 @@ export function IssueDialog({ client, actor, reference, currency, onClose, onIss
         <Combobox label="Department" value={values.department_id} options={reference.options.departments} leading={[NONE]} onChange={(v) => set('department_id', v)} />
         <Combobox label="Location" value={values.location_id} options={reference.options.locations} leading={[NONE]} onChange={(v) => set('location_id', v)} />
       </div>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          Issue card
-        </Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel="Issue card" busy={busy} />
     </Modal>
   );
 }

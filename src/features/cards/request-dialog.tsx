@@ -1,5 +1,5 @@
 import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Button } from '../../components/button.tsx';
+import { ModalActions } from '../../components/modal-actions.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { MoneyField } from '../../components/money-field.tsx';
@@ -94,14 +94,7 @@ export function RequestDialog({ client, currency, online, onClose, returnFocus }
           You’re offline. The request is saved on this device and sent when you’re back online.
         </p>
       )}
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          Send request
-        </Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel="Send request" busy={busy} />
     </Modal>
   );
 }

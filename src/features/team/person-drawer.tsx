@@ -9,7 +9,7 @@ import { FormError } from '../../components/form-error.tsx';
 import { SelectField } from '../../components/select-field.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { formatDay } from '../../lib/format.ts';
-import { managerOptions, STATUS_TONES, TEAM_ROLES, type Answer, type Person } from './people-view.ts';
+import { managerOptions, STATUS_TONES, TEAM_ROLES, type Person } from './people-view.ts';
 import { NONE, personEditor, usePersonDrawerState, type PersonDrawerProps, type PersonDrawerState, type PersonEditor } from './person-drawer-state.ts';
 
 /** Said next to every action offline (the Bills bar's way): nothing is sent, nothing is queued. */
