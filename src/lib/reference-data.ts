@@ -3,7 +3,8 @@ import { fullName } from '../../schema/entities/spend-user.ts';
 import type { DataClient, ReferenceData } from '../data-access/types.ts';
 import type { SelectOption } from '../components/select-field.tsx';
 
-const EMPTY: ReferenceData = {
+/** Reference data with nothing in it (before the worker answers; a test's base). */
+export const EMPTY_REFERENCE: ReferenceData = {
   departments: [],
   locations: [],
   gl_accounts: [],
@@ -75,9 +76,9 @@ export function buildReferenceView(data: ReferenceData): ReferenceView {
   };
 }
 
-/** Reference data from the mirror, refreshed when the worker reports it changed. */
-export function useReferenceData(client: DataClient, version: number): ReferenceView {
-  const [data, setData] = useState<ReferenceData>(EMPTY);
+/** The mirror's reference data as the worker last answered (null until it has), re-read when `version` changes. */
+export function useReferenceSnapshot(client: DataClient, version: number): ReferenceData | null {
+  const [data, setData] = useState<ReferenceData | null>(null);
   useEffect(() => {
     let live = true;
     void client.referenceData().then((d) => {
@@ -87,5 +88,11 @@ export function useReferenceData(client: DataClient, version: number): Reference
       live = false;
     };
   }, [client, version]);
-  return useMemo(() => buildReferenceView(data), [data]);
+  return data;
+}
+
+/** Reference data from the mirror, refreshed when the worker reports it changed. */
+export function useReferenceData(client: DataClient, version: number): ReferenceView {
+  const data = useReferenceSnapshot(client, version);
+  return useMemo(() => buildReferenceView(data ?? EMPTY_REFERENCE), [data]);
 }
