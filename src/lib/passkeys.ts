@@ -4,7 +4,8 @@
  * it. Failures come back as words a person can act on, never as a thrown DOMException.
  */
 import type * as WebAuthnBrowser from '@simplewebauthn/browser';
-import type { PasskeyAssertion, PasskeyOptions, PasskeyRegistration } from '../data-access/types.ts';
+import type { DataClient, PasskeyAssertion, PasskeyOptions, PasskeyRegistration } from '../data-access/types.ts';
+import { errorText } from './error-text.ts';
 
 export type CeremonyResult<T> = { ok: true; value: T } | { ok: false; message: string; cancelled: boolean };
 
@@ -63,4 +64,21 @@ export function signWithPasskey(options: PasskeyOptions): Promise<CeremonyResult
     const r = await lib.startAuthentication({ optionsJSON: options as unknown as Parameters<typeof lib.startAuthentication>[0]['optionsJSON'] });
     return r as unknown as PasskeyAssertion;
   });
+}
+
+/**
+ * A passkey as the proof of a call (sign-in's second factor, a step-up): the server's challenge
+ * (`passkeyAuthenticationOptions`), the browser's prompt, then `send` with the signed assertion.
+ * The call's answer, or the words to show when a step failed.
+ */
+export async function proveWithPasskey<R extends { ok: boolean; error?: Parameters<typeof errorText>[0] }>(
+  client: Pick<DataClient, 'passkeyAuthenticationOptions'>,
+  send: (webauthn: PasskeyAssertion) => Promise<R>,
+): Promise<Extract<R, { ok: true }> | { ok: false; message: string }> {
+  const options = await client.passkeyAuthenticationOptions();
+  if (!options.ok) return { ok: false, message: errorText(options.error) };
+  const signed = await signWithPasskey(options.options);
+  if (!signed.ok) return { ok: false, message: signed.message };
+  const result = await send(signed.value);
+  return result.ok ? (result as Extract<R, { ok: true }>) : { ok: false, message: errorText(result.error) };
 }
