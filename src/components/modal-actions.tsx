@@ -2,33 +2,23 @@ import type { ReactNode } from 'react';
 import { Button } from './button.tsx';
 
 export interface ModalActionsProps {
-  /** The ghost button that closes the dialog without doing anything. */
-  onCancel(): void;
-  /** Its words (default "Cancel"). */
-  cancelLabel?: ReactNode;
-  /** The submit button's words: what the dialog's form does. */
+  /** The submit button's words ("Save template"). */
   submitLabel: ReactNode;
-  /** While the call runs: the submit button spins, disabled. */
-  busy: boolean;
-  /** The submit button's look (default primary; danger for what cannot be undone). */
-  tone?: 'primary' | 'danger';
-  /** The button that takes focus when the dialog opens (default: the dialog's first control). */
-  autoFocus?: 'cancel' | 'submit';
+  /** The form is being sent: the submit button spins (and is disabled). */
+  busy?: boolean | undefined;
+  /** Submit stays disabled (nothing to send yet). */
+  submitDisabled?: boolean | undefined;
+  onCancel(): void;
+  /** The ghost button's words; "Cancel" unless said. */
+  cancelLabel?: string | undefined;
 }
 
-/**
- * The buttons at the foot of a form dialog (`Modal` with `onSubmit`): a ghost Cancel, then the
- * submit button that says what happens.
- */
-export function ModalActions({ onCancel, cancelLabel = 'Cancel', submitLabel, busy, tone = 'primary', autoFocus }: ModalActionsProps) {
+/** A form dialog's footer: a ghost Cancel that closes it, then the primary submit button. */
+export function ModalActions({ submitLabel, busy = false, submitDisabled, onCancel, cancelLabel = 'Cancel' }: ModalActionsProps) {
   return (
     <div className="modal-actions">
-      <Button variant="ghost" onClick={onCancel} autoFocus={autoFocus === 'cancel'}>
-        {cancelLabel}
-      </Button>
-      <Button type="submit" variant={tone} loading={busy} autoFocus={autoFocus === 'submit'}>
-        {submitLabel}
-      </Button>
+      <Button variant="ghost" onClick={onCancel}>{cancelLabel}</Button>
+      <Button type="submit" variant="primary" loading={busy} disabled={submitDisabled}>{submitLabel}</Button>
     </div>
   );
 }

@@ -1,23 +1,11 @@
-import { createRoute, redirect, type AnyRoute, type RouteComponent } from '@tanstack/react-router';
+import { createRoute, type AnyRoute, type RouteComponent } from '@tanstack/react-router';
 import type { SpendUser } from '../../schema/entities/spend-user.ts';
-import type { AppStore } from '../data-access/app-state.ts';
-import { HOME_PATH } from './redirect.ts';
+import { onlyFor } from './route-guard.ts';
 
 /** A route's view: what `lazyPage(...)` (lazy-page.tsx) gives (the page's chunk and its skeleton), or a landing page's component. */
 export interface RoutePage {
   component: RouteComponent;
   pendingComponent?: RouteComponent;
-}
-
-/**
- * A route's `beforeLoad` for a page only some may open: anyone `allowed` answers false for (or
- * nobody signed in) goes home instead; the server refuses their calls anyway.
- */
-export function onlyFor(allowed: (user: SpendUser) => boolean) {
-  return ({ context }: { context: unknown }) => {
-    const user = (context as { store: AppStore }).store.get().session?.user;
-    if (!user || !allowed(user)) throw redirect({ to: HOME_PATH, replace: true });
-  };
 }
 
 /**

@@ -3,8 +3,7 @@ import { fullName } from '../../schema/entities/spend-user.ts';
 import type { DataClient, ReferenceData } from '../data-access/types.ts';
 import type { SelectOption } from '../components/select-field.tsx';
 
-/** Reference data with nothing in it (before the worker answers; a test's base). */
-export const EMPTY_REFERENCE: ReferenceData = {
+const EMPTY: ReferenceData = {
   departments: [],
   locations: [],
   gl_accounts: [],
@@ -18,6 +17,8 @@ export const EMPTY_REFERENCE: ReferenceData = {
   mapping_rules: [],
   entities: [],
 };
+/** Reference data with nothing in it (what a view shows before the worker answers; a test's base). */
+export const EMPTY_REFERENCE: ReferenceData = EMPTY;
 
 export interface ReferenceNames {
   user(id: string): string;
@@ -76,8 +77,14 @@ export function buildReferenceView(data: ReferenceData): ReferenceView {
   };
 }
 
-/** The mirror's reference data as the worker last answered (null until it has), re-read when `version` changes. */
-export function useReferenceSnapshot(client: DataClient, version: number): ReferenceData | null {
+/** Reference data from the mirror, refreshed when the worker reports it changed. */
+export function useReferenceData(client: DataClient, version: number): ReferenceView {
+  const data = useReferenceAnswer(client, version);
+  return useMemo(() => buildReferenceView(data ?? EMPTY), [data]);
+}
+
+/** The worker's reference data as it answers it (commands applied, with marks), re-read with `version`; null until the first answer. */
+export function useReferenceAnswer(client: DataClient, version: number): ReferenceData | null {
   const [data, setData] = useState<ReferenceData | null>(null);
   useEffect(() => {
     let live = true;
@@ -89,10 +96,4 @@ export function useReferenceSnapshot(client: DataClient, version: number): Refer
     };
   }, [client, version]);
   return data;
-}
-
-/** Reference data from the mirror, refreshed when the worker reports it changed. */
-export function useReferenceData(client: DataClient, version: number): ReferenceView {
-  const data = useReferenceSnapshot(client, version);
-  return useMemo(() => buildReferenceView(data ?? EMPTY_REFERENCE), [data]);
 }

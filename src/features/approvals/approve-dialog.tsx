@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ModalActions } from '../../components/modal-actions.tsx';
+import { Button } from '../../components/button.tsx';
 import { Modal } from '../../components/modal.tsx';
 import type { InboxRow } from './approval-rows.ts';
 import { approveConfirmTitle } from './approve-confirm.ts';
@@ -38,7 +38,14 @@ export function ApproveDialog({ targets, onApprove, onClose, returnFocus }: Appr
         }
       }}
     >
-      <ModalActions onCancel={onClose} submitLabel={targets.length === 1 ? 'Approve' : `Approve ${targets.length}`} busy={busy} autoFocus="submit" />
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="primary" loading={busy} autoFocus>
+          {targets.length === 1 ? 'Approve' : `Approve ${targets.length}`}
+        </Button>
+      </div>
     </Modal>
   );
 }

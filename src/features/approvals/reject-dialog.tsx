@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ApprovalObjectType } from '../../../schema/entities/approval.ts';
-import { ModalActions } from '../../components/modal-actions.tsx';
+import { Button } from '../../components/button.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { rejectWords } from './approval-labels.ts';
 import { reviewedText } from './approval-rows.ts';
@@ -62,7 +62,14 @@ export function RejectDialog({ kinds, subject, onReject, onClose, returnFocus }:
           </span>
         )}
       </label>
-      <ModalActions onCancel={onClose} submitLabel={count === 1 ? 'Reject' : `Reject ${count}`} busy={busy} tone="danger" />
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" variant="danger" loading={busy}>
+          {count === 1 ? 'Reject' : `Reject ${count}`}
+        </Button>
+      </div>
     </Modal>
   );
 }

@@ -219,7 +219,14 @@ function ConfirmDialog(props: { title: string; confirmLabel: string; busy: boole
   return (
     <Modal title={props.title} onClose={props.onClose} onSubmit={(e) => (e.preventDefault(), props.onConfirm())}>
       {props.children}
-      <ModalActions onCancel={props.onClose} cancelLabel="Keep it" submitLabel={props.confirmLabel} busy={props.busy} tone="danger" />
+      <div className="modal-actions">
+        <Button variant="ghost" onClick={props.onClose}>
+          Keep it
+        </Button>
+        <Button type="submit" variant="danger" loading={props.busy}>
+          {props.confirmLabel}
+        </Button>
+      </div>
     </Modal>
   );
 }
