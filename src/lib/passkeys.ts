@@ -4,7 +4,7 @@
  * it. Failures come back as words a person can act on, never as a thrown DOMException.
  */
 import type * as WebAuthnBrowser from '@simplewebauthn/browser';
-import type { DataClient, PasskeyAssertion, PasskeyOptions, PasskeyRegistration } from '../data-access/types.ts';
+import type { PasskeyAssertion, PasskeyOptions, PasskeyRegistration } from '../data-access/types.ts';
 import { errorText } from './error-text.ts';
 
 export type CeremonyResult<T> = { ok: true; value: T } | { ok: false; message: string; cancelled: boolean };
@@ -66,19 +66,22 @@ export function signWithPasskey(options: PasskeyOptions): Promise<CeremonyResult
   });
 }
 
+/** A worker call's answer as far as a passkey proof reads it. */
+type CallAnswer = { ok: boolean; error?: Parameters<typeof errorText>[0] };
+
 /**
  * A passkey as the proof of a call (sign-in's second factor, a step-up): the server's challenge
  * (`passkeyAuthenticationOptions`), the browser's prompt, then `send` with the signed assertion.
  * The call's answer, or the words to show when a step failed.
  */
-export async function proveWithPasskey<R extends { ok: boolean; error?: Parameters<typeof errorText>[0] }>(
-  client: Pick<DataClient, 'passkeyAuthenticationOptions'>,
-  send: (webauthn: PasskeyAssertion) => Promise<R>,
-): Promise<Extract<R, { ok: true }> | { ok: false; message: string }> {
+export async function proveWithPasskey<S extends (webauthn: PasskeyAssertion) => Promise<CallAnswer>>(
+  client: { passkeyAuthenticationOptions(): Promise<{ ok: true; options: PasskeyOptions } | CallAnswer> },
+  send: S,
+): Promise<Extract<Awaited<ReturnType<S>>, { ok: true }> | { ok: false; message: string }> {
   const options = await client.passkeyAuthenticationOptions();
-  if (!options.ok) return { ok: false, message: errorText(options.error) };
+  if (!('options' in options)) return { ok: false, message: errorText(options.error) };
   const signed = await signWithPasskey(options.options);
   if (!signed.ok) return { ok: false, message: signed.message };
   const result = await send(signed.value);
-  return result.ok ? (result as Extract<R, { ok: true }>) : { ok: false, message: errorText(result.error) };
+  return result.ok ? (result as Extract<Awaited<ReturnType<S>>, { ok: true }>) : { ok: false, message: errorText(result.error) };
 }
