@@ -11,7 +11,6 @@ import { Modal } from './modal.tsx';
 import { ReceiptThumbnail } from './receipt-thumbnail.tsx';
 import { StatusPill } from './status-pill.tsx';
 import { SyncMark } from './sync-mark.tsx';
-import { ConflictNotice } from './conflict-notice.tsx';
 
 /**
  * The pieces of one claim's detail, shared by the claimant's drawer (reimbursements) and the
@@ -30,25 +29,8 @@ export function ClaimHeadline({ claim }: { claim: ClaimView }) {
   );
 }
 
-/** A change the server refused, said with its own words, and what to do (Retry/Discard). */
-export function ClaimRefusal({ row, client }: { row: { failure: ClaimView['failure'] }; client: DataClient }) {
-  const failure = row.failure;
-  if (!failure) return null;
-  if (failure.conflict) return <ConflictNotice commandId={failure.command_id} />;
-  return (
-    <div className="notice notice-error" role="alert">
-      <strong>The server refused this change:</strong> {failure.message}
-      <div className="row-actions">
-        <Button size="sm" onClick={() => void client.retryCommand(failure.command_id)}>
-          Retry
-        </Button>
-        <Button size="sm" variant="ghost" onClick={() => void client.discardCommand(failure.command_id)}>
-          Discard
-        </Button>
-      </div>
-    </div>
-  );
-}
+/** A change the server refused (kept under its old name for the drawers that import it from here). */
+export { RefusedChange as ClaimRefusal } from './refused-change.tsx';
 
 export function ClaimFacts({ claim, reference, claimant = false }: { claim: ClaimView; reference: ReferenceView; claimant?: boolean }) {
   const { names } = reference;

@@ -5,8 +5,7 @@ import type { StepUpInput } from '../data-access/types.ts';
 import { CodeField } from './code-field.tsx';
 import { FormError } from './form-error.tsx';
 import { Modal } from './modal.tsx';
-import { errorText } from '../lib/error-text.ts';
-import { passkeysSupported, signWithPasskey } from '../lib/passkeys.ts';
+import { passkeysSupported, proveWithPasskey } from '../lib/passkeys.ts';
 import { useSubmitAction } from '../lib/use-submit-action.ts';
 import { TextField } from './text-field.tsx';
 
@@ -37,14 +36,9 @@ export function StepUpDialog({ onDone, onCancel }: { onDone: () => void | Promis
 
   async function withPasskey() {
     setPasskey({ busy: true, error: null });
-    const fail = (message: string) => setPasskey({ busy: false, error: message });
-    const options = await client.passkeyAuthenticationOptions();
-    if (!options.ok) return fail(errorText(options.error));
-    const signed = await signWithPasskey(options.options);
-    if (!signed.ok) return fail(signed.message);
-    const result = await client.stepUp({ webauthn: signed.value });
-    if (!result.ok) return fail(errorText(result.error));
-    setPasskey({ busy: false, error: null });
+    const result = await proveWithPasskey(client, (webauthn) => client.stepUp({ webauthn }));
+    setPasskey({ busy: false, error: result.ok ? null : result.message });
+    if (!result.ok) return;
     await onDone();
   }
 

@@ -1,7 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PasskeyAssertion, PasskeyOptions } from '../data-access/types.ts';
 import {
-  PASSKEY_ALREADY_MESSAGE, PASSKEY_CANCELLED_MESSAGE, PASSKEY_DOMAIN_MESSAGE, PASSKEY_UNSUPPORTED_MESSAGE, passkeyErrorText,
+  PASSKEY_ALREADY_MESSAGE, PASSKEY_CANCELLED_MESSAGE, PASSKEY_DOMAIN_MESSAGE, PASSKEY_UNSUPPORTED_MESSAGE, passkeyErrorText, proveWithPasskey,
 } from './passkeys.ts';
+
+const ASSERTION = { id: 'cred-1', type: 'public-key' } as unknown as PasskeyAssertion;
+vi.mock('@simplewebauthn/browser', () => ({ startAuthentication: async () => ASSERTION }));
 
 describe('passkeyErrorText', () => {
   it.each([
@@ -20,5 +24,34 @@ describe('passkeyErrorText', () => {
   it('anything else keeps the browser\'s words', () => {
     expect(passkeyErrorText(new Error('boom'))).toEqual({ message: 'The passkey could not be used: boom', cancelled: false });
     expect(passkeyErrorText(null)).toEqual({ message: 'The passkey could not be used.', cancelled: false });
+  });
+});
+
+describe('proveWithPasskey', () => {
+  const options = { challenge: 'c' } as unknown as PasskeyOptions;
+  const client = (answer: unknown) => ({ passkeyAuthenticationOptions: async () => answer as never });
+
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('says the server\'s words when it gives no challenge, and sends nothing', async () => {
+    const send = vi.fn();
+    const refused = client({ ok: false, error: { error_code: 'AUTH_7001', message: 'Sign in again.' } });
+    expect(await proveWithPasskey(refused, send)).toEqual({ ok: false, message: 'Sign in again.' });
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('says so in a browser without passkeys, and sends nothing', async () => {
+    const send = vi.fn();
+    expect(await proveWithPasskey(client({ ok: true, options }), send)).toEqual({ ok: false, message: PASSKEY_UNSUPPORTED_MESSAGE });
+    expect(send).not.toHaveBeenCalled();
+  });
+
+  it('sends the signed assertion and answers the call\'s result, or its refusal in words', async () => {
+    vi.stubGlobal('window', { isSecureContext: true, PublicKeyCredential: function PublicKeyCredential() {} });
+    const send = vi.fn(async (webauthn: PasskeyAssertion) => ({ ok: true as const, proof: webauthn }));
+    expect(await proveWithPasskey(client({ ok: true, options }), send)).toEqual({ ok: true, proof: ASSERTION });
+    expect(send).toHaveBeenCalledWith(ASSERTION);
+    const refuse = async () => ({ ok: false as const, error: { error_code: 'AUTH_7002', message: 'That passkey is not yours.' } });
+    expect(await proveWithPasskey(client({ ok: true, options }), refuse)).toEqual({ ok: false, message: 'That passkey is not yours.' });
   });
 });

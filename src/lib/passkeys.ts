@@ -5,6 +5,7 @@
  */
 import type * as WebAuthnBrowser from '@simplewebauthn/browser';
 import type { PasskeyAssertion, PasskeyOptions, PasskeyRegistration } from '../data-access/types.ts';
+import { errorText } from './error-text.ts';
 
 export type CeremonyResult<T> = { ok: true; value: T } | { ok: false; message: string; cancelled: boolean };
 
@@ -63,4 +64,24 @@ export function signWithPasskey(options: PasskeyOptions): Promise<CeremonyResult
     const r = await lib.startAuthentication({ optionsJSON: options as unknown as Parameters<typeof lib.startAuthentication>[0]['optionsJSON'] });
     return r as unknown as PasskeyAssertion;
   });
+}
+
+/** A worker call's answer as far as a passkey proof reads it. */
+type CallAnswer = { ok: boolean; error?: Parameters<typeof errorText>[0] };
+
+/**
+ * A passkey as the proof of a call (sign-in's second factor, a step-up): the server's challenge
+ * (`passkeyAuthenticationOptions`), the browser's prompt, then `send` with the signed assertion.
+ * The call's answer, or the words to show when a step failed.
+ */
+export async function proveWithPasskey<S extends (webauthn: PasskeyAssertion) => Promise<CallAnswer>>(
+  client: { passkeyAuthenticationOptions(): Promise<{ ok: true; options: PasskeyOptions } | CallAnswer> },
+  send: S,
+): Promise<Extract<Awaited<ReturnType<S>>, { ok: true }> | { ok: false; message: string }> {
+  const options = await client.passkeyAuthenticationOptions();
+  if (!('options' in options)) return { ok: false, message: errorText(options.error) };
+  const signed = await signWithPasskey(options.options);
+  if (!signed.ok) return { ok: false, message: signed.message };
+  const result = await send(signed.value);
+  return result.ok ? (result as Extract<Awaited<ReturnType<S>>, { ok: true }>) : { ok: false, message: errorText(result.error) };
 }

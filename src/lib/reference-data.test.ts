@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReferenceView } from './reference-data.ts';
+import { buildReferenceView, EMPTY_REFERENCE } from './reference-data.ts';
 import type { ReferenceData } from '../data-access/types.ts';
 
 const mirrored = { business_id: '00000000-0000-4000-8000-000000000000', change_seq: 1, updated_at: '2026-01-01T00:00:00Z', deleted: false };
@@ -11,8 +11,8 @@ const C = '30000000-0000-4000-8000-000000000001';
 const O = '30000000-0000-4000-8000-000000000002';
 
 const data: ReferenceData = {
+  ...EMPTY_REFERENCE,
   departments: [{ id: 'd2', name: 'Sales', owner_ids: [], ...mirrored }, { id: 'd1', name: 'Engineering', owner_ids: [], ...mirrored }],
-  locations: [],
   gl_accounts: [
     { id: G1, code: '6100', name: 'Travel', classification: 'EXPENSE', active: true, ...mirrored },
     { id: G2, code: '600', name: 'Meals', classification: 'EXPENSE', active: true, ...mirrored },
@@ -22,12 +22,6 @@ const data: ReferenceData = {
   users: [
     { id: U, role: 'BUSINESS_USER', first_name: 'Ada', last_name: 'Lovelace', email: 'ada@x.test', is_manager: false, manager_id: null, department_id: null, location_id: null, status: 'ACTIVE', payroll_currency: null, ...mirrored },
   ],
-  reimbursement_rates: [],
-  vendors: [],
-  provisional_bills: [],
-  saved_reports: [],
-  dashboards: [],
-  mapping_rules: [],
   entities: [{ id: 'e1', name: 'Acme GmbH', country: 'DE', currency: 'EUR', owner_ids: [], created_at: '2026-01-01T00:00:00Z', ...mirrored }],
 };
 

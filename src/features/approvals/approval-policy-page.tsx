@@ -2,6 +2,7 @@ import { Link } from '@tanstack/react-router';
 import type { PolicyResponse } from '../../../schema/api/calls-approval-policies.ts';
 import { MAX_POLICY_STEPS } from '../../../schema/approval-policy.ts';
 import { Button } from '../../components/button.tsx';
+import { ModalActions } from '../../components/modal-actions.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { currencyChoices } from '../../lib/currency-choices.ts';
@@ -122,14 +123,7 @@ function SaveDialog({ changes, busy, onClose, onSave }: { changes: readonly stri
       <ul className="policy-changes" aria-label="Changes">
         {changes.map((c) => <li key={c}>{c}</li>)}
       </ul>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          Save policy
-        </Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel="Save policy" busy={busy} />
     </Modal>
   );
 }

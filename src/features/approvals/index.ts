@@ -1,8 +1,7 @@
-import { createRoute, redirect, type AnyRoute } from '@tanstack/react-router';
+import type { AnyRoute } from '@tanstack/react-router';
 import { canReviewReimbursements, isAdmin } from '../../../schema/roles.ts';
-import type { AppStore } from '../../data-access/app-state.ts';
-import { HOME_PATH } from '../../lib/redirect.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
+import { pageRoute } from '../../lib/page-route.ts';
 import type { NavItem } from '../../lib/routing.ts';
 import { PendingApprovalsBadge, useHasWaitingApprovals } from './pending-badge.tsx';
 import { parseApprovalsSearch } from './search-params.ts';
@@ -13,22 +12,11 @@ import { parseApprovalsSearch } from './search-params.ts';
  * `admin.approvalPolicies.*` calls are admin-only too).
  */
 export function approvalsRoutes<P extends AnyRoute>(parent: P) {
+  const inbox = lazyPage(() => import('./approvals-page.tsx'), 'ApprovalsPage', { title: 'Approvals', className: 'approvals' });
+  const policy = lazyPage(() => import('./approval-policy-page.tsx'), 'ApprovalPolicyPage', { title: 'Bill approval policy', className: 'page', narrow: true });
   return [
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/approvals',
-      validateSearch: parseApprovalsSearch,
-      ...lazyPage(() => import('./approvals-page.tsx'), 'ApprovalsPage', { title: 'Approvals', className: 'approvals' }),
-    }),
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/approvals/policy',
-      beforeLoad: ({ context }) => {
-        const user = (context as { store: AppStore }).store.get().session?.user;
-        if (!user || !isAdmin(user)) throw redirect({ to: HOME_PATH, replace: true });
-      },
-      ...lazyPage(() => import('./approval-policy-page.tsx'), 'ApprovalPolicyPage', { title: 'Bill approval policy', className: 'page', narrow: true }),
-    }),
+    pageRoute(parent, '/approvals', inbox, { search: parseApprovalsSearch }),
+    pageRoute(parent, '/approvals/policy', policy, { allowed: isAdmin }),
   ] as const;
 }
 

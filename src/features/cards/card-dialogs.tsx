@@ -1,6 +1,7 @@
-import { Fragment, useId, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { LIMIT_INTERVALS } from '../../../schema/entities/card.ts';
 import { Button } from '../../components/button.tsx';
+import { ModalActions } from '../../components/modal-actions.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { MoneyField } from '../../components/money-field.tsx';
@@ -12,9 +13,7 @@ import { limitPatch, limitValues, type FieldErrors, type LimitValues } from './c
 import type { CardPatch } from '../../../schema/api/calls-cards.ts';
 import { INTERVAL_LABELS, limitChangeSummary } from './card-view.ts';
 import { runCardCommand } from './commands.ts';
-import { currencyChoices } from '../../lib/currency-choices.ts';
-
-export { currencyChoices };
+import { useCardForm } from './use-card-form.ts';
 
 /** Currencies the forms offer first (any ISO code the business uses is added in front). */
 export const INTERVAL_OPTIONS = LIMIT_INTERVALS.map((i) => ({ value: i, label: INTERVAL_LABELS[i] }));
@@ -62,14 +61,7 @@ export function ActivateDialog({ card, client, onClose, returnFocus }: CardDialo
         />
         {error && <span id={errorId} className="field-error">{error}</span>}
       </label>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          Activate card
-        </Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel="Activate card" busy={busy} />
     </Modal>
   );
 }
@@ -151,35 +143,21 @@ export function TerminateDialog({ card, client, onClose, returnFocus, holder }: 
  * nothing until "Change limit".
  */
 export function LimitDialog({ card, client, onClose, returnFocus }: CardDialogProps) {
-  const [values, setValues] = useState<LimitValues>(() => limitValues(card));
-  const [errors, setErrors] = useState<FieldErrors<LimitValues>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { values, errors, formError, setFormError, busy, currencies, set, checked, run } = useCardForm(() => limitValues(card), card.limit.currency);
   const [pending, setPending] = useState<{ card_id: string; patch: CardPatch } | null>(null);
-  const currencies = useMemo(() => currencyChoices(card.limit.currency, values.currency), [card.limit.currency, values.currency]);
-  const set = <K extends keyof LimitValues>(key: K, value: LimitValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
-  };
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (pending) return send(pending);
-    const built = limitPatch(card, values);
-    if (!built.ok) {
-      setErrors(built.errors);
-      return setFormError('Check the fields marked below.');
-    }
+    const built = checked(limitPatch(card, values));
+    if (!built) return;
     if (!built.input) return onClose();
     setFormError(null);
     setPending(built.input);
   }
   async function send(input: { card_id: string; patch: CardPatch }) {
-    setBusy(true);
-    try {
+    await run(async () => {
       if (await runCardCommand(client, 'card.update', input, 'Limit changed. It syncs in the background.')) onClose();
-    } finally {
-      setBusy(false);
-    }
+    });
   }
   const next = pending?.patch.limit;
   const summary = next ? limitChangeSummary(card.limit, next) : null;
@@ -207,14 +185,7 @@ export function LimitDialog({ card, client, onClose, returnFocus }: CardDialogPr
       ) : (
         <LimitFields values={values} currencies={currencies} errors={errors} onChange={set} />
       )}
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={summary ? () => setPending(null) : onClose}>
-          {summary ? 'Back' : 'Cancel'}
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          {summary ? 'Change limit' : 'Review change'}
-        </Button>
-      </div>
+      <ModalActions onCancel={summary ? () => setPending(null) : onClose} cancelLabel={summary ? 'Back' : 'Cancel'} submitLabel={summary ? 'Change limit' : 'Review change'} busy={busy} />
     </Modal>
   );
 }

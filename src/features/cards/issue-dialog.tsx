@@ -1,7 +1,7 @@
-import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useId, useMemo, useRef, type FormEvent } from 'react';
 import type { CardActor } from '../../../schema/card-rules.ts';
 import { fullName } from '../../../schema/entities/spend-user.ts';
-import { Button } from '../../components/button.tsx';
+import { ModalActions } from '../../components/modal-actions.tsx';
 import { Combobox } from '../../components/combobox.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
@@ -9,10 +9,11 @@ import type { SelectOption } from '../../components/select-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
-import { emptyIssueValues, issueCommand, type FieldErrors, type IssueValues } from './card-form.ts';
-import { CardKindField, currencyChoices, LimitFields } from './card-dialogs.tsx';
+import { emptyIssueValues, issueCommand } from './card-form.ts';
+import { CardKindField, LimitFields } from './card-dialogs.tsx';
 import { issuableUsers } from './card-view.ts';
 import { runCardCommand } from './commands.ts';
+import { useCardForm } from './use-card-form.ts';
 
 export interface IssueDialogProps {
   client: DataClient;
@@ -34,36 +35,22 @@ const NONE: SelectOption = { value: '', label: 'None' };
  * "Requested · waiting to sync" and gets its number when the server issues it.
  */
 export function IssueDialog({ client, actor, reference, currency, onClose, onIssued, returnFocus }: IssueDialogProps) {
-  const [values, setValues] = useState<IssueValues>(() => emptyIssueValues(currency));
-  const [errors, setErrors] = useState<FieldErrors<IssueValues>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { values, errors, formError, setFormError, busy, currencies, set, checked, run } = useCardForm(() => emptyIssueValues(currency), currency);
   const id = useRef(crypto.randomUUID());
   const categoriesHint = useId();
   const holders = useMemo(
     () => issuableUsers(actor, reference.data.users).map((u) => ({ value: u.id, label: fullName(u) || u.email })).sort((a, b) => a.label.localeCompare(b.label)),
     [actor, reference.data.users],
   );
-  const currencies = useMemo(() => currencyChoices(currency, values.currency), [currency, values.currency]);
-  const set = <K extends keyof IssueValues>(key: K, value: IssueValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
-  };
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setFormError(null);
-    const built = issueCommand(values, id.current, actor);
-    if (!built.ok) {
-      setErrors(built.errors);
-      return setFormError('Check the fields marked below.');
-    }
-    setBusy(true);
-    try {
+    const built = checked(issueCommand(values, id.current, actor));
+    if (!built) return;
+    await run(async () => {
       if (await runCardCommand(client, 'card.issue', built.input, 'Card saved on this device. It gets its number once the server issues it.')) onIssued(id.current);
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -103,14 +90,7 @@ export function IssueDialog({ client, actor, reference, currency, onClose, onIss
         <Combobox label="Department" value={values.department_id} options={reference.options.departments} leading={[NONE]} onChange={(v) => set('department_id', v)} />
         <Combobox label="Location" value={values.location_id} options={reference.options.locations} leading={[NONE]} onChange={(v) => set('location_id', v)} />
       </div>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          Issue card
-        </Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel="Issue card" busy={busy} />
     </Modal>
   );
 }

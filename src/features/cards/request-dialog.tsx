@@ -1,13 +1,14 @@
-import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { Button } from '../../components/button.tsx';
+import { useId, useRef, type FormEvent } from 'react';
+import { ModalActions } from '../../components/modal-actions.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { MoneyField } from '../../components/money-field.tsx';
 import { SelectField } from '../../components/select-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { emptyRequestValues, requestCommand, type FieldErrors, type RequestValues } from './card-form.ts';
-import { CardKindField, currencyChoices, INTERVAL_OPTIONS } from './card-dialogs.tsx';
+import { emptyRequestValues, requestCommand, type RequestValues } from './card-form.ts';
+import { CardKindField, INTERVAL_OPTIONS } from './card-dialogs.tsx';
 import { runCardCommand } from './commands.ts';
+import { useCardForm } from './use-card-form.ts';
 
 export interface RequestDialogProps {
   client: DataClient;
@@ -24,34 +25,20 @@ export interface RequestDialogProps {
  * requests" at once, waiting to sync, then pending review by a manager or an admin.
  */
 export function RequestDialog({ client, currency, online, onClose, returnFocus }: RequestDialogProps) {
-  const [values, setValues] = useState<RequestValues>(() => emptyRequestValues(currency));
-  const [errors, setErrors] = useState<FieldErrors<RequestValues>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { values, errors, formError, setFormError, busy, currencies, set, checked, run } = useCardForm(() => emptyRequestValues(currency), currency);
   // One id per dialog: a request refused here and sent again is still the same request.
   const id = useRef(crypto.randomUUID());
   const reasonError = useId();
-  const currencies = useMemo(() => currencyChoices(currency, values.currency), [currency, values.currency]);
-  const set = <K extends keyof RequestValues>(key: K, value: RequestValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => ({ ...e, [key]: undefined }));
-  };
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setFormError(null);
-    const built = requestCommand(values, id.current);
-    if (!built.ok) {
-      setErrors(built.errors);
-      return setFormError('Check the fields marked below.');
-    }
-    setBusy(true);
-    try {
+    const built = checked(requestCommand(values, id.current));
+    if (!built) return;
+    await run(async () => {
       const done = online ? 'Request sent for review.' : 'Request saved on this device. It is sent for review when you’re back online.';
       if (await runCardCommand(client, built.name, built.input, done)) onClose();
-    } finally {
-      setBusy(false);
-    }
+    });
   }
 
   return (
@@ -94,14 +81,7 @@ export function RequestDialog({ client, currency, online, onClose, returnFocus }
           You’re offline. The request is saved on this device and sent when you’re back online.
         </p>
       )}
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          Send request
-        </Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel="Send request" busy={busy} />
     </Modal>
   );
 }

@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { canIssueCards } from '../../../schema/roles.ts';
-import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import { useAppState } from '../../data-access/data-context.tsx';
+import { usePageData } from '../../lib/use-page-data.ts';
 import type { CardView } from '../../lib/cards.ts';
 import type { Command } from '../../lib/commands.ts';
 import { usePageCommands } from '../../lib/page-commands.ts';
@@ -24,15 +25,11 @@ const NOT_ISSUER = 'Only admins and managers issue cards. Request a card instead
 export function useCardsPage() {
   const search = routeApi.useSearch();
   const navigate = routeApi.useNavigate();
-  const client = useDataClient();
-  const session = useAppState((s) => s.session);
-  const dataVersion = useAppState((s) => s.dataVersion);
+  const { client, user, currency, dataVersion } = usePageData();
   const referenceVersion = useAppState((s) => s.referenceVersion);
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
   const partial = useAppState((s) => isPartial(s.status));
   const reference = useReferenceData(client, referenceVersion);
-  const user = session?.user ?? null;
-  const currency = session?.business.currency ?? 'USD';
   const actor = useMemo(() => (user ? cardActor(user, reference.data.users) : null), [user, reference.data.users]);
   const issuer = user ? canIssueCards(user) : false;
   const view: CardsView = issuer ? (search.view ?? 'mine') : 'mine';

@@ -4,8 +4,7 @@ import { useDataClient } from '../../data-access/data-context.tsx';
 import type { SecondFactor, SignInResult } from '../../data-access/types.ts';
 import { CodeField, isCompleteCode } from '../../components/code-field.tsx';
 import { FormError } from '../../components/form-error.tsx';
-import { errorText } from '../../lib/error-text.ts';
-import { PASSKEY_UNSUPPORTED_MESSAGE, passkeysSupported, signWithPasskey } from '../../lib/passkeys.ts';
+import { PASSKEY_UNSUPPORTED_MESSAGE, passkeysSupported, proveWithPasskey } from '../../lib/passkeys.ts';
 import { useSubmitAction } from '../../lib/use-submit-action.ts';
 
 /**
@@ -90,13 +89,8 @@ function PasskeyButton({ disabled, hasCode, onVerified }: { disabled: boolean; h
 
   async function run() {
     setState({ busy: true, error: null });
-    const fail = (message: string) => setState({ busy: false, error: message });
-    const options = await client.passkeyAuthenticationOptions();
-    if (!options.ok) return fail(errorText(options.error));
-    const signed = await signWithPasskey(options.options);
-    if (!signed.ok) return fail(signed.message);
-    const result = await client.verifyMfa({ webauthn: signed.value });
-    if (!result.ok) return fail(errorText(result.error));
+    const result = await proveWithPasskey(client, (webauthn) => client.verifyMfa({ webauthn }));
+    if (!result.ok) return setState({ busy: false, error: result.message });
     await onVerified(result);
   }
 

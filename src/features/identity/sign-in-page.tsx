@@ -1,4 +1,4 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button } from '../../components/button.tsx';
 import { Link, getRouteApi, useNavigate } from '@tanstack/react-router';
 import { loginDownMessage, mfaDownMessage, type WebConfig } from '../../../schema/web-config.ts';
@@ -11,6 +11,7 @@ import { FormError } from '../../components/form-error.tsx';
 import { safeRedirect } from '../../lib/redirect.ts';
 import { readTabBusiness, rememberTabBusiness } from '../../lib/session-tab.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { useAnswer } from '../../lib/use-answer.ts';
 import { TextField } from '../../components/text-field.tsx';
 import { SignInLinkForm } from './sign-in-link-form.tsx';
 import { OtherSignIns, SsoErrorAlert, SsoOffer, SsoSignInCard } from './sso-sign-in.tsx';
@@ -35,15 +36,7 @@ export function SignInRoute() {
 /** The §3 web config, read through the worker when the sign-in page opens. */
 export function useWebConfig(): WebConfig | null {
   const client = useDataClient();
-  const [config, setConfig] = useState<WebConfig | null>(null);
-  useEffect(() => {
-    let live = true;
-    void client.webConfig().then((c) => live && setConfig(c), () => undefined);
-    return () => {
-      live = false;
-    };
-  }, [client]);
-  return config;
+  return useAnswer(() => client.webConfig(), [client]);
 }
 
 /** Signed in: put the session in the store and go where the user was heading. */

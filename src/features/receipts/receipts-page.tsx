@@ -4,7 +4,7 @@ import { EmptyState } from '../../components/empty-state.tsx';
 import { ReceiptCapture } from '../../components/receipt-capture.tsx';
 import { Skeleton } from '../../components/skeleton.tsx';
 import { Tabs } from '../../components/tabs.tsx';
-import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import { usePageData } from '../../lib/use-page-data.ts';
 import { formatCount } from '../../lib/format.ts';
 import { reportAdded } from '../../lib/receipts.ts';
 import { useReceiptOcr } from '../../lib/receipt-ocr/index.ts';
@@ -24,9 +24,7 @@ const routeApi = getRouteApi('/_app/receipts');
 export function ReceiptsPage() {
   const search = routeApi.useSearch();
   const navigate = routeApi.useNavigate();
-  const client = useDataClient();
-  const session = useAppState((s) => s.session);
-  const dataVersion = useAppState((s) => s.dataVersion);
+  const { client, session, currency, dataVersion } = usePageData();
   const { items, reload } = useInbox(client, dataVersion);
   const claims = useClaimedReceipts(client, session?.user.id ?? null, dataVersion);
   const [focusUpload] = useState(takeUploadFocusRequest);
@@ -34,7 +32,6 @@ export function ReceiptsPage() {
   // Which of the added images OCR is reading ("2 of 3"), while it reads.
   const [reading, setReading] = useState<{ n: number; of: number } | null>(null);
   const ocr = useReceiptOcr();
-  const currency = session?.business.currency ?? 'USD';
 
   const onFiles = useCallback(async (files: File[]) => {
     setAdding(true);

@@ -3,6 +3,7 @@ import type { CommandName } from '../../../schema/commands/index.ts';
 import { formatMoney } from '../../lib/format.ts';
 import { PAYMENT_SETTLEMENT_DAYS, type PaymentMethod } from '../../../schema/reimbursement-rules.ts';
 import { Button } from '../../components/button.tsx';
+import { ModalActions } from '../../components/modal-actions.tsx';
 import { ClaimFacts, ClaimHeadline, ClaimHistory, ClaimReceipts, ClaimRefusal } from '../../components/claim-details.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { Modal } from '../../components/modal.tsx';
@@ -266,14 +267,7 @@ function PayDialog(props: { claim: ClaimView; payee: string; online: boolean; bu
           You’re offline. The payment will be sent when you’re back online, exactly once.
         </p>
       )}
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={props.onClose}>
-          Don’t pay
-        </Button>
-        <Button type="submit" variant="primary" loading={props.busy}>
-          Pay {amount}
-        </Button>
-      </div>
+      <ModalActions onCancel={props.onClose} cancelLabel="Don’t pay" submitLabel={`Pay ${amount}`} busy={props.busy} />
     </Modal>
   );
 }

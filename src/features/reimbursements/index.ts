@@ -1,18 +1,13 @@
-import { createRoute, type AnyRoute } from '@tanstack/react-router';
+import type { AnyRoute } from '@tanstack/react-router';
 import { lazyPage } from '../../lib/lazy-page.tsx';
+import { pageRoute } from '../../lib/page-route.ts';
 import type { NavItem } from '../../lib/routing.ts';
 import { parseReimbursementsSearch } from './search-params.ts';
 
 /** Signed-in routes: the claims list (with its detail drawer), URL state typed by parseReimbursementsSearch. */
 export function reimbursementsRoutes<P extends AnyRoute>(parent: P) {
-  return [
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/reimbursements',
-      validateSearch: parseReimbursementsSearch,
-      ...lazyPage(() => import('./reimbursements-page.tsx'), 'ReimbursementsPage', { title: 'Reimbursements', className: 'reimbursements' }),
-    }),
-  ] as const;
+  const page = lazyPage(() => import('./reimbursements-page.tsx'), 'ReimbursementsPage', { title: 'Reimbursements', className: 'reimbursements' });
+  return [pageRoute(parent, '/reimbursements', page, { search: parseReimbursementsSearch })] as const;
 }
 
 /** "Go to reimbursements" in the palette comes from this entry. */

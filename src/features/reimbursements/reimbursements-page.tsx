@@ -4,7 +4,8 @@ import { DEFAULT_PAGE_SIZE } from '../../../schema/constants.ts';
 import { clampPageIndex, pageLabel } from '../../../schema/paging.ts';
 import { ExportCsvButton } from '../../components/export-csv-button.tsx';
 import { Tabs } from '../../components/tabs.tsx';
-import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import { useAppState } from '../../data-access/data-context.tsx';
+import { usePageData } from '../../lib/use-page-data.ts';
 import { formatCount } from '../../lib/format.ts';
 import { ListPage } from '../../lib/list/list-page.tsx';
 import { useListPage } from '../../lib/list/use-list-page.ts';
@@ -29,11 +30,8 @@ const routeApi = getRouteApi('/_app/reimbursements');
 export function ReimbursementsPage() {
   const search = routeApi.useSearch();
   const navigate = routeApi.useNavigate();
-  const client = useDataClient();
-  const session = useAppState((s) => s.session);
-  const dataVersion = useAppState((s) => s.dataVersion);
+  const { client, session, currency, dataVersion } = usePageData();
   const reference = useReferenceData(client, useAppState((s) => s.referenceVersion));
-  const currency = session?.business.currency ?? 'USD';
 
   const setSearch = useCallback(
     (patch: Partial<ReimbursementsSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),

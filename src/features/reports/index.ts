@@ -1,5 +1,6 @@
-import { createRoute, type AnyRoute } from '@tanstack/react-router';
+import type { AnyRoute } from '@tanstack/react-router';
 import { lazyPage } from '../../lib/lazy-page.tsx';
+import { pageRoute } from '../../lib/page-route.ts';
 import type { NavItem } from '../../lib/routing.ts';
 import { parseReportsSearch } from './report-model.ts';
 
@@ -9,14 +10,8 @@ import { parseReportsSearch } from './report-model.ts';
  * business's. The page and its chart library are one chunk, loaded on first visit.
  */
 export function reportsRoutes<P extends AnyRoute>(parent: P) {
-  return [
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/reports',
-      validateSearch: parseReportsSearch,
-      ...lazyPage(() => import('./reports-page.tsx'), 'ReportsPage', { title: 'Reports', className: 'reports' }),
-    }),
-  ] as const;
+  const page = lazyPage(() => import('./reports-page.tsx'), 'ReportsPage', { title: 'Reports', className: 'reports' });
+  return [pageRoute(parent, '/reports', page, { search: parseReportsSearch })] as const;
 }
 
 export const reportsNav: readonly NavItem[] = [{ to: '/reports', label: 'Reports' }];

@@ -3,7 +3,8 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import type { ReportDimension, ReportMeasure, ReportQuery, TimeGrain } from '../../../schema/reports.ts';
 import { canManageBillPayAccounting } from '../../../schema/roles.ts';
 import { EmptyState } from '../../components/empty-state.tsx';
-import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import { useAppState } from '../../data-access/data-context.tsx';
+import { usePageData } from '../../lib/use-page-data.ts';
 import { useReferenceData } from '../../lib/reference-data.ts';
 import { isPartial } from '../../lib/sync-status-text.ts';
 import { CustomReport } from './custom-report.tsx';
@@ -27,10 +28,8 @@ const routeApi = getRouteApi('/_app/reports');
 export function ReportsPage() {
   const search = routeApi.useSearch();
   const navigate = routeApi.useNavigate();
-  const client = useDataClient();
-  const dataVersion = useAppState((s) => s.dataVersion);
+  const { client, user, dataVersion } = usePageData();
   const partial = useAppState((s) => isPartial(s.status));
-  const user = useAppState((s) => s.session?.user ?? null);
   const reference = useReferenceData(client, useAppState((s) => s.referenceVersion));
 
   const views = REPORT_VIEWS.filter((v) => v !== 'bills' || (user !== null && canManageBillPayAccounting(user)));

@@ -1,9 +1,8 @@
-import { createRoute, redirect, type AnyRoute } from '@tanstack/react-router';
+import type { AnyRoute } from '@tanstack/react-router';
 import { isAdmin, isManager } from '../../../schema/roles.ts';
 import type { SpendUser } from '../../../schema/entities/spend-user.ts';
-import type { AppStore } from '../../data-access/app-state.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
-import { HOME_PATH } from '../../lib/redirect.ts';
+import { pageRoute } from '../../lib/page-route.ts';
 import type { NavItem } from '../../lib/routing.ts';
 import { parseTeamSearch } from './search-params.ts';
 
@@ -12,18 +11,8 @@ export const canSeeTeam = (u: SpendUser) => isAdmin(u) || isManager(u);
 
 /** Signed-in route /team (issue 14): people and invites. Departments, locations and entities are src/features/org. */
 export function teamRoutes<P extends AnyRoute>(parent: P) {
-  return [
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/team',
-      validateSearch: parseTeamSearch,
-      beforeLoad: ({ context }) => {
-        const user = (context as { store: AppStore }).store.get().session?.user;
-        if (!user || !canSeeTeam(user)) throw redirect({ to: HOME_PATH, replace: true });
-      },
-      ...lazyPage(() => import('./people-page.tsx'), 'PeoplePage', { title: 'Team', className: 'team-page' }),
-    }),
-  ] as const;
+  const page = lazyPage(() => import('./people-page.tsx'), 'PeoplePage', { title: 'Team', className: 'team-page' });
+  return [pageRoute(parent, '/team', page, { search: parseTeamSearch, allowed: canSeeTeam })] as const;
 }
 
 export const teamNav: readonly NavItem[] = [{ to: '/team', label: 'Team', visible: canSeeTeam }];

@@ -1,13 +1,31 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fullName } from '../../../schema/entities/spend-user.ts';
 import type { Role } from '../../../schema/roles.ts';
+import type { FeatureFlags } from '../../../schema/feature-flags.ts';
+import type { BusinessEntity } from '../../../schema/api/calls-admin.ts';
 import { manageRefusal } from '../../../schema/team-rules.ts';
-import type { TeamFailure, UpdateUserInput } from '../../data-access/types.ts';
+import type { DataClient, TeamFailure, UpdateUserInput } from '../../data-access/types.ts';
+import type { ReferenceView } from '../../lib/reference-data.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { directConflictMessage } from '../../lib/conflict-view.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import type { Answer, Person } from './people-view.ts';
-import type { PersonDrawerProps } from './person-drawer.tsx';
+
+/** The drawer's props (its state hook reads them all). */
+export interface PersonDrawerProps {
+  /** null: not (or no longer) in the business. */
+  person: Person | null;
+  people: readonly Person[];
+  actor: { id: string; role: string; is_manager: boolean };
+  flags: Pick<FeatureFlags, 'disable_invites_by_managers'>;
+  reference: ReferenceView;
+  entities: readonly BusinessEntity[];
+  client: DataClient;
+  online: boolean;
+  onAnswer(user: Answer): void;
+  onClose(): void;
+  returnFocus(): HTMLElement | null | undefined;
+}
 
 export type PersonForm = { role: Role; is_manager: boolean; manager_id: string; department_id: string; location_id: string; entity_id: string };
 export type PersonBusy = 'save' | 'resend' | 'suspend';

@@ -1,8 +1,6 @@
 import { ERROR_CATALOGUE } from '../../../schema/errors.ts';
-import type { FeatureFlags } from '../../../schema/feature-flags.ts';
 import { roleDisplayName, type Role } from '../../../schema/roles.ts';
 import { ownerRefusal, resendRefusal, USER_STATUS_LABELS } from '../../../schema/team-rules.ts';
-import type { BusinessEntity } from '../../../schema/api/calls-admin.ts';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Drawer } from '../../components/drawer.tsx';
@@ -10,29 +8,12 @@ import { Facts } from '../../components/facts.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { SelectField } from '../../components/select-field.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
-import type { DataClient } from '../../data-access/types.ts';
 import { formatDay } from '../../lib/format.ts';
-import type { ReferenceView } from '../../lib/reference-data.ts';
-import { managerOptions, STATUS_TONES, TEAM_ROLES, type Answer, type Person } from './people-view.ts';
-import { NONE, personEditor, usePersonDrawerState, type PersonDrawerState, type PersonEditor } from './person-drawer-state.ts';
+import { managerOptions, STATUS_TONES, TEAM_ROLES, type Person } from './people-view.ts';
+import { NONE, personEditor, usePersonDrawerState, type PersonDrawerProps, type PersonDrawerState, type PersonEditor } from './person-drawer-state.ts';
 
 /** Said next to every action offline (the Bills bar's way): nothing is sent, nothing is queued. */
 export const NEEDS_CONNECTION = 'You’re offline. Managing people needs a connection: nothing is sent until you’re back online.';
-
-export interface PersonDrawerProps {
-  /** null: not (or no longer) in the business. */
-  person: Person | null;
-  people: readonly Person[];
-  actor: { id: string; role: string; is_manager: boolean };
-  flags: Pick<FeatureFlags, 'disable_invites_by_managers'>;
-  reference: ReferenceView;
-  entities: readonly BusinessEntity[];
-  client: DataClient;
-  online: boolean;
-  onAnswer(user: Answer): void;
-  onClose(): void;
-  returnFocus(): HTMLElement | null | undefined;
-}
 
 /**
  * One person: who they are, their invite's state in §8's words, and for admins the form to change

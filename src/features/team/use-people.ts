@@ -3,6 +3,7 @@ import type { FeatureFlags } from '../../../schema/feature-flags.ts';
 import type { BusinessEntity } from '../../../schema/api/calls-admin.ts';
 import type { DataClient } from '../../data-access/types.ts';
 import { useReferenceData, type ReferenceView } from '../../lib/reference-data.ts';
+import { useAnswer } from '../../lib/use-answer.ts';
 import { overlayAnswers, type Answer, type Person } from './people-view.ts';
 
 /**
@@ -26,15 +27,7 @@ export function usePeople(client: DataClient, version: number, answers: Readonly
 
 /** The business's feature flags (cached by the worker for offline use); null until read. */
 export function useFlags(client: DataClient): FeatureFlags | null {
-  const [flags, setFlags] = useState<FeatureFlags | null>(null);
-  useEffect(() => {
-    let live = true;
-    void client.flags().then((f) => live && setFlags(f), () => undefined);
-    return () => {
-      live = false;
-    };
-  }, [client]);
-  return flags;
+  return useAnswer(() => client.flags(), [client]);
 }
 
 /** Business entities (not mirrored): read when online, for the invite form and the drawer. */

@@ -1,9 +1,10 @@
 import { Button } from '../../components/button.tsx';
+import { RefusedChange } from '../../components/refused-change.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { HeldChargeSection } from '../../components/held-charges.tsx';
 import { SyncedLock } from '../../components/synced-lock.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { CodingFields, FailureNotice, MemoFields, ReceiptsSection, SuggestionNote, TransactionFacts } from './drawer-parts.tsx';
+import { CodingFields, MemoFields, ReceiptsSection, SuggestionNote, TransactionFacts } from './drawer-parts.tsx';
 import type { ReferenceView } from './use-reference-data.ts';
 import { useDetailDrawer } from './use-detail-drawer.ts';
 
@@ -44,7 +45,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
           {txn.accounting_synced_at && <SyncedLock client={client} type="transaction" id={txn.id} syncedAt={txn.accounting_synced_at} />}
           <fieldset disabled={!canCode || locked} className="plain-fieldset">
             <TransactionFacts txn={txn} card={d.card} names={reference.names} />
-            <FailureNotice txn={txn} client={client} />
+            <RefusedChange row={txn} client={client} />
             <MemoFields form={form} edit={edit} viewOnly={!canCode && !locked} />
             {d.suggestion && <SuggestionNote suggestion={d.suggestion} form={form} edit={edit} names={reference.names} />}
             <CodingFields txn={txn} form={form} edit={edit} reference={reference} />

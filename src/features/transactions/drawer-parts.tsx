@@ -2,11 +2,10 @@ import { Link } from '@tanstack/react-router';
 import { MAX_ATTENDEES } from '../../../schema/entities/transaction.ts';
 import { Button } from '../../components/button.tsx';
 import { Combobox } from '../../components/combobox.tsx';
-import { ConflictNotice } from '../../components/conflict-notice.tsx';
 import { ReceiptCapture } from '../../components/receipt-capture.tsx';
 import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
 import type { SelectOption } from '../../components/select-field.tsx';
-import type { DataClient, TransactionView } from '../../data-access/types.ts';
+import type { TransactionView } from '../../data-access/types.ts';
 import type { CardView } from '../../lib/cards.ts';
 import { cardName } from '../../lib/card-labels.ts';
 import { formatMoney, formatUtcDateTime } from '../../lib/format.ts';
@@ -38,26 +37,6 @@ export function TransactionFacts({ txn, card, names }: { txn: TransactionView; c
         <dd>{txn.pending ? <SyncMark row={txn} /> : 'Synced'}</dd>
       </dl>
     </>
-  );
-}
-
-/** A change the server refused: a conflict's own notice, else its reason with Retry and Discard. */
-export function FailureNotice({ txn, client }: { txn: TransactionView; client: DataClient }) {
-  const failure = txn.failure;
-  if (!failure) return null;
-  if (failure.conflict) return <ConflictNotice commandId={failure.command_id} />;
-  return (
-    <div className="notice notice-error" role="alert">
-      <strong>The server refused this change:</strong> {failure.message}
-      <div className="row-actions">
-        <Button size="sm" onClick={() => void client.retryCommand(failure.command_id)}>
-          Retry
-        </Button>
-        <Button size="sm" variant="ghost" onClick={() => void client.discardCommand(failure.command_id)}>
-          Discard
-        </Button>
-      </div>
-    </div>
   );
 }
 

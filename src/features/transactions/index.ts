@@ -1,18 +1,12 @@
-import { createRoute, type AnyRoute } from '@tanstack/react-router';
+import type { AnyRoute } from '@tanstack/react-router';
+import { pageRoute } from '../../lib/page-route.ts';
 import type { NavItem } from '../../lib/routing.ts';
 import { parseTransactionsSearch } from './search-params.ts';
 import { TransactionsPage } from './transactions-page.tsx';
 
 /** Signed-in routes: the transactions list, its URL state typed by parseTransactionsSearch. */
 export function transactionsRoutes<P extends AnyRoute>(parent: P) {
-  return [
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/transactions',
-      validateSearch: parseTransactionsSearch,
-      component: TransactionsPage,
-    }),
-  ] as const;
+  return [pageRoute(parent, '/transactions', { component: TransactionsPage }, { search: parseTransactionsSearch })] as const;
 }
 
 export const transactionsNav: readonly NavItem[] = [{ to: '/transactions', label: 'Transactions' }];

@@ -1,7 +1,7 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import type { BusinessEntity } from '../../../../schema/api/calls-admin.ts';
 import type { UserRow } from '../../../../schema/entities/spend-user.ts';
-import { Button } from '../../../components/button.tsx';
+import { ModalActions } from '../../../components/modal-actions.tsx';
 import { Combobox } from '../../../components/combobox.tsx';
 import { FieldNote } from '../../../components/field-note.tsx';
 import { FormError } from '../../../components/form-error.tsx';
@@ -97,10 +97,7 @@ export function EntityDialog({ entity, client, users, names, onAnswer, onClose }
       </div>
       {!entity && <OwnersField value={owners} onChange={setOwners} users={users} names={names} />}
       <FormError message={error} />
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>Cancel</Button>
-        <Button type="submit" variant="primary" loading={busy}>{entity ? 'Save entity' : 'Create entity'}</Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel={entity ? 'Save entity' : 'Create entity'} busy={busy} />
     </Modal>
   );
 }

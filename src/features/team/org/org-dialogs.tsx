@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import type { UserRow } from '../../../../schema/entities/spend-user.ts';
-import { Button } from '../../../components/button.tsx';
+import { ModalActions } from '../../../components/modal-actions.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { Skeleton } from '../../../components/skeleton.tsx';
@@ -60,10 +60,7 @@ export function NameDialog({ title, label, initial, confirmLabel, check, onSave,
       <TextField label={label} value={name} onChange={setName} autoFocus required maxLength={200} error={nameErr} field="name" />
       {children}
       <FormError message={error} />
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>Cancel</Button>
-        <Button type="submit" variant="primary" loading={busy}>{confirmLabel}</Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel={confirmLabel} busy={busy} />
     </Modal>
   );
 }
@@ -100,10 +97,7 @@ export function OwnersDialog({ title, description, initial, users, names, onSave
     <Modal title={title} description={description} onClose={onClose} onSubmit={submit}>
       <OwnersField value={ids} onChange={setIds} users={users} names={names} />
       <FormError message={error} />
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>Cancel</Button>
-        <Button type="submit" variant="primary" loading={busy}>Save owners</Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel="Save owners" busy={busy} />
     </Modal>
   );
 }

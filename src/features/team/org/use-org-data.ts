@@ -1,6 +1,7 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import type { DataClient, ReferenceData } from '../../../data-access/types.ts';
 import { useAppState, useDataClient } from '../../../data-access/data-context.tsx';
+import { useReferenceAnswer } from '../../../lib/reference-data.ts';
 import { peopleNames } from './org-view.ts';
 
 export interface OrgData {
@@ -19,16 +20,7 @@ export function useOrgData(): OrgData {
   const client = useDataClient();
   const version = useAppState((s) => s.referenceVersion);
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
-  const [data, setData] = useState<ReferenceData | null>(null);
-  useEffect(() => {
-    let live = true;
-    void client.referenceData().then((d) => {
-      if (live) setData(d);
-    });
-    return () => {
-      live = false;
-    };
-  }, [client, version]);
+  const data = useReferenceAnswer(client, version);
   const names = useMemo(() => (data ? peopleNames(data.users) : NO_NAMES), [data]);
   return { client, data, names, online };
 }

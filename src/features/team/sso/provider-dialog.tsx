@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { SSO_BRAND_LABELS, type SsoBrand, type SsoProtocol, type SsoProvider } from '../../../../schema/api/calls-sso.ts';
 import { Button } from '../../../components/button.tsx';
+import { ModalActions } from '../../../components/modal-actions.tsx';
 import { FieldNote } from '../../../components/field-note.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
@@ -96,10 +97,7 @@ export function AddProviderDialog({ client, onClose, onCreated }: AddProviderDia
         </div>
         <ProtocolFields protocol={v.protocol} values={v} errors={f.errors} edit={f.edit} secretRequired />
       </div>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>Cancel</Button>
-        <Button type="submit" variant="primary" loading={f.busy}>Add provider</Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel="Add provider" busy={f.busy} />
     </Modal>
   );
 }
@@ -182,10 +180,7 @@ export function ReplaceDialog({ client, provider: p, onClose, onReplaced }: Repl
       <div className="modal-fields sso-fields">
         <ProtocolFields protocol={p.protocol} values={f.values} errors={f.errors} edit={f.edit} secretRequired={false} />
       </div>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>Cancel</Button>
-        <Button type="submit" variant="primary" loading={f.busy}>{saml ? 'Replace metadata' : 'Replace client'}</Button>
-      </div>
+      <ModalActions onCancel={onClose} submitLabel={saml ? 'Replace metadata' : 'Replace client'} busy={f.busy} />
     </Modal>
   );
 }
