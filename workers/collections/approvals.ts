@@ -1,10 +1,5 @@
-import {
-  approvalEntity, type Approval, type ApprovalFilter, type approvalFilterSchema, type ApprovalSort,
-} from '../../schema/entities/approval.ts';
-import { QueryEngine } from '../query-engine.ts';
-import type { RowShape } from '../rebase.ts';
-import { specEngine, specText } from './spec-engine.ts';
-import type { WorkerCollection } from './worker-collection.ts';
+import { approvalEntity, type Approval } from '../../schema/entities/approval.ts';
+import { specCollection } from './spec-collection.ts';
 import { engineApprovals, serverApprovals, storedApprovals } from './generated/approvals.ts';
 
 /**
@@ -15,21 +10,8 @@ import { engineApprovals, serverApprovals, storedApprovals } from './generated/a
 export type AnyApprovalRow = Omit<Approval, 'deleted'> & { deleted?: boolean; created_desc?: number; server?: Approval };
 export type ApprovalEngineRow = Approval & { server: Approval | undefined };
 
-const ROWS: RowShape<AnyApprovalRow, Approval, ApprovalEngineRow> = {
+export const approvalCollection = specCollection<'approvals', AnyApprovalRow, ApprovalEngineRow>(approvalEntity, {
   server: serverApprovals,
   engine: engineApprovals,
-  apply: (index, entry, row) => index.applyTo(entry, row),
-};
-
-export const approvalCollection: WorkerCollection<'approvals', AnyApprovalRow, ApprovalEngineRow> = {
-  name: 'approvals',
-  rows: ROWS,
   stored: storedApprovals,
-  engine: (refs) =>
-    new QueryEngine<ApprovalEngineRow, ApprovalFilter, ApprovalSort>(
-      specEngine<ApprovalEngineRow, typeof approvalFilterSchema, ApprovalSort>(
-        approvalEntity.query,
-        specText<ApprovalEngineRow>(approvalEntity.searchText, approvalEntity.query.referencedIds, refs),
-      ),
-    ),
-};
+});

@@ -1,8 +1,5 @@
 import { billEntity, type Bill, type BillFilter, type billFilterSchema, type BillSort } from '../../schema/entities/bill.ts';
-import { QueryEngine } from '../query-engine.ts';
-import type { RowShape } from '../rebase.ts';
-import { specEngine, specText } from './spec-engine.ts';
-import type { WorkerCollection } from './worker-collection.ts';
+import { specCollection } from './spec-collection.ts';
 import { engineBills, serverBills, storedBills } from './generated/bills.ts';
 
 /**
@@ -15,21 +12,8 @@ import { engineBills, serverBills, storedBills } from './generated/bills.ts';
 export type AnyBillRow = Omit<Bill, 'deleted'> & { deleted?: boolean; server?: Bill };
 export type BillEngineRow = Bill & { server: Bill | undefined };
 
-const ROWS: RowShape<AnyBillRow, Bill, BillEngineRow> = {
+export const billCollection = specCollection<'bills', AnyBillRow, BillEngineRow>(billEntity, {
   server: serverBills,
   engine: engineBills,
-  apply: (index, entry, row) => index.applyTo(entry, row),
-};
-
-export const billCollection: WorkerCollection<'bills', AnyBillRow, BillEngineRow> = {
-  name: 'bills',
-  rows: ROWS,
   stored: storedBills,
-  engine: (refs) =>
-    new QueryEngine<BillEngineRow, BillFilter, BillSort>(
-      specEngine<BillEngineRow, typeof billFilterSchema, BillSort>(
-        billEntity.query,
-        specText<BillEngineRow>(billEntity.searchText, billEntity.query.referencedIds, refs),
-      ),
-    ),
-};
+});

@@ -1,10 +1,5 @@
-import {
-  cardRequestEntity, type CardRequest, type CardRequestFilter, type cardRequestFilterSchema, type CardRequestSort,
-} from '../../schema/entities/card-request.ts';
-import { QueryEngine } from '../query-engine.ts';
-import type { RowShape } from '../rebase.ts';
-import { specEngine, specText } from './spec-engine.ts';
-import type { WorkerCollection } from './worker-collection.ts';
+import { cardRequestEntity, type CardRequest } from '../../schema/entities/card-request.ts';
+import { specCollection } from './spec-collection.ts';
 import { engineCardRequests, serverCardRequests, storedCardRequests } from './generated/card_requests.ts';
 
 /**
@@ -16,21 +11,8 @@ import { engineCardRequests, serverCardRequests, storedCardRequests } from './ge
 export type AnyCardRequestRow = Omit<CardRequest, 'deleted'> & { deleted?: boolean; server?: CardRequest };
 export type CardRequestEngineRow = CardRequest & { server: CardRequest | undefined };
 
-const ROWS: RowShape<AnyCardRequestRow, CardRequest, CardRequestEngineRow> = {
+export const cardRequestCollection = specCollection<'card_requests', AnyCardRequestRow, CardRequestEngineRow>(cardRequestEntity, {
   server: serverCardRequests,
   engine: engineCardRequests,
-  apply: (index, entry, row) => index.applyTo(entry, row),
-};
-
-export const cardRequestCollection: WorkerCollection<'card_requests', AnyCardRequestRow, CardRequestEngineRow> = {
-  name: 'card_requests',
-  rows: ROWS,
   stored: storedCardRequests,
-  engine: (refs) =>
-    new QueryEngine<CardRequestEngineRow, CardRequestFilter, CardRequestSort>(
-      specEngine<CardRequestEngineRow, typeof cardRequestFilterSchema, CardRequestSort>(
-        cardRequestEntity.query,
-        specText<CardRequestEngineRow>(cardRequestEntity.searchText, cardRequestEntity.query.referencedIds, refs),
-      ),
-    ),
-};
+});

@@ -1,10 +1,5 @@
-import {
-  reimbursementEntity, type Reimbursement, type ReimbursementFilter, type reimbursementFilterSchema, type ReimbursementSort,
-} from '../../schema/entities/reimbursement.ts';
-import { QueryEngine } from '../query-engine.ts';
-import type { RowShape } from '../rebase.ts';
-import { specEngine, specText } from './spec-engine.ts';
-import type { WorkerCollection } from './worker-collection.ts';
+import { reimbursementEntity, type Reimbursement } from '../../schema/entities/reimbursement.ts';
+import { specCollection } from './spec-collection.ts';
 import { engineReimbursements, serverReimbursements, storedReimbursements } from './generated/reimbursements.ts';
 
 /**
@@ -19,21 +14,8 @@ export type AnyReimbursementRow = Omit<Reimbursement, 'deleted'> & { deleted?: b
 /** The engine's row: the claim as shown, with the confirmed server row underneath while commands are on top. */
 export type ReimbursementEngineRow = Reimbursement & { server: Reimbursement | undefined };
 
-const ROWS: RowShape<AnyReimbursementRow, Reimbursement, ReimbursementEngineRow> = {
+export const reimbursementCollection = specCollection<'reimbursements', AnyReimbursementRow, ReimbursementEngineRow>(reimbursementEntity, {
   server: serverReimbursements,
   engine: engineReimbursements,
-  apply: (index, entry, row) => index.applyTo(entry, row),
-};
-
-export const reimbursementCollection: WorkerCollection<'reimbursements', AnyReimbursementRow, ReimbursementEngineRow> = {
-  name: 'reimbursements',
-  rows: ROWS,
   stored: storedReimbursements,
-  engine: (refs) =>
-    new QueryEngine<ReimbursementEngineRow, ReimbursementFilter, ReimbursementSort>(
-      specEngine<ReimbursementEngineRow, typeof reimbursementFilterSchema, ReimbursementSort>(
-        reimbursementEntity.query,
-        specText<ReimbursementEngineRow>(reimbursementEntity.searchText, reimbursementEntity.query.referencedIds, refs),
-      ),
-    ),
-};
+});
