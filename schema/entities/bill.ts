@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { csv, isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
 import { columnsOf } from './columns.ts';
-import { ascending, listMatcher } from './query-shapes.ts';
+import { ascending, listMatcher, presentIds } from './query-shapes.ts';
 import { currencyCodeSchema, knownCurrencySchema } from '../money.ts';
 
 /**
@@ -241,11 +241,7 @@ export function compareBills(sort: BillSort) {
 }
 
 /** The vendor (a `refs` row whose shown text is its name: the `q` search finds a bill by it). */
-function referencedIds(b: Bill): string[] {
-  const ids = [b.vendor_id];
-  if (b.entity_id) ids.push(b.entity_id);
-  return ids;
-}
+const referencedIds = (b: Bill) => presentIds(b.vendor_id, b.entity_id);
 
 /**
  * Mirrored in its own RxDB collection (queried: filters, sorts, text). No IndexedDB index: a
@@ -272,13 +268,7 @@ export const billEntity = defineEntity({
   mirror: { kind: 'own', indexes: [] },
   visibility: 'bill_pay',
   searchText: ['invoice_number', 'memo'],
-  query: {
-    filter: billFilterSchema,
-    sorts: BILL_SORTS,
-    matches: matchesBillFilter,
-    compare: compareBills,
-    referencedIds,
-  },
+  query: { filter: billFilterSchema, sorts: BILL_SORTS, matches: matchesBillFilter, compare: compareBills, referencedIds },
   /** Table `bills` (migrations 015, 020, 035, 036) and its lines (`bill_line_items`). */
   columns: columnsOf(billSchema, {
     vendor_id: { indexed: true },

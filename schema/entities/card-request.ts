@@ -63,11 +63,8 @@ export const cardRequestEntity = defineEntity({
   visibility: 'owner',
   searchText: ['reason'],
   query: {
-    filter: cardRequestFilterSchema,
-    sorts: CARD_REQUEST_SORTS,
-    matches: matchesCardRequestFilter,
-    compare: compareCardRequests,
-    referencedIds: (r: CardRequest) => [r.user_id],
+    filter: cardRequestFilterSchema, sorts: CARD_REQUEST_SORTS,
+    matches: matchesCardRequestFilter, compare: compareCardRequests, referencedIds: (r: CardRequest) => [r.user_id],
   },
   /** Table `card_requests` (migration 012). */
   columns: columnsOf(cardRequestSchema, { interval: { column: 'limit_interval' }, created_at: { indexed: true } }),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { boolParam, csv, isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
 import { columnsOf } from './columns.ts';
-import { byDateThenId, listMatcher } from './query-shapes.ts';
+import { byDateThenId, listMatcher, presentIds } from './query-shapes.ts';
 import { knownCurrencySchema } from '../money.ts';
 
 /**
@@ -108,11 +108,7 @@ export function compareCards(sort: CardSort) {
   }
 }
 
-function referencedIds(c: Card): string[] {
-  const ids = [c.user_id];
-  for (const id of [c.department_id, c.location_id]) if (id) ids.push(id);
-  return ids;
-}
+const referencedIds = (c: Card) => presentIds(c.user_id, c.department_id, c.location_id);
 
 export const cardEntity = defineEntity({
   name: 'cards',
@@ -122,13 +118,7 @@ export const cardEntity = defineEntity({
   visibility: 'owner',
   // The server's list matches the same fields (server/domain/cards.ts).
   searchText: ['display_name', 'last_four'],
-  query: {
-    filter: cardFilterSchema,
-    sorts: CARD_SORTS,
-    matches: matchesCardFilter,
-    compare: compareCards,
-    referencedIds,
-  },
+  query: { filter: cardFilterSchema, sorts: CARD_SORTS, matches: matchesCardFilter, compare: compareCards, referencedIds },
   /** Table `cards` (migrations 001, 012): the limit is four columns, sent as one object. */
   columns: columnsOf(cardSchema, {
     user_id: { indexed: true },

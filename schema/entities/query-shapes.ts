@@ -38,3 +38,6 @@ export function listMatcher<Row, F>(lists: readonly ListMatch<Row, F>[]): (row: 
     return true;
   };
 }
+
+/** The ids a row names, without the empty ones (a query spec's `referencedIds`). */
+export const presentIds = (...ids: (string | null | undefined)[]): string[] => ids.filter((id): id is string => !!id);

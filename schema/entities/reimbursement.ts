@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { csv, isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
 import { columnsOf } from './columns.ts';
-import { ascending, byDateThenId, listMatcher } from './query-shapes.ts';
+import { ascending, byDateThenId, listMatcher, presentIds } from './query-shapes.ts';
 import { currencyCodeSchema } from '../money.ts';
 
 /** Issue 9 §3: a claim for money the employee spent themselves. */
@@ -92,11 +92,7 @@ export function compareReimbursements(sort: ReimbursementSort) {
   }
 }
 
-function referencedIds(r: Reimbursement): string[] {
-  const ids = [r.user_id];
-  for (const id of [r.gl_account_id, r.department_id]) if (id) ids.push(id);
-  return ids;
-}
+const referencedIds = (r: Reimbursement) => presentIds(r.user_id, r.gl_account_id, r.department_id);
 
 export const reimbursementEntity = defineEntity({
   name: 'reimbursements',
@@ -107,11 +103,8 @@ export const reimbursementEntity = defineEntity({
   // The server's list matches the same fields (server/domain/reimbursements.ts, SEARCH_COLUMNS).
   searchText: ['merchant', 'memo', 'start_location', 'end_location', 'location'],
   query: {
-    filter: reimbursementFilterSchema,
-    sorts: REIMBURSEMENT_SORTS,
-    matches: matchesReimbursementFilter,
-    compare: compareReimbursements,
-    referencedIds,
+    filter: reimbursementFilterSchema, sorts: REIMBURSEMENT_SORTS,
+    matches: matchesReimbursementFilter, compare: compareReimbursements, referencedIds,
   },
   /** Table `reimbursements` (migrations 007, 011, 020). */
   columns: columnsOf(reimbursementSchema, {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { boolParam, csv, isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
 import { columnsOf } from './columns.ts';
-import { byDateThenId, listMatcher } from './query-shapes.ts';
+import { byDateThenId, listMatcher, presentIds } from './query-shapes.ts';
 import { currencyCodeSchema } from '../money.ts';
 import { fraudReasonSchema, fraudStatusSchema } from '../fraud-rules.ts';
 
@@ -156,8 +156,7 @@ export function compareTransactions(sort: TransactionSort) {
 
 /** The rows whose names a transaction's search text holds (ll_transaction_search_text). */
 function referencedIds(t: Transaction): string[] {
-  const ids = [t.user_id];
-  for (const id of [t.gl_account_id, t.department_id, t.location_id]) if (id) ids.push(id);
+  const ids = presentIds(t.user_id, t.gl_account_id, t.department_id, t.location_id);
   for (const [category, option] of Object.entries(t.tracking)) ids.push(category, option);
   return ids;
 }
@@ -179,11 +178,8 @@ export const transactionEntity = defineEntity({
   visibility: 'owner',
   searchText: ['merchant_name', 'memo'],
   query: {
-    filter: transactionFilterSchema,
-    sorts: TRANSACTION_SORTS,
-    matches: matchesTransactionFilter,
-    compare: compareTransactions,
-    referencedIds,
+    filter: transactionFilterSchema, sorts: TRANSACTION_SORTS,
+    matches: matchesTransactionFilter, compare: compareTransactions, referencedIds,
   },
   /** Table `transactions` (migrations 001, 020, 034, 037); `search_text` and the fraud answer's columns are server-only. */
   columns: columnsOf(transactionSchema, {

@@ -1,4 +1,4 @@
-import { approvalEntity, type Approval } from '../../schema/entities/approval.ts';
+import { approvalEntity } from '../../schema/entities/approval.ts';
 import { specCollection } from './spec-collection.ts';
 import { engineApprovals, serverApprovals, storedApprovals } from './generated/approvals.ts';
 
@@ -6,12 +6,6 @@ import { engineApprovals, serverApprovals, storedApprovals } from './generated/a
  * Approvals in the worker (the reviewer's inbox): built from the definition alone (row shapers
  * generated from its columns, generated/approvals.ts). The inbox lists `status=PENDING` with `exclude_user_ids=[me]`, newest first.
  */
-
-export type AnyApprovalRow = Omit<Approval, 'deleted'> & { deleted?: boolean; created_desc?: number; server?: Approval };
-export type ApprovalEngineRow = Approval & { server: Approval | undefined };
-
-export const approvalCollection = specCollection<'approvals', AnyApprovalRow, ApprovalEngineRow>(approvalEntity, {
-  server: serverApprovals,
-  engine: engineApprovals,
-  stored: storedApprovals,
+export const approvalCollection = specCollection(approvalEntity, {
+  server: serverApprovals, engine: engineApprovals, stored: storedApprovals,
 });

@@ -1,4 +1,4 @@
-import { billEntity, type Bill, type BillFilter, type billFilterSchema, type BillSort } from '../../schema/entities/bill.ts';
+import { billEntity } from '../../schema/entities/bill.ts';
 import { specCollection } from './spec-collection.ts';
 import { engineBills, serverBills, storedBills } from './generated/bills.ts';
 
@@ -8,12 +8,6 @@ import { engineBills, serverBills, storedBills } from './generated/bills.ts';
  * thousands of bills, so no typed sort keys; the text is the definition's (invoice number, memo)
  * plus the vendor's name from `refs` (referencedIds).
  */
-
-export type AnyBillRow = Omit<Bill, 'deleted'> & { deleted?: boolean; server?: Bill };
-export type BillEngineRow = Bill & { server: Bill | undefined };
-
-export const billCollection = specCollection<'bills', AnyBillRow, BillEngineRow>(billEntity, {
-  server: serverBills,
-  engine: engineBills,
-  stored: storedBills,
+export const billCollection = specCollection(billEntity, {
+  server: serverBills, engine: engineBills, stored: storedBills,
 });

@@ -1,4 +1,4 @@
-import { cardRequestEntity, type CardRequest } from '../../schema/entities/card-request.ts';
+import { cardRequestEntity } from '../../schema/entities/card-request.ts';
 import { specCollection } from './spec-collection.ts';
 import { engineCardRequests, serverCardRequests, storedCardRequests } from './generated/card_requests.ts';
 
@@ -7,12 +7,6 @@ import { engineCardRequests, serverCardRequests, storedCardRequests } from './ge
  * shapers generated from its columns, generated/card_requests.ts). A
  * business's card requests number in the hundreds or thousands, so no typed sort keys are needed.
  */
-
-export type AnyCardRequestRow = Omit<CardRequest, 'deleted'> & { deleted?: boolean; server?: CardRequest };
-export type CardRequestEngineRow = CardRequest & { server: CardRequest | undefined };
-
-export const cardRequestCollection = specCollection<'card_requests', AnyCardRequestRow, CardRequestEngineRow>(cardRequestEntity, {
-  server: serverCardRequests,
-  engine: engineCardRequests,
-  stored: storedCardRequests,
+export const cardRequestCollection = specCollection(cardRequestEntity, {
+  server: serverCardRequests, engine: engineCardRequests, stored: storedCardRequests,
 });

@@ -1,4 +1,4 @@
-import { cardEntity, type Card } from '../../schema/entities/card.ts';
+import { cardEntity } from '../../schema/entities/card.ts';
 import { specCollection } from './spec-collection.ts';
 import { engineCards, serverCards, storedCards } from './generated/cards.ts';
 
@@ -7,12 +7,6 @@ import { engineCards, serverCards, storedCards } from './generated/cards.ts';
  * generated from its columns, generated/cards.ts). A
  * business's cards number in the hundreds or thousands, so no typed sort keys are needed.
  */
-
-export type AnyCardRow = Omit<Card, 'deleted'> & { deleted?: boolean; server?: Card };
-export type CardEngineRow = Card & { server: Card | undefined };
-
-export const cardCollection = specCollection<'cards', AnyCardRow, CardEngineRow>(cardEntity, {
-  server: serverCards,
-  engine: engineCards,
-  stored: storedCards,
+export const cardCollection = specCollection(cardEntity, {
+  server: serverCards, engine: engineCards, stored: storedCards,
 });
