@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_SIZE } from './constants.ts';
+import { boolParam } from './entities/common.ts';
 
 export const MAX_PAGE_SIZE = 1000;
 
@@ -7,9 +8,7 @@ export const MAX_PAGE_SIZE = 1000;
 export const pageQuerySchema = z.object({
   page_size: z.coerce.number().int().min(0).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
   start: z.string().min(1).optional(),
-  include_count: z
-    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
-    .optional(),
+  include_count: boolParam.optional(),
 });
 
 /** POST search paging (§7): { paging: { page_size, start } }. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changeSeq } from './entities/common.ts';
+import { boolParam, changeSeq } from './entities/common.ts';
 import { SYNC_BATCH_DEFAULT, SYNC_BATCH_MAX } from './constants.ts';
 import { MIRRORED_COLLECTIONS, REFERENCE_COLLECTIONS, type MirroredCollection } from './collections.ts';
 
@@ -33,7 +33,6 @@ export const backfillCursorSchema = z.object({
 });
 export type BackfillCursor = z.infer<typeof backfillCursorSchema>;
 
-const queryFlag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 const CURSOR_FIELDS = ['top', 'stage', 'before'] as const;
 
 export const changesQuerySchema = z
@@ -41,7 +40,7 @@ export const changesQuerySchema = z
     after: z.coerce.number().int().nonnegative().default(0),
     limit: z.coerce.number().int().min(1).max(SYNC_BATCH_MAX).default(SYNC_BATCH_DEFAULT),
     /** A backfill page (see BACKFILL_STAGES) instead of the forward feed. */
-    backfill: queryFlag.default(false),
+    backfill: boolParam.default(false),
     /** The backfill cursor (all three, or none on the walk's first page). */
     top: z.coerce.number().int().nonnegative().optional(),
     stage: z.enum(BACKFILL_STAGES).optional(),

@@ -1,15 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
 import type { Bill } from '../schema/entities/bill.ts';
 import type { Vendor } from '../schema/entities/vendor.ts';
-import type { Change, MirroredCollection } from '../schema/sync-feed.ts';
 import { createHttpClient } from '../sync/http.ts';
 import { createOutbox } from '../sync/outbox.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
 import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
-import { MirrorRuntime } from './mirror-runtime.ts';
+import type { MirrorRuntime } from './mirror-runtime.ts';
 import { makeBill, sampleRows, testUuid } from './test-fixtures.ts';
-import { mirrorStorage } from './db.ts';
+import { feedChange as put, mirrorDevice, serverRows } from './testing/mirror-device.ts';
 
 /**
  * Bills in the worker (issue 11): a bill created offline shows at once under its client id,
@@ -18,32 +16,12 @@ import { mirrorStorage } from './db.ts';
  * duplicate-invoice check answers from the mirror, pending creates included; `q` finds a bill by
  * its vendor's name.
  */
-const runtimes: MirrorRuntime[] = [];
-afterEach(async () => {
-  for (const rt of runtimes.splice(0)) await rt.close();
-});
-
 const ACTOR = { user_id: testUuid(2, 1), business_id: testUuid(0xb, 1) };
 const VENDOR = testUuid(0xe, 1);
 const OTHER_VENDOR = testUuid(0xe, 2);
 const NEW = testUuid(0xd, 99);
 
-function device(name: string) {
-  const idb = new IDBFactory();
-  return async () => {
-    const rt = await MirrorRuntime.open({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
-    runtimes.push(rt);
-    await rt.ready;
-    return rt;
-  };
-}
-
-const put = <C extends MirroredCollection>(collection: C, doc: { id: string; change_seq: number }): Change =>
-  ({ collection, seq: doc.change_seq, id: doc.id, deleted: false, doc }) as Change;
-
-async function serverRows(rt: MirrorRuntime, changes: Change[]) {
-  await rt.mirror.applyChanges(changes, { seq: Math.max(...changes.map((c) => c.seq)), epoch: 'e' });
-}
+const device = (name: string) => mirrorDevice(name, ACTOR);
 
 const vendor = (n: number, name: string): Vendor => ({ ...sampleRows('vendors', 1, 0xe)[0]!, id: testUuid(0xe, n), name, change_seq: 100 + n });
 

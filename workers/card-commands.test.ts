@@ -1,6 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import type { Change, MirroredCollection } from '../schema/sync-feed.ts';
+import { describe, expect, it } from 'vitest';
 import type { Approval } from '../schema/entities/approval.ts';
 import type { Card } from '../schema/entities/card.ts';
 import type { CardRequest } from '../schema/entities/card-request.ts';
@@ -8,49 +6,22 @@ import type { Reimbursement } from '../schema/entities/reimbursement.ts';
 import { MAX_BULK_LOCK } from '../schema/api/calls-cards.ts';
 import { createHttpClient } from '../sync/http.ts';
 import { createOutbox } from '../sync/outbox.ts';
-import type { OutboxEntry } from '../sync/ports.ts';
 import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
-import { MirrorRuntime } from './mirror-runtime.ts';
+import type { MirrorRuntime } from './mirror-runtime.ts';
 import { makeCard, sampleRows, testUuid } from './test-fixtures.ts';
-import { mirrorStorage } from './db.ts';
+import { entryOf, feedChange as put, mirrorDevice, serverRows } from './testing/mirror-device.ts';
 
 /**
  * Card commands in the worker (issue 10): shown at once and durable (a lock made offline
  * survives a restart, still pending), sent exactly once by the real outbox over the stored
  * entry, split into calls a request takes, and the commands that change more than one row.
  */
-const runtimes: MirrorRuntime[] = [];
-afterEach(async () => {
-  for (const rt of runtimes.splice(0)) await rt.close();
-});
-
 const ACTOR = { user_id: testUuid(2, 1), business_id: testUuid(0xb, 1) };
 const CARD = testUuid(7, 1);
 
-function device(name: string) {
-  const idb = new IDBFactory();
-  return async () => {
-    const rt = await MirrorRuntime.open({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
-    runtimes.push(rt);
-    await rt.ready;
-    return rt;
-  };
-}
-
-const put = <C extends MirroredCollection>(collection: C, doc: { id: string; change_seq: number }): Change =>
-  ({ collection, seq: doc.change_seq, id: doc.id, deleted: false, doc }) as Change;
-
-async function serverRows(rt: MirrorRuntime, changes: Change[]) {
-  await rt.mirror.applyChanges(changes, { seq: Math.max(...changes.map((c) => c.seq)), epoch: 'e' });
-}
+const device = (name: string) => mirrorDevice(name, ACTOR);
 
 const card = (n: number, o: Partial<Card> = {}): Card => ({ ...makeCard(n, 1), change_seq: n, ...o });
-
-async function entryOf(rt: MirrorRuntime, id: string): Promise<OutboxEntry> {
-  const entry = await rt.outboxStore.get(id);
-  if (!entry) throw new Error(`no entry ${id}`);
-  return entry;
-}
 
 const commandId = (result: { ok: boolean; command_id?: string }) => {
   if (!result.ok || !result.command_id) throw new Error('the command was refused');

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { errorBody, type ErrorV2 } from '../schema/errors.ts';
 import type { Change } from '../schema/sync-feed.ts';
@@ -8,12 +8,13 @@ import { createOutbox } from '../sync/outbox.ts';
 import { transition } from '../sync/outbox-machine.ts';
 import type { Transport } from '../sync/ports.ts';
 import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
-import { MirrorRuntime } from './mirror-runtime.ts';
+import type { MirrorRuntime } from './mirror-runtime.ts';
 import { mirrorStorage, openMirrorDatabase } from './db.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { SessionStore } from './session-store.ts';
 import { makeTransaction, seedMirrorDb, signedInAdmin, testUuid } from './test-fixtures.ts';
 import { signedInWorker, testDevice } from './testing/signed-in-worker.ts';
+import { mirrorDevice } from './testing/mirror-device.ts';
 
 /**
  * Issue 24 (no silent overwrite), the worker's side: an edit carries the version of the row it
@@ -22,11 +23,6 @@ import { signedInWorker, testDevice } from './testing/signed-in-worker.ts';
  * drawer's choice is one new command with If-Match = the conflict's current_version (Keep mine)
  * or nothing at all (Keep theirs), and the conflicted entry is resolved exactly once.
  */
-const runtimes: MirrorRuntime[] = [];
-afterEach(async () => {
-  for (const rt of runtimes.splice(0)) await rt.close();
-});
-
 const ACTOR = { user_id: testUuid(2, 1), business_id: testUuid(0xb, 1) };
 const TXN = testUuid(1, 1);
 const GL_NEW = testUuid(5, 7);
@@ -35,13 +31,7 @@ const ALEX = { user_id: testUuid(2, 9), name: 'Alex Kim' };
 
 function device(name: string) {
   const idb = new IDBFactory();
-  const open = async () => {
-    const rt = await MirrorRuntime.open({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
-    runtimes.push(rt);
-    await rt.ready;
-    return rt;
-  };
-  return { idb, open };
+  return { idb, open: mirrorDevice(name, ACTOR, idb) };
 }
 
 const put = (doc: Transaction): Change => ({ collection: 'transactions', seq: doc.change_seq, id: doc.id, deleted: false, doc });

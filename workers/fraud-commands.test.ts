@@ -1,41 +1,24 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import type { Change, MirroredCollection } from '../schema/sync-feed.ts';
+import { describe, expect, it } from 'vitest';
 import type { Card } from '../schema/entities/card.ts';
 import type { Transaction } from '../schema/entities/transaction.ts';
 import { createHttpClient } from '../sync/http.ts';
 import { createOutbox } from '../sync/outbox.ts';
 import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
-import { MirrorRuntime } from './mirror-runtime.ts';
+import type { MirrorRuntime } from './mirror-runtime.ts';
 import { makeCard, makeTransaction, testUuid } from './test-fixtures.ts';
-import { mirrorStorage } from './db.ts';
+import { feedChange as put, mirrorDevice } from './testing/mirror-device.ts';
 
 /**
  * The fraud answer in the worker (issue 24): made offline, the transaction shows answered and a
  * NOT_RECOGNIZED card shows LOCKED at once (pending); back online, the answer is the first request
  * sent, before an older queued edit; a RECOGNIZED answer leaves the card alone.
  */
-const runtimes: MirrorRuntime[] = [];
-afterEach(async () => {
-  for (const rt of runtimes.splice(0)) await rt.close();
-});
-
 const ACTOR = { user_id: testUuid(2, 1), business_id: testUuid(0xb, 1) };
 const CARD = testUuid(7, 1);
 const HELD = testUuid(1, 1);
 const OTHER = testUuid(1, 2);
 
-async function device(name: string) {
-  const rt = await MirrorRuntime.open({
-    name, storage: mirrorStorage({ indexedDB: new IDBFactory(), IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR,
-  });
-  runtimes.push(rt);
-  await rt.ready;
-  return rt;
-}
-
-const put = <C extends MirroredCollection>(collection: C, doc: { id: string; change_seq: number }): Change =>
-  ({ collection, seq: doc.change_seq, id: doc.id, deleted: false, doc }) as Change;
+const device = (name: string) => mirrorDevice(name, ACTOR)();
 
 const card: Card = { ...makeCard(1, 1), change_seq: 1 };
 const held: Transaction = makeTransaction({ id: HELD, card_id: CARD, amount: 81_240, fraud_status: 'FLAGGED', fraud_reasons: ['AMOUNT_ABOVE_USUAL'], change_seq: 2 });

@@ -1,13 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
 import type { Bill } from '../schema/entities/bill.ts';
 import type { Change } from '../schema/sync-feed.ts';
 import { createHttpClient } from '../sync/http.ts';
 import { createOutbox } from '../sync/outbox.ts';
 import { createFakeClock, fakeToken, jsonResponse, scriptedTransport } from '../sync/testing.ts';
-import { mirrorStorage } from './db.ts';
-import { MirrorRuntime } from './mirror-runtime.ts';
+import type { MirrorRuntime } from './mirror-runtime.ts';
 import { makeBill, testUuid } from './test-fixtures.ts';
+import { mirrorDevice } from './testing/mirror-device.ts';
 
 /**
  * Issue 25 item 8 across a reload: a refusal is moot once the server's row changed after the
@@ -15,22 +14,9 @@ import { makeBill, testUuid } from './test-fixtures.ts';
  * reload between the refusal and the feed's change still recognises it (in memory only, the
  * reloaded worker took the changed row for the first sighting and showed the refusal again).
  */
-const runtimes: MirrorRuntime[] = [];
-afterEach(async () => {
-  for (const rt of runtimes.splice(0)) await rt.close();
-});
-
 const ACTOR = { user_id: testUuid(2, 1), business_id: testUuid(0xb, 1) };
 
-function device(name: string) {
-  const idb = new IDBFactory();
-  return async () => {
-    const rt = await MirrorRuntime.open({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
-    runtimes.push(rt);
-    await rt.ready;
-    return rt;
-  };
-}
+const device = (name: string) => mirrorDevice(name, ACTOR);
 
 const put = (doc: Bill): Change => ({ collection: 'bills', seq: doc.change_seq, id: doc.id, deleted: false, doc }) as Change;
 const serverRows = (rt: MirrorRuntime, docs: Bill[]) =>

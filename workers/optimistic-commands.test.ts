@@ -1,46 +1,26 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
 import type { Change } from '../schema/sync-feed.ts';
 import type { Approval } from '../schema/entities/approval.ts';
 import type { Reimbursement } from '../schema/entities/reimbursement.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
-import { MirrorRuntime } from './mirror-runtime.ts';
+import type { MirrorRuntime } from './mirror-runtime.ts';
 import { sampleRows, testUuid } from './test-fixtures.ts';
-import { mirrorStorage } from './db.ts';
+import { entryOf, mirrorDevice } from './testing/mirror-device.ts';
 
 /**
  * Optimistic commands beyond editing a row the engine holds: a command with a `blank` creates
  * its row at once (kept through a reload, gone when discarded, replaced by the server's row,
  * kept and marked when refused), and a command with `also` changes rows of another collection.
  */
-const runtimes: MirrorRuntime[] = [];
-afterEach(async () => {
-  for (const rt of runtimes.splice(0)) await rt.close();
-});
-
 const ACTOR = { user_id: testUuid(1, 1), business_id: testUuid(2, 1) };
 const CLAIM = testUuid(3, 1);
 const APPROVAL = testUuid(4, 1);
 
-function mirror(name: string) {
-  const idb = new IDBFactory();
-  return async () => {
-    const rt = await MirrorRuntime.open({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
-    runtimes.push(rt);
-    await rt.ready;
-    return rt;
-  };
-}
+const mirror = (name: string) => mirrorDevice(name, ACTOR);
 
 const claims = (rt: MirrorRuntime) => rt.query('reimbursements', { filter: {}, sort: 'date_desc', offset: 0, limit: 100 });
 const create = (rt: MirrorRuntime) =>
   rt.commands.run('reimbursement.create', { id: CLAIM, merchant: 'Taxi', amount: 2300, currency: 'USD', transaction_date: '2026-03-05', submit: true });
-
-async function entryOf(rt: MirrorRuntime, id: string): Promise<OutboxEntry> {
-  const entry = await rt.outboxStore.get(id);
-  if (!entry) throw new Error(`no entry ${id}`);
-  return entry;
-}
 
 async function serverRows(rt: MirrorRuntime, changes: Change[], seq: number) {
   await rt.mirror.applyChanges(changes, { seq, epoch: 'e' });

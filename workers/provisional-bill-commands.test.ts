@@ -1,5 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { describe, expect, it } from 'vitest';
 import type { Bill } from '../schema/entities/bill.ts';
 import type { ProvisionalBill } from '../schema/entities/provisional-bill.ts';
 import type { Change } from '../schema/sync-feed.ts';
@@ -7,9 +6,9 @@ import { createHttpClient } from '../sync/http.ts';
 import { createOutbox } from '../sync/outbox.ts';
 import type { LocalFilesPort, UploadState } from '../sync/ports.ts';
 import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
-import { MirrorRuntime } from './mirror-runtime.ts';
+import type { MirrorRuntime } from './mirror-runtime.ts';
 import { makeBill, testUuid } from './test-fixtures.ts';
-import { mirrorStorage } from './db.ts';
+import { mirrorDevice } from './testing/mirror-device.ts';
 
 /**
  * The bill inbox in the worker (issue 11 §7 provisional bills, reference data): an invoice kept
@@ -18,11 +17,6 @@ import { mirrorStorage } from './db.ts';
  * file id, then the edit; completing it into a bill (`bill.create` with `provisional_bill_id`)
  * removes it at once and it stays gone until the feed's tombstone; a delete removes it at once.
  */
-const runtimes: MirrorRuntime[] = [];
-afterEach(async () => {
-  for (const rt of runtimes.splice(0)) await rt.close();
-});
-
 const ACTOR = { user_id: testUuid(2, 1), business_id: testUuid(0xb, 1) };
 const PROVISIONAL = testUuid(0xc, 1);
 const LOCAL_FILE = testUuid(0xf, 1);
@@ -32,15 +26,7 @@ const VENDOR = testUuid(0xe, 1);
 const SHA = 'ab'.repeat(32);
 const BYTES = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3]);
 
-function device(name: string) {
-  const idb = new IDBFactory();
-  return async () => {
-    const rt = await MirrorRuntime.open({ name, storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false, defer: (fn) => fn(), actor: ACTOR });
-    runtimes.push(rt);
-    await rt.ready;
-    return rt;
-  };
-}
+const device = (name: string) => mirrorDevice(name, ACTOR);
 
 /** The receipt store as the outbox sees it: the one local file, its upload states and server id. */
 function memoryFiles(): LocalFilesPort & { states: UploadState[] } {

@@ -66,20 +66,16 @@ export const listBillPayments = defineCall({
   id: 'bills.payments.list', method: 'GET', path: `${BASE}/payments`, auth: scopes,
   query: billPaymentsQuerySchema, response: z.object({ data: z.array(billPaymentRowSchema) }),
 });
-export const getBill = defineCall({
-  id: 'bills.get', method: 'GET', path: `${BASE}/:bill_uuid`, auth: scopes, params: billParams, response: billSchema,
-});
+/** What the calls on one bill share: the scopes, the `:bill_uuid` param, the bill answered. */
+const onBill = { auth: scopes, params: billParams, response: billSchema };
+
+export const getBill = defineCall({ id: 'bills.get', method: 'GET', path: `${BASE}/:bill_uuid`, ...onBill });
 export const createBill = defineCall({
   id: 'bills.create', method: 'POST', path: BASE, auth: scopes, body: billCreateSchema, response: billSchema,
 });
-export const updateBill = defineCall({
-  id: 'bills.update', method: 'PATCH', path: `${BASE}/:bill_uuid`, auth: scopes, params: billParams,
-  body: billPatchSchema, response: billSchema,
-});
+export const updateBill = defineCall({ id: 'bills.update', method: 'PATCH', path: `${BASE}/:bill_uuid`, ...onBill, body: billPatchSchema });
 /** Drafts only (a tombstone); anything further along is canceled instead. */
-export const deleteBill = defineCall({
-  id: 'bills.delete', method: 'DELETE', path: `${BASE}/:bill_uuid`, auth: scopes, params: billParams, response: billSchema,
-});
+export const deleteBill = defineCall({ id: 'bills.delete', method: 'DELETE', path: `${BASE}/:bill_uuid`, ...onBill });
 export const checkDuplicateInvoice = defineCall({
   id: 'bills.checkDuplicateInvoice', method: 'POST', path: `${BASE}/check-duplicate-invoice-number`, auth: scopes,
   body: duplicateCheckBodySchema, response: duplicateCheckResponseSchema,

@@ -68,24 +68,16 @@ export const createReimbursementRate = defineCall({
   response: reimbursementRateSchema,
 });
 
+/** What the calls on one rate share: the scopes, the `:rate_uuid` param, the rate answered. */
+const onRate = { auth: scopes, params: rateParams, response: reimbursementRateSchema };
+
 export const updateReimbursementRate = defineCall({
-  id: 'admin.reimbursementRates.update',
-  method: 'PATCH',
-  path: `${BASE}/:rate_uuid`,
-  auth: scopes,
-  params: rateParams,
-  body: ratePatchBodySchema,
-  response: reimbursementRateSchema,
+  id: 'admin.reimbursementRates.update', method: 'PATCH', path: `${BASE}/:rate_uuid`, ...onRate, body: ratePatchBodySchema,
 });
 
 /** A tombstone (mirrors drop it); claims made at its rate keep their amounts. */
 export const deleteReimbursementRate = defineCall({
-  id: 'admin.reimbursementRates.delete',
-  method: 'DELETE',
-  path: `${BASE}/:rate_uuid`,
-  auth: scopes,
-  params: rateParams,
-  response: reimbursementRateSchema,
+  id: 'admin.reimbursementRates.delete', method: 'DELETE', path: `${BASE}/:rate_uuid`, ...onRate,
 });
 
 export const REIMBURSEMENT_RATE_CALLS = [

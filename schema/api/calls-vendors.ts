@@ -115,23 +115,20 @@ export const listVendors = defineCall({
   id: 'vendors.list', method: 'GET', path: BASE, auth: scopes, retry: 'paged',
   query: vendorListQuerySchema, response: paginatedSchema(vendorSchema),
 });
-export const getVendor = defineCall({
-  id: 'vendors.get', method: 'GET', path: `${BASE}/:payee_uuid`, auth: scopes, params: payeeParams, response: vendorSchema,
-});
+/** What the calls on one vendor share: the scopes, the `:payee_uuid` param, the vendor answered. */
+const onVendor = { auth: scopes, params: payeeParams, response: vendorSchema };
+
+export const getVendor = defineCall({ id: 'vendors.get', method: 'GET', path: `${BASE}/:payee_uuid`, ...onVendor });
 export const createVendor = defineCall({
   id: 'vendors.create', method: 'POST', path: BASE, auth: scopes, body: vendorCreateBodySchema, response: vendorSchema,
 });
 export const updateVendor = defineCall({
-  id: 'vendors.update', method: 'PATCH', path: `${BASE}/:payee_uuid`, auth: scopes, params: payeeParams,
-  body: vendorPatchBodySchema, response: vendorSchema,
+  id: 'vendors.update', method: 'PATCH', path: `${BASE}/:payee_uuid`, ...onVendor, body: vendorPatchBodySchema,
 });
 /** A tombstone: mirrors drop it; use PATCH status ARCHIVED to keep it for history. */
-export const deleteVendor = defineCall({
-  id: 'vendors.delete', method: 'DELETE', path: `${BASE}/:payee_uuid`, auth: scopes, params: payeeParams, response: vendorSchema,
-});
+export const deleteVendor = defineCall({ id: 'vendors.delete', method: 'DELETE', path: `${BASE}/:payee_uuid`, ...onVendor });
 export const addVendorContact = defineCall({
-  id: 'vendors.contacts.add', method: 'POST', path: `${BASE}/:payee_uuid/contacts`, auth: scopes, params: payeeParams,
-  body: vendorContactBodySchema, response: vendorSchema,
+  id: 'vendors.contacts.add', method: 'POST', path: `${BASE}/:payee_uuid/contacts`, ...onVendor, body: vendorContactBodySchema,
 });
 export const updateVendorContact = defineCall({
   id: 'vendors.contacts.update', method: 'PATCH', path: `${BASE}/:payee_uuid/contacts/:contact_uuid`, auth: scopes,
@@ -139,8 +136,8 @@ export const updateVendorContact = defineCall({
 });
 /** §7: DELETE contacts takes a body. All or none: an id that is not this vendor's contact is 404. */
 export const deleteVendorContacts = defineCall({
-  id: 'vendors.contacts.delete', method: 'DELETE', path: `${BASE}/:payee_uuid/contacts`, auth: scopes, params: payeeParams,
-  body: z.object({ contact_ids: z.array(z.uuid()).min(1).max(MAX_VENDOR_CONTACTS) }), response: vendorSchema,
+  id: 'vendors.contacts.delete', method: 'DELETE', path: `${BASE}/:payee_uuid/contacts`, ...onVendor,
+  body: z.object({ contact_ids: z.array(z.uuid()).min(1).max(MAX_VENDOR_CONTACTS) }),
 });
 export const setVendorBankAccount = defineCall({
   id: 'vendors.bankAccount.set', method: 'POST', path: `${BASE}/:payee_uuid/bank-account`, auth: sensitive,

@@ -59,6 +59,8 @@ export function newCard(body: IssueCardBody & { id: string }, { actor, at }: Bla
 
 const cardId = z.object({ card_id: z.uuid() });
 const byCard = (a: { card_id: string }) => ({ params: { card_uuid: a.card_id } });
+/** What the commands that take one card by its id and nothing else share (confirmed by the row). */
+const onCard = { args: cardId, collection: 'cards', entityIds: (a: { card_id: string }) => [a.card_id], request: byCard, confirm: 'row' } as const;
 
 export const cardIssue = defineCommand({
   name: 'card.issue',
@@ -98,61 +100,31 @@ export const cardActivate = defineCommand({
 
 /** Lock and unlock: the one-click, works-offline action; the outbox sends it exactly once. */
 export const cardLock = defineCommand({
-  name: 'card.lock',
-  args: cardId,
-  collection: 'cards',
-  entityIds: (a) => [a.card_id],
-  call: lockCard,
-  request: byCard,
+  name: 'card.lock', ...onCard, call: lockCard,
   apply: (row) => applyLock(row, true),
-  confirm: 'row',
   // Issue 25: a lock (a lost card) reaches the server before anything else queued.
   priority: 'first',
 });
 
 export const cardUnlock = defineCommand({
-  name: 'card.unlock',
-  args: cardId,
-  collection: 'cards',
-  entityIds: (a) => [a.card_id],
-  call: unlockCard,
-  request: byCard,
+  name: 'card.unlock', ...onCard, call: unlockCard,
   apply: (row) => applyLock(row, false),
-  confirm: 'row',
 });
 
 export const cardSuspend = defineCommand({
-  name: 'card.suspend',
-  args: cardId,
-  collection: 'cards',
-  entityIds: (a) => [a.card_id],
-  call: suspendCard,
-  request: byCard,
+  name: 'card.suspend', ...onCard, call: suspendCard,
   apply: (row) => applyCardStatus(row, 'SUSPENDED'),
-  confirm: 'row',
   priority: 'first',
 });
 
 export const cardUnsuspend = defineCommand({
-  name: 'card.unsuspend',
-  args: cardId,
-  collection: 'cards',
-  entityIds: (a) => [a.card_id],
-  call: unsuspendCard,
-  request: byCard,
+  name: 'card.unsuspend', ...onCard, call: unsuspendCard,
   apply: (row) => applyCardStatus(row, 'ACTIVE'),
-  confirm: 'row',
 });
 
 export const cardTerminate = defineCommand({
-  name: 'card.terminate',
-  args: cardId,
-  collection: 'cards',
-  entityIds: (a) => [a.card_id],
-  call: terminateCard,
-  request: byCard,
+  name: 'card.terminate', ...onCard, call: terminateCard,
   apply: (row) => applyCardStatus(row, 'TERMINATED'),
-  confirm: 'row',
   priority: 'first',
 });
 

@@ -283,26 +283,23 @@ export const reimbursementSubmit = defineCommand({
 });
 
 const byId = z.object({ reimbursement_id: z.uuid() });
+/** What the commands that take one claim by its id and nothing else share. */
+const onClaim = {
+  args: byId,
+  collection: 'reimbursements',
+  entityIds: (a: { reimbursement_id: string }) => [a.reimbursement_id],
+  request: (a: { reimbursement_id: string }) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
+} as const;
 
 /** REJECTED → SUBMITTED (the server refuses any other status, naming it). */
 export const reimbursementResubmit = defineCommand({
-  name: 'reimbursement.resubmit',
-  args: byId,
-  collection: 'reimbursements',
-  entityIds: (a) => [a.reimbursement_id],
-  call: resubmitReimbursement,
-  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
+  name: 'reimbursement.resubmit', ...onClaim, call: resubmitReimbursement,
   apply: (row) => applySubmit(row),
   confirm: 'row',
 });
 
 export const reimbursementCancel = defineCommand({
-  name: 'reimbursement.cancel',
-  args: byId,
-  collection: 'reimbursements',
-  entityIds: (a) => [a.reimbursement_id],
-  call: cancelReimbursement,
-  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
+  name: 'reimbursement.cancel', ...onClaim, call: cancelReimbursement,
   apply: (row) => applyStatus(row, 'CANCELED'),
   // The server cancels the claim's open review with it (the feed brings that row).
   also: {
@@ -330,12 +327,7 @@ export const reimbursementPay = defineCommand({
 });
 
 export const reimbursementCancelPayment = defineCommand({
-  name: 'reimbursement.cancelPayment',
-  args: byId,
-  collection: 'reimbursements',
-  entityIds: (a) => [a.reimbursement_id],
-  call: cancelReimbursementPayment,
-  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
+  name: 'reimbursement.cancelPayment', ...onClaim, call: cancelReimbursementPayment,
   apply: (row) => applyStatus(row, 'APPROVED'),
   confirm: 'row',
 });
@@ -369,12 +361,7 @@ export const reimbursementSaveDraft = defineCommand({
  * feed drops the row from every mirror; optimistically the row is a tombstone at once.
  */
 export const reimbursementDelete = defineCommand({
-  name: 'reimbursement.delete',
-  args: byId,
-  collection: 'reimbursements',
-  entityIds: (a) => [a.reimbursement_id],
-  call: deleteReimbursement,
-  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
+  name: 'reimbursement.delete', ...onClaim, call: deleteReimbursement,
   apply: (row) => produce(row, (d) => {
     d.deleted = true;
   }),

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { isoDateTime, mirroredFields, uuid } from './common.ts';
+import { csv, isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { columnsOf } from './columns.ts';
+import { ascending, listMatcher, presentIds } from './query-shapes.ts';
 import { currencyCodeSchema, knownCurrencySchema } from '../money.ts';
 
 /**
@@ -202,9 +203,6 @@ export type BillPayment = z.infer<typeof billPaymentSchema>;
 
 // --- The mirrored collection ------------------------------------------------------------------------
 
-const csv = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
-
 export const BILL_SORTS = ['due_date_asc', 'due_date_desc', 'amount_desc', 'amount_asc', 'created_desc'] as const;
 export const billSortSchema = z.enum(BILL_SORTS);
 export type BillSort = z.infer<typeof billSortSchema>;
@@ -218,15 +216,14 @@ export const billFilterSchema = z.object({
 });
 export type BillFilter = z.infer<typeof billFilterSchema>;
 
-export function matchesBillFilter(b: Bill, f: BillFilter): boolean {
-  if (f.statuses?.length && !f.statuses.includes(b.status)) return false;
-  if (f.vendor_ids?.length && !f.vendor_ids.includes(b.vendor_id)) return false;
-  if (f.entity_ids?.length && (b.entity_id === null || !f.entity_ids.includes(b.entity_id))) return false;
-  return true;
-}
+export const matchesBillFilter = listMatcher<Bill, BillFilter>([
+  { param: 'statuses', field: 'status' },
+  { param: 'vendor_ids', field: 'vendor_id' },
+  { param: 'entity_ids', field: 'entity_id' },
+]);
 
-const byId = (a: Bill, b: Bill) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-const byDue = (a: Bill, b: Bill) => (a.due_date < b.due_date ? -1 : a.due_date > b.due_date ? 1 : 0);
+const byId = (a: Bill, b: Bill) => ascending(a.id, b.id);
+const byDue = (a: Bill, b: Bill) => ascending(a.due_date, b.due_date);
 
 export function compareBills(sort: BillSort) {
   switch (sort) {
@@ -239,16 +236,12 @@ export function compareBills(sort: BillSort) {
     case 'amount_asc':
       return (a: Bill, b: Bill) => a.amount - b.amount || byDue(a, b) || byId(a, b);
     case 'created_desc':
-      return (a: Bill, b: Bill) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : byId(a, b));
+      return (a: Bill, b: Bill) => ascending(b.created_at, a.created_at) || byId(a, b);
   }
 }
 
 /** The vendor (a `refs` row whose shown text is its name: the `q` search finds a bill by it). */
-function referencedIds(b: Bill): string[] {
-  const ids = [b.vendor_id];
-  if (b.entity_id) ids.push(b.entity_id);
-  return ids;
-}
+const referencedIds = (b: Bill) => presentIds(b.vendor_id, b.entity_id);
 
 /**
  * Mirrored in its own RxDB collection (queried: filters, sorts, text). No IndexedDB index: a
@@ -268,37 +261,6 @@ const BILL_DUPLICATE_OF_SQL = `(SELECT jsonb_build_object('id', d.id, 'invoice_n
       'confirmed_at', ll_iso(r.duplicate_confirmed_at))
     FROM bills d WHERE d.id = r.duplicate_of)`;
 
-/** Table `bills` (migrations 015, 020, 035, 036) and its lines (`bill_line_items`). */
-const billColumns: ColumnMap<Bill> = {
-  id: { type: 'uuid', indexed: true },
-  vendor_id: { type: 'uuid', indexed: true },
-  invoice_number: { type: 'text' },
-  invoice_date: { type: 'date' },
-  due_date: { type: 'date' },
-  payment_date: { type: 'date', indexed: true },
-  currency: { type: 'text' },
-  amount: { type: 'bigint' },
-  line_items: { type: 'jsonb', sql: BILL_LINES_SQL },
-  memo: { type: 'text' },
-  status: { type: 'text' },
-  entity_id: { type: 'uuid' },
-  invoice_file_id: { type: 'uuid' },
-  created_by: { type: 'uuid' },
-  submitted_at: { type: 'timestamptz' },
-  approved_by: { type: 'uuid' },
-  approved_at: { type: 'timestamptz' },
-  rejection_reason: { type: 'text' },
-  payment_attempt: { type: 'int' },
-  payment_failure_reason: { type: 'text' },
-  paid_at: { type: 'timestamptz' },
-  paid_manually: { type: 'bool' },
-  reconciled_at: { type: 'timestamptz' },
-  created_at: { type: 'timestamptz', indexed: true },
-  accounting_synced_at: { type: 'timestamptz', missing: 'null' },
-  duplicate_of: { type: 'jsonb', sql: BILL_DUPLICATE_OF_SQL, missing: 'null' },
-  ...MIRRORED_COLUMNS,
-};
-
 export const billEntity = defineEntity({
   name: 'bills',
   schema: billSchema,
@@ -306,12 +268,15 @@ export const billEntity = defineEntity({
   mirror: { kind: 'own', indexes: [] },
   visibility: 'bill_pay',
   searchText: ['invoice_number', 'memo'],
-  query: {
-    filter: billFilterSchema,
-    sorts: BILL_SORTS,
-    matches: matchesBillFilter,
-    compare: compareBills,
-    referencedIds,
-  },
-  columns: billColumns,
+  query: { filter: billFilterSchema, sorts: BILL_SORTS, matches: matchesBillFilter, compare: compareBills, referencedIds },
+  /** Table `bills` (migrations 015, 020, 035, 036) and its lines (`bill_line_items`). */
+  columns: columnsOf(billSchema, {
+    vendor_id: { indexed: true },
+    payment_date: { indexed: true },
+    line_items: { sql: BILL_LINES_SQL },
+    payment_attempt: { type: 'int' },
+    created_at: { indexed: true },
+    accounting_synced_at: { missing: 'null' },
+    duplicate_of: { sql: BILL_DUPLICATE_OF_SQL, missing: 'null' },
+  }),
 });

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { defineReference } from './define-entity.ts';
 
 /**
  * A business entity (legal entity, subsidiary) as mirrored (issue 14): reference data in `refs`,
@@ -23,22 +22,6 @@ export const businessEntityRowSchema = z.object({
 export type BusinessEntityRow = z.infer<typeof businessEntityRowSchema>;
 
 /** Table `business_entities`. */
-const businessEntityColumns: ColumnMap<BusinessEntityRow> = {
-  id: { type: 'uuid', indexed: true },
-  name: { type: 'text' },
-  country: { type: 'text' },
-  currency: { type: 'text' },
-  owner_ids: { type: 'uuid[]' },
-  created_at: { type: 'timestamptz' },
-  ...MIRRORED_COLUMNS,
-};
-
-export const businessEntityEntity = defineEntity({
-  name: 'entities',
-  schema: businessEntityRowSchema,
-  idField: 'id',
-  mirror: { kind: 'ref', indexes: [] },
-  visibility: 'business',
-  searchText: ['name'],
-  columns: businessEntityColumns,
+export const businessEntityEntity = defineReference({
+  name: 'entities', schema: businessEntityRowSchema, visibility: 'business', searchText: ['name'],
 });

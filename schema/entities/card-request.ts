@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { isoDateTime, mirroredFields, uuid } from './common.ts';
+import { csv, isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { columnsOf } from './columns.ts';
+import { byDateThenId, listMatcher } from './query-shapes.ts';
 import { limitAmountSchema, limitIntervalSchema } from './card.ts';
 import { knownCurrencySchema } from '../money.ts';
 
@@ -36,9 +37,6 @@ export const cardRequestSchema = z.object({
 });
 export type CardRequest = z.infer<typeof cardRequestSchema>;
 
-const csv = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
-
 export const CARD_REQUEST_SORTS = ['created_desc'] as const;
 export type CardRequestSort = (typeof CARD_REQUEST_SORTS)[number];
 
@@ -49,34 +47,13 @@ export const cardRequestFilterSchema = z.object({
 });
 export type CardRequestFilter = z.infer<typeof cardRequestFilterSchema>;
 
-export function matchesCardRequestFilter(r: CardRequest, f: CardRequestFilter): boolean {
-  if (f.statuses?.length && !f.statuses.includes(r.status)) return false;
-  if (f.user_ids?.length && !f.user_ids.includes(r.user_id)) return false;
-  return true;
-}
+export const matchesCardRequestFilter = listMatcher<CardRequest, CardRequestFilter>([
+  { param: 'statuses', field: 'status' },
+  { param: 'user_ids', field: 'user_id' },
+]);
 
-export function compareCardRequests(_sort: CardRequestSort) {
-  return (a: CardRequest, b: CardRequest) =>
-    a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-
-/** Table `card_requests` (migration 012). */
-const cardRequestColumns: ColumnMap<CardRequest> = {
-  id: { type: 'uuid', indexed: true },
-  user_id: { type: 'uuid' },
-  is_physical: { type: 'bool' },
-  amount: { type: 'bigint' },
-  currency: { type: 'text' },
-  interval: { type: 'text', column: 'limit_interval' },
-  reason: { type: 'text' },
-  status: { type: 'text' },
-  card_id: { type: 'uuid' },
-  rejection_reason: { type: 'text' },
-  decided_by: { type: 'uuid' },
-  decided_at: { type: 'timestamptz' },
-  created_at: { type: 'timestamptz', indexed: true },
-  ...MIRRORED_COLUMNS,
-};
+const newestFirst = byDateThenId<CardRequest>('created_at', 'desc');
+export const compareCardRequests = (_sort: CardRequestSort) => newestFirst;
 
 export const cardRequestEntity = defineEntity({
   name: 'card_requests',
@@ -86,11 +63,9 @@ export const cardRequestEntity = defineEntity({
   visibility: 'owner',
   searchText: ['reason'],
   query: {
-    filter: cardRequestFilterSchema,
-    sorts: CARD_REQUEST_SORTS,
-    matches: matchesCardRequestFilter,
-    compare: compareCardRequests,
-    referencedIds: (r: CardRequest) => [r.user_id],
+    filter: cardRequestFilterSchema, sorts: CARD_REQUEST_SORTS,
+    matches: matchesCardRequestFilter, compare: compareCardRequests, referencedIds: (r: CardRequest) => [r.user_id],
   },
-  columns: cardRequestColumns,
+  /** Table `card_requests` (migration 012). */
+  columns: columnsOf(cardRequestSchema, { interval: { column: 'limit_interval' }, created_at: { indexed: true } }),
 });

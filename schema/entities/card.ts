@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { isoDateTime, mirroredFields, uuid } from './common.ts';
+import { boolParam, csv, isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { columnsOf } from './columns.ts';
+import { byDateThenId, listMatcher, presentIds } from './query-shapes.ts';
 import { knownCurrencySchema } from '../money.ts';
 
 /**
@@ -66,9 +67,6 @@ export const cardSchema = z.object({
 });
 export type Card = z.infer<typeof cardSchema>;
 
-const csv = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
-
 export const CARD_SORTS = ['name_asc', 'created_desc', 'limit_desc'] as const;
 export const cardSortSchema = z.enum(CARD_SORTS);
 export type CardSort = z.infer<typeof cardSortSchema>;
@@ -79,16 +77,18 @@ export const cardFilterSchema = z.object({
   statuses: csv(cardStatusSchema).optional(),
   user_ids: csv(z.uuid()).optional(),
   department_ids: csv(z.uuid()).optional(),
-  is_physical: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]).optional(),
+  is_physical: boolParam.optional(),
 });
 export type CardFilter = z.infer<typeof cardFilterSchema>;
 
+const matchesCardLists = listMatcher<Card, CardFilter>([
+  { param: 'statuses', field: 'status' },
+  { param: 'user_ids', field: 'user_id' },
+  { param: 'department_ids', field: 'department_id' },
+]);
+
 export function matchesCardFilter(c: Card, f: CardFilter): boolean {
-  if (f.statuses?.length && !f.statuses.includes(c.status)) return false;
-  if (f.user_ids?.length && !f.user_ids.includes(c.user_id)) return false;
-  if (f.department_ids?.length && (c.department_id === null || !f.department_ids.includes(c.department_id))) return false;
-  if (f.is_physical !== undefined && c.is_physical !== f.is_physical) return false;
-  return true;
+  return matchesCardLists(c, f) && (f.is_physical === undefined || c.is_physical === f.is_physical);
 }
 
 export function compareCards(sort: CardSort) {
@@ -97,8 +97,7 @@ export function compareCards(sort: CardSort) {
     const y = b.display_name.toLowerCase();
     return x < y ? -1 : x > y ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   };
-  const newest = (a: Card, b: Card) =>
-    a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+  const newest = byDateThenId<Card>('created_at', 'desc');
   switch (sort) {
     case 'name_asc':
       return byName;
@@ -109,36 +108,7 @@ export function compareCards(sort: CardSort) {
   }
 }
 
-function referencedIds(c: Card): string[] {
-  const ids = [c.user_id];
-  for (const id of [c.department_id, c.location_id]) if (id) ids.push(id);
-  return ids;
-}
-
-/** Table `cards` (migrations 001, 012): the limit is four columns, sent as one object. */
-const cardColumns: ColumnMap<Card> = {
-  id: { type: 'uuid', indexed: true },
-  user_id: { type: 'uuid', indexed: true },
-  display_name: { type: 'text' },
-  last_four: { type: 'text' },
-  is_physical: { type: 'bool' },
-  status: { type: 'text' },
-  limit: {
-    type: 'jsonb',
-    sql: `jsonb_build_object('amount', r.limit_amount, 'currency', r.limit_currency, 'interval', r.limit_interval,
-      'per_transaction', r.per_transaction_limit)`,
-  },
-  allowed_categories: { type: 'text[]' },
-  department_id: { type: 'uuid' },
-  location_id: { type: 'uuid' },
-  expires: { type: 'text' },
-  is_primary: { type: 'bool' },
-  is_favorite: { type: 'bool' },
-  replaces_id: { type: 'uuid' },
-  replaced_by_id: { type: 'uuid' },
-  created_at: { type: 'timestamptz', indexed: true },
-  ...MIRRORED_COLUMNS,
-};
+const referencedIds = (c: Card) => presentIds(c.user_id, c.department_id, c.location_id);
 
 export const cardEntity = defineEntity({
   name: 'cards',
@@ -148,14 +118,16 @@ export const cardEntity = defineEntity({
   visibility: 'owner',
   // The server's list matches the same fields (server/domain/cards.ts).
   searchText: ['display_name', 'last_four'],
-  query: {
-    filter: cardFilterSchema,
-    sorts: CARD_SORTS,
-    matches: matchesCardFilter,
-    compare: compareCards,
-    referencedIds,
-  },
-  columns: cardColumns,
+  query: { filter: cardFilterSchema, sorts: CARD_SORTS, matches: matchesCardFilter, compare: compareCards, referencedIds },
+  /** Table `cards` (migrations 001, 012): the limit is four columns, sent as one object. */
+  columns: columnsOf(cardSchema, {
+    user_id: { indexed: true },
+    limit: {
+      sql: `jsonb_build_object('amount', r.limit_amount, 'currency', r.limit_currency, 'interval', r.limit_interval,
+      'per_transaction', r.per_transaction_limit)`,
+    },
+    created_at: { indexed: true },
+  }),
 });
 
 /** "••1234", or null while the card is requested (no number yet). */

@@ -6,6 +6,7 @@
  * entity is the entity file, a migration and the UI that shows it.
  * Pure: strings in, strings out (no database, no eval: the app's CSP refuses `new Function`).
  */
+import type { z } from 'zod';
 
 /** The column's PostgreSQL type, which picks how the doc reads it (`defaultDocSql`). */
 export type SqlType =
@@ -44,6 +45,75 @@ export const MIRRORED_COLUMNS = {
   updated_at: { type: 'timestamptz' },
   deleted: { type: 'bool', mirrored: false },
 } as const satisfies Record<string, Column>;
+
+/** The primary key: every mirrored table's `id` (indexed as the key). */
+const ID_COLUMN = { type: 'uuid', indexed: true } as const satisfies Column;
+
+/** Wrappers that do not change what a field holds (nullable, optional, defaults, brands). */
+const WRAPPERS = new Set(['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional']);
+
+interface ZodNode {
+  _zod: { def: { type: string; format?: string; innerType?: ZodNode; in?: ZodNode; out?: ZodNode; element?: ZodNode } };
+  isInt?: boolean;
+}
+
+/** The value a zod field holds, past its wrappers (a pipe's output; a transform's input). */
+function heldType(t: ZodNode): ZodNode {
+  for (;;) {
+    const def = t._zod.def;
+    if (WRAPPERS.has(def.type)) t = def.innerType!;
+    else if (def.type === 'pipe') t = def.out!._zod.def.type === 'transform' ? def.in! : def.out!;
+    else return t;
+  }
+}
+
+/**
+ * The column type a zod field is stored in by default: `z.uuid()` → uuid, an ISO date-time →
+ * timestamptz, an ISO date → date, other strings and enums → text, boolean → bool, an integer →
+ * bigint (zod's safe integers need 53 bits: a narrower `int` column is an exception the entity
+ * names), another number → numeric, a list of uuids or strings → uuid[] / text[], anything else
+ * (objects, lists of objects, records) → jsonb.
+ */
+export function sqlTypeOf(field: z.ZodType): SqlType {
+  const held = heldType(field as unknown as ZodNode);
+  const def = held._zod.def;
+  switch (def.type) {
+    case 'string':
+      return def.format === 'uuid' ? 'uuid' : def.format === 'datetime' ? 'timestamptz' : def.format === 'date' ? 'date' : 'text';
+    case 'enum':
+    case 'literal':
+      return 'text';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return held.isInt ? 'bigint' : 'numeric';
+    case 'array': {
+      const item = sqlTypeOf(def.element as unknown as z.ZodType);
+      return item === 'uuid' ? 'uuid[]' : item === 'text' ? 'text[]' : 'jsonb';
+    }
+    default:
+      return 'jsonb';
+  }
+}
+
+/** What an entity says of its columns beyond its zod schema: per field, what differs from the inferred column. */
+export type ColumnExceptions<Row> = { readonly [K in keyof Row]?: Partial<Column> };
+
+/**
+ * The column map inferred from the zod schema, in its field order: each field's type by
+ * `sqlTypeOf`, `id` the indexed primary key, the mirrored fields as `MIRRORED_COLUMNS`; the entity
+ * lists only what differs (`exceptions`: another column name, a computed `sql`, `missing`,
+ * `indexed`, an `int` column).
+ */
+export function columnsOf<S extends z.ZodObject>(schema: S, exceptions: ColumnExceptions<z.output<S>> = {}): ColumnMap<z.output<S>> {
+  const known: Readonly<Record<string, Column>> = { id: ID_COLUMN, ...MIRRORED_COLUMNS };
+  const given = exceptions as Readonly<Record<string, Partial<Column> | undefined>>;
+  const map: Record<string, Column> = {};
+  for (const [field, type] of Object.entries(schema.shape)) {
+    map[field] = { type: sqlTypeOf(type as z.ZodType), ...known[field], ...given[field] };
+  }
+  return map as ColumnMap<z.output<S>>;
+}
 
 /** The table column a field reads. */
 export const columnOf = (field: string, col: Column): string => col.column ?? field;

@@ -12,3 +12,13 @@ export const mirroredFields = {
   /** Tombstone: a deleted row stays in the feed with deleted=true so mirrors drop it. */
   deleted: z.boolean().default(false),
 };
+
+/**
+ * A list param of a filter: `a,b` in a URL's query (empty items dropped), an array in a body or
+ * a typed filter. Every entity's filter reads its lists through this one.
+ */
+export const csv = <T extends z.ZodType>(item: T) =>
+  z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
+
+/** A yes/no param of a filter or page query: `true` / `false` in a URL's query, a boolean elsewhere. */
+export const boolParam = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { defineReference } from './define-entity.ts';
 import { reportNameSchema } from './saved-report.ts';
 
 /**
@@ -30,21 +29,6 @@ export const dashboardSchema = z.object({
 export type Dashboard = z.infer<typeof dashboardSchema>;
 
 /** Table `dashboards`. */
-const dashboardColumns: ColumnMap<Dashboard> = {
-  id: { type: 'uuid', indexed: true },
-  name: { type: 'text' },
-  owner_id: { type: 'uuid' },
-  items: { type: 'jsonb' },
-  created_at: { type: 'timestamptz' },
-  ...MIRRORED_COLUMNS,
-};
-
-export const dashboardEntity = defineEntity({
-  name: 'dashboards',
-  schema: dashboardSchema,
-  idField: 'id',
-  mirror: { kind: 'ref', indexes: [] },
-  visibility: 'self',
-  searchText: ['name'],
-  columns: dashboardColumns,
+export const dashboardEntity = defineReference({
+  name: 'dashboards', schema: dashboardSchema, visibility: 'self', searchText: ['name'],
 });

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ColumnMap } from './columns.ts';
+import { columnsOf, type ColumnExceptions, type ColumnMap } from './columns.ts';
 
 /**
  * Everything about one mirrored collection that server and client share, declared once beside
@@ -91,6 +91,22 @@ export function defineEntity<
   Q = undefined,
 >(def: Omit<EntityDef<N, S, M, Q>, 'query'> & { query?: Q }): EntityDef<N, S, M, Q> {
   return { ...def, query: def.query as Q };
+}
+
+/**
+ * A reference collection: small data other rows name (people, departments, vendors…), kept in the
+ * worker's shared `refs` with no query spec, found by its `id`; its columns are inferred from the
+ * schema (`columnsOf`) but for the `columns` it names.
+ */
+export function defineReference<const N extends string, S extends z.ZodObject>(
+  def: Pick<EntityDef<N, S>, 'name' | 'schema' | 'visibility' | 'searchText'> & { columns?: ColumnExceptions<z.output<S>> },
+) {
+  return defineEntity({
+    ...def,
+    idField: 'id' as EntityDef<N, S>['idField'],
+    mirror: { kind: 'ref', indexes: [] },
+    columns: columnsOf(def.schema, def.columns),
+  });
 }
 
 /** A definition with any name, schema and query spec (what the registry holds). */

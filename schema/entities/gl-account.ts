@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { defineReference } from './define-entity.ts';
 
 export const glAccountSchema = z.object({
   id: uuid,
@@ -14,21 +13,6 @@ export const glAccountSchema = z.object({
 export type GlAccount = z.infer<typeof glAccountSchema>;
 
 /** Table `gl_accounts`. */
-const glAccountColumns: ColumnMap<GlAccount> = {
-  id: { type: 'uuid', indexed: true },
-  code: { type: 'text' },
-  name: { type: 'text' },
-  classification: { type: 'text' },
-  active: { type: 'bool' },
-  ...MIRRORED_COLUMNS,
-};
-
-export const glAccountEntity = defineEntity({
-  name: 'gl_accounts',
-  schema: glAccountSchema,
-  idField: 'id',
-  mirror: { kind: 'ref', indexes: [] },
-  visibility: 'business',
-  searchText: ['code', 'name'],
-  columns: glAccountColumns,
+export const glAccountEntity = defineReference({
+  name: 'gl_accounts', schema: glAccountSchema, visibility: 'business', searchText: ['code', 'name'],
 });

@@ -1,31 +1,11 @@
-import { z } from 'zod';
-import { mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import type { z } from 'zod';
+import { defineReference } from './define-entity.ts';
+import { orgUnitSchema } from './department.ts';
 
-export const locationSchema = z.object({
-  id: uuid,
-  name: z.string().min(1),
-  /** Its owners (users of the business; issue 14). Rows mirrored before owners were sent read as none. */
-  owner_ids: z.array(uuid).default([]),
-  ...mirroredFields,
-});
+export const locationSchema = orgUnitSchema;
 export type Location = z.infer<typeof locationSchema>;
 
 /** Table `locations`. */
-const locationColumns: ColumnMap<Location> = {
-  id: { type: 'uuid', indexed: true },
-  name: { type: 'text' },
-  owner_ids: { type: 'uuid[]' },
-  ...MIRRORED_COLUMNS,
-};
-
-export const locationEntity = defineEntity({
-  name: 'locations',
-  schema: locationSchema,
-  idField: 'id',
-  mirror: { kind: 'ref', indexes: [] },
-  visibility: 'business',
-  searchText: ['name'],
-  columns: locationColumns,
+export const locationEntity = defineReference({
+  name: 'locations', schema: locationSchema, visibility: 'business', searchText: ['name'],
 });

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { currencyCodeSchema, knownCurrencySchema } from '../money.ts';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { defineReference } from './define-entity.ts';
 import { MAX_BILL_AMOUNT, MAX_BILL_MEMO_LENGTH, MAX_INVOICE_NUMBER_LENGTH } from './bill.ts';
 
 /**
@@ -53,27 +52,6 @@ export const provisionalBillPatchSchema = z.object(fields);
 export type ProvisionalBillPatch = z.infer<typeof provisionalBillPatchSchema>;
 
 /** Table `provisional_bills` (migration 019). */
-const provisionalBillColumns: ColumnMap<ProvisionalBill> = {
-  id: { type: 'uuid', indexed: true },
-  invoice_file_id: { type: 'uuid' },
-  vendor_id: { type: 'uuid' },
-  invoice_number: { type: 'text' },
-  invoice_date: { type: 'date' },
-  due_date: { type: 'date' },
-  currency: { type: 'text' },
-  amount: { type: 'bigint' },
-  memo: { type: 'text' },
-  created_by: { type: 'uuid' },
-  created_at: { type: 'timestamptz' },
-  ...MIRRORED_COLUMNS,
-};
-
-export const provisionalBillEntity = defineEntity({
-  name: 'provisional_bills',
-  schema: provisionalBillSchema,
-  idField: 'id',
-  mirror: { kind: 'ref', indexes: [] },
-  visibility: 'bill_pay',
-  searchText: ['invoice_number', 'memo'],
-  columns: provisionalBillColumns,
+export const provisionalBillEntity = defineReference({
+  name: 'provisional_bills', schema: provisionalBillSchema, visibility: 'bill_pay', searchText: ['invoice_number', 'memo'],
 });

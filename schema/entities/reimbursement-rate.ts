@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { defineReference } from './define-entity.ts';
 import { currencyCodeSchema } from '../money.ts';
 
 /**
@@ -32,24 +31,9 @@ export const reimbursementRateSchema = z.object({
 export type ReimbursementRate = z.infer<typeof reimbursementRateSchema>;
 
 /** Table `reimbursement_rates` (migration 010). */
-const reimbursementRateColumns: ColumnMap<ReimbursementRate> = {
-  id: { type: 'uuid', indexed: true },
-  kind: { type: 'text' },
-  name: { type: 'text' },
-  year: { type: 'int' },
-  rate: { type: 'int' },
-  currency: { type: 'text' },
-  ...MIRRORED_COLUMNS,
-};
-
-export const reimbursementRateEntity = defineEntity({
-  name: 'reimbursement_rates',
-  schema: reimbursementRateSchema,
-  idField: 'id',
-  mirror: { kind: 'ref', indexes: [] },
-  visibility: 'business',
-  searchText: ['name'],
-  columns: reimbursementRateColumns,
+export const reimbursementRateEntity = defineReference({
+  name: 'reimbursement_rates', schema: reimbursementRateSchema, visibility: 'business', searchText: ['name'],
+  columns: { year: { type: 'int' }, rate: { type: 'int' } },
 });
 
 /**

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { isoDateTime, mirroredFields, uuid } from './common.ts';
+import { csv, isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { columnsOf } from './columns.ts';
+import { ascending, byDateThenId, listMatcher, presentIds } from './query-shapes.ts';
 import { currencyCodeSchema } from '../money.ts';
 
 /** Issue 9 §3: a claim for money the employee spent themselves. */
@@ -55,9 +56,6 @@ export const reimbursementSchema = z.object({
 });
 export type Reimbursement = z.infer<typeof reimbursementSchema>;
 
-const csv = <T extends z.ZodType>(item: T) =>
-  z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
-
 export const REIMBURSEMENT_SORTS = ['date_desc', 'date_asc', 'amount_desc', 'amount_asc'] as const;
 export const reimbursementSortSchema = z.enum(REIMBURSEMENT_SORTS);
 export type ReimbursementSort = z.infer<typeof reimbursementSortSchema>;
@@ -71,18 +69,17 @@ export const reimbursementFilterSchema = z.object({
 export type ReimbursementFilter = z.infer<typeof reimbursementFilterSchema>;
 
 /** The structured part of a filter (free text `q` is matched by the text index over `searchText`). */
-export function matchesReimbursementFilter(r: Reimbursement, f: ReimbursementFilter): boolean {
-  if (f.statuses?.length && !f.statuses.includes(r.status)) return false;
-  if (f.types?.length && !f.types.includes(r.type)) return false;
-  if (f.user_ids?.length && !f.user_ids.includes(r.user_id)) return false;
-  return true;
-}
+export const matchesReimbursementFilter = listMatcher<Reimbursement, ReimbursementFilter>([
+  { param: 'statuses', field: 'status' },
+  { param: 'types', field: 'type' },
+  { param: 'user_ids', field: 'user_id' },
+]);
+
+const newestCreated = byDateThenId<Reimbursement>('created_at', 'desc');
 
 export function compareReimbursements(sort: ReimbursementSort) {
   // Newest claim date first; ties newest created first, then by id (a total order).
-  const byDateDesc = (a: Reimbursement, b: Reimbursement) =>
-    a.transaction_date < b.transaction_date ? 1 : a.transaction_date > b.transaction_date ? -1
-      : a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+  const byDateDesc = (a: Reimbursement, b: Reimbursement) => ascending(b.transaction_date, a.transaction_date) || newestCreated(a, b);
   switch (sort) {
     case 'date_desc':
       return byDateDesc;
@@ -95,40 +92,7 @@ export function compareReimbursements(sort: ReimbursementSort) {
   }
 }
 
-function referencedIds(r: Reimbursement): string[] {
-  const ids = [r.user_id];
-  for (const id of [r.gl_account_id, r.department_id]) if (id) ids.push(id);
-  return ids;
-}
-
-/** Table `reimbursements` (migrations 007, 011, 020). */
-const reimbursementColumns: ColumnMap<Reimbursement> = {
-  id: { type: 'uuid', indexed: true },
-  user_id: { type: 'uuid', indexed: true },
-  type: { type: 'text' },
-  status: { type: 'text' },
-  merchant: { type: 'text' },
-  amount: { type: 'bigint' },
-  currency: { type: 'text' },
-  transaction_date: { type: 'date', indexed: true },
-  memo: { type: 'text' },
-  gl_account_id: { type: 'uuid' },
-  department_id: { type: 'uuid' },
-  distance_miles: { type: 'numeric' },
-  start_location: { type: 'text' },
-  end_location: { type: 'text' },
-  trip_date: { type: 'date' },
-  location: { type: 'text' },
-  start_date: { type: 'date' },
-  end_date: { type: 'date' },
-  rejection_reason: { type: 'text' },
-  // Rows stored before claims carried receipts read as none.
-  receipt_ids: { type: 'uuid[]', missing: 'empty list' },
-  submitted_at: { type: 'timestamptz' },
-  created_at: { type: 'timestamptz' },
-  accounting_synced_at: { type: 'timestamptz', missing: 'null' },
-  ...MIRRORED_COLUMNS,
-};
+const referencedIds = (r: Reimbursement) => presentIds(r.user_id, r.gl_account_id, r.department_id);
 
 export const reimbursementEntity = defineEntity({
   name: 'reimbursements',
@@ -139,11 +103,15 @@ export const reimbursementEntity = defineEntity({
   // The server's list matches the same fields (server/domain/reimbursements.ts, SEARCH_COLUMNS).
   searchText: ['merchant', 'memo', 'start_location', 'end_location', 'location'],
   query: {
-    filter: reimbursementFilterSchema,
-    sorts: REIMBURSEMENT_SORTS,
-    matches: matchesReimbursementFilter,
-    compare: compareReimbursements,
-    referencedIds,
+    filter: reimbursementFilterSchema, sorts: REIMBURSEMENT_SORTS,
+    matches: matchesReimbursementFilter, compare: compareReimbursements, referencedIds,
   },
-  columns: reimbursementColumns,
+  /** Table `reimbursements` (migrations 007, 011, 020). */
+  columns: columnsOf(reimbursementSchema, {
+    user_id: { indexed: true },
+    transaction_date: { indexed: true },
+    // Rows stored before claims carried receipts read as none.
+    receipt_ids: { missing: 'empty list' },
+    accounting_synced_at: { missing: 'null' },
+  }),
 });

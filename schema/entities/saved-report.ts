@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { reportQueryBaseSchema } from '../report-query.ts';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { defineReference } from './define-entity.ts';
 
 /**
  * A saved report (issue 12): a named report query with the chart it is drawn as. Reference data
@@ -29,22 +28,6 @@ export const savedReportSchema = z.object({
 export type SavedReport = z.infer<typeof savedReportSchema>;
 
 /** Table `saved_reports`. */
-const savedReportColumns: ColumnMap<SavedReport> = {
-  id: { type: 'uuid', indexed: true },
-  name: { type: 'text' },
-  query: { type: 'jsonb' },
-  chart: { type: 'text' },
-  owner_id: { type: 'uuid' },
-  created_at: { type: 'timestamptz' },
-  ...MIRRORED_COLUMNS,
-};
-
-export const savedReportEntity = defineEntity({
-  name: 'saved_reports',
-  schema: savedReportSchema,
-  idField: 'id',
-  mirror: { kind: 'ref', indexes: [] },
-  visibility: 'self',
-  searchText: ['name'],
-  columns: savedReportColumns,
+export const savedReportEntity = defineReference({
+  name: 'saved_reports', schema: savedReportSchema, visibility: 'self', searchText: ['name'],
 });

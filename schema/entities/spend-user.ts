@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { defineReference } from './define-entity.ts';
 import { roleSchema } from '../roles.ts';
 
 export const externalFirmRoleSchema = z.enum(['EXTERNAL_FIRM_ADMIN', 'EXTERNAL_FIRM_USER']);
@@ -52,29 +51,8 @@ export type UserRow = z.infer<typeof userRowSchema>;
 
 /** Users are directory data: everyone in the business sees every user's mirrored row. */
 /** Table `spend_users`: the directory fields every member mirrors. */
-const userColumns: ColumnMap<UserRow> = {
-  id: { type: 'uuid', indexed: true },
-  role: { type: 'text' },
-  first_name: { type: 'text' },
-  last_name: { type: 'text' },
-  email: { type: 'text' },
-  is_manager: { type: 'bool' },
-  manager_id: { type: 'uuid' },
-  department_id: { type: 'uuid' },
-  location_id: { type: 'uuid' },
-  status: { type: 'text' },
-  payroll_currency: { type: 'text' },
-  ...MIRRORED_COLUMNS,
-};
-
-export const userEntity = defineEntity({
-  name: 'users',
-  schema: userRowSchema,
-  idField: 'id',
-  mirror: { kind: 'ref', indexes: [] },
-  visibility: 'business',
-  searchText: ['first_name', 'last_name', 'email'],
-  columns: userColumns,
+export const userEntity = defineReference({
+  name: 'users', schema: userRowSchema, visibility: 'business', searchText: ['first_name', 'last_name', 'email'],
 });
 
 export const fullName = (u: { first_name: string; last_name: string }) =>

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { defineReference } from './define-entity.ts';
 
 export const trackingOptionSchema = z.object({ id: uuid, name: z.string().min(1) });
 export type TrackingOption = z.infer<typeof trackingOptionSchema>;
@@ -15,21 +14,10 @@ export const trackingCategorySchema = z.object({
 });
 export type TrackingCategory = z.infer<typeof trackingCategorySchema>;
 
-/** Table `tracking_categories` (options as stored, a jsonb list). */
-const trackingCategoryColumns: ColumnMap<TrackingCategory> = {
-  id: { type: 'uuid', indexed: true },
-  name: { type: 'text' },
-  options: { type: 'jsonb' },
-  ...MIRRORED_COLUMNS,
-};
-
-export const trackingCategoryEntity = defineEntity({
-  name: 'tracking_categories',
-  schema: trackingCategorySchema,
-  idField: 'id',
-  mirror: { kind: 'ref', indexes: [] },
-  visibility: 'business',
-  // Option names are searched too: they travel inside `options`.
-  searchText: ['name', 'options'],
-  columns: trackingCategoryColumns,
+/**
+ * Table `tracking_categories` (options as stored, a jsonb list). Option names are searched too:
+ * they travel inside `options`.
+ */
+export const trackingCategoryEntity = defineReference({
+  name: 'tracking_categories', schema: trackingCategorySchema, visibility: 'business', searchText: ['name', 'options'],
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { isoDateTime, mirroredFields, uuid } from './common.ts';
+import { boolParam, csv, isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { columnsOf } from './columns.ts';
+import { byDateThenId, listMatcher, presentIds } from './query-shapes.ts';
 import { currencyCodeSchema } from '../money.ts';
 import { fraudReasonSchema, fraudStatusSchema } from '../fraud-rules.ts';
 
@@ -72,12 +73,6 @@ export const isMissingReceipt = (t: Pick<Transaction, 'receipt_ids'>) => t.recei
  * Transaction filters and sort, shared by the local query engine, the URL search params and
  * the server's search call, so the three always mean the same thing.
  */
-const csv = <T extends z.ZodType>(item: T) =>
-  z.preprocess(
-    (v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v),
-    z.array(item),
-  );
-
 export const TRANSACTION_SORTS = [
   'occurred_desc',
   'occurred_asc',
@@ -108,30 +103,26 @@ export const transactionFilterSchema = z.object({
   /** Inclusive ISO date (YYYY-MM-DD) bounds on occurred_at, in UTC. */
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
-  missing_coding: z
-    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
-    .optional(),
-  missing_receipt: z
-    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
-    .optional(),
+  missing_coding: boolParam.optional(),
+  missing_receipt: boolParam.optional(),
   /** Issue 24: held for the cardholder's answer (`fraud_status` FLAGGED), or not. */
-  held: z
-    .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')])
-    .optional(),
+  held: boolParam.optional(),
 });
 export type TransactionFilter = z.infer<typeof transactionFilterSchema>;
 
 /** The structured part of a filter as a predicate (text search `q` is matched by an index). */
+const matchesTransactionLists = listMatcher<Transaction, TransactionFilter>([
+  { param: 'user_ids', field: 'user_id' },
+  { param: 'card_ids', field: 'card_id' },
+  { param: 'department_ids', field: 'department_id' },
+  { param: 'location_ids', field: 'location_id' },
+  { param: 'gl_account_ids', field: 'gl_account_id' },
+  { param: 'states', field: 'state' },
+]);
+
 export function matchesTransactionFilter(t: Transaction, f: TransactionFilter): boolean {
-  if (f.user_ids?.length && !f.user_ids.includes(t.user_id)) return false;
-  if (f.card_ids?.length && !f.card_ids.includes(t.card_id)) return false;
-  if (f.department_ids?.length && !(t.department_id && f.department_ids.includes(t.department_id)))
-    return false;
-  if (f.location_ids?.length && !(t.location_id && f.location_ids.includes(t.location_id)))
-    return false;
-  if (f.gl_account_ids?.length && !(t.gl_account_id && f.gl_account_ids.includes(t.gl_account_id))) return false;
+  if (!matchesTransactionLists(t, f)) return false;
   if (f.merchant !== undefined && t.merchant_name !== f.merchant) return false;
-  if (f.states?.length && !f.states.includes(t.state)) return false;
   if (f.currency !== undefined && t.currency !== f.currency) return false;
   if (f.amount_min !== undefined && t.amount < f.amount_min) return false;
   if (f.amount_max !== undefined && t.amount > f.amount_max) return false;
@@ -147,8 +138,7 @@ export function matchesTransactionFilter(t: Transaction, f: TransactionFilter): 
 }
 
 export function compareTransactions(sort: TransactionSort) {
-  const byTimeDesc = (a: Transaction, b: Transaction) =>
-    a.occurred_at < b.occurred_at ? 1 : a.occurred_at > b.occurred_at ? -1 : a.id < b.id ? 1 : -1;
+  const byTimeDesc = byDateThenId<Transaction>('occurred_at', 'desc');
   switch (sort) {
     case 'occurred_desc':
       return byTimeDesc;
@@ -166,8 +156,7 @@ export function compareTransactions(sort: TransactionSort) {
 
 /** The rows whose names a transaction's search text holds (ll_transaction_search_text). */
 function referencedIds(t: Transaction): string[] {
-  const ids = [t.user_id];
-  for (const id of [t.gl_account_id, t.department_id, t.location_id]) if (id) ids.push(id);
+  const ids = presentIds(t.user_id, t.gl_account_id, t.department_id, t.location_id);
   for (const [category, option] of Object.entries(t.tracking)) ids.push(category, option);
   return ids;
 }
@@ -181,36 +170,6 @@ const RECEIPT_IDS_SQL = `(SELECT coalesce(jsonb_agg(tr.receipt_id ORDER BY tr.cr
       FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id
      WHERE tr.transaction_id = r.id AND NOT rc.deleted)`;
 
-/** Table `transactions` (migrations 001, 020, 034, 037); `search_text` and the fraud answer's columns are server-only. */
-const transactionColumns: ColumnMap<Transaction> = {
-  id: { type: 'uuid', indexed: true },
-  card_id: { type: 'uuid', indexed: true },
-  user_id: { type: 'uuid', indexed: true },
-  merchant_name: { type: 'text' },
-  merchant_category: { type: 'text' },
-  amount: { type: 'bigint' },
-  currency: { type: 'text' },
-  occurred_at: { type: 'timestamptz', indexed: true },
-  state: { type: 'text' },
-  memo: { type: 'text' },
-  gl_account_id: { type: 'uuid' },
-  department_id: { type: 'uuid' },
-  location_id: { type: 'uuid' },
-  tracking: { type: 'jsonb' },
-  // Rows stored before receipts were mirrored have none.
-  receipt_ids: { type: 'uuid[]', sql: RECEIPT_IDS_SQL, missing: 'empty list' },
-  // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
-  accounting_synced_at: { type: 'timestamptz', missing: 'null' },
-  // Issue 24: rows stored before fraud review was mirrored were never held.
-  merchant_country: { type: 'text', missing: 'null' },
-  fraud_status: { type: 'text', missing: 'null' },
-  fraud_reasons: { type: 'text[]', missing: 'empty list' },
-  dispute_id: { type: 'uuid', column: 'fraud_dispute_id', missing: 'null' },
-  // Issue 26 (migration 037). Optional in the schema, copied as is: a row without it reads as none.
-  attendees: { type: 'text[]' },
-  ...MIRRORED_COLUMNS,
-};
-
 export const transactionEntity = defineEntity({
   name: 'transactions',
   schema: transactionSchema,
@@ -219,11 +178,23 @@ export const transactionEntity = defineEntity({
   visibility: 'owner',
   searchText: ['merchant_name', 'memo'],
   query: {
-    filter: transactionFilterSchema,
-    sorts: TRANSACTION_SORTS,
-    matches: matchesTransactionFilter,
-    compare: compareTransactions,
-    referencedIds,
+    filter: transactionFilterSchema, sorts: TRANSACTION_SORTS,
+    matches: matchesTransactionFilter, compare: compareTransactions, referencedIds,
   },
-  columns: transactionColumns,
+  /** Table `transactions` (migrations 001, 020, 034, 037); `search_text` and the fraud answer's columns are server-only. */
+  columns: columnsOf(transactionSchema, {
+    card_id: { indexed: true },
+    user_id: { indexed: true },
+    occurred_at: { indexed: true },
+    // Rows stored before receipts were mirrored have none.
+    receipt_ids: { sql: RECEIPT_IDS_SQL, missing: 'empty list' },
+    // Issue 12: exported in a sync commit (coding edits are refused until marked not synced).
+    accounting_synced_at: { missing: 'null' },
+    // Issue 24: rows stored before fraud review was mirrored were never held.
+    merchant_country: { missing: 'null' },
+    fraud_status: { missing: 'null' },
+    fraud_reasons: { missing: 'empty list' },
+    dispute_id: { column: 'fraud_dispute_id', missing: 'null' },
+    // Issue 26 (migration 037): `attendees` is optional in the schema, copied as is: a row without it reads as none.
+  }),
 });

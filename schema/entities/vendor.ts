@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { defineReference } from './define-entity.ts';
 
 /**
  * Vendors (payees, issue 11): the businesses a company pays through bill pay. Reference data
@@ -84,26 +83,7 @@ const VENDOR_CONTACTS_SQL = `(SELECT coalesce(jsonb_agg(jsonb_build_object('id',
       ORDER BY vc.created_at, vc.id), '[]'::jsonb) FROM vendor_contacts vc WHERE vc.vendor_id = r.id)`;
 
 /** Table `vendors` (migration 013): never the bank ciphertext, only its last digits. */
-const vendorColumns: ColumnMap<Vendor> = {
-  id: { type: 'uuid', indexed: true },
-  name: { type: 'text' },
-  email: { type: 'text' },
-  phone: { type: 'text' },
-  address: { type: 'jsonb' },
-  default_gl_account_id: { type: 'uuid' },
-  default_department_id: { type: 'uuid' },
-  bank_account: { type: 'jsonb', sql: VENDOR_BANK_ACCOUNT_SQL },
-  status: { type: 'text' },
-  contacts: { type: 'jsonb', sql: VENDOR_CONTACTS_SQL },
-  ...MIRRORED_COLUMNS,
-};
-
-export const vendorEntity = defineEntity({
-  name: 'vendors',
-  schema: vendorSchema,
-  idField: 'id',
-  mirror: { kind: 'ref', indexes: [] },
-  visibility: 'business',
-  searchText: ['name'],
-  columns: vendorColumns,
+export const vendorEntity = defineReference({
+  name: 'vendors', schema: vendorSchema, visibility: 'business', searchText: ['name'],
+  columns: { bank_account: { sql: VENDOR_BANK_ACCOUNT_SQL }, contacts: { sql: VENDOR_CONTACTS_SQL } },
 });
