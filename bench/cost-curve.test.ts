@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { costCurveSvg, curveSizes, curveTable, figureCurves, growthSteps, passes, ruleOf, verdict, type GrowthRule } from './cost-curve.ts';
-import type { BenchResults, Metrics } from './measure.ts';
+import type { BenchResults, Metrics } from './metrics.ts';
 import { METRIC_ORDER } from './report.ts';
 import { runsOf, type CurveResults } from './results-file.ts';
 

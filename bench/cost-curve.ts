@@ -13,7 +13,7 @@
  *   is linear only while the rate does not fall: e ≥ 0.
  * A figure passes when every step passes.
  */
-import type { BenchResults, Metrics } from './measure.ts';
+import type { BenchResults, Metrics } from './metrics.ts';
 import { METRIC_ORDER, formatValue } from './report.ts';
 
 /** The N of a curve run: `sizes` (comma-separated), else 10k and 100k, and 1M with `scale`. */

@@ -22,99 +22,34 @@
  * The server is seeded with N transactions, M generated reimbursements and B bills (default N/5 each) and
  * receipts for ≈65 % of the card transactions older than a week (server/seed/receipts.ts).
  */
-import { randomUUID } from 'node:crypto';
 import { cpus } from 'node:os';
-import { chromium, type Page } from 'playwright-core';
-import { bulkMarkPaid } from '../schema/api/calls-bill-bulk.ts';
 import { BULK_BILL_LIMIT } from '../schema/bill-rules.ts';
-import { SYNC_BATCH_DEFAULT, BULK_CODE_MAX } from '../schema/constants.ts';
-import { DEFAULT_PG_ADMIN_URL, startTestServer } from '../server/testing.ts';
-import { issueCard } from '../schema/api/calls-cards.ts';
-import { apiSearch, apiSignIn, type ApiClient } from '../tests/support/api.ts';
-import { CHROMIUM_PATH, launchBrowser, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
-import {
-  billStatusCount, billsWithStatusAt, bulkCode, bulkLockCards, installProbe, localCollectionSearch, localSearch, matchingIds, mirrorCompleteAt, navigateToFirstRow, pageMark, reportTimes, exportAllCsv,
-  waitForHook, workerHeap, type CountedCollection,
-} from './app-probe.ts';
+import { SYNC_BATCH_DEFAULT } from '../schema/constants.ts';
+import { DEFAULT_PG_ADMIN_URL, startTestServer, type TestServer } from '../server/testing.ts';
+import { apiSignIn } from '../tests/support/api.ts';
+import { launchBrowser, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
+import { bulkLockCards, installProbe, localCollectionSearch, localSearch, navigateToFirstRow, reportTimes, exportAllCsv, waitForHook } from './app-probe.ts';
 import { mainJsGzipKb, scriptList } from './bundle-size.ts';
+import { BENCH_CARDS, countReceipts, countVisible, issueFleet } from './fixtures.ts';
+import type { BenchOptions, BenchResults, Metrics } from './metrics.ts';
 import { measureReceiptOcr } from './ocr.ts';
+import {
+  ADMIN, bulkMarkBillsPaid, chromiumVersion, measureBulkCode, measureColdStart, measureFirstMirror, mirrorLimitMs, onlineSearch, totalMismatches,
+} from './phases.ts';
 import { buildQueries, buildReimbursementQueries } from './queries.ts';
 import { recordApiRequests, summarise } from './network.ts';
 import { measureSearchReady, searchReadyQuery } from './search-ready.ts';
 import { DEFAULT_LOAD_SECONDS, measureChangeFeed, measureKeysetPages, measureKeysetPagesOnPg, PAGE_CLIENTS } from './server-load.ts';
 import { countByCollection, fetchMirrorRows, measureRawIdbPut } from './raw-idb.ts';
 import { percentile, roundMs } from './stats.ts';
+import { workerHeap } from './worker-cdp.ts';
 
-export const ADMIN = { email: 'admin@demo.test', password: 'demo-password-1' };
+/** tests/e2e/bench-smoke.test.ts reads the optional metrics here. */
+export { OPTIONAL_METRICS } from './metrics.ts';
 
 /** Issue 12's report goals: a month × department spend report, and month × GL account after a bulk coding. */
 const MONTH_BY_DEPARTMENT = { collection: 'transactions', time_grain: 'month', dimension: 'department', measure: 'sum' };
 const MONTH_BY_GL_ACCOUNT = { collection: 'transactions', time_grain: 'month', dimension: 'gl_account', measure: 'sum' };
-
-export interface Metrics {
-  mirror_ms: number;
-  raw_idb_put_ms: number;
-  first_page_ms: number;
-  local_search_p50_ms: number;
-  local_search_p95_ms: number;
-  online_search_p50_ms: number;
-  online_search_p95_ms: number;
-  cold_start_first_page_ms: number;
-  bulk_code_local_ms: number;
-  bulk_code_acked_ms: number;
-  main_js_gzip_kb: number;
-  receipt_ocr_ms: number;
-  receipt_ocr_p95_ms: number;
-  reimbursements_first_page_ms: number;
-  reimbursement_search_p50_ms: number;
-  reimbursement_search_p95_ms: number;
-  card_bulk_lock_local_ms: number;
-  card_bulk_lock_acked_ms: number;
-  bill_bulk_mark_paid_ms: number;
-  bill_bulk_mark_paid_mirrored_ms: number;
-  worker_heap_mb: number;
-  /** Issue 12: a month × department report over every transaction, in the worker (median of 5). */
-  report_ms: number;
-  /** The first month × GL account report after the 10,000-row bulk coding: a full re-aggregation. */
-  report_after_bulk_ms: number;
-  /** Issue 12's key: the worker's CSV export of every transaction (100k in the issue's goal run). */
-  export_csv_100k_ms: number;
-  search_ready_ms: number;
-  server_page_rps: number;
-  server_page_p99_ms: number;
-  /** NaN (null in JSON) when PostgreSQL does not answer: details.server_page_pg says why. */
-  server_page_pg_rps: number;
-  server_page_pg_p99_ms: number;
-  change_feed_rows_per_s: number;
-}
-
-/** Metrics that may be missing (NaN; null in the JSON) when their service is not there. */
-export const OPTIONAL_METRICS: ReadonlySet<keyof Metrics> = new Set(['server_page_pg_rps', 'server_page_pg_p99_ms']);
-
-export interface BenchResults {
-  transactions: number;
-  /** Generated reimbursements seeded (besides the demo's hand-made claims). */
-  reimbursements: number;
-  /** Generated bills seeded (absent in runs before issue 11's bills). */
-  bills?: number;
-  started_at: string;
-  environment: { node: string; chromium: string; platform: string; cpus: number };
-  metrics: Metrics;
-  /** Figures that explain the metrics (not held to goals). */
-  details: Record<string, number | string>;
-}
-
-export interface BenchOptions {
-  transactions: number;
-  reimbursements: number;
-  bills: number;
-  distDir: string;
-  log: (msg: string) => void;
-  /** Seconds of each keyset-page load (default DEFAULT_LOAD_SECONDS). */
-  loadSeconds?: number;
-  /** PostgreSQL admin URL for server_page_pg_*; null: not measured. Default DEFAULT_PG_ADMIN_URL. */
-  pgAdminUrl?: string | null;
-}
 
 export async function runBenchmark(opts: BenchOptions): Promise<BenchResults> {
   const results = await runOnPglite(opts);
@@ -147,189 +82,19 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
   });
   let browser: BrowserSession | null = null;
   try {
-    const port = Number(new URL(server.url).port);
-    const api = await apiSignIn(server.url, ADMIN.email, ADMIN.password);
-    log(`issuing ${BENCH_CARDS} cards through the API (untimed; the first mirror then carries them)`);
-    const fleet = await issueFleet(api, server.db, server.businessId, BENCH_CARDS);
-    const expected = await countVisible(server.db, server.businessId);
-    const queries = await buildQueries(server.db, server.businessId);
-    const claimQueries = await buildReimbursementQueries(server.db, server.businessId);
-    const seededReceipts = await countReceipts(server.db, server.businessId);
-    log('change feed: one full pull from zero over HTTP');
-    const feedPull = await measureChangeFeed(server.url, api.token);
-    log(`keyset pages on PGlite (${PAGE_CLIENTS} clients, ${opts.loadSeconds ?? DEFAULT_LOAD_SECONDS} s)`);
-    const pages = await measureKeysetPages(server.url, api.token, { seconds: opts.loadSeconds });
+    const setup = await prepareServer(server, opts);
     browser = await launchBrowser({ baseURL: server.url });
     await installProbe(browser.context);
     const version = browser.context.browser()?.version() ?? (await chromiumVersion());
-
-    log('raw IndexedDB floor');
-    const rows = await fetchMirrorRows(api, SYNC_BATCH_DEFAULT);
-    const rawRows = countByCollection(rows);
-    const rawMs = await measureRawIdbPut(browser.context, port, rows, SYNC_BATCH_DEFAULT);
-    rows.length = 0;
-
-    log('first mirror');
-    const mirrorNet = recordApiRequests(browser.context);
-    const mirror = await measureFirstMirror(browser, expected, mirrorLimitMs(opts.transactions));
-    mirrorNet.stop();
-    const signInReq = summarise(mirrorNet.requests, '/v1/public/sign-in');
-    const feed = summarise(mirrorNet.requests, '/v1/auth/sync/changes');
-    await waitForServiceWorkerControl(browser.page);
-    await waitForHook(browser.page);
-    await waitForSyncStatus(browser.page, 'All changes synced', 120_000);
-
-    // The first pass also waits for the worker to load the mirror into its engine (after the
-    // reload above, if any) and finishes the background text indexing: it is reported as a
-    // detail; the metric is the second pass, the steady state a user types into.
-    log(`local search (${queries.length} queries in the worker, one warm-up pass)`);
-    const warmStart = Date.now();
-    const warm = await localSearch(browser.page, queries);
-    const warmMs = Date.now() - warmStart;
-    const local = await localSearch(browser.page, queries);
-    log('reports in the worker (month × department over every transaction)');
-    const reports = await reportTimes(browser.page, MONTH_BY_DEPARTMENT, 6);
-    log('data worker heap (after a forced GC)');
-    const heap = await workerHeap(browser.page);
-    log('online search (same queries, POST /v1/auth/transactions/search)');
-    const online = await onlineSearch(api, queries);
-    const mismatches = totalMismatches(queries, local.totals, online.totals);
-    const zeroHits = queries.filter((_, i) => local.totals[i] === 0);
-    if (zeroHits.length) log(`${zeroHits.length} queries find nothing locally, e.g. ${JSON.stringify(zeroHits.slice(0, 8))}`);
-    if (mismatches.length) {
-      log(`${mismatches.length} queries count differently locally and online, e.g. ${JSON.stringify(mismatches.slice(0, 5))}`);
-    }
-
-    log('cold start offline');
-    const coldMs = await measureColdStart(browser);
-
-    log('bulk coding');
-    const bulkNet = recordApiRequests(browser.context);
-    const bulk = await measureBulkCode(browser, server.db, server.businessId);
-    bulkNet.stop();
-    const bulkReq = summarise(bulkNet.requests, '/v1/auth/accounting/coding/bulk-update');
-    const [reportAfterBulk] = await reportTimes(browser.page, MONTH_BY_GL_ACCOUNT, 1);
-    log('CSV export of every transaction in the worker');
-    const csv = await exportAllCsv(browser.page);
-    if (csv.rows !== expected.transactions) throw new Error(`the export wrote ${csv.rows} rows of ${expected.transactions}`);
-
-    log(`reimbursements: first page after navigation, local search (${claimQueries.length} queries, one warm-up pass)`);
-    const reimbursementsFirstPageMs = await navigateToFirstRow(browser.page, '/reimbursements', '[role="grid"] .reimb-row[aria-rowindex="2"]', 60_000);
-    await localCollectionSearch(browser.page, 'reimbursements', claimQueries);
-    const claimSearch = await localCollectionSearch(browser.page, 'reimbursements', claimQueries);
-
-    log(`bulk lock of ${fleet.length} cards`);
-    const lockNet = recordApiRequests(browser.context);
-    const lock = await bulkLockCards(browser.page, fleet, 300_000);
-    lockNet.stop();
-    const lockReq = summarise(lockNet.requests, '/v1/auth/cards/bulk_lock');
-    const locked = await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE id = ANY($1::uuid[]) AND status = 'LOCKED'`, [fleet]);
-    if (Number(locked[0]?.n) !== fleet.length) throw new Error(`bulk lock acknowledged but the server has ${locked[0]?.n} of ${fleet.length} locked`);
-
-    log(`bulk mark-paid of ${BULK_BILL_LIMIT} approved bills`);
-    const markPaid = await bulkMarkBillsPaid(browser.page, api, server.db, server.businessId);
-
-    log('receipt OCR');
-    const ocr = await measureReceiptOcr(browser, opts.distDir, log);
-
-    const readyQuery = searchReadyQuery(queries, local.totals, online.totals);
-    log(`search ready after an offline reload (${JSON.stringify(readyQuery)})`);
-    const ready = await measureSearchReady(browser, api, readyQuery);
-
-    const metrics: Metrics = {
-      mirror_ms: roundMs(mirror.mirrorMs),
-      raw_idb_put_ms: roundMs(rawMs),
-      first_page_ms: roundMs(mirror.firstPageMs),
-      local_search_p50_ms: roundMs(percentile(local.worker, 50)),
-      local_search_p95_ms: roundMs(percentile(local.worker, 95)),
-      online_search_p50_ms: roundMs(percentile(online.times, 50)),
-      online_search_p95_ms: roundMs(percentile(online.times, 95)),
-      cold_start_first_page_ms: roundMs(coldMs),
-      bulk_code_local_ms: roundMs(bulk.local_ms),
-      bulk_code_acked_ms: roundMs(bulk.acked_ms),
-      main_js_gzip_kb: bundle.kb,
-      receipt_ocr_ms: ocr.receipt_ocr_ms,
-      receipt_ocr_p95_ms: ocr.receipt_ocr_p95_ms,
-      reimbursements_first_page_ms: roundMs(reimbursementsFirstPageMs),
-      reimbursement_search_p50_ms: roundMs(percentile(claimSearch.worker, 50)),
-      reimbursement_search_p95_ms: roundMs(percentile(claimSearch.worker, 95)),
-      card_bulk_lock_local_ms: roundMs(lock.local_ms),
-      card_bulk_lock_acked_ms: roundMs(lock.acked_ms),
-      bill_bulk_mark_paid_ms: roundMs(markPaid.ms),
-      bill_bulk_mark_paid_mirrored_ms: roundMs(markPaid.mirroredMs),
-      worker_heap_mb: heap.usedMb,
-      // The first report also builds the engine's filtered order for the query: a detail.
-      report_ms: roundMs(percentile(reports.slice(1), 50)),
-      report_after_bulk_ms: roundMs(reportAfterBulk ?? Number.NaN),
-      export_csv_100k_ms: roundMs(csv.ms),
-      search_ready_ms: roundMs(ready.ms),
-      server_page_rps: pages.rps,
-      server_page_p99_ms: pages.p99Ms,
-      server_page_pg_rps: Number.NaN,
-      server_page_pg_p99_ms: Number.NaN,
-      change_feed_rows_per_s: feedPull.rowsPerS,
-    };
+    const measured = await browserPhases(browser, server, setup, opts);
     return {
       transactions: opts.transactions,
       reimbursements: opts.reimbursements,
       bills: opts.bills,
       started_at: startedAt,
       environment: { node: process.version, chromium: `Chromium ${version}`, platform: `${process.platform}-${process.arch}`, cpus: cpus().length },
-      metrics,
-      details: {
-        main_js_file: bundle.file,
-        main_js_files: scriptList(bundle.files),
-        mirrored_rows: Object.values(rawRows).reduce((a, b) => a + b, 0),
-        mirrored_transactions: expected.transactions,
-        mirrored_reimbursements: expected.reimbursements,
-        mirrored_approvals: expected.approvals,
-        mirrored_cards: expected.cards,
-        mirrored_bills: expected.bills,
-        bill_bulk_mark_paid_bills: markPaid.count,
-        card_bulk_lock_cards: fleet.length,
-        card_bulk_lock_requests: lockReq.count,
-        mirrored_reference_rows: Object.entries(rawRows)
-          .filter(([c]) => !['transactions', 'reimbursements', 'approvals', 'cards', 'card_requests'].includes(c))
-          .reduce((a, [, n]) => a + n, 0),
-        raw_idb_rows: Object.entries(rawRows).map(([c, n]) => `${c} ${n}`).join(', '),
-        seeded_receipts: seededReceipts.n,
-        seeded_receipt_bytes: seededReceipts.bytes,
-        reimbursement_search_queries: claimQueries.length,
-        reimbursement_search_zero_hit_queries: claimSearch.totals.filter((t) => t === 0).length,
-        local_search_roundtrip_p50_ms: roundMs(percentile(local.roundTrip, 50)),
-        local_search_roundtrip_p95_ms: roundMs(percentile(local.roundTrip, 95)),
-        local_search_first_pass_p95_ms: roundMs(percentile(warm.worker, 95)),
-        local_search_first_pass_wall_ms: warmMs,
-        local_search_zero_hit_queries: local.totals.filter((t) => t === 0).length,
-        search_count_mismatches: mismatches.length,
-        bulk_code_ids: bulk.affected,
-        sign_in_request_ms: roundMs(signInReq.totalMs),
-        feed_requests: feed.count,
-        feed_request_ms_total: roundMs(feed.totalMs),
-        bulk_code_requests: bulkReq.count,
-        bulk_code_matching_ids_ms: bulk.matchingIdsMs,
-        bulk_code_request_sent_after_call_ms: bulkReq.first ? roundMs(bulkReq.first.start - bulk.called_at) : Number.NaN,
-        bulk_code_request_ms: roundMs(bulkReq.totalMs),
-        report_first_ms: roundMs(reports[0] ?? Number.NaN),
-        export_csv_rows: csv.rows,
-        export_csv_mb: Math.round((csv.bytes / 2 ** 20) * 10) / 10,
-        worker_heap_before_gc_mb: heap.beforeGcMb,
-        worker_heap_total_mb: heap.totalMb,
-        search_ready_query: readyQuery,
-        search_ready_total: ready.total,
-        search_ready_calls: ready.calls,
-        search_ready_first_row_ms: roundMs(ready.firstRowMs),
-        change_feed_rows: feedPull.rows,
-        change_feed_requests: feedPull.requests,
-        change_feed_ms: feedPull.ms,
-        change_feed_wire_bytes: feedPull.wireBytes,
-        server_page_requests: pages.requests,
-        server_page_p50_ms: pages.p50Ms,
-        server_page_seconds: pages.seconds,
-        server_page_deepest_page: pages.deepestPage,
-        search_timing: 'local: QueryResult.took_ms measured inside the data worker; online: Node fetch round trip on loopback',
-        ...ocr.details,
-      },
+      metrics: metricsOf(bundle, setup, measured),
+      details: detailsOf(bundle, setup, measured),
     };
   } finally {
     await browser?.close();
@@ -337,166 +102,207 @@ async function runOnPglite(opts: BenchOptions): Promise<BenchResults> {
   }
 }
 
-async function chromiumVersion(): Promise<string> {
-  const b = await chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: ['--no-sandbox'] });
-  try {
-    return b.version();
-  } finally {
-    await b.close();
+type Bundle = Awaited<ReturnType<typeof mainJsGzipKb>>;
+type Setup = Awaited<ReturnType<typeof prepareServer>>;
+type Measured = Awaited<ReturnType<typeof browserPhases>>;
+
+/** Before the browser starts (untimed but for the change feed and the keyset pages): the fleet, the expected counts, the queries. */
+async function prepareServer(server: TestServer, opts: BenchOptions) {
+  const { log } = opts;
+  const api = await apiSignIn(server.url, ADMIN.email, ADMIN.password);
+  log(`issuing ${BENCH_CARDS} cards through the API (untimed; the first mirror then carries them)`);
+  const fleet = await issueFleet(api, server.db, server.businessId, BENCH_CARDS);
+  const expected = await countVisible(server.db, server.businessId);
+  const queries = await buildQueries(server.db, server.businessId);
+  const claimQueries = await buildReimbursementQueries(server.db, server.businessId);
+  const seededReceipts = await countReceipts(server.db, server.businessId);
+  log('change feed: one full pull from zero over HTTP');
+  const feedPull = await measureChangeFeed(server.url, api.token);
+  log(`keyset pages on PGlite (${PAGE_CLIENTS} clients, ${opts.loadSeconds ?? DEFAULT_LOAD_SECONDS} s)`);
+  const pages = await measureKeysetPages(server.url, api.token, { seconds: opts.loadSeconds });
+  return { api, fleet, expected, queries, claimQueries, seededReceipts, feedPull, pages };
+}
+
+/** The phases in the browser, in the order of the header's list. */
+async function browserPhases(browser: BrowserSession, server: TestServer, setup: Setup, opts: BenchOptions) {
+  const { log } = opts;
+  const { api, fleet, expected, queries, claimQueries } = setup;
+  const port = Number(new URL(server.url).port);
+
+  log('raw IndexedDB floor');
+  const rows = await fetchMirrorRows(api, SYNC_BATCH_DEFAULT);
+  const rawRows = countByCollection(rows);
+  const rawMs = await measureRawIdbPut(browser.context, port, rows, SYNC_BATCH_DEFAULT);
+  rows.length = 0;
+
+  log('first mirror');
+  const mirrorNet = recordApiRequests(browser.context);
+  const mirror = await measureFirstMirror(browser, expected, mirrorLimitMs(opts.transactions));
+  mirrorNet.stop();
+  const signInReq = summarise(mirrorNet.requests, '/v1/public/sign-in');
+  const feed = summarise(mirrorNet.requests, '/v1/auth/sync/changes');
+  await waitForServiceWorkerControl(browser.page);
+  await waitForHook(browser.page);
+  await waitForSyncStatus(browser.page, 'All changes synced', 120_000);
+
+  // The first pass also waits for the worker to load the mirror into its engine (after the
+  // reload above, if any) and finishes the background text indexing: it is reported as a
+  // detail; the metric is the second pass, the steady state a user types into.
+  log(`local search (${queries.length} queries in the worker, one warm-up pass)`);
+  const warmStart = Date.now();
+  const warm = await localSearch(browser.page, queries);
+  const warmMs = Date.now() - warmStart;
+  const local = await localSearch(browser.page, queries);
+  log('reports in the worker (month × department over every transaction)');
+  const reports = await reportTimes(browser.page, MONTH_BY_DEPARTMENT, 6);
+  log('data worker heap (after a forced GC)');
+  const heap = await workerHeap(browser.page);
+  log('online search (same queries, POST /v1/auth/transactions/search)');
+  const online = await onlineSearch(api, queries);
+  const mismatches = totalMismatches(queries, local.totals, online.totals);
+  const zeroHits = queries.filter((_, i) => local.totals[i] === 0);
+  if (zeroHits.length) log(`${zeroHits.length} queries find nothing locally, e.g. ${JSON.stringify(zeroHits.slice(0, 8))}`);
+  if (mismatches.length) {
+    log(`${mismatches.length} queries count differently locally and online, e.g. ${JSON.stringify(mismatches.slice(0, 5))}`);
   }
-}
 
-type Db = Awaited<ReturnType<typeof startTestServer>>['db'];
+  log('cold start offline');
+  const coldMs = await measureColdStart(browser);
 
-/** The rows the admin's mirror must hold per counted collection (the admin sees all of them). */
-/** Cards the bench issues besides the seed's, so the bulk lock has 1,000 to lock (the issue's figure). */
-const BENCH_CARDS = 1000;
+  log('bulk coding');
+  const bulkNet = recordApiRequests(browser.context);
+  const bulk = await measureBulkCode(browser, server.db, server.businessId);
+  bulkNet.stop();
+  const bulkReq = summarise(bulkNet.requests, '/v1/auth/accounting/coding/bulk-update');
+  const [reportAfterBulk] = await reportTimes(browser.page, MONTH_BY_GL_ACCOUNT, 1);
+  log('CSV export of every transaction in the worker');
+  const csv = await exportAllCsv(browser.page);
+  if (csv.rows !== expected.transactions) throw new Error(`the export wrote ${csv.rows} rows of ${expected.transactions}`);
 
-/**
- * Marks the bulk limit's worth of APPROVED bills paid in one call, as the Bills page's bulk
- * action does (online: bulk actions run on the server): the call's round trip, and the time from
- * the call to all of them PAID in the page's mirror (the change feed bringing them back). The
- * server's answer is checked bill by bill, and the database after.
- */
-async function bulkMarkBillsPaid(page: Page, api: ApiClient, db: Db, businessId: string) {
-  const approved = await db.query<{ id: string }>(
-    `SELECT id FROM bills WHERE business_id = $1 AND status = 'APPROVED' AND NOT deleted ORDER BY created_at LIMIT $2`,
-    [businessId, BULK_BILL_LIMIT],
-  );
-  const ids = approved.map((r) => r.id);
-  if (ids.length === 0) throw new Error('no approved bills to mark paid: seed bills (--bills)');
-  const paidBefore = await billStatusCount(page, 'PAID');
-  const pageT0 = await page.evaluate(() => performance.now());
-  const t0 = performance.now();
-  const res = await api.call(bulkMarkPaid, { body: { bill_ids: ids } });
-  const ms = performance.now() - t0;
-  const refused = res.results.filter((r) => !r.ok);
-  if (refused.length > 0) throw new Error(`mark-bills-as-paid refused ${refused.length} of ${ids.length}: ${JSON.stringify(refused[0])}`);
-  const mirroredAt = await billsWithStatusAt(page, 'PAID', paidBefore + ids.length, 120_000);
-  const paid = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM bills WHERE id = ANY($1::uuid[]) AND status = 'PAID'`, [ids]);
-  if (Number(paid[0]?.n) !== ids.length) throw new Error(`mark-bills-as-paid answered ok but the server has ${paid[0]?.n} of ${ids.length} paid`);
-  return { ms, mirroredMs: mirroredAt - pageT0, count: ids.length };
-}
+  log(`reimbursements: first page after navigation, local search (${claimQueries.length} queries, one warm-up pass)`);
+  const reimbursementsFirstPageMs = await navigateToFirstRow(browser.page, '/reimbursements', '[role="grid"] .reimb-row[aria-rowindex="2"]', 60_000);
+  await localCollectionSearch(browser.page, 'reimbursements', claimQueries);
+  const claimSearch = await localCollectionSearch(browser.page, 'reimbursements', claimQueries);
 
-/** Issues `n` virtual cards spread over the business's people, four calls at a time; their ids. */
-async function issueFleet(api: ApiClient, db: Db, businessId: string, n: number): Promise<string[]> {
-  const people = await db.query<{ id: string }>(
-    `SELECT id::text FROM spend_users WHERE business_id = $1 AND NOT deleted AND status = 'ACTIVE' ORDER BY id`,
-    [businessId],
-  );
-  if (people.length === 0) throw new Error('no one to issue cards to');
-  const ids: string[] = [];
-  for (let i = 0; i < n; i += 4) {
-    const batch = Array.from({ length: Math.min(4, n - i) }, (_, j) => i + j);
-    const issued = await Promise.all(batch.map((k) => api.call(issueCard, {
-      body: {
-        id: randomUUID(), user_id: people[k % people.length]!.id, display_name: `Bench fleet ${String(k + 1).padStart(4, '0')}`,
-        limit: { amount: 250_000, currency: 'USD', interval: 'MONTHLY' },
-      },
-    })));
-    ids.push(...issued.map((c) => c.id));
-  }
-  return ids;
-}
+  log(`bulk lock of ${fleet.length} cards`);
+  const lockNet = recordApiRequests(browser.context);
+  const lock = await bulkLockCards(browser.page, fleet, 300_000);
+  lockNet.stop();
+  const lockReq = summarise(lockNet.requests, '/v1/auth/cards/bulk_lock');
+  const locked = await server.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM cards WHERE id = ANY($1::uuid[]) AND status = 'LOCKED'`, [fleet]);
+  if (Number(locked[0]?.n) !== fleet.length) throw new Error(`bulk lock acknowledged but the server has ${locked[0]?.n} of ${fleet.length} locked`);
 
-async function countVisible(db: Db, businessId: string): Promise<Record<CountedCollection, number>> {
-  const n = async (table: string) =>
-    Number((await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE business_id = $1 AND NOT deleted`, [businessId]))[0]?.n ?? 0);
+  log(`bulk mark-paid of ${BULK_BILL_LIMIT} approved bills`);
+  const markPaid = await bulkMarkBillsPaid(browser.page, api, server.db, server.businessId);
+
+  log('receipt OCR');
+  const ocr = await measureReceiptOcr(browser, opts.distDir, log);
+
+  const readyQuery = searchReadyQuery(queries, local.totals, online.totals);
+  log(`search ready after an offline reload (${JSON.stringify(readyQuery)})`);
+  const ready = await measureSearchReady(browser, api, readyQuery);
+
   return {
-    transactions: await n('transactions'), reimbursements: await n('reimbursements'), approvals: await n('approvals'), cards: await n('cards'),
-    bills: await n('bills'),
+    rawRows, rawMs, mirror, signInReq, feed, warm, warmMs, local, reports, heap, online, mismatches, coldMs, bulk, bulkReq, reportAfterBulk,
+    csv, reimbursementsFirstPageMs, claimSearch, lock, lockReq, markPaid, ocr, readyQuery, ready,
   };
 }
 
-async function countReceipts(db: Db, businessId: string): Promise<{ n: number; bytes: number }> {
-  const [row] = await db.query<{ n: number; bytes: number }>(
-    'SELECT count(*)::int AS n, coalesce(sum(size), 0)::bigint AS bytes FROM receipts WHERE business_id = $1 AND NOT deleted',
-    [businessId],
-  );
-  return { n: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0) };
+function metricsOf(bundle: Bundle, { feedPull, pages }: Setup, m: Measured): Metrics {
+  const {
+    rawMs, mirror, local, online, coldMs, bulk, reimbursementsFirstPageMs, claimSearch, lock, markPaid, heap, reports, reportAfterBulk, csv, ready, ocr,
+  } = m;
+  return {
+    mirror_ms: roundMs(mirror.mirrorMs),
+    raw_idb_put_ms: roundMs(rawMs),
+    first_page_ms: roundMs(mirror.firstPageMs),
+    local_search_p50_ms: roundMs(percentile(local.worker, 50)),
+    local_search_p95_ms: roundMs(percentile(local.worker, 95)),
+    online_search_p50_ms: roundMs(percentile(online.times, 50)),
+    online_search_p95_ms: roundMs(percentile(online.times, 95)),
+    cold_start_first_page_ms: roundMs(coldMs),
+    bulk_code_local_ms: roundMs(bulk.local_ms),
+    bulk_code_acked_ms: roundMs(bulk.acked_ms),
+    main_js_gzip_kb: bundle.kb,
+    receipt_ocr_ms: ocr.receipt_ocr_ms,
+    receipt_ocr_p95_ms: ocr.receipt_ocr_p95_ms,
+    reimbursements_first_page_ms: roundMs(reimbursementsFirstPageMs),
+    reimbursement_search_p50_ms: roundMs(percentile(claimSearch.worker, 50)),
+    reimbursement_search_p95_ms: roundMs(percentile(claimSearch.worker, 95)),
+    card_bulk_lock_local_ms: roundMs(lock.local_ms),
+    card_bulk_lock_acked_ms: roundMs(lock.acked_ms),
+    bill_bulk_mark_paid_ms: roundMs(markPaid.ms),
+    bill_bulk_mark_paid_mirrored_ms: roundMs(markPaid.mirroredMs),
+    worker_heap_mb: heap.usedMb,
+    // The first report also builds the engine's filtered order for the query: a detail.
+    report_ms: roundMs(percentile(reports.slice(1), 50)),
+    report_after_bulk_ms: roundMs(reportAfterBulk ?? Number.NaN),
+    export_csv_100k_ms: roundMs(csv.ms),
+    search_ready_ms: roundMs(ready.ms),
+    server_page_rps: pages.rps,
+    server_page_p99_ms: pages.p99Ms,
+    server_page_pg_rps: Number.NaN,
+    server_page_pg_p99_ms: Number.NaN,
+    change_feed_rows_per_s: feedPull.rowsPerS,
+  };
 }
 
-/**
- * How long a first mirror may take before the run fails: 30 minutes, and an hour per million
- * transactions (the 1M mirror took 26 minutes on 2026-11-26, IndexedDB's cost per row growing with
- * the store: docs/performance.md).
- */
-const mirrorLimitMs = (transactions: number) => Math.max(30, (60 * transactions) / 1_000_000) * 60_000;
-
-/**
- * Sign-in submit → first data row painted (first_page_ms), and → every row of every counted
- * collection mirrored with the outbox empty (mirror_ms). Both on the page's own clock, so polling granularity does not blur
- * them: the marks come from the probe's MutationObserver and a 20 ms in-page poll.
- */
-async function measureFirstMirror(b: BrowserSession, expected: Record<CountedCollection, number>, limitMs: number) {
-  const { page } = b;
-  await page.goto('/');
-  await page.getByLabel('Email').waitFor({ timeout: 60_000 });
-  await signIn(page, ADMIN.email, ADMIN.password, 600_000);
-  await waitForHook(page, 600_000);
-  const done = await mirrorCompleteAt(page, expected, limitMs);
-  const submitted = await pageMark(page, 'sign_in_submit');
-  const firstRow = await pageMark(page, 'first_row_painted');
-  return { mirrorMs: done - submitted, firstPageMs: firstRow - submitted };
-}
-
-async function onlineSearch(api: ApiClient, queries: readonly string[]): Promise<{ times: number[]; totals: number[] }> {
-  await apiSearch(api, { filters: { q: 'warmup' }, includeCount: true });
-  const times: number[] = [];
-  const totals: number[] = [];
-  for (const q of queries) {
-    const t0 = performance.now();
-    const res = await apiSearch(api, { filters: { q }, pageSize: 50, includeCount: true });
-    times.push(performance.now() - t0);
-    totals.push(res.total_count ?? Number.NaN);
-  }
-  return { times, totals };
-}
-
-/** Queries whose local and online result counts differ (the same filter must mean the same). */
-function totalMismatches(queries: readonly string[], local: readonly number[], online: readonly number[]) {
-  return queries
-    .map((q, i) => ({ q, local: local[i], online: online[i] }))
-    .filter((m) => m.local !== m.online);
-}
-
-/**
- * Offline reload → first data row painted: the app shell from the service worker, the rows
- * from the local mirror. Timed on the reloaded document's clock, which starts at navigation.
- */
-async function measureColdStart(b: BrowserSession): Promise<number> {
-  const { context, page } = b;
-  await context.setOffline(true);
-  await page.reload({ waitUntil: 'commit' });
-  const ms = await pageMark(page, 'first_row_painted', 60_000);
-  await context.setOffline(false);
-  await waitForHook(page);
-  await waitForSyncStatus(page, 'All changes synced', 120_000);
-  return ms;
-}
-
-async function measureBulkCode(b: BrowserSession, db: Db, businessId: string) {
-  const t0 = Date.now();
-  const ids = (await matchingIds(b.page, {})).slice(0, BULK_CODE_MAX);
-  const matchingIdsMs = Date.now() - t0;
-  // A GL account most of these rows do not carry, so the command really changes them.
-  const gl = await db.query<{ id: string }>(
-    `SELECT g.id FROM gl_accounts g
-       LEFT JOIN (SELECT gl_account_id, count(*) AS n FROM transactions WHERE business_id = $1 GROUP BY 1) c
-         ON c.gl_account_id = g.id
-      WHERE g.business_id = $1 AND g.active AND NOT g.deleted
-      ORDER BY coalesce(c.n, 0), g.code LIMIT 1`,
-    [businessId],
-  );
-  const glId = gl[0]?.id;
-  if (!glId) throw new Error('no GL account to code with');
-  const res = await bulkCode(b.page, ids, { gl_account_id: glId }, 300_000);
-  const coded = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM transactions WHERE business_id = $1 AND gl_account_id = $2 AND id = ANY($3::uuid[])',
-    [businessId, glId, ids],
-  );
-  if (Number(coded[0]?.n) !== ids.length) {
-    throw new Error(`bulk code acknowledged but the server has ${coded[0]?.n} of ${ids.length} coded`);
-  }
-  return { ...res, matchingIdsMs };
+function detailsOf(bundle: Bundle, { expected, fleet, claimQueries, seededReceipts, feedPull, pages }: Setup, m: Measured): BenchResults['details'] {
+  const {
+    rawRows, markPaid, lockReq, claimSearch, local, warm, warmMs, mismatches, bulk, signInReq, feed, bulkReq, reports, csv, heap, readyQuery, ready, ocr,
+  } = m;
+  return {
+    main_js_file: bundle.file,
+    main_js_files: scriptList(bundle.files),
+    mirrored_rows: Object.values(rawRows).reduce((a, b) => a + b, 0),
+    mirrored_transactions: expected.transactions,
+    mirrored_reimbursements: expected.reimbursements,
+    mirrored_approvals: expected.approvals,
+    mirrored_cards: expected.cards,
+    mirrored_bills: expected.bills,
+    bill_bulk_mark_paid_bills: markPaid.count,
+    card_bulk_lock_cards: fleet.length,
+    card_bulk_lock_requests: lockReq.count,
+    mirrored_reference_rows: Object.entries(rawRows)
+      .filter(([c]) => !['transactions', 'reimbursements', 'approvals', 'cards', 'card_requests'].includes(c))
+      .reduce((a, [, n]) => a + n, 0),
+    raw_idb_rows: Object.entries(rawRows).map(([c, n]) => `${c} ${n}`).join(', '),
+    seeded_receipts: seededReceipts.n,
+    seeded_receipt_bytes: seededReceipts.bytes,
+    reimbursement_search_queries: claimQueries.length,
+    reimbursement_search_zero_hit_queries: claimSearch.totals.filter((t) => t === 0).length,
+    local_search_roundtrip_p50_ms: roundMs(percentile(local.roundTrip, 50)),
+    local_search_roundtrip_p95_ms: roundMs(percentile(local.roundTrip, 95)),
+    local_search_first_pass_p95_ms: roundMs(percentile(warm.worker, 95)),
+    local_search_first_pass_wall_ms: warmMs,
+    local_search_zero_hit_queries: local.totals.filter((t) => t === 0).length,
+    search_count_mismatches: mismatches.length,
+    bulk_code_ids: bulk.affected,
+    sign_in_request_ms: roundMs(signInReq.totalMs),
+    feed_requests: feed.count,
+    feed_request_ms_total: roundMs(feed.totalMs),
+    bulk_code_requests: bulkReq.count,
+    bulk_code_matching_ids_ms: bulk.matchingIdsMs,
+    bulk_code_request_sent_after_call_ms: bulkReq.first ? roundMs(bulkReq.first.start - bulk.called_at) : Number.NaN,
+    bulk_code_request_ms: roundMs(bulkReq.totalMs),
+    report_first_ms: roundMs(reports[0] ?? Number.NaN),
+    export_csv_rows: csv.rows,
+    export_csv_mb: Math.round((csv.bytes / 2 ** 20) * 10) / 10,
+    worker_heap_before_gc_mb: heap.beforeGcMb,
+    worker_heap_total_mb: heap.totalMb,
+    search_ready_query: readyQuery,
+    search_ready_total: ready.total,
+    search_ready_calls: ready.calls,
+    search_ready_first_row_ms: roundMs(ready.firstRowMs),
+    change_feed_rows: feedPull.rows,
+    change_feed_requests: feedPull.requests,
+    change_feed_ms: feedPull.ms,
+    change_feed_wire_bytes: feedPull.wireBytes,
+    server_page_requests: pages.requests,
+    server_page_p50_ms: pages.p50Ms,
+    server_page_seconds: pages.seconds,
+    server_page_deepest_page: pages.deepestPage,
+    search_timing: 'local: QueryResult.took_ms measured inside the data worker; online: Node fetch round trip on loopback',
+    ...ocr.details,
+  };
 }

@@ -19,10 +19,11 @@ import { startTestServer } from '../server/testing.ts';
 import { defaultReimbursements } from '../server/seed/reimbursements.ts';
 import { defaultBills } from '../server/seed/bills.ts';
 import { launchBrowser, signIn, type BrowserSession } from '../tests/support/browser.ts';
-import { installProbe, waitForHook, workerCdp, type WorkerCdp } from './app-probe.ts';
+import { installProbe, waitForHook } from './app-probe.ts';
 import { buildApp } from './build-app.ts';
-import { ADMIN } from './measure.ts';
+import { ADMIN } from './phases.ts';
 import { fetchMirrorRows, measureRawIdbPut } from './raw-idb.ts';
+import { workerCdp, type WorkerCdp } from './worker-cdp.ts';
 import { apiSignIn } from '../tests/support/api.ts';
 import { SYNC_BATCH_DEFAULT } from '../schema/constants.ts';
 

@@ -7,7 +7,7 @@
  * (`bill_bulk_mark_paid_ms`, `_mirrored_ms`): reported. Issue 12's `report_ms` and
  * `report_after_bulk_ms`: goals at 100k.
  */
-import type { BenchResults, Metrics } from './measure.ts';
+import type { BenchResults, Metrics } from './metrics.ts';
 
 export interface Goal {
   label: string;

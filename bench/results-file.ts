@@ -4,7 +4,7 @@
  * first). Readers take `runsOf(file)` and never care which.
  */
 import { readFile } from 'node:fs/promises';
-import type { BenchResults } from './measure.ts';
+import type { BenchResults } from './metrics.ts';
 
 export interface CurveResults {
   kind: 'curve';
