@@ -47,7 +47,7 @@ export async function findBooking(db: Queryable, businessId: string, id: string,
 }
 
 type TripRow = {
-  id: string; user_id: string; name: string; destination: string; destination_name: string; start_date: string; end_date: string;
+  id: string; business_id: string; user_id: string; name: string; destination: string; destination_name: string; start_date: string; end_date: string;
   purpose: string | null; status: Trip['status']; budget_amount: number | null; budget_currency: string | null; card_id: string | null;
   canceled_at: string | null; created_at: string; change_seq: number; updated_at: string; deleted: boolean; business_currency: string;
 };
@@ -61,7 +61,7 @@ type TripRow = {
  */
 export async function readTripDoc(db: Queryable, businessId: string, tripId: string): Promise<Trip> {
   const [trip] = await db.query<TripRow>(
-    `SELECT t.id::text, t.user_id::text, t.name, t.destination, t.destination_name, to_char(t.start_date, 'YYYY-MM-DD') AS start_date,
+    `SELECT t.id::text, t.business_id::text, t.user_id::text, t.name, t.destination, t.destination_name, to_char(t.start_date, 'YYYY-MM-DD') AS start_date,
             to_char(t.end_date, 'YYYY-MM-DD') AS end_date, t.purpose, t.status, t.budget_amount, t.budget_currency, t.card_id::text,
             ll_iso(t.canceled_at) AS canceled_at, ll_iso(t.created_at) AS created_at, t.change_seq, ll_iso(t.updated_at) AS updated_at,
             t.deleted, b.currency AS business_currency
