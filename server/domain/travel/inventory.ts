@@ -164,7 +164,7 @@ function leg(carrier: Carrier, r: () => number, from: string, to: string, depart
 }
 
 /** One carrier's itineraries for one way on one date: nonstops (where it flies them) and one connection via its hub. */
-function carrierItineraries(carrier: Carrier, origin: string, destination: string, date: string): Itinerary[] {
+function carrierItineraries(carrier: Carrier, origin: string, destination: string, date: string, anyDetour = false): Itinerary[] {
   const r = seeded(`${origin}|${destination}|${date}|${carrier.code}`);
   const from = AIRPORTS[origin]!, to = AIRPORTS[destination]!;
   const km = distanceKm(from, to);
@@ -182,7 +182,7 @@ function carrierItineraries(carrier: Carrier, origin: string, destination: strin
   }
   const hub = AIRPORTS[carrier.hub]!;
   const viaKm = distanceKm(from, hub) + distanceKm(hub, to);
-  if (carrier.hub !== origin && carrier.hub !== destination && viaKm <= km * 1.6) {
+  if (carrier.hub !== origin && carrier.hub !== destination && (anyDetour || viaKm <= km * 1.6)) {
     const first = leg(carrier, r, origin, carrier.hub, localToInstant(date, intIn(r, 6 * 12, 20 * 12) * 5, from.tz));
     const layover = intIn(r, 12, 36) * 5; // 60–180 minutes
     const second = leg(carrier, r, carrier.hub, destination, Date.parse(first.arrives_at) + layover * 60_000);
@@ -192,9 +192,12 @@ function carrierItineraries(carrier: Carrier, origin: string, destination: strin
   return out;
 }
 
+/** One way's itineraries; a route its carriers cannot fly (too far for a nonstop, no hub on the way) goes via the global carriers' hubs. */
 function oneWay(origin: string, destination: string, date: string): Itinerary[] {
   const carriers = carriersFor(AIRPORTS[origin]!, AIRPORTS[destination]!, seeded(`${origin}|${destination}|carriers`));
-  return carriers.flatMap((c) => carrierItineraries(c, origin, destination, date));
+  const flown = carriers.flatMap((c) => carrierItineraries(c, origin, destination, date));
+  if (flown.length > 0) return flown;
+  return CARRIERS.filter((c) => GLOBAL.includes(c.code)).flatMap((c) => carrierItineraries(c, origin, destination, date, true));
 }
 
 /** The cabins a flight sells: first class only from 4,000 km, premium economy from 1,500 km. */
