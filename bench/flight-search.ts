@@ -7,28 +7,17 @@
  */
 import { parseArgs } from 'node:util';
 import { createApp } from '../server/app.ts';
-import { openDb, type Db } from '../server/db/db.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { TEST_TOKEN_SECRET } from '../server/test-app.ts';
 import { makeBusiness, request, signIn } from '../server/test-fixtures.ts';
-import { createPgDatabase, DEFAULT_PG_ADMIN_URL } from '../server/testing.ts';
+import { openBenchDb } from './open-db.ts';
 import { percentile, roundMs } from './stats.ts';
 
 const { values } = parseArgs({ options: { requests: { type: 'string' }, pg: { type: 'boolean' } } });
 const n = Number(values.requests ?? 200);
 const ROUTES = [['SFO', 'JFK'], ['LHR', 'SIN'], ['BOS', 'ORD'], ['CDG', 'NRT'], ['SYD', 'AKL'], ['GRU', 'MIA'], ['DXB', 'BOM'], ['YYZ', 'FRA']] as const;
 
-async function open(): Promise<{ db: Db; close: () => Promise<void> }> {
-  if (!values.pg) {
-    const db = await openDb();
-    return { db, close: () => db.close() };
-  }
-  const store = await createPgDatabase(DEFAULT_PG_ADMIN_URL);
-  const db = await openDb({ ...store.open, poolSize: 2 });
-  return { db, close: async () => { await db.close(); await store.dispose(); } };
-}
-
-const { db, close } = await open();
+const { db, close } = await openBenchDb(values.pg);
 const app = createApp({ db, tokenSecret: TEST_TOKEN_SECRET });
 try {
   await migrate(db);

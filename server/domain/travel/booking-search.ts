@@ -68,18 +68,23 @@ async function storeOffers(db: Queryable, user: ActingUser, kind: 'FLIGHT' | 'HO
   }));
 }
 
-/** The optional `trip_id` of a search must be a trip the caller may book on (else 404 / 403 like a booking). */
-async function checkSearchTrip(db: Queryable, user: ActingUser, tripId: string | undefined): Promise<void> {
+/**
+ * What both searches check before the inventory: the input (422 naming the field), the kind
+ * switched on, the optional `trip_id` a trip the caller may book on (else 404 / 403 like a
+ * booking); then the policy to stamp the offers with.
+ */
+async function searchPolicy(
+  db: Queryable, user: ActingUser, errors: Record<string, string>, kind: 'FLIGHT' | 'HOTEL', tripId: string | undefined,
+): Promise<TravelPolicy> {
+  if (Object.keys(errors).length > 0) throw validationError(errors);
+  assertEnabled(await readTravelSettings(db, user.business_id), kind);
   if (tripId) await tripForBooking(db, user, tripId, false);
+  return readTravelPolicy(db, user.business_id);
 }
 
 /** POST /booking/flights/search: the flights, cheapest first, each with its policy verdict. */
 export async function searchFlights(db: Queryable, user: ActingUser, body: FlightSearchBody, now: Date): Promise<{ data: FlightOffer[] }> {
-  const errors = checkFlightSearch(body, now);
-  if (Object.keys(errors).length > 0) throw validationError(errors);
-  assertEnabled(await readTravelSettings(db, user.business_id), 'FLIGHT');
-  await checkSearchTrip(db, user, body.trip_id);
-  const policy = await readTravelPolicy(db, user.business_id);
+  const policy = await searchPolicy(db, user, checkFlightSearch(body, now), 'FLIGHT', body.trip_id);
   const today = localToday(AIRPORTS[body.origin]!.tz, now);
   const flights = searchFlightInventory(body).map((f) => ({
     price: f.price, verdict: evaluateFlightOffer(policy, f, today),
@@ -91,11 +96,7 @@ export async function searchFlights(db: Queryable, user: ActingUser, body: Fligh
 
 /** POST /booking/hotels/search: the city's hotels for the stay, cheapest first, each with its policy verdict. */
 export async function searchHotels(db: Queryable, user: ActingUser, body: HotelSearchBody, now: Date): Promise<{ data: HotelOffer[] }> {
-  const errors = checkHotelSearch(body, now);
-  if (Object.keys(errors).length > 0) throw validationError(errors);
-  assertEnabled(await readTravelSettings(db, user.business_id), 'HOTEL');
-  await checkSearchTrip(db, user, body.trip_id);
-  const policy = await readTravelPolicy(db, user.business_id);
+  const policy = await searchPolicy(db, user, checkHotelSearch(body, now), 'HOTEL', body.trip_id);
   const today = localToday(AIRPORTS[body.city]!.tz, now);
   const hotels = searchHotelInventory(body).map((h) => ({
     price: h.price, verdict: evaluateHotelOffer(policy, h, today), payload: { kind: 'HOTEL', hotel: h.hotel },
