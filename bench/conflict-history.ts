@@ -9,13 +9,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { openDb, type Db } from '../server/db/db.ts';
 import { migrate } from '../server/db/migrate.ts';
 import { bulkCode } from '../server/domain/coding.ts';
 import { applyActing } from '../server/http/acting.ts';
 import { seedDemo } from '../server/seed/seed.ts';
 import { makeBusiness } from '../server/test-fixtures.ts';
-import { createPgDatabase, DEFAULT_PG_ADMIN_URL } from '../server/testing.ts';
+import { openBenchDb } from './open-db.ts';
 import { median, roundMs } from './stats.ts';
 
 const { values } = parseArgs({
@@ -27,17 +26,7 @@ const { values } = parseArgs({
 const n = Number(values.transactions ?? 1000);
 const rounds = Number(values.rounds ?? 7);
 
-async function open(): Promise<{ db: Db; close: () => Promise<void> }> {
-  if (!values.pg) {
-    const db = await openDb();
-    return { db, close: () => db.close() };
-  }
-  const store = await createPgDatabase(DEFAULT_PG_ADMIN_URL);
-  const db = await openDb({ ...store.open, poolSize: 2 });
-  return { db, close: async () => { await db.close(); await store.dispose(); } };
-}
-
-const { db, close } = await open();
+const { db, close } = await openBenchDb(values.pg);
 try {
   await migrate(db);
   if (values.seed) {

@@ -21,8 +21,8 @@ import { roleSchema } from './roles.ts';
  *   one rejection rejects the whole instance; the instance approves when its last step completes.
  */
 
-/** §7 PATCH /approval_policy/{bill, card, reimbursement, spend_request, vendor-payment, payee}. */
-export const POLICY_OBJECT_TYPES = ['bill', 'card', 'reimbursement', 'spend_request', 'vendor-payment', 'payee'] as const;
+/** §7 PATCH /approval_policy/{bill, card, reimbursement, spend_request, vendor-payment, payee}, and `travel` (issue 27: out-of-policy bookings). */
+export const POLICY_OBJECT_TYPES = ['bill', 'card', 'reimbursement', 'spend_request', 'vendor-payment', 'payee', 'travel'] as const;
 export const policyObjectTypeSchema = z.enum(POLICY_OBJECT_TYPES);
 export type PolicyObjectType = z.infer<typeof policyObjectTypeSchema>;
 

@@ -103,6 +103,10 @@ export const ERROR_CATALOGUE = {
   TRAVEL_7003: { status: 409, message: 'This trip still has bookings. Cancel them before deleting the trip.' },
   TRAVEL_7004: { status: 422, message: 'Booking is turned off for this business. An admin can turn it on in Travel settings.' },
   TRAVEL_7005: { status: 409, message: 'This trip is canceled: nothing more can be booked or linked on it.' },
+  // Issue 27, booking (TRAVEL_7020–7039).
+  TRAVEL_7020: { status: 409, message: 'This booking is already canceled or was rejected: there is nothing to cancel.' },
+  TRAVEL_7021: { status: 422, message: 'This business asks for a trip purpose before anything is booked. Add one to the trip first.' },
+  TRAVEL_7022: { status: 409, message: 'The trip\'s virtual card is locked, suspended or terminated, so nothing can be charged to it. Ask an admin to unlock it.' },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },

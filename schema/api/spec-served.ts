@@ -63,6 +63,10 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE TOTP and WebAuthn authenticators': ['mfa.totpDelete', 'webauthn.delete'],
     'PATCH admin change of user email (sensitive)': ['users.changeEmail'],
   },
+  'Travel and booking': {
+    '/booking/flights/...': ['booking.flights.search'],
+    '/booking/hotels/...': ['booking.hotels.search'],
+  },
   Businesses: {
     'DELETE entities/{entity}': ['admin.entities.delete'],
     'DELETE {business}/sso (body)': ['admin.sso.deleteBusiness'],

@@ -18,10 +18,11 @@ export type { ApprovalStatus } from '../reimbursement-rules.ts';
 
 /**
  * What an approval reviews: a submitted claim, a card request (issue 10; approving issues the
- * card), or a bill (issue 11: the chain's last approval moves it PENDING_APPROVAL → APPROVED).
+ * card), a bill (issue 11: the chain's last approval moves it PENDING_APPROVAL → APPROVED), or an
+ * out-of-policy travel booking (issue 27: approving books and charges it).
  * The list is the mirror's enum too: a new kind bumps MIRROR_SCHEMA_VERSION (schema/mirror.ts).
  */
-export const APPROVAL_OBJECT_TYPES = ['reimbursement', 'card_request', 'bill'] as const;
+export const APPROVAL_OBJECT_TYPES = ['reimbursement', 'card_request', 'bill', 'travel_booking'] as const;
 export type ApprovalObjectType = (typeof APPROVAL_OBJECT_TYPES)[number];
 
 export const approvalSchema = z.object({

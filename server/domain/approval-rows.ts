@@ -22,7 +22,9 @@ type Reviewed = {
 };
 
 /** The policy that governs each kind of approval (§7 names card approvals `card`). */
-export const POLICY_TYPE_OF: Record<ApprovalObjectType, PolicyObjectType> = { reimbursement: 'reimbursement', card_request: 'card', bill: 'bill' };
+export const POLICY_TYPE_OF: Record<ApprovalObjectType, PolicyObjectType> = {
+  reimbursement: 'reimbursement', card_request: 'card', bill: 'bill', travel_booking: 'travel',
+};
 
 /**
  * The approver shown on a step's row (`approver_id`, display only): its one approver; null when

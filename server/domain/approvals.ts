@@ -16,6 +16,7 @@ import { lockInstance, stateOf, storeInstance } from './approval-policies.ts';
 import { decide } from '../../schema/approval-policy.ts';
 import { decideBill } from './bill-approvals.ts';
 import { decideCardRequest } from './card-requests.ts';
+import { decideTravelBooking } from './travel/bookings.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { newestFirstPage } from './newest-first-page.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
@@ -87,6 +88,7 @@ const OWN_ITEM: Record<Approval['object_type'], string | undefined> = {
   reimbursement: undefined, // the catalogue's message
   card_request: 'You cannot approve your own card request. Another reviewer must decide it.',
   bill: 'You cannot approve a bill you submitted. Another approver must decide it.',
+  travel_booking: 'You cannot approve your own travel booking. Another approver must decide it.',
 };
 
 /**
@@ -134,6 +136,11 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
       const bill = await decideBill(tx, user, approval.object_id, decision, seqs.last, at);
       const nextApproval = await storeApproval(tx, { ...decided, decided_by: user.id });
       return { approval: nextApproval, bill, change_seq: seqs.last };
+    }
+    if (approval.object_type === 'travel_booking') {
+      // Issue 27: approving books and charges it (card, charge, code) in this transaction.
+      const result = await decideTravelBooking(tx, user, approval, decision, w, seqs.last, now);
+      return { approval: await storeApproval(tx, { ...decided, decided_by: user.id }), ...result };
     }
     if (approval.object_type === 'card_request') {
       const result = await decideCardRequest(tx, user, approval, decision, w, seqs.last, now);

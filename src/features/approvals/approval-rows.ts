@@ -20,13 +20,14 @@ export type BillRow = Bill & SyncMarkRow;
 export type ReviewedRow = ClaimRow | CardRequestRow | BillRow;
 
 /**
- * The queried collection holding what an approval of this type reviews.
+ * The queried collection holding what an approval of this type reviews. A travel booking (issue
+ * 27) has none of its own: it lives inside its trip's doc.
  */
 export const REVIEWED_COLLECTION = {
   reimbursement: 'reimbursements',
   card_request: 'card_requests',
   bill: 'bills',
-} as const satisfies Record<ApprovalObjectType, string>;
+} as const satisfies Record<Exclude<ApprovalObjectType, 'travel_booking'>, string>;
 
 /**
  * One inbox row: the approval joined with what it reviews (a claim or a card request) and the
@@ -81,6 +82,15 @@ export function joinInboxRow(approval: ApprovalView, reviewed: ReviewedRow | nul
       submitted_at: bill?.submitted_at ?? approval.created_at,
     };
   }
+  if (approval.object_type === 'travel_booking') {
+    // Issue 27: the booking is read from its trip; the row names the kind until the travel UI joins it.
+    const typeLabel = OBJECT_TYPE_LABELS.travel_booking;
+    const description = 'Out-of-policy booking';
+    return {
+      ...base, claim: null, request: null, bill: null, typeLabel, description, summary: `${typeLabel} · ${description}`,
+      reason: null, date: null, amount: null, currency: null, submitted_at: approval.created_at,
+    };
+  }
   if (approval.object_type === 'card_request') {
     const request = reviewed as CardRequestRow | null;
     const description = request ? cardRequestDescription(request) : 'Card request not downloaded yet';
@@ -105,7 +115,9 @@ export function billDescription(bill: Pick<Bill, 'invoice_number' | 'memo'>): st
   return `Invoice ${bill.invoice_number}${bill.memo ? ` · ${bill.memo}` : ''}`;
 }
 
-export const KIND_NOUNS: Record<ApprovalObjectType, string> = { reimbursement: 'claim', card_request: 'card request', bill: 'bill' };
+export const KIND_NOUNS: Record<ApprovalObjectType, string> = {
+  reimbursement: 'claim', card_request: 'card request', bill: 'bill', travel_booking: 'travel booking',
+};
 
 /** "2 claims", "1 card request", "2 claims, 1 card request and 3 bills": what a decision covered. */
 export function reviewedText(kinds: readonly ApprovalObjectType[]): string {

@@ -20,6 +20,7 @@ export const inboxReads = collectionReads;
 
 /** What the approval reviews, from its own collection (a claim or a card request). */
 async function readReviewed(client: DataClient, approval: Pick<Approval, 'object_type' | 'object_id'>): Promise<ReviewedRow | null> {
+  if (approval.object_type === 'travel_booking') return null; // inside its trip's doc (issue 27)
   const collection = REVIEWED_COLLECTION[approval.object_type];
   return (await inboxReads(client).get(collection, approval.object_id)) as ReviewedRow | null;
 }

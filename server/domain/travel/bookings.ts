@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import type { Approval } from '../../../schema/entities/approval.ts';
+import type { Card } from '../../../schema/entities/card.ts';
+import type { Booking, FlightSegment, HotelStay, Trip } from '../../../schema/entities/trip.ts';
+import { isAdmin } from '../../../schema/roles.ts';
+import { evaluateFlightOffer, evaluateHotelOffer, localToday, type PolicyVerdict } from '../../../schema/travel-booking-rules.ts';
+import type { TravelPolicy } from '../../../schema/travel-policy.ts';
+import { AIRPORTS } from '../../../schema/travel/airports.ts';
+import type { ActingUser } from '../../core/actor.ts';
+import { ApiError } from '../../core/errors.ts';
+import type { Queryable } from '../../db/db.ts';
+import { cancelOpenApproval, openApproval } from '../approval-rows.ts';
+import { writeMirrored, type MirroredWrite } from '../collections.ts';
+import { chargeBooking, refundBooking, touchTrip } from './booking-charge.ts';
+import { findBooking, readTripDoc } from './booking-doc.ts';
+import { assertEnabled, readTravelPolicy, readTravelSettings } from './booking-search.ts';
+import { tripForBooking, tripForReading, type TripFacts } from './trip-access.ts';
+
+/**
+ * Issue 27: booking requests. `POST /booking/requests {trip_id, offer_id}` books an offer on a
+ * trip in one transaction: in policy it is BOOKED at once (card, charge, code: booking-charge.ts);
+ * out of policy it is refused (the policy blocks: TRAVEL_7002) or waits as PENDING_APPROVAL with a
+ * `travel_booking` approval under the business's `travel` chain (default: the traveller's
+ * manager), and approving it books and charges it in the approval's transaction
+ * (`decideTravelBooking`, called by domain/approvals.ts). Cancel refunds a charged booking on the
+ * same card, or withdraws a pending one with its approval. Every write re-stamps the trip last,
+ * with the write's highest seq (the answer's `change_seq`).
+ *
+ * Exactly once: the Idempotency-Key layer replays a key's answer; whatever the keys, a second
+ * request for an offer already live (PENDING_APPROVAL or BOOKED) on the trip answers that
+ * booking (200, the same body a retry gets) — checked under the business lock every write takes
+ * first, with the unique index `travel_bookings_live_offer` behind it. The offer is re-checked
+ * against the policy as it is now; an approval books at the price offered even after the offer's
+ * 30 minutes (the approver approved that price).
+ */
+export type BookingAnswer = Booking & { trip: Trip; change_seq: number };
+
+async function answer(db: Queryable, businessId: string, bookingId: string, changeSeq?: number): Promise<BookingAnswer> {
+  const booking = (await findBooking(db, businessId, bookingId))!;
+  const trip = await readTripDoc(db, businessId, booking.doc.trip_id);
+  return { ...booking.doc, trip, change_seq: changeSeq ?? trip.change_seq };
+}
+
+type OfferRow = {
+  id: string; user_id: string; kind: 'FLIGHT' | 'HOTEL'; price_amount: number; currency: string; expires_at: string; expired: boolean;
+  payload: { segments?: FlightSegment[]; hotel?: HotelStay; cabin?: Booking['segments'][number]['cabin']; passengers?: number };
+};
+
+/** The offer as the policy reads it today (today at the flight's origin, or in the hotel's city). */
+export function judgeOffer(policy: TravelPolicy, offer: OfferRow, now: Date): PolicyVerdict {
+  const price = { amount: Number(offer.price_amount), currency: offer.currency };
+  const p = offer.payload;
+  if (offer.kind === 'HOTEL') return evaluateHotelOffer(policy, { price, hotel: p.hotel! }, localToday(AIRPORTS[p.hotel!.city]!.tz, now));
+  const today = localToday(AIRPORTS[p.segments![0]!.origin]!.tz, now);
+  return evaluateFlightOffer(policy, { cabin: p.cabin!, passengers: p.passengers ?? 1, price, segments: p.segments! }, today);
+}
+
+const merchantOf = (offer: Pick<OfferRow, 'kind' | 'payload'>) => (offer.kind === 'HOTEL' ? offer.payload.hotel!.name : offer.payload.segments![0]!.airline_name);
+
+async function findOffer(db: Queryable, user: ActingUser, id: string, now: Date): Promise<OfferRow> {
+  const [offer] = await db.query<OfferRow>(
+    `SELECT id::text, user_id::text, kind, price_amount, currency, payload, ll_iso(expires_at) AS expires_at, expires_at <= $3 AS expired
+       FROM travel_offers WHERE business_id = $1 AND id = $2`,
+    [user.business_id, id, now.toISOString()],
+  );
+  // Another user's offer is theirs to book (an admin may book any): to anyone else it does not exist.
+  if (!offer || (offer.user_id !== user.id && !isAdmin(user))) throw new ApiError('REQUEST_7004', `Offer ${id} was not found. Search again and book one of its offers.`);
+  return offer;
+}
+
+type NewBooking = { id: string; trip: TripFacts; offer: OfferRow; verdict: PolicyVerdict; by: string };
+
+async function insertBooking(tx: Queryable, b: NewBooking, businessId: string, at: string, extra: Record<string, unknown>): Promise<void> {
+  const cols = {
+    id: b.id, business_id: businessId, trip_id: b.trip.id, offer_id: b.offer.id, kind: b.offer.kind, price_amount: b.offer.price_amount,
+    currency: b.offer.currency, in_policy: b.verdict.in_policy, policy_reasons: JSON.stringify(b.verdict.reasons),
+    payload: JSON.stringify(b.offer.payload), requested_by: b.by, created_at: at, ...extra,
+  };
+  const names = Object.keys(cols);
+  await tx.query(`INSERT INTO travel_bookings (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(cols));
+}
+
+/** POST /booking/requests. */
+export async function createBooking(tx: Queryable, user: ActingUser, body: { trip_id: string; offer_id: string }, now: Date): Promise<BookingAnswer> {
+  return writeMirrored(tx, user.business_id, 1, async (w) => {
+    const trip = await tripForBooking(tx, user, body.trip_id, true);
+    const [live] = await tx.query<{ id: string }>(
+      `SELECT id::text FROM travel_bookings WHERE trip_id = $1 AND offer_id = $2 AND status IN ('PENDING_APPROVAL', 'BOOKED')`, [trip.id, body.offer_id],
+    );
+    if (live) return answer(tx, user.business_id, live.id);
+    if (trip.status === 'CANCELED') throw new ApiError('TRAVEL_7005');
+    const offer = await findOffer(tx, user, body.offer_id, now);
+    const settings = await readTravelSettings(tx, user.business_id);
+    assertEnabled(settings, offer.kind);
+    if (settings.require_trip_purpose && !trip.purpose?.trim()) throw new ApiError('TRAVEL_7021');
+    if (offer.expired) throw new ApiError('TRAVEL_7001', `Offer ${offer.id} expired at ${offer.expires_at}. Search again for current prices.`);
+    const verdict = judgeOffer(await readTravelPolicy(tx, user.business_id), offer, now);
+    if (verdict.blocked) throw new ApiError('TRAVEL_7002', `Offer ${offer.id} is outside the travel policy, which does not allow booking it: ${verdict.reasons.join('; ')}.`);
+    const b: NewBooking = { id: randomUUID(), trip, offer, verdict, by: user.id };
+    const at = now.toISOString();
+    if (verdict.in_policy) {
+      const charge = await chargeBooking(tx, w, {
+        businessId: user.business_id, trip, kind: offer.kind, price: { amount: Number(offer.price_amount), currency: offer.currency },
+        merchant: merchantOf(offer), by: user.id, settings, now,
+      });
+      await insertBooking(tx, b, user.business_id, at, {
+        status: 'BOOKED', confirmation_code: charge.confirmation_code, card_id: charge.card.id, transaction_id: charge.transaction_id, booked_at: at,
+      });
+      return answer(tx, user.business_id, b.id, await touchTrip(tx, user.business_id, trip.id, (await w.reserve(1)).last, now, charge.card.id));
+    }
+    const approval = await openApproval(tx, {
+      id: b.id, business_id: user.business_id, user_id: trip.user_id, updated_at: at, amount: Number(offer.price_amount), currency: offer.currency,
+    }, w.seqs.first, 'travel_booking');
+    await insertBooking(tx, b, user.business_id, at, { status: 'PENDING_APPROVAL', approval_id: approval.id });
+    return answer(tx, user.business_id, b.id, await touchTrip(tx, user.business_id, trip.id, (await w.reserve(1)).last, now));
+  });
+}
+
+/** GET /booking/requests/:id: a booking of a trip the caller may see. */
+export async function getBooking(db: Queryable, user: ActingUser, id: string): Promise<BookingAnswer> {
+  const booking = await findBooking(db, user.business_id, id);
+  if (!booking) throw new ApiError('REQUEST_7004', 'Booking not found.');
+  await tripForReading(db, user, booking.doc.trip_id);
+  return answer(db, user.business_id, id);
+}
+
+/** POST /booking/requests/:id/cancel: BOOKED → CANCELED with its refund; PENDING_APPROVAL → CANCELED with its approval. */
+export async function cancelBooking(tx: Queryable, user: ActingUser, id: string, now: Date): Promise<BookingAnswer> {
+  return writeMirrored(tx, user.business_id, 1, async (w) => {
+    const booking = await findBooking(tx, user.business_id, id, true);
+    if (!booking) throw new ApiError('REQUEST_7004', 'Booking not found.');
+    const trip = await tripForBooking(tx, user, booking.doc.trip_id, true);
+    const b = booking.doc;
+    const at = now.toISOString();
+    if (b.status === 'BOOKED') {
+      const refund = await refundBooking(tx, w, { trip_id: trip.id, card_id: b.card_id!, transaction_id: b.transaction_id!, kind: b.kind }, user.id, now);
+      await tx.query(`UPDATE travel_bookings SET status = 'CANCELED', refund_transaction_id = $2, canceled_at = $3 WHERE id = $1`, [id, refund, at]);
+    } else if (b.status === 'PENDING_APPROVAL') {
+      await cancelOpenApproval(tx, { id, business_id: user.business_id, updated_at: at }, w.seqs.first);
+      await tx.query(`UPDATE travel_bookings SET status = 'CANCELED', canceled_at = $2 WHERE id = $1`, [id, at]);
+    } else {
+      throw new ApiError('TRAVEL_7020', `This booking is ${b.status === 'CANCELED' ? 'already canceled' : 'rejected'}: there is nothing to cancel.`);
+    }
+    return answer(tx, user.business_id, id, await touchTrip(tx, user.business_id, trip.id, (await w.reserve(1)).last, now));
+  });
+}
+
+/**
+ * The last step of a `travel_booking` approval decided (domain/approvals.ts, in its transaction,
+ * after the business and approval locks): approved, the booking is booked and charged as an
+ * in-policy one would be (card issued by the approver's act); rejected, it keeps the reason.
+ */
+export async function decideTravelBooking(
+  tx: Queryable, reviewer: ActingUser, approval: Approval, decision: { status: 'APPROVED' } | { status: 'REJECTED'; reason: string },
+  w: MirroredWrite, seq: number, now: Date,
+): Promise<{ card?: Card; change_seq: number }> {
+  const booking = await findBooking(tx, reviewer.business_id, approval.object_id, true);
+  if (!booking) throw new ApiError('REQUEST_7004');
+  if (booking.doc.status !== 'PENDING_APPROVAL') throw new ApiError('REQUEST_7001', `This booking is ${booking.doc.status}: there is nothing to decide.`);
+  const [trip] = await tx.query<TripFacts>(
+    'SELECT id::text, user_id::text, status, purpose, card_id::text, name FROM trips WHERE id = $1 FOR UPDATE', [booking.doc.trip_id],
+  );
+  if (decision.status === 'REJECTED') {
+    await tx.query(`UPDATE travel_bookings SET status = 'REJECTED', rejection_reason = $2 WHERE id = $1`, [booking.doc.id, decision.reason]);
+    return { change_seq: await touchTrip(tx, reviewer.business_id, trip!.id, seq, now) };
+  }
+  if (trip!.status === 'CANCELED') throw new ApiError('TRAVEL_7005');
+  const b = booking.doc;
+  const charge = await chargeBooking(tx, w, {
+    businessId: reviewer.business_id, trip: trip!, kind: b.kind, price: b.price,
+    merchant: b.kind === 'HOTEL' ? b.hotel!.name : b.segments[0]!.airline_name, by: reviewer.id, settings: await readTravelSettings(tx, reviewer.business_id), now,
+  });
+  await tx.query(
+    `UPDATE travel_bookings SET status = 'BOOKED', confirmation_code = $2, card_id = $3, transaction_id = $4, booked_at = $5 WHERE id = $1`,
+    [b.id, charge.confirmation_code, charge.card.id, charge.transaction_id, now.toISOString()],
+  );
+  const changeSeq = await touchTrip(tx, reviewer.business_id, trip!.id, (await w.reserve(1)).last, now, charge.card.id);
+  return charge.card_issued ? { card: charge.card, change_seq: changeSeq } : { change_seq: changeSeq };
+}
