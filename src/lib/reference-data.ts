@@ -77,7 +77,13 @@ export function buildReferenceView(data: ReferenceData): ReferenceView {
 
 /** Reference data from the mirror, refreshed when the worker reports it changed. */
 export function useReferenceData(client: DataClient, version: number): ReferenceView {
-  const [data, setData] = useState<ReferenceData>(EMPTY);
+  const data = useReferenceAnswer(client, version);
+  return useMemo(() => buildReferenceView(data ?? EMPTY), [data]);
+}
+
+/** The worker's reference data as it answers it (commands applied, with marks), re-read with `version`; null until the first answer. */
+export function useReferenceAnswer(client: DataClient, version: number): ReferenceData | null {
+  const [data, setData] = useState<ReferenceData | null>(null);
   useEffect(() => {
     let live = true;
     void client.referenceData().then((d) => {
@@ -87,5 +93,5 @@ export function useReferenceData(client: DataClient, version: number): Reference
       live = false;
     };
   }, [client, version]);
-  return useMemo(() => buildReferenceView(data), [data]);
+  return data;
 }
