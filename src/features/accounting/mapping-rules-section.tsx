@@ -166,13 +166,8 @@ function RuleDialog({ rule, reference, vendorOptions, onClose, onSave }: RuleDia
   const isVendor = values.match_field === 'vendor';
 
   return (
-    <Modal
-      title={rule ? 'Edit mapping rule' : 'New mapping rule'}
-      description="When an item matches, the rule sets the coding you choose; fields left at None are not touched."
-      onClose={onClose}
-      onSubmit={submit}
-      size="lg"
-    >
+    <Modal title={rule ? 'Edit mapping rule' : 'New mapping rule'} onClose={onClose} onSubmit={submit} size="lg"
+      description="When an item matches, the rule sets the coding you choose; fields left at None are not touched.">
       <FormError message={formError} />
       <div className="modal-fields accounting-rule-fields">
         <SelectField label="Match on" value={values.match_field} options={FIELD_OPTIONS}

@@ -47,16 +47,8 @@ export function BillFormBody({ form, fieldsBox, bill, client, reference, currenc
   return (
     <div ref={fieldsBox} className="modal-fields bill-fields">
       {!bill && provisionalBillId === undefined && <TemplatePicker templates={form.templates} vendorName={vendorName} initialId={templateId} onPick={form.pickTemplate} />}
-      <VendorField
-        field="vendor_id"
-        label="Vendor"
-        value={values.vendor_id}
-        options={vendorOptions}
-        error={errors.vendor_id}
-        hint={hint}
-        disabled={!parts.payable}
-        onChange={(v) => set('vendor_id', v)}
-      />
+      <VendorField field="vendor_id" label="Vendor" value={values.vendor_id} options={vendorOptions} error={errors.vendor_id} hint={hint}
+        disabled={!parts.payable} onChange={(v) => set('vendor_id', v)} />
       <TextField
         field="invoice_number"
         maxLength={MAX_INVOICE_NUMBER_LENGTH}

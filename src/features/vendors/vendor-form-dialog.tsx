@@ -6,7 +6,6 @@ import { TextField } from '../../components/text-field.tsx';
 import type { ContactDraft, FormErrors, VendorFormValues } from './vendor-form.ts';
 import { useVendorForm, type VendorFormDialogProps } from './vendor-form-state.ts';
 
-
 let localKey = 0;
 
 /**

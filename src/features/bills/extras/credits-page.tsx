@@ -17,9 +17,8 @@ import { formatDay, formatMoney } from '../../../lib/format.ts';
 import { localToday } from '../bill-form.ts';
 import { VendorField } from '../bill-form-fields.tsx';
 import { creditInput, creditsByVendor, type CreditFormValues } from './extras-forms.ts';
-import { useExtrasDialog, useExtrasPage } from './extras-parts.tsx';
+import { useExtrasList } from './extras-parts.tsx';
 import { creditColumns, ExtrasPage } from './extras-list.tsx';
-import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
 
@@ -30,24 +29,21 @@ import { currencyChoices } from '../../../lib/currency-choices.ts';
  * remains. Credits live on the server only: offline the page says so and shows none.
  */
 export function VendorCreditsPage() {
-  const { client, online, currency, vendorName, vendorOptions } = useExtrasPage();
   const [vendorFilter, setVendorFilter] = useState('');
-  const { list, reload } = useOnlineList<VendorCredit>(online, `credits:${vendorFilter}`, () => client.vendorCredits(vendorFilter || undefined).then((r) => (r.ok ? { ok: true as const, rows: r.credits } : r)));
-  const { dialog, setDialog, close, said, saved, open } = useExtrasDialog<VendorCredit>(reload);
+  const { page, list, pageProps, dialog, setDialog, close, said, saved } = useExtrasList<VendorCredit>(`credits:${vendorFilter}`,
+    (c) => c.vendorCredits(vendorFilter || undefined).then((r) => (r.ok ? { ok: true as const, rows: r.credits } : r)));
+  const { client, currency, vendorName, vendorOptions } = page;
   const groups = useMemo(() => (list.state === 'ready' ? creditsByVendor(list.rows, vendorName) : []), [list, vendorName]);
   const credits = useMemo(() => groups.flatMap((g) => g.credits), [groups]);
   const columns = useMemo(() => creditColumns(vendorName), [vendorName]);
 
   return (
     <ExtrasPage<VendorCredit>
+      {...pageProps}
       title="Vendor credits"
       current="/bills/credits"
       newLabel="New credit"
-      onNew={() => setDialog({ kind: 'new' })}
       headerExtra={<SelectField variant="filter" label="Vendor" value={vendorFilter} leading={[{ value: '', label: 'All vendors' }]} options={vendorOptions} onChange={setVendorFilter} />}
-      online={online}
-      list={list}
-      reload={reload}
       offlineBody="Credits are kept on the server, not on this device, so none can be shown or added while you’re offline. Bills you enter offline can take a credit once you’re back."
       blankTitle={vendorFilter ? `No credits from ${vendorName(vendorFilter)}` : 'No vendor credits yet'}
       blankBody="When a vendor issues a credit note (for a return, or an overcharge), record it here. It is then offered on that vendor’s next bills, and what it takes comes off what you pay."
@@ -55,7 +51,6 @@ export function VendorCreditsPage() {
       queryKey={`credits:${vendorFilter}`}
       items={credits}
       columns={columns}
-      dialogOpen={open}
       notices={
         <ul className="extras-remaining" aria-label="Remaining by vendor">
           {groups.map((g) => (

@@ -1,7 +1,9 @@
 import { useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { useAppState, useDataClient } from '../../../data-access/data-context.tsx';
+import type { DataClient } from '../../../data-access/types.ts';
 import { useReferenceData, type ReferenceView } from '../../../lib/reference-data.ts';
 import { toastInfo } from '../../../lib/toast-store.ts';
+import { useOnlineList, type ListAnswer } from '../../../lib/use-online-list.ts';
 import { useVendorChoices } from '../../../lib/vendor-choices.ts';
 import type { BillFieldErrors, BillLineValues } from '../bill-form.ts';
 import { BillLinesField } from '../bill-lines.tsx';
@@ -18,6 +20,19 @@ export function useExtrasPage() {
   const currency = useAppState((s) => s.session?.business.currency ?? 'USD');
   const { vendorName, vendorOptions } = useVendorChoices(reference.data.vendors, 'Unknown vendor');
   return { client, online, reference, currency, vendorName, vendorOptions };
+}
+
+/**
+ * An extras page's server-only list (`load` once per `key`) with its dialog, and what the page
+ * hands to `ExtrasPage` as is (`pageProps`: the list, its connection and reload, New, whether a
+ * dialog is open).
+ */
+export function useExtrasList<T>(key: string, load: (client: DataClient) => Promise<ListAnswer<T>>) {
+  const page = useExtrasPage();
+  const { list, reload } = useOnlineList<T>(page.online, key, () => load(page.client));
+  const dialog = useExtrasDialog<T>(reload);
+  const pageProps = { online: page.online, list, reload, dialogOpen: dialog.open, onNew: () => dialog.setDialog({ kind: 'new' }) };
+  return { page, list, reload, pageProps, ...dialog };
 }
 
 /** The page's data, handed to its form dialogs. */

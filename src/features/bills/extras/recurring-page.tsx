@@ -17,13 +17,12 @@ import { toastError, toastInfo } from '../../../lib/toast-store.ts';
 import { billFormErrors, localToday, withVendorDefaults } from '../bill-form.ts';
 import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.tsx';
 import { linesSummary } from './extras-forms.ts';
-import { ExtrasLines, useExtrasDialog, useExtrasPage, type ExtrasPageData } from './extras-parts.tsx';
+import { ExtrasLines, useExtrasList, type ExtrasPageData } from './extras-parts.tsx';
 import { ExtrasPage, recurringColumns } from './extras-list.tsx';
 import {
   emptyRecurringValues, firstBillPreview, frequencyText, INTERVAL_OPTIONS, ordinal, recurringInput, recurringPatch, recurringValues, WEEKDAYS,
   type RecurringFormValues,
 } from './recurring.ts';
-import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
 
@@ -35,10 +34,8 @@ import { currencyChoices } from '../../../lib/currency-choices.ts';
  * (its bills stay). Recurring bills live on the server only: offline the page says so, shows none.
  */
 export function RecurringBillsPage() {
-  const page = useExtrasPage();
-  const { client, online, vendorName } = page;
-  const { list, reload } = useOnlineList<RecurringBillTemplate>(online, 'recurring', () => client.recurringBills().then((r) => (r.ok ? { ok: true as const, rows: r.recurring } : r)));
-  const { dialog, setDialog, close, said, saved, open } = useExtrasDialog<RecurringBillTemplate>(reload);
+  const { page, list, reload, pageProps, dialog, setDialog, close, said, saved } = useExtrasList<RecurringBillTemplate>('recurring', (c) => c.recurringBills().then((r) => (r.ok ? { ok: true as const, rows: r.recurring } : r)));
+  const { client, vendorName } = page;
   const [switching, setSwitching] = useState<string | null>(null);
   const rows = list.state === 'ready' ? list.rows : [];
   const columns = useMemo(() => recurringColumns(vendorName), [vendorName]);
@@ -60,13 +57,10 @@ export function RecurringBillsPage() {
 
   return (
     <ExtrasPage<RecurringBillTemplate>
+      {...pageProps}
       title="Recurring bills"
       current="/bills/recurring"
       newLabel="New recurring bill"
-      onNew={() => setDialog({ kind: 'new' })}
-      online={online}
-      list={list}
-      reload={reload}
       offlineBody="Recurring bills are kept and run on the server, not on this device, so they cannot be shown or changed while you’re offline. They keep making their bills meanwhile."
       blankTitle="No recurring bills yet"
       blankBody="For a bill that repeats — rent, a subscription, a retainer — set it up once: a bill is made for every period on its schedule, as a draft or sent for approval, due when you say."
@@ -75,7 +69,6 @@ export function RecurringBillsPage() {
       items={rows}
       columns={columns}
       onOpen={(row) => setDialog({ kind: 'edit', row })}
-      dialogOpen={open}
       rowActions={(t) => {
         const name = <span className="sr-only">{linesSummary(t)}</span>;
         return (

@@ -13,9 +13,8 @@ import {
   billFormErrors, emptyBillValues, localToday, TEMPLATE_NAME_MAX, templateInput, withVendorDefaults, type BillFormValues,
 } from '../bill-form.ts';
 import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.tsx';
-import { ExtrasLines, useExtrasDialog, useExtrasPage, type ExtrasPageData } from './extras-parts.tsx';
+import { ExtrasLines, useExtrasList, type ExtrasPageData } from './extras-parts.tsx';
 import { ExtrasPage, templateColumns } from './extras-list.tsx';
-import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
 
@@ -27,22 +26,17 @@ import { currencyChoices } from '../../../lib/currency-choices.ts';
  * says so and shows none.
  */
 export function BillTemplatesPage() {
-  const page = useExtrasPage();
-  const { client, online, vendorName } = page;
-  const { list, reload } = useOnlineList<BillTemplate>(online, 'templates', () => client.billTemplates().then((r) => (r.ok ? { ok: true as const, rows: r.templates } : r)));
-  const { dialog, setDialog, close, said, saved, open } = useExtrasDialog<BillTemplate>(reload);
+  const { page, list, pageProps, dialog, setDialog, close, said, saved } = useExtrasList<BillTemplate>('templates', (c) => c.billTemplates().then((r) => (r.ok ? { ok: true as const, rows: r.templates } : r)));
+  const { client, vendorName } = page;
   const rows = useMemo(() => (list.state === 'ready' ? [...list.rows].sort((a, b) => a.name.localeCompare(b.name)) : []), [list]);
   const columns = useMemo(() => templateColumns(vendorName), [vendorName]);
 
   return (
     <ExtrasPage<BillTemplate>
+      {...pageProps}
       title="Bill templates"
       current="/bills/templates"
       newLabel="New template"
-      onNew={() => setDialog({ kind: 'new' })}
-      online={online}
-      list={list}
-      reload={reload}
       offlineBody="Templates are kept on the server, not on this device, so none can be shown or used while you’re offline. You can still enter a bill by hand on the Bills page."
       blankTitle="No bill templates yet"
       blankBody="Save a vendor’s bill you enter often — the same supplies, the monthly cleaning — with its lines and coding. A new bill then starts from it: only the invoice number and dates are left to fill in."
@@ -50,7 +44,6 @@ export function BillTemplatesPage() {
       queryKey="templates"
       items={rows}
       columns={columns}
-      dialogOpen={open}
       rowActions={(t) => (
         <>
           <Link to="/bills" search={{ new: 'bill', template: t.id }} className={buttonClass({ size: 'sm' })}>
