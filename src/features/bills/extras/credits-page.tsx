@@ -31,11 +31,10 @@ import { currencyChoices } from '../../../lib/currency-choices.ts';
 export function VendorCreditsPage() {
   const [vendorFilter, setVendorFilter] = useState('');
   const { page, list, pageProps, dialog, setDialog, close, said, saved } = useExtrasList<VendorCredit>(`credits:${vendorFilter}`,
-    (c) => c.vendorCredits(vendorFilter || undefined).then((r) => (r.ok ? { ok: true as const, rows: r.credits } : r)));
+    (c) => c.vendorCredits(vendorFilter || undefined).then((r) => (r.ok ? { ok: true as const, rows: r.credits } : r)), creditColumns);
   const { client, currency, vendorName, vendorOptions } = page;
   const groups = useMemo(() => (list.state === 'ready' ? creditsByVendor(list.rows, vendorName) : []), [list, vendorName]);
   const credits = useMemo(() => groups.flatMap((g) => g.credits), [groups]);
-  const columns = useMemo(() => creditColumns(vendorName), [vendorName]);
 
   return (
     <ExtrasPage<VendorCredit>
@@ -50,7 +49,6 @@ export function VendorCreditsPage() {
       rowClassName="credit-row"
       queryKey={`credits:${vendorFilter}`}
       items={credits}
-      columns={columns}
       notices={
         <ul className="extras-remaining" aria-label="Remaining by vendor">
           {groups.map((g) => (

@@ -1,8 +1,9 @@
-import { useRef, useState, type Dispatch, type SetStateAction } from 'react';
+import { useMemo, useRef, useState, type Dispatch, type SetStateAction } from 'react';
 import { useAppState, useDataClient } from '../../../data-access/data-context.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
 import { useReferenceData, type ReferenceView } from '../../../lib/reference-data.ts';
 import { toastInfo } from '../../../lib/toast-store.ts';
+import type { ListColumn } from '../../../lib/list/list-spec.ts';
 import { useOnlineList, type ListAnswer } from '../../../lib/use-online-list.ts';
 import { useVendorChoices } from '../../../lib/vendor-choices.ts';
 import type { BillFieldErrors, BillLineValues } from '../bill-form.ts';
@@ -24,14 +25,15 @@ export function useExtrasPage() {
 
 /**
  * An extras page's server-only list (`load` once per `key`) with its dialog, and what the page
- * hands to `ExtrasPage` as is (`pageProps`: the list, its connection and reload, New, whether a
- * dialog is open).
+ * hands to `ExtrasPage` as is (`pageProps`: the list, its connection and reload, the columns, New,
+ * whether a dialog is open).
  */
-export function useExtrasList<T>(key: string, load: (client: DataClient) => Promise<ListAnswer<T>>) {
+export function useExtrasList<T>(key: string, load: (client: DataClient) => Promise<ListAnswer<T>>, columnsOf: (vendorName: (id: string) => string) => ListColumn<T>[]) {
   const page = useExtrasPage();
   const { list, reload } = useOnlineList<T>(page.online, key, () => load(page.client));
   const dialog = useExtrasDialog<T>(reload);
-  const pageProps = { online: page.online, list, reload, dialogOpen: dialog.open, onNew: () => dialog.setDialog({ kind: 'new' }) };
+  const columns = useMemo(() => columnsOf(page.vendorName), [columnsOf, page.vendorName]);
+  const pageProps = { online: page.online, list, reload, columns, dialogOpen: dialog.open, onNew: () => dialog.setDialog({ kind: 'new' }) };
   return { page, list, reload, pageProps, ...dialog };
 }
 

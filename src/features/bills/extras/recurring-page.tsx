@@ -34,11 +34,11 @@ import { currencyChoices } from '../../../lib/currency-choices.ts';
  * (its bills stay). Recurring bills live on the server only: offline the page says so, shows none.
  */
 export function RecurringBillsPage() {
-  const { page, list, reload, pageProps, dialog, setDialog, close, said, saved } = useExtrasList<RecurringBillTemplate>('recurring', (c) => c.recurringBills().then((r) => (r.ok ? { ok: true as const, rows: r.recurring } : r)));
-  const { client, vendorName } = page;
+  const { page, list, reload, pageProps, dialog, setDialog, close, said, saved } = useExtrasList<RecurringBillTemplate>('recurring',
+    (c) => c.recurringBills().then((r) => (r.ok ? { ok: true as const, rows: r.recurring } : r)), recurringColumns);
+  const { client } = page;
   const [switching, setSwitching] = useState<string | null>(null);
   const rows = list.state === 'ready' ? list.rows : [];
-  const columns = useMemo(() => recurringColumns(vendorName), [vendorName]);
 
   async function setStatus(t: RecurringBillTemplate, status: RecurringBillTemplate['status']) {
     setSwitching(t.id);
@@ -67,7 +67,6 @@ export function RecurringBillsPage() {
       rowClassName="recurring-row"
       queryKey="recurring"
       items={rows}
-      columns={columns}
       onOpen={(row) => setDialog({ kind: 'edit', row })}
       rowActions={(t) => {
         const name = <span className="sr-only">{linesSummary(t)}</span>;

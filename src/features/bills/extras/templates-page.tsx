@@ -26,10 +26,10 @@ import { currencyChoices } from '../../../lib/currency-choices.ts';
  * says so and shows none.
  */
 export function BillTemplatesPage() {
-  const { page, list, pageProps, dialog, setDialog, close, said, saved } = useExtrasList<BillTemplate>('templates', (c) => c.billTemplates().then((r) => (r.ok ? { ok: true as const, rows: r.templates } : r)));
-  const { client, vendorName } = page;
+  const { page, list, pageProps, dialog, setDialog, close, said, saved } = useExtrasList<BillTemplate>('templates',
+    (c) => c.billTemplates().then((r) => (r.ok ? { ok: true as const, rows: r.templates } : r)), templateColumns);
+  const { client } = page;
   const rows = useMemo(() => (list.state === 'ready' ? [...list.rows].sort((a, b) => a.name.localeCompare(b.name)) : []), [list]);
-  const columns = useMemo(() => templateColumns(vendorName), [vendorName]);
 
   return (
     <ExtrasPage<BillTemplate>
@@ -43,7 +43,6 @@ export function BillTemplatesPage() {
       rowClassName="template-row"
       queryKey="templates"
       items={rows}
-      columns={columns}
       rowActions={(t) => (
         <>
           <Link to="/bills" search={{ new: 'bill', template: t.id }} className={buttonClass({ size: 'sm' })}>
