@@ -1,14 +1,17 @@
 import { useState, type FormEvent } from 'react';
 import { xeroDateFormatSchema, type AccountingCurrent, type AccountingPreferences, type AccountingProvider } from '../../../schema/api/calls-accounting.ts';
 import { Button } from '../../components/button.tsx';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { DeleteDialog } from '../../components/confirm-dialog.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
+import { ModalActions } from '../../components/modal-actions.tsx';
 import { Section } from '../../components/section.tsx';
 import { SelectField } from '../../components/select-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { callThen } from '../../lib/forms/call-then.ts';
+import { useCheckedSubmit } from '../../lib/forms/use-checked-submit.ts';
 import { formatLocalDateTime } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
@@ -80,16 +83,15 @@ export function ConnectionSection({ client, current, reference, online, onChange
         />
       )}
       {disconnecting && provider && (
-        <DisconnectDialog
-          provider={provider.provider_type}
+        <DeleteDialog
+          title={`Disconnect ${PROVIDER_LABELS[provider.provider_type]}?`}
+          description="Syncs stop until a provider is connected again. Past sync commits, their files and the items’ synced marks stay as they are."
+          confirmLabel="Disconnect"
           onClose={() => setDisconnecting(false)}
-          onDisconnect={async () => {
-            const r = await client.disconnectAccounting(provider.provider_type);
-            if (!r.ok) return errorText(r.error);
+          onDelete={callThen(() => client.disconnectAccounting(provider.provider_type), () => {
             toastInfo(`${PROVIDER_LABELS[provider.provider_type]} is disconnected.`);
             onChanged();
-            return null;
-          }}
+          })}
         />
       )}
     </Section>
@@ -103,20 +105,11 @@ function ProviderDialog({ current, onClose, onChoose }: {
   onChoose(p: AccountingProvider): Promise<string | null>;
 }) {
   const [choice, setChoice] = useState<AccountingProvider>(current ?? 'csv');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    try {
-      const failure = await onChoose(choice);
-      if (failure) setError(failure);
-      else onClose();
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { formError, busy, submit } = useCheckedSubmit(() => ({ ok: true, body: choice }), async (c) => {
+    const failure = await onChoose(c);
+    if (!failure) onClose();
+    return failure;
+  });
   return (
     <Modal
       title={current ? 'Change accounting provider' : 'Connect an accounting provider'}
@@ -124,7 +117,7 @@ function ProviderDialog({ current, onClose, onChoose }: {
       onClose={onClose}
       onSubmit={submit}
     >
-      <FormError message={error} />
+      <FormError message={formError} />
       <fieldset className="plain-fieldset accounting-choices">
         <legend className="sr-only">Provider</legend>
         {PROVIDER_OPTIONS.map((o) => (
@@ -137,36 +130,8 @@ function ProviderDialog({ current, onClose, onChoose }: {
           </label>
         ))}
       </fieldset>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy} disabled={choice === current}>
-          {current ? 'Switch provider' : 'Connect'}
-        </Button>
-      </div>
+      <ModalActions submitLabel={current ? 'Switch provider' : 'Connect'} busy={busy} submitDisabled={choice === current} onCancel={onClose} />
     </Modal>
-  );
-}
-
-function DisconnectDialog({ provider, onClose, onDisconnect }: { provider: AccountingProvider; onClose(): void; onDisconnect(): Promise<string | null> }) {
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <ConfirmDialog
-      title={`Disconnect ${PROVIDER_LABELS[provider]}?`}
-      description="Syncs stop until a provider is connected again. Past sync commits, their files and the items’ synced marks stay as they are."
-      confirmLabel="Disconnect"
-      tone="danger"
-      onClose={onClose}
-      onConfirm={async () => {
-        setError(null);
-        const failure = await onDisconnect();
-        setError(failure);
-        return failure === null;
-      }}
-    >
-      <FormError message={error} />
-    </ConfirmDialog>
   );
 }
 

@@ -1,8 +1,7 @@
-import { createRoute, redirect, type AnyRoute } from '@tanstack/react-router';
+import { createRoute, type AnyRoute } from '@tanstack/react-router';
 import { canManageBillPayAccounting } from '../../../schema/roles.ts';
-import type { AppStore } from '../../data-access/app-state.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
-import { HOME_PATH } from '../../lib/redirect.ts';
+import { onlyFor } from '../../lib/route-guard.ts';
 import type { NavItem } from '../../lib/routing.ts';
 
 /**
@@ -11,17 +10,8 @@ import type { NavItem } from '../../lib/routing.ts';
  * server refuses their accounting calls anyway).
  */
 export function accountingRoutes<P extends AnyRoute>(parent: P) {
-  return [
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/accounting',
-      beforeLoad: ({ context }) => {
-        const user = (context as { store: AppStore }).store.get().session?.user;
-        if (!user || !canManageBillPayAccounting(user)) throw redirect({ to: HOME_PATH, replace: true });
-      },
-      ...lazyPage(() => import('./accounting-page.tsx'), 'AccountingPage', { title: 'Accounting', className: 'accounting-page' }),
-    }),
-  ] as const;
+  const page = lazyPage(() => import('./accounting-page.tsx'), 'AccountingPage', { title: 'Accounting', className: 'accounting-page' });
+  return [createRoute({ getParentRoute: () => parent, path: '/accounting', beforeLoad: onlyFor(canManageBillPayAccounting), ...page })] as const;
 }
 
 /** Shown (and offered as "Go to accounting") only to those who manage bill pay accounting. */

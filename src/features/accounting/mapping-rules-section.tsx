@@ -1,15 +1,17 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { MappingRule } from '../../../schema/mapping-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { Combobox } from '../../components/combobox.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
+import { ModalActions } from '../../components/modal-actions.tsx';
 import { Section } from '../../components/section.tsx';
 import { SelectField, type SelectOption } from '../../components/select-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
-import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
+import { callThen } from '../../lib/forms/call-then.ts';
+import { useCheckedSubmit, withoutErrors } from '../../lib/forms/use-checked-submit.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { DeleteDialog } from '../../components/confirm-dialog.tsx';
@@ -18,7 +20,7 @@ import {
   emptyRuleForm, MATCH_FIELD_LABELS, ruleCoding, ruleCondition, ruleFormOf, ruleInput,
   type RuleFieldErrors, type RuleFormValues, type RuleNames,
 } from './accounting-forms.ts';
-import { useMappingRules } from './use-mapping-rules.ts';
+import { useMappingRules, type MappingRulesSectionProps } from './use-mapping-rules.ts';
 
 const NONE: SelectOption = { value: '', label: 'None' };
 const FIELD_OPTIONS: SelectOption[] = Object.entries(MATCH_FIELD_LABELS).map(([value, label]) => ({ value, label }));
@@ -26,14 +28,6 @@ const OPERATOR_OPTIONS: SelectOption[] = [
   { value: 'contains', label: 'contains' },
   { value: 'equals', label: 'is exactly' },
 ];
-
-export interface MappingRulesSectionProps {
-  client: DataClient;
-  online: boolean;
-  reference: ReferenceView;
-  vendorName(id: string): string;
-  vendorOptions: readonly SelectOption[];
-}
 
 /**
  * Mapping rules (schema/mapping-rules.ts): "merchant, merchant category or vendor → GL account /
@@ -98,13 +92,10 @@ export function MappingRulesSection(props: MappingRulesSectionProps) {
           description={`“${ruleCondition(deleting, names)}” stops coding new spend. What it already coded stays coded.`}
           confirmLabel="Delete rule"
           onClose={() => setDeleting(null)}
-          onDelete={async () => {
-            const r = await client.deleteMappingRule(deleting.id);
-            if (!r.ok) return r.error;
+          onDelete={callThen(() => client.deleteMappingRule(deleting.id), () => {
             toastInfo('Rule deleted.');
             reload();
-            return null;
-          }}
+          })}
         />
       )}
     </Section>
@@ -167,41 +158,16 @@ interface RuleDialogProps {
 /** New or edit: the condition (field, operator, text or vendor), the coding it sets, and its place in the order. */
 function RuleDialog({ rule, reference, vendorOptions, onClose, onSave }: RuleDialogProps) {
   const [values, setValues] = useState<RuleFormValues>(() => (rule ? ruleFormOf(rule) : emptyRuleForm()));
-  const [errors, setErrors] = useState<RuleFieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { errors, setErrors, formError, busy, submit } = useCheckedSubmit(() => ruleInput(values), onSave);
   const set = (patch: Partial<RuleFormValues>, ...cleared: (keyof RuleFieldErrors)[]) => {
     setValues((v) => ({ ...v, ...patch }));
-    setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !cleared.includes(k as keyof RuleFieldErrors))));
+    setErrors((e) => withoutErrors(e, cleared));
   };
   const isVendor = values.match_field === 'vendor';
 
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setFormError(null);
-    const built = ruleInput(values);
-    if (!built.ok) {
-      setErrors(built.errors);
-      setFormError('Check the fields marked below.');
-      return;
-    }
-    setBusy(true);
-    try {
-      const failure = await onSave(built.body);
-      if (failure) setFormError(failure);
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
-    <Modal
-      title={rule ? 'Edit mapping rule' : 'New mapping rule'}
-      description="When an item matches, the rule sets the coding you choose; fields left at None are not touched."
-      onClose={onClose}
-      onSubmit={submit}
-      size="lg"
-    >
+    <Modal title={rule ? 'Edit mapping rule' : 'New mapping rule'} onClose={onClose} onSubmit={submit} size="lg"
+      description="When an item matches, the rule sets the coding you choose; fields left at None are not touched.">
       <FormError message={formError} />
       <div className="modal-fields accounting-rule-fields">
         <SelectField label="Match on" value={values.match_field} options={FIELD_OPTIONS}
@@ -235,14 +201,7 @@ function RuleDialog({ rule, reference, vendorOptions, onClose, onSave }: RuleDia
           hint={rule ? 'Lower runs first.' : 'Lower runs first; leave empty to try this rule after every other.'}
           onChange={(v) => set({ priority: v }, 'priority')} />
       </div>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          {rule ? 'Save rule' : 'Add rule'}
-        </Button>
-      </div>
+      <ModalActions submitLabel={rule ? 'Save rule' : 'Add rule'} busy={busy} onCancel={onClose} />
     </Modal>
   );
 }

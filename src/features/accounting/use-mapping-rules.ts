@@ -3,7 +3,17 @@ import { orderRules, type MappingRule } from '../../../schema/mapping-rules.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { useOnlineList } from '../../lib/use-online-list.ts';
 import { applyResultText, type RuleNames } from './accounting-forms.ts';
-import type { MappingRulesSectionProps } from './mapping-rules-section.tsx';
+import type { SelectOption } from '../../components/select-field.tsx';
+import type { DataClient } from '../../data-access/types.ts';
+import type { ReferenceView } from '../../lib/reference-data.ts';
+
+export interface MappingRulesSectionProps {
+  client: DataClient;
+  online: boolean;
+  reference: ReferenceView;
+  vendorName(id: string): string;
+  vendorOptions: readonly SelectOption[];
+}
 
 /**
  * The rules read from the server (online only) in the order they are tried, the names a rule is

@@ -7,10 +7,10 @@ import type { DataClient } from '../../data-access/types.ts';
 import { currencyChoices } from '../../lib/currency-choices.ts';
 import { formatDay } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
-import { billTotals, emptyLine } from './bill-form.ts';
+import { billTotals } from './bill-form.ts';
 import { dueHint } from './bill-form-prefill.ts';
 import { BillMemoField, CurrencyField, VendorField } from './bill-form-fields.tsx';
-import { BillLinesEditor } from './bill-lines.tsx';
+import { BillLinesField } from './bill-lines.tsx';
 import { BillCredits, TemplatePicker } from './extras/bill-form-extras.tsx';
 import { InvoiceFileField } from './invoice-file.tsx';
 import type { BillForm } from './use-bill-form.ts';
@@ -47,16 +47,8 @@ export function BillFormBody({ form, fieldsBox, bill, client, reference, currenc
   return (
     <div ref={fieldsBox} className="modal-fields bill-fields">
       {!bill && provisionalBillId === undefined && <TemplatePicker templates={form.templates} vendorName={vendorName} initialId={templateId} onPick={form.pickTemplate} />}
-      <VendorField
-        field="vendor_id"
-        label="Vendor"
-        value={values.vendor_id}
-        options={vendorOptions}
-        error={errors.vendor_id}
-        hint={hint}
-        disabled={!parts.payable}
-        onChange={(v) => set('vendor_id', v)}
-      />
+      <VendorField field="vendor_id" label="Vendor" value={values.vendor_id} options={vendorOptions} error={errors.vendor_id} hint={hint}
+        disabled={!parts.payable} onChange={(v) => set('vendor_id', v)} />
       <TextField
         field="invoice_number"
         maxLength={MAX_INVOICE_NUMBER_LENGTH}
@@ -109,10 +101,12 @@ export function BillFormBody({ form, fieldsBox, bill, client, reference, currenc
   );
 }
 
+/** A line's fields whose messages a change of the line clears. */
+const LINE_FIELDS = ['description', 'amount', 'gl_account_id', 'department_id'] as const;
+
 /** The lines (and the vendor credits applied under them), with the note when this form may not change them. */
 function BillLinesBox({ form, reference }: { form: BillForm; reference: ReferenceView }) {
   const { values, errors, linesLocked, setLines, setCredits } = form;
-  const vendors = reference.data.vendors;
   const totals = billTotals(values);
   return (
     <div className="bill-wide">
@@ -121,11 +115,9 @@ function BillLinesBox({ form, reference }: { form: BillForm; reference: Referenc
           These lines carry a location or tracking categories, which this form does not edit: saving them here would drop those.
         </p>
       )}
-      <BillLinesEditor
-        lines={values.lines}
-        currency={values.currency}
-        glAccounts={reference.options.glAccounts}
-        departments={reference.options.departments}
+      <BillLinesField
+        values={values}
+        reference={reference}
         errors={errors}
         disabled={linesLocked}
         credits={{
@@ -144,9 +136,9 @@ function BillLinesBox({ form, reference }: { form: BillForm; reference: Referenc
             />
           ),
         }}
-        onChange={(i, line) => setLines((ls) => ls.map((l, j) => (j === i ? line : l)), [`line_items.${i}.description`, `line_items.${i}.amount`, `line_items.${i}.gl_account_id`, `line_items.${i}.department_id`])}
-        onAdd={() => setLines((ls) => [...ls, emptyLine(form.nextKey(), vendors.find((v) => v.id === values.vendor_id) ?? null)], [])}
-        onRemove={(i) => setLines((ls) => ls.filter((_, j) => j !== i), Object.keys(errors).filter((k) => k.startsWith('line_items.')))}
+        nextKey={form.nextKey}
+        setLines={setLines}
+        lineFields={LINE_FIELDS}
       />
     </div>
   );

@@ -104,10 +104,7 @@ export function BillFormDialog(props: BillFormDialogProps) {
           onBack={form.backFromDuplicate} onConfirm={form.confirmDuplicate} />
       )}
       {savingTemplate && (
-        <SaveTemplateDialog
-          client={client}
-          values={values}
-          onClose={() => setSavingTemplate(false)}
+        <SaveTemplateDialog client={client} values={values} onClose={() => setSavingTemplate(false)}
           onFieldErrors={(found) => {
             form.setErrors(found);
             form.setFormError('Check the fields marked below before saving them as a template.');

@@ -4,7 +4,8 @@ import { Button } from '../../components/button.tsx';
 import { Combobox } from '../../components/combobox.tsx';
 import type { SelectOption } from '../../components/select-field.tsx';
 import { formatMoney } from '../../lib/format.ts';
-import { linesTotal, type BillFieldErrors, type BillLineValues } from './bill-form.ts';
+import type { ReferenceView } from '../../lib/reference-data.ts';
+import { emptyLine, linesTotal, type BillFieldErrors, type BillLineValues } from './bill-form.ts';
 
 export interface BillLinesEditorProps {
   lines: readonly BillLineValues[];
@@ -85,6 +86,32 @@ export function BillLinesEditor(props: BillLinesEditorProps) {
       </div>
       {totalError && <span className="field-error bill-total-error">{totalError}</span>}
     </fieldset>
+  );
+}
+
+export interface BillLinesFieldProps extends Pick<BillLinesEditorProps, 'errors' | 'disabled' | 'credits'> {
+  values: { lines: readonly BillLineValues[]; currency: string; vendor_id: string };
+  reference: ReferenceView;
+  /** A new line's key. */
+  nextKey(): string;
+  /** The lines changed; `cleared`: the lines' messages the change answers. */
+  setLines(update: (lines: BillLineValues[]) => BillLineValues[], cleared: string[]): void;
+  /** A line's fields whose messages a change of the line clears. */
+  lineFields?: readonly string[];
+}
+
+/**
+ * The lines editor over a form's values: a new line takes the vendor's default coding, a change of
+ * a line clears its fields' messages, a line removed clears every line's.
+ */
+export function BillLinesField({ values, reference, nextKey, setLines, lineFields = ['description', 'amount'], ...rest }: BillLinesFieldProps) {
+  const vendor = reference.data.vendors.find((v) => v.id === values.vendor_id) ?? null;
+  const { glAccounts, departments } = reference.options;
+  return (
+    <BillLinesEditor {...rest} lines={values.lines} currency={values.currency} glAccounts={glAccounts} departments={departments}
+      onChange={(i, line) => setLines((ls) => ls.map((l, j) => (j === i ? line : l)), lineFields.map((f) => `line_items.${i}.${f}`))}
+      onAdd={() => setLines((ls) => [...ls, emptyLine(nextKey(), vendor)], [])}
+      onRemove={(i) => setLines((ls) => ls.filter((_, j) => j !== i), Object.keys(rest.errors).filter((k) => k.startsWith('line_items.')))} />
   );
 }
 

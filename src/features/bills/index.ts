@@ -1,8 +1,7 @@
-import { createRoute, redirect, type AnyRoute } from '@tanstack/react-router';
+import { createRoute, type AnyRoute } from '@tanstack/react-router';
 import { canManageBillPayAccounting } from '../../../schema/roles.ts';
-import type { AppStore } from '../../data-access/app-state.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
-import { HOME_PATH } from '../../lib/redirect.ts';
+import { onlyFor } from '../../lib/route-guard.ts';
 import type { NavItem } from '../../lib/routing.ts';
 import { parseBillsSearch } from './search-params.ts';
 
@@ -13,43 +12,16 @@ import { parseBillsSearch } from './search-params.ts';
  * else typing an address goes home (the server refuses their bill calls anyway).
  */
 export function billsRoutes<P extends AnyRoute>(parent: P) {
-  const beforeLoad = ({ context }: { context: unknown }) => {
-    const user = (context as { store: AppStore }).store.get().session?.user;
-    if (!user || !canManageBillPayAccounting(user)) throw redirect({ to: HOME_PATH, replace: true });
-  };
+  const beforeLoad = onlyFor(canManageBillPayAccounting);
+  const getParentRoute = () => parent;
+  const page = (title: string) => ({ title, className: 'bills' });
   return [
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/bills',
-      validateSearch: parseBillsSearch,
-      beforeLoad,
-      ...lazyPage(() => import('./bills-page.tsx'), 'BillsPage', { title: 'Bills', className: 'bills' }),
-    }),
+    createRoute({ getParentRoute, path: '/bills', validateSearch: parseBillsSearch, beforeLoad, ...lazyPage(() => import('./bills-page.tsx'), 'BillsPage', page('Bills')) }),
     // The section's other pages (BillPayNav): same audience, each its own chunk.
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/bills/inbox',
-      beforeLoad,
-      ...lazyPage(() => import('./inbox/inbox-page.tsx'), 'BillInboxPage', { title: 'Inbox', className: 'bills' }),
-    }),
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/bills/recurring',
-      beforeLoad,
-      ...lazyPage(() => import('./extras/recurring-page.tsx'), 'RecurringBillsPage', { title: 'Recurring bills', className: 'bills' }),
-    }),
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/bills/templates',
-      beforeLoad,
-      ...lazyPage(() => import('./extras/templates-page.tsx'), 'BillTemplatesPage', { title: 'Bill templates', className: 'bills' }),
-    }),
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/bills/credits',
-      beforeLoad,
-      ...lazyPage(() => import('./extras/credits-page.tsx'), 'VendorCreditsPage', { title: 'Vendor credits', className: 'bills' }),
-    }),
+    createRoute({ getParentRoute, path: '/bills/inbox', beforeLoad, ...lazyPage(() => import('./inbox/inbox-page.tsx'), 'BillInboxPage', page('Inbox')) }),
+    createRoute({ getParentRoute, path: '/bills/recurring', beforeLoad, ...lazyPage(() => import('./extras/recurring-page.tsx'), 'RecurringBillsPage', page('Recurring bills')) }),
+    createRoute({ getParentRoute, path: '/bills/templates', beforeLoad, ...lazyPage(() => import('./extras/templates-page.tsx'), 'BillTemplatesPage', page('Bill templates')) }),
+    createRoute({ getParentRoute, path: '/bills/credits', beforeLoad, ...lazyPage(() => import('./extras/credits-page.tsx'), 'VendorCreditsPage', page('Vendor credits')) }),
   ] as const;
 }
 

@@ -1,8 +1,7 @@
-import { createRoute, redirect, type AnyRoute } from '@tanstack/react-router';
+import { createRoute, type AnyRoute } from '@tanstack/react-router';
 import { canManageBillPayAccounting } from '../../../schema/roles.ts';
-import type { AppStore } from '../../data-access/app-state.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
-import { HOME_PATH } from '../../lib/redirect.ts';
+import { onlyFor } from '../../lib/route-guard.ts';
 import type { NavItem } from '../../lib/routing.ts';
 import { parseVendorsSearch } from './search-params.ts';
 
@@ -12,18 +11,9 @@ import { parseVendorsSearch } from './search-params.ts';
  * typing the address goes home (the server refuses their vendor writes with 403 anyway).
  */
 export function vendorsRoutes<P extends AnyRoute>(parent: P) {
-  return [
-    createRoute({
-      getParentRoute: () => parent,
-      path: '/vendors',
-      validateSearch: parseVendorsSearch,
-      beforeLoad: ({ context }) => {
-        const user = (context as { store: AppStore }).store.get().session?.user;
-        if (!user || !canManageBillPayAccounting(user)) throw redirect({ to: HOME_PATH, replace: true });
-      },
-      ...lazyPage(() => import('./vendors-page.tsx'), 'VendorsPage', { title: 'Vendors', className: 'vendors' }),
-    }),
-  ] as const;
+  const page = lazyPage(() => import('./vendors-page.tsx'), 'VendorsPage', { title: 'Vendors', className: 'vendors' });
+  const beforeLoad = onlyFor(canManageBillPayAccounting);
+  return [createRoute({ getParentRoute: () => parent, path: '/vendors', validateSearch: parseVendorsSearch, beforeLoad, ...page })] as const;
 }
 
 /** Shown (and offered as "Go to vendors") only to those who manage bill pay. */

@@ -68,11 +68,7 @@ export function VendorDrawer({ vendor, client, online, onAnswer, onEdit, onClose
         </div>
       )}
       {vendor && settingBank && (
-        <BankAccountDialog
-          vendor={vendor}
-          client={client}
-          sensitive={sensitive}
-          onClose={() => setSettingBank(false)}
+        <BankAccountDialog vendor={vendor} client={client} sensitive={sensitive} onClose={() => setSettingBank(false)}
           onSaved={(v) => {
             onAnswer(v);
             setSettingBank(false);

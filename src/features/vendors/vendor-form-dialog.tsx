@@ -1,24 +1,10 @@
-import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { Button } from '../../components/button.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { SelectField } from '../../components/select-field.tsx';
 import { TextField } from '../../components/text-field.tsx';
-import type { DataClient } from '../../data-access/types.ts';
 import type { ContactDraft, FormErrors, VendorFormValues } from './vendor-form.ts';
-import { useVendorForm } from './vendor-form-state.ts';
-
-export interface VendorFormDialogProps {
-  /** null: a new vendor. */
-  vendor: Vendor | null;
-  client: DataClient;
-  online: boolean;
-  /** Each answer of the server, so the list and the drawer show it before the feed brings it. */
-  onAnswer(vendor: Vendor): void;
-  onClose(): void;
-  onSaved(vendor: Vendor, created: boolean): void;
-  returnFocus(): HTMLElement | null | undefined;
-}
+import { useVendorForm, type VendorFormDialogProps } from './vendor-form-state.ts';
 
 let localKey = 0;
 

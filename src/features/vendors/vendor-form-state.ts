@@ -1,6 +1,6 @@
 import { useMemo, useRef, useState } from 'react';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
-import type { VendorResult } from '../../data-access/types.ts';
+import type { DataClient, VendorResult } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { directConflictMessage, NO_NAMES } from '../../lib/conflict-view.ts';
 import { countryOptions } from './countries.ts';
@@ -8,7 +8,18 @@ import {
   createBody, editIsEmpty, editOf, emptyVendorValues, serverErrors, valuesFromVendor, type ContactDraft, type FormErrors,
   type VendorFormValues,
 } from './vendor-form.ts';
-import type { VendorFormDialogProps } from './vendor-form-dialog.tsx';
+
+export interface VendorFormDialogProps {
+  /** null: a new vendor. */
+  vendor: Vendor | null;
+  client: DataClient;
+  online: boolean;
+  /** Each answer of the server, so the list and the drawer show it before the feed brings it. */
+  onAnswer(vendor: Vendor): void;
+  onClose(): void;
+  onSaved(vendor: Vendor, created: boolean): void;
+  returnFocus(): HTMLElement | null | undefined;
+}
 
 /**
  * The form's values, field errors and refusal, and saving: a new vendor in one call, an edit as

@@ -4,6 +4,7 @@ import type { VendorCredit } from '../../../../schema/entities/vendor-credit.ts'
 import { Button } from '../../../components/button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
+import { ModalActions } from '../../../components/modal-actions.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
 import { errorText } from '../../../lib/error-text.ts';
@@ -245,14 +246,7 @@ export function SaveTemplateDialog({ client, values, onClose, onFieldErrors }: S
       <div className="modal-fields">
         <TextField label="Template name" value={name} maxLength={TEMPLATE_NAME_MAX} autoFocus error={error} onChange={(v) => { setName(v); setError(null); }} />
       </div>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          Save template
-        </Button>
-      </div>
+      <ModalActions submitLabel="Save template" busy={busy} onCancel={onClose} />
     </Modal>
   );
 }

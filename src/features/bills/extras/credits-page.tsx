@@ -1,23 +1,24 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { VendorCredit } from '../../../../schema/entities/vendor-credit.ts';
 import { MAX_BILL_MEMO_LENGTH, MAX_INVOICE_NUMBER_LENGTH } from '../../../../schema/entities/bill.ts';
 import { Button } from '../../../components/button.tsx';
+import { DeleteDialog } from '../../../components/confirm-dialog.tsx';
 import { DateField } from '../../../components/date-field.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
+import { ModalActions } from '../../../components/modal-actions.tsx';
 import { MoneyField } from '../../../components/money-field.tsx';
 import { SelectField } from '../../../components/select-field.tsx';
 import { TextField } from '../../../components/text-field.tsx';
 import type { DataClient } from '../../../data-access/types.ts';
+import { callThen } from '../../../lib/forms/call-then.ts';
+import { useCheckedSubmit, withoutErrors } from '../../../lib/forms/use-checked-submit.ts';
 import { formatDay, formatMoney } from '../../../lib/format.ts';
-import { toastInfo } from '../../../lib/toast-store.ts';
 import { localToday } from '../bill-form.ts';
 import { VendorField } from '../bill-form-fields.tsx';
 import { creditInput, creditsByVendor, type CreditFormValues } from './extras-forms.ts';
-import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
-import { useExtrasForm } from './use-extras-form.ts';
+import { useExtrasList } from './extras-parts.tsx';
 import { creditColumns, ExtrasPage } from './extras-list.tsx';
-import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
 
@@ -28,36 +29,26 @@ import { currencyChoices } from '../../../lib/currency-choices.ts';
  * remains. Credits live on the server only: offline the page says so and shows none.
  */
 export function VendorCreditsPage() {
-  const { client, online, currency, vendorName, vendorOptions } = useExtrasPage();
   const [vendorFilter, setVendorFilter] = useState('');
-  const { list, reload } = useOnlineList(online, `credits:${vendorFilter}`, useCallback(async () => {
-    const r = await client.vendorCredits(vendorFilter || undefined);
-    return r.ok ? { ok: true as const, rows: r.credits } : r;
-  }, [client, vendorFilter]));
-  const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<VendorCredit | null>(null);
+  const { page, list, pageProps, dialog, setDialog, close, said, saved } = useExtrasList<VendorCredit>(`credits:${vendorFilter}`,
+    (c) => c.vendorCredits(vendorFilter || undefined).then((r) => (r.ok ? { ok: true as const, rows: r.credits } : r)), creditColumns);
+  const { client, currency, vendorName, vendorOptions } = page;
   const groups = useMemo(() => (list.state === 'ready' ? creditsByVendor(list.rows, vendorName) : []), [list, vendorName]);
   const credits = useMemo(() => groups.flatMap((g) => g.credits), [groups]);
-  const columns = useMemo(() => creditColumns(vendorName), [vendorName]);
 
   return (
     <ExtrasPage<VendorCredit>
+      {...pageProps}
       title="Vendor credits"
       current="/bills/credits"
       newLabel="New credit"
-      onNew={() => setCreating(true)}
       headerExtra={<SelectField variant="filter" label="Vendor" value={vendorFilter} leading={[{ value: '', label: 'All vendors' }]} options={vendorOptions} onChange={setVendorFilter} />}
-      online={online}
-      list={list}
-      reload={reload}
       offlineBody="Credits are kept on the server, not on this device, so none can be shown or added while you’re offline. Bills you enter offline can take a credit once you’re back."
       blankTitle={vendorFilter ? `No credits from ${vendorName(vendorFilter)}` : 'No vendor credits yet'}
       blankBody="When a vendor issues a credit note (for a return, or an overcharge), record it here. It is then offered on that vendor’s next bills, and what it takes comes off what you pay."
       rowClassName="credit-row"
       queryKey={`credits:${vendorFilter}`}
       items={credits}
-      columns={columns}
-      dialogOpen={creating || deleting !== null}
       notices={
         <ul className="extras-remaining" aria-label="Remaining by vendor">
           {groups.map((g) => (
@@ -69,36 +60,18 @@ export function VendorCreditsPage() {
         </ul>
       }
       rowActions={(c) => (
-        <Button size="sm" variant="ghost" onClick={() => setDeleting(c)}>
+        <Button size="sm" variant="ghost" onClick={() => setDialog({ kind: 'delete', row: c })}>
           Delete <span className="sr-only">credit {c.credit_note_number}</span>
         </Button>
       )}
     >
-      {creating && (
-        <NewCreditDialog
-          client={client}
-          currency={currency}
-          vendorOptions={vendorOptions}
-          initialVendor={vendorFilter}
-          onClose={() => setCreating(false)}
-          onCreated={(c) => {
-            setCreating(false);
-            toastInfo(`Credit ${c.credit_note_number} recorded: ${formatMoney(c.amount, c.currency)} from ${vendorName(c.vendor_id)}.`);
-            reload();
-          }}
-        />
+      {dialog?.kind === 'new' && (
+        <NewCreditDialog client={client} currency={currency} vendorOptions={vendorOptions} initialVendor={vendorFilter} onClose={close}
+          onCreated={(c) => saved(`Credit ${c.credit_note_number} recorded: ${formatMoney(c.amount, c.currency)} from ${vendorName(c.vendor_id)}.`)} />
       )}
-      {deleting && (
-        <DeleteCreditDialog
-          client={client}
-          credit={deleting}
-          vendor={vendorName(deleting.vendor_id)}
-          onClose={() => setDeleting(null)}
-          onDeleted={() => {
-            toastInfo(`Credit ${deleting.credit_note_number} deleted.`);
-            reload();
-          }}
-        />
+      {dialog?.kind === 'delete' && (
+        <DeleteCreditDialog client={client} credit={dialog.row} vendor={vendorName(dialog.row.vendor_id)} onClose={close}
+          onDeleted={() => said(`Credit ${dialog.row.credit_note_number} deleted.`)} />
       )}
     </ExtrasPage>
   );
@@ -114,12 +87,7 @@ function DeleteCreditDialog(props: { client: DataClient; credit: VendorCredit; v
       description={`${formatMoney(credit.amount, credit.currency)} from ${props.vendor}, dated ${formatDay(credit.credit_date)}.${applied}`}
       confirmLabel="Delete credit"
       onClose={props.onClose}
-      onDelete={async () => {
-        const r = await props.client.deleteVendorCredit(credit.id);
-        if (!r.ok) return r.error;
-        props.onDeleted();
-        return null;
-      }}
+      onDelete={callThen(() => props.client.deleteVendorCredit(credit.id), props.onDeleted)}
     />
   );
 }
@@ -140,11 +108,11 @@ function NewCreditDialog({ client, currency, vendorOptions, initialVendor, onClo
   }));
   const set = <K extends keyof CreditFormValues>(key: K, value: CreditFormValues[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => (e[key] ? Object.fromEntries(Object.entries(e).filter(([k]) => k !== key)) : e));
+    setErrors((e) => withoutErrors(e, [key]));
   };
   const currencies = currencyChoices(currency, values.currency);
 
-  const { errors, setErrors, formError, busy, submit } = useExtrasForm(() => creditInput(values), async (body) => {
+  const { errors, setErrors, formError, busy, submit } = useCheckedSubmit(() => creditInput(values), async (body) => {
     const r = await client.createVendorCredit(body);
     if (!r.ok) return r.error;
     onCreated(r.credit);
@@ -164,14 +132,7 @@ function NewCreditDialog({ client, currency, vendorOptions, initialVendor, onClo
           onAmount={(v) => set('amount', v)} onCurrency={(v) => set('currency', v)} />
         <TextField field="memo" label="Memo (optional)" value={values.memo} maxLength={MAX_BILL_MEMO_LENGTH} error={errors.memo} onChange={(v) => set('memo', v)} />
       </div>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          Record credit
-        </Button>
-      </div>
+      <ModalActions submitLabel="Record credit" busy={busy} onCancel={onClose} />
     </Modal>
   );
 }

@@ -1,29 +1,28 @@
-import { useCallback, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import type { RecurringBillTemplate } from '../../../../schema/entities/recurring-bill.ts';
 import { MAX_DAYS_UNTIL_DUE, MAX_INVOICE_PATTERN_LENGTH } from '../../../../schema/entities/recurring-bill.ts';
 import { Button } from '../../../components/button.tsx';
+import { DeleteDialog } from '../../../components/confirm-dialog.tsx';
 import { DateField } from '../../../components/date-field.tsx';
 import { FieldNote } from '../../../components/field-note.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
+import { ModalActions } from '../../../components/modal-actions.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import type { DataClient } from '../../../data-access/types.ts';
 import { errorText } from '../../../lib/error-text.ts';
+import { callThen } from '../../../lib/forms/call-then.ts';
+import { useCheckedSubmit, withoutErrors } from '../../../lib/forms/use-checked-submit.ts';
 import { formatDay } from '../../../lib/format.ts';
-import type { ReferenceView } from '../../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../../lib/toast-store.ts';
-import { billFormErrors, emptyLine, localToday, withVendorDefaults, type BillLineValues } from '../bill-form.ts';
+import { billFormErrors, localToday, withVendorDefaults } from '../bill-form.ts';
 import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.tsx';
-import { BillLinesEditor } from '../bill-lines.tsx';
 import { linesSummary } from './extras-forms.ts';
-import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
-import { useExtrasForm } from './use-extras-form.ts';
+import { ExtrasLines, useExtrasList, type ExtrasPageData } from './extras-parts.tsx';
 import { ExtrasPage, recurringColumns } from './extras-list.tsx';
 import {
   emptyRecurringValues, firstBillPreview, frequencyText, INTERVAL_OPTIONS, ordinal, recurringInput, recurringPatch, recurringValues, WEEKDAYS,
   type RecurringFormValues,
 } from './recurring.ts';
-import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
 
@@ -35,17 +34,11 @@ import { currencyChoices } from '../../../lib/currency-choices.ts';
  * (its bills stay). Recurring bills live on the server only: offline the page says so, shows none.
  */
 export function RecurringBillsPage() {
-  const { client, online, reference, currency, vendorName, vendorOptions } = useExtrasPage();
-  const { list, reload } = useOnlineList(online, 'recurring', useCallback(async () => {
-    const r = await client.recurringBills();
-    return r.ok ? { ok: true as const, rows: r.recurring } : r;
-  }, [client]));
-  const [creating, setCreating] = useState(false);
-  const [editing, setEditing] = useState<RecurringBillTemplate | null>(null);
-  const [deleting, setDeleting] = useState<RecurringBillTemplate | null>(null);
+  const { page, list, reload, pageProps, dialog, setDialog, close, said, saved } = useExtrasList<RecurringBillTemplate>('recurring',
+    (c) => c.recurringBills().then((r) => (r.ok ? { ok: true as const, rows: r.recurring } : r)), recurringColumns);
+  const { client } = page;
   const [switching, setSwitching] = useState<string | null>(null);
   const rows = list.state === 'ready' ? list.rows : [];
-  const columns = useMemo(() => recurringColumns(vendorName), [vendorName]);
 
   async function setStatus(t: RecurringBillTemplate, status: RecurringBillTemplate['status']) {
     setSwitching(t.id);
@@ -64,92 +57,51 @@ export function RecurringBillsPage() {
 
   return (
     <ExtrasPage<RecurringBillTemplate>
+      {...pageProps}
       title="Recurring bills"
       current="/bills/recurring"
       newLabel="New recurring bill"
-      onNew={() => setCreating(true)}
-      online={online}
-      list={list}
-      reload={reload}
       offlineBody="Recurring bills are kept and run on the server, not on this device, so they cannot be shown or changed while you’re offline. They keep making their bills meanwhile."
       blankTitle="No recurring bills yet"
       blankBody="For a bill that repeats — rent, a subscription, a retainer — set it up once: a bill is made for every period on its schedule, as a draft or sent for approval, due when you say."
       rowClassName="recurring-row"
       queryKey="recurring"
       items={rows}
-      columns={columns}
-      onOpen={setEditing}
-      dialogOpen={creating || editing !== null || deleting !== null}
+      onOpen={(row) => setDialog({ kind: 'edit', row })}
       rowActions={(t) => {
-        const name = linesSummary(t);
+        const name = <span className="sr-only">{linesSummary(t)}</span>;
         return (
           <>
             <Button size="sm" loading={switching === t.id} disabled={switching !== null} onClick={() => void setStatus(t, t.status === 'ACTIVE' ? 'PAUSED' : 'ACTIVE')}>
-              {t.status === 'ACTIVE' ? 'Pause' : 'Resume'} <span className="sr-only">{name}</span>
+              {t.status === 'ACTIVE' ? 'Pause' : 'Resume'} {name}
             </Button>
-            <Button size="sm" variant="ghost" onClick={() => setEditing(t)}>
-              Edit <span className="sr-only">{name}</span>
-            </Button>
-            <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
-              Delete <span className="sr-only">{name}</span>
-            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setDialog({ kind: 'edit', row: t })}>Edit {name}</Button>
+            <Button size="sm" variant="ghost" onClick={() => setDialog({ kind: 'delete', row: t })}>Delete {name}</Button>
           </>
         );
       }}
     >
-      {creating && (
-        <RecurringFormDialog
-          client={client}
-          reference={reference}
-          currency={currency}
-          vendorOptions={vendorOptions}
-          onClose={() => setCreating(false)}
-          onSaved={(t) => {
-            setCreating(false);
-            toastInfo(`Recurring bill set up: ${frequencyText(t).toLowerCase()}${t.next_period_start ? `, the next bill made ${formatDay(t.next_period_start)}` : ''}.`);
-            reload();
-          }}
-        />
+      {(dialog?.kind === 'new' || dialog?.kind === 'edit') && (
+        <RecurringFormDialog page={page} editing={dialog.kind === 'edit' ? dialog.row : undefined} onClose={close}
+          onSaved={(t) => saved(dialog.kind === 'new' ? setUpText(t) : `${linesSummary(t)} saved${t.next_period_start ? `: the next bill is made ${formatDay(t.next_period_start)}` : ''}.`)} />
       )}
-      {editing && (
-        <RecurringFormDialog
-          client={client}
-          reference={reference}
-          currency={currency}
-          vendorOptions={vendorOptions}
-          editing={editing}
-          onClose={() => setEditing(null)}
-          onSaved={(t) => {
-            setEditing(null);
-            toastInfo(`${linesSummary(t)} saved${t.next_period_start ? `: the next bill is made ${formatDay(t.next_period_start)}` : ''}.`);
-            reload();
-          }}
-        />
-      )}
-      {deleting && (
-        <DeleteDialog
-          title={`Delete the recurring bill “${linesSummary(deleting)}”?`}
-          description={`No more bills are made from it. ${deleting.generated_count > 0 ? `The ${deleting.generated_count === 1 ? 'bill' : `${deleting.generated_count} bills`} it already made stay${deleting.generated_count === 1 ? 's' : ''} as ${deleting.generated_count === 1 ? 'it is' : 'they are'}.` : 'It has not made any bill yet.'}`}
-          confirmLabel="Delete recurring bill"
-          onClose={() => setDeleting(null)}
-          onDelete={async () => {
-            const r = await client.deleteRecurringBill(deleting.id);
-            if (!r.ok) return r.error;
-            toastInfo('Recurring bill deleted.');
-            reload();
-            return null;
-          }}
-        />
+      {dialog?.kind === 'delete' && (
+        <DeleteDialog title={`Delete the recurring bill “${linesSummary(dialog.row)}”?`} description={deleteText(dialog.row)} confirmLabel="Delete recurring bill" onClose={close}
+          onDelete={callThen(() => client.deleteRecurringBill(dialog.row.id), () => said('Recurring bill deleted.'))} />
       )}
     </ExtrasPage>
   );
 }
 
+const setUpText = (t: RecurringBillTemplate) =>
+  `Recurring bill set up: ${frequencyText(t).toLowerCase()}${t.next_period_start ? `, the next bill made ${formatDay(t.next_period_start)}` : ''}.`;
+
+function deleteText({ generated_count: n }: RecurringBillTemplate) {
+  return `No more bills are made from it. ${n > 0 ? `The ${n === 1 ? 'bill' : `${n} bills`} it already made stay${n === 1 ? 's' : ''} as ${n === 1 ? 'it is' : 'they are'}.` : 'It has not made any bill yet.'}`;
+}
+
 interface RecurringFormDialogProps {
-  client: DataClient;
-  reference: ReferenceView;
-  currency: string;
-  vendorOptions: readonly { value: string; label: string }[];
+  page: ExtrasPageData;
   /** Editing this recurring bill; setting up a new one without it. */
   editing?: RecurringBillTemplate | undefined;
   onClose(): void;
@@ -163,16 +115,16 @@ interface RecurringFormDialogProps {
  * Editing changes the bills made from now on; those already made stay as they are (a new schedule
  * starts from today: periods before it are not billed).
  */
-function RecurringFormDialog({ client, reference, currency, vendorOptions, editing, onClose, onSaved }: RecurringFormDialogProps) {
+function RecurringFormDialog({ page, editing, onClose, onSaved }: RecurringFormDialogProps) {
+  const { client, reference, vendorOptions } = page;
   const today = useMemo(() => localToday(), []);
-  const seq = useRef(editing?.line_items.length ?? 0);
-  const [values, setValues] = useState<RecurringFormValues>(() => (editing ? recurringValues(editing) : emptyRecurringValues(currency, today)));
+  const [values, setValues] = useState<RecurringFormValues>(() => (editing ? recurringValues(editing) : emptyRecurringValues(page.currency, today)));
   const vendors = reference.data.vendors;
-  const currencies = currencyChoices(currency, values.currency);
+  const currencies = currencyChoices(page.currency, values.currency);
   const preview = firstBillPreview(values);
   const weekly = values.interval === 'WEEKLY';
 
-  const clear = (...keys: string[]) => setErrors((e) => (keys.some((k) => e[k]) ? Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))) : e));
+  const clear = (...keys: string[]) => setErrors((e) => withoutErrors(e, keys));
   function set<K extends Exclude<keyof RecurringFormValues, 'lines'>>(key: K, value: RecurringFormValues[K]) {
     setValues((v) => {
       const next = { ...v, [key]: value };
@@ -181,12 +133,8 @@ function RecurringFormDialog({ client, reference, currency, vendorOptions, editi
     });
     clear(key, ...(key === 'interval' || key === 'start_date' ? ['day_of_month', 'day_of_week', 'end_date', 'invoice_number_pattern'] : []));
   }
-  const setLines = (update: (lines: BillLineValues[]) => BillLineValues[], cleared: string[]) => {
-    setValues((v) => ({ ...v, lines: update(v.lines) }));
-    clear('amount', 'line_items', ...cleared);
-  };
 
-  const { errors, setErrors, formError, busy, submit } = useExtrasForm(() => recurringInput(values), async (body) => {
+  const { errors, setErrors, formError, busy, submit } = useCheckedSubmit(() => recurringInput(values), async (body) => {
     const r = editing ? await client.updateRecurringBill(editing.id, recurringPatch(body)) : await client.createRecurringBill(body);
     if (!r.ok) return r.error;
     onSaved(r.recurring);
@@ -212,18 +160,7 @@ function RecurringFormDialog({ client, reference, currency, vendorOptions, editi
         <VendorField field="vendor_id" label="Vendor" value={values.vendor_id} options={vendorOptions} error={errors.vendor_id}
           hint={vendorOptions.length === 0 ? 'No vendors yet: add one on the Vendors page first.' : undefined} onChange={(v) => set('vendor_id', v)} />
         <CurrencyField field="currency" label="Currency" value={values.currency} currencies={currencies} error={errors.currency} onChange={(v) => set('currency', v)} />
-        <div className="bill-wide">
-          <BillLinesEditor
-            lines={values.lines}
-            currency={values.currency}
-            glAccounts={reference.options.glAccounts}
-            departments={reference.options.departments}
-            errors={errors}
-            onChange={(i, line) => setLines((ls) => ls.map((l, j) => (j === i ? line : l)), [`line_items.${i}.description`, `line_items.${i}.amount`])}
-            onAdd={() => setLines((ls) => [...ls, emptyLine(`recurring-line-${++seq.current}`, vendors.find((v) => v.id === values.vendor_id) ?? null)], [])}
-            onRemove={(i) => setLines((ls) => ls.filter((_, j) => j !== i), Object.keys(errors).filter((k) => k.startsWith('line_items.')))}
-          />
-        </div>
+        <ExtrasLines values={values} setValues={setValues} clear={clear} reference={reference} errors={errors} keyPrefix="recurring-line" firstSeq={editing?.line_items.length ?? 0} />
         <BillMemoField field="memo" label="Memo" value={values.memo} error={errors.memo} onChange={(v) => set('memo', v)} />
         <fieldset className="bill-wide recurring-schedule">
           <legend className="field-label">Schedule</legend>
@@ -268,14 +205,7 @@ function RecurringFormDialog({ client, reference, currency, vendorOptions, editi
           </p>
         )}
       </div>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          {editing ? 'Save changes' : 'Set up recurring bill'}
-        </Button>
-      </div>
+      <ModalActions submitLabel={editing ? 'Save changes' : 'Set up recurring bill'} busy={busy} onCancel={onClose} />
     </Modal>
   );
 }

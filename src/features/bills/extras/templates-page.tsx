@@ -1,23 +1,20 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { BillTemplate } from '../../../../schema/api/calls-bill-extras.ts';
 import { Button, buttonClass } from '../../../components/button.tsx';
+import { DeleteDialog } from '../../../components/confirm-dialog.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { Modal } from '../../../components/modal.tsx';
+import { ModalActions } from '../../../components/modal-actions.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import type { DataClient } from '../../../data-access/types.ts';
-import type { ReferenceView } from '../../../lib/reference-data.ts';
-import { toastInfo } from '../../../lib/toast-store.ts';
+import { callThen } from '../../../lib/forms/call-then.ts';
+import { useCheckedSubmit, withoutErrors } from '../../../lib/forms/use-checked-submit.ts';
 import {
-  billFormErrors, emptyBillValues, emptyLine, localToday, TEMPLATE_NAME_MAX, templateInput, withVendorDefaults,
-  type BillFormValues, type BillLineValues,
+  billFormErrors, emptyBillValues, localToday, TEMPLATE_NAME_MAX, templateInput, withVendorDefaults, type BillFormValues,
 } from '../bill-form.ts';
 import { BillMemoField, CurrencyField, VendorField } from '../bill-form-fields.tsx';
-import { BillLinesEditor } from '../bill-lines.tsx';
-import { DeleteDialog, useExtrasPage } from './extras-parts.tsx';
-import { useExtrasForm } from './use-extras-form.ts';
+import { ExtrasLines, useExtrasList, type ExtrasPageData } from './extras-parts.tsx';
 import { ExtrasPage, templateColumns } from './extras-list.tsx';
-import { useOnlineList } from '../../../lib/use-online-list.ts';
 import { currencyChoices } from '../../../lib/currency-choices.ts';
 
 
@@ -29,100 +26,60 @@ import { currencyChoices } from '../../../lib/currency-choices.ts';
  * says so and shows none.
  */
 export function BillTemplatesPage() {
-  const { client, online, reference, currency, vendorName, vendorOptions } = useExtrasPage();
-  const { list, reload } = useOnlineList(online, 'templates', useCallback(async () => {
-    const r = await client.billTemplates();
-    return r.ok ? { ok: true as const, rows: r.templates } : r;
-  }, [client]));
-  const [creating, setCreating] = useState(false);
-  const [deleting, setDeleting] = useState<BillTemplate | null>(null);
+  const { page, list, pageProps, dialog, setDialog, close, said, saved } = useExtrasList<BillTemplate>('templates',
+    (c) => c.billTemplates().then((r) => (r.ok ? { ok: true as const, rows: r.templates } : r)), templateColumns);
+  const { client } = page;
   const rows = useMemo(() => (list.state === 'ready' ? [...list.rows].sort((a, b) => a.name.localeCompare(b.name)) : []), [list]);
-  const columns = useMemo(() => templateColumns(vendorName), [vendorName]);
 
   return (
     <ExtrasPage<BillTemplate>
+      {...pageProps}
       title="Bill templates"
       current="/bills/templates"
       newLabel="New template"
-      onNew={() => setCreating(true)}
-      online={online}
-      list={list}
-      reload={reload}
       offlineBody="Templates are kept on the server, not on this device, so none can be shown or used while you’re offline. You can still enter a bill by hand on the Bills page."
       blankTitle="No bill templates yet"
       blankBody="Save a vendor’s bill you enter often — the same supplies, the monthly cleaning — with its lines and coding. A new bill then starts from it: only the invoice number and dates are left to fill in."
       rowClassName="template-row"
       queryKey="templates"
       items={rows}
-      columns={columns}
-      dialogOpen={creating || deleting !== null}
       rowActions={(t) => (
         <>
           <Link to="/bills" search={{ new: 'bill', template: t.id }} className={buttonClass({ size: 'sm' })}>
             Use template <span className="sr-only">{t.name}</span>
           </Link>
-          <Button size="sm" variant="ghost" onClick={() => setDeleting(t)}>
+          <Button size="sm" variant="ghost" onClick={() => setDialog({ kind: 'delete', row: t })}>
             Delete <span className="sr-only">template {t.name}</span>
           </Button>
         </>
       )}
     >
-      {creating && (
-        <NewTemplateDialog
-          client={client}
-          reference={reference}
-          currency={currency}
-          vendorOptions={vendorOptions}
-          onClose={() => setCreating(false)}
-          onCreated={(t) => {
-            setCreating(false);
-            toastInfo(`Template “${t.name}” saved.`);
-            reload();
-          }}
-        />
-      )}
-      {deleting && (
-        <DeleteDialog
-          title={`Delete template “${deleting.name}”?`}
-          description="Bills already made from it stay as they are; new bills can no longer start from it."
-          confirmLabel="Delete template"
-          onClose={() => setDeleting(null)}
-          onDelete={async () => {
-            const r = await client.deleteBillTemplate(deleting.id);
-            if (!r.ok) return r.error;
-            toastInfo(`Template “${deleting.name}” deleted.`);
-            reload();
-            return null;
-          }}
-        />
+      {dialog?.kind === 'new' && <NewTemplateDialog page={page} onClose={close} onCreated={(t) => saved(`Template “${t.name}” saved.`)} />}
+      {dialog?.kind === 'delete' && (
+        <DeleteDialog title={`Delete template “${dialog.row.name}”?`} description="Bills already made from it stay as they are; new bills can no longer start from it."
+          confirmLabel="Delete template" onClose={close}
+          onDelete={callThen(() => client.deleteBillTemplate(dialog.row.id), () => said(`Template “${dialog.row.name}” deleted.`))} />
       )}
     </ExtrasPage>
   );
 }
 
 interface NewTemplateDialogProps {
-  client: DataClient;
-  reference: ReferenceView;
-  currency: string;
-  vendorOptions: readonly { value: string; label: string }[];
+  page: ExtrasPageData;
   onClose(): void;
   onCreated(template: BillTemplate): void;
 }
 
 /** "New template": a name, then the bill form's vendor, currency, lines and memo (no number, no dates). */
-function NewTemplateDialog({ client, reference, currency, vendorOptions, onClose, onCreated }: NewTemplateDialogProps) {
-  const seq = useRef(0);
+function NewTemplateDialog({ page, onClose, onCreated }: NewTemplateDialogProps) {
+  const { client, reference, vendorOptions } = page;
   const [name, setName] = useState('');
-  const [values, setValues] = useState<BillFormValues>(() => emptyBillValues(currency, localToday(), 'template-line-0'));
+  const [values, setValues] = useState<BillFormValues>(() => emptyBillValues(page.currency, localToday(), 'template-line-0'));
   const vendors = reference.data.vendors;
-  const currencies = currencyChoices(currency, values.currency);
-  const clear = (...keys: string[]) => setErrors((e) => Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))));
-  const setLines = (update: (lines: BillLineValues[]) => BillLineValues[], cleared: string[]) => {
-    setValues((v) => ({ ...v, lines: update(v.lines) }));
-    clear('amount', 'line_items', ...cleared);
-  };
+  const currencies = currencyChoices(page.currency, values.currency);
+  const clear = (...keys: string[]) => setErrors((e) => withoutErrors(e, keys));
 
-  const { errors, setErrors, formError, busy, submit } = useExtrasForm(() => templateInput(values, name), async (body) => {
+  const { errors, setErrors, formError, busy, submit } = useCheckedSubmit(() => templateInput(values, name), async (body) => {
     const r = await client.createBillTemplate(body);
     if (!r.ok) return r.error;
     onCreated(r.template);
@@ -145,28 +102,10 @@ function NewTemplateDialog({ client, reference, currency, vendorOptions, onClose
           }} />
         <CurrencyField field="currency" label="Currency" value={values.currency} currencies={currencies} error={errors.currency}
           onChange={(c) => setValues((v) => ({ ...v, currency: c }))} />
-        <div className="bill-wide">
-          <BillLinesEditor
-            lines={values.lines}
-            currency={values.currency}
-            glAccounts={reference.options.glAccounts}
-            departments={reference.options.departments}
-            errors={errors}
-            onChange={(i, line) => setLines((ls) => ls.map((l, j) => (j === i ? line : l)), [`line_items.${i}.description`, `line_items.${i}.amount`])}
-            onAdd={() => setLines((ls) => [...ls, emptyLine(`template-line-${++seq.current}`, vendors.find((v) => v.id === values.vendor_id) ?? null)], [])}
-            onRemove={(i) => setLines((ls) => ls.filter((_, j) => j !== i), Object.keys(errors).filter((k) => k.startsWith('line_items.')))}
-          />
-        </div>
+        <ExtrasLines values={values} setValues={setValues} clear={clear} reference={reference} errors={errors} keyPrefix="template-line" firstSeq={0} />
         <BillMemoField field="memo" label="Memo" value={values.memo} error={errors.memo} onChange={(m) => setValues((v) => ({ ...v, memo: m }))} />
       </div>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          Save template
-        </Button>
-      </div>
+      <ModalActions submitLabel="Save template" busy={busy} onCancel={onClose} />
     </Modal>
   );
 }

@@ -1,5 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
-import type { ReferenceData } from '../../../../workers/api.ts';
+import { useMemo, useState } from 'react';
 import { Button } from '../../../components/button.tsx';
 import { ReceiptCapture } from '../../../components/receipt-capture.tsx';
 import { useAppState, useDataClient } from '../../../data-access/data-context.tsx';
@@ -9,7 +8,7 @@ import { formatCount } from '../../../lib/format.ts';
 import { ListPage } from '../../../lib/list/list-page.tsx';
 import { useListPage, useLocalRows } from '../../../lib/list/use-list-page.ts';
 import { useReceiptsWithRemote } from '../../../lib/receipts.ts';
-import { buildReferenceView } from '../../../lib/reference-data.ts';
+import { buildReferenceView, useReferenceAnswer } from '../../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../../lib/toast-store.ts';
 import { BillPayNav } from '../bill-pay-nav.tsx';
 import { ConfirmDialog } from '../bill-dialogs.tsx';
@@ -91,7 +90,7 @@ export function BillInboxPage() {
   // Every change, not only reference data: a row's sync mark moves with the outbox.
   const dataVersion = useAppState((s) => s.dataVersion);
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
-  const data = useInboxData(client, dataVersion);
+  const data = useReferenceAnswer(client, dataVersion);
   const reference = useMemo(() => (data ? buildReferenceView(data) : null), [data]);
   const shown = useMemo(() => (data ? inboxOrder(data.provisional_bills) : null), [data]);
   const vendorNames = useMemo(() => new Map((data?.vendors ?? []).map((v) => [v.id, v.name])), [data]);
@@ -175,21 +174,6 @@ function InboxConfirm({ confirming, onClose, onRemove, returnFocus }: {
       returnFocus={returnFocus}
     />
   );
-}
-
-/** Reference data as shown (commands applied, with marks), re-read with `version`; null until the first answer. */
-function useInboxData(client: DataClient, version: number): ReferenceData | null {
-  const [data, setData] = useState<ReferenceData | null>(null);
-  useEffect(() => {
-    let live = true;
-    void client.referenceData().then((d) => {
-      if (live) setData(d);
-    });
-    return () => {
-      live = false;
-    };
-  }, [client, version]);
-  return data;
 }
 
 /** Whether a provisional bill shown already holds this file (by this device's id or the server's). */
