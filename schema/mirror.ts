@@ -95,8 +95,9 @@ export const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  *    held charges and the cardholder's answer, offline too).
  * 7: bills carry `duplicate_of` (issue 25: a confirmed duplicate invoice, shown to approvers).
  * 8: transactions carry `attendees` (issue 26).
+ * 9: the `trips` collection (issue 27): a new RxDB collection in the layout.
  */
-export const MIRROR_SCHEMA_VERSION = 8;
+export const MIRROR_SCHEMA_VERSION = 9;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;
