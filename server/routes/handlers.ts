@@ -32,6 +32,7 @@ import { webauthnHandlers } from './webauthn.ts';
 import { supportAccessHandlers } from './support-access.ts';
 import { emailVerificationHandlers } from './email-verification.ts';
 import { fraudHandlers } from './fraud.ts';
+import { tripHandlers } from './travel.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -75,4 +76,5 @@ export const HANDLERS = {
   ...supportAccessHandlers,
   ...emailVerificationHandlers,
   ...fraudHandlers,
+  ...tripHandlers,
 } satisfies HandlerMap;
