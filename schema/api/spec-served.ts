@@ -71,6 +71,15 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE locations/{location}': ['admin.locations.delete'],
     'PUT department and location owners': ['admin.departments.owners', 'admin.locations.owners'],
   },
+  'Travel and booking': {
+    'DELETE travel policy': ['travel.policy.delete'],
+    'DELETE trips': ['travel.trips.delete'],
+    'DELETE trip spend events and transactions': ['travel.trips.unlinkSpend'],
+    'PUT travel policy': ['travel.policy.put'],
+    'PUT settings': ['travel.settings.put'],
+    'PUT traveler profile': ['travel.profile.put'],
+    'PUT trip spend-events': ['travel.trips.linkSpend'],
+  },
   'Integrations and other': {
     configuration: ['config.web'],
   },
