@@ -6,7 +6,7 @@ import { DEFAULT_TRAVEL_POLICY, DEFAULT_TRAVEL_SETTINGS } from '../../schema/tra
 import { travelerSecretOf } from '../domain/travel/profile.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture, type FixtureRole, type TestResponse } from '../test-fixtures.ts';
 
 /**
  * Trips, spend links, travel policy and settings, and the traveller's profile (issue 27) through
@@ -104,9 +104,9 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     const seen: string[] = [];
     let start: string | null = null;
     do {
-      const res = await request(t.app, 'GET', `${TRIPS}?page_size=2&user_ids=${a.users.outsider}${start ? `&start=${start}` : ''}`, { token: tokens.outsider });
+      const res: TestResponse<{ data: Trip[]; page: { next: string | null } }> = await request(t.app, 'GET', `${TRIPS}?page_size=2&user_ids=${a.users.outsider}${start ? `&start=${start}` : ''}`, { token: tokens.outsider });
       expect(res.status, res.text).toBe(200);
-      seen.push(...res.body.data.map((x: Trip) => x.start_date));
+      seen.push(...res.body.data.map((x) => x.start_date));
       start = res.body.page.next;
     } while (start);
     expect(seen).toEqual(['2027-03-01', '2027-02-01', '2027-01-01']);
@@ -158,14 +158,14 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
   it('links spend: totals per currency (declined, canceled and booking charges counted right), a new seq in the feed', async () => {
     const trip = await create();
     const [t1, t2, t3, t4] = a.transactions.employee.slice(2, 6) as [string, string, string, string];
-    await t.db.query(`UPDATE transactions SET amount = 10_000, currency = 'USD', state = 'CLEARED' WHERE id = ANY($1::uuid[])`, [[t1, t2]]);
-    await t.db.query(`UPDATE transactions SET amount = 5_000, currency = 'EUR', state = 'CLEARED' WHERE id = $1`, [t3]);
-    await t.db.query(`UPDATE transactions SET amount = 7_777, currency = 'USD', state = 'DECLINED' WHERE id = $1`, [t4]);
+    await t.db.query(`UPDATE transactions SET amount = 10000, currency = 'USD', state = 'CLEARED' WHERE id = ANY($1::uuid[])`, [[t1, t2]]);
+    await t.db.query(`UPDATE transactions SET amount = 5000, currency = 'EUR', state = 'CLEARED' WHERE id = $1`, [t3]);
+    await t.db.query(`UPDATE transactions SET amount = 7777, currency = 'USD', state = 'DECLINED' WHERE id = $1`, [t4]);
     const claims = [randomUUID(), randomUUID()];
     for (const [i, status] of (['APPROVED', 'CANCELED'] as const).entries()) {
       await t.db.query(
         `INSERT INTO reimbursements (id, business_id, user_id, type, status, merchant, amount, currency, transaction_date, change_seq)
-         SELECT $1, $2, $3, 'OUT_OF_POCKET', $4, 'Taxi', 2_500, 'USD', '2026-11-10', change_seq FROM businesses WHERE id = $2`,
+         SELECT $1, $2, $3, 'OUT_OF_POCKET', $4, 'Taxi', 2500, 'USD', '2026-11-10', change_seq FROM businesses WHERE id = $2`,
         [claims[i], a.businessId, a.users.employee, status],
       );
     }
@@ -188,7 +188,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     const charge = await addBooking(trip, 'BOOKED', 30_000);
     await t.db.query(
       `INSERT INTO transactions (id, business_id, card_id, user_id, merchant_name, amount, currency, occurred_at, state, change_seq)
-       SELECT $1, $2, $3, $4, 'Hotel', 30_000, 'USD', now(), 'CLEARED', change_seq FROM businesses WHERE id = $2`,
+       SELECT $1, $2, $3, $4, 'Hotel', 30000, 'USD', now(), 'CLEARED', change_seq FROM businesses WHERE id = $2`,
       [charge, a.businessId, a.cards.employee, a.users.employee],
     );
     const withBooking = await request(t.app, 'PUT', spend(trip.id), { token: tokens.employee, body: { transaction_ids: [charge] } });

@@ -7,10 +7,10 @@ import { queryTerms } from '../../../schema/transaction-query.ts';
 import { LIVE_BOOKING_STATUSES, tripDateErrors } from '../../../schema/travel-rules.ts';
 import { AIRPORTS } from '../../../schema/travel/airports.ts';
 import type { ActingUser } from '../../core/actor.ts';
-import { decodeCursor, encodeCursor } from '../../core/cursor.ts';
 import { ApiError, validationError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { COLLECTIONS, writeMirrored } from '../collections.ts';
+import { newestFirstPage, type KeysetOrder, type PageRequest } from '../newest-first-page.ts';
 import { escapeLike } from '../transaction-sql.ts';
 import { visibleUsersClause, type Visibility } from '../visibility.ts';
 import { travelSettingsOf } from './settings.ts';
@@ -53,14 +53,16 @@ export async function touchTrip(tx: Queryable, businessId: string, tripId: strin
   await tx.query('UPDATE trips SET change_seq = $3, updated_at = now() WHERE business_id = $1 AND id = $2', [businessId, tripId, seq]);
 }
 
-const SORT = 'start_desc';
 const SEARCH_COLUMNS = tripEntity.searchText.map((f) => `r.${f}`).join(', ');
-const cursorShape = z.tuple([z.iso.date(), z.uuid()]);
+/** Latest start first, then id. */
+const START_DESC: KeysetOrder = {
+  sort: 'start_desc',
+  keys: [{ column: 'r.start_date', text: `to_char(r.start_date, 'YYYY-MM-DD')`, cast: 'date' }, { column: 'r.id', text: 'r.id::text', cast: 'uuid' }],
+  cursor: z.tuple([z.iso.date(), z.uuid()]),
+};
 
-export type TripPageRequest = { filter: TripFilter; pageSize: number; start?: string | undefined; includeCount: boolean };
-
-/** §7 keyset list, latest start first (then id). */
-export async function listTrips(db: Queryable, businessId: string, vis: Visibility, req: TripPageRequest) {
+/** §7 keyset list, latest start first (then id); `q` matches the definition's `searchText`. */
+export async function listTrips(db: Queryable, businessId: string, vis: Visibility, req: PageRequest & { filter: TripFilter }) {
   const params: unknown[] = [businessId];
   const conds = ['r.business_id = $1', 'NOT r.deleted'];
   const f = req.filter;
@@ -68,27 +70,7 @@ export async function listTrips(db: Queryable, businessId: string, vis: Visibili
   if (f.user_ids?.length) conds.push(`r.user_id = ANY($${params.push(f.user_ids)}::uuid[])`);
   for (const term of queryTerms(f.q)) conds.push(`lower(concat_ws(' ', ${SEARCH_COLUMNS})) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
   const where = conds.join(' AND ') + visibleUsersClause(vis, 'r', params);
-  const wantCount = req.includeCount || req.pageSize === 0;
-  const total = wantCount
-    ? Number((await db.query<{ n: number }>(`SELECT count(*) AS n FROM trips r WHERE ${where}`, [...params]))[0]?.n ?? 0)
-    : undefined;
-  if (req.pageSize === 0) return { data: [], page: { next: null }, total_count: total };
-  let pageWhere = where;
-  if (req.start) {
-    const [date, id] = decodeCursor(req.start, SORT, cursorShape) as [string, string];
-    pageWhere += ` AND (r.start_date, r.id) < ($${params.push(date)}::date, $${params.push(id)}::uuid)`;
-  }
-  params.push(req.pageSize + 1);
-  const rows = await db.query<{ doc: Trip; k0: string; k1: string }>(
-    `SELECT ${DOC} AS doc, to_char(r.start_date, 'YYYY-MM-DD') AS k0, r.id::text AS k1 FROM trips r WHERE ${pageWhere}
-      ORDER BY r.start_date DESC, r.id DESC LIMIT $${params.length}`,
-    params,
-  );
-  const more = rows.length > req.pageSize;
-  const page = more ? rows.slice(0, req.pageSize) : rows;
-  const last = page.at(-1);
-  const next = more && last ? encodeCursor(SORT, [last.k0, last.k1]) : null;
-  return { data: page.map((r) => r.doc), page: { next }, ...(total === undefined ? {} : { total_count: total }) };
+  return newestFirstPage<Trip>(db, { table: 'trips', doc: DOC, where, params, order: START_DESC }, req);
 }
 
 function checkDestination(code: string | undefined): void {
