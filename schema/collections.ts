@@ -18,6 +18,7 @@ import { savedReportEntity } from './entities/saved-report.ts';
 import { dashboardEntity } from './entities/dashboard.ts';
 import { mappingRuleEntity } from './entities/mapping-rule.ts';
 import { businessEntityEntity } from './entities/business-entity.ts';
+import { tripEntity } from './entities/trip.ts';
 
 /**
  * The mirrored collections, listed once. Everything that differs per collection is in its
@@ -45,6 +46,7 @@ const DEFINITIONS = [
   dashboardEntity,
   mappingRuleEntity,
   businessEntityEntity,
+  tripEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

@@ -95,7 +95,7 @@ export const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  *    held charges and the cardholder's answer, offline too).
  * 7: bills carry `duplicate_of` (issue 25: a confirmed duplicate invoice, shown to approvers).
  * 8: transactions carry `attendees` (issue 26).
- * 9: approvals may review a `travel_booking` (issue 27).
+ * 9: the `trips` collection (issue 27): a new RxDB collection in the layout; approvals may review a `travel_booking`.
  */
 export const MIRROR_SCHEMA_VERSION = 9;
 

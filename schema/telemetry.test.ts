@@ -62,6 +62,18 @@ describe('error-report masking', () => {
     expect(masked).toContain('application/json');
     expect(maskSensitive(report).request.body.memo).toBe('Dinner');
   });
+
+  it('masks a traveller profile (issue 27): birth date, known traveller number, every loyalty number; names and seat stay', () => {
+    const body = {
+      legal_first_name: 'Ana', legal_last_name: 'Ruiz', date_of_birth: '1990-04-14', known_traveler_number: 'TT1234567',
+      loyalty_programs: [{ airline_code: 'UA', number: 'MP99887766' }], seat_preference: 'AISLE',
+    };
+    const masked = maskSensitive({ request: { body } });
+    expect(masked.request.body).toEqual({ ...body, date_of_birth: '[masked]', known_traveler_number: '[masked]', loyalty_programs: '[masked]' });
+    expect(maskSensitive('PUT profile failed: date_of_birth=1990-04-14 known_traveler_number: TT1234567')).toBe(
+      'PUT profile failed: date_of_birth=[masked] known_traveler_number: [masked]',
+    );
+  });
 });
 
 describe('mobile wrapper', () => {

@@ -64,13 +64,15 @@ export function eventIdentity(
 }
 
 const SENSITIVE_KEY =
-  /pass(word|wd|code)?|secret|token|authori[sz]ation|cookie|api[-_]?key|ssn|social[-_]?security|\btin\b|tax[-_]?id|\bein\b|iban|account[-_]?(number|no|num)|routing|card[-_]?number|\bpan\b|cvv|cvc/i;
+  /pass(word|wd|code)?|secret|token|authori[sz]ation|cookie|api[-_]?key|ssn|social[-_]?security|\btin\b|tax[-_]?id|\bein\b|iban|account[-_]?(number|no|num)|routing|card[-_]?number|\bpan\b|cvv|cvc|date[-_]?of[-_]?birth|\bdob\b|known[-_]?travell?er[-_]?number/i;
+/** Keys whose whole value is masked, lists and objects included (issue 27: a traveller's loyalty numbers). */
+const SENSITIVE_TREE_KEY = /loyalty/i;
 const MASK = '[masked]';
 const VALUE_PATTERNS: [RegExp, string][] = [
   // Free text (error messages, stacks, query strings) can hold `password=…` or `"token": "…"`
   // pairs that key-based masking cannot see as keys: mask the value of every such pair.
   [
-    /\b(pass(?:word|wd|code)?|secret|token|api[-_]?key|ssn|tin|iban|account[-_]?(?:number|no|num)|routing(?:[-_]?number)?|card[-_]?number|cvv|cvc)("?\s*[=:]\s*"?)[^\s&",;]+/gi,
+    /\b(pass(?:word|wd|code)?|secret|token|api[-_]?key|ssn|tin|iban|account[-_]?(?:number|no|num)|routing(?:[-_]?number)?|card[-_]?number|cvv|cvc|date[-_]?of[-_]?birth|known[-_]?travell?er[-_]?number)("?\s*[=:]\s*"?)[^\s&",;]+/gi,
     '$1$2[masked]',
   ],
   [/\beyJ[\w-]+\.[\w-]+\.[\w-]+/g, MASK], // JWTs
@@ -94,7 +96,8 @@ export function maskSensitive<T>(value: T, depth = 0): T {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value)) {
       if (k === '__proto__') continue;
-      out[k] = SENSITIVE_KEY.test(k) && v !== null && v !== undefined && typeof v !== 'object' ? MASK : maskSensitive(v, depth + 1);
+      const masked = v !== null && v !== undefined && (SENSITIVE_TREE_KEY.test(k) || (SENSITIVE_KEY.test(k) && typeof v !== 'object'));
+      out[k] = masked ? MASK : maskSensitive(v, depth + 1);
     }
     return out as T;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveTripStatus } from './travel-rules.ts';
+import { earliestTodayAnywhere, effectiveTripStatus, tripDateErrors } from './travel-rules.ts';
 
 describe('effectiveTripStatus', () => {
   const trip = { start_date: '2026-12-01', end_date: '2026-12-04' };
@@ -12,5 +12,19 @@ describe('effectiveTripStatus', () => {
   it('a canceled trip stays canceled whatever the day', () => {
     expect(effectiveTripStatus({ ...trip, status: 'CANCELED' }, '2026-12-02')).toBe('CANCELED');
     expect(effectiveTripStatus({ ...trip, status: 'CANCELED' }, '2027-01-01')).toBe('CANCELED');
+  });
+});
+
+describe('tripDateErrors', () => {
+  const now = new Date('2026-11-20T06:00:00Z');
+  it('the end on or after the start; a one-day trip is fine', () => {
+    expect(tripDateErrors({ start_date: '2026-12-03', end_date: '2026-12-01' }, now, true)).toEqual({ end_date: 'end_date must be on or after start_date' });
+    expect(tripDateErrors({ start_date: '2026-12-01', end_date: '2026-12-01' }, now, true)).toEqual({});
+  });
+  it('not over today anywhere on Earth (UTC-12) when it must not have ended; a past trip may be kept otherwise', () => {
+    expect(earliestTodayAnywhere(now)).toBe('2026-11-19');
+    expect(tripDateErrors({ start_date: '2026-11-10', end_date: '2026-11-19' }, now, true)).toEqual({});
+    expect(tripDateErrors({ start_date: '2026-11-10', end_date: '2026-11-18' }, now, true)).toEqual({ end_date: 'end_date must not be in the past' });
+    expect(tripDateErrors({ start_date: '2026-11-10', end_date: '2026-11-18' }, now, false)).toEqual({});
   });
 });

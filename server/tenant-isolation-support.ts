@@ -20,12 +20,14 @@ export type IdPool = {
   recurringBills: string[]; vendorCredits: string[]; billTemplates: string[]; provisionalBills: string[];
   savedReports: string[]; dashboards: string[];
   syncCommits: string[]; mappingRules: string[];
+  trips: string[];
 };
 
 export function uuidFor(key: string, pool: IdPool): string {
   const k = key.toLowerCase();
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
+  if (k.includes('trip')) return first(pool.trips);
   if (k.includes('instance')) return first(pool.instances);
   if (k === 'report_id' || k.includes('saved_report')) return first(pool.savedReports);
   if (k.includes('dashboard')) return first(pool.dashboards);

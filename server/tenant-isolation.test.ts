@@ -73,6 +73,8 @@ for (const id of [
   'accounting.mappingRules.list', 'accounting.mappingRules.create', 'accounting.mappingRules.replace', 'accounting.mappingRules.delete',
   'accounting.mappingRules.apply', 'accounting.reconciliation.manualMatch',
 ]) ROLE_GATED[id] = NOT_BILL_PAY;
+// Issue 27: the travel policy and settings are written by admins only (§6); everyone reads them.
+for (const id of ['travel.policy.put', 'travel.policy.delete', 'travel.settings.put']) ROLE_GATED[id] = NON_ADMINS;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))
@@ -312,7 +314,27 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
        VALUES ($1, $2, 0, 'merchant_name', 'equals', $3, $4, $5, (SELECT change_seq FROM businesses WHERE id = $2))`,
       [mappingRule, a.businessId, `Merchant ${tag}`, a.glAccounts.active[0], a.users.admin],
     );
+    // A's employee's trip with a linked transaction, their traveller profile, and A's travel policy (issue 27).
+    const trip = randomUUID();
+    await t.db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO trips (id, business_id, user_id, created_by, name, destination, destination_name, start_date, end_date, status, change_seq)
+       SELECT $1, $2, $3, $3, $4, 'JFK', 'New York', '2027-01-10', '2027-01-12', 'PLANNED', change_seq FROM seq`,
+      [trip, a.businessId, a.users.employee, `Trip ${tag}`],
+    );
+    await t.db.query(`INSERT INTO trip_spend_events (business_id, trip_id, object_type, object_id, linked_by) VALUES ($1, $2, 'transaction', $3, $4)`,
+      [a.businessId, trip, a.transactions.employee[2], a.users.employee]);
+    await t.db.query(
+      `INSERT INTO traveler_profiles (user_id, business_id, legal_first_name, legal_last_name, seat_preference, secret, masked)
+       VALUES ($1, $2, $3, 'Ruiz', 'AISLE', 'v1.x.y.z', '{"date_of_birth_masked": "••••-••-14", "known_traveler_number_last_four": null, "loyalty_programs": []}')`,
+      [a.users.employee, a.businessId, `Traveller ${tag}`],
+    );
+    await t.db.query(`INSERT INTO travel_policies (business_id, policy) VALUES ($1, $2::jsonb)`,
+      [a.businessId, JSON.stringify({ currency: 'USD', cabin_by_duration: [{ min_duration_minutes: 0, max_cabin: 'ECONOMY' }],
+        flight_fare_caps: { ECONOMY: 4_242, PREMIUM_ECONOMY: null, BUSINESS: null, FIRST: null },
+        hotel_nightly_cap: { default: 10_000, cities: [] }, min_advance_days: 0, out_of_policy: 'BLOCK' })]);
     pool = {
+      trips: [trip],
       savedReports: [report], dashboards: [dashboard], syncCommits: [syncCommit], mappingRules: [mappingRule],
       recurringBills: [extras.recurring], vendorCredits: [extras.credit], billTemplates: [extras.template], provisionalBills: [provisional],
       vendors, vendorContacts: [vendorContact], bills,
@@ -321,6 +343,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
       cardRequests: [cardRequest], instances: [instance],
     };
     ownPool = {
+      trips: [],
       savedReports: [], dashboards: [], syncCommits: [], mappingRules: [],
       recurringBills: [], vendorCredits: [], billTemplates: [], provisionalBills: [],
       vendors: [], vendorContacts: [], bills: [],
@@ -329,7 +352,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

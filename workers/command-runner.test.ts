@@ -62,6 +62,11 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'dashboard.save': { id: ROW(1), name: 'Month end', items: [{ report_id: ROW(2), size: 'half' }] },
   'dashboard.delete': { id: ROW(1) },
   'transaction.fraudResponse': { transaction_id: ROW(1), response: 'NOT_RECOGNIZED' },
+  'trip.create': { id: ROW(1), name: 'Client visit', destination: 'JFK', start_date: '2026-12-01', end_date: '2026-12-03' },
+  'trip.update': { trip_id: ROW(1), patch: { name: 'Client visit, day two' } },
+  'trip.delete': { trip_id: ROW(1) },
+  'trip.linkSpend': { trip_id: ROW(1), transaction_ids: [ROW(2)], reimbursement_ids: [] },
+  'trip.unlinkSpend': { trip_id: ROW(1), transaction_ids: [ROW(2)] },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

@@ -33,7 +33,7 @@ import { SSO_CALLS } from './calls-sso.ts';
 import { WEBAUTHN_CALLS } from './calls-webauthn.ts';
 import { SUPPORT_ACCESS_CALLS } from './calls-support-access.ts';
 import { FRAUD_CALLS } from './calls-fraud.ts';
-import { BOOKING_CALLS } from './calls-travel.ts';
+import { BOOKING_CALLS, TRIP_CALLS } from './calls-travel.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -217,4 +217,5 @@ export const CATALOGUE = [
   ...SUPPORT_ACCESS_CALLS,
   ...FRAUD_CALLS,
   ...BOOKING_CALLS,
+  ...TRIP_CALLS,
 ] as const;

@@ -63,10 +63,6 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE TOTP and WebAuthn authenticators': ['mfa.totpDelete', 'webauthn.delete'],
     'PATCH admin change of user email (sensitive)': ['users.changeEmail'],
   },
-  'Travel and booking': {
-    '/booking/flights/...': ['booking.flights.search'],
-    '/booking/hotels/...': ['booking.hotels.search'],
-  },
   Businesses: {
     'DELETE entities/{entity}': ['admin.entities.delete'],
     'DELETE {business}/sso (body)': ['admin.sso.deleteBusiness'],
@@ -74,6 +70,17 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE departments/{dept}': ['admin.departments.delete'],
     'DELETE locations/{location}': ['admin.locations.delete'],
     'PUT department and location owners': ['admin.departments.owners', 'admin.locations.owners'],
+  },
+  'Travel and booking': {
+    'DELETE travel policy': ['travel.policy.delete'],
+    'DELETE trips': ['travel.trips.delete'],
+    'DELETE trip spend events and transactions': ['travel.trips.unlinkSpend'],
+    'PUT travel policy': ['travel.policy.put'],
+    'PUT settings': ['travel.settings.put'],
+    'PUT traveler profile': ['travel.profile.put'],
+    'PUT trip spend-events': ['travel.trips.linkSpend'],
+    '/booking/flights/...': ['booking.flights.search'],
+    '/booking/hotels/...': ['booking.hotels.search'],
   },
   'Integrations and other': {
     configuration: ['config.web'],

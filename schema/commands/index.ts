@@ -15,6 +15,7 @@ import { billCreate, billDelete, billPayNow, billUpdate } from './bill.ts';
 import { provisionalBillCreate, provisionalBillDelete, provisionalBillUpdate } from './provisional-bill.ts';
 import { dashboardDelete, dashboardSave, savedReportDelete, savedReportSave } from './reporting.ts';
 import { transactionFraudResponse } from './fraud.ts';
+import { tripCreate, tripDelete, tripLinkSpend, tripUnlinkSpend, tripUpdate } from './trip.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
@@ -65,6 +66,11 @@ const DEFINITIONS = [
   dashboardSave,
   dashboardDelete,
   transactionFraudResponse,
+  tripCreate,
+  tripUpdate,
+  tripDelete,
+  tripLinkSpend,
+  tripUnlinkSpend,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

@@ -154,10 +154,51 @@ export function compareTrips(sort: TripSort) {
 }
 
 /**
- * Table `trips` (migration 038). `bookings`, `transaction_ids`, `reimbursement_ids`, `total` and
- * `totals` are computed doc values (`sql`) read from `travel_bookings` and `trip_spend_events`;
- * the server layer supplies them (server/domain/collections.ts) — see server/domain/travel/.
+ * Table `trips` (migration 038). `bookings`, `transaction_ids`, `reimbursement_ids`, `budget`,
+ * `total` and `totals` are computed doc values (`sql`) read from `travel_bookings`,
+ * `trip_spend_events`, `transactions` and `reimbursements` when the doc is built (so a write to
+ * any of them must bump the trip's change_seq for the feed to carry it: server/domain/travel/).
+ *
+ * What counts toward the total: BOOKED bookings at their price; linked card transactions not
+ * DECLINED (refunds count negative) and not a booking's own charge or refund (the booking
+ * counts instead: a charge is linked to its trip, and counted once); linked claims not CANCELED
+ * and not deleted.
  */
+const BOOKINGS_SQL = `(SELECT coalesce(jsonb_agg(jsonb_build_object(
+      'id', b.id, 'trip_id', b.trip_id, 'kind', b.kind, 'status', b.status, 'offer_id', b.offer_id,
+      'price', jsonb_build_object('amount', b.price_amount, 'currency', b.currency),
+      'in_policy', b.in_policy, 'policy_reasons', b.policy_reasons,
+      'segments', coalesce(b.payload->'segments', '[]'::jsonb), 'hotel', b.payload->'hotel',
+      'confirmation_code', b.confirmation_code, 'card_id', b.card_id, 'transaction_id', b.transaction_id,
+      'refund_transaction_id', b.refund_transaction_id, 'approval_id', b.approval_id, 'rejection_reason', b.rejection_reason,
+      'booked_at', ll_iso(b.booked_at), 'canceled_at', ll_iso(b.canceled_at), 'created_at', ll_iso(b.created_at))
+      ORDER BY b.created_at, b.id), '[]'::jsonb)
+    FROM travel_bookings b WHERE b.trip_id = r.id)`;
+
+const linkedIdsSql = (type: 'transaction' | 'reimbursement') => `(SELECT coalesce(jsonb_agg(e.object_id ORDER BY e.linked_at, e.object_id), '[]'::jsonb)
+    FROM trip_spend_events e WHERE e.trip_id = r.id AND e.object_type = '${type}')`;
+
+/** Every amount that counts toward the trip's total (see above), as rows (amount, currency). */
+const TRIP_SPEND_ITEMS_SQL = `SELECT b.price_amount AS amount, b.currency FROM travel_bookings b WHERE b.trip_id = r.id AND b.status = 'BOOKED'
+      UNION ALL
+      SELECT t.amount, t.currency FROM trip_spend_events e JOIN transactions t ON t.id = e.object_id AND t.business_id = e.business_id
+       WHERE e.trip_id = r.id AND e.object_type = 'transaction' AND t.state <> 'DECLINED' AND NOT t.deleted
+         AND NOT EXISTS (SELECT 1 FROM travel_bookings ob WHERE ob.trip_id = r.id AND t.id IN (ob.transaction_id, ob.refund_transaction_id))
+      UNION ALL
+      SELECT c.amount, c.currency FROM trip_spend_events e JOIN reimbursements c ON c.id = e.object_id AND c.business_id = e.business_id
+       WHERE e.trip_id = r.id AND e.object_type = 'reimbursement' AND c.status <> 'CANCELED' AND NOT c.deleted`;
+
+/** The budget's currency, else the business's. */
+const TRIP_CURRENCY_SQL = `coalesce(r.budget_currency, (SELECT bz.currency FROM businesses bz WHERE bz.id = r.business_id))`;
+
+const TOTAL_SQL = `jsonb_build_object('amount', (SELECT coalesce(sum(i.amount), 0)::bigint FROM (${TRIP_SPEND_ITEMS_SQL}) i
+      WHERE i.currency = ${TRIP_CURRENCY_SQL}), 'currency', ${TRIP_CURRENCY_SQL})`;
+
+const TOTALS_SQL = `(SELECT coalesce(jsonb_agg(jsonb_build_object('amount', s.amount, 'currency', s.currency) ORDER BY s.currency), '[]'::jsonb)
+    FROM (SELECT i.currency, sum(i.amount)::bigint AS amount FROM (${TRIP_SPEND_ITEMS_SQL}) i GROUP BY i.currency) s)`;
+
+const BUDGET_SQL = `CASE WHEN r.budget_amount IS NULL THEN NULL ELSE jsonb_build_object('amount', r.budget_amount, 'currency', r.budget_currency) END`;
+
 const tripColumns: ColumnMap<Trip> = {
   id: { type: 'uuid', indexed: true },
   user_id: { type: 'uuid' },
@@ -168,12 +209,12 @@ const tripColumns: ColumnMap<Trip> = {
   end_date: { type: 'date' },
   purpose: { type: 'text' },
   status: { type: 'text' },
-  budget: { type: 'jsonb' },
-  total: { type: 'jsonb' },
-  totals: { type: 'jsonb' },
-  bookings: { type: 'jsonb' },
-  transaction_ids: { type: 'jsonb' },
-  reimbursement_ids: { type: 'jsonb' },
+  budget: { type: 'jsonb', sql: BUDGET_SQL },
+  total: { type: 'jsonb', sql: TOTAL_SQL },
+  totals: { type: 'jsonb', sql: TOTALS_SQL, missing: 'empty list' },
+  bookings: { type: 'jsonb', sql: BOOKINGS_SQL, missing: 'empty list' },
+  transaction_ids: { type: 'jsonb', sql: linkedIdsSql('transaction'), missing: 'empty list' },
+  reimbursement_ids: { type: 'jsonb', sql: linkedIdsSql('reimbursement'), missing: 'empty list' },
   card_id: { type: 'uuid' },
   canceled_at: { type: 'timestamptz' },
   created_at: { type: 'timestamptz' },

@@ -363,3 +363,8 @@ export function searchAirports(q: string, limit = 10): AirportMatch[] {
     .slice(0, limit)
     .map(({ code, a }) => ({ code, ...a }));
 }
+
+/** The city of an airport code, or null when the code is not one of ours. */
+export function airportCity(code: string): string | null {
+  return airport(code)?.city ?? null;
+}

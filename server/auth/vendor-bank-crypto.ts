@@ -23,12 +23,20 @@ export function parseBankKey(text: string): Buffer {
 }
 
 export async function loadVendorBankKey(db: Queryable, envKey = process.env.VENDOR_BANK_KEY): Promise<Buffer> {
+  return loadServerKey(db, KEY_NAME, envKey);
+}
+
+/**
+ * A 32-byte key: `envKey` when set, else the random one kept in server_keys under `name` (created
+ * once, so every API process on the database agrees). Issue 27's traveller profiles use it too.
+ */
+export async function loadServerKey(db: Queryable, name: string, envKey: string | undefined): Promise<Buffer> {
   if (envKey) return parseBankKey(envKey);
   await db.query('INSERT INTO server_keys (name, secret) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
-    KEY_NAME, randomBytes(32).toString('base64'),
+    name, randomBytes(32).toString('base64'),
   ]);
-  const rows = await db.query<{ secret: string }>('SELECT secret FROM server_keys WHERE name = $1', [KEY_NAME]);
-  if (!rows[0]) throw new Error('vendor bank key missing from server_keys');
+  const rows = await db.query<{ secret: string }>('SELECT secret FROM server_keys WHERE name = $1', [name]);
+  if (!rows[0]) throw new Error(`${name} key missing from server_keys`);
   return parseBankKey(rows[0].secret);
 }
 

@@ -53,6 +53,8 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility' | 
   dashboards: { table: 'dashboards', sortKey: 'lower(r.name)' },
   // Issue 14: business entities, so a bill's or a user's entity is named offline (domain/admin-org.ts writes them).
   entities: { table: 'business_entities', sortKey: 'lower(r.name)' },
+  // Issue 27: trips, their bookings and linked spend inside the doc (domain/travel/trips.ts).
+  trips: { table: 'trips', sortKey: `to_char(r.start_date, 'YYYY-MM-DD')` },
 };
 
 function docSqlFor(c: MirroredCollection): string {

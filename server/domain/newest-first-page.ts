@@ -6,19 +6,31 @@ import type { Queryable } from '../db/db.ts';
 export type PageRequest = { pageSize: number; start?: string | undefined; includeCount: boolean };
 export type Page<T> = { data: T[]; page: { next: string | null }; total_count?: number };
 
-const SORT = 'created_desc';
-const cursorShape = z.tuple([z.string().min(1), z.uuid()]);
+/**
+ * A keyset order, newest first: its cursor's sort name, the key columns (each read as text for the
+ * cursor and compared under its SQL cast), the cursor's shape. Default: created_at, then id.
+ */
+export type KeysetOrder = { sort: string; keys: readonly { column: string; text: string; cast: string }[]; cursor: z.ZodType };
+const CREATED_DESC: KeysetOrder = {
+  sort: 'created_desc',
+  keys: [
+    { column: 'r.created_at', text: `to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, cast: 'timestamptz' },
+    { column: 'r.id', text: 'r.id::text', cast: 'uuid' },
+  ],
+  cursor: z.tuple([z.string().min(1), z.uuid()]),
+};
 
 /**
- * A keyset page of `table` (alias `r`) newest first, by (created_at, id): `where` and `params`
- * select the rows (the caller's filters and visibility), `doc` builds each row's wire shape. A
- * zero-size page answers the count only (§7); the count is also sent when asked for.
+ * A keyset page of `table` (alias `r`) newest first, by `order` (created_at, id unless given):
+ * `where` and `params` select the rows (the caller's filters and visibility), `doc` builds each
+ * row's wire shape. A zero-size page answers the count only (§7); the count is also sent when asked for.
  */
 export async function newestFirstPage<T>(
   db: Queryable,
-  spec: { table: string; doc: string; where: string; params: unknown[] },
+  spec: { table: string; doc: string; where: string; params: unknown[]; order?: KeysetOrder },
   req: PageRequest,
 ): Promise<Page<T>> {
+  const order = spec.order ?? CREATED_DESC;
   const params = [...spec.params];
   const wantCount = req.includeCount || req.pageSize === 0;
   const total = wantCount
@@ -27,19 +39,20 @@ export async function newestFirstPage<T>(
   if (req.pageSize === 0) return { data: [], page: { next: null }, total_count: total };
   let pageWhere = spec.where;
   if (req.start) {
-    const [created, id] = decodeCursor(req.start, SORT, cursorShape) as [string, string];
-    pageWhere += ` AND (r.created_at, r.id) < ($${params.push(created)}::timestamptz, $${params.push(id)}::uuid)`;
+    const values = decodeCursor(req.start, order.sort, order.cursor) as string[];
+    const after = order.keys.map((k, i) => `$${params.push(values[i])}::${k.cast}`).join(', ');
+    pageWhere += ` AND (${order.keys.map((k) => k.column).join(', ')}) < (${after})`;
   }
   params.push(req.pageSize + 1);
-  const rows = await db.query<{ doc: T; k0: string; k1: string }>(
-    `SELECT ${spec.doc} AS doc, to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS k0, r.id::text AS k1
+  const rows = await db.query<{ doc: T } & Record<string, string>>(
+    `SELECT ${spec.doc} AS doc, ${order.keys.map((k, i) => `${k.text} AS k${i}`).join(', ')}
        FROM ${spec.table} r WHERE ${pageWhere}
-      ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length}`,
+      ORDER BY ${order.keys.map((k) => `${k.column} DESC`).join(', ')} LIMIT $${params.length}`,
     params,
   );
   const more = rows.length > req.pageSize;
   const page = more ? rows.slice(0, req.pageSize) : rows;
   const last = page.at(-1);
-  const next = more && last ? encodeCursor(SORT, [last.k0, last.k1]) : null;
+  const next = more && last ? encodeCursor(order.sort, order.keys.map((_, i) => last[`k${i}`]!)) : null;
   return { data: page.map((r) => r.doc), page: { next }, ...(total === undefined ? {} : { total_count: total }) };
 }

@@ -21,6 +21,7 @@ import { dashboardSchema } from '../../schema/entities/dashboard.ts';
 import type { Change, MirroredCollection } from '../../schema/sync-feed.ts';
 import { cardRequestSchema } from '../../schema/entities/card-request.ts';
 import { mappingRuleRowSchema } from '../../schema/entities/mapping-rule.ts';
+import { tripSchema } from '../../schema/entities/trip.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, sseReader, type Fixture, type FixtureRole } from '../test-fixtures.ts';
@@ -44,6 +45,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   dashboards: dashboardSchema.strict(),
   mapping_rules: mappingRuleRowSchema.strict(),
   entities: businessEntityRowSchema.strict(),
+  trips: tripSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

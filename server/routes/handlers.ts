@@ -33,6 +33,7 @@ import { supportAccessHandlers } from './support-access.ts';
 import { emailVerificationHandlers } from './email-verification.ts';
 import { fraudHandlers } from './fraud.ts';
 import { bookingHandlers } from './booking.ts';
+import { tripHandlers } from './travel.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -77,4 +78,5 @@ export const HANDLERS = {
   ...emailVerificationHandlers,
   ...fraudHandlers,
   ...bookingHandlers,
+  ...tripHandlers,
 } satisfies HandlerMap;

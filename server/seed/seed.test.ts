@@ -12,7 +12,7 @@ import { DEMO_PASSWORD } from './types.ts';
 const NOW = new Date('2026-11-21T00:00:00.000Z');
 // Real scrypt, cheaper parameters: 42 full-strength hashes per seed would dominate the suite.
 const fastHash = (password: string) => hashPassword(password, { N: 1024, r: 8, p: 1 });
-const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'bills', 'saved_reports', 'dashboards', 'accounting_mapping_rules'];
+const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'bills', 'saved_reports', 'dashboards', 'accounting_mapping_rules', 'trips'];
 
 const count = async (db: Db, sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params))[0]?.n);
 
@@ -85,6 +85,20 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
     );
     expect(range).toEqual({ lo: 1, hi: seeded.maxChangeSeq, n: seeded.maxChangeSeq, distinct: seeded.maxChangeSeq });
     expect(await highWater(t.db, seeded.businessId)).toBe(seeded.maxChangeSeq);
+  });
+
+  it("gives the demo employee a past trip with spend linked and an upcoming one (issue 27)", async () => {
+    const trips = await t.db.query<{ email: string; end_date: string; start_date: string; transactions: number; claims: number }>(
+      `SELECT u.email, to_char(r.end_date, 'YYYY-MM-DD') AS end_date, to_char(r.start_date, 'YYYY-MM-DD') AS start_date,
+              (SELECT count(*) FROM trip_spend_events e WHERE e.trip_id = r.id AND e.object_type = 'transaction') AS transactions,
+              (SELECT count(*) FROM trip_spend_events e WHERE e.trip_id = r.id AND e.object_type = 'reimbursement') AS claims
+         FROM trips r JOIN spend_users u ON u.id = r.user_id WHERE r.business_id = $1 ORDER BY r.start_date`,
+      [seeded.businessId],
+    );
+    const today = NOW.toISOString().slice(0, 10);
+    expect(trips.map((x) => x.email)).toEqual(['employee@demo.test', 'employee@demo.test']);
+    expect(trips[0]!.end_date < today && Number(trips[0]!.transactions) > 0 && Number(trips[0]!.claims) === 1).toBe(true);
+    expect(trips[1]!.start_date > today && Number(trips[1]!.transactions) + Number(trips[1]!.claims) === 0).toBe(true);
   });
 
   it("holds one charge of the demo employee's, by the fraud rules (issue 24)", async () => {

@@ -21,6 +21,7 @@ import { demoReports, insertReports } from './reports.ts';
 import { insertAccountingDemo } from './accounting.ts';
 import type { DemoData } from './types.ts';
 import { insertHeldCharge } from './fraud.ts';
+import { insertDemoTrips } from './trips.ts';
 
 export interface SeedDemoOptions {
   transactions: number;
@@ -130,6 +131,8 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     lastSeq = await insertAccountingDemo(tx, data, maxChangeSeq);
     // Issue 24: the demo employee's held charge ("Was this you?").
     await insertHeldCharge(tx, data);
+    // Issue 27: the demo employee's past trip (spend linked) and upcoming one.
+    lastSeq = await insertDemoTrips(tx, data, now, seed, lastSeq);
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
     await announceChange(tx, data.business.id, lastSeq);
   });

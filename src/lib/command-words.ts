@@ -52,6 +52,11 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'dashboard.save': 'Saving of',
   'dashboard.delete': 'Deletion of',
   'transaction.fraudResponse': 'Your answer about',
+  'trip.create': 'New trip',
+  'trip.update': 'Edit of',
+  'trip.delete': 'Deletion of',
+  'trip.linkSpend': 'Linking spend to',
+  'trip.unlinkSpend': 'Unlinking spend from',
 };
 
 /** The words of a stored command name (a name from a newer build gets its raw name). */

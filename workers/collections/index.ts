@@ -12,6 +12,7 @@ import { cardCollection } from './card.ts';
 import { cardRequestCollection } from './card-request.ts';
 import { reimbursementCollection } from './reimbursements.ts';
 import { transactionCollection } from './transactions.ts';
+import { tripCollection } from './trips.ts';
 import type { WorkerCollection } from './worker-collection.ts';
 
 /**
@@ -29,6 +30,7 @@ export const WORKER_COLLECTIONS = {
   cards: cardCollection,
   card_requests: cardRequestCollection,
   bills: billCollection,
+  trips: tripCollection,
 } as const satisfies { [C in QueriedCollection]: AnyWorkerCollection<C> };
 
 type Registry = typeof WORKER_COLLECTIONS;

@@ -108,20 +108,3 @@ export async function refundBooking(
   await linkToTrip(tx, card!.doc.business_id, b.trip_id, id, by);
   return id;
 }
-
-/**
- * Re-stamps the trip so its mirrored doc (bookings inside) moves: `seq` (the write's own), its card once
- * issued, and its status from its bookings — BOOKED while one is BOOKED, else PLANNED (a
- * canceled trip stays CANCELED).
- */
-export async function touchTrip(tx: Queryable, businessId: string, tripId: string, seq: number, now: Date, cardId: string | null = null): Promise<number> {
-  await tx.query(
-    `UPDATE trips t SET change_seq = $3, updated_at = $4, card_id = coalesce(t.card_id, $5::uuid),
-            status = CASE WHEN t.status = 'CANCELED' THEN t.status
-                          WHEN EXISTS (SELECT 1 FROM travel_bookings b WHERE b.trip_id = t.id AND b.status = 'BOOKED') THEN 'BOOKED'
-                          ELSE 'PLANNED' END
-      WHERE t.business_id = $1 AND t.id = $2`,
-    [businessId, tripId, seq, now.toISOString(), cardId],
-  );
-  return seq;
-}

@@ -3,15 +3,14 @@ import {
   OFFER_TTL_MINUTES, type FlightOffer, type FlightSearchBody, type HotelOffer, type HotelSearchBody,
 } from '../../../schema/api/calls-travel.ts';
 import { checkFlightSearch, checkHotelSearch, evaluateFlightOffer, evaluateHotelOffer, localToday, type PolicyVerdict } from '../../../schema/travel-booking-rules.ts';
-import {
-  DEFAULT_TRAVEL_POLICY, DEFAULT_TRAVEL_SETTINGS, travelPolicySchema, travelSettingsSchema, type TravelPolicy, type TravelSettings,
-} from '../../../schema/travel-policy.ts';
+import type { TravelPolicy, TravelSettings } from '../../../schema/travel-policy.ts';
 import { AIRPORTS } from '../../../schema/travel/airports.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import { ApiError, validationError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { searchFlightInventory, searchHotelInventory } from './inventory.ts';
 import { tripForBooking } from './trip-access.ts';
+import { travelPolicyOf, travelSettingsOf } from './settings.ts';
 
 /**
  * Issue 27: flight and hotel search. The inventory (inventory.ts) answers; each offer is stamped
@@ -21,18 +20,6 @@ import { tripForBooking } from './trip-access.ts';
  * switch flights and hotels off (TRAVEL_7004). A search also drops the caller's offers that
  * expired a day ago and were never booked (a booking keeps its offer: the foreign key).
  */
-
-/** The business's travel policy, or the default until an admin saves one. */
-export async function readTravelPolicy(db: Queryable, businessId: string): Promise<TravelPolicy> {
-  const [row] = await db.query<{ policy: unknown }>('SELECT policy FROM travel_policies WHERE business_id = $1', [businessId]);
-  return row ? travelPolicySchema.parse(row.policy) : DEFAULT_TRAVEL_POLICY;
-}
-
-/** The business's travel settings, or the defaults. */
-export async function readTravelSettings(db: Queryable, businessId: string): Promise<TravelSettings> {
-  const [row] = await db.query<{ settings: unknown }>('SELECT settings FROM travel_settings WHERE business_id = $1', [businessId]);
-  return row ? travelSettingsSchema.parse(row.settings) : DEFAULT_TRAVEL_SETTINGS;
-}
 
 export function assertEnabled(settings: TravelSettings, kind: 'FLIGHT' | 'HOTEL'): void {
   if (kind === 'FLIGHT' && !settings.flights_enabled) throw new ApiError('TRAVEL_7004', 'Flight booking is turned off for this business. An admin can turn it on in Travel settings.');
@@ -77,9 +64,9 @@ async function searchPolicy(
   db: Queryable, user: ActingUser, errors: Record<string, string>, kind: 'FLIGHT' | 'HOTEL', tripId: string | undefined,
 ): Promise<TravelPolicy> {
   if (Object.keys(errors).length > 0) throw validationError(errors);
-  assertEnabled(await readTravelSettings(db, user.business_id), kind);
+  assertEnabled(await travelSettingsOf(db, user.business_id), kind);
   if (tripId) await tripForBooking(db, user, tripId, false);
-  return readTravelPolicy(db, user.business_id);
+  return (await travelPolicyOf(db, user.business_id)).policy;
 }
 
 /** POST /booking/flights/search: the flights, cheapest first, each with its policy verdict. */

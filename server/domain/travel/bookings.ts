@@ -11,9 +11,11 @@ import { ApiError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { cancelOpenApproval, openApproval } from '../approval-rows.ts';
 import { writeMirrored, type MirroredWrite } from '../collections.ts';
-import { chargeBooking, refundBooking, touchTrip } from './booking-charge.ts';
-import { findBooking, readTripDoc } from './booking-doc.ts';
-import { assertEnabled, readTravelPolicy, readTravelSettings } from './booking-search.ts';
+import { chargeBooking, refundBooking } from './booking-charge.ts';
+import { findTrip, touchTrip } from './trips.ts';
+import { findBooking } from './booking-doc.ts';
+import { assertEnabled } from './booking-search.ts';
+import { travelPolicyOf, travelSettingsOf } from './settings.ts';
 import { tripForBooking, tripForReading, type TripFacts } from './trip-access.ts';
 
 /**
@@ -37,7 +39,7 @@ export type BookingAnswer = Booking & { trip: Trip; change_seq: number };
 
 async function answer(db: Queryable, businessId: string, bookingId: string, changeSeq?: number): Promise<BookingAnswer> {
   const booking = (await findBooking(db, businessId, bookingId))!;
-  const trip = await readTripDoc(db, businessId, booking.doc.trip_id);
+  const trip = (await findTrip(db, businessId, { all: true }, booking.doc.trip_id))!;
   return { ...booking.doc, trip, change_seq: changeSeq ?? trip.change_seq };
 }
 
@@ -90,11 +92,11 @@ export async function createBooking(tx: Queryable, user: ActingUser, body: { tri
     if (live) return answer(tx, user.business_id, live.id);
     if (trip.status === 'CANCELED') throw new ApiError('TRAVEL_7005');
     const offer = await findOffer(tx, user, body.offer_id, now);
-    const settings = await readTravelSettings(tx, user.business_id);
+    const settings = await travelSettingsOf(tx, user.business_id);
     assertEnabled(settings, offer.kind);
     if (settings.require_trip_purpose && !trip.purpose?.trim()) throw new ApiError('TRAVEL_7021');
     if (offer.expired) throw new ApiError('TRAVEL_7001', `Offer ${offer.id} expired at ${offer.expires_at}. Search again for current prices.`);
-    const verdict = judgeOffer(await readTravelPolicy(tx, user.business_id), offer, now);
+    const verdict = judgeOffer((await travelPolicyOf(tx, user.business_id)).policy, offer, now);
     if (verdict.blocked) throw new ApiError('TRAVEL_7002', `Offer ${offer.id} is outside the travel policy, which does not allow booking it: ${verdict.reasons.join('; ')}.`);
     const b: NewBooking = { id: randomUUID(), trip, offer, verdict, by: user.id };
     const at = now.toISOString();
@@ -168,7 +170,7 @@ export async function decideTravelBooking(
   const b = booking.doc;
   const charge = await chargeBooking(tx, w, {
     businessId: reviewer.business_id, trip: trip!, kind: b.kind, price: b.price,
-    merchant: b.kind === 'HOTEL' ? b.hotel!.name : b.segments[0]!.airline_name, by: reviewer.id, settings: await readTravelSettings(tx, reviewer.business_id), now,
+    merchant: b.kind === 'HOTEL' ? b.hotel!.name : b.segments[0]!.airline_name, by: reviewer.id, settings: await travelSettingsOf(tx, reviewer.business_id), now,
   });
   await tx.query(
     `UPDATE travel_bookings SET status = 'BOOKED', confirmation_code = $2, card_id = $3, transaction_id = $4, booked_at = $5 WHERE id = $1`,
