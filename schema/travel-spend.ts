@@ -72,7 +72,8 @@ function claimDay(trip: SpendTrip, c: SpendClaim): string {
   return c.start_date < from ? from : c.start_date;
 }
 
-function claimLabel(c: SpendClaim): string {
+/** A claim in a few words: its merchant, "Per diem · Lisbon" or "Mileage". */
+export function claimLabel(c: Pick<SpendClaim, 'type' | 'merchant' | 'location'>): string {
   if (c.type === 'PER_DIEM') return `Per diem${c.location ? ` · ${c.location}` : ''}`;
   if (c.type === 'MILEAGE') return 'Mileage';
   return c.merchant ?? 'Out-of-pocket claim';

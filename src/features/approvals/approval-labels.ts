@@ -21,6 +21,7 @@ export const OBJECT_TYPE_LABELS: Record<ApprovalObjectType, string> = {
   reimbursement: 'Claim',
   card_request: 'Card request',
   bill: 'Bill',
+  travel_booking: 'Travel booking',
 };
 
 /** The reject dialog's words for the kinds rejected: what the submitters see, and what an empty reason misses. */
