@@ -32,7 +32,7 @@ export function PolicyEditor() {
   );
 }
 
-type Saved = { policy: TravelPolicy; is_default: boolean };
+type Saved = { ok: true; policy: TravelPolicy; is_default: boolean };
 
 function PolicyForm({ policy, isDefault, onSaved }: { policy: TravelPolicy; isDefault: boolean; onSaved(v: Saved): void }) {
   const client = useDataClient();

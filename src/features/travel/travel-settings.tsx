@@ -53,7 +53,7 @@ function TravelOptionsSection({ currency }: { currency: string }) {
   return (
     <Section title="Travel settings" description="What people can book, and the defaults of a new trip.">
       <LoadState loaded={loaded} what="travel settings" reload={reload}>
-        {(v) => <TravelOptionsForm settings={v.settings} currency={currency} onSaved={(settings) => set({ settings })} />}
+        {(v) => <TravelOptionsForm settings={v.settings} currency={currency} onSaved={(settings) => set({ ok: true, settings })} />}
       </LoadState>
     </Section>
   );

@@ -32,7 +32,7 @@ export function TravelerProfileSection() {
         {(v) =>
           editing ? (
             <ProfileForm profile={v.profile} onCancel={() => setEditing(false)} onSaved={(profile) => {
-              set({ profile });
+              set({ ok: true, profile });
               setEditing(false);
             }} />
           ) : (

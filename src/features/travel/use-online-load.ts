@@ -1,14 +1,15 @@
 import { useCallback, useEffect, useState } from 'react';
 import { errorText } from '../../lib/error-text.ts';
 
+type Failure = { ok: false; error: { error_code?: string; message?: string } };
 /** A settings section's online read: loading, refused (offline or the server's words), or its answer. */
-export type Loaded<T> = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; value: T };
-type Answer<T> = ({ ok: true } & T) | { ok: false; error: { error_code?: string; message?: string } };
+export type Loaded<V> = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; value: V };
 
 /** Reads once on mount (and on `reload`); `set` replaces the value after a save. */
-export function useOnlineLoad<T extends object>(read: () => Promise<Answer<T>>) {
-  const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
-  const settle = useCallback((r: Answer<T>) => setLoaded(r.ok ? { state: 'ready', value: r } : { state: 'failed', message: errorText(r.error) }), []);
+export function useOnlineLoad<R extends { ok: true } | Failure>(read: () => Promise<R>) {
+  type V = Extract<R, { ok: true }>;
+  const [loaded, setLoaded] = useState<Loaded<V>>({ state: 'loading' });
+  const settle = useCallback((r: R) => setLoaded(r.ok ? { state: 'ready', value: r as V } : { state: 'failed', message: errorText((r as Failure).error) }), []);
   const reload = useCallback(() => {
     setLoaded({ state: 'loading' });
     void read().then(settle);
@@ -20,6 +21,6 @@ export function useOnlineLoad<T extends object>(read: () => Promise<Answer<T>>) 
       live = false;
     };
   }, [read, settle]);
-  const set = useCallback((value: T) => setLoaded({ state: 'ready', value }), []);
+  const set = useCallback((value: V) => setLoaded({ state: 'ready', value }), []);
   return { loaded, reload, set };
 }
