@@ -29,15 +29,15 @@ export function useClaimForms({ client, currency, search, setSearch }: ClaimForm
   // A "New …" command run from another page asked for its form: open it with the list.
   const [form, setForm] = useState<FormRequest | null>(() => {
     const requested = peekNewClaimRequest();
-    return requested ? { type: requested } : null;
+    if (requested) return { type: requested };
+    // A trip's "Add per diem" opened this page: its form, once (the URL is cleared below).
+    return search.new === 'per_diem' ? tripPerDiemRequest(search) : null;
   });
   const openNew = useCallback((type: ReimbursementType) => setForm({ type }), []);
   useEffect(clearNewClaimRequest, []);
   useEffect(() => {
-    if (search.new !== 'per_diem') return;
-    setForm(tripPerDiemRequest(search));
-    setSearch({ new: undefined, location: undefined, start: undefined, end: undefined, trip: undefined });
-  }, [search, setSearch]);
+    if (search.new === 'per_diem') setSearch({ new: undefined, location: undefined, start: undefined, end: undefined, trip: undefined });
+  }, [search.new, setSearch]);
   useEffect(() => {
     if (search.new !== 'out_of_pocket') return;
     const receipt = search.receipt;

@@ -13,8 +13,7 @@ import { toastInfo } from '../../lib/toast-store.ts';
 import { CABIN_LABELS } from '../../lib/trip-labels.ts';
 import { AirportField } from './airport-field.tsx';
 import { policyBody, policyValues, type PolicyValues } from './policy-form.ts';
-import { LoadState } from './travel-settings.tsx';
-import { useOnlineLoad } from './use-online-load.ts';
+import { LoadState, useOnlineLoad } from './load-state.tsx';
 
 const CABIN_OPTIONS = CABINS.map((c) => ({ value: c, label: CABIN_LABELS[c] }));
 

@@ -1,4 +1,4 @@
-import { useCallback, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useState, type FormEvent } from 'react';
 import { isAdmin } from '../../../schema/roles.ts';
 import type { TravelSettings } from '../../../schema/travel-policy.ts';
 import { Button } from '../../components/button.tsx';
@@ -11,7 +11,7 @@ import { toastInfo } from '../../lib/toast-store.ts';
 import { PolicyEditor } from './policy-editor.tsx';
 import { settingsBody, settingsValues, type SettingsValues } from './policy-form.ts';
 import { TravelerProfileSection } from './traveler-profile.tsx';
-import { useOnlineLoad, type Loaded } from './use-online-load.ts';
+import { LoadState, useOnlineLoad } from './load-state.tsx';
 
 /**
  * Settings → Travel (issue 27): the traveller's profile for everyone (saving asks for step-up),
@@ -28,22 +28,6 @@ export function TravelSettingsSections() {
       {admin && <TravelOptionsSection currency={session.business.currency} />}
     </>
   );
-}
-
-/** Loading, or the refusal with Try again; the children once read. */
-export function LoadState<T>({ loaded, what, reload, children }: { loaded: Loaded<T>; what: string; reload(): void; children: (value: T) => ReactNode }) {
-  if (loaded.state === 'loading') return <p className="muted" role="status">Loading {what}…</p>;
-  if (loaded.state === 'failed') {
-    return (
-      <div className="notice notice-error" role="alert">
-        <span>{loaded.message}</span>{' '}
-        <Button size="sm" onClick={reload}>
-          Try again
-        </Button>
-      </div>
-    );
-  }
-  return <>{children(loaded.value)}</>;
 }
 
 function TravelOptionsSection({ currency }: { currency: string }) {

@@ -14,8 +14,7 @@ import { formatLocalDateTime } from '../../lib/format.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
 import { profileBody, profileValues, type ProfileValues } from './profile-form.ts';
-import { LoadState } from './travel-settings.tsx';
-import { useOnlineLoad } from './use-online-load.ts';
+import { LoadState, useOnlineLoad } from './load-state.tsx';
 
 const SEAT_LABELS: Record<(typeof SEAT_PREFERENCES)[number], string> = { WINDOW: 'Window', AISLE: 'Aisle', NO_PREFERENCE: 'No preference' };
 const SEAT_OPTIONS = SEAT_PREFERENCES.map((s) => ({ value: s, label: SEAT_LABELS[s] }));

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Button } from '../../components/button.tsx';
 import { errorText } from '../../lib/error-text.ts';
 
 type Failure = { ok: false; error: { error_code?: string; message?: string } };
@@ -23,4 +24,20 @@ export function useOnlineLoad<R extends { ok: true } | Failure>(read: () => Prom
   }, [read, settle]);
   const set = useCallback((value: V) => setLoaded({ state: 'ready', value }), []);
   return { loaded, reload, set };
+}
+
+/** Loading, or the refusal with Try again; the children once read. */
+export function LoadState<T>({ loaded, what, reload, children }: { loaded: Loaded<T>; what: string; reload(): void; children: (value: T) => ReactNode }) {
+  if (loaded.state === 'loading') return <p className="muted" role="status">Loading {what}…</p>;
+  if (loaded.state === 'failed') {
+    return (
+      <div className="notice notice-error" role="alert">
+        <span>{loaded.message}</span>{' '}
+        <Button size="sm" onClick={reload}>
+          Try again
+        </Button>
+      </div>
+    );
+  }
+  return <>{children(loaded.value)}</>;
 }
