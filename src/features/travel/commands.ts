@@ -6,11 +6,11 @@ import type { Command } from '../../lib/commands.ts';
  */
 let newTripRequested = false;
 
-/** Read by the page as it mounts, then cleared, so a later visit opens nothing. */
-export function takeNewTripRequest(): boolean {
-  const asked = newTripRequested;
+/** Read by the page as it mounts (its first state)… */
+export const peekNewTripRequest = (): boolean => newTripRequested;
+/** …and cleared once the page is mounted, so a later visit opens nothing. */
+export function clearNewTripRequest(): void {
   newTripRequested = false;
-  return asked;
 }
 
 export function planTripCommand(open: (ctx: Parameters<Command['run']>[0]) => void): Command {

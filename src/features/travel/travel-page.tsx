@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { isAdmin } from '../../../schema/roles.ts';
 import { Button } from '../../components/button.tsx';
@@ -11,7 +11,7 @@ import { useRows } from '../../lib/list/use-rows.ts';
 import { usePageCommands } from '../../lib/page-commands.ts';
 import { useReferenceData } from '../../lib/reference-data.ts';
 import { useInstantSearch } from '../../lib/use-instant-search.ts';
-import { planTripCommand, takeNewTripRequest } from './commands.ts';
+import { clearNewTripRequest, peekNewTripRequest, planTripCommand } from './commands.ts';
 import { NewTripDialog } from './new-trip-dialog.tsx';
 import { TRIP_SORT, tripFilter, tripQueryKey, type TravelSearch } from './search-params.ts';
 import { localDay as localToday } from '../../lib/bill-labels.ts';
@@ -59,7 +59,8 @@ export function TravelPage() {
     read: (offset, limit) => collectionReads(client).query('trips', { filter, sort: TRIP_SORT, offset, limit }) as Promise<{ rows: TripView[]; total: number }>,
   });
 
-  const [creating, setCreating] = useState(() => takeNewTripRequest() || search.new === 'trip');
+  const [creating, setCreating] = useState(() => peekNewTripRequest() || search.new === 'trip');
+  useEffect(clearNewTripRequest, []);
   const openNew = useCallback(() => setCreating(true), []);
   usePageCommands(useMemo(() => [planTripCommand(() => setCreating(true))], []));
   const openTrip = useCallback((row: TripView) => void go({ to: '/travel/trips/$tripId', params: { tripId: row.id } }), [go]);
