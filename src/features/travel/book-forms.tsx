@@ -20,20 +20,26 @@ interface FormProps<B> {
   onSearch(body: B): void;
 }
 
-/** From, To (airport type-ahead), Depart, Return, Cabin, Passengers → `POST /v1/auth/booking/flights/search`. */
-export function FlightSearchForm(props: FormProps<FlightSearchBody> & { initial: FlightSearchValues }) {
-  const [values, setValues] = useState(props.initial);
-  const [errors, setErrors] = useState<SearchErrors<FlightSearchValues>>({});
-  const set = <K extends keyof FlightSearchValues>(key: K, value: FlightSearchValues[K]) => {
+/** A search form's values and errors; `submit` builds the body (or shows why not) and searches. */
+function useSearchForm<V extends object, B>(initial: V, build: (v: V) => { ok: true; body: B } | { ok: false; errors: SearchErrors<V> }, onSearch: (body: B) => void) {
+  const [values, setValues] = useState(initial);
+  const [errors, setErrors] = useState<SearchErrors<V>>({});
+  const set = <K extends keyof V>(key: K, value: V[K]) => {
     setValues((v) => ({ ...v, [key]: value }));
     setErrors((e) => (e[key] ? { ...e, [key]: undefined } : e));
   };
   function submit(e: FormEvent) {
     e.preventDefault();
-    const built = flightSearchBody(values, props.today, props.tripId);
+    const built = build(values);
     if (!built.ok) return setErrors(built.errors);
-    props.onSearch(built.body);
+    onSearch(built.body);
   }
+  return { values, errors, set, submit };
+}
+
+/** From, To (airport type-ahead), Depart, Return, Cabin, Passengers → `POST /v1/auth/booking/flights/search`. */
+export function FlightSearchForm(props: FormProps<FlightSearchBody> & { initial: FlightSearchValues }) {
+  const { values, errors, set, submit } = useSearchForm(props.initial, (v) => flightSearchBody(v, props.today, props.tripId), props.onSearch);
   const off = props.disabled;
   return (
     <form className="book-form" onSubmit={submit} aria-label="Search flights" noValidate>
@@ -54,18 +60,7 @@ export function FlightSearchForm(props: FormProps<FlightSearchBody> & { initial:
 
 /** City (airport type-ahead), Check-in, Check-out → `POST /v1/auth/booking/hotels/search`. */
 export function HotelSearchForm(props: FormProps<HotelSearchBody> & { initial: HotelSearchValues }) {
-  const [values, setValues] = useState(props.initial);
-  const [errors, setErrors] = useState<SearchErrors<HotelSearchValues>>({});
-  const set = <K extends keyof HotelSearchValues>(key: K, value: HotelSearchValues[K]) => {
-    setValues((v) => ({ ...v, [key]: value }));
-    setErrors((e) => (e[key] ? { ...e, [key]: undefined } : e));
-  };
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const built = hotelSearchBody(values, props.today, props.tripId);
-    if (!built.ok) return setErrors(built.errors);
-    props.onSearch(built.body);
-  }
+  const { values, errors, set, submit } = useSearchForm(props.initial, (v) => hotelSearchBody(v, props.today, props.tripId), props.onSearch);
   const off = props.disabled;
   return (
     <form className="book-form" onSubmit={submit} aria-label="Search hotels" noValidate>
