@@ -7,17 +7,19 @@ type Failure = { ok: false; error: { error_code?: string; message?: string } };
 export type Loaded<V> = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; value: V };
 
 /** Reads once on mount (and on `reload`); `set` replaces the value after a save. */
-export function useOnlineLoad<R extends { ok: true } | Failure>(read: () => Promise<R>) {
+export function useOnlineLoad<F extends () => Promise<{ ok: true } | Failure>>(read: F) {
+  // The worker's methods answer a union of promises (one per outcome): awaited, one union.
+  type R = Awaited<ReturnType<F>>;
   type V = Extract<R, { ok: true }>;
   const [loaded, setLoaded] = useState<Loaded<V>>({ state: 'loading' });
   const settle = useCallback((r: R) => setLoaded(r.ok ? { state: 'ready', value: r as V } : { state: 'failed', message: errorText((r as Failure).error) }), []);
   const reload = useCallback(() => {
     setLoaded({ state: 'loading' });
-    void read().then(settle);
+    void read().then((r) => settle(r as R));
   }, [read, settle]);
   useEffect(() => {
     let live = true;
-    void read().then((r) => live && settle(r));
+    void read().then((r) => live && settle(r as R));
     return () => {
       live = false;
     };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FlightOffer } from '../../../schema/api/calls-travel.ts';
-import { byPrice, expiryText, flightLines, flightSearchBody, hotelSearchBody, policyBadge } from './offers.ts';
+import { byPrice, expiryText, type Offer, flightLines, flightSearchBody, hotelSearchBody, policyBadge } from './offers.ts';
 
 const leg = (origin: string, destination: string, departs: string, arrives: string, n = '238') => ({
   airline_code: 'TP', airline_name: 'TAP', flight_number: `TP${n}`, origin, destination, departs_at: departs, arrives_at: arrives, duration_minutes: 60, cabin: 'ECONOMY' as const,
@@ -64,8 +64,8 @@ describe('hotelSearchBody', () => {
 
 describe('byPrice', () => {
   it('sorts cheapest first without touching the input', () => {
-    const offers = [{ offer_id: 'b', price: { amount: 300 } }, { offer_id: 'a', price: { amount: 100 } }, { offer_id: 'c', price: { amount: 100 } }] as never[];
-    expect(byPrice(offers).map((o: { offer_id: string }) => o.offer_id)).toEqual(['a', 'c', 'b']);
-    expect((offers[0] as { offer_id: string }).offer_id).toBe('b');
+    const offers = [{ offer_id: 'b', price: { amount: 300 } }, { offer_id: 'a', price: { amount: 100 } }, { offer_id: 'c', price: { amount: 100 } }] as unknown as Offer[];
+    expect(byPrice(offers).map((o) => o.offer_id)).toEqual(['a', 'c', 'b']);
+    expect(offers[0]!.offer_id).toBe('b');
   });
 });
