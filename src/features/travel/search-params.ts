@@ -15,7 +15,7 @@ export const travelSearchSchema = z.object({
 export type TravelSearch = z.infer<typeof travelSearchSchema>;
 export const parseTravelSearch = (raw: Record<string, unknown>): TravelSearch => parseEachParam(travelSearchSchema, raw);
 
-/** The trip page's: the Add per diem / Link flows need nothing in the URL but the trip. */
+/** The list's order (and the trips read for suggestions): latest start first. */
 export const TRIP_SORT: TripSort = 'start_desc';
 
 /** The worker's filter: the text, and the viewer's own trips unless an admin asked for everyone's. */
