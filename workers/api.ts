@@ -15,6 +15,7 @@ import type { OrgApi } from './handlers/org.ts';
 import type { SsoApi } from './handlers/sso.ts';
 import type { SupportAccessApi } from './handlers/support-access.ts';
 import type { TeamApi } from './handlers/team.ts';
+import type { TravelApi } from './handlers/travel.ts';
 import type { VendorApi } from './handlers/vendors.ts';
 import type { MoneyFields, Totals } from './query-engine.ts';
 
@@ -39,13 +40,14 @@ export type * from './handlers/org.ts';
 export type * from './handlers/sso.ts';
 export type * from './handlers/support-access.ts';
 export type * from './handlers/approval-policies.ts';
+export type * from './handlers/travel.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
-  VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi {}
+  VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

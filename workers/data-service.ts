@@ -16,6 +16,7 @@ import { vendorHandlers } from './handlers/vendors.ts';
 import { teamHandlers } from './handlers/team.ts';
 import { supportAccessHandlers } from './handlers/support-access.ts';
 import { orgHandlers } from './handlers/org.ts';
+import { travelHandlers } from './handlers/travel.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -50,6 +51,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...ssoHandlers(ctx),
     ...supportAccessHandlers(ctx),
     ...approvalPolicyHandlers(ctx),
+    ...travelHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

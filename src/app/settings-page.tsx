@@ -12,6 +12,7 @@ import { rowsText } from './offline-data-text.ts';
 
 type OfflineData = Awaited<ReturnType<DataClient['offlineData']>>;
 import { SecuritySettings, SupportAccessSection } from '../features/identity/index.ts';
+import { TravelSettingsSections } from '../features/travel/index.ts';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
@@ -22,7 +23,8 @@ import { formatCount, formatLocalDateTime } from '../lib/format.ts';
 /**
  * /settings, composed here because its sections come from several features: Profile (the
  * session), Security (identity's password and two-factor rows, then sessions), Support access
- * (identity's, owners and admins only), Appearance.
+ * (identity's, owners and admins only), Travel (the traveller profile; the policy and settings for
+ * admins), Appearance.
  */
 export function SettingsPage() {
   return (
@@ -36,6 +38,7 @@ export function SettingsPage() {
           </SecuritySettings>
         </Section>
         <SupportAccessSection />
+        <TravelSettingsSections />
         <Section title="Appearance">
           <SettingRow title="Theme" description="System follows your device's light or dark setting.">
             <ThemeToggle />

@@ -3,6 +3,7 @@ import type { SelectOption } from './select-field.tsx';
 import { filterOptions, initialActive } from './combobox-filter.ts';
 import { rovingTarget } from './roving.ts';
 import { useLayer } from './use-layer.ts';
+import { FieldNote } from './field-note.tsx';
 
 export interface ComboboxProps {
   label: string;
@@ -12,6 +13,8 @@ export interface ComboboxProps {
   leading?: readonly SelectOption[];
   onChange(value: string): void;
   disabled?: boolean;
+  /** A message under the field; also marks the input invalid for assistive technology. */
+  error?: string | null | undefined;
 }
 
 /**
@@ -20,8 +23,9 @@ export interface ComboboxProps {
  * ArrowUp/Down move, Enter or a click chooses, Escape closes the list (and only the list, not
  * the dialog around it), leaving the field puts back the chosen option's name.
  */
-export function Combobox({ label, value, options, leading = [], onChange, disabled }: ComboboxProps) {
+export function Combobox({ label, value, options, leading = [], onChange, disabled, error }: ComboboxProps) {
   const id = useId();
+  const noteId = `${id}-note`;
   const listId = `${id}-list`;
   const all = [...leading, ...options];
   const currentLabel = all.find((o) => o.value === value)?.label ?? '';
@@ -83,6 +87,8 @@ export function Combobox({ label, value, options, leading = [], onChange, disabl
           aria-controls={listId}
           aria-autocomplete="list"
           aria-activedescendant={open && active >= 0 ? `${id}-opt-${active}` : undefined}
+          aria-invalid={error ? true : undefined}
+          aria-describedby={error ? noteId : undefined}
           disabled={disabled}
           value={shown}
           onChange={(e) => {
@@ -121,6 +127,7 @@ export function Combobox({ label, value, options, leading = [], onChange, disabl
           </ComboboxList>
         )}
       </div>
+      <FieldNote id={noteId} error={error} />
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { BillDetails } from './bill-details.tsx';
 import { readInboxRow } from './use-inbox-rows.ts';
 import { CardRequestDetails } from './card-request-details.tsx';
 import { formatLocalDateTime } from '../../lib/format.ts';
+import { bookingSummary } from '../../lib/trip-labels.ts';
 
 export interface ApprovalDrawerProps {
   id: string;
@@ -60,7 +61,17 @@ export function ApprovalDrawer({ id, client, reference, version, canDecide, onAp
           {row.claim && <ClaimHeadline claim={row.claim} />}
           {row.request && <CardRequestDetails request={row.request} client={client} reference={reference} version={version} />}
           {row.bill && <BillDetails bill={row.bill} reference={reference} client={client} version={version} />}
-          {!row.claim && !row.request && !row.bill && (
+          {row.booking && row.trip && (
+            <dl className="facts">
+              <dt>Trip</dt>
+              <dd>{row.trip.name}</dd>
+              <dt>Booking</dt>
+              <dd>{bookingSummary(row.booking)}</dd>
+              <dt>Out of policy</dt>
+              <dd>{row.booking.policy_reasons.join(' · ') || 'No reason given'}</dd>
+            </dl>
+          )}
+          {!row.claim && !row.request && !row.bill && !row.booking && (
             <p className="muted">This {KIND_NOUNS[row.kind]} has not reached this device yet.</p>
           )}
           <section aria-labelledby={`${row.id}-review`} className="approval-review">

@@ -208,3 +208,34 @@ describe('inboxSpec', () => {
     expect(inboxSpec({ ...base, empty: true, tab: 'decided', searching: true, q: 'x' }).blank).toBeDefined();
   });
 });
+
+describe('joinInboxRow: a travel booking (issue 27)', () => {
+  const seg = {
+    airline_code: 'TP', airline_name: 'TAP', flight_number: 'TP238', origin: 'SFO', destination: 'LIS', departs_at: '2026-03-09T18:30:00-08:00',
+    arrives_at: '2026-03-10T14:55:00+00:00', duration_minutes: 625, cabin: 'BUSINESS' as const,
+  };
+  const booking = {
+    id: id(20), trip_id: id(21), kind: 'FLIGHT' as const, status: 'PENDING_APPROVAL' as const, offer_id: id(22), price: { amount: 312_000, currency: 'USD' },
+    in_policy: false, policy_reasons: ['Business cabin on a 10 h 25 m flight: the policy allows Premium economy under 10 h'], segments: [seg], hotel: null,
+    confirmation_code: null, card_id: null, transaction_id: null, refund_transaction_id: null, approval_id: id(1), rejection_reason: null,
+    booked_at: null, canceled_at: null, created_at: '2026-03-01T09:00:00.000Z',
+  };
+  const trip = {
+    id: id(21), user_id: id(3), business_id: id(9), name: 'Lisbon offsite', destination: 'LIS', destination_name: 'Lisbon', start_date: '2026-03-10',
+    end_date: '2026-03-12', purpose: null, status: 'PLANNED' as const, budget: null, total: { amount: 0, currency: 'USD' }, totals: [], bookings: [booking],
+    transaction_ids: [], reimbursement_ids: [], card_id: null, canceled_at: null, created_at: AT, change_seq: 1, updated_at: AT, deleted: false, pending: null, failure: null,
+  };
+  const bookingApproval = approval({ object_type: 'travel_booking' as never, object_id: id(20) });
+
+  it('names the trip and the booking, with the policy reasons, price and first day', () => {
+    expect(joinInboxRow(bookingApproval, trip, names)).toMatchObject({
+      kind: 'travel_booking', typeLabel: 'Travel booking', description: 'Lisbon offsite · Flight SFO → LIS · Mar 9 · Business · $3,120.00',
+      reason: booking.policy_reasons[0], amount: 312_000, currency: 'USD', date: '2026-03-09', submitted_at: '2026-03-01T09:00:00.000Z', booking, trip,
+    });
+  });
+
+  it('says so while the trip is not on this device', () => {
+    expect(joinInboxRow(bookingApproval, null, names)).toMatchObject({ description: 'Trip not downloaded yet', amount: null, booking: null, trip: null });
+    expect(reviewedText(['travel_booking' as never, 'reimbursement'])).toBe('1 claim and 1 travel booking');
+  });
+});

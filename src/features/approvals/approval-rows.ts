@@ -2,10 +2,12 @@ import type { Approval, ApprovalObjectType } from '../../../schema/entities/appr
 import type { Bill } from '../../../schema/entities/bill.ts';
 import type { CardRequest } from '../../../schema/entities/card-request.ts';
 import type { Reimbursement } from '../../../schema/entities/reimbursement.ts';
+import type { Booking, Trip } from '../../../schema/entities/trip.ts';
 import type { SyncMarkRow } from '../../components/sync-mark.tsx';
 import { claimDescription, TYPE_LABELS } from '../../lib/claim-labels.ts';
 import { formatCount, joinList } from '../../lib/format.ts';
 import { cardRequestDescription } from '../../lib/card-labels.ts';
+import { bookingSummary } from '../../lib/trip-labels.ts';
 import { OBJECT_TYPE_LABELS } from './approval-labels.ts';
 
 /** An approval as the worker shows it (commands applied) with its outbox marks. */
@@ -16,8 +18,10 @@ export type ClaimRow = Reimbursement & SyncMarkRow;
 export type CardRequestRow = CardRequest & SyncMarkRow;
 /** A bill as the worker shows it. */
 export type BillRow = Bill & SyncMarkRow;
+/** A trip as the worker shows it (issue 27: a travel booking's approval names a booking inside it). */
+export type TripRow = Trip & SyncMarkRow;
 /** The reviewed object's row, whichever kind the approval reviews. */
-export type ReviewedRow = ClaimRow | CardRequestRow | BillRow;
+export type ReviewedRow = ClaimRow | CardRequestRow | BillRow | TripRow;
 
 /**
  * The queried collection holding what an approval of this type reviews. A travel booking (issue
@@ -27,7 +31,9 @@ export const REVIEWED_COLLECTION = {
   reimbursement: 'reimbursements',
   card_request: 'card_requests',
   bill: 'bills',
-} as const satisfies Record<Exclude<ApprovalObjectType, 'travel_booking'>, string>;
+  /** The booking lives inside its trip's doc: the trip is found by the traveller and the booking's id (use-inbox-rows.ts). */
+  travel_booking: 'trips',
+} as const satisfies Record<ApprovalObjectType, string>;
 
 /**
  * One inbox row: the approval joined with what it reviews (a claim or a card request) and the
@@ -44,6 +50,9 @@ export interface InboxRow extends SyncMarkRow {
   request: CardRequestRow | null;
   /** The bill (kind `bill`); null while it has not reached this device's mirror. */
   bill: BillRow | null;
+  /** Issue 27 (kind `travel_booking`): the trip and the booking inside it; null while not on this device. */
+  trip?: TripRow | null;
+  booking?: Booking | null;
   /** Who submitted it: the claimant or the requester. */
   claimant: string;
   /** The Type column: the claim's type, or "Card request". */
@@ -82,15 +91,7 @@ export function joinInboxRow(approval: ApprovalView, reviewed: ReviewedRow | nul
       submitted_at: bill?.submitted_at ?? approval.created_at,
     };
   }
-  if (approval.object_type === 'travel_booking') {
-    // Issue 27: the booking is read from its trip; the row names the kind until the travel UI joins it.
-    const typeLabel = OBJECT_TYPE_LABELS.travel_booking;
-    const description = 'Out-of-policy booking';
-    return {
-      ...base, claim: null, request: null, bill: null, typeLabel, description, summary: `${typeLabel} · ${description}`,
-      reason: null, date: null, amount: null, currency: null, submitted_at: approval.created_at,
-    };
-  }
+  if (approval.object_type === 'travel_booking') return travelBookingRow(base, approval, reviewed as TripRow | null);
   if (approval.object_type === 'card_request') {
     const request = reviewed as CardRequestRow | null;
     const description = request ? cardRequestDescription(request) : 'Card request not downloaded yet';
@@ -110,14 +111,29 @@ export function joinInboxRow(approval: ApprovalView, reviewed: ReviewedRow | nul
   };
 }
 
+/**
+ * An out-of-policy booking waiting for approval: "Lisbon offsite · Flight SFO → LIS · Mar 10 ·
+ * Business · $3,120.00", its policy reasons as the row's reason.
+ */
+function travelBookingRow(base: Pick<InboxRow, 'id' | 'kind' | 'approval' | 'claimant' | 'pending' | 'failure'>, approval: ApprovalView, trip: TripRow | null): InboxRow {
+  const booking = trip?.bookings.find((b) => b.id === approval.object_id) ?? null;
+  const typeLabel = OBJECT_TYPE_LABELS.travel_booking;
+  const description = trip && booking ? `${trip.name} · ${bookingSummary(booking)}` : trip ? `${trip.name} · booking not downloaded yet` : 'Trip not downloaded yet';
+  const first = booking?.segments[0]?.departs_at.slice(0, 10) ?? booking?.hotel?.check_in ?? trip?.start_date ?? null;
+  return {
+    ...base, claim: null, request: null, bill: null, trip, booking, typeLabel, description, summary: `${typeLabel} · ${description}`,
+    reason: booking && booking.policy_reasons.length > 0 ? booking.policy_reasons.join(' · ') : null,
+    date: first, amount: booking?.price.amount ?? null, currency: booking?.price.currency ?? null,
+    submitted_at: booking?.created_at ?? approval.created_at,
+  };
+}
+
 /** "Invoice INV-1042 · October cleaning": a bill in one line (its vendor is named where reference data is at hand). */
 export function billDescription(bill: Pick<Bill, 'invoice_number' | 'memo'>): string {
   return `Invoice ${bill.invoice_number}${bill.memo ? ` · ${bill.memo}` : ''}`;
 }
 
-export const KIND_NOUNS: Record<ApprovalObjectType, string> = {
-  reimbursement: 'claim', card_request: 'card request', bill: 'bill', travel_booking: 'travel booking',
-};
+export const KIND_NOUNS: Record<ApprovalObjectType, string> = { reimbursement: 'claim', card_request: 'card request', bill: 'bill', travel_booking: 'travel booking' };
 
 /** "2 claims", "1 card request", "2 claims, 1 card request and 3 bills": what a decision covered. */
 export function reviewedText(kinds: readonly ApprovalObjectType[]): string {

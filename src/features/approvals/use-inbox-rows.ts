@@ -19,10 +19,16 @@ const PAGE = 500;
 export const inboxReads = collectionReads;
 
 /** What the approval reviews, from its own collection (a claim or a card request). */
-async function readReviewed(client: DataClient, approval: Pick<Approval, 'object_type' | 'object_id'>): Promise<ReviewedRow | null> {
-  if (approval.object_type === 'travel_booking') return null; // inside its trip's doc (issue 27)
+async function readReviewed(client: DataClient, approval: Pick<Approval, 'object_type' | 'object_id' | 'user_id'>): Promise<ReviewedRow | null> {
+  if (approval.object_type === 'travel_booking') return readBookingTrip(client, approval);
   const collection = REVIEWED_COLLECTION[approval.object_type];
   return (await inboxReads(client).get(collection, approval.object_id)) as ReviewedRow | null;
+}
+
+/** Issue 27: the traveller's trip holding the booking (bookings live inside their trip's doc). */
+async function readBookingTrip(client: DataClient, approval: Pick<Approval, 'object_id' | 'user_id'>): Promise<ReviewedRow | null> {
+  const trips = await inboxReads(client).query('trips', { filter: { user_ids: [approval.user_id] }, sort: 'start_desc', offset: 0, limit: PAGE });
+  return (trips.rows.find((t) => t.bookings.some((b) => b.id === approval.object_id)) as ReviewedRow | undefined) ?? null;
 }
 
 /** One inbox row by approval id: the approval, what it reviews and the submitter's name. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { receiptClaimRequest, type InboxReading } from './form-request.ts';
+import { receiptClaimRequest, tripPerDiemRequest, type InboxReading } from './form-request.ts';
 
 const TODAY = '2026-03-09';
 const LOCAL = 'c1a2b3c4-0000-4000-8000-000000000001';
@@ -33,5 +33,14 @@ describe('receiptClaimRequest', () => {
 
   it('without a receipt opens an empty out-of-pocket form', () => {
     expect(receiptClaimRequest(inbox, undefined, 'USD', TODAY)).toEqual({ type: 'OUT_OF_POCKET' });
+  });
+});
+
+describe('tripPerDiemRequest', () => {
+  it('opens the per-diem form with the trip’s place and days, to be linked to the trip', () => {
+    expect(tripPerDiemRequest({ location: 'Lisbon', start: '2026-03-10', end: '2026-03-12', trip: '00000000-0000-4000-8000-000000000001' })).toEqual({
+      type: 'PER_DIEM', prefill: { location: 'Lisbon', start_date: '2026-03-10', end_date: '2026-03-12' }, tripId: '00000000-0000-4000-8000-000000000001',
+    });
+    expect(tripPerDiemRequest({})).toEqual({ type: 'PER_DIEM', prefill: {} });
   });
 });

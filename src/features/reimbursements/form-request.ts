@@ -9,6 +9,8 @@ export interface FormRequest {
   claim?: ClaimView;
   receiptIds?: string[];
   prefill?: Partial<ClaimFormValues>;
+  /** Issue 27: the trip a new claim is linked to once saved (the per-diem form opened from a trip). */
+  tripId?: string;
 }
 
 /** What the page needs of an inbox receipt to start a claim from it. */
@@ -27,4 +29,14 @@ export function receiptClaimRequest(inbox: readonly InboxReading[], receipt: str
   const read = receipt ? inbox.find((r) => r.id === receipt || r.local_id === receipt)?.extracted : undefined;
   const prefill = read ? prefillFromReceipt(emptyClaimValues(currency, today), read, today).values : undefined;
   return { type: 'OUT_OF_POCKET', ...(receipt ? { receiptIds: [receipt] } : {}), ...(prefill ? { prefill } : {}) };
+}
+
+/** "Add per diem" from a trip: the per-diem form with the trip's city and days, linked to the trip once saved. Pure; tested. */
+export function tripPerDiemRequest(search: { location?: string | undefined; start?: string | undefined; end?: string | undefined; trip?: string | undefined }): FormRequest {
+  const prefill: Partial<ClaimFormValues> = {
+    ...(search.location ? { location: search.location } : {}),
+    ...(search.start ? { start_date: search.start } : {}),
+    ...(search.end ? { end_date: search.end } : {}),
+  };
+  return { type: 'PER_DIEM', prefill, ...(search.trip ? { tripId: search.trip } : {}) };
 }

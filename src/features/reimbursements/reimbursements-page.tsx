@@ -17,7 +17,7 @@ import type { ClaimView } from './claim-labels.ts';
 import { claimsSpec } from './claims-list.tsx';
 import { NewClaimMenu } from './new-claim-menu.tsx';
 import { filterFromSearch, queryKey, SORT, STATUS_TABS, type ReimbursementsSearch, type StatusTab } from './search-params.ts';
-import { useClaimForms, useLocateCreated } from './use-claim-page.ts';
+import { linkClaimToTrip, useClaimForms, useLocateCreated } from './use-claim-page.ts';
 import { useClaimRows } from './use-claim-rows.ts';
 
 const routeApi = getRouteApi('/_app/reimbursements');
@@ -113,7 +113,10 @@ export function ReimbursementsPage() {
           reference={reference}
           currency={currency}
           onClose={() => setForm(null)}
-          onSaved={(id) => onSaved(id, !form.claim)}
+          onSaved={(id) => {
+            if (form.tripId && !form.claim) void linkClaimToTrip(client, form.tripId, id);
+            onSaved(id, !form.claim);
+          }}
           returnFocus={gridElement}
         />
       )}

@@ -25,8 +25,16 @@ export const reimbursementsSearchSchema = z.object({
   status: z.enum(TAB_KEYS).optional(),
   open: z.uuid().optional(),
   /** Opens the out-of-pocket form at once (a link from the Receipts inbox), with `receipt` attached. */
-  new: z.enum(['out_of_pocket']).optional(),
+  new: z.enum(['out_of_pocket', 'per_diem']).optional(),
   receipt: z.uuid().optional(),
+  /**
+   * Issue 27, `new=per_diem` from a trip: the per-diem form with its place and days filled in;
+   * the claim saved is linked to `trip` (its `trip.linkSpend` waits for the claim's create).
+   */
+  location: z.string().max(200).optional(),
+  start: z.iso.date().optional(),
+  end: z.iso.date().optional(),
+  trip: z.uuid().optional(),
 });
 export type ReimbursementsSearch = z.infer<typeof reimbursementsSearchSchema>;
 

@@ -1,0 +1,97 @@
+import { useEffect, useMemo, useState } from 'react';
+import type { Trip } from '../../../schema/entities/trip.ts';
+import { addDays, SUGGEST_MARGIN_DAYS, suggestTripSpend, tripSpendSummary, type SpendSuggestion, type TripSpendSummary } from '../../../schema/travel-spend.ts';
+import type { ClaimView } from '../../lib/claim-labels.ts';
+import type { DataClient, TransactionView } from '../../data-access/types.ts';
+import { collectionReads } from '../../lib/list/collection-reads.ts';
+import { buildItinerary, type ItineraryDay } from './itinerary.ts';
+import type { TripView } from './trip-view.ts';
+
+/** Rows read per look-up: a traveller's claims and trips are far fewer; card spend in a trip's window too. */
+const LIMIT = 1000;
+
+export interface TripData {
+  trip: TripView;
+  /** Linked rows found on this device (card transactions and claims). */
+  transactions: TransactionView[];
+  claims: ClaimView[];
+  /** Linked ids whose rows are not on this device (not downloaded yet, or not visible to the viewer). */
+  missing: number;
+  itinerary: ItineraryDay[];
+  summary: TripSpendSummary;
+  suggestions: SpendSuggestion[];
+}
+
+async function readLinked(client: DataClient, trip: Trip) {
+  const reads = collectionReads(client);
+  const [transactions, claims] = await Promise.all([
+    Promise.all(trip.transaction_ids.map((id) => client.getTransaction(id))),
+    Promise.all(trip.reimbursement_ids.map((id) => reads.get('reimbursements', id) as Promise<ClaimView | null>)),
+  ]);
+  return { transactions: transactions.filter((t): t is TransactionView => t !== null), claims: claims.filter((c): c is ClaimView => c !== null) };
+}
+
+/** The owner's card spend and claims around the trip and their other trips' links, for the suggestions. */
+async function readCandidates(client: DataClient, trip: Trip) {
+  const reads = collectionReads(client);
+  const from = addDays(trip.start_date, -SUGGEST_MARGIN_DAYS);
+  const to = addDays(trip.end_date, SUGGEST_MARGIN_DAYS);
+  const [transactions, claims, trips] = await Promise.all([
+    client.queryTransactions({ filter: { user_ids: [trip.user_id], from, to }, sort: 'occurred_asc', offset: 0, limit: LIMIT }),
+    reads.query('reimbursements', { filter: { user_ids: [trip.user_id] }, sort: 'date_desc', offset: 0, limit: LIMIT }),
+    reads.query('trips', { filter: { user_ids: [trip.user_id] }, sort: 'start_desc', offset: 0, limit: LIMIT }),
+  ]);
+  return { transactions: transactions.rows, claims: claims.rows as ClaimView[], trips: trips.rows as Trip[] };
+}
+
+/**
+ * One trip from the mirror (fully offline) with what is linked to it, its itinerary, its spend
+ * against the budget and the suggested spend; re-read on every data change. `undefined` while
+ * reading, `null` when the trip is not on this device (or was deleted).
+ */
+export function useTrip(client: DataClient, tripId: string, version: number): TripData | null | undefined {
+  const [state, setState] = useState<{ id: string; data: Omit<TripData, 'itinerary' | 'summary' | 'suggestions'> & { candidates: Awaited<ReturnType<typeof readCandidates>> } | null } | null>(null);
+  useEffect(() => {
+    let stale = false;
+    void (async () => {
+      const trip = (await collectionReads(client).get('trips', tripId)) as TripView | null;
+      if (!trip || trip.deleted) {
+        if (!stale) setState({ id: tripId, data: null });
+        return;
+      }
+      const [linked, candidates] = await Promise.all([readLinked(client, trip), readCandidates(client, trip)]);
+      const missing = trip.transaction_ids.length + trip.reimbursement_ids.length - linked.transactions.length - linked.claims.length;
+      if (!stale) setState({ id: tripId, data: { trip, ...linked, missing, candidates } });
+    })();
+    return () => {
+      stale = true;
+    };
+  }, [client, tripId, version]);
+  return useMemo(() => {
+    if (!state || state.id !== tripId) return undefined;
+    if (!state.data) return null;
+    const { candidates, ...d } = state.data;
+    const linked = { transactions: d.transactions, claims: d.claims };
+    return {
+      ...d,
+      itinerary: buildItinerary(d.trip, linked),
+      summary: tripSpendSummary(d.trip, linked),
+      suggestions: suggestTripSpend(d.trip, candidates.transactions, candidates.claims, candidates.trips),
+    };
+  }, [state, tripId]);
+}
+
+/** The trip row alone (the Book page): `undefined` while reading, `null` when not on this device. */
+export function useTripRow(client: DataClient, tripId: string, version: number): TripView | null | undefined {
+  const [state, setState] = useState<{ id: string; trip: TripView | null } | null>(null);
+  useEffect(() => {
+    let stale = false;
+    void (collectionReads(client).get('trips', tripId) as Promise<TripView | null>).then((trip) => {
+      if (!stale) setState({ id: tripId, trip: trip && !trip.deleted ? trip : null });
+    });
+    return () => {
+      stale = true;
+    };
+  }, [client, tripId, version]);
+  return state && state.id === tripId ? state.trip : undefined;
+}
