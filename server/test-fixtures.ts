@@ -176,6 +176,16 @@ export async function signIn(app: Hono, email: string, password = FIXTURE_PASSWO
   return res.body.id_token;
 }
 
+/** A refusal as `[status, error_code]`, for one `toEqual`. */
+export const refusal = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];
+
+/** Creates a vendor through the API (201 expected) and answers its id. */
+export async function makeVendor(app: Hono, token: string, name: string): Promise<string> {
+  const res = await request<{ id: string }>(app, 'POST', '/v1/auth/vendors', { token, body: { name } });
+  if (res.status !== 201) throw new Error(`vendor ${name} not created: ${res.status} ${res.text}`);
+  return res.body.id;
+}
+
 /** Follows an SSE response's `seq` events (and raw text, for heartbeats). */
 export function sseReader(res: Response) {
   const reader = res.body!.getReader();

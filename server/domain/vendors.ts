@@ -9,6 +9,7 @@ import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { checkCodingRefs } from './coding.ts';
 import { COLLECTIONS, writeMirrored, type MirroredWrite } from './collections.ts';
+import { findLiveDoc } from './live-doc.ts';
 
 /**
  * Vendors (payees, issue 11): mirrored reference data, every write through writeMirrored (seqs
@@ -27,12 +28,7 @@ export function assertMayManageVendors(user: ActingUser): void {
 
 /** A live vendor of the business (locked for a write); anything else is 404. */
 export async function findVendor(db: Queryable, businessId: string, id: string, lock = false): Promise<Vendor> {
-  const rows = await db.query<{ doc: Vendor }>(
-    `SELECT ${VENDOR_DOC} AS doc FROM vendors r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${lock ? ' FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  if (!rows[0]) throw new ApiError('REQUEST_7004', 'This vendor was not found.');
-  return rows[0].doc;
+  return findLiveDoc<Vendor>(db, { table: 'vendors', doc: VENDOR_DOC, notFound: 'This vendor was not found.' }, businessId, id, lock);
 }
 
 /** PAYEE_1007 for a US address without a state; a state that is no USPS code is a plain 422. */

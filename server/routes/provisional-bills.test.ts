@@ -4,7 +4,7 @@ import { syncChanges } from '../../schema/api/calls.ts';
 import { provisionalBillSchema } from '../../schema/entities/provisional-bill.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { type Fixture, type FixtureRole, makeBusiness, refusal, request, signIn } from '../test-fixtures.ts';
 
 /**
  * Provisional bills (issue 11 §7) through the API: an uploaded invoice kept with whatever is known
@@ -24,7 +24,6 @@ describe.each(await testDatabases())('provisional bills on %s', (kind) => {
   let bFile: string;
   let vendor: string;
 
-  const refusal = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];
 
   /** A PDF `user` uploaded to `biz` (the receipt store's row and its upload record). */
   async function upload(biz: Fixture, user: string): Promise<string> {
