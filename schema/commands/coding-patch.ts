@@ -31,7 +31,7 @@ export const bulkCodingBodySchema = z.object({
 export type BulkCodingBody = z.infer<typeof bulkCodingBodySchema>;
 
 /** The ids a patch refers to, so server and client can check they exist. */
-export function patchReferences(p: CodingPatch) {
+function patchReferences(p: CodingPatch) {
   return {
     gl_account_id: p.gl_account_id ?? null,
     department_id: p.department_id ?? null,

@@ -22,7 +22,7 @@ type Reviewed = {
 };
 
 /** The policy that governs each kind of approval (§7 names card approvals `card`). */
-export const POLICY_TYPE_OF: Record<ApprovalObjectType, PolicyObjectType> = { reimbursement: 'reimbursement', card_request: 'card', bill: 'bill' };
+const POLICY_TYPE_OF: Record<ApprovalObjectType, PolicyObjectType> = { reimbursement: 'reimbursement', card_request: 'card', bill: 'bill' };
 
 /**
  * The approver shown on a step's row (`approver_id`, display only): its one approver; null when

@@ -282,7 +282,7 @@ export async function duplicateInvoices(db: Queryable, businessId: string, vendo
 }
 
 /** Why a merge is refused while merged payees' bills are in the books (ACCOUNTING_7301's words for a merge). */
-export const syncedBillsMergeRefusal = (n: number) =>
+const syncedBillsMergeRefusal = (n: number) =>
   `${n === 1 ? 'A bill' : `${n} bills`} of the merged ${n === 1 ? 'vendor was' : 'vendors were'} exported to your accounting system. Mark ${n === 1 ? 'it' : 'them'} as not synced before merging, so your books and Ledgerline name the same vendor.`;
 
 /**

@@ -67,7 +67,7 @@ export function assertMayAct(action: Permission, actor: CardActor, card: Pick<Ca
 }
 
 /** A refused right (checkIssue): 403 with the rule's message. */
-export function forbid(check: CardCheck): void {
+function forbid(check: CardCheck): void {
   if (!check.ok) throw new ApiError('FORBIDDEN_7003', check.message);
 }
 

@@ -20,7 +20,7 @@ import { findLiveDoc } from './live-doc.ts';
 const DOC = COLLECTIONS.provisional_bills.docSql;
 const NOT_FOUND = 'This provisional bill was not found.';
 
-export async function findProvisionalBill(db: Queryable, businessId: string, id: string, lock = false): Promise<ProvisionalBill> {
+async function findProvisionalBill(db: Queryable, businessId: string, id: string, lock = false): Promise<ProvisionalBill> {
   return findLiveDoc<ProvisionalBill>(db, { table: 'provisional_bills', doc: DOC, notFound: NOT_FOUND }, businessId, id, lock);
 }
 

@@ -43,7 +43,7 @@ const TEMPLATE_DOC = `jsonb_build_object(
 
 type Stored = Omit<RecurringBillTemplate, 'next_period_start'> & { generate_from: string };
 
-export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 
 const scheduleOf = (t: Pick<Stored, keyof Schedule>): Schedule => ({
   interval: t.interval, start_date: t.start_date, day_of_month: t.day_of_month, day_of_week: t.day_of_week,

@@ -19,9 +19,9 @@ import type { DemoData } from './types.ts';
  */
 
 const DAY = 86_400_000;
-export const RECEIPT_SHARE_OLDER_THAN_A_WEEK = 0.65;
-export const RECEIPT_SHARE_LAST_WEEK = 0.3;
-export const CLAIM_RECEIPT_SHARE = 0.8;
+const RECEIPT_SHARE_OLDER_THAN_A_WEEK = 0.65;
+const RECEIPT_SHARE_LAST_WEEK = 0.3;
+const CLAIM_RECEIPT_SHARE = 0.8;
 
 export interface SeedReceipt {
   id: string;
