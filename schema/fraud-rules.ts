@@ -180,5 +180,3 @@ export function heldChargeText(t: { amount: number; currency: string; merchant_n
   return `${formatMoney(t.amount, t.currency, 'en-US')} at ${t.merchant_name} on ${day}`;
 }
 
-/** Whether a transaction waits for its cardholder's answer. */
-const isHeld = (t: { fraud_status?: FraudStatus | null }) => t.fraud_status === 'FLAGGED';

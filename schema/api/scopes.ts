@@ -13,7 +13,7 @@ export const SCOPES = [
   'ramp-community',
   'ramp-academy',
 ] as const;
-const scopeSchema = z.enum(SCOPES);
+export const scopeSchema = z.enum(SCOPES);
 export type Scope = z.infer<typeof scopeSchema>;
 
 /** Scopes a step-up grants, and so the ones a missing scope can be earned through. */

@@ -4,12 +4,9 @@
  * every request lives here and runs in http/register.ts before any handler.
  */
 import type { CallDef } from '../../schema/api/define-call.ts';
-import { SUPPORT_ACCESS_MAX_DAYS } from '../../schema/api/calls-support-access.ts';
 import type { Actor } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-
-const SUPPORT_ACCESS_MAX_MS = SUPPORT_ACCESS_MAX_DAYS * 24 * 60 * 60 * 1000;
 
 /**
  * Calls about the person's own security and mailbox, which support must never reach even with a

@@ -34,8 +34,5 @@ export function resolveSsoSettings(opts: SsoOptions = {}, env: NodeJS.ProcessEnv
   };
 }
 
-/** What every outbound fetch of this process is allowed (server/core/outbound-fetch.ts). */
-const outboundOptions = (settings: SsoSettings) => ({ allowLoopbackHttp: settings.allowLoopbackHttp, dnsServer: settings.dnsServer });
-
 /** The origin SSO URLs are built on: PUBLIC_URL when set, else the request's own. */
 export const publicOrigin = (settings: SsoSettings, requestUrl: string): string => settings.publicUrl ?? new URL(requestUrl).origin;
