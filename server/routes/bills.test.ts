@@ -1,10 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { syncChanges } from '../../schema/api/calls.ts';
 import { billSchema, type Bill } from '../../schema/entities/bill.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { type Fixture, type FixtureRole, makeBusiness, makeVendor, refusal, request, signIn } from '../test-fixtures.ts';
+import { type Fixture, type FixtureRole, insertPdfUpload, makeBusiness, makeVendor, refusal, request, signIn } from '../test-fixtures.ts';
 import { settleBillPayments } from '../domain/bill-settlement.ts';
 import { storeBankAccount } from '../domain/vendors.ts';
 
@@ -307,13 +307,7 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
 
   it('attaches an invoice file the user may read; an unknown or another business\'s file is not found and changes nothing', async () => {
     const upload = async (biz: Fixture, user: string) => {
-      const id = randomUUID();
-      await t.db.query(
-        `INSERT INTO receipts (id, business_id, user_id, content_type, size, sha256, bytes) VALUES ($1, $2, $3, 'application/pdf', 9, $4, $5)`,
-        [id, biz.businessId, user, createHash('sha256').update(id).digest('hex'), new TextEncoder().encode('%PDF-1.7\n')],
-      );
-      await t.db.query('INSERT INTO receipt_uploads (receipt_id, business_id, user_id) VALUES ($1, $2, $3)', [id, biz.businessId, user]);
-      return id;
+      return insertPdfUpload(t.db, biz.businessId, user);
     };
     const bill = await create({}, 'teammate');
     const mine = await upload(a, a.users.teammate);
@@ -332,12 +326,7 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     const PROVISIONAL = `${BILLS}/provisional-bills`;
     /** An invoice PDF `user` uploaded to `biz`, kept as a provisional bill there; answers both ids. */
     const inboxed = async (biz: Fixture, user: string, token: string) => {
-      const file = randomUUID();
-      await t.db.query(
-        `INSERT INTO receipts (id, business_id, user_id, content_type, size, sha256, bytes) VALUES ($1, $2, $3, 'application/pdf', 9, $4, $5)`,
-        [file, biz.businessId, user, createHash('sha256').update(file).digest('hex'), new TextEncoder().encode('%PDF-1.7\n')],
-      );
-      await t.db.query('INSERT INTO receipt_uploads (receipt_id, business_id, user_id) VALUES ($1, $2, $3)', [file, biz.businessId, user]);
+      const file = await insertPdfUpload(t.db, biz.businessId, user);
       const res = await request(t.app, 'POST', PROVISIONAL, { token, body: { invoice_file_id: file, invoice_number: 'INV-IN' } });
       expect(res.status, res.text).toBe(201);
       return { file, id: res.body.id as string, seq: res.body.change_seq as number };
