@@ -22,7 +22,7 @@ import { roleSchema } from './roles.ts';
  */
 
 /** §7 PATCH /approval_policy/{bill, card, reimbursement, spend_request, vendor-payment, payee}, and `travel` (issue 27: out-of-policy bookings). */
-export const POLICY_OBJECT_TYPES = ['bill', 'card', 'reimbursement', 'spend_request', 'vendor-payment', 'payee', 'travel'] as const;
+const POLICY_OBJECT_TYPES = ['bill', 'card', 'reimbursement', 'spend_request', 'vendor-payment', 'payee', 'travel'] as const;
 export const policyObjectTypeSchema = z.enum(POLICY_OBJECT_TYPES);
 export type PolicyObjectType = z.infer<typeof policyObjectTypeSchema>;
 
@@ -32,7 +32,7 @@ const MAX_CONDITION_IDS = 200;
 const ids = z.array(z.uuid()).min(1).max(MAX_CONDITION_IDS);
 
 /** Minor units of `currency`: the step applies at or above it (no conversion: another currency never matches). */
-export const minAmountSchema = z.object({ amount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), currency: knownCurrencySchema });
+const minAmountSchema = z.object({ amount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), currency: knownCurrencySchema });
 
 export const stepConditionSchema = z.object({
   min_amount: minAmountSchema.optional(),
@@ -110,7 +110,7 @@ export type Chain = { steps: ResolvedStep[]; trace: StepTrace[] };
 const isAdminRole = (role: string) => role === 'BUSINESS_ADMIN' || role === 'BUSINESS_OWNER';
 
 /** null when the condition matches; else why not, in words the simulation shows. */
-export function conditionMismatch(c: StepCondition | null, s: Subject): string | null {
+function conditionMismatch(c: StepCondition | null, s: Subject): string | null {
   if (!c) return null;
   if (c.min_amount) {
     if (c.min_amount.currency !== s.currency) return `amount is in ${s.currency}, the threshold in ${c.min_amount.currency}`;
@@ -176,7 +176,7 @@ const adminsFor = (s: Subject, users: readonly DirectoryUser[]) => eligible(user
 
 /** An instance walking a resolved chain. */
 export const INSTANCE_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'CANCELED'] as const;
-export const STEP_STATUSES = ['WAITING', 'PENDING', 'APPROVED', 'REJECTED'] as const;
+const STEP_STATUSES = ['WAITING', 'PENDING', 'APPROVED', 'REJECTED'] as const;
 export const instanceStepSchema = z.object({
   step_id: z.string(),
   mode: z.enum(['any', 'all']),
@@ -195,7 +195,7 @@ export function startInstance(requesterId: string, chain: Chain): InstanceState 
 }
 
 /** Index of the open step, or -1 when the instance is closed. */
-export const currentStepIndex = (i: InstanceState) => (i.status === 'PENDING' ? i.steps.findIndex((s) => s.status === 'PENDING') : -1);
+const currentStepIndex = (i: InstanceState) => (i.status === 'PENDING' ? i.steps.findIndex((s) => s.status === 'PENDING') : -1);
 
 export type DecisionRefusal = 'own_item' | 'closed' | 'not_current' | 'not_approver' | 'already_approved';
 export type DecideResult =

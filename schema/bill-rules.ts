@@ -35,7 +35,6 @@ const LABEL: Record<BillStatus, string> = {
   PAID: 'paid', RECONCILED: 'reconciled', REJECTED: 'rejected', CANCELED: 'canceled',
   PAYMENT_FAILED: 'unpaid after a failed payment',
 };
-export const billStatusLabel = (s: BillStatus) => LABEL[s];
 
 /** Not yet paid and not canceled: the invoice is still owed. */
 const OPEN: readonly BillStatus[] = ['DRAFT', 'PENDING_APPROVAL', 'REJECTED', 'APPROVED', 'SCHEDULED', 'PAYMENT_FAILED'];

@@ -133,7 +133,7 @@ export function intervalStart(interval: LimitInterval, now: Date): Date {
 
 /** Spend counts authorizations that hold or took money; declined and reversed ones do not. */
 export const SPEND_STATES: readonly TransactionState[] = ['PENDING', 'CLEARED'];
-export const countsAsSpend = (state: TransactionState) => SPEND_STATES.includes(state);
+const countsAsSpend = (state: TransactionState) => SPEND_STATES.includes(state);
 
 type SpendRow = { card_id: string; amount: number; currency: string; state: TransactionState; occurred_at: string };
 

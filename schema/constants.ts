@@ -3,7 +3,6 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const REQUEST_TIMEOUT_DEFAULT_MS = 10_000;
 export const REQUEST_TIMEOUT_WEB_MS: number | null = null;
 export const REQUEST_TIMEOUT_MOBILE_MS = 15_000;
-export const CACHE_FRESH_MS = 5 * 60_000;
 export const MOBILE_FLAG_MEMORY_MS = 5 * 60_000;
 export const TOKEN_WAIT_MOBILE_MS = 1_000;
 export const TOKEN_WAIT_WEB_MS = 10_000;

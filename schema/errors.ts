@@ -125,7 +125,7 @@ export const DEFAULT_ERROR_MESSAGE = 'There was an error.';
  * the server's value now and the value sent (both as the PATCH body spells them), and who changed
  * it and when (`changed_by` null: a server job, no person).
  */
-export const fieldConflictSchema = z.object({
+const fieldConflictSchema = z.object({
   field: z.string(),
   server_value: z.unknown(),
   your_value: z.unknown(),
@@ -168,10 +168,10 @@ export function errorBody(
 }
 
 // §5 validation messages.
-export const requiredMessage = (path: string) => `${path} is required`;
+const requiredMessage = (path: string) => `${path} is required`;
 export const invalidTypeMessage = (path: string, type: string) => `${path} must be a valid ${type}`;
-export const notAllowedMessage = (path: string) => `${path} is not allowed`;
-export const INVALID_URL_MESSAGE = 'Invalid URL';
+const notAllowedMessage = (path: string) => `${path} is not allowed`;
+const INVALID_URL_MESSAGE = 'Invalid URL';
 
 /**
  * Turns zod issues into the §5 messages, keyed by dotted path. Pass the parsed input so a

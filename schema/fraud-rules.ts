@@ -30,16 +30,16 @@ export const FRAUD_THRESHOLDS = {
   repeatWindowMinutes: 10,
 } as const;
 
-export const FRAUD_REASONS = ['NEW_CATEGORY', 'NEW_COUNTRY', 'AMOUNT_ABOVE_USUAL', 'RAPID_REPEAT'] as const;
+const FRAUD_REASONS = ['NEW_CATEGORY', 'NEW_COUNTRY', 'AMOUNT_ABOVE_USUAL', 'RAPID_REPEAT'] as const;
 export const fraudReasonSchema = z.enum(FRAUD_REASONS);
 export type FraudReason = z.infer<typeof fraudReasonSchema>;
 
 /** null: never held. FLAGGED: waiting for the cardholder. The answers are final. */
-export const FRAUD_STATUSES = ['FLAGGED', 'RECOGNIZED', 'NOT_RECOGNIZED'] as const;
+const FRAUD_STATUSES = ['FLAGGED', 'RECOGNIZED', 'NOT_RECOGNIZED'] as const;
 export const fraudStatusSchema = z.enum(FRAUD_STATUSES);
 export type FraudStatus = z.infer<typeof fraudStatusSchema>;
 
-export const FRAUD_RESPONSES = ['RECOGNIZED', 'NOT_RECOGNIZED'] as const;
+const FRAUD_RESPONSES = ['RECOGNIZED', 'NOT_RECOGNIZED'] as const;
 export const fraudResponseSchema = z.enum(FRAUD_RESPONSES);
 export type FraudResponse = z.infer<typeof fraudResponseSchema>;
 
@@ -180,5 +180,3 @@ export function heldChargeText(t: { amount: number; currency: string; merchant_n
   return `${formatMoney(t.amount, t.currency, 'en-US')} at ${t.merchant_name} on ${day}`;
 }
 
-/** Whether a transaction waits for its cardholder's answer. */
-export const isHeld = (t: { fraud_status?: FraudStatus | null }) => t.fraud_status === 'FLAGGED';

@@ -12,12 +12,12 @@ import { isoDateTime, uuid } from './entities/common.ts';
  * first, then id): the first that matches wins, so a specific rule placed before a broad one
  * overrides it.
  */
-export const MAPPING_MATCH_FIELDS = ['merchant_name', 'merchant_category', 'vendor'] as const;
+const MAPPING_MATCH_FIELDS = ['merchant_name', 'merchant_category', 'vendor'] as const;
 export type MappingMatchField = (typeof MAPPING_MATCH_FIELDS)[number];
-export const MAPPING_OPERATORS = ['equals', 'contains'] as const;
+const MAPPING_OPERATORS = ['equals', 'contains'] as const;
 export const MAX_MAPPING_RULES = 500;
 
-export const mappingRuleCodingSchema = z.object({
+const mappingRuleCodingSchema = z.object({
   gl_account_id: uuid.nullable(),
   department_id: uuid.nullable(),
   /** tracking category id → option id. */

@@ -78,7 +78,7 @@ function mirrorExtras(collection: MirroredCollection): MirrorExtras {
  * RxDocument getter, error SC17), and a stored row is never a tombstone anyway: tombstones
  * remove the row. Readers put `deleted: false` back.
  */
-export const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
+const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
 
 /**
  * Bumped when a mirror schema changes shape: the worker then resyncs instead of migrating (every

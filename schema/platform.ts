@@ -35,7 +35,7 @@ export const requestTimeoutMs = (p: Platform): number | null =>
 /** §4/§9: wait for a fully scoped token 1 s on mobile, 10 s otherwise. */
 export const tokenWaitMs = (p: Platform): number => (p === 'mobile' ? TOKEN_WAIT_MOBILE_MS : TOKEN_WAIT_WEB_MS);
 
-export const MOBILE_UNSUPPORTED_USER_MESSAGE = 'This user is not supported on the mobile app';
+const MOBILE_UNSUPPORTED_USER_MESSAGE = 'This user is not supported on the mobile app';
 
 /** §1: onboarding, vendor portal, advisor console and some roles are not supported in the wrapper. */
 export function mobileUnsupportedReason(

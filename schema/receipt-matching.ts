@@ -20,11 +20,11 @@ import { currencyCodeSchema } from './money.ts';
  * A receipt without an amount or a date has no candidates.
  */
 
-export const MATCH_WINDOW_DAYS = 3;
+const MATCH_WINDOW_DAYS = 3;
 /** A merchant similarity from which two names are taken for the same merchant. */
-export const MERCHANT_SIMILAR = 0.6;
+const MERCHANT_SIMILAR = 0.6;
 
-export const receiptFieldsSchema = z.object({
+const receiptFieldsSchema = z.object({
   amount: z.object({ minor: z.number().int(), currency: currencyCodeSchema }).optional(),
   date: z.iso.date().optional(),
   merchant: z.string().trim().max(200).optional(),

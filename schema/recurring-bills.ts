@@ -11,12 +11,12 @@ import { z } from 'zod';
  * common years). Weekly periods fall on one weekday: `day_of_week` (ISO, 1 = Monday … 7 =
  * Sunday), else the start date's. The first period is the first such day on or after the start.
  */
-export const RECURRING_INTERVALS = ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'YEARLY'] as const;
+const RECURRING_INTERVALS = ['WEEKLY', 'MONTHLY', 'QUARTERLY', 'YEARLY'] as const;
 export const recurringIntervalSchema = z.enum(RECURRING_INTERVALS);
 export type RecurringInterval = z.infer<typeof recurringIntervalSchema>;
 
 /** At most this many missed periods of one template are generated in one run (after downtime). */
-export const MAX_CATCH_UP_PERIODS = 12;
+const MAX_CATCH_UP_PERIODS = 12;
 
 export type Schedule = {
   interval: RecurringInterval;
@@ -40,8 +40,8 @@ const toDays = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
 const fromDays = (days: number) => new Date(days * DAY_MS).toISOString().slice(0, 10);
 const daysInMonth = (year: number, month0: number) => new Date(Date.UTC(year, month0 + 1, 0)).getUTCDate();
 
-export const isCalendarDate = (s: string) => ISO_DATE.test(s) && !Number.isNaN(toDays(s)) && fromDays(toDays(s)) === s;
-export const addDays = (iso: string, n: number) => fromDays(toDays(iso) + n);
+const isCalendarDate = (s: string) => ISO_DATE.test(s) && !Number.isNaN(toDays(s)) && fromDays(toDays(s)) === s;
+const addDays = (iso: string, n: number) => fromDays(toDays(iso) + n);
 
 const MONTHS: Record<Exclude<RecurringInterval, 'WEEKLY'>, number> = { MONTHLY: 1, QUARTERLY: 3, YEARLY: 12 };
 
@@ -76,7 +76,7 @@ export function periodStart(s: Schedule, index: number): string {
 }
 
 /** Whether period `index` is one the template makes (occurrence limit and end date). */
-export function inSchedule(s: Schedule, index: number): boolean {
+function inSchedule(s: Schedule, index: number): boolean {
   if (index < 0) return false;
   if (s.max_occurrences !== null && index >= s.max_occurrences) return false;
   return s.end_date === null || periodStart(s, index) <= s.end_date;

@@ -56,7 +56,7 @@ export function checkAction(action: ReimbursementAction, from: ReimbursementStat
 }
 
 /** Edits (PATCH) are allowed while the claimant still holds the claim. */
-export const EDITABLE_STATUSES: readonly ReimbursementStatus[] = ['DRAFT', 'REJECTED'];
+const EDITABLE_STATUSES: readonly ReimbursementStatus[] = ['DRAFT', 'REJECTED'];
 export function checkEditable(status: ReimbursementStatus): MoveCheck {
   if (EDITABLE_STATUSES.includes(status)) return { ok: true };
   return { ok: false, message: `This reimbursement is ${LABEL[status]} (status ${status}); only a draft or a rejected claim can be edited.` };
@@ -117,8 +117,8 @@ export const NO_RATES: BusinessRates = [];
  * has not published, and no silently applying a stale one): add the year's rate here when it is
  * announced.
  */
-export const IRS_MILEAGE_RATES: Readonly<Record<number, number>> = { 2025: 700, 2026: 725 };
-export const MAX_MILEAGE_DISTANCE = 2000;
+const IRS_MILEAGE_RATES: Readonly<Record<number, number>> = { 2025: 700, 2026: 725 };
+const MAX_MILEAGE_DISTANCE = 2000;
 
 /** The business's own rate for `year`, or null (then the IRS rate applies). */
 export function mileageOverride(year: number, rates: BusinessRates = NO_RATES): number | null {
@@ -165,11 +165,11 @@ export function checkMileage(distanceMiles: number, tripDate: string, rates: Bus
 // --- Per diem -----------------------------------------------------------------------------------
 
 /** GSA-style default for meals and incidentals, in cents per full day. */
-export const PER_DIEM_DAILY_RATE = 6800;
-export const PER_DIEM_DEFAULT_CURRENCY = 'USD';
+const PER_DIEM_DAILY_RATE = 6800;
+const PER_DIEM_DEFAULT_CURRENCY = 'USD';
 /** First and last travel days get 75 % of the daily rate. */
 export const PER_DIEM_PARTIAL_DAY_SHARE = 0.75;
-export const MAX_PER_DIEM_DAYS = 366;
+const MAX_PER_DIEM_DAYS = 366;
 
 /** A per-diem daily rate: minor units of `currency` per full day; `location` null for the default. */
 export interface PerDiemRate {
@@ -180,7 +180,7 @@ export interface PerDiemRate {
 export const DEFAULT_PER_DIEM_RATE: PerDiemRate = { location: null, daily: PER_DIEM_DAILY_RATE, currency: PER_DIEM_DEFAULT_CURRENCY };
 
 /** Location names compare trimmed and case-insensitively ("new york " is New York). */
-export const locationKey = (name: string) => name.trim().toLocaleLowerCase('en-US');
+const locationKey = (name: string) => name.trim().toLocaleLowerCase('en-US');
 
 /** The rate of a per-diem location: the business's row of that name, else the default. */
 export function perDiemRateFor(location: string | null | undefined, rates: BusinessRates = NO_RATES): PerDiemRate {

@@ -22,7 +22,7 @@ export {
 const isoDay = z.iso.date();
 
 /** The last day a report range may name. */
-export const LATEST_REPORT_DAY = '2199-12-31';
+const LATEST_REPORT_DAY = '2199-12-31';
 /** At most this many periods in one report (20 years of weeks, ~5 years of days). */
 export const MAX_REPORT_BUCKETS = 2_000;
 
@@ -79,7 +79,7 @@ export const reportQuerySchema = reportQueryBaseSchema.superRefine((q, ctx) => {
 export type ReportQuery = z.infer<typeof reportQuerySchema>;
 
 /** One result row: `period` is the bucket's first day (UTC), `key` the dimension's id (or name). */
-export const reportRowSchema = z.object({
+const reportRowSchema = z.object({
   period: isoDay,
   key: z.string().nullable(),
   /** null for counts, which are over rows whatever their currency. */

@@ -31,12 +31,12 @@ export function enforcingProvider<P extends SsoRuleProvider>(email: string, prov
 }
 
 /** The DNS TXT record that proves a business owns `domain`: its name, and the value it must hold. */
-export const DOMAIN_CHALLENGE_LABEL = '_ledgerline-challenge';
+const DOMAIN_CHALLENGE_LABEL = '_ledgerline-challenge';
 export const domainChallengeName = (domain: string): string => `${DOMAIN_CHALLENGE_LABEL}.${domain.toLowerCase()}`;
 export const domainChallengeValue = (token: string): string => `ledgerline-domain-verification=${token}`;
 
 /** Why a pending domain cannot do `what` yet, in words that say how to fix it. */
-export const pendingDomainMessage = (domain: string, what: 'enabling' | 'enforcing'): string =>
+const pendingDomainMessage = (domain: string, what: 'enabling' | 'enforcing'): string =>
   `Prove that your business owns ${domain} before ${what} single sign-on: add the TXT record shown for it at your DNS host, then choose Verify.`;
 
 export const SSO_ENFORCED_MESSAGE = 'Your company signs in with single sign-on. Use “Sign in with SSO”.';

@@ -76,7 +76,7 @@ export type ChangesQuery = z.infer<typeof changesQuerySchema>;
  */
 const wireDoc = z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v), { message: 'doc must be an object' });
 
-export const changeSchema = z.object({
+const changeSchema = z.object({
   collection: mirroredCollectionSchema,
   seq: changeSeq,
   id: z.string(),

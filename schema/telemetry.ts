@@ -83,7 +83,7 @@ const VALUE_PATTERNS: [RegExp, string][] = [
   [/\b(bearer|basic)\s+[\w.~+/=-]+/gi, '$1 [masked]'],
 ];
 
-export function maskString(value: string): string {
+function maskString(value: string): string {
   return VALUE_PATTERNS.reduce((s, [re, rep]) => s.replace(re, rep), value);
 }
 

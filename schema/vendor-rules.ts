@@ -7,7 +7,7 @@ import type { MaskedBankAccount, Vendor, VendorAddress } from './entities/vendor
  */
 
 /** USPS codes of the states, DC and the territories bill pay mails checks to. */
-export const US_STATE_CODES = [
+const US_STATE_CODES = [
   'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA', 'ME',
   'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR', 'PA', 'RI',
   'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY', 'AS', 'GU', 'MP', 'PR', 'VI',
@@ -56,7 +56,7 @@ export const isValidAccountNumber = (account: string) => /^\d{4,17}$/.test(accou
  * (electronic-only). 00 (the US government), 80 (traveler's checks) and everything else pass the
  * checksum but receive no ACH credits.
  */
-export function isAchRoutable(routing: string): boolean {
+function isAchRoutable(routing: string): boolean {
   if (!isValidRoutingNumber(routing)) return false;
   const prefix = Number(routing.slice(0, 2));
   return (prefix >= 1 && prefix <= 12) || (prefix >= 21 && prefix <= 32) || (prefix >= 61 && prefix <= 72);
@@ -81,7 +81,7 @@ export function bankAccountVerification(bank: { routing_number: string; account_
 }
 
 /** The one payment method bill pay sends today: ACH from a US bank account, in US dollars. */
-export const ACH_CURRENCY = 'USD';
+const ACH_CURRENCY = 'USD';
 
 export type VendorPaymentCheck =
   | { ok: true }
@@ -134,7 +134,7 @@ export function checkMerge(survivorId: string, mergedIds: readonly string[], sur
 }
 
 /** The survivor's own details the merge may fill from a merged payee (never overwrite). */
-export const MERGE_FILLED_FIELDS = ['email', 'phone', 'address', 'default_gl_account_id', 'default_department_id'] as const;
+const MERGE_FILLED_FIELDS = ['email', 'phone', 'address', 'default_gl_account_id', 'default_department_id'] as const;
 type Filled = Pick<Vendor, (typeof MERGE_FILLED_FIELDS)[number]>;
 
 /**

@@ -49,7 +49,7 @@ export const authenticationResponseSchema = z.object({
 });
 export type AuthenticationResponse = z.infer<typeof authenticationResponseSchema>;
 
-export const PASSKEY_NAME_MAX = 64;
+const PASSKEY_NAME_MAX = 64;
 export const passkeyNameSchema = z
   .string()
   .trim()
@@ -103,7 +103,7 @@ export const requestOptionsSchema = z.looseObject({
 /** App attest: a wrapper's evidence, by platform. The server checks the challenge and the shape only. */
 const base64 = (name: string, max: number) =>
   z.string().min(1).max(max).regex(/^[A-Za-z0-9+/_-]+={0,2}$/, `${name} must be a valid base64 string`);
-export const appAttestChallengeSchema = b64url('challenge', 128).min(16, 'challenge must be a valid challenge');
+const appAttestChallengeSchema = b64url('challenge', 128).min(16, 'challenge must be a valid challenge');
 export const appAttestBodySchema = z.discriminatedUnion('platform', [
   z.object({
     platform: z.literal('ios'),

@@ -23,7 +23,7 @@ export type IdPool = {
   trips: string[];
 };
 
-export function uuidFor(key: string, pool: IdPool): string {
+function uuidFor(key: string, pool: IdPool): string {
   const k = key.toLowerCase();
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);

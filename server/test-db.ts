@@ -2,6 +2,7 @@
  * Databases for server tests: PGlite in memory always, PostgreSQL too when it is reachable.
  * Use with `describe.each(await testDatabases())` so every suite runs against both engines.
  */
+import { afterEach } from 'vitest';
 import { openDb, type Db } from './db/db.ts';
 import { pgliteTemplate, pgTemplateDatabase } from './test-templates.ts';
 import { createPgDatabase, DEFAULT_PG_ADMIN_URL, pgAvailable } from './testing.ts';
@@ -35,5 +36,21 @@ export async function openTestDb(kind: TestDbKind, opts: { migrated?: boolean; p
       await db.close();
       await store.dispose();
     },
+  };
+}
+
+/**
+ * For the migration tests: `open(kind)` answers a bare (unmigrated) database, closed after each
+ * test of the calling file (registers its own afterEach).
+ */
+export function useBareTestDbs(): (kind: TestDbKind) => Promise<Db> {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+  });
+  return async (kind) => {
+    const t = await openTestDb(kind, { migrated: false, poolSize: 2 });
+    closers.push(() => t.close());
+    return t.db;
   };
 }

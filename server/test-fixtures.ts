@@ -3,7 +3,7 @@
  * data, cards and a few hundred transactions, inserted through SQL (the same tables the API
  * reads). Each call makes a fresh business with unique emails, so tests can share one database.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { hashPassword } from './auth/password.ts';
 import type { Queryable } from './db/db.ts';
@@ -141,6 +141,17 @@ async function insertNamed(db: Queryable, table: 'departments' | 'locations', bu
 
 const cap = (s: string) => s[0]!.toUpperCase() + s.slice(1);
 
+/** A 9-byte PDF `userId` uploaded to the business (the receipt store's row and its upload record); answers its id. */
+export async function insertPdfUpload(db: Queryable, businessId: string, userId: string): Promise<string> {
+  const id = randomUUID();
+  await db.query(
+    `INSERT INTO receipts (id, business_id, user_id, content_type, size, sha256, bytes) VALUES ($1, $2, $3, 'application/pdf', 9, $4, $5)`,
+    [id, businessId, userId, createHash('sha256').update(id).digest('hex'), new TextEncoder().encode('%PDF-1.7\n')],
+  );
+  await db.query('INSERT INTO receipt_uploads (receipt_id, business_id, user_id) VALUES ($1, $2, $3)', [id, businessId, userId]);
+  return id;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Request helpers over app.request().
 
@@ -174,6 +185,16 @@ export async function signIn(app: Hono, email: string, password = FIXTURE_PASSWO
   const res = await request<{ id_token: string }>(app, 'POST', '/v1/public/sign-in', { body: { email, password } });
   if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${res.text}`);
   return res.body.id_token;
+}
+
+/** A refusal as `[status, error_code]`, for one `toEqual`. */
+export const refusal = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];
+
+/** Creates a vendor through the API (201 expected) and answers its id. */
+export async function makeVendor(app: Hono, token: string, name: string): Promise<string> {
+  const res = await request<{ id: string }>(app, 'POST', '/v1/auth/vendors', { token, body: { name } });
+  if (res.status !== 201) throw new Error(`vendor ${name} not created: ${res.status} ${res.text}`);
+  return res.body.id;
 }
 
 /** Follows an SSE response's `seq` events (and raw text, for heartbeats). */

@@ -26,7 +26,7 @@ const PGLITE_PACKAGE = fileURLToPath(new URL('../node_modules/@electric-sql/pgli
 
 let migrationsKey: Promise<string> | null = null;
 /** A short hash of every migration's name and text. */
-export function templateKey(): Promise<string> {
+function templateKey(): Promise<string> {
   migrationsKey ??= loadMigrations().then((all) => {
     const h = createHash('sha256');
     for (const m of all) h.update(`${m.name}\0${m.sql}\0`);

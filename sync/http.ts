@@ -214,7 +214,7 @@ function parseSuccess<C extends CallDef>(def: C, status: number, text: string): 
 }
 
 /** A non-2xx answer: the server's error_v2 when it sent one, else the default message. */
-export function httpFailure(response: Response, text: string): HttpFailure {
+function httpFailure(response: Response, text: string): HttpFailure {
   return {
     ok: false,
     kind: 'http',

@@ -33,7 +33,7 @@ export const initialEngineState: EngineState = { phase: 'idle', online: true, la
 
 const RUNNING: ReadonlySet<SyncPhase> = new Set(['initial', 'pulling', 'live', 'error']);
 
-export function isRunning(phase: SyncPhase): boolean {
+function isRunning(phase: SyncPhase): boolean {
   return RUNNING.has(phase) || phase === 'offline';
 }
 

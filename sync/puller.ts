@@ -44,7 +44,7 @@ export interface Puller {
 }
 
 export const MIN_BATCH = 1_000;
-export const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 45_000;
 
 export function createPuller(opts: PullerOptions): Puller {
   const limit = Math.min(SYNC_BATCH_MAX, Math.max(MIN_BATCH, opts.batchSize ?? SYNC_BATCH_DEFAULT));

@@ -15,7 +15,7 @@ import type { Transport } from './ports.ts';
 export type ServerReach = 'answered' | 'silent';
 
 /** Whether an answer is the API's own (not a captive portal's page or a redirect away from the origin). */
-export function isServerAnswer(res: Response, url: string): boolean {
+function isServerAnswer(res: Response, url: string): boolean {
   if ((res.headers.get('content-type') ?? '').includes('text/html')) return false;
   if (res.type === 'opaqueredirect') return false;
   if (res.redirected && res.url && url) {

@@ -38,9 +38,9 @@ export const OWN_COLLECTIONS: readonly OwnCollection[] = MIRRORED_COLLECTIONS.fi
   (c): c is OwnCollection => ENTITIES[c].mirror.kind === 'own',
 );
 export const REF_KINDS: readonly RefKind[] = MIRRORED_COLLECTIONS.filter((c): c is RefKind => ENTITIES[c].mirror.kind === 'ref');
-export const REFS = 'refs';
+const REFS = 'refs';
 /** The RxDB collections holding mirrored rows (what a reset empties). */
-export const MIRROR_RX_COLLECTIONS: readonly (OwnCollection | typeof REFS)[] = [...OWN_COLLECTIONS, ...(REF_KINDS.length > 0 ? [REFS] as const : [])];
+const MIRROR_RX_COLLECTIONS: readonly (OwnCollection | typeof REFS)[] = [...OWN_COLLECTIONS, ...(REF_KINDS.length > 0 ? [REFS] as const : [])];
 /** Every RxDB collection the mirror opens: this count is what RXDB_COLLECTION_LIMIT bounds. */
 export const RX_COLLECTIONS: readonly string[] = [...MIRROR_RX_COLLECTIONS, ...LOCAL_COLLECTIONS];
 

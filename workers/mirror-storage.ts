@@ -72,7 +72,7 @@ function leanSchema<T>(schema: RxJsonSchema<T>): RxJsonSchema<T> {
 }
 
 /** The prepared query, planned again over the lean schema when RxDB chose a dropped index. */
-export function replanned<T>(lean: RxJsonSchema<T>, prepared: PreparedQuery<T>): PreparedQuery<T> {
+function replanned<T>(lean: RxJsonSchema<T>, prepared: PreparedQuery<T>): PreparedQuery<T> {
   if (!DROPPED_DEXIE_INDEXES.has(indexName(prepared.queryPlan.index))) return prepared;
   const query = { ...prepared.query } as FilledMangoQuery<T>;
   delete query.index;

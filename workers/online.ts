@@ -56,7 +56,7 @@ export function answerOf<T>(port: OnlinePort, res: HttpResult<T>, offline: Onlin
 }
 
 /** The typed `send` of one domain: refused at once when offline. */
-export function sender(port: OnlinePort, offline: OnlineFailure): Send {
+function sender(port: OnlinePort, offline: OnlineFailure): Send {
   return async (def, opts) => {
     if (!port.hub.online) return offline;
     return answerOf(port, await port.requireHttp().call(def, opts), offline);

@@ -10,7 +10,7 @@ import { checkFileContent } from '../schema/file-content.ts';
 
 const SPEC = uploadReceipt.upload!;
 /** The longest side of a thumbnail, in px. */
-export const THUMBNAIL_MAX_PX = 320;
+const THUMBNAIL_MAX_PX = 320;
 
 export type FileCheck = { ok: true; contentType: ReceiptContentType } | { ok: false; error: ErrorV2['error_v2'] };
 

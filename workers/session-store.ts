@@ -10,7 +10,7 @@ import { roleSchema } from '../schema/roles.ts';
  * which per-user mirror to open, and because RxDB counts every open collection against its
  * 13-collection limit.
  */
-export const sessionInfoSchema = z.object({
+const sessionInfoSchema = z.object({
   user: spendUserSchema,
   business: businessSchema,
   scopes: z.array(z.string()),
@@ -19,7 +19,7 @@ export const sessionInfoSchema = z.object({
   businesses: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema, user_id: z.string() })).optional(),
 });
 
-export const storedSessionSchema = z.object({
+const storedSessionSchema = z.object({
   token: z.string().min(1),
   session: sessionInfoSchema,
   db_name: z.string().min(1),

@@ -1,5 +1,5 @@
 /** ≈ 20 ms of tokenizing and indexing: what a query or a command may wait behind. */
-export const INDEX_SLICE = 1_000;
+const INDEX_SLICE = 1_000;
 
 /** An engine with rows waiting for its text index (QueryEngine). */
 interface Backlogged {

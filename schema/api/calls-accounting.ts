@@ -25,14 +25,14 @@ const scopes = { scopes: ['default'] } as const;
 const BASE = '/v1/auth/accounting';
 
 export const ACCOUNTING_PROVIDERS = ['csv', 'quickbooks_desktop', 'xero_csv'] as const;
-export const accountingProviderSchema = z.enum(ACCOUNTING_PROVIDERS);
+const accountingProviderSchema = z.enum(ACCOUNTING_PROVIDERS);
 export type AccountingProvider = z.infer<typeof accountingProviderSchema>;
 /** Xero imports at most 1,000 statement lines per file (issue 12): a fixed limit, not a preference. */
 export const XERO_MAX_LINES = 1000;
 export const SYNC_OBJECT_TYPES = ['transaction', 'bill', 'reimbursement'] as const;
 export type SyncObjectType = (typeof SYNC_OBJECT_TYPES)[number];
 /** Items one mark-not-synced call takes. */
-export const MAX_UNSYNC_ITEMS = 1000;
+const MAX_UNSYNC_ITEMS = 1000;
 
 const accountName = z.string().trim().min(1).max(159).regex(/^[^\t\r\n":]+$/, 'must not contain tabs, line breaks, quotes or colons');
 
@@ -41,11 +41,11 @@ const accountName = z.string().trim().min(1).max(159).regex(/^[^\t\r\n":]+$/, 'm
  * format (Settings → General Settings → Formatting): UK, AU and NZ organisations day first, US ones
  * month first; ISO dates read the same everywhere.
  */
-export const XERO_DATE_FORMATS = ['DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD'] as const;
+const XERO_DATE_FORMATS = ['DD/MM/YYYY', 'MM/DD/YYYY', 'YYYY-MM-DD'] as const;
 export const xeroDateFormatSchema = z.enum(XERO_DATE_FORMATS);
 export type XeroDateFormat = z.infer<typeof xeroDateFormatSchema>;
 
-export const accountingPreferencesSchema = z.object({
+const accountingPreferencesSchema = z.object({
   /** The provider a sync commit without a choice uses (the client's default button). */
   default_provider: accountingProviderSchema.nullable(),
   /** QuickBooks Desktop account names (IIF `ACCNT`) the exports credit. */
@@ -71,10 +71,10 @@ export const accountingPreferencesPatchSchema = z
  * The account a Xero statement file is for (issue 25): `card`, the corporate card's charges and
  * refunds; `bank`, the bank account settled bill payments and claim payments leave.
  */
-export const SYNC_STATEMENT_ACCOUNTS = ['card', 'bank'] as const;
+const SYNC_STATEMENT_ACCOUNTS = ['card', 'bank'] as const;
 export type SyncStatementAccount = (typeof SYNC_STATEMENT_ACCOUNTS)[number];
 
-export const syncFileSchema = z.object({
+const syncFileSchema = z.object({
   name: z.string(),
   /** The GET that downloads it (same business, signed-in bill-pay manager). */
   url: z.string(),

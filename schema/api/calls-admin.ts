@@ -19,7 +19,7 @@ export const INVITE_PASSWORD_MIN_LENGTH = 10;
 const name = z.string().trim().min(1).max(200);
 const ownerFields = { owner_ids: z.array(z.uuid()) };
 export const adminDepartmentSchema = departmentSchema.extend(ownerFields);
-export const adminLocationSchema = locationSchema.extend(ownerFields);
+const adminLocationSchema = locationSchema.extend(ownerFields);
 
 export const businessEntitySchema = z.object({
   id: z.uuid(),
@@ -79,7 +79,7 @@ export const deleteEntity = defineCall({
 });
 
 const userParams = z.object({ user_uuid: z.uuid() });
-export const adminUserSchema = userRowSchema.extend({ entity_id: z.uuid().nullable() });
+const adminUserSchema = userRowSchema.extend({ entity_id: z.uuid().nullable() });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 const inviteResponse = z.object({ user: adminUserSchema, invite: z.object({ expires_at: z.iso.datetime({ offset: true }) }) });
 
@@ -142,7 +142,7 @@ export const updateUser = defineCall({
 
 const inviteToken = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token must be a valid invite token');
 /** What the invite page shows before the person sets a password: `accepted` = used. */
-export const inviteLookupSchema = z.object({
+const inviteLookupSchema = z.object({
   email: z.string(),
   first_name: z.string(),
   business_name: z.string(),

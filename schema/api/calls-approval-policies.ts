@@ -15,7 +15,7 @@ import {
 const scopes = { scopes: ['default'] } as const;
 
 /** A step as an edit sends it: the server names a step sent without an id. */
-export const policyStepBodySchema = policyStepSchema.extend({ id: z.uuid().optional() });
+const policyStepBodySchema = policyStepSchema.extend({ id: z.uuid().optional() });
 export type PolicyStepBody = z.infer<typeof policyStepBodySchema>;
 
 export const policyResponseSchema = z.object({
@@ -67,7 +67,7 @@ export const addApprovalPolicyStep = defineCall({
 });
 
 const approverSchema = z.object({ user_id: z.uuid(), name: z.string() });
-export const simulatedStepSchema = z.object({
+const simulatedStepSchema = z.object({
   step_id: z.uuid(),
   applies: z.boolean(),
   /** Why the step applies (no condition, condition matches, admins instead) or is skipped. */

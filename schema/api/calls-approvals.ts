@@ -63,8 +63,8 @@ export const rejectApproval = defineCall({
   response: decisionSchema,
 });
 
-export const MAX_BULK_APPROVALS = 500;
-export const bulkApprovalBodySchema = z.object({
+const MAX_BULK_APPROVALS = 500;
+const bulkApprovalBodySchema = z.object({
   approval_ids: z.array(z.uuid()).min(1).max(MAX_BULK_APPROVALS),
   decision: z.enum(['APPROVE', 'REJECT']),
   /** Required when rejecting. */

@@ -18,7 +18,7 @@ import { MAX_BILL_AMOUNT, MAX_BILL_MEMO_LENGTH } from '../entities/bill.ts';
 const scopes = { scopes: ['default'] } as const;
 const BULK = '/v1/auth/bill-pay/bulk-actions';
 const isoDate = z.iso.date();
-export const billIdsSchema = z.array(z.uuid()).min(1).max(1000);
+const billIdsSchema = z.array(z.uuid()).min(1).max(1000);
 const ids = { bill_ids: billIdsSchema };
 
 export const bulkBillResponseSchema = z.object({ results: z.array(billBulkResultSchema) });

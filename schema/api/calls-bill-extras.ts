@@ -43,7 +43,7 @@ export const deleteRecurringBill = defineCall({
 
 // --- Vendor credits ---------------------------------------------------------------------------------
 
-export const vendorCreditListQuerySchema = pageQuerySchema.extend({ vendor_id: z.uuid().optional() });
+const vendorCreditListQuerySchema = pageQuerySchema.extend({ vendor_id: z.uuid().optional() });
 
 export const listVendorCredits = defineCall({
   id: 'bills.vendorCredits.list', method: 'GET', path: `${BASE}/vendor-credits`, auth: scopes, retry: 'paged',
@@ -99,7 +99,7 @@ export const deleteBillTemplate = defineCall({
   params: z.object({ bill_template_uuid: z.uuid() }), response: billTemplateSchema,
 });
 
-export const RECURRING_BILL_CALLS = [listRecurringBills, createRecurringBill, updateRecurringBill, deleteRecurringBill] as const;
-export const VENDOR_CREDIT_CALLS = [listVendorCredits, createVendorCredit, deleteVendorCredit] as const;
-export const BILL_TEMPLATE_CALLS = [listBillTemplates, createBillTemplate, deleteBillTemplate] as const;
+const RECURRING_BILL_CALLS = [listRecurringBills, createRecurringBill, updateRecurringBill, deleteRecurringBill] as const;
+const VENDOR_CREDIT_CALLS = [listVendorCredits, createVendorCredit, deleteVendorCredit] as const;
+const BILL_TEMPLATE_CALLS = [listBillTemplates, createBillTemplate, deleteBillTemplate] as const;
 export const BILL_EXTRA_CALLS = [...RECURRING_BILL_CALLS, ...VENDOR_CREDIT_CALLS, ...BILL_TEMPLATE_CALLS] as const;

@@ -23,17 +23,17 @@ const BASE = '/v1/auth/bill-pay';
 const billParams = z.object({ bill_uuid: z.uuid() });
 const isoDate = z.iso.date();
 
-export const billListQuerySchema = pageQuerySchema.extend({
+const billListQuerySchema = pageQuerySchema.extend({
   status: billStatusSchema.optional(),
   vendor_id: z.uuid().optional(),
 });
 
-export const duplicateCheckBodySchema = z.object({ vendor_id: z.uuid(), invoice_number: z.string().max(200) });
-export const duplicateCheckResponseSchema = z.object({ is_duplicate: z.boolean(), bills: z.array(billSchema) });
+const duplicateCheckBodySchema = z.object({ vendor_id: z.uuid(), invoice_number: z.string().max(200) });
+const duplicateCheckResponseSchema = z.object({ is_duplicate: z.boolean(), bills: z.array(billSchema) });
 
 /** ACH settles in 2 bank business days unless told otherwise. */
 export const DEFAULT_SETTLEMENT_DAYS = 2;
-export const settlementBodySchema = z.object({
+const settlementBodySchema = z.object({
   payment_date: isoDate,
   business_days: z.number().int().min(0).max(30).default(DEFAULT_SETTLEMENT_DAYS),
 });
@@ -45,9 +45,9 @@ export const billPaymentRowSchema = z.object({
   settles_on: isoDate.nullable().optional(),
   settled_at: z.string().nullable().optional(),
 });
-export const billPaymentsQuerySchema = z.object({ bill_id: z.uuid() });
+const billPaymentsQuerySchema = z.object({ bill_id: z.uuid() });
 
-export const payNowBodySchema = z.object({ bill_ids: z.array(z.uuid()).min(1).max(1000) });
+const payNowBodySchema = z.object({ bill_ids: z.array(z.uuid()).min(1).max(1000) });
 /** One bill's answer: the paid bill, or the refusal (another bill of the request still goes on). */
 export const billBulkResultSchema = z.object({
   id: z.uuid(),
@@ -55,7 +55,7 @@ export const billBulkResultSchema = z.object({
   bill: billSchema.optional(),
   error_v2: z.object({ error_code: z.string(), message: z.string() }).passthrough().optional(),
 });
-export const payNowResponseSchema = z.object({ results: z.array(billBulkResultSchema) });
+const payNowResponseSchema = z.object({ results: z.array(billBulkResultSchema) });
 
 export const listBills = defineCall({
   id: 'bills.list', method: 'GET', path: BASE, auth: scopes, retry: 'paged',

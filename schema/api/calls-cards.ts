@@ -28,7 +28,7 @@ const text = (max: number) => z.string().trim().min(1).max(max);
 const categories = z.array(merchantCategorySchema).max(MAX_CARD_CATEGORIES);
 
 /** A limit as sent: the per-purchase cap is optional and may not exceed the interval's amount. */
-export const limitBodySchema = spendingLimitSchema.refine(
+const limitBodySchema = spendingLimitSchema.refine(
   (l) => l.per_transaction === null || l.per_transaction <= l.amount,
   { message: 'per_transaction cannot be more than the limit amount', path: ['per_transaction'] },
 );
@@ -60,7 +60,7 @@ export type CardPatch = z.infer<typeof cardPatchSchema>;
 const cardsWrittenSchema = z.object({ data: z.array(cardSchema), change_seq: z.number().int() });
 
 export const MAX_BULK_LOCK = 1000;
-export const bulkLockBodySchema = z.object({
+const bulkLockBodySchema = z.object({
   card_uuids: z.array(z.uuid()).min(1).max(MAX_BULK_LOCK)
     .refine((ids) => new Set(ids).size === ids.length, 'card_uuids must not repeat a card'),
   lock: z.boolean(),
@@ -78,7 +78,7 @@ export type CardRequestBody = z.infer<typeof cardRequestBodySchema>;
 /** `request-physical`: the same request, always for a physical card. */
 export const physicalRequestBodySchema = cardRequestBodySchema.omit({ is_physical: true });
 
-export const favoriteBodySchema = z.object({
+const favoriteBodySchema = z.object({
   card_ids: z.array(z.uuid()).min(1).max(100).refine((ids) => new Set(ids).size === ids.length, 'card_ids must not repeat a card'),
 });
 

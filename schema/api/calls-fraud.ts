@@ -19,9 +19,9 @@ import { fraudResponseSchema } from '../fraud-rules.ts';
  * replacement card through `cards.reissue`. RECOGNIZED: the hold is cleared and the card's
  * profile learns the charge (its category and country become known, its amount usual).
  */
-export const DISPUTE_STATUSES = ['OPEN'] as const;
+const DISPUTE_STATUSES = ['OPEN'] as const;
 
-export const disputeSchema = z.object({
+const disputeSchema = z.object({
   id: uuid,
   transaction_id: uuid,
   card_id: uuid,
@@ -35,7 +35,7 @@ export const disputeSchema = z.object({
 });
 export type Dispute = z.infer<typeof disputeSchema>;
 
-export const fraudResponseBodySchema = z.object({ response: fraudResponseSchema });
+const fraudResponseBodySchema = z.object({ response: fraudResponseSchema });
 
 export const fraudResponseResultSchema = z.object({
   response: fraudResponseSchema,

@@ -16,7 +16,7 @@ const lowRisk = { scopes: ['default', 'low-risk'] } as const;
 /** §6 lists password change under both step-ups. */
 const sensitiveOrEmailOtp = { scopes: ['sensitive', 'email-otp'] } as const;
 
-export const PASSWORD_MIN_LENGTH = 10;
+const PASSWORD_MIN_LENGTH = 10;
 const tokenResponse = z.object({ id_token: z.string(), mfa_required: z.boolean() });
 /** A step-up token: the normal scopes plus the earned one, valid until expires_at (ISO). */
 const stepUpResponse = z.object({ id_token: z.string(), expires_at: z.iso.datetime() });
@@ -271,7 +271,7 @@ export const startImpersonation = defineCall({
   response: z.object({ id_token: z.string(), expires_at: z.iso.datetime() }),
 });
 
-export const TELEMETRY_MAX_EVENTS = 100;
+const TELEMETRY_MAX_EVENTS = 100;
 export const TELEMETRY_MAX_BYTES = 64 * 1024;
 
 export const postTelemetry = defineCall({

@@ -14,19 +14,19 @@ import { pageQuerySchema, paginatedSchema } from '../paging.ts';
 const scopes = { scopes: ['default'] } as const;
 
 /** Ceilings that catch a typo (a rate in cents typed as dollars ×100), not policy. */
-export const MAX_PER_DIEM_DAILY_RATE = 10_000_000;
+const MAX_PER_DIEM_DAILY_RATE = 10_000_000;
 export const MAX_MILEAGE_RATE_MILLS = 10_000;
 const name = z.string().trim().min(1).max(200);
 const year = z.number().int().min(2000).max(2100);
 
-export const perDiemRateBodySchema = z.object({
+const perDiemRateBodySchema = z.object({
   kind: z.literal('PER_DIEM'),
   name,
   /** Minor units of `currency` per full day. */
   rate: z.number().int().positive().max(MAX_PER_DIEM_DAILY_RATE),
   currency: knownCurrencySchema,
 });
-export const mileageRateBodySchema = z.object({
+const mileageRateBodySchema = z.object({
   kind: z.literal('MILEAGE'),
   year,
   /** Mills (tenths of a cent) per mile: 725 = 72.5 ¢. */
@@ -34,11 +34,11 @@ export const mileageRateBodySchema = z.object({
   /** Mileage is paid in US dollars. */
   currency: z.literal('USD').optional(),
 });
-export const rateCreateBodySchema = z.discriminatedUnion('kind', [perDiemRateBodySchema, mileageRateBodySchema]);
+const rateCreateBodySchema = z.discriminatedUnion('kind', [perDiemRateBodySchema, mileageRateBodySchema]);
 export type RateCreateBody = z.infer<typeof rateCreateBodySchema>;
 
 /** An edit: the keys present change; a field of the other kind is refused (422). The kind never changes. */
-export const ratePatchBodySchema = z.object({
+const ratePatchBodySchema = z.object({
   name: name.optional(),
   year: year.optional(),
   rate: z.number().int().positive().max(MAX_PER_DIEM_DAILY_RATE).optional(),

@@ -20,7 +20,7 @@ const scopes = { scopes: ['default'] } as const;
 const text = (max: number) => z.string().trim().max(max);
 const isoDate = z.iso.date();
 /** At most this many receipts on one claim. */
-export const MAX_CLAIM_RECEIPTS = 20;
+const MAX_CLAIM_RECEIPTS = 20;
 /** A claim's receipts (issue 9): receipt ids the caller may see; the set replaces the claim's. */
 const claimReceiptIds = z.array(z.uuid()).max(MAX_CLAIM_RECEIPTS);
 /** Fields every claim type takes. */
@@ -206,7 +206,7 @@ export const cancelReimbursement = defineCall({
  * either side without one). Given `reimbursement_id` (a visible claim, which is left out of the
  * answer) or a draft's fields (the caller's own claims are searched). Every match is answered.
  */
-export const duplicateBodySchema = z.object({
+const duplicateBodySchema = z.object({
   reimbursement_id: z.uuid().optional(),
   merchant: text(200).nullable().optional(),
   amount: z.number().int().positive().optional(),
@@ -228,12 +228,12 @@ export function bulkResultSchema<T extends z.ZodType>(row: T) {
     z.object({ id: z.uuid(), ok: z.literal(false), ...errorV2Schema.shape }),
   ]);
 }
-export const MAX_BULK_REIMBURSEMENTS = 500;
+const MAX_BULK_REIMBURSEMENTS = 500;
 const bulkIds = z.array(z.uuid()).min(1).max(MAX_BULK_REIMBURSEMENTS);
 
 /** The fields a bulk edit sets: coding and memo. */
-export const reimbursementBulkPatchSchema = reimbursementPatchSchema.pick({ memo: true, gl_account_id: true, department_id: true });
-export const bulkUpdateBodySchema = z.object({ reimbursement_ids: bulkIds, patch: reimbursementBulkPatchSchema });
+const reimbursementBulkPatchSchema = reimbursementPatchSchema.pick({ memo: true, gl_account_id: true, department_id: true });
+const bulkUpdateBodySchema = z.object({ reimbursement_ids: bulkIds, patch: reimbursementBulkPatchSchema });
 
 /** Each claim is checked and written on its own (the PATCH rules); one refusal leaves the others. */
 export const bulkUpdateReimbursements = defineCall({

@@ -23,7 +23,7 @@ export const generateReport = defineCall({
 });
 
 /** At most this many ids per delete. */
-export const MAX_REPORTING_DELETE = 100;
+const MAX_REPORTING_DELETE = 100;
 const deleteBody = z.object({ ids: z.array(z.uuid()).min(1).max(MAX_REPORTING_DELETE) });
 const deleteResponse = z.object({ deleted: z.number().int().nonnegative(), change_seq: z.number().int().nonnegative() });
 

@@ -17,14 +17,14 @@ const fullScopes = { scopes: ['default'] } as const;
 export const SSO_BRANDS = [
   'OKTA', 'RIPPLING', 'MICROSOFT_ENTRA_ID', 'ADP', 'ONELOGIN', 'JUMPCLOUD', 'ADFS', 'AUTH0', 'DUO', 'OTHER',
 ] as const;
-export const ssoBrandSchema = z.enum(SSO_BRANDS);
+const ssoBrandSchema = z.enum(SSO_BRANDS);
 export type SsoBrand = z.infer<typeof ssoBrandSchema>;
 export const SSO_BRAND_LABELS: Record<SsoBrand, string> = {
   OKTA: 'Okta', RIPPLING: 'Rippling', MICROSOFT_ENTRA_ID: 'Microsoft Entra ID', ADP: 'ADP', ONELOGIN: 'OneLogin',
   JUMPCLOUD: 'JumpCloud', ADFS: 'Active Directory Federation Services', AUTH0: 'Auth0', DUO: 'Duo', OTHER: 'Other',
 };
 
-export const ssoProtocolSchema = z.enum(['saml', 'oidc']);
+const ssoProtocolSchema = z.enum(['saml', 'oidc']);
 export type SsoProtocol = z.infer<typeof ssoProtocolSchema>;
 
 /** A lower-case email domain such as example.com (no @, at least one dot). */
@@ -138,7 +138,7 @@ export const updateSsoProvider = defineCall({
  * now the business's), `no_record` (no TXT record by that name), `no_match` (TXT records, none
  * with this claim's value) or `lookup_failed` (the DNS lookup itself failed or timed out).
  */
-export const domainCheckOutcomeSchema = z.enum(['proven', 'no_record', 'no_match', 'lookup_failed']);
+const domainCheckOutcomeSchema = z.enum(['proven', 'no_record', 'no_match', 'lookup_failed']);
 export type DomainCheckOutcome = z.infer<typeof domainCheckOutcomeSchema>;
 
 /**

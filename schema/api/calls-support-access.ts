@@ -21,7 +21,7 @@ const isoDate = z.iso.datetime({ offset: true });
 const personSchema = z.object({ user_id: z.uuid(), name: z.string() });
 
 /** One grant as the admin sees it; `active` is live now (not revoked, not expired). */
-export const supportAccessGrantSchema = z.object({
+const supportAccessGrantSchema = z.object({
   id: z.uuid(),
   active: z.boolean(),
   allow_writes: z.boolean(),
@@ -34,10 +34,10 @@ export const supportAccessGrantSchema = z.object({
 export type SupportAccessGrant = z.infer<typeof supportAccessGrantSchema>;
 
 /** The latest grant (live or ended), or null when support access was never turned on. */
-export const supportAccessStateSchema = z.object({ grant: supportAccessGrantSchema.nullable() });
+const supportAccessStateSchema = z.object({ grant: supportAccessGrantSchema.nullable() });
 export type SupportAccessState = z.infer<typeof supportAccessStateSchema>;
 
-export const supportAccessGrantBodySchema = z.object({
+const supportAccessGrantBodySchema = z.object({
   /** Whole days, 1 to 14. */
   days: z.number().int().min(1).max(SUPPORT_ACCESS_MAX_DAYS),
   /** Support may change data (each change still names both people); default read-only. */
@@ -72,7 +72,7 @@ export const revokeSupportAccess = defineCall({
   response: supportAccessStateSchema,
 });
 
-export const emailVerificationStateSchema = z.object({
+const emailVerificationStateSchema = z.object({
   email: z.string(),
   verified: z.boolean(),
   verified_at: isoDate.nullable(),

@@ -18,7 +18,7 @@ import { isValidAccountNumber, isValidRoutingNumber } from '../vendor-rules.ts';
 const scopes = { scopes: ['default'] } as const;
 const sensitive = { scopes: ['sensitive'] } as const;
 
-export const MAX_VENDOR_CONTACTS = 50;
+const MAX_VENDOR_CONTACTS = 50;
 export const MAX_BULK_VENDOR_ROWS = 500;
 export const MAX_MERGED_PAYEES = 50;
 
@@ -66,7 +66,7 @@ export const vendorListQuerySchema = pageQuerySchema.extend({
   status: z.enum([...vendorStatusSchema.options, 'ALL']).default('ACTIVE'),
 });
 
-export const mergePayeesBodySchema = z.object({
+const mergePayeesBodySchema = z.object({
   survivor_payee_id: z.uuid(),
   merged_payee_ids: z.array(z.uuid()).min(1).max(MAX_MERGED_PAYEES),
 });
@@ -77,7 +77,7 @@ export const mergePayeesBodySchema = z.object({
  * which the server parses with papaparse (`vendorRowsFromCsv`, server/domain/vendor-csv.ts).
  */
 const cell = z.string().max(500).optional();
-export const bulkVendorRowSchema = z.object({
+const bulkVendorRowSchema = z.object({
   name: cell, email: cell, phone: cell, address_line1: cell, address_line2: cell, city: cell, state: cell,
   postal_code: cell, country: cell,
 });
@@ -85,7 +85,7 @@ export type BulkVendorRow = z.output<typeof bulkVendorRowSchema>;
 /** A CSV of MAX_BULK_VENDOR_ROWS rows of long cells stays well under this. */
 export const MAX_VENDOR_CSV_CHARS = 1_000_000;
 /** Exactly one of `rows` and `csv` (checked by the handler, which names the field). */
-export const bulkUploadBodySchema = z.object({
+const bulkUploadBodySchema = z.object({
   rows: z.array(bulkVendorRowSchema).min(1).max(MAX_BULK_VENDOR_ROWS).optional(),
   csv: z.string().min(1).max(MAX_VENDOR_CSV_CHARS).optional(),
 });
@@ -101,7 +101,7 @@ export const bulkRowResultSchema = z.object({
   id: z.uuid().optional(),
   errors: z.record(z.string(), z.string()).optional(),
 });
-export const bulkUploadResponseSchema = z.object({ created: z.number().int().nonnegative(), results: z.array(bulkRowResultSchema) });
+const bulkUploadResponseSchema = z.object({ created: z.number().int().nonnegative(), results: z.array(bulkRowResultSchema) });
 
 export const revealedBankAccountSchema = z.object({
   routing_number: z.string(), account_number: z.string(), account_type: bankAccountTypeSchema,

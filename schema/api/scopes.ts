@@ -37,7 +37,7 @@ export const RECENT_TOKEN_MAX_AGE_SECONDS = 5 * 60;
  * list its scope (§6). Unlike a sign-in token still waiting for MFA (no scope at all), it is never
  * admitted by the recent-token rule, so a fresh `low-risk` token cannot enrol a second factor.
  */
-export const RESTRICTED_SCOPES = [
+const RESTRICTED_SCOPES = [
   'low-risk', 'missing-items', 'missing-items-restricted', 'chrome-extension',
   'impersonation-workflows-read', 'ramp-community', 'ramp-academy',
 ] as const satisfies readonly Scope[];
@@ -84,8 +84,8 @@ export function checkScopes(
 }
 
 /** How the session was opened: a password (or a passwordless link, an invite), single sign-on, or Google. */
-export const SIGN_IN_PROVIDERS = ['password', 'oidc', 'saml', 'google'] as const;
-export const signInProviderSchema = z.enum(SIGN_IN_PROVIDERS);
+const SIGN_IN_PROVIDERS = ['password', 'oidc', 'saml', 'google'] as const;
+const signInProviderSchema = z.enum(SIGN_IN_PROVIDERS);
 export type SignInProvider = z.infer<typeof signInProviderSchema>;
 
 /** The id-token claims (§3). */

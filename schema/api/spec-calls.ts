@@ -48,7 +48,7 @@ function splitOutside(text: string, sep: string): string[] {
 }
 
 /** The §7 subsections: title → paragraph text. Throws when the spec has no §7 call list. */
-export function specCallSections(specText: string): { title: string; text: string }[] {
+function specCallSections(specText: string): { title: string; text: string }[] {
   const start = specText.search(/^## 7\. /m);
   if (start < 0) throw new Error('The spec has no "## 7." section (the call list)');
   const rest = specText.slice(start);
@@ -69,7 +69,7 @@ function itemPath(item: string): string | null {
 }
 
 /** `/bill-pay/{bill_uuid}` → `/v1/auth/bill-pay/:` (every placeholder `:`, no trailing slash). */
-export const specShape = (path: string) =>
+const specShape = (path: string) =>
   `/v1/auth/${path.replace(/^\//, '')}`.replace(/\{[^}]+\}/g, ':').replace(/\/$/, '');
 
 /** Normalises a catalogue path the same way (`:name` → `:`). */

@@ -17,7 +17,7 @@ import type { CardRequest } from '../entities/card-request.ts';
  * with authority after checking the move (schema/card-rules.ts) and the actor's right.
  */
 
-export function applyCardStatus(row: Card, status: CardStatus): Card {
+function applyCardStatus(row: Card, status: CardStatus): Card {
   return produce(row, (d) => {
     d.status = status;
   });

@@ -30,12 +30,3 @@ export const bulkCodingBodySchema = z.object({
 });
 export type BulkCodingBody = z.infer<typeof bulkCodingBodySchema>;
 
-/** The ids a patch refers to, so server and client can check they exist. */
-export function patchReferences(p: CodingPatch) {
-  return {
-    gl_account_id: p.gl_account_id ?? null,
-    department_id: p.department_id ?? null,
-    location_id: p.location_id ?? null,
-    tracking: Object.entries(p.tracking ?? {}),
-  };
-}

@@ -26,7 +26,7 @@ import { validateProvisionalBill } from '../bill-rules.ts';
 const PATCHABLE = ['vendor_id', 'invoice_number', 'invoice_date', 'due_date', 'currency', 'amount', 'memo'] as const;
 
 /** The provisional bill with the fields `patch` names set (an empty invoice number clears it); unchanged when the result breaks a rule. */
-export function applyProvisionalPatch(row: ProvisionalBill, patch: ProvisionalBillPatch): ProvisionalBill {
+function applyProvisionalPatch(row: ProvisionalBill, patch: ProvisionalBillPatch): ProvisionalBill {
   const next = produce(row, (d) => {
     for (const key of PATCHABLE) {
       const value = patch[key];
@@ -38,7 +38,7 @@ export function applyProvisionalPatch(row: ProvisionalBill, patch: ProvisionalBi
 }
 
 /** A provisional bill before its create's `apply`: the file, nothing read yet, uploaded by the actor at `at`. */
-export function newProvisionalBill(invoiceFileId: string, { id, actor, at }: BlankContext): ProvisionalBill {
+function newProvisionalBill(invoiceFileId: string, { id, actor, at }: BlankContext): ProvisionalBill {
   return {
     id, invoice_file_id: invoiceFileId, vendor_id: null, invoice_number: null, invoice_date: null, due_date: null, currency: null,
     amount: null, memo: null, created_by: actor.user_id, created_at: at, business_id: actor.business_id, change_seq: 0, updated_at: at,

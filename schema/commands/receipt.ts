@@ -67,12 +67,12 @@ export const receiptDiscard = defineCommand({
 });
 
 /** Pure: the transaction with the receipt attached (once). */
-export function applyAttach(txn: Transaction, receiptId: string): Transaction {
+function applyAttach(txn: Transaction, receiptId: string): Transaction {
   return txn.receipt_ids.includes(receiptId) ? txn : { ...txn, receipt_ids: [...txn.receipt_ids, receiptId] };
 }
 
 /** Pure: the transaction without the receipt. */
-export function applyDetach(txn: Transaction, receiptId: string): Transaction {
+function applyDetach(txn: Transaction, receiptId: string): Transaction {
   return txn.receipt_ids.includes(receiptId) ? { ...txn, receipt_ids: txn.receipt_ids.filter((id) => id !== receiptId) } : txn;
 }
 

@@ -40,9 +40,9 @@ const COMMON_FIELDS = ['memo', 'gl_account_id', 'department_id', 'receipt_ids'] 
 /** Mileage is paid in US dollars (the IRS rate or the business's USD override). */
 export const COMPUTED_CLAIM_CURRENCY = 'USD';
 /** What a command carries for its optimistic apply: never sent (see `withoutRates`). */
-export const ratesArg = { rates: businessRatesSchema.optional() };
+const ratesArg = { rates: businessRatesSchema.optional() };
 /** The call's body or patch: the args without the client's rates. */
-export function withoutRates<T extends { rates?: unknown }>(a: T): Omit<T, 'rates'> {
+function withoutRates<T extends { rates?: unknown }>(a: T): Omit<T, 'rates'> {
   const { rates, ...rest } = a;
   void rates;
   return rest;
@@ -63,7 +63,7 @@ export function foreignFields(type: ReimbursementType, patch: ReimbursementPatch
  * at the business's `rates`: mileage at its override for the trip year (else the IRS rate), per
  * diem at its location's daily rate and currency (else 68 USD).
  */
-export function applyClaimFields(row: Reimbursement, patch: ReimbursementPatch, rates?: BusinessRates): Reimbursement {
+function applyClaimFields(row: Reimbursement, patch: ReimbursementPatch, rates?: BusinessRates): Reimbursement {
   // An entry queued without the rates (an older client) that touches none of the amount's fields
   // keeps the amount shown; the server recomputes it either way.
   const recompute = rates !== undefined || TYPE_FIELDS[row.type].some((k) => patch[k] !== undefined);
@@ -124,7 +124,7 @@ export function claimErrors(row: Reimbursement, now: Date, rates: BusinessRates 
 }
 
 /** Submission: SUBMITTED at the write's moment; a previous rejection reason is cleared. */
-export function applySubmit(row: Reimbursement): Reimbursement {
+function applySubmit(row: Reimbursement): Reimbursement {
   return produce(row, (d) => {
     d.status = 'SUBMITTED';
     d.submitted_at = d.updated_at;
@@ -156,7 +156,7 @@ function applyCreate(row: Reimbursement, body: ReimbursementPatch & { submit: bo
  * A claim before its create's `apply`: what a create starts from (the worker shows a claim
  * created offline from it at once). Its owner is the actor; the write's moment is `at`.
  */
-export function newClaim(type: ReimbursementType, { id, actor, at }: BlankContext): Reimbursement {
+function newClaim(type: ReimbursementType, { id, actor, at }: BlankContext): Reimbursement {
   return {
     id, user_id: actor.user_id, business_id: actor.business_id, type, status: 'DRAFT', merchant: null, amount: 1,
     currency: COMPUTED_CLAIM_CURRENCY, transaction_date: at.slice(0, 10), memo: null, gl_account_id: null, department_id: null,
@@ -238,7 +238,7 @@ export const reimbursementCreatePerDiem = defineCommand({
  * (submit, review, pay, cancel a payment, cancel) are not edits and stay allowed. Worker
  * (`reimbursement.update`'s check) and server (PATCH, bulk update, draft save) share the rule.
  */
-export const SYNC_FREE_CLAIM_FIELDS: readonly (keyof ReimbursementPatch)[] = ['memo', 'receipt_ids'];
+const SYNC_FREE_CLAIM_FIELDS: readonly (keyof ReimbursementPatch)[] = ['memo', 'receipt_ids'];
 
 /** The refusal (ACCOUNTING_7301's words, with the export's day) when `patch` would change a synced claim; null otherwise. */
 export function syncedClaimRefusal(syncedAt: string | null | undefined, patch: ReimbursementPatch): string | null {

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/db.ts';
 import { foldEmail } from './email-address.ts';
 
 /** Emailed one-time codes: 6 digits, 10 minutes, at most 5 guesses per code. */
-export const EMAIL_OTP_TTL_SECONDS = 10 * 60;
+const EMAIL_OTP_TTL_SECONDS = 10 * 60;
 const MAX_ATTEMPTS = 5;
 
 const hashCode = (code: string) => createHash('sha256').update(code).digest();

@@ -6,7 +6,7 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } 
  * N=2^15, r=8 needs 32 MiB per hash: expensive to brute-force on GPUs, ~50-100 ms here.
  */
 export type ScryptParams = { N: number; r: number; p: number };
-export const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
+const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 

@@ -150,7 +150,7 @@ export function signInLinkQuotas(q: QuotaSettings, address: string | null, email
   ];
 }
 
-export class QuotaExceededError extends ApiError {
+class QuotaExceededError extends ApiError {
   constructor(message: string, readonly retryAfterSeconds: number) {
     super('QUOTA_EXCEEDED', message);
   }
@@ -164,7 +164,7 @@ const QUOTA_LOCK_CLASS = 24;
  * the window's oldest usage has left it for this request's amount to fit (a single amount larger
  * than the quota never fits: it waits the whole window, and the words still say why).
  */
-export async function quotaRefusal(db: Queryable, quotas: Quota[], nowMs: number): Promise<QuotaExceededError | null> {
+async function quotaRefusal(db: Queryable, quotas: Quota[], nowMs: number): Promise<QuotaExceededError | null> {
   for (const quota of quotas) {
     const windowMs = quota.windowSeconds * 1000;
     const rows = await db.query<{ at: Date | string; amount: number | string }>(

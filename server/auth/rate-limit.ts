@@ -93,7 +93,7 @@ export async function throttledFor(db: Queryable, limits: Limit[], nowMs: number
 }
 
 /** Throws ThrottledError (AUTH_7029, retryAfterSeconds) when any limit is reached within its window. */
-export async function assertNotThrottled(db: Queryable, limits: Limit[], nowMs: number): Promise<void> {
+async function assertNotThrottled(db: Queryable, limits: Limit[], nowMs: number): Promise<void> {
   const retryAfter = await throttledFor(db, limits, nowMs);
   if (retryAfter !== null) throw new ThrottledError(retryAfter);
 }

@@ -4,12 +4,9 @@
  * every request lives here and runs in http/register.ts before any handler.
  */
 import type { CallDef } from '../../schema/api/define-call.ts';
-import { SUPPORT_ACCESS_MAX_DAYS } from '../../schema/api/calls-support-access.ts';
 import type { Actor } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-
-export const SUPPORT_ACCESS_MAX_MS = SUPPORT_ACCESS_MAX_DAYS * 24 * 60 * 60 * 1000;
 
 /**
  * Calls about the person's own security and mailbox, which support must never reach even with a
@@ -25,7 +22,7 @@ const SECURITY_CALLS = new Set([
 const ALWAYS_ALLOWED = new Set(['users.signOut']);
 
 /** True for a call an impersonation token may never make (SUPPORT_7003). */
-export function isSecurityCall(call: CallDef): boolean {
+function isSecurityCall(call: CallDef): boolean {
   if (SECURITY_CALLS.has(call.id) || SECURITY_CALL_PREFIXES.some((p) => call.id.startsWith(p))) return true;
   const auth = call.auth;
   if (auth.kind === 'scopes' && auth.scopes.some((s) => s === 'sensitive' || s === 'email-otp')) return true;

@@ -4,7 +4,7 @@ import { tokenClaimsSchema, type TokenClaims } from '../../schema/api/scopes.ts'
 import type { Queryable } from '../db/db.ts';
 
 /** Id tokens live 12 hours; sessions can be revoked before that (sign-out). */
-export const TOKEN_TTL_SECONDS = 12 * 60 * 60;
+const TOKEN_TTL_SECONDS = 12 * 60 * 60;
 const ALG = 'HS256';
 
 /**

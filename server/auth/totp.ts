@@ -4,7 +4,7 @@ import type { Queryable } from '../db/db.ts';
 
 /** RFC 6238 as the issue fixes it: HMAC-SHA1, 30 s steps, 6 digits, ±1 step of clock drift. */
 export const TOTP_PERIOD_SECONDS = 30;
-export const TOTP_WINDOW = 1;
+const TOTP_WINDOW = 1;
 const ISSUER = 'Ledgerline';
 
 const totpFor = (secret: string, label = 'Ledgerline') =>

@@ -110,7 +110,7 @@ export async function recordUse(db: Queryable, id: string, counter: number, nowM
   return rows.length > 0;
 }
 
-export async function hasPasskey(db: Queryable, identityId: string): Promise<boolean> {
+async function hasPasskey(db: Queryable, identityId: string): Promise<boolean> {
   return (await db.query('SELECT 1 FROM webauthn_credentials WHERE identity_id = $1 LIMIT 1', [identityId])).length > 0;
 }
 

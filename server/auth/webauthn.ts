@@ -24,7 +24,7 @@ import {
   WEBAUTHN_CHALLENGE_TTL_MS, type ChallengeOwner,
 } from './webauthn-store.ts';
 
-export const RP_NAME = 'Ledgerline';
+const RP_NAME = 'Ledgerline';
 export const PASSKEYS_UNCONFIGURED_MESSAGE =
   'Passkeys are not available on this server: its public address (PUBLIC_URL) is not configured.';
 export const PASSKEY_CHALLENGE_MESSAGE = 'This passkey request expired or was already used. Try again.';
@@ -32,9 +32,9 @@ export const PASSKEY_NOT_YOURS_MESSAGE = 'This passkey is not registered to your
 export const PASSKEY_FAILED_MESSAGE = 'The passkey could not be verified.';
 export const PASSKEY_COUNTER_MESSAGE =
   'This passkey was refused: its use counter went backwards, a sign it may have been copied. Remove it and add it again.';
-export const PASSKEY_DUPLICATE_MESSAGE = 'This passkey is already registered.';
+const PASSKEY_DUPLICATE_MESSAGE = 'This passkey is already registered.';
 export const PASSKEY_REGISTRATION_MESSAGE = 'The passkey could not be registered. Try again.';
-export const NO_PASSKEY_MESSAGE = 'You have no passkey yet.';
+const NO_PASSKEY_MESSAGE = 'You have no passkey yet.';
 
 /** Known transports (WebAuthn L3); others a browser may add later are dropped, not refused. */
 const TRANSPORTS = new Set(['ble', 'cable', 'hybrid', 'internal', 'nfc', 'smart-card', 'usb']);

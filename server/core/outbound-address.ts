@@ -44,7 +44,7 @@ function v4Verdict(n: number): AddressVerdict {
 }
 
 /** An IPv6 address as 8 groups of 16 bits (with an embedded dotted IPv4 tail); null when malformed. */
-export function v6Groups(text: string): number[] | null {
+function v6Groups(text: string): number[] | null {
   let s = text.toLowerCase();
   const zone = s.indexOf('%');
   if (zone >= 0) s = s.slice(0, zone);

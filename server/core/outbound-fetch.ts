@@ -22,9 +22,9 @@ import { addressAllowed, addressVerdict } from './outbound-address.ts';
  */
 
 export const OUTBOUND_REFUSED_MESSAGE = 'could not be fetched: it must be a public https address that answers within 5 seconds with at most 1 MB.';
-export const OUTBOUND_TIMEOUT_MS = 5000;
-export const OUTBOUND_MAX_BYTES = 1024 * 1024;
-export const OUTBOUND_MAX_REDIRECTS = 3;
+const OUTBOUND_TIMEOUT_MS = 5000;
+const OUTBOUND_MAX_BYTES = 1024 * 1024;
+const OUTBOUND_MAX_REDIRECTS = 3;
 
 export class OutboundRefused extends Error {
   constructor(readonly url: string) {
@@ -60,7 +60,7 @@ export function dnsResolver(server: string | null): dns.Resolver | null {
 }
 
 /** Every address of a host name (an IP literal is its own); [] when it has none. */
-export async function resolveHost(hostname: string, dnsServer: string | null): Promise<string[]> {
+async function resolveHost(hostname: string, dnsServer: string | null): Promise<string[]> {
   const host = hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) return [host];
   const name = host.toLowerCase().replace(/\.$/, '');

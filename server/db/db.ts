@@ -81,7 +81,7 @@ function pgliteQueryable(conn: PgliteLike): Queryable {
   };
 }
 
-export async function openPgliteDb(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
+async function openPgliteDb(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
   const lite = loadDataDir ? await PGlite.create({ ...(dataDir ? { dataDir } : {}), loadDataDir })
     : dataDir ? await PGlite.create(dataDir) : await PGlite.create();
   return pgliteDb(lite);
@@ -133,7 +133,7 @@ function pgQueryable(conn: pg.Pool | pg.PoolClient): Queryable {
   };
 }
 
-export async function openPgDb(databaseUrl: string, poolSize = 10): Promise<Db> {
+async function openPgDb(databaseUrl: string, poolSize = 10): Promise<Db> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types: pgTypes });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});

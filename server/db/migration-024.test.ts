@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { makeBusiness } from '../test-fixtures.ts';
-import { openTestDb, testDatabases, type TestDbKind } from '../test-db.ts';
-import type { Db } from './db.ts';
+import { testDatabases, useBareTestDbs } from '../test-db.ts';
 import { loadMigrations, migrate } from './migrate.ts';
 
 /**
@@ -10,16 +9,7 @@ import { loadMigrations, migrate } from './migrate.ts';
  * business's counter (creation order), so mirrors pick them up; departments with owners take a
  * new seq too (their feed doc now carries owner_ids); nothing else moves.
  */
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-async function open(kind: TestDbKind): Promise<Db> {
-  const t = await openTestDb(kind, { migrated: false, poolSize: 2 });
-  closers.push(() => t.close());
-  return t.db;
-}
+const open = useBareTestDbs();
 
 describe.each(await testDatabases())('migration 024 on %s', (kind) => {
   it('gives existing entities seqs in creation order and re-stamps departments that have owners', async () => {

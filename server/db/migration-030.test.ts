@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openTestDb, testDatabases, type TestDbKind } from '../test-db.ts';
+import { describe, expect, it } from 'vitest';
+import { testDatabases, useBareTestDbs } from '../test-db.ts';
 import type { Db } from './db.ts';
 import { loadMigrations, migrate } from './migrate.ts';
 
@@ -10,16 +10,7 @@ import { loadMigrations, migrate } from './migrate.ts';
  * it, pending claims of one domain by two businesses coexist, a proven domain is unique, and a
  * pending claim cannot be enabled.
  */
-const closers: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const close of closers.splice(0)) await close();
-});
-
-async function open(kind: TestDbKind): Promise<Db> {
-  const t = await openTestDb(kind, { migrated: false, poolSize: 2 });
-  closers.push(() => t.close());
-  return t.db;
-}
+const open = useBareTestDbs();
 
 const insertProvider = (db: Db, id: string, businessId: string, domain: string, extra = '', values: unknown[] = []) =>
   db.query(

@@ -16,7 +16,7 @@ export type OrgKind = 'departments' | 'locations';
 const USER_COLUMN: Record<OrgKind, string> = { departments: 'department_id', locations: 'location_id' };
 const LABEL: Record<OrgKind, string> = { departments: 'department', locations: 'location' };
 
-export const orgDocSql = `jsonb_build_object('id', r.id, 'name', r.name, 'owner_ids', to_jsonb(r.owner_ids),
+const orgDocSql = `jsonb_build_object('id', r.id, 'name', r.name, 'owner_ids', to_jsonb(r.owner_ids),
   'business_id', r.business_id, 'change_seq', r.change_seq, 'updated_at', ll_iso(r.updated_at), 'deleted', r.deleted)`;
 
 async function takeSeq(tx: Queryable, businessId: string, n = 1) {

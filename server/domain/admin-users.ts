@@ -36,7 +36,7 @@ export function signInBlock(user: { status: string; deleted?: boolean }): { code
 /** The invite rules live in schema/team-rules.ts (the Team pages offer what they allow). */
 export { inviteRefusal } from '../../schema/team-rules.ts';
 
-export async function flagsOf(db: Queryable, businessId: string): Promise<FeatureFlags> {
+async function flagsOf(db: Queryable, businessId: string): Promise<FeatureFlags> {
   const rows = await db.query<{ overrides: Record<string, unknown> }>('SELECT overrides FROM business_feature_flags WHERE business_id = $1', [businessId]);
   return resolveFeatureFlags(rows[0]?.overrides ?? {});
 }

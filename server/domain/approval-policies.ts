@@ -93,7 +93,7 @@ export async function addPolicyStep(tx: Queryable, businessId: string, userId: s
 type Person = DirectoryUser & { name: string; department_id: string | null; entity_id: string | null };
 
 /** The business's people as the resolution reads them: active means an ACTIVE, live spend user. */
-export async function directory(db: Queryable, businessId: string): Promise<Person[]> {
+async function directory(db: Queryable, businessId: string): Promise<Person[]> {
   const rows = await db.query<{ id: string; role: string; manager_id: string | null; active: boolean; first_name: string; last_name: string; department_id: string | null; entity_id: string | null }>(
     `SELECT id::text, role, manager_id::text, (status = 'ACTIVE' AND NOT deleted) AS active, first_name, last_name,
             department_id::text, entity_id::text
@@ -107,7 +107,7 @@ export async function directory(db: Queryable, businessId: string): Promise<Pers
  * The subject as a submission sees it: the requester must be a user of the business; department
  * and entity default to the requester's own when the object does not carry them.
  */
-export async function completeSubject(db: Queryable, businessId: string, s: Subject, people: readonly Person[]): Promise<Subject> {
+async function completeSubject(db: Queryable, businessId: string, s: Subject, people: readonly Person[]): Promise<Subject> {
   const requester = people.find((p) => p.id === s.requester_id);
   if (!requester) throw new ApiError('REQUEST_7004', 'The requester was not found.');
   const subject = { ...s, department_id: s.department_id ?? requester.department_id, entity_id: s.entity_id ?? requester.entity_id };
@@ -139,7 +139,7 @@ const INSTANCE_DOC = `jsonb_build_object('id', i.id, 'object_type', i.object_typ
   'policy_version', i.policy_version, 'status', i.status, 'steps', i.steps, 'created_at', i.created_at, 'updated_at', i.updated_at)`;
 
 /** The chain of one submitted object under the current policy, resolved now. */
-export async function chainFor(db: Queryable, businessId: string, type: PolicyObjectType, raw: Subject): Promise<{ chain: Chain; version: number }> {
+async function chainFor(db: Queryable, businessId: string, type: PolicyObjectType, raw: Subject): Promise<{ chain: Chain; version: number }> {
   const people = await directory(db, businessId);
   const subject = await completeSubject(db, businessId, raw, people);
   const { policy, version } = await currentPolicy(db, businessId, type);

@@ -22,7 +22,7 @@ type Reviewed = {
 };
 
 /** The policy that governs each kind of approval (§7 names card approvals `card`). */
-export const POLICY_TYPE_OF: Record<ApprovalObjectType, PolicyObjectType> = {
+const POLICY_TYPE_OF: Record<ApprovalObjectType, PolicyObjectType> = {
   reimbursement: 'reimbursement', card_request: 'card', bill: 'bill', travel_booking: 'travel',
 };
 

@@ -38,7 +38,7 @@ import { approvalViewerClause as deciderClause, stepApproverSql, visibilityOf } 
 
 const DOC = COLLECTIONS.approvals.docSql;
 const CLAIM_DOC = COLLECTIONS.reimbursements.docSql;
-export const REVIEWERS_ONLY = 'Only an admin, a manager or a bookkeeper can review reimbursements and card requests.';
+const REVIEWERS_ONLY = 'Only an admin, a manager or a bookkeeper can review reimbursements and card requests.';
 
 /** §6 reviewers (admin, manager, bookkeeper): anyone else decides only as a step's named approver. */
 const isReviewer = (user: ActingUser) => canReviewReimbursements(user) && canApproveCards(user);

@@ -49,7 +49,7 @@ export async function decideBill(
 }
 
 /** An approver is reminded of one approval at most once an hour, whoever asks. */
-export const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
+const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The mail port (routes pass server/http/mail-links.ts `mailer(ctx)`): injected so the domain sends

@@ -37,7 +37,7 @@ const inFlight = (settlesOn: string) =>
 const isUniqueViolation = (err: unknown) => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 
 /** The bill's vendor as the payment rule reads it, share-locked so its bank account cannot change under the payment. */
-export async function vendorPayability(tx: Queryable, businessId: string, vendorId: string, currency: string): Promise<VendorPaymentCheck> {
+async function vendorPayability(tx: Queryable, businessId: string, vendorId: string, currency: string): Promise<VendorPaymentCheck> {
   const [vendor] = await tx.query<{ name: string; has_account: boolean; verified_at: string | null }>(
     `SELECT name, bank_account_type IS NOT NULL AS has_account, ll_iso(bank_verified_at) AS verified_at
        FROM vendors WHERE business_id = $1 AND id = $2 FOR SHARE`,
@@ -65,7 +65,7 @@ export async function pendingSettlement(tx: Queryable, billId: string): Promise<
 }
 
 /** The day a payment sent on `sendDay` settles (ACH: two bank business days; a holiday or weekend send counts from the next). */
-export const settlementDay = (sendDay: string) => expectedSettlementDate(sendDay, DEFAULT_SETTLEMENT_DAYS);
+const settlementDay = (sendDay: string) => expectedSettlementDate(sendDay, DEFAULT_SETTLEMENT_DAYS);
 
 /**
  * Sends one payment attempt for a bill the caller has locked and checked: a PENDING row with its

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { BillTemplate, BillTemplateCreate } from '../../schema/api/calls-bill-extras.ts';
 import type { ActingUser } from '../core/actor.ts';
-import { ApiError, validationError } from '../core/errors.ts';
+import { validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { assertLineCoding } from './bills.ts';
 import { newestFirstPage, type Page, type PageRequest } from './newest-first-page.ts';
 import { findVendor } from './vendors.ts';
+import { findLiveDoc } from './live-doc.ts';
 
 /**
  * Bill templates (issue 11 §7): a saved vendor, currency, lines and memo the new-bill form starts
@@ -18,12 +19,7 @@ const TEMPLATE_DOC = `jsonb_build_object(
   'updated_at', ll_iso(r.updated_at), 'deleted', r.deleted)`;
 
 async function findTemplate(db: Queryable, businessId: string, id: string, lock = false): Promise<BillTemplate> {
-  const rows = await db.query<{ doc: BillTemplate }>(
-    `SELECT ${TEMPLATE_DOC} AS doc FROM bill_templates r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${lock ? ' FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  if (!rows[0]) throw new ApiError('REQUEST_7004', 'This bill template was not found.');
-  return rows[0].doc;
+  return findLiveDoc<BillTemplate>(db, { table: 'bill_templates', doc: TEMPLATE_DOC, notFound: 'This bill template was not found.' }, businessId, id, lock);
 }
 
 export async function createBillTemplate(tx: Queryable, user: ActingUser, body: BillTemplateCreate, now: Date): Promise<BillTemplate> {

@@ -16,6 +16,7 @@ import { assertCreditLines } from './vendor-credits.ts';
 import { findVendor } from './vendors.ts';
 import { assertInvoiceFile } from './receipts.ts';
 import { visibilityOf } from './visibility.ts';
+import { findLiveDoc } from './live-doc.ts';
 
 /**
  * Bills (issue 11 §7 bill pay) in storage; the rules are schema/bill-rules.ts. Every write goes
@@ -36,12 +37,7 @@ export function assertMayManageBills(user: ActingUser): void {
 
 /** A live bill of the business (locked for a write); anything else is 404. */
 export async function findBill(db: Queryable, businessId: string, id: string, lock = false): Promise<Bill> {
-  const rows = await db.query<{ doc: Bill }>(
-    `SELECT ${BILL_DOC} AS doc FROM bills r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${lock ? ' FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  if (!rows[0]) throw new ApiError('REQUEST_7004', 'This bill was not found.');
-  return rows[0].doc;
+  return findLiveDoc<Bill>(db, { table: 'bills', doc: BILL_DOC, notFound: 'This bill was not found.' }, businessId, id, lock);
 }
 
 /**
@@ -286,7 +282,7 @@ export async function duplicateInvoices(db: Queryable, businessId: string, vendo
 }
 
 /** Why a merge is refused while merged payees' bills are in the books (ACCOUNTING_7301's words for a merge). */
-export const syncedBillsMergeRefusal = (n: number) =>
+const syncedBillsMergeRefusal = (n: number) =>
   `${n === 1 ? 'A bill' : `${n} bills`} of the merged ${n === 1 ? 'vendor was' : 'vendors were'} exported to your accounting system. Mark ${n === 1 ? 'it' : 'them'} as not synced before merging, so your books and Ledgerline name the same vendor.`;
 
 /**

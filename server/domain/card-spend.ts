@@ -31,7 +31,7 @@ export type Simulation =
 const TX_DOC = COLLECTIONS.transactions.docSql;
 
 /** What the card spent in its current limit interval (minor units of the limit's currency). */
-export async function spentThisInterval(db: Queryable, card: Card, now: Date): Promise<number> {
+async function spentThisInterval(db: Queryable, card: Card, now: Date): Promise<number> {
   const rows = await db.query<{ spent: number }>(
     `SELECT coalesce(sum(amount), 0)::int8 AS spent FROM transactions
       WHERE business_id = $1 AND card_id = $2 AND NOT deleted AND currency = $3 AND state = ANY($4::text[])

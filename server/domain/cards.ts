@@ -13,7 +13,8 @@ import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { checkCodingRefs } from './coding.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
-import { reportingTeam, visibilityOf, visibleUsersClause, type Visibility } from './visibility.ts';
+import { reportingTeam, visibilityOf, type Visibility } from './visibility.ts';
+import { findVisibleDoc } from './live-doc.ts';
 
 /**
  * Card writes (issue 10). The rules are schema/card-rules.ts and the row changes the shared
@@ -67,19 +68,13 @@ export function assertMayAct(action: Permission, actor: CardActor, card: Pick<Ca
 }
 
 /** A refused right (checkIssue): 403 with the rule's message. */
-export function forbid(check: CardCheck): void {
+function forbid(check: CardCheck): void {
   if (!check.ok) throw new ApiError('FORBIDDEN_7003', check.message);
 }
 
 /** One visible, live card as its wire doc (FOR UPDATE inside writes), or null. */
 export async function findCard(db: Queryable, businessId: string, vis: Visibility, id: string, lock = false): Promise<Card | null> {
-  const params: unknown[] = [businessId, id];
-  const rows = await db.query<{ doc: Card }>(
-    `SELECT ${CARD_DOC} AS doc FROM cards r
-      WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${visibleUsersClause(vis, 'r', params)}${lock ? ' FOR UPDATE' : ''}`,
-    params,
-  );
-  return rows[0]?.doc ?? null;
+  return findVisibleDoc<Card>(db, { table: 'cards', doc: CARD_DOC }, businessId, vis, id, lock);
 }
 
 /**

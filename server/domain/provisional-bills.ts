@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { ProvisionalBill, ProvisionalBillCreate, ProvisionalBillPatch } from '../../schema/entities/provisional-bill.ts';
 import { validateProvisionalBill } from '../../schema/bill-rules.ts';
 import type { ActingUser } from '../core/actor.ts';
-import { ApiError, validationError } from '../core/errors.ts';
+import { validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { assertMayManageBills } from './bills.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { assertInvoiceFile } from './receipts.ts';
 import { findVendor } from './vendors.ts';
 import { visibilityOf } from './visibility.ts';
+import { findLiveDoc } from './live-doc.ts';
 
 /**
  * Provisional bills (issue 11 §7): uploaded invoices not yet completed into bills, every field
@@ -19,13 +20,8 @@ import { visibilityOf } from './visibility.ts';
 const DOC = COLLECTIONS.provisional_bills.docSql;
 const NOT_FOUND = 'This provisional bill was not found.';
 
-export async function findProvisionalBill(db: Queryable, businessId: string, id: string, lock = false): Promise<ProvisionalBill> {
-  const rows = await db.query<{ doc: ProvisionalBill }>(
-    `SELECT ${DOC} AS doc FROM provisional_bills r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${lock ? ' FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  if (!rows[0]) throw new ApiError('REQUEST_7004', NOT_FOUND);
-  return rows[0].doc;
+async function findProvisionalBill(db: Queryable, businessId: string, id: string, lock = false): Promise<ProvisionalBill> {
+  return findLiveDoc<ProvisionalBill>(db, { table: 'provisional_bills', doc: DOC, notFound: NOT_FOUND }, businessId, id, lock);
 }
 
 /** The known fields (schema/bill-rules.ts validateProvisionalBill), and a vendor named must be the business's. */

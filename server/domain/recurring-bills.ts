@@ -13,6 +13,7 @@ import { assertEntity, assertLineCoding, createBill } from './bills.ts';
 import { newestFirstPage, type Page, type PageRequest } from './newest-first-page.ts';
 import { findVendor } from './vendors.ts';
 import { startPeriodicJob, type PeriodicJob, type PeriodicJobOptions } from '../core/periodic-job.ts';
+import { findLiveDoc } from './live-doc.ts';
 
 /**
  * Recurring bill templates (issue 11 §7) and the job that bills their periods. Templates are
@@ -42,7 +43,7 @@ const TEMPLATE_DOC = `jsonb_build_object(
 
 type Stored = Omit<RecurringBillTemplate, 'next_period_start'> & { generate_from: string };
 
-export const utcDay = (now: Date) => now.toISOString().slice(0, 10);
+const utcDay = (now: Date) => now.toISOString().slice(0, 10);
 
 const scheduleOf = (t: Pick<Stored, keyof Schedule>): Schedule => ({
   interval: t.interval, start_date: t.start_date, day_of_month: t.day_of_month, day_of_week: t.day_of_week,
@@ -57,13 +58,7 @@ function wire(t: Stored, now: Date): RecurringBillTemplate {
 }
 
 async function findTemplate(db: Queryable, businessId: string, id: string, lock = false): Promise<Stored> {
-  const rows = await db.query<{ doc: Stored }>(
-    `SELECT ${TEMPLATE_DOC} AS doc FROM recurring_bill_templates r
-      WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${lock ? ' FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  if (!rows[0]) throw new ApiError('REQUEST_7004', 'This recurring bill was not found.');
-  return rows[0].doc;
+  return findLiveDoc<Stored>(db, { table: 'recurring_bill_templates', doc: TEMPLATE_DOC, notFound: 'This recurring bill was not found.' }, businessId, id, lock);
 }
 
 type TemplateFields = Schedule & {

@@ -23,7 +23,7 @@ import { storeReimbursement } from './reimbursements.ts';
  */
 
 const CLAIM_DOC = COLLECTIONS.reimbursements.docSql;
-export const ADMINS_ONLY_PAYMENT = 'Only an admin can pay a reimbursement or cancel its payment.';
+const ADMINS_ONLY_PAYMENT = 'Only an admin can pay a reimbursement or cancel its payment.';
 
 function assertPayer(user: ActingUser): void {
   if (!isAdmin(user)) throw new ApiError('FORBIDDEN_7003', ADMINS_ONLY_PAYMENT);

@@ -22,6 +22,7 @@ import { checkClaimReceipts } from './receipts.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { escapeLike } from './transaction-sql.ts';
 import { visibilityOf, visibleUsersClause, type Visibility } from './visibility.ts';
+import { findVisibleDoc } from './live-doc.ts';
 
 /**
  * Reimbursement writes and reads (issue 9 §3). Every write goes through writeMirrored (a change
@@ -46,13 +47,7 @@ const values = (r: Reimbursement) => COLUMNS.map((c) => r[c]);
 export async function findReimbursement(
   db: Queryable, businessId: string, vis: Visibility, id: string, lock = false,
 ): Promise<Reimbursement | null> {
-  const params: unknown[] = [businessId, id];
-  const rows = await db.query<{ doc: Reimbursement }>(
-    `SELECT ${DOC} AS doc FROM reimbursements r
-      WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${visibleUsersClause(vis, 'r', params)}${lock ? ' FOR UPDATE' : ''}`,
-    params,
-  );
-  return rows[0]?.doc ?? null;
+  return findVisibleDoc<Reimbursement>(db, { table: 'reimbursements', doc: DOC }, businessId, vis, id, lock);
 }
 
 export type ReimbursementPageRequest = { filter: ReimbursementFilter; pageSize: number; start?: string | undefined; includeCount: boolean };

@@ -45,7 +45,7 @@ export async function listVendors(db: Queryable, user: ActingUser, q: ListQuery)
  * credits, recurring bill templates, bill templates and provisional bills (moveVendorRecords).
  * Returns how many bills moved.
  */
-export async function moveVendorReferences(
+async function moveVendorReferences(
   tx: Queryable, businessId: string, fromIds: readonly string[], toId: string, reserve: MirroredWrite['reserve'],
 ): Promise<number> {
   const bills = await moveBillsToVendor(tx, businessId, fromIds, toId, reserve);

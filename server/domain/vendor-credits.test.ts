@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { vendorCreditSchema, type VendorCredit } from '../../schema/entities/vendor-credit.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts';
+import { type Fixture, makeBusiness, makeVendor, request, signIn } from '../test-fixtures.ts';
 
 /**
  * Vendor credits (issue 11): create, list with what remains, apply through bill credit lines
@@ -21,7 +21,6 @@ describe.each(await testDatabases())('vendor credits on %s', (kind) => {
   let otherVendor: string;
   let foreignCredit: string;
 
-  const makeVendor = async (token: string, name: string) => (await request(t.app, 'POST', '/v1/auth/vendors', { token, body: { name } })).body.id as string;
   const credit = async (over: Record<string, unknown> = {}, token = admin) => {
     const res = await request(t.app, 'POST', CREDITS, {
       token, body: { vendor_id: vendor, currency: 'USD', amount: 10_000, credit_note_number: `CN-${randomUUID().slice(0, 6)}`, credit_date: '2026-11-01', ...over },
@@ -42,10 +41,10 @@ describe.each(await testDatabases())('vendor credits on %s', (kind) => {
     a = await makeBusiness(t.db, { transactions: 0 });
     const b = await makeBusiness(t.db, { transactions: 0 });
     admin = await signIn(t.app, a.email('admin'));
-    vendor = await makeVendor(admin, 'Credit Co');
-    otherVendor = await makeVendor(admin, 'Other Co');
+    vendor = await makeVendor(t.app, admin, 'Credit Co');
+    otherVendor = await makeVendor(t.app, admin, 'Other Co');
     const bOwner = await signIn(t.app, b.email('owner'));
-    foreignCredit = (await credit({ vendor_id: await makeVendor(bOwner, 'B Co') }, bOwner)).id;
+    foreignCredit = (await credit({ vendor_id: await makeVendor(t.app, bOwner, 'B Co') }, bOwner)).id;
   });
 
   it('creates and lists a credit with its remaining amount', async () => {

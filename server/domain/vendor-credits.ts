@@ -6,6 +6,7 @@ import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { newestFirstPage, type Page, type PageRequest } from './newest-first-page.ts';
 import { findVendor } from './vendors.ts';
+import { findLiveDoc } from './live-doc.ts';
 
 /**
  * Vendor credits (issue 11 §7): a vendor's credit note, applied to its bills by credit lines
@@ -28,12 +29,7 @@ const CREDIT_DOC = `jsonb_build_object(
   'created_by', r.created_by, 'created_at', ll_iso(r.created_at), 'updated_at', ll_iso(r.updated_at), 'deleted', r.deleted)`;
 
 async function findCredit(db: Queryable, businessId: string, id: string, lock = false): Promise<VendorCredit> {
-  const rows = await db.query<{ doc: VendorCredit }>(
-    `SELECT ${CREDIT_DOC} AS doc FROM vendor_credits r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${lock ? ' FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  if (!rows[0]) throw new ApiError('REQUEST_7004', 'This vendor credit was not found.');
-  return rows[0].doc;
+  return findLiveDoc<VendorCredit>(db, { table: 'vendor_credits', doc: CREDIT_DOC, notFound: 'This vendor credit was not found.' }, businessId, id, lock);
 }
 
 export async function createCredit(tx: Queryable, user: ActingUser, body: VendorCreditCreate, now: Date): Promise<VendorCredit> {

@@ -2,7 +2,7 @@ import Papa from 'papaparse';
 import { MAX_BULK_VENDOR_ROWS, type BulkVendorRow } from '../../schema/api/calls-vendors.ts';
 
 /** The template's columns, in its order (a CSV's header names them in any order). */
-export const VENDOR_CSV_COLUMNS = [
+const VENDOR_CSV_COLUMNS = [
   'name', 'email', 'phone', 'address_line1', 'address_line2', 'city', 'state', 'postal_code', 'country',
 ] as const satisfies readonly (keyof BulkVendorRow)[];
 

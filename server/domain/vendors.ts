@@ -9,6 +9,7 @@ import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { checkCodingRefs } from './coding.ts';
 import { COLLECTIONS, writeMirrored, type MirroredWrite } from './collections.ts';
+import { findLiveDoc } from './live-doc.ts';
 
 /**
  * Vendors (payees, issue 11): mirrored reference data, every write through writeMirrored (seqs
@@ -16,7 +17,7 @@ import { COLLECTIONS, writeMirrored, type MirroredWrite } from './collections.ts
  * since contacts and the masked account travel in the vendor doc. Another business's vendor or
  * contact answers 404 like an unknown one. Merges and bulk uploads are in domain/vendor-bulk.ts.
  */
-export const VENDOR_DOC = COLLECTIONS.vendors.docSql;
+const VENDOR_DOC = COLLECTIONS.vendors.docSql;
 
 /** §6 "manage bill pay accounting": admin, AP clerk (AP_ACCESS) or bookkeeper; checked before any lookup. */
 export function assertMayManageVendors(user: ActingUser): void {
@@ -27,16 +28,11 @@ export function assertMayManageVendors(user: ActingUser): void {
 
 /** A live vendor of the business (locked for a write); anything else is 404. */
 export async function findVendor(db: Queryable, businessId: string, id: string, lock = false): Promise<Vendor> {
-  const rows = await db.query<{ doc: Vendor }>(
-    `SELECT ${VENDOR_DOC} AS doc FROM vendors r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${lock ? ' FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  if (!rows[0]) throw new ApiError('REQUEST_7004', 'This vendor was not found.');
-  return rows[0].doc;
+  return findLiveDoc<Vendor>(db, { table: 'vendors', doc: VENDOR_DOC, notFound: 'This vendor was not found.' }, businessId, id, lock);
 }
 
 /** PAYEE_1007 for a US address without a state; a state that is no USPS code is a plain 422. */
-export function assertAddress(address: VendorCreateBody['address']): void {
+function assertAddress(address: VendorCreateBody['address']): void {
   const check = checkVendorAddress(address);
   if (check.ok) return;
   throw new ApiError(check.code, check.message, { [check.field]: check.message });
@@ -54,7 +50,7 @@ async function assertDefaults(tx: Queryable, businessId: string, f: { default_gl
 }
 
 /** One live vendor of a name (vendorNameKey); the unique index backs this clearer message. */
-export async function assertNameFree(tx: Queryable, businessId: string, name: string, exceptId: string | null): Promise<void> {
+async function assertNameFree(tx: Queryable, businessId: string, name: string, exceptId: string | null): Promise<void> {
   const rows = await tx.query(
     'SELECT 1 FROM vendors WHERE business_id = $1 AND NOT deleted AND lower(btrim(name)) = lower(btrim($2)) AND id IS DISTINCT FROM $3',
     [businessId, name, exceptId],
@@ -111,7 +107,7 @@ export async function deleteVendor(tx: Queryable, businessId: string, id: string
 }
 
 /** Stamps a vendor with a new seq after a change of its contacts or bank account. */
-export async function touchVendor(tx: Queryable, businessId: string, id: string, seq: number): Promise<Vendor> {
+async function touchVendor(tx: Queryable, businessId: string, id: string, seq: number): Promise<Vendor> {
   await tx.query('UPDATE vendors SET change_seq = $3, updated_at = now() WHERE business_id = $1 AND id = $2', [businessId, id, seq]);
   return findVendor(tx, businessId, id);
 }
@@ -164,7 +160,7 @@ async function insertContact(tx: Queryable, businessId: string, vendorId: string
   );
 }
 
-export const MAX_CONTACTS_PER_VENDOR = 200;
+const MAX_CONTACTS_PER_VENDOR = 200;
 
 export async function addContact(tx: Queryable, businessId: string, vendorId: string, c: ContactFields): Promise<Vendor> {
   return writeMirrored(tx, businessId, 1, async ({ seqs }) => {

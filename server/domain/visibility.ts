@@ -85,7 +85,7 @@ export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
  * 017), a handful of rows hashed once per page, so the feed branch still walks bills_feed; with no
  * `bill` approvals rows it is empty and only the creator test remains.
  */
-export function billPayClause(user: ActingUser, alias: string, params: unknown[]): string {
+function billPayClause(user: ActingUser, alias: string, params: unknown[]): string {
   if (mayManageBills(user)) return '';
   params.push(user.id);
   const me = `$${params.length}::uuid`;
@@ -99,7 +99,7 @@ export function billPayClause(user: ActingUser, alias: string, params: unknown[]
  * claim, a manager their team's (direct and indirect reports, and their own, so a self-review is
  * refused by name, not hidden), nobody else any.
  */
-export function reviewScope(user: ActingUser, team: Visibility): Visibility | null {
+function reviewScope(user: ActingUser, team: Visibility): Visibility | null {
   if (isAdmin(user) || isBookkeeper(user)) return { all: true };
   if (user.is_manager) return team.all ? team : { all: false, userIds: team.userIds };
   return null;
@@ -128,7 +128,7 @@ export function approvalViewerClause(user: ActingUser, team: Visibility, alias: 
 }
 
 /** The review scope on rows of `alias` (user_id = whose claim it is). */
-export function approverClause(user: ActingUser, team: Visibility, alias: string, params: unknown[]): string {
+function approverClause(user: ActingUser, team: Visibility, alias: string, params: unknown[]): string {
   const scope = reviewScope(user, team);
   if (!scope) return ' AND false';
   return visibleUsersClause(scope, alias, params);

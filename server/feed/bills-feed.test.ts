@@ -7,7 +7,7 @@ import { billSchema, type Bill } from '../../schema/entities/bill.ts';
 import type { Change } from '../../schema/sync-feed.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { type Fixture, type FixtureRole, makeBusiness, makeVendor, request, signIn } from '../test-fixtures.ts';
 
 /**
  * Bills in the change feed (issue 11), visibility `bill_pay`: every bill to who manages bill pay
@@ -66,11 +66,6 @@ describe.each(await testDatabases())('bills in the change feed on %s', (kind) =>
     });
     return res;
   };
-  const makeVendor = async (token: string, name: string) => {
-    const res = await request(t.app, 'POST', '/v1/auth/vendors', { token, body: { name } });
-    expect(res.status, res.text).toBe(201);
-    return res.body.id as string;
-  };
 
   beforeAll(async () => {
     a = await makeBusiness(t.db, { transactions: 0 });
@@ -80,13 +75,13 @@ describe.each(await testDatabases())('bills in the change feed on %s', (kind) =>
     for (const role of ['admin', 'bookkeeper', 'manager', 'employee', 'outsider'] as const) tokens[role] = await signIn(t.app, a.email(role));
     tokens.clerk = await signIn(t.app, a.email('teammate'));
     tokens.bAdmin = await signIn(t.app, b.email('admin'));
-    const vendor = await makeVendor(tokens.admin, 'Paper Co');
+    const vendor = await makeVendor(t.app, tokens.admin, 'Paper Co');
     for (const token of [tokens.admin, tokens.clerk]) {
       const res = await createBill(token, vendor);
       expect(res.status, res.text).toBe(200);
       aBills.push(billSchema.parse(res.body));
     }
-    const res = await createBill(tokens.bAdmin, await makeVendor(tokens.bAdmin, 'Foreign Co'));
+    const res = await createBill(tokens.bAdmin, await makeVendor(t.app, tokens.bAdmin, 'Foreign Co'));
     expect(res.status, res.text).toBe(200);
     bBill = billSchema.parse(res.body);
     aBills = [...aBills].sort((x, y) => (x.id < y.id ? -1 : 1));

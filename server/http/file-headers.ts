@@ -7,10 +7,10 @@
  * final (`nosniff`). The app shows files from blobs it fetched (workers/handlers/receipts.ts).
  * `securityHeaders` (headers.ts) leaves a handler's own security headers in place.
  */
-export const FILE_CONTENT_SECURITY_POLICY = "sandbox; default-src 'none'; frame-ancestors 'none'";
+const FILE_CONTENT_SECURITY_POLICY = "sandbox; default-src 'none'; frame-ancestors 'none'";
 
 /** ASCII letters, digits, `.`, `_` and `-` only (anything else becomes `_`), never empty or dot-led. */
-export function safeFileName(name: string): string {
+function safeFileName(name: string): string {
   const cleaned = name.normalize('NFKD').replace(/[^A-Za-z0-9._-]+/g, '_').replace(/^[._]+/, '').slice(0, 120);
   return cleaned || 'file';
 }

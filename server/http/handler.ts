@@ -10,7 +10,7 @@ import type { Queryable } from '../db/db.ts';
 export type Reply = { status: number; body: unknown };
 
 /** A body that is JSON text already (the feed's pages): sent as it is, never stringified again. */
-export class JsonText {
+class JsonText {
   constructor(readonly text: string) {}
 }
 

@@ -6,7 +6,7 @@ import { secureHeaders } from 'hono/secure-headers';
  * errors, SSE). The app is one origin serving both the PWA and its API, so 'self' is the whole
  * allow-list; anything wider must be added here on purpose, with its reason.
  */
-export const CONTENT_SECURITY_POLICY = {
+const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   // No inline script anywhere: the built index.html loads only /assets/*.js (checked in the
   // e2e scenario). Receipt OCR (tesseract.js) compiles its wasm core in its worker, which needs

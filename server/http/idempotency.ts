@@ -19,7 +19,7 @@ import type { Db, Queryable } from '../db/db.ts';
  * row written now is 'done'.
  */
 /** Outboxes may hold a command for days offline; keys must outlive that. */
-export const KEY_RETENTION_DAYS = 30;
+const KEY_RETENTION_DAYS = 30;
 export const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export type KeyRef = { scope: string; key: string; hash: string };

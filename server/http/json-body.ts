@@ -76,7 +76,7 @@ export function checkJsonShape(text: string): void {
  * The dotted path of the first prototype key in a parsed body, or null. Recursive, which is safe
  * only after checkJsonShape bounded the depth.
  */
-export function prototypeKeyPath(value: unknown, path = ''): string | null {
+function prototypeKeyPath(value: unknown, path = ''): string | null {
   if (value === null || typeof value !== 'object') return null;
   for (const [key, inner] of Object.entries(value)) {
     const at = path ? `${path}.${key}` : key;

@@ -44,7 +44,7 @@ export function resolveTimeouts(overrides: Partial<RequestTimeouts> = {}, env: R
 }
 
 /** The request body stalled: nothing arrived for bodyIdleMs. */
-export class BodyTimeoutError extends ApiError {
+class BodyTimeoutError extends ApiError {
   constructor() {
     super('TIMEOUT', 'The request body stopped arriving. Check the connection and send it again.');
   }

@@ -5,23 +5,17 @@
  * (ACCOUNTING_7303), and a coding edit racing a commit either lands before it or is refused after.
  */
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../db/migrate.ts';
-import { twoProcessesOnOnePg } from '../test-app.ts';
+import { withPgBusiness } from '../test-pg-race.ts';
 import { pgAvailable } from '../testing.ts';
-import { makeBusiness, request, signIn } from '../test-fixtures.ts';
+import { request, signIn } from '../test-fixtures.ts';
 
 const ACC = '/v1/auth/accounting';
 const RACERS = 8;
 
 describe.skipIf(!(await pgAvailable()))('sync commit races on PostgreSQL', () => {
   it('puts every item in exactly one commit however commits race', async () => {
-    const procs = await twoProcessesOnOnePg();
-    const { dbA, appA, appB } = procs;
-    try {
-      await migrate(dbA);
-      const f = await makeBusiness(dbA, { transactions: 300 });
+    await withPgBusiness({ transactions: 300 }, async ({ dbA, appA, appB, f, admin }) => {
       await dbA.query('UPDATE transactions SET gl_account_id = $2 WHERE business_id = $1', [f.businessId, f.glAccounts.active[0]]);
-      const admin = await signIn(appA, f.email('admin'));
       const bookkeeper = await signIn(appB, f.email('bookkeeper'));
       expect((await request(appA, 'POST', `${ACC}/providers/csv/connect`, { token: admin, body: {} })).status).toBe(200);
       const commitRace = () => Promise.all(Array.from({ length: RACERS }, (_, i) =>
@@ -56,8 +50,6 @@ describe.skipIf(!(await pgAvailable()))('sync commit races on PostgreSQL', () =>
       const [commits] = await dbA.query<{ n: number; items: number }>(
         'SELECT count(*) AS n, sum(item_count) AS items FROM accounting_sync_commits WHERE business_id = $1', [f.businessId]);
       expect([Number(commits!.n), Number(commits!.items)]).toEqual([2, 450]);
-    } finally {
-      await procs.close();
-    }
+    });
   });
 });

@@ -1,27 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INVITE_TTL_MS } from '../domain/admin-users.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn } from '../test-fixtures.ts';
 import { INVITE_LOOKUP_LIMIT } from './admin-users.ts';
+import { captureInviteMails } from './identity-test-kit.ts';
 
 const PASSWORD = 'a-long-new-password';
 
 describe.each(await testDatabases())('admin.users.get / update and invites.lookup on %s', (kind) => {
   const clock = { now: Date.UTC(2026, 5, 1) };
   const t = useTestApp(kind, { now: () => clock.now });
-  const mails: string[] = [];
-  beforeEach(() => {
-    mails.length = 0;
-    vi.spyOn(console, 'log').mockImplementation((line: string) => void mails.push(String(line)));
-  });
-  afterEach(() => vi.restoreAllMocks());
-  const tokenFor = (email: string) => {
-    const line = [...mails].reverse().find((m) => m.includes(`mail to ${email}: You are invited`));
-    const token = line?.match(/\/invites\/([A-Za-z0-9_-]+)/)?.[1];
-    if (!token) throw new Error(`no invite email to ${email}`);
-    return token;
-  };
+  const { tokenFor } = captureInviteMails();
   const patch = (token: string, id: string, body: Record<string, unknown>) =>
     request(t.app, 'PATCH', `/v1/auth/businesses/users/${id}`, { token, body });
 

@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isInvitePending } from '../../schema/identity-rules.ts';
 import { expireInvites, INVITE_TTL_MS, signInBlock, CARD_ISSUING_MESSAGE, SUSPENDED_MESSAGE } from '../domain/admin-users.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { totpCode } from '../auth/totp.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts';
-import { claimsOf, enrolTotp, STEP_MS } from './identity-test-kit.ts';
+import { captureInviteMails, claimsOf, enrolTotp, STEP_MS } from './identity-test-kit.ts';
 
 describe('signInBlock', () => {
   it.each([
@@ -22,19 +22,7 @@ const PASSWORD = 'a-long-new-password';
 describe.each(await testDatabases())('user administration on %s', (kind) => {
   const clock = { now: Date.UTC(2026, 5, 1) };
   const t = useTestApp(kind, { now: () => clock.now });
-  const mails: string[] = [];
-  beforeEach(() => {
-    mails.length = 0;
-    vi.spyOn(console, 'log').mockImplementation((line: string) => void mails.push(String(line)));
-  });
-  afterEach(() => vi.restoreAllMocks());
-  /** The token of the last invite email sent to `email` (from the server log). */
-  const tokenFor = (email: string) => {
-    const line = [...mails].reverse().find((m) => m.includes(`mail to ${email}: You are invited`));
-    const token = line?.match(/\/invites\/([A-Za-z0-9_-]+)/)?.[1];
-    if (!token) throw new Error(`no invite email to ${email}`);
-    return token;
-  };
+  const { tokenFor } = captureInviteMails();
   const invite = (token: string, body: Record<string, unknown>) => request(t.app, 'POST', '/v1/auth/businesses/users/invite', { token, body });
   const person = (f: Fixture, name: string) => ({ email: `${name}@${f.businessId.slice(0, 8)}.invite.test`, first_name: 'New', last_name: name, role: 'BUSINESS_USER' });
   const userRow = async (id: string) =>

@@ -5,7 +5,7 @@ import { billSchema, type Bill } from '../../schema/entities/bill.ts';
 import type { Approval } from '../../schema/entities/approval.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { type Fixture, type FixtureRole, makeBusiness, refusal, request, signIn } from '../test-fixtures.ts';
 
 /**
  * Bills decided through approval chains (issue 11), through the API: a two-step chain whose
@@ -50,7 +50,6 @@ describe.each(await testDatabases())('bill approvals on %s', (kind) => {
     const res = await request(t.app, 'PATCH', POLICY, { token: tokens.admin, body: { steps } });
     expect(res.status, res.text).toBe(200);
   };
-  const refusal = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];
 
   beforeAll(async () => {
     a = await makeBusiness(t.db, { transactions: 0 });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { billSchema } from '../../schema/entities/bill.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts';
+import { type Fixture, makeBusiness, makeVendor, refusal, request, signIn } from '../test-fixtures.ts';
 
 /**
  * Issue 25 item 4, duplicates stop at the server: a create or submit whose vendor and invoice
@@ -33,19 +33,13 @@ describe.each(await testDatabases())('duplicate invoices on %s', (kind) => {
     return billSchema.parse(res.body);
   };
   const patch = (id: string, p: Record<string, unknown>) => request(t.app, 'PATCH', `${BILLS}/${id}`, { token: admin, body: p });
-  const refusal = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];
-  const makeVendor = async (token: string, name: string) => {
-    const res = await request(t.app, 'POST', '/v1/auth/vendors', { token, body: { name } });
-    expect(res.status, res.text).toBe(201);
-    return res.body.id as string;
-  };
 
   beforeAll(async () => {
     a = await makeBusiness(t.db, { transactions: 0 });
     admin = await signIn(t.app, a.email('admin'));
     bookkeeper = await signIn(t.app, a.email('bookkeeper'));
-    vendor = await makeVendor(admin, 'Acme Supply');
-    otherVendor = await makeVendor(admin, 'Other Supply');
+    vendor = await makeVendor(t.app, admin, 'Acme Supply');
+    otherVendor = await makeVendor(t.app, admin, 'Other Supply');
   });
 
   it('refuses a second bill of the invoice, naming the first (number, vendor, amount, status); normalized', async () => {
@@ -100,7 +94,7 @@ describe.each(await testDatabases())('duplicate invoices on %s', (kind) => {
     // Another business with the same invoice number (its own vendor of the same name).
     const b = await makeBusiness(t.db, { transactions: 0 });
     const bAdmin = await signIn(t.app, b.email('admin'));
-    const bVendor = await makeVendor(bAdmin, 'Acme Supply');
+    const bVendor = await makeVendor(t.app, bAdmin, 'Acme Supply');
     expect((await create({ invoice_number: 'SHARED-1', vendor_id: bVendor }, bAdmin)).duplicate_of).toBeNull();
     expect((await create({ invoice_number: 'SHARED-1' })).duplicate_of).toBeNull();
   });

@@ -1,10 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { syncChanges } from '../../schema/api/calls.ts';
 import { billSchema, type Bill } from '../../schema/entities/bill.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { type Fixture, type FixtureRole, insertPdfUpload, makeBusiness, makeVendor, refusal, request, signIn } from '../test-fixtures.ts';
 import { settleBillPayments } from '../domain/bill-settlement.ts';
 import { storeBankAccount } from '../domain/vendors.ts';
 
@@ -38,12 +38,6 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     await t.db.query(`UPDATE bills SET status = 'APPROVED' WHERE id = $1`, [bill.id]);
     return bill;
   };
-  const refusal = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];
-  const makeVendor = async (token: string, name: string) => {
-    const res = await request(t.app, 'POST', '/v1/auth/vendors', { token, body: { name } });
-    expect(res.status, res.text).toBe(201);
-    return res.body.id as string;
-  };
 
   beforeAll(async () => {
     a = await makeBusiness(t.db, { transactions: 0 });
@@ -52,10 +46,10 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     for (const role of ['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'teammate', 'auditor'] as const) {
       tokens[role] = await signIn(t.app, a.email(role));
     }
-    vendor = await makeVendor(tokens.admin, 'Paper Co');
+    vendor = await makeVendor(t.app, tokens.admin, 'Paper Co');
     // Issue 25: paid only to a verified bank account (stored as the bank-account call stores it).
     await storeBankAccount(t.db, vendor, { routing_number: '021000021', account_number: '4401927731', account_type: 'CHECKING' });
-    bVendor = await makeVendor(await signIn(t.app, b.email('owner')), 'Foreign Co');
+    bVendor = await makeVendor(t.app, await signIn(t.app, b.email('owner')), 'Foreign Co');
   });
 
   it('creates a draft whose amount is the sum of its lines, and reads it back', async () => {
@@ -233,7 +227,7 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
   });
 
   it('refuses to pay or schedule a bill whose vendor cannot be paid (BILL_PAY_7101 naming the vendor), and pays the others', async () => {
-    const noBank = await makeVendor(tokens.admin, `No Bank Supply ${randomUUID().slice(0, 4)}`);
+    const noBank = await makeVendor(t.app, tokens.admin, `No Bank Supply ${randomUUID().slice(0, 4)}`);
     const stranded = await create({ vendor_id: noBank });
     await t.db.query(`UPDATE bills SET status = 'APPROVED' WHERE id = $1`, [stranded.id]);
     const euro = await create({ currency: 'EUR' });
@@ -273,7 +267,7 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
   });
 
   it('fails a scheduled payment whose vendor lost its bank account before the day, and moves no money', async () => {
-    const gone = await makeVendor(tokens.admin, `Gone Bank ${randomUUID().slice(0, 4)}`);
+    const gone = await makeVendor(t.app, tokens.admin, `Gone Bank ${randomUUID().slice(0, 4)}`);
     await storeBankAccount(t.db, gone, { routing_number: '021000021', account_number: '55512345', account_type: 'CHECKING' });
     const bill = await create({ vendor_id: gone });
     await t.db.query(`UPDATE bills SET status = 'APPROVED' WHERE id = $1`, [bill.id]);
@@ -288,7 +282,7 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
   });
 
   it('lists bills newest first with status and vendor filters and keyset pages', async () => {
-    const other = await makeVendor(tokens.admin, `List vendor ${randomUUID().slice(0, 6)}`);
+    const other = await makeVendor(t.app, tokens.admin, `List vendor ${randomUUID().slice(0, 6)}`);
     const made = [await create({ vendor_id: other }), await create({ vendor_id: other }), await create({ vendor_id: other, submit: true })];
     const page1 = await request(t.app, 'GET', `${BILLS}?vendor_id=${other}&page_size=2&include_count=true`, { token: tokens.admin });
     expect(page1.status, page1.text).toBe(200);
@@ -302,7 +296,7 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
   });
 
   it('moves bills to the survivor when payees merge', async () => {
-    const merged = await makeVendor(tokens.admin, `Merged ${randomUUID().slice(0, 6)}`);
+    const merged = await makeVendor(t.app, tokens.admin, `Merged ${randomUUID().slice(0, 6)}`);
     const bill = await create({ vendor_id: merged });
     const res = await request(t.app, 'POST', '/v1/auth/vendors/merge-payees', { token: tokens.admin, body: { survivor_payee_id: vendor, merged_payee_ids: [merged] } });
     expect(res.status, res.text).toBe(200);
@@ -313,13 +307,7 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
 
   it('attaches an invoice file the user may read; an unknown or another business\'s file is not found and changes nothing', async () => {
     const upload = async (biz: Fixture, user: string) => {
-      const id = randomUUID();
-      await t.db.query(
-        `INSERT INTO receipts (id, business_id, user_id, content_type, size, sha256, bytes) VALUES ($1, $2, $3, 'application/pdf', 9, $4, $5)`,
-        [id, biz.businessId, user, createHash('sha256').update(id).digest('hex'), new TextEncoder().encode('%PDF-1.7\n')],
-      );
-      await t.db.query('INSERT INTO receipt_uploads (receipt_id, business_id, user_id) VALUES ($1, $2, $3)', [id, biz.businessId, user]);
-      return id;
+      return insertPdfUpload(t.db, biz.businessId, user);
     };
     const bill = await create({}, 'teammate');
     const mine = await upload(a, a.users.teammate);
@@ -338,12 +326,7 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     const PROVISIONAL = `${BILLS}/provisional-bills`;
     /** An invoice PDF `user` uploaded to `biz`, kept as a provisional bill there; answers both ids. */
     const inboxed = async (biz: Fixture, user: string, token: string) => {
-      const file = randomUUID();
-      await t.db.query(
-        `INSERT INTO receipts (id, business_id, user_id, content_type, size, sha256, bytes) VALUES ($1, $2, $3, 'application/pdf', 9, $4, $5)`,
-        [file, biz.businessId, user, createHash('sha256').update(file).digest('hex'), new TextEncoder().encode('%PDF-1.7\n')],
-      );
-      await t.db.query('INSERT INTO receipt_uploads (receipt_id, business_id, user_id) VALUES ($1, $2, $3)', [file, biz.businessId, user]);
+      const file = await insertPdfUpload(t.db, biz.businessId, user);
       const res = await request(t.app, 'POST', PROVISIONAL, { token, body: { invoice_file_id: file, invoice_number: 'INV-IN' } });
       expect(res.status, res.text).toBe(201);
       return { file, id: res.body.id as string, seq: res.body.change_seq as number };

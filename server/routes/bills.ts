@@ -9,18 +9,12 @@ import {
 } from '../domain/bill-payments.ts';
 import { billCreatedBefore } from '../domain/bill-creates.ts';
 import {
-  assertMayManageBills, createBill as create, deleteBill as remove, duplicateInvoices, findBill, listBills as list, updateBill as update,
+  createBill as create, deleteBill as remove, duplicateInvoices, findBill, listBills as list, updateBill as update,
 } from '../domain/bills.ts';
-import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { ok, type DomainHandlers } from '../http/handler.ts';
 import { versionedGet, versionedPatch } from './versioned.ts';
 import { inWriteTx } from './admin.ts';
-
-/** Bill pay (issue 11): only bill managers (admin, AP clerk, bookkeeper); others 403 before any lookup. */
-function managerOf(ctx: Parameters<typeof actorOf>[0]) {
-  const actor = actorOf(ctx);
-  assertMayManageBills(actor.user);
-  return actor.user;
-}
+import { billManagerOf } from './bill-access.ts';
 
 /** A payment date the calendar cannot read (2026-02-30 passes the ISO shape) is the caller's field error. */
 function settlementOf(paymentDate: string, days: number): string {
@@ -33,49 +27,49 @@ function settlementOf(paymentDate: string, days: number): string {
 
 export const billHandlers = {
   [listBills.id]: async (ctx) => {
-    const user = managerOf(ctx);
+    const user = billManagerOf(ctx);
     const { page_size, start, include_count, status, vendor_id } = ctx.input.query;
     return ok(await list(ctx.db, user.business_id, { status, vendor_id }, { pageSize: page_size, start, includeCount: include_count === true }));
   },
 
-  [getBill.id]: versionedGet('bills', 'bill_uuid', async (ctx) => ok(await findBill(ctx.db, managerOf(ctx).business_id, ctx.input.params.bill_uuid))),
+  [getBill.id]: versionedGet('bills', 'bill_uuid', async (ctx) => ok(await findBill(ctx.db, billManagerOf(ctx).business_id, ctx.input.params.bill_uuid))),
 
   // A client id already used by this caller's create answers that bill (offline creates).
   [createBill.id]: async (ctx) => {
-    const user = managerOf(ctx);
+    const user = billManagerOf(ctx);
     const { body } = ctx.input;
     const before = body.id ? await billCreatedBefore(ctx.db, user, body.id) : null;
     return ok(before ?? (await create(ctx.db, user, body, new Date(ctx.deps.now()))));
   },
 
   [updateBill.id]: versionedPatch('bills', 'bill_uuid', async (ctx) =>
-    ok(await update(ctx.db, managerOf(ctx), ctx.input.params.bill_uuid, ctx.input.body, new Date(ctx.deps.now())))),
+    ok(await update(ctx.db, billManagerOf(ctx), ctx.input.params.bill_uuid, ctx.input.body, new Date(ctx.deps.now())))),
 
   // DELETE is not run in a transaction by register (no Idempotency-Key): it opens one.
   [deleteBill.id]: async (ctx) => {
-    const user = managerOf(ctx);
+    const user = billManagerOf(ctx);
     const now = new Date(ctx.deps.now());
     return ok(await inWriteTx(ctx, deleteBill, (tx) => remove(tx, user, ctx.input.params.bill_uuid, now)));
   },
 
   [checkDuplicateInvoice.id]: async (ctx) => {
     const { vendor_id, invoice_number } = ctx.input.body;
-    return ok(await duplicateInvoices(ctx.db, managerOf(ctx).business_id, vendor_id, invoice_number));
+    return ok(await duplicateInvoices(ctx.db, billManagerOf(ctx).business_id, vendor_id, invoice_number));
   },
 
   [expectedSettlement.id]: async (ctx) => {
-    managerOf(ctx);
+    billManagerOf(ctx);
     const { payment_date, business_days } = ctx.input.body;
     return ok({ expected_settlement_date: settlementOf(payment_date, business_days) });
   },
 
   [markBillPaid.id]: async (ctx) =>
-    ok(await markPaid(ctx.db, managerOf(ctx), ctx.input.params.bill_uuid, ctx.input.body?.payment_date, new Date(ctx.deps.now()))),
+    ok(await markPaid(ctx.db, billManagerOf(ctx), ctx.input.params.bill_uuid, ctx.input.body?.payment_date, new Date(ctx.deps.now()))),
 
   [reverseBillPayment.id]: async (ctx) =>
-    ok(await reverse(ctx.db, managerOf(ctx), ctx.input.params.bill_uuid, new Date(ctx.deps.now()))),
+    ok(await reverse(ctx.db, billManagerOf(ctx), ctx.input.params.bill_uuid, new Date(ctx.deps.now()))),
 
-  [listBillPayments.id]: async (ctx) => ok(await payments(ctx.db, managerOf(ctx).business_id, ctx.input.query.bill_id)),
+  [listBillPayments.id]: async (ctx) => ok(await payments(ctx.db, billManagerOf(ctx).business_id, ctx.input.query.bill_id)),
 
-  [payBillsNow.id]: async (ctx) => ok(await payNow(ctx.db, managerOf(ctx), ctx.input.body.bill_ids, new Date(ctx.deps.now()))),
+  [payBillsNow.id]: async (ctx) => ok(await payNow(ctx.db, billManagerOf(ctx), ctx.input.body.bill_ids, new Date(ctx.deps.now()))),
 } satisfies DomainHandlers;

@@ -1,4 +1,5 @@
 /** Shared helpers of the identity route tests: an injectable clock and MFA enrolment. */
+import { afterEach, beforeEach, vi } from 'vitest';
 import { decodeJwt } from 'jose';
 import type { Hono } from 'hono';
 import { tokenClaimsSchema } from '../../schema/api/scopes.ts';
@@ -37,4 +38,24 @@ export async function enrolTotp(app: Hono, token: string, nowMs: number, emailCo
   });
   if (verify.status !== 200) throw new Error(`enrol verify failed: ${verify.status} ${verify.text}`);
   return { id: start.body.authenticator_id, secret: start.body.secret };
+}
+
+/**
+ * Captures the server log's invite emails for the tests of one describe block (registers its own
+ * beforeEach/afterEach); `tokenFor(email)` is the token of the last invite sent to that address.
+ */
+export function captureInviteMails() {
+  const mails: string[] = [];
+  beforeEach(() => {
+    mails.length = 0;
+    vi.spyOn(console, 'log').mockImplementation((line: string) => void mails.push(String(line)));
+  });
+  afterEach(() => vi.restoreAllMocks());
+  const tokenFor = (email: string) => {
+    const line = [...mails].reverse().find((m) => m.includes(`mail to ${email}: You are invited`));
+    const token = line?.match(/\/invites\/([A-Za-z0-9_-]+)/)?.[1];
+    if (!token) throw new Error(`no invite email to ${email}`);
+    return token;
+  };
+  return { mails, tokenFor };
 }

@@ -4,20 +4,14 @@
  * sign-in throttle counts failures made through either.
  */
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../db/migrate.ts';
 import { SIGN_IN_POLICY } from '../auth/sign-in-limits.ts';
-import { twoProcessesOnOnePg } from '../test-app.ts';
+import { withPgBusiness } from '../test-pg-race.ts';
 import { pgAvailable } from '../testing.ts';
-import { FIXTURE_PASSWORD, makeBusiness, request, signIn } from '../test-fixtures.ts';
+import { FIXTURE_PASSWORD, request, signIn } from '../test-fixtures.ts';
 
 describe.skipIf(!(await pgAvailable()))('identity across two API processes on one PostgreSQL', () => {
   it('revocation and throttling hold on every process', async () => {
-    const procs = await twoProcessesOnOnePg();
-    const { dbA, appA, appB } = procs;
-    try {
-      await migrate(dbA);
-      const f = await makeBusiness(dbA, { transactions: 0 });
-      const one = await signIn(appA, f.email('admin'));
+    await withPgBusiness({ transactions: 0 }, async ({ appA, appB, f, admin: one }) => {
       const two = await signIn(appA, f.email('admin'));
       expect((await request(appB, 'GET', '/v1/auth/identity', { token: one })).status).toBe(200);
       await request(appA, 'POST', '/v1/auth/users/current/sign-out', { token: one, body: {} });
@@ -33,8 +27,6 @@ describe.skipIf(!(await pgAvailable()))('identity across two API processes on on
       }
       const locked = await request(appB, 'POST', '/v1/public/sign-in', { body: { email, password: FIXTURE_PASSWORD } });
       expect(locked.status).toBe(429);
-    } finally {
-      await procs.close();
-    }
+    });
   });
 });

@@ -1,10 +1,10 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { syncChanges } from '../../schema/api/calls.ts';
 import { provisionalBillSchema } from '../../schema/entities/provisional-bill.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { type Fixture, type FixtureRole, insertPdfUpload, makeBusiness, refusal, request, signIn } from '../test-fixtures.ts';
 
 /**
  * Provisional bills (issue 11 §7) through the API: an uploaded invoice kept with whatever is known
@@ -24,17 +24,10 @@ describe.each(await testDatabases())('provisional bills on %s', (kind) => {
   let bFile: string;
   let vendor: string;
 
-  const refusal = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];
 
   /** A PDF `user` uploaded to `biz` (the receipt store's row and its upload record). */
   async function upload(biz: Fixture, user: string): Promise<string> {
-    const id = randomUUID();
-    await t.db.query(
-      `INSERT INTO receipts (id, business_id, user_id, content_type, size, sha256, bytes) VALUES ($1, $2, $3, 'application/pdf', 9, $4, $5)`,
-      [id, biz.businessId, user, createHash('sha256').update(id).digest('hex'), new TextEncoder().encode('%PDF-1.7\n')],
-    );
-    await t.db.query('INSERT INTO receipt_uploads (receipt_id, business_id, user_id) VALUES ($1, $2, $3)', [id, biz.businessId, user]);
-    return id;
+    return insertPdfUpload(t.db, biz.businessId, user);
   }
 
   beforeAll(async () => {

@@ -6,23 +6,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { migrate } from '../db/migrate.ts';
-import { twoProcessesOnOnePg } from '../test-app.ts';
+import { withPgBusiness } from '../test-pg-race.ts';
 import { pgAvailable } from '../testing.ts';
-import { makeBusiness, request, signIn } from '../test-fixtures.ts';
+import { request, signIn } from '../test-fixtures.ts';
 
 const BASE = '/v1/auth/reimbursements';
 const RACERS = 10;
 
 describe.skipIf(!(await pgAvailable()))('pay-ach races on PostgreSQL', () => {
   it('writes exactly one ledger payment however 10 concurrent calls arrive', async () => {
-    const procs = await twoProcessesOnOnePg();
-    const { dbA, appA, appB } = procs;
-    try {
-      await migrate(dbA);
-      const f = await makeBusiness(dbA, { transactions: 0 });
+    await withPgBusiness({ transactions: 0 }, async ({ dbA, appA, appB, f, admin }) => {
       const employee = await signIn(appA, f.email('employee'));
-      const admin = await signIn(appA, f.email('admin'));
       const owner = await signIn(appB, f.email('owner'));
       const approvedClaim = async () => {
         const c = await request(appA, 'POST', `${BASE}/out_of_pocket`, {
@@ -75,8 +69,6 @@ describe.skipIf(!(await pgAvailable()))('pay-ach races on PostgreSQL', () => {
       expect(await payments(mixed)).toBe(1);
       const [row] = await dbA.query<{ status: string }>('SELECT status FROM reimbursements WHERE id = $1', [mixed]);
       expect(row!.status).toBe('PAID');
-    } finally {
-      await procs.close();
-    }
+    });
   });
 });

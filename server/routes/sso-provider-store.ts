@@ -46,9 +46,9 @@ const HOUR = 60 * 60;
  * Adding a provider, or replacing its IdP (metadata URL or XML, OIDC issuer) — each may fetch an
  * admin-chosen URL: per business, per hour. Enabling, enforcing and renaming do not count.
  */
-export const PROVIDER_CHANGES_PER_HOUR = 10;
+const PROVIDER_CHANGES_PER_HOUR = 10;
 /** Domain checks (each a DNS lookup): per business, per hour; an admin waiting for DNS retries. */
-export const DOMAIN_CHECKS_PER_HOUR = 30;
+const DOMAIN_CHECKS_PER_HOUR = 30;
 
 /** Counts one provider change of the business, or refuses it (AUTH_7029, 429 with Retry-After). */
 export async function takeProviderChange(ctx: { c: Context; deps: AppDeps }, businessId: string): Promise<void> {

@@ -64,7 +64,7 @@ async function editableProvider(
   return before;
 }
 
-export const NOT_SET_UP_MESSAGE = 'Single sign-on is not set up for this email.';
+const NOT_SET_UP_MESSAGE = 'Single sign-on is not set up for this email.';
 
 export const ssoHandlers = {
   [listSsoProviders.id]: async (ctx) => {

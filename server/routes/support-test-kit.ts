@@ -9,7 +9,7 @@ import { seedSupportIdentity, SUPPORT_EMAIL } from '../seed/support.ts';
 import { request } from '../test-fixtures.ts';
 import { enrolTotp, outboxCode, STEP_MS } from './identity-test-kit.ts';
 
-export const SUPPORT_TEST_PASSWORD = 'support-test-password-1';
+const SUPPORT_TEST_PASSWORD = 'support-test-password-1';
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 /** The support identity's authenticator secret, per database (one support identity each). */
 const secrets = new WeakMap<Db, string>();

@@ -4,7 +4,7 @@ import { syncChanges } from '../../schema/api/calls.ts';
 import { vendorSchema, type Vendor } from '../../schema/entities/vendor.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { type Fixture, FIXTURE_PASSWORD, type FixtureRole, makeBusiness, refusal, request, signIn } from '../test-fixtures.ts';
 
 /**
  * Vendors (issue 11) through the API: create and edit with the US-state rule (PAYEE_1007),
@@ -28,7 +28,6 @@ describe.each(await testDatabases())('vendors on %s', (kind) => {
     expect(res.status, res.text).toBe(201);
     return vendorSchema.parse(res.body);
   };
-  const refusal = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];
   const vendorCount = async () =>
     Number((await t.db.query<{ n: number }>('SELECT count(*) AS n FROM vendors WHERE business_id = $1 AND NOT deleted', [a.businessId]))[0]!.n);
 

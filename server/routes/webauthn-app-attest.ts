@@ -45,7 +45,7 @@ function bytesOf(text: string): ReturnType<typeof isoBase64URL.toBuffer> | null 
 }
 
 /** An Apple App Attest attestation object for this key, by its shape only (see the header). */
-export function wellFormedAppleAttestation(keyId: string, attestationObject: string): boolean {
+function wellFormedAppleAttestation(keyId: string, attestationObject: string): boolean {
   const bytes = bytesOf(attestationObject);
   const key = bytesOf(keyId);
   if (!bytes || !key || key.length !== 32) return false;

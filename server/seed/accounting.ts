@@ -12,7 +12,7 @@ const derivedId = (businessId: string, label: string) => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
 };
 
-export const DEMO_MAPPING_RULES = [
+const DEMO_MAPPING_RULES = [
   { merchant: 'Uber', gl_code: '6022' },
   { merchant: 'Lyft', gl_code: '6022' },
 ] as const;

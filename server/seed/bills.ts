@@ -43,7 +43,7 @@ const isoDate = (ms: number) => iso(ms).slice(0, 10);
 const dayOf = (ms: number) => Math.floor(ms / DAY) * DAY;
 
 /** `--bills` when not given: one bill per five card transactions, at most 100,000. */
-export const MAX_DEFAULT_BILLS = 100_000;
+const MAX_DEFAULT_BILLS = 100_000;
 export function defaultBills(transactions: number): number {
   return Math.min(MAX_DEFAULT_BILLS, Math.round(transactions / 5));
 }

@@ -11,7 +11,7 @@ export interface BulkColumn {
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 
 /** Rows per statement: large enough to amortise the round trip, small enough to bound memory. */
-export const BULK_CHUNK_SIZE = 5_000;
+const BULK_CHUNK_SIZE = 5_000;
 
 /**
  * Inserts rows with one `INSERT … SELECT … FROM jsonb_to_recordset($1)` per chunk: a single

@@ -25,7 +25,7 @@ const LIMITS: Record<CardKind, { amount: number; interval: LimitInterval; per_tr
   recruiting: { amount: 500_000, interval: 'WEEKLY', per_transaction: null },
 };
 
-export function limitFor(kind: CardKind, currency: string): SpendingLimit {
+function limitFor(kind: CardKind, currency: string): SpendingLimit {
   return { ...LIMITS[kind], currency: currency as SpendingLimit['currency'] };
 }
 

@@ -113,7 +113,7 @@ function report(result: SeedDemoResult, storage: string, totalMs: number): strin
   return lines.join('\n');
 }
 
-export async function runSeedCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+async function runSeedCli(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const parsed = parseSeedArgs(argv, env);
   if (!parsed.ok) {
     console.error(parsed.message);

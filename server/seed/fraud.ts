@@ -13,7 +13,7 @@ import type { DemoData } from './types.ts';
  * Nothing is held when the employee has no such charge (a seed of 0 transactions) or the rules
  * would not hold it (a card without history): the demo never shows a hold the rules did not make.
  */
-export const HELD_MERCHANT = 'Bijouterie Royale';
+const HELD_MERCHANT = 'Bijouterie Royale';
 
 export async function insertHeldCharge(tx: Queryable, data: DemoData): Promise<void> {
   const employee = data.accounts.find((a) => a.email.startsWith('employee@'));

@@ -40,7 +40,7 @@ export interface People {
 }
 
 /** Lower-case ASCII for email local parts: "Martínez" → "martinez", "O'Brien" → "obrien". */
-export function emailPart(name: string): string {
+function emailPart(name: string): string {
   return name
     .normalize('NFD')
     .replace(/[\u0300-\u036f]/g, '')

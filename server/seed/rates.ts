@@ -6,7 +6,7 @@ import type { ReimbursementRate } from '../../schema/entities/reimbursement-rate
  * default. A location's rate is paid in its currency (London in pounds); mileage keeps the IRS
  * rates (no override), so the demo's mileage line reads the IRS figure.
  */
-export const DEMO_PER_DIEM_LOCATIONS = [
+const DEMO_PER_DIEM_LOCATIONS = [
   { name: 'New York', rate: 7900, currency: 'USD' },
   { name: 'San Francisco', rate: 7900, currency: 'USD' },
   { name: 'London', rate: 7500, currency: 'GBP' },

@@ -15,13 +15,12 @@ import type { DemoData } from './types.ts';
  * (`transaction_receipts`), so the transaction's wire doc carries its `receipt_ids`.
  *
  * Claims have no receipt link in the schema yet (no `receipt_ids` on reimbursements), so out-of-
- * pocket claims get none here: `CLAIM_RECEIPT_SHARE` is the ratio to seed once that link exists.
+ * pocket claims get none here.
  */
 
 const DAY = 86_400_000;
-export const RECEIPT_SHARE_OLDER_THAN_A_WEEK = 0.65;
-export const RECEIPT_SHARE_LAST_WEEK = 0.3;
-export const CLAIM_RECEIPT_SHARE = 0.8;
+const RECEIPT_SHARE_OLDER_THAN_A_WEEK = 0.65;
+const RECEIPT_SHARE_LAST_WEEK = 0.3;
 
 export interface SeedReceipt {
   id: string;

@@ -27,12 +27,12 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
 /** `--reimbursements` when not given: one claim per five card transactions, at most 100,000. */
-export const MAX_DEFAULT_REIMBURSEMENTS = 100_000;
+const MAX_DEFAULT_REIMBURSEMENTS = 100_000;
 export function defaultReimbursements(transactions: number): number {
   return Math.min(MAX_DEFAULT_REIMBURSEMENTS, Math.round(transactions / 5));
 }
 
-export const CLAIM_TYPE_MIX: Readonly<Record<ReimbursementType, number>> = { OUT_OF_POCKET: 0.7, MILEAGE: 0.2, PER_DIEM: 0.1 };
+const CLAIM_TYPE_MIX: Readonly<Record<ReimbursementType, number>> = { OUT_OF_POCKET: 0.7, MILEAGE: 0.2, PER_DIEM: 0.1 };
 
 /** What employees pay themselves and claim back (weights), never SaaS or cloud. */
 const OUT_OF_POCKET_CATEGORIES: Partial<Record<SpendCategoryKey, number>> = {

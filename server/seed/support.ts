@@ -6,7 +6,7 @@ import { DEMO_PASSWORD } from './types.ts';
 
 export const SUPPORT_EMAIL = 'support@ledgerline.test';
 /** The shortest LEDGERLINE_SUPPORT_PASSWORD accepted. */
-export const SUPPORT_PASSWORD_MIN_LENGTH = 12;
+const SUPPORT_PASSWORD_MIN_LENGTH = 12;
 
 /**
  * The support identity's password at seeding: LEDGERLINE_SUPPORT_PASSWORD when set (never a

@@ -27,7 +27,7 @@ export function specEngine<R extends { id: string }, F extends z.ZodType<TextFil
  * typed arrays, so every update re-places the row (right for small collections; a hot one
  * supplies typed keys, as transactions do).
  */
-export function comparedSortKeys<R, S extends string>(compare: (sort: S) => (a: R, b: R) => number): SortKeys<R, S> {
+function comparedSortKeys<R, S extends string>(compare: (sort: S) => (a: R, b: R) => number): SortKeys<R, S> {
   return {
     moved: () => true,
     invalidates: () => null,

@@ -41,7 +41,7 @@ export function toEngineRow(r: AnyTransactionRow): EngineRow {
 /** The row to store: server fields (no `deleted`, see MIRROR_OMITTED_FIELDS) and the sort key. */
 export const toMirrored: (r: AnyTransactionRow) => MirroredTransaction = storedTransactions;
 
-export const TRANSACTION_ROWS: RowShape<AnyTransactionRow, Transaction, EngineRow> = {
+const TRANSACTION_ROWS: RowShape<AnyTransactionRow, Transaction, EngineRow> = {
   server: serverRow,
   engine: engineRow,
   apply: (index, entry, t) => index.applyTo(entry, t),
@@ -233,7 +233,7 @@ export function transactionText(refs: ReferenceCache): (t: TextFields) => string
   };
 }
 
-export function transactionEngineSpec<R extends Transaction>(textOf: (row: R) => string): EngineSpec<R, TransactionFilter, TransactionSort> {
+function transactionEngineSpec<R extends Transaction>(textOf: (row: R) => string): EngineSpec<R, TransactionFilter, TransactionSort> {
   return {
     sorts: transactionEntity.query.sorts,
     textOf,

@@ -315,7 +315,7 @@ const sameFields = (a: ReceiptExtracted | undefined, b: ReceiptExtracted) =>
   !!a && a.amount?.minor === b.amount?.minor && a.amount?.currency === b.amount?.currency && a.date === b.date && (a.merchant ?? '') === (b.merchant ?? '');
 
 /** Why a receipt stored only on the server is not shown. */
-export const NOT_OFFLINE = 'Not available offline';
+const NOT_OFFLINE = 'Not available offline';
 
 function viewOf(id: string, r: StoredReceipt | null): ReceiptView {
   if (!r) {

@@ -2,7 +2,7 @@ import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-sam
 import { newSamlId, type SamlIdp, type SamlSp } from './metadata.ts';
 import { NAMEID_EMAIL } from './xml.ts';
 
-export const toPem = (certBase64Der: string): string =>
+const toPem = (certBase64Der: string): string =>
   `-----BEGIN CERTIFICATE-----\n${certBase64Der.replace(/\s+/g, '').replace(/(.{64})/g, '$1\n').replace(/\n$/, '')}\n-----END CERTIFICATE-----\n`;
 
 /**

@@ -64,5 +64,3 @@ export const attr = (el: Element | null | undefined, name: string): string | nul
   return v ? v : null;
 };
 
-export const escapeXml = (s: string): string =>
-  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] ?? c);

@@ -12,8 +12,8 @@ import type { Queryable } from '../../db/db.ts';
  */
 export type SsoKind = 'oidc' | 'saml' | 'google';
 
-export const STATE_TTL_MS = 10 * 60 * 1000;
-export const COMPLETION_TTL_MS = 60 * 1000;
+const STATE_TTL_MS = 10 * 60 * 1000;
+const COMPLETION_TTL_MS = 60 * 1000;
 
 const hash = (token: string) => createHash('sha256').update(token, 'utf8').digest('base64url');
 const newToken = () => randomBytes(32).toString('base64url');

@@ -16,7 +16,7 @@ export type OidcClient = { metadata: OidcMetadata; clientId: string; clientSecre
 
 /** Requests to the IdP (discovery, token, JWKS) give up after this long. */
 const TIMEOUT_SECONDS = 5;
-export const OIDC_SCOPE = 'openid email';
+const OIDC_SCOPE = 'openid email';
 
 /** The allowance of outbound fetches (server/core/outbound-fetch.ts): the opt-in and the resolver. */
 export type OidcNet = Pick<OutboundOptions, 'allowLoopbackHttp' | 'dnsServer'>;

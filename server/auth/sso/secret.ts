@@ -10,7 +10,7 @@ import { decryptBankValue, encryptBankValue, parseBankKey } from '../vendor-bank
  */
 const KEY_NAME = 'sso_client_secret';
 
-export async function loadSsoSecretKey(db: Queryable, envKey = process.env.SSO_SECRET_KEY): Promise<Buffer> {
+async function loadSsoSecretKey(db: Queryable, envKey = process.env.SSO_SECRET_KEY): Promise<Buffer> {
   if (envKey) return parseBankKey(envKey);
   await db.query('INSERT INTO server_keys (name, secret) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
     KEY_NAME, randomBytes(32).toString('base64'),

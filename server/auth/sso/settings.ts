@@ -3,7 +3,7 @@ import type { GoogleClient, SsoSettings } from '../../core/deps.ts';
 /** What createApp may set; anything left out comes from the environment. */
 export type SsoOptions = { publicUrl?: string | null; allowLoopbackHttp?: boolean; google?: GoogleClient | null; dnsServer?: string | null };
 
-export const GOOGLE_ISSUER = 'https://accounts.google.com';
+const GOOGLE_ISSUER = 'https://accounts.google.com';
 
 /**
  * The SSO settings of this process:
@@ -33,9 +33,6 @@ export function resolveSsoSettings(opts: SsoOptions = {}, env: NodeJS.ProcessEnv
     dnsServer: opts.dnsServer !== undefined ? opts.dnsServer : env.LEDGERLINE_DNS_SERVER || null,
   };
 }
-
-/** What every outbound fetch of this process is allowed (server/core/outbound-fetch.ts). */
-export const outboundOptions = (settings: SsoSettings) => ({ allowLoopbackHttp: settings.allowLoopbackHttp, dnsServer: settings.dnsServer });
 
 /** The origin SSO URLs are built on: PUBLIC_URL when set, else the request's own. */
 export const publicOrigin = (settings: SsoSettings, requestUrl: string): string => settings.publicUrl ?? new URL(requestUrl).origin;

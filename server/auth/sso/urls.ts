@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 
 /** 127.0.0.0/8, ::1 and localhost (with or without the brackets URL puts around IPv6). */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.startsWith('127.');

@@ -148,7 +148,7 @@ const XERO_DATE: Record<XeroDateFormat, (p: { y: string; m: string; d: string })
 };
 
 /** A statement file's account as its name says it. */
-export const XERO_ACCOUNT_SLUG: Record<SyncStatementAccount, string> = { card: 'corporate-card', bank: 'bank-account' };
+const XERO_ACCOUNT_SLUG: Record<SyncStatementAccount, string> = { card: 'corporate-card', bank: 'bank-account' };
 
 /**
  * Xero statement files, one per (account, currency) in that order, each split into parts of at

@@ -9,6 +9,7 @@ import { ApiError, validationError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { bulkCode, checkCodingRefs } from '../coding.ts';
 import { visibleUsersClause, type Visibility } from '../visibility.ts';
+import { findLiveDoc } from '../live-doc.ts';
 
 /**
  * Mapping rules (issue 12): stored per business, matched by the pure rules of
@@ -30,12 +31,7 @@ export async function listRules(db: Queryable, businessId: string): Promise<Mapp
 }
 
 async function findRule(db: Queryable, businessId: string, id: string, lock = false): Promise<MappingRule> {
-  const rows = await db.query<{ doc: MappingRule }>(
-    `SELECT ${RULE_DOC} AS doc FROM accounting_mapping_rules r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${lock ? ' FOR UPDATE' : ''}`,
-    [businessId, id],
-  );
-  if (!rows[0]) throw new ApiError('REQUEST_7004', 'This mapping rule was not found.');
-  return rows[0].doc;
+  return findLiveDoc<MappingRule>(db, { table: 'accounting_mapping_rules', doc: RULE_DOC, notFound: 'This mapping rule was not found.' }, businessId, id, lock);
 }
 
 /** The coding must name the business's live references, and a vendor rule one of its vendors. */

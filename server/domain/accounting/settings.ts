@@ -52,7 +52,7 @@ export async function readSettings(db: Queryable, businessId: string, lock = fal
   return rows[0] ?? DEFAULTS;
 }
 
-export function preferencesOf(s: SettingsRow): AccountingPreferences {
+function preferencesOf(s: SettingsRow): AccountingPreferences {
   return {
     default_provider: s.default_provider, iif_card_account: s.iif_card_account, iif_ap_account: s.iif_ap_account,
     iif_reimbursement_account: s.iif_reimbursement_account, xero_max_lines_per_file: XERO_MAX_LINES,

@@ -5,10 +5,10 @@ import { syncableItems } from './sync-items.ts';
 
 /** Reads of sync commits and their files (issue 12); writes are in sync-commits.ts. */
 
-export const SYNC_COMMITS_PATH = '/v1/auth/accounting/sync_commits';
+const SYNC_COMMITS_PATH = '/v1/auth/accounting/sync_commits';
 
 /** A commit's wire doc; each file's url is its download GET (catalogue: accounting.syncCommits.file). */
-export const COMMIT_DOC = `jsonb_build_object(
+const COMMIT_DOC = `jsonb_build_object(
   'id', r.id, 'provider_type', r.provider_type, 'created_by', r.created_by, 'created_at', ll_iso(r.created_at),
   'item_count', r.item_count,
   'files', (SELECT coalesce(jsonb_agg(jsonb_build_object(

@@ -21,7 +21,7 @@ import { parseFilter, rowSource } from './sources.ts';
  * schema/exports.ts's (the worker writes the same); names are resolved from the business's
  * reference tables, read once before the first byte.
  */
-export const EXPORT_PAGE = 1000;
+const EXPORT_PAGE = 1000;
 
 type Page<C extends ReportCollection> = { data: RowOf<C>[]; next: string | null };
 /** The next page after `start` (undefined: the first). */
