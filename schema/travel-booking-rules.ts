@@ -16,11 +16,11 @@ import { AIRPORTS } from './travel/airports.ts';
  */
 export type PolicyVerdict = { in_policy: boolean; reasons: string[]; blocked: boolean };
 
-export const MAX_HOTEL_NIGHTS = 30;
+const MAX_HOTEL_NIGHTS = 30;
 /** How far ahead the inventory sells (airlines open about 11 months out). */
-export const MAX_DAYS_AHEAD = 330;
+const MAX_DAYS_AHEAD = 330;
 
-export const CABIN_WORDS: Readonly<Record<Cabin, string>> = {
+const CABIN_WORDS: Readonly<Record<Cabin, string>> = {
   ECONOMY: 'Economy', PREMIUM_ECONOMY: 'Premium economy', BUSINESS: 'Business', FIRST: 'First',
 };
 

@@ -9,7 +9,7 @@ import { cabinSchema, iataCodeSchema, type Cabin } from './entities/trip.ts';
  * Amounts are integer minor units of the policy's `currency` (the business's currency); an offer
  * in another currency is out of policy ("priced in EUR; the policy caps USD").
  */
-export const OUT_OF_POLICY_ACTIONS = ['REQUIRE_APPROVAL', 'BLOCK'] as const;
+const OUT_OF_POLICY_ACTIONS = ['REQUIRE_APPROVAL', 'BLOCK'] as const;
 
 export const travelPolicySchema = z
   .object({

@@ -196,7 +196,7 @@ export const searchHotels = defineCall({
   response: z.object({ data: z.array(hotelOfferSchema) }),
 });
 
-export const bookingRequestBodySchema = z.object({ trip_id: z.uuid(), offer_id: z.uuid() });
+const bookingRequestBodySchema = z.object({ trip_id: z.uuid(), offer_id: z.uuid() });
 /** A booking request's answer: the booking, and its trip as it now is. */
 export const bookingAnswerSchema = bookingSchema.extend({ trip: tripSchema, change_seq: z.number().int() });
 

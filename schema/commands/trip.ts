@@ -24,7 +24,7 @@ export const hasLiveBookings = (trip: Pick<Trip, 'bookings'>) =>
   trip.bookings.some((b) => (LIVE_BOOKING_STATUSES as readonly string[]).includes(b.status));
 
 /** The city shown for a destination code (the code itself when the list does not know it). */
-export const destinationName = (code: string) => airportCity(code) ?? code;
+const destinationName = (code: string) => airportCity(code) ?? code;
 
 /**
  * A trip before its create's `apply`: the actor's, PLANNED, nothing linked. `currency` is the

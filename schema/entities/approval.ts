@@ -13,7 +13,7 @@ import { APPROVAL_STATUSES } from '../reimbursement-rules.ts';
  * when the last step is approved.
  */
 export { APPROVAL_STATUSES };
-export const approvalStatusSchema = z.enum(APPROVAL_STATUSES);
+const approvalStatusSchema = z.enum(APPROVAL_STATUSES);
 export type { ApprovalStatus } from '../reimbursement-rules.ts';
 
 /**
@@ -22,7 +22,7 @@ export type { ApprovalStatus } from '../reimbursement-rules.ts';
  * out-of-policy travel booking (issue 27: approving books and charges it).
  * The list is the mirror's enum too: a new kind bumps MIRROR_SCHEMA_VERSION (schema/mirror.ts).
  */
-export const APPROVAL_OBJECT_TYPES = ['reimbursement', 'card_request', 'bill', 'travel_booking'] as const;
+const APPROVAL_OBJECT_TYPES = ['reimbursement', 'card_request', 'bill', 'travel_booking'] as const;
 export type ApprovalObjectType = (typeof APPROVAL_OBJECT_TYPES)[number];
 
 export const approvalSchema = z.object({
@@ -50,7 +50,7 @@ export type Approval = z.infer<typeof approvalSchema>;
 const csv = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
 
-export const APPROVAL_SORTS = ['created_desc', 'created_asc'] as const;
+const APPROVAL_SORTS = ['created_desc', 'created_asc'] as const;
 export type ApprovalSort = (typeof APPROVAL_SORTS)[number];
 
 /**
@@ -79,7 +79,7 @@ export function matchesApprovalFilter(a: Approval, f: ApprovalFilter): boolean {
   return true;
 }
 
-export function compareApprovals(sort: ApprovalSort) {
+function compareApprovals(sort: ApprovalSort) {
   const newest = (a: Approval, b: Approval) =>
     a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
   return sort === 'created_desc' ? newest : (a: Approval, b: Approval) => newest(b, a);

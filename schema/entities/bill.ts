@@ -19,7 +19,7 @@ export type BillStatus = z.infer<typeof billStatusSchema>;
 const isoDate = z.iso.date();
 
 export const MAX_INVOICE_NUMBER_LENGTH = 64;
-export const MAX_LINE_DESCRIPTION_LENGTH = 500;
+const MAX_LINE_DESCRIPTION_LENGTH = 500;
 export const MAX_BILL_MEMO_LENGTH = 2000;
 export const MAX_BILL_LINES = 500;
 /**
@@ -34,7 +34,7 @@ export const MAX_BILL_AMOUNT = 100_000_000_000;
  * line is zero or more (a free item may be listed at 0). So a negative number always says where
  * the money came from, and a mistyped sign on an ordinary line is caught (bill-rules.ts).
  */
-export const billLineItemSchema = z.object({
+const billLineItemSchema = z.object({
   id: uuid,
   description: z.string().max(MAX_LINE_DESCRIPTION_LENGTH),
   amount: z.number().int().min(-MAX_BILL_AMOUNT).max(MAX_BILL_AMOUNT),
@@ -48,7 +48,7 @@ export const billLineItemSchema = z.object({
 export type BillLineItem = z.infer<typeof billLineItemSchema>;
 
 /** The other bill of a confirmed duplicate (`Bill.duplicate_of`). */
-export const billDuplicateSchema = z.object({
+const billDuplicateSchema = z.object({
   id: uuid,
   invoice_number: z.string(),
   vendor_id: uuid,
@@ -185,7 +185,7 @@ export type BillPatch = z.infer<typeof billPatchSchema>;
  * PENDING: sent, not settled; SETTLED: the money arrived; FAILED: returned or refused (the bill
  * goes PAYMENT_FAILED); REVERSED: undone by reverse-bill-payment.
  */
-export const BILL_PAYMENT_STATUSES = ['PENDING', 'SETTLED', 'FAILED', 'REVERSED'] as const;
+const BILL_PAYMENT_STATUSES = ['PENDING', 'SETTLED', 'FAILED', 'REVERSED'] as const;
 export const billPaymentStatusSchema = z.enum(BILL_PAYMENT_STATUSES);
 export type BillPaymentStatus = z.infer<typeof billPaymentStatusSchema>;
 
@@ -203,7 +203,7 @@ export type BillPayment = z.infer<typeof billPaymentSchema>;
 
 // --- The mirrored collection ------------------------------------------------------------------------
 
-export const BILL_SORTS = ['due_date_asc', 'due_date_desc', 'amount_desc', 'amount_asc', 'created_desc'] as const;
+const BILL_SORTS = ['due_date_asc', 'due_date_desc', 'amount_desc', 'amount_asc', 'created_desc'] as const;
 export const billSortSchema = z.enum(BILL_SORTS);
 export type BillSort = z.infer<typeof billSortSchema>;
 

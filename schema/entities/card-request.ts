@@ -12,8 +12,8 @@ import { knownCurrencySchema } from '../money.ts';
  * `card_request`) in the approvals inbox; approving it issues the card (`card_id`), rejecting
  * it records the reason; the requester may withdraw a pending request (DELETE → CANCELED).
  */
-export const CARD_REQUEST_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'CANCELED'] as const;
-export const cardRequestStatusSchema = z.enum(CARD_REQUEST_STATUSES);
+const CARD_REQUEST_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'CANCELED'] as const;
+const cardRequestStatusSchema = z.enum(CARD_REQUEST_STATUSES);
 export type CardRequestStatus = z.infer<typeof cardRequestStatusSchema>;
 
 export const cardRequestSchema = z.object({
@@ -37,7 +37,7 @@ export const cardRequestSchema = z.object({
 });
 export type CardRequest = z.infer<typeof cardRequestSchema>;
 
-export const CARD_REQUEST_SORTS = ['created_desc'] as const;
+const CARD_REQUEST_SORTS = ['created_desc'] as const;
 export type CardRequestSort = (typeof CARD_REQUEST_SORTS)[number];
 
 export const cardRequestFilterSchema = z.object({
@@ -47,13 +47,13 @@ export const cardRequestFilterSchema = z.object({
 });
 export type CardRequestFilter = z.infer<typeof cardRequestFilterSchema>;
 
-export const matchesCardRequestFilter = listMatcher<CardRequest, CardRequestFilter>([
+const matchesCardRequestFilter = listMatcher<CardRequest, CardRequestFilter>([
   { param: 'statuses', field: 'status' },
   { param: 'user_ids', field: 'user_id' },
 ]);
 
 const newestFirst = byDateThenId<CardRequest>('created_at', 'desc');
-export const compareCardRequests = (_sort: CardRequestSort) => newestFirst;
+const compareCardRequests = (_sort: CardRequestSort) => newestFirst;
 
 export const cardRequestEntity = defineEntity({
   name: 'card_requests',

@@ -11,7 +11,7 @@ import { knownCurrencySchema } from '../money.ts';
  * schema/card-rules.ts.
  */
 export const CARD_STATUSES = ['REQUESTED', 'SHIPPED', 'ACTIVE', 'LOCKED', 'SUSPENDED', 'TERMINATED'] as const;
-export const cardStatusSchema = z.enum(CARD_STATUSES);
+const cardStatusSchema = z.enum(CARD_STATUSES);
 export type CardStatus = z.infer<typeof cardStatusSchema>;
 
 export const LIMIT_INTERVALS = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY', 'TOTAL'] as const;
@@ -67,7 +67,7 @@ export const cardSchema = z.object({
 });
 export type Card = z.infer<typeof cardSchema>;
 
-export const CARD_SORTS = ['name_asc', 'created_desc', 'limit_desc'] as const;
+const CARD_SORTS = ['name_asc', 'created_desc', 'limit_desc'] as const;
 export const cardSortSchema = z.enum(CARD_SORTS);
 export type CardSort = z.infer<typeof cardSortSchema>;
 
@@ -87,11 +87,11 @@ const matchesCardLists = listMatcher<Card, CardFilter>([
   { param: 'department_ids', field: 'department_id' },
 ]);
 
-export function matchesCardFilter(c: Card, f: CardFilter): boolean {
+function matchesCardFilter(c: Card, f: CardFilter): boolean {
   return matchesCardLists(c, f) && (f.is_physical === undefined || c.is_physical === f.is_physical);
 }
 
-export function compareCards(sort: CardSort) {
+function compareCards(sort: CardSort) {
   const byName = (a: Card, b: Card) => {
     const x = a.display_name.toLowerCase();
     const y = b.display_name.toLowerCase();

@@ -74,7 +74,7 @@ function heldType(t: ZodNode): ZodNode {
  * names), another number → numeric, a list of uuids or strings → uuid[] / text[], anything else
  * (objects, lists of objects, records) → jsonb.
  */
-export function sqlTypeOf(field: z.ZodType): SqlType {
+function sqlTypeOf(field: z.ZodType): SqlType {
   const held = heldType(field as unknown as ZodNode);
   const def = held._zod.def;
   switch (def.type) {
@@ -137,7 +137,7 @@ function defaultDocSql(field: string, col: Column): string {
 }
 
 /** The doc value of one field as SQL over `r`. */
-export const fieldDocSql = (field: string, col: Column): string => col.sql ?? defaultDocSql(field, col);
+const fieldDocSql = (field: string, col: Column): string => col.sql ?? defaultDocSql(field, col);
 
 /**
  * The wire row built in SQL as jsonb (reads alias `r`). jsonb_build_object takes at most 100

@@ -8,7 +8,7 @@ import { reportNameSchema } from './saved-report.ts';
  * Reference data of the mirror (`refs`), visibility `self` like the reports it holds; a dashboard
  * names only its owner's reports, and deleting a report takes it off every dashboard.
  */
-export const DASHBOARD_ITEM_SIZES = ['half', 'full'] as const;
+const DASHBOARD_ITEM_SIZES = ['half', 'full'] as const;
 export const MAX_DASHBOARD_ITEMS = 24;
 
 export const dashboardItemSchema = z.object({

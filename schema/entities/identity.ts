@@ -3,7 +3,7 @@ import { uuid } from './common.ts';
 import { spendUserSchema } from './spend-user.ts';
 
 /** OFAC screening statuses; the three named in §4 flag the identity for sanctions. */
-export const ofacStatusSchema = z.enum([
+const ofacStatusSchema = z.enum([
   'PASSED',
   'PENDING',
   'MANUAL_REVIEW',

@@ -10,8 +10,8 @@ import { recurringIntervalSchema } from '../recurring-bills.ts';
  * as POST /bill-pay; the period math is schema/recurring-bills.ts. Server-only (not mirrored):
  * the bills it makes are mirrored like any other.
  */
-export const RECURRING_BILL_STATUSES = ['ACTIVE', 'PAUSED'] as const;
-export const recurringBillStatusSchema = z.enum(RECURRING_BILL_STATUSES);
+const RECURRING_BILL_STATUSES = ['ACTIVE', 'PAUSED'] as const;
+const recurringBillStatusSchema = z.enum(RECURRING_BILL_STATUSES);
 
 export const MAX_INVOICE_PATTERN_LENGTH = 48;
 export const MAX_DAYS_UNTIL_DUE = 365;

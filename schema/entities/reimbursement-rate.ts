@@ -13,8 +13,8 @@ import { currencyCodeSchema } from '../money.ts';
  *   cent) per mile like the IRS table (725 = 72.5 ¢), always USD; it overrides the IRS rate.
  * The rules that use them are in schema/reimbursement-rules.ts.
  */
-export const REIMBURSEMENT_RATE_KINDS = ['PER_DIEM', 'MILEAGE'] as const;
-export const reimbursementRateKindSchema = z.enum(REIMBURSEMENT_RATE_KINDS);
+const REIMBURSEMENT_RATE_KINDS = ['PER_DIEM', 'MILEAGE'] as const;
+const reimbursementRateKindSchema = z.enum(REIMBURSEMENT_RATE_KINDS);
 
 export const reimbursementRateSchema = z.object({
   id: uuid,

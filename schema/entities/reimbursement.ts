@@ -6,13 +6,13 @@ import { ascending, byDateThenId, listMatcher, presentIds } from './query-shapes
 import { currencyCodeSchema } from '../money.ts';
 
 /** Issue 9 §3: a claim for money the employee spent themselves. */
-export const REIMBURSEMENT_TYPES = ['OUT_OF_POCKET', 'MILEAGE', 'PER_DIEM'] as const;
-export const reimbursementTypeSchema = z.enum(REIMBURSEMENT_TYPES);
+const REIMBURSEMENT_TYPES = ['OUT_OF_POCKET', 'MILEAGE', 'PER_DIEM'] as const;
+const reimbursementTypeSchema = z.enum(REIMBURSEMENT_TYPES);
 export type ReimbursementType = z.infer<typeof reimbursementTypeSchema>;
 
 /** The status machine is in schema/reimbursement-rules.ts. */
 export const REIMBURSEMENT_STATUSES = ['DRAFT', 'SUBMITTED', 'APPROVED', 'REJECTED', 'PAID', 'CANCELED'] as const;
-export const reimbursementStatusSchema = z.enum(REIMBURSEMENT_STATUSES);
+const reimbursementStatusSchema = z.enum(REIMBURSEMENT_STATUSES);
 export type ReimbursementStatus = z.infer<typeof reimbursementStatusSchema>;
 
 const isoDate = z.iso.date();
@@ -56,7 +56,7 @@ export const reimbursementSchema = z.object({
 });
 export type Reimbursement = z.infer<typeof reimbursementSchema>;
 
-export const REIMBURSEMENT_SORTS = ['date_desc', 'date_asc', 'amount_desc', 'amount_asc'] as const;
+const REIMBURSEMENT_SORTS = ['date_desc', 'date_asc', 'amount_desc', 'amount_asc'] as const;
 export const reimbursementSortSchema = z.enum(REIMBURSEMENT_SORTS);
 export type ReimbursementSort = z.infer<typeof reimbursementSortSchema>;
 
@@ -69,7 +69,7 @@ export const reimbursementFilterSchema = z.object({
 export type ReimbursementFilter = z.infer<typeof reimbursementFilterSchema>;
 
 /** The structured part of a filter (free text `q` is matched by the text index over `searchText`). */
-export const matchesReimbursementFilter = listMatcher<Reimbursement, ReimbursementFilter>([
+const matchesReimbursementFilter = listMatcher<Reimbursement, ReimbursementFilter>([
   { param: 'statuses', field: 'status' },
   { param: 'types', field: 'type' },
   { param: 'user_ids', field: 'user_id' },
@@ -77,7 +77,7 @@ export const matchesReimbursementFilter = listMatcher<Reimbursement, Reimburseme
 
 const newestCreated = byDateThenId<Reimbursement>('created_at', 'desc');
 
-export function compareReimbursements(sort: ReimbursementSort) {
+function compareReimbursements(sort: ReimbursementSort) {
   // Newest claim date first; ties newest created first, then by id (a total order).
   const byDateDesc = (a: Reimbursement, b: Reimbursement) => ascending(b.transaction_date, a.transaction_date) || newestCreated(a, b);
   switch (sort) {

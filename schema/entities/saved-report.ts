@@ -9,11 +9,11 @@ import { defineReference } from './define-entity.ts';
  * a saved report opens offline. Visibility `self`: each user sees only their own. The query is
  * stored as asked (the server checks it with reportQuerySchema before saving).
  */
-export const REPORT_CHARTS = ['line', 'bar', 'table'] as const;
+const REPORT_CHARTS = ['line', 'bar', 'table'] as const;
 export const reportChartSchema = z.enum(REPORT_CHARTS);
 export type ReportChart = z.infer<typeof reportChartSchema>;
 
-export const MAX_REPORT_NAME_LENGTH = 120;
+const MAX_REPORT_NAME_LENGTH = 120;
 export const reportNameSchema = z.string().trim().min(1).max(MAX_REPORT_NAME_LENGTH);
 
 export const savedReportSchema = z.object({

@@ -3,7 +3,7 @@ import { mirroredFields, uuid } from './common.ts';
 import { defineReference } from './define-entity.ts';
 import { roleSchema } from '../roles.ts';
 
-export const externalFirmRoleSchema = z.enum(['EXTERNAL_FIRM_ADMIN', 'EXTERNAL_FIRM_USER']);
+const externalFirmRoleSchema = z.enum(['EXTERNAL_FIRM_ADMIN', 'EXTERNAL_FIRM_USER']);
 
 /** Spend user: every §3 field, plus the names and reporting line the product shows. */
 export const spendUserSchema = z.object({

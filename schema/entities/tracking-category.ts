@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { mirroredFields, uuid } from './common.ts';
 import { defineReference } from './define-entity.ts';
 
-export const trackingOptionSchema = z.object({ id: uuid, name: z.string().min(1) });
+const trackingOptionSchema = z.object({ id: uuid, name: z.string().min(1) });
 export type TrackingOption = z.infer<typeof trackingOptionSchema>;
 
 /** A tracking category mirrors with its options inline: they are few and always read together. */

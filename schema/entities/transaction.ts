@@ -6,11 +6,11 @@ import { byDateThenId, listMatcher, presentIds } from './query-shapes.ts';
 import { currencyCodeSchema } from '../money.ts';
 import { fraudReasonSchema, fraudStatusSchema } from '../fraud-rules.ts';
 
-export const transactionStateSchema = z.enum(['PENDING', 'CLEARED', 'DECLINED', 'REVERSED']);
+const transactionStateSchema = z.enum(['PENDING', 'CLEARED', 'DECLINED', 'REVERSED']);
 export type TransactionState = z.infer<typeof transactionStateSchema>;
 
 /** Accounting coding of a transaction. tracking: tracking category id → option id. */
-export const codingSchema = z.object({
+const codingSchema = z.object({
   gl_account_id: uuid.nullable(),
   department_id: uuid.nullable(),
   location_id: uuid.nullable(),
@@ -19,7 +19,7 @@ export const codingSchema = z.object({
 export type Coding = z.infer<typeof codingSchema>;
 
 /** Issue 26: who was at the meal or event (a name or an email, as typed), at most MAX_ATTENDEES. */
-export const attendeeSchema = z.string().trim().min(1).max(200);
+const attendeeSchema = z.string().trim().min(1).max(200);
 export const MAX_ATTENDEES = 50;
 export const attendeesSchema = z.array(attendeeSchema).max(MAX_ATTENDEES);
 
@@ -63,11 +63,6 @@ export const transactionSchema = z.object({
   ...mirroredFields,
 });
 export type Transaction = z.infer<typeof transactionSchema>;
-
-/** A transaction misses coding when it has no GL account (what bookkeepers chase). */
-export const isMissingCoding = (t: Pick<Transaction, 'gl_account_id'>) => t.gl_account_id === null;
-/** A transaction misses its receipt when none is attached (issue 9 §2). */
-export const isMissingReceipt = (t: Pick<Transaction, 'receipt_ids'>) => t.receipt_ids.length === 0;
 
 /**
  * Transaction filters and sort, shared by the local query engine, the URL search params and

@@ -13,8 +13,8 @@ import { knownCurrencySchema } from '../money.ts';
  * is BOOKED), CANCELED. IN_PROGRESS and COMPLETED follow from the dates and today; show
  * `effectiveTripStatus(trip, today)` (schema/travel-rules.ts), which both sides use.
  */
-export const TRIP_STATUSES = ['PLANNED', 'BOOKED', 'IN_PROGRESS', 'COMPLETED', 'CANCELED'] as const;
-export const tripStatusSchema = z.enum(TRIP_STATUSES);
+const TRIP_STATUSES = ['PLANNED', 'BOOKED', 'IN_PROGRESS', 'COMPLETED', 'CANCELED'] as const;
+const tripStatusSchema = z.enum(TRIP_STATUSES);
 export type TripStatus = z.infer<typeof tripStatusSchema>;
 
 export const CABINS = ['ECONOMY', 'PREMIUM_ECONOMY', 'BUSINESS', 'FIRST'] as const;
@@ -60,10 +60,10 @@ export const hotelStaySchema = z.object({
 });
 export type HotelStay = z.infer<typeof hotelStaySchema>;
 
-export const BOOKING_STATUSES = ['PENDING_APPROVAL', 'BOOKED', 'REJECTED', 'CANCELED'] as const;
-export const bookingStatusSchema = z.enum(BOOKING_STATUSES);
+const BOOKING_STATUSES = ['PENDING_APPROVAL', 'BOOKED', 'REJECTED', 'CANCELED'] as const;
+const bookingStatusSchema = z.enum(BOOKING_STATUSES);
 export type BookingStatus = z.infer<typeof bookingStatusSchema>;
-export const BOOKING_KINDS = ['FLIGHT', 'HOTEL'] as const;
+const BOOKING_KINDS = ['FLIGHT', 'HOTEL'] as const;
 
 /**
  * A booking (`POST /v1/auth/booking/requests`), kept inside its trip's doc. BOOKED carries its
@@ -131,7 +131,7 @@ export type Trip = z.infer<typeof tripSchema>;
 const csv = <T extends z.ZodType>(item: T) =>
   z.preprocess((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : v), z.array(item));
 
-export const TRIP_SORTS = ['start_desc', 'start_asc'] as const;
+const TRIP_SORTS = ['start_desc', 'start_asc'] as const;
 export type TripSort = (typeof TRIP_SORTS)[number];
 
 export const tripFilterSchema = z.object({
@@ -141,13 +141,13 @@ export const tripFilterSchema = z.object({
 });
 export type TripFilter = z.infer<typeof tripFilterSchema>;
 
-export function matchesTripFilter(t: Trip, f: TripFilter): boolean {
+function matchesTripFilter(t: Trip, f: TripFilter): boolean {
   if (f.statuses?.length && !f.statuses.includes(t.status)) return false;
   if (f.user_ids?.length && !f.user_ids.includes(t.user_id)) return false;
   return true;
 }
 
-export function compareTrips(sort: TripSort) {
+function compareTrips(sort: TripSort) {
   const dir = sort === 'start_asc' ? -1 : 1;
   return (a: Trip, b: Trip) =>
     a.start_date < b.start_date ? dir : a.start_date > b.start_date ? -dir : a.id < b.id ? dir : a.id > b.id ? -dir : 0;

@@ -13,7 +13,7 @@ import { defineReference } from './define-entity.ts';
  * Contacts live inside the vendor doc (as Ramp and Brex show them: on the vendor's page), but are
  * rows of their own on the server, each with its own id, so one can be edited or removed.
  */
-export const VENDOR_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
+const VENDOR_STATUSES = ['ACTIVE', 'ARCHIVED'] as const;
 export const vendorStatusSchema = z.enum(VENDOR_STATUSES);
 export type VendorStatus = z.infer<typeof vendorStatusSchema>;
 
@@ -21,7 +21,7 @@ export const BANK_ACCOUNT_TYPES = ['CHECKING', 'SAVINGS'] as const;
 export const bankAccountTypeSchema = z.enum(BANK_ACCOUNT_TYPES);
 
 /** ISO 3166-1 alpha-2, upper case (the caller's 'us' is refused, not guessed). */
-export const countryCodeSchema = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter ISO country code');
+const countryCodeSchema = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter ISO country code');
 
 export const vendorAddressSchema = z.object({
   line1: z.string().trim().min(1).max(200),
@@ -34,7 +34,7 @@ export const vendorAddressSchema = z.object({
 });
 export type VendorAddress = z.infer<typeof vendorAddressSchema>;
 
-export const vendorContactSchema = z.object({
+const vendorContactSchema = z.object({
   id: uuid,
   name: z.string().min(1).max(200),
   email: z.email().max(320).nullable(),
@@ -48,7 +48,7 @@ export type VendorContact = z.infer<typeof vendorContactSchema>;
  * (schema/vendor-rules.ts `bankAccountVerification`); null: not verified, so no payment is sent to
  * it (`vendorPaymentCheck`). The account is a US one (ABA routing), paid by ACH in USD.
  */
-export const maskedBankAccountSchema = z.object({
+const maskedBankAccountSchema = z.object({
   last_four: z.string().regex(/^\d{4}$/),
   routing_last_four: z.string().regex(/^\d{4}$/),
   account_type: bankAccountTypeSchema,

@@ -320,7 +320,7 @@ export const AIRPORTS: Readonly<Record<string, { city: string; name: string; cou
   Object.freeze(Object.fromEntries(ROWS.map(([code, name, city, country, tz, lat, lon]) => [code, Object.freeze({ city, name, country, tz, lat, lon })])));
 
 /** Every code, sorted. */
-export const AIRPORT_CODES: readonly string[] = Object.keys(AIRPORTS).sort();
+const AIRPORT_CODES: readonly string[] = Object.keys(AIRPORTS).sort();
 
 /** The airport of an IATA code (any case), or null when unknown. */
 export function airport(code: string): Airport | null {

@@ -9,7 +9,7 @@ import type { Queryable } from '../../db/db.ts';
  * answers are one definition. `payload` is the offer as answered: `segments` (FLIGHT) or
  * `hotel` (HOTEL).
  */
-export const BOOKING_COLUMNS: ColumnMap<Booking> = {
+const BOOKING_COLUMNS: ColumnMap<Booking> = {
   id: { type: 'uuid' },
   trip_id: { type: 'uuid' },
   kind: { type: 'text' },
@@ -30,7 +30,7 @@ export const BOOKING_COLUMNS: ColumnMap<Booking> = {
   canceled_at: { type: 'timestamptz' },
   created_at: { type: 'timestamptz' },
 };
-export const BOOKING_DOC = docSqlOf(BOOKING_COLUMNS);
+const BOOKING_DOC = docSqlOf(BOOKING_COLUMNS);
 
 /** A stored booking row with what the writes read besides its doc. */
 export type BookingRow = { doc: Booking; business_id: string; payload: Record<string, unknown>; requested_by: string };

@@ -49,7 +49,7 @@ type OfferRow = {
 };
 
 /** The offer as the policy reads it today (today at the flight's origin, or in the hotel's city). */
-export function judgeOffer(policy: TravelPolicy, offer: OfferRow, now: Date): PolicyVerdict {
+function judgeOffer(policy: TravelPolicy, offer: OfferRow, now: Date): PolicyVerdict {
   const price = { amount: Number(offer.price_amount), currency: offer.currency };
   const p = offer.payload;
   if (offer.kind === 'HOTEL') return evaluateHotelOffer(policy, { price, hotel: p.hotel! }, localToday(AIRPORTS[p.hotel!.city]!.tz, now));

@@ -18,7 +18,7 @@ import { AIRPORTS, distanceKm, type Airport } from '../../../schema/travel/airpo
  * the city's cost level.
  */
 
-export const INVENTORY_CURRENCY = 'USD';
+const INVENTORY_CURRENCY = 'USD';
 export const CABIN_MULTIPLIER: Readonly<Record<Cabin, number>> = { ECONOMY: 1, PREMIUM_ECONOMY: 1.6, BUSINESS: 3.5, FIRST: 6 };
 const KMH = 800;
 
@@ -93,7 +93,7 @@ function fnv1a(label: string): number {
 }
 
 /** mulberry32 seeded by the label: a function returning floats in [0, 1). */
-export function seeded(label: string): () => number {
+function seeded(label: string): () => number {
   let s = fnv1a(label);
   return () => {
     s = (s + 0x6d2b79f5) | 0;
@@ -109,7 +109,7 @@ const pickOf = <T>(r: () => number, items: readonly T[]): T => items[Math.floor(
 
 const offsetFormats = new Map<string, Intl.DateTimeFormat>();
 /** The zone's UTC offset in minutes at an instant (e.g. -300 for New York in winter). */
-export function utcOffsetMinutes(tz: string, at: number): number {
+function utcOffsetMinutes(tz: string, at: number): number {
   let f = offsetFormats.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', { timeZone: tz, timeZoneName: 'longOffset' });
@@ -201,7 +201,7 @@ function oneWay(origin: string, destination: string, date: string): Itinerary[] 
 }
 
 /** The cabins a flight sells: first class only from 4,000 km, premium economy from 1,500 km. */
-export const cabinsSold = (km: number): Cabin[] => CABINS.filter((c) => (c === 'FIRST' ? km >= 4_000 : c === 'PREMIUM_ECONOMY' ? km >= 1_500 : true));
+const cabinsSold = (km: number): Cabin[] => CABINS.filter((c) => (c === 'FIRST' ? km >= 4_000 : c === 'PREMIUM_ECONOMY' ? km >= 1_500 : true));
 
 const departOf = (f: GeneratedFlight) => f.segments[0]!.departs_at;
 /** Cheapest first; ties by departure, then flight number (a total order: the answer never reshuffles). */

@@ -29,7 +29,7 @@ export type TravelerSecret = z.infer<typeof secretSchema>;
 type Masked = Pick<TravelerProfile, 'date_of_birth_masked' | 'known_traveler_number_last_four' | 'loyalty_programs'>;
 
 /** Only the day of the birth date, and the last four of each number. */
-export function maskTravelerSecret(s: TravelerSecret): Masked {
+function maskTravelerSecret(s: TravelerSecret): Masked {
   return {
     date_of_birth_masked: `••••-••-${s.date_of_birth.slice(8, 10)}`,
     known_traveler_number_last_four: s.known_traveler_number ? s.known_traveler_number.slice(-4) : null,
