@@ -13,9 +13,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { launchBrowser, setNetwork, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, setNetwork, signIn, signInForOffline, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { axeFindings } from '../support/axe.ts';
 import { userByEmail } from '../support/db-checks.ts';
+import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
 import { formatMoney } from '../../src/lib/format.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
@@ -76,10 +77,7 @@ describe('travel at phone size, end to end', () => {
   it('plans, books a flight and a hotel, reads them offline, links a taxi claim offline that lands once; axe clean', async () => {
     printBrowserLogsOnFailure({ browser });
     const { page, context } = browser;
-    await page.goto('/');
-    await signIn(page, EMPLOYEE, PASSWORD);
-    await waitForServiceWorkerControl(page);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
+    await signInForOffline(page, EMPLOYEE, PASSWORD);
 
     // Plan the trip: New York through the airport picker, tomorrow to three days ahead.
     await page.goto('/travel');
@@ -154,10 +152,14 @@ describe('travel at phone size, end to end', () => {
     await suggested.getByRole('button', { name: `Link ${TAXI}` }).tap();
     await expect.poll(() => itinerary.textContent(), { timeout: 30_000 }).toContain(TAXI);
     await expect.poll(() => total.textContent()).toContain(`Total ${formatMoney(charged + 3850, 'USD')}`);
+    // The trip's own mark says the link is on this device only, until the server has it.
+    const heading = page.getByRole('heading', { name: TRIP, level: 1 }).locator('..');
+    await expect.poll(() => heading.textContent()).toContain(WAITING_TO_SYNC);
 
     // Online: the claim and its link land once.
     await setNetwork(context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
+    await expect.poll(() => heading.textContent(), { timeout: 30_000 }).not.toContain(WAITING_TO_SYNC);
     const employee = await userByEmail(server.db, server.businessId, EMPLOYEE);
     const links = await server.db.query<{ object_type: string; merchant: string | null; amount: string | null }>(
       `SELECT e.object_type, r.merchant, r.amount::text AS amount FROM trip_spend_events e
