@@ -205,6 +205,17 @@ export async function waitForServiceWorkerControl(page: Page, timeout = 60_000):
 }
 
 /**
+ * The usual start of an offline scenario: from the app's root, signs in, waits until the service
+ * worker controls the page (so a later offline reload comes from it) and the first mirror is synced.
+ */
+export async function signInForOffline(page: Page, email: string, password: string): Promise<void> {
+  await page.goto('/');
+  await signIn(page, email, password);
+  await waitForServiceWorkerControl(page);
+  await waitForSyncStatus(page, 'All changes synced', 120_000);
+}
+
+/**
  * Polls `fn` in the page until it returns a truthy value, and returns that value.
  *
  * Playwright's page.waitForFunction runs its predicate through the page's own `eval`, which the

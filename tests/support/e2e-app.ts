@@ -6,15 +6,16 @@
  */
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { startTestServer, type TestServer, type TestServerOptions } from '../../server/testing.ts';
-import { launchBrowser, type BrowserSession } from './browser.ts';
+import { launchBrowser, type BrowserSession, type LaunchOptions } from './browser.ts';
 
 export let server: TestServer;
 export let browser: BrowserSession;
 
-export function useServerAndBrowser(opts: TestServerOptions, timeoutMs = 120_000): void {
+/** `launch`: the browser's size and input (e.g. a phone's 390 px viewport with touch); desktop by default. */
+export function useServerAndBrowser(opts: TestServerOptions, timeoutMs = 120_000, launch: Omit<LaunchOptions, 'baseURL'> = {}): void {
   beforeAll(async () => {
     server = await startTestServer({ serveDist: true, ...opts });
-    browser = await launchBrowser({ baseURL: server.url });
+    browser = await launchBrowser({ ...launch, baseURL: server.url });
   }, timeoutMs);
   afterAll(async () => {
     await browser?.close();
