@@ -202,6 +202,10 @@ describe('travel at phone size, end to end', () => {
       const drawer = m.getByRole('dialog').filter({ hasText: 'Out of policy' });
       await expect.poll(() => drawer.textContent(), { timeout: 30_000 }).toContain('Business');
       await drawer.getByRole('button', { name: 'Approve', exact: true }).click();
+      // Approving charges the card: the app asks first, naming the price.
+      const confirm = m.getByRole('dialog').filter({ hasText: 'charges its price to the trip’s virtual card' });
+      await confirm.getByText(/^Approve 1 travel booking · .+ USD$/).waitFor();
+      await confirm.getByRole('button', { name: 'Approve', exact: true }).click();
       await waitForSyncStatus(m, 'All changes synced', 60_000);
       await expect.poll(async () => (await business())[0]?.status, { timeout: 30_000 }).toBe('BOOKED');
       expect((await business())[0]!.transaction_id).not.toBeNull();

@@ -1,9 +1,12 @@
 import { formatCount, formatMoney, joinList } from '../../lib/format.ts';
 import { reviewedText, type InboxRow } from './approval-rows.ts';
 
-/** What approving a list asks first: nothing for claims and card requests alone; bills move money, so they confirm with the amounts. */
+/** The kinds whose approval moves money at once: a bill becomes payable, a travel booking is charged to the trip's card (issue 27). */
+const MONEY_KINDS: ReadonlySet<InboxRow['kind']> = new Set(['bill', 'travel_booking']);
+
+/** What approving a list asks first: nothing for claims and card requests alone; bills and travel bookings move money, so they confirm with the amounts. */
 export function needsApprovalConfirm(rows: readonly Pick<InboxRow, 'kind'>[]): boolean {
-  return rows.some((r) => r.kind === 'bill');
+  return rows.some((r) => MONEY_KINDS.has(r.kind));
 }
 
 /** "$12,400.00 USD, £500.00 GBP": the bills' amounts summed per currency (in the order they first appear), each with its ISO code. */
@@ -17,11 +20,12 @@ export function amountsByCurrency(rows: readonly Pick<InboxRow, 'amount' | 'curr
 
 /**
  * The confirmation's title: "Approve 3 bills · $12,400.00 USD, £500.00 GBP" (with the claims and card
- * requests also chosen named first: "Approve 2 claims and 3 bills · …"). A bill whose amount has not
- * reached this device is counted and said so, never summed as zero.
+ * requests also chosen named first: "Approve 2 claims and 3 bills · …"; travel bookings' prices are
+ * summed with the bills'). A bill or booking whose amount has not reached this device is counted and
+ * said so, never summed as zero.
  */
 export function approveConfirmTitle(rows: readonly Pick<InboxRow, 'kind' | 'amount' | 'currency'>[]): string {
-  const bills = rows.filter((r) => r.kind === 'bill');
+  const bills = rows.filter((r) => MONEY_KINDS.has(r.kind));
   const amounts = amountsByCurrency(bills);
   const unknown = bills.filter((r) => r.amount === null || !r.currency).length;
   const money = joinList([...(amounts ? [amounts] : []), ...(unknown > 0 ? [`${formatCount(unknown)} not downloaded yet`] : [])]);

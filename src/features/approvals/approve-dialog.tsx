@@ -18,9 +18,13 @@ export interface ApproveDialogProps {
  */
 export function ApproveDialog({ targets, onApprove, onClose, returnFocus }: ApproveDialogProps) {
   const [busy, setBusy] = useState(false);
-  const bills = targets.filter((t) => t.kind === 'bill');
-  const one = bills.length === 1 && targets.length === 1 ? bills[0] : undefined;
-  const after = 'Your approval sends a bill to its next approver or, at its last step, to Approved, ready to be paid.';
+  const one = targets.length === 1 && targets[0]!.kind !== 'reimbursement' && targets[0]!.kind !== 'card_request' ? targets[0] : undefined;
+  const afterBill = 'Your approval sends a bill to its next approver or, at its last step, to Approved, ready to be paid.';
+  const afterBooking = 'Your approval books it and charges its price to the trip’s virtual card now.';
+  const after = [
+    ...(targets.some((t) => t.kind === 'bill') ? [afterBill] : []),
+    ...(targets.some((t) => t.kind === 'travel_booking') ? [afterBooking] : []),
+  ].join(' ');
   const description = one ? `${one.claimant}: ${one.description}. ${after}` : after;
   return (
     <Modal

@@ -73,6 +73,12 @@ describe('approving bills is confirmed with the amounts (issue 25 item 7)', () =
     expect(needsApprovalConfirm([claimRow, billRow])).toBe(true);
   });
 
+  it('a travel booking is charged when approved (issue 27): it confirms with its price', () => {
+    const booking = { ...billRow, kind: 'travel_booking' as const, amount: 45_600 };
+    expect(needsApprovalConfirm([claimRow, booking])).toBe(true);
+    expect(approveConfirmTitle([booking])).toBe('Approve 1 travel booking · $456.00 USD');
+  });
+
   it('sums per currency, each with its ISO code', () => {
     const another = { ...billRow, amount: 10_000 };
     expect(amountsByCurrency([billRow, gbpBill, another])).toBe('$12,500.00 USD, £500.00 GBP');
