@@ -61,10 +61,10 @@ export const TRANSACTIONS_PER_TRIP = 200;
 const PURPOSES = ['Customer visit', 'Sales kickoff', 'Conference', 'Site inspection', 'Partner meeting', 'Team offsite'] as const;
 const DESTINATIONS = Object.keys(AIRPORTS).sort();
 
-interface TripRow {
+type TripRow = {
   id: string; business_id: string; user_id: string; created_by: string; name: string; destination: string; destination_name: string;
   start_date: string; end_date: string; purpose: string; status: 'PLANNED'; created_at: string; change_seq: number; updated_at: string; deleted: boolean;
-}
+};
 
 /**
  * Trips at scale (issue 27's benchmark): one per TRANSACTIONS_PER_TRIP transactions, each around a
