@@ -51,3 +51,13 @@ export async function countReceipts(db: Db, businessId: string): Promise<{ n: nu
   );
   return { n: Number(row?.n ?? 0), bytes: Number(row?.bytes ?? 0) };
 }
+
+/** The seeded trips (issue 27: the demo's two and one per 200 transactions) and the spend linked to them. */
+export async function countTrips(db: Db, businessId: string): Promise<{ trips: number; links: number }> {
+  const [row] = await db.query<{ trips: number; links: number }>(
+    `SELECT (SELECT count(*)::int FROM trips WHERE business_id = $1 AND NOT deleted) AS trips,
+            (SELECT count(*)::int FROM trip_spend_events WHERE business_id = $1) AS links`,
+    [businessId],
+  );
+  return { trips: Number(row?.trips ?? 0), links: Number(row?.links ?? 0) };
+}

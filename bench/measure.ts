@@ -16,7 +16,7 @@
  * 10. bill_bulk_mark_paid_ms: 50 approved bills marked paid in one bulk call (the bulk limit),
  *     and bill_bulk_mark_paid_mirrored_ms: from the call to all 50 PAID in the page's mirror.
  * Besides, before the browser starts: change_feed_rows_per_s and server_page_rps / _p99_ms
- * (bench/server-load.ts); worker_heap_mb after the search passes; and, after the rest, the
+ * (bench/server-load.ts), then flight_search_p95_ms (100 sequential searches, bench/flight-search-load.ts); worker_heap_mb after the search passes; and, after the rest, the
  * keyset pages on PostgreSQL (server_page_pg_*) when it answers.
  *
  * The server is seeded with N transactions, M generated reimbursements and B bills (default N/5 each) and
@@ -30,7 +30,8 @@ import { apiSignIn } from '../tests/support/api.ts';
 import { launchBrowser, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../tests/support/browser.ts';
 import { bulkLockCards, installProbe, localCollectionSearch, localSearch, navigateToFirstRow, reportTimes, exportAllCsv, waitForHook } from './app-probe.ts';
 import { mainJsGzipKb, scriptList } from './bundle-size.ts';
-import { BENCH_CARDS, countReceipts, countVisible, issueFleet } from './fixtures.ts';
+import { BENCH_CARDS, countReceipts, countTrips, countVisible, issueFleet } from './fixtures.ts';
+import { apiFlightSearch, measureFlightSearch } from './flight-search-load.ts';
 import type { BenchOptions, BenchResults, Metrics } from './metrics.ts';
 import { measureReceiptOcr } from './ocr.ts';
 import {
@@ -46,6 +47,9 @@ import { workerHeap } from './worker-cdp.ts';
 
 /** tests/e2e/bench-smoke.test.ts reads the optional metrics here. */
 export { OPTIONAL_METRICS } from './metrics.ts';
+
+/** Issue 27: sequential flight searches after the keyset pages (flight_search_p95_ms). */
+const FLIGHT_SEARCHES = 100;
 
 /** Issue 12's report goals: a month × department spend report, and month × GL account after a bulk coding. */
 const MONTH_BY_DEPARTMENT = { collection: 'transactions', time_grain: 'month', dimension: 'department', measure: 'sum' };
@@ -120,7 +124,10 @@ async function prepareServer(server: TestServer, opts: BenchOptions) {
   const feedPull = await measureChangeFeed(server.url, api.token);
   log(`keyset pages on PGlite (${PAGE_CLIENTS} clients, ${opts.loadSeconds ?? DEFAULT_LOAD_SECONDS} s)`);
   const pages = await measureKeysetPages(server.url, api.token, { seconds: opts.loadSeconds });
-  return { api, fleet, expected, queries, claimQueries, seededReceipts, feedPull, pages };
+  log(`flight search (${FLIGHT_SEARCHES} sequential searches as the admin)`);
+  const flights = await measureFlightSearch(apiFlightSearch(api), FLIGHT_SEARCHES);
+  const trips = await countTrips(server.db, server.businessId);
+  return { api, fleet, expected, queries, claimQueries, seededReceipts, feedPull, pages, flights, trips };
 }
 
 /** The phases in the browser, in the order of the header's list. */
@@ -208,7 +215,7 @@ async function browserPhases(browser: BrowserSession, server: TestServer, setup:
   };
 }
 
-function metricsOf(bundle: Bundle, { feedPull, pages }: Setup, m: Measured): Metrics {
+function metricsOf(bundle: Bundle, { feedPull, pages, flights }: Setup, m: Measured): Metrics {
   const {
     rawMs, mirror, local, online, coldMs, bulk, reimbursementsFirstPageMs, claimSearch, lock, markPaid, heap, reports, reportAfterBulk, csv, ready, ocr,
   } = m;
@@ -244,10 +251,11 @@ function metricsOf(bundle: Bundle, { feedPull, pages }: Setup, m: Measured): Met
     server_page_pg_rps: Number.NaN,
     server_page_pg_p99_ms: Number.NaN,
     change_feed_rows_per_s: feedPull.rowsPerS,
+    flight_search_p95_ms: flights.p95Ms,
   };
 }
 
-function detailsOf(bundle: Bundle, { expected, fleet, claimQueries, seededReceipts, feedPull, pages }: Setup, m: Measured): BenchResults['details'] {
+function detailsOf(bundle: Bundle, { expected, fleet, claimQueries, seededReceipts, feedPull, pages, flights, trips }: Setup, m: Measured): BenchResults['details'] {
   const {
     rawRows, markPaid, lockReq, claimSearch, local, warm, warmMs, mismatches, bulk, signInReq, feed, bulkReq, reports, csv, heap, readyQuery, ready, ocr,
   } = m;
@@ -260,6 +268,8 @@ function detailsOf(bundle: Bundle, { expected, fleet, claimQueries, seededReceip
     mirrored_approvals: expected.approvals,
     mirrored_cards: expected.cards,
     mirrored_bills: expected.bills,
+    seeded_trips: trips.trips,
+    seeded_trip_links: trips.links,
     bill_bulk_mark_paid_bills: markPaid.count,
     card_bulk_lock_cards: fleet.length,
     card_bulk_lock_requests: lockReq.count,
@@ -302,6 +312,10 @@ function detailsOf(bundle: Bundle, { expected, fleet, claimQueries, seededReceip
     server_page_p50_ms: pages.p50Ms,
     server_page_seconds: pages.seconds,
     server_page_deepest_page: pages.deepestPage,
+    flight_search_requests: flights.requests,
+    flight_search_p50_ms: flights.p50Ms,
+    flight_search_max_ms: flights.maxMs,
+    flight_search_offers_per_search: flights.offersPerSearch,
     search_timing: 'local: QueryResult.took_ms measured inside the data worker; online: Node fetch round trip on loopback',
     ...ocr.details,
   };

@@ -38,6 +38,8 @@ export interface Metrics {
   server_page_pg_rps: number;
   server_page_pg_p99_ms: number;
   change_feed_rows_per_s: number;
+  /** Issue 27: p95 of 100 sequential flight searches on the seeded server (PGlite), over HTTP. */
+  flight_search_p95_ms: number;
 }
 
 /** Metrics that may be missing (NaN; null in the JSON) when their service is not there. */

@@ -204,7 +204,7 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
   });
 
   it('keeps the seqs 1..M unique, the hand-made claims last, the counter at M', async () => {
-    const tables = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'saved_reports', 'dashboards', 'accounting_mapping_rules'];
+    const tables = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'saved_reports', 'dashboards', 'accounting_mapping_rules', 'trips'];
     const union = tables.map((table) => `SELECT change_seq FROM ${table} WHERE business_id = $1`).join(' UNION ALL ');
     const [range] = await t.db.query<{ lo: number; hi: number; n: number; distinct: number }>(
       `SELECT min(change_seq) AS lo, max(change_seq) AS hi, count(*) AS n, count(DISTINCT change_seq) AS distinct FROM (${union}) s`,
@@ -218,12 +218,12 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
     );
     // The hand-made claims come last but for the card request (and its approval) and the business's
     // per-diem locations and vendors after them, then the demo admin's saved reports and dashboard,
-    // and the business's two mapping rules last.
+    // and the business's two mapping rules, then the trips (the demo employee's two, the generated ones).
     const reporting = await count(t.db, `SELECT (SELECT count(*) FROM saved_reports WHERE business_id = $1) + (SELECT count(*) FROM dashboards WHERE business_id = $1)
       + (SELECT count(*) FROM accounting_mapping_rules WHERE business_id = $1) AS n`, [seeded.businessId]);
     expect(reporting).toBe(7);
     expect(Number(employee?.lo)).toBe(
-      seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting,
+      seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting - 2 - seeded.counts.trips,
     );
   });
 

@@ -7,6 +7,7 @@ import type { TestDb } from '../test-db.ts';
 import type { Db } from '../db/db.ts';
 import { DemoAlreadySeededError, seedDemo, startOfUtcDay, wipeBusinessData } from './seed.ts';
 import type { SeedDemoResult } from './seed.ts';
+import { TRANSACTIONS_PER_TRIP } from './trips.ts';
 import { DEMO_PASSWORD } from './types.ts';
 
 const NOW = new Date('2026-11-21T00:00:00.000Z');
@@ -60,6 +61,8 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
       reimbursement_rates: seeded.counts.reimbursementRates,
       vendors: seeded.counts.vendors,
       bills: 600,
+      // The demo employee's two trips and one generated per TRANSACTIONS_PER_TRIP transactions.
+      trips: 2 + 2_000 / TRANSACTIONS_PER_TRIP,
     };
     for (const [table, n] of Object.entries(tables)) expect(await count(t.db, `SELECT count(*) AS n FROM ${table}`)).toBe(n);
   });
@@ -87,12 +90,32 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
     expect(await highWater(t.db, seeded.businessId)).toBe(seeded.maxChangeSeq);
   });
 
+  it('generates trips at scale over the cardholders, the past ones with their dates\' charges linked (issue 27)', async () => {
+    expect(seeded.counts.trips).toBe(2_000 / TRANSACTIONS_PER_TRIP);
+    const today = NOW.toISOString().slice(0, 10);
+    const trips = await t.db.query<{ user_id: string; past: boolean; linked: number; outside: number }>(
+      `SELECT r.user_id::text, r.end_date < $2::date AS past,
+              (SELECT count(*)::int FROM trip_spend_events e WHERE e.trip_id = r.id) AS linked,
+              (SELECT count(*)::int FROM trip_spend_events e JOIN transactions x ON x.id = e.object_id
+                WHERE e.trip_id = r.id AND e.object_type = 'transaction'
+                  AND (x.user_id <> r.user_id OR x.occurred_at < r.start_date OR x.occurred_at >= r.end_date + 1)) AS outside
+         FROM trips r WHERE r.business_id = $1 AND r.name NOT IN ('Customer workshop in New York', 'Partner summit in London')`,
+      [seeded.businessId, today],
+    );
+    const past = trips.filter((r) => r.past);
+    expect([past.length, trips.length - past.length]).toEqual([9, 1]);
+    expect(past.every((r) => r.linked > 0) && trips.every((r) => r.outside === 0)).toBe(true);
+    expect(trips.find((r) => !r.past)!.linked).toBe(0);
+    expect(new Set(trips.map((r) => r.user_id)).size).toBeGreaterThan(1);
+  });
+
   it("gives the demo employee a past trip with spend linked and an upcoming one (issue 27)", async () => {
     const trips = await t.db.query<{ email: string; end_date: string; start_date: string; transactions: number; claims: number }>(
       `SELECT u.email, to_char(r.end_date, 'YYYY-MM-DD') AS end_date, to_char(r.start_date, 'YYYY-MM-DD') AS start_date,
               (SELECT count(*) FROM trip_spend_events e WHERE e.trip_id = r.id AND e.object_type = 'transaction') AS transactions,
               (SELECT count(*) FROM trip_spend_events e WHERE e.trip_id = r.id AND e.object_type = 'reimbursement') AS claims
-         FROM trips r JOIN spend_users u ON u.id = r.user_id WHERE r.business_id = $1 ORDER BY r.start_date`,
+         FROM trips r JOIN spend_users u ON u.id = r.user_id
+        WHERE r.business_id = $1 AND r.name IN ('Customer workshop in New York', 'Partner summit in London') ORDER BY r.start_date`,
       [seeded.businessId],
     );
     const today = NOW.toISOString().slice(0, 10);

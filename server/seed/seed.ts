@@ -21,7 +21,7 @@ import { demoReports, insertReports } from './reports.ts';
 import { insertAccountingDemo } from './accounting.ts';
 import type { DemoData } from './types.ts';
 import { insertHeldCharge } from './fraud.ts';
-import { insertDemoTrips } from './trips.ts';
+import { generateTrips, insertDemoTrips, insertGeneratedTrips } from './trips.ts';
 
 export interface SeedDemoOptions {
   transactions: number;
@@ -45,7 +45,7 @@ export interface SeedDemoResult {
   accounts: { email: string; role: Role; is_manager: boolean; name: string }[];
   counts: Record<
     | 'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions'
-    | 'reimbursements' | 'approvals' | 'payments' | 'receipts' | 'reimbursementRates' | 'cardRequests' | 'vendors' | 'bills',
+    | 'reimbursements' | 'approvals' | 'payments' | 'receipts' | 'reimbursementRates' | 'cardRequests' | 'vendors' | 'bills' | 'trips',
     number
   >;
   /** The receipts' file bytes (what they add to the database before row overhead). */
@@ -111,6 +111,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   const maxChangeSeq = reports.maxChangeSeq;
   // The demo's mapping rules (mirrored) take the seqs after it.
   let lastSeq = maxChangeSeq;
+  let trips: ReturnType<typeof generateTrips> = [];
 
   const t2 = performance.now();
   await db.transaction(async (tx) => {
@@ -133,13 +134,17 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     await insertHeldCharge(tx, data);
     // Issue 27: the demo employee's past trip (spend linked) and upcoming one.
     lastSeq = await insertDemoTrips(tx, data, now, seed, lastSeq);
+    // And trips at scale (one per TRANSACTIONS_PER_TRIP transactions), their spend linked.
+    trips = generateTrips(data, now, seed, lastSeq);
+    await insertGeneratedTrips(tx, trips);
+    lastSeq += trips.length;
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
     await announceChange(tx, data.business.id, lastSeq);
   });
   // PGlite has no autovacuum to gather statistics: without them the planner guesses on 100k rows.
   // Only the columns queries filter and sort on: the long text columns cost the most to sample.
   await db.exec(
-    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, card_requests, spend_users, reimbursements, approvals, transaction_receipts, receipts (id, business_id, sha256), vendors, bills, bill_line_items, bill_payments',
+    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, card_requests, spend_users, reimbursements, approvals, transaction_receipts, receipts (id, business_id, sha256), vendors, bills, bill_line_items, bill_payments, trips, trip_spend_events',
   );
   const insertMs = performance.now() - t2;
 
@@ -163,6 +168,8 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       reimbursementRates: rates.length,
       vendors: vendors.vendors.length,
       bills: bills.bills.length,
+      /** Generated trips (the demo employee's two besides). */
+      trips: trips.length,
     },
     receiptBytes: receipts.bytes,
     maxChangeSeq: lastSeq,

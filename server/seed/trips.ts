@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import { AIRPORTS } from '../../schema/travel/airports.ts';
+import { bulkInsert, cols } from './bulk-insert.ts';
 import { Rng } from './prng.ts';
 import type { DemoData } from './types.ts';
 
@@ -53,4 +54,70 @@ export async function insertDemoTrips(tx: Queryable, data: DemoData, now: Date, 
     [businessId, past.id, employee.user_id, past.start, past.end, new Date(mid + 2 * DAY).toISOString()],
   );
   return seq;
+}
+
+/** One generated trip per this many seeded transactions (issue 27's benchmark: 500 at 100k). */
+export const TRANSACTIONS_PER_TRIP = 200;
+const PURPOSES = ['Customer visit', 'Sales kickoff', 'Conference', 'Site inspection', 'Partner meeting', 'Team offsite'] as const;
+const DESTINATIONS = Object.keys(AIRPORTS).sort();
+
+type TripRow = {
+  id: string; business_id: string; user_id: string; created_by: string; name: string; destination: string; destination_name: string;
+  start_date: string; end_date: string; purpose: string; status: 'PLANNED'; created_at: string; change_seq: number; updated_at: string; deleted: boolean;
+};
+
+/**
+ * Trips at scale (issue 27's benchmark): one per TRANSACTIONS_PER_TRIP transactions, each around a
+ * cleared card charge older than a week drawn by the seed's rng (its cardholder travels from the day before to a few days
+ * after), every tenth one upcoming instead. Seqs after `afterSeq`, in the drawn order.
+ */
+export function generateTrips(data: DemoData, now: Date, seed: number, afterSeq: number): TripRow[] {
+  const count = Math.floor(data.transactions.length / TRANSACTIONS_PER_TRIP);
+  const rng = new Rng(seed, `${data.business.id}\u0000generated-trips`);
+  const weekAgo = new Date(now.getTime() - 7 * DAY).toISOString();
+  const charges = data.transactions.filter((t) => t.state === 'CLEARED' && t.occurred_at < weekAgo);
+  const rows: TripRow[] = [];
+  for (let i = 0; i < count && charges.length > 0; i++) {
+    const anchor = charges[rng.int(0, charges.length - 1)]!;
+    const destination = rng.pick(DESTINATIONS);
+    const purpose = rng.pick(PURPOSES);
+    const upcoming = i % 10 === 9;
+    const start = upcoming ? now.getTime() + rng.int(3, 60) * DAY : Date.parse(anchor.occurred_at) - DAY;
+    const end = start + rng.int(1, 4) * DAY;
+    const created = new Date(Math.min(start - rng.int(3, 30) * DAY, now.getTime() - DAY)).toISOString();
+    const city = AIRPORTS[destination]!.city;
+    rows.push({
+      id: rng.uuid(), business_id: data.business.id, user_id: anchor.user_id, created_by: anchor.user_id, name: `${purpose} in ${city}`,
+      destination, destination_name: city, start_date: isoDay(start), end_date: isoDay(end), purpose: `${purpose}.`, status: 'PLANNED',
+      created_at: created, change_seq: afterSeq + i + 1, updated_at: created, deleted: false,
+    });
+  }
+  return rows;
+}
+
+/**
+ * Inserts the generated trips and links each one's spend: its traveller's cleared charges and
+ * approved or paid claims dated within it (a charge or claim another trip holds stays there).
+ */
+export async function insertGeneratedTrips(tx: Queryable, trips: readonly TripRow[]): Promise<void> {
+  if (trips.length === 0) return;
+  await bulkInsert(tx, 'trips', cols(
+    'id:uuid', 'business_id:uuid', 'user_id:uuid', 'created_by:uuid', 'name:text', 'destination:text', 'destination_name:text',
+    'start_date:date', 'end_date:date', 'purpose:text', 'status:text', 'created_at:timestamptz', 'change_seq:bigint', 'updated_at:timestamptz',
+    'deleted:boolean',
+  ), trips);
+  await tx.query(
+    `INSERT INTO trip_spend_events (business_id, trip_id, object_type, object_id, linked_by, linked_at)
+     SELECT t.business_id, t.id, 'transaction', x.id, t.user_id, t.end_date + interval '1 day' FROM trips t
+       JOIN transactions x ON x.business_id = t.business_id AND x.user_id = t.user_id
+        AND x.occurred_at >= t.start_date AND x.occurred_at < t.end_date + 1
+      WHERE t.id = ANY($1::uuid[]) AND x.state = 'CLEARED' AND x.fraud_status IS NULL AND NOT x.deleted
+     UNION ALL
+     SELECT t.business_id, t.id, 'reimbursement', r.id, t.user_id, t.end_date + interval '1 day' FROM trips t
+       JOIN reimbursements r ON r.business_id = t.business_id AND r.user_id = t.user_id
+        AND r.transaction_date BETWEEN t.start_date AND t.end_date
+      WHERE t.id = ANY($1::uuid[]) AND r.status IN ('APPROVED', 'PAID') AND NOT r.deleted
+     ON CONFLICT DO NOTHING`,
+    [trips.map((t) => t.id)],
+  );
 }
