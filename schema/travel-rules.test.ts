@@ -27,4 +27,12 @@ describe('tripDateErrors', () => {
     expect(tripDateErrors({ start_date: '2026-11-10', end_date: '2026-11-18' }, now, true)).toEqual({ end_date: 'end_date must not be in the past' });
     expect(tripDateErrors({ start_date: '2026-11-10', end_date: '2026-11-18' }, now, false)).toEqual({});
   });
+  it('at most 366 days long and starting at most 330 days after today where it is latest (UTC+14), when checked', () => {
+    expect(tripDateErrors({ start_date: '2026-12-01', end_date: '2027-12-01' }, now, true)).toEqual({});
+    expect(tripDateErrors({ start_date: '2026-12-01', end_date: '2027-12-02' }, now, true)).toEqual({ end_date: 'a trip must not be longer than 366 days' });
+    expect(tripDateErrors({ start_date: '2026-12-01', end_date: '9999-12-31' }, now, true)).toEqual({ end_date: 'a trip must not be longer than 366 days' });
+    expect(tripDateErrors({ start_date: '2027-10-16', end_date: '2027-10-17' }, now, true)).toEqual({});
+    expect(tripDateErrors({ start_date: '2027-10-17', end_date: '2027-10-17' }, now, true)).toEqual({ start_date: 'start_date must be at most 330 days ahead' });
+    expect(tripDateErrors({ start_date: '2026-12-01', end_date: '9999-12-31' }, now, false)).toEqual({});
+  });
 });

@@ -73,6 +73,8 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
       [{ destination: 'jfk' }, 'destination', 'destination must be a three-letter IATA airport code'],
       [{ end_date: '2026-11-30' }, 'end_date', 'end_date must be on or after start_date'],
       [{ start_date: '2026-11-01', end_date: '2026-11-10' }, 'end_date', 'end_date must not be in the past'],
+      [{ end_date: '9999-12-31' }, 'end_date', 'a trip must not be longer than 366 days'],
+      [{ start_date: '2027-10-17', end_date: '2027-10-18' }, 'start_date', 'start_date must be at most 330 days ahead'],
       [{ cabin: 'FIRST' }, 'cabin', 'cabin is not allowed'],
     ];
     for (const [over, field, message] of cases) {
@@ -124,6 +126,8 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     expect(edited.body.change_seq).toBeGreaterThan(trip.change_seq);
     expect((await request(t.app, 'PATCH', path, { token: tokens.admin, body: { purpose: 'Set by admin' } })).body.purpose).toBe('Set by admin');
     expect(refusal(await request(t.app, 'PATCH', path, { token: tokens.employee, body: { start_date: '2026-12-09' } }))).toEqual([422, 'REQUEST_7001']);
+    const endless = await request(t.app, 'PATCH', path, { token: tokens.employee, body: { end_date: '9999-12-31' } });
+    expect(endless.body.error_v2?.errors).toEqual({ end_date: 'a trip must not be longer than 366 days' });
     expect(refusal(await request(t.app, 'PATCH', path, { token: tokens.employee, body: { status: 'BOOKED' } }))).toEqual([422, 'REQUEST_7001']);
 
     await addBooking(trip, 'PENDING_APPROVAL');
