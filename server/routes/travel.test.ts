@@ -114,6 +114,20 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     expect(seen).toEqual(['2027-03-01', '2027-02-01', '2027-01-01']);
   });
 
+  it('filters by the effective status on the server\'s UTC day: IN_PROGRESS and COMPLETED by the dates', async () => {
+    const current = await create('admin', { start_date: '2026-11-19', end_date: '2026-11-22' });
+    const past = await create('admin', { start_date: '2026-12-01', end_date: '2026-12-02' });
+    // A trip that ended yesterday (created earlier; the rules refuse a past end on create).
+    await t.db.query(`UPDATE trips SET start_date = '2026-11-10', end_date = '2026-11-19' WHERE id = $1`, [past.id]);
+    const later = await create('admin', { start_date: '2026-12-05', end_date: '2026-12-06' });
+    const byStatus = async (status: string) =>
+      (await request(t.app, 'GET', `${TRIPS}?user_ids=${a.users.admin}&statuses=${status}`, { token: tokens.admin })).body.data.map((x: Trip) => x.id);
+    expect(await byStatus('IN_PROGRESS')).toEqual([current.id]);
+    expect(await byStatus('COMPLETED')).toEqual([past.id]);
+    expect(await byStatus('PLANNED')).toEqual([later.id]);
+    expect(await byStatus('IN_PROGRESS,COMPLETED')).toEqual([current.id, past.id]);
+  });
+
   it('PATCH: the traveller or an admin; anyone else 404; cancel waits for live bookings; a canceled trip takes no edit', async () => {
     const trip = await create();
     const path = `${TRIPS}/${trip.id}`;

@@ -73,12 +73,22 @@ const START_DESC: KeysetOrder = {
   cursor: z.tuple([z.iso.date(), z.uuid()]),
 };
 
-/** §7 keyset list, latest start first (then id); `q` matches the definition's `searchText`. */
-export async function listTrips(db: Queryable, businessId: string, vis: Visibility, req: PageRequest & { filter: TripFilter }) {
+/** The effective status in SQL (`effectiveTripStatus`), `$today` the list's UTC day. */
+const effectiveStatusSql = (today: string) => `CASE WHEN r.status = 'CANCELED' THEN r.status
+  WHEN r.end_date < ${today}::date THEN 'COMPLETED' WHEN r.start_date <= ${today}::date THEN 'IN_PROGRESS' ELSE r.status END`;
+
+/**
+ * §7 keyset list, latest start first (then id); `q` matches the definition's `searchText`;
+ * statuses are the effective ones on `now`'s UTC day (IN_PROGRESS and COMPLETED are never stored).
+ */
+export async function listTrips(db: Queryable, businessId: string, vis: Visibility, req: PageRequest & { filter: TripFilter; now: Date }) {
   const params: unknown[] = [businessId];
   const conds = ['r.business_id = $1', 'NOT r.deleted'];
   const f = req.filter;
-  if (f.statuses?.length) conds.push(`r.status = ANY($${params.push(f.statuses)}::text[])`);
+  if (f.statuses?.length) {
+    const today = `$${params.push(req.now.toISOString().slice(0, 10))}`;
+    conds.push(`(${effectiveStatusSql(today)}) = ANY($${params.push(f.statuses)}::text[])`);
+  }
   if (f.user_ids?.length) conds.push(`r.user_id = ANY($${params.push(f.user_ids)}::uuid[])`);
   for (const term of queryTerms(f.q)) conds.push(`lower(concat_ws(' ', ${SEARCH_COLUMNS})) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
   const where = conds.join(' AND ') + visibleUsersClause(vis, 'r', params);
