@@ -4,6 +4,8 @@ import { syncChanges } from '../../schema/api/calls.ts';
 import { tripSchema, type Trip } from '../../schema/entities/trip.ts';
 import { DEFAULT_TRAVEL_POLICY, DEFAULT_TRAVEL_SETTINGS } from '../../schema/travel-policy.ts';
 import { travelerSecretOf } from '../domain/travel/profile.ts';
+import { createTrip } from '../domain/travel/trips.ts';
+import type { Queryable } from '../db/db.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture, type FixtureRole, type TestResponse } from '../test-fixtures.ts';
@@ -82,6 +84,23 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
       expect(refusal(res), JSON.stringify(over)).toEqual([422, 'REQUEST_7001']);
       expect(res.body.error_v2.errors[field], JSON.stringify(over)).toEqual(message);
     }
+  });
+
+  it('a create racing its own repeat (two Idempotency-Keys, one client id) answers the stored trip, never 422', async () => {
+    const first = await create('employee', { id: randomUUID() });
+    // The repeat's first look ran before the first create committed: it saw no trip under the id.
+    let hidden = false;
+    const racing: Queryable = {
+      ...t.db,
+      query: (async (sql: string, params?: unknown[]) => {
+        if (!hidden && sql.startsWith('SELECT business_id::text, created_by::text, deleted FROM trips')) { hidden = true; return []; }
+        return t.db.query(sql, params);
+      }) as Queryable['query'],
+    };
+    const user = { id: a.users.employee, business_id: a.businessId, role: 'employee', is_manager: false, user_permissions: [], manager_id: null };
+    const repeat = await createTrip(racing, user, { ...body({ name: 'Renamed' }), id: first.id } as never, new Date(clock));
+    expect(hidden).toBe(true);
+    expect(repeat).toMatchObject({ id: first.id, name: 'Client visit', change_seq: first.change_seq });
   });
 
   it('reads follow the owner rule: the traveller, their managers and business-wide roles; others and other businesses 404', async () => {
