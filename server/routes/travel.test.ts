@@ -336,5 +336,12 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     expect((await request(t.app, 'GET', '/v1/auth/travel/profile', { token: tokens.employee })).body).toEqual({ profile: masked });
     expect((await request(t.app, 'GET', '/v1/auth/travel/profile', { token: tokens.manager })).body).toEqual({ profile: null });
     expect((await request(t.app, 'GET', '/v1/auth/travel/profile', { token: bOwner })).body).toEqual({ profile: null });
+    // A short loyalty number is never answered whole: at most what it hides is shown.
+    const short = await request(t.app, 'PUT', '/v1/auth/travel/profile', {
+      token: stepped, body: { ...profile, loyalty_programs: [{ airline_code: 'UA', number: 'AB12' }, { airline_code: 'DL', number: 'AB12345' }] },
+    });
+    expect(short.body.profile.loyalty_programs).toEqual([{ airline_code: 'UA', number_last_four: '' }, { airline_code: 'DL', number_last_four: '345' }]);
+    const [stored] = await t.db.query<{ masked: unknown }>('SELECT masked FROM traveler_profiles WHERE user_id = $1', [a.users.employee]);
+    expect(JSON.stringify(stored!.masked)).not.toContain('AB12');
   });
 });

@@ -28,12 +28,18 @@ export type TravelerSecret = z.infer<typeof secretSchema>;
 
 type Masked = Pick<TravelerProfile, 'date_of_birth_masked' | 'known_traveler_number_last_four' | 'loyalty_programs'>;
 
-/** Only the day of the birth date, and the last four of each number. */
+/** The trailing characters a masked number shows: at most four, and never more than it hides ('' up to four long). */
+function shownTail(n: string): string {
+  const shown = Math.min(4, Math.max(0, n.length - 4));
+  return shown === 0 ? '' : n.slice(-shown);
+}
+
+/** Only the day of the birth date, and at most the last four of each number (`shownTail`). */
 function maskTravelerSecret(s: TravelerSecret): Masked {
   return {
     date_of_birth_masked: `••••-••-${s.date_of_birth.slice(8, 10)}`,
-    known_traveler_number_last_four: s.known_traveler_number ? s.known_traveler_number.slice(-4) : null,
-    loyalty_programs: s.loyalty_programs.map((l) => ({ airline_code: l.airline_code, number_last_four: l.number.slice(-4) })),
+    known_traveler_number_last_four: s.known_traveler_number ? shownTail(s.known_traveler_number) : null,
+    loyalty_programs: s.loyalty_programs.map((l) => ({ airline_code: l.airline_code, number_last_four: shownTail(l.number) })),
   };
 }
 
