@@ -313,6 +313,10 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     const stepped = step.body.id_token as string;
     expect(refusal(await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: { ...profile, passport: 'X1' } }))).toEqual([422, 'REQUEST_7001']);
     expect(refusal(await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: { ...profile, date_of_birth: '1990-13-01' } }))).toEqual([422, 'REQUEST_7001']);
+    const { date_of_birth: _dob, ...withoutBirth } = profile;
+    const first = await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: withoutBirth });
+    expect(refusal(first)).toEqual([422, 'REQUEST_7001']);
+    expect(first.body.error_v2.errors).toEqual({ date_of_birth: 'date_of_birth is required' });
     const saved = await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: profile });
     expect(saved.status, saved.text).toBe(200);
     const masked = {
@@ -326,6 +330,13 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     expect(await travelerSecretOf(t.db, a.businessId, a.users.employee)).toEqual({
       date_of_birth: '1990-04-14', known_traveler_number: 'TT1234567', loyalty_programs: [{ airline_code: 'UA', number: 'MP99887766' }],
     });
+    // A save that leaves the sensitive fields out keeps them (the device never has them to send back).
+    const renamed = await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: { legal_first_name: 'Anna', legal_last_name: 'Ruiz' } });
+    expect(renamed.body.profile).toMatchObject({ legal_first_name: 'Anna', known_traveler_number_last_four: '4567', loyalty_programs: [{ airline_code: 'UA', number_last_four: '7766' }] });
+    expect(await travelerSecretOf(t.db, a.businessId, a.users.employee)).toEqual({
+      date_of_birth: '1990-04-14', known_traveler_number: 'TT1234567', loyalty_programs: [{ airline_code: 'UA', number: 'MP99887766' }],
+    });
+    await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: profile });
     // A ciphertext copied to another traveller's row does not open.
     await t.db.query(
       `INSERT INTO traveler_profiles (user_id, business_id, legal_first_name, legal_last_name, seat_preference, secret, masked)

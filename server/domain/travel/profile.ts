@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TravelerProfile, TravelerProfileBody } from '../../../schema/travel-policy.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import type { Queryable } from '../../db/db.ts';
+import { validationError } from '../../core/errors.ts';
 import { decryptBankValue, encryptBankValue, loadServerKey } from '../../auth/vendor-bank-crypto.ts';
 
 /**
@@ -58,10 +59,19 @@ export async function getTravelerProfile(db: Queryable, user: ActingUser): Promi
   return row ? answer(row) : null;
 }
 
-/** Replaces the caller's profile whole. */
+/**
+ * Writes the caller's profile: the names and seat as sent; a sensitive field left out (undefined)
+ * keeps the stored value, since the device never has it to send back. The date of birth is
+ * required when there is no stored profile (422 on it).
+ */
 export async function putTravelerProfile(db: Queryable, user: ActingUser, body: TravelerProfileBody): Promise<TravelerProfile> {
+  const stored = await travelerSecretOf(db, user.business_id, user.id);
+  const dateOfBirth = body.date_of_birth ?? stored?.date_of_birth;
+  if (dateOfBirth === undefined) throw validationError({ date_of_birth: 'date_of_birth is required' });
   const secret: TravelerSecret = {
-    date_of_birth: body.date_of_birth, known_traveler_number: body.known_traveler_number ?? null, loyalty_programs: body.loyalty_programs,
+    date_of_birth: dateOfBirth,
+    known_traveler_number: body.known_traveler_number === undefined ? (stored?.known_traveler_number ?? null) : body.known_traveler_number,
+    loyalty_programs: body.loyalty_programs ?? stored?.loyalty_programs ?? [],
   };
   const cipher = encryptBankValue(await loadKey(db), JSON.stringify(secret), context(user.id));
   const [row] = await db.query<Row>(
