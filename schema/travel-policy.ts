@@ -68,13 +68,18 @@ export const travelerProfileBodySchema = z
     legal_first_name: z.string().trim().min(1).max(100),
     legal_middle_name: z.string().trim().max(100).nullable().optional(),
     legal_last_name: z.string().trim().min(1).max(100),
-    date_of_birth: z.iso.date(),
+    /**
+     * The sensitive fields are never sent back to the device, so a save may leave them out: an
+     * absent one keeps the stored value (null clears the known traveller number). The date of
+     * birth is required on the first save (the server answers 422 on it).
+     */
+    date_of_birth: z.iso.date().optional(),
     /** TSA PreCheck / Global Entry number: 8–10 letters or digits. */
     known_traveler_number: z.string().regex(/^[A-Z0-9]{8,10}$/).nullable().optional(),
     loyalty_programs: z
       .array(z.object({ airline_code: z.string().regex(/^[A-Z0-9]{2}$/), number: z.string().regex(/^[A-Z0-9]{4,20}$/) }).strict())
       .max(20)
-      .default([]),
+      .optional(),
     seat_preference: z.enum(SEAT_PREFERENCES).default('NO_PREFERENCE'),
   })
   .strict();

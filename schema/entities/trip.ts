@@ -3,6 +3,7 @@ import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
 import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { knownCurrencySchema } from '../money.ts';
+import { effectiveTripStatus } from '../travel-rules.ts';
 
 /**
  * Issue 27: a trip — where and when someone travels, what was booked for it, and the card spend
@@ -141,8 +142,12 @@ export const tripFilterSchema = z.object({
 });
 export type TripFilter = z.infer<typeof tripFilterSchema>;
 
-function matchesTripFilter(t: Trip, f: TripFilter): boolean {
-  if (f.statuses?.length && !f.statuses.includes(t.status)) return false;
+/**
+ * The worker's filter: statuses by `effectiveTripStatus` on `today` (the UTC day, as the server's
+ * list SQL), since IN_PROGRESS and COMPLETED are never stored.
+ */
+function matchesTripFilter(t: Trip, f: TripFilter, today = new Date().toISOString().slice(0, 10)): boolean {
+  if (f.statuses?.length && !f.statuses.includes(effectiveTripStatus(t, today))) return false;
   if (f.user_ids?.length && !f.user_ids.includes(t.user_id)) return false;
   return true;
 }

@@ -4,6 +4,8 @@ import { syncChanges } from '../../schema/api/calls.ts';
 import { tripSchema, type Trip } from '../../schema/entities/trip.ts';
 import { DEFAULT_TRAVEL_POLICY, DEFAULT_TRAVEL_SETTINGS } from '../../schema/travel-policy.ts';
 import { travelerSecretOf } from '../domain/travel/profile.ts';
+import { createTrip } from '../domain/travel/trips.ts';
+import type { Queryable } from '../db/db.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture, type FixtureRole, type TestResponse } from '../test-fixtures.ts';
@@ -73,6 +75,8 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
       [{ destination: 'jfk' }, 'destination', 'destination must be a three-letter IATA airport code'],
       [{ end_date: '2026-11-30' }, 'end_date', 'end_date must be on or after start_date'],
       [{ start_date: '2026-11-01', end_date: '2026-11-10' }, 'end_date', 'end_date must not be in the past'],
+      [{ end_date: '9999-12-31' }, 'end_date', 'a trip must not be longer than 366 days'],
+      [{ start_date: '2027-10-17', end_date: '2027-10-18' }, 'start_date', 'start_date must be at most 330 days ahead'],
       [{ cabin: 'FIRST' }, 'cabin', 'cabin is not allowed'],
     ];
     for (const [over, field, message] of cases) {
@@ -80,6 +84,23 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
       expect(refusal(res), JSON.stringify(over)).toEqual([422, 'REQUEST_7001']);
       expect(res.body.error_v2.errors[field], JSON.stringify(over)).toEqual(message);
     }
+  });
+
+  it('a create racing its own repeat (two Idempotency-Keys, one client id) answers the stored trip, never 422', async () => {
+    const first = await create('employee', { id: randomUUID() });
+    // The repeat's first look ran before the first create committed: it saw no trip under the id.
+    let hidden = false;
+    const racing: Queryable = {
+      ...t.db,
+      query: (async (sql: string, params?: unknown[]) => {
+        if (!hidden && sql.startsWith('SELECT business_id::text, created_by::text, deleted FROM trips')) { hidden = true; return []; }
+        return t.db.query(sql, params);
+      }) as Queryable['query'],
+    };
+    const user = { id: a.users.employee, business_id: a.businessId, role: 'employee', is_manager: false, user_permissions: [], manager_id: null };
+    const repeat = await createTrip(racing, user, { ...body({ name: 'Renamed' }), id: first.id } as never, new Date(clock));
+    expect(hidden).toBe(true);
+    expect(repeat).toMatchObject({ id: first.id, name: 'Client visit', change_seq: first.change_seq });
   });
 
   it('reads follow the owner rule: the traveller, their managers and business-wide roles; others and other businesses 404', async () => {
@@ -112,6 +133,20 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     expect(seen).toEqual(['2027-03-01', '2027-02-01', '2027-01-01']);
   });
 
+  it('filters by the effective status on the server\'s UTC day: IN_PROGRESS and COMPLETED by the dates', async () => {
+    const current = await create('admin', { start_date: '2026-11-19', end_date: '2026-11-22' });
+    const past = await create('admin', { start_date: '2026-12-01', end_date: '2026-12-02' });
+    // A trip that ended yesterday (created earlier; the rules refuse a past end on create).
+    await t.db.query(`UPDATE trips SET start_date = '2026-11-10', end_date = '2026-11-19' WHERE id = $1`, [past.id]);
+    const later = await create('admin', { start_date: '2026-12-05', end_date: '2026-12-06' });
+    const byStatus = async (status: string) =>
+      (await request(t.app, 'GET', `${TRIPS}?user_ids=${a.users.admin}&statuses=${status}`, { token: tokens.admin })).body.data.map((x: Trip) => x.id);
+    expect(await byStatus('IN_PROGRESS')).toEqual([current.id]);
+    expect(await byStatus('COMPLETED')).toEqual([past.id]);
+    expect(await byStatus('PLANNED')).toEqual([later.id]);
+    expect(await byStatus('IN_PROGRESS,COMPLETED')).toEqual([current.id, past.id]);
+  });
+
   it('PATCH: the traveller or an admin; anyone else 404; cancel waits for live bookings; a canceled trip takes no edit', async () => {
     const trip = await create();
     const path = `${TRIPS}/${trip.id}`;
@@ -124,6 +159,8 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     expect(edited.body.change_seq).toBeGreaterThan(trip.change_seq);
     expect((await request(t.app, 'PATCH', path, { token: tokens.admin, body: { purpose: 'Set by admin' } })).body.purpose).toBe('Set by admin');
     expect(refusal(await request(t.app, 'PATCH', path, { token: tokens.employee, body: { start_date: '2026-12-09' } }))).toEqual([422, 'REQUEST_7001']);
+    const endless = await request(t.app, 'PATCH', path, { token: tokens.employee, body: { end_date: '9999-12-31' } });
+    expect(endless.body.error_v2?.errors).toEqual({ end_date: 'a trip must not be longer than 366 days' });
     expect(refusal(await request(t.app, 'PATCH', path, { token: tokens.employee, body: { status: 'BOOKED' } }))).toEqual([422, 'REQUEST_7001']);
 
     await addBooking(trip, 'PENDING_APPROVAL');
@@ -276,6 +313,10 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     const stepped = step.body.id_token as string;
     expect(refusal(await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: { ...profile, passport: 'X1' } }))).toEqual([422, 'REQUEST_7001']);
     expect(refusal(await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: { ...profile, date_of_birth: '1990-13-01' } }))).toEqual([422, 'REQUEST_7001']);
+    const { date_of_birth: _dob, ...withoutBirth } = profile;
+    const first = await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: withoutBirth });
+    expect(refusal(first)).toEqual([422, 'REQUEST_7001']);
+    expect(first.body.error_v2.errors).toEqual({ date_of_birth: 'date_of_birth is required' });
     const saved = await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: profile });
     expect(saved.status, saved.text).toBe(200);
     const masked = {
@@ -289,6 +330,13 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     expect(await travelerSecretOf(t.db, a.businessId, a.users.employee)).toEqual({
       date_of_birth: '1990-04-14', known_traveler_number: 'TT1234567', loyalty_programs: [{ airline_code: 'UA', number: 'MP99887766' }],
     });
+    // A save that leaves the sensitive fields out keeps them (the device never has them to send back).
+    const renamed = await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: { legal_first_name: 'Anna', legal_last_name: 'Ruiz' } });
+    expect(renamed.body.profile).toMatchObject({ legal_first_name: 'Anna', known_traveler_number_last_four: '4567', loyalty_programs: [{ airline_code: 'UA', number_last_four: '7766' }] });
+    expect(await travelerSecretOf(t.db, a.businessId, a.users.employee)).toEqual({
+      date_of_birth: '1990-04-14', known_traveler_number: 'TT1234567', loyalty_programs: [{ airline_code: 'UA', number: 'MP99887766' }],
+    });
+    await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: profile });
     // A ciphertext copied to another traveller's row does not open.
     await t.db.query(
       `INSERT INTO traveler_profiles (user_id, business_id, legal_first_name, legal_last_name, seat_preference, secret, masked)
@@ -299,5 +347,12 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     expect((await request(t.app, 'GET', '/v1/auth/travel/profile', { token: tokens.employee })).body).toEqual({ profile: masked });
     expect((await request(t.app, 'GET', '/v1/auth/travel/profile', { token: tokens.manager })).body).toEqual({ profile: null });
     expect((await request(t.app, 'GET', '/v1/auth/travel/profile', { token: bOwner })).body).toEqual({ profile: null });
+    // A short loyalty number is never answered whole: at most what it hides is shown.
+    const short = await request(t.app, 'PUT', '/v1/auth/travel/profile', {
+      token: stepped, body: { ...profile, loyalty_programs: [{ airline_code: 'UA', number: 'AB12' }, { airline_code: 'DL', number: 'AB12345' }] },
+    });
+    expect(short.body.profile.loyalty_programs).toEqual([{ airline_code: 'UA', number_last_four: '' }, { airline_code: 'DL', number_last_four: '345' }]);
+    const [stored] = await t.db.query<{ masked: unknown }>('SELECT masked FROM traveler_profiles WHERE user_id = $1', [a.users.employee]);
+    expect(JSON.stringify(stored!.masked)).not.toContain('AB12');
   });
 });

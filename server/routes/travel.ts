@@ -31,7 +31,7 @@ export const tripHandlers = {
     const { user } = actorOf(ctx);
     const { page_size, start, include_count, ...filter } = ctx.input.query;
     return ok(await list(ctx.db, user.business_id, await visibilityOf(ctx.db, user), {
-      filter: filter as TripFilter, pageSize: page_size, start, includeCount: include_count === true,
+      filter: filter as TripFilter, pageSize: page_size, start, includeCount: include_count === true, now: new Date(ctx.deps.now()),
     }));
   },
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { TravelerProfile, TravelerProfileBody } from '../../../schema/travel-policy.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import type { Queryable } from '../../db/db.ts';
+import { validationError } from '../../core/errors.ts';
 import { decryptBankValue, encryptBankValue, loadServerKey } from '../../auth/vendor-bank-crypto.ts';
 
 /**
@@ -28,12 +29,18 @@ export type TravelerSecret = z.infer<typeof secretSchema>;
 
 type Masked = Pick<TravelerProfile, 'date_of_birth_masked' | 'known_traveler_number_last_four' | 'loyalty_programs'>;
 
-/** Only the day of the birth date, and the last four of each number. */
+/** The trailing characters a masked number shows: at most four, and never more than it hides ('' up to four long). */
+function shownTail(n: string): string {
+  const shown = Math.min(4, Math.max(0, n.length - 4));
+  return shown === 0 ? '' : n.slice(-shown);
+}
+
+/** Only the day of the birth date, and at most the last four of each number (`shownTail`). */
 function maskTravelerSecret(s: TravelerSecret): Masked {
   return {
     date_of_birth_masked: `••••-••-${s.date_of_birth.slice(8, 10)}`,
-    known_traveler_number_last_four: s.known_traveler_number ? s.known_traveler_number.slice(-4) : null,
-    loyalty_programs: s.loyalty_programs.map((l) => ({ airline_code: l.airline_code, number_last_four: l.number.slice(-4) })),
+    known_traveler_number_last_four: s.known_traveler_number ? shownTail(s.known_traveler_number) : null,
+    loyalty_programs: s.loyalty_programs.map((l) => ({ airline_code: l.airline_code, number_last_four: shownTail(l.number) })),
   };
 }
 
@@ -52,10 +59,19 @@ export async function getTravelerProfile(db: Queryable, user: ActingUser): Promi
   return row ? answer(row) : null;
 }
 
-/** Replaces the caller's profile whole. */
+/**
+ * Writes the caller's profile: the names and seat as sent; a sensitive field left out (undefined)
+ * keeps the stored value, since the device never has it to send back. The date of birth is
+ * required when there is no stored profile (422 on it).
+ */
 export async function putTravelerProfile(db: Queryable, user: ActingUser, body: TravelerProfileBody): Promise<TravelerProfile> {
+  const stored = await travelerSecretOf(db, user.business_id, user.id);
+  const dateOfBirth = body.date_of_birth ?? stored?.date_of_birth;
+  if (dateOfBirth === undefined) throw validationError({ date_of_birth: 'date_of_birth is required' });
   const secret: TravelerSecret = {
-    date_of_birth: body.date_of_birth, known_traveler_number: body.known_traveler_number ?? null, loyalty_programs: body.loyalty_programs,
+    date_of_birth: dateOfBirth,
+    known_traveler_number: body.known_traveler_number === undefined ? (stored?.known_traveler_number ?? null) : body.known_traveler_number,
+    loyalty_programs: body.loyalty_programs ?? stored?.loyalty_programs ?? [],
   };
   const cipher = encryptBankValue(await loadKey(db), JSON.stringify(secret), context(user.id));
   const [row] = await db.query<Row>(

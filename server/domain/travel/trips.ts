@@ -73,12 +73,22 @@ const START_DESC: KeysetOrder = {
   cursor: z.tuple([z.iso.date(), z.uuid()]),
 };
 
-/** §7 keyset list, latest start first (then id); `q` matches the definition's `searchText`. */
-export async function listTrips(db: Queryable, businessId: string, vis: Visibility, req: PageRequest & { filter: TripFilter }) {
+/** The effective status in SQL (`effectiveTripStatus`), `$today` the list's UTC day. */
+const effectiveStatusSql = (today: string) => `CASE WHEN r.status = 'CANCELED' THEN r.status
+  WHEN r.end_date < ${today}::date THEN 'COMPLETED' WHEN r.start_date <= ${today}::date THEN 'IN_PROGRESS' ELSE r.status END`;
+
+/**
+ * §7 keyset list, latest start first (then id); `q` matches the definition's `searchText`;
+ * statuses are the effective ones on `now`'s UTC day (IN_PROGRESS and COMPLETED are never stored).
+ */
+export async function listTrips(db: Queryable, businessId: string, vis: Visibility, req: PageRequest & { filter: TripFilter; now: Date }) {
   const params: unknown[] = [businessId];
   const conds = ['r.business_id = $1', 'NOT r.deleted'];
   const f = req.filter;
-  if (f.statuses?.length) conds.push(`r.status = ANY($${params.push(f.statuses)}::text[])`);
+  if (f.statuses?.length) {
+    const today = `$${params.push(req.now.toISOString().slice(0, 10))}`;
+    conds.push(`(${effectiveStatusSql(today)}) = ANY($${params.push(f.statuses)}::text[])`);
+  }
   if (f.user_ids?.length) conds.push(`r.user_id = ANY($${params.push(f.user_ids)}::uuid[])`);
   for (const term of queryTerms(f.q)) conds.push(`lower(concat_ws(' ', ${SEARCH_COLUMNS})) LIKE $${params.push(`%${escapeLike(term)}%`)}`);
   const where = conds.join(' AND ') + visibleUsersClause(vis, 'r', params);
@@ -99,23 +109,30 @@ async function businessCurrency(tx: Queryable, businessId: string): Promise<stri
 }
 
 /**
+ * The stored trip under a client id: the caller's own (their repeat answers it), null when the id
+ * is free, refused when anything else holds it.
+ */
+async function tripUnderClientId(tx: Queryable, user: ActingUser, id: string): Promise<Trip | null> {
+  const [existing] = await tx.query<{ business_id: string; created_by: string; deleted: boolean }>(
+    'SELECT business_id::text, created_by::text, deleted FROM trips WHERE id = $1', [id],
+  );
+  if (!existing) return null;
+  if (existing.business_id === user.business_id && existing.created_by === user.id && !existing.deleted) {
+    return (await findTrip(tx, user.business_id, { all: true }, id))!;
+  }
+  throw validationError({ id: 'id is already used by another trip' });
+}
+
+/**
  * A new trip of the caller's own, PLANNED. The body's optional `id` (client-generated, offline
- * creates) names it; the caller's repeat under that id answers the stored trip unchanged. An id
+ * creates) names it; the caller's repeat under that id answers the stored trip unchanged, even
+ * when the repeat races the first write (the insert yields on the id, then reads what won). An id
  * used by anything else is refused. No budget given: the settings' default budget.
  */
 export async function createTrip(tx: Queryable, user: ActingUser, body: TripCreateBody, now: Date): Promise<Trip> {
   const id = body.id ?? crypto.randomUUID();
-  if (body.id) {
-    const [existing] = await tx.query<{ business_id: string; created_by: string; deleted: boolean }>(
-      'SELECT business_id::text, created_by::text, deleted FROM trips WHERE id = $1', [id],
-    );
-    if (existing) {
-      if (existing.business_id === user.business_id && existing.created_by === user.id && !existing.deleted) {
-        return (await findTrip(tx, user.business_id, { all: true }, id))!;
-      }
-      throw validationError({ id: 'id is already used by another trip' });
-    }
-  }
+  const repeat = body.id ? await tripUnderClientId(tx, user, id) : null;
+  if (repeat) return repeat;
   checkDestination(body.destination);
   const errors = tripDateErrors(body, now, true);
   if (Object.keys(errors).length > 0) throw validationError(errors);
@@ -127,10 +144,11 @@ export async function createTrip(tx: Queryable, user: ActingUser, body: TripCrea
     const [stored] = await tx.query<{ doc: Trip }>(
       `INSERT INTO trips AS r (id, business_id, user_id, created_by, created_at, ${COLUMNS.join(', ')}, budget_amount, budget_currency)
        VALUES ($1, $2, $3, $3, $4, ${COLUMNS.map((_, i) => `$${i + 5}`).join(', ')}, $${COLUMNS.length + 5}, $${COLUMNS.length + 6})
+       ON CONFLICT (id) DO NOTHING
        RETURNING ${DOC} AS doc`,
       [id, user.business_id, user.id, at, ...values({ ...row, change_seq: seqs.first })],
     );
-    return stored!.doc;
+    return stored ? stored.doc : (await tripUnderClientId(tx, user, id))!;
   });
 }
 

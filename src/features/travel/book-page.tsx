@@ -14,6 +14,7 @@ import { bookingSummary } from '../../lib/trip-labels.ts';
 import { FlightSearchForm, HotelSearchForm } from './book-forms.tsx';
 import { BookDialog, OfferList } from './offer-list.tsx';
 import { byPrice, type Offer } from './offers.ts';
+import { hotelSearchInitial } from './search-params.ts';
 import { useTripRow } from './use-trip.ts';
 
 const routeApi = getRouteApi('/_app/travel/trips/$tripId/book');
@@ -133,7 +134,7 @@ export function BookPage() {
             {
               key: 'hotels',
               label: 'Hotels',
-              panel: panel(<HotelSearchForm {...common} onSearch={searchHotels} initial={{ city: trip.destination, check_in: trip.start_date < today ? today : trip.start_date, check_out: trip.end_date }} />),
+              panel: panel(<HotelSearchForm {...common} onSearch={searchHotels} initial={hotelSearchInitial(trip, today)} />),
             },
           ]}
         />

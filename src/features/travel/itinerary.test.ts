@@ -57,4 +57,10 @@ describe('buildItinerary', () => {
     expect(days[3]!.items.map((i) => i.kind)).toEqual(['check-out', 'flight']);
     expect(days.flatMap((d) => d.items).some((i) => i.key === id(32) || i.key === id(33))).toBe(false);
   });
+
+  it('lists at most 366 days, whatever the stored dates say', () => {
+    const days = buildItinerary({ start_date: '2026-03-10', end_date: '9999-12-31', bookings: [], transaction_ids: [], reimbursement_ids: [] }, { transactions: [], claims: [] });
+    expect(days).toHaveLength(366);
+    expect(days.at(-1)).toMatchObject({ date: '2027-03-10', title: 'Day 366', inTrip: true });
+  });
 });

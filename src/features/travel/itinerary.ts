@@ -1,4 +1,5 @@
 import type { Booking, FlightSegment, HotelStay, Trip } from '../../../schema/entities/trip.ts';
+import { MAX_TRIP_DAYS } from '../../../schema/travel-rules.ts';
 import { addDays, type SpendClaim, type SpendTransaction } from '../../../schema/travel-spend.ts';
 import { DISPLAY_LOCALE } from '../../lib/format.ts';
 import { airportDay, localTime } from '../../lib/trip-labels.ts';
@@ -64,7 +65,8 @@ export function buildItinerary(
     items.push({ date: c.type === 'PER_DIEM' && c.start_date ? c.start_date : c.transaction_date, item: { kind: 'claim', key: c.id, time: null, claim: c } });
   }
   const dates = new Set<string>();
-  for (let d = trip.start_date; d <= trip.end_date; d = addDays(d, 1)) dates.add(d);
+  // At most MAX_TRIP_DAYS days, whatever the dates say (a row from before the server's limit).
+  for (let d = trip.start_date, n = 0; d <= trip.end_date && n < MAX_TRIP_DAYS; d = addDays(d, 1), n++) dates.add(d);
   items.forEach((i) => dates.add(i.date));
   return [...dates].sort().map((date) => {
     const inTrip = date >= trip.start_date && date <= trip.end_date;

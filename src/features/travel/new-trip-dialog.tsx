@@ -40,7 +40,7 @@ export function NewTripDialog({ client, currency, today, onClose, onCreated, ret
   async function onSubmit(e: FormEvent) {
     e.preventDefault();
     setFormError(null);
-    const built = tripCreateInput(values, id.current, currency);
+    const built = tripCreateInput(values, id.current, currency, new Date());
     if (!built.ok) {
       setErrors(built.errors);
       return setFormError('Check the fields marked below.');

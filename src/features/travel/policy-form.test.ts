@@ -43,11 +43,12 @@ describe('traveler profile form', () => {
       loyalty_programs: [{ airline_code: 'TP', number_last_four: '9876' }], seat_preference: 'AISLE', updated_at: '2026-03-01T10:00:00Z',
     });
     expect(v).toMatchObject({ legal_first_name: 'Ana', date_of_birth: '', known_traveler_number: '', loyalty: [{ airline_code: 'TP', number: '' }], seat_preference: 'AISLE' });
-    expect(profileBody({ ...v, date_of_birth: '1990-05-14', known_traveler_number: 'ab 123 4567', loyalty: [{ airline_code: 'tp', number: 'x99887766' }] })).toEqual({
+    expect(profileBody({ ...v, date_of_birth: '1990-05-14', known_traveler_number: 'ab 123 4567', loyalty: [{ airline_code: 'tp', number: 'x99887766' }] }, true)).toEqual({
       ok: true,
       body: { legal_first_name: 'Ana', legal_last_name: 'Silva', date_of_birth: '1990-05-14', known_traveler_number: 'AB1234567', loyalty_programs: [{ airline_code: 'TP', number: 'X99887766' }], seat_preference: 'AISLE' },
     });
-    const bad = profileBody({ ...v, date_of_birth: '', loyalty: [{ airline_code: 'TP', number: '' }] });
+    // First save: the date of birth is required; a loyalty row typed half is refused on its number.
+    const bad = profileBody({ ...v, date_of_birth: '', loyalty: [{ airline_code: 'TP', number: '' }, { airline_code: 'UA', number: '12345678' }] }, false);
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(Object.keys(bad.errors).sort()).toEqual(['date_of_birth', 'loyalty_programs.0.number']);
   });

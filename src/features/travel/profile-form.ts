@@ -5,7 +5,8 @@ import { travelerProfileBodySchema, type TravelerProfile, type TravelerProfileBo
 /**
  * The traveller profile form, pure: the masked profile the server answers fills the names and
  * the seat; the sensitive values (date of birth, known traveller number, loyalty numbers) are
- * never sent back to the device, so they are typed again on every save. Tested.
+ * never sent back to the device, so a blank one is left out of the save and the server keeps the
+ * saved one (the date of birth is required on the first save). Tested.
  */
 export interface ProfileValues {
   legal_first_name: string;
@@ -31,19 +32,26 @@ export function profileValues(p: TravelerProfile | null): ProfileValues {
 
 const upper = (s: string) => s.trim().toUpperCase().replace(/\s+/g, '');
 
-export function profileBody(v: ProfileValues): { ok: true; body: TravelerProfileBody } | { ok: false; errors: Record<string, string> } {
+/**
+ * The PUT body, or errors per field. `saved`: a profile is stored, so a blank date of birth, known
+ * traveller number or set of loyalty numbers (every row's number blank) is left out and kept.
+ */
+export function profileBody(v: ProfileValues, saved: boolean): { ok: true; body: TravelerProfileBody } | { ok: false; errors: Record<string, string> } {
   const middle = v.legal_middle_name.trim();
   const ktn = upper(v.known_traveler_number);
+  const keepLoyalty = v.loyalty.length > 0 && v.loyalty.every((l) => upper(l.number) === '');
   const input = {
     legal_first_name: v.legal_first_name.trim(),
     ...(middle ? { legal_middle_name: middle } : {}),
     legal_last_name: v.legal_last_name.trim(),
-    date_of_birth: v.date_of_birth,
+    ...(v.date_of_birth ? { date_of_birth: v.date_of_birth } : {}),
     ...(ktn ? { known_traveler_number: ktn } : {}),
-    loyalty_programs: v.loyalty.map((l) => ({ airline_code: upper(l.airline_code), number: upper(l.number) })),
+    ...(keepLoyalty ? {} : { loyalty_programs: v.loyalty.map((l) => ({ airline_code: upper(l.airline_code), number: upper(l.number) })) }),
     seat_preference: v.seat_preference,
   };
   const parsed = travelerProfileBodySchema.safeParse(input);
-  if (!parsed.success) return { ok: false, errors: validationMessages(parsed.error as z.ZodError, input) };
+  const errors = parsed.success ? {} : validationMessages(parsed.error as z.ZodError, input);
+  if (!saved && !v.date_of_birth) errors.date_of_birth ??= 'Date of birth is required';
+  if (!parsed.success || Object.keys(errors).length > 0) return { ok: false, errors };
   return { ok: true, body: parsed.data };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { TripFilter, TripSort } from '../../../schema/entities/trip.ts';
+import type { Trip, TripFilter, TripSort } from '../../../schema/entities/trip.ts';
+import { addDays } from '../../../schema/travel-spend.ts';
 import { parseEachParam } from '../../lib/search-params.ts';
 
 /**
@@ -30,4 +31,14 @@ export function tripFilter(search: Pick<TravelSearch, 'q' | 'who'>, viewer: { id
 
 export function tripQueryKey(filter: TripFilter): string {
   return JSON.stringify([TRIP_SORT, filter.q ?? '', filter.user_ids ?? []]);
+}
+
+/**
+ * The Book page's pre-filled hotel search: from the trip's first day (today once it has begun) to
+ * its last, at least one night (a one-day trip checks out the next day).
+ */
+export function hotelSearchInitial(trip: Pick<Trip, 'destination' | 'start_date' | 'end_date'>, today: string) {
+  const checkIn = trip.start_date < today ? today : trip.start_date;
+  const nextDay = addDays(checkIn, 1);
+  return { city: trip.destination, check_in: checkIn, check_out: trip.end_date > nextDay ? trip.end_date : nextDay };
 }

@@ -19,6 +19,9 @@ import { LoadState, useOnlineLoad } from './load-state.tsx';
 const SEAT_LABELS: Record<(typeof SEAT_PREFERENCES)[number], string> = { WINDOW: 'Window', AISLE: 'Aisle', NO_PREFERENCE: 'No preference' };
 const SEAT_OPTIONS = SEAT_PREFERENCES.map((s) => ({ value: s, label: SEAT_LABELS[s] }));
 
+/** The saved sensitive values are never on the device: a blank field keeps the saved one. */
+const KEEP_HINT = 'Leave blank to keep the saved one.';
+
 /** Settings → Traveler profile (everyone): what airlines need to book you; saving asks you to confirm it's you. */
 export function TravelerProfileSection() {
   const client = useDataClient();
@@ -87,7 +90,7 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: TravelerProfile 
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const built = profileBody(v);
+    const built = profileBody(v, profile !== null);
     setErrors(built.ok ? {} : built.errors);
     if (!built.ok) return setError('Check the fields marked below.');
     setBusy(true);
@@ -113,17 +116,18 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: TravelerProfile 
     <>
       <form className="travel-profile-form" onSubmit={submit} aria-label="Traveler profile" noValidate>
         <FormError message={error} />
-        <p className="muted">For your security, the date of birth and the numbers are typed again each time you save.</p>
+        <p className="muted">For your security, the saved date of birth and numbers are never shown here.</p>
         <div className="policy-grid">
           <TextField label="First name" autoComplete="given-name" value={v.legal_first_name} error={errors.legal_first_name} onChange={(x) => patch({ legal_first_name: x })} />
           <TextField label="Middle name" autoComplete="additional-name" value={v.legal_middle_name} error={errors.legal_middle_name} hint="Optional." onChange={(x) => patch({ legal_middle_name: x })} />
           <TextField label="Last name" autoComplete="family-name" value={v.legal_last_name} error={errors.legal_last_name} onChange={(x) => patch({ legal_last_name: x })} />
-          <DateField label="Date of birth" value={v.date_of_birth} error={errors.date_of_birth} onChange={(x) => patch({ date_of_birth: x })} />
-          <TextField label="Known traveler number" value={v.known_traveler_number} error={errors.known_traveler_number} hint="Optional: TSA PreCheck or Global Entry, 8–10 letters or digits." onChange={(x) => patch({ known_traveler_number: x })} />
+          <DateField label="Date of birth" value={v.date_of_birth} error={errors.date_of_birth} hint={profile ? KEEP_HINT : undefined} onChange={(x) => patch({ date_of_birth: x })} />
+          <TextField label="Known traveler number" value={v.known_traveler_number} error={errors.known_traveler_number} hint={`Optional: TSA PreCheck or Global Entry, 8–10 letters or digits.${profile ? ` ${KEEP_HINT}` : ''}`} onChange={(x) => patch({ known_traveler_number: x })} />
           <SelectField label="Seat" value={v.seat_preference} options={SEAT_OPTIONS} onChange={(x) => patch({ seat_preference: x as ProfileValues['seat_preference'] })} />
         </div>
         <fieldset className="policy-group">
           <legend>Loyalty programs</legend>
+          {profile && profile.loyalty_programs.length > 0 ? <p className="muted">Leave the numbers blank to keep the saved ones.</p> : null}
           {v.loyalty.map((l, i) => (
             <div className="policy-row" key={i}>
               <TextField label={`Airline code, program ${i + 1}`} value={l.airline_code} maxLength={2} error={errors[`loyalty_programs.${i}.airline_code`]}

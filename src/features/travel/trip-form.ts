@@ -2,12 +2,13 @@ import type { z } from 'zod';
 import { tripCreateBodySchema, type TripCreateBody } from '../../../schema/api/calls-travel.ts';
 import { validationMessages } from '../../../schema/errors.ts';
 import { toMinorUnits } from '../../../schema/money.ts';
+import { tripDateErrors } from '../../../schema/travel-rules.ts';
 
 /**
  * The New trip dialog's values (as typed) and their way to the `trip.create` command: checked
- * with the call's own body schema (what the server validates with) and the one rule across
- * fields the form can tell (the trip ends on or after its first day). Errors per field, in the
- * §5 words with the field's label. Pure; tested.
+ * with the call's own body schema (what the server validates with) and the server's own date
+ * rules (`tripDateErrors`: the end on or after the start, not over, at most a year long, starting
+ * at most 330 days ahead). Errors per field, in the §5 words with the field's label. Pure; tested.
  */
 export interface TripFormValues {
   name: string;
@@ -26,6 +27,15 @@ const LABELS: Record<TripField, string> = {
   name: 'Name', destination: 'Destination', start_date: 'Start date', end_date: 'End date', purpose: 'Purpose', budget: 'Budget',
 };
 
+const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A §5 message with the fields' labels for their keys ("end_date must…" → "End date must…"). */
+function labelled(message: string): string {
+  let out = message;
+  for (const [field, label] of Object.entries(LABELS)) out = out.replaceAll(field, label.toLowerCase());
+  return out.replace(/^./, (c) => c.toUpperCase());
+}
+
 export function emptyTripValues(today: string): TripFormValues {
   return { name: '', destination: '', start_date: today, end_date: today, purpose: '', budget: '' };
 }
@@ -33,7 +43,7 @@ export function emptyTripValues(today: string): TripFormValues {
 export type TripCreateResult = { ok: true; input: TripCreateBody & { id: string } } | { ok: false; errors: TripFieldErrors };
 
 /** The create command's input (a client `id`, so the row shows at once and a retry is the same trip), or why not. */
-export function tripCreateInput(v: TripFormValues, id: string, currency: string): TripCreateResult {
+export function tripCreateInput(v: TripFormValues, id: string, currency: string, now: Date): TripCreateResult {
   const budgetText = v.budget.trim().replace(/^[$€£¥]/, '');
   const budget = budgetText === '' ? undefined : (toMinorUnits(budgetText, currency) ?? budgetText);
   const purpose = v.purpose.trim();
@@ -48,15 +58,17 @@ export function tripCreateInput(v: TripFormValues, id: string, currency: string)
   };
   const errors: TripFieldErrors = {};
   const parsed = tripCreateBodySchema.safeParse(input);
-  if (!parsed.success) {
-    for (const [path, message] of Object.entries(validationMessages(parsed.error as z.ZodError, input))) {
-      const field = path.split('.')[0] as TripField;
-      if (!(field in LABELS)) continue;
-      errors[field] ??= message.replaceAll(field, LABELS[field].toLowerCase()).replace(/^./, (c) => c.toUpperCase());
-    }
+  const datesTyped = ISO_DAY.test(v.start_date) && ISO_DAY.test(v.end_date);
+  const messages = {
+    ...(parsed.success ? {} : validationMessages(parsed.error as z.ZodError, input)),
+    ...(datesTyped ? tripDateErrors(v, now, true) : {}),
+  };
+  for (const [path, message] of Object.entries(messages)) {
+    const field = path.split('.')[0] as TripField;
+    if (!(field in LABELS)) continue;
+    errors[field] ??= labelled(message);
   }
   if (v.destination === '') errors.destination = 'Pick a destination from the list.';
-  if (v.start_date && v.end_date && v.end_date < v.start_date) errors.end_date ??= 'The trip must end on or after its first day.';
   if (Object.keys(errors).length > 0 || !parsed.success) return { ok: false, errors };
   return { ok: true, input: { ...parsed.data, id } };
 }
