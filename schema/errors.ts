@@ -106,6 +106,7 @@ export const ERROR_CATALOGUE = {
   TRAVEL_7006: { status: 409, message: 'This trip still has bookings. Cancel them before canceling the trip.' },
   TRAVEL_7007: { status: 409, message: 'This card transaction or claim is already linked to another trip. Unlink it there first.' },
   TRAVEL_7008: { status: 409, message: 'This trip is canceled: it can no longer be edited.' },
+  TRAVEL_7009: { status: 409, message: 'This charge belongs to a booking: it stays with its trip.' },
   // Issue 27, booking (TRAVEL_7020–7039).
   TRAVEL_7020: { status: 409, message: 'This booking is already canceled or was rejected: there is nothing to cancel.' },
   TRAVEL_7021: { status: 422, message: 'This business asks for a trip purpose before anything is booked. Add one to the trip first.' },

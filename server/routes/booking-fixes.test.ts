@@ -1,0 +1,57 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { FlightOffer } from '../../schema/api/calls-travel.ts';
+import { useTestApp } from '../test-app.ts';
+import { testDatabases } from '../test-db.ts';
+import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { insertTrip, REQUESTS, SEARCH_FLIGHTS } from './booking-test-kit.ts';
+
+/**
+ * Issue 27, review fixes: a booking's charge stays with its trip (never counted twice), the
+ * requester of an out-of-policy booking never approves it, a departed flight is neither offered
+ * nor booked, one offer is booked on one trip at most.
+ */
+describe.each(await testDatabases())('booking fixes on %s', (kind) => {
+  const clock = Date.parse('2026-12-01T12:00:00Z');
+  const t = useTestApp(kind, { now: () => clock });
+  let a: Fixture;
+  const tokens = {} as Record<FixtureRole, string>;
+
+  const flights = async (role: FixtureRole, over: Record<string, unknown> = {}): Promise<FlightOffer[]> => {
+    const res = await request(t.app, 'POST', SEARCH_FLIGHTS, { token: tokens[role], body: { origin: 'SFO', destination: 'JFK', depart_date: '2026-12-20', ...over } });
+    expect(res.status, res.text).toBe(200);
+    return res.body.data;
+  };
+  const economy = async (role: FixtureRole = 'employee') => (await flights(role, { cabin: 'ECONOMY' })).find((o) => o.in_policy)!;
+  const book = (role: FixtureRole, trip_id: string, offer_id: string) => request(t.app, 'POST', REQUESTS, { token: tokens[role], body: { trip_id, offer_id } });
+  const refusal = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];
+  const TRIPS = '/v1/auth/travel/trips';
+  const spend = (id: string) => `${TRIPS}/${id}/spend-events`;
+
+  beforeAll(async () => {
+    a = await makeBusiness(t.db, { transactions: 0 });
+    for (const role of ['owner', 'admin', 'manager', 'employee'] as const) tokens[role] = await signIn(t.app, a.email(role));
+  });
+
+  it('keeps a booking\'s charge and refund on its trip: neither unlinked nor linked elsewhere, and counted once', async () => {
+    const first = await insertTrip(t.db, a, 'employee');
+    const second = await insertTrip(t.db, a, 'employee');
+    const booked = (await book('employee', first, (await economy()).offer_id)).body;
+    expect(booked.status).toBe('BOOKED');
+    const unlink = await request(t.app, 'DELETE', spend(first), { token: tokens.admin, body: { transaction_ids: [booked.transaction_id] } });
+    expect(refusal(unlink)).toEqual([409, 'TRAVEL_7009']);
+    expect(unlink.body.error_v2.message).toContain(booked.transaction_id);
+    // Even were the link gone (a row written before this fix), linking it elsewhere is refused, and no trip counts it twice.
+    await t.db.query('DELETE FROM trip_spend_events WHERE object_id = $1', [booked.transaction_id]);
+    expect(refusal(await request(t.app, 'PUT', spend(second), { token: tokens.admin, body: { transaction_ids: [booked.transaction_id] } })))
+      .toEqual([409, 'TRAVEL_7009']);
+    await t.db.query(
+      `INSERT INTO trip_spend_events (business_id, trip_id, object_type, object_id, linked_by) VALUES ($1, $2, 'transaction', $3, $4)`,
+      [a.businessId, second, booked.transaction_id, a.users.admin],
+    );
+    const other = (await request(t.app, 'GET', `${TRIPS}/${second}`, { token: tokens.employee })).body;
+    expect(other.total.amount).toBe(0);
+    const canceled = (await request(t.app, 'POST', `${REQUESTS}/${booked.id}/cancel`, { token: tokens.employee, body: {} })).body;
+    expect(refusal(await request(t.app, 'DELETE', spend(first), { token: tokens.admin, body: { transaction_ids: [canceled.refund_transaction_id] } })))
+      .toEqual([409, 'TRAVEL_7009']);
+  });
+});
