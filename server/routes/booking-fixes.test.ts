@@ -54,4 +54,16 @@ describe.each(await testDatabases())('booking fixes on %s', (kind) => {
     expect(refusal(await request(t.app, 'DELETE', spend(first), { token: tokens.admin, body: { transaction_ids: [canceled.refund_transaction_id] } })))
       .toEqual([409, 'TRAVEL_7009']);
   });
+  it('refuses the requester of an out-of-policy booking their own approval (an admin booking on someone\'s trip)', async () => {
+    const trip = await insertTrip(t.db, a, 'employee');
+    const pending = (await book('admin', trip, (await flights('admin', { cabin: 'BUSINESS' }))[0]!.offer_id)).body;
+    expect(pending.status).toBe('PENDING_APPROVAL');
+    const own = await request(t.app, 'POST', `/v1/auth/approvals/${pending.approval_id}/approve`, { token: tokens.admin });
+    expect(refusal(own)).toEqual([403, 'APPROVAL_7201']);
+    expect(own.body.error_v2.message).toContain('travel booking');
+    const still = (await request(t.app, 'GET', `${REQUESTS}/${pending.id}`, { token: tokens.employee })).body;
+    expect(still).toMatchObject({ status: 'PENDING_APPROVAL', transaction_id: null });
+    const ok = await request(t.app, 'POST', `/v1/auth/approvals/${pending.approval_id}/approve`, { token: tokens.manager });
+    expect(ok.status, ok.text).toBe(200);
+  });
 });

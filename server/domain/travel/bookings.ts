@@ -148,6 +148,18 @@ export async function cancelBooking(tx: Queryable, user: ActingUser, id: string,
 }
 
 /**
+ * The booking's requester never decides it (APPROVAL_7201), whoever the traveller is: an admin who
+ * booked out of policy on someone's trip waits for another approver like anyone. Called by
+ * domain/approvals.ts before any step of the chain moves.
+ */
+export async function refuseOwnBookingRequest(db: Queryable, reviewer: ActingUser, approval: Approval): Promise<void> {
+  const booking = await findBooking(db, reviewer.business_id, approval.object_id);
+  if (booking?.requested_by === reviewer.id) {
+    throw new ApiError('APPROVAL_7201', 'You requested this travel booking, so you cannot decide it. Another approver must decide it.');
+  }
+}
+
+/**
  * The last step of a `travel_booking` approval decided (domain/approvals.ts, in its transaction,
  * after the business and approval locks): approved, the booking is booked and charged as an
  * in-policy one would be (card issued by the approver's act); rejected, it keeps the reason.
