@@ -66,4 +66,27 @@ describe.each(await testDatabases())('booking fixes on %s', (kind) => {
     const ok = await request(t.app, 'POST', `/v1/auth/approvals/${pending.approval_id}/approve`, { token: tokens.manager });
     expect(ok.status, ok.text).toBe(200);
   });
+  it('offers no flight leaving within two hours, and books no flight that has left nor a stay already begun', async () => {
+    const today = await flights('employee', { depart_date: '2026-12-01', origin: 'JFK', destination: 'SFO' });
+    expect(today.length).toBeGreaterThan(0);
+    expect(today.every((o) => Date.parse(o.segments[0]!.departs_at) >= clock + 2 * 3_600_000)).toBe(true);
+    const trip = await insertTrip(t.db, a, 'employee');
+    const left = await economy();
+    await t.db.query(`UPDATE travel_offers SET payload = jsonb_set(payload, '{segments,0,departs_at}', to_jsonb($2::text)) WHERE id = $1`,
+      [left.offer_id, new Date(clock - 60_000).toISOString()]);
+    expect(refusal(await book('employee', trip, left.offer_id))).toEqual([422, 'TRAVEL_7023']);
+    const hotels = await request(t.app, 'POST', '/v1/auth/booking/hotels/search',
+      { token: tokens.employee, body: { city: 'JFK', check_in: '2026-12-20', check_out: '2026-12-23' } });
+    const stay = hotels.body.data.find((h: { in_policy: boolean }) => h.in_policy);
+    await t.db.query(`UPDATE travel_offers SET payload = jsonb_set(payload, '{hotel,check_in}', '"2026-11-30"') WHERE id = $1`, [stay.offer_id]);
+    expect(refusal(await book('employee', trip, stay.offer_id))).toEqual([422, 'TRAVEL_7023']);
+    // Approved after the flight left: refused, nothing charged.
+    const pending = (await book('employee', trip, (await flights('employee', { cabin: 'BUSINESS' }))[0]!.offer_id)).body;
+    expect(pending.status).toBe('PENDING_APPROVAL');
+    await t.db.query(`UPDATE travel_bookings SET payload = jsonb_set(payload, '{segments,0,departs_at}', to_jsonb($2::text)) WHERE id = $1`,
+      [pending.id, new Date(clock - 60_000).toISOString()]);
+    expect(refusal(await request(t.app, 'POST', `/v1/auth/approvals/${pending.approval_id}/approve`, { token: tokens.manager })))
+      .toEqual([422, 'TRAVEL_7023']);
+    expect(Number((await t.db.query<{ n: number }>('SELECT count(*) AS n FROM trip_spend_events WHERE trip_id = $1', [trip]))[0]!.n)).toBe(0);
+  });
 });

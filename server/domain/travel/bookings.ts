@@ -57,6 +57,16 @@ function judgeOffer(policy: TravelPolicy, offer: OfferRow, now: Date): PolicyVer
   return evaluateFlightOffer(policy, { cabin: p.cabin!, passengers: p.passengers ?? 1, price, segments: p.segments! }, today);
 }
 
+/** A flight that has left, or a stay whose check-in day (in the hotel's city) has passed, is booked no more (TRAVEL_7023). */
+function refuseStarted(kind: 'FLIGHT' | 'HOTEL', trip: { segments?: readonly FlightSegment[]; hotel?: HotelStay | null }, now: Date): void {
+  if (kind === 'FLIGHT' && Date.parse(trip.segments![0]!.departs_at) < now.getTime()) {
+    throw new ApiError('TRAVEL_7023', `This flight left at ${trip.segments![0]!.departs_at}: search again.`);
+  }
+  if (kind === 'HOTEL' && trip.hotel!.check_in < localToday(AIRPORTS[trip.hotel!.city]!.tz, now)) {
+    throw new ApiError('TRAVEL_7023', `This stay began on ${trip.hotel!.check_in}: search again.`);
+  }
+}
+
 const merchantOf = (offer: Pick<OfferRow, 'kind' | 'payload'>) => (offer.kind === 'HOTEL' ? offer.payload.hotel!.name : offer.payload.segments![0]!.airline_name);
 
 async function findOffer(db: Queryable, user: ActingUser, id: string, now: Date): Promise<OfferRow> {
@@ -96,6 +106,7 @@ export async function createBooking(tx: Queryable, user: ActingUser, body: { tri
     assertEnabled(settings, offer.kind);
     if (settings.require_trip_purpose && !trip.purpose?.trim()) throw new ApiError('TRAVEL_7021');
     if (offer.expired) throw new ApiError('TRAVEL_7001', `Offer ${offer.id} expired at ${offer.expires_at}. Search again for current prices.`);
+    refuseStarted(offer.kind, offer.payload, now);
     const verdict = judgeOffer((await travelPolicyOf(tx, user.business_id)).policy, offer, now);
     if (verdict.blocked) throw new ApiError('TRAVEL_7002', `Offer ${offer.id} is outside the travel policy, which does not allow booking it: ${verdict.reasons.join('; ')}.`);
     const b: NewBooking = { id: randomUUID(), trip, offer, verdict, by: user.id };
@@ -180,6 +191,7 @@ export async function decideTravelBooking(
   }
   if (trip!.status === 'CANCELED') throw new ApiError('TRAVEL_7005');
   const b = booking.doc;
+  refuseStarted(b.kind, b, now);
   const charge = await chargeBooking(tx, w, {
     businessId: reviewer.business_id, trip: trip!, kind: b.kind, price: b.price,
     merchant: b.kind === 'HOTEL' ? b.hotel!.name : b.segments[0]!.airline_name, by: reviewer.id, settings: await travelSettingsOf(tx, reviewer.business_id), now,
