@@ -89,4 +89,21 @@ describe.each(await testDatabases())('booking fixes on %s', (kind) => {
       .toEqual([422, 'TRAVEL_7023']);
     expect(Number((await t.db.query<{ n: number }>('SELECT count(*) AS n FROM trip_spend_events WHERE trip_id = $1', [trip]))[0]!.n)).toBe(0);
   });
+  it('books one offer on one trip at most: the same trip answers the booking, another trip is refused', async () => {
+    const first = await insertTrip(t.db, a, 'employee');
+    const second = await insertTrip(t.db, a, 'employee');
+    const offer = await economy();
+    const booked = (await book('employee', first, offer.offer_id)).body;
+    expect(booked.status).toBe('BOOKED');
+    expect((await book('employee', first, offer.offer_id)).body.id).toBe(booked.id);
+    expect(refusal(await book('employee', second, offer.offer_id))).toEqual([409, 'TRAVEL_7024']);
+    const charges = await t.db.query('SELECT 1 FROM trip_spend_events WHERE trip_id = ANY($1::uuid[])', [[first, second]]);
+    expect(charges).toHaveLength(1);
+    // The index holds it whatever the code: a second live booking of the offer cannot be written.
+    await expect(t.db.query(
+      `INSERT INTO travel_bookings (id, business_id, trip_id, offer_id, kind, price_amount, currency, in_policy, policy_reasons, payload, requested_by, created_at, status)
+       SELECT gen_random_uuid(), business_id, $2, offer_id, kind, price_amount, currency, in_policy, policy_reasons, payload, requested_by, created_at, 'PENDING_APPROVAL'
+         FROM travel_bookings WHERE id = $1`, [booked.id, second],
+    )).rejects.toThrow(/travel_bookings_live_offer_once/);
+  });
 });

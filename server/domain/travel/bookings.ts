@@ -30,8 +30,9 @@ import { tripForBooking, tripForReading, type TripFacts } from './trip-access.ts
  *
  * Exactly once: the Idempotency-Key layer replays a key's answer; whatever the keys, a second
  * request for an offer already live (PENDING_APPROVAL or BOOKED) on the trip answers that
- * booking (200, the same body a retry gets) — checked under the business lock every write takes
- * first, with the unique index `travel_bookings_live_offer` behind it. The offer is re-checked
+ * booking (200, the same body a retry gets), and on another trip is refused (TRAVEL_7024) —
+ * checked under the business lock every write takes first, with the unique index
+ * `travel_bookings_live_offer_once` (one live booking per offer) behind it. The offer is re-checked
  * against the policy as it is now; an approval books at the price offered even after the offer's
  * 30 minutes (the approver approved that price).
  */
@@ -96,9 +97,11 @@ async function insertBooking(tx: Queryable, b: NewBooking, businessId: string, a
 export async function createBooking(tx: Queryable, user: ActingUser, body: { trip_id: string; offer_id: string }, now: Date): Promise<BookingAnswer> {
   return writeMirrored(tx, user.business_id, 1, async (w) => {
     const trip = await tripForBooking(tx, user, body.trip_id, true);
-    const [live] = await tx.query<{ id: string }>(
-      `SELECT id::text FROM travel_bookings WHERE trip_id = $1 AND offer_id = $2 AND status IN ('PENDING_APPROVAL', 'BOOKED')`, [trip.id, body.offer_id],
+    const [live] = await tx.query<{ id: string; trip_id: string }>(
+      `SELECT id::text, trip_id::text FROM travel_bookings WHERE business_id = $1 AND offer_id = $2 AND status IN ('PENDING_APPROVAL', 'BOOKED')`,
+      [user.business_id, body.offer_id],
     );
+    if (live && live.trip_id !== trip.id) throw new ApiError('TRAVEL_7024');
     if (live) return answer(tx, user.business_id, live.id);
     if (trip.status === 'CANCELED') throw new ApiError('TRAVEL_7005');
     const offer = await findOffer(tx, user, body.offer_id, now);
