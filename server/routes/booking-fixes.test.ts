@@ -106,4 +106,14 @@ describe.each(await testDatabases())('booking fixes on %s', (kind) => {
          FROM travel_bookings WHERE id = $1`, [booked.id, second],
     )).rejects.toThrow(/travel_bookings_live_offer_once/);
   });
+  it('charges no card of another business, whatever a trip row says', async () => {
+    const b = await makeBusiness(t.db, { transactions: 1 });
+    const [theirs] = await t.db.query<{ id: string }>(`SELECT id::text FROM cards WHERE business_id = $1 AND status = 'ACTIVE' LIMIT 1`, [b.businessId]);
+    expect(theirs).toBeDefined();
+    const trip = await insertTrip(t.db, a, 'employee');
+    await t.db.query('UPDATE trips SET card_id = $2 WHERE id = $1', [trip, theirs!.id]);
+    const before = await t.db.query('SELECT 1 FROM transactions WHERE card_id = $1', [theirs!.id]);
+    expect(refusal(await book('employee', trip, (await economy()).offer_id))).toEqual([409, 'TRAVEL_7022']);
+    expect(await t.db.query('SELECT 1 FROM transactions WHERE card_id = $1', [theirs!.id])).toHaveLength(before.length);
+  });
 });

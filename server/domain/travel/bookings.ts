@@ -149,11 +149,14 @@ export async function cancelBooking(tx: Queryable, user: ActingUser, id: string,
     const b = booking.doc;
     const at = now.toISOString();
     if (b.status === 'BOOKED') {
-      const refund = await refundBooking(tx, w, { trip_id: trip.id, card_id: b.card_id!, transaction_id: b.transaction_id!, kind: b.kind }, user.id, now);
-      await tx.query(`UPDATE travel_bookings SET status = 'CANCELED', refund_transaction_id = $2, canceled_at = $3 WHERE id = $1`, [id, refund, at]);
+      const refund = await refundBooking(tx, w, user.business_id, { trip_id: trip.id, card_id: b.card_id!, transaction_id: b.transaction_id!, kind: b.kind }, user.id, now);
+      await tx.query(
+        `UPDATE travel_bookings SET status = 'CANCELED', refund_transaction_id = $3, canceled_at = $4 WHERE business_id = $1 AND id = $2`,
+        [user.business_id, id, refund, at],
+      );
     } else if (b.status === 'PENDING_APPROVAL') {
       await cancelOpenApproval(tx, { id, business_id: user.business_id, updated_at: at }, w.seqs.first);
-      await tx.query(`UPDATE travel_bookings SET status = 'CANCELED', canceled_at = $2 WHERE id = $1`, [id, at]);
+      await tx.query(`UPDATE travel_bookings SET status = 'CANCELED', canceled_at = $3 WHERE business_id = $1 AND id = $2`, [user.business_id, id, at]);
     } else {
       throw new ApiError('TRAVEL_7020', `This booking is ${b.status === 'CANCELED' ? 'already canceled' : 'rejected'}: there is nothing to cancel.`);
     }
@@ -186,10 +189,12 @@ export async function decideTravelBooking(
   if (!booking) throw new ApiError('REQUEST_7004');
   if (booking.doc.status !== 'PENDING_APPROVAL') throw new ApiError('REQUEST_7001', `This booking is ${booking.doc.status}: there is nothing to decide.`);
   const [trip] = await tx.query<TripFacts>(
-    'SELECT id::text, user_id::text, status, purpose, card_id::text, name FROM trips WHERE id = $1 FOR UPDATE', [booking.doc.trip_id],
+    'SELECT id::text, user_id::text, status, purpose, card_id::text, name FROM trips WHERE business_id = $1 AND id = $2 FOR UPDATE',
+    [reviewer.business_id, booking.doc.trip_id],
   );
   if (decision.status === 'REJECTED') {
-    await tx.query(`UPDATE travel_bookings SET status = 'REJECTED', rejection_reason = $2 WHERE id = $1`, [booking.doc.id, decision.reason]);
+    await tx.query(`UPDATE travel_bookings SET status = 'REJECTED', rejection_reason = $3 WHERE business_id = $1 AND id = $2`,
+      [reviewer.business_id, booking.doc.id, decision.reason]);
     return { change_seq: await touchTrip(tx, reviewer.business_id, trip!.id, seq, now) };
   }
   if (trip!.status === 'CANCELED') throw new ApiError('TRAVEL_7005');
@@ -200,8 +205,8 @@ export async function decideTravelBooking(
     merchant: b.kind === 'HOTEL' ? b.hotel!.name : b.segments[0]!.airline_name, by: reviewer.id, settings: await travelSettingsOf(tx, reviewer.business_id), now,
   });
   await tx.query(
-    `UPDATE travel_bookings SET status = 'BOOKED', confirmation_code = $2, card_id = $3, transaction_id = $4, booked_at = $5 WHERE id = $1`,
-    [b.id, charge.confirmation_code, charge.card.id, charge.transaction_id, now.toISOString()],
+    `UPDATE travel_bookings SET status = 'BOOKED', confirmation_code = $3, card_id = $4, transaction_id = $5, booked_at = $6 WHERE business_id = $1 AND id = $2`,
+    [reviewer.business_id, b.id, charge.confirmation_code, charge.card.id, charge.transaction_id, now.toISOString()],
   );
   const changeSeq = await touchTrip(tx, reviewer.business_id, trip!.id, (await w.reserve(1)).last, now, charge.card.id);
   return charge.card_issued ? { card: charge.card, change_seq: changeSeq } : { change_seq: changeSeq };
