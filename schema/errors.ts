@@ -106,10 +106,13 @@ export const ERROR_CATALOGUE = {
   TRAVEL_7006: { status: 409, message: 'This trip still has bookings. Cancel them before canceling the trip.' },
   TRAVEL_7007: { status: 409, message: 'This card transaction or claim is already linked to another trip. Unlink it there first.' },
   TRAVEL_7008: { status: 409, message: 'This trip is canceled: it can no longer be edited.' },
+  TRAVEL_7009: { status: 409, message: 'This charge belongs to a booking: it stays with its trip.' },
   // Issue 27, booking (TRAVEL_7020–7039).
   TRAVEL_7020: { status: 409, message: 'This booking is already canceled or was rejected: there is nothing to cancel.' },
   TRAVEL_7021: { status: 422, message: 'This business asks for a trip purpose before anything is booked. Add one to the trip first.' },
   TRAVEL_7022: { status: 409, message: 'The trip\'s virtual card is locked, suspended or terminated, so nothing can be charged to it. Ask an admin to unlock it.' },
+  TRAVEL_7023: { status: 422, message: 'This flight has already left (or the stay has begun): search again.' },
+  TRAVEL_7024: { status: 409, message: 'This offer is already booked on another trip.' },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },

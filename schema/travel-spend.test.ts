@@ -82,6 +82,20 @@ const booking = (n: number, over: Partial<Booking>): Booking => ({
 describe('tripSpendSummary', () => {
   const base = { budget: { amount: 100_000, currency: 'USD' }, total: { amount: 0, currency: 'USD' }, totals: [] };
 
+  it('leaves out a canceled booking\'s charge and refund, as the server does', () => {
+    const s = tripSpendSummary(
+      {
+        ...base,
+        bookings: [booking(1, { status: 'CANCELED', transaction_id: id(31), refund_transaction_id: id(32) })],
+        transaction_ids: [id(31), id(32)],
+        reimbursement_ids: [],
+      },
+      { transactions: [{ id: id(31), amount: 40_000, currency: 'USD', state: 'CLEARED' }, { id: id(32), amount: -40_000, currency: 'USD', state: 'CLEARED' }], claims: [] },
+    );
+    expect(s.counts).toEqual({ bookings: 0, transactions: 0, claims: 0 });
+    expect(s.includes).toBe('nothing yet');
+  });
+
   it('sums booked bookings, live linked transactions and claims per currency, the booking’s own charge once', () => {
     const s = tripSpendSummary(
       {

@@ -170,7 +170,8 @@ export function tripSpendSummary(
   rows: { transactions: readonly Pick<SpendTransaction, 'id' | 'amount' | 'currency' | 'state'>[]; claims: readonly Pick<SpendClaim, 'id' | 'amount' | 'currency' | 'status'>[] },
 ): TripSpendSummary {
   const booked = trip.bookings.filter((b) => b.status === 'BOOKED');
-  const charged = new Set(booked.flatMap((b) => (b.transaction_id ? [b.transaction_id] : [])));
+  // Every booking's charge and refund (a canceled one's too), as the server's total leaves them out.
+  const charged = new Set(trip.bookings.flatMap((b) => [b.transaction_id, b.refund_transaction_id].filter((id): id is string => id !== null)));
   const txById = new Map(rows.transactions.map((t) => [t.id, t]));
   const claimById = new Map(rows.claims.map((c) => [c.id, c]));
   const local = trip.transaction_ids.every((id) => txById.has(id)) && trip.reimbursement_ids.every((id) => claimById.has(id));

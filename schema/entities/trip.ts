@@ -188,7 +188,7 @@ const TRIP_SPEND_ITEMS_SQL = `SELECT b.price_amount AS amount, b.currency FROM t
       UNION ALL
       SELECT t.amount, t.currency FROM trip_spend_events e JOIN transactions t ON t.id = e.object_id AND t.business_id = e.business_id
        WHERE e.trip_id = r.id AND e.object_type = 'transaction' AND t.state <> 'DECLINED' AND NOT t.deleted
-         AND NOT EXISTS (SELECT 1 FROM travel_bookings ob WHERE ob.trip_id = r.id AND t.id IN (ob.transaction_id, ob.refund_transaction_id))
+         AND NOT EXISTS (SELECT 1 FROM travel_bookings ob WHERE ob.business_id = r.business_id AND t.id IN (ob.transaction_id, ob.refund_transaction_id))
       UNION ALL
       SELECT c.amount, c.currency FROM trip_spend_events e JOIN reimbursements c ON c.id = e.object_id AND c.business_id = e.business_id
        WHERE e.trip_id = r.id AND e.object_type = 'reimbursement' AND c.status <> 'CANCELED' AND NOT c.deleted`;

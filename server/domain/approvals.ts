@@ -16,7 +16,7 @@ import { lockInstance, stateOf, storeInstance } from './approval-policies.ts';
 import { decide } from '../../schema/approval-policy.ts';
 import { decideBill } from './bill-approvals.ts';
 import { decideCardRequest } from './card-requests.ts';
-import { decideTravelBooking } from './travel/bookings.ts';
+import { decideTravelBooking, refuseOwnBookingRequest } from './travel/bookings.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { newestFirstPage } from './newest-first-page.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
@@ -111,6 +111,7 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
     if (!found) throw reviewer ? new ApiError('REQUEST_7004') : new ApiError('FORBIDDEN_7003', REVIEWERS_ONLY);
     const approval = approvalSchema.parse(found.doc);
     if (approval.user_id === user.id) throw new ApiError('APPROVAL_7201', OWN_ITEM[approval.object_type]);
+    if (approval.object_type === 'travel_booking') await refuseOwnBookingRequest(tx, user, approval);
     refuse(checkDecidable(approval.status));
     const at = now.toISOString();
     const decided = applyDecision({ ...approval, change_seq: seqs.first, updated_at: at }, decision);

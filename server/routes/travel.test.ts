@@ -228,7 +228,14 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
        SELECT $1, $2, $3, $4, 'Hotel', 30000, 'USD', now(), 'CLEARED', change_seq FROM businesses WHERE id = $2`,
       [charge, a.businessId, a.cards.employee, a.users.employee],
     );
-    const withBooking = await request(t.app, 'PUT', spend(trip.id), { token: tokens.employee, body: { transaction_ids: [charge] } });
+    // The charge is linked with its booking (booking-charge.ts), and stays with it: linking it by hand is refused.
+    await t.db.query(
+      `INSERT INTO trip_spend_events (business_id, trip_id, object_type, object_id, linked_by) VALUES ($1, $2, 'transaction', $3, $4)`,
+      [a.businessId, trip.id, charge, a.users.employee],
+    );
+    expect(refusal(await request(t.app, 'PUT', spend(trip.id), { token: tokens.employee, body: { transaction_ids: [charge] } })))
+      .toEqual([409, 'TRAVEL_7009']);
+    const withBooking = await request(t.app, 'GET', `${TRIPS}/${trip.id}`, { token: tokens.employee });
     expect(withBooking.body.total).toEqual({ amount: 52_500, currency: 'USD' });
     expect(withBooking.body.bookings).toHaveLength(1);
 

@@ -39,7 +39,7 @@ const limitFor = (settings: TravelSettings, amount: number) => Math.ceil(setting
 
 async function issueTripCard(tx: Queryable, w: MirroredWrite, c: ChargeInput): Promise<Card> {
   const [holder] = await tx.query<{ department_id: string | null; location_id: string | null }>(
-    'SELECT department_id::text, location_id::text FROM spend_users WHERE id = $1', [c.trip.user_id],
+    'SELECT department_id::text, location_id::text FROM spend_users WHERE business_id = $1 AND id = $2', [c.businessId, c.trip.user_id],
   );
   const id = randomUUID();
   const at = c.now.toISOString();
@@ -53,11 +53,14 @@ async function issueTripCard(tx: Queryable, w: MirroredWrite, c: ChargeInput): P
 
 /** The trip's card, locked; its limit raised when this charge would pass it (the booking is the authority, not the network). */
 async function existingTripCard(tx: Queryable, w: MirroredWrite, c: ChargeInput, cardId: string): Promise<Card> {
-  const [row] = await tx.query<{ doc: Card }>(`SELECT ${CARD_DOC} AS doc FROM cards r WHERE r.id = $1 AND NOT r.deleted FOR UPDATE`, [cardId]);
+  const [row] = await tx.query<{ doc: Card }>(
+    `SELECT ${CARD_DOC} AS doc FROM cards r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted FOR UPDATE`, [c.businessId, cardId],
+  );
   if (!row || !USABLE.includes(row.doc.status)) throw new ApiError('TRAVEL_7022');
   const card = row.doc;
   const [spent] = await tx.query<{ amount: number }>(
-    `SELECT coalesce(sum(amount), 0)::int8 AS amount FROM transactions WHERE card_id = $1 AND state <> 'DECLINED' AND NOT deleted`, [card.id],
+    `SELECT coalesce(sum(amount), 0)::int8 AS amount FROM transactions WHERE business_id = $1 AND card_id = $2 AND state <> 'DECLINED' AND NOT deleted`,
+    [c.businessId, card.id],
   );
   const needed = Number(spent?.amount ?? 0) + c.price.amount;
   if (needed <= card.limit.amount) return card;
@@ -98,11 +101,12 @@ export async function chargeBooking(tx: Queryable, w: MirroredWrite, c: ChargeIn
 
 /** The refund of a charged booking: the charge's negative on the same card and merchant, linked to the trip. */
 export async function refundBooking(
-  tx: Queryable, w: MirroredWrite, b: { trip_id: string; card_id: string; transaction_id: string; kind: 'FLIGHT' | 'HOTEL' }, by: string, now: Date,
+  tx: Queryable, w: MirroredWrite, businessId: string, b: { trip_id: string; card_id: string; transaction_id: string; kind: 'FLIGHT' | 'HOTEL' },
+  by: string, now: Date,
 ): Promise<string> {
-  const [card] = await tx.query<{ doc: Card }>(`SELECT ${CARD_DOC} AS doc FROM cards r WHERE r.id = $1`, [b.card_id]);
+  const [card] = await tx.query<{ doc: Card }>(`SELECT ${CARD_DOC} AS doc FROM cards r WHERE r.business_id = $1 AND r.id = $2`, [businessId, b.card_id]);
   const [charge] = await tx.query<{ merchant_name: string; amount: number; currency: string }>(
-    'SELECT merchant_name, amount, currency FROM transactions WHERE id = $1', [b.transaction_id],
+    'SELECT merchant_name, amount, currency FROM transactions WHERE business_id = $1 AND id = $2', [businessId, b.transaction_id],
   );
   const id = await insertCardTransaction(tx, w, card!.doc, charge!.merchant_name, CATEGORY[b.kind], -Number(charge!.amount), charge!.currency, now);
   await linkToTrip(tx, card!.doc.business_id, b.trip_id, id, by);

@@ -69,11 +69,14 @@ async function searchPolicy(
   return (await travelPolicyOf(db, user.business_id)).policy;
 }
 
-/** POST /booking/flights/search: the flights, cheapest first, each with its policy verdict. */
+/** A flight leaving sooner than this after the search is not offered (it could not be boarded). */
+const MIN_DEPARTURE_LEAD_MS = 2 * 60 * 60_000;
+
+/** POST /booking/flights/search: the flights leaving two hours from now or later, cheapest first, each with its policy verdict. */
 export async function searchFlights(db: Queryable, user: ActingUser, body: FlightSearchBody, now: Date): Promise<{ data: FlightOffer[] }> {
   const policy = await searchPolicy(db, user, checkFlightSearch(body, now), 'FLIGHT', body.trip_id);
   const today = localToday(AIRPORTS[body.origin]!.tz, now);
-  const flights = searchFlightInventory(body).map((f) => ({
+  const flights = searchFlightInventory(body).filter((f) => Date.parse(f.segments[0]!.departs_at) >= now.getTime() + MIN_DEPARTURE_LEAD_MS).map((f) => ({
     price: f.price, verdict: evaluateFlightOffer(policy, f, today),
     payload: { kind: 'FLIGHT', cabin: f.cabin, passengers: f.passengers, segments: f.segments, stops: f.stops },
   }));

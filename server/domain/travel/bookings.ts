@@ -30,8 +30,9 @@ import { tripForBooking, tripForReading, type TripFacts } from './trip-access.ts
  *
  * Exactly once: the Idempotency-Key layer replays a key's answer; whatever the keys, a second
  * request for an offer already live (PENDING_APPROVAL or BOOKED) on the trip answers that
- * booking (200, the same body a retry gets) — checked under the business lock every write takes
- * first, with the unique index `travel_bookings_live_offer` behind it. The offer is re-checked
+ * booking (200, the same body a retry gets), and on another trip is refused (TRAVEL_7024) —
+ * checked under the business lock every write takes first, with the unique index
+ * `travel_bookings_live_offer_once` (one live booking per offer) behind it. The offer is re-checked
  * against the policy as it is now; an approval books at the price offered even after the offer's
  * 30 minutes (the approver approved that price).
  */
@@ -55,6 +56,16 @@ function judgeOffer(policy: TravelPolicy, offer: OfferRow, now: Date): PolicyVer
   if (offer.kind === 'HOTEL') return evaluateHotelOffer(policy, { price, hotel: p.hotel! }, localToday(AIRPORTS[p.hotel!.city]!.tz, now));
   const today = localToday(AIRPORTS[p.segments![0]!.origin]!.tz, now);
   return evaluateFlightOffer(policy, { cabin: p.cabin!, passengers: p.passengers ?? 1, price, segments: p.segments! }, today);
+}
+
+/** A flight that has left, or a stay whose check-in day (in the hotel's city) has passed, is booked no more (TRAVEL_7023). */
+function refuseStarted(kind: 'FLIGHT' | 'HOTEL', trip: { segments?: readonly FlightSegment[]; hotel?: HotelStay | null }, now: Date): void {
+  if (kind === 'FLIGHT' && Date.parse(trip.segments![0]!.departs_at) < now.getTime()) {
+    throw new ApiError('TRAVEL_7023', `This flight left at ${trip.segments![0]!.departs_at}: search again.`);
+  }
+  if (kind === 'HOTEL' && trip.hotel!.check_in < localToday(AIRPORTS[trip.hotel!.city]!.tz, now)) {
+    throw new ApiError('TRAVEL_7023', `This stay began on ${trip.hotel!.check_in}: search again.`);
+  }
 }
 
 const merchantOf = (offer: Pick<OfferRow, 'kind' | 'payload'>) => (offer.kind === 'HOTEL' ? offer.payload.hotel!.name : offer.payload.segments![0]!.airline_name);
@@ -86,9 +97,11 @@ async function insertBooking(tx: Queryable, b: NewBooking, businessId: string, a
 export async function createBooking(tx: Queryable, user: ActingUser, body: { trip_id: string; offer_id: string }, now: Date): Promise<BookingAnswer> {
   return writeMirrored(tx, user.business_id, 1, async (w) => {
     const trip = await tripForBooking(tx, user, body.trip_id, true);
-    const [live] = await tx.query<{ id: string }>(
-      `SELECT id::text FROM travel_bookings WHERE trip_id = $1 AND offer_id = $2 AND status IN ('PENDING_APPROVAL', 'BOOKED')`, [trip.id, body.offer_id],
+    const [live] = await tx.query<{ id: string; trip_id: string }>(
+      `SELECT id::text, trip_id::text FROM travel_bookings WHERE business_id = $1 AND offer_id = $2 AND status IN ('PENDING_APPROVAL', 'BOOKED')`,
+      [user.business_id, body.offer_id],
     );
+    if (live && live.trip_id !== trip.id) throw new ApiError('TRAVEL_7024');
     if (live) return answer(tx, user.business_id, live.id);
     if (trip.status === 'CANCELED') throw new ApiError('TRAVEL_7005');
     const offer = await findOffer(tx, user, body.offer_id, now);
@@ -96,6 +109,7 @@ export async function createBooking(tx: Queryable, user: ActingUser, body: { tri
     assertEnabled(settings, offer.kind);
     if (settings.require_trip_purpose && !trip.purpose?.trim()) throw new ApiError('TRAVEL_7021');
     if (offer.expired) throw new ApiError('TRAVEL_7001', `Offer ${offer.id} expired at ${offer.expires_at}. Search again for current prices.`);
+    refuseStarted(offer.kind, offer.payload, now);
     const verdict = judgeOffer((await travelPolicyOf(tx, user.business_id)).policy, offer, now);
     if (verdict.blocked) throw new ApiError('TRAVEL_7002', `Offer ${offer.id} is outside the travel policy, which does not allow booking it: ${verdict.reasons.join('; ')}.`);
     const b: NewBooking = { id: randomUUID(), trip, offer, verdict, by: user.id };
@@ -135,16 +149,31 @@ export async function cancelBooking(tx: Queryable, user: ActingUser, id: string,
     const b = booking.doc;
     const at = now.toISOString();
     if (b.status === 'BOOKED') {
-      const refund = await refundBooking(tx, w, { trip_id: trip.id, card_id: b.card_id!, transaction_id: b.transaction_id!, kind: b.kind }, user.id, now);
-      await tx.query(`UPDATE travel_bookings SET status = 'CANCELED', refund_transaction_id = $2, canceled_at = $3 WHERE id = $1`, [id, refund, at]);
+      const refund = await refundBooking(tx, w, user.business_id, { trip_id: trip.id, card_id: b.card_id!, transaction_id: b.transaction_id!, kind: b.kind }, user.id, now);
+      await tx.query(
+        `UPDATE travel_bookings SET status = 'CANCELED', refund_transaction_id = $3, canceled_at = $4 WHERE business_id = $1 AND id = $2`,
+        [user.business_id, id, refund, at],
+      );
     } else if (b.status === 'PENDING_APPROVAL') {
       await cancelOpenApproval(tx, { id, business_id: user.business_id, updated_at: at }, w.seqs.first);
-      await tx.query(`UPDATE travel_bookings SET status = 'CANCELED', canceled_at = $2 WHERE id = $1`, [id, at]);
+      await tx.query(`UPDATE travel_bookings SET status = 'CANCELED', canceled_at = $3 WHERE business_id = $1 AND id = $2`, [user.business_id, id, at]);
     } else {
       throw new ApiError('TRAVEL_7020', `This booking is ${b.status === 'CANCELED' ? 'already canceled' : 'rejected'}: there is nothing to cancel.`);
     }
     return answer(tx, user.business_id, id, await touchTrip(tx, user.business_id, trip.id, (await w.reserve(1)).last, now));
   });
+}
+
+/**
+ * The booking's requester never decides it (APPROVAL_7201), whoever the traveller is: an admin who
+ * booked out of policy on someone's trip waits for another approver like anyone. Called by
+ * domain/approvals.ts before any step of the chain moves.
+ */
+export async function refuseOwnBookingRequest(db: Queryable, reviewer: ActingUser, approval: Approval): Promise<void> {
+  const booking = await findBooking(db, reviewer.business_id, approval.object_id);
+  if (booking?.requested_by === reviewer.id) {
+    throw new ApiError('APPROVAL_7201', 'You requested this travel booking, so you cannot decide it. Another approver must decide it.');
+  }
 }
 
 /**
@@ -160,21 +189,24 @@ export async function decideTravelBooking(
   if (!booking) throw new ApiError('REQUEST_7004');
   if (booking.doc.status !== 'PENDING_APPROVAL') throw new ApiError('REQUEST_7001', `This booking is ${booking.doc.status}: there is nothing to decide.`);
   const [trip] = await tx.query<TripFacts>(
-    'SELECT id::text, user_id::text, status, purpose, card_id::text, name FROM trips WHERE id = $1 FOR UPDATE', [booking.doc.trip_id],
+    'SELECT id::text, user_id::text, status, purpose, card_id::text, name FROM trips WHERE business_id = $1 AND id = $2 FOR UPDATE',
+    [reviewer.business_id, booking.doc.trip_id],
   );
   if (decision.status === 'REJECTED') {
-    await tx.query(`UPDATE travel_bookings SET status = 'REJECTED', rejection_reason = $2 WHERE id = $1`, [booking.doc.id, decision.reason]);
+    await tx.query(`UPDATE travel_bookings SET status = 'REJECTED', rejection_reason = $3 WHERE business_id = $1 AND id = $2`,
+      [reviewer.business_id, booking.doc.id, decision.reason]);
     return { change_seq: await touchTrip(tx, reviewer.business_id, trip!.id, seq, now) };
   }
   if (trip!.status === 'CANCELED') throw new ApiError('TRAVEL_7005');
   const b = booking.doc;
+  refuseStarted(b.kind, b, now);
   const charge = await chargeBooking(tx, w, {
     businessId: reviewer.business_id, trip: trip!, kind: b.kind, price: b.price,
     merchant: b.kind === 'HOTEL' ? b.hotel!.name : b.segments[0]!.airline_name, by: reviewer.id, settings: await travelSettingsOf(tx, reviewer.business_id), now,
   });
   await tx.query(
-    `UPDATE travel_bookings SET status = 'BOOKED', confirmation_code = $2, card_id = $3, transaction_id = $4, booked_at = $5 WHERE id = $1`,
-    [b.id, charge.confirmation_code, charge.card.id, charge.transaction_id, now.toISOString()],
+    `UPDATE travel_bookings SET status = 'BOOKED', confirmation_code = $3, card_id = $4, transaction_id = $5, booked_at = $6 WHERE business_id = $1 AND id = $2`,
+    [reviewer.business_id, b.id, charge.confirmation_code, charge.card.id, charge.transaction_id, now.toISOString()],
   );
   const changeSeq = await touchTrip(tx, reviewer.business_id, trip!.id, (await w.reserve(1)).last, now, charge.card.id);
   return charge.card_issued ? { card: charge.card, change_seq: changeSeq } : { change_seq: changeSeq };

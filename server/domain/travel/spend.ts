@@ -36,6 +36,20 @@ async function checkLinkable(tx: Queryable, user: ActingUser, trip: Trip, type: 
   }
 }
 
+/**
+ * A booking's own charge or refund stays on its trip (TRAVEL_7009): unlinked and linked
+ * elsewhere, it would count twice (the booking on one trip, the charge on the other).
+ */
+async function refuseBookingCharges(tx: Queryable, businessId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const [held] = await tx.query<{ id: string }>(
+    `SELECT x.id::text FROM unnest($2::uuid[]) AS x(id)
+      WHERE EXISTS (SELECT 1 FROM travel_bookings b WHERE b.business_id = $1 AND x.id IN (b.transaction_id, b.refund_transaction_id))`,
+    [businessId, ids],
+  );
+  if (held) throw new ApiError('TRAVEL_7009', `Card transaction ${held.id} belongs to a booking: it stays with its trip.`);
+}
+
 /** Inserts the links; an id linked to another trip refuses the whole request (TRAVEL_7007), whoever won a race. */
 async function insertLinks(tx: Queryable, user: ActingUser, tripId: string, type: ObjectType, ids: readonly string[]): Promise<number> {
   if (ids.length === 0) return 0;
@@ -58,6 +72,7 @@ export async function linkSpend(tx: Queryable, user: ActingUser, tripId: string,
     const trip = await tripForWrite(tx, user, tripId);
     if (trip.status === 'CANCELED') throw new ApiError('TRAVEL_7005');
     await checkLinkable(tx, user, trip, 'transaction', body.transaction_ids);
+    await refuseBookingCharges(tx, user.business_id, body.transaction_ids);
     await checkLinkable(tx, user, trip, 'reimbursement', body.reimbursement_ids);
     const added = (await insertLinks(tx, user, tripId, 'transaction', body.transaction_ids))
       + (await insertLinks(tx, user, tripId, 'reimbursement', body.reimbursement_ids));
@@ -70,6 +85,7 @@ export async function linkSpend(tx: Queryable, user: ActingUser, tripId: string,
 export async function unlinkSpend(tx: Queryable, user: ActingUser, tripId: string, body: SpendEventsBody): Promise<Trip> {
   return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
     await tripForWrite(tx, user, tripId);
+    await refuseBookingCharges(tx, user.business_id, body.transaction_ids);
     const removed = await tx.query<{ object_id: string }>(
       `DELETE FROM trip_spend_events WHERE business_id = $1 AND trip_id = $2
           AND ((object_type = 'transaction' AND object_id = ANY($3::uuid[])) OR (object_type = 'reimbursement' AND object_id = ANY($4::uuid[])))
