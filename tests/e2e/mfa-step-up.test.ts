@@ -214,7 +214,7 @@ describe('MFA sign-in and step-up, end to end', () => {
     await status.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await status.textContent()).toContain('Off. Support cannot sign in as anyone here.');
 
-    await page.getByLabel('For', { exact: true }).selectOption('7');
+    await page.getByRole('region', { name: 'Support access' }).getByLabel('For').selectOption('7');
     await page.getByRole('button', { name: 'Turn on support access' }).click();
     const confirm = page.getByRole('dialog', { name: 'Turn on support access for 7 days?' });
     await confirm.waitFor({ state: 'visible' });
