@@ -3,7 +3,6 @@ import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
 import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { knownCurrencySchema } from '../money.ts';
-import { effectiveTripStatus } from '../travel-rules.ts';
 
 /**
  * Issue 27: a trip — where and when someone travels, what was booked for it, and the card spend
@@ -141,6 +140,18 @@ export const tripFilterSchema = z.object({
   user_ids: csv(z.uuid()).optional(),
 });
 export type TripFilter = z.infer<typeof tripFilterSchema>;
+
+/**
+ * Issue 27, trips, pure. The stored status is the server's at the trip's last write (PLANNED,
+ * BOOKED or CANCELED); the dates move a trip through IN_PROGRESS and COMPLETED without a write,
+ * so both sides show this instead. `today` is the viewer's calendar day (YYYY-MM-DD).
+ */
+export function effectiveTripStatus(trip: Pick<Trip, 'status' | 'start_date' | 'end_date'>, today: string): TripStatus {
+  if (trip.status === 'CANCELED') return 'CANCELED';
+  if (today > trip.end_date) return 'COMPLETED';
+  if (today >= trip.start_date) return 'IN_PROGRESS';
+  return trip.status;
+}
 
 /**
  * The worker's filter: statuses by `effectiveTripStatus` on `today` (the UTC day, as the server's
