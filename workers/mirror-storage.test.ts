@@ -47,7 +47,7 @@ describe('the mirror storage', () => {
     expect(txns).toContain('[_deleted+occurred_desc+id]');
     expect(txns).toContain('[_deleted+id]');
     expect(txns.filter((i) => i.includes('_meta.lwt'))).toEqual([]);
-    const outbox = await indexesOf(idb, 'rxdb-dexie-lean-a--1--outbox');
+    const outbox = await indexesOf(idb, 'rxdb-dexie-lean-a--2--outbox');
     expect(outbox).toEqual(expect.arrayContaining(['[_meta.lwt+id]', '_meta.lwt']));
   });
 
