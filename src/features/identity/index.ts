@@ -9,8 +9,6 @@ import { SsoCompleteRoute, parseSsoCompleteSearch } from './sso-complete-page.ts
 export { ReauthDialog } from './reauth-dialog.tsx';
 export { StepUpDialog } from '../../components/step-up-dialog.tsx';
 export { MfaStep } from './mfa-step.tsx';
-export { SecuritySettings } from './settings-page.tsx';
-export { SupportAccessSection } from './support-access-settings.tsx';
 export { EmailVerificationBanner } from './email-verification-banner.tsx';
 
 /** Signed-out routes (the shell sends a signed-in visitor on). */

@@ -34,5 +34,3 @@ export const travelNav: readonly NavItem[] = [{ to: '/travel', label: 'Travel' }
 
 /** "Plan a trip". */
 export { travelCommands } from './commands.ts';
-/** Settings → Travel: the traveller's profile (everyone), the policy and settings (admins). */
-export { TravelSettingsSections } from './travel-settings.tsx';
