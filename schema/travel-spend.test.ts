@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Booking } from './entities/trip.ts';
-import { addDays, suggestTripSpend, tripSpendSummary, type SpendClaim, type SpendTransaction, type SpendTrip } from './travel-spend.ts';
+import { addDays, bookingChargeIds, suggestTripSpend, tripSpendSummary, type SpendClaim, type SpendTransaction, type SpendTrip } from './travel-spend.ts';
 
 const OWNER = '00000000-0000-4000-8000-000000000001';
 const OTHER = '00000000-0000-4000-8000-000000000002';
@@ -8,7 +8,7 @@ const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, '0')
 
 const trip: SpendTrip = {
   id: id(100), user_id: OWNER, start_date: '2026-03-10', end_date: '2026-03-12', destination: 'LIS', destination_name: 'Lisbon',
-  transaction_ids: [], reimbursement_ids: [],
+  transaction_ids: [], reimbursement_ids: [], bookings: [],
 };
 const tx = (n: number, day: string, over: Partial<SpendTransaction> = {}): SpendTransaction => ({
   id: id(n), user_id: OWNER, merchant_name: `Shop ${n}`, merchant_category: 'Eating places', amount: 1_000, currency: 'EUR',
@@ -39,7 +39,7 @@ describe('suggestTripSpend', () => {
       { ...trip, transaction_ids: [id(3)], reimbursement_ids: [id(12)] },
       [tx(1, '2026-03-10', { user_id: OTHER }), tx(2, '2026-03-10', { state: 'DECLINED' }), tx(3, '2026-03-10'), tx(4, '2026-03-10'), tx(5, '2026-03-10'), tx(6, '2026-03-10', { state: 'REVERSED' })],
       [claim(11, '2026-03-10', { status: 'CANCELED' }), claim(12, '2026-03-10'), claim(13, '2026-03-11'), claim(14, '2026-03-11')],
-      [{ id: id(200), transaction_ids: [id(5)], reimbursement_ids: [id(14)] }],
+      [{ id: id(200), transaction_ids: [id(5)], reimbursement_ids: [id(14)], bookings: [] }],
     );
     expect(got.map((s) => s.id).sort()).toEqual([id(4), id(13)]);
   });
@@ -136,5 +136,41 @@ describe('tripSpendSummary', () => {
     expect(s.totals).toEqual([{ currency: 'USD', amount: 0 }]);
     expect(s.includes).toBe('nothing yet');
     expect(s.budget).toBeNull();
+  });
+});
+
+describe('booking charges are never linked spend (issue 27: the server’s TRIP_SPEND_ITEMS_SQL)', () => {
+  const otherTrip = (bookings: Booking[]) => ({ id: id(200), transaction_ids: [], reimbursement_ids: [], bookings });
+
+  it('collects every booking’s charge and refund, a canceled one’s too', () => {
+    const ids = bookingChargeIds([
+      { bookings: [booking(1, { transaction_id: id(31) }), booking(2, { status: 'CANCELED', transaction_id: id(32), refund_transaction_id: id(33) })] },
+      { bookings: [booking(3, { status: 'PENDING_APPROVAL' })] },
+    ]);
+    expect([...ids].sort()).toEqual([id(31), id(32), id(33)]);
+  });
+
+  it('does not suggest a booking’s charge or refund, of this trip or another', () => {
+    const got = suggestTripSpend(
+      { ...trip, bookings: [booking(1, { status: 'CANCELED', transaction_id: id(31), refund_transaction_id: id(32) })], transaction_ids: [id(31)] },
+      [tx(31, '2026-03-10'), tx(32, '2026-03-11', { amount: -1_000 }), tx(33, '2026-03-10'), tx(34, '2026-03-10')],
+      [],
+      [otherTrip([booking(5, { trip_id: id(200), transaction_id: id(33) })])],
+    );
+    expect(got.map((s) => s.id)).toEqual([id(34)]);
+  });
+
+  it('leaves out a linked transaction that is another trip’s booking charge, in the totals and the counts', () => {
+    const linked = {
+      budget: null, total: { amount: 0, currency: 'USD' }, totals: [], bookings: [],
+      transaction_ids: [id(31), id(32)], reimbursement_ids: [],
+    };
+    const rows = { transactions: [{ id: id(31), amount: 40_000, currency: 'USD', state: 'CLEARED' as const }, { id: id(32), amount: 1_500, currency: 'USD', state: 'CLEARED' as const }], claims: [] };
+    const s = tripSpendSummary(linked, rows, [otherTrip([booking(5, { trip_id: id(200), transaction_id: id(31) })])]);
+    expect(s.totals).toEqual([{ currency: 'USD', amount: 1_500 }]);
+    expect(s.counts).toEqual({ bookings: 0, transactions: 1, claims: 0 });
+    // Counted from the server's totals (a linked row not on the device), the count agrees too.
+    const remote = tripSpendSummary({ ...linked, totals: [{ amount: 1_500, currency: 'USD' }] }, { transactions: [], claims: [] }, [otherTrip([booking(5, { transaction_id: id(31) })])]);
+    expect(remote.counts.transactions).toBe(1);
   });
 });

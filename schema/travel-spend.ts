@@ -15,9 +15,26 @@ export type SpendTransaction = Pick<Transaction, 'id' | 'user_id' | 'merchant_na
 export type SpendClaim = Pick<
   Reimbursement, 'id' | 'user_id' | 'type' | 'status' | 'merchant' | 'amount' | 'currency' | 'transaction_date' | 'location' | 'start_date' | 'end_date' | 'memo'
 >;
-export type SpendTrip = Pick<Trip, 'id' | 'user_id' | 'start_date' | 'end_date' | 'destination' | 'destination_name' | 'transaction_ids' | 'reimbursement_ids'>;
-/** Another trip's links: what is linked there is never suggested here. */
-export type LinkedElsewhere = Pick<Trip, 'id' | 'transaction_ids' | 'reimbursement_ids'>;
+export type SpendTrip = Pick<Trip, 'id' | 'user_id' | 'start_date' | 'end_date' | 'destination' | 'destination_name' | 'transaction_ids' | 'reimbursement_ids' | 'bookings'>;
+/** Another trip's links: what is linked there is never suggested here; nor are its bookings' charges. */
+export type LinkedElsewhere = Pick<Trip, 'id' | 'transaction_ids' | 'reimbursement_ids' | 'bookings'>;
+
+/**
+ * Every booking's charge and refund (a canceled booking's too) among `trips`. The server leaves
+ * these out of any trip's linked spend (TRIP_SPEND_ITEMS_SQL in entities/trip.ts: a transaction
+ * that is the transaction_id or refund_transaction_id of any booking in the business), since the
+ * booking itself counts; the client reads them from every trip on the device to agree.
+ */
+export function bookingChargeIds(trips: readonly Pick<Trip, 'bookings'>[]): Set<string> {
+  const ids = new Set<string>();
+  for (const t of trips) {
+    for (const b of t.bookings) {
+      if (b.transaction_id !== null) ids.add(b.transaction_id);
+      if (b.refund_transaction_id !== null) ids.add(b.refund_transaction_id);
+    }
+  }
+  return ids;
+}
 
 export interface SpendSuggestion {
   kind: 'transaction' | 'claim';
@@ -81,7 +98,8 @@ export function claimLabel(c: Pick<SpendClaim, 'type' | 'merchant' | 'location'>
 
 /**
  * The owner's card transactions (pending or cleared) and live claims dated within the trip (±1
- * day) that are linked neither to this trip nor to another one, ranked: during the trip first,
+ * day) that are linked neither to this trip nor to another one and are no booking's charge or
+ * refund, ranked: during the trip first,
  * then a travel merchant, then a mention of the destination; ties by date, then id. Pure.
  */
 export function suggestTripSpend(
@@ -90,7 +108,8 @@ export function suggestTripSpend(
   claims: readonly SpendClaim[],
   otherTrips: readonly LinkedElsewhere[] = [],
 ): SpendSuggestion[] {
-  const linkedTx = new Set(trip.transaction_ids);
+  // A booking's charge or refund stays with its booking's trip (the server refuses it: TRAVEL_7009).
+  const linkedTx = new Set([...trip.transaction_ids, ...bookingChargeIds([trip, ...otherTrips])]);
   const linkedClaims = new Set(trip.reimbursement_ids);
   for (const other of otherTrips) {
     if (other.id === trip.id) continue;
@@ -162,16 +181,18 @@ function listWords(parts: readonly string[]): string {
 
 /**
  * The trip's spend for its header: BOOKED bookings + linked transactions (not declined or
- * reversed) + linked claims (not canceled), per currency, from the rows on this device; when a
- * linked row is not here, the server's totals. Pure.
+ * reversed, and no booking's charge or refund — this trip's or, from `otherTrips`, any other
+ * trip's on the device) + linked claims (not canceled), per currency, from the rows on this
+ * device; when a linked row is not here, the server's totals. Pure.
  */
 export function tripSpendSummary(
   trip: Pick<Trip, 'bookings' | 'transaction_ids' | 'reimbursement_ids' | 'budget' | 'total' | 'totals'>,
   rows: { transactions: readonly Pick<SpendTransaction, 'id' | 'amount' | 'currency' | 'state'>[]; claims: readonly Pick<SpendClaim, 'id' | 'amount' | 'currency' | 'status'>[] },
+  otherTrips: readonly Pick<Trip, 'bookings'>[] = [],
 ): TripSpendSummary {
   const booked = trip.bookings.filter((b) => b.status === 'BOOKED');
-  // Every booking's charge and refund (a canceled one's too), as the server's total leaves them out.
-  const charged = new Set(trip.bookings.flatMap((b) => [b.transaction_id, b.refund_transaction_id].filter((id): id is string => id !== null)));
+  // Every booking's charge and refund (a canceled one's too, another trip's too), as the server's total leaves them out.
+  const charged = bookingChargeIds([trip, ...otherTrips]);
   const txById = new Map(rows.transactions.map((t) => [t.id, t]));
   const claimById = new Map(rows.claims.map((c) => [c.id, c]));
   const local = trip.transaction_ids.every((id) => txById.has(id)) && trip.reimbursement_ids.every((id) => claimById.has(id));

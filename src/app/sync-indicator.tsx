@@ -12,6 +12,7 @@ import type { Bill } from '../../schema/entities/bill.ts';
 import type { Reimbursement } from '../../schema/entities/reimbursement.ts';
 import type { DataApi } from '../../workers/api.ts';
 import { openConflict, REVIEW_CHANGES } from '../lib/conflict-store.ts';
+import { syncShortText } from './sync-short-text.ts';
 
 /** A change the server refused with field-level details (409 CONFLICT): the conflict drawer resolves it. */
 const isFieldConflict = (e: OutboxEntry): boolean => e.state === 'conflict' && e.last_error?.error_code === 'CONFLICT';
@@ -26,6 +27,7 @@ export function SyncIndicator() {
   const online = useAppState((s) => s.online);
   const view = syncStatusView(status, online);
   const attention = (status?.failed ?? 0) + (status?.needsStepUp ?? 0);
+  const waiting = waitingChanges(status);
   useToastOnNewFailure(status?.failed ?? 0);
 
   return (
@@ -34,10 +36,13 @@ export function SyncIndicator() {
       <span role="status" className="sync-text" aria-describedby="sync-detail">
         {view.label}
       </span>
+      {/* A phone's top bar has room for a few words only: these show there instead of the label
+          above (laid over them, still read and found by tests), the waiting count included. */}
+      <span className="sync-short" aria-hidden="true">
+        {syncShortText(view, waiting)}
+      </span>
       {/* Offline, the indicator says just "Offline"; the waiting edits are counted beside it. */}
-      {view.state === 'offline' && waitingChanges(status) > 0 && (
-        <span className="sync-waiting">{waitingText(waitingChanges(status))}</span>
-      )}
+      {view.state === 'offline' && waiting > 0 && <span className="sync-waiting">{waitingText(waiting)}</span>}
       {/* Why and what to do: visible when something is wrong, otherwise for assistive tech (and the title). */}
       <span id="sync-detail" className={view.tone === 'error' ? 'sync-detail' : 'sr-only'}>
         {view.detail ?? ''}

@@ -9,6 +9,8 @@ export interface ConfirmDialogProps {
   description?: ReactNode;
   confirmLabel: string;
   tone?: 'danger' | 'primary';
+  /** The ghost button's words; "Keep as is" unless said. */
+  cancelLabel?: string;
   onClose(): void;
   /** True when done (the dialog closes); false keeps it open (the caller said why). */
   onConfirm(): Promise<boolean>;
@@ -17,7 +19,8 @@ export interface ConfirmDialogProps {
 }
 
 /** A yes/no confirmation naming what is about to happen (paying, canceling, deleting). */
-export function ConfirmDialog({ title, description, confirmLabel, tone = 'primary', onClose, onConfirm, returnFocus, children }: ConfirmDialogProps) {
+export function ConfirmDialog(props: ConfirmDialogProps) {
+  const { title, description, confirmLabel, tone = 'primary', cancelLabel = 'Keep as is', onClose, onConfirm, returnFocus, children } = props;
   const [busy, setBusy] = useState(false);
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -33,7 +36,7 @@ export function ConfirmDialog({ title, description, confirmLabel, tone = 'primar
       {children}
       <div className="modal-actions">
         <Button variant="ghost" onClick={onClose}>
-          Keep as is
+          {cancelLabel}
         </Button>
         <Button type="submit" variant={tone} loading={busy}>
           {confirmLabel}

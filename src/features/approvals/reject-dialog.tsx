@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { ApprovalObjectType } from '../../../schema/entities/approval.ts';
-import { Button } from '../../components/button.tsx';
-import { Modal } from '../../components/modal.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { rejectWords } from './approval-labels.ts';
 import { reviewedText } from './approval-rows.ts';
 
@@ -19,26 +18,26 @@ export interface RejectDialogProps {
 export function RejectDialog({ kinds, subject, onReject, onClose, returnFocus }: RejectDialogProps) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const count = kinds.length;
   const words = rejectWords(kinds);
   const title = count === 1 ? `Reject this ${kinds[0] === 'card_request' ? 'card request' : 'claim'}?` : `Reject ${reviewedText(kinds)}?`;
   return (
-    <Modal
+    <ConfirmDialog
       title={title}
       description={subject ?? words.after}
+      confirmLabel={count === 1 ? 'Reject' : `Reject ${count}`}
+      tone="danger"
+      cancelLabel="Cancel"
       onClose={onClose}
       returnFocus={returnFocus}
-      onSubmit={async (e) => {
-        e.preventDefault();
+      onConfirm={async () => {
         const text = reason.trim();
-        if (!text) return setError(words.missing);
-        setBusy(true);
-        try {
-          await onReject(text);
-        } finally {
-          setBusy(false);
+        if (!text) {
+          setError(words.missing);
+          return false;
         }
+        await onReject(text);
+        return true;
       }}
     >
       <label className="field">
@@ -62,14 +61,6 @@ export function RejectDialog({ kinds, subject, onReject, onClose, returnFocus }:
           </span>
         )}
       </label>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="danger" loading={busy}>
-          {count === 1 ? 'Reject' : `Reject ${count}`}
-        </Button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import type { FlightSearchBody, HotelSearchBody } from '../../../schema/api/calls-travel.ts';
 import { CABINS, type Cabin } from '../../../schema/entities/trip.ts';
 import { Button } from '../../components/button.tsx';
@@ -37,24 +37,33 @@ function useSearchForm<V extends object, B>(initial: V, build: (v: V) => { ok: t
   return { values, errors, set, submit };
 }
 
+/** The form both searches share: its fields (disabled offline) and the submit button. */
+function SearchFormShell({ name, off, busy, onSubmit, children }: { name: string; off: boolean; busy: boolean; onSubmit(e: FormEvent): void; children: ReactNode }) {
+  return (
+    <form className="book-form" onSubmit={onSubmit} aria-label={name} noValidate>
+      <fieldset className="book-fields" disabled={off}>
+        {children}
+      </fieldset>
+      <Button type="submit" variant="primary" loading={busy} disabled={off || busy}>
+        {name}
+      </Button>
+    </form>
+  );
+}
+
 /** From, To (airport type-ahead), Depart, Return, Cabin, Passengers → `POST /v1/auth/booking/flights/search`. */
 export function FlightSearchForm(props: FormProps<FlightSearchBody> & { initial: FlightSearchValues }) {
   const { values, errors, set, submit } = useSearchForm(props.initial, (v) => flightSearchBody(v, props.today, props.tripId), props.onSearch);
   const off = props.disabled;
   return (
-    <form className="book-form" onSubmit={submit} aria-label="Search flights" noValidate>
-      <fieldset className="book-fields" disabled={off}>
-        <AirportField label="From" value={values.origin} error={errors.origin} disabled={off} onChange={(v) => set('origin', v)} />
-        <AirportField label="To" value={values.destination} error={errors.destination} disabled={off} onChange={(v) => set('destination', v)} />
-        <DateField label="Depart" value={values.depart_date} min={props.today} error={errors.depart_date} disabled={off} onChange={(v) => set('depart_date', v)} />
-        <DateField label="Return" value={values.return_date} min={values.depart_date || props.today} error={errors.return_date} hint="Optional: one way without it." disabled={off} onChange={(v) => set('return_date', v)} />
-        <SelectField label="Cabin" value={values.cabin} leading={[{ value: '', label: 'Any cabin' }]} options={CABIN_OPTIONS} onChange={(v) => set('cabin', v as Cabin | '')} />
-        <TextField label="Passengers" value={values.passengers} error={errors.passengers} disabled={off} onChange={(v) => set('passengers', v)} />
-      </fieldset>
-      <Button type="submit" variant="primary" loading={props.busy} disabled={off || props.busy}>
-        Search flights
-      </Button>
-    </form>
+    <SearchFormShell name="Search flights" off={off} busy={props.busy} onSubmit={submit}>
+      <AirportField label="From" value={values.origin} error={errors.origin} disabled={off} onChange={(v) => set('origin', v)} />
+      <AirportField label="To" value={values.destination} error={errors.destination} disabled={off} onChange={(v) => set('destination', v)} />
+      <DateField label="Depart" value={values.depart_date} min={props.today} error={errors.depart_date} disabled={off} onChange={(v) => set('depart_date', v)} />
+      <DateField label="Return" value={values.return_date} min={values.depart_date || props.today} error={errors.return_date} hint="Optional: one way without it." disabled={off} onChange={(v) => set('return_date', v)} />
+      <SelectField label="Cabin" value={values.cabin} leading={[{ value: '', label: 'Any cabin' }]} options={CABIN_OPTIONS} onChange={(v) => set('cabin', v as Cabin | '')} />
+      <TextField label="Passengers" value={values.passengers} error={errors.passengers} disabled={off} onChange={(v) => set('passengers', v)} />
+    </SearchFormShell>
   );
 }
 
@@ -63,15 +72,10 @@ export function HotelSearchForm(props: FormProps<HotelSearchBody> & { initial: H
   const { values, errors, set, submit } = useSearchForm(props.initial, (v) => hotelSearchBody(v, props.today, props.tripId), props.onSearch);
   const off = props.disabled;
   return (
-    <form className="book-form" onSubmit={submit} aria-label="Search hotels" noValidate>
-      <fieldset className="book-fields" disabled={off}>
-        <AirportField label="City" value={values.city} error={errors.city} disabled={off} onChange={(v) => set('city', v)} />
-        <DateField label="Check-in" value={values.check_in} min={props.today} error={errors.check_in} disabled={off} onChange={(v) => set('check_in', v)} />
-        <DateField label="Check-out" value={values.check_out} min={values.check_in || props.today} error={errors.check_out} disabled={off} onChange={(v) => set('check_out', v)} />
-      </fieldset>
-      <Button type="submit" variant="primary" loading={props.busy} disabled={off || props.busy}>
-        Search hotels
-      </Button>
-    </form>
+    <SearchFormShell name="Search hotels" off={off} busy={props.busy} onSubmit={submit}>
+      <AirportField label="City" value={values.city} error={errors.city} disabled={off} onChange={(v) => set('city', v)} />
+      <DateField label="Check-in" value={values.check_in} min={props.today} error={errors.check_in} disabled={off} onChange={(v) => set('check_in', v)} />
+      <DateField label="Check-out" value={values.check_out} min={values.check_in || props.today} error={errors.check_out} disabled={off} onChange={(v) => set('check_out', v)} />
+    </SearchFormShell>
   );
 }

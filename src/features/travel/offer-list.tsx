@@ -1,8 +1,8 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState } from 'react';
 import type { Booking } from '../../../schema/entities/trip.ts';
 import { Button } from '../../components/button.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { FormError } from '../../components/form-error.tsx';
-import { Modal } from '../../components/modal.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
@@ -77,27 +77,30 @@ export interface BookDialogProps {
 export function BookDialog({ client, tripId, offer, onClose, onBooked }: BookDialogProps) {
   const badge = policyBadge(offer);
   const key = useRef(crypto.randomUUID());
-  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    setBusy(true);
+  async function book(): Promise<boolean> {
     setError(null);
-    try {
-      const r = await client.requestBooking(tripId, offer.offer_id, key.current);
-      if (!r.ok) return setError(errorText(r.error));
-      onBooked(r.booking);
-    } finally {
-      setBusy(false);
+    const r = await client.requestBooking(tripId, offer.offer_id, key.current);
+    if (!r.ok) {
+      setError(errorText(r.error));
+      return false;
     }
+    onBooked(r.booking);
+    return true;
   }
-  const price = offerPrice(offer);
   return (
-    <Modal title={offer.in_policy ? 'Book and pay?' : 'Request this booking?'} description={offerTitle(offer)} onClose={onClose} onSubmit={submit}>
+    <ConfirmDialog
+      title={offer.in_policy ? 'Book and pay?' : 'Request this booking?'}
+      description={offerTitle(offer)}
+      confirmLabel={offer.in_policy ? `Book for ${formatMoney(offer.price.amount, offer.price.currency)}` : 'Request approval'}
+      cancelLabel="Cancel"
+      onClose={onClose}
+      onConfirm={book}
+    >
       <FormError message={error} />
       <dl className="facts">
         <dt>Price</dt>
-        <dd>{price}</dd>
+        <dd>{offerPrice(offer)}</dd>
         <dt>Paid with</dt>
         <dd>Charged to the trip’s virtual card{offer.in_policy ? ' now' : ' when approved'}</dd>
         <dt>Policy</dt>
@@ -106,14 +109,6 @@ export function BookDialog({ client, tripId, offer, onClose, onBooked }: BookDia
           {offer.policy_reasons.length > 0 && <span className="muted"> ({offer.policy_reasons.join(' · ')})</span>}
         </dd>
       </dl>
-      <div className="modal-actions">
-        <Button variant="ghost" onClick={onClose}>
-          Cancel
-        </Button>
-        <Button type="submit" variant="primary" loading={busy}>
-          {offer.in_policy ? `Book for ${formatMoney(offer.price.amount, offer.price.currency)}` : 'Request approval'}
-        </Button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }

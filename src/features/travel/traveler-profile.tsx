@@ -13,7 +13,7 @@ import { errorText } from '../../lib/error-text.ts';
 import { formatLocalDateTime } from '../../lib/format.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
-import { profileBody, profileValues, type ProfileValues } from './profile-form.ts';
+import { loyaltyChanged, newLoyaltyRow, profileBody, profileValues, type LoyaltyRow, type ProfileValues } from './profile-form.ts';
 import { LoadState, useOnlineLoad } from './load-state.tsx';
 
 const SEAT_LABELS: Record<(typeof SEAT_PREFERENCES)[number], string> = { WINDOW: 'Window', AISLE: 'Aisle', NO_PREFERENCE: 'No preference' };
@@ -79,7 +79,7 @@ function ProfileFacts({ profile, onEdit }: { profile: TravelerProfile | null; on
   );
 }
 
-function ProfileForm({ profile, onCancel, onSaved }: { profile: TravelerProfile | null; onCancel(): void; onSaved(p: TravelerProfile): void }) {
+export function ProfileForm({ profile, onCancel, onSaved }: { profile: TravelerProfile | null; onCancel(): void; onSaved(p: TravelerProfile): void }) {
   const client = useDataClient();
   const sensitive = useSensitiveAction();
   const [v, setV] = useState<ProfileValues>(() => profileValues(profile));
@@ -90,7 +90,7 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: TravelerProfile 
 
   async function submit(e: FormEvent) {
     e.preventDefault();
-    const built = profileBody(v, profile !== null);
+    const built = profileBody(v, profile);
     setErrors(built.ok ? {} : built.errors);
     if (!built.ok) return setError('Check the fields marked below.');
     setBusy(true);
@@ -122,27 +122,17 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: TravelerProfile 
           <TextField label="Middle name" autoComplete="additional-name" value={v.legal_middle_name} error={errors.legal_middle_name} hint="Optional." onChange={(x) => patch({ legal_middle_name: x })} />
           <TextField label="Last name" autoComplete="family-name" value={v.legal_last_name} error={errors.legal_last_name} onChange={(x) => patch({ legal_last_name: x })} />
           <DateField label="Date of birth" value={v.date_of_birth} error={errors.date_of_birth} hint={profile ? KEEP_HINT : undefined} onChange={(x) => patch({ date_of_birth: x })} />
-          <TextField label="Known traveler number" value={v.known_traveler_number} error={errors.known_traveler_number} hint={`Optional: TSA PreCheck or Global Entry, 8–10 letters or digits.${profile ? ` ${KEEP_HINT}` : ''}`} onChange={(x) => patch({ known_traveler_number: x })} />
+          <TextField label="Known traveler number" value={v.known_traveler_number} error={errors.known_traveler_number} disabled={v.clear_known_traveler_number}
+            hint={`Optional: TSA PreCheck or Global Entry, 8–10 letters or digits.${profile ? ` ${KEEP_HINT}` : ''}`} onChange={(x) => patch({ known_traveler_number: x })} />
           <SelectField label="Seat" value={v.seat_preference} options={SEAT_OPTIONS} onChange={(x) => patch({ seat_preference: x as ProfileValues['seat_preference'] })} />
         </div>
-        <fieldset className="policy-group">
-          <legend>Loyalty programs</legend>
-          {profile && profile.loyalty_programs.length > 0 ? <p className="muted">Leave the numbers blank to keep the saved ones.</p> : null}
-          {v.loyalty.map((l, i) => (
-            <div className="policy-row" key={i}>
-              <TextField label={`Airline code, program ${i + 1}`} value={l.airline_code} maxLength={2} error={errors[`loyalty_programs.${i}.airline_code`]}
-                onChange={(x) => patch({ loyalty: v.loyalty.map((y, j) => (j === i ? { ...y, airline_code: x } : y)) })} />
-              <TextField label={`Number, program ${i + 1}`} value={l.number} error={errors[`loyalty_programs.${i}.number`]}
-                onChange={(x) => patch({ loyalty: v.loyalty.map((y, j) => (j === i ? { ...y, number: x } : y)) })} />
-              <Button size="sm" variant="ghost" onClick={() => patch({ loyalty: v.loyalty.filter((_, j) => j !== i) })}>
-                Remove<span className="sr-only"> program {i + 1}</span>
-              </Button>
-            </div>
-          ))}
-          <Button size="sm" disabled={v.loyalty.length >= 20} onClick={() => patch({ loyalty: [...v.loyalty, { airline_code: '', number: '' }] })}>
-            Add a program
-          </Button>
-        </fieldset>
+        {profile?.known_traveler_number_last_four != null ? (
+          <label className="check">
+            <input type="checkbox" checked={v.clear_known_traveler_number} onChange={(e) => patch({ clear_known_traveler_number: e.target.checked, known_traveler_number: '' })} />
+            Remove the saved known traveler number (••••{profile.known_traveler_number_last_four})
+          </label>
+        ) : null}
+        <LoyaltyFieldset rows={v.loyalty} savedCount={profile?.loyalty_programs.length ?? 0} errors={errors} onChange={(loyalty) => patch({ loyalty })} />
         <div className="policy-actions">
           <Button type="submit" variant="primary" loading={busy}>
             Save traveler profile
@@ -154,5 +144,67 @@ function ProfileForm({ profile, onCancel, onSaved }: { profile: TravelerProfile 
       </form>
       {sensitive.prompting && <StepUpDialog onDone={sensitive.confirmed} onCancel={sensitive.cancelled} />}
     </>
+  );
+}
+
+/** The PUT schema's longest list. */
+const MAX_PROGRAMS = 20;
+
+interface LoyaltyFieldsetProps {
+  rows: LoyaltyRow[];
+  /** How many programs are saved (the list as it was). */
+  savedCount: number;
+  errors: Record<string, string>;
+  onChange(rows: LoyaltyRow[]): void;
+}
+
+/**
+ * The loyalty programs one row each: a saved one shows its airline and masked number with Edit
+ * and Remove; a new or edited one its two fields. The numbers are saved as one list (profile-form.ts).
+ */
+export function LoyaltyFieldset({ rows, savedCount, errors, onChange }: LoyaltyFieldsetProps) {
+  const set = (i: number, p: Partial<LoyaltyRow>) => onChange(rows.map((y, j) => (j === i ? { ...y, ...p } : y)));
+  // Once the list changes it is sent whole, so the saved rows kept need their numbers typed again.
+  const retype = loyaltyChanged({ loyalty: rows }, savedCount) && rows.some((l) => l.saved !== null && l.number.trim() === '');
+  return (
+    <fieldset className="policy-group">
+      <legend>Loyalty programs</legend>
+      {retype ? <p className="muted">The programs are saved as one list: type again the numbers of the saved ones you keep.</p> : null}
+      {rows.length === 0 ? <p className="muted">None.</p> : null}
+      {rows.map((l, i) => {
+        const numberError = errors[`loyalty_programs.${i}.number`];
+        const remove = (
+          <Button size="sm" variant="ghost" onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+            Remove<span className="sr-only"> program {i + 1}</span>
+          </Button>
+        );
+        if (l.saved && !l.editing && !retype && !numberError) {
+          return (
+            <div className="policy-row loyalty-saved" key={i}>
+              <span>{l.saved.airline_code}</span>
+              <span className="mono">••••{l.saved.number_last_four}</span>
+              <span className="loyalty-actions">
+                <Button size="sm" onClick={() => set(i, { editing: true })}>
+                  Edit<span className="sr-only"> program {i + 1}</span>
+                </Button>
+                {remove}
+              </span>
+            </div>
+          );
+        }
+        return (
+          <div className="policy-row" key={i}>
+            <TextField label={`Airline code, program ${i + 1}`} value={l.airline_code} maxLength={2} error={errors[`loyalty_programs.${i}.airline_code`]}
+              onChange={(x) => set(i, { airline_code: x })} />
+            <TextField label={`Number, program ${i + 1}`} value={l.number} error={numberError}
+              hint={l.saved ? `Saved: ••••${l.saved.number_last_four}` : undefined} onChange={(x) => set(i, { number: x })} />
+            {remove}
+          </div>
+        );
+      })}
+      <Button size="sm" disabled={rows.length >= MAX_PROGRAMS} onClick={() => onChange([...rows, newLoyaltyRow()])}>
+        Add a program
+      </Button>
+    </fieldset>
   );
 }

@@ -22,6 +22,8 @@ export interface TripData {
   suggestions: SpendSuggestion[];
 }
 
+type TripRead = Omit<TripData, 'itinerary' | 'summary' | 'suggestions'> & { candidates: Awaited<ReturnType<typeof readCandidates>>; chargeTrips: Trip[] };
+
 async function readLinked(client: DataClient, trip: Trip) {
   const reads = collectionReads(client);
   const [transactions, claims] = await Promise.all([
@@ -45,12 +47,25 @@ async function readCandidates(client: DataClient, trip: Trip) {
 }
 
 /**
+ * The trips whose bookings' charges must not count as this trip's linked spend (the server
+ * leaves out any booking's charge or refund in the business): the owner's trips, already read for
+ * the suggestions, and those of whoever owns a linked transaction (an admin may link anyone's
+ * spend; a booking's charge is on its traveller's card, so it is theirs).
+ */
+async function readChargeTrips(client: DataClient, trip: Trip, transactions: readonly TransactionView[], ownersTrips: readonly Trip[]): Promise<Trip[]> {
+  const others = [...new Set(transactions.map((t) => t.user_id))].filter((u) => u !== trip.user_id);
+  if (others.length === 0) return [...ownersTrips];
+  const more = await collectionReads(client).query('trips', { filter: { user_ids: others }, sort: 'start_desc', offset: 0, limit: LIMIT });
+  return [...ownersTrips, ...(more.rows as Trip[])];
+}
+
+/**
  * One trip from the mirror (fully offline) with what is linked to it, its itinerary, its spend
  * against the budget and the suggested spend; re-read on every data change. `undefined` while
  * reading, `null` when the trip is not on this device (or was deleted).
  */
 export function useTrip(client: DataClient, tripId: string, version: number): TripData | null | undefined {
-  const [state, setState] = useState<{ id: string; data: Omit<TripData, 'itinerary' | 'summary' | 'suggestions'> & { candidates: Awaited<ReturnType<typeof readCandidates>> } | null } | null>(null);
+  const [state, setState] = useState<{ id: string; data: TripRead | null } | null>(null);
   useEffect(() => {
     let stale = false;
     void (async () => {
@@ -60,8 +75,9 @@ export function useTrip(client: DataClient, tripId: string, version: number): Tr
         return;
       }
       const [linked, candidates] = await Promise.all([readLinked(client, trip), readCandidates(client, trip)]);
+      const chargeTrips = await readChargeTrips(client, trip, linked.transactions, candidates.trips);
       const missing = trip.transaction_ids.length + trip.reimbursement_ids.length - linked.transactions.length - linked.claims.length;
-      if (!stale) setState({ id: tripId, data: { trip, ...linked, missing, candidates } });
+      if (!stale) setState({ id: tripId, data: { trip, ...linked, missing, candidates, chargeTrips } });
     })();
     return () => {
       stale = true;
@@ -70,12 +86,12 @@ export function useTrip(client: DataClient, tripId: string, version: number): Tr
   return useMemo(() => {
     if (!state || state.id !== tripId) return undefined;
     if (!state.data) return null;
-    const { candidates, ...d } = state.data;
+    const { candidates, chargeTrips, ...d } = state.data;
     const linked = { transactions: d.transactions, claims: d.claims };
     return {
       ...d,
       itinerary: buildItinerary(d.trip, linked),
-      summary: tripSpendSummary(d.trip, linked),
+      summary: tripSpendSummary(d.trip, linked, chargeTrips.filter((t) => t.id !== d.trip.id)),
       suggestions: suggestTripSpend(d.trip, candidates.transactions, candidates.claims, candidates.trips),
     };
   }, [state, tripId]);
