@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Trip } from '../../../schema/entities/trip.ts';
-import { addDays, SUGGEST_MARGIN_DAYS, suggestTripSpend, tripSpendSummary, type SpendSuggestion, type TripSpendSummary } from '../../../schema/travel-spend.ts';
+import { addDays, bookingChargeIds, SUGGEST_MARGIN_DAYS, suggestTripSpend, tripSpendSummary, type SpendSuggestion, type TripSpendSummary } from '../../../schema/travel-spend.ts';
 import type { ClaimView } from '../../lib/claim-labels.ts';
 import type { DataClient, TransactionView } from '../../data-access/types.ts';
 import { collectionReads } from '../../lib/list/collection-reads.ts';
@@ -22,7 +22,8 @@ export interface TripData {
   suggestions: SpendSuggestion[];
 }
 
-type TripRead = Omit<TripData, 'itinerary' | 'summary' | 'suggestions'> & { candidates: Awaited<ReturnType<typeof readCandidates>>; chargeTrips: Trip[] };
+/** A trip and what was read around it, before deriving the page's data. */
+export type TripRead = Omit<TripData, 'itinerary' | 'summary' | 'suggestions'> & { candidates: { transactions: TransactionView[]; claims: ClaimView[]; trips: Trip[] }; chargeTrips: Trip[] };
 
 async function readLinked(client: DataClient, trip: Trip) {
   const reads = collectionReads(client);
@@ -60,6 +61,25 @@ async function readChargeTrips(client: DataClient, trip: Trip, transactions: rea
 }
 
 /**
+ * What the trip page shows from what was read, pure: the itinerary, the spend against the budget
+ * and the suggestions, every trip's booking charges left out of the linked spend as the server
+ * does (schema/travel-spend.ts). Tested.
+ */
+export function deriveTripData(read: TripRead): TripData {
+  const { candidates, chargeTrips, ...d } = read;
+  const linked = { transactions: d.transactions, claims: d.claims };
+  const otherTrips = chargeTrips.filter((t) => t.id !== d.trip.id);
+  // Another trip's booking charge is that trip's booking, there: not a card line on this timeline.
+  const elsewhere = bookingChargeIds(otherTrips);
+  return {
+    ...d,
+    itinerary: buildItinerary(d.trip, { ...linked, transactions: d.transactions.filter((t) => !elsewhere.has(t.id)) }),
+    summary: tripSpendSummary(d.trip, linked, otherTrips),
+    suggestions: suggestTripSpend(d.trip, candidates.transactions, candidates.claims, candidates.trips),
+  };
+}
+
+/**
  * One trip from the mirror (fully offline) with what is linked to it, its itinerary, its spend
  * against the budget and the suggested spend; re-read on every data change. `undefined` while
  * reading, `null` when the trip is not on this device (or was deleted).
@@ -86,14 +106,7 @@ export function useTrip(client: DataClient, tripId: string, version: number): Tr
   return useMemo(() => {
     if (!state || state.id !== tripId) return undefined;
     if (!state.data) return null;
-    const { candidates, chargeTrips, ...d } = state.data;
-    const linked = { transactions: d.transactions, claims: d.claims };
-    return {
-      ...d,
-      itinerary: buildItinerary(d.trip, linked),
-      summary: tripSpendSummary(d.trip, linked, chargeTrips.filter((t) => t.id !== d.trip.id)),
-      suggestions: suggestTripSpend(d.trip, candidates.transactions, candidates.claims, candidates.trips),
-    };
+    return deriveTripData(state.data);
   }, [state, tripId]);
 }
 
