@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_TRAVEL_POLICY, DEFAULT_TRAVEL_SETTINGS } from '../../../schema/travel-policy.ts';
 import { policyBody, policyValues, settingsBody, settingsValues } from './policy-form.ts';
-import { profileBody, profileValues } from './profile-form.ts';
+import { newLoyaltyRow, profileBody, profileValues } from './profile-form.ts';
 
 describe('policy form', () => {
   it('round-trips the default policy through the form', () => {
@@ -38,17 +38,18 @@ describe('settings form', () => {
 
 describe('traveler profile form', () => {
   it('keeps names and seat from the masked profile, never the masked numbers, and sends them typed again in capitals', () => {
-    const v = profileValues({
+    const saved = {
       legal_first_name: 'Ana', legal_middle_name: null, legal_last_name: 'Silva', date_of_birth_masked: '••••-••-14', known_traveler_number_last_four: '1234',
-      loyalty_programs: [{ airline_code: 'TP', number_last_four: '9876' }], seat_preference: 'AISLE', updated_at: '2026-03-01T10:00:00Z',
-    });
+      loyalty_programs: [{ airline_code: 'TP', number_last_four: '9876' }], seat_preference: 'AISLE' as const, updated_at: '2026-03-01T10:00:00Z',
+    };
+    const v = profileValues(saved);
     expect(v).toMatchObject({ legal_first_name: 'Ana', date_of_birth: '', known_traveler_number: '', loyalty: [{ airline_code: 'TP', number: '' }], seat_preference: 'AISLE' });
-    expect(profileBody({ ...v, date_of_birth: '1990-05-14', known_traveler_number: 'ab 123 4567', loyalty: [{ airline_code: 'tp', number: 'x99887766' }] }, true)).toEqual({
+    expect(profileBody({ ...v, date_of_birth: '1990-05-14', known_traveler_number: 'ab 123 4567', loyalty: [{ ...v.loyalty[0]!, airline_code: 'tp', number: 'x99887766' }] }, saved)).toEqual({
       ok: true,
       body: { legal_first_name: 'Ana', legal_last_name: 'Silva', date_of_birth: '1990-05-14', known_traveler_number: 'AB1234567', loyalty_programs: [{ airline_code: 'TP', number: 'X99887766' }], seat_preference: 'AISLE' },
     });
     // First save: the date of birth is required; a loyalty row typed half is refused on its number.
-    const bad = profileBody({ ...v, date_of_birth: '', loyalty: [{ airline_code: 'TP', number: '' }, { airline_code: 'UA', number: '12345678' }] }, false);
+    const bad = profileBody({ ...v, date_of_birth: '', loyalty: [{ ...newLoyaltyRow(), airline_code: 'TP' }, { ...newLoyaltyRow(), airline_code: 'UA', number: '12345678' }] }, null);
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(Object.keys(bad.errors).sort()).toEqual(['date_of_birth', 'loyalty_programs.0.number']);
   });

@@ -126,7 +126,7 @@ export function ProfileForm({ profile, onCancel, onSaved }: { profile: TravelerP
             hint={`Optional: TSA PreCheck or Global Entry, 8–10 letters or digits.${profile ? ` ${KEEP_HINT}` : ''}`} onChange={(x) => patch({ known_traveler_number: x })} />
           <SelectField label="Seat" value={v.seat_preference} options={SEAT_OPTIONS} onChange={(x) => patch({ seat_preference: x as ProfileValues['seat_preference'] })} />
         </div>
-        {profile?.known_traveler_number_last_four != null ? (
+        {profile && profile.known_traveler_number_last_four !== null ? (
           <label className="check">
             <input type="checkbox" checked={v.clear_known_traveler_number} onChange={(e) => patch({ clear_known_traveler_number: e.target.checked, known_traveler_number: '' })} />
             Remove the saved known traveler number (••••{profile.known_traveler_number_last_four})
