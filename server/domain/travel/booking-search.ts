@@ -35,7 +35,7 @@ async function storeOffers(db: Queryable, user: ActingUser, kind: 'FLIGHT' | 'HO
   const ids = offers.map(() => randomUUID());
   await db.query(
     `DELETE FROM travel_offers o WHERE o.business_id = $1 AND o.user_id = $2 AND o.expires_at < $3::timestamptz - interval '1 day'
-        AND NOT EXISTS (SELECT 1 FROM travel_bookings b WHERE b.offer_id = o.id)`,
+        AND NOT EXISTS (SELECT 1 FROM travel_bookings b WHERE b.business_id = o.business_id AND b.offer_id = o.id)`,
     [user.business_id, user.id, now.toISOString()],
   );
   if (offers.length > 0) {
