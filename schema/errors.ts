@@ -113,6 +113,7 @@ export const ERROR_CATALOGUE = {
   TRAVEL_7022: { status: 409, message: 'The trip\'s virtual card is locked, suspended or terminated, so nothing can be charged to it. Ask an admin to unlock it.' },
   TRAVEL_7023: { status: 422, message: 'This flight has already left (or the stay has begun): search again.' },
   TRAVEL_7024: { status: 409, message: 'This offer is already booked on another trip.' },
+  TRAVEL_7025: { status: 409, message: 'The travel policy changed since you searched: this offer\'s policy outcome is different now. Search again to confirm.' },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },

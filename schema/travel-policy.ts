@@ -6,8 +6,10 @@ import { cabinSchema, iataCodeSchema, type Cabin } from './entities/trip.ts';
  * profile and the business's travel settings — the shapes. The pure evaluation of an offer
  * against the policy lives in `travel-rules.ts`.
  *
- * Amounts are integer minor units of the policy's `currency` (the business's currency); an offer
- * in another currency is out of policy ("priced in EUR; the policy caps USD").
+ * Amounts are integer minor units of the policy's `currency` (the business's currency). Offers are
+ * priced in the business's currency (fixed rates: travel/fx-rates.ts), so they compare with the
+ * caps as charged; an offer in another currency than the policy's is never compared by a guessed
+ * rate: it is out of policy with a reason naming both ("Priced in EUR: the policy caps USD").
  */
 const OUT_OF_POLICY_ACTIONS = ['REQUIRE_APPROVAL', 'BLOCK'] as const;
 

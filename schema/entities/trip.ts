@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
-import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
+import { docSqlOf, MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { knownCurrencySchema } from '../money.ts';
 
 /**
@@ -180,29 +180,59 @@ function compareTrips(sort: TripSort) {
  * counts instead: a charge is linked to its trip, and counted once); linked claims not CANCELED
  * and not deleted.
  */
-const BOOKINGS_SQL = `(SELECT coalesce(jsonb_agg(jsonb_build_object(
-      'id', b.id, 'trip_id', b.trip_id, 'kind', b.kind, 'status', b.status, 'offer_id', b.offer_id,
-      'price', jsonb_build_object('amount', b.price_amount, 'currency', b.currency),
-      'in_policy', b.in_policy, 'policy_reasons', b.policy_reasons,
-      'segments', coalesce(b.payload->'segments', '[]'::jsonb), 'hotel', b.payload->'hotel',
-      'confirmation_code', b.confirmation_code, 'card_id', b.card_id, 'transaction_id', b.transaction_id,
-      'refund_transaction_id', b.refund_transaction_id, 'approval_id', b.approval_id, 'rejection_reason', b.rejection_reason,
-      'booked_at', ll_iso(b.booked_at), 'canceled_at', ll_iso(b.canceled_at), 'created_at', ll_iso(b.created_at))
-      ORDER BY b.created_at, b.id), '[]'::jsonb)
-    FROM travel_bookings b WHERE b.trip_id = r.id)`;
+/**
+ * A booking's wire doc (`bookingSchema`) read from `travel_bookings` (alias `r`): the one column
+ * map both the booking calls' answers (server/domain/travel/booking-doc.ts) and the trip doc's
+ * `bookings` aggregate build from. `payload` is the offer as answered: `segments` (FLIGHT) or
+ * `hotel` (HOTEL).
+ */
+const BOOKING_COLUMNS: ColumnMap<Booking> = {
+  id: { type: 'uuid' },
+  trip_id: { type: 'uuid' },
+  kind: { type: 'text' },
+  status: { type: 'text' },
+  offer_id: { type: 'uuid' },
+  price: { type: 'jsonb', sql: `jsonb_build_object('amount', r.price_amount, 'currency', r.currency)` },
+  in_policy: { type: 'bool' },
+  policy_reasons: { type: 'jsonb' },
+  segments: { type: 'jsonb', sql: `coalesce(r.payload->'segments', '[]'::jsonb)` },
+  hotel: { type: 'jsonb', sql: `r.payload->'hotel'` },
+  confirmation_code: { type: 'text' },
+  card_id: { type: 'uuid' },
+  transaction_id: { type: 'uuid' },
+  refund_transaction_id: { type: 'uuid' },
+  approval_id: { type: 'uuid' },
+  rejection_reason: { type: 'text' },
+  booked_at: { type: 'timestamptz' },
+  canceled_at: { type: 'timestamptz' },
+  created_at: { type: 'timestamptz' },
+};
+
+/** The booking doc as SQL over a `travel_bookings` row aliased `r`. */
+export const BOOKING_DOC_SQL = docSqlOf(BOOKING_COLUMNS);
+
+/**
+ * The trip's bookings, oldest first. The booking doc reads its row as `r`, which inside this
+ * subquery is the booking; the trip (the outer `r`) is named `trip` first, so both keep their alias.
+ */
+const BOOKINGS_SQL = `(SELECT coalesce(jsonb_agg(d.doc ORDER BY d.created_at, d.id), '[]'::jsonb)
+    FROM (SELECT r.id, r.business_id) AS trip,
+    LATERAL (SELECT ${BOOKING_DOC_SQL} AS doc, r.created_at, r.id FROM travel_bookings r
+              WHERE r.business_id = trip.business_id AND r.trip_id = trip.id) AS d)`;
 
 const linkedIdsSql = (type: 'transaction' | 'reimbursement') => `(SELECT coalesce(jsonb_agg(e.object_id ORDER BY e.linked_at, e.object_id), '[]'::jsonb)
-    FROM trip_spend_events e WHERE e.trip_id = r.id AND e.object_type = '${type}')`;
+    FROM trip_spend_events e WHERE e.business_id = r.business_id AND e.trip_id = r.id AND e.object_type = '${type}')`;
 
 /** Every amount that counts toward the trip's total (see above), as rows (amount, currency). */
-const TRIP_SPEND_ITEMS_SQL = `SELECT b.price_amount AS amount, b.currency FROM travel_bookings b WHERE b.trip_id = r.id AND b.status = 'BOOKED'
+const TRIP_SPEND_ITEMS_SQL = `SELECT b.price_amount AS amount, b.currency FROM travel_bookings b
+       WHERE b.business_id = r.business_id AND b.trip_id = r.id AND b.status = 'BOOKED'
       UNION ALL
       SELECT t.amount, t.currency FROM trip_spend_events e JOIN transactions t ON t.id = e.object_id AND t.business_id = e.business_id
-       WHERE e.trip_id = r.id AND e.object_type = 'transaction' AND t.state <> 'DECLINED' AND NOT t.deleted
+       WHERE e.business_id = r.business_id AND e.trip_id = r.id AND e.object_type = 'transaction' AND t.state <> 'DECLINED' AND NOT t.deleted
          AND NOT EXISTS (SELECT 1 FROM travel_bookings ob WHERE ob.business_id = r.business_id AND t.id IN (ob.transaction_id, ob.refund_transaction_id))
       UNION ALL
       SELECT c.amount, c.currency FROM trip_spend_events e JOIN reimbursements c ON c.id = e.object_id AND c.business_id = e.business_id
-       WHERE e.trip_id = r.id AND e.object_type = 'reimbursement' AND c.status <> 'CANCELED' AND NOT c.deleted`;
+       WHERE e.business_id = r.business_id AND e.trip_id = r.id AND e.object_type = 'reimbursement' AND c.status <> 'CANCELED' AND NOT c.deleted`;
 
 /** The budget's currency, else the business's. */
 const TRIP_CURRENCY_SQL = `coalesce(r.budget_currency, (SELECT bz.currency FROM businesses bz WHERE bz.id = r.business_id))`;

@@ -30,6 +30,7 @@ export type ChargeInput = {
 async function freeConfirmationCode(tx: Queryable): Promise<string> {
   for (;;) {
     const code = Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+    // Across every business on purpose: the column is UNIQUE (a code is read out at any counter).
     const taken = await tx.query('SELECT 1 FROM travel_bookings WHERE confirmation_code = $1', [code]);
     if (taken.length === 0) return code;
   }

@@ -1,36 +1,12 @@
-import { docSqlOf, type ColumnMap } from '../../../schema/entities/columns.ts';
-import { bookingSchema, type Booking } from '../../../schema/entities/trip.ts';
+import { BOOKING_DOC_SQL, bookingSchema, type Booking } from '../../../schema/entities/trip.ts';
 import type { Queryable } from '../../db/db.ts';
 
 /**
- * Issue 27: a booking's wire doc (schema/entities/trip.ts `bookingSchema`) read from
- * `travel_bookings` (alias `r`), one column map like the mirrored entities' (issue 26), so the
- * trip doc's `bookings` (a `jsonb_agg` of this over the trip's rows) and the booking calls'
- * answers are one definition. `payload` is the offer as answered: `segments` (FLIGHT) or
- * `hotel` (HOTEL).
+ * Issue 27: a booking's wire doc, from the one column map (schema/entities/trip.ts
+ * `BOOKING_COLUMNS`) the trip doc's `bookings` aggregate is built from too, so the booking calls'
+ * answers and the trip's itinerary are one definition.
  */
-const BOOKING_COLUMNS: ColumnMap<Booking> = {
-  id: { type: 'uuid' },
-  trip_id: { type: 'uuid' },
-  kind: { type: 'text' },
-  status: { type: 'text' },
-  offer_id: { type: 'uuid' },
-  price: { type: 'jsonb', sql: `jsonb_build_object('amount', r.price_amount, 'currency', r.currency)` },
-  in_policy: { type: 'bool' },
-  policy_reasons: { type: 'jsonb' },
-  segments: { type: 'jsonb', sql: `coalesce(r.payload->'segments', '[]'::jsonb)` },
-  hotel: { type: 'jsonb', sql: `r.payload->'hotel'` },
-  confirmation_code: { type: 'text' },
-  card_id: { type: 'uuid' },
-  transaction_id: { type: 'uuid' },
-  refund_transaction_id: { type: 'uuid' },
-  approval_id: { type: 'uuid' },
-  rejection_reason: { type: 'text' },
-  booked_at: { type: 'timestamptz' },
-  canceled_at: { type: 'timestamptz' },
-  created_at: { type: 'timestamptz' },
-};
-const BOOKING_DOC = docSqlOf(BOOKING_COLUMNS);
+const BOOKING_DOC = BOOKING_DOC_SQL;
 
 /** A stored booking row with what the writes read besides its doc. */
 export type BookingRow = { doc: Booking; business_id: string; payload: Record<string, unknown>; requested_by: string };

@@ -5,6 +5,7 @@ import {
 import { checkFlightSearch, checkHotelSearch, evaluateFlightOffer, evaluateHotelOffer, localToday, type PolicyVerdict } from '../../../schema/travel-booking-rules.ts';
 import type { TravelPolicy, TravelSettings } from '../../../schema/travel-policy.ts';
 import { AIRPORTS } from '../../../schema/travel/airports.ts';
+import { inventoryCurrency } from '../../../schema/travel/fx-rates.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import { ApiError, validationError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -34,7 +35,7 @@ async function storeOffers(db: Queryable, user: ActingUser, kind: 'FLIGHT' | 'HO
   const ids = offers.map(() => randomUUID());
   await db.query(
     `DELETE FROM travel_offers o WHERE o.business_id = $1 AND o.user_id = $2 AND o.expires_at < $3::timestamptz - interval '1 day'
-        AND NOT EXISTS (SELECT 1 FROM travel_bookings b WHERE b.offer_id = o.id)`,
+        AND NOT EXISTS (SELECT 1 FROM travel_bookings b WHERE b.business_id = o.business_id AND b.offer_id = o.id)`,
     [user.business_id, user.id, now.toISOString()],
   );
   if (offers.length > 0) {
@@ -58,15 +59,17 @@ async function storeOffers(db: Queryable, user: ActingUser, kind: 'FLIGHT' | 'HO
 /**
  * What both searches check before the inventory: the input (422 naming the field), the kind
  * switched on, the optional `trip_id` a trip the caller may book on (else 404 / 403 like a
- * booking); then the policy to stamp the offers with.
+ * booking); then the policy to stamp the offers with, and the currency to price in: the
+ * business's (schema/travel/fx-rates.ts), as the traveller pays and the policy caps it.
  */
 async function searchPolicy(
   db: Queryable, user: ActingUser, errors: Record<string, string>, kind: 'FLIGHT' | 'HOTEL', tripId: string | undefined,
-): Promise<TravelPolicy> {
+): Promise<{ policy: TravelPolicy; currency: string }> {
   if (Object.keys(errors).length > 0) throw validationError(errors);
   assertEnabled(await travelSettingsOf(db, user.business_id), kind);
   if (tripId) await tripForBooking(db, user, tripId, false);
-  return (await travelPolicyOf(db, user.business_id)).policy;
+  const [business] = await db.query<{ currency: string }>('SELECT currency FROM businesses WHERE id = $1', [user.business_id]);
+  return { policy: (await travelPolicyOf(db, user.business_id)).policy, currency: inventoryCurrency(business?.currency ?? 'USD') };
 }
 
 /** A flight leaving sooner than this after the search is not offered (it could not be boarded). */
@@ -74,9 +77,9 @@ const MIN_DEPARTURE_LEAD_MS = 2 * 60 * 60_000;
 
 /** POST /booking/flights/search: the flights leaving two hours from now or later, cheapest first, each with its policy verdict. */
 export async function searchFlights(db: Queryable, user: ActingUser, body: FlightSearchBody, now: Date): Promise<{ data: FlightOffer[] }> {
-  const policy = await searchPolicy(db, user, checkFlightSearch(body, now), 'FLIGHT', body.trip_id);
+  const { policy, currency } = await searchPolicy(db, user, checkFlightSearch(body, now), 'FLIGHT', body.trip_id);
   const today = localToday(AIRPORTS[body.origin]!.tz, now);
-  const flights = searchFlightInventory(body).filter((f) => Date.parse(f.segments[0]!.departs_at) >= now.getTime() + MIN_DEPARTURE_LEAD_MS).map((f) => ({
+  const flights = searchFlightInventory({ ...body, currency }).filter((f) => Date.parse(f.segments[0]!.departs_at) >= now.getTime() + MIN_DEPARTURE_LEAD_MS).map((f) => ({
     price: f.price, verdict: evaluateFlightOffer(policy, f, today),
     payload: { kind: 'FLIGHT', cabin: f.cabin, passengers: f.passengers, segments: f.segments, stops: f.stops },
   }));
@@ -86,9 +89,9 @@ export async function searchFlights(db: Queryable, user: ActingUser, body: Fligh
 
 /** POST /booking/hotels/search: the city's hotels for the stay, cheapest first, each with its policy verdict. */
 export async function searchHotels(db: Queryable, user: ActingUser, body: HotelSearchBody, now: Date): Promise<{ data: HotelOffer[] }> {
-  const policy = await searchPolicy(db, user, checkHotelSearch(body, now), 'HOTEL', body.trip_id);
+  const { policy, currency } = await searchPolicy(db, user, checkHotelSearch(body, now), 'HOTEL', body.trip_id);
   const today = localToday(AIRPORTS[body.city]!.tz, now);
-  const hotels = searchHotelInventory(body).map((h) => ({
+  const hotels = searchHotelInventory({ ...body, currency }).map((h) => ({
     price: h.price, verdict: evaluateHotelOffer(policy, h, today), payload: { kind: 'HOTEL', hotel: h.hotel },
   }));
   const stored = await storeOffers(db, user, 'HOTEL', hotels, now);

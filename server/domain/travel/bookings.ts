@@ -33,7 +33,8 @@ import { tripForBooking, tripForReading, type TripFacts } from './trip-access.ts
  * booking (200, the same body a retry gets), and on another trip is refused (TRAVEL_7024) —
  * checked under the business lock every write takes first, with the unique index
  * `travel_bookings_live_offer_once` (one live booking per offer) behind it. The offer is re-checked
- * against the policy as it is now; an approval books at the price offered even after the offer's
+ * against the policy as it is now, and a verdict other than the search's refuses (TRAVEL_7025,
+ * `refusePolicyChange`); an approval books at the price offered even after the offer's
  * 30 minutes (the approver approved that price).
  */
 export type BookingAnswer = Booking & { trip: Trip; change_seq: number };
@@ -46,6 +47,8 @@ async function answer(db: Queryable, businessId: string, bookingId: string, chan
 
 type OfferRow = {
   id: string; user_id: string; kind: 'FLIGHT' | 'HOTEL'; price_amount: number; currency: string; expires_at: string; expired: boolean;
+  /** The verdict the search answered for this offer (what the traveller saw). */
+  searched: PolicyVerdict;
   payload: { segments?: FlightSegment[]; hotel?: HotelStay; cabin?: Booking['segments'][number]['cabin']; passengers?: number };
 };
 
@@ -72,13 +75,31 @@ const merchantOf = (offer: Pick<OfferRow, 'kind' | 'payload'>) => (offer.kind ==
 
 async function findOffer(db: Queryable, user: ActingUser, id: string, now: Date): Promise<OfferRow> {
   const [offer] = await db.query<OfferRow>(
-    `SELECT id::text, user_id::text, kind, price_amount, currency, payload, ll_iso(expires_at) AS expires_at, expires_at <= $3 AS expired
+    `SELECT id::text, user_id::text, kind, price_amount, currency, payload, ll_iso(expires_at) AS expires_at, expires_at <= $3 AS expired,
+            jsonb_build_object('in_policy', in_policy, 'reasons', policy_reasons, 'blocked', blocked) AS searched
        FROM travel_offers WHERE business_id = $1 AND id = $2`,
     [user.business_id, id, now.toISOString()],
   );
   // Another user's offer is theirs to book (an admin may book any): to anyone else it does not exist.
   if (!offer || (offer.user_id !== user.id && !isAdmin(user))) throw new ApiError('REQUEST_7004', `Offer ${id} was not found. Search again and book one of its offers.`);
   return offer;
+}
+
+/**
+ * The policy may change between the search and the booking. When today's verdict is not the one
+ * the traveller was shown — in policy flipped, or the offer became blocked — nothing is booked
+ * (409 TRAVEL_7025): booking it silently would charge an offer they were told needs approval, or
+ * send to approval one they were told was fine. A search again shows the new verdict. (An
+ * offer that was blocked and now only needs approval is not refused: the search told them less.)
+ */
+function refusePolicyChange(offer: OfferRow, now: PolicyVerdict): void {
+  const was = offer.searched;
+  if (was.in_policy === now.in_policy && (was.blocked || !now.blocked)) return;
+  const why = now.in_policy ? `no longer: ${was.reasons.join('; ')}` : now.reasons.join('; ');
+  throw new ApiError(
+    'TRAVEL_7025',
+    `The travel policy changed since you searched: this offer is now ${now.in_policy ? 'in' : 'out of'} policy (${why}). Search again to confirm.`,
+  );
 }
 
 type NewBooking = { id: string; trip: TripFacts; offer: OfferRow; verdict: PolicyVerdict; by: string };
@@ -111,6 +132,7 @@ export async function createBooking(tx: Queryable, user: ActingUser, body: { tri
     if (offer.expired) throw new ApiError('TRAVEL_7001', `Offer ${offer.id} expired at ${offer.expires_at}. Search again for current prices.`);
     refuseStarted(offer.kind, offer.payload, now);
     const verdict = judgeOffer((await travelPolicyOf(tx, user.business_id)).policy, offer, now);
+    refusePolicyChange(offer, verdict);
     if (verdict.blocked) throw new ApiError('TRAVEL_7002', `Offer ${offer.id} is outside the travel policy, which does not allow booking it: ${verdict.reasons.join('; ')}.`);
     const b: NewBooking = { id: randomUUID(), trip, offer, verdict, by: user.id };
     const at = now.toISOString();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AIRPORTS, distanceKm } from '../../../schema/travel/airports.ts';
+import { fromUsd, inventoryCurrency, USD_RATES } from '../../../schema/travel/fx-rates.ts';
 import {
   CABIN_MULTIPLIER, cityCostLevel, compareFlights, flightMinutes, localIso, localToInstant, searchFlightInventory, searchHotelInventory,
 } from './inventory.ts';
@@ -84,5 +85,25 @@ describe('hotel inventory', () => {
     }
     for (let i = 1; i < paris.length; i++) expect(paris[i]!.price.amount).toBeGreaterThanOrEqual(paris[i - 1]!.price.amount);
     expect(cityCostLevel(AIRPORTS.CDG!)).toBeGreaterThan(cityCostLevel(AIRPORTS.BKK!));
+  });
+});
+
+describe('inventory currency', () => {
+  it('prices in the asked currency at the fixed rates, per passenger and per night, in whole major units', () => {
+    const q = { origin: 'SFO', destination: 'JFK', depart_date: '2026-12-14', passengers: 2, cabin: 'ECONOMY' } as const;
+    const usd = searchFlightInventory(q);
+    const jpy = searchFlightInventory({ ...q, currency: 'JPY' });
+    expect(jpy.map((f) => f.price)).toEqual(usd.map((f) => ({ amount: fromUsd(f.price.amount / 2, 'JPY').amount * 2, currency: 'JPY' })));
+    expect(fromUsd(12_300, 'JPY')).toEqual({ amount: Math.round(123 * USD_RATES.JPY!), currency: 'JPY' });
+    expect(fromUsd(12_300, 'EUR')).toEqual({ amount: Math.round(123 * USD_RATES.EUR!) * 100, currency: 'EUR' });
+    const stay = { city: 'LHR', check_in: '2026-12-14', check_out: '2026-12-17' };
+    const gbp = searchHotelInventory({ ...stay, currency: 'GBP' });
+    expect(gbp.map((h) => h.hotel.nightly)).toEqual(searchHotelInventory(stay).map((h) => fromUsd(h.hotel.nightly.amount, 'GBP')));
+    expect(gbp.every((h) => h.price.amount === h.hotel.nightly.amount * 3 && h.price.currency === 'GBP')).toBe(true);
+  });
+
+  it('prices a business in a currency the table lacks in USD', () => {
+    expect(inventoryCurrency('EUR')).toBe('EUR');
+    expect(inventoryCurrency('XOF')).toBe('USD');
   });
 });

@@ -1,5 +1,6 @@
 import { CABINS, type Cabin, type FlightSegment, type HotelStay, type Money } from '../../../schema/entities/trip.ts';
 import { AIRPORTS, distanceKm, type Airport } from '../../../schema/travel/airports.ts';
+import { fromUsd } from '../../../schema/travel/fx-rates.ts';
 
 /**
  * Issue 27: the inventory flight and hotel search answer from, generated — pure and deterministic
@@ -11,14 +12,15 @@ import { AIRPORTS, distanceKm, type Airport } from '../../../schema/travel/airpo
  * Flights: up to four carriers (those of the origin's and the destination's countries, else the
  * global long-haul set), 1–3 nonstops each where the carrier flies nonstop, and one connection via
  * its hub when that is not a long detour. Duration = great-circle km / 800 km/h + 30 min, rounded
- * to 5 minutes; local times in the airports' time zones. Fares are USD: economy ≈ $0.11/km + $60
- * per passenger and leg, ±20 % by flight, times the cabin multiplier. A return pairs the i-th
+ * to 5 minutes; local times in the airports' time zones. Fares are computed in USD: economy ≈
+ * $0.11/km + $60 per passenger and leg, ±20 % by flight, times the cabin multiplier; then priced
+ * in the query's `currency` (the business's: schema/travel/fx-rates.ts, fixed rates, whole major
+ * units) per passenger and night, so the price shown is the price the policy judges and charged. A return pairs the i-th
  * outbound with the i-th return of the same carrier. Hotels: 8–12 per city (seeded by the city's
  * name, so every airport of a city shows the same hotels), 2–5 stars, nightly rates by stars and
  * the city's cost level.
  */
 
-const INVENTORY_CURRENCY = 'USD';
 export const CABIN_MULTIPLIER: Readonly<Record<Cabin, number>> = { ECONOMY: 1, PREMIUM_ECONOMY: 1.6, BUSINESS: 3.5, FIRST: 6 };
 const KMH = 800;
 
@@ -138,7 +140,11 @@ export function localIso(at: number, tz: string): string {
 
 // ---- Flights ----
 
-export type FlightQuery = { origin: string; destination: string; depart_date: string; return_date?: string | undefined; cabin?: Cabin | undefined; passengers: number };
+/** `currency`: what to price in (schema/travel/fx-rates.ts `inventoryCurrency`); USD when absent. */
+export type FlightQuery = {
+  origin: string; destination: string; depart_date: string; return_date?: string | undefined; cabin?: Cabin | undefined; passengers: number;
+  currency?: string | undefined;
+};
 export type GeneratedFlight = { cabin: Cabin; passengers: number; segments: FlightSegment[]; stops: number; price: Money };
 /** One way's itinerary before a cabin is chosen: its legs and the economy fare per passenger (minor units). */
 type Itinerary = { carrier: Carrier; legs: Omit<FlightSegment, 'cabin'>[]; fare: number };
@@ -236,11 +242,11 @@ export function searchFlightInventory(q: FlightQuery): GeneratedFlight[] {
   const result: GeneratedFlight[] = [];
   for (const t of trips) {
     for (const cabin of q.cabin ? [q.cabin] : cabinsSold(direct)) {
-      const perPassenger = Math.round((t.fare * CABIN_MULTIPLIER[cabin]) / 100) * 100;
+      const perPassenger = fromUsd(Math.round((t.fare * CABIN_MULTIPLIER[cabin]) / 100) * 100, q.currency ?? 'USD');
       result.push({
         cabin, passengers: q.passengers, segments: t.legs.map((l) => ({ ...l, cabin })),
         stops: t.stops,
-        price: { amount: perPassenger * q.passengers, currency: INVENTORY_CURRENCY },
+        price: { amount: perPassenger.amount * q.passengers, currency: perPassenger.currency },
       });
     }
   }
@@ -249,7 +255,7 @@ export function searchFlightInventory(q: FlightQuery): GeneratedFlight[] {
 
 // ---- Hotels ----
 
-export type HotelQuery = { city: string; check_in: string; check_out: string };
+export type HotelQuery = { city: string; check_in: string; check_out: string; currency?: string | undefined };
 export type GeneratedHotel = { hotel: HotelStay; price: Money };
 
 const NAME_HEADS = ['Grand', 'Park', 'Riverside', 'Central', 'Old Town', 'Skyline', 'Garden', 'Station', 'Royal', 'Meridian', 'Lantern', 'Harbour', 'Avenue', 'Cedar', 'Atlas', 'Northlight'];
@@ -284,15 +290,15 @@ export function searchHotelInventory(q: HotelQuery): GeneratedHotel[] {
     do name = `${pickOf(r, NAME_HEADS)} ${pickOf(r, NAME_TAILS)} ${place.city}`; while (names.has(name));
     names.add(name);
     const stars = intIn(r, 2, 5);
-    const nightly = Math.round((STAR_BASE[stars]! * level * (0.85 + r() * 0.35)) / 100) * 100;
+    const nightly = fromUsd(Math.round((STAR_BASE[stars]! * level * (0.85 + r() * 0.35)) / 100) * 100, q.currency ?? 'USD');
     const address = `${intIn(r, 1, 250)} ${pickOf(r, STREETS)}, ${place.city}`;
     const checkInTime = pickOf(r, ['14:00', '15:00', '16:00']);
     out.push({
       hotel: {
         hotel_id: `${q.city}-H${pad(i + 1)}`, name, city: q.city, address, stars, check_in: q.check_in, check_out: q.check_out, nights,
-        nightly: { amount: nightly, currency: INVENTORY_CURRENCY }, check_in_time: checkInTime,
+        nightly, check_in_time: checkInTime,
       },
-      price: { amount: nightly * nights, currency: INVENTORY_CURRENCY },
+      price: { amount: nightly.amount * nights, currency: nightly.currency },
     });
   }
   return out.sort((a, b) => a.price.amount - b.price.amount || (a.hotel.hotel_id < b.hotel.hotel_id ? -1 : 1));

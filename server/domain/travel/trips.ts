@@ -57,7 +57,8 @@ export async function touchTrip(tx: Queryable, businessId: string, tripId: strin
   await tx.query(
     `UPDATE trips t SET change_seq = $3, updated_at = $4, card_id = coalesce(t.card_id, $5::uuid),
             status = CASE WHEN t.status = 'CANCELED' THEN t.status
-                          WHEN EXISTS (SELECT 1 FROM travel_bookings b WHERE b.trip_id = t.id AND b.status = 'BOOKED') THEN 'BOOKED'
+                          WHEN EXISTS (SELECT 1 FROM travel_bookings b WHERE b.business_id = t.business_id AND b.trip_id = t.id AND b.status = 'BOOKED')
+                          THEN 'BOOKED'
                           ELSE 'PLANNED' END
       WHERE t.business_id = $1 AND t.id = $2`,
     [businessId, tripId, seq, now.toISOString(), cardId],
@@ -108,19 +109,20 @@ async function businessCurrency(tx: Queryable, businessId: string): Promise<stri
   return b.currency;
 }
 
+const idTaken = () => validationError({ id: 'id is already used by another trip' });
+
 /**
- * The stored trip under a client id: the caller's own (their repeat answers it), null when the id
- * is free, refused when anything else holds it.
+ * The stored trip under a client id: the caller's own (their repeat answers it), null when the
+ * business has no trip under it, refused when anyone else's of the business holds it. Only the
+ * business's rows are read; an id another business holds is found by the insert (createTrip).
  */
 async function tripUnderClientId(tx: Queryable, user: ActingUser, id: string): Promise<Trip | null> {
-  const [existing] = await tx.query<{ business_id: string; created_by: string; deleted: boolean }>(
-    'SELECT business_id::text, created_by::text, deleted FROM trips WHERE id = $1', [id],
+  const [existing] = await tx.query<{ created_by: string; deleted: boolean }>(
+    'SELECT created_by::text, deleted FROM trips WHERE business_id = $1 AND id = $2', [user.business_id, id],
   );
   if (!existing) return null;
-  if (existing.business_id === user.business_id && existing.created_by === user.id && !existing.deleted) {
-    return (await findTrip(tx, user.business_id, { all: true }, id))!;
-  }
-  throw validationError({ id: 'id is already used by another trip' });
+  if (existing.created_by === user.id && !existing.deleted) return (await findTrip(tx, user.business_id, { all: true }, id))!;
+  throw idTaken();
 }
 
 /**
@@ -148,7 +150,12 @@ export async function createTrip(tx: Queryable, user: ActingUser, body: TripCrea
        RETURNING ${DOC} AS doc`,
       [id, user.business_id, user.id, at, ...values({ ...row, change_seq: seqs.first })],
     );
-    return stored ? stored.doc : (await tripUnderClientId(tx, user, id))!;
+    // Nothing inserted: the id is taken, by the caller's racing repeat (answered) or by a row
+    // tripUnderClientId cannot see (another business's), which is refused the same way.
+    if (stored) return stored.doc;
+    const raced = await tripUnderClientId(tx, user, id);
+    if (!raced) throw idTaken();
+    return raced;
   });
 }
 
@@ -184,7 +191,8 @@ export async function deleteTrip(tx: Queryable, user: ActingUser, id: string): P
   return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
     await tripForWrite(tx, user, id);
     const [live] = await tx.query<{ n: number }>(
-      'SELECT count(*) AS n FROM travel_bookings WHERE trip_id = $1 AND status = ANY($2::text[])', [id, [...LIVE_BOOKING_STATUSES]],
+      'SELECT count(*) AS n FROM travel_bookings WHERE business_id = $1 AND trip_id = $2 AND status = ANY($3::text[])',
+      [user.business_id, id, [...LIVE_BOOKING_STATUSES]],
     );
     if (Number(live?.n ?? 0) > 0) throw new ApiError('TRAVEL_7003');
     await tx.query('DELETE FROM trip_spend_events WHERE business_id = $1 AND trip_id = $2', [user.business_id, id]);
