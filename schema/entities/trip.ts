@@ -176,7 +176,7 @@ function compareTrips(sort: TripSort) {
  * any of them must bump the trip's change_seq for the feed to carry it: server/domain/travel/).
  *
  * What counts toward the total: BOOKED bookings at their price; linked card transactions not
- * DECLINED (refunds count negative) and not a booking's own charge or refund (the booking
+ * DECLINED or REVERSED (refunds count negative) and not a booking's own charge or refund (the booking
  * counts instead: a charge is linked to its trip, and counted once); linked claims not CANCELED
  * and not deleted.
  */
@@ -228,7 +228,7 @@ const TRIP_SPEND_ITEMS_SQL = `SELECT b.price_amount AS amount, b.currency FROM t
        WHERE b.business_id = r.business_id AND b.trip_id = r.id AND b.status = 'BOOKED'
       UNION ALL
       SELECT t.amount, t.currency FROM trip_spend_events e JOIN transactions t ON t.id = e.object_id AND t.business_id = e.business_id
-       WHERE e.business_id = r.business_id AND e.trip_id = r.id AND e.object_type = 'transaction' AND t.state <> 'DECLINED' AND NOT t.deleted
+       WHERE e.business_id = r.business_id AND e.trip_id = r.id AND e.object_type = 'transaction' AND t.state NOT IN ('DECLINED', 'REVERSED') AND NOT t.deleted
          AND NOT EXISTS (SELECT 1 FROM travel_bookings ob WHERE ob.business_id = r.business_id AND t.id IN (ob.transaction_id, ob.refund_transaction_id))
       UNION ALL
       SELECT c.amount, c.currency FROM trip_spend_events e JOIN reimbursements c ON c.id = e.object_id AND c.business_id = e.business_id
