@@ -5,6 +5,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
+import { beforeAll, expect } from 'vitest';
+import { errorV2Schema } from '../schema/errors.ts';
 import { hashPassword } from './auth/password.ts';
 import type { Queryable } from './db/db.ts';
 
@@ -152,6 +154,29 @@ export async function insertPdfUpload(db: Queryable, businessId: string, userId:
   return id;
 }
 
+/** Two fixture businesses of one test file: `a`, whose `roles` are signed in, and `b`, whose owner is. */
+export type TwoBusinesses = { a: Fixture; b: Fixture; tokens: Record<FixtureRole, string>; bOwner: string };
+
+/**
+ * Makes both businesses (no transactions unless `transactions` says `[a's, b's]`) and signs in
+ * once, in a `beforeAll` registered after the caller's `useTestApp`; read the fields in hooks and
+ * tests, never at describe time. `tokens` is the same object throughout, so it may be destructured.
+ */
+export function useTwoBusinesses(
+  t: { db: Queryable; app: Hono },
+  roles: readonly FixtureRole[],
+  transactions: readonly [number, number] = [0, 0],
+): TwoBusinesses {
+  const two = { tokens: {} as Record<FixtureRole, string> } as TwoBusinesses;
+  beforeAll(async () => {
+    two.a = await makeBusiness(t.db, { transactions: transactions[0] });
+    two.b = await makeBusiness(t.db, { transactions: transactions[1] });
+    for (const role of roles) two.tokens[role] = await signIn(t.app, two.a.email(role));
+    two.bOwner = await signIn(t.app, two.b.email('owner'));
+  });
+  return two;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Request helpers over app.request().
 
@@ -185,6 +210,22 @@ export async function signIn(app: Hono, email: string, password = FIXTURE_PASSWO
   const res = await request<{ id_token: string }>(app, 'POST', '/v1/public/sign-in', { body: { email, password } });
   if (res.status !== 200) throw new Error(`sign-in of ${email} failed: ${res.status} ${res.text}`);
   return res.body.id_token;
+}
+
+/**
+ * A 409 CONFLICT answer (issue 24) as a whole: the error_v2 contract, the catalogue's words, the
+ * one conflicting field and the row's current version.
+ */
+export function expectConflict(body: unknown, conflict: Record<string, unknown>, currentVersion: unknown): void {
+  expect(errorV2Schema.parse(body)).toEqual(body);
+  expect(body).toEqual({
+    error_v2: {
+      error_code: 'CONFLICT',
+      message: 'Someone else changed this while you were editing.',
+      conflicts: [conflict],
+      current_version: currentVersion,
+    },
+  });
 }
 
 /** A refusal as `[status, error_code]`, for one `toEqual`. */

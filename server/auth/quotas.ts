@@ -1,6 +1,7 @@
 import type { Context } from 'hono';
 import type { Queryable } from '../db/db.ts';
 import type { QuotaSettings } from '../core/deps.ts';
+import { resolveWholeSettings } from '../core/env-settings.ts';
 import { ApiError } from '../core/errors.ts';
 import { foldEmail } from './email-address.ts';
 
@@ -43,19 +44,10 @@ export const QUOTA_ENV: Record<keyof QuotaSettings, string> = {
  * the server at start, naming the variable, rather than running with no quota.
  */
 export function resolveQuotas(overrides: Partial<QuotaSettings> = {}, env: Record<string, string | undefined> = process.env): QuotaSettings {
-  const out = { ...DEFAULT_QUOTAS };
-  for (const name of Object.keys(QUOTA_ENV) as (keyof QuotaSettings)[]) {
-    const raw = env[QUOTA_ENV[name]];
-    if (raw !== undefined && raw.trim() !== '') {
-      if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) {
-        throw new Error(`${QUOTA_ENV[name]} must be a whole number of at least 1, not "${raw}".`);
-      }
-      out[name] = name === 'receiptBytesPerPersonPerDay' ? Number(raw) * MB : Number(raw);
-    }
-    const given = overrides[name];
-    if (given !== undefined) out[name] = given;
-  }
-  return out;
+  return resolveWholeSettings({
+    defaults: DEFAULT_QUOTAS, envNames: QUOTA_ENV, overrides, env, mustBe: 'must be a whole number of at least 1',
+    fromEnv: (name, value) => (name === 'receiptBytesPerPersonPerDay' ? value * MB : value),
+  });
 }
 
 const HOUR = 60 * 60;

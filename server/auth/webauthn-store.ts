@@ -114,6 +114,14 @@ async function hasPasskey(db: Queryable, identityId: string): Promise<boolean> {
   return (await db.query('SELECT 1 FROM webauthn_credentials WHERE identity_id = $1 LIMIT 1', [identityId])).length > 0;
 }
 
+/** Removes one of the person's own second factors by id; false when they have none by that id. */
+export async function deleteOwnFactor(
+  db: Queryable, table: 'totp_authenticators' | 'webauthn_credentials', id: string, identityId: string,
+): Promise<boolean> {
+  const rows = await db.query(`DELETE FROM ${table} WHERE id = $1 AND identity_id = $2 RETURNING id`, [id, identityId]);
+  return rows.length > 0;
+}
+
 /** Every second factor the person has enrolled (an active TOTP, a passkey). */
 export async function enrolledFactors(db: Queryable, identityId: string): Promise<SecondFactor[]> {
   const [totp, passkey] = await Promise.all([hasActiveTotp(db, identityId), hasPasskey(db, identityId)]);

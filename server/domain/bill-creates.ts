@@ -1,6 +1,6 @@
 import type { Bill } from '../../schema/entities/bill.ts';
 import type { ActingUser } from '../core/actor.ts';
-import { validationError } from '../core/errors.ts';
+import { createdBefore } from './live-doc.ts';
 import type { Queryable } from '../db/db.ts';
 import { findBill } from './bills.ts';
 
@@ -14,13 +14,5 @@ import { findBill } from './bills.ts';
  * Returns null when the id is new (the caller creates the bill under it).
  */
 export async function billCreatedBefore(db: Queryable, user: ActingUser, id: string): Promise<Bill | null> {
-  const [existing] = await db.query<{ business_id: string; created_by: string; deleted: boolean }>(
-    'SELECT business_id::text, created_by::text, deleted FROM bills WHERE id = $1',
-    [id],
-  );
-  if (!existing) return null;
-  if (existing.business_id === user.business_id && existing.created_by === user.id && !existing.deleted) {
-    return findBill(db, user.business_id, id);
-  }
-  throw validationError({ id: 'id is already used by another bill' });
+  return createdBefore(db, user, id, { table: 'bills', noun: 'bill' }, () => findBill(db, user.business_id, id));
 }

@@ -46,43 +46,52 @@ export async function settleBillPayments(db: Db, now: Date): Promise<SettlementR
   return run;
 }
 
-async function sendDuePayments(db: Db, now: Date, run: SettlementRun): Promise<void> {
-  const day = dayOf(now);
-  const at = now.toISOString();
+/**
+ * One step over every business: candidates read without locks (`dueSql`, parameters the day and
+ * the batch size), batch by batch; each business's candidates in one transaction under its seq
+ * counter (writeMirrored, one seq per candidate: `seq`), where `each` re-checks and changes one
+ * and answers whether it did. Stops at a short batch, or one where nothing changed.
+ */
+async function inBusinessBatches(
+  db: Db, dueSql: string, day: string, each: (tx: Queryable, businessId: string, id: string, seq: number) => Promise<boolean>,
+): Promise<void> {
   for (let batch = 0; batch < MAX_BATCHES; batch++) {
-    const due = await db.query<{ business_id: string; id: string }>(
-      `SELECT b.business_id::text, b.id::text FROM bills b
-        WHERE b.status = 'SCHEDULED' AND NOT b.deleted AND b.payment_date <= $1::date
-          AND NOT EXISTS (SELECT 1 FROM bill_payments p WHERE p.bill_id = b.id AND p.status IN ('PENDING', 'SETTLED'))
-        ORDER BY b.business_id, b.id LIMIT $2`,
-      [day, BATCH],
-    );
+    const due = await db.query<{ business_id: string; id: string }>(dueSql, [day, BATCH]);
     let progressed = 0;
     for (const [businessId, ids] of byBusiness(due)) {
       progressed += await db.transaction((tx) => writeMirrored(tx, businessId, ids.length, async ({ seqs }) => {
         let done = 0;
-        for (const [i, id] of ids.entries()) {
-          const [bill] = await tx.query<{ id: string; amount: number; currency: string; vendor_id: string; payment_attempt: number; payer: string }>(
-            `SELECT b.id::text, b.amount::int8 AS amount, b.currency, b.vendor_id::text, b.payment_attempt,
-                    COALESCE(b.approved_by, b.created_by)::text AS payer
-               FROM bills b
-              WHERE b.business_id = $1 AND b.id = $2 AND b.status = 'SCHEDULED' AND NOT b.deleted AND b.payment_date <= $3::date
-                AND NOT EXISTS (SELECT 1 FROM bill_payments p WHERE p.bill_id = b.id AND p.status IN ('PENDING', 'SETTLED'))
-              FOR UPDATE OF b SKIP LOCKED`,
-            [businessId, id, day],
-          );
-          if (!bill) continue;
-          const seq = seqs.first + i;
-          const sent = await sendOrFail(tx, businessId, { ...bill, amount: Number(bill.amount) }, day, seq, at);
-          if (sent) run.sent++;
-          else run.failed++;
-          done++;
-        }
+        for (const [i, id] of ids.entries()) if (await each(tx, businessId, id, seqs.first + i)) done++;
         return done;
       }));
     }
     if (due.length < BATCH || progressed === 0) return;
   }
+}
+
+async function sendDuePayments(db: Db, now: Date, run: SettlementRun): Promise<void> {
+  const day = dayOf(now);
+  const at = now.toISOString();
+  const dueSql = `SELECT b.business_id::text, b.id::text FROM bills b
+        WHERE b.status = 'SCHEDULED' AND NOT b.deleted AND b.payment_date <= $1::date
+          AND NOT EXISTS (SELECT 1 FROM bill_payments p WHERE p.bill_id = b.id AND p.status IN ('PENDING', 'SETTLED'))
+        ORDER BY b.business_id, b.id LIMIT $2`;
+  await inBusinessBatches(db, dueSql, day, async (tx, businessId, id, seq) => {
+    const [bill] = await tx.query<{ id: string; amount: number; currency: string; vendor_id: string; payment_attempt: number; payer: string }>(
+      `SELECT b.id::text, b.amount::int8 AS amount, b.currency, b.vendor_id::text, b.payment_attempt,
+              COALESCE(b.approved_by, b.created_by)::text AS payer
+         FROM bills b
+        WHERE b.business_id = $1 AND b.id = $2 AND b.status = 'SCHEDULED' AND NOT b.deleted AND b.payment_date <= $3::date
+          AND NOT EXISTS (SELECT 1 FROM bill_payments p WHERE p.bill_id = b.id AND p.status IN ('PENDING', 'SETTLED'))
+        FOR UPDATE OF b SKIP LOCKED`,
+      [businessId, id, day],
+    );
+    if (!bill) return false;
+    const sent = await sendOrFail(tx, businessId, { ...bill, amount: Number(bill.amount) }, day, seq, at);
+    if (sent) run.sent++;
+    else run.failed++;
+    return true;
+  });
 }
 
 /** Sends the bill's attempt, or (its vendor no longer payable) records why it was not sent. */
@@ -108,43 +117,30 @@ async function sendOrFail(
 async function settleDuePayments(db: Db, now: Date, run: SettlementRun): Promise<void> {
   const day = dayOf(now);
   const at = now.toISOString();
-  for (let batch = 0; batch < MAX_BATCHES; batch++) {
-    const due = await db.query<{ business_id: string; id: string }>(
-      `SELECT business_id::text, id::text FROM bill_payments
-        WHERE status = 'PENDING' AND settles_on <= $1::date ORDER BY business_id, id LIMIT $2`,
-      [day, BATCH],
+  const dueSql = `SELECT business_id::text, id::text FROM bill_payments
+        WHERE status = 'PENDING' AND settles_on <= $1::date ORDER BY business_id, id LIMIT $2`;
+  await inBusinessBatches(db, dueSql, day, async (tx, _businessId, paymentId, seq) => {
+    const [payment] = await tx.query<{ bill_id: string; attempt: number }>(
+      `SELECT bill_id::text, attempt FROM bill_payments WHERE id = $1 AND status = 'PENDING' AND settles_on <= $2::date`,
+      [paymentId, day],
     );
-    let progressed = 0;
-    for (const [businessId, ids] of byBusiness(due)) {
-      progressed += await db.transaction((tx) => writeMirrored(tx, businessId, ids.length, async ({ seqs }) => {
-        let done = 0;
-        for (const [i, paymentId] of ids.entries()) {
-          const [payment] = await tx.query<{ bill_id: string; attempt: number }>(
-            `SELECT bill_id::text, attempt FROM bill_payments WHERE id = $1 AND status = 'PENDING' AND settles_on <= $2::date`,
-            [paymentId, day],
-          );
-          if (!payment) continue;
-          // The bill first (every writer of a bill locks it before its payments), skipped while another runner has it.
-          const [locked] = await tx.query('SELECT 1 FROM bills WHERE id = $1 FOR UPDATE SKIP LOCKED', [payment.bill_id]);
-          if (!locked) continue;
-          const settled = await tx.query(
-            `UPDATE bill_payments SET status = 'SETTLED', settled_at = $2, updated_at = $2 WHERE id = $1 AND status = 'PENDING' RETURNING id`,
-            [paymentId, at],
-          );
-          if (settled.length === 0) continue;
-          await tx.query(
-            `UPDATE bills SET status = 'PAID', paid_at = $3, change_seq = $4, updated_at = $3
-              WHERE id = $1 AND status = 'SCHEDULED' AND payment_attempt = $2`,
-            [payment.bill_id, payment.attempt, at, seqs.first + i],
-          );
-          run.settled++;
-          done++;
-        }
-        return done;
-      }));
-    }
-    if (due.length < BATCH || progressed === 0) return;
-  }
+    if (!payment) return false;
+    // The bill first (every writer of a bill locks it before its payments), skipped while another runner has it.
+    const [locked] = await tx.query('SELECT 1 FROM bills WHERE id = $1 FOR UPDATE SKIP LOCKED', [payment.bill_id]);
+    if (!locked) return false;
+    const settled = await tx.query(
+      `UPDATE bill_payments SET status = 'SETTLED', settled_at = $2, updated_at = $2 WHERE id = $1 AND status = 'PENDING' RETURNING id`,
+      [paymentId, at],
+    );
+    if (settled.length === 0) return false;
+    await tx.query(
+      `UPDATE bills SET status = 'PAID', paid_at = $3, change_seq = $4, updated_at = $3
+        WHERE id = $1 AND status = 'SCHEDULED' AND payment_attempt = $2`,
+      [payment.bill_id, payment.attempt, at, seq],
+    );
+    run.settled++;
+    return true;
+  });
 }
 
 /** The job in a server process: at start and every `everyMs`; one run at a time per process. */

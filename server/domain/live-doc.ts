@@ -7,7 +7,8 @@
  * over the row's `user_id`), answering null so the caller picks its refusal.
  */
 import type { Queryable } from '../db/db.ts';
-import { ApiError } from '../core/errors.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { ApiError, validationError } from '../core/errors.ts';
 import { visibleUsersClause, type Visibility } from './visibility.ts';
 
 export type LiveDocTable = { table: string; doc: string; notFound: string };
@@ -31,4 +32,22 @@ export async function findVisibleDoc<T>(
     params,
   );
   return rows[0]?.doc ?? null;
+}
+
+/**
+ * A create under a client id that is already stored (an offline create resent after a lost
+ * answer): the caller's own live row of `table` (by `created_by`) answers `findOwn()`; an id of
+ * another business's or another user's row, or of a deleted one, is refused on `id` naming
+ * `noun`, so a client id is never a way to reach a row. Null when the id is new.
+ */
+export async function createdBefore<T>(
+  db: Queryable, user: ActingUser, id: string, of: { table: string; noun: string }, findOwn: () => Promise<T>,
+): Promise<T | null> {
+  const [existing] = await db.query<{ business_id: string; created_by: string; deleted: boolean }>(
+    `SELECT business_id::text, created_by::text, deleted FROM ${of.table} WHERE id = $1`,
+    [id],
+  );
+  if (!existing) return null;
+  if (existing.business_id === user.business_id && existing.created_by === user.id && !existing.deleted) return findOwn();
+  throw validationError({ id: `id is already used by another ${of.noun}` });
 }

@@ -9,7 +9,7 @@ import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { assertInvoiceFile } from './receipts.ts';
 import { findVendor } from './vendors.ts';
 import { visibilityOf } from './visibility.ts';
-import { findLiveDoc } from './live-doc.ts';
+import { createdBefore, findLiveDoc } from './live-doc.ts';
 
 /**
  * Provisional bills (issue 11 §7): uploaded invoices not yet completed into bills, every field
@@ -38,15 +38,7 @@ async function checkRefs(tx: Queryable, businessId: string, row: Pick<Provisiona
  */
 export async function provisionalBillCreatedBefore(db: Queryable, user: ActingUser, id: string): Promise<ProvisionalBill | null> {
   assertMayManageBills(user);
-  const [existing] = await db.query<{ business_id: string; created_by: string; deleted: boolean }>(
-    'SELECT business_id::text, created_by::text, deleted FROM provisional_bills WHERE id = $1',
-    [id],
-  );
-  if (!existing) return null;
-  if (existing.business_id === user.business_id && existing.created_by === user.id && !existing.deleted) {
-    return findProvisionalBill(db, user.business_id, id);
-  }
-  throw validationError({ id: 'id is already used by another provisional bill' });
+  return createdBefore(db, user, id, { table: 'provisional_bills', noun: 'provisional bill' }, () => findProvisionalBill(db, user.business_id, id));
 }
 
 export async function createProvisionalBill(tx: Queryable, user: ActingUser, body: ProvisionalBillCreate, now: Date): Promise<ProvisionalBill> {

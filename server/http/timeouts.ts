@@ -1,4 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
+import { resolveWholeSettings } from '../core/env-settings.ts';
 import { ApiError } from '../core/errors.ts';
 
 /**
@@ -28,16 +29,7 @@ export const TIMEOUT_ENV: Record<keyof RequestTimeouts, string> = {
 
 /** createApp / listen options first, then the environment, then the defaults; nonsense stops the start. */
 export function resolveTimeouts(overrides: Partial<RequestTimeouts> = {}, env: Record<string, string | undefined> = process.env): RequestTimeouts {
-  const out = { ...DEFAULT_TIMEOUTS };
-  for (const name of Object.keys(TIMEOUT_ENV) as (keyof RequestTimeouts)[]) {
-    const raw = env[TIMEOUT_ENV[name]];
-    if (raw !== undefined && raw.trim() !== '') {
-      if (!/^\d+$/.test(raw.trim()) || Number(raw) < 1) throw new Error(`${TIMEOUT_ENV[name]} must be a whole number of milliseconds, not "${raw}".`);
-      out[name] = Number(raw);
-    }
-    const given = overrides[name];
-    if (given !== undefined) out[name] = given;
-  }
+  const out = resolveWholeSettings({ defaults: DEFAULT_TIMEOUTS, envNames: TIMEOUT_ENV, overrides, env, mustBe: 'must be a whole number of milliseconds' });
   // Node refuses a headers timeout longer than the request's; say which settings disagree.
   if (out.headersMs > out.requestMs) throw new Error(`${TIMEOUT_ENV.headersMs} (${out.headersMs}) must not exceed ${TIMEOUT_ENV.requestMs} (${out.requestMs}).`);
   return out;

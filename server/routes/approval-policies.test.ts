@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   approvalInstanceSchema, policyResponseSchema, simulateApprovalPolicy, type PolicyStepBody,
 } from '../../schema/api/calls-approval-policies.ts';
@@ -7,7 +7,7 @@ import { DEFAULT_STEP_ID, NO_STEP_APPLIES } from '../../schema/approval-policy.t
 import { createInstance } from '../domain/approval-policies.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { makeBusiness, request, signIn, useTwoBusinesses, type FixtureRole } from '../test-fixtures.ts';
 
 /**
  * Approval policies and chains (issue 11) through the catalogue: reading the default, editing
@@ -21,25 +21,16 @@ const REORDER = '/v1/auth/approvals_v2/instance/reorder-step';
 
 describe.each(await testDatabases())('approval policies on %s', (kind) => {
   const t = useTestApp(kind);
-  let a: Fixture;
-  let b: Fixture;
-  const tokens = {} as Record<FixtureRole, string>;
-  let bOwner: string;
+  const biz = useTwoBusinesses(t, ['owner', 'admin', 'bookkeeper', 'manager', 'employee']);
+  const { tokens } = biz;
 
   const call = (method: string, path: string, body?: unknown, token = tokens.admin) => request(t.app, method, path, { token, body });
-  const subject = (over: Record<string, unknown> = {}) => ({ requester_id: a.users.employee, amount: 25_000, currency: 'USD', ...over });
+  const subject = (over: Record<string, unknown> = {}) => ({ requester_id: biz.a.users.employee, amount: 25_000, currency: 'USD', ...over });
   const simulateNow = async (type: string, over: Record<string, unknown> = {}) => {
     const res = await call('POST', `${POLICY}/request_simulation`, { object_type: type, subject: subject(over) });
     expect(res.status, res.text).toBe(200);
     return simulateApprovalPolicy.response.parse(res.body);
   };
-
-  beforeAll(async () => {
-    a = await makeBusiness(t.db, { transactions: 0 });
-    b = await makeBusiness(t.db, { transactions: 0 });
-    for (const role of ['owner', 'admin', 'bookkeeper', 'manager', 'employee'] as const) tokens[role] = await signIn(t.app, a.email(role));
-    bOwner = await signIn(t.app, b.email('owner'));
-  });
 
   it('answers the built-in default until an admin edits it: the requester\'s manager', async () => {
     const res = await call('GET', `${POLICY}/vendor-payment`);
@@ -49,19 +40,19 @@ describe.each(await testDatabases())('approval policies on %s', (kind) => {
       steps: [{ id: DEFAULT_STEP_ID, condition: null, approvers: { kind: 'manager' } }],
     });
     const sim = await simulateNow('vendor-payment');
-    expect(sim.steps.map((s) => s.resolved_approvers.map((x) => x.user_id))).toEqual([[a.users.manager]]);
+    expect(sim.steps.map((s) => s.resolved_approvers.map((x) => x.user_id))).toEqual([[biz.a.users.manager]]);
   });
 
   it('replaces the steps as a new version, then add-step inserts one; simulation walks them with reasons', async () => {
     const steps: PolicyStepBody[] = [
       { condition: null, approvers: { kind: 'manager' } },
-      { condition: { min_amount: { amount: 100_000, currency: 'USD' } }, approvers: { kind: 'user', user_id: a.users.owner } },
-      { condition: { department_ids: [a.departments[0]!] }, approvers: { kind: 'group', user_ids: [a.users.bookkeeper, a.users.employee], mode: 'all' } },
+      { condition: { min_amount: { amount: 100_000, currency: 'USD' } }, approvers: { kind: 'user', user_id: biz.a.users.owner } },
+      { condition: { department_ids: [biz.a.departments[0]!] }, approvers: { kind: 'group', user_ids: [biz.a.users.bookkeeper, biz.a.users.employee], mode: 'all' } },
     ];
     const put = await call('PATCH', `${POLICY}/bill`, { steps });
     expect(put.status, put.text).toBe(200);
     const v1 = policyResponseSchema.parse(put.body);
-    expect(v1).toMatchObject({ object_type: 'bill', version: 1, is_default: false, updated_by: a.users.admin });
+    expect(v1).toMatchObject({ object_type: 'bill', version: 1, is_default: false, updated_by: biz.a.users.admin });
     expect(v1.steps.map((s) => s.approvers)).toEqual(steps.map((s) => s.approvers));
 
     const added = await call('POST', `${POLICY}/chain/add-step`, { object_type: 'bill', step: { condition: null, approvers: { kind: 'role', role: 'BUSINESS_BOOKKEEPER' } }, position: 0 });
@@ -70,14 +61,14 @@ describe.each(await testDatabases())('approval policies on %s', (kind) => {
     expect(v2.version).toBe(2);
     expect(v2.steps.slice(1)).toEqual(v1.steps);
 
-    const sim = await simulateNow('bill', { department_id: a.departments[0] });
+    const sim = await simulateNow('bill', { department_id: biz.a.departments[0] });
     expect(sim.version).toBe(2);
     expect(sim.steps.map((s) => [s.applies, s.reason, s.resolved_approvers.map((x) => x.user_id)])).toEqual([
-      [true, 'no condition', [a.users.bookkeeper]],
-      [true, 'no condition', [a.users.manager]],
+      [true, 'no condition', [biz.a.users.bookkeeper]],
+      [true, 'no condition', [biz.a.users.manager]],
       [false, 'amount 25000 is below the threshold 100000', []],
       // The requester is in the group: never their own approver.
-      [true, 'condition matches', [a.users.bookkeeper]],
+      [true, 'condition matches', [biz.a.users.bookkeeper]],
     ]);
     expect(sim.steps[3]!.mode).toBe('all');
     expect(sim.steps[1]!.resolved_approvers[0]!.name).not.toBe('');
@@ -87,12 +78,12 @@ describe.each(await testDatabases())('approval policies on %s', (kind) => {
     await call('PATCH', `${POLICY}/spend_request`, {
       steps: [
         { condition: null, approvers: { kind: 'manager' } },
-        { condition: { min_amount: { amount: 10_000, currency: 'USD' } }, approvers: { kind: 'group', user_ids: [a.users.owner, a.users.bookkeeper], mode: 'any' } },
+        { condition: { min_amount: { amount: 10_000, currency: 'USD' } }, approvers: { kind: 'group', user_ids: [biz.a.users.owner, biz.a.users.bookkeeper], mode: 'any' } },
       ],
     });
     const sim = await simulateNow('spend_request');
     const instance = await t.db.transaction((tx) =>
-      createInstance(tx, a.businessId, 'spend_request', randomUUID(), subject(), new Date().toISOString()));
+      createInstance(tx, biz.a.businessId, 'spend_request', randomUUID(), subject(), new Date().toISOString()));
     const applied = sim.steps.filter((s) => s.applies);
     expect(instance.steps.map((s) => [s.step_id, s.mode, s.approver_ids])).toEqual(applied.map((s) => [s.step_id, s.mode, s.resolved_approvers.map((x) => x.user_id)]));
     expect(instance.steps.map((s) => s.status)).toEqual(['PENDING', 'WAITING']);
@@ -104,14 +95,14 @@ describe.each(await testDatabases())('approval policies on %s', (kind) => {
     // No policy step left: the admins review it (never approved silently).
     const none = await simulateNow('spend_request');
     expect(none.steps.map((s) => [s.step_id, s.approvers, s.resolved_approvers.map((x) => x.user_id).sort()]))
-      .toEqual([[NO_STEP_APPLIES, null, [a.users.owner, a.users.admin].sort()]]);
+      .toEqual([[NO_STEP_APPLIES, null, [biz.a.users.owner, biz.a.users.admin].sort()]]);
   });
 
   it('reorders a step not started; refuses the open step, unknown ids and another business', async () => {
     await call('PATCH', `${POLICY}/payee`, {
-      steps: ['manager', 'owner', 'bookkeeper'].map((r) => ({ condition: null, approvers: r === 'manager' ? { kind: 'manager' } : { kind: 'user', user_id: a.users[r as FixtureRole] } })),
+      steps: ['manager', 'owner', 'bookkeeper'].map((r) => ({ condition: null, approvers: r === 'manager' ? { kind: 'manager' } : { kind: 'user', user_id: biz.a.users[r as FixtureRole] } })),
     });
-    const instance = await t.db.transaction((tx) => createInstance(tx, a.businessId, 'payee', randomUUID(), subject(), new Date().toISOString()));
+    const instance = await t.db.transaction((tx) => createInstance(tx, biz.a.businessId, 'payee', randomUUID(), subject(), new Date().toISOString()));
     const [open, second, third] = instance.steps.map((s) => s.step_id);
     const res = await call('PATCH', REORDER, { instance_id: instance.id, step_id: third, position: 1 });
     expect(res.status, res.text).toBe(200);
@@ -122,7 +113,7 @@ describe.each(await testDatabases())('approval policies on %s', (kind) => {
     expect(refused.body.error_v2.error_code).toBe('REQUEST_7001');
     expect((await call('PATCH', REORDER, { instance_id: instance.id, step_id: second, position: 0 })).status).toBe(422);
     expect((await call('PATCH', REORDER, { instance_id: randomUUID(), step_id: second, position: 1 })).status).toBe(404);
-    expect((await call('PATCH', REORDER, { instance_id: instance.id, step_id: second, position: 1 }, bOwner)).status).toBe(404);
+    expect((await call('PATCH', REORDER, { instance_id: instance.id, step_id: second, position: 1 }, biz.bOwner)).status).toBe(404);
   });
 
   it('is for admins only', async () => {
@@ -156,11 +147,11 @@ describe.each(await testDatabases())('approval policies on %s', (kind) => {
       expect(res.body.error_v2.error_code).toBe('REQUEST_7001');
     }
     const foreign: [string, string, unknown][] = [
-      ['PATCH', `${POLICY}/card`, { steps: [{ condition: null, approvers: { kind: 'user', user_id: b.users.admin } }] }],
-      ['PATCH', `${POLICY}/card`, { steps: [{ condition: { department_ids: [b.departments[0]!] }, approvers: { kind: 'manager' } }] }],
-      ['POST', `${POLICY}/chain/add-step`, { object_type: 'card', step: { condition: null, approvers: { kind: 'group', user_ids: [a.users.owner, randomUUID()], mode: 'all' } } }],
-      ['POST', `${POLICY}/request_simulation`, { object_type: 'card', subject: subject({ requester_id: b.users.employee }) }],
-      ['POST', `${POLICY}/request_simulation`, { object_type: 'card', subject: subject({ department_id: b.departments[0] }) }],
+      ['PATCH', `${POLICY}/card`, { steps: [{ condition: null, approvers: { kind: 'user', user_id: biz.b.users.admin } }] }],
+      ['PATCH', `${POLICY}/card`, { steps: [{ condition: { department_ids: [biz.b.departments[0]!] }, approvers: { kind: 'manager' } }] }],
+      ['POST', `${POLICY}/chain/add-step`, { object_type: 'card', step: { condition: null, approvers: { kind: 'group', user_ids: [biz.a.users.owner, randomUUID()], mode: 'all' } } }],
+      ['POST', `${POLICY}/request_simulation`, { object_type: 'card', subject: subject({ requester_id: biz.b.users.employee }) }],
+      ['POST', `${POLICY}/request_simulation`, { object_type: 'card', subject: subject({ department_id: biz.b.departments[0] }) }],
     ];
     for (const [method, path, body] of foreign) {
       const res = await call(method, path, body);
@@ -260,8 +251,8 @@ describe.each(await testDatabases())('approval policies on %s', (kind) => {
   });
 
   it('keeps each business\'s policies apart', async () => {
-    await call('PATCH', `${POLICY}/reimbursement`, { steps: [{ condition: null, approvers: { kind: 'user', user_id: a.users.owner } }] });
-    const theirs = policyResponseSchema.parse((await call('GET', `${POLICY}/reimbursement`, undefined, bOwner)).body);
+    await call('PATCH', `${POLICY}/reimbursement`, { steps: [{ condition: null, approvers: { kind: 'user', user_id: biz.a.users.owner } }] });
+    const theirs = policyResponseSchema.parse((await call('GET', `${POLICY}/reimbursement`, undefined, biz.bOwner)).body);
     expect(theirs.version).toBe(0);
   });
 });

@@ -8,7 +8,7 @@ import { PAYMENT_SETTLEMENT_DAYS } from '../../schema/reimbursement-rules.ts';
 import type { Change } from '../../schema/sync-feed.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { request, signIn, useTwoBusinesses, type FixtureRole } from '../test-fixtures.ts';
 
 /**
  * Review and payment (issue 9): approvals through the registry, the review matrix, the status
@@ -23,10 +23,8 @@ const oop = (over: Record<string, unknown> = {}) => ({ merchant: 'Blue Bottle', 
 describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
   let clock = Date.parse('2026-03-10T12:00:00Z');
   const t = useTestApp(kind, { now: () => clock });
-  let a: Fixture;
-  let b: Fixture;
-  const tokens = {} as Record<FixtureRole, string>;
-  let bOwner: string;
+  const biz = useTwoBusinesses(t, ['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'teammate', 'outsider', 'auditor']);
+  const { tokens } = biz;
 
   const claim = async (role: FixtureRole = 'employee', over: Record<string, unknown> = {}) => {
     const res = await request<Reimbursement>(t.app, 'POST', `${BASE}/out_of_pocket`, { token: tokens[role], body: oop(over) });
@@ -60,20 +58,14 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
     );
 
   beforeAll(async () => {
-    a = await makeBusiness(t.db, { transactions: 0 });
-    b = await makeBusiness(t.db, { transactions: 0 });
-    await t.db.query('UPDATE spend_users SET is_manager = true WHERE id = $1', [a.users.outsider]);
-    for (const role of ['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'teammate', 'outsider', 'auditor'] as const) {
-      tokens[role] = await signIn(t.app, a.email(role));
-    }
-    bOwner = await signIn(t.app, b.email('owner'));
+    await t.db.query('UPDATE spend_users SET is_manager = true WHERE id = $1', [biz.a.users.outsider]);
   });
 
   it('opens a PENDING approval on submission, scoped to the submitter\'s manager, and lists it for reviewers only', async () => {
     const c = await claim();
     const id = await approvalOf(c.id);
     const [row] = await t.db.query<{ user_id: string; approver_id: string | null }>('SELECT user_id::text, approver_id::text FROM approvals WHERE id = $1', [id]);
-    expect(row).toEqual({ user_id: a.users.employee, approver_id: a.users.manager });
+    expect(row).toEqual({ user_id: biz.a.users.employee, approver_id: biz.a.users.manager });
     for (const role of ['manager', 'admin', 'owner', 'bookkeeper'] as const) expect((await inbox(role)).map((x) => x.id), role).toContain(id);
     // The submitter (not a manager), another manager, a teammate and the auditor see none of it.
     for (const role of ['employee', 'outsider', 'teammate', 'auditor'] as const) expect((await inbox(role)).map((x) => x.id), role).not.toContain(id);
@@ -110,7 +102,7 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
     const res = await approve(id, 'manager');
     expect(res.status, res.text).toBe(200);
     const body = decisionSchema.parse(res.body);
-    expect(body.approval).toMatchObject({ id, status: 'APPROVED', decided_by: a.users.manager, reason: null, user_id: a.users.employee });
+    expect(body.approval).toMatchObject({ id, status: 'APPROVED', decided_by: biz.a.users.manager, reason: null, user_id: biz.a.users.employee });
     expect(body.approval.decided_at).toBe(new Date(clock).toISOString());
     expect(body.reimbursement).toMatchObject({ id: c.id, status: 'APPROVED' });
     expect(body.card_request).toBeUndefined();
@@ -185,18 +177,18 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
     const c = await claim();
     const id = await approvalOf(c.id);
     for (const target of [randomUUID(), id]) {
-      const res = await request(t.app, 'POST', `${APPROVALS}/${target}/approve`, { token: target === id ? bOwner : tokens.admin });
+      const res = await request(t.app, 'POST', `${APPROVALS}/${target}/approve`, { token: target === id ? biz.bOwner : tokens.admin });
       expect([res.status, res.body.error_v2.error_code]).toEqual([404, 'REQUEST_7004']);
     }
     for (const [action, body] of [['resubmit', undefined], ['cancel', undefined], ['pay-ach', {}], ['cancel-payment', undefined]] as const) {
-      const res = await request(t.app, 'PATCH', `${BASE}/${c.id}/${action}`, { token: bOwner, body });
+      const res = await request(t.app, 'PATCH', `${BASE}/${c.id}/${action}`, { token: biz.bOwner, body });
       expect([res.status, res.body.error_v2?.error_code], action).toEqual([404, 'REQUEST_7004']);
     }
-    const listed = await request(t.app, 'GET', `${APPROVALS}?status=PENDING`, { token: bOwner });
+    const listed = await request(t.app, 'GET', `${APPROVALS}?status=PENDING`, { token: biz.bOwner });
     expect(listed.body.data.map((x: Approval) => x.id)).not.toContain(id);
     const bad = await request(t.app, 'POST', `${APPROVALS}/not-a-uuid/approve`, { token: tokens.admin });
     expect(bad.status).toBe(422);
-    const dup = await request(t.app, 'POST', `${BASE}/duplicate`, { token: bOwner, body: { reimbursement_id: c.id } });
+    const dup = await request(t.app, 'POST', `${BASE}/duplicate`, { token: biz.bOwner, body: { reimbursement_id: c.id } });
     expect(dup.status).toBe(404);
   });
 
@@ -286,7 +278,7 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
     clock += PAYMENT_SETTLEMENT_DAYS * 86_400_000;
     try {
       // Tokens live 12 hours: sign in again on the later clock.
-      const later = await signIn(t.app, a.email('admin'));
+      const later = await signIn(t.app, biz.a.email('admin'));
       const res = await request(t.app, 'PATCH', `${BASE}/${c.id}/cancel-payment`, { token: later });
       expect([res.status, res.body.error_v2.message]).toEqual([422, expect.stringContaining('settled')]);
     } finally {
@@ -295,12 +287,12 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
     const p = await approved();
     const refused = await act('admin', p.id, 'pay-ach', { method: 'PAYROLL' });
     expect([refused.status, refused.body.error_v2.message]).toEqual([422, expect.stringContaining('payroll currency')]);
-    await t.db.query(`UPDATE spend_users SET payroll_currency = 'USD' WHERE id = $1`, [a.users.employee]);
+    await t.db.query(`UPDATE spend_users SET payroll_currency = 'USD' WHERE id = $1`, [biz.a.users.employee]);
     try {
       expect((await act('admin', p.id, 'pay-ach', { method: 'PAYROLL' })).body).toMatchObject({ status: 'PAID' });
       expect((await ledger(p.id)).map((e) => e.method)).toEqual(['PAYROLL']);
     } finally {
-      await t.db.query('UPDATE spend_users SET payroll_currency = NULL WHERE id = $1', [a.users.employee]);
+      await t.db.query('UPDATE spend_users SET payroll_currency = NULL WHERE id = $1', [biz.a.users.employee]);
     }
   });
 
@@ -311,7 +303,7 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
     const insert = (kind: string, amount: number, reverses: string | null) => t.db.query(
       `INSERT INTO ledger_entries (id, business_id, reimbursement_id, user_id, kind, method, amount, currency, reverses_id, created_by, created_at, settles_at)
        VALUES ($1, $2, $3, $4, $5, 'ACH', $6, 'USD', $7, $4, now(), now())`,
-      [randomUUID(), a.businessId, c.id, a.users.employee, kind, amount, reverses],
+      [randomUUID(), biz.a.businessId, c.id, biz.a.users.employee, kind, amount, reverses],
     );
     await expect(insert('PAYMENT', 1250, null)).rejects.toThrow();
     expect((await act('admin', c.id, 'cancel-payment')).status).toBe(200);
@@ -342,7 +334,7 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
       request(t.app, 'PUT', `${BASE}/${target}/draft`, { token: tokens[role], body });
     const first = await put({ type: 'OUT_OF_POCKET', merchant: 'Deli', amount: 900, currency: 'USD', transaction_date: '2026-03-02', memo: 'Lunch' });
     expect(first.status, first.text).toBe(200);
-    expect(first.body).toMatchObject({ id, status: 'DRAFT', merchant: 'Deli', amount: 900, memo: 'Lunch', user_id: a.users.employee });
+    expect(first.body).toMatchObject({ id, status: 'DRAFT', merchant: 'Deli', amount: 900, memo: 'Lunch', user_id: biz.a.users.employee });
     expect(await t.db.query('SELECT 1 FROM approvals WHERE object_id = $1', [id])).toEqual([]);
     const again = await put({ type: 'OUT_OF_POCKET', amount: 950, currency: 'USD', transaction_date: '2026-03-02' });
     expect(again.status, again.text).toBe(200);
@@ -354,7 +346,7 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
     expect(missing.status).toBe(422);
     expect((await put({ type: 'OUT_OF_POCKET', amount: 1, currency: 'USD', transaction_date: '2026-03-02' }, 'manager')).status).toBe(403);
     expect((await put({ type: 'OUT_OF_POCKET', amount: 1, currency: 'USD', transaction_date: '2026-03-02' }, 'outsider')).status).toBe(404);
-    const bPut = await request(t.app, 'PUT', `${BASE}/${id}/draft`, { token: bOwner, body: { type: 'OUT_OF_POCKET', amount: 1, currency: 'USD', transaction_date: '2026-03-02' } });
+    const bPut = await request(t.app, 'PUT', `${BASE}/${id}/draft`, { token: biz.bOwner, body: { type: 'OUT_OF_POCKET', amount: 1, currency: 'USD', transaction_date: '2026-03-02' } });
     expect([bPut.status, bPut.body.error_v2.error_code]).toEqual([404, 'REQUEST_7004']);
     expect((await act('employee', id, 'submit')).body).toMatchObject({ status: 'SUBMITTED' });
     const late = await put({ type: 'OUT_OF_POCKET', amount: 950, currency: 'USD', transaction_date: '2026-03-02' });
@@ -369,14 +361,14 @@ describe.each(await testDatabases())('approvals and payment on %s', (kind) => {
     const unknown = randomUUID();
     const upd = await request(t.app, 'POST', `${BASE}/bulk-update`, {
       token: tokens.employee,
-      body: { reimbursement_ids: [d1.id, submitted.id, unknown, d2.id], patch: { memo: 'Team lunch', department_id: a.departments[1] } },
+      body: { reimbursement_ids: [d1.id, submitted.id, unknown, d2.id], patch: { memo: 'Team lunch', department_id: biz.a.departments[1] } },
     });
     expect(upd.status, upd.text).toBe(200);
     expect(upd.body.results.map((r: { id: string; ok: boolean; error_v2?: { error_code: string; message: string } }) => [r.id, r.ok, r.error_v2?.error_code])).toEqual([
       [d1.id, true, undefined], [submitted.id, false, 'REQUEST_7001'], [unknown, false, 'REQUEST_7004'], [d2.id, true, undefined],
     ]);
     expect(upd.body.results[1].error_v2.message).toContain('status SUBMITTED');
-    expect(upd.body.results[0].row).toMatchObject({ memo: 'Team lunch', department_id: a.departments[1] });
+    expect(upd.body.results[0].row).toMatchObject({ memo: 'Team lunch', department_id: biz.a.departments[1] });
     const badRef = await request(t.app, 'POST', `${BASE}/bulk-update`, { token: tokens.employee, body: { reimbursement_ids: [d1.id], patch: { amount: 5 } } });
     expect(badRef.status).toBe(422);
 

@@ -51,6 +51,12 @@ describe.each(await testDatabases())('bill approvals on %s', (kind) => {
     expect(res.status, res.text).toBe(200);
   };
 
+  /** A policy whose steps are each one named person's, in order, and a bill the admin submits under it. */
+  const billUnderChain = async (...approvers: FixtureRole[]): Promise<Bill> => {
+    await setPolicy(approvers.map((role) => ({ condition: null, approvers: { kind: 'user', user_id: a.users[role] } })));
+    return submit('admin');
+  };
+
   beforeAll(async () => {
     a = await makeBusiness(t.db, { transactions: 0 });
     await t.db.query(`UPDATE spend_users SET user_permissions = '["AP_ACCESS"]' WHERE id = $1`, [a.users.teammate]);
@@ -81,11 +87,7 @@ describe.each(await testDatabases())('bill approvals on %s', (kind) => {
   });
 
   it('a two-step chain: the bill is APPROVED only after the second approver; each approver decides only their step', async () => {
-    await setPolicy([
-      { condition: null, approvers: { kind: 'user', user_id: a.users.employee } },
-      { condition: null, approvers: { kind: 'user', user_id: a.users.outsider } },
-    ]);
-    const bill = await submit('admin');
+    const bill = await billUnderChain('employee', 'outsider');
     const [first] = await pendingOf(bill.id, 'employee');
     expect(first).toBeDefined();
     // The second step's approver may not decide the first step; they do not even see it.
@@ -115,11 +117,7 @@ describe.each(await testDatabases())('bill approvals on %s', (kind) => {
   });
 
   it('a bookkeeper decides a step in its approver\'s stead (§6 override), and bulk-approval works for step approvers', async () => {
-    await setPolicy([
-      { condition: null, approvers: { kind: 'user', user_id: a.users.employee } },
-      { condition: null, approvers: { kind: 'user', user_id: a.users.outsider } },
-    ]);
-    const bill = await submit('admin');
+    const bill = await billUnderChain('employee', 'outsider');
     const [first] = await pendingOf(bill.id, 'bookkeeper');
     expect((await approve(first!.id, 'bookkeeper')).status).toBe(200);
     const [second] = await pendingOf(bill.id, 'outsider');
@@ -137,11 +135,7 @@ describe.each(await testDatabases())('bill approvals on %s', (kind) => {
   });
 
   it('a rejection rejects the bill with the reason, whichever step it comes at', async () => {
-    await setPolicy([
-      { condition: null, approvers: { kind: 'user', user_id: a.users.employee } },
-      { condition: null, approvers: { kind: 'user', user_id: a.users.manager } },
-    ]);
-    const bill = await submit('admin');
+    const bill = await billUnderChain('employee', 'manager');
     const [first] = await pendingOf(bill.id, 'employee');
     expect((await approve(first!.id, 'employee')).status).toBe(200);
     const [second] = await pendingOf(bill.id, 'manager');
@@ -197,11 +191,7 @@ describe.each(await testDatabases())('bill approvals on %s', (kind) => {
   });
 
   it('a step opening for a new approver re-stamps the bill, so it reaches that approver\'s mirror from their checkpoint on', async () => {
-    await setPolicy([
-      { condition: null, approvers: { kind: 'user', user_id: a.users.manager } },
-      { condition: null, approvers: { kind: 'user', user_id: a.users.employee } },
-    ]);
-    const bill = await submit('admin');
+    const bill = await billUnderChain('manager', 'employee');
     const feed = async (after: number) => {
       const res = await request(t.app, 'GET', `/v1/auth/sync/changes?after=${after}&limit=500`, { token: tokens.employee });
       expect(res.status, res.text).toBe(200);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { withPgBusiness } from '../test-pg-race.ts';
 import { pgAvailable } from '../testing.ts';
-import { request } from '../test-fixtures.ts';
+import { makeVendor, request } from '../test-fixtures.ts';
 
 const BILLS = '/v1/auth/bill-pay';
 const RACERS = 8;
@@ -16,15 +16,14 @@ const RACERS = 8;
 describe.skipIf(!(await pgAvailable()))('duplicate invoice races on PostgreSQL', () => {
   it('lets exactly one unconfirmed create of an invoice through however they race', async () => {
     await withPgBusiness({ transactions: 0 }, async ({ dbA, appA, appB, f, admin }) => {
-    const vendor = await request(appA, 'POST', '/v1/auth/vendors', { token: admin, body: { name: 'Race vendor' } });
-    expect(vendor.status, vendor.text).toBe(201);
+    const vendorId = await makeVendor(appA, admin, 'Race vendor');
     const spellings = ['INV-0042', 'inv 42', 'INV/042', 'Inv-42'];
     const create = (i: number, confirm: boolean) =>
       request(i % 2 === 0 ? appA : appB, 'POST', BILLS, {
         token: admin,
         headers: { 'Idempotency-Key': randomUUID() },
         body: {
-          vendor_id: vendor.body.id, invoice_number: spellings[i % spellings.length], invoice_date: '2026-11-01', due_date: '2026-11-30',
+          vendor_id: vendorId, invoice_number: spellings[i % spellings.length], invoice_date: '2026-11-01', due_date: '2026-11-30',
           currency: 'USD', line_items: [{ description: 'Race', amount: 5_000 + i }], submit: i % 3 === 0,
           ...(confirm ? { confirm_duplicate: true } : {}),
         },
@@ -37,7 +36,7 @@ describe.skipIf(!(await pgAvailable()))('duplicate invoice races on PostgreSQL',
       expect([r.status, r.body.error_v2.error_code]).toEqual([422, 'BILL_PAY_DUPLICATE_INVOICE']);
       expect(r.body.error_v2.message).toContain(`Invoice ${made[0]!.body.invoice_number} from Race vendor`);
     }
-    const live = await dbA.query<{ n: number }>('SELECT count(*)::int AS n FROM bills WHERE vendor_id = $1', [vendor.body.id]);
+    const live = await dbA.query<{ n: number }>('SELECT count(*)::int AS n FROM bills WHERE vendor_id = $1', [vendorId]);
     expect(live[0]!.n).toBe(1);
 
     // Confirmed ones racing with unconfirmed ones: every confirmed create succeeds, no unconfirmed one does.

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { withPgBusiness } from '../test-pg-race.ts';
 import { pgAvailable } from '../testing.ts';
-import { request } from '../test-fixtures.ts';
+import { makeVendor, request } from '../test-fixtures.ts';
 import { settleBillPayments } from '../domain/bill-settlement.ts';
 import { storeBankAccount } from '../domain/vendors.ts';
 
@@ -18,13 +18,12 @@ const RACERS = 8;
 describe.skipIf(!(await pgAvailable()))('bill payment races on PostgreSQL', () => {
   it('pays each bill exactly once however pay-now requests race', async () => {
     await withPgBusiness({ transactions: 0 }, async ({ dbA, appA, appB, f, admin }) => {
-    const vendor = await request(appA, 'POST', '/v1/auth/vendors', { token: admin, body: { name: 'Race vendor' } });
-    expect(vendor.status, vendor.text).toBe(201);
-    await storeBankAccount(dbA, vendor.body.id, { routing_number: '021000021', account_number: '4401927731', account_type: 'CHECKING' });
+    const vendorId = await makeVendor(appA, admin, 'Race vendor');
+    await storeBankAccount(dbA, vendorId, { routing_number: '021000021', account_number: '4401927731', account_type: 'CHECKING' });
     const approvedBill = async () => {
       const res = await request(appA, 'POST', BILLS, {
         token: admin,
-        body: { vendor_id: vendor.body.id, invoice_number: randomUUID(), invoice_date: '2026-11-01', due_date: '2026-11-30', currency: 'USD', line_items: [{ description: 'Race', amount: 5_000 }] },
+        body: { vendor_id: vendorId, invoice_number: randomUUID(), invoice_date: '2026-11-01', due_date: '2026-11-30', currency: 'USD', line_items: [{ description: 'Race', amount: 5_000 }] },
       });
       expect(res.status, res.text).toBe(200);
       await dbA.query(`UPDATE bills SET status = 'APPROVED' WHERE id = $1`, [res.body.id]);

@@ -1,9 +1,9 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bookingAnswerSchema, flightOfferSchema, hotelOfferSchema, type FlightOffer, type HotelOffer } from '../../schema/api/calls-travel.ts';
 import { DEFAULT_TRAVEL_POLICY, DEFAULT_TRAVEL_SETTINGS } from '../../schema/travel-policy.ts';
 import { useTestApp } from '../test-app.ts';
 import { testDatabases } from '../test-db.ts';
-import { makeBusiness, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
+import { request, useTwoBusinesses, type Fixture, type FixtureRole } from '../test-fixtures.ts';
 import { insertTrip, REQUESTS, SEARCH_FLIGHTS, SEARCH_HOTELS } from './booking-test-kit.ts';
 
 /**
@@ -15,10 +15,8 @@ import { insertTrip, REQUESTS, SEARCH_FLIGHTS, SEARCH_HOTELS } from './booking-t
 describe.each(await testDatabases())('booking on %s', (kind) => {
   const clock = Date.parse('2026-12-01T12:00:00Z');
   const t = useTestApp(kind, { now: () => clock });
-  let a: Fixture;
-  let b: Fixture;
-  const tokens = {} as Record<FixtureRole, string>;
-  let bOwner: string;
+  const biz = useTwoBusinesses(t, ['owner', 'admin', 'manager', 'employee', 'teammate', 'outsider']);
+  const { tokens } = biz;
 
   const flightBody = (over: Record<string, unknown> = {}) => ({ origin: 'SFO', destination: 'JFK', depart_date: '2026-12-20', ...over });
   const hotelBody = (over: Record<string, unknown> = {}) => ({ city: 'JFK', check_in: '2026-12-20', check_out: '2026-12-23', ...over });
@@ -51,13 +49,6 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
   const economy = async (role: FixtureRole = 'employee') => (await flights(role, { cabin: 'ECONOMY' })).find((o) => o.in_policy)!;
   const business = async (role: FixtureRole = 'employee') => (await flights(role, { cabin: 'BUSINESS' }))[0]!;
 
-  beforeAll(async () => {
-    a = await makeBusiness(t.db, { transactions: 0 });
-    b = await makeBusiness(t.db, { transactions: 0 });
-    for (const role of ['owner', 'admin', 'manager', 'employee', 'teammate', 'outsider'] as const) tokens[role] = await signIn(t.app, a.email(role));
-    bOwner = await signIn(t.app, b.email('owner'));
-  });
-
   it('answers the same flights for the same question, cheapest first, each stamped with the policy and stored', async () => {
     const one = await flights('employee', { return_date: '2026-12-24' });
     const two = await flights('employee', { return_date: '2026-12-24' });
@@ -76,7 +67,7 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
     expect(firstClass.policy_reasons[0]).toMatch(/^First cabin on a 5 h \d\d m flight: the policy allows up to Economy under 6 h$/);
     const stored = await t.db.query<{ user_id: string; in_policy: boolean; price_amount: number }>(
       'SELECT user_id::text, in_policy, price_amount FROM travel_offers WHERE id = $1', [firstClass.offer_id]);
-    expect(stored[0]).toMatchObject({ user_id: a.users.employee, in_policy: false, price_amount: firstClass.price.amount });
+    expect(stored[0]).toMatchObject({ user_id: biz.a.users.employee, in_policy: false, price_amount: firstClass.price.amount });
   });
 
   it('answers the city\'s hotels with nightly and total prices', async () => {
@@ -123,7 +114,7 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
   });
 
   it('books an in-policy flight at once: trip card, one charge linked to the trip, a code; the hotel reuses the card', async () => {
-    const trip = await insertTrip(t.db, a, 'employee', { name: 'Acme kickoff' });
+    const trip = await insertTrip(t.db, biz.a, 'employee', { name: 'Acme kickoff' });
     const seqBefore = (await t.db.query<{ change_seq: number }>('SELECT change_seq FROM trips WHERE id = $1', [trip]))[0]!.change_seq;
     const offer = await economy();
     const res = await book(tokens.employee, trip, offer.offer_id);
@@ -137,7 +128,7 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
     expect(booked.trip.change_seq).toBeGreaterThan(Number(seqBefore));
     const [card] = await t.db.query<{ display_name: string; user_id: string; limit_amount: number; limit_interval: string; status: string }>(
       'SELECT display_name, user_id::text, limit_amount, limit_interval, status FROM cards WHERE id = $1', [booked.card_id]);
-    expect(card).toMatchObject({ display_name: 'Trip: Acme kickoff', user_id: a.users.employee, limit_interval: 'TOTAL', status: 'ACTIVE' });
+    expect(card).toMatchObject({ display_name: 'Trip: Acme kickoff', user_id: biz.a.users.employee, limit_interval: 'TOTAL', status: 'ACTIVE' });
     expect(Number(card!.limit_amount)).toBe(Math.ceil(offer.price.amount * 1.5));
     expect(await chargesOf(trip)).toEqual([
       { amount: offer.price.amount, card_id: booked.card_id, merchant_name: offer.segments[0]!.airline_name, state: 'CLEARED' },
@@ -160,7 +151,7 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
   });
 
   it('books once per Idempotency-Key, replaying the answer', async () => {
-    const trip = await insertTrip(t.db, a, 'employee');
+    const trip = await insertTrip(t.db, biz.a, 'employee');
     const offer = await economy();
     const first = await book(tokens.employee, trip, offer.offer_id, { 'Idempotency-Key': `k-${trip}` });
     const second = await book(tokens.employee, trip, offer.offer_id, { 'Idempotency-Key': `k-${trip}` });
@@ -172,7 +163,7 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
   });
 
   it('refuses an expired offer naming it, an unknown or another user\'s offer, and a canceled trip — writing nothing', async () => {
-    const trip = await insertTrip(t.db, a, 'employee');
+    const trip = await insertTrip(t.db, biz.a, 'employee');
     const offer = await economy();
     await t.db.query(`UPDATE travel_offers SET expires_at = $2 WHERE id = $1`, [offer.offer_id, new Date(clock - 60_000).toISOString()]);
     const expired = await book(tokens.employee, trip, offer.offer_id);
@@ -182,45 +173,45 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
     expect(refusal(unknown)).toEqual([404, 'REQUEST_7004']);
     const theirs = await economy('teammate');
     expect(refusal(await book(tokens.employee, trip, theirs.offer_id))).toEqual([404, 'REQUEST_7004']);
-    const canceled = await insertTrip(t.db, a, 'employee', { canceled: true });
+    const canceled = await insertTrip(t.db, biz.a, 'employee', { canceled: true });
     expect(refusal(await book(tokens.employee, canceled, (await economy()).offer_id))).toEqual([409, 'TRAVEL_7005']);
     expect(await count('SELECT count(*) AS n FROM travel_bookings WHERE trip_id = ANY($1::uuid[])', [[trip, canceled]])).toBe(0);
     expect(await count('SELECT count(*) AS n FROM trip_spend_events WHERE trip_id = ANY($1::uuid[])', [[trip, canceled]])).toBe(0);
   });
 
   it('follows the settings: booking off, and a purpose required', async () => {
-    const trip = await insertTrip(t.db, a, 'employee', { purpose: null });
+    const trip = await insertTrip(t.db, biz.a, 'employee', { purpose: null });
     const offer = await economy();
-    await setSettings(a, { flights_enabled: false });
+    await setSettings(biz.a, { flights_enabled: false });
     const off = await request(t.app, 'POST', SEARCH_FLIGHTS, { token: tokens.employee, body: flightBody() });
     expect(refusal(off)).toEqual([422, 'TRAVEL_7004']);
     expect(refusal(await book(tokens.employee, trip, offer.offer_id))).toEqual([422, 'TRAVEL_7004']);
-    await setSettings(a, { hotels_enabled: false });
+    await setSettings(biz.a, { hotels_enabled: false });
     expect(refusal(await request(t.app, 'POST', SEARCH_HOTELS, { token: tokens.employee, body: hotelBody() }))).toEqual([422, 'TRAVEL_7004']);
-    await setSettings(a, { require_trip_purpose: true });
+    await setSettings(biz.a, { require_trip_purpose: true });
     expect(refusal(await book(tokens.employee, trip, offer.offer_id))).toEqual([422, 'TRAVEL_7021']);
-    await t.db.query('DELETE FROM travel_settings WHERE business_id = $1', [a.businessId]);
+    await t.db.query('DELETE FROM travel_settings WHERE business_id = $1', [biz.a.businessId]);
     expect((await book(tokens.employee, trip, offer.offer_id)).status).toBe(200);
   });
 
   it('refuses an out-of-policy offer outright when the policy blocks', async () => {
-    await setPolicy(a, { out_of_policy: 'BLOCK' });
+    await setPolicy(biz.a, { out_of_policy: 'BLOCK' });
     try {
-      const trip = await insertTrip(t.db, a, 'employee');
+      const trip = await insertTrip(t.db, biz.a, 'employee');
       const offer = await business();
       expect(offer).toMatchObject({ in_policy: false, blocked: true });
       const res = await book(tokens.employee, trip, offer.offer_id);
       expect(refusal(res)).toEqual([422, 'TRAVEL_7002']);
       expect(res.body.error_v2.message).toContain('Business cabin on a');
       expect(await count('SELECT count(*) AS n FROM travel_bookings WHERE trip_id = $1', [trip])).toBe(0);
-      expect(await count('SELECT count(*) AS n FROM approvals WHERE business_id = $1 AND object_type = \'travel_booking\' AND status = \'PENDING\'', [a.businessId])).toBe(0);
+      expect(await count('SELECT count(*) AS n FROM approvals WHERE business_id = $1 AND object_type = \'travel_booking\' AND status = \'PENDING\'', [biz.a.businessId])).toBe(0);
     } finally {
-      await t.db.query('DELETE FROM travel_policies WHERE business_id = $1', [a.businessId]);
+      await t.db.query('DELETE FROM travel_policies WHERE business_id = $1', [biz.a.businessId]);
     }
   });
 
   it('sends an out-of-policy booking to the traveller\'s manager: approving books and charges it', async () => {
-    const trip = await insertTrip(t.db, a, 'employee');
+    const trip = await insertTrip(t.db, biz.a, 'employee');
     const offer = await business();
     const res = await book(tokens.employee, trip, offer.offer_id);
     const pending = bookingAnswerSchema.parse(res.body);
@@ -229,7 +220,7 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
     expect(pending.trip.status).toBe('PLANNED');
     const [approval] = await t.db.query<{ id: string; approver_id: string; user_id: string }>(
       `SELECT id::text, approver_id::text, user_id::text FROM approvals WHERE object_id = $1 AND object_type = 'travel_booking'`, [pending.id]);
-    expect(approval).toMatchObject({ id: pending.approval_id, approver_id: a.users.manager, user_id: a.users.employee });
+    expect(approval).toMatchObject({ id: pending.approval_id, approver_id: biz.a.users.manager, user_id: biz.a.users.employee });
     // The traveller (no reviewer) cannot approve their own; the manager can.
     expect(refusal(await request(t.app, 'POST', `/v1/auth/approvals/${approval!.id}/approve`, { token: tokens.employee })))
       .toEqual([403, 'FORBIDDEN_7003']);
@@ -243,7 +234,7 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
   });
 
   it('keeps the reason of a rejected booking and charges nothing', async () => {
-    const trip = await insertTrip(t.db, a, 'employee');
+    const trip = await insertTrip(t.db, biz.a, 'employee');
     const pending = (await book(tokens.employee, trip, (await business()).offer_id)).body;
     const no = await request(t.app, 'POST', `/v1/auth/approvals/${pending.approval_id}/reject`, { token: tokens.manager, body: { reason: 'Fly economy on this route' } });
     expect(no.status, no.text).toBe(200);
@@ -254,7 +245,7 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
   });
 
   it('cancels: a booked one is refunded on the same card, a pending one withdraws its approval', async () => {
-    const trip = await insertTrip(t.db, a, 'employee');
+    const trip = await insertTrip(t.db, biz.a, 'employee');
     const offer = await economy();
     const booked = (await book(tokens.employee, trip, offer.offer_id)).body;
     const res = await cancel(tokens.employee, booked.id);
@@ -279,19 +270,19 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
   });
 
   it('keeps trips and offers to their business and people', async () => {
-    const trip = await insertTrip(t.db, a, 'employee');
+    const trip = await insertTrip(t.db, biz.a, 'employee');
     const offer = await economy();
     const booked = (await book(tokens.employee, trip, offer.offer_id)).body;
     // Another business: every id of A is unknown.
-    const bTrip = await insertTrip(t.db, b, 'owner');
-    const bOffer = (await request(t.app, 'POST', SEARCH_FLIGHTS, { token: bOwner, body: flightBody({ cabin: 'ECONOMY' }) })).body.data[0];
-    expect(refusal(await request(t.app, 'GET', `${REQUESTS}/${booked.id}`, { token: bOwner }))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await cancel(bOwner, booked.id))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await book(bOwner, trip, bOffer.offer_id))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await book(bOwner, bTrip, offer.offer_id))).toEqual([404, 'REQUEST_7004']);
+    const bTrip = await insertTrip(t.db, biz.b, 'owner');
+    const bOffer = (await request(t.app, 'POST', SEARCH_FLIGHTS, { token: biz.bOwner, body: flightBody({ cabin: 'ECONOMY' }) })).body.data[0];
+    expect(refusal(await request(t.app, 'GET', `${REQUESTS}/${booked.id}`, { token: biz.bOwner }))).toEqual([404, 'REQUEST_7004']);
+    expect(refusal(await cancel(biz.bOwner, booked.id))).toEqual([404, 'REQUEST_7004']);
+    expect(refusal(await book(biz.bOwner, trip, bOffer.offer_id))).toEqual([404, 'REQUEST_7004']);
+    expect(refusal(await book(biz.bOwner, bTrip, offer.offer_id))).toEqual([404, 'REQUEST_7004']);
     expect(refusal(await book(tokens.employee, bTrip, offer.offer_id))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await request(t.app, 'POST', SEARCH_FLIGHTS, { token: bOwner, body: flightBody({ trip_id: trip }) }))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await request(t.app, 'POST', SEARCH_HOTELS, { token: bOwner, body: hotelBody({ trip_id: trip }) }))).toEqual([404, 'REQUEST_7004']);
+    expect(refusal(await request(t.app, 'POST', SEARCH_FLIGHTS, { token: biz.bOwner, body: flightBody({ trip_id: trip }) }))).toEqual([404, 'REQUEST_7004']);
+    expect(refusal(await request(t.app, 'POST', SEARCH_HOTELS, { token: biz.bOwner, body: hotelBody({ trip_id: trip }) }))).toEqual([404, 'REQUEST_7004']);
     // In A: a colleague outside the traveller's line sees nothing; the manager sees but may not book or cancel; an admin may.
     expect(refusal(await request(t.app, 'GET', `${REQUESTS}/${booked.id}`, { token: tokens.outsider }))).toEqual([404, 'REQUEST_7004']);
     expect(refusal(await cancel(tokens.outsider, booked.id))).toEqual([404, 'REQUEST_7004']);
@@ -300,6 +291,6 @@ describe.each(await testDatabases())('booking on %s', (kind) => {
     expect(refusal(await book(tokens.manager, trip, (await economy('manager')).offer_id))).toEqual([403, 'FORBIDDEN_7003']);
     expect((await cancel(tokens.admin, booked.id)).body.status).toBe('CANCELED');
     // B's rows untouched by A's calls and the other way round.
-    expect(await count('SELECT count(*) AS n FROM travel_bookings WHERE business_id = $1', [b.businessId])).toBe(0);
+    expect(await count('SELECT count(*) AS n FROM travel_bookings WHERE business_id = $1', [biz.b.businessId])).toBe(0);
   });
 });

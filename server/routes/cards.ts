@@ -5,7 +5,6 @@ import {
 } from '../../schema/api/calls-cards.ts';
 import type { CardRequestFilter } from '../../schema/entities/card-request.ts';
 import type { CardFilter } from '../../schema/entities/card.ts';
-import { ApiError } from '../core/errors.ts';
 import { bulkLock, favoriteCards as starredCards, listCards as listRows, primaryCard, setFavorite, setPrimary } from '../domain/card-lists.ts';
 import {
   cancelCardRequest as cancelRequest, createCardRequest as createRequest, listCardRequests as listRequests,
@@ -14,7 +13,7 @@ import { simulatePurchase } from '../domain/card-spend.ts';
 import { findCard, issueCard as issue, moveCard, reissueCard as reissue, updateCard as update, type CardMove } from '../domain/cards.ts';
 import { visibilityOf } from '../domain/visibility.ts';
 import { actorOf, ok, type DomainHandlers, type Handler } from '../http/handler.ts';
-import { versionedGet, versionedPatch } from './versioned.ts';
+import { versionedPatch, visibleRowGet } from './versioned.ts';
 import { mailer } from '../http/mail-links.ts';
 
 type MoveCall = typeof lockCard | typeof unlockCard | typeof suspendCard | typeof terminateCard;
@@ -35,12 +34,7 @@ export const cardHandlers = {
     }));
   },
 
-  [getCard.id]: versionedGet('cards', 'card_uuid', async (ctx) => {
-    const { user } = actorOf(ctx);
-    const doc = await findCard(ctx.db, user.business_id, await visibilityOf(ctx.db, user), ctx.input.params.card_uuid);
-    if (!doc) throw new ApiError('REQUEST_7004');
-    return ok(doc);
-  }),
+  [getCard.id]: visibleRowGet('cards', 'card_uuid', findCard),
 
   [issueCard.id]: async (ctx) => ok(await issue(ctx.db, actorOf(ctx).user, ctx.input.body, new Date(ctx.deps.now()))),
 

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { errorV2Schema } from '../../schema/errors.ts';
 import { bulkCode } from '../domain/coding.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts';
+import { expectConflict, makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts';
 
 /**
  * Issue 24 item 9, server side: versions (ETag / If-Match) and the field-by-field merge of
@@ -56,21 +55,13 @@ describe.each(await testDatabases())('conflicts: transactions on %s', (kind) => 
     const before = await read(admin, id);
     const res = await patch(admin, id, { memo: 'Team lunch', location_id: f.locations[1] }, { 'If-Match': etag, 'X-Ledgerline-Device': DEVICE_A });
     expect(res.status).toBe(409);
-    expect(errorV2Schema.parse(res.body)).toEqual(res.body);
-    expect(res.body).toEqual({
-      error_v2: {
-        error_code: 'CONFLICT',
-        message: 'Someone else changed this while you were editing.',
-        conflicts: [{
-          field: 'memo',
-          server_value: 'Client dinner',
-          your_value: 'Team lunch',
-          changed_by: { user_id: f.users.bookkeeper, name: expect.stringMatching(/^Bookkeeper Fixture/) },
-          changed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
-        }],
-        current_version: first.body.change_seq,
-      },
-    });
+    expectConflict(res.body, {
+      field: 'memo',
+      server_value: 'Client dinner',
+      your_value: 'Team lunch',
+      changed_by: { user_id: f.users.bookkeeper, name: expect.stringMatching(/^Bookkeeper Fixture/) },
+      changed_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/),
+    }, first.body.change_seq);
     // Nothing of the request landed: neither the memo nor the location that did not conflict.
     expect(await read(admin, id)).toEqual(before);
   });

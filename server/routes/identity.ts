@@ -12,7 +12,7 @@ import { issueToken, mfaPending, mfaRequiredFor, openSession } from '../auth/ses
 import { readWebConfig } from '../auth/settings.ts';
 import { consumeCode, startEnrolment } from '../auth/totp.ts';
 import { relyingParty, verifyAssertion } from '../auth/webauthn.ts';
-import { enrolledFactors } from '../auth/webauthn-store.ts';
+import { deleteOwnFactor, enrolledFactors } from '../auth/webauthn-store.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import type { Actor } from '../core/actor.ts';
@@ -137,10 +137,7 @@ export const identityHandlers = {
 
   [totpDelete.id]: async (ctx) => {
     const actor = actorOf(ctx);
-    const rows = await ctx.db.query('DELETE FROM totp_authenticators WHERE id = $1 AND identity_id = $2 RETURNING id', [
-      ctx.input.params.authenticator_id, actor.identityId,
-    ]);
-    if (rows.length === 0) throw new ApiError('REQUEST_7004');
+    if (!(await deleteOwnFactor(ctx.db, 'totp_authenticators', ctx.input.params.authenticator_id, actor.identityId))) throw new ApiError('REQUEST_7004');
     return ok({ ok: true });
   },
 

@@ -3,7 +3,8 @@ import {
   createOutOfPocket, createPerDiem, deleteReimbursement, findDuplicateReimbursements, getReimbursement, listReimbursements,
   patchReimbursement, payReimbursement, resubmitReimbursement, saveDraft, submitReimbursement,
 } from '../../schema/api/calls-reimbursements.ts';
-import type { ReimbursementFilter } from '../../schema/entities/reimbursement.ts';
+import type { CallDef } from '../../schema/api/define-call.ts';
+import type { Reimbursement, ReimbursementFilter } from '../../schema/entities/reimbursement.ts';
 import {
   bulkDeleteReimbursements as bulkDeleteClaims, bulkUpdateReimbursements as bulkUpdateClaims, findDuplicates,
 } from '../domain/reimbursement-bulk.ts';
@@ -13,10 +14,21 @@ import {
   createReimbursement, deleteReimbursement as deleteClaim, saveDraft as saveDraftClaim, findReimbursement, listReimbursements as listClaims,
   submitReimbursement as submitClaim, updateReimbursement,
 } from '../domain/reimbursements.ts';
-import { visibilityOf } from '../domain/visibility.ts';
-import { ApiError } from '../core/errors.ts';
-import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
-import { versionedGet, versionedPatch } from './versioned.ts';
+import { visibilityOf, type Visibility } from '../domain/visibility.ts';
+import type { ActingUser } from '../core/actor.ts';
+import type { Queryable } from '../db/db.ts';
+import { actorOf, ok, type DomainHandlers, type HandlerCtx } from '../http/handler.ts';
+import { versionedPatch, visibleRowGet } from './versioned.ts';
+
+type ClaimCtx = Pick<HandlerCtx<CallDef>, 'actor' | 'db' | 'deps'> & { input: { params: { reimbursement_uuid: string } } };
+
+/** A status move of one claim the caller sees (submit, resubmit, cancel), at the request's time. */
+const claimMove = (move: (tx: Queryable, user: ActingUser, vis: Visibility, id: string, now: Date) => Promise<Reimbursement>) =>
+  async (ctx: ClaimCtx) => {
+    const { user } = actorOf(ctx);
+    const vis = await visibilityOf(ctx.db, user);
+    return ok(await move(ctx.db, user, vis, ctx.input.params.reimbursement_uuid, new Date(ctx.deps.now())));
+  };
 
 /** Reimbursements (issue 9 §3): the caller's own claims; reads follow the `owner` visibility rule. */
 export const reimbursementHandlers = {
@@ -44,13 +56,7 @@ export const reimbursementHandlers = {
     }));
   },
 
-  [getReimbursement.id]: versionedGet('reimbursements', 'reimbursement_uuid', async (ctx) => {
-    const actor = actorOf(ctx);
-    const vis = await visibilityOf(ctx.db, actor.user);
-    const doc = await findReimbursement(ctx.db, actor.businessId, vis, ctx.input.params.reimbursement_uuid);
-    if (!doc) throw new ApiError('REQUEST_7004');
-    return ok(doc);
-  }),
+  [getReimbursement.id]: visibleRowGet('reimbursements', 'reimbursement_uuid', findReimbursement),
 
   [patchReimbursement.id]: versionedPatch('reimbursements', 'reimbursement_uuid', async (ctx) => {
     const { user } = actorOf(ctx);
@@ -59,11 +65,7 @@ export const reimbursementHandlers = {
     return ok(await updateReimbursement(ctx.db, user, vis, id, ctx.input.body, new Date(ctx.deps.now())));
   }),
 
-  [submitReimbursement.id]: async (ctx) => {
-    const { user } = actorOf(ctx);
-    const vis = await visibilityOf(ctx.db, user);
-    return ok(await submitClaim(ctx.db, user, vis, ctx.input.params.reimbursement_uuid, new Date(ctx.deps.now())));
-  },
+  [submitReimbursement.id]: claimMove(submitClaim),
 
   // DELETE is not idempotent-keyed, so it is not run in a transaction by register: it opens one.
   [deleteReimbursement.id]: async (ctx) => {
@@ -80,17 +82,9 @@ export const reimbursementHandlers = {
     return ok(await ctx.deps.db.transaction(async (tx) => saveDraftClaim(tx, user, await visibilityOf(tx, user), id, ctx.input.body, now)));
   },
 
-  [resubmitReimbursement.id]: async (ctx) => {
-    const { user } = actorOf(ctx);
-    const vis = await visibilityOf(ctx.db, user);
-    return ok(await submitClaim(ctx.db, user, vis, ctx.input.params.reimbursement_uuid, new Date(ctx.deps.now()), 'resubmit'));
-  },
+  [resubmitReimbursement.id]: claimMove((tx, user, vis, id, now) => submitClaim(tx, user, vis, id, now, 'resubmit')),
 
-  [cancelReimbursement.id]: async (ctx) => {
-    const { user } = actorOf(ctx);
-    const vis = await visibilityOf(ctx.db, user);
-    return ok(await cancelClaim(ctx.db, user, vis, ctx.input.params.reimbursement_uuid, new Date(ctx.deps.now())));
-  },
+  [cancelReimbursement.id]: claimMove(cancelClaim),
 
   [findDuplicateReimbursements.id]: async (ctx) => {
     const { user } = actorOf(ctx);

@@ -133,6 +133,19 @@ export async function oidcClientOf(db: Queryable, p: ProviderRow): Promise<OidcC
   return { metadata: p.oidc_metadata, clientId: p.client_id, clientSecret: await decryptClientSecret(db, p.id, p.client_secret_enc) };
 }
 
+/**
+ * The admin's DELETE of one provider of the business by protocol (a SAML call never removes an
+ * OIDC provider, nor the reverse): unknown, another business's or another protocol's answers 404
+ * with `notFound`; locked, then removed under removeProviders' rule.
+ */
+export async function deleteProviderOf(
+  tx: Queryable, businessId: string, id: string, protocol: ProviderRow['protocol'], notFound: string,
+): Promise<void> {
+  const p = await providerOf(tx, businessId, id, true);
+  if (!p || p.protocol !== protocol) throw new ApiError('REQUEST_7004', notFound);
+  await removeProviders(tx, [p]);
+}
+
 /** The removals of one or more providers: AUTH_7021 while any is enforced. */
 export async function removeProviders(db: Queryable, providers: ProviderRow[]): Promise<number> {
   const refusal = removalRefusal(providers.map(ruleView));

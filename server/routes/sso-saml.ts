@@ -6,7 +6,7 @@ import {
 } from '../auth/saml/index.ts';
 import { requireVerifiedEmail } from '../auth/email-verification.ts';
 import { claimSignInState, saveSignInState } from '../auth/sso/flow.ts';
-import { providerById, providerOf, samlSp, type ProviderRow } from '../auth/sso/providers.ts';
+import { providerById, samlSp, type ProviderRow } from '../auth/sso/providers.ts';
 import { publicOrigin } from '../auth/sso/settings.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError, validationError } from '../core/errors.ts';
@@ -14,7 +14,7 @@ import type { Queryable } from '../db/db.ts';
 import { ok, prepared, type DomainHandlers } from '../http/handler.ts';
 import { adminOf, inWriteTx } from './admin.ts';
 import { completeLocation, errorLocation, EXPIRED_STATE_MESSAGE, finishSignIn, redirectTo, SsoRefused } from './sso-finish.ts';
-import { assertDomainFree, createProvider, draftProvider, removeProviders, takeProviderChange } from './sso-provider-store.ts';
+import { assertDomainFree, createProvider, deleteProviderOf, draftProvider, takeProviderChange } from './sso-provider-store.ts';
 
 /**
  * SAML wiring (issue 14) over the SP library in server/auth/saml: configuration from IdP metadata
@@ -134,11 +134,7 @@ export const ssoSamlHandlers = {
 
   [deleteSamlProvider.id]: async (ctx) => {
     const { businessId } = adminOf(ctx);
-    await inWriteTx(ctx, deleteSamlProvider, async (tx) => {
-      const p = await providerOf(tx, businessId, ctx.input.params.provider_uuid, true);
-      if (!p || p.protocol !== 'saml') throw new ApiError('REQUEST_7004', 'This SAML provider was not found.');
-      await removeProviders(tx, [p]);
-    });
+    await inWriteTx(ctx, deleteSamlProvider, (tx) => deleteProviderOf(tx, businessId, ctx.input.params.provider_uuid, 'saml', 'This SAML provider was not found.'));
     return ok({ ok: true });
   },
 } satisfies DomainHandlers;

@@ -12,9 +12,7 @@ import { passwordSignIn } from '../auth/session.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import { claimCompletionCode, saveSignInState } from '../auth/sso/flow.ts';
 import { authorizationUrl, cachedDiscovery, discoverIssuer, newChecks, type OidcMetadata } from '../auth/sso/oidc.ts';
-import {
-  oidcRedirectUri, providerDoc, providerForDomain, providerOf, providersOf, type ProviderRow,
-} from '../auth/sso/providers.ts';
+import { oidcRedirectUri, providerDoc, providerForDomain, providerOf, providersOf, type ProviderRow } from '../auth/sso/providers.ts';
 import { encryptClientSecret } from '../auth/sso/secret.ts';
 import { publicOrigin } from '../auth/sso/settings.ts';
 import { safeRedirect } from '../auth/sso/urls.ts';
@@ -26,8 +24,7 @@ import { ok, prepared, type DomainHandlers } from '../http/handler.ts';
 import { adminOf, inWriteTx } from './admin.ts';
 import { samlProviderFields, samlStartUrl } from './sso-saml.ts';
 import {
-  assertChangeAllowed, assertDomainFree, assertNotProvenElsewhere, createProvider, draftProvider, markDomainProven, oidcClientOf, removeProviders,
-  takeDomainCheck, takeProviderChange,
+  assertChangeAllowed, assertDomainFree, assertNotProvenElsewhere, createProvider, deleteProviderOf, draftProvider, markDomainProven, oidcClientOf, removeProviders, takeDomainCheck, takeProviderChange,
 } from './sso-provider-store.ts';
 import { domainCheckMessage, lookupDomainChallenge } from '../auth/sso/domain-proof.ts';
 import type { CallParsed } from '../../schema/api/define-call.ts';
@@ -162,11 +159,7 @@ export const ssoHandlers = {
 
   [deleteOidcProvider.id]: async (ctx) => {
     const { businessId } = adminOf(ctx);
-    await inWriteTx(ctx, deleteOidcProvider, async (tx) => {
-      const p = await providerOf(tx, businessId, ctx.input.params.provider_uuid, true);
-      if (!p || p.protocol !== 'oidc') throw new ApiError('REQUEST_7004', 'This OIDC provider was not found.');
-      await removeProviders(tx, [p]);
-    });
+    await inWriteTx(ctx, deleteOidcProvider, (tx) => deleteProviderOf(tx, businessId, ctx.input.params.provider_uuid, 'oidc', 'This OIDC provider was not found.'));
     return ok({ ok: true });
   },
 

@@ -13,7 +13,7 @@ import { visibilityOf } from '../domain/visibility.ts';
 import type { Actor } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
-import { versionedGet, versionedPatch } from './versioned.ts';
+import { versionedPatch, visibleRowGet } from './versioned.ts';
 
 function assertCanCode(actor: Actor): void {
   if (!canCodeTransactions(actor.user)) throw new ApiError('FORBIDDEN_7003');
@@ -52,13 +52,7 @@ export const transactionHandlers = {
     );
   },
 
-  [getTransaction.id]: versionedGet('transactions', 'transaction_canonical_uuid', async (ctx) => {
-    const actor = actorOf(ctx);
-    const vis = await visibilityOf(ctx.db, actor.user);
-    const doc = await findTransaction(ctx.db, actor.businessId, vis, ctx.input.params.transaction_canonical_uuid);
-    if (!doc) throw new ApiError('REQUEST_7004');
-    return ok(doc);
-  }),
+  [getTransaction.id]: visibleRowGet('transactions', 'transaction_canonical_uuid', findTransaction),
 
   [patchTransaction.id]: versionedPatch('transactions', 'transaction_canonical_uuid', async (ctx) => {
     const actor = actorOf(ctx);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { syncChanges } from '../../schema/api/calls.ts';
 import { tripSchema, type Trip } from '../../schema/entities/trip.ts';
 import { DEFAULT_TRAVEL_POLICY, DEFAULT_TRAVEL_SETTINGS } from '../../schema/travel-policy.ts';
@@ -8,7 +8,7 @@ import { createTrip } from '../domain/travel/trips.ts';
 import type { Queryable } from '../db/db.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture, type FixtureRole, type TestResponse } from '../test-fixtures.ts';
+import { FIXTURE_PASSWORD, request, useTwoBusinesses, type FixtureRole, type TestResponse } from '../test-fixtures.ts';
 
 /**
  * Trips, spend links, travel policy and settings, and the traveller's profile (issue 27) through
@@ -20,10 +20,8 @@ const spend = (id: string) => `${TRIPS}/${id}/spend-events`;
 describe.each(await testDatabases())('travel: trips, spend, policy, profile on %s', (kind) => {
   const clock = Date.parse('2026-11-20T09:00:00Z');
   const t = useTestApp(kind, { now: () => clock });
-  let a: Fixture;
-  let b: Fixture;
-  const tokens = {} as Record<FixtureRole, string>;
-  let bOwner: string;
+  const biz = useTwoBusinesses(t, ['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'teammate', 'outsider'], [40, 5]);
+  const { tokens } = biz;
   const refusal = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];
   const body = (over: Record<string, unknown> = {}) => ({ name: 'Client visit', destination: 'JFK', start_date: '2026-12-01', end_date: '2026-12-03', ...over });
   const create = async (role: FixtureRole = 'employee', over: Record<string, unknown> = {}): Promise<Trip> => {
@@ -37,7 +35,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     await t.db.query(
       `INSERT INTO travel_offers (id, business_id, user_id, kind, price_amount, currency, in_policy, payload, expires_at)
        VALUES ($1, $2, $3, 'HOTEL', $4, $5, true, '{"hotel": null}', now() + interval '30 minutes')`,
-      [offer, a.businessId, trip.user_id, price, currency],
+      [offer, biz.a.businessId, trip.user_id, price, currency],
     );
     const booked = status === 'BOOKED';
     const charge = booked ? randomUUID() : null;
@@ -45,25 +43,18 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
       `INSERT INTO travel_bookings (id, business_id, trip_id, offer_id, kind, status, price_amount, currency, in_policy, payload,
          confirmation_code, card_id, transaction_id, requested_by, booked_at, canceled_at)
        VALUES ($1, $2, $3, $4, 'HOTEL', $5, $6, $7, true, '{"hotel": null}', $8, $9, $10, $11, $12, $13)`,
-      [randomUUID(), a.businessId, trip.id, offer, status, price, currency, booked ? randomUUID().slice(0, 6).toUpperCase().replace(/-/g, 'X') : null,
-        booked ? a.cards.employee : null, charge, trip.user_id, booked ? new Date(clock).toISOString() : null,
+      [randomUUID(), biz.a.businessId, trip.id, offer, status, price, currency, booked ? randomUUID().slice(0, 6).toUpperCase().replace(/-/g, 'X') : null,
+        booked ? biz.a.cards.employee : null, charge, trip.user_id, booked ? new Date(clock).toISOString() : null,
         status === 'CANCELED' ? new Date(clock).toISOString() : null],
     );
     return charge;
   };
 
-  beforeAll(async () => {
-    a = await makeBusiness(t.db, { transactions: 40 });
-    b = await makeBusiness(t.db, { transactions: 5 });
-    for (const role of ['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'teammate', 'outsider'] as const) tokens[role] = await signIn(t.app, a.email(role));
-    bOwner = await signIn(t.app, b.email('owner'));
-  });
-
   it('creates a trip under the client id (a repeat answers it), names the city, and refuses bad input by field', async () => {
     const id = randomUUID();
     const trip = await create('employee', { id, purpose: 'Renewal', budget: 200_000 });
     expect(trip).toMatchObject({
-      id, user_id: a.users.employee, destination: 'JFK', destination_name: 'New York', status: 'PLANNED', purpose: 'Renewal',
+      id, user_id: biz.a.users.employee, destination: 'JFK', destination_name: 'New York', status: 'PLANNED', purpose: 'Renewal',
       budget: { amount: 200_000, currency: 'USD' }, total: { amount: 0, currency: 'USD' }, totals: [], bookings: [], transaction_ids: [],
     });
     expect((await create('employee', { id, name: 'Something else' })).name).toBe('Client visit');
@@ -97,7 +88,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
         return t.db.query(sql, params);
       }) as Queryable['query'],
     };
-    const user = { id: a.users.employee, business_id: a.businessId, role: 'employee', is_manager: false, user_permissions: [], manager_id: null };
+    const user = { id: biz.a.users.employee, business_id: biz.a.businessId, role: 'employee', is_manager: false, user_permissions: [], manager_id: null };
     const repeat = await createTrip(racing, user, { ...body({ name: 'Renamed' }), id: first.id } as never, new Date(clock));
     expect(hidden).toBe(true);
     expect(repeat).toMatchObject({ id: first.id, name: 'Client visit', change_seq: first.change_seq });
@@ -112,11 +103,11 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     for (const role of ['outsider', 'employee'] as const) {
       expect(refusal(await request(t.app, 'GET', `${TRIPS}/${trip.id}`, { token: tokens[role] })), role).toEqual([404, 'REQUEST_7004']);
     }
-    expect(refusal(await request(t.app, 'GET', `${TRIPS}/${trip.id}`, { token: bOwner }))).toEqual([404, 'REQUEST_7004']);
+    expect(refusal(await request(t.app, 'GET', `${TRIPS}/${trip.id}`, { token: biz.bOwner }))).toEqual([404, 'REQUEST_7004']);
     const mine = await request(t.app, 'GET', `${TRIPS}?q=${encodeURIComponent(trip.name.split(' ')[1]!)}`, { token: tokens.manager });
     expect(mine.body.data.map((x: Trip) => x.id)).toEqual([trip.id]);
     expect((await request(t.app, 'GET', `${TRIPS}?q=${encodeURIComponent(trip.name.split(' ')[1]!)}`, { token: tokens.outsider })).body.data).toEqual([]);
-    expect((await request(t.app, 'GET', TRIPS, { token: bOwner })).body.data).toEqual([]);
+    expect((await request(t.app, 'GET', TRIPS, { token: biz.bOwner })).body.data).toEqual([]);
   });
 
   it('pages the list latest start first', async () => {
@@ -125,7 +116,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     const seen: string[] = [];
     let start: string | null = null;
     do {
-      const res: TestResponse<{ data: Trip[]; page: { next: string | null } }> = await request(t.app, 'GET', `${TRIPS}?page_size=2&user_ids=${a.users.outsider}${start ? `&start=${start}` : ''}`, { token: tokens.outsider });
+      const res: TestResponse<{ data: Trip[]; page: { next: string | null } }> = await request(t.app, 'GET', `${TRIPS}?page_size=2&user_ids=${biz.a.users.outsider}${start ? `&start=${start}` : ''}`, { token: tokens.outsider });
       expect(res.status, res.text).toBe(200);
       seen.push(...res.body.data.map((x) => x.start_date));
       start = res.body.page.next;
@@ -140,7 +131,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     await t.db.query(`UPDATE trips SET start_date = '2026-11-10', end_date = '2026-11-19' WHERE id = $1`, [past.id]);
     const later = await create('admin', { start_date: '2026-12-05', end_date: '2026-12-06' });
     const byStatus = async (status: string) =>
-      (await request(t.app, 'GET', `${TRIPS}?user_ids=${a.users.admin}&statuses=${status}`, { token: tokens.admin })).body.data.map((x: Trip) => x.id);
+      (await request(t.app, 'GET', `${TRIPS}?user_ids=${biz.a.users.admin}&statuses=${status}`, { token: tokens.admin })).body.data.map((x: Trip) => x.id);
     expect(await byStatus('IN_PROGRESS')).toEqual([current.id]);
     expect(await byStatus('COMPLETED')).toEqual([past.id]);
     expect(await byStatus('PLANNED')).toEqual([later.id]);
@@ -153,7 +144,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     for (const role of ['manager', 'teammate', 'bookkeeper', 'outsider'] as const) {
       expect(refusal(await request(t.app, 'PATCH', path, { token: tokens[role], body: { name: 'Mine now' } })), role).toEqual([404, 'REQUEST_7004']);
     }
-    expect(refusal(await request(t.app, 'PATCH', path, { token: bOwner, body: { name: 'Mine now' } }))).toEqual([404, 'REQUEST_7004']);
+    expect(refusal(await request(t.app, 'PATCH', path, { token: biz.bOwner, body: { name: 'Mine now' } }))).toEqual([404, 'REQUEST_7004']);
     const edited = await request(t.app, 'PATCH', path, { token: tokens.employee, body: { destination: 'LHR', budget: 90_000 } });
     expect(edited.body).toMatchObject({ destination: 'LHR', destination_name: 'London', budget: { amount: 90_000, currency: 'USD' } });
     expect(edited.body.change_seq).toBeGreaterThan(trip.change_seq);
@@ -169,7 +160,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     const canceled = await request(t.app, 'PATCH', path, { token: tokens.employee, body: { canceled: true } });
     expect(canceled.body).toMatchObject({ status: 'CANCELED', canceled_at: new Date(clock).toISOString() });
     expect(refusal(await request(t.app, 'PATCH', path, { token: tokens.employee, body: { name: 'Back on' } }))).toEqual([409, 'TRAVEL_7008']);
-    expect(refusal(await request(t.app, 'PUT', spend(trip.id), { token: tokens.employee, body: { transaction_ids: [a.transactions.employee[0]] } })))
+    expect(refusal(await request(t.app, 'PUT', spend(trip.id), { token: tokens.employee, body: { transaction_ids: [biz.a.transactions.employee[0]] } })))
       .toEqual([409, 'TRAVEL_7005']);
   });
 
@@ -180,7 +171,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     expect(refusal(await request(t.app, 'DELETE', path, { token: tokens.employee }))).toEqual([409, 'TRAVEL_7003']);
     expect(refusal(await request(t.app, 'DELETE', path, { token: tokens.manager }))).toEqual([404, 'REQUEST_7004']);
     await t.db.query(`UPDATE travel_bookings SET status = 'CANCELED', canceled_at = now() WHERE trip_id = $1`, [trip.id]);
-    const tx = a.transactions.employee[1]!;
+    const tx = biz.a.transactions.employee[1]!;
     expect((await request(t.app, 'PUT', spend(trip.id), { token: tokens.employee, body: { transaction_ids: [tx] } })).status).toBe(200);
     const gone = await request(t.app, 'DELETE', path, { token: tokens.employee });
     expect(gone.body).toEqual({ id: trip.id, deleted: true, change_seq: expect.any(Number) });
@@ -194,7 +185,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
 
   it('links spend: totals per currency (declined, canceled and booking charges counted right), a new seq in the feed', async () => {
     const trip = await create();
-    const [t1, t2, t3, t4] = a.transactions.employee.slice(2, 6) as [string, string, string, string];
+    const [t1, t2, t3, t4] = biz.a.transactions.employee.slice(2, 6) as [string, string, string, string];
     await t.db.query(`UPDATE transactions SET amount = 10000, currency = 'USD', state = 'CLEARED' WHERE id = ANY($1::uuid[])`, [[t1, t2]]);
     await t.db.query(`UPDATE transactions SET amount = 5000, currency = 'EUR', state = 'CLEARED' WHERE id = $1`, [t3]);
     await t.db.query(`UPDATE transactions SET amount = 7777, currency = 'USD', state = 'DECLINED' WHERE id = $1`, [t4]);
@@ -203,7 +194,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
       await t.db.query(
         `INSERT INTO reimbursements (id, business_id, user_id, type, status, merchant, amount, currency, transaction_date, change_seq)
          SELECT $1, $2, $3, 'OUT_OF_POCKET', $4, 'Taxi', 2500, 'USD', '2026-11-10', change_seq FROM businesses WHERE id = $2`,
-        [claims[i], a.businessId, a.users.employee, status],
+        [claims[i], biz.a.businessId, biz.a.users.employee, status],
       );
     }
     const res = await request(t.app, 'PUT', spend(trip.id), {
@@ -226,12 +217,12 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     await t.db.query(
       `INSERT INTO transactions (id, business_id, card_id, user_id, merchant_name, amount, currency, occurred_at, state, change_seq)
        SELECT $1, $2, $3, $4, 'Hotel', 30000, 'USD', now(), 'CLEARED', change_seq FROM businesses WHERE id = $2`,
-      [charge, a.businessId, a.cards.employee, a.users.employee],
+      [charge, biz.a.businessId, biz.a.cards.employee, biz.a.users.employee],
     );
     // The charge is linked with its booking (booking-charge.ts), and stays with it: linking it by hand is refused.
     await t.db.query(
       `INSERT INTO trip_spend_events (business_id, trip_id, object_type, object_id, linked_by) VALUES ($1, $2, 'transaction', $3, $4)`,
-      [a.businessId, trip.id, charge, a.users.employee],
+      [biz.a.businessId, trip.id, charge, biz.a.users.employee],
     );
     expect(refusal(await request(t.app, 'PUT', spend(trip.id), { token: tokens.employee, body: { transaction_ids: [charge] } })))
       .toEqual([409, 'TRAVEL_7009']);
@@ -249,15 +240,15 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
 
   it('links only the traveller\'s own spend (an admin any of the business\'s); another business\'s ids 404; one trip per item', async () => {
     const trip = await create();
-    const theirs = a.transactions.teammate[0]!;
+    const theirs = biz.a.transactions.teammate[0]!;
     const linkAs = (role: FixtureRole | string, ids: Record<string, string[]>, id = trip.id) =>
       request(t.app, 'PUT', spend(id), { token: role in tokens ? tokens[role as FixtureRole] : role, body: ids });
     expect(refusal(await linkAs('employee', { transaction_ids: [theirs] }))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await linkAs('employee', { transaction_ids: [b.transactions.employee[0]!] }))).toEqual([404, 'REQUEST_7004']);
+    expect(refusal(await linkAs('employee', { transaction_ids: [biz.b.transactions.employee[0]!] }))).toEqual([404, 'REQUEST_7004']);
     expect(refusal(await linkAs('employee', { reimbursement_ids: [randomUUID()] }))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await linkAs('manager', { transaction_ids: [a.transactions.employee[6]!] }))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await linkAs(bOwner, { transaction_ids: [b.transactions.owner[0] ?? b.allTransactions[0]!] }))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await linkAs('admin', { transaction_ids: [b.allTransactions[0]!] }))).toEqual([404, 'REQUEST_7004']);
+    expect(refusal(await linkAs('manager', { transaction_ids: [biz.a.transactions.employee[6]!] }))).toEqual([404, 'REQUEST_7004']);
+    expect(refusal(await linkAs(biz.bOwner, { transaction_ids: [biz.b.transactions.owner[0] ?? biz.b.allTransactions[0]!] }))).toEqual([404, 'REQUEST_7004']);
+    expect(refusal(await linkAs('admin', { transaction_ids: [biz.b.allTransactions[0]!] }))).toEqual([404, 'REQUEST_7004']);
     const byAdmin = await linkAs('admin', { transaction_ids: [theirs] });
     expect(byAdmin.status, byAdmin.text).toBe(200);
     expect(byAdmin.body.transaction_ids).toEqual([theirs]);
@@ -267,7 +258,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     expect(clash.body.error_v2.message).toContain(theirs);
     expect((await request(t.app, 'GET', `${TRIPS}/${second.id}`, { token: tokens.employee })).body.transaction_ids).toEqual([]);
     // Unlinking ids the trip does not hold (another business's included) changes nothing.
-    const noop = await request(t.app, 'DELETE', spend(trip.id), { token: tokens.employee, body: { transaction_ids: [b.allTransactions[0]!] } });
+    const noop = await request(t.app, 'DELETE', spend(trip.id), { token: tokens.employee, body: { transaction_ids: [biz.b.allTransactions[0]!] } });
     expect(noop.body).toMatchObject({ transaction_ids: [theirs], change_seq: byAdmin.body.change_seq });
   });
 
@@ -282,7 +273,7 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     const saved = await request(t.app, 'PUT', '/v1/auth/travel/policy', { token: tokens.admin, body: policy });
     expect(saved.body).toEqual({ policy: { ...policy, cabin_by_duration: DEFAULT_TRAVEL_POLICY.cabin_by_duration }, is_default: false });
     expect((await request(t.app, 'GET', '/v1/auth/travel/policy', { token: tokens.employee })).body).toEqual(saved.body);
-    expect((await request(t.app, 'GET', '/v1/auth/travel/policy', { token: bOwner })).body.is_default).toBe(true);
+    expect((await request(t.app, 'GET', '/v1/auth/travel/policy', { token: biz.bOwner })).body.is_default).toBe(true);
     const bad: [Record<string, unknown>, string][] = [
       [{ ...policy, cabin_by_duration: [{ min_duration_minutes: 60, max_cabin: 'ECONOMY' }] }, 'cabin_by_duration'],
       [{ ...policy, currency: 'ZZZ' }, 'currency'],
@@ -332,15 +323,15 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     };
     expect(saved.body).toEqual({ profile: masked });
     for (const plain of ['1990-04-14', 'TT1234567', 'MP99887766']) expect(saved.text).not.toContain(plain);
-    const [row] = await t.db.query<Record<string, unknown>>('SELECT * FROM traveler_profiles WHERE user_id = $1', [a.users.employee]);
+    const [row] = await t.db.query<Record<string, unknown>>('SELECT * FROM traveler_profiles WHERE user_id = $1', [biz.a.users.employee]);
     for (const plain of ['1990-04-14', 'TT1234567', 'MP99887766']) expect(JSON.stringify(row)).not.toContain(plain);
-    expect(await travelerSecretOf(t.db, a.businessId, a.users.employee)).toEqual({
+    expect(await travelerSecretOf(t.db, biz.a.businessId, biz.a.users.employee)).toEqual({
       date_of_birth: '1990-04-14', known_traveler_number: 'TT1234567', loyalty_programs: [{ airline_code: 'UA', number: 'MP99887766' }],
     });
     // A save that leaves the sensitive fields out keeps them (the device never has them to send back).
     const renamed = await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: { legal_first_name: 'Anna', legal_last_name: 'Ruiz' } });
     expect(renamed.body.profile).toMatchObject({ legal_first_name: 'Anna', known_traveler_number_last_four: '4567', loyalty_programs: [{ airline_code: 'UA', number_last_four: '7766' }] });
-    expect(await travelerSecretOf(t.db, a.businessId, a.users.employee)).toEqual({
+    expect(await travelerSecretOf(t.db, biz.a.businessId, biz.a.users.employee)).toEqual({
       date_of_birth: '1990-04-14', known_traveler_number: 'TT1234567', loyalty_programs: [{ airline_code: 'UA', number: 'MP99887766' }],
     });
     await request(t.app, 'PUT', '/v1/auth/travel/profile', { token: stepped, body: profile });
@@ -348,18 +339,18 @@ describe.each(await testDatabases())('travel: trips, spend, policy, profile on %
     await t.db.query(
       `INSERT INTO traveler_profiles (user_id, business_id, legal_first_name, legal_last_name, seat_preference, secret, masked)
        VALUES ($1, $2, 'X', 'Y', 'AISLE', $3, '{}')`,
-      [a.users.teammate, a.businessId, row!.secret],
+      [biz.a.users.teammate, biz.a.businessId, row!.secret],
     );
-    await expect(travelerSecretOf(t.db, a.businessId, a.users.teammate)).rejects.toThrow();
+    await expect(travelerSecretOf(t.db, biz.a.businessId, biz.a.users.teammate)).rejects.toThrow();
     expect((await request(t.app, 'GET', '/v1/auth/travel/profile', { token: tokens.employee })).body).toEqual({ profile: masked });
     expect((await request(t.app, 'GET', '/v1/auth/travel/profile', { token: tokens.manager })).body).toEqual({ profile: null });
-    expect((await request(t.app, 'GET', '/v1/auth/travel/profile', { token: bOwner })).body).toEqual({ profile: null });
+    expect((await request(t.app, 'GET', '/v1/auth/travel/profile', { token: biz.bOwner })).body).toEqual({ profile: null });
     // A short loyalty number is never answered whole: at most what it hides is shown.
     const short = await request(t.app, 'PUT', '/v1/auth/travel/profile', {
       token: stepped, body: { ...profile, loyalty_programs: [{ airline_code: 'UA', number: 'AB12' }, { airline_code: 'DL', number: 'AB12345' }] },
     });
     expect(short.body.profile.loyalty_programs).toEqual([{ airline_code: 'UA', number_last_four: '' }, { airline_code: 'DL', number_last_four: '345' }]);
-    const [stored] = await t.db.query<{ masked: unknown }>('SELECT masked FROM traveler_profiles WHERE user_id = $1', [a.users.employee]);
+    const [stored] = await t.db.query<{ masked: unknown }>('SELECT masked FROM traveler_profiles WHERE user_id = $1', [biz.a.users.employee]);
     expect(JSON.stringify(stored!.masked)).not.toContain('AB12');
   });
 });

@@ -1,9 +1,11 @@
 import type { CallDef } from '../../schema/api/define-call.ts';
 import { ETAG_HEADER, formatEtag, IF_MATCH_HEADER, parseIfMatch } from '../../schema/conflicts.ts';
-import { validationError } from '../core/errors.ts';
+import type { Queryable } from '../db/db.ts';
+import { ApiError, validationError } from '../core/errors.ts';
 import { ConflictError, findConflicts, rowVersion, type ConflictCollection } from '../domain/conflicts.ts';
+import { visibilityOf, type Visibility } from '../domain/visibility.ts';
 import { requestDevice } from '../http/acting.ts';
-import { actorOf, type Handler, type HandlerCtx, type Reply } from '../http/handler.ts';
+import { actorOf, ok, type Handler, type HandlerCtx, type Reply } from '../http/handler.ts';
 
 /**
  * Versions for the single-row reads and PATCHes of the six edited collections (issue 24 item 9):
@@ -33,6 +35,23 @@ export function versionedGet<C extends CallDef>(collection: ConflictCollection, 
     }
     return reply;
   };
+}
+
+/**
+ * The versioned GET of a row only the people who see it (§6 visibility) may read: its doc, else
+ * 404 REQUEST_7004, as if it did not exist.
+ */
+export function visibleRowGet<C extends CallDef>(
+  collection: ConflictCollection,
+  param: string,
+  find: (db: Queryable, businessId: string, vis: Visibility, id: string) => Promise<unknown>,
+): Handler<C> {
+  return versionedGet<C>(collection, param, async (ctx) => {
+    const actor = actorOf(ctx);
+    const doc = await find(ctx.db, actor.businessId, await visibilityOf(ctx.db, actor.user), rowIdOf(ctx, param));
+    if (!doc) throw new ApiError('REQUEST_7004');
+    return ok(doc);
+  });
 }
 
 /** A PATCH of one row: If-Match merges field by field; the answer carries the row's new ETag. */

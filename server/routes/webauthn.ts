@@ -3,7 +3,7 @@ import {
   webauthnRegistrationVerify,
 } from '../../schema/api/calls-webauthn.ts';
 import { authenticationOptions, registrationOptions, relyingParty, verifyRegistration } from '../auth/webauthn.ts';
-import { authenticatorsOf, passkeyView, type CredentialRow } from '../auth/webauthn-store.ts';
+import { authenticatorsOf, deleteOwnFactor, passkeyView, type CredentialRow } from '../auth/webauthn-store.ts';
 import { useEmailOtp } from '../auth/email-otp.ts';
 import type { Actor } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
@@ -79,10 +79,7 @@ export const webauthnHandlers = {
 
   [deletePasskey.id]: async (ctx) => {
     const actor = actorOf(ctx);
-    const rows = await ctx.db.query('DELETE FROM webauthn_credentials WHERE id = $1 AND identity_id = $2 RETURNING id', [
-      ctx.input.params.authenticator_id, actor.identityId,
-    ]);
-    if (rows.length === 0) throw new ApiError('REQUEST_7004');
+    if (!(await deleteOwnFactor(ctx.db, 'webauthn_credentials', ctx.input.params.authenticator_id, actor.identityId))) throw new ApiError('REQUEST_7004');
     return ok({ ok: true });
   },
 

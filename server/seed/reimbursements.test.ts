@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ReimbursementStatus } from '../../schema/entities/reimbursement.ts';
 import { mileageAmount, perDiemAmount, REIMBURSEMENT_MOVES, settlesAt } from '../../schema/reimbursement-rules.ts';
 import { hashPassword } from '../auth/password.ts';
-import { highWater } from '../db/change-seq.ts';
 import type { Db } from '../db/db.ts';
 import { COLLECTIONS } from '../domain/collections.ts';
 import { sniffContentType } from '../../schema/file-content.ts';
@@ -11,6 +10,7 @@ import type { TestDb } from '../test-db.ts';
 import { generateDemo } from './generate.ts';
 import { generateReceipts, tinyPng } from './receipts.ts';
 import { defaultReimbursements, generateClaims, REJECTION_REASONS } from './reimbursements.ts';
+import { expectSeqsOneToM } from './seq-checks.ts';
 import { seedDemo } from './seed.ts';
 import type { SeedDemoResult } from './seed.ts';
 import { DEFAULT_SEED } from './types.ts';
@@ -205,13 +205,7 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
 
   it('keeps the seqs 1..M unique, the hand-made claims last, the counter at M', async () => {
     const tables = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'saved_reports', 'dashboards', 'accounting_mapping_rules', 'trips'];
-    const union = tables.map((table) => `SELECT change_seq FROM ${table} WHERE business_id = $1`).join(' UNION ALL ');
-    const [range] = await t.db.query<{ lo: number; hi: number; n: number; distinct: number }>(
-      `SELECT min(change_seq) AS lo, max(change_seq) AS hi, count(*) AS n, count(DISTINCT change_seq) AS distinct FROM (${union}) s`,
-      [seeded.businessId],
-    );
-    expect(range).toEqual({ lo: 1, hi: seeded.maxChangeSeq, n: seeded.maxChangeSeq, distinct: seeded.maxChangeSeq });
-    expect(await highWater(t.db, seeded.businessId)).toBe(seeded.maxChangeSeq);
+    await expectSeqsOneToM(t.db, seeded.businessId, seeded.maxChangeSeq, tables);
     const [employee] = await t.db.query<{ lo: number }>(
       `SELECT min(r.change_seq) AS lo FROM reimbursements r JOIN spend_users u ON u.id = r.user_id
         WHERE u.email = 'employee@demo.test' AND r.merchant = 'Blue Bottle Coffee' AND r.memo = 'Coffee with a candidate'`,

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reportQuerySchema } from '../../schema/reports.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
-import { highWater } from '../db/change-seq.ts';
 import { openTestDb, testDatabases } from '../test-db.ts';
 import type { TestDb } from '../test-db.ts';
 import type { Db } from '../db/db.ts';
 import { DemoAlreadySeededError, seedDemo, startOfUtcDay, wipeBusinessData } from './seed.ts';
 import type { SeedDemoResult } from './seed.ts';
+import { expectSeqsOneToM } from './seq-checks.ts';
 import { TRANSACTIONS_PER_TRIP } from './trips.ts';
 import { DEMO_PASSWORD } from './types.ts';
 
@@ -81,13 +81,7 @@ describe.each(await testDatabases())('seedDemo on %s', (kind) => {
   });
 
   it('stamps change_seq 1..M uniquely across tables and sets the business counter to M', async () => {
-    const union = MIRRORED_TABLES.map((table) => `SELECT change_seq FROM ${table} WHERE business_id = $1`).join(' UNION ALL ');
-    const [range] = await t.db.query<{ lo: number; hi: number; n: number; distinct: number }>(
-      `SELECT min(change_seq) AS lo, max(change_seq) AS hi, count(*) AS n, count(DISTINCT change_seq) AS distinct FROM (${union}) s`,
-      [seeded.businessId],
-    );
-    expect(range).toEqual({ lo: 1, hi: seeded.maxChangeSeq, n: seeded.maxChangeSeq, distinct: seeded.maxChangeSeq });
-    expect(await highWater(t.db, seeded.businessId)).toBe(seeded.maxChangeSeq);
+    await expectSeqsOneToM(t.db, seeded.businessId, seeded.maxChangeSeq, MIRRORED_TABLES);
   });
 
   it('generates trips at scale over the cardholders, the past ones with their dates\' charges linked (issue 27)', async () => {

@@ -19,7 +19,7 @@ import { connectAccountingProvider } from '../../schema/api/calls-accounting.ts'
 import { patchTransaction } from '../../schema/api/calls.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { mainNav, setNetwork, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { mainNav, setNetwork, signInAndOpen, waitForSyncStatus } from '../support/browser.ts';
 import { chooseCoding, grid, searchBox, selectionBar } from '../support/transactions-page.ts';
 import { errorBody } from '../../schema/errors.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
@@ -83,11 +83,7 @@ describe('accounting, end to end', () => {
     const target = cleared[0]!;
 
     const { page } = browser;
-    await page.goto('/');
-    await signIn(page, BOOKKEEPER, PASSWORD);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
-    await mainNav(page).getByRole('link', { name: 'Accounting' }).click();
-    await page.getByRole('heading', { name: 'Accounting', level: 1 }).waitFor();
+    await signInAndOpen(page, BOOKKEEPER, PASSWORD, 'Accounting');
     const provider = page.getByTestId('accounting-provider');
     await provider.getByText('CSV', { exact: true }).waitFor();
     await page.getByText('No syncs yet', { exact: true }).waitFor();

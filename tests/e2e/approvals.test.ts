@@ -24,9 +24,7 @@ import { createBill, getBill } from '../../schema/api/calls-bills.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import {
-  launchBrowser, setNetwork, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
-} from '../support/browser.ts';
+import { launchBrowser, mainNav, setNetwork, signIn, signInForOffline, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
 
@@ -83,10 +81,7 @@ describe('approvals inbox offline, end to end', () => {
     expect(pending.length).toBeGreaterThanOrEqual(3);
 
     const { page, context } = browser;
-    await page.goto('/');
-    await signIn(page, MANAGER, PASSWORD);
-    await waitForServiceWorkerControl(page);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
+    await signInForOffline(page, MANAGER, PASSWORD);
 
     // A reviewer sees the link with the count of everything that waits (claims and card requests),
     // then narrows the inbox to the seed's pending claims.

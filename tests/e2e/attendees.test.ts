@@ -3,35 +3,24 @@
  * through the coding command (outbox → PATCH) to the server's column, come back through the feed
  * (the doc derived from the entity's columns) and show again when the drawer reopens after a reload.
  */
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
-import { launchBrowser, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { describe, expect, it, onTestFailed } from 'vitest';
+import { signIn, waitForSyncStatus } from '../support/browser.ts';
+import { browser, server, useServerAndBrowser } from '../support/e2e-app.ts';
 import { COLUMNS, rowAt, waitForTotal } from '../support/transactions-page.ts';
 import { countTransactions } from '../support/db-checks.ts';
 
 const PASSWORD = 'demo-password-1';
 const ADMIN = 'admin@demo.test';
 
-let server: TestServer;
-let admin: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 300, serveDist: true });
-  admin = await launchBrowser({ baseURL: server.url });
-});
-
-afterAll(async () => {
-  await admin?.close();
-  await server?.close();
-});
+useServerAndBrowser({ transactions: 300 });
 
 const attendeesOnServer = async (id: string) =>
   (await server.db.query<{ attendees: string[] }>('SELECT attendees FROM transactions WHERE id = $1', [id]))[0]?.attendees;
 
 describe('attendees, end to end', () => {
   it('typed in the drawer, stored by the server, shown again after a reload', async () => {
-    onTestFailed(() => console.error(`browser logs:\n${admin.logs.slice(-60).join('\n')}`));
-    const { page } = admin;
+    onTestFailed(() => console.error(`browser logs:\n${browser.logs.slice(-60).join('\n')}`));
+    const { page } = browser;
     await page.goto('/');
     await signIn(page, ADMIN, PASSWORD);
     await waitForTotal(page, await countTransactions(server.db, server.businessId), 120_000);

@@ -15,7 +15,7 @@ import { listRecurringBills, listVendorCredits } from '../../schema/api/calls-bi
 import { listBills } from '../../schema/api/calls-bills.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { mainNav, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { signInAndOpen } from '../support/browser.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
@@ -36,11 +36,7 @@ describe('bill pay extras, end to end', () => {
     const [vendor] = await server.db.query<{ id: string }>(`SELECT id::text FROM vendors WHERE business_id = $1 AND name = $2`, [server.businessId, VENDOR]);
     const admin = await apiSignIn(server.url, ADMIN, PASSWORD);
     const { page } = browser;
-    await page.goto('/');
-    await signIn(page, ADMIN, PASSWORD);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
-    await mainNav(page).getByRole('link', { name: 'Bills' }).click();
-    await page.getByRole('heading', { name: 'Bills', level: 1 }).waitFor();
+    await signInAndOpen(page, ADMIN, PASSWORD, 'Bills');
     const subnav = page.getByRole('navigation', { name: 'Bill pay' });
     const chooseVendor = async (dialog: Locator) => {
       await dialog.getByRole('combobox', { name: 'Vendor', exact: true }).click();

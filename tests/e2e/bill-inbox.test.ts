@@ -13,7 +13,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { setNetwork, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus } from '../support/browser.ts';
+import { mainNav, pollPage, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
@@ -55,10 +55,7 @@ describe('the bill inbox, end to end', () => {
   it('drops two invoices offline, reads them on the device, syncs them, and completes one into a bill', async () => {
     printBrowserLogsOnFailure({ browser });
     const { page, context } = browser;
-    await page.goto('/');
-    await signIn(page, ADMIN, PASSWORD);
-    await waitForServiceWorkerControl(page);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
+    await signInForOffline(page, ADMIN, PASSWORD);
 
     await mainNav(page).getByRole('link', { name: 'Bills' }).click();
     await page.getByRole('navigation', { name: 'Bill pay' }).getByRole('link', { name: 'Inbox' }).click();

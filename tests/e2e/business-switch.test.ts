@@ -6,12 +6,11 @@
  * fresh load selects the demo business again.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { describe, expect, it } from 'vitest';
 import { makeBusiness } from '../../server/test-fixtures.ts';
-import { launchBrowser, signIn, type BrowserSession } from '../support/browser.ts';
+import { signIn } from '../support/browser.ts';
 import { waitForTotal } from '../support/transactions-page.ts';
-import { printBrowserLogsOnFailure } from '../support/e2e-app.ts';
+import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -19,11 +18,7 @@ const DEMO_TRANSACTIONS = 120;
 const OTHER_TRANSACTIONS = 17;
 const OTHER_NAME = 'Second Ventures';
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ serveDist: true, transactions: DEMO_TRANSACTIONS });
+useServerAndBrowser({ transactions: DEMO_TRANSACTIONS }, 120_000, {}, async (server) => {
   // The demo admin is also an admin of a second business (as an accepted invite leaves it).
   const other = await makeBusiness(server.db, { transactions: OTHER_TRANSACTIONS, name: OTHER_NAME });
   await server.db.query(
@@ -32,12 +27,6 @@ beforeAll(async () => {
        FROM identities WHERE email = $3`,
     [randomUUID(), other.businessId, USER],
   );
-  browser = await launchBrowser({ baseURL: server.url });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
 
 describe('business switcher, end to end', () => {

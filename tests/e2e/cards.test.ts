@@ -12,15 +12,13 @@
  *    checkbox and locks them: one bulk call, every one LOCKED on the server, the rest untouched.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { issueCard, simulateAuthorization } from '../../schema/api/calls-cards.ts';
 import { apiSignIn } from '../support/api.ts';
-import {
-  launchBrowser, setNetwork, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
-} from '../support/browser.ts';
+import { mainNav, setNetwork, signInForOffline, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { idempotencyKeys, keyScope, userByEmail } from '../support/db-checks.ts';
+import { server, useServerAndSessions } from '../support/e2e-app.ts';
 
 const EMPLOYEE = 'employee@demo.test';
 const ADMIN = 'admin@demo.test';
@@ -28,29 +26,12 @@ const PASSWORD = 'demo-password-1';
 const FLEET = 'E2E Fleet';
 const FLEET_SIZE = 50;
 
-let server: TestServer;
-const sessions: BrowserSession[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 50, serveDist: true });
-}, 120_000);
-
-afterAll(async () => {
-  for (const s of sessions) await s.close();
-  await server?.close();
-});
+const openSession = useServerAndSessions({ transactions: 50 });
 
 async function open(email: string): Promise<BrowserSession> {
-  const session = await launchBrowser({ baseURL: server.url });
-  sessions.push(session);
-  onTestFailed(() => {
-    if (session.logs.length) console.error(`browser logs (${email}):\n${session.logs.slice(-60).join('\n')}`);
-  });
+  const session = await openSession(email);
   const { page } = session;
-  await page.goto('/');
-  await signIn(page, email, PASSWORD);
-  await waitForServiceWorkerControl(page);
-  await waitForSyncStatus(page, 'All changes synced', 120_000);
+  await signInForOffline(page, email, PASSWORD);
   await mainNav(page).getByRole('link', { name: 'Cards' }).click();
   await page.getByRole('heading', { name: 'Cards', level: 1 }).waitFor({ state: 'visible' });
   return session;

@@ -11,30 +11,20 @@
  * transaction's drawer then says so and offers "Replace card".
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
+import { describe, expect, it } from 'vitest';
 import { getCard, issueCard, simulateAuthorization } from '../../schema/api/calls-cards.ts';
 import { getTransaction } from '../../schema/api/calls.ts';
 import { apiSignIn } from '../support/api.ts';
-import { launchBrowser, mainNav, setNetwork, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { mainNav, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
+import { server, useServerAndSessions } from '../support/e2e-app.ts';
 
 const EMPLOYEE = 'employee@demo.test';
 const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 const MERCHANT = 'Maison Opale';
 
-let server: TestServer;
-const sessions: BrowserSession[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 50, serveDist: true });
-}, 120_000);
-
-afterAll(async () => {
-  for (const s of sessions) await s.close();
-  await server?.close();
-});
+const openSession = useServerAndSessions({ transactions: 50 });
 
 describe('fraud response, end to end', () => {
   it('a held charge disowned offline locks the card at once; online the lock and one dispute land, and a replacement is offered', async () => {
@@ -58,16 +48,9 @@ describe('fraud response, end to end', () => {
     const held = sim.transaction;
     expect(held.fraud_status).toBe('FLAGGED');
 
-    const session = await launchBrowser({ baseURL: server.url });
-    sessions.push(session);
-    onTestFailed(() => {
-      if (session.logs.length) console.error(`browser logs:\n${session.logs.slice(-60).join('\n')}`);
-    });
+    const session = await openSession(EMPLOYEE);
     const { page, context } = session;
-    await page.goto('/');
-    await signIn(page, EMPLOYEE, PASSWORD);
-    await waitForServiceWorkerControl(page);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
+    await signInForOffline(page, EMPLOYEE, PASSWORD);
     await mainNav(page).getByRole('link', { name: 'Transactions' }).click();
 
     const prompt = page.getByTestId('held-charge').filter({ hasText: MERCHANT });

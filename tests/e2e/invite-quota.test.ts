@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
-import { launchBrowser, mainNav, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, signInAndOpen, type BrowserSession } from '../support/browser.ts';
 
 const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -36,11 +36,7 @@ describe('invite quota, end to end', () => {
       if (browser?.logs.length) console.error(`browser logs:\n${browser.logs.slice(-40).join('\n')}`);
     });
     const { page } = browser;
-    await page.goto('/');
-    await signIn(page, ADMIN, PASSWORD);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
-    await mainNav(page).getByRole('link', { name: 'Team' }).click();
-    await page.getByRole('heading', { name: 'People', level: 1 }).waitFor();
+    await signInAndOpen(page, ADMIN, PASSWORD, 'Team', 'People');
 
     const dialog = page.getByRole('dialog', { name: 'Invite people' });
     const inviteOne = async (email: string, first: string) => {

@@ -9,42 +9,20 @@
  * wrong email code is refused with the server's message; the right codes turn the authenticator on,
  * the next code finishes the sign-in, and the app loads. The authenticator is active in the database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { URI, type TOTP } from 'otpauth';
-import { devOutbox } from '../../schema/api/calls-identity.ts';
 import { messageForError } from '../../schema/errors.ts';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
-import { launchBrowser, mainNav, type BrowserSession } from '../support/browser.ts';
-import { printBrowserLogsOnFailure } from '../support/e2e-app.ts';
+import { mainNav } from '../support/browser.ts';
+import { mailedCode } from '../support/dev-outbox.ts';
+import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const USER = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 const STEP_MS = 30_000;
 
-let server: TestServer;
-let browser: BrowserSession;
-
-beforeAll(async () => {
-  server = await startTestServer({ serveDist: true, transactions: 50, devOutbox: true });
+useServerAndBrowser({ transactions: 50, devOutbox: true }, 120_000, {}, async (server) => {
   await server.db.query('UPDATE businesses SET mfa_required = true WHERE id = $1', [server.businessId]);
-  browser = await launchBrowser({ baseURL: server.url });
-}, 120_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
 });
-
-/** The newest mailed verification code for the address (the dev outbox lists newest first). */
-async function mailedCode(email: string): Promise<string> {
-  const url = new URL(devOutbox.path, server.url);
-  url.searchParams.set('email', email);
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  const { messages } = devOutbox.response.parse(await res.json());
-  const code = /\b(\d{6})\b/.exec(messages[0]?.body ?? '')?.[1];
-  if (!code) throw new Error(`no code in the dev outbox for ${email}`);
-  return code;
-}
 
 describe('first MFA enrolment during sign-in, end to end', () => {
   it('a user of an MFA-required business with no authenticator enrols from the sign-in page and lands in the app', async () => {
@@ -66,7 +44,7 @@ describe('first MFA enrolment during sign-in, end to end', () => {
 
     // Steps are single-use: enrol with this step's code, finish with the next one (the ±1 window).
     const step = Math.floor(Date.now() / STEP_MS);
-    const emailCode = await mailedCode(USER);
+    const emailCode = await mailedCode(server.url, USER);
     const wrongEmailCode = emailCode === '000000' ? '111111' : '000000';
     await page.getByLabel('Email code').fill(wrongEmailCode);
     await page.getByLabel('Authenticator code').fill(authenticator.generate({ timestamp: step * STEP_MS }));

@@ -18,27 +18,13 @@ import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest'
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSearch, apiSignIn } from '../support/api.ts';
 import {
-  launchBrowser, setNetwork,
-  pendingCount,
-  pollPage,
-  signIn,
-  WAITING_TEXT,
-  waitForServiceWorkerControl,
-  waitForSyncStatus,
-  type BrowserSession,
+  launchBrowser, reloadOffline, setNetwork, pendingCount, signIn, WAITING_TEXT, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
 } from '../support/browser.ts';
+import { COLUMNS, allRows, mirrorProgressBar, rowAt, searchBox, selectionBar, waitForTotal, WAITING_TO_SYNC } from '../support/transactions-page.ts';
 import {
-  COLUMNS,
-  allRows,
-  chooseCoding,
-  mirrorProgressBar,
-  rowAt,
-  searchBox,
-  selectionBar,
-  waitForTotal,
-  WAITING_TO_SYNC,
-} from '../support/transactions-page.ts';
-import { businessSeq, countTransactions, idempotencyKeys, keyScope, newestTransactions, rowsChangedAfter, userByEmail } from '../support/db-checks.ts';
+  businessSeq, countTransactions, glAccountByCode, idempotencyKeys, keyScope, newestTransactions, rowsChangedAfter, userByEmail,
+} from '../support/db-checks.ts';
+import { bulkCodeSelection, waitForFirstMirror } from '../support/transactions-steps.ts';
 
 const PASSWORD = 'demo-password-1';
 const ADMIN = 'admin@demo.test';
@@ -80,54 +66,6 @@ function showBrowserLogsOnFailure(session: () => BrowserSession | undefined) {
     const logs = session()?.logs ?? [];
     if (logs.length) console.error(`browser logs:\n${logs.slice(-60).join('\n')}`);
   });
-}
-
-/** Mirror complete: the indicator says synced, no progress bar, and every visible row is counted. */
-async function waitForFirstMirror(session: BrowserSession, expected: number) {
-  const { page } = session;
-  await waitForTotal(page, expected, 120_000);
-  await mirrorProgressBar(page).waitFor({ state: 'detached', timeout: 120_000 });
-  await waitForSyncStatus(page, 'All changes synced', 120_000);
-  // "All changes synced" means the first mirror is complete (issue 8): no partial-results notice.
-  expect(await page.getByTestId('partial-results').count()).toBe(0);
-}
-
-async function gl(code: string) {
-  const rows = await server.db.query<{ id: string; label: string }>(
-    `SELECT id, code || ' ' || name AS label FROM gl_accounts WHERE business_id = $1 AND code = $2`,
-    [server.businessId, code],
-  );
-  if (!rows[0]) throw new Error(`seed has no GL account ${code}`);
-  return rows[0];
-}
-
-/**
- * Reloads the page while offline and waits until the reloaded document is offline itself. The
- * context's offline emulation reaches a new document late, and under load not at all: the app
- * then boots reading `navigator.onLine === true` (while its calls still fail) and rightly shows
- * "N changes waiting to sync", never "Offline". So the offline state is set again for the new
- * document (API calls stay dropped by setNetwork's route all along) and the test goes on once the
- * page reports what the app reads.
- */
-async function reloadOffline(session: BrowserSession) {
-  const { page, context } = session;
-  const reloaded = await page.reload();
-  if (await page.evaluate(() => navigator.onLine)) {
-    await context.setOffline(false);
-    await context.setOffline(true);
-  }
-  await pollPage(page, () => !navigator.onLine, undefined);
-  return reloaded;
-}
-
-/** Picks a GL account in the bulk coding dialog, applies, and waits for the dialog to close. */
-async function bulkCodeSelection(session: BrowserSession, count: number, glLabel: string) {
-  const { page } = session;
-  await selectionBar(page).getByRole('button', { name: `Code ${count}` }).click();
-  const dialog = page.getByRole('dialog', { name: `Code ${count} transactions` });
-  await chooseCoding(dialog, 'GL account', glLabel);
-  await dialog.getByRole('button', { name: `Apply to ${count}` }).click();
-  await dialog.waitFor({ state: 'detached' });
 }
 
 describe('offline coding, end to end', () => {
@@ -173,7 +111,7 @@ describe('offline coding, end to end', () => {
   it('searches, selects 100 transactions, bulk-codes them, and the server holds exactly those coded', async () => {
     showBrowserLogsOnFailure(() => admin);
     const { page } = admin;
-    const target = await gl('6120');
+    const target = await glAccountByCode(server.db, server.businessId, '6120');
     // The same search online, for "those 100" below (its own Idempotency-Key is stored first).
     const api = await apiSignIn(server.url, ADMIN, PASSWORD);
     const online = await apiSearch(api, { filters: { q: SEARCH }, pageSize: SELECT_COUNT, includeCount: true });
@@ -211,7 +149,7 @@ describe('offline coding, end to end', () => {
   it('keeps coding offline, and an offline reload starts the app with the pending edits intact', async () => {
     showBrowserLogsOnFailure(() => admin);
     const { page, context } = admin;
-    story.offlineGl = await gl('6140');
+    story.offlineGl = await glAccountByCode(server.db, server.businessId, '6140');
     story.keysBeforeOffline = (await idempotencyKeys(server.db, await keyScope(server.db, server.businessId, ADMIN))).length;
     await searchBox(page).fill('');
     await waitForTotal(page, await countTransactions(server.db, server.businessId));

@@ -15,10 +15,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CDPSession } from 'playwright-core';
-import { devOutbox } from '../../schema/api/calls-identity.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, mainNav, signIn, type BrowserSession } from '../support/browser.ts';
+import { mailedCode } from '../support/dev-outbox.ts';
 import { printBrowserLogsOnFailure } from '../support/e2e-app.ts';
 
 const USER = 'admin@demo.test';
@@ -60,17 +60,6 @@ const passkeysRow = () => browser.page.getByRole('group', { name: 'Passkeys' });
 async function openSettings() {
   await mainNav(browser.page).getByRole('link', { name: 'Settings' }).click();
   await securitySection().waitFor({ state: 'visible', timeout: 30_000 });
-}
-
-/** The newest mailed verification code for the address (the dev outbox lists newest first). */
-async function mailedCode(email: string): Promise<string> {
-  const url = new URL(devOutbox.path, server.url);
-  url.searchParams.set('email', email);
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  const { messages } = devOutbox.response.parse(await res.json());
-  const code = /\b(\d{6})\b/.exec(messages[0]?.body ?? '')?.[1];
-  if (!code) throw new Error(`no code in the dev outbox for ${email}`);
-  return code;
 }
 
 const storedPasskeys = async () =>
@@ -162,7 +151,7 @@ describe('passkeys, end to end', () => {
 
     await page.getByRole('heading', { name: 'Set up two-factor authentication' }).waitFor({ state: 'visible', timeout: 30_000 });
     await page.getByText(`We sent a code to ${USER}.`).waitFor({ state: 'visible', timeout: 30_000 });
-    await page.getByLabel('Email code').fill(await mailedCode(USER));
+    await page.getByLabel('Email code').fill(await mailedCode(server.url, USER));
     await page.getByRole('button', { name: 'Use a passkey instead' }).click();
     await page.getByText('Your passkey is set up. Use it once more to finish signing in.').waitFor({ state: 'visible', timeout: 30_000 });
     expect(await storedPasskeys()).toEqual([{ name: 'Passkey', last_used_at: null }]);

@@ -13,9 +13,9 @@
  */
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
-import { launchBrowser, setNetwork, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { mainNav, pollPage, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
+import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 import { axeFindings } from '../support/axe.ts';
 import { userByEmail } from '../support/db-checks.ts';
 
@@ -28,25 +28,9 @@ const PHOTO_FILE = fileURLToPath(new URL(`../fixtures/receipts/${PHOTO_NAME}`, i
 
 interface Txn { id: string; amount: number; currency: string; occurred_at: string; merchant_name: string; state: string }
 
-let server: TestServer;
-let employee: BrowserSession;
 let target: Txn;
 
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 200, serveDist: true });
-  employee = await launchBrowser({ baseURL: server.url });
-});
-
-afterAll(async () => {
-  await employee?.close();
-  await server?.close();
-});
-
-function showBrowserLogsOnFailure() {
-  onTestFailed(() => {
-    if (employee?.logs.length) console.error(`browser logs:\n${employee.logs.slice(-60).join('\n')}`);
-  });
-}
+useServerAndBrowser({ transactions: 200 });
 
 const day = (iso: string) => iso.slice(0, 10);
 const daysApart = (a: string, b: string) => Math.abs(Date.parse(`${day(a)}T00:00:00Z`) - Date.parse(`${day(b)}T00:00:00Z`)) / 86_400_000;
@@ -92,19 +76,16 @@ async function pngFromCanvas(page: Page): Promise<Buffer> {
 
 describe('receipt matching, end to end', () => {
   it('the employee signs in and mirrors their transactions', async () => {
-    showBrowserLogsOnFailure();
+    printBrowserLogsOnFailure({ browser });
     const me = await userByEmail(server.db, server.businessId, EMPLOYEE);
     target = await pickTransaction(me.id);
-    const { page } = employee;
-    await page.goto('/');
-    await signIn(page, EMPLOYEE, PASSWORD);
-    await waitForServiceWorkerControl(page);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
+    const { page } = browser;
+    await signInForOffline(page, EMPLOYEE, PASSWORD);
   });
 
   it('offline, on /receipts: upload, type the fields, and it is attached automatically to that transaction', async () => {
-    showBrowserLogsOnFailure();
-    const { page, context } = employee;
+    printBrowserLogsOnFailure({ browser });
+    const { page, context } = browser;
     await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
     await mainNav(page).getByRole('link', { name: 'Receipts' }).click();
@@ -144,8 +125,8 @@ describe('receipt matching, end to end', () => {
   });
 
   it("the transaction's drawer shows the receipt; back online, the server has it attached exactly once", async () => {
-    showBrowserLogsOnFailure();
-    const { page, context } = employee;
+    printBrowserLogsOnFailure({ browser });
+    const { page, context } = browser;
     await page.goto(`/transactions?open=${target.id}`);
     const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
     const receipts = drawer.getByRole('region', { name: 'Receipts' });
@@ -161,12 +142,12 @@ describe('receipt matching, end to end', () => {
     await expect.poll(() => attachmentsOnServer(target.id), { timeout: 30_000 }).toHaveLength(1);
     await expect.poll(() => receipts.getByText('Uploaded').count(), { timeout: 30_000 }).toBe(1);
     expect(await attachmentsOnServer(target.id)).toHaveLength(1);
-    expect(employee.cspViolations).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
   });
 
   it('offline, a receipt photo is read on the device and fills the fields; used by a claim, it is matched and offered for no other', async () => {
-    showBrowserLogsOnFailure();
-    const { page, context } = employee;
+    printBrowserLogsOnFailure({ browser });
+    const { page, context } = browser;
     // Once the first mirror is done the app caches the OCR engine and model for offline use.
     await pollPage(page, async () => (await (await caches.open('ledgerline-ocr')).keys()).length >= 4, undefined, { timeout: 60_000 });
     await setNetwork(context, false);
@@ -208,6 +189,6 @@ describe('receipt matching, end to end', () => {
 
     await setNetwork(context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
-    expect(employee.cspViolations).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
   }, 240_000);
 });

@@ -9,9 +9,9 @@
 import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
-import { startTestServer, type TestServer } from '../../server/testing.ts';
-import { launchBrowser, setNetwork, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { describe, expect, it } from 'vitest';
+import { setNetwork, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus } from '../support/browser.ts';
+import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 import { COLUMNS, mirrorProgressBar, rowAt, waitForTotal } from '../support/transactions-page.ts';
 import { countTransactions } from '../support/db-checks.ts';
 
@@ -56,25 +56,9 @@ function makePng(width = 48, height = 32, rgb = [200, 60, 20]): Buffer {
 const PNG = makePng();
 const SHA256 = createHash('sha256').update(PNG).digest('hex');
 
-let server: TestServer;
-let admin: BrowserSession;
 let transactionId = '';
 
-beforeAll(async () => {
-  server = await startTestServer({ transactions: 200, serveDist: true });
-  admin = await launchBrowser({ baseURL: server.url });
-});
-
-afterAll(async () => {
-  await admin?.close();
-  await server?.close();
-});
-
-function showBrowserLogsOnFailure() {
-  onTestFailed(() => {
-    if (admin?.logs.length) console.error(`browser logs:\n${admin.logs.slice(-60).join('\n')}`);
-  });
-}
+useServerAndBrowser({ transactions: 200 });
 
 const drawerOf = (page: Page): Locator => page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
 const receiptsOf = (drawer: Locator): Locator => drawer.getByRole('region', { name: 'Receipts' });
@@ -98,8 +82,8 @@ async function receiptsOnServer() {
 
 describe('receipts, offline first, end to end', () => {
   it('signs in, mirrors, and runs under the service worker', async () => {
-    showBrowserLogsOnFailure();
-    const { page } = admin;
+    printBrowserLogsOnFailure({ browser });
+    const { page } = browser;
     await page.goto('/');
     await signIn(page, ADMIN, PASSWORD);
     const total = await countTransactions(server.db, server.businessId);
@@ -111,8 +95,8 @@ describe('receipts, offline first, end to end', () => {
   });
 
   it('offline: attaches a photo in the drawer; its thumbnail shows from the device, waiting to upload', async () => {
-    showBrowserLogsOnFailure();
-    const { page, context } = admin;
+    printBrowserLogsOnFailure({ browser });
+    const { page, context } = browser;
     await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
     await rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.merchant).click();
@@ -134,8 +118,8 @@ describe('receipts, offline first, end to end', () => {
   });
 
   it('an offline reload keeps the thumbnail and the waiting upload', async () => {
-    showBrowserLogsOnFailure();
-    const { page } = admin;
+    printBrowserLogsOnFailure({ browser });
+    const { page } = browser;
     const reloaded = await page.reload();
     expect(reloaded?.fromServiceWorker()).toBe(true);
     await waitForSyncStatus(page, 'Offline');
@@ -147,8 +131,8 @@ describe('receipts, offline first, end to end', () => {
   });
 
   it('online: the outbox uploads and attaches it; the server holds exactly one receipt, with that sha256, on that transaction', async () => {
-    showBrowserLogsOnFailure();
-    const { page, context } = admin;
+    printBrowserLogsOnFailure({ browser });
+    const { page, context } = browser;
     await setNetwork(context, true);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
     await expect.poll(receiptsOnServer, { timeout: 30_000 }).toEqual([
@@ -157,6 +141,6 @@ describe('receipts, offline first, end to end', () => {
     const receipts = receiptsOf(drawerOf(page));
     await expect.poll(() => receipts.getByText('Uploaded').count(), { timeout: 30_000 }).toBe(1);
     await thumbnailShown(page);
-    expect(admin.cspViolations).toEqual([]);
+    expect(browser.cspViolations).toEqual([]);
   });
 });

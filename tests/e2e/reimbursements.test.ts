@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { setNetwork, mainNav, pollPage, signIn, waitForServiceWorkerControl, waitForSyncStatus } from '../support/browser.ts';
+import { mainNav, pollPage, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { getReceiptMetadata } from '../../schema/api/calls-receipts.ts';
 import { ApiError, apiSignIn } from '../support/api.ts';
 import { userByEmail } from '../support/db-checks.ts';
@@ -61,10 +61,7 @@ describe('reimbursements offline, end to end', () => {
   it('creates three claims offline, keeps them pending through an offline reload, and the server gets each once', async () => {
     printBrowserLogsOnFailure({ browser });
     const { page, context } = browser;
-    await page.goto('/');
-    await signIn(page, EMPLOYEE, PASSWORD);
-    await waitForServiceWorkerControl(page);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
+    await signInForOffline(page, EMPLOYEE, PASSWORD);
 
     await mainNav(page).getByRole('link', { name: 'Reimbursements' }).click();
     await page.getByRole('heading', { name: 'Reimbursements', level: 1 }).waitFor({ state: 'visible' });

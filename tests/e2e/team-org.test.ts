@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createBill, updateBill } from '../../schema/api/calls-bills.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { mainNav, pollPage, setNetwork, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { mainNav, pollPage, setNetwork, signInForOffline, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
@@ -42,10 +42,7 @@ describe('team organisation pages, end to end', () => {
       [server.businessId],
     );
     const { page } = browser;
-    await page.goto('/');
-    await signIn(page, ADMIN, PASSWORD);
-    await waitForServiceWorkerControl(page);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
+    await signInForOffline(page, ADMIN, PASSWORD);
     await page.goto('/team/departments');
     await page.getByRole('heading', { name: 'Departments', level: 1 }).waitFor();
     const table = page.getByRole('grid', { name: 'Departments' });

@@ -14,10 +14,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
-import { devOutbox } from '../../schema/api/calls-identity.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, setNetwork, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { launchBrowser, mainNav, setNetwork, signInAndOpen, type BrowserSession } from '../support/browser.ts';
+import { mailedLink } from '../support/dev-outbox.ts';
 
 const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -42,17 +42,6 @@ async function browser(): Promise<BrowserSession> {
   return b;
 }
 
-/** The newest link of `kind` mailed to the address (the dev outbox lists newest first). */
-async function mailedLink(email: string, pattern: RegExp): Promise<string> {
-  const url = new URL(devOutbox.path, server.url);
-  url.searchParams.set('email', email);
-  const res = await fetch(url, { headers: { accept: 'application/json' } });
-  const { messages } = devOutbox.response.parse(await res.json());
-  const link = messages.map((m) => pattern.exec(m.body)?.[0]).find(Boolean);
-  if (!link) throw new Error(`no link like ${pattern} mailed to ${email}`);
-  return link;
-}
-
 async function noSidewaysScroll(page: Page, where: string): Promise<void> {
   await page.setViewportSize({ width: 360, height: 780 });
   await page.waitForTimeout(150);
@@ -75,11 +64,7 @@ describe('team administration, end to end', () => {
       for (const b of browsers) if (b.logs.length) console.error(`browser logs:\n${b.logs.slice(-40).join('\n')}`);
     });
     const { page } = admin;
-    await page.goto('/');
-    await signIn(page, ADMIN, PASSWORD);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
-    await mainNav(page).getByRole('link', { name: 'Team' }).click();
-    await page.getByRole('heading', { name: 'People', level: 1 }).waitFor();
+    await signInAndOpen(page, ADMIN, PASSWORD, 'Team', 'People');
     const grid = page.getByRole('grid', { name: 'People' });
     await grid.getByRole('row').nth(2).waitFor();
 
@@ -119,7 +104,7 @@ describe('team administration, end to end', () => {
 
     // Opened in another tab of the signed-in admin, the link is not used behind their back: the
     // page says who is signed in and offers to sign out first; they carry on as themselves.
-    const inviteLink = await mailedLink(INVITEE.email, /\/invites\/[A-Za-z0-9_-]+/);
+    const inviteLink = await mailedLink(server.url, INVITEE.email, /\/invites\/[A-Za-z0-9_-]+/);
     const adminTab = await admin.context.newPage();
     await adminTab.goto(inviteLink);
     await adminTab.getByText(`(${ADMIN})`, { exact: false }).waitFor({ timeout: 30_000 });
@@ -166,7 +151,7 @@ describe('team administration, end to end', () => {
     await p3.getByLabel('Email').fill(INVITEE.email);
     await p3.getByRole('button', { name: 'Email me a sign-in link' }).click();
     await p3.getByText('If that email has an account, a link is on its way.').waitFor();
-    await p3.goto(await mailedLink(INVITEE.email, /\/passwordless\?token=[A-Za-z0-9_-]+/));
+    await p3.goto(await mailedLink(server.url, INVITEE.email, /\/passwordless\?token=[A-Za-z0-9_-]+/));
     await mainNav(p3).waitFor({ state: 'visible', timeout: 30_000 });
     const menu = await p3.getByRole('button', { name: new RegExp(INVITEE.first) }).count();
     expect(menu).toBeGreaterThan(0);

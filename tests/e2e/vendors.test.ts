@@ -11,7 +11,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { axeFindings } from '../support/axe.ts';
-import { mainNav, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { signInAndOpen } from '../support/browser.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
@@ -33,11 +33,7 @@ describe('vendors, end to end', () => {
   it('adds a US vendor (PAYEE_1007 first), sets and reveals its bank account through step-up, and shows a CSV row’s error', async () => {
     printBrowserLogsOnFailure({ browser });
     const { page } = browser;
-    await page.goto('/');
-    await signIn(page, ADMIN, PASSWORD);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
-    await mainNav(page).getByRole('link', { name: 'Vendors' }).click();
-    await page.getByRole('heading', { name: 'Vendors', level: 1 }).waitFor();
+    await signInAndOpen(page, ADMIN, PASSWORD, 'Vendors');
     const grid = page.getByRole('grid', { name: 'Vendors' });
     await grid.getByRole('row').filter({ hasText: 'Pacific Precision Machining' }).waitFor();
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDnsServer } from '../support/dns-server.ts';
+import { ssoCodeOf, ssoErrorOf } from '../support/sso-redirects.ts';
 import { startSamlIdp } from '../support/saml-idp.ts';
 import { useTestApp } from '../../server/test-app.ts';
 import { testDatabases } from '../../server/test-db.ts';
@@ -48,14 +49,6 @@ describe.each(await testDatabases())('SAML single sign-on on %s', (kind) => {
   const locationOf = (res: Response) => {
     expect(res.status).toBe(302);
     return res.headers.get('location')!;
-  };
-  const errorOf = (location: string) => {
-    expect(location, location).toMatch(/^\/sign-in\?sso_error=/);
-    return new URL(location, 'http://x').searchParams.get('sso_error');
-  };
-  const codeOf = (location: string) => {
-    expect(location, location).toMatch(/^\/sso\/complete\?code=/);
-    return new URL(location, 'http://x').searchParams.get('code')!;
   };
   const codes = async () => Number((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM sso_completion_codes'))[0]!.n);
 
@@ -141,7 +134,7 @@ describe.each(await testDatabases())('SAML single sign-on on %s', (kind) => {
     const autoPost = await posted.text();
     expect(autoPost).toContain(`action="${provider.saml.acs_url}"`);
     const res = await postAcs({ SAMLResponse: field(autoPost, 'SAMLResponse')!, RelayState: field(autoPost, 'RelayState')! });
-    const done = await request(t.app, 'POST', '/v1/public/sso/complete', { body: { code: codeOf(locationOf(res)) } });
+    const done = await request(t.app, 'POST', '/v1/public/sso/complete', { body: { code: ssoCodeOf(locationOf(res)) } });
     expect(done.status, done.text).toBe(200);
     expect(done.body.redirect).toBe('/reimbursements');
     expect(decodeJwt(done.body.id_token)).toMatchObject({ ramp_user_uuid: a.users.manager, sign_in_provider: 'saml' });
@@ -164,7 +157,7 @@ describe.each(await testDatabases())('SAML single sign-on on %s', (kind) => {
     ];
     for (const [name, make, words] of cases) {
       const { relayState, requestId } = await pending(a.email('employee'));
-      const error = errorOf(locationOf(await postAcs({ SAMLResponse: make(requestId), RelayState: relayState })));
+      const error = ssoErrorOf(locationOf(await postAcs({ SAMLResponse: make(requestId), RelayState: relayState })));
       expect(error, name).toMatch(words);
     }
     expect(await codes()).toBe(before);
@@ -173,32 +166,32 @@ describe.each(await testDatabases())('SAML single sign-on on %s', (kind) => {
     const first = await pending(a.email('employee'));
     const assertionId = `_${randomUUID().replace(/-/g, '')}`;
     const good = idp.signResponse({ sp: sp(), email: a.email('employee'), inResponseTo: first.requestId, assertionId });
-    codeOf(locationOf(await postAcs({ SAMLResponse: good, RelayState: first.relayState })));
-    expect(errorOf(locationOf(await postAcs({ SAMLResponse: good, RelayState: first.relayState })))).toBe(
+    ssoCodeOf(locationOf(await postAcs({ SAMLResponse: good, RelayState: first.relayState })));
+    expect(ssoErrorOf(locationOf(await postAcs({ SAMLResponse: good, RelayState: first.relayState })))).toBe(
       'This sign-in has expired or was already used. Start again.',
     );
     // The same assertion id in an answer to a new request: the replay guard refuses it.
     const second = await pending(a.email('employee'));
     const reused = idp.signResponse({ sp: sp(), email: a.email('employee'), inResponseTo: second.requestId, assertionId });
-    expect(errorOf(locationOf(await postAcs({ SAMLResponse: reused, RelayState: second.relayState })))).toMatch(/already used/);
+    expect(ssoErrorOf(locationOf(await postAcs({ SAMLResponse: reused, RelayState: second.relayState })))).toMatch(/already used/);
     expect(await codes()).toBe(before + 1);
   });
 
   it('an IdP-initiated response, a missing or non-form body, an unknown provider: redirected with words, never a 500', async () => {
     const unsolicited = idp.signResponse({ sp: sp(), email: a.email('employee') });
-    expect(errorOf(locationOf(await postAcs({ SAMLResponse: unsolicited })))).toBe('This sign-in has expired or was already used. Start again.');
-    expect(errorOf(locationOf(await postAcs({})))).toBe('The identity provider sent no sign-in response.');
+    expect(ssoErrorOf(locationOf(await postAcs({ SAMLResponse: unsolicited })))).toBe('This sign-in has expired or was already used. Start again.');
+    expect(ssoErrorOf(locationOf(await postAcs({})))).toBe('The identity provider sent no sign-in response.');
     const json = await t.app.request(new URL(provider.saml.acs_url).pathname, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ SAMLResponse: unsolicited }),
     });
-    expect(errorOf(locationOf(json))).toBe('The identity provider sent no sign-in response.');
+    expect(ssoErrorOf(locationOf(json))).toBe('The identity provider sent no sign-in response.');
     const garbage = await pending(a.email('employee'));
-    expect(errorOf(locationOf(await postAcs({ SAMLResponse: '%%%not base64', RelayState: garbage.relayState })))).toBeTruthy();
+    expect(ssoErrorOf(locationOf(await postAcs({ SAMLResponse: '%%%not base64', RelayState: garbage.relayState })))).toBeTruthy();
     for (const id of [randomUUID(), 'not-a-uuid']) {
       const res = await t.app.request(`/v1/public/sso/saml/${id}/acs`, {
         method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'SAMLResponse=x',
       });
-      expect(errorOf(locationOf(res))).toBe('Single sign-on is not set up for this link.');
+      expect(ssoErrorOf(locationOf(res))).toBe('Single sign-on is not set up for this link.');
     }
   });
 

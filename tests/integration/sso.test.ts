@@ -1,16 +1,16 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SSO_ENFORCED_MESSAGE } from '../../schema/sso-rules.ts';
 import { headlessOidcSignIn, startOidcIdp } from '../support/oidc-idp.ts';
 import { startDnsServer } from '../support/dns-server.ts';
+import { insertInvitedUser } from '../support/invited-user.ts';
+import { ssoCodeOf, ssoErrorOf, startNotOidcServer } from '../support/sso-redirects.ts';
 import { createApp } from '../../server/app.ts';
 import { TEST_TOKEN_SECRET, useTestApp } from '../../server/test-app.ts';
 import { testDatabases } from '../../server/test-db.ts';
 import { FIXTURE_PASSWORD, makeBusiness, request, signIn, type Fixture } from '../../server/test-fixtures.ts';
-import { hashToken, NO_PASSWORD } from '../../server/domain/admin-users.ts';
+import { hashToken } from '../../server/domain/admin-users.ts';
 import { NO_ACCOUNT_MESSAGE } from '../../server/routes/sso-finish.ts';
 
 /**
@@ -31,15 +31,12 @@ const google = { clientId: 'google-client', clientSecret: 'google-secret', issue
 const dns = await startDnsServer();
 
 /** A loopback server that is not an OpenID provider (BUSINESS_7014). */
-const notOidc = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>hello</html>'));
-await new Promise<void>((r) => notOidc.listen(0, '127.0.0.1', r));
-const notOidcUrl = `http://127.0.0.1:${(notOidc.address() as AddressInfo).port}`;
+const notOidc = await startNotOidcServer();
 
 afterAll(async () => {
   await idp.close();
   await dns.close();
-  notOidc.closeAllConnections();
-  await new Promise((r) => notOidc.close(r));
+  await notOidc.close();
 });
 
 const domainOf = (f: Fixture) => f.email('owner').split('@')[1]!;
@@ -88,14 +85,6 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
     expect(res.status).toBe(302);
     return { location: res.headers.get('location')!, callback: `${url.pathname}${url.search}` };
   }
-  const codeOf = (location: string) => {
-    expect(location, location).toMatch(/^\/sso\/complete\?code=/);
-    return new URL(location, 'http://x').searchParams.get('code')!;
-  };
-  const errorOf = (location: string) => {
-    expect(location, location).toMatch(/^\/sign-in\?sso_error=/);
-    return new URL(location, 'http://x').searchParams.get('sso_error');
-  };
   const complete = (code: string) => request(t.app, 'POST', '/v1/public/sso/complete', { body: { code } });
 
   let providerA: string;
@@ -103,22 +92,7 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
   const contractorEmail = () => `contractor@${domainOf(a)}`;
 
   /** A person invited to A who has not accepted yet (no password), with the invite's token. */
-  async function invitedUser(email: string): Promise<{ userId: string; token: string }> {
-    const identityId = randomUUID();
-    const userId = randomUUID();
-    const token = randomBytes(32).toString('base64url');
-    await t.db.query('INSERT INTO identities (id, email, password_hash) VALUES ($1, $2, $3)', [identityId, email, NO_PASSWORD]);
-    await t.db.query(
-      `INSERT INTO spend_users (id, business_id, identity_id, role, first_name, last_name, email, status, change_seq, has_accepted_cardholder_agreement)
-       VALUES ($1, $2, $3, 'BUSINESS_USER', 'New', 'Comer', $4, 'INVITED', 1, false)`,
-      [userId, a.businessId, identityId, email],
-    );
-    await t.db.query(
-      `INSERT INTO user_invites (id, business_id, user_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, now() + interval '7 days')`,
-      [randomUUID(), a.businessId, userId, hashToken(token)],
-    );
-    return { userId, token };
-  }
+  const invitedUser = (email: string) => insertInvitedUser(t.db, a.businessId, email);
 
   it('configures an OIDC provider by discovery, keeps the secret encrypted and never answers it', async () => {
     const res = await createOidc(ownerA, { domain: domainOf(a).toUpperCase() });
@@ -224,7 +198,7 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
       ['http://idp.example.com', 'BUSINESS_7004'],
       ['not a url', 'BUSINESS_7004'],
       ['http://127.0.0.1:1', 'BUSINESS_7004'],
-      [notOidcUrl, 'BUSINESS_7014'],
+      [notOidc.url, 'BUSINESS_7014'],
     ];
     for (const [issuer, code] of cases) {
       const res = await createOidc(await signIn(t.app, c.email('owner')), { domain: `x${randomUUID().slice(0, 6)}.example.com`, issuer });
@@ -274,7 +248,7 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
 
   it('signs a user in through the IdP: one-time code, the same token as a password sign-in, claim oidc, provider verified', async () => {
     const { location, callback } = await ssoTrip(a.email('manager'), a.email('manager'), '/transactions?x=1');
-    const code = codeOf(location);
+    const code = ssoCodeOf(location);
     const done = await complete(code);
     expect(done.status, done.text).toBe(200);
     expect(done.body).toMatchObject({ mfa_required: false, redirect: '/transactions?x=1' });
@@ -291,38 +265,38 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
     expect(again.status).toBe(422);
     expect(again.body.error_v2.error_code).toBe('PROFILE_7017');
     const replay = await t.app.request(callback);
-    expect(errorOf(replay.headers.get('location')!)).toBe('This sign-in has expired or was already used. Start again.');
+    expect(ssoErrorOf(replay.headers.get('location')!)).toBe('This sign-in has expired or was already used. Start again.');
     // Two racing trades of one code (two tabs, a double click): exactly one sign-in.
-    const raced = codeOf((await ssoTrip(a.email('manager'))).location);
+    const raced = ssoCodeOf((await ssoTrip(a.email('manager'))).location);
     const both = await Promise.all([complete(raced), complete(raced)]);
     expect(both.map((r) => r.status).sort()).toEqual([200, 422]);
     // MFA: the same rule as a password sign-in (half-scoped token until verify-mfa).
     await t.db.query('UPDATE identities SET mfa_required = true WHERE lower(email) = $1', [a.email('bookkeeper')]);
-    const mfa = await complete(codeOf((await ssoTrip(a.email('bookkeeper'))).location));
+    const mfa = await complete(ssoCodeOf((await ssoTrip(a.email('bookkeeper'))).location));
     expect(mfa.body.mfa_required).toBe(true);
     expect(decodeJwt(mfa.body.id_token)).toMatchObject({ ramp_access_scopes: [], ramp_mfa_required: true, sign_in_provider: 'oidc' });
     // An open redirect is dropped.
     const evil = await ssoTrip(a.email('manager'), a.email('manager'), '//evil.example.com/x');
-    expect((await complete(codeOf(evil.location))).body.redirect).toBeNull();
+    expect((await complete(ssoCodeOf(evil.location))).body.redirect).toBeNull();
   });
 
   it('refuses unknown, suspended, unverified and off-domain emails with words, and accepts an invite on the way', async () => {
-    expect(errorOf((await ssoTrip(`nobody@${domainOf(a)}`)).location)).toBe(NO_ACCOUNT_MESSAGE);
+    expect(ssoErrorOf((await ssoTrip(`nobody@${domainOf(a)}`)).location)).toBe(NO_ACCOUNT_MESSAGE);
     // The IdP vouches for someone else than the person who started.
-    expect(errorOf((await ssoTrip(a.email('manager'), b.email('owner'))).location)).toMatch(/signs in people at/);
+    expect(ssoErrorOf((await ssoTrip(a.email('manager'), b.email('owner'))).location)).toMatch(/signs in people at/);
     // Another business's member with an email on A's domain is not A's user: no account here.
     await t.db.query(`UPDATE spend_users SET status = 'SUSPENDED' WHERE id = $1`, [a.users.teammate]);
-    expect(errorOf((await ssoTrip(a.email('teammate'))).location)).toBe('Your account is suspended. Contact your administrator.');
+    expect(ssoErrorOf((await ssoTrip(a.email('teammate'))).location)).toBe('Your account is suspended. Contact your administrator.');
     await t.db.query(`UPDATE spend_users SET status = 'ACTIVE' WHERE id = $1`, [a.users.teammate]);
 
     idp.setAccount({ email: a.email('auditor'), email_verified: false });
-    expect(errorOf((await ssoTrip(a.email('auditor'))).location)).toBe('Your identity provider has not verified your email address.');
+    expect(ssoErrorOf((await ssoTrip(a.email('auditor'))).location)).toBe('Your identity provider has not verified your email address.');
     idp.setAccount({ email: a.email('auditor'), email_verified: true });
 
     // An invited person: the IdP proved the email, the invite is accepted and they are in.
     const email = `newcomer@${domainOf(a)}`;
     const { userId } = await invitedUser(email);
-    const done = await complete(codeOf((await ssoTrip(email)).location));
+    const done = await complete(ssoCodeOf((await ssoTrip(email)).location));
     expect(done.status, done.text).toBe(200);
     expect(decodeJwt(done.body.id_token).ramp_user_uuid).toBe(userId);
     const [user] = await t.db.query<{ status: string }>('SELECT status FROM spend_users WHERE id = $1', [userId]);
@@ -362,8 +336,8 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
     const accept = await request(t.app, 'POST', `/v1/public/invites/${invited.token}/accept`, { body: { password: 'a-long-new-password-1' } });
     expect(accept.body.error_v2).toMatchObject({ error_code: 'AUTH_7022', message: SSO_ENFORCED_MESSAGE });
     // SSO still works, and accepts that invite on the way.
-    expect(decodeJwt((await complete(codeOf((await ssoTrip(`invitee@${domainOf(a)}`)).location))).body.id_token).ramp_user_uuid).toBe(invited.userId);
-    expect((await complete(codeOf((await ssoTrip(a.email('employee'))).location))).status).toBe(200);
+    expect(decodeJwt((await complete(ssoCodeOf((await ssoTrip(`invitee@${domainOf(a)}`)).location))).body.id_token).ramp_user_uuid).toBe(invited.userId);
+    expect((await complete(ssoCodeOf((await ssoTrip(a.email('employee'))).location))).status).toBe(200);
 
     // Disabling while enforced, removing while enforced: refused.
     expect((await patch(ownerA, providerA, { enabled: false })).body.error_v2.error_code).toBe('AUTH_7028');
@@ -379,19 +353,19 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
     const start = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/google/start', { body: { redirect: '/home' } });
     expect(start.status, start.text).toBe(200);
     expect(start.body.authorization_url.startsWith(`${idp.issuer}/`)).toBe(true);
-    const done = await complete(codeOf((await tripFrom(start.body.authorization_url, b.email('manager'))).location));
+    const done = await complete(ssoCodeOf((await tripFrom(start.body.authorization_url, b.email('manager'))).location));
     expect(done.status, done.text).toBe(200);
     expect(done.body.redirect).toBe('/home');
     expect(decodeJwt(done.body.id_token)).toMatchObject({ ramp_user_uuid: b.users.manager, sign_in_provider: 'google' });
 
     const enforced = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/google/start', { body: {} });
-    expect(errorOf((await tripFrom(enforced.body.authorization_url, a.email('owner'))).location)).toBe(SSO_ENFORCED_MESSAGE);
+    expect(ssoErrorOf((await tripFrom(enforced.body.authorization_url, a.email('owner'))).location)).toBe(SSO_ENFORCED_MESSAGE);
     // B's member on A's enforced domain is not A's to bind: Google signs them in.
     const shared = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/google/start', { body: {} });
-    const sharedDone = await complete(codeOf((await tripFrom(shared.body.authorization_url, contractorEmail())).location));
+    const sharedDone = await complete(ssoCodeOf((await tripFrom(shared.body.authorization_url, contractorEmail())).location));
     expect(decodeJwt(sharedDone.body.id_token)).toMatchObject({ ramp_user_uuid: b.users.outsider, business_id: b.businessId });
     const unknown = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/google/start', { body: {} });
-    expect(errorOf((await tripFrom(unknown.body.authorization_url, 'stranger@example.org')).location)).toBe(NO_ACCOUNT_MESSAGE);
+    expect(ssoErrorOf((await tripFrom(unknown.body.authorization_url, 'stranger@example.org')).location)).toBe(NO_ACCOUNT_MESSAGE);
 
     const plain = createApp({ db: t.db, tokenSecret: TEST_TOKEN_SECRET, sso: { google: null } });
     expect((await request(plain, 'GET', '/v1/public/config')).body.googleSignIn).toBe(false);
@@ -404,12 +378,12 @@ describe.each(await testDatabases())('single sign-on on %s', (kind) => {
     for (const q of ['', '?state=forged&code=x', '?error=access_denied&state=nope', `?state=${'x'.repeat(5000)}`]) {
       const res = await t.app.request(`/v1/public/sso/oidc/callback${q}`);
       expect(res.status, q).toBe(302);
-      expect(errorOf(res.headers.get('location')!)).toBe('This sign-in has expired or was already used. Start again.');
+      expect(ssoErrorOf(res.headers.get('location')!)).toBe('This sign-in has expired or was already used. Start again.');
     }
     const start = await request<{ authorization_url: string }>(t.app, 'POST', '/v1/public/sso/start', { body: { email: a.email('owner') } });
     const state = new URL(start.body.authorization_url).searchParams.get('state');
     const denied = await t.app.request(`/v1/public/sso/oidc/callback?error=access_denied&state=${state}&iss=${encodeURIComponent(idp.issuer)}`);
-    expect(errorOf(denied.headers.get('location')!)).toBe('The sign-in was cancelled at your identity provider.');
+    expect(ssoErrorOf(denied.headers.get('location')!)).toBe('The sign-in was cancelled at your identity provider.');
   });
 
   it('stops enforcing, then removes every provider of the business', async () => {

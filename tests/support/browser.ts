@@ -142,6 +142,18 @@ export async function signIn(page: Page, email: string, password: string, timeou
 export const mainNav = (page: Page): Locator => page.getByRole('navigation', { name: 'Main' });
 
 /**
+ * From the start page: signs in, waits for the first mirror ("All changes synced", 2 min), then
+ * opens `link` in the main navigation and waits for the page's `heading` (level 1).
+ */
+export async function signInAndOpen(page: Page, email: string, password: string, link: string, heading = link): Promise<void> {
+  await page.goto('/');
+  await signIn(page, email, password);
+  await waitForSyncStatus(page, 'All changes synced', 120_000);
+  await mainNav(page).getByRole('link', { name: link }).click();
+  await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+}
+
+/**
  * The sync indicator. Other live regions (info toasts) also have role status, so the indicator
  * is the status region whose whole text is one of its labels (src/lib/sync-status-text.ts,
  * issue 8): "All changes synced" only once the first mirror is complete, nothing waits and the
@@ -268,4 +280,23 @@ export async function setNetwork(context: BrowserContext, online: boolean): Prom
     await context.route(API_CALLS, dropApiCall);
     await context.setOffline(true);
   }
+}
+
+/**
+ * Reloads the page while offline and waits until the reloaded document is offline itself. The
+ * context's offline emulation reaches a new document late, and under load not at all: the app
+ * then boots reading `navigator.onLine === true` (while its calls still fail) and rightly shows
+ * "N changes waiting to sync", never "Offline". So the offline state is set again for the new
+ * document (API calls stay dropped by setNetwork's route all along) and the test goes on once the
+ * page reports what the app reads.
+ */
+export async function reloadOffline(session: BrowserSession) {
+  const { page, context } = session;
+  const reloaded = await page.reload();
+  if (await page.evaluate(() => navigator.onLine)) {
+    await context.setOffline(false);
+    await context.setOffline(true);
+  }
+  await pollPage(page, () => !navigator.onLine, undefined);
+  return reloaded;
 }

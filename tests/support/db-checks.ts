@@ -78,3 +78,13 @@ export async function idempotencyKeys(db: Db, scope: string): Promise<StoredKey[
     [scope],
   );
 }
+
+/** The seed's GL account by code, and its label as the coding lists show it ("code name"). */
+export async function glAccountByCode(db: Db, businessId: string, code: string) {
+  const rows = await db.query<{ id: string; label: string }>(
+    `SELECT id, code || ' ' || name AS label FROM gl_accounts WHERE business_id = $1 AND code = $2`,
+    [businessId, code],
+  );
+  if (!rows[0]) throw new Error(`seed has no GL account ${code}`);
+  return rows[0];
+}

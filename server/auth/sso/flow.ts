@@ -27,26 +27,48 @@ export type SignInState = {
   redirect: string | null;
 };
 
+/** Where each secret lives: its table, the column of its hash, its lifetime and its columns. */
+type SecretTable = { table: string; hashColumn: string; ttlMs: number; columns: readonly string[]; returning: string };
+
+const STATES: SecretTable = {
+  table: 'sso_sign_in_states', hashColumn: 'state_hash', ttlMs: STATE_TTL_MS,
+  columns: ['kind', 'provider_id', 'nonce', 'code_verifier', 'saml_request_id', 'redirect'],
+  returning: 'kind, provider_id::text, nonce, code_verifier, saml_request_id, redirect',
+};
+const COMPLETIONS: SecretTable = {
+  table: 'sso_completion_codes', hashColumn: 'code_hash', ttlMs: COMPLETION_TTL_MS,
+  columns: ['kind', 'identity_id', 'user_id', 'business_id', 'session_id', 'redirect'],
+  returning: 'kind, identity_id::text, user_id::text, business_id::text, session_id::text, redirect',
+};
+
+async function storeSecret(db: Queryable, of: SecretTable, token: string, row: Record<string, unknown>, nowMs: number): Promise<void> {
+  // Opportunistic cleanup: a state or code is worthless a minute after it expires.
+  await db.query(`DELETE FROM ${of.table} WHERE expires_at < $1`, [new Date(nowMs - 60_000)]);
+  const names = [of.hashColumn, ...of.columns, 'expires_at', 'created_at'];
+  await db.query(
+    `INSERT INTO ${of.table} (${names.join(', ')}) VALUES (${names.map((_, i) => `$${i + 1}`).join(', ')})`,
+    [hash(token), ...of.columns.map((c) => row[c]), new Date(nowMs + of.ttlMs), new Date(nowMs)],
+  );
+}
+
+/** The secret's row, marked used; null when unknown, used already or expired. */
+async function claimSecret<T>(db: Queryable, of: SecretTable, token: string, nowMs: number): Promise<T | null> {
+  const rows = await db.query<T>(
+    `UPDATE ${of.table} SET used_at = $2 WHERE ${of.hashColumn} = $1 AND used_at IS NULL AND expires_at > $2 RETURNING ${of.returning}`,
+    [hash(token), new Date(nowMs)],
+  );
+  return rows[0] ?? null;
+}
+
 /** Stores a sign-in in flight under `state` (the caller's, e.g. OIDC's random state; else a new one), answers the state. */
 export async function saveSignInState(db: Queryable, s: SignInState, nowMs: number, state = newToken()): Promise<string> {
-  // Opportunistic cleanup: a state or code is worthless a minute after it expires.
-  await db.query('DELETE FROM sso_sign_in_states WHERE expires_at < $1', [new Date(nowMs - 60_000)]);
-  await db.query(
-    `INSERT INTO sso_sign_in_states (state_hash, kind, provider_id, nonce, code_verifier, saml_request_id, redirect, expires_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [hash(state), s.kind, s.provider_id, s.nonce, s.code_verifier, s.saml_request_id, s.redirect, new Date(nowMs + STATE_TTL_MS), new Date(nowMs)],
-  );
+  await storeSecret(db, STATES, state, s, nowMs);
   return state;
 }
 
 /** The state's sign-in, marked used; null when unknown, used already or expired. */
 export async function claimSignInState(db: Queryable, state: string, nowMs: number): Promise<SignInState | null> {
-  const rows = await db.query<SignInState>(
-    `UPDATE sso_sign_in_states SET used_at = $2 WHERE state_hash = $1 AND used_at IS NULL AND expires_at > $2
-     RETURNING kind, provider_id::text, nonce, code_verifier, saml_request_id, redirect`,
-    [hash(state), new Date(nowMs)],
-  );
-  return rows[0] ?? null;
+  return claimSecret<SignInState>(db, STATES, state, nowMs);
 }
 
 export type Completion = {
@@ -59,21 +81,11 @@ export type Completion = {
 };
 
 export async function issueCompletionCode(db: Queryable, c: Completion, nowMs: number): Promise<string> {
-  await db.query('DELETE FROM sso_completion_codes WHERE expires_at < $1', [new Date(nowMs - 60_000)]);
   const code = newToken();
-  await db.query(
-    `INSERT INTO sso_completion_codes (code_hash, kind, identity_id, user_id, business_id, session_id, redirect, expires_at, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [hash(code), c.kind, c.identity_id, c.user_id, c.business_id, c.session_id, c.redirect, new Date(nowMs + COMPLETION_TTL_MS), new Date(nowMs)],
-  );
+  await storeSecret(db, COMPLETIONS, code, c, nowMs);
   return code;
 }
 
 export async function claimCompletionCode(db: Queryable, code: string, nowMs: number): Promise<Completion | null> {
-  const rows = await db.query<Completion>(
-    `UPDATE sso_completion_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2
-     RETURNING kind, identity_id::text, user_id::text, business_id::text, session_id::text, redirect`,
-    [hash(code), new Date(nowMs)],
-  );
-  return rows[0] ?? null;
+  return claimSecret<Completion>(db, COMPLETIONS, code, nowMs);
 }

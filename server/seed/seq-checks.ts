@@ -1,0 +1,18 @@
+/**
+ * What the seed tests hold every seeded business to: its rows carry change_seq 1..M, each number
+ * once across the mirrored tables, and the business counter stands at M (so the first write after
+ * the seed takes M + 1 and a mirror's high water never skips a row).
+ */
+import { expect } from 'vitest';
+import { highWater } from '../db/change-seq.ts';
+import type { Queryable } from '../db/db.ts';
+
+export async function expectSeqsOneToM(db: Queryable, businessId: string, maxChangeSeq: number, tables: readonly string[]): Promise<void> {
+  const union = tables.map((table) => `SELECT change_seq FROM ${table} WHERE business_id = $1`).join(' UNION ALL ');
+  const [range] = await db.query<{ lo: number; hi: number; n: number; distinct: number }>(
+    `SELECT min(change_seq) AS lo, max(change_seq) AS hi, count(*) AS n, count(DISTINCT change_seq) AS distinct FROM (${union}) s`,
+    [businessId],
+  );
+  expect(range).toEqual({ lo: 1, hi: maxChangeSeq, n: maxChangeSeq, distinct: maxChangeSeq });
+  expect(await highWater(db, businessId)).toBe(maxChangeSeq);
+}
