@@ -21,9 +21,9 @@ const ready = (over: Partial<Extract<RewardsState, { state: 'ready' }>> = {}): R
 });
 
 describe('RewardsView', () => {
-  it('says to connect when offline, and loading while it reads', () => {
+  it('says to connect when offline, nothing while it reads, and a refusal with Try again', () => {
     expect(draw({ state: 'offline' })).toContain('Connect to see rewards.');
-    expect(draw({ state: 'loading' })).toContain('Loading rewards…');
+    expect(draw({ state: 'loading' })).toBe('');
     expect(draw({ state: 'failed', message: 'There was an error.' })).toContain('Try again');
   });
 

@@ -63,15 +63,18 @@ export interface RewardsViewProps {
   busy?: boolean;
 }
 
-/** The panel as drawn from its state (pure: the server renderer tests it). Off with nothing earned: nothing. */
+/**
+ * The panel as drawn from its state (pure: the server renderer tests it). Nothing while the first
+ * read is on its way, nor when rewards are off and nothing was earned (most businesses: no flash
+ * of a panel above the trips that then goes).
+ */
 export function RewardsView({ view, currency, onRetry, onMore, busy = false }: RewardsViewProps) {
   const titleId = useId();
-  if (view.state === 'ready' && !view.enabled && view.rewards.length === 0) return null;
+  if (view.state === 'loading' || (view.state === 'ready' && !view.enabled && view.rewards.length === 0)) return null;
   return (
     <section className="travel-rewards" aria-labelledby={titleId}>
       <h2 id={titleId}>Rewards</h2>
       {view.state === 'offline' && <p className="muted">Connect to see rewards.</p>}
-      {view.state === 'loading' && <p className="muted" role="status">Loading rewards…</p>}
       {view.state === 'failed' && (
         <p className="notice notice-error" role="alert">
           {view.message}{' '}
