@@ -116,6 +116,14 @@ export const travelSettingsSchema = z
     default_trip_budget: z.number().int().positive().nullable(),
     /** The limit of the virtual card issued for a trip, as a multiple of its first booking (≥ 1). */
     trip_card_limit_multiplier: z.number().min(1).max(5),
+    /**
+     * Travel rewards (schema/travel-rewards.ts): a traveller who books in policy below the cap
+     * earns `share_percent` of the savings. Absent (older rows, older clients) = off at 50 %.
+     */
+    rewards: z
+      .object({ enabled: z.boolean(), share_percent: z.number().int().min(0).max(100) })
+      .strict()
+      .default({ enabled: false, share_percent: 50 }),
   })
   .strict();
 export type TravelSettings = z.infer<typeof travelSettingsSchema>;
@@ -125,6 +133,7 @@ export const DEFAULT_TRAVEL_SETTINGS: TravelSettings = {
   require_trip_purpose: false,
   default_trip_budget: null,
   trip_card_limit_multiplier: 1.5,
+  rewards: { enabled: false, share_percent: 50 },
 };
 
 /** The cabin order, cheapest first. */

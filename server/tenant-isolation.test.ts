@@ -74,7 +74,7 @@ for (const id of [
   'accounting.mappingRules.apply', 'accounting.reconciliation.manualMatch',
 ]) ROLE_GATED[id] = NOT_BILL_PAY;
 // Issue 27: the travel policy and settings are written by admins only (§6); everyone reads them.
-for (const id of ['travel.policy.put', 'travel.policy.delete', 'travel.settings.put']) ROLE_GATED[id] = NON_ADMINS;
+for (const id of ['travel.policy.put', 'travel.policy.delete', 'travel.settings.put', 'travel.rewards.void']) ROLE_GATED[id] = NON_ADMINS;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))

@@ -7,6 +7,7 @@ import { pageQuerySchema, paginatedSchema } from '../paging.ts';
 import {
   travelPolicySchema, travelSettingsSchema, travelerProfileBodySchema, travelerProfileSchema,
 } from '../travel-policy.ts';
+import { travelRewardSchema } from '../travel-rewards.ts';
 
 /**
  * Issue 27, travel and booking (§7 "Travel and booking"): trips (mirrored, collection `trips`),
@@ -197,8 +198,11 @@ export const searchHotels = defineCall({
 });
 
 const bookingRequestBodySchema = z.object({ trip_id: z.uuid(), offer_id: z.uuid() });
-/** A booking request's answer: the booking, and its trip as it now is. */
-export const bookingAnswerSchema = bookingSchema.extend({ trip: tripSchema, change_seq: z.number().int() });
+/**
+ * A booking request's answer: the booking, its trip as it now is, and the travel reward the
+ * booking earned (null: none; schema/travel-rewards.ts).
+ */
+export const bookingAnswerSchema = bookingSchema.extend({ trip: tripSchema, change_seq: z.number().int(), reward: travelRewardSchema.nullable().optional() });
 
 /**
  * In policy: BOOKED at once, charged once to the trip's virtual card. Out of policy:
@@ -297,11 +301,43 @@ export const putTravelerProfile = defineCall({
   response: z.object({ profile: travelerProfileSchema }),
 });
 
+// ---- Travel rewards (schema/travel-rewards.ts; server/domain/travel/rewards.ts) ----
+
+export const travelRewardsQuerySchema = pageQuerySchema.extend({
+  /** Admins: this person's rewards (default: the caller's own). Anyone else may name only themselves. */
+  user_id: z.uuid().optional(),
+});
+
+/** Newest first; `balances` sums the person's EARNED rewards per currency (all of them, not the page). */
+export const listTravelRewards = defineCall({
+  id: 'travel.rewards.list',
+  method: 'GET',
+  path: '/v1/auth/travel/travel-rewards',
+  auth: scopes,
+  retry: 'paged',
+  query: travelRewardsQuerySchema,
+  response: paginatedSchema(travelRewardSchema).extend({ balances: z.array(moneySchema) }),
+});
+
+/**
+ * Admins void a reward (status VOIDED, reason "Voided by an admin": a DELETE has no body, §7); the
+ * answer is the reward as it now is (200, not 204, so the list can show it at once). Voiding a
+ * voided reward answers it unchanged.
+ */
+export const voidTravelReward = defineCall({
+  id: 'travel.rewards.void',
+  method: 'DELETE',
+  path: '/v1/auth/travel/travel-rewards/:reward_id',
+  auth: scopes,
+  params: z.object({ reward_id: z.uuid() }),
+  response: travelRewardSchema,
+});
+
 /** Registered with the server's trip handlers (server/domain/travel/trips*.ts). */
 export const TRIP_CALLS = [
   createTrip, getTrip, listTrips, patchTrip, deleteTrip, linkTripSpend, unlinkTripSpend,
   getTravelPolicy, putTravelPolicy, deleteTravelPolicy, getTravelSettings, putTravelSettings,
-  getTravelerProfile, putTravelerProfile,
+  getTravelerProfile, putTravelerProfile, listTravelRewards, voidTravelReward,
 ] as const;
 /** Registered with the server's booking handlers (server/domain/travel/booking*.ts). */
 export const BOOKING_CALLS = [searchFlights, searchHotels, createBookingRequest, getBookingRequest, cancelBookingRequest] as const;

@@ -31,10 +31,6 @@ export const PLANNED_SECTIONS: Readonly<Record<string, PlannedIssue>> = {
  * in SPEC_SERVED is served in part (the rest is the issue's).
  */
 export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, PlannedIssue>>>> = {
-  // Issue 27: trips, policy, settings, profile, search and booking are served; travel rewards are not yet.
-  'Travel and booking': {
-    'DELETE travel-rewards': 27,
-  },
   'Bill pay': {
     'POST /bill-pay/bill-query-v2/list': 32,
     'POST /pagination': 32,

@@ -73,6 +73,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
   },
   'Travel and booking': {
     'DELETE travel policy': ['travel.policy.delete'],
+    'DELETE travel-rewards': ['travel.rewards.void'],
     'DELETE trips': ['travel.trips.delete'],
     'DELETE trip spend events and transactions': ['travel.trips.unlinkSpend'],
     'PUT travel policy': ['travel.policy.put'],

@@ -1,9 +1,10 @@
 import {
   createTrip, deleteTrip, deleteTravelPolicy, getTravelPolicy, getTravelSettings, getTravelerProfile, getTrip, linkTripSpend, listTrips,
-  patchTrip, putTravelPolicy, putTravelSettings, putTravelerProfile, unlinkTripSpend,
+  listTravelRewards, patchTrip, putTravelPolicy, putTravelSettings, putTravelerProfile, unlinkTripSpend, voidTravelReward,
 } from '../../schema/api/calls-travel.ts';
 import type { TripFilter } from '../../schema/entities/trip.ts';
 import { ApiError } from '../core/errors.ts';
+import { listTravelRewards as listRewards, voidTravelReward as voidReward } from '../domain/travel/rewards.ts';
 import { getTravelerProfile as readProfile, putTravelerProfile as writeProfile } from '../domain/travel/profile.ts';
 import {
   deleteTravelPolicy as resetPolicy, putTravelPolicy as writePolicy, putTravelSettings as writeSettings, travelPolicyOf, travelSettingsOf,
@@ -14,7 +15,7 @@ import { visibilityOf } from '../domain/visibility.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 
 /**
- * Trips, their spend events, the travel policy and settings, the traveller's profile (issue 27;
+ * Trips, their spend events, the travel policy and settings, the traveller's profile, travel rewards (issue 27;
  * domain/travel/). POST and PATCH run in register's transaction; PUT and DELETE open their own.
  */
 export const tripHandlers = {
@@ -62,4 +63,13 @@ export const tripHandlers = {
 
   [getTravelerProfile.id]: async (ctx) => ok({ profile: await readProfile(ctx.db, actorOf(ctx).user) }),
   [putTravelerProfile.id]: async (ctx) => ok({ profile: await writeProfile(ctx.deps.db, actorOf(ctx).user, ctx.input.body) }),
+
+  [listTravelRewards.id]: async (ctx) => {
+    const { page_size, start, include_count, user_id } = ctx.input.query;
+    return ok(await listRewards(ctx.db, actorOf(ctx).user, { pageSize: page_size, start, includeCount: include_count === true, userId: user_id }));
+  },
+  [voidTravelReward.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    return ok(await ctx.deps.db.transaction((tx) => voidReward(tx, user, ctx.input.params.reward_id, new Date(ctx.deps.now()))));
+  },
 } satisfies DomainHandlers;

@@ -1,10 +1,11 @@
 import {
-  cancelBookingRequest, createBookingRequest, deleteTravelPolicy, getTravelerProfile, getTravelPolicy, getTravelSettings, putTravelerProfile,
-  putTravelPolicy, putTravelSettings, searchFlights, searchHotels,
+  cancelBookingRequest, createBookingRequest, deleteTravelPolicy, getTravelerProfile, getTravelPolicy, getTravelSettings, listTravelRewards,
+  putTravelerProfile, putTravelPolicy, putTravelSettings, searchFlights, searchHotels, voidTravelReward,
   type FlightOffer, type FlightSearchBody, type HotelOffer, type HotelSearchBody,
 } from '../../schema/api/calls-travel.ts';
 import type { Booking, Trip } from '../../schema/entities/trip.ts';
 import type { TravelerProfile, TravelerProfileBody, TravelPolicy, TravelSettings } from '../../schema/travel-policy.ts';
+import type { TravelReward } from '../../schema/travel-rewards.ts';
 import { bindDomain, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
 
 /** Refused before any request: searching and booking ask the server's inventory and move money. */
@@ -39,6 +40,10 @@ export const TRAVEL_CALLS = onlineDomain(TRAVEL_OFFLINE, {
   travelerProfile: via(getTravelerProfile, () => ({}), (d: { profile: TravelerProfile | null }) => ({ profile: d.profile })),
   /** Sensitive scope: answers `step_up` until the person has confirmed it is them. */
   saveTravelerProfile: via(putTravelerProfile, (body: TravelerProfileBody) => ({ body }), (d: { profile: TravelerProfile }) => ({ profile: d.profile })),
+  /** The signed-in person's travel rewards, a page from `start` (newest first), and their balance per currency. */
+  travelRewards: via(listTravelRewards, (start?: string) => ({ query: start ? { start } : {} }), (d) => ({ rewards: d.data, balances: d.balances, next: d.page.next })),
+  /** Admins: the reward VOIDED ("Voided by an admin"). */
+  voidTravelReward: via(voidTravelReward, (reward_id: string) => ({ params: { reward_id } }), (reward: TravelReward) => ({ reward })),
 });
 
 export type TravelApi = OnlineApi<typeof TRAVEL_CALLS>;

@@ -16,6 +16,7 @@ import { findTrip, touchTrip } from './trips.ts';
 import { findBooking } from './booking-doc.ts';
 import { assertEnabled } from './booking-search.ts';
 import { travelPolicyOf, travelSettingsOf } from './settings.ts';
+import { earnReward, rewardField, voidReward } from './rewards.ts';
 import { tripForBooking, tripForReading, type TripFacts } from './trip-access.ts';
 
 /**
@@ -42,7 +43,7 @@ export type BookingAnswer = Booking & { trip: Trip; change_seq: number };
 async function answer(db: Queryable, businessId: string, bookingId: string, changeSeq?: number): Promise<BookingAnswer> {
   const booking = (await findBooking(db, businessId, bookingId))!;
   const trip = (await findTrip(db, businessId, { all: true }, booking.doc.trip_id))!;
-  return { ...booking.doc, trip, change_seq: changeSeq ?? trip.change_seq };
+  return { ...booking.doc, trip, change_seq: changeSeq ?? trip.change_seq, ...(await rewardField(db, businessId, bookingId)) };
 }
 
 type OfferRow = {
@@ -144,6 +145,7 @@ export async function createBooking(tx: Queryable, user: ActingUser, body: { tri
       await insertBooking(tx, b, user.business_id, at, {
         status: 'BOOKED', confirmation_code: charge.confirmation_code, card_id: charge.card.id, transaction_id: charge.transaction_id, booked_at: at,
       });
+      await earnReward(tx, user.business_id, b.id, now);
       return answer(tx, user.business_id, b.id, await touchTrip(tx, user.business_id, trip.id, (await w.reserve(1)).last, now, charge.card.id));
     }
     const approval = await openApproval(tx, {
@@ -176,6 +178,7 @@ export async function cancelBooking(tx: Queryable, user: ActingUser, id: string,
         `UPDATE travel_bookings SET status = 'CANCELED', refund_transaction_id = $3, canceled_at = $4 WHERE business_id = $1 AND id = $2`,
         [user.business_id, id, refund, at],
       );
+      await voidReward(tx, user.business_id, id, 'Booking canceled', user.id, now);
     } else if (b.status === 'PENDING_APPROVAL') {
       await cancelOpenApproval(tx, { id, business_id: user.business_id, updated_at: at }, w.seqs.first);
       await tx.query(`UPDATE travel_bookings SET status = 'CANCELED', canceled_at = $3 WHERE business_id = $1 AND id = $2`, [user.business_id, id, at]);
@@ -230,6 +233,7 @@ export async function decideTravelBooking(
     `UPDATE travel_bookings SET status = 'BOOKED', confirmation_code = $3, card_id = $4, transaction_id = $5, booked_at = $6 WHERE business_id = $1 AND id = $2`,
     [reviewer.business_id, b.id, charge.confirmation_code, charge.card.id, charge.transaction_id, now.toISOString()],
   );
+  await earnReward(tx, reviewer.business_id, b.id, now);
   const changeSeq = await touchTrip(tx, reviewer.business_id, trip!.id, (await w.reserve(1)).last, now, charge.card.id);
   return charge.card_issued ? { card: charge.card, change_seq: changeSeq } : { change_seq: changeSeq };
 }

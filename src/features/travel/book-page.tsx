@@ -14,6 +14,7 @@ import { bookingSummary } from '../../lib/trip-labels.ts';
 import { FlightSearchForm, HotelSearchForm } from './book-forms.tsx';
 import { BookDialog, OfferList } from './offer-list.tsx';
 import { byPrice, type Offer } from './offers.ts';
+import { earnedText } from './rewards-panel.tsx';
 import { hotelSearchInitial } from './search-params.ts';
 import { useTripRow } from './use-trip.ts';
 
@@ -72,6 +73,7 @@ export function BookPage() {
       setBusy(false);
     }
   }
+  const earned = booked ? earnedText(booked) : null;
   const searchFlights = (body: FlightSearchBody) => void search('flights', () => client.searchFlights(body));
   const searchHotels = (body: HotelSearchBody) => void search('hotels', () => client.searchHotels(body));
   const shown = results && results.kind === tab ? results.offers : null;
@@ -103,6 +105,7 @@ export function BookPage() {
             {booked.status === 'BOOKED' ? (
               <>
                 Booked: {bookingSummary(booked)}. Confirmation <strong className="mono">{booked.confirmation_code}</strong>.
+                {earned && <span className="booking-reward"> {earned}</span>}
               </>
             ) : (
               <>Requested: {bookingSummary(booked)}. It waits for approval; nothing is charged until then.</>

@@ -13,6 +13,7 @@ import { useReferenceData } from '../../lib/reference-data.ts';
 import { useInstantSearch } from '../../lib/use-instant-search.ts';
 import { clearNewTripRequest, peekNewTripRequest, planTripCommand } from './commands.ts';
 import { NewTripDialog } from './new-trip-dialog.tsx';
+import { RewardsPanel } from './rewards-panel.tsx';
 import { TRIP_SORT, tripFilter, tripQueryKey, type TravelSearch } from './search-params.ts';
 import { localDay as localToday } from '../../lib/bill-labels.ts';
 import { tripColumns, tripsSpec } from './trips-list.tsx';
@@ -29,6 +30,7 @@ const WHO_OPTIONS = [
  * Issue 27: /travel, the trips as the declarative list (the viewer's own; an admin's everyone's
  * by default), statuses by the dates (`effectiveTripStatus`), totals per currency against the
  * budget, and "Plan a trip" (a dialog: the `trip.create` command, offline too). A row opens the trip.
+ * Above the list, the viewer's travel rewards (rewards-panel.tsx, online).
  */
 export function TravelPage() {
   const search = routeApi.useSearch();
@@ -85,6 +87,7 @@ export function TravelPage() {
           Plan a trip
         </Button>
       </div>
+      <RewardsPanel currency={currency} />
       <ListPage spec={spec} list={list} loading={rows.total === null} filtered={filtered} quiet={creating} />
       {creating && (
         <NewTripDialog

@@ -12,6 +12,7 @@ import { PolicyEditor } from './policy-editor.tsx';
 import { settingsBody, settingsValues, type SettingsValues } from './policy-form.ts';
 import { TravelerProfileSection } from './traveler-profile.tsx';
 import { LoadState, useOnlineLoad } from './load-state.tsx';
+import { rewardsBody, rewardsValues, type RewardsValues } from './rewards-form.ts';
 
 /**
  * Settings → Travel (issue 27): the traveller's profile for everyone (saving asks for step-up),
@@ -46,6 +47,7 @@ function TravelOptionsSection({ currency }: { currency: string }) {
 function TravelOptionsForm({ settings, currency, onSaved }: { settings: TravelSettings; currency: string; onSaved(s: TravelSettings): void }) {
   const client = useDataClient();
   const [values, setValues] = useState<SettingsValues>(() => settingsValues(settings, currency));
+  const [rewards, setRewards] = useState<RewardsValues>(() => rewardsValues(settings));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -53,14 +55,16 @@ function TravelOptionsForm({ settings, currency, onSaved }: { settings: TravelSe
   async function submit(e: FormEvent) {
     e.preventDefault();
     const built = settingsBody(values, currency);
-    setErrors(built.ok ? {} : built.errors);
-    if (!built.ok) return setError('Check the fields marked below.');
+    const share = rewardsBody(rewards);
+    setErrors({ ...(built.ok ? {} : built.errors), ...(share.ok ? {} : { rewards_share: share.errors.share_percent! }) });
+    if (!built.ok || !share.ok) return setError('Check the fields marked below.');
     setBusy(true);
     try {
-      const r = await client.saveTravelSettings(built.body);
+      const r = await client.saveTravelSettings({ ...built.body, rewards: share.rewards });
       if (!r.ok) return setError(errorText(r.error));
       setError(null);
       onSaved(r.settings);
+      setRewards(rewardsValues(r.settings));
       toastInfo('Travel settings saved.');
     } finally {
       setBusy(false);
@@ -84,6 +88,20 @@ function TravelOptionsForm({ settings, currency, onSaved }: { settings: TravelSe
         <TextField label={`Default trip budget (${currency})`} value={values.default_trip_budget} error={errors.default_trip_budget} hint="Empty: no budget." onChange={(v) => set('default_trip_budget', v)} />
         <TextField label="Trip card limit (× first booking)" value={values.trip_card_limit_multiplier} error={errors.trip_card_limit_multiplier} hint="From 1 to 5." onChange={(v) => set('trip_card_limit_multiplier', v)} />
       </div>
+      <fieldset className="travel-rewards-settings">
+        <legend>Travel rewards</legend>
+        <label className="check">
+          <input type="checkbox" checked={rewards.enabled} onChange={(e) => setRewards((r) => ({ ...r, enabled: e.target.checked }))} />
+          Reward travellers who book in policy below the cap
+        </label>
+        <TextField
+          label="Traveller’s share of the savings (%)"
+          value={rewards.share_percent}
+          error={errors.rewards_share}
+          hint="From 0 to 100."
+          onChange={(v) => setRewards((r) => ({ ...r, share_percent: v }))}
+        />
+      </fieldset>
       <div>
         <Button type="submit" variant="primary" loading={busy}>
           Save travel settings
