@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { flush, jsonResponse, type ScriptStep } from './testing.ts';
+import type { BackfillCursor } from '../schema/sync-feed.ts';
 import { page, setup, walkPage } from './puller-test-kit.ts';
 
 describe('puller.pull', () => {
