@@ -3,7 +3,7 @@ import type {
 } from './ports.ts';
 import { createHttpClient, type HttpClient, type Platform } from './http.ts';
 import { createOutbox } from './outbox.ts';
-import { createPuller, terminal, type LiveEnd, type PullerEvent } from './puller.ts';
+import { createPuller, terminal, type LiveEnd, type Puller, type PullerEvent } from './puller.ts';
 import { initialEngineState, reduceEngine, type EngineEvent } from './phase.ts';
 
 export interface SyncEngineOptions {
@@ -57,7 +57,6 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
   let progress: SyncStatus['progress'] = null;
   /** First mirror complete: from the stored checkpoint until a pull says otherwise. */
   let mirrored: boolean | null = null;
-  let live: { ctrl: AbortController; run: Promise<void> } | null = null;
 
   const session = engineSession(opts.session, () => unauthorized());
   const http = engineHttp(opts, session);
@@ -75,6 +74,10 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     onError: (e) => dispatch({ type: 'fault', message: messageOf(e) }),
   });
   outbox.pause('not_started'); // nothing is sent before start()
+  const live = liveLoop(puller, (end) => {
+    if (end.reason === 'unauthorized') unauthorized();
+    else if (end.reason === 'forbidden') dispatch({ type: 'forbidden', message: end.failure.error.message });
+  }, (e) => dispatch({ type: 'pull_failed', message: messageOf(e) }));
   // Known before any pull (an offline start, a follower's status): what the checkpoint says.
   void opts.mirror.getCheckpoint().then(
     (cp) => {
@@ -112,39 +115,10 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     else if ('progress' in o) emit();
   }
 
-  function startLive() {
-    void stopLive();
-    const ctrl = new AbortController();
-    const run = puller.live(ctrl.signal).then(
-      (end) => onLiveEnd(end, ctrl),
-      (e: unknown) => {
-        // Only a bug gets here (failures are data): report it and let start() try again.
-        if (live?.ctrl !== ctrl) return;
-        live = null;
-        dispatch({ type: 'pull_failed', message: messageOf(e) });
-      },
-    );
-    live = { ctrl, run };
-  }
-
-  function stopLive(): Promise<void> {
-    const current = live;
-    live = null;
-    current?.ctrl.abort();
-    return current?.run ?? Promise.resolve();
-  }
-
-  function onLiveEnd(end: LiveEnd, ctrl: AbortController) {
-    if (live?.ctrl !== ctrl) return; // an older run, already replaced
-    live = null; // so that start() can begin again (e.g. with a token that has the scope)
-    if (end.reason === 'unauthorized') unauthorized();
-    else if (end.reason === 'forbidden') dispatch({ type: 'forbidden', message: end.failure.error.message });
-  }
-
   function unauthorized() {
     if (state.phase === 'signed_out') return;
     dispatch({ type: 'unauthorized' });
-    void stopLive();
+    void live.stop();
     outbox.pause('unauthorized');
     opts.session.onUnauthorized();
   }
@@ -153,29 +127,30 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     start() {
       if (state.phase === 'idle' || state.phase === 'signed_out') dispatch({ type: 'start' });
       if (!state.online) return;
-      if (!live) startLive();
+      if (!live.running()) live.start();
       outbox.resume();
     },
     async stop() {
       dispatch({ type: 'stop' });
       outbox.pause('stopped');
-      await stopLive();
+      await live.stop();
       await outbox.whenIdle();
     },
     setOnline(online) {
       if (online === state.online) return;
       dispatch({ type: online ? 'online' : 'offline' });
       if (!online) {
-        void stopLive();
+        void live.stop();
         outbox.pause('offline');
       } else if (state.phase === 'pulling') {
-        startLive();
+        live.start();
         outbox.resume();
       }
     },
     kick() {
       outbox.kick();
-      if (live) void puller.pull(live.ctrl.signal);
+      const signal = live.signal();
+      if (signal) void puller.pull(signal);
     },
     status,
     enqueue: (entry) => outbox.enqueue(entry),
@@ -183,6 +158,42 @@ export function createSyncEngine(opts: SyncEngineOptions): SyncEngine {
     discard: (id) => outbox.discard(id),
     whenOutboxIdle: () => outbox.whenIdle(),
     http,
+  };
+}
+
+/**
+ * The live loop, one run at a time: a new start aborts the running one, and a run's end (or a
+ * bug's rejection) counts only while it is still the current run — an older, replaced run's end is
+ * ignored. When a run ends, none is running, so that start() can begin again (e.g. with a token
+ * that has the scope).
+ */
+function liveLoop(puller: Puller, onEnd: (end: LiveEnd) => void, onBug: (e: unknown) => void) {
+  let current: { ctrl: AbortController; run: Promise<void> } | null = null;
+  const ended = (ctrl: AbortController) => {
+    if (current?.ctrl !== ctrl) return false;
+    current = null;
+    return true;
+  };
+  const stop = (): Promise<void> => {
+    const run = current;
+    current = null;
+    run?.ctrl.abort();
+    return run?.run ?? Promise.resolve();
+  };
+  return {
+    running: () => current !== null,
+    signal: () => current?.ctrl.signal,
+    stop,
+    start() {
+      void stop();
+      const ctrl = new AbortController();
+      const run = puller.live(ctrl.signal).then(
+        (end) => void (ended(ctrl) && onEnd(end)),
+        // Only a bug gets here (failures are data): report it and let start() try again.
+        (e: unknown) => void (ended(ctrl) && onBug(e)),
+      );
+      current = { ctrl, run };
+    },
   };
 }
 

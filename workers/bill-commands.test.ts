@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Bill } from '../schema/entities/bill.ts';
 import type { Vendor } from '../schema/entities/vendor.ts';
-import { createHttpClient } from '../sync/http.ts';
-import { createOutbox } from '../sync/outbox.ts';
 import type { OutboxEntry } from '../sync/ports.ts';
-import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
+import { jsonResponse } from '../sync/testing.ts';
 import type { MirrorRuntime } from './mirror-runtime.ts';
 import { makeBill, sampleRows, testUuid } from './test-fixtures.ts';
-import { feedChange as put, mirrorDevice, serverRows } from './testing/mirror-device.ts';
+import { feedChange as put, mirrorDevice, serverRows, outboxOver, commandId } from './testing/mirror-device.ts';
 
 /**
  * Bills in the worker (issue 11): a bill created offline shows at once under its client id,
@@ -24,20 +22,6 @@ const NEW = testUuid(0xd, 99);
 const device = (name: string) => mirrorDevice(name, ACTOR);
 
 const vendor = (n: number, name: string): Vendor => ({ ...sampleRows('vendors', 1, 0xe)[0]!, id: testUuid(0xe, n), name, change_seq: 100 + n });
-
-const commandId = (result: { ok: boolean; command_id?: string }) => {
-  if (!result.ok || !result.command_id) throw new Error('the command was refused');
-  return result.command_id;
-};
-
-function outboxOver(rt: MirrorRuntime, steps: ScriptStep[]) {
-  const clock = createFakeClock(Date.now() + 1_000);
-  const transport = scriptedTransport(steps);
-  const session = { getToken: () => fakeToken(['default', 'low-risk']), onUnauthorized: () => undefined };
-  const http = createHttpClient({ baseUrl: 'http://api.test', transport, clock, session });
-  const outbox = createOutbox({ store: rt.outboxStore, http, optimistic: rt.mirror, clock, session });
-  return { clock, transport, outbox };
-}
 
 const createInput = (over: Record<string, unknown> = {}) => ({
   id: NEW, vendor_id: VENDOR, invoice_number: 'INV 001', invoice_date: '2026-11-01', due_date: '2026-11-30', currency: 'USD',
@@ -79,7 +63,7 @@ describe('creating a bill offline', () => {
       { id: testUuid(0xf, 1), description: 'Paper', amount: 12_000, gl_account_id: null, department_id: null, location_id: null, tracking: {}, vendor_credit_id: null },
       { id: testUuid(0xf, 2), description: 'Toner', amount: 3_050, gl_account_id: null, department_id: null, location_id: null, tracking: {}, vendor_credit_id: null },
     ] });
-    const net = outboxOver(again, [jsonResponse(200, stored)]);
+    const net = outboxOver(again, [jsonResponse(200, stored)], { scopes: ['default', 'low-risk'] });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests).toHaveLength(1);
@@ -144,7 +128,7 @@ describe('a server row arriving under a pending edit', () => {
     expect(await rt.get('bills', bill.id)).toMatchObject({ status: 'DRAFT', pending: 'pending' });
     expect(await rt.get('bills', approved.id)).toMatchObject({ status: 'APPROVED', pending: 'pending' });
     const notDraft = { error_v2: { error_code: 'REQUEST_7001', message: 'This bill is not a draft (status APPROVED) and cannot be deleted; cancel it instead.' } };
-    const net = outboxOver(rt, [jsonResponse(200, { ...bill, deleted: true, change_seq: 12 }), jsonResponse(422, notDraft)]);
+    const net = outboxOver(rt, [jsonResponse(200, { ...bill, deleted: true, change_seq: 12 }), jsonResponse(422, notDraft)], { scopes: ['default', 'low-risk'] });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests.map((r) => [r.method, r.url])).toEqual([
@@ -164,7 +148,7 @@ describe('a command the server refuses', () => {
     const rt = await device('bill-create-refused')();
     const id = commandId((await rt.commands.run('bill.create', createInput({ memo: 'Keep me' }))).result);
     const refusal = { error_v2: { error_code: 'REQUEST_7001', message: 'Check the highlighted fields.', errors: { vendor_id: 'This vendor was not found.' } } };
-    const net = outboxOver(rt, [jsonResponse(422, refusal)]);
+    const net = outboxOver(rt, [jsonResponse(422, refusal)], { scopes: ['default', 'low-risk'] });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests).toHaveLength(1);
@@ -182,7 +166,7 @@ describe('a command the server refuses', () => {
     const id = commandId((await rt.commands.run('bill.update', { bill_id: bill.id, patch: { invoice_number: 'INV-77' } })).result);
     expect(await rt.get('bills', bill.id)).toMatchObject({ invoice_number: 'INV-77' });
     const refusal = { error_v2: { error_code: 'REQUEST_7001', message: 'This bill is awaiting approval (status PENDING_APPROVAL) and cannot have its vendor, invoice number, currency, amount or lines changed.' } };
-    const net = outboxOver(rt, [jsonResponse(422, refusal)]);
+    const net = outboxOver(rt, [jsonResponse(422, refusal)], { scopes: ['default', 'low-risk'] });
     net.outbox.kick();
     await net.outbox.whenIdle();
     await expect.poll(async () => (await rt.get('bills', bill.id))?.pending).toBe('failed');
@@ -211,7 +195,7 @@ describe('a payment queued offline (bill.payNow)', () => {
     const net = outboxOver(again, [
       jsonResponse(200, { results: [{ id: a.id, ok: true, bill: paid(a, 20) }] }),
       jsonResponse(200, { results: [{ id: b.id, ok: true, bill: paid(b, 21) }] }),
-    ]);
+    ], { scopes: ['default', 'low-risk'] });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests.map((r) => [r.method, r.url, r.body])).toEqual([
@@ -234,7 +218,7 @@ describe('a payment queued offline (bill.payNow)', () => {
     await serverRows(rt, [put('bills', bill)]);
     const id = commandId((await rt.commands.run('bill.payNow', { bill_ids: [bill.id] })).result);
     const message = 'This bill already has a payment; it cannot be paid twice.';
-    const net = outboxOver(rt, [jsonResponse(200, { results: [{ id: bill.id, ok: false, error_v2: { error_code: 'REQUEST_7001', message } }] })]);
+    const net = outboxOver(rt, [jsonResponse(200, { results: [{ id: bill.id, ok: false, error_v2: { error_code: 'REQUEST_7001', message } }] })], { scopes: ['default', 'low-risk'] });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests).toHaveLength(1);
@@ -254,7 +238,7 @@ describe('a payment queued offline (bill.payNow)', () => {
     const net = outboxOver(rt, [
       jsonResponse(200, { results: [{ id: bill.id, ok: false, error_v2: { error_code: 'REQUEST_7001', message } }] }),
       jsonResponse(200, { results: [{ id: other.id, ok: false, error_v2: { error_code: 'REQUEST_7001', message: 'No.' } }] }),
-    ]);
+    ], { scopes: ['default', 'low-risk'] });
     net.outbox.kick();
     await net.outbox.whenIdle();
     // Before the feed brings the paid bill, its Retry could still do something: failed, with Retry.

@@ -4,12 +4,9 @@ import type { Card } from '../schema/entities/card.ts';
 import type { CardRequest } from '../schema/entities/card-request.ts';
 import type { Reimbursement } from '../schema/entities/reimbursement.ts';
 import { MAX_BULK_LOCK } from '../schema/api/calls-cards.ts';
-import { createHttpClient } from '../sync/http.ts';
-import { createOutbox } from '../sync/outbox.ts';
-import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
-import type { MirrorRuntime } from './mirror-runtime.ts';
+import { jsonResponse } from '../sync/testing.ts';
 import { makeCard, sampleRows, testUuid } from './test-fixtures.ts';
-import { entryOf, feedChange as put, mirrorDevice, serverRows } from './testing/mirror-device.ts';
+import { entryOf, feedChange as put, mirrorDevice, serverRows, outboxOver, commandId } from './testing/mirror-device.ts';
 
 /**
  * Card commands in the worker (issue 10): shown at once and durable (a lock made offline
@@ -22,22 +19,6 @@ const CARD = testUuid(7, 1);
 const device = (name: string) => mirrorDevice(name, ACTOR);
 
 const card = (n: number, o: Partial<Card> = {}): Card => ({ ...makeCard(n, 1), change_seq: n, ...o });
-
-const commandId = (result: { ok: boolean; command_id?: string }) => {
-  if (!result.ok || !result.command_id) throw new Error('the command was refused');
-  return result.command_id;
-};
-
-/** The leader's outbox over this mirror's stored entries, sending through a scripted network. */
-function outboxOver(rt: MirrorRuntime, steps: ScriptStep[]) {
-  // The entries were stamped by the wall clock; the network comes back after that.
-  const clock = createFakeClock(Date.now() + 1_000);
-  const transport = scriptedTransport(steps);
-  const session = { getToken: () => fakeToken(['default', 'low-risk']), onUnauthorized: () => undefined };
-  const http = createHttpClient({ baseUrl: 'http://api.test', transport, clock, session });
-  const outbox = createOutbox({ store: rt.outboxStore, http, optimistic: rt.mirror, clock, session });
-  return { clock, transport, outbox };
-}
 
 describe('locking a card offline', () => {
   it('shows LOCKED and pending at once, survives a restart, and is sent exactly once when the network returns', async () => {
@@ -58,7 +39,7 @@ describe('locking a card offline', () => {
     expect(entry).toMatchObject({ id: commandId(result), command: 'card.lock', state: 'pending' });
 
     const server: Card = { ...card(1), status: 'LOCKED', change_seq: 5 };
-    const net = outboxOver(again, [jsonResponse(200, server)]);
+    const net = outboxOver(again, [jsonResponse(200, server)], { scopes: ['default', 'low-risk'] });
     net.outbox.pause('offline');
     net.outbox.kick();
     await net.outbox.whenIdle();
@@ -85,7 +66,7 @@ describe('locking a card offline', () => {
     const id = commandId((await rt.commands.run('card.lock', { card_id: CARD })).result);
     const server: Card = { ...card(1), status: 'LOCKED', change_seq: 6 };
     // The server took the first request; its answer never arrived.
-    const net = outboxOver(rt, [new TypeError('connection reset'), jsonResponse(200, server)]);
+    const net = outboxOver(rt, [new TypeError('connection reset'), jsonResponse(200, server)], { scopes: ['default', 'low-risk'] });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests).toHaveLength(1);
@@ -121,7 +102,7 @@ describe('a bulk lock', () => {
     expect(shown.total).toBe(2500);
 
     const answer = (n: number) => jsonResponse(200, { updated: n, change_seq: 2500 + n });
-    const net = outboxOver(rt, [answer(1000), answer(1000), answer(500)]);
+    const net = outboxOver(rt, [answer(1000), answer(1000), answer(500)], { scopes: ['default', 'low-risk'] });
     net.outbox.kick();
     await net.outbox.whenIdle();
     const bodies = net.transport.requests.map((r) => r.body as { card_uuids: string[]; lock: boolean });

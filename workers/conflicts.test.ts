@@ -3,18 +3,15 @@ import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { errorBody, type ErrorV2 } from '../schema/errors.ts';
 import type { Change } from '../schema/sync-feed.ts';
 import type { Transaction } from '../schema/entities/transaction.ts';
-import { createHttpClient } from '../sync/http.ts';
-import { createOutbox } from '../sync/outbox.ts';
 import { transition } from '../sync/outbox-machine.ts';
 import type { Transport } from '../sync/ports.ts';
-import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
-import type { MirrorRuntime } from './mirror-runtime.ts';
+import { fakeToken, jsonResponse } from '../sync/testing.ts';
 import { mirrorStorage, openMirrorDatabase } from './db.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { SessionStore } from './session-store.ts';
 import { makeTransaction, seedMirrorDb, signedInAdmin, testUuid } from './test-fixtures.ts';
 import { signedInWorker, testDevice } from './testing/signed-in-worker.ts';
-import { mirrorDevice } from './testing/mirror-device.ts';
+import { mirrorDevice, outboxOver } from './testing/mirror-device.ts';
 
 /**
  * Issue 24 (no silent overwrite), the worker's side: an edit carries the version of the row it
@@ -35,15 +32,6 @@ function device(name: string) {
 }
 
 const put = (doc: Transaction): Change => ({ collection: 'transactions', seq: doc.change_seq, id: doc.id, deleted: false, doc });
-
-function outboxOver(rt: MirrorRuntime, steps: ScriptStep[]) {
-  const clock = createFakeClock(Date.now() + 1_000);
-  const transport = scriptedTransport(steps);
-  const session = { getToken: () => fakeToken(['default']), onUnauthorized: () => undefined };
-  const http = createHttpClient({ baseUrl: 'http://api.test', transport, clock, session, device: () => DEVICE });
-  const outbox = createOutbox({ store: rt.outboxStore, http, optimistic: rt.mirror, clock, session });
-  return { transport, outbox };
-}
 
 const conflict409 = (fields: { field: string; server_value: unknown; your_value: unknown }[], current: number): ErrorV2 => ({
   error_v2: {
@@ -67,7 +55,7 @@ describe('an edit carries its base version', () => {
     const net = outboxOver(rt, [
       jsonResponse(200, { ...row, memo: 'Team lunch', change_seq: 42 }),
       jsonResponse(200, { ...row, memo: 'Team lunch', gl_account_id: GL_NEW, change_seq: 43 }),
-    ]);
+    ], { device: () => DEVICE });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests.map((r) => [r.method, r.headers['if-match'], r.headers['x-ledgerline-device']])).toEqual([
@@ -89,7 +77,7 @@ describe('an edit carries its base version', () => {
     const { base_seq, ...old } = entry!;
     expect(base_seq).toBe(5);
     await rt.outboxStore.put(old);
-    const net = outboxOver(rt, [jsonResponse(200, { ...row, memo: 'x', change_seq: 6 })]);
+    const net = outboxOver(rt, [jsonResponse(200, { ...row, memo: 'x', change_seq: 6 })], { device: () => DEVICE });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests[0]!.headers['if-match']).toBeUndefined();
@@ -110,7 +98,7 @@ describe('a 409 CONFLICT', () => {
     const net = outboxOver(rt, [
       jsonResponse(409, body),
       jsonResponse(200, { ...row, memo: 'Theirs', gl_account_id: GL_NEW, change_seq: 13 }),
-    ]);
+    ], { device: () => DEVICE });
     net.outbox.kick();
     await net.outbox.whenIdle();
     // Both were sent: the conflict held nothing back.
@@ -133,7 +121,7 @@ describe('a 409 CONFLICT', () => {
     await rt.mirror.applyChanges([put(row)], { seq: 10, epoch: 'e' });
     await rt.commands.run('transaction.code', { transaction_id: TXN, patch: { memo: 'a' } });
     await rt.commands.run('transaction.code', { transaction_id: TXN, patch: { memo: 'b' } });
-    const net = outboxOver(rt, [jsonResponse(409, errorBody('ACCOUNTING_7301'))]);
+    const net = outboxOver(rt, [jsonResponse(409, errorBody('ACCOUNTING_7301'))], { device: () => DEVICE });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests).toHaveLength(1);

@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Card } from '../schema/entities/card.ts';
 import type { Transaction } from '../schema/entities/transaction.ts';
-import { createHttpClient } from '../sync/http.ts';
-import { createOutbox } from '../sync/outbox.ts';
-import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
-import type { MirrorRuntime } from './mirror-runtime.ts';
+import { jsonResponse } from '../sync/testing.ts';
 import { makeCard, makeTransaction, testUuid } from './test-fixtures.ts';
-import { feedChange as put, mirrorDevice } from './testing/mirror-device.ts';
+import { feedChange as put, mirrorDevice, outboxOver } from './testing/mirror-device.ts';
 
 /**
  * The fraud answer in the worker (issue 24): made offline, the transaction shows answered and a
@@ -28,14 +25,6 @@ async function seeded(name: string) {
   const rt = await device(name);
   await rt.mirror.applyChanges([put('cards', card), put('transactions', held), put('transactions', other)], { seq: 3, epoch: 'e' });
   return rt;
-}
-
-function outboxOver(rt: MirrorRuntime, steps: ScriptStep[]) {
-  const clock = createFakeClock(Date.now() + 1_000);
-  const transport = scriptedTransport(steps);
-  const session = { getToken: () => fakeToken(['default']), onUnauthorized: () => undefined };
-  const http = createHttpClient({ baseUrl: 'http://api.test', transport, clock, session });
-  return { transport, outbox: createOutbox({ store: rt.outboxStore, http, optimistic: rt.mirror, clock, session }) };
 }
 
 describe('answering a held charge offline', () => {

@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import type { Bill } from '../schema/entities/bill.ts';
 import type { ProvisionalBill } from '../schema/entities/provisional-bill.ts';
 import type { Change } from '../schema/sync-feed.ts';
-import { createHttpClient } from '../sync/http.ts';
-import { createOutbox } from '../sync/outbox.ts';
 import type { LocalFilesPort, UploadState } from '../sync/ports.ts';
-import { createFakeClock, fakeToken, jsonResponse, scriptedTransport, type ScriptStep } from '../sync/testing.ts';
+import { jsonResponse } from '../sync/testing.ts';
 import type { MirrorRuntime } from './mirror-runtime.ts';
 import { makeBill, testUuid } from './test-fixtures.ts';
-import { mirrorDevice } from './testing/mirror-device.ts';
+import { mirrorDevice, outboxOver } from './testing/mirror-device.ts';
 
 /**
  * The bill inbox in the worker (issue 11 §7 provisional bills, reference data): an invoice kept
@@ -42,15 +40,6 @@ function memoryFiles(): LocalFilesPort & { states: UploadState[] } {
       states.push(state);
     },
   };
-}
-
-function outboxOver(rt: MirrorRuntime, steps: ScriptStep[]) {
-  const clock = createFakeClock(Date.now() + 1_000);
-  const transport = scriptedTransport(steps);
-  const session = { getToken: () => fakeToken(['default', 'low-risk']), onUnauthorized: () => undefined };
-  const http = createHttpClient({ baseUrl: 'http://api.test', transport, clock, session });
-  const outbox = createOutbox({ store: rt.outboxStore, http, optimistic: rt.mirror, clock, session, files: memoryFiles() });
-  return { transport, outbox };
 }
 
 const inbox = (rt: MirrorRuntime) => rt.referenceData().provisional_bills;
@@ -95,7 +84,7 @@ describe('an invoice dropped in the bill inbox offline', () => {
       jsonResponse(201, { id: SERVER_FILE, content_type: 'image/png', size: BYTES.length, sha256: SHA, created_at: created.created_at }),
       jsonResponse(201, created),
       jsonResponse(200, edited),
-    ]);
+    ], { scopes: ['default', 'low-risk'], files: memoryFiles() });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
@@ -127,7 +116,7 @@ describe('completing a provisional bill into a bill', () => {
 
     // The server wrote the tombstone (seq 7) and the bill (seq 8); the answer is the bill.
     const bill: Bill = { ...makeBill(1), id: BILL, vendor_id: VENDOR, invoice_file_id: SERVER_FILE, change_seq: 8 };
-    const net = outboxOver(rt, [jsonResponse(200, bill)]);
+    const net = outboxOver(rt, [jsonResponse(200, bill)], { scopes: ['default', 'low-risk'], files: memoryFiles() });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests[0]!.body).toMatchObject({ id: BILL, provisional_bill_id: PROVISIONAL });
@@ -147,7 +136,7 @@ describe('completing a provisional bill into a bill', () => {
       due_date: '2026-11-30', currency: 'USD', line_items: [{ description: 'Invoice total', amount: 12_000 }],
     });
     expect(inbox(rt)).toEqual([]);
-    const net = outboxOver(rt, [jsonResponse(404, { error_v2: { error_code: 'REQUEST_7004', message: 'This provisional bill was not found.' } })]);
+    const net = outboxOver(rt, [jsonResponse(404, { error_v2: { error_code: 'REQUEST_7004', message: 'This provisional bill was not found.' } })], { scopes: ['default', 'low-risk'], files: memoryFiles() });
     net.outbox.kick();
     await net.outbox.whenIdle();
     await expect.poll(() => inbox(rt)[0]?.pending).toBe('failed');
@@ -167,7 +156,7 @@ describe('deleting from the inbox', () => {
     const net = outboxOver(rt, [
       jsonResponse(200, { ...serverRow(), deleted: true, change_seq: 7 }),
       jsonResponse(200, { ...second, deleted: true, change_seq: 8 }),
-    ]);
+    ], { scopes: ['default', 'low-risk'], files: memoryFiles() });
     net.outbox.kick();
     await net.outbox.whenIdle();
     expect(net.transport.requests.map((r) => r.method)).toEqual(['DELETE', 'DELETE']);

@@ -6,31 +6,42 @@ import type { OwnCollection, MirrorDoc } from '../db.ts';
 import { creator, rebaser, type RowShape } from '../rebase.ts';
 import type { CommandActor } from '../../schema/commands/define-command.ts';
 import type { ReferenceCache } from '../reference-cache.ts';
-import { approvalCollection } from './approvals.ts';
-import { billCollection } from './bills.ts';
-import { cardCollection } from './card.ts';
-import { cardRequestCollection } from './card-request.ts';
-import { reimbursementCollection } from './reimbursements.ts';
+import { approvalEntity } from '../../schema/entities/approval.ts';
+import { billEntity } from '../../schema/entities/bill.ts';
+import { cardEntity } from '../../schema/entities/card.ts';
+import { cardRequestEntity } from '../../schema/entities/card-request.ts';
+import { reimbursementEntity } from '../../schema/entities/reimbursement.ts';
+import { tripEntity } from '../../schema/entities/trip.ts';
+import { engineApprovals, serverApprovals, storedApprovals } from './generated/approvals.ts';
+import { engineBills, serverBills, storedBills } from './generated/bills.ts';
+import { engineCardRequests, serverCardRequests, storedCardRequests } from './generated/card_requests.ts';
+import { engineCards, serverCards, storedCards } from './generated/cards.ts';
+import { engineReimbursements, serverReimbursements, storedReimbursements } from './generated/reimbursements.ts';
+import { engineTrips, serverTrips, storedTrips } from './generated/trips.ts';
+import { specCollection } from './spec-collection.ts';
 import { transactionCollection } from './transactions.ts';
-import { tripCollection } from './trips.ts';
 import type { WorkerCollection } from './worker-collection.ts';
 
 /**
  * The worker's side of every queried collection, one entry per QueriedCollection: a queried
  * collection without one does not compile. Reference collections need none (reference-cache.ts
- * keeps them from their definitions).
+ * keeps them from their definitions). Transactions have a hand-tuned engine (typed sort keys,
+ * the server's search text: transactions.ts); every other collection is built from its
+ * definition alone (spec-collection.ts) — a claim list, the reviewer's inbox (`status=PENDING`,
+ * `exclude_user_ids=[me]`, newest first), a business's cards, card requests, bills and trips
+ * number in the hundreds or thousands, so comparator sort keys do.
  */
 // A registry holds collections with different row types: each entry is checked against its own.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyWorkerCollection<C extends QueriedCollection> = WorkerCollection<C, any, any>;
 export const WORKER_COLLECTIONS = {
   transactions: transactionCollection,
-  reimbursements: reimbursementCollection,
-  approvals: approvalCollection,
-  cards: cardCollection,
-  card_requests: cardRequestCollection,
-  bills: billCollection,
-  trips: tripCollection,
+  reimbursements: specCollection('reimbursements', reimbursementEntity, { server: serverReimbursements, engine: engineReimbursements, stored: storedReimbursements }),
+  approvals: specCollection('approvals', approvalEntity, { server: serverApprovals, engine: engineApprovals, stored: storedApprovals }),
+  cards: specCollection('cards', cardEntity, { server: serverCards, engine: engineCards, stored: storedCards }),
+  card_requests: specCollection('card_requests', cardRequestEntity, { server: serverCardRequests, engine: engineCardRequests, stored: storedCardRequests }),
+  bills: specCollection('bills', billEntity, { server: serverBills, engine: engineBills, stored: storedBills }),
+  trips: specCollection('trips', tripEntity, { server: serverTrips, engine: engineTrips, stored: storedTrips }),
 } as const satisfies { [C in QueriedCollection]: AnyWorkerCollection<C> };
 
 type Registry = typeof WORKER_COLLECTIONS;

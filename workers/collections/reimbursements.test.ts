@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { reimbursementSchema, type Reimbursement } from '../../schema/entities/reimbursement.ts';
 import { ReferenceCache } from '../reference-cache.ts';
 import { testUuid } from '../test-fixtures.ts';
-import { reimbursementCollection } from './reimbursements.ts';
+import { WORKER_COLLECTIONS } from './index.ts';
 
 const AT = '2026-03-01T12:00:00.000Z';
 function claim(n: number, over: Partial<Reimbursement>): Reimbursement {
@@ -21,7 +21,7 @@ describe('reimbursement search text (the worker engine)', () => {
     claim(2, { type: 'MILEAGE', distance_miles: 10, start_location: 'Brooklyn office', end_location: 'Newark airport', trip_date: '2026-03-01' }),
     claim(3, { type: 'PER_DIEM', location: 'San Francisco', start_date: '2026-03-01', end_date: '2026-03-02' }),
   ];
-  const engine = reimbursementCollection.engine(new ReferenceCache());
+  const engine = WORKER_COLLECTIONS.reimbursements.engine(new ReferenceCache());
   engine.upsertMany(rows.map((r) => ({ ...r, server: undefined })));
   const ids = (q: string) => engine.query({ filter: { q }, sort: 'date_desc', offset: 0, limit: 10 }).rows.map((r) => r.id);
 

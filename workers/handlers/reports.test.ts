@@ -1,25 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { IDBFactory } from 'fake-indexeddb';
-import { errorBody } from '../../schema/errors.ts';
 import Papa from 'papaparse';
 import { exportHeader } from '../../schema/exports.ts';
 import { aggregateReport } from '../../schema/reports.ts';
 import { matchesTransactionFilter } from '../../schema/transaction-query.ts';
-import { fakeToken, jsonResponse } from '../../sync/testing.ts';
-import type { Transport } from '../../sync/ports.ts';
 import { readCsv, runsAsFormula } from '../../schema/testing/csv-reader.ts';
 import { makeGlAccount, makeTransactions, seedMirrorDb, signedInAdmin } from '../test-fixtures.ts';
-import { startWorker } from '../testing/signed-in-worker.ts';
+import { signInOnly, startWorker } from '../testing/signed-in-worker.ts';
 
-const { user: USER, business: BUSINESS, identity: IDENTITY, dbName: DB_NAME } = signedInAdmin();
+const { user: USER, dbName: DB_NAME } = signedInAdmin();
 
 /** Sign-in only: the sync engine is off, so the report reads what the mirror already holds. */
-const transport: Transport = async (input) => {
-  const url = new URL(String(input));
-  if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(['default', 'low-risk']), mfa_required: false });
-  if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
-  return jsonResponse(404, errorBody('REQUEST_7004'));
-};
+const transport = signInOnly(['default', 'low-risk']);
 
 /** Memos and merchants a spreadsheet would run: ASCII and full-width triggers behind ASCII and ideographic spaces. */
 const FORMULAS = ['=1+1', ' +cmd', '\u3000-2+3', '@SUM(A1)', '\tx', '\r=1', '\uff1d1+1', '  \uff0bx', '\u3000\uff0d1', '\uff20A1', '-12.50'];

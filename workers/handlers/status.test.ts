@@ -1,23 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
-import { errorBody } from '../../schema/errors.ts';
 import type { Change } from '../../schema/sync-feed.ts';
-import { fakeToken, flush, jsonResponse } from '../../sync/testing.ts';
+import { flush } from '../../sync/testing.ts';
 import type { Transport } from '../../sync/ports.ts';
 import { CHECKPOINT_ID, openMirrorDatabase, mirrorStorage } from '../db.ts';
 import { RxMirrorStore } from '../mirror-store.ts';
 import { OutboxIndex } from '../outbox-index.ts';
 import { makeGlAccount, makeTransactions, signedInAdmin } from '../test-fixtures.ts';
-import { startWorker } from '../testing/signed-in-worker.ts';
+import { signInOnly, startWorker } from '../testing/signed-in-worker.ts';
 
-const { user: USER, business: BUSINESS, identity: IDENTITY, dbName: DB_NAME } = signedInAdmin();
+const { user: USER, dbName: DB_NAME } = signedInAdmin();
 
-const transport: Transport = async (input) => {
-  const url = new URL(String(input));
-  if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(['default', 'low-risk']), mfa_required: false });
-  if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity: IDENTITY, user: USER, business: BUSINESS });
-  return jsonResponse(404, errorBody('REQUEST_7004'));
-};
+const transport = signInOnly(['default', 'low-risk']);
 
 /** A device whose first mirror is complete: 120 transactions and one GL account. */
 async function mirroredDevice() {

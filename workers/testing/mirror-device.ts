@@ -2,7 +2,10 @@ import { onTestFinished } from 'vitest';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import type { CommandActor } from '../../schema/commands/define-command.ts';
 import type { Change, MirroredCollection } from '../../schema/sync-feed.ts';
-import type { OutboxEntry } from '../../sync/ports.ts';
+import { createHttpClient } from '../../sync/http.ts';
+import { createOutbox } from '../../sync/outbox.ts';
+import type { LocalFilesPort, OutboxEntry } from '../../sync/ports.ts';
+import { createFakeClock, fakeToken, scriptedTransport, type ScriptStep } from '../../sync/testing.ts';
 import { mirrorStorage } from '../db.ts';
 import { MirrorRuntime } from '../mirror-runtime.ts';
 
@@ -35,3 +38,23 @@ export async function entryOf(rt: MirrorRuntime, id: string): Promise<OutboxEntr
   if (!entry) throw new Error(`no entry ${id}`);
   return entry;
 }
+
+/**
+ * The leader's outbox over this mirror's stored entries, sending through a scripted network with
+ * a token of `scopes` (default `['default']`), this device's id and these device files if given.
+ * The entries were stamped by the wall clock; the network comes back after that.
+ */
+export function outboxOver(rt: MirrorRuntime, steps: ScriptStep[], opts: { scopes?: string[]; device?: () => string; files?: LocalFilesPort } = {}) {
+  const clock = createFakeClock(Date.now() + 1_000);
+  const transport = scriptedTransport(steps);
+  const session = { getToken: () => fakeToken(opts.scopes ?? ['default']), onUnauthorized: () => undefined };
+  const http = createHttpClient({ baseUrl: 'http://api.test', transport, clock, session, ...(opts.device ? { device: opts.device } : {}) });
+  const outbox = createOutbox({ store: rt.outboxStore, http, optimistic: rt.mirror, clock, session, ...(opts.files ? { files: opts.files } : {}) });
+  return { clock, transport, outbox };
+}
+
+/** The id of the command a `run` queued (throws when it was refused). */
+export const commandId = (result: { ok: boolean; command_id?: string }) => {
+  if (!result.ok || !result.command_id) throw new Error('the command was refused');
+  return result.command_id;
+};

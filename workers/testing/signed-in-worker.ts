@@ -93,6 +93,20 @@ function parseBody(text: string): unknown {
 }
 
 /**
+ * A server that answers only `signedInAdmin()`'s sign-in (a token of `scopes`) and identity, and
+ * 404 to anything else: for tests of what the mirror already holds (no sync engine runs).
+ */
+export function signInOnly(scopes: string[]): Transport {
+  const { user, business, identity } = signedInAdmin();
+  return async (input) => {
+    const url = new URL(String(input));
+    if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(scopes), mfa_required: false });
+    if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity, user, business });
+    return jsonResponse(404, errorBody('REQUEST_7004'));
+  };
+}
+
+/**
  * A worker signed in as `signedInAdmin()` against a scripted server: sign-in, identity and
  * feature flags (none) are answered here, the calls under test by `route`; `sent` records those
  * calls in order (`record`'s words).

@@ -1,7 +1,7 @@
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { billSchema, type Bill } from '../../../schema/entities/bill.ts';
-import { vendorSchema } from '../../../schema/entities/vendor.ts';
+import { testVendor } from '../../lib/test-vendor.ts';
 import type { RowView } from '../../../workers/api.ts';
 import { createAppStore } from '../../data-access/app-state.ts';
 import { DataProvider } from '../../data-access/data-context.tsx';
@@ -16,10 +16,7 @@ import { duplicateMarkText } from '../../components/bill-duplicate-mark.tsx';
  */
 const BIZ = '40000000-0000-4000-8000-0000000000b1';
 const ID = '0b7e3f36-5c1d-4a53-9d55-7a2f6c1e0a11';
-const acme = vendorSchema.parse({
-  id: '40000000-0000-4000-8000-000000000001', business_id: BIZ, change_seq: 1, updated_at: '2026-11-20T10:00:00.000Z', name: 'Acme Supply',
-  email: null, phone: null, address: null, default_gl_account_id: null, default_department_id: null, bank_account: null, status: 'ACTIVE', contacts: [],
-});
+const acme = testVendor({ name: 'Acme Supply' });
 const data: ReferenceData = { departments: [], locations: [], gl_accounts: [], tracking_categories: [], users: [], reimbursement_rates: [], vendors: [acme], provisional_bills: [], saved_reports: [], dashboards: [], mapping_rules: [], entities: [] };
 const bill = (over: Partial<Bill>): RowView<'bills'> => ({
   ...billSchema.parse({

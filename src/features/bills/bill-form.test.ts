@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { billSchema, type Bill } from '../../../schema/entities/bill.ts';
-import { vendorSchema, type Vendor } from '../../../schema/entities/vendor.ts';
-import {
-  applyCredit, billFormErrors, billTotals, billValues, createBillInput, defaultDueDate, editableParts, emptyBillValues, firstErrorField,
-  hasUneditableLines, linesTotal, parseAmount, templateInput, updateBillPatch, withVendorDefaults, type BillField, type BillFormValues, type CreditOffer,
-} from './bill-form.ts';
+import { testVendor as vendor } from '../../lib/test-vendor.ts';
+import { applyCredit, billFormErrors, billTotals, billValues, createBillInput, defaultDueDate, editableParts, emptyBillValues, firstErrorField, hasUneditableLines, linesTotal, parseAmount, templateInput, updateBillPatch, withVendorDefaults, type BillField, type BillFormValues, type CreditOffer } from './bill-form.ts';
 import { creditErrors, creditOffers, ownCredits } from './bill-form-credits.ts';
 import { dueHint, matchVendor, prefillFromInvoice, valuesFromTemplate } from './bill-form-prefill.ts';
 
@@ -16,13 +13,6 @@ const TODAY = '2026-11-26';
 const CREDIT = '5f0c9a0e-7a43-4b1e-9a51-0d7d3c2b1ac1';
 const CREDIT_2 = '5f0c9a0e-7a43-4b1e-9a51-0d7d3c2b1ac2';
 
-let n = 0;
-const vendor = (over: Partial<Vendor>): Vendor =>
-  vendorSchema.parse({
-    id: `40000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, business_id: BIZ, change_seq: n, updated_at: '2026-11-20T10:00:00.000Z',
-    name: 'V', email: null, phone: null, address: null, default_gl_account_id: null, default_department_id: null, bank_account: null,
-    status: 'ACTIVE', contacts: [], ...over,
-  });
 const acme = vendor({ name: 'Acme Supply Co.', default_gl_account_id: GL, default_department_id: DEPT });
 const acmeLabs = vendor({ name: 'Acme Labs LLC' });
 const northwind = vendor({ name: 'Northwind Traders' });

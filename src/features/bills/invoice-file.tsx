@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
 import { ReceiptCapture } from '../../components/receipt-capture.tsx';
-import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
+import { ReceiptList } from '../../components/receipt-list.tsx';
 import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { addClaimReceipts, receiptStateText, receiptStateTone, useReceiptsWithRemote } from '../../lib/receipts.ts';
+import { addClaimReceipts, useReceiptsWithRemote } from '../../lib/receipts.ts';
 import { useReceiptOcr } from '../../lib/receipt-ocr/use-receipt-ocr.ts';
 import { parseInvoiceText, type InvoiceFields } from './invoice-text.ts';
 
@@ -75,26 +75,17 @@ export function InvoiceFileField({ client, id, onChange, onReading, defaultCurre
       )}
       {items.length === 0 && disabled && <p className="muted">No invoice document attached.</p>}
       {items.length > 0 && (
-        <ul className="receipt-list" aria-label="Invoice document">
-          {items.map((r) => (
-            <ReceiptThumbnail
-              key={r.id}
-              name={r.name}
-              url={r.url}
-              contentType={r.content_type}
-              stateText={receiptStateText(r)}
-              tone={receiptStateTone(r.state)}
-              loading={r.loading}
-              {...(disabled ? {} : {
-                onRemove: () => {
-                  ocr.reset();
-                  setNote(null);
-                  onChange(null);
-                },
-              })}
-            />
-          ))}
-        </ul>
+        <ReceiptList
+          label="Invoice document"
+          items={items}
+          {...(disabled ? {} : {
+            onRemove: () => {
+              ocr.reset();
+              setNote(null);
+              onChange(null);
+            },
+          })}
+        />
       )}
       {status.status === 'reading' && (
         <p className="muted" role="status">

@@ -1,11 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
 import { BULK_BILL_LIMIT } from '../../../schema/bill-rules.ts';
 import type { BillFilter, BillSort } from '../../../schema/entities/bill.ts';
 import type { RowView } from '../../../workers/api.ts';
 import type { DataClient } from '../../data-access/types.ts';
 import { collectionReads, matchingIds } from '../../lib/list/collection-reads.ts';
 import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
-import { toastError } from '../../lib/toast-store.ts';
+import { useRead } from '../../lib/use-read.ts';
 import { queryKey, STATUS_TABS, type StatusTab } from './search-params.ts';
 
 /** A bill as the worker shows it: its server row with the commands still in the outbox on top, and their marks. */
@@ -27,30 +26,6 @@ export function useBillRows(client: DataClient, filter: BillFilter, sort: BillSo
 
 /** Every id the filter matches ("Select all N matching"). */
 export const matchingBillIds = (client: DataClient, filter: BillFilter, sort: BillSort) => matchingIds(client, 'bills', filter, sort);
-
-/**
- * A read named by `key` (what is asked) and re-run when `version` (the data) changes: null
- * until the answer for this key arrives; a re-read keeps the last answer on screen meanwhile.
- */
-export function useRead<T>(key: string, version: number, read: () => Promise<T>, what: string): T | null {
-  const [answer, setAnswer] = useState<{ key: string; value: T } | null>(null);
-  const latest = useRef(read);
-  useEffect(() => {
-    latest.current = read;
-  });
-  useEffect(() => {
-    let live = true;
-    latest.current().then(
-      (value) => live && setAnswer({ key, value }),
-      // A failed read must not look like an empty answer: say so (the next data change retries).
-      (err: unknown) => live && toastError(`${what} could not be read: ${err instanceof Error ? err.message : String(err)}`),
-    );
-    return () => {
-      live = false;
-    };
-  }, [key, version, what]);
-  return answer?.key === key ? answer.value : null;
-}
 
 /** How many bills each status tab holds for the search text (the tabs' counts). */
 export function useTabCounts(client: DataClient, q: string | undefined, version: number): Record<StatusTab, number> | null {

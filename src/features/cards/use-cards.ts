@@ -1,11 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
 import type { CardFilter, CardSort } from '../../../schema/entities/card.ts';
 import type { RowView } from '../../../workers/api.ts';
 import type { DataClient, TransactionView } from '../../data-access/types.ts';
 import type { CardView } from '../../lib/cards.ts';
 import { collectionReads, matchingIds } from '../../lib/list/collection-reads.ts';
 import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
-import { toastError } from '../../lib/toast-store.ts';
+import { useRead } from '../../lib/use-read.ts';
 import { queryKey } from './search-params.ts';
 import { lockChanges, spendFilter, spendIn, stopsWaiting, walletOrder } from './card-view.ts';
 
@@ -27,30 +26,6 @@ export function useCardRows(client: DataClient, filter: CardFilter, sort: CardSo
 /** Every id the filter matches ("Select all N matching"). */
 export const matchingCardIds = (client: DataClient, filter: CardFilter, sort: CardSort) => matchingIds(client, 'cards', filter, sort);
 
-/**
- * A read named by `key` (what is asked) and re-run when `version` (the data) changes: null
- * until the answer for this key arrives; a re-read keeps the last answer on screen meanwhile.
- */
-function useRead<T>(key: string, version: number, read: () => Promise<T>): T | null {
-  const [answer, setAnswer] = useState<{ key: string; value: T } | null>(null);
-  const latest = useRef(read);
-  useEffect(() => {
-    latest.current = read;
-  });
-  useEffect(() => {
-    let live = true;
-    latest.current().then(
-      (value) => live && setAnswer({ key, value }),
-      // A failed read must not look like an empty answer: say so (the next data change retries).
-      (err: unknown) => live && toastError(`Cards could not be read: ${err instanceof Error ? err.message : String(err)}`),
-    );
-    return () => {
-      live = false;
-    };
-  }, [key, version]);
-  return answer?.key === key ? answer.value : null;
-}
-
 /** How many of a person's own cards a tile grid shows: far more than anyone holds. */
 const OWN_LIMIT = 500;
 
@@ -62,7 +37,7 @@ export function useOwnCards(client: DataClient, userId: string, version: number)
   return useRead(`own:${userId}`, version, async () => {
     const page = await cardReads(client).query('cards', { filter: { user_ids: [userId] }, sort: 'name_asc', offset: 0, limit: OWN_LIMIT });
     return walletOrder(page.rows);
-  });
+  }, 'Cards');
 }
 
 /** The viewer's card requests, newest first. */
@@ -70,7 +45,7 @@ export function useOwnRequests(client: DataClient, userId: string, version: numb
   return useRead(`requests:${userId}`, version, async () => {
     const page = await cardReads(client).query('card_requests', { filter: { user_ids: [userId] }, sort: 'created_desc', offset: 0, limit: 100 });
     return page.rows;
-  });
+  }, 'Cards');
 }
 
 /**
@@ -82,7 +57,7 @@ export function useIntervalSpend(client: DataClient, card: CardView, version: nu
   return useRead(`spend:${id}:${limit.interval}:${limit.currency}`, version, async () => {
     const totals = await cardReads(client).totals('transactions', { filter: spendFilter({ id, limit }, new Date()) });
     return spendIn(totals, limit.currency);
-  });
+  }, 'Cards');
 }
 
 /** A card's latest transactions (newest first) and how many it has in all. */
@@ -90,17 +65,17 @@ export function useCardTransactions(client: DataClient, cardId: string, version:
   return useRead(`txns:${cardId}:${limit}`, version, async () => {
     const page = await client.queryTransactions({ filter: { card_ids: [cardId] }, sort: 'occurred_desc', offset: 0, limit });
     return { rows: page.rows, total: page.total };
-  });
+  }, 'Cards');
 }
 
 /** Lock and unlock changes still in the outbox (re-read on every data or outbox change). */
 export function useLockChanges(client: DataClient, version: number): { waiting: number; failed: number } | null {
-  return useRead('locks', version, async () => lockChanges(await client.outbox()));
+  return useRead('locks', version, async () => lockChanges(await client.outbox()), 'Cards');
 }
 
 const NO_STOPS: ReadonlySet<string> = new Set();
 
 /** Cards whose lock (or other stop) still waits to reach the server (issue 25: the chip says the card still works). */
 export function useStopsWaiting(client: DataClient, version: number): ReadonlySet<string> {
-  return useRead('stops', version, async () => stopsWaiting(await client.outbox())) ?? NO_STOPS;
+  return useRead('stops', version, async () => stopsWaiting(await client.outbox()), 'Cards') ?? NO_STOPS;
 }

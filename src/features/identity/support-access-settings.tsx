@@ -64,6 +64,10 @@ function SupportAccessSettings({ businessName }: { businessName: string }) {
 
   const live = loaded.state === 'ready' && loaded.grant?.active ? loaded.grant : null;
   const n = Number(days);
+  function closeDialog() {
+    setConfirming(null);
+    setError(null);
+  }
   function askGrant() {
     setUntil(new Date(Date.now() + n * 24 * 60 * 60 * 1000));
     setConfirming('grant');
@@ -115,21 +119,9 @@ function SupportAccessSettings({ businessName }: { businessName: string }) {
       {confirming === 'grant' && (
         <ConfirmDialog
           title={`Turn on support access for ${DAY_CHOICES.find((c) => c.value === days)?.label ?? days}?`}
-          description={
-            <>
-              Ledgerline support will be able to sign in as any person of {businessName} and see what they see until{' '}
-              {until ? formatLocalDateTime(until) : ''}.{' '}
-              {allowWrites
-                ? 'They can also make changes; each change is recorded with their name and the person’s.'
-                : 'They cannot change anything.'}{' '}
-              They can never see or change passwords, two-factor settings or passkeys. You can revoke it at any time.
-            </>
-          }
+          description={<GrantConsequences businessName={businessName} until={until} allowWrites={allowWrites} />}
           confirmLabel="Turn on support access"
-          onClose={() => {
-            setConfirming(null);
-            setError(null);
-          }}
+          onClose={closeDialog}
           onConfirm={async () => settle(await client.grantSupportAccess({ days: n, allow_writes: allowWrites }), 'Support access is on.')}
         >
           <FormError message={error} />
@@ -141,16 +133,27 @@ function SupportAccessSettings({ businessName }: { businessName: string }) {
           description="Support loses access at once, including any session they have open now. You can turn it on again later."
           confirmLabel="Revoke support access"
           tone="danger"
-          onClose={() => {
-            setConfirming(null);
-            setError(null);
-          }}
+          onClose={closeDialog}
           onConfirm={async () => settle(await client.revokeSupportAccess(), 'Support access is off.')}
         >
           <FormError message={error} />
         </ConfirmDialog>
       )}
     </Section>
+  );
+}
+
+/** What turning support access on lets support do, for the confirmation. */
+function GrantConsequences({ businessName, until, allowWrites }: { businessName: string; until: Date | null; allowWrites: boolean }) {
+  return (
+    <>
+      Ledgerline support will be able to sign in as any person of {businessName} and see what they see until{' '}
+      {until ? formatLocalDateTime(until) : ''}.{' '}
+      {allowWrites
+        ? 'They can also make changes; each change is recorded with their name and the person’s.'
+        : 'They cannot change anything.'}{' '}
+      They can never see or change passwords, two-factor settings or passkeys. You can revoke it at any time.
+    </>
   );
 }
 

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { ReceiptCapture } from '../../components/receipt-capture.tsx';
-import { ReceiptThumbnail } from '../../components/receipt-thumbnail.tsx';
+import { ReceiptList } from '../../components/receipt-list.tsx';
 import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { receiptStateText, receiptStateTone, storeReceipts, useReceiptsWithRemote } from '../../lib/receipts.ts';
+import { storeReceipts, useReceiptsWithRemote } from '../../lib/receipts.ts';
 import { useReceiptOcr } from '../../lib/receipt-ocr/use-receipt-ocr.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import type { ReceiptReading } from './claim-form.ts';
@@ -93,20 +93,7 @@ export function ClaimReceiptsField({ client, ids, onChange, onStored, onReading,
         </p>
       )}
       {items.length > 0 && (
-        <ul className="receipt-list" aria-label="Receipts of this claim">
-          {items.map((r) => (
-            <ReceiptThumbnail
-              key={r.id}
-              name={r.name}
-              url={r.url}
-              contentType={r.content_type}
-              stateText={receiptStateText(r)}
-              tone={receiptStateTone(r.state)}
-              loading={r.loading}
-              onRemove={() => onChange(ids.filter((id) => id !== r.id && id !== r.local_id && id !== r.server_id))}
-            />
-          ))}
-        </ul>
+        <ReceiptList label="Receipts of this claim" items={items} onRemove={(r) => onChange(ids.filter((id) => id !== r.id && id !== r.local_id && id !== r.server_id))} />
       )}
     </div>
   );

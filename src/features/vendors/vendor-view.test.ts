@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { vendorSchema, type Vendor } from '../../../schema/entities/vendor.ts';
+import { testVendor as vendor } from '../../lib/test-vendor.ts';
 import { addressLines, bankText, contactEmail, filterVendors, mergeSummary, placeText } from './vendor-view.ts';
 import { rowErrors, uploadOutcome } from './vendor-upload.ts';
 import { parseVendorsSearch } from './search-params.ts';
 
-const BIZ = '40000000-0000-4000-8000-0000000000b1';
-let n = 0;
-const vendor = (over: Partial<Vendor>): Vendor =>
-  vendorSchema.parse({
-    id: `40000000-0000-4000-8000-${String(++n).padStart(12, '0')}`, business_id: BIZ, change_seq: n, updated_at: '2026-11-20T10:00:00.000Z',
-    name: 'V', email: null, phone: null, address: null, default_gl_account_id: null, default_department_id: null, bank_account: null,
-    status: 'ACTIVE', contacts: [], ...over,
-  });
 
 const acme = vendor({ name: 'acme Supply', contacts: [{ id: '40000000-0000-4000-8000-0000000000c1', name: 'Dana Ortiz', email: 'dana@acme.example', phone: null }] });
 const brite = vendor({ name: 'Brightline', email: 'billing@brightline.example', bank_account: { last_four: '0045', routing_last_four: '0025', account_type: 'CHECKING', verified_at: '2026-11-20T10:00:00.000Z' } });

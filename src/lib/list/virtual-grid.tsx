@@ -1,4 +1,4 @@
-import { Fragment, useEffect, useLayoutEffect, useRef, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
+import { Fragment, useEffect, useLayoutEffect, useRef, type FocusEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { ListRows } from './use-rows.ts';
 import { ListEmpty } from './list-empty.tsx';
@@ -131,10 +131,7 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
     return () => void Reflect.deleteProperty(el, 'focus');
   }, [pageScroll, scrollRef]);
 
-  // A tap or click focuses the grid (its rows are not focusable) before the click arrives. That
-  // focus must not make row 0 current: scrolling to it would move the rows under the finger, and
-  // the click (pointerdown and pointerup on different rows) would then open nothing.
-  const pointerFocus = useRef(false);
+  const focusHandlers = useKeyboardFocus(() => props.onFocus(virtualizer.range?.startIndex ?? first));
 
   return (
     <div className={['grid', props.className, pageScroll && 'grid-page-scroll'].filter(Boolean).join(' ')}>
@@ -155,24 +152,7 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
         aria-activedescendant={active >= 0 ? gridRowId(props.rowIdPrefix, active) : undefined}
         tabIndex={0}
         onKeyDown={props.onKeyDown}
-        onPointerDown={() => {
-          pointerFocus.current = true;
-        }}
-        // Not on pointerup: after a touch, the focus comes with the compatibility mouse events,
-        // after pointerup. A click ends the gesture; a touch that scrolled ends in pointercancel.
-        onClickCapture={() => {
-          pointerFocus.current = false;
-        }}
-        onPointerCancel={() => {
-          pointerFocus.current = false;
-        }}
-        onBlur={(e) => {
-          if (e.target === e.currentTarget) pointerFocus.current = false;
-        }}
-        onFocus={(e) => {
-          if (e.target !== e.currentTarget || pointerFocus.current) return;
-          props.onFocus(virtualizer.range?.startIndex ?? first);
-        }}
+        {...focusHandlers}
       >
         {props.header}
         {props.loaded && total === 0 && !rows.waiting && <ListEmpty text={props.emptyText} hint={props.emptyHint} />}
@@ -186,6 +166,35 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
       </div>
     </div>
   );
+}
+
+/**
+ * The grid's focus handlers: `onFocus` runs when the keyboard (or a script) focuses the grid
+ * itself. A tap or click focuses the grid (its rows are not focusable) before the click arrives;
+ * that focus must not make row 0 current: scrolling to it would move the rows under the finger,
+ * and the click (pointerdown and pointerup on different rows) would then open nothing.
+ */
+function useKeyboardFocus(onFocus: () => void) {
+  const pointerFocus = useRef(false);
+  const pointerDone = () => {
+    pointerFocus.current = false;
+  };
+  return {
+    onPointerDown: () => {
+      pointerFocus.current = true;
+    },
+    // Not on pointerup: after a touch, the focus comes with the compatibility mouse events,
+    // after pointerup. A click ends the gesture; a touch that scrolled ends in pointercancel.
+    onClickCapture: pointerDone,
+    onPointerCancel: pointerDone,
+    onBlur: (e: FocusEvent<HTMLDivElement>) => {
+      if (e.target === e.currentTarget) pointerDone();
+    },
+    onFocus: (e: FocusEvent<HTMLDivElement>) => {
+      if (e.target !== e.currentTarget || pointerFocus.current) return;
+      onFocus();
+    },
+  };
 }
 
 /** A row not yet fetched (a window away): hidden from assistive tech until its row arrives. */
