@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './define-call.ts';
 import { MAX_BILL_MEMO_LENGTH, MAX_BILL_LINES } from '../entities/bill.ts';
-import { isoDateTime, uuid } from '../entities/common.ts';
+import { serverRecordFields, uuid } from '../entities/common.ts';
 import {
   recurringBillCreateSchema, recurringBillPatchSchema, recurringBillTemplateSchema, templateLineSchema,
 } from '../entities/recurring-bill.ts';
@@ -70,10 +70,7 @@ export const billTemplateSchema = z.object({
   currency: currencyCodeSchema,
   line_items: z.array(templateLineSchema),
   memo: z.string().nullable(),
-  created_by: uuid,
-  created_at: isoDateTime,
-  updated_at: isoDateTime,
-  deleted: z.boolean(),
+  ...serverRecordFields,
 });
 export type BillTemplate = z.infer<typeof billTemplateSchema>;
 

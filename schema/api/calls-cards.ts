@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './define-call.ts';
+import { callGroup } from './call-group.ts';
 import {
   cardFilterSchema, cardSchema, cardSortSchema, limitAmountSchema, MAX_CARD_LIMIT, limitIntervalSchema, MAX_CARD_CATEGORIES, merchantCategorySchema,
   spendingLimitSchema,
@@ -22,6 +23,9 @@ import { pageQuerySchema, paginatedSchema } from '../paging.ts';
 const scopes = { scopes: ['default'] } as const;
 const lowRisk = { scopes: ['default', 'low-risk'] } as const;
 const extension = { scopes: ['default', 'chrome-extension'] } as const;
+/** The card calls (under /v1/auth/cards) and the caller's favorites (the browser extension's too). */
+const cards = callGroup('/v1/auth/cards', scopes);
+const favorites = callGroup('/v1/auth/users/current/favorited_cards', extension);
 
 const cardParams = z.object({ card_uuid: z.uuid() });
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -97,39 +101,23 @@ export const simulateResponseSchema = z.discriminatedUnion('approved', [
   z.object({ approved: z.literal(false), decline_reason: z.enum(DECLINE_REASONS), message: z.string() }),
 ]);
 
-export const listCards = defineCall({
-  id: 'cards.list',
-  method: 'GET',
-  path: '/v1/auth/cards',
-  auth: scopes,
+export const listCards = cards('cards.list', 'GET', '', {
   retry: 'paged',
   query: pageQuerySchema.extend(cardFilterSchema.shape).extend({ sort: cardSortSchema.default('name_asc') }),
   response: paginatedSchema(cardSchema),
 });
 
-export const getCard = defineCall({
-  id: 'cards.get',
-  method: 'GET',
-  path: '/v1/auth/cards/:card_uuid',
-  auth: scopes,
+export const getCard = cards('cards.get', 'GET', '/:card_uuid', {
   params: cardParams,
   response: cardSchema,
 });
 
-export const issueCard = defineCall({
-  id: 'cards.issue',
-  method: 'POST',
-  path: '/v1/auth/cards',
-  auth: scopes,
+export const issueCard = cards('cards.issue', 'POST', '', {
   body: issueCardBodySchema,
   response: cardSchema,
 });
 
-export const updateCard = defineCall({
-  id: 'cards.update',
-  method: 'PATCH',
-  path: '/v1/auth/cards/:card_uuid',
-  auth: scopes,
+export const updateCard = cards('cards.update', 'PATCH', '/:card_uuid', {
   params: cardParams,
   body: cardPatchSchema,
   response: cardSchema,
@@ -137,15 +125,7 @@ export const updateCard = defineCall({
 
 const noBody = z.object({}).optional();
 const cardAction = <Id extends string, B extends z.ZodType = typeof noBody>(id: Id, action: string, body?: B) =>
-  defineCall({
-    id,
-    method: 'POST',
-    path: `/v1/auth/cards/:card_uuid/${action}`,
-    auth: scopes,
-    params: cardParams,
-    body: (body ?? noBody) as B,
-    response: cardSchema,
-  });
+  cards(id, 'POST', `/:card_uuid/${action}`, { params: cardParams, body: (body ?? noBody) as B, response: cardSchema });
 
 export const activateCard = cardAction('cards.activate', 'activate', z.object({ last_four: z.string().regex(/^\d{4}$/, 'last_four must be 4 digits') }));
 export const lockCard = cardAction('cards.lock', 'lock');
@@ -164,77 +144,42 @@ export const unsuspendCard = defineCall({
 });
 
 /** Terminates the card and issues its successor (new last four, same limits and settings). */
-export const reissueCard = defineCall({
-  id: 'cards.reissue',
-  method: 'POST',
-  path: '/v1/auth/cards/:card_uuid/reissue',
-  auth: scopes,
+export const reissueCard = cards('cards.reissue', 'POST', '/:card_uuid/reissue', {
   params: cardParams,
   body: z.object({ successor_id: z.uuid().optional() }).optional(),
   response: z.object({ card: cardSchema, successor: cardSchema, change_seq: z.number().int() }),
 });
 
 /** Locks or unlocks up to 1,000 cards, all or none: any refusal refuses the whole list. */
-export const bulkLockCards = defineCall({
-  id: 'cards.bulkLock',
-  method: 'POST',
-  path: '/v1/auth/cards/bulk_lock',
-  auth: scopes,
+export const bulkLockCards = cards('cards.bulkLock', 'POST', '/bulk_lock', {
   body: bulkLockBodySchema,
   response: z.object({ updated: z.number().int(), change_seq: z.number().int() }),
 });
 
 /** The caller's primary card (§6 low-risk read), or null. */
-export const getPrimaryCard = defineCall({
-  id: 'cards.getPrimary',
-  method: 'GET',
-  path: '/v1/auth/cards/primary',
+export const getPrimaryCard = cards('cards.getPrimary', 'GET', '/primary', {
   auth: lowRisk,
   response: z.object({ card: cardSchema.nullable() }),
 });
 
 /** Makes one of the caller's cards their primary (the previous one stops being it). */
-export const setPrimaryCard = defineCall({
-  id: 'cards.setPrimary',
-  method: 'PATCH',
-  path: '/v1/auth/cards/primary',
-  auth: scopes,
+export const setPrimaryCard = cards('cards.setPrimary', 'PATCH', '/primary', {
   body: z.object({ card_id: z.uuid() }),
   response: cardsWrittenSchema,
 });
 
-export const listFavoriteCards = defineCall({
-  id: 'cards.favorites',
-  method: 'GET',
-  path: '/v1/auth/users/current/favorited_cards',
-  auth: extension,
+export const listFavoriteCards = favorites('cards.favorites', 'GET', '', {
   response: z.object({ data: z.array(cardSchema) }),
 });
 
-export const favoriteCards = defineCall({
-  id: 'cards.favorite',
-  method: 'POST',
-  path: '/v1/auth/users/current/favorited_cards',
-  auth: extension,
-  body: favoriteBodySchema,
-  response: cardsWrittenSchema,
-});
-
-export const unfavoriteCards = defineCall({
-  id: 'cards.unfavorite',
-  method: 'DELETE',
-  path: '/v1/auth/users/current/favorited_cards',
-  auth: extension,
-  body: favoriteBodySchema,
-  response: cardsWrittenSchema,
-});
+/** Favoriting adds the cards named, unfavoriting (the same body, DELETE) takes them off. */
+const favoriteWrite = <const Id extends string>(id: Id, method: 'POST' | 'DELETE') =>
+  favorites(id, method, '', { body: favoriteBodySchema, response: cardsWrittenSchema });
+export const favoriteCards = favoriteWrite('cards.favorite', 'POST');
+export const unfavoriteCards = favoriteWrite('cards.unfavorite', 'DELETE');
 
 /** A card network's authorization, simulated (demo and tests spend with it). */
-export const simulateAuthorization = defineCall({
-  id: 'cards.simulate',
-  method: 'POST',
-  path: '/v1/auth/cards/:card_uuid/simulate',
-  auth: scopes,
+export const simulateAuthorization = cards('cards.simulate', 'POST', '/:card_uuid/simulate', {
   params: cardParams,
   body: simulateBodySchema,
   response: simulateResponseSchema,
@@ -242,40 +187,24 @@ export const simulateAuthorization = defineCall({
 
 const requestParams = z.object({ request_uuid: z.uuid() });
 
-export const listCardRequests = defineCall({
-  id: 'cardRequests.list',
-  method: 'GET',
-  path: '/v1/auth/cards/requests',
-  auth: scopes,
+export const listCardRequests = cards('cardRequests.list', 'GET', '/requests', {
   retry: 'paged',
   query: pageQuerySchema.extend(cardRequestFilterSchema.shape),
   response: paginatedSchema(cardRequestSchema),
 });
 
-export const createCardRequest = defineCall({
-  id: 'cardRequests.create',
-  method: 'POST',
-  path: '/v1/auth/cards/requests',
-  auth: scopes,
+export const createCardRequest = cards('cardRequests.create', 'POST', '/requests', {
   body: cardRequestBodySchema,
   response: cardRequestSchema,
 });
 
-export const requestPhysicalCard = defineCall({
-  id: 'cardRequests.requestPhysical',
-  method: 'POST',
-  path: '/v1/auth/cards/request-physical',
-  auth: scopes,
+export const requestPhysicalCard = cards('cardRequests.requestPhysical', 'POST', '/request-physical', {
   body: physicalRequestBodySchema,
   response: cardRequestSchema,
 });
 
 /** Withdraws a pending request (→ CANCELED, its approval canceled with it). */
-export const cancelCardRequest = defineCall({
-  id: 'cardRequests.cancel',
-  method: 'DELETE',
-  path: '/v1/auth/cards/requests/:request_uuid',
-  auth: scopes,
+export const cancelCardRequest = cards('cardRequests.cancel', 'DELETE', '/requests/:request_uuid', {
   params: requestParams,
   response: cardRequestSchema,
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall } from './define-call.ts';
+import { callGroup } from './call-group.ts';
 import { reimbursementFilterSchema, reimbursementSchema } from '../entities/reimbursement.ts';
 import { knownCurrencySchema } from '../money.ts';
 import { pageQuerySchema, paginatedSchema } from '../paging.ts';
@@ -80,79 +80,42 @@ export type MileageBody = z.infer<typeof mileageBodySchema>;
 export type PerDiemBody = z.infer<typeof perDiemBodySchema>;
 
 const reimbursementParams = z.object({ reimbursement_uuid: z.uuid() });
-
-export const createOutOfPocket = defineCall({
-  id: 'reimbursements.createOutOfPocket',
-  method: 'POST',
-  path: '/v1/auth/reimbursements/out_of_pocket',
-  auth: scopes,
-  body: outOfPocketBodySchema,
-  response: reimbursementSchema,
+/** Every reimbursement call: under /v1/auth/reimbursements, any member (the server checks whose claim it is). */
+const claims = callGroup('/v1/auth/reimbursements', scopes);
+/** A status move of one claim: PATCH …/:reimbursement_uuid/<move>, no body, answered with the claim as it now stands. */
+const claimMove = <const Id extends string>(id: Id, move: string) => claims(id, 'PATCH', `/:reimbursement_uuid/${move}`, {
+  params: reimbursementParams, body: z.object({}).optional(), response: reimbursementSchema,
 });
 
-export const createMileage = defineCall({
-  id: 'reimbursements.createMileage',
-  method: 'POST',
-  path: '/v1/auth/reimbursements/mileage',
-  auth: scopes,
-  body: mileageBodySchema,
-  response: reimbursementSchema,
-});
+/** A create of one claim type: POST …/<type> with that type's body, answered with the stored claim. */
+const claimCreate = <const Id extends string, B extends z.ZodType>(id: Id, type: string, body: B) =>
+  claims(id, 'POST', `/${type}`, { body, response: reimbursementSchema });
 
-export const createPerDiem = defineCall({
-  id: 'reimbursements.createPerDiem',
-  method: 'POST',
-  path: '/v1/auth/reimbursements/per-diem',
-  auth: scopes,
-  body: perDiemBodySchema,
-  response: reimbursementSchema,
-});
+export const createOutOfPocket = claimCreate('reimbursements.createOutOfPocket', 'out_of_pocket', outOfPocketBodySchema);
+export const createMileage = claimCreate('reimbursements.createMileage', 'mileage', mileageBodySchema);
+export const createPerDiem = claimCreate('reimbursements.createPerDiem', 'per-diem', perDiemBodySchema);
 
-export const getReimbursement = defineCall({
-  id: 'reimbursements.get',
-  method: 'GET',
-  path: '/v1/auth/reimbursements/:reimbursement_uuid',
-  auth: scopes,
+export const getReimbursement = claims('reimbursements.get', 'GET', '/:reimbursement_uuid', {
   params: reimbursementParams,
   response: reimbursementSchema,
 });
 
 /** Keyset list, newest claim date first (§7 paging: page_size, start cursor, include_count). */
-export const listReimbursements = defineCall({
-  id: 'reimbursements.list',
-  method: 'GET',
-  path: '/v1/auth/reimbursements',
-  auth: scopes,
+export const listReimbursements = claims('reimbursements.list', 'GET', '', {
   retry: 'paged',
   query: pageQuerySchema.extend(reimbursementFilterSchema.shape),
   response: paginatedSchema(reimbursementSchema),
 });
 
-export const patchReimbursement = defineCall({
-  id: 'reimbursements.patch',
-  method: 'PATCH',
-  path: '/v1/auth/reimbursements/:reimbursement_uuid',
-  auth: scopes,
+export const patchReimbursement = claims('reimbursements.patch', 'PATCH', '/:reimbursement_uuid', {
   params: reimbursementParams,
   body: reimbursementPatchSchema,
   response: reimbursementSchema,
 });
 
-export const submitReimbursement = defineCall({
-  id: 'reimbursements.submit',
-  method: 'PATCH',
-  path: '/v1/auth/reimbursements/:reimbursement_uuid/submit',
-  auth: scopes,
-  params: reimbursementParams,
-  body: z.object({}).optional(),
-  response: reimbursementSchema,
-});
+export const submitReimbursement = claimMove('reimbursements.submit', 'submit');
 
-export const deleteReimbursement = defineCall({
-  id: 'reimbursements.delete',
-  method: 'DELETE',
-  path: '/v1/auth/reimbursements/:reimbursement_uuid',
-  auth: scopes,
+export const deleteReimbursement = claims('reimbursements.delete', 'DELETE', '/:reimbursement_uuid', {
   params: reimbursementParams,
   response: z.object({ id: z.uuid(), deleted: z.literal(true), change_seq: z.number().int() }),
 });
@@ -168,37 +131,17 @@ export const draftBodySchema = z.discriminatedUnion('type', [
   perDiemBodySchema.omit({ id: true, submit: true }).extend({ type: z.literal('PER_DIEM') }),
 ]);
 export type DraftBody = z.infer<typeof draftBodySchema>;
-export const saveDraft = defineCall({
-  id: 'reimbursements.saveDraft',
-  method: 'PUT',
-  path: '/v1/auth/reimbursements/:reimbursement_uuid/draft',
-  auth: scopes,
+export const saveDraft = claims('reimbursements.saveDraft', 'PUT', '/:reimbursement_uuid/draft', {
   params: reimbursementParams,
   body: draftBodySchema,
   response: reimbursementSchema,
 });
 
 /** REJECTED → SUBMITTED: a rejected claim (edited through PATCH while rejected) goes back to review. */
-export const resubmitReimbursement = defineCall({
-  id: 'reimbursements.resubmit',
-  method: 'PATCH',
-  path: '/v1/auth/reimbursements/:reimbursement_uuid/resubmit',
-  auth: scopes,
-  params: reimbursementParams,
-  body: z.object({}).optional(),
-  response: reimbursementSchema,
-});
+export const resubmitReimbursement = claimMove('reimbursements.resubmit', 'resubmit');
 
 /** DRAFT | SUBMITTED | REJECTED → CANCELED (the claimant's; a pending review is canceled with it). */
-export const cancelReimbursement = defineCall({
-  id: 'reimbursements.cancel',
-  method: 'PATCH',
-  path: '/v1/auth/reimbursements/:reimbursement_uuid/cancel',
-  auth: scopes,
-  params: reimbursementParams,
-  body: z.object({}).optional(),
-  response: reimbursementSchema,
-});
+export const cancelReimbursement = claimMove('reimbursements.cancel', 'cancel');
 
 /**
  * Possible duplicates of a claim: the same claimant, amount and claim date, and a similar
@@ -212,11 +155,7 @@ const duplicateBodySchema = z.object({
   amount: z.number().int().positive().optional(),
   transaction_date: isoDate.optional(),
 });
-export const findDuplicateReimbursements = defineCall({
-  id: 'reimbursements.duplicates',
-  method: 'POST',
-  path: '/v1/auth/reimbursements/duplicate',
-  auth: scopes,
+export const findDuplicateReimbursements = claims('reimbursements.duplicates', 'POST', '/duplicate', {
   body: duplicateBodySchema,
   response: z.object({ data: z.array(reimbursementSchema) }),
 });
@@ -236,11 +175,7 @@ const reimbursementBulkPatchSchema = reimbursementPatchSchema.pick({ memo: true,
 const bulkUpdateBodySchema = z.object({ reimbursement_ids: bulkIds, patch: reimbursementBulkPatchSchema });
 
 /** Each claim is checked and written on its own (the PATCH rules); one refusal leaves the others. */
-export const bulkUpdateReimbursements = defineCall({
-  id: 'reimbursements.bulkUpdate',
-  method: 'POST',
-  path: '/v1/auth/reimbursements/bulk-update',
-  auth: scopes,
+export const bulkUpdateReimbursements = claims('reimbursements.bulkUpdate', 'POST', '/bulk-update', {
   body: bulkUpdateBodySchema,
   response: z.object({ results: z.array(bulkResultSchema(reimbursementSchema)), change_seq: z.number().int() }),
 });
@@ -250,11 +185,7 @@ export const bulkUpdateReimbursements = defineCall({
  * also matches `DELETE …/:reimbursement_uuid`; the static segment wins (server/http/register.ts
  * registers static segments before parameters), as in any router.
  */
-export const bulkDeleteReimbursements = defineCall({
-  id: 'reimbursements.bulkDelete',
-  method: 'DELETE',
-  path: '/v1/auth/reimbursements/bulk',
-  auth: scopes,
+export const bulkDeleteReimbursements = claims('reimbursements.bulkDelete', 'DELETE', '/bulk', {
   body: z.object({ reimbursement_ids: bulkIds }),
   response: z.object({
     results: z.array(bulkResultSchema(z.object({ deleted: z.literal(true), change_seq: z.number().int() }))),
@@ -268,26 +199,14 @@ export const bulkDeleteReimbursements = defineCall({
  * the Idempotency-Key, the status machine and a unique index on open payments.
  */
 export const payAchBodySchema = z.object({ method: z.enum(PAYMENT_METHODS).default('ACH') });
-export const payReimbursement = defineCall({
-  id: 'reimbursements.payAch',
-  method: 'PATCH',
-  path: '/v1/auth/reimbursements/:reimbursement_uuid/pay-ach',
-  auth: scopes,
+export const payReimbursement = claims('reimbursements.payAch', 'PATCH', '/:reimbursement_uuid/pay-ach', {
   params: reimbursementParams,
   body: payAchBodySchema.optional(),
   response: reimbursementSchema,
 });
 
 /** PAID → APPROVED (admins) while the payment has not settled: a reversing ledger entry. */
-export const cancelReimbursementPayment = defineCall({
-  id: 'reimbursements.cancelPayment',
-  method: 'PATCH',
-  path: '/v1/auth/reimbursements/:reimbursement_uuid/cancel-payment',
-  auth: scopes,
-  params: reimbursementParams,
-  body: z.object({}).optional(),
-  response: reimbursementSchema,
-});
+export const cancelReimbursementPayment = claimMove('reimbursements.cancelPayment', 'cancel-payment');
 
 export const REIMBURSEMENT_CALLS = [
   createOutOfPocket,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './define-call.ts';
+import { callGroup } from './call-group.ts';
 import { REPORT_COLLECTIONS, reportQuerySchema, reportResultSchema } from '../reports.ts';
 import { transactionFilterSchema, transactionSortSchema } from '../transaction-query.ts';
 import { reportChartSchema, reportNameSchema, savedReportSchema } from '../entities/saved-report.ts';
@@ -12,11 +13,10 @@ import { dashboardItemSchema, dashboardSchema, MAX_DASHBOARD_ITEMS } from '../en
  */
 const lowRisk = { scopes: ['default', 'low-risk'] } as const;
 const scopes = { scopes: ['default'] } as const;
+/** The reporting calls: under /v1/auth/reporting, any member (each sees and saves their own). */
+const reporting = callGroup('/v1/auth/reporting', scopes);
 
-export const generateReport = defineCall({
-  id: 'reporting.generateReport',
-  method: 'POST',
-  path: '/v1/auth/reporting/generate-report-from-query',
+export const generateReport = reporting('reporting.generateReport', 'POST', '/generate-report-from-query', {
   auth: lowRisk,
   body: reportQuerySchema,
   response: reportResultSchema,
@@ -26,6 +26,9 @@ export const generateReport = defineCall({
 const MAX_REPORTING_DELETE = 100;
 const deleteBody = z.object({ ids: z.array(z.uuid()).min(1).max(MAX_REPORTING_DELETE) });
 const deleteResponse = z.object({ deleted: z.number().int().nonnegative(), change_seq: z.number().int().nonnegative() });
+/** Reports and dashboards are deleted alike: DELETE /<kind> with the caller's ids (all or none). */
+const deleteSaved = <const Id extends string>(id: Id, kind: string) =>
+  reporting(id, 'DELETE', `/${kind}`, { body: deleteBody, response: deleteResponse });
 
 /**
  * Saves a report: a new one (201; `id` optional, a client id for offline creates) or the caller's
@@ -39,24 +42,13 @@ export const saveReportBodySchema = z.object({
 });
 export type SaveReportBody = z.infer<typeof saveReportBodySchema>;
 
-export const saveReport = defineCall({
-  id: 'reporting.reports.save',
-  method: 'POST',
-  path: '/v1/auth/reporting/reports',
-  auth: scopes,
+export const saveReport = reporting('reporting.reports.save', 'POST', '/reports', {
   body: saveReportBodySchema,
   response: savedReportSchema,
 });
 
 /** Deletes the caller's reports (all or none) and takes them off the caller's dashboards. */
-export const deleteReports = defineCall({
-  id: 'reporting.reports.delete',
-  method: 'DELETE',
-  path: '/v1/auth/reporting/reports',
-  auth: scopes,
-  body: deleteBody,
-  response: deleteResponse,
-});
+export const deleteReports = deleteSaved('reporting.reports.delete', 'reports');
 
 /** A dashboard's reports must be the caller's own (404 otherwise), each at most once. */
 export const saveDashboardBodySchema = z.object({
@@ -66,23 +58,12 @@ export const saveDashboardBodySchema = z.object({
 });
 export type SaveDashboardBody = z.infer<typeof saveDashboardBodySchema>;
 
-export const saveDashboard = defineCall({
-  id: 'reporting.dashboards.save',
-  method: 'POST',
-  path: '/v1/auth/reporting/dashboards',
-  auth: scopes,
+export const saveDashboard = reporting('reporting.dashboards.save', 'POST', '/dashboards', {
   body: saveDashboardBodySchema,
   response: dashboardSchema,
 });
 
-export const deleteDashboards = defineCall({
-  id: 'reporting.dashboards.delete',
-  method: 'DELETE',
-  path: '/v1/auth/reporting/dashboards',
-  auth: scopes,
-  body: deleteBody,
-  response: deleteResponse,
-});
+export const deleteDashboards = deleteSaved('reporting.dashboards.delete', 'dashboards');
 
 /**
  * CSV exports answered by the server for large tables: `text/csv; charset=utf-8` as an attachment,
@@ -104,11 +85,7 @@ export const exportTransactions = defineCall({
 });
 
 /** `filters` is the table filter of `collection` (as its list and the worker's table take it). */
-export const exportAsFile = defineCall({
-  id: 'reporting.exportAsFile',
-  method: 'POST',
-  path: '/v1/auth/reporting/export-as-file',
-  auth: scopes,
+export const exportAsFile = reporting('reporting.exportAsFile', 'POST', '/export-as-file', {
   readOnly: true,
   body: z.object({
     collection: z.enum(REPORT_COLLECTIONS),

@@ -10,9 +10,12 @@
  * new business can do nothing that reaches another business, a domain or another mailbox.
  */
 import { z } from 'zod';
-import { defineCall } from './define-call.ts';
+import { callGroup } from './call-group.ts';
 
 const fullScopes = { scopes: ['default'] } as const;
+/** The business's grant to support (admins: the server checks the role) and the user's own email verification. */
+const supportAccess = callGroup('/v1/auth/businesses/support-access', fullScopes);
+const emailVerification = callGroup('/v1/auth/users/current/email-verification', fullScopes);
 
 export const SUPPORT_ACCESS_MAX_DAYS = 14;
 export const SUPPORT_ACCESS_DEFAULT_DAYS = 3;
@@ -45,30 +48,18 @@ const supportAccessGrantBodySchema = z.object({
 });
 export type SupportAccessGrantBody = z.infer<typeof supportAccessGrantBodySchema>;
 
-export const getSupportAccess = defineCall({
-  id: 'admin.supportAccess.get',
-  method: 'GET',
-  path: '/v1/auth/businesses/support-access',
-  auth: fullScopes,
+export const getSupportAccess = supportAccess('admin.supportAccess.get', 'GET', '', {
   response: supportAccessStateSchema,
 });
 
 /** Turns support access on (a new grant replaces a live one). 422 beyond 14 days. */
-export const grantSupportAccess = defineCall({
-  id: 'admin.supportAccess.grant',
-  method: 'POST',
-  path: '/v1/auth/businesses/support-access',
-  auth: fullScopes,
+export const grantSupportAccess = supportAccess('admin.supportAccess.grant', 'POST', '', {
   body: supportAccessGrantBodySchema,
   response: supportAccessStateSchema,
 });
 
 /** Ends the live grant at once: impersonation tokens issued under it stop working. */
-export const revokeSupportAccess = defineCall({
-  id: 'admin.supportAccess.revoke',
-  method: 'DELETE',
-  path: '/v1/auth/businesses/support-access',
-  auth: fullScopes,
+export const revokeSupportAccess = supportAccess('admin.supportAccess.revoke', 'DELETE', '', {
   response: supportAccessStateSchema,
 });
 
@@ -79,30 +70,18 @@ const emailVerificationStateSchema = z.object({
 });
 export type EmailVerificationState = z.infer<typeof emailVerificationStateSchema>;
 
-export const getEmailVerification = defineCall({
-  id: 'emailVerification.get',
-  method: 'GET',
-  path: '/v1/auth/users/current/email-verification',
-  auth: fullScopes,
+export const getEmailVerification = emailVerification('emailVerification.get', 'GET', '', {
   response: emailVerificationStateSchema,
 });
 
 /** Mails a new code (the older one stops working); PROFILE_7027 when already verified; 429 past the limits. */
-export const sendEmailVerification = defineCall({
-  id: 'emailVerification.send',
-  method: 'POST',
-  path: '/v1/auth/users/current/email-verification/send',
-  auth: fullScopes,
+export const sendEmailVerification = emailVerification('emailVerification.send', 'POST', '/send', {
   body: z.object({}).optional(),
   response: z.object({ sent: z.literal(true), expires_at: isoDate }),
 });
 
 /** PROFILE_7016 expired, PROFILE_7017 invalid, PROFILE_7027 already verified. */
-export const verifyEmail = defineCall({
-  id: 'emailVerification.verify',
-  method: 'POST',
-  path: '/v1/auth/users/current/email-verification/verify',
-  auth: fullScopes,
+export const verifyEmail = emailVerification('emailVerification.verify', 'POST', '/verify', {
   body: z.object({ code: z.string().regex(/^\d{6}$/, 'code must be a valid 6-digit code') }),
   response: emailVerificationStateSchema,
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { allInMirror, commandPart, defineCommand, type BlankContext, type CommandCheckContext, type CommandPart } from './define-command.ts';
+import { commandPart, defineCommand, type BlankContext, type CommandCheckContext, type CommandPart } from './define-command.ts';
+import { asTombstone, createWithId, rowCommand } from './row-commands.ts';
 import { createBill, deleteBill, payBillsNow, updateBill } from '../api/calls-bills.ts';
 import {
   billCreateSchema, billPatchSchema, type Bill, type BillCreate, type BillLineInput, type BillLineItem, type BillPatch,
@@ -138,15 +139,11 @@ export function withDuplicateConfirmed(command: string, args: unknown): unknown 
 }
 
 /** Edits and deletes name a bill the mirror holds (a bill created offline counts): anything else is refused before queueing. */
+const bill = rowCommand('bills', 'bill_id', 'bill_uuid');
 
 export const billCreate = defineCommand({
-  name: 'bill.create',
-  args: billCreateSchema.extend({ id: z.uuid() }),
-  collection: 'bills',
-  entityIds: (a) => [a.id],
-  call: createBill,
   // The id goes with the body: the server creates the bill under it.
-  request: (a) => ({ body: a }),
+  name: 'bill.create', ...createWithId(billCreateSchema), collection: 'bills', call: createBill,
   apply: (row, a) => applyBillCreate(row, a),
   blank: (a, ctx) => newBill(a, ctx),
   // The create answers with the stored bill.
@@ -162,18 +159,16 @@ export const billCreate = defineCommand({
 });
 
 export const billUpdate = defineCommand({
-  name: 'bill.update',
-  args: z.object({ bill_id: z.uuid(), patch: billPatchSchema }),
-  collection: 'bills',
-  entityIds: (a) => [a.bill_id],
+  name: 'bill.update', ...bill.shared,
+  args: bill.shared.args.extend({ patch: billPatchSchema }),
   // An invoice file stored on this device waits for its upload, and goes out under the server's id.
   after: (a) => (a.patch.invoice_file_id ? [a.patch.invoice_file_id] : []),
   resolve: (a, serverId) =>
     a.patch.invoice_file_id ? { ...a, patch: { ...a.patch, invoice_file_id: serverId(a.patch.invoice_file_id) ?? a.patch.invoice_file_id } } : a,
   call: updateBill,
-  request: (a) => ({ params: { bill_uuid: a.bill_id }, body: a.patch }),
+  request: (a) => ({ ...bill.shared.request(a), body: a.patch }),
   apply: (row, a) => applyBillPatch(row, a.patch),
-  check: (a, mirror) => allInMirror([a.bill_id], mirror) ?? billPatchNotSynced(a.bill_id, a.patch, mirror),
+  check: (a, mirror) => bill.inMirror(a, mirror) ?? billPatchNotSynced(a.bill_id, a.patch, mirror),
   edits: { row: (a) => a.bill_id, patch: (a) => a.patch, withPatch: (a, patch) => ({ ...a, patch: patch as typeof a.patch }) },
   confirm: 'row',
 });
@@ -184,16 +179,9 @@ export const billUpdate = defineCommand({
  * from every mirror; optimistically the row is a tombstone at once. A non-draft stays shown.
  */
 export const billDelete = defineCommand({
-  name: 'bill.delete',
-  args: z.object({ bill_id: z.uuid() }),
-  collection: 'bills',
-  entityIds: (a) => [a.bill_id],
-  call: deleteBill,
-  request: (a) => ({ params: { bill_uuid: a.bill_id } }),
-  apply: (row) => (row.status === 'DRAFT' ? produce(row, (d) => {
-    d.deleted = true;
-  }) : row),
-  check: (a, mirror) => allInMirror([a.bill_id], mirror),
+  name: 'bill.delete', ...bill.shared, call: deleteBill,
+  apply: (row) => (row.status === 'DRAFT' ? asTombstone(row) : row),
+  check: bill.inMirror,
   confirm: 'change_seq',
 });
 
@@ -211,16 +199,12 @@ export const billDelete = defineCommand({
  * dropped by the worker (workers/outbox-index.ts `isMoot`).
  */
 export const billPayNow = defineCommand({
-  name: 'bill.payNow',
-  args: z.object({ bill_id: z.uuid() }),
-  collection: 'bills',
-  entityIds: (a) => [a.bill_id],
-  call: payBillsNow,
+  name: 'bill.payNow', ...bill.shared, call: payBillsNow,
   request: (a) => ({ body: { bill_ids: [a.bill_id] } }),
   apply: (row) => (checkBillAction('payNow', row.status).ok ? produce(row, (d) => {
     d.status = BILL_ACTIONS.payNow.to;
   }) : row),
-  check: (a, mirror) => allInMirror([a.bill_id], mirror),
+  check: bill.inMirror,
   confirm: 'change_seq',
   // The bulk bar queues several at once (at most BULK_BILL_LIMIT, as online): one command per bill,
   // so each bill's payment is sent, answered, retried or refused on its own.

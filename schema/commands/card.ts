@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { produce } from 'immer';
 import { chunkedParts, commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
+import { cancelsOpenReview, createWithId, rowCommand } from './row-commands.ts';
 import {
   activateCard, bulkLockCards, issueCard, cancelCardRequest, cardPatchSchema, cardRequestBodySchema, createCardRequest, favoriteCards,
   issueCardBodySchema, lockCard, MAX_BULK_LOCK, physicalRequestBodySchema, reissueCard, requestPhysicalCard, setPrimaryCard,
@@ -57,18 +58,13 @@ export function newCard(body: IssueCardBody & { id: string }, { actor, at }: Bla
   };
 }
 
-const cardId = z.object({ card_id: z.uuid() });
-const byCard = (a: { card_id: string }) => ({ params: { card_uuid: a.card_id } });
+const card = rowCommand('cards', 'card_id', 'card_uuid');
+const byCard = card.shared.request;
 /** What the commands that take one card by its id and nothing else share (confirmed by the row). */
-const onCard = { args: cardId, collection: 'cards', entityIds: (a: { card_id: string }) => [a.card_id], request: byCard, confirm: 'row' } as const;
+const onCard = { ...card.shared, confirm: 'row' } as const;
 
 export const cardIssue = defineCommand({
-  name: 'card.issue',
-  args: issueCardBodySchema.extend({ id: z.uuid() }),
-  collection: 'cards',
-  entityIds: (a) => [a.id],
-  call: issueCard,
-  request: (a) => ({ body: a }),
+  name: 'card.issue', ...createWithId(issueCardBodySchema), collection: 'cards', call: issueCard,
   // The blank is the whole request; the server's answer (issued, numbered) replaces it.
   apply: (row) => row,
   blank: (a, ctx) => newCard(a, ctx),
@@ -76,11 +72,8 @@ export const cardIssue = defineCommand({
 });
 
 export const cardUpdate = defineCommand({
-  name: 'card.update',
-  args: cardId.extend({ patch: cardPatchSchema }),
-  collection: 'cards',
-  entityIds: (a) => [a.card_id],
-  call: updateCard,
+  name: 'card.update', ...card.shared, call: updateCard,
+  args: card.shared.args.extend({ patch: cardPatchSchema }),
   request: (a) => ({ ...byCard(a), body: a.patch }),
   apply: (row, a) => applyCardPatch(row, a.patch),
   confirm: 'row',
@@ -88,11 +81,8 @@ export const cardUpdate = defineCommand({
 });
 
 export const cardActivate = defineCommand({
-  name: 'card.activate',
-  args: cardId.extend({ last_four: z.string().regex(/^\d{4}$/) }),
-  collection: 'cards',
-  entityIds: (a) => [a.card_id],
-  call: activateCard,
+  name: 'card.activate', ...card.shared, call: activateCard,
+  args: card.shared.args.extend({ last_four: z.string().regex(/^\d{4}$/) }),
   request: (a) => ({ ...byCard(a), body: { last_four: a.last_four } }),
   apply: (row) => applyCardStatus(row, 'ACTIVE'),
   confirm: 'row',
@@ -133,11 +123,8 @@ export const cardTerminate = defineCommand({
  * through the feed (the answer names the last seq written).
  */
 export const cardReissue = defineCommand({
-  name: 'card.reissue',
-  args: cardId.extend({ successor_id: z.uuid() }),
-  collection: 'cards',
-  entityIds: (a) => [a.card_id],
-  call: reissueCard,
+  name: 'card.reissue', ...card.shared, call: reissueCard,
+  args: card.shared.args.extend({ successor_id: z.uuid() }),
   request: (a) => ({ ...byCard(a), body: { successor_id: a.successor_id } }),
   apply: (row, a) => produce(applyCardStatus(row, 'TERMINATED'), (d) => {
     d.replaced_by_id = a.successor_id;
@@ -175,7 +162,7 @@ export const cardBulkLock = defineCommand({
  */
 export const cardSetPrimary = defineCommand({
   name: 'card.setPrimary',
-  args: cardId.extend({ previous_ids: z.array(z.uuid()).default([]) }),
+  args: card.shared.args.extend({ previous_ids: z.array(z.uuid()).default([]) }),
   collection: 'cards',
   entityIds: (a) => [a.card_id, ...a.previous_ids.filter((id) => id !== a.card_id)],
   call: setPrimaryCard,
@@ -188,33 +175,21 @@ export const cardSetPrimary = defineCommand({
 
 const favoriteArgs = z.object({ card_ids: z.array(z.uuid()).min(1).max(100) });
 
-export const cardFavorite = defineCommand({
-  name: 'card.favorite',
-  args: favoriteArgs,
-  collection: 'cards',
-  entityIds: (a) => a.card_ids,
-  call: favoriteCards,
-  request: (a) => ({ body: { card_ids: a.card_ids } }),
-  apply: (row) => produce(row, (d) => {
-    d.is_favorite = true;
-  }),
-  confirm: 'change_seq',
-  items: (a) => a.card_ids.length,
-});
+/** Favoriting and unfavoriting differ only in their call and the flag they set. */
+function favoriteCommand<const N extends string>(name: N, call: typeof favoriteCards | typeof unfavoriteCards, isFavorite: boolean) {
+  return defineCommand({
+    name, args: favoriteArgs, collection: 'cards', entityIds: (a) => a.card_ids, call,
+    request: (a) => ({ body: { card_ids: a.card_ids } }),
+    apply: (row) => produce(row, (d) => {
+      d.is_favorite = isFavorite;
+    }),
+    confirm: 'change_seq',
+    items: (a) => a.card_ids.length,
+  });
+}
 
-export const cardUnfavorite = defineCommand({
-  name: 'card.unfavorite',
-  args: favoriteArgs,
-  collection: 'cards',
-  entityIds: (a) => a.card_ids,
-  call: unfavoriteCards,
-  request: (a) => ({ body: { card_ids: a.card_ids } }),
-  apply: (row) => produce(row, (d) => {
-    d.is_favorite = false;
-  }),
-  confirm: 'change_seq',
-  items: (a) => a.card_ids.length,
-});
+export const cardFavorite = favoriteCommand('card.favorite', favoriteCards, true);
+export const cardUnfavorite = favoriteCommand('card.unfavorite', unfavoriteCards, false);
 
 // --- Card requests -------------------------------------------------------------------------------
 
@@ -228,24 +203,14 @@ export function newCardRequest(body: CardRequestBody & { id: string }, { actor, 
 }
 
 export const cardRequestCreate = defineCommand({
-  name: 'cardRequest.create',
-  args: cardRequestBodySchema.extend({ id: z.uuid() }),
-  collection: 'card_requests',
-  entityIds: (a) => [a.id],
-  call: createCardRequest,
-  request: (a) => ({ body: a }),
+  name: 'cardRequest.create', ...createWithId(cardRequestBodySchema), collection: 'card_requests', call: createCardRequest,
   apply: (row) => row,
   blank: (a, ctx) => newCardRequest(a, ctx),
   confirm: 'row',
 });
 
 export const cardRequestPhysical = defineCommand({
-  name: 'cardRequest.requestPhysical',
-  args: physicalRequestBodySchema.extend({ id: z.uuid() }),
-  collection: 'card_requests',
-  entityIds: (a) => [a.id],
-  call: requestPhysicalCard,
-  request: (a) => ({ body: a }),
+  name: 'cardRequest.requestPhysical', ...createWithId(physicalRequestBodySchema), collection: 'card_requests', call: requestPhysicalCard,
   apply: (row) => row,
   blank: (a, ctx) => newCardRequest({ ...a, is_physical: true }, ctx),
   confirm: 'row',
@@ -260,19 +225,9 @@ export function applyRequestStatus(row: CardRequest, status: CardRequest['status
 }
 
 export const cardRequestCancel = defineCommand({
-  name: 'cardRequest.cancel',
-  args: z.object({ request_id: z.uuid() }),
-  collection: 'card_requests',
-  entityIds: (a) => [a.request_id],
-  call: cancelCardRequest,
-  request: (a) => ({ params: { request_uuid: a.request_id } }),
+  name: 'cardRequest.cancel', ...rowCommand('card_requests', 'request_id', 'request_uuid').shared, call: cancelCardRequest,
   apply: (row) => applyRequestStatus(row, 'CANCELED'),
   // The server cancels the request's open review with it (the feed brings that row).
-  also: {
-    approvals: {
-      ids: (a, mirror) => mirror.matching('approvals', { object_ids: [a.request_id], status: ['PENDING'] }),
-      apply: (approval) => (approval.status === 'PENDING' ? { ...approval, status: 'CANCELED' } : approval),
-    },
-  },
+  also: cancelsOpenReview((a: { request_id: string }) => a.request_id),
   confirm: 'row',
 });

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { produce } from 'immer';
-import { allInMirror, defineCommand } from './define-command.ts';
+import { defineCommand } from './define-command.ts';
+import { rowCommand } from './row-commands.ts';
 import { applyLock } from './card.ts';
 import { respondToFraud } from '../api/calls-fraud.ts';
 import type { Transaction } from '../entities/transaction.ts';
@@ -20,15 +20,14 @@ export function applyFraudResponse(row: Transaction, response: FraudResponse): T
   });
 }
 
+const transaction = rowCommand('transactions', 'transaction_id', 'transaction_canonical_uuid');
+
 export const transactionFraudResponse = defineCommand({
-  name: 'transaction.fraudResponse',
-  args: z.object({ transaction_id: z.uuid(), response: fraudResponseSchema }),
-  collection: 'transactions',
-  entityIds: (a) => [a.transaction_id],
-  call: respondToFraud,
-  request: (a) => ({ params: { transaction_canonical_uuid: a.transaction_id }, body: { response: a.response } }),
+  name: 'transaction.fraudResponse', ...transaction.shared, call: respondToFraud,
+  args: transaction.shared.args.extend({ response: fraudResponseSchema }),
+  request: (a) => ({ ...transaction.shared.request(a), body: { response: a.response } }),
   apply: (row, a) => applyFraudResponse(row, a.response),
-  check: (a, mirror) => allInMirror([a.transaction_id], mirror),
+  check: transaction.inMirror,
   also: {
     cards: {
       ids: (a, mirror) => (a.response === 'NOT_RECOGNIZED' ? [mirror.get('transactions', a.transaction_id)?.card_id] : []),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { produce } from 'immer';
-import { allInMirror, commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
+import { commandPart, defineCommand, type BlankContext, type CommandPart } from './define-command.ts';
+import { asTombstone, createWithId, rowCommand } from './row-commands.ts';
 import { createProvisionalBill, deleteProvisionalBill, updateProvisionalBill } from '../api/calls-provisional-bills.ts';
 import {
   provisionalBillCreateSchema, provisionalBillPatchSchema, type ProvisionalBill, type ProvisionalBillPatch,
@@ -48,31 +49,27 @@ function newProvisionalBill(invoiceFileId: string, { id, actor, at }: BlankConte
 
 
 export const provisionalBillCreate = defineCommand({
-  name: 'provisionalBill.create',
-  args: provisionalBillCreateSchema.extend({ id: z.uuid() }),
-  collection: 'provisional_bills',
-  entityIds: (a) => [a.id],
+  // The id goes with the body: the server creates the row under it.
+  name: 'provisionalBill.create', ...createWithId(provisionalBillCreateSchema), collection: 'provisional_bills',
   // The invoice kept on this device uploads first; the create then names the server's file.
   after: (a) => [a.invoice_file_id],
   resolve: (a, serverId) => ({ ...a, invoice_file_id: serverId(a.invoice_file_id) ?? a.invoice_file_id }),
   call: createProvisionalBill,
-  // The id goes with the body: the server creates the row under it.
-  request: (a) => ({ body: a }),
   apply: (row, a) => applyProvisionalPatch(row, a),
   blank: (a, ctx) => newProvisionalBill(a.invoice_file_id, ctx),
   // The create answers with the stored row.
   confirm: 'row',
 });
 
+/** Edits and deletes name a row the mirror holds (one created offline counts). */
+const provisionalBill = rowCommand('provisional_bills', 'provisional_bill_id', 'provisional_bill_uuid');
+
 export const provisionalBillUpdate = defineCommand({
-  name: 'provisionalBill.update',
-  args: z.object({ provisional_bill_id: z.uuid(), patch: provisionalBillPatchSchema }),
-  collection: 'provisional_bills',
-  entityIds: (a) => [a.provisional_bill_id],
-  call: updateProvisionalBill,
-  request: (a) => ({ params: { provisional_bill_uuid: a.provisional_bill_id }, body: a.patch }),
+  name: 'provisionalBill.update', ...provisionalBill.shared, call: updateProvisionalBill,
+  args: provisionalBill.shared.args.extend({ patch: provisionalBillPatchSchema }),
+  request: (a) => ({ ...provisionalBill.shared.request(a), body: a.patch }),
   apply: (row, a) => applyProvisionalPatch(row, a.patch),
-  check: (a, mirror) => allInMirror([a.provisional_bill_id], mirror),
+  check: provisionalBill.inMirror,
   confirm: 'row',
 });
 
@@ -83,16 +80,9 @@ export const provisionalBillUpdate = defineCommand({
  * row stays gone until the feed drops it from every mirror.
  */
 export const provisionalBillDelete = defineCommand({
-  name: 'provisionalBill.delete',
-  args: z.object({ provisional_bill_id: z.uuid() }),
-  collection: 'provisional_bills',
-  entityIds: (a) => [a.provisional_bill_id],
-  call: deleteProvisionalBill,
-  request: (a) => ({ params: { provisional_bill_uuid: a.provisional_bill_id } }),
-  apply: (row) => produce(row, (d) => {
-    d.deleted = true;
-  }),
-  check: (a, mirror) => allInMirror([a.provisional_bill_id], mirror),
+  name: 'provisionalBill.delete', ...provisionalBill.shared, call: deleteProvisionalBill,
+  apply: asTombstone,
+  check: provisionalBill.inMirror,
   confirm: 'change_seq',
   split: {
     input: z.object({ provisional_bill_ids: z.array(z.uuid()).min(1) }),

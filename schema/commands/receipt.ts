@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { attachReceipt, detachReceipt, discardReceipt, RECEIPT_CONTENT_TYPES, uploadReceipt } from '../api/calls-receipts.ts';
 import type { Transaction } from '../entities/transaction.ts';
-import { allInMirror, defineCommand } from './define-command.ts';
+import { defineCommand } from './define-command.ts';
+import { rowCommand } from './row-commands.ts';
 
 /**
  * Receipts (issue 9 §2) through the outbox. A receipt is captured offline under a client id (a
@@ -76,33 +77,29 @@ function applyDetach(txn: Transaction, receiptId: string): Transaction {
   return txn.receipt_ids.includes(receiptId) ? { ...txn, receipt_ids: txn.receipt_ids.filter((id) => id !== receiptId) } : txn;
 }
 
-const transactionReceiptArgs = z.object({ transaction_id: z.uuid(), receipt_id: z.uuid() });
+const transaction = rowCommand('transactions', 'transaction_id', 'transaction_canonical_uuid');
+/**
+ * Attach and detach: a transaction the mirror holds and a receipt, waiting for the receipt's
+ * upload and sent with its server id. The answer names the transaction's change seq; the feed
+ * brings the row with the server's ids.
+ */
+const onTransactionReceipt = {
+  ...transaction.shared,
+  args: transaction.shared.args.extend({ receipt_id: z.uuid() }),
+  after: (a: { receipt_id: string }) => [a.receipt_id],
+  resolve: serverIdOf,
+  check: transaction.inMirror,
+  confirm: 'change_seq',
+} as const;
 
 export const transactionAttachReceipt = defineCommand({
-  name: 'transaction.attachReceipt',
-  args: transactionReceiptArgs,
-  collection: 'transactions',
-  entityIds: (a) => [a.transaction_id],
-  after: (a) => [a.receipt_id],
-  resolve: serverIdOf,
-  call: attachReceipt,
-  request: (a) => ({ params: { transaction_canonical_uuid: a.transaction_id }, body: { receipt_id: a.receipt_id } }),
+  name: 'transaction.attachReceipt', ...onTransactionReceipt, call: attachReceipt,
+  request: (a) => ({ ...transaction.shared.request(a), body: { receipt_id: a.receipt_id } }),
   apply: (txn, a) => applyAttach(txn, a.receipt_id),
-  // The answer names the transaction's change seq; the feed brings the row with the server's ids.
-  confirm: 'change_seq',
-  check: (a, mirror) => allInMirror([a.transaction_id], mirror),
 });
 
 export const transactionDetachReceipt = defineCommand({
-  name: 'transaction.detachReceipt',
-  args: transactionReceiptArgs,
-  collection: 'transactions',
-  entityIds: (a) => [a.transaction_id],
-  after: (a) => [a.receipt_id],
-  resolve: serverIdOf,
-  call: detachReceipt,
+  name: 'transaction.detachReceipt', ...onTransactionReceipt, call: detachReceipt,
   request: (a) => ({ params: { transaction_canonical_uuid: a.transaction_id, receipt_uuid: a.receipt_id } }),
   apply: (txn, a) => applyDetach(txn, a.receipt_id),
-  confirm: 'change_seq',
-  check: (a, mirror) => allInMirror([a.transaction_id], mirror),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { produce } from 'immer';
 import { defineCommand, type BlankContext, type CommandCheckContext } from './define-command.ts';
 import { serverIdsOf } from './receipt.ts';
+import { asTombstone, cancelsOpenReview, createWithId, rowCommand } from './row-commands.ts';
 import {
   cancelReimbursement, cancelReimbursementPayment, createMileage, deleteReimbursement, createOutOfPocket, createPerDiem, mileageBodySchema,
   outOfPocketBodySchema, patchReimbursement, payAchBodySchema, payReimbursement, perDiemBodySchema,
@@ -186,47 +187,38 @@ const receiptsAfter = (ids: readonly string[] | undefined): string[] => [...(ids
 const withServerReceipts = <T extends { receipt_ids?: string[] | undefined }>(body: T, serverId: (id: string) => string | undefined): T =>
   body.receipt_ids ? { ...body, receipt_ids: serverIdsOf(body.receipt_ids, serverId) } : body;
 
-export const reimbursementCreate = defineCommand({
-  name: 'reimbursement.create',
-  args: outOfPocketBodySchema.extend({ id: z.uuid() }),
+/** What the three creates share: the client's id, the receipts they wait for, the stored claim as the answer. */
+const claimCreate = {
   collection: 'reimbursements',
-  entityIds: (a) => [a.id],
-  after: (a) => receiptsAfter(a.receipt_ids),
+  entityIds: (a: { id: string }) => [a.id],
+  after: (a: { receipt_ids?: string[] | undefined }) => receiptsAfter(a.receipt_ids),
   resolve: withServerReceipts,
-  call: createOutOfPocket,
-  request: (a) => ({ body: a }),
+  confirm: 'row',
+} as const;
+
+/** Mileage and per diem: amounts computed at the business's rates, which the command carries and never sends. */
+const ratedClaimCreate = (type: 'MILEAGE' | 'PER_DIEM') => ({
+  ...claimCreate,
+  request: <A extends { rates?: unknown }>(a: A) => ({ body: withoutRates(a) }),
+  apply: (row: Reimbursement, a: ReimbursementPatch & { id: string; submit: boolean; rates?: BusinessRates | undefined }) =>
+    applyCreate(row, stripId(a), a.rates),
+  blank: (_a: unknown, ctx: BlankContext) => newClaim(type, ctx),
+});
+
+export const reimbursementCreate = defineCommand({
+  name: 'reimbursement.create', ...claimCreate, ...createWithId(outOfPocketBodySchema), call: createOutOfPocket,
   apply: (row, a) => applyCreate(row, stripId(a), undefined),
   blank: (_a, ctx) => newClaim('OUT_OF_POCKET', ctx),
-  // The create answers with the stored claim.
-  confirm: 'row',
 });
 
 export const reimbursementCreateMileage = defineCommand({
-  name: 'reimbursement.createMileage',
+  name: 'reimbursement.createMileage', call: createMileage, ...ratedClaimCreate('MILEAGE'),
   args: mileageBodySchema.extend({ id: z.uuid(), ...ratesArg }),
-  collection: 'reimbursements',
-  entityIds: (a) => [a.id],
-  after: (a) => receiptsAfter(a.receipt_ids),
-  resolve: withServerReceipts,
-  call: createMileage,
-  request: (a) => ({ body: withoutRates(a) }),
-  apply: (row, a) => applyCreate(row, stripId(a), a.rates),
-  blank: (_a, ctx) => newClaim('MILEAGE', ctx),
-  confirm: 'row',
 });
 
 export const reimbursementCreatePerDiem = defineCommand({
-  name: 'reimbursement.createPerDiem',
+  name: 'reimbursement.createPerDiem', call: createPerDiem, ...ratedClaimCreate('PER_DIEM'),
   args: perDiemBodySchema.extend({ id: z.uuid(), ...ratesArg }),
-  collection: 'reimbursements',
-  entityIds: (a) => [a.id],
-  after: (a) => receiptsAfter(a.receipt_ids),
-  resolve: withServerReceipts,
-  call: createPerDiem,
-  request: (a) => ({ body: withoutRates(a) }),
-  apply: (row, a) => applyCreate(row, stripId(a), a.rates),
-  blank: (_a, ctx) => newClaim('PER_DIEM', ctx),
-  confirm: 'row',
 });
 
 /**
@@ -256,15 +248,16 @@ const claimPatchNotSynced = (id: string, patch: ReimbursementPatch, mirror: Comm
   return syncedClaimRefusal(typeof at === 'string' ? at : null, patch) ? ('ACCOUNTING_7301' as const) : null;
 };
 
+/** What the commands that take one claim by its id share. */
+const onClaim = rowCommand('reimbursements', 'reimbursement_id', 'reimbursement_uuid').shared;
+
 export const reimbursementUpdate = defineCommand({
-  name: 'reimbursement.update',
-  args: z.object({ reimbursement_id: z.uuid(), patch: reimbursementPatchSchema, ...ratesArg }),
-  collection: 'reimbursements',
-  entityIds: (a) => [a.reimbursement_id],
+  name: 'reimbursement.update', ...onClaim,
+  args: onClaim.args.extend({ patch: reimbursementPatchSchema, ...ratesArg }),
   after: (a) => receiptsAfter(a.patch.receipt_ids),
   resolve: (a, serverId) => ({ ...a, patch: withServerReceipts(a.patch, serverId) }),
   call: patchReimbursement,
-  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.patch }),
+  request: (a) => ({ ...onClaim.request(a), body: a.patch }),
   apply: (row, a) => applyClaimFields(row, a.patch, a.rates),
   check: (a, mirror) => claimPatchNotSynced(a.reimbursement_id, a.patch, mirror),
   edits: { row: (a) => a.reimbursement_id, patch: (a) => a.patch, withPatch: (a, patch) => ({ ...a, patch: patch as typeof a.patch }) },
@@ -272,24 +265,10 @@ export const reimbursementUpdate = defineCommand({
 });
 
 export const reimbursementSubmit = defineCommand({
-  name: 'reimbursement.submit',
-  args: z.object({ reimbursement_id: z.uuid() }),
-  collection: 'reimbursements',
-  entityIds: (a) => [a.reimbursement_id],
-  call: submitReimbursement,
-  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
+  name: 'reimbursement.submit', ...onClaim, call: submitReimbursement,
   apply: (row) => applySubmit(row),
   confirm: 'row',
 });
-
-const byId = z.object({ reimbursement_id: z.uuid() });
-/** What the commands that take one claim by its id and nothing else share. */
-const onClaim = {
-  args: byId,
-  collection: 'reimbursements',
-  entityIds: (a: { reimbursement_id: string }) => [a.reimbursement_id],
-  request: (a: { reimbursement_id: string }) => ({ params: { reimbursement_uuid: a.reimbursement_id } }),
-} as const;
 
 /** REJECTED → SUBMITTED (the server refuses any other status, naming it). */
 export const reimbursementResubmit = defineCommand({
@@ -302,12 +281,7 @@ export const reimbursementCancel = defineCommand({
   name: 'reimbursement.cancel', ...onClaim, call: cancelReimbursement,
   apply: (row) => applyStatus(row, 'CANCELED'),
   // The server cancels the claim's open review with it (the feed brings that row).
-  also: {
-    approvals: {
-      ids: (a, mirror) => mirror.matching('approvals', { object_ids: [a.reimbursement_id], status: ['PENDING'] }),
-      apply: (approval) => (approval.status === 'PENDING' ? { ...approval, status: 'CANCELED' } : approval),
-    },
-  },
+  also: cancelsOpenReview((a: { reimbursement_id: string }) => a.reimbursement_id),
   confirm: 'row',
 });
 
@@ -316,12 +290,9 @@ export const reimbursementCancel = defineCommand({
  * and the server's ledger constraint make a resend harmless (never a second payment).
  */
 export const reimbursementPay = defineCommand({
-  name: 'reimbursement.pay',
-  args: byId.extend(payAchBodySchema.shape),
-  collection: 'reimbursements',
-  entityIds: (a) => [a.reimbursement_id],
-  call: payReimbursement,
-  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: { method: a.method } }),
+  name: 'reimbursement.pay', ...onClaim, call: payReimbursement,
+  args: onClaim.args.extend(payAchBodySchema.shape),
+  request: (a) => ({ ...onClaim.request(a), body: { method: a.method } }),
   apply: (row) => applyStatus(row, 'PAID'),
   confirm: 'row',
 });
@@ -341,14 +312,12 @@ export function draftPatch(body: DraftBody): ReimbursementPatch {
 
 /** §7 PUT draft save: the whole draft, created under the client's id or replaced; stays a DRAFT. */
 export const reimbursementSaveDraft = defineCommand({
-  name: 'reimbursement.saveDraft',
-  args: z.object({ reimbursement_id: z.uuid(), draft: draftBodySchema, ...ratesArg }),
-  collection: 'reimbursements',
-  entityIds: (a) => [a.reimbursement_id],
+  name: 'reimbursement.saveDraft', ...onClaim,
+  args: onClaim.args.extend({ draft: draftBodySchema, ...ratesArg }),
   after: (a) => receiptsAfter(a.draft.receipt_ids),
   resolve: (a, serverId) => ({ ...a, draft: withServerReceipts(a.draft, serverId) }),
   call: saveDraft,
-  request: (a) => ({ params: { reimbursement_uuid: a.reimbursement_id }, body: a.draft }),
+  request: (a) => ({ ...onClaim.request(a), body: a.draft }),
   apply: (row, a) => applyClaimFields({ ...row, type: a.draft.type, status: 'DRAFT', submitted_at: null }, draftPatch(a.draft), a.rates),
   // Creates the draft when the id is new.
   blank: (a, ctx) => newClaim(a.draft.type, ctx),
@@ -362,8 +331,6 @@ export const reimbursementSaveDraft = defineCommand({
  */
 export const reimbursementDelete = defineCommand({
   name: 'reimbursement.delete', ...onClaim, call: deleteReimbursement,
-  apply: (row) => produce(row, (d) => {
-    d.deleted = true;
-  }),
+  apply: asTombstone,
   confirm: 'change_seq',
 });

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import { produce } from 'immer';
-import { allInMirror, defineCommand, type BlankContext } from './define-command.ts';
+import { defineCommand, type BlankContext } from './define-command.ts';
+import { asTombstone, createWithId, rowCommand } from './row-commands.ts';
 import { deleteDashboards, deleteReports, saveDashboard, saveDashboardBodySchema, saveReport, saveReportBodySchema } from '../api/calls-reporting.ts';
 import type { Dashboard } from '../entities/dashboard.ts';
 import type { SavedReport } from '../entities/saved-report.ts';
@@ -25,12 +25,7 @@ const blankDashboard = ({ id, actor, at }: BlankContext): Dashboard => ({
 
 
 export const savedReportSave = defineCommand({
-  name: 'savedReport.save',
-  args: saveReportBodySchema.extend({ id: z.uuid() }),
-  collection: 'saved_reports',
-  entityIds: (a) => [a.id],
-  call: saveReport,
-  request: (a) => ({ body: a }),
+  name: 'savedReport.save', ...createWithId(saveReportBodySchema), collection: 'saved_reports', call: saveReport,
   apply: (row, a) => produce(row, (d) => {
     d.name = a.name;
     d.query = a.query as SavedReport['query'];
@@ -40,30 +35,24 @@ export const savedReportSave = defineCommand({
   confirm: 'row',
 });
 
-export const savedReportDelete = defineCommand({
-  name: 'savedReport.delete',
-  args: z.object({ id: z.uuid() }),
-  collection: 'saved_reports',
-  entityIds: (a) => [a.id],
-  call: deleteReports,
-  request: (a) => ({ body: { ids: [a.id] } }),
-  apply: (row) => produce(row, (d) => {
-    d.deleted = true;
-  }),
-  check: (a, mirror) => allInMirror([a.id], mirror),
-  confirm: 'change_seq',
-});
+/** Deleting one report or dashboard the mirror holds: the call takes a list of ids; the answer is the tombstone's seq. */
+const deleteById = <const C extends 'saved_reports' | 'dashboards'>(collection: C) => {
+  const row = rowCommand(collection, 'id', 'id');
+  return {
+    args: row.shared.args, collection, entityIds: row.shared.entityIds,
+    request: (a: { id: string }) => ({ body: { ids: [a.id] } }),
+    apply: asTombstone, check: row.inMirror, confirm: 'change_seq',
+  } as const;
+};
+
+export const savedReportDelete = defineCommand({ name: 'savedReport.delete', ...deleteById('saved_reports'), call: deleteReports });
 
 export const dashboardSave = defineCommand({
-  name: 'dashboard.save',
-  args: saveDashboardBodySchema.extend({ id: z.uuid() }),
-  collection: 'dashboards',
-  entityIds: (a) => [a.id],
+  name: 'dashboard.save', ...createWithId(saveDashboardBodySchema), collection: 'dashboards',
   // A dashboard names its reports: it waits for an unsent save of any of them (a report saved
   // just before, whose delivery is in backoff, must reach the server before the board that shows it).
   after: (a) => a.items.map((i) => i.report_id),
   call: saveDashboard,
-  request: (a) => ({ body: a }),
   apply: (row, a) => produce(row, (d) => {
     d.name = a.name;
     d.items = a.items;
@@ -72,16 +61,4 @@ export const dashboardSave = defineCommand({
   confirm: 'row',
 });
 
-export const dashboardDelete = defineCommand({
-  name: 'dashboard.delete',
-  args: z.object({ id: z.uuid() }),
-  collection: 'dashboards',
-  entityIds: (a) => [a.id],
-  call: deleteDashboards,
-  request: (a) => ({ body: { ids: [a.id] } }),
-  apply: (row) => produce(row, (d) => {
-    d.deleted = true;
-  }),
-  check: (a, mirror) => allInMirror([a.id], mirror),
-  confirm: 'change_seq',
-});
+export const dashboardDelete = defineCommand({ name: 'dashboard.delete', ...deleteById('dashboards'), call: deleteDashboards });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { produce } from 'immer';
 import { allInMirror, chunkedParts, commandPart, defineCommand, type CommandCheckContext, type CommandPart } from './define-command.ts';
 import { bulkCodingBodySchema, codingPatchSchema, type CodingPatch } from './coding-patch.ts';
+import { rowCommand } from './row-commands.ts';
 import { bulkCodeTransactions, patchTransaction } from '../api/calls.ts';
 import { BULK_CODE_MAX } from '../constants.ts';
 import type { Transaction } from '../entities/transaction.ts';
@@ -48,17 +49,16 @@ const noneSynced = (ids: readonly string[], mirror: CommandCheckContext) =>
     : null;
 const asText = (v: unknown) => (typeof v === 'string' ? v : null);
 
+const transaction = rowCommand('transactions', 'transaction_id', 'transaction_canonical_uuid');
+
 export const transactionCode = defineCommand({
-  name: 'transaction.code',
-  args: z.object({ transaction_id: z.uuid(), patch: codingPatchSchema }),
-  collection: 'transactions',
-  entityIds: (a) => [a.transaction_id],
-  call: patchTransaction,
-  request: (a) => ({ params: { transaction_canonical_uuid: a.transaction_id }, body: a.patch }),
+  name: 'transaction.code', ...transaction.shared, call: patchTransaction,
+  args: transaction.shared.args.extend({ patch: codingPatchSchema }),
+  request: (a) => ({ ...transaction.shared.request(a), body: a.patch }),
   apply: (txn, a) => applyCodingPatch(txn, a.patch),
   // PATCH answers with the transaction as stored.
   confirm: 'row',
-  check: (a, mirror) => allInMirror([a.transaction_id], mirror) ?? noneSynced([a.transaction_id], mirror),
+  check: (a, mirror) => transaction.inMirror(a, mirror) ?? noneSynced([a.transaction_id], mirror),
   edits: { row: (a) => a.transaction_id, patch: (a) => a.patch, withPatch: (a, patch) => ({ ...a, patch: patch as CodingPatch }) },
 });
 

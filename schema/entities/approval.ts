@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
+import { defineEntity, newestFirst } from './define-entity.ts';
 import { MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
 import { APPROVAL_STATUSES } from '../reimbursement-rules.ts';
 
@@ -109,8 +109,7 @@ const approvalColumns: ColumnMap<Approval> = {
 export const approvalEntity = defineEntity({
   name: 'approvals',
   schema: approvalSchema,
-  idField: 'id',
-  mirror: { kind: 'own', indexes: ['created_desc'], negatedTime: { field: 'created_desc', of: 'created_at' } },
+  mirror: newestFirst('created_desc', 'created_at'),
   visibility: 'approver',
   searchText: ['reason'],
   query: {

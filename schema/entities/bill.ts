@@ -264,7 +264,6 @@ const BILL_DUPLICATE_OF_SQL = `(SELECT jsonb_build_object('id', d.id, 'invoice_n
 export const billEntity = defineEntity({
   name: 'bills',
   schema: billSchema,
-  idField: 'id',
   mirror: { kind: 'own', indexes: [] },
   visibility: 'bill_pay',
   searchText: ['invoice_number', 'memo'],

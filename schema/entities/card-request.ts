@@ -58,7 +58,6 @@ const compareCardRequests = (_sort: CardRequestSort) => newestFirst;
 export const cardRequestEntity = defineEntity({
   name: 'card_requests',
   schema: cardRequestSchema,
-  idField: 'id',
   mirror: { kind: 'own', indexes: [] },
   visibility: 'owner',
   searchText: ['reason'],

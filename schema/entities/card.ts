@@ -113,7 +113,6 @@ const referencedIds = (c: Card) => presentIds(c.user_id, c.department_id, c.loca
 export const cardEntity = defineEntity({
   name: 'cards',
   schema: cardSchema,
-  idField: 'id',
   mirror: { kind: 'own', indexes: [] },
   visibility: 'owner',
   // The server's list matches the same fields (server/domain/cards.ts).

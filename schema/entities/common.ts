@@ -14,6 +14,17 @@ export const mirroredFields = {
 };
 
 /**
+ * What the server stamps on a record it keeps to itself (not mirrored, so no change seq: bill
+ * templates, recurring bills, vendor credits): who made it, when, its last write, its tombstone.
+ */
+export const serverRecordFields = {
+  created_by: uuid,
+  created_at: isoDateTime,
+  updated_at: isoDateTime,
+  deleted: z.boolean(),
+};
+
+/**
  * A list param of a filter: `a,b` in a URL's query (empty items dropped), an array in a body or
  * a typed filter. Every entity's filter reads its lists through this one.
  */

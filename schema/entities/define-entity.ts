@@ -89,9 +89,17 @@ export function defineEntity<
   S extends z.ZodObject,
   const M extends MirrorSpec<z.output<S>>,
   Q = undefined,
->(def: Omit<EntityDef<N, S, M, Q>, 'query'> & { query?: Q }): EntityDef<N, S, M, Q> {
-  return { ...def, query: def.query as Q };
+>(def: Omit<EntityDef<N, S, M, Q>, 'query' | 'idField'> & { query?: Q; idField?: 'id' }): EntityDef<N, S, M, Q> {
+  // Every row is found by its `id`: the field is named here once, not by each entity.
+  return { ...def, idField: 'id' as EntityDef<N, S, M, Q>['idField'], query: def.query as Q };
 }
+
+/**
+ * The mirror of a collection read newest first: its own RxDB collection with one index, the
+ * negated timestamp `field` of `of` (see NegatedTime), which that read walks ascending.
+ */
+export const newestFirst = <const F extends string, const O extends string>(field: F, of: O) =>
+  ({ kind: 'own' as const, indexes: [field], negatedTime: { field, of } });
 
 /**
  * A reference collection: small data other rows name (people, departments, vendors…), kept in the
@@ -103,7 +111,6 @@ export function defineReference<const N extends string, S extends z.ZodObject>(
 ) {
   return defineEntity({
     ...def,
-    idField: 'id' as EntityDef<N, S>['idField'],
     mirror: { kind: 'ref', indexes: [] },
     columns: columnsOf(def.schema, def.columns),
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, uuid } from './common.ts';
+import { serverRecordFields, uuid } from './common.ts';
 import { billLineInputSchema, MAX_BILL_AMOUNT, MAX_BILL_LINES, MAX_BILL_MEMO_LENGTH } from './bill.ts';
 import { currencyCodeSchema, knownCurrencySchema } from '../money.ts';
 import { recurringIntervalSchema } from '../recurring-bills.ts';
@@ -51,10 +51,7 @@ export const recurringBillTemplateSchema = z.object({
   next_period_start: isoDate.nullable(),
   /** Why the last period could not be billed (its vendor was deleted…); null after a success. */
   last_error: z.string().nullable(),
-  created_by: uuid,
-  created_at: isoDateTime,
-  updated_at: isoDateTime,
-  deleted: z.boolean(),
+  ...serverRecordFields,
 });
 export type RecurringBillTemplate = z.infer<typeof recurringBillTemplateSchema>;
 

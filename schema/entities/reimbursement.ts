@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { csv, isoDateTime, mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
+import { defineEntity, newestFirst } from './define-entity.ts';
 import { columnsOf } from './columns.ts';
 import { ascending, byDateThenId, listMatcher, presentIds } from './query-shapes.ts';
 import { currencyCodeSchema } from '../money.ts';
@@ -97,8 +97,7 @@ const referencedIds = (r: Reimbursement) => presentIds(r.user_id, r.gl_account_i
 export const reimbursementEntity = defineEntity({
   name: 'reimbursements',
   schema: reimbursementSchema,
-  idField: 'id',
-  mirror: { kind: 'own', indexes: ['date_desc'], negatedTime: { field: 'date_desc', of: 'transaction_date' } },
+  mirror: newestFirst('date_desc', 'transaction_date'),
   visibility: 'owner',
   // The server's list matches the same fields (server/domain/reimbursements.ts, SEARCH_COLUMNS).
   searchText: ['merchant', 'memo', 'start_location', 'end_location', 'location'],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { boolParam, csv, isoDateTime, mirroredFields, uuid } from './common.ts';
-import { defineEntity } from './define-entity.ts';
+import { defineEntity, newestFirst } from './define-entity.ts';
 import { columnsOf } from './columns.ts';
 import { byDateThenId, listMatcher, presentIds } from './query-shapes.ts';
 import { currencyCodeSchema } from '../money.ts';
@@ -168,8 +168,7 @@ const RECEIPT_IDS_SQL = `(SELECT coalesce(jsonb_agg(tr.receipt_id ORDER BY tr.cr
 export const transactionEntity = defineEntity({
   name: 'transactions',
   schema: transactionSchema,
-  idField: 'id',
-  mirror: { kind: 'own', indexes: ['occurred_desc'], negatedTime: { field: 'occurred_desc', of: 'occurred_at' } },
+  mirror: newestFirst('occurred_desc', 'occurred_at'),
   visibility: 'owner',
   searchText: ['merchant_name', 'memo'],
   query: {

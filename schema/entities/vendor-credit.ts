@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isoDateTime, uuid } from './common.ts';
+import { serverRecordFields, uuid } from './common.ts';
 import { MAX_BILL_AMOUNT, MAX_BILL_MEMO_LENGTH, MAX_INVOICE_NUMBER_LENGTH } from './bill.ts';
 import { currencyCodeSchema, knownCurrencySchema } from '../money.ts';
 
@@ -22,10 +22,7 @@ export const vendorCreditSchema = z.object({
   credit_note_number: z.string(),
   credit_date: z.iso.date(),
   memo: z.string().nullable(),
-  created_by: uuid,
-  created_at: isoDateTime,
-  updated_at: isoDateTime,
-  deleted: z.boolean(),
+  ...serverRecordFields,
 });
 export type VendorCredit = z.infer<typeof vendorCreditSchema>;
 
