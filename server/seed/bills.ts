@@ -225,6 +225,28 @@ function bandStatuses(rng: Rng, band: number, n: number): BillStatus[] {
 /** Of a bill's invoice dates, this share falls in the last 45 days (open bills: a business always has some). */
 const RECENT_SHARE = 0.15;
 
+/** A bill's lines: 1–4, splitting a log-normal total of the vendor's category (the same draws, in order, as ever). */
+function billLinesOf(rng: Rng, billId: string, category: (typeof CATEGORIES)[keyof typeof CATEGORIES], glAccountId: string | null, departments: readonly string[]): SeedBillLine[] {
+  const lineCount = rng.pick([1, 1, 2, 2, 3, 4]);
+  const billLines: SeedBillLine[] = [];
+  const total = Math.max(50, Math.round(rng.logNormal(category.median, 0.8))) * 100;
+  let left = total;
+  for (let p = 0; p < lineCount; p++) {
+    const amount = p === lineCount - 1 ? left : Math.max(100, Math.round((left * rng.int(20, 60)) / 100 / 100) * 100);
+    left -= amount;
+    billLines.push({
+      id: rng.uuid(), bill_id: billId, position: p, description: rng.pick(category.lines), amount,
+      gl_account_id: glAccountId,
+      department_id: rng.chance(0.8) ? rng.pick(departments) : null,
+    });
+  }
+  if (left !== 0 || billLines.some((l) => l.amount <= 0)) {
+    // A split that ran out: one line for the whole invoice.
+    billLines.splice(0, billLines.length, { ...billLines[0]!, amount: total, position: 0 });
+  }
+  return billLines;
+}
+
 /**
  * The bills, their lines and payments, and the generated suppliers. `vendorIds` gives each
  * vendor's id and default GL account id by name (the caller's, from `demoVendors`).
@@ -284,23 +306,7 @@ export function generateBills(
     const invoice = `${initials}-${n}`;
 
     const id = rng.uuid();
-    const lineCount = rng.pick([1, 1, 2, 2, 3, 4]);
-    const billLines: SeedBillLine[] = [];
-    const total = Math.max(50, Math.round(rng.logNormal(category.median, 0.8))) * 100;
-    let left = total;
-    for (let p = 0; p < lineCount; p++) {
-      const amount = p === lineCount - 1 ? left : Math.max(100, Math.round((left * rng.int(20, 60)) / 100 / 100) * 100);
-      left -= amount;
-      billLines.push({
-        id: rng.uuid(), bill_id: id, position: p, description: rng.pick(category.lines), amount,
-        gl_account_id: vendorGl ?? glByCode.get(category.gl) ?? null,
-        department_id: rng.chance(0.8) ? rng.pick(departments) : null,
-      });
-    }
-    if (left !== 0 || billLines.some((l) => l.amount <= 0)) {
-      // A split that ran out: one line for the whole invoice.
-      billLines.splice(0, billLines.length, { ...billLines[0]!, amount: total, position: 0 });
-    }
+    const billLines = billLinesOf(rng, id, category, vendorGl ?? glByCode.get(category.gl) ?? null, departments);
 
     const submitted = status === 'DRAFT' ? null : Math.min(now, createdMs + rng.int(1, 36) * 3_600_000);
     const decidedStates: BillStatus[] = ['APPROVED', 'SCHEDULED', 'PAID', 'RECONCILED', 'PAYMENT_FAILED'];
