@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { cabinSchema, iataCodeSchema, type Cabin } from './entities/trip.ts';
+import { fromUsd, inventoryCurrency } from './travel/fx-rates.ts';
 
 /**
  * Issue 27: a business's travel policy (`PUT /v1/auth/travel/policy`, admins), the traveller's
@@ -61,6 +62,25 @@ export const DEFAULT_TRAVEL_POLICY: TravelPolicy = {
   min_advance_days: 0,
   out_of_policy: 'REQUIRE_APPROVAL',
 };
+
+/**
+ * The default policy for a business of `currency`: DEFAULT_TRAVEL_POLICY's caps at the inventory's
+ * fixed rates (schema/travel/fx-rates.ts), so a euro business is not judged against dollar caps it
+ * never chose. A currency the rate table lacks keeps the dollar policy (its prices stay in dollars).
+ */
+export function defaultTravelPolicyIn(currency: string): TravelPolicy {
+  if (inventoryCurrency(currency) === DEFAULT_TRAVEL_POLICY.currency) return DEFAULT_TRAVEL_POLICY;
+  const at = (usd: number) => fromUsd(usd, currency).amount;
+  const cap = (usd: number | null) => (usd === null ? null : at(usd));
+  const { ECONOMY, PREMIUM_ECONOMY, BUSINESS, FIRST } = DEFAULT_TRAVEL_POLICY.flight_fare_caps;
+  const hotel = DEFAULT_TRAVEL_POLICY.hotel_nightly_cap;
+  return {
+    ...DEFAULT_TRAVEL_POLICY,
+    currency,
+    flight_fare_caps: { ECONOMY: cap(ECONOMY), PREMIUM_ECONOMY: cap(PREMIUM_ECONOMY), BUSINESS: cap(BUSINESS), FIRST: cap(FIRST) },
+    hotel_nightly_cap: { default: at(hotel.default), cities: hotel.cities.map((c) => ({ city: c.city, amount: at(c.amount) })) },
+  };
+}
 
 export const SEAT_PREFERENCES = ['WINDOW', 'AISLE', 'NO_PREFERENCE'] as const;
 

@@ -258,7 +258,7 @@ export const putTravelPolicy = defineCall({
   response: z.object({ policy: travelPolicySchema, is_default: z.boolean() }),
 });
 
-/** Back to DEFAULT_TRAVEL_POLICY. */
+/** Back to the default policy (DEFAULT_TRAVEL_POLICY at the fixed rates in the business currency). */
 export const deleteTravelPolicy = defineCall({
   id: 'travel.policy.delete',
   method: 'DELETE',

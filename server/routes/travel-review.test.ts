@@ -209,8 +209,14 @@ describe.each(await testDatabases())('travel review on %s', (kind) => {
       const usd = await search(tokens.employee, { cabin: 'ECONOMY' });
       const inEur = await search(eurOwner, { cabin: 'ECONOMY' });
       expect(inEur.map((o) => o.price)).toEqual(usd.map((o) => fromUsd(o.price.amount, 'EUR')));
-      // The default policy caps USD: never compared by a guessed rate, every offer is out of policy naming both.
-      expect(inEur.every((o) => !o.in_policy && o.policy_reasons.includes('Priced in EUR: the policy caps USD'))).toBe(true);
+      // No saved policy: the default one at the fixed rates, in euros, judges them.
+      const cap = fromUsd(DEFAULT_TRAVEL_POLICY.flight_fare_caps.ECONOMY!, 'EUR').amount;
+      expect(inEur.some((o) => o.in_policy)).toBe(true);
+      expect(inEur.map((o) => o.in_policy)).toEqual(inEur.map((o) => o.price.amount <= cap));
+      // A saved policy in USD is never compared by a guessed rate: every offer is out of policy naming both.
+      await setPolicy(eur, {});
+      const vsUsd = await search(eurOwner, { cabin: 'ECONOMY' });
+      expect(vsUsd.every((o) => !o.in_policy && o.policy_reasons.includes('Priced in EUR: the policy caps USD'))).toBe(true);
       await setPolicy(eur, { currency: 'EUR', flight_fare_caps: { ...DEFAULT_TRAVEL_POLICY.flight_fare_caps, ECONOMY: inEur[1]!.price.amount } });
       try {
         const judged = await search(eurOwner, { cabin: 'ECONOMY' });

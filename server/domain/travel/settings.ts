@@ -1,5 +1,5 @@
 import {
-  DEFAULT_TRAVEL_POLICY, DEFAULT_TRAVEL_SETTINGS, travelPolicySchema, travelSettingsSchema, type TravelPolicy, type TravelSettings,
+  DEFAULT_TRAVEL_SETTINGS, defaultTravelPolicyIn, travelPolicySchema, travelSettingsSchema, type TravelPolicy, type TravelSettings,
 } from '../../../schema/travel-policy.ts';
 import { knownCurrencySchema } from '../../../schema/money.ts';
 import { isAdmin } from '../../../schema/roles.ts';
@@ -15,11 +15,15 @@ import type { Queryable } from '../../db/db.ts';
 
 export type PolicyAnswer = { policy: TravelPolicy; is_default: boolean };
 
-/** The business's policy, or the default one; what search and booking evaluate offers against. */
+/** The business's policy, or the default one in its currency; what search and booking evaluate offers against. */
 export async function travelPolicyOf(db: Queryable, businessId: string): Promise<PolicyAnswer> {
-  const [row] = await db.query<{ policy: unknown }>('SELECT policy FROM travel_policies WHERE business_id = $1', [businessId]);
-  return row ? { policy: travelPolicySchema.parse(row.policy), is_default: false } : { policy: DEFAULT_TRAVEL_POLICY, is_default: true };
+  const [row] = await db.query<{ policy: unknown; currency: string }>(
+    `SELECT p.policy, b.currency FROM businesses b LEFT JOIN travel_policies p ON p.business_id = b.id WHERE b.id = $1`, [businessId],
+  );
+  return row?.policy ? { policy: travelPolicySchema.parse(row.policy), is_default: false } : defaultPolicyOf(row?.currency ?? 'USD');
 }
+
+const defaultPolicyOf = (currency: string): PolicyAnswer & { is_default: true } => ({ policy: defaultTravelPolicyIn(currency), is_default: true });
 
 export async function travelSettingsOf(db: Queryable, businessId: string): Promise<TravelSettings> {
   const [row] = await db.query<{ settings: unknown }>('SELECT settings FROM travel_settings WHERE business_id = $1', [businessId]);
@@ -58,8 +62,10 @@ export async function putTravelPolicy(tx: Queryable, user: ActingUser, policy: T
 /** Back to the default policy. */
 export async function deleteTravelPolicy(tx: Queryable, user: ActingUser): Promise<{ policy: TravelPolicy; is_default: true }> {
   requireAdmin(user);
-  await tx.query('DELETE FROM travel_policies WHERE business_id = $1', [user.business_id]);
-  return { policy: DEFAULT_TRAVEL_POLICY, is_default: true };
+  const [row] = await tx.query<{ currency: string }>(
+    'WITH gone AS (DELETE FROM travel_policies WHERE business_id = $1) SELECT currency FROM businesses WHERE id = $1', [user.business_id],
+  );
+  return defaultPolicyOf(row?.currency ?? 'USD');
 }
 
 export async function putTravelSettings(tx: Queryable, user: ActingUser, settings: TravelSettings): Promise<TravelSettings> {
