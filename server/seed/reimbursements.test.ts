@@ -212,12 +212,13 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
     );
     // The hand-made claims come last but for the card request (and its approval) and the business's
     // per-diem locations and vendors after them, then the demo admin's saved reports and dashboard,
-    // and the business's two mapping rules, then the trips (the demo employee's two, the generated ones).
+    // and the business's two mapping rules, then the demo employee's two trips (the generated ones
+    // are in the timeline with the claims and transactions: issue 27's first page, see seed/trips.ts).
     const reporting = await count(t.db, `SELECT (SELECT count(*) FROM saved_reports WHERE business_id = $1) + (SELECT count(*) FROM dashboards WHERE business_id = $1)
       + (SELECT count(*) FROM accounting_mapping_rules WHERE business_id = $1) AS n`, [seeded.businessId]);
     expect(reporting).toBe(7);
     expect(Number(employee?.lo)).toBe(
-      seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting - 2 - seeded.counts.trips,
+      seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting - 2,
     );
   });
 

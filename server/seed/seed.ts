@@ -11,7 +11,7 @@ import { Rng } from './prng.ts';
 import { demoRates } from './rates.ts';
 import { generateDemo } from './generate.ts';
 import { generateReceipts, insertReceipts } from './receipts.ts';
-import { generateClaims, insertGeneratedClaims } from './reimbursements.ts';
+import { generateClaims, insertGeneratedClaims, type TimelineItem } from './reimbursements.ts';
 import { ROSTER } from './roster.ts';
 import { searchTextBuilder } from './search-text.ts';
 import { DEFAULT_SEED, DEMO_PASSWORD } from './types.ts';
@@ -21,7 +21,7 @@ import { demoReports, insertReports } from './reports.ts';
 import { insertAccountingDemo } from './accounting.ts';
 import type { DemoData } from './types.ts';
 import { insertHeldCharge } from './fraud.ts';
-import { generateTrips, insertDemoTrips, insertGeneratedTrips } from './trips.ts';
+import { generateTrips, insertDemoTrips, insertGeneratedTrips, tripTimeline } from './trips.ts';
 
 export interface SeedDemoOptions {
   transactions: number;
@@ -96,7 +96,10 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   const seed = opts.seed ?? DEFAULT_SEED;
   // Bills first (no seqs yet): they join the claims' walk through the timeline, in time order.
   const bills = generateBills(data, vendorIdentity(data), { count: opts.bills ?? 0, now, seed });
-  const generated = generateClaims(data, { count: opts.reimbursements ?? 0, now, seed, interleave: bills.timeline });
+  // Trips at scale (issue 27) join that walk too, by when each was last written.
+  const trips = generateTrips(data, now, seed);
+  const interleave = mergeTimelines(bills.timeline, tripTimeline(trips));
+  const generated = generateClaims(data, { count: opts.reimbursements ?? 0, now, seed, interleave });
   const receipts = opts.receipts ? generateReceipts(data, now, seed) : { receipts: [], bytes: 0 };
   // Reimbursements under review follow the generated rows' seqs: the business counter is theirs.
   const claims = demoClaims({ ...data, maxChangeSeq: generated.maxChangeSeq }, now, seed);
@@ -111,7 +114,6 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   const maxChangeSeq = reports.maxChangeSeq;
   // The demo's mapping rules (mirrored) take the seqs after it.
   let lastSeq = maxChangeSeq;
-  let trips: ReturnType<typeof generateTrips> = [];
 
   const t2 = performance.now();
   await db.transaction(async (tx) => {
@@ -134,10 +136,8 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     await insertHeldCharge(tx, data);
     // Issue 27: the demo employee's past trip (spend linked) and upcoming one.
     lastSeq = await insertDemoTrips(tx, data, now, seed, lastSeq);
-    // And trips at scale (one per TRANSACTIONS_PER_TRIP transactions), their spend linked.
-    trips = generateTrips(data, now, seed, lastSeq);
+    // And trips at scale (one per TRANSACTIONS_PER_TRIP transactions, seqs in the timeline above), their spend linked.
     await insertGeneratedTrips(tx, trips);
-    lastSeq += trips.length;
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
     await announceChange(tx, data.business.id, lastSeq);
   });
@@ -175,6 +175,17 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     maxChangeSeq: lastSeq,
     timings: { generateMs, hashMs, insertMs },
   };
+}
+
+/** Two timelines, each in updated_at order, as one (the first's item first on a tie). */
+function mergeTimelines(a: readonly TimelineItem[], b: readonly TimelineItem[]): TimelineItem[] {
+  const merged: TimelineItem[] = [];
+  let j = 0;
+  for (const item of a) {
+    while (j < b.length && b[j]!.updated_at < item.updated_at) merged.push(b[j++]!);
+    merged.push(item);
+  }
+  return [...merged, ...b.slice(j)];
 }
 
 async function assertNotSeeded(db: Queryable, data: DemoData): Promise<void> {

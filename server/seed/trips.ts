@@ -2,6 +2,7 @@ import type { Queryable } from '../db/db.ts';
 import { AIRPORTS } from '../../schema/travel/airports.ts';
 import { bulkInsert, cols } from './bulk-insert.ts';
 import { Rng } from './prng.ts';
+import type { TimelineItem } from './reimbursements.ts';
 import type { DemoData } from './types.ts';
 
 /**
@@ -69,9 +70,13 @@ type TripRow = {
 /**
  * Trips at scale (issue 27's benchmark): one per TRANSACTIONS_PER_TRIP transactions, each around a
  * cleared card charge older than a week drawn by the seed's rng (its cardholder travels from the day before to a few days
- * after), every tenth one upcoming instead. Seqs after `afterSeq`, in the drawn order.
+ * after), every tenth one upcoming instead. No seqs yet (0): `tripTimeline` stamps them into the
+ * claims' walk through the timeline (seed/reimbursements.ts), by when each trip was last written,
+ * as the live API would have; stacked after every other row, the 500 trips of 100k filled the
+ * first mirror's first backfill page (with the bench's 1,000 cards), so no transaction came before
+ * the second page.
  */
-export function generateTrips(data: DemoData, now: Date, seed: number, afterSeq: number): TripRow[] {
+export function generateTrips(data: DemoData, now: Date, seed: number): TripRow[] {
   const count = Math.floor(data.transactions.length / TRANSACTIONS_PER_TRIP);
   const rng = new Rng(seed, `${data.business.id}\u0000generated-trips`);
   const weekAgo = new Date(now.getTime() - 7 * DAY).toISOString();
@@ -89,10 +94,17 @@ export function generateTrips(data: DemoData, now: Date, seed: number, afterSeq:
     rows.push({
       id: rng.uuid(), business_id: data.business.id, user_id: anchor.user_id, created_by: anchor.user_id, name: `${purpose} in ${city}`,
       destination, destination_name: city, start_date: isoDay(start), end_date: isoDay(end), purpose: `${purpose}.`, status: 'PLANNED',
-      created_at: created, change_seq: afterSeq + i + 1, updated_at: created, deleted: false,
+      created_at: created, change_seq: 0, updated_at: created, deleted: false,
     });
   }
   return rows;
+}
+
+/** The generated trips as timeline items, in updated_at order: `stamp` hands out the trip's seq. */
+export function tripTimeline(trips: readonly TripRow[]): TimelineItem[] {
+  return [...trips]
+    .sort((a, b) => (a.updated_at < b.updated_at ? -1 : a.updated_at > b.updated_at ? 1 : 0))
+    .map((trip) => ({ updated_at: trip.updated_at, stamp: (next: () => number) => void (trip.change_seq = next()) }));
 }
 
 /**
