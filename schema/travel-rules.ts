@@ -1,4 +1,4 @@
-import { addDays } from './travel-spend.ts';
+import { addDays } from './iso-date.ts';
 
 export { effectiveTripStatus } from './entities/trip.ts';
 

@@ -1,6 +1,7 @@
 import type { Money, Trip } from './entities/trip.ts';
 import type { Reimbursement } from './entities/reimbursement.ts';
 import type { Transaction } from './entities/transaction.ts';
+import { addDays } from './iso-date.ts';
 
 /**
  * Issue 27, a trip's spend, pure: which of the traveller's card transactions and claims belong to
@@ -51,12 +52,7 @@ export interface SpendSuggestion {
   reasons: string[];
 }
 
-const DAY_MS = 86_400_000;
-const dayNumber = (iso: string) => Math.round(Date.parse(`${iso.slice(0, 10)}T00:00:00Z`) / DAY_MS);
-/** The ISO date `days` after `iso` (negative: before). */
-export function addDays(iso: string, days: number): string {
-  return new Date((dayNumber(iso) + days) * DAY_MS).toISOString().slice(0, 10);
-}
+export { addDays } from './iso-date.ts';
 
 /** Merchant categories that are travel (card networks' words: airlines, lodging, ground transport). */
 const TRAVEL_CATEGORY = /airline|air carrier|lodging|hotel|motel|taxi|limousine|rideshare|car rental|railroad|passenger rail|bus line|travel agenc|parking|toll/i;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Trip, TripFilter, TripSort } from '../../../schema/entities/trip.ts';
-import { addDays } from '../../../schema/travel-spend.ts';
+import { addDays } from '../../../schema/iso-date.ts';
 import { parseEachParam } from '../../lib/search-params.ts';
 
 /**
