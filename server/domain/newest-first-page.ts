@@ -11,14 +11,18 @@ export type Page<T> = { data: T[]; page: { next: string | null }; total_count?: 
  * cursor and compared under its SQL cast), the cursor's shape. Default: created_at, then id.
  */
 export type KeysetOrder = { sort: string; keys: readonly { column: string; text: string; cast: string }[]; cursor: z.ZodType };
-const CREATED_DESC: KeysetOrder = {
-  sort: 'created_desc',
-  keys: [
-    { column: 'r.created_at', text: `to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, cast: 'timestamptz' },
-    { column: 'r.id', text: 'r.id::text', cast: 'uuid' },
-  ],
-  cursor: z.tuple([z.string().min(1), z.uuid()]),
-};
+/** Newest `column` (a timestamptz of the row aliased `r`) first, then id: the cursor `[ISO time, id]`. */
+export function newestByTime(sort: string, column: string): KeysetOrder {
+  return {
+    sort,
+    keys: [
+      { column: `r.${column}`, text: `to_char(r.${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, cast: 'timestamptz' },
+      { column: 'r.id', text: 'r.id::text', cast: 'uuid' },
+    ],
+    cursor: z.tuple([z.string().min(1), z.uuid()]),
+  };
+}
+const CREATED_DESC = newestByTime('created_desc', 'created_at');
 
 /**
  * A keyset page of `table` (alias `r`) newest first, by `order` (created_at, id unless given):

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import { docSqlOf, type ColumnMap } from '../../../schema/entities/columns.ts';
 import { cabinSchema, type Money } from '../../../schema/entities/trip.ts';
 import { isAdmin } from '../../../schema/roles.ts';
@@ -9,7 +8,7 @@ import { AIRPORTS } from '../../../schema/travel/airports.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
-import { newestFirstPage, type KeysetOrder, type Page, type PageRequest } from '../newest-first-page.ts';
+import { newestByTime, newestFirstPage, type Page, type PageRequest } from '../newest-first-page.ts';
 import { findBooking } from './booking-doc.ts';
 import { travelPolicyOf, travelSettingsOf } from './settings.ts';
 
@@ -47,14 +46,7 @@ const REWARD_COLUMNS: ColumnMap<TravelReward> = {
 const REWARD_DOC = docSqlOf(REWARD_COLUMNS);
 
 /** Newest earned first, then id. */
-const EARNED_DESC: KeysetOrder = {
-  sort: 'earned_desc',
-  keys: [
-    { column: 'r.earned_at', text: `to_char(r.earned_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`, cast: 'timestamptz' },
-    { column: 'r.id', text: 'r.id::text', cast: 'uuid' },
-  ],
-  cursor: z.tuple([z.string().min(1), z.uuid()]),
-};
+const EARNED_DESC = newestByTime('earned_desc', 'earned_at');
 
 async function findReward(db: Queryable, where: string, params: unknown[]): Promise<TravelReward | null> {
   const [row] = await db.query<{ doc: unknown }>(`SELECT ${REWARD_DOC} AS doc FROM travel_rewards r WHERE ${where}`, params);
