@@ -22,8 +22,11 @@ import { columnsOf, type ColumnExceptions, type ColumnMap } from './columns.ts';
  *   those an `approvals` row (object_type `bill`) names them approver of.
  * - `self`: rows with an `owner_id`, seen by that user alone, whatever their role (issue 12: saved
  *   reports and dashboards are personal; `owner` would show them to managers and admins).
+ * - `allocation`: spend allocations (issue 28): the business-wide roles (`canSeeAllTransactions`)
+ *   every row; anyone else those they own, created or are a member of, and those a live card of
+ *   theirs draws on.
  */
-export const VISIBILITY_RULES = ['business', 'owner', 'approver', 'bill_pay', 'self'] as const;
+export const VISIBILITY_RULES = ['business', 'owner', 'approver', 'bill_pay', 'self', 'allocation'] as const;
 export type VisibilityRule = (typeof VISIBILITY_RULES)[number];
 
 /**

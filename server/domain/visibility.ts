@@ -75,7 +75,20 @@ export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
   },
   bill_pay: { needsTeam: false, where: (viewer, alias, params) => billPayClause(viewer.user, alias, params) },
   self: { needsTeam: false, where: (viewer, alias, params) => ` AND ${alias}.owner_id = $${params.push(viewer.user.id)}::uuid` },
+  allocation: { needsTeam: false, where: (viewer, alias, params) => allocationClause(viewer.user, alias, params) },
 };
+
+/**
+ * The `allocation` rule (issue 28, spend allocations of `alias`): business-wide roles see every
+ * allocation; anyone else those they own, created or are a member of, and those a live card of
+ * theirs draws on (so the cardholder sees what is left).
+ */
+function allocationClause(user: ActingUser, alias: string, params: unknown[]): string {
+  if (canSeeAllTransactions(user)) return '';
+  const me = `$${params.push(user.id)}::uuid`;
+  return ` AND (${alias}.owner_id = ${me} OR ${alias}.created_by = ${me} OR ${me} = ANY(${alias}.member_ids)
+    OR EXISTS (SELECT 1 FROM cards c WHERE c.spend_allocation_id = ${alias}.id AND c.user_id = ${me} AND NOT c.deleted AND c.status <> 'TERMINATED'))`;
+}
 
 /**
  * The `bill_pay` rule on bills of `alias`: §6 "manage bill pay accounting" (admin, AP clerk,
