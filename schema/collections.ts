@@ -19,6 +19,9 @@ import { dashboardEntity } from './entities/dashboard.ts';
 import { mappingRuleEntity } from './entities/mapping-rule.ts';
 import { businessEntityEntity } from './entities/business-entity.ts';
 import { tripEntity } from './entities/trip.ts';
+import { spendRequestEntity } from './entities/spend-request.ts';
+import { purchaseOrderEntity } from './entities/purchase-order.ts';
+import { spendAllocationEntity } from './entities/spend-allocation.ts';
 
 /**
  * The mirrored collections, listed once. Everything that differs per collection is in its
@@ -47,6 +50,9 @@ const DEFINITIONS = [
   mappingRuleEntity,
   businessEntityEntity,
   tripEntity,
+  spendRequestEntity,
+  purchaseOrderEntity,
+  spendAllocationEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

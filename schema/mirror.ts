@@ -96,8 +96,11 @@ const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * 7: bills carry `duplicate_of` (issue 25: a confirmed duplicate invoice, shown to approvers).
  * 8: transactions carry `attendees` (issue 26).
  * 9: the `trips` collection (issue 27): a new RxDB collection in the layout; approvals may review a `travel_booking`.
+ * 10: the `spend_requests` collection (issue 28, RxDB slot 11); approvals may review a `spend_request`;
+ *    cards carry `spend_request_id` / `spend_allocation_id`; bills `purchase_order_id`, `po_match`
+ *    and per line `po_line_id`, `quantity`, `unit_price`.
  */
-export const MIRROR_SCHEMA_VERSION = 9;
+export const MIRROR_SCHEMA_VERSION = 10;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

@@ -290,12 +290,16 @@ export const overrideBillMatch = callGroup('/v1/auth/bill-pay', scopes)('bills.p
   params: z.object({ bill_uuid: z.uuid() }), body: z.object({ reason: text(1000).min(1) }), response: billSchema,
 });
 
-/** Spend requests, intents and allocations (served by server/domain/spend-requests…, issue 28). */
+/** Spend requests (and a budget's room request, which is one), with their documents. */
 export const SPEND_REQUEST_CALLS = [
   createSpendRequest, listSpendRequests, getSpendRequest, updateSpendRequest, cancelSpendRequest, deleteSpendRequest,
-  uploadSpendRequestDocument, getSpendRequestDocument, deleteSpendRequestDocument,
+  uploadSpendRequestDocument, getSpendRequestDocument, deleteSpendRequestDocument, requestSpendAllocationRoom,
+] as const;
+
+/** Budgets (spend allocations) and spend intents. */
+export const SPEND_BUDGET_CALLS = [
   createSpendIntent, listSpendIntents, cancelSpendIntent,
-  createSpendAllocation, listSpendAllocations, getSpendAllocation, updateSpendAllocation, addSpendAllocationUsers, requestSpendAllocationRoom,
+  createSpendAllocation, listSpendAllocations, getSpendAllocation, updateSpendAllocation, addSpendAllocationUsers,
 ] as const;
 
 /** Purchase orders, item receipts, match tolerances and the match override. */

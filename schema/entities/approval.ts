@@ -22,7 +22,7 @@ export type { ApprovalStatus } from '../reimbursement-rules.ts';
  * out-of-policy travel booking (issue 27: approving books and charges it).
  * The list is the mirror's enum too: a new kind bumps MIRROR_SCHEMA_VERSION (schema/mirror.ts).
  */
-const APPROVAL_OBJECT_TYPES = ['reimbursement', 'card_request', 'bill', 'travel_booking'] as const;
+const APPROVAL_OBJECT_TYPES = ['reimbursement', 'card_request', 'bill', 'travel_booking', 'spend_request'] as const;
 export type ApprovalObjectType = (typeof APPROVAL_OBJECT_TYPES)[number];
 
 export const approvalSchema = z.object({

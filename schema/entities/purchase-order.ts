@@ -77,12 +77,38 @@ export const purchaseOrderSchema = z.object({
 });
 export type PurchaseOrder = z.infer<typeof purchaseOrderSchema>;
 
+/** A live bill line naming PO line `l` (bills not deleted, not canceled). */
+const LIVE_BILL_LINES = `bill_line_items bl JOIN bills b ON b.id = bl.bill_id AND NOT b.deleted AND b.status <> 'CANCELED'`;
+
+const LINES_SQL = `(SELECT coalesce(jsonb_agg(jsonb_build_object(
+    'id', l.id, 'description', l.description, 'quantity', l.quantity, 'unit_price', l.unit_price,
+    'received_quantity', l.received_quantity,
+    'billed_quantity', (SELECT coalesce(sum(bl.quantity), 0) FROM ${LIVE_BILL_LINES} WHERE bl.po_line_id = l.id)
+  ) ORDER BY l.position), '[]'::jsonb) FROM purchase_order_lines l WHERE l.purchase_order_id = r.id)`;
+
+const RECEIPTS_SQL = `(SELECT coalesce(jsonb_agg(jsonb_build_object(
+    'id', ir.id, 'purchase_order_id', ir.purchase_order_id, 'received_at', ll_iso(ir.received_at),
+    'received_by', ir.received_by, 'document_ids', to_jsonb(ir.document_ids), 'created_at', ll_iso(ir.created_at),
+    'lines', (SELECT coalesce(jsonb_agg(jsonb_build_object('po_line_id', irl.po_line_id, 'quantity', irl.quantity) ORDER BY pl.position), '[]'::jsonb)
+                FROM item_receipt_lines irl JOIN purchase_order_lines pl ON pl.id = irl.po_line_id WHERE irl.item_receipt_id = ir.id)
+  ) ORDER BY ir.created_at, ir.id), '[]'::jsonb) FROM item_receipts ir WHERE ir.purchase_order_id = r.id AND NOT ir.deleted)`;
+
 /**
  * Reference data (`refs`, no RxDB slot of its own: the 13-collection budget is kept for issues
  * 29–32): a business's POs are hundreds to a few thousand. Visibility `bill_pay`: bill managers
- * see every PO, anyone else those they requested (`created_by`). The server helper's tables
- * (migration 045) name the columns that differ here.
+ * see every PO, anyone else those they requested (`created_by`). Table `purchase_orders`
+ * (migration 044) with its lines, receipts and the bills naming it read into the doc. A write to a
+ * line, a receipt or a bill naming the PO re-stamps the PO (its `change_seq`) so the feed carries it.
  */
 export const purchaseOrderEntity = defineReference({
   name: 'purchase_orders', schema: purchaseOrderSchema, visibility: 'bill_pay', searchText: ['po_number'],
+  columns: {
+    amount: { sql: `(SELECT coalesce(sum(l.quantity * l.unit_price), 0) FROM purchase_order_lines l WHERE l.purchase_order_id = r.id)` },
+    lines: { sql: LINES_SQL },
+    receipts: { sql: RECEIPTS_SQL },
+    bill_ids: {
+      sql: `(SELECT coalesce(array_agg(b.id ORDER BY b.created_at, b.id), '{}') FROM bills b
+              WHERE b.purchase_order_id = r.id AND NOT b.deleted AND b.status <> 'CANCELED')`,
+    },
+  },
 });

@@ -44,10 +44,36 @@ export const spendAllocationSchema = z.object({
 export type SpendAllocation = z.infer<typeof spendAllocationSchema>;
 
 /**
+ * Where the allocation's current interval began, as SQL over the row `r` (UTC; the ISO week from
+ * Monday; TOTAL from the epoch): schema/card-rules.ts `intervalStart`.
+ */
+const INTERVAL_START_SQL = `CASE r.limit_interval
+    WHEN 'DAILY' THEN date_trunc('day', now() AT TIME ZONE 'UTC')
+    WHEN 'WEEKLY' THEN date_trunc('week', now() AT TIME ZONE 'UTC')
+    WHEN 'MONTHLY' THEN date_trunc('month', now() AT TIME ZONE 'UTC')
+    WHEN 'YEARLY' THEN date_trunc('year', now() AT TIME ZONE 'UTC')
+    ELSE timestamp '1970-01-01' END AT TIME ZONE 'UTC'`;
+
+/** The spend of the allocation's cards this interval (PENDING and CLEARED, refunds netted, the limit's currency). */
+export const ALLOCATION_SPENT_SQL = `(SELECT coalesce(sum(t.amount), 0) FROM cards c JOIN transactions t ON t.card_id = c.id
+    WHERE c.spend_allocation_id = r.id AND NOT t.deleted AND t.state IN ('PENDING', 'CLEARED')
+      AND t.currency = r.limit_currency AND t.occurred_at >= ${INTERVAL_START_SQL} AND t.occurred_at <= now())`;
+
+/**
  * Reference data (`refs`). Visibility `allocation`: business-wide roles (canSeeAllTransactions)
  * see every allocation, anyone else those they own or are a member of, and the allocations of
- * their cards. Table and columns: migration 044.
+ * their cards. Table `spend_allocations` (migration 044); `spent` and `left` are computed, and a
+ * card transaction of the allocation re-stamps it so the feed carries what is left.
  */
 export const spendAllocationEntity = defineReference({
   name: 'spend_allocations', schema: spendAllocationSchema, visibility: 'allocation', searchText: ['name'],
+  columns: {
+    limit: { sql: `jsonb_build_object('amount', r.limit_amount, 'currency', r.limit_currency, 'interval', r.limit_interval)` },
+    spent: { sql: ALLOCATION_SPENT_SQL },
+    left: { sql: `greatest(0, r.limit_amount - ${ALLOCATION_SPENT_SQL})` },
+    card_ids: {
+      sql: `(SELECT coalesce(array_agg(c.id ORDER BY c.created_at, c.id), '{}') FROM cards c
+              WHERE c.spend_allocation_id = r.id AND NOT c.deleted AND c.status <> 'TERMINATED')`,
+    },
+  },
 });

@@ -111,8 +111,7 @@ const compareSpendRequests = (_sort: SpendRequestSort) => newestFirst;
 /**
  * Mirrored (`own`, queried): the requester's list and the approver's inbox read it offline, and a
  * request made offline shows at once, pending. Visibility `owner` on `user_id` (the person, their
- * managers up the chain, business-wide roles). Columns: the server helper's table (migration 044)
- * names what differs here.
+ * managers up the chain, business-wide roles). Table `spend_requests` (migration 044).
  */
 export const spendRequestEntity = defineEntity({
   name: 'spend_requests',
@@ -127,6 +126,7 @@ export const spendRequestEntity = defineEntity({
   },
   columns: columnsOf(spendRequestSchema, {
     amount: { sql: `jsonb_build_object('amount', r.amount, 'currency', r.currency)` },
+    interval: { column: 'limit_interval' },
     created_at: { indexed: true },
   }),
 });

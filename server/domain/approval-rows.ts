@@ -23,7 +23,7 @@ type Reviewed = {
 
 /** The policy that governs each kind of approval (§7 names card approvals `card`). */
 const POLICY_TYPE_OF: Record<ApprovalObjectType, PolicyObjectType> = {
-  reimbursement: 'reimbursement', card_request: 'card', bill: 'bill', travel_booking: 'travel',
+  reimbursement: 'reimbursement', card_request: 'card', bill: 'bill', travel_booking: 'travel', spend_request: 'spend_request',
 };
 
 /**

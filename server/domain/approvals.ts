@@ -89,6 +89,7 @@ const OWN_ITEM: Record<Approval['object_type'], string | undefined> = {
   card_request: 'You cannot approve your own card request. Another reviewer must decide it.',
   bill: 'You cannot approve a bill you submitted. Another approver must decide it.',
   travel_booking: 'You cannot approve your own travel booking. Another approver must decide it.',
+  spend_request: 'You cannot approve your own spend request. Another approver must decide it.',
 };
 
 /**

@@ -55,6 +55,10 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility' | 
   entities: { table: 'business_entities', sortKey: 'lower(r.name)' },
   // Issue 27: trips, their bookings and linked spend inside the doc (domain/travel/trips.ts).
   trips: { table: 'trips', sortKey: `to_char(r.start_date, 'YYYY-MM-DD')` },
+  // Issue 28: spend requests (domain/procurement/), purchase orders with lines and receipts, budgets.
+  spend_requests: { table: 'spend_requests', sortKey: 'll_iso(r.created_at)' },
+  purchase_orders: { table: 'purchase_orders', sortKey: 'r.po_number' },
+  spend_allocations: { table: 'spend_allocations', sortKey: 'lower(r.name)' },
 };
 
 function docSqlFor(c: MirroredCollection): string {

@@ -22,6 +22,9 @@ import type { Change, MirroredCollection } from '../../schema/sync-feed.ts';
 import { cardRequestSchema } from '../../schema/entities/card-request.ts';
 import { mappingRuleRowSchema } from '../../schema/entities/mapping-rule.ts';
 import { tripSchema } from '../../schema/entities/trip.ts';
+import { spendRequestSchema } from '../../schema/entities/spend-request.ts';
+import { purchaseOrderSchema } from '../../schema/entities/purchase-order.ts';
+import { spendAllocationSchema } from '../../schema/entities/spend-allocation.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, sseReader, type Fixture, type FixtureRole } from '../test-fixtures.ts';
@@ -46,6 +49,9 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   mapping_rules: mappingRuleRowSchema.strict(),
   entities: businessEntityRowSchema.strict(),
   trips: tripSchema.strict(),
+  spend_requests: spendRequestSchema.strict(),
+  purchase_orders: purchaseOrderSchema.strict(),
+  spend_allocations: spendAllocationSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

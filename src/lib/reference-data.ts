@@ -16,6 +16,8 @@ const EMPTY: ReferenceData = {
   dashboards: [],
   mapping_rules: [],
   entities: [],
+  purchase_orders: [],
+  spend_allocations: [],
 };
 /** Reference data with nothing in it (what a view shows before the worker answers; a test's base). */
 export const EMPTY_REFERENCE: ReferenceData = EMPTY;

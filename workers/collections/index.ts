@@ -12,12 +12,14 @@ import { cardEntity } from '../../schema/entities/card.ts';
 import { cardRequestEntity } from '../../schema/entities/card-request.ts';
 import { reimbursementEntity } from '../../schema/entities/reimbursement.ts';
 import { tripEntity } from '../../schema/entities/trip.ts';
+import { spendRequestEntity } from '../../schema/entities/spend-request.ts';
 import { engineApprovals, serverApprovals, storedApprovals } from './generated/approvals.ts';
 import { engineBills, serverBills, storedBills } from './generated/bills.ts';
 import { engineCardRequests, serverCardRequests, storedCardRequests } from './generated/card_requests.ts';
 import { engineCards, serverCards, storedCards } from './generated/cards.ts';
 import { engineReimbursements, serverReimbursements, storedReimbursements } from './generated/reimbursements.ts';
 import { engineTrips, serverTrips, storedTrips } from './generated/trips.ts';
+import { engineSpendRequests, serverSpendRequests, storedSpendRequests } from './generated/spend_requests.ts';
 import { specCollection } from './spec-collection.ts';
 import { transactionCollection } from './transactions.ts';
 import type { WorkerCollection } from './worker-collection.ts';
@@ -42,6 +44,9 @@ export const WORKER_COLLECTIONS = {
   card_requests: specCollection('card_requests', cardRequestEntity, { server: serverCardRequests, engine: engineCardRequests, stored: storedCardRequests }),
   bills: specCollection('bills', billEntity, { server: serverBills, engine: engineBills, stored: storedBills }),
   trips: specCollection('trips', tripEntity, { server: serverTrips, engine: engineTrips, stored: storedTrips }),
+  spend_requests: specCollection('spend_requests', spendRequestEntity, {
+    server: serverSpendRequests, engine: engineSpendRequests, stored: storedSpendRequests,
+  }),
 } as const satisfies { [C in QueriedCollection]: AnyWorkerCollection<C> };
 
 type Registry = typeof WORKER_COLLECTIONS;

@@ -48,6 +48,10 @@ export interface ReferenceData {
   mapping_rules: RowOf<'mapping_rules'>[];
   /** Issue 14: the business's entities (legal entities), named offline wherever an entity id shows. */
   entities: RowOf<'entities'>[];
+  /** Issue 28: purchase orders as shown ("Receive items" made offline applied), with their marks. */
+  purchase_orders: MarkedReferenceRow<RowOf<'purchase_orders'>>[];
+  /** Issue 28: the budgets the user may see, with what is left this interval. */
+  spend_allocations: RowOf<'spend_allocations'>[];
 }
 
 /**

@@ -36,7 +36,7 @@ CREATE TABLE spend_requests (
   status               text NOT NULL CHECK (status IN ('DRAFT', 'PENDING_APPROVAL', 'APPROVED', 'FULFILLED', 'REJECTED', 'CANCELED')),
   amount               bigint NOT NULL CHECK (amount > 0 AND amount <= 1000000000),
   currency             text NOT NULL CHECK (currency ~ '^[A-Z]{3}$'),
-  "interval"           text NOT NULL DEFAULT 'TOTAL' CHECK ("interval" IN ('DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY', 'TOTAL')),
+  limit_interval       text NOT NULL DEFAULT 'TOTAL' CHECK (limit_interval IN ('DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY', 'TOTAL')),
   description          text NOT NULL CHECK (length(description) BETWEEN 1 AND 2000),
   vendor_id            uuid REFERENCES vendors (id),
   -- [{id, description, quantity, unit_price}], in order (PRODUCT_OR_SERVICE).
@@ -176,4 +176,10 @@ ALTER TABLE bills
   -- schema/bill-match.ts poMatchSchema, or null when the bill names no PO.
   ADD COLUMN po_match jsonb;
 CREATE INDEX bills_purchase_order ON bills (purchase_order_id) WHERE purchase_order_id IS NOT NULL;
-ALTER TABLE bill_line_items ADD COLUMN po_line_id uuid REFERENCES purchase_order_lines (id);
+-- A line billed against a PO line says how many units at what unit price (amount = quantity × unit_price).
+ALTER TABLE bill_line_items
+  ADD COLUMN po_line_id uuid REFERENCES purchase_order_lines (id),
+  ADD COLUMN quantity bigint CHECK (quantity IS NULL OR quantity > 0),
+  ADD COLUMN unit_price bigint CHECK (unit_price IS NULL OR unit_price >= 0),
+  ADD CONSTRAINT bill_line_items_po_units CHECK (po_line_id IS NULL OR (quantity IS NOT NULL AND unit_price IS NOT NULL));
+CREATE INDEX bill_line_items_po_line ON bill_line_items (po_line_id) WHERE po_line_id IS NOT NULL;

@@ -22,6 +22,7 @@ export const OBJECT_TYPE_LABELS: Record<ApprovalObjectType, string> = {
   card_request: 'Card request',
   bill: 'Bill',
   travel_booking: 'Travel booking',
+  spend_request: 'Spend request',
 };
 
 /** The reject dialog's words for the kinds rejected: what the submitters see, and what an empty reason misses. */

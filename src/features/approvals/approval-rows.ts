@@ -33,6 +33,7 @@ export const REVIEWED_COLLECTION = {
   bill: 'bills',
   /** The booking lives inside its trip's doc: the trip is found by the traveller and the booking's id (use-inbox-rows.ts). */
   travel_booking: 'trips',
+  spend_request: 'spend_requests',
 } as const satisfies Record<ApprovalObjectType, string>;
 
 /**
@@ -133,7 +134,7 @@ export function billDescription(bill: Pick<Bill, 'invoice_number' | 'memo'>): st
   return `Invoice ${bill.invoice_number}${bill.memo ? ` · ${bill.memo}` : ''}`;
 }
 
-export const KIND_NOUNS: Record<ApprovalObjectType, string> = { reimbursement: 'claim', card_request: 'card request', bill: 'bill', travel_booking: 'travel booking' };
+export const KIND_NOUNS: Record<ApprovalObjectType, string> = { reimbursement: 'claim', card_request: 'card request', bill: 'bill', travel_booking: 'travel booking', spend_request: 'spend request' };
 
 /** "2 claims", "1 card request", "2 claims, 1 card request and 3 bills": what a decision covered. */
 export function reviewedText(kinds: readonly ApprovalObjectType[]): string {
