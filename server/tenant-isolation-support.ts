@@ -21,6 +21,8 @@ export type IdPool = {
   savedReports: string[]; dashboards: string[];
   syncCommits: string[]; mappingRules: string[];
   trips: string[];
+  spendRequests: string[]; purchaseOrders: string[]; poLines: string[]; itemReceipts: string[];
+  allocations: string[]; intents: string[]; documents: string[];
 };
 
 function uuidFor(key: string, pool: IdPool): string {
@@ -28,6 +30,13 @@ function uuidFor(key: string, pool: IdPool): string {
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
   if (k.includes('trip')) return first(pool.trips);
+  if (k.includes('spend_request')) return first(pool.spendRequests);
+  if (k.includes('purchase_order')) return first(pool.purchaseOrders);
+  if (k.includes('po_line')) return first(pool.poLines);
+  if (k.includes('item_receipt')) return first(pool.itemReceipts);
+  if (k.includes('allocation')) return first(pool.allocations);
+  if (k.includes('intent')) return first(pool.intents);
+  if (k.includes('document')) return first(pool.documents);
   if (k.includes('instance')) return first(pool.instances);
   if (k === 'report_id' || k.includes('saved_report')) return first(pool.savedReports);
   if (k.includes('dashboard')) return first(pool.dashboards);
