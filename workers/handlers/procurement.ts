@@ -55,7 +55,7 @@ function uploadOf<C extends CallDef>(def: C, params: (id: string) => CallOptions
     const bytes = new Uint8Array(await file.arrayBuffer());
     const check = checkReceiptFile(label, file.type, file.size, bytes);
     if (!check.ok) return { ok: false, error: check.error };
-    const r = await send(def, { params, file: { body: file, contentType: check.contentType } } as unknown as CallOptions<C>);
+    const r = await send(def, { params: params(id), file: { body: file, contentType: check.contentType } } as unknown as CallOptions<C>);
     return r.ok ? { ok: true, document: r.data as ProcurementDocument } : r;
   });
 }
