@@ -14,6 +14,7 @@ import {
   closePurchaseOrder as closePo, findPurchaseOrder, listPurchaseOrders as listPos,
 } from '../domain/procurement/purchase-orders.ts';
 import { matchTolerancesOf, saveMatchTolerances } from '../domain/procurement/tolerances.ts';
+import { receiptQuotas, takeQuota } from '../auth/quotas.ts';
 import { fileHeaders } from '../http/file-headers.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { billManagerOf, nowOf } from './bill-access.ts';
@@ -67,6 +68,8 @@ export const purchaseOrderHandlers = {
 
   [uploadItemReceiptDocument.id]: async (ctx) => {
     const { user } = actorOf(ctx);
+    // Packing slips share the person's upload allowance with receipts (a refused write rolls its use back).
+    await takeQuota(ctx.c, ctx.db, receiptQuotas(ctx.deps.quotas, user.id, ctx.input.body.length), ctx.deps.now());
     const contentType = (ctx.c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     return ok(await uploadReceiptDocument(ctx.db, user, ctx.input.params.item_receipt_id, contentType, ctx.input.body, nowOf(ctx)), 201);
   },
