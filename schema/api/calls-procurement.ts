@@ -302,9 +302,11 @@ export const SPEND_BUDGET_CALLS = [
   createSpendAllocation, listSpendAllocations, getSpendAllocation, updateSpendAllocation, addSpendAllocationUsers,
 ] as const;
 
-/** Purchase orders, item receipts, match tolerances and the match override. */
+/** Purchase orders, item receipts and match tolerances (server/routes/purchase-orders.ts). */
 export const PURCHASE_ORDER_CALLS = [
   listPurchaseOrders, getPurchaseOrder, closePurchaseOrder, getPurchaseOrderPdf, getMatchTolerances, putMatchTolerances,
   createItemReceipt, listItemReceipts, uploadItemReceiptDocument, getItemReceiptDocument, deleteItemReceipt, deleteItemReceiptDocument,
-  overrideBillMatch,
 ] as const;
+
+/** The three-way match's own call (the admin's override), served with the match itself. */
+export const BILL_MATCH_CALLS = [overrideBillMatch] as const;

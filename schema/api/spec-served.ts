@@ -71,6 +71,11 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE locations/{location}': ['admin.locations.delete'],
     'PUT department and location owners': ['admin.departments.owners', 'admin.locations.owners'],
   },
+  'Spend requests and purchase orders': {
+    'POST and PATCH /purchase-order-spend-requests/...': ['purchaseOrders.close', 'purchaseOrders.settings.put'],
+    'DELETE spend-requests: item receipts': ['itemReceipts.delete'],
+    'DELETE spend-requests: item receipt documents': ['itemReceipts.documents.delete'],
+  },
   'Travel and booking': {
     'DELETE travel policy': ['travel.policy.delete'],
     'DELETE travel-rewards': ['travel.rewards.void'],
