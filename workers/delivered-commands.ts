@@ -1,7 +1,7 @@
+import type { RxDocument } from 'rxdb';
 import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
 import { entityRefs } from '../sync/outbox-machine.ts';
-import { storedDoc } from './bulk-write.ts';
-import { CHECKPOINT_ID, type MirrorDatabase } from './db.ts';
+import { CHECKPOINT_ID, type MetaDoc } from './db.ts';
 import type { OutboxIndex } from './outbox-index.ts';
 import type { RxOutboxStore } from './outbox-store.ts';
 import type { RxMirrorStore } from './mirror-store.ts';
@@ -23,8 +23,7 @@ export class DeliveredCommands {
 
   constructor(
     private readonly deps: {
-      db: Pick<MirrorDatabase, 'meta'>;
-      store: Pick<RxOutboxStore, 'delivered' | 'remove'>;
+      store: Pick<RxOutboxStore, 'remove'>;
       mirror: Pick<RxMirrorStore, 'confirm'>;
       index: OutboxIndex;
       refresh(refs: EntityRefs): void;
@@ -34,12 +33,14 @@ export class DeliveredCommands {
     deps.index.onDeliveredDropped = (id) => this.forget(id);
   }
 
-  /** At open: every stored delivered entry. */
-  async load(): Promise<void> {
-    const checkpoint = await storedDoc(this.deps.db.meta, CHECKPOINT_ID);
-    const seq = (checkpoint && !checkpoint._deleted ? (checkpoint.value as { seq?: unknown } | undefined)?.seq : undefined);
+  /**
+   * At open: every stored delivered entry, and the stored checkpoint's seq among the meta
+   * documents, as the runtime read them (the outbox and the meta store side by side).
+   */
+  async load(entries: readonly OutboxEntry[], meta: readonly RxDocument<MetaDoc>[]): Promise<void> {
+    const seq = (meta.find((d) => d.id === CHECKPOINT_ID)?.value as { seq?: unknown } | undefined)?.seq;
     this.through = typeof seq === 'number' ? seq : 0;
-    for (const entry of await this.deps.store.delivered()) await this.show(entry);
+    for (const entry of entries) await this.show(entry);
   }
 
   /** A delivered entry, read at open or written by the service worker while this tab opened. */

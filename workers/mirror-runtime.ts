@@ -130,13 +130,14 @@ export class MirrorRuntime {
     });
     this.subscribe();
     const refresh = (refs: EntityRefs) => this.refreshRows(refs);
-    this.delivered = new DeliveredCommands({ db, store: this.outboxStore, mirror: this.mirror, index: this.outboxIndex, refresh, onError: (e) => opts.onError?.(e) });
-    this.outboxLoaded = this.outboxStore.list().then(async (entries) => {
-      await this.moot.attach(this.outboxIndex, new Set(entries.map((e) => e.id)));
-      this.outboxIndex.load(entries, this.outboxTouched ?? undefined);
+    this.delivered = new DeliveredCommands({ store: this.outboxStore, mirror: this.mirror, index: this.outboxIndex, refresh, onError: (e) => opts.onError?.(e) });
+    // The cold-start first page waits for this: outbox (delivered too) and meta (moot records, checkpoint) read side by side.
+    this.outboxLoaded = Promise.all([this.outboxStore.opening(), db.meta.find().exec()]).then(async ([{ live, delivered }, meta]) => {
+      this.moot.attach(this.outboxIndex, new Set(live.map((e) => e.id)), meta);
+      this.outboxIndex.load(live, this.outboxTouched ?? undefined);
       this.outboxTouched = null;
       // Issue 26: what the service worker delivered (or as this tab opened, below) shows until the feed brings it.
-      await this.delivered.load().catch((e: unknown) => opts.onError?.(e));
+      await this.delivered.load(delivered, meta).catch((e: unknown) => opts.onError?.(e));
     });
     this.referencesLoaded = new Promise((resolve) => (this.resolveReferences = resolve));
     this.ready = this.load();

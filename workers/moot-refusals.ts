@@ -1,4 +1,4 @@
-import type { RxCollection } from 'rxdb';
+import type { RxCollection, RxDocument } from 'rxdb';
 import type { MetaDoc } from './db.ts';
 import type { OutboxIndex } from './outbox-index.ts';
 import type { RxOutboxStore } from './outbox-store.ts';
@@ -26,10 +26,12 @@ export class MootRefusals {
     private readonly onError: (e: unknown) => void,
   ) {}
 
-  /** Wires the index: its first sightings are stored; the stored ones of live entries are seeded. */
-  async attach(index: OutboxIndex, live: ReadonlySet<string>): Promise<void> {
+  /**
+   * Wires the index: its first sightings are stored; the stored ones of live entries are seeded
+   * from `docs`, every meta document as the runtime read it at open (beside the outbox, not after it).
+   */
+  attach(index: OutboxIndex, live: ReadonlySet<string>, docs: readonly RxDocument<MetaDoc>[]): void {
     index.onFailedSeen = (id, seq) => this.write(id, seq);
-    const docs = await this.meta.find().exec();
     const seen: [string, number][] = [];
     for (const doc of docs) {
       if (!doc.id.startsWith(PREFIX)) continue;

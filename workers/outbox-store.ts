@@ -11,8 +11,16 @@ export class RxOutboxStore implements OutboxStore {
   constructor(private readonly db: Pick<MirrorDatabase, 'outbox'>) {}
 
   async list(): Promise<OutboxEntry[]> {
-    const docs = await queryDocs(this.db.outbox, { selector: {}, sort: [{ id: 'asc' }] } as never);
-    return (docs as OutboxEntry[]).filter((e) => e.state !== 'done').sort(byAge);
+    return (await this.opening()).live;
+  }
+
+  /**
+   * Every stored entry in one read, as a runtime opens: the live ones (`list`) and the delivered
+   * ones (`delivered`). The cold start's first page waits for the outbox, so it is read once.
+   */
+  async opening(): Promise<{ live: OutboxEntry[]; delivered: OutboxEntry[] }> {
+    const docs = (await queryDocs(this.db.outbox, { selector: {}, sort: [{ id: 'asc' }] } as never)) as OutboxEntry[];
+    return { live: docs.filter((e) => e.state !== 'done').sort(byAge), delivered: docs.filter((e) => e.state === 'done').sort(byAge) };
   }
 
   /**
