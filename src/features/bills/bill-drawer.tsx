@@ -28,8 +28,6 @@ import { failureText, runBillCommand, runBulkAction } from './run-bill-call.ts';
 import { useBill, type BillView } from './use-bills.ts';
 import { BillMatch } from './bill-match.tsx';
 import { matchPayBlock } from './bill-match-view.ts';
-import { isAdmin } from '../../../schema/roles.ts';
-import { useAppState } from '../../data-access/data-context.tsx';
 
 export interface BillDrawerProps {
   id: string;
@@ -72,7 +70,6 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
   const title = bill ? `${vendor ?? 'Bill'} · ${bill.invoice_number}` : bill === null ? 'Bill not found' : 'Bill';
   // Issue 28: a mismatched three-way match holds the payment back (the server refuses it too).
   const matchBlock = bill ? matchPayBlock(bill.po_match) : null;
-  const admin = useAppState((s) => (s.session ? isAdmin(s.session.user) : false));
 
   async function act(action: BillDrawerAction, b: BillView): Promise<boolean> {
     const amount = formatMoney(b.amount, b.currency);
@@ -137,7 +134,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
           )}
           <BillActions bill={bill} online={online} busy={busy} blocked={payBlock(bill, vendorDoc, today) !== null} matchBlock={matchBlock} onRun={(a) => void run(a, bill)} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
-          <BillMatch bill={bill} reference={reference} client={client} online={online} admin={admin} />
+          <BillMatch bill={bill} reference={reference} client={client} online={online} />
           <BillLines bill={bill} reference={reference} />
           <section aria-labelledby={`${bill.id}-invoice`}>
             <h3 id={`${bill.id}-invoice`} className="claim-section-title">Invoice document</h3>

@@ -108,10 +108,8 @@ export function billValues(b: Bill): BillFormValues {
     lines: b.line_items.filter((l) => !l.vendor_credit_id).map((l) => ({
       key: l.id, description: l.description, amount: amountText(l.amount, b.currency),
       gl_account_id: l.gl_account_id ?? '', department_id: l.department_id ?? '',
-      ...(l.po_line_id || l.quantity !== null ? {
-        po_line_id: l.po_line_id ?? '', quantity: l.quantity === null ? '' : String(l.quantity),
-        unit_price: l.unit_price === null ? '' : amountText(l.unit_price, b.currency),
-      } : {}),
+      ...(l.po_line_id || l.quantity !== null ? { po_line_id: l.po_line_id ?? '', quantity: l.quantity === null ? '' : String(l.quantity),
+        unit_price: l.unit_price === null ? '' : amountText(l.unit_price, b.currency) } : {}),
     })),
     credits: b.line_items.flatMap((l) => (l.vendor_credit_id
       ? [{ vendor_credit_id: l.vendor_credit_id, description: l.description, amount: amountText(-l.amount, b.currency) }]
@@ -243,7 +241,6 @@ const LABELS: [RegExp, string][] = [
 ];
 
 const LINE_FIELD_WORDS: Record<string, string> = { gl_account_id: 'GL account', department_id: 'department', po_line_id: 'PO line', unit_price: 'unit price' };
-
 /** One API error message in the form's words ("line_items.1.amount is required" → "Line 2: amount is required"). */
 function worded(path: string, message: string): string {
   if (path === 'vendor_id' && /is required/.test(message)) return 'Choose the vendor.';

@@ -6,6 +6,8 @@ import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { ModalActions } from '../../components/modal-actions.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
+import { isAdmin } from '../../../schema/roles.ts';
+import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { formatLocalDateTime, formatMoney } from '../../lib/format.ts';
@@ -22,8 +24,6 @@ export interface BillMatchProps {
   reference: ReferenceView;
   client: DataClient;
   online: boolean;
-  /** Admins may override a mismatch. */
-  admin: boolean;
 }
 
 /**
@@ -31,8 +31,10 @@ export interface BillMatchProps {
  * green when it matches, red with each reason per line, amber when an admin overrode it (who,
  * when, why). Admins get "Override match…" on a mismatch (online; a reason is required, audited).
  */
-export function BillMatch({ bill, reference, client, online, admin }: BillMatchProps) {
+export function BillMatch({ bill, reference, client, online }: BillMatchProps) {
   const [overriding, setOverriding] = useState(false);
+  // Admins may override a mismatch (the server checks too).
+  const admin = useAppState((s) => (s.session ? isAdmin(s.session.user) : false));
   if (!bill.purchase_order_id) return null;
   const po = reference.data.purchase_orders.find((p) => p.id === bill.purchase_order_id);
   const m = bill.po_match;

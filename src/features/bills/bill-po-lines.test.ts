@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PurchaseOrder } from '../../../schema/entities/purchase-order.ts';
+import { purchaseOrderSchema, type PurchaseOrder } from '../../../schema/entities/purchase-order.ts';
 import { billFields, createBillInput, emptyBillValues, poLineAmount } from './bill-form.ts';
 import { billablePurchaseOrders, linesFromPurchaseOrder } from './bill-po-lines.ts';
 
@@ -7,12 +7,13 @@ const VENDOR = '55555555-5555-4555-8555-555555555555';
 const OTHER = '77777777-7777-4777-8777-777777777777';
 const LINE = '11111111-1111-4111-8111-111111111111';
 
-const po = (id: string, over: Partial<PurchaseOrder> = {}) => ({
+/** Through the entity's schema: a fixture it refuses fails here first. */
+const po = (id: string, over: Partial<PurchaseOrder> = {}): PurchaseOrder => purchaseOrderSchema.parse({
   id, po_number: 'PO-000001', spend_request_id: id, vendor_id: VENDOR, currency: 'USD', amount: 22_500,
   lines: [{ id: LINE, description: 'Laptop stand', quantity: 5, unit_price: 4_500, received_quantity: 3, billed_quantity: 1 }],
   status: 'OPEN', receipts: [], bill_ids: [], created_by: id, closed_at: null, created_at: '2026-11-01T00:00:00Z',
   business_id: id, change_seq: 1, updated_at: '2026-11-01T00:00:00Z', deleted: false, ...over,
-}) as PurchaseOrder;
+});
 
 describe('poLineAmount', () => {
   it.each([
