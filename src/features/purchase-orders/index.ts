@@ -1,5 +1,5 @@
 import type { AnyRoute } from '@tanstack/react-router';
-import { mayManageBills } from '../../../schema/bill-rules.ts';
+import { canManageBillPayAccounting } from '../../../schema/roles.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
 import { pageRoute } from '../../lib/page-route.ts';
 import type { NavItem } from '../../lib/routing.ts';
@@ -21,7 +21,10 @@ export function purchaseOrdersRoutes<P extends AnyRoute>(parent: P) {
   ] as const;
 }
 
-/** Bill managers (AP), and anyone whose request became a purchase order. */
+/**
+ * Bill managers (AP; `mayManageBills` is this rule — roles.ts keeps bill-rules.ts out of the first
+ * load), and anyone whose request became a purchase order.
+ */
 export const purchaseOrdersNav: readonly NavItem[] = [
-  { to: '/purchase-orders', label: 'Purchase orders', short: 'POs', visible: mayManageBills, useAlsoVisible: useHasPurchaseOrders },
+  { to: '/purchase-orders', label: 'Purchase orders', short: 'POs', visible: canManageBillPayAccounting, useAlsoVisible: useHasPurchaseOrders },
 ];
