@@ -279,7 +279,7 @@ describe('the bill entity', () => {
   it('fills the defaults of a new bill', () => {
     const bill = makeBill();
     expect(bill).toMatchObject({ payment_date: null, memo: null, entity_id: null, payment_attempt: 0, paid_manually: false, deleted: false });
-    expect(bill.line_items[0]).toMatchObject({ gl_account_id: null, tracking: {}, vendor_credit_id: null });
+    expect(bill.line_items[0]).toMatchObject({ gl_account_id: null, tracking: {}, vendor_credit_id: null, po_line_id: null, quantity: null, unit_price: null });
   });
 
   it.each([
@@ -305,7 +305,7 @@ describe('the bill entity', () => {
   });
 
   it('filters and sorts for the mirror’s queries', () => {
-    const a = makeBill({ id: U(1), due_date: '2026-12-10', amount: 300, line_items: [{ id: U(11), description: 'a', amount: 300, gl_account_id: null, department_id: null, location_id: null, tracking: {}, vendor_credit_id: null }] });
+    const a = makeBill({ id: U(1), due_date: '2026-12-10', amount: 300, line_items: [{ id: U(11), description: 'a', amount: 300, gl_account_id: null, department_id: null, location_id: null, tracking: {}, vendor_credit_id: null, po_line_id: null, quantity: null, unit_price: null }] });
     const b = makeBill({ id: U(2), due_date: '2026-12-01', status: 'APPROVED', entity_id: U(70) });
     expect([a, b].sort(compareBills('due_date_asc')).map((x) => x.id)).toEqual([U(2), U(1)]);
     expect([b, a].sort(compareBills('due_date_desc')).map((x) => x.id)).toEqual([U(1), U(2)]);

@@ -105,6 +105,8 @@ const PATCH_FIELD_ACTION: Record<Exclude<keyof BillPatch, 'confirm_duplicate'>, 
   invoice_number: 'editPayable',
   currency: 'editPayable',
   line_items: 'editPayable',
+  // Issue 28: which PO the bill bills is what approvers approved too.
+  purchase_order_id: 'editPayable',
   invoice_date: 'editDates',
   due_date: 'editDates',
   entity_id: 'editEntity',

@@ -60,8 +60,8 @@ describe('creating a bill offline', () => {
     const again = await open();
     expect(await again.get('bills', NEW)).toMatchObject({ status: 'DRAFT', amount: 15_050, pending: 'pending' });
     const stored = await serverVersion(again, NEW, { change_seq: 7, line_items: [
-      { id: testUuid(0xf, 1), description: 'Paper', amount: 12_000, gl_account_id: null, department_id: null, location_id: null, tracking: {}, vendor_credit_id: null },
-      { id: testUuid(0xf, 2), description: 'Toner', amount: 3_050, gl_account_id: null, department_id: null, location_id: null, tracking: {}, vendor_credit_id: null },
+      { id: testUuid(0xf, 1), description: 'Paper', amount: 12_000, gl_account_id: null, department_id: null, location_id: null, tracking: {}, vendor_credit_id: null, po_line_id: null, quantity: null, unit_price: null },
+      { id: testUuid(0xf, 2), description: 'Toner', amount: 3_050, gl_account_id: null, department_id: null, location_id: null, tracking: {}, vendor_credit_id: null, po_line_id: null, quantity: null, unit_price: null },
     ] });
     const net = outboxOver(again, [jsonResponse(200, stored)], { scopes: ['default', 'low-risk'] });
     net.outbox.kick();
@@ -320,7 +320,7 @@ describe('searching bills', () => {
       put('vendors', vendor(1, 'Paper Mill Co')),
       put('vendors', vendor(2, 'Acme Freight')),
       put('bills', makeBill(1, 1, { memo: 'office paper', amount: 15_000 })),
-      put('bills', makeBill(2, 2, { invoice_number: 'FR-9', status: 'APPROVED', amount: 30_000, line_items: [{ id: testUuid(0xf, 9), description: 'Freight', amount: 30_000, gl_account_id: null, department_id: null, location_id: null, tracking: {}, vendor_credit_id: null }] })),
+      put('bills', makeBill(2, 2, { invoice_number: 'FR-9', status: 'APPROVED', amount: 30_000, line_items: [{ id: testUuid(0xf, 9), description: 'Freight', amount: 30_000, gl_account_id: null, department_id: null, location_id: null, tracking: {}, vendor_credit_id: null, po_line_id: null, quantity: null, unit_price: null }] })),
     ]);
     const ids = async (filter: Record<string, unknown>, sort: 'amount_asc' | 'amount_desc' = 'amount_asc') =>
       (await rt.query('bills', { filter, sort, offset: 0, limit: 10 })).rows.map((r) => r.id);

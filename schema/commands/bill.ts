@@ -39,6 +39,7 @@ export function billLines(billId: string, lines: readonly BillLineInput[]): Bill
   return lines.map((l, i) => ({
     id: lineIdOf(billId, i), description: l.description, amount: l.amount, gl_account_id: l.gl_account_id ?? null,
     department_id: l.department_id ?? null, location_id: null, tracking: {}, vendor_credit_id: l.vendor_credit_id ?? null,
+    po_line_id: l.po_line_id ?? null, quantity: l.quantity ?? null, unit_price: l.unit_price ?? null,
   }));
 }
 
@@ -54,6 +55,8 @@ export function applyBillPatch(row: Bill, patch: BillPatch): Bill {
     if (patch.memo !== undefined) d.memo = patch.memo;
     if (patch.entity_id !== undefined) d.entity_id = patch.entity_id;
     if (patch.invoice_file_id !== undefined) d.invoice_file_id = patch.invoice_file_id;
+    // The match itself is the server's (it reads receipts and other bills): the feed brings it.
+    if (patch.purchase_order_id !== undefined) d.purchase_order_id = patch.purchase_order_id;
     if (patch.line_items !== undefined) d.line_items = billLines(d.id, patch.line_items);
     d.amount = billTotal(d.line_items);
     if (patch.submit) {
@@ -73,6 +76,7 @@ export function applyBillCreate(row: Bill, body: BillCreate): Bill {
     d.due_date = body.due_date;
     d.currency = body.currency;
     d.memo = body.memo ?? null;
+    d.purchase_order_id = body.purchase_order_id ?? null;
     d.line_items = billLines(d.id, body.line_items);
     d.amount = billTotal(d.line_items);
     d.status = createdStatus(body.submit);
@@ -90,7 +94,7 @@ export function newBill(body: BillCreate, { id, actor, at }: BlankContext): Bill
     payment_date: null, currency: body.currency, amount: 0, line_items: [], memo: null, status: 'DRAFT', entity_id: null,
     invoice_file_id: null, created_by: actor.user_id, submitted_at: null, approved_by: null, approved_at: null, rejection_reason: null,
     payment_attempt: 0, payment_failure_reason: null, paid_at: null, paid_manually: false, reconciled_at: null, created_at: at,
-    accounting_synced_at: null, duplicate_of: null,
+    accounting_synced_at: null, duplicate_of: null, purchase_order_id: null, po_match: null,
     business_id: actor.business_id, change_seq: 0, updated_at: at, deleted: false,
   };
 }

@@ -4,6 +4,8 @@ import { defineEntity } from './define-entity.ts';
 import { columnsOf } from './columns.ts';
 import { ascending, listMatcher, presentIds } from './query-shapes.ts';
 import { currencyCodeSchema, knownCurrencySchema } from '../money.ts';
+import { MAX_LINE_QUANTITY } from './spend-request.ts';
+import { poMatchSchema } from '../bill-match.ts';
 
 /**
  * Issue 11 §7 bill pay: a vendor's invoice the business pays. The status machine, the
@@ -44,6 +46,14 @@ const billLineItemSchema = z.object({
   /** Accounting tracking: tracking category id → option id (as on transactions). */
   tracking: z.record(z.string(), uuid).default({}),
   vendor_credit_id: uuid.nullable().default(null),
+  /**
+   * Issue 28, three-way match: the line of the bill's purchase order this line bills, and how
+   * many units at what unit price (minor units; `amount` = quantity × unit_price). A line naming a
+   * PO line always says both; other lines may leave them null (schema/bill-match.ts).
+   */
+  po_line_id: uuid.nullable().default(null),
+  quantity: z.number().int().positive().max(MAX_LINE_QUANTITY).nullable().default(null),
+  unit_price: z.number().int().min(0).max(MAX_BILL_AMOUNT).nullable().default(null),
 });
 export type BillLineItem = z.infer<typeof billLineItemSchema>;
 
@@ -109,6 +119,14 @@ export const billSchema = z.object({
    * confirmed and when (null for a duplicate made before the check existed, migration 036).
    */
   duplicate_of: billDuplicateSchema.nullable().optional(),
+  /** Issue 28: the purchase order this bill bills (its lines name the PO's lines); null: none. */
+  purchase_order_id: uuid.nullable().default(null),
+  /**
+   * The three-way match against that PO and its receipts, as the server last stored it (null when
+   * the bill names no PO). A MISMATCHED bill cannot be paid (PROCUREMENT_7013) until it matches
+   * or an admin overrides it (OVERRIDDEN).
+   */
+  po_match: poMatchSchema.nullable().default(null),
   ...mirroredFields,
 });
 export type Bill = z.infer<typeof billSchema>;
@@ -123,6 +141,10 @@ export const billLineInputSchema = z.object({
   department_id: uuid.optional(),
   /** A credit line: the vendor credit it draws on (its amount negative; the server checks what remains). */
   vendor_credit_id: uuid.optional(),
+  /** Issue 28: the PO line billed (a line of the bill's `purchase_order_id`); it needs quantity and unit_price. */
+  po_line_id: uuid.nullable().optional(),
+  quantity: z.number().int().positive().max(MAX_LINE_QUANTITY).nullable().optional(),
+  unit_price: z.number().int().min(0).max(MAX_BILL_AMOUNT).nullable().optional(),
 });
 export type BillLineInput = z.infer<typeof billLineInputSchema>;
 
@@ -160,6 +182,11 @@ export const billCreateSchema = z.object({
    * number, or of `submit`.
    */
   confirm_duplicate: z.boolean().optional(),
+  /**
+   * Issue 28: the purchase order billed: the business's, live, not CLOSED, of the bill's vendor
+   * (422 otherwise); its lines are named per line (`po_line_id`). null on a PATCH: no PO.
+   */
+  purchase_order_id: uuid.nullable().optional(),
 });
 export type BillCreate = z.infer<typeof billCreateSchema>;
 
@@ -252,7 +279,8 @@ const referencedIds = (b: Bill) => presentIds(b.vendor_id, b.entity_id);
 const BILL_LINES_SQL = `(SELECT coalesce(jsonb_agg(jsonb_build_object(
       'id', li.id, 'description', li.description, 'amount', li.amount, 'gl_account_id', li.gl_account_id,
       'department_id', li.department_id, 'location_id', li.location_id, 'tracking', li.tracking,
-      'vendor_credit_id', li.vendor_credit_id) ORDER BY li.position), '[]'::jsonb)
+      'vendor_credit_id', li.vendor_credit_id, 'po_line_id', li.po_line_id, 'quantity', li.quantity,
+      'unit_price', li.unit_price) ORDER BY li.position), '[]'::jsonb)
     FROM bill_line_items li WHERE li.bill_id = r.id)`;
 
 /** Issue 25: the other bill of a duplicate (`billDuplicateSchema`), read when the doc is built. */
@@ -268,7 +296,7 @@ export const billEntity = defineEntity({
   visibility: 'bill_pay',
   searchText: ['invoice_number', 'memo'],
   query: { filter: billFilterSchema, sorts: BILL_SORTS, matches: matchesBillFilter, compare: compareBills, referencedIds },
-  /** Table `bills` (migrations 015, 020, 035, 036) and its lines (`bill_line_items`). */
+  /** Table `bills` (migrations 015, 020, 035, 036, 044) and its lines (`bill_line_items`). */
   columns: columnsOf(billSchema, {
     vendor_id: { indexed: true },
     payment_date: { indexed: true },
@@ -277,5 +305,8 @@ export const billEntity = defineEntity({
     created_at: { indexed: true },
     accounting_synced_at: { missing: 'null' },
     duplicate_of: { sql: BILL_DUPLICATE_OF_SQL, missing: 'null' },
+    // Issue 28 (migration 044): rows mirrored before them read as no PO.
+    purchase_order_id: { missing: 'null' },
+    po_match: { missing: 'null' },
   }),
 });

@@ -26,6 +26,8 @@ import { DuplicateRefusal } from './duplicate-refusal.tsx';
 import { ApprovalChain } from './approval-chain.tsx';
 import { failureText, runBillCommand, runBulkAction } from './run-bill-call.ts';
 import { useBill, type BillView } from './use-bills.ts';
+import { BillMatch } from './bill-match.tsx';
+import { matchPayBlock } from './bill-match-view.ts';
 
 export interface BillDrawerProps {
   id: string;
@@ -66,6 +68,8 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
   // verified bank account (or no payment method for its currency), offers the bank details instead.
   const payable: VendorPaymentCheck | null = bill && vendorDoc && payingStatus(bill.status) ? vendorPaymentCheck(vendorDoc, bill.currency) : null;
   const title = bill ? `${vendor ?? 'Bill'} · ${bill.invoice_number}` : bill === null ? 'Bill not found' : 'Bill';
+  // Issue 28: a mismatched three-way match holds the payment back (the server refuses it too).
+  const matchBlock = bill ? matchPayBlock(bill.po_match) : null;
 
   async function act(action: BillDrawerAction, b: BillView): Promise<boolean> {
     const amount = formatMoney(b.amount, b.currency);
@@ -128,8 +132,9 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
           {payable && !payable.ok && vendorDoc && (
             <CannotPay check={payable} vendor={vendorDoc} online={online} onAdd={() => setAddingBank(vendorDoc)} />
           )}
-          <BillActions bill={bill} online={online} busy={busy} blocked={payBlock(bill, vendorDoc, today) !== null} onRun={(a) => void run(a, bill)} />
+          <BillActions bill={bill} online={online} busy={busy} blocked={payBlock(bill, vendorDoc, today) !== null} matchBlock={matchBlock} onRun={(a) => void run(a, bill)} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
+          <BillMatch bill={bill} reference={reference} client={client} online={online} />
           <BillLines bill={bill} reference={reference} />
           <section aria-labelledby={`${bill.id}-invoice`}>
             <h3 id={`${bill.id}-invoice`} className="claim-section-title">Invoice document</h3>
@@ -211,8 +216,11 @@ const payingStatus = (status: BillView['status']) =>
 /** The day a payment sent on `sent` settles (the server's rule: DEFAULT_SETTLEMENT_DAYS bank business days). */
 const settlesOn = (sent: string) => expectedSettlementDate(sent, DEFAULT_SETTLEMENT_DAYS);
 
-function BillActions({ bill, online, busy, blocked: cannotPay = false, onRun }: {
-  bill: BillView; online: boolean; busy: BillDrawerAction | null; blocked?: boolean; onRun(a: BillDrawerAction): void;
+function BillActions({ bill, online, busy, blocked: cannotPay = false, matchBlock = null, onRun }: {
+  bill: BillView; online: boolean; busy: BillDrawerAction | null; blocked?: boolean;
+  /** Why paying is held back by the three-way match (the bill's `po_match` is MISMATCHED). */
+  matchBlock?: string | null;
+  onRun(a: BillDrawerAction): void;
 }) {
   const syncing = SYNCING_STATES.has(bill.pending);
   // A vendor that cannot be paid (CannotPay says what to do), or a payment already on its way: no Pay now / Retry that would fail.
@@ -224,6 +232,7 @@ function BillActions({ bill, online, busy, blocked: cannotPay = false, onRun }: 
     <div className="bill-actions" role="group" aria-label="Bill actions">
       {actions.map((action) => {
         const blocked = !online && needsConnection(action);
+        const unmatched = matchBlock !== null && MOVES_MONEY.includes(action);
         const locked = action === 'edit' && !!bill.accounting_synced_at;
         const danger = action === 'cancel' || action === 'delete' || action === 'reversePayment';
         const primary = action === 'payNow' || action === 'submit' || (action === 'retryPayment');
@@ -232,15 +241,19 @@ function BillActions({ bill, online, busy, blocked: cannotPay = false, onRun }: 
             key={action}
             size="sm"
             variant={danger ? 'danger' : primary ? 'primary' : 'secondary'}
-            disabled={blocked || locked || (busy !== null && busy !== action)}
+            disabled={blocked || locked || unmatched || (busy !== null && busy !== action)}
             loading={busy === action}
-            title={locked ? SYNCED_EDIT_HINT : blocked ? 'This needs a connection.' : undefined}
+            title={locked ? SYNCED_EDIT_HINT : blocked ? 'This needs a connection.' : unmatched ? matchBlock : undefined}
+            aria-describedby={unmatched ? `${bill.id}-match-block` : undefined}
             onClick={() => onRun(action)}
           >
             {drawerActionLabel(action, bill.status)}
           </Button>
         );
       })}
+      {matchBlock && actions.some((a) => MOVES_MONEY.includes(a)) && (
+        <p id={`${bill.id}-match-block`} className="notice notice-error bill-match-block">{matchBlock}</p>
+      )}
       {heldBack && (
         <p className="muted bill-offline-note">
           {bill.status === 'SCHEDULED' && bill.pending !== null

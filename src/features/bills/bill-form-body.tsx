@@ -10,6 +10,7 @@ import type { ReferenceView } from '../../lib/reference-data.ts';
 import { billTotals } from './bill-form.ts';
 import { dueHint } from './bill-form-prefill.ts';
 import { BillMemoField, CurrencyField, VendorField } from './bill-form-fields.tsx';
+import { PurchaseOrderField } from './bill-po-field.tsx';
 import { BillLinesField } from './bill-lines.tsx';
 import { BillCredits, TemplatePicker } from './extras/bill-form-extras.tsx';
 import { InvoiceFileField } from './invoice-file.tsx';
@@ -49,6 +50,7 @@ export function BillFormBody({ form, fieldsBox, bill, client, reference, currenc
       {!bill && provisionalBillId === undefined && <TemplatePicker templates={form.templates} vendorName={vendorName} initialId={templateId} onPick={form.pickTemplate} />}
       <VendorField field="vendor_id" label="Vendor" value={values.vendor_id} options={vendorOptions} error={errors.vendor_id} hint={hint}
         disabled={!parts.payable} onChange={(v) => set('vendor_id', v)} />
+      <PurchaseOrderField form={form} reference={reference} />
       <TextField
         field="invoice_number"
         maxLength={MAX_INVOICE_NUMBER_LENGTH}
@@ -102,12 +104,13 @@ export function BillFormBody({ form, fieldsBox, bill, client, reference, currenc
 }
 
 /** A line's fields whose messages a change of the line clears. */
-const LINE_FIELDS = ['description', 'amount', 'gl_account_id', 'department_id'] as const;
+const LINE_FIELDS = ['description', 'amount', 'gl_account_id', 'department_id', 'po_line_id', 'quantity', 'unit_price'] as const;
 
 /** The lines (and the vendor credits applied under them), with the note when this form may not change them. */
 function BillLinesBox({ form, reference }: { form: BillForm; reference: ReferenceView }) {
   const { values, errors, linesLocked, setLines, setCredits } = form;
   const totals = billTotals(values);
+  const po = values.purchase_order_id ? reference.data.purchase_orders.find((p) => p.id === values.purchase_order_id) ?? null : null;
   return (
     <div className="bill-wide">
       {linesLocked && form.parts.payable && (
@@ -120,6 +123,7 @@ function BillLinesBox({ form, reference }: { form: BillForm; reference: Referenc
         reference={reference}
         errors={errors}
         disabled={linesLocked}
+        po={po}
         credits={{
           minor: totals.credits,
           complete: totals.complete,

@@ -7,6 +7,7 @@ import type { VendorCredit } from '../../../schema/entities/vendor-credit.ts';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { validationMessages } from '../../../schema/errors.ts';
 import { currencyExponent, toMinorUnits } from '../../../schema/money.ts';
+import { billPoLineErrors } from '../../../schema/bill-match.ts';
 
 /**
  * The bill form's values (what the inputs hold, as typed) and their way to the bill commands
@@ -26,6 +27,10 @@ export interface BillLineValues {
   amount: string;
   gl_account_id: string;
   department_id: string;
+  /** Issue 28, a bill naming a PO: the PO line billed, and how many at what unit price (as typed; amount = their product). */
+  po_line_id?: string;
+  quantity?: string;
+  unit_price?: string;
 }
 
 /**
@@ -52,6 +57,8 @@ export interface BillFormValues {
   memo: string;
   /** The invoice document: a receipt-store id (client id while it waits to upload). */
   invoice_file_id: string | null;
+  /** Issue 28: the purchase order the bill bills ('' or absent: none). */
+  purchase_order_id?: string;
 }
 
 /** The fields a person can type in (what "already typed" means for a prefill). */
@@ -101,12 +108,15 @@ export function billValues(b: Bill): BillFormValues {
     lines: b.line_items.filter((l) => !l.vendor_credit_id).map((l) => ({
       key: l.id, description: l.description, amount: amountText(l.amount, b.currency),
       gl_account_id: l.gl_account_id ?? '', department_id: l.department_id ?? '',
+      ...(l.po_line_id || l.quantity !== null ? { po_line_id: l.po_line_id ?? '', quantity: l.quantity === null ? '' : String(l.quantity),
+        unit_price: l.unit_price === null ? '' : amountText(l.unit_price, b.currency) } : {}),
     })),
     credits: b.line_items.flatMap((l) => (l.vendor_credit_id
       ? [{ vendor_credit_id: l.vendor_credit_id, description: l.description, amount: amountText(-l.amount, b.currency) }]
       : [])),
     memo: b.memo ?? '',
     invoice_file_id: b.invoice_file_id,
+    ...(b.purchase_order_id ? { purchase_order_id: b.purchase_order_id } : {}),
   };
 }
 
@@ -180,6 +190,7 @@ export function billFields(v: BillFormValues) {
       return { description: c.description.trim(), amount: minor === null ? typed : -minor, vendor_credit_id: c.vendor_credit_id };
     })],
     memo: v.memo.trim(),
+    purchase_order_id: trimmed(v.purchase_order_id ?? ''),
   };
 }
 
@@ -193,8 +204,30 @@ export function lineInputs(lines: readonly BillLineValues[], currency: string) {
       amount: minor ?? typed,
       ...(l.gl_account_id ? { gl_account_id: l.gl_account_id } : {}),
       ...(l.department_id ? { department_id: l.department_id } : {}),
+      ...poLineInput(l, currency),
     };
   });
+}
+
+/** Issue 28: a line's PO line, quantity and unit price as the API takes them (left out when none is typed; unreadable values as typed). */
+function poLineInput(l: BillLineValues, currency: string) {
+  const quantity = trimmed(l.quantity ?? '');
+  const price = trimmed(l.unit_price ?? '');
+  if (!l.po_line_id && quantity === undefined && price === undefined) return {};
+  const minor = price === undefined ? null : parseAmount(price, currency);
+  return {
+    ...(l.po_line_id ? { po_line_id: l.po_line_id } : {}),
+    quantity: quantity === undefined ? null : /^\d+$/.test(quantity) ? Number(quantity) : quantity,
+    unit_price: price === undefined ? null : minor ?? price,
+  };
+}
+
+/** A PO line's amount from its quantity and unit price as typed ("5", "45.00" → "225.00"), or null while either cannot be read. */
+export function poLineAmount(quantity: string, unitPrice: string, currency: string): string | null {
+  const q = quantity.trim();
+  const p = unitPrice.trim() === '' ? null : parseAmount(unitPrice, currency);
+  if (!/^\d+$/.test(q) || p === null) return null;
+  return amountText(Number(q) * p, currency);
 }
 
 const LABELS: [RegExp, string][] = [
@@ -207,13 +240,14 @@ const LABELS: [RegExp, string][] = [
   [/^line_items\b/, 'Lines'],
 ];
 
+const LINE_FIELD_WORDS: Record<string, string> = { gl_account_id: 'GL account', department_id: 'department', po_line_id: 'PO line', unit_price: 'unit price' };
 /** One API error message in the form's words ("line_items.1.amount is required" → "Line 2: amount is required"). */
 function worded(path: string, message: string): string {
   if (path === 'vendor_id' && /is required/.test(message)) return 'Choose the vendor.';
   const line = /^line_items\.(\d+)\.(\w+)/.exec(path);
   let text = message.replaceAll('patch.', '');
   if (line) {
-    const field = line[2] === 'gl_account_id' ? 'GL account' : line[2] === 'department_id' ? 'department' : line[2]!;
+    const field = LINE_FIELD_WORDS[line[2]!] ?? line[2]!;
     text = text.replace(/^line_items\.\d+\.\w+/, `Line ${Number(line[1]) + 1}: ${field}`);
   } else {
     for (const [re, label] of LABELS) if (re.test(path)) text = text.replace(path, label);
@@ -237,7 +271,7 @@ export function firstErrorField(errors: BillFieldErrors): string | null {
   const rank = (k: string) => {
     const order = ['vendor_id', 'invoice_number', 'invoice_date', 'due_date', 'currency', 'line_items', 'amount', 'memo'];
     const line = /^line_items\.(\d+)\.(\w+)/.exec(k);
-    if (line) return 5 + Number(line[1]) / 1000 + ['description', 'amount', 'gl_account_id', 'department_id'].indexOf(line[2]!) / 1e6;
+    if (line) return 5 + Number(line[1]) / 1000 + ['po_line_id', 'description', 'quantity', 'unit_price', 'amount', 'gl_account_id', 'department_id'].indexOf(line[2]!) / 1e6;
     const i = order.indexOf(k);
     return i === -1 ? order.length : i;
   };
@@ -252,7 +286,8 @@ export function createBillInput(v: BillFormValues, opts: { id: string; submit: b
   const input = { ...fields, ...(memo ? { memo } : {}), id: opts.id, submit: opts.submit };
   const parsed = commandDef('bill.create').args.safeParse(input);
   if (!parsed.success) return { ok: false, errors: billFormErrors(validationMessages(parsed.error as z.ZodError, input)) };
-  const errors = validateBill(parsed.data as Parameters<typeof validateBill>[0]);
+  const data = parsed.data as Parameters<typeof validateBill>[0] & { line_items: Parameters<typeof billPoLineErrors>[0]; currency: string };
+  const errors = { ...validateBill(data), ...billPoLineErrors(data.line_items, data.currency) };
   if (Object.keys(errors).length > 0) return { ok: false, errors: billFormErrors(errors) };
   return { ok: true, input: parsed.data as Record<string, unknown> };
 }
@@ -278,6 +313,7 @@ export function updateBillPatch(bill: Bill, v: BillFormValues, submit: boolean):
     if (!same(before[key], after[key])) patch[key] = after[key];
   }
   if (before.memo !== after.memo) patch.memo = after.memo === '' ? null : after.memo;
+  if (before.purchase_order_id !== after.purchase_order_id) patch.purchase_order_id = after.purchase_order_id ?? null;
   if (bill.invoice_file_id !== v.invoice_file_id) patch.invoice_file_id = v.invoice_file_id;
   if (submit) patch.submit = true;
   if (Object.keys(patch).length === 0) return { ok: true, patch: null };
@@ -289,7 +325,7 @@ export function updateBillPatch(bill: Bill, v: BillFormValues, submit: boolean):
   const allowed = checkBillPatch(checked, bill.status);
   if (!allowed.ok) return { ok: false, errors: {}, message: allowed.message };
   const next = def.apply(bill, parsed.data) as Bill;
-  const errors = validateBill({ ...next, amount: undefined });
+  const errors = { ...validateBill({ ...next, amount: undefined }), ...billPoLineErrors(next.line_items, next.currency) };
   if (Object.keys(errors).length > 0) return { ok: false, errors: billFormErrors(errors) };
   return { ok: true, patch: checked };
 }

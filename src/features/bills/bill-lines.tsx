@@ -5,7 +5,8 @@ import { Combobox } from '../../components/combobox.tsx';
 import type { SelectOption } from '../../components/select-field.tsx';
 import { formatMoney } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
-import { emptyLine, linesTotal, type BillFieldErrors, type BillLineValues } from './bill-form.ts';
+import type { PurchaseOrder } from '../../../schema/entities/purchase-order.ts';
+import { amountText, emptyLine, linesTotal, poLineAmount, type BillFieldErrors, type BillLineValues } from './bill-form.ts';
 
 export interface BillLinesEditorProps {
   lines: readonly BillLineValues[];
@@ -20,6 +21,8 @@ export interface BillLinesEditorProps {
   onChange(index: number, line: BillLineValues): void;
   onAdd(): void;
   onRemove(index: number): void;
+  /** Issue 28: the bill names this purchase order: each line picks its PO line, quantity and unit price. */
+  po?: Pick<PurchaseOrder, 'lines' | 'currency'> | null | undefined;
 }
 
 const NONE: SelectOption = { value: '', label: 'None' };
@@ -51,6 +54,8 @@ export function BillLinesEditor(props: BillLinesEditorProps) {
             glAccounts={props.glAccounts}
             departments={props.departments}
             disabled={disabled}
+            currency={currency}
+            po={props.po ?? null}
             removable={lines.length > 1}
             onChange={(next) => props.onChange(i, next)}
             onRemove={() => props.onRemove(i)}
@@ -89,7 +94,7 @@ export function BillLinesEditor(props: BillLinesEditorProps) {
   );
 }
 
-export interface BillLinesFieldProps extends Pick<BillLinesEditorProps, 'errors' | 'disabled' | 'credits'> {
+export interface BillLinesFieldProps extends Pick<BillLinesEditorProps, 'errors' | 'disabled' | 'credits' | 'po'> {
   values: { lines: readonly BillLineValues[]; currency: string; vendor_id: string };
   reference: ReferenceView;
   /** A new line's key. */
@@ -123,16 +128,43 @@ interface BillLineRowProps {
   departments: readonly SelectOption[];
   disabled?: boolean;
   removable: boolean;
+  currency: string;
+  po: Pick<PurchaseOrder, 'lines' | 'currency'> | null;
   onChange(line: BillLineValues): void;
   onRemove(): void;
 }
 
-function BillLineRow({ index, line, errors, glAccounts, departments, disabled, removable, onChange, onRemove }: BillLineRowProps) {
+function BillLineRow({ index, line, errors, glAccounts, departments, disabled, removable, currency, po, onChange, onRemove }: BillLineRowProps) {
   const n = index + 1;
   const err = (field: string) => errors[`line_items.${index}.${field}`];
-  const set = <K extends keyof BillLineValues>(key: K, value: BillLineValues[K]) => onChange({ ...line, [key]: value });
+  const set = <K extends keyof BillLineValues>(key: K, value: BillLineValues[K]) => {
+    const next = { ...line, [key]: value };
+    // A PO line's amount is its quantity × unit price: typed figures keep it in step.
+    if (key === 'quantity' || key === 'unit_price') {
+      const amount = poLineAmount(next.quantity ?? '', next.unit_price ?? '', currency);
+      if (amount !== null) next.amount = amount;
+    }
+    if (key === 'po_line_id' && po) {
+      const chosen = po.lines.find((l) => l.id === value);
+      if (chosen) {
+        if (!next.description.trim()) next.description = chosen.description;
+        if (!next.unit_price?.trim()) next.unit_price = amountText(chosen.unit_price, currency);
+        if (!next.quantity?.trim()) next.quantity = String(Math.max(1, chosen.received_quantity - chosen.billed_quantity));
+        next.amount = poLineAmount(next.quantity ?? '', next.unit_price ?? '', currency) ?? next.amount;
+      }
+    }
+    onChange(next);
+  };
   return (
-    <li className="bill-line" aria-label={`Line ${n}`}>
+    <li className={po ? 'bill-line bill-line-po' : 'bill-line'} aria-label={`Line ${n}`}>
+      {po && (
+        <>
+          <LineCoding area="bill-line-poline" label="PO line" n={n} value={line.po_line_id ?? ''} error={err('po_line_id')} disabled={disabled} field={`line_items.${index}.po_line_id`}
+            options={po.lines.map((l) => ({ value: l.id, label: `${l.description} (${l.received_quantity} of ${l.quantity} received)` }))} onChange={(v) => set('po_line_id', v)} />
+          <LineInput field={`line_items.${index}.quantity`} label="Quantity" n={n} value={line.quantity ?? ''} error={err('quantity')} disabled={disabled} amount onChange={(v) => set('quantity', v)} />
+          <LineInput field={`line_items.${index}.unit_price`} label="Unit price" n={n} value={line.unit_price ?? ''} error={err('unit_price')} disabled={disabled} amount onChange={(v) => set('unit_price', v)} />
+        </>
+      )}
       <LineInput field={`line_items.${index}.description`} label="Description" n={n} value={line.description} error={err('description')} disabled={disabled} onChange={(v) => set('description', v)} />
       <LineInput field={`line_items.${index}.amount`} label="Amount" n={n} value={line.amount} error={err('amount')} disabled={disabled} amount onChange={(v) => set('amount', v)} />
       <LineCoding area="bill-line-gl" label="GL account" n={n} value={line.gl_account_id} options={glAccounts} error={err('gl_account_id')} disabled={disabled} field={`line_items.${index}.gl_account_id`} onChange={(v) => set('gl_account_id', v)} />
@@ -146,10 +178,13 @@ function BillLineRow({ index, line, errors, glAccounts, departments, disabled, r
   );
 }
 
+/** The grid area of a figure input by its label. */
+const AREAS: Record<string, string> = { Amount: 'amount', Quantity: 'qty', 'Unit price': 'price' };
+
 function LineInput(props: { field: string; label: string; n: number; value: string; error?: string | undefined; disabled?: boolean | undefined; amount?: boolean; onChange(v: string): void }) {
   const errorId = useId();
   return (
-    <label className={props.amount ? 'field bill-line-amount' : 'field bill-line-description'} data-field={props.field}>
+    <label className={props.amount ? `field bill-line-${AREAS[props.label] ?? 'amount'}` : 'field bill-line-description'} data-field={props.field}>
       <span className="field-label">
         <span className="sr-only">Line {props.n} </span>
         {props.label}
