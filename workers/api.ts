@@ -12,6 +12,7 @@ import type { ApprovalPolicyApi } from './handlers/approval-policies.ts';
 import type { BillExtrasApi } from './handlers/bill-extras.ts';
 import type { BillApi } from './handlers/bills.ts';
 import type { OrgApi } from './handlers/org.ts';
+import type { ProcurementApi } from './handlers/procurement.ts';
 import type { SsoApi } from './handlers/sso.ts';
 import type { SupportAccessApi } from './handlers/support-access.ts';
 import type { TeamApi } from './handlers/team.ts';
@@ -41,13 +42,15 @@ export type * from './handlers/sso.ts';
 export type * from './handlers/support-access.ts';
 export type * from './handlers/approval-policies.ts';
 export type * from './handlers/travel.ts';
+export type * from './handlers/procurement.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
  * workers/handlers/ (as Actual joins its `Handlers`); data-worker.ts exposes the join as is.
  */
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
-  VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi {}
+  VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
+  ProcurementApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

@@ -67,6 +67,11 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'trip.delete': { trip_id: ROW(1) },
   'trip.linkSpend': { trip_id: ROW(1), transaction_ids: [ROW(2)], reimbursement_ids: [] },
   'trip.unlinkSpend': { trip_id: ROW(1), transaction_ids: [ROW(2)] },
+  'spendRequest.create': { id: ROW(1), type: 'GENERAL_EXPENSE', amount: { amount: 50_000, currency: 'USD' }, description: 'Team offsite' },
+  'spendRequest.update': { spend_request_id: ROW(1), patch: { description: 'Team offsite, two days' } },
+  'spendRequest.cancel': { spend_request_id: ROW(1) },
+  'spendRequest.delete': { spend_request_id: ROW(1) },
+  'itemReceipt.create': { id: ROW(2), purchase_order_id: ROW(1), lines: [{ po_line_id: ROW(3), quantity: 3 }], received_at: '2026-11-29T10:00:00Z' },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

@@ -17,6 +17,7 @@ import { teamHandlers } from './handlers/team.ts';
 import { supportAccessHandlers } from './handlers/support-access.ts';
 import { orgHandlers } from './handlers/org.ts';
 import { travelHandlers } from './handlers/travel.ts';
+import { procurementHandlers } from './handlers/procurement.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -52,6 +53,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...supportAccessHandlers(ctx),
     ...approvalPolicyHandlers(ctx),
     ...travelHandlers(ctx),
+    ...procurementHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

@@ -16,6 +16,8 @@ import { provisionalBillCreate, provisionalBillDelete, provisionalBillUpdate } f
 import { dashboardDelete, dashboardSave, savedReportDelete, savedReportSave } from './reporting.ts';
 import { transactionFraudResponse } from './fraud.ts';
 import { tripCreate, tripDelete, tripLinkSpend, tripUnlinkSpend, tripUpdate } from './trip.ts';
+import { spendRequestCancel, spendRequestCreate, spendRequestDelete, spendRequestUpdate } from './spend-request.ts';
+import { itemReceiptCreate } from './item-receipt.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
@@ -71,6 +73,11 @@ const DEFINITIONS = [
   tripDelete,
   tripLinkSpend,
   tripUnlinkSpend,
+  spendRequestCreate,
+  spendRequestUpdate,
+  spendRequestCancel,
+  spendRequestDelete,
+  itemReceiptCreate,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

@@ -57,6 +57,11 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'trip.delete': 'Deletion of',
   'trip.linkSpend': 'Linking spend to',
   'trip.unlinkSpend': 'Unlinking spend from',
+  'spendRequest.create': 'New request',
+  'spendRequest.update': 'Edit of',
+  'spendRequest.cancel': 'Cancelation of',
+  'spendRequest.delete': 'Deletion of',
+  'itemReceipt.create': 'Receiving items on',
 };
 
 /** The words of a stored command name (a name from a newer build gets its raw name). */
