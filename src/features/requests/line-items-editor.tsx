@@ -51,7 +51,7 @@ export function LineItemsEditor({ lines, currency, errors, onChange }: LineItems
               </label>
               <label className="field line-quantity">
                 <span className="sr-only">Quantity, line {n}</span>
-                <input type="text" inputMode="numeric" autoComplete="off" value={l.quantity}
+                <input type="text" inputMode="numeric" autoComplete="off" placeholder="Qty" value={l.quantity}
                   aria-invalid={err('quantity') ? true : undefined} aria-describedby={lineError ? errId : undefined}
                   onChange={(e) => set(i, { quantity: e.target.value })} />
               </label>

@@ -1,5 +1,5 @@
-import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import { LIMIT_INTERVALS } from '../../../schema/entities/card.ts';
+import { useId, type FormEvent } from 'react';
+import type { LIMIT_INTERVALS } from '../../../schema/entities/card.ts';
 import type { SpendRequestType } from '../../../schema/entities/spend-request.ts';
 import type { SpendUser } from '../../../schema/entities/spend-user.ts';
 import type { ReferenceData } from '../../../workers/api.ts';
@@ -10,18 +10,11 @@ import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { MoneyField } from '../../components/money-field.tsx';
 import { SelectField } from '../../components/select-field.tsx';
-import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { localDay } from '../../lib/bill-labels.ts';
-import { currencyChoices } from '../../lib/currency-choices.ts';
-import { errorText } from '../../lib/error-text.ts';
-import { toastInfo } from '../../lib/toast-store.ts';
-import { useVendorChoices } from '../../lib/vendor-choices.ts';
 import { LineItemsEditor } from './line-items-editor.tsx';
 import { RequestTypeIcon } from './request-type-icon.tsx';
-import {
-  budgetChoices, emptyLine, emptyRequestValues, requestCommand, requestErrors, requestForOptions, type RequestErrors, type RequestValues,
-} from './request-form.ts';
+import type { RequestValues } from './request-form.ts';
+import { useRequestForm } from './use-request-form.ts';
 
 const TYPE_CHOICES: { type: SpendRequestType; label: string; hint: string }[] = [
   { type: 'GENERAL_EXPENSE', label: 'General expense', hint: 'A budget on a virtual card, or more room in a budget' },
@@ -57,75 +50,9 @@ export interface NewRequestDialogProps {
  * at once, waiting to sync.
  */
 export function NewRequestDialog({ client, viewer, currency, reference, initialBudget, onClose, onCreated, returnFocus }: NewRequestDialogProps) {
-  const online = useAppState((s) => s.online);
-  const [values, setValues] = useState<RequestValues>(() =>
-    emptyRequestValues(currency, initialBudget ? { spend_allocation_id: initialBudget, currency: budgetCurrency(reference, initialBudget) ?? currency } : {}),
-  );
-  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
-  const [tried, setTried] = useState(false);
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'submit' | 'draft' | null>(null);
-  const id = useRef(crypto.randomUUID());
-  const today = localDay();
+  const form = useRequestForm({ client, viewer, currency, reference, initialBudget, onCreated });
+  const { online, values, errors, formError, busy, today, forOptions, budgets, vendorOptions, currencies, budget, set, setValues, chooseType, chooseBudget, save } = form;
   const base = useId();
-
-  const forOptions = useMemo(() => requestForOptions(viewer, reference.users), [viewer, reference.users]);
-  const forUser = values.for_user_id || viewer.id;
-  const budgets = useMemo(() => budgetChoices(reference.spend_allocations, forUser, today), [reference.spend_allocations, forUser, today]);
-  const { vendorOptions } = useVendorChoices(reference.vendors, 'Unknown vendor');
-  const currencies = useMemo(() => currencyChoices(currency, values.currency), [currency, values.currency]);
-  const budget = budgets.find((b) => b.id === values.spend_allocation_id) ?? null;
-
-  const all = useMemo(() => requestErrors(values, today), [values, today]);
-  // Before the first submit only what was touched says what is wrong; after it, everything.
-  const errors: RequestErrors = useMemo(() => {
-    if (tried) return all;
-    const shown: RequestErrors = {};
-    for (const [k, v] of Object.entries(all)) if (touched.has(k.startsWith('lines.') ? 'lines' : k) || (k === 'line_items' && touched.has('lines'))) shown[k] = v;
-    return shown;
-  }, [all, tried, touched]);
-
-  function set<K extends keyof RequestValues>(key: K, value: RequestValues[K]) {
-    setValues((v) => ({ ...v, [key]: value }));
-    setTouched((t) => new Set(t).add(key));
-  }
-  function chooseType(type: SpendRequestType) {
-    setValues((v) => ({
-      ...v, type,
-      lines: type === 'PRODUCT_OR_SERVICE' && v.lines.length === 0 ? [emptyLine(crypto.randomUUID())] : v.lines,
-      spend_allocation_id: type === 'GENERAL_EXPENSE' ? v.spend_allocation_id : '',
-      interval: type === 'PHYSICAL_CARD' && v.interval === 'TOTAL' ? 'MONTHLY' : v.interval,
-    }));
-  }
-  function chooseBudget(idValue: string) {
-    const chosen = budgets.find((b) => b.id === idValue);
-    setValues((v) => ({ ...v, spend_allocation_id: idValue, currency: chosen ? chosen.limit.currency : v.currency }));
-    setTouched((t) => new Set(t).add('spend_allocation_id'));
-  }
-
-  async function save(submit: boolean) {
-    setTried(true);
-    setFormError(null);
-    const built = requestCommand(values, id.current, submit, today);
-    if (!built.ok) {
-      setFormError('Check the fields marked below.');
-      return;
-    }
-    setBusy(submit ? 'submit' : 'draft');
-    try {
-      const result = await client.run('spendRequest.create', built.input);
-      if (!result.ok) {
-        setFormError(errorText(result.error));
-        return;
-      }
-      toastInfo(submit
-        ? online ? 'Request sent for approval.' : 'Request saved on this device. It is sent for approval when you’re back online.'
-        : 'Draft saved.');
-      onCreated(id.current);
-    } finally {
-      setBusy(null);
-    }
-  }
 
   const purchase = values.type === 'PRODUCT_OR_SERVICE';
   const cardLike = values.type === 'PHYSICAL_CARD' || (values.type === 'GENERAL_EXPENSE' && !values.spend_allocation_id);
@@ -142,20 +69,7 @@ export function NewRequestDialog({ client, viewer, currency, reference, initialB
       }}
     >
       <FormError message={formError} />
-      <fieldset className="request-types">
-        <legend className="field-label">What do you need?</legend>
-        {TYPE_CHOICES.map((c, i) => (
-          <label key={c.type} className="request-type-option">
-            <input type="radio" name={`${base}-type`} checked={values.type === c.type} autoFocus={i === 0 && !initialBudget}
-              aria-describedby={`${base}-${c.type}-hint`} onChange={() => chooseType(c.type)} />
-            <RequestTypeIcon type={c.type} size={20} />
-            <span className="request-type-words">
-              <strong>{c.label}</strong>
-              <span id={`${base}-${c.type}-hint`} className="muted">{c.hint}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <TypeChoices idBase={base} type={values.type} autoFocus={!form.initialBudget} onChoose={chooseType} />
 
       <div className="modal-fields request-fields">
         {forOptions.length > 0 && (
@@ -220,6 +134,22 @@ export function NewRequestDialog({ client, viewer, currency, reference, initialB
   );
 }
 
-function budgetCurrency(reference: ReferenceData, id: string): string | undefined {
-  return reference.spend_allocations.find((a) => a.id === id)?.limit.currency;
+/** The three request types as big choices (radio buttons with a glyph and a hint). */
+function TypeChoices({ idBase, type, autoFocus, onChoose }: { idBase: string; type: SpendRequestType; autoFocus: boolean; onChoose(t: SpendRequestType): void }) {
+  return (
+    <fieldset className="request-types">
+      <legend className="field-label">What do you need?</legend>
+      {TYPE_CHOICES.map((c, i) => (
+        <label key={c.type} className="request-type-option">
+          <input type="radio" name={`${idBase}-type`} checked={type === c.type} autoFocus={i === 0 && autoFocus}
+            aria-describedby={`${idBase}-${c.type}-hint`} onChange={() => onChoose(c.type)} />
+          <RequestTypeIcon type={c.type} size={20} />
+          <span className="request-type-words">
+            <strong>{c.label}</strong>
+            <span id={`${idBase}-${c.type}-hint`} className="muted">{c.hint}</span>
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
 }
