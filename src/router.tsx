@@ -19,6 +19,7 @@ import { cardsCommands, cardsNav, cardsRoutes } from './features/cards/index.ts'
 import { billsCommands, billsNav, billsRoutes } from './features/bills/index.ts';
 import { reportsNav, reportsRoutes } from './features/reports/index.ts';
 import { travelCommands, travelNav, travelRoutes } from './features/travel/index.ts';
+import { requestsCommands, requestsNav, requestsRoutes } from './features/requests/index.ts';
 import { vendorsNav, vendorsRoutes } from './features/vendors/index.ts';
 import { purchaseOrdersNav, purchaseOrdersRoutes } from './features/purchase-orders/index.ts';
 import { accountingNav, accountingRoutes } from './features/accounting/index.ts';
@@ -124,13 +125,13 @@ const settingsRoute = createRoute({
 const notFoundRoute = createRoute({ getParentRoute: () => appRoute, path: '$', component: NotFoundPage });
 
 /** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
-const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav, ...reimbursementsNav, ...travelNav, ...approvalsNav, ...billsNav, ...purchaseOrdersNav, ...vendorsNav, ...reportsNav, ...accountingNav, ...teamNav, ...identityNav];
+const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav, ...reimbursementsNav, ...travelNav, ...requestsNav, ...approvalsNav, ...billsNav, ...purchaseOrdersNav, ...vendorsNav, ...reportsNav, ...accountingNav, ...teamNav, ...identityNav];
 /** …and its palette commands ("Go to" commands come from NAV). */
-const COMMANDS: readonly Command[] = [...transactionsCommands, ...cardsCommands, ...receiptsCommands, ...reimbursementsCommands, ...travelCommands, ...billsCommands];
+const COMMANDS: readonly Command[] = [...transactionsCommands, ...cardsCommands, ...receiptsCommands, ...reimbursementsCommands, ...travelCommands, ...requestsCommands, ...billsCommands];
 
 const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
-  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...approvalsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, notFoundRoute]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, notFoundRoute]),
 ]);
 
 export function createAppRouter(store: AppStore) {

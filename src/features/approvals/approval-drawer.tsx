@@ -11,6 +11,7 @@ import { KIND_NOUNS, type InboxRow } from './approval-rows.ts';
 import { BillDetails } from './bill-details.tsx';
 import { readInboxRow } from './use-inbox-rows.ts';
 import { CardRequestDetails } from './card-request-details.tsx';
+import { SpendRequestDetails } from './spend-request-details.tsx';
 import { formatLocalDateTime } from '../../lib/format.ts';
 import { bookingSummary } from '../../lib/trip-labels.ts';
 
@@ -60,6 +61,7 @@ export function ApprovalDrawer({ id, client, reference, version, canDecide, onAp
         <div className="drawer-body claim-detail">
           {row.claim && <ClaimHeadline claim={row.claim} />}
           {row.request && <CardRequestDetails request={row.request} client={client} reference={reference} version={version} />}
+          {row.spendRequest && <SpendRequestDetails request={row.spendRequest} reference={reference} />}
           {row.bill && <BillDetails bill={row.bill} reference={reference} client={client} version={version} />}
           {row.booking && row.trip && (
             <dl className="facts">
@@ -71,7 +73,7 @@ export function ApprovalDrawer({ id, client, reference, version, canDecide, onAp
               <dd>{row.booking.policy_reasons.join(' · ') || 'No reason given'}</dd>
             </dl>
           )}
-          {!row.claim && !row.request && !row.bill && !row.booking && (
+          {!row.claim && !row.request && !row.bill && !row.booking && !row.spendRequest && (
             <p className="muted">This {KIND_NOUNS[row.kind]} has not reached this device yet.</p>
           )}
           <section aria-labelledby={`${row.id}-review`} className="approval-review">

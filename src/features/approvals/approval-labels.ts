@@ -31,6 +31,7 @@ export function rejectWords(kinds: readonly ApprovalObjectType[]) {
   const requests = kinds.every((k) => k === 'card_request');
   if (claims) return { after: 'The claimants see the reason on their claims and can edit and resubmit.', missing: 'Say why, so the claimant can fix it.' };
   if (requests) return { after: 'The requesters see the reason on their card requests.', missing: 'Say why, so the requester knows.' };
+  if (kinds.every((k) => k === 'spend_request')) return { after: 'The requesters see the reason on their spend requests.', missing: 'Say why, so the requester knows.' };
   if (kinds.every((k) => k === 'bill')) {
     return { after: 'Whoever submitted the bills sees the reason and can fix and resubmit them.', missing: 'Say why, so the bill can be fixed.' };
   }

@@ -2,12 +2,14 @@ import type { Approval, ApprovalObjectType } from '../../../schema/entities/appr
 import type { Bill } from '../../../schema/entities/bill.ts';
 import type { CardRequest } from '../../../schema/entities/card-request.ts';
 import type { Reimbursement } from '../../../schema/entities/reimbursement.ts';
+import type { SpendRequest } from '../../../schema/entities/spend-request.ts';
 import type { Booking, Trip } from '../../../schema/entities/trip.ts';
 import type { SyncMarkRow } from '../../components/sync-mark.tsx';
 import { claimDescription, TYPE_LABELS } from '../../lib/claim-labels.ts';
 import { formatCount, joinList } from '../../lib/format.ts';
 import { cardRequestDescription } from '../../lib/card-labels.ts';
 import { bookingSummary } from '../../lib/trip-labels.ts';
+import { REQUEST_TYPE_LABELS, requestAmountText } from '../../lib/spend-request-labels.ts';
 import { OBJECT_TYPE_LABELS } from './approval-labels.ts';
 
 /** An approval as the worker shows it (commands applied) with its outbox marks. */
@@ -20,8 +22,10 @@ export type CardRequestRow = CardRequest & SyncMarkRow;
 export type BillRow = Bill & SyncMarkRow;
 /** A trip as the worker shows it (issue 27: a travel booking's approval names a booking inside it). */
 export type TripRow = Trip & SyncMarkRow;
+/** A spend request as the worker shows it (issue 28). */
+export type SpendRequestRow = SpendRequest & SyncMarkRow;
 /** The reviewed object's row, whichever kind the approval reviews. */
-export type ReviewedRow = ClaimRow | CardRequestRow | BillRow | TripRow;
+export type ReviewedRow = ClaimRow | CardRequestRow | BillRow | TripRow | SpendRequestRow;
 
 /**
  * The queried collection holding what an approval of this type reviews. A travel booking (issue
@@ -54,6 +58,8 @@ export interface InboxRow extends SyncMarkRow {
   /** Issue 27 (kind `travel_booking`): the trip and the booking inside it; null while not on this device. */
   trip?: TripRow | null;
   booking?: Booking | null;
+  /** Issue 28 (kind `spend_request`): the request; null while it has not reached this device's mirror. */
+  spendRequest?: SpendRequestRow | null;
   /** Who submitted it: the claimant or the requester. */
   claimant: string;
   /** The Type column: the claim's type, or "Card request". */
@@ -93,6 +99,7 @@ export function joinInboxRow(approval: ApprovalView, reviewed: ReviewedRow | nul
     };
   }
   if (approval.object_type === 'travel_booking') return travelBookingRow(base, approval, reviewed as TripRow | null);
+  if (approval.object_type === 'spend_request') return spendRequestRow(base, approval, reviewed as SpendRequestRow | null);
   if (approval.object_type === 'card_request') {
     const request = reviewed as CardRequestRow | null;
     const description = request ? cardRequestDescription(request) : 'Card request not downloaded yet';
@@ -126,6 +133,22 @@ function travelBookingRow(base: Pick<InboxRow, 'id' | 'kind' | 'approval' | 'cla
     reason: booking && booking.policy_reasons.length > 0 ? booking.policy_reasons.join(' · ') : null,
     date: first, amount: booking?.price.amount ?? null, currency: booking?.price.currency ?? null,
     submitted_at: booking?.created_at ?? approval.created_at,
+  };
+}
+
+/**
+ * Issue 28: a spend request waiting for approval: "Spend request · General expense · $500.00 a
+ * month", its description as the row's reason, the date it is needed by.
+ */
+function spendRequestRow(base: Pick<InboxRow, 'id' | 'kind' | 'approval' | 'claimant' | 'pending' | 'failure'>, approval: ApprovalView, request: SpendRequestRow | null): InboxRow {
+  const typeLabel = OBJECT_TYPE_LABELS.spend_request;
+  const description = request ? `${REQUEST_TYPE_LABELS[request.type]} · ${requestAmountText(request)}` : 'Spend request not downloaded yet';
+  return {
+    ...base, claim: null, request: null, bill: null, spendRequest: request, typeLabel, description,
+    summary: request ? `${typeLabel} · ${description}` : description,
+    reason: request?.description ?? null, date: request?.needed_by ?? null,
+    amount: request?.amount.amount ?? null, currency: request?.amount.currency ?? null,
+    submitted_at: request?.submitted_at ?? approval.created_at,
   };
 }
 

@@ -33,7 +33,8 @@ export function inboxColumns(userName: (id: string) => string): readonly ListCol
       cell: (row) => (
         <>
           {row.claim && <ClaimIcon type={row.claim.type} />}
-          {row.kind === 'card_request' && <CardRequestIcon />}
+          {(row.kind === 'card_request' || row.spendRequest?.type === 'PHYSICAL_CARD') && <CardRequestIcon />}
+          {row.spendRequest && row.spendRequest.type !== 'PHYSICAL_CARD' && <SpendRequestIcon purchase={row.spendRequest.type === 'PRODUCT_OR_SERVICE'} />}
           <span className="claim-type-label">{row.typeLabel}</span>
         </>
       ),
@@ -156,7 +157,8 @@ function inboxBlank(o: InboxSpecOptions) {
 
 /** The empty Pending tab's words, for the Type filter's choice. */
 function caughtUpText(type: InboxType | undefined): string {
-  const what = type === 'claims' ? 'claims' : type === 'card_requests' ? 'card requests' : type === 'bills' ? 'bills' : 'claims, card requests and bills';
+  const what = type === 'claims' ? 'claims' : type === 'card_requests' ? 'card requests' : type === 'bills' ? 'bills'
+    : type === 'spend_requests' ? 'spend requests' : 'claims, card requests, spend requests and bills';
   return `Nothing waits for your review. New ${what} from your team show up here.`;
 }
 
@@ -165,6 +167,15 @@ function CardRequestIcon() {
   return (
     <svg className="claim-icon" width={16} height={16} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
       <path d="M1.5 3.5h13v9h-13zM1.5 6.5h13M3.5 10h3" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinejoin="round" />
+    </svg>
+  );
+}
+
+/** A spend request's glyph: a box for a purchase, a wallet for a budget (decorative). */
+function SpendRequestIcon({ purchase }: { purchase: boolean }) {
+  return (
+    <svg className="claim-icon" width={16} height={16} viewBox="0 0 16 16" aria-hidden="true" focusable="false">
+      <path d={purchase ? 'M2 5.5 8 2.5l6 3v6l-6 3-6-3zM2 5.5l6 3 6-3M8 8.5v6' : 'M2 4.5h12v8H2zM2 7h12M10.5 10h2'} fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinejoin="round" />
     </svg>
   );
 }

@@ -68,7 +68,7 @@ function Inbox({ viewer }: { viewer: SpendUser }) {
           returnFocus={gridElement} />
       )}
       {dialog?.kind === 'approve' && (
-        <ApproveDialog targets={dialog.targets} onClose={() => inbox.setDialog(null)} returnFocus={gridElement}
+        <ApproveDialog targets={dialog.targets} reference={inbox.reference} onClose={() => inbox.setDialog(null)} returnFocus={gridElement}
           onApprove={() => decisions.finish(dialog.targets, { kind: 'approve' })} />
       )}
       {dialog?.kind === 'reject' && (

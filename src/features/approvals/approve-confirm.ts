@@ -1,8 +1,12 @@
 import { formatCount, formatMoney, joinList } from '../../lib/format.ts';
 import { reviewedText, type InboxRow } from './approval-rows.ts';
 
-/** The kinds whose approval moves money at once: a bill becomes payable, a travel booking is charged to the trip's card (issue 27). */
-const MONEY_KINDS: ReadonlySet<InboxRow['kind']> = new Set(['bill', 'travel_booking']);
+/**
+ * The kinds whose approval moves money at once: a bill becomes payable, a travel booking is
+ * charged to the trip's card (issue 27), a spend request issues a card, grows a budget or creates
+ * a purchase order (issue 28).
+ */
+const MONEY_KINDS: ReadonlySet<InboxRow['kind']> = new Set(['bill', 'travel_booking', 'spend_request']);
 
 /** What approving a list asks first: nothing for claims and card requests alone; bills and travel bookings move money, so they confirm with the amounts. */
 export function needsApprovalConfirm(rows: readonly Pick<InboxRow, 'kind'>[]): boolean {

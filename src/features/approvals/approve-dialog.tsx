@@ -1,14 +1,19 @@
 import { useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { Modal } from '../../components/modal.tsx';
+import type { ReferenceView } from '../../lib/reference-data.ts';
+import { approvalOutcomeText } from '../../lib/spend-request-labels.ts';
 import type { InboxRow } from './approval-rows.ts';
 import { approveConfirmTitle } from './approve-confirm.ts';
+import { spendRequestNames } from './spend-request-details.tsx';
 
 export interface ApproveDialogProps {
   targets: readonly InboxRow[];
   onApprove(): Promise<void>;
   onClose(): void;
   returnFocus?: () => HTMLElement | null | undefined;
+  /** Names a spend request's outcome (its vendor, its budget); without it they read generically. */
+  reference?: ReferenceView;
 }
 
 /**
@@ -16,14 +21,22 @@ export interface ApproveDialogProps {
  * first with what is approved and the amounts per currency (issue 25 item 7). Enter approves,
  * Escape cancels: the keyboard flow is one more key.
  */
-export function ApproveDialog({ targets, onApprove, onClose, returnFocus }: ApproveDialogProps) {
+export function ApproveDialog({ targets, onApprove, onClose, returnFocus, reference }: ApproveDialogProps) {
   const [busy, setBusy] = useState(false);
   const one = targets.length === 1 && targets[0]!.kind !== 'reimbursement' && targets[0]!.kind !== 'card_request' ? targets[0] : undefined;
   const afterBill = 'Your approval sends a bill to its next approver or, at its last step, to Approved, ready to be paid.';
   const afterBooking = 'Your approval books it and charges its price to the trip’s virtual card now.';
+  const requests = targets.filter((t) => t.kind === 'spend_request');
+  const oneRequest = requests.length === 1 ? requests[0]!.spendRequest : null;
+  const names = reference ? spendRequestNames(reference) : { user: () => '', vendor: () => '', budget: () => '' };
+  // Issue 28: what approving does — "Approving issues a $500.00 virtual card to Ana Ruiz (…)."
+  const afterRequest = oneRequest
+    ? approvalOutcomeText(oneRequest, names)
+    : 'Your approval issues what each request asks for: its card, its budget room or its purchase order.';
   const after = [
     ...(targets.some((t) => t.kind === 'bill') ? [afterBill] : []),
     ...(targets.some((t) => t.kind === 'travel_booking') ? [afterBooking] : []),
+    ...(requests.length > 0 ? [afterRequest] : []),
   ].join(' ');
   const description = one ? `${one.claimant}: ${one.description}. ${after}` : after;
   return (

@@ -32,6 +32,7 @@ export function inboxSearchText(row: InboxRow, names: InboxSearchNames): string 
   if (row.bill) parts.push(row.bill.invoice_number, row.bill.memo, names.vendor(row.bill.vendor_id));
   if (row.claim) parts.push(row.claim.merchant, row.claim.memo, row.claim.start_location, row.claim.end_location, row.claim.location);
   if (row.request) parts.push(row.request.reason);
+  if (row.spendRequest) parts.push(row.spendRequest.description, row.spendRequest.vendor_id ? names.vendor(row.spendRequest.vendor_id) : null, ...row.spendRequest.line_items.map((l) => l.description));
   if (row.amount !== null && row.currency) parts.push(...amountText(row.amount, row.currency));
   return parts.filter((p): p is string => typeof p === 'string' && p.length > 0).join('\n').toLowerCase();
 }

@@ -20,12 +20,13 @@ export const INBOX_TYPES = [
   { key: 'claims', label: 'Claims', objectType: 'reimbursement' },
   { key: 'card_requests', label: 'Card requests', objectType: 'card_request' },
   { key: 'bills', label: 'Bills', objectType: 'bill' },
+  { key: 'spend_requests', label: 'Spend requests', objectType: 'spend_request' },
 ] as const satisfies readonly { key: string; label: string; objectType: ApprovalObjectType }[];
 export type InboxType = (typeof INBOX_TYPES)[number]['key'];
 
 export const approvalsSearchSchema = z.object({
   tab: z.enum(['pending', 'decided']).optional(),
-  type: z.enum(['claims', 'card_requests', 'bills']).optional(),
+  type: z.enum(['claims', 'card_requests', 'bills', 'spend_requests']).optional(),
   q: z.string().max(200).optional(),
   open: z.uuid().optional(),
 });

@@ -1,4 +1,5 @@
 import { Facts, syncFact, type Fact } from '../../components/facts.tsx';
+import { cardOriginFacts, useCardRequest } from './card-origin.tsx';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import type { CardActor } from '../../../schema/card-rules.ts';
@@ -160,6 +161,7 @@ function CardActions({ card, client, actor, version, onDialog }: { card: CardVie
 function CardFacts(props: { card: CardView; holder: string; reference: ReferenceView; client: DataClient; version: number; onOpenCard(id: string): void }) {
   const { card, holder, reference, client, version, onOpenCard } = props;
   const { names } = reference;
+  const request = useCardRequest(client, card, version);
   const rows: Fact[] = [
     ['Cardholder', holder || '—'],
     ['Number', lastFourText(card) ?? 'Assigned when issued'],
@@ -172,6 +174,7 @@ function CardFacts(props: { card: CardView; holder: string; reference: Reference
     ['Expires', expiryText(card.expires)?.replace(/^Expires /, '') ?? 'Set when issued'],
     ['Primary', card.is_primary ? 'Yes' : 'No'],
     ['Created', formatDay(card.created_at)],
+    ...cardOriginFacts(card, request, reference),
     syncFact(card),
   ];
   if (card.replaces_id) rows.push(['Replaces', <LinkedCard key="r" id={card.replaces_id} client={client} version={version} onOpen={onOpenCard} />]);

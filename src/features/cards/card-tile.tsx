@@ -12,6 +12,8 @@ import { runCardCommand } from './commands.ts';
 import { LimitBar } from './limit-bar.tsx';
 import { useStopsWaiting } from './use-cards.ts';
 import { CardFace } from './card-face.tsx';
+import type { SpendAllocation } from '../../../schema/entities/spend-allocation.ts';
+import { budgetLeftText } from '../../lib/spend-request-labels.ts';
 
 export interface CardTileProps {
   card: CardView;
@@ -21,6 +23,8 @@ export interface CardTileProps {
   partial: boolean;
   onOpen(card: CardView): void;
   onActivate(card: CardView): void;
+  /** Issue 28: the budget the card draws on, whose remainder shows under the card's own. */
+  budget?: SpendAllocation | null;
 }
 
 /**
@@ -28,7 +32,7 @@ export interface CardTileProps {
  * is in the outbox), what is left of its limit, and the one-click actions: Lock / Unlock (works
  * offline), Activate for a shipped physical card, the star, and Details for the rest.
  */
-export function CardTile({ card, client, version, actor, partial, onOpen, onActivate }: CardTileProps) {
+export function CardTile({ card, client, version, actor, partial, onOpen, onActivate, budget }: CardTileProps) {
   const titleId = useId();
   const numberId = useId();
   const [busy, setBusy] = useState(false);
@@ -70,6 +74,7 @@ export function CardTile({ card, client, version, actor, partial, onOpen, onActi
           {expiry && <span className="muted card-expiry">{expiry}</span>}
         </div>
         {card.status !== 'TERMINATED' && <LimitBar client={client} card={card} version={version} partial={partial} />}
+        {card.status !== 'TERMINATED' && budget && <p className="muted card-budget" data-testid="card-budget">{budget.name}: {budgetLeftText(budget)}</p>}
         {card.status === 'TERMINATED' && <p className="muted">{card.replaced_by_id ? 'Replaced by a new card.' : 'This card no longer works.'}</p>}
         <ClaimRefusal row={card} client={client} />
         <div className="card-tile-actions">

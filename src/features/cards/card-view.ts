@@ -10,6 +10,7 @@ import { isAdmin, type Actor } from '../../../schema/roles.ts';
 import type { PillTone } from '../../components/status-pill.tsx';
 import { WAITING_TO_SYNC } from '../../components/sync-mark.tsx';
 import { formatMoney } from '../../lib/format.ts';
+import { teamOf } from '../../lib/reporting-team.ts';
 
 /**
  * What the cards screens say and offer, pure and tested: status words and tones (from the
@@ -173,22 +174,8 @@ export function cardOffers(card: Pick<Card, 'user_id' | 'status' | 'is_physical'
   return offers;
 }
 
-/** A manager's team: themselves and every direct or indirect report (as the server's visibility walks it). */
-export function teamOf(userId: string, users: readonly Pick<UserRow, 'id' | 'manager_id'>[]): string[] {
-  const reports = new Map<string, string[]>();
-  for (const u of users) if (u.manager_id) reports.set(u.manager_id, [...(reports.get(u.manager_id) ?? []), u.id]);
-  const team = new Set([userId]);
-  const queue = [userId];
-  // The set stops a reporting cycle from looping forever.
-  for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
-    for (const r of reports.get(id) ?? []) {
-      if (team.has(r)) continue;
-      team.add(r);
-      queue.push(r);
-    }
-  }
-  return [...team];
-}
+/** A manager's team (moved to lib/reporting-team.ts: the requests feature walks it too). */
+export { teamOf } from '../../lib/reporting-team.ts';
 
 /** The viewer as the card rules see them: admins act on every card, anyone else within their team. */
 export function cardActor(user: Actor, users: readonly Pick<UserRow, 'id' | 'manager_id'>[]): CardActor {

@@ -9,6 +9,9 @@ import type { DataClient } from '../../data-access/types.ts';
 import type { CardView } from '../../lib/cards.ts';
 import { cardRequestDescription } from '../../lib/card-labels.ts';
 import { formatDay } from '../../lib/format.ts';
+import { useAppState } from '../../data-access/data-context.tsx';
+import { useReferenceAnswer } from '../../lib/reference-data.ts';
+import { cardBudget } from './card-origin.tsx';
 import { CardTile } from './card-tile.tsx';
 import { REQUEST_STATUS_TEXT, REQUEST_TONES } from './card-view.ts';
 import { runCardCommand } from './commands.ts';
@@ -29,6 +32,8 @@ export interface MyCardsProps {
 export function MyCards({ client, version, actor, partial, onOpen, onActivate, onRequest }: MyCardsProps) {
   const cards = useOwnCards(client, actor.id, version);
   const requests = useOwnRequests(client, actor.id, version);
+  // Issue 28: a card drawing on a budget shows what is left of it (reference data, offline too).
+  const budgets = useReferenceAnswer(client, useAppState((s) => s.referenceVersion))?.spend_allocations ?? [];
   return (
     <div className="my-cards">
       <section aria-labelledby="my-cards-title">
@@ -56,7 +61,7 @@ export function MyCards({ client, version, actor, partial, onOpen, onActivate, o
         ) : (
           <div className="card-grid">
             {cards.map((c) => (
-              <CardTile key={c.id} card={c} client={client} version={version} actor={actor} partial={partial} onOpen={(card) => onOpen(card.id)} onActivate={onActivate} />
+              <CardTile key={c.id} card={c} client={client} version={version} actor={actor} partial={partial} budget={cardBudget(c, budgets)} onOpen={(card) => onOpen(card.id)} onActivate={onActivate} />
             ))}
           </div>
         )}
