@@ -19,7 +19,7 @@ import { decide } from '../../schema/approval-policy.ts';
 import { decideBill } from './bill-approvals.ts';
 import { decideCardRequest } from './card-requests.ts';
 import { decideTravelBooking, refuseOwnBookingRequest } from './travel/bookings.ts';
-import { decideSpendRequest, refuseOwnSpendRequest } from './procurement/fulfil.ts';
+import { decideSpendRequest, pointSpendRequestAt, refuseOwnSpendRequest } from './procurement/fulfil.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { newestFirstPage } from './newest-first-page.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
@@ -130,7 +130,11 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
       }
       const closed = await storeApproval(tx, { ...decided, decided_by: user.id });
       const nextSeq = (await w.reserve(1)).last;
-      await openStepApproval(tx, progress.instance, progress.next_index, user.business_id, approval.object_type, nextSeq, at);
+      const opened = await openStepApproval(tx, progress.instance, progress.next_index, user.business_id, approval.object_type, nextSeq, at);
+      if (approval.object_type === 'spend_request') {
+        // Issue 28: the request names its open review, so the requester's mirror follows the chain.
+        return { approval: closed, change_seq: await pointSpendRequestAt(tx, approval.object_id, opened, (await w.reserve(1)).last) };
+      }
       if (approval.object_type !== 'bill') return { approval: closed, change_seq: nextSeq };
       // The feed pages a bill by its own seq: re-stamped, it reaches the next step's approvers'
       // mirrors (the bill_pay rule shows it to them from this write on).

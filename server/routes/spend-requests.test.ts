@@ -182,6 +182,32 @@ describe.each(await testDatabases())('spend requests on %s', (kind) => {
     expect(Object.keys(wrong.body.error_v2.errors)).toEqual(['amount.currency']);
   });
 
+  it('follows the business\'s spend_request chain: a vendor step after the manager, skipped below its amount', async () => {
+    const f = await makeBusiness(t.db, { transactions: 0 });
+    const [admin, employee, manager, owner] = await Promise.all(['admin', 'employee', 'manager', 'owner'].map((r) => signIn(t.app, f.email(r as FixtureRole))));
+    const v = await makeVendor(t.app, admin, 'Chain Co');
+    const policy = await request(t.app, 'PATCH', '/v1/auth/approval_policy/spend_request', {
+      token: admin, body: { steps: [
+        { condition: null, approvers: { kind: 'manager' } },
+        { condition: { vendor_ids: [v], min_amount: { amount: 10_000, currency: 'USD' } }, approvers: { kind: 'user', user_id: f.users.owner } },
+      ] },
+    });
+    expect(policy.status, policy.text).toBe(200);
+    const r = await created(employee, po({ vendor_id: v }));
+    const first = await approve(manager, r.approval_id!);
+    expect(first.status, first.text).toBe(200);
+    const waiting = spendRequestSchema.parse((await request(t.app, 'GET', `${REQS}/${r.id}`, { token: employee })).body);
+    expect(waiting.status).toBe('PENDING_APPROVAL');
+    expect(waiting.approval_id).not.toBe(r.approval_id);
+    expect(waiting.change_seq).toBe(first.body.change_seq);
+    const done = decisionSchema.parse((await approve(owner, waiting.approval_id!)).body);
+    expect(done.spend_request).toMatchObject({ status: 'FULFILLED', approval_id: waiting.approval_id });
+    expect(done.purchase_order!.po_number).toBe('PO-000001');
+    // Below the step's amount only the manager decides.
+    const small = await created(employee, po({ vendor_id: v, amount: { amount: 1_000, currency: 'USD' }, line_items: [{ description: 'Pen', quantity: 1, unit_price: 1_000 }] }));
+    expect(decisionSchema.parse((await approve(manager, small.approval_id!)).body).spend_request!.status).toBe('FULFILLED');
+  });
+
   it('§6: for oneself anyone; for others a manager within their team, a bookkeeper for anyone; else 403', async () => {
     const forUser = (role: FixtureRole, target: string) => create(tokens[role], { for_user_id: target });
     const cases: [FixtureRole, FixtureRole, number, string | undefined][] = [

@@ -119,3 +119,10 @@ export async function refuseOwnSpendRequest(db: Queryable, reviewer: ActingUser,
     throw new ApiError('APPROVAL_7201', 'You asked for this spend request, so you cannot decide it. Another approver must decide it.');
   }
 }
+
+/** The chain moved on: the request names its next step's approval, re-stamped with `seq` (answered). */
+export async function pointSpendRequestAt(tx: Queryable, requestId: string, next: Approval, seq: number): Promise<number> {
+  await tx.query('UPDATE spend_requests SET approval_id = $3, change_seq = $4, updated_at = $5 WHERE business_id = $1 AND id = $2',
+    [next.business_id, requestId, next.id, seq, next.updated_at]);
+  return seq;
+}
