@@ -184,7 +184,7 @@ describe.each(await testDatabases())('spend requests on %s', (kind) => {
 
   it('follows the business\'s spend_request chain: a vendor step after the manager, skipped below its amount', async () => {
     const f = await makeBusiness(t.db, { transactions: 0 });
-    const [admin, employee, manager, owner] = await Promise.all(['admin', 'employee', 'manager', 'owner'].map((r) => signIn(t.app, f.email(r as FixtureRole))));
+    const [admin, employee, manager, owner] = (await Promise.all((['admin', 'employee', 'manager', 'owner'] as const).map((r) => signIn(t.app, f.email(r))))) as [string, string, string, string];
     const v = await makeVendor(t.app, admin, 'Chain Co');
     const policy = await request(t.app, 'PATCH', '/v1/auth/approval_policy/spend_request', {
       token: admin, body: { steps: [
