@@ -6,6 +6,8 @@ import { reimbursementSchema } from '../entities/reimbursement.ts';
 import { cardRequestSchema } from '../entities/card-request.ts';
 import { cardSchema } from '../entities/card.ts';
 import { billSchema } from '../entities/bill.ts';
+import { spendRequestSchema } from '../entities/spend-request.ts';
+import { purchaseOrderSchema } from '../entities/purchase-order.ts';
 import { pageQuerySchema, paginatedSchema } from '../paging.ts';
 
 /**
@@ -28,6 +30,13 @@ export const decisionSchema = z.object({
   card: cardSchema.optional(),
   /** The reviewed bill (object_type `bill`, issue 11): APPROVED when the chain completed, or REJECTED. */
   bill: billSchema.optional(),
+  /**
+   * The reviewed spend request (object_type `spend_request`, issue 28): FULFILLED when the chain
+   * completed (with the `card` issued, or the `purchase_order` created; a budget's room shows in
+   * the allocation the feed brings), or REJECTED.
+   */
+  spend_request: spendRequestSchema.optional(),
+  purchase_order: purchaseOrderSchema.optional(),
   change_seq: z.number().int(),
 });
 export const rejectBodySchema = z.object({ reason: z.string().trim().min(1).max(2000) });

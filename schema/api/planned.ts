@@ -169,8 +169,6 @@ export type PlannedUse = { issue: PlannedIssue; why: string };
 
 /** schema/roles.ts rule helpers nothing calls yet (§6), with the issue whose feature applies them. */
 export const PLANNED_ROLE_RULES: Readonly<Record<string, PlannedUse>> = {
-  isCardholder: { issue: 28, why: 'a general-expense request becomes the cardholder\'s card' },
-  isSelfOrInReportingChain: { issue: 28, why: 'requests for someone outside the requester\'s team are refused' },
   canUseCopilot: { issue: 29, why: 'delegation (copilot) needs the COPILOT permission' },
   canViewFinancingDetails: { issue: 30, why: 'flex and financing details' },
   canUseFlexBills: { issue: 30, why: 'flex (float) on a bill' },
@@ -200,10 +198,6 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
   BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
-  PROCUREMENT_7001: { issue: 28, why: 'a request type switched off by its flag' },
-  PROCUREMENT_7002: { issue: 28, why: 'requests for someone outside the requester\'s team' },
-  PROCUREMENT_7004: { issue: 28, why: 'a request naming an unknown vendor' },
-  PROCUREMENT_7005: { issue: 28, why: 'an ended or archived budget' },
   PROCUREMENT_7013: { issue: 28, why: 'pay-now refusing a bill that does not match its PO' },
   PROCUREMENT_7014: { issue: 28, why: 'the match override is an admin\'s' },
   PROCUREMENT_7015: { issue: 28, why: 'a used or expired spend intent' },

@@ -7,6 +7,8 @@ import { canApproveCards, canReviewReimbursements, isAdmin, isBookkeeper, isMana
 import type { Bill } from '../../schema/entities/bill.ts';
 import type { CardRequest } from '../../schema/entities/card-request.ts';
 import type { Card } from '../../schema/entities/card.ts';
+import type { PurchaseOrder } from '../../schema/entities/purchase-order.ts';
+import type { SpendRequest } from '../../schema/entities/spend-request.ts';
 import { queryTerms } from '../../schema/transaction-query.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse } from '../core/errors.ts';
@@ -17,6 +19,7 @@ import { decide } from '../../schema/approval-policy.ts';
 import { decideBill } from './bill-approvals.ts';
 import { decideCardRequest } from './card-requests.ts';
 import { decideTravelBooking, refuseOwnBookingRequest } from './travel/bookings.ts';
+import { decideSpendRequest, pointSpendRequestAt, refuseOwnSpendRequest } from './procurement/fulfil.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { newestFirstPage } from './newest-first-page.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
@@ -67,7 +70,8 @@ export async function listApprovals(db: Queryable, user: ActingUser, req: Approv
 
 export type Decision = { status: 'APPROVED' } | { status: 'REJECTED'; reason: string };
 export type DecisionResult = {
-  approval: Approval; reimbursement?: Reimbursement; card_request?: CardRequest; card?: Card; bill?: Bill; change_seq: number;
+  approval: Approval; reimbursement?: Reimbursement; card_request?: CardRequest; card?: Card; bill?: Bill;
+  spend_request?: SpendRequest; purchase_order?: PurchaseOrder; change_seq: number;
 };
 
 /**
@@ -113,6 +117,7 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
     const approval = approvalSchema.parse(found.doc);
     if (approval.user_id === user.id) throw new ApiError('APPROVAL_7201', OWN_ITEM[approval.object_type]);
     if (approval.object_type === 'travel_booking') await refuseOwnBookingRequest(tx, user, approval);
+    if (approval.object_type === 'spend_request') await refuseOwnSpendRequest(tx, user, approval);
     refuse(checkDecidable(approval.status));
     const at = now.toISOString();
     const decided = applyDecision({ ...approval, change_seq: seqs.first, updated_at: at }, decision);
@@ -125,7 +130,11 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
       }
       const closed = await storeApproval(tx, { ...decided, decided_by: user.id });
       const nextSeq = (await w.reserve(1)).last;
-      await openStepApproval(tx, progress.instance, progress.next_index, user.business_id, approval.object_type, nextSeq, at);
+      const opened = await openStepApproval(tx, progress.instance, progress.next_index, user.business_id, approval.object_type, nextSeq, at);
+      if (approval.object_type === 'spend_request') {
+        // Issue 28: the request names its open review, so the requester's mirror follows the chain.
+        return { approval: closed, change_seq: await pointSpendRequestAt(tx, approval.object_id, opened, (await w.reserve(1)).last) };
+      }
       if (approval.object_type !== 'bill') return { approval: closed, change_seq: nextSeq };
       // The feed pages a bill by its own seq: re-stamped, it reaches the next step's approvers'
       // mirrors (the bill_pay rule shows it to them from this write on).
@@ -142,6 +151,11 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
     if (approval.object_type === 'travel_booking') {
       // Issue 27: approving books and charges it (card, charge, code) in this transaction.
       const result = await decideTravelBooking(tx, user, approval, decision, w, seqs.last, now);
+      return { approval: await storeApproval(tx, { ...decided, decided_by: user.id }), ...result };
+    }
+    if (approval.object_type === 'spend_request') {
+      // Issue 28: approving fulfils it (card, budget room or purchase order) in this transaction.
+      const result = await decideSpendRequest(tx, user, approval, decision, w, seqs.last, now);
       return { approval: await storeApproval(tx, { ...decided, decided_by: user.id }), ...result };
     }
     if (approval.object_type === 'card_request') {

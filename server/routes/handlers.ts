@@ -35,6 +35,7 @@ import { fraudHandlers } from './fraud.ts';
 import { bookingHandlers } from './booking.ts';
 import { tripHandlers } from './travel.ts';
 import { purchaseOrderHandlers } from './purchase-orders.ts';
+import { spendRequestHandlers } from './spend-requests.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -81,4 +82,5 @@ export const HANDLERS = {
   ...bookingHandlers,
   ...tripHandlers,
   ...purchaseOrderHandlers,
+  ...spendRequestHandlers,
 } satisfies HandlerMap;
