@@ -32,12 +32,12 @@ export const CARD_DOC = COLLECTIONS.cards.docSql;
 const COLUMNS = [
   'user_id', 'display_name', 'last_four', 'is_physical', 'status', 'limit_amount', 'limit_currency', 'limit_interval',
   'per_transaction_limit', 'allowed_categories', 'department_id', 'location_id', 'expires', 'is_primary', 'is_favorite',
-  'replaces_id', 'replaced_by_id', 'created_at', 'updated_at', 'change_seq',
+  'replaces_id', 'replaced_by_id', 'spend_request_id', 'spend_allocation_id', 'created_at', 'updated_at', 'change_seq',
 ] as const;
 const values = (c: Card) => [
   c.user_id, c.display_name, c.last_four, c.is_physical, c.status, c.limit.amount, c.limit.currency, c.limit.interval,
   c.limit.per_transaction, c.allowed_categories, c.department_id, c.location_id, c.expires, c.is_primary, c.is_favorite,
-  c.replaces_id, c.replaced_by_id, c.created_at, c.updated_at, c.change_seq,
+  c.replaces_id, c.replaced_by_id, c.spend_request_id, c.spend_allocation_id, c.created_at, c.updated_at, c.change_seq,
 ];
 const placeholder = (c: string, i: number) => (c === 'allowed_categories' ? `$${i}::text[]` : `$${i}`);
 
@@ -234,7 +234,8 @@ export async function reissueCard(
     const stored = await storeCard(tx, old);
     const blank: Card = {
       ...card, id: nextId, status: 'REQUESTED', last_four: null, expires: null, is_favorite: false, replaces_id: id,
-      replaced_by_id: null, created_at: at, updated_at: at,
+      // The successor keeps drawing on the same budget; the request was fulfilled by the card it replaces (one card per request).
+      replaced_by_id: null, spend_request_id: null, created_at: at, updated_at: at,
     };
     const successor = await insertIssuedCard(tx, blank, seqs.last, now, user.id);
     return { card: stored, successor, change_seq: seqs.last };
