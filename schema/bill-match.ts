@@ -248,7 +248,8 @@ export function matchReasonsText(m: PoMatch): string[] {
  * and the amount is their product. Whether the PO line is the PO's is the server's check
  * (PROCUREMENT_7012).
  */
-export function billPoLineErrors(lines: readonly Pick<MatchBillLine, 'amount' | 'po_line_id' | 'quantity' | 'unit_price'>[], currency: string): Record<string, string> {
+export type PoLineFields = { amount: number; po_line_id?: string | null; quantity?: number | null; unit_price?: number | null };
+export function billPoLineErrors(lines: readonly PoLineFields[], currency: string): Record<string, string> {
   const errors: Record<string, string> = {};
   lines.forEach((l, i) => {
     const q = l.quantity ?? null;

@@ -302,9 +302,11 @@ export const SPEND_BUDGET_CALLS = [
   createSpendAllocation, listSpendAllocations, getSpendAllocation, updateSpendAllocation, addSpendAllocationUsers,
 ] as const;
 
-/** Purchase orders, item receipts, match tolerances and the match override. */
+/** Purchase orders, item receipts and match tolerances. */
 export const PURCHASE_ORDER_CALLS = [
   listPurchaseOrders, getPurchaseOrder, closePurchaseOrder, getPurchaseOrderPdf, getMatchTolerances, putMatchTolerances,
   createItemReceipt, listItemReceipts, uploadItemReceiptDocument, getItemReceiptDocument, deleteItemReceipt, deleteItemReceiptDocument,
-  overrideBillMatch,
 ] as const;
+
+/** The three-way match's override (server/routes/bill-match.ts). */
+export const BILL_MATCH_CALLS = [overrideBillMatch] as const;

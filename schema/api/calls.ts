@@ -34,6 +34,7 @@ import { WEBAUTHN_CALLS } from './calls-webauthn.ts';
 import { SUPPORT_ACCESS_CALLS } from './calls-support-access.ts';
 import { FRAUD_CALLS } from './calls-fraud.ts';
 import { BOOKING_CALLS, TRIP_CALLS } from './calls-travel.ts';
+import { BILL_MATCH_CALLS } from './calls-procurement.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -218,4 +219,5 @@ export const CATALOGUE = [
   ...FRAUD_CALLS,
   ...BOOKING_CALLS,
   ...TRIP_CALLS,
+  ...BILL_MATCH_CALLS,
 ] as const;

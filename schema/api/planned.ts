@@ -204,8 +204,6 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   PROCUREMENT_7002: { issue: 28, why: 'requests for someone outside the requester\'s team' },
   PROCUREMENT_7004: { issue: 28, why: 'a request naming an unknown vendor' },
   PROCUREMENT_7005: { issue: 28, why: 'an ended or archived budget' },
-  PROCUREMENT_7013: { issue: 28, why: 'pay-now refusing a bill that does not match its PO' },
-  PROCUREMENT_7014: { issue: 28, why: 'the match override is an admin\'s' },
   PROCUREMENT_7015: { issue: 28, why: 'a used or expired spend intent' },
   PROCUREMENT_7016: { issue: 28, why: 'budgets are created by admins and managers' },
 };

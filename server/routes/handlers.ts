@@ -34,6 +34,7 @@ import { emailVerificationHandlers } from './email-verification.ts';
 import { fraudHandlers } from './fraud.ts';
 import { bookingHandlers } from './booking.ts';
 import { tripHandlers } from './travel.ts';
+import { billMatchHandlers } from './bill-match.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -79,4 +80,5 @@ export const HANDLERS = {
   ...fraudHandlers,
   ...bookingHandlers,
   ...tripHandlers,
+  ...billMatchHandlers,
 } satisfies HandlerMap;
