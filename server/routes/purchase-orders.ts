@@ -14,6 +14,7 @@ import {
   closePurchaseOrder as closePo, findPurchaseOrder, listPurchaseOrders as listPos,
 } from '../domain/procurement/purchase-orders.ts';
 import { matchTolerancesOf, saveMatchTolerances } from '../domain/procurement/tolerances.ts';
+import { refreshBusinessBillMatches } from '../domain/procurement/bill-match-store.ts';
 import { receiptQuotas, takeQuota } from '../auth/quotas.ts';
 import { fileHeaders } from '../http/file-headers.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
@@ -51,7 +52,12 @@ export const purchaseOrderHandlers = {
   [putMatchTolerances.id]: async (ctx) => {
     const { user } = actorOf(ctx);
     if (!isAdmin(user)) throw new ApiError('FORBIDDEN_7003', 'Only administrators can change the match tolerances.');
-    return ok(await saveMatchTolerances(ctx.db, user.business_id, ctx.input.body));
+    // New tolerances re-match every open bill that names a PO, in the same transaction.
+    return ok(await ctx.deps.db.transaction(async (tx) => {
+      const saved = await saveMatchTolerances(tx, user.business_id, ctx.input.body);
+      await refreshBusinessBillMatches(tx, user.business_id);
+      return saved;
+    }));
   },
 
   [createItemReceipt.id]: async (ctx) => {

@@ -1,4 +1,5 @@
 import type { PurchaseOrder, PurchaseOrderStatus } from '../../../schema/entities/purchase-order.ts';
+import { refreshBillMatches } from './bill-match-store.ts';
 import { mayManageBills } from '../../../schema/bill-rules.ts';
 import type { pageQuerySchema } from '../../../schema/paging.ts';
 import type { z } from 'zod';
@@ -63,6 +64,8 @@ export function listPurchaseOrders(db: Queryable, user: ActingUser, q: ListQuery
  * keeps the lock order. The three-way match's re-check of the bills naming the PO is wired in here.
  */
 export async function afterPurchaseOrderChange(tx: Queryable, businessId: string, purchaseOrderId: string): Promise<number> {
+  // What arrived (or stopped counting) changes the three-way match of the bills naming the PO.
+  await refreshBillMatches(tx, businessId, purchaseOrderId);
   const range = await allocateSeqs(tx, businessId, 1);
   if (!range) throw new ApiError('REQUEST_7004');
   await tx.query(
