@@ -1,10 +1,9 @@
 import type { z } from 'zod';
 import {
-  addSpendAllocationUsers, closePurchaseOrder, createSpendAllocation, createSpendIntent, deleteItemReceipt, deleteSpendRequestDocument,
-  getItemReceiptDocument, getMatchTolerances, getPurchaseOrderPdf, getSpendRequestDocument, listSpendIntents, overrideBillMatch,
-  putMatchTolerances, spendAllocationCreateSchema, spendAllocationPatchSchema, spendIntentCreateSchema, updateSpendAllocation,
-  uploadItemReceiptDocument, uploadSpendRequestDocument, cancelSpendIntent,
-  type ProcurementDocument, type SpendIntent,
+  addSpendAllocationUsers, cancelSpendIntent, closePurchaseOrder, createSpendAllocation, createSpendIntent, deleteItemReceipt,
+  deleteSpendRequestDocument, getItemReceiptDocument, getMatchTolerances, getPurchaseOrderPdf, getSpendRequestDocument, listSpendIntents,
+  overrideBillMatch, putMatchTolerances, updateSpendAllocation, uploadItemReceiptDocument, uploadSpendRequestDocument,
+  type ProcurementDocument, type spendAllocationCreateSchema, type spendAllocationPatchSchema, type spendIntentCreateSchema, type SpendIntent,
 } from '../../schema/api/calls-procurement.ts';
 import type { CallDef } from '../../schema/api/define-call.ts';
 import type { MatchTolerances } from '../../schema/bill-match.ts';
@@ -45,7 +44,7 @@ function fileOf<C extends CallDef, A extends unknown[]>(def: C, opts: (...args: 
  * size, its bytes' content: schema/file-content.ts), so a file it would refuse is never sent; then
  * sent raw with its type.
  */
-function uploadOf<C extends CallDef>(def: C, params: (id: string) => CallOptions<C>['params']) {
+function uploadOf<C extends CallDef>(def: C, opts: (id: string, file: NonNullable<CallOptions<C>['file']>) => CallOptions<C>) {
   return custom((send, port, offline) => async (id: string, file: Blob): Promise<{ ok: true; document: ProcurementDocument } | OnlineFailure> => {
     if (!port.hub.online) return offline;
     const name = (file as { name?: unknown }).name;
@@ -55,7 +54,7 @@ function uploadOf<C extends CallDef>(def: C, params: (id: string) => CallOptions
     const bytes = new Uint8Array(await file.arrayBuffer());
     const check = checkReceiptFile(label, file.type, file.size, bytes);
     if (!check.ok) return { ok: false, error: check.error };
-    const r = await send(def, { params: params(id), file: { body: file, contentType: check.contentType } } as unknown as CallOptions<C>);
+    const r = await send(def, opts(id, { body: file, contentType: check.contentType }));
     return r.ok ? { ok: true, document: r.data as ProcurementDocument } : r;
   });
 }
@@ -97,12 +96,12 @@ export const PROCUREMENT_CALLS = onlineDomain(PROCUREMENT_OFFLINE, {
   /** Admins: a MISMATCHED bill may be paid, with the reason (audited); its `po_match` becomes OVERRIDDEN. */
   overrideBillMatch: via(overrideBillMatch, (bill_uuid: string, reason: string) => ({ params: { bill_uuid }, body: { reason } }), (bill: Bill) => ({ bill })),
   /** A quote or contract on a request (DRAFT or PENDING_APPROVAL): the request's `document_ids` gain it. */
-  uploadSpendRequestDocument: uploadOf(uploadSpendRequestDocument, (spend_request_uuid) => ({ spend_request_uuid })),
+  uploadSpendRequestDocument: uploadOf(uploadSpendRequestDocument, (spend_request_uuid, file) => ({ params: { spend_request_uuid }, file })),
   spendRequestDocument: fileOf(getSpendRequestDocument, (spend_request_uuid: string, document_id: string) => ({ params: { spend_request_uuid, document_id } })),
   deleteSpendRequestDocument: via(deleteSpendRequestDocument, (spend_request_uuid: string, document_id: string) => ({ params: { spend_request_uuid, document_id } }),
     (d: Omit<SpendRequest, 'change_seq'> & { change_seq?: number }) => ({ request: asRow<SpendRequest>(d) })),
   /** A packing slip on an item receipt. */
-  uploadItemReceiptDocument: uploadOf(uploadItemReceiptDocument, (item_receipt_id) => ({ item_receipt_id })),
+  uploadItemReceiptDocument: uploadOf(uploadItemReceiptDocument, (item_receipt_id, file) => ({ params: { item_receipt_id }, file })),
   itemReceiptDocument: fileOf(getItemReceiptDocument, (item_receipt_id: string, document_id: string) => ({ params: { item_receipt_id, document_id } })),
 });
 
