@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CARD_STATUSES, cardSchema, type Card, type CardStatus, type LimitInterval } from './entities/card.ts';
 import type { TransactionState } from './entities/transaction.ts';
 import {
-  CARD_ACTIONS, CARD_MOVES, DECLINE_MESSAGES, DECLINE_REASONS, authorize, canManageCard, checkCardAction, checkIssue, expiryFrom,
+  CARD_ACTIONS, CARD_MOVES, DECLINE_MESSAGES, DECLINE_REASONS, INTENT_LIFTS, allocationEnded, authorize, authorizeAllocation,
+  authorizeWithIntent, intentCovers, type AllocationWindow, type IntentWindow, canManageCard, checkCardAction, checkIssue, expiryFrom,
   intervalStart, issuedStatus, mayActOnCard, remainingLimit, spendByCard, spentInInterval, type CardAction, type CardActor, type DeclineReason,
 } from './card-rules.ts';
 
@@ -218,6 +219,61 @@ describe('spend in the current interval', () => {
   });
 });
 
+const ALLOCATION_CASES: [DeclineReason, Partial<AllocationWindow>, number][] = [
+  ['SPEND_ALLOCATION_ENDED', { archived: true }, 0],
+  ['SPEND_ALLOCATION_ENDED', { end_date: '2026-03-09' }, 0],
+  ['SPEND_ALLOCATION_EXCEEDED', {}, 49_001],
+];
+
+describe('authorizeAllocation', () => {
+  const budget = (over: Partial<AllocationWindow> = {}): AllocationWindow => ({
+    limit: { amount: 50_000, currency: 'USD' }, end_date: null, archived: false, ...over,
+  });
+  const purchase = { amount: 1_000, currency: 'USD', merchant_category: 'Travel' };
+  const today = '2026-03-10';
+
+  it.each(ALLOCATION_CASES)('declines %s', (reason, over, spent) => {
+    expect(authorizeAllocation(budget(over), purchase, spent, today)).toBe(reason);
+  });
+
+  it('approves up to what is left exactly, through the end date inclusive', () => {
+    expect(authorizeAllocation(budget(), purchase, 49_000, today)).toBeNull();
+    expect(authorizeAllocation(budget({ end_date: today }), purchase, 0, today)).toBeNull();
+    expect(allocationEnded(budget({ end_date: today }), '2026-03-11')).toBe(true);
+    // $500 with $120 spent: $400 would take it to $520; $380 fits exactly.
+    expect(authorizeAllocation(budget(), { ...purchase, amount: 40_000 }, 12_000, today)).toBe('SPEND_ALLOCATION_EXCEEDED');
+    expect(authorizeAllocation(budget(), { ...purchase, amount: 38_000 }, 12_000, today)).toBeNull();
+    expect(authorizeAllocation(budget(), purchase, 0, today)).toBeNull();
+    expect(authorizeAllocation(budget(), { ...purchase, currency: 'EUR' }, 0, today)).toBe('CURRENCY_NOT_SUPPORTED');
+  });
+});
+
+describe('spend intents', () => {
+  const now = new Date('2026-03-10T12:00:00Z');
+  const purchase = { amount: 20_000, currency: 'USD', merchant_category: 'Software' };
+  const intent = (over: Partial<IntentWindow> = {}): IntentWindow => ({
+    status: 'ACTIVE', expires_at: '2026-03-17T12:00:00.000Z', merchant_category: 'Software', amount: { amount: 20_000, currency: 'USD' }, ...over,
+  });
+
+  it('covers an active, unexpired intent of the category for at least the amount', () => {
+    expect(intentCovers(intent(), purchase, now)).toBe(true);
+    expect(intentCovers(intent({ status: 'USED' }), purchase, now)).toBe(false);
+    expect(intentCovers(intent({ expires_at: '2026-03-10T12:00:00.000Z' }), purchase, now)).toBe(false);
+    expect(intentCovers(intent({ merchant_category: 'Travel' }), purchase, now)).toBe(false);
+    expect(intentCovers(intent({ amount: { amount: 19_999, currency: 'USD' } }), purchase, now)).toBe(false);
+    expect(intentCovers(intent({ amount: { amount: 20_000, currency: 'EUR' } }), purchase, now)).toBe(false);
+  });
+
+  it('lifts the category list and the per-purchase cap, never the status or the limit', () => {
+    const card = makeCard({ allowed_categories: ['Travel'], limit: { amount: 30_000, currency: 'USD', interval: 'MONTHLY', per_transaction: 5_000 } });
+    expect(authorize(card, purchase, 0)).toBe('MERCHANT_CATEGORY_BLOCKED');
+    expect(INTENT_LIFTS).toContain('MERCHANT_CATEGORY_BLOCKED');
+    expect(authorizeWithIntent(card, purchase, 0)).toBeNull();
+    expect(authorizeWithIntent(card, purchase, 10_001)).toBe('SPENDING_LIMIT_EXCEEDED');
+    expect(authorizeWithIntent({ ...card, status: 'LOCKED' }, purchase, 0)).toBe('CARD_LOCKED');
+  });
+});
+
 describe('authorize', () => {
   const purchase = { amount: 1_000, currency: 'USD', merchant_category: 'Travel' };
   const CASES: [DeclineReason, Partial<Card>, Partial<typeof purchase>, number][] = [
@@ -237,7 +293,8 @@ describe('authorize', () => {
   });
 
   it('covers every decline reason, each with a message', () => {
-    expect([...new Set(CASES.map(([r]) => r))].sort()).toEqual([...DECLINE_REASONS].sort());
+    const covered = new Set([...CASES.map(([r]) => r), ...ALLOCATION_CASES.map(([r]) => r)]);
+    expect([...covered].sort()).toEqual([...DECLINE_REASONS].sort());
     for (const r of DECLINE_REASONS) expect(DECLINE_MESSAGES[r]).toMatch(/\.$/);
   });
 

@@ -169,6 +169,8 @@ export const remainingLimit = (limit: Pick<SpendingLimit, 'amount'>, spent: numb
 export const DECLINE_REASONS = [
   'CARD_NOT_ACTIVE', 'CARD_LOCKED', 'CARD_SUSPENDED', 'CARD_TERMINATED', 'CURRENCY_NOT_SUPPORTED',
   'MERCHANT_CATEGORY_BLOCKED', 'PER_TRANSACTION_LIMIT_EXCEEDED', 'SPENDING_LIMIT_EXCEEDED',
+  // Issue 28: a card drawing on a budget (spend allocation), by `authorizeAllocation`.
+  'SPEND_ALLOCATION_EXCEEDED', 'SPEND_ALLOCATION_ENDED',
 ] as const;
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
@@ -181,6 +183,8 @@ export const DECLINE_MESSAGES: Record<DeclineReason, string> = {
   MERCHANT_CATEGORY_BLOCKED: 'The card is not allowed at this kind of merchant.',
   PER_TRANSACTION_LIMIT_EXCEEDED: 'The purchase is over the card\'s per-purchase limit.',
   SPENDING_LIMIT_EXCEEDED: 'The purchase would go over the card\'s limit for this period.',
+  SPEND_ALLOCATION_EXCEEDED: 'The purchase would go over the budget\'s limit for this period.',
+  SPEND_ALLOCATION_ENDED: 'The card\'s budget has ended or was archived.',
 };
 
 export type Purchase = { amount: number; currency: string; merchant_category: string };
@@ -208,6 +212,58 @@ export function authorize(card: Pick<Card, 'status' | 'limit' | 'allowed_categor
   if (card.limit.per_transaction !== null && purchase.amount > card.limit.per_transaction) return 'PER_TRANSACTION_LIMIT_EXCEEDED';
   if (spent + purchase.amount > card.limit.amount) return 'SPENDING_LIMIT_EXCEEDED';
   return null;
+}
+
+// --- Budgets and spend intents (issue 28) --------------------------------------------------------
+
+/** What the budget rule reads of a spend allocation (schema/entities/spend-allocation.ts). */
+export type AllocationWindow = {
+  limit: { amount: number; currency: string };
+  /** Last day it can be spent from (ISO date, inclusive, UTC), or null. */
+  end_date: string | null;
+  archived: boolean;
+};
+
+/** An allocation is over once archived or after its end date (`today`: the UTC day, YYYY-MM-DD). */
+export const allocationEnded = (a: Pick<AllocationWindow, 'end_date' | 'archived'>, today: string) =>
+  a.archived || (a.end_date !== null && today > a.end_date);
+
+/**
+ * The budget's decision on an authorization the card itself approves: declined once the budget
+ * ended (or was archived), in another currency than its limit, or when the purchase would take
+ * what its cards spent this interval (`spent`, the limit's currency) past its limit.
+ */
+export function authorizeAllocation(allocation: AllocationWindow, purchase: Purchase, spent: number, today: string): DeclineReason | null {
+  if (allocationEnded(allocation, today)) return 'SPEND_ALLOCATION_ENDED';
+  if (purchase.currency !== allocation.limit.currency) return 'CURRENCY_NOT_SUPPORTED';
+  if (spent + purchase.amount > allocation.limit.amount) return 'SPEND_ALLOCATION_EXCEEDED';
+  return null;
+}
+
+/** What the intent rule reads of a spend intent (schema/api/calls-procurement.ts `spendIntentSchema`). */
+export type IntentWindow = {
+  status: string;
+  expires_at: string;
+  merchant_category: string;
+  amount: { amount: number; currency: string };
+};
+
+/** The declines a spend intent lifts: the card's category list and its per-purchase cap, never a limit. */
+export const INTENT_LIFTS: readonly DeclineReason[] = ['MERCHANT_CATEGORY_BLOCKED', 'PER_TRANSACTION_LIMIT_EXCEEDED'];
+
+/** An ACTIVE, unexpired intent at the purchase's category, in its currency, for at least its amount. */
+export function intentCovers(intent: IntentWindow, purchase: Purchase, now: Date): boolean {
+  return intent.status === 'ACTIVE' && Date.parse(intent.expires_at) > now.getTime()
+    && intent.merchant_category === purchase.merchant_category
+    && intent.amount.currency === purchase.currency && purchase.amount <= intent.amount.amount;
+}
+
+/**
+ * `authorize` with an intent that covers the purchase: the card's category list and per-purchase
+ * cap do not apply to it; its status, currency and interval limit still do.
+ */
+export function authorizeWithIntent(card: Pick<Card, 'status' | 'limit' | 'allowed_categories'>, purchase: Purchase, spent: number): DeclineReason | null {
+  return authorize({ ...card, allowed_categories: [], limit: { ...card.limit, per_transaction: null } }, purchase, spent);
 }
 
 /** A new card's expiry: three years after issue, as YYYY-MM. */

@@ -47,6 +47,11 @@ export const issueCardBodySchema = z.object({
   allowed_categories: categories.default([]),
   department_id: z.uuid().nullable().default(null),
   location_id: z.uuid().nullable().default(null),
+  /**
+   * Issue 28: the budget the card draws on (live, not archived, not ended: else PROCUREMENT_7005;
+   * in the card limit's currency). The cardholder becomes one of its members.
+   */
+  spend_allocation_id: z.uuid().nullable().optional(),
 });
 export type IssueCardBody = z.infer<typeof issueCardBodySchema>;
 

@@ -200,6 +200,4 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
   PROCUREMENT_7013: { issue: 28, why: 'pay-now refusing a bill that does not match its PO' },
   PROCUREMENT_7014: { issue: 28, why: 'the match override is an admin\'s' },
-  PROCUREMENT_7015: { issue: 28, why: 'a used or expired spend intent' },
-  PROCUREMENT_7016: { issue: 28, why: 'budgets are created by admins and managers' },
 };

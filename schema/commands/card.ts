@@ -54,7 +54,8 @@ export function newCard(body: IssueCardBody & { id: string }, { actor, at }: Bla
     id: body.id, user_id: body.user_id, business_id: actor.business_id, display_name: body.display_name, last_four: null,
     is_physical: body.is_physical, status: 'REQUESTED', limit: { ...body.limit }, allowed_categories: [...new Set(body.allowed_categories)],
     department_id: body.department_id, location_id: body.location_id, expires: null, is_primary: false, is_favorite: false,
-    replaces_id: null, replaced_by_id: null, created_at: at, change_seq: 0, updated_at: at, deleted: false,
+    replaces_id: null, replaced_by_id: null, spend_request_id: null, spend_allocation_id: body.spend_allocation_id ?? null,
+    created_at: at, change_seq: 0, updated_at: at, deleted: false,
   };
 }
 

@@ -62,6 +62,10 @@ export const cardSchema = z.object({
   /** Reissue: the card this one replaced, and the card that replaced this one. */
   replaces_id: uuid.nullable().default(null),
   replaced_by_id: uuid.nullable().default(null),
+  /** Issue 28: the spend request this card came of (a GENERAL_EXPENSE request's card), if any. */
+  spend_request_id: uuid.nullable().default(null),
+  /** Issue 28: the budget (spend allocation) this card draws on, if any: its purchases count against both limits. */
+  spend_allocation_id: uuid.nullable().default(null),
   created_at: isoDateTime,
   ...mirroredFields,
 });

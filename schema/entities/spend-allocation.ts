@@ -45,19 +45,23 @@ export type SpendAllocation = z.infer<typeof spendAllocationSchema>;
 
 /**
  * Where the allocation's current interval began, as SQL over the row `r` (UTC; the ISO week from
- * Monday; TOTAL from the epoch): schema/card-rules.ts `intervalStart`.
+ * Monday; TOTAL from the epoch): schema/card-rules.ts `intervalStart`. `now` is SQL for the moment
+ * (the feed's `now()`; the server's authorizations pass their clock).
  */
-const INTERVAL_START_SQL = `CASE r.limit_interval
-    WHEN 'DAILY' THEN date_trunc('day', now() AT TIME ZONE 'UTC')
-    WHEN 'WEEKLY' THEN date_trunc('week', now() AT TIME ZONE 'UTC')
-    WHEN 'MONTHLY' THEN date_trunc('month', now() AT TIME ZONE 'UTC')
-    WHEN 'YEARLY' THEN date_trunc('year', now() AT TIME ZONE 'UTC')
+const intervalStartSql = (now: string) => `CASE r.limit_interval
+    WHEN 'DAILY' THEN date_trunc('day', ${now} AT TIME ZONE 'UTC')
+    WHEN 'WEEKLY' THEN date_trunc('week', ${now} AT TIME ZONE 'UTC')
+    WHEN 'MONTHLY' THEN date_trunc('month', ${now} AT TIME ZONE 'UTC')
+    WHEN 'YEARLY' THEN date_trunc('year', ${now} AT TIME ZONE 'UTC')
     ELSE timestamp '1970-01-01' END AT TIME ZONE 'UTC'`;
 
-/** The spend of the allocation's cards this interval (PENDING and CLEARED, refunds netted, the limit's currency). */
-export const ALLOCATION_SPENT_SQL = `(SELECT coalesce(sum(t.amount), 0) FROM cards c JOIN transactions t ON t.card_id = c.id
+/** The spend of the allocation's cards this interval as of `now` (PENDING and CLEARED, refunds netted, the limit's currency). */
+export const allocationSpentSql = (now: string) => `(SELECT coalesce(sum(t.amount), 0) FROM cards c JOIN transactions t ON t.card_id = c.id
     WHERE c.spend_allocation_id = r.id AND NOT t.deleted AND t.state IN ('PENDING', 'CLEARED')
-      AND t.currency = r.limit_currency AND t.occurred_at >= ${INTERVAL_START_SQL} AND t.occurred_at <= now())`;
+      AND t.currency = r.limit_currency AND t.occurred_at >= ${intervalStartSql(now)} AND t.occurred_at <= ${now})`;
+
+/** The spend of the allocation's cards this interval (PENDING and CLEARED, refunds netted, the limit's currency). */
+export const ALLOCATION_SPENT_SQL = allocationSpentSql('now()');
 
 /**
  * Reference data (`refs`). Visibility `allocation`: business-wide roles (canSeeAllTransactions)

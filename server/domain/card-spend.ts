@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { simulateBodySchema } from '../../schema/api/calls-cards.ts';
-import { authorize, DECLINE_MESSAGES, intervalStart, SPEND_STATES, type DeclineReason, type Purchase } from '../../schema/card-rules.ts';
+import {
+  authorize, authorizeAllocation, authorizeWithIntent, DECLINE_MESSAGES, intervalStart, SPEND_STATES, type DeclineReason, type Purchase,
+} from '../../schema/card-rules.ts';
 import type { Card } from '../../schema/entities/card.ts';
 import type { Transaction } from '../../schema/entities/transaction.ts';
 import { isAdmin } from '../../schema/roles.ts';
@@ -13,6 +15,8 @@ import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { visibilityOf } from './visibility.ts';
 import type { SendMail } from './bill-approvals.ts';
 import { assessNewCharge, mailHeldCharge } from './fraud.ts';
+import { allocationForSpend, utcDay } from './procurement/allocations.ts';
+import { coveringIntent, useIntent } from './procurement/intents.ts';
 
 /**
  * Simulated card-network authorizations (issue 10): the decision is schema/card-rules.ts
@@ -21,6 +25,11 @@ import { assessNewCharge, mailHeldCharge } from './fraud.ts';
  * An approval writes a PENDING transaction; a decline writes nothing. The fraud rules
  * (schema/fraud-rules.ts, domain/fraud.ts) decide in the same write whether the charge is held
  * (`fraud_status` FLAGGED); a held charge is mailed to the cardholder through `send`.
+ *
+ * Issue 28: a spend intent covering the purchase (domain/procurement/intents.ts) lifts the card's
+ * category list and per-purchase cap (`authorizeWithIntent`) and is used by the approval; a card
+ * on a budget also needs the budget's approval (`authorizeAllocation`: ended, or what its cards
+ * spent this interval plus the purchase past its limit).
  */
 
 type SimulateBody = z.output<typeof simulateBodySchema>;
@@ -50,11 +59,25 @@ function assertMaySpend(user: ActingUser, card: Card): void {
   }
 }
 
-async function decide(db: Queryable, card: Card, purchase: Purchase, now: Date): Promise<DeclineReason | null> {
-  // The spend sum only matters once everything else passed.
-  const first = authorize(card, purchase, 0);
-  if (first !== null) return first;
-  return authorize(card, purchase, await spentThisInterval(db, card, now));
+type Decision = { reason: DeclineReason; intent?: undefined } | { reason: null; intent: Awaited<ReturnType<typeof coveringIntent>> };
+
+/**
+ * The card's decision, then its budget's. `lock` (the approving pass, under the business lock
+ * and the card's row lock) also locks the covering intent and the budget's row, in that order, so
+ * racing authorizations on one budget or one intent are decided one after the other.
+ */
+async function decide(db: Queryable, card: Card, purchase: Purchase, now: Date, lock: boolean): Promise<Decision> {
+  const intent = await coveringIntent(db, card, purchase, now, lock);
+  const rule = intent ? authorizeWithIntent : authorize;
+  // The spend sums only matter once everything else passed.
+  const first = rule(card, purchase, 0) ?? rule(card, purchase, await spentThisInterval(db, card, now));
+  if (first !== null) return { reason: first };
+  if (card.spend_allocation_id) {
+    const { allocation, spent } = await allocationForSpend(db, card.business_id, card.spend_allocation_id, now, lock);
+    const reason = authorizeAllocation(allocation, purchase, spent, utcDay(now));
+    if (reason !== null) return { reason };
+  }
+  return { reason: null, intent };
 }
 
 /**
@@ -72,12 +95,12 @@ export async function simulatePurchase(
   if (!seen) throw new ApiError('REQUEST_7004');
   assertMaySpend(user, seen);
   const purchase: Purchase = { amount: body.amount, currency: body.currency ?? seen.limit.currency, merchant_category: body.merchant_category };
-  const early = await decide(tx, seen, purchase, asked);
-  if (early !== null) return declined(early);
+  const early = await decide(tx, seen, purchase, asked, false);
+  if (early.reason !== null) return declined(early.reason);
   return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
     const { card } = await cardForWrite(tx, user, id);
     const now = clock();
-    const reason = await decide(tx, card, purchase, now);
+    const { reason, intent } = await decide(tx, card, purchase, now, true);
     if (reason !== null) return declined(reason);
     // Issue 24: the fraud rules decide in the same write whether the charge is held for the cardholder.
     const country = body.merchant_country ?? null;
@@ -85,17 +108,19 @@ export async function simulatePurchase(
       merchant_name: body.merchant, merchant_category: purchase.merchant_category, merchant_country: country,
       amount: purchase.amount, currency: purchase.currency, occurred_at: now.toISOString(),
     });
+    const transactionId = randomUUID();
     const rows = await tx.query<{ doc: Transaction }>(
       `INSERT INTO transactions AS r (id, business_id, card_id, user_id, merchant_name, merchant_category, amount, currency,
                                       occurred_at, state, department_id, location_id, change_seq, updated_at,
                                       merchant_country, fraud_status, fraud_reasons)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'PENDING', $10, $11, $12, $9, $13, $14, $15::text[])
        RETURNING ${TX_DOC} AS doc`,
-      [randomUUID(), card.business_id, card.id, card.user_id, body.merchant, purchase.merchant_category, purchase.amount,
+      [transactionId, card.business_id, card.id, card.user_id, body.merchant, purchase.merchant_category, purchase.amount,
         purchase.currency, now.toISOString(), card.department_id, card.location_id, seqs.first,
         country, verdict.flagged ? 'FLAGGED' : null, verdict.reasons],
     );
     const transaction = rows[0]!.doc;
+    if (intent) await useIntent(tx, intent, transactionId);
     if (verdict.flagged && send) await mailHeldCharge(tx, transaction, card, verdict.reasons, send);
     return { approved: true as const, transaction };
   });

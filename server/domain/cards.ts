@@ -15,6 +15,7 @@ import { checkCodingRefs } from './coding.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { reportingTeam, visibilityOf, type Visibility } from './visibility.ts';
 import { findVisibleDoc } from './live-doc.ts';
+import { joinAllocation } from './procurement/allocations.ts';
 
 /**
  * Card writes (issue 10). The rules are schema/card-rules.ts and the row changes the shared
@@ -32,12 +33,12 @@ export const CARD_DOC = COLLECTIONS.cards.docSql;
 const COLUMNS = [
   'user_id', 'display_name', 'last_four', 'is_physical', 'status', 'limit_amount', 'limit_currency', 'limit_interval',
   'per_transaction_limit', 'allowed_categories', 'department_id', 'location_id', 'expires', 'is_primary', 'is_favorite',
-  'replaces_id', 'replaced_by_id', 'created_at', 'updated_at', 'change_seq',
+  'replaces_id', 'replaced_by_id', 'spend_request_id', 'spend_allocation_id', 'created_at', 'updated_at', 'change_seq',
 ] as const;
 const values = (c: Card) => [
   c.user_id, c.display_name, c.last_four, c.is_physical, c.status, c.limit.amount, c.limit.currency, c.limit.interval,
   c.limit.per_transaction, c.allowed_categories, c.department_id, c.location_id, c.expires, c.is_primary, c.is_favorite,
-  c.replaces_id, c.replaced_by_id, c.created_at, c.updated_at, c.change_seq,
+  c.replaces_id, c.replaced_by_id, c.spend_request_id, c.spend_allocation_id, c.created_at, c.updated_at, c.change_seq,
 ];
 const placeholder = (c: string, i: number) => (c === 'allowed_categories' ? `$${i}::text[]` : `$${i}`);
 
@@ -147,11 +148,13 @@ async function repeatedIssue(tx: Queryable, user: ActingUser, id: string): Promi
 /**
  * POST /cards: §6 issuing (admins to anyone in the business, a manager to their team). The
  * cardholder must be a live user of the caller's business (else 404), the coding defaults
- * references of it. The id check runs under the business lock, so racing repeats of one
+ * references of it; a budget named (`spend_allocation_id`) must be one the issuer sees, live, in
+ * the limit's currency (domain/procurement/allocations.ts `joinAllocation`). The id check runs under the business lock, so racing repeats of one
  * client id make one card.
  */
 export async function issueCard(tx: Queryable, user: ActingUser, body: IssueCardBody, now: Date): Promise<Card> {
-  return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
+  return writeMirrored(tx, user.business_id, 1, async (w) => {
+    const { seqs } = w;
     const id = body.id ?? randomUUID();
     const repeat = body.id ? await repeatedIssue(tx, user, body.id) : null;
     if (repeat) return repeat;
@@ -159,6 +162,9 @@ export async function issueCard(tx: Queryable, user: ActingUser, body: IssueCard
     if (holders.length === 0) throw new ApiError('REQUEST_7004', 'The cardholder is not a user of this business.');
     forbid(checkIssue(await cardActorOf(tx, user), body.user_id));
     await checkCodingRefs(tx, user.business_id, { department_id: body.department_id, location_id: body.location_id });
+    // Issue 28: a card on a budget (live, in its currency); its holder becomes a member.
+    const allocation = body.spend_allocation_id;
+    if (allocation) await joinAllocation(tx, user, w, { spend_allocation_id: allocation, currency: body.limit.currency, holder: body.user_id }, now);
     const args = { ...body, id };
     const blank = newCard(args, { id, actor: { user_id: user.id, business_id: user.business_id }, at: now.toISOString() });
     return insertIssuedCard(tx, cardIssue.apply(blank, args), seqs.first, now, user.id);
@@ -234,7 +240,8 @@ export async function reissueCard(
     const stored = await storeCard(tx, old);
     const blank: Card = {
       ...card, id: nextId, status: 'REQUESTED', last_four: null, expires: null, is_favorite: false, replaces_id: id,
-      replaced_by_id: null, created_at: at, updated_at: at,
+      // The successor keeps drawing on the same budget; the request was fulfilled by the card it replaces (one card per request).
+      replaced_by_id: null, spend_request_id: null, created_at: at, updated_at: at,
     };
     const successor = await insertIssuedCard(tx, blank, seqs.last, now, user.id);
     return { card: stored, successor, change_seq: seqs.last };

@@ -36,6 +36,7 @@ import { bookingHandlers } from './booking.ts';
 import { tripHandlers } from './travel.ts';
 import { purchaseOrderHandlers } from './purchase-orders.ts';
 import { spendRequestHandlers } from './spend-requests.ts';
+import { spendBudgetHandlers } from './spend-allocations.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -83,4 +84,5 @@ export const HANDLERS = {
   ...tripHandlers,
   ...purchaseOrderHandlers,
   ...spendRequestHandlers,
+  ...spendBudgetHandlers,
 } satisfies HandlerMap;

@@ -44,7 +44,7 @@ export function demoCard(
     ...base, user_id: holder.id, is_physical: everyday, status: !everyday && index % LOCK_EVERY === 1 ? 'LOCKED' : 'ACTIVE',
     limit: limitFor(kind, holder.payroll_currency ?? 'USD'), allowed_categories: [], department_id: holder.department_id,
     location_id: holder.location_id, expires: expiryFrom(new Date(base.updated_at)), is_primary: everyday, is_favorite: false,
-    replaces_id: null, replaced_by_id: null, created_at: base.updated_at, deleted: false,
+    replaces_id: null, replaced_by_id: null, spend_request_id: null, spend_allocation_id: null, created_at: base.updated_at, deleted: false,
   };
 }
 
