@@ -198,6 +198,8 @@ describe('sameMatch', () => {
     expect(sameMatch(a, { ...a, checked_at: '2027-01-01T00:00:00.000Z' })).toBe(true);
     expect(sameMatch(a, match(bill({ currency: 'EUR' })))).toBe(false);
     expect(sameMatch(null, null)).toBe(true);
+    const reordered = JSON.parse(JSON.stringify({ checked_at: a.checked_at, override: null, lines: a.lines, reasons: [], status: a.status })) as PoMatch;
+    expect(sameMatch(a, reordered)).toBe(true);
     expect(sameMatch(a, null)).toBe(false);
   });
 });

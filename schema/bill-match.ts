@@ -228,10 +228,19 @@ function reasonKeys(m: PoMatch): string[] {
   ];
 }
 
+/** JSON with every object's keys sorted: a match read back from jsonb has its keys in jsonb's order, not ours. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
 /** Whether two matches say the same (checked_at aside): the store writes, and stamps a seq, only when they do not. */
 export function sameMatch(a: PoMatch | null, b: PoMatch | null): boolean {
   if (a === null || b === null) return a === b;
-  return JSON.stringify({ ...a, checked_at: '' }) === JSON.stringify({ ...b, checked_at: '' });
+  return canonical({ ...a, checked_at: '' }) === canonical({ ...b, checked_at: '' });
 }
 
 /** Every reason of a match in one sentence each, bill-level first ("Line 2: Billed 5, received 3"). */
@@ -248,7 +257,8 @@ export function matchReasonsText(m: PoMatch): string[] {
  * and the amount is their product. Whether the PO line is the PO's is the server's check
  * (PROCUREMENT_7012).
  */
-export function billPoLineErrors(lines: readonly Pick<MatchBillLine, 'amount' | 'po_line_id' | 'quantity' | 'unit_price'>[], currency: string): Record<string, string> {
+export type PoLineFields = { amount: number; po_line_id?: string | null; quantity?: number | null; unit_price?: number | null };
+export function billPoLineErrors(lines: readonly PoLineFields[], currency: string): Record<string, string> {
   const errors: Record<string, string> = {};
   lines.forEach((l, i) => {
     const q = l.quantity ?? null;

@@ -302,11 +302,11 @@ export const SPEND_BUDGET_CALLS = [
   createSpendAllocation, listSpendAllocations, getSpendAllocation, updateSpendAllocation, addSpendAllocationUsers,
 ] as const;
 
-/** Purchase orders, item receipts and match tolerances (server/routes/purchase-orders.ts). */
+/** Purchase orders, item receipts and match tolerances. */
 export const PURCHASE_ORDER_CALLS = [
   listPurchaseOrders, getPurchaseOrder, closePurchaseOrder, getPurchaseOrderPdf, getMatchTolerances, putMatchTolerances,
   createItemReceipt, listItemReceipts, uploadItemReceiptDocument, getItemReceiptDocument, deleteItemReceipt, deleteItemReceiptDocument,
 ] as const;
 
-/** The three-way match's own call (the admin's override), served with the match itself. */
+/** The three-way match's override (server/routes/bill-match.ts). */
 export const BILL_MATCH_CALLS = [overrideBillMatch] as const;

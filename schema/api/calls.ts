@@ -34,7 +34,7 @@ import { WEBAUTHN_CALLS } from './calls-webauthn.ts';
 import { SUPPORT_ACCESS_CALLS } from './calls-support-access.ts';
 import { FRAUD_CALLS } from './calls-fraud.ts';
 import { BOOKING_CALLS, TRIP_CALLS } from './calls-travel.ts';
-import { PURCHASE_ORDER_CALLS, SPEND_BUDGET_CALLS, SPEND_REQUEST_CALLS } from './calls-procurement.ts';
+import { BILL_MATCH_CALLS, PURCHASE_ORDER_CALLS, SPEND_BUDGET_CALLS, SPEND_REQUEST_CALLS } from './calls-procurement.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -222,4 +222,5 @@ export const CATALOGUE = [
   ...PURCHASE_ORDER_CALLS,
   ...SPEND_REQUEST_CALLS,
   ...SPEND_BUDGET_CALLS,
+  ...BILL_MATCH_CALLS,
 ] as const;

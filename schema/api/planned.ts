@@ -198,6 +198,4 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
   BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
-  PROCUREMENT_7013: { issue: 28, why: 'pay-now refusing a bill that does not match its PO' },
-  PROCUREMENT_7014: { issue: 28, why: 'the match override is an admin\'s' },
 };

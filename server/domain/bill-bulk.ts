@@ -9,6 +9,7 @@ import { assertPayable, markBillPaid, payOne, pendingSettlement, type BillResult
 import { assertNotSynced, findBill } from './bills.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { writeMirrored } from './collections.ts';
+import { afterBillWrite, assertMatchAllowsPayment } from './procurement/bill-match-store.ts';
 
 /**
  * §7 bill bulk actions (issue 11) besides pay-now (bill-payments.ts), the same way: at most 50
@@ -107,6 +108,8 @@ export async function bulkPaymentDate(tx: Queryable, user: ActingUser, ids: read
   const at = now.toISOString();
   return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'schedule', async (bill, seq) => {
     await assertNoPaymentInFlight(tx, id);
+    // Issue 28: a bill that does not match its purchase order is not scheduled either.
+    assertMatchAllowsPayment(bill);
     await assertPayable(tx, user.business_id, bill);
     await setColumns(tx, user, id, seq, at, { status: 'SCHEDULED', payment_date: paymentDate });
   }));
@@ -142,6 +145,8 @@ export async function bulkCancel(tx: Queryable, user: ActingUser, ids: readonly 
     await assertNoPaymentInFlight(tx, id);
     await setColumns(tx, user, id, seq, at, { status: 'CANCELED' });
     if (bill.status === 'PENDING_APPROVAL') await cancelBillApproval(tx, user.business_id, id, (await w.reserve(1)).last, at);
+    // Issue 28: its units no longer count against its PO; the PO's other bills may match now.
+    await afterBillWrite(tx, user.business_id, [bill.purchase_order_id], now);
   }));
 }
 
@@ -155,6 +160,10 @@ export async function bulkAmount(tx: Queryable, user: ActingUser, items: readonl
     const [line] = bill.line_items;
     if (bill.line_items.length !== 1 || !line || line.vendor_credit_id) {
       throw new ApiError('REQUEST_7001', `This bill has ${bill.line_items.length} lines or a credit line; ${ONE_LINE}`);
+    }
+    // Issue 28: a line billed by quantity and unit price has their product as its amount.
+    if (line.quantity !== null || line.unit_price !== null) {
+      throw new ApiError('REQUEST_7001', 'This bill\'s line is billed by quantity and unit price: change them on the line instead.');
     }
     const amount = amounts.get(id)!;
     await tx.query('UPDATE bill_line_items SET amount = $2 WHERE id = $1', [line.id, amount]);

@@ -10,6 +10,7 @@ import type { Queryable } from '../db/db.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { findBill } from './bills.ts';
 import { writeMirrored } from './collections.ts';
+import { assertMatchAllowsPayment } from './procurement/bill-match-store.ts';
 
 /**
  * Paying bills (issue 11 §7, issue 25). Money only moves where it can: a bill is paid (now, on a
@@ -107,6 +108,8 @@ export async function payOne(
   refuse(checkBillAction(action, bill.status));
   const settlesOn = await pendingSettlement(tx, id);
   if (settlesOn) throw new ApiError('REQUEST_7001', inFlight(settlesOn));
+  // Issue 28: a bill that does not match its purchase order waits for the match or an admin's override.
+  assertMatchAllowsPayment(bill);
   await assertPayable(tx, user.business_id, bill);
   await sendAttempt(tx, user.business_id, bill, user.id, today(now), seq, now.toISOString());
   return findBill(tx, user.business_id, id);

@@ -2,6 +2,8 @@ import type { Db, Queryable } from '../db/db.ts';
 import { assertPayable, sendAttempt } from './bill-payments.ts';
 import { writeMirrored } from './collections.ts';
 import { ApiError } from '../core/errors.ts';
+import type { PoMatch } from '../../schema/bill-match.ts';
+import { assertMatchAllowsPayment } from './procurement/bill-match-store.ts';
 import { startPeriodicJob, type PeriodicJob, type PeriodicJobOptions } from '../core/periodic-job.ts';
 
 /**
@@ -77,8 +79,8 @@ async function sendDuePayments(db: Db, now: Date, run: SettlementRun): Promise<v
           AND NOT EXISTS (SELECT 1 FROM bill_payments p WHERE p.bill_id = b.id AND p.status IN ('PENDING', 'SETTLED'))
         ORDER BY b.business_id, b.id LIMIT $2`;
   await inBusinessBatches(db, dueSql, day, async (tx, businessId, id, seq) => {
-    const [bill] = await tx.query<{ id: string; amount: number; currency: string; vendor_id: string; payment_attempt: number; payer: string }>(
-      `SELECT b.id::text, b.amount::int8 AS amount, b.currency, b.vendor_id::text, b.payment_attempt,
+    const [bill] = await tx.query<DueBill>(
+      `SELECT b.id::text, b.amount::int8 AS amount, b.currency, b.vendor_id::text, b.payment_attempt, b.po_match,
               COALESCE(b.approved_by, b.created_by)::text AS payer
          FROM bills b
         WHERE b.business_id = $1 AND b.id = $2 AND b.status = 'SCHEDULED' AND NOT b.deleted AND b.payment_date <= $3::date
@@ -94,12 +96,15 @@ async function sendDuePayments(db: Db, now: Date, run: SettlementRun): Promise<v
   });
 }
 
-/** Sends the bill's attempt, or (its vendor no longer payable) records why it was not sent. */
-async function sendOrFail(
-  tx: Queryable, businessId: string, bill: { id: string; amount: number; currency: string; vendor_id: string; payment_attempt: number; payer: string },
-  day: string, seq: number, at: string,
-): Promise<boolean> {
+type DueBill = { id: string; amount: number; currency: string; vendor_id: string; payment_attempt: number; payer: string; po_match: PoMatch | null };
+
+/**
+ * Sends the bill's attempt, or (its vendor no longer payable, or, issue 28, it no longer matches
+ * its purchase order: a receipt was deleted since it was scheduled) records why it was not sent.
+ */
+async function sendOrFail(tx: Queryable, businessId: string, bill: DueBill, day: string, seq: number, at: string): Promise<boolean> {
   try {
+    assertMatchAllowsPayment(bill);
     await assertPayable(tx, businessId, bill);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;

@@ -17,6 +17,8 @@ import { findVendor } from './vendors.ts';
 import { assertInvoiceFile } from './receipts.ts';
 import { visibilityOf } from './visibility.ts';
 import { findLiveDoc } from './live-doc.ts';
+import { billPoLineErrors, type PoLineFields } from '../../schema/bill-match.ts';
+import { afterBillWrite, assertBillPurchaseOrder } from './procurement/bill-match-store.ts';
 
 /**
  * Bills (issue 11 §7 bill pay) in storage; the rules are schema/bill-rules.ts. Every write goes
@@ -54,9 +56,12 @@ export async function openBillApproval(
   }, seq, 'bill');
 }
 
-/** validateBill's field messages as one 422, so a form can show each next to its field. */
-function assertValid(fields: Parameters<typeof validateBill>[0]): void {
-  const errors = validateBill(fields);
+/**
+ * validateBill's field messages as one 422, so a form can show each next to its field, with the
+ * three-way match's line rules (issue 28: a PO line's quantity and unit price, amount their product).
+ */
+function assertValid(fields: Parameters<typeof validateBill>[0] & { line_items: readonly PoLineFields[] }): void {
+  const errors = { ...validateBill(fields), ...billPoLineErrors(fields.line_items, fields.currency) };
   if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 
@@ -76,10 +81,11 @@ export async function assertLineCoding(tx: Queryable, businessId: string, lines:
 async function insertLines(tx: Queryable, billId: string, lines: readonly BillLineInput[]): Promise<void> {
   for (const [i, line] of lines.entries()) {
     await tx.query(
-      `INSERT INTO bill_line_items (id, bill_id, position, description, amount, gl_account_id, department_id, vendor_credit_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      `INSERT INTO bill_line_items (id, bill_id, position, description, amount, gl_account_id, department_id, vendor_credit_id,
+                                    po_line_id, quantity, unit_price)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [randomUUID(), billId, i, line.description, line.amount, line.gl_account_id ?? null, line.department_id ?? null,
-        line.vendor_credit_id ?? null],
+        line.vendor_credit_id ?? null, line.po_line_id ?? null, line.quantity ?? null, line.unit_price ?? null],
     );
   }
 }
@@ -119,6 +125,8 @@ export async function createBill(
     if (entityId) await assertEntity(tx, businessId, entityId);
     const id = body.id ?? randomUUID();
     await assertCreditLines(tx, businessId, id, body);
+    const purchaseOrderId = body.purchase_order_id ?? null;
+    await assertBillPurchaseOrder(tx, businessId, { vendor_id: body.vendor_id, purchase_order_id: purchaseOrderId, line_items: body.line_items });
     const status = createdStatus(body.submit);
     const amount = billTotal(body.line_items);
     const at = now.toISOString();
@@ -128,13 +136,16 @@ export async function createBill(
     await tx.query(
       `INSERT INTO bills (id, business_id, vendor_id, invoice_number, invoice_key, invoice_date, due_date, currency, amount,
                           status, memo, created_by, submitted_at, change_seq, created_at, updated_at, entity_id, invoice_file_id,
-                          duplicate_of, duplicate_confirmed_by, duplicate_confirmed_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17, $18, $19, $20)`,
+                          duplicate_of, duplicate_confirmed_by, duplicate_confirmed_at, purchase_order_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16, $17, $18, $19, $20, $21)`,
       [id, businessId, body.vendor_id, body.invoice_number, invoiceNumberKey(body.invoice_number), body.invoice_date, body.due_date,
         body.currency, amount, status, body.memo ?? null, user.id, body.submit ? at : null, seqs.last, at, entityId,
-        provisional?.invoice_file_id ?? null, mark?.duplicate_of ?? null, mark?.confirmed_by ?? null, mark?.confirmed_at ?? null],
+        provisional?.invoice_file_id ?? null, mark?.duplicate_of ?? null, mark?.confirmed_by ?? null, mark?.confirmed_at ?? null,
+        purchaseOrderId],
     );
     await insertLines(tx, id, body.line_items);
+    // Issue 28: the bill's match (and its PO's other bills', which share the PO's units) stored now.
+    await afterBillWrite(tx, businessId, [purchaseOrderId], now);
     if (provisionalId) {
       await tx.query('UPDATE provisional_bills SET deleted = true, change_seq = $3, updated_at = $4 WHERE business_id = $1 AND id = $2',
         [businessId, provisionalId, seqs.first, at]);
@@ -164,7 +175,7 @@ function patched(bill: Bill, patch: BillPatch) {
   return {
     ...bill, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
     line_items: patch.line_items ?? bill.line_items,
-  } as Bill & { line_items: readonly BillLineInput[] };
+  } as Bill & { line_items: readonly BillLineInput[]; purchase_order_id: string | null };
 }
 
 export async function updateBill(tx: Queryable, user: ActingUser, id: string, patch: BillPatch, now: Date): Promise<Bill> {
@@ -182,6 +193,9 @@ export async function updateBill(tx: Queryable, user: ActingUser, id: string, pa
     if (patch.line_items || patch.vendor_id !== undefined || patch.currency !== undefined) await assertCreditLines(tx, businessId, id, next);
     if (patch.entity_id) await assertEntity(tx, businessId, patch.entity_id);
     if (patch.invoice_file_id) await assertInvoiceFile(tx, user, await visibilityOf(tx, user), patch.invoice_file_id);
+    // Issue 28: the PO (kept, named or changed) is rechecked whenever the vendor, the PO or the lines change.
+    const poChanged = patch.purchase_order_id !== undefined || patch.line_items !== undefined || patch.vendor_id !== undefined;
+    if (poChanged) await assertBillPurchaseOrder(tx, businessId, next);
     const mark = await duplicateMarkAfter(tx, user, bill, next, patch, now);
     await tx.query(
       `UPDATE bills SET vendor_id = $3, invoice_number = $4, invoice_key = $5, invoice_date = $6, due_date = $7, currency = $8,
@@ -200,6 +214,14 @@ export async function updateBill(tx: Queryable, user: ActingUser, id: string, pa
       await tx.query('DELETE FROM bill_line_items WHERE bill_id = $1', [id]);
       await insertLines(tx, id, patch.line_items);
     }
+    if (patch.purchase_order_id !== undefined) {
+      // A bill naming no PO has no match; one naming another PO is matched against it below.
+      await tx.query(
+        'UPDATE bills SET purchase_order_id = $3, po_match = CASE WHEN $3::uuid IS NULL THEN NULL ELSE po_match END WHERE business_id = $1 AND id = $2',
+        [businessId, id, next.purchase_order_id],
+      );
+    }
+    if (poChanged) await afterBillWrite(tx, businessId, [bill.purchase_order_id, next.purchase_order_id], now);
     if (patch.submit) {
       // Submitted (a draft) or resubmitted (a rejected bill): a new chain under today's policy.
       const at = now.toISOString();
@@ -244,6 +266,8 @@ export async function deleteBill(tx: Queryable, user: ActingUser, id: string, no
     }
     await tx.query('UPDATE bills SET deleted = true, change_seq = $3, updated_at = $4 WHERE business_id = $1 AND id = $2',
       [businessId, id, seqs.last, now.toISOString()]);
+    // Its units no longer count against the PO: the PO's other bills may match now.
+    await afterBillWrite(tx, businessId, [bill.purchase_order_id], now);
     return { ...bill, deleted: true, change_seq: seqs.last, updated_at: now.toISOString() };
   });
 }

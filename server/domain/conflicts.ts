@@ -57,7 +57,7 @@ const coding = (name: keyof CodingPatch): FieldSpec => ({
 /** A bill line as the create/patch body takes it (schema/entities/bill.ts billLineInputSchema). */
 function lineAsSent(line: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { description: line.description, amount: line.amount };
-  for (const k of ['gl_account_id', 'department_id', 'vendor_credit_id']) if (line[k] != null) out[k] = line[k];
+  for (const k of ['gl_account_id', 'department_id', 'vendor_credit_id', 'po_line_id', 'quantity', 'unit_price']) if (line[k] != null) out[k] = line[k];
   return out;
 }
 
@@ -82,6 +82,8 @@ export const CONFLICT_FIELDS: Readonly<Record<ConflictCollection, CollectionSpec
       memo: col('memo'),
       entity_id: col('entity_id'),
       invoice_file_id: col('invoice_file_id'),
+      // Issue 28 (migration 048): the purchase order the bill bills.
+      purchase_order_id: col('purchase_order_id'),
       line_items: {
         columns: ['*'],
         table: 'bill_line_items',

@@ -37,6 +37,7 @@ import { tripHandlers } from './travel.ts';
 import { purchaseOrderHandlers } from './purchase-orders.ts';
 import { spendRequestHandlers } from './spend-requests.ts';
 import { spendBudgetHandlers } from './spend-allocations.ts';
+import { billMatchHandlers } from './bill-match.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -85,4 +86,5 @@ export const HANDLERS = {
   ...purchaseOrderHandlers,
   ...spendRequestHandlers,
   ...spendBudgetHandlers,
+  ...billMatchHandlers,
 } satisfies HandlerMap;
