@@ -7,6 +7,7 @@ import { ApiError } from '../../core/errors.ts';
 import { allocateSeqs, announceChange } from '../../db/change-seq.ts';
 import type { Queryable } from '../../db/db.ts';
 import { COLLECTIONS, writeMirrored } from '../collections.ts';
+import { refreshBillMatches } from './bill-match-store.ts';
 import { listCollection } from '../reference-lists.ts';
 
 /**
@@ -63,6 +64,7 @@ export function listPurchaseOrders(db: Queryable, user: ActingUser, q: ListQuery
  * keeps the lock order. The three-way match's re-check of the bills naming the PO is wired in here.
  */
 export async function afterPurchaseOrderChange(tx: Queryable, businessId: string, purchaseOrderId: string): Promise<number> {
+  await refreshBillMatches(tx, businessId, purchaseOrderId);
   const range = await allocateSeqs(tx, businessId, 1);
   if (!range) throw new ApiError('REQUEST_7004');
   await tx.query(
