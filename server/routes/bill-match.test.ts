@@ -126,6 +126,22 @@ describe.each(await testDatabases())('three-way match on %s', (kind) => {
     expect(attempts).toHaveLength(1);
   });
 
+  it('receipts recorded and deleted through their routes re-check the PO\'s bills (the item-receipt hook)', async () => {
+    const po = await makePo();
+    const bill = await approved(billBody(po, 5));
+    expect(bill.po_match?.status).toBe('MISMATCHED');
+    const created = await request<{ item_receipt: { id: string } }>(t.app, 'POST', '/v1/auth/item-receipts', {
+      token: tokens.admin, body: { purchase_order_id: po.poId, lines: [{ po_line_id: po.lineId, quantity: 5 }], received_at: '2026-11-20T10:00:00Z' },
+    });
+    expect(created.status, created.text).toBe(201);
+    expect((await getBill(bill.id)).po_match?.status).toBe('MATCHED');
+    const deleted = await request(t.app, 'DELETE', `/v1/auth/spend-requests/item-receipts/${created.body.item_receipt.id}`, { token: tokens.admin });
+    expect(deleted.status, deleted.text).toBeLessThan(300);
+    const after = await getBill(bill.id);
+    expect(after.po_match?.status).toBe('MISMATCHED');
+    expect(after.po_match?.lines[0]?.reasons).toEqual([{ code: 'QUANTITY_OVER_RECEIVED', text: 'Billed 5, received 0' }]);
+  });
+
   it('a receipt that changes nothing for a bill leaves it unstamped', async () => {
     const po = await makePo({ quantity: 10 });
     await receive(po, 5);
