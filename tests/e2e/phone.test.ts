@@ -162,7 +162,9 @@ describe('phone layout, end to end', () => {
     await pages.waitFor({ state: 'visible' });
     expect(await more.getAttribute('aria-expanded')).toBe('true');
     // (Approvals keeps its pending count: "Approvals, 8 waiting".)
-    expect((await pages.getByRole('menuitem').allTextContents()).map((t) => t.split(',')[0]!.trim())).toEqual(['Travel', 'Approvals', 'Bills', 'Vendors', 'Reports', 'Accounting', 'Team', 'Settings']);
+    expect((await pages.getByRole('menuitem').allTextContents()).map((t) => t.split(',')[0]!.trim())).toEqual([
+      'Travel', 'Requests', 'Budgets', 'Approvals', 'Bills', 'Purchase orders', 'Vendors', 'Reports', 'Accounting', 'Team', 'Settings',
+    ]);
     await expectInViewport(pages, 'More menu');
     await expectNoHorizontalScroll(page, 'More menu open at 360');
     await pollPage(page, () => document.activeElement?.getAttribute('role') === 'menuitem' && document.activeElement.textContent?.startsWith('Travel') === true, undefined);
