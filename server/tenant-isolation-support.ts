@@ -3,9 +3,10 @@
  * call's zod schemas (ids taken from a victim business), and a snapshot of everything a business
  * owns, to prove a call changed nothing.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { Queryable } from './db/db.ts';
+import { buildPath, type CallDef } from '../schema/api/define-call.ts';
 
 type Def = { type: string; [k: string]: unknown };
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
@@ -189,4 +190,87 @@ export async function snapshot(db: Queryable, businessId: string, tables: { tabl
     [businessId],
   );
   return Object.fromEntries(rows.map((r) => [r.label, `${Number(r.n)}:${r.h ?? ''}`]));
+}
+
+/**
+ * Business A's procurement rows for the isolation suite (issue 28): a budget with the employee's
+ * card on it, a spend intent, a fulfilled product request with its purchase order and line, an
+ * item receipt and its document. Each name carries the business's tag, so a leak shows.
+ */
+export async function seedProcurement(
+  db: Queryable,
+  f: { businessId: string; admin: string; employee: string; card: string; vendor: string; tag: string },
+) {
+    // fulfilled product request and its purchase order with a line, an item receipt and a document.
+    const allocation = randomUUID();
+    const spendRequest = randomUUID();
+    const purchaseOrder = randomUUID();
+    const poLine = randomUUID();
+    const itemReceipt = randomUUID();
+    const intent = randomUUID();
+    const document = randomUUID();
+    await db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO spend_allocations (id, business_id, name, owner_id, member_ids, limit_amount, limit_currency, limit_interval, created_by, change_seq)
+       SELECT $1, $2, $3, $4, ARRAY[$5::uuid], 50000, 'USD', 'MONTHLY', $4, change_seq FROM seq`,
+      [allocation, f.businessId, `Budget ${f.tag}`, f.admin, f.employee],
+    );
+    await db.query('UPDATE cards SET spend_allocation_id = $2 WHERE id = $1', [f.card, allocation]);
+    await db.query(
+      `INSERT INTO spend_intents (id, business_id, card_id, user_id, amount, currency, merchant_category, description, status, expires_at)
+       VALUES ($1, $2, $3, $4, 2500, 'USD', 'Software', $5, 'ACTIVE', now() + interval '7 days')`,
+      [intent, f.businessId, f.card, f.employee, `Intent ${f.tag}`],
+    );
+    await db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO spend_requests (id, business_id, user_id, requested_by, type, status, amount, currency, description, vendor_id, line_items,
+                                   submitted_at, decided_at, fulfilled_at, change_seq)
+       SELECT $1, $2, $3, $3, 'PRODUCT_OR_SERVICE', 'FULFILLED', 5000, 'USD', $4, $5, $6::jsonb, now(), now(), now(), change_seq FROM seq`,
+      [spendRequest, f.businessId, f.employee, `Request ${f.tag}`, f.vendor,
+        JSON.stringify([{ id: poLine, description: `Chairs ${f.tag}`, quantity: 5, unit_price: 1000 }])],
+    );
+    await db.query(
+      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+       INSERT INTO purchase_orders (id, business_id, po_number, spend_request_id, vendor_id, currency, status, created_by, change_seq)
+       SELECT $1, $2, 'PO-000001', $3, $4, 'USD', 'PARTIALLY_RECEIVED', $5, change_seq FROM seq`,
+      [purchaseOrder, f.businessId, spendRequest, f.vendor, f.employee],
+    );
+    await db.query('INSERT INTO purchase_order_counters (business_id, last_number) VALUES ($1, 1)', [f.businessId]);
+    await db.query('UPDATE spend_requests SET purchase_order_id = $2 WHERE id = $1', [spendRequest, purchaseOrder]);
+    await db.query(
+      `INSERT INTO purchase_order_lines (id, purchase_order_id, position, description, quantity, unit_price, received_quantity)
+       VALUES ($1, $2, 0, $3, 5, 1000, 3)`,
+      [poLine, purchaseOrder, `Chairs ${f.tag}`],
+    );
+    await db.query(
+      `INSERT INTO item_receipts (id, business_id, purchase_order_id, received_at, received_by, document_ids) VALUES ($1, $2, $3, now(), $4, ARRAY[$5::uuid])`,
+      [itemReceipt, f.businessId, purchaseOrder, f.employee, document],
+    );
+    await db.query('INSERT INTO item_receipt_lines (item_receipt_id, po_line_id, quantity) VALUES ($1, $2, 3)', [itemReceipt, poLine]);
+    await db.query(
+      `INSERT INTO procurement_documents (id, business_id, owner_type, owner_id, content_type, size, sha256, bytes, uploaded_by)
+       VALUES ($1, $2, 'item_receipt', $3, 'application/pdf', 9, $4, $5, $6)`,
+      [document, f.businessId, itemReceipt, createHash('sha256').update(`slip ${f.tag}`).digest('hex'), Buffer.from('%PDF-1.4\n'), f.employee],
+    );
+  return {
+    spendRequests: [spendRequest], purchaseOrders: [purchaseOrder], poLines: [poLine], itemReceipts: [itemReceipt],
+    allocations: [allocation], intents: [intent], documents: [document],
+  };
+}
+
+/** The procurement part of a pool with nothing in it (business B's own references). */
+export const NO_PROCUREMENT = { spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [] };
+
+export type Prepared = { path: string; method: string; body?: string; sent: string };
+/**
+ * Path params always name A's rows; query and body name A's rows too, or (`own`) the caller's
+ * own, so a handler that checks references first still reaches its target lookup.
+ */
+export function prepare(call: CallDef, victim: IdPool, own: IdPool | null, mode: Mode): Prepared {
+  const gen = (s: CallDef['params'], pool: IdPool, m: Mode) => (s ? (generate(s, '', pool, m) as Record<string, unknown>) : undefined);
+  const params = gen(call.params, victim, 'full') as Record<string, string> | undefined;
+  const query = gen(call.query, own ?? victim, mode);
+  const body = call.body ? JSON.stringify(gen(call.body, own ?? victim, mode) ?? {}) : undefined;
+  const path = buildPath(call.path, params) + toQuery(query);
+  return { path, method: call.method, body, sent: `${path} ${body ?? ''}` };
 }

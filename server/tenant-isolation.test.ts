@@ -9,13 +9,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../schema/api/calls.ts';
 import type { CallDef } from '../schema/api/define-call.ts';
-import { buildPath } from '../schema/api/define-call.ts';
 import { SCOPES } from '../schema/api/scopes.ts';
 import { signIdToken } from './auth/tokens.ts';
 import { TEST_TOKEN_SECRET, useTestApp } from './test-app.ts';
 import { testDatabases } from './test-db.ts';
 import { FIXTURE_ROLES, makeBusiness, type Fixture, type FixtureRole } from './test-fixtures.ts';
-import { generate, ownedTables, snapshot, toQuery, type IdPool, type Mode } from './tenant-isolation-support.ts';
+import { NO_PROCUREMENT, ownedTables, prepare, seedProcurement, snapshot, type IdPool, type Prepared } from './tenant-isolation-support.ts';
 
 /**
  * Public calls carry no business context: they are authenticated by what they carry (email and
@@ -80,19 +79,6 @@ const refusedRoles = (call: CallDef): FixtureRole[] =>
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))
     : (ROLE_GATED[call.id] ?? []);
 
-type Prepared = { path: string; method: string; body?: string; sent: string };
-/**
- * Path params always name A's rows; query and body name A's rows too, or (`own`) the caller's
- * own, so a handler that checks references first still reaches its target lookup.
- */
-function prepare(call: CallDef, victim: IdPool, own: IdPool | null, mode: Mode): Prepared {
-  const gen = (s: CallDef['params'], pool: IdPool, m: Mode) => (s ? (generate(s, '', pool, m) as Record<string, unknown>) : undefined);
-  const params = gen(call.params, victim, 'full') as Record<string, string> | undefined;
-  const query = gen(call.query, own ?? victim, mode);
-  const body = call.body ? JSON.stringify(gen(call.body, own ?? victim, mode) ?? {}) : undefined;
-  const path = buildPath(call.path, params) + toQuery(query);
-  return { path, method: call.method, body, sent: `${path} ${body ?? ''}` };
-}
 
 describe.each(await testDatabases())('tenant isolation across the catalogue on %s', (kind) => {
   const t = useTestApp(kind);
@@ -333,61 +319,12 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
       [a.businessId, JSON.stringify({ currency: 'USD', cabin_by_duration: [{ min_duration_minutes: 0, max_cabin: 'ECONOMY' }],
         flight_fare_caps: { ECONOMY: 4_242, PREMIUM_ECONOMY: null, BUSINESS: null, FIRST: null },
         hotel_nightly_cap: { default: 10_000, cities: [] }, min_advance_days: 0, out_of_policy: 'BLOCK' })]);
-    // A's procurement (issue 28): a budget with the employee's card on it, a spend intent, a
-    // fulfilled product request and its purchase order with a line, an item receipt and a document.
-    const allocation = randomUUID();
-    const spendRequest = randomUUID();
-    const purchaseOrder = randomUUID();
-    const poLine = randomUUID();
-    const itemReceipt = randomUUID();
-    const intent = randomUUID();
-    const document = randomUUID();
-    await t.db.query(
-      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
-       INSERT INTO spend_allocations (id, business_id, name, owner_id, member_ids, limit_amount, limit_currency, limit_interval, created_by, change_seq)
-       SELECT $1, $2, $3, $4, ARRAY[$5::uuid], 50000, 'USD', 'MONTHLY', $4, change_seq FROM seq`,
-      [allocation, a.businessId, `Budget ${tag}`, a.users.admin, a.users.employee],
-    );
-    await t.db.query('UPDATE cards SET spend_allocation_id = $2 WHERE id = $1', [a.cards.employee, allocation]);
-    await t.db.query(
-      `INSERT INTO spend_intents (id, business_id, card_id, user_id, amount, currency, merchant_category, description, status, expires_at)
-       VALUES ($1, $2, $3, $4, 2500, 'USD', 'Software', $5, 'ACTIVE', now() + interval '7 days')`,
-      [intent, a.businessId, a.cards.employee, a.users.employee, `Intent ${tag}`],
-    );
-    await t.db.query(
-      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
-       INSERT INTO spend_requests (id, business_id, user_id, requested_by, type, status, amount, currency, description, vendor_id, line_items,
-                                   submitted_at, decided_at, fulfilled_at, change_seq)
-       SELECT $1, $2, $3, $3, 'PRODUCT_OR_SERVICE', 'FULFILLED', 5000, 'USD', $4, $5, $6::jsonb, now(), now(), now(), change_seq FROM seq`,
-      [spendRequest, a.businessId, a.users.employee, `Request ${tag}`, vendors[0],
-        JSON.stringify([{ id: poLine, description: `Chairs ${tag}`, quantity: 5, unit_price: 1000 }])],
-    );
-    await t.db.query(
-      `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
-       INSERT INTO purchase_orders (id, business_id, po_number, spend_request_id, vendor_id, currency, status, created_by, change_seq)
-       SELECT $1, $2, 'PO-000001', $3, $4, 'USD', 'PARTIALLY_RECEIVED', $5, change_seq FROM seq`,
-      [purchaseOrder, a.businessId, spendRequest, vendors[0], a.users.employee],
-    );
-    await t.db.query('INSERT INTO purchase_order_counters (business_id, last_number) VALUES ($1, 1)', [a.businessId]);
-    await t.db.query('UPDATE spend_requests SET purchase_order_id = $2 WHERE id = $1', [spendRequest, purchaseOrder]);
-    await t.db.query(
-      `INSERT INTO purchase_order_lines (id, purchase_order_id, position, description, quantity, unit_price, received_quantity)
-       VALUES ($1, $2, 0, $3, 5, 1000, 3)`,
-      [poLine, purchaseOrder, `Chairs ${tag}`],
-    );
-    await t.db.query(
-      `INSERT INTO item_receipts (id, business_id, purchase_order_id, received_at, received_by, document_ids) VALUES ($1, $2, $3, now(), $4, ARRAY[$5::uuid])`,
-      [itemReceipt, a.businessId, purchaseOrder, a.users.employee, document],
-    );
-    await t.db.query('INSERT INTO item_receipt_lines (item_receipt_id, po_line_id, quantity) VALUES ($1, $2, 3)', [itemReceipt, poLine]);
-    await t.db.query(
-      `INSERT INTO procurement_documents (id, business_id, owner_type, owner_id, content_type, size, sha256, bytes, uploaded_by)
-       VALUES ($1, $2, 'item_receipt', $3, 'application/pdf', 9, $4, $5, $6)`,
-      [document, a.businessId, itemReceipt, createHash('sha256').update(`slip ${tag}`).digest('hex'), Buffer.from('%PDF-1.4\n'), a.users.employee],
-    );
+    // A's procurement (issue 28): a budget with the employee's card on it, an intent, a PO from a request, a receipt, a document.
+    const procurement = await seedProcurement(t.db, {
+      businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, card: a.cards.employee, vendor: vendors[0]!, tag,
+    });
     pool = {
-      spendRequests: [spendRequest], purchaseOrders: [purchaseOrder], poLines: [poLine], itemReceipts: [itemReceipt],
-      allocations: [allocation], intents: [intent], documents: [document],
+      ...procurement,
       trips: [trip],
       savedReports: [report], dashboards: [dashboard], syncCommits: [syncCommit], mappingRules: [mappingRule],
       recurringBills: [extras.recurring], vendorCredits: [extras.credit], billTemplates: [extras.template], provisionalBills: [provisional],
@@ -397,7 +334,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
       cardRequests: [cardRequest], instances: [instance],
     };
     ownPool = {
-      spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [],
+      ...NO_PROCUREMENT,
       trips: [],
       savedReports: [], dashboards: [], syncCommits: [], mappingRules: [],
       recurringBills: [], vendorCredits: [], billTemplates: [], provisionalBills: [],
@@ -407,7 +344,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, allocation, spendRequest, purchaseOrder, poLine, itemReceipt, intent, document, trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, ...Object.values(procurement).flat(), trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

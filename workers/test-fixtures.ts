@@ -1,4 +1,5 @@
 import { businessEntityRowSchema, type BusinessEntityRow } from '../schema/entities/business-entity.ts';
+import { formatPoNumber } from '../schema/entities/purchase-order.ts';
 import { transactionSchema, type Transaction } from '../schema/entities/transaction.ts';
 import { spendUserSchema, userRowSchema, type UserRow } from '../schema/entities/spend-user.ts';
 import { businessSchema } from '../schema/entities/business.ts';
@@ -188,6 +189,14 @@ export function sampleRows<C extends MirroredCollection>(collection: C, n: numbe
   // An entity's country and currency are exact-length codes no generic candidate fits.
   if (collection === 'entities') {
     return Array.from({ length: n }, (_, i) => makeBusinessEntity(i + 1, `Entity ${i + 1}`, { id: testUuid(kind, i + 1), change_seq: i + 1 })) as unknown as RowOf<C>[];
+  }
+  // A purchase order needs its number's pattern and a line (min 1), which the generic sample cannot give.
+  if (collection === 'purchase_orders') {
+    return Array.from({ length: n }, (_, i) => ({
+      ...(sample(ENTITIES.purchase_orders.schema as unknown as z.ZodType, i) as object),
+      id: testUuid(kind, i + 1), change_seq: i + 1, deleted: false, po_number: formatPoNumber(i + 1),
+      lines: [{ id: testUuid(kind + 1, i + 1), description: `Line ${i + 1}`, quantity: 5, unit_price: 1_000, received_quantity: 0, billed_quantity: 0 }],
+    })) as unknown as RowOf<C>[];
   }
   const schema = ENTITIES[collection].schema as unknown as z.ZodType;
   const out: RowOf<C>[] = [];

@@ -2,7 +2,7 @@ import type { Platform } from '../../schema/platform.ts';
 import type { DataClient, SessionInfo, SyncStatus } from './types.ts';
 import { createStore, type Store } from './store.ts';
 import { bootSwitchTarget } from '../lib/business-switch.ts';
-import { REFERENCE_COLLECTIONS } from '../../schema/collections.ts';
+import type { ReferenceCollection } from '../../schema/collections.ts';
 
 export interface AppState {
   boot: 'loading' | 'ready' | 'failed';
@@ -52,8 +52,18 @@ export function whenBooted(store: AppStore): Promise<void> {
   });
 }
 
-/** Changes to these bump the reference version (pickers, names); the list is the registry's. */
-const REFERENCE_NAMES: ReadonlySet<string> = new Set(REFERENCE_COLLECTIONS);
+/**
+ * Changes to these bump the reference version (pickers, names). Written as a record over the
+ * registry's ReferenceCollection type, so a reference collection missing here (or one that is not)
+ * fails to compile, while the first load does not carry the registry itself: importing its value
+ * brought every entity definition (zod schemas, doc SQL) into the entry chunk.
+ */
+const REFERENCE_KINDS = {
+  users: true, departments: true, locations: true, gl_accounts: true, tracking_categories: true, reimbursement_rates: true,
+  vendors: true, provisional_bills: true, saved_reports: true, dashboards: true, mapping_rules: true, entities: true,
+  purchase_orders: true, spend_allocations: true,
+} as const satisfies Record<ReferenceCollection, true>;
+const REFERENCE_NAMES: ReadonlySet<string> = new Set(Object.keys(REFERENCE_KINDS));
 
 /** The page is online when it has a network and the worker's evidence (if any yet) says the server answers. */
 export const pageOnline = (hasNetwork: boolean, status: SyncStatus | null): boolean => hasNetwork && (status?.online ?? true);
