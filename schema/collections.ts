@@ -22,6 +22,7 @@ import { tripEntity } from './entities/trip.ts';
 import { spendRequestEntity } from './entities/spend-request.ts';
 import { purchaseOrderEntity } from './entities/purchase-order.ts';
 import { spendAllocationEntity } from './entities/spend-allocation.ts';
+import { expensePolicyEntity } from './entities/expense-policy.ts';
 
 /**
  * The mirrored collections, listed once. Everything that differs per collection is in its
@@ -53,6 +54,7 @@ const DEFINITIONS = [
   spendRequestEntity,
   purchaseOrderEntity,
   spendAllocationEntity,
+  expensePolicyEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

@@ -127,6 +127,12 @@ export const ERROR_CATALOGUE = {
   PROCUREMENT_7014: { status: 403, message: 'Only an admin can override a purchase order match.' },
   PROCUREMENT_7015: { status: 409, message: 'This spend intent has expired, was used or was canceled.' },
   PROCUREMENT_7016: { status: 422, message: 'Only admins and managers create budgets and add people to them.' },
+  // Issue 29, expense policies and the missing-items wizard (POLICY_7001–7019); approvals, groups and delegation (POLICY_7020–7039).
+  POLICY_7001: { status: 422, message: 'This policy contradicts itself. Fix the rules named below.' },
+  POLICY_7002: { status: 403, message: 'Only an admin can create, change or delete expense policies.' },
+  POLICY_7003: { status: 409, message: 'This business already has the most expense policies it can keep. Delete or merge one first.' },
+  POLICY_7004: { status: 409, message: 'This person was already reminded today.' },
+  POLICY_7005: { status: 422, message: 'This person has nothing missing: there is nothing to remind them of.' },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },

@@ -198,4 +198,7 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
   BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
+  POLICY_7001: { issue: 29, why: 'expense policies (being built)' },
+  POLICY_7002: { issue: 29, why: 'expense policies (being built)' },
+  POLICY_7003: { issue: 29, why: 'expense policies (being built)' },
 };

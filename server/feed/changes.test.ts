@@ -25,6 +25,7 @@ import { tripSchema } from '../../schema/entities/trip.ts';
 import { spendRequestSchema } from '../../schema/entities/spend-request.ts';
 import { purchaseOrderSchema } from '../../schema/entities/purchase-order.ts';
 import { spendAllocationSchema } from '../../schema/entities/spend-allocation.ts';
+import { expensePolicySchema } from '../../schema/entities/expense-policy.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, sseReader, type Fixture, type FixtureRole } from '../test-fixtures.ts';
@@ -52,6 +53,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   spend_requests: spendRequestSchema.strict(),
   purchase_orders: purchaseOrderSchema.strict(),
   spend_allocations: spendAllocationSchema.strict(),
+  expense_policies: expensePolicySchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

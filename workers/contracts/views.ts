@@ -52,6 +52,8 @@ export interface ReferenceData {
   purchase_orders: MarkedReferenceRow<RowOf<'purchase_orders'>>[];
   /** Issue 28: the budgets the user may see, with what is left this interval. */
   spend_allocations: RowOf<'spend_allocations'>[];
+  /** Issue 29: the business's expense policies (the missing-items wizard evaluates them offline). */
+  expense_policies: RowOf<'expense_policies'>[];
 }
 
 /**
