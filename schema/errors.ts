@@ -133,6 +133,13 @@ export const ERROR_CATALOGUE = {
   POLICY_7003: { status: 409, message: 'This business already has the most expense policies it can keep. Delete or merge one first.' },
   POLICY_7004: { status: 409, message: 'This person was already reminded today.' },
   POLICY_7005: { status: 422, message: 'This person has nothing missing: there is nothing to remind them of.' },
+  // Issue 29, automation workflows (WORKFLOW_7001–7019).
+  WORKFLOW_7001: { status: 422, message: 'This workflow would trigger itself: one of its actions leads back to its own trigger. Change the trigger or the actions.' },
+  WORKFLOW_7002: { status: 422, message: 'Some conditions or actions do not fit this trigger. Fix the steps named below.' },
+  WORKFLOW_7003: { status: 403, message: 'Only an admin can create, change or delete workflows.' },
+  WORKFLOW_7004: { status: 409, message: 'A workflow needs at least one rule. Delete the workflow instead.' },
+  WORKFLOW_7005: { status: 409, message: 'This business already has the most workflows it can keep. Delete one first.' },
+  WORKFLOW_7006: { status: 422, message: 'The canvas does not read as a workflow yet. Fix the steps marked on it.' },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },
