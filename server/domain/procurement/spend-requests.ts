@@ -18,8 +18,10 @@ import { deleteOwnerDocuments } from './documents.ts';
  * through the business's `spend_request` policy), edit and submit a draft, cancel, delete. Every
  * write goes through writeMirrored (the business row's lock orders a business's writers, so a
  * client id's create happens once) and stamps the request with a change seq the feed carries.
- * Reads: the `owner` rule on `user_id` (the person, their managers, business-wide roles) and
- * whoever asked for them (`requested_by`); anything else, another business's included, is 404.
+ * Reads: the `spend_request` visibility rule, the feed's own: the `owner` rule on `user_id` (the
+ * person, their managers, business-wide roles), whoever asked for them (`requested_by`) and the
+ * approvers named on its approvals' steps; anything else, another business's included, is 404.
+ * Line ids are derived from the request id (`requestLines`), as the device derives them offline.
  * Deciding (and fulfilling) is fulfil.ts, called by domain/approvals.ts.
  */
 
