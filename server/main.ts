@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { openDb } from './db/db.ts';
 import { startBillSettlementJob } from './domain/bill-settlement.ts';
 import { startRecurringBillJob } from './domain/recurring-bills.ts';
+import { startAllocationRolloverJob } from './domain/procurement/allocation-rollover.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
 import { SUPPORT_EMAIL } from './seed/support.ts';
@@ -24,6 +25,8 @@ const PRUNE_EVERY_MS = 6 * 60 * 60 * 1000;
 const RECURRING_BILLS_EVERY_MS = 15 * 60 * 1000;
 /** Issue 25: scheduled bill payments are sent, and sent ones settled, on their bank day; every 5 minutes keeps the day's turn prompt. */
 const BILL_SETTLEMENT_EVERY_MS = 5 * 60 * 1000;
+/** Issue 28: a budget whose month (day, week, year) turned is re-stamped so mirrors show the new interval's "left"; within 5 minutes. */
+const ALLOCATION_ROLLOVER_EVERY_MS = 5 * 60 * 1000;
 
 async function main(): Promise<void> {
   const port = envInt(process.env, 'PORT', 8787);
@@ -41,6 +44,9 @@ async function main(): Promise<void> {
   });
   const billSettlement = startBillSettlementJob(db, {
     now: () => Date.now(), everyMs: BILL_SETTLEMENT_EVERY_MS, onError: (err) => console.error('Bill payment settlement:', err),
+  });
+  const allocationRollover = startAllocationRolloverJob(db, {
+    now: () => Date.now(), everyMs: ALLOCATION_ROLLOVER_EVERY_MS, onError: (err) => console.error('Budget interval rollover:', err),
   });
 
   const devOutbox = process.env.LEDGERLINE_DEV_OUTBOX === '1';
@@ -65,6 +71,7 @@ async function main(): Promise<void> {
     clearInterval(prune);
     recurringBills.stop();
     billSettlement.stop();
+    allocationRollover.stop();
     await server.close();
     await db.close();
     process.exit(0);

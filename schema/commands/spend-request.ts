@@ -25,11 +25,16 @@ import { earliestTodayAnywhere } from '../travel-rules.ts';
  */
 
 /**
- * A request's lines as stored: ids derived from the request id and the position (as bills'
- * `lineIdOf`), so `apply` stays pure; the server's row brings its own.
+ * A request's lines as stored, here and on the server (domain/procurement/spend-requests.ts uses
+ * this very function): ids derived from the request id and the position (as bills' `lineIdOf`:
+ * the id's first 24 characters, then the position in hex), so `apply` stays pure and a request made
+ * offline keeps its line ids when the server's row arrives. A line id becomes its purchase order
+ * line's id, unique everywhere: the server refuses a request id sharing those 24 characters with
+ * another request's (migration 050). Lower case, as the server prints uuids.
  */
 export function requestLines(requestId: string, lines: readonly RequestLineBody[]): RequestLine[] {
-  return lines.map((l, i) => ({ id: lineIdOf(requestId, i), description: l.description, quantity: l.quantity, unit_price: l.unit_price }));
+  const id = requestId.toLowerCase();
+  return lines.map((l, i) => ({ id: lineIdOf(id, i), description: l.description, quantity: l.quantity, unit_price: l.unit_price }));
 }
 
 /** The date a `needed_by` may not be before, at the write's moment: today somewhere on Earth (UTC−12), whatever the requester's zone. */

@@ -25,8 +25,11 @@ import { columnsOf, type ColumnExceptions, type ColumnMap } from './columns.ts';
  * - `allocation`: spend allocations (issue 28): the business-wide roles (`canSeeAllTransactions`)
  *   every row; anyone else those they own, created or are a member of, and those a live card of
  *   theirs draws on.
+ * - `spend_request`: spend requests (issue 28): the `owner` rule on `user_id`, plus whoever asked
+ *   (`requested_by`) and every approver named on a step of one of its approvals (the inbox's own
+ *   test), so a step approver of any role mirrors the request they decide, and keeps it after.
  */
-export const VISIBILITY_RULES = ['business', 'owner', 'approver', 'bill_pay', 'self', 'allocation'] as const;
+export const VISIBILITY_RULES = ['business', 'owner', 'approver', 'bill_pay', 'self', 'allocation', 'spend_request'] as const;
 export type VisibilityRule = (typeof VISIBILITY_RULES)[number];
 
 /**

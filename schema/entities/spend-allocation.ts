@@ -46,9 +46,9 @@ export type SpendAllocation = z.infer<typeof spendAllocationSchema>;
 /**
  * Where the allocation's current interval began, as SQL over the row `r` (UTC; the ISO week from
  * Monday; TOTAL from the epoch): schema/card-rules.ts `intervalStart`. `now` is SQL for the moment
- * (the feed's `now()`; the server's authorizations pass their clock).
+ * (the feed's `now()`; the server's authorizations and the rollover job pass their clock).
  */
-const intervalStartSql = (now: string) => `CASE r.limit_interval
+export const allocationIntervalStartSql = (now: string) => `CASE r.limit_interval
     WHEN 'DAILY' THEN date_trunc('day', ${now} AT TIME ZONE 'UTC')
     WHEN 'WEEKLY' THEN date_trunc('week', ${now} AT TIME ZONE 'UTC')
     WHEN 'MONTHLY' THEN date_trunc('month', ${now} AT TIME ZONE 'UTC')
@@ -58,7 +58,7 @@ const intervalStartSql = (now: string) => `CASE r.limit_interval
 /** The spend of the allocation's cards this interval as of `now` (PENDING and CLEARED, refunds netted, the limit's currency). */
 export const allocationSpentSql = (now: string) => `(SELECT coalesce(sum(t.amount), 0) FROM cards c JOIN transactions t ON t.card_id = c.id
     WHERE c.spend_allocation_id = r.id AND NOT t.deleted AND t.state IN ('PENDING', 'CLEARED')
-      AND t.currency = r.limit_currency AND t.occurred_at >= ${intervalStartSql(now)} AND t.occurred_at <= ${now})`;
+      AND t.currency = r.limit_currency AND t.occurred_at >= ${allocationIntervalStartSql(now)} AND t.occurred_at <= ${now})`;
 
 /** The spend of the allocation's cards this interval (PENDING and CLEARED, refunds netted, the limit's currency). */
 export const ALLOCATION_SPENT_SQL = allocationSpentSql('now()');
@@ -67,7 +67,9 @@ export const ALLOCATION_SPENT_SQL = allocationSpentSql('now()');
  * Reference data (`refs`). Visibility `allocation`: business-wide roles (canSeeAllTransactions)
  * see every allocation, anyone else those they own or are a member of, and the allocations of
  * their cards. Table `spend_allocations` (migration 044); `spent` and `left` are computed, and a
- * card transaction of the allocation re-stamps it so the feed carries what is left.
+ * card transaction of the allocation re-stamps it so the feed carries what is left; so does a new
+ * interval (month, quarter, year…): the rollover job (server/domain/procurement/allocation-rollover.ts)
+ * re-stamps each allocation once when its interval has begun since its last stamp.
  */
 export const spendAllocationEntity = defineReference({
   name: 'spend_allocations', schema: spendAllocationSchema, visibility: 'allocation', searchText: ['name'],

@@ -110,14 +110,15 @@ const compareSpendRequests = (_sort: SpendRequestSort) => newestFirst;
 
 /**
  * Mirrored (`own`, queried): the requester's list and the approver's inbox read it offline, and a
- * request made offline shows at once, pending. Visibility `owner` on `user_id` (the person, their
- * managers up the chain, business-wide roles). Table `spend_requests` (migration 044).
+ * request made offline shows at once, pending. Visibility `spend_request`: the `owner` rule on
+ * `user_id` (the person, their managers up the chain, business-wide roles), whoever asked, and the
+ * approvers named on its approvals' steps (define-entity.ts). Table `spend_requests` (migration 044).
  */
 export const spendRequestEntity = defineEntity({
   name: 'spend_requests',
   schema: spendRequestSchema,
   mirror: { kind: 'own', indexes: [] },
-  visibility: 'owner',
+  visibility: 'spend_request',
   searchText: ['description'],
   query: {
     filter: spendRequestFilterSchema, sorts: SPEND_REQUEST_SORTS,

@@ -76,7 +76,34 @@ export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
   bill_pay: { needsTeam: false, where: (viewer, alias, params) => billPayClause(viewer.user, alias, params) },
   self: { needsTeam: false, where: (viewer, alias, params) => ` AND ${alias}.owner_id = $${params.push(viewer.user.id)}::uuid` },
   allocation: { needsTeam: false, where: (viewer, alias, params) => allocationClause(viewer.user, alias, params) },
+  spend_request: {
+    needsTeam: true,
+    where: (viewer, alias, params) => {
+      if (!viewer.team) throw new Error('the spend_request rule needs the viewer\'s team');
+      return spendRequestClause(viewer.user, viewer.team, alias, params);
+    },
+  },
 };
+
+/**
+ * The `spend_request` rule (issue 28, spend requests of `alias`): the `owner` scope on `user_id`
+ * (the person, their managers up the line, business-wide roles), whoever asked for them
+ * (`requested_by`), and every approver named on the step of one of the request's approvals
+ * (stepApproverSql, the inbox's own test: a `user`, role or group step of any role), whether that
+ * step is open or decided, so the approver mirrors what they decide and keeps it afterwards. A
+ * step opening later reaches its approvers because opening it re-stamps the request
+ * (procurement/fulfil.ts `pointSpendRequestAt`). The subquery is uncorrelated (this business's
+ * spend_request approvals, by `approvals_object_type`, migration 050), so PostgreSQL hashes it
+ * once per statement and the feed branch still walks spend_requests_feed.
+ */
+function spendRequestClause(user: ActingUser, team: Visibility, alias: string, params: unknown[]): string {
+  const owner = visibleUsersClause(team, alias, params);
+  if (owner === '') return '';
+  const me = `$${params.push(user.id)}::uuid`;
+  const business = `$${params.push(user.business_id)}::uuid`;
+  return ` AND ((true${owner}) OR ${alias}.requested_by = ${me} OR ${alias}.id IN (
+    SELECT a.object_id FROM approvals a WHERE a.business_id = ${business} AND a.object_type = 'spend_request' AND ${stepApproverSql('a', me)}))`;
+}
 
 /**
  * The `allocation` rule (issue 28, spend allocations of `alias`): business-wide roles see every

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SpendRequestCreate, SpendRequestPatch } from '../../../schema/api/calls-procurement.ts';
-import { spendRequestSchema, type RequestLine, type SpendRequest } from '../../../schema/entities/spend-request.ts';
+import { requestLines } from '../../../schema/commands/spend-request.ts';
+import { spendRequestSchema, type SpendRequest } from '../../../schema/entities/spend-request.ts';
 import { checkSpendRequestAction, type SpendRequestAction } from '../../../schema/procurement-rules.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import { ApiError, validationError } from '../../core/errors.ts';
@@ -8,7 +9,7 @@ import type { Queryable } from '../../db/db.ts';
 import { cancelOpenApproval, openApproval } from '../approval-rows.ts';
 import { COLLECTIONS, writeMirrored } from '../collections.ts';
 import { newestFirstPage } from '../newest-first-page.ts';
-import { stepApproverSql, visibilityOf, visibleUsersClause } from '../visibility.ts';
+import { viewerFor } from '../visibility.ts';
 import { assertMayRequestFor, assertTypeEnabled, checkRequestFields, findOpenAllocation } from './request-checks.ts';
 import { deleteOwnerDocuments } from './documents.ts';
 
@@ -17,8 +18,10 @@ import { deleteOwnerDocuments } from './documents.ts';
  * through the business's `spend_request` policy), edit and submit a draft, cancel, delete. Every
  * write goes through writeMirrored (the business row's lock orders a business's writers, so a
  * client id's create happens once) and stamps the request with a change seq the feed carries.
- * Reads: the `owner` rule on `user_id` (the person, their managers, business-wide roles) and
- * whoever asked for them (`requested_by`); anything else, another business's included, is 404.
+ * Reads: the `spend_request` visibility rule, the feed's own: the `owner` rule on `user_id` (the
+ * person, their managers, business-wide roles), whoever asked for them (`requested_by`) and the
+ * approvers named on its approvals' steps; anything else, another business's included, is 404.
+ * Line ids are derived from the request id (`requestLines`), as the device derives them offline.
  * Deciding (and fulfilling) is fulfil.ts, called by domain/approvals.ts.
  */
 
@@ -58,15 +61,13 @@ export async function storeRequest(tx: Queryable, next: SpendRequest): Promise<S
 }
 
 /**
- * Requests the caller may read: the `owner` rule, or they asked for it, or a step of its approval
- * chain names them (an approver opens the request from the inbox whatever their role).
+ * Requests the caller may read: the collection's `spend_request` visibility rule (the `owner`
+ * rule, or they asked for it, or a step of one of its approvals names them: an approver opens the
+ * request from the inbox whatever their role), the very rule the feed mirrors it by.
  */
 async function readableClause(db: Queryable, user: ActingUser, params: unknown[]): Promise<string> {
-  const owner = visibleUsersClause(await visibilityOf(db, user), 'r', params);
-  if (owner === '') return '';
-  const me = `$${params.push(user.id)}`;
-  return ` AND ((true${owner}) OR r.requested_by = ${me}::uuid
-    OR EXISTS (SELECT 1 FROM approvals a WHERE a.business_id = r.business_id AND a.object_id = r.id AND ${stepApproverSql('a', me)}))`;
+  const rule = COLLECTIONS.spend_requests.visibility;
+  return rule.where(await viewerFor(db, user, [rule]), 'r', params);
 }
 
 /** A live request of the business the caller may read (`lock`: FOR UPDATE), else 404. */
@@ -95,9 +96,6 @@ export async function requestForWrite(tx: Queryable, user: ActingUser, id: strin
   return current;
 }
 
-/** Server ids for the lines asked for, in order. */
-const withIds = (lines: readonly Omit<RequestLine, 'id'>[]): RequestLine[] => lines.map((l) => ({ id: randomUUID(), ...l }));
-
 /** The submitted request's approval, opened under the `spend_request` policy (amount, the person's department, the vendor). */
 async function submit(tx: Queryable, r: SpendRequest, seq: number): Promise<SpendRequest> {
   const [person] = await tx.query<{ department_id: string | null }>('SELECT department_id::text FROM spend_users WHERE id = $1', [r.user_id]);
@@ -110,13 +108,20 @@ async function submit(tx: Queryable, r: SpendRequest, seq: number): Promise<Spen
 
 /**
  * A repeat of a create the caller already made with that client id answers the stored row (the
- * offline outbox resending after a lost answer); an id used by anything else is a 422 on `id`.
+ * offline outbox resending after a lost answer); an id used by anything else is a 422 on `id`. So
+ * is an id sharing its first 24 characters with another request's: line ids are derived from that
+ * prefix (`requestLines`) and become purchase order line ids, which must be unique everywhere
+ * (migration 050's unique index holds it; this names the field first).
  */
 async function repeatedCreate(tx: Queryable, user: ActingUser, id: string): Promise<SpendRequest | null> {
-  const [existing] = await tx.query<{ business_id: string; requested_by: string; deleted: boolean; doc: SpendRequest }>(
-    `SELECT r.business_id::text, r.requested_by::text, r.deleted, ${REQUEST_DOC} AS doc FROM spend_requests r WHERE r.id = $1`, [id],
+  const [existing] = await tx.query<{ id: string; business_id: string; requested_by: string; deleted: boolean; doc: SpendRequest }>(
+    `SELECT r.id::text, r.business_id::text, r.requested_by::text, r.deleted, ${REQUEST_DOC} AS doc FROM spend_requests r
+      WHERE left(r.id::text, 24) = left(lower($1), 24)`, [id],
   );
   if (!existing) return null;
+  if (existing.id !== id.toLowerCase()) {
+    throw validationError({ id: 'id is too close to another spend request\'s id (their line ids would repeat): use a fresh random id' });
+  }
   if (existing.business_id === user.business_id && existing.requested_by === user.id && !existing.deleted) return existing.doc;
   throw validationError({ id: 'id is already used by another spend request' });
 }
@@ -130,10 +135,11 @@ export async function createSpendRequest(tx: Queryable, user: ActingUser, body: 
     const forUser = body.for_user_id ?? user.id;
     await assertMayRequestFor(tx, user, forUser);
     const at = now.toISOString();
+    const id = body.id ?? randomUUID();
     const draft: SpendRequest = {
-      id: body.id ?? randomUUID(), business_id: user.business_id, user_id: forUser, requested_by: user.id, type: body.type, status: 'DRAFT',
+      id, business_id: user.business_id, user_id: forUser, requested_by: user.id, type: body.type, status: 'DRAFT',
       amount: body.amount, interval: body.interval ?? 'TOTAL', description: body.description, vendor_id: body.vendor_id ?? null,
-      line_items: withIds(body.line_items ?? []), needed_by: body.needed_by ?? null, spend_allocation_id: body.spend_allocation_id ?? null,
+      line_items: requestLines(id, body.line_items ?? []), needed_by: body.needed_by ?? null, spend_allocation_id: body.spend_allocation_id ?? null,
       document_ids: [], approval_id: null, rejection_reason: null, card_id: null, purchase_order_id: null,
       submitted_at: null, decided_at: null, fulfilled_at: null, canceled_at: null, created_at: at, updated_at: at, change_seq: seqs.last, deleted: false,
     };
@@ -152,7 +158,7 @@ export async function updateSpendRequest(tx: Queryable, user: ActingUser, id: st
     const { submit: send, line_items: lines, ...fields } = patch;
     const at = now.toISOString();
     const next: SpendRequest = {
-      ...current, ...fields, ...(lines ? { line_items: withIds(lines) } : {}), change_seq: seqs.last, updated_at: at,
+      ...current, ...fields, ...(lines ? { line_items: requestLines(current.id, lines) } : {}), change_seq: seqs.last, updated_at: at,
     };
     if (send) await assertTypeEnabled(tx, user.business_id, next.type);
     await checkRequestFields(tx, user, next, now);
