@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateWorkflow, executionStatus, findLoop, workflowProblems, type WorkflowRule, type WorkflowSubject } from './workflow.ts';
+import {
+  evaluateWorkflow, executionStatus, findLoop, workflowProblems, type WorkflowCondition, type WorkflowRule, type WorkflowSubject,
+} from './workflow.ts';
 import { canvasToWorkflow, workflowToCanvas } from './workflow-canvas.ts';
 
 const R1 = '00000000-0000-4000-8000-000000000101';
@@ -30,13 +32,13 @@ describe('evaluateWorkflow', () => {
     expect(e.rules[0]!.conditions[0]).toMatchObject({ met: false, reason: '$30.00 is not under $25.00' });
   });
 
-  it.each([
-    [{ kind: 'merchant', op: 'contains', value: 'cafe' } as const, true],
-    [{ kind: 'merchant', op: 'is', value: 'CAFÉ ROUGE' } as const, true],
-    [{ kind: 'merchant', op: 'is', value: 'Café' } as const, false],
-    [{ kind: 'person', in: [U] } as const, true],
-    [{ kind: 'vendor', in: [U] } as const, false],
-    [{ kind: 'policy_violation', codes: ['missing_receipt'] } as const, false],
+  it.each<[WorkflowCondition, boolean]>([
+    [{ kind: 'merchant', op: 'contains', value: 'cafe' }, true],
+    [{ kind: 'merchant', op: 'is', value: 'CAFÉ ROUGE' }, true],
+    [{ kind: 'merchant', op: 'is', value: 'Café' }, false],
+    [{ kind: 'person', in: [U] }, true],
+    [{ kind: 'vendor', in: [U] }, false],
+    [{ kind: 'policy_violation', codes: ['missing_receipt'] }, false],
   ])('condition %j → %s', (condition, met) => {
     expect(evaluateWorkflow({ rules: [{ id: R1, conditions: [condition], actions: [{ kind: 'comment', text: 'x' }] }] }, claim(100)).rule_id !== null).toBe(met);
   });
