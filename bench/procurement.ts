@@ -9,6 +9,7 @@
  * `npm run bench -- --only procurement --transactions 2000` (seconds, no other phase).
  */
 import type { Page } from 'playwright-core';
+import { defaultBills } from '../server/seed/bills.ts';
 import { startTestServer } from '../server/testing.ts';
 import { launchBrowser, signIn, waitForSyncStatus } from '../tests/support/browser.ts';
 import { installProbe, waitForHook } from './app-probe.ts';
@@ -64,11 +65,12 @@ export async function measureProcurementPages(page: Page, db: Db, businessId: st
   };
 }
 
-/** `--only procurement`: a server seeded with `transactions`, the admin's first mirror (untimed), then the three pages. */
+/** `--only procurement`: a server seeded with `transactions` (and N / 5 bills), the admin's first mirror (untimed), then the three pages. */
 export async function runProcurementOnly(opts: { transactions: number; log: (msg: string) => void }): Promise<ProcurementPages> {
   const { log } = opts;
-  log(`starting the server with ${opts.transactions} transactions (seeding is not timed)`);
-  const server = await startTestServer({ transactions: opts.transactions, serveDist: true });
+  log(`starting the server with ${opts.transactions} transactions and ${defaultBills(opts.transactions)} bills (seeding is not timed)`);
+  // Bills as a full run seeds them: the POs and their bills come with the accounts-payable history.
+  const server = await startTestServer({ transactions: opts.transactions, bills: defaultBills(opts.transactions), serveDist: true });
   const browser = await launchBrowser({ baseURL: server.url });
   try {
     await installProbe(browser.context);

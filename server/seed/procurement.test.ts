@@ -44,7 +44,7 @@ describe.each(await testDatabases())('the seeded procurement demo on %s', (kind)
   const inFeed = (who: string, collection: string) => feeds[who]!.filter((c) => c.collection === collection).map((c) => c.doc);
 
   beforeAll(async () => {
-    await seedDemo(t.db, { transactions: 60, now: NOW, hashPassword: fastHash });
+    await seedDemo(t.db, { transactions: 60, bills: 12, now: NOW, hashPassword: fastHash });
     for (const who of ['employee', 'manager', 'apclerk', 'admin']) {
       tokens[who] = await signIn(t.app, `${who}@demo.test`, DEMO_PASSWORD);
       feeds[who] = await feedOf(tokens[who]!);
@@ -89,6 +89,15 @@ describe.each(await testDatabases())('the seeded procurement demo on %s', (kind)
     const paid = await request(t.app, 'POST', payBillsNow.path, { token: tokens.admin, body: { bill_ids: [mismatched.id] } });
     expect(paid.status, paid.text).toBe(200);
     expect(paid.body.results[0]).toMatchObject({ ok: false, error_v2: { error_code: 'PROCUREMENT_7013' } });
+  });
+
+  it('seeds no purchase order or PO bill without an accounts-payable history (--bills 0), the budget and requests all the same', async () => {
+    const other = await seedDemo(t.db, { transactions: 10, now: NOW, emailDomain: 'no-bills.test', hashPassword: fastHash });
+    const n = async (sql: string) => Number((await t.db.query<{ n: number }>(sql, [other.businessId]))[0]!.n);
+    expect(other.counts).toMatchObject({ spendAllocations: 1, spendRequests: 2, purchaseOrders: 0, bills: 0 });
+    expect(await n('SELECT count(*)::int AS n FROM purchase_orders WHERE business_id = $1')).toBe(0);
+    expect(await n('SELECT count(*)::int AS n FROM bills WHERE business_id = $1')).toBe(0);
+    expect(await n("SELECT count(*)::int AS n FROM spend_requests WHERE business_id = $1 AND status = 'PENDING_APPROVAL'")).toBe(1);
   });
 
   it("keeps the POs out of the feed of someone who neither manages bills nor asked for them", () => {

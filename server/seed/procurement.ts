@@ -23,6 +23,9 @@ import { DEMO_VENDORS, vendorIdentity } from './vendors.ts';
  *   `refreshBillMatches`) is MISMATCHED and Pay is refused (PROCUREMENT_7013);
  * - PO-000002 (the manager's product request, Pacific Precision Machining): every line received
  *   and its approved bill MATCHED (payable).
+ * The POs and their bills belong to the accounts-payable history: a seed without bills (`--bills 0`,
+ * the default of server/testing.ts, whose end-to-end tests count the Bills tabs from zero) has
+ * neither, nor the two product requests; the budget and the other requests are always there.
  * Rows are written as the approving and receiving transactions leave them (fulfil.ts,
  * purchase-order-create.ts, item-receipts.ts): ids from the seed's rng, times from `now`. Bills
  * are entered by the admin and approved by the owner (the admin's manager), like the generated
@@ -54,7 +57,7 @@ type Ctx = {
 };
 
 export async function insertProcurementDemo(
-  tx: Queryable, data: DemoData, now: Date, seed: number, afterSeq: number,
+  tx: Queryable, data: DemoData, now: Date, seed: number, afterSeq: number, opts: { purchaseOrders: boolean },
 ): Promise<{ lastSeq: number; counts: ProcurementCounts }> {
   const byEmail = (prefix: string) => data.accounts.find((a) => a.email.startsWith(`${prefix}@`))?.user_id;
   const [employee, manager, admin, owner, clerk] = ['employee', 'manager', 'admin', 'owner', 'apclerk'].map(byEmail);
@@ -76,6 +79,19 @@ export async function insertProcurementDemo(
 
   await insertBudget(c, manager, employee);
   await insertFulfilledCardRequest(c, employee, managerOf(employee) ?? admin);
+  if (opts.purchaseOrders) {
+    await insertPurchaseOrders(c, { employee, manager, admin, owner, clerk, brightline, pacific }, managerOf);
+  }
+  await insertPendingRequest(c, employee);
+  return { lastSeq: await stampInOrder(c, afterSeq), counts: c.counts };
+}
+
+type Vendor = { id: string; default_gl_account_id: string | null };
+type People = { employee: string; manager: string; admin: string; owner: string; clerk: string; brightline: Vendor; pacific: Vendor };
+
+/** PO-000001 (partly received, its bill MISMATCHED) and PO-000002 (received, MATCHED), with the stored matches. */
+async function insertPurchaseOrders(c: Ctx, p: People, managerOf: (id: string) => string | null): Promise<void> {
+  const { employee, manager, admin, owner, clerk, brightline, pacific } = p;
   const partly = await insertPurchaseOrderStory(c, {
     number: 1, requester: employee, approver: managerOf(employee) ?? admin, vendor: brightline.id, gl: brightline.default_gl_account_id,
     description: 'Servo motors and controller boards for the gripper prototype', decidedDaysAgo: 9,
@@ -89,12 +105,10 @@ export async function insertProcurementDemo(
     lines: [{ description: 'Aluminium bracket, anodised', quantity: 20, unit_price: 4_250 }],
     received: [20], receiver: clerk, receivedDaysAgo: 8, billDaysAgo: 6, invoice: 'PPM-5530-B', enteredBy: admin, approvedBy: owner,
   });
-  await tx.query('INSERT INTO purchase_order_counters (business_id, last_number) VALUES ($1, 2)', [c.businessId]);
-  await insertPendingRequest(c, employee);
+  await c.tx.query('INSERT INTO purchase_order_counters (business_id, last_number) VALUES ($1, 2)', [c.businessId]);
   // The stored match, as the bill's and the receipts' writes leave it (each bill's own time).
-  await refreshBillMatches(tx, c.businessId, partly.poId, new Date(partly.billAt));
-  await refreshBillMatches(tx, c.businessId, full.poId, new Date(full.billAt));
-  return { lastSeq: await stampInOrder(c, afterSeq), counts: c.counts };
+  await refreshBillMatches(c.tx, c.businessId, partly.poId, new Date(partly.billAt));
+  await refreshBillMatches(c.tx, c.businessId, full.poId, new Date(full.billAt));
 }
 
 /** The budget and the employee's card drawing on it (issued by the manager, who owns the budget). */

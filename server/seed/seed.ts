@@ -141,8 +141,8 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     lastSeq = await insertDemoTrips(tx, data, now, seed, lastSeq);
     // And trips at scale (one per TRANSACTIONS_PER_TRIP transactions, seqs in the timeline above), their spend linked.
     await insertGeneratedTrips(tx, trips);
-    // Issue 28: a budget, requests (one waiting for the manager), two POs and their bills (one mismatched); seqs last.
-    ({ lastSeq, counts: procurement } = await insertProcurementDemo(tx, data, now, seed, lastSeq));
+    // Issue 28: a budget, requests (one waiting for the manager), and with the bills two POs and theirs (one mismatched); seqs last.
+    ({ lastSeq, counts: procurement } = await insertProcurementDemo(tx, data, now, seed, lastSeq, { purchaseOrders: bills.bills.length > 0 }));
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
     await announceChange(tx, data.business.id, lastSeq);
   });
