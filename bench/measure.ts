@@ -15,6 +15,8 @@
  *     (month × GL account, the first report after the bulk coding);
  * 10. bill_bulk_mark_paid_ms: 50 approved bills marked paid in one bulk call (the bulk limit),
  *     and bill_bulk_mark_paid_mirrored_ms: from the call to all 50 PAID in the page's mirror.
+ * 11. issue 28: requests_first_row_ms, purchase_orders_first_row_ms and purchase_order_page_ms, each
+ *     page opened by URL → its first row or line (median of 3; bench/procurement.ts), last.
  * Besides, before the browser starts: change_feed_rows_per_s and server_page_rps / _p99_ms
  * (bench/server-load.ts), then flight_search_p95_ms (100 sequential searches, bench/flight-search-load.ts); worker_heap_mb after the search passes; and, after the rest, the
  * keyset pages on PostgreSQL (server_page_pg_*) when it answers.
@@ -42,6 +44,7 @@ import { recordApiRequests, summarise } from './network.ts';
 import { measureSearchReady, searchReadyQuery } from './search-ready.ts';
 import { DEFAULT_LOAD_SECONDS, measureChangeFeed, measureKeysetPages, measureKeysetPagesOnPg, PAGE_CLIENTS } from './server-load.ts';
 import { countByCollection, fetchMirrorRows, measureRawIdbPut } from './raw-idb.ts';
+import { measureProcurementPages } from './procurement.ts';
 import { percentile, roundMs } from './stats.ts';
 import { workerHeap } from './worker-cdp.ts';
 
@@ -209,15 +212,19 @@ async function browserPhases(browser: BrowserSession, server: TestServer, setup:
   log(`search ready after an offline reload (${JSON.stringify(readyQuery)})`);
   const ready = await measureSearchReady(browser, api, readyQuery);
 
+  log('Requests, Purchase orders and a PO page, each opened by URL (median of 3)');
+  const procurement = await measureProcurementPages(browser.page, server.db, server.businessId);
+
   return {
     rawRows, rawMs, mirror, signInReq, feed, warm, warmMs, local, reports, heap, online, mismatches, coldMs, bulk, bulkReq, reportAfterBulk,
-    csv, reimbursementsFirstPageMs, claimSearch, lock, lockReq, markPaid, ocr, readyQuery, ready,
+    csv, reimbursementsFirstPageMs, claimSearch, lock, lockReq, markPaid, ocr, readyQuery, ready, procurement,
   };
 }
 
 function metricsOf(bundle: Bundle, { feedPull, pages, flights }: Setup, m: Measured): Metrics {
   const {
     rawMs, mirror, local, online, coldMs, bulk, reimbursementsFirstPageMs, claimSearch, lock, markPaid, heap, reports, reportAfterBulk, csv, ready, ocr,
+    procurement,
   } = m;
   return {
     mirror_ms: roundMs(mirror.mirrorMs),
@@ -252,12 +259,16 @@ function metricsOf(bundle: Bundle, { feedPull, pages, flights }: Setup, m: Measu
     server_page_pg_p99_ms: Number.NaN,
     change_feed_rows_per_s: feedPull.rowsPerS,
     flight_search_p95_ms: flights.p95Ms,
+    requests_first_row_ms: procurement.requests_first_row_ms,
+    purchase_orders_first_row_ms: procurement.purchase_orders_first_row_ms,
+    purchase_order_page_ms: procurement.purchase_order_page_ms,
   };
 }
 
 function detailsOf(bundle: Bundle, { expected, fleet, claimQueries, seededReceipts, feedPull, pages, flights, trips }: Setup, m: Measured): BenchResults['details'] {
   const {
     rawRows, markPaid, lockReq, claimSearch, local, warm, warmMs, mismatches, bulk, signInReq, feed, bulkReq, reports, csv, heap, readyQuery, ready, ocr,
+    procurement,
   } = m;
   return {
     main_js_file: bundle.file,
@@ -316,6 +327,7 @@ function detailsOf(bundle: Bundle, { expected, fleet, claimQueries, seededReceip
     flight_search_p50_ms: flights.p50Ms,
     flight_search_max_ms: flights.maxMs,
     flight_search_offers_per_search: flights.offersPerSearch,
+    procurement_page_samples_ms: procurement.samples,
     search_timing: 'local: QueryResult.took_ms measured inside the data worker; online: Node fetch round trip on loopback',
     ...ocr.details,
   };

@@ -40,6 +40,12 @@ export interface Metrics {
   change_feed_rows_per_s: number;
   /** Issue 27: p95 of 100 sequential flight searches on the seeded server (PGlite), over HTTP. */
   flight_search_p95_ms: number;
+  /** Issue 28 (bench/procurement.ts): /requests (Team tab) opened by URL → its first row, as the admin (median of 3). */
+  requests_first_row_ms: number;
+  /** /purchase-orders opened by URL → its first row (median of 3). */
+  purchase_orders_first_row_ms: number;
+  /** A PO page (the seed's PO-000001) opened by URL → its first line shown (median of 3). */
+  purchase_order_page_ms: number;
 }
 
 /** Metrics that may be missing (NaN; null in the JSON) when their service is not there. */

@@ -3,7 +3,9 @@
  * (`--reimbursements M`: generated claims seeded besides, default transactions / 5; `--bills B`:
  * generated bills, default transactions / 5).
  * One part alone: `npm run bench -- --only ocr --json bench/results.json` (receipt OCR; its
- * metrics and details are merged into an existing results file, the others kept).
+ * metrics and details are merged into an existing results file, the others kept);
+ * `npm run bench -- --only procurement --transactions 2000`: issue 28's Requests, Purchase orders and
+ * PO page figures alone, printed (bench/procurement.ts).
  * The cost curve: `npm run bench -- --curve` runs the whole benchmark for N = 10,000 and 100,000
  * (`--scale`: and 1,000,000; `--curve-sizes 1000,3000`: any sizes), writes every run to
  * `--json` (default bench/results.json, `{ kind: 'curve', runs }`), prints the growth table
@@ -29,6 +31,7 @@ import { isCurve, readResultsFile, runsOf, type CurveResults, type ResultsFile }
 import { defaultReimbursements } from '../server/seed/reimbursements.ts';
 import { defaultBills } from '../server/seed/bills.ts';
 import { buildApp, DIST_DIR } from './build-app.ts';
+import { runProcurementOnly } from './procurement.ts';
 
 
 const argsSchema = z.object({
@@ -37,7 +40,7 @@ const argsSchema = z.object({
   bills: z.coerce.number().int().min(0).max(1_000_000).optional(),
   json: z.string().min(1).optional(),
   'skip-build': z.boolean().default(false),
-  only: z.enum(['ocr']).optional(),
+  only: z.enum(['ocr', 'procurement']).optional(),
   curve: z.boolean().default(false),
   scale: z.boolean().default(false),
   'curve-sizes': z.string().regex(/^\d+(,\d+)+$/, 'a comma-separated list of at least two sizes').optional(),
@@ -106,6 +109,13 @@ async function onlyOcr(json: string | undefined, log: (msg: string) => void): Pr
   log(`merged the OCR metrics into ${path}${isCurve(previous) ? ` (its run of ${largest.transactions})` : ''}`);
 }
 
+/** `--only procurement`: the three page figures at `transactions`, printed (no results file: they belong to a full run). */
+async function onlyProcurement(transactions: number, log: (msg: string) => void): Promise<void> {
+  const { samples, ...metrics } = await runProcurementOnly({ transactions, log });
+  console.log(`| metric | value |\n|---|---|\n${Object.entries(metrics).map(([k, v]) => `| \`${k}\` | ${v} |`).join('\n')}`);
+  console.log(`- samples (ms, in order): ${samples}`);
+}
+
 async function writeJson(path: string, value: unknown): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   await writeFile(path, `${JSON.stringify(value, null, 2)}\n`);
@@ -152,6 +162,7 @@ async function main(): Promise<void> {
   }
   if (!args['skip-build']) buildApp();
   if (args.only === 'ocr') return onlyOcr(json, log);
+  if (args.only === 'procurement') return onlyProcurement(args.transactions, log);
   if (!curve) {
     const results = await benchAt(args, args.transactions, log);
     if (json) await writeJson(resolve(process.cwd(), json), results);

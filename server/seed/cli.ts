@@ -104,7 +104,8 @@ function report(result: SeedDemoResult, storage: string, totalMs: number): strin
     `  ${c.transactions} transactions, ${c.users} users, ${c.cards} cards (${c.cardRequests} card requests), ${c.departments} departments, ` +
       `${c.locations} locations, ${c.glAccounts} GL accounts, ${c.trackingCategories} tracking categories, ` +
       `${c.reimbursements} reimbursements (${c.approvals} approvals, ${c.payments} payments), ${c.vendors} vendors, ${c.bills} bills, ` +
-      `${c.receipts} receipts (${(result.receiptBytes / 1_048_576).toFixed(1)} MiB of files)`,
+      `${c.receipts} receipts (${(result.receiptBytes / 1_048_576).toFixed(1)} MiB of files), ` +
+      `${c.spendRequests} spend requests, ${c.spendAllocations} budgets, ${c.purchaseOrders} purchase orders`,
     `  change_seq 1..${result.maxChangeSeq}`,
     '',
     `Demo accounts (password ${DEMO_PASSWORD}):`,

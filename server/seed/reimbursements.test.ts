@@ -204,7 +204,7 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
   });
 
   it('keeps the seqs 1..M unique, the hand-made claims last, the counter at M', async () => {
-    const tables = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'saved_reports', 'dashboards', 'accounting_mapping_rules', 'trips'];
+    const tables = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'saved_reports', 'dashboards', 'accounting_mapping_rules', 'trips', 'bills', 'spend_allocations', 'spend_requests', 'purchase_orders'];
     await expectSeqsOneToM(t.db, seeded.businessId, seeded.maxChangeSeq, tables);
     const [employee] = await t.db.query<{ lo: number }>(
       `SELECT min(r.change_seq) AS lo FROM reimbursements r JOIN spend_users u ON u.id = r.user_id
@@ -217,8 +217,16 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
     const reporting = await count(t.db, `SELECT (SELECT count(*) FROM saved_reports WHERE business_id = $1) + (SELECT count(*) FROM dashboards WHERE business_id = $1)
       + (SELECT count(*) FROM accounting_mapping_rules WHERE business_id = $1) AS n`, [seeded.businessId]);
     expect(reporting).toBe(7);
+    // And after the trips, the procurement demo's rows (seed/procurement.ts; without bills seeded, no POs: the
+    // budget and its card, the fulfilled request with its approval and card, the pending one with its approval).
+    const procurement = await count(t.db, `SELECT (SELECT count(*) FROM spend_allocations WHERE business_id = $1)
+      + (SELECT count(*) FROM spend_requests WHERE business_id = $1) + (SELECT count(*) FROM purchase_orders WHERE business_id = $1)
+      + (SELECT count(*) FROM approvals WHERE business_id = $1 AND object_type = 'spend_request')
+      + (SELECT count(*) FROM cards WHERE business_id = $1 AND (spend_allocation_id IS NOT NULL OR spend_request_id IS NOT NULL))
+      + (SELECT count(*) FROM bills WHERE business_id = $1 AND purchase_order_id IS NOT NULL) AS n`, [seeded.businessId]);
+    expect(procurement).toBe(7);
     expect(Number(employee?.lo)).toBe(
-      seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting - 2,
+      seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting - 2 - procurement,
     );
   });
 

@@ -22,6 +22,7 @@ import { insertAccountingDemo } from './accounting.ts';
 import type { DemoData } from './types.ts';
 import { insertHeldCharge } from './fraud.ts';
 import { generateTrips, insertDemoTrips, insertGeneratedTrips, tripTimeline } from './trips.ts';
+import { insertProcurementDemo, NO_PROCUREMENT, type ProcurementCounts } from './procurement.ts';
 
 export interface SeedDemoOptions {
   transactions: number;
@@ -45,7 +46,8 @@ export interface SeedDemoResult {
   accounts: { email: string; role: Role; is_manager: boolean; name: string }[];
   counts: Record<
     | 'departments' | 'locations' | 'glAccounts' | 'trackingCategories' | 'users' | 'cards' | 'transactions'
-    | 'reimbursements' | 'approvals' | 'payments' | 'receipts' | 'reimbursementRates' | 'cardRequests' | 'vendors' | 'bills' | 'trips',
+    | 'reimbursements' | 'approvals' | 'payments' | 'receipts' | 'reimbursementRates' | 'cardRequests' | 'vendors' | 'bills' | 'trips'
+    | 'spendAllocations' | 'spendRequests' | 'purchaseOrders',
     number
   >;
   /** The receipts' file bytes (what they add to the database before row overhead). */
@@ -114,6 +116,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
   const maxChangeSeq = reports.maxChangeSeq;
   // The demo's mapping rules (mirrored) take the seqs after it.
   let lastSeq = maxChangeSeq;
+  let procurement: ProcurementCounts = NO_PROCUREMENT;
 
   const t2 = performance.now();
   await db.transaction(async (tx) => {
@@ -138,13 +141,15 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     lastSeq = await insertDemoTrips(tx, data, now, seed, lastSeq);
     // And trips at scale (one per TRANSACTIONS_PER_TRIP transactions, seqs in the timeline above), their spend linked.
     await insertGeneratedTrips(tx, trips);
+    // Issue 28: a budget, requests (one waiting for the manager), and with the bills two POs and theirs (one mismatched); seqs last.
+    ({ lastSeq, counts: procurement } = await insertProcurementDemo(tx, data, now, seed, lastSeq, { purchaseOrders: bills.bills.length > 0 }));
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
     await announceChange(tx, data.business.id, lastSeq);
   });
   // PGlite has no autovacuum to gather statistics: without them the planner guesses on 100k rows.
   // Only the columns queries filter and sort on: the long text columns cost the most to sample.
   await db.exec(
-    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, card_requests, spend_users, reimbursements, approvals, transaction_receipts, receipts (id, business_id, sha256), vendors, bills, bill_line_items, bill_payments, trips, trip_spend_events',
+    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, card_requests, spend_users, reimbursements, approvals, transaction_receipts, receipts (id, business_id, sha256), vendors, bills, bill_line_items, bill_payments, trips, trip_spend_events, spend_requests, spend_allocations, purchase_orders',
   );
   const insertMs = performance.now() - t2;
 
@@ -157,19 +162,23 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
       glAccounts: data.glAccounts.length,
       trackingCategories: data.trackingCategories.length,
       users: data.users.length,
-      cards: data.cards.length,
+      cards: data.cards.length + procurement.cards,
       transactions: data.transactions.length,
       reimbursements: generated.claims.length + claims.claims.length,
       approvals: generated.approvals.length + claims.approvals.length + (cardRequest.request ? 1 : 0)
-        + bills.bills.filter((b) => b.status === 'PENDING_APPROVAL').length,
+        + bills.bills.filter((b) => b.status === 'PENDING_APPROVAL').length + procurement.approvals,
       cardRequests: cardRequest.request ? 1 : 0,
       payments: generated.payments.length + claims.payments.length,
       receipts: receipts.receipts.length,
       reimbursementRates: rates.length,
       vendors: vendors.vendors.length,
-      bills: bills.bills.length,
+      /** Generated bills and the procurement demo's two (billing its purchase orders). */
+      bills: bills.bills.length + procurement.bills,
       /** Generated trips (the demo employee's two besides). */
       trips: trips.length,
+      spendAllocations: procurement.spendAllocations,
+      spendRequests: procurement.spendRequests,
+      purchaseOrders: procurement.purchaseOrders,
     },
     receiptBytes: receipts.bytes,
     maxChangeSeq: lastSeq,

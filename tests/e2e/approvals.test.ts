@@ -83,10 +83,10 @@ describe('approvals inbox offline, end to end', () => {
     const { page, context } = browser;
     await signInForOffline(page, MANAGER, PASSWORD);
 
-    // A reviewer sees the link with the count of everything that waits (claims and card requests),
+    // A reviewer sees the link with the count of everything that waits (claims, card and spend requests),
     // then narrows the inbox to the seed's pending claims.
     const requests = await server.db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM approvals WHERE business_id = $1 AND status = 'PENDING' AND object_type = 'card_request'
+      `SELECT count(*)::int AS n FROM approvals WHERE business_id = $1 AND status = 'PENDING' AND object_type IN ('card_request', 'spend_request')
           AND approver_id = $2 AND user_id <> $2`,
       [server.businessId, manager.id],
     );
