@@ -122,7 +122,9 @@ export function fixableSql(kind: 'transaction' | 'reimbursement', t: Thresholds,
   };
   if (Object.keys(t.receipt).length > 0) {
     const noReceipt = kind === 'transaction'
-      ? `NOT EXISTS (SELECT 1 FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id WHERE tr.transaction_id = r.id AND NOT rc.deleted)`
+      // A scalar subquery, not NOT EXISTS: inside an OR, PostgreSQL would hash every receipt of the
+      // business to answer it; this probes transaction_receipts' primary key for the person's rows only.
+      ? `(SELECT 1 FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id WHERE tr.transaction_id = r.id AND NOT rc.deleted LIMIT 1) IS NULL`
       : `r.type = 'OUT_OF_POCKET' AND cardinality(r.receipt_ids) = 0`;
     ors.push(`(r.amount >= (${p(JSON.stringify(t.receipt))}::jsonb ->> r.currency)::int8 AND ${noReceipt})`);
   }
