@@ -111,7 +111,7 @@ describe.each(await testDatabases())('expense policies on %s', (kind) => {
   });
 
   describe('the wizard, compliance and reminders', () => {
-    const ids = {} as Record<string, string>;
+    const ids: Record<string, string> = {};
     let policyId: string;
     beforeAll(async () => {
       const { a } = two;
@@ -184,7 +184,7 @@ describe.each(await testDatabases())('expense policies on %s', (kind) => {
       expect(await wizard(tokens.employee, '?page_size=0')).toMatchObject({ data: [], total_count: 8 });
       expect(refusal(await request(t.app, 'GET', `${MISSING}?start=not-a-cursor`, { token: tokens.employee }))).toEqual([422, 'REQUEST_7001']);
 
-      await attachReceipt(t.db, two.a, 'employee', ids.pending);
+      await attachReceipt(t.db, two.a, 'employee', ids.pending!);
       await t.db.query('UPDATE transactions SET memo = $2 WHERE id = $1', [ids.both, 'Client coffee']);
       const after = await wizard(tokens.employee);
       expect(after.data.map((i) => i.object_id)).not.toContain(ids.pending);

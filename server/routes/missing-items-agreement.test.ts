@@ -99,7 +99,7 @@ describe.each(await testDatabases())('the wizard\'s SQL agrees with the evaluato
       let start: string | null = null;
       let total = -1;
       do {
-        const res = await request(t.app, 'GET', `${listMissingItems.path}?page_size=7${start ? `&start=${start}` : ''}`, { token: two.tokens.employee });
+        const res: { status: number; text: string; body: { data: MissingItem[]; total_count: number; page: { next: string | null } } } = await request(t.app, 'GET', `${listMissingItems.path}?page_size=7${start ? `&start=${start}` : ''}`, { token: two.tokens.employee });
         expect(res.status, res.text).toBe(200);
         got.push(...res.body.data);
         total = res.body.total_count;

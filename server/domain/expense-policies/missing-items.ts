@@ -23,7 +23,7 @@ import { policiesFor, policyPerson } from './policies.ts';
  * only its fixable violations. The count is the same filter, counted.
  */
 type PageQuery = z.output<typeof pageQuerySchema>;
-const SORT = 'missing-items';
+const SORT = 'wizard';
 const cursorShape = z.tuple([z.iso.datetime({ offset: true }), z.uuid()]);
 
 export type MissingItemsPage = { data: MissingItem[]; page: { next: string | null }; total_count: number };
