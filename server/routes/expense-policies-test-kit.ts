@@ -1,12 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { ExpensePolicyInput, ExpensePolicyRules } from '../../schema/expense-policy.ts';
-import type { Scope } from '../../schema/api/scopes.ts';
-import { signIdToken } from '../auth/tokens.ts';
 import type { Queryable } from '../db/db.ts';
-import { TEST_TOKEN_SECRET } from '../test-app.ts';
 import type { Fixture, FixtureRole } from '../test-fixtures.ts';
 
-/** Test support for the expense-policy routes (issue 29): rows put in place through SQL, policy bodies, scoped tokens. */
+/** Test support for the expense-policy routes (issue 29): rows put in place through SQL, policy bodies. */
 
 export const rules = (over: Partial<ExpensePolicyRules> = {}): ExpensePolicyRules => ({
   receipt_required_from: null, memo_required_above: null, coding_required: { gl_account: false, department: false, location: false },
@@ -70,15 +67,4 @@ export async function attachReceipt(db: Queryable, f: Fixture, role: FixtureRole
   await db.query('INSERT INTO transaction_receipts (transaction_id, receipt_id, business_id, attached_by) VALUES ($1, $2, $3, $4)',
     [transactionId, id, f.businessId, f.users[role]]);
   return id;
-}
-
-/** A token of `role` carrying exactly `scopes` (the §6 restricted tokens the wizard accepts). */
-export async function scopedToken(db: Queryable, f: Fixture, role: FixtureRole, scopes: Scope[]): Promise<string> {
-  const [u] = await db.query<{ identity_id: string }>('SELECT identity_id::text FROM spend_users WHERE id = $1', [f.users[role]]);
-  const sessionId = randomUUID();
-  await db.query('INSERT INTO sessions (id, identity_id) VALUES ($1, $2)', [sessionId, u!.identity_id]);
-  return signIdToken(new TextEncoder().encode(TEST_TOKEN_SECRET), {
-    sub: u!.identity_id, ramp_user_uuid: f.users[role], ramp_access_scopes: scopes, ramp_mfa_required: false,
-    ramp_mfa_authed: true, ramp_session_id: sessionId, sign_in_provider: 'password', business_id: f.businessId,
-  }, Math.floor(Date.now() / 1000));
 }

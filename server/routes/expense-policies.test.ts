@@ -7,9 +7,13 @@ import { expensePolicySchema, type ExpensePolicy } from '../../schema/entities/e
 import { MAX_EXPENSE_POLICIES } from '../../schema/expense-policy.ts';
 import { paginatedSchema } from '../../schema/paging.ts';
 import { testDatabases } from '../test-db.ts';
-import { useTestApp } from '../test-app.ts';
+import { TEST_TOKEN_SECRET, useTestApp } from '../test-app.ts';
 import { refusal, request, useTwoBusinesses } from '../test-fixtures.ts';
-import { attachReceipt, insertClaim, insertTx, policyBody, rules, scopedToken } from './expense-policies-test-kit.ts';
+import type { Scope } from '../../schema/api/scopes.ts';
+import { signIdToken } from '../auth/tokens.ts';
+import type { Queryable } from '../db/db.ts';
+import type { Fixture, FixtureRole } from '../test-fixtures.ts';
+import { attachReceipt, insertClaim, insertTx, policyBody, rules } from './expense-policies-test-kit.ts';
 
 /**
  * Expense policies through the API (issue 29): CRUD and its refusals (403 POLICY_7002, 422
@@ -21,6 +25,17 @@ import { attachReceipt, insertClaim, insertTx, policyBody, rules, scopedToken } 
 const POLICIES = '/v1/auth/expense-policies';
 const MISSING = listMissingItems.path;
 const NOW = '2026-11-20T12:00:00Z';
+
+/** A token of `role` carrying exactly `scopes` (the §6 restricted tokens the wizard accepts). */
+async function scopedToken(db: Queryable, f: Fixture, role: FixtureRole, scopes: Scope[]): Promise<string> {
+  const [u] = await db.query<{ identity_id: string }>('SELECT identity_id::text FROM spend_users WHERE id = $1', [f.users[role]]);
+  const sessionId = randomUUID();
+  await db.query('INSERT INTO sessions (id, identity_id) VALUES ($1, $2)', [sessionId, u!.identity_id]);
+  return signIdToken(new TextEncoder().encode(TEST_TOKEN_SECRET), {
+    sub: u!.identity_id, ramp_user_uuid: f.users[role], ramp_access_scopes: scopes, ramp_mfa_required: false,
+    ramp_mfa_authed: true, ramp_session_id: sessionId, sign_in_provider: 'password', business_id: f.businessId,
+  }, Math.floor(Date.now() / 1000));
+}
 
 describe.each(await testDatabases())('expense policies on %s', (kind) => {
   const clock = Date.parse(NOW);
