@@ -120,6 +120,14 @@ export function fixableSql(kind: 'transaction' | 'reimbursement', t: Thresholds,
     params.push(v);
     return `$${params.length}`;
   };
+  // The cheap checks first: PostgreSQL evaluates an OR's arms in order, so the receipt probe runs
+  // only for rows nothing else already matched.
+  if (Object.keys(t.memo).length > 0) {
+    ors.push(`(r.amount > (${p(JSON.stringify(t.memo))}::jsonb ->> r.currency)::int8 AND coalesce(r.memo, '') ~ ${p(BLANK_MEMO)})`);
+  }
+  if (t.gl) ors.push('r.gl_account_id IS NULL');
+  if (t.department) ors.push('r.department_id IS NULL');
+  if (t.location && kind === 'transaction') ors.push('r.location_id IS NULL');
   if (Object.keys(t.receipt).length > 0) {
     const noReceipt = kind === 'transaction'
       // A scalar subquery, not NOT EXISTS: inside an OR, PostgreSQL would hash every receipt of the
@@ -128,11 +136,5 @@ export function fixableSql(kind: 'transaction' | 'reimbursement', t: Thresholds,
       : `r.type = 'OUT_OF_POCKET' AND cardinality(r.receipt_ids) = 0`;
     ors.push(`(r.amount >= (${p(JSON.stringify(t.receipt))}::jsonb ->> r.currency)::int8 AND ${noReceipt})`);
   }
-  if (Object.keys(t.memo).length > 0) {
-    ors.push(`(r.amount > (${p(JSON.stringify(t.memo))}::jsonb ->> r.currency)::int8 AND coalesce(r.memo, '') ~ ${p(BLANK_MEMO)})`);
-  }
-  if (t.gl) ors.push('r.gl_account_id IS NULL');
-  if (t.department) ors.push('r.department_id IS NULL');
-  if (t.location && kind === 'transaction') ors.push('r.location_id IS NULL');
   return ors.length > 0 ? `(${ors.join(' OR ')})` : 'false';
 }
