@@ -42,7 +42,8 @@ export function complianceRange(q: Pick<ComplianceQuery, 'from' | 'to'>, now: Da
 }
 
 export function includesSentence(from: string, to: string): string {
-  return `Card transactions (pending and cleared; refunds, declines and reversals excluded) and claims (not canceled) dated ${from} to ${to} (UTC), `
+  return `One row per person (or department) with items in the range. Items: card transactions (pending and cleared; refunds, declines `
+    + `and reversals excluded) and claims (not canceled) dated ${from} to ${to} (UTC), `
     + 'checked against the expense policies as they are now. Missing items are the ones the person can still fix in their missing-items list '
     + '(a receipt, a memo or coding) on transactions not yet exported to accounting and on draft or rejected claims.';
 }
