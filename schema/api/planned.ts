@@ -147,7 +147,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'price intelligence': 32,
     negotiations: 32,
     'savings insights': 32,
-    'expense policies (DELETE expense-policies/{policy}, expense-policy-creator)': 29,
     'merchants (DELETE contracts and receipt exemptions)': 32,
     'guided-intake/threads': 32,
     'mailbox/delete-business-access': 32,
@@ -204,7 +203,4 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   WORKFLOW_7004: { issue: 29, why: 'automation workflows (being built)' },
   WORKFLOW_7005: { issue: 29, why: 'automation workflows (being built)' },
   WORKFLOW_7006: { issue: 29, why: 'automation workflows (being built)' },
-  POLICY_7001: { issue: 29, why: 'expense policies (being built)' },
-  POLICY_7002: { issue: 29, why: 'expense policies (being built)' },
-  POLICY_7003: { issue: 29, why: 'expense policies (being built)' },
 };
