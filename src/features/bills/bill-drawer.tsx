@@ -27,6 +27,7 @@ import { ApprovalChain } from './approval-chain.tsx';
 import { failureText, runBillCommand, runBulkAction } from './run-bill-call.ts';
 import { useBill, type BillView } from './use-bills.ts';
 import { BillMatch } from './bill-match.tsx';
+import { PaymentApprovalNotice } from './payment-approval.tsx';
 import { matchPayBlock } from './bill-match-view.ts';
 
 export interface BillDrawerProps {
@@ -126,13 +127,14 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
       {bill && (
         <div className="drawer-body bill-detail">
           <BillHeadline bill={bill} today={today} />
+          <PaymentApprovalNotice bill={bill} userName={reference.names.user} />
           <DuplicateMark bill={bill} reference={reference} />
           {bill.failure?.duplicate ? <DuplicateRefusal bill={bill} client={client} /> : <ClaimRefusal row={bill} client={client} />}
           {bill.accounting_synced_at && <SyncedLock client={client} type="bill" id={bill.id} syncedAt={bill.accounting_synced_at} />}
           {payable && !payable.ok && vendorDoc && (
             <CannotPay check={payable} vendor={vendorDoc} online={online} onAdd={() => setAddingBank(vendorDoc)} />
           )}
-          <BillActions bill={bill} online={online} busy={busy} blocked={payBlock(bill, vendorDoc, today) !== null} matchBlock={matchBlock} onRun={(a) => void run(a, bill)} />
+          <BillActions bill={bill} online={online} busy={busy} blocked={payBlock(bill, vendorDoc, today) !== null || bill.payment_approval?.status === 'PENDING'} matchBlock={matchBlock} onRun={(a) => void run(a, bill)} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
           <BillMatch bill={bill} reference={reference} client={client} online={online} />
           <BillLines bill={bill} reference={reference} />
@@ -379,7 +381,8 @@ function ConfirmAction({ action, bill, vendor, online, onClose, onConfirm, child
     payNow: online
       ? {
         title: `Pay ${amount} to ${vendor}?`,
-        description: `The payment of invoice ${bill.invoice_number} is sent now, once, by ACH; it settles on ${formatDay(settlesOn(localDay()))} and the bill shows as processing until then.`,
+        description: `The payment of invoice ${bill.invoice_number} is sent now, once, by ACH; it settles on ${formatDay(settlesOn(localDay()))} and the bill shows as processing until then. `
+          + 'If your business asks for payment approval, it goes to the approvers instead and is sent when they approve it.',
         confirm: `Pay ${amount}`,
         tone: 'primary',
       }
