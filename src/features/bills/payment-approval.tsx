@@ -1,7 +1,7 @@
 import type { Bill } from '../../../schema/entities/bill.ts';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { formatLocalDateTime } from '../../lib/format.ts';
-import { paymentApprovalMark, paymentApprovalNoticeText } from './payment-approval-text.ts';
+import { paymentApprovalMark, paymentApprovalNoticeText } from '../../lib/payment-approval-labels.ts';
 
 type WithAsk = Pick<Bill, 'id' | 'amount' | 'currency' | 'payment_approval'>;
 

@@ -1,5 +1,5 @@
-import type { BillPaymentApproval } from '../../../schema/entities/bill.ts';
-import { formatDay, formatMoney } from '../../lib/format.ts';
+import type { BillPaymentApproval } from '../../schema/entities/bill.ts';
+import { formatDay, formatMoney } from './format.ts';
 
 /**
  * Issue 28, the vendor-payment policy in words: a bill's payment waiting for approval (or refused
@@ -32,3 +32,6 @@ export function paymentApprovalNoticeText(asked: Asked, amount: number, currency
   const why = asked.reason ? `: ${asked.reason.replace(/[.!?]?$/, '.')}` : '.';
   return `The payment of ${money} was not approved${why} The bill stays approved: pay it again to ask for approval again.`;
 }
+
+/** Issue 28, payee policy: what changed on a vendor, as the inbox and the vendor page name it. */
+export const PAYEE_CHANGE_LABELS = { NEW_VENDOR: 'New vendor', BANK_ACCOUNT: 'New bank account' } as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvingSendsText, paymentApprovalMark, paymentApprovalNoticeText } from './payment-approval-text.ts';
+import { approvingSendsText, paymentApprovalMark, paymentApprovalNoticeText } from './payment-approval-labels.ts';
 
 describe('vendor-payment approval words (issue 28)', () => {
   const now = { status: 'PENDING', method: 'PAY_NOW', pay_on: '2026-11-29', reason: null } as const;
