@@ -174,6 +174,25 @@ describe.each(await testDatabases())('vendor-payment and payee policies on %s', 
       expect((await billOf(b, bill.id)).payment_approval?.status).toBe('PENDING');
     });
 
+    it('a step approver who manages no bills gets the bill in their mirror once asked (bill_pay visibility)', async () => {
+      const c = await business();
+      await setPolicy(c, 'vendor-payment', [userStep(c, 'manager')]);
+      const bill = await approvedBill(c, await payableVendor(c));
+      const billsIn = async () => {
+        const ids: string[] = [];
+        for (let after = 0; ;) {
+          const res = await request(t.app, 'GET', `/v1/auth/sync/changes?after=${after}&limit=200`, { token: c.tokens.manager });
+          expect(res.status, res.text).toBe(200);
+          ids.push(...(res.body.changes as { collection: string; id: string }[]).filter((x) => x.collection === 'bills').map((x) => x.id));
+          if (!res.body.has_more) return ids;
+          after = res.body.checkpoint;
+        }
+      };
+      expect(await billsIn()).not.toContain(bill.id);
+      await payNow(c, [bill.id]);
+      expect(await billsIn()).toContain(bill.id);
+    });
+
     it('canceling the bill withdraws the payment waiting for approval', async () => {
       const bill = await approvedBill(b, vendorId);
       await payNow(b, [bill.id]);
