@@ -58,9 +58,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
   const [confirm, setConfirm] = useState<BillDrawerAction | null>(null);
   const [busy, setBusy] = useState<BillDrawerAction | null>(null);
 
-  useEffect(() => {
-    heading.current?.focus();
-  }, [id]);
+  useEffect(() => heading.current?.focus(), [id]);
 
   const vendorDoc = bill ? reference.data.vendors.find((v) => v.id === bill.vendor_id) : undefined;
   const vendor = vendorDoc?.name;
@@ -212,8 +210,7 @@ function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
 const MOVES_MONEY: readonly BillDrawerAction[] = ['payNow', 'retryPayment'];
 
 /** Statuses from which the bill is paid or scheduled (what the vendor's bank details decide). */
-const payingStatus = (status: BillView['status']) =>
-  checkBillAction('payNow', status).ok || checkBillAction('retryPayment', status).ok;
+const payingStatus = (status: BillView['status']) => checkBillAction('payNow', status).ok || checkBillAction('retryPayment', status).ok;
 
 /** The day a payment sent on `sent` settles (the server's rule: DEFAULT_SETTLEMENT_DAYS bank business days). */
 const settlesOn = (sent: string) => expectedSettlementDate(sent, DEFAULT_SETTLEMENT_DAYS);
@@ -381,8 +378,7 @@ function ConfirmAction({ action, bill, vendor, online, onClose, onConfirm, child
     payNow: online
       ? {
         title: `Pay ${amount} to ${vendor}?`,
-        description: `The payment of invoice ${bill.invoice_number} is sent now, once, by ACH; it settles on ${formatDay(settlesOn(localDay()))} and the bill shows as processing until then. `
-          + 'If your business asks for payment approval, it goes to the approvers instead and is sent when they approve it.',
+        description: `The payment of invoice ${bill.invoice_number} is sent now, once, by ACH; it settles on ${formatDay(settlesOn(localDay()))} and the bill shows as processing until then. If your business asks for payment approval, it goes to the approvers instead and is sent when they approve it.`,
         confirm: `Pay ${amount}`,
         tone: 'primary',
       }
