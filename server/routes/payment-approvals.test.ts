@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { billSchema, type Bill } from '../../schema/entities/bill.ts';
 import type { Approval } from '../../schema/entities/approval.ts';
 import { vendorSchema, type Vendor } from '../../schema/entities/vendor.ts';
+import { settleBillPayments } from '../domain/bill-settlement.ts';
 import { storeBankAccount } from '../domain/vendors.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
@@ -249,6 +250,13 @@ describe.each(await testDatabases())('vendor-payment and payee policies on %s', 
       const held = await payNow(b, [bill.id]);
       expect(held.body.results[0]).toMatchObject({ ok: false, error_v2: { error_code: 'BILL_PAY_7102' } });
       expect(held.body.results[0].error_v2.message).toMatch(/bank account changed and the payee approval was rejected/);
+
+      // A bill scheduled before the change is not sent to the unapproved account on its day.
+      const due = await approvedBill(b, v.id);
+      await t.db.query(`UPDATE bills SET status = 'SCHEDULED', payment_date = '2026-01-05' WHERE id = $1`, [due.id]);
+      await settleBillPayments(t.db, new Date('2026-01-06T12:00:00Z'));
+      expect(await billOf(b, due.id)).toMatchObject({ status: 'PAYMENT_FAILED', payment_failure_reason: expect.stringMatching(/payee approval was rejected/) });
+      expect(await payments(due.id)).toEqual([]);
     });
 
     it('a CSV upload: every new vendor waits for its own approval', async () => {
