@@ -11,7 +11,7 @@ import type { Queryable } from '../db/db.ts';
 import { moveBillsToVendor } from './bills.ts';
 import { listCollection } from './reference-lists.ts';
 import { writeMirrored, type MirroredWrite } from './collections.ts';
-import { askPayeeApproval, findVendor, moveVendorRecords, storeBankAccount } from './vendors.ts';
+import { askPayeeApproval, findVendor, moveVendorRecords, storeBankAccount, withdrawPayeeApprovals } from './vendors.ts';
 import { policySaved } from './approval-rows.ts';
 
 /** Vendors (issue 11) in numbers: the searchable list, payee merges and bulk uploads. */
@@ -61,7 +61,8 @@ async function moveVendorReferences(
  * merged payees in the order named. Rows are locked in id order so two merges naming the same
  * payees queue rather than deadlock.
  */
-export async function mergePayees(tx: Queryable, businessId: string, survivorId: string, mergedIds: readonly string[]) {
+export async function mergePayees(tx: Queryable, requester: ActingUser, survivorId: string, mergedIds: readonly string[], now: Date) {
+  const businessId = requester.business_id;
   return writeMirrored(tx, businessId, 1 + mergedIds.length, async ({ seqs, reserve }) => {
     const all = [survivorId, ...mergedIds];
     const locked = await tx.query<{ id: string }>(
@@ -82,9 +83,13 @@ export async function mergePayees(tx: Queryable, businessId: string, survivorId:
         WHERE v.business_id = $1 AND v.id = ANY($4::uuid[])`,
       [businessId, survivorId, seqs.first, [...mergedIds]],
     );
-    if (!survivor.bank_account) {
-      const donor = merged.find((m) => m.bank_account);
-      if (donor) await storeBankAccount(tx, survivorId, await bankOf(tx, donor.id));
+    // Issue 28: the merged payees' open payee approvals go with them; an account the survivor takes
+    // from one is a new account for it, so with a payee policy it waits for approval like any other.
+    await withdrawPayeeApprovals(tx, businessId, mergedIds, { reserve }, now.toISOString());
+    const donor = survivor.bank_account ? undefined : merged.find((m) => m.bank_account);
+    if (donor) {
+      await storeBankAccount(tx, survivorId, await bankOf(tx, donor.id));
+      await askPayeeApproval(tx, requester, survivorId, 'BANK_ACCOUNT', { reserve }, now.toISOString());
     }
     const f = mergedFields(survivor, merged);
     await tx.query(

@@ -103,6 +103,18 @@ export async function decidePayeeApproval(
   return findVendor(tx, user.business_id, vendor.id);
 }
 
+/**
+ * Issue 28: vendors that go away (deleted, merged into another) take their open payee approval with
+ * them (CANCELED, one seq each), so no approver is left with a decision nobody can make.
+ */
+export async function withdrawPayeeApprovals(
+  tx: Queryable, businessId: string, vendorIds: readonly string[], w: Pick<MirroredWrite, 'reserve'>, at: string,
+): Promise<void> {
+  for (const id of vendorIds) {
+    if (await hasOpenApproval(tx, businessId, id)) await cancelOpenApproval(tx, { id, business_id: businessId, updated_at: at }, (await w.reserve(1)).last);
+  }
+}
+
 /** `requester`: who creates it (issue 28: the payee policy's requester). */
 export async function createVendor(tx: Queryable, requester: ActingUser, body: VendorCreateBody, now: Date): Promise<Vendor> {
   const businessId = requester.business_id;
@@ -142,9 +154,10 @@ export async function updateVendor(tx: Queryable, businessId: string, id: string
 }
 
 /** A tombstone: mirrors drop it; its name is free again. */
-export async function deleteVendor(tx: Queryable, businessId: string, id: string): Promise<Vendor> {
-  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+export async function deleteVendor(tx: Queryable, businessId: string, id: string, now: Date): Promise<Vendor> {
+  return writeMirrored(tx, businessId, 1, async ({ seqs, reserve }) => {
     await findVendor(tx, businessId, id, true);
+    await withdrawPayeeApprovals(tx, businessId, [id], { reserve }, now.toISOString());
     const rows = await tx.query<{ doc: Vendor }>(
       `UPDATE vendors r SET deleted = true, change_seq = $3, updated_at = now() WHERE r.business_id = $1 AND r.id = $2
        RETURNING ${VENDOR_DOC} AS doc`,

@@ -269,6 +269,26 @@ describe.each(await testDatabases())('vendor-payment and payee policies on %s', 
       }
     });
 
+    it('a vendor deleted or merged away withdraws its payee approval; an account the survivor takes waits for one', async () => {
+      const gone = await newVendor(b);
+      const del = await request(t.app, 'DELETE', `${VENDORS}/${gone.id}`, { token: b.tokens.admin });
+      expect(del.status, del.text).toBe(200);
+      expect(await pendingOf(b, gone.id, 'bookkeeper')).toEqual([]);
+
+      const survivor = await newVendor(b);
+      const [open] = await pendingOf(b, survivor.id, 'bookkeeper');
+      await approve(b, open!.id, 'bookkeeper');
+      const donor = await newVendor(b);
+      await request(t.app, 'POST', `${VENDORS}/${donor.id}/bank-account`, { token: b.stepped, body: BANK });
+      const merged = await request(t.app, 'POST', `${VENDORS}/merge-payees`, {
+        token: b.tokens.admin, body: { survivor_payee_id: survivor.id, merged_payee_ids: [donor.id] },
+      });
+      expect(merged.status, merged.text).toBe(200);
+      expect(await pendingOf(b, donor.id, 'bookkeeper')).toEqual([]);
+      expect(merged.body.vendor.payee_approval).toMatchObject({ status: 'PENDING', change: 'BANK_ACCOUNT' });
+      expect(await pendingOf(b, survivor.id, 'bookkeeper')).toHaveLength(1);
+    });
+
     it('another business cannot see or decide its approvals', async () => {
       const v = await newVendor(b);
       const [open] = await pendingOf(b, v.id, 'bookkeeper');

@@ -41,7 +41,7 @@ export const vendorHandlers = {
   // DELETE is not run in a transaction by register (no Idempotency-Key): it opens one.
   [deleteVendor.id]: async (ctx) => {
     const { businessId } = managerOf(ctx);
-    return ok(await inWriteTx(ctx, deleteVendor, (tx) => remove(tx, businessId, ctx.input.params.payee_uuid)));
+    return ok(await inWriteTx(ctx, deleteVendor, (tx) => remove(tx, businessId, ctx.input.params.payee_uuid, new Date(ctx.deps.now()))));
   },
 
   [addVendorContact.id]: async (ctx) => {
@@ -79,9 +79,9 @@ export const vendorHandlers = {
   },
 
   [mergePayees.id]: async (ctx) => {
-    const { businessId } = managerOf(ctx);
+    const { user } = managerOf(ctx);
     const { survivor_payee_id, merged_payee_ids } = ctx.input.body;
-    return ok(await merge(ctx.db, businessId, survivor_payee_id, merged_payee_ids));
+    return ok(await merge(ctx.db, user, survivor_payee_id, merged_payee_ids, new Date(ctx.deps.now())));
   },
 
   [bulkUploadVendors.id]: async (ctx) => {
