@@ -145,6 +145,8 @@ export const ERROR_CATALOGUE = {
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },
   // Issue 25: a bill whose vendor has no verified bank account, or no payment method for the bill's currency (no §8 code fits).
   BILL_PAY_7101: { status: 422, message: 'This vendor cannot be paid through Ledgerline yet: add and verify its bank details first.' },
+  // Issue 28: the payee policy holds a new vendor, or a vendor's new bank account, until it is approved.
+  BILL_PAY_7102: { status: 409, message: 'This vendor\'s payee details are waiting for approval: its bills can be paid once the approval completes.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

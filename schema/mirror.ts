@@ -99,8 +99,10 @@ const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * 10: the `spend_requests` collection (issue 28, RxDB slot 11); approvals may review a `spend_request`;
  *    cards carry `spend_request_id` / `spend_allocation_id`; bills `purchase_order_id`, `po_match`
  *    and per line `po_line_id`, `quantity`, `unit_price`.
+ * 11: approvals may review a `vendor-payment` or a `payee`; bills carry `payment_approval`, vendors
+ *    `payee_approval` (issue 28's vendor-payment and payee policies, migration 049).
  */
-export const MIRROR_SCHEMA_VERSION = 10;
+export const MIRROR_SCHEMA_VERSION = 11;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkMerge, checkVendorAddress, isValidAccountNumber, isValidRoutingNumber, maskBankAccount, mergedFields, repeatedNameRows,
+  vendorPaymentCheck,
 } from './vendor-rules.ts';
 import { vendorFromRow, vendorsFromRows } from './vendor-upload.ts';
 
@@ -82,5 +83,23 @@ describe('bulk-upload rows', () => {
     const results = vendorsFromRows([{ name: 'Acme' }, { name: 'acme' }, { name: '' }, { name: '' }]);
     expect(results.map((r) => (r.ok ? 'ok' : Object.keys(r.errors).join()))).toEqual(['ok', 'name', 'name', 'name']);
     expect(results[1]).toEqual({ ok: false, errors: { name: 'name repeats row 1' } });
+  });
+});
+
+describe('vendorPaymentCheck with a payee hold (issue 28, payee policy)', () => {
+  const bank = { verified_at: '2026-11-01T10:00:00.000Z' };
+  it.each([
+    ['no hold: payable', null, { ok: true }],
+    ['a new vendor waiting', { status: 'PENDING', change: 'NEW_VENDOR' } as const, /Acme is a new vendor and is waiting for payee approval/],
+    ['a new account refused', { status: 'REJECTED', change: 'BANK_ACCOUNT' } as const, /Acme’s bank account changed and the payee approval was rejected/],
+  ])('%s', (_name, hold, expected) => {
+    const check = vendorPaymentCheck({ name: 'Acme', bank_account: bank, payee_approval: hold }, 'USD');
+    if (expected instanceof RegExp) expect(check).toMatchObject({ ok: false, reason: 'PAYEE_APPROVAL', message: expect.stringMatching(expected) });
+    else expect(check).toEqual(expected);
+  });
+
+  it('a missing bank account is said first: it is what to fix', () => {
+    expect(vendorPaymentCheck({ name: 'Acme', bank_account: null, payee_approval: { status: 'PENDING', change: 'NEW_VENDOR' } }, 'USD'))
+      .toMatchObject({ reason: 'NO_BANK_ACCOUNT' });
   });
 });

@@ -1,4 +1,4 @@
-import type { MaskedBankAccount, Vendor, VendorAddress } from './entities/vendor.ts';
+import type { MaskedBankAccount, PayeeApproval, Vendor, VendorAddress } from './entities/vendor.ts';
 
 /**
  * Vendor (payee) rules, pure (issue 11): the US address rule (PAYEE_1007), bank numbers (ABA
@@ -85,7 +85,7 @@ const ACH_CURRENCY = 'USD';
 
 export type VendorPaymentCheck =
   | { ok: true }
-  | { ok: false; reason: 'NO_BANK_ACCOUNT' | 'UNVERIFIED' | 'CURRENCY'; message: string };
+  | { ok: false; reason: 'NO_BANK_ACCOUNT' | 'UNVERIFIED' | 'PAYEE_APPROVAL' | 'CURRENCY'; message: string };
 
 /**
  * Issue 25 "money only moves where it can": whether a bill in `currency` can be paid to `vendor`
@@ -93,9 +93,11 @@ export type VendorPaymentCheck =
  * payment method for the bill's currency: ACH moves USD only, so a bill in another currency is
  * paid outside Ledgerline (and marked as paid). The message names the vendor and what to do.
  * Server (pay now, scheduling, the settlement job) and client (the pay confirmation) share it.
+ * Issue 28: new payee details held by the payee policy (`payee_approval`, PENDING or REJECTED)
+ * stop payments too (reason PAYEE_APPROVAL, the server's BILL_PAY_7102).
  */
 export function vendorPaymentCheck(
-  vendor: { name: string; bank_account: Pick<MaskedBankAccount, 'verified_at'> | null } | null | undefined,
+  vendor: { name: string; bank_account: Pick<MaskedBankAccount, 'verified_at'> | null; payee_approval?: Pick<PayeeApproval, 'status' | 'change'> | null } | null | undefined,
   currency: string,
 ): VendorPaymentCheck {
   const name = vendor?.name ?? 'This vendor';
@@ -105,10 +107,19 @@ export function vendorPaymentCheck(
   if (!vendor.bank_account.verified_at) {
     return { ok: false, reason: 'UNVERIFIED', message: `${name}’s bank account is not verified, so no payment can be sent. Check ${name}’s bank details and save them again.` };
   }
+  if (vendor.payee_approval) return { ok: false, reason: 'PAYEE_APPROVAL', message: payeeHoldMessage(name, vendor.payee_approval) };
   if (currency !== ACH_CURRENCY) {
     return { ok: false, reason: 'CURRENCY', message: `${name} is paid by ACH, which moves US dollars only; this bill is in ${currency}. Pay it outside Ledgerline and mark it as paid.` };
   }
   return { ok: true };
+}
+
+/** Why a vendor's bills wait (issue 28, payee policy): what changed and where its approval stands. */
+export function payeeHoldMessage(name: string, hold: Pick<PayeeApproval, 'status' | 'change'>): string {
+  const what = hold.change === 'NEW_VENDOR' ? `${name} is a new vendor` : `${name}’s bank account changed`;
+  return hold.status === 'PENDING'
+    ? `${what} and is waiting for payee approval, so no payment can be sent yet. Its bills can be paid once the approval completes.`
+    : `${what} and the payee approval was rejected, so no payment can be sent. Save its bank details again to ask for approval again.`;
 }
 
 /** What every viewer sees of a bank account: the last four digits of each number. */

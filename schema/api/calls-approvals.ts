@@ -8,6 +8,7 @@ import { cardSchema } from '../entities/card.ts';
 import { billSchema } from '../entities/bill.ts';
 import { spendRequestSchema } from '../entities/spend-request.ts';
 import { purchaseOrderSchema } from '../entities/purchase-order.ts';
+import { vendorSchema } from '../entities/vendor.ts';
 import { pageQuerySchema, paginatedSchema } from '../paging.ts';
 
 /**
@@ -37,6 +38,11 @@ export const decisionSchema = z.object({
    */
   spend_request: spendRequestSchema.optional(),
   purchase_order: purchaseOrderSchema.optional(),
+  /**
+   * Issue 28: a `vendor-payment` decision answers the reviewed `bill` (paid or scheduled when the
+   * chain completed; its `payment_approval` REJECTED otherwise); a `payee` decision the `vendor`.
+   */
+  vendor: vendorSchema.optional(),
   change_seq: z.number().int(),
 });
 export const rejectBodySchema = z.object({ reason: z.string().trim().min(1).max(2000) });

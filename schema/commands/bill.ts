@@ -92,7 +92,7 @@ export function newBill(body: BillCreate, { id, actor, at }: BlankContext): Bill
   return {
     id, vendor_id: body.vendor_id, invoice_number: body.invoice_number, invoice_date: body.invoice_date, due_date: body.due_date,
     payment_date: null, currency: body.currency, amount: 0, line_items: [], memo: null, status: 'DRAFT', entity_id: null,
-    invoice_file_id: null, created_by: actor.user_id, submitted_at: null, approved_by: null, approved_at: null, rejection_reason: null,
+    invoice_file_id: null, payment_approval: null, created_by: actor.user_id, submitted_at: null, approved_by: null, approved_at: null, rejection_reason: null,
     payment_attempt: 0, payment_failure_reason: null, paid_at: null, paid_manually: false, reconciled_at: null, created_at: at,
     accounting_synced_at: null, duplicate_of: null, purchase_order_id: null, po_match: null,
     business_id: actor.business_id, change_seq: 0, updated_at: at, deleted: false,

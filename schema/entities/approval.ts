@@ -19,10 +19,12 @@ export type { ApprovalStatus } from '../reimbursement-rules.ts';
 /**
  * What an approval reviews: a submitted claim, a card request (issue 10; approving issues the
  * card), a bill (issue 11: the chain's last approval moves it PENDING_APPROVAL → APPROVED), or an
- * out-of-policy travel booking (issue 27: approving books and charges it).
+ * out-of-policy travel booking (issue 27: approving books and charges it), and since issue 28 a
+ * spend request, a bill's payment (`vendor-payment`, object_id the bill: approving pays it) and a
+ * vendor's new payee details (`payee`, object_id the vendor: approving lets it be paid).
  * The list is the mirror's enum too: a new kind bumps MIRROR_SCHEMA_VERSION (schema/mirror.ts).
  */
-const APPROVAL_OBJECT_TYPES = ['reimbursement', 'card_request', 'bill', 'travel_booking', 'spend_request'] as const;
+const APPROVAL_OBJECT_TYPES = ['reimbursement', 'card_request', 'bill', 'travel_booking', 'spend_request', 'vendor-payment', 'payee'] as const;
 export type ApprovalObjectType = (typeof APPROVAL_OBJECT_TYPES)[number];
 
 export const approvalSchema = z.object({

@@ -70,6 +70,27 @@ const billDuplicateSchema = z.object({
 });
 export type BillDuplicate = z.infer<typeof billDuplicateSchema>;
 
+/**
+ * Issue 28 (vendor-payment policy): a payment asked for while the business's `vendor-payment`
+ * approval policy is saved (version >= 1). Paying or scheduling an APPROVED bill then moves no
+ * money: it opens an approval (object_type 'vendor-payment') and records here what was asked
+ * (`method` PAY_NOW sends on approval; SCHEDULE on `pay_on`, or at approval when that day has
+ * passed). PENDING while the chain runs (the bill stays APPROVED); the last approval pays it and
+ * clears this; a rejection leaves REJECTED with the reason (the bill stays APPROVED and may be paid
+ * again, which asks again). null: nothing asked, or the business never saved that policy.
+ */
+export const PAYMENT_APPROVAL_STATUSES = ['PENDING', 'REJECTED'] as const;
+export const billPaymentApprovalSchema = z.object({
+  status: z.enum(PAYMENT_APPROVAL_STATUSES),
+  method: z.enum(['PAY_NOW', 'SCHEDULE']),
+  pay_on: isoDate,
+  requested_by: uuid,
+  requested_at: isoDateTime,
+  reason: z.string().max(2000).nullable().default(null),
+  decided_by: uuid.nullable().default(null),
+});
+export type BillPaymentApproval = z.infer<typeof billPaymentApprovalSchema>;
+
 export const billSchema = z.object({
   id: uuid, // bill_uuid
   vendor_id: uuid,
@@ -127,6 +148,8 @@ export const billSchema = z.object({
    * or an admin overrides it (OVERRIDDEN).
    */
   po_match: poMatchSchema.nullable().default(null),
+  /** Issue 28: a payment waiting for (or refused by) the vendor-payment approval policy; see billPaymentApprovalSchema. */
+  payment_approval: billPaymentApprovalSchema.nullable().default(null),
   ...mirroredFields,
 });
 export type Bill = z.infer<typeof billSchema>;
@@ -296,7 +319,7 @@ export const billEntity = defineEntity({
   visibility: 'bill_pay',
   searchText: ['invoice_number', 'memo'],
   query: { filter: billFilterSchema, sorts: BILL_SORTS, matches: matchesBillFilter, compare: compareBills, referencedIds },
-  /** Table `bills` (migrations 015, 020, 035, 036, 044) and its lines (`bill_line_items`). */
+  /** Table `bills` (migrations 015, 020, 035, 036, 044, 049) and its lines (`bill_line_items`). */
   columns: columnsOf(billSchema, {
     vendor_id: { indexed: true },
     payment_date: { indexed: true },
@@ -308,5 +331,7 @@ export const billEntity = defineEntity({
     // Issue 28 (migration 044): rows mirrored before them read as no PO.
     purchase_order_id: { missing: 'null' },
     po_match: { missing: 'null' },
+    // Migration 049: rows mirrored before it read as no payment waiting.
+    payment_approval: { missing: 'null' },
   }),
 });

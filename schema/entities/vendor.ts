@@ -56,6 +56,24 @@ const maskedBankAccountSchema = z.object({
 });
 export type MaskedBankAccount = z.infer<typeof maskedBankAccountSchema>;
 
+/**
+ * Issue 28 (payee policy): while the business's `payee` approval policy is saved (version >= 1), a
+ * new vendor (created or uploaded) and a new bank account on a vendor wait for an approval
+ * (object_type 'payee'). PENDING while it runs, REJECTED with the reason when refused: either way
+ * bills to the vendor may be created but not paid (BILL_PAY_7102). The last approval clears it
+ * (null); a new bank account asks again. null: nothing waits, or the business has no payee policy.
+ */
+export const PAYEE_CHANGES = ['NEW_VENDOR', 'BANK_ACCOUNT'] as const;
+export const payeeApprovalSchema = z.object({
+  status: z.enum(['PENDING', 'REJECTED']),
+  change: z.enum(PAYEE_CHANGES),
+  requested_by: uuid,
+  requested_at: isoDateTime,
+  reason: z.string().max(2000).nullable().default(null),
+  decided_by: uuid.nullable().default(null),
+});
+export type PayeeApproval = z.infer<typeof payeeApprovalSchema>;
+
 export const vendorSchema = z.object({
   id: uuid,
   name: z.string().min(1).max(200),
@@ -69,6 +87,8 @@ export const vendorSchema = z.object({
   status: vendorStatusSchema,
   /** Oldest first. */
   contacts: z.array(vendorContactSchema).default([]),
+  /** Issue 28: new payee details waiting for (or refused by) the payee policy; see payeeApprovalSchema. */
+  payee_approval: payeeApprovalSchema.nullable().default(null),
   ...mirroredFields,
 });
 export type Vendor = z.infer<typeof vendorSchema>;
@@ -85,5 +105,6 @@ const VENDOR_CONTACTS_SQL = `(SELECT coalesce(jsonb_agg(jsonb_build_object('id',
 /** Table `vendors` (migration 013): never the bank ciphertext, only its last digits. */
 export const vendorEntity = defineReference({
   name: 'vendors', schema: vendorSchema, visibility: 'business', searchText: ['name'],
-  columns: { bank_account: { sql: VENDOR_BANK_ACCOUNT_SQL }, contacts: { sql: VENDOR_CONTACTS_SQL } },
+  // payee_approval: migration 049; rows mirrored before it read as nothing waiting.
+  columns: { bank_account: { sql: VENDOR_BANK_ACCOUNT_SQL }, contacts: { sql: VENDOR_CONTACTS_SQL }, payee_approval: { missing: 'null' } },
 });

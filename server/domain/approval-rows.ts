@@ -2,7 +2,7 @@ import type { ApprovalInstance } from '../../schema/api/calls-approval-policies.
 import type { PolicyObjectType } from '../../schema/approval-policy.ts';
 import type { Approval, ApprovalObjectType } from '../../schema/entities/approval.ts';
 import type { Queryable } from '../db/db.ts';
-import { createInstance } from './approval-policies.ts';
+import { createInstance, currentPolicy } from './approval-policies.ts';
 import { COLLECTIONS } from './collections.ts';
 
 /**
@@ -24,7 +24,23 @@ type Reviewed = {
 /** The policy that governs each kind of approval (§7 names card approvals `card`). */
 const POLICY_TYPE_OF: Record<ApprovalObjectType, PolicyObjectType> = {
   reimbursement: 'reimbursement', card_request: 'card', bill: 'bill', travel_booking: 'travel', spend_request: 'spend_request',
+  'vendor-payment': 'vendor-payment', payee: 'payee',
 };
+
+/**
+ * Issue 28: whether the business saved a policy of `type` (version >= 1). The vendor-payment and
+ * payee policies gate only then: on the built-in default (version 0) payments and payees go
+ * through as they always did, so a business that never configured them sees no change.
+ */
+export async function policySaved(db: Queryable, businessId: string, type: 'vendor-payment' | 'payee'): Promise<boolean> {
+  return (await currentPolicy(db, businessId, type)).version >= 1;
+}
+
+/** The object's PENDING approval row, if any (locked): what a re-request supersedes. */
+export async function hasOpenApproval(tx: Queryable, businessId: string, objectId: string): Promise<boolean> {
+  const rows = await tx.query(`SELECT 1 FROM approvals WHERE business_id = $1 AND object_id = $2 AND status = 'PENDING' FOR UPDATE`, [businessId, objectId]);
+  return rows.length > 0;
+}
 
 /**
  * The approver shown on a step's row (`approver_id`, display only): its one approver; null when

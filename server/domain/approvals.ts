@@ -17,6 +17,9 @@ import { openStepApproval, storeApproval } from './approval-rows.ts';
 import { lockInstance, stateOf, storeInstance } from './approval-policies.ts';
 import { decide } from '../../schema/approval-policy.ts';
 import { decideBill } from './bill-approvals.ts';
+import { decidePaymentApproval } from './bill-payments.ts';
+import { decidePayeeApproval } from './vendors.ts';
+import type { Vendor } from '../../schema/entities/vendor.ts';
 import { decideCardRequest } from './card-requests.ts';
 import { decideTravelBooking, refuseOwnBookingRequest } from './travel/bookings.ts';
 import { decideSpendRequest, pointSpendRequestAt, refuseOwnSpendRequest } from './procurement/fulfil.ts';
@@ -71,7 +74,7 @@ export async function listApprovals(db: Queryable, user: ActingUser, req: Approv
 export type Decision = { status: 'APPROVED' } | { status: 'REJECTED'; reason: string };
 export type DecisionResult = {
   approval: Approval; reimbursement?: Reimbursement; card_request?: CardRequest; card?: Card; bill?: Bill;
-  spend_request?: SpendRequest; purchase_order?: PurchaseOrder; change_seq: number;
+  spend_request?: SpendRequest; purchase_order?: PurchaseOrder; vendor?: Vendor; change_seq: number;
 };
 
 /**
@@ -94,6 +97,8 @@ const OWN_ITEM: Record<Approval['object_type'], string | undefined> = {
   bill: 'You cannot approve a bill you submitted. Another approver must decide it.',
   travel_booking: 'You cannot approve your own travel booking. Another approver must decide it.',
   spend_request: 'You cannot approve your own spend request. Another approver must decide it.',
+  'vendor-payment': 'You cannot approve a payment you asked for. Another approver must decide it.',
+  payee: 'You cannot approve a vendor change you made. Another approver must decide it.',
 };
 
 /**
@@ -135,7 +140,8 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
         // Issue 28: the request names its open review, so the requester's mirror follows the chain.
         return { approval: closed, change_seq: await pointSpendRequestAt(tx, approval.object_id, opened, (await w.reserve(1)).last) };
       }
-      if (approval.object_type !== 'bill') return { approval: closed, change_seq: nextSeq };
+      // Issue 28: a vendor-payment approval reviews a bill too (its next approvers need the bill in their mirror).
+      if (approval.object_type !== 'bill' && approval.object_type !== 'vendor-payment') return { approval: closed, change_seq: nextSeq };
       // The feed pages a bill by its own seq: re-stamped, it reaches the next step's approvers'
       // mirrors (the bill_pay rule shows it to them from this write on).
       const billSeq = (await w.reserve(1)).last;
@@ -147,6 +153,15 @@ export async function decideApproval(tx: Queryable, user: ActingUser, id: string
       const bill = await decideBill(tx, user, approval.object_id, decision, seqs.last, at);
       const nextApproval = await storeApproval(tx, { ...decided, decided_by: user.id });
       return { approval: nextApproval, bill, change_seq: seqs.last };
+    }
+    if (approval.object_type === 'vendor-payment') {
+      // Issue 28: the last approval pays (or schedules) the bill in this transaction, checked again.
+      const bill = await decidePaymentApproval(tx, user, approval, decision, seqs.last, now);
+      return { approval: await storeApproval(tx, { ...decided, decided_by: user.id }), bill, change_seq: seqs.last };
+    }
+    if (approval.object_type === 'payee') {
+      const vendor = await decidePayeeApproval(tx, user, approval, decision, seqs.last, at);
+      return { approval: await storeApproval(tx, { ...decided, decided_by: user.id }), vendor, change_seq: seqs.last };
     }
     if (approval.object_type === 'travel_booking') {
       // Issue 27: approving books and charges it (card, charge, code) in this transaction.

@@ -5,7 +5,8 @@ import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { retryBillSync } from './accounting/retry-sync.ts';
 import { cancelBillApproval, remindNextApprovers, type SendMail } from './bill-approvals.ts';
-import { assertPayable, markBillPaid, payOne, pendingSettlement, type BillResult } from './bill-payments.ts';
+import { assertPayable, markBillPaid, payOne, pendingSettlement, requestPaymentApproval, type BillResult } from './bill-payments.ts';
+import { policySaved } from './approval-rows.ts';
 import { assertNotSynced, findBill } from './bills.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { writeMirrored } from './collections.ts';
@@ -106,7 +107,14 @@ async function assertNoPaymentInFlight(tx: Queryable, billId: string): Promise<v
 export async function bulkPaymentDate(tx: Queryable, user: ActingUser, ids: readonly string[], paymentDate: string, now: Date) {
   if (paymentDate < now.toISOString().slice(0, 10)) throw validationError({ payment_date: 'The payment date cannot be in the past.' });
   const at = now.toISOString();
-  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'schedule', async (bill, seq) => {
+  const gated = await policySaved(tx, user.business_id, 'vendor-payment');
+  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'schedule', async (bill, seq, w) => {
+    // Issue 28: with a saved vendor-payment policy, scheduling asks for approval and moves nothing yet.
+    if (gated) {
+      const reserve = async () => (await w.reserve(1)).last;
+      await requestPaymentApproval(tx, user, bill, { method: 'SCHEDULE', pay_on: paymentDate }, { bill: seq, reserve }, now);
+      return;
+    }
     await assertNoPaymentInFlight(tx, id);
     // Issue 28: a bill that does not match its purchase order is not scheduled either.
     assertMatchAllowsPayment(bill);
@@ -143,8 +151,9 @@ export async function bulkCancel(tx: Queryable, user: ActingUser, ids: readonly 
   const at = now.toISOString();
   return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'cancel', async (bill, seq, w) => {
     await assertNoPaymentInFlight(tx, id);
-    await setColumns(tx, user, id, seq, at, { status: 'CANCELED' });
-    if (bill.status === 'PENDING_APPROVAL') await cancelBillApproval(tx, user.business_id, id, (await w.reserve(1)).last, at);
+    await setColumns(tx, user, id, seq, at, { status: 'CANCELED', payment_approval: null });
+    // Issue 28: a payment waiting for approval (vendor-payment policy) is withdrawn with the bill.
+    if (bill.status === 'PENDING_APPROVAL' || bill.payment_approval?.status === 'PENDING') await cancelBillApproval(tx, user.business_id, id, (await w.reserve(1)).last, at);
     // Issue 28: its units no longer count against its PO; the PO's other bills may match now.
     await afterBillWrite(tx, user.business_id, [bill.purchase_order_id], now);
   }));

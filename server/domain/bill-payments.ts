@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_SETTLEMENT_DAYS } from '../../schema/api/calls-bills.ts';
-import type { Bill, BillPayment } from '../../schema/entities/bill.ts';
+import type { Approval } from '../../schema/entities/approval.ts';
+import type { Bill, BillPayment, BillPaymentApproval } from '../../schema/entities/bill.ts';
+import type { PayeeApproval } from '../../schema/entities/vendor.ts';
 import { checkBillAction, checkBulkBills, nextPaymentAttempt, paymentKey } from '../../schema/bill-rules.ts';
 import { expectedSettlementDate } from '../../schema/business-days.ts';
 import { vendorPaymentCheck, type VendorPaymentCheck } from '../../schema/vendor-rules.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
+import { cancelOpenApproval, openApproval, policySaved } from './approval-rows.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { findBill } from './bills.ts';
 import { writeMirrored } from './collections.ts';
@@ -37,21 +40,28 @@ const inFlight = (settlesOn: string) =>
 /** Postgres unique_violation: another process wrote the bill's live attempt first. */
 const isUniqueViolation = (err: unknown) => typeof err === 'object' && err !== null && (err as { code?: unknown }).code === '23505';
 
-/** The bill's vendor as the payment rule reads it, share-locked so its bank account cannot change under the payment. */
+/**
+ * The bill's vendor as the payment rule reads it, share-locked so its bank account (and its payee
+ * approval, issue 28) cannot change under the payment.
+ */
 async function vendorPayability(tx: Queryable, businessId: string, vendorId: string, currency: string): Promise<VendorPaymentCheck> {
-  const [vendor] = await tx.query<{ name: string; has_account: boolean; verified_at: string | null }>(
-    `SELECT name, bank_account_type IS NOT NULL AS has_account, ll_iso(bank_verified_at) AS verified_at
+  const [vendor] = await tx.query<{ name: string; has_account: boolean; verified_at: string | null; payee_approval: PayeeApproval | null }>(
+    `SELECT name, bank_account_type IS NOT NULL AS has_account, ll_iso(bank_verified_at) AS verified_at, payee_approval
        FROM vendors WHERE business_id = $1 AND id = $2 FOR SHARE`,
     [businessId, vendorId],
   );
   if (!vendor) return vendorPaymentCheck(null, currency);
-  return vendorPaymentCheck({ name: vendor.name, bank_account: vendor.has_account ? { verified_at: vendor.verified_at } : null }, currency);
+  const bank = vendor.has_account ? { verified_at: vendor.verified_at } : null;
+  return vendorPaymentCheck({ name: vendor.name, bank_account: bank, payee_approval: vendor.payee_approval }, currency);
 }
 
-/** BILL_PAY_7101 naming the vendor, when the bill's money cannot move to it. */
+/**
+ * BILL_PAY_7101 naming the vendor, when the bill's money cannot move to it; BILL_PAY_7102 when its
+ * new payee details wait for (or were refused) the payee policy's approval (issue 28).
+ */
 export async function assertPayable(tx: Queryable, businessId: string, bill: Pick<Bill, 'vendor_id' | 'currency'>): Promise<void> {
   const check = await vendorPayability(tx, businessId, bill.vendor_id, bill.currency);
-  if (!check.ok) throw new ApiError('BILL_PAY_7101', check.message);
+  if (!check.ok) throw new ApiError(check.reason === 'PAYEE_APPROVAL' ? 'BILL_PAY_7102' : 'BILL_PAY_7101', check.message);
 }
 
 /**
@@ -96,23 +106,110 @@ export async function sendAttempt(
 }
 
 /**
+ * Everything a payment of a locked bill needs besides its status: no attempt on its way, the
+ * purchase-order match (issue 28: a mismatched bill waits for the match or an admin's override,
+ * PROCUREMENT_7013) and a payable vendor (BILL_PAY_7101 / 7102).
+ */
+export async function assertMayPay(tx: Queryable, businessId: string, bill: Bill): Promise<void> {
+  const settlesOn = await pendingSettlement(tx, bill.id);
+  if (settlesOn) throw new ApiError('REQUEST_7001', inFlight(settlesOn));
+  assertMatchAllowsPayment(bill);
+  await assertPayable(tx, businessId, bill);
+}
+
+/** The ports a payment that may need approval uses: one more seq (the approval row's). */
+export type PaymentSeqs = { bill: number; reserve: () => Promise<number> };
+
+/**
  * One bill, paid now: a PENDING attempt sent today, the bill SCHEDULED until it settles. `action`:
  * pay-now (from APPROVED or SCHEDULED without an attempt on its way) or retry-payment (from
  * PAYMENT_FAILED: the failed attempt is not live, so the next attempt, with its new key, may be).
- * The vendor must be payable (BILL_PAY_7101 otherwise).
+ * The vendor must be payable (BILL_PAY_7101 otherwise). Issue 28: while the business has a saved
+ * vendor-payment policy, pay-now sends nothing: it asks for approval (`requestPaymentApproval`).
  */
 export async function payOne(
-  tx: Queryable, user: ActingUser, id: string, seq: number, now: Date, action: 'payNow' | 'retryPayment' = 'payNow',
+  tx: Queryable, user: ActingUser, id: string, seq: number | PaymentSeqs, now: Date, action: 'payNow' | 'retryPayment' = 'payNow',
 ): Promise<Bill> {
   const bill = await findBill(tx, user.business_id, id, true);
   refuse(checkBillAction(action, bill.status));
-  const settlesOn = await pendingSettlement(tx, id);
-  if (settlesOn) throw new ApiError('REQUEST_7001', inFlight(settlesOn));
-  // Issue 28: a bill that does not match its purchase order waits for the match or an admin's override.
-  assertMatchAllowsPayment(bill);
-  await assertPayable(tx, user.business_id, bill);
-  await sendAttempt(tx, user.business_id, bill, user.id, today(now), seq, now.toISOString());
+  const seqs = typeof seq === 'number' ? null : seq;
+  if (action === 'payNow' && seqs && await policySaved(tx, user.business_id, 'vendor-payment')) {
+    return requestPaymentApproval(tx, user, bill, { method: 'PAY_NOW', pay_on: today(now) }, seqs, now);
+  }
+  await assertMayPay(tx, user.business_id, bill);
+  await sendAttempt(tx, user.business_id, bill, user.id, today(now), seqs?.bill ?? (seq as number), now.toISOString());
   return findBill(tx, user.business_id, id);
+}
+
+const BILL_APPROVAL_WORDS = (p: BillPaymentApproval) => (p.method === 'PAY_NOW' ? 'to pay it now' : `to schedule it for ${p.pay_on}`);
+
+/**
+ * Issue 28, vendor-payment policy: pay-now or schedule of a locked APPROVED (or SCHEDULED) bill
+ * while the policy is saved. Nothing moves: the checks a payment makes run now (so a request
+ * that could never be paid is refused at once, by the same codes), then the approval chain starts
+ * from the policy (the payer is the requester, so the chain never names them) and the bill records
+ * what was asked, PENDING. A second request while one waits is refused.
+ */
+export async function requestPaymentApproval(
+  tx: Queryable, user: ActingUser, bill: Bill, ask: Pick<BillPaymentApproval, 'method' | 'pay_on'>, seqs: PaymentSeqs, now: Date,
+): Promise<Bill> {
+  const waiting = bill.payment_approval;
+  if (waiting?.status === 'PENDING') {
+    throw new ApiError('REQUEST_7001', `This bill’s payment is already waiting for approval (asked ${BILL_APPROVAL_WORDS(waiting)}); it cannot be asked twice.`);
+  }
+  await assertMayPay(tx, user.business_id, bill);
+  const at = now.toISOString();
+  await openApproval(tx, {
+    id: bill.id, business_id: user.business_id, user_id: user.id, updated_at: at, amount: bill.amount, currency: bill.currency,
+    vendor_id: bill.vendor_id, entity_id: bill.entity_id,
+  }, await seqs.reserve(), 'vendor-payment');
+  const asked: BillPaymentApproval = { status: 'PENDING', ...ask, requested_by: user.id, requested_at: at, reason: null, decided_by: null };
+  await tx.query(
+    'UPDATE bills SET payment_approval = $3::jsonb, change_seq = $4, updated_at = $5 WHERE business_id = $1 AND id = $2',
+    [user.business_id, bill.id, JSON.stringify(asked), seqs.bill, at],
+  );
+  return findBill(tx, user.business_id, bill.id);
+}
+
+/**
+ * The vendor-payment chain completed (domain/approvals.ts, after the approval's and instance's
+ * locks): approved, the payment asked for is made now, in this transaction, by the requester, with
+ * every check a payment makes run again under the bill's lock (the status, no attempt on its way,
+ * the purchase-order match PROCUREMENT_7013, the vendor BILL_PAY_7101/7102): a refusal refuses the
+ * decision and the approval stays open. A schedule whose day has passed is sent at the next
+ * settlement run. Rejected: the bill stays as it is and records the reason. Exactly once: the
+ * approval row is decided once under its lock, `payment_approval` is cleared in the same write,
+ * and bill_payments' constraints hold across processes.
+ */
+export async function decidePaymentApproval(
+  tx: Queryable, user: ActingUser, approval: Approval, decision: { status: 'APPROVED' } | { status: 'REJECTED'; reason: string },
+  seq: number, now: Date,
+): Promise<Bill> {
+  const bill = await findBill(tx, user.business_id, approval.object_id, true);
+  const asked = bill.payment_approval;
+  if (asked?.status !== 'PENDING') throw new ApiError('REQUEST_7001', 'This bill has no payment waiting for approval.');
+  const at = now.toISOString();
+  if (decision.status === 'REJECTED') {
+    const rejected: BillPaymentApproval = { ...asked, status: 'REJECTED', reason: decision.reason, decided_by: user.id };
+    await tx.query(
+      'UPDATE bills SET payment_approval = $3::jsonb, change_seq = $4, updated_at = $5 WHERE business_id = $1 AND id = $2',
+      [user.business_id, bill.id, JSON.stringify(rejected), seq, at],
+    );
+    return findBill(tx, user.business_id, bill.id);
+  }
+  refuse(checkBillAction(asked.method === 'PAY_NOW' ? 'payNow' : 'schedule', bill.status));
+  await assertMayPay(tx, user.business_id, bill);
+  const day = today(now);
+  if (asked.method === 'PAY_NOW') {
+    await sendAttempt(tx, user.business_id, bill, asked.requested_by, day, seq, at);
+  } else {
+    await tx.query(
+      `UPDATE bills SET status = 'SCHEDULED', payment_date = $3, change_seq = $4, updated_at = $5 WHERE business_id = $1 AND id = $2`,
+      [user.business_id, bill.id, asked.pay_on < day ? day : asked.pay_on, seq, at],
+    );
+  }
+  await tx.query('UPDATE bills SET payment_approval = NULL WHERE business_id = $1 AND id = $2', [user.business_id, bill.id]);
+  return findBill(tx, user.business_id, bill.id);
 }
 
 export type BillResult = { id: string; ok: boolean; bill?: Bill; error_v2?: ApiError['body']['error_v2'] };
@@ -125,8 +222,9 @@ export type BillResult = { id: string; ok: boolean; bill?: Bill; error_v2?: ApiE
 export async function payBillsNow(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date): Promise<{ results: BillResult[] }> {
   refuse(checkBulkBills(ids));
   const order = [...ids].sort();
-  return writeMirrored(tx, user.business_id, ids.length, async ({ seqs }) => {
-    const items = await eachOnItsOwn(tx, order, (id) => payOne(tx, user, id, seqs.first + order.indexOf(id), now));
+  return writeMirrored(tx, user.business_id, ids.length, async ({ seqs, reserve }) => {
+    const ports = (id: string): PaymentSeqs => ({ bill: seqs.first + order.indexOf(id), reserve: async () => (await reserve(1)).last });
+    const items = await eachOnItsOwn(tx, order, (id) => payOne(tx, user, id, ports(id), now));
     const byId = new Map(items.map((r) => [r.id, r]));
     const results = ids.map((id): BillResult => {
       const r = byId.get(id)!;
@@ -138,15 +236,20 @@ export async function payBillsNow(tx: Queryable, user: ActingUser, ids: readonly
 
 /** Paid outside Ledgerline (a check, a card): the bill records it; no money moves here. */
 export async function markBillPaid(tx: Queryable, user: ActingUser, id: string, paymentDate: string | undefined, now: Date): Promise<Bill> {
-  return writeMirrored(tx, user.business_id, 1, async ({ seqs }) => {
+  return writeMirrored(tx, user.business_id, 1, async ({ seqs, reserve }) => {
     const bill = await findBill(tx, user.business_id, id, true);
     refuse(checkBillAction('markPaid', bill.status));
     const settlesOn = await pendingSettlement(tx, id);
     if (settlesOn) throw new ApiError('REQUEST_7001', inFlight(settlesOn));
     if (await liveAttempt(tx, id)) throw new ApiError('REQUEST_7001', ALREADY_PAID);
     const at = now.toISOString();
+    // Issue 28: paid another way, a payment still waiting for approval is withdrawn (its approval canceled).
+    if (bill.payment_approval?.status === 'PENDING') {
+      await cancelOpenApproval(tx, { id, business_id: user.business_id, updated_at: at }, (await reserve(1)).last);
+    }
     await tx.query(
-      `UPDATE bills SET status = 'PAID', payment_date = $3, paid_at = $4, paid_manually = true, change_seq = $5, updated_at = $4
+      `UPDATE bills SET status = 'PAID', payment_date = $3, paid_at = $4, paid_manually = true, payment_approval = NULL,
+              change_seq = $5, updated_at = $4
         WHERE business_id = $1 AND id = $2`,
       [user.business_id, id, paymentDate ?? today(now), at, seqs.last],
     );

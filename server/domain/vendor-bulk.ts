@@ -11,7 +11,8 @@ import type { Queryable } from '../db/db.ts';
 import { moveBillsToVendor } from './bills.ts';
 import { listCollection } from './reference-lists.ts';
 import { writeMirrored, type MirroredWrite } from './collections.ts';
-import { findVendor, moveVendorRecords, storeBankAccount } from './vendors.ts';
+import { askPayeeApproval, findVendor, moveVendorRecords, storeBankAccount, withdrawPayeeApprovals } from './vendors.ts';
+import { policySaved } from './approval-rows.ts';
 
 /** Vendors (issue 11) in numbers: the searchable list, payee merges and bulk uploads. */
 
@@ -60,7 +61,8 @@ async function moveVendorReferences(
  * merged payees in the order named. Rows are locked in id order so two merges naming the same
  * payees queue rather than deadlock.
  */
-export async function mergePayees(tx: Queryable, businessId: string, survivorId: string, mergedIds: readonly string[]) {
+export async function mergePayees(tx: Queryable, requester: ActingUser, survivorId: string, mergedIds: readonly string[], now: Date) {
+  const businessId = requester.business_id;
   return writeMirrored(tx, businessId, 1 + mergedIds.length, async ({ seqs, reserve }) => {
     const all = [survivorId, ...mergedIds];
     const locked = await tx.query<{ id: string }>(
@@ -81,9 +83,13 @@ export async function mergePayees(tx: Queryable, businessId: string, survivorId:
         WHERE v.business_id = $1 AND v.id = ANY($4::uuid[])`,
       [businessId, survivorId, seqs.first, [...mergedIds]],
     );
-    if (!survivor.bank_account) {
-      const donor = merged.find((m) => m.bank_account);
-      if (donor) await storeBankAccount(tx, survivorId, await bankOf(tx, donor.id));
+    // Issue 28: the merged payees' open payee approvals go with them; an account the survivor takes
+    // from one is a new account for it, so with a payee policy it waits for approval like any other.
+    await withdrawPayeeApprovals(tx, businessId, mergedIds, { reserve }, now.toISOString());
+    const donor = survivor.bank_account ? undefined : merged.find((m) => m.bank_account);
+    if (donor) {
+      await storeBankAccount(tx, survivorId, await bankOf(tx, donor.id));
+      await askPayeeApproval(tx, requester, survivorId, 'BANK_ACCOUNT', { reserve }, now.toISOString());
     }
     const f = mergedFields(survivor, merged);
     await tx.query(
@@ -117,7 +123,8 @@ type RowReport = { row: number; ok: boolean; id?: string; errors?: Record<string
  * file or already taken by a live vendor) and reported; when any row is refused nothing is
  * created, so the corrected file can be uploaded again without duplicating the good rows.
  */
-export async function bulkUploadVendors(tx: Queryable, businessId: string, rows: readonly BulkVendorRow[]) {
+export async function bulkUploadVendors(tx: Queryable, requester: ActingUser, rows: readonly BulkVendorRow[], now: Date) {
+  const businessId = requester.business_id;
   const checked = vendorsFromRows(rows);
   const names = checked.flatMap((r) => (r.ok ? [vendorNameKey(r.body.name)] : []));
   const taken = new Set((await tx.query<{ k: string }>(
@@ -131,7 +138,7 @@ export async function bulkUploadVendors(tx: Queryable, businessId: string, rows:
   });
   if (reports.some((r) => !r.ok)) return { created: 0, results: reports };
   const bodies = checked.flatMap((r) => (r.ok ? [r.body] : []));
-  return writeMirrored(tx, businessId, bodies.length, async ({ seqs }) => {
+  return writeMirrored(tx, businessId, bodies.length, async ({ seqs, reserve }) => {
     // A concurrent write that took one of these names since the check meets the unique index:
     // 422, and this transaction rolls back whole.
     const ids = bodies.map(() => randomUUID());
@@ -143,6 +150,10 @@ export async function bulkUploadVendors(tx: Queryable, businessId: string, rows:
         id: ids[i], name: b.name, email: b.email, phone: b.phone, address: b.address, change_seq: seqs.first + i,
       })))],
     );
+    // Issue 28: with a saved payee policy, each new vendor waits for its approval.
+    if (await policySaved(tx, businessId, 'payee')) {
+      for (const id of ids) await askPayeeApproval(tx, requester, id, 'NEW_VENDOR', { reserve }, now.toISOString());
+    }
     return { created: bodies.length, results: reports.map((r, i) => ({ ...r, id: ids[i] })) };
   });
 }

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { BankAccountBody, VendorCreateBody, VendorPatchBody } from '../../schema/api/calls-vendors.ts';
-import type { Vendor } from '../../schema/entities/vendor.ts';
+import type { Approval } from '../../schema/entities/approval.ts';
+import type { PayeeApproval, Vendor } from '../../schema/entities/vendor.ts';
 import { canManageBillPayAccounting } from '../../schema/roles.ts';
 import { bankAccountVerification, checkVendorAddress, maskBankAccount } from '../../schema/vendor-rules.ts';
 import { bankContext, decryptBankValue, encryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
+import { cancelOpenApproval, hasOpenApproval, openApproval, policySaved } from './approval-rows.ts';
 import { checkCodingRefs } from './coding.ts';
 import { COLLECTIONS, writeMirrored, type MirroredWrite } from './collections.ts';
 import { findLiveDoc } from './live-doc.ts';
@@ -58,9 +60,66 @@ async function assertNameFree(tx: Queryable, businessId: string, name: string, e
   if (rows.length > 0) throw validationError({ name: `A vendor named '${name.trim()}' already exists.` });
 }
 
-export async function createVendor(tx: Queryable, businessId: string, body: VendorCreateBody): Promise<Vendor> {
+/**
+ * Issue 28, payee policy: while the business has a saved `payee` policy, new payee details (a new
+ * vendor, a new bank account) wait for an approval (object_type 'payee', object_id the vendor; the
+ * requester is who made the change, so the chain never names them), recorded on the vendor as
+ * `payee_approval` PENDING; bills to it can be written but not paid (BILL_PAY_7102,
+ * bill-payments.ts) until the chain completes. A change while one waits supersedes it (its
+ * approval canceled, a new one opened, so approvers decide what the vendor holds now); a new
+ * vendor stays NEW_VENDOR until approved. Stamps the vendor with the last seq. No-op without a policy.
+ */
+export async function askPayeeApproval(
+  tx: Queryable, user: ActingUser, vendorId: string, change: PayeeApproval['change'], w: Pick<MirroredWrite, 'reserve'>, at: string,
+): Promise<void> {
+  if (!(await policySaved(tx, user.business_id, 'payee'))) return;
+  const [row] = await tx.query<{ payee_approval: PayeeApproval | null }>('SELECT payee_approval FROM vendors WHERE id = $1', [vendorId]);
+  const waiting = row?.payee_approval;
+  const kind = waiting?.status === 'PENDING' && waiting.change === 'NEW_VENDOR' ? 'NEW_VENDOR' : change;
+  const reviewed = { id: vendorId, business_id: user.business_id, updated_at: at };
+  if (await hasOpenApproval(tx, user.business_id, vendorId)) await cancelOpenApproval(tx, reviewed, (await w.reserve(1)).last);
+  // The subject: a payee has no amount; vendor conditions of the policy's steps read its id.
+  await openApproval(tx, { ...reviewed, user_id: user.id, amount: 0, currency: 'USD', vendor_id: vendorId }, (await w.reserve(1)).last, 'payee');
+  const asked: PayeeApproval = { status: 'PENDING', change: kind, requested_by: user.id, requested_at: at, reason: null, decided_by: null };
+  await tx.query('UPDATE vendors SET payee_approval = $2::jsonb, change_seq = $3, updated_at = now() WHERE id = $1',
+    [vendorId, JSON.stringify(asked), (await w.reserve(1)).last]);
+}
+
+/**
+ * The payee chain completed (domain/approvals.ts, after the approval's and instance's locks):
+ * approved, the hold is lifted (the vendor's bills can be paid); rejected, it stays with the
+ * reason (still no payments; a new bank account asks again). `seq` stamps the vendor.
+ */
+export async function decidePayeeApproval(
+  tx: Queryable, user: ActingUser, approval: Approval, decision: { status: 'APPROVED' } | { status: 'REJECTED'; reason: string },
+  seq: number, at: string,
+): Promise<Vendor> {
+  const vendor = await findVendor(tx, user.business_id, approval.object_id, true);
+  const asked = vendor.payee_approval;
+  if (asked?.status !== 'PENDING') throw new ApiError('REQUEST_7001', 'This vendor has no payee change waiting for approval.');
+  const next = decision.status === 'APPROVED' ? null : { ...asked, status: 'REJECTED', reason: decision.reason, decided_by: user.id };
+  await tx.query('UPDATE vendors SET payee_approval = $3::jsonb, change_seq = $4, updated_at = $5 WHERE business_id = $1 AND id = $2',
+    [user.business_id, vendor.id, next && JSON.stringify(next), seq, at]);
+  return findVendor(tx, user.business_id, vendor.id);
+}
+
+/**
+ * Issue 28: vendors that go away (deleted, merged into another) take their open payee approval with
+ * them (CANCELED, one seq each), so no approver is left with a decision nobody can make.
+ */
+export async function withdrawPayeeApprovals(
+  tx: Queryable, businessId: string, vendorIds: readonly string[], w: Pick<MirroredWrite, 'reserve'>, at: string,
+): Promise<void> {
+  for (const id of vendorIds) {
+    if (await hasOpenApproval(tx, businessId, id)) await cancelOpenApproval(tx, { id, business_id: businessId, updated_at: at }, (await w.reserve(1)).last);
+  }
+}
+
+/** `requester`: who creates it (issue 28: the payee policy's requester). */
+export async function createVendor(tx: Queryable, requester: ActingUser, body: VendorCreateBody, now: Date): Promise<Vendor> {
+  const businessId = requester.business_id;
   assertAddress(body.address);
-  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+  return writeMirrored(tx, businessId, 1, async ({ seqs, reserve }) => {
     await assertNameFree(tx, businessId, body.name, null);
     await assertDefaults(tx, businessId, body);
     const id = randomUUID();
@@ -71,6 +130,7 @@ export async function createVendor(tx: Queryable, businessId: string, body: Vend
         body.default_gl_account_id, body.default_department_id, seqs.last],
     );
     for (const c of body.contacts) await insertContact(tx, businessId, id, c);
+    await askPayeeApproval(tx, requester, id, 'NEW_VENDOR', { reserve }, now.toISOString());
     return findVendor(tx, businessId, id);
   });
 }
@@ -94,9 +154,10 @@ export async function updateVendor(tx: Queryable, businessId: string, id: string
 }
 
 /** A tombstone: mirrors drop it; its name is free again. */
-export async function deleteVendor(tx: Queryable, businessId: string, id: string): Promise<Vendor> {
-  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+export async function deleteVendor(tx: Queryable, businessId: string, id: string, now: Date): Promise<Vendor> {
+  return writeMirrored(tx, businessId, 1, async ({ seqs, reserve }) => {
     await findVendor(tx, businessId, id, true);
+    await withdrawPayeeApprovals(tx, businessId, [id], { reserve }, now.toISOString());
     const rows = await tx.query<{ doc: Vendor }>(
       `UPDATE vendors r SET deleted = true, change_seq = $3, updated_at = now() WHERE r.business_id = $1 AND r.id = $2
        RETURNING ${VENDOR_DOC} AS doc`,
@@ -220,11 +281,15 @@ export async function storeBankAccount(tx: Queryable, vendorId: string, bank: Ba
   );
 }
 
-export async function setBankAccount(tx: Queryable, businessId: string, vendorId: string, bank: BankAccountBody): Promise<Vendor> {
-  return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+/** `requester`: who changes it (issue 28: a new bank account asks the payee policy's approval). */
+export async function setBankAccount(tx: Queryable, requester: ActingUser, vendorId: string, bank: BankAccountBody, now: Date): Promise<Vendor> {
+  const businessId = requester.business_id;
+  return writeMirrored(tx, businessId, 1, async ({ seqs, reserve }) => {
     await findVendor(tx, businessId, vendorId, true);
     await storeBankAccount(tx, vendorId, bank);
-    return touchVendor(tx, businessId, vendorId, seqs.last);
+    await touchVendor(tx, businessId, vendorId, seqs.last);
+    await askPayeeApproval(tx, requester, vendorId, 'BANK_ACCOUNT', { reserve }, now.toISOString());
+    return findVendor(tx, businessId, vendorId);
   });
 }
 

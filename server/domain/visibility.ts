@@ -130,7 +130,7 @@ function billPayClause(user: ActingUser, alias: string, params: unknown[]): stri
   params.push(user.id);
   const me = `$${params.length}::uuid`;
   return ` AND (${alias}.created_by = ${me} OR ${alias}.id IN (
-    SELECT a.object_id FROM approvals a WHERE a.object_type = 'bill' AND a.business_id = ${alias}.business_id
+    SELECT a.object_id FROM approvals a WHERE a.object_type IN ('bill', 'vendor-payment') AND a.business_id = ${alias}.business_id
        AND (a.approver_id = ${me} OR ${stepApproverSql('a', me)})))`;
 }
 

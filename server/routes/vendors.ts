@@ -29,8 +29,8 @@ export const vendorHandlers = {
   [getVendor.id]: versionedGet('vendors', 'payee_uuid', async (ctx) => ok(await findVendor(ctx.db, actorOf(ctx).businessId, ctx.input.params.payee_uuid))),
 
   [createVendor.id]: async (ctx) => {
-    const { businessId } = managerOf(ctx);
-    return ok(await create(ctx.db, businessId, ctx.input.body), 201);
+    const { user } = managerOf(ctx);
+    return ok(await create(ctx.db, user, ctx.input.body, new Date(ctx.deps.now())), 201);
   },
 
   [updateVendor.id]: versionedPatch('vendors', 'payee_uuid', async (ctx) => {
@@ -41,7 +41,7 @@ export const vendorHandlers = {
   // DELETE is not run in a transaction by register (no Idempotency-Key): it opens one.
   [deleteVendor.id]: async (ctx) => {
     const { businessId } = managerOf(ctx);
-    return ok(await inWriteTx(ctx, deleteVendor, (tx) => remove(tx, businessId, ctx.input.params.payee_uuid)));
+    return ok(await inWriteTx(ctx, deleteVendor, (tx) => remove(tx, businessId, ctx.input.params.payee_uuid, new Date(ctx.deps.now()))));
   },
 
   [addVendorContact.id]: async (ctx) => {
@@ -62,8 +62,8 @@ export const vendorHandlers = {
   },
 
   [setVendorBankAccount.id]: async (ctx) => {
-    const { businessId } = managerOf(ctx);
-    return ok(await setBankAccount(ctx.db, businessId, ctx.input.params.payee_uuid, ctx.input.body));
+    const { user } = managerOf(ctx);
+    return ok(await setBankAccount(ctx.db, user, ctx.input.params.payee_uuid, ctx.input.body, new Date(ctx.deps.now())));
   },
 
   [revealVendorBankAccount.id]: async (ctx) => {
@@ -79,14 +79,14 @@ export const vendorHandlers = {
   },
 
   [mergePayees.id]: async (ctx) => {
-    const { businessId } = managerOf(ctx);
+    const { user } = managerOf(ctx);
     const { survivor_payee_id, merged_payee_ids } = ctx.input.body;
-    return ok(await merge(ctx.db, businessId, survivor_payee_id, merged_payee_ids));
+    return ok(await merge(ctx.db, user, survivor_payee_id, merged_payee_ids, new Date(ctx.deps.now())));
   },
 
   [bulkUploadVendors.id]: async (ctx) => {
-    const { businessId } = managerOf(ctx);
-    const result = await bulkUpload(ctx.db, businessId, uploadedRows(ctx.input.body));
+    const { user } = managerOf(ctx);
+    const result = await bulkUpload(ctx.db, user, uploadedRows(ctx.input.body), new Date(ctx.deps.now()));
     return ok(result, result.created > 0 ? 201 : 200);
   },
 } satisfies DomainHandlers;

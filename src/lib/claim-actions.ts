@@ -52,7 +52,9 @@ export function claimActions(claim: ClaimFacts, viewer: Actor, now: Date): Claim
 export function canDecide(approval: { status: ApprovalStatus; user_id: string; object_type?: ApprovalObjectType }, viewer: Actor): boolean {
   // A bill's approval reaches a mirror only for §6 reviewers and its step's named approvers (the
   // feed's approver rule), whatever their role: the server settles the rest by name.
-  if (approval.object_type === 'bill') return approval.user_id !== viewer.id && checkDecidable(approval.status).ok;
+  // Issue 28: so do a bill's payment (vendor-payment) and a vendor's payee change.
+  const byName = approval.object_type === 'bill' || approval.object_type === 'vendor-payment' || approval.object_type === 'payee';
+  if (byName) return approval.user_id !== viewer.id && checkDecidable(approval.status).ok;
   const reviews = approval.object_type === 'card_request' ? canApproveCards : canReviewReimbursements;
   return reviews(viewer) && approval.user_id !== viewer.id && checkDecidable(approval.status).ok;
 }

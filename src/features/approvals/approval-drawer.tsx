@@ -9,6 +9,7 @@ import type { ReferenceView } from '../../lib/reference-data.ts';
 import { APPROVAL_LABELS, APPROVAL_TONES } from './approval-labels.ts';
 import { KIND_NOUNS, type InboxRow } from './approval-rows.ts';
 import { BillDetails } from './bill-details.tsx';
+import { PayeeDetails, VendorPaymentDetails } from './payment-details.tsx';
 import { readInboxRow } from './use-inbox-rows.ts';
 import { CardRequestDetails } from './card-request-details.tsx';
 import { SpendRequestDetails } from './spend-request-details.tsx';
@@ -62,7 +63,9 @@ export function ApprovalDrawer({ id, client, reference, version, canDecide, onAp
           {row.claim && <ClaimHeadline claim={row.claim} />}
           {row.request && <CardRequestDetails request={row.request} client={client} reference={reference} version={version} />}
           {row.spendRequest && <SpendRequestDetails request={row.spendRequest} reference={reference} />}
-          {row.bill && <BillDetails bill={row.bill} reference={reference} client={client} version={version} />}
+          {row.bill && row.kind === 'bill' && <BillDetails bill={row.bill} reference={reference} client={client} version={version} />}
+          {row.bill && row.kind === 'vendor-payment' && <VendorPaymentDetails bill={row.bill} reference={reference} client={client} version={version} />}
+          {row.vendorId && <PayeeDetails vendorId={row.vendorId} approval={approval} reference={reference} />}
           {row.booking && row.trip && (
             <dl className="facts">
               <dt>Trip</dt>
@@ -73,7 +76,7 @@ export function ApprovalDrawer({ id, client, reference, version, canDecide, onAp
               <dd>{row.booking.policy_reasons.join(' · ') || 'No reason given'}</dd>
             </dl>
           )}
-          {!row.claim && !row.request && !row.bill && !row.booking && !row.spendRequest && (
+          {!row.claim && !row.request && !row.bill && !row.booking && !row.spendRequest && !row.vendorId && (
             <p className="muted">This {KIND_NOUNS[row.kind]} has not reached this device yet.</p>
           )}
           <section aria-labelledby={`${row.id}-review`} className="approval-review">

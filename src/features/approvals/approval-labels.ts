@@ -23,6 +23,8 @@ export const OBJECT_TYPE_LABELS: Record<ApprovalObjectType, string> = {
   bill: 'Bill',
   travel_booking: 'Travel booking',
   spend_request: 'Spend request',
+  'vendor-payment': 'Vendor payment',
+  payee: 'Payee change',
 };
 
 /** The reject dialog's words for the kinds rejected: what the submitters see, and what an empty reason misses. */
@@ -32,6 +34,12 @@ export function rejectWords(kinds: readonly ApprovalObjectType[]) {
   if (claims) return { after: 'The claimants see the reason on their claims and can edit and resubmit.', missing: 'Say why, so the claimant can fix it.' };
   if (requests) return { after: 'The requesters see the reason on their card requests.', missing: 'Say why, so the requester knows.' };
   if (kinds.every((k) => k === 'spend_request')) return { after: 'The requesters see the reason on their spend requests.', missing: 'Say why, so the requester knows.' };
+  if (kinds.every((k) => k === 'vendor-payment')) {
+    return { after: 'Nothing is paid. Whoever asked for the payment sees the reason on the bill.', missing: 'Say why, so the payer knows.' };
+  }
+  if (kinds.every((k) => k === 'payee')) {
+    return { after: 'The vendor stays unpaid until its details are saved again and approved.', missing: 'Say why, so the details can be fixed.' };
+  }
   if (kinds.every((k) => k === 'bill')) {
     return { after: 'Whoever submitted the bills sees the reason and can fix and resubmit them.', missing: 'Say why, so the bill can be fixed.' };
   }

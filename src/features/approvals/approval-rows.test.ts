@@ -5,6 +5,7 @@ import { newBill } from '../../../schema/commands/bill.ts';
 import { canDecide } from '../../lib/claim-actions.ts';
 import { cardRequestDescription } from '../../lib/card-labels.ts';
 import { rejectWords } from './approval-labels.ts';
+import { approveConfirmTitle, needsApprovalConfirm } from './approve-confirm.ts';
 import { decisionText } from './decide.ts';
 import { inboxQuery, parseApprovalsSearch } from './search-params.ts';
 import { inboxColumns, inboxSpec, type InboxSpecOptions } from './approvals-list.tsx';
@@ -117,6 +118,36 @@ describe('joinInboxRow for a bill', () => {
     expect(canDecide(billApproval({ status: 'APPROVED' }), viewer)).toBe(false);
     // A claim still needs a §6 reviewer.
     expect(canDecide(approval(), viewer)).toBe(false);
+  });
+});
+
+describe('joinInboxRow for a vendor payment and a payee change (issue 28)', () => {
+  const asked = { status: 'PENDING', method: 'SCHEDULE', pay_on: '2026-04-15', requested_by: id(3), requested_at: '2026-03-06T09:00:00.000Z', reason: null, decided_by: null } as const;
+  const bill = (): BillRow => ({
+    ...newBill(
+      { vendor_id: id(8), invoice_number: 'INV-77', invoice_date: '2026-03-01', due_date: '2026-03-31', currency: 'USD', line_items: [] },
+      { id: id(5), actor: { user_id: id(3), business_id: id(9) }, at: AT },
+    ),
+    amount: 90_000, status: 'APPROVED', payment_approval: asked, pending: null, failure: null,
+  });
+
+  it('a payment reads "Vendor payment · Invoice INV-77 · pay on …" with its amount and the day it would go', () => {
+    const row = joinInboxRow(approval({ object_type: 'vendor-payment', object_id: id(5) }), bill(), names);
+    expect(row).toMatchObject({
+      kind: 'vendor-payment', bill: { id: id(5) }, typeLabel: 'Vendor payment', description: 'Invoice INV-77 · pay on 2026-04-15',
+      amount: 90_000, currency: 'USD', date: '2026-04-15', submitted_at: asked.requested_at, claimant: 'Ada Lovelace',
+    });
+    expect(needsApprovalConfirm([row])).toBe(true);
+    expect(approveConfirmTitle([row])).toBe('Approve 1 vendor payment · $900.00 USD');
+  });
+
+  it('a payee change names its vendor for the drawer and is confirmed without an amount', () => {
+    const row = joinInboxRow(approval({ object_type: 'payee', object_id: id(8) }), null, names);
+    expect(row).toMatchObject({ kind: 'payee', vendorId: id(8), typeLabel: 'Payee change', amount: null, bill: null });
+    expect(approveConfirmTitle([row])).toBe('Approve 1 payee change');
+    const viewer = { id: id(4), business_id: id(9), role: 'BUSINESS_USER', is_manager: false, user_permissions: [] } as unknown as Parameters<typeof canDecide>[1];
+    expect(canDecide(approval({ object_type: 'payee' }), viewer)).toBe(true);
+    expect(canDecide(approval({ object_type: 'vendor-payment', user_id: id(4) }), viewer)).toBe(false);
   });
 });
 

@@ -38,7 +38,11 @@ export const REVIEWED_COLLECTION = {
   /** The booking lives inside its trip's doc: the trip is found by the traveller and the booking's id (use-inbox-rows.ts). */
   travel_booking: 'trips',
   spend_request: 'spend_requests',
-} as const satisfies Record<ApprovalObjectType, string>;
+  /** Issue 28: a payment's approval reviews its bill. */
+  'vendor-payment': 'bills',
+  /** Issue 28: a payee change reviews a vendor, which is reference data (read from it where shown). */
+  payee: null,
+} as const satisfies Record<ApprovalObjectType, string | null>;
 
 /**
  * One inbox row: the approval joined with what it reviews (a claim or a card request) and the
@@ -60,6 +64,8 @@ export interface InboxRow extends SyncMarkRow {
   booking?: Booking | null;
   /** Issue 28 (kind `spend_request`): the request; null while it has not reached this device's mirror. */
   spendRequest?: SpendRequestRow | null;
+  /** Issue 28 (kind `payee`): the vendor whose new payee details wait (reference data, named where shown). */
+  vendorId?: string | null;
   /** Who submitted it: the claimant or the requester. */
   claimant: string;
   /** The Type column: the claim's type, or "Card request". */
@@ -96,6 +102,15 @@ export function joinInboxRow(approval: ApprovalView, reviewed: ReviewedRow | nul
       ...base, claim: null, request: null, bill, typeLabel, description, summary: bill ? `${typeLabel} · ${description}` : description,
       reason: null, date: bill?.due_date ?? null, amount: bill?.amount ?? null, currency: bill?.currency ?? null,
       submitted_at: bill?.submitted_at ?? approval.created_at,
+    };
+  }
+  if (approval.object_type === 'vendor-payment') return vendorPaymentRow(base, reviewed as BillRow | null, approval);
+  if (approval.object_type === 'payee') {
+    const typeLabel = OBJECT_TYPE_LABELS.payee;
+    const description = 'New payee details to approve';
+    return {
+      ...base, claim: null, request: null, bill: null, vendorId: approval.object_id, typeLabel, description, summary: `${typeLabel} · ${description}`,
+      reason: null, date: null, amount: null, currency: null, submitted_at: approval.created_at,
     };
   }
   if (approval.object_type === 'travel_booking') return travelBookingRow(base, approval, reviewed as TripRow | null);
@@ -152,12 +167,30 @@ function spendRequestRow(base: Pick<InboxRow, 'id' | 'kind' | 'approval' | 'clai
   };
 }
 
+/**
+ * Issue 28: a bill's payment waiting for approval: "Vendor payment · Invoice INV-1042 · pay on
+ * Nov 30", the bill's amount, and the day it would be sent as the row's date.
+ */
+function vendorPaymentRow(base: Pick<InboxRow, 'id' | 'kind' | 'approval' | 'claimant' | 'pending' | 'failure'>, bill: BillRow | null, approval: ApprovalView): InboxRow {
+  const typeLabel = OBJECT_TYPE_LABELS['vendor-payment'];
+  const asked = bill?.payment_approval ?? null;
+  const description = bill ? `${billDescription(bill)}${asked ? ` · ${asked.method === 'PAY_NOW' ? 'pay now' : `pay on ${asked.pay_on}`}` : ''}` : 'Bill not downloaded yet';
+  return {
+    ...base, claim: null, request: null, bill, typeLabel, description, summary: `${typeLabel} · ${description}`,
+    reason: null, date: asked?.pay_on ?? null, amount: bill?.amount ?? null, currency: bill?.currency ?? null,
+    submitted_at: asked?.requested_at ?? approval.created_at,
+  };
+}
+
 /** "Invoice INV-1042 · October cleaning": a bill in one line (its vendor is named where reference data is at hand). */
 export function billDescription(bill: Pick<Bill, 'invoice_number' | 'memo'>): string {
   return `Invoice ${bill.invoice_number}${bill.memo ? ` · ${bill.memo}` : ''}`;
 }
 
-export const KIND_NOUNS: Record<ApprovalObjectType, string> = { reimbursement: 'claim', card_request: 'card request', bill: 'bill', travel_booking: 'travel booking', spend_request: 'spend request' };
+export const KIND_NOUNS: Record<ApprovalObjectType, string> = {
+  reimbursement: 'claim', card_request: 'card request', bill: 'bill', travel_booking: 'travel booking', spend_request: 'spend request',
+  'vendor-payment': 'vendor payment', payee: 'payee change',
+};
 
 /** "2 claims", "1 card request", "2 claims, 1 card request and 3 bills": what a decision covered. */
 export function reviewedText(kinds: readonly ApprovalObjectType[]): string {

@@ -4,9 +4,10 @@ import { reviewedText, type InboxRow } from './approval-rows.ts';
 /**
  * The kinds whose approval moves money at once: a bill becomes payable, a travel booking is
  * charged to the trip's card (issue 27), a spend request issues a card, grows a budget or creates
- * a purchase order (issue 28).
+ * a purchase order (issue 28), a vendor payment is sent at its last step and a vendor's new payee
+ * details let its bills be paid (issue 28's vendor-payment and payee policies).
  */
-const MONEY_KINDS: ReadonlySet<InboxRow['kind']> = new Set(['bill', 'travel_booking', 'spend_request']);
+const MONEY_KINDS: ReadonlySet<InboxRow['kind']> = new Set(['bill', 'travel_booking', 'spend_request', 'vendor-payment', 'payee']);
 
 /** What approving a list asks first: nothing for claims and card requests alone; bills and travel bookings move money, so they confirm with the amounts. */
 export function needsApprovalConfirm(rows: readonly Pick<InboxRow, 'kind'>[]): boolean {
@@ -29,7 +30,8 @@ export function amountsByCurrency(rows: readonly Pick<InboxRow, 'amount' | 'curr
  * said so, never summed as zero.
  */
 export function approveConfirmTitle(rows: readonly Pick<InboxRow, 'kind' | 'amount' | 'currency'>[]): string {
-  const bills = rows.filter((r) => MONEY_KINDS.has(r.kind));
+  // A payee change moves no amount of its own (it lets a vendor be paid): counted, never summed.
+  const bills = rows.filter((r) => MONEY_KINDS.has(r.kind) && r.kind !== 'payee');
   const amounts = amountsByCurrency(bills);
   const unknown = bills.filter((r) => r.amount === null || !r.currency).length;
   const money = joinList([...(amounts ? [amounts] : []), ...(unknown > 0 ? [`${formatCount(unknown)} not downloaded yet`] : [])]);

@@ -5,6 +5,7 @@ import type { ReferenceView } from '../../lib/reference-data.ts';
 import { approvalOutcomeText } from '../../lib/spend-request-labels.ts';
 import type { InboxRow } from './approval-rows.ts';
 import { approveConfirmTitle } from './approve-confirm.ts';
+import { approvingSendsText } from '../../lib/payment-approval-labels.ts';
 import { spendRequestNames } from './spend-request-details.tsx';
 
 export interface ApproveDialogProps {
@@ -33,8 +34,18 @@ export function ApproveDialog({ targets, onApprove, onClose, returnFocus, refere
   const afterRequest = oneRequest
     ? approvalOutcomeText(oneRequest, names)
     : 'Your approval issues what each request asks for: its card, its budget room or its purchase order.';
+  // Issue 28: a vendor payment's last approval sends the money; a payee approval unblocks the vendor's payments.
+  const payments = targets.filter((t) => t.kind === 'vendor-payment');
+  const onePayment = payments.length === 1 ? payments[0]!.bill : null;
+  const payee = reference?.data.vendors.find((v) => v.id === onePayment?.vendor_id)?.name ?? 'the vendor';
+  const afterPayment = onePayment?.payment_approval
+    ? `At its last step, ${approvingSendsText(onePayment.amount, onePayment.currency, payee, onePayment.payment_approval).replace(/^Approving/, 'approving')}`
+    : 'At its last step, approving sends each payment as it was asked for (now, or on its date).';
+  const afterPayee = 'Approving lets each vendor’s bills be paid to the bank account it has now.';
   const after = [
     ...(targets.some((t) => t.kind === 'bill') ? [afterBill] : []),
+    ...(payments.length > 0 ? [afterPayment] : []),
+    ...(targets.some((t) => t.kind === 'payee') ? [afterPayee] : []),
     ...(targets.some((t) => t.kind === 'travel_booking') ? [afterBooking] : []),
     ...(requests.length > 0 ? [afterRequest] : []),
   ].join(' ');

@@ -22,6 +22,7 @@ export const inboxReads = collectionReads;
 async function readReviewed(client: DataClient, approval: Pick<Approval, 'object_type' | 'object_id' | 'user_id'>): Promise<ReviewedRow | null> {
   if (approval.object_type === 'travel_booking') return readBookingTrip(client, approval);
   const collection = REVIEWED_COLLECTION[approval.object_type];
+  if (collection === null) return null;
   return (await inboxReads(client).get(collection, approval.object_id)) as ReviewedRow | null;
 }
 

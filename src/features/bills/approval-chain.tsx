@@ -4,7 +4,7 @@ import type { DataClient } from '../../data-access/types.ts';
 import { BILL_STEP_LABELS, BILL_STEP_TONES } from '../../lib/bill-labels.ts';
 import { formatLocalDateTime } from '../../lib/format.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
-import { useBillApprovals, type BillView } from './use-bills.ts';
+import { isPaymentStep, useBillApprovals, type ApprovalStepView, type BillView } from './use-bills.ts';
 
 /**
  * The bill's approval chain as far as it has gone: one approval per step, each opened when the
@@ -14,12 +14,31 @@ import { useBillApprovals, type BillView } from './use-bills.ts';
  * (nobody else could approve it) says so.
  */
 export function ApprovalChain({ bill, client, reference, version }: { bill: BillView; client: DataClient; reference: ReferenceView; version: number }) {
-  const steps = useBillApprovals(client, bill.id, version);
+  const all = useBillApprovals(client, bill.id, version);
+  const steps = all && all.filter((s) => !isPaymentStep(s));
+  const paymentSteps = all?.filter(isPaymentStep) ?? [];
   const name = (id: string | null) => (id ? reference.names.user(id) || 'Someone not on this device' : null);
   const id = `${bill.id}-approval`;
   return (
-    <section aria-labelledby={id}>
-      <h3 id={id} className="claim-section-title">Approval</h3>
+    <>
+      <section aria-labelledby={id}>
+        <h3 id={id} className="claim-section-title">Approval</h3>
+        <Steps bill={bill} steps={steps} name={name} />
+      </section>
+      {/* Issue 28: the payments' approvals under the vendor-payment policy, each ask its own chain. */}
+      {paymentSteps.length > 0 && (
+        <section aria-labelledby={`${id}-payment`}>
+          <h3 id={`${id}-payment`} className="claim-section-title">Payment approval</h3>
+          <Steps bill={bill} steps={paymentSteps} name={name} />
+        </section>
+      )}
+    </>
+  );
+}
+
+function Steps({ bill, steps, name }: { bill: BillView; steps: ApprovalStepView[] | null; name(id: string | null): string | null }) {
+  return (
+    <>
       {steps === null ? (
         <p className="muted">Reading the approval steps…</p>
       ) : steps.length === 0 ? (
@@ -50,6 +69,6 @@ export function ApprovalChain({ bill, client, reference, version }: { bill: Bill
       {bill.status === 'PENDING_APPROVAL' && steps && steps.length > 0 && (
         <p className="muted">Later steps, if the policy has any, open as each one is approved.</p>
       )}
-    </section>
+    </>
   );
 }

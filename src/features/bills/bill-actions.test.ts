@@ -69,6 +69,14 @@ describe('bulkOutcomeText', () => {
     expect(bulkOutcomeText('pay-now', [refused('a', 'No.'), refused('b', 'No.')], 0)).toEqual({ text: 'No bills sent for payment. 2 not changed: No.', failed: 2 });
     expect(bulkOutcomeText('cancel', [ok('a')], 0).text).toBe('1 bill canceled.');
   });
+
+  it('says a payment that only asked for approval (vendor-payment policy) was not sent', () => {
+    const asked = (id: string) => ({ id, ok: true, bill: { payment_approval: { status: 'PENDING' } } }) as unknown as ReturnType<typeof ok>;
+    expect(bulkOutcomeText('pay-now', [asked('a'), asked('b')], 0).text)
+      .toBe('2 bills sent for payment approval: nothing is paid until the approvers approve.');
+    expect(bulkOutcomeText('pay-now', [ok('a'), asked('b')], 0).text)
+      .toBe('1 bill sent for payment. 1 bill sent for payment approval: nothing is paid until the approvers approve.');
+  });
 });
 
 describe('drawerActions', () => {

@@ -114,10 +114,14 @@ export function bulkOutcomeText(action: OfferedBulkAction, results: readonly Bil
     reasons.set(message, (reasons.get(message) ?? 0) + 1);
   }
   const failed = results.length - done;
-  const parts = [done > 0 ? `${bills(done)} ${BULK_WORDS[action].done}.` : `No bills ${BULK_WORDS[action].done}.`];
+  // Issue 28: under a vendor-payment policy a payment or schedule only asks; say so, not "sent".
+  const asked = results.filter((r) => r.ok && r.bill?.payment_approval?.status === 'PENDING').length;
+  const moved = done - asked;
+  const parts = [moved > 0 || asked === 0 ? (moved > 0 ? `${bills(moved)} ${BULK_WORDS[action].done}.` : `No bills ${BULK_WORDS[action].done}.`) : ''];
+  if (asked > 0) parts.push(`${bills(asked)} sent for payment approval: nothing is paid until the approvers approve.`);
   for (const [message, n] of reasons) parts.push(`${formatCount(n)} not changed: ${message}`);
   if (skipped > 0) parts.push(`${formatCount(skipped)} skipped: ${ruleWords(BILL_BULK_ACTIONS[action].action)}.`);
-  return { text: parts.join(' '), failed };
+  return { text: parts.filter(Boolean).join(' '), failed };
 }
 
 /** The drawer's actions on one bill, in the order shown. */

@@ -27,6 +27,7 @@ import { ApprovalChain } from './approval-chain.tsx';
 import { failureText, runBillCommand, runBulkAction } from './run-bill-call.ts';
 import { useBill, type BillView } from './use-bills.ts';
 import { BillMatch } from './bill-match.tsx';
+import { PaymentApprovalNotice } from './payment-approval.tsx';
 import { matchPayBlock } from './bill-match-view.ts';
 
 export interface BillDrawerProps {
@@ -57,9 +58,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
   const [confirm, setConfirm] = useState<BillDrawerAction | null>(null);
   const [busy, setBusy] = useState<BillDrawerAction | null>(null);
 
-  useEffect(() => {
-    heading.current?.focus();
-  }, [id]);
+  useEffect(() => heading.current?.focus(), [id]);
 
   const vendorDoc = bill ? reference.data.vendors.find((v) => v.id === bill.vendor_id) : undefined;
   const vendor = vendorDoc?.name;
@@ -126,13 +125,14 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
       {bill && (
         <div className="drawer-body bill-detail">
           <BillHeadline bill={bill} today={today} />
+          <PaymentApprovalNotice bill={bill} userName={reference.names.user} />
           <DuplicateMark bill={bill} reference={reference} />
           {bill.failure?.duplicate ? <DuplicateRefusal bill={bill} client={client} /> : <ClaimRefusal row={bill} client={client} />}
           {bill.accounting_synced_at && <SyncedLock client={client} type="bill" id={bill.id} syncedAt={bill.accounting_synced_at} />}
           {payable && !payable.ok && vendorDoc && (
             <CannotPay check={payable} vendor={vendorDoc} online={online} onAdd={() => setAddingBank(vendorDoc)} />
           )}
-          <BillActions bill={bill} online={online} busy={busy} blocked={payBlock(bill, vendorDoc, today) !== null} matchBlock={matchBlock} onRun={(a) => void run(a, bill)} />
+          <BillActions bill={bill} online={online} busy={busy} blocked={payBlock(bill, vendorDoc, today) !== null || bill.payment_approval?.status === 'PENDING'} matchBlock={matchBlock} onRun={(a) => void run(a, bill)} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
           <BillMatch bill={bill} reference={reference} client={client} online={online} />
           <BillLines bill={bill} reference={reference} />
@@ -210,8 +210,7 @@ function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
 const MOVES_MONEY: readonly BillDrawerAction[] = ['payNow', 'retryPayment'];
 
 /** Statuses from which the bill is paid or scheduled (what the vendor's bank details decide). */
-const payingStatus = (status: BillView['status']) =>
-  checkBillAction('payNow', status).ok || checkBillAction('retryPayment', status).ok;
+const payingStatus = (status: BillView['status']) => checkBillAction('payNow', status).ok || checkBillAction('retryPayment', status).ok;
 
 /** The day a payment sent on `sent` settles (the server's rule: DEFAULT_SETTLEMENT_DAYS bank business days). */
 const settlesOn = (sent: string) => expectedSettlementDate(sent, DEFAULT_SETTLEMENT_DAYS);
@@ -379,7 +378,7 @@ function ConfirmAction({ action, bill, vendor, online, onClose, onConfirm, child
     payNow: online
       ? {
         title: `Pay ${amount} to ${vendor}?`,
-        description: `The payment of invoice ${bill.invoice_number} is sent now, once, by ACH; it settles on ${formatDay(settlesOn(localDay()))} and the bill shows as processing until then.`,
+        description: `The payment of invoice ${bill.invoice_number} is sent now, once, by ACH; it settles on ${formatDay(settlesOn(localDay()))} and the bill shows as processing until then. If your business asks for payment approval, it goes to the approvers instead and is sent when they approve it.`,
         confirm: `Pay ${amount}`,
         tone: 'primary',
       }

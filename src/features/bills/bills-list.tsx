@@ -4,6 +4,7 @@ import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { ExportCsvButton } from '../../components/export-csv-button.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
+import { PaymentApprovalMark } from './payment-approval.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
 import { BILL_STATUS_LABELS, BILL_STATUS_TONES, dueText, isOverdue } from '../../lib/bill-labels.ts';
 import { formatDay, formatMoney } from '../../lib/format.ts';
@@ -45,6 +46,7 @@ function billColumns(vendorName: (id: string) => string, today: string): ListCol
       cell: (row) => (
         <span className="marks">
           <StatusPill tone={BILL_STATUS_TONES[row.status]}>{BILL_STATUS_LABELS[row.status]}</StatusPill>
+          <PaymentApprovalMark bill={row} />
           <SyncMark row={row} />
         </span>
       ),

@@ -65,3 +65,6 @@ export function useBillApprovals(client: DataClient, billId: string, version: nu
     return page.rows;
   }, 'The bill’s approvals');
 }
+
+/** Issue 28: the bill's own review chain, apart from its payments' (object_type `vendor-payment`). */
+export const isPaymentStep = (step: Pick<ApprovalStepView, 'object_type'>) => step.object_type === 'vendor-payment';

@@ -1,4 +1,6 @@
 import type { Vendor } from '../../../schema/entities/vendor.ts';
+import { payeeHoldMessage } from '../../../schema/vendor-rules.ts';
+import { PAYEE_CHANGE_LABELS } from '../../lib/payment-approval-labels.ts';
 import { Button } from '../../components/button.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { Facts, type Fact } from '../../components/facts.tsx';
@@ -56,6 +58,12 @@ export function VendorDrawer({ vendor, client, online, onAnswer, onEdit, onClose
           </div>
           {!online && <p className="notice notice-warn">You’re offline. Changes to this vendor, and revealing its bank account, need a connection.</p>}
           <FormError message={d.error} />
+          {vendor.payee_approval && (
+            <p className={vendor.payee_approval.status === 'PENDING' ? 'notice' : 'notice notice-warn'} data-testid="payee-approval">
+              <strong>{PAYEE_CHANGE_LABELS[vendor.payee_approval.change]}:</strong> {payeeHoldMessage(vendor.name, vendor.payee_approval)}
+              {vendor.payee_approval.reason ? ` Reason: ${vendor.payee_approval.reason}` : ''}
+            </p>
+          )}
 
           <section aria-labelledby={`${vendor.id}-details`}>
             <h3 id={`${vendor.id}-details`} className="claim-section-title">Details</h3>
@@ -72,7 +80,10 @@ export function VendorDrawer({ vendor, client, online, onAnswer, onEdit, onClose
           onSaved={(v) => {
             onAnswer(v);
             setSettingBank(false);
-            toastInfo(`Bank account saved for ${endSentence(v.name)}`);
+            // Issue 28: under a payee policy the new account waits for approval before anything is paid to it.
+            toastInfo(v.payee_approval?.status === 'PENDING'
+              ? `Bank account saved for ${v.name}; it waits for payee approval before any bill is paid to it.`
+              : `Bank account saved for ${endSentence(v.name)}`);
           }}
         />
       )}

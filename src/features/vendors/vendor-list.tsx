@@ -19,6 +19,11 @@ export const VENDOR_COLUMNS: readonly ListColumn<Vendor>[] = [
       <>
         <span className="vendor-name-text">{row.name}</span>
         {row.status === 'ARCHIVED' && <StatusPill tone="neutral">Archived</StatusPill>}
+        {row.payee_approval && (
+          <StatusPill tone={row.payee_approval.status === 'PENDING' ? 'info' : 'danger'}>
+            {row.payee_approval.status === 'PENDING' ? 'Waiting for payee approval' : 'Payee not approved'}
+          </StatusPill>
+        )}
       </>
     ),
   },
