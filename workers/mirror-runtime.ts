@@ -8,7 +8,7 @@ import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
 import { entityRefs } from '../sync/outbox-machine.ts';
 import { findDuplicateInvoices } from '../schema/bill-rules.ts';
 import type {
-  CollectionPage, CollectionQuery, DuplicateInvoiceResult, QueryResult, ReferenceData, RowView, TransactionQuery, TransactionView,
+  CollectionPage, CollectionQuery, DuplicateInvoiceResult, QueryResult, ReferenceData, ReferenceWhere, RowView, TransactionQuery, TransactionView,
 } from './api.ts';
 import { COUNTED_COLLECTION, createFeeds, type CollectionFeed, type FirstPage } from './collection-feed.ts';
 import { CommandRunner } from './command-runner.ts';
@@ -18,7 +18,7 @@ import { stripMeta } from './bulk-write.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { RxMirrorStore } from './mirror-store.ts';
-import { ReferenceCache } from './reference-cache.ts';
+import { countMatching, ReferenceCache } from './reference-cache.ts';
 import { createCreators, createEngines, createRebasers, createViewers } from './collections/index.ts';
 import { referenceShower } from './rebase.ts';
 import { ALSO_CHANGED, COMMANDED_REFERENCES, isQueried } from './command-reach.ts';
@@ -230,6 +230,17 @@ export class MirrorRuntime {
     const data = this.refs.snapshot() as unknown as Record<ReferenceCollection, unknown[]>;
     for (const [kind, show] of this.shownReferences) data[kind] = show(this.refs.maps[kind] as ReadonlyMap<string, { id: string }>);
     return data as unknown as ReferenceData;
+  }
+
+  /**
+   * How many rows of one reference kind match `where`, as shown (commands applied, like
+   * `referenceData`), without copying any row: the shell's "does the viewer see any budget / PO"
+   * asks this on every reference change, where the whole snapshot crossed the worker boundary.
+   */
+  referenceCount<K extends ReferenceCollection>(kind: K, where?: ReferenceWhere<K>): number {
+    const stored = this.refs.maps[kind] as ReadonlyMap<string, { id: string }>;
+    const show = this.shownReferences.get(kind);
+    return countMatching(show ? show(stored) : stored.values(), where as Readonly<Record<string, unknown>> | undefined);
   }
 
   getTransaction(id: string): Promise<TransactionView | null> {

@@ -136,3 +136,38 @@ describe('receiving items on a purchase order', () => {
     });
   });
 });
+
+describe('referenceCount: the nav’s cheap "any budget / any PO" read', () => {
+  const allocation = (n: number, archived: boolean) => ({
+    id: testUuid(0x5a, n), name: `Budget ${n}`, description: null, owner_id: ACTOR.user_id, member_ids: [], card_ids: [],
+    limit: { amount: 100_000, currency: 'USD', interval: 'MONTHLY' }, end_date: null, spent: 0, left: 100_000, archived,
+    created_by: ACTOR.user_id, created_at: AT, business_id: ACTOR.business_id, change_seq: 10 + n, updated_at: AT, deleted: false,
+  });
+
+  it('counts the rows of one kind matching the fields named, as the reference data shows them', async () => {
+    const rt = await device('reference-count')();
+    expect(rt.referenceCount('purchase_orders')).toBe(0);
+    expect(rt.referenceCount('spend_allocations', { archived: false })).toBe(0);
+    await serverRows(rt, [
+      feedChange('purchase_orders', purchaseOrder(0)),
+      feedChange('spend_allocations', allocation(1, true)),
+      feedChange('spend_allocations', allocation(2, false)),
+      feedChange('spend_allocations', allocation(3, false)),
+    ]);
+    expect(rt.referenceCount('purchase_orders')).toBe(1);
+    expect(rt.referenceCount('purchase_orders', { status: 'RECEIVED' })).toBe(0);
+    expect(rt.referenceCount('spend_allocations')).toBe(3);
+    expect(rt.referenceCount('spend_allocations', { archived: false })).toBe(2);
+    expect(rt.referenceCount('spend_allocations', { archived: true, name: 'Budget 1' })).toBe(1);
+    // The same answer the whole reference data gives, without copying it.
+    expect(rt.referenceCount('spend_allocations', { archived: false })).toBe(rt.referenceData().spend_allocations.filter((a) => !a.archived).length);
+
+    // As shown: "Receive items" made offline moves the PO's status before the server answers.
+    expect((await rt.commands.run('itemReceipt.create', { id: RECEIPT, purchase_order_id: PO, lines: [{ po_line_id: LINE, quantity: 5 }], received_at: AT })).result)
+      .toMatchObject({ ok: true });
+    expect(rt.referenceCount('purchase_orders', { status: 'RECEIVED' })).toBe(1);
+    // A removal (an archived budget deleted from the feed) counts no more.
+    await rt.mirror.applyChanges([{ collection: 'spend_allocations', seq: 20, id: allocation(1, true).id, deleted: true, doc: null }], { seq: 20, epoch: 'e' });
+    expect(rt.referenceCount('spend_allocations')).toBe(2);
+  });
+});

@@ -62,6 +62,12 @@ export function queryHandlers(ctx: WorkerContext): QueryApi {
       // As shown: the reference rows commands change carry them (rows created offline included).
       return rt.referenceData();
     },
+    async referenceCount(kind, where) {
+      const rt = ctx.host.runtime;
+      if (!rt) return 0;
+      await Promise.race([rt.referencesLoaded, rt.ready]);
+      return rt.referenceCount(kind, where);
+    },
     checkDuplicateInvoice: async (vendorId, invoiceNumber, billId) =>
       ctx.host.runtime?.duplicateInvoices(vendorId, invoiceNumber, billId) ?? { is_duplicate: false, bills: [] },
   };
