@@ -8,7 +8,7 @@ import type { EntityRefs, OutboxEntry } from '../sync/ports.ts';
 import { entityRefs } from '../sync/outbox-machine.ts';
 import { findDuplicateInvoices } from '../schema/bill-rules.ts';
 import type {
-  CollectionPage, CollectionQuery, DuplicateInvoiceResult, QueryResult, ReferenceData, ReferenceWhere, RowView, TransactionQuery, TransactionView,
+  CollectionPage, CollectionQuery, DuplicateInvoiceResult, QueryResult, ReferenceData, RowView, TransactionQuery, TransactionView,
 } from './api.ts';
 import { COUNTED_COLLECTION, createFeeds, type CollectionFeed, type FirstPage } from './collection-feed.ts';
 import { CommandRunner } from './command-runner.ts';
@@ -18,7 +18,7 @@ import { stripMeta } from './bulk-write.ts';
 import { OutboxIndex } from './outbox-index.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { RxMirrorStore } from './mirror-store.ts';
-import { countMatching, ReferenceCache } from './reference-cache.ts';
+import { ReferenceCache } from './reference-cache.ts';
 import { createCreators, createEngines, createRebasers, createViewers } from './collections/index.ts';
 import { referenceShower } from './rebase.ts';
 import { ALSO_CHANGED, COMMANDED_REFERENCES, isQueried } from './command-reach.ts';
@@ -160,9 +160,7 @@ export class MirrorRuntime {
     return new MirrorRuntime(db, opts);
   }
 
-  get isReady(): boolean {
-    return this.loaded;
-  }
+  get isReady(): boolean { return this.loaded; }
 
   queryTransactions = (q: TransactionQuery): Promise<QueryResult> => this.query('transactions', q);
 
@@ -232,16 +230,9 @@ export class MirrorRuntime {
     return data as unknown as ReferenceData;
   }
 
-  /**
-   * How many rows of one reference kind match `where`, as shown (commands applied, like
-   * `referenceData`), without copying any row: the shell's "does the viewer see any budget / PO"
-   * asks this on every reference change, where the whole snapshot crossed the worker boundary.
-   */
-  referenceCount<K extends ReferenceCollection>(kind: K, where?: ReferenceWhere<K>): number {
-    const stored = this.refs.maps[kind] as ReadonlyMap<string, { id: string }>;
-    const show = this.shownReferences.get(kind);
-    return countMatching(show ? show(stored) : stored.values(), where as Readonly<Record<string, unknown>> | undefined);
-  }
+  /** One kind's rows as `referenceData` has them, alone (what `referenceCount` counts: handlers/queries.ts). */
+  referenceRows = (kind: ReferenceCollection): Iterable<object> =>
+    this.shownReferences.get(kind)?.(this.refs.maps[kind] as ReadonlyMap<string, { id: string }>) ?? this.refs.maps[kind].values();
 
   getTransaction(id: string): Promise<TransactionView | null> {
     return this.get('transactions', id);
@@ -394,9 +385,7 @@ export class MirrorRuntime {
     const changes = byKind(rows);
     const changed = new Set<string>();
     for (const [kind, { upserts, removals }] of changes) for (const id of this.refs.apply(kind, upserts as never, removals)) changed.add(id);
-    if (changed.size > 0) {
-      for (const feed of this.feeds) feed.reindexNaming(changed);
-    }
+    if (changed.size > 0) for (const feed of this.feeds) feed.reindexNaming(changed);
     if (!notify) return;
     this.scheduleIndexing();
     this.opts.onDataChanged?.([...changes.keys()]);
