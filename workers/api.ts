@@ -1,4 +1,4 @@
-import type { QueriedCollection, RowOf } from '../schema/collections.ts';
+import type { QueriedCollection, ReferenceCollection, RowOf } from '../schema/collections.ts';
 import type { ReportCollection, ReportQuery, ReportRow } from '../schema/reports.ts';
 import type { TransactionFilter, TransactionSort } from '../schema/transaction-query.ts';
 import type { SyncStatus } from '../sync/ports.ts';
@@ -6,7 +6,7 @@ import type { FilterOf, SortOf } from './collections/worker-collection.ts';
 import type { CommandApi } from './contracts/commands.ts';
 import type { ReceiptApi } from './contracts/receipts.ts';
 import type { IdentityApi, SessionApi } from './contracts/session.ts';
-import type { ReferenceData, RowView, TransactionView } from './contracts/views.ts';
+import type { ReferenceData, ReferenceWhere, RowView, TransactionView } from './contracts/views.ts';
 import type { AccountingApi } from './handlers/accounting.ts';
 import type { ApprovalPolicyApi } from './handlers/approval-policies.ts';
 import type { BillExtrasApi } from './handlers/bill-extras.ts';
@@ -126,6 +126,12 @@ export interface QueryApi {
   matchingIds(filter: TransactionFilter): Promise<string[]>;
   getTransaction(id: string): Promise<TransactionView | null>;
   referenceData(): Promise<ReferenceData>;
+  /**
+   * How many rows of one reference kind match `where` (equality on scalar fields), as shown:
+   * a number instead of the whole reference snapshot, for "does the viewer see any" questions
+   * asked on every reference change (the nav's Budgets and Purchase orders). 0 while signed out.
+   */
+  referenceCount<K extends ReferenceCollection>(kind: K, where?: ReferenceWhere<K>): Promise<number>;
   /**
    * Whether the vendor already has a bill with this invoice number, by the server's rule
    * (schema/bill-rules.ts `findDuplicateInvoices`: `invoiceNumberKey`, canceled bills do not

@@ -160,9 +160,7 @@ export class MirrorRuntime {
     return new MirrorRuntime(db, opts);
   }
 
-  get isReady(): boolean {
-    return this.loaded;
-  }
+  get isReady(): boolean { return this.loaded; }
 
   queryTransactions = (q: TransactionQuery): Promise<QueryResult> => this.query('transactions', q);
 
@@ -231,6 +229,10 @@ export class MirrorRuntime {
     for (const [kind, show] of this.shownReferences) data[kind] = show(this.refs.maps[kind] as ReadonlyMap<string, { id: string }>);
     return data as unknown as ReferenceData;
   }
+
+  /** One kind's rows as `referenceData` has them, alone (what `referenceCount` counts: handlers/queries.ts). */
+  referenceRows = (kind: ReferenceCollection): Iterable<object> =>
+    this.shownReferences.get(kind)?.(this.refs.maps[kind] as ReadonlyMap<string, { id: string }>) ?? this.refs.maps[kind].values();
 
   getTransaction(id: string): Promise<TransactionView | null> {
     return this.get('transactions', id);
@@ -383,9 +385,7 @@ export class MirrorRuntime {
     const changes = byKind(rows);
     const changed = new Set<string>();
     for (const [kind, { upserts, removals }] of changes) for (const id of this.refs.apply(kind, upserts as never, removals)) changed.add(id);
-    if (changed.size > 0) {
-      for (const feed of this.feeds) feed.reindexNaming(changed);
-    }
+    if (changed.size > 0) for (const feed of this.feeds) feed.reindexNaming(changed);
     if (!notify) return;
     this.scheduleIndexing();
     this.opts.onDataChanged?.([...changes.keys()]);

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { PurchaseOrder } from '../schema/entities/purchase-order.ts';
 import type { SpendRequest } from '../schema/entities/spend-request.ts';
 import { jsonResponse } from '../sync/testing.ts';
+import type { ReferenceWhere } from './contracts/views.ts';
 import type { MirrorRuntime } from './mirror-runtime.ts';
+import { countMatching } from './reference-cache.ts';
 import { testUuid } from './test-fixtures.ts';
 import { feedChange, mirrorDevice, outboxOver, serverRows } from './testing/mirror-device.ts';
 
@@ -87,6 +89,36 @@ describe('a spend request made offline', () => {
   });
 });
 
+describe('editing a draft offline (the Requests page’s "Edit draft")', () => {
+  it('shows the edit at once, then the submit; the outbox sends the create, the edit and the submit in order, once each', async () => {
+    const rt = await device('request-edit')();
+    await rt.commands.run('spendRequest.create', { ...budget, submit: false });
+    expect(await rt.get('spend_requests', REQUEST)).toMatchObject({ status: 'DRAFT', pending: 'pending' });
+    const patch = { amount: { amount: 65_000, currency: 'USD' }, description: 'Conference budget and travel', interval: 'MONTHLY' } as const;
+    expect((await rt.commands.run('spendRequest.update', { spend_request_id: REQUEST, patch })).result).toMatchObject({ ok: true });
+    expect(await rt.get('spend_requests', REQUEST)).toMatchObject({
+      status: 'DRAFT', amount: { amount: 65_000 }, description: 'Conference budget and travel', interval: 'MONTHLY', pending: 'pending',
+    });
+    expect((await rt.commands.run('spendRequest.update', { spend_request_id: REQUEST, patch: { submit: true } })).result).toMatchObject({ ok: true });
+    expect(await rt.get('spend_requests', REQUEST)).toMatchObject({ status: 'PENDING_APPROVAL', amount: { amount: 65_000 } });
+
+    const edited = { amount: { amount: 65_000, currency: 'USD' }, description: 'Conference budget and travel', interval: 'MONTHLY' as const };
+    const net = outboxOver(rt, [
+      jsonResponse(201, serverRequest({ status: 'DRAFT', approval_id: null, submitted_at: null })),
+      jsonResponse(200, serverRequest({ ...edited, status: 'DRAFT', approval_id: null, submitted_at: null, change_seq: 6 })),
+      jsonResponse(200, serverRequest({ ...edited, change_seq: 7 })),
+    ]);
+    net.outbox.kick();
+    await net.outbox.whenIdle();
+    expect(net.transport.requests.map((r) => `${r.method} ${new URL(r.url).pathname}`)).toEqual([
+      'POST /v1/auth/spend-requests', `PATCH /v1/auth/spend-requests/${REQUEST}`, `PATCH /v1/auth/spend-requests/${REQUEST}`,
+    ]);
+    expect(net.transport.requests.slice(1).map((r) => r.body)).toEqual([patch, { submit: true }]);
+    await expect.poll(async () => (await rt.get('spend_requests', REQUEST))?.change_seq).toBe(7);
+    expect(await rt.get('spend_requests', REQUEST)).toMatchObject({ status: 'PENDING_APPROVAL', amount: { amount: 65_000 }, pending: null });
+  });
+});
+
 describe('receiving items on a purchase order', () => {
   it('3 of 5 shows PARTIALLY_RECEIVED at once; more than is left is refused before queueing; sent once and kept until the feed brings the PO', async () => {
     const rt = await device('receive-items')();
@@ -134,5 +166,42 @@ describe('receiving items on a purchase order', () => {
     expect(pos(rt)[0]).toMatchObject({
       status: 'OPEN', lines: [{ received_quantity: 0 }], receipts: [], failure: { message: 'This purchase order is closed: nothing more can be received against it.' },
     });
+  });
+});
+
+describe('referenceCount: the nav’s cheap "any budget / any PO" read', () => {
+  const count = <K extends 'purchase_orders' | 'spend_allocations'>(rt: MirrorRuntime, kind: K, where?: ReferenceWhere<K>) =>
+    countMatching(rt.referenceRows(kind), where as Record<string, unknown> | undefined);
+  const allocation = (n: number, archived: boolean) => ({
+    id: testUuid(0x5a, n), name: `Budget ${n}`, description: null, owner_id: ACTOR.user_id, member_ids: [], card_ids: [],
+    limit: { amount: 100_000, currency: 'USD', interval: 'MONTHLY' }, end_date: null, spent: 0, left: 100_000, archived,
+    created_by: ACTOR.user_id, created_at: AT, business_id: ACTOR.business_id, change_seq: 10 + n, updated_at: AT, deleted: false,
+  });
+
+  it('counts the rows of one kind matching the fields named, as the reference data shows them', async () => {
+    const rt = await device('reference-count')();
+    expect(count(rt, 'purchase_orders')).toBe(0);
+    expect(count(rt, 'spend_allocations', { archived: false })).toBe(0);
+    await serverRows(rt, [
+      feedChange('purchase_orders', purchaseOrder(0)),
+      feedChange('spend_allocations', allocation(1, true)),
+      feedChange('spend_allocations', allocation(2, false)),
+      feedChange('spend_allocations', allocation(3, false)),
+    ]);
+    expect(count(rt, 'purchase_orders')).toBe(1);
+    expect(count(rt, 'purchase_orders', { status: 'RECEIVED' })).toBe(0);
+    expect(count(rt, 'spend_allocations')).toBe(3);
+    expect(count(rt, 'spend_allocations', { archived: false })).toBe(2);
+    expect(count(rt, 'spend_allocations', { archived: true, name: 'Budget 1' })).toBe(1);
+    // The same answer the whole reference data gives, without copying it.
+    expect(count(rt, 'spend_allocations', { archived: false })).toBe(rt.referenceData().spend_allocations.filter((a) => !a.archived).length);
+
+    // As shown: "Receive items" made offline moves the PO's status before the server answers.
+    expect((await rt.commands.run('itemReceipt.create', { id: RECEIPT, purchase_order_id: PO, lines: [{ po_line_id: LINE, quantity: 5 }], received_at: AT })).result)
+      .toMatchObject({ ok: true });
+    expect(count(rt, 'purchase_orders', { status: 'RECEIVED' })).toBe(1);
+    // A removal (an archived budget deleted from the feed) counts no more.
+    await rt.mirror.applyChanges([{ collection: 'spend_allocations', seq: 20, id: allocation(1, true).id, deleted: true, doc: null }], { seq: 20, epoch: 'e' });
+    expect(count(rt, 'spend_allocations')).toBe(2);
   });
 });

@@ -12,6 +12,14 @@ export type ReferenceMaps = { readonly [K in ReferenceCollection]: ReadonlyMap<s
 type WritableMaps = { readonly [K in ReferenceCollection]: Map<string, RowOf<K>> };
 type Identified<K extends ReferenceCollection> = RowOf<K> & { id: string };
 
+/** How many of `rows` match `where` (pure; the worker's cheap "any of kind" read). */
+export function countMatching(rows: Iterable<object>, where: Readonly<Record<string, unknown>> = {}): number {
+  const fields = Object.entries(where).filter(([, v]) => v !== undefined);
+  let n = 0;
+  for (const row of rows) if (fields.every(([f, v]) => (row as Record<string, unknown>)[f] === v)) n++;
+  return n;
+}
+
 /** The UI's ReferenceData is exactly one row list per reference collection (checked here). */
 type Rows = { [K in ReferenceCollection]: RowOf<K>[] };
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -1,5 +1,5 @@
 import type { ErrorV2 } from '../../schema/errors.ts';
-import type { QueriedCollection, RowOf } from '../../schema/collections.ts';
+import type { QueriedCollection, ReferenceCollection, RowOf } from '../../schema/collections.ts';
 import type { Transaction } from '../../schema/entities/transaction.ts';
 import type { Department } from '../../schema/entities/department.ts';
 import type { Location } from '../../schema/entities/location.ts';
@@ -55,6 +55,12 @@ export interface ReferenceData {
   /** Issue 29: the business's expense policies (the missing-items wizard evaluates them offline). */
   expense_policies: RowOf<'expense_policies'>[];
 }
+
+/**
+ * Equality on a reference row's scalar fields (`{ archived: false }`): what `referenceCount`
+ * counts. Every named field must be equal; none named counts every row.
+ */
+export type ReferenceWhere<K extends ReferenceCollection> = { [F in keyof RowOf<K>]?: Extract<RowOf<K>[F], string | number | boolean | null> };
 
 /**
  * A reference row that commands change, as shown (MirrorRuntime.referenceData), with the outbox

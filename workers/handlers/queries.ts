@@ -2,7 +2,7 @@ import type { QueriedCollection, RowOf } from '../../schema/collections.ts';
 import { SPEND_TRANSACTION_STATES } from '../../schema/reports.ts';
 import type { QueryApi } from '../api.ts';
 import type { WorkerContext } from '../worker-context.ts';
-import { ReferenceCache } from '../reference-cache.ts';
+import { countMatching, ReferenceCache } from '../reference-cache.ts';
 import { EMPTY_TOTALS, type MoneyFields, type QueryEngine } from '../query-engine.ts';
 import type { MirrorRuntime } from '../mirror-runtime.ts';
 
@@ -61,6 +61,12 @@ export function queryHandlers(ctx: WorkerContext): QueryApi {
       await Promise.race([rt.referencesLoaded, rt.ready]);
       // As shown: the reference rows commands change carry them (rows created offline included).
       return rt.referenceData();
+    },
+    async referenceCount(kind, where) {
+      const rt = ctx.host.runtime;
+      if (!rt) return 0;
+      await Promise.race([rt.referencesLoaded, rt.ready]);
+      return countMatching(rt.referenceRows(kind), where as Readonly<Record<string, unknown>> | undefined);
     },
     checkDuplicateInvoice: async (vendorId, invoiceNumber, billId) =>
       ctx.host.runtime?.duplicateInvoices(vendorId, invoiceNumber, billId) ?? { is_duplicate: false, bills: [] },

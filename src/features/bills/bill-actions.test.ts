@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { BillStatus } from '../../../schema/entities/bill.ts';
-import { bulkOffers, bulkOutcomeText, drawerActionLabel, drawerActions, OFFLINE_REASON, payBlock, payPlan, type OfferedBulkAction } from './bill-actions.ts';
+import type { PoMatch } from '../../../schema/bill-match.ts';
+import {
+  bulkOffers, bulkOutcomeText, drawerActionLabel, drawerActions, MISMATCH_HELD, mismatchReason, OFFLINE_REASON, payBlock, payPlan, type OfferedBulkAction,
+} from './bill-actions.ts';
 
 const bill = (n: number, status: BillStatus) => ({ id: `b${n}`, status });
 const offer = (selected: { id: string; status: BillStatus }[], action: OfferedBulkAction, online = true, limit?: number) =>
@@ -151,5 +154,57 @@ describe('payPlan: the bulk "Pay now" leaves out what the drawer would not pay (
     expect(payBlock(pay('x', { pending: 'conflict' }), verified, TODAY)).toBeNull();
     expect(payBlock(pay('x', { currency: 'EUR' }), verified, TODAY)).toMatchObject({ reason: 'vendor', message: expect.stringContaining('US dollars only') });
     expect(payBlock(pay('x', { status: 'SCHEDULED', payment_date: TODAY, payment_attempt: 2 }), verified, TODAY)).toMatchObject({ reason: 'processing' });
+  });
+});
+
+describe('payPlan: a bill MISMATCHED with its purchase order is said before paying and left out (issue 28)', () => {
+  const TODAY = '2026-03-10';
+  const verified = { name: 'Acme', bank_account: { verified_at: '2026-01-01T00:00:00Z' } } as never;
+  const L = (n: number) => `1111111${n}-1111-4111-8111-111111111111`;
+  const match = (status: PoMatch['status'], texts: string[] = []): PoMatch => ({
+    status, reasons: [],
+    lines: texts.map((text, i) => ({ line_id: L(i), po_line_id: null, matched: false, reasons: [{ code: 'QUANTITY_OVER_RECEIVED', text }] })),
+    override: status === 'OVERRIDDEN' ? { by: L(9), at: '2026-03-01T00:00:00Z', reason: 'Agreed by phone' } : null, checked_at: '2026-03-01T00:00:00Z',
+  } as PoMatch);
+  const pay = (id: string, po_match: PoMatch | null, over: Record<string, unknown> = {}) => ({
+    id, vendor_id: 'ok', status: 'APPROVED' as BillStatus, currency: 'USD', amount: 10_000, payment_date: null as string | null, payment_attempt: 0, pending: null as string | null, po_match, ...over,
+  });
+
+  it('refuses MISMATCHED bills with their reasons; MATCHED, OVERRIDDEN and bills with no PO are paid', () => {
+    const plan = payPlan([
+      pay('none', null),
+      pay('matched', match('MATCHED')),
+      pay('short', match('MISMATCHED', ['Billed 5, received 3'])),
+      pay('overridden', match('OVERRIDDEN', ['Billed 5, received 3'])),
+      pay('many', match('MISMATCHED', ['Billed 5, received 3', 'Unit price $50.00, PO $45.00', 'Billed 2, ordered 1']), { amount: 4_000 }),
+    ], () => verified, TODAY);
+    expect(plan.paying.map((b) => b.id)).toEqual(['none', 'matched', 'overridden']);
+    expect(plan.totals).toEqual([{ currency: 'USD', amount: 30_000, count: 3 }]);
+    expect(plan.refused.map((r) => [r.bill.id, r.reason])).toEqual([
+      ['short', 'Does not match its purchase order: Line 1: Billed 5, received 3.'],
+      ['many', 'Does not match its purchase order: Line 1: Billed 5, received 3. Line 2: Unit price $50.00, PO $45.00. (1 more in the bill)'],
+    ]);
+    expect(plan.skipped).toEqual([]);
+  });
+
+  it('a bill the pay rule already holds back is skipped for that, not refused twice', () => {
+    const plan = payPlan([pay('queued', match('MISMATCHED', ['Billed 5, received 3']), { pending: 'pending' })], () => verified, TODAY);
+    expect(plan.skipped.map((s) => s.bill.id)).toEqual(['queued']);
+    expect(plan.refused).toEqual([]);
+  });
+
+  it('mismatchReason is null unless MISMATCHED; says so even with no reason given', () => {
+    expect(mismatchReason(null)).toBeNull();
+    expect(mismatchReason(undefined)).toBeNull();
+    expect(mismatchReason(match('MATCHED'))).toBeNull();
+    expect(mismatchReason(match('OVERRIDDEN', ['x']))).toBeNull();
+    expect(mismatchReason(match('MISMATCHED'))).toBe('Does not match its purchase order: the match found a difference.');
+  });
+
+  it('the outcome counts what was held back before sending, by reason', () => {
+    const sent = [{ bill_id: 'a', ok: true }] as never;
+    expect(bulkOutcomeText('pay-now', sent, 0, [MISMATCH_HELD, MISMATCH_HELD, 'Its payment is already processing: it is not sent again.']).text).toBe(
+      `1 bill sent for payment. 2 not sent: ${MISMATCH_HELD} 1 not sent: Its payment is already processing: it is not sent again.`,
+    );
   });
 });

@@ -4,6 +4,7 @@ import {
 import type { BillStatus } from '../../../schema/entities/bill.ts';
 import type { BillBulkItem } from '../../../workers/api.ts';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
+import { matchReasonsText, type PoMatch } from '../../../schema/bill-match.ts';
 import { vendorPaymentCheck } from '../../../schema/vendor-rules.ts';
 import { formatCount } from '../../lib/format.ts';
 
@@ -103,9 +104,12 @@ const bills = (n: number) => `${formatCount(n)} ${n === 1 ? 'bill' : 'bills'}`;
 /**
  * The server's per-bill answer in words, with the bills left out before sending:
  * "2 bills sent for payment. 1 skipped: This bill is paid (status PAID) and cannot be paid now (…)."
- * Refusals with the same message are counted together.
+ * Refusals with the same message are counted together; so are `held`, the reasons of bills the
+ * page left out before sending (the pay rule's, a mismatch with the purchase order).
  */
-export function bulkOutcomeText(action: OfferedBulkAction, results: readonly BillBulkItem[], skipped: number): { text: string; failed: number } {
+export function bulkOutcomeText(
+  action: OfferedBulkAction, results: readonly BillBulkItem[], skipped: number, held: readonly string[] = [],
+): { text: string; failed: number } {
   const done = results.filter((r) => r.ok).length;
   const reasons = new Map<string, number>();
   for (const r of results) {
@@ -121,6 +125,9 @@ export function bulkOutcomeText(action: OfferedBulkAction, results: readonly Bil
   if (asked > 0) parts.push(`${bills(asked)} sent for payment approval: nothing is paid until the approvers approve.`);
   for (const [message, n] of reasons) parts.push(`${formatCount(n)} not changed: ${message}`);
   if (skipped > 0) parts.push(`${formatCount(skipped)} skipped: ${ruleWords(BILL_BULK_ACTIONS[action].action)}.`);
+  const kept = new Map<string, number>();
+  for (const why of held) kept.set(why, (kept.get(why) ?? 0) + 1);
+  for (const [why, n] of kept) parts.push(`${formatCount(n)} not sent: ${why}`);
   return { text: parts.filter(Boolean).join(' '), failed };
 }
 
@@ -199,6 +206,8 @@ export interface PayableBill {
   payment_attempt: number;
   /** The bill's unconfirmed change state as shown (null: none). */
   pending?: string | null;
+  /** Issue 28: the three-way match with its purchase order (MISMATCHED: the server refuses to pay it, PROCUREMENT_7013). */
+  po_match?: PoMatch | null;
 }
 
 /** A payment of the bill is on its way (sent on its payment date, not yet settled): nothing to pay again. */
@@ -230,22 +239,48 @@ export interface PayPlan<B> {
   paying: B[];
   /** Bills left out, each with why (a payment on its way, the vendor's bank details, or the currency). */
   skipped: { bill: B; reason: string }[];
+  /**
+   * Bills the server would refuse (issue 28: MISMATCHED with their purchase order, PROCUREMENT_7013),
+   * each with the match's reasons: said before sending, left out, the rest paid.
+   */
+  refused: { bill: B; reason: string }[];
   /** Sums of the paying bills per currency, most first: "$1,200.00 · €300.00". */
   totals: { currency: string; amount: number; count: number }[];
 }
 
 /**
+ * What a bulk outcome says of bills left out for their match, whatever their number ("2 not sent:
+ * …"); each bill's own reasons are in the confirmation and its drawer.
+ */
+export const MISMATCH_HELD = 'mismatched with the purchase order, which the server refuses to pay (the bill shows why: fix it, receive what is missing, or have an admin override the match).';
+
+/**
+ * Why the server refuses to pay a bill for its three-way match (MISMATCHED: PROCUREMENT_7013),
+ * with its first two reasons; null when the match lets it be paid (none, MATCHED, OVERRIDDEN).
+ */
+export function mismatchReason(m: PoMatch | null | undefined): string | null {
+  if (!m || m.status !== 'MISMATCHED') return null;
+  const reasons = matchReasonsText(m);
+  const more = reasons.length > 2 ? ` (${formatCount(reasons.length - 2)} more in the bill)` : '';
+  return `Does not match its purchase order: ${reasons.slice(0, 2).join(' ') || 'the match found a difference.'}${more}`;
+}
+
+/**
  * Splits bills to pay by the pay rule (`payBlock`: a payment already processing or waiting to
- * sync, a vendor that cannot be paid); each bill left out keeps why.
+ * sync, a vendor that cannot be paid) and by the three-way match (`mismatchReason`: the server
+ * would refuse a MISMATCHED bill); each bill left out keeps why.
  */
 export function payPlan<B extends PayableBill & { vendor_id: string; amount: number }>(
   bills: readonly B[], vendorOf: (id: string) => Pick<Vendor, 'name' | 'bank_account'> | undefined, today: string,
 ): PayPlan<B> {
   const paying: B[] = [];
   const skipped: { bill: B; reason: string }[] = [];
+  const refused: { bill: B; reason: string }[] = [];
   for (const bill of bills) {
     const block = payBlock(bill, vendorOf(bill.vendor_id), today);
+    const mismatch = block ? null : mismatchReason(bill.po_match);
     if (block) skipped.push({ bill, reason: block.message });
+    else if (mismatch) refused.push({ bill, reason: mismatch });
     else paying.push(bill);
   }
   const sums = new Map<string, { amount: number; count: number }>();
@@ -254,5 +289,5 @@ export function payPlan<B extends PayableBill & { vendor_id: string; amount: num
     sums.set(b.currency, { amount: s.amount + b.amount, count: s.count + 1 });
   }
   const totals = [...sums].map(([currency, s]) => ({ currency, ...s })).sort((a, b) => b.count - a.count);
-  return { paying, skipped, totals };
+  return { paying, skipped, refused, totals };
 }

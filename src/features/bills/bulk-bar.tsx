@@ -7,8 +7,9 @@ import type { DataClient } from '../../data-access/types.ts';
 import { formatCount, formatMoney } from '../../lib/format.ts';
 import type { SelectionApi } from '../../lib/list/use-selection.ts';
 import { localDay } from '../../lib/bill-labels.ts';
-import { BULK_WORDS, bulkOffers, OFFLINE_NOTE, payPlan, type BulkOffer, type OfferedBulkAction } from './bill-actions.ts';
+import { BULK_WORDS, bulkOffers, MISMATCH_HELD, OFFLINE_NOTE, payPlan, type BulkOffer, type OfferedBulkAction } from './bill-actions.ts';
 import { BulkValueDialog, ConfirmDialog, PaySummary } from './bill-dialogs.tsx';
+import { PayRefusals } from './bulk-pay-refusals.tsx';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { runBulkAction, type BulkOutcome } from './run-bill-call.ts';
 import { errorText } from '../../lib/error-text.ts';
@@ -61,26 +62,33 @@ function useBulkSend({ client, selection, online, vendorOf = () => undefined, on
     }
   }
 
-  async function queuePayments(ids: readonly string[]): Promise<BulkOutcome | null> {
+  async function queuePayments(ids: readonly string[], refused: number): Promise<BulkOutcome | null> {
     const r = await client.run('bill.payNow', { bill_ids: [...ids] });
     if (!r.ok) {
       toastError(errorText(r.error));
       return null;
     }
     const n = ids.length;
-    const text = `${formatCount(n)} ${n === 1 ? 'payment' : 'payments'} queued on this device (${sumsText(rows.filter((b) => ids.includes(b.id)))}): each is sent once, when you’re back online.`;
+    const left = refused > 0 ? ` ${formatCount(refused)} not queued: ${MISMATCH_HELD}` : '';
+    const text = `${formatCount(n)} ${n === 1 ? 'payment' : 'payments'} queued on this device (${sumsText(rows.filter((b) => ids.includes(b.id)))}): each is sent once, when you’re back online.${left}`;
     toastInfo(text);
     return { text, failed: 0 };
   }
 
   async function send(offer: BulkOffer, value?: string): Promise<boolean> {
+    // Paying: what the pay rule holds back or the server would refuse for its match (issue 28) is
+    // not sent; the confirmation listed each with why, the outcome says how many and why.
+    let held: string[] = [];
+    let refused = 0;
     if (offer.action === 'pay-now') {
       const plan = payPlan(rows.filter((b) => offer.eligible.includes(b.id)), vendorOf, localDay());
-      offer = { ...offer, eligible: plan.paying.map((b) => b.id), skipped: offer.skipped + plan.skipped.length };
+      offer = { ...offer, eligible: plan.paying.map((b) => b.id) };
+      held = [...plan.skipped.map((s) => s.reason), ...plan.refused.map(() => MISMATCH_HELD)];
+      refused = plan.refused.length;
       if (offer.eligible.length === 0) return false;
     }
     const ids = offer.eligible;
-    if (offer.action === 'pay-now' && !online) return run(offer.action, () => queuePayments(ids));
+    if (offer.action === 'pay-now' && !online) return run(offer.action, () => queuePayments(ids, refused));
     const base = { bill_ids: ids };
     const input = BULK_WORDS[offer.action].input;
     const req =
@@ -88,7 +96,7 @@ function useBulkSend({ client, selection, online, vendorOf = () => undefined, on
         : input === 'payment_date' ? { action: 'payment-date' as const, ...base, payment_date: value ?? '' }
           : input === 'memo' ? { action: 'memo' as const, ...base, memo: value ? value : null }
             : { action: offer.action as Exclude<OfferedBulkAction, 'due-date' | 'payment-date' | 'memo'>, ...base };
-    return run(offer.action, () => runBulkAction(client, req, offer.skipped));
+    return run(offer.action, () => runBulkAction(client, req, offer.skipped, held));
   }
 
   return { busy, send };
@@ -176,7 +184,14 @@ export function BillBulkActions(props: BulkActionsProps) {
   );
 }
 
-function ConfirmBulk({ offer, bills: chosen, online, vendorName, vendorOf, onClose, onConfirm, returnFocus }: {
+/** Why none of the chosen bills can be paid: the pay rule's reasons, their match, or both (each bill's own reason is listed). */
+function nonePayable(held: number, refused: number): string {
+  if (refused === 0) return 'None of these bills can be paid now: each one’s payment is already on its way, or its vendor cannot be paid through Ledgerline yet (add their bank details first: open a bill and choose Add bank details).';
+  if (held === 0) return `None of these bills can be paid: ${refused === 1 ? 'it does not match its purchase order' : 'none matches its purchase order'}, and the server refuses to pay a mismatched bill.`;
+  return 'None of these bills can be paid now: each one’s reason is listed below.';
+}
+
+export function ConfirmBulk({ offer, bills: chosen, online, vendorName, vendorOf, onClose, onConfirm, returnFocus }: {
   offer: BulkOffer; bills: BillView[]; online: boolean; vendorName(id: string): string; vendorOf(id: string): Vendor | undefined;
   onClose(): void; onConfirm(): Promise<boolean>; returnFocus(): HTMLElement | null | undefined;
 }) {
@@ -187,15 +202,18 @@ function ConfirmBulk({ offer, bills: chosen, online, vendorName, vendorOf, onClo
   const noun = `${formatCount(n)} ${n === 1 ? 'bill' : 'bills'}`;
   const sums = sumsText(bills);
   const skipped = offer.skipped > 0 ? ` ${formatCount(offer.skipped)} other selected ${offer.skipped === 1 ? 'bill is' : 'bills are'} left as ${offer.skipped === 1 ? 'it is' : 'they are'}.` : '';
+  // Issue 28: bills the server would refuse for their match are said first; the rest can go on.
+  const refused = plan?.refused.length ?? 0;
+  const rest = refused > 0 ? 'the other ' : '';
   const words = {
     'pay-now': n === 0
-      ? { title: 'Nothing can be paid now', description: `None of these bills can be paid now: each one’s payment is already on its way, or its vendor cannot be paid through Ledgerline yet (add their bank details first: open a bill and choose Add bank details).${skipped}`, confirm: 'Close', tone: 'primary' as const }
+      ? { title: 'Nothing can be paid now', description: `${nonePayable(plan?.skipped.length ?? 0, refused)}${skipped}`, confirm: 'Close', tone: 'primary' as const }
       : online
-      ? { title: `Pay ${noun} now?`, description: `${sums} is sent to the vendors now by ACH, each bill once; each settles in ${DEFAULT_SETTLEMENT_DAYS} bank business days and shows as processing until then.${skipped}`, confirm: `Pay ${sums}`, tone: 'primary' as const }
+      ? { title: `Pay ${rest}${noun} now?`, description: `${sums} is sent to the vendors now by ACH, each bill once; each settles in ${DEFAULT_SETTLEMENT_DAYS} bank business days and shows as processing until then.${skipped}`, confirm: refused > 0 ? `Pay the rest: ${sums}` : `Pay ${sums}`, tone: 'primary' as const }
       : {
-        title: `Queue ${noun} for payment?`,
+        title: `Queue ${rest}${noun} for payment?`,
         description: `You’re offline. These payments are kept on this device and each is sent once, as soon as there is a connection: ${sums} in all.${skipped}`,
-        confirm: `Queue ${sums}`,
+        confirm: refused > 0 ? `Queue the rest: ${sums}` : `Queue ${sums}`,
         tone: 'primary' as const,
       },
     'mark-bills-as-paid': { title: `Mark ${noun} as paid?`, description: `For bills paid outside Ledgerline (${sums}): no money moves here.${skipped}`, confirm: `Mark ${noun} as paid`, tone: 'primary' as const },
@@ -205,6 +223,7 @@ function ConfirmBulk({ offer, bills: chosen, online, vendorName, vendorOf, onClo
     <ConfirmDialog title={words.title} description={words.description} confirmLabel={words.confirm} tone={words.tone} onClose={onClose}
       // Nothing payable: the button only closes (nothing is sent).
       onConfirm={plan && n === 0 ? async () => true : onConfirm} returnFocus={returnFocus}>
+      {plan && <PayRefusals refused={plan.refused} vendorName={vendorName} />}
       {plan && <PaySummary plan={plan} vendorName={vendorName} />}
       {offer.action === 'pay-now' && bills.length > 0 && (
         // Every payment by vendor and amount: what money goes where is never only a total.

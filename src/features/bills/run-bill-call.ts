@@ -16,17 +16,18 @@ export const failureText = (r: BillCallFailure): string => errorText(r.error);
 
 /**
  * Sends a bulk action for the bills whose status allows it (`skipped`: the selected ones left
- * out) and words the server's per-bill answer. Null when the call itself was refused (toasted).
+ * out; `held`: why each bill the pay rule or its match kept back was not sent) and words the
+ * server's per-bill answer. Null when the call itself was refused (toasted).
  */
 export async function runBulkAction(
-  client: DataClient, req: BillBulkRequest & { action: OfferedBulkAction }, skipped: number,
+  client: DataClient, req: BillBulkRequest & { action: OfferedBulkAction }, skipped: number, held: readonly string[] = [],
 ): Promise<BulkOutcome | null> {
   const r = await client.billBulkAction(req);
   if (!r.ok) {
     toastError(failureText(r));
     return null;
   }
-  const outcome = bulkOutcomeText(req.action, r.results, skipped);
+  const outcome = bulkOutcomeText(req.action, r.results, skipped, held);
   (outcome.failed > 0 ? toastError : toastInfo)(outcome.text);
   return outcome;
 }

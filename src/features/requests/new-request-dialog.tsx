@@ -1,7 +1,7 @@
 import { useId, type FormEvent } from 'react';
 import type { LIMIT_INTERVALS } from '../../../schema/entities/card.ts';
-import type { SpendRequestType } from '../../../schema/entities/spend-request.ts';
-import type { SpendUser } from '../../../schema/entities/spend-user.ts';
+import type { SpendRequest, SpendRequestType } from '../../../schema/entities/spend-request.ts';
+import { fullName, type SpendUser } from '../../../schema/entities/spend-user.ts';
 import type { ReferenceData } from '../../../workers/api.ts';
 import { Button } from '../../components/button.tsx';
 import { Combobox } from '../../components/combobox.tsx';
@@ -35,7 +35,10 @@ export interface NewRequestDialogProps {
   reference: ReferenceData;
   /** "Request more" from a budget: GENERAL_EXPENSE naming it. */
   initialBudget?: string | undefined;
+  /** A draft to edit ("Edit draft"): the same form, prefilled; saved with `spendRequest.update`. */
+  editing?: SpendRequest | undefined;
   onClose(): void;
+  /** Saved (made, or the draft edited): the request's id. */
   onCreated(id: string): void;
   returnFocus?: () => HTMLElement | null | undefined;
 }
@@ -47,10 +50,12 @@ export interface NewRequestDialogProps {
  * (managers for their team, bookkeepers for anyone). The procurement rules' words show under the
  * fields before anything is sent. "Submit for approval" or "Save as draft": the
  * `spendRequest.create` command with a client id (one per dialog), offline too — the row shows
- * at once, waiting to sync.
+ * at once, waiting to sync. With `editing` it is "Edit draft": the draft's values, its type and
+ * whom it is for fixed (the server keeps them), "Save draft" or "Submit for approval" as one
+ * `spendRequest.update`, offline too.
  */
-export function NewRequestDialog({ client, viewer, currency, reference, initialBudget, onClose, onCreated, returnFocus }: NewRequestDialogProps) {
-  const form = useRequestForm({ client, viewer, currency, reference, initialBudget, onCreated });
+export function NewRequestDialog({ client, viewer, currency, reference, initialBudget, editing, onClose, onCreated, returnFocus }: NewRequestDialogProps) {
+  const form = useRequestForm({ client, viewer, currency, reference, initialBudget, editing, onCreated });
   const { online, values, errors, formError, busy, today, forOptions, budgets, vendorOptions, currencies, budget, set, setValues, chooseType, chooseBudget, save } = form;
   const base = useId();
 
@@ -58,8 +63,10 @@ export function NewRequestDialog({ client, viewer, currency, reference, initialB
   const cardLike = values.type === 'PHYSICAL_CARD' || (values.type === 'GENERAL_EXPENSE' && !values.spend_allocation_id);
   return (
     <Modal
-      title="New request"
-      description="Ask before you spend. Your manager or an approver reviews it; once approved, the card, the budget or the purchase order is issued."
+      title={editing ? 'Edit draft' : 'New request'}
+      description={editing
+        ? 'Change what you need, then keep it as a draft or submit it for approval. Nothing is sent for approval until you submit.'
+        : 'Ask before you spend. Your manager or an approver reviews it; once approved, the card, the budget or the purchase order is issued.'}
       size="lg"
       onClose={onClose}
       returnFocus={returnFocus}
@@ -69,10 +76,12 @@ export function NewRequestDialog({ client, viewer, currency, reference, initialB
       }}
     >
       <FormError message={formError} />
-      <TypeChoices idBase={base} type={values.type} autoFocus={!form.initialBudget} onChoose={chooseType} />
+      {editing
+        ? <FixedType type={values.type} forName={editing.user_id === viewer.id ? null : forName(reference, editing.user_id)} />
+        : <TypeChoices idBase={base} type={values.type} autoFocus={!form.initialBudget} onChoose={chooseType} />}
 
       <div className="modal-fields request-fields">
-        {forOptions.length > 0 && (
+        {!editing && forOptions.length > 0 && (
           <SelectField label="Request for" value={values.for_user_id} leading={[{ value: '', label: 'Myself' }]} options={forOptions}
             onChange={(v) => {
               set('for_user_id', v);
@@ -127,10 +136,29 @@ export function NewRequestDialog({ client, viewer, currency, reference, initialB
       )}
       <div className="modal-actions">
         <Button variant="ghost" onClick={onClose}>Cancel</Button>
-        <Button variant="secondary" loading={busy === 'draft'} disabled={busy !== null} onClick={() => void save(false)}>Save as draft</Button>
+        <Button variant="secondary" loading={busy === 'draft'} disabled={busy !== null} onClick={() => void save(false)}>{editing ? 'Save draft' : 'Save as draft'}</Button>
         <Button type="submit" variant="primary" loading={busy === 'submit'} disabled={busy !== null}>Submit for approval</Button>
       </div>
     </Modal>
+  );
+}
+
+const forName = (reference: ReferenceData, id: string) => {
+  const u = reference.users.find((x) => x.id === id);
+  return u ? fullName(u) : 'someone not on this device';
+};
+
+/** Editing a draft: its type (and whom it is for) as they stay — a draft keeps them; another type is a new request. */
+function FixedType({ type, forName: who }: { type: SpendRequestType; forName: string | null }) {
+  const choice = TYPE_CHOICES.find((c) => c.type === type)!;
+  return (
+    <div className="request-type-fixed">
+      <RequestTypeIcon type={type} size={20} />
+      <span className="request-type-words">
+        <strong>{choice.label}{who ? ` · for ${who}` : ''}</strong>
+        <span className="muted">A draft keeps its type{who ? ' and whom it is for' : ''}: for another, make a new request.</span>
+      </span>
+    </div>
   );
 }
 

@@ -30,6 +30,8 @@ export interface RequestDrawerProps {
   viewer: SpendUser;
   names: RequestListNames;
   version: number;
+  /** "Edit" on a draft: the page opens the request form on it. */
+  onEdit?(row: RequestRow): void;
   onClose(): void;
   returnFocus(): HTMLElement | null | undefined;
 }
@@ -39,11 +41,12 @@ type Confirm = 'cancel' | 'delete' | null;
 /**
  * One request: amount, status and sync mark, who it is for and who asked, what it is (vendor and
  * lines, budget, interval), what came of it (a link), what approving will do while it waits, the
- * rejection reason, the timeline, its documents; and for the requester Submit (a draft), Cancel
+ * rejection reason, the timeline, its documents; and for the requester Edit draft (the request
+ * form, prefilled: `onEdit`), Submit (a draft), Cancel
  * (draft or pending, confirmed) and Delete (a draft, or what never took effect), each a command
  * that works offline. Non-modal: the list beside it stays live.
  */
-export function RequestDrawer({ id, client, viewer, names, version, onClose, returnFocus }: RequestDrawerProps) {
+export function RequestDrawer({ id, client, viewer, names, version, onEdit, onClose, returnFocus }: RequestDrawerProps) {
   const [row, setRow] = useState<RequestRow | null | undefined>(undefined);
   const [confirm, setConfirm] = useState<Confirm>(null);
   const [busy, setBusy] = useState(false);
@@ -65,7 +68,7 @@ export function RequestDrawer({ id, client, viewer, names, version, onClose, ret
 
   const title = row ? `${REQUEST_TYPE_LABELS[row.type]} · ${requestAmountText(row)}` : row === null ? 'Request not found' : 'Request';
   const mine = row ? row.user_id === viewer.id || row.requested_by === viewer.id : false;
-  const may = (action: 'submit' | 'cancel' | 'delete') => !!row && mine && checkSpendRequestAction(action, row.status).ok;
+  const may = (action: 'edit' | 'submit' | 'cancel' | 'delete') => !!row && mine && checkSpendRequestAction(action, row.status).ok;
 
   async function command(run: () => Promise<{ ok: boolean; error?: { error_code?: string; message?: string } }>, done: string): Promise<boolean> {
     setBusy(true);
@@ -117,6 +120,7 @@ export function RequestDrawer({ id, client, viewer, names, version, onClose, ret
           <RequestDocuments request={row} client={client} online={online} mayAttach={mine && checkSpendRequestAction('attach', row.status).ok} />
           {(may('submit') || may('cancel') || may('delete')) && (
             <div className="drawer-actions">
+              {onEdit && may('edit') && <Button variant="secondary" disabled={busy} onClick={() => onEdit(row)}>Edit draft</Button>}
               {may('submit') && (
                 <Button variant="primary" loading={busy} onClick={() => void command(
                   () => client.run('spendRequest.update', { spend_request_id: row.id, patch: { submit: true } }), 'Request sent for approval.',

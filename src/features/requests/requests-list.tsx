@@ -50,7 +50,8 @@ export function requestColumns(names: RequestListNames, team: boolean): readonly
     { key: 'amount', header: 'Amount', className: 'cell-amount', cell: (row) => requestAmountText(row) },
     {
       key: 'needed', header: 'Needed by', className: 'cell-date', muted: (row) => !row.needed_by,
-      cell: (row) => (row.needed_by ? formatClaimDate(row.needed_by) : '—'),
+      // On a phone card the column header is gone: the date says what it is ("Needed by Dec 15"); no date says nothing there.
+      cell: (row) => (row.needed_by ? <><span className="request-needed-label">Needed by </span>{formatClaimDate(row.needed_by)}</> : '—'),
     },
     {
       key: 'status',

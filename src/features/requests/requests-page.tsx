@@ -58,12 +58,14 @@ function Requests({ viewer }: { viewer: SpendUser }) {
   });
 
   const [creating, setCreating] = useState(() => peekNewRequest() || search.new === 'request');
+  /** The draft the request form edits (from its drawer's "Edit draft"). */
+  const [editing, setEditing] = useState<RequestRow | null>(null);
   useEffect(clearNewRequest, []);
   const openNew = useCallback(() => setCreating(true), []);
   usePageCommands(useMemo(() => [newRequestCommand(() => setCreating(true))], []));
   const openRow = useCallback((row: RequestRow) => setSearch({ open: row.id }), [setSearch]);
   const closeRow = useCallback(() => setSearch({ open: undefined }), [setSearch]);
-  const list = useListPage({ key, rows, openId: search.open, onOpen: openRow, onClose: closeRow, dialogOpen: creating });
+  const list = useListPage({ key, rows, openId: search.open, onOpen: openRow, onClose: closeRow, dialogOpen: creating || editing !== null });
 
   const filtered = search.status !== undefined || search.type !== undefined;
   const columns = useMemo(() => requestColumns(names, view === 'team'), [names, view]);
@@ -78,7 +80,7 @@ function Requests({ viewer }: { viewer: SpendUser }) {
     [columns, names, view, search.status, search.type, filtered, rows.waiting, openNew, setSearch],
   );
 
-  const body = <ListPage spec={spec} list={list} loading={rows.total === null} filtered={filtered} quiet={creating} />;
+  const body = <ListPage spec={spec} list={list} loading={rows.total === null} filtered={filtered} quiet={creating || editing !== null} />;
   return (
     <div className="requests-page">
       <div className="page-header">
@@ -102,7 +104,7 @@ function Requests({ viewer }: { viewer: SpendUser }) {
         body
       )}
       {search.open && (
-        <RequestDrawer id={search.open} client={client} viewer={viewer} names={names} version={dataVersion} onClose={() => {
+        <RequestDrawer id={search.open} client={client} viewer={viewer} names={names} version={dataVersion} onEdit={setEditing} onClose={() => {
           closeRow();
           list.gridElement()?.focus();
         }} returnFocus={list.gridElement} />
@@ -123,6 +125,17 @@ function Requests({ viewer }: { viewer: SpendUser }) {
             setSearch({ new: undefined, budget: undefined, view: undefined, open: id });
           }}
           returnFocus={list.gridElement}
+        />
+      )}
+      {editing && (
+        <NewRequestDialog
+          client={client}
+          viewer={viewer}
+          currency={currency}
+          reference={reference.data}
+          editing={editing}
+          onClose={() => setEditing(null)}
+          onCreated={() => setEditing(null)}
         />
       )}
     </div>
