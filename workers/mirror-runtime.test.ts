@@ -47,10 +47,22 @@ describe('MirrorRuntime cold start', () => {
     // A filtered query waits for the engine instead, and then agrees with the fast path.
     release();
     const filtered = await rt.queryTransactions({ filter: { amount_min: 0 }, sort: 'occurred_desc', offset: 0, limit: 5 });
-    expect(rt.isReady).toBe(true);
+    expect(filtered.total).toBe(rows.filter((r) => r.amount >= 0).length);
     expect(filtered.rows.every((r) => r.amount >= 0)).toBe(true);
     const late = await rt.queryTransactions({ filter: {}, sort: 'occurred_desc', offset: 0, limit: 25 });
     expect(late.rows.map((r) => r.id)).toEqual(newest);
+  });
+
+  it('answers a query of another collection once its own rows are loaded, not every collection\'s', async () => {
+    const { rt, release } = await seeded(6000);
+    release();
+    const claims = await rt.query('reimbursements', { filter: { statuses: ['DRAFT'] }, sort: 'date_desc', offset: 0, limit: 5 });
+    expect(claims.total).toBe(0);
+    // The 6,000 transactions (three load pages) are still loading: the claims did not wait for them.
+    expect(rt.isReady).toBe(false);
+    await rt.ready;
+    const all = await rt.queryTransactions({ filter: { amount_min: -1e12 }, sort: 'occurred_desc', offset: 0, limit: 1 });
+    expect(all.total).toBe(6000);
   });
 
   it('lets the first page read finish before the engine load goes on', async () => {

@@ -10,7 +10,7 @@ import { findDuplicateInvoices } from '../schema/bill-rules.ts';
 import type {
   CollectionPage, CollectionQuery, DuplicateInvoiceResult, QueryResult, ReferenceData, RowView, TransactionQuery, TransactionView,
 } from './api.ts';
-import { COUNTED_COLLECTION, createFeeds, type CollectionFeed, type FirstPage } from './collection-feed.ts';
+import { COUNTED_COLLECTION, createFeeds, FirstPageReads, isDefaultView, type CollectionFeed, type FirstPage } from './collection-feed.ts';
 import { CommandRunner } from './command-runner.ts';
 import { openMirrorDatabase, type MirrorDatabase } from './db.ts';
 import { byKind, scanReferences, subscribeReferences, type ReferenceRow } from './reference-feed.ts';
@@ -108,7 +108,9 @@ export class MirrorRuntime {
     defer: (fn) => (this.opts.defer ?? ((f: () => void) => setTimeout(f, 0)))(fn),
   });
   /** Default first pages being read from IndexedDB: the engine load pauses for them. */
-  private firstPageReads = new Set<Promise<unknown>>();
+  private readonly firstPageReads = new FirstPageReads();
+  /** Each feed's load, once started (loadFeed). */
+  private readonly feedLoads = new Map<string, Promise<boolean>>();
   private closed = false;
 
   private constructor(
@@ -170,8 +172,8 @@ export class MirrorRuntime {
     if (!this.loaded) {
       // The cold-start first page is read from the negated-time index (entries declaring one).
       const first = this.feedOf[collection].firstPage;
-      if (first && isDefaultView(q, first.sort)) return this.prioritised(this.firstPageFromDb(collection, first, q, t0));
-      await this.ready;
+      if (first && isDefaultView(q, first.sort)) return this.firstPageReads.add(this.firstPageFromDb(collection, first, q, t0));
+      await this.loadedOne(collection);
     }
     // Through the feed's engine: `this.engines[collection]` is a union TypeScript cannot tie to C.
     const result = this.feedOf[collection].engine.query(q as never);
@@ -279,19 +281,20 @@ export class MirrorRuntime {
     return { rows: docs.map((d) => view(show(d)) as RowView<C>), total, offset: q.offset, took_ms: performance.now() - t0 };
   }
 
-  /**
-   * The first page's IndexedDB cursor advances one row per event-loop turn: behind the load's
-   * page-sized tasks it crawled (a 2 s cold start at 20k rows). The load yields to it instead.
-   */
-  private prioritised<T>(read: Promise<T>): Promise<T> {
-    this.firstPageReads.add(read);
-    const drop = () => void this.firstPageReads.delete(read);
-    read.then(drop, drop);
-    return read;
+  /** One feed's load, started once: by load() in order, or first by a query waiting for it (Requests need not wait for 100k transactions). */
+  private loadFeed(feed: CollectionFeed): Promise<boolean> {
+    let loading = this.feedLoads.get(feed.name);
+    if (!loading) {
+      loading = feed.load(LOAD_PAGE, () => this.firstPageReads.settled(), () => this.closed);
+      this.feedLoads.set(feed.name, loading);
+    }
+    return loading;
   }
 
-  private async yieldToFirstPages(): Promise<void> {
-    while (this.firstPageReads.size > 0) await Promise.allSettled([...this.firstPageReads]);
+  /** Resolves when `collection`'s rows are all in its engine (references and outbox first, as the load). */
+  private async loadedOne(collection: QueriedCollection): Promise<void> {
+    await Promise.race([this.referencesLoaded, this.ready]);
+    if (!this.loaded) await this.loadFeed(this.feedOf[collection]);
   }
 
   private async load(): Promise<void> {
@@ -299,9 +302,7 @@ export class MirrorRuntime {
     await this.opts.beforeLoad?.();
     await this.loadReferences();
     this.resolveReferences();
-    const between = () => this.yieldToFirstPages();
-    const stopped = () => this.closed;
-    for (const feed of this.feeds) if (!(await feed.load(LOAD_PAGE, between, stopped))) return;
+    for (const feed of this.feeds) if (!(await this.loadFeed(feed))) return;
     this.loaded = true;
     this.touchedWhileLoading.clear();
     for (const feed of this.feeds) feed.touched = null;
@@ -369,7 +370,7 @@ export class MirrorRuntime {
 
   private async loadReferences(): Promise<void> {
     for await (const page of scanReferences(this.db, LOAD_PAGE)) {
-      await this.yieldToFirstPages();
+      await this.firstPageReads.settled();
       // As for rows: what the change stream delivered during the load is newer than this page.
       this.applyReferences(page.filter((r) => !this.touchedWhileLoading.has(r.key)), false);
     }
@@ -393,8 +394,3 @@ export class MirrorRuntime {
 }
 
 const NO_ACTOR: CommandActor = { user_id: '', business_id: '' };
-
-function isDefaultView(q: { filter: object; sort: string }, sort: string): boolean {
-  const empty = Object.values(q.filter).every((v) => v === undefined || v === '' || (Array.isArray(v) && v.length === 0));
-  return empty && q.sort === sort;
-}
