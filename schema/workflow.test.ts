@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluateWorkflow, executionStatus, findLoop, workflowProblems, type WorkflowRule, type WorkflowSubject } from './workflow.ts';
+import { evaluateWorkflow, executionStatus, findLoop, workflowProblems, type WorkflowCondition, type WorkflowRule, type WorkflowSubject } from './workflow.ts';
 import { canvasToWorkflow, workflowToCanvas } from './workflow-canvas.ts';
 
 const R1 = '00000000-0000-4000-8000-000000000101';
@@ -37,7 +37,7 @@ describe('evaluateWorkflow', () => {
     [{ kind: 'person', in: [U] } as const, true],
     [{ kind: 'vendor', in: [U] } as const, false],
     [{ kind: 'policy_violation', codes: ['missing_receipt'] } as const, false],
-  ])('condition %j → %s', (condition, met) => {
+  ] as [WorkflowCondition, boolean][])('condition %j → %s', (condition, met) => {
     expect(evaluateWorkflow({ rules: [{ id: R1, conditions: [condition], actions: [{ kind: 'comment', text: 'x' }] }] }, claim(100)).rule_id !== null).toBe(met);
   });
 });
