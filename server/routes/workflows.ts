@@ -5,13 +5,18 @@ import {
 import { isAdmin } from '../../schema/roles.ts';
 import type { Actor } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
+import { ACTIONS } from '../domain/workflows/actions.ts';
 import { dryRun } from '../domain/workflows/dry-run.ts';
+import { installWorkflowActions } from '../domain/workflows/engine.ts';
 import { listExecutions } from '../domain/workflows/executions.ts';
 import {
   createWorkflow as create, deleteRule, deleteWorkflow as remove, draftOf, findWorkflow, listWorkflows as list, patchWorkflow, putRule, saveCanvas,
 } from '../domain/workflows/store.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { inWriteTx } from './admin.ts';
+
+// The engine runs inside other domains' writes; its actions call those writes, so they are handed to it from here.
+installWorkflowActions(ACTIONS);
 
 /** Automation workflows (issue 29): admins only (rules in domain/workflows/). */
 const writerOf = (ctx: { actor: Actor | null }) => {

@@ -3,7 +3,7 @@ import { resolveChain, type InstanceStep, type PolicyObjectType } from '../../..
 import { reimbursementSchema } from '../../../schema/entities/reimbursement.ts';
 import { isAdmin } from '../../../schema/roles.ts';
 import { formatMoney } from '../../../schema/money.ts';
-import { TRIGGER_LABELS, type ActionResult, type Workflow, type WorkflowAction, type WorkflowSubject, type WorkflowTrigger } from '../../../schema/workflow.ts';
+import { TRIGGER_LABELS, type ActionResult, type Workflow, type WorkflowAction, type WorkflowSubject } from '../../../schema/workflow.ts';
 import { sendMail } from '../../auth/email-otp.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import { ApiError } from '../../core/errors.ts';
@@ -15,7 +15,7 @@ import { moveCard } from '../cards.ts';
 import { codeTransaction } from '../coding.ts';
 import { COLLECTIONS, writeMirrored } from '../collections.ts';
 import { storeReimbursement } from '../reimbursements.ts';
-import type { LoadedSubject } from './subjects.ts';
+import type { Act } from './action-types.ts';
 
 /**
  * What each workflow action does to the trigger's object (issue 29), through the domain's own
@@ -23,8 +23,6 @@ import type { LoadedSubject } from './subjects.ts';
  * write, locks through the card machine, approvals through the decide path. An action that cannot
  * act answers SKIPPED with the reason; one that throws is FAILED by the engine, never the trigger.
  */
-export type ActionRun = { tx: Queryable; businessId: string; workflow: Workflow; trigger: WorkflowTrigger; loaded: LoadedSubject; now: Date };
-type Act = (run: ActionRun, action: never) => Promise<Omit<ActionResult, 'kind'>>;
 
 const done = (detail: string) => ({ status: 'DONE' as const, detail });
 const skipped = (detail: string) => ({ status: 'SKIPPED' as const, detail });

@@ -6,7 +6,7 @@ import {
 import { ApiError } from '../../core/errors.ts';
 import { currentScope, runInScope } from '../../core/workflow-scope.ts';
 import type { Queryable } from '../../db/db.ts';
-import { ACTIONS, type ActionRun } from './actions.ts';
+import type { ActionRun, Act } from './action-types.ts';
 import { enabledWorkflows } from './store.ts';
 import { loadSubject, type LoadedSubject } from './subjects.ts';
 
@@ -21,6 +21,16 @@ import { loadSubject, type LoadedSubject } from './subjects.ts';
  * the domain writes' own hooks, one level deeper (core/workflow-scope.ts); past
  * MAX_WORKFLOW_DEPTH the run stops with the error in its log.
  */
+
+/**
+ * The actions' table (actions.ts), installed by the routes layer (routes/workflows.ts): the actions
+ * call the domain writes whose hooks call this engine, so the engine cannot import them without
+ * an import cycle. Without it (a script with no app) a matched rule's actions are recorded FAILED.
+ */
+let ACTIONS: Readonly<Record<string, Act>> | null = null;
+export function installWorkflowActions(actions: Readonly<Record<string, Act>>): void {
+  ACTIONS = actions;
+}
 
 /** The event's occurrence: only triggers an object can raise more than once tell their occurrences apart. */
 const REPEATABLE: readonly WorkflowTrigger[] = ['transaction.coded', 'claim.submitted'];
@@ -66,8 +76,10 @@ async function runOne(tx: Queryable, businessId: string, w: Workflow, trigger: W
   } else {
     const run: ActionRun = { tx, businessId, workflow: w, trigger, loaded, now };
     for (const [i, action] of evaluation.actions.entries()) {
-      const act = ACTIONS[action.kind] as (r: ActionRun, a: typeof action) => Promise<Omit<ActionResult, 'kind'>>;
-      const out = await savepoint(tx, `workflow_action_${depth}_${i}`, () => runInScope({ depth: depth + 1 }, () => act(run, action)));
+      const act = ACTIONS?.[action.kind] as ((r: ActionRun, a: typeof action) => Promise<Omit<ActionResult, 'kind'>>) | undefined;
+      const out = act
+        ? await savepoint(tx, `workflow_action_${depth}_${i}`, () => runInScope({ depth: depth + 1 }, () => act(run, action)))
+        : { ok: false as const, error: new Error('Workflow actions are not available in this process.') };
       results.push({ kind: action.kind, ...(out.ok ? out.value : { status: 'FAILED' as const, detail: errorText(out.error) }) });
     }
     const failed = results.find((r) => r.status === 'FAILED');
@@ -84,16 +96,33 @@ async function runOne(tx: Queryable, businessId: string, w: Workflow, trigger: W
 /**
  * Runs the business's enabled workflows of `event.trigger` on its object, in the caller's
  * transaction. Never throws: whatever goes wrong is undone to the savepoint and logged, so the
- * trigger's own write commits as it would without workflows.
+ * trigger's own write commits as it would without workflows. A business without an enabled
+ * workflow of the trigger pays one indexed read (workflows_by_trigger).
  */
 export async function runWorkflows(tx: Queryable, businessId: string, event: TriggerEvent, now: Date = new Date()): Promise<void> {
+  await runWorkflowsOn(tx, businessId, event.trigger, [event.objectId], now);
+}
+
+/** The same for several objects of one trigger (bulk coding): one read of the workflows for all of them. */
+export async function runWorkflowsOn(tx: Queryable, businessId: string, trigger: WorkflowTrigger, objectIds: readonly string[], now: Date = new Date()) {
   const depth = currentScope().depth;
-  const out = await savepoint(tx, `workflow_run_${depth}`, async () => {
-    const workflows = await enabledWorkflows(tx, businessId, event.trigger);
+  try {
+    const workflows = await enabledWorkflows(tx, businessId, trigger);
     if (workflows.length === 0) return;
-    const loaded = await loadSubject(tx, businessId, event.trigger, event.objectId);
-    if (!loaded) return;
-    for (const w of workflows) await runOne(tx, businessId, w, event.trigger, loaded, depth, now);
-  });
-  if (!out.ok) console.error(`[ledgerline] workflows for ${event.trigger} ${event.objectId} stopped: ${errorText(out.error)}`);
+    const out = await savepoint(tx, `workflow_run_${depth}`, async () => {
+      for (const id of objectIds) {
+        const loaded = await loadSubject(tx, businessId, trigger, id);
+        if (loaded) for (const w of workflows) await runOne(tx, businessId, w, trigger, loaded, depth, now);
+      }
+    });
+    if (!out.ok) throw out.error;
+  } catch (error) {
+    console.error(`[ledgerline] workflows for ${trigger} stopped: ${errorText(error)}`);
+  }
+}
+
+/** A created row handed back after its trigger's workflows ran (for a route whose domain write returns the row). */
+export async function afterTrigger<T extends { id: string; business_id: string }>(tx: Queryable, trigger: WorkflowTrigger, row: T): Promise<T> {
+  await runWorkflows(tx, row.business_id, { trigger, objectId: row.id });
+  return row;
 }
