@@ -136,7 +136,7 @@ describe.each(await testDatabases())('workflows on %s', (kind) => {
     expect(txnLogs.map((e) => [e.trigger, e.depth, e.status]).sort()).toEqual([['transaction.coded', 2, 'SUCCEEDED'], ['transaction.created', 1, 'SUCCEEDED']]);
     expect((await mails(a.email('employee'))).some((m) => m.subject === 'Coded: a card transaction is coded' && m.body.includes(`/transactions?open=${txnId}`))).toBe(true);
     // A bill: one more approval step, the bookkeeper's.
-    const bill = await request<{ id: string }>(t.app, 'POST', '/v1/auth/bills', { token: tokens.admin, body: {
+    const bill = await request<{ id: string }>(t.app, 'POST', '/v1/auth/bill-pay', { token: tokens.admin, body: {
       vendor_id: vendor, invoice_number: `INV-${randomUUID().slice(0, 8)}`, invoice_date: '2026-11-01', due_date: '2026-11-30', currency: 'USD',
       line_items: [{ description: 'Paper', amount: 12_000 }], submit: true,
     } });
