@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { workflowExecutionSchema, workflowSchema, type Workflow, type WorkflowExecution } from '../../schema/workflow.ts';
 import { runInScope } from '../core/workflow-scope.ts';
 import { runWorkflows } from '../domain/workflows/engine.ts';
+import { workflowReceiptRequirements } from '../domain/workflows/requirements.ts';
 import { useTestApp } from '../test-app.ts';
 import { testDatabases } from '../test-db.ts';
 import { makeBusiness, makeVendor, refusal, request, signIn, type Fixture, type FixtureRole } from '../test-fixtures.ts';
@@ -162,6 +163,18 @@ describe.each(await testDatabases())('workflows on %s', (kind) => {
     expect(page.body.data).toHaveLength(1);
     expect(page.body.page.next).not.toBeNull();
     for (const w of ws) await disable(w.id);
+  });
+
+  it('transaction.cleared (raised by a clearing write such as the travel charge) requires a receipt the missing-items call can read', async () => {
+    const w = await saved({ name: 'Cleared', trigger: 'transaction.cleared', conditions: [{ kind: 'person', in: [a.users.manager] }], actions: [{ kind: 'require_receipt' }] });
+    const [mine, other] = [a.transactions.manager[0]!, a.transactions.employee[0]!];
+    await t.db.transaction(async (tx) => {
+      for (const id of [mine, other]) await runWorkflows(tx, a.businessId, { trigger: 'transaction.cleared', objectId: id });
+    });
+    expect([...await workflowReceiptRequirements(t.db, a.businessId, [mine, other])]).toEqual([mine]);
+    expect(await workflowReceiptRequirements(t.db, b.businessId, [mine])).toEqual(new Set());
+    expect((await executions(`object_id=${other}`)).find((e) => e.workflow_id === w.id)).toMatchObject({ status: 'NO_MATCH', actions: [] });
+    await disable(w.id);
   });
 
   it('runs a workflow once per event: fired twice, and raced twice, one execution and one mail', async () => {

@@ -247,15 +247,12 @@ export async function saveCanvas(tx: Queryable, businessId: string, userId: stri
   if (!read.ok) throw new ApiError('WORKFLOW_7006', undefined, read.problems);
   const d: Draft = { name: body.name, enabled: body.enabled, trigger: read.trigger, rules: read.rules };
   const saved = body.id ? await replaceWorkflow(tx, businessId, userId, body.id, d, now, body.canvas) : await createWorkflow(tx, businessId, userId, d, now, body.canvas);
-  // Rules drawn without an id got one on save: the stored canvas names them so the next read keeps the drawing.
-  const rules = saved.workflow.rules;
-  let i = 0;
+  // Rules drawn without an id got one on save: the stored canvas names them so the next read keeps the drawing (positions as drawn).
+  const order = orderedRuleNodes(body.canvas);
   const canvas: Canvas = {
     edges: body.canvas.edges,
-    nodes: body.canvas.nodes.map((n) => n), // positions as drawn
+    nodes: body.canvas.nodes.map((n) => (n.type === 'rule' ? { ...n, rule_id: saved.workflow.rules[order.indexOf(n.id)]!.id } : n)),
   };
-  const ruleNodes = orderedRuleNodes(body.canvas);
-  canvas.nodes = canvas.nodes.map((n) => (n.type === 'rule' ? { ...n, rule_id: rules[ruleNodes.indexOf(n.id)]?.id ?? rules[i++]!.id } : n));
   await tx.query('UPDATE workflows SET canvas = $3::jsonb WHERE business_id = $1 AND id = $2', [businessId, saved.workflow.id, JSON.stringify(canvas)]);
   return { workflow: saved.workflow, canvas };
 }
