@@ -123,19 +123,21 @@ async function assertReferences(db: Queryable, businessId: string, rules: Draft[
   }
 }
 
-/** Rule ids: kept when sent (unique, and not another workflow's), new ones otherwise. */
+/**
+ * Rule ids are the server's: one sent is kept only when it already names a rule of this workflow
+ * (an edit keeps its rules addressable); any other gets a new id, so a caller can neither take
+ * another workflow's rule id nor plant an id of its choosing.
+ */
 async function nameRules(db: Queryable, businessId: string, workflowId: string, rules: Draft['rules']): Promise<WorkflowRule[]> {
-  const named = rules.map((r) => ({ id: r.id ?? randomUUID(), conditions: r.conditions, actions: r.actions }));
+  const own = new Set((await db.query<{ id: string }>(
+    'SELECT id::text FROM workflow_rules WHERE business_id = $1 AND workflow_id = $2', [businessId, workflowId],
+  )).map((r) => r.id));
   const seen = new Set<string>();
-  named.forEach((r, i) => {
-    if (seen.has(r.id)) throw validationError({ [i === 0 ? 'id' : `rules.${i - 1}.id`]: 'Two rules share this id.' });
-    seen.add(r.id);
+  return rules.map((r) => {
+    const id = r.id && own.has(r.id) && !seen.has(r.id) ? r.id : randomUUID();
+    seen.add(id);
+    return { id, conditions: r.conditions, actions: r.actions };
   });
-  const taken = await db.query<{ id: string }>(
-    'SELECT id::text FROM workflow_rules WHERE id = ANY($1::uuid[]) AND (business_id <> $2 OR workflow_id <> $3)', [[...seen], businessId, workflowId],
-  );
-  if (taken.length > 0) throw new ApiError('REQUEST_7004', 'A rule this workflow names was not found.');
-  return named;
 }
 
 async function checkDraft(tx: Queryable, businessId: string, id: string, d: Draft): Promise<WorkflowRule[]> {
