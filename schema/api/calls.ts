@@ -36,6 +36,7 @@ import { FRAUD_CALLS } from './calls-fraud.ts';
 import { BOOKING_CALLS, TRIP_CALLS } from './calls-travel.ts';
 import { BILL_MATCH_CALLS, PURCHASE_ORDER_CALLS, SPEND_BUDGET_CALLS, SPEND_REQUEST_CALLS } from './calls-procurement.ts';
 import { EXPENSE_POLICY_CALLS } from './calls-expense-policies.ts';
+import { WORKFLOW_CALLS } from './calls-workflows.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -225,4 +226,5 @@ export const CATALOGUE = [
   ...SPEND_BUDGET_CALLS,
   ...BILL_MATCH_CALLS,
   ...EXPENSE_POLICY_CALLS,
+  ...WORKFLOW_CALLS,
 ] as const;

@@ -39,6 +39,7 @@ import { spendRequestHandlers } from './spend-requests.ts';
 import { spendBudgetHandlers } from './spend-allocations.ts';
 import { billMatchHandlers } from './bill-match.ts';
 import { expensePolicyHandlers } from './expense-policies.ts';
+import { workflowHandlers } from './workflows.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -89,4 +90,5 @@ export const HANDLERS = {
   ...spendBudgetHandlers,
   ...billMatchHandlers,
   ...expensePolicyHandlers,
+  ...workflowHandlers,
 } satisfies HandlerMap;
