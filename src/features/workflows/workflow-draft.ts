@@ -75,6 +75,9 @@ export function parseAmount(text: string, currency: string): number | null | und
 }
 const amountText = (minor: number, currency: string) => minorToDecimal(minor, currency);
 
+/** "Airlines, Hotels" → the categories, blanks and repeats dropped. */
+export const categoriesOf = (text: string) => [...new Set(text.split(',').map((x) => x.trim()).filter(Boolean))];
+
 let counter = 0;
 const nextKey = (prefix: string) => `${prefix}-${++counter}`;
 
@@ -104,7 +107,8 @@ export function conditionDraft(c: WorkflowCondition, currency: string): DraftCon
   switch (c.kind) {
     case 'amount': return { ...d, op: c.op, amount: amountText(c.amount, c.currency), currency: c.currency };
     case 'merchant': return { ...d, textOp: c.op, text: c.value };
-    case 'merchant_category': case 'department': case 'person': case 'vendor': case 'role': return { ...d, values: [...c.in] };
+    case 'merchant_category': return { ...d, text: c.in.join(', '), values: [...c.in] };
+    case 'department': case 'person': case 'vendor': case 'role': return { ...d, values: [...c.in] };
     case 'policy_violation': return { ...d, values: [...c.codes] };
   }
 }
@@ -159,6 +163,12 @@ export function compileCondition(d: DraftCondition): { ok: true; value: Workflow
       if (!d.text.trim()) return { ok: false, message: 'Enter the merchant’s name or part of it.' };
       raw = { kind: 'merchant', op: d.textOp, value: d.text.trim() };
       break;
+    case 'merchant_category': {
+      const list = categoriesOf(d.text);
+      if (list.length === 0) return { ok: false, message: 'Name at least one category, separated by commas.' };
+      raw = { kind: 'merchant_category', in: list };
+      break;
+    }
     case 'role':
       raw = { kind: 'role', in: d.values.filter((v) => ROLE_SET.has(v)) };
       break;
@@ -168,7 +178,7 @@ export function compileCondition(d: DraftCondition): { ok: true; value: Workflow
     default:
       raw = { kind: d.kind, in: d.values };
   }
-  if (d.kind !== 'amount' && d.kind !== 'merchant' && d.values.length === 0) return { ok: false, message: 'Choose at least one.' };
+  if (d.kind !== 'amount' && d.kind !== 'merchant' && d.kind !== 'merchant_category' && d.values.length === 0) return { ok: false, message: 'Choose at least one.' };
   const parsed = workflowConditionSchema.safeParse(raw);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, message: parsed.error.issues[0]?.message ?? 'Check this condition.' };
 }
