@@ -12,6 +12,7 @@ import { ApiError, fromDatabaseError } from './core/errors.ts';
 import { compressAnswers } from './http/encoding.ts';
 import { securityHeaders } from './http/headers.ts';
 import { registerCatalogue, uploadTooLarge } from './http/register.ts';
+import { workflowRequestScope } from './http/workflow-scope.ts';
 import { serveDist } from './http/static.ts';
 import { bodyIdleTimeout, resolveTimeouts, type RequestTimeouts } from './http/timeouts.ts';
 import { HANDLERS } from './routes/handlers.ts';
@@ -95,6 +96,8 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
   // A body that stalls answers 408 TIMEOUT instead of holding the connection (slowloris).
   app.use('/v1/*', bodyIdleTimeout(resolveTimeouts(opts.timeouts).bodyIdleMs));
   // The IdPs' redirects and form posts (not JSON calls, so not in CATALOGUE).
+  // Workflow runs triggered by a request mail through its mail port (issue 29).
+  app.use('/v1/*', workflowRequestScope(deps));
   registerSsoBrowserRoutes(app, deps);
   registerCatalogue(app, deps, HANDLERS);
   if (opts.distDir) serveDist(app, opts.distDir);

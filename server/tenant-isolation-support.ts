@@ -24,6 +24,7 @@ export type IdPool = {
   trips: string[];
   spendRequests: string[]; purchaseOrders: string[]; poLines: string[]; itemReceipts: string[];
   allocations: string[]; intents: string[]; documents: string[];
+  workflows: string[]; workflowRules: string[];
 };
 
 function uuidFor(key: string, pool: IdPool): string {
@@ -31,6 +32,8 @@ function uuidFor(key: string, pool: IdPool): string {
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
   if (k.includes('trip')) return first(pool.trips);
+  if (k.includes('workflow')) return first(pool.workflows);
+  if (k === 'rule_id') return first(pool.workflowRules);
   if (k.includes('spend_request')) return first(pool.spendRequests);
   if (k.includes('purchase_order')) return first(pool.purchaseOrders);
   if (k.includes('po_line')) return first(pool.poLines);
@@ -254,12 +257,31 @@ export async function seedProcurement(
     );
   return {
     spendRequests: [spendRequest], purchaseOrders: [purchaseOrder], poLines: [poLine], itemReceipts: [itemReceipt],
-    allocations: [allocation], intents: [intent], documents: [document],
+    allocations: [allocation], intents: [intent], documents: [document], ...await seedWorkflow(db, f.businessId, f.employee, f.tag),
   };
 }
 
 /** The procurement part of a pool with nothing in it (business B's own references). */
-export const NO_PROCUREMENT = { spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [] };
+export const NO_PROCUREMENT = {
+  spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [], workflows: [], workflowRules: [],
+};
+
+/** Issue 29: a workflow of the victim (its rule addressable by id) and one execution in its log, for the workflow routes' probes. */
+async function seedWorkflow(db: Queryable, businessId: string, by: string, tag: string) {
+  const [workflow, rule] = [randomUUID(), randomUUID()];
+  const rules = [{ id: rule, conditions: [], actions: [{ kind: 'comment', text: `Probe ${tag}` }] }];
+  await db.query(
+    `INSERT INTO workflows (id, business_id, name, trigger, rules, enabled, version, created_by) VALUES ($1, $2, $3, 'bill.created', $4::jsonb, false, 1, $5)`,
+    [workflow, businessId, `Workflow ${tag}`, JSON.stringify(rules), by],
+  );
+  await db.query('INSERT INTO workflow_rules (id, business_id, workflow_id, position) VALUES ($1, $2, $3, 0)', [rule, businessId, workflow]);
+  await db.query(
+    `INSERT INTO workflow_executions (id, business_id, workflow_id, workflow_version, trigger, event_key, object_type, object_id, inputs, rules, actions, status, depth)
+     VALUES ($1, $2, $3, 1, 'bill.created', $4, 'bill', $5, '{}', '[]', '[]', 'NO_MATCH', 1)`,
+    [randomUUID(), businessId, workflow, `bill.created:${workflow}`, workflow],
+  );
+  return { workflows: [workflow], workflowRules: [rule] };
+}
 
 export type Prepared = { path: string; method: string; body?: string; sent: string };
 /**

@@ -22,7 +22,6 @@ export const PLANNED_SECTIONS: Readonly<Record<string, PlannedIssue>> = {
   'Spend requests and purchase orders': 28,
   'Treasury, wallet, float': 30,
   'Banking links': 30,
-  Workflows: 29,
   'External firm (advisor)': 31,
 };
 
@@ -198,12 +197,6 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
   BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
-  WORKFLOW_7001: { issue: 29, why: 'automation workflows (being built)' },
-  WORKFLOW_7002: { issue: 29, why: 'automation workflows (being built)' },
-  WORKFLOW_7003: { issue: 29, why: 'automation workflows (being built)' },
-  WORKFLOW_7004: { issue: 29, why: 'automation workflows (being built)' },
-  WORKFLOW_7005: { issue: 29, why: 'automation workflows (being built)' },
-  WORKFLOW_7006: { issue: 29, why: 'automation workflows (being built)' },
   POLICY_7001: { issue: 29, why: 'expense policies (being built)' },
   POLICY_7002: { issue: 29, why: 'expense policies (being built)' },
   POLICY_7003: { issue: 29, why: 'expense policies (being built)' },

@@ -27,6 +27,9 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
       'admin.approvalPolicies.get', 'admin.approvalPolicies.update',
     ],
   },
+  Workflows: {
+    'PUT rules by id': ['workflows.rules.update'],
+  },
   Cards: {
     'POST /reissue': ['cards.reissue'],
     'GET card details': ['cards.get', 'cards.list'],

@@ -19,6 +19,7 @@ import { visibilityOf } from './visibility.ts';
 import { findLiveDoc } from './live-doc.ts';
 import { billPoLineErrors, type PoLineFields } from '../../schema/bill-match.ts';
 import { afterBillWrite, assertBillPurchaseOrder } from './procurement/bill-match-store.ts';
+import { runWorkflows } from './workflows/engine.ts';
 
 /**
  * Bills (issue 11 §7 bill pay) in storage; the rules are schema/bill-rules.ts. Every write goes
@@ -155,6 +156,7 @@ export async function createBill(
       const bill = { id, amount, currency: body.currency, vendor_id: body.vendor_id, entity_id: entityId };
       await openBillApproval(tx, user, bill, (await w.reserve(1)).last, at);
     }
+    await runWorkflows(tx, businessId, { trigger: 'bill.created', objectId: id });
     return findBill(tx, businessId, id);
   });
 }

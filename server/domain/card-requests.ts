@@ -14,6 +14,7 @@ import { newestFirstPage } from './newest-first-page.ts';
 import { COLLECTIONS, writeMirrored, type MirroredWrite } from './collections.ts';
 import { escapeLike } from './transaction-sql.ts';
 import { visibleUsersClause, type Visibility } from './visibility.ts';
+import { runWorkflows } from './workflows/engine.ts';
 
 /**
  * Card requests (issue 10): an employee asks for a card; the request opens a PENDING approval
@@ -66,6 +67,7 @@ export async function createCardRequest(tx: Queryable, user: ActingUser, body: C
       [row.id, row.business_id, ...values(row)],
     );
     await openApproval(tx, row, seqs.last, 'card_request');
+    await runWorkflows(tx, user.business_id, { trigger: 'card_request.created', objectId: row.id });
     return inserted!.doc;
   });
 }

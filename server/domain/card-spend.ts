@@ -17,6 +17,7 @@ import type { SendMail } from './bill-approvals.ts';
 import { assessNewCharge, mailHeldCharge } from './fraud.ts';
 import { allocationForSpend, utcDay } from './procurement/allocations.ts';
 import { coveringIntent, useIntent } from './procurement/intents.ts';
+import { runWorkflows } from './workflows/engine.ts';
 
 /**
  * Simulated card-network authorizations (issue 10): the decision is schema/card-rules.ts
@@ -120,6 +121,7 @@ export async function simulatePurchase(
         country, verdict.flagged ? 'FLAGGED' : null, verdict.reasons],
     );
     const transaction = rows[0]!.doc;
+    await runWorkflows(tx, card.business_id, { trigger: 'transaction.created', objectId: transactionId });
     if (intent) await useIntent(tx, intent, transactionId);
     if (verdict.flagged && send) await mailHeldCharge(tx, transaction, card, verdict.reasons, send);
     return { approved: true as const, transaction };

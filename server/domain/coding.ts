@@ -8,6 +8,8 @@ import type { Queryable } from '../db/db.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import { findTransaction } from './transaction-sql.ts';
 import { visibleUsersClause, type Visibility } from './visibility.ts';
+import { runWorkflows, runWorkflowsOn } from './workflows/engine.ts';
+
 
 /**
  * Coding writes. The coding rules themselves live in the shared command (schema/commands):
@@ -77,6 +79,7 @@ export async function codeTransaction(
         WHERE r.business_id = $1 AND r.id = $2 RETURNING ${COLLECTIONS.transactions.docSql} AS doc`,
       params,
     );
+    await runWorkflows(tx, businessId, { trigger: 'transaction.coded', objectId: transactionId });
     return rows[0]!.doc;
   });
 }
@@ -189,6 +192,7 @@ export async function bulkCode(
     );
     const updated = Number(rows[0]?.n ?? 0);
     if (updated !== n) throw new ApiError('REQUEST_7004', `${n - updated} of ${n} transactions were not found.`);
+    await runWorkflowsOn(tx, businessId, 'transaction.coded', body.transaction_ids);
     return { updated, change_seq: seqs.last };
   });
 }

@@ -8,6 +8,7 @@ import type { Queryable } from '../db/db.ts';
 import { writeMirrored } from './collections.ts';
 import { findTransaction, touchTransactions } from './transaction-sql.ts';
 import type { Visibility } from './visibility.ts';
+import { runWorkflows } from './workflows/engine.ts';
 
 /**
  * Receipts (issue 9 §2): files kept as bytea, one row per (business, uploader, sha256) since
@@ -116,6 +117,7 @@ export async function storeReceipt(db: Queryable, user: ActingUser, declared: st
      ON CONFLICT (receipt_id, user_id) DO NOTHING`,
     [row.id, user.business_id, user.id, now.toISOString()],
   );
+  await runWorkflows(db, user.business_id, { trigger: 'receipt.uploaded', objectId: row.id });
   return toWire(row);
 }
 

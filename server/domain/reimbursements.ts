@@ -23,6 +23,8 @@ import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { escapeLike } from './transaction-sql.ts';
 import { visibilityOf, visibleUsersClause, type Visibility } from './visibility.ts';
 import { findVisibleDoc } from './live-doc.ts';
+import { runWorkflows } from './workflows/engine.ts';
+
 
 /**
  * Reimbursement writes and reads (issue 9 §3). Every write goes through writeMirrored (a change
@@ -158,6 +160,7 @@ export async function createReimbursement(tx: Queryable, user: ActingUser, input
       [id, user.business_id, user.id, ...values(stamped)],
     );
     if (submitted) await openApproval(tx, stamped, seqs.last);
+    if (submitted) await runWorkflows(tx, user.business_id, { trigger: 'claim.submitted', objectId: id });
     return rows[0]!.doc;
   });
 }
@@ -221,6 +224,7 @@ export async function submitReimbursement(
     const stamped = { ...current, change_seq: seqs.first, updated_at: now.toISOString() };
     const next = await storeReimbursement(tx, reimbursementSubmit.apply(stamped, { reimbursement_id: id }));
     await openApproval(tx, next, seqs.last);
+    await runWorkflows(tx, user.business_id, { trigger: 'claim.submitted', objectId: id });
     return next;
   });
 }

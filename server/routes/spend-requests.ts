@@ -11,6 +11,7 @@ import { deleteRequestDocument, readRequestDocument, uploadRequestDocument } fro
 import { documentFileName } from '../domain/procurement/documents.ts';
 import { fileHeaders } from '../http/file-headers.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { afterTrigger } from '../domain/workflows/engine.ts';
 
 /**
  * Issue 28: spend requests (rules in domain/procurement/). POST and PATCH run in register's
@@ -20,7 +21,7 @@ import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 const nowOf = (ctx: { deps: { now: () => number } }) => new Date(ctx.deps.now());
 
 export const spendRequestHandlers = {
-  [createSpendRequest.id]: async (ctx) => ok(await create(ctx.db, actorOf(ctx).user, ctx.input.body, nowOf(ctx)), 201),
+  [createSpendRequest.id]: async (ctx) => ok(await afterTrigger(ctx.db, 'spend_request.created', await create(ctx.db, actorOf(ctx).user, ctx.input.body, nowOf(ctx))), 201),
 
   [listSpendRequests.id]: async (ctx) => {
     const { page_size, start, include_count, ...filter } = ctx.input.query;

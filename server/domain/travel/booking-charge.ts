@@ -8,6 +8,7 @@ import type { Queryable } from '../../db/db.ts';
 import { CARD_DOC, insertIssuedCard, storeCard } from '../cards.ts';
 import type { MirroredWrite } from '../collections.ts';
 import type { TripFacts } from './trip-access.ts';
+import { runWorkflows } from '../workflows/engine.ts';
 
 /**
  * Issue 27: the money of a booking, inside the booking's (or the approval's) one transaction:
@@ -80,6 +81,7 @@ async function insertCardTransaction(
     [id, card.business_id, card.id, card.user_id, merchant, category, amount, currency, now.toISOString(), card.department_id, card.location_id,
       (await w.reserve(1)).last],
   );
+  for (const trigger of ['transaction.created', 'transaction.cleared'] as const) await runWorkflows(tx, card.business_id, { trigger, objectId: id });
   return id;
 }
 

@@ -1,0 +1,8 @@
+import type { ActionResult, Workflow, WorkflowTrigger } from '../../../schema/workflow.ts';
+import type { Queryable } from '../../db/db.ts';
+import type { LoadedSubject } from './subjects.ts';
+
+/** What an action is handed: the trigger's transaction, the workflow that matched and its subject. */
+export type ActionRun = { tx: Queryable; businessId: string; workflow: Workflow; trigger: WorkflowTrigger; loaded: LoadedSubject; now: Date };
+/** One action kind's performer (`action` is that kind's own shape). */
+export type Act = (run: ActionRun, action: never) => Promise<Omit<ActionResult, 'kind'>>;
