@@ -43,19 +43,19 @@ describe('workflows, end to end', () => {
     // New workflow, form view: claim submitted; if amount under $25.00 then approve automatically under $25.00.
     await page.getByRole('link', { name: 'New workflow' }).click();
     await page.getByRole('heading', { name: 'New workflow', level: 1 }).waitFor();
-    await page.getByLabel('Name').fill(NAME);
+    await page.getByLabel('Name', { exact: true }).fill(NAME);
     expect(await page.getByLabel('When').inputValue()).toBe('claim.submitted');
     await page.getByRole('button', { name: 'Add condition to rule 1' }).click();
     const condition = page.getByRole('group', { name: 'Condition 1 of rule 1' });
-    expect(await condition.getByLabel('Check').inputValue()).toBe('amount');
-    await condition.getByLabel('Is').selectOption({ label: 'under' });
-    await condition.getByLabel('Amount').fill('25');
+    expect(await condition.getByLabel('Check', { exact: true }).inputValue()).toBe('amount');
+    await condition.getByLabel('Is', { exact: true }).selectOption({ label: 'under' });
+    await condition.getByLabel('Amount', { exact: true }).fill('25');
     const action = page.getByRole('group', { name: 'Action 1 of rule 1' });
-    await action.getByLabel('Do').selectOption({ label: 'Approve automatically' });
+    await action.getByLabel('Do', { exact: true }).selectOption({ label: 'Approve automatically' });
     // Saving before the amount is given says so on the field, and sends nothing.
     await page.getByRole('button', { name: 'Create workflow' }).click();
     await action.getByText('Enter the amount it approves under.').waitFor();
-    await action.getByLabel('When under').fill('25.00');
+    await action.getByLabel('When under', { exact: true }).fill('25.00');
 
     // The dry run, before enabling: counts and results over the last 30 days.
     await page.getByRole('button', { name: 'What would this have done in the last 30 days?' }).click();

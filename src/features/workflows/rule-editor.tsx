@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { VIOLATION_CODES } from '../../../schema/expense-policy.ts';
 import { roleDisplayName, type Role } from '../../../schema/roles.ts';
 import { ACTIONS_FOR, ACTION_LABELS, CONDITIONS_FOR, type WorkflowTrigger } from '../../../schema/workflow.ts';
@@ -22,17 +23,19 @@ const OPS = [
   { value: 'lt', label: 'under' }, { value: 'lte', label: 'at most' }, { value: 'gte', label: 'at least' }, { value: 'gt', label: 'over' },
 ];
 
+/** A select named by its own label only (a wrapping label would add the chosen option's words to its name). */
 function Select({ label, value, options, onChange, invalid, placeholder }: {
   label: string; value: string; options: readonly SelectOption[]; onChange(v: string): void; invalid?: boolean; placeholder?: string;
 }) {
+  const id = useId();
   return (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      <select value={value} aria-invalid={invalid ? true : undefined} onChange={(e) => onChange(e.target.value)}>
+    <div className="field">
+      <label className="field-label" htmlFor={id}>{label}</label>
+      <select id={id} value={value} aria-invalid={invalid ? true : undefined} onChange={(e) => onChange(e.target.value)}>
         {placeholder !== undefined && <option value="">{placeholder}</option>}
         {options.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
       </select>
-    </label>
+    </div>
   );
 }
 
