@@ -17,6 +17,7 @@ import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
 import { signIn, waitForSyncStatus } from '../support/browser.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
+import { expectNoHorizontalScroll } from '../support/phone-page.ts';
 
 const ADMIN = 'admin@demo.test';
 const EMPLOYEE = 'employee@demo.test';
@@ -108,7 +109,7 @@ describe('workflows, end to end', () => {
     expect(text).toContain('Approve automatically: done');
     expect(await runs.getByRole('listitem').filter({ hasText: 'E2E Big Dinner' }).first().textContent()).toContain('No rule matched');
     await smallRun.getByText('Conditions and actions').click();
-    await smallRun.getByText('$20.00 is under $25.00').waitFor();
+    await smallRun.locator('.wf-run-details').getByText('$20.00 is under $25.00').waitFor();
     expect(await axeFindings(page)).toEqual([]);
 
     // The list: on, trigger in words, last run.
@@ -118,5 +119,23 @@ describe('workflows, end to end', () => {
     expect(await card.textContent()).toContain('Last ran');
     expect(await card.getByRole('switch').isChecked()).toBe(true);
     expect(await axeFindings(page)).toEqual([]);
+
+    // At 360 px nothing scrolls sideways: the list, the form view, the canvas (it pans inside its own box) and the log.
+    await page.setViewportSize({ width: 360, height: 740 });
+    try {
+      await expectNoHorizontalScroll(page, 'workflows list');
+      await page.goto(`/workflows/${stored!.id}`);
+      await page.getByRole('heading', { name: NAME, level: 1 }).waitFor();
+      await page.getByRole('group', { name: 'Action 1 of rule 1' }).waitFor();
+      await expectNoHorizontalScroll(page, 'editor, form view');
+      await page.getByRole('tab', { name: 'Canvas' }).click();
+      await step.waitFor();
+      await expectNoHorizontalScroll(page, 'editor, canvas');
+      await page.goto(`/workflows/${stored!.id}/log`);
+      await runs.waitFor();
+      await expectNoHorizontalScroll(page, 'execution log');
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
   });
 });
