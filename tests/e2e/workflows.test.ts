@@ -5,7 +5,8 @@
  * The demo admin creates "auto-approve claims under 25 USD" in the form view (claim submitted,
  * amount under $25.00 → approve automatically under $25.00), runs the dry run (the result shows),
  * switches it on and creates it; the canvas shows the same workflow, a step moved with the keyboard
- * keeps its place once saved. The demo employee submits a $20.00 claim (through the API): it is
+ * keeps its place once saved; an arrow removed in a step's settings marks both steps, and dragging from
+ * the condition's handle onto the action connects them again. The demo employee submits a $20.00 claim (through the API): it is
  * approved at once. The execution log shows the run with the rule matched and the action done.
  * axe finds nothing serious on the list, the editor (form and canvas) and the log, at desktop and
  * phone sizes.
@@ -80,6 +81,24 @@ describe('workflows, end to end', () => {
     await step.focus();
     await page.keyboard.press('Shift+ArrowDown');
     await expect.poll(async () => (await step.boundingBox())!.y - before!.y).toBe(80);
+    // Disconnect through the step's settings (the keyboard's way): both steps are marked; drag from the
+    // condition's handle onto the action to connect them again: the marks go.
+    const rule = page.getByRole('group', { name: /^Condition step .*If amount under \$25\.00/ });
+    await rule.focus();
+    await page.keyboard.press('Enter');
+    const settings = page.getByRole('dialog', { name: /^Condition step/ });
+    await settings.getByRole('button', { name: 'Remove arrow' }).click();
+    await settings.getByRole('button', { name: 'Apply' }).click();
+    await settings.waitFor({ state: 'detached' });
+    await expect.poll(() => step.getAttribute('aria-label')).toContain('Problem: This step is not connected to the workflow.');
+    expect(await rule.getAttribute('aria-label')).toContain('Problem: Connect each condition step to the first of its actions.');
+    const handle = (await rule.locator('.wf-handle').boundingBox())!;
+    const target = (await step.boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(target.x + target.width / 2, target.y + target.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await expect.poll(() => step.getAttribute('aria-label')).not.toContain('Problem');
     expect(await axeFindings(page)).toEqual([]);
     await page.getByRole('button', { name: 'Save workflow' }).click();
     const admin = await apiSignIn(server.url, ADMIN, PASSWORD);
