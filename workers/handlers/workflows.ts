@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import {
-  createWorkflow, deleteWorkflow, dryRunWorkflow, getCanvasWorkflow, listWorkflowExecutions, listWorkflows, saveCanvasWorkflow, updateWorkflow,
+  deleteWorkflow, dryRunWorkflow, getCanvasWorkflow, listWorkflowExecutions, listWorkflows, saveCanvasWorkflow, updateWorkflow,
 } from '../../schema/api/calls-workflows.ts';
 import type { CallResponse } from '../../schema/api/define-call.ts';
 import type { Canvas } from '../../schema/workflow-canvas.ts';
@@ -23,7 +23,7 @@ const drawn = (d: { workflow: Workflow; canvas: Canvas }) => ({ workflow: d.work
 /**
  * Issue 29, automation workflows (schema/api/calls-workflows.ts), online only: the list (trigger in
  * words and last run come with each), one workflow as its canvas (nodes where they were drawn),
- * save from the canvas (creates without `id`), switch on or off, delete, the dry run over past
+ * save from the canvas (creates without `id`; the one save path, so positions are kept), switch on or off, delete, the dry run over past
  * events and the execution log a page at a time. Admins only on the server (WORKFLOW_7003); a
  * refusal is data: the server's error_v2 with its fields (WORKFLOW_7001 loop, 7002 misfit steps,
  * 7006 canvas nodes), or offline.
@@ -32,7 +32,6 @@ export const WORKFLOW_CALLS = onlineDomain(WORKFLOW_OFFLINE, {
   workflows: via(listWorkflows, () => ({ query: {} }), (d: { data: Workflow[] }) => ({ workflows: d.data })),
   workflowCanvas: via(getCanvasWorkflow, (product_workflow_uuid: string) => ({ params: { product_workflow_uuid } }), drawn),
   saveWorkflowCanvas: via(saveCanvasWorkflow, (body: { id?: string; name: string; enabled: boolean; canvas: Canvas }) => ({ body }), drawn),
-  createWorkflow: via(createWorkflow, (body: WorkflowInput) => ({ body }), workflow),
   setWorkflowEnabled: via(updateWorkflow, (product_workflow_uuid: string, enabled: boolean) => ({ params: { product_workflow_uuid }, body: { enabled } }), workflow),
   deleteWorkflow: via(deleteWorkflow, (product_workflow_uuid: string) => ({ params: { product_workflow_uuid } })),
   dryRunWorkflow: via(dryRunWorkflow, (body: DryRunInput) => ({ body }), (run: DryRunAnswer) => ({ run })),
