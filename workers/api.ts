@@ -18,6 +18,7 @@ import type { SupportAccessApi } from './handlers/support-access.ts';
 import type { TeamApi } from './handlers/team.ts';
 import type { TravelApi } from './handlers/travel.ts';
 import type { VendorApi } from './handlers/vendors.ts';
+import type { WorkflowApi } from './handlers/workflows.ts';
 import type { MoneyFields, Totals } from './query-engine.ts';
 
 /*
@@ -43,6 +44,7 @@ export type * from './handlers/support-access.ts';
 export type * from './handlers/approval-policies.ts';
 export type * from './handlers/travel.ts';
 export type * from './handlers/procurement.ts';
+export type * from './handlers/workflows.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
@@ -50,7 +52,7 @@ export type * from './handlers/procurement.ts';
  */
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
-  ProcurementApi {}
+  ProcurementApi, WorkflowApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

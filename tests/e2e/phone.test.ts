@@ -167,7 +167,7 @@ describe('phone layout, end to end', () => {
     expect(await more.getAttribute('aria-expanded')).toBe('true');
     // (Approvals keeps its pending count: "Approvals, 8 waiting".)
     expect((await pages.getByRole('menuitem').allTextContents()).map((t) => t.split(',')[0]!.trim())).toEqual([
-      'Travel', 'Requests', 'Budgets', 'Approvals', 'Bills', 'Purchase orders', 'Vendors', 'Reports', 'Accounting', 'Team', 'Settings',
+      'Travel', 'Requests', 'Budgets', 'Approvals', 'Bills', 'Purchase orders', 'Vendors', 'Reports', 'Accounting', 'Workflows', 'Team', 'Settings',
     ]);
     await expectInViewport(pages, 'More menu');
     await expectNoHorizontalScroll(page, 'More menu open at 360');
