@@ -24,8 +24,10 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
   },
   Approvals: {
     'PATCH /approval_policy/{bill, card, reimbursement, spend_request, vendor-payment, payee} and bulk variants': [
-      'admin.approvalPolicies.get', 'admin.approvalPolicies.update',
+      'admin.approvalPolicies.get', 'admin.approvalPolicies.update', 'admin.approvalPolicies.bulkUpdate',
     ],
+    'PATCH approval instance policy': ['admin.approvalInstances.reapplyPolicy'],
+    'PUT assigned approval chain entities': ['admin.approvalPolicies.assignEntities', 'admin.approvalPolicies.entities'],
   },
   Cards: {
     'POST /reissue': ['cards.reissue'],
@@ -90,5 +92,6 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
   },
   'Integrations and other': {
     configuration: ['config.web'],
+    'copilot (PUT, DELETE copilot/{user} body)': ['copilot.put', 'copilot.delete', 'copilot.list'],
   },
 };
