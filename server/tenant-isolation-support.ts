@@ -24,6 +24,8 @@ export type IdPool = {
   trips: string[];
   spendRequests: string[]; purchaseOrders: string[]; poLines: string[]; itemReceipts: string[];
   allocations: string[]; intents: string[]; documents: string[];
+  /** Issue 29: approval groups (`group_id`). */
+  groups: string[];
 };
 
 function uuidFor(key: string, pool: IdPool): string {
@@ -31,6 +33,7 @@ function uuidFor(key: string, pool: IdPool): string {
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
   if (k.includes('trip')) return first(pool.trips);
+  if (k.includes('group')) return first(pool.groups);
   if (k.includes('spend_request')) return first(pool.spendRequests);
   if (k.includes('purchase_order')) return first(pool.purchaseOrders);
   if (k.includes('po_line')) return first(pool.poLines);
@@ -259,7 +262,22 @@ export async function seedProcurement(
 }
 
 /** The procurement part of a pool with nothing in it (business B's own references). */
-export const NO_PROCUREMENT = { spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [] };
+export const NO_PROCUREMENT = { spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [], groups: [] };
+
+/** Issue 29: A's approval group (in A's bill policy's second version) and a delegation between A's people. */
+export async function seedApprovalGroups(db: Queryable, f: { businessId: string; owner: string; employee: string; outsider: string; tag: string }) {
+  const group = randomUUID();
+  await db.query(
+    `INSERT INTO approval_groups (id, business_id, name, mode, user_ids, created_by) VALUES ($1, $2, $3, 'any', ARRAY[$4::uuid], $4)`,
+    [group, f.businessId, `Group ${f.tag}`, f.owner],
+  );
+  await db.query(
+    `INSERT INTO approval_delegations (id, business_id, delegator_id, delegate_id, starts_on, ends_on)
+     VALUES ($1, $2, $3, $4, (now() AT TIME ZONE 'UTC')::date, (now() AT TIME ZONE 'UTC')::date + 7)`,
+    [randomUUID(), f.businessId, f.employee, f.outsider],
+  );
+  return { groups: [group] };
+}
 
 export type Prepared = { path: string; method: string; body?: string; sent: string };
 /**
