@@ -67,6 +67,7 @@ export function toBody(drafts: readonly DraftStep[]): { ok: true; steps: PolicyS
     if (d.entity_ids.length > 0) condition.entity_ids = d.entity_ids;
     if (d.approvers.kind === 'user' && !d.approvers.user_id) errors[`steps.${i}.approvers.user_id`] = 'Choose who approves this step.';
     if (d.approvers.kind === 'group' && d.approvers.user_ids.length === 0) errors[`steps.${i}.approvers.user_ids`] = 'Choose at least one person.';
+    if (d.approvers.kind === 'approval_group' && !d.approvers.group_id) errors[`steps.${i}.approvers.group_id`] = 'Choose a group.';
     return { ...(d.id ? { id: d.id } : {}), condition: Object.keys(condition).length > 0 ? condition : null, approvers: d.approvers };
   });
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, steps };
