@@ -99,8 +99,9 @@ const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * 10: the `spend_requests` collection (issue 28, RxDB slot 11); approvals may review a `spend_request`;
  *    cards carry `spend_request_id` / `spend_allocation_id`; bills `purchase_order_id`, `po_match`
  *    and per line `po_line_id`, `quantity`, `unit_price`.
+ * 11: approvals carry `on_behalf_of` (issue 29: a decision made through a delegation).
  */
-export const MIRROR_SCHEMA_VERSION = 10;
+export const MIRROR_SCHEMA_VERSION = 11;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

@@ -129,7 +129,7 @@ describe.each(await testDatabases())('approval groups and delegation on %s', (ki
 
     const decided = await call('POST', `/v1/auth/approvals/${approval!.id}/approve`, {}, 'outsider');
     expect(decided.status, decided.text).toBe(200);
-    expect(decided.body.approval).toMatchObject({ status: 'APPROVED', decided_by: f.users.outsider });
+    expect(decided.body.approval).toMatchObject({ status: 'APPROVED', decided_by: f.users.outsider, on_behalf_of: f.users.manager });
     expect(decided.body.reimbursement.status).toBe('APPROVED');
     const [row] = await t.db.query<{ on_behalf_of: string }>('SELECT on_behalf_of::text FROM approvals WHERE id = $1', [approval!.id]);
     expect(row!.on_behalf_of).toBe(f.users.manager);
