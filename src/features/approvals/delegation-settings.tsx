@@ -34,14 +34,21 @@ export function DelegationSection() {
   const [asking, setAsking] = useState(false);
   const [ending, setEnding] = useState<{ userId: string; text: string } | null>(null);
 
-  const reload = useCallback(async () => {
-    const r = await client.delegations();
+  const answer = useCallback((r: Awaited<ReturnType<typeof client.delegations>>) => {
     if (r.ok) setState({ given: r.given, received: r.received });
     else setFailure(errorText(r.error));
   }, [client]);
+  const reload = useCallback(async () => answer(await client.delegations()), [client, answer]);
   useEffect(() => {
-    if (online) void reload();
-  }, [online, reload]);
+    if (!online) return;
+    let live = true;
+    void client.delegations().then((r) => {
+      if (live) answer(r);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, online, answer]);
 
   const people = reference.options.users.filter((o) => o.value !== me);
   const delegateName = people.find((o) => o.value === delegate)?.label ?? '';

@@ -16,17 +16,24 @@ export function useApprovalGroups() {
   const [groups, setGroups] = useState<ApprovalGroup[] | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
-  const reload = useCallback(async () => {
-    const r = await client.approvalGroups();
+  const answer = useCallback((r: Awaited<ReturnType<typeof client.approvalGroups>>) => {
     if (r.ok) {
       setGroups(r.groups);
       setFailure(null);
     } else setFailure(errorText(r.error));
   }, [client]);
+  const reload = useCallback(async () => answer(await client.approvalGroups()), [client, answer]);
 
   useEffect(() => {
-    if (online) void reload();
-  }, [online, reload]);
+    if (!online) return;
+    let live = true;
+    void client.approvalGroups().then((r) => {
+      if (live) answer(r);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, online, answer]);
 
   const save = async (id: string | null, body: GroupBody): Promise<GroupSave> => {
     const r = id ? await client.updateApprovalGroup(id, body) : await client.createApprovalGroup(body);

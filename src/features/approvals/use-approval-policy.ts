@@ -50,7 +50,6 @@ export function useApprovalPolicy(type: EditedPolicyType, groups: readonly Appro
   useEffect(() => {
     if (!online) return;
     let live = true;
-    setLoad({ state: 'loading' });
     void client.approvalPolicy(type).then((r) => {
       if (!live) return;
       if (r.ok) adopt(r.policy);
@@ -61,12 +60,14 @@ export function useApprovalPolicy(type: EditedPolicyType, groups: readonly Appro
     };
   }, [client, online, adopt, attempt, type]);
   // Offline before the policy was read: say so (it lives on the server) rather than "Loading…".
-  const shown: PolicyLoad = !online && load.state !== 'ready'
+  // Another type's policy (the tab just changed) is not this page's: loading until this one answers.
+  const current: PolicyLoad = load.state === 'ready' && load.policy.object_type !== type ? { state: 'loading' } : load;
+  const shown: PolicyLoad = !online && current.state !== 'ready'
     ? { state: 'failed', message: 'You’re offline. The approval policy is read from the server: connect to see and edit it.' }
-    : load;
+    : current;
 
   const body = toBody(drafts);
-  const saved = load.state === 'ready' ? load.policy : null;
+  const saved = current.state === 'ready' ? current.policy : null;
   const changes = saved && body.ok ? policyChanges(saved.steps, body.steps, names) : [];
   const dirty = saved !== null && (!body.ok || changes.length > 0);
 
