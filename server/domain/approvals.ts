@@ -21,7 +21,7 @@ import { decideCardRequest } from './card-requests.ts';
 import { decideTravelBooking, refuseOwnBookingRequest } from './travel/bookings.ts';
 import { decideSpendRequest, pointSpendRequestAt, refuseOwnSpendRequest } from './procurement/fulfil.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
-import { actingForOnStep, delegatedApproverSql, recordOnBehalfOf } from './delegations.ts';
+import { actingForOnStep, actingForWithoutChain, delegatedApproverSql, recordOnBehalfOf } from './delegations.ts';
 import { newestFirstPage } from './newest-first-page.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { storeReimbursement } from './reimbursements.ts';
@@ -191,7 +191,10 @@ async function advanceChain(tx: Queryable, user: ActingUser, approval: Approval,
   const [link] = await tx.query<{ instance_id: string | null; step_index: number | null }>(
     'SELECT instance_id::text, step_index FROM approvals WHERE id = $1', [approval.id],
   );
-  if (!link?.instance_id || link.step_index === null) return null;
+  if (!link?.instance_id || link.step_index === null) {
+    await recordOnBehalfOf(tx, approval.id, await actingForWithoutChain(tx, user, approval));
+    return null;
+  }
   const instance = await lockInstance(tx, user.business_id, link.instance_id);
   const override = isAdmin(user) || isBookkeeper(user) || (instance.policy_version === 0 && isManager(user));
   // Issue 29: a delegate decides for the approver they stand in for ("by X for Y").

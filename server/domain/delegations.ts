@@ -26,13 +26,16 @@ const DELEGATE_MAY = (d: string) => `EXISTS (SELECT 1 FROM spend_users cu WHERE 
 
 /**
  * SQL: the viewer (`userParam`) is the active delegate of an approver of the approval's step
- * (`alias`: an approvals row), the requester never counting as a delegator.
+ * (`alias`: an approvals row), the requester never counting as a delegator. A row from before
+ * chains (no instance) names its one approver in `approver_id`.
  */
 export function delegatedApproverSql(alias: string, userParam: string): string {
-  return `EXISTS (SELECT 1 FROM approval_delegations dl JOIN approval_instances di ON di.id = ${alias}.instance_id
+  return `EXISTS (SELECT 1 FROM approval_delegations dl
             WHERE dl.business_id = ${alias}.business_id AND dl.delegate_id = ${userParam}::uuid AND ${ACTIVE('dl')} AND ${DELEGATE_MAY('dl')}
               AND dl.delegator_id <> ${alias}.user_id
-              AND (di.steps -> ${alias}.step_index -> 'approver_ids') @> jsonb_build_array(dl.delegator_id::text))`;
+              AND CASE WHEN ${alias}.instance_id IS NULL THEN ${alias}.approver_id = dl.delegator_id
+                  ELSE EXISTS (SELECT 1 FROM approval_instances di WHERE di.id = ${alias}.instance_id
+                         AND (di.steps -> ${alias}.step_index -> 'approver_ids') @> jsonb_build_array(dl.delegator_id::text)) END)`;
 }
 
 /** Who delegated to the user, active today. */
@@ -60,6 +63,18 @@ export async function actingForOnStep(tx: Queryable, user: ActingUser, state: In
   if (state.steps[stepIndex]?.approver_ids.includes(user.id)) return undefined;
   const delegators = await activeDelegatorIds(tx, user);
   return delegatorFor(state, stepIndex, delegators) ?? undefined;
+}
+
+/**
+ * An approval from before chains (no instance): the caller stands in for its `approver_id` when
+ * that person delegated to them (active), is not the caller and not the requester.
+ */
+export async function actingForWithoutChain(
+  tx: Queryable, user: ActingUser, approval: { approver_id: string | null; user_id: string },
+): Promise<string | undefined> {
+  const approver = approval.approver_id;
+  if (!approver || approver === user.id || approver === approval.user_id) return undefined;
+  return (await activeDelegatorIds(tx, user)).includes(approver) ? approver : undefined;
 }
 
 /** The approval row decided through a delegation names whom it was decided for. */

@@ -147,6 +147,19 @@ describe.each(await testDatabases())('approval groups and delegation on %s', (ki
     void tokens;
   });
 
+  it('an approval from before chains (no instance) is decided by the delegate for its approver', async () => {
+    const { f, call } = await business();
+    await grantCopilot(f, 'outsider');
+    expect((await call('PUT', COPILOT, { delegate_id: f.users.outsider, starts_on: today(), ends_on: inDays(1) }, 'manager')).status).toBe(200);
+    const legacy = await pendingOf(await submitClaim(call));
+    await t.db.query('UPDATE approvals SET instance_id = NULL, step_index = NULL WHERE id = $1', [legacy!.id]);
+    const inbox = listApprovals.response.parse((await call('GET', '/v1/auth/approvals?status=PENDING', undefined, 'outsider')).body);
+    expect(inbox.data.map((a) => a.id)).toEqual([legacy!.id]);
+    const res = await call('POST', `/v1/auth/approvals/${legacy!.id}/approve`, {}, 'outsider');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.approval).toMatchObject({ decided_by: f.users.outsider, on_behalf_of: f.users.manager });
+  });
+
   it('nobody decides their own request through a delegation', async () => {
     const { f, call } = await business();
     await grantCopilot(f, 'employee');

@@ -31,7 +31,8 @@ export function DelegationSection() {
   const [from, setFrom] = useState(today());
   const [until, setUntil] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
-  const [asking, setAsking] = useState(false);
+  /** What the confirmation asks about, fixed when it opens (the form clears once it is done). */
+  const [asking, setAsking] = useState<{ id: string; name: string; from: string; until: string } | null>(null);
   const [ending, setEnding] = useState<{ userId: string; text: string } | null>(null);
 
   const answer = useCallback((r: Awaited<ReturnType<typeof client.delegations>>) => {
@@ -58,7 +59,7 @@ export function DelegationSection() {
     if (!delegate) return setFormError('Choose who decides your approvals.');
     if (!until) return setFormError('Choose the last day they decide for you.');
     if (until < from) return setFormError('The last day must be on or after the first.');
-    setAsking(true);
+    setAsking({ id: delegate, name: delegateName, from, until });
   };
 
   return (
@@ -98,16 +99,16 @@ export function DelegationSection() {
         </form>
       )}
       {asking && (
-        <ConfirmDialog title={`Let ${delegateName} decide your approvals until ${formatDay(until)}?`} confirmLabel="Delegate" onClose={() => setAsking(false)}
-          description={`From ${formatDay(from)}, ${delegateName} sees the approvals waiting for you and may approve or reject them, recorded as “by ${delegateName} for you”.${given ? ` This replaces your delegation to ${given.delegate_name}.` : ''} They need the Copilot permission.`}
+        <ConfirmDialog title={`Let ${asking.name} decide your approvals until ${formatDay(asking.until)}?`} confirmLabel="Delegate" onClose={() => setAsking(null)}
+          description={`From ${formatDay(asking.from)}, ${asking.name} sees the approvals waiting for you and may approve or reject them, recorded as “by ${asking.name} for you”.${given ? ` This replaces your delegation to ${given.delegate_name}.` : ''} They need the Copilot permission.`}
           onConfirm={async () => {
-            const r = await client.delegate({ delegate_id: delegate, starts_on: from, ends_on: until });
+            const r = await client.delegate({ delegate_id: asking.id, starts_on: asking.from, ends_on: asking.until });
             if (!r.ok) {
-              setAsking(false);
+              setAsking(null);
               setFormError(errorText(r.error));
               return false;
             }
-            toastInfo(`${delegateName} decides your approvals until ${formatDay(until)}.`);
+            toastInfo(`${asking.name} decides your approvals until ${formatDay(asking.until)}.`);
             setDelegate('');
             setUntil('');
             await reload();
