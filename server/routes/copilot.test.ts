@@ -189,19 +189,26 @@ describe.each(await testDatabases())('approval groups and delegation on %s', (ki
       { condition: { min_amount: { amount: 1_000, currency: 'USD' } }, approvers: { kind: 'approval_group', group_id: group.id } },
       { condition: { min_amount: { amount: 10_000_000, currency: 'USD' } }, approvers: { kind: 'role', role: 'BUSINESS_ADMIN' } },
     ];
-    const bulk = await call('PATCH', POLICY, { policies: ['reimbursement', 'card', 'spend_request'].map((object_type) => ({ object_type, steps })) });
+    const bulk = await call('PATCH', POLICY, { policies: ['reimbursement', 'card', 'spend_request', 'bill'].map((object_type) => ({ object_type, steps })) });
     expect(bulk.status, bulk.text).toBe(200);
-    expect(bulk.body.policies.map((p: unknown) => policyResponseSchema.parse(p).version)).toEqual([1, 1, 1]);
+    expect(bulk.body.policies.map((p: unknown) => policyResponseSchema.parse(p).version)).toEqual([1, 1, 1, 1]);
+    const vendor = await call('POST', '/v1/auth/vendors', { name: 'Simulated Co' });
+    expect(vendor.status, vendor.text).toBeLessThan(300);
     expect((await call('PATCH', POLICY, { policies: [{ object_type: 'card', steps }, { object_type: 'card', steps }] })).status).toBe(422);
 
-    const submissions: [string, number, () => Promise<string>][] = [
+    const submissions: [string, number, () => Promise<string>, FixtureRole?][] = [
       ['reimbursement', 5_000, () => submitClaim(call, 'employee', 5_000)],
       ['card', 50_000, async () => (await call('POST', '/v1/auth/cards/requests', { amount: 50_000, currency: 'USD', interval: 'MONTHLY', reason: 'Travel' }, 'employee')).body.id],
       ['spend_request', 3_000, async () => (await call('POST', '/v1/auth/spend-requests', { type: 'GENERAL_EXPENSE', amount: { amount: 3_000, currency: 'USD' }, description: 'Chairs' }, 'employee')).body.id],
+      // A bill's requester is who submits it (here the admin: no manager, so the admins but them stand in).
+      ['bill', 2_500, async () => (await call('POST', '/v1/auth/bill-pay', {
+        vendor_id: vendor.body.id, invoice_number: 'SIM-1', invoice_date: today(), due_date: inDays(30), currency: 'USD',
+        line_items: [{ description: 'Simulated', amount: 2_500 }], submit: true,
+      })).body.id, 'admin'],
     ];
-    for (const [type, amount, submit] of submissions) {
+    for (const [type, amount, submit, requester = 'employee'] of submissions) {
       const sim = simulateApprovalPolicy.response.parse((await call('POST', `${POLICY}/request_simulation`, {
-        object_type: type, subject: { requester_id: f.users.employee, amount, currency: 'USD' },
+        object_type: type, subject: { requester_id: f.users[requester], amount, currency: 'USD', vendor_id: type === 'bill' ? vendor.body.id : null },
       })).body);
       const id = await submit();
       expect(id, type).toBeTruthy();
