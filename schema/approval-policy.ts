@@ -49,6 +49,8 @@ export const approverSpecSchema = z.discriminatedUnion('kind', [
   /** The requester's manager at submission. */
   z.object({ kind: z.literal('manager') }),
   z.object({ kind: z.literal('group'), user_ids: z.array(z.uuid()).min(1).max(MAX_GROUP_SIZE), mode: z.enum(['any', 'all']) }),
+  /** Issue 29: a named approval group of the business (its members and mode as they stand at submission). */
+  z.object({ kind: z.literal('approval_group'), group_id: z.uuid() }),
 ]);
 export type ApproverSpec = z.infer<typeof approverSpecSchema>;
 
@@ -123,8 +125,13 @@ function conditionMismatch(c: StepCondition | null, s: Subject): string | null {
   return null;
 }
 
-/** The step's own approvers, before exclusions, and its mode. */
-function namedApprovers(spec: ApproverSpec, s: Subject, users: readonly DirectoryUser[]): { ids: string[]; mode: 'any' | 'all' } {
+/** A named approval group as the resolution reads it (issue 29). */
+export type GroupMembers = { user_ids: readonly string[]; mode: 'any' | 'all' };
+export type GroupDirectory = ReadonlyMap<string, GroupMembers>;
+const NO_GROUPS: GroupDirectory = new Map();
+
+/** The step's own approvers, before exclusions, and its mode. A group no longer there names nobody (the admins stand in). */
+function namedApprovers(spec: ApproverSpec, s: Subject, users: readonly DirectoryUser[], groups: GroupDirectory): { ids: string[]; mode: 'any' | 'all' } {
   switch (spec.kind) {
     case 'user': return { ids: [spec.user_id], mode: 'any' };
     case 'role': return { ids: users.filter((u) => u.role === spec.role).map((u) => u.id), mode: 'any' };
@@ -133,6 +140,10 @@ function namedApprovers(spec: ApproverSpec, s: Subject, users: readonly Director
       return { ids: manager ? [manager] : [], mode: 'any' };
     }
     case 'group': return { ids: [...new Set(spec.user_ids)], mode: spec.mode };
+    case 'approval_group': {
+      const group = groups.get(spec.group_id);
+      return group ? { ids: [...new Set(group.user_ids)], mode: group.mode } : { ids: [], mode: 'any' };
+    }
   }
 }
 
@@ -143,7 +154,7 @@ function eligible(ids: readonly string[], s: Subject, users: readonly DirectoryU
 }
 
 /** The concrete chain of one object under a policy, and why each policy step applies or not. */
-export function resolveChain(policy: Policy, s: Subject, users: readonly DirectoryUser[]): Chain {
+export function resolveChain(policy: Policy, s: Subject, users: readonly DirectoryUser[], groups: GroupDirectory = NO_GROUPS): Chain {
   const steps: ResolvedStep[] = [];
   const trace: StepTrace[] = [];
   for (const step of policy.steps) {
@@ -152,7 +163,7 @@ export function resolveChain(policy: Policy, s: Subject, users: readonly Directo
       trace.push({ step_id: step.id, applies: false, reason: mismatch });
       continue;
     }
-    const named = namedApprovers(step.approvers, s, users);
+    const named = namedApprovers(step.approvers, s, users, groups);
     const approvers = eligible(named.ids, s, users);
     if (approvers.length > 0) {
       steps.push({ step_id: step.id, mode: named.mode, approver_ids: approvers, fallback: false });
@@ -183,7 +194,10 @@ export const instanceStepSchema = z.object({
   approver_ids: z.array(z.string()),
   fallback: z.boolean(),
   status: z.enum(STEP_STATUSES),
+  /** The approvers counted as having approved (a delegate's approval counts for whom they stood in). */
   approved_by: z.array(z.string()),
+  /** Issue 29: approvals given through a delegation, "by X for Y" (absent on steps nobody decided that way). */
+  delegated: z.array(z.object({ by: z.string(), for: z.string() })).optional(),
 });
 export type InstanceStep = z.infer<typeof instanceStepSchema>;
 export type InstanceState = { status: (typeof INSTANCE_STATUSES)[number]; requester_id: string; steps: InstanceStep[] };
@@ -207,25 +221,31 @@ const refused = (refusal: DecisionRefusal, message: string): DecideResult => ({ 
 /**
  * One approver's decision on step `stepIndex`. `override`: the caller may decide any step in the
  * approver's stead (§6: admins and bookkeepers review any reimbursement or card request); it
- * counts as the step's approval, whatever its mode. The requester is refused whatever their role.
+ * counts as the step's approval, whatever its mode. `actingFor` (issue 29): the caller decides as
+ * the delegate of that approver, whose approval it counts as, recorded "by caller for them". The
+ * requester is refused whatever their role, and so is a delegate deciding their own request.
  */
 export function decide(
-  inst: InstanceState, stepIndex: number, userId: string, decision: 'APPROVED' | 'REJECTED', opts: { override?: boolean } = {},
+  inst: InstanceState, stepIndex: number, userId: string, decision: 'APPROVED' | 'REJECTED', opts: { override?: boolean; actingFor?: string } = {},
 ): DecideResult {
-  if (userId === inst.requester_id) return refused('own_item', 'You cannot approve your own request. Another approver must decide it.');
+  if (userId === inst.requester_id || opts.actingFor === inst.requester_id) {
+    return refused('own_item', 'You cannot approve your own request. Another approver must decide it.');
+  }
   if (inst.status !== 'PENDING') return refused('closed', `This approval is ${inst.status.toLowerCase()} and cannot be decided.`);
   const step = inst.steps[stepIndex];
   if (!step || stepIndex !== currentStepIndex(inst)) return refused('not_current', 'This step is not the one waiting for a decision.');
-  const assigned = step.approver_ids.includes(userId);
-  if (!assigned && !opts.override) return refused('not_approver', 'You are not an approver of this step.');
-  if (step.approved_by.includes(userId)) return refused('already_approved', 'You already approved this step.');
+  const approver = opts.actingFor ?? userId;
+  const assigned = step.approver_ids.includes(approver);
+  if (!assigned && (opts.actingFor || !opts.override)) return refused('not_approver', 'You are not an approver of this step.');
+  if (step.approved_by.includes(approver)) return refused('already_approved', 'You already approved this step.');
   const steps = inst.steps.map((s) => ({ ...s, approved_by: [...s.approved_by] }));
   const open = steps[stepIndex]!;
+  if (opts.actingFor) open.delegated = [...(open.delegated ?? []), { by: userId, for: opts.actingFor }];
   if (decision === 'REJECTED') {
     open.status = 'REJECTED';
     return { ok: true, instance: { ...inst, status: 'REJECTED', steps }, step_completed: true, completed: true };
   }
-  open.approved_by.push(userId);
+  open.approved_by.push(approver);
   const done = open.mode === 'any' || !assigned || open.approver_ids.every((id) => open.approved_by.includes(id));
   if (!done) return { ok: true, instance: { ...inst, steps }, step_completed: false, completed: false };
   open.status = 'APPROVED';
@@ -233,6 +253,49 @@ export function decide(
   if (next) next.status = 'PENDING';
   return { ok: true, instance: { ...inst, status: next ? 'PENDING' : 'APPROVED', steps }, step_completed: true, completed: !next };
 }
+
+/**
+ * Issue 29: whom the caller may stand in for on the open step: the first of `delegators` (who
+ * delegated to the caller, active now) among the step's approvers who has not approved yet and is
+ * not the requester. null when the caller decides as themselves (an approver of the step, or an
+ * override) or may not decide it at all.
+ */
+export function delegatorFor(inst: InstanceState, stepIndex: number, delegators: readonly string[]): string | null {
+  const step = inst.steps[stepIndex];
+  if (!step) return null;
+  return delegators.find((d) => d !== inst.requester_id && step.approver_ids.includes(d) && !step.approved_by.includes(d)) ?? null;
+}
+
+export type ReresolveResult = { ok: true; instance: InstanceState; open_index: number; open_changed: boolean } | { ok: false; message: string };
+
+/**
+ * Issue 29, "PATCH approval instance policy": a running instance re-resolved with a newer chain.
+ * Steps already decided (APPROVED) and an open step someone already approved stay as they are,
+ * in place; the rest is replaced by the new chain's steps not kept (by step id). The first of them
+ * opens when nothing kept is open. A chain left with nothing to decide is refused: re-resolving
+ * never approves an object silently.
+ */
+export function reresolveInstance(inst: InstanceState, chain: Chain): ReresolveResult {
+  if (inst.status !== 'PENDING') return { ok: false, message: `This approval is ${inst.status.toLowerCase()}: its chain cannot change.` };
+  const openIndex = currentStepIndex(inst);
+  const kept = inst.steps.filter((s, i) => s.status === 'APPROVED' || (i === openIndex && s.approved_by.length > 0));
+  const keptIds = new Set(kept.map((s) => s.step_id));
+  const keptOpen = kept.some((s) => s.status === 'PENDING');
+  const fresh = chain.steps.filter((s) => !keptIds.has(s.step_id)).map((s): InstanceStep => ({ ...s, status: 'WAITING', approved_by: [] }));
+  const steps = [...kept.map((s) => ({ ...s })), ...fresh];
+  const open = keptOpen ? steps.findIndex((s) => s.status === 'PENDING') : kept.length;
+  if (!steps[open]) return { ok: false, message: 'The current policy leaves no step to decide on this approval: approve or reject it instead.' };
+  steps[open]!.status = 'PENDING';
+  const before = inst.steps[openIndex]!;
+  const after = steps[open]!;
+  const openChanged = open !== openIndex || before.step_id !== after.step_id
+    || before.mode !== after.mode || before.approver_ids.join() !== after.approver_ids.join();
+  return { ok: true, instance: { ...inst, steps }, open_index: open, open_changed: openChanged };
+}
+
+/** The approval groups a policy's steps name (issue 29: a group in use is not deleted). */
+export const referencedGroupIds = (policy: Policy): string[] =>
+  [...new Set(policy.steps.flatMap((s) => (s.approvers.kind === 'approval_group' ? [s.approvers.group_id] : [])))];
 
 export type ReorderResult = { ok: true; instance: InstanceState } | { ok: false; field: 'step_id' | 'position'; message: string };
 

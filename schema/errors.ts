@@ -140,6 +140,13 @@ export const ERROR_CATALOGUE = {
   WORKFLOW_7004: { status: 409, message: 'A workflow needs at least one rule. Delete the workflow instead.' },
   WORKFLOW_7005: { status: 409, message: 'This business already has the most workflows it can keep. Delete one first.' },
   WORKFLOW_7006: { status: 422, message: 'The canvas does not read as a workflow yet. Fix the steps marked on it.' },
+  // Issue 29, approval groups and delegation (POLICY_7020–7039).
+  POLICY_7020: { status: 422, message: 'This person cannot decide approvals for someone else: they need the Copilot permission first.' },
+  POLICY_7021: { status: 422, message: 'You cannot delegate your approvals to yourself. Choose someone else.' },
+  POLICY_7022: { status: 409, message: 'This approval group is used by an approval policy. Remove it from the policy\'s steps first.' },
+  POLICY_7023: { status: 422, message: 'The current policy leaves no step to decide on this approval. Approve or reject it instead.' },
+  POLICY_7024: { status: 422, message: 'This approval was started before chains kept what they were resolved against: its policy cannot be re-applied.' },
+  POLICY_7025: { status: 409, message: 'Another approval group already has this name.' },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },

@@ -27,6 +27,8 @@ export type IdPool = {
   /** Issue 29. */
   expensePolicies: string[];
   workflows: string[]; workflowRules: string[];
+  /** Issue 29: approval groups (`group_id`). */
+  groups: string[];
 };
 
 function uuidFor(key: string, pool: IdPool): string {
@@ -37,6 +39,7 @@ function uuidFor(key: string, pool: IdPool): string {
   if (k.includes('trip')) return first(pool.trips);
   if (k.includes('workflow')) return first(pool.workflows);
   if (k === 'rule_id') return first(pool.workflowRules);
+  if (k.includes('group')) return first(pool.groups);
   if (k.includes('spend_request')) return first(pool.spendRequests);
   if (k.includes('purchase_order')) return first(pool.purchaseOrders);
   if (k.includes('po_line')) return first(pool.poLines);
@@ -266,7 +269,7 @@ export async function seedProcurement(
 
 /** The procurement part of a pool with nothing in it (business B's own references). */
 export const NO_PROCUREMENT = {
-  spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [], workflows: [], workflowRules: [],
+  spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [], workflows: [], workflowRules: [], groups: [],
 };
 
 /** Issue 29: a workflow of the victim (its rule addressable by id) and one execution in its log, for the workflow routes' probes. */
@@ -309,6 +312,21 @@ export async function seedExpensePolicies(
     [f.businessId, f.employee, f.admin],
   );
   return { expensePolicies: [id] };
+}
+
+/** Issue 29: A's approval group (in A's bill policy's second version) and a delegation between A's people. */
+export async function seedApprovalGroups(db: Queryable, f: { businessId: string; owner: string; employee: string; outsider: string; tag: string }) {
+  const group = randomUUID();
+  await db.query(
+    `INSERT INTO approval_groups (id, business_id, name, mode, user_ids, created_by) VALUES ($1, $2, $3, 'any', ARRAY[$4::uuid], $4)`,
+    [group, f.businessId, `Group ${f.tag}`, f.owner],
+  );
+  await db.query(
+    `INSERT INTO approval_delegations (id, business_id, delegator_id, delegate_id, starts_on, ends_on)
+     VALUES ($1, $2, $3, $4, (now() AT TIME ZONE 'UTC')::date, (now() AT TIME ZONE 'UTC')::date + 7)`,
+    [randomUUID(), f.businessId, f.employee, f.outsider],
+  );
+  return { groups: [group] };
 }
 
 export type Prepared = { path: string; method: string; body?: string; sent: string };

@@ -15,7 +15,7 @@ import { TEST_TOKEN_SECRET, useTestApp } from './test-app.ts';
 import { testDatabases } from './test-db.ts';
 import { FIXTURE_ROLES, makeBusiness, type Fixture, type FixtureRole } from './test-fixtures.ts';
 import {
-  NO_PROCUREMENT, ownedTables, prepare, seedExpensePolicies, seedProcurement, snapshot, type IdPool, type Prepared,
+  NO_PROCUREMENT, ownedTables, prepare, seedApprovalGroups, seedExpensePolicies, seedProcurement, snapshot, type IdPool, type Prepared,
 } from './tenant-isolation-support.ts';
 
 /**
@@ -331,8 +331,9 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     const expensePolicies = await seedExpensePolicies(t.db, {
       businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, department: a.departments[0]!, tag,
     });
+    const approvalGroups = await seedApprovalGroups(t.db, { businessId: a.businessId, owner: a.users.owner, employee: a.users.employee, outsider: a.users.outsider, tag });
     pool = {
-      ...procurement, ...expensePolicies,
+      ...procurement, ...expensePolicies, ...approvalGroups,
       trips: [trip],
       savedReports: [report], dashboards: [dashboard], syncCommits: [syncCommit], mappingRules: [mappingRule],
       recurringBills: [extras.recurring], vendorCredits: [extras.credit], billTemplates: [extras.template], provisionalBills: [provisional],
@@ -352,7 +353,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, ...Object.values(procurement).flat(), ...expensePolicies.expensePolicies, trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, ...Object.values(procurement).flat(), ...expensePolicies.expensePolicies, ...approvalGroups.groups, trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

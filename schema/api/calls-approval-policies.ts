@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './define-call.ts';
 import {
-  INSTANCE_STATUSES, MAX_POLICY_STEPS, approverSpecSchema, instanceStepSchema, policyObjectTypeSchema, policyStepSchema,
+  INSTANCE_STATUSES, MAX_GROUP_SIZE, MAX_POLICY_STEPS, approverSpecSchema, instanceStepSchema, policyObjectTypeSchema, policyStepSchema,
   stepConditionSchema, subjectSchema,
 } from '../approval-policy.ts';
 
@@ -79,6 +79,10 @@ const simulatedStepSchema = z.object({
   mode: z.enum(['any', 'all']).nullable(),
   resolved_approvers: z.array(approverSchema),
   fallback: z.boolean(),
+  /** Issue 29: the named group's name when the step names one. */
+  group_name: z.string().nullable().optional(),
+  /** Issue 29: delegates active now who may decide for a resolved approver ("by X for Y"). */
+  delegates: z.array(z.object({ user_id: z.uuid(), name: z.string(), for_user_id: z.uuid() })).optional(),
 });
 
 /**
@@ -122,6 +126,136 @@ export const reorderInstanceStep = defineCall({
   response: approvalInstanceSchema,
 });
 
+/** Issue 29: named approval groups (§7 `DELETE approval_policy/group/{group}`), `any` one or `all` of them approve. */
+export const approvalGroupSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  mode: z.enum(['any', 'all']),
+  user_ids: z.array(z.uuid()),
+  created_at: z.iso.datetime({ offset: true }),
+  updated_at: z.iso.datetime({ offset: true }),
+});
+export type ApprovalGroup = z.infer<typeof approvalGroupSchema>;
+const groupNameSchema = z.string().trim().min(1).max(120);
+const groupMembersSchema = z.array(z.uuid()).min(1).max(MAX_GROUP_SIZE);
+const groupParams = z.object({ group_id: z.uuid() });
+
+/** Registered before `GET /approval_policy/:object_type`, whose parameter would take `group`. */
+export const listApprovalGroups = defineCall({
+  id: 'admin.approvalGroups.list',
+  method: 'GET',
+  path: '/v1/auth/approval_policy/group',
+  auth: scopes,
+  response: z.object({ data: z.array(approvalGroupSchema) }),
+});
+
+export const createApprovalGroup = defineCall({
+  id: 'admin.approvalGroups.create',
+  method: 'POST',
+  path: '/v1/auth/approval_policy/group',
+  auth: scopes,
+  body: z.object({ name: groupNameSchema, mode: z.enum(['any', 'all']), user_ids: groupMembersSchema }),
+  response: approvalGroupSchema,
+});
+
+/** Members changed here reach chains submitted from now on; running ones keep whom they resolved. */
+export const updateApprovalGroup = defineCall({
+  id: 'admin.approvalGroups.update',
+  method: 'PATCH',
+  path: '/v1/auth/approval_policy/group/:group_id',
+  auth: scopes,
+  params: groupParams,
+  body: z.object({ name: groupNameSchema.optional(), mode: z.enum(['any', 'all']).optional(), user_ids: groupMembersSchema.optional() }),
+  response: approvalGroupSchema,
+});
+
+/** §7 DELETE approval_policy/group/{group}: refused (409 POLICY_7022) while a current policy names it. */
+export const deleteApprovalGroup = defineCall({
+  id: 'admin.approvalGroups.delete',
+  method: 'DELETE',
+  path: '/v1/auth/approval_policy/group/:group_id',
+  auth: scopes,
+  params: groupParams,
+  body: z.object({}).optional(),
+  response: z.object({ id: z.uuid(), deleted: z.literal(true) }),
+});
+
+/** §7 "bulk variants" of PATCH /approval_policy/{type}: several types replaced in one transaction (each a new version). */
+export const bulkUpdateApprovalPolicies = defineCall({
+  id: 'admin.approvalPolicies.bulkUpdate',
+  method: 'PATCH',
+  path: '/v1/auth/approval_policy',
+  auth: scopes,
+  body: z.object({
+    policies: z.array(z.object({ object_type: policyObjectTypeSchema, steps: z.array(policyStepBodySchema).max(MAX_POLICY_STEPS) })).min(1).max(7),
+  }),
+  response: z.object({ policies: z.array(policyResponseSchema) }),
+});
+
+const assignedEntitiesSchema = z.object({
+  object_type: policyObjectTypeSchema,
+  /** null: the policy applies to every entity (nothing assigned). */
+  entity_ids: z.array(z.uuid()).nullable(),
+});
+
+/** Which entities a type's policy applies to; objects of other entities run the built-in default. */
+export const getAssignedEntities = defineCall({
+  id: 'admin.approvalPolicies.entities',
+  method: 'GET',
+  path: '/v1/auth/approval_policy/:object_type/entities',
+  auth: scopes,
+  params: typeParams,
+  response: assignedEntitiesSchema,
+});
+
+/** §7 PUT assigned approval chain entities: an empty list assigns it to none; `null` to every entity. */
+export const putAssignedEntities = defineCall({
+  id: 'admin.approvalPolicies.assignEntities',
+  method: 'PUT',
+  path: '/v1/auth/approval_policy/:object_type/entities',
+  auth: scopes,
+  params: typeParams,
+  body: z.object({ entity_ids: z.array(z.uuid()).max(200).nullable() }),
+  response: assignedEntitiesSchema,
+});
+
+/** §7 DELETE approvals_v2/{policy} (body): the named steps leave the type's policy (a new version). */
+export const deleteApprovalPolicySteps = defineCall({
+  id: 'admin.approvalPolicies.deleteSteps',
+  method: 'DELETE',
+  path: '/v1/auth/approvals_v2/:object_type',
+  auth: scopes,
+  params: typeParams,
+  body: z.object({ step_ids: z.array(z.uuid()).min(1).max(MAX_POLICY_STEPS) }),
+  response: policyResponseSchema,
+});
+
+/** §7 DELETE policy/{policy}: the type goes back to the built-in default (kept as a version). */
+export const resetApprovalPolicy = defineCall({
+  id: 'admin.approvalPolicies.reset',
+  method: 'DELETE',
+  path: '/v1/auth/policy/:object_type',
+  auth: scopes,
+  params: typeParams,
+  body: z.object({}).optional(),
+  response: policyResponseSchema,
+});
+
+/**
+ * §7 PATCH approval instance policy: an admin re-resolves a running instance with the current
+ * policy; steps already decided stay decided (schema/approval-policy.ts `reresolveInstance`).
+ */
+export const reapplyInstancePolicy = defineCall({
+  id: 'admin.approvalInstances.reapplyPolicy',
+  method: 'PATCH',
+  path: '/v1/auth/approvals_v2/instance/policy',
+  auth: scopes,
+  body: z.object({ instance_id: z.uuid() }),
+  response: approvalInstanceSchema,
+});
+
 export const APPROVAL_POLICY_CALLS = [
+  listApprovalGroups, createApprovalGroup, updateApprovalGroup, deleteApprovalGroup,
   getApprovalPolicy, updateApprovalPolicy, addApprovalPolicyStep, simulateApprovalPolicy, reorderInstanceStep,
+  bulkUpdateApprovalPolicies, getAssignedEntities, putAssignedEntities, deleteApprovalPolicySteps, resetApprovalPolicy, reapplyInstancePolicy,
 ] as const;

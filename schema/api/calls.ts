@@ -22,6 +22,7 @@ import { RECEIPT_CALLS } from './calls-receipts.ts';
 import { APPROVAL_CALLS } from './calls-approvals.ts';
 import { CARD_CALLS } from './calls-cards.ts';
 import { APPROVAL_POLICY_CALLS } from './calls-approval-policies.ts';
+import { COPILOT_CALLS } from './calls-copilot.ts';
 import { VENDOR_CALLS } from './calls-vendors.ts';
 import { BILL_CALLS } from './calls-bills.ts';
 import { BILL_BULK_CALLS } from './calls-bill-bulk.ts';
@@ -209,6 +210,7 @@ export const CATALOGUE = [
   ...APPROVAL_CALLS,
   ...CARD_CALLS,
   ...APPROVAL_POLICY_CALLS,
+  ...COPILOT_CALLS,
   ...VENDOR_CALLS,
   ...BILL_CALLS,
   ...BILL_BULK_CALLS,

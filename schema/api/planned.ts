@@ -58,12 +58,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'switching/vendors/{vendor}': 31,
   },
   Approvals: {
-    'PATCH /approval_policy/{bill, card, reimbursement, spend_request, vendor-payment, payee} and bulk variants': 29,
-    'PATCH approval instance policy': 29,
-    'PUT assigned approval chain entities': 29,
-    'DELETE approval_policy/group/{group}': 29,
-    'DELETE approvals_v2/{policy} (body)': 29,
-    'DELETE policy/{policy}': 29,
     'GET bulk approval chain events uses a body': 29,
   },
   Cards: {
@@ -149,7 +143,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'merchants (DELETE contracts and receipt exemptions)': 32,
     'guided-intake/threads': 32,
     'mailbox/delete-business-access': 32,
-    'copilot (PUT, DELETE copilot/{user} body)': 29,
     'billing/subscription/{product} (DELETE, body)': 32,
     'operations document requests and uploaded files': 31,
     'opportunity dismiss': 32,
@@ -167,7 +160,6 @@ export type PlannedUse = { issue: PlannedIssue; why: string };
 
 /** schema/roles.ts rule helpers nothing calls yet (§6), with the issue whose feature applies them. */
 export const PLANNED_ROLE_RULES: Readonly<Record<string, PlannedUse>> = {
-  canUseCopilot: { issue: 29, why: 'delegation (copilot) needs the COPILOT permission' },
   canViewFinancingDetails: { issue: 30, why: 'flex and financing details' },
   canUseFlexBills: { issue: 30, why: 'flex (float) on a bill' },
   canViewReferrals: { issue: 31, why: 'referrals in the advisor console' },

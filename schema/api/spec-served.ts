@@ -24,8 +24,10 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
   },
   Approvals: {
     'PATCH /approval_policy/{bill, card, reimbursement, spend_request, vendor-payment, payee} and bulk variants': [
-      'admin.approvalPolicies.get', 'admin.approvalPolicies.update',
+      'admin.approvalPolicies.get', 'admin.approvalPolicies.update', 'admin.approvalPolicies.bulkUpdate',
     ],
+    'PATCH approval instance policy': ['admin.approvalInstances.reapplyPolicy'],
+    'PUT assigned approval chain entities': ['admin.approvalPolicies.assignEntities', 'admin.approvalPolicies.entities'],
   },
   Workflows: {
     'PUT rules by id': ['workflows.rules.update'],
@@ -96,5 +98,6 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'expense policies (DELETE expense-policies/{policy}, expense-policy-creator)': [
       'expensePolicies.list', 'expensePolicies.create', 'expensePolicies.get', 'expensePolicies.update', 'expensePolicies.delete',
     ],
+    'copilot (PUT, DELETE copilot/{user} body)': ['copilot.put', 'copilot.delete', 'copilot.list'],
   },
 };

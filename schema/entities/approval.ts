@@ -43,6 +43,11 @@ export const approvalSchema = z.object({
   /** The rejection reason (REJECTED only). */
   reason: z.string().max(2000).nullable(),
   decided_by: uuid.nullable(),
+  /**
+   * Issue 29: decided through a delegation: `decided_by` stood in for this approver ("by X for Y").
+   * Absent or null otherwise (and on an optimistic decision until the feed brings the row).
+   */
+  on_behalf_of: uuid.nullable().optional(),
   decided_at: isoDateTime.nullable(),
   created_at: isoDateTime,
   ...mirroredFields,
@@ -89,7 +94,7 @@ function compareApprovals(sort: ApprovalSort) {
 
 function referencedIds(a: Approval): string[] {
   const ids = [a.user_id];
-  for (const id of [a.approver_id, a.decided_by]) if (id) ids.push(id);
+  for (const id of [a.approver_id, a.decided_by, a.on_behalf_of]) if (id) ids.push(id);
   return ids;
 }
 
@@ -103,6 +108,7 @@ const approvalColumns: ColumnMap<Approval> = {
   status: { type: 'text' },
   reason: { type: 'text' },
   decided_by: { type: 'uuid' },
+  on_behalf_of: { type: 'uuid' },
   decided_at: { type: 'timestamptz' },
   created_at: { type: 'timestamptz', indexed: true },
   ...MIRRORED_COLUMNS,

@@ -24,6 +24,7 @@ import { decideCardRequest } from './card-requests.ts';
 import { decideTravelBooking, refuseOwnBookingRequest } from './travel/bookings.ts';
 import { decideSpendRequest, pointSpendRequestAt, refuseOwnSpendRequest } from './procurement/fulfil.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
+import { actingForOnStep, actingForWithoutChain, delegatedApproverSql, recordOnBehalfOf } from './delegations.ts';
 import { newestFirstPage } from './newest-first-page.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { storeReimbursement } from './reimbursements.ts';
@@ -85,7 +86,8 @@ export type DecisionResult = {
 async function assertMayDecideAny(db: Queryable, user: ActingUser): Promise<void> {
   if (isReviewer(user)) return;
   const rows = await db.query(
-    `SELECT 1 FROM approvals r WHERE r.business_id = $1 AND r.status = 'PENDING' AND NOT r.deleted AND ${stepApproverSql('r', '$2')} LIMIT 1`,
+    `SELECT 1 FROM approvals r WHERE r.business_id = $1 AND r.status = 'PENDING' AND NOT r.deleted
+        AND (${stepApproverSql('r', '$2')} OR ${delegatedApproverSql('r', '$2')}) LIMIT 1`,
     [user.business_id, user.id],
   );
   if (rows.length === 0) throw new ApiError('FORBIDDEN_7003', REVIEWERS_ONLY);
@@ -204,10 +206,15 @@ async function advanceChain(tx: Queryable, user: ActingUser, approval: Approval,
   const [link] = await tx.query<{ instance_id: string | null; step_index: number | null }>(
     'SELECT instance_id::text, step_index FROM approvals WHERE id = $1', [approval.id],
   );
-  if (!link?.instance_id || link.step_index === null) return null;
+  if (!link?.instance_id || link.step_index === null) {
+    await recordOnBehalfOf(tx, approval.id, await actingForWithoutChain(tx, user, approval));
+    return null;
+  }
   const instance = await lockInstance(tx, user.business_id, link.instance_id);
   const override = isAdmin(user) || isBookkeeper(user) || (instance.policy_version === 0 && isManager(user));
-  const result = decide(stateOf(instance), link.step_index, user.id, decision.status, { override });
+  // Issue 29: a delegate decides for the approver they stand in for ("by X for Y").
+  const actingFor = await actingForOnStep(tx, user, stateOf(instance), link.step_index);
+  const result = decide(stateOf(instance), link.step_index, user.id, decision.status, { override, actingFor });
   if (!result.ok) {
     if (result.refusal === 'own_item') throw new ApiError('APPROVAL_7201');
     if (result.refusal === 'not_approver') throw new ApiError('FORBIDDEN_7003', result.message);
@@ -215,6 +222,7 @@ async function advanceChain(tx: Queryable, user: ActingUser, approval: Approval,
     return null;
   }
   const stored = await storeInstance(tx, user.business_id, instance.id, result.instance, at);
+  await recordOnBehalfOf(tx, approval.id, actingFor);
   return { instance: stored, completed: result.completed, step_completed: result.step_completed, next_index: link.step_index + 1 };
 }
 

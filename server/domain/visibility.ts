@@ -4,6 +4,7 @@ import { mayManageBills } from '../../schema/bill-rules.ts';
 import { canSeeAllTransactions, isAdmin, isApClerk, isBookkeeper } from '../../schema/roles.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
+import { delegatedApproverSql } from './delegations.ts';
 
 /**
  * Whose cards and transactions a user may see (§6): business-wide roles see everything; a
@@ -164,7 +165,8 @@ export function approvalViewerClause(user: ActingUser, team: Visibility, alias: 
   const scope = approverClause(user, team, alias, params);
   if (scope === '') return '';
   params.push(user.id);
-  return ` AND ((true${scope}) OR ${stepApproverSql(alias, `$${params.length}`)})`;
+  // Issue 29: also the active delegate of one of the step's approvers (domain/delegations.ts).
+  return ` AND ((true${scope}) OR ${stepApproverSql(alias, `$${params.length}`)} OR ${delegatedApproverSql(alias, `$${params.length}`)})`;
 }
 
 /** The review scope on rows of `alias` (user_id = whose claim it is). */
@@ -183,10 +185,11 @@ export async function viewerFor(db: Queryable, user: ActingUser, rules: readonly
  * Changes whenever what the user may see changes (role, manager flag, team), so a client whose
  * mirror was filtered under the old rules knows to resync from zero.
  */
-export function visibilityEpoch(user: ActingUser, vis: Visibility): string {
+export function visibilityEpoch(user: ActingUser, vis: Visibility, delegations = ''): string {
   const team = vis.all ? `all:${user.role}` : `users:${user.role}:${user.is_manager}:${[...vis.userIds].sort().join(',')}`;
   // AP_ACCESS opens every bill (bill_pay): gaining or losing it must resync. Only holders' bases
   // change, so nobody else's epoch moves (a new epoch means a full re-pull).
-  const basis = isApClerk(user) ? `${team}:ap` : team;
+  // Issue 29: whom the user stands in for today (domain/delegations.ts `delegationEpochBasis`).
+  const basis = `${isApClerk(user) ? `${team}:ap` : team}${delegations}`;
   return createHash('sha256').update(basis).digest('base64url').slice(0, 16);
 }

@@ -6,6 +6,7 @@ import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
 import type { FeedPageQuery } from '../core/deps.ts';
 import { visibilityEpoch, visibilityOf, type Viewer } from '../domain/visibility.ts';
+import { delegationEpochBasis } from '../domain/delegations.ts';
 
 function branch(collection: MirroredCollection, viewer: Viewer, params: unknown[], select: string, seqs = 'r.change_seq > $2'): string {
   const { table, visibility } = COLLECTIONS[collection];
@@ -92,7 +93,7 @@ async function readPage(db: Queryable, user: ActingUser, req: FeedQuery, docs: D
     checkpoint: hasMore ? Number(lastSeq) : Math.max(Number(lastSeq), high, req.after),
     has_more: hasMore,
     high_water: Math.max(high, Number(lastSeq)),
-    visibility_epoch: visibilityEpoch(user, vis),
+    visibility_epoch: visibilityEpoch(user, vis, await delegationEpochBasis(db, user)),
   };
   if (req.after === 0) meta.total = await countVisible(db, user.business_id, viewer);
   return {
@@ -136,7 +137,7 @@ async function readBackfill(db: Queryable, user: ActingUser, req: { limit: numbe
     has_more: hasMore,
     high_water: high,
     backfill: last ? { top, stage: STAGE_OF_RANK[Number(last.rank)] ?? cursor.stage, before: Number(last.seq) } : cursor,
-    visibility_epoch: visibilityEpoch(user, vis),
+    visibility_epoch: visibilityEpoch(user, vis, await delegationEpochBasis(db, user)),
   };
   if (!req.cursor) meta.total = await countVisible(db, user.business_id, viewer, top);
   return {

@@ -5,6 +5,7 @@ import { adminHandlers } from './admin.ts';
 import { orgHandlers } from './org.ts';
 import { approvalHandlers } from './approvals.ts';
 import { approvalPolicyHandlers } from './approval-policies.ts';
+import { copilotHandlers } from './copilot.ts';
 import { authHandlers } from './auth.ts';
 import { billBulkHandlers } from './bill-bulk.ts';
 import { billTemplateHandlers, recurringBillHandlers, vendorCreditHandlers } from './bill-extras.ts';
@@ -76,6 +77,7 @@ export const HANDLERS = {
   ...adminUserHandlers,
   ...businessSwitchHandlers,
   ...approvalPolicyHandlers,
+  ...copilotHandlers,
   ...reportingHandlers,
   ...accountingHandlers,
   ...ssoHandlers,

@@ -81,7 +81,7 @@ const U = 'BUSINESS_USER';
 export const ROSTER: readonly RosterEntry[] = [
   e('ceo', 'BUSINESS_OWNER', 'Executive', 'New York HQ', null, 'executive', ['travel'], 1.6, { demoEmail: 'owner' }),
   e('controller', 'BUSINESS_ADMIN', 'Finance', 'New York HQ', 'ceo', 'finance', ['software'], 1.2, { demoEmail: 'admin' }),
-  e('bookkeeper', 'BUSINESS_BOOKKEEPER', 'Finance', 'New York HQ', 'controller', 'finance', [], 0.6, { demoEmail: 'bookkeeper' }),
+  e('bookkeeper', 'BUSINESS_BOOKKEEPER', 'Finance', 'New York HQ', 'controller', 'finance', [], 0.6, { demoEmail: 'bookkeeper', permissions: ['COPILOT'] }),
   e('ap_clerk', U, 'Finance', 'Austin', 'controller', 'finance', ['office'], 0.7, { demoEmail: 'apclerk', permissions: ['AP_ACCESS'] }),
   e('auditor', 'AUDITOR', 'Finance', 'Remote - US', null, 'finance', null, 0, { demoEmail: 'auditor' }),
   e('cto', U, 'Engineering', 'San Francisco', 'ceo', 'executive', ['cloud'], 1.4),

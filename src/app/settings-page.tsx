@@ -16,6 +16,7 @@ type OfflineData = Awaited<ReturnType<DataClient['offlineData']>>;
 import { SecuritySettings } from '../features/identity/settings-page.tsx';
 import { SupportAccessSection } from '../features/identity/support-access-settings.tsx';
 import { TravelSettingsSections } from '../features/travel/travel-settings.tsx';
+import { DelegationSection } from '../features/approvals/delegation-settings.tsx';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
@@ -26,7 +27,7 @@ import { formatCount, formatLocalDateTime } from '../lib/format.ts';
 /**
  * /settings, composed here because its sections come from several features: Profile (the
  * session), Security (identity's password and two-factor rows, then sessions), Support access
- * (identity's, owners and admins only), Travel (the traveller profile; the policy and settings for
+ * (identity's, owners and admins only), Out of office (approvals' delegation, issue 29), Travel (the traveller profile; the policy and settings for
  * admins), Appearance.
  */
 export function SettingsPage() {
@@ -41,6 +42,7 @@ export function SettingsPage() {
           </SecuritySettings>
         </Section>
         <SupportAccessSection />
+        <DelegationSection />
         <TravelSettingsSections />
         <Section title="Appearance">
           <SettingRow title="Theme" description="System follows your device's light or dark setting.">

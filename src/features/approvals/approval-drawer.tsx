@@ -88,7 +88,8 @@ export function ApprovalDrawer({ id, client, reference, version, canDecide, onAp
             {approval.decided_at && (
               <p className="muted">
                 {approval.status === 'REJECTED' ? 'Rejected' : 'Decided'}
-                {approval.decided_by ? ` by ${userName(approval.decided_by) || 'a reviewer'}` : ''} on{' '}
+                {approval.decided_by ? ` by ${userName(approval.decided_by) || 'a reviewer'}` : ''}
+                {approval.on_behalf_of ? ` for ${userName(approval.on_behalf_of) || 'the approver'}` : ''} on{' '}
                 <time dateTime={approval.decided_at}>{formatLocalDateTime(approval.decided_at)}</time>
               </p>
             )}

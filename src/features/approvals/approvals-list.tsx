@@ -23,9 +23,22 @@ const amountText = (row: InboxRow) => (row.amount !== null && row.currency ? for
  * card request's card, limit and reason), date, amount, when it was submitted, the review's
  * status and its sync mark. On a phone the same rows are cards (phone.css).
  */
-export function inboxColumns(userName: (id: string) => string): readonly ListColumn<InboxRow>[] {
+export function inboxColumns(userName: (id: string) => string, delegatedFor: ReadonlyMap<string, string> = new Map()): readonly ListColumn<InboxRow>[] {
+  // Issue 29: a pending approval waiting for someone the viewer stands in for says "for Y".
+  const forWhom = (row: InboxRow) => (row.approval.status === 'PENDING' && row.approval.approver_id ? delegatedFor.get(row.approval.approver_id) : undefined);
   return [
-    { key: 'claimant', header: 'Submitted by', className: 'cell-claimant', cell: (row) => userName(row.approval.user_id) || row.claimant },
+    {
+      key: 'claimant', header: 'Submitted by', className: 'cell-claimant',
+      cell: (row) => {
+        const delegator = forWhom(row);
+        return (
+          <>
+            {userName(row.approval.user_id) || row.claimant}
+            {delegator && <span className="muted approval-for"> · for {delegator}</span>}
+          </>
+        );
+      },
+    },
     {
       key: 'type',
       header: 'Type',

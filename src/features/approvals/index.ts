@@ -5,18 +5,20 @@ import { pageRoute } from '../../lib/page-route.ts';
 import type { NavItem } from '../../lib/routing.ts';
 import { PendingApprovalsBadge, useHasWaitingApprovals } from './pending-badge.tsx';
 import { parseApprovalsSearch } from './search-params.ts';
+import { parsePolicySearch } from './policy-types.ts';
 
 /**
  * Signed-in routes: the approvals inbox (with its detail drawer), URL state typed by
- * parseApprovalsSearch; and (issue 25) the bill approval policy, admins only (the server's
+ * parseApprovalsSearch; and (issue 25, six types since issue 29) the approval policies, admins only (the server's
  * `admin.approvalPolicies.*` calls are admin-only too).
  */
 export function approvalsRoutes<P extends AnyRoute>(parent: P) {
   const inbox = lazyPage(() => import('./approvals-page.tsx'), 'ApprovalsPage', { title: 'Approvals', className: 'approvals' });
-  const policy = lazyPage(() => import('./approval-policy-page.tsx'), 'ApprovalPolicyPage', { title: 'Bill approval policy', className: 'page', narrow: true });
+  const policy = lazyPage(() => import('./approval-policy-page.tsx'), 'ApprovalPolicyPage', { title: 'Approval policies', className: 'page', narrow: true });
   return [
     pageRoute(parent, '/approvals', inbox, { search: parseApprovalsSearch }),
-    pageRoute(parent, '/approvals/policy', policy, { allowed: isAdmin }),
+    // Issue 29: ?type= picks one of the six policy types (bill by default, as before).
+    pageRoute(parent, '/approvals/policy', policy, { allowed: isAdmin, search: parsePolicySearch }),
   ] as const;
 }
 

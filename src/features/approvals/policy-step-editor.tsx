@@ -15,6 +15,7 @@ const APPROVER_KINDS: readonly SelectOption[] = [
   { value: 'user', label: 'A specific person' },
   { value: 'role', label: 'Anyone with a role' },
   { value: 'group', label: 'A group of people' },
+  { value: 'approval_group', label: 'A named approval group' },
 ];
 
 function approverOfKind(kind: string, current: ApproverSpec): ApproverSpec {
@@ -22,6 +23,7 @@ function approverOfKind(kind: string, current: ApproverSpec): ApproverSpec {
   if (kind === 'user') return { kind: 'user', user_id: '' };
   if (kind === 'role') return { kind: 'role', role: 'BUSINESS_ADMIN' };
   if (kind === 'group') return { kind: 'group', user_ids: [], mode: 'any' };
+  if (kind === 'approval_group') return { kind: 'approval_group', group_id: '' };
   return { kind: 'manager' };
 }
 
@@ -36,6 +38,8 @@ interface StepEditorProps {
   vendorOptions: readonly SelectOption[];
   departmentOptions: readonly SelectOption[];
   entityOptions: readonly SelectOption[];
+  /** Issue 29: the business's named approval groups. */
+  groupOptions: readonly SelectOption[];
   onChange(change: Partial<DraftStep>): void;
   onMove(by: -1 | 1): void;
   onRemove(): void;
@@ -47,7 +51,7 @@ export function StepEditor(p: StepEditorProps) {
   const n = index + 1;
   const mine = Object.entries(errors).filter(([path]) => errorStep(path) === index);
   const errorAt = (suffix: string) => mine.find(([path]) => path.endsWith(suffix))?.[1] ?? null;
-  const other = mine.filter(([path]) => !/(min_amount\.amount|approvers\.user_id|approvers\.user_ids)$/.test(path));
+  const other = mine.filter(([path]) => !/(min_amount\.amount|approvers\.user_id|approvers\.user_ids|approvers\.group_id)$/.test(path));
   const a = d.approvers;
   const body = toBody([d]);
   return (
@@ -93,6 +97,17 @@ export function StepEditor(p: StepEditorProps) {
                 {p.userOptions.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
               </select>
               {errorAt('approvers.user_id') && <span className="field-error">{errorAt('approvers.user_id')}</span>}
+            </label>
+          )}
+          {a.kind === 'approval_group' && (
+            <label className="field">
+              <span className="field-label">Group</span>
+              <select value={a.group_id} aria-invalid={errorAt('approvers.group_id') ? true : undefined}
+                onChange={(e) => p.onChange({ approvers: { kind: 'approval_group', group_id: e.target.value } })}>
+                <option value="">{p.groupOptions.length === 0 ? 'No groups yet: create one below' : 'Choose a group…'}</option>
+                {p.groupOptions.map((o) => <option key={o.value} value={o.value}>{o.label}</option>)}
+              </select>
+              {errorAt('approvers.group_id') && <span className="field-error">{errorAt('approvers.group_id')}</span>}
             </label>
           )}
           {a.kind === 'role' && (

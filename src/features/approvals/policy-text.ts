@@ -10,6 +10,8 @@ export interface PolicyNames {
   vendor(id: string): string;
   department(id: string | null): string;
   entity(id: string | null): string;
+  /** An approval group's name (issue 29); absent: "an approval group". */
+  group?(id: string): string;
 }
 
 /** A step as the form edits it: the amount as typed, the id lists always present, a local key for React. */
@@ -65,6 +67,7 @@ export function toBody(drafts: readonly DraftStep[]): { ok: true; steps: PolicyS
     if (d.entity_ids.length > 0) condition.entity_ids = d.entity_ids;
     if (d.approvers.kind === 'user' && !d.approvers.user_id) errors[`steps.${i}.approvers.user_id`] = 'Choose who approves this step.';
     if (d.approvers.kind === 'group' && d.approvers.user_ids.length === 0) errors[`steps.${i}.approvers.user_ids`] = 'Choose at least one person.';
+    if (d.approvers.kind === 'approval_group' && !d.approvers.group_id) errors[`steps.${i}.approvers.group_id`] = 'Choose a group.';
     return { ...(d.id ? { id: d.id } : {}), condition: Object.keys(condition).length > 0 ? condition : null, approvers: d.approvers };
   });
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, steps };
@@ -91,6 +94,7 @@ export function approverText(a: ApproverSpec, names: PolicyNames): string {
     case 'role': return `any ${roleDisplayName(a.role)}`;
     case 'manager': return 'the requester’s manager';
     case 'group': return `${a.mode === 'all' ? 'all of' : 'any one of'} ${joinList(a.user_ids.map((id) => names.user(id) || 'someone'))}`;
+    case 'approval_group': return `the group ${names.group?.(a.group_id) || 'not on this device'}`;
   }
 }
 
@@ -99,7 +103,7 @@ export function stepText(step: Pick<PolicyStepBody, 'condition' | 'approvers'>, 
   return `${conditionText(step.condition, names)} → ${approverText(step.approvers, names)}`;
 }
 
-const NO_NAMES: PolicyNames = { user: (id) => id, vendor: (id) => id, department: (id) => id ?? '', entity: (id) => id ?? '' };
+const NO_NAMES: PolicyNames = { user: (id) => id, vendor: (id) => id, department: (id) => id ?? '', entity: (id) => id ?? '', group: (id) => id };
 const canonical = (s: Pick<PolicyStepBody, 'condition' | 'approvers'>) => JSON.stringify(stepText(s, NO_NAMES));
 
 /**

@@ -4,16 +4,20 @@ import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import { errorText } from '../../lib/error-text.ts';
 import { useReferenceData } from '../../lib/reference-data.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
+import type { ApprovalGroup } from '../../../schema/api/calls-approval-policies.ts';
 import { blankStep, policyChanges, toBody, toDraft, type DraftStep, type PolicyErrors, type PolicyNames } from './policy-text.ts';
+import { wordsOf, type EditedPolicyType } from './policy-types.ts';
 
 type PolicyLoad = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; policy: PolicyResponse };
 
 /**
- * The bill approval policy page's state: the server's policy (read when online; offline before
- * it was read, the page says so), the draft steps being edited, the server's field errors, what
- * saving changes (asked first) and the save itself.
+ * An approval policy page's state (one of the six types, issue 29): the server's policy (read
+ * when online; offline before it was read, the page says so), the draft steps being edited, the
+ * server's field errors, what saving changes (asked first) and the save itself. `groups`: the
+ * business's approval groups a step may name (their names in the steps' words).
  */
-export function useApprovalPolicy() {
+export function useApprovalPolicy(type: EditedPolicyType, groups: readonly ApprovalGroup[]) {
+  const words = wordsOf(type);
   const client = useDataClient();
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
   const currency = useAppState((s) => s.session?.business.currency ?? 'USD');
@@ -28,8 +32,12 @@ export function useApprovalPolicy() {
 
   const names = useMemo<PolicyNames>(() => {
     const vendors = new Map(reference.data.vendors.map((v) => [v.id, v.name]));
-    return { user: reference.names.user, vendor: (id) => vendors.get(id) ?? '', department: reference.names.department, entity: reference.names.entity };
-  }, [reference]);
+    const groupNames = new Map(groups.map((g) => [g.id, g.name]));
+    return {
+      user: reference.names.user, vendor: (id) => vendors.get(id) ?? '', department: reference.names.department, entity: reference.names.entity,
+      group: (id) => groupNames.get(id) ?? '',
+    };
+  }, [reference, groups]);
 
   const adopt = useCallback((policy: PolicyResponse) => {
     setLoad({ state: 'ready', policy });
@@ -42,7 +50,7 @@ export function useApprovalPolicy() {
   useEffect(() => {
     if (!online) return;
     let live = true;
-    void client.approvalPolicy('bill').then((r) => {
+    void client.approvalPolicy(type).then((r) => {
       if (!live) return;
       if (r.ok) adopt(r.policy);
       else setLoad({ state: 'failed', message: errorText(r.error) });
@@ -50,14 +58,16 @@ export function useApprovalPolicy() {
     return () => {
       live = false;
     };
-  }, [client, online, adopt, attempt]);
+  }, [client, online, adopt, attempt, type]);
   // Offline before the policy was read: say so (it lives on the server) rather than "Loading…".
-  const shown: PolicyLoad = !online && load.state !== 'ready'
+  // Another type's policy (the tab just changed) is not this page's: loading until this one answers.
+  const current: PolicyLoad = load.state === 'ready' && load.policy.object_type !== type ? { state: 'loading' } : load;
+  const shown: PolicyLoad = !online && current.state !== 'ready'
     ? { state: 'failed', message: 'You’re offline. The approval policy is read from the server: connect to see and edit it.' }
-    : load;
+    : current;
 
   const body = toBody(drafts);
-  const saved = load.state === 'ready' ? load.policy : null;
+  const saved = current.state === 'ready' ? current.policy : null;
   const changes = saved && body.ok ? policyChanges(saved.steps, body.steps, names) : [];
   const dirty = saved !== null && (!body.ok || changes.length > 0);
 
@@ -94,11 +104,11 @@ export function useApprovalPolicy() {
     if (!body.ok) return;
     setBusy(true);
     try {
-      const r = await client.saveApprovalPolicy('bill', body.steps);
+      const r = await client.saveApprovalPolicy(type, body.steps);
       if (r.ok) {
         adopt(r.policy);
         setConfirm(null);
-        toastInfo(`Bill approval policy saved (version ${r.policy.version}). Bills submitted from now on follow it.`);
+        toastInfo(`${words.title} saved (version ${r.policy.version}). ${words.items[0]!.toUpperCase()}${words.items.slice(1)} ${words.submitted} from now on follow it.`);
         return;
       }
       setConfirm(null);
@@ -109,8 +119,25 @@ export function useApprovalPolicy() {
     }
   };
 
+  /** Issue 29: DELETE policy/{type}, back to the built-in default (asked first by the page). */
+  const reset = async (): Promise<boolean> => {
+    setBusy(true);
+    try {
+      const r = await client.resetApprovalPolicy(type);
+      if (r.ok) {
+        adopt(r.policy);
+        toastInfo(`${words.title} is back to the built-in default: the requester’s manager approves.`);
+        return true;
+      }
+      setFormError(errorText(r.error));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return {
-    online, currency, reference, names, shown, saved, drafts, errors, formError, confirm, busy, dirty,
-    adopt, patch, move, remove, add, retry, askSave, save, closeConfirm: () => setConfirm(null),
+    type, words, online, currency, reference, names, shown, saved, drafts, errors, formError, confirm, busy, dirty,
+    adopt, patch, move, remove, add, retry, askSave, save, reset, closeConfirm: () => setConfirm(null),
   };
 }

@@ -10,6 +10,7 @@ import { useReferenceData } from '../../lib/reference-data.ts';
 import { useInstantSearch } from '../../lib/use-instant-search.ts';
 import type { InboxRow } from './approval-rows.ts';
 import { inboxColumns, inboxSpec } from './approvals-list.tsx';
+import { useDelegatedFor } from './use-delegated-for.ts';
 import { searchTerms } from './inbox-search.ts';
 import { inboxQuery, type ApprovalsSearch, type InboxTab } from './search-params.ts';
 import { useInboxDecisions, type InboxDialog } from './use-inbox-decisions.ts';
@@ -67,7 +68,8 @@ export function useInbox(viewer: SpendUser) {
   );
 
   const clearSearch = useCallback(() => setQ(''), [setQ]);
-  const columns = useMemo(() => inboxColumns(userName), [userName]);
+  const delegatedFor = useDelegatedFor();
+  const columns = useMemo(() => inboxColumns(userName, delegatedFor), [userName, delegatedFor]);
   const searching = terms.length > 0;
   const empty = rows.total === 0 && !rows.waiting;
   const reviewer = canReviewReimbursements(viewer);

@@ -75,7 +75,8 @@ export function actionText(a: WorkflowAction, n: WorkflowNames): string {
     }
     case 'add_approval_step': {
       const s = a.approvers;
-      const who = s.kind === 'user' ? (n.user(s.user_id) || 'a person') : s.kind === 'role' ? `any ${roleDisplayName(s.role)}` : s.kind === 'manager' ? 'their manager' : `a group of ${s.user_ids.length}`;
+      const who = s.kind === 'user' ? (n.user(s.user_id) || 'a person') : s.kind === 'role' ? `any ${roleDisplayName(s.role)}` : s.kind === 'manager' ? 'their manager'
+        : s.kind === 'group' ? `a group of ${s.user_ids.length}` : 'an approval group';
       return `add an approval step: ${who}`;
     }
     case 'auto_approve': return `approve automatically when under ${formatMoney(a.under.amount, a.under.currency)}`;
