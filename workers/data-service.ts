@@ -18,6 +18,7 @@ import { supportAccessHandlers } from './handlers/support-access.ts';
 import { orgHandlers } from './handlers/org.ts';
 import { travelHandlers } from './handlers/travel.ts';
 import { procurementHandlers } from './handlers/procurement.ts';
+import { policyHandlers } from './handlers/policies.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -54,6 +55,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...approvalPolicyHandlers(ctx),
     ...travelHandlers(ctx),
     ...procurementHandlers(ctx),
+    ...policyHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }
