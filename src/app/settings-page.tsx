@@ -16,6 +16,7 @@ type OfflineData = Awaited<ReturnType<DataClient['offlineData']>>;
 import { SecuritySettings } from '../features/identity/settings-page.tsx';
 import { SupportAccessSection } from '../features/identity/support-access-settings.tsx';
 import { TravelSettingsSections } from '../features/travel/travel-settings.tsx';
+import { PolicySettingsSection } from '../features/policies/policy-settings.tsx';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
@@ -42,6 +43,7 @@ export function SettingsPage() {
         </Section>
         <SupportAccessSection />
         <TravelSettingsSections />
+        <PolicySettingsSection />
         <Section title="Appearance">
           <SettingRow title="Theme" description="System follows your device's light or dark setting.">
             <ThemeToggle />
