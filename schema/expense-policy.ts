@@ -110,10 +110,13 @@ export function policyProblems(rules: ExpensePolicyRules): Record<string, string
       out[`${at}.per_transaction`] = `The cap per transaction (${formatMoney(cap.per_transaction, cap.currency)}) is above the cap per day (${formatMoney(cap.per_day, cap.currency)}) for ${cap.merchant_category}.`;
     }
     const twin = rules.category_caps.findIndex((c, j) => j < i && c.currency === cap.currency && sameCategory(c.merchant_category, cap.merchant_category));
-    if (twin >= 0) out[`${at}.merchant_category`] = `${cap.merchant_category} already has a cap in ${cap.currency} (rule ${twin + 1}).`;
+    // Both problems on one input are said together: the second must not hide the first.
+    const said: string[] = [];
+    if (twin >= 0) said.push(`${cap.merchant_category} already has a cap in ${cap.currency} (rule ${twin + 1}).`);
     if (rules.blocked_categories.some((b) => sameCategory(b, cap.merchant_category))) {
-      out[`${at}.merchant_category`] = `${cap.merchant_category} is blocked: a cap on it would never apply.`;
+      said.push(`${cap.merchant_category} is blocked: a cap on it would never apply.`);
     }
+    if (said.length > 0) out[`${at}.merchant_category`] = said.join(' ');
   });
   rules.blocked_categories.forEach((b, i) => {
     if (rules.blocked_categories.findIndex((o) => sameCategory(o, b)) < i) out[`rules.blocked_categories.${i}`] = `${b} is listed twice.`;
@@ -185,6 +188,26 @@ export function policyItemFromReimbursement(r: ReimbursementLike): PolicyItem | 
     gl_account_id: r.gl_account_id, department_id: r.department_id, claim_type: r.type,
     distance_miles: r.distance_miles, ...(days !== undefined ? { days } : {}),
   };
+}
+
+/**
+ * The missing-items wizard's items (`GET /v1/auth/users/current/missing-items` on the server, the
+ * worker's count offline): what the person can still change. A card transaction pending or
+ * cleared, a purchase (amount > 0), not yet exported to accounting (an exported one refuses
+ * coding edits); a claim its claimant still holds (DRAFT, REJECTED: reimbursement-rules.ts
+ * `checkEditable`). Compliance counts every item; the wizard only these.
+ */
+export const WIZARD_CLAIM_STATUSES = ['DRAFT', 'REJECTED'] as const;
+export const inWizardTransaction = (t: Pick<TransactionLike, 'state' | 'amount'> & { accounting_synced_at?: string | null }) =>
+  (t.state === 'PENDING' || t.state === 'CLEARED') && t.amount > 0 && !t.accounting_synced_at;
+export const inWizardClaim = (r: Pick<ReimbursementLike, 'status' | 'amount'>) =>
+  (WIZARD_CLAIM_STATUSES as readonly string[]).includes(r.status) && r.amount > 0;
+
+/** A claim's merchant for the wizard's heading: its merchant, else its type in words. */
+export function claimMerchant(r: { merchant: string | null; type: ReimbursementLike['type'] }): string {
+  const named = (r.merchant ?? '').trim();
+  if (named) return named;
+  return { OUT_OF_POCKET: 'Out-of-pocket expense', MILEAGE: 'Mileage', PER_DIEM: 'Per diem' }[r.type];
 }
 
 /** The person an item belongs to, as scopes read them. */

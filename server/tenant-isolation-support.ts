@@ -24,12 +24,15 @@ export type IdPool = {
   trips: string[];
   spendRequests: string[]; purchaseOrders: string[]; poLines: string[]; itemReceipts: string[];
   allocations: string[]; intents: string[]; documents: string[];
+  /** Issue 29. */
+  expensePolicies: string[];
 };
 
 function uuidFor(key: string, pool: IdPool): string {
   const k = key.toLowerCase();
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
+  if (k.includes('expense_polic')) return first(pool.expensePolicies);
   if (k.includes('trip')) return first(pool.trips);
   if (k.includes('spend_request')) return first(pool.spendRequests);
   if (k.includes('purchase_order')) return first(pool.purchaseOrders);
@@ -260,6 +263,31 @@ export async function seedProcurement(
 
 /** The procurement part of a pool with nothing in it (business B's own references). */
 export const NO_PROCUREMENT = { spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [] };
+
+/**
+ * Business A's expense policy for the isolation suite (issue 29): scoped to A's first department,
+ * named with the tag, asking for a receipt from $1 so A's employee has missing items; and a
+ * reminder row of theirs (a reminders call of B naming them must leave it alone).
+ */
+export async function seedExpensePolicies(
+  db: Queryable, f: { businessId: string; admin: string; employee: string; department: string; tag: string },
+): Promise<{ expensePolicies: string[] }> {
+  const id = randomUUID();
+  await db.query(
+    `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+     INSERT INTO expense_policies (id, business_id, name, scope, rules, enabled, created_by, change_seq)
+     SELECT $1, $2, $3, $4::jsonb, $5::jsonb, true, $6, change_seq FROM seq`,
+    [id, f.businessId, `Policy ${f.tag}`, JSON.stringify({ kind: 'departments', department_ids: [f.department] }), JSON.stringify({
+      receipt_required_from: { amount: 100, currency: 'USD' }, memo_required_above: null,
+      coding_required: { gl_account: false, department: false, location: false }, category_caps: [], blocked_categories: [], per_diem: null, mileage: null,
+    }), f.admin],
+  );
+  await db.query(
+    `INSERT INTO missing_item_reminders (business_id, user_id, day, sent_by, item_count) VALUES ($1, $2, '2026-01-01', $3, 1)`,
+    [f.businessId, f.employee, f.admin],
+  );
+  return { expensePolicies: [id] };
+}
 
 export type Prepared = { path: string; method: string; body?: string; sent: string };
 /**

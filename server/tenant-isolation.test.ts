@@ -14,7 +14,9 @@ import { signIdToken } from './auth/tokens.ts';
 import { TEST_TOKEN_SECRET, useTestApp } from './test-app.ts';
 import { testDatabases } from './test-db.ts';
 import { FIXTURE_ROLES, makeBusiness, type Fixture, type FixtureRole } from './test-fixtures.ts';
-import { NO_PROCUREMENT, ownedTables, prepare, seedProcurement, snapshot, type IdPool, type Prepared } from './tenant-isolation-support.ts';
+import {
+  NO_PROCUREMENT, ownedTables, prepare, seedExpensePolicies, seedProcurement, snapshot, type IdPool, type Prepared,
+} from './tenant-isolation-support.ts';
 
 /**
  * Public calls carry no business context: they are authenticated by what they carry (email and
@@ -74,6 +76,9 @@ for (const id of [
 ]) ROLE_GATED[id] = NOT_BILL_PAY;
 // Issue 27: the travel policy and settings are written by admins only (§6); everyone reads them.
 for (const id of ['travel.policy.put', 'travel.policy.delete', 'travel.settings.put', 'travel.rewards.void']) ROLE_GATED[id] = NON_ADMINS;
+// Issue 29: admins write expense policies and send reminders; compliance is also for those who see every transaction.
+for (const id of ['expensePolicies.create', 'expensePolicies.update', 'expensePolicies.delete', 'expensePolicies.remind']) ROLE_GATED[id] = NON_ADMINS;
+ROLE_GATED['expensePolicies.compliance'] = ['manager', 'employee', 'teammate', 'outsider'];
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))
@@ -323,8 +328,11 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     const procurement = await seedProcurement(t.db, {
       businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, card: a.cards.employee, vendor: vendors[0]!, tag,
     });
+    const expensePolicies = await seedExpensePolicies(t.db, {
+      businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, department: a.departments[0]!, tag,
+    });
     pool = {
-      ...procurement,
+      ...procurement, ...expensePolicies,
       trips: [trip],
       savedReports: [report], dashboards: [dashboard], syncCommits: [syncCommit], mappingRules: [mappingRule],
       recurringBills: [extras.recurring], vendorCredits: [extras.credit], billTemplates: [extras.template], provisionalBills: [provisional],
@@ -334,7 +342,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
       cardRequests: [cardRequest], instances: [instance],
     };
     ownPool = {
-      ...NO_PROCUREMENT,
+      ...NO_PROCUREMENT, expensePolicies: [],
       trips: [],
       savedReports: [], dashboards: [], syncCommits: [], mappingRules: [],
       recurringBills: [], vendorCredits: [], billTemplates: [], provisionalBills: [],
@@ -344,7 +352,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, ...Object.values(procurement).flat(), trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, ...Object.values(procurement).flat(), ...expensePolicies.expensePolicies, trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

@@ -35,6 +35,7 @@ import { SUPPORT_ACCESS_CALLS } from './calls-support-access.ts';
 import { FRAUD_CALLS } from './calls-fraud.ts';
 import { BOOKING_CALLS, TRIP_CALLS } from './calls-travel.ts';
 import { BILL_MATCH_CALLS, PURCHASE_ORDER_CALLS, SPEND_BUDGET_CALLS, SPEND_REQUEST_CALLS } from './calls-procurement.ts';
+import { EXPENSE_POLICY_CALLS } from './calls-expense-policies.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -223,4 +224,5 @@ export const CATALOGUE = [
   ...SPEND_REQUEST_CALLS,
   ...SPEND_BUDGET_CALLS,
   ...BILL_MATCH_CALLS,
+  ...EXPENSE_POLICY_CALLS,
 ] as const;

@@ -147,7 +147,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'price intelligence': 32,
     negotiations: 32,
     'savings insights': 32,
-    'expense policies (DELETE expense-policies/{policy}, expense-policy-creator)': 29,
     'merchants (DELETE contracts and receipt exemptions)': 32,
     'guided-intake/threads': 32,
     'mailbox/delete-business-access': 32,
@@ -198,7 +197,4 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
   BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
-  POLICY_7001: { issue: 29, why: 'expense policies (being built)' },
-  POLICY_7002: { issue: 29, why: 'expense policies (being built)' },
-  POLICY_7003: { issue: 29, why: 'expense policies (being built)' },
 };

@@ -90,5 +90,8 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
   },
   'Integrations and other': {
     configuration: ['config.web'],
+    'expense policies (DELETE expense-policies/{policy}, expense-policy-creator)': [
+      'expensePolicies.list', 'expensePolicies.create', 'expensePolicies.get', 'expensePolicies.update', 'expensePolicies.delete',
+    ],
   },
 };

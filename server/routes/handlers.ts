@@ -38,6 +38,7 @@ import { purchaseOrderHandlers } from './purchase-orders.ts';
 import { spendRequestHandlers } from './spend-requests.ts';
 import { spendBudgetHandlers } from './spend-allocations.ts';
 import { billMatchHandlers } from './bill-match.ts';
+import { expensePolicyHandlers } from './expense-policies.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -87,4 +88,5 @@ export const HANDLERS = {
   ...spendRequestHandlers,
   ...spendBudgetHandlers,
   ...billMatchHandlers,
+  ...expensePolicyHandlers,
 } satisfies HandlerMap;

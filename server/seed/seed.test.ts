@@ -13,7 +13,7 @@ import { DEMO_PASSWORD } from './types.ts';
 const NOW = new Date('2026-11-21T00:00:00.000Z');
 // Real scrypt, cheaper parameters: 42 full-strength hashes per seed would dominate the suite.
 const fastHash = (password: string) => hashPassword(password, { N: 1024, r: 8, p: 1 });
-const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'bills', 'saved_reports', 'dashboards', 'accounting_mapping_rules', 'trips'];
+const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'bills', 'saved_reports', 'dashboards', 'accounting_mapping_rules', 'trips', 'expense_policies'];
 
 const count = async (db: Db, sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params))[0]?.n);
 

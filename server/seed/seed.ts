@@ -19,6 +19,7 @@ import { demoVendors, insertVendors, vendorIdentity } from './vendors.ts';
 import { generateBills, insertBills } from './bills.ts';
 import { demoReports, insertReports } from './reports.ts';
 import { insertAccountingDemo } from './accounting.ts';
+import { insertExpensePolicies } from './expense-policies.ts';
 import type { DemoData } from './types.ts';
 import { insertHeldCharge } from './fraud.ts';
 import { generateTrips, insertDemoTrips, insertGeneratedTrips, tripTimeline } from './trips.ts';
@@ -138,6 +139,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     lastSeq = await insertDemoTrips(tx, data, now, seed, lastSeq);
     // And trips at scale (one per TRANSACTIONS_PER_TRIP transactions, seqs in the timeline above), their spend linked.
     await insertGeneratedTrips(tx, trips);
+    lastSeq = await insertExpensePolicies(tx, data, lastSeq); // issue 29: the demo's expense policy
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
     await announceChange(tx, data.business.id, lastSeq);
   });
