@@ -34,7 +34,7 @@ export function MissingItemsPage() {
   const view = viewOf(walk, live);
 
   return (
-    <div className="page-narrow missing-items">
+    <div className="page-narrow missing-items" data-remaining={answer ? view.remaining : undefined}>
       <div className="page-header">
         <h1>Missing items</h1>
         <span className="spacer" />

@@ -159,7 +159,7 @@ function Threshold({ label, value, currencies, error, hint, onChange }: {
         {label}
       </label>
       {value.on && (
-        <MoneyField amountLabel={label} amount={value.amount} currency={value.currency} currencies={currencies} error={error ?? null}
+        <MoneyField amountLabel={`${label}: amount`} amount={value.amount} currency={value.currency} currencies={currencies} error={error ?? null}
           onAmount={(amount) => onChange({ ...value, amount })} onCurrency={(currency) => onChange({ ...value, currency })} />
       )}
       {value.on && hint && !error && <span className="field-hint muted">{hint}</span>}
