@@ -3,7 +3,8 @@
  * headless Chromium, the server never mocked.
  *
  * The admin creates "receipt required from 75 USD" (and a memo above 75 USD) on /policies in a
- * desktop browser. The employee's new 100 USD card charge then appears in their missing-items
+ * desktop browser (a contradiction is shown before saving); on the Compliance tab the employee has
+ * something missing and one reminder is sent after the confirmation. The employee's new 100 USD card charge appears in their missing-items
  * wizard, read from the mirror, on a 360 px touch phone. Offline they take the receipt photo and
  * write the memo: the item leaves the list at once. Online the two changes sync once, the
  * server's GET /users/current/missing-items no longer lists it, and the list never showed it
@@ -67,6 +68,25 @@ describe('expense policies and the missing-items wizard, end to end', () => {
     const adminApi = await apiSignIn(server.url, ADMIN, PASSWORD);
     for (const p of (await adminApi.call(listExpensePolicies)).data) await adminApi.call(deleteExpensePolicy, { params: { expense_policy_id: p.id } });
 
+    // The employee's new 100 USD charge, through the simulated card network.
+    const employee = await userByEmail(server.db, server.businessId, EMPLOYEE);
+    const employeeApi = await apiSignIn(server.url, EMPLOYEE, PASSWORD);
+    const cards = await server.db.query<{ id: string }>(
+      `SELECT id::text AS id FROM cards WHERE business_id = $1 AND user_id = $2 AND status = 'ACTIVE' AND NOT deleted ORDER BY created_at, id`, [server.businessId, employee.id],
+    );
+    let charged = false;
+    for (const card of cards) {
+      const r = await employeeApi.call(simulateAuthorization, { params: { card_uuid: card.id }, body: { amount: 10_000, merchant: MERCHANT, merchant_category: 'Office Supplies' } });
+      if (r.approved) {
+        charged = true;
+        break;
+      }
+    }
+    expect(charged).toBe(true);
+    const [txn] = await server.db.query<{ id: string }>(
+      'SELECT id::text AS id FROM transactions WHERE business_id = $1 AND merchant_name = $2', [server.businessId, MERCHANT],
+    );
+
     // The admin creates the policy on /policies (desktop); axe on the page and on the dialog.
     let admin: BrowserSession | undefined;
     try {
@@ -99,30 +119,25 @@ describe('expense policies and the missing-items wizard, end to end', () => {
       await dialog.waitFor({ state: 'detached' });
       await a.getByRole('heading', { name: POLICY, level: 2 }).waitFor({ timeout: 30_000 });
       expect(await a.locator('.policy-card').filter({ hasText: POLICY }).textContent()).toContain('Receipt from $75.00 · Memo above $75.00');
+
+      // Compliance: the employee has something missing; a reminder is confirmed first, then mailed once.
+      await a.getByRole('tab', { name: 'Compliance' }).click();
+      const remind = a.getByRole('checkbox', { name: `Remind ${employee.name}` });
+      await remind.waitFor({ timeout: 30_000 });
+      expect(await axeFindings(a)).toEqual([]);
+      await remind.check();
+      await a.getByRole('button', { name: 'Send reminder (1)' }).click();
+      const confirm = a.getByRole('dialog', { name: 'Send reminders?' });
+      expect(await confirm.textContent()).toContain('Email 1 person a list of their missing items');
+      await confirm.getByRole('button', { name: 'Email 1 person' }).click();
+      await expect.poll(() => a.getByTestId('remind-outcome').textContent(), { timeout: 30_000 }).toMatch(/^Emailed 1 person \(\d+ items?\)\.$/);
+      const [reminders] = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM missing_item_reminders WHERE user_id = $1', [employee.id]);
+      expect(reminders).toEqual({ n: 1 });
     } finally {
       await admin?.close();
     }
     const stored = (await adminApi.call(listExpensePolicies)).data;
     expect(stored).toMatchObject([{ name: POLICY, enabled: true, scope: { kind: 'everyone' }, rules: { receipt_required_from: { amount: 7500, currency: 'USD' }, memo_required_above: { amount: 7500, currency: 'USD' } } }]);
-
-    // The employee's new 100 USD charge, through the simulated card network.
-    const employee = await userByEmail(server.db, server.businessId, EMPLOYEE);
-    const employeeApi = await apiSignIn(server.url, EMPLOYEE, PASSWORD);
-    const cards = await server.db.query<{ id: string }>(
-      `SELECT id::text AS id FROM cards WHERE business_id = $1 AND user_id = $2 AND status = 'ACTIVE' AND NOT deleted ORDER BY created_at, id`, [server.businessId, employee.id],
-    );
-    let charged = false;
-    for (const card of cards) {
-      const r = await employeeApi.call(simulateAuthorization, { params: { card_uuid: card.id }, body: { amount: 10_000, merchant: MERCHANT, merchant_category: 'Office Supplies' } });
-      if (r.approved) {
-        charged = true;
-        break;
-      }
-    }
-    expect(charged).toBe(true);
-    const [txn] = await server.db.query<{ id: string }>(
-      'SELECT id::text AS id FROM transactions WHERE business_id = $1 AND merchant_name = $2', [server.businessId, MERCHANT],
-    );
     expect(await serverMissing(employeeApi)).toContain(txn!.id);
 
     // The employee's phone: the wizard lists the charge, from the mirror.
