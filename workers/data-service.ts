@@ -18,7 +18,7 @@ import { supportAccessHandlers } from './handlers/support-access.ts';
 import { orgHandlers } from './handlers/org.ts';
 import { travelHandlers } from './handlers/travel.ts';
 import { procurementHandlers } from './handlers/procurement.ts';
-import { policyHandlers } from './handlers/policies.ts';
+import { policyHandlers } from './handlers/policy-handlers.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };

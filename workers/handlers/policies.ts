@@ -4,12 +4,9 @@ import {
   type ComplianceAnswer, type complianceQuerySchema, type expensePolicyPatchSchema,
 } from '../../schema/api/calls-expense-policies.ts';
 import type { ExpensePolicy } from '../../schema/entities/expense-policy.ts';
-import {
-  evaluatePolicies, itemKey, policyItemFromReimbursement, policyItemFromTransaction, type ExpensePolicyInput, type PolicyItem, type Violation,
-} from '../../schema/expense-policy.ts';
-import { evaluatorOrder, missingItemsOf, policyPeople, type MissingItemView } from '../missing-items.ts';
-import { bindDomain, offlineFailure, onlineDomain, via, type OnlineApi } from '../online.ts';
-import type { WorkerContext } from '../worker-context.ts';
+import type { ExpensePolicyInput, PolicyItem, Violation } from '../../schema/expense-policy.ts';
+import type { MissingItemView } from '../missing-items.ts';
+import { offlineFailure, onlineDomain, via, type OnlineApi } from '../online.ts';
 
 export type { MissingItemView };
 export type ExpensePolicyPatch = z.input<typeof expensePolicyPatchSchema>;
@@ -48,54 +45,5 @@ export interface MissingItemsApi {
   itemViolations(object_type: PolicyItem['object_type'], id: string): Promise<Violation[]>;
 }
 
+/** The domain's API (a leaf for api.ts: the handlers that read the mirror are in policy-handlers.ts). */
 export type PolicyApi = OnlineApi<typeof EXPENSE_POLICY_ONLINE> & MissingItemsApi;
-
-const ALL = Number.MAX_SAFE_INTEGER;
-
-export function policyHandlers(ctx: WorkerContext): PolicyApi {
-  return {
-    ...bindDomain(ctx, EXPENSE_POLICY_ONLINE),
-    async missingItems() {
-      const rt = ctx.host.runtime;
-      const me = ctx.stored?.session.user.id;
-      if (!rt || !me) return { items: [], total: 0 };
-      await rt.ready;
-      const refs = rt.referenceData();
-      if (refs.expense_policies.length === 0) return { items: [], total: 0 };
-      const [txns, claims] = await Promise.all([
-        rt.query('transactions', { filter: { user_ids: [me], states: ['PENDING', 'CLEARED'] }, sort: 'occurred_desc', offset: 0, limit: ALL }),
-        rt.query('reimbursements', { filter: { user_ids: [me] }, sort: 'date_desc', offset: 0, limit: ALL }),
-      ]);
-      const items = missingItemsOf({ userId: me, transactions: txns.rows, claims: claims.rows, policies: refs.expense_policies, users: refs.users });
-      return { items, total: items.length };
-    },
-    async itemViolations(object_type, id) {
-      const rt = ctx.host.runtime;
-      if (!rt) return [];
-      const refs = rt.referenceData();
-      if (refs.expense_policies.length === 0) return [];
-      const items: PolicyItem[] = [];
-      if (object_type === 'transaction') {
-        const t = await rt.get('transactions', id);
-        const item = t && policyItemFromTransaction(t);
-        if (!item) return [];
-        // Per-day caps sum the person's items of that day.
-        await rt.ready;
-        const day = await rt.query('transactions', {
-          filter: { user_ids: [item.user_id], states: ['PENDING', 'CLEARED'], from: item.date, to: item.date }, sort: 'occurred_desc', offset: 0, limit: ALL,
-        });
-        for (const row of day.rows) {
-          const other = row.id === id ? null : policyItemFromTransaction(row);
-          if (other) items.push(other);
-        }
-        items.push(item);
-      } else {
-        const c = await rt.get('reimbursements', id);
-        const item = c && policyItemFromReimbursement(c);
-        if (!item) return [];
-        items.push(item);
-      }
-      return evaluatePolicies(items, evaluatorOrder(refs.expense_policies), policyPeople(refs.users)).get(itemKey({ object_type, id })) ?? [];
-    },
-  };
-}
