@@ -1,5 +1,6 @@
 import { evaluatePolicies, itemKey, policyItemFromReimbursement, policyItemFromTransaction, type PolicyItem } from '../../schema/expense-policy.ts';
-import { evaluatorOrder, missingItemsOf, policyPeople } from '../missing-items.ts';
+import { evaluatorOrder, missingItemsOf, policyPeople, type MissingItemView } from '../missing-items.ts';
+import type { MirrorRuntime } from '../mirror-runtime.ts';
 import { bindDomain } from '../online.ts';
 import type { WorkerContext } from '../worker-context.ts';
 import { EXPENSE_POLICY_ONLINE, type PolicyApi } from './policies.ts';
@@ -11,22 +12,26 @@ import { EXPENSE_POLICY_ONLINE, type PolicyApi } from './policies.ts';
  */
 const ALL = Number.MAX_SAFE_INTEGER;
 
+/** The person's missing items from the open mirror, rows as shown (local edits applied). */
+export async function missingItemsFrom(rt: MirrorRuntime, me: string): Promise<{ items: MissingItemView[]; total: number }> {
+  await rt.ready;
+  const refs = rt.referenceData();
+  if (refs.expense_policies.length === 0) return { items: [], total: 0 };
+  const [txns, claims] = await Promise.all([
+    rt.query('transactions', { filter: { user_ids: [me], states: ['PENDING', 'CLEARED'] }, sort: 'occurred_desc', offset: 0, limit: ALL }),
+    rt.query('reimbursements', { filter: { user_ids: [me] }, sort: 'date_desc', offset: 0, limit: ALL }),
+  ]);
+  const items = missingItemsOf({ userId: me, transactions: txns.rows, claims: claims.rows, policies: refs.expense_policies, users: refs.users });
+  return { items, total: items.length };
+}
+
 export function policyHandlers(ctx: WorkerContext): PolicyApi {
   return {
     ...bindDomain(ctx, EXPENSE_POLICY_ONLINE),
     async missingItems() {
       const rt = ctx.host.runtime;
       const me = ctx.stored?.session.user.id;
-      if (!rt || !me) return { items: [], total: 0 };
-      await rt.ready;
-      const refs = rt.referenceData();
-      if (refs.expense_policies.length === 0) return { items: [], total: 0 };
-      const [txns, claims] = await Promise.all([
-        rt.query('transactions', { filter: { user_ids: [me], states: ['PENDING', 'CLEARED'] }, sort: 'occurred_desc', offset: 0, limit: ALL }),
-        rt.query('reimbursements', { filter: { user_ids: [me] }, sort: 'date_desc', offset: 0, limit: ALL }),
-      ]);
-      const items = missingItemsOf({ userId: me, transactions: txns.rows, claims: claims.rows, policies: refs.expense_policies, users: refs.users });
-      return { items, total: items.length };
+      return rt && me ? missingItemsFrom(rt, me) : { items: [], total: 0 };
     },
     async itemViolations(object_type, id) {
       const rt = ctx.host.runtime;
