@@ -1,7 +1,7 @@
 import type { MissingItem } from '../schema/api/calls-expense-policies.ts';
 import {
-  evaluatePolicies, fixableViolations, itemKey, policyItemFromReimbursement, policyItemFromTransaction,
-  type EvaluatedPolicy, type PolicyItem, type PolicyPerson,
+  claimMerchant, evaluatePolicies, fixableViolations, inWizardClaim, inWizardTransaction, itemKey, policyItemFromReimbursement,
+  policyItemFromTransaction, type EvaluatedPolicy, type PolicyItem, type PolicyPerson,
 } from '../schema/expense-policy.ts';
 import type { ExpensePolicy } from '../schema/entities/expense-policy.ts';
 import type { Reimbursement } from '../schema/entities/reimbursement.ts';
@@ -24,12 +24,6 @@ import type { UserRow } from '../schema/entities/spend-user.ts';
 export type MissingItemView = MissingItem & {
   /** Claims: the claim's type (no receipt step for mileage and per diem, no location). */
   claim_type: Reimbursement['type'] | null;
-};
-
-const EDITABLE_CLAIMS: readonly Reimbursement['status'][] = ['DRAFT', 'REJECTED'];
-
-const CLAIM_WORDS: Record<Reimbursement['type'], string> = {
-  OUT_OF_POCKET: 'Out-of-pocket expense', MILEAGE: 'Mileage claim', PER_DIEM: 'Per diem claim',
 };
 
 /** Oldest first: the order in which policies win (the entity's `created_at`, then `id`). */
@@ -71,7 +65,8 @@ export function missingItemsOf(input: {
   if (found.size === 0) return [];
   const out: MissingItemView[] = [];
   for (const t of txns) {
-    if (t.accounting_synced_at) continue;
+    // The server's eligibility (schema/expense-policy.ts), one definition.
+    if (!inWizardTransaction(t)) continue;
     const violations = fixableViolations(found.get(itemKey({ object_type: 'transaction', id: t.id })) ?? []);
     if (violations.length === 0) continue;
     out.push({
@@ -81,12 +76,12 @@ export function missingItemsOf(input: {
     });
   }
   for (const c of claims) {
-    if (!EDITABLE_CLAIMS.includes(c.status)) continue;
+    if (!inWizardClaim(c)) continue;
     const violations = fixableViolations(found.get(itemKey({ object_type: 'reimbursement', id: c.id })) ?? []);
     if (violations.length === 0) continue;
     out.push({
       object_type: 'reimbursement', object_id: c.id, date: c.transaction_date, amount: c.amount, currency: c.currency,
-      merchant: c.merchant?.trim() || CLAIM_WORDS[c.type], memo: c.memo, receipt_ids: [...c.receipt_ids],
+      merchant: claimMerchant(c), memo: c.memo, receipt_ids: [...c.receipt_ids],
       gl_account_id: c.gl_account_id, department_id: c.department_id, location_id: null, violations, claim_type: c.type,
     });
   }
