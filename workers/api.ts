@@ -13,6 +13,7 @@ import type { BillExtrasApi } from './handlers/bill-extras.ts';
 import type { BillApi } from './handlers/bills.ts';
 import type { OrgApi } from './handlers/org.ts';
 import type { ProcurementApi } from './handlers/procurement.ts';
+import type { PolicyApi } from './handlers/policies.ts';
 import type { SsoApi } from './handlers/sso.ts';
 import type { SupportAccessApi } from './handlers/support-access.ts';
 import type { TeamApi } from './handlers/team.ts';
@@ -45,6 +46,7 @@ export type * from './handlers/approval-policies.ts';
 export type * from './handlers/travel.ts';
 export type * from './handlers/procurement.ts';
 export type * from './handlers/workflows.ts';
+export type * from './handlers/policies.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
@@ -52,7 +54,7 @@ export type * from './handlers/workflows.ts';
  */
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
-  ProcurementApi, WorkflowApi {}
+  ProcurementApi, WorkflowApi, PolicyApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

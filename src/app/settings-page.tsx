@@ -17,6 +17,7 @@ import { SecuritySettings } from '../features/identity/settings-page.tsx';
 import { SupportAccessSection } from '../features/identity/support-access-settings.tsx';
 import { TravelSettingsSections } from '../features/travel/travel-settings.tsx';
 import { DelegationSection } from '../features/approvals/delegation-settings.tsx';
+import { PolicySettingsSection } from '../features/policies/policy-settings.tsx';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
@@ -44,6 +45,7 @@ export function SettingsPage() {
         <SupportAccessSection />
         <DelegationSection />
         <TravelSettingsSections />
+        <PolicySettingsSection />
         <Section title="Appearance">
           <SettingRow title="Theme" description="System follows your device's light or dark setting.">
             <ThemeToggle />

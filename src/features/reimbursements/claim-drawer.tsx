@@ -6,6 +6,7 @@ import { Button } from '../../components/button.tsx';
 import { ModalActions } from '../../components/modal-actions.tsx';
 import { ClaimFacts, ClaimHeadline, ClaimHistory, ClaimReceipts, ClaimRefusal } from '../../components/claim-details.tsx';
 import { Drawer } from '../../components/drawer.tsx';
+import { PolicySection } from '../../components/policy-violations.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { SYNCED_EDIT_HINT, SyncedLock } from '../../components/synced-lock.tsx';
 import { useAppState } from '../../data-access/data-context.tsx';
@@ -61,6 +62,7 @@ export function ClaimDrawer({ id, client, reference, dataVersion, owner, receipt
             </div>
           )}
           <ClaimFacts claim={claim} reference={reference} claimant={claim.user_id !== viewer?.id} />
+          <PolicySection client={client} objectType="reimbursement" id={claim.id} version={dataVersion} />
           <ClaimReceipts claim={claim} client={client} version={dataVersion}>{receipts}</ClaimReceipts>
           <ClaimHistory claim={claim} />
           {actions && (

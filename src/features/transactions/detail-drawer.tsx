@@ -2,6 +2,7 @@ import { Button } from '../../components/button.tsx';
 import { RefusedChange } from '../../components/refused-change.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { HeldChargeSection } from '../../components/held-charges.tsx';
+import { PolicySection } from '../../components/policy-violations.tsx';
 import { SyncedLock } from '../../components/synced-lock.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { CodingFields, MemoFields, ReceiptsSection, SuggestionNote, TransactionFacts } from './drawer-parts.tsx';
@@ -46,6 +47,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
           <fieldset disabled={!canCode || locked} className="plain-fieldset">
             <TransactionFacts txn={txn} card={d.card} names={reference.names} />
             <RefusedChange row={txn} client={client} />
+            <PolicySection client={client} objectType="transaction" id={txn.id} version={dataVersion} />
             <MemoFields form={form} edit={edit} viewOnly={!canCode && !locked} />
             {d.suggestion && <SuggestionNote suggestion={d.suggestion} form={form} edit={edit} names={reference.names} />}
             <CodingFields txn={txn} form={form} edit={edit} reference={reference} />
