@@ -14,9 +14,7 @@ import { signIdToken } from './auth/tokens.ts';
 import { TEST_TOKEN_SECRET, useTestApp } from './test-app.ts';
 import { testDatabases } from './test-db.ts';
 import { FIXTURE_ROLES, makeBusiness, type Fixture, type FixtureRole } from './test-fixtures.ts';
-import {
-  NO_PROCUREMENT, ownedTables, prepare, seedApprovalGroups, seedExpensePolicies, seedProcurement, snapshot, type IdPool, type Prepared,
-} from './tenant-isolation-support.ts';
+import { NO_PROCUREMENT, ownedTables, prepare, seedApprovalGroups, seedExpensePolicies, seedProcurement, snapshot, type IdPool, type Prepared } from './tenant-isolation-support.ts';
 
 /**
  * Public calls carry no business context: they are authenticated by what they carry (email and
@@ -328,9 +326,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     const procurement = await seedProcurement(t.db, {
       businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, card: a.cards.employee, vendor: vendors[0]!, tag,
     });
-    const expensePolicies = await seedExpensePolicies(t.db, {
-      businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, department: a.departments[0]!, tag,
-    });
+    const expensePolicies = await seedExpensePolicies(t.db, { businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, department: a.departments[0]!, tag });
     const approvalGroups = await seedApprovalGroups(t.db, { businessId: a.businessId, owner: a.users.owner, employee: a.users.employee, outsider: a.users.outsider, tag });
     pool = {
       ...procurement, ...expensePolicies, ...approvalGroups,

@@ -10,7 +10,7 @@ import type { TestDb } from '../test-db.ts';
 import { generateDemo } from './generate.ts';
 import { generateReceipts, tinyPng } from './receipts.ts';
 import { defaultReimbursements, generateClaims, REJECTION_REASONS } from './reimbursements.ts';
-import { expectSeqsOneToM } from './seq-checks.ts';
+import { expectSeqsOneToM, MIRRORED_TABLES } from './seq-checks.ts';
 import { seedDemo } from './seed.ts';
 import type { SeedDemoResult } from './seed.ts';
 import { DEFAULT_SEED } from './types.ts';
@@ -204,8 +204,7 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
   });
 
   it('keeps the seqs 1..M unique, the hand-made claims last, the counter at M', async () => {
-    const tables = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'saved_reports', 'dashboards', 'accounting_mapping_rules', 'trips', 'bills', 'spend_allocations', 'spend_requests', 'purchase_orders'];
-    await expectSeqsOneToM(t.db, seeded.businessId, seeded.maxChangeSeq, tables);
+    await expectSeqsOneToM(t.db, seeded.businessId, seeded.maxChangeSeq, MIRRORED_TABLES);
     const [employee] = await t.db.query<{ lo: number }>(
       `SELECT min(r.change_seq) AS lo FROM reimbursements r JOIN spend_users u ON u.id = r.user_id
         WHERE u.email = 'employee@demo.test' AND r.merchant = 'Blue Bottle Coffee' AND r.memo = 'Coffee with a candidate'`,

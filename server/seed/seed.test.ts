@@ -6,14 +6,13 @@ import type { TestDb } from '../test-db.ts';
 import type { Db } from '../db/db.ts';
 import { DemoAlreadySeededError, seedDemo, startOfUtcDay, wipeBusinessData } from './seed.ts';
 import type { SeedDemoResult } from './seed.ts';
-import { expectSeqsOneToM } from './seq-checks.ts';
+import { expectSeqsOneToM, MIRRORED_TABLES } from './seq-checks.ts';
 import { TRANSACTIONS_PER_TRIP } from './trips.ts';
 import { DEMO_PASSWORD } from './types.ts';
 
 const NOW = new Date('2026-11-21T00:00:00.000Z');
 // Real scrypt, cheaper parameters: 42 full-strength hashes per seed would dominate the suite.
 const fastHash = (password: string) => hashPassword(password, { N: 1024, r: 8, p: 1 });
-const MIRRORED_TABLES = ['departments', 'locations', 'gl_accounts', 'tracking_categories', 'spend_users', 'cards', 'card_requests', 'transactions', 'reimbursements', 'approvals', 'reimbursement_rates', 'vendors', 'bills', 'saved_reports', 'dashboards', 'accounting_mapping_rules', 'trips', 'spend_allocations', 'spend_requests', 'purchase_orders', 'expense_policies'];
 
 const count = async (db: Db, sql: string, params: unknown[] = []) => Number((await db.query<{ n: number }>(sql, params))[0]?.n);
 

@@ -6,6 +6,10 @@
 import { expect } from 'vitest';
 import { highWater } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
+import { COLLECTIONS } from '../domain/collections.ts';
+
+/** Every mirrored table (the registry's), so a new collection is checked without editing a list. */
+export const MIRRORED_TABLES: readonly string[] = [...new Set(Object.values(COLLECTIONS).map((c) => c.table))];
 
 export async function expectSeqsOneToM(db: Queryable, businessId: string, maxChangeSeq: number, tables: readonly string[]): Promise<void> {
   const union = tables.map((table) => `SELECT change_seq FROM ${table} WHERE business_id = $1`).join(' UNION ALL ');

@@ -8,6 +8,18 @@ import type { ApprovalGroup } from '../../../schema/api/calls-approval-policies.
 import { blankStep, policyChanges, toBody, toDraft, type DraftStep, type PolicyErrors, type PolicyNames } from './policy-text.ts';
 import { wordsOf, type EditedPolicyType } from './policy-types.ts';
 
+/** The names a policy's words use: people, vendors, departments, entities and approval groups. */
+function usePolicyNames(reference: ReturnType<typeof useReferenceData>, groups: readonly ApprovalGroup[]): PolicyNames {
+  return useMemo<PolicyNames>(() => {
+    const vendors = new Map(reference.data.vendors.map((v) => [v.id, v.name]));
+    const groupNames = new Map(groups.map((g) => [g.id, g.name]));
+    return {
+      user: reference.names.user, vendor: (id) => vendors.get(id) ?? '', department: reference.names.department, entity: reference.names.entity,
+      group: (id) => groupNames.get(id) ?? '',
+    };
+  }, [reference, groups]);
+}
+
 type PolicyLoad = { state: 'loading' } | { state: 'failed'; message: string } | { state: 'ready'; policy: PolicyResponse };
 
 /**
@@ -30,14 +42,7 @@ export function useApprovalPolicy(type: EditedPolicyType, groups: readonly Appro
   const [confirm, setConfirm] = useState<string[] | null>(null);
   const [busy, setBusy] = useState(false);
 
-  const names = useMemo<PolicyNames>(() => {
-    const vendors = new Map(reference.data.vendors.map((v) => [v.id, v.name]));
-    const groupNames = new Map(groups.map((g) => [g.id, g.name]));
-    return {
-      user: reference.names.user, vendor: (id) => vendors.get(id) ?? '', department: reference.names.department, entity: reference.names.entity,
-      group: (id) => groupNames.get(id) ?? '',
-    };
-  }, [reference, groups]);
+  const names = usePolicyNames(reference, groups);
 
   const adopt = useCallback((policy: PolicyResponse) => {
     setLoad({ state: 'ready', policy });

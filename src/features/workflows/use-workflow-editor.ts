@@ -38,6 +38,25 @@ function readRules(view: EditorView, draft: WorkflowDraft, canvas: Canvas): Read
   return { ok: true, trigger: read.trigger, rules: read.rules };
 }
 
+/** Reads the saved workflow and its canvas when online (again on `attempt`); a refusal says why. */
+function useWorkflowLoad(
+  id: string | null, online: boolean, attempt: number, adopt: (w: Workflow, drawn: Canvas) => void, setLoad: (l: Load) => void,
+) {
+  const client = useDataClient();
+  useEffect(() => {
+    if (!id || !online) return;
+    let live = true;
+    void client.workflowCanvas(id).then((r) => {
+      if (!live) return;
+      if (r.ok) adopt(r.workflow, r.canvas);
+      else setLoad({ state: 'failed', message: errorText(r.error) });
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, id, online, adopt, attempt, setLoad]);
+}
+
 /**
  * The workflow editor's state (issue 29): the workflow as a form (`draft`) and as a graph
  * (`canvas`), one of them being edited (`view`); switching turns one into the other (refused, with
@@ -72,18 +91,7 @@ export function useWorkflowEditor(id: string | null) {
     setLoad({ state: 'ready' });
   }, [currency]);
 
-  useEffect(() => {
-    if (!id || !online) return;
-    let live = true;
-    void client.workflowCanvas(id).then((r) => {
-      if (!live) return;
-      if (r.ok) adopt(r.workflow, r.canvas);
-      else setLoad({ state: 'failed', message: errorText(r.error) });
-    });
-    return () => {
-      live = false;
-    };
-  }, [client, id, online, adopt, attempt]);
+  useWorkflowLoad(id, online, attempt, adopt, setLoad);
 
   /** Every edit clears what the last save or switch said (it named the workflow as it was). */
   const editDraft = (change: (d: WorkflowDraft) => WorkflowDraft) => {
