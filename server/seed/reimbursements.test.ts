@@ -224,8 +224,11 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
       + (SELECT count(*) FROM cards WHERE business_id = $1 AND (spend_allocation_id IS NOT NULL OR spend_request_id IS NOT NULL))
       + (SELECT count(*) FROM bills WHERE business_id = $1 AND purchase_order_id IS NOT NULL) AS n`, [seeded.businessId]);
     expect(procurement).toBe(7);
+    // Then the demo's expense policy (issue 29, seed/expense-policies.ts).
+    const policies = await count(t.db, 'SELECT count(*) AS n FROM expense_policies WHERE business_id = $1', [seeded.businessId]);
+    expect(policies).toBe(1);
     expect(Number(employee?.lo)).toBe(
-      seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting - 2 - procurement,
+      seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting - 2 - procurement - policies,
     );
   });
 
