@@ -14,7 +14,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { approveApproval } from '../../schema/api/calls-approvals.ts';
 import { createBill, payBillsNow } from '../../schema/api/calls-bills.ts';
 import { simulateAuthorization } from '../../schema/api/calls-cards.ts';
 import { createSpendRequest } from '../../schema/api/calls-procurement.ts';
@@ -25,12 +24,12 @@ import {
 } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
+import { approveThroughChain } from '../support/procurement-data.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const EMPLOYEE = 'employee@demo.test';
 const MANAGER = 'manager@demo.test';
 const CLERK = 'apclerk@demo.test';
-const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 const BUDGET = 'E2E offsite supplies budget';
 const PURCHASE = 'E2E ergonomic keyboards';
@@ -41,21 +40,6 @@ const VENDOR = 'Pacific Precision Machining';
 useServerAndBrowser({ transactions: 30 }, 180_000);
 
 const day = (n: number): string => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
-
-/** Approves every pending approval of `objectId` through the API, as each step's approver (an admin when a step names nobody), until none is left. */
-async function approveThroughChain(objectId: string): Promise<void> {
-  for (let step = 0; step < 6; step++) {
-    const pending = await server.db.query<{ id: string; email: string | null }>(
-      `SELECT a.id::text AS id, u.email FROM approvals a LEFT JOIN spend_users u ON u.id = a.approver_id
-        WHERE a.business_id = $1 AND a.object_id = $2 AND a.status = 'PENDING' ORDER BY a.created_at LIMIT 1`,
-      [server.businessId, objectId],
-    );
-    if (pending.length === 0) return;
-    const approver = await apiSignIn(server.url, pending[0]!.email ?? ADMIN, PASSWORD);
-    await approver.call(approveApproval, { params: { approval_id: pending[0]!.id }, body: {} });
-  }
-  throw new Error(`approvals of ${objectId} still pending after six steps`);
-}
 
 const requestsOf = (userId: string, description: string) =>
   server.db.query<{ id: string; status: string; amount: string; currency: string; limit_interval: string }>(
@@ -176,7 +160,7 @@ describe('procurement, end to end', () => {
       },
     });
     expect(asked.status).toBe('PENDING_APPROVAL');
-    await approveThroughChain(asked.id);
+    await approveThroughChain(server, asked.id);
     const po = await poOf(asked.id);
     expect(po).toMatchObject({ status: 'OPEN' });
 
@@ -214,7 +198,7 @@ describe('procurement, end to end', () => {
           line_items: [{ description: LINE, amount: 10_000, po_line_id: po!.line_id, quantity: 5, unit_price: 2_000 }],
         },
       });
-      await approveThroughChain(bill.id);
+      await approveThroughChain(server, bill.id);
       const billStatus = async () => (await server.db.query<{ status: string }>('SELECT status FROM bills WHERE id = $1', [bill.id]))[0]!.status;
       expect(await billStatus()).toBe('APPROVED');
 
