@@ -155,8 +155,8 @@ export function fitNavEntries(widths: readonly number[], available: number, gap:
   return Math.max(1, n);
 }
 
-/** Below this width a desktop's bar cannot show every section of an admin (fifteen, with Workflows and Missing items): the rest move into "More", as measured. */
-const NARROW_DESKTOP_QUERY = '(min-width: 768px) and (max-width: 1600px)';
+/** Below this width a desktop's bar cannot show every section of an admin (thirteen): the rest move into "More". */
+const NARROW_DESKTOP_QUERY = '(min-width: 768px) and (max-width: 1180px)';
 /** The "More" button's width, for the fit (its label plus padding and caret). */
 const MORE_WIDTH = 76;
 /** The phone bar's "More" button: its label and padding, at least a touch target. */
