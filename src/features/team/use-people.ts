@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { FeatureFlags } from '../../../schema/feature-flags.ts';
 import type { BusinessEntity } from '../../../schema/api/calls-admin.ts';
 import type { DataClient } from '../../data-access/types.ts';
-import { useReferenceData, type ReferenceView } from '../../lib/reference-data.ts';
+import { buildReferenceView, EMPTY_REFERENCE, useReferenceAnswer, type ReferenceView } from '../../lib/reference-data.ts';
 import { useAnswer } from '../../lib/use-answer.ts';
 import { overlayAnswers, type Answer, type Person } from './people-view.ts';
 
@@ -11,17 +11,12 @@ import { overlayAnswers, type Answer, type Person } from './people-view.ts';
  * the server's latest answers on top; null until the first answer of the mirror.
  */
 export function usePeople(client: DataClient, version: number, answers: ReadonlyMap<string, Answer>): { people: Person[] | null; reference: ReferenceView } {
-  const reference = useReferenceData(client, version);
-  const [loaded, setLoaded] = useState(false);
-  useEffect(() => {
-    let live = true;
-    void client.referenceData().then(() => live && setLoaded(true));
-    return () => {
-      live = false;
-    };
-  }, [client]);
-  const users = reference.data.users;
-  const people = useMemo(() => (loaded ? overlayAnswers(users, answers) : null), [loaded, users, answers]);
+  // One read gives both the names and the list: two reads could answer apart, and the list then
+  // showed "No one here yet" for a moment while its people were on their way.
+  const data = useReferenceAnswer(client, version);
+  const reference = useMemo(() => buildReferenceView(data ?? EMPTY_REFERENCE), [data]);
+  const users = data?.users ?? null;
+  const people = useMemo(() => (users ? overlayAnswers(users, answers) : null), [users, answers]);
   return { people, reference };
 }
 
