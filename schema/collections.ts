@@ -23,6 +23,7 @@ import { spendRequestEntity } from './entities/spend-request.ts';
 import { purchaseOrderEntity } from './entities/purchase-order.ts';
 import { spendAllocationEntity } from './entities/spend-allocation.ts';
 import { expensePolicyEntity } from './entities/expense-policy.ts';
+import { notificationEntity } from './entities/notification.ts';
 
 /**
  * The mirrored collections, listed once. Everything that differs per collection is in its
@@ -55,6 +56,7 @@ const DEFINITIONS = [
   purchaseOrderEntity,
   spendAllocationEntity,
   expensePolicyEntity,
+  notificationEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

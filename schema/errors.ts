@@ -147,6 +147,12 @@ export const ERROR_CATALOGUE = {
   POLICY_7023: { status: 422, message: 'The current policy leaves no step to decide on this approval. Approve or reject it instead.' },
   POLICY_7024: { status: 422, message: 'This approval was started before chains kept what they were resolved against: its policy cannot be re-applied.' },
   POLICY_7025: { status: 409, message: 'Another approval group already has this name.' },
+  // Issue 29, comment threads (COMMENT_7001–7019).
+  COMMENT_7001: { status: 403, message: 'Only the person who wrote this comment, or an admin, can delete it.' },
+  COMMENT_7002: { status: 422, message: 'Someone you mentioned cannot see this item, so they could not read your comment. Remove the mention named below.' },
+  COMMENT_7003: { status: 409, message: 'This comment id is already used for another comment.' },
+  // Issue 29, the notifications centre (NOTIFY_7001–7019).
+  NOTIFY_7001: { status: 403, message: 'Only an admin can change the transaction notify threshold.' },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },

@@ -102,8 +102,9 @@ const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * 11: approvals may review a `vendor-payment` or a `payee`; bills carry `payment_approval`, vendors
  *    `payee_approval` (issue 28's vendor-payment and payee policies, migration 049).
  * 12: approvals carry `on_behalf_of` (issue 29: a decision made through a delegation).
+ * 13: the `notifications` collection (issue 29, RxDB slot 12): the notifications centre.
  */
-export const MIRROR_SCHEMA_VERSION = 12;
+export const MIRROR_SCHEMA_VERSION = 13;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

@@ -48,11 +48,11 @@ describe('mirror JSON schemas derived from the zod entities', () => {
 
 describe('openMirrorDatabase', () => {
 
-  it('opens its own collections, one shared refs collection, outbox and meta: eleven of the 13 allowed', async () => {
+  it('opens its own collections, one shared refs collection, outbox and meta: twelve of the 13 allowed', async () => {
     db = await openTestDatabase();
     expect(Object.keys(db.collections).sort()).toEqual([...RX_COLLECTIONS].sort());
-    expect(Object.keys(db.collections).sort()).toEqual(['approvals', 'bills', 'card_requests', 'cards', 'meta', 'outbox', 'refs', 'reimbursements', 'spend_requests', 'transactions', 'trips']);
-    expect(RX_COLLECTIONS).toHaveLength(11);
+    expect(Object.keys(db.collections).sort()).toEqual(['approvals', 'bills', 'card_requests', 'cards', 'meta', 'notifications', 'outbox', 'refs', 'reimbursements', 'spend_requests', 'transactions', 'trips']);
+    expect(RX_COLLECTIONS).toHaveLength(12);
   });
 
   it('passes RxDB\'s own schema check for refs, outbox and meta', () => {

@@ -18,10 +18,12 @@ import { transactionFraudResponse } from './fraud.ts';
 import { tripCreate, tripDelete, tripLinkSpend, tripUnlinkSpend, tripUpdate } from './trip.ts';
 import { spendRequestCancel, spendRequestCreate, spendRequestDelete, spendRequestUpdate } from './spend-request.ts';
 import { itemReceiptCreate } from './item-receipt.ts';
+import { notificationMarkRead } from './notification.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
   transactionCode,
+  notificationMarkRead,
   transactionBulkCode,
   reimbursementCreate,
   reimbursementCreateMileage,

@@ -59,6 +59,8 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility' | 
   spend_requests: { table: 'spend_requests', sortKey: 'll_iso(r.created_at)' },
   purchase_orders: { table: 'purchase_orders', sortKey: 'r.po_number' },
   spend_allocations: { table: 'spend_allocations', sortKey: 'lower(r.name)' },
+  // Issue 29: the notifications centre (domain/notifications/), each person's own.
+  notifications: { table: 'notifications', sortKey: 'll_iso(r.created_at)' },
   // Issue 29: expense policies (domain/expense-policies/), oldest first: the evaluator's order.
   expense_policies: { table: 'expense_policies', sortKey: 'll_iso(r.created_at)' },
 };

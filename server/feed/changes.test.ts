@@ -23,6 +23,7 @@ import { cardRequestSchema } from '../../schema/entities/card-request.ts';
 import { mappingRuleRowSchema } from '../../schema/entities/mapping-rule.ts';
 import { tripSchema } from '../../schema/entities/trip.ts';
 import { spendRequestSchema } from '../../schema/entities/spend-request.ts';
+import { notificationSchema } from '../../schema/entities/notification.ts';
 import { purchaseOrderSchema } from '../../schema/entities/purchase-order.ts';
 import { spendAllocationSchema } from '../../schema/entities/spend-allocation.ts';
 import { expensePolicySchema } from '../../schema/entities/expense-policy.ts';
@@ -54,6 +55,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   purchase_orders: purchaseOrderSchema.strict(),
   spend_allocations: spendAllocationSchema.strict(),
   expense_policies: expensePolicySchema.strict(),
+  notifications: notificationSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

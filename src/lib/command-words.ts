@@ -6,6 +6,7 @@ import type { CommandName } from '../../schema/commands/index.ts';
  */
 export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'transaction.code': 'Coding of',
+  'notification.markRead': 'Marking notifications read',
   'transaction.bulkCode': 'Coding of',
   'transaction.attachReceipt': 'Attaching a receipt to',
   'transaction.detachReceipt': 'Removing a receipt from',

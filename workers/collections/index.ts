@@ -13,6 +13,7 @@ import { cardRequestEntity } from '../../schema/entities/card-request.ts';
 import { reimbursementEntity } from '../../schema/entities/reimbursement.ts';
 import { tripEntity } from '../../schema/entities/trip.ts';
 import { spendRequestEntity } from '../../schema/entities/spend-request.ts';
+import { notificationEntity } from '../../schema/entities/notification.ts';
 import { engineApprovals, serverApprovals, storedApprovals } from './generated/approvals.ts';
 import { engineBills, serverBills, storedBills } from './generated/bills.ts';
 import { engineCardRequests, serverCardRequests, storedCardRequests } from './generated/card_requests.ts';
@@ -20,6 +21,7 @@ import { engineCards, serverCards, storedCards } from './generated/cards.ts';
 import { engineReimbursements, serverReimbursements, storedReimbursements } from './generated/reimbursements.ts';
 import { engineTrips, serverTrips, storedTrips } from './generated/trips.ts';
 import { engineSpendRequests, serverSpendRequests, storedSpendRequests } from './generated/spend_requests.ts';
+import { engineNotifications, serverNotifications, storedNotifications } from './generated/notifications.ts';
 import { specCollection } from './spec-collection.ts';
 import { transactionCollection } from './transactions.ts';
 import type { WorkerCollection } from './worker-collection.ts';
@@ -46,6 +48,9 @@ export const WORKER_COLLECTIONS = {
   trips: specCollection('trips', tripEntity, { server: serverTrips, engine: engineTrips, stored: storedTrips }),
   spend_requests: specCollection('spend_requests', spendRequestEntity, {
     server: serverSpendRequests, engine: engineSpendRequests, stored: storedSpendRequests,
+  }),
+  notifications: specCollection('notifications', notificationEntity, {
+    server: serverNotifications, engine: engineNotifications, stored: storedNotifications,
   }),
 } as const satisfies { [C in QueriedCollection]: AnyWorkerCollection<C> };
 
