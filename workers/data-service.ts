@@ -19,6 +19,7 @@ import { orgHandlers } from './handlers/org.ts';
 import { travelHandlers } from './handlers/travel.ts';
 import { procurementHandlers } from './handlers/procurement.ts';
 import { workflowHandlers } from './handlers/workflows.ts';
+import { commentHandlers } from './handlers/comments.ts';
 import { policyHandlers } from './handlers/policy-handlers.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
@@ -58,6 +59,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...procurementHandlers(ctx),
     ...workflowHandlers(ctx),
     ...policyHandlers(ctx),
+    ...commentHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

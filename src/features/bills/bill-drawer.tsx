@@ -10,6 +10,7 @@ import type { BillPaymentRow } from '../../../workers/api.ts';
 import { Button } from '../../components/button.tsx';
 import { ClaimRefusal } from '../../components/claim-details.tsx';
 import { Drawer } from '../../components/drawer.tsx';
+import { LazyCommentThread } from '../../components/lazy-comment-thread.tsx';
 import { Facts, syncFact, type Fact } from '../../components/facts.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { SyncMark } from '../../components/sync-mark.tsx';
@@ -146,6 +147,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
           </section>
           <ApprovalChain bill={bill} client={client} reference={reference} version={version} />
           <BillPayment bill={bill} client={client} online={online} version={version} />
+          <LazyCommentThread subjectType="bill" subjectId={bill.id} />
         </div>
       )}
       {bill === null && <p className="drawer-body muted">This bill is not on this device: it may have been deleted, or it has not synced here yet.</p>}

@@ -6,6 +6,7 @@ import { Button } from '../../components/button.tsx';
 import { ModalActions } from '../../components/modal-actions.tsx';
 import { ClaimFacts, ClaimHeadline, ClaimHistory, ClaimReceipts, ClaimRefusal } from '../../components/claim-details.tsx';
 import { Drawer } from '../../components/drawer.tsx';
+import { LazyCommentThread } from '../../components/lazy-comment-thread.tsx';
 import { PolicySection } from '../../components/policy-violations.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { SYNCED_EDIT_HINT, SyncedLock } from '../../components/synced-lock.tsx';
@@ -76,6 +77,7 @@ export function ClaimDrawer({ id, client, reference, dataVersion, owner, receipt
               onConfirm={setConfirming}
             />
           )}
+          <LazyCommentThread subjectType="reimbursement" subjectId={claim.id} />
         </div>
       )}
       {claim && confirming && (

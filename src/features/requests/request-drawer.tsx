@@ -4,6 +4,7 @@ import { checkSpendRequestAction } from '../../../schema/procurement-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Drawer } from '../../components/drawer.tsx';
+import { LazyCommentThread } from '../../components/lazy-comment-thread.tsx';
 import { Facts, syncFact, type Fact } from '../../components/facts.tsx';
 import { RefusedChange } from '../../components/refused-change.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
@@ -132,6 +133,7 @@ export function RequestDrawer({ id, client, viewer, names, version, onEdit, onCl
               {may('delete') && <Button variant="danger" disabled={busy} onClick={() => setConfirm('delete')}>{row.status === 'DRAFT' ? 'Delete draft' : 'Delete'}</Button>}
             </div>
           )}
+          <LazyCommentThread subjectType="spend_request" subjectId={row.id} />
         </div>
       )}
       {row && confirm === 'cancel' && (

@@ -2,6 +2,7 @@ import { Button } from '../../components/button.tsx';
 import { RefusedChange } from '../../components/refused-change.tsx';
 import { Drawer } from '../../components/drawer.tsx';
 import { HeldChargeSection } from '../../components/held-charges.tsx';
+import { LazyCommentThread } from '../../components/lazy-comment-thread.tsx';
 import { PolicySection } from '../../components/policy-violations.tsx';
 import { SyncedLock } from '../../components/synced-lock.tsx';
 import type { DataClient } from '../../data-access/types.ts';
@@ -61,6 +62,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
               Reset
             </Button>
           </div>
+          <LazyCommentThread subjectType="transaction" subjectId={txn.id} />
         </form>
       )}
     </Drawer>
