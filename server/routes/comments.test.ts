@@ -12,6 +12,8 @@ import { makeVendor, refusal, request, useTwoBusinesses, type FixtureRole } from
  * (a retried create with the same id included), the client id's idempotency, and delete rules.
  */
 const C = '/v1/auth/comments';
+/** `refusal` of any typed answer. */
+const no = (res: { status: number; body: unknown }) => refusal(res as Parameters<typeof refusal>[0]);
 type Notice = { owner_id: string; kind: string; title: string; body: string; path: string; subject_type: string; event_key: string; actor_id: string | null };
 
 describe.each(await testDatabases())('comment threads on %s', (kind) => {
@@ -71,38 +73,38 @@ describe.each(await testDatabases())('comment threads on %s', (kind) => {
 
   it('answers 404 to whoever cannot see the item: an employee on a peer\'s transaction, another business, an unknown id', async () => {
     const peer = two.a.transactions.outsider[0]!;
-    expect(refusal(await thread('transaction', peer))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await post({ subject_type: 'transaction', subject_id: peer, body: 'x' }))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await thread('transaction', txn.id, tokens.outsider))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await thread('transaction', txn.id, two.bOwner))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await post({ subject_type: 'transaction', subject_id: txn.id, body: 'x' }, two.bOwner))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await thread('bill', randomUUID(), tokens.admin))).toEqual([404, 'REQUEST_7004']);
+    expect(no(await thread('transaction', peer))).toEqual([404, 'REQUEST_7004']);
+    expect(no(await post({ subject_type: 'transaction', subject_id: peer, body: 'x' }))).toEqual([404, 'REQUEST_7004']);
+    expect(no(await thread('transaction', txn.id, tokens.outsider))).toEqual([404, 'REQUEST_7004']);
+    expect(no(await thread('transaction', txn.id, two.bOwner))).toEqual([404, 'REQUEST_7004']);
+    expect(no(await post({ subject_type: 'transaction', subject_id: txn.id, body: 'x' }, two.bOwner))).toEqual([404, 'REQUEST_7004']);
+    expect(no(await thread('bill', randomUUID(), tokens.admin))).toEqual([404, 'REQUEST_7004']);
     // An id names an item of one type only.
-    expect(refusal(await thread('reimbursement', txn.id))).toEqual([404, 'REQUEST_7004']);
+    expect(no(await thread('reimbursement', txn.id))).toEqual([404, 'REQUEST_7004']);
   });
 
   it('refuses mentions of people who cannot see the item, naming each, and bounds them', async () => {
     const outsiderB = two.b.users.employee;
     const res = await post({ subject_type: 'transaction', subject_id: txn.id, body: 'cc', mention_ids: [two.a.users.manager, two.a.users.outsider, outsiderB] });
-    expect(refusal(res)).toEqual([422, 'COMMENT_7002']);
+    expect(no(res)).toEqual([422, 'COMMENT_7002']);
     const err = (res.body as unknown as { error_v2: { message: string; errors: Record<string, string> } }).error_v2;
-    expect(err.message).toContain(name('outsider'));
+    expect(err.message).toBe(`${name('outsider')} cannot see this item; ${outsiderB} is not a member of this business, so they could not read your comment. Remove those mentions.`);
     expect(err.errors).toEqual({ 'mention_ids.1': `${name('outsider')} cannot see this item.`, 'mention_ids.2': `${outsiderB} is not a member of this business.` });
     await t.db.query(`UPDATE spend_users SET status = 'SUSPENDED' WHERE id = $1`, [two.a.users.teammate]);
     try {
       const inactive = await post({ subject_type: 'transaction', subject_id: txn.id, body: 'cc', mention_ids: [two.a.users.teammate] });
-      expect(refusal(inactive)).toEqual([422, 'COMMENT_7002']);
+      expect(no(inactive)).toEqual([422, 'COMMENT_7002']);
     } finally {
       await t.db.query(`UPDATE spend_users SET status = 'ACTIVE' WHERE id = $1`, [two.a.users.teammate]);
     }
     const many = Array.from({ length: MAX_MENTIONS + 1 }, () => two.a.users.manager);
-    expect(refusal(await post({ subject_type: 'transaction', subject_id: txn.id, body: 'cc', mention_ids: many }))).toEqual([422, 'REQUEST_7001']);
+    expect(no(await post({ subject_type: 'transaction', subject_id: txn.id, body: 'cc', mention_ids: many }))).toEqual([422, 'REQUEST_7001']);
   });
 
   it('keeps a client id to one comment: another author or another item with it answers 409 COMMENT_7003', async () => {
     const c = await written({ subject_type: 'transaction', subject_id: txn.id, body: 'mine' });
-    expect(refusal(await post({ id: c.id, subject_type: 'transaction', subject_id: txn.id, body: 'mine' }, tokens.manager))).toEqual([409, 'COMMENT_7003']);
-    expect(refusal(await post({ id: c.id, subject_type: 'transaction', subject_id: two.a.transactions.employee[1]!, body: 'mine' }))).toEqual([409, 'COMMENT_7003']);
+    expect(no(await post({ id: c.id, subject_type: 'transaction', subject_id: txn.id, body: 'mine' }, tokens.manager))).toEqual([409, 'COMMENT_7003']);
+    expect(no(await post({ id: c.id, subject_type: 'transaction', subject_id: two.a.transactions.employee[1]!, body: 'mine' }))).toEqual([409, 'COMMENT_7003']);
     const [{ n }] = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM comments WHERE id = $1', [c.id]) as [{ n: number }];
     expect(n).toBe(1);
   });
@@ -113,9 +115,9 @@ describe.each(await testDatabases())('comment threads on %s', (kind) => {
     const second = await written({ subject_type: 'transaction', subject_id: sid, body: 'second' }, tokens.manager);
     const third = await written({ subject_type: 'transaction', subject_id: sid, body: 'third' });
     const del = (id: string, token: string) => request(t.app, 'DELETE', `${C}/${id}`, { token });
-    expect(refusal(await del(second.id, tokens.employee))).toEqual([403, 'COMMENT_7001']);
-    expect(refusal(await del(first.id, two.bOwner))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await del(first.id, tokens.outsider))).toEqual([404, 'REQUEST_7004']);
+    expect(no(await del(second.id, tokens.employee))).toEqual([403, 'COMMENT_7001']);
+    expect(no(await del(first.id, two.bOwner))).toEqual([404, 'REQUEST_7004']);
+    expect(no(await del(first.id, tokens.outsider))).toEqual([404, 'REQUEST_7004']);
     expect((await del(first.id, tokens.employee)).body).toEqual({ id: first.id, deleted: true });
     expect((await del(first.id, tokens.employee)).body).toEqual({ id: first.id, deleted: true });
     expect((await del(second.id, tokens.admin)).body).toEqual({ id: second.id, deleted: true });
@@ -147,8 +149,8 @@ describe.each(await testDatabases())('comment threads on %s', (kind) => {
     const onBill = await written({ subject_type: 'bill', subject_id: bill.body.id, body: 'Coded to office?' }, tokens.bookkeeper);
     expect(await notices(onBill.id)).toMatchObject([{ owner_id: two.a.users.admin, kind: 'comment', path: `/bills?open=${bill.body.id}`,
       title: `${name('bookkeeper')} commented on Acme Paper · $120.00` }]);
-    expect(refusal(await thread('bill', bill.body.id))).toEqual([404, 'REQUEST_7004']);
-    expect(refusal(await post({ subject_type: 'bill', subject_id: bill.body.id, body: 'x', mention_ids: [two.a.users.employee] }, tokens.bookkeeper)))
+    expect(no(await thread('bill', bill.body.id))).toEqual([404, 'REQUEST_7004']);
+    expect(no(await post({ subject_type: 'bill', subject_id: bill.body.id, body: 'x', mention_ids: [two.a.users.employee] }, tokens.bookkeeper)))
       .toEqual([422, 'COMMENT_7002']);
 
     const spend = await request<{ id: string }>(t.app, 'POST', '/v1/auth/spend-requests', {
@@ -159,6 +161,6 @@ describe.each(await testDatabases())('comment threads on %s', (kind) => {
     expect((await notices(onSpend.id)).map((n) => [n.owner_id, n.kind, n.path])).toEqual([
       [two.a.users.teammate, 'comment', `/requests?open=${spend.body.id}`], [two.a.users.admin, 'mention', `/requests?open=${spend.body.id}`],
     ].sort((x, y) => x[1]!.localeCompare(y[1]!) || x[0]!.localeCompare(y[0]!)));
-    expect(refusal(await thread('spend_request', spend.body.id, tokens.outsider))).toEqual([404, 'REQUEST_7004']);
+    expect(no(await thread('spend_request', spend.body.id, tokens.outsider))).toEqual([404, 'REQUEST_7004']);
   });
 });

@@ -95,8 +95,8 @@ export async function createComment(tx: Queryable, user: ActingUser, input: Crea
   const unfit = await unfitMentions(tx, subject, user.business_id, mentions);
   if (unfit.length > 0) {
     const errors = Object.fromEntries(unfit.map((u) => [`mention_ids.${mentions.indexOf(u.id)}`, `${u.name} ${u.why}.`]));
-    const names = unfit.map((u) => u.name).join(', ');
-    throw new ApiError('COMMENT_7002', `${names} cannot read this comment: ${unfit.map((u) => `${u.name} ${u.why}`).join('; ')}. Remove the mention.`, errors);
+    const why = unfit.map((u) => `${u.name} ${u.why}`).join('; ');
+    throw new ApiError('COMMENT_7002', `${why}, so they could not read your comment. Remove ${unfit.length === 1 ? 'the mention' : 'those mentions'}.`, errors);
   }
   const stored = await writeComment(tx, user.business_id, {
     id: input.id ?? randomUUID(), subject, body: input.body, mention_ids: mentions, author: { user_id: user.id },
