@@ -29,11 +29,16 @@ export type IdPool = {
   workflows: string[]; workflowRules: string[];
   /** Issue 29: approval groups (`group_id`). */
   groups: string[];
+  /** Issue 29: comments (`comment_id`) on the victim's first transaction and spend request. */
+  comments: string[];
 };
 
 function uuidFor(key: string, pool: IdPool): string {
   const k = key.toLowerCase();
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
+  if (k.includes('comment')) return first(pool.comments);
+  // A comment's subject (its type generates as `transaction`): the victim's commented transaction.
+  if (k === 'subject_id') return first(pool.transactions);
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
   if (k.includes('expense_polic')) return first(pool.expensePolicies);
   if (k.includes('trip')) return first(pool.trips);
@@ -264,13 +269,33 @@ export async function seedProcurement(
   return {
     spendRequests: [spendRequest], purchaseOrders: [purchaseOrder], poLines: [poLine], itemReceipts: [itemReceipt],
     allocations: [allocation], intents: [intent], documents: [document], ...await seedWorkflow(db, f.businessId, f.employee, f.tag),
+    ...await seedComments(db, f.businessId, f.employee, spendRequest, f.tag),
   };
 }
 
 /** The procurement part of a pool with nothing in it (business B's own references). */
 export const NO_PROCUREMENT = {
   spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [], workflows: [], workflowRules: [], groups: [],
+  comments: [],
 };
+
+/**
+ * Issue 29: comments of the victim, each naming the tag: one on its earliest transaction (the
+ * first of the pool's transactions, which `subject_id` probes name) mentioning the employee, and
+ * one on the spend request.
+ */
+async function seedComments(db: Queryable, businessId: string, by: string, spendRequest: string, tag: string) {
+  const [txn] = await db.query<{ id: string }>('SELECT id::text FROM transactions WHERE business_id = $1 ORDER BY occurred_at, id LIMIT 1', [businessId]);
+  const comments = [randomUUID(), randomUUID()];
+  const subjects = [['transaction', txn?.id ?? spendRequest], ['spend_request', spendRequest]] as const;
+  for (const [i, [type, id]] of subjects.entries()) {
+    await db.query(
+      `INSERT INTO comments (id, business_id, subject_type, subject_id, author_id, body, mention_ids) VALUES ($1, $2, $3, $4, $5, $6, ARRAY[$5::uuid])`,
+      [comments[i], businessId, type, id, by, `Comment ${tag}`],
+    );
+  }
+  return { comments };
+}
 
 /** Issue 29: a workflow of the victim (its rule addressable by id) and one execution in its log, for the workflow routes' probes. */
 async function seedWorkflow(db: Queryable, businessId: string, by: string, tag: string) {

@@ -130,7 +130,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'seat-intel': 32,
     'developer applications': 32,
     'support webform tickets': 32,
-    'comment threads (DELETE comments/{comment})': 29,
     'saved views (PUT and DELETE by id)': 32,
     rewards: 32,
     'gift cards': 32,
@@ -188,8 +187,5 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
   BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
-  COMMENT_7001: { issue: 29, why: 'comment threads (being built)' },
-  COMMENT_7002: { issue: 29, why: 'comment threads (being built)' },
-  COMMENT_7003: { issue: 29, why: 'comment threads (being built)' },
   NOTIFY_7001: { issue: 29, why: 'the notify threshold (being built)' },
 };

@@ -94,6 +94,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     '/booking/hotels/...': ['booking.hotels.search'],
   },
   'Integrations and other': {
+    'comment threads (DELETE comments/{comment})': ['comments.list', 'comments.create', 'comments.delete'],
     configuration: ['config.web'],
     'expense policies (DELETE expense-policies/{policy}, expense-policy-creator)': [
       'expensePolicies.list', 'expensePolicies.create', 'expensePolicies.get', 'expensePolicies.update', 'expensePolicies.delete',

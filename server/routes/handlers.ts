@@ -6,6 +6,7 @@ import { orgHandlers } from './org.ts';
 import { approvalHandlers } from './approvals.ts';
 import { approvalPolicyHandlers } from './approval-policies.ts';
 import { copilotHandlers } from './copilot.ts';
+import { commentHandlers } from './comments.ts';
 import { authHandlers } from './auth.ts';
 import { billBulkHandlers } from './bill-bulk.ts';
 import { billTemplateHandlers, recurringBillHandlers, vendorCreditHandlers } from './bill-extras.ts';
@@ -93,4 +94,5 @@ export const HANDLERS = {
   ...billMatchHandlers,
   ...expensePolicyHandlers,
   ...workflowHandlers,
+  ...commentHandlers,
 } satisfies HandlerMap;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { Comment } from '../../schema/api/calls-comments.ts';
 import { workflowExecutionSchema, workflowSchema, type Workflow, type WorkflowExecution } from '../../schema/workflow.ts';
 import { runInScope } from '../core/workflow-scope.ts';
 import { runWorkflows } from '../domain/workflows/engine.ts';
@@ -144,10 +145,10 @@ describe.each(await testDatabases())('workflows on %s', (kind) => {
     expect(bill.status, bill.text).toBe(200);
     const [inst] = await t.db.query<{ steps: { approver_ids: string[] }[] }>('SELECT steps FROM approval_instances WHERE object_id = $1', [bill.body.id]);
     expect(inst!.steps.at(-1)!.approver_ids).toEqual([a.users.bookkeeper]);
-    // A card request: comments do not exist yet, said so.
+    // A card request: it has no comment thread, said so.
     const req = await request<{ id: string }>(t.app, 'POST', '/v1/auth/cards/requests', { token: tokens.employee, body: { amount: 50_000, currency: 'USD', interval: 'MONTHLY', reason: 'Travel' } });
     expect(req.status, req.text).toBe(200);
-    expect((await executions(`object_id=${req.body.id}`))[0]!.actions).toEqual([{ kind: 'comment', status: 'SKIPPED', detail: 'Comments are not available yet.' }]);
+    expect((await executions(`object_id=${req.body.id}`))[0]!.actions).toEqual([{ kind: 'comment', status: 'SKIPPED', detail: 'Comments are kept on transactions, claims, bills and spend requests, not on card requests.' }]);
     // A spend request and a receipt upload: the owner is mailed.
     const spend = await request<{ id: string }>(t.app, 'POST', '/v1/auth/spend-requests', { token: tokens.teammate, body: { type: 'GENERAL_EXPENSE', amount: { amount: 50_000, currency: 'USD' }, description: 'Offsite' } });
     expect(spend.status, spend.text).toBe(201);
@@ -205,7 +206,8 @@ describe.each(await testDatabases())('workflows on %s', (kind) => {
         { token: tokens.manager, body: { amount: 1500, merchant: 'Uber' } });
       expect(buy.status, buy.text).toBe(200);
       const [log] = await executions(`object_id=${buy.body.transaction.id}`);
-      expect(log).toMatchObject({ status: 'FAILED', actions: [{ kind: 'set_coding', status: 'FAILED' }, { kind: 'comment', status: 'SKIPPED' }] });
+      // The comment still lands (its own savepoint): one action failed, one did.
+      expect(log).toMatchObject({ status: 'PARTIAL', actions: [{ kind: 'set_coding', status: 'FAILED' }, { kind: 'comment', status: 'DONE', detail: 'Commented: “x”' }] });
     } finally {
       await t.db.query('DROP TRIGGER wf_test_sync ON transactions');
     }
@@ -246,5 +248,38 @@ describe.each(await testDatabases())('workflows on %s', (kind) => {
     const bad = await request(t.app, 'POST', '/v1/auth/blank-canvas/workflows', { token: tokens.admin, body: { name: 'Bad', enabled: false, canvas: { ...canvas, edges: [{ from: 't', to: 'r' }] } } });
     expect(refusal(bad)).toEqual([422, 'WORKFLOW_7006']);
     expect((bad.body as { error_v2: { errors: Record<string, string> } }).error_v2.errors).toHaveProperty('nodes.r');
+  });
+  it('comments on the item as the workflow and notifies in the app through notify(), once per event; the dry run says what it would write', async () => {
+    const text = 'Thanks, finance will look at this today.';
+    const w = await saved({ name: 'Claim desk', trigger: 'claim.submitted', conditions: [{ kind: 'person', in: [a.users.teammate] }], actions: [
+      { kind: 'comment', text }, { kind: 'notify', to: { kind: 'owner' }, message: 'Your claim reached finance.' },
+    ] });
+    const c = await claim({ amount: 4100 }, 'teammate');
+    const [log] = await executions(`workflow_id=${w.id}&object_id=${c.id}`);
+    const teammate = `Teammate Fixture${a.businessId.slice(0, 8)}`;
+    expect(log!.actions).toEqual([{ kind: 'comment', status: 'DONE', detail: `Commented: “${text}”` }, { kind: 'notify', status: 'DONE', detail: `Notified ${teammate}.` }]);
+    const thread = await request<{ data: Comment[] }>(t.app, 'GET', `/v1/auth/comments?subject_type=reimbursement&subject_id=${c.id}`, { token: tokens.teammate });
+    expect(thread.status, thread.text).toBe(200);
+    expect(thread.body.data).toMatchObject([{ author_id: null, workflow_id: w.id, author_name: 'Workflow: Claim desk', body: text, can_delete: false }]);
+    const told = () => t.db.query<{ kind: string; title: string; body: string; path: string; event_key: string; actor_id: string | null }>(
+      'SELECT kind, title, body, path, event_key, actor_id::text FROM notifications WHERE owner_id = $1 AND subject_id = $2 ORDER BY kind', [a.users.teammate, c.id]);
+    const path = `/reimbursements?open=${c.id}`;
+    expect(await told()).toEqual([
+      { kind: 'comment', title: 'Workflow: Claim desk commented on Blue Bottle · $41.00', body: text, path, event_key: `comment:${thread.body.data[0]!.id}:comment`, actor_id: null },
+      { kind: 'workflow', title: 'Claim desk: a claim is submitted', body: 'Your claim reached finance.', path, event_key: `workflow:${log!.id}:1:${a.users.teammate}`, actor_id: null },
+    ]);
+    // Fired again: no second comment, notification or mail.
+    await t.db.transaction((tx) => runWorkflows(tx, a.businessId, { trigger: 'claim.submitted', objectId: c.id }));
+    expect(await told()).toHaveLength(2);
+    expect((await t.db.query('SELECT 1 FROM comments WHERE subject_id = $1', [c.id]))).toHaveLength(1);
+    expect((await mails(a.email('teammate'))).filter((m) => m.subject === 'Claim desk: a claim is submitted' && m.body.includes(path))).toHaveLength(1);
+    await disable(w.id);
+    const run = await request<{ results: { actions: { status: string; detail: string }[] }[] }>(t.app, 'POST', `${WF}/dry-run`, { token: tokens.admin, body: { workflow: {
+      name: 'Try', trigger: 'card_request.created', enabled: false, conditions: [], actions: [{ kind: 'comment', text: 'Seen.' }] } } });
+    expect(run.status, run.text).toBe(200);
+    for (const r of run.body.results) expect(r.actions[0]).toMatchObject({ status: 'SKIPPED', detail: expect.stringContaining('not on card requests') });
+    const tryClaims = await request<{ results: { actions: { detail: string }[] }[] }>(t.app, 'POST', `${WF}/dry-run`, { token: tokens.admin, body: { workflow: {
+      name: 'Try', trigger: 'claim.submitted', enabled: false, conditions: [], actions: [{ kind: 'comment', text: 'Seen.' }] } } });
+    expect(tryClaims.body.results[0]!.actions[0]!.detail).toBe('Would comment: “Seen.”');
   });
 });

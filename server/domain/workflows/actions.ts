@@ -1,19 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import { resolveChain, type InstanceStep, type PolicyObjectType } from '../../../schema/approval-policy.ts';
+import type { CommentSubjectType } from '../../../schema/api/calls-comments.ts';
+import type { NotificationSubjectType } from '../../../schema/entities/notification.ts';
 import { reimbursementSchema } from '../../../schema/entities/reimbursement.ts';
 import { isAdmin } from '../../../schema/roles.ts';
 import { formatMoney } from '../../../schema/money.ts';
 import { TRIGGER_LABELS, type ActionResult, type Workflow, type WorkflowAction, type WorkflowSubject } from '../../../schema/workflow.ts';
-import { sendMail } from '../../auth/email-otp.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import { ApiError } from '../../core/errors.ts';
-import { currentScope } from '../../core/workflow-scope.ts';
 import type { Queryable } from '../../db/db.ts';
 import { stateOf, storeInstance } from '../approval-policies.ts';
 import { decideApproval } from '../approvals.ts';
 import { moveCard } from '../cards.ts';
 import { codeTransaction } from '../coding.ts';
 import { COLLECTIONS, writeMirrored } from '../collections.ts';
+import { writeWorkflowComment } from '../comments/comments.ts';
+import { notify } from '../notifications/notify.ts';
 import { storeReimbursement } from '../reimbursements.ts';
 import type { Act } from './action-types.ts';
 
@@ -155,8 +157,19 @@ const OBJECT_PATH: Record<WorkflowSubject['object_type'], (id: string) => string
   transaction: (id) => `/transactions?open=${id}`, reimbursement: (id) => `/reimbursements?open=${id}`, bill: (id) => `/bills?open=${id}`,
   card_request: () => '/approvals', spend_request: (id) => `/requests?open=${id}`, receipt: () => '/receipts',
 };
+/** What a notification names as its subject (a receipt has no subject type of its own: it opens the receipts page). */
+const NOTIFICATION_SUBJECT: Record<WorkflowSubject['object_type'], NotificationSubjectType | null> = {
+  transaction: 'transaction', reimbursement: 'reimbursement', bill: 'bill', card_request: 'card_request', spend_request: 'spend_request', receipt: null,
+};
 
-const notify: Act = async ({ tx, businessId, workflow, trigger, loaded }, a: Extract<WorkflowAction, { kind: 'notify' }>) => {
+const names = (ps: readonly { name: string }[]) => (ps.length === 1 ? ps[0]!.name : `${ps.length} people`);
+
+/**
+ * In-app notifications (kind `workflow`) through the one producer `notify()`, which also mails
+ * each new one unless the person muted workflow mail. The key names this execution's action and
+ * the person, so a run replayed in any way notifies nobody twice.
+ */
+const notifyAction: Act = async ({ tx, businessId, workflow, trigger, loaded, now, executionId, index }, a: Extract<WorkflowAction, { kind: 'notify' }>) => {
   const dir = (await people(tx, businessId)).filter((p) => p.active);
   const owner = dir.find((p) => p.id === loaded.subject.user_id);
   const to = a.to.kind === 'user' ? dir.filter((p) => p.id === (a.to as { user_id: string }).user_id)
@@ -164,18 +177,37 @@ const notify: Act = async ({ tx, businessId, workflow, trigger, loaded }, a: Ext
     : a.to.kind === 'owner' ? (owner ? [owner] : [])
     : dir.filter((p) => owner?.manager_id && p.id === owner.manager_id);
   if (to.length === 0) return skipped('No active person to notify.');
-  const scope = currentScope();
-  const subject = `${workflow.name}: ${TRIGGER_LABELS[trigger].toLowerCase()}`;
-  const body = `${a.message}\n\n${scope.link(OBJECT_PATH[loaded.subject.object_type](loaded.subject.object_id))}`;
-  for (const p of to) await sendMail(scope.mail ?? { devOutbox: false }, tx, p.email, subject, body);
-  return done(`Emailed ${to.length === 1 ? to[0]!.name : `${to.length} people`}.`);
+  const { object_type, object_id } = loaded.subject;
+  const subjectType = NOTIFICATION_SUBJECT[object_type];
+  const made = await notify(tx, businessId, to.map((p) => ({
+    owner_id: p.id, kind: 'workflow' as const, title: `${workflow.name}: ${TRIGGER_LABELS[trigger].toLowerCase()}`, body: a.message,
+    subject_type: subjectType, subject_id: subjectType ? object_id : null, path: OBJECT_PATH[object_type](object_id), actor_id: null,
+    event_key: `workflow:${executionId}:${index}:${p.id}`,
+  })), now.toISOString());
+  const notified = to.filter((p) => made.some((n) => n.owner_id === p.id));
+  if (notified.length === 0) return skipped(`${names(to)} ${to.length === 1 ? 'was' : 'were'} notified of this event already.`);
+  return done(`Notified ${names(notified)}.`);
 };
 
-const comment: Act = async () => skipped('Comments are not available yet.');
+const COMMENTABLE: Partial<Record<WorkflowSubject['object_type'], CommentSubjectType>> = {
+  transaction: 'transaction', reimbursement: 'reimbursement', bill: 'bill', spend_request: 'spend_request',
+};
+const NOT_COMMENTABLE = (t: WorkflowSubject['object_type']) =>
+  `Comments are kept on transactions, claims, bills and spend requests, not on ${t === 'card_request' ? 'card requests' : 'receipts'}.`;
+const quote = (text: string) => `“${text.length <= 80 ? text : `${text.slice(0, 79)}…`}”`;
+
+/** A comment on the item's thread, written by the workflow (no author; "Workflow: <name>"), notifying the item's owner. */
+const comment: Act = async ({ tx, businessId, workflow, loaded, now }, a: Extract<WorkflowAction, { kind: 'comment' }>) => {
+  const type = COMMENTABLE[loaded.subject.object_type];
+  if (!type) return skipped(NOT_COMMENTABLE(loaded.subject.object_type));
+  const written = await writeWorkflowComment(tx, businessId, workflow, type, loaded.subject.object_id, a.text, randomUUID(), now);
+  if (!written) return skipped('The item was not found.');
+  return done(`Commented: ${quote(a.text)}`);
+};
 
 export const ACTIONS: Record<WorkflowAction['kind'], Act> = {
   require_receipt: requireReceipt, set_coding: setCoding, add_approval_step: addApprovalStep, auto_approve: autoApprove,
-  lock_card: lockCard, notify, comment,
+  lock_card: lockCard, notify: notifyAction, comment,
 };
 
 /** Which action answers what (the dry run's words, acting on nothing). */
@@ -191,6 +223,6 @@ export function wouldDo(a: WorkflowAction, s: WorkflowSubject): Omit<ActionResul
         : skipped(`Not under ${formatMoney(a.under.amount, a.under.currency)}: ${formatMoney(s.amount, s.currency)}.`);
     case 'lock_card': return would('lock the card.');
     case 'notify': return would(`notify ${a.to.kind === 'role' ? `every ${a.to.role}` : a.to.kind === 'user' ? 'the person named' : `the ${a.to.kind}`}.`);
-    case 'comment': return skipped('Comments are not available yet.');
+    case 'comment': return COMMENTABLE[s.object_type] ? would(`comment: ${quote(a.text)}`) : skipped(NOT_COMMENTABLE(s.object_type));
   }
 }

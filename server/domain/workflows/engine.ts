@@ -74,11 +74,11 @@ async function runOne(tx: Queryable, businessId: string, w: Workflow, trigger: W
   if (depth > MAX_WORKFLOW_DEPTH) {
     error = `Stopped: this run was started by ${depth - 1} workflow runs in a row; at most ${MAX_WORKFLOW_DEPTH} may chain.`;
   } else {
-    const run: ActionRun = { tx, businessId, workflow: w, trigger, loaded, now };
+    const run: ActionRun = { tx, businessId, workflow: w, trigger, loaded, now, executionId, index: 0 };
     for (const [i, action] of evaluation.actions.entries()) {
       const act = ACTIONS?.[action.kind] as ((r: ActionRun, a: typeof action) => Promise<Omit<ActionResult, 'kind'>>) | undefined;
       const out = act
-        ? await savepoint(tx, `workflow_action_${depth}_${i}`, () => runInScope({ depth: depth + 1 }, () => act(run, action)))
+        ? await savepoint(tx, `workflow_action_${depth}_${i}`, () => runInScope({ depth: depth + 1 }, () => act({ ...run, index: i }, action)))
         : { ok: false as const, error: new Error('Workflow actions are not available in this process.') };
       results.push({ kind: action.kind, ...(out.ok ? out.value : { status: 'FAILED' as const, detail: errorText(out.error) }) });
     }
