@@ -63,6 +63,8 @@ export function CommentComposer({ people, disabledReason, onSend }: CommentCompo
     setPicked((p) => (p.some((x) => x.id === person.id) ? p : [...p, person]));
     moveCaret.current = next.caret;
     edit(next.text, next.caret);
+    // "@First Last " still reads as a query that matches them: the picker stays shut until another "@".
+    setDismissed(query.start);
     input.current?.focus();
   }
   async function send() {
@@ -174,7 +176,10 @@ interface PeopleListProps {
 function PeopleList({ id, listId, query, matches, current, onChoose, onEscape }: PeopleListProps) {
   const box = useRef<HTMLUListElement>(null);
   useLayer({ ref: box, modal: false, autoFocus: false, onEscape });
-  useLayoutEffect(() => box.current?.scrollIntoView?.({ block: 'nearest' }), []);
+  useLayoutEffect(() => {
+    // A block, not an expression: newer Chromium answers scrollIntoView with a promise, which React would call as the cleanup.
+    box.current?.scrollIntoView?.({ block: 'nearest' });
+  }, []);
   return (
     <ul ref={box} id={listId} role="listbox" aria-label="People to mention" className="comment-people">
       {matches.length === 0 && (
