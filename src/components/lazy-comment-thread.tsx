@@ -1,76 +1,48 @@
-import { Component, lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import type { CommentSubjectType } from '../../workers/api.ts';
-import { useAppState } from '../data-access/data-context.tsx';
-import { COMMENTS_OFFLINE } from '../lib/comment-words.ts';
-import { Button } from './button.tsx';
+import { COMMENTS_OFFLINE } from '../lib/comment-offline.ts';
 import { Skeleton } from './skeleton.tsx';
-
-const load = () => import('./comment-thread.tsx').then((m) => ({ default: m.CommentThread }));
-/** A failed chunk fetch stays failed in React.lazy: a retry makes a new one. */
-let Thread = lazy(load);
 
 export interface LazyCommentThreadProps {
   subjectType: CommentSubjectType;
   subjectId: string;
 }
 
+/** The thread's chunk; a failed fetch answers the offline note, and the next item opened tries again. */
+const load = (): Promise<{ default: ComponentType<LazyCommentThreadProps> }> =>
+  import('./comment-thread.tsx').then(
+    (m) => ({ default: m.CommentThread }),
+    () => {
+      Thread = lazy(load);
+      return { default: Unavailable };
+    },
+  );
+let Thread = lazy(load);
+
 /**
  * Issue 29: an item's comment thread in its own chunk, fetched when an item is first opened, so
- * the first load (the transactions page is a landing page) does not carry it. Until it comes, the
- * section's heading and a skeleton; if it cannot be fetched (offline before the service worker
- * cached it), the thread's own offline words and, online, a retry.
+ * the first load (the transactions page is a landing page; main_js guard in
+ * tests/e2e/lazy-pages.test.ts) does not carry it. Until it comes, the section's heading and a
+ * skeleton; if it cannot be fetched (offline before the service worker cached it), the thread's
+ * offline words.
  */
-export function LazyCommentThread({ subjectType, subjectId }: LazyCommentThreadProps) {
-  const online = useAppState((s) => s.online);
+export function LazyCommentThread(props: LazyCommentThreadProps) {
   return (
-    <ChunkBoundary online={online}>
-      <Suspense fallback={<ThreadPlaceholder />}>
-        <Thread subjectType={subjectType} subjectId={subjectId} />
-      </Suspense>
-    </ChunkBoundary>
+    <Suspense fallback={<Placeholder busy />}>
+      <Thread {...props} />
+    </Suspense>
   );
 }
 
-function ThreadPlaceholder({ children }: { children?: ReactNode }) {
+function Unavailable() {
+  return <Placeholder busy={false} />;
+}
+
+function Placeholder({ busy }: { busy: boolean }) {
   return (
-    <section className="comment-thread" aria-labelledby="comments-placeholder-heading">
-      <h3 id="comments-placeholder-heading" className="claim-section-title">Comments</h3>
-      {children ?? (
-        <div aria-busy="true">
-          <span className="sr-only">Loading comments…</span>
-          <Skeleton width="60%" height={14} />
-        </div>
-      )}
+    <section className="comment-thread" aria-labelledby="comments-placeholder" aria-busy={busy || undefined}>
+      <h3 id="comments-placeholder" className="claim-section-title">Comments</h3>
+      {busy ? <Skeleton width="60%" height={14} /> : <p className="notice" role="status">{COMMENTS_OFFLINE}</p>}
     </section>
   );
-}
-
-class ChunkBoundary extends Component<{ online: boolean; children: ReactNode }, { failed: boolean }> {
-  override state = { failed: false };
-  static getDerivedStateFromError() {
-    return { failed: true };
-  }
-  override componentDidUpdate(prev: { online: boolean }) {
-    // Back online: try the chunk again.
-    if (this.state.failed && this.props.online && !prev.online) this.retry();
-  }
-  retry = () => {
-    Thread = lazy(load);
-    this.setState({ failed: false });
-  };
-  override render() {
-    if (!this.state.failed) return this.props.children;
-    return (
-      <ThreadPlaceholder>
-        {this.props.online ? (
-          <div className="notice notice-error" role="alert">
-            <span>The comments could not be loaded.</span>
-            <Button size="sm" onClick={this.retry}>Try again</Button>
-          </div>
-        ) : (
-          <p className="notice" role="status">{COMMENTS_OFFLINE}</p>
-        )}
-      </ThreadPlaceholder>
-    );
-  }
 }

@@ -4,7 +4,7 @@ import type { Mentionable } from './comment-mentions.ts';
 
 /** Issue 29, a comment thread's words (components/comment-thread.tsx), pure. */
 
-export const COMMENTS_OFFLINE = 'Comments load when you’re back online.';
+export { COMMENTS_OFFLINE } from './comment-offline.ts';
 export const COMPOSER_OFFLINE = 'You’re offline: comments are sent and read on the server. What you typed stays here.';
 
 const WORKFLOW_PREFIX = 'Workflow:';

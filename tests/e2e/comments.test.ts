@@ -110,6 +110,24 @@ describe('comment threads, end to end', () => {
     expect(await seen.textContent()).toContain(me.name);
     expect(await seen.locator('mark').textContent()).toBe(`@${boss.name}`);
     expect(await seen.getByRole('button', { name: /^Delete/ }).count(), 'only the author or an admin deletes').toBe(0);
+    // The manager answers with the keyboard: "@" and letters, ArrowDown/Enter picks, Enter is a new line, Ctrl+Enter sends.
+    const mp = manager.page;
+    await composerOf(mp).click();
+    await composerOf(mp).pressSequentially(`Yes, approved. @${me.name.slice(0, me.name.indexOf(' ') + 2)}`);
+    const picker = threadOf(mp).getByRole('listbox', { name: 'People to mention' });
+    await picker.waitFor();
+    await mp.keyboard.press('ArrowDown');
+    await mp.keyboard.press('ArrowUp');
+    expect(await picker.getByRole('option', { selected: true }).textContent()).toContain(me.name);
+    await mp.keyboard.press('Enter');
+    await picker.waitFor({ state: 'detached' });
+    await mp.keyboard.press('Enter');
+    await mp.keyboard.type('Thanks.');
+    const reply = `Yes, approved. @${me.name} \nThanks.`;
+    expect(await composerOf(mp).inputValue()).toBe(reply);
+    await mp.keyboard.press('Control+Enter');
+    await threadOf(mp).getByRole('listitem').filter({ hasText: 'Yes, approved.' }).waitFor();
+    expect((await commentsOn(txn!.id)).map((c) => [c.body, c.mention_ids])).toEqual([[body, [boss.id]], [reply, [me.id]]]);
 
     // A mention of someone who cannot see the transaction: refused naming them, the text kept, nothing stored.
     await composerOf(page).tap();
@@ -122,7 +140,7 @@ describe('comment threads, end to end', () => {
     expect(await alert.textContent()).toContain(`${clerk.name} cannot see`);
     expect(await composerOf(page).inputValue()).toBe(refused);
     expect(await composerOf(page).getAttribute('aria-invalid')).toBe('true');
-    expect(await commentsOn(txn!.id)).toHaveLength(1);
+    expect(await commentsOn(txn!.id)).toHaveLength(2);
 
     // Offline: the thread says so, the composer waits with the reason and keeps what was typed.
     await setNetwork(employee.context, false);
@@ -140,14 +158,15 @@ describe('comment threads, end to end', () => {
     await mine.getByRole('button', { name: /^Delete/ }).tap();
     const ask = mine.getByRole('group', { name: 'Delete this comment?' });
     await ask.waitFor();
-    expect(await commentsOn(txn!.id)).toEqual([expect.objectContaining({ deleted: false })]);
+    expect((await commentsOn(txn!.id)).map((c) => c.deleted), 'nothing deleted before the confirmation').toEqual([false, false]);
     await ask.getByRole('button', { name: 'Delete comment' }).tap();
     await mine.waitFor({ state: 'detached' });
-    expect(await commentsOn(txn!.id)).toEqual([expect.objectContaining({ deleted: true })]);
+    expect((await commentsOn(txn!.id)).map((c) => c.deleted)).toEqual([true, false]);
     for (const p of [page, manager.page]) {
       await p.reload();
-      await threadOf(p).getByText('No comments yet.').waitFor({ timeout: 60_000 });
+      await threadOf(p).getByRole('listitem').filter({ hasText: 'Yes, approved.' }).waitFor({ timeout: 60_000 });
       expect(await threadOf(p).getByText('Is this the team lunch?').count()).toBe(0);
+      expect(await threadOf(p).getByRole('heading').textContent()).toBe('Comments (1)');
     }
     expect(employee.cspViolations).toEqual([]);
   }, 240_000);
