@@ -35,9 +35,7 @@ export function CommentComposer({ people, disabledReason, onSend }: CommentCompo
   const [picked, setPicked] = useState<Mentionable[]>([]);
   const [active, setActive] = useState(0);
   const [dismissed, setDismissed] = useState<number | null>(null);
-  const [attempt, setAttempt] = useState<{ id: string; key: string } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
+  const { deliver, sending, error } = useDelivery(onSend);
   const moveCaret = useRef<number | null>(null);
 
   const query = disabledReason ? null : mentionQueryAt(text, caret);
@@ -71,21 +69,9 @@ export function CommentComposer({ people, disabledReason, onSend }: CommentCompo
     const body = text.trim();
     if (!body || sending || disabledReason) return;
     const mentioned = mentionIdsIn(body, picked).map((pid) => picked.find((p) => p.id === pid)!);
-    const key = `${body}\u0000${mentioned.map((m) => m.id).join()}`;
-    const clientId = attempt?.key === key ? attempt.id : crypto.randomUUID();
-    setAttempt({ id: clientId, key });
-    setSending(true);
-    setError(null);
-    try {
-      const refused = await onSend(body, mentioned, clientId);
-      setError(refused);
-      if (refused === null) {
-        setText('');
-        setPicked([]);
-        setAttempt(null);
-      }
-    } finally {
-      setSending(false);
+    if (await deliver(body, mentioned)) {
+      setText('');
+      setPicked([]);
     }
   }
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
@@ -121,7 +107,7 @@ export function CommentComposer({ people, disabledReason, onSend }: CommentCompo
           className="comment-textarea"
           rows={2}
           maxLength={COMMENT_BODY_MAX}
-          placeholder={disabledReason ? 'Available when you’re back online' : 'Write a comment… Type @ to mention someone'}
+          placeholder={disabledReason ? 'Available when you’re back online' : 'Write a comment…'}
           value={text}
           disabled={!!disabledReason}
           aria-autocomplete="list"
@@ -147,6 +133,32 @@ export function CommentComposer({ people, disabledReason, onSend }: CommentCompo
       </div>
     </div>
   );
+}
+
+/**
+ * One text's delivery: the same client id while the same text (and mentions) is sent again after
+ * a failure, so an answer lost on the way does not make a second comment; a new id for new text.
+ */
+function useDelivery(onSend: CommentComposerProps['onSend']) {
+  const [attempt, setAttempt] = useState<{ id: string; key: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  async function deliver(body: string, mentioned: Mentionable[]): Promise<boolean> {
+    const key = `${body}\u0000${mentioned.map((m) => m.id).join()}`;
+    const clientId = attempt?.key === key ? attempt.id : crypto.randomUUID();
+    setAttempt({ id: clientId, key });
+    setSending(true);
+    setError(null);
+    try {
+      const refused = await onSend(body, mentioned, clientId);
+      setError(refused);
+      if (refused === null) setAttempt(null);
+      return refused === null;
+    } finally {
+      setSending(false);
+    }
+  }
+  return { deliver, sending, error };
 }
 
 /** Under the text: why nothing can be sent now, or the keys. */

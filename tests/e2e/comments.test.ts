@@ -6,7 +6,7 @@
  * marked. A mention of someone who cannot see the transaction (the AP clerk, who sees only their
  * own) is refused naming them and the text stays; offline the thread and composer say so and keep
  * the text. The employee deletes the comment (asked first): gone for both after a reload, soft
- * deleted on the server. axe clean with the thread open; nothing scrolls sideways at 390 px.
+ * deleted on the server. axe clean with the thread open; nothing scrolls sideways at 360 or 390 px.
  * (Mention notifications are the notifications centre's to show: not checked here.)
  */
 import type { Locator, Page } from 'playwright-core';
@@ -99,8 +99,11 @@ describe('comment threads, end to end', () => {
     expect(await composerOf(page).inputValue()).toBe('');
     const stored = await commentsOn(txn!.id);
     expect(stored).toEqual([{ id: expect.any(String), body, mention_ids: [boss.id], deleted: false }]);
-    await expectNoHorizontalScroll(page, 'the transaction drawer with its thread');
     expect(await axeFindings(page, PHONE)).toEqual([]);
+    for (const width of [360, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      await expectNoHorizontalScroll(page, `the transaction drawer with its thread at ${width} px`);
+    }
 
     // The manager (desktop, a second browser): the same thread, the mention marked.
     manager = await launchBrowser({ baseURL: server.url });
