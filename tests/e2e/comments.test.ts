@@ -171,6 +171,17 @@ describe('comment threads, end to end', () => {
       expect(await threadOf(p).getByText('Is this the team lunch?').count()).toBe(0);
       expect(await threadOf(p).getByRole('heading').textContent()).toBe('Comments (1)');
     }
+
+    // The claim and spend request drawers end with the same thread (their own items' threads: empty here).
+    const [claim] = await server.db.query<{ id: string }>(`SELECT id::text FROM reimbursements WHERE business_id = $1 AND user_id = $2 LIMIT 1`, [server.businessId, me.id]);
+    const [request] = await server.db.query<{ id: string }>(`SELECT id::text FROM spend_requests WHERE business_id = $1 AND user_id = $2 LIMIT 1`, [server.businessId, me.id]);
+    expect([claim, request].every(Boolean), 'the seed gives the employee a claim and a spend request').toBe(true);
+    for (const [path, close] of [[`/reimbursements?open=${claim?.id}`, 'Close details'], [`/requests?open=${request?.id}`, 'Close request']] as const) {
+      await page.goto(path);
+      const thread = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: close }) }).getByRole('region', { name: /^Comments/ });
+      await thread.getByText('No comments yet.').waitFor({ timeout: 60_000 });
+      await thread.getByRole('textbox', { name: 'Write a comment' }).waitFor();
+    }
     expect(employee.cspViolations).toEqual([]);
   }, 240_000);
 });
