@@ -90,7 +90,8 @@ export function useCommentThread(client: DataClient, subject: CommentSubject, on
   return { thread: threadState(online, answer?.key === key ? answer : null, kept.get(key) ?? null), send, remove, reload };
 }
 
-function threadState(online: boolean, answer: { rows: ThreadRows | null; error: string | null; offline: boolean } | null, rows: ThreadRows | null): ThreadState {
+/** The thread shown, from the connection, the last answer for this item (null while none) and what this session kept of it. */
+export function threadState(online: boolean, answer: { rows: ThreadRows | null; error: string | null; offline: boolean } | null, rows: ThreadRows | null): ThreadState {
   if (!online || answer?.offline) return { state: 'offline', kept: rows };
   if (!answer) return { state: 'loading' };
   if (answer.rows) return { state: 'ready', ...answer.rows };
