@@ -2,22 +2,25 @@
  * Issue 29's end-to-end scenario, in one story on real parts only: the built PWA served by the real
  * server (PGlite) in headless Chromium, the server never mocked.
  *
- * The admin (desktop) sets "receipt required from 75 USD" (and a memo above 75 USD) on /policies and
- * the workflow "auto-approve claims under 25 USD" on /workflows, both in the app. The employee's
- * 20 USD claim is approved at once (the create's answer says APPROVED), a 30 USD one waits for the
- * manager; the execution log and the list show the run (the log
- * without sideways scroll at 360 px). The employee's 100 USD card charge
- * (cards.simulate) appears in their missing-items wizard, read from the mirror on a 360 px touch
- * phone; offline they add the receipt photo and the memo, and it leaves the list at once. Online the
- * two changes sync once (memo stored, one receipt, the server's missing-items no longer lists it)
- * and the list never counts it again. The manager delegates to the bookkeeper (Settings → Out of
- * office), who approves the 30 USD claim "for" the manager (server: on_behalf_of). axe finds
- * nothing serious on each screen.
+ * The admin (desktop) sets "receipt required from 75 USD" (and a memo above 75 USD) on /policies:
+ * the form starts at 75.00, a cap per charge above the cap per day shows its contradiction before
+ * saving; with the editor open the owner renames the policy, and saving says who changed what and
+ * saves nothing (If-Match), saving again keeps mine; Compliance lists the employee (a 100 USD charge
+ * through cards.simulate) and one reminder is confirmed, then mailed once. Then the workflow
+ * "auto-approve claims under 25 USD" on /workflows (the seed's three paused ones listed, off). The
+ * employee's 20 USD claim is approved at once (the create's answer says APPROVED), a 30 USD one
+ * waits for the manager; the execution log (no sideways scroll at 360 px) and the list show the run.
+ * The charge appears in the employee's missing-items wizard, read from the mirror on a 360 px touch
+ * phone; offline they add the receipt photo and the memo, and it leaves the list at once. Online
+ * the two changes sync once (memo stored, one receipt, the server's missing-items no longer lists
+ * it) and the list never counts it again. The manager delegates to the bookkeeper (Settings → Out
+ * of office), who approves the 30 USD claim "for" the manager (server: on_behalf_of). axe finds
+ * nothing serious on each screen. (The workflow editor's own checks: e2e/workflows.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { createOutOfPocket } from '../../schema/api/calls-reimbursements.ts';
-import { listExpensePolicies } from '../../schema/api/calls-expense-policies.ts';
+import { listExpensePolicies, updateExpensePolicy } from '../../schema/api/calls-expense-policies.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
 import { launchBrowser, mainNav, pollPage, setNetwork, signIn, signInForOffline, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
@@ -32,7 +35,9 @@ const ADMIN = 'admin@demo.test';
 const EMPLOYEE = 'employee@demo.test';
 const MANAGER = 'manager@demo.test';
 const BOOKKEEPER = 'bookkeeper@demo.test';
+const OWNER = 'owner@demo.test';
 const POLICY = 'E2E receipts from 75 USD';
+const RENAMED = 'E2E receipts from 75 USD (kept)';
 const WORKFLOW = 'Auto-approve claims under 25 USD';
 const MERCHANT = 'E2E Policy Paper Co';
 const MEMO = 'Printer paper for the office';
@@ -45,6 +50,28 @@ const claimStatus = async (id: string) =>
 const inDays = (n: number) => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 const wizardTitle = (page: Page) => page.locator('#wizard-item-title').textContent();
 const remaining = (page: Page) => page.locator('.missing-items').getAttribute('data-remaining').then(Number);
+
+/**
+ * Two admins on one version (If-Match, issue 24's pattern): the editor is open when the owner
+ * renames the policy (API); saving a rename says who changed what and saves nothing; saving again
+ * keeps mine.
+ */
+async function editAgainstOwner(a: Page): Promise<void> {
+  await a.getByRole('button', { name: `Edit ${POLICY}` }).click();
+  const edit = a.getByRole('dialog', { name: `Edit ${POLICY}` });
+  const owner = await userByEmail(server.db, server.businessId, OWNER);
+  const ownerApi = await apiSignIn(server.url, OWNER, PASSWORD);
+  const [policy] = (await ownerApi.call(listExpensePolicies)).data;
+  await ownerApi.call(updateExpensePolicy, { params: { expense_policy_id: policy!.id }, body: { name: 'Receipts (owner)' } });
+  await edit.getByLabel('Name', { exact: true }).fill(RENAMED);
+  await edit.getByRole('button', { name: 'Save policy' }).click();
+  await expect.poll(() => edit.getByRole('alert').textContent(), { timeout: 30_000 })
+    .toMatch(new RegExp(`^${owner.name} renamed it at .+ to “Receipts \\(owner\\)”\\. Nothing of yours was saved\\. Save again to keep your version, or cancel to keep theirs\\.$`));
+  expect(await axeFindings(a)).toEqual([]);
+  await edit.getByRole('button', { name: 'Save policy' }).click();
+  await edit.waitFor({ state: 'detached' });
+  await a.getByRole('heading', { name: RENAMED, level: 2 }).waitFor({ timeout: 30_000 });
+}
 
 /** A desktop browser for one person, closed by the caller; its console is printed if the test fails. */
 async function desktop(label: string): Promise<BrowserSession> {
@@ -61,6 +88,10 @@ describe('policies, workflows and delegation: issue 29 end to end', () => {
     const manager = await userByEmail(server.db, server.businessId, MANAGER);
     const keeper = await userByEmail(server.db, server.businessId, BOOKKEEPER);
 
+    // The employee's new 100 USD charge, through the simulated card network (Compliance counts it).
+    const txn = await chargeCard(server, EMPLOYEE, 10_000, MERCHANT);
+    const employee = await userByEmail(server.db, server.businessId, EMPLOYEE);
+
     // The admin, at a desktop: the policy on /policies, then the workflow on /workflows.
     const admin = await desktop('admin');
     let waiting: { id: string; approver_id: string } | undefined;
@@ -69,14 +100,34 @@ describe('policies, workflows and delegation: issue 29 end to end', () => {
       await a.goto('/');
       await signIn(a, ADMIN, PASSWORD);
       const policy = await openNewPolicy(a, POLICY);
+      // A contradiction shows under its input before saving.
+      await policy.getByRole('button', { name: 'Add a cap' }).click();
+      await policy.getByLabel('Merchant category').fill('Restaurants');
+      await policy.getByLabel('Per charge', { exact: true }).fill('200');
+      await policy.getByLabel('Per day', { exact: true }).fill('100');
+      await expect.poll(() => policy.textContent()).toMatch(/cap per transaction \(\$200\.00\) is above the cap per day \(\$100\.00\)/);
       expect(await axeFindings(a)).toEqual([]);
+      await policy.getByRole('button', { name: /^Remove/ }).click();
       await createPolicy(a, policy, POLICY);
+      await editAgainstOwner(a);
+
+      // Compliance: the employee has something missing; a reminder is confirmed first, then mailed once.
+      await a.getByRole('tab', { name: 'Compliance' }).click();
+      const remind = a.getByRole('checkbox', { name: `Remind ${employee.name}` });
+      await remind.waitFor({ timeout: 30_000 });
       expect(await axeFindings(a)).toEqual([]);
+      await remind.check();
+      await a.getByRole('button', { name: 'Send reminder (1)' }).click();
+      const confirmSend = a.getByRole('dialog', { name: 'Send reminders?' });
+      expect(await confirmSend.textContent()).toContain('Email 1 person a list of their missing items');
+      await confirmSend.getByRole('button', { name: 'Email 1 person' }).click();
+      await expect.poll(() => a.getByTestId('remind-outcome').textContent(), { timeout: 30_000 }).toMatch(/^Emailed 1 person \(\d+ items?\)\.$/);
+      const [reminders] = await server.db.query<{ n: number }>('SELECT count(*)::int AS n FROM missing_item_reminders WHERE user_id = $1', [employee.id]);
+      expect(reminders).toEqual({ n: 1 });
 
       const { action } = await startAutoApproveWorkflow(a, WORKFLOW);
       await action.getByLabel('When under', { exact: true }).fill('25.00');
       await a.getByRole('switch').check();
-      expect(await axeFindings(a)).toEqual([]);
       const workflow = await createWorkflow(a, server, WORKFLOW);
       expect(workflow).toMatchObject({ enabled: true, trigger: 'claim.submitted' });
 
@@ -124,12 +175,11 @@ describe('policies, workflows and delegation: issue 29 end to end', () => {
       await admin.close();
     }
     expect((await adminApi.call(listExpensePolicies)).data).toMatchObject([
-      { name: POLICY, enabled: true, scope: { kind: 'everyone' }, rules: { receipt_required_from: { amount: 7500, currency: 'USD' }, memo_required_above: { amount: 7500, currency: 'USD' } } },
+      { name: RENAMED, enabled: true, scope: { kind: 'everyone' }, rules: { receipt_required_from: { amount: 7500, currency: 'USD' }, memo_required_above: { amount: 7500, currency: 'USD' } } },
     ]);
 
-    // The employee's new 100 USD charge: the server lists it as missing.
+    // The server lists the employee's charge as missing.
     const employeeApi = await apiSignIn(server.url, EMPLOYEE, PASSWORD);
-    const txn = await chargeCard(server, EMPLOYEE, 10_000, MERCHANT);
     expect(await serverMissing(employeeApi)).toContain(txn);
 
     // The employee's phone: the wizard lists the charge, from the mirror.

@@ -1,7 +1,7 @@
 /**
- * Issue 29's e2e steps shared by `e2e/policies-workflows.test.ts` (the deep scenario) and the
- * files that keep its unique checks (`e2e/expense-policies.test.ts`, `e2e/workflows.test.ts`):
- * the data made through the real API and the screens driven by role and accessible name.
+ * Issue 29's e2e steps shared by `e2e/policies-workflows.test.ts` (the deep scenario) and
+ * `e2e/workflows.test.ts` (the editor's own checks): the data made through the real API and the
+ * screens driven by role and accessible name.
  */
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
