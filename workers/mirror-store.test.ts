@@ -156,6 +156,23 @@ describe('RxMirrorStore and optimistic rows', () => {
     expect(serverRow((await stored(db, rows[5]!.id))!)).toEqual(returned);
   });
 
+  it('keeps a confirmed answer over an older version of the row the feed delivers after it (a batch read before the write committed)', async () => {
+    const { db, store, index, rows, shown } = await withPending();
+    const single = codeEntry([rows[6]!.id], { memo: 'fixed' }, 4);
+    index.put(single);
+    const returned = { ...rows[6]!, memo: 'fixed', change_seq: 50 };
+    await store.confirm({ ...single, state: 'done' }, returned);
+    index.remove(single.id);
+    // The feed's batch through seq 45 (its row of seq 45 has no memo yet) lands after the answer.
+    await store.applyChanges([txnChange({ ...rows[6]!, memo: null, change_seq: 45 }), txnChange({ ...rows[8]!, memo: 'other', change_seq: 44 })], { seq: 45, epoch: 'e' });
+    expect(await shown(rows[6]!.id)).toMatchObject({ memo: 'fixed', change_seq: 50 });
+    expect((await stored(db, rows[8]!.id))?.memo).toBe('other');
+    // Once the feed has passed the answer's seq, its rows are stored again as they come.
+    await store.applyChanges([txnChange({ ...rows[6]!, memo: 'fixed', change_seq: 50 })], { seq: 50, epoch: 'e' });
+    await store.applyChanges([txnChange({ ...rows[6]!, memo: 'later', change_seq: 51 })], { seq: 51, epoch: 'e' });
+    expect((await stored(db, rows[6]!.id))?.memo).toBe('later');
+  });
+
   it('keeps a confirmed bulk command applied until the feed delivers its seq', async () => {
     const { store, index, rows, entry, shown, overlay, collections } = await withPending();
     await store.confirm({ ...entry, state: 'done' }, { updated: 2, change_seq: 40 });

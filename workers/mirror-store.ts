@@ -63,6 +63,14 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
   /** Batches of one pull share a generation; a failed batch marks it, so no later checkpoint of it is stored. */
   private generation = 0;
   private broken = -1;
+  /**
+   * Rows a confirmed answer stored ahead of the feed (`collection:id` → the answer's change_seq),
+   * until a checkpoint passes it. The feed's batch may have been read before the write committed
+   * and arrive after its answer: its older version of the row must not replace the answer's
+   * (the command has left the outbox, so the row would show the old values until the next batch:
+   * a fixed missing item came back to the wizard's list for a moment).
+   */
+  private aheadOfFeed = new Map<string, number>();
 
   constructor(
     private readonly db: MirrorDatabase,
@@ -123,6 +131,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
       ...(backfillOf(value) ? { backfill: backfillOf(value)! } : {}),
     };
     this.storedThrough = checkpoint.seq;
+    for (const [key, seq] of this.aheadOfFeed) if (seq <= checkpoint.seq) this.aheadOfFeed.delete(key);
     this.savedCount = countOf(value);
     return checkpoint;
   }
@@ -222,6 +231,7 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
       this.checkpointDoc = await storedDoc(this.db.meta, CHECKPOINT);
       this.storedThrough = 0;
       this.savedCount = 0;
+      this.aheadOfFeed.clear();
     });
   }
 
@@ -258,6 +268,10 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
       const others = def.also ? entry.entity_ids.filter((e) => e !== id) : [];
       const seq = data.change_seq;
       if (others.length > 0 && typeof seq === 'number' && seq > this.storedThrough) this.outbox.confirm({ ...entry, entity_ids: others }, seq);
+      if (typeof seq === 'number' && seq > this.storedThrough) {
+        const key = `${collection}:${id}`;
+        this.aheadOfFeed.set(key, Math.max(seq, this.aheadOfFeed.get(key) ?? 0));
+      }
       // Queued behind feed batches, so a newer row from the feed is never overwritten by this one.
       await this.run(() =>
         isRef(collection) ? putDocs(this.db.refs, [toRefDoc(collection, doc)]) : putDocs(this.db[collection] as never, [doc] as never),
@@ -286,6 +300,8 @@ export class RxMirrorStore implements MirrorStore, OptimisticPort {
         rows.set(change.id, null);
         continue;
       }
+      // An older version than a confirmed answer already stored (see `aheadOfFeed`): skipped.
+      if ((this.aheadOfFeed.get(`${change.collection}:${change.id}`) ?? 0) > change.seq) continue;
       const parsed = MIRROR_ENTITY_SCHEMAS[change.collection].safeParse(dropUnsafeKeys(change.doc));
       if (!parsed.success || (parsed.data as { id: string }).id !== change.id) {
         this.events.onInvalidRow?.(change.collection, change.id, parsed.success ? 'id mismatch' : parsed.error.message);

@@ -6,6 +6,7 @@ import { updateBill } from '../../schema/api/calls-bills.ts';
 import { updateCard } from '../../schema/api/calls-cards.ts';
 import { patchReimbursement } from '../../schema/api/calls-reimbursements.ts';
 import { updateVendor } from '../../schema/api/calls-vendors.ts';
+import { updateExpensePolicy } from '../../schema/api/calls-expense-policies.ts';
 import { openTestDb, testDatabases } from '../test-db.ts';
 import { CONFLICT_FIELDS, conflictTable, type ConflictCollection } from './conflicts.ts';
 
@@ -16,6 +17,7 @@ const PATCHES: Record<ConflictCollection, { body: z.ZodType | null }> = {
   cards: updateCard,
   vendors: updateVendor,
   users: updateUser,
+  expense_policies: updateExpensePolicy,
 };
 
 /** The trigger each table of the map needs and its arguments, as migration 033 must spell them. */

@@ -21,7 +21,7 @@ import { COLLECTIONS } from './collections.ts';
  * same map (conflicts.test.ts checks they agree, and that every PATCH body field is mapped or
  * named an action).
  */
-export type ConflictCollection = Extract<MirroredCollection, 'transactions' | 'reimbursements' | 'bills' | 'cards' | 'vendors' | 'users'>;
+export type ConflictCollection = Extract<MirroredCollection, 'transactions' | 'reimbursements' | 'bills' | 'cards' | 'vendors' | 'users' | 'expense_policies'>;
 
 type FieldSpec = {
   /** Columns of `table` (the collection's own unless given) whose change changes the field; `*`: any change of a row of `table`. */
@@ -44,6 +44,14 @@ type CollectionSpec = {
 };
 
 const col = (name: string): FieldSpec => ({ columns: [name] });
+
+/** A policy scope as stored: each department or role once. */
+function distinctScope(sent: unknown): unknown {
+  const s = sent as { kind?: string; department_ids?: string[]; roles?: string[] } | null;
+  if (s?.kind === 'departments' && Array.isArray(s.department_ids)) return { ...s, department_ids: [...new Set(s.department_ids)] };
+  if (s?.kind === 'roles' && Array.isArray(s.roles)) return { ...s, roles: [...new Set(s.roles)] };
+  return sent;
+}
 
 /** Transactions: what the shared coding `apply` would do (memo '' is null; tracking merges by category). */
 const coding = (name: keyof CodingPatch): FieldSpec => ({
@@ -106,6 +114,17 @@ export const CONFLICT_FIELDS: Readonly<Record<ConflictCollection, CollectionSpec
     fields: Object.fromEntries(
       ['name', 'email', 'phone', 'address', 'default_gl_account_id', 'default_department_id', 'status'].map((f) => [f, col(f)]),
     ),
+  },
+  // Issue 29 (migration 057): an expense policy's PATCH sends whole fields (`rules` and `scope` entire).
+  expense_policies: {
+    fields: {
+      name: col('name'),
+      description: col('description'),
+      // Stored without repeated ids or roles (domain/expense-policies/policies.ts): a sent list with them is the same scope.
+      scope: { columns: ['scope'], unchanged: (server, sent) => isDeepStrictEqual(server, distinctScope(sent)) },
+      rules: col('rules'),
+      enabled: col('enabled'),
+    },
   },
   users: {
     // The mirrored user doc has no entity_id; the admin shape (admin.users.get) does.

@@ -159,9 +159,9 @@ export async function createReimbursement(tx: Queryable, user: ActingUser, input
        RETURNING ${DOC} AS doc`,
       [id, user.business_id, user.id, ...values(stamped)],
     );
-    if (submitted) await openApproval(tx, stamped, seqs.last);
-    if (submitted) await runWorkflows(tx, user.business_id, { trigger: 'claim.submitted', objectId: id });
-    return rows[0]!.doc;
+    if (!submitted) return rows[0]!.doc;
+    await openApproval(tx, stamped, seqs.last);
+    return afterClaimSubmitted(tx, rows[0]!.doc);
   });
 }
 
@@ -224,9 +224,21 @@ export async function submitReimbursement(
     const stamped = { ...current, change_seq: seqs.first, updated_at: now.toISOString() };
     const next = await storeReimbursement(tx, reimbursementSubmit.apply(stamped, { reimbursement_id: id }));
     await openApproval(tx, next, seqs.last);
-    await runWorkflows(tx, user.business_id, { trigger: 'claim.submitted', objectId: id });
-    return next;
+    return afterClaimSubmitted(tx, next);
   });
+}
+
+/**
+ * Runs the claim.submitted workflows and answers the claim as they left it: one that approved it
+ * in this transaction answers APPROVED (with the seq of that write), so the client's mirror,
+ * which stores a confirmed answer as the row, never shows it SUBMITTED until the feed comes.
+ */
+async function afterClaimSubmitted(tx: Queryable, submitted: Reimbursement): Promise<Reimbursement> {
+  await runWorkflows(tx, submitted.business_id, { trigger: 'claim.submitted', objectId: submitted.id });
+  const [after] = await tx.query<{ doc: Reimbursement }>(
+    `SELECT ${DOC} AS doc FROM reimbursements r WHERE r.business_id = $1 AND r.id = $2`, [submitted.business_id, submitted.id],
+  );
+  return after?.doc ?? submitted;
 }
 
 /** DRAFT | SUBMITTED | REJECTED → CANCELED, by the claimant; a pending review is canceled with it. */

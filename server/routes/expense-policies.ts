@@ -8,6 +8,7 @@ import { createPolicy, deletePolicy, findPolicy, livePolicies, updatePolicy } fr
 import { sendReminders } from '../domain/expense-policies/reminders.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { mailer } from '../http/mail-links.ts';
+import { versionedGet, versionedPatch } from './versioned.ts';
 
 /**
  * Expense policies, compliance, reminders and the missing-items wizard (issue 29,
@@ -25,10 +26,13 @@ export const expensePolicyHandlers = {
 
   [createExpensePolicy.id]: async (ctx) => ok(await createPolicy(ctx.db, actorOf(ctx).user, ctx.input.body, new Date(ctx.deps.now())), 201),
 
-  [getExpensePolicy.id]: async (ctx) => ok(await findPolicy(ctx.db, actorOf(ctx).user.business_id, ctx.input.params.expense_policy_id)),
+  // Versioned (issue 24's pattern, migration 057): GET answers `ETag: "<change_seq>"`; a PATCH sent with
+  // If-Match merges field by field and answers 409 CONFLICT for a field another admin changed since.
+  [getExpensePolicy.id]: versionedGet('expense_policies', 'expense_policy_id', async (ctx) =>
+    ok(await findPolicy(ctx.db, actorOf(ctx).user.business_id, ctx.input.params.expense_policy_id))),
 
-  [updateExpensePolicy.id]: async (ctx) =>
-    ok(await updatePolicy(ctx.db, actorOf(ctx).user, ctx.input.params.expense_policy_id, ctx.input.body, new Date(ctx.deps.now()))),
+  [updateExpensePolicy.id]: versionedPatch('expense_policies', 'expense_policy_id', async (ctx) =>
+    ok(await updatePolicy(ctx.db, actorOf(ctx).user, ctx.input.params.expense_policy_id, ctx.input.body, new Date(ctx.deps.now())))),
 
   [deleteExpensePolicy.id]: async (ctx) => {
     const { user } = actorOf(ctx);

@@ -26,7 +26,12 @@ const asPolicy = (d: Omit<ExpensePolicy, 'change_seq'> & { change_seq?: number }
 export const EXPENSE_POLICY_ONLINE = onlineDomain(POLICY_OFFLINE, {
   /** 201; POLICY_7001 (contradictions, with fields), 7002 (not an admin), 7003 (too many). */
   createExpensePolicy: via(createExpensePolicy, (body: ExpensePolicyInput) => ({ body }), asPolicy),
-  updateExpensePolicy: via(updateExpensePolicy, (expense_policy_id: string, patch: ExpensePolicyPatch) => ({ params: { expense_policy_id }, body: patch }), asPolicy),
+  /**
+   * `baseSeq`: the policy's `change_seq` as the editor opened it, sent as If-Match; a field another
+   * admin changed since answers 409 CONFLICT with the details (nothing applied).
+   */
+  updateExpensePolicy: via(updateExpensePolicy, (expense_policy_id: string, patch: ExpensePolicyPatch, baseSeq?: number) =>
+    ({ params: { expense_policy_id }, body: patch, ...(baseSeq !== undefined ? { ifMatch: baseSeq } : {}) }), asPolicy),
   deleteExpensePolicy: via(deleteExpensePolicy, (expense_policy_id: string) => ({ params: { expense_policy_id } })),
   /** Per person or department over a range (default: the last 30 days). */
   policyCompliance: via(getPolicyCompliance, (query: ComplianceQuery) => ({ query: query as z.output<typeof complianceQuerySchema> }), (compliance: ComplianceAnswer) => ({ compliance })),

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { ExpensePolicy } from '../../../schema/entities/expense-policy.ts';
 import { ROLES, roleDisplayName, type Role } from '../../../schema/roles.ts';
 import { Button } from '../../components/button.tsx';
@@ -11,7 +11,10 @@ import type { DataClient } from '../../data-access/types.ts';
 import { currencyChoices } from '../../lib/currency-choices.ts';
 import { useCheckedSubmit } from '../../lib/forms/use-checked-submit.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
-import { blockedErrors, capErrors, liveProblems, newPolicyValues, policyInput, valuesOf, type MoneyValue, type PolicyFormValues } from './policy-form.ts';
+import { formatMoney } from '../../lib/format.ts';
+import {
+  blockedErrors, capErrors, liveProblems, newPolicyValues, policyConflictMessage, policyEdit, policyInput, valuesOf, type MoneyValue, type PolicyFormValues,
+} from './policy-form.ts';
 
 export interface PolicyDialogProps {
   client: DataClient;
@@ -27,21 +30,50 @@ export interface PolicyDialogProps {
 const ROLE_CHOICES: readonly Role[] = ['BUSINESS_USER', 'BUSINESS_BOOKKEEPER', 'BUSINESS_ADMIN', 'BUSINESS_OWNER', ...ROLES.filter((r) => !['BUSINESS_USER', 'BUSINESS_BOOKKEEPER', 'BUSINESS_ADMIN', 'BUSINESS_OWNER'].includes(r) && !r.startsWith('ADVISOR') && !r.startsWith('UNBUNDLED'))];
 
 /**
+ * The dialog's save: a create, or an edit sent as only what changed from the policy as opened, on
+ * the version it was opened from (If-Match, issue 29); a 409 CONFLICT is said in words over the form.
+ */
+function usePolicySubmit(client: DataClient, policy: ExpensePolicy | null, currency: string, values: PolicyFormValues, onClose: () => void) {
+  // The policy as opened, as a body and its version (kept: the mirror may bring a newer one while
+  // the dialog is open, and that must not become the base): an edit sends only what the form changed.
+  const [opened] = useState(() => (policy ? { body: policyInput(valuesOf(policy, currency)), seq: policy.change_seq } : null));
+  // Issue 29: an edit is sent on the version it was opened from (If-Match); after a 409 CONFLICT,
+  // saving again keeps mine on the version the conflict named.
+  const conflictVersion = useRef<number | null>(null);
+  return useCheckedSubmit(() => policyInput(values), async (body) => {
+    if (!policy) {
+      const r = await client.createExpensePolicy(body);
+      if (!r.ok) return r.error;
+      toastInfo(`Created “${body.name}”. Everyone it applies to sees what is missing at once.`);
+      onClose();
+      return null;
+    }
+    const edit = opened?.body.ok ? policyEdit(opened.body.body, body) : body;
+    if (edit) {
+      const r = await client.updateExpensePolicy(policy.id, edit, conflictVersion.current ?? opened?.seq ?? policy.change_seq);
+      if (!r.ok) {
+        if (!r.error.conflicts?.length || r.error.current_version === undefined) return r.error;
+        conflictVersion.current = r.error.current_version;
+        return policyConflictMessage(r.error.conflicts, formatMoney);
+      }
+    }
+    toastInfo(edit ? `Saved “${body.name}”.` : 'Nothing changed.');
+    onClose();
+    return null;
+  });
+}
+
+/**
  * New / edit expense policy (admins, online only). Contradictions (`policyProblems`: a cap per
  * transaction above the cap per day, a capped category also blocked…) show under their inputs
- * while typing; the server's 422 POLICY_7001 fields land on the same inputs.
+ * while typing; the server's 422 POLICY_7001 fields land on the same inputs; another admin's
+ * change to a field this edit also changed is a conflict said in words (`usePolicySubmit`).
  */
 export function PolicyDialog({ client, policy, currency, departments, online, onClose }: PolicyDialogProps) {
   const [values, setValues] = useState<PolicyFormValues>(() => (policy ? valuesOf(policy, currency) : newPolicyValues()));
   const set = <K extends keyof PolicyFormValues>(key: K, value: PolicyFormValues[K]) => setValues((v) => ({ ...v, [key]: value }));
   const currencies = useMemo(() => currencyChoices(currency, values.receipt.currency, ...values.caps.map((c) => c.currency)), [currency, values.receipt.currency, values.caps]);
-  const { errors: sent, formError, busy, submit } = useCheckedSubmit(() => policyInput(values), async (body) => {
-    const r = policy ? await client.updateExpensePolicy(policy.id, body) : await client.createExpensePolicy(body);
-    if (!r.ok) return r.error;
-    toastInfo(policy ? `Saved “${body.name}”.` : `Created “${body.name}”. Everyone it applies to sees what is missing at once.`);
-    onClose();
-    return null;
-  });
+  const { errors: sent, formError, busy, submit } = usePolicySubmit(client, policy, currency, values, onClose);
   const errors = { ...liveProblems(values), ...sent };
   const moneyError = (path: string) => errors[`${path}.amount`] ?? errors[path];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatMoney } from '../../../schema/money.ts';
-import { capErrors, liveProblems, newPolicyValues, policyInput, rulesSummary, valuesOf, type PolicyFormValues } from './policy-form.ts';
+import { capErrors, liveProblems, newPolicyValues, policyConflictMessage, policyEdit, policyInput, rulesSummary, valuesOf, type PolicyFormValues } from './policy-form.ts';
 
 const base = (over: Partial<PolicyFormValues> = {}): PolicyFormValues => ({ ...newPolicyValues(), name: 'Company policy', ...over });
 const cap = (over: Partial<PolicyFormValues['caps'][number]> = {}) => ({ category: 'Restaurants', currency: 'USD', perTransaction: '50', perDay: '100', ...over });
@@ -43,5 +43,28 @@ describe('the expense policy form', () => {
     const built = policyInput(base({ memo: { on: true, amount: '75', currency: 'USD' }, caps: [cap()] }));
     if (!built.ok) throw new Error('invalid');
     expect(rulesSummary(built.body.rules, formatMoney)).toBe('Receipt from $75.00 · Memo above $75.00 · 1 category cap');
+  });
+
+  it('sends only what an edit changed (nothing: null), so a field left alone never overwrites another admin\'s change', () => {
+    const opened = policyInput(base());
+    const renamed = policyInput(base({ name: 'Travel policy' }));
+    const stricter = policyInput(base({ memo: { on: true, amount: '0', currency: 'USD' } }));
+    if (!opened.ok || !renamed.ok || !stricter.ok) throw new Error('the form did not build');
+    expect(policyEdit(opened.body, opened.body)).toBeNull();
+    expect(policyEdit(opened.body, renamed.body)).toEqual({ name: 'Travel policy' });
+    expect(Object.keys(policyEdit(opened.body, stricter.body)!)).toEqual(['rules']);
+  });
+
+  it('says a conflict truthfully: who changed which part, to what, and the two ways on', () => {
+    const opened = policyInput(base());
+    if (!opened.ok) throw new Error('the form did not build');
+    const by = { user_id: '00000000-0000-4000-8000-000000000001', name: 'Ana Admin' };
+    const text = policyConflictMessage([
+      { field: 'name', server_value: 'Travel and meals', your_value: 'Mine', changed_by: by, changed_at: 'not a time' },
+      { field: 'rules', server_value: opened.body.rules, your_value: null, changed_by: null, changed_at: 'not a time' },
+      { field: 'enabled', server_value: false, your_value: true, changed_by: by, changed_at: 'not a time' },
+    ], formatMoney);
+    expect(text).toBe('Ana Admin renamed it to “Travel and meals”. Someone changed the rules to: Receipt from $75.00. Ana Admin turned it off.'
+      + ' Nothing of yours was saved. Save again to keep your version, or cancel to keep theirs.');
   });
 });

@@ -1,3 +1,4 @@
+import type { FieldConflict } from '../../../schema/commands/conflicts.ts';
 import type { ExpensePolicy } from '../../../schema/entities/expense-policy.ts';
 import {
   DEFAULT_RECEIPT_THRESHOLD, defaultPolicyRules, expensePolicyInputSchema, policyProblems,
@@ -6,6 +7,7 @@ import {
 import { minorToDecimal, toMinorUnits } from '../../../schema/money.ts';
 import type { Role } from '../../../schema/roles.ts';
 import type { Checked } from '../../lib/forms/use-checked-submit.ts';
+import { formatLocalDateTime } from '../../lib/format.ts';
 
 /**
  * The expense policy editor's form, pure: values as typed ↔ the API's input
@@ -180,4 +182,36 @@ export function rulesSummary(r: ExpensePolicyRules, money: (minor: number, curre
   if (r.per_diem) parts.push(`Per diem ${money(r.per_diem.max_per_day.amount, r.per_diem.max_per_day.currency)}/day`);
   if (r.mileage) parts.push(`Mileage ≤ ${r.mileage.max_miles_per_claim} mi`);
   return parts.length > 0 ? parts.join(' · ') : 'No rules yet';
+}
+
+/**
+ * An edit's PATCH (issue 29, sent with If-Match): only the fields the form changed from the
+ * policy it opened, so a field left alone never overwrites another admin's change to it. Null
+ * when nothing changed.
+ */
+export function policyEdit(before: ExpensePolicyInput, after: ExpensePolicyInput): Partial<ExpensePolicyInput> | null {
+  const keys = (Object.keys(after) as (keyof ExpensePolicyInput)[]).filter((k) => JSON.stringify(after[k] ?? null) !== JSON.stringify(before[k] ?? null));
+  return keys.length === 0 ? null : Object.fromEntries(keys.map((k) => [k, after[k]])) as Partial<ExpensePolicyInput>;
+}
+
+/**
+ * A 409 CONFLICT on a policy in words: who changed which part, when, and to what where it reads in
+ * a line; then the two ways on (the form keeps what was typed: saving again keeps mine on the
+ * version the conflict named, cancelling keeps theirs).
+ */
+export function policyConflictMessage(conflicts: readonly FieldConflict[], money: (minor: number, currency: string) => string): string {
+  const said = conflicts.map((c) => {
+    const who = c.changed_by?.name || 'Someone';
+    const at = Date.parse(c.changed_at);
+    const when = Number.isNaN(at) ? '' : ` at ${formatLocalDateTime(at)}`;
+    switch (c.field) {
+      case 'name': return `${who} renamed it${when} to “${String(c.server_value)}”.`;
+      case 'enabled': return `${who} turned it ${c.server_value ? 'on' : 'off'}${when}.`;
+      case 'rules': return `${who} changed the rules${when} to: ${rulesSummary(c.server_value as ExpensePolicyRules, money)}.`;
+      case 'scope': return `${who} changed who it applies to${when}.`;
+      case 'description': return `${who} changed the description${when}.`;
+      default: return `${who} changed ${c.field}${when}.`;
+    }
+  });
+  return `${said.join(' ')} Nothing of yours was saved. Save again to keep your version, or cancel to keep theirs.`;
 }
