@@ -14,6 +14,7 @@ import type { BillApi } from './handlers/bills.ts';
 import type { OrgApi } from './handlers/org.ts';
 import type { ProcurementApi } from './handlers/procurement.ts';
 import type { PolicyApi } from './handlers/policies.ts';
+import type { NotificationSettingsApi } from './handlers/notifications.ts';
 import type { SsoApi } from './handlers/sso.ts';
 import type { SupportAccessApi } from './handlers/support-access.ts';
 import type { TeamApi } from './handlers/team.ts';
@@ -47,6 +48,7 @@ export type * from './handlers/travel.ts';
 export type * from './handlers/procurement.ts';
 export type * from './handlers/workflows.ts';
 export type * from './handlers/policies.ts';
+export type * from './handlers/notifications.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
@@ -54,7 +56,7 @@ export type * from './handlers/policies.ts';
  */
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
-  ProcurementApi, WorkflowApi, PolicyApi {}
+  ProcurementApi, WorkflowApi, PolicyApi, NotificationSettingsApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

@@ -20,6 +20,7 @@ import { travelHandlers } from './handlers/travel.ts';
 import { procurementHandlers } from './handlers/procurement.ts';
 import { workflowHandlers } from './handlers/workflows.ts';
 import { policyHandlers } from './handlers/policy-handlers.ts';
+import { notificationSettingsHandlers } from './handlers/notifications.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -58,6 +59,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...procurementHandlers(ctx),
     ...workflowHandlers(ctx),
     ...policyHandlers(ctx),
+    ...notificationSettingsHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }
