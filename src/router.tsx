@@ -26,7 +26,7 @@ import { accountingNav, accountingRoutes } from './features/accounting/index.ts'
 import { orgRoutes, ssoRoutes, teamNav, teamRoutes } from './features/team/index.ts';
 import { workflowsNav, workflowsRoutes } from './features/workflows/index.ts';
 import { policiesNav, policiesRoutes } from './features/policies/index.ts';
-import { notificationsCommands, notificationsNav, notificationsRoutes } from './features/notifications/index.ts';
+import { notificationsNav, notificationsRoutes } from './features/notifications/index.ts';
 import type { Command } from './lib/commands.ts';
 import { lazyPage } from './lib/lazy-page.tsx';
 
@@ -130,7 +130,7 @@ const notFoundRoute = createRoute({ getParentRoute: () => appRoute, path: '$', c
 /** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
 const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav, ...reimbursementsNav, ...travelNav, ...requestsNav, ...approvalsNav, ...policiesNav, ...billsNav, ...purchaseOrdersNav, ...vendorsNav, ...reportsNav, ...accountingNav, ...workflowsNav, ...teamNav, ...identityNav, ...notificationsNav];
 /** …and its palette commands ("Go to" commands come from NAV). */
-const COMMANDS: readonly Command[] = [...transactionsCommands, ...cardsCommands, ...receiptsCommands, ...reimbursementsCommands, ...travelCommands, ...requestsCommands, ...billsCommands, ...notificationsCommands];
+const COMMANDS: readonly Command[] = [...transactionsCommands, ...cardsCommands, ...receiptsCommands, ...reimbursementsCommands, ...travelCommands, ...requestsCommands, ...billsCommands];
 
 const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),

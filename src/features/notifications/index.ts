@@ -1,7 +1,6 @@
 import type { AnyRoute } from '@tanstack/react-router';
 import { lazyPage } from '../../lib/lazy-page.tsx';
 import { pageRoute } from '../../lib/page-route.ts';
-import type { Command } from '../../lib/commands.ts';
 import type { NavItem } from '../../lib/routing.ts';
 import { parseNotificationsSearch } from './search-params.ts';
 
@@ -19,8 +18,3 @@ export function notificationsRoutes<P extends AnyRoute>(parent: P) {
 
 /** No main-navigation entry: the bell is the way in (every page has it). */
 export const notificationsNav: readonly NavItem[] = [];
-
-/** The palette's way in. */
-export const notificationsCommands: readonly Command[] = [
-  { id: 'notifications.open', label: 'Go to Notifications', group: 'Navigation', keywords: ['inbox', 'unread', 'bell', 'alerts'], run: (ctx) => ctx.navigate('/notifications') },
-];

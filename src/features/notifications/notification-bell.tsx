@@ -1,9 +1,10 @@
 import { lazy, Suspense, useRef, useState } from 'react';
-import { badgeText, bellLabel } from './notification-words.ts';
+import { badgeText, bellLabel } from './bell-words.ts';
 import { useUnreadCount } from './use-unread-count.ts';
 
 // The panel's list, words and commands load on the first open: the bell itself is in the first load.
-const NotificationsPanel = lazy(() => import('./notifications-panel.tsx').then((m) => ({ default: m.NotificationsPanel })));
+// Through the page's module (which re-exports it): one lazy chunk for both, one preload list in the entry.
+const NotificationsPanel = lazy(() => import('./notifications-page.tsx').then((m) => ({ default: m.NotificationsPanel })));
 
 export const PANEL_ID = 'notifications-panel';
 

@@ -1,24 +1,11 @@
 import type { NotificationKind } from '../../../schema/entities/notification.ts';
 
+export { badgeText, bellLabel } from './bell-words.ts';
+
 /**
- * The notifications centre's words, pure (tested): the bell's name and badge, each kind's label
+ * The notifications centre's words, pure (tested): each kind's label
  * and mark, relative times, the panel's day groups, and the chunks "Mark all read" sends.
  */
-
-/** The badge never grows past this (three characters fit the bell). */
-export const BADGE_CAP = 99;
-
-/** The badge's text: "3", "99+"; empty when nothing is unread (no badge). */
-export function badgeText(unread: number): string {
-  if (unread <= 0) return '';
-  return unread > BADGE_CAP ? `${BADGE_CAP}+` : String(unread);
-}
-
-/** The bell's accessible name: "Notifications, 3 unread" (the badge's cap too: "99+ unread"). */
-export function bellLabel(unread: number): string {
-  const badge = badgeText(unread);
-  return badge ? `Notifications, ${badge} unread` : 'Notifications';
-}
 
 /** Each kind in words (the filter's options) and its mark in the list (aria-hidden: the title says it). */
 export const KIND_LABELS: Record<NotificationKind, string> = {

@@ -14,10 +14,13 @@ import { usePageData } from '../../lib/use-page-data.ts';
 import { markRead, unreadIds } from './mark-read.ts';
 import type { NotificationRow } from './notification-item.tsx';
 import { KIND_OPTIONS, notificationsSpec } from './notifications-list.tsx';
-import { safePath } from './notification-words.ts';
-import type { NotificationsSearch } from './search-params.ts';
+import { KIND_LABELS, safePath } from './notification-words.ts';
+import { knownKind, type NotificationsSearch } from './search-params.ts';
 import { useUnreadCount } from './use-unread-count.ts';
 import { useNow } from './use-now.ts';
+
+// The bell loads its panel from here: the page and the panel share one chunk.
+export { NotificationsPanel } from './notifications-panel.tsx';
 
 const routeApi = getRouteApi('/_app/notifications');
 
@@ -35,13 +38,14 @@ export function NotificationsPage() {
   const unread = useUnreadCount() ?? 0;
   const [busy, setBusy] = useState(false);
   const show = search.show ?? 'all';
+  const kindParam = knownKind(search.kind, KIND_LABELS);
   const now = useNow();
   const setSearch = useCallback(
     (patch: Partial<NotificationsSearch>) => void navigate({ search: (prev) => ({ ...prev, ...patch }), replace: true }),
     [navigate],
   );
 
-  const filter = useMemo(() => ({ ...(show === 'unread' ? { unread: true } : {}), ...(search.kind ? { kinds: [search.kind] } : {}) }), [show, search.kind]);
+  const filter = useMemo(() => ({ ...(show === 'unread' ? { unread: true } : {}), ...(kindParam ? { kinds: [kindParam] } : {}) }), [show, kindParam]);
   const key = JSON.stringify(filter);
   const rows = useRows<NotificationRow>({
     key,
@@ -71,12 +75,12 @@ export function NotificationsPage() {
 
   const kind = useMemo<ListFilter>(
     () => ({
-      key: 'kind', label: 'Kind', value: search.kind ?? '', options: KIND_OPTIONS, leading: [{ value: '', label: 'All kinds' }],
+      key: 'kind', label: 'Kind', value: kindParam ?? '', options: KIND_OPTIONS, leading: [{ value: '', label: 'All kinds' }],
       onChange: (v) => setSearch({ kind: (v || undefined) as NotificationKind | undefined }),
     }),
-    [search.kind, setSearch],
+    [kindParam, setSearch],
   );
-  const filtered = search.kind !== undefined;
+  const filtered = kindParam !== undefined;
   const spec = useMemo(
     () => notificationsSpec({
       now, show, kind, filtered, clearFilters: () => setSearch({ kind: undefined }),
