@@ -100,8 +100,5 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
       'expensePolicies.list', 'expensePolicies.create', 'expensePolicies.get', 'expensePolicies.update', 'expensePolicies.delete',
     ],
     'copilot (PUT, DELETE copilot/{user} body)': ['copilot.put', 'copilot.delete', 'copilot.list'],
-    notifications: [
-      'notifications.list', 'notifications.markRead', 'notifications.preferences.get', 'notifications.preferences.put',
-    ],
   },
 };
