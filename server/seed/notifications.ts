@@ -12,6 +12,12 @@ import type { DemoData } from './types.ts';
  * `rejected` (with the reason) or `approved`. Written with the same columns and event keys
  * `notify()` uses (so a later real event never repeats one), not mailed, the older ones already
  * read. Seqs follow `afterSeq` in time order; answers the last seq used.
+ *
+ * The producers already ran for the approvals the seed opened through the real writes
+ * (procurement's `openApproval`): those rows name the random approval ids the writes drew before
+ * the seed gave the approvals its rng's ids, and took seqs from the business counter the seed sets
+ * at its end. They are replaced here, so the demo's notifications are deterministic and their seqs
+ * keep the seed's rule (1..M, each once; seq-checks.ts).
  */
 const WAITING = 6;
 const DECIDED = 4;
@@ -32,11 +38,13 @@ const APPROVALS_SQL = `
   SELECT a.id::text, a.object_type, a.object_id::text, a.user_id::text, a.approver_id::text, a.status, a.reason, a.decided_by::text,
          trim(d.first_name || ' ' || d.last_name) AS decider, ll_iso(coalesce(a.decided_at, a.created_at)) AS at,
          ai.steps -> a.step_index -> 'approver_ids' AS step_approvers, trim(u.first_name || ' ' || u.last_name) AS requester,
-         coalesce((ai.subject ->> 'amount')::bigint, rb.amount) AS amount, coalesce(ai.subject ->> 'currency', rb.currency) AS currency
+         coalesce((ai.subject ->> 'amount')::bigint, rb.amount, sr.amount) AS amount,
+         coalesce(ai.subject ->> 'currency', rb.currency, sr.currency) AS currency
     FROM approvals a JOIN spend_users u ON u.id = a.user_id
     LEFT JOIN spend_users d ON d.id = a.decided_by
     LEFT JOIN approval_instances ai ON ai.id = a.instance_id
     LEFT JOIN reimbursements rb ON rb.id = a.object_id AND a.object_type = 'reimbursement'
+    LEFT JOIN spend_requests sr ON sr.id = a.object_id AND a.object_type = 'spend_request'
    WHERE a.business_id = $1 AND NOT a.deleted AND a.status = $2
    ORDER BY coalesce(a.decided_at, a.created_at) DESC, a.id DESC LIMIT $3`;
 
@@ -78,6 +86,7 @@ export async function insertDemoNotifications(tx: Queryable, data: DemoData, now
     ...decidedRows([...await read('REJECTED', DECIDED), ...await read('APPROVED', DECIDED / 2)]),
   ].filter((r) => r.owner_id !== r.actor_id)
     .sort((x, y) => x.at.localeCompare(y.at) || x.event_key.localeCompare(y.event_key) || x.owner_id.localeCompare(y.owner_id));
+  await tx.query('DELETE FROM notifications WHERE business_id = $1', [businessId]);
   const rng = new Rng(0, `${businessId}\u0000notifications`);
   let seq = afterSeq;
   for (const r of rows) {
