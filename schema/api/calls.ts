@@ -38,6 +38,7 @@ import { BOOKING_CALLS, TRIP_CALLS } from './calls-travel.ts';
 import { BILL_MATCH_CALLS, PURCHASE_ORDER_CALLS, SPEND_BUDGET_CALLS, SPEND_REQUEST_CALLS } from './calls-procurement.ts';
 import { EXPENSE_POLICY_CALLS } from './calls-expense-policies.ts';
 import { WORKFLOW_CALLS } from './calls-workflows.ts';
+import { NOTIFICATION_CALLS } from './calls-notifications.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -229,4 +230,5 @@ export const CATALOGUE = [
   ...BILL_MATCH_CALLS,
   ...EXPENSE_POLICY_CALLS,
   ...WORKFLOW_CALLS,
+  ...NOTIFICATION_CALLS,
 ] as const;

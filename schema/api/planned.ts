@@ -114,7 +114,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'PUT merchant restrictions': 29,
     'PUT issuing onboarding by entity and country': 31,
     'PUT kyb-kyc': 31,
-    'PATCH admin transaction notify threshold': 29,
     'banking/accounts/{id}': 30,
     'treasury/business-accounts/{wallet}': 30,
   },
@@ -151,7 +150,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'export of primary cards (query)': 32,
     'event history per entity type': 32,
     'async jobs': 32,
-    notifications: 29,
     statements: 32,
   },
 };
@@ -191,5 +189,4 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   COMMENT_7001: { issue: 29, why: 'comment threads (being built)' },
   COMMENT_7002: { issue: 29, why: 'comment threads (being built)' },
   COMMENT_7003: { issue: 29, why: 'comment threads (being built)' },
-  NOTIFY_7001: { issue: 29, why: 'the notify threshold (being built)' },
 };

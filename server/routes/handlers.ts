@@ -41,6 +41,7 @@ import { spendBudgetHandlers } from './spend-allocations.ts';
 import { billMatchHandlers } from './bill-match.ts';
 import { expensePolicyHandlers } from './expense-policies.ts';
 import { workflowHandlers } from './workflows.ts';
+import { notificationHandlers } from './notifications.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -93,4 +94,5 @@ export const HANDLERS = {
   ...billMatchHandlers,
   ...expensePolicyHandlers,
   ...workflowHandlers,
+  ...notificationHandlers,
 } satisfies HandlerMap;

@@ -20,6 +20,7 @@ import { generateBills, insertBills } from './bills.ts';
 import { demoReports, insertReports } from './reports.ts';
 import { insertAccountingDemo } from './accounting.ts';
 import { insertExpensePolicies } from './expense-policies.ts';
+import { insertDemoNotifications } from './notifications.ts';
 import type { DemoData } from './types.ts';
 import { insertHeldCharge } from './fraud.ts';
 import { generateTrips, insertDemoTrips, insertGeneratedTrips, tripTimeline } from './trips.ts';
@@ -145,6 +146,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     // Issue 28: a budget, requests (one waiting for the manager), and with the bills two POs and theirs (one mismatched); seqs last.
     ({ lastSeq, counts: procurement } = await insertProcurementDemo(tx, data, now, seed, lastSeq, { purchaseOrders: bills.bills.length > 0 }));
     lastSeq = await insertExpensePolicies(tx, data, lastSeq); // issue 29: the demo's expense policy
+    lastSeq = await insertDemoNotifications(tx, data, now, lastSeq); // issue 29: the demo people's notifications, from the approvals above
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
     await announceChange(tx, data.business.id, lastSeq);
   });
