@@ -77,7 +77,11 @@ describe('notifications centre, end to end', () => {
     await waitForSyncStatus(page, 'Offline');
     expect((await server.db.query<{ read_at: string | null }>('SELECT read_at FROM notifications WHERE id = $1', [row!.id]))[0]?.read_at).toBeNull();
 
-    // Reopened, the row is read and says it waits to sync (never "synced").
+    // The approval opened in its drawer (a full sheet on a phone); closed, the bell's panel again:
+    // the row is read and says it waits to sync (never "synced").
+    await page.getByRole('dialog').first().waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').first().waitFor({ state: 'detached' });
     await bell.click();
     const readItem = panel.getByTestId('notification-item').filter({ hasText: row!.title });
     await readItem.waitFor({ state: 'visible' });
