@@ -7,6 +7,7 @@
  * the panel and the page; nothing scrolls sideways at 360 px.
  */
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
+import { getNotificationPreferences } from '../../schema/api/calls-notifications.ts';
 import { createOutOfPocket } from '../../schema/api/calls-reimbursements.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
@@ -118,5 +119,16 @@ describe('notifications centre, end to end', () => {
     await page.getByRole('tab', { name: 'Unread' }).click();
     await page.getByText('You’re all caught up.').waitFor({ state: 'visible' });
     expect(await axeFindings(page)).toEqual([]);
+
+    // Settings → Notifications: "Email me about" a kind, saved on the server as switched.
+    await page.goto('/settings');
+    const section = page.getByRole('region', { name: 'Notifications' });
+    const comments = section.getByRole('switch', { name: 'Comments' });
+    await comments.waitFor({ state: 'visible', timeout: 30_000 });
+    expect(await comments.isChecked()).toBe(true);
+    await comments.click();
+    const api = await apiSignIn(server.url, MANAGER, PASSWORD);
+    await expect.poll(async () => (await api.call(getNotificationPreferences)).email.comment, { timeout: 15_000 }).toBe(false);
+    expect((await api.call(getNotificationPreferences)).email.approval_waiting).toBe(true);
   });
 });
