@@ -31,6 +31,8 @@ export type IdPool = {
   groups: string[];
   /** Issue 29: comments (`comment_id`) on the victim's first transaction and spend request. */
   comments: string[];
+  /** Issue 29: notifications (A's employee's; "mark read" names them in `ids`, see BODIES). */
+  notifications: string[];
 };
 
 function uuidFor(key: string, pool: IdPool): string {
@@ -270,6 +272,7 @@ export async function seedProcurement(
     spendRequests: [spendRequest], purchaseOrders: [purchaseOrder], poLines: [poLine], itemReceipts: [itemReceipt],
     allocations: [allocation], intents: [intent], documents: [document], ...await seedWorkflow(db, f.businessId, f.employee, f.tag),
     ...await seedComments(db, f.businessId, f.employee, spendRequest, f.tag),
+    ...await seedNotification(db, f.businessId, f.employee, f.tag),
   };
 }
 
@@ -277,6 +280,7 @@ export async function seedProcurement(
 export const NO_PROCUREMENT = {
   spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [], workflows: [], workflowRules: [], groups: [],
   comments: [],
+  notifications: [],
 };
 
 /**
@@ -295,6 +299,18 @@ async function seedComments(db: Queryable, businessId: string, by: string, spend
     );
   }
   return { comments };
+}
+
+/** Issue 29: an unread notification of A's employee (a "mark read" of B naming it must change nothing). */
+async function seedNotification(db: Queryable, businessId: string, owner: string, tag: string) {
+  const id = randomUUID();
+  await db.query(
+    `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)
+     INSERT INTO notifications (id, business_id, owner_id, kind, title, path, event_key, change_seq)
+     SELECT $1, $2, $3, 'workflow', $4, '/', $5, change_seq FROM seq`,
+    [id, businessId, owner, `Notification ${tag}`, `probe:${id}`],
+  );
+  return { notifications: [id] };
 }
 
 /** Issue 29: a workflow of the victim (its rule addressable by id) and one execution in its log, for the workflow routes' probes. */
@@ -355,6 +371,11 @@ export async function seedApprovalGroups(db: Queryable, f: { businessId: string;
 }
 
 export type Prepared = { path: string; method: string; body?: string; sent: string };
+
+/** Bodies whose ids the field names cannot tell (`ids`): A's rows of the call's own kind. */
+const BODIES: Readonly<Record<string, (pool: IdPool) => unknown>> = {
+  'notifications.markRead': (pool) => ({ ids: pool.notifications.length > 0 ? pool.notifications : [randomUUID()] }),
+};
 /**
  * Path params always name A's rows; query and body name A's rows too, or (`own`) the caller's
  * own, so a handler that checks references first still reaches its target lookup.
@@ -363,7 +384,8 @@ export function prepare(call: CallDef, victim: IdPool, own: IdPool | null, mode:
   const gen = (s: CallDef['params'], pool: IdPool, m: Mode) => (s ? (generate(s, '', pool, m) as Record<string, unknown>) : undefined);
   const params = gen(call.params, victim, 'full') as Record<string, string> | undefined;
   const query = gen(call.query, own ?? victim, mode);
-  const body = call.body ? JSON.stringify(gen(call.body, own ?? victim, mode) ?? {}) : undefined;
+  const special = BODIES[call.id];
+  const body = call.body ? JSON.stringify(special ? special(victim) : gen(call.body, own ?? victim, mode) ?? {}) : undefined;
   const path = buildPath(call.path, params) + toQuery(query);
   return { path, method: call.method, body, sent: `${path} ${body ?? ''}` };
 }

@@ -30,6 +30,8 @@ const ALSO_ALLOWED: Record<string, FixtureRole[]> = {
   // Managers may invite (and re-invite) their own employees.
   'admin.users.invite': ['manager'],
   'admin.users.resendInvite': ['manager'],
+  // Issue 29: the notify threshold is read by those who see every transaction (domain/notifications/threshold.ts).
+  'admin.notifyThreshold.get': ['bookkeeper', 'auditor'],
 };
 /** Calls outside `admin.*` that only some roles may make (refused with 403 before any lookup). */
 const NON_REVIEWERS: FixtureRole[] = ['employee', 'teammate', 'outsider', 'auditor'];

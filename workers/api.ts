@@ -15,6 +15,7 @@ import type { CommentApi } from './handlers/comments.ts';
 import type { OrgApi } from './handlers/org.ts';
 import type { ProcurementApi } from './handlers/procurement.ts';
 import type { PolicyApi } from './handlers/policies.ts';
+import type { NotificationSettingsApi } from './handlers/notifications.ts';
 import type { SsoApi } from './handlers/sso.ts';
 import type { SupportAccessApi } from './handlers/support-access.ts';
 import type { TeamApi } from './handlers/team.ts';
@@ -49,6 +50,7 @@ export type * from './handlers/procurement.ts';
 export type * from './handlers/workflows.ts';
 export type * from './handlers/policies.ts';
 export type * from './handlers/comments.ts';
+export type * from './handlers/notifications.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
@@ -56,7 +58,7 @@ export type * from './handlers/comments.ts';
  */
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
-  ProcurementApi, WorkflowApi, PolicyApi, CommentApi {}
+  ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

@@ -21,6 +21,7 @@ import { procurementHandlers } from './handlers/procurement.ts';
 import { workflowHandlers } from './handlers/workflows.ts';
 import { commentHandlers } from './handlers/comments.ts';
 import { policyHandlers } from './handlers/policy-handlers.ts';
+import { notificationSettingsHandlers } from './handlers/notifications.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -60,6 +61,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...workflowHandlers(ctx),
     ...policyHandlers(ctx),
     ...commentHandlers(ctx),
+    ...notificationSettingsHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

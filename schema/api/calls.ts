@@ -39,6 +39,7 @@ import { BILL_MATCH_CALLS, PURCHASE_ORDER_CALLS, SPEND_BUDGET_CALLS, SPEND_REQUE
 import { EXPENSE_POLICY_CALLS } from './calls-expense-policies.ts';
 import { WORKFLOW_CALLS } from './calls-workflows.ts';
 import { COMMENT_CALLS } from './calls-comments.ts';
+import { NOTIFICATION_CALLS } from './calls-notifications.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -231,4 +232,5 @@ export const CATALOGUE = [
   ...EXPENSE_POLICY_CALLS,
   ...WORKFLOW_CALLS,
   ...COMMENT_CALLS,
+  ...NOTIFICATION_CALLS,
 ] as const;

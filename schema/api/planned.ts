@@ -114,7 +114,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'PUT merchant restrictions': 29,
     'PUT issuing onboarding by entity and country': 31,
     'PUT kyb-kyc': 31,
-    'PATCH admin transaction notify threshold': 29,
     'banking/accounts/{id}': 30,
     'treasury/business-accounts/{wallet}': 30,
   },
@@ -150,7 +149,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'export of primary cards (query)': 32,
     'event history per entity type': 32,
     'async jobs': 32,
-    notifications: 29,
     statements: 32,
   },
 };
@@ -187,5 +185,4 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
   BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
-  NOTIFY_7001: { issue: 29, why: 'the notify threshold (being built)' },
 };

@@ -4,6 +4,7 @@ import type { Approval, ApprovalObjectType } from '../../schema/entities/approva
 import type { Queryable } from '../db/db.ts';
 import { createInstance, currentPolicy } from './approval-policies.ts';
 import { COLLECTIONS } from './collections.ts';
+import { notifyDecision, notifyStepOpened } from './notifications/producers.ts';
 
 /**
  * Approval rows as the reviewed objects' writes keep them (issue 9 claims, issue 10 card
@@ -58,6 +59,7 @@ export async function openStepApproval(
      RETURNING ${DOC} AS doc`,
     [crypto.randomUUID(), businessId, type, instance.object_id, instance.requester_id, shownApprover(instance.steps[index]!), at, seq, instance.id, index],
   );
+  await notifyStepOpened(tx, instance, index, rows[0]!.doc); // issue 29: whoever can decide it hears it is waiting
   return rows[0]!.doc;
 }
 
@@ -93,5 +95,6 @@ export async function storeApproval(tx: Queryable, next: Approval): Promise<Appr
       WHERE r.business_id = $1 AND r.id = $2 RETURNING ${DOC} AS doc`,
     [next.business_id, next.id, next.status, next.reason, next.decided_by, next.decided_at, next.change_seq, next.updated_at],
   );
+  await notifyDecision(tx, rows[0]!.doc); // issue 29: the requester hears a rejection, or the chain's final approval
   return rows[0]!.doc;
 }

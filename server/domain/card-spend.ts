@@ -18,6 +18,7 @@ import { assessNewCharge, mailHeldCharge } from './fraud.ts';
 import { allocationForSpend, utcDay } from './procurement/allocations.ts';
 import { coveringIntent, useIntent } from './procurement/intents.ts';
 import { runWorkflows } from './workflows/engine.ts';
+import { notifyLargeTransaction } from './notifications/producers.ts';
 
 /**
  * Simulated card-network authorizations (issue 10): the decision is schema/card-rules.ts
@@ -121,6 +122,7 @@ export async function simulatePurchase(
         country, verdict.flagged ? 'FLAGGED' : null, verdict.reasons],
     );
     const transaction = rows[0]!.doc;
+    await notifyLargeTransaction(tx, transaction); // issue 29: admins hear of a charge at or above the notify threshold
     await runWorkflows(tx, card.business_id, { trigger: 'transaction.created', objectId: transactionId });
     if (intent) await useIntent(tx, intent, transactionId);
     if (verdict.flagged && send) await mailHeldCharge(tx, transaction, card, verdict.reasons, send);

@@ -42,6 +42,7 @@ import { spendBudgetHandlers } from './spend-allocations.ts';
 import { billMatchHandlers } from './bill-match.ts';
 import { expensePolicyHandlers } from './expense-policies.ts';
 import { workflowHandlers } from './workflows.ts';
+import { notificationHandlers } from './notifications.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -95,4 +96,5 @@ export const HANDLERS = {
   ...expensePolicyHandlers,
   ...workflowHandlers,
   ...commentHandlers,
+  ...notificationHandlers,
 } satisfies HandlerMap;

@@ -77,7 +77,10 @@ describe.each(await testDatabases())('spend requests on %s', (kind) => {
     expect(decision.spend_request).toMatchObject({ status: 'FULFILLED', card_id: decision.card!.id, decided_at: '2026-12-01T12:00:00.000Z', fulfilled_at: '2026-12-01T12:00:00.000Z' });
     expect(decision.card).toMatchObject({ user_id: a.users.employee, is_physical: false, status: 'ACTIVE', limit: { amount: 50_000, currency: 'USD', interval: 'MONTHLY' } });
     expect(await count('SELECT count(*) AS n FROM cards WHERE spend_request_id = $1', [r.id])).toBe(1);
-    expect(decision.change_seq).toBe(await count('SELECT change_seq AS n FROM businesses WHERE id = $1', [a.businessId]));
+    // Issue 29: the requester's "approved" notification takes the one seq after the decision's own rows.
+    const high = await count('SELECT change_seq AS n FROM businesses WHERE id = $1', [a.businessId]);
+    expect(decision.change_seq).toBe(high - 1);
+    expect(await count(`SELECT count(*) AS n FROM notifications WHERE owner_id = $1 AND kind = 'approved' AND change_seq = $2`, [a.users.employee, high])).toBe(1);
 
     // Decided once: a second approve, a cancel, an edit are refused; still one card.
     expect(refusal(await approve(tokens.admin, r.approval_id!))).toEqual([422, 'REQUEST_7001']);

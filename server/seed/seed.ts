@@ -21,6 +21,7 @@ import { demoReports, insertReports } from './reports.ts';
 import { insertAccountingDemo } from './accounting.ts';
 import { insertExpensePolicies } from './expense-policies.ts';
 import { insertDemoWorkflows } from './workflows.ts';
+import { insertDemoNotifications } from './notifications.ts';
 import type { DemoData } from './types.ts';
 import { insertHeldCharge } from './fraud.ts';
 import { generateTrips, insertDemoTrips, insertGeneratedTrips, tripTimeline } from './trips.ts';
@@ -147,6 +148,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     ({ lastSeq, counts: procurement } = await insertProcurementDemo(tx, data, now, seed, lastSeq, { purchaseOrders: bills.bills.length > 0 }));
     lastSeq = await insertExpensePolicies(tx, data, lastSeq); // issue 29: the demo's expense policy
     await insertDemoWorkflows(tx, data); // issue 29: three workflows, all off, two with runs in their log (not mirrored: no seqs)
+    lastSeq = await insertDemoNotifications(tx, data, now, lastSeq); // issue 29: the demo people's notifications, from the approvals above
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
     await announceChange(tx, data.business.id, lastSeq);
   });

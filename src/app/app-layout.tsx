@@ -8,6 +8,7 @@ import { SyncIndicator } from './sync-indicator.tsx';
 import { ConflictHost } from './conflict-host.tsx';
 import { mirrorProgress } from './sync-text.ts';
 import { EmailVerificationBanner, ReauthDialog, StepUpDialog } from '../features/identity/index.ts';
+import { NotificationBell } from '../features/notifications/index.ts';
 import { HOME_PATH } from '../lib/redirect.ts';
 import { visibleNav, type NavItem } from '../lib/routing.ts';
 import { useBusinessSwitcher } from './business-switcher.tsx';
@@ -64,6 +65,7 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
         <MainNav nav={nav} />
         <div className="spacer" />
         <SyncIndicator />
+        <NotificationBell />
         <UserMenu />
       </header>
       {!online && (

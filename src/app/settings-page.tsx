@@ -18,6 +18,7 @@ import { SupportAccessSection } from '../features/identity/support-access-settin
 import { TravelSettingsSections } from '../features/travel/travel-settings.tsx';
 import { DelegationSection } from '../features/approvals/delegation-settings.tsx';
 import { PolicySettingsSection } from '../features/policies/policy-settings.tsx';
+import { NotificationSettingsSection } from '../features/notifications/notification-settings.tsx';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
@@ -28,7 +29,7 @@ import { formatCount, formatLocalDateTime } from '../lib/format.ts';
 /**
  * /settings, composed here because its sections come from several features: Profile (the
  * session), Security (identity's password and two-factor rows, then sessions), Support access
- * (identity's, owners and admins only), Out of office (approvals' delegation, issue 29), Travel (the traveller profile; the policy and settings for
+ * (identity's, owners and admins only), Out of office (approvals' delegation, issue 29), Notifications (email per kind; admins' large transaction threshold), Travel (the traveller profile; the policy and settings for
  * admins), Appearance.
  */
 export function SettingsPage() {
@@ -46,6 +47,7 @@ export function SettingsPage() {
         <DelegationSection />
         <TravelSettingsSections />
         <PolicySettingsSection />
+        <NotificationSettingsSection />
         <Section title="Appearance">
           <SettingRow title="Theme" description="System follows your device's light or dark setting.">
             <ThemeToggle />
