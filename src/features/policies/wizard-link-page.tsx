@@ -10,6 +10,7 @@ type State =
   | { kind: 'loading' }
   | { kind: 'no-link' }
   | { kind: 'refused'; message: string }
+  | { kind: 'unreachable' }
   | { kind: 'walk'; items: LinkItem[]; at: number; added: number; other: number };
 
 const signIn = <a className="btn btn-primary" href="/sign-in?redirect=%2Fmissing-items">Sign in</a>;
@@ -26,13 +27,15 @@ export function WizardLinkPage() {
   const [error, setError] = useState<string | null>(null);
   const token = wizardLinkToken();
 
+  const [attempt, setAttempt] = useState(0);
   useEffect(() => {
     if (!token) return;
     linkItems(fetch, token).then(
       ({ items, other }) => setState({ kind: 'walk', items, at: 0, added: 0, other }),
-      (e: unknown) => setState({ kind: 'refused', message: refusal(e) }),
+      // Offline or the server unreachable: say so and offer a retry (nothing is kept on this device).
+      (e: unknown) => setState(e instanceof LinkCallError ? { kind: 'refused', message: refusal(e) } : { kind: 'unreachable' }),
     );
-  }, [token]);
+  }, [token, attempt]);
 
   async function add(item: LinkItem, files: File[]) {
     if (!token || !files[0]) return;
@@ -61,6 +64,11 @@ export function WizardLinkPage() {
       {state.kind === 'loading' && <ListSkeleton what="missing items" />}
       {state.kind === 'no-link' && (
         <EmptyState title="Open the link from your email again" action={signIn}>This page needs the link from the reminder email, and it works once per visit.</EmptyState>
+      )}
+      {state.kind === 'unreachable' && (
+        <EmptyState title="Can’t reach Ledgerline" action={<Button variant="primary" onClick={() => { setState({ kind: 'loading' }); setAttempt((n) => n + 1); }}>Try again</Button>}>
+          This page needs a connection: receipts added here go straight to the server.
+        </EmptyState>
       )}
       {state.kind === 'refused' && <EmptyState title="This link no longer works" action={signIn}>{state.message}</EmptyState>}
       {state.kind === 'walk' && !current && (
@@ -96,5 +104,5 @@ function refusal(e: unknown): string {
     dropWizardLinkToken();
     return 'It has expired or you signed out everywhere since it was sent. Sign in to see your missing items.';
   }
-  return e instanceof Error && e.message ? e.message : 'Something went wrong. Check your connection and try again.';
+  return e instanceof LinkCallError ? e.message : 'Can’t reach Ledgerline. Check your connection and try again.';
 }
