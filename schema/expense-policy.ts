@@ -216,6 +216,15 @@ export type PolicyPerson = { id: string; role: string; department_id: string | n
 /** The stored policy the evaluator reads (the mirrored row has these and more). */
 export type EvaluatedPolicy = { id: string; name: string; enabled: boolean; scope: ExpensePolicyScope; rules: ExpensePolicyRules };
 
+/**
+ * Oldest first: the order in which policies win (`created_at`, then `id`). The server reads them
+ * in this order (server/domain/expense-policies/policies.ts `livePolicies`) and the worker sorts
+ * its mirrored ones with it, so both evaluate alike.
+ */
+export function evaluatorOrder<P extends { created_at: string; id: string }>(policies: readonly P[]): P[] {
+  return [...policies].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 export function policyAppliesTo(policy: Pick<EvaluatedPolicy, 'enabled' | 'scope'>, person: PolicyPerson | undefined): boolean {
   if (!policy.enabled || !person) return false;
   switch (policy.scope.kind) {

@@ -8,6 +8,7 @@ import { DataProvider } from './data-access/data-context.tsx';
 import { bootPlatform, tabBusinessId } from './lib/platform-boot.ts';
 import { withoutBusinessParam } from './lib/business-switch.ts';
 import { createAppRouter } from './router.tsx';
+import { captureWizardLink } from './features/policies/index.ts';
 import { applyTheme, readTheme } from './lib/theme.ts';
 import { persistenceRequester } from './lib/storage.ts';
 import { preloadLazyPages } from './lib/lazy-page.tsx';
@@ -32,6 +33,9 @@ const platform = bootPlatform({
 const tabBusiness = tabBusinessId(window.location.search, window.sessionStorage);
 const cleanUrl = withoutBusinessParam(window.location.href);
 if (cleanUrl) window.history.replaceState(window.history.state, '', cleanUrl);
+// A reminder's link carries a token in its fragment (issue 29): into memory and off the address
+// before the router (a sign-in `redirect=`) or telemetry (page views) could read it.
+captureWizardLink(window);
 
 const store = createAppStore(navigator.onLine, platform);
 // Commands hold a beforeunload guard while their durable write is in flight (issue 8).

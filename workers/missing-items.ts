@@ -1,7 +1,7 @@
 import type { MissingItem } from '../schema/api/calls-expense-policies.ts';
 import {
-  claimMerchant, evaluatePolicies, fixableViolations, inWizardClaim, inWizardTransaction, itemKey, policyItemFromReimbursement,
-  policyItemFromTransaction, type EvaluatedPolicy, type PolicyItem, type PolicyPerson,
+  claimMerchant, evaluatePolicies, evaluatorOrder, fixableViolations, inWizardClaim, inWizardTransaction, itemKey, policyItemFromReimbursement,
+  policyItemFromTransaction, type PolicyItem, type PolicyPerson,
 } from '../schema/expense-policy.ts';
 import type { ExpensePolicy } from '../schema/entities/expense-policy.ts';
 import type { Reimbursement } from '../schema/entities/reimbursement.ts';
@@ -18,6 +18,11 @@ import type { UserRow } from '../schema/entities/spend-user.ts';
  * schema/reimbursement-rules.ts `checkEditable`). Every spend item of the person is evaluated
  * (exported and submitted ones too) because per-day caps sum the whole day; only the eligible
  * ones with something the person can fix are listed, newest first.
+ *
+ * Not here: items a workflow's `require_receipt` marked below the policy's threshold. The mark is
+ * server-side only (workflow_receipt_requirements; the mirrored transaction does not carry it, and
+ * the action does not bump the transaction's feed seq), so the server's list is authoritative for
+ * them and the wizard says so (missing-items-page.tsx).
  */
 
 /** A listed item: the server's shape, plus what the wizard shows of a claim. */
@@ -25,11 +30,6 @@ export type MissingItemView = MissingItem & {
   /** Claims: the claim's type (no receipt step for mileage and per diem, no location). */
   claim_type: Reimbursement['type'] | null;
 };
-
-/** Oldest first: the order in which policies win (the entity's `created_at`, then `id`). */
-export function evaluatorOrder(policies: readonly ExpensePolicy[]): EvaluatedPolicy[] {
-  return [...policies].sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-}
 
 export const policyPeople = (users: readonly Pick<UserRow, 'id' | 'role' | 'department_id'>[]): Map<string, PolicyPerson> =>
   new Map(users.map((u) => [u.id, { id: u.id, role: u.role, department_id: u.department_id }]));

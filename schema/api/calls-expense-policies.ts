@@ -19,7 +19,21 @@ import { pageQuerySchema, paginatedSchema } from '../paging.ts';
  * with nothing missing (POLICY_7005).
  */
 const scopes = { scopes: ['default'] } as const;
-const wizardScopes = { scopes: ['default', 'missing-items', 'missing-items-restricted'] } as const;
+/**
+ * §6: the wizard's calls admit its two tokens besides a full one. `missing-items` (minted by
+ * `mintMissingItemsToken` on the caller's session) may list and fix the holder's own items: the
+ * list, receipt upload and attach, memo and coding on their own transaction or claim.
+ * `missing-items-restricted` (the reminder mail's link) may list and add receipts only. What each
+ * may send, and that the item is the holder's own (else 404), is held by
+ * server/domain/expense-policies/wizard-token.ts before any handler runs.
+ */
+export const WIZARD_SCOPES = ['default', 'missing-items', 'missing-items-restricted'] as const;
+const wizardScopes = { scopes: WIZARD_SCOPES } as const;
+
+/** A `missing-items` token's lifetime: at most this, and never past the token it was minted from. */
+export const MISSING_ITEMS_TOKEN_MAX_TTL_SECONDS = 12 * 60 * 60;
+/** The reminder link's `missing-items-restricted` token: its own session, a week (sign-out-all ends it sooner). */
+export const MISSING_ITEMS_LINK_TTL_SECONDS = 7 * 24 * 60 * 60;
 
 const policyParams = z.object({ expense_policy_id: z.uuid() });
 
@@ -128,7 +142,17 @@ export const listMissingItems = callGroup('/v1/auth/users/current', wizardScopes
   query: pageQuerySchema, response: paginatedSchema(missingItemSchema).extend({ total_count: z.number().int().nonnegative() }),
 });
 
+/**
+ * §6 `missing-items`: the caller's full token exchanged for one carrying only `missing-items`, on
+ * the same session (sign-out ends it), keeping the MFA and impersonation claims, expiring no later
+ * than the token it came from (at most MISSING_ITEMS_TOKEN_MAX_TTL_SECONDS). 200.
+ */
+export const mintMissingItemsToken = callGroup('/v1/auth/users/current', scopes)('missingItems.token', 'POST', '/missing-items/token', {
+  body: z.object({}).strict().optional(),
+  response: z.object({ id_token: z.string(), expires_at: z.iso.datetime() }),
+});
+
 export const EXPENSE_POLICY_CALLS = [
   listExpensePolicies, createExpensePolicy, getExpensePolicy, updateExpensePolicy, deleteExpensePolicy,
-  getPolicyCompliance, sendMissingItemReminders, listMissingItems,
+  getPolicyCompliance, sendMissingItemReminders, listMissingItems, mintMissingItemsToken,
 ] as const;

@@ -11,6 +11,8 @@ import { defineCall, uploadBodySchema } from './define-call.ts';
  * wire doc carries their ids (`receipt_ids`).
  */
 const scopes = { scopes: ['default'] } as const;
+/** §6: the missing-items wizard's tokens may upload a receipt and attach it (to their own transaction only). */
+const wizard = { scopes: ['default', 'missing-items', 'missing-items-restricted'] } as const;
 
 /** What a receipt file may be; the bytes must carry that type's signature (magic numbers). */
 export const RECEIPT_CONTENT_TYPES = ['image/jpeg', 'image/png', 'image/heic', 'image/webp', 'application/pdf'] as const;
@@ -43,7 +45,7 @@ export const uploadReceipt = defineCall({
   id: 'receipts.upload',
   method: 'POST',
   path: '/v1/auth/receipts',
-  auth: scopes,
+  auth: wizard,
   body: uploadBodySchema,
   upload: { contentTypes: RECEIPT_CONTENT_TYPES, maxBytes: RECEIPT_MAX_BYTES },
   response: receiptSchema,
@@ -99,7 +101,7 @@ export const attachReceipt = defineCall({
   id: 'transactions.attachReceipt',
   method: 'POST',
   path: '/v1/auth/transactions/:transaction_canonical_uuid/receipts',
-  auth: scopes,
+  auth: wizard,
   params: transactionParams,
   body: z.object({ receipt_id: z.uuid() }),
   response: transactionReceiptsSchema,

@@ -108,6 +108,8 @@ export const listReimbursements = claims('reimbursements.list', 'GET', '', {
 });
 
 export const patchReimbursement = claims('reimbursements.patch', 'PATCH', '/:reimbursement_uuid', {
+  // §6: the missing-items tokens may fix the holder's own claim (the restricted one: its receipts only).
+  auth: { scopes: ['default', 'missing-items', 'missing-items-restricted'] },
   params: reimbursementParams,
   body: reimbursementPatchSchema,
   response: reimbursementSchema,

@@ -149,7 +149,8 @@ export const patchTransaction = defineCall({
   id: 'transactions.patch',
   method: 'PATCH',
   path: '/v1/auth/transactions/:transaction_canonical_uuid',
-  auth: lowRisk,
+  // §6: the missing-items token may set the memo and coding of the holder's own transaction.
+  auth: { scopes: ['default', 'low-risk', 'missing-items'] },
   params: transactionParams,
   body: codingPatchSchema,
   response: transactionSchema,

@@ -166,9 +166,6 @@ export const PLANNED_ROLE_RULES: Readonly<Record<string, PlannedUse>> = {
 
 /** Token scopes (schema/api/scopes.ts) not yet both minted by the server and gating a call. */
 export const PLANNED_SCOPES: Readonly<Record<string, PlannedUse>> = {
-  'missing-items': { issue: 29, why: 'the missing-items wizard\'s token' },
-  'missing-items-restricted': { issue: 29, why: 'the missing-items wizard\'s restricted token' },
-  'impersonation-workflows-read': { issue: 29, why: 'support reading workflows while impersonating' },
   'chrome-extension': { issue: 32, why: 'the browser extension signs in for its own token (it already gates its calls)' },
   'ramp-community': { issue: 32, why: 'community sign-on' },
   'ramp-academy': { issue: 32, why: 'learning sign-on' },

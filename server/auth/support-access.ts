@@ -35,6 +35,18 @@ function isSecurityCall(call: CallDef): boolean {
 const isWrite = (call: CallDef) => call.method !== 'GET' && !call.readOnly;
 
 /**
+ * Automation (issue 29): support reads workflows and their runs to explain what happened to
+ * someone's item (`impersonation-workflows-read`), but never changes them, even under a write
+ * grant: a workflow acts on the whole business, not on the person support is helping.
+ */
+const WORKFLOW_CALL_PREFIXES = ['workflows.', 'blankCanvas.'];
+const isWorkflowCall = (call: CallDef) => WORKFLOW_CALL_PREFIXES.some((p) => call.id.startsWith(p));
+
+/** True when `actor` is support acting under a token that carries `impersonation-workflows-read`. */
+export const supportReadsWorkflows = (actor: Actor): boolean =>
+  actor.claims.impersonator !== undefined && actor.claims.ramp_access_scopes.includes('impersonation-workflows-read');
+
+/**
  * The impersonation gate: nothing for a person's own token; for support acting as someone,
  * security calls → 403 SUPPORT_7003, writes under a read-only grant → 403 SUPPORT_7002.
  * (A revoked or expired grant never gets here: authentication refused it, SUPPORT_7001.)
@@ -42,6 +54,7 @@ const isWrite = (call: CallDef) => call.method !== 'GET' && !call.readOnly;
 export function assertImpersonationMayCall(call: CallDef, actor: Actor): void {
   if (!actor.claims.impersonator || ALWAYS_ALLOWED.has(call.id)) return;
   if (isSecurityCall(call)) throw new ApiError('SUPPORT_7003');
+  if (isWorkflowCall(call) && isWrite(call)) throw new ApiError('SUPPORT_7002', 'Support may read workflows while acting as someone, never change them.');
   if (isWrite(call) && !actor.supportGrant?.allowWrites) throw new ApiError('SUPPORT_7002');
 }
 

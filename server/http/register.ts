@@ -7,6 +7,7 @@ import { IDEMPOTENCY_HEADER } from '../../schema/api/scopes.ts';
 import { invalidTypeMessage, validationMessages } from '../../schema/errors.ts';
 import { auditDetailOf, recordAudit } from '../auth/audit.ts';
 import { assertImpersonationMayCall } from '../auth/support-access.ts';
+import { assertWizardTokenMayCall } from '../domain/expense-policies/wizard-token.ts';
 import type { Actor } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError, validationError } from '../core/errors.ts';
@@ -106,6 +107,8 @@ async function handle<C extends CallDef>(
   // An upload's identity for the Idempotency-Key is its declared type and the bytes' digest.
   const rawBody = upload ? `${upload.contentType}\n${createHash('sha256').update(upload.bytes).digest('hex')}` : await readBody(c);
   const input = parseInput(c, call, upload ? null : rawBody, upload?.bytes);
+  // §6 missing-items tokens: only the holder's own items, only the wizard's fields (issue 29).
+  if (actor) await assertWizardTokenMayCall(deps.db, call, actor, input);
   const base = { c, deps, actor, input };
   // Slow outside work (PreparedHandler) before any transaction is opened.
   let handler = plainHandler;

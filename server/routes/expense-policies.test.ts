@@ -274,7 +274,7 @@ describe.each(await testDatabases())('expense policies on %s', (kind) => {
       const sent = await mails();
       expect(sent.map((m) => m.recipient)).toEqual([two.a.email('employee')]);
       expect(sent[0]!.subject).toBe('You have 7 items missing a receipt, memo or coding');
-      expect(sent[0]!.body).toMatch(/^Hi Employee, 7 items of your card transactions and claims still need .* here: http:\/\/[^ ]+\/missing-items$/);
+      expect(sent[0]!.body).toMatch(/^Hi Employee, 7 items of your card transactions and claims still need .* here: http:\/\/[^ ]+\/missing-items#token=[^ ]+$/);
 
       const again = await remind([two.a.users.employee]);
       expect(again.body).toEqual({ reminded: [], skipped: [{ user_id: two.a.users.employee, code: 'POLICY_7004', message: 'This person was already reminded today.' }] });

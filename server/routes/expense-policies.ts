@@ -1,11 +1,12 @@
 import {
   createExpensePolicy, deleteExpensePolicy, getExpensePolicy, getPolicyCompliance, listExpensePolicies, listMissingItems,
-  sendMissingItemReminders, updateExpensePolicy,
+  mintMissingItemsToken, sendMissingItemReminders, updateExpensePolicy,
 } from '../../schema/api/calls-expense-policies.ts';
 import { policyCompliance } from '../domain/expense-policies/compliance.ts';
 import { listMissingItems as missingItemsOf } from '../domain/expense-policies/missing-items.ts';
 import { createPolicy, deletePolicy, findPolicy, livePolicies, updatePolicy } from '../domain/expense-policies/policies.ts';
 import { sendReminders } from '../domain/expense-policies/reminders.ts';
+import { mintMissingItemsToken as mintToken, mintReminderLinkToken } from '../domain/expense-policies/wizard-token.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { mailer } from '../http/mail-links.ts';
 import { versionedGet, versionedPatch } from './versioned.ts';
@@ -21,8 +22,17 @@ export const expensePolicyHandlers = {
 
   [getPolicyCompliance.id]: async (ctx) => ok(await policyCompliance(ctx.db, actorOf(ctx).user, ctx.input.query, new Date(ctx.deps.now()))),
 
-  [sendMissingItemReminders.id]: async (ctx) =>
-    ok(await sendReminders(ctx.db, actorOf(ctx).user, ctx.input.body.user_ids, new Date(ctx.deps.now()), mailer(ctx))),
+  [sendMissingItemReminders.id]: async (ctx) => {
+    const { user } = actorOf(ctx);
+    const send = mailer(ctx);
+    const linkFor = async (p: { user_id: string; identity_id: string }) => {
+      const token = await mintReminderLinkToken(ctx.deps, ctx.db, { ...p, business_id: user.business_id });
+      return `${send.link('/missing-items')}#token=${encodeURIComponent(token)}`;
+    };
+    return ok(await sendReminders(ctx.db, user, ctx.input.body.user_ids, new Date(ctx.deps.now()), send, linkFor));
+  },
+
+  [mintMissingItemsToken.id]: async (ctx) => ok(await mintToken(ctx.deps, actorOf(ctx))),
 
   [createExpensePolicy.id]: async (ctx) => ok(await createPolicy(ctx.db, actorOf(ctx).user, ctx.input.body, new Date(ctx.deps.now())), 201),
 

@@ -49,7 +49,12 @@ export const sessionHandlers = {
     const { token, expiresAt } = await issueToken(
       ctx.deps,
       { identityId: target.identity_id, userId: ctx.input.body.user_id, businessId: target.business_id, sessionId },
-      { scopes: ['default'], mfaRequired: false, mfaAuthed: false, ttlSeconds: IMPERSONATION_TTL_SECONDS, impersonator: { email: support.email } },
+      // §6 `impersonation-workflows-read`: support may read the business's workflows and their runs
+      // while acting as anyone (auth/support-access.ts `supportReadsWorkflows`), and never write them.
+      {
+        scopes: ['default', 'impersonation-workflows-read'], mfaRequired: false, mfaAuthed: false, ttlSeconds: IMPERSONATION_TTL_SECONDS,
+        impersonator: { email: support.email },
+      },
     );
     return ok({ id_token: token, expires_at: expiresAt.toISOString() });
   },

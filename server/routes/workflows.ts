@@ -3,6 +3,7 @@ import {
   listWorkflowExecutions, listWorkflows, saveCanvasWorkflow, updateWorkflow, updateWorkflowRule,
 } from '../../schema/api/calls-workflows.ts';
 import { isAdmin } from '../../schema/roles.ts';
+import { supportReadsWorkflows } from '../auth/support-access.ts';
 import type { Actor } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
 import { ACTIONS } from '../domain/workflows/actions.ts';
@@ -26,7 +27,7 @@ const writerOf = (ctx: { actor: Actor | null }) => {
 };
 const readerOf = (ctx: { actor: Actor | null }) => {
   const actor = actorOf(ctx);
-  if (!isAdmin(actor.user)) throw new ApiError('FORBIDDEN_7003', 'Only an admin can see workflows and their runs.');
+  if (!isAdmin(actor.user) && !supportReadsWorkflows(actor)) throw new ApiError('FORBIDDEN_7003', 'Only an admin can see workflows and their runs.');
   return actor;
 };
 const nowOf = (ctx: { deps: { now: () => number } }) => new Date(ctx.deps.now());

@@ -1,5 +1,5 @@
-import { evaluatePolicies, itemKey, policyItemFromReimbursement, policyItemFromTransaction, type PolicyItem } from '../../schema/expense-policy.ts';
-import { evaluatorOrder, missingItemsOf, policyPeople, type MissingItemView } from '../missing-items.ts';
+import { evaluatePolicies, evaluatorOrder, itemKey, policyItemFromReimbursement, policyItemFromTransaction, type PolicyItem } from '../../schema/expense-policy.ts';
+import { missingItemsOf, policyPeople, type MissingItemView } from '../missing-items.ts';
 import type { MirrorRuntime } from '../mirror-runtime.ts';
 import { bindDomain } from '../online.ts';
 import type { WorkerContext } from '../worker-context.ts';

@@ -88,7 +88,11 @@ export async function loadItems(db: Queryable, tx: Where, claims: Where): Promis
  */
 const BLANK_MEMO = '^[\\s\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]*$';
 
-type Thresholds = { receipt: Record<string, number>; memo: Record<string, number>; gl: boolean; department: boolean; location: boolean };
+type Thresholds = {
+  receipt: Record<string, number>; memo: Record<string, number>; gl: boolean; department: boolean; location: boolean;
+  /** Whether items a workflow requires a receipt for are missing one too (the business has such marks). */
+  workflowReceipts?: boolean;
+};
 
 /** The lowest threshold per currency and the coding fields any of `policies` (those applying to one person) asks for. */
 export function thresholdsOf(policies: readonly EvaluatedPolicy[]): Thresholds {
@@ -129,12 +133,42 @@ export function fixableSql(kind: 'transaction' | 'reimbursement', t: Thresholds,
   if (t.department) ors.push('r.department_id IS NULL');
   if (t.location && kind === 'transaction') ors.push('r.location_id IS NULL');
   if (Object.keys(t.receipt).length > 0) {
-    const noReceipt = kind === 'transaction'
-      // A scalar subquery, not NOT EXISTS: inside an OR, PostgreSQL would hash every receipt of the
-      // business to answer it; this probes transaction_receipts' primary key for the person's rows only.
-      ? `(SELECT 1 FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id WHERE tr.transaction_id = r.id AND NOT rc.deleted LIMIT 1) IS NULL`
-      : `r.type = 'OUT_OF_POCKET' AND cardinality(r.receipt_ids) = 0`;
-    ors.push(`(r.amount >= (${p(JSON.stringify(t.receipt))}::jsonb ->> r.currency)::int8 AND ${noReceipt})`);
+    ors.push(`(r.amount >= (${p(JSON.stringify(t.receipt))}::jsonb ->> r.currency)::int8 AND ${noReceiptSql(kind)})`);
   }
+  if (t.workflowReceipts) ors.push(`(${noReceiptSql(kind)} AND ${WORKFLOW_REQUIRES_SQL})`);
   return ors.length > 0 ? `(${ors.join(' OR ')})` : 'false';
+}
+
+/** An item with no receipt where the wizard has a receipt step (card transactions, out-of-pocket claims). */
+function noReceiptSql(kind: 'transaction' | 'reimbursement'): string {
+  return kind === 'transaction'
+    // A scalar subquery, not NOT EXISTS: inside an OR, PostgreSQL would hash every receipt of the
+    // business to answer it; this probes transaction_receipts' primary key for the person's rows only.
+    ? `(SELECT 1 FROM transaction_receipts tr JOIN receipts rc ON rc.id = tr.receipt_id WHERE tr.transaction_id = r.id AND NOT rc.deleted LIMIT 1) IS NULL`
+    : `r.type = 'OUT_OF_POCKET' AND cardinality(r.receipt_ids) = 0`;
+}
+
+/**
+ * A workflow's `require_receipt` marked the item (workflow_receipt_requirements, the table
+ * domain/workflows/requirements.ts reads): a primary-key probe (business, object) per row, put
+ * last in the OR so it runs only for rows nothing else matched.
+ */
+const WORKFLOW_REQUIRES_SQL = '(SELECT 1 FROM workflow_receipt_requirements w WHERE w.business_id = r.business_id AND w.object_id = r.id LIMIT 1) IS NOT NULL';
+
+/** Whether any workflow of the business ever required a receipt (if not, the wizard's filter leaves that arm out). */
+export async function anyWorkflowReceiptRequirement(db: Queryable, businessId: string): Promise<boolean> {
+  const rows = await db.query('SELECT 1 FROM workflow_receipt_requirements WHERE business_id = $1 LIMIT 1', [businessId]);
+  return rows.length > 0;
+}
+
+/** Of `objectIds`, those a workflow requires a receipt for, with the (first) workflow that did, for the violation's words. */
+export async function workflowReceiptRequirers(db: Queryable, businessId: string, objectIds: readonly string[]): Promise<Map<string, { id: string; name: string }>> {
+  if (objectIds.length === 0) return new Map();
+  const rows = await db.query<{ object_id: string; id: string; name: string }>(
+    `SELECT DISTINCT ON (q.object_id) q.object_id::text AS object_id, w.id::text AS id, w.name
+       FROM workflow_receipt_requirements q JOIN workflows w ON w.id = q.workflow_id AND w.business_id = q.business_id
+      WHERE q.business_id = $1 AND q.object_id = ANY($2::uuid[]) ORDER BY q.object_id, q.created_at, w.id`,
+    [businessId, [...objectIds]],
+  );
+  return new Map(rows.map((r) => [r.object_id, { id: r.id, name: r.name }]));
 }

@@ -1,12 +1,14 @@
 import { z } from 'zod';
 import type { MissingItem } from '../../../schema/api/calls-expense-policies.ts';
-import { evaluatePolicies, fixableViolations, itemKey, type EvaluatedPolicy, type PolicyPerson } from '../../../schema/expense-policy.ts';
+import {
+  evaluatePolicies, fixableViolations, itemKey, type EvaluatedPolicy, type PolicyPerson, type Violation,
+} from '../../../schema/expense-policy.ts';
 import type { pageQuerySchema } from '../../../schema/paging.ts';
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
 import {
-  CLAIM_AT_SQL, CLAIM_COLUMNS, CLAIM_ITEM_WHERE, CLAIM_WIZARD_WHERE, fixableSql, fromClaimRow, fromTransactionRow, loadItems, thresholdsOf,
-  TX_COLUMNS, TX_ITEM_WHERE, TX_WIZARD_WHERE, type LoadedItem,
+  anyWorkflowReceiptRequirement, CLAIM_AT_SQL, CLAIM_COLUMNS, CLAIM_ITEM_WHERE, CLAIM_WIZARD_WHERE, fixableSql, fromClaimRow, fromTransactionRow,
+  loadItems, thresholdsOf, TX_COLUMNS, TX_ITEM_WHERE, TX_WIZARD_WHERE, workflowReceiptRequirers, type LoadedItem,
 } from './items.ts';
 import { policiesFor, policyPerson } from './policies.ts';
 
@@ -21,6 +23,11 @@ import { policiesFor, policyPerson } from './policies.ts';
  * but the page. The page is then evaluated by the one evaluator (schema/expense-policy.ts) together
  * with every item of the person on the page's days (per-day caps sum them), and each row carries
  * only its fixable violations. The count is the same filter, counted.
+ *
+ * A workflow's `require_receipt` (workflow_receipt_requirements) makes an item without a receipt
+ * miss one whatever the policy's threshold: one more arm of the filter (only for a business that
+ * has such marks) and a `missing_receipt` naming the workflow. The device cannot see these marks
+ * (they are not on the mirrored transaction), so this list is the authoritative one for them.
  */
 type PageQuery = z.output<typeof pageQuerySchema>;
 const SORT = 'wizard';
@@ -35,7 +42,7 @@ async function wizardFor(db: Queryable, businessId: string, userId: string): Pro
   const person = await policyPerson(db, businessId, userId);
   if (!person) return null;
   const policies = await policiesFor(db, businessId, person);
-  const t = thresholdsOf(policies);
+  const t = { ...thresholdsOf(policies), workflowReceipts: await anyWorkflowReceiptRequirement(db, businessId) };
   const params: unknown[] = [businessId, userId];
   const txFix = fixableSql('transaction', t, params);
   const claimFix = fixableSql('reimbursement', t, params);
@@ -120,8 +127,9 @@ async function withViolations(db: Queryable, businessId: string, w: Wizard, page
   const items = new Map(sameDays.map((l) => [itemKey(l.item), l.item]));
   for (const p of page) items.set(itemKey(p.item), p.item);
   const found = evaluatePolicies([...items.values()], w.policies, new Map([[w.person.id, w.person]]));
+  const required = await workflowReceiptRequirers(db, businessId, page.map((p) => p.item.id));
   return page.flatMap((p) => {
-    const violations = fixableViolations(found.get(itemKey(p.item)) ?? []);
+    const violations = withWorkflowReceipt(p, fixableViolations(found.get(itemKey(p.item)) ?? []), required.get(p.item.id));
     // The SQL filter and the evaluator agree (held by the tests); a row they did not would be left out, never shown empty.
     if (violations.length === 0) return [];
     return [{
@@ -130,4 +138,14 @@ async function withViolations(db: Queryable, businessId: string, w: Wizard, page
       department_id: p.item.department_id, location_id: p.location_id, violations,
     }];
   });
+}
+
+/** A workflow required a receipt and there is none (and the item has a receipt step): missing_receipt, first, unless a policy already said so. */
+function withWorkflowReceipt(p: LoadedItem, violations: Violation[], workflow: { id: string; name: string } | undefined): Violation[] {
+  const receiptStep = p.item.object_type === 'transaction' || p.item.claim_type === 'OUT_OF_POCKET';
+  if (!workflow || !receiptStep || p.receipt_ids.length > 0 || violations.some((v) => v.code === 'missing_receipt')) return violations;
+  const v: Violation = {
+    code: 'missing_receipt', policy_id: workflow.id, policy_name: workflow.name, message: `The workflow “${workflow.name}” requires a receipt for this item.`,
+  };
+  return [v, ...violations];
 }

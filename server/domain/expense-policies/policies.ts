@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { expensePolicyPatchSchema } from '../../../schema/api/calls-expense-policies.ts';
 import type { ExpensePolicy } from '../../../schema/entities/expense-policy.ts';
 import {
-  MAX_EXPENSE_POLICIES, policyAppliesTo, policyProblems, type ExpensePolicyInput, type ExpensePolicyScope, type PolicyPerson,
+  evaluatorOrder, MAX_EXPENSE_POLICIES, policyAppliesTo, policyProblems, type ExpensePolicyInput, type ExpensePolicyScope, type PolicyPerson,
 } from '../../../schema/expense-policy.ts';
 import { isAdmin } from '../../../schema/roles.ts';
 import type { ActingUser } from '../../core/actor.ts';
@@ -35,7 +35,8 @@ export async function livePolicies(db: Queryable, businessId: string): Promise<E
     `SELECT ${DOC} AS doc FROM expense_policies r WHERE r.business_id = $1 AND NOT r.deleted ORDER BY r.created_at, r.id`,
     [businessId],
   );
-  return rows.map((r) => r.doc);
+  // The SQL's order is evaluatorOrder's; sorting again costs nothing (a handful) and keeps one definition authoritative.
+  return evaluatorOrder(rows.map((r) => r.doc));
 }
 
 /** The live, enabled policies that apply to `person`, oldest first. */

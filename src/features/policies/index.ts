@@ -1,10 +1,13 @@
-import type { AnyRoute } from '@tanstack/react-router';
+import { createRoute, type AnyRoute } from '@tanstack/react-router';
 import { canSeeAllTransactions } from '../../../schema/roles.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
 import { pageRoute } from '../../lib/page-route.ts';
 import type { NavItem } from '../../lib/routing.ts';
 import { MissingItemsBadge, useHasMissingItems } from './use-missing-items.tsx';
 import { parsePoliciesSearch } from './search-params.ts';
+import { WIZARD_LINK_PATH } from './wizard-link.ts';
+
+export { captureWizardLink } from './wizard-link.ts';
 
 /**
  * Issue 29, signed-in routes: /missing-items (the wizard: everyone, offline from the mirror) and
@@ -18,6 +21,15 @@ export function policiesRoutes<P extends AnyRoute>(parent: P) {
     pageRoute(parent, '/missing-items', wizard),
     pageRoute(parent, '/policies', policies, { search: parsePoliciesSearch, allowed: canSeeAllTransactions }),
   ] as const;
+}
+
+/**
+ * Issue 29, outside the signed-in shell: where the reminder mail's link lands (main.tsx
+ * `captureWizardLink` took its token off the address first). Receipts only, no sign-in.
+ */
+export function policiesLinkRoutes<P extends AnyRoute>(parent: P) {
+  const page = lazyPage(() => import('./wizard-link-page.tsx'), 'WizardLinkPage', { title: 'Add your receipts', className: 'page missing-page', narrow: true });
+  return [createRoute({ getParentRoute: () => parent, path: WIZARD_LINK_PATH, ...page })] as const;
 }
 
 /**

@@ -85,6 +85,13 @@ export function MissingItemsPage() {
           onNext={() => setWalk(next)}
         />
       )}
+      {answer !== null && (
+        // Issue 29: a workflow's "require a receipt" mark lives on the server only (not on this device's copy), so say where it is checked.
+        <p className="muted missing-items-footnote">
+          This list checks your company’s expense policy on this device. A receipt an automation asks for below the policy’s amount is checked by
+          the server and shows in your reminder emails.
+        </p>
+      )}
     </div>
   );
 }
