@@ -84,7 +84,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'DELETE providers/{provider}/csv-customization/{usage}/{export}': 32,
     'DELETE financial-statements/{statement}': 32,
     'DELETE remote-bills/{transaction}/suggestions': 32,
-    'DELETE suggested-context/{transaction}': 29,
     'DELETE tracking_categories/{id}': 32,
     'GET coding': 32,
     'GET reconciliation': 32,

@@ -55,6 +55,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'GET lists': ['glAccounts.list', 'trackingCategories.list'],
     'GET provider accounts': ['glAccounts.list'],
     'GET sync commits': ['accounting.syncCommits.list', 'accounting.syncCommits.get', 'accounting.syncCommits.file'],
+    'DELETE suggested-context/{transaction}': ['accounting.suggestedContext.dismiss'],
   },
   'Users and authentication': {
     'POST /confirm_email': ['emailVerification.verify'],
