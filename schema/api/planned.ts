@@ -109,7 +109,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'DELETE security/contact': 32,
     'PUT business address by business_uuid': 31,
     'PUT currencies': 30,
-    'PUT merchant restrictions': 29,
     'PUT issuing onboarding by entity and country': 31,
     'PUT kyb-kyc': 31,
     'PATCH admin transaction notify threshold': 29,

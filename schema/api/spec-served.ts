@@ -77,6 +77,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE departments/{dept}': ['admin.departments.delete'],
     'DELETE locations/{location}': ['admin.locations.delete'],
     'PUT department and location owners': ['admin.departments.owners', 'admin.locations.owners'],
+    'PUT merchant restrictions': ['admin.merchantRestrictions.put', 'businesses.merchantRestrictions.get'],
   },
   'Spend requests and purchase orders': {
     'POST and PATCH /purchase-order-spend-requests/...': ['purchaseOrders.close', 'purchaseOrders.settings.put'],

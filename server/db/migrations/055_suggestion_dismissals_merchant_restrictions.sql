@@ -4,4 +4,5 @@
 -- * PUT merchant restrictions: merchant categories every card of the business is refused at
 --   (server/domain/card-spend.ts, schema/card-rules.ts authorizeBusiness).
 ALTER TABLE transactions ADD COLUMN coding_suggestion_dismissed_at timestamptz;
-ALTER TABLE businesses ADD COLUMN blocked_merchant_categories text[] NOT NULL DEFAULT '{}';
+ALTER TABLE businesses ADD COLUMN blocked_merchant_categories text[] NOT NULL DEFAULT '{}',
+  ADD COLUMN merchant_restrictions_updated_at timestamptz;
