@@ -222,6 +222,17 @@ export function authorize(card: Pick<Card, 'status' | 'limit' | 'allowed_categor
 /** At most this many blocked categories per business. */
 export const MAX_BLOCKED_MERCHANT_CATEGORIES = 100;
 
+/**
+ * The categories Settings offers to block (the seeded spend categories and the ones businesses
+ * usually restrict); any other category can be typed.
+ */
+export const COMMON_MERCHANT_CATEGORIES: readonly string[] = [
+  'Advertising', 'Airlines', 'Bars & Nightclubs', 'Cash Advances', 'Catering', 'Cloud Computing', 'Computers & Electronics',
+  'Courier Services', 'Coworking', 'Education', 'Events & Conferences', 'Gambling', 'Gas Stations', 'Gifts', 'Jewellery',
+  'Liquor Stores', 'Lodging', 'Memberships', 'Office Supplies', 'Professional Services', 'Recruiting', 'Restaurants',
+  'Software', 'Taxi & Rideshare', 'Telecommunications',
+];
+
 /** Categories compare trimmed and case-blind ("Gambling" blocks "gambling "). */
 const categoryKey = (c: string) => c.trim().toLowerCase();
 

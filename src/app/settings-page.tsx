@@ -18,6 +18,7 @@ import { SupportAccessSection } from '../features/identity/support-access-settin
 import { TravelSettingsSections } from '../features/travel/travel-settings.tsx';
 import { DelegationSection } from '../features/approvals/delegation-settings.tsx';
 import { PolicySettingsSection } from '../features/policies/policy-settings.tsx';
+import { MerchantRestrictionsSection } from '../features/cards/merchant-restrictions-settings.tsx';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
@@ -46,6 +47,7 @@ export function SettingsPage() {
         <DelegationSection />
         <TravelSettingsSections />
         <PolicySettingsSection />
+        <MerchantRestrictionsSection />
         <Section title="Appearance">
           <SettingRow title="Theme" description="System follows your device's light or dark setting.">
             <ThemeToggle />
