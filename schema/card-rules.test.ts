@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CARD_STATUSES, cardSchema, type Card, type CardStatus, type LimitInterval } from './entities/card.ts';
 import type { TransactionState } from './entities/transaction.ts';
 import {
-  CARD_ACTIONS, CARD_MOVES, DECLINE_MESSAGES, DECLINE_REASONS, INTENT_LIFTS, allocationEnded, authorize, authorizeAllocation,
+  CARD_ACTIONS, CARD_MOVES, DECLINE_MESSAGES, authorizeBusiness, normalizeBlockedCategories, DECLINE_REASONS, INTENT_LIFTS, allocationEnded, authorize, authorizeAllocation,
   authorizeWithIntent, intentCovers, type AllocationWindow, type IntentWindow, canManageCard, checkCardAction, checkIssue, expiryFrom,
   intervalStart, issuedStatus, mayActOnCard, remainingLimit, spendByCard, spentInInterval, type CardAction, type CardActor, type DeclineReason,
 } from './card-rules.ts';
@@ -294,6 +294,8 @@ describe('authorize', () => {
 
   it('covers every decline reason, each with a message', () => {
     const covered = new Set([...CASES.map(([r]) => r), ...ALLOCATION_CASES.map(([r]) => r)]);
+    // Issue 29: the business rule's reason (tested below, `authorizeBusiness`).
+    covered.add(authorizeBusiness({ blocked_merchant_categories: ['Bars'] }, { merchant_category: 'Bars' })!);
     expect([...covered].sort()).toEqual([...DECLINE_REASONS].sort());
     for (const r of DECLINE_REASONS) expect(DECLINE_MESSAGES[r]).toMatch(/\.$/);
   });
@@ -325,5 +327,20 @@ describe('expiry', () => {
     expect(expiryFrom(new Date('2026-03-11T12:00:00.000Z'))).toBe('2029-03');
     expect(expiryFrom(new Date('2026-12-31T23:59:59.999Z'))).toBe('2029-12');
     expect(expiryFrom(new Date('2027-01-01T00:00:00.000Z'))).toBe('2030-01');
+  });
+});
+
+describe('business merchant restrictions (issue 29)', () => {
+  it.each([
+    [['Gambling'], 'Gambling', 'BUSINESS_MERCHANT_CATEGORY_BLOCKED'],
+    [[' gambling '], 'GAMBLING', 'BUSINESS_MERCHANT_CATEGORY_BLOCKED'],
+    [['Gambling'], 'Coffee', null],
+    [[], 'Gambling', null],
+  ] as const)('%j blocks %s → %s', (blocked, category, expected) => {
+    expect(authorizeBusiness({ blocked_merchant_categories: blocked }, { merchant_category: category })).toBe(expected);
+  });
+
+  it('stores a list trimmed, without case-blind repeats, sorted', () => {
+    expect(normalizeBlockedCategories([' Gambling', 'bars', 'GAMBLING', 'Bars '])).toEqual(['bars', 'Gambling']);
   });
 });

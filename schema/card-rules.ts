@@ -171,6 +171,8 @@ export const DECLINE_REASONS = [
   'MERCHANT_CATEGORY_BLOCKED', 'PER_TRANSACTION_LIMIT_EXCEEDED', 'SPENDING_LIMIT_EXCEEDED',
   // Issue 28: a card drawing on a budget (spend allocation), by `authorizeAllocation`.
   'SPEND_ALLOCATION_EXCEEDED', 'SPEND_ALLOCATION_ENDED',
+  // Issue 29: the business's merchant restrictions (every card), by `authorizeBusiness`.
+  'BUSINESS_MERCHANT_CATEGORY_BLOCKED',
 ] as const;
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
@@ -185,6 +187,7 @@ export const DECLINE_MESSAGES: Record<DeclineReason, string> = {
   SPENDING_LIMIT_EXCEEDED: 'The purchase would go over the card\'s limit for this period.',
   SPEND_ALLOCATION_EXCEEDED: 'The purchase would go over the budget\'s limit for this period.',
   SPEND_ALLOCATION_ENDED: 'The card\'s budget has ended or was archived.',
+  BUSINESS_MERCHANT_CATEGORY_BLOCKED: 'Blocked by the business\'s merchant restrictions: no card of the business can be used at this kind of merchant.',
 };
 
 export type Purchase = { amount: number; currency: string; merchant_category: string };
@@ -212,6 +215,42 @@ export function authorize(card: Pick<Card, 'status' | 'limit' | 'allowed_categor
   if (card.limit.per_transaction !== null && purchase.amount > card.limit.per_transaction) return 'PER_TRANSACTION_LIMIT_EXCEEDED';
   if (spent + purchase.amount > card.limit.amount) return 'SPENDING_LIMIT_EXCEEDED';
   return null;
+}
+
+// --- Business merchant restrictions (issue 29) -----------------------------------------------------
+
+/** At most this many blocked categories per business. */
+export const MAX_BLOCKED_MERCHANT_CATEGORIES = 100;
+
+/**
+ * The categories Settings offers to block (the seeded spend categories and the ones businesses
+ * usually restrict); any other category can be typed.
+ */
+export const COMMON_MERCHANT_CATEGORIES: readonly string[] = [
+  'Advertising', 'Airlines', 'Bars & Nightclubs', 'Cash Advances', 'Catering', 'Cloud Computing', 'Computers & Electronics',
+  'Courier Services', 'Coworking', 'Education', 'Events & Conferences', 'Gambling', 'Gas Stations', 'Gifts', 'Jewellery',
+  'Liquor Stores', 'Lodging', 'Memberships', 'Office Supplies', 'Professional Services', 'Recruiting', 'Restaurants',
+  'Software', 'Taxi & Rideshare', 'Telecommunications',
+];
+
+/** Categories compare trimmed and case-blind ("Gambling" blocks "gambling "). */
+const categoryKey = (c: string) => c.trim().toLowerCase();
+
+/**
+ * The business rule before any card's own: a purchase at a category the business blocks is
+ * declined on every card (`BUSINESS_MERCHANT_CATEGORY_BLOCKED`, which names the business rule),
+ * whatever the card allows; a spend intent does not lift it.
+ */
+export function authorizeBusiness(business: { blocked_merchant_categories: readonly string[] }, purchase: Pick<Purchase, 'merchant_category'>): DeclineReason | null {
+  const key = categoryKey(purchase.merchant_category);
+  return business.blocked_merchant_categories.some((c) => categoryKey(c) === key) ? 'BUSINESS_MERCHANT_CATEGORY_BLOCKED' : null;
+}
+
+/** A restriction list as stored: trimmed, without repeats (case-blind, first spelling kept), sorted. */
+export function normalizeBlockedCategories(categories: readonly string[]): string[] {
+  const seen = new Map<string, string>();
+  for (const c of categories) if (!seen.has(categoryKey(c))) seen.set(categoryKey(c), c.trim());
+  return [...seen.values()].sort((a, b) => a.localeCompare(b));
 }
 
 // --- Budgets and spend intents (issue 28) --------------------------------------------------------

@@ -103,8 +103,9 @@ const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  *    `payee_approval` (issue 28's vendor-payment and payee policies, migration 049).
  * 12: approvals carry `on_behalf_of` (issue 29: a decision made through a delegation).
  * 13: the `notifications` collection (issue 29, RxDB slot 12): the notifications centre.
+ * 14: transactions carry `coding_suggestion_dismissed_at` (issue 29: a dismissed coding suggestion).
  */
-export const MIRROR_SCHEMA_VERSION = 13;
+export const MIRROR_SCHEMA_VERSION = 14;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canInvite, invitableRoles, inviteRefusal, managerChain, managerRefusal, ownerRefusal, resendRefusal } from './team-rules.ts';
+import { apClerkRemovalRefusal, canInvite, invitableRoles, inviteRefusal, managerChain, managerRefusal, ownerRefusal, resendRefusal } from './team-rules.ts';
 
 const OWNER = { id: 'o', role: 'BUSINESS_OWNER', is_manager: false };
 const ADMIN = { id: 'a', role: 'BUSINESS_ADMIN', is_manager: false };
@@ -51,6 +51,21 @@ describe('ownerRefusal', () => {
     [MANAGER, EMPLOYEE, 'suspend', undefined, 'Only administrators can manage the business.'],
   ] as const)('%j %s %j → %s', (actor, target, action, role, expected) => {
     expect(ownerRefusal(actor, target, action, role)).toBe(expected);
+  });
+});
+
+describe('apClerkRemovalRefusal', () => {
+  const clerk = { role: 'BUSINESS_USER', user_permissions: ['AP_ACCESS'] };
+  const ownerClerk = { role: 'BUSINESS_OWNER', user_permissions: ['AP_ACCESS', 'COPILOT'] };
+  it.each([
+    [ADMIN, clerk, null],
+    [OWNER, ownerClerk, null],
+    [ADMIN, ownerClerk, { code: 'FORBIDDEN_7003', message: 'Only an owner can change an owner’s access.' }],
+    [ADMIN, { role: 'BUSINESS_USER', user_permissions: ['COPILOT'] }, { code: 'REQUEST_7004', message: 'This person does not have AP clerk access.' }],
+    [MANAGER, clerk, { code: 'FORBIDDEN_7003', message: 'Only administrators can manage the business.' }],
+    [{ role: 'BUSINESS_BOOKKEEPER' }, clerk, { code: 'FORBIDDEN_7003', message: 'Only administrators can manage the business.' }],
+  ] as const)('%j removing %j → %j', (actor, target, expected) => {
+    expect(apClerkRemovalRefusal(actor, target)).toEqual(expected);
   });
 });
 

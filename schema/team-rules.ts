@@ -1,4 +1,4 @@
-import { isAdmin, type Actor, type Role } from './roles.ts';
+import { isAdmin, isApClerk, type Actor, type Role } from './roles.ts';
 
 /**
  * Team administration rules (issue 14, §6), shared by the server (which enforces them) and the
@@ -67,6 +67,22 @@ export function ownerRefusal(actor: Pick<Actor, 'id' | 'role'>, target: Pick<Tar
       ? 'Only an owner can grant or remove the owner role.' : null;
   }
   return isOwnerRole(target.role) && !isOwnerRole(actor.role) ? `Only an owner can ${action} an owner.` : null;
+}
+
+/**
+ * Taking AP clerk access (AP_ACCESS) away (issue 29, `admin.apClerks.remove`): admins only
+ * (FORBIDDEN_7003); only an owner changes an owner's access (FORBIDDEN_7003); a person without
+ * the permission is no AP clerk (REQUEST_7004). Bill pay never loses its last payer this way:
+ * admins, who alone may do it, manage and pay bills themselves (§6 "manage bill pay").
+ */
+export function apClerkRemovalRefusal(
+  actor: Pick<Actor, 'role'>, target: Pick<Actor, 'role' | 'user_permissions'>,
+): { code: 'FORBIDDEN_7003' | 'REQUEST_7004'; message: string } | null {
+  const manage = manageRefusal(actor);
+  if (manage) return { code: 'FORBIDDEN_7003', message: manage };
+  if (!isApClerk(target)) return { code: 'REQUEST_7004', message: 'This person does not have AP clerk access.' };
+  if (isOwnerRole(target.role) && !isOwnerRole(actor.role)) return { code: 'FORBIDDEN_7003', message: 'Only an owner can change an owner’s access.' };
+  return null;
 }
 
 /**

@@ -73,6 +73,7 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'spendRequest.delete': { spend_request_id: ROW(1) },
   'itemReceipt.create': { id: ROW(2), purchase_order_id: ROW(1), lines: [{ po_line_id: ROW(3), quantity: 3 }], received_at: '2026-11-29T10:00:00Z' },
   'notification.markRead': { ids: [ROW(1)], read_at: '2026-11-29T10:00:00Z' },
+  'transaction.dismissSuggestion': { transaction_id: ROW(1), dismissed_at: '2026-11-29T10:00:00Z' },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

@@ -3,6 +3,7 @@ import { defineCall } from './define-call.ts';
 import { isoDateTime, uuid } from '../entities/common.ts';
 import { mappingRuleInputSchema, mappingRuleSchema } from '../mapping-rules.ts';
 import { pageQuerySchema, paginatedSchema } from '../paging.ts';
+import { transactionSchema } from '../entities/transaction.ts';
 
 /**
  * Accounting close (issue 12, §7 Accounting), under /v1/auth/accounting. Every call is §6
@@ -219,9 +220,25 @@ export const manualMatch = defineCall({
   response: reconciliationMatchSchema,
 });
 
+/**
+ * §7 Accounting `DELETE suggested-context/{transaction}` (issue 29): dismisses the coding
+ * suggestion the transaction drawer shows (the first matching mapping rule's coding,
+ * schema/mapping-rules.ts `suggestCoding`, computed on the device from the mirrored rules). Unlike
+ * the calls above it is the transaction coder's action, not accounting management: whoever may
+ * code the transaction (schema/roles.ts, server `assertCanCode`) and sees it; another business's
+ * or an unseen transaction answers 404. Stored as `coding_suggestion_dismissed_at` on the
+ * transaction (mirrored), kept on a repeat; answers the transaction. Offline it is the outbox
+ * command `transaction.dismissSuggestion`.
+ */
+export const dismissSuggestedContext = defineCall({
+  id: 'accounting.suggestedContext.dismiss', method: 'DELETE', path: `${BASE}/suggested-context/:transaction_canonical_uuid`, auth: scopes,
+  params: z.object({ transaction_canonical_uuid: z.uuid() }),
+  response: transactionSchema,
+});
+
 export const ACCOUNTING_CALLS = [
   getAccountingCurrent, connectAccountingProvider, disconnectAccountingProvider, updateAccountingPreferences,
   createSyncCommit, listSyncCommits, getSyncCommit, downloadSyncFile, markNotSynced,
   listMappingRules, createMappingRule, replaceMappingRule, deleteMappingRule, applyMappingRules, manualMatch,
-  previewSyncCommit,
+  previewSyncCommit, dismissSuggestedContext,
 ] as const;

@@ -79,7 +79,11 @@ export const deleteEntity = defineCall({
 });
 
 const userParams = z.object({ user_uuid: z.uuid() });
-const adminUserSchema = userRowSchema.extend({ entity_id: z.uuid().nullable() });
+/**
+ * A user as admins see it: the mirrored row plus the entity and (issue 29) the permissions the
+ * person holds (AP_ACCESS, COPILOT, …), which the mirror does not carry.
+ */
+const adminUserSchema = userRowSchema.extend({ entity_id: z.uuid().nullable(), user_permissions: z.array(z.string()).default([]) });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 const inviteResponse = z.object({ user: adminUserSchema, invite: z.object({ expires_at: z.iso.datetime({ offset: true }) }) });
 
@@ -140,6 +144,16 @@ export const updateUser = defineCall({
   response: adminUserSchema,
 });
 
+/**
+ * §7 bill pay `DELETE ap-clerks/{user}` (issue 29): takes AP clerk access (the AP_ACCESS
+ * permission) away from a person. Admins only; a person of another business, deleted, or without
+ * the permission answers 404 (there is no AP clerk of that id). Answers the person as admins see them.
+ */
+export const removeApClerk = defineCall({
+  id: 'admin.apClerks.remove', method: 'DELETE', path: '/v1/auth/bill-pay/ap-clerks/:user_uuid', auth: fullScopes,
+  params: userParams, response: adminUserSchema,
+});
+
 const inviteToken = z.string().regex(/^[A-Za-z0-9_-]{20,100}$/, 'token must be a valid invite token');
 /** What the invite page shows before the person sets a password: `accepted` = used. */
 const inviteLookupSchema = z.object({
@@ -171,5 +185,5 @@ export const ADMIN_CALLS = [
   ...Object.values(locationCalls),
   listEntities, createEntity, updateEntity, deleteEntity,
   inviteUser, resendInvite, changeUserRole, suspendUser, unsuspendUser, deleteUser, acceptInvite,
-  getUser, updateUser, lookupInvite,
+  getUser, updateUser, lookupInvite, removeApClerk,
 ] as const;

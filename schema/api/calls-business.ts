@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from './define-call.ts';
+import { merchantCategorySchema } from '../entities/card.ts';
+import { MAX_BLOCKED_MERCHANT_CATEGORIES } from '../card-rules.ts';
 
 /**
  * Switching business (§3/§6/§7): a person with spend users in several businesses moves the
@@ -18,4 +20,27 @@ export const switchBusiness = defineCall({
 /** The businesses an identity belongs to, named for the switcher (GET /v1/auth/identity). */
 export const identityBusinessesSchema = z.array(z.object({ id: z.uuid(), name: z.string() }));
 
-export const BUSINESS_CALLS = [switchBusiness] as const;
+/**
+ * §7 Businesses `PUT merchant restrictions` (issue 29): the merchant categories every card of the
+ * business is refused at (schema/card-rules.ts `authorizeBusiness`; the decline names the
+ * business rule, BUSINESS_MERCHANT_CATEGORY_BLOCKED). Stored trimmed, without repeats (case-blind)
+ * and sorted; the whole list is replaced. Everyone in the business may read it (the card pages
+ * say why a purchase would be declined); only admins change it.
+ */
+export const merchantRestrictionsSchema = z.object({
+  blocked_merchant_categories: z.array(z.string()),
+  updated_at: z.iso.datetime({ offset: true }).nullable(),
+});
+export type MerchantRestrictions = z.infer<typeof merchantRestrictionsSchema>;
+const RESTRICTIONS_PATH = '/v1/auth/businesses/merchant-restrictions';
+export const getMerchantRestrictions = defineCall({
+  id: 'businesses.merchantRestrictions.get', method: 'GET', path: RESTRICTIONS_PATH, auth: { scopes: ['default'] },
+  response: merchantRestrictionsSchema,
+});
+export const putMerchantRestrictions = defineCall({
+  id: 'admin.merchantRestrictions.put', method: 'PUT', path: RESTRICTIONS_PATH, auth: { scopes: ['default'] },
+  body: z.object({ blocked_merchant_categories: z.array(merchantCategorySchema).max(MAX_BLOCKED_MERCHANT_CATEGORIES) }),
+  response: merchantRestrictionsSchema,
+});
+
+export const BUSINESS_CALLS = [switchBusiness, getMerchantRestrictions, putMerchantRestrictions] as const;

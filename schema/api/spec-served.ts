@@ -17,6 +17,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'GET templates': ['bills.templates.list'],
     'GET vendor search': ['vendors.list'],
     'GET payments': ['bills.payments.list'],
+    'DELETE ap-clerks/{user}': ['admin.apClerks.remove'],
   },
   'Vendors and vendor network': {
     'DELETE vendors: the vendor': ['vendors.delete'],
@@ -54,6 +55,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'GET lists': ['glAccounts.list', 'trackingCategories.list'],
     'GET provider accounts': ['glAccounts.list'],
     'GET sync commits': ['accounting.syncCommits.list', 'accounting.syncCommits.get', 'accounting.syncCommits.file'],
+    'DELETE suggested-context/{transaction}': ['accounting.suggestedContext.dismiss'],
   },
   'Users and authentication': {
     'POST /confirm_email': ['emailVerification.verify'],
@@ -76,6 +78,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE locations/{location}': ['admin.locations.delete'],
     'PUT department and location owners': ['admin.departments.owners', 'admin.locations.owners'],
     'PATCH admin transaction notify threshold': ['admin.notifyThreshold.patch', 'admin.notifyThreshold.get'],
+    'PUT merchant restrictions': ['admin.merchantRestrictions.put', 'businesses.merchantRestrictions.get'],
   },
   'Spend requests and purchase orders': {
     'POST and PATCH /purchase-order-spend-requests/...': ['purchaseOrders.close', 'purchaseOrders.settings.put'],

@@ -19,11 +19,13 @@ import { tripCreate, tripDelete, tripLinkSpend, tripUnlinkSpend, tripUpdate } fr
 import { spendRequestCancel, spendRequestCreate, spendRequestDelete, spendRequestUpdate } from './spend-request.ts';
 import { itemReceiptCreate } from './item-receipt.ts';
 import { notificationMarkRead } from './notification.ts';
+import { transactionDismissSuggestion } from './suggestion.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
   transactionCode,
   notificationMarkRead,
+  transactionDismissSuggestion,
   transactionBulkCode,
   reimbursementCreate,
   reimbursementCreateMileage,

@@ -60,6 +60,11 @@ export const transactionSchema = z.object({
   dispute_id: uuid.nullable().optional(),
   /** Issue 26: the people present (Ramp's and Expensify's attendees), set by the coding patch. Optional: older rows parse. */
   attendees: attendeesSchema.optional(),
+  /**
+   * Issue 29 (`DELETE suggested-context/{transaction}`): when the coding suggestion shown for this
+   * transaction was dismissed; the drawer then shows none. Optional: older rows parse.
+   */
+  coding_suggestion_dismissed_at: isoDateTime.nullable().optional(),
   ...mirroredFields,
 });
 export type Transaction = z.infer<typeof transactionSchema>;
@@ -190,5 +195,7 @@ export const transactionEntity = defineEntity({
     fraud_reasons: { missing: 'empty list' },
     dispute_id: { column: 'fraud_dispute_id', missing: 'null' },
     // Issue 26 (migration 037): `attendees` is optional in the schema, copied as is: a row without it reads as none.
+    // Issue 29 (migration 055): rows stored before dismissals were mirrored were never dismissed.
+    coding_suggestion_dismissed_at: { missing: 'null' },
   }),
 });

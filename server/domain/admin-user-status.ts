@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Role } from '../../schema/roles.ts';
+import { apClerkRemovalRefusal } from '../../schema/team-rules.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
@@ -88,6 +89,23 @@ export async function deleteUser(tx: Queryable, actor: ActingUser, userId: strin
   await tx.query('UPDATE user_invites SET revoked_at = now() WHERE user_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL', [userId]);
   await revokeSessions(tx, target.identity_id);
   await write(tx, actor.business_id, userId, 'deleted = true', [], seq);
+}
+
+/**
+ * Issue 29 (`admin.apClerks.remove`): drops AP_ACCESS from the person's permissions, keeping the
+ * others. The person's visibility epoch moves with it (visibility.ts: AP_ACCESS opens every
+ * bill), so their next pull resyncs without the bills they no longer manage.
+ */
+export async function removeApClerk(tx: Queryable, actor: ActingUser, userId: string): Promise<unknown> {
+  const seq = await seqFor(tx, actor.business_id);
+  await lockTarget(tx, actor.business_id, userId);
+  const [target] = await tx.query<{ role: string; user_permissions: string[] | null }>(
+    'SELECT role, user_permissions FROM spend_users WHERE business_id = $1 AND id = $2', [actor.business_id, userId],
+  );
+  const refusal = apClerkRemovalRefusal(actor, { role: target!.role, user_permissions: target!.user_permissions ?? [] });
+  if (refusal) throw new ApiError(refusal.code, refusal.message);
+  return write(tx, actor.business_id, userId,
+    `user_permissions = coalesce((SELECT jsonb_agg(p) FROM jsonb_array_elements(r.user_permissions) p WHERE p <> '"AP_ACCESS"'::jsonb), '[]'::jsonb)`, [], seq);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ export const SUSPENDED_MESSAGE = 'Your account is suspended. Contact your admini
 /** An identity created by an invite has no password until the invite is accepted; never matches. */
 export const NO_PASSWORD = '!invited';
 
-export const ADMIN_USER_DOC_SQL = `(${COLLECTIONS.users.docSql} || jsonb_build_object('entity_id', r.entity_id))`;
+export const ADMIN_USER_DOC_SQL = `(${COLLECTIONS.users.docSql} || jsonb_build_object('entity_id', r.entity_id, 'user_permissions', r.user_permissions))`;
 
 /**
  * Why a spend user may not sign in, or null. For the sign-in route (identity side): suspended →

@@ -19,6 +19,7 @@ import { allocationForSpend, utcDay } from './procurement/allocations.ts';
 import { coveringIntent, useIntent } from './procurement/intents.ts';
 import { runWorkflows } from './workflows/engine.ts';
 import { notifyLargeTransaction } from './notifications/producers.ts';
+import { businessDecline } from './merchant-restrictions.ts';
 
 /**
  * Simulated card-network authorizations (issue 10): the decision is schema/card-rules.ts
@@ -69,6 +70,9 @@ type Decision = { reason: DeclineReason; intent?: undefined } | { reason: null; 
  * racing authorizations on one budget or one intent are decided one after the other.
  */
 async function decide(db: Queryable, card: Card, purchase: Purchase, now: Date, lock: boolean): Promise<Decision> {
+  // Issue 29: the business's merchant restrictions come before any card rule; no intent lifts them.
+  const blocked = await businessDecline(db, card.business_id, purchase);
+  if (blocked !== null) return { reason: blocked };
   const intent = await coveringIntent(db, card, purchase, now, lock);
   const rule = intent ? authorizeWithIntent : authorize;
   // The spend sums only matter once everything else passed.

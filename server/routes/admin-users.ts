@@ -9,6 +9,7 @@ import {
   resendInvite as resendInviteCall,
   suspendUser as suspendUserCall,
   unsuspendUser as unsuspendUserCall,
+  removeApClerk as removeApClerkCall,
 } from '../../schema/api/calls-admin.ts';
 import { sendMail, type MailDeps } from '../auth/email-otp.ts';
 import { mailLinks } from '../http/mail-links.ts';
@@ -20,7 +21,7 @@ import { describeInvite, getAdminUser, updateUser } from '../domain/admin-user-u
 import { passwordSignIn } from '../auth/session.ts';
 import { ssoEnforcedRefusal } from '../auth/sso/enforcement.ts';
 import type { Queryable } from '../db/db.ts';
-import { changeRole, deleteUser, findInvite, inviteState, markAccepted, suspendUser, unsuspendUser } from '../domain/admin-user-status.ts';
+import { changeRole, deleteUser, findInvite, inviteState, markAccepted, removeApClerk, suspendUser, unsuspendUser } from '../domain/admin-user-status.ts';
 import { expireInvites, inviteUser, NO_PASSWORD, resendInvite, type IssuedInvite } from '../domain/admin-users.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
@@ -70,6 +71,10 @@ export const adminUserHandlers = {
   [unsuspendUserCall.id]: async (ctx) => {
     const { user } = adminOf(ctx);
     return ok(await inWriteTx(ctx, unsuspendUserCall, (tx) => unsuspendUser(tx, user, ctx.input.params.user_uuid)));
+  },
+  [removeApClerkCall.id]: async (ctx) => {
+    const { user } = adminOf(ctx);
+    return ok(await inWriteTx(ctx, removeApClerkCall, (tx) => removeApClerk(tx, user, ctx.input.params.user_uuid)));
   },
   [deleteUserCall.id]: async (ctx) => {
     const { user } = adminOf(ctx);

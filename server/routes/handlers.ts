@@ -1,5 +1,6 @@
 import type { HandlerMap } from '../http/handler.ts';
 import { accountingHandlers } from './accounting.ts';
+import { merchantRestrictionHandlers } from './merchant-restrictions.ts';
 import { adminUserHandlers } from './admin-users.ts';
 import { adminHandlers } from './admin.ts';
 import { orgHandlers } from './org.ts';
@@ -82,6 +83,7 @@ export const HANDLERS = {
   ...copilotHandlers,
   ...reportingHandlers,
   ...accountingHandlers,
+  ...merchantRestrictionHandlers,
   ...ssoHandlers,
   ...ssoSamlHandlers,
   ...supportAccessHandlers,

@@ -5,6 +5,9 @@ import {
   patchTransaction,
   searchTransactions,
 } from '../../schema/api/calls.ts';
+import { dismissSuggestedContext } from '../../schema/api/calls-accounting.ts';
+import { dismissSuggestion } from '../domain/suggestion-dismissal.ts';
+import { inWriteTx } from './admin.ts';
 import { canCodeTransactions } from '../../schema/roles.ts';
 import type { TransactionFilter } from '../../schema/transaction-query.ts';
 import { bulkCode, codeTransaction } from '../domain/coding.ts';
@@ -61,6 +64,15 @@ export const transactionHandlers = {
     const id = ctx.input.params.transaction_canonical_uuid;
     return ok(await codeTransaction(ctx.db, actor.businessId, vis, id, ctx.input.body));
   }),
+
+  // Issue 29: the coder dismisses the drawer's coding suggestion (a DELETE: its own transaction).
+  [dismissSuggestedContext.id]: async (ctx) => {
+    const actor = actorOf(ctx);
+    assertCanCode(actor);
+    const id = ctx.input.params.transaction_canonical_uuid;
+    return ok(await inWriteTx(ctx, dismissSuggestedContext, async (tx) =>
+      dismissSuggestion(tx, actor.businessId, await visibilityOf(tx, actor.user), id, new Date(ctx.deps.now()))));
+  },
 
   [bulkCodeTransactions.id]: async (ctx) => {
     const actor = actorOf(ctx);

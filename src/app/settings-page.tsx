@@ -19,6 +19,7 @@ import { TravelSettingsSections } from '../features/travel/travel-settings.tsx';
 import { DelegationSection } from '../features/approvals/delegation-settings.tsx';
 import { PolicySettingsSection } from '../features/policies/policy-settings.tsx';
 import { NotificationSettingsSection } from '../features/notifications/notification-settings.tsx';
+import { MerchantRestrictionsSection } from '../features/cards/merchant-restrictions-settings.tsx';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
@@ -48,6 +49,7 @@ export function SettingsPage() {
         <TravelSettingsSections />
         <PolicySettingsSection />
         <NotificationSettingsSection />
+        <MerchantRestrictionsSection />
         <Section title="Appearance">
           <SettingRow title="Theme" description="System follows your device's light or dark setting.">
             <ThemeToggle />

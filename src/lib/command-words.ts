@@ -53,6 +53,7 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'dashboard.save': 'Saving of',
   'dashboard.delete': 'Deletion of',
   'transaction.fraudResponse': 'Your answer about',
+  'transaction.dismissSuggestion': 'Dismissing the coding suggestion for',
   'trip.create': 'New trip',
   'trip.update': 'Edit of',
   'trip.delete': 'Deletion of',

@@ -3,6 +3,7 @@ import {
   createEntity, deleteEntity, departmentCalls, locationCalls, updateEntity, type adminDepartmentSchema, type BusinessEntity,
 } from '../../schema/api/calls-admin.ts';
 import { setEntityOwners } from '../../schema/api/calls-org.ts';
+import { getMerchantRestrictions, putMerchantRestrictions, type MerchantRestrictions } from '../../schema/api/calls-business.ts';
 import type { OnlineFailure } from '../contracts/views.ts';
 import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort, type Sent } from '../online.ts';
 
@@ -31,6 +32,7 @@ const unitParams = (kind: OrgUnitKind, id: string) => ({ [kind === 'departments'
 const unit = (r: Sent<OrgUnit>): OrgUnitResult => (r.ok ? { ok: true, unit: r.data } : r);
 const entity = (e: BusinessEntity) => ({ entity: e });
 const entityId = (id: string) => ({ entity_uuid: id });
+const restrictions = (r: MerchantRestrictions) => ({ restrictions: r });
 
 /**
  * Issue 14's team administration: departments, locations and business entities, admins only,
@@ -52,6 +54,9 @@ export const ORG_CALLS = onlineDomain(ORG_OFFLINE, {
   /** Refused (REQUEST_7001, the server's words) while live users belong to it. */
   deleteEntity: via(deleteEntity, (id: string) => ({ params: entityId(id) })),
   setEntityOwners: via(setEntityOwners, (id: string, userIds: string[]) => ({ params: entityId(id), body: { user_ids: userIds } }), entity),
+  /** Issue 29: the categories every card of the business is refused at (read by anyone; admins replace them). */
+  merchantRestrictions: via(getMerchantRestrictions, () => ({}), restrictions),
+  setMerchantRestrictions: via(putMerchantRestrictions, (categories: string[]) => ({ body: { blocked_merchant_categories: categories } }), restrictions),
 });
 
 export type OrgApi = OnlineApi<typeof ORG_CALLS>;

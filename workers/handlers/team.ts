@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import {
-  changeUserRole, deleteUser, getUser, inviteUser, listEntities, lookupInvite, resendInvite, suspendUser, unsuspendUser, updateUser,
+  changeUserRole, deleteUser, getUser, inviteUser, listEntities, lookupInvite, removeApClerk, resendInvite, suspendUser, unsuspendUser, updateUser,
   type AdminUser,
 } from '../../schema/api/calls-admin.ts';
 import { passwordlessSend } from '../../schema/api/calls-identity.ts';
@@ -49,6 +49,8 @@ export const TEAM_CALLS = onlineDomain(TEAM_OFFLINE, {
   suspendUser: via(suspendUser, (id: string) => ({ params: user(id), body: {} }), asUser),
   unsuspendUser: via(unsuspendUser, (id: string) => ({ params: user(id) }), asUser),
   deleteUser: via(deleteUser, (id: string) => ({ params: user(id) })),
+  /** Issue 29: takes AP clerk access (AP_ACCESS) away; the answer's `user_permissions` is what remains. */
+  removeApClerk: via(removeApClerk, (id: string) => ({ params: user(id) }), asUser),
   businessEntities: via(listEntities, () => ({}), (d) => ({ entities: d.data })),
   inviteDetails: via(lookupInvite, (token: string) => ({ params: { token } }), (invite) => ({ invite })),
   /** Always ok when the server answered (204, no body): it never says whether the email has an account. */

@@ -28,7 +28,7 @@ export interface PersonDrawerProps {
 }
 
 export type PersonForm = { role: Role; is_manager: boolean; manager_id: string; department_id: string; location_id: string; entity_id: string };
-export type PersonBusy = 'save' | 'resend' | 'suspend';
+export type PersonBusy = 'save' | 'resend' | 'suspend' | 'access';
 export const NONE = '';
 const formOf = (p: Person, entityId: string | null): PersonForm => ({
   role: p.role, is_manager: p.is_manager, manager_id: p.manager_id ?? NONE, department_id: p.department_id ?? NONE,
@@ -43,6 +43,9 @@ export function usePersonDrawerState(props: PersonDrawerProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const id = person?.id;
   const [entityId, setEntityId] = useState<{ id: string; entity: string | null } | null>(null);
+  // Issue 29: the permissions the person holds (not mirrored), read with the entity.
+  const [access, setAccess] = useState<{ id: string; permissions: readonly string[] } | null>(null);
+  const permissions = access && access.id === id ? access.permissions : null;
   const [form, setForm] = useState<{ id: string; form: PersonForm } | null>(null);
   // Keyed by person: opening another drops the last one's refusal.
   const [error_, setErrorFor] = useState<{ id: string; message: string } | null>(null);
@@ -51,7 +54,7 @@ export function usePersonDrawerState(props: PersonDrawerProps) {
   const [busy, setBusy] = useState<PersonBusy | null>(null);
   // Issue 24: after a 409 CONFLICT on this person, saving again keeps mine on the version it named.
   const [conflictAt, setConflictAt] = useState<{ id: string; version: number } | null>(null);
-  const [confirm, setConfirm] = useState<'delete' | 'suspend' | null>(null);
+  const [confirm, setConfirm] = useState<'delete' | 'suspend' | 'ap-clerk' | null>(null);
   const admin = manageRefusal(actor) === null;
 
   useEffect(() => {
@@ -61,14 +64,18 @@ export function usePersonDrawerState(props: PersonDrawerProps) {
   useEffect(() => {
     if (!id || !admin || !online) return;
     let live = true;
-    void client.teamUser(id).then((r) => live && r.ok && setEntityId({ id, entity: r.user.entity_id }));
+    void client.teamUser(id).then((r) => {
+      if (!live || !r.ok) return;
+      setEntityId({ id, entity: r.user.entity_id });
+      setAccess({ id, permissions: r.user.user_permissions });
+    });
     return () => {
       live = false;
     };
   }, [client, id, admin, online]);
 
   return {
-    heading, id, entityId, setEntityId, form, setForm, error, setError, busy, setBusy, conflictAt, setConflictAt, confirm, setConfirm, admin,
+    heading, id, entityId, setEntityId, permissions, setAccess, form, setForm, error, setError, busy, setBusy, conflictAt, setConflictAt, confirm, setConfirm, admin,
   };
 }
 

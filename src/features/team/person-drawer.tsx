@@ -1,6 +1,6 @@
 import { ERROR_CATALOGUE } from '../../../schema/errors.ts';
 import { roleDisplayName, type Role } from '../../../schema/roles.ts';
-import { ownerRefusal, resendRefusal, USER_STATUS_LABELS } from '../../../schema/team-rules.ts';
+import { apClerkRemovalRefusal, ownerRefusal, resendRefusal, USER_STATUS_LABELS } from '../../../schema/team-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Drawer } from '../../components/drawer.tsx';
@@ -72,6 +72,7 @@ export function PersonDrawer(props: PersonDrawerProps) {
             {(suspendBlock ?? deleteBlock) && person.id !== actor.id && <p className="muted">{suspendBlock ?? deleteBlock}</p>}
           </section>
         )}
+        {admin && <ApClerkAccess {...view} />}
       </div>
       <PersonConfirm {...view} invited={invited} />
     </Drawer>
@@ -139,6 +140,26 @@ function PersonFormSection({ props, person, s, ed }: PersonView) {
   );
 }
 
+/**
+ * Issue 29: a person holding AP clerk access (AP_ACCESS: manages and pays bills) and the way to
+ * take it away, which asks first. Shown once the server's read of the person says they hold it.
+ */
+function ApClerkAccess({ props, person, s }: PersonView) {
+  if (!s.permissions?.includes('AP_ACCESS')) return null;
+  const block = apClerkRemovalRefusal(props.actor, { role: person.role, user_permissions: s.permissions });
+  return (
+    <section className="person-danger" aria-labelledby={`${person.id}-ap`} data-testid="ap-clerk-access">
+      <h3 id={`${person.id}-ap`} className="claim-section-title">Bill pay</h3>
+      <p>AP clerk: manages and pays the business’s bills.</p>
+      {block === null ? (
+        <div className="person-form-actions">
+          <Button loading={s.busy === 'access'} disabled={!props.online} onClick={() => s.setConfirm('ap-clerk')}>Remove AP clerk access</Button>
+        </div>
+      ) : <p className="muted">{block.message}</p>}
+    </section>
+  );
+}
+
 /** Suspend and delete ask first; a deleted person closes the drawer. */
 function PersonConfirm({ props, person, s, ed, invited }: PersonView & { invited: boolean }) {
   const { client } = props;
@@ -150,6 +171,15 @@ function PersonConfirm({ props, person, s, ed, invited }: PersonView & { invited
         <ConfirmDialog title={`Suspend ${name}?`} confirmLabel="Suspend" tone="danger" onClose={() => setConfirm(null)}
           description={`${name} is signed out everywhere and can’t sign in until unsuspended. Their cards and history stay.`}
           onConfirm={async () => (await ed.act('suspend', () => client.suspendUser(person.id), `${name} is suspended.`), true)} />
+      )}
+      {s.confirm === 'ap-clerk' && (
+        <ConfirmDialog title={`Remove ${name}’s AP clerk access?`} confirmLabel="Remove access" tone="danger" onClose={() => setConfirm(null)}
+          description={`${name} can no longer see, manage or pay the business’s bills, except the ones they created or are asked to approve. Their other access stays.`}
+          onConfirm={async () => (await ed.act('access', async () => {
+            const r = await client.removeApClerk(person.id);
+            if (r.ok) s.setAccess({ id: person.id, permissions: r.user.user_permissions });
+            return r;
+          }, `${name} is no longer an AP clerk.`), true)} />
       )}
       {s.confirm === 'delete' && (
         <ConfirmDialog title={`Delete ${name}?`} confirmLabel="Delete" tone="danger" onClose={() => setConfirm(null)}

@@ -50,7 +50,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
             <RefusedChange row={txn} client={client} />
             <PolicySection client={client} objectType="transaction" id={txn.id} version={dataVersion} />
             <MemoFields form={form} edit={edit} viewOnly={!canCode && !locked} />
-            {d.suggestion && <SuggestionNote suggestion={d.suggestion} form={form} edit={edit} names={reference.names} />}
+            {d.suggestion && <SuggestionNote suggestion={d.suggestion} form={form} edit={edit} names={reference.names} onDismiss={() => void d.dismissSuggestion()} />}
             <CodingFields txn={txn} form={form} edit={edit} reference={reference} />
           </fieldset>
           <ReceiptsSection receipts={d.receipts} canCode={canCode} />

@@ -71,7 +71,9 @@ export function MemoFields({ form, edit, viewOnly }: { form: DrawerValues; edit:
 type Suggestion = NonNullable<ReturnType<typeof useDetailDrawer>['suggestion']>;
 
 /** A mapping rule's coding for an uncoded row, applied to the form on request (issue 12). */
-export function SuggestionNote({ suggestion, form, edit, names }: { suggestion: Suggestion; form: DrawerValues; edit: Edit; names: ReferenceView['names'] }) {
+export function SuggestionNote({ suggestion, form, edit, names, onDismiss }: {
+  suggestion: Suggestion; form: DrawerValues; edit: Edit; names: ReferenceView['names']; onDismiss: () => void;
+}) {
   const { rule, coding } = suggestion;
   return (
     <div className="coding-suggestion" role="note">
@@ -88,6 +90,10 @@ export function SuggestionNote({ suggestion, form, edit, names }: { suggestion: 
         })}
       >
         Apply suggestion
+      </Button>
+      {/* Issue 29: stored (and synced) so this transaction is not suggested this coding again. */}
+      <Button size="sm" variant="ghost" onClick={onDismiss}>
+        Dismiss suggestion
       </Button>
     </div>
   );

@@ -69,8 +69,16 @@ export function useDetailDrawer(client: DataClient, id: string, reference: Refer
   const locked = !!txn?.accounting_synced_at;
   // Issue 12: an uncoded transaction gets the first matching mapping rule's coding as a suggestion
   // (the rules are mirrored: offline too); nothing changes until the person applies and saves it.
-  const suggestion = txn && form && canCode && !locked && txn.gl_account_id === null && form.gl_account_id === null
+  // Issue 29: a dismissed suggestion (`coding_suggestion_dismissed_at`, mirrored) is not shown again.
+  const suggestion = txn && form && canCode && !locked && txn.gl_account_id === null && form.gl_account_id === null && !txn.coding_suggestion_dismissed_at
     ? suggestCoding(reference.data.mapping_rules, { merchant_name: txn.merchant_name, merchant_category: txn.merchant_category })
     : null;
-  return { txn, form, saving, heading, edit, reset, save, receipts, card, changed, locked, suggestion };
+  /** Issue 29: "Dismiss suggestion", offline too (the outbox sends it); the note goes at once. */
+  async function dismissSuggestion() {
+    if (!txn) return;
+    const result = await client.run('transaction.dismissSuggestion', { transaction_id: txn.id });
+    if (!result.ok) return toastError(result.error.message);
+    toastInfo('Suggestion dismissed. It won’t be suggested for this transaction again.');
+  }
+  return { txn, form, saving, heading, edit, reset, save, receipts, card, changed, locked, suggestion, dismissSuggestion };
 }
