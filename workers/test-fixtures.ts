@@ -66,6 +66,8 @@ export function makeTransaction(overrides: Partial<Transaction> = {}): Transacti
     fraud_status: null,
     fraud_reasons: [],
     dispute_id: null,
+    // As the server sends every row (issue 29): its coding suggestion never dismissed.
+    coding_suggestion_dismissed_at: null,
     ...mirrored(),
     ...overrides,
   });
@@ -212,6 +214,8 @@ export function sampleRows<C extends MirroredCollection>(collection: C, n: numbe
 const LEAF_CANDIDATES = (i: number): unknown[] => [
   testUuid(9, i + 1), new Date(Date.UTC(2025, 0, 1 + (i % 300))).toISOString(), '2025-01-01', `sample${i}@demo.test`,
   'USD', `Sample ${i}`, 'x', '4242', i + 1, 0, 1, true, false,
+  // An in-app path (a notification's `path` starts with '/').
+  `/sample/${i}`,
 ];
 
 function sample(schema: z.ZodType, i: number): unknown {

@@ -227,8 +227,12 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
     // Then the demo's expense policy (issue 29, seed/expense-policies.ts).
     const policies = await count(t.db, 'SELECT count(*) AS n FROM expense_policies WHERE business_id = $1', [seeded.businessId]);
     expect(policies).toBe(1);
+    // Then the demo's notifications (issue 29, seed/notifications.ts), one seq each, last of all.
+    const notifications = await count(t.db, 'SELECT count(*) AS n FROM notifications WHERE business_id = $1', [seeded.businessId]);
+    expect(notifications).toBeGreaterThan(0);
     expect(Number(employee?.lo)).toBe(
-      seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting - 2 - procurement - policies,
+      seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting - 2 - procurement - policies
+        - notifications,
     );
   });
 
