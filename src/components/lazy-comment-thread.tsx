@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import type { CommentSubjectType } from '../../workers/api.ts';
 import { COMMENTS_OFFLINE } from '../lib/comment-offline.ts';
 import { Skeleton } from './skeleton.tsx';
@@ -8,34 +8,40 @@ export interface LazyCommentThreadProps {
   subjectId: string;
 }
 
-/** The thread's chunk; a failed fetch answers the offline note, and the next item opened tries again. */
-const load = (): Promise<{ default: ComponentType<LazyCommentThreadProps> }> =>
-  import('./comment-thread.tsx').then(
-    (m) => ({ default: m.CommentThread }),
-    () => {
-      Thread = lazy(load);
-      return { default: Unavailable };
-    },
-  );
-let Thread = lazy(load);
+type Thread = ComponentType<LazyCommentThreadProps>;
+
+/** The loaded thread, shared by every drawer once one fetched it. */
+let loaded: Thread | null = null;
 
 /**
  * Issue 29: an item's comment thread in its own chunk, fetched when an item is first opened, so
  * the first load (the transactions page is a landing page; main_js guard in
  * tests/e2e/lazy-pages.test.ts) does not carry it. Until it comes, the section's heading and a
- * skeleton; if it cannot be fetched (offline before the service worker cached it), the thread's
- * offline words.
+ * skeleton; if it cannot be fetched (offline before the service worker cached it: the chunk or its
+ * CSS), the thread's offline words, and the next item opened tries again. Loaded by hand, not with
+ * React.lazy: a failed chunk (Vite's "Unable to preload CSS") must never reach the route's error
+ * boundary, which took the whole transactions page down offline.
  */
 export function LazyCommentThread(props: LazyCommentThreadProps) {
-  return (
-    <Suspense fallback={<Placeholder busy />}>
-      <Thread {...props} />
-    </Suspense>
-  );
-}
-
-function Unavailable() {
-  return <Placeholder busy={false} />;
+  const [thread, setThread] = useState<Thread | 'failed' | null>(loaded);
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    import('./comment-thread.tsx').then(
+      (m) => {
+        loaded = m.CommentThread;
+        if (live) setThread(() => m.CommentThread);
+      },
+      () => live && setThread('failed'),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  if (thread === null) return <Placeholder busy />;
+  if (thread === 'failed') return <Placeholder busy={false} />;
+  const Loaded = thread;
+  return <Loaded {...props} />;
 }
 
 function Placeholder({ busy }: { busy: boolean }) {

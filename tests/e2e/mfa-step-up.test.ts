@@ -179,11 +179,15 @@ describe('MFA sign-in and step-up, end to end', () => {
     await waitForTotal(page, 200);
     await waitForSyncStatus(page, 'All changes synced');
 
+    await rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.merchant).click();
+    const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
+    // The drawer reads its comment thread online when it opens (issue 29): let that read finish
+    // first, so the write below is what meets the ended session.
+    await drawer.getByText('No comments yet.', { exact: false }).waitFor({ state: 'visible', timeout: 30_000 });
+
     // Every session of every identity ends (as sign-out-all-sessions from another device would).
     await server.db.query('UPDATE sessions SET revoked_at = now() WHERE revoked_at IS NULL');
 
-    await rowAt(page, 0).getByRole('gridcell').nth(COLUMNS.merchant).click();
-    const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
     await drawer.getByLabel('Memo').fill(memo);
     await drawer.getByRole('button', { name: 'Save' }).click();
 

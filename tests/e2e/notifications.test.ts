@@ -120,7 +120,7 @@ describe('notifications centre, end to end', () => {
     await page.getByText('You’re all caught up.').waitFor({ state: 'visible' });
     expect(await axeFindings(page)).toEqual([]);
 
-    // Settings → Notifications: "Email me about" a kind, saved on the server as switched.
+    // Settings → Notifications: "Send me mail about" a kind, saved on the server as switched.
     await page.goto('/settings');
     const section = page.getByRole('region', { name: 'Notifications' });
     const comments = section.getByRole('switch', { name: 'Comments' });

@@ -99,7 +99,7 @@ describe('passkeys, end to end', () => {
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
 
-    await page.getByLabel('Email').fill(USER, { timeout: 30_000 });
+    await page.getByRole('textbox', { name: 'Email' }).fill(USER, { timeout: 30_000 });
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const usePasskey = page.getByRole('button', { name: 'Use a passkey' });
@@ -133,7 +133,7 @@ describe('passkeys, end to end', () => {
     // No factor left: the next sign-in is not asked for one.
     await page.getByRole('button', { name: /^Account: / }).click();
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
-    await page.getByLabel('Email').fill(USER, { timeout: 30_000 });
+    await page.getByRole('textbox', { name: 'Email' }).fill(USER, { timeout: 30_000 });
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await mainNav(page).waitFor({ state: 'visible', timeout: 30_000 });
@@ -145,7 +145,7 @@ describe('passkeys, end to end', () => {
     await server.db.query('UPDATE businesses SET mfa_required = true WHERE id = $1', [server.businessId]);
     await page.getByRole('button', { name: /^Account: / }).click();
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
-    await page.getByLabel('Email').fill(USER, { timeout: 30_000 });
+    await page.getByRole('textbox', { name: 'Email' }).fill(USER, { timeout: 30_000 });
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 

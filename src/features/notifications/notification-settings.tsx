@@ -73,7 +73,7 @@ function EmailPreferences() {
 
   if (!saved) {
     return (
-      <SettingRow title="Email me about" description={online ? (error ?? 'Loading…') : 'You’re offline. Email settings are kept on the server: connect to see or change them.'}>
+      <SettingRow title="Send me mail about" description={online ? (error ?? 'Loading…') : 'You’re offline. Email settings are kept on the server: connect to see or change them.'}>
         {null}
       </SettingRow>
     );
@@ -86,7 +86,7 @@ function EmailPreferences() {
   };
   return (
     <SettingRow
-      title="Email me about"
+      title="Send me mail about"
       description={!online && waiting > 0 ? 'You’re offline: your changes are kept here and saved when you reconnect.' : !online ? 'You’re offline: changes are saved when you reconnect.' : 'Saved as you switch.'}
     >
       <ul className="ntf-prefs">
