@@ -23,7 +23,8 @@ let loaded: Thread | null = null;
  * boundary, which took the whole transactions page down offline.
  */
 export function LazyCommentThread(props: LazyCommentThreadProps) {
-  const [thread, setThread] = useState<Thread | 'failed' | null>(loaded);
+  // An initialiser, not the value: useState would call a component passed as the value as one.
+  const [thread, setThread] = useState<Thread | 'failed' | null>(() => loaded);
   useEffect(() => {
     if (loaded) return;
     let live = true;
