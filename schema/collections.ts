@@ -24,6 +24,8 @@ import { purchaseOrderEntity } from './entities/purchase-order.ts';
 import { spendAllocationEntity } from './entities/spend-allocation.ts';
 import { expensePolicyEntity } from './entities/expense-policy.ts';
 import { notificationEntity } from './entities/notification.ts';
+import { walletAccountEntity } from './entities/wallet-account.ts';
+import { walletTransferEntity } from './entities/wallet-transfer.ts';
 
 /**
  * The mirrored collections, listed once. Everything that differs per collection is in its
@@ -57,6 +59,8 @@ const DEFINITIONS = [
   spendAllocationEntity,
   expensePolicyEntity,
   notificationEntity,
+  walletAccountEntity,
+  walletTransferEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

@@ -153,6 +153,29 @@ export const ERROR_CATALOGUE = {
   COMMENT_7003: { status: 409, message: 'This comment id is already used for another comment.' },
   // Issue 29, the notifications centre (NOTIFY_7001–7019).
   NOTIFY_7001: { status: 403, message: 'Only an admin can change the transaction notify threshold.' },
+  // Issue 30, treasury: wallet accounts, transfers and automation policies (TREASURY_7001–7029).
+  TREASURY_7001: { status: 403, message: 'Only an admin can see and move the business\'s money.' },
+  TREASURY_7002: { status: 422, message: 'This account is kept in another currency. Send the amount in the account\'s currency.' },
+  TREASURY_7003: { status: 422, message: 'A transfer needs two different accounts.' },
+  TREASURY_7004: { status: 422, message: 'There is not enough money in this account for that.' },
+  TREASURY_7005: { status: 409, message: 'This transfer has already settled, failed or been canceled: it can no longer be canceled.' },
+  TREASURY_7006: { status: 409, message: 'The fee or settlement date changed since you previewed this transfer. Check the new figures and confirm again.' },
+  TREASURY_7007: { status: 422, message: 'This bank account is not verified yet: verify it before moving money to or from it.' },
+  TREASURY_7008: { status: 409, message: 'There are no failed runs left to acknowledge.' },
+  TREASURY_7009: { status: 422, message: 'This automation policy does not fit its accounts. Fix the fields named below.' },
+  TREASURY_7010: { status: 409, message: 'This wallet account still holds money or has transfers on their way. Move the money out first.' },
+  // Issue 30, banking links (BANKING_7001–7019).
+  BANKING_7001: { status: 422, message: 'That routing number is not valid. Check the nine digits printed on a check or in the bank\'s app.' },
+  BANKING_7002: { status: 422, message: 'Those amounts do not match the two small deposits we sent. Check the bank statement and try again.' },
+  BANKING_7003: { status: 409, message: 'This bank account cannot be verified now: it is already verified, or too many wrong attempts locked it.' },
+  BANKING_7004: { status: 409, message: 'This bank account has transfers on their way or is used by an automation policy. Finish or change those first.' },
+  BANKING_7005: { status: 422, message: 'This statement could not be read. Upload a PDF or an image of the bank statement.' },
+  // Issue 30, flex (float) financing of bills (FLEX_7001–7019).
+  FLEX_7001: { status: 403, message: 'Only an admin, or an AP clerk when the business allows it, can pay bills with flex.' },
+  FLEX_7002: { status: 422, message: 'This bill cannot be paid with flex: it must be approved, unpaid and within the flex line\'s limit.' },
+  FLEX_7003: { status: 409, message: 'This flex offer has expired or was already used. Ask for a new offer.' },
+  FLEX_7004: { status: 409, message: 'This installment is already paid: there is nothing to retry.' },
+  FLEX_7005: { status: 422, message: 'This business has not set up flex yet. An admin can set it up in Treasury.' },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },

@@ -104,8 +104,9 @@ const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * 12: approvals carry `on_behalf_of` (issue 29: a decision made through a delegation).
  * 13: the `notifications` collection (issue 29, RxDB slot 12): the notifications centre.
  * 14: transactions carry `coding_suggestion_dismissed_at` (issue 29: a dismissed coding suggestion).
+ * 15: reference collections `wallet_accounts` and `wallet_transfers` (issue 30, in `refs`: no new slot).
  */
-export const MIRROR_SCHEMA_VERSION = 14;
+export const MIRROR_SCHEMA_VERSION = 15;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

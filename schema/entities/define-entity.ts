@@ -29,7 +29,7 @@ import { columnsOf, type ColumnExceptions, type ColumnMap } from './columns.ts';
  *   (`requested_by`) and every approver named on a step of one of its approvals (the inbox's own
  *   test), so a step approver of any role mirrors the request they decide, and keeps it after.
  */
-export const VISIBILITY_RULES = ['business', 'owner', 'approver', 'bill_pay', 'self', 'allocation', 'spend_request'] as const;
+export const VISIBILITY_RULES = ['business', 'owner', 'approver', 'bill_pay', 'self', 'allocation', 'spend_request', 'treasury'] as const;
 export type VisibilityRule = (typeof VISIBILITY_RULES)[number];
 
 /**

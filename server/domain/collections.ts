@@ -63,6 +63,9 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility' | 
   notifications: { table: 'notifications', sortKey: 'll_iso(r.created_at)' },
   // Issue 29: expense policies (domain/expense-policies/), oldest first: the evaluator's order.
   expense_policies: { table: 'expense_policies', sortKey: 'll_iso(r.created_at)' },
+  // Issue 30: the wallet's accounts (ledger_accounts of the wallet kinds; server/ledger/) and its transfers (domain/treasury/).
+  wallet_accounts: { table: 'ledger_accounts', sortKey: `r.kind || ' ' || lower(r.name)` },
+  wallet_transfers: { table: 'wallet_transfers', sortKey: 'll_iso(r.created_at)' },
 };
 
 function docSqlFor(c: MirroredCollection): string {

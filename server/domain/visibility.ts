@@ -77,6 +77,8 @@ export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
   bill_pay: { needsTeam: false, where: (viewer, alias, params) => billPayClause(viewer.user, alias, params) },
   self: { needsTeam: false, where: (viewer, alias, params) => ` AND ${alias}.owner_id = $${params.push(viewer.user.id)}::uuid` },
   allocation: { needsTeam: false, where: (viewer, alias, params) => allocationClause(viewer.user, alias, params) },
+  // Issue 30: the wallet (accounts, transfers) is the admins' alone (§6 treasury).
+  treasury: { needsTeam: false, where: (viewer) => (isAdmin(viewer.user) ? '' : ' AND false') },
   spend_request: {
     needsTeam: true,
     where: (viewer, alias, params) => {

@@ -1,4 +1,6 @@
 import { businessEntityRowSchema } from '../../schema/entities/business-entity.ts';
+import { walletAccountSchema } from '../../schema/entities/wallet-account.ts';
+import { walletTransferSchema } from '../../schema/entities/wallet-transfer.ts';
 import type { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -56,6 +58,8 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   spend_allocations: spendAllocationSchema.strict(),
   expense_policies: expensePolicySchema.strict(),
   notifications: notificationSchema.strict(),
+  wallet_accounts: walletAccountSchema.strict(),
+  wallet_transfers: walletTransferSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

@@ -54,6 +54,8 @@ export interface ReferenceData {
   spend_allocations: RowOf<'spend_allocations'>[];
   /** Issue 29: the business's expense policies (the missing-items wizard evaluates them offline). */
   expense_policies: RowOf<'expense_policies'>[];
+  wallet_accounts: RowOf<'wallet_accounts'>[];
+  wallet_transfers: RowOf<'wallet_transfers'>[];
 }
 
 /**
