@@ -260,3 +260,14 @@ CREATE TABLE wallet_transfers (
 );
 CREATE INDEX wallet_transfers_feed ON wallet_transfers (business_id, change_seq);
 CREATE INDEX wallet_transfers_due ON wallet_transfers (expected_settlement_date) WHERE status = 'PENDING';
+
+-- Wallet settings per business (calls-treasury.ts walletSettingsSchema); no row = the defaults.
+-- The fee schedule is the server's (schema/treasury-rules.ts quoteTransfer reads it).
+CREATE TABLE wallet_settings (
+  business_id               uuid PRIMARY KEY REFERENCES businesses (id),
+  yield_rate_bps            integer NOT NULL DEFAULT 0 CHECK (yield_rate_bps BETWEEN 0 AND 2000),
+  external_transfer_fee     bigint NOT NULL DEFAULT 0 CHECK (external_transfer_fee BETWEEN 0 AND 100000),
+  external_settlement_days  integer NOT NULL DEFAULT 1 CHECK (external_settlement_days BETWEEN 0 AND 5),
+  updated_by                uuid REFERENCES spend_users (id),
+  updated_at                timestamptz NOT NULL DEFAULT now()
+);
