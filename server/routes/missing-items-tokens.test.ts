@@ -131,6 +131,10 @@ describe.each(await testDatabases())('missing-items tokens (§6) on %s', (kind) 
     expect(memo.body.error_v2.message).toMatch(/Sign in to add memos and coding/);
     const receipts = await request(t.app, 'PATCH', `/v1/auth/reimbursements/${claim.teammate}`, { token, body: { receipt_ids: [receiptId] } });
     expect(receipts.status, receipts.text).toBe(200);
+    // The link adds receipts; it never removes one the claim holds.
+    const removing = await request(t.app, 'PATCH', `/v1/auth/reimbursements/${claim.teammate}`, { token, body: { receipt_ids: [] } });
+    expect(refusal(removing)).toEqual([403, 'AUTH_7016']);
+    expect(removing.body.error_v2.message).toMatch(/only add receipts/);
     expect(refusal(await request(t.app, 'POST', `/v1/auth/transactions/${tx.employee}/receipts`, { token, body: { receipt_id: receiptId } }))).toEqual([404, 'REQUEST_7004']);
   });
 

@@ -76,6 +76,24 @@ export async function assertWizardTokenMayCall(db: Queryable, call: CallDef, act
     );
     if (rows.length === 0) throw new ApiError('REQUEST_7004');
   }
+  if (kind === 'missing-items-restricted' && call.id === 'reimbursements.patch') await assertOnlyAddsReceipts(db, actor, input);
+}
+
+/**
+ * The reminder link adds receipts; it never takes one away. A claim's `receipt_ids` is replaced
+ * whole by a PATCH, so a list missing a receipt the claim holds now would remove it: refused.
+ */
+async function assertOnlyAddsReceipts(db: Queryable, actor: Actor, input: Input): Promise<void> {
+  const next = (input.body as { receipt_ids?: unknown } | undefined)?.receipt_ids;
+  if (!Array.isArray(next)) return;
+  const rows = await db.query<{ receipt_ids: string[] }>(
+    'SELECT receipt_ids FROM reimbursements WHERE business_id = $1 AND id = $2 AND user_id = $3',
+    [actor.businessId, ownClaim.id(input), actor.user.id],
+  );
+  const kept = new Set(next as string[]);
+  if ((rows[0]?.receipt_ids ?? []).some((r) => !kept.has(r))) {
+    throw new ApiError('AUTH_7016', 'This link can only add receipts, not remove them. Sign in to change a claim\'s receipts.');
+  }
 }
 
 /** POST …/missing-items/token: like the low-risk token (routes/low-risk-token.ts), on the caller's session. */

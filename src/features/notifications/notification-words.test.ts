@@ -80,6 +80,10 @@ describe('safePath', () => {
     ['//evil.example/x', '/notifications'],
     ['/\\evil.example', '/notifications'],
     ['https://evil.example', '/notifications'],
+    ['/\t/evil.example/x', '/notifications'],
+    ['/\n/evil.example', '/notifications'],
+    ['javascript:alert(1)', '/notifications'],
+    ['/bills?open=2#x', '/bills?open=2#x'],
   ])('%s → %s', (path, to) => {
     expect(safePath(path)).toBe(to);
   });

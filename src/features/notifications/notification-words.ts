@@ -92,10 +92,21 @@ export function chunkIds(ids: readonly string[], size: number): string[][] {
   return chunks;
 }
 
+const APP_ORIGIN = 'https://app.invalid';
+
 /**
- * Where opening a notification goes: its in-app path, never another origin (a protocol-relative
- * `//host` starts with "/" too); anything else stays on /notifications.
+ * Where opening a notification goes: its in-app path, never another origin. The path is read as
+ * a browser reads it (the URL parser drops tabs and newlines and takes `\\` for `/`, so
+ * `/\t/host` and `/\\host` are another host, as `//host` is), and only a path that stays on the
+ * app's origin is followed; anything else stays on /notifications.
  */
 export function safePath(path: string): string {
-  return path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/\\') ? path : '/notifications';
+  if (!path.startsWith('/')) return '/notifications';
+  let url: URL;
+  try {
+    url = new URL(path, APP_ORIGIN);
+  } catch {
+    return '/notifications';
+  }
+  return url.origin === APP_ORIGIN ? `${url.pathname}${url.search}${url.hash}` : '/notifications';
 }
