@@ -29,8 +29,8 @@ import { FLEX_OFFER_TTL_MS, flexTerms, type FlexTerm, type FlexTermDays } from '
  * a SETTLED bill_payments attempt whose method is FLEX (the bill's next attempt number and key, so
  * the "one live payment" index covers it), and the record's installments SCHEDULED.
  *
- * Lock order (every writer's): the business row (writeMirrored), the flex settings row, the offer,
- * the bill, then the ledger accounts (move).
+ * Lock order (every writer's): the business row (writeMirrored; a new offer takes it too), the flex
+ * settings row, the offer, the bill, the vendor (shared), then the ledger accounts (move).
  */
 export type FlexOffer = z.infer<typeof flexOfferSchema>;
 
@@ -82,6 +82,8 @@ async function assertEligible(tx: Queryable, businessId: string, bill: Bill, lin
 /** POST offer: a new offer for the bill (the previous open one expires). */
 export async function createFlexOffer(tx: Queryable, user: ActingUser, billId: string, now: Date): Promise<FlexOffer> {
   const line = activeLine(await readFlexLine(tx, user.business_id));
+  // The business row first, as accepting takes it before the offer and the bill (no lock cycle).
+  await tx.query('SELECT 1 FROM businesses WHERE id = $1 FOR NO KEY UPDATE', [user.business_id]);
   const bill = await findBill(tx, user.business_id, billId, true);
   await assertEligible(tx, user.business_id, bill, line);
   assertMatchAllowsPayment(bill);
