@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { openDb } from './db/db.ts';
 import { startBillSettlementJob } from './domain/bill-settlement.ts';
 import { startRecurringBillJob } from './domain/recurring-bills.ts';
+import { startFlexInstallmentJob } from './domain/flex/installment-job.ts';
 import { startAllocationRolloverJob } from './domain/procurement/allocation-rollover.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
@@ -27,6 +28,8 @@ const RECURRING_BILLS_EVERY_MS = 15 * 60 * 1000;
 const BILL_SETTLEMENT_EVERY_MS = 5 * 60 * 1000;
 /** Issue 28: a budget whose month (day, week, year) turned is re-stamped so mirrors show the new interval's "left"; within 5 minutes. */
 const ALLOCATION_ROLLOVER_EVERY_MS = 5 * 60 * 1000;
+/** Issue 30: flex installments due today are collected from the primary operating account; hourly. */
+const FLEX_INSTALLMENTS_EVERY_MS = 60 * 60 * 1000;
 
 async function main(): Promise<void> {
   const port = envInt(process.env, 'PORT', 8787);
@@ -47,6 +50,10 @@ async function main(): Promise<void> {
   });
   const allocationRollover = startAllocationRolloverJob(db, {
     now: () => Date.now(), everyMs: ALLOCATION_ROLLOVER_EVERY_MS, onError: (err) => console.error('Budget interval rollover:', err),
+  });
+
+  const flexInstallments = startFlexInstallmentJob(db, {
+    now: () => Date.now(), everyMs: FLEX_INSTALLMENTS_EVERY_MS, onError: (err) => console.error('Flex installments:', err),
   });
 
   const devOutbox = process.env.LEDGERLINE_DEV_OUTBOX === '1';
@@ -72,6 +79,7 @@ async function main(): Promise<void> {
     recurringBills.stop();
     billSettlement.stop();
     allocationRollover.stop();
+    flexInstallments.stop();
     await server.close();
     await db.close();
     process.exit(0);

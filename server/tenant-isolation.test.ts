@@ -79,6 +79,11 @@ for (const id of ['travel.policy.put', 'travel.policy.delete', 'travel.settings.
 // Issue 29: admins write expense policies and send reminders; compliance is also for those who see every transaction.
 for (const id of ['expensePolicies.create', 'expensePolicies.update', 'expensePolicies.delete', 'expensePolicies.remind']) ROLE_GATED[id] = NON_ADMINS;
 ROLE_GATED['expensePolicies.compliance'] = ['manager', 'employee', 'teammate', 'outsider'];
+// Issue 30, flex (§6): admins (the fixture has no AP clerk, who may read and, where allowed, use flex).
+for (const id of [
+  'float.onboard', 'float.settings.get', 'float.settings.update', 'float.offer.create', 'float.offer.accept', 'float.records.list',
+  'float.installments.retry',
+]) ROLE_GATED[id] = NON_ADMINS;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))

@@ -156,8 +156,6 @@ export type PlannedUse = { issue: PlannedIssue; why: string };
 
 /** schema/roles.ts rule helpers nothing calls yet (§6), with the issue whose feature applies them. */
 export const PLANNED_ROLE_RULES: Readonly<Record<string, PlannedUse>> = {
-  canViewFinancingDetails: { issue: 30, why: 'flex and financing details' },
-  canUseFlexBills: { issue: 30, why: 'flex (float) on a bill' },
   canViewReferrals: { issue: 31, why: 'referrals in the advisor console' },
   isFirmAdmin: { issue: 31, why: 'external firm administration' },
   canAccessVendorPortal: { issue: 31, why: 'the vendor portal' },
@@ -193,9 +191,4 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   BANKING_7003: { issue: 30, why: 'banking links: manual accounts, debit check, statements' },
   BANKING_7004: { issue: 30, why: 'banking links: manual accounts, debit check, statements' },
   BANKING_7005: { issue: 30, why: 'banking links: manual accounts, debit check, statements' },
-  FLEX_7001: { issue: 30, why: 'flex (float) financing of bills' },
-  FLEX_7002: { issue: 30, why: 'flex (float) financing of bills' },
-  FLEX_7003: { issue: 30, why: 'flex (float) financing of bills' },
-  FLEX_7004: { issue: 30, why: 'flex (float) financing of bills' },
-  FLEX_7005: { issue: 30, why: 'flex (float) financing of bills' },
 };

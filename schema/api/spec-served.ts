@@ -38,6 +38,12 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'GET card details': ['cards.get', 'cards.list'],
     'GET requests': ['cardRequests.list'],
   },
+  'Treasury, wallet, float': {
+    'Float: /float/... (onboard, settings, offer, retry-installment-payment/{flex_installment_payment_uuid})': [
+      'float.onboard', 'float.settings.get', 'float.settings.update', 'float.offer.create', 'float.offer.accept', 'float.records.list',
+      'float.installments.retry',
+    ],
+  },
   Transactions: {
     'POST /fraud-response': ['transactions.fraudResponse'],
   },
