@@ -247,4 +247,15 @@ describe.each(await testDatabases())('flex on %s', (kind) => {
     await t.db.query(`UPDATE flex_installments SET status = 'FAILED', failure_reason = 'test' WHERE id = $1`, [record.installments[0]!.id]);
     expect(refusal(await request(t.app, 'POST', `${FLOAT}/retry-installment-payment/${record.installments[0]!.id}`, { token: bToken }))).toEqual([404, 'REQUEST_7004']);
   });
+
+  // Last: it saves a vendor-payment policy for the business.
+  it('with a saved vendor-payment policy flex refuses rather than skip the payment approval', async () => {
+    const policy = await request(t.app, 'PATCH', '/v1/auth/approval_policy/vendor-payment', {
+      token: tokens.admin, body: { steps: [{ condition: null, approvers: { kind: 'user', user_id: a.users.owner } }] },
+    });
+    expect(policy.status, policy.text).toBe(200);
+    const refused = await offer((await approvedBill()).id);
+    expect(refusal(refused)).toEqual([422, 'FLEX_7002']);
+    expect(refused.body.error_v2.message).toMatch(/approves vendor payments.*Pay now/);
+  });
 });

@@ -8,6 +8,7 @@ import type { ActingUser } from '../../core/actor.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { move, systemAccount } from '../../ledger/ledger.ts';
+import { policySaved } from '../approval-rows.ts';
 import { assertMayPay, assertPayable, pendingSettlement } from '../bill-payments.ts';
 import { findBill } from '../bills.ts';
 import { writeMirrored } from '../collections.ts';
@@ -71,6 +72,11 @@ async function assertEligible(tx: Queryable, businessId: string, bill: Bill, lin
   const settlesOn = await pendingSettlement(tx, bill.id);
   if (settlesOn) refuse(`its payment is already on its way (it settles on ${settlesOn}).`);
   if (bill.payment_approval?.status === 'PENDING') refuse('its payment is waiting for approval.');
+  // A saved vendor-payment policy approves every payment before it leaves (issue 28): flex pays at
+  // once, so it would skip that approval. Refused, saying how to pay the bill instead.
+  if (await policySaved(tx, businessId, 'vendor-payment')) {
+    refuse('this business approves vendor payments before they are sent, and flex would skip that approval. Use Pay now to ask for it.');
+  }
   if (bill.currency !== line.currency) refuse(`it is in ${bill.currency}; flex pays bills in ${line.currency}.`);
   if (bill.amount < MIN_AMOUNT) refuse(`flex pays bills of ${money(MIN_AMOUNT, line.currency)} or more.`);
   const available = availableOn(line);
