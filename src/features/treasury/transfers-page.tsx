@@ -6,6 +6,8 @@ import { FormError } from '../../components/form-error.tsx';
 import { errorText } from '../../lib/error-text.ts';
 import { formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
+import { useAnswer } from '../../lib/use-answer.ts';
+import { refusalText } from './refusal-text.ts';
 import { TransferDialog } from './transfer-dialog.tsx';
 import { TransfersView } from './transfers-view.tsx';
 import { TreasuryNav } from './treasury-nav.tsx';
@@ -31,6 +33,15 @@ export function TreasuryTransfersPage() {
   const [cancelError, setCancelError] = useState<string | null>(null);
   const readAt = readAtText(m.online, m.lastSyncedAt, formatLocalDateTime);
   const accounts = m.accounts ?? [];
+  // A refused transfer's figures (the available amount, the new fee) live in its outbox entry's error.
+  const failed = m.transfers.filter((t) => t.failure);
+  const failedKey = failed.map((t) => t.failure!.command_id).join(',');
+  const refusals = useAnswer(async () => {
+    if (!failedKey) return {};
+    const currency = new Map(failed.map((t) => [t.failure!.command_id, t.currency]));
+    const entries = await m.client.outbox();
+    return Object.fromEntries(entries.filter((e) => currency.has(e.id) && e.last_error).map((e) => [e.id, refusalText(e.last_error!, currency.get(e.id)!)]));
+  }, [m.client, failedKey]);
 
   async function cancel(t: TransferRow): Promise<boolean> {
     const walletIds = new Set(accounts.map((a) => a.id));
@@ -68,6 +79,7 @@ export function TreasuryTransfersPage() {
         onAgain={(t) => setDialog({ kind: 'new', again: { values: againValues(t), commandId: t.failure!.command_id } })}
         onDiscard={(id) => void m.client.discardCommand(id)}
         onRetry={(id) => void m.client.retryCommand(id)}
+        refusals={refusals}
       />
       {dialog?.kind === 'new' && (
         <TransferDialog client={m.client} online={m.online} accounts={accounts} again={dialog.again} onClose={() => setDialog(null)} />

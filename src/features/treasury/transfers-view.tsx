@@ -18,6 +18,8 @@ export interface TransfersViewProps {
   onAgain(t: TransferRow): void;
   onDiscard(commandId: string): void;
   onRetry(commandId: string): void;
+  /** A refusal's words with the server's figures (from its outbox entry), by command id; else the row's message. */
+  refusals?: Readonly<Record<string, string>> | null;
 }
 
 const FILTER_LABELS: Record<StatusFilter, string> = { all: 'All', ...STATUS_LABELS };
@@ -31,7 +33,7 @@ export const refusedCreate = (t: TransferRow) => t.failure != null && t.change_s
  * PENDING one (asked first by the page), and a refused one in the server's words with "Change and
  * send again" / Discard.
  */
-export function TransfersView({ transfers, downloading, status, onStatus, onCancel, onAgain, onDiscard, onRetry }: TransfersViewProps) {
+export function TransfersView({ transfers, downloading, status, onStatus, onCancel, onAgain, onDiscard, onRetry, refusals }: TransfersViewProps) {
   const filterId = useId();
   const rows = transfers ? filterTransfers(transfers, status) : [];
   return (
@@ -81,7 +83,7 @@ export function TransfersView({ transfers, downloading, status, onStatus, onCanc
                 {t.status === 'FAILED' && t.failure_reason && <p className="tr-transfer-failed">Failed: {t.failure_reason}</p>}
                 {t.failure && (
                   <div className="notice notice-error" role="alert">
-                    <span><strong>The server refused this transfer:</strong> {t.failure.message}</span>
+                    <span><strong>The server refused this transfer:</strong> {refusals?.[t.failure.command_id] ?? t.failure.message}</span>
                     <div className="row-actions">
                       {refusedCreate(t)
                         ? <Button size="sm" onClick={() => onAgain(t)}>Change and send again<span className="sr-only">: {what}</span></Button>
