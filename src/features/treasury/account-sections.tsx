@@ -93,7 +93,7 @@ export function ActivitySection({ client, online, account }: { client: DataClien
       {!online ? (
         <p className="notice" role="status">Activity loads when you’re back online. Balances and history above are from this device’s copy.</p>
       ) : activity.state === 'loading' ? (
-        <div aria-busy="true" aria-label="Loading activity"><Skeleton height={120} /></div>
+        <div aria-busy="true"><span className="sr-only">Loading activity…</span><Skeleton height={120} /></div>
       ) : activity.state === 'error' ? (
         <FormError message={activity.message} />
       ) : (
@@ -107,7 +107,7 @@ export function ActivityTable({ rows, next, busy, onMore, currency }: { rows: Tr
   if (rows.length === 0) return <p className="muted">No activity yet.</p>;
   return (
     <>
-      <div className="tr-table-wrap">
+      <div className="tr-table-wrap" role="region" aria-label="Account activity" tabIndex={0}>
         <table className="tr-table">
           <caption className="sr-only">Account activity, amounts in {currency}</caption>
           <thead>
@@ -218,7 +218,7 @@ export function WalletSettingsSection({ client, online, currency }: { client: Da
           <div><Button type="submit" variant="primary" loading={busy} disabled={!online}>Save settings</Button></div>
         </form>
       ) : online ? (
-        <div aria-busy="true" aria-label="Loading wallet settings"><Skeleton height={96} /></div>
+        <div aria-busy="true"><span className="sr-only">Loading wallet settings…</span><Skeleton height={96} /></div>
       ) : null}
     </Section>
   );

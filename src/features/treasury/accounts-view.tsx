@@ -25,7 +25,7 @@ export function AccountsView({ accounts, downloading, selectedId, onSelect }: Ac
   const headingId = useId();
   if (accounts === null) {
     return (
-      <div className="tr-accounts" aria-busy="true" aria-label="Loading accounts">
+      <div className="tr-accounts" aria-busy="true"><span className="sr-only">Loading accounts…</span>
         <Skeleton height={112} /><Skeleton height={112} />
       </div>
     );

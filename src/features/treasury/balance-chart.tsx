@@ -92,7 +92,7 @@ export function BalanceChart({ name, currency, history }: BalanceChartProps) {
       {history.length > 0 && (
         <details className="tr-history">
           <summary>Show as a table</summary>
-          <div className="tr-table-wrap">
+          <div className="tr-table-wrap" role="region" aria-label={`Closing balances of ${name}`} tabIndex={0}>
             <table className="tr-table">
               <caption className="sr-only">Closing balance of {name} per day, in {currency}</caption>
               <thead><tr><th scope="col">Day</th><th scope="col" className="num">Closing balance ({currency})</th></tr></thead>

@@ -3,6 +3,7 @@ import { isAdmin } from '../../../schema/roles.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
 import { pageRoute } from '../../lib/page-route.ts';
 import type { NavItem } from '../../lib/routing.ts';
+import { parseTransfersSearch } from './search-params.ts';
 
 /**
  * Issue 30, Treasury, admins only (the server's calls are admin-only, TREASURY_7001; the mirror
@@ -16,7 +17,7 @@ export function treasuryRoutes<P extends AnyRoute>(parent: P) {
   const automations = lazyPage(() => import('./automations-page.tsx'), 'TreasuryAutomationsPage', { title: 'Automations', className: 'page treasury' });
   return [
     pageRoute(parent, '/treasury', accounts, { allowed: isAdmin }),
-    pageRoute(parent, '/treasury/transfers', transfers, { allowed: isAdmin }),
+    pageRoute(parent, '/treasury/transfers', transfers, { allowed: isAdmin, search: parseTransfersSearch }),
     pageRoute(parent, '/treasury/automations', automations, { allowed: isAdmin }),
   ] as const;
 }

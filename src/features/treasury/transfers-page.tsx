@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { getRouteApi } from '@tanstack/react-router';
 import { currencyExponent } from '../../../schema/money.ts';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
@@ -26,9 +27,14 @@ const againValues = (t: TransferRow): TransferFormValues => {
  * status; "New transfer" (preview, then "Send transfer", queued through the outbox); Cancel of a
  * PENDING one, asked first and queued the same way.
  */
+const routeApi = getRouteApi('/_app/treasury/transfers');
+
 export function TreasuryTransfersPage() {
   const m = useTreasuryMirror();
-  const [status, setStatus] = useState<StatusFilter>('all');
+  const search = routeApi.useSearch();
+  const navigate = routeApi.useNavigate();
+  const status: StatusFilter = search.status ?? 'all';
+  const setStatus = (s: StatusFilter) => void navigate({ search: (prev) => ({ ...prev, status: s === 'all' ? undefined : s }), replace: true });
   const [dialog, setDialog] = useState<{ kind: 'new'; again?: { values: TransferFormValues; commandId: string } } | { kind: 'cancel'; transfer: TransferRow } | null>(null);
   const [cancelError, setCancelError] = useState<string | null>(null);
   const readAt = readAtText(m.online, m.lastSyncedAt, formatLocalDateTime);

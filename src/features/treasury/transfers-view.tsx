@@ -48,7 +48,7 @@ export function TransfersView({ transfers, downloading, status, onStatus, onCanc
         {transfers && <p className="muted" role="status">{rows.length === 1 ? '1 transfer' : `${rows.length} transfers`}</p>}
       </div>
       {transfers === null ? (
-        <div aria-busy="true" aria-label="Loading transfers"><Skeleton height={72} /><Skeleton height={72} /></div>
+        <div aria-busy="true"><span className="sr-only">Loading transfers…</span><Skeleton height={72} /><Skeleton height={72} /></div>
       ) : rows.length === 0 ? (
         transfers.length === 0 ? (
           <EmptyState title={downloading ? 'Downloading your transfers' : 'No transfers yet'}>
