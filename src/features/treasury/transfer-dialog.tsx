@@ -6,9 +6,9 @@ import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { formatDay, formatMoney } from '../../lib/format.ts';
+import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
-import { previewSettings } from './treasury-cache.ts';
+import { lastSettings, previewSettings } from './treasury-cache.ts';
 import {
   checkTransferForm, confirmText, offlinePreview, shortfallText, transferChoices, utcToday,
   type CheckedTransfer, type TransferChoice, type TransferFormErrors, type TransferFormValues, type TransferPreviewView,
@@ -40,7 +40,7 @@ export function TransferPreviewFacts({ transfer: t, preview: p }: { transfer: Ch
     <>
       {p.estimate && (
         <p className="notice" role="status">
-          Estimate: you’re offline, so the fee and date are worked out on this device from the wallet settings last read. The server checks them when the transfer is sent and refuses it, keeping it here, if they changed.
+          Estimate: you’re offline, so the fee and date are worked out on this device from {lastSettings() ? `the wallet settings read ${formatLocalDateTime(lastSettings()!.at)}` : 'the standard fee schedule (the wallet settings have not been read on this device yet)'}. The server checks them when the transfer is sent and refuses it, keeping it here, if they changed.
         </p>
       )}
       <dl className="tr-facts tr-preview">

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { currencyExponent } from '../../../schema/money.ts';
 import { Button } from '../../components/button.tsx';
@@ -9,6 +9,7 @@ import { formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { useAnswer } from '../../lib/use-answer.ts';
 import { refusalText } from './refusal-text.ts';
+import { rememberSettings } from './treasury-cache.ts';
 import { TransferDialog } from './transfer-dialog.tsx';
 import { TransfersView } from './transfers-view.tsx';
 import { TreasuryNav } from './treasury-nav.tsx';
@@ -39,6 +40,11 @@ export function TreasuryTransfersPage() {
   const [cancelError, setCancelError] = useState<string | null>(null);
   const readAt = readAtText(m.online, m.lastSyncedAt, formatLocalDateTime);
   const accounts = m.accounts ?? [];
+  // The fee schedule, read while online, is what a transfer made offline later is estimated with.
+  useEffect(() => {
+    if (!m.online) return;
+    void m.client.walletSettings().then((r) => r.ok && rememberSettings(r.settings), () => undefined);
+  }, [m.client, m.online]);
   // A refused transfer's figures (the available amount, the new fee) live in its outbox entry's error.
   const failed = m.transfers.filter((t) => t.failure);
   const failedKey = failed.map((t) => t.failure!.command_id).join(',');

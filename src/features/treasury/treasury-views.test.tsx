@@ -122,6 +122,7 @@ describe('the transfer dialog', () => {
     const p = offlinePreview(checked.transfer, { yield_rate_bps: 0, external_transfer_fee: 500, external_settlement_days: 2 }, '2026-11-27');
     const html = render(<TransferPreviewFacts transfer={checked.transfer} preview={p} />);
     expect(html).toContain('Estimate: you’re offline');
+    expect(html).toContain('the standard fee schedule (the wallet settings have not been read on this device yet)');
     for (const s of ['Amount</dt><dd>$2,500.00 USD', 'From</dt><dd>Operating', 'To</dt><dd>Chase ••6789', 'Fee</dt><dd>$5.00 USD', 'Expected settlement</dt><dd>Dec 1, 2026', 'Operating after the hold</dt><dd>$122,495.00 USD']) {
       expect(html).toContain(s);
     }
