@@ -125,7 +125,7 @@ export function ActivityTable({ rows, next, busy, onMore, currency }: { rows: Tr
           </tbody>
         </table>
       </div>
-      {next && <Button size="sm" loading={busy} onClick={onMore}>Show more activity</Button>}
+      {next && <div><Button size="sm" loading={busy} onClick={onMore}>Show more activity</Button></div>}
     </>
   );
 }

@@ -74,7 +74,8 @@ export function TransfersView({ transfers, downloading, status, onStatus, onCanc
                   {t.memo && <> · {t.memo}</>}
                 </p>
                 <div className="tr-transfer-marks">
-                  <StatusPill tone={STATUS_TONES[t.status]} title={t.failure_reason ?? undefined}>{STATUS_LABELS[t.status]}</StatusPill>
+                  {/* A create the server refused never became a transfer: only its sync mark says what it is. */}
+                  {!refusedCreate(t) && <StatusPill tone={STATUS_TONES[t.status]} title={t.failure_reason ?? undefined}>{STATUS_LABELS[t.status]}</StatusPill>}
                   <SyncMark row={{ pending: t.pending ?? null, failure: t.failure ?? null }} />
                   {t.status === 'PENDING' && !t.failure && (
                     <Button size="sm" variant="ghost" onClick={() => onCancel(t)}>Cancel transfer<span className="sr-only"> of {what}</span></Button>
