@@ -25,6 +25,7 @@ import { purchaseOrdersNav, purchaseOrdersRoutes } from './features/purchase-ord
 import { accountingNav, accountingRoutes } from './features/accounting/index.ts';
 import { orgRoutes, ssoRoutes, teamNav, teamRoutes } from './features/team/index.ts';
 import { workflowsNav, workflowsRoutes } from './features/workflows/index.ts';
+import { treasuryNav, treasuryRoutes } from './features/treasury/index.ts';
 import { policiesLinkRoutes, policiesNav, policiesRoutes } from './features/policies/index.ts';
 import { notificationsNav, notificationsRoutes } from './features/notifications/index.ts';
 import type { Command } from './lib/commands.ts';
@@ -128,7 +129,7 @@ const settingsRoute = createRoute({
 const notFoundRoute = createRoute({ getParentRoute: () => appRoute, path: '$', component: NotFoundPage });
 
 /** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
-const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav, ...reimbursementsNav, ...travelNav, ...requestsNav, ...approvalsNav, ...policiesNav, ...billsNav, ...purchaseOrdersNav, ...vendorsNav, ...reportsNav, ...accountingNav, ...workflowsNav, ...teamNav, ...identityNav, ...notificationsNav];
+const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav, ...reimbursementsNav, ...travelNav, ...requestsNav, ...approvalsNav, ...policiesNav, ...billsNav, ...purchaseOrdersNav, ...vendorsNav, ...reportsNav, ...accountingNav, ...treasuryNav, ...workflowsNav, ...teamNav, ...identityNav, ...notificationsNav];
 /** …and its palette commands ("Go to" commands come from NAV). */
 const COMMANDS: readonly Command[] = [...transactionsCommands, ...cardsCommands, ...receiptsCommands, ...reimbursementsCommands, ...travelCommands, ...requestsCommands, ...billsCommands];
 
@@ -136,7 +137,7 @@ const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
   // Signed in or not: the reminder link's receipts-only page (issue 29).
   ...policiesLinkRoutes(rootRoute),
-  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, notFoundRoute]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, notFoundRoute]),
 ]);
 
 export function createAppRouter(store: AppStore) {

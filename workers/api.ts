@@ -16,6 +16,7 @@ import type { OrgApi } from './handlers/org.ts';
 import type { ProcurementApi } from './handlers/procurement.ts';
 import type { PolicyApi } from './handlers/policies.ts';
 import type { NotificationSettingsApi } from './handlers/notifications.ts';
+import type { TreasuryApi } from './handlers/treasury.ts';
 import type { SsoApi } from './handlers/sso.ts';
 import type { SupportAccessApi } from './handlers/support-access.ts';
 import type { TeamApi } from './handlers/team.ts';
@@ -51,6 +52,7 @@ export type * from './handlers/workflows.ts';
 export type * from './handlers/policies.ts';
 export type * from './handlers/comments.ts';
 export type * from './handlers/notifications.ts';
+export type * from './handlers/treasury.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
@@ -58,7 +60,7 @@ export type * from './handlers/notifications.ts';
  */
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
-  ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi {}
+  ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

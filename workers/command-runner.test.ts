@@ -74,6 +74,14 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'itemReceipt.create': { id: ROW(2), purchase_order_id: ROW(1), lines: [{ po_line_id: ROW(3), quantity: 3 }], received_at: '2026-11-29T10:00:00Z' },
   'notification.markRead': { ids: [ROW(1)], read_at: '2026-11-29T10:00:00Z' },
   'transaction.dismissSuggestion': { transaction_id: ROW(1), dismissed_at: '2026-11-29T10:00:00Z' },
+  'transfer.create': {
+    id: ROW(3), wallet_account_id: ROW(4), to_account_id: ROW(5), amount: { amount: 250_000, currency: 'USD' }, memo: 'To reserve',
+    expected_fee: { amount: 0, currency: 'USD' }, from_name: 'Operating', to_name: 'Reserve', expected_settlement_date: '2026-11-30',
+  },
+  'transfer.cancel': {
+    transfer_id: ROW(1), wallet_account_id: ROW(4), from_account_id: ROW(4), to_account_id: ROW(5), amount: 250_000, fee: 0,
+    canceled_at: '2026-11-29T10:00:00Z',
+  },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

@@ -20,6 +20,7 @@ import { spendRequestCancel, spendRequestCreate, spendRequestDelete, spendReques
 import { itemReceiptCreate } from './item-receipt.ts';
 import { notificationMarkRead } from './notification.ts';
 import { transactionDismissSuggestion } from './suggestion.ts';
+import { transferCancel, transferCreate } from './transfer.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
@@ -82,6 +83,8 @@ const DEFINITIONS = [
   spendRequestCancel,
   spendRequestDelete,
   itemReceiptCreate,
+  transferCreate,
+  transferCancel,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

@@ -189,6 +189,7 @@ const NOUNS = {
   transactions: ['transaction', 'transactions'],
   bills: ['bill', 'bills'],
   provisional_bills: ['inbox invoice', 'inbox invoices'],
+  wallet_transfers: ['transfer', 'transfers'],
 } as const;
 
 /**

@@ -64,6 +64,8 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'spendRequest.cancel': 'Cancelation of',
   'spendRequest.delete': 'Deletion of',
   'itemReceipt.create': 'Receiving items on',
+  'transfer.create': 'Sending of',
+  'transfer.cancel': 'Cancelation of',
 };
 
 /** The words of a stored command name (a name from a newer build gets its raw name). */

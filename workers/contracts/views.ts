@@ -54,8 +54,9 @@ export interface ReferenceData {
   spend_allocations: RowOf<'spend_allocations'>[];
   /** Issue 29: the business's expense policies (the missing-items wizard evaluates them offline). */
   expense_policies: RowOf<'expense_policies'>[];
-  wallet_accounts: RowOf<'wallet_accounts'>[];
-  wallet_transfers: RowOf<'wallet_transfers'>[];
+  /** Issue 30: as shown, with the marks of a queued transfer (its hold) or cancel. */
+  wallet_accounts: MarkedReferenceRow<RowOf<'wallet_accounts'>>[];
+  wallet_transfers: MarkedReferenceRow<RowOf<'wallet_transfers'>>[];
 }
 
 /**
