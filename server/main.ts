@@ -13,6 +13,7 @@ import { openDb } from './db/db.ts';
 import { startBillSettlementJob } from './domain/bill-settlement.ts';
 import { startRecurringBillJob } from './domain/recurring-bills.ts';
 import { startAllocationRolloverJob } from './domain/procurement/allocation-rollover.ts';
+import { startAutomationJob } from './domain/treasury/automation-job.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
 import { SUPPORT_EMAIL } from './seed/support.ts';
@@ -27,6 +28,8 @@ const RECURRING_BILLS_EVERY_MS = 15 * 60 * 1000;
 const BILL_SETTLEMENT_EVERY_MS = 5 * 60 * 1000;
 /** Issue 28: a budget whose month (day, week, year) turned is re-stamped so mirrors show the new interval's "left"; within 5 minutes. */
 const ALLOCATION_ROLLOVER_EVERY_MS = 5 * 60 * 1000;
+/** Issue 30: automation policies (sweeps) run once a UTC day each (their run row is the claim); hourly catches each new day within the hour. */
+const AUTOMATION_EVERY_MS = 60 * 60 * 1000;
 
 async function main(): Promise<void> {
   const port = envInt(process.env, 'PORT', 8787);
@@ -47,6 +50,9 @@ async function main(): Promise<void> {
   });
   const allocationRollover = startAllocationRolloverJob(db, {
     now: () => Date.now(), everyMs: ALLOCATION_ROLLOVER_EVERY_MS, onError: (err) => console.error('Budget interval rollover:', err),
+  });
+  const automation = startAutomationJob(db, {
+    now: () => Date.now(), everyMs: AUTOMATION_EVERY_MS, onError: (err) => console.error('Automation policies (sweeps):', err),
   });
 
   const devOutbox = process.env.LEDGERLINE_DEV_OUTBOX === '1';
@@ -72,6 +78,7 @@ async function main(): Promise<void> {
     recurringBills.stop();
     billSettlement.stop();
     allocationRollover.stop();
+    automation.stop();
     await server.close();
     await db.close();
     process.exit(0);
