@@ -150,10 +150,17 @@ export async function runDuePolicies(db: Db, at: Date, businessId?: string): Pro
   return { results, errors };
 }
 
-/** Runs the business's due policies inside the caller's transaction (sweep-status {run: true}). */
+/**
+ * Runs the business's due policies inside the caller's transaction (sweep-status {run: true}).
+ * One transaction runs several policies, so it locks all of them (in id order) before the first
+ * takes the business row: a job run holding one policy and waiting for the business row can then
+ * never be waited on by this transaction in turn (the job's order is policy, then business).
+ */
 export async function runDuePoliciesIn(tx: Queryable, businessId: string, at: Date): Promise<PolicyRunResult[]> {
+  await tx.query('SELECT id FROM automation_policies WHERE business_id = $1 AND enabled AND NOT deleted ORDER BY id FOR UPDATE', [businessId]);
+  const due = (await duePolicies(tx, at, businessId)).map((d) => d.id).sort();
   const results: PolicyRunResult[] = [];
-  for (const d of await duePolicies(tx, at, businessId)) results.push(await runPolicy(tx, businessId, d.id, at));
+  for (const id of due) results.push(await runPolicy(tx, businessId, id, at));
   return results;
 }
 
