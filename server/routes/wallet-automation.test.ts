@@ -288,5 +288,11 @@ describe.each(await testDatabases())('wallet automation policies on %s', (kind) 
     expect(status.body.policies.find((p: { id: string }) => p.id === policy.id)).toEqual({ id: policy.id, status: 'DISABLED', transfer_id: null });
     expect(await transfersOf(policy.id)).toEqual([]);
     expect(await balance(operating)).toBe(300_000);
+    // Enabled again, but its target account was closed meanwhile: the run fails, nothing moves.
+    expect((await put({ ...sweep(operating, reserve), id: policy.id })).status).toBe(200);
+    await t.db.query('UPDATE ledger_accounts SET deleted = true WHERE id = $1', [reserve]);
+    expect((await job()).filter((r) => r.policyId === policy.id)).toMatchObject([{ outcome: 'FAILED', reason: 'An account of this policy was closed.' }]);
+    expect(await balance(operating)).toBe(300_000);
+    await ledgerOk();
   });
 });

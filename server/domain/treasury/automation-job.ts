@@ -92,7 +92,8 @@ export async function runPolicy(tx: Queryable, businessId: string, policyId: str
     const other = accounts.get(p.target_account_id);
     const [from, to] = p.kind === 'SWEEP_ABOVE' ? [watched, other] : [other, watched];
     const fail = (reason: string, amount: number | null = null) => record({ policyId, outcome: 'FAILED', transferId: null, amount, reason });
-    if (!watched || !other || !from || !to) return fail('An account of this policy was closed.');
+    const closed = await tx.query('SELECT 1 FROM ledger_accounts WHERE business_id = $1 AND id = ANY($2::uuid[]) AND deleted', [businessId, [p.account_id, p.target_account_id]]);
+    if (!watched || !other || !from || !to || closed.length > 0) return fail('An account of this policy was closed.');
     const pendingIn = p.kind === 'TOP_UP_BELOW'
       ? Number((await tx.query<{ n: string }>(
         `SELECT coalesce(sum(amount), 0)::text AS n FROM wallet_transfers WHERE business_id = $1 AND to_account_id = $2 AND status = 'PENDING' AND NOT deleted`,
