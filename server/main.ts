@@ -14,6 +14,7 @@ import { startBillSettlementJob } from './domain/bill-settlement.ts';
 import { startRecurringBillJob } from './domain/recurring-bills.ts';
 import { startFlexInstallmentJob } from './domain/flex/installment-job.ts';
 import { startAllocationRolloverJob } from './domain/procurement/allocation-rollover.ts';
+import { startAutomationJob } from './domain/treasury/automation-job.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
 import { SUPPORT_EMAIL } from './seed/support.ts';
@@ -30,6 +31,8 @@ const BILL_SETTLEMENT_EVERY_MS = 5 * 60 * 1000;
 const ALLOCATION_ROLLOVER_EVERY_MS = 5 * 60 * 1000;
 /** Issue 30: flex installments due today are collected from the primary operating account; hourly. */
 const FLEX_INSTALLMENTS_EVERY_MS = 60 * 60 * 1000;
+/** Issue 30: automation policies (sweeps) run once a UTC day each (their run row is the claim); hourly catches each new day within the hour. */
+const AUTOMATION_EVERY_MS = 60 * 60 * 1000;
 
 async function main(): Promise<void> {
   const port = envInt(process.env, 'PORT', 8787);
@@ -50,6 +53,9 @@ async function main(): Promise<void> {
   });
   const allocationRollover = startAllocationRolloverJob(db, {
     now: () => Date.now(), everyMs: ALLOCATION_ROLLOVER_EVERY_MS, onError: (err) => console.error('Budget interval rollover:', err),
+  });
+  const automation = startAutomationJob(db, {
+    now: () => Date.now(), everyMs: AUTOMATION_EVERY_MS, onError: (err) => console.error('Automation policies (sweeps):', err),
   });
 
   const flexInstallments = startFlexInstallmentJob(db, {
@@ -80,6 +86,7 @@ async function main(): Promise<void> {
     billSettlement.stop();
     allocationRollover.stop();
     flexInstallments.stop();
+    automation.stop();
     await server.close();
     await db.close();
     process.exit(0);

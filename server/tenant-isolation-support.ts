@@ -33,12 +33,17 @@ export type IdPool = {
   comments: string[];
   /** Issue 29: notifications (A's employee's; "mark read" names them in `ids`, see BODIES). */
   notifications: string[];
+  /** Issue 30: wallet accounts (`account_id`, `target_account_id`, `wallet_account…`) and automation policies (`policy_id`). */
+  walletAccounts: string[];
+  automationPolicies: string[];
 };
 
 function uuidFor(key: string, pool: IdPool): string {
   const k = key.toLowerCase();
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k.includes('comment')) return first(pool.comments);
+  if (k === 'policy_id') return first(pool.automationPolicies);
+  if (k === 'account_id' || k === 'target_account_id' || k.includes('wallet_account')) return first(pool.walletAccounts);
   // A comment's subject (its type generates as `transaction`): the victim's commented transaction.
   if (k === 'subject_id') return first(pool.transactions);
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
@@ -281,6 +286,7 @@ export const NO_PROCUREMENT = {
   spendRequests: [], purchaseOrders: [], poLines: [], itemReceipts: [], allocations: [], intents: [], documents: [], workflows: [], workflowRules: [], groups: [],
   comments: [],
   notifications: [],
+  walletAccounts: [], automationPolicies: [],
 };
 
 /**

@@ -14,6 +14,7 @@ import { signIdToken } from './auth/tokens.ts';
 import { TEST_TOKEN_SECRET, useTestApp } from './test-app.ts';
 import { testDatabases } from './test-db.ts';
 import { FIXTURE_ROLES, makeBusiness, type Fixture, type FixtureRole } from './test-fixtures.ts';
+import { seedAutomation } from './domain/treasury/automation-test-kit.ts';
 import { NO_PROCUREMENT, ownedTables, prepare, seedApprovalGroups, seedExpensePolicies, seedProcurement, snapshot, type IdPool, type Prepared } from './tenant-isolation-support.ts';
 
 /**
@@ -78,6 +79,10 @@ for (const id of [
 for (const id of ['travel.policy.put', 'travel.policy.delete', 'travel.settings.put', 'travel.rewards.void']) ROLE_GATED[id] = NON_ADMINS;
 // Issue 29: admins write expense policies and send reminders; compliance is also for those who see every transaction.
 for (const id of ['expensePolicies.create', 'expensePolicies.update', 'expensePolicies.delete', 'expensePolicies.remind']) ROLE_GATED[id] = NON_ADMINS;
+// Issue 30: the wallet's automation policies are the admins' alone (TREASURY_7001).
+for (const id of ['wallet.automation.list', 'wallet.automation.put', 'wallet.automation.delete', 'wallet.automation.acknowledge', 'wallet.automation.sweepStatus']) {
+  ROLE_GATED[id] = NON_ADMINS;
+}
 ROLE_GATED['expensePolicies.compliance'] = ['manager', 'employee', 'teammate', 'outsider'];
 // Issue 30, flex (§6): admins (the fixture has no AP clerk, who may read and, where allowed, use flex).
 for (const id of [
@@ -334,9 +339,10 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
       businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, card: a.cards.employee, vendor: vendors[0]!, tag,
     });
     const expensePolicies = await seedExpensePolicies(t.db, { businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, department: a.departments[0]!, tag });
+    const automation = await seedAutomation(t.db, { businessId: a.businessId, admin: a.users.admin, tag });
     const approvalGroups = await seedApprovalGroups(t.db, { businessId: a.businessId, owner: a.users.owner, employee: a.users.employee, outsider: a.users.outsider, tag });
     pool = {
-      ...procurement, ...expensePolicies, ...approvalGroups,
+      ...procurement, ...expensePolicies, ...approvalGroups, ...automation,
       trips: [trip],
       savedReports: [report], dashboards: [dashboard], syncCommits: [syncCommit], mappingRules: [mappingRule],
       recurringBills: [extras.recurring], vendorCredits: [extras.credit], billTemplates: [extras.template], provisionalBills: [provisional],
@@ -356,7 +362,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, ...Object.values(procurement).flat(), ...expensePolicies.expensePolicies, ...approvalGroups.groups, trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, ...Object.values(procurement).flat(), ...expensePolicies.expensePolicies, ...approvalGroups.groups, ...automation.walletAccounts, ...automation.automationPolicies, trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

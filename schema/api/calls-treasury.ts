@@ -227,6 +227,9 @@ export const sweepStatus = walletGroup('wallet.automation.sweepStatus', 'POST', 
   }),
 });
 
+/** The automation calls (served: server/routes/wallet-automation.ts). */
+export const AUTOMATION_CALLS = [listAutomationPolicies, putAutomationPolicy, deleteAutomationPolicy, acknowledgeFailedRuns, sweepStatus] as const;
+
 export const TREASURY_CALLS = [
   listBusinessAccounts, createBusinessAccount, updateBusinessAccount, deleteBusinessAccount, listAccountActions,
   previewTransfer, createTransfer, listTransfers, cancelTransfer, listInvestmentAccounts,

@@ -41,6 +41,7 @@ import { WORKFLOW_CALLS } from './calls-workflows.ts';
 import { COMMENT_CALLS } from './calls-comments.ts';
 import { NOTIFICATION_CALLS } from './calls-notifications.ts';
 import { FLOAT_CALLS } from './calls-float.ts';
+import { AUTOMATION_CALLS } from './calls-treasury.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -236,4 +237,5 @@ export const CATALOGUE = [
   ...COMMENT_CALLS,
   ...NOTIFICATION_CALLS,
   ...FLOAT_CALLS,
+  ...AUTOMATION_CALLS,
 ] as const;

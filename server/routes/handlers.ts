@@ -45,6 +45,7 @@ import { expensePolicyHandlers } from './expense-policies.ts';
 import { workflowHandlers } from './workflows.ts';
 import { notificationHandlers } from './notifications.ts';
 import { floatHandlers } from './float.ts';
+import { walletAutomationHandlers } from './wallet-automation.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -101,4 +102,5 @@ export const HANDLERS = {
   ...commentHandlers,
   ...notificationHandlers,
   ...floatHandlers,
+  ...walletAutomationHandlers,
 } satisfies HandlerMap;
