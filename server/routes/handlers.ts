@@ -44,6 +44,7 @@ import { billMatchHandlers } from './bill-match.ts';
 import { expensePolicyHandlers } from './expense-policies.ts';
 import { workflowHandlers } from './workflows.ts';
 import { notificationHandlers } from './notifications.ts';
+import { bankingHandlers } from './banking.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -98,5 +99,6 @@ export const HANDLERS = {
   ...expensePolicyHandlers,
   ...workflowHandlers,
   ...commentHandlers,
+  ...bankingHandlers,
   ...notificationHandlers,
 } satisfies HandlerMap;
