@@ -79,6 +79,8 @@ for (const id of ['travel.policy.put', 'travel.policy.delete', 'travel.settings.
 // Issue 29: admins write expense policies and send reminders; compliance is also for those who see every transaction.
 for (const id of ['expensePolicies.create', 'expensePolicies.update', 'expensePolicies.delete', 'expensePolicies.remind']) ROLE_GATED[id] = NON_ADMINS;
 ROLE_GATED['expensePolicies.compliance'] = ['manager', 'employee', 'teammate', 'outsider'];
+// Issue 30: banking links are admins' only (TREASURY_7001, calls-banking.ts).
+for (const id of CATALOGUE.filter((c) => c.id.startsWith('banking.')).map((c) => c.id)) ROLE_GATED[id] = NON_ADMINS;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))
