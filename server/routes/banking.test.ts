@@ -77,6 +77,10 @@ describe.each(await testDatabases())('banking links on %s', (kind) => {
       expect(refusal(await request(t.app, 'GET', `${B}/accounts`, { token: two.tokens[role] }))).toEqual([403, 'TREASURY_7001']);
       expect(refusal(await request(t.app, 'GET', `${B}/statement/${randomUUID()}`, { token: two.tokens[role] }))).toEqual([403, 'TREASURY_7001']);
       expect(refusal(await request(t.app, 'DELETE', `${B}/user/bank-accounts/${randomUUID()}`, { token: two.tokens[role] }))).toEqual([403, 'TREASURY_7001']);
+      const up = await t.app.request(`${B}/statement?bank_account_id=${randomUUID()}&file_name=s.pdf`, {
+        method: 'POST', headers: { 'RAMP-ID-TOKEN': two.tokens[role], 'content-type': 'application/pdf' }, body: PDF,
+      });
+      expect(up.status).toBe(403);
     }
   });
 
