@@ -128,9 +128,15 @@ describe.each(await testDatabases())('banking links on %s', (kind) => {
     expect(started.text).not.toContain('micro');
 
     const wrong = [deposits[0] === 99 ? 98 : deposits[0] + 1, deposits[1]];
-    const miss = await request(t.app, 'POST', `${B}/debit-check/${a.id}/verify`, { token: two.tokens.admin, body: { amounts: wrong } });
-    expect(refusal(miss)).toEqual([422, 'BANKING_7002']);
-    expect(miss.body.error_v2.errors).toEqual({ amounts: '2 attempts left' });
+    // The same wrong answer sent twice under one Idempotency-Key counts once.
+    const headers = { 'Idempotency-Key': randomUUID() };
+    for (let i = 0; i < 2; i++) {
+      const miss = await request(t.app, 'POST', `${B}/debit-check/${a.id}/verify`, { token: two.tokens.admin, body: { amounts: wrong }, headers });
+      expect(refusal(miss)).toEqual([422, 'BANKING_7002']);
+      expect(miss.body.error_v2.errors).toEqual({ amounts: '2 attempts left' });
+    }
+    const [counted] = await t.db.query<{ verify_attempts: number }>('SELECT verify_attempts FROM bank_accounts WHERE id = $1', [a.id]);
+    expect(counted!.verify_attempts).toBe(1);
     const ok = await request(t.app, 'POST', `${B}/debit-check/${a.id}/verify`, { token: two.tokens.admin, body: { amounts: [deposits[1], deposits[0]] } });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body).toMatchObject({ status: 'VERIFIED', verified_at: expect.any(String), attempts_left: null });
