@@ -116,6 +116,7 @@ export function generate(schema: z.ZodType, key: string, pool: IdPool, mode: Mod
       return pick(schema, [[item], [], [item, item]]);
     }
     case 'record': return pick(schema, [recordValue(def, key, pool), {}]);
+    case 'tuple': return (def.items as z.ZodType[]).map((item) => generate(item, key, pool, 'full'));
     case 'union': return pick(schema, (def.options as z.ZodType[]).map((o) => generate(o, key, pool, mode)));
     case 'enum': {
       const values = Object.values(def.entries as Record<string, string>);

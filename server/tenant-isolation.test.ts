@@ -89,6 +89,10 @@ for (const id of [
   'float.onboard', 'float.settings.get', 'float.settings.update', 'float.offer.create', 'float.offer.accept', 'float.records.list',
   'float.installments.retry',
 ]) ROLE_GATED[id] = NON_ADMINS;
+// Issue 30: banking links are admins' only (TREASURY_7001, calls-banking.ts).
+// The statement upload is left out: the generated request is JSON, refused 415 before any role
+// check (routes/banking.test.ts proves its TREASURY_7001).
+for (const c of CATALOGUE) if (c.id.startsWith('banking.') && c.id !== 'banking.statement.upload') ROLE_GATED[c.id] = NON_ADMINS;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))

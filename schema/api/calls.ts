@@ -42,6 +42,7 @@ import { COMMENT_CALLS } from './calls-comments.ts';
 import { NOTIFICATION_CALLS } from './calls-notifications.ts';
 import { FLOAT_CALLS } from './calls-float.ts';
 import { AUTOMATION_CALLS } from './calls-treasury.ts';
+import { BANKING_CALLS } from './calls-banking.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -238,4 +239,5 @@ export const CATALOGUE = [
   ...NOTIFICATION_CALLS,
   ...FLOAT_CALLS,
   ...AUTOMATION_CALLS,
+  ...BANKING_CALLS,
 ] as const;

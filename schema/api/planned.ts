@@ -21,7 +21,6 @@ export const PLANNED_SECTIONS: Readonly<Record<string, PlannedIssue>> = {
   'Application and onboarding': 31,
   'Spend requests and purchase orders': 28,
   'Treasury, wallet, float': 30,
-  'Banking links': 30,
   'External firm (advisor)': 31,
 };
 
@@ -55,6 +54,15 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'DELETE vendors: expense-item exemptions': 31,
     'vendor-network bank account and documents': 31,
     'switching/vendors/{vendor}': 31,
+  },
+  'Banking links': {
+    // Served in part (manual-account, statement, debit-check: calls-banking.ts). The aggregator
+    // links (moneykit, finicity, teller) stay planned: no aggregator is reachable from here, and a
+    // link that cannot be proved end to end is not built.
+    '/banking/... (manual-account, statement, moneykit, finicity, teller, debit-check)': 30,
+    // Verification documents (a bank letter, a portal screenshot) are not built: the debit check verifies.
+    'DELETE banking/bank-verification-letter/{letter}': 30,
+    'DELETE banking-portal-screenshot/{shot}': 30,
   },
   Approvals: {
     // Moved from 29: chains keep no event log (reorders and policy changes are not recorded), and
@@ -113,7 +121,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'PUT currencies': 30,
     'PUT issuing onboarding by entity and country': 31,
     'PUT kyb-kyc': 31,
-    'banking/accounts/{id}': 30,
     'treasury/business-accounts/{wallet}': 30,
   },
   'Integrations and other': {
@@ -182,9 +189,4 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   TREASURY_7005: { issue: 30, why: 'treasury: wallet, transfers, automation policies' },
   TREASURY_7006: { issue: 30, why: 'treasury: wallet, transfers, automation policies' },
   TREASURY_7010: { issue: 30, why: 'treasury: wallet, transfers, automation policies' },
-  BANKING_7001: { issue: 30, why: 'banking links: manual accounts, debit check, statements' },
-  BANKING_7002: { issue: 30, why: 'banking links: manual accounts, debit check, statements' },
-  BANKING_7003: { issue: 30, why: 'banking links: manual accounts, debit check, statements' },
-  BANKING_7004: { issue: 30, why: 'banking links: manual accounts, debit check, statements' },
-  BANKING_7005: { issue: 30, why: 'banking links: manual accounts, debit check, statements' },
 };

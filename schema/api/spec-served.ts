@@ -23,6 +23,15 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE vendors: the vendor': ['vendors.delete'],
     'DELETE vendors: contacts (body)': ['vendors.contacts.delete'],
   },
+  'Banking links': {
+    '/banking/... (manual-account, statement, moneykit, finicity, teller, debit-check)': [
+      'banking.accounts.list', 'banking.manualAccount.create', 'banking.accounts.reveal', 'banking.debitCheck.start', 'banking.debitCheck.verify',
+      'banking.statement.upload', 'banking.statement.list', 'banking.statement.get', 'banking.statement.file', 'banking.statement.lines',
+    ],
+    'DELETE statement/{statement}': ['banking.statement.delete'],
+    'DELETE user/bank-accounts/{id}': ['banking.accounts.delete'],
+    'entity cash-account mapping': ['banking.entityCashAccounts.list', 'banking.entityCashAccounts.put'],
+  },
   Approvals: {
     'PATCH /approval_policy/{bill, card, reimbursement, spend_request, vendor-payment, payee} and bulk variants': [
       'admin.approvalPolicies.get', 'admin.approvalPolicies.update', 'admin.approvalPolicies.bulkUpdate',

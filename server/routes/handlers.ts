@@ -46,6 +46,7 @@ import { workflowHandlers } from './workflows.ts';
 import { notificationHandlers } from './notifications.ts';
 import { floatHandlers } from './float.ts';
 import { walletAutomationHandlers } from './wallet-automation.ts';
+import { bankingHandlers } from './banking.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -100,6 +101,7 @@ export const HANDLERS = {
   ...expensePolicyHandlers,
   ...workflowHandlers,
   ...commentHandlers,
+  ...bankingHandlers,
   ...notificationHandlers,
   ...floatHandlers,
   ...walletAutomationHandlers,
