@@ -13,6 +13,8 @@ import { openDb } from './db/db.ts';
 import { startBillSettlementJob } from './domain/bill-settlement.ts';
 import { startRecurringBillJob } from './domain/recurring-bills.ts';
 import { startAllocationRolloverJob } from './domain/procurement/allocation-rollover.ts';
+import { startTransferSettlementJob } from './domain/treasury/settlement-job.ts';
+import { startYieldJob } from './domain/treasury/yield.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
 import { SUPPORT_EMAIL } from './seed/support.ts';
@@ -27,6 +29,10 @@ const RECURRING_BILLS_EVERY_MS = 15 * 60 * 1000;
 const BILL_SETTLEMENT_EVERY_MS = 5 * 60 * 1000;
 /** Issue 28: a budget whose month (day, week, year) turned is re-stamped so mirrors show the new interval's "left"; within 5 minutes. */
 const ALLOCATION_ROLLOVER_EVERY_MS = 5 * 60 * 1000;
+/** Issue 30: wallet transfers settle on their bank day (every 5 minutes, as bill payments). */
+const TRANSFER_SETTLEMENT_EVERY_MS = 5 * 60 * 1000;
+/** Issue 30: the investment accounts' daily yield, once per account and day; hourly picks a new day up within the hour. */
+const YIELD_EVERY_MS = 60 * 60 * 1000;
 
 async function main(): Promise<void> {
   const port = envInt(process.env, 'PORT', 8787);
@@ -47,6 +53,13 @@ async function main(): Promise<void> {
   });
   const allocationRollover = startAllocationRolloverJob(db, {
     now: () => Date.now(), everyMs: ALLOCATION_ROLLOVER_EVERY_MS, onError: (err) => console.error('Budget interval rollover:', err),
+  });
+
+  const transferSettlement = startTransferSettlementJob(db, {
+    now: () => Date.now(), everyMs: TRANSFER_SETTLEMENT_EVERY_MS, onError: (err) => console.error('Transfer settlement:', err),
+  });
+  const yieldAccrual = startYieldJob(db, {
+    now: () => Date.now(), everyMs: YIELD_EVERY_MS, onError: (err) => console.error('Investment yield:', err),
   });
 
   const devOutbox = process.env.LEDGERLINE_DEV_OUTBOX === '1';
@@ -72,6 +85,8 @@ async function main(): Promise<void> {
     recurringBills.stop();
     billSettlement.stop();
     allocationRollover.stop();
+    transferSettlement.stop();
+    yieldAccrual.stop();
     await server.close();
     await db.close();
     process.exit(0);

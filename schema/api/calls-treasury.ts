@@ -227,9 +227,13 @@ export const sweepStatus = walletGroup('wallet.automation.sweepStatus', 'POST', 
   }),
 });
 
+/** Served (in CATALOGUE, handlers in server/routes/treasury.ts). */
 export const TREASURY_CALLS = [
   listBusinessAccounts, createBusinessAccount, updateBusinessAccount, deleteBusinessAccount, listAccountActions,
   previewTransfer, createTransfer, listTransfers, cancelTransfer, listInvestmentAccounts,
   getWalletSettings, updateWalletSettings,
+] as const;
+/** Declared, served with their handlers by the automation (sweeps) work. */
+export const AUTOMATION_CALLS = [
   listAutomationPolicies, putAutomationPolicy, deleteAutomationPolicy, acknowledgeFailedRuns, sweepStatus,
 ] as const;

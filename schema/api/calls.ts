@@ -40,6 +40,7 @@ import { EXPENSE_POLICY_CALLS } from './calls-expense-policies.ts';
 import { WORKFLOW_CALLS } from './calls-workflows.ts';
 import { COMMENT_CALLS } from './calls-comments.ts';
 import { NOTIFICATION_CALLS } from './calls-notifications.ts';
+import { TREASURY_CALLS } from './calls-treasury.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -234,4 +235,5 @@ export const CATALOGUE = [
   ...WORKFLOW_CALLS,
   ...COMMENT_CALLS,
   ...NOTIFICATION_CALLS,
+  ...TREASURY_CALLS,
 ] as const;

@@ -44,6 +44,7 @@ import { billMatchHandlers } from './bill-match.ts';
 import { expensePolicyHandlers } from './expense-policies.ts';
 import { workflowHandlers } from './workflows.ts';
 import { notificationHandlers } from './notifications.ts';
+import { treasuryHandlers } from './treasury.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -99,4 +100,5 @@ export const HANDLERS = {
   ...workflowHandlers,
   ...commentHandlers,
   ...notificationHandlers,
+  ...treasuryHandlers,
 } satisfies HandlerMap;
