@@ -97,6 +97,12 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     '/booking/flights/...': ['booking.flights.search'],
     '/booking/hotels/...': ['booking.hotels.search'],
   },
+  'Treasury, wallet, float': {
+    '/treasury/business-accounts (with /transfers, /transfers/preview, /transfers/{transfer_uuid}/cancel, /actions)': [
+      'treasury.accounts.list', 'treasury.accounts.create', 'treasury.accounts.actions',
+      'treasury.transfers.preview', 'treasury.transfers.create', 'treasury.transfers.list', 'treasury.transfers.cancel',
+    ],
+  },
   'Integrations and other': {
     'comment threads (DELETE comments/{comment})': ['comments.list', 'comments.create', 'comments.delete'],
     configuration: ['config.web'],
