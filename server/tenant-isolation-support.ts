@@ -33,12 +33,18 @@ export type IdPool = {
   comments: string[];
   /** Issue 29: notifications (A's employee's; "mark read" names them in `ids`, see BODIES). */
   notifications: string[];
+  /** Issue 30: wallet accounts (`wallet_account_uuid`, `to_account_id`), transfers (`transfer_uuid`), linked bank accounts. */
+  walletAccounts?: string[]; walletTransfers?: string[]; bankAccounts?: string[];
 };
 
 function uuidFor(key: string, pool: IdPool): string {
   const k = key.toLowerCase();
   const first = (ids: string[]) => ids[0] ?? pool.any[0] ?? randomUUID();
   if (k.includes('comment')) return first(pool.comments);
+  if (k.includes('wallet_account')) return first(pool.walletAccounts ?? []);
+  if (k === 'to_account_id') return first((pool.walletAccounts ?? []).slice(1));
+  if (k.includes('transfer')) return first(pool.walletTransfers ?? []);
+  if (k.includes('bank_account')) return first(pool.bankAccounts ?? []);
   // A comment's subject (its type generates as `transaction`): the victim's commented transaction.
   if (k === 'subject_id') return first(pool.transactions);
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);
