@@ -110,7 +110,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'DELETE setting/{type}': 32,
     'DELETE security/contact': 32,
     'PUT business address by business_uuid': 31,
-    'PUT currencies': 30,
     'PUT issuing onboarding by entity and country': 31,
     'PUT kyb-kyc': 31,
     'banking/accounts/{id}': 30,

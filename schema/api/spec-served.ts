@@ -71,6 +71,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'PATCH admin change of user email (sensitive)': ['users.changeEmail'],
   },
   Businesses: {
+    'PUT currencies': ['treasury.currencies.put'],
     'DELETE entities/{entity}': ['admin.entities.delete'],
     'DELETE {business}/sso (body)': ['admin.sso.deleteBusiness'],
     'DELETE users/{user} (query)': ['admin.users.delete'],

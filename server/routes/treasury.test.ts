@@ -5,6 +5,7 @@ import {
 } from '../../schema/api/calls-treasury.ts';
 import { expectedSettlementDate } from '../../schema/business-days.ts';
 import { checkLedger } from '../ledger/check.ts';
+import { postEntry, systemAccount } from '../ledger/ledger.ts';
 import { settleDueTransfers } from '../domain/treasury/settlement-job.ts';
 import { accrueYield } from '../domain/treasury/yield.ts';
 import { testDatabases } from '../test-db.ts';
@@ -17,7 +18,8 @@ import { fundAccount, linkBank, openAccount, openWallet, type Wallet } from './t
  * lifecycle (preview → create: the hold at once → the settlement job → SETTLED, the fee in FEES),
  * cancel, a pull from a bank, retries by body id and Idempotency-Key, every bad input refused
  * with nothing posted, the settlement job failing a transfer to a bank no longer verified, the
- * accounts' activity, the accounts' management, wallet settings and the daily yield (once per day).
+ * accounts' activity, the accounts' management, wallet settings, the daily yield (once per day) and
+ * the business's currencies (§7 Businesses "PUT currencies").
  * The ledger check holds after every test.
  */
 const NOW = Date.parse('2026-11-30T15:00:00Z'); // a Monday, a bank business day
@@ -296,5 +298,51 @@ describe.each(await testDatabases())('treasury on %s', (kind) => {
       uuid: inv, kind: 'INVESTMENT', yield_rate_bps: 500, balance: usd(1_000_000 + first.accrued),
       accrued_total: usd(first.accrued), accrued_this_month: usd(first.accrued), last_accrual_date: '2026-11-29',
     });
+  });
+});
+
+describe.each(await testDatabases())('business currencies on %s', (kind) => {
+  const t = useTestApp(kind, { now: () => NOW });
+  let f: Fixture;
+  let admin: string;
+  const put = (currencies: unknown, token = admin) => request(t.app, 'PUT', '/v1/auth/businesses/currencies', { token, body: { currencies } });
+
+  beforeAll(async () => {
+    f = await makeBusiness(t.db);
+    admin = await signIn(t.app, f.email('admin'));
+  });
+  afterEach(async () => {
+    const report = await checkLedger(t.db, f.businessId);
+    expect(report.ok, JSON.stringify(report)).toBe(true);
+  });
+
+  it('opens a primary OPERATING account per new currency, keeps the home one, and drops only empty currencies', async () => {
+    const [home] = await t.db.query<{ currency: string }>('SELECT currency FROM businesses WHERE id = $1', [f.businessId]);
+    const other = home!.currency === 'EUR' ? 'GBP' : 'EUR';
+    const first = await put([other, home!.currency]);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body.currencies.map((c: { currency: string }) => c.currency)).toEqual([home!.currency, other]);
+    for (const c of first.body.currencies) expect(businessAccountSchema.parse(c.primary_account)).toMatchObject({ kind: 'OPERATING', is_primary: true, balance: { amount: 0, currency: c.currency } });
+    const again = await put([home!.currency, other, other]);
+    expect(again.body).toEqual(first.body);
+
+    expect(refusal(await put([other]))).toEqual([422, 'REQUEST_7001']);
+    expect(refusal(await put([home!.currency, 'ZZZ']))).toEqual([422, 'REQUEST_7001']);
+    expect(refusal(await put([]))).toEqual([422, 'REQUEST_7001']);
+    expect(refusal(await put([home!.currency], await signIn(t.app, f.email('employee'))))).toEqual([403, 'TREASURY_7001']);
+
+    const foreign = first.body.currencies[1].primary_account.uuid as string;
+    await fundAccount(t.db, f.businessId, foreign, 500, new Date(NOW), other);
+    expect(refusal(await put([home!.currency]))).toEqual([409, 'TREASURY_7010']);
+    await t.db.transaction(async (tx) => {
+      const funding = await systemAccount(tx, f.businessId, 'FUNDING', other);
+      await postEntry(tx, { businessId: f.businessId, kind: 'TEST', key: `out-${randomUUID()}`, currency: other, at: new Date(NOW),
+        lines: [{ account: foreign, amount: -500 }, { account: funding, amount: 500 }] });
+    });
+    const dropped = await put([home!.currency]);
+    expect(dropped.status, dropped.text).toBe(200);
+    expect(dropped.body.currencies).toHaveLength(1);
+    const list = await request<{ accounts: BusinessAccount[] }>(t.app, 'GET', `${T}/business-accounts`, { token: admin });
+    expect(list.body.accounts.map((x) => x.balance.currency)).toEqual([home!.currency]);
   });
 });

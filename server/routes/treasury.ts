@@ -8,14 +8,14 @@
 import {
   cancelTransfer as cancelTransferCall, createBusinessAccount, createTransfer as createTransferCall, deleteBusinessAccount,
   getWalletSettings, listAccountActions, listBusinessAccounts, listInvestmentAccounts as listInvestmentsCall,
-  listTransfers as listTransfersCall, previewTransfer as previewTransferCall, updateBusinessAccount, updateWalletSettings as updateSettingsCall,
+  listTransfers as listTransfersCall, previewTransfer as previewTransferCall, putCurrencies, updateBusinessAccount, updateWalletSettings as updateSettingsCall,
 } from '../../schema/api/calls-treasury.ts';
 import { isAdmin } from '../../schema/roles.ts';
 import type { Actor } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import {
-  accountActions, createWalletAccount, deleteWalletAccount, listWalletAccounts, updateWalletAccount, walletAccount,
+  accountActions, createWalletAccount, deleteWalletAccount, listWalletAccounts, putBusinessCurrencies, updateWalletAccount, walletAccount,
 } from '../domain/treasury/accounts.ts';
 import { cancelTransfer, createTransfer, listTransfers, previewTransfer } from '../domain/treasury/transfers.ts';
 import { listInvestmentAccounts } from '../domain/treasury/yield.ts';
@@ -93,5 +93,11 @@ export const treasuryHandlers = {
   [updateSettingsCall.id]: async (ctx) => {
     const { businessId, user } = treasuryAdminOf(ctx);
     return ok(await updateWalletSettings(ctx.db, businessId, ctx.input.body, user.id, new Date(ctx.deps.now())));
+  },
+
+  [putCurrencies.id]: async (ctx) => {
+    const { businessId } = treasuryAdminOf(ctx);
+    const at = new Date(ctx.deps.now());
+    return ok({ currencies: await ctx.deps.db.transaction((tx) => putBusinessCurrencies(tx, businessId, ctx.input.body.currencies, at)) });
   },
 } satisfies DomainHandlers;

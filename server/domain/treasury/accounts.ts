@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Queryable } from '../../db/db.ts';
-import { ApiError } from '../../core/errors.ts';
+import { ApiError, validationError } from '../../core/errors.ts';
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts';
 import { openWalletAccount, type WalletKind } from '../../ledger/ledger.ts';
 import { allocateSeqs, announceChange } from '../../db/change-seq.ts';
@@ -157,4 +157,49 @@ export async function accountActions(db: Queryable, businessId: string, id: stri
     })),
     page: { next: more ? encodeCursor(ACTIONS_SORT, [Number(page[page.length - 1]!.last_posting)]) : null },
   };
+}
+
+/**
+ * §7 Businesses "PUT currencies": the currencies the business keeps money in. A listed currency
+ * with no primary OPERATING account gets one; a currency left out has its wallet accounts closed
+ * (all empty with nothing on its way, else 409 TREASURY_7010 naming it); the home currency stays.
+ * Answers each currency with its primary OPERATING account, home currency first.
+ */
+export async function putBusinessCurrencies(tx: Queryable, businessId: string, listed: readonly string[], at: Date): Promise<{ currency: string; primary_account: BusinessAccount }[]> {
+  await lockBusiness(tx, businessId);
+  const [business] = await tx.query<{ currency: string }>('SELECT currency FROM businesses WHERE id = $1', [businessId]);
+  const home = business!.currency;
+  const wanted = [...new Set(listed)];
+  if (!wanted.includes(home)) {
+    throw validationError({ currencies: `currencies must include the business's home currency ${home}` });
+  }
+  const current = await tx.query<Row>(`SELECT ${WIRE} FROM ledger_accounts a WHERE ${WALLET_WHERE} ORDER BY a.id FOR UPDATE`, [businessId]);
+  const dropped = current.filter((r) => !wanted.includes(r.currency));
+  const busy = dropped.find((r) => Number(r.balance) !== 0 || Number(r.pending_in) !== 0 || Number(r.pending_out) !== 0);
+  if (busy) {
+    throw new ApiError('TREASURY_7010', `${busy.name} (${busy.currency}) still holds money or has transfers on their way: move it out before dropping ${busy.currency}.`, {
+      currencies: `${busy.currency} cannot be dropped while ${busy.name} holds money`,
+    });
+  }
+  if (dropped.length > 0) {
+    const seqs = await allocateSeqs(tx, businessId, dropped.length);
+    if (!seqs) throw new ApiError('REQUEST_7004');
+    for (const [i, r] of dropped.entries()) {
+      await tx.query(
+        'UPDATE ledger_accounts SET deleted = true, is_primary = false, change_seq = $3, updated_at = now() WHERE business_id = $1 AND id = $2',
+        [businessId, r.id, seqs.first + i],
+      );
+    }
+    await announceChange(tx, businessId, seqs.last);
+  }
+  const ordered = [home, ...wanted.filter((c) => c !== home).sort()];
+  const out: { currency: string; primary_account: BusinessAccount }[] = [];
+  for (const currency of ordered) {
+    const [primary] = await tx.query<{ id: string }>(
+      `SELECT a.id FROM ledger_accounts a WHERE ${WALLET_WHERE} AND a.kind = 'OPERATING' AND a.currency = $2 AND a.is_primary`, [businessId, currency],
+    );
+    const id = primary?.id ?? await openWalletAccount(tx, { businessId, kind: 'OPERATING', currency, name: `Operating (${currency})`, primary: true, at });
+    out.push({ currency, primary_account: await walletAccount(tx, businessId, id) });
+  }
+  return out;
 }
