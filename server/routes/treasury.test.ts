@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   businessAccountSchema, investmentAccountSchema, transferAnswerSchema, transferPreviewSchema, type BusinessAccount, type TransferAnswer,
 } from '../../schema/api/calls-treasury.ts';
+import { syncChanges } from '../../schema/api/calls.ts';
 import { expectedSettlementDate } from '../../schema/business-days.ts';
 import { checkLedger } from '../ledger/check.ts';
 import { postEntry, systemAccount } from '../ledger/ledger.ts';
@@ -106,6 +107,22 @@ describe.each(await testDatabases())('treasury on %s', (kind) => {
     expect(list.get(w.operating)).toMatchObject({ pending_out: usd(0) });
     const page = await request<{ data: TransferAnswer[] }>(t.app, 'GET', `${T}/business-accounts/${w.reserve}/transfers`, { token: admin });
     expect(page.body.data.find((x) => x.id === made.id)).toMatchObject({ status: 'SETTLED' });
+  });
+
+  it('puts the transfer and both accounts\' new figures on the admins\' change feed, and nothing of it on an employee\'s', async () => {
+    const [{ seq }] = (await t.db.query<{ seq: string }>('SELECT change_seq::text AS seq FROM businesses WHERE id = $1', [a.businessId])) as [{ seq: string }];
+    const made = await created({ to_account_id: w.reserve, amount: usd(50) });
+    const feed = await request(t.app, 'GET', `${syncChanges.path}?after=${seq}&limit=1000`, { token: admin });
+    expect(feed.status, feed.text).toBe(200);
+    const changes = feed.body.changes as { collection: string; id: string; doc: Record<string, unknown> | null }[];
+    expect(changes.find((c) => c.collection === 'wallet_transfers' && c.id === made.id)?.doc).toMatchObject({ status: 'PENDING', amount: 50, fee: 0 });
+    const list = await accounts();
+    expect(changes.find((c) => c.collection === 'wallet_accounts' && c.id === w.operating)?.doc)
+      .toMatchObject({ balance: list.get(w.operating)!.balance.amount, pending_out: list.get(w.operating)!.pending_out.amount });
+    expect(changes.find((c) => c.collection === 'wallet_accounts' && c.id === w.reserve)?.doc).toMatchObject({ pending_in: list.get(w.reserve)!.pending_in.amount });
+    const theirs = await request(t.app, 'GET', `${syncChanges.path}?after=${seq}&limit=1000`, { token: employee });
+    expect((theirs.body.changes as { collection: string }[]).filter((c) => c.collection.startsWith('wallet_'))).toEqual([]);
+    await settleDueTransfers(t.db, new Date(NOW));
   });
 
   it('charges the external fee, refuses a stale expected_fee with the new figures, settles after the bank days', async () => {
