@@ -15,6 +15,8 @@ import { startRecurringBillJob } from './domain/recurring-bills.ts';
 import { startFlexInstallmentJob } from './domain/flex/installment-job.ts';
 import { startAllocationRolloverJob } from './domain/procurement/allocation-rollover.ts';
 import { startAutomationJob } from './domain/treasury/automation-job.ts';
+import { startTransferSettlementJob } from './domain/treasury/settlement-job.ts';
+import { startYieldJob } from './domain/treasury/yield.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
 import { SUPPORT_EMAIL } from './seed/support.ts';
@@ -33,6 +35,10 @@ const ALLOCATION_ROLLOVER_EVERY_MS = 5 * 60 * 1000;
 const FLEX_INSTALLMENTS_EVERY_MS = 60 * 60 * 1000;
 /** Issue 30: automation policies (sweeps) run once a UTC day each (their run row is the claim); hourly catches each new day within the hour. */
 const AUTOMATION_EVERY_MS = 60 * 60 * 1000;
+/** Issue 30: wallet transfers settle on their bank day (every 5 minutes, as bill payments). */
+const TRANSFER_SETTLEMENT_EVERY_MS = 5 * 60 * 1000;
+/** Issue 30: the investment accounts' daily yield, once per account and day; hourly picks a new day up within the hour. */
+const YIELD_EVERY_MS = 60 * 60 * 1000;
 
 async function main(): Promise<void> {
   const port = envInt(process.env, 'PORT', 8787);
@@ -62,6 +68,13 @@ async function main(): Promise<void> {
     now: () => Date.now(), everyMs: FLEX_INSTALLMENTS_EVERY_MS, onError: (err) => console.error('Flex installments:', err),
   });
 
+  const transferSettlement = startTransferSettlementJob(db, {
+    now: () => Date.now(), everyMs: TRANSFER_SETTLEMENT_EVERY_MS, onError: (err) => console.error('Transfer settlement:', err),
+  });
+  const yieldAccrual = startYieldJob(db, {
+    now: () => Date.now(), everyMs: YIELD_EVERY_MS, onError: (err) => console.error('Investment yield:', err),
+  });
+
   const devOutbox = process.env.LEDGERLINE_DEV_OUTBOX === '1';
   const server = await listen({ db, host, port, devOutbox, distDir: fileURLToPath(new URL('../dist/', import.meta.url)) });
   console.log(`Ledgerline is running at ${server.url}`);
@@ -87,6 +100,8 @@ async function main(): Promise<void> {
     allocationRollover.stop();
     flexInstallments.stop();
     automation.stop();
+    transferSettlement.stop();
+    yieldAccrual.stop();
     await server.close();
     await db.close();
     process.exit(0);

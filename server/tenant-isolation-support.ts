@@ -36,6 +36,8 @@ export type IdPool = {
   /** Issue 30: wallet accounts (`account_id`, `target_account_id`, `wallet_account…`) and automation policies (`policy_id`). */
   walletAccounts: string[];
   automationPolicies: string[];
+  /** Issue 30: transfers (`transfer_uuid`), linked bank accounts (`bank_account…`); `to_account_id` is the second wallet account. */
+  walletTransfers?: string[]; bankAccounts?: string[];
 };
 
 function uuidFor(key: string, pool: IdPool): string {
@@ -44,6 +46,9 @@ function uuidFor(key: string, pool: IdPool): string {
   if (k.includes('comment')) return first(pool.comments);
   if (k === 'policy_id') return first(pool.automationPolicies);
   if (k === 'account_id' || k === 'target_account_id' || k.includes('wallet_account')) return first(pool.walletAccounts);
+  if (k === 'to_account_id') return first(pool.walletAccounts.slice(1));
+  if (k.includes('transfer')) return first(pool.walletTransfers ?? []);
+  if (k.includes('bank_account')) return first(pool.bankAccounts ?? []);
   // A comment's subject (its type generates as `transaction`): the victim's commented transaction.
   if (k === 'subject_id') return first(pool.transactions);
   if (k === 'rate_uuid' || k.includes('reimbursement_rate')) return first(pool.rates);

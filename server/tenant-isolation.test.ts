@@ -6,6 +6,8 @@
  * New catalogue entries are covered without touching this file.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import { TREASURY_CALLS } from '../schema/api/calls-treasury.ts';
+import { linkBank, openWallet } from './routes/treasury-test-kit.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../schema/api/calls.ts';
 import type { CallDef } from '../schema/api/define-call.ts';
@@ -93,6 +95,8 @@ for (const id of [
 // The statement upload is left out: the generated request is JSON, refused 415 before any role
 // check (routes/banking.test.ts proves its TREASURY_7001).
 for (const c of CATALOGUE) if (c.id.startsWith('banking.') && c.id !== 'banking.statement.upload') ROLE_GATED[c.id] = NON_ADMINS;
+// Issue 30: the wallet, its transfers and settings are admins' only (TREASURY_7001 before any lookup).
+for (const call of TREASURY_CALLS) ROLE_GATED[call.id] = NON_ADMINS;
 const refusedRoles = (call: CallDef): FixtureRole[] =>
   call.id.startsWith('admin.')
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))
@@ -343,10 +347,20 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
       businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, card: a.cards.employee, vendor: vendors[0]!, tag,
     });
     const expensePolicies = await seedExpensePolicies(t.db, { businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, department: a.departments[0]!, tag });
-    const automation = await seedAutomation(t.db, { businessId: a.businessId, admin: a.users.admin, tag });
     const approvalGroups = await seedApprovalGroups(t.db, { businessId: a.businessId, owner: a.users.owner, employee: a.users.employee, outsider: a.users.outsider, tag });
+    // A's wallet (issue 30): two funded accounts, a pending transfer between them and a verified bank account.
+    const wallet = await openWallet(t.db, a.businessId, 500_000);
+    const walletBank = await linkBank(t.db, a.businessId, { name: `Bank ${tag}` });
+    const walletTransfer = randomUUID();
+    const created = await t.app.request(`/v1/auth/treasury/business-accounts/${wallet.operating}/transfers`, {
+      method: 'POST', headers: { 'RAMP-ID-TOKEN': await mint(a, 'admin'), 'content-type': 'application/json' },
+      body: JSON.stringify({ id: walletTransfer, to_account_id: wallet.reserve, amount: { amount: 1_000, currency: 'USD' }, memo: `Transfer ${tag}` }),
+    });
+    if (created.status !== 201) throw new Error(`A's transfer: ${created.status} ${await created.text()}`);
+    const automation = await seedAutomation(t.db, { businessId: a.businessId, admin: a.users.admin, tag, accounts: wallet });
     pool = {
       ...procurement, ...expensePolicies, ...approvalGroups, ...automation,
+      walletTransfers: [walletTransfer], bankAccounts: [walletBank],
       trips: [trip],
       savedReports: [report], dashboards: [dashboard], syncCommits: [syncCommit], mappingRules: [mappingRule],
       recurringBills: [extras.recurring], vendorCredits: [extras.credit], billTemplates: [extras.template], provisionalBills: [provisional],
@@ -366,7 +380,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, ...Object.values(procurement).flat(), ...expensePolicies.expensePolicies, ...approvalGroups.groups, ...automation.walletAccounts, ...automation.automationPolicies, trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, ...Object.values(procurement).flat(), ...expensePolicies.expensePolicies, ...approvalGroups.groups, ...automation.walletAccounts, ...automation.automationPolicies, walletTransfer, walletBank, trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

@@ -227,12 +227,25 @@ export const sweepStatus = walletGroup('wallet.automation.sweepStatus', 'POST', 
   }),
 });
 
-/** The automation calls (served: server/routes/wallet-automation.ts). */
-export const AUTOMATION_CALLS = [listAutomationPolicies, putAutomationPolicy, deleteAutomationPolicy, acknowledgeFailedRuns, sweepStatus] as const;
+/**
+ * §7 Businesses "PUT currencies": the currencies the business keeps money in. Each listed currency
+ * without a primary OPERATING account gets one ("Operating (EUR)"); a currency left out has its
+ * wallet accounts closed, which needs them empty with nothing on its way (409 TREASURY_7010 naming
+ * the currency). The business's home currency stays (422 on `currencies`). Answers every currency
+ * with its primary OPERATING account, home currency first.
+ */
+export const putCurrencies = callGroup('/v1/auth/businesses', scopes)('treasury.currencies.put', 'PUT', '/currencies', {
+  body: z.object({ currencies: z.array(knownCurrencySchema).min(1).max(20) }),
+  response: z.object({ currencies: z.array(z.object({ currency: z.string().length(3), primary_account: businessAccountSchema })) }),
+});
 
+/** Served (in CATALOGUE, handlers in server/routes/treasury.ts). */
 export const TREASURY_CALLS = [
   listBusinessAccounts, createBusinessAccount, updateBusinessAccount, deleteBusinessAccount, listAccountActions,
   previewTransfer, createTransfer, listTransfers, cancelTransfer, listInvestmentAccounts,
-  getWalletSettings, updateWalletSettings,
+  getWalletSettings, updateWalletSettings, putCurrencies,
+] as const;
+/** The automation calls (served: server/routes/wallet-automation.ts). */
+export const AUTOMATION_CALLS = [
   listAutomationPolicies, putAutomationPolicy, deleteAutomationPolicy, acknowledgeFailedRuns, sweepStatus,
 ] as const;

@@ -41,8 +41,8 @@ import { WORKFLOW_CALLS } from './calls-workflows.ts';
 import { COMMENT_CALLS } from './calls-comments.ts';
 import { NOTIFICATION_CALLS } from './calls-notifications.ts';
 import { FLOAT_CALLS } from './calls-float.ts';
-import { AUTOMATION_CALLS } from './calls-treasury.ts';
 import { BANKING_CALLS } from './calls-banking.ts';
+import { AUTOMATION_CALLS, TREASURY_CALLS } from './calls-treasury.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -240,4 +240,5 @@ export const CATALOGUE = [
   ...FLOAT_CALLS,
   ...AUTOMATION_CALLS,
   ...BANKING_CALLS,
+  ...TREASURY_CALLS,
 ] as const;

@@ -118,10 +118,8 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'DELETE setting/{type}': 32,
     'DELETE security/contact': 32,
     'PUT business address by business_uuid': 31,
-    'PUT currencies': 30,
     'PUT issuing onboarding by entity and country': 31,
     'PUT kyb-kyc': 31,
-    'treasury/business-accounts/{wallet}': 30,
   },
   'Integrations and other': {
     Slack: 32,
@@ -186,7 +184,4 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
   BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
-  TREASURY_7005: { issue: 30, why: 'treasury: wallet, transfers, automation policies' },
-  TREASURY_7006: { issue: 30, why: 'treasury: wallet, transfers, automation policies' },
-  TREASURY_7010: { issue: 30, why: 'treasury: wallet, transfers, automation policies' },
 };

@@ -52,6 +52,10 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
       'float.onboard', 'float.settings.get', 'float.settings.update', 'float.offer.create', 'float.offer.accept', 'float.records.list',
       'float.installments.retry',
     ],
+    '/treasury/business-accounts (with /transfers, /transfers/preview, /transfers/{transfer_uuid}/cancel, /actions)': [
+      'treasury.accounts.list', 'treasury.accounts.create', 'treasury.accounts.actions',
+      'treasury.transfers.preview', 'treasury.transfers.create', 'treasury.transfers.list', 'treasury.transfers.cancel',
+    ],
   },
   Transactions: {
     'POST /fraud-response': ['transactions.fraudResponse'],
@@ -86,6 +90,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'PATCH admin change of user email (sensitive)': ['users.changeEmail'],
   },
   Businesses: {
+    'PUT currencies': ['treasury.currencies.put'],
     'DELETE entities/{entity}': ['admin.entities.delete'],
     'DELETE {business}/sso (body)': ['admin.sso.deleteBusiness'],
     'DELETE users/{user} (query)': ['admin.users.delete'],

@@ -47,6 +47,7 @@ import { notificationHandlers } from './notifications.ts';
 import { floatHandlers } from './float.ts';
 import { walletAutomationHandlers } from './wallet-automation.ts';
 import { bankingHandlers } from './banking.ts';
+import { treasuryHandlers } from './treasury.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -105,4 +106,5 @@ export const HANDLERS = {
   ...notificationHandlers,
   ...floatHandlers,
   ...walletAutomationHandlers,
+  ...treasuryHandlers,
 } satisfies HandlerMap;

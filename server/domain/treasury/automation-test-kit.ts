@@ -7,13 +7,18 @@ import { fund, openWalletAccount } from '../../ledger/ledger.ts';
  * and a SWEEP_ABOVE policy between them with a FAILED, unacknowledged run (so acknowledging,
  * replacing and deleting all have a target).
  */
-export async function seedAutomation(db: Db, f: { businessId: string; admin: string; tag: string }): Promise<{ walletAccounts: string[]; automationPolicies: string[] }> {
+export async function seedAutomation(
+  db: Db, f: { businessId: string; admin: string; tag: string; accounts?: { operating: string; reserve: string } },
+): Promise<{ walletAccounts: string[]; automationPolicies: string[] }> {
   const policy = randomUUID();
   const at = new Date('2026-01-05T12:00:00Z');
   const accounts = await db.transaction(async (tx) => {
-    const operating = await openWalletAccount(tx, { businessId: f.businessId, kind: 'OPERATING', currency: 'USD', name: `Operating ${f.tag}`, primary: true, at });
-    const reserve = await openWalletAccount(tx, { businessId: f.businessId, kind: 'RESERVE', currency: 'USD', name: `Reserve ${f.tag}`, at });
-    await fund(tx, { businessId: f.businessId, account: operating, amount: 500_000, currency: 'USD', key: `isolation:${f.tag}`, at });
+    // The victim's own accounts when the caller opened them (one primary OPERATING per currency).
+    const { operating, reserve } = f.accounts ?? {
+      operating: await openWalletAccount(tx, { businessId: f.businessId, kind: 'OPERATING', currency: 'USD', name: `Operating ${f.tag}`, primary: true, at }),
+      reserve: await openWalletAccount(tx, { businessId: f.businessId, kind: 'RESERVE', currency: 'USD', name: `Reserve ${f.tag}`, at }),
+    };
+    if (!f.accounts) await fund(tx, { businessId: f.businessId, account: operating, amount: 500_000, currency: 'USD', key: `isolation:${f.tag}`, at });
     await tx.query(
       `INSERT INTO automation_policies (id, business_id, kind, account_id, target_account_id, threshold, target, currency, created_by)
        VALUES ($1, $2, 'SWEEP_ABOVE', $3, $4, 100000, 50000, 'USD', $5)`,
