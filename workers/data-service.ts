@@ -22,6 +22,7 @@ import { workflowHandlers } from './handlers/workflows.ts';
 import { commentHandlers } from './handlers/comments.ts';
 import { policyHandlers } from './handlers/policy-handlers.ts';
 import { notificationSettingsHandlers } from './handlers/notifications.ts';
+import { bankingHandlers } from './handlers/banking.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -62,6 +63,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...policyHandlers(ctx),
     ...commentHandlers(ctx),
     ...notificationSettingsHandlers(ctx),
+    ...bankingHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }
