@@ -1,5 +1,5 @@
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { LinkedBankAccount } from '../../../workers/api.ts';
 import { Button, buttonClass } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
@@ -77,6 +77,11 @@ export function BankAccountsPage() {
         online={online}
         onLink={() => setOpen({ kind: 'link' })}
         onAction={(kind, account) => (kind === 'reveal' ? void reveal(account) : setOpen({ kind, account }))}
+        statementsLink={(a) => (
+          <Link to="/treasury/statements" search={{ account: a.id }} className={buttonClass({ variant: 'ghost', size: 'sm' })}>
+            Statements<span className="sr-only"> of {a.name}</span>
+          </Link>
+        )}
       />
       <Section title="Entity cash accounts" description="Where each entity’s money is kept and the GL account it is booked to.">
         <EntityCashAccounts
@@ -116,10 +121,12 @@ export interface BankAccountsViewProps {
   online: boolean;
   onLink(): void;
   onAction(action: BankAction, account: LinkedBankAccount): void;
+  /** The card's link to the account's statements (the page's router link). */
+  statementsLink?: (account: LinkedBankAccount) => ReactNode;
 }
 
 /** The list as it stands: loading, offline with nothing kept, refused, empty, or the accounts (marked when kept from earlier). */
-export function BankAccountsView({ list, online, onLink, onAction }: BankAccountsViewProps) {
+export function BankAccountsView({ list, online, onLink, onAction, statementsLink }: BankAccountsViewProps) {
   if (list.state === 'loading') return <p className="muted" role="status">Loading bank accounts…</p>;
   if (list.state === 'offline') {
     return <EmptyState title="Connect to see bank accounts">Bank accounts are kept on the server. Nothing was read on this device yet, so there is nothing to show offline.</EmptyState>;
@@ -140,13 +147,13 @@ export function BankAccountsView({ list, online, onLink, onAction }: BankAccount
         </p>
       )}
       <ul className="bank-list" aria-label="Bank accounts">
-        {list.accounts.map((a) => <BankAccountCard key={a.id} account={a} online={online && !list.cachedAt} onAction={onAction} />)}
+        {list.accounts.map((a) => <BankAccountCard key={a.id} account={a} online={online && !list.cachedAt} onAction={onAction} statementsLink={statementsLink?.(a)} />)}
       </ul>
     </>
   );
 }
 
-export function BankAccountCard({ account: a, online, onAction }: { account: LinkedBankAccount; online: boolean; onAction: BankAccountsViewProps['onAction'] }) {
+export function BankAccountCard({ account: a, online, onAction, statementsLink }: { account: LinkedBankAccount; online: boolean; onAction: BankAccountsViewProps['onAction']; statementsLink?: ReactNode }) {
   const act = (kind: BankAction, label: string, variant: 'primary' | 'secondary' | 'ghost' | 'danger' = 'secondary') => (
     <Button size="sm" variant={variant} disabled={!online} onClick={() => onAction(kind, a)}>
       {label}<span className="sr-only"> {a.name}</span>
@@ -167,9 +174,7 @@ export function BankAccountCard({ account: a, online, onAction }: { account: Lin
         {a.status === 'PENDING_VERIFICATION' && act('amounts', 'Enter the two amounts', 'primary')}
         {act('reveal', 'Show numbers', 'ghost')}
         {act('edit', 'Edit', 'ghost')}
-        <Link to="/treasury/statements" search={{ account: a.id }} className={buttonClass({ variant: 'ghost', size: 'sm' })}>
-          Statements<span className="sr-only"> of {a.name}</span>
-        </Link>
+        {statementsLink}
         {act('delete', 'Delete', 'danger')}
       </div>
     </li>
