@@ -31,6 +31,14 @@ describe('banking calls', () => {
     expect(await service.flexSettings()).toEqual(FLEX_OFFLINE);
   });
 
+  it('linking and revealing need the sensitive scope: a step-up is asked for before anything is sent', async () => {
+    const { service, sent } = await worker(() => jsonResponse(201, bank));
+    const body = { name: 'Operating', account_type: 'CHECKING' as const, routing_number: '121000358', account_number: '123456789' };
+    expect(await service.linkBankAccount(body)).toMatchObject({ ok: false, step_up: 'sensitive' });
+    expect(await service.revealBankAccount(ID)).toMatchObject({ ok: false, step_up: 'sensitive' });
+    expect(sent).toEqual([]);
+  });
+
   it('refuses a statement file the server would refuse without sending it', async () => {
     const { service, sent } = await worker(() => null);
     const r = await service.uploadStatement(ID, new Blob(['x'], { type: 'text/plain' }), 'notes.txt');

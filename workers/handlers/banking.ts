@@ -98,7 +98,7 @@ function bankingCalls(memory: BankListMemory) {
       const check = checkStatementFile(file.type, file.size);
       if (!check.ok) return check;
       const r = await send(uploadStatement, {
-        query: { bank_account_id: bankAccountId, file_name: fileName.slice(0, 200) || 'statement' },
+        query: { bank_account_id: bankAccountId, file_name: fileName.trim().slice(0, 200) || 'statement' },
         file: { body: file, contentType: check.contentType },
         ...(idempotencyKey ? { idempotencyKey } : {}),
       });
