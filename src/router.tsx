@@ -26,6 +26,7 @@ import { accountingNav, accountingRoutes } from './features/accounting/index.ts'
 import { orgRoutes, ssoRoutes, teamNav, teamRoutes } from './features/team/index.ts';
 import { workflowsNav, workflowsRoutes } from './features/workflows/index.ts';
 import { treasuryNav, treasuryRoutes } from './features/treasury/index.ts';
+import { bankingRoutes } from './features/banking/index.ts';
 import { policiesLinkRoutes, policiesNav, policiesRoutes } from './features/policies/index.ts';
 import { notificationsNav, notificationsRoutes } from './features/notifications/index.ts';
 import type { Command } from './lib/commands.ts';
@@ -137,7 +138,7 @@ const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
   // Signed in or not: the reminder link's receipts-only page (issue 29).
   ...policiesLinkRoutes(rootRoute),
-  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, notFoundRoute]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, notFoundRoute]),
 ]);
 
 export function createAppRouter(store: AppStore) {

@@ -11,6 +11,7 @@ import type { AccountingApi } from './handlers/accounting.ts';
 import type { ApprovalPolicyApi } from './handlers/approval-policies.ts';
 import type { BillExtrasApi } from './handlers/bill-extras.ts';
 import type { BillApi } from './handlers/bills.ts';
+import type { BankingApi, FlexApi } from './handlers/banking.ts';
 import type { CommentApi } from './handlers/comments.ts';
 import type { OrgApi } from './handlers/org.ts';
 import type { ProcurementApi } from './handlers/procurement.ts';
@@ -53,6 +54,7 @@ export type * from './handlers/policies.ts';
 export type * from './handlers/comments.ts';
 export type * from './handlers/notifications.ts';
 export type * from './handlers/treasury.ts';
+export type * from './handlers/banking.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
@@ -60,7 +62,7 @@ export type * from './handlers/treasury.ts';
  */
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
-  ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi {}
+  ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

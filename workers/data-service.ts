@@ -23,6 +23,7 @@ import { commentHandlers } from './handlers/comments.ts';
 import { policyHandlers } from './handlers/policy-handlers.ts';
 import { notificationSettingsHandlers } from './handlers/notifications.ts';
 import { treasuryHandlers } from './handlers/treasury.ts';
+import { bankingHandlers } from './handlers/banking.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -64,6 +65,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...commentHandlers(ctx),
     ...notificationSettingsHandlers(ctx),
     ...treasuryHandlers(ctx),
+    ...bankingHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

@@ -30,6 +30,7 @@ import { useBill, type BillView } from './use-bills.ts';
 import { BillMatch } from './bill-match.tsx';
 import { PaymentApprovalNotice } from './payment-approval.tsx';
 import { matchPayBlock } from './bill-match-view.ts';
+import { BillFlex } from './bill-flex.tsx';
 
 export interface BillDrawerProps {
   id: string;
@@ -134,6 +135,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
             <CannotPay check={payable} vendor={vendorDoc} online={online} onAdd={() => setAddingBank(vendorDoc)} />
           )}
           <BillActions bill={bill} online={online} busy={busy} blocked={payBlock(bill, vendorDoc, today) !== null || bill.payment_approval?.status === 'PENDING'} matchBlock={matchBlock} onRun={(a) => void run(a, bill)} />
+          <BillFlex bill={bill} vendor={vendor ?? 'the vendor'} client={client} online={online} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
           <BillMatch bill={bill} reference={reference} client={client} online={online} />
           <BillLines bill={bill} reference={reference} />
@@ -210,10 +212,8 @@ function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
 
 /** Drawer actions that send money to the vendor (refused by the server while the vendor cannot be paid). */
 const MOVES_MONEY: readonly BillDrawerAction[] = ['payNow', 'retryPayment'];
-
 /** Statuses from which the bill is paid or scheduled (what the vendor's bank details decide). */
 const payingStatus = (status: BillView['status']) => checkBillAction('payNow', status).ok || checkBillAction('retryPayment', status).ok;
-
 /** The day a payment sent on `sent` settles (the server's rule: DEFAULT_SETTLEMENT_DAYS bank business days). */
 const settlesOn = (sent: string) => expectedSettlementDate(sent, DEFAULT_SETTLEMENT_DAYS);
 

@@ -4,7 +4,7 @@ import { formatLocalDateTime } from '../../lib/format.ts';
 import { AccountsView } from './accounts-view.tsx';
 import { ActivitySection, InvestmentSection, WalletSettingsSection } from './account-sections.tsx';
 import { BalanceChart } from './balance-chart.tsx';
-import { TreasuryNav } from './treasury-nav.tsx';
+import { TreasuryNav } from '../../components/treasury-nav.tsx';
 import { readAtText, sortAccounts } from './treasury-words.ts';
 import { useTreasuryMirror } from './use-treasury.ts';
 import { Section } from '../../components/section.tsx';

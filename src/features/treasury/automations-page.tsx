@@ -9,7 +9,7 @@ import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import { useOnlineList } from '../../lib/use-online-list.ts';
 import { AutomationDialog } from './automation-dialog.tsx';
 import { PolicyCard } from './automations-view.tsx';
-import { TreasuryNav } from './treasury-nav.tsx';
+import { TreasuryNav } from '../../components/treasury-nav.tsx';
 import { policyText, policyTodayText } from './treasury-words.ts';
 import { useTreasuryMirror } from './use-treasury.ts';
 import './treasury.css';

@@ -12,7 +12,7 @@ import { refusalText } from './refusal-text.ts';
 import { rememberSettings } from './treasury-cache.ts';
 import { TransferDialog } from './transfer-dialog.tsx';
 import { TransfersView } from './transfers-view.tsx';
-import { TreasuryNav } from './treasury-nav.tsx';
+import { TreasuryNav } from '../../components/treasury-nav.tsx';
 import { readAtText, type StatusFilter, type TransferFormValues } from './treasury-words.ts';
 import { useTreasuryMirror, type TransferRow } from './use-treasury.ts';
 import './treasury.css';

@@ -13,7 +13,7 @@ import { BalanceChart } from './balance-chart.tsx';
 import { TransferDialog, TransferPreviewFacts, transferRequest } from './transfer-dialog.tsx';
 import { TransfersView } from './transfers-view.tsx';
 import { checkTransferForm, offlinePreview, transferChoices } from './treasury-words.ts';
-import { TREASURY_PAGES } from './treasury-nav.tsx';
+import { TREASURY_PAGES } from '../../components/treasury-nav.tsx';
 import type { TransferRow, WalletRow } from './use-treasury.ts';
 
 /** The Treasury views on the server renderer, with fake mirror rows (as the worker's referenceData answers them). */

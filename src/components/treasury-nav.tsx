@@ -8,6 +8,9 @@ export const TREASURY_PAGES = [
   { to: '/treasury', label: 'Accounts' },
   { to: '/treasury/transfers', label: 'Transfers' },
   { to: '/treasury/automations', label: 'Automations' },
+  { to: '/treasury/bank-accounts', label: 'Bank accounts' },
+  { to: '/treasury/statements', label: 'Statements' },
+  { to: '/treasury/flex', label: 'Flex' },
 ] as const;
 export type TreasuryPath = (typeof TREASURY_PAGES)[number]['to'];
 
