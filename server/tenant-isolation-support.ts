@@ -33,11 +33,8 @@ export type IdPool = {
   comments: string[];
   /** Issue 29: notifications (A's employee's; "mark read" names them in `ids`, see BODIES). */
   notifications: string[];
-  /** Issue 30: wallet accounts (`account_id`, `target_account_id`, `wallet_account…`) and automation policies (`policy_id`). */
-  walletAccounts: string[];
-  automationPolicies: string[];
-  /** Issue 30: transfers (`transfer_uuid`), linked bank accounts (`bank_account…`); `to_account_id` is the second wallet account. */
-  walletTransfers?: string[]; bankAccounts?: string[];
+  /** Issue 30: wallet accounts (`account_id`, `target_account_id`, `wallet_account…`; `to_account_id` the second), automation policies (`policy_id`), transfers, linked bank accounts. */
+  walletAccounts: string[]; automationPolicies: string[]; walletTransfers?: string[]; bankAccounts?: string[];
 };
 
 function uuidFor(key: string, pool: IdPool): string {

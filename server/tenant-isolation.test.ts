@@ -6,8 +6,6 @@
  * New catalogue entries are covered without touching this file.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { TREASURY_CALLS } from '../schema/api/calls-treasury.ts';
-import { linkBank, openWallet } from './routes/treasury-test-kit.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CATALOGUE } from '../schema/api/calls.ts';
 import type { CallDef } from '../schema/api/define-call.ts';
@@ -16,7 +14,7 @@ import { signIdToken } from './auth/tokens.ts';
 import { TEST_TOKEN_SECRET, useTestApp } from './test-app.ts';
 import { testDatabases } from './test-db.ts';
 import { FIXTURE_ROLES, makeBusiness, type Fixture, type FixtureRole } from './test-fixtures.ts';
-import { seedAutomation } from './domain/treasury/automation-test-kit.ts';
+import { seedTreasury, TREASURY_ROLE_GATED } from './tenant-isolation-treasury.ts';
 import { NO_PROCUREMENT, ownedTables, prepare, seedApprovalGroups, seedExpensePolicies, seedProcurement, snapshot, type IdPool, type Prepared } from './tenant-isolation-support.ts';
 
 /**
@@ -46,8 +44,7 @@ const ROLE_GATED: Record<string, FixtureRole[]> = {
   'approvals.bulk': NON_REVIEWERS,
   // §6 issuing: admins, and managers within their team (the fixture's cards are A's employee's).
   'cards.issue': ['bookkeeper', 'employee', 'teammate', 'outsider', 'auditor'],
-  // Paying (and reversing a payment) is for admins.
-  'reimbursements.payAch': NON_ADMINS,
+  'reimbursements.payAch': NON_ADMINS, // paying (and reversing a payment) is for admins
   'reimbursements.cancelPayment': NON_ADMINS,
 };
 // §6 "manage bill pay accounting" (admin, AP clerk, bookkeeper) changes vendors; everyone reads them.
@@ -77,31 +74,14 @@ for (const id of [
   'accounting.mappingRules.list', 'accounting.mappingRules.create', 'accounting.mappingRules.replace', 'accounting.mappingRules.delete',
   'accounting.mappingRules.apply', 'accounting.reconciliation.manualMatch',
 ]) ROLE_GATED[id] = NOT_BILL_PAY;
-// Issue 27: the travel policy and settings are written by admins only (§6); everyone reads them.
-for (const id of ['travel.policy.put', 'travel.policy.delete', 'travel.settings.put', 'travel.rewards.void']) ROLE_GATED[id] = NON_ADMINS;
+for (const id of ['travel.policy.put', 'travel.policy.delete', 'travel.settings.put', 'travel.rewards.void']) ROLE_GATED[id] = NON_ADMINS; // issue 27: admins write, everyone reads
 // Issue 29: admins write expense policies and send reminders; compliance is also for those who see every transaction.
 for (const id of ['expensePolicies.create', 'expensePolicies.update', 'expensePolicies.delete', 'expensePolicies.remind']) ROLE_GATED[id] = NON_ADMINS;
-// Issue 30: the wallet's automation policies are the admins' alone (TREASURY_7001).
-for (const id of ['wallet.automation.list', 'wallet.automation.put', 'wallet.automation.delete', 'wallet.automation.acknowledge', 'wallet.automation.sweepStatus']) {
-  ROLE_GATED[id] = NON_ADMINS;
-}
 ROLE_GATED['expensePolicies.compliance'] = ['manager', 'employee', 'teammate', 'outsider'];
-// Issue 30, flex (§6): admins (the fixture has no AP clerk, who may read and, where allowed, use flex).
-for (const id of [
-  'float.onboard', 'float.settings.get', 'float.settings.update', 'float.offer.create', 'float.offer.accept', 'float.records.list',
-  'float.installments.retry',
-]) ROLE_GATED[id] = NON_ADMINS;
-// Issue 30: banking links are admins' only (TREASURY_7001, calls-banking.ts).
-// The statement upload is left out: the generated request is JSON, refused 415 before any role
-// check (routes/banking.test.ts proves its TREASURY_7001).
-for (const c of CATALOGUE) if (c.id.startsWith('banking.') && c.id !== 'banking.statement.upload') ROLE_GATED[c.id] = NON_ADMINS;
-// Issue 30: the wallet, its transfers and settings are admins' only (TREASURY_7001 before any lookup).
-for (const call of TREASURY_CALLS) ROLE_GATED[call.id] = NON_ADMINS;
-const refusedRoles = (call: CallDef): FixtureRole[] =>
-  call.id.startsWith('admin.')
+for (const id of TREASURY_ROLE_GATED) ROLE_GATED[id] = NON_ADMINS; // issue 30: tenant-isolation-treasury.ts
+const refusedRoles = (call: CallDef): FixtureRole[] => call.id.startsWith('admin.')
     ? FIXTURE_ROLES.filter((r) => !ADMIN_ROLES.includes(r) && !(ALSO_ALLOWED[call.id] ?? []).includes(r))
     : (ROLE_GATED[call.id] ?? []);
-
 
 describe.each(await testDatabases())('tenant isolation across the catalogue on %s', (kind) => {
   const t = useTestApp(kind);
@@ -348,19 +328,10 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     });
     const expensePolicies = await seedExpensePolicies(t.db, { businessId: a.businessId, admin: a.users.admin, employee: a.users.employee, department: a.departments[0]!, tag });
     const approvalGroups = await seedApprovalGroups(t.db, { businessId: a.businessId, owner: a.users.owner, employee: a.users.employee, outsider: a.users.outsider, tag });
-    // A's wallet (issue 30): two funded accounts, a pending transfer between them and a verified bank account.
-    const wallet = await openWallet(t.db, a.businessId, 500_000);
-    const walletBank = await linkBank(t.db, a.businessId, { name: `Bank ${tag}` });
-    const walletTransfer = randomUUID();
-    const created = await t.app.request(`/v1/auth/treasury/business-accounts/${wallet.operating}/transfers`, {
-      method: 'POST', headers: { 'RAMP-ID-TOKEN': await mint(a, 'admin'), 'content-type': 'application/json' },
-      body: JSON.stringify({ id: walletTransfer, to_account_id: wallet.reserve, amount: { amount: 1_000, currency: 'USD' }, memo: `Transfer ${tag}` }),
-    });
-    if (created.status !== 201) throw new Error(`A's transfer: ${created.status} ${await created.text()}`);
-    const automation = await seedAutomation(t.db, { businessId: a.businessId, admin: a.users.admin, tag, accounts: wallet });
+    // A's wallet (issue 30): accounts, a pending transfer, a verified bank account, a sweep policy with a failed run.
+    const treasury = await seedTreasury(t.db, t.app, { businessId: a.businessId, admin: a.users.admin, tag, token: await mint(a, 'admin') });
     pool = {
-      ...procurement, ...expensePolicies, ...approvalGroups, ...automation,
-      walletTransfers: [walletTransfer], bankAccounts: [walletBank],
+      ...procurement, ...expensePolicies, ...approvalGroups, ...treasury.pool,
       trips: [trip],
       savedReports: [report], dashboards: [dashboard], syncCommits: [syncCommit], mappingRules: [mappingRule],
       recurringBills: [extras.recurring], vendorCredits: [extras.credit], billTemplates: [extras.template], provisionalBills: [provisional],
@@ -380,7 +351,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
     };
     const identities = await t.db.query<{ id: string }>('SELECT identity_id::text AS id FROM spend_users WHERE business_id = $1', [a.businessId]);
     secrets = [
-      tag, a.businessId, ...Object.values(procurement).flat(), ...expensePolicies.expensePolicies, ...approvalGroups.groups, ...automation.walletAccounts, ...automation.automationPolicies, walletTransfer, walletBank, trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
+      tag, a.businessId, ...Object.values(procurement).flat(), ...expensePolicies.expensePolicies, ...approvalGroups.groups, ...treasury.owned, trip, report, dashboard, syncCommit, mappingRule, ...vendors, ...bills, ...Object.values(extras), vendorContact, entity, instance, claim, submitted, approval, paidClaim, receipt, cardRequest, requestApproval, ...rates, ...Object.values(a.users), ...Object.values(a.cards), ...a.allTransactions, ...a.departments,
       ...a.locations, ...a.glAccounts.active, a.glAccounts.inactive, ...a.tracking.flatMap((c) => [c.categoryId, ...c.options]),
       ...identities.map((i) => i.id),
     ];

@@ -271,7 +271,7 @@ describe.each(await testDatabases())('wallet automation policies on %s', (kind) 
     // The bank account is no longer verified the next day: the run fails with the reason.
     await setClock('2026-11-18T11:00:00Z');
     await deposit(operating, 100_000);
-    await t.db.query(`UPDATE bank_accounts SET status = 'PENDING_VERIFICATION', verified_at = NULL WHERE id = $1`, [verifiedBank]);
+    await t.db.query(`UPDATE bank_accounts SET status = 'UNVERIFIED', verified_at = NULL WHERE id = $1`, [verifiedBank]);
     expect((await job()).filter((r) => r.policyId === toBank.id)).toMatchObject([{ outcome: 'FAILED', reason: ERROR_CATALOGUE.TREASURY_7007.message }]);
     await t.db.query(`UPDATE bank_accounts SET status = 'VERIFIED', verified_at = now() WHERE id = $1`, [verifiedBank]);
     await t.db.query('DELETE FROM wallet_settings WHERE business_id = $1', [businessId]);

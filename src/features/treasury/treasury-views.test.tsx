@@ -193,6 +193,6 @@ describe('automations', () => {
   });
 
   it('the sub-navigation is one list of pages', () => {
-    expect(TREASURY_PAGES.map((p) => p.to)).toEqual(['/treasury', '/treasury/transfers', '/treasury/automations']);
+    expect(TREASURY_PAGES.map((p) => p.to)).toEqual(['/treasury', '/treasury/transfers', '/treasury/automations', '/treasury/bank-accounts', '/treasury/statements', '/treasury/flex']);
   });
 });
