@@ -51,7 +51,7 @@ export type Fixture = {
  * payments the existing tests make (bills, claims: all USD) draw on real, ample funds. A test of
  * the funds check passes its own (`{ operating: { USD: 0 } }`, or `{}` for no account at all).
  */
-export const FIXTURE_OPENING_BALANCE = 1_000_000_000_00;
+const FIXTURE_OPENING_BALANCE = 1_000_000_000_00;
 const FIXTURE_OPERATING: Record<string, number> = { USD: FIXTURE_OPENING_BALANCE };
 
 /**

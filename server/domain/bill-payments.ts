@@ -311,7 +311,7 @@ export async function reverseBillPayment(tx: Queryable, user: ActingUser, id: st
  * A sent attempt's money back to the account it left (failed or reversed): from PAYMENTS_IN_FLIGHT
  * while it was in flight, from VENDOR_PAYMENTS once settled. Exactly once per attempt.
  */
-export async function returnAttempt(
+async function returnAttempt(
   tx: Queryable, businessId: string, attemptId: string, was: 'PENDING' | 'SETTLED', now: Date, memo: string, createdBy: string | null,
 ): Promise<void> {
   await payBack(tx, {

@@ -25,11 +25,11 @@ import { payOut, payingAccount } from './operating-payments.ts';
  * `card-settlement.pg.test.ts` races two runners over two pools.
  */
 
-export const SETTLEMENT_LAG_DAYS = 3;
+const SETTLEMENT_LAG_DAYS = 3;
 const BATCH = 200;
 const MAX_BATCHES = 20;
 
-export type CardSettlementRun = { settled: number; failed: number };
+type CardSettlementRun = { settled: number; failed: number };
 
 /** The last day a run on `now` settles: D such that D + 3 days ≤ today (UTC). */
 export function lastSettleableDay(now: Date): string {
@@ -72,7 +72,7 @@ export async function settleCardSpend(db: Db, now: Date): Promise<CardSettlement
 type DayOutcome = { status: 'SETTLED' | 'FAILED' | 'SKIPPED'; id: string | null };
 
 /** One business, currency and day, in the caller's transaction: posted once, or recorded FAILED. */
-export async function settleDay(tx: Queryable, businessId: string, currency: string, day: string, now: Date): Promise<DayOutcome> {
+async function settleDay(tx: Queryable, businessId: string, currency: string, day: string, now: Date): Promise<DayOutcome> {
   const [business] = await tx.query('SELECT 1 FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
   if (!business) return { status: 'SKIPPED', id: null };
   const [row] = await tx.query<{ id: string; status: string }>(

@@ -45,13 +45,13 @@ export async function payOut(tx: Queryable, p: {
 }
 
 /** The entry posted under `key`, if any. */
-export async function entryId(tx: Queryable, businessId: string, key: string): Promise<string | null> {
+async function entryId(tx: Queryable, businessId: string, key: string): Promise<string | null> {
   const rows = await tx.query<{ id: string }>('SELECT id FROM journal_entries WHERE business_id = $1 AND idem_key = $2', [businessId, key]);
   return rows[0]?.id ?? null;
 }
 
 /** The account an entry took money from (its one negative posting), or null when it was never posted. */
-export async function paidFrom(tx: Queryable, businessId: string, key: string): Promise<{ account: string; amount: number; currency: string } | null> {
+async function paidFrom(tx: Queryable, businessId: string, key: string): Promise<{ account: string; amount: number; currency: string } | null> {
   const rows = await tx.query<{ account_id: string; amount: string; currency: string }>(
     `SELECT p.account_id, p.amount::text AS amount, p.currency FROM journal_entries e JOIN postings p ON p.entry_id = e.id
       WHERE e.business_id = $1 AND e.idem_key = $2 AND p.amount < 0 ORDER BY p.id LIMIT 1`,

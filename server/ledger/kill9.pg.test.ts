@@ -16,7 +16,7 @@ import { makeBusiness, type Fixture } from '../test-fixtures.ts';
 import { checkLedger } from './check.ts';
 import { openWalletAccount } from './ledger.ts';
 
-const CHILD = fileURLToPath(new URL('./kill9-child.ts', import.meta.url));
+const CHILD = fileURLToPath(new URL('../domain/treasury/kill9-child.ts', import.meta.url));
 
 describe.skipIf(!(await pgAvailable()))('a transfer killed before its commit (PostgreSQL)', () => {
   let store: Awaited<ReturnType<typeof createPgDatabase>>;

@@ -38,7 +38,7 @@ type Movement = {
 
 const dayOf = (iso: string) => iso.slice(0, 10);
 
-export type TreasuryCounts = { walletAccounts: number; transfers: number; entries: number; cardSettlements: number };
+type TreasuryCounts = { walletAccounts: number; transfers: number; entries: number; cardSettlements: number };
 
 export async function insertTreasuryDemo(
   tx: Queryable, data: DemoData, now: Date, seed: number, lastSeq: number,

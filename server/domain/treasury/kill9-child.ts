@@ -1,14 +1,14 @@
 /**
- * The child process of kill9.pg.test.ts (issue 30): opens the PostgreSQL test database
+ * The child process of server/ledger/kill9.pg.test.ts (issue 30): opens the PostgreSQL test database
  * (DATABASE_URL), and in one transaction starts transfer TRANSFER_ID (transfer-core's hold, then
  * the PENDING row), prints HELD, and (PAUSE=1) sleeps in the database before committing, so the
  * test can SIGKILL it between the hold and the commit. Prints DONE once committed, or EXISTS when
  * the transfer is already in the database (a run after the one that committed).
  */
-import { openDb } from '../db/db.ts';
-import { allocateSeqs } from '../db/change-seq.ts';
-import { lockTransfer, startTransfer } from '../domain/treasury/transfer-core.ts';
-import { findAccount } from './ledger.ts';
+import { openDb } from '../../db/db.ts';
+import { allocateSeqs } from '../../db/change-seq.ts';
+import { lockTransfer, startTransfer } from './transfer-core.ts';
+import { findAccount } from '../../ledger/ledger.ts';
 
 const env = (name: string): string => {
   const value = process.env[name];
