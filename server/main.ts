@@ -11,6 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import { openDb } from './db/db.ts';
 import { startBillSettlementJob } from './domain/bill-settlement.ts';
+import { startCardSettlementJob } from './domain/card-settlement.ts';
 import { startRecurringBillJob } from './domain/recurring-bills.ts';
 import { startFlexInstallmentJob } from './domain/flex/installment-job.ts';
 import { startAllocationRolloverJob } from './domain/procurement/allocation-rollover.ts';
@@ -29,6 +30,8 @@ const PRUNE_EVERY_MS = 6 * 60 * 60 * 1000;
 const RECURRING_BILLS_EVERY_MS = 15 * 60 * 1000;
 /** Issue 25: scheduled bill payments are sent, and sent ones settled, on their bank day; every 5 minutes keeps the day's turn prompt. */
 const BILL_SETTLEMENT_EVERY_MS = 5 * 60 * 1000;
+/** Issue 30: a card day settles once it is three days old; hourly is prompt enough. */
+const CARD_SETTLEMENT_EVERY_MS = 60 * 60 * 1000;
 /** Issue 28: a budget whose month (day, week, year) turned is re-stamped so mirrors show the new interval's "left"; within 5 minutes. */
 const ALLOCATION_ROLLOVER_EVERY_MS = 5 * 60 * 1000;
 /** Issue 30: flex installments due today are collected from the primary operating account; hourly. */
@@ -56,6 +59,9 @@ async function main(): Promise<void> {
   });
   const billSettlement = startBillSettlementJob(db, {
     now: () => Date.now(), everyMs: BILL_SETTLEMENT_EVERY_MS, onError: (err) => console.error('Bill payment settlement:', err),
+  });
+  const cardSettlement = startCardSettlementJob(db, {
+    now: () => Date.now(), everyMs: CARD_SETTLEMENT_EVERY_MS, onError: (err) => console.error('Card settlement:', err),
   });
   const allocationRollover = startAllocationRolloverJob(db, {
     now: () => Date.now(), everyMs: ALLOCATION_ROLLOVER_EVERY_MS, onError: (err) => console.error('Budget interval rollover:', err),
@@ -97,6 +103,7 @@ async function main(): Promise<void> {
     clearInterval(prune);
     recurringBills.stop();
     billSettlement.stop();
+    cardSettlement.stop();
     allocationRollover.stop();
     flexInstallments.stop();
     automation.stop();

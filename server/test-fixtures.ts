@@ -8,7 +8,8 @@ import type { Hono } from 'hono';
 import { beforeAll, expect } from 'vitest';
 import { errorV2Schema } from '../schema/errors.ts';
 import { hashPassword } from './auth/password.ts';
-import type { Queryable } from './db/db.ts';
+import type { Db, Queryable } from './db/db.ts';
+import { fund, openWalletAccount } from './ledger/ledger.ts';
 
 export const FIXTURE_PASSWORD = 'fixture-password-1';
 /** Cheap scrypt parameters: tests need the format, not the cost. */
@@ -41,7 +42,17 @@ export type Fixture = {
   /** Transaction ids by cardholder role. */
   transactions: Record<FixtureRole, string[]>;
   allTransactions: string[];
+  /** Issue 30: the primary OPERATING wallet account per currency the fixture opened (`operating`). */
+  operatingAccounts: Record<string, string>;
 };
+
+/**
+ * Issue 30: what a fixture business holds in its primary OPERATING account per currency, so the
+ * payments the existing tests make (bills, claims: all USD) draw on real, ample funds. A test of
+ * the funds check passes its own (`{ operating: { USD: 0 } }`, or `{}` for no account at all).
+ */
+const FIXTURE_OPENING_BALANCE = 1_000_000_000_00;
+const FIXTURE_OPERATING: Record<string, number> = { USD: FIXTURE_OPENING_BALANCE };
 
 /**
  * Cardholders get transactions. Reporting line: employee → manager, teammate → employee, so the
@@ -50,7 +61,9 @@ export type Fixture = {
 const CARDHOLDERS: FixtureRole[] = ['manager', 'employee', 'teammate', 'outsider', 'admin'];
 const MERCHANTS = ['Delta Air Lines', 'Uber', 'Blue Bottle Coffee', 'AWS', 'Staples', 'Marriott'];
 
-export async function makeBusiness(db: Queryable, opts: { transactions?: number; name?: string } = {}): Promise<Fixture> {
+export async function makeBusiness(
+  db: Queryable, opts: { transactions?: number; name?: string; operating?: Record<string, number> } = {},
+): Promise<Fixture> {
   const businessId = randomUUID();
   const tag = businessId.slice(0, 8);
   let seq = 0;
@@ -124,10 +137,19 @@ export async function makeBusiness(db: Queryable, opts: { transactions?: number;
     );
   }
   await db.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [businessId, seq]);
+  const operatingAccounts: Record<string, string> = {};
+  for (const [currency, amount] of Object.entries(opts.operating ?? FIXTURE_OPERATING)) {
+    const at = new Date(Date.UTC(2025, 0, 1));
+    const account = await openWalletAccount(db, { businessId, kind: 'OPERATING', currency, name: `Operating ${currency}`, primary: true, at });
+    operatingAccounts[currency] = account;
+    // An entry's postings balance at commit: inside one transaction (the caller's, when `db` is one).
+    const post = (tx: Queryable) => fund(tx, { businessId, account, amount, currency, key: `fixture-opening:${currency}`, at, memo: 'Opening balance' });
+    if (amount > 0) await ('transaction' in db ? (db as Db).transaction(post) : post(db));
+  }
   return {
     businessId, email, users, cards, departments, locations,
     glAccounts: { active: glActive, inactive: glInactive }, tracking, transactions,
-    allTransactions: rows.map((r) => r.id),
+    allTransactions: rows.map((r) => r.id), operatingAccounts,
   };
 }
 

@@ -13,6 +13,7 @@ import { cancelOpenApproval, openApproval, policySaved } from './approval-rows.t
 import { eachOnItsOwn } from './bulk-items.ts';
 import { findBill } from './bills.ts';
 import { writeMirrored } from './collections.ts';
+import { payBack, payOut, payingAccount } from './operating-payments.ts';
 import { assertMatchAllowsPayment } from './procurement/bill-match-store.ts';
 
 /**
@@ -30,7 +31,18 @@ import { assertMatchAllowsPayment } from './procurement/bill-match-store.ts';
  * row's (a second request finds the attempt in flight, or PAID, and is refused naming it); and
  * bill_payments' constraints (one row per (bill, attempt), its key paymentKey(bill, attempt), and
  * at most one live attempt per bill), which hold across API processes whatever the code above does.
+ *
+ * Issue 30, the ledger: an attempt sent (PENDING) holds its amount, OPERATING → PAYMENTS_IN_FLIGHT
+ * (key `bill-payment:<attempt id>:send`, from the primary OPERATING account of the bill's
+ * currency); not enough there refuses the bill TREASURY_7004 naming the account and the available
+ * amount (pay-now and retry in its place, the settlement job marks it PAYMENT_FAILED with the
+ * reason). Settled, PAYMENTS_IN_FLIGHT → VENDOR_PAYMENTS (`…:settle`, bill-settlement.ts); reversed
+ * or failed, the money goes back to the account it came from (`…:return`, from PAYMENTS_IN_FLIGHT
+ * while in flight, from VENDOR_PAYMENTS once settled). Mark-as-paid posts nothing: that money left
+ * the business outside Ledgerline.
  */
+
+export const attemptKey = (attemptId: string, step: 'send' | 'settle' | 'return') => `bill-payment:${attemptId}:${step}`;
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
 const ALREADY_PAID = 'This bill already has a payment; it cannot be paid twice.';
@@ -87,16 +99,24 @@ export async function sendAttempt(
   sendDay: string, seq: number, at: string,
 ): Promise<void> {
   const attempt = nextPaymentAttempt(bill);
+  // The funds first (the account locked), so a refusal writes nothing.
+  await payingAccount(tx, businessId, bill.currency, bill.amount);
+  const attemptId = randomUUID();
   try {
     await tx.query(
       `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by, settles_on, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8, $9, $10, $10)`,
-      [randomUUID(), businessId, bill.id, attempt, paymentKey(bill.id, attempt), bill.amount, bill.currency, createdBy, settlementDay(sendDay), at],
+      [attemptId, businessId, bill.id, attempt, paymentKey(bill.id, attempt), bill.amount, bill.currency, createdBy, settlementDay(sendDay), at],
     );
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError('REQUEST_7001', ALREADY_PAID);
     throw err;
   }
+  await payOut(tx, {
+    businessId, currency: bill.currency, amount: bill.amount, to: 'PAYMENTS_IN_FLIGHT', kind: 'BILL_PAYMENT_SEND',
+    key: attemptKey(attemptId, 'send'), at: new Date(at), effectiveDate: sendDay, memo: `Bill payment, attempt ${attempt}`,
+    source: { type: 'bill_payment', id: attemptId }, createdBy,
+  });
   await tx.query(
     `UPDATE bills SET status = 'SCHEDULED', payment_attempt = $3, payment_date = $4, paid_at = NULL, paid_manually = false,
             payment_failure_reason = NULL, change_seq = $5, updated_at = $6
@@ -234,7 +254,7 @@ export async function payBillsNow(tx: Queryable, user: ActingUser, ids: readonly
   });
 }
 
-/** Paid outside Ledgerline (a check, a card): the bill records it; no money moves here. */
+/** Paid outside Ledgerline (a check, a card): the bill records it; no money moves here, nothing is posted to the ledger. */
 export async function markBillPaid(tx: Queryable, user: ActingUser, id: string, paymentDate: string | undefined, now: Date): Promise<Bill> {
   return writeMirrored(tx, user.business_id, 1, async ({ seqs, reserve }) => {
     const bill = await findBill(tx, user.business_id, id, true);
@@ -271,16 +291,32 @@ export async function reverseBillPayment(tx: Queryable, user: ActingUser, id: st
     const bill = await findBill(tx, user.business_id, id, true);
     refuse(checkBillAction('reversePayment', bill.status));
     const at = now.toISOString();
-    await tx.query(
-      `UPDATE bill_payments SET status = 'REVERSED', updated_at = $2 WHERE bill_id = $1 AND status IN ('PENDING', 'SETTLED')`,
+    const reversed = await tx.query<{ id: string; was: 'PENDING' | 'SETTLED' }>(
+      `UPDATE bill_payments p SET status = 'REVERSED', updated_at = $2
+         FROM bill_payments old WHERE old.id = p.id AND p.bill_id = $1 AND p.status IN ('PENDING', 'SETTLED')
+       RETURNING p.id::text, old.status AS was`,
       [id, at],
     );
+    for (const attempt of reversed) await returnAttempt(tx, user.business_id, attempt.id, attempt.was, now, 'Payment reversed', user.id);
     await tx.query(
       `UPDATE bills SET status = 'APPROVED', payment_date = NULL, paid_at = NULL, paid_manually = false, change_seq = $3, updated_at = $4
         WHERE business_id = $1 AND id = $2`,
       [user.business_id, id, seqs.last, at],
     );
     return findBill(tx, user.business_id, id);
+  });
+}
+
+/**
+ * A sent attempt's money back to the account it left (failed or reversed): from PAYMENTS_IN_FLIGHT
+ * while it was in flight, from VENDOR_PAYMENTS once settled. Exactly once per attempt.
+ */
+async function returnAttempt(
+  tx: Queryable, businessId: string, attemptId: string, was: 'PENDING' | 'SETTLED', now: Date, memo: string, createdBy: string | null,
+): Promise<void> {
+  await payBack(tx, {
+    businessId, sentKey: attemptKey(attemptId, 'send'), from: was === 'SETTLED' ? 'VENDOR_PAYMENTS' : 'PAYMENTS_IN_FLIGHT',
+    kind: 'BILL_PAYMENT_RETURN', key: attemptKey(attemptId, 'return'), at: now, memo, source: { type: 'bill_payment', id: attemptId }, createdBy,
   });
 }
 

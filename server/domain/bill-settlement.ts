@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../db/db.ts';
-import { assertPayable, sendAttempt } from './bill-payments.ts';
+import { assertPayable, attemptKey, sendAttempt } from './bill-payments.ts';
+import { passOn, payingAccount } from './operating-payments.ts';
 import { writeMirrored } from './collections.ts';
 import { ApiError } from '../core/errors.ts';
 import type { PoMatch } from '../../schema/bill-match.ts';
@@ -15,6 +16,11 @@ import { startPeriodicJob, type PeriodicJob, type PeriodicJobOptions } from '../
  *    bill goes PAYMENT_FAILED with the reason, and no money moves.
  * 2. **Settle**: a PENDING attempt whose settlement day has come becomes SETTLED and its bill
  *    PAID (`paid_at` = the run's time). Until then the bill stays SCHEDULED ("processing").
+ *
+ * Issue 30, the ledger: sending holds the amount (OPERATING → PAYMENTS_IN_FLIGHT, sendAttempt);
+ * a bill whose primary operating account cannot cover it on its day goes PAYMENT_FAILED with the
+ * TREASURY_7004 reason (naming the account and what it holds) and nothing is posted; settling
+ * posts PAYMENTS_IN_FLIGHT → VENDOR_PAYMENTS (key `bill-payment:<attempt id>:settle`).
  *
  * Idempotent and safe with several server processes on one PostgreSQL: candidates are read
  * without locks, then each business's batch runs in one transaction that first takes the
@@ -106,6 +112,7 @@ async function sendOrFail(tx: Queryable, businessId: string, bill: DueBill, day:
   try {
     assertMatchAllowsPayment(bill);
     await assertPayable(tx, businessId, bill);
+    await payingAccount(tx, businessId, bill.currency, bill.amount);
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     await tx.query(
@@ -124,7 +131,7 @@ async function settleDuePayments(db: Db, now: Date, run: SettlementRun): Promise
   const at = now.toISOString();
   const dueSql = `SELECT business_id::text, id::text FROM bill_payments
         WHERE status = 'PENDING' AND settles_on <= $1::date ORDER BY business_id, id LIMIT $2`;
-  await inBusinessBatches(db, dueSql, day, async (tx, _businessId, paymentId, seq) => {
+  await inBusinessBatches(db, dueSql, day, async (tx, businessId, paymentId, seq) => {
     const [payment] = await tx.query<{ bill_id: string; attempt: number }>(
       `SELECT bill_id::text, attempt FROM bill_payments WHERE id = $1 AND status = 'PENDING' AND settles_on <= $2::date`,
       [paymentId, day],
@@ -138,6 +145,11 @@ async function settleDuePayments(db: Db, now: Date, run: SettlementRun): Promise
       [paymentId, at],
     );
     if (settled.length === 0) return false;
+    await passOn(tx, {
+      businessId, sentKey: attemptKey(paymentId, 'send'), from: 'PAYMENTS_IN_FLIGHT', to: 'VENDOR_PAYMENTS', kind: 'BILL_PAYMENT_SETTLE',
+      key: attemptKey(paymentId, 'settle'), at: now, effectiveDate: day, memo: `Bill payment settled, attempt ${payment.attempt}`,
+      source: { type: 'bill_payment', id: paymentId },
+    });
     await tx.query(
       `UPDATE bills SET status = 'PAID', paid_at = $3, change_seq = $4, updated_at = $3
         WHERE id = $1 AND status = 'SCHEDULED' AND payment_attempt = $2`,

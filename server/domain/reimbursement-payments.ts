@@ -7,6 +7,7 @@ import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
+import { payBack, payOut } from './operating-payments.ts';
 import { storeReimbursement } from './reimbursements.ts';
 
 /**
@@ -15,6 +16,12 @@ import { storeReimbursement } from './reimbursements.ts';
  * to its claimant; it settles PAYMENT_SETTLEMENT_DAYS (3) after it was made. Until then
  * cancel-payment writes a REVERSAL (the negative amount) and the claim goes back to APPROVED; a
  * settled payment is final.
+ *
+ * Issue 30: every ledger_entries row has its journal entry. The PAYMENT moves the claim's amount
+ * from the business's primary OPERATING account of the claim's currency to EMPLOYEE_PAYMENTS (key
+ * `reimbursement-payment:<ledger_entries.id>`); no such account, or not enough in it, refuses the
+ * payment TREASURY_7004 naming the account and the available amount, and nothing is written. The
+ * REVERSAL gives it back to the account it came from (`reimbursement-payment:<payment id>:reversal`).
  *
  * Money moves once, at three levels: the Idempotency-Key (a repeat replays the first answer); the
  * status machine read under the claim's lock after the business row's (a second payment finds
@@ -53,10 +60,16 @@ export async function payReimbursement(
     if (!payee) throw new ApiError('REQUEST_7004');
     assertMoneyMovementAllowed(payee);
     if (method === 'PAYROLL') assertPayrollReimbursementEligible(payee);
+    const paymentId = crypto.randomUUID();
+    await payOut(tx, {
+      businessId: user.business_id, currency: claim.currency, amount: claim.amount, to: 'EMPLOYEE_PAYMENTS', kind: 'REIMBURSEMENT_PAYMENT',
+      key: `reimbursement-payment:${paymentId}`, at: now, memo: `Reimbursement ${method === 'PAYROLL' ? 'by payroll' : 'by ACH'}`,
+      source: { type: 'reimbursement', id: claim.id }, createdBy: user.id,
+    });
     await tx.query(
       `INSERT INTO ledger_entries (id, business_id, reimbursement_id, user_id, kind, method, amount, currency, created_by, created_at, settles_at)
        VALUES ($1, $2, $3, $4, 'PAYMENT', $5, $6, $7, $8, $9, $10)`,
-      [crypto.randomUUID(), user.business_id, claim.id, claim.user_id, method, claim.amount, claim.currency, user.id,
+      [paymentId, user.business_id, claim.id, claim.user_id, method, claim.amount, claim.currency, user.id,
         now.toISOString(), settlesAt(now).toISOString()],
     );
     return storeReimbursement(tx, applyStatus({ ...claim, change_seq: seqs.last, updated_at: now.toISOString() }, 'PAID'));
@@ -79,6 +92,11 @@ export async function cancelPayment(tx: Queryable, user: ActingUser, id: string,
       throw new ApiError('REQUEST_7001', `This payment settled on ${payment.settles_at.slice(0, 10)} and can no longer be canceled.`);
     }
     await tx.query('UPDATE ledger_entries SET reversed = true WHERE id = $1', [payment.id]);
+    await payBack(tx, {
+      businessId: user.business_id, sentKey: `reimbursement-payment:${payment.id}`, from: 'EMPLOYEE_PAYMENTS', kind: 'REIMBURSEMENT_REVERSAL',
+      key: `reimbursement-payment:${payment.id}:reversal`, at: now, memo: 'Reimbursement payment canceled',
+      source: { type: 'reimbursement', id: claim.id }, createdBy: user.id,
+    });
     await tx.query(
       `INSERT INTO ledger_entries (id, business_id, reimbursement_id, user_id, kind, method, amount, currency, reverses_id, created_by, created_at, settles_at)
        VALUES ($1, $2, $3, $4, 'REVERSAL', $5, $6, $7, $8, $9, $10, $10)`,

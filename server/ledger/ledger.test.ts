@@ -19,7 +19,7 @@ describe.each(await testDatabases())('ledger on %s', (kind) => {
 
   beforeAll(async () => {
     t = await openTestDb(kind);
-    f = await makeBusiness(t.db);
+    f = await makeBusiness(t.db, { operating: {} });
     await t.db.transaction(async (tx) => {
       operating = await openWalletAccount(tx, { businessId: f.businessId, kind: 'OPERATING', currency: 'USD', name: 'Operating', primary: true });
       reserve = await openWalletAccount(tx, { businessId: f.businessId, kind: 'RESERVE', currency: 'USD', name: 'Reserve' });

@@ -227,12 +227,19 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
     // Then the demo's expense policy (issue 29, seed/expense-policies.ts).
     const policies = await count(t.db, 'SELECT count(*) AS n FROM expense_policies WHERE business_id = $1', [seeded.businessId]);
     expect(policies).toBe(1);
-    // Then the demo's notifications (issue 29, seed/notifications.ts), one seq each, last of all.
+    // Then the demo's notifications (issue 29, seed/notifications.ts), one seq each.
     const notifications = await count(t.db, 'SELECT count(*) AS n FROM notifications WHERE business_id = $1', [seeded.businessId]);
     expect(notifications).toBeGreaterThan(0);
+    // Then the wallet (issue 30, seed/treasury.ts), last of all: its accounts (Operating per currency paid in, Reserve,
+    // Investment), then its four transfers.
+    const wallet = await count(t.db, `SELECT (SELECT count(*) FROM ledger_accounts WHERE business_id = $1 AND change_seq IS NOT NULL)
+      + (SELECT count(*) FROM wallet_transfers WHERE business_id = $1) AS n`, [seeded.businessId]);
+    const currencies = await count(t.db, `SELECT count(DISTINCT currency) AS n FROM (SELECT currency FROM ledger_entries WHERE business_id = $1
+      UNION SELECT currency FROM transactions WHERE business_id = $1 UNION SELECT 'USD') c`, [seeded.businessId]);
+    expect(wallet).toBe(currencies + 2 + 4);
     expect(Number(employee?.lo)).toBe(
       seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting - 2 - procurement - policies
-        - notifications,
+        - notifications - wallet,
     );
   });
 

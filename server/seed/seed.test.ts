@@ -8,6 +8,7 @@ import { DemoAlreadySeededError, seedDemo, startOfUtcDay, wipeBusinessData } fro
 import type { SeedDemoResult } from './seed.ts';
 import { expectSeqsOneToM, MIRRORED_TABLES } from './seq-checks.ts';
 import { TRANSACTIONS_PER_TRIP } from './trips.ts';
+import { checkLedger } from '../ledger/check.ts';
 import { DEMO_PASSWORD } from './types.ts';
 
 const NOW = new Date('2026-11-21T00:00:00.000Z');
@@ -277,6 +278,8 @@ describe('seedDemo without superuser rights', () => {
       await seedDemo(t.db, { transactions: 100, now: NOW, hashPassword: fastHash });
       expect(await count(t.db, 'SELECT count(*) AS n FROM transactions')).toBe(100);
       expect(await searchTextMismatches(t.db)).toEqual([]);
+      // Issue 30: the treasury's postings went in with the ledger's triggers on, and check.
+      expect((await checkLedger(t.db)).ok).toBe(true);
     } finally {
       await t.close();
     }

@@ -25,6 +25,7 @@ import { insertDemoNotifications } from './notifications.ts';
 import type { DemoData } from './types.ts';
 import { insertHeldCharge } from './fraud.ts';
 import { generateTrips, insertDemoTrips, insertGeneratedTrips, tripTimeline } from './trips.ts';
+import { insertTreasuryDemo } from './treasury.ts';
 import { insertProcurementDemo, NO_PROCUREMENT, type ProcurementCounts } from './procurement.ts';
 
 export interface SeedDemoOptions {
@@ -149,13 +150,15 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     lastSeq = await insertExpensePolicies(tx, data, lastSeq); // issue 29: the demo's expense policy
     await insertDemoWorkflows(tx, data); // issue 29: three workflows, all off, two with runs in their log (not mirrored: no seqs)
     lastSeq = await insertDemoNotifications(tx, data, now, lastSeq); // issue 29: the demo people's notifications, from the approvals above
+    // Issue 30: the wallet and every seeded payment and card day through the ledger; its accounts and transfers take the last seqs.
+    ({ lastSeq } = await insertTreasuryDemo(tx, data, now, seed, lastSeq));
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
     await announceChange(tx, data.business.id, lastSeq);
   });
   // PGlite has no autovacuum to gather statistics: without them the planner guesses on 100k rows.
   // Only the columns queries filter and sort on: the long text columns cost the most to sample.
   await db.exec(
-    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, card_requests, spend_users, reimbursements, approvals, transaction_receipts, receipts (id, business_id, sha256), vendors, bills, bill_line_items, bill_payments, trips, trip_spend_events, spend_requests, spend_allocations, purchase_orders',
+    'ANALYZE transactions (business_id, user_id, card_id, occurred_at, state, amount, gl_account_id, department_id, location_id, change_seq), cards, card_requests, spend_users, reimbursements, approvals, transaction_receipts, receipts (id, business_id, sha256), vendors, bills, bill_line_items, bill_payments, journal_entries, postings, ledger_accounts, card_settlements, trips, trip_spend_events, spend_requests, spend_allocations, purchase_orders',
   );
   const insertMs = performance.now() - t2;
 

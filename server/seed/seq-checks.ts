@@ -12,7 +12,8 @@ import { COLLECTIONS } from '../domain/collections.ts';
 export const MIRRORED_TABLES: readonly string[] = [...new Set(Object.values(COLLECTIONS).map((c) => c.table))];
 
 export async function expectSeqsOneToM(db: Queryable, businessId: string, maxChangeSeq: number, tables: readonly string[]): Promise<void> {
-  const union = tables.map((table) => `SELECT change_seq FROM ${table} WHERE business_id = $1`).join(' UNION ALL ');
+  // change_seq IS NOT NULL: ledger_accounts holds the wallet (mirrored) and the ledger's system accounts (never on the wire, no seq).
+  const union = tables.map((table) => `SELECT change_seq FROM ${table} WHERE business_id = $1 AND change_seq IS NOT NULL`).join(' UNION ALL ');
   const [range] = await db.query<{ lo: number; hi: number; n: number; distinct: number }>(
     `SELECT min(change_seq) AS lo, max(change_seq) AS hi, count(*) AS n, count(DISTINCT change_seq) AS distinct FROM (${union}) s`,
     [businessId],
