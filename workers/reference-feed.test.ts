@@ -71,6 +71,6 @@ describe('reference rows in the shared refs collection', () => {
     // A reset (new epoch) empties refs like every other mirrored collection.
     await again.mirror.reset();
     expect((await scanDocs(again.db.refs, 10).next()).done).toBe(true);
-    expect(again.refs.snapshot()).toEqual({ users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], reimbursement_rates: [], vendors: [], provisional_bills: [], saved_reports: [], dashboards: [], mapping_rules: [], entities: [], purchase_orders: [], spend_allocations: [], expense_policies: [] });
+    expect(again.refs.snapshot()).toEqual({ users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], reimbursement_rates: [], vendors: [], provisional_bills: [], saved_reports: [], dashboards: [], mapping_rules: [], entities: [], purchase_orders: [], spend_allocations: [], expense_policies: [], wallet_accounts: [], wallet_transfers: [] });
   });
 });
