@@ -121,7 +121,7 @@ describe.each(await testDatabases())('tenant isolation across the catalogue on %
   const leaks = (text: string, sent: string) => secrets.filter((s) => text.includes(s) && !sent.includes(s));
 
   beforeAll(async () => {
-    a = await makeBusiness(t.db, { transactions: 20 });
+    a = await makeBusiness(t.db, { transactions: 20, operating: {} });
     b = await makeBusiness(t.db, { transactions: 5 });
     const tag = a.businessId.slice(0, 8);
     // Every name A owns carries its tag, so a leaked name is as visible as a leaked id.

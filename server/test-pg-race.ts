@@ -13,11 +13,11 @@ export type PgRace = Omit<TwoProcesses, 'close'> & {
   admin: string;
 };
 
-export async function withPgBusiness<T>(opts: { transactions?: number }, run: (ctx: PgRace) => Promise<T>): Promise<T> {
+export async function withPgBusiness<T>(opts: { transactions?: number; operating?: Record<string, number> }, run: (ctx: PgRace) => Promise<T>): Promise<T> {
   const procs = await twoProcessesOnOnePg();
   try {
     await migrate(procs.dbA);
-    const f = await makeBusiness(procs.dbA, { transactions: opts.transactions ?? 0 });
+    const f = await makeBusiness(procs.dbA, { transactions: opts.transactions ?? 0, ...(opts.operating && { operating: opts.operating }) });
     const admin = await signIn(procs.appA, f.email('admin'));
     return await run({ ...procs, f, admin });
   } finally {

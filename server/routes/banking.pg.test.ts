@@ -19,7 +19,7 @@ const PDF = new Uint8Array(new TextEncoder().encode('%PDF-1.7\n%%EOF\n'));
 
 describe.skipIf(!(await pgAvailable()))('banking links race on PostgreSQL', () => {
   it('counts racing wrong answers once each across two processes, and locks after the third', async () => {
-    await withPgBusiness({}, async ({ appA, appB, dbA, f, admin }) => {
+    await withPgBusiness({ operating: {} }, async ({ appA, appB, dbA, f, admin }) => {
       const stepped = (await request(appA, 'POST', '/v1/auth/users/current/step-up', { token: admin, body: { password: FIXTURE_PASSWORD } })).body.id_token;
       const linked = await request(appA, 'POST', `${B}/manual-account`, { token: stepped, body: MANUAL });
       expect(linked.status, linked.text).toBe(201);
@@ -37,7 +37,7 @@ describe.skipIf(!(await pgAvailable()))('banking links race on PostgreSQL', () =
   });
 
   it('lets one statement only claim a ledger entry when two are read at once on two processes', async () => {
-    await withPgBusiness({}, async ({ appA, appB, dbA, f, admin }) => {
+    await withPgBusiness({ operating: {} }, async ({ appA, appB, dbA, f, admin }) => {
       const stepped = (await request(appA, 'POST', '/v1/auth/users/current/step-up', { token: admin, body: { password: FIXTURE_PASSWORD } })).body.id_token;
       const bankId = (await request(appA, 'POST', `${B}/manual-account`, { token: stepped, body: MANUAL })).body.id as string;
       const [ledger] = await dbA.query<{ id: string }>('SELECT id FROM ledger_accounts WHERE bank_account_id = $1', [bankId]);

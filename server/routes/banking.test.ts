@@ -5,7 +5,7 @@ import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { FIXTURE_PASSWORD, refusal, request, useTwoBusinesses } from '../test-fixtures.ts';
 import { allocateSeqs } from '../db/change-seq.ts';
-import { findAccount, fund, openWalletAccount } from '../ledger/ledger.ts';
+import { findAccount } from '../ledger/ledger.ts';
 import { checkLedger } from '../ledger/check.ts';
 import { lockTransfer, releaseTransfer, settleTransfer, startTransfer } from '../domain/treasury/transfer-core.ts';
 import { readMicroDeposits } from '../domain/banking/debit-check.ts';
@@ -34,10 +34,8 @@ describe.each(await testDatabases())('banking links on %s', (kind) => {
     expect(res.status, res.text).toBe(200);
     stepped = res.body.id_token;
     const businessId = two.a.businessId;
-    await t.db.transaction(async (tx) => {
-      operating = await openWalletAccount(tx, { businessId, kind: 'OPERATING', currency: 'USD', name: 'Operating', primary: true });
-      await fund(tx, { businessId, account: operating, amount: 1_000_000, currency: 'USD', key: 'opening', at: new Date('2026-11-01T12:00:00Z') });
-    });
+    // The fixture's funded primary OPERATING account (server/test-fixtures.ts).
+    operating = two.a.operatingAccounts.USD!;
     entity = randomUUID();
     await t.db.query(
       `WITH seq AS (UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $2 RETURNING change_seq)

@@ -59,8 +59,8 @@ describe.each(await testDatabases())('flex on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    a = await makeBusiness(t.db, { transactions: 0 });
-    b = await makeBusiness(t.db, { transactions: 0 });
+    a = await makeBusiness(t.db, { transactions: 0, operating: {} });
+    b = await makeBusiness(t.db, { transactions: 0, operating: {} });
     await t.db.query(`UPDATE spend_users SET user_permissions = '["AP_ACCESS"]' WHERE id = $1`, [a.users.teammate]);
     for (const role of ['owner', 'admin', 'bookkeeper', 'manager', 'employee', 'teammate'] as const) {
       tokens[role] = await signIn(t.app, a.email(role));

@@ -18,7 +18,7 @@ const usd = (amount: number) => ({ amount, currency: 'USD' });
 
 describe.skipIf(!(await pgAvailable()))('treasury transfers race on PostgreSQL', () => {
   it('makes exactly one transfer per key or id and never overdraws, across two processes', async () => {
-    await withPgBusiness({ transactions: 0 }, async ({ dbA, dbB, appA, appB, f, admin }) => {
+    await withPgBusiness({ transactions: 0, operating: {} }, async ({ dbA, dbB, appA, appB, f, admin }) => {
       const w = await openWallet(dbA, f.businessId, 10_000);
       const path = `/v1/auth/treasury/business-accounts/${w.operating}/transfers`;
       const apps = Array.from({ length: 10 }, (_, i) => (i % 2 ? appB : appA));

@@ -41,8 +41,8 @@ describe.each(await testDatabases())('treasury on %s', (kind) => {
   let bOwner: string;
 
   beforeAll(async () => {
-    a = await makeBusiness(t.db);
-    b = await makeBusiness(t.db);
+    a = await makeBusiness(t.db, { operating: {} });
+    b = await makeBusiness(t.db, { operating: {} });
     w = await openWallet(t.db, a.businessId, 1_000_000);
     bw = await openWallet(t.db, b.businessId, 50_000);
     bank = await linkBank(t.db, a.businessId);
@@ -325,7 +325,7 @@ describe.each(await testDatabases())('business currencies on %s', (kind) => {
   const put = (currencies: unknown, token = admin) => request(t.app, 'PUT', '/v1/auth/businesses/currencies', { token, body: { currencies } });
 
   beforeAll(async () => {
-    f = await makeBusiness(t.db);
+    f = await makeBusiness(t.db, { operating: {} });
     admin = await signIn(t.app, f.email('admin'));
   });
   afterEach(async () => {

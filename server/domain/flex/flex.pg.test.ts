@@ -15,7 +15,7 @@ import { collectDueInstallments } from './installment-job.ts';
 
 describe.skipIf(!(await pgAvailable()))('flex races on PostgreSQL', () => {
   it('accepts once, retries once and collects once across two processes', async () => {
-    await withPgBusiness({ transactions: 0 }, async ({ dbA, dbB, appA, appB, f, admin }) => {
+    await withPgBusiness({ transactions: 0, operating: {} }, async ({ dbA, dbB, appA, appB, f, admin }) => {
       const vendor = await request(appA, 'POST', '/v1/auth/vendors', { token: admin, body: { name: 'Race supplier' } });
       await storeBankAccount(dbA, vendor.body.id, { routing_number: '021000021', account_number: '4401927731', account_type: 'CHECKING' });
       const bill = await request(appA, 'POST', '/v1/auth/bill-pay', {

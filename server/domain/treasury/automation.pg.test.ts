@@ -15,7 +15,7 @@ import { runDuePolicies } from './automation-job.ts';
 
 describe.skipIf(!(await pgAvailable()))('automation policy runs race on PostgreSQL', () => {
   it('makes one transfer per policy per day when job runs on two processes race', async () => {
-    await withPgBusiness({ transactions: 0 }, async ({ dbA, dbB, appA, appB, f, admin }) => {
+    await withPgBusiness({ transactions: 0, operating: {} }, async ({ dbA, dbB, appA, appB, f, admin }) => {
       const at = new Date();
       const businessId = f.businessId;
       const [operating, reserve, savings] = await dbA.transaction(async (tx) => {

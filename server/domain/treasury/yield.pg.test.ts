@@ -12,7 +12,7 @@ import { accrueYield } from './yield.ts';
 
 describe.skipIf(!(await pgAvailable()))('investment yield races on PostgreSQL', () => {
   it('posts each account\'s day once when four runs on two processes race', async () => {
-    await withPgBusiness({ transactions: 0 }, async ({ dbA, dbB, f }) => {
+    await withPgBusiness({ transactions: 0, operating: {} }, async ({ dbA, dbB, f }) => {
       await dbA.query('INSERT INTO wallet_settings (business_id, yield_rate_bps) VALUES ($1, 450)', [f.businessId]);
       const opened = new Date('2026-11-20T10:00:00Z');
       const accounts = [
