@@ -171,6 +171,23 @@ describe.each(await testDatabases())('banking links on %s', (kind) => {
     expect(answers.map((r) => r.status).sort()).toEqual([200, 409, 409]);
   });
 
+  it('refuses to delete an account an enabled automation policy uses (BANKING_7004), and deletes it once the policy is off', async () => {
+    const bank = await link();
+    await t.db.query(`UPDATE bank_accounts SET status = 'VERIFIED', verified_at = now() WHERE id = $1`, [bank.id]);
+    const policy = {
+      id: randomUUID(), kind: 'SWEEP_ABOVE', account_id: operating, target_account_id: bank.id,
+      threshold: { amount: 900_000_000_000_00, currency: 'USD' }, target: { amount: 800_000_000_000_00, currency: 'USD' },
+    };
+    const put = await request(t.app, 'PUT', '/v1/auth/wallet/automation-policy', { token: two.tokens.admin, body: policy });
+    expect(put.status, put.text).toBe(201);
+    const refused = await request(t.app, 'DELETE', `${B}/user/bank-accounts/${bank.id}`, { token: two.tokens.admin });
+    expect(refusal(refused)).toEqual([409, 'BANKING_7004']);
+    expect(refused.body.error_v2.message).toMatch(/automation policy/);
+    const off = await request(t.app, 'PUT', '/v1/auth/wallet/automation-policy', { token: two.tokens.admin, body: { ...policy, enabled: false } });
+    expect(off.status, off.text).toBe(200);
+    expect((await request(t.app, 'DELETE', `${B}/user/bank-accounts/${bank.id}`, { token: two.tokens.admin })).body).toEqual({ id: bank.id, deleted: true });
+  });
+
   it('refuses to delete an account with a pending transfer (BANKING_7004), then deletes it as a tombstone', async () => {
     const a = await link();
     const ledger = await ledgerOf(a.id);

@@ -183,15 +183,12 @@ export async function deleteBankAccount(tx: Queryable, businessId: string, id: s
     [businessId, ledger.id],
   );
   if (pending.length > 0) throw new ApiError('BANKING_7004', 'This bank account has transfers on their way. Wait for them to settle or cancel them first.');
-  const [reg] = await tx.query<{ exists: boolean }>(`SELECT to_regclass('automation_policies') IS NOT NULL AS exists`);
-  if (reg?.exists) {
-    const policies = await tx.query(
-      `SELECT 1 FROM automation_policies WHERE business_id = $1 AND enabled AND NOT deleted
-          AND (account_id = $2 OR target_account_id = $2) LIMIT 1`,
-      [businessId, ledger.id],
-    );
-    if (policies.length > 0) throw new ApiError('BANKING_7004', 'An automation policy moves money with this bank account. Turn it off or change it first.');
-  }
+  const policies = await tx.query(
+    `SELECT 1 FROM automation_policies WHERE business_id = $1 AND enabled AND NOT deleted
+        AND (account_id = $2 OR target_account_id = $2) LIMIT 1`,
+    [businessId, ledger.id],
+  );
+  if (policies.length > 0) throw new ApiError('BANKING_7004', 'An automation policy moves money with this bank account. Turn it off or change it first.');
   await tx.query(
     `UPDATE bank_accounts SET deleted = true, updated_at = $3, micro_deposits_enc = NULL,
             status = CASE WHEN status = 'PENDING_VERIFICATION' THEN 'UNVERIFIED' ELSE status END
