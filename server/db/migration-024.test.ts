@@ -16,7 +16,7 @@ describe.each(await testDatabases())('migration 024 on %s', (kind) => {
     const db = await open(kind);
     const all = await loadMigrations();
     await migrate(db, all.filter((m) => m.name < '024'));
-    const f = await makeBusiness(db, { transactions: 0 });
+    const f = await makeBusiness(db, { transactions: 0, operating: {} });
     const seqOf = async () => Number((await db.query<{ s: number }>('SELECT change_seq AS s FROM businesses WHERE id = $1', [f.businessId]))[0]!.s);
     const [first, second] = [randomUUID(), randomUUID()];
     await db.query(

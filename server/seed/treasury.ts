@@ -40,15 +40,8 @@ const dayOf = (iso: string) => iso.slice(0, 10);
 
 type TreasuryCounts = { walletAccounts: number; transfers: number; entries: number; cardSettlements: number };
 
-export async function insertTreasuryDemo(
-  tx: Queryable, data: DemoData, now: Date, seed: number, lastSeq: number,
-): Promise<{ lastSeq: number; counts: TreasuryCounts }> {
-  const businessId = data.business.id;
-  const rng = new Rng(seed, `${businessId}\u0000treasury`);
-  // The counter first: opening accounts and posting to them take seqs (renumbered at the end).
-  await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [businessId, lastSeq]);
-
-  // What the seed already paid, read back from its rows (whoever inserted them).
+/** What the seed already paid, read back from its rows (whoever inserted them): claims, bill attempts, cleared card days. */
+async function seededPayments(tx: Queryable, businessId: string, now: Date) {
   const claimRows = await tx.query<{ id: string; kind: string; amount: string; currency: string; reimbursement_id: string; reverses_id: string | null; at: string }>(
     `SELECT id::text, kind, amount::text, currency, reimbursement_id::text, reverses_id::text, ll_iso(created_at) AS at
        FROM ledger_entries WHERE business_id = $1 ORDER BY created_at, id`, [businessId]);
@@ -61,7 +54,17 @@ export async function insertTreasuryDemo(
     `SELECT currency, to_char((occurred_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, sum(amount)::text AS net, count(*)::int AS n
        FROM transactions WHERE business_id = $1 AND state = 'CLEARED' AND NOT deleted AND (occurred_at AT TIME ZONE 'UTC')::date <= $2::date
       GROUP BY 1, 2 ORDER BY 2, 1`, [businessId, lastDay]);
+  return { claimRows, billRows, cardDays };
+}
 
+export async function insertTreasuryDemo(
+  tx: Queryable, data: DemoData, now: Date, seed: number, lastSeq: number,
+): Promise<{ lastSeq: number; counts: TreasuryCounts }> {
+  const businessId = data.business.id;
+  const rng = new Rng(seed, `${businessId}\u0000treasury`);
+  // The counter first: opening accounts and posting to them take seqs (renumbered at the end).
+  await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [businessId, lastSeq]);
+  const { claimRows, billRows, cardDays } = await seededPayments(tx, businessId, now);
   // The wallet: opened before the first movement (and at least a year back).
   const firsts = [...claimRows.map((r) => r.at), ...billRows.map((r) => r.at), ...cardDays.map((d) => `${d.day}T00:00:00.000Z`)].sort();
   const yearAgo = new Date(now.getTime() - 365 * DAY).toISOString();
@@ -84,7 +87,6 @@ export async function insertTreasuryDemo(
     if (!system.has(k)) system.set(k, await systemAccount(tx, businessId, kind, currency));
     return system.get(k)!;
   };
-
   // Every seeded payment, as the server posts it.
   const moves: Movement[] = [];
   const add = (m: Omit<Movement, 'id'>) => moves.push({ ...m, id: rng.uuid() });
@@ -130,7 +132,6 @@ export async function insertTreasuryDemo(
     }
     settlements.push({ id, business_id: businessId, currency: d.currency, day: d.day, net, transactions: d.n, status: 'SETTLED', entry_id: entryId, settled_at: settledAt, created_at: settledAt, updated_at: settledAt });
   }
-
   // Deposits: the opening balance, then on the 1st of each month at least that month's outflow
   // (rounded up to 1,000.00, plus a tenth), so every day's closing balance is ≥ 0.
   const transfersOut = 100_000_00 + 150_000_00 + 20_000_00;
@@ -159,16 +160,13 @@ export async function insertTreasuryDemo(
   const opening = all.filter((m) => m.key.endsWith(':opening'));
   const rest = all.filter((m) => !m.key.endsWith(':opening'));
   await insertMovements(tx, businessId, opening);
-
   const transferIds = await insertTransfers(tx, data, now, rng, lastSeq, { usd, reserve, investment });
   await insertBulk(tx, businessId, rest);
   await bulkInsert(tx, 'card_settlements', cols(
     'id:uuid', 'business_id:uuid', 'currency:text', 'day:date', 'net:bigint', 'transactions:integer', 'status:text', 'entry_id:uuid',
     'settled_at:timestamptz', 'created_at:timestamptz', 'updated_at:timestamptz',
   ), settlements);
-
   await insertSettingsAndBank(tx, businessId, rng, openedDay);
-
   const { next, accounts } = await renumberWallet(tx, businessId, now, lastSeq, transferIds);
   return {
     lastSeq: next,

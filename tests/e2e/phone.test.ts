@@ -165,7 +165,7 @@ describe('phone layout, end to end', () => {
     // (Approvals keeps its pending count: "Approvals, 8 waiting".)
     // (Missing items shows while the admin has something missing under the demo's expense policy: tests/e2e/policies-workflows.test.ts.)
     expect((await pages.getByRole('menuitem').allTextContents()).map((t) => t.split(',')[0]!.trim()).filter((t) => t !== 'Missing items')).toEqual([
-      'Travel', 'Requests', 'Budgets', 'Approvals', 'Bills', 'Purchase orders', 'Vendors', 'Reports', 'Accounting', 'Workflows', 'Team', 'Settings',
+      'Travel', 'Requests', 'Budgets', 'Approvals', 'Bills', 'Purchase orders', 'Vendors', 'Reports', 'Accounting', 'Treasury', 'Workflows', 'Team', 'Settings',
     ]);
     await expectInViewport(pages, 'More menu');
     await expectNoHorizontalScroll(page, 'More menu open at 360');
