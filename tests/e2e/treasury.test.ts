@@ -60,8 +60,8 @@ describe('treasury: issue 30 end to end', () => {
     await page.getByRole('heading', { name: 'Transfers', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'New transfer' }).click();
     const form = page.getByRole('dialog', { name: 'New transfer' });
-    await form.getByLabel('From', { exact: true }).selectOption(operating.id);
-    await form.getByLabel('To', { exact: true }).selectOption(reserve.id);
+    await form.getByRole('combobox', { name: /^From/ }).selectOption(operating.id);
+    await form.getByRole('combobox', { name: /^To/ }).selectOption(reserve.id);
     await form.getByLabel('Amount (USD)').fill('250.00');
     await form.getByLabel('Memo (optional)').fill('E2E move to reserve');
     expect(await axeFindings(page)).toEqual([]);
@@ -107,9 +107,9 @@ describe('treasury: issue 30 end to end', () => {
     await page.getByRole('heading', { name: 'Automations', level: 1 }).waitFor();
     await page.getByRole('button', { name: 'New automation' }).first().click();
     const rule = page.getByRole('dialog', { name: 'New automation' });
-    await rule.getByLabel('What it does').selectOption('SWEEP_ABOVE');
-    await rule.getByLabel('Account it watches').selectOption(operating.id);
-    await rule.getByLabel('Move the excess into').selectOption(reserve.id);
+    await rule.getByRole('combobox', { name: /^What it does/ }).selectOption('SWEEP_ABOVE');
+    await rule.getByRole('combobox', { name: /^Account it watches/ }).selectOption(operating.id);
+    await rule.getByRole('combobox', { name: /^Move the excess into/ }).selectOption(reserve.id);
     await rule.getByLabel('Threshold (USD)').fill(String(threshold));
     await rule.getByLabel('Target balance (USD)').fill(String(target));
     await rule.getByRole('button', { name: 'Review' }).click();
