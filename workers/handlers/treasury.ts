@@ -5,7 +5,6 @@ import {
   type AutomationPolicy, type accountActionSchema, type automationPolicyBodySchema, type investmentAccountSchema, type transferPreviewBodySchema,
   type transferPreviewSchema, type walletSettingsSchema,
 } from '../../schema/api/calls-treasury.ts';
-import { listBankAccounts, type LinkedBankAccount } from '../../schema/api/calls-banking.ts';
 import { bindDomain, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
 
 export type TreasuryAccountAction = z.infer<typeof accountActionSchema>;
@@ -16,7 +15,6 @@ export type TreasurySettings = z.infer<typeof walletSettingsSchema>;
 export type TreasuryPolicyBody = z.input<typeof automationPolicyBodySchema>;
 export type TreasurySweepStatus = { day: string; policies: { id: string; status: string; transfer_id: string | null }[] };
 export type TreasuryPolicy = AutomationPolicy;
-export type TreasuryBankAccount = LinkedBankAccount;
 
 /** Refused before any request: these figures and settings live on the server (balances and transfers are mirrored). */
 export const TREASURY_OFFLINE = offlineFailure('You’re offline. This needs a connection: nothing was sent.');
@@ -52,8 +50,6 @@ export const TREASURY_CALLS = onlineDomain(TREASURY_OFFLINE, {
     (d) => ({ acknowledged: d.acknowledged })),
   /** Today's state of every policy; `run` runs the due ones now (the job's once-a-day key). */
   sweepStatus: via(sweepStatus, (run: boolean) => ({ body: { run } }), (status: TreasurySweepStatus) => ({ status })),
-  /** The linked bank accounts a transfer may name (VERIFIED ones only are offered). */
-  treasuryBankAccounts: via(listBankAccounts, () => ({}), (d) => ({ rows: d.accounts as LinkedBankAccount[] })),
 });
 
 export type TreasuryApi = OnlineApi<typeof TREASURY_CALLS>;

@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
-import type { TreasuryBankAccount, TreasuryPreview } from '../../../workers/api.ts';
+import type { LinkedBankAccount, TreasuryPreview } from '../../../workers/api.ts';
 import { currencyExponent } from '../../../schema/money.ts';
 import { Button } from '../../components/button.tsx';
 import { FormError } from '../../components/form-error.tsx';
@@ -80,14 +80,15 @@ export function TransferDialog({ client, online, accounts, again, onClose }: Tra
   const [failure, setFailure] = useState<string | null>(null);
   const [step, setStep] = useState<Step>({ kind: 'form' });
   const [busy, setBusy] = useState(false);
-  const [banks, setBanks] = useState<TreasuryBankAccount[]>([]);
+  const [banks, setBanks] = useState<LinkedBankAccount[]>([]);
   const id = useRef(crypto.randomUUID());
   const fromId = useId();
   const toId = useId();
   useEffect(() => {
     if (!online) return;
     let live = true;
-    void client.treasuryBankAccounts().then((r) => live && r.ok && setBanks(r.rows), () => undefined);
+    // The banking domain's one read of the linked accounts (workers/handlers/banking.ts).
+    void client.bankAccounts().then((r) => live && r.ok && setBanks(r.accounts), () => undefined);
     return () => {
       live = false;
     };
@@ -133,7 +134,7 @@ export function TransferDialog({ client, online, accounts, again, onClose }: Tra
       }
       if (again) await client.discardCommand(again.commandId);
       toastInfo(online
-        ? `Transfer of ${formatMoney(t.amount, t.currency)} ${t.currency} to ${nameOf(t.to)} sent.`
+        ? `Transfer of ${formatMoney(t.amount, t.currency)} ${t.currency} to ${nameOf(t.to)} is being sent: it shows as pending, and the list says so if it is refused.`
         : `Transfer of ${formatMoney(t.amount, t.currency)} ${t.currency} to ${nameOf(t.to)} saved on this device: it is sent once, when you’re back online.`);
       onClose();
     } finally {

@@ -66,7 +66,7 @@ export function TreasuryTransfersPage() {
       setCancelError(errorText(r.error));
       return false;
     }
-    toastInfo(m.online ? 'Transfer canceled: the hold is back in the account.' : 'Cancel saved on this device: it is sent once, when you’re back online.');
+    toastInfo(m.online ? 'Cancel is being sent: the hold shows back in the account, and the list says so if the transfer settled first.' : 'Cancel saved on this device: it is sent once, when you’re back online.');
     return true;
   }
 
