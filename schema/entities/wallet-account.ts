@@ -31,7 +31,11 @@ export const walletAccountSchema = z.object({
   pending_out: z.number().int().nonnegative(),
   /** The account bill payments, claims and card settlements of its currency draw on. */
   is_primary: z.boolean(),
-  /** Closing balance per day with activity, oldest first, the last WALLET_HISTORY_DAYS days. */
+  /**
+   * Closing balance per day with activity, oldest first: the WALLET_HISTORY_DAYS days up to the
+   * account's latest activity. Read from the data alone, never the clock, so the doc changes only
+   * when a posting re-stamps the account (a window on today would age without a new seq).
+   */
   history: z.array(z.object({ day: z.iso.date(), closing: z.number().int() })).max(WALLET_HISTORY_DAYS),
   created_at: isoDateTime,
   ...mirroredFields,
@@ -54,7 +58,8 @@ export const walletAccountEntity = defineReference({
     history: {
       sql: `(SELECT coalesce(jsonb_agg(jsonb_build_object('day', to_char(d.day, 'YYYY-MM-DD'), 'closing', d.closing) ORDER BY d.day), '[]'::jsonb)
                FROM ledger_daily_balances d
-              WHERE d.account_id = r.id AND d.day > (now() AT TIME ZONE 'UTC')::date - ${WALLET_HISTORY_DAYS})`,
+              WHERE d.account_id = r.id
+                AND d.day > (SELECT max(l.day) FROM ledger_daily_balances l WHERE l.account_id = r.id) - ${WALLET_HISTORY_DAYS})`,
       missing: 'empty list',
     },
   },

@@ -33,7 +33,7 @@ export function TreasuryAccountsPage() {
       </div>
       <AccountsView accounts={m.accounts} downloading={m.downloading} selectedId={current?.id ?? null} onSelect={setSelected} />
       {current && (
-        <Section title={`Balance over time: ${current.name}`} description="Closing balance per day with activity, the last 90 days.">
+        <Section title={`Balance over time: ${current.name}`} description="Closing balance per day with activity, over the 90 days up to the latest one.">
           <BalanceChart name={current.name} currency={current.currency} history={current.history} />
         </Section>
       )}
