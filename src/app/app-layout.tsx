@@ -157,15 +157,20 @@ export function fitNavEntries(widths: readonly number[], available: number, gap:
   return Math.max(1, n);
 }
 
-/** Below this width a desktop's bar cannot show every section of an admin (thirteen): the rest move into "More". */
-const NARROW_DESKTOP_QUERY = '(min-width: 768px) and (max-width: 1180px)';
+/**
+ * A desktop (not a phone): its bar shows the sections that fit and lists the rest under "More".
+ * An admin's eighteen sections need about 1,600 px; below that the links used to scroll sideways
+ * inside the bar with no scrollbar, so Settings and the last sections could not be reached with
+ * a mouse.
+ */
+const DESKTOP_QUERY = '(min-width: 768px)';
 /** The "More" button's width, for the fit (its label plus padding and caret). */
 const MORE_WIDTH = 76;
 /** The phone bar's "More" button: its label and padding, at least a touch target. */
 const PHONE_MORE_WIDTH = 56;
 
 /**
- * On a narrow desktop, how many entries the bar shows (the rest go into "More", like the phone's
+ * On a desktop, how many entries the bar shows (the rest go into "More", like the phone's
  * bar but decided by room, not by count). Widths are measured from the rendered links and kept, so
  * an entry moved into the menu still counts its own width when the window grows again; a new set
  * of entries is shown whole once to be measured (before paint: a layout effect).
@@ -195,16 +200,16 @@ function useNavFit(nav: readonly NavItem[], enabled: boolean, moreWidth: number)
 }
 
 /**
- * The main navigation: every entry on a wide desktop; on a narrow desktop as many as fit and a
- * "More" menu with the rest; on a phone a bottom bar of the first four and a "More" menu button
+ * The main navigation: on a desktop every entry when they fit, else as many as fit and a "More"
+ * menu with the rest; on a phone a bottom bar of the first four and a "More" menu button
  * (APG menu: arrows, Escape back to the button) listing the rest, when more than five would have
  * to share 360 px. On a phone too, an entry whose whole label does not fit the bar moves into
  * "More" rather than being cut (each label is the page's own name, never a short form).
  */
 function MainNav({ nav }: { nav: readonly NavItem[] }) {
   const phone = useLayout() === 'phone';
-  const narrow = useMediaQuery(NARROW_DESKTOP_QUERY);
-  const { ref, fit } = useNavFit(nav, phone || narrow, phone ? PHONE_MORE_WIDTH : MORE_WIDTH);
+  const desktop = useMediaQuery(DESKTOP_QUERY);
+  const { ref, fit } = useNavFit(nav, phone || desktop, phone ? PHONE_MORE_WIDTH : MORE_WIDTH);
   const shown = phone ? Math.min(fit, splitPhoneNav(nav).bar.length) : fit;
   const bar = nav.slice(0, shown);
   const more = nav.slice(shown);

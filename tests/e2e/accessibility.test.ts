@@ -15,7 +15,7 @@ import { describe, expect, it, onTestFailed } from 'vitest';
 import type { Page } from 'playwright-core';
 import { formatMoney } from '../../schema/money.ts';
 import { axeFindings } from '../support/axe.ts';
-import { mainNav, pollPage, signIn } from '../support/browser.ts';
+import { mainNav, openSection, pollPage, signIn } from '../support/browser.ts';
 import { COLUMNS, grid, rowAt, searchBox, selectionBar, waitForTotal } from '../support/transactions-page.ts';
 import { browser, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
@@ -231,7 +231,7 @@ describe('accessibility, end to end', () => {
 
   it('settings has no serious violation; Escape closes the step-up dialog', async () => {
     const { page } = browser;
-    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+    await openSection(page, 'Settings');
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'visible' });
     await expectAccessible(page, 'settings');
 
@@ -282,7 +282,7 @@ describe('accessibility, end to end', () => {
 
   it('"Search transactions" in the palette from another page opens the list with its search box focused', async () => {
     const { page } = browser;
-    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+    await openSection(page, 'Settings');
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'visible' });
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Command palette' });
@@ -296,7 +296,7 @@ describe('accessibility, end to end', () => {
 
   it('cards — my cards, the All cards table with a selection, a card drawer and the Issue card form — have no serious violation', async () => {
     const { page } = browser;
-    await mainNav(page).getByRole('link', { name: 'Cards' }).click();
+    await openSection(page, 'Cards');
     await page.getByRole('heading', { name: 'Cards', level: 1 }).waitFor({ state: 'visible' });
     await page.getByRole('tab', { name: 'My cards' }).waitFor({ state: 'visible' });
     await expectAccessible(page, 'my cards');
@@ -346,7 +346,7 @@ describe('accessibility, end to end', () => {
       await signIn(page, USER, PASSWORD);
     }
     for (const [link, heading, ready] of pages) {
-      await mainNav(page).getByRole('link', { name: link }).first().click();
+      await openSection(page, link);
       await page.getByRole('heading', { name: heading, level: 1 }).first().waitFor({ state: 'visible', timeout: 30_000 });
       await ready(page).waitFor({ state: 'visible', timeout: 30_000 });
       // Soft: one run reports every page's findings, not only the first page's.

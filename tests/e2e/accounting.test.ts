@@ -19,7 +19,7 @@ import { connectAccountingProvider } from '../../schema/api/calls-accounting.ts'
 import { patchTransaction } from '../../schema/api/calls.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { mainNav, setNetwork, signInAndOpen, waitForSyncStatus } from '../support/browser.ts';
+import { openSection, setNetwork, signInAndOpen, waitForSyncStatus } from '../support/browser.ts';
 import { chooseCoding, grid, searchBox, selectionBar } from '../support/transactions-page.ts';
 import { errorBody } from '../../schema/errors.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
@@ -211,7 +211,7 @@ describe('accounting, end to end', () => {
     // Offline the page pretends nothing: it says accounting needs a connection and shows no stale data.
     await setNetwork(browser.context, false);
     await waitForSyncStatus(page, 'Offline');
-    await mainNav(page).getByRole('link', { name: 'Accounting' }).click();
+    await openSection(page, 'Accounting');
     await page.getByRole('heading', { name: 'Accounting settings need a connection' }).waitFor();
     expect(await page.getByRole('button', { name: 'Sync now' }).count()).toBe(0);
     expect(await page.getByTestId('commit-row').count()).toBe(0);

@@ -24,7 +24,7 @@ import { createBill, getBill } from '../../schema/api/calls-bills.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, setNetwork, signIn, signInForOffline, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { type BrowserSession, launchBrowser, mainNav, openSection, setNetwork, signIn, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
 
@@ -174,7 +174,7 @@ describe('approvals inbox offline, end to end', () => {
     // The admin pays one approved claim, after the confirmation naming amount and payee.
     await signIn(admin, ADMIN, PASSWORD);
     await waitForSyncStatus(admin, 'All changes synced', 120_000);
-    await mainNav(admin).getByRole('link', { name: 'Reimbursements' }).click();
+    await openSection(admin, 'Reimbursements');
     await admin.getByRole('tab', { name: 'Approved' }).click();
     const claimRows = dataRows(admin, 'Reimbursements');
     const target = claimRows.filter({ hasText: approvedA.merchant });

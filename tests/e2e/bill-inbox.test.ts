@@ -13,7 +13,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { mainNav, pollPage, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
+import { openSection, pollPage, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
@@ -57,7 +57,7 @@ describe('the bill inbox, end to end', () => {
     const { page, context } = browser;
     await signInForOffline(page, ADMIN, PASSWORD);
 
-    await mainNav(page).getByRole('link', { name: 'Bills' }).click();
+    await openSection(page, 'Bills');
     await page.getByRole('navigation', { name: 'Bill pay' }).getByRole('link', { name: 'Inbox' }).click();
     await page.getByRole('heading', { name: 'Inbox', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Your bill inbox is empty' }).waitFor();

@@ -29,9 +29,7 @@ import { settleBillPayments } from '../../server/domain/bill-settlement.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { apiSignIn, type ApiClient } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import {
-  launchBrowser, setNetwork, mainNav, signIn, waitForServiceWorkerControl, waitForSyncStatus, type BrowserSession,
-} from '../support/browser.ts';
+import { type BrowserSession, launchBrowser, openSection, setNetwork, signIn, waitForServiceWorkerControl, waitForSyncStatus } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { invoicePdf } from '../support/invoice-pdf.ts';
 import { WAITING_TO_SYNC } from '../support/transactions-page.ts';
@@ -107,7 +105,7 @@ const texts = async (rows: Locator) => (await rows.allTextContents()).map((t) =>
 
 /** Opens Approvals narrowed to bills, selects every pending bill and approves them in one go. */
 async function approveAllBills(page: Page, expected: number): Promise<void> {
-  await mainNav(page).getByRole('link', { name: /^Approvals/ }).click();
+  await openSection(page, /^Approvals/);
   await page.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor();
   await page.getByLabel('Type').selectOption({ label: 'Bills' });
   const rows = dataRows(page, 'Approvals');
@@ -155,7 +153,7 @@ describe('bill pay, end to end (issue 11)', () => {
     const context = page.context();
     await waitForServiceWorkerControl(page);
     await waitForSyncStatus(page, 'All changes synced', 60_000);
-    await mainNav(page).getByRole('link', { name: 'Bills' }).click();
+    await openSection(page, 'Bills');
     await page.getByRole('heading', { name: 'Bills', level: 1 }).waitFor();
     const rows = dataRows(page, 'Bills');
     await rows.filter({ hasText: EXISTING }).waitFor();
@@ -231,7 +229,7 @@ describe('bill pay, end to end (issue 11)', () => {
 
     // The first approver opens one bill in their inbox: its invoice is there to open, then approves all three.
     const manager = await signedIn(FIRST_APPROVER);
-    await mainNav(manager).getByRole('link', { name: /^Approvals/ }).click();
+    await openSection(manager, /^Approvals/);
     await manager.getByLabel('Type').selectOption({ label: 'Bills' });
     await dataRows(manager, 'Approvals').filter({ hasText: 'Invoice INV-E2E-101' }).click();
     const review = manager.getByRole('dialog').filter({ hasText: 'Invoice INV-E2E-101' });
@@ -253,7 +251,7 @@ describe('bill pay, end to end (issue 11)', () => {
 
     // The admin pays two of them in bulk, after the confirmation naming the total.
     const adminPage = await signedIn(ADMIN);
-    await mainNav(adminPage).getByRole('link', { name: 'Bills' }).click();
+    await openSection(adminPage, 'Bills');
     await adminPage.getByRole('tab', { name: 'Ready to pay (3)' }).click();
     const ready = dataRows(adminPage, 'Bills');
     for (const n of ['INV-E2E-101', 'INV-E2E-102']) await ready.filter({ hasText: n }).getByRole('checkbox').check();

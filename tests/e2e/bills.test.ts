@@ -21,7 +21,7 @@ import { expectedSettlementDate } from '../../schema/business-days.ts';
 import { settleBillPayments } from '../../server/domain/bill-settlement.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { setNetwork, mainNav, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { openSection, sectionNames, setNetwork, signIn, waitForSyncStatus } from '../support/browser.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
@@ -71,10 +71,10 @@ describe('bills, end to end', () => {
     await signIn(page, ADMIN, PASSWORD);
     await waitForSyncStatus(page, 'All changes synced', 120_000);
     // Bills sits before Vendors in the main navigation.
-    const links = (await mainNav(page).getByRole('link').allTextContents()).map((t) => t.trim());
+    const links = await sectionNames(page);
     expect(links.indexOf('Bills')).toBeGreaterThan(-1);
     expect(links.indexOf('Bills')).toBeLessThan(links.indexOf('Vendors'));
-    await mainNav(page).getByRole('link', { name: 'Bills' }).click();
+    await openSection(page, 'Bills');
     await page.getByRole('heading', { name: 'Bills', level: 1 }).waitFor();
 
     // The status tabs with their counts.

@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { issueCard, simulateAuthorization } from '../../schema/api/calls-cards.ts';
 import { apiSignIn } from '../support/api.ts';
-import { mainNav, setNetwork, signInForOffline, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { type BrowserSession, openSection, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { idempotencyKeys, keyScope, userByEmail } from '../support/db-checks.ts';
 import { server, useServerAndSessions } from '../support/e2e-app.ts';
 
@@ -32,7 +32,7 @@ async function open(email: string): Promise<BrowserSession> {
   const session = await openSession(email);
   const { page } = session;
   await signInForOffline(page, email, PASSWORD);
-  await mainNav(page).getByRole('link', { name: 'Cards' }).click();
+  await openSection(page, 'Cards');
   await page.getByRole('heading', { name: 'Cards', level: 1 }).waitFor({ state: 'visible' });
   return session;
 }

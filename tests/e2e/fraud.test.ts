@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { getCard, issueCard, simulateAuthorization } from '../../schema/api/calls-cards.ts';
 import { getTransaction } from '../../schema/api/calls.ts';
 import { apiSignIn } from '../support/api.ts';
-import { mainNav, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
+import { openSection, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { server, useServerAndSessions } from '../support/e2e-app.ts';
 
@@ -51,7 +51,7 @@ describe('fraud response, end to end', () => {
     const session = await openSession(EMPLOYEE);
     const { page, context } = session;
     await signInForOffline(page, EMPLOYEE, PASSWORD);
-    await mainNav(page).getByRole('link', { name: 'Transactions' }).click();
+    await openSection(page, 'Transactions');
 
     const prompt = page.getByTestId('held-charge').filter({ hasText: MERCHANT });
     await prompt.getByRole('heading', { name: `We held a suspicious charge: $812.40 at ${MERCHANT} — Was this you?` }).waitFor({ state: 'visible', timeout: 60_000 });
@@ -78,7 +78,7 @@ describe('fraud response, end to end', () => {
     expect(await stored()).toEqual({ status: 'ACTIVE', disputes: 0, fraud: 'FLAGGED' });
 
     // The Cards page shows the card locked at once, waiting to sync.
-    await mainNav(page).getByRole('link', { name: 'Cards' }).click();
+    await openSection(page, 'Cards');
     const tile = page.getByRole('article', { name: `E2E Travel ••${card.last_four}` });
     await tile.getByTestId('card-status').filter({ hasText: /^\s*Locked · waiting to sync\s*$/ }).waitFor({ state: 'visible', timeout: 30_000 });
 

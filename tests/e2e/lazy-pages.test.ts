@@ -7,7 +7,7 @@
  */
 import { describe, expect, it, onTestFailed } from 'vitest';
 import { mainJsGzipKb } from '../../bench/bundle-size.ts';
-import { setNetwork, mainNav, pollPage, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { openSection, pollPage, setNetwork, signIn, waitForSyncStatus } from '../support/browser.ts';
 import { browser, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const USER = 'admin@demo.test';
@@ -60,7 +60,7 @@ describe('lazy pages', () => {
     await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
     for (const [link, heading] of PAGES) {
-      await mainNav(page).getByRole('link', { name: link }).click();
+      await openSection(page, link);
       await page.getByRole('heading', { name: heading, level: 1 }).waitFor({ state: 'visible' });
       await page.getByTestId('page-skeleton').waitFor({ state: 'detached' });
     }

@@ -18,7 +18,7 @@ import { signIn as signInCall } from '../../schema/api/calls.ts';
 import { totpStart, totpVerify } from '../../schema/api/calls-identity.ts';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { ApiError, apiSignIn } from '../support/api.ts';
-import { launchBrowser, mainNav, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { type BrowserSession, launchBrowser, mainNav, openSection, waitForSyncStatus } from '../support/browser.ts';
 import { COLUMNS, rowAt, waitForTotal } from '../support/transactions-page.ts';
 import { printBrowserLogsOnFailure } from '../support/e2e-app.ts';
 
@@ -152,7 +152,7 @@ describe('MFA sign-in and step-up, end to end', () => {
   it('changing the password asks "Confirm it\'s you" first, and succeeds after the step-up', async () => {
     showBrowserLogsOnFailure();
     const { page } = browser;
-    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+    await openSection(page, 'Settings');
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel('Confirm new password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Change password' }).click();
@@ -175,7 +175,7 @@ describe('MFA sign-in and step-up, end to end', () => {
     showBrowserLogsOnFailure();
     const { page } = browser;
     const memo = 'e2e memo written while the session was revoked';
-    await mainNav(page).getByRole('link', { name: 'Transactions' }).click();
+    await openSection(page, 'Transactions');
     await waitForTotal(page, 200);
     await waitForSyncStatus(page, 'All changes synced');
 
@@ -213,7 +213,7 @@ describe('MFA sign-in and step-up, end to end', () => {
   it('Settings → Support access: off, turned on for 7 days read-only after a confirmation, then revoked', async () => {
     showBrowserLogsOnFailure();
     const { page } = browser;
-    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+    await openSection(page, 'Settings');
     const status = page.getByTestId('support-access-status');
     await status.waitFor({ state: 'visible', timeout: 30_000 });
     expect(await status.textContent()).toContain('Off. Support cannot sign in as anyone here.');

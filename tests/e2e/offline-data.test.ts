@@ -13,7 +13,7 @@
 import type { Route } from 'playwright-core';
 import { describe, expect, it, onTestFailed } from 'vitest';
 import { countTransactions } from '../support/db-checks.ts';
-import { setNetwork, mainNav, pollPage, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { openSection, pollPage, setNetwork, signIn, waitForSyncStatus } from '../support/browser.ts';
 import { waitForTotal } from '../support/transactions-page.ts';
 import { browser, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
@@ -36,7 +36,7 @@ describe('Settings → Offline data', () => {
     await waitForTotal(page, total, 120_000);
     await waitForSyncStatus(page, 'All changes synced', 120_000);
 
-    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+    await openSection(page, 'Settings');
     await page.getByRole('heading', { name: 'Offline data', level: 2 }).waitFor({ state: 'visible' });
     const rowsText = `${total.toLocaleString('en-US')} transactions`;
     await expect.poll(() => setting('Offline copy').textContent()).toContain(rowsText);
@@ -101,7 +101,7 @@ describe('Settings → Offline data', () => {
     await pollPage(page, () => (window as unknown as { syncSeen: string[] }).syncSeen.some((t) => t.startsWith('Downloading for offline use')), undefined, { timeout: 60_000 });
 
     // Nothing has arrived yet (the first page is held): the empty list says it is downloading.
-    await mainNav(page).getByRole('link', { name: 'Transactions' }).click();
+    await openSection(page, 'Transactions');
     const downloading = page.getByTestId('list-downloading');
     await downloading.getByText('Downloading your data for offline use', { exact: false }).waitFor({ state: 'visible', timeout: 30_000 });
     await expect.poll(() => held.length, { timeout: 30_000 }).toBeGreaterThan(0);
@@ -128,10 +128,10 @@ describe('Settings → Offline data', () => {
     await waitForSyncStatus(page, 'All changes synced', 120_000);
     await context.unroute(FEED, hold);
     expect(await page.evaluate(() => (window as unknown as { noMatchSeen: boolean }).noMatchSeen)).toBe(false);
-    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+    await openSection(page, 'Settings');
     await expect.poll(() => setting('Offline copy').textContent(), { timeout: 30_000 }).toContain(rowsText);
     await expect.poll(() => setting('Offline copy').textContent()).toContain('Complete:');
-    await mainNav(page).getByRole('link', { name: 'Transactions' }).click();
+    await openSection(page, 'Transactions');
     await waitForTotal(page, total, 60_000);
   }, 300_000);
 });

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CDPSession } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../server/testing.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, signIn, type BrowserSession } from '../support/browser.ts';
+import { type BrowserSession, launchBrowser, mainNav, openSection, signIn } from '../support/browser.ts';
 import { mailedCode } from '../support/dev-outbox.ts';
 import { printBrowserLogsOnFailure } from '../support/e2e-app.ts';
 
@@ -58,7 +58,7 @@ const securitySection = () => browser.page.getByRole('region', { name: 'Security
 const passkeysRow = () => browser.page.getByRole('group', { name: 'Passkeys' });
 
 async function openSettings() {
-  await mainNav(browser.page).getByRole('link', { name: 'Settings' }).click();
+  await openSection(browser.page, 'Settings');
   await securitySection().waitFor({ state: 'visible', timeout: 30_000 });
 }
 

@@ -23,7 +23,7 @@ import { createOutOfPocket } from '../../schema/api/calls-reimbursements.ts';
 import { listExpensePolicies, updateExpensePolicy } from '../../schema/api/calls-expense-policies.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, mainNav, pollPage, setNetwork, signIn, signInForOffline, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { type BrowserSession, launchBrowser, openSection, pollPage, setNetwork, signIn, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { userByEmail } from '../support/db-checks.ts';
 import { expectNoHorizontalScroll } from '../support/phone-page.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
@@ -262,7 +262,7 @@ describe('policies, workflows and delegation: issue 29 end to end', () => {
       await k.goto('/');
       await signIn(k, BOOKKEEPER, PASSWORD);
       await waitForSyncStatus(k, 'All changes synced', 120_000);
-      await mainNav(k).getByRole('link', { name: /^Approvals/ }).click();
+      await openSection(k, /^Approvals/);
       await k.getByRole('heading', { name: 'Approvals', level: 1 }).waitFor();
       const listed = k.getByRole('row').filter({ hasText: 'E2E Team Dinner' }).first();
       await expect.poll(async () => (await listed.textContent()) ?? '', { timeout: 30_000 }).toContain(`for ${manager.name}`);

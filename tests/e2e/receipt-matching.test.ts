@@ -14,7 +14,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { mainNav, pollPage, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
+import { openSection, pollPage, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 import { axeFindings } from '../support/axe.ts';
 import { userByEmail } from '../support/db-checks.ts';
@@ -88,7 +88,7 @@ describe('receipt matching, end to end', () => {
     const { page, context } = browser;
     await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
-    await mainNav(page).getByRole('link', { name: 'Receipts' }).click();
+    await openSection(page, 'Receipts');
     await page.getByRole('heading', { name: 'Receipts', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'No receipts to match' }).waitFor();
 
@@ -152,7 +152,7 @@ describe('receipt matching, end to end', () => {
     await pollPage(page, async () => (await (await caches.open('ledgerline-ocr')).keys()).length >= 4, undefined, { timeout: 60_000 });
     await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
-    await mainNav(page).getByRole('link', { name: 'Receipts' }).click();
+    await openSection(page, 'Receipts');
     await page.getByRole('heading', { name: 'Receipts', level: 1 }).waitFor();
     await page.getByRole('tab', { name: 'To match (0)' }).waitFor({ timeout: 30_000 });
     await page.getByRole('tab', { name: 'To match (0)' }).click();
@@ -178,7 +178,7 @@ describe('receipt matching, end to end', () => {
     await form.waitFor({ state: 'detached' });
 
     // Used in that claim: out of "To match", in "Matched" saying so, and no second claim offered.
-    await mainNav(page).getByRole('link', { name: 'Receipts' }).click();
+    await openSection(page, 'Receipts');
     await page.getByRole('tab', { name: 'To match (0)' }).waitFor({ timeout: 30_000 });
     await page.getByRole('tab', { name: 'Matched (2)' }).click();
     const used = page.getByRole('article', { name: `Receipt ${PHOTO_NAME}` });

@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { mainNav, pollPage, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
+import { openSection, pollPage, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { getReceiptMetadata } from '../../schema/api/calls-receipts.ts';
 import { ApiError, apiSignIn } from '../support/api.ts';
 import { userByEmail } from '../support/db-checks.ts';
@@ -63,7 +63,7 @@ describe('reimbursements offline, end to end', () => {
     const { page, context } = browser;
     await signInForOffline(page, EMPLOYEE, PASSWORD);
 
-    await mainNav(page).getByRole('link', { name: 'Reimbursements' }).click();
+    await openSection(page, 'Reimbursements');
     await page.getByRole('heading', { name: 'Reimbursements', level: 1 }).waitFor({ state: 'visible' });
     // The seed gives the demo employee a claim in every status: what follows adds to those.
     const employee = await userByEmail(server.db, server.businessId, EMPLOYEE);

@@ -16,7 +16,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import { exportHeader } from '../../schema/exports.ts';
 import { axeFindings } from '../support/axe.ts';
-import { mainNav, setNetwork, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { openSection, setNetwork, signIn, waitForSyncStatus } from '../support/browser.ts';
 import { COLUMNS, searchBox, waitForTotal } from '../support/transactions-page.ts';
 import { browser, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
@@ -44,7 +44,7 @@ describe('reports, end to end', () => {
     await page.goto(server.url);
     await signIn(page, BOOKKEEPER, PASSWORD);
     await waitForSyncStatus(page, 'All changes synced', 120_000);
-    await mainNav(page).getByRole('link', { name: 'Reports' }).click();
+    await openSection(page, 'Reports');
     await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
 
     await setNetwork(browser.context, false);
@@ -124,7 +124,7 @@ describe('reports, end to end', () => {
     await drawer.getByRole('button', { name: 'Save' }).click();
     await drawer.getByRole('button', { name: 'Close details' }).click();
 
-    await mainNav(page).getByRole('link', { name: 'Reports' }).click();
+    await openSection(page, 'Reports');
     await page.getByRole('combobox', { name: 'Range' }).selectOption('all');
     await expect.poll(() => figure('Missing coding · USD').textContent(), { timeout: 30_000 }).toBe((Number(uncoded.n) - 1).toLocaleString('en-US'));
 
@@ -193,7 +193,7 @@ describe('reports, end to end', () => {
     } finally {
       await page.setViewportSize({ width: 1280, height: 900 });
     }
-    await mainNav(page).getByRole('link', { name: 'Reports' }).click();
+    await openSection(page, 'Reports');
     await page.getByRole('heading', { name: 'Reports', level: 1 }).waitFor();
     await page.getByRole('combobox', { name: 'Range' }).selectOption('all');
   });

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { createBill, updateBill } from '../../schema/api/calls-bills.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { mainNav, pollPage, setNetwork, signInForOffline, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
+import { type BrowserSession, openSection, pollPage, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
@@ -118,7 +118,7 @@ describe('team organisation pages, end to end', () => {
       body: { vendor_id: vendor!.id, invoice_number: 'INV-E2E-ENTITY', invoice_date: day(-2), due_date: day(20), currency: 'EUR', line_items: [{ description: 'Sensors', amount: 120_000 }] },
     });
     await admin.call(updateBill, { params: { bill_uuid: bill.id }, body: { entity_id: entity!.id } });
-    await mainNav(page).getByRole('link', { name: 'Bills' }).click();
+    await openSection(page, 'Bills');
     await page.getByRole('heading', { name: 'Bills', level: 1 }).waitFor();
     const bills = page.getByRole('grid', { name: 'Bills' }).getByRole('row').filter({ hasText: 'INV-E2E-ENTITY' });
     await bills.waitFor({ timeout: 30_000 });

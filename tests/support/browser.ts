@@ -142,6 +142,36 @@ export async function signIn(page: Page, email: string, password: string, timeou
 export const mainNav = (page: Page): Locator => page.getByRole('navigation', { name: 'Main' });
 
 /**
+ * Opens a section of the main navigation as a person would: its link when the bar shows it,
+ * else through "More" (the bar lists what fits its width; an admin's last sections are under
+ * "More" below about 1,600 px).
+ */
+export async function openSection(page: Page, name: string | RegExp): Promise<void> {
+  const nav = mainNav(page);
+  await nav.waitFor({ state: 'visible' });
+  const link = nav.getByRole('link', { name });
+  const more = nav.getByRole('button', { name: 'More', exact: true });
+  await link.or(more).first().waitFor({ state: 'visible' });
+  if (await link.isVisible()) return link.click();
+  await more.click();
+  await page.getByRole('menu', { name: 'More pages' }).getByRole('menuitem', { name }).click();
+}
+
+/** The main navigation's sections in order: the bar's links, then those under "More" (the menu opened and closed again). */
+export async function sectionNames(page: Page): Promise<string[]> {
+  const nav = mainNav(page);
+  const names = (await nav.getByRole('link').allTextContents()).map((t) => t.trim());
+  const more = nav.getByRole('button', { name: 'More', exact: true });
+  if (!(await more.isVisible())) return names;
+  await more.click();
+  const menu = page.getByRole('menu', { name: 'More pages' });
+  names.push(...(await menu.getByRole('menuitem').allTextContents()).map((t) => t.trim()));
+  await page.keyboard.press('Escape');
+  await menu.waitFor({ state: 'detached' });
+  return names;
+}
+
+/**
  * From the start page: signs in, waits for the first mirror ("All changes synced", 2 min), then
  * opens `link` in the main navigation and waits for the page's `heading` (level 1).
  */
@@ -149,7 +179,7 @@ export async function signInAndOpen(page: Page, email: string, password: string,
   await page.goto('/');
   await signIn(page, email, password);
   await waitForSyncStatus(page, 'All changes synced', 120_000);
-  await mainNav(page).getByRole('link', { name: link }).click();
+  await openSection(page, link);
   await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
 }
 
