@@ -20,7 +20,6 @@ export type PlannedIssue = keyof typeof PLANNED_ISSUES;
 export const PLANNED_SECTIONS: Readonly<Record<string, PlannedIssue>> = {
   'Application and onboarding': 31,
   'Spend requests and purchase orders': 28,
-  'Treasury, wallet, float': 30,
   'External firm (advisor)': 31,
 };
 
@@ -56,13 +55,20 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'switching/vendors/{vendor}': 31,
   },
   'Banking links': {
-    // Served in part (manual-account, statement, debit-check: calls-banking.ts). The aggregator
-    // links (moneykit, finicity, teller) stay planned: no aggregator is reachable from here, and a
-    // link that cannot be proved end to end is not built.
-    '/banking/... (manual-account, statement, moneykit, finicity, teller, debit-check)': 30,
-    // Verification documents (a bank letter, a portal screenshot) are not built: the debit check verifies.
-    'DELETE banking/bank-verification-letter/{letter}': 30,
-    'DELETE banking-portal-screenshot/{shot}': 30,
+    // Served in part by issue 30 (manual-account, statement, debit-check: calls-banking.ts). The
+    // aggregator links (moneykit, finicity, teller) are third-party integrations, issue 32's: none
+    // is reachable from here, and a link that cannot be proved end to end is not built.
+    '/banking/... (manual-account, statement, moneykit, finicity, teller, debit-check)': 32,
+    // Verification by document (a bank letter, a portal screenshot) is reviewed by a person outside
+    // the business (the provider's operations); issue 30 verifies by the debit check. Issue 32
+    // builds the review queue with the integrations' operations side.
+    'DELETE banking/bank-verification-letter/{letter}': 32,
+    'DELETE banking-portal-screenshot/{shot}': 32,
+  },
+  'Treasury, wallet, float': {
+    // Payroll providers are connected by the HRIS and payroll integrations (issue 32); treasury
+    // then forecasts their debits from the operating account.
+    'DELETE treasury payroll providers (body)': 32,
   },
   Approvals: {
     // Moved from 29: chains keep no event log (reorders and policy changes are not recorded), and
