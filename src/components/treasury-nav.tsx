@@ -1,4 +1,5 @@
 import { Link } from '@tanstack/react-router';
+import { useCurrentTabInView } from './subnav.ts';
 
 /**
  * The Treasury section's pages, in the order of the sub-navigation. One list: bank accounts and
@@ -16,8 +17,9 @@ export type TreasuryPath = (typeof TREASURY_PAGES)[number]['to'];
 
 /** The Treasury sub-navigation above each of its pages' headers; the current page is marked for assistive tech. */
 export function TreasuryNav({ current }: { current: TreasuryPath }) {
+  const tabs = useCurrentTabInView(current);
   return (
-    <nav className="subnav" aria-label="Treasury">
+    <nav className="subnav" aria-label="Treasury" ref={tabs}>
       {TREASURY_PAGES.map((p) => (
         <Link key={p.to} to={p.to} activeOptions={{ exact: true, includeSearch: false }} className={p.to === current ? 'subnav-link active' : 'subnav-link'}
           {...(p.to === current ? { 'aria-current': 'page' as const } : {})}>

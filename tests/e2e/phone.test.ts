@@ -311,6 +311,45 @@ describe('phone layout, end to end', () => {
     expect(p.bottom, 'row 5 above the bottom bar').toBeLessThanOrEqual(p.navTop + 1);
   });
 
+  it('walks the six Treasury pages at 390 and 360 px: nothing sideways, the sub-navigation and each page\'s action on screen, its form a sheet with its buttons in reach', async () => {
+    const { page } = browser;
+    const pages = [
+      ['/treasury', 'Treasury', null],
+      ['/treasury/transfers', 'Transfers', ['New transfer', 'New transfer', 'Preview transfer']],
+      ['/treasury/automations', 'Automations', ['New automation', 'New automation', 'Review']],
+      ['/treasury/bank-accounts', 'Bank accounts', ['Link bank account', 'Link bank account', null]],
+      ['/treasury/statements', 'Statements', null],
+      ['/treasury/flex', 'Flex', null],
+    ] as const;
+    for (const size of [PHONE, NARROW]) {
+      await page.setViewportSize(size);
+      await pollPage(page, (w) => window.innerWidth === w, size.width);
+      for (const [path, heading, form] of pages) {
+        const where = `${path} at ${size.width}`;
+        await page.goto(path);
+        await page.getByRole('heading', { name: heading, level: 1 }).waitFor({ state: 'visible', timeout: 30_000 });
+        await expectNoHorizontalScroll(page, where);
+        // The sub-navigation may scroll inside itself, but the current page's tab is on screen.
+        await expectInViewport(page.getByRole('navigation', { name: 'Treasury' }).locator('[aria-current="page"]'), `${where}: current tab`);
+        if (!form) continue;
+        const [button, dialogName, submit] = form;
+        const open = page.getByRole('button', { name: button }).first();
+        await expectInViewport(open, `${where}: ${button}`);
+        await expectTouchTarget(open, `${where}: ${button}`);
+        await open.tap();
+        const dialog = page.getByRole('dialog', { name: dialogName });
+        await dialog.waitFor({ state: 'visible' });
+        await expectNoHorizontalScroll(page, `${where}: ${dialogName} open`);
+        await expectInViewport(dialog.getByRole('button', { name: 'Cancel', exact: true }), `${where}: ${dialogName} Cancel`);
+        if (submit) await expectInViewport(dialog.getByRole('button', { name: submit }), `${where}: ${dialogName} ${submit}`);
+        await dialog.getByRole('button', { name: 'Cancel', exact: true }).tap();
+        await dialog.waitFor({ state: 'detached' });
+      }
+    }
+    await page.setViewportSize(PHONE);
+    await pollPage(page, (w) => window.innerWidth === w, PHONE.width);
+  });
+
   it('opens a claim, then an approval, on the first tap after scrolling the list (no jump to the top)', async () => {
     const { page } = browser;
     for (const [path, heading, grid, cell] of [

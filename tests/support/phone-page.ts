@@ -6,13 +6,19 @@ import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { pollPage } from './browser.ts';
 
-/** No sideways page scroll: the document is no wider than the window. */
+/**
+ * No sideways page scroll: the document is no wider than the window, and the window no wider than
+ * the screen (a mobile browser widens its layout viewport to fit content that overflows, so
+ * `innerWidth` alone would grow with the overflow and hide it).
+ */
 export async function expectNoHorizontalScroll(page: Page, where: string): Promise<void> {
   const { scrollWidth, innerWidth } = await page.evaluate(() => ({
     scrollWidth: document.documentElement.scrollWidth,
     innerWidth: window.innerWidth,
   }));
+  const screen = page.viewportSize()?.width ?? innerWidth;
   expect(scrollWidth, `${where}: page ${scrollWidth} px wide in a ${innerWidth} px window`).toBeLessThanOrEqual(innerWidth);
+  expect(innerWidth, `${where}: the layout is ${innerWidth} px wide on a ${screen} px screen`).toBeLessThanOrEqual(screen);
 }
 
 /** The element's box lies wholly inside the viewport (and it has a size). */

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import { formatCount } from '../../lib/format.ts';
+import { useCurrentTabInView } from '../../components/subnav.ts';
 
 /** The bill pay section's pages, in the order of the sub-navigation. */
 export const BILL_PAY_PAGES = [
@@ -20,9 +21,10 @@ export type BillPayPath = (typeof BILL_PAY_PAGES)[number]['to'];
  * page is its own route and URL); the current one is marked for assistive tech.
  */
 export function BillPayNav({ current }: { current: BillPayPath }) {
+  const tabs = useCurrentTabInView(current);
   const inbox = useInboxCount();
   return (
-    <nav className="subnav" aria-label="Bill pay">
+    <nav className="subnav" aria-label="Bill pay" ref={tabs}>
       {BILL_PAY_PAGES.map((p) => (
         // Exact: the router would otherwise mark /bills active on every page under it.
         <Link key={p.to} to={p.to} activeOptions={{ exact: true, includeSearch: false }} className={p.to === current ? 'subnav-link active' : 'subnav-link'}
