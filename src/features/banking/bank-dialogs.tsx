@@ -17,6 +17,10 @@ import {
   type BankLinkValues, type FormErrors,
 } from './bank-link-form.ts';
 
+/** The form's errors without those of the fields just typed in (the same object when none had one). */
+export const withoutFieldErrors = (errors: FormErrors, keys: readonly string[]): FormErrors =>
+  keys.some((k) => k in errors) ? Object.fromEntries(Object.entries(errors).filter(([k]) => !keys.includes(k))) : errors;
+
 export interface EntityChoice {
   id: string;
   name: string;
@@ -46,7 +50,12 @@ export function BankLinkDialog({ client, editing, entities, currency, online, on
   const [busy, setBusy] = useState(false);
   const sensitive = useSensitiveAction();
   const key = useRef(crypto.randomUUID());
-  const set = (patch: Partial<BankLinkValues>) => setValues((v) => ({ ...v, ...patch }));
+  // Typing in a field takes back the error the last save put on it (a fixed routing number must
+  // not keep saying it is invalid until the next save); the live checksum still speaks meanwhile.
+  const set = (patch: Partial<BankLinkValues>) => {
+    setValues((v) => ({ ...v, ...patch }));
+    setErrors((e) => withoutFieldErrors(e, Object.keys(patch)));
+  };
   const routing = routingCheck(values.routing_number);
   const edit = editing ? editPatch(editing, values) : null;
 
@@ -217,8 +226,8 @@ export function VerifyAmountsDialog({ client, account, onClose, onDone }: { clie
       }}
     >
       <div className="modal-fields bank-cents">
-        <TextField label="First deposit (cents)" value={first} onChange={setFirst} error={errors.first} maxLength={5} autoComplete="off" autoFocus />
-        <TextField label="Second deposit (cents)" value={second} onChange={setSecond} error={errors.second} maxLength={5} autoComplete="off" />
+        <TextField label="First deposit (cents)" value={first} onChange={(v) => { setFirst(v); setErrors((e) => withoutFieldErrors(e, ['first'])); }} error={errors.first} maxLength={5} autoComplete="off" autoFocus />
+        <TextField label="Second deposit (cents)" value={second} onChange={(v) => { setSecond(v); setErrors((e) => withoutFieldErrors(e, ['second'])); }} error={errors.second} maxLength={5} autoComplete="off" />
       </div>
       <p className="muted">Too many wrong answers lock verification: then send two new deposits and enter those.</p>
       <FormError message={error} />
