@@ -147,8 +147,10 @@ describe('banking and flex: issue 30 end to end', () => {
     await verify.getByLabel('First deposit (cents)').fill(String(wrong));
     await verify.getByLabel('Second deposit (cents)').fill(String(a === b ? wrong : a));
     await verify.getByRole('button', { name: 'Verify' }).click();
-    await verify.getByText('2 attempts left', { exact: false }).waitFor({ timeout: 30_000 });
-    await verify.getByText('2 tries left.', { exact: false }).waitFor();
+    const refusal = verify.getByRole('alert');
+    await refusal.waitFor({ timeout: 30_000 });
+    expect(await refusal.textContent()).toMatch(/do not match .+ 2 tries left\.$/);
+    expect(await verify.getByText(/in any order\. 2 tries left\.$/).count()).toBe(1);
     expect(await verify.getByLabel('First deposit (cents)').inputValue()).toBe(String(wrong));
     expect(await axeFindings(page)).toEqual([]);
     expect((await linkedRows())[0]?.status).toBe('PENDING_VERIFICATION');
@@ -207,7 +209,10 @@ describe('banking and flex: issue 30 end to end', () => {
     expect(await axeFindings(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Upload when online' }).click();
-    await page.getByText('Waiting for a connection: the statement and its lines are sent', { exact: false }).waitFor();
+    await page.getByText('Waiting for a connection: the statement and these lines are sent', { exact: false }).waitFor();
+    // What waits is what was asked: the lines are locked until it is sent or "Don’t send".
+    expect(await lines.getByLabel('Amount of line 3', { exact: true }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Don’t send' }).waitFor();
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await statements()).toEqual([]);
 
@@ -256,7 +261,8 @@ describe('banking and flex: issue 30 end to end', () => {
     await offer.waitFor({ timeout: 30_000 });
     const terms = offer.getByRole('group', { name: 'Repay over' });
     for (const days of [30, 60, 90]) await terms.getByRole('radio', { name: new RegExp(`^${days} days`) }).waitFor();
-    expect(await terms.textContent()).toMatch(/fee/);
+    expect(await terms.getByRole('radio', { name: /^60 days/ }).getAttribute('value')).toBe('60');
+    expect(await terms.textContent()).toMatch(/60 daysfee \$[\d,]+\.\d{2} · 2 installments of \$[\d,]+\.\d{2}/);
     expect(await axeFindings(page)).toEqual([]);
     await terms.getByRole('radio', { name: /^60 days/ }).check();
     await offer.getByRole('button', { name: 'Continue' }).click();
@@ -285,6 +291,7 @@ describe('banking and flex: issue 30 end to end', () => {
     await page.getByRole('heading', { name: `${amount} over 60 days` }).waitFor({ timeout: 30_000 });
     const schedule = page.getByRole('list', { name: `Installments of the ${amount} flex record` });
     expect(await schedule.getByRole('listitem').count()).toBe(2);
+    await page.getByText(`${VENDOR} · ${INVOICE} · Fee`, { exact: false }).waitFor({ timeout: 30_000 });
     expect(await schedule.getByText('Scheduled', { exact: true }).count()).toBe(2);
     expect(await axeFindings(page)).toEqual([]);
 

@@ -208,11 +208,15 @@ export function VerifyAmountsDialog({ client, account, onClose, onDone }: { clie
     setBusy(false);
     if (r.ok) return onDone(r.account);
     if (r.error.error_code === 'BANKING_7002') {
+      // The tries left in the dialog's own words ("2 tries left."), as its description says them.
       const more = /(\d+)/.exec(r.error.errors?.amounts ?? '');
-      if (more) setLeft(Number(more[1]));
-      setError(`${r.error.message}${r.error.errors?.amounts ? ` ${r.error.errors.amounts}` : ''}`);
+      const n = more ? Number(more[1]) : null;
+      if (n !== null) setLeft(n);
+      setError(n === null ? r.error.message : `${r.error.message} ${attemptsText(n)}`);
       return;
     }
+    // The last wrong answer locks the check: nothing more can be tried here.
+    if (r.error.error_code === 'BANKING_7003') setLeft(0);
     setError(r.error.error_code === 'BANKING_7003' ? refusalText(r.error) : errorText(r.error));
   }
   return (
