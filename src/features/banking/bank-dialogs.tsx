@@ -13,13 +13,9 @@ import { ACCOUNT_TYPE_LABELS } from '../../lib/bank-form.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
 import {
-  attemptsText, bankLinkValuesOf, debitAmounts, editPatch, emptyBankLink, linkBody, refusalText, routingCheck, serverFieldErrors,
+  attemptsText, bankLinkValuesOf, debitAmounts, editPatch, emptyBankLink, linkBody, refusalText, routingCheck, serverFieldErrors, withoutFieldErrors,
   type BankLinkValues, type FormErrors,
 } from './bank-link-form.ts';
-
-/** The form's errors without those of the fields just typed in (the same object when none had one). */
-export const withoutFieldErrors = (errors: FormErrors, keys: readonly string[]): FormErrors =>
-  keys.some((k) => k in errors) ? Object.fromEntries(Object.entries(errors).filter(([k]) => !keys.includes(k))) : errors;
 
 export interface EntityChoice {
   id: string;

@@ -6,7 +6,7 @@ import type { FlexRecord } from '../../../schema/api/calls-float.ts';
 import { createAppStore } from '../../data-access/app-state.ts';
 import { DataProvider } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { BankLinkDialog, DeleteBankDialog, SendDepositsDialog, VerifyAmountsDialog, withoutFieldErrors } from './bank-dialogs.tsx';
+import { BankLinkDialog, DeleteBankDialog, SendDepositsDialog, VerifyAmountsDialog } from './bank-dialogs.tsx';
 import { BankAccountCard, BankAccountsView } from './bank-accounts-page.tsx';
 import { EntityCashRow } from './entity-cash-accounts.tsx';
 import { FlexRecordList, FlexView } from './flex-page.tsx';
@@ -73,13 +73,6 @@ describe('BankAccountCard', () => {
 });
 
 describe('bank dialogs', () => {
-  it('typing in a field takes back the error the last save put on it, and only that one', () => {
-    const saved = { routing_number: 'This is not a valid ABA routing number.', name: 'Name the account (e.g. “Operating”).' };
-    expect(withoutFieldErrors(saved, ['routing_number'])).toEqual({ name: saved.name });
-    expect(withoutFieldErrors(saved, ['bank_name'])).toBe(saved);
-    expect(withoutFieldErrors({ first: 'Enter the deposit in cents', second: 'Enter the deposit in cents' }, ['second'])).toEqual({ first: 'Enter the deposit in cents' });
-  });
-
   it('link: every field named, step-up said up front, routing number checked as typed', () => {
     const html = render(<BankLinkDialog client={client} editing={null} entities={[{ id: ID2, name: 'Acme UK Ltd' }]} currency="USD" online onClose={noop} onSaved={noop} />);
     for (const label of ['Name', 'Bank name', 'Account type', 'Routing number', 'Account number', 'Entity']) expect(html).toContain(`>${label}<`);
