@@ -6,8 +6,11 @@ const term = { term_days: 60 as const, fee: money(2_400), installments: [{ due_d
 
 describe('flex words', () => {
   it('names a term, its schedule and what accepting does', () => {
-    expect(termText(term)).toBe('60 days · fee $24.00 · 2 installments');
-    expect(termText({ ...term, fee: money(0) })).toBe('60 days · no fee · 2 installments');
+    expect(termText(term)).toBe('fee $24.00 · 2 installments of $612.00');
+    expect(termText({ ...term, fee: money(0) })).toBe('no fee · 2 installments of $612.00');
+    const uneven = { ...term, term_days: 90 as const, installments: [...term.installments, { due_date: '2027-02-27', amount: money(61_201) }] };
+    expect(termText(uneven)).toBe('fee $24.00 · 3 installments: $612.00, $612.00, $612.01');
+    expect(termText({ ...term, term_days: 30 as const, installments: [term.installments[0]!] })).toBe('fee $24.00 · 1 installment of $612.00');
     expect(scheduleText(term.installments)).toMatch(/^\$612\.00 on .+ and \$612\.00 on .+$/);
     const text = acceptText({ amount: money(120_000) }, term, 'Globex');
     expect(text).toContain('Globex is paid $1,200.00 today');

@@ -14,10 +14,15 @@ export const INSTALLMENT_TONES: Record<FlexInstallment['status'], PillTone> = { 
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
-/** "60 days · fee $12.00 · 2 installments" */
+/**
+ * A term beside its "60 days" label: "fee $12.00 · 2 installments of $510.00" (the days are the
+ * label's, not said twice); installments of different amounts are each named.
+ */
 export function termText(t: Term): string {
   const fee = t.fee.amount === 0 ? 'no fee' : `fee ${formatMoney(t.fee.amount, t.fee.currency)}`;
-  return `${t.term_days} days · ${fee} · ${plural(t.installments.length, 'installment', 'installments')}`;
+  const amounts = t.installments.map((i) => formatMoney(i.amount.amount, i.amount.currency));
+  const count = plural(t.installments.length, 'installment', 'installments');
+  return `${fee} · ${new Set(amounts).size === 1 ? `${count} of ${amounts[0]}` : `${count}: ${amounts.join(', ')}`}`;
 }
 
 /** "$510.00 on Dec 29, 2026, then $510.00 on Jan 28, 2027" */

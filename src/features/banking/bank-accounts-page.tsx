@@ -107,7 +107,8 @@ export function BankAccountsPage() {
         <SendDepositsDialog client={client} account={open.account} onClose={close} onDone={(a) => done(`Two small deposits are on their way to ${a.name}.`)} />
       )}
       {open?.kind === 'amounts' && (
-        <VerifyAmountsDialog client={client} account={open.account} onClose={close} onDone={(a) => done(`${a.name} is verified.`)} />
+        // Closed after a wrong answer, the card must show the tries left (or the lockout): read again.
+        <VerifyAmountsDialog client={client} account={open.account} onClose={() => { close(); reload(); }} onDone={(a) => done(`${a.name} is verified.`)} />
       )}
       {open?.kind === 'delete' && (
         <DeleteBankDialog client={client} account={open.account} onClose={close} onDeleted={() => done(`${open.account.name} was deleted.`)} />

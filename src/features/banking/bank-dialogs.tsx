@@ -13,7 +13,7 @@ import { ACCOUNT_TYPE_LABELS } from '../../lib/bank-form.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
 import {
-  attemptsText, bankLinkValuesOf, debitAmounts, editPatch, emptyBankLink, linkBody, refusalText, routingCheck, serverFieldErrors,
+  attemptsText, bankLinkValuesOf, debitAmounts, editPatch, emptyBankLink, linkBody, refusalText, routingCheck, serverFieldErrors, withoutFieldErrors,
   type BankLinkValues, type FormErrors,
 } from './bank-link-form.ts';
 
@@ -46,7 +46,12 @@ export function BankLinkDialog({ client, editing, entities, currency, online, on
   const [busy, setBusy] = useState(false);
   const sensitive = useSensitiveAction();
   const key = useRef(crypto.randomUUID());
-  const set = (patch: Partial<BankLinkValues>) => setValues((v) => ({ ...v, ...patch }));
+  // Typing in a field takes back the error the last save put on it (a fixed routing number must
+  // not keep saying it is invalid until the next save); the live checksum still speaks meanwhile.
+  const set = (patch: Partial<BankLinkValues>) => {
+    setValues((v) => ({ ...v, ...patch }));
+    setErrors((e) => withoutFieldErrors(e, Object.keys(patch)));
+  };
   const routing = routingCheck(values.routing_number);
   const edit = editing ? editPatch(editing, values) : null;
 
@@ -199,11 +204,15 @@ export function VerifyAmountsDialog({ client, account, onClose, onDone }: { clie
     setBusy(false);
     if (r.ok) return onDone(r.account);
     if (r.error.error_code === 'BANKING_7002') {
+      // The tries left in the dialog's own words ("2 tries left."), as its description says them.
       const more = /(\d+)/.exec(r.error.errors?.amounts ?? '');
-      if (more) setLeft(Number(more[1]));
-      setError(`${r.error.message}${r.error.errors?.amounts ? ` ${r.error.errors.amounts}` : ''}`);
+      const n = more ? Number(more[1]) : null;
+      if (n !== null) setLeft(n);
+      setError(n === null ? r.error.message : `${r.error.message} ${attemptsText(n)}`);
       return;
     }
+    // The last wrong answer locks the check: nothing more can be tried here.
+    if (r.error.error_code === 'BANKING_7003') setLeft(0);
     setError(r.error.error_code === 'BANKING_7003' ? refusalText(r.error) : errorText(r.error));
   }
   return (
@@ -217,8 +226,8 @@ export function VerifyAmountsDialog({ client, account, onClose, onDone }: { clie
       }}
     >
       <div className="modal-fields bank-cents">
-        <TextField label="First deposit (cents)" value={first} onChange={setFirst} error={errors.first} maxLength={5} autoComplete="off" autoFocus />
-        <TextField label="Second deposit (cents)" value={second} onChange={setSecond} error={errors.second} maxLength={5} autoComplete="off" />
+        <TextField label="First deposit (cents)" value={first} onChange={(v) => { setFirst(v); setErrors((e) => withoutFieldErrors(e, ['first'])); }} error={errors.first} maxLength={5} autoComplete="off" autoFocus />
+        <TextField label="Second deposit (cents)" value={second} onChange={(v) => { setSecond(v); setErrors((e) => withoutFieldErrors(e, ['second'])); }} error={errors.second} maxLength={5} autoComplete="off" />
       </div>
       <p className="muted">Too many wrong answers lock verification: then send two new deposits and enter those.</p>
       <FormError message={error} />

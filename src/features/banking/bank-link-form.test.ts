@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { LinkedBankAccount } from '../../../schema/api/calls-banking.ts';
-import { attemptsText, debitAmounts, editPatch, emptyBankLink, linkBody, parseCents, refusalText, routingCheck, serverFieldErrors } from './bank-link-form.ts';
+import { attemptsText, debitAmounts, editPatch, emptyBankLink, linkBody, parseCents, refusalText, routingCheck, serverFieldErrors, withoutFieldErrors } from './bank-link-form.ts';
 
 const ID = '00000000-0000-4000-8000-0000000000b1';
 const account: LinkedBankAccount = {
@@ -68,5 +68,14 @@ describe('refusals', () => {
   it('explains BANKING_7004 and puts BANKING_7001 on the routing number', () => {
     expect(refusalText({ error_code: 'BANKING_7004', message: 'Used.' })).toContain('automation policy');
     expect(serverFieldErrors({ error_code: 'BANKING_7001', message: 'Bad routing.' })).toEqual({ routing_number: 'Bad routing.' });
+  });
+});
+
+describe('withoutFieldErrors', () => {
+  it('typing in a field takes back the error the last save put on it, and only that one', () => {
+    const saved = { routing_number: 'This is not a valid ABA routing number.', name: 'Name the account (e.g. “Operating”).' };
+    expect(withoutFieldErrors(saved, ['routing_number'])).toEqual({ name: saved.name });
+    expect(withoutFieldErrors(saved, ['bank_name'])).toBe(saved);
+    expect(withoutFieldErrors({ first: 'Enter the deposit in cents', second: 'Enter the deposit in cents' }, ['second'])).toEqual({ first: 'Enter the deposit in cents' });
   });
 });

@@ -12,6 +12,10 @@ import { bankErrorsFromMessages } from '../../lib/bank-form.ts';
 
 export type FormErrors = Record<string, string>;
 
+/** The form's errors without those of the fields just typed in (the same object when none had one). */
+export const withoutFieldErrors = (errors: FormErrors, keys: readonly string[]): FormErrors =>
+  keys.some((k) => k in errors) ? Object.fromEntries(Object.entries(errors).filter(([k]) => !keys.includes(k))) : errors;
+
 export interface BankLinkValues {
   name: string;
   bank_name: string;

@@ -187,6 +187,11 @@ describe('flex', () => {
     expect(html).toContain('Retry<span class="sr-only"> installment 2</span>');
   });
 
+  it('a record names its bill when this device holds it, and says nothing of one it does not', () => {
+    expect(render(<FlexRecordList records={[record]} billNames={{ [ID]: 'Globex · INV-2041' }} onRetry={noop} />)).toContain('Globex · INV-2041 · Fee $15.00');
+    expect(render(<FlexRecordList records={[record]} billNames={{ [ID2]: 'Initech · INV-9' }} onRetry={noop} />)).not.toContain('Initech');
+  });
+
   it('onboarding: the terms, accepted by an admin; others are told who can', () => {
     const settings = { status: 'NOT_ONBOARDED' as const, limit: money(0), used: money(0), available: money(0), ap_clerks_can_flex: false, onboarded_at: null };
     const admin = render(<FlexView client={client} admin online settings={settings} onSettings={noop} />);

@@ -13,7 +13,10 @@ import { errorText } from '../../lib/error-text.ts';
 import { flexRefusalText, INSTALLMENT_LABELS, INSTALLMENT_TONES } from '../../lib/flex-words.ts';
 import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
+import { collectionReads } from '../../lib/list/collection-reads.ts';
+import { useReferenceAnswer } from '../../lib/reference-data.ts';
 import { useOnlineList } from '../../lib/use-online-list.ts';
+import { useRead } from '../../lib/use-read.ts';
 import { usePageData } from '../../lib/use-page-data.ts';
 import './banking.css';
 import { TreasuryNav } from '../../components/treasury-nav.tsx';
@@ -169,11 +172,27 @@ function FlexSettingsSection({ client, settings, onSettings }: { client: DataCli
   );
 }
 
+/** "Vendor · invoice number" of each record's bill this device holds (the mirror's bills and vendors), by bill id. */
+function useBillNames(client: DataClient, records: readonly FlexRecord[]): Readonly<Record<string, string>> {
+  const dataVersion = useAppState((s) => s.dataVersion);
+  const reference = useReferenceAnswer(client, useAppState((s) => s.referenceVersion));
+  const ids = [...new Set(records.map((r) => r.bill_id))].sort();
+  const bills = useRead(`flex-bills:${ids.join(',')}`, dataVersion, () => Promise.all(ids.map((id) => collectionReads(client).get('bills', id))), 'The bills paid with flex');
+  const names: Record<string, string> = {};
+  for (const bill of bills ?? []) {
+    if (!bill) continue;
+    const vendor = reference?.vendors.find((v) => v.id === bill.vendor_id)?.name;
+    names[bill.id] = vendor ? `${vendor} · ${bill.invoice_number}` : `Bill ${bill.invoice_number}`;
+  }
+  return names;
+}
+
 function FlexRecords({ client, online }: { client: DataClient; online: boolean }) {
   const { list, reload } = useOnlineList(online, 'flex-records', useCallback(async () => {
     const r = await client.flexRecords();
     return r.ok ? { ok: true as const, rows: r.records } : r;
   }, [client]));
+  const billNames = useBillNames(client, list.state === 'ready' ? list.rows : []);
   // One key per "Retry" asked: a lost answer retried from the same dialog is the same collection.
   const [retrying, setRetrying] = useState<{ installment: FlexInstallment; key: string } | null>(null);
   if (list.state === 'offline') return <p className="muted">Connect to see flex records.</p>;
@@ -181,7 +200,7 @@ function FlexRecords({ client, online }: { client: DataClient; online: boolean }
   if (list.state === 'error') return <FormError message={list.message} />;
   return (
     <>
-      <FlexRecordList records={list.rows} onRetry={(_record, installment) => setRetrying({ installment, key: crypto.randomUUID() })} />
+      <FlexRecordList records={list.rows} billNames={billNames} onRetry={(_record, installment) => setRetrying({ installment, key: crypto.randomUUID() })} />
       {retrying && (
         <RetryDialog client={client} installment={retrying.installment} idempotencyKey={retrying.key} onClose={() => setRetrying(null)} onDone={() => {
           setRetrying(null);
@@ -192,7 +211,14 @@ function FlexRecords({ client, online }: { client: DataClient; online: boolean }
   );
 }
 
-export function FlexRecordList({ records, onRetry }: { records: readonly FlexRecord[]; onRetry(r: FlexRecord, i: FlexInstallment): void }) {
+export interface FlexRecordListProps {
+  records: readonly FlexRecord[];
+  /** "Vendor · invoice" by bill id, for the bills this device holds; a bill not among them is not named. */
+  billNames?: Readonly<Record<string, string>>;
+  onRetry(r: FlexRecord, i: FlexInstallment): void;
+}
+
+export function FlexRecordList({ records, billNames = {}, onRetry }: FlexRecordListProps) {
   if (records.length === 0) return <p className="muted">No bills paid with flex yet.</p>;
   return (
     <ul className="flex-records">
@@ -202,7 +228,9 @@ export function FlexRecordList({ records, onRetry }: { records: readonly FlexRec
             <h3 className="flex-record-title">{formatMoney(r.amount.amount, r.amount.currency)} over {r.term_days} days</h3>
             <StatusPill tone={r.status === 'REPAID' ? 'ok' : 'info'}>{r.status === 'REPAID' ? 'Repaid' : 'Active'}</StatusPill>
           </div>
-          <p className="muted flex-record-meta">Fee {formatMoney(r.fee.amount, r.fee.currency)} · paid {formatLocalDateTime(r.created_at)}</p>
+          <p className="muted flex-record-meta">
+            {billNames[r.bill_id] ? `${billNames[r.bill_id]} · ` : ''}Fee {formatMoney(r.fee.amount, r.fee.currency)} · paid {formatLocalDateTime(r.created_at)}
+          </p>
           <ol className="flex-installments" aria-label={`Installments of the ${formatMoney(r.amount.amount, r.amount.currency)} flex record`}>
             {r.installments.map((i, n) => (
               <li key={i.id} className="flex-installment">

@@ -182,10 +182,14 @@ function StatementReader({ client, account, online, ocr, transfers, onSent }: Re
         : <ReadingNote reading={reading} />}
       {file && (
         <>
-          <PasteText today={today} onRead={(read) => setDraft((d) => ({ lines: [...d.lines, ...read.lines], period_start: d.period_start || read.period_start, period_end: d.period_end || read.period_end }))} />
-          <StatementLinesEditor draft={draft} errors={sender.errors.lines} periodError={sender.errors.period} currency={account.currency} today={today} onChange={setDraft} />
+          {/* What was asked to be sent is what goes: the lines are locked while they wait or are sent ("Don’t send" unlocks them). */}
+          <fieldset className="stmt-review" disabled={sender.waiting || sender.busy}>
+            <legend className="sr-only">Statement lines to check</legend>
+            <PasteText today={today} onRead={(read) => setDraft((d) => ({ lines: [...d.lines, ...read.lines], period_start: d.period_start || read.period_start, period_end: d.period_end || read.period_end }))} />
+            <StatementLinesEditor draft={draft} errors={sender.errors.lines} periodError={sender.errors.period} currency={account.currency} today={today} onChange={setDraft} />
+          </fieldset>
           {sender.waiting && !online && (
-            <p className="notice" role="status">Waiting for a connection: the statement and its lines are sent as soon as you’re back online. Keep this page open.</p>
+            <p className="notice" role="status">Waiting for a connection: the statement and these lines are sent as soon as you’re back online. Keep this page open. To change a line first, choose Don’t send.</p>
           )}
         </>
       )}

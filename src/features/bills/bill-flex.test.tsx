@@ -53,8 +53,10 @@ describe('FlexOfferDialog', () => {
     const html = render(<FlexOfferDialog offer={offer} vendor="Globex" client={client} onClose={noop} onAccepted={noop} />);
     expect(html).toContain('Repay over');
     expect((html.match(/type="radio"/g) ?? []).length).toBe(3);
-    expect(html).toContain('30 days · fee $12.00 · 1 installment');
-    expect(html).toContain('90 days · fee $36.00 · 3 installments');
+    // Each choice names its days once (the label), then its fee and installments.
+    expect(html).toContain('<strong>30 days</strong><span class="muted">fee $12.00 · 1 installment of $1,212.00</span>');
+    expect(html).toContain('<strong>90 days</strong><span class="muted">fee $36.00 · 3 installments of $412.00</span>');
+    expect(html).not.toContain('30 days · ');
     expect(html).toContain('Globex · $1,200.00');
   });
 });
