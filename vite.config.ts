@@ -62,7 +62,7 @@ export default defineConfig({
       injectManifest: {
         // A classic script: the registration (virtual:pwa-register) registers it as one.
         rollupFormat: 'iife',
-        // mjs: pdf.js's worker (src/lib/pdf-text/browser.ts, `?url`), so a PDF is read offline.
+        // mjs: pdf.js's worker (src/lib/pdf-text/pdf-reader.ts, `?url`), so a PDF is read offline.
         globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,wasm,woff2}'],
         // The precompressed siblings (build/precompress.ts) are never precached: the service
         // worker fetches the originals and the server picks the encoding per request.

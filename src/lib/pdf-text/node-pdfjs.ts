@@ -1,6 +1,6 @@
 /**
  * pdf.js for Node (tests): the legacy build, whose "fake worker" runs the parser in-process.
- * Not imported by the app (the browser entry is browser.ts).
+ * Not imported by the app (the browser entry is pdf-reader.ts).
  */
 import type { PdfJs } from './read-pdf.ts';
 

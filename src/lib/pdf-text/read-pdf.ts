@@ -1,7 +1,7 @@
 /**
  * Reads a PDF's text on this device: each page's text layer rebuilt into lines (text-lines.ts);
  * a page without one (a scan) rendered and read by OCR, for the first few such pages only.
- * Platform-neutral: pdf.js and the page OCR are passed in (the browser entry, browser.ts, passes
+ * Platform-neutral: pdf.js and the page OCR are passed in (the browser entry, pdf-reader.ts, passes
  * pdfjs-dist with its worker and tesseract; the Node tests the legacy build and a fake OCR).
  * Nothing leaves the device: pdf.js parses the bytes in its worker, the OCR runs in tesseract's.
  */

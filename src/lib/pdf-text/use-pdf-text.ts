@@ -1,10 +1,10 @@
 /**
  * `usePdfText()`: what a form calls with a PDF to read its text on this device. pdf.js is
- * imported on the first `read`, never with the form (browser.ts). The text goes to the form's own
- * parser (statement lines, invoice fields); the person checks what is filled.
+ * imported on the first `read`, never with the form (pdf-reader.ts). The text goes to the form's
+ * own parser (statement lines, invoice fields); the person checks what is filled.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ReadPdfFileOptions } from './browser.ts';
+import type { ReadPdfFileOptions } from './pdf-reader.ts';
 import { MAX_SCAN_PAGES, PdfReadError, pdfFailureText, pdfLimitText, type PdfProgress, type PdfReading } from './read-pdf.ts';
 
 export type PdfTextState =
@@ -63,7 +63,7 @@ export function usePdfText(): UsePdfText {
     const overLimit = opts.maxBytes !== undefined && file.size > opts.maxBytes ? opts.maxBytes : null;
     const limits: ReadPdfFileOptions = overLimit !== null ? { maxPages: MAX_SCAN_PAGES } : {};
     try {
-      const { readPdfFile } = await import('./browser.ts').catch((cause: unknown) => {
+      const { readPdfFile } = await import('./pdf-reader.ts').catch((cause: unknown) => {
         throw new PdfReadError('unavailable', { cause });
       });
       const reading = await readPdfFile(file, {
