@@ -4,9 +4,10 @@
  * precached by the service worker) never enter the first load. A scanned page is rendered to a
  * canvas here and read by the receipts' OCR (tesseract.js in its own worker).
  *
- * CSP (server/http/headers.ts): pdf.js runs with `isEvalSupported: false` (read-pdf.ts); its
- * worker is started from its same-origin URL (worker-src 'self'), never a blob:; its wasm image
- * decoders compile under the 'wasm-unsafe-eval' the OCR already needs. Nothing else is allowed.
+ * CSP (server/http/headers.ts): pdf.js 6 evaluates no strings (read-pdf.ts); its worker is
+ * started from its same-origin URL (worker-src 'self'), never a blob:; its wasm (image decoders,
+ * PostScript functions) compiles under the 'wasm-unsafe-eval' the OCR already needs. Nothing
+ * else is allowed.
  */
 import { getDocument, GlobalWorkerOptions, OPS } from 'pdfjs-dist';
 import type { PDFPageProxy } from 'pdfjs-dist/types/src/display/api';

@@ -81,8 +81,9 @@ function failureOf(error: unknown): PdfReadError {
 export async function readPdf(pdfjs: PdfJs, data: Uint8Array, opts: ReadPdfOptions = {}): Promise<PdfReading> {
   const maxPages = opts.maxPages ?? MAX_TEXT_PAGES;
   const maxScans = opts.ocrPage ? (opts.maxScanPages ?? MAX_SCAN_PAGES) : 0;
-  // No eval under our CSP (script-src has no 'unsafe-eval'); pdf.js then interprets instead.
-  const task = pdfjs.getDocument({ isEvalSupported: false, verbosity: 0, ...opts.params, data });
+  // CSP: pdf.js 6 has no eval path left (its `isEvalSupported` option is gone: PostScript functions
+  // compile to wasm, under the 'wasm-unsafe-eval' the OCR already needs). Warnings stay quiet.
+  const task = pdfjs.getDocument({ verbosity: 0, ...opts.params, data });
   try {
     let doc: PDFDocumentProxy;
     try {
