@@ -4,6 +4,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { fileURLToPath } from 'node:url';
 import { declarativeModules } from './build/declarative-modules.ts';
 import { ocrAssets } from './build/ocr-assets.ts';
+import { pdfAssets } from './build/pdf-assets.ts';
 import { precompress } from './build/precompress.ts';
 
 const API_ORIGIN = process.env.LEDGERLINE_API ?? 'http://127.0.0.1:8787';
@@ -30,6 +31,8 @@ export default defineConfig({
     react(),
     // tesseract's worker, wasm cores and English model as same-origin files (receipt OCR).
     ocrAssets(),
+    // pdf.js's wasm image decoders for scanned PDFs, same-origin (PDF statements and invoices).
+    pdfAssets(),
     VitePWA({
       // Our own service worker (workers/service-worker/sw.ts): the precache and routes the generated
       // one had, plus the outbox's background delivery (issue 26, sync/background-sync.ts).
@@ -59,12 +62,14 @@ export default defineConfig({
       injectManifest: {
         // A classic script: the registration (virtual:pwa-register) registers it as one.
         rollupFormat: 'iife',
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,wasm,woff2}'],
+        // mjs: pdf.js's worker (src/lib/pdf-text/pdf-reader.ts, `?url`), so a PDF is read offline.
+        globPatterns: ['**/*.{js,mjs,css,html,svg,png,ico,wasm,woff2}'],
         // The precompressed siblings (build/precompress.ts) are never precached: the service
         // worker fetches the originals and the server picks the encoding per request.
         // The OCR engine and model (build/ocr-assets.ts, ~4 MB gzip) are not precached either:
-        // the service worker caches them on first use (workers/service-worker/sw.ts).
-        globIgnores: ['**/*.br', '**/*.gz', 'assets/ocr-*/**'],
+        // the service worker caches them on first use (workers/service-worker/sw.ts). Nor are
+        // pdf.js's wasm decoders (build/pdf-assets.ts): only scanned pages, read by that OCR, need them.
+        globIgnores: ['**/*.br', '**/*.gz', 'assets/ocr-*/**', 'assets/pdfjs-*/**'],
         // The data worker bundles RxDB and Dexie; it must be precached for offline start.
         maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
       },

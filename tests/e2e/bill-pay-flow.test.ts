@@ -169,7 +169,8 @@ describe('bill pay, end to end (issue 11)', () => {
         name: `${invoice.number}.pdf`, mimeType: 'application/pdf',
         buffer: invoicePdf([VENDOR, `Invoice ${invoice.number}`, invoice.line, `Total USD ${invoice.amount}`]),
       });
-      await document.getByText('PDF invoices are kept and uploaded but not read on this device').waitFor();
+      // Read on this device, offline (pdf.js precached): what it read is said; the clerk then checks and types.
+      await form.getByText('Filled from the invoice:', { exact: false }).waitFor();
       await document.getByRole('img', { name: `PDF ${invoice.number}.pdf` }).waitFor();
       await form.getByRole('combobox', { name: 'Vendor' }).fill('Pacific Precision');
       await form.getByRole('option', { name: VENDOR }).click();

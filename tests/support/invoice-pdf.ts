@@ -1,7 +1,7 @@
 /**
  * A small, valid one-page PDF invoice (Helvetica text lines, a correct cross-reference table) for
- * tests that attach an invoice document: the bill form keeps and uploads a PDF but does not read
- * it, so its fields are typed. Different lines give different bytes, so each file is its own
+ * tests that attach an invoice document: the bill form keeps and uploads a PDF and reads its text
+ * on the device (src/lib/pdf-text). Different lines give different bytes, so each file is its own
  * receipt (the receipt store is content-addressed).
  */
 export function invoicePdf(lines: readonly string[]): Buffer {

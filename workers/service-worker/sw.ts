@@ -32,11 +32,13 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { deny
 // and admins, who never scan, would not use, and precaching holds the app's own update until it
 // is all fetched. The directory name is a content hash, so a cached file never goes stale; the
 // expiration drops an older engine's files.
+// pdf.js's wasm image decoders (build/pdf-assets.ts) go with them: only a scanned PDF page, read
+// by that OCR, needs them.
 registerRoute(
-  /\/assets\/ocr-[0-9a-f]+\//,
+  /\/assets\/(?:ocr|pdfjs)-[0-9a-f]+\//,
   new CacheFirst({
     cacheName: 'ledgerline-ocr',
-    plugins: [new ExpirationPlugin({ maxEntries: 8, purgeOnQuotaError: true }), new CacheableResponsePlugin({ statuses: [200] })],
+    plugins: [new ExpirationPlugin({ maxEntries: 12, purgeOnQuotaError: true }), new CacheableResponsePlugin({ statuses: [200] })],
   }),
 );
 

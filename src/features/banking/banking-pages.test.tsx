@@ -163,8 +163,15 @@ describe('statement review', () => {
     expect(html).toContain('Unmatched');
   });
 
-  it('says why a PDF is not read on the device', () => {
-    expect(renderToStaticMarkup(<ReadingNote reading={{ kind: 'pdf' }} />)).toContain('not read on this device');
+  it.each<[string, Parameters<typeof ReadingNote>[0]['reading'], string]>([
+    ['lines read from a PDF', { kind: 'read', lines: 12, pdf: { scanned: 0, limits: null } }, 'Read 12 lines from the PDF on this device. Check each one before uploading.'],
+    ['lines read from a scanned PDF', { kind: 'read', lines: 1, pdf: { scanned: 2, limits: null } }, 'Read 1 line from the PDF’s scanned pages on this device.'],
+    ['what a long PDF left unread', { kind: 'read', lines: 3, pdf: { scanned: 0, limits: 'Only the first 20 of its 31 pages were read.' } }, 'Check each one before uploading. Only the first 20 of its 31 pages were read.'],
+    ['a PDF without lines', { kind: 'nothing', pdf: { scanned: 0, limits: null } }, 'No transaction lines could be read from this PDF: paste the statement’s text below, or add the lines by hand.'],
+    ['a PDF that could not be read, and the way on', { kind: 'pdf-failed', message: 'This PDF could not be read on this device: it is protected by a password.' }, 'it is protected by a password. You can paste the statement’s text below, or add the lines by hand.'],
+    ['lines read from an image', { kind: 'read', lines: 2 }, 'Read 2 lines on this device.'],
+  ])('says %s', (_, reading, words) => {
+    expect(renderToStaticMarkup(<ReadingNote reading={reading} />)).toContain(words);
   });
 });
 

@@ -1,7 +1,7 @@
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useCallback, useState } from 'react';
 import type { BankStatement, BankStatementSummary, LinkedBankAccount } from '../../../workers/api.ts';
-import { STATEMENT_CONTENT_TYPES } from '../../../schema/api/calls-banking.ts';
+import { STATEMENT_CONTENT_TYPES, STATEMENT_MAX_BYTES } from '../../../schema/api/calls-banking.ts';
 import type { WalletTransfer } from '../../../schema/entities/wallet-transfer.ts';
 import { Button } from '../../components/button.tsx';
 import { DeleteDialog } from '../../components/confirm-dialog.tsx';
@@ -16,6 +16,7 @@ import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { formatDay, formatLocalDateTime } from '../../lib/format.ts';
+import { pdfProgressText, usePdfText, type PdfTextOutcome } from '../../lib/pdf-text/index.ts';
 import { useReceiptOcr } from '../../lib/receipt-ocr/use-receipt-ocr.ts';
 import { useReferenceAnswer } from '../../lib/reference-data.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
@@ -38,9 +39,9 @@ const localToday = () => {
 /**
  * Issue 30, /treasury/statements (admins): a bank account's statements. A new one (PDF or
  * image) is read on this device when the `bank_account_statement_ocr` flag is on (images through
- * the receipts' OCR, tesseract.js; PDFs are not rendered here, as invoices: their lines are typed
- * or their text pasted), its lines reviewed and edited (offline too), then uploaded and the lines
- * PUT once online; the server's matches show per line. Delete asked first.
+ * the receipts' OCR, tesseract.js; PDFs through lib/pdf-text: their text layer, or their first
+ * scanned pages by the same OCR), its lines reviewed and edited (offline too), then uploaded and
+ * the lines PUT once online; the server's matches show per line. Delete asked first.
  */
 export function StatementsPage() {
   const { client } = usePageData();
@@ -79,7 +80,7 @@ export function StatementsPage() {
           />
           <Section title="Add a statement" description={flags?.bank_account_statement_ocr === false
             ? 'Upload the statement and type its lines (or paste its text); the server matches them to this account’s transfers.'
-            : 'A photo or scan is read on this device: nothing leaves it until you upload. Check the lines, then upload to match them.'}>
+            : 'A PDF, photo or scan is read on this device: nothing leaves it until you upload. Check the lines, then upload to match them.'}>
             <StatementReader
               key={account.id}
               client={client}
@@ -110,7 +111,11 @@ export function StatementsPage() {
 const periodText = (s: Pick<BankStatementSummary, 'period_start' | 'period_end' | 'created_at'>) =>
   s.period_start && s.period_end ? `${formatDay(s.period_start)} – ${formatDay(s.period_end)}` : `Uploaded ${formatLocalDateTime(s.created_at)}`;
 
-type Reading = { kind: 'idle' } | { kind: 'pdf' } | { kind: 'off' } | { kind: 'nothing' } | { kind: 'failed' } | { kind: 'read'; lines: number };
+/** `pdf`: what the PDF reader read (scanned pages, what it left unread) or why it could not. */
+type PdfNote = { scanned: number; limits: string | null };
+type Reading =
+  | { kind: 'idle' } | { kind: 'off' } | { kind: 'nothing'; pdf?: PdfNote } | { kind: 'failed' }
+  | { kind: 'pdf-failed'; message: string } | { kind: 'read'; lines: number; pdf?: PdfNote };
 
 interface ReaderProps {
   client: DataClient;
@@ -128,6 +133,7 @@ function StatementReader({ client, account, online, ocr, transfers, onSent }: Re
   const [reading, setReading] = useState<Reading>({ kind: 'idle' });
   const [result, setResult] = useState<BankStatement | null>(null);
   const reader = useReceiptOcr();
+  const pdf = usePdfText();
   const today = localToday();
   const sender = useStatementSend(client, account.id, online, useCallback((s: BankStatement) => {
     setResult(s);
@@ -140,6 +146,7 @@ function StatementReader({ client, account, online, ocr, transfers, onSent }: Re
 
   function reset() {
     reader.reset();
+    pdf.reset();
     sender.forget();
     setFile(null);
     setDraft(emptyDraft());
@@ -156,13 +163,24 @@ function StatementReader({ client, account, online, ocr, transfers, onSent }: Re
     }
     setFile(f);
     if (!ocr) return setReading({ kind: 'off' });
-    if (f.type === 'application/pdf') return setReading({ kind: 'pdf' });
+    if (f.type === 'application/pdf') return readPdf(await pdf.read(f, { maxBytes: STATEMENT_MAX_BYTES }));
     const r = await reader.read(f);
     if (!r) return setReading({ kind: 'failed' });
     const parsed = parseStatementText(r.text, { today });
     if (parsed.lines.length === 0) return setReading({ kind: 'nothing' });
     setDraft(draftOf(parsed));
     setReading({ kind: 'read', lines: parsed.lines.length });
+  }
+
+  /** The PDF's text (its text layer, or its scanned pages' OCR) through the same parser. */
+  function readPdf(outcome: PdfTextOutcome | null) {
+    if (!outcome) return; // another file was chosen meanwhile
+    if (!outcome.ok) return setReading({ kind: 'pdf-failed', message: outcome.message });
+    const note: PdfNote = { scanned: outcome.reading.scannedPages, limits: outcome.limits };
+    const parsed = parseStatementText(outcome.reading.text, { today });
+    if (parsed.lines.length === 0) return setReading({ kind: 'nothing', pdf: note });
+    setDraft(draftOf(parsed));
+    setReading({ kind: 'read', lines: parsed.lines.length, pdf: note });
   }
 
   const status = reader.state;
@@ -179,7 +197,9 @@ function StatementReader({ client, account, online, ocr, transfers, onSent }: Re
       )}
       {status.status === 'reading'
         ? <p className="muted" role="status">Reading the statement on this device… {Math.round(status.progress * 100)}%</p>
-        : <ReadingNote reading={reading} />}
+        : pdf.state.status === 'reading'
+          ? <p className="muted" role="status">{pdfProgressText(pdf.state.progress)}</p>
+          : <ReadingNote reading={reading} />}
       {file && (
         <>
           {/* What was asked to be sent is what goes: the lines are locked while they wait or are sent ("Don’t send" unlocks them). */}
@@ -212,19 +232,28 @@ function StatementReader({ client, account, online, ocr, transfers, onSent }: Re
   );
 }
 
-const READING_WORDS: Record<Exclude<Reading['kind'], 'idle' | 'read'>, string> = {
-  pdf: 'PDF statements are uploaded but not read on this device: paste the statement’s text below, or add the lines by hand.',
-  off: 'Reading statements on the device is off for this business: paste the statement’s text below, or add the lines by hand.',
-  nothing: 'No transaction lines could be read from this image: paste the text, or add the lines by hand.',
-  failed: 'This image could not be read on this device: paste the text, or add the lines by hand.',
-};
+const MANUAL = 'paste the statement’s text below, or add the lines by hand.';
+
+/** What was read, or why not, and the way on by hand. */
+export function readingText(reading: Exclude<Reading, { kind: 'idle' }>): string {
+  switch (reading.kind) {
+    case 'off': return `Reading statements on the device is off for this business: ${MANUAL}`;
+    case 'failed': return `This image could not be read on this device: ${MANUAL}`;
+    case 'pdf-failed': return `${reading.message} You can ${MANUAL}`;
+    case 'nothing': return withLimits(`No transaction lines could be read from this ${reading.pdf ? 'PDF' : 'image'}: ${MANUAL}`, reading.pdf);
+    case 'read': {
+      const lines = reading.lines === 1 ? '1 line' : `${reading.lines} lines`;
+      const from = !reading.pdf ? '' : reading.pdf.scanned > 0 ? ` from the PDF’s scanned ${reading.pdf.scanned === 1 ? 'page' : 'pages'}` : ' from the PDF';
+      return withLimits(`Read ${lines}${from} on this device. Check each one before uploading.`, reading.pdf);
+    }
+  }
+}
+
+const withLimits = (text: string, pdf: PdfNote | undefined) => (pdf?.limits ? `${text} ${pdf.limits}` : text);
 
 export function ReadingNote({ reading }: { reading: Reading }) {
   if (reading.kind === 'idle') return null;
-  const text = reading.kind === 'read'
-    ? `Read ${reading.lines === 1 ? '1 line' : `${reading.lines} lines`} on this device. Check each one before uploading.`
-    : READING_WORDS[reading.kind];
-  return <p className="muted" role="status">{text}</p>;
+  return <p className="muted" role="status">{readingText(reading)}</p>;
 }
 
 /** The statement's text pasted (a PDF's, copied from the bank's site), read by the same parser. */

@@ -3,6 +3,7 @@ import { ReceiptCapture } from '../../components/receipt-capture.tsx';
 import { ReceiptList } from '../../components/receipt-list.tsx';
 import { useAppState } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
+import { pdfProgressText, usePdfText } from '../../lib/pdf-text/index.ts';
 import { addClaimReceipts, useReceiptsWithRemote } from '../../lib/receipts.ts';
 import { useReceiptOcr } from '../../lib/receipt-ocr/use-receipt-ocr.ts';
 import { parseInvoiceText, type InvoiceFields } from './invoice-text.ts';
@@ -23,7 +24,7 @@ export interface InvoiceFileFieldProps {
   autoFocus?: boolean;
 }
 
-type Note = { kind: 'nothing' } | { kind: 'pdf' } | { kind: 'failed' } | null;
+type Note = { kind: 'nothing'; what: 'image' | 'PDF' } | { kind: 'failed' } | { kind: 'pdf'; text: string } | null;
 
 const readable = (f: File) => f.type.startsWith('image/') && f.type !== 'image/heic' && f.type !== 'image/heif';
 
@@ -31,12 +32,14 @@ const readable = (f: File) => f.type.startsWith('image/') && f.type !== 'image/h
  * The bill's invoice document (PDF or image): kept on this device at once and uploaded by the
  * outbox (`addClaimReceipts`, the receipts' store), shown from the device or fetched from the
  * server for an edited bill. An image is read on the device (tesseract.js, loaded only now, as
- * claims do) and its fields handed to the form; PDFs are not rendered here, so not read.
+ * claims do), a PDF too (lib/pdf-text: its text layer, or its first scanned pages by the same
+ * OCR), and the fields read are handed to the form.
  */
 export function InvoiceFileField({ client, id, onChange, onReading, defaultCurrency, today, initialFile, disabled, autoFocus }: InvoiceFileFieldProps) {
   const dataVersion = useAppState((s) => s.dataVersion);
   const items = useReceiptsWithRemote(client, id ? [id] : [], dataVersion);
   const ocr = useReceiptOcr();
+  const pdf = usePdfText();
   const [note, setNote] = useState<Note>(null);
   const took = useRef(false);
 
@@ -46,17 +49,30 @@ export function InvoiceFileField({ client, id, onChange, onReading, defaultCurre
     const [added] = await addClaimReceipts(client, [file]);
     if (!added) return;
     onChange(added);
-    if (!readable(file)) {
-      setNote(file.type === 'application/pdf' ? { kind: 'pdf' } : null);
-      return;
-    }
     setNote(null);
-    const result = await ocr.read(file, { defaultCurrency, today });
-    if (!result) return setNote({ kind: 'failed' });
-    const reading = parseInvoiceText(result.text, { defaultCurrency, today });
+    if (file.type === 'application/pdf') return readText(file, 'PDF');
+    if (!readable(file)) return;
+    await readText(file, 'image');
+  }
+
+  async function readText(file: File, what: 'image' | 'PDF') {
+    let text: string;
+    if (what === 'PDF') {
+      // Over the upload limit the file was refused before it got here (addClaimReceipts).
+      const outcome = await pdf.read(file);
+      if (!outcome) return;
+      if (!outcome.ok) return setNote({ kind: 'pdf', text: `${outcome.message} Enter the fields by hand.` });
+      text = outcome.reading.text;
+      if (outcome.limits) setNote({ kind: 'pdf', text: outcome.limits });
+    } else {
+      const result = await ocr.read(file, { defaultCurrency, today });
+      if (!result) return setNote({ kind: 'failed' });
+      text = result.text;
+    }
+    const reading = parseInvoiceText(text, { defaultCurrency, today });
     onReading(reading);
     // What was filled is the form's to say (it knows what it kept); here only a reading of nothing.
-    setNote(Object.keys(reading).length > 0 ? null : { kind: 'nothing' });
+    if (Object.keys(reading).length === 0) setNote({ kind: 'nothing', what });
   }
 
   useEffect(() => {
@@ -81,6 +97,7 @@ export function InvoiceFileField({ client, id, onChange, onReading, defaultCurre
           {...(disabled ? {} : {
             onRemove: () => {
               ocr.reset();
+              pdf.reset();
               setNote(null);
               onChange(null);
             },
@@ -92,10 +109,11 @@ export function InvoiceFileField({ client, id, onChange, onReading, defaultCurre
           Reading the invoice on this device… {Math.round(status.progress * 100)}%
         </p>
       )}
-      {status.status !== 'reading' && note && (
+      {pdf.state.status === 'reading' && <p className="muted" role="status">{pdfProgressText(pdf.state.progress)}</p>}
+      {status.status !== 'reading' && pdf.state.status !== 'reading' && note && (
         <p className="muted" role="status">
-          {note.kind === 'nothing' && 'Could not read the invoice number, dates or total from this image: enter them by hand.'}
-          {note.kind === 'pdf' && 'PDF invoices are kept and uploaded but not read on this device: enter the fields by hand.'}
+          {note.kind === 'nothing' && `Could not read the invoice number, dates or total from this ${note.what}: enter them by hand.`}
+          {note.kind === 'pdf' && note.text}
           {note.kind === 'failed' && 'This invoice could not be read on this device; enter the fields by hand.'}
         </p>
       )}
