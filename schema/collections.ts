@@ -26,6 +26,7 @@ import { expensePolicyEntity } from './entities/expense-policy.ts';
 import { notificationEntity } from './entities/notification.ts';
 import { walletAccountEntity } from './entities/wallet-account.ts';
 import { walletTransferEntity } from './entities/wallet-transfer.ts';
+import { bankAccountEntity } from './entities/bank-account.ts';
 
 /**
  * The mirrored collections, listed once. Everything that differs per collection is in its
@@ -61,6 +62,7 @@ const DEFINITIONS = [
   notificationEntity,
   walletAccountEntity,
   walletTransferEntity,
+  bankAccountEntity,
 ] as const satisfies readonly AnyEntityDef[];
 
 type Definitions = typeof DEFINITIONS;

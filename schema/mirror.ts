@@ -105,8 +105,10 @@ const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * 13: the `notifications` collection (issue 29, RxDB slot 12): the notifications centre.
  * 14: transactions carry `coding_suggestion_dismissed_at` (issue 29: a dismissed coding suggestion).
  * 15: reference collections `wallet_accounts` and `wallet_transfers` (issue 30, in `refs`: no new slot).
+ * 16: reference collection `bank_accounts` (issue 30, linked bank accounts, in `refs`: no new slot; the
+ *    layout's new kind re-pulls the mirror, workers/db.ts).
  */
-export const MIRROR_SCHEMA_VERSION = 15;
+export const MIRROR_SCHEMA_VERSION = 16;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

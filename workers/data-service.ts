@@ -11,7 +11,7 @@ import { exportHandlers } from './handlers/exports.ts';
 import { receiptHandlers } from './handlers/receipts.ts';
 import { sessionHandlers } from './handlers/session.ts';
 import { ssoHandlers } from './handlers/sso.ts';
-import { statusHandlers } from './handlers/status.ts';
+import { statusHandlers, syncClock } from './handlers/status.ts';
 import { vendorHandlers } from './handlers/vendors.ts';
 import { teamHandlers } from './handlers/team.ts';
 import { supportAccessHandlers } from './handlers/support-access.ts';
@@ -40,6 +40,8 @@ export type DataService = DataApi & { dispose(): Promise<void> };
  */
 export function createDataService(deps: DataServiceDeps): DataService {
   const ctx = new WorkerContext(deps);
+  // One clock of the last sync: Settings' offline data and the banking list's offline answer.
+  const clock = syncClock(ctx);
   const api: DataApi = {
     ...sessionHandlers(ctx),
     ...identityHandlers(ctx),
@@ -47,7 +49,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...reportHandlers(ctx),
     ...exportHandlers(ctx),
     ...commandHandlers(ctx),
-    ...statusHandlers(ctx),
+    ...statusHandlers(ctx, clock),
     ...receiptHandlers(ctx),
     ...vendorHandlers(ctx),
     ...billHandlers(ctx),
@@ -65,7 +67,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...commentHandlers(ctx),
     ...notificationSettingsHandlers(ctx),
     ...treasuryHandlers(ctx),
-    ...bankingHandlers(ctx),
+    ...bankingHandlers(ctx, clock),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

@@ -52,7 +52,7 @@ describe('reference rows in the shared refs collection', () => {
     expect((await scanDocs(rt.db.cards, 10).next()).value).toHaveLength(1);
     expect(rt.engines.cards.get(card.id)).toMatchObject({ id: card.id, status: 'ACTIVE' });
 
-    const expected = { users: [user], departments: [dept], locations: [twin], gl_accounts: [gl], tracking_categories: [category], reimbursement_rates: [], vendors: [], provisional_bills: [], saved_reports: [], dashboards: [], mapping_rules: [], entities: [entity], purchase_orders: [], spend_allocations: [], expense_policies: [], wallet_accounts: [], wallet_transfers: [] };
+    const expected = { users: [user], departments: [dept], locations: [twin], gl_accounts: [gl], tracking_categories: [category], reimbursement_rates: [], vendors: [], provisional_bills: [], saved_reports: [], dashboards: [], mapping_rules: [], entities: [entity], purchase_orders: [], spend_allocations: [], expense_policies: [], wallet_accounts: [], wallet_transfers: [], bank_accounts: [] };
     expect(rt.refs.snapshot()).toEqual(expected);
     expect(await search(rt, 'engineering lovelace berlin meals')).toBe(1);
 
@@ -71,6 +71,6 @@ describe('reference rows in the shared refs collection', () => {
     // A reset (new epoch) empties refs like every other mirrored collection.
     await again.mirror.reset();
     expect((await scanDocs(again.db.refs, 10).next()).done).toBe(true);
-    expect(again.refs.snapshot()).toEqual({ users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], reimbursement_rates: [], vendors: [], provisional_bills: [], saved_reports: [], dashboards: [], mapping_rules: [], entities: [], purchase_orders: [], spend_allocations: [], expense_policies: [], wallet_accounts: [], wallet_transfers: [] });
+    expect(again.refs.snapshot()).toEqual({ users: [], departments: [], locations: [], gl_accounts: [], tracking_categories: [], reimbursement_rates: [], vendors: [], provisional_bills: [], saved_reports: [], dashboards: [], mapping_rules: [], entities: [], purchase_orders: [], spend_allocations: [], expense_policies: [], wallet_accounts: [], wallet_transfers: [], bank_accounts: [] });
   });
 });

@@ -3,6 +3,7 @@ import { callGroup } from './call-group.ts';
 import { uploadBodySchema } from './define-call.ts';
 import { knownCurrencySchema } from '../money.ts';
 import { bankAccountTypeSchema } from '../entities/vendor.ts';
+import { linkedBankAccountSchema } from '../entities/bank-account.ts';
 
 /**
  * Issue 30, §7 "Banking links": the business's own bank accounts outside Ledgerline (the source
@@ -16,30 +17,8 @@ import { bankAccountTypeSchema } from '../entities/vendor.ts';
 const scopes = { scopes: ['default'] } as const;
 const sensitive = { scopes: ['sensitive'] } as const;
 
-export const BANK_ACCOUNT_STATUSES = ['UNVERIFIED', 'PENDING_VERIFICATION', 'VERIFIED', 'FAILED'] as const;
-/** Wrong micro-deposit answers allowed before the link is FAILED (BANKING_7003). */
-export const MAX_DEBIT_CHECK_ATTEMPTS = 3;
-
-/** §3: the bank list's `accounts` carry `id` (and `uuid`, the same value). */
-export const linkedBankAccountSchema = z.object({
-  id: z.uuid(),
-  uuid: z.uuid(),
-  name: z.string(),
-  bank_name: z.string(),
-  account_type: bankAccountTypeSchema,
-  routing_number: z.string(),
-  /** "••••6789": never the whole number outside the reveal. */
-  account_number_masked: z.string(),
-  currency: z.string().length(3),
-  entity_id: z.uuid().nullable(),
-  status: z.enum(BANK_ACCOUNT_STATUSES),
-  verified_at: z.iso.datetime({ offset: true }).nullable(),
-  /** Wrong micro-deposit answers left (PENDING_VERIFICATION only). */
-  attempts_left: z.number().int().nonnegative().nullable(),
-  /** Its side of the ledger (for transfers: `to_account_id` may name the bank account's `id`). */
-  created_at: z.iso.datetime({ offset: true }),
-});
-export type LinkedBankAccount = z.infer<typeof linkedBankAccountSchema>;
+// The wire row is the mirrored entity's (schema/entities/bank-account.ts), defined once there.
+export { BANK_ACCOUNT_STATUSES, MAX_DEBIT_CHECK_ATTEMPTS, linkedBankAccountSchema, type LinkedBankAccount } from '../entities/bank-account.ts';
 
 const digits = (min: number, max: number) => z.string().trim().regex(new RegExp(`^\\d{${min},${max}}$`), `must be ${min === max ? min : `${min} to ${max}`} digits`);
 export const manualAccountBodySchema = z.object({

@@ -66,6 +66,8 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility' | 
   // Issue 30: the wallet's accounts (ledger_accounts of the wallet kinds; server/ledger/) and its transfers (domain/treasury/).
   wallet_accounts: { table: 'ledger_accounts', sortKey: `r.kind || ' ' || lower(r.name)` },
   wallet_transfers: { table: 'wallet_transfers', sortKey: 'll_iso(r.created_at)' },
+  // Issue 30: linked bank accounts (domain/banking/), stamped by migration 064's trigger on every write; the list's order.
+  bank_accounts: { table: 'bank_accounts', sortKey: 'll_iso(r.created_at)' },
 };
 
 function docSqlFor(c: MirroredCollection): string {

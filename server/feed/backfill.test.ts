@@ -209,12 +209,14 @@ describe.each(await testDatabases())('backfill walk on %s', (kind) => {
       for (const knob of ['enable_seqscan', 'enable_bitmapscan', 'enable_sort']) await tx.exec(`SET LOCAL ${knob} = off`);
       return explainBackfill(tx, f.businessId, f.users.admin, page.checkpoint, 5);
     });
-    for (const c of ['wallet_accounts', 'wallet_transfers'] as const) {
+    const treasury = (Object.keys(COLLECTIONS) as (keyof typeof COLLECTIONS)[]).filter((c) => ENTITIES[c].visibility === 'treasury');
+    expect(treasury).toEqual(['wallet_accounts', 'wallet_transfers', 'bank_accounts']);
+    for (const c of treasury) {
       expect(admin, c).toMatch(new RegExp(`Limit[^\\n]*\\n\\s*->\\s+Index Scan Backward using ${COLLECTIONS[c].table}_feed on ${COLLECTIONS[c].table}`));
     }
     // A branch the viewer can see nothing of (`AND false`) sorts the planner's empty Result: zero rows, no table read.
     const empty = /->\s+Limit[^\n]*\n\s*->\s+Sort[^\n]*\n(?:\s+(?:Disabled|Sort Key)[^\n]*\n)*\s*->\s+Result[^\n]*\n\s*One-Time Filter: false/g;
-    expect(plan.match(empty), 'the two wallet branches are empty for a manager').toHaveLength(2);
+    expect(plan.match(empty), 'the treasury branches (wallet accounts, transfers, linked bank accounts) are empty for a manager').toHaveLength(treasury.length);
     expect(plan.replace(empty, '')).not.toMatch(/->\s+Limit[^\n]*\n\s*->\s+(Result[^\n]*\n\s*->\s+)?Sort/);
   });
 });

@@ -1,6 +1,7 @@
 import { businessEntityRowSchema } from '../../schema/entities/business-entity.ts';
 import { walletAccountSchema } from '../../schema/entities/wallet-account.ts';
 import { walletTransferSchema } from '../../schema/entities/wallet-transfer.ts';
+import { bankAccountSchema } from '../../schema/entities/bank-account.ts';
 import type { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
@@ -60,6 +61,7 @@ const DOC_SCHEMAS: Record<MirroredCollection, z.ZodType> = {
   notifications: notificationSchema.strict(),
   wallet_accounts: walletAccountSchema.strict(),
   wallet_transfers: walletTransferSchema.strict(),
+  bank_accounts: bankAccountSchema.strict(),
 };
 
 type Pull = { changes: Change[]; epoch: string; total: number | undefined; checkpoint: number };

@@ -174,13 +174,16 @@ export async function insertTreasuryDemo(
   };
 }
 
-/** The wallet's rows take the seqs after lastSeq: accounts (by kind, name), then transfers (oldest first); the counter follows. */
+/** The wallet's rows take the seqs after lastSeq: accounts (by kind, name), then transfers (oldest first), then linked bank accounts; the counter follows. */
 async function renumberWallet(tx: Queryable, businessId: string, now: Date, lastSeq: number, transferIds: readonly string[]): Promise<{ next: number; accounts: number }> {
   const wallet = await tx.query<{ id: string }>(
     `SELECT id::text FROM ledger_accounts WHERE business_id = $1 AND change_seq IS NOT NULL ORDER BY kind, name`, [businessId]);
   let next = lastSeq;
   for (const w of wallet) await tx.query('UPDATE ledger_accounts SET change_seq = $2, updated_at = $3 WHERE id = $1', [w.id, ++next, now.toISOString()]);
   for (const id of transferIds) await tx.query('UPDATE wallet_transfers SET change_seq = $2 WHERE id = $1', [id, ++next]);
+  // The linked bank account (inserted with seq 0) takes the next one.
+  const banks = await tx.query<{ id: string }>('SELECT id::text FROM bank_accounts WHERE business_id = $1 ORDER BY created_at, id', [businessId]);
+  for (const b of banks) await tx.query('UPDATE bank_accounts SET change_seq = $2 WHERE id = $1', [b.id, ++next]);
   await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [businessId, next]);
   return { next, accounts: wallet.length };
 }
@@ -224,9 +227,10 @@ async function insertSettingsAndBank(tx: Queryable, businessId: string, rng: Rng
   const bankId = rng.uuid();
   const key = await loadVendorBankKey(tx);
   await tx.query(
+    // change_seq 0 until renumberWallet gives it its place (an explicit seq: 064's trigger leaves it).
     `INSERT INTO bank_accounts (id, business_id, name, bank_name, account_type, routing_number, account_number_enc, account_last4, currency,
-                                status, verified_at, created_at, updated_at)
-     VALUES ($1, $2, $3, 'JPMorgan Chase', 'CHECKING', '021000021', $4, '6789', 'USD', 'VERIFIED', $5, $5, $5)`,
+                                status, verified_at, created_at, updated_at, change_seq)
+     VALUES ($1, $2, $3, 'JPMorgan Chase', 'CHECKING', '021000021', $4, '6789', 'USD', 'VERIFIED', $5, $5, $5, 0)`,
     [bankId, businessId, DEMO_BANK_NAME, encryptBankValue(key, '000123456789', bankAccountContext(bankId)), openedDay.toISOString()]);
   await tx.query(
     `INSERT INTO ledger_accounts (id, business_id, kind, currency, name, allow_negative, bank_account_id, created_at)

@@ -61,7 +61,7 @@ export function whenBooted(store: AppStore): Promise<void> {
 const REFERENCE_KINDS = {
   users: true, departments: true, locations: true, gl_accounts: true, tracking_categories: true, reimbursement_rates: true,
   vendors: true, provisional_bills: true, saved_reports: true, dashboards: true, mapping_rules: true, entities: true,
-  purchase_orders: true, spend_allocations: true, expense_policies: true, wallet_accounts: true, wallet_transfers: true,
+  purchase_orders: true, spend_allocations: true, expense_policies: true, wallet_accounts: true, wallet_transfers: true, bank_accounts: true,
 } as const satisfies Record<ReferenceCollection, true>;
 const REFERENCE_NAMES: ReadonlySet<string> = new Set(Object.keys(REFERENCE_KINDS));
 

@@ -17,7 +17,7 @@ const EMPTY: ReferenceData = {
   mapping_rules: [],
   entities: [],
   purchase_orders: [],
-  spend_allocations: [], expense_policies: [], wallet_accounts: [], wallet_transfers: [],
+  spend_allocations: [], expense_policies: [], wallet_accounts: [], wallet_transfers: [], bank_accounts: [],
 };
 /** Reference data with nothing in it (what a view shows before the worker answers; a test's base). */
 export const EMPTY_REFERENCE: ReferenceData = EMPTY;

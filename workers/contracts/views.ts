@@ -57,6 +57,8 @@ export interface ReferenceData {
   /** Issue 30: as shown, with the marks of a queued transfer (its hold) or cancel. */
   wallet_accounts: MarkedReferenceRow<RowOf<'wallet_accounts'>>[];
   wallet_transfers: MarkedReferenceRow<RowOf<'wallet_transfers'>>[];
+  /** Issue 30: the business's linked bank accounts (admins), read offline by the bank pages and the transfer form. */
+  bank_accounts: RowOf<'bank_accounts'>[];
 }
 
 /**

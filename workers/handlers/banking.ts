@@ -10,6 +10,8 @@ import {
   type FlexRecord, type flexInstallmentSchema, type flexOfferSchema, type flexSettingsSchema,
 } from '../../schema/api/calls-float.ts';
 import type { CallDef, CallResponse } from '../../schema/api/define-call.ts';
+import { linkedOf } from '../../schema/entities/bank-account.ts';
+import type { ReferenceMaps } from '../reference-cache.ts';
 import { errorBody } from '../../schema/errors.ts';
 import type { CallOptions } from '../../sync/index.ts';
 import type { OnlineFailure } from '../contracts/views.ts';
@@ -17,10 +19,11 @@ import { answerOf, bindDomain, custom, offlineFailure, onlineDomain, via, type O
 
 /**
  * Issue 30, banking links and flex (schema/api/calls-banking.ts, calls-float.ts): direct calls,
- * online only (nothing of them is mirrored or queued: money and bank numbers never wait on a
- * device). The one thing kept offline is the last bank-account list this worker read, with the
- * time it was read (per signed-in person and business, in memory), so the page can show it marked
- * as such. The numbers' changes and reveal need the `sensitive` scope: a `step_up` answer, as vendors'.
+ * online only (nothing of them is queued: money and bank numbers never wait on a device). The
+ * linked bank accounts are mirrored (reference data `bank_accounts`, admins only): online the
+ * list is the server's answer, and the mirror catches up by the feed; offline (or when the server
+ * cannot be reached) it is the mirror's rows, marked with when the mirror last synced, across
+ * reloads. The numbers' changes and reveal need the `sensitive` scope: a `step_up` answer, as vendors'.
  */
 export const BANKING_OFFLINE = offlineFailure('You’re offline. Bank accounts need a connection: nothing was sent, and what you entered is still here.');
 export const FLEX_OFFLINE = offlineFailure('You’re offline. Flex needs a connection: nothing was sent.');
@@ -39,15 +42,31 @@ export type FlexOffer = z.output<typeof flexOfferSchema>;
 export type FlexInstallment = z.output<typeof flexInstallmentSchema>;
 
 /**
- * The bank list: the server's answer (`cached_at` null), or offline the last answer read on this
- * worker for the same person and business with when it was read; else the offline refusal.
+ * The bank list: the server's answer (`cached_at` null), or offline the mirror's rows with when the
+ * mirror last synced; the offline refusal when there is no mirror or it never synced.
  */
 export type BankAccountsAnswer = { ok: true; accounts: LinkedBankAccount[]; cached_at: string | null } | OnlineFailure;
 
-/** Where the worker keeps the last list: who and which business it was read for, and when. */
-export interface BankListMemory {
-  owner(): string | null;
-  now(): number;
+/** What the offline bank list reads: the open mirror's reference rows and when it last synced. */
+export interface BankMirror {
+  /** The open mirror (null: signed out, or not open yet). */
+  runtime(): { readonly refs: { readonly maps: Pick<ReferenceMaps, 'bank_accounts'> }; readonly referencesLoaded: Promise<void>; readonly ready: Promise<void> } | null;
+  lastSyncedAt(): Promise<string | null>;
+}
+
+/** The server's order (created_at, then id), so the list reads the same offline. */
+const byCreated = (a: LinkedBankAccount, b: LinkedBankAccount) =>
+  a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+
+/** The mirror's bank accounts as the list answers them, or null when the mirror cannot tell (none open, never synced). */
+async function mirroredList(mirror: BankMirror): Promise<{ accounts: LinkedBankAccount[]; cached_at: string } | null> {
+  const rt = mirror.runtime();
+  if (!rt) return null;
+  // Not `ready`: reference rows load first, and the list must not wait for 100k transactions.
+  await Promise.race([rt.referencesLoaded, rt.ready]);
+  const at = await mirror.lastSyncedAt();
+  if (!at) return null;
+  return { accounts: [...rt.refs.maps.bank_accounts.values()].map(linkedOf).sort(byCreated), cached_at: at };
 }
 
 const account = (a: LinkedBankAccount) => ({ account: a });
@@ -69,18 +88,19 @@ function fileOf<C extends CallDef, A extends unknown[]>(def: C, opts: (...args: 
   });
 }
 
-function bankingCalls(memory: BankListMemory) {
-  let last: { owner: string; accounts: LinkedBankAccount[]; at: string } | null = null;
+function bankingCalls(mirror: BankMirror) {
   return onlineDomain(BANKING_OFFLINE, {
-    bankAccounts: custom((send) => async (): Promise<BankAccountsAnswer> => {
-      const owner = memory.owner();
-      const r = await send(listBankAccounts, {});
-      if (r.ok) {
-        if (owner) last = { owner, accounts: r.data.accounts, at: new Date(memory.now()).toISOString() };
-        return { ok: true, accounts: r.data.accounts, cached_at: null };
+    bankAccounts: custom((_send, port, offline) => async (): Promise<BankAccountsAnswer> => {
+      if (port.hub.online) {
+        const res = await port.requireHttp().call(listBankAccounts, {});
+        // A read may fall back on any network failure (sent or not: it changes nothing); the rest is the server's answer.
+        if (res.ok || (res.kind !== 'network' && res.kind !== 'timeout')) {
+          const r = answerOf(port, res, offline);
+          return r.ok ? { ok: true, accounts: r.data.accounts, cached_at: null } : r;
+        }
       }
-      if ('offline' in r && r.offline && last && owner && last.owner === owner) return { ok: true, accounts: last.accounts, cached_at: last.at };
-      return r;
+      const kept = await mirroredList(mirror);
+      return kept ? { ok: true, ...kept } : offline;
     }),
     /** Sensitive (step-up). 201 UNVERIFIED. */
     linkBankAccount: via(createManualAccount, (body: ManualAccountBody, idempotencyKey?: string) =>
@@ -135,16 +155,13 @@ export const FLEX_CALLS = onlineDomain(FLEX_OFFLINE, {
 export type BankingApi = OnlineApi<ReturnType<typeof bankingCalls>>;
 export type FlexApi = OnlineApi<typeof FLEX_CALLS>;
 
-/** What the banking handlers read of the worker's context: the online port and who is signed in. */
+/** What the banking handlers read of the worker's context: the online port and the open mirror. */
 export interface BankingPort extends OnlinePort {
-  readonly stored: { readonly session: { readonly user: { readonly id: string }; readonly business: { readonly id: string } } } | null;
-  readonly deps: { readonly clock: { now(): number } };
+  readonly host: { readonly runtime: ReturnType<BankMirror['runtime']> };
 }
 
-export const bankingHandlers = (port: BankingPort): BankingApi & FlexApi => ({
-  ...bindDomain(port, bankingCalls({
-    owner: () => (port.stored ? `${port.stored.session.user.id}:${port.stored.session.business.id}` : null),
-    now: () => port.deps.clock.now(),
-  })),
+/** `clock`: when the mirror last synced (handlers/status.ts `syncClock`, shared with Settings → Offline data). */
+export const bankingHandlers = (port: BankingPort, clock: Pick<BankMirror, 'lastSyncedAt'>): BankingApi & FlexApi => ({
+  ...bindDomain(port, bankingCalls({ runtime: () => port.host.runtime, lastSyncedAt: () => clock.lastSyncedAt() })),
   ...bindDomain(port, FLEX_CALLS),
 });

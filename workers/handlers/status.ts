@@ -7,11 +7,19 @@ import type { WorkerContext } from '../worker-context.ts';
 const plural = (n: number, one: string, many: string) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
 /**
- * Status: the hub's SyncStatus and change notifications, the page's online state, and what the
- * device holds offline (Settings → Offline data: row counts, last sync, "Download again").
+ * When the mirror last heard from the server: the later of the last time the sync reached `live`
+ * here (caught up with the feed) and the checkpoint's last write. What Settings → Offline data
+ * shows, and the time offline answers read from the mirror are marked with (banking's bank list).
  */
-export function statusHandlers(ctx: WorkerContext): StatusApi {
-  // The last time the sync reached `live` here (caught up with the feed), wall-clock ms.
+export interface SyncClock {
+  /** ISO time, or null when this device has not synced the open mirror yet (or none is open). */
+  lastSyncedAt(): Promise<string | null>;
+  /** The mirror was emptied ("Download again"): the last `live` no longer counts. */
+  forget(): void;
+}
+
+export function syncClock(ctx: WorkerContext): SyncClock {
+  // The last time the sync reached `live` here, wall-clock ms.
   let lastLive: number | null = null;
   ctx.hub.subscribe(
     (s) => {
@@ -19,6 +27,29 @@ export function statusHandlers(ctx: WorkerContext): StatusApi {
     },
     () => undefined,
   );
+  return {
+    async lastSyncedAt() {
+      const rt = ctx.host.runtime;
+      if (!rt) return null;
+      const checkpoint = await rt.db.meta.findOne(CHECKPOINT_ID).exec().catch(() => null);
+      const stored = checkpoint?.toJSON(true) as { value?: { epoch?: string | null }; _meta?: { lwt?: number } } | undefined;
+      // A checkpoint without an epoch was never pulled into: a new or emptied mirror (its layout
+      // reconciled, "Download again") writes one at seq 0, which is no sync.
+      const written = typeof stored?.value?.epoch === 'string' ? (stored._meta?.lwt ?? null) : null;
+      const last = Math.max(lastLive ?? 0, written ?? 0);
+      return last > 0 ? new Date(last).toISOString() : null;
+    },
+    forget() {
+      lastLive = null;
+    },
+  };
+}
+
+/**
+ * Status: the hub's SyncStatus and change notifications, the page's online state, and what the
+ * device holds offline (Settings → Offline data: row counts, last sync, "Download again").
+ */
+export function statusHandlers(ctx: WorkerContext, clock: SyncClock = syncClock(ctx)): StatusApi {
 
   const refuse = (reason: Exclude<DownloadAgainResult, { ok: true }>['reason'], message: string, waiting = 0): DownloadAgainResult => ({
     ok: false, reason, waiting, message,
@@ -44,10 +75,7 @@ export function statusHandlers(ctx: WorkerContext): StatusApi {
       const rows: Record<string, number> = {};
       for (const c of QUERIED_COLLECTIONS) rows[c] = rt.engines[c].size;
       for (const [kind, list] of Object.entries(rt.refs.snapshot())) rows[kind] = (list as unknown[]).length;
-      const checkpoint = await rt.db.meta.findOne(CHECKPOINT_ID).exec().catch(() => null);
-      const written = (checkpoint?.toJSON(true) as { _meta?: { lwt?: number } } | undefined)?._meta?.lwt ?? null;
-      const last = Math.max(lastLive ?? 0, written ?? 0);
-      return { rows, waiting: rt.outboxIndex.entries().length, last_synced_at: last > 0 ? new Date(last).toISOString() : null };
+      return { rows, waiting: rt.outboxIndex.entries().length, last_synced_at: await clock.lastSyncedAt() };
     },
 
     async downloadAgain() {
@@ -71,7 +99,7 @@ export function statusHandlers(ctx: WorkerContext): StatusApi {
       await engine?.stop();
       try {
         await rt.mirror.reset();
-        lastLive = null;
+        clock.forget();
       } finally {
         if (engine && ctx.host.engine === engine && ctx.stored && !ctx.stored.expired) engine.start();
       }

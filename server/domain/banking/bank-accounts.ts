@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { isAdmin } from '../../../schema/roles.ts';
 import { isValidRoutingNumber } from '../../../schema/vendor-rules.ts';
 import { MAX_DEBIT_CHECK_ATTEMPTS, type LinkedBankAccount, type manualAccountBodySchema } from '../../../schema/api/calls-banking.ts';
+import { maskNumber } from '../../../schema/entities/bank-account.ts';
 import type { Queryable } from '../../db/db.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import { ApiError } from '../../core/errors.ts';
@@ -40,11 +41,12 @@ export interface BankAccountRow {
   verify_attempts: number;
 }
 
-const ts = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+// Timestamps as the mirrored doc formats them (ll_iso, milliseconds): a row's list answer and
+// its feed doc are the same JSON (schema/entities/bank-account.ts; banking-mirror.test.ts).
 export const BANK_COLUMNS = `id, business_id, entity_id, name, bank_name, account_type, routing_number, account_number_enc, account_last4,
-  currency, status, ${ts('verified_at')} AS verified_at, ${ts('created_at')} AS created_at, micro_deposits_enc, verify_attempts`;
+  currency, status, ll_iso(verified_at) AS verified_at, ll_iso(created_at) AS created_at, micro_deposits_enc, verify_attempts`;
 
-export const maskNumber = (last4: string) => `••••${last4}`;
+export { maskNumber };
 
 export function toWire(r: BankAccountRow): LinkedBankAccount {
   return {
@@ -56,8 +58,15 @@ export function toWire(r: BankAccountRow): LinkedBankAccount {
   };
 }
 
-/** A live bank account of the business (`lock`: FOR UPDATE), or 404 REQUEST_7004. */
-export async function findBankAccount(db: Queryable, businessId: string, id: string, lock = false): Promise<BankAccountRow> {
+/**
+ * A live bank account of the business, or 404 REQUEST_7004. `lock`: FOR UPDATE. `'write'`: the
+ * caller writes the row, whose trigger (migration 064) takes a seq from the business counter, so
+ * the business row is locked first: every mirrored writer's lock order (business, then rows), or
+ * a writer holding the business and waiting for this row (a transfer opening the account's ledger
+ * account) would deadlock with us.
+ */
+export async function findBankAccount(db: Queryable, businessId: string, id: string, lock: boolean | 'write' = false): Promise<BankAccountRow> {
+  if (lock === 'write') await db.query('SELECT id FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
   const rows = await db.query<BankAccountRow>(
     `SELECT ${BANK_COLUMNS} FROM bank_accounts WHERE business_id = $1 AND id = $2 AND NOT deleted${lock ? ' FOR UPDATE' : ''}`,
     [businessId, id],
@@ -118,7 +127,7 @@ export async function updateBankAccount(
   tx: Queryable, businessId: string, id: string, body: Partial<Omit<ManualBody, 'currency'>>, now: Date,
 ): Promise<LinkedBankAccount> {
   checkRouting(body.routing_number);
-  const current = await findBankAccount(tx, businessId, id, true);
+  const current = await findBankAccount(tx, businessId, id, 'write');
   if (body.entity_id !== undefined) await checkEntity(tx, businessId, body.entity_id);
   const key = await loadVendorBankKey(tx);
   const context = bankAccountContext(id, 'account_number');
@@ -175,7 +184,7 @@ export async function bankLedgerAccount(db: Queryable, businessId: string, bankA
  * is locked first, so a transfer starting meanwhile (which reads the account) waits or is seen.
  */
 export async function deleteBankAccount(tx: Queryable, businessId: string, id: string, now: Date): Promise<{ id: string; deleted: true }> {
-  await findBankAccount(tx, businessId, id, true);
+  await findBankAccount(tx, businessId, id, 'write');
   const ledger = await bankLedgerAccount(tx, businessId, id);
   const pending = await tx.query(
     `SELECT 1 FROM wallet_transfers WHERE business_id = $1 AND status = 'PENDING' AND NOT deleted

@@ -42,7 +42,7 @@ const cents = (n: number) => `0.${String(n).padStart(2, '0')}`;
 
 /** UNVERIFIED or FAILED → PENDING_VERIFICATION with two new deposits; PENDING answers as it is; VERIFIED → BANKING_7003. */
 export async function startDebitCheck(tx: Queryable, user: ActingUser, id: string, mail: MailDeps, now: Date): Promise<LinkedBankAccount> {
-  const account = await findBankAccount(tx, user.business_id, id, true);
+  const account = await findBankAccount(tx, user.business_id, id, 'write');
   if (account.status === 'VERIFIED') throw new ApiError('BANKING_7003', 'This bank account is already verified.');
   if (account.status === 'PENDING_VERIFICATION') return toWire(account);
   const deposits: Deposits = [randomInt(1, 100), randomInt(1, 100)];
@@ -79,7 +79,7 @@ export async function startDebitCheck(tx: Queryable, user: ActingUser, id: strin
 export async function verifyDebitCheck(
   tx: Queryable, businessId: string, id: string, amounts: readonly [number, number], now: Date,
 ): Promise<LinkedBankAccount | ApiError> {
-  const account = await findBankAccount(tx, businessId, id, true);
+  const account = await findBankAccount(tx, businessId, id, 'write');
   if (account.status !== 'PENDING_VERIFICATION' || !account.micro_deposits_enc) {
     const why = {
       VERIFIED: 'This bank account is already verified.',

@@ -17,7 +17,7 @@ import { duplicateMarkText } from '../../components/bill-duplicate-mark.tsx';
 const BIZ = '40000000-0000-4000-8000-0000000000b1';
 const ID = '0b7e3f36-5c1d-4a53-9d55-7a2f6c1e0a11';
 const acme = testVendor({ name: 'Acme Supply' });
-const data: ReferenceData = { departments: [], locations: [], gl_accounts: [], tracking_categories: [], users: [], reimbursement_rates: [], vendors: [acme], provisional_bills: [], saved_reports: [], dashboards: [], mapping_rules: [], entities: [], purchase_orders: [], spend_allocations: [], expense_policies: [], wallet_accounts: [], wallet_transfers: [] };
+const data: ReferenceData = { departments: [], locations: [], gl_accounts: [], tracking_categories: [], users: [], reimbursement_rates: [], vendors: [acme], provisional_bills: [], saved_reports: [], dashboards: [], mapping_rules: [], entities: [], purchase_orders: [], spend_allocations: [], expense_policies: [], wallet_accounts: [], wallet_transfers: [], bank_accounts: [] };
 const bill = (over: Partial<Bill>): RowView<'bills'> => ({
   ...billSchema.parse({
     id: ID, vendor_id: acme.id, invoice_number: 'INV-7', invoice_date: '2026-11-01', due_date: '2026-12-01', currency: 'USD', amount: 15_000,

@@ -68,8 +68,8 @@ export interface TransferDialogProps {
 type Step = { kind: 'form' } | { kind: 'preview'; transfer: CheckedTransfer; preview: TransferPreviewView };
 
 /**
- * "New transfer": from, to (wallet accounts from the mirror; linked bank accounts when online,
- * VERIFIED ones only, the others listed disabled with why), amount, memo → a preview naming
+ * "New transfer": from, to (wallet accounts from the mirror; linked bank accounts, the server's
+ * online and the mirror's offline, VERIFIED ones only, the others listed disabled with why), amount, memo → a preview naming
  * amount, both accounts, fee, settlement date and the balance after (the server's when online,
  * else worked out here and marked an estimate) → "Send transfer", which queues `transfer.create`
  * through the outbox under one client id per dialog (sent exactly once, offline too).
@@ -85,9 +85,9 @@ export function TransferDialog({ client, online, accounts, again, onClose }: Tra
   const fromId = useId();
   const toId = useId();
   useEffect(() => {
-    if (!online) return;
     let live = true;
-    // The banking domain's one read of the linked accounts (workers/handlers/banking.ts).
+    // The banking domain's one read of the linked accounts (workers/handlers/banking.ts): the
+    // server's list online, the mirror's offline (none when this device never synced them).
     void client.bankAccounts().then((r) => live && r.ok && setBanks(r.accounts), () => undefined);
     return () => {
       live = false;
@@ -181,7 +181,9 @@ export function TransferDialog({ client, online, accounts, again, onClose }: Tra
       <FormError message={failure} />
       {select('From', 'from', fromId)}
       {select('To', 'to', toId)}
-      {!online && <p className="muted">Linked bank accounts can be chosen when you’re online.</p>}
+      {!online && (banks.length === 0
+        ? <p className="muted">Linked bank accounts can be chosen when you’re online.</p>
+        : <p className="muted">Linked bank accounts as this device last synced them: the server checks the account when the transfer is sent.</p>)}
       <TextField label={`Amount (${currency})`} value={values.amount} onChange={set('amount')} error={errors.amount}
         hint={`In ${currency}, like ${(125_000 / 10 ** currencyExponent(currency)).toFixed(currencyExponent(currency))}`} />
       <TextField label="Memo (optional)" value={values.memo} onChange={set('memo')} error={errors.memo} maxLength={200} />
