@@ -4,6 +4,7 @@ import { billSchema, type Bill } from '../../schema/entities/bill.ts';
 import { payByCardSuggestionSchema } from '../../schema/api/calls-bill-card-match.ts';
 import { checkLedger } from '../ledger/check.ts';
 import { storeBankAccount } from '../domain/vendors.ts';
+import { settleBillPayments } from '../domain/bill-settlement.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { type Fixture, type FixtureRole, makeBusiness, makeVendor, refusal, request, signIn } from '../test-fixtures.ts';
@@ -253,6 +254,23 @@ describe.each(await testDatabases())('bills paid by card on %s', (kind) => {
     expect(refusal(stays)).toEqual([422, 'REQUEST_7001']);
     expect(stays.body.error_v2.message).toContain('status RECONCILED');
     expect(await ledger()).toEqual(before);
+  });
+
+  it('a scheduled bill closed by card is never sent by the settlement job', async () => {
+    const bill = await approvedBill({ amount: 27_300 });
+    const txn = await charge({ amount: 27_300 });
+    const schedule = await request(t.app, 'PATCH', `${BILLS}/bulk-actions/payment-date`, {
+      token: tokens.admin, body: { bill_ids: [bill], payment_date: '2026-11-25' },
+    });
+    expect(schedule.body.results[0], schedule.text).toMatchObject({ ok: true, bill: { status: 'SCHEDULED' } });
+    const suggested = await suggestions({ bill_id: bill });
+    expect(suggested.body.data.map((s) => s.transaction_id)).toEqual([txn]);
+    const closed = await close(bill, txn);
+    expect(closed.body.bill, closed.text).toMatchObject({ status: 'PAID', payment_date: '2026-11-05' });
+    // The job runs past the payment date (it settles other tests' attempts too: only this bill is looked at).
+    await settleBillPayments(t.db, new Date('2026-11-26T12:00:00Z'));
+    expect(await t.db.query('SELECT 1 FROM bill_payments WHERE bill_id = $1', [bill])).toHaveLength(0);
+    expect((await getBill(bill)).status).toBe('PAID');
   });
 
   it('the database lets a charge close one bill only, and only a paid bill carry one', async () => {
