@@ -88,12 +88,16 @@ async function candidateCharges(db: Queryable, user: ActingUser, bills: readonly
   if (bills.length === 0) return [];
   const params: unknown[] = [user.business_id, bills.map((b) => b.id), CARD_PAYING_STATES, PAID_BY_CARD_WINDOW.before, PAID_BY_CARD_WINDOW.after];
   const visible = visibleUsersClause(await visibilityOf(db, user), 't', params);
+  // Driven from the bills: each finds its exact-amount charges through transactions_business_amount
+  // (migration 066), bounded by its window; a charge fitting several bills is read once.
   const rows = await db.query<BillCardCharge>(
-    `SELECT ${CHARGE_COLUMNS} FROM ${CHARGE_FROM}
-      WHERE t.business_id = $1 AND NOT t.deleted AND t.state = ANY($3::text[])${visible}
-        AND EXISTS (SELECT 1 FROM bills b WHERE b.business_id = $1 AND b.id = ANY($2::uuid[])
-                      AND b.currency = t.currency AND b.amount = t.amount
-                      AND (t.occurred_at AT TIME ZONE 'UTC')::date BETWEEN b.invoice_date - $4::int AND b.invoice_date + $5::int)
+    `SELECT DISTINCT ${CHARGE_COLUMNS}
+       FROM bills b
+       JOIN transactions t ON t.business_id = b.business_id AND t.currency = b.currency AND t.amount = b.amount
+        AND t.occurred_at >= (b.invoice_date - $4::int)::timestamp AT TIME ZONE 'UTC'
+        AND t.occurred_at < (b.invoice_date + $5::int + 1)::timestamp AT TIME ZONE 'UTC'
+       JOIN cards c ON c.id = t.card_id JOIN spend_users u ON u.id = t.user_id
+      WHERE b.business_id = $1 AND b.id = ANY($2::uuid[]) AND NOT t.deleted AND t.state = ANY($3::text[])${visible}
         AND NOT EXISTS (SELECT 1 FROM bills x WHERE x.business_id = $1 AND x.paid_by_transaction_id = t.id)`,
     params,
   );

@@ -13,3 +13,6 @@ ALTER TABLE bills ADD COLUMN paid_by_transaction_id uuid REFERENCES transactions
 CREATE UNIQUE INDEX bills_paid_by_transaction ON bills (business_id, paid_by_transaction_id);
 ALTER TABLE bills ADD CONSTRAINT bills_paid_by_card_is_paid
   CHECK (paid_by_transaction_id IS NULL OR status IN ('PAID', 'RECONCILED'));
+-- The suggestions (GET pay-by-card-matching) look charges up by a bill's exact currency and amount,
+-- then its date window: an index lookup per open bill instead of a scan of the business's spend.
+CREATE INDEX transactions_business_amount ON transactions (business_id, currency, amount, occurred_at) WHERE NOT deleted;
