@@ -66,6 +66,8 @@ for (const id of [
   'bills.recurring.list', 'bills.recurring.create', 'bills.recurring.update', 'bills.recurring.delete',
   'bills.vendorCredits.list', 'bills.vendorCredits.create', 'bills.vendorCredits.delete',
   'bills.templates.list', 'bills.templates.create', 'bills.templates.delete',
+  // Bills paid by card (issue 30, calls-bill-card-match.ts).
+  'bills.payByCard.matching', 'bills.payByCard.close', 'bills.payByCard.get', 'bills.payByCard.undo',
 ]) ROLE_GATED[id] = NOT_BILL_PAY;
 // Accounting close (issue 12, calls-accounting.ts): §6 "manage bill pay accounting", every call.
 for (const id of [

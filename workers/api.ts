@@ -11,6 +11,7 @@ import type { AccountingApi } from './handlers/accounting.ts';
 import type { ApprovalPolicyApi } from './handlers/approval-policies.ts';
 import type { BillExtrasApi } from './handlers/bill-extras.ts';
 import type { BillApi } from './handlers/bills.ts';
+import type { BillCardMatchApi } from './handlers/bill-card-match.ts';
 import type { BankingApi, FlexApi } from './handlers/banking.ts';
 import type { CommentApi } from './handlers/comments.ts';
 import type { OrgApi } from './handlers/org.ts';
@@ -41,6 +42,7 @@ export type * from './contracts/receipts.ts';
 export type * from './handlers/vendors.ts';
 export type * from './handlers/bills.ts';
 export type * from './handlers/bill-extras.ts';
+export type * from './handlers/bill-card-match.ts';
 export type * from './handlers/accounting.ts';
 export type * from './handlers/team.ts';
 export type * from './handlers/org.ts';
@@ -62,7 +64,7 @@ export type * from './handlers/banking.ts';
  */
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
-  ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi {}
+  ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

@@ -3,6 +3,7 @@ import type { DataApi } from './api.ts';
 import { accountingHandlers } from './handlers/accounting.ts';
 import { billExtraHandlers } from './handlers/bill-extras.ts';
 import { billHandlers } from './handlers/bills.ts';
+import { billCardMatchHandlers } from './handlers/bill-card-match.ts';
 import { commandHandlers } from './handlers/commands.ts';
 import { identityHandlers } from './handlers/identity.ts';
 import { queryHandlers } from './handlers/queries.ts';
@@ -54,6 +55,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...vendorHandlers(ctx),
     ...billHandlers(ctx),
     ...billExtraHandlers(ctx),
+    ...billCardMatchHandlers(ctx),
     ...accountingHandlers(ctx),
     ...teamHandlers(ctx),
     ...orgHandlers(ctx),

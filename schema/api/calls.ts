@@ -25,6 +25,7 @@ import { APPROVAL_POLICY_CALLS } from './calls-approval-policies.ts';
 import { COPILOT_CALLS } from './calls-copilot.ts';
 import { VENDOR_CALLS } from './calls-vendors.ts';
 import { BILL_CALLS } from './calls-bills.ts';
+import { BILL_CARD_MATCH_CALLS } from './calls-bill-card-match.ts';
 import { BILL_BULK_CALLS } from './calls-bill-bulk.ts';
 import { PROVISIONAL_BILL_CALLS } from './calls-provisional-bills.ts';
 import { BILL_EXTRA_CALLS } from './calls-bill-extras.ts';
@@ -233,6 +234,7 @@ export const CATALOGUE = [
   ...SPEND_REQUEST_CALLS,
   ...SPEND_BUDGET_CALLS,
   ...BILL_MATCH_CALLS,
+  ...BILL_CARD_MATCH_CALLS,
   ...EXPENSE_POLICY_CALLS,
   ...WORKFLOW_CALLS,
   ...COMMENT_CALLS,

@@ -34,7 +34,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'POST /export-as-file': 32,
     'GET check images': 30,
     'GET MT103': 30,
-    'GET pay-by-card matching': 30,
   },
   'Vendors and vendor network': {
     'POST /vendors/new': 31,

@@ -17,6 +17,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'GET templates': ['bills.templates.list'],
     'GET vendor search': ['vendors.list'],
     'GET payments': ['bills.payments.list'],
+    'GET pay-by-card matching': ['bills.payByCard.matching', 'bills.payByCard.close', 'bills.payByCard.get', 'bills.payByCard.undo'],
     'DELETE ap-clerks/{user}': ['admin.apClerks.remove'],
   },
   'Vendors and vendor network': {

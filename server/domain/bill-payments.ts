@@ -299,7 +299,9 @@ export async function reverseBillPayment(tx: Queryable, user: ActingUser, id: st
     );
     for (const attempt of reversed) await returnAttempt(tx, user.business_id, attempt.id, attempt.was, now, 'Payment reversed', user.id);
     await tx.query(
-      `UPDATE bills SET status = 'APPROVED', payment_date = NULL, paid_at = NULL, paid_manually = false, change_seq = $3, updated_at = $4
+      // Issue 30: a bill closed by a card charge lets go of it (bill-card-match.ts): the charge may close another bill.
+      `UPDATE bills SET status = 'APPROVED', payment_date = NULL, paid_at = NULL, paid_manually = false, paid_by_transaction_id = NULL,
+              change_seq = $3, updated_at = $4
         WHERE business_id = $1 AND id = $2`,
       [user.business_id, id, seqs.last, at],
     );

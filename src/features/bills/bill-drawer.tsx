@@ -30,7 +30,7 @@ import { useBill, type BillView } from './use-bills.ts';
 import { BillMatch } from './bill-match.tsx';
 import { PaymentApprovalNotice } from './payment-approval.tsx';
 import { matchPayBlock } from './bill-match-view.ts';
-import { BillFlex } from './bill-flex.tsx';
+import { BillPayOptions } from './bill-pay-options.tsx';
 
 export interface BillDrawerProps {
   id: string;
@@ -135,7 +135,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
             <CannotPay check={payable} vendor={vendorDoc} online={online} onAdd={() => setAddingBank(vendorDoc)} />
           )}
           <BillActions bill={bill} online={online} busy={busy} blocked={payBlock(bill, vendorDoc, today) !== null || bill.payment_approval?.status === 'PENDING'} matchBlock={matchBlock} onRun={(a) => void run(a, bill)} />
-          <BillFlex bill={bill} vendor={vendor ?? 'the vendor'} client={client} online={online} />
+          <BillPayOptions bill={bill} vendor={vendor ?? 'the vendor'} client={client} online={online} version={version} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
           <BillMatch bill={bill} reference={reference} client={client} online={online} />
           <BillLines bill={bill} reference={reference} />
