@@ -251,7 +251,9 @@ export function expectConflict(body: unknown, conflict: Record<string, unknown>,
 }
 
 /** A refusal as `[status, error_code]`, for one `toEqual`. */
-export const refusal = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];
+/** A refusal's status and catalogue code (any answer's body: a success reads as `[status, undefined]`). */
+export const refusal = (res: { status: number; body: unknown }) =>
+  [res.status, (res.body as { error_v2?: { error_code: string } } | null)?.error_v2?.error_code];
 
 /** Creates a vendor through the API (201 expected) and answers its id. */
 export async function makeVendor(app: Hono, token: string, name: string): Promise<string> {
