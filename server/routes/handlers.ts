@@ -48,6 +48,7 @@ import { floatHandlers } from './float.ts';
 import { walletAutomationHandlers } from './wallet-automation.ts';
 import { bankingHandlers } from './banking.ts';
 import { treasuryHandlers } from './treasury.ts';
+import { cardAutopayHandlers } from './card-autopay.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -107,4 +108,5 @@ export const HANDLERS = {
   ...floatHandlers,
   ...walletAutomationHandlers,
   ...treasuryHandlers,
+  ...cardAutopayHandlers,
 } satisfies HandlerMap;
