@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { cardAutopaySchema } from '../../schema/api/calls-card-autopay.ts';
 import { ERROR_CATALOGUE } from '../../schema/errors.ts';
 import { checkLedger } from '../ledger/check.ts';
