@@ -14,7 +14,7 @@ import { moneyValueSchema } from './calls-treasury.ts';
  */
 const scopes = { scopes: ['default'] } as const;
 
-export const autopayThresholdBodySchema = z.object({
+const autopayThresholdBodySchema = z.object({
   amount: z.object({
     /** Integer minor units (cents), above zero. */
     amount: z.number().int().positive().max(100_000_000_000_000),

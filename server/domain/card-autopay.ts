@@ -20,7 +20,7 @@ async function setting(db: Queryable, businessId: string): Promise<Setting> {
 }
 
 /** CLEARED card charges no settlement covers yet, in `currency` (what the next settlement would net). */
-export async function unpaidCardBalance(db: Queryable, businessId: string, currency: string): Promise<number> {
+async function unpaidCardBalance(db: Queryable, businessId: string, currency: string): Promise<number> {
   const [row] = await db.query<{ total: string }>(
     `SELECT coalesce(sum(t.amount), 0)::text AS total FROM ${UNSETTLED_CHARGES_SQL} AND t.business_id = $1 AND t.currency = $2`,
     [businessId, currency]);
@@ -43,7 +43,7 @@ export async function cardAutopay(db: Queryable, businessId: string): Promise<Ca
  * OPERATING account → 422 TREASURY_7002 naming `amount.currency` (autopay pays from it). Answers
  * whether the unpaid balance already reaches it.
  */
-export async function putCardAutopay(tx: Queryable, businessId: string, body: AutopayThresholdBody, by: string, at: Date): Promise<boolean> {
+async function putCardAutopay(tx: Queryable, businessId: string, body: AutopayThresholdBody, by: string, at: Date): Promise<boolean> {
   const { amount, currency } = body.amount;
   if (!(await primaryAccount(tx, businessId, 'OPERATING', currency))) {
     throw new ApiError('TREASURY_7002', `There is no ${currency} operating account to pay card spend from: set the threshold in a currency you keep money in.`, {

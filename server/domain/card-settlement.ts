@@ -37,8 +37,8 @@ import { payOut, payingAccount } from './operating-payments.ts';
 const SETTLEMENT_LAG_DAYS = 3;
 const PAIRS_PAGE = 500;
 
-export type CardSettlementRun = { settled: number; failed: number };
-export type SettlementCause = 'AGED' | 'AUTOPAY';
+type CardSettlementRun = { settled: number; failed: number };
+type SettlementCause = 'AGED' | 'AUTOPAY';
 
 /** The last charge day a run on `now` settles by age: D such that D + 3 days ≤ today (UTC). */
 export function lastSettleableDay(now: Date): string {
@@ -113,7 +113,7 @@ export function chooseBatch(charges: readonly Charge[], threshold: number | null
  * with its items, or the open batch recorded FAILED (no items); SKIPPED when nothing is due (a
  * racing runner settled it, or no primary operating account).
  */
-export async function settleBatch(tx: Queryable, businessId: string, currency: string, now: Date): Promise<'SETTLED' | 'FAILED' | 'SKIPPED'> {
+async function settleBatch(tx: Queryable, businessId: string, currency: string, now: Date): Promise<'SETTLED' | 'FAILED' | 'SKIPPED'> {
   const [business] = await tx.query('SELECT 1 FROM businesses WHERE id = $1 FOR UPDATE', [businessId]);
   if (!business) return 'SKIPPED';
   const { charges: all, threshold } = await unsettled(tx, businessId, currency);
