@@ -61,7 +61,7 @@ export const UNSETTLED_CHARGES_SQL = `
  WHERE t.state = 'CLEARED' AND NOT t.deleted AND ${DAY_SQL} >= (a.created_at AT TIME ZONE 'UTC')::date
    AND NOT EXISTS (SELECT 1 FROM card_settlement_items i WHERE i.business_id = t.business_id AND i.transaction_id = t.id)`;
 
-/** Settles every business and currency with something due; answers how many batches settled and failed. */
+/** Settles every business and currency with something due (`only`: one business, as a PUT of the threshold asks); answers how many batches settled and failed. */
 export async function settleCardSpend(db: Db, now: Date, only?: { businessId: string }): Promise<CardSettlementRun> {
   const run: CardSettlementRun = { settled: 0, failed: 0 };
   let after: [string, string] = ['00000000-0000-0000-0000-000000000000', ''];
