@@ -3,6 +3,7 @@ import type { Hono } from 'hono';
 import { AUTOMATION_CALLS, TREASURY_CALLS } from '../schema/api/calls-treasury.ts';
 import { BANKING_CALLS } from '../schema/api/calls-banking.ts';
 import { FLOAT_CALLS } from '../schema/api/calls-float.ts';
+import { CARD_AUTOPAY_CALLS } from '../schema/api/calls-card-autopay.ts';
 import type { Db } from './db/db.ts';
 import { seedAutomation } from './domain/treasury/automation-test-kit.ts';
 import { linkBank, openWallet } from './routes/treasury-test-kit.ts';
@@ -14,7 +15,7 @@ import { linkBank, openWallet } from './routes/treasury-test-kit.ts';
  * before any role check (routes/banking.test.ts proves its TREASURY_7001).
  */
 export const TREASURY_ROLE_GATED: readonly string[] = [
-  ...TREASURY_CALLS, ...AUTOMATION_CALLS, ...FLOAT_CALLS, ...BANKING_CALLS.filter((c) => c.id !== 'banking.statement.upload'),
+  ...TREASURY_CALLS, ...AUTOMATION_CALLS, ...FLOAT_CALLS, ...CARD_AUTOPAY_CALLS, ...BANKING_CALLS.filter((c) => c.id !== 'banking.statement.upload'),
 ].map((c) => c.id);
 
 /** A's wallet: two funded accounts, a pending transfer between them, a verified bank account, a sweep policy with a failed run. */

@@ -44,6 +44,7 @@ import { NOTIFICATION_CALLS } from './calls-notifications.ts';
 import { FLOAT_CALLS } from './calls-float.ts';
 import { BANKING_CALLS } from './calls-banking.ts';
 import { AUTOMATION_CALLS, TREASURY_CALLS } from './calls-treasury.ts';
+import { CARD_AUTOPAY_CALLS } from './calls-card-autopay.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -243,4 +244,5 @@ export const CATALOGUE = [
   ...AUTOMATION_CALLS,
   ...BANKING_CALLS,
   ...TREASURY_CALLS,
+  ...CARD_AUTOPAY_CALLS,
 ] as const;

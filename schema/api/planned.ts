@@ -116,9 +116,7 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'DELETE notifications/device-token/{token}': 32,
   },
   Businesses: {
-    '/autopay_threshold': 30,
     '/card-branding': 32,
-    'DELETE businesses/autopay_threshold': 30,
     'DELETE beta-enrollment': 32,
     'DELETE setting/{type}': 32,
     'DELETE security/contact': 32,

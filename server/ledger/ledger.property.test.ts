@@ -144,13 +144,16 @@ describe('the ledger under random money movements (pglite)', () => {
       case 'cardDay': {
         day += 86_400_000;
         const [{ seq }] = (await t.db.query<{ seq: number }>('UPDATE businesses SET change_seq = change_seq + 1 WHERE id = $1 RETURNING change_seq AS seq', [f.businessId])) as [{ seq: number }];
+        const id = randomUUID();
         await t.db.query(
           `INSERT INTO transactions (id, business_id, card_id, user_id, merchant_name, amount, currency, occurred_at, state, change_seq)
            VALUES ($1, $2, $3, $4, 'Property', $5, 'USD', $6, 'CLEARED', $7)`,
-          [randomUUID(), f.businessId, f.cards.admin, f.users.admin, o.amount, new Date(day).toISOString(), seq]);
+          [id, f.businessId, f.cards.admin, f.users.admin, o.amount, new Date(day).toISOString(), seq]);
         await settleCardSpend(t.db, new Date(day + 3 * 86_400_000));
+        // Settled: the charge is an item of a SETTLED batch (a FAILED batch records none).
         const [row] = await t.db.query<{ status: string }>(
-          `SELECT status FROM card_settlements WHERE business_id = $1 AND day = $2::date`, [f.businessId, new Date(day).toISOString().slice(0, 10)]);
+          `SELECT s.status FROM card_settlement_items i JOIN card_settlements s ON s.id = i.settlement_id
+            WHERE i.business_id = $1 AND i.transaction_id = $2`, [f.businessId, id]);
         return row?.status === 'SETTLED';
       }
     }

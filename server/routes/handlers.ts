@@ -49,6 +49,7 @@ import { floatHandlers } from './float.ts';
 import { walletAutomationHandlers } from './wallet-automation.ts';
 import { bankingHandlers } from './banking.ts';
 import { treasuryHandlers } from './treasury.ts';
+import { cardAutopayHandlers } from './card-autopay.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -109,4 +110,5 @@ export const HANDLERS = {
   ...floatHandlers,
   ...walletAutomationHandlers,
   ...treasuryHandlers,
+  ...cardAutopayHandlers,
 } satisfies HandlerMap;

@@ -14,7 +14,7 @@ import type { DemoData } from './types.ts';
  *    Reserve and Investment wallet accounts, opened a year before the seed's day;
  *  - every seeded money movement through the ledger, as the server posts it: each claim payment
  *    (and reversal), each bill payment attempt (send, then settle or return), and each card day
- *    three days old (one card_settlements row, SETTLED), with the server's keys;
+ *    three days old (one card_settlements row, SETTLED, its charges the row's items), with the server's keys;
  *  - an opening deposit and monthly deposits from FUNDING, each at least the month's outflow, so
  *    the operating account never goes below zero on any day;
  *  - internal transfers through the transfer core: three SETTLED, one PENDING;
@@ -166,6 +166,13 @@ export async function insertTreasuryDemo(
     'id:uuid', 'business_id:uuid', 'currency:text', 'day:date', 'net:bigint', 'transactions:integer', 'status:text', 'entry_id:uuid',
     'settled_at:timestamptz', 'created_at:timestamptz', 'updated_at:timestamptz',
   ), settlements);
+  // Each settled day's charges are its items (migration 067): the job never settles them again.
+  await tx.query(
+    `INSERT INTO card_settlement_items (business_id, settlement_id, transaction_id, amount)
+     SELECT t.business_id, s.id, t.id, t.amount FROM card_settlements s
+       JOIN transactions t ON t.business_id = s.business_id AND t.currency = s.currency AND t.state = 'CLEARED' AND NOT t.deleted
+                          AND (t.occurred_at AT TIME ZONE 'UTC')::date = s.day
+      WHERE s.business_id = $1`, [businessId]);
   await insertSettingsAndBank(tx, businessId, rng, openedDay);
   const { next, accounts } = await renumberWallet(tx, businessId, now, lastSeq, transferIds);
   return {

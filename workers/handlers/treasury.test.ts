@@ -52,4 +52,27 @@ describe('treasury calls', () => {
     expect(sent[0]).toBe(`POST ${BASE}/${WALLET}/transfers/preview`);
     expect(sent[1]).toMatch(new RegExp(`^GET ${BASE}/${WALLET}/actions`));
   });
+
+  it('card autopay: GET, PUT with the amount and DELETE on /businesses/autopay_threshold; refusals in the server’s words; offline nothing sent', async () => {
+    const AUTOPAY = '/v1/auth/businesses/autopay_threshold';
+    const bodies: unknown[] = [];
+    const answer = (threshold: number | null) => ({ autopay_threshold: threshold === null ? null : { amount: threshold, currency: 'USD' }, unpaid_card_balance: { amount: 0, currency: 'USD' } });
+    const { service, sent } = await worker((method, path, body) => {
+      if (path !== AUTOPAY) return null;
+      if (method === 'PUT') {
+        bodies.push(body);
+        return (body as { amount: { currency: string } }).amount.currency === 'EUR' ? jsonResponse(422, errorBody('TREASURY_7002')) : jsonResponse(200, answer(50_000));
+      }
+      return jsonResponse(200, answer(null));
+    });
+    expect(await service.cardAutopay()).toEqual({ ok: true, autopay: answer(null) });
+    expect(await service.saveCardAutopay({ amount: 50_000, currency: 'USD' })).toEqual({ ok: true, autopay: answer(50_000) });
+    expect(await service.saveCardAutopay({ amount: 50_000, currency: 'EUR' })).toMatchObject({ ok: false, error: { error_code: 'TREASURY_7002' } });
+    expect(await service.removeCardAutopay()).toEqual({ ok: true, autopay: answer(null) });
+    expect(bodies).toEqual([{ amount: { amount: 50_000, currency: 'USD' } }, { amount: { amount: 50_000, currency: 'EUR' } }]);
+    expect(sent).toEqual([`GET ${AUTOPAY}`, `PUT ${AUTOPAY}`, `PUT ${AUTOPAY}`, `DELETE ${AUTOPAY}`]);
+    await service.setOnline(false);
+    expect(await service.removeCardAutopay()).toEqual(TREASURY_OFFLINE);
+    expect(sent).toHaveLength(4);
+  });
 });

@@ -5,6 +5,7 @@ import {
   type AutomationPolicy, type accountActionSchema, type automationPolicyBodySchema, type investmentAccountSchema, type transferPreviewBodySchema,
   type transferPreviewSchema, type walletSettingsSchema,
 } from '../../schema/api/calls-treasury.ts';
+import { deleteAutopayThreshold, getAutopayThreshold, putAutopayThreshold, type CardAutopay } from '../../schema/api/calls-card-autopay.ts';
 import { bindDomain, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
 
 export type TreasuryAccountAction = z.infer<typeof accountActionSchema>;
@@ -15,6 +16,8 @@ export type TreasurySettings = z.infer<typeof walletSettingsSchema>;
 export type TreasuryPolicyBody = z.input<typeof automationPolicyBodySchema>;
 export type TreasurySweepStatus = { day: string; policies: { id: string; status: string; transfer_id: string | null }[] };
 export type TreasuryPolicy = AutomationPolicy;
+/** The card autopay threshold (or null) and the unpaid card balance in its currency. */
+export type TreasuryCardAutopay = CardAutopay;
 
 /** Refused before any request: these figures and settings live on the server (balances and transfers are mirrored). */
 export const TREASURY_OFFLINE = offlineFailure('You’re offline. This needs a connection: nothing was sent.');
@@ -28,7 +31,7 @@ export const ACTIONS_PAGE_SIZE = 25;
  * `wallet_transfers`) and transfers are made and canceled through the outbox (`transfer.create`,
  * `transfer.cancel`); what is here is read or changed on the server: an account's activity page,
  * the online transfer preview, the investment account's yield, wallet settings, automation
- * policies (sweeps) and their runs, and the linked bank accounts a transfer may name.
+ * policies (sweeps) and their runs, the card autopay threshold, and the linked bank accounts a transfer may name.
  */
 export const TREASURY_CALLS = onlineDomain(TREASURY_OFFLINE, {
   /** One page of an account's activity, newest first; `cursor` from the previous page's `next`. */
@@ -50,6 +53,11 @@ export const TREASURY_CALLS = onlineDomain(TREASURY_OFFLINE, {
     (d) => ({ acknowledged: d.acknowledged })),
   /** Today's state of every policy; `run` runs the due ones now (the job's once-a-day key). */
   sweepStatus: via(sweepStatus, (run: boolean) => ({ body: { run } }), (status: TreasurySweepStatus) => ({ status })),
+  /** The card autopay threshold and the unpaid card balance (cleared charges not yet paid). */
+  cardAutopay: via(getAutopayThreshold, () => ({}), (autopay: CardAutopay) => ({ autopay })),
+  /** Sets it; a balance that already reaches it is paid in the same request (the answer shows what is left). */
+  saveCardAutopay: via(putAutopayThreshold, (amount: { amount: number; currency: string }) => ({ body: { amount } }), (autopay: CardAutopay) => ({ autopay })),
+  removeCardAutopay: via(deleteAutopayThreshold, () => ({}), (autopay: CardAutopay) => ({ autopay })),
 });
 
 export type TreasuryApi = OnlineApi<typeof TREASURY_CALLS>;

@@ -4,6 +4,7 @@ import { formatLocalDateTime } from '../../lib/format.ts';
 import { AccountsView } from './accounts-view.tsx';
 import { ActivitySection, InvestmentSection, WalletSettingsSection } from './account-sections.tsx';
 import { BalanceChart } from './balance-chart.tsx';
+import { CardAutopaySection } from './card-autopay-section.tsx';
 import { TreasuryNav } from '../../components/treasury-nav.tsx';
 import { readAtText, sortAccounts } from './treasury-words.ts';
 import { useTreasuryMirror } from './use-treasury.ts';
@@ -14,7 +15,7 @@ import './treasury.css';
  * Issue 30, /treasury (admins): the wallet accounts from the mirror with their balances and
  * pending amounts (offline too, marked with the time they were read), the selected account's
  * balance over time (uPlot, with a table) and activity (online), the investment account's yield,
- * and the wallet settings.
+ * card autopay (the unpaid card balance and its threshold) and the wallet settings.
  */
 export function TreasuryAccountsPage() {
   const { currency } = usePageData();
@@ -39,6 +40,7 @@ export function TreasuryAccountsPage() {
       )}
       {current && <ActivitySection key={current.id} client={m.client} online={m.online} account={current} />}
       <InvestmentSection client={m.client} online={m.online} mirrorRows={rows} />
+      <CardAutopaySection client={m.client} online={m.online} accounts={rows} />
       <WalletSettingsSection client={m.client} online={m.online} currency={current?.currency ?? currency} />
     </div>
   );
