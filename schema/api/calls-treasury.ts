@@ -204,7 +204,14 @@ export type AutomationPolicy = z.infer<typeof automationPolicySchema>;
 export const listAutomationPolicies = walletGroup('wallet.automation.list', 'GET', '/automation-policy', {
   response: z.object({ policies: z.array(automationPolicySchema) }),
 });
-/** Creates (no `id`, or a new one) or replaces the policy `id`. */
+/**
+ * Creates (no `id`, or a new one: 201) or replaces the policy `id` (200). Exactly once without an
+ * Idempotency-Key (PUT is not keyed): the natural key is one live policy per (account_id, kind).
+ * A create without `id` asking for exactly what that key's live policy is (target account,
+ * threshold, target, enabled) is a repeat and answers it (200, nothing written); other figures are
+ * 422 TREASURY_7009 on `account_id`. Racing creates: one row, the others answer it. A client that
+ * mints `id` once per new policy gets a replace with the same values on a repeat.
+ */
 export const putAutomationPolicy = walletGroup('wallet.automation.put', 'PUT', '/automation-policy', {
   body: automationPolicyBodySchema, response: automationPolicySchema,
 });
