@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { knownCurrencySchema } from './money.ts';
+import { knownCurrencySchema, moneyOf } from './money.ts';
 import { roleSchema } from './roles.ts';
 
 /**
@@ -32,7 +32,7 @@ const MAX_CONDITION_IDS = 200;
 const ids = z.array(z.uuid()).min(1).max(MAX_CONDITION_IDS);
 
 /** Minor units of `currency`: the step applies at or above it (no conversion: another currency never matches). */
-const minAmountSchema = z.object({ amount: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER), currency: knownCurrencySchema });
+const minAmountSchema = moneyOf(z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER));
 
 export const stepConditionSchema = z.object({
   min_amount: minAmountSchema.optional(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { merchantCategorySchema } from './entities/card.ts';
-import { formatMoney, knownCurrencySchema } from './money.ts';
+import { formatMoney, knownCurrencySchema, moneyOf } from './money.ts';
 import { roleSchema } from './roles.ts';
 
 /**
@@ -35,10 +35,7 @@ const MAX_AMOUNT = 1_000_000_000_00;
 /** "Receipt required from 75 USD": what a new policy's form starts from. */
 export const DEFAULT_RECEIPT_THRESHOLD = { amount: 7500, currency: 'USD' } as const;
 
-export const policyMoneySchema = z.object({
-  amount: z.number().int().nonnegative().max(MAX_AMOUNT),
-  currency: knownCurrencySchema,
-});
+export const policyMoneySchema = moneyOf(z.number().int().nonnegative().max(MAX_AMOUNT));
 export type PolicyMoney = z.infer<typeof policyMoneySchema>;
 
 export const expensePolicyScopeSchema = z.discriminatedUnion('kind', [

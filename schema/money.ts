@@ -53,3 +53,19 @@ export function isKnownCurrency(code: string): boolean {
 
 /** A currency a request may name: three capitals that are an ISO 4217 code. */
 export const knownCurrencySchema = currencyCodeSchema.refine(isKnownCurrency, 'must be a valid ISO 4217 code');
+
+/**
+ * Money on the wire, defined once: `{amount, currency}` with `amount` in integer minor units of
+ * `currency` (the exponents above). The variants differ only in the amounts they allow; give
+ * `moneyOf` the amount's own bounds (a cap, a floor) rather than writing the object again.
+ */
+export const moneyOf = <A extends z.ZodType<number>>(amount: A) => z.object({ amount, currency: knownCurrencySchema });
+/** A signed amount in a known currency (a price, a budget, a total). */
+export const moneySchema = moneyOf(z.number().int());
+export type Money = z.infer<typeof moneySchema>;
+/** More than zero: what a payment or transfer moves, a threshold. Zero, negative or fractional → 422 on `….amount`. */
+export const positiveMoneySchema = moneyOf(z.number().int().positive());
+/** Zero or more: a target balance, a minimum. */
+export const nonNegativeMoneySchema = moneyOf(z.number().int().nonnegative());
+/** A signed value the server answers (a balance, a fee, an accrual): its currency is the stored code, not re-checked. */
+export const moneyValueSchema = z.object({ amount: z.number().int(), currency: z.string().length(3) });

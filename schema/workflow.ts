@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { approverSpecSchema } from './approval-policy.ts';
 import { VIOLATION_CODES, type ViolationCode } from './expense-policy.ts';
 import { merchantCategorySchema } from './entities/card.ts';
-import { formatMoney, knownCurrencySchema } from './money.ts';
+import { formatMoney, knownCurrencySchema, moneyOf } from './money.ts';
 import { roleSchema } from './roles.ts';
 
 /**
@@ -60,7 +60,7 @@ export const DRY_RUN_DAYS = 30;
 
 const MAX_AMOUNT = 1_000_000_000_00;
 const ids = z.array(z.uuid()).min(1).max(200);
-const moneySchema = z.object({ amount: z.number().int().nonnegative().max(MAX_AMOUNT), currency: knownCurrencySchema });
+const moneySchema = moneyOf(z.number().int().nonnegative().max(MAX_AMOUNT));
 
 export const workflowConditionSchema = z.discriminatedUnion('kind', [
   /** Same currency only (no conversion: another currency never matches). */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { callGroup } from './call-group.ts';
-import { moneyValueSchema } from './calls-treasury.ts';
+import { moneyValueSchema } from '../money.ts';
 
 /**
  * Issue 30, §7 "Float" (flex): financing a bill. After onboarding the business has a flex line

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { callGroup } from './call-group.ts';
 import { notificationKindSchema, notificationSchema, notificationFilterSchema, NOTIFICATION_KINDS } from '../entities/notification.ts';
 import { pageQuerySchema, paginatedSchema } from '../paging.ts';
-import { knownCurrencySchema } from '../money.ts';
+import { moneyOf } from '../money.ts';
 
 /**
  * Issue 29, the notifications centre (§7 "Integrations and other": notifications). The rows are
@@ -53,7 +53,7 @@ export const putNotificationPreferences = group('notifications.preferences.put',
  * are not compared). null switches it off.
  */
 export const notifyThresholdSchema = z.object({
-  threshold: z.object({ amount: z.number().int().positive().max(1_000_000_000), currency: knownCurrencySchema }).nullable(),
+  threshold: moneyOf(z.number().int().positive().max(1_000_000_000)).nullable(),
 });
 export type NotifyThreshold = z.infer<typeof notifyThresholdSchema>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { callGroup } from './call-group.ts';
-import { knownCurrencySchema } from '../money.ts';
+import { knownCurrencySchema, moneyValueSchema, nonNegativeMoneySchema, positiveMoneySchema } from '../money.ts';
 import { walletAccountKindSchema } from '../entities/wallet-account.ts';
 import { walletTransferSchema } from '../entities/wallet-transfer.ts';
 
@@ -14,14 +14,6 @@ import { walletTransferSchema } from '../entities/wallet-transfer.ts';
  * entry keys and the rows' unique keys hold it even across server processes.
  */
 const scopes = { scopes: ['default'] } as const;
-
-export const moneySchema = z.object({
-  amount: z.number().int().positive(),
-  currency: knownCurrencySchema,
-});
-export type Money = z.infer<typeof moneySchema>;
-/** A signed money value in an answer (a balance, a fee). */
-export const moneyValueSchema = z.object({ amount: z.number().int(), currency: z.string().length(3) });
 
 /** GET business-accounts: the wallet list (§3: `accounts` with `uuid`). */
 export const businessAccountSchema = z.object({
@@ -54,7 +46,7 @@ export const transferBodySchema = z.object({
   id: z.uuid().optional(),
   to_account_id: z.uuid(),
   from_bank_account_id: z.uuid().optional(),
-  amount: moneySchema,
+  amount: positiveMoneySchema,
   memo: z.string().trim().max(200).optional(),
   expected_fee: moneyValueSchema.optional(),
 });
@@ -112,6 +104,11 @@ export const accountActionSchema = z.object({
   created_at: z.iso.datetime({ offset: true }),
   source_type: z.string().nullable(),
   source_id: z.uuid().nullable(),
+  /**
+   * A yield accrual's annual rate in basis points, as it was on the day it accrued (yield_accruals
+   * keeps it: a later change of the rate never rewrites an accrued day); null for any other entry.
+   */
+  yield_rate_bps: z.number().int().min(0).max(2_000).nullable(),
 });
 export const listAccountActions = group('treasury.accounts.actions', 'GET', '/business-accounts/:wallet_account_uuid/actions', {
   params: walletParams,
@@ -176,8 +173,8 @@ export const automationPolicyBodySchema = z.object({
   kind: z.enum(AUTOMATION_KINDS),
   account_id: z.uuid(),
   target_account_id: z.uuid(),
-  threshold: moneySchema,
-  target: z.object({ amount: z.number().int().nonnegative(), currency: knownCurrencySchema }),
+  threshold: positiveMoneySchema,
+  target: nonNegativeMoneySchema,
   enabled: z.boolean().optional(),
 });
 export const automationRunSchema = z.object({
@@ -204,7 +201,14 @@ export type AutomationPolicy = z.infer<typeof automationPolicySchema>;
 export const listAutomationPolicies = walletGroup('wallet.automation.list', 'GET', '/automation-policy', {
   response: z.object({ policies: z.array(automationPolicySchema) }),
 });
-/** Creates (no `id`, or a new one) or replaces the policy `id`. */
+/**
+ * Creates (no `id`, or a new one: 201) or replaces the policy `id` (200). Exactly once without an
+ * Idempotency-Key (PUT is not keyed): the natural key is one live policy per (account_id, kind).
+ * A create without `id` asking for exactly what that key's live policy is (target account,
+ * threshold, target, enabled) is a repeat and answers it (200, nothing written); other figures are
+ * 422 TREASURY_7009 on `account_id`. Racing creates: one row, the others answer it. A client that
+ * mints `id` once per new policy gets a replace with the same values on a repeat.
+ */
 export const putAutomationPolicy = walletGroup('wallet.automation.put', 'PUT', '/automation-policy', {
   body: automationPolicyBodySchema, response: automationPolicySchema,
 });

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { produce } from 'immer';
 import { allInMirror, defineCommand, type BlankContext, type CommandCheckContext } from './define-command.ts';
-import { cancelTransfer, createTransfer, moneyValueSchema, transferBodySchema } from '../api/calls-treasury.ts';
+import { cancelTransfer, createTransfer, transferBodySchema } from '../api/calls-treasury.ts';
+import { moneyValueSchema } from '../money.ts';
 import type { WalletAccount } from '../entities/wallet-account.ts';
 import type { WalletTransfer } from '../entities/wallet-transfer.ts';
 

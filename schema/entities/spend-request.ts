@@ -4,7 +4,7 @@ import { defineEntity } from './define-entity.ts';
 import { columnsOf } from './columns.ts';
 import { byDateThenId, listMatcher, presentIds } from './query-shapes.ts';
 import { limitIntervalSchema, MAX_CARD_LIMIT } from './card.ts';
-import { knownCurrencySchema } from '../money.ts';
+import { moneyOf } from '../money.ts';
 
 /**
  * Issue 28: a spend request — someone asks before spending. Three kinds, each switched by its
@@ -31,10 +31,7 @@ export const spendRequestStatusSchema = z.enum(SPEND_REQUEST_STATUSES);
 export type SpendRequestStatus = z.infer<typeof spendRequestStatusSchema>;
 
 /** Money of a request: integer minor units (positive, at most a card's largest limit) of an ISO 4217 currency. */
-export const requestMoneySchema = z.object({
-  amount: z.number().int().positive().max(MAX_CARD_LIMIT),
-  currency: knownCurrencySchema,
-});
+export const requestMoneySchema = moneyOf(z.number().int().positive().max(MAX_CARD_LIMIT));
 export type RequestMoney = z.infer<typeof requestMoneySchema>;
 
 /** Most line items one request (and so one purchase order) carries. */

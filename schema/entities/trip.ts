@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDateTime, mirroredFields, uuid } from './common.ts';
 import { defineEntity } from './define-entity.ts';
 import { docSqlOf, MIRRORED_COLUMNS, type ColumnMap } from './columns.ts';
-import { knownCurrencySchema } from '../money.ts';
+import { moneySchema } from '../money.ts';
 
 /**
  * Issue 27: a trip — where and when someone travels, what was booked for it, and the card spend
@@ -21,9 +21,9 @@ export const CABINS = ['ECONOMY', 'PREMIUM_ECONOMY', 'BUSINESS', 'FIRST'] as con
 export const cabinSchema = z.enum(CABINS);
 export type Cabin = z.infer<typeof cabinSchema>;
 
-/** Integer minor units of an ISO 4217 currency. */
-export const moneySchema = z.object({ amount: z.number().int(), currency: knownCurrencySchema });
-export type Money = z.infer<typeof moneySchema>;
+/** Integer minor units of an ISO 4217 currency (schema/money.ts; re-exported for the travel modules). */
+export { moneySchema };
+export type { Money } from '../money.ts';
 
 const isoDate = z.iso.date();
 /** IATA airport code (three capital letters), e.g. SFO. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  businessAccountSchema, investmentAccountSchema, transferAnswerSchema, transferPreviewSchema, type BusinessAccount, type TransferAnswer,
+  accountActionSchema, businessAccountSchema, investmentAccountSchema, transferAnswerSchema, transferPreviewSchema, type BusinessAccount, type TransferAnswer,
 } from '../../schema/api/calls-treasury.ts';
 import { syncChanges } from '../../schema/api/calls.ts';
 import { expectedSettlementDate } from '../../schema/business-days.ts';
@@ -315,6 +315,26 @@ describe.each(await testDatabases())('treasury on %s', (kind) => {
       uuid: inv, kind: 'INVESTMENT', yield_rate_bps: 500, balance: usd(1_000_000 + first.accrued),
       accrued_total: usd(first.accrued), accrued_this_month: usd(first.accrued), last_accrual_date: '2026-11-29',
     });
+  });
+
+  it('a yield day keeps the rate it accrued at when the rate changes, and /actions says it', async () => {
+    const opened = new Date('2026-11-26T09:00:00Z');
+    const inv = await openAccount(t.db, a.businessId, 'INVESTMENT', 'Money market', false, opened);
+    await fundAccount(t.db, a.businessId, inv, 2_000_000, opened);
+    await request(t.app, 'PATCH', '/v1/auth/wallet/settings', { token: admin, body: { yield_rate_bps: 400 } });
+    expect((await accrueYield(t.db, new Date('2026-11-28T01:00:00Z'), a.businessId)).days).toBeGreaterThanOrEqual(2); // 26th, 27th
+    await request(t.app, 'PATCH', '/v1/auth/wallet/settings', { token: admin, body: { yield_rate_bps: 150 } });
+    await accrueYield(t.db, new Date(NOW), a.businessId); // 28th, 29th
+    const res = await request<{ data: unknown[] }>(t.app, 'GET', `${T}/business-accounts/${inv}/actions`, { token: admin });
+    expect(res.status, res.text).toBe(200);
+    const rows = res.body.data.map((x) => accountActionSchema.parse(x));
+    expect(rows.map((r) => [r.kind, r.effective_date, r.yield_rate_bps])).toEqual([
+      ['YIELD_ACCRUAL', '2026-11-29', 150], ['YIELD_ACCRUAL', '2026-11-28', 150],
+      ['YIELD_ACCRUAL', '2026-11-27', 400], ['YIELD_ACCRUAL', '2026-11-26', 400],
+      ['FUNDING', '2026-11-26', null],
+    ]);
+    // Each day's amount is the one its rate gives: the later, lower rate earns less on a larger balance.
+    expect(rows[0]!.amount.amount).toBeLessThan(rows[2]!.amount.amount);
   });
 });
 

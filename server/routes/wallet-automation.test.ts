@@ -164,6 +164,31 @@ describe.each(await testDatabases())('wallet automation policies on %s', (kind) 
     expect(rows).toHaveLength(1);
   });
 
+  it('the same create sent twice makes one policy: the repeat answers it (200); other figures on its key are refused', async () => {
+    const operating = await open('OPERATING', 'Operating 9');
+    const reserve = await open('RESERVE', 'Reserve 9');
+    const first = await created(sweep(operating, reserve));
+    const again = await put(sweep(operating, reserve));
+    expect([again.status, again.body.id], again.text).toEqual([200, first.id]);
+    expect(automationPolicySchema.parse(again.body)).toEqual(first);
+    // enabled omitted means true: the same request spelled out is still a repeat.
+    expect((await put({ ...sweep(operating, reserve), enabled: true })).status).toBe(200);
+    for (const other of [sweep(operating, reserve, 100_000, 40_000), { ...sweep(operating, reserve), enabled: false }, sweep(operating, verifiedBank)]) {
+      const res = await put(other);
+      expect(refusal(res), res.text).toEqual([422, 'TREASURY_7009']);
+      expect(res.body.error_v2.errors).toHaveProperty('account_id');
+    }
+    // A client-chosen id repeated replaces the same policy with the same values.
+    const own = randomUUID();
+    expect((await put({ ...topUp(operating, reserve), id: own })).status).toBe(201);
+    expect((await put({ ...topUp(operating, reserve), id: own })).status).toBe(200);
+    const rows = await t.db.query<{ kind: string; id: string }>(
+      'SELECT kind, id FROM automation_policies WHERE business_id = $1 AND account_id = $2 AND NOT deleted ORDER BY kind', [businessId, operating],
+    );
+    expect(rows).toEqual([{ kind: 'SWEEP_ABOVE', id: first.id }, { kind: 'TOP_UP_BELOW', id: own }]);
+    for (const id of [first.id, own]) await request(t.app, 'DELETE', `${BASE}/${id}`, { token: tokens.admin });
+  });
+
   it("another business's accounts and policies are 404 and stay as they are", async () => {
     const operating = await open('OPERATING', 'Operating 3');
     const reserve = await open('RESERVE', 'Reserve 3');

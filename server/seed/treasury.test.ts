@@ -4,6 +4,8 @@ import { decryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.
 import { checkLedger } from '../ledger/check.ts';
 import { openTestDb, testDatabases, type TestDb } from '../test-db.ts';
 import { lastSettleableDay, settleCardSpend } from '../domain/card-settlement.ts';
+import { collectDueInstallments } from '../domain/flex/installment-job.ts';
+import { listFlexRecords } from '../domain/flex/installments.ts';
 import { seedDemo, type SeedDemoResult } from './seed.ts';
 import { bankAccountContext, DEMO_BANK_NAME } from './treasury.ts';
 
@@ -40,9 +42,9 @@ describe.each(await testDatabases())('the demo treasury on %s', (kind) => {
         SELECT 1 FROM journal_entries e WHERE e.business_id = l.business_id AND e.idem_key = 'reimbursement-payment:' || l.id)
         AND l.kind = 'PAYMENT'`)).toBe(0);
     expect(await n('SELECT count(*)::int AS n FROM ledger_entries WHERE business_id = $1')).toBeGreaterThan(0);
-    expect(await n(`SELECT count(*)::int AS n FROM bill_payments p WHERE p.business_id = $1 AND NOT EXISTS (
+    expect(await n(`SELECT count(*)::int AS n FROM bill_payments p WHERE p.business_id = $1 AND p.method = 'ACH' AND NOT EXISTS (
         SELECT 1 FROM journal_entries e WHERE e.business_id = p.business_id AND e.idem_key = 'bill-payment:' || p.id || ':send')`)).toBe(0);
-    expect(await n(`SELECT count(*)::int AS n FROM bill_payments p WHERE p.business_id = $1 AND p.status = 'SETTLED' AND NOT EXISTS (
+    expect(await n(`SELECT count(*)::int AS n FROM bill_payments p WHERE p.business_id = $1 AND p.method = 'ACH' AND p.status = 'SETTLED' AND NOT EXISTS (
         SELECT 1 FROM journal_entries e WHERE e.business_id = p.business_id AND e.idem_key = 'bill-payment:' || p.id || ':settle')`)).toBe(0);
     expect(await n(`SELECT count(*)::int AS n FROM bill_payments WHERE business_id = $1 AND status = 'SETTLED'`)).toBeGreaterThan(0);
   });
@@ -73,5 +75,27 @@ describe.each(await testDatabases())('the demo treasury on %s', (kind) => {
          FROM bank_accounts b JOIN ledger_accounts a ON a.bank_account_id = b.id WHERE b.business_id = $1`, [seeded.businessId]);
     expect(bank).toMatchObject({ name: DEMO_BANK_NAME, status: 'VERIFIED', account_last4: '6789', ledger_name: DEMO_BANK_NAME, allow_negative: true });
     expect(decryptBankValue(await loadVendorBankKey(t.db), bank!.account_number_enc, bankAccountContext(bank!.id))).toMatch(/6789$/);
+  });
+
+  it('has flex onboarded and one paid bill paid with flex: one installment paid, two scheduled, the line in the ledger', async () => {
+    const [settings] = await t.db.query<{ status: string }>('SELECT status FROM flex_settings WHERE business_id = $1', [seeded.businessId]);
+    expect(settings?.status).toBe('ACTIVE');
+    const { data: records } = await listFlexRecords(t.db, seeded.businessId);
+    expect(records).toHaveLength(1);
+    const record = records[0]!;
+    expect(record).toMatchObject({ status: 'ACTIVE', term_days: 90 });
+    expect(record.installments.map((i) => i.status)).toEqual(['PAID', 'SCHEDULED', 'SCHEDULED']);
+    const [bill] = await t.db.query<{ status: string; method: string; paid: string }>(
+      `SELECT b.status, p.method, p.status AS paid FROM bills b JOIN bill_payments p ON p.bill_id = b.id WHERE b.id = $1`, [record.bill_id]);
+    expect(bill).toEqual({ status: 'PAID', method: 'FLEX', paid: 'SETTLED' });
+    // Used = minus the FLEX_LINE balance: the principal not yet repaid.
+    const [line] = await t.db.query<{ balance: string }>(
+      `SELECT balance::text FROM ledger_accounts WHERE business_id = $1 AND kind = 'FLEX_LINE'`, [seeded.businessId]);
+    const [unpaid] = await t.db.query<{ n: string }>(
+      `SELECT sum(principal)::text AS n FROM flex_installments WHERE record_id = $1 AND status <> 'PAID'`, [record.id]);
+    expect(-Number(line!.balance)).toBe(Number(unpaid!.n));
+    expect(await n(`SELECT count(*)::int AS n FROM journal_entries WHERE business_id = $1 AND kind IN ('FLEX_DRAW', 'FLEX_INSTALLMENT')`)).toBe(2);
+    // Nothing is due yet: the installment job collects nothing on the seed's day.
+    expect(await collectDueInstallments(t.db, NOW)).toMatchObject({ paid: 0, failed: 0 });
   });
 });

@@ -5,6 +5,7 @@ import { lockTransfer, releaseTransfer, settleTransfer, startTransfer } from '..
 import { findAccount, openWalletAccount, systemAccount, type SystemKind } from '../ledger/ledger.ts';
 import { checkLedger } from '../ledger/check.ts';
 import { bulkInsert, cols } from './bulk-insert.ts';
+import { planFlexDemo } from './flex.ts';
 import { Rng } from './prng.ts';
 import type { DemoData } from './types.ts';
 
@@ -18,6 +19,8 @@ import type { DemoData } from './types.ts';
  *  - an opening deposit and monthly deposits from FUNDING, each at least the month's outflow, so
  *    the operating account never goes below zero on any day;
  *  - internal transfers through the transfer core: three SETTLED, one PENDING;
+ *  - flex onboarded, and one paid bill paid with flex: its draw and the installments due so far
+ *    posted, the rest scheduled (seed/flex.ts);
  *  - the wallet settings (yield 410 bps, external transfer fee 1.50, one day) and one VERIFIED
  *    linked bank account "Chase Operating ••6789" (its number encrypted as vendors' are, context
  *    `bank_account:<id>:account_number`) with its EXTERNAL_BANK ledger account.
@@ -87,8 +90,13 @@ export async function insertTreasuryDemo(
     if (!system.has(k)) system.set(k, await systemAccount(tx, businessId, kind, currency));
     return system.get(k)!;
   };
+  // Flex paid one of the paid bills (seed/flex.ts): its payment posts as the draw, not as ACH.
+  const flex = await planFlexDemo(tx, {
+    businessId, adminId: data.accounts.find((a) => a.role === 'BUSINESS_ADMIN')?.user_id ?? null, now, seed, operating: usd,
+    line: await sys('FLEX_LINE', 'USD'), vendors: await sys('VENDOR_PAYMENTS', 'USD'), fees: await sys('FEES', 'USD'),
+  });
   // Every seeded payment, as the server posts it.
-  const moves: Movement[] = [];
+  const moves: Movement[] = [...flex.moves];
   const add = (m: Omit<Movement, 'id'>) => moves.push({ ...m, id: rng.uuid() });
   for (const r of claimRows) {
     const amount = Math.abs(Number(r.amount));
@@ -102,6 +110,12 @@ export async function insertTreasuryDemo(
     }
   }
   for (const p of billRows) {
+    if (p.id === flex.paymentId) {
+      // Flex's: no ACH send/settle. Its two entry ids are still drawn, so every other id of the demo stays as it was.
+      rng.uuid();
+      rng.uuid();
+      continue;
+    }
     const amount = Number(p.amount);
     const [op, inFlight, vendors] = [operating.get(p.currency)!, await sys('PAYMENTS_IN_FLIGHT', p.currency), await sys('VENDOR_PAYMENTS', p.currency)];
     const base = { currency: p.currency, source_type: 'bill_payment', source_id: p.id };
@@ -162,6 +176,7 @@ export async function insertTreasuryDemo(
   await insertMovements(tx, businessId, opening);
   const transferIds = await insertTransfers(tx, data, now, rng, lastSeq, { usd, reserve, investment });
   await insertBulk(tx, businessId, rest);
+  await flex.insertRows(tx, openedDay);
   await bulkInsert(tx, 'card_settlements', cols(
     'id:uuid', 'business_id:uuid', 'currency:text', 'day:date', 'net:bigint', 'transactions:integer', 'status:text', 'entry_id:uuid',
     'settled_at:timestamptz', 'created_at:timestamptz', 'updated_at:timestamptz',

@@ -120,7 +120,7 @@ const cursorShape = z.tuple([z.number().int().positive()]);
 export type AccountAction = {
   entry_id: string; kind: string; memo: string; amount: { amount: number; currency: string };
   balance_after: { amount: number; currency: string }; effective_date: string; created_at: string;
-  source_type: string | null; source_id: string | null;
+  source_type: string | null; source_id: string | null; yield_rate_bps: number | null;
 };
 
 /**
@@ -133,7 +133,7 @@ export async function accountActions(db: Queryable, businessId: string, id: stri
   const before = q.cursor ? (decodeCursor(q.cursor, ACTIONS_SORT, cursorShape, 'cursor')[0] as number) : null;
   const rows = await db.query<{
     entry_id: string; kind: string; memo: string; amount: string; last_posting: string; effective_date: string; created_at: string;
-    source_type: string | null; source_id: string | null; balance_after: string;
+    source_type: string | null; source_id: string | null; balance_after: string; yield_rate_bps: number | null;
   }>(
     `WITH moves AS (
        SELECT p.entry_id, sum(p.amount) AS amount, max(p.id) AS last_posting
@@ -141,8 +141,11 @@ export async function accountActions(db: Queryable, businessId: string, id: stri
         GROUP BY p.entry_id ORDER BY max(p.id) DESC LIMIT $3)
      SELECT m.entry_id, e.kind, e.memo, m.amount::text, m.last_posting::text, to_char(e.effective_date, 'YYYY-MM-DD') AS effective_date,
             ll_iso(e.created_at) AS created_at, e.source_type, e.source_id,
-            (SELECT coalesce(sum(q.amount), 0) FROM postings q WHERE q.account_id = $2 AND q.id <= m.last_posting)::text AS balance_after
+            (SELECT coalesce(sum(q.amount), 0) FROM postings q WHERE q.account_id = $2 AND q.id <= m.last_posting)::text AS balance_after,
+            y.rate_bps AS yield_rate_bps
        FROM moves m JOIN journal_entries e ON e.business_id = $1 AND e.id = m.entry_id
+       -- The rate a yield day accrued at, as recorded then (a later rate change leaves it as it was).
+       LEFT JOIN yield_accruals y ON y.business_id = $1 AND y.account_id = $2 AND y.entry_id = m.entry_id
       ORDER BY m.last_posting DESC`,
     before === null ? [businessId, id, limit + 1] : [businessId, id, limit + 1, before],
   );
@@ -153,7 +156,7 @@ export async function accountActions(db: Queryable, businessId: string, id: stri
     data: page.map((r) => ({
       entry_id: r.entry_id, kind: r.kind, memo: r.memo, amount: { amount: Number(r.amount), currency },
       balance_after: { amount: Number(r.balance_after), currency }, effective_date: r.effective_date, created_at: r.created_at,
-      source_type: r.source_type, source_id: r.source_id,
+      source_type: r.source_type, source_id: r.source_id, yield_rate_bps: r.yield_rate_bps === null ? null : Number(r.yield_rate_bps),
     })),
     page: { next: more ? encodeCursor(ACTIONS_SORT, [Number(page[page.length - 1]!.last_posting)]) : null },
   };

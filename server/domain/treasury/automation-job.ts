@@ -6,7 +6,7 @@ import { ApiError } from '../../core/errors.ts';
 import type { Db, Queryable } from '../../db/db.ts';
 import { lockAccounts } from '../../ledger/ledger.ts';
 import { writeMirrored } from '../collections.ts';
-import { startTransfer } from './transfer-core.ts';
+import { REMOVED_BANK, lockLinkedBanks, startTransfer } from './transfer-core.ts';
 import type { AutomationKind } from './automation.ts';
 
 /**
@@ -55,7 +55,7 @@ async function bankRefusal(tx: Queryable, businessId: string, bankAccountId: str
   const rows = await tx.query<{ status: string; deleted: boolean }>(
     'SELECT status, deleted FROM bank_accounts WHERE business_id = $1 AND id = $2', [businessId, bankAccountId],
   );
-  if (!rows[0] || rows[0].deleted) return 'The linked bank account was removed.';
+  if (!rows[0] || rows[0].deleted) return REMOVED_BANK;
   return rows[0].status === 'VERIFIED' ? null : new ApiError('TREASURY_7007').message;
 }
 
@@ -87,6 +87,8 @@ export async function runPolicy(tx: Queryable, businessId: string, policyId: str
   };
 
   return writeMirrored(tx, businessId, 1, async ({ seqs }) => {
+    // The bank rows before the ledger accounts (transfer-core.ts lockLinkedBanks): a delete racing this run waits or is seen.
+    await lockLinkedBanks(tx, businessId, [p.account_id, p.target_account_id]);
     const accounts = await lockAccounts(tx, businessId, [p.account_id, p.target_account_id]);
     const watched = accounts.get(p.account_id);
     const other = accounts.get(p.target_account_id);

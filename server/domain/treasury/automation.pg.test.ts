@@ -70,4 +70,21 @@ describe.skipIf(!(await pgAvailable()))('automation policy runs race on PostgreS
       )).rejects.toMatchObject({ code: '23505' });
     });
   });
+
+  it('makes one policy when the same create races on two processes: the others answer it', async () => {
+    await withPgBusiness({ transactions: 0, operating: {} }, async ({ dbA, appA, appB, f, admin }) => {
+      const businessId = f.businessId;
+      const [operating, reserve] = await dbA.transaction(async (tx) => [
+        await openWalletAccount(tx, { businessId, kind: 'OPERATING', currency: 'USD', name: 'Operating', primary: true }),
+        await openWalletAccount(tx, { businessId, kind: 'RESERVE', currency: 'USD', name: 'Reserve' }),
+      ]);
+      const body = { kind: 'SWEEP_ABOVE', account_id: operating, target_account_id: reserve, threshold: { amount: 200_000, currency: 'USD' }, target: { amount: 100_000, currency: 'USD' } };
+      const answers = await Promise.all([appA, appB, appA, appB, appA, appB].map((app) =>
+        request(app, 'PUT', '/v1/auth/wallet/automation-policy', { token: admin, body })));
+      expect(answers.map((r) => r.status).sort(), answers.map((r) => r.text).join('\n')).toEqual([200, 200, 200, 200, 200, 201]);
+      expect(new Set(answers.map((r) => r.body.id)).size).toBe(1);
+      const rows = await dbA.query('SELECT id FROM automation_policies WHERE business_id = $1', [businessId]);
+      expect(rows).toHaveLength(1);
+    });
+  });
 });

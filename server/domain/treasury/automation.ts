@@ -34,7 +34,8 @@ export async function resolveSide(tx: Queryable, businessId: string, id: string)
   );
   if (wallet[0]) return { ledger: asAccount(wallet[0]), bank: null };
   const banks = await tx.query<{ id: string; status: string; name: string; account_last4: string; currency: string }>(
-    'SELECT id, status, name, account_last4, currency FROM bank_accounts WHERE business_id = $1 AND id = $2 AND NOT deleted',
+    // FOR SHARE: a delete of the bank account (which refuses while a live policy names it) waits for this write or is seen by it.
+    'SELECT id, status, name, account_last4, currency FROM bank_accounts WHERE business_id = $1 AND id = $2 AND NOT deleted FOR SHARE',
     [businessId, id],
   );
   const bank = banks[0];
@@ -85,20 +86,48 @@ async function validate(tx: Queryable, businessId: string, body: AutomationPolic
   if (body.kind === 'TOP_UP_BELOW' && body.target.amount < body.threshold.amount) {
     errors['target.amount'] = `target.amount must be at least the threshold (${money(body.threshold.amount)}): a top-up brings the balance up to it`;
   }
+  let same: string | null = null;
   if (!errors.account_id) {
-    const twin = await tx.query<{ id: string }>(
-      `SELECT id FROM automation_policies WHERE business_id = $1 AND account_id = $2 AND kind = $3 AND NOT deleted AND id IS DISTINCT FROM $4`,
-      [businessId, account.ledger.id, body.kind, replacing],
-    );
-    if (twin[0]) errors.account_id = `account_id already has a ${body.kind} policy: change that one instead`;
+    const twin = await twinOf(tx, businessId, account.ledger.id, body.kind, replacing);
+    if (twin && isRetryOf(twin, body, other.ledger.id)) same = twin.id;
+    else if (twin) errors.account_id = twinError(body.kind);
   }
   if (Object.keys(errors).length > 0) throw new ApiError('TREASURY_7009', undefined, errors);
-  return { account, other, currency };
+  return { account, other, currency, same };
 }
+
+const twinError = (kind: AutomationKind) => `account_id already has a ${kind} policy: change that one instead`;
+
+interface Twin { id: string; target_account_id: string; threshold: number; target: number; enabled: boolean }
+
+/** The live policy of `kind` on the watched account (the natural key: unique index automation_policies_one_per_account). */
+async function twinOf(tx: Queryable, businessId: string, accountId: string, kind: AutomationKind, replacing: string | null): Promise<Twin | null> {
+  const [row] = await tx.query<Twin>(
+    `SELECT id, target_account_id, threshold::bigint AS threshold, target::bigint AS target, enabled FROM automation_policies
+      WHERE business_id = $1 AND account_id = $2 AND kind = $3 AND NOT deleted AND id IS DISTINCT FROM $4`,
+    [businessId, accountId, kind, replacing],
+  );
+  return row ?? null;
+}
+
+/** A create without `id` asking for exactly what the live policy of its natural key already is: a repeat of the same request. */
+const isRetryOf = (twin: Twin, body: AutomationPolicyBody, targetLedgerId: string) =>
+  body.id === undefined && twin.target_account_id === targetLedgerId && Number(twin.threshold) === body.threshold.amount
+  && Number(twin.target) === body.target.amount && twin.enabled === (body.enabled ?? true);
 
 /**
  * Creates (no `id`, or one the business has never used) or replaces the policy `id`. Another
  * business's or a deleted policy's id answers 404. Answers the policy and whether it was created.
+ *
+ * Exactly once. PUT is not Idempotency-Keyed (the catalogue keys POST and PATCH only), so the
+ * policy's natural key holds it: one live policy per (account_id, kind), unique index
+ * automation_policies_one_per_account. A create without `id` that asks for exactly what the live
+ * policy of its key already is (same target account, threshold, target, enabled) is a repeat —
+ * a retry after a lost answer, a second tab — and answers that policy (200, nothing written);
+ * with other figures it is refused TREASURY_7009 on `account_id` (change that one instead). Two
+ * such creates racing: the INSERT is ON CONFLICT DO NOTHING on that index, so the second waits for
+ * the first, writes nothing and answers it the same way. With an `id` (the app mints one per new
+ * policy), a repeat replaces the policy with the same values: still one.
  */
 export async function putPolicy(tx: Queryable, businessId: string, userId: string, body: AutomationPolicyBody, at: Date): Promise<{ policy: AutomationPolicy; created: boolean }> {
   let replacing: string | null = null;
@@ -109,7 +138,8 @@ export async function putPolicy(tx: Queryable, businessId: string, userId: strin
     if (existing[0] && (existing[0].business_id !== businessId || existing[0].deleted)) throw new ApiError('REQUEST_7004');
     if (existing[0]) replacing = body.id;
   }
-  const { account, other, currency } = await validate(tx, businessId, body, replacing);
+  const { account, other, currency, same } = await validate(tx, businessId, body, replacing);
+  if (same) return { policy: (await listPolicies(tx, businessId, [same]))[0]!, created: false };
   const id = body.id ?? randomUUID();
   const values = [id, businessId, body.kind, account.ledger.id, other.ledger.id, body.threshold.amount, body.target.amount, currency, body.enabled ?? true, at.toISOString()];
   try {
@@ -120,16 +150,23 @@ export async function putPolicy(tx: Queryable, businessId: string, userId: strin
         values,
       );
     } else {
-      await tx.query(
+      const inserted = await tx.query(
         `INSERT INTO automation_policies (id, business_id, kind, account_id, target_account_id, threshold, target, currency, enabled, created_at, updated_at, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11)`,
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10, $11)
+         ON CONFLICT (business_id, account_id, kind) WHERE NOT deleted DO NOTHING RETURNING id`,
         [...values, userId],
       );
+      if (inserted.length === 0) {
+        // A policy of this key committed by another request since validate() read none (we waited for it).
+        const twin = await twinOf(tx, businessId, account.ledger.id, body.kind, null);
+        if (twin && isRetryOf(twin, body, other.ledger.id)) return { policy: (await listPolicies(tx, businessId, [twin.id]))[0]!, created: false };
+        throw new ApiError('TREASURY_7009', undefined, { account_id: twinError(body.kind) });
+      }
     }
   } catch (err) {
     // A policy of this kind for this account committed by another request since validate() read none.
     if ((err as { constraint?: string }).constraint === 'automation_policies_one_per_account') {
-      throw new ApiError('TREASURY_7009', undefined, { account_id: `account_id already has a ${body.kind} policy: change that one instead` });
+      throw new ApiError('TREASURY_7009', undefined, { account_id: twinError(body.kind) });
     }
     if ((err as { code?: string }).code === '23505') throw new ApiError('REQUEST_7004');
     throw err;

@@ -12,7 +12,7 @@ import { allocateSeqs, announceChange } from '../../db/change-seq.ts';
  *  - cancel (before settlement) or fail: the hold goes back to the source (`transfer:<id>:release`).
  * Each step posts once whatever retries or races (the entry keys, and the row locked FOR UPDATE
  * with its status re-read under the lock). Callers hold the business row first (writeMirrored's
- * reservation), so the lock order is business, accounts by id, transfer.
+ * reservation), so the lock order is business, linked bank rows (FOR SHARE), accounts by id, transfer.
  */
 export interface TransferStart {
   businessId: string;
@@ -29,6 +29,9 @@ export interface TransferStart {
   /** The row's seq (from the caller's writeMirrored). */
   seq: number;
 }
+
+/** The refusal when a linked bank account was removed before the transfer could start. */
+export const REMOVED_BANK = 'The linked bank account was removed.';
 
 export const TRANSFER_COLUMNS = `id, business_id, from_account_id, to_account_id, amount::bigint AS amount, fee::bigint AS fee, currency, status,
   to_char(expected_settlement_date, 'YYYY-MM-DD') AS expected_settlement_date`;
@@ -47,10 +50,36 @@ export interface TransferRow {
 
 const WALLET = new Set(['OPERATING', 'RESERVE', 'INVESTMENT']);
 
+export interface LinkedBankLock { id: string; status: string; deleted: boolean }
+
+/**
+ * Locks FOR SHARE the `bank_accounts` rows behind the given ledger accounts (the EXTERNAL_BANK ones;
+ * wallet accounts have none), in id order, and answers them as they are now. Why: deleting a bank
+ * account (domain/banking/bank-accounts.ts) locks its row FOR UPDATE, then refuses BANKING_7004
+ * while a PENDING transfer uses it. Without this lock a transfer could read the row, the delete
+ * find no transfer yet and commit, and the transfer commit after it: money on its way to a bank
+ * account that no longer exists. Holding the row shared until commit makes them take turns: the
+ * delete waits and then sees the transfer, or the transfer waits and then sees the row deleted.
+ * Take it before locking ledger accounts (the delete locks the bank row, then writes its ledger
+ * account): business row → bank rows → ledger accounts, never the other way round.
+ */
+export async function lockLinkedBanks(tx: Queryable, businessId: string, ledgerAccountIds: readonly string[]): Promise<LinkedBankLock[]> {
+  return tx.query<LinkedBankLock>(
+    `SELECT b.id, b.status, b.deleted FROM bank_accounts b
+      WHERE b.business_id = $1
+        AND b.id IN (SELECT l.bank_account_id FROM ledger_accounts l WHERE l.business_id = $1 AND l.id = ANY($2::uuid[]))
+      ORDER BY b.id FOR SHARE`,
+    [businessId, [...new Set(ledgerAccountIds)]],
+  );
+}
+
 /** Posts the hold and writes the PENDING row. Refuses TREASURY_7004 with the available amount. */
 export async function startTransfer(tx: Queryable, t: TransferStart): Promise<void> {
   if (t.from.id === t.to.id) throw new ApiError('TREASURY_7003');
   if (t.from.currency !== t.to.currency) throw new ApiError('TREASURY_7002');
+  // A no-op when the caller took it already; the guard every caller shares (see lockLinkedBanks).
+  const banks = await lockLinkedBanks(tx, t.businessId, [t.from.id, t.to.id]);
+  if (banks.some((b) => b.deleted)) throw new ApiError('REQUEST_7004', REMOVED_BANK);
   const inFlight = await systemAccount(tx, t.businessId, 'TRANSFERS_IN_FLIGHT', t.from.currency);
   const locked = await lockAccounts(tx, t.businessId, [t.from.id]);
   requireFunds(locked.get(t.from.id) ?? t.from, t.amount + t.fee);

@@ -41,9 +41,11 @@ async function walletOf(db: Queryable, businessId: string, id: string): Promise<
   return account;
 }
 
-async function bankRow(db: Queryable, businessId: string, id: string): Promise<BankRow | null> {
+/** `lock` (a create): FOR SHARE until commit, so a delete of the bank account waits or is seen (transfer-core.ts lockLinkedBanks). */
+async function bankRow(db: Queryable, businessId: string, id: string, lock: boolean): Promise<BankRow | null> {
   const [row] = await db.query<BankRow>(
-    'SELECT id, name, account_last4, currency, status FROM bank_accounts WHERE business_id = $1 AND id = $2 AND NOT deleted', [businessId, id],
+    `SELECT id, name, account_last4, currency, status FROM bank_accounts WHERE business_id = $1 AND id = $2 AND NOT deleted${lock ? ' FOR SHARE' : ''}`,
+    [businessId, id],
   );
   return row ?? null;
 }
@@ -78,7 +80,7 @@ export async function resolveEndpoints(
 ): Promise<Endpoints> {
   const wallet = await walletOf(db, businessId, walletId);
   const bankAccount = async (id: string, field: string): Promise<LedgerAccount> => {
-    const bank = await bankRow(db, businessId, id);
+    const bank = await bankRow(db, businessId, id, open);
     if (!bank) throw new ApiError('REQUEST_7004');
     if (bank.currency !== body.amount.currency || bank.currency !== wallet.currency) {
       throw new ApiError('TREASURY_7002', undefined, { [field]: `The bank account is kept in ${bank.currency}` });

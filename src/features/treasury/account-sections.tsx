@@ -11,7 +11,7 @@ import { errorText } from '../../lib/error-text.ts';
 import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { lastInvestments, lastSettings, rememberInvestments, rememberSettings } from './treasury-cache.ts';
-import { rateText } from './treasury-words.ts';
+import { actionText, rateText } from './treasury-words.ts';
 import type { WalletRow } from './use-treasury.ts';
 
 /** The investment account's yield figures (GET treasury.investments.list online; offline as of the last read). */
@@ -117,7 +117,7 @@ export function ActivityTable({ rows, next, busy, onMore, currency }: { rows: Tr
             {rows.map((r) => (
               <tr key={r.entry_id}>
                 <td>{formatDay(r.effective_date)}</td>
-                <th scope="row">{r.memo || r.kind}</th>
+                <th scope="row">{actionText(r)}</th>
                 <td className="num">{formatMoney(r.amount.amount, r.amount.currency)}</td>
                 <td className="num">{formatMoney(r.balance_after.amount, r.balance_after.currency)}</td>
               </tr>

@@ -52,6 +52,8 @@ export function AutomationDialog({ client, accounts, policy, onClose, onSaved }:
   client: DataClient; accounts: readonly WalletRow[]; policy: TreasuryPolicy | null; onClose(): void; onSaved(): void;
 }) {
   const [values, setValues] = useState(() => policyFormValues(policy, accounts));
+  // One id per new policy, minted once: a second Create (a retry after a lost answer) replaces the same policy instead of making two.
+  const [id] = useState(() => policy?.id ?? crypto.randomUUID());
   const [errors, setErrors] = useState<ReturnType<typeof policyErrors>>({});
   const [confirming, setConfirming] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -76,7 +78,7 @@ export function AutomationDialog({ client, accounts, policy, onClose, onSaved }:
     setBusy(true);
     try {
       const body: TreasuryPolicyBody = {
-        ...(policy ? { id: policy.id } : {}), kind: input.kind, account_id: input.account_id, target_account_id: input.target_account_id,
+        id, kind: input.kind, account_id: input.account_id, target_account_id: input.target_account_id,
         threshold: input.threshold as TreasuryPolicyBody['threshold'], target: input.target as TreasuryPolicyBody['target'], enabled: values.enabled,
       };
       const r = await client.saveAutomationPolicy(body);

@@ -18,16 +18,24 @@ function figure(value: unknown, currency: string): string | null {
   return null;
 }
 
+/** The figure's words without case, spacing or a trailing stop, to see whether the message already says them. */
+const bare = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').replace(/[.\s]+$/, '');
+
 /**
- * A refused transfer in the server's words with the figures it named (TREASURY_7004's available
- * amount, TREASURY_7006's new fee and date): "There is not enough money… Available: $120.00 USD."
+ * A refused transfer in the server's words with the figures it named that its message does not
+ * already say. TREASURY_7004's message names the account and what it holds ("Not enough funds in
+ * Operating: 120.00 USD is available.") and `errors.amount` repeats "120.00 USD is available" for
+ * the form's field: said once. TREASURY_7006's message names no figure, so its new fee and date
+ * follow it: "The fee or settlement date changed… Fee: $7.00 USD. Expected settlement: Dec 2, 2026."
  */
 export function refusalText(error: { error_code?: string; message?: string; errors?: unknown }, currency: string): string {
   const base = errorText(error);
+  const said = bare(base);
   const errors = error.errors && typeof error.errors === 'object' ? Object.entries(error.errors as Record<string, unknown>) : [];
   const figures = errors.map(([k, v]) => {
     const f = figure(v, currency);
-    return f ? `${humanize(k)}: ${f}.` : null;
+    if (!f || said.includes(bare(f)) || (typeof v === 'string' && said.includes(bare(v)))) return null;
+    return `${humanize(k)}: ${f}.`;
   }).filter((x): x is string => x !== null);
-  return figures.length > 0 ? `${base} ${figures.join(' ')}` : base;
+  return [base, ...new Set(figures)].join(' ');
 }

@@ -87,6 +87,12 @@ describe('the transfer form', () => {
       .toBe('There is not enough money in this account for that. Available: $120.00 USD.');
     expect(refusalText({ error_code: 'TREASURY_7006', errors: { fee: 700, expected_settlement_date: '2026-12-02' } }, 'USD'))
       .toContain('Fee: $7.00 USD. Expected settlement: Dec 2, 2026.');
+    // The server's own TREASURY_7004: its message names the available amount, errors.amount repeats it for the field.
+    const server = { error_code: 'TREASURY_7004', message: 'Not enough funds in Operating: 120.00 USD is available.', errors: { amount: '120.00 USD is available' } };
+    expect(refusalText(server, 'USD')).toBe('Not enough funds in Operating: 120.00 USD is available.');
+    // And its TREASURY_7006: money and a date as strings, none in the message, each said once.
+    expect(refusalText({ error_code: 'TREASURY_7006', message: 'The fee or settlement date changed since you previewed this transfer.', errors: { fee: '7.00 USD', expected_settlement_date: '2026-12-02' } }, 'USD'))
+      .toBe('The fee or settlement date changed since you previewed this transfer. Fee: 7.00 USD. Expected settlement: Dec 2, 2026.');
   });
 });
 

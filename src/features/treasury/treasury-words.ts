@@ -196,6 +196,12 @@ export function policyErrors(p: PolicyWordsInput): Partial<Record<'account_id' |
 /** A yield rate in basis points as a percentage ("4.50 %"). */
 export const rateText = (bps: number): string => `${(bps / 100).toFixed(2)} %`;
 
+/** An activity row's words: its memo (else its kind); a yield day adds the rate it accrued at, which a later change of the rate leaves as it was. */
+export const actionText = (r: { memo: string; kind: string; yield_rate_bps: number | null }): string => {
+  const what = r.memo || r.kind;
+  return r.yield_rate_bps === null ? what : `${what} · ${rateText(r.yield_rate_bps)} a year`;
+};
+
 /** The chart's points: seconds and closing balances in major units, oldest first (uPlot's columns). */
 export function chartColumns(history: readonly { day: string; closing: number }[], exponent: number): [number[], number[]] {
   return [history.map((h) => Date.parse(`${h.day}T00:00:00Z`) / 1000), history.map((h) => h.closing / 10 ** exponent)];
