@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { callGroup } from './call-group.ts';
-import { knownCurrencySchema } from '../money.ts';
-import { moneyValueSchema } from './calls-treasury.ts';
+import { moneyOf, moneyValueSchema } from '../money.ts';
 
 /**
  * Issue 30, §7 Businesses "/autopay_threshold" and "DELETE businesses/autopay_threshold": the
@@ -15,11 +14,8 @@ import { moneyValueSchema } from './calls-treasury.ts';
 const scopes = { scopes: ['default'] } as const;
 
 const autopayThresholdBodySchema = z.object({
-  amount: z.object({
-    /** Integer minor units (cents), above zero. */
-    amount: z.number().int().positive().max(100_000_000_000_000),
-    currency: knownCurrencySchema,
-  }),
+  /** Integer minor units (cents), above zero, in a currency Intl knows. */
+  amount: moneyOf(z.number().int().positive().max(100_000_000_000_000)),
 });
 export type AutopayThresholdBody = z.infer<typeof autopayThresholdBodySchema>;
 

@@ -181,19 +181,23 @@ export async function insertTreasuryDemo(
     'id:uuid', 'business_id:uuid', 'currency:text', 'day:date', 'net:bigint', 'transactions:integer', 'status:text', 'entry_id:uuid',
     'settled_at:timestamptz', 'created_at:timestamptz', 'updated_at:timestamptz',
   ), settlements);
-  // Each settled day's charges are its items (migration 067): the job never settles them again.
-  await tx.query(
-    `INSERT INTO card_settlement_items (business_id, settlement_id, transaction_id, amount)
-     SELECT t.business_id, s.id, t.id, t.amount FROM card_settlements s
-       JOIN transactions t ON t.business_id = s.business_id AND t.currency = s.currency AND t.state = 'CLEARED' AND NOT t.deleted
-                          AND (t.occurred_at AT TIME ZONE 'UTC')::date = s.day
-      WHERE s.business_id = $1`, [businessId]);
+  await insertSettlementItems(tx, businessId);
   await insertSettingsAndBank(tx, businessId, rng, openedDay);
   const { next, accounts } = await renumberWallet(tx, businessId, now, lastSeq, transferIds);
   return {
     lastSeq: next,
     counts: { walletAccounts: accounts, transfers: transferIds.length, entries: all.length, cardSettlements: settlements.length },
   };
+}
+
+/** Each settled day's charges are its items (migration 067): the job never settles them again. */
+async function insertSettlementItems(tx: Queryable, businessId: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO card_settlement_items (business_id, settlement_id, transaction_id, amount)
+     SELECT t.business_id, s.id, t.id, t.amount FROM card_settlements s
+       JOIN transactions t ON t.business_id = s.business_id AND t.currency = s.currency AND t.state = 'CLEARED' AND NOT t.deleted
+                          AND (t.occurred_at AT TIME ZONE 'UTC')::date = s.day
+      WHERE s.business_id = $1`, [businessId]);
 }
 
 /** The wallet's rows take the seqs after lastSeq: accounts (by kind, name), then transfers (oldest first), then linked bank accounts; the counter follows. */
