@@ -41,6 +41,7 @@ import { purchaseOrderHandlers } from './purchase-orders.ts';
 import { spendRequestHandlers } from './spend-requests.ts';
 import { spendBudgetHandlers } from './spend-allocations.ts';
 import { billMatchHandlers } from './bill-match.ts';
+import { billRailHandlers } from './bill-rails.ts';
 import { expensePolicyHandlers } from './expense-policies.ts';
 import { workflowHandlers } from './workflows.ts';
 import { notificationHandlers } from './notifications.ts';
@@ -99,6 +100,7 @@ export const HANDLERS = {
   ...spendRequestHandlers,
   ...spendBudgetHandlers,
   ...billMatchHandlers,
+  ...billRailHandlers,
   ...expensePolicyHandlers,
   ...workflowHandlers,
   ...commentHandlers,
