@@ -31,6 +31,10 @@ import { BillMatch } from './bill-match.tsx';
 import { PaymentApprovalNotice } from './payment-approval.tsx';
 import { matchPayBlock } from './bill-match-view.ts';
 import { BillFlex } from './bill-flex.tsx';
+import { chooseRail, type PaymentRail } from '../../../schema/payment-rails.ts';
+import { PayRailChoice } from './pay-rail-choice.tsx';
+import { PaymentDocuments } from './payment-documents.tsx';
+import { attemptRailText, initialRail, payNowWords, railOptions } from './pay-rails.ts';
 
 export interface BillDrawerProps {
   id: string;
@@ -67,7 +71,10 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
   const [addingBank, setAddingBank] = useState<Vendor | null>(null);
   // Issue 25: money only moves where it can. A bill its status would let us pay, whose vendor has no
   // verified bank account (or no payment method for its currency), offers the bank details instead.
-  const payable: VendorPaymentCheck | null = bill && vendorDoc && payingStatus(bill.status) ? vendorPaymentCheck(vendorDoc, bill.currency) : null;
+  // Issue 30: a vendor with no bank account but a US mailing address is paid by check instead.
+  const payable: VendorPaymentCheck | null = bill && vendorDoc && payingStatus(bill.status)
+    ? (chooseRail(vendorDoc, bill.currency).ok ? { ok: true } : vendorPaymentCheck(vendorDoc, bill.currency)) : null;
+  const [payRail, setPayRail] = useState<PaymentRail>('ACH');
   const title = bill ? `${vendor ?? 'Bill'} · ${bill.invoice_number}` : bill === null ? 'Bill not found' : 'Bill';
   // Issue 28: a mismatched three-way match holds the payment back (the server refuses it too).
   const matchBlock = bill ? matchPayBlock(bill.po_match) : null;
@@ -98,7 +105,11 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
         return true;
       }
       case 'payNow':
-        if (online) return (await runBulkAction(client, { action: 'pay-now', ...one }, 0)) !== null;
+        // The default rail is not named in the request, as before rails: the server picks the same one.
+        if (online) {
+          const rail = payRail === initialRail(vendorDoc, b.currency) ? {} : { rail: payRail };
+          return (await runBulkAction(client, { action: 'pay-now', ...one, ...rail }, 0)) !== null;
+        }
         return runBillCommand(client, 'bill.payNow', one,
           `Payment of ${amount} to ${vendor ?? 'the vendor'} queued on this device: it is sent once, when you’re back online.`);
       case 'retryPayment':
@@ -113,6 +124,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
   }
 
   async function run(action: BillDrawerAction, b: BillView) {
+    if (action === 'payNow') setPayRail(initialRail(vendorDoc, b.currency));
     if (CONFIRMED.includes(action)) return setConfirm(action);
     setBusy(action);
     try {
@@ -148,7 +160,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
             )}
           </section>
           <ApprovalChain bill={bill} client={client} reference={reference} version={version} />
-          <BillPayment bill={bill} client={client} online={online} version={version} />
+          <BillPayment bill={bill} client={client} online={online} version={version} vendor={vendor ?? 'the vendor'} />
           <LazyCommentThread subjectType="bill" subjectId={bill.id} />
         </div>
       )}
@@ -167,7 +179,10 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
         />
       )}
       {bill && confirm && (
-        <ConfirmAction action={confirm} bill={bill} vendor={vendor ?? 'the vendor'} online={online} onClose={() => setConfirm(null)} onConfirm={() => act(confirm, bill)}>
+        <ConfirmAction action={confirm} bill={bill} vendor={vendor ?? 'the vendor'} online={online} rail={payRail} onClose={() => setConfirm(null)} onConfirm={() => act(confirm, bill)}>
+          {confirm === 'payNow' && online && (
+            <PayRailChoice options={railOptions(vendorDoc, bill.currency, localDay())} value={payRail} onChange={setPayRail} />
+          )}
           {confirm === 'payNow' && <DuplicateMark bill={bill} reference={reference} />}
         </ConfirmAction>
       )}
@@ -336,7 +351,7 @@ function paymentWords(p: BillPaymentRow): string {
 }
 
 /** Attempts, failure, a manual payment, reconciliation; the attempts list is a direct call (online only). */
-function BillPayment({ bill, client, online, version }: { bill: BillView; client: DataClient; online: boolean; version: number }) {
+function BillPayment({ bill, client, online, version, vendor }: { bill: BillView; client: DataClient; online: boolean; version: number; vendor: string }) {
   const [payments, setPayments] = useState<BillPaymentRow[] | string | null>(null);
   const attempts = bill.payment_attempt;
   useEffect(() => {
@@ -363,7 +378,8 @@ function BillPayment({ bill, client, online, version }: { bill: BillView; client
         <ul className="bill-payments">
           {payments.map((p) => (
             <li key={p.id}>
-              Attempt {p.attempt}: {formatMoney(p.amount, bill.currency)} · {paymentWords(p)} · <time dateTime={p.created_at}>{formatLocalDateTime(p.created_at)}</time>
+              Attempt {p.attempt}: {formatMoney(p.amount, bill.currency)}{p.rail === 'ACH' ? '' : ` · ${attemptRailText(p, bill.currency)}`} · {paymentWords(p)} · <time dateTime={p.created_at}>{formatLocalDateTime(p.created_at)}</time>
+              <PaymentDocuments payment={p} currency={bill.currency} vendor={vendor} client={client} online={online} />
             </li>
           ))}
         </ul>
@@ -372,16 +388,17 @@ function BillPayment({ bill, client, online, version }: { bill: BillView; client
   );
 }
 
-function ConfirmAction({ action, bill, vendor, online, onClose, onConfirm, children }: {
-  action: BillDrawerAction; bill: BillView; vendor: string; online: boolean; onClose(): void; onConfirm(): Promise<boolean>; children?: ReactNode;
+function ConfirmAction({ action, bill, vendor, online, rail, onClose, onConfirm, children }: {
+  action: BillDrawerAction; bill: BillView; vendor: string; online: boolean; rail: PaymentRail; onClose(): void; onConfirm(): Promise<boolean>; children?: ReactNode;
 }) {
   const amount = formatMoney(bill.amount, bill.currency);
+  const pay = payNowWords(rail, { amount: bill.amount, currency: bill.currency, invoice: bill.invoice_number, sendDay: localDay() });
   const words: Record<string, { title: string; description: string; confirm: string; tone: 'danger' | 'primary' }> = {
     payNow: online
       ? {
         title: `Pay ${amount} to ${vendor}?`,
-        description: `The payment of invoice ${bill.invoice_number} is sent now, once, by ACH; it settles on ${formatDay(settlesOn(localDay()))} and the bill shows as processing until then. If your business asks for payment approval, it goes to the approvers instead and is sent when they approve it.`,
-        confirm: `Pay ${amount}`,
+        description: pay.description,
+        confirm: pay.confirm,
         tone: 'primary',
       }
       : {
