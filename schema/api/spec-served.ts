@@ -17,6 +17,9 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'GET templates': ['bills.templates.list'],
     'GET vendor search': ['vendors.list'],
     'GET payments': ['bills.payments.list'],
+    // Issue 30, payment rails: a check's images (and voiding it before it clears), a wire's MT103.
+    'GET check images': ['bills.payments.checkImages', 'bills.payments.voidCheck'],
+    'GET MT103': ['bills.payments.mt103'],
     'DELETE ap-clerks/{user}': ['admin.apClerks.remove'],
   },
   'Vendors and vendor network': {

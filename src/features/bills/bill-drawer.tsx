@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { checkBillAction, nextPaymentAttempt } from '../../../schema/bill-rules.ts';
+import { checkBillAction } from '../../../schema/bill-rules.ts';
 import { DEFAULT_SETTLEMENT_DAYS } from '../../../schema/api/calls-bills.ts';
 import { expectedSettlementDate } from '../../../schema/business-days.ts';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { vendorPaymentCheck, type VendorPaymentCheck } from '../../../schema/vendor-rules.ts';
 import { AddBankDetails } from '../../components/bank-account-dialog.tsx';
 import { BillInvoice } from '../../components/bill-invoice.tsx';
-import type { BillPaymentRow } from '../../../workers/api.ts';
 import { Button } from '../../components/button.tsx';
 import { ClaimRefusal } from '../../components/claim-details.tsx';
 import { Drawer } from '../../components/drawer.tsx';
@@ -33,8 +32,8 @@ import { matchPayBlock } from './bill-match-view.ts';
 import { BillFlex } from './bill-flex.tsx';
 import { chooseRail, type PaymentRail } from '../../../schema/payment-rails.ts';
 import { PayRailChoice } from './pay-rail-choice.tsx';
-import { PaymentDocuments } from './payment-documents.tsx';
-import { attemptRailText, initialRail, payNowWords, railOptions } from './pay-rails.ts';
+import { initialRail, payNowWords, railOptions } from './pay-rails.ts';
+import { BillPayment } from './bill-payment-section.tsx';
 
 export interface BillDrawerProps {
   id: string;
@@ -106,10 +105,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
       }
       case 'payNow':
         // The default rail is not named in the request, as before rails: the server picks the same one.
-        if (online) {
-          const rail = payRail === initialRail(vendorDoc, b.currency) ? {} : { rail: payRail };
-          return (await runBulkAction(client, { action: 'pay-now', ...one, ...rail }, 0)) !== null;
-        }
+        if (online) return (await runBulkAction(client, { action: 'pay-now', ...one, ...(payRail !== initialRail(vendorDoc, b.currency) && { rail: payRail }) }, 0)) !== null;
         return runBillCommand(client, 'bill.payNow', one,
           `Payment of ${amount} to ${vendor ?? 'the vendor'} queued on this device: it is sent once, when you’re back online.`);
       case 'retryPayment':
@@ -338,52 +334,6 @@ function BillLines({ bill, reference }: { bill: BillView; reference: ReferenceVi
           </tfoot>
         </table>
       </div>
-    </section>
-  );
-}
-
-const PAYMENT_WORDS: Record<BillPaymentRow['status'], string> = { PENDING: 'Sent, not settled', SETTLED: 'Settled', FAILED: 'Failed', REVERSED: 'Reversed' };
-
-/** "Sent, not settled (settles Dec 1)": an attempt's state with its settlement day when known. */
-function paymentWords(p: BillPaymentRow): string {
-  if (p.status === 'PENDING' && p.settles_on) return `${PAYMENT_WORDS.PENDING} (settles ${formatDay(p.settles_on)})`;
-  return PAYMENT_WORDS[p.status];
-}
-
-/** Attempts, failure, a manual payment, reconciliation; the attempts list is a direct call (online only). */
-function BillPayment({ bill, client, online, version, vendor }: { bill: BillView; client: DataClient; online: boolean; version: number; vendor: string }) {
-  const [payments, setPayments] = useState<BillPaymentRow[] | string | null>(null);
-  const attempts = bill.payment_attempt;
-  useEffect(() => {
-    if (attempts === 0 || !online) return;
-    let live = true;
-    void client.billPayments(bill.id).then((r) => live && setPayments(r.ok ? r.payments : failureText(r)));
-    return () => {
-      live = false;
-    };
-  }, [client, bill.id, attempts, online, version]);
-
-  const rows: Fact[] = [['Attempts', attempts === 0 ? 'None yet' : String(attempts)]];
-  if (bill.paid_at) rows.push(['Paid', <span key="p">{formatLocalDateTime(bill.paid_at)}{bill.paid_manually ? ' (marked as paid: paid outside Ledgerline)' : ''}</span>]);
-  if (bill.reconciled_at) rows.push(['Reconciled', formatLocalDateTime(bill.reconciled_at)]);
-  if (bill.payment_failure_reason) rows.push(['Last failure', bill.payment_failure_reason]);
-  if (bill.status === 'PAYMENT_FAILED') rows.push(['Next attempt', `#${nextPaymentAttempt(bill)}`]);
-  return (
-    <section aria-labelledby={`${bill.id}-payment`}>
-      <h3 id={`${bill.id}-payment`} className="claim-section-title">Payment</h3>
-      <Facts rows={rows} />
-      {attempts > 0 && !online && <p className="muted">The payment attempts’ details need a connection.</p>}
-      {typeof payments === 'string' && <p className="muted">{payments}</p>}
-      {Array.isArray(payments) && payments.length > 0 && (
-        <ul className="bill-payments">
-          {payments.map((p) => (
-            <li key={p.id}>
-              Attempt {p.attempt}: {formatMoney(p.amount, bill.currency)}{p.rail === 'ACH' ? '' : ` · ${attemptRailText(p, bill.currency)}`} · {paymentWords(p)} · <time dateTime={p.created_at}>{formatLocalDateTime(p.created_at)}</time>
-              <PaymentDocuments payment={p} currency={bill.currency} vendor={vendor} client={client} online={online} />
-            </li>
-          ))}
-        </ul>
-      )}
     </section>
   );
 }

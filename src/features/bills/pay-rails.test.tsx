@@ -9,7 +9,7 @@ import { arrivalText, attemptRailText, initialRail, payNowWords, railOptions } f
  * Issue 30, the pay confirmation's rail choice: offered only when more than one rail can pay the
  * vendor, each with its arrival and fee; the default rail is the server's; ACH words as before.
  */
-const US = { line1: '1 Main St', city: 'Denver', state: 'CO', postal_code: '80202', country: 'US' };
+const US = { line1: '1 Main St', line2: null, city: 'Denver', state: 'CO', postal_code: '80202', country: 'US' };
 const verified = { verified_at: '2026-01-01T00:00:00Z' };
 const both: RailVendor = { name: 'Acme', bank_account: verified, address: US };
 const mailOnly: RailVendor = { name: 'Summit', bank_account: null, address: US };
@@ -53,8 +53,8 @@ describe('pay rails in the confirmation', () => {
   });
 
   it('lets a vendor with only a mailing address be paid (by check), and still holds one with nothing', () => {
-    const bill = { status: 'APPROVED' as const, currency: 'USD', payment_date: null, pending: null };
-    expect(payBlock(bill, { ...mailOnly, bank_account: null }, FRIDAY)).toBeNull();
+    const bill = { status: 'APPROVED' as const, currency: 'USD', payment_date: null, payment_attempt: 0, pending: null };
+    expect(payBlock(bill, { name: 'Summit', bank_account: null, address: US }, FRIDAY)).toBeNull();
     expect(payBlock(bill, { name: 'Nowhere', bank_account: null, address: null }, FRIDAY)).toMatchObject({ reason: 'vendor', message: expect.stringContaining('Nowhere has no bank account on file') });
   });
 
