@@ -12,7 +12,7 @@ import { approveApproval } from '../../schema/api/calls-approvals.ts';
 import { createBill } from '../../schema/api/calls-bills.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
-import { openSection, signIn, waitForSyncStatus } from '../support/browser.ts';
+import { signInAndOpen } from '../support/browser.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
@@ -46,10 +46,7 @@ describe('bill payment rails, end to end', () => {
     printBrowserLogsOnFailure({ browser });
     const ids = await approvedBills();
     const { page } = browser;
-    await page.goto('/');
-    await signIn(page, ADMIN, PASSWORD);
-    await waitForSyncStatus(page, 'All changes synced', 120_000);
-    await openSection(page, 'Bills');
+    await signInAndOpen(page, ADMIN, PASSWORD, 'Bills');
     const grid = page.getByRole('grid', { name: 'Bills' });
     const row = (invoice: string) => grid.getByRole('row').filter({ hasText: invoice });
 
