@@ -33,7 +33,7 @@ import { BillFlex } from './bill-flex.tsx';
 import { chooseRail, type PaymentRail } from '../../../schema/payment-rails.ts';
 import { PayRailChoice } from './pay-rail-choice.tsx';
 import { initialRail, payNowWords, railOptions } from './pay-rails.ts';
-import { BillPayment } from './bill-payment-section.tsx';
+import { BillPayment, useLiveSettlement } from './bill-payment-section.tsx';
 
 export interface BillDrawerProps {
   id: string;
@@ -134,7 +134,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
     <Drawer title={title} titleRef={heading} closeLabel="Close details" modal={false} onClose={onClose} returnFocus={returnFocus}>
       {bill && (
         <div className="drawer-body bill-detail">
-          <BillHeadline bill={bill} today={today} />
+          <BillHeadline bill={bill} today={today} client={client} online={online} />
           <PaymentApprovalNotice bill={bill} userName={reference.names.user} />
           <DuplicateMark bill={bill} reference={reference} />
           {bill.failure?.duplicate ? <DuplicateRefusal bill={bill} client={client} /> : <ClaimRefusal row={bill} client={client} />}
@@ -186,8 +186,10 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
   );
 }
 
-function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
+function BillHeadline({ bill, today, client, online }: { bill: BillView; today: string; client: DataClient; online: boolean }) {
   const due = dueText(bill, today);
+  // Issue 30: a check settles on its 7th bank business day, a wire the same day: the attempt's own day once read.
+  const attemptDay = useLiveSettlement(client, bill.id, bill.payment_attempt, online && isProcessing(bill, today));
   return (
     <>
       <div className="drawer-amount">{formatMoney(bill.amount, bill.currency)}</div>
@@ -203,7 +205,7 @@ function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
       )}
       {isProcessing(bill, today) && bill.payment_date && (
         <div className="notice" data-testid="bill-processing">
-          <strong>Payment processing:</strong> sent {formatDay(bill.payment_date)}; it settles on {formatDay(settlesOn(bill.payment_date))}, when the bill becomes paid.
+          <strong>Payment processing:</strong> sent {formatDay(bill.payment_date)}; it settles on {formatDay(attemptDay ?? settlesOn(bill.payment_date))}, when the bill becomes paid.
         </div>
       )}
       {bill.status === 'PAYMENT_FAILED' && (

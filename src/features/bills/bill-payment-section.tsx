@@ -60,3 +60,23 @@ export function BillPayment({ bill, client, online, version, vendor }: { bill: B
   );
 }
 
+
+/**
+ * The settlement day of the bill's payment on its way (PENDING), read online: a check settles
+ * later than ACH's two days and a wire the same day (issue 30), which the bill's doc does not say.
+ * Null until read, offline, or when nothing is on its way.
+ */
+export function useLiveSettlement(client: DataClient, billId: string, attempt: number, enabled: boolean): string | null {
+  const [day, setDay] = useState<string | null>(null);
+  useEffect(() => {
+    if (!enabled) return;
+    let live = true;
+    void client.billPayments(billId).then((r) => {
+      if (live && r.ok) setDay(r.payments.find((p) => p.status === 'PENDING')?.settles_on ?? null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, billId, attempt, enabled]);
+  return enabled ? day : null;
+}
