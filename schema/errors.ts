@@ -183,6 +183,10 @@ export const ERROR_CATALOGUE = {
   BILL_PAY_7101: { status: 422, message: 'This vendor cannot be paid through Ledgerline yet: add and verify its bank details first.' },
   // Issue 28: the payee policy holds a new vendor, or a vendor's new bank account, until it is approved.
   BILL_PAY_7102: { status: 409, message: 'This vendor\'s payee details are waiting for approval: its bills can be paid once the approval completes.' },
+  // Issue 30, payment rails: a check's images or a wire's MT103 asked of a payment sent on another rail.
+  BILL_PAY_7103: { status: 422, message: 'This payment was not sent on that rail: check images exist for checks, an MT103 for wires.' },
+  // Issue 30: a check can be voided only while it is mailed and not yet cleared.
+  BILL_PAY_7104: { status: 409, message: 'This check cannot be voided: it already cleared or is no longer outstanding.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

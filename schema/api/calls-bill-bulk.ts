@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall } from './define-call.ts';
 import { billBulkResultSchema } from './calls-bills.ts';
 import { MAX_BILL_AMOUNT, MAX_BILL_MEMO_LENGTH } from '../entities/bill.ts';
+import { paymentRailSchema } from '../payment-rails.ts';
 
 /**
  * §7 bill bulk actions under /bill-pay/bulk-actions/ besides pay-now (calls-bills.ts), issue 11.
@@ -38,8 +39,10 @@ export const bulkInvoiceDate = bulk('bills.bulk.invoiceDate', 'PATCH', 'invoice-
 export const bulkEntity = bulk('bills.bulk.entity', 'PATCH', 'entity', z.object({ ...ids, entity_id: z.uuid().nullable() }));
 /** Any bill not canceled (editMemo); null clears. */
 export const bulkMemo = bulk('bills.bulk.memo', 'PATCH', 'memo', z.object({ ...ids, memo: z.string().max(MAX_BILL_MEMO_LENGTH).nullable() }));
-/** Schedules approved (or reschedules scheduled) bills on a day not in the past (UTC). */
-export const bulkPaymentDate = bulk('bills.bulk.paymentDate', 'PATCH', 'payment-date', z.object({ ...ids, payment_date: isoDate }));
+/** Schedules approved (or reschedules scheduled) bills on a day not in the past (UTC); `rail` (issue 30) as pay-now's. */
+export const bulkPaymentDate = bulk('bills.bulk.paymentDate', 'PATCH', 'payment-date', z.object({
+  ...ids, payment_date: isoDate, rail: paymentRailSchema.optional(),
+}));
 /** Every line of each bill gets `option_id` for the category (null removes the category); editCoding. */
 export const bulkTrackingCategory = bulk('bills.bulk.trackingCategory', 'PATCH', 'tracking-category', z.object({
   ...ids, tracking_category_id: z.uuid(), option_id: z.uuid().nullable(),

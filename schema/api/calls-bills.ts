@@ -4,6 +4,7 @@ import {
   billCreateSchema, billPatchSchema, billPaymentStatusSchema, billSchema, billStatusSchema,
 } from '../entities/bill.ts';
 import { pageQuerySchema, paginatedSchema } from '../paging.ts';
+import { paymentRailSchema } from '../payment-rails.ts';
 
 /**
  * Bill pay (issue 11 §7). Only bill managers (§6 "manage bill pay accounting": admin, AP clerk,
@@ -44,10 +45,23 @@ export const billPaymentRowSchema = z.object({
   /** The bank business day it settles (or settled) on; null for attempts recorded before settlement days existed. */
   settles_on: isoDate.nullable().optional(),
   settled_at: z.string().nullable().optional(),
+  /** Issue 30: how the attempt reached the vendor (schema/payment-rails.ts); ACH for every attempt made before rails. */
+  rail: paymentRailSchema,
+  /** A check's number (per business), null on other rails. */
+  check_number: z.number().int().positive().nullable(),
+  mailed_at: z.string().nullable(),
+  cleared_at: z.string().nullable(),
+  /** A check voided before it cleared (the attempt is REVERSED, its money back). */
+  voided_at: z.string().nullable(),
+  /** A wire's UETR (its MT103's {121:}) and the fee the business paid for it, minor units. */
+  uetr: z.uuid().nullable(),
+  wire_fee: z.number().int().nullable(),
 });
+export type BillPaymentRow = z.infer<typeof billPaymentRowSchema>;
 const billPaymentsQuerySchema = z.object({ bill_id: z.uuid() });
 
-const payNowBodySchema = z.object({ bill_ids: z.array(z.uuid()).min(1).max(1000) });
+/** `rail` (issue 30): every bill of the request on it; absent, each vendor's default (ACH with a bank account, else a check). */
+const payNowBodySchema = z.object({ bill_ids: z.array(z.uuid()).min(1).max(1000), rail: paymentRailSchema.optional() });
 /** One bill's answer: the paid bill, or the refusal (another bill of the request still goes on). */
 export const billBulkResultSchema = z.object({
   id: z.uuid(),

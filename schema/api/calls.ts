@@ -27,6 +27,7 @@ import { VENDOR_CALLS } from './calls-vendors.ts';
 import { BILL_CALLS } from './calls-bills.ts';
 import { BILL_CARD_MATCH_CALLS } from './calls-bill-card-match.ts';
 import { BILL_BULK_CALLS } from './calls-bill-bulk.ts';
+import { BILL_RAIL_CALLS } from './calls-bill-rails.ts';
 import { PROVISIONAL_BILL_CALLS } from './calls-provisional-bills.ts';
 import { BILL_EXTRA_CALLS } from './calls-bill-extras.ts';
 import { REPORTING_CALLS } from './calls-reporting.ts';
@@ -221,6 +222,7 @@ export const CATALOGUE = [
   ...COPILOT_CALLS,
   ...VENDOR_CALLS,
   ...BILL_CALLS,
+  ...BILL_RAIL_CALLS,
   ...BILL_BULK_CALLS,
   ...PROVISIONAL_BILL_CALLS,
   ...BILL_EXTRA_CALLS,

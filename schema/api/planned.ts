@@ -32,8 +32,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'POST /bill-pay/bill-query-v2/list': 32,
     'POST /pagination': 32,
     'POST /export-as-file': 32,
-    'GET check images': 30,
-    'GET MT103': 30,
   },
   'Vendors and vendor network': {
     'POST /vendors/new': 31,

@@ -18,6 +18,9 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'GET vendor search': ['vendors.list'],
     'GET payments': ['bills.payments.list'],
     'GET pay-by-card matching': ['bills.payByCard.matching', 'bills.payByCard.close', 'bills.payByCard.get', 'bills.payByCard.undo'],
+    // Issue 30, payment rails: a check's images (and voiding it before it clears), a wire's MT103.
+    'GET check images': ['bills.payments.checkImages', 'bills.payments.voidCheck'],
+    'GET MT103': ['bills.payments.mt103'],
     'DELETE ap-clerks/{user}': ['admin.apClerks.remove'],
   },
   'Vendors and vendor network': {

@@ -5,7 +5,9 @@ import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { retryBillSync } from './accounting/retry-sync.ts';
 import { cancelBillApproval, remindNextApprovers, type SendMail } from './bill-approvals.ts';
-import { assertPayable, markBillPaid, payOne, pendingSettlement, requestPaymentApproval, type BillResult } from './bill-payments.ts';
+import { markBillPaid, payOne, pendingSettlement, requestPaymentApproval, type BillResult } from './bill-payments.ts';
+import { rememberRail, resolveRail } from './bill-rails.ts';
+import type { PaymentRail } from '../../schema/payment-rails.ts';
 import { policySaved } from './approval-rows.ts';
 import { assertNotSynced, findBill } from './bills.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
@@ -101,10 +103,12 @@ async function assertNoPaymentInFlight(tx: Queryable, billId: string): Promise<v
 
 /**
  * APPROVED | SCHEDULED → SCHEDULED on `paymentDate` (today at the earliest, UTC). Only a bill whose
- * vendor can be paid (issue 25: BILL_PAY_7101 naming the vendor otherwise); the settlement job
- * sends it on that day.
+ * vendor can be paid on the rail (`rail`, else the vendor's default; issue 25: BILL_PAY_7101 naming
+ * the vendor otherwise); the settlement job sends it on that day, on that rail.
  */
-export async function bulkPaymentDate(tx: Queryable, user: ActingUser, ids: readonly string[], paymentDate: string, now: Date) {
+export async function bulkPaymentDate(
+  tx: Queryable, user: ActingUser, ids: readonly string[], paymentDate: string, now: Date, rail?: PaymentRail,
+) {
   if (paymentDate < now.toISOString().slice(0, 10)) throw validationError({ payment_date: 'The payment date cannot be in the past.' });
   const at = now.toISOString();
   const gated = await policySaved(tx, user.business_id, 'vendor-payment');
@@ -112,13 +116,15 @@ export async function bulkPaymentDate(tx: Queryable, user: ActingUser, ids: read
     // Issue 28: with a saved vendor-payment policy, scheduling asks for approval and moves nothing yet.
     if (gated) {
       const reserve = async () => (await w.reserve(1)).last;
-      await requestPaymentApproval(tx, user, bill, { method: 'SCHEDULE', pay_on: paymentDate }, { bill: seq, reserve }, now);
+      await requestPaymentApproval(tx, user, bill, { method: 'SCHEDULE', pay_on: paymentDate }, { bill: seq, reserve }, now, rail);
       return;
     }
     await assertNoPaymentInFlight(tx, id);
     // Issue 28: a bill that does not match its purchase order is not scheduled either.
     assertMatchAllowsPayment(bill);
-    await assertPayable(tx, user.business_id, bill);
+    // Only a rail asked for is remembered: without one, the vendor's default is chosen on the day.
+    const chosen = await resolveRail(tx, user.business_id, bill, rail);
+    await rememberRail(tx, id, rail ? chosen : null);
     await setColumns(tx, user, id, seq, at, { status: 'SCHEDULED', payment_date: paymentDate });
   }));
 }

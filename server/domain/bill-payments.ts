@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_SETTLEMENT_DAYS } from '../../schema/api/calls-bills.ts';
 import type { Approval } from '../../schema/entities/approval.ts';
-import type { Bill, BillPayment, BillPaymentApproval } from '../../schema/entities/bill.ts';
+import type { BillPaymentRow } from '../../schema/api/calls-bills.ts';
+import type { Bill, BillPaymentApproval } from '../../schema/entities/bill.ts';
 import type { PayeeApproval } from '../../schema/entities/vendor.ts';
 import { checkBillAction, checkBulkBills, nextPaymentAttempt, paymentKey } from '../../schema/bill-rules.ts';
-import { expectedSettlementDate } from '../../schema/business-days.ts';
+import { railArrival, type PaymentRail } from '../../schema/payment-rails.ts';
 import { vendorPaymentCheck, type VendorPaymentCheck } from '../../schema/vendor-rules.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { cancelOpenApproval, openApproval, policySaved } from './approval-rows.ts';
+import { railColumns, rememberRail, resolveRail, storedRail } from './bill-rails.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { findBill } from './bills.ts';
 import { writeMirrored } from './collections.ts';
@@ -87,26 +88,30 @@ export async function pendingSettlement(tx: Queryable, billId: string): Promise<
   return row?.settles_on ?? null;
 }
 
-/** The day a payment sent on `sendDay` settles (ACH: two bank business days; a holiday or weekend send counts from the next). */
-const settlementDay = (sendDay: string) => expectedSettlementDate(sendDay, DEFAULT_SETTLEMENT_DAYS);
-
 /**
- * Sends one payment attempt for a bill the caller has locked and checked: a PENDING row with its
- * settlement day, and the bill SCHEDULED on `sendDay` with that attempt's number.
+ * Sends one payment attempt for a bill the caller has locked and checked: a PENDING row on `rail`
+ * with its settlement day (schema/payment-rails.ts railArrival: ACH two bank business days, a
+ * check the last of its 5–7, a wire the send day; a holiday or weekend send counts from the next),
+ * and the bill SCHEDULED on `sendDay` with that attempt's number. A check takes the business's next
+ * check number and is mailed now; a wire gets its UETR, and its fee leaves the operating account
+ * for FEES in the send's own entry.
  */
 export async function sendAttempt(
   tx: Queryable, businessId: string, bill: Pick<Bill, 'id' | 'amount' | 'currency' | 'payment_attempt'>, createdBy: string,
-  sendDay: string, seq: number, at: string,
+  sendDay: string, seq: number, at: string, rail: PaymentRail = 'ACH',
 ): Promise<void> {
   const attempt = nextPaymentAttempt(bill);
+  const cols = await railColumns(tx, businessId, rail, bill.currency);
   // The funds first (the account locked), so a refusal writes nothing.
-  await payingAccount(tx, businessId, bill.currency, bill.amount);
+  await payingAccount(tx, businessId, bill.currency, bill.amount + cols.fee);
   const attemptId = randomUUID();
   try {
     await tx.query(
-      `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by, settles_on, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8, $9, $10, $10)`,
-      [attemptId, businessId, bill.id, attempt, paymentKey(bill.id, attempt), bill.amount, bill.currency, createdBy, settlementDay(sendDay), at],
+      `INSERT INTO bill_payments (id, business_id, bill_id, attempt, payment_key, amount, currency, status, created_by, settles_on, created_at, updated_at,
+                                  rail, check_number, mailed_at, uetr, wire_fee)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, 'PENDING', $8, $9, $10, $10, $11, $12, CASE WHEN $12::int IS NULL THEN NULL ELSE $10::timestamptz END, $13, $14)`,
+      [attemptId, businessId, bill.id, attempt, paymentKey(bill.id, attempt), bill.amount, bill.currency, createdBy,
+        railArrival(rail, sendDay).latest, at, rail, cols.check_number, cols.uetr, cols.wire_fee],
     );
   } catch (err) {
     if (isUniqueViolation(err)) throw new ApiError('REQUEST_7001', ALREADY_PAID);
@@ -114,27 +119,31 @@ export async function sendAttempt(
   }
   await payOut(tx, {
     businessId, currency: bill.currency, amount: bill.amount, to: 'PAYMENTS_IN_FLIGHT', kind: 'BILL_PAYMENT_SEND',
-    key: attemptKey(attemptId, 'send'), at: new Date(at), effectiveDate: sendDay, memo: `Bill payment, attempt ${attempt}`,
-    source: { type: 'bill_payment', id: attemptId }, createdBy,
+    key: attemptKey(attemptId, 'send'), at: new Date(at), effectiveDate: sendDay, memo: `Bill payment, attempt ${attempt}${railMemo(rail, cols.check_number)}`,
+    source: { type: 'bill_payment', id: attemptId }, createdBy, fee: cols.fee,
   });
   await tx.query(
     `UPDATE bills SET status = 'SCHEDULED', payment_attempt = $3, payment_date = $4, paid_at = NULL, paid_manually = false,
-            payment_failure_reason = NULL, change_seq = $5, updated_at = $6
+            payment_failure_reason = NULL, payment_rail = $7, change_seq = $5, updated_at = $6
       WHERE business_id = $1 AND id = $2`,
-    [businessId, bill.id, attempt, sendDay, seq, at],
+    [businessId, bill.id, attempt, sendDay, seq, at, rail],
   );
 }
+
+const railMemo = (rail: PaymentRail, checkNumber: number | null) =>
+  rail === 'CHECK' ? `, check ${checkNumber}` : rail === 'WIRE' ? ', wire' : '';
 
 /**
  * Everything a payment of a locked bill needs besides its status: no attempt on its way, the
  * purchase-order match (issue 28: a mismatched bill waits for the match or an admin's override,
- * PROCUREMENT_7013) and a payable vendor (BILL_PAY_7101 / 7102).
+ * PROCUREMENT_7013) and a vendor payable on the rail (`rail`, else its default: BILL_PAY_7101 /
+ * 7102 naming the field to fix). Answers the rail.
  */
-export async function assertMayPay(tx: Queryable, businessId: string, bill: Bill): Promise<void> {
+export async function assertMayPay(tx: Queryable, businessId: string, bill: Bill, rail?: PaymentRail | null): Promise<PaymentRail> {
   const settlesOn = await pendingSettlement(tx, bill.id);
   if (settlesOn) throw new ApiError('REQUEST_7001', inFlight(settlesOn));
   assertMatchAllowsPayment(bill);
-  await assertPayable(tx, businessId, bill);
+  return resolveRail(tx, businessId, bill, rail);
 }
 
 /** The ports a payment that may need approval uses: one more seq (the approval row's). */
@@ -149,15 +158,17 @@ export type PaymentSeqs = { bill: number; reserve: () => Promise<number> };
  */
 export async function payOne(
   tx: Queryable, user: ActingUser, id: string, seq: number | PaymentSeqs, now: Date, action: 'payNow' | 'retryPayment' = 'payNow',
+  asked?: PaymentRail,
 ): Promise<Bill> {
   const bill = await findBill(tx, user.business_id, id, true);
   refuse(checkBillAction(action, bill.status));
   const seqs = typeof seq === 'number' ? null : seq;
   if (action === 'payNow' && seqs && await policySaved(tx, user.business_id, 'vendor-payment')) {
-    return requestPaymentApproval(tx, user, bill, { method: 'PAY_NOW', pay_on: today(now) }, seqs, now);
+    return requestPaymentApproval(tx, user, bill, { method: 'PAY_NOW', pay_on: today(now) }, seqs, now, asked);
   }
-  await assertMayPay(tx, user.business_id, bill);
-  await sendAttempt(tx, user.business_id, bill, user.id, today(now), seqs?.bill ?? (seq as number), now.toISOString());
+  // A retry goes on the rail the failed attempt was sent on, unless another is asked for.
+  const rail = await assertMayPay(tx, user.business_id, bill, asked ?? (action === 'retryPayment' ? await storedRail(tx, id) : null));
+  await sendAttempt(tx, user.business_id, bill, user.id, today(now), seqs?.bill ?? (seq as number), now.toISOString(), rail);
   return findBill(tx, user.business_id, id);
 }
 
@@ -172,12 +183,14 @@ const BILL_APPROVAL_WORDS = (p: BillPaymentApproval) => (p.method === 'PAY_NOW' 
  */
 export async function requestPaymentApproval(
   tx: Queryable, user: ActingUser, bill: Bill, ask: Pick<BillPaymentApproval, 'method' | 'pay_on'>, seqs: PaymentSeqs, now: Date,
+  rail?: PaymentRail,
 ): Promise<Bill> {
   const waiting = bill.payment_approval;
   if (waiting?.status === 'PENDING') {
     throw new ApiError('REQUEST_7001', `This bill’s payment is already waiting for approval (asked ${BILL_APPROVAL_WORDS(waiting)}); it cannot be asked twice.`);
   }
-  await assertMayPay(tx, user.business_id, bill);
+  // The rail asked for is what the approvers approve: remembered for the send after the last approval.
+  await rememberRail(tx, bill.id, await assertMayPay(tx, user.business_id, bill, rail));
   const at = now.toISOString();
   await openApproval(tx, {
     id: bill.id, business_id: user.business_id, user_id: user.id, updated_at: at, amount: bill.amount, currency: bill.currency,
@@ -218,10 +231,10 @@ export async function decidePaymentApproval(
     return findBill(tx, user.business_id, bill.id);
   }
   refuse(checkBillAction(asked.method === 'PAY_NOW' ? 'payNow' : 'schedule', bill.status));
-  await assertMayPay(tx, user.business_id, bill);
+  const rail = await assertMayPay(tx, user.business_id, bill, await storedRail(tx, bill.id));
   const day = today(now);
   if (asked.method === 'PAY_NOW') {
-    await sendAttempt(tx, user.business_id, bill, asked.requested_by, day, seq, at);
+    await sendAttempt(tx, user.business_id, bill, asked.requested_by, day, seq, at, rail);
   } else {
     await tx.query(
       `UPDATE bills SET status = 'SCHEDULED', payment_date = $3, change_seq = $4, updated_at = $5 WHERE business_id = $1 AND id = $2`,
@@ -239,12 +252,14 @@ export type BillResult = { id: string; ok: boolean; bill?: Bill; error_v2?: ApiE
  * refused in its place, the others are sent). Bills are locked in id order so two requests naming the
  * same bills queue rather than deadlock.
  */
-export async function payBillsNow(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date): Promise<{ results: BillResult[] }> {
+export async function payBillsNow(
+  tx: Queryable, user: ActingUser, ids: readonly string[], now: Date, rail?: PaymentRail,
+): Promise<{ results: BillResult[] }> {
   refuse(checkBulkBills(ids));
   const order = [...ids].sort();
   return writeMirrored(tx, user.business_id, ids.length, async ({ seqs, reserve }) => {
     const ports = (id: string): PaymentSeqs => ({ bill: seqs.first + order.indexOf(id), reserve: async () => (await reserve(1)).last });
-    const items = await eachOnItsOwn(tx, order, (id) => payOne(tx, user, id, ports(id), now));
+    const items = await eachOnItsOwn(tx, order, (id) => payOne(tx, user, id, ports(id), now, 'payNow', rail));
     const byId = new Map(items.map((r) => [r.id, r]));
     const results = ids.map((id): BillResult => {
       const r = byId.get(id)!;
@@ -291,13 +306,15 @@ export async function reverseBillPayment(tx: Queryable, user: ActingUser, id: st
     const bill = await findBill(tx, user.business_id, id, true);
     refuse(checkBillAction('reversePayment', bill.status));
     const at = now.toISOString();
-    const reversed = await tx.query<{ id: string; was: 'PENDING' | 'SETTLED' }>(
+    const reversed = await tx.query<{ id: string; was: 'PENDING' | 'SETTLED'; amount: string }>(
       `UPDATE bill_payments p SET status = 'REVERSED', updated_at = $2
          FROM bill_payments old WHERE old.id = p.id AND p.bill_id = $1 AND p.status IN ('PENDING', 'SETTLED')
-       RETURNING p.id::text, old.status AS was`,
+       RETURNING p.id::text, old.status AS was, p.amount::text AS amount`,
       [id, at],
     );
-    for (const attempt of reversed) await returnAttempt(tx, user.business_id, attempt.id, attempt.was, now, 'Payment reversed', user.id);
+    for (const attempt of reversed) {
+      await returnAttempt(tx, user.business_id, { ...attempt, amount: Number(attempt.amount) }, now, 'Payment reversed', user.id);
+    }
     await tx.query(
       // Issue 30: a bill closed by a card charge lets go of it (bill-card-match.ts): the charge may close another bill.
       `UPDATE bills SET status = 'APPROVED', payment_date = NULL, paid_at = NULL, paid_manually = false, paid_by_transaction_id = NULL,
@@ -310,26 +327,31 @@ export async function reverseBillPayment(tx: Queryable, user: ActingUser, id: st
 }
 
 /**
- * A sent attempt's money back to the account it left (failed or reversed): from PAYMENTS_IN_FLIGHT
- * while it was in flight, from VENDOR_PAYMENTS once settled. Exactly once per attempt.
+ * A sent attempt's money back to the account it left (failed, reversed or a voided check): from
+ * PAYMENTS_IN_FLIGHT while it was in flight, from VENDOR_PAYMENTS once settled. The attempt's
+ * amount only: a wire's fee was the bank's and stays paid. Exactly once per attempt.
  */
-async function returnAttempt(
-  tx: Queryable, businessId: string, attemptId: string, was: 'PENDING' | 'SETTLED', now: Date, memo: string, createdBy: string | null,
+export async function returnAttempt(
+  tx: Queryable, businessId: string, attempt: { id: string; was: 'PENDING' | 'SETTLED'; amount: number }, now: Date, memo: string,
+  createdBy: string | null,
 ): Promise<void> {
   await payBack(tx, {
-    businessId, sentKey: attemptKey(attemptId, 'send'), from: was === 'SETTLED' ? 'VENDOR_PAYMENTS' : 'PAYMENTS_IN_FLIGHT',
-    kind: 'BILL_PAYMENT_RETURN', key: attemptKey(attemptId, 'return'), at: now, memo, source: { type: 'bill_payment', id: attemptId }, createdBy,
+    businessId, sentKey: attemptKey(attempt.id, 'send'), from: attempt.was === 'SETTLED' ? 'VENDOR_PAYMENTS' : 'PAYMENTS_IN_FLIGHT',
+    kind: 'BILL_PAYMENT_RETURN', key: attemptKey(attempt.id, 'return'), at: now, memo, source: { type: 'bill_payment', id: attempt.id },
+    createdBy, amount: attempt.amount,
   });
 }
 
 /** A bill's payment attempts, oldest first; another business's bill is 404. */
-export async function listBillPayments(db: Queryable, businessId: string, billId: string): Promise<{ data: BillPayment[] }> {
+export async function listBillPayments(db: Queryable, businessId: string, billId: string): Promise<{ data: BillPaymentRow[] }> {
   await findBill(db, businessId, billId);
-  const data = await db.query<BillPayment>(
+  const data = await db.query<BillPaymentRow>(
     `SELECT id::text, bill_id::text, amount::int8 AS amount, status, attempt, ll_iso(created_at) AS created_at,
-            to_char(settles_on, 'YYYY-MM-DD') AS settles_on, ll_iso(settled_at) AS settled_at
+            to_char(settles_on, 'YYYY-MM-DD') AS settles_on, ll_iso(settled_at) AS settled_at,
+            rail, check_number, ll_iso(mailed_at) AS mailed_at, ll_iso(cleared_at) AS cleared_at, ll_iso(voided_at) AS voided_at,
+            uetr::text, wire_fee::int8 AS wire_fee
        FROM bill_payments WHERE business_id = $1 AND bill_id = $2 ORDER BY attempt`,
     [businessId, billId],
   );
-  return { data: data.map((p) => ({ ...p, amount: Number(p.amount) })) };
+  return { data: data.map((p) => ({ ...p, amount: Number(p.amount), wire_fee: p.wire_fee === null ? null : Number(p.wire_fee) })) };
 }

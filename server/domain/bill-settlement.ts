@@ -1,10 +1,12 @@
 import type { Db, Queryable } from '../db/db.ts';
-import { assertPayable, attemptKey, sendAttempt } from './bill-payments.ts';
+import { attemptKey, sendAttempt } from './bill-payments.ts';
+import { resolveRail, storedRail } from './bill-rails.ts';
 import { passOn, payingAccount } from './operating-payments.ts';
 import { writeMirrored } from './collections.ts';
 import { ApiError } from '../core/errors.ts';
 import type { PoMatch } from '../../schema/bill-match.ts';
 import { assertMatchAllowsPayment } from './procurement/bill-match-store.ts';
+import { railFee, type PaymentRail } from '../../schema/payment-rails.ts';
 import { startPeriodicJob, type PeriodicJob, type PeriodicJobOptions } from '../core/periodic-job.ts';
 
 /**
@@ -109,10 +111,12 @@ type DueBill = { id: string; amount: number; currency: string; vendor_id: string
  * its purchase order: a receipt was deleted since it was scheduled) records why it was not sent.
  */
 async function sendOrFail(tx: Queryable, businessId: string, bill: DueBill, day: string, seq: number, at: string): Promise<boolean> {
+  let rail: PaymentRail;
   try {
     assertMatchAllowsPayment(bill);
-    await assertPayable(tx, businessId, bill);
-    await payingAccount(tx, businessId, bill.currency, bill.amount);
+    // The rail it was scheduled on (schema/payment-rails.ts), else the vendor's default now.
+    rail = await resolveRail(tx, businessId, bill, await storedRail(tx, bill.id));
+    await payingAccount(tx, businessId, bill.currency, bill.amount + railFee(rail, bill.currency));
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
     await tx.query(
@@ -122,7 +126,7 @@ async function sendOrFail(tx: Queryable, businessId: string, bill: DueBill, day:
     );
     return false;
   }
-  await sendAttempt(tx, businessId, bill, bill.payer, day, seq, at);
+  await sendAttempt(tx, businessId, bill, bill.payer, day, seq, at, rail);
   return true;
 }
 
@@ -132,8 +136,8 @@ async function settleDuePayments(db: Db, now: Date, run: SettlementRun): Promise
   const dueSql = `SELECT business_id::text, id::text FROM bill_payments
         WHERE status = 'PENDING' AND settles_on <= $1::date ORDER BY business_id, id LIMIT $2`;
   await inBusinessBatches(db, dueSql, day, async (tx, businessId, paymentId, seq) => {
-    const [payment] = await tx.query<{ bill_id: string; attempt: number }>(
-      `SELECT bill_id::text, attempt FROM bill_payments WHERE id = $1 AND status = 'PENDING' AND settles_on <= $2::date`,
+    const [payment] = await tx.query<{ bill_id: string; attempt: number; amount: string; rail: PaymentRail }>(
+      `SELECT bill_id::text, attempt, amount::text AS amount, rail FROM bill_payments WHERE id = $1 AND status = 'PENDING' AND settles_on <= $2::date`,
       [paymentId, day],
     );
     if (!payment) return false;
@@ -141,14 +145,16 @@ async function settleDuePayments(db: Db, now: Date, run: SettlementRun): Promise
     const [locked] = await tx.query('SELECT 1 FROM bills WHERE id = $1 FOR UPDATE SKIP LOCKED', [payment.bill_id]);
     if (!locked) return false;
     const settled = await tx.query(
-      `UPDATE bill_payments SET status = 'SETTLED', settled_at = $2, updated_at = $2 WHERE id = $1 AND status = 'PENDING' RETURNING id`,
+      // A check settles when it clears (cleared_at: its back shows the vendor's deposit endorsement from then on).
+      `UPDATE bill_payments SET status = 'SETTLED', settled_at = $2, updated_at = $2, cleared_at = CASE WHEN rail = 'CHECK' THEN $2::timestamptz END
+        WHERE id = $1 AND status = 'PENDING' RETURNING id`,
       [paymentId, at],
     );
     if (settled.length === 0) return false;
     await passOn(tx, {
       businessId, sentKey: attemptKey(paymentId, 'send'), from: 'PAYMENTS_IN_FLIGHT', to: 'VENDOR_PAYMENTS', kind: 'BILL_PAYMENT_SETTLE',
       key: attemptKey(paymentId, 'settle'), at: now, effectiveDate: day, memo: `Bill payment settled, attempt ${payment.attempt}`,
-      source: { type: 'bill_payment', id: paymentId },
+      source: { type: 'bill_payment', id: paymentId }, amount: Number(payment.amount),
     });
     await tx.query(
       `UPDATE bills SET status = 'PAID', paid_at = $3, change_seq = $4, updated_at = $3

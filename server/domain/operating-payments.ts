@@ -28,18 +28,24 @@ export async function payingAccount(tx: Queryable, businessId: string, currency:
   return locked;
 }
 
-/** Moves `amount` out of the primary operating account to a system account, exactly once per key. */
+/**
+ * Moves `amount` out of the primary operating account to a system account, exactly once per key.
+ * `fee` (a wire's): that much more leaves the same account for FEES in the same entry, so the
+ * payment and its fee are posted together or not at all.
+ */
 export async function payOut(tx: Queryable, p: {
   businessId: string; currency: string; amount: number; to: SystemKind; kind: string; key: string; at: Date;
-  memo: string; source: { type: string; id: string }; createdBy?: string | null; effectiveDate?: string;
+  memo: string; source: { type: string; id: string }; createdBy?: string | null; effectiveDate?: string; fee?: number;
 }): Promise<string> {
   const done = await entryId(tx, p.businessId, p.key);
   if (done) return done;
-  const from = await payingAccount(tx, p.businessId, p.currency, p.amount);
+  const fee = p.fee ?? 0;
+  const from = await payingAccount(tx, p.businessId, p.currency, p.amount + fee);
   const to = await systemAccount(tx, p.businessId, p.to, p.currency);
+  const extra = fee > 0 ? [{ account: from.id, amount: -fee }, { account: await systemAccount(tx, p.businessId, 'FEES', p.currency), amount: fee }] : [];
   const posted = await move(tx, {
     businessId: p.businessId, kind: p.kind, key: p.key, from: from.id, to, amount: p.amount, currency: p.currency, at: p.at,
-    memo: p.memo, source: p.source, createdBy: p.createdBy ?? null, effectiveDate: p.effectiveDate,
+    memo: p.memo, source: p.source, createdBy: p.createdBy ?? null, effectiveDate: p.effectiveDate, extra,
   });
   return posted.id;
 }
@@ -63,29 +69,35 @@ async function paidFrom(tx: Queryable, businessId: string, key: string): Promise
 /**
  * Money back from a system account (`from`: EMPLOYEE_PAYMENTS, PAYMENTS_IN_FLIGHT, VENDOR_PAYMENTS)
  * to the account the original entry (`sentKey`) drew on, exactly once per key. A movement that was
- * never posted (made before the ledger) gives nothing back: null.
+ * never posted (made before the ledger) gives nothing back: null. `amount`: what went to `from`
+ * when the entry drew more (a wire's fee stays paid); default everything it drew.
  */
 export async function payBack(tx: Queryable, p: {
   businessId: string; sentKey: string; from: SystemKind; kind: string; key: string; at: Date; memo: string;
-  source: { type: string; id: string }; createdBy?: string | null;
+  source: { type: string; id: string }; createdBy?: string | null; amount?: number;
 }): Promise<string | null> {
   const sent = await paidFrom(tx, p.businessId, p.sentKey);
   if (!sent) return null;
+  const amount = p.amount ?? sent.amount;
   const from = await systemAccount(tx, p.businessId, p.from, sent.currency);
   const posted = await postEntry(tx, {
     businessId: p.businessId, kind: p.kind, key: p.key, currency: sent.currency, at: p.at, memo: p.memo, source: p.source,
-    createdBy: p.createdBy ?? null, lines: [{ account: from, amount: -sent.amount }, { account: sent.account, amount: sent.amount }],
+    createdBy: p.createdBy ?? null, lines: [{ account: from, amount: -amount }, { account: sent.account, amount }],
   });
   return posted.id;
 }
 
-/** A system-to-system step of a payment (PAYMENTS_IN_FLIGHT → VENDOR_PAYMENTS), of what `sentKey` sent. */
+/**
+ * A system-to-system step of a payment (PAYMENTS_IN_FLIGHT → VENDOR_PAYMENTS), of what `sentKey`
+ * sent (`amount`: of that part of it, when the entry also paid a fee).
+ */
 export async function passOn(tx: Queryable, p: {
   businessId: string; sentKey: string; from: SystemKind; to: SystemKind; kind: string; key: string; at: Date; memo: string;
-  source: { type: string; id: string }; effectiveDate?: string;
+  source: { type: string; id: string }; effectiveDate?: string; amount?: number;
 }): Promise<string | null> {
-  const sent = await paidFrom(tx, p.businessId, p.sentKey);
-  if (!sent) return null;
+  const found = await paidFrom(tx, p.businessId, p.sentKey);
+  if (!found) return null;
+  const sent = { ...found, amount: p.amount ?? found.amount };
   const from = await systemAccount(tx, p.businessId, p.from, sent.currency);
   const to = await systemAccount(tx, p.businessId, p.to, sent.currency);
   const posted = await postEntry(tx, {

@@ -18,7 +18,7 @@ export const billBulkHandlers = {
   [bulkEntity.id]: async (ctx) => ok(await bulk.bulkEntity(ctx.db, billManagerOf(ctx), ctx.input.body.bill_ids, ctx.input.body.entity_id, nowOf(ctx))),
   [bulkMemo.id]: async (ctx) => ok(await bulk.bulkMemo(ctx.db, billManagerOf(ctx), ctx.input.body.bill_ids, ctx.input.body.memo, nowOf(ctx))),
   [bulkPaymentDate.id]: async (ctx) =>
-    ok(await bulk.bulkPaymentDate(ctx.db, billManagerOf(ctx), ctx.input.body.bill_ids, ctx.input.body.payment_date, nowOf(ctx))),
+    ok(await bulk.bulkPaymentDate(ctx.db, billManagerOf(ctx), ctx.input.body.bill_ids, ctx.input.body.payment_date, nowOf(ctx), ctx.input.body.rail)),
   [bulkTrackingCategory.id]: async (ctx) => {
     const { bill_ids, tracking_category_id, option_id } = ctx.input.body;
     return ok(await bulk.bulkTracking(ctx.db, billManagerOf(ctx), bill_ids, tracking_category_id, option_id, nowOf(ctx)));

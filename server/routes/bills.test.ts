@@ -204,6 +204,8 @@ describe.each(await testDatabases())('bills on %s', (kind) => {
     expect(payments.body.data).toEqual([{
       id: expect.any(String), bill_id: one.id, amount: 15_050, status: 'PENDING', attempt: 1, created_at: expect.any(String),
       settles_on: '2026-11-24', settled_at: null,
+      // Issue 30: the default rail with a bank account is ACH, as before rails.
+      rail: 'ACH', check_number: null, mailed_at: null, cleared_at: null, voided_at: null, uetr: null, wire_fee: null,
     }]);
 
     // The job the day before settles nothing; on the settlement day, each payment once.

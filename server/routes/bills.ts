@@ -71,5 +71,6 @@ export const billHandlers = {
 
   [listBillPayments.id]: async (ctx) => ok(await payments(ctx.db, billManagerOf(ctx).business_id, ctx.input.query.bill_id)),
 
-  [payBillsNow.id]: async (ctx) => ok(await payNow(ctx.db, billManagerOf(ctx), ctx.input.body.bill_ids, new Date(ctx.deps.now()))),
+  [payBillsNow.id]: async (ctx) =>
+    ok(await payNow(ctx.db, billManagerOf(ctx), ctx.input.body.bill_ids, new Date(ctx.deps.now()), ctx.input.body.rail)),
 } satisfies DomainHandlers;

@@ -42,6 +42,7 @@ import { spendRequestHandlers } from './spend-requests.ts';
 import { spendBudgetHandlers } from './spend-allocations.ts';
 import { billMatchHandlers } from './bill-match.ts';
 import { billCardMatchHandlers } from './bill-card-match.ts';
+import { billRailHandlers } from './bill-rails.ts';
 import { expensePolicyHandlers } from './expense-policies.ts';
 import { workflowHandlers } from './workflows.ts';
 import { notificationHandlers } from './notifications.ts';
@@ -102,6 +103,7 @@ export const HANDLERS = {
   ...spendBudgetHandlers,
   ...billMatchHandlers,
   ...billCardMatchHandlers,
+  ...billRailHandlers,
   ...expensePolicyHandlers,
   ...workflowHandlers,
   ...commentHandlers,

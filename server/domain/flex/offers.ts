@@ -121,7 +121,8 @@ export async function acceptFlexOffer(tx: Queryable, user: ActingUser, offerId: 
       throw new ApiError('FLEX_7003', 'This bill changed since the offer was made. Ask for a new offer.');
     }
     await assertEligible(tx, user.business_id, bill, line);
-    await assertMayPay(tx, user.business_id, bill);
+    // Flex pays the vendor's bank account (issue 30: ACH named, so a vendor with only an address is not paid by check here).
+    await assertMayPay(tx, user.business_id, bill, 'ACH');
     const term = offer.terms.find((t) => t.term_days === termDays);
     if (!term) throw new ApiError('FLEX_7003', 'This flex offer has no such term. Ask for a new offer.');
 

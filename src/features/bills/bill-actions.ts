@@ -5,8 +5,11 @@ import type { BillStatus } from '../../../schema/entities/bill.ts';
 import type { BillBulkItem } from '../../../workers/api.ts';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { matchReasonsText, type PoMatch } from '../../../schema/bill-match.ts';
-import { vendorPaymentCheck } from '../../../schema/vendor-rules.ts';
+import { chooseRail } from '../../../schema/payment-rails.ts';
 import { formatCount } from '../../lib/format.ts';
+
+/** The vendor as the pay rule reads it: its bank account and, for a check, its mailing address (issue 30). */
+export type PayVendor = Pick<Vendor, 'name' | 'bank_account'> & Partial<Pick<Vendor, 'address' | 'payee_approval'>>;
 
 /**
  * Which bulk actions a selection offers, and how their outcome reads (pure, tested). Whether a
@@ -221,15 +224,16 @@ export type PayBlock = { reason: 'in-flight' | 'processing' | 'vendor'; message:
  * The one rule for "Pay now" beyond the status machine (the drawer hides the button, the bulk bar
  * leaves the bill out and says why): not while a change to the bill (a queued payment) waits to
  * sync, not while a payment of it is processing, not when its vendor cannot be paid
- * (`vendorPaymentCheck`, the server's rule; a vendor the device does not know yet is left to the
+ * (`chooseRail`: the default rail's rule, the server's; a vendor the device does not know yet is left to the
  * server, which answers per bill). Null: nothing holds it back.
  */
-export function payBlock(bill: PayableBill, vendor: Pick<Vendor, 'name' | 'bank_account'> | undefined, today: string): PayBlock | null {
+export function payBlock(bill: PayableBill, vendor: PayVendor | undefined, today: string): PayBlock | null {
   if (SYNCING_STATES.has(bill.pending ?? null)) {
     return { reason: 'in-flight', message: 'A payment or change of this bill is waiting to sync: it is not sent again.' };
   }
   if (isProcessing(bill, today)) return { reason: 'processing', message: 'Its payment is already processing: it is not sent again.' };
-  const check = vendor ? vendorPaymentCheck(vendor, bill.currency) : null;
+  // Issue 30: the vendor's default rail (ACH with a bank account, else a mailed check); its refusal is ACH's words as before.
+  const check = vendor ? chooseRail({ ...vendor, address: vendor.address ?? null }, bill.currency) : null;
   return check && !check.ok ? { reason: 'vendor', message: check.message } : null;
 }
 
@@ -271,7 +275,7 @@ export function mismatchReason(m: PoMatch | null | undefined): string | null {
  * would refuse a MISMATCHED bill); each bill left out keeps why.
  */
 export function payPlan<B extends PayableBill & { vendor_id: string; amount: number }>(
-  bills: readonly B[], vendorOf: (id: string) => Pick<Vendor, 'name' | 'bank_account'> | undefined, today: string,
+  bills: readonly B[], vendorOf: (id: string) => PayVendor | undefined, today: string,
 ): PayPlan<B> {
   const paying: B[] = [];
   const skipped: { bill: B; reason: string }[] = [];

@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { checkBillAction, nextPaymentAttempt } from '../../../schema/bill-rules.ts';
+import { checkBillAction } from '../../../schema/bill-rules.ts';
 import { DEFAULT_SETTLEMENT_DAYS } from '../../../schema/api/calls-bills.ts';
 import { expectedSettlementDate } from '../../../schema/business-days.ts';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { vendorPaymentCheck, type VendorPaymentCheck } from '../../../schema/vendor-rules.ts';
 import { AddBankDetails } from '../../components/bank-account-dialog.tsx';
 import { BillInvoice } from '../../components/bill-invoice.tsx';
-import type { BillPaymentRow } from '../../../workers/api.ts';
 import { Button } from '../../components/button.tsx';
 import { ClaimRefusal } from '../../components/claim-details.tsx';
 import { Drawer } from '../../components/drawer.tsx';
@@ -31,6 +30,10 @@ import { BillMatch } from './bill-match.tsx';
 import { PaymentApprovalNotice } from './payment-approval.tsx';
 import { matchPayBlock } from './bill-match-view.ts';
 import { BillPayOptions } from './bill-pay-options.tsx';
+import { chooseRail, type PaymentRail } from '../../../schema/payment-rails.ts';
+import { PayRailChoice } from './pay-rail-choice.tsx';
+import { initialRail, payNowWords, railOptions } from './pay-rails.ts';
+import { BillPayment, useLiveSettlement } from './bill-payment-section.tsx';
 
 export interface BillDrawerProps {
   id: string;
@@ -67,7 +70,10 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
   const [addingBank, setAddingBank] = useState<Vendor | null>(null);
   // Issue 25: money only moves where it can. A bill its status would let us pay, whose vendor has no
   // verified bank account (or no payment method for its currency), offers the bank details instead.
-  const payable: VendorPaymentCheck | null = bill && vendorDoc && payingStatus(bill.status) ? vendorPaymentCheck(vendorDoc, bill.currency) : null;
+  // Issue 30: a vendor with no bank account but a US mailing address is paid by check instead.
+  const payable: VendorPaymentCheck | null = bill && vendorDoc && payingStatus(bill.status)
+    ? (chooseRail(vendorDoc, bill.currency).ok ? { ok: true } : vendorPaymentCheck(vendorDoc, bill.currency)) : null;
+  const [payRail, setPayRail] = useState<PaymentRail>('ACH');
   const title = bill ? `${vendor ?? 'Bill'} · ${bill.invoice_number}` : bill === null ? 'Bill not found' : 'Bill';
   // Issue 28: a mismatched three-way match holds the payment back (the server refuses it too).
   const matchBlock = bill ? matchPayBlock(bill.po_match) : null;
@@ -98,7 +104,8 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
         return true;
       }
       case 'payNow':
-        if (online) return (await runBulkAction(client, { action: 'pay-now', ...one }, 0)) !== null;
+        // The default rail is not named in the request, as before rails: the server picks the same one.
+        if (online) return (await runBulkAction(client, { action: 'pay-now', ...one, ...(payRail !== initialRail(vendorDoc, b.currency) && { rail: payRail }) }, 0)) !== null;
         return runBillCommand(client, 'bill.payNow', one,
           `Payment of ${amount} to ${vendor ?? 'the vendor'} queued on this device: it is sent once, when you’re back online.`);
       case 'retryPayment':
@@ -113,6 +120,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
   }
 
   async function run(action: BillDrawerAction, b: BillView) {
+    if (action === 'payNow') setPayRail(initialRail(vendorDoc, b.currency));
     if (CONFIRMED.includes(action)) return setConfirm(action);
     setBusy(action);
     try {
@@ -126,7 +134,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
     <Drawer title={title} titleRef={heading} closeLabel="Close details" modal={false} onClose={onClose} returnFocus={returnFocus}>
       {bill && (
         <div className="drawer-body bill-detail">
-          <BillHeadline bill={bill} today={today} />
+          <BillHeadline bill={bill} today={today} client={client} online={online} />
           <PaymentApprovalNotice bill={bill} userName={reference.names.user} />
           <DuplicateMark bill={bill} reference={reference} />
           {bill.failure?.duplicate ? <DuplicateRefusal bill={bill} client={client} /> : <ClaimRefusal row={bill} client={client} />}
@@ -148,7 +156,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
             )}
           </section>
           <ApprovalChain bill={bill} client={client} reference={reference} version={version} />
-          <BillPayment bill={bill} client={client} online={online} version={version} />
+          <BillPayment bill={bill} client={client} online={online} version={version} vendor={vendor ?? 'the vendor'} />
           <LazyCommentThread subjectType="bill" subjectId={bill.id} />
         </div>
       )}
@@ -167,7 +175,10 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
         />
       )}
       {bill && confirm && (
-        <ConfirmAction action={confirm} bill={bill} vendor={vendor ?? 'the vendor'} online={online} onClose={() => setConfirm(null)} onConfirm={() => act(confirm, bill)}>
+        <ConfirmAction action={confirm} bill={bill} vendor={vendor ?? 'the vendor'} online={online} rail={payRail} onClose={() => setConfirm(null)} onConfirm={() => act(confirm, bill)}>
+          {confirm === 'payNow' && online && (
+            <PayRailChoice options={railOptions(vendorDoc, bill.currency, localDay())} value={payRail} onChange={setPayRail} />
+          )}
           {confirm === 'payNow' && <DuplicateMark bill={bill} reference={reference} />}
         </ConfirmAction>
       )}
@@ -175,8 +186,10 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
   );
 }
 
-function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
+function BillHeadline({ bill, today, client, online }: { bill: BillView; today: string; client: DataClient; online: boolean }) {
   const due = dueText(bill, today);
+  // Issue 30: a check settles on its 7th bank business day, a wire the same day: the attempt's own day once read.
+  const attemptDay = useLiveSettlement(client, bill.id, bill.payment_attempt, online && isProcessing(bill, today));
   return (
     <>
       <div className="drawer-amount">{formatMoney(bill.amount, bill.currency)}</div>
@@ -192,7 +205,7 @@ function BillHeadline({ bill, today }: { bill: BillView; today: string }) {
       )}
       {isProcessing(bill, today) && bill.payment_date && (
         <div className="notice" data-testid="bill-processing">
-          <strong>Payment processing:</strong> sent {formatDay(bill.payment_date)}; it settles on {formatDay(settlesOn(bill.payment_date))}, when the bill becomes paid.
+          <strong>Payment processing:</strong> sent {formatDay(bill.payment_date)}; it settles on {formatDay(attemptDay ?? settlesOn(bill.payment_date))}, when the bill becomes paid.
         </div>
       )}
       {bill.status === 'PAYMENT_FAILED' && (
@@ -327,61 +340,17 @@ function BillLines({ bill, reference }: { bill: BillView; reference: ReferenceVi
   );
 }
 
-const PAYMENT_WORDS: Record<BillPaymentRow['status'], string> = { PENDING: 'Sent, not settled', SETTLED: 'Settled', FAILED: 'Failed', REVERSED: 'Reversed' };
-
-/** "Sent, not settled (settles Dec 1)": an attempt's state with its settlement day when known. */
-function paymentWords(p: BillPaymentRow): string {
-  if (p.status === 'PENDING' && p.settles_on) return `${PAYMENT_WORDS.PENDING} (settles ${formatDay(p.settles_on)})`;
-  return PAYMENT_WORDS[p.status];
-}
-
-/** Attempts, failure, a manual payment, reconciliation; the attempts list is a direct call (online only). */
-function BillPayment({ bill, client, online, version }: { bill: BillView; client: DataClient; online: boolean; version: number }) {
-  const [payments, setPayments] = useState<BillPaymentRow[] | string | null>(null);
-  const attempts = bill.payment_attempt;
-  useEffect(() => {
-    if (attempts === 0 || !online) return;
-    let live = true;
-    void client.billPayments(bill.id).then((r) => live && setPayments(r.ok ? r.payments : failureText(r)));
-    return () => {
-      live = false;
-    };
-  }, [client, bill.id, attempts, online, version]);
-
-  const rows: Fact[] = [['Attempts', attempts === 0 ? 'None yet' : String(attempts)]];
-  if (bill.paid_at) rows.push(['Paid', <span key="p">{formatLocalDateTime(bill.paid_at)}{bill.paid_manually ? ' (marked as paid: paid outside Ledgerline)' : ''}</span>]);
-  if (bill.reconciled_at) rows.push(['Reconciled', formatLocalDateTime(bill.reconciled_at)]);
-  if (bill.payment_failure_reason) rows.push(['Last failure', bill.payment_failure_reason]);
-  if (bill.status === 'PAYMENT_FAILED') rows.push(['Next attempt', `#${nextPaymentAttempt(bill)}`]);
-  return (
-    <section aria-labelledby={`${bill.id}-payment`}>
-      <h3 id={`${bill.id}-payment`} className="claim-section-title">Payment</h3>
-      <Facts rows={rows} />
-      {attempts > 0 && !online && <p className="muted">The payment attempts’ details need a connection.</p>}
-      {typeof payments === 'string' && <p className="muted">{payments}</p>}
-      {Array.isArray(payments) && payments.length > 0 && (
-        <ul className="bill-payments">
-          {payments.map((p) => (
-            <li key={p.id}>
-              Attempt {p.attempt}: {formatMoney(p.amount, bill.currency)} · {paymentWords(p)} · <time dateTime={p.created_at}>{formatLocalDateTime(p.created_at)}</time>
-            </li>
-          ))}
-        </ul>
-      )}
-    </section>
-  );
-}
-
-function ConfirmAction({ action, bill, vendor, online, onClose, onConfirm, children }: {
-  action: BillDrawerAction; bill: BillView; vendor: string; online: boolean; onClose(): void; onConfirm(): Promise<boolean>; children?: ReactNode;
+function ConfirmAction({ action, bill, vendor, online, rail, onClose, onConfirm, children }: {
+  action: BillDrawerAction; bill: BillView; vendor: string; online: boolean; rail: PaymentRail; onClose(): void; onConfirm(): Promise<boolean>; children?: ReactNode;
 }) {
   const amount = formatMoney(bill.amount, bill.currency);
+  const pay = payNowWords(rail, { amount: bill.amount, currency: bill.currency, invoice: bill.invoice_number, sendDay: localDay() });
   const words: Record<string, { title: string; description: string; confirm: string; tone: 'danger' | 'primary' }> = {
     payNow: online
       ? {
         title: `Pay ${amount} to ${vendor}?`,
-        description: `The payment of invoice ${bill.invoice_number} is sent now, once, by ACH; it settles on ${formatDay(settlesOn(localDay()))} and the bill shows as processing until then. If your business asks for payment approval, it goes to the approvers instead and is sent when they approve it.`,
-        confirm: `Pay ${amount}`,
+        description: pay.description,
+        confirm: pay.confirm,
         tone: 'primary',
       }
       : {
