@@ -231,15 +231,17 @@ describe.each(await testDatabases())('seedDemo with reimbursements and receipts 
     const notifications = await count(t.db, 'SELECT count(*) AS n FROM notifications WHERE business_id = $1', [seeded.businessId]);
     expect(notifications).toBeGreaterThan(0);
     // Then the wallet (issue 30, seed/treasury.ts), last of all: its accounts (Operating per currency paid in, Reserve,
-    // Investment), then its four transfers.
+    // Investment), then its four transfers, then its linked bank account (mirrored since migration 064).
     const wallet = await count(t.db, `SELECT (SELECT count(*) FROM ledger_accounts WHERE business_id = $1 AND change_seq IS NOT NULL)
       + (SELECT count(*) FROM wallet_transfers WHERE business_id = $1) AS n`, [seeded.businessId]);
+    const banks = await count(t.db, 'SELECT count(*) AS n FROM bank_accounts WHERE business_id = $1', [seeded.businessId]);
+    expect(banks).toBe(1);
     const currencies = await count(t.db, `SELECT count(DISTINCT currency) AS n FROM (SELECT currency FROM ledger_entries WHERE business_id = $1
       UNION SELECT currency FROM transactions WHERE business_id = $1 UNION SELECT 'USD') c`, [seeded.businessId]);
     expect(wallet).toBe(currencies + 2 + 4);
     expect(Number(employee?.lo)).toBe(
       seeded.maxChangeSeq - 20 - 2 * seeded.counts.cardRequests - seeded.counts.reimbursementRates - seeded.counts.vendors - reporting - 2 - procurement - policies
-        - notifications - wallet,
+        - notifications - wallet - banks,
     );
   });
 
