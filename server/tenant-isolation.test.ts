@@ -65,8 +65,7 @@ for (const id of [
   // Recurring bills, vendor credits and bill templates (calls-bill-extras.ts).
   'bills.recurring.list', 'bills.recurring.create', 'bills.recurring.update', 'bills.recurring.delete',
   'bills.vendorCredits.list', 'bills.vendorCredits.create', 'bills.vendorCredits.delete',
-  'bills.templates.list', 'bills.templates.create', 'bills.templates.delete',
-  // Bills paid by card (issue 30, calls-bill-card-match.ts).
+  'bills.templates.list', 'bills.templates.create', 'bills.templates.delete', // and paid by card (issue 30):
   'bills.payByCard.matching', 'bills.payByCard.close', 'bills.payByCard.get', 'bills.payByCard.undo',
 ]) ROLE_GATED[id] = NOT_BILL_PAY;
 // Accounting close (issue 12, calls-accounting.ts): §6 "manage bill pay accounting", every call.
@@ -88,10 +87,8 @@ const refusedRoles = (call: CallDef): FixtureRole[] => call.id.startsWith('admin
 describe.each(await testDatabases())('tenant isolation across the catalogue on %s', (kind) => {
   const t = useTestApp(kind);
   const key = new TextEncoder().encode(TEST_TOKEN_SECRET);
-  let a: Fixture;
-  let b: Fixture;
-  let pool: IdPool;
-  let ownPool: IdPool;
+  let a: Fixture, b: Fixture;
+  let pool: IdPool, ownPool: IdPool;
   let secrets: string[];
   let tables: Awaited<ReturnType<typeof ownedTables>>;
   const roleTokens = {} as Record<FixtureRole, string>;

@@ -60,6 +60,24 @@ async function seededPayments(tx: Queryable, businessId: string, now: Date) {
   return { claimRows, billRows, cardDays };
 }
 
+/** The seeded claims' payments and their reversals, as pay-ach and its cancel post them. */
+async function addClaimMoves(
+  claimRows: Awaited<ReturnType<typeof seededPayments>>['claimRows'], operating: ReadonlyMap<string, string>,
+  sys: (kind: SystemKind, currency: string) => Promise<string>, add: (m: Omit<Movement, 'id'>) => void,
+): Promise<void> {
+  for (const r of claimRows) {
+    const amount = Math.abs(Number(r.amount));
+    const [emp, op] = [await sys('EMPLOYEE_PAYMENTS', r.currency), operating.get(r.currency)!];
+    if (r.kind === 'PAYMENT') {
+      add({ kind: 'REIMBURSEMENT_PAYMENT', key: `reimbursement-payment:${r.id}`, currency: r.currency, day: dayOf(r.at), at: r.at,
+        memo: 'Reimbursement by ACH', source_type: 'reimbursement', source_id: r.reimbursement_id, lines: [{ account: op, amount: -amount }, { account: emp, amount }] });
+    } else if (r.reverses_id) {
+      add({ kind: 'REIMBURSEMENT_REVERSAL', key: `reimbursement-payment:${r.reverses_id}:reversal`, currency: r.currency, day: dayOf(r.at), at: r.at,
+        memo: 'Reimbursement payment canceled', source_type: 'reimbursement', source_id: r.reimbursement_id, lines: [{ account: emp, amount: -amount }, { account: op, amount }] });
+    }
+  }
+}
+
 export async function insertTreasuryDemo(
   tx: Queryable, data: DemoData, now: Date, seed: number, lastSeq: number,
 ): Promise<{ lastSeq: number; counts: TreasuryCounts }> {
@@ -98,17 +116,7 @@ export async function insertTreasuryDemo(
   // Every seeded payment, as the server posts it.
   const moves: Movement[] = [...flex.moves];
   const add = (m: Omit<Movement, 'id'>) => moves.push({ ...m, id: rng.uuid() });
-  for (const r of claimRows) {
-    const amount = Math.abs(Number(r.amount));
-    const [emp, op] = [await sys('EMPLOYEE_PAYMENTS', r.currency), operating.get(r.currency)!];
-    if (r.kind === 'PAYMENT') {
-      add({ kind: 'REIMBURSEMENT_PAYMENT', key: `reimbursement-payment:${r.id}`, currency: r.currency, day: dayOf(r.at), at: r.at,
-        memo: 'Reimbursement by ACH', source_type: 'reimbursement', source_id: r.reimbursement_id, lines: [{ account: op, amount: -amount }, { account: emp, amount }] });
-    } else if (r.reverses_id) {
-      add({ kind: 'REIMBURSEMENT_REVERSAL', key: `reimbursement-payment:${r.reverses_id}:reversal`, currency: r.currency, day: dayOf(r.at), at: r.at,
-        memo: 'Reimbursement payment canceled', source_type: 'reimbursement', source_id: r.reimbursement_id, lines: [{ account: emp, amount: -amount }, { account: op, amount }] });
-    }
-  }
+  await addClaimMoves(claimRows, operating, sys, add);
   for (const p of billRows) {
     if (p.id === flex.paymentId) {
       // Flex's: no ACH send/settle. Its two entry ids are still drawn, so every other id of the demo stays as it was.

@@ -148,13 +148,21 @@ export const mainNav = (page: Page): Locator => page.getByRole('navigation', { n
  */
 export async function openSection(page: Page, name: string | RegExp): Promise<void> {
   const nav = mainNav(page);
-  await nav.waitFor({ state: 'visible' });
   const link = nav.getByRole('link', { name });
   const more = nav.getByRole('button', { name: 'More', exact: true });
-  await link.or(more).first().waitFor({ state: 'visible' });
-  if (await link.isVisible()) return link.click();
-  await more.click();
-  await page.getByRole('menu', { name: 'More pages' }).getByRole('menuitem', { name }).click();
+  // The bar re-measures when the things beside it change width (the sync status going offline):
+  // an entry can move into "More" between finding it and clicking it, so look again then.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await link.or(more).first().waitFor({ state: 'visible' });
+      if (await link.isVisible()) return await link.click({ timeout: 5_000 });
+      await more.click({ timeout: 5_000 });
+      return await page.getByRole('menu', { name: 'More pages' }).getByRole('menuitem', { name }).click({ timeout: 5_000 });
+    } catch (err) {
+      if (attempt >= 3) throw err;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 /** The main navigation's sections in order: the bar's links, then those under "More" (the menu opened and closed again). */

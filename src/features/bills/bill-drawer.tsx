@@ -57,6 +57,27 @@ const CONFIRMED: readonly BillDrawerAction[] = ['delete', 'payNow', 'markPaid', 
  * only; paying is a direct call online and, offline, a queued `bill.payNow` after a confirmation
  * naming the amount and the vendor. Non-modal: the list beside it stays live (j/k move the open row).
  */
+/**
+ * Issue 25: money only moves where it can. A bill its status would let us pay, whose vendor has no
+ * verified bank account (or no payment method for its currency), offers the bank details instead.
+ * Issue 30: a vendor with no bank account but a US mailing address is paid by check instead.
+ */
+function payableCheck(bill: BillView, vendor: Vendor): VendorPaymentCheck | null {
+  if (!payingStatus(bill.status)) return null;
+  return chooseRail(vendor, bill.currency).ok ? { ok: true } : vendorPaymentCheck(vendor, bill.currency);
+}
+
+/** Mark as paid (outside Ledgerline) or reverse the payment, in the server's words when refused. */
+async function markOrReverse(client: DataClient, action: 'markPaid' | 'reversePayment', billId: string, amount: string): Promise<boolean> {
+  const r = action === 'markPaid' ? await client.markBillPaid(billId) : await client.reverseBillPayment(billId);
+  if (!r.ok) {
+    toastError(failureText(r));
+    return false;
+  }
+  toastInfo(action === 'markPaid' ? `Marked ${amount} as paid.` : `Payment of ${amount} reversed; the bill is approved and can be paid again.`);
+  return true;
+}
+
 export function BillDrawer({ id, client, reference, version, online, today, onEdit, onClose, returnFocus }: BillDrawerProps) {
   const bill = useBill(client, id, version);
   const heading = useRef<HTMLHeadingElement>(null);
@@ -68,11 +89,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
   const vendorDoc = bill ? reference.data.vendors.find((v) => v.id === bill.vendor_id) : undefined;
   const vendor = vendorDoc?.name;
   const [addingBank, setAddingBank] = useState<Vendor | null>(null);
-  // Issue 25: money only moves where it can. A bill its status would let us pay, whose vendor has no
-  // verified bank account (or no payment method for its currency), offers the bank details instead.
-  // Issue 30: a vendor with no bank account but a US mailing address is paid by check instead.
-  const payable: VendorPaymentCheck | null = bill && vendorDoc && payingStatus(bill.status)
-    ? (chooseRail(vendorDoc, bill.currency).ok ? { ok: true } : vendorPaymentCheck(vendorDoc, bill.currency)) : null;
+  const payable = bill && vendorDoc ? payableCheck(bill, vendorDoc) : null;
   const [payRail, setPayRail] = useState<PaymentRail>('ACH');
   const title = bill ? `${vendor ?? 'Bill'} · ${bill.invoice_number}` : bill === null ? 'Bill not found' : 'Bill';
   // Issue 28: a mismatched three-way match holds the payment back (the server refuses it too).
@@ -94,15 +111,8 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
         return ok;
       }
       case 'markPaid':
-      case 'reversePayment': {
-        const r = action === 'markPaid' ? await client.markBillPaid(b.id) : await client.reverseBillPayment(b.id);
-        if (!r.ok) {
-          toastError(failureText(r));
-          return false;
-        }
-        toastInfo(action === 'markPaid' ? `Marked ${amount} as paid.` : `Payment of ${amount} reversed; the bill is approved and can be paid again.`);
-        return true;
-      }
+      case 'reversePayment':
+        return markOrReverse(client, action, b.id, amount);
       case 'payNow':
         // The default rail is not named in the request, as before rails: the server picks the same one.
         if (online) return (await runBulkAction(client, { action: 'pay-now', ...one, ...(payRail !== initialRail(vendorDoc, b.currency) && { rail: payRail }) }, 0)) !== null;
