@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Plugin } from 'vite';
+import { hashedAssetDir, hashedAssets, type AssetFile } from './hashed-assets.ts';
 
 /**
  * Serves tesseract.js's engine from our own origin (never a CDN, issue 9 §2): its worker script,
@@ -17,7 +16,6 @@ import type { Plugin } from 'vite';
  * wasm compiles while it streams. The service worker does not precache them (vite.config.ts).
  */
 export const OCR_VIRTUAL_ID = 'virtual:ledgerline-ocr-assets';
-const RESOLVED_ID = `\0${OCR_VIRTUAL_ID}`;
 
 /**
  * The model: `4.0.0_best_int` (2.9 MB gzip), the LSTM network tesseract.js itself picks for an
@@ -31,10 +29,7 @@ export const OCR_MODEL = '4.0.0_best_int';
 /** SIMD build for every current browser; the plain one for the rest. Relaxed SIMD is not shipped. */
 export const OCR_CORES = ['tesseract-core-simd-lstm', 'tesseract-core-lstm'] as const;
 
-export interface OcrAssetFile {
-  name: string;
-  source: string;
-}
+export type OcrAssetFile = AssetFile;
 
 /** The files, from node_modules (resolved like any dependency). */
 export function ocrAssetFiles(root: string): OcrAssetFile[] {
@@ -53,46 +48,16 @@ export function ocrAssetFiles(root: string): OcrAssetFile[] {
 }
 
 /** The directory's name: a hash of every file, so a new engine or model is a new URL. */
-export function ocrAssetDir(files: OcrAssetFile[]): string {
-  const hash = createHash('sha256');
-  for (const f of files) hash.update(f.name).update(readFileSync(f.source));
-  return `assets/ocr-${hash.digest('hex').slice(0, 10)}`;
-}
+export const ocrAssetDir = (files: readonly OcrAssetFile[]): string => hashedAssetDir('ocr', files);
 
-export function ocrAssets(): Plugin {
-  let files: OcrAssetFile[] = [];
-  let dir = '';
-  return {
-    name: 'ledgerline:ocr-assets',
-    configResolved(config) {
-      files = ocrAssetFiles(config.root);
-      dir = ocrAssetDir(files);
-    },
-    resolveId(id) {
-      return id === OCR_VIRTUAL_ID ? RESOLVED_ID : null;
-    },
-    load(id) {
-      if (id !== RESOLVED_ID) return null;
-      const base = `/${dir}/`;
-      return `export default ${JSON.stringify({
-        workerPath: `${base}worker.min.js`,
-        cores: { simd: `${base}${OCR_CORES[0]}.js`, plain: `${base}${OCR_CORES[1]}.js` },
-        langPath: base.slice(0, -1),
-      })};`;
-    },
-    generateBundle() {
-      for (const f of files) this.emitFile({ type: 'asset', fileName: `${dir}/${f.name}`, source: readFileSync(f.source) });
-    },
-    configureServer(server) {
-      // `vite` dev: the same URLs, straight from node_modules.
-      server.middlewares.use((req, res, next) => {
-        const path = (req.url ?? '').split('?')[0] ?? '';
-        const file = path.startsWith(`/${dir}/`) ? files.find((f) => path === `/${dir}/${f.name}`) : undefined;
-        if (!file) return next();
-        const type = file.name.endsWith('.js') ? 'text/javascript' : file.name.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
-        res.setHeader('content-type', type);
-        res.end(readFileSync(file.source));
-      });
-    },
-  };
-}
+export const ocrAssets = (): Plugin => hashedAssets({
+  name: 'ledgerline:ocr-assets',
+  prefix: 'ocr',
+  virtualId: OCR_VIRTUAL_ID,
+  files: ocrAssetFiles,
+  manifest: (base) => ({
+    workerPath: `${base}worker.min.js`,
+    cores: { simd: `${base}${OCR_CORES[0]}.js`, plain: `${base}${OCR_CORES[1]}.js` },
+    langPath: base.slice(0, -1),
+  }),
+});

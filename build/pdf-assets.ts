@@ -1,8 +1,7 @@
-import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Plugin } from 'vite';
+import { hashedAssetDir, hashedAssets, type AssetFile } from './hashed-assets.ts';
 
 /**
  * pdf.js's image decoders for scanned PDFs, served from our own origin: `jbig2.wasm` (JBIG2 and
@@ -18,14 +17,10 @@ import type { Plugin } from 'vite';
  * that runs the app runs wasm.
  */
 export const PDF_VIRTUAL_ID = 'virtual:ledgerline-pdf-assets';
-const RESOLVED_ID = `\0${PDF_VIRTUAL_ID}`;
 
 export const PDF_WASM = ['jbig2.wasm', 'openjpeg.wasm', 'qcms_bg.wasm'] as const;
 
-export interface PdfAssetFile {
-  name: string;
-  source: string;
-}
+export type PdfAssetFile = AssetFile;
 
 export function pdfAssetFiles(root: string): PdfAssetFile[] {
   const require = createRequire(join(root, 'package.json'));
@@ -34,40 +29,12 @@ export function pdfAssetFiles(root: string): PdfAssetFile[] {
 }
 
 /** The directory's name: a hash of every file, so a new pdf.js is a new URL. */
-export function pdfAssetDir(files: PdfAssetFile[]): string {
-  const hash = createHash('sha256');
-  for (const f of files) hash.update(f.name).update(readFileSync(f.source));
-  return `assets/pdfjs-${hash.digest('hex').slice(0, 10)}`;
-}
+export const pdfAssetDir = (files: readonly PdfAssetFile[]): string => hashedAssetDir('pdfjs', files);
 
-export function pdfAssets(): Plugin {
-  let files: PdfAssetFile[] = [];
-  let dir = '';
-  return {
-    name: 'ledgerline:pdf-assets',
-    configResolved(config) {
-      files = pdfAssetFiles(config.root);
-      dir = pdfAssetDir(files);
-    },
-    resolveId(id) {
-      return id === PDF_VIRTUAL_ID ? RESOLVED_ID : null;
-    },
-    load(id) {
-      if (id !== RESOLVED_ID) return null;
-      return `export default ${JSON.stringify({ wasmUrl: `/${dir}/` })};`;
-    },
-    generateBundle() {
-      for (const f of files) this.emitFile({ type: 'asset', fileName: `${dir}/${f.name}`, source: readFileSync(f.source) });
-    },
-    configureServer(server) {
-      // `vite` dev: the same URLs, straight from node_modules.
-      server.middlewares.use((req, res, next) => {
-        const path = (req.url ?? '').split('?')[0] ?? '';
-        const file = path.startsWith(`/${dir}/`) ? files.find((f) => path === `/${dir}/${f.name}`) : undefined;
-        if (!file) return next();
-        res.setHeader('content-type', 'application/wasm');
-        res.end(readFileSync(file.source));
-      });
-    },
-  };
-}
+export const pdfAssets = (): Plugin => hashedAssets({
+  name: 'ledgerline:pdf-assets',
+  prefix: 'pdfjs',
+  virtualId: PDF_VIRTUAL_ID,
+  files: pdfAssetFiles,
+  manifest: (base) => ({ wasmUrl: base }),
+});
