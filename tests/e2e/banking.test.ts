@@ -195,6 +195,8 @@ describe('banking and flex: issue 30 end to end', () => {
 
     await setNetwork(context, false);
     await waitForSyncStatus(page, 'Offline');
+    // The bank accounts now come from the mirror, marked as such.
+    await page.getByRole('status').filter({ hasText: /^Offline: the bank accounts as last synced / }).waitFor({ timeout: 30_000 });
     await page.locator('input[type="file"]').setInputFiles({ name: 'november-statement.png', mimeType: 'image/png', buffer: image });
     await page.getByText('Read 3 lines on this device.', { exact: false }).waitFor({ timeout: 90_000 });
     const lines = page.getByRole('list', { name: 'Statement lines' });

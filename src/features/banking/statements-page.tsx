@@ -67,6 +67,11 @@ export function StatementsPage() {
       {list.state === 'loading' && <p className="muted" role="status">Loading bank accounts…</p>}
       {list.state === 'offline' && <EmptyState title="Connect to see bank accounts">Statements belong to a linked bank account; none was read on this device yet.</EmptyState>}
       {list.state === 'error' && <FormError message={list.message} />}
+      {list.state === 'ready' && list.cachedAt && (
+        <p className="notice" role="status">
+          Offline: the bank accounts as last synced {formatLocalDateTime(list.cachedAt)}. A statement can be read and checked now; it is uploaded and matched once you’re back online.
+        </p>
+      )}
       {list.state === 'ready' && accounts.length === 0 && (
         <EmptyState title="No bank accounts linked">Link a bank account in Bank accounts first; its statements are matched here.</EmptyState>
       )}
