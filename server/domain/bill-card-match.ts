@@ -172,11 +172,13 @@ export async function closeBillByCard(
   tx: Queryable, user: ActingUser, billId: string, transactionId: string, now: Date,
 ): Promise<{ bill: Bill; transaction: BillCardCharge }> {
   const businessId = user.business_id;
-  // A repeat reads only: no seq taken for a write that does not happen.
-  const before = await findBill(tx, businessId, billId);
+  // A repeat reads only: no seq taken for a write that does not happen. The bill is read again
+  // after its link: read before it, a racing close that committed in between would be answered
+  // with the bill as it was (APPROVED) next to its new link.
+  await findBill(tx, businessId, billId);
   const charge = await visibleCharge(tx, user, transactionId);
   if (!charge) throw new ApiError('REQUEST_7004', CHARGE_NOT_FOUND);
-  if (await billLink(tx, businessId, billId) === transactionId) return { bill: before, transaction: charge };
+  if (await billLink(tx, businessId, billId) === transactionId) return { bill: await findBill(tx, businessId, billId), transaction: charge };
   return writeMirrored(tx, businessId, 1, async ({ seqs, reserve }) => {
     const bill = await findBill(tx, businessId, billId, true);
     const link = await billLink(tx, businessId, billId);
