@@ -176,6 +176,20 @@ export const ERROR_CATALOGUE = {
   FLEX_7003: { status: 409, message: 'This flex offer has expired or was already used. Ask for a new offer.' },
   FLEX_7004: { status: 409, message: 'This installment is already paid: there is nothing to retry.' },
   FLEX_7005: { status: 422, message: 'This business has not set up flex yet. An admin can set it up in Treasury.' },
+  // Issue 31, the surfaces: a token of one surface calling another's API (SURFACE_7001).
+  SURFACE_7001: { status: 403, message: 'This isn\'t available from where you\'re signed in. Switch to the right account and try again.' },
+  // Issue 31, the advisor console (FIRM_7001–7019).
+  FIRM_7001: { status: 409, message: 'This firm already works with this business.' },
+  FIRM_7002: { status: 409, message: 'This proposal was already decided or revoked, so it can\'t be changed.' },
+  FIRM_7003: { status: 403, message: 'Your firm\'s access to this business doesn\'t include this. Ask the business to grant it.' },
+  FIRM_7004: { status: 409, message: 'A firm needs at least one administrator.' },
+  FIRM_7005: { status: 403, message: 'This business has ended your firm\'s access.' },
+  // Issue 31, the vendor network (VENDOR_NETWORK_7001–7019).
+  VENDOR_NETWORK_7001: { status: 409, message: 'This change was already accepted, rejected or withdrawn.' },
+  // Issue 31, the financing application (APPLICATION_7001–7019).
+  APPLICATION_7001: { status: 409, message: 'This application was submitted and can\'t be changed.' },
+  APPLICATION_7002: { status: 422, message: 'Finish the steps named below before submitting.' },
+  APPLICATION_7003: { status: 422, message: 'Ownership adds up to more than 100%.' },
   INTERNAL_7000: { status: 500, message: 'There was an error.' },
   // Issue 24: a PATCH sent with If-Match touched a field someone else changed since that version.
   CONFLICT: { status: 409, message: 'Someone else changed this while you were editing.' },

@@ -46,6 +46,10 @@ import { FLOAT_CALLS } from './calls-float.ts';
 import { BANKING_CALLS } from './calls-banking.ts';
 import { AUTOMATION_CALLS, TREASURY_CALLS } from './calls-treasury.ts';
 import { CARD_AUTOPAY_CALLS } from './calls-card-autopay.ts';
+import { SURFACE_CALLS } from './calls-surfaces.ts';
+import { EXTERNAL_FIRM_CALLS } from './calls-external-firm.ts';
+import { VENDOR_NETWORK_CALLS } from './calls-vendor-network.ts';
+import { APPLICATION_CALLS } from './calls-application.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -247,4 +251,8 @@ export const CATALOGUE = [
   ...BANKING_CALLS,
   ...TREASURY_CALLS,
   ...CARD_AUTOPAY_CALLS,
+  ...SURFACE_CALLS,
+  ...EXTERNAL_FIRM_CALLS,
+  ...VENDOR_NETWORK_CALLS,
+  ...APPLICATION_CALLS,
 ] as const;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import type { CallAuth, Scope } from './scopes.ts';
+import type { CallAuth, Scope, Surface } from './scopes.ts';
 import { RECENT_TOKEN_MAX_AGE_SECONDS } from './scopes.ts';
+
+const BUSINESS_ONLY: readonly Surface[] = ['BUSINESS'];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -37,6 +39,11 @@ export interface CallDef<
   /** Hono-style path with `:name` params, e.g. /v1/auth/transactions/:transaction_canonical_uuid */
   path: string;
   auth: CallAuth;
+  /**
+   * The surfaces whose tokens may make this call (issue 31; default the main app only). A token
+   * of another surface is refused before anything else (403 SURFACE_7001): no handler checks it.
+   */
+  surfaces: readonly Surface[];
   retry: RetryClass;
   /** POST and PATCH carry an Idempotency-Key; a repeat replays the stored answer. */
   idempotent: boolean;
@@ -66,6 +73,8 @@ export function defineCall<
   path: string;
   /** `orRecentToken`: a token issued within the §6 recent-token window passes without the scopes. */
   auth: { scopes: readonly Scope[]; orRecentToken?: true } | 'recent-token' | 'public';
+  /** Default `['BUSINESS']`; `ANY_SURFACE` for the calls every signed-in token makes. */
+  surfaces?: readonly Surface[];
   retry?: RetryClass;
   params?: P;
   query?: Q;
@@ -94,6 +103,7 @@ export function defineCall<
     method: def.method,
     path: def.path,
     auth,
+    surfaces: def.surfaces ?? BUSINESS_ONLY,
     retry: def.retry ?? 'standard',
     idempotent: (def.method === 'POST' || def.method === 'PATCH') && !def.readOnly,
     readOnly: def.readOnly === true,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkScopes, isRestrictedToken, type CallAuth } from './scopes.ts';
+import { checkScopes, isRestrictedToken, type CallAuth, ANY_SURFACE, checkSurface, surfaceClaimSchema, surfaceOf, surfaceSubjectId } from './scopes.ts';
 
 describe('scope gate', () => {
   const scopes = (s: string[]): CallAuth => ({ kind: 'scopes', scopes: s as never });
@@ -36,5 +36,29 @@ describe('scope gate', () => {
     expect(isRestrictedToken(['low-risk'])).toBe(true);
     expect(isRestrictedToken(['default', 'low-risk'])).toBe(false);
     expect(isRestrictedToken([])).toBe(false);
+  });
+});
+
+describe('checkSurface (issue 31)', () => {
+  const firm = { kind: 'ADVISOR_CONSOLE', external_firm_id: 'f', external_firm_user_id: 'u' } as const;
+  it('a token without a surface claim is a main-app token', () => {
+    expect(surfaceOf({})).toEqual({ kind: 'BUSINESS' });
+    expect(checkSurface(['BUSINESS'], {})).toBe(true);
+    expect(checkSurface(['ADVISOR_CONSOLE'], {})).toBe(false);
+  });
+  it('admits a token only on the surfaces the call declares', () => {
+    expect(checkSurface(['BUSINESS'], { ramp_surface: firm })).toBe(false);
+    expect(checkSurface(['ADVISOR_CONSOLE'], { ramp_surface: firm })).toBe(true);
+    expect(checkSurface(ANY_SURFACE, { ramp_surface: { kind: 'VENDOR_PORTAL', network_vendor_id: 'v' } })).toBe(true);
+    expect(checkSurface(['VENDOR_PORTAL'], { ramp_surface: { kind: 'FINANCING_APPLICATION', financing_application_id: 'a' } })).toBe(false);
+  });
+  it('names the id each surface acts for', () => {
+    expect(surfaceSubjectId({ kind: 'BUSINESS' })).toBeNull();
+    expect(surfaceSubjectId(firm)).toBe('u');
+    expect(surfaceSubjectId({ kind: 'ADVISOR_CONSOLE_APPLICATION', external_firm_application_id: 'x' })).toBe('x');
+  });
+  it('a token claim of an unknown surface does not parse', () => {
+    expect(surfaceClaimSchema.safeParse({ kind: 'ELSEWHERE' }).success).toBe(false);
+    expect(surfaceClaimSchema.safeParse({ kind: 'VENDOR_PORTAL' }).success).toBe(false);
   });
 });

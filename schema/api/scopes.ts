@@ -88,6 +88,48 @@ const SIGN_IN_PROVIDERS = ['password', 'oidc', 'saml', 'google'] as const;
 const signInProviderSchema = z.enum(SIGN_IN_PROVIDERS);
 export type SignInProvider = z.infer<typeof signInProviderSchema>;
 
+/**
+ * The surfaces (§1) and the business-scope identities of §4 a token acts as (issue 31): a spend
+ * user in a business (the main app), a firm user in the advisor console, a vendor network admin
+ * in the vendor portal, an applicant in a financing application, and a firm applicant. One
+ * identity may hold several; each token names one (`ramp_surface`, absent = BUSINESS).
+ */
+export const SURFACES = ['BUSINESS', 'ADVISOR_CONSOLE', 'VENDOR_PORTAL', 'FINANCING_APPLICATION', 'ADVISOR_CONSOLE_APPLICATION'] as const;
+export type Surface = (typeof SURFACES)[number];
+/** Every surface: the few calls any signed-in token may make (identity, sign-out, telemetry, the scope switch). */
+export const ANY_SURFACE = SURFACES;
+/** The four surfaces besides the main app, as a token names them (each with the id it acts for). */
+export const OTHER_SURFACE_CLAIMS = [
+  z.object({ kind: z.literal('ADVISOR_CONSOLE'), external_firm_id: z.string(), external_firm_user_id: z.string() }),
+  z.object({ kind: z.literal('VENDOR_PORTAL'), network_vendor_id: z.string() }),
+  z.object({ kind: z.literal('FINANCING_APPLICATION'), financing_application_id: z.string() }),
+  z.object({ kind: z.literal('ADVISOR_CONSOLE_APPLICATION'), external_firm_application_id: z.string() }),
+] as const;
+export const surfaceClaimSchema = z.discriminatedUnion('kind', [z.object({ kind: z.literal('BUSINESS') }), ...OTHER_SURFACE_CLAIMS]);
+export type SurfaceClaim = z.infer<typeof surfaceClaimSchema>;
+/** A surface other than the main app: its token has no spend user and no business. */
+export type OtherSurfaceClaim = Exclude<SurfaceClaim, { kind: 'BUSINESS' }>;
+export type SurfaceClaimOf<K extends Surface> = Extract<SurfaceClaim, { kind: K }>;
+export const BUSINESS_SURFACE: SurfaceClaim = { kind: 'BUSINESS' };
+
+/** The surface a token acts on (a token minted before issue 31 has none: the main app). */
+export const surfaceOf = (claims: { ramp_surface?: SurfaceClaim | undefined }): SurfaceClaim => claims.ramp_surface ?? BUSINESS_SURFACE;
+
+/** The id of the thing a surface token acts for (firm user, network vendor, application), null on BUSINESS. */
+export function surfaceSubjectId(surface: SurfaceClaim): string | null {
+  switch (surface.kind) {
+    case 'BUSINESS': return null;
+    case 'ADVISOR_CONSOLE': return surface.external_firm_user_id;
+    case 'VENDOR_PORTAL': return surface.network_vendor_id;
+    case 'FINANCING_APPLICATION': return surface.financing_application_id;
+    case 'ADVISOR_CONSOLE_APPLICATION': return surface.external_firm_application_id;
+  }
+}
+
+/** The surface gate (SURFACE_7001 on the server): a call answers only tokens of the surfaces it declares. */
+export const checkSurface = (callSurfaces: readonly Surface[], claims: { ramp_surface?: SurfaceClaim | undefined }): boolean =>
+  callSurfaces.includes(surfaceOf(claims).kind);
+
 /** The id-token claims (§3). */
 export const tokenClaimsSchema = z.object({
   sub: z.string(),
@@ -99,6 +141,13 @@ export const tokenClaimsSchema = z.object({
   sign_in_provider: signInProviderSchema,
   business_id: z.string().nullable(),
   impersonator: z.object({ email: z.string() }).optional(),
+  /** The surface this token acts on (issue 31); absent = BUSINESS. */
+  ramp_surface: surfaceClaimSchema.optional(),
+  /**
+   * Set on a firm user's tokens, in the console and inside a client business (its hidden spend
+   * user): §2's telemetry carries the firm id instead of the user and business ids.
+   */
+  external_firm_id: z.string().optional(),
   iat: z.number(),
   exp: z.number(),
 });

@@ -20,6 +20,10 @@ export type AuditEntry = {
   path: string;
   status: number;
   detail?: Record<string, unknown> | null;
+  /** Issue 31: the surface the call came from, the id it acted for there, and a firm user's firm. */
+  surface?: string;
+  surfaceId?: string | null;
+  externalFirmId?: string | null;
 };
 
 /**
@@ -28,8 +32,10 @@ export type AuditEntry = {
  */
 export async function recordAudit(db: Queryable, e: AuditEntry): Promise<void> {
   await db.query(
-    `INSERT INTO audit_log (identity_id, spend_user_id, business_id, impersonator_email, call_id, method, path, status, detail)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb)`,
-    [e.identityId, e.spendUserId, e.businessId, e.impersonatorEmail, e.callId, e.method, e.path, e.status, e.detail ? JSON.stringify(e.detail) : null],
+    `INSERT INTO audit_log (identity_id, spend_user_id, business_id, impersonator_email, call_id, method, path, status, detail,
+                            surface, surface_id, external_firm_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10, $11, $12)`,
+    [e.identityId, e.spendUserId, e.businessId, e.impersonatorEmail, e.callId, e.method, e.path, e.status, e.detail ? JSON.stringify(e.detail) : null,
+     e.surface ?? 'BUSINESS', e.surfaceId ?? null, e.externalFirmId ?? null],
   );
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Scope, SignInProvider } from '../../schema/api/scopes.ts';
+import type { OtherSurfaceClaim, Scope, SignInProvider } from '../../schema/api/scopes.ts';
 import type { Queryable } from '../db/db.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { signIdToken } from './tokens.ts';
@@ -15,6 +15,14 @@ export type TokenSubject = {
   userId: string;
   businessId: string;
   sessionId: string;
+  /** A firm user's token inside a client business (its hidden spend user): the firm, for §2 telemetry. */
+  externalFirmId?: string;
+};
+/** A token of another surface than the main app (issue 31): no spend user, no business. */
+export type SurfaceTokenSubject = {
+  identityId: string;
+  sessionId: string;
+  surface: OtherSurfaceClaim;
 };
 export type TokenGrant = {
   scopes: Scope[];
@@ -52,20 +60,28 @@ export const mfaPending = (claims: { ramp_mfa_required: boolean; ramp_mfa_authed
   claims.ramp_mfa_required && !claims.ramp_mfa_authed;
 
 /** Signs a token for a session; every token of a session dies with it (sign-out). */
-export async function issueToken(deps: AppDeps, subject: TokenSubject, grant: TokenGrant): Promise<{ token: string; expiresAt: Date }> {
+export async function issueToken(
+  deps: AppDeps,
+  subject: TokenSubject | SurfaceTokenSubject,
+  grant: TokenGrant,
+): Promise<{ token: string; expiresAt: Date }> {
   const nowSeconds = Math.floor(deps.now() / 1000);
+  const surface = 'surface' in subject ? subject.surface : null;
+  const firmId = surface?.kind === 'ADVISOR_CONSOLE' ? surface.external_firm_id : 'surface' in subject ? undefined : subject.externalFirmId;
   const token = await signIdToken(
     await deps.tokenKey(),
     {
       sub: subject.identityId,
-      ramp_user_uuid: subject.userId,
+      ramp_user_uuid: 'surface' in subject ? null : subject.userId,
       ramp_access_scopes: grant.scopes,
       ramp_mfa_required: grant.mfaRequired,
       ramp_mfa_authed: grant.mfaAuthed,
       ramp_session_id: subject.sessionId,
       sign_in_provider: grant.signInProvider ?? 'password',
-      business_id: subject.businessId,
+      business_id: 'surface' in subject ? null : subject.businessId,
       ...(grant.impersonator && { impersonator: grant.impersonator }),
+      ...(surface && { ramp_surface: surface }),
+      ...(firmId && { external_firm_id: firmId }),
     },
     nowSeconds,
     grant.ttlSeconds,

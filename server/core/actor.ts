@@ -1,4 +1,4 @@
-import type { TokenClaims } from '../../schema/api/scopes.ts';
+import type { OtherSurfaceClaim, TokenClaims } from '../../schema/api/scopes.ts';
 
 /** The signed-in spend user a request acts as, with what the §6 rules read. */
 export type ActingUser = {
@@ -24,3 +24,20 @@ export type Actor = {
    */
   supportGrant?: { id: string; allowWrites: boolean };
 };
+
+/**
+ * A caller on another surface than the main app (issue 31): a firm user in the advisor console, a
+ * vendor network admin in the vendor portal, an applicant in a financing application, a firm
+ * applicant. It has no spend user and no business; `surface` names what it acts for, and
+ * authentication has checked (live, on every request) that the identity still holds it.
+ */
+export type SurfaceActor = {
+  identityId: string;
+  sessionId: string;
+  claims: TokenClaims;
+  surface: OtherSurfaceClaim;
+};
+
+/** Who is calling, on any surface. */
+export type Caller = Actor | SurfaceActor;
+export const isSurfaceActor = (caller: Caller): caller is SurfaceActor => 'surface' in caller;

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Context } from 'hono';
-import { checkScopes, ID_TOKEN_HEADER, type CallAuth, type TokenClaims } from '../../schema/api/scopes.ts';
+import { checkScopes, checkSurface, ID_TOKEN_HEADER, surfaceOf, type CallAuth, type OtherSurfaceClaim, type Surface, type TokenClaims } from '../../schema/api/scopes.ts';
 import { verifyIdToken } from '../auth/tokens.ts';
-import type { ActingUser, Actor } from '../core/actor.ts';
+import { holdsSurface } from '../auth/surfaces/index.ts';
+import { isSurfaceActor, type ActingUser, type Actor, type Caller, type SurfaceActor } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError } from '../core/errors.ts';
 
@@ -18,17 +19,19 @@ type ActorRow = ActingUser & {
 };
 
 /**
- * Authentication and the scope gate, in that order: no or bad token → AUTH_7002; revoked session
- * → AUTH_7003; an impersonation token whose support access grant is revoked or expired →
- * SUPPORT_7001; missing scope or a token older than the recent-token window → AUTH_7016.
+ * Authentication, the surface gate and the scope gate, in that order: no or bad token →
+ * AUTH_7002; revoked session → AUTH_7003; a surface the identity no longer holds → 4014; a call
+ * not of the token's surface → SURFACE_7001 (issue 31); an impersonation token whose support
+ * access grant is revoked or expired → SUPPORT_7001; missing scope or a token older than the
+ * recent-token window → AUTH_7016.
  */
 export async function authenticate(
   c: Context,
   deps: AppDeps,
-  auth: CallAuth,
-  /** Runs once the caller is known, before the scope gate (register's impersonation gate). */
+  call: { auth: CallAuth; surfaces: readonly Surface[] },
+  /** Runs once a business caller is known, before the scope gate (register's impersonation gate). */
   beforeScopes?: (actor: Actor) => Promise<void>,
-): Promise<Actor> {
+): Promise<Caller> {
   const token = c.req.header(ID_TOKEN_HEADER);
   if (!token) throw new ApiError('AUTH_7002');
   const nowSeconds = Math.floor(deps.now() / 1000);
@@ -36,12 +39,31 @@ export async function authenticate(
   if (!claims || !uuid.safeParse(claims.sub).success || !uuid.safeParse(claims.ramp_session_id).success) {
     throw new ApiError('AUTH_7002');
   }
-  const actor = await loadActor(deps, claims);
-  if (beforeScopes) await beforeScopes(actor);
+  const surface = surfaceOf(claims);
+  const caller = surface.kind === 'BUSINESS' ? await loadActor(deps, claims) : await loadSurfaceActor(deps, claims, surface);
+  if (!checkSurface(call.surfaces, claims)) throw new ApiError('SURFACE_7001');
+  if (beforeScopes && !isSurfaceActor(caller)) await beforeScopes(caller);
   const age = nowSeconds - claims.iat;
-  if (!checkScopes(auth, claims.ramp_access_scopes, age).ok) throw new ApiError('AUTH_7016');
-  if (auth.kind === 'recent-token' && age > auth.maxAgeSeconds) throw new ApiError('AUTH_7016');
-  return actor;
+  if (!checkScopes(call.auth, claims.ramp_access_scopes, age).ok) throw new ApiError('AUTH_7016');
+  if (call.auth.kind === 'recent-token' && age > call.auth.maxAgeSeconds) throw new ApiError('AUTH_7016');
+  return caller;
+}
+
+/**
+ * A token of another surface: its session must be live and its identity must still hold the
+ * surface (a removed firm user, vendor admin or applicant is refused at once, 4014).
+ */
+async function loadSurfaceActor(deps: AppDeps, claims: TokenClaims, surface: OtherSurfaceClaim): Promise<SurfaceActor> {
+  const [row] = await deps.db.query<{ revoked_at: Date | null; impersonator_identity_id: string | null }>(
+    'SELECT revoked_at, impersonator_identity_id FROM sessions WHERE id = $1 AND identity_id = $2',
+    [claims.ramp_session_id, claims.sub],
+  );
+  if (!row) throw new ApiError('AUTH_7002');
+  if (row.revoked_at) throw new ApiError('AUTH_7003');
+  // Support impersonation acts in a business only (its grant is a business's).
+  if (claims.impersonator !== undefined || row.impersonator_identity_id !== null) throw new ApiError('SUPPORT_7001');
+  if (!(await holdsSurface(deps.db, claims.sub, surface))) throw new ApiError('4014');
+  return { identityId: claims.sub, sessionId: claims.ramp_session_id, claims, surface };
 }
 
 async function loadActor(deps: AppDeps, claims: TokenClaims): Promise<Actor> {

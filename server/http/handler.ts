@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
 import type { CATALOGUE } from '../../schema/api/calls.ts';
 import type { CallDef, CallParsed } from '../../schema/api/define-call.ts';
-import type { Actor } from '../core/actor.ts';
+import type { Actor, SurfaceActor } from '../core/actor.ts';
+import type { Surface } from '../../schema/api/scopes.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
@@ -19,8 +20,10 @@ export type HandlerCtx<C extends CallDef> = {
   deps: AppDeps;
   /** The transaction for POST/PATCH (writes, idempotency), else the database. */
   db: Queryable;
-  /** Null only on public calls. */
+  /** The business caller: null on public calls and on a token of another surface (issue 31). */
   actor: Actor | null;
+  /** The caller on another surface than the main app (issue 31), else null. */
+  surfaceActor: SurfaceActor | null;
   input: CallParsed<C>;
 };
 export type Handler<C extends CallDef> = (ctx: HandlerCtx<C>) => Promise<Reply | Response>;
@@ -34,6 +37,20 @@ export const replyText = (reply: Reply): string => (reply.body instanceof JsonTe
 export function actorOf(ctx: { actor: Actor | null }): Actor {
   if (!ctx.actor) throw new ApiError('AUTH_7002');
   return ctx.actor;
+}
+
+/**
+ * The caller on surface `kind` (issue 31): the surface gate admits only the call's own surfaces,
+ * so on a call of that surface this narrows; a call open to several answers SURFACE_7001 for the others.
+ */
+export function surfaceActorOf<K extends Exclude<Surface, 'BUSINESS'>>(
+  ctx: { surfaceActor: SurfaceActor | null },
+  kind: K,
+): SurfaceActor & { surface: Extract<SurfaceActor['surface'], { kind: K }> } {
+  const a = ctx.surfaceActor;
+  if (!a) throw new ApiError('SURFACE_7001');
+  if (a.surface.kind !== kind) throw new ApiError('SURFACE_7001');
+  return a as SurfaceActor & { surface: Extract<SurfaceActor['surface'], { kind: K }> };
 }
 
 /** A served call: everything in CATALOGUE (schema/api/calls.ts) is served, so its ids are the keys. */

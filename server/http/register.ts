@@ -3,12 +3,12 @@ import type { Context, Hono } from 'hono';
 import type { z } from 'zod';
 import { CATALOGUE } from '../../schema/api/calls.ts';
 import type { CallDef, CallParsed, UploadSpec } from '../../schema/api/define-call.ts';
-import { IDEMPOTENCY_HEADER } from '../../schema/api/scopes.ts';
+import { IDEMPOTENCY_HEADER, surfaceSubjectId } from '../../schema/api/scopes.ts';
 import { invalidTypeMessage, validationMessages } from '../../schema/errors.ts';
 import { auditDetailOf, recordAudit } from '../auth/audit.ts';
 import { assertImpersonationMayCall } from '../auth/support-access.ts';
 import { assertWizardTokenMayCall } from '../domain/expense-policies/wizard-token.ts';
-import type { Actor } from '../core/actor.ts';
+import { isSurfaceActor, type Actor, type Caller } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
@@ -64,16 +64,24 @@ export function register<C extends CallDef>(app: Hono, deps: AppDeps, call: C, h
   app.on(call.method, call.path, async (c) => {
     // Support acting as someone is held to its grant before the scope gate, so a sensitive call
     // answers why (SUPPORT_7003) rather than asking for a step-up it can never do.
-    const actor = call.auth.kind === 'public' ? null : await authenticate(c, deps, call.auth, (a) => impersonationGate(deps, call, a, c));
-    if (actor && call.method !== 'GET') return audited(deps, call, actor, c, () => handle(c, deps, call, actor, handler, prepare));
-    return handle(c, deps, call, actor, handler, prepare);
+    const caller = call.auth.kind === 'public' ? null : await authenticate(c, deps, call, (a) => impersonationGate(deps, call, a, c));
+    if (caller && call.method !== 'GET') return audited(deps, call, caller, c, () => handle(c, deps, call, caller, handler, prepare));
+    return handle(c, deps, call, caller, handler, prepare);
   });
 }
 
-const auditEntry = (call: CallDef, actor: Actor, c: Context) => ({
-  identityId: actor.identityId, spendUserId: actor.user.id, businessId: actor.businessId,
-  impersonatorEmail: actor.claims.impersonator?.email ?? null, callId: call.id, method: call.method, path: new URL(c.req.url).pathname,
-});
+/** The audit row of a call: a business caller's spend user and business, or the surface it acts on (issue 31). */
+const auditEntry = (call: CallDef, caller: Caller, c: Context) => {
+  const common = {
+    identityId: caller.identityId, impersonatorEmail: caller.claims.impersonator?.email ?? null,
+    callId: call.id, method: call.method, path: new URL(c.req.url).pathname,
+    externalFirmId: caller.claims.external_firm_id ?? null,
+  };
+  if (isSurfaceActor(caller)) {
+    return { ...common, spendUserId: null, businessId: null, surface: caller.surface.kind, surfaceId: surfaceSubjectId(caller.surface) };
+  }
+  return { ...common, spendUserId: caller.user.id, businessId: caller.businessId, surface: 'BUSINESS' as const, surfaceId: null };
+};
 
 /** The impersonation gate (auth/support-access.ts); a refused write attempt is audited like any refusal. */
 async function impersonationGate(deps: AppDeps, call: CallDef, actor: Actor, c: Context): Promise<void> {
@@ -86,8 +94,8 @@ async function impersonationGate(deps: AppDeps, call: CallDef, actor: Actor, c: 
 }
 
 /** Every write by a signed-in caller is recorded with its outcome (and impersonator), refusals too. */
-async function audited(deps: AppDeps, call: CallDef, actor: Actor, c: Context, run: () => Promise<Response>): Promise<Response> {
-  const entry = auditEntry(call, actor, c);
+async function audited(deps: AppDeps, call: CallDef, caller: Caller, c: Context, run: () => Promise<Response>): Promise<Response> {
+  const entry = auditEntry(call, caller, c);
   try {
     const res = await run();
     await recordAudit(deps.db, { ...entry, status: res.status, detail: res.ok ? auditDetailOf(c.req.raw) : null });
@@ -99,8 +107,10 @@ async function audited(deps: AppDeps, call: CallDef, actor: Actor, c: Context, r
 }
 
 async function handle<C extends CallDef>(
-  c: Context, appDeps: AppDeps, call: C, actor: Actor | null, plainHandler: Handler<C>, prepare?: PreparedHandler<C>['prepare'],
+  c: Context, appDeps: AppDeps, call: C, caller: Caller | null, plainHandler: Handler<C>, prepare?: PreparedHandler<C>['prepare'],
 ): Promise<Response> {
+  const actor = caller && !isSurfaceActor(caller) ? caller : null;
+  const surfaceActor = caller && isSurfaceActor(caller) ? caller : null;
   // A signed-in write's transactions carry who makes it (field-change history, issue 24).
   const deps = actor && call.method !== 'GET' ? { ...appDeps, db: actingDb(appDeps.db, actingOf(c, actor)) } : appDeps;
   const upload = call.upload ? await readUpload(c, call.upload) : null;
@@ -109,7 +119,7 @@ async function handle<C extends CallDef>(
   const input = parseInput(c, call, upload ? null : rawBody, upload?.bytes);
   // §6 missing-items tokens: only the holder's own items, only the wizard's fields (issue 29).
   if (actor) await assertWizardTokenMayCall(deps.db, call, actor, input);
-  const base = { c, deps, actor, input };
+  const base = { c, deps, actor, surfaceActor, input };
   // Slow outside work (PreparedHandler) before any transaction is opened.
   let handler = plainHandler;
   if (prepare) {
@@ -118,7 +128,7 @@ async function handle<C extends CallDef>(
   }
   // Reads, and public calls (sign-in has no identity to scope a key by, and must not hold
   // PGlite's single connection through a slow password hash), run outside a transaction.
-  if (!call.idempotent || !actor) return send(c, await handler({ ...base, db: deps.db }));
+  if (!call.idempotent || !caller) return send(c, await handler({ ...base, db: deps.db }));
 
   const key = c.req.header(IDEMPOTENCY_HEADER);
   if (key === undefined) {
@@ -127,7 +137,8 @@ async function handle<C extends CallDef>(
   if (!KEY_PATTERN.test(key)) {
     throw validationError({ [IDEMPOTENCY_HEADER]: `${IDEMPOTENCY_HEADER} must be a valid key` });
   }
-  const scope = `${actor.identityId}:${actor.businessId}`;
+  // A key is the caller's own: per identity and business, or per identity and surface (issue 31).
+  const scope = actor ? `${actor.identityId}:${actor.businessId}` : `${caller.identityId}:${surfaceActor!.surface.kind}:${surfaceSubjectId(surfaceActor!.surface)}`;
   const hash = requestHash(call.method, new URL(c.req.url).pathname, rawBody);
   return runOnce(c, deps, { scope, key, hash }, (tx) => handler({ ...base, db: tx }));
 }

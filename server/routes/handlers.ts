@@ -51,6 +51,10 @@ import { walletAutomationHandlers } from './wallet-automation.ts';
 import { bankingHandlers } from './banking.ts';
 import { treasuryHandlers } from './treasury.ts';
 import { cardAutopayHandlers } from './card-autopay.ts';
+import { surfaceHandlers } from './surfaces.ts';
+import { externalFirmHandlers } from './external-firm.ts';
+import { vendorNetworkHandlers } from './vendor-network.ts';
+import { applicationHandlers } from './application.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -113,4 +117,8 @@ export const HANDLERS = {
   ...walletAutomationHandlers,
   ...treasuryHandlers,
   ...cardAutopayHandlers,
+  ...surfaceHandlers,
+  ...externalFirmHandlers,
+  ...vendorNetworkHandlers,
+  ...applicationHandlers,
 } satisfies HandlerMap;
