@@ -129,3 +129,26 @@ export async function passwordSignIn(
   const { token } = await issueToken(deps, { ...who, sessionId: session }, signInGrant(mfaRequired, signInProvider));
   return { id_token: token, mfa_required: mfaRequired };
 }
+
+/**
+ * The sign-in of another surface than the main app (issue 31: a firm user, a vendor network admin,
+ * an applicant, a firm applicant): MFA as the identity asks (its own flag or an enrolled factor;
+ * there is no business whose policy applies), and the token for `surface` on `sessionId` or a new
+ * session. `extraScopes` are granted with `default` once MFA is done (the application surface's
+ * `email-otp`, proven by the mailed code that signed it in) and `ttlSeconds` bounds the token.
+ */
+export async function surfaceSignIn(
+  deps: AppDeps,
+  db: Queryable,
+  identityId: string,
+  surface: OtherSurfaceClaim,
+  opts: { sessionId?: string; extraScopes?: Scope[]; ttlSeconds?: number; signInProvider?: SignInProvider } = {},
+): Promise<{ id_token: string; mfa_required: boolean }> {
+  const [row] = await db.query<{ required: boolean }>('SELECT mfa_required AS required FROM identities WHERE id = $1', [identityId]);
+  const mfaRequired = Boolean(row?.required) || (await enrolledFactors(db, identityId)).length > 0;
+  const sessionId = opts.sessionId ?? (await openSession(db, identityId));
+  const grant = signInGrant(mfaRequired, opts.signInProvider);
+  if (!mfaRequired && opts.extraScopes) grant.scopes.push(...opts.extraScopes);
+  const { token } = await issueToken(deps, { identityId, sessionId, surface }, { ...grant, ...(opts.ttlSeconds && { ttlSeconds: opts.ttlSeconds }) });
+  return { id_token: token, mfa_required: mfaRequired };
+}
