@@ -20,8 +20,8 @@ type ActorRow = ActingUser & {
 
 /**
  * Authentication, the surface gate and the scope gate, in that order: no or bad token →
- * AUTH_7002; revoked session → AUTH_7003; a surface the identity no longer holds → 4014; a call
- * not of the token's surface → SURFACE_7001 (issue 31); an impersonation token whose support
+ * AUTH_7002; a call not of the token's surface → SURFACE_7001 (issue 31, before any read);
+ * revoked session → AUTH_7003; a surface the identity no longer holds → 4014; an impersonation token whose support
  * access grant is revoked or expired → SUPPORT_7001; missing scope or a token older than the
  * recent-token window → AUTH_7016.
  */
@@ -39,9 +39,10 @@ export async function authenticate(
   if (!claims || !uuid.safeParse(claims.sub).success || !uuid.safeParse(claims.ramp_session_id).success) {
     throw new ApiError('AUTH_7002');
   }
+  // The surface gate first: a call of another surface is refused without reading anything.
+  if (!checkSurface(call.surfaces, claims)) throw new ApiError('SURFACE_7001');
   const surface = surfaceOf(claims);
   const caller = surface.kind === 'BUSINESS' ? await loadActor(deps, claims) : await loadSurfaceActor(deps, claims, surface);
-  if (!checkSurface(call.surfaces, claims)) throw new ApiError('SURFACE_7001');
   if (beforeScopes && !isSurfaceActor(caller)) await beforeScopes(caller);
   const age = nowSeconds - claims.iat;
   if (!checkScopes(call.auth, claims.ramp_access_scopes, age).ok) throw new ApiError('AUTH_7016');
