@@ -27,7 +27,7 @@ export async function approveIntoBusiness(tx: Queryable, app: ApplicationRow, sn
   const control = snapshot.leadership?.control_person as { first_name: string; last_name: string; is_applicant?: boolean } | undefined;
   const names = control?.is_applicant ? control : applicant;
   const ownerId = randomUUID();
-  const seq = (await allocateSeqs(tx, businessId, 1))?.first ?? 1;
+  const seq = (await allocateSeqs(tx, businessId, 2))?.first ?? 1;
   await tx.query(
     `INSERT INTO spend_users (id, business_id, identity_id, role, first_name, last_name, email, has_finished_onboarding, change_seq)
      VALUES ($1, $2, $3, 'BUSINESS_OWNER', $4, $5, $6, true, $7)`,
@@ -35,8 +35,9 @@ export async function approveIntoBusiness(tx: Queryable, app: ApplicationRow, sn
   await announceChange(tx, businessId, seq);
   await tx.query('INSERT INTO business_tax_info (business_id, legal_name, tin) VALUES ($1, $2, $3)', [businessId, details.legal_name, details.ein]);
   const entityId = randomUUID();
-  await tx.query('INSERT INTO business_entities (id, business_id, name, country, currency, address) VALUES ($1, $2, $3, $4, $5, $6)',
-    [entityId, businessId, details.legal_name, 'US', 'USD', address === null ? null : JSON.stringify(address)]);
+  await tx.query('INSERT INTO business_entities (id, business_id, name, country, currency, address, change_seq) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+    [entityId, businessId, details.legal_name, 'US', 'USD', address === null ? null : JSON.stringify(address), seq + 1]);
+  await announceChange(tx, businessId, seq + 1);
   await tx.query('INSERT INTO business_feature_flags (business_id, overrides) VALUES ($1, $2) ON CONFLICT (business_id) DO NOTHING', [businessId, '{}']);
   await linkBankAccounts(tx, app.id, { id: ownerId, business_id: businessId, role: 'BUSINESS_OWNER', is_manager: false, user_permissions: [], manager_id: null }, entityId, now);
   await tx.query(
