@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  APPLICATION_STATUSES, ageOn, applicationTransition, decide, dobRefusal, isEditable, isValidEin, isValidNaics, isValidSsn,
+  APPLICATION_STATUSES, ageOn, applicationTransition, decide, decideKyb, dobRefusal, isEditable, isValidEin, isValidNaics, isValidSsn,
   submitRefusal, type ApplicationAction, type ApplicationSnapshot, type ApplicationStatus,
 } from './application-rules.ts';
 import type { SanctionsEntry } from './sanctions.ts';
@@ -154,4 +154,14 @@ describe('decide', () => {
     expect(decide(app, LIST, '2026-12-01').outcome).toBe('APPROVED');
     expect(decide(app, LIST, TODAY)).toEqual(decide(app, LIST, TODAY));
   });
+});
+
+describe('decideKyb (a further entity)', () => {
+  const entity = { legal_name: 'Engines West LLC', dba: null, entity_type: 'LLC', ein: '12-3456789', incorporation_date: '2021-01-01' };
+  it.each([
+    ['clean', entity, { outcome: 'APPROVED', reasons: [] }],
+    ['a listed name', { ...entity, legal_name: 'Forbidden Trading Co.' }, { outcome: 'MANUAL_REVIEW', reasons: ['"Forbidden Trading Co." needs a manual sanctions review.'] }],
+    ['a bad EIN and a future date', { ...entity, ein: '00-1234567', incorporation_date: '2027-01-01' },
+      { outcome: 'REJECTED', reasons: ['The EIN is not valid.', 'The incorporation date is in the future.'] }],
+  ])('%s', (_label, d, expected) => expect(decideKyb(d, LIST, TODAY)).toEqual(expected));
 });

@@ -206,3 +206,22 @@ export function decide(app: ApplicationSnapshot, list: readonly SanctionsEntry[]
   const ofac = { application: 'PASSED' as const, individuals };
   return reasons.length > 0 ? { outcome: 'REJECTED', reasons, ofac } : { outcome: 'APPROVED', reasons: [], ofac };
 }
+
+/**
+ * The KYB part of the engine for a further entity of an existing business (businesses.issuingOnboarding):
+ * its names screened (a hit → MANUAL_REVIEW), then the hard rules (an invalid EIN, an incorporation
+ * date after `today`, an entity type not offered → REJECTED), else APPROVED.
+ */
+export function decideKyb(
+  d: { legal_name: string; dba?: string | null | undefined; entity_type: string; ein: string; incorporation_date: string },
+  list: readonly SanctionsEntry[] = SANCTIONS_LIST,
+  today: string,
+): { outcome: DecisionOutcome; reasons: string[] } {
+  const hits = screenNames([d.legal_name, ...(d.dba ? [d.dba] : [])], list);
+  if (hits.length > 0) return { outcome: 'MANUAL_REVIEW', reasons: [...new Set(hits.map((h) => `"${h.name}" needs a manual sanctions review.`))] };
+  const reasons: string[] = [];
+  if (!isValidEin(d.ein)) reasons.push('The EIN is not valid.');
+  if (d.incorporation_date > today) reasons.push('The incorporation date is in the future.');
+  if (!OFFERED_ENTITY_TYPES.includes(d.entity_type)) reasons.push(`We don't offer accounts to ${d.entity_type} businesses yet.`);
+  return { outcome: reasons.length > 0 ? 'REJECTED' : 'APPROVED', reasons };
+}

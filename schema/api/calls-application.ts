@@ -11,6 +11,7 @@ import {
   applicationKycPageDelete, applicationKycPageUpload, applicationLeadership, applicationOwnerships, applicationOwnershipsDelete,
   applicationPatch, applicationProducts, applicationStart, applicationSubmit, applicationSurvey, applicationVerify,
 } from './calls-application-steps.ts';
+import { businessAddressPut, businessIssuingOnboardingPut, businessKybKycPut } from './calls-application-business.ts';
 
 /** The served calls of this file (a call enters with its handler, server/routes/application.ts). */
 export const APPLICATION_CALLS = [
@@ -19,4 +20,5 @@ export const APPLICATION_CALLS = [
   applicationCheckbox, applicationProducts, applicationBankAccounts, applicationAccountsDelete, applicationKybDocuments,
   applicationKycDocuments, applicationKybPageUpload, applicationKycPageUpload, applicationKybPageDelete, applicationKycPageDelete,
   applicationInviteApplicant, applicationInviteDelete, applicationSurvey, applicationDocumentRequests, applicationSubmit,
+  businessAddressPut, businessKybKycPut, businessIssuingOnboardingPut,
 ] as const;
