@@ -18,7 +18,6 @@ export type PlannedIssue = keyof typeof PLANNED_ISSUES;
 
 /** §7 sections no call of which is served yet, wholly the work of one issue. */
 export const PLANNED_SECTIONS: Readonly<Record<string, PlannedIssue>> = {
-  'Application and onboarding': 31,
   'Spend requests and purchase orders': 28,
   'External firm (advisor)': 31,
 };
@@ -120,9 +119,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'DELETE beta-enrollment': 32,
     'DELETE setting/{type}': 32,
     'DELETE security/contact': 32,
-    'PUT business address by business_uuid': 31,
-    'PUT issuing onboarding by entity and country': 31,
-    'PUT kyb-kyc': 31,
   },
   'Integrations and other': {
     Slack: 32,
@@ -193,7 +189,4 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   FIRM_7004: { issue: 31, why: 'removing a firm\'s last admin' },
   FIRM_7005: { issue: 31, why: 'an ended authorization' },
   VENDOR_NETWORK_7001: { issue: 31, why: 'a decided edit proposal' },
-  APPLICATION_7001: { issue: 31, why: 'a submitted application' },
-  APPLICATION_7002: { issue: 31, why: 'submitting an unfinished application' },
-  APPLICATION_7003: { issue: 31, why: 'ownership over 100 %' },
 };

@@ -93,6 +93,14 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE TOTP and WebAuthn authenticators': ['mfa.totpDelete', 'webauthn.delete'],
     'PATCH admin change of user email (sensitive)': ['users.changeEmail'],
   },
+  // Issue 31: the application's calls all live under /application (the spec drops the prefix after the first).
+  'Application and onboarding': {
+    'PATCH bank accounts (body)': ['application.bankAccounts'],
+    'DELETE kyc-documents/{doc}/{page}': ['application.kycDocuments.deletePage'],
+    'DELETE accounts/{id}': ['application.accounts.delete'],
+    'DELETE invite/{invite}': ['application.invite.delete'],
+    'DELETE ownerships (body)': ['application.ownerships.delete'],
+  },
   Businesses: {
     'PUT currencies': ['treasury.currencies.put'],
     'DELETE entities/{entity}': ['admin.entities.delete'],
@@ -103,6 +111,10 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'PUT department and location owners': ['admin.departments.owners', 'admin.locations.owners'],
     'PATCH admin transaction notify threshold': ['admin.notifyThreshold.patch', 'admin.notifyThreshold.get'],
     'PUT merchant restrictions': ['admin.merchantRestrictions.put', 'businesses.merchantRestrictions.get'],
+    // Issue 31 (the application area): a business's address, its owners' re-screening, a further entity's KYB.
+    'PUT business address by business_uuid': ['businesses.address.put'],
+    'PUT issuing onboarding by entity and country': ['businesses.issuingOnboarding.put'],
+    'PUT kyb-kyc': ['businesses.kybKyc.put'],
   },
   'Spend requests and purchase orders': {
     'POST and PATCH /purchase-order-spend-requests/...': ['purchaseOrders.close', 'purchaseOrders.settings.put'],
