@@ -75,11 +75,10 @@ export function dobRefusal(dob: string, today: string): string | null {
 }
 
 export const ENTITY_TYPES = ['LLC', 'C_CORP', 'S_CORP', 'PARTNERSHIP', 'SOLE_PROPRIETORSHIP', 'NON_PROFIT'] as const;
-export type EntityType = (typeof ENTITY_TYPES)[number];
 /** Every entity type is offered today; the rule exists so a type can be withdrawn in one place. */
-export const OFFERED_ENTITY_TYPES: readonly string[] = ENTITY_TYPES;
+const OFFERED_ENTITY_TYPES: readonly string[] = ENTITY_TYPES;
 
-export const OWNERSHIP_THRESHOLD_BP = 2500;
+const OWNERSHIP_THRESHOLD_BP = 2500;
 export const MAX_OWNERSHIP_BP = 10000;
 
 /** What the rules read of an application (the server gathers it; routing numbers decrypted). */
@@ -155,7 +154,7 @@ export function submitRefusal(app: ApplicationSnapshot, today: string): SubmitRe
   return Object.keys(steps).length + Object.keys(owners).length === 0 ? null : { steps, owners };
 }
 
-export type DecisionOutcome = 'APPROVED' | 'MANUAL_REVIEW' | 'REJECTED';
+type DecisionOutcome = 'APPROVED' | 'MANUAL_REVIEW' | 'REJECTED';
 export type Decision = {
   outcome: DecisionOutcome;
   reasons: string[];

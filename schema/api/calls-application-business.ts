@@ -32,7 +32,7 @@ export const businessKybKycPut = group('businesses.kybKyc.put', 'PUT', '/kyb-kyc
   response: kybKycSchema.extend({ ofac_status: screening, screened_at: z.string(), matched: z.array(z.string()) }),
 });
 
-export const issuingOnboardingResultSchema = z.object({
+const issuingOnboardingResultSchema = z.object({
   country: z.string(),
   status: z.enum(['APPROVED', 'MANUAL_REVIEW', 'REJECTED']),
   reasons: z.array(z.string()),

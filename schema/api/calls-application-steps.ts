@@ -17,8 +17,8 @@ export const APPLICATION_ID_HEADER = 'X-RAMP-FINANCING-APPLICATION-ID';
 export const APPLICATION_CODE_TTL_SECONDS = 10 * 60;
 /** The application token's life (lead's decision 2): its `email-otp` lasts as long. */
 export const APPLICATION_TOKEN_TTL_SECONDS = 12 * 60 * 60;
-export const APPLICATION_PAGE_CONTENT_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
-export const APPLICATION_PAGE_MAX_BYTES = 10 * 1024 * 1024;
+const APPLICATION_PAGE_CONTENT_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
+const APPLICATION_PAGE_MAX_BYTES = 10 * 1024 * 1024;
 export const MAX_PAGES_PER_DOCUMENT = 20;
 
 const surfaces = ['FINANCING_APPLICATION'] as const;

@@ -1,4 +1,5 @@
 import { APPLICATION_ID_HEADER } from '../../schema/api/calls-application-steps.ts';
+import { isEditable } from '../../schema/application-rules.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { draftOf, findApplication, type ApplicationRow } from '../domain/applications/draft.ts';
@@ -38,7 +39,7 @@ export async function writeDraft(
 ): Promise<Reply> {
   const run = async (tx: Queryable) => {
     const app = await readApplication(ctx, tx, true);
-    if (app.status !== 'DRAFT') throw new ApiError('APPLICATION_7001');
+    if (!isEditable(app.status)) throw new ApiError('APPLICATION_7001');
     await write(tx, app);
     await tx.query('UPDATE financing_applications SET version = version + 1, updated_at = $2 WHERE id = $1', [app.id, new Date(ctx.deps.now())]);
     const fresh = await findApplication(tx, app.id);

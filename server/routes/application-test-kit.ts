@@ -3,9 +3,9 @@ import { APPLICATION_ID_HEADER } from '../../schema/api/calls-application-steps.
 import { request, type TestResponse } from '../test-fixtures.ts';
 
 /** Test support for the financing application's suites (issue 31). */
-export const PDF = new TextEncoder().encode('%PDF-1.7\n%application page\n');
+const PDF = new TextEncoder().encode('%PDF-1.7\n%application page\n');
 
-export type Applicant = { token: string; appId: string; email: string };
+type Applicant = { token: string; appId: string; email: string };
 
 /** The mailed code of the newest application mail to `email`. */
 export async function applicationCode(app: Hono, email: string): Promise<string> {

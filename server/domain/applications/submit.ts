@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { decide, submitRefusal, type Decision } from '../../../schema/application-rules.ts';
+import { applicationTransition, decide, submitRefusal, type Decision } from '../../../schema/application-rules.ts';
 import { SANCTIONS_LIST, type SanctionsEntry } from '../../../schema/sanctions.ts';
 import { loadVendorBankKey } from '../../auth/vendor-bank-crypto.ts';
 import { ApiError } from '../../core/errors.ts';
@@ -7,7 +7,7 @@ import type { Queryable } from '../../db/db.ts';
 import { approveIntoBusiness } from './approve.ts';
 import { applicationSnapshot, findApplication, refusalErrors, type ApplicationRow } from './draft.ts';
 
-export type SubmitAnswer = { status: ApplicationRow['status']; decision: { outcome: Decision['outcome']; reasons: string[] } | null; business_id: string | null };
+type SubmitAnswer = { status: ApplicationRow['status']; decision: { outcome: Decision['outcome']; reasons: string[] } | null; business_id: string | null };
 
 const answerOf = (row: ApplicationRow): SubmitAnswer => ({
   status: row.status,
@@ -68,7 +68,7 @@ async function flagForReview(tx: Queryable, app: ApplicationRow, decision: Decis
 export async function reviewApplication(tx: Queryable, appId: string, action: 'approve' | 'reject', now: Date): Promise<SubmitAnswer> {
   const app = await findApplication(tx, appId, true);
   if (!app) throw new Error(`There is no application ${appId}.`);
-  if (app.status !== 'MANUAL_REVIEW') throw new Error(`Application ${appId} is ${app.status}, not in manual review.`);
+  if (app.status !== 'MANUAL_REVIEW' || !applicationTransition(app.status, action)) throw new Error(`Application ${appId} is ${app.status}, not in manual review.`);
   const reasons = [...(app.decision?.reasons ?? []), `Operations ${action === 'approve' ? 'approved' : 'rejected'} it after review.`];
   await tx.query('UPDATE financing_applications SET decision = $2, decided_at = $3, ofac_status = $4, updated_at = $3 WHERE id = $1', [
     app.id, JSON.stringify({ outcome: action === 'approve' ? 'APPROVED' : 'REJECTED', reasons }), now,
