@@ -43,7 +43,13 @@ export const applicationVerify = defineCall({
   method: 'POST',
   path: '/v1/public/application/verify',
   auth: 'public',
-  body: z.object({ email: z.email().max(320), code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code'), financing_application_id: uuid.optional() }),
+  body: z.object({
+    email: z.email().max(320),
+    code: z.string().regex(/^\d{6}$/, 'must be the 6-digit code'),
+    financing_application_id: uuid.optional(),
+    /** An invite's token (application.inviteApplicant's link): joins that application as a co-applicant. */
+    invite_token: z.string().min(16).max(128).optional(),
+  }),
   response: z.object({ id_token: z.string(), mfa_required: z.boolean(), financing_application_id: uuid }),
 });
 

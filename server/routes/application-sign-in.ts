@@ -58,6 +58,21 @@ async function identityFor(tx: Queryable, email: string, now: Date): Promise<str
   return id;
 }
 
+/** An open invite of this address joins its application as a co-applicant (once); any other token is 404. */
+async function acceptInvite(tx: Queryable, identityId: string, email: string, code: CodeRow, token: string, now: Date): Promise<string> {
+  const [invite] = await tx.query<{ id: string; financing_application_id: string }>(
+    `UPDATE application_invites i SET accepted_at = $3 FROM financing_applications a
+      WHERE i.token_hash = $1 AND i.email = $2 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > $3
+        AND a.id = i.financing_application_id AND a.status <> 'WITHDRAWN'
+      RETURNING i.id::text, i.financing_application_id::text`,
+    [createHash('sha256').update(token).digest('hex'), email, now]);
+  if (!invite) throw new ApiError('REQUEST_7004', 'This invite was not found.');
+  await tx.query(
+    `INSERT INTO financing_application_users (financing_application_id, identity_id, role, first_name, last_name)
+     VALUES ($1, $2, 'CO_APPLICANT', $3, $4) ON CONFLICT DO NOTHING`, [invite.financing_application_id, identityId, code.first_name, code.last_name]);
+  return invite.financing_application_id;
+}
+
 /** The named application when the identity is a user of it (else 404), or a new draft. */
 async function applicationFor(tx: Queryable, identityId: string, code: CodeRow, wanted: string | undefined): Promise<string> {
   if (wanted) {
@@ -112,7 +127,9 @@ export const applicationSignInHandlers = {
       if (used.length === 0) throw new ApiError('PROFILE_7017');
       const identityId = await identityFor(tx, email, new Date(now));
       await markEmailVerified(tx, identityId, new Date(now));
-      const applicationId = await applicationFor(tx, identityId, code, body.financing_application_id);
+      const applicationId = body.invite_token
+        ? await acceptInvite(tx, identityId, email, code, body.invite_token, new Date(now))
+        : await applicationFor(tx, identityId, code, body.financing_application_id);
       const signedIn = await surfaceSignIn(ctx.deps, tx, identityId, { kind: 'FINANCING_APPLICATION', financing_application_id: applicationId }, {
         extraScopes: ['email-otp'], ttlSeconds: APPLICATION_TOKEN_TTL_SECONDS,
       });
