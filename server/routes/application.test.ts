@@ -143,6 +143,17 @@ describe.each(await testDatabases())('financing application on %s', (kind) => {
     expect(flagged).toEqual([{ last_name: 'Sanctionedov' }]);
   });
 
+  it('a hard rule rejects (incorporation date in the future): no business, the answer repeats', async () => {
+    const who = await startApplication(t.app, fresh());
+    await fillApplication(t.app, who);
+    const draft = (await appCall(t.app, who, 'GET', '')).body;
+    await appCall(t.app, who, 'PATCH', '/business-details', { ...draft.business_details, incorporation_date: '2026-12-01' });
+    const res = await appCall(t.app, who, 'PATCH', '/submit', {});
+    expect(res.body).toEqual({ status: 'REJECTED', decision: { outcome: 'REJECTED', reasons: ['The incorporation date is in the future.'] }, business_id: null });
+    expect((await appCall(t.app, who, 'PATCH', '/submit', {})).body).toEqual(res.body);
+    expect(await t.db.query("SELECT 1 FROM spend_users u JOIN identities i ON i.id = u.identity_id WHERE lower(i.email) = $1", [who.email])).toEqual([]);
+  });
+
   it('field rules: EIN prefix, NAICS, SSN, dob, routing checksum (422 naming the field); If-Match; pages', async () => {
     const who = await startApplication(t.app, fresh());
     const bad = await appCall(t.app, who, 'PATCH', '/business-details', {
