@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { APPLICATION_CALLS } from '../../schema/api/calls-application.ts';
 import { APPLICATION_ID_HEADER } from '../../schema/api/calls-application-steps.ts';
 import { issueToken, openSession } from '../auth/session.ts';
 import { testDatabases } from '../test-db.ts';
@@ -207,7 +208,12 @@ describe.each(await testDatabases())('financing application on %s', (kind) => {
     const { token } = await issueToken(t.app.deps, { identityId: u!.identity_id, sessionId, surface: { kind: 'FINANCING_APPLICATION', financing_application_id: a1.appId } },
       { scopes: ['default'], mfaRequired: false, mfaAuthed: false });
     expect(refusal(await appCall(t.app, { token, appId: a1.appId }, 'GET', ''))).toEqual([403, 'AUTH_7016']);
-    expect(refusal(await appCall(t.app, { token, appId: a1.appId }, 'PATCH', '/submit', {}))).toEqual([403, 'AUTH_7016']);
+    // Every call of the application surface needs email-otp (§6), before its input is even read.
+    for (const call of APPLICATION_CALLS.filter((c) => c.surfaces.includes('FINANCING_APPLICATION'))) {
+      const path = call.path.replace(/:page\b/, '1').replace(/:[a-z_]+/g, randomUUID());
+      const res = await request(t.app, call.method, path, { token, ...(call.method !== 'GET' && { body: {} }), headers: { [APPLICATION_ID_HEADER]: a1.appId } });
+      expect([call.id, ...refusal(res)]).toEqual([call.id, 403, 'AUTH_7016']);
+    }
     // A token for an application the identity is not a user of is refused live (4014).
     const { token: foreign } = await issueToken(t.app.deps, { identityId: u!.identity_id, sessionId, surface: { kind: 'FINANCING_APPLICATION', financing_application_id: a2.appId } },
       { scopes: ['default', 'email-otp'], mfaRequired: false, mfaAuthed: false });
