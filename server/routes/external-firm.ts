@@ -1,4 +1,7 @@
 /** Issue 31: the handlers of schema/api/calls-external-firm.ts (docs/design/issue-31-surfaces.md). */
 import type { DomainHandlers } from '../http/handler.ts';
+import { firmTeamHandlers } from './external-firm-team.ts';
 
-export const externalFirmHandlers = {} satisfies DomainHandlers;
+export const externalFirmHandlers = {
+  ...firmTeamHandlers,
+} satisfies DomainHandlers;

@@ -18,6 +18,8 @@ CREATE TABLE external_firm_applications (
   admin_last_name   text NOT NULL,
   status            text NOT NULL DEFAULT 'APPLIED' CHECK (status IN ('APPLIED', 'APPROVED', 'MANUAL_REVIEW')),
   reasons           text[] NOT NULL DEFAULT '{}',
+  -- Set once the applicant proved the mailbox (firm.apply.verify); an unverified row is nobody's yet.
+  verified_at       timestamptz,
   firm_id           uuid REFERENCES external_firms (id),
   created_at        timestamptz NOT NULL DEFAULT now(),
   decided_at        timestamptz
