@@ -66,7 +66,7 @@ function cells(line: string): string[] {
 
 const HEADER = ['client_email', 'client_name', 'rights'] as const;
 
-/** Rights as a cell: `READ;CODE` (or `READ CODE`); READ is added when forgotten is NOT assumed. */
+/** Rights as a cell: `READ;CODE` (or `READ CODE`); a row without READ is refused, never completed. */
 function rightsOf(cell: string): string[] {
   return cell.split(/[;|\s]+/).map((r) => r.trim().toUpperCase()).filter(Boolean);
 }
