@@ -164,7 +164,6 @@ export type PlannedUse = { issue: PlannedIssue; why: string };
 
 /** schema/roles.ts rule helpers nothing calls yet (§6), with the issue whose feature applies them. */
 export const PLANNED_ROLE_RULES: Readonly<Record<string, PlannedUse>> = {
-  canViewReferrals: { issue: 31, why: 'referrals in the advisor console' },
   canAccessVendorPortal: { issue: 31, why: 'the vendor portal' },
 };
 

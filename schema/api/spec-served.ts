@@ -37,6 +37,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE firm users': ['firm.users.delete'],
     'DELETE authorizations': ['firm.authorizations.delete'],
     'DELETE spend-user unassignment': ['firm.assignments.delete'],
+    'DELETE referrals': ['firm.referrals.delete'],
   },
   'Vendors and vendor network': {
     'DELETE vendors: the vendor': ['vendors.delete'],

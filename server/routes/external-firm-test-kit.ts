@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { Queryable } from '../db/db.ts';
-import { request } from '../test-fixtures.ts';
+import { request, signIn } from '../test-fixtures.ts';
 
 /** The newest mail to an address in the dev outbox (the app must run with devOutbox). */
 export async function lastMail(db: Queryable, to: string): Promise<{ subject: string; body: string }> {
@@ -45,4 +45,24 @@ export async function addMember(app: Hono, db: Queryable, firm: TestFirm, role: 
   if (accepted.status !== 200) throw new Error(`accept: ${accepted.status} ${accepted.text}`);
   const view = await request<{ me: { id: string } }>(app, 'GET', '/v1/auth/external-firm', { token: accepted.body.id_token });
   return { email, token: accepted.body.id_token, firmUserId: view.body.me.id };
+}
+
+/**
+ * A firm (admin + one member) working for a fresh client business under `rights`: proposed,
+ * validated, accepted by the client's admin, and the member's BUSINESS token in the client.
+ */
+export async function firmInClient(app: Hono, db: Queryable, rights: string[], makeClient: () => Promise<{ businessId: string; adminEmail: string }>) {
+  const firm = await makeFirm(app, db, 'Acme CPAs');
+  const member = await addMember(app, db, firm);
+  const client = await makeClient();
+  const clientAdmin = await signIn(app, client.adminEmail);
+  const proposal = await request<{ id: string }>(app, 'POST', '/v1/auth/external-firm/proposals', {
+    token: firm.adminToken, body: { client_email: client.adminEmail, client_name: 'Client', rights, firm_user_ids: [member.firmUserId] },
+  });
+  await request(app, 'PUT', `/v1/auth/external-firm/proposals/${proposal.body.id}/validate`, { token: firm.adminToken });
+  const accepted = await request(app, 'PUT', `/v1/auth/businesses/external-firm-proposals/${proposal.body.id}/accept`, { token: clientAdmin, body: {} });
+  if (accepted.status !== 200) throw new Error(`accept: ${accepted.status} ${accepted.text}`);
+  const opened = await request<{ id_token: string }>(app, 'POST', `/v1/auth/external-firm/clients/${client.businessId}/open`, { token: member.token });
+  const [auth] = await db.query<{ id: string }>('SELECT id::text FROM external_firm_authorizations WHERE business_id = $1', [client.businessId]);
+  return { firm, member, clientAdmin, advisor: opened.body.id_token, authorizationId: auth!.id };
 }
