@@ -38,6 +38,7 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE authorizations': ['firm.authorizations.delete'],
     'DELETE spend-user unassignment': ['firm.assignments.delete'],
     'DELETE referrals': ['firm.referrals.delete'],
+    'DELETE logo': ['firm.logo.delete'],
   },
   'Vendors and vendor network': {
     'DELETE vendors: the vendor': ['vendors.delete'],

@@ -38,4 +38,26 @@ describe.each(await testDatabases())('external firms: referrals on %s', (kind) =
     const none = await request(t.app, 'GET', '/v1/auth/businesses/referrals', { token: await signIn(t.app, fresh.email('employee')) });
     expect(none.body).toEqual({ referred_by_firm: null });
   });
+
+  it('logo: admins put a PNG (members read it), markup and other types are refused, delete removes it', async () => {
+    const firm = await makeFirm(t.app, t.db);
+    const member = await addMember(t.app, t.db, firm);
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3, 4]);
+    const put = async (token: string, body: Uint8Array, type: string) => {
+      const res = await t.app.request('/v1/auth/external-firm/logo', { method: 'PUT', headers: { 'RAMP-ID-TOKEN': token, 'content-type': type }, body });
+      return { status: res.status, body: await res.json() as unknown };
+    };
+    expect(refusal(await put(member.token, png, 'image/png'))).toEqual([403, 'FORBIDDEN_7003']);
+    expect(refusal(await put(firm.adminToken, new TextEncoder().encode('<svg onload=x>'), 'image/png'))).toEqual([422, 'UPLOAD_7105']);
+    expect(refusal(await put(firm.adminToken, png, 'image/svg+xml'))).toEqual([415, 'UPLOAD_7101']);
+    const ok = await put(firm.adminToken, png, 'image/png');
+    expect(ok).toMatchObject({ status: 200, body: { id: firm.firmId, has_logo: true } });
+    const got = await t.app.request('/v1/auth/external-firm/logo', { headers: { 'RAMP-ID-TOKEN': member.token } });
+    expect(got.headers.get('content-type')).toBe('image/png');
+    expect(new Uint8Array(await got.arrayBuffer())).toEqual(png);
+    const removed = await request(t.app, 'DELETE', '/v1/auth/external-firm/logo', { token: firm.adminToken });
+    expect(removed.body).toMatchObject({ has_logo: false });
+    expect(await t.db.query('SELECT 1 FROM external_firm_logos WHERE firm_id = $1', [firm.firmId])).toHaveLength(0);
+    expect(refusal(await request(t.app, 'GET', '/v1/auth/external-firm/logo', { token: member.token }))).toEqual([404, 'REQUEST_7004']);
+  });
 });

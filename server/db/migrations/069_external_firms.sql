@@ -9,6 +9,18 @@ CREATE TABLE external_firms (
   created_at    timestamptz NOT NULL DEFAULT now()
 );
 
+-- A firm's logo (PNG or JPEG, ≤ 512 KB, content checked as receipts are); logo_file_id names the live one.
+CREATE TABLE external_firm_logos (
+  id            uuid PRIMARY KEY,
+  firm_id       uuid NOT NULL REFERENCES external_firms (id),
+  content_type  text NOT NULL CHECK (content_type IN ('image/png', 'image/jpeg')),
+  size          integer NOT NULL CHECK (size > 0 AND size <= 524288),
+  sha256        text NOT NULL CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+  bytes         bytea NOT NULL,
+  created_at    timestamptz NOT NULL DEFAULT now()
+);
+ALTER TABLE external_firms ADD CONSTRAINT external_firms_logo FOREIGN KEY (logo_file_id) REFERENCES external_firm_logos (id);
+
 -- §3 external_firm_applicant: an identity applying for a firm, before (or instead of) the firm.
 CREATE TABLE external_firm_applications (
   id                uuid PRIMARY KEY,
