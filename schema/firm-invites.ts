@@ -5,8 +5,8 @@
 export const FIRM_INVITE_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const FIRM_INVITE_MAX_RESENDS = 5;
 
-export type FirmInviteRow = { accepted_at: string | Date | null; revoked_at: string | Date | null; expires_at: string | Date };
-export type FirmInviteStatus = 'OPEN' | 'ACCEPTED' | 'EXPIRED' | 'REVOKED';
+type FirmInviteRow = { accepted_at: string | Date | null; revoked_at: string | Date | null; expires_at: string | Date };
+type FirmInviteStatus = 'OPEN' | 'ACCEPTED' | 'EXPIRED' | 'REVOKED';
 
 export function firmInviteStatus(row: FirmInviteRow, now: number): FirmInviteStatus {
   if (row.accepted_at) return 'ACCEPTED';

@@ -18,8 +18,6 @@ const NEXT: Record<ProposalAction, { from: readonly ProposalStatus[]; to: Propos
   reject: { from: ['PENDING'], to: 'REJECTED', by: 'receiver' },
 };
 
-export const isOpenProposal = (status: ProposalStatus) => status === 'DRAFT' || status === 'PENDING';
-
 /**
  * The status an action leads to, or null when the proposal's status does not allow it (FIRM_7002,
  * nothing written) or the side may not take it (the caller answers 404: not its proposal to decide).

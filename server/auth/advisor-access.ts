@@ -10,7 +10,7 @@ import type { Queryable } from '../db/db.ts';
  * unassigned or removed, or the firm suspended, and the next request answers FIRM_7005 (as support
  * impersonation dies with its grant). Then each call needs the right that opens it (FIRM_7003).
  */
-export type AdvisorBinding = NonNullable<Actor['advisor']>;
+type AdvisorBinding = NonNullable<Actor['advisor']>;
 
 export async function advisorBindingOf(db: Queryable, spendUserId: string): Promise<AdvisorBinding | null> {
   const [row] = await db.query<{ firm_id: string; firm_user_id: string; authorization_id: string; rights: AdvisorRight[] }>(

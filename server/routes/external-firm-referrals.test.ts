@@ -44,7 +44,7 @@ describe.each(await testDatabases())('external firms: referrals on %s', (kind) =
     const member = await addMember(t.app, t.db, firm);
     const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3, 4]);
     const put = async (token: string, body: Uint8Array, type: string) => {
-      const res = await t.app.request('/v1/auth/external-firm/logo', { method: 'PUT', headers: { 'RAMP-ID-TOKEN': token, 'content-type': type }, body });
+      const res = await t.app.request('/v1/auth/external-firm/logo', { method: 'PUT', headers: { 'RAMP-ID-TOKEN': token, 'content-type': type }, body: body as unknown as BodyInit });
       return { status: res.status, body: await res.json() as unknown };
     };
     expect(refusal(await put(member.token, png, 'image/png'))).toEqual([403, 'FORBIDDEN_7003']);

@@ -13,7 +13,7 @@ export async function lastMail(db: Queryable, to: string): Promise<{ subject: st
   return row;
 }
 
-export type TestFirm = { firmId: string; adminEmail: string; adminToken: string; adminFirmUserId: string };
+type TestFirm = { firmId: string; adminEmail: string; adminToken: string; adminFirmUserId: string };
 
 /** Applies and verifies: the firm exists with `first last` as its admin (names must not be on the sanctions list). */
 export async function applyForFirm(app: Hono, db: Queryable, firmName: string, names = { first_name: 'Ada', last_name: 'Ledger' }) {

@@ -14,10 +14,10 @@ import { iso } from './sql.ts';
  * applicant as its admin, a hit → MANUAL_REVIEW for a person to clear (design §8 Q5).
  */
 const CODE_TTL_MS = 10 * 60 * 1000;
-export type ApplyBody = { firm_name: string; email: string; first_name: string; last_name: string };
+type ApplyBody = { firm_name: string; email: string; first_name: string; last_name: string };
 
 /** The identity of an address, created (unusable password, mailbox unproven) when new. */
-export async function identityForEmail(tx: Queryable, email: string): Promise<string> {
+async function identityForEmail(tx: Queryable, email: string): Promise<string> {
   const [found] = await tx.query<{ id: string }>('SELECT id::text FROM identities WHERE lower(email) = $1', [email]);
   if (found) return found.id;
   const id = randomUUID();

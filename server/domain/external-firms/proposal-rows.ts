@@ -42,7 +42,7 @@ export async function mailFirmAdmins(deps: MailDeps, tx: Queryable, firmId: stri
   for (const a of admins) await sendMail(deps, tx, a.email, subject, body);
 }
 
-export type Acceptance = {
+type Acceptance = {
   proposalId: string; firmId: string; businessId: string; rights: AdvisorRight[]; firmUserIds: string[]; decidedBy: string;
 };
 

@@ -10,7 +10,7 @@ import { assertFirmAdmin, type FirmCaller } from './firm-caller.ts';
 import { accept, mailFirmAdmins, nextStatus, PROPOSAL_DOC, PROPOSAL_FROM, proposalById, setStatus } from './proposal-rows.ts';
 
 /** The firm's side of proposals (issue 31): create, validate (mails the client), revoke, bulk, list, accept a business's. */
-export type ProposalBody = { client_email: string; client_name: string; rights: AdvisorRight[]; firm_user_ids: string[]; client_key?: string | undefined };
+type ProposalBody = { client_email: string; client_name: string; rights: AdvisorRight[]; firm_user_ids: string[]; client_key?: string | undefined };
 
 /** FIRM_7001: a business whose owner or admin has this address already works with the firm. */
 async function assertNotAClientYet(tx: Queryable, firmId: string, email: string): Promise<void> {

@@ -16,7 +16,7 @@ const INVITE_COLS = `id::text, email, role, ${iso('expires_at')} AS expires_at, 
 const inviteDoc = (r: InviteRow, now: number): FirmInvite => ({
   id: r.id, email: r.email, role: r.role, status: firmInviteStatus(r, now), expires_at: r.expires_at, resend_count: r.resend_count,
 });
-export type Links = (path: string) => string;
+type Links = (path: string) => string;
 
 export async function firmView(db: Queryable, caller: FirmCaller, now: number): Promise<FirmView> {
   const [firm] = await db.query<FirmView['firm']>(
@@ -88,7 +88,7 @@ export async function deleteInvite(tx: Queryable, caller: FirmCaller, inviteId: 
   return inviteDoc(updated!, now);
 }
 
-export type OpenInvite = { id: string; firm_id: string; email: string; role: FirmUserRole };
+type OpenInvite = { id: string; firm_id: string; email: string; role: FirmUserRole };
 
 /** The open invite of a token (locked), or the refusal: unknown or withdrawn 404, used or expired 422. */
 export async function openInvite(tx: Queryable, token: string, now: number): Promise<OpenInvite> {
