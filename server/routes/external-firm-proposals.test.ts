@@ -150,4 +150,26 @@ describe.each(await testDatabases())('external firms: proposals and clients on %
     const [row] = await t.db.query<{ status: string }>('SELECT status FROM external_firm_proposals WHERE id = $1', [proposalId]);
     expect(row?.status).toBe('PENDING');
   });
+
+  it('the client list pages by name', async () => {
+    const firm = await makeFirm(t.app, t.db);
+    const names = ['Bravo Ltd', 'Alpha Inc', 'Charlie Co'];
+    for (const name of names) {
+      const fx = await makeBusiness(t.db, { transactions: 0, name });
+      const p = await request<{ id: string }>(t.app, 'POST', P, { token: firm.adminToken, body: { client_email: fx.email('admin'), client_name: name, rights: ['READ'], firm_user_ids: [] } });
+      await request(t.app, 'PUT', `${P}/${p.body.id}/validate`, { token: firm.adminToken });
+      const accepted = await request(t.app, 'PUT', `${B}/${p.body.id}/accept`, { token: await signIn(t.app, fx.email('admin')), body: {} });
+      expect(accepted.status).toBe(200);
+    }
+    const seen: string[] = [];
+    let start: string | null = null;
+    do {
+      const q: string = start ? `?page_size=2&start=${start}` : '?page_size=2';
+      const page: { body: { data: { business_name: string }[]; page: { next: string | null } } } = await request(t.app, 'GET', `/v1/auth/external-firm/clients${q}`, { token: firm.adminToken });
+      seen.push(...page.body.data.map((c) => c.business_name));
+      start = page.body.page.next;
+    } while (start);
+    expect(seen).toEqual(['Alpha Inc', 'Bravo Ltd', 'Charlie Co']);
+    expect(refusal(await request(t.app, 'GET', '/v1/auth/external-firm/clients?start=bogus', { token: firm.adminToken }))).toEqual([422, 'REQUEST_7001']);
+  });
 });
