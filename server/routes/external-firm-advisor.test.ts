@@ -86,4 +86,15 @@ describe.each(await testDatabases())('the firm user in a client on %s', (kind) =
     expect(row).toEqual({ status: 'ENDED', ended_by: 'FIRM' });
     expect(refusal(await request(t.app, 'GET', '/v1/auth/transactions', { token: b.advisor }))).toEqual([403, 'FIRM_7005']);
   });
+
+  it('removing the member ends its clients: its token in the client answers FIRM_7005, the client is no longer listed', async () => {
+    const a = await inClient(['READ']);
+    const removed = await request(t.app, 'DELETE', `/v1/auth/external-firm/users/${a.member.firmUserId}`, { token: a.firm.adminToken });
+    expect(removed.status).toBe(200);
+    expect(refusal(await request(t.app, 'GET', '/v1/auth/transactions', { token: a.advisor }))).toEqual([403, 'FIRM_7005']);
+    const [row] = await t.db.query<{ status: string; ended_by: string }>('SELECT status, ended_by FROM external_firm_authorizations WHERE id = $1', [a.authorizationId]);
+    expect(row).toEqual({ status: 'ENDED', ended_by: 'FIRM' });
+    const clients = await request<{ data: unknown[] }>(t.app, 'GET', '/v1/auth/external-firm/clients', { token: a.firm.adminToken });
+    expect(clients.body.data).toEqual([]);
+  });
 });

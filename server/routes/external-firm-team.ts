@@ -99,5 +99,5 @@ export const firmTeamHandlers = {
   },
 
   [firmUsersDelete.id]: async (ctx) => ctx.deps.db.transaction(async (tx) =>
-    ok(await removeFirmUser(tx, await caller({ ...ctx, db: tx }), ctx.input.params.firm_user_id))),
+    ok(await removeFirmUser(tx, await caller({ ...ctx, db: tx }), ctx.input.params.firm_user_id, ctx.deps.now()))),
 } satisfies DomainHandlers;

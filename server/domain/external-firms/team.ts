@@ -115,9 +115,10 @@ export async function joinFirm(tx: Queryable, inv: OpenInvite, identityId: strin
 
 /**
  * Removes a member: FIRM_7004 when it is the last admin; its hidden users in every client go
- * (their tokens answer FIRM_7005, its console token 4014).
+ * (their tokens answer FIRM_7005, its console token 4014), and a client it was the last one
+ * assigned to ends (design §2.6).
  */
-export async function removeFirmUser(tx: Queryable, caller: FirmCaller, firmUserId: string): Promise<FirmUser> {
+export async function removeFirmUser(tx: Queryable, caller: FirmCaller, firmUserId: string, now: number): Promise<FirmUser> {
   assertFirmAdmin(caller);
   // Lock the firm's admins first: two admins removing each other must not leave none.
   const admins = await tx.query<{ id: string }>(
@@ -131,5 +132,11 @@ export async function removeFirmUser(tx: Queryable, caller: FirmCaller, firmUser
   if (target.role === 'EXTERNAL_FIRM_ADMIN' && admins.length <= 1) throw new ApiError('FIRM_7004');
   await tx.query(`UPDATE external_firm_users SET status = 'REMOVED' WHERE id = $1`, [firmUserId]);
   await unbindFirmUsers(tx, 'au.firm_user_id = $1', [firmUserId]);
+  // A client left with no firm user is no longer worked for: as the last unassignment, it ends.
+  await tx.query(
+    `UPDATE external_firm_authorizations a SET status = 'ENDED', ended_by = 'FIRM', ended_at = $2
+      WHERE a.firm_id = $1 AND a.status = 'ACTIVE' AND NOT EXISTS (SELECT 1 FROM external_firm_authorization_users au WHERE au.authorization_id = a.id)`,
+    [caller.firmId, new Date(now)],
+  );
   return target;
 }
