@@ -120,13 +120,16 @@ export function defaultSpendUser<
   );
 }
 
+/** A firm user's hidden spend user in a client (issue 31): reads business-wide; what it may change is its authorization's. */
+export const isAdvisor = (u: Pick<Actor, 'role'>) => u.role === 'ADVISOR_CONSOLE_ADMIN' || u.role === 'ADVISOR_CONSOLE_USER';
+
 /**
- * Which transactions a user mirrors and may read: admins, owners, bookkeepers and auditors see
- * the business; a manager adds their reports' cards; everyone sees their own.
+ * Which transactions a user mirrors and may read: admins, owners, bookkeepers, auditors and a
+ * firm's advisors see the business; a manager adds their reports' cards; everyone sees their own.
  */
 export type TransactionVisibility = { kind: 'business' } | { kind: 'users'; userIds: string[] };
 export function canSeeAllTransactions(u: Pick<Actor, 'role'>): boolean {
-  return isAdmin(u) || isBookkeeper(u) || u.role === 'AUDITOR' || u.role === 'IT_ADMIN';
+  return isAdmin(u) || isBookkeeper(u) || u.role === 'AUDITOR' || u.role === 'IT_ADMIN' || isAdvisor(u);
 }
 
 /** Coding a transaction: the business-wide roles code anything; others code what they can see. */

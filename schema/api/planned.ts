@@ -160,8 +160,6 @@ export type PlannedUse = { issue: PlannedIssue; why: string };
 
 /** schema/roles.ts rule helpers nothing calls yet (§6), with the issue whose feature applies them. */
 export const PLANNED_ROLE_RULES: Readonly<Record<string, PlannedUse>> = {
-  canViewReferrals: { issue: 31, why: 'referrals in the advisor console' },
-  isFirmAdmin: { issue: 31, why: 'external firm administration' },
   canAccessVendorPortal: { issue: 31, why: 'the vendor portal' },
 };
 
@@ -183,10 +181,5 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
   BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
-  FIRM_7001: { issue: 31, why: 'a proposal to a business the firm already has' },
-  FIRM_7002: { issue: 31, why: 'a decided or revoked proposal' },
-  FIRM_7003: { issue: 31, why: 'a firm user outside its authorization\'s rights' },
-  FIRM_7004: { issue: 31, why: 'removing a firm\'s last admin' },
-  FIRM_7005: { issue: 31, why: 'an ended authorization' },
   VENDOR_NETWORK_7001: { issue: 31, why: 'a decided edit proposal' },
 };

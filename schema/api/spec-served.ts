@@ -23,6 +23,23 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'GET MT103': ['bills.payments.mt103'],
     'DELETE ap-clerks/{user}': ['admin.apClerks.remove'],
   },
+  // Issue 31 (helper A): the advisor console's prose labels; the rest of the section stays planned (#31).
+  'External firm (advisor)': {
+    'Proposals (PUT accept, reject, revoke, validate, bulk)': [
+      'businesses.firmProposals.accept', 'businesses.firmProposals.reject', 'firm.proposals.revoke', 'firm.proposals.validate', 'firm.proposals.bulk',
+    ],
+    'business-proposal accept': ['firm.businessProposals.accept'],
+    'invite accept': ['firm.invites.accept'],
+    'accept-and-create-identity': ['firm.invites.acceptAndCreateIdentity'],
+    'csv parse': ['firm.proposals.csvParse'],
+    'resend': ['firm.invites.resend'],
+    'DELETE invites': ['firm.invites.delete'],
+    'DELETE firm users': ['firm.users.delete'],
+    'DELETE authorizations': ['firm.authorizations.delete'],
+    'DELETE spend-user unassignment': ['firm.assignments.delete'],
+    'DELETE referrals': ['firm.referrals.delete'],
+    'DELETE logo': ['firm.logo.delete'],
+  },
   'Vendors and vendor network': {
     'DELETE vendors: the vendor': ['vendors.delete'],
     'DELETE vendors: contacts (body)': ['vendors.contacts.delete'],

@@ -1,4 +1,5 @@
 import type { OtherSurfaceClaim, TokenClaims } from '../../schema/api/scopes.ts';
+import type { AdvisorRight } from '../../schema/entities/external-firm.ts';
 
 /** The signed-in spend user a request acts as, with what the §6 rules read. */
 export type ActingUser = {
@@ -23,6 +24,11 @@ export type Actor = {
    * refuses the token once the grant is revoked or expired, so a present grant is live.
    */
   supportGrant?: { id: string; allowWrites: boolean };
+  /**
+   * Set only for a firm user's hidden spend user in a client (issue 31, D3): the live
+   * authorization binding it, read on every request (auth/advisor-access.ts).
+   */
+  advisor?: { firmId: string; firmUserId: string; authorizationId: string; rights: AdvisorRight[] };
 };
 
 /**

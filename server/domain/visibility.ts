@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { VisibilityRule } from '../../schema/entities/define-entity.ts';
 import { mayManageBills } from '../../schema/bill-rules.ts';
-import { canSeeAllTransactions, isAdmin, isApClerk, isBookkeeper } from '../../schema/roles.ts';
+import { canSeeAllTransactions, isAdmin, isAdvisor, isApClerk, isBookkeeper } from '../../schema/roles.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { delegatedApproverSql } from './delegations.ts';
@@ -129,7 +129,8 @@ function allocationClause(user: ActingUser, alias: string, params: unknown[]): s
  * `bill` approvals rows it is empty and only the creator test remains.
  */
 function billPayClause(user: ActingUser, alias: string, params: unknown[]): string {
-  if (mayManageBills(user)) return '';
+  // Advisors (issue 31) read every bill of a client; the advisor gate decides what they change.
+  if (mayManageBills(user) || isAdvisor(user)) return '';
   params.push(user.id);
   const me = `$${params.length}::uuid`;
   return ` AND (${alias}.created_by = ${me} OR ${alias}.id IN (

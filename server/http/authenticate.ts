@@ -3,6 +3,8 @@ import type { Context } from 'hono';
 import { checkScopes, checkSurface, ID_TOKEN_HEADER, surfaceOf, type CallAuth, type OtherSurfaceClaim, type Surface, type TokenClaims } from '../../schema/api/scopes.ts';
 import { verifyIdToken } from '../auth/tokens.ts';
 import { holdsSurface } from '../auth/surfaces/index.ts';
+import { advisorBindingOf } from '../auth/advisor-access.ts';
+import { isAdvisorRole } from '../../schema/firm-authorization.ts';
 import { isSurfaceActor, type ActingUser, type Actor, type Caller, type SurfaceActor } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError } from '../core/errors.ts';
@@ -83,6 +85,9 @@ async function loadActor(deps: AppDeps, claims: TokenClaims): Promise<Actor> {
   const row = rows[0];
   if (!row) throw new ApiError('AUTH_7002');
   if (row.revoked_at) throw new ApiError('AUTH_7003');
+  // A firm user's hidden spend user lives by its authorization (issue 31): ended → FIRM_7005.
+  const advisor = row.id && isAdvisorRole(row.role) ? await advisorBindingOf(deps.db, row.id) : null;
+  if (row.id && isAdvisorRole(row.role) && !advisor) throw new ApiError('FIRM_7005');
   if (!row.id || row.user_deleted) throw new ApiError('4014');
   if (row.business_status === 'INACTIVE') throw new ApiError('4005');
   if (row.business_status === 'LOCKED') throw new ApiError('4011');
@@ -104,5 +109,6 @@ async function loadActor(deps: AppDeps, claims: TokenClaims): Promise<Actor> {
   return {
     identityId: claims.sub, sessionId: claims.ramp_session_id, businessId: row.business_id, claims, user,
     ...(impersonating && { supportGrant: { id: row.grant_id!, allowWrites: row.grant_allow_writes === true } }),
+    ...(advisor && { advisor }),
   };
 }

@@ -7,6 +7,7 @@ import { IDEMPOTENCY_HEADER, surfaceSubjectId } from '../../schema/api/scopes.ts
 import { invalidTypeMessage, validationMessages } from '../../schema/errors.ts';
 import { auditDetailOf, recordAudit } from '../auth/audit.ts';
 import { assertImpersonationMayCall } from '../auth/support-access.ts';
+import { assertAdvisorMayCall } from '../auth/advisor-access.ts';
 import { assertWizardTokenMayCall } from '../domain/expense-policies/wizard-token.ts';
 import { isSurfaceActor, type Actor, type Caller } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
@@ -83,10 +84,14 @@ const auditEntry = (call: CallDef, caller: Caller, c: Context) => {
   return { ...common, spendUserId: caller.user.id, businessId: caller.businessId, surface: 'BUSINESS' as const, surfaceId: null };
 };
 
-/** The impersonation gate (auth/support-access.ts); a refused write attempt is audited like any refusal. */
+/**
+ * The impersonation gate (auth/support-access.ts), then the advisor gate (auth/advisor-access.ts,
+ * issue 31); a refused write attempt is audited like any refusal.
+ */
 async function impersonationGate(deps: AppDeps, call: CallDef, actor: Actor, c: Context): Promise<void> {
   try {
     assertImpersonationMayCall(call, actor);
+    assertAdvisorMayCall(call, actor);
   } catch (err) {
     if (call.method !== 'GET' && err instanceof ApiError) await recordAudit(deps.db, { ...auditEntry(call, actor, c), status: err.status });
     throw err;
