@@ -36,21 +36,11 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
   'Vendors and vendor network': {
     // Issue 31 decided (docs/design/issue-31-surfaces.md D8): custom fields, card acceptance,
     // contracts, exemptions and switching are a payer's own vendor records, not the network's.
-    'POST /vendors/new': 31,
     'POST /pagination': 32,
-    'POST /vendor-network/ach-details': 31,
-    'POST tin': 31,
-    'POST documents': 31,
-    'POST bank-account': 31,
     'PUT vendor custom-fields and settings': 32,
-    'PUT network vendor failure reminder': 31,
-    'PUT vendor-network address (sensitive)': 31,
     'DELETE vendors: card-acceptance business input': 32,
     'DELETE vendors: contracts': 32,
-    'DELETE vendors: documents': 31,
-    'DELETE vendors: edit proposals': 31,
     'DELETE vendors: expense-item exemptions': 32,
-    'vendor-network bank account and documents': 31,
     'switching/vendors/{vendor}': 32,
   },
   'Banking links': {
@@ -166,7 +156,6 @@ export type PlannedUse = { issue: PlannedIssue; why: string };
 export const PLANNED_ROLE_RULES: Readonly<Record<string, PlannedUse>> = {
   canViewReferrals: { issue: 31, why: 'referrals in the advisor console' },
   isFirmAdmin: { issue: 31, why: 'external firm administration' },
-  canAccessVendorPortal: { issue: 31, why: 'the vendor portal' },
 };
 
 /** Token scopes (schema/api/scopes.ts) not yet both minted by the server and gating a call. */
@@ -186,13 +175,11 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   INFRA_7001: { issue: 32, why: 'a maintenance switch for the platform' },
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
-  BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
   FIRM_7001: { issue: 31, why: 'a proposal to a business the firm already has' },
   FIRM_7002: { issue: 31, why: 'a decided or revoked proposal' },
   FIRM_7003: { issue: 31, why: 'a firm user outside its authorization\'s rights' },
   FIRM_7004: { issue: 31, why: 'removing a firm\'s last admin' },
   FIRM_7005: { issue: 31, why: 'an ended authorization' },
-  VENDOR_NETWORK_7001: { issue: 31, why: 'a decided edit proposal' },
   APPLICATION_7001: { issue: 31, why: 'a submitted application' },
   APPLICATION_7002: { issue: 31, why: 'submitting an unfinished application' },
   APPLICATION_7003: { issue: 31, why: 'ownership over 100 %' },
