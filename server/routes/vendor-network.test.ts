@@ -45,6 +45,7 @@ describe.each(await testDatabases())('vendor network on %s', (kind) => {
     expect(res.status, res.text).toBe(201);
     expect(res.body.network_invite).toMatchObject({ invited_email: vendorEmail, status: 'INVITED' });
     vendorA = res.body.vendor.id;
+    expect(res.body.vendor.network).toEqual({ status: 'INVITED', verified_at: null, verified_fields: [], pending_edit_proposal_id: null });
     const token = await mailedToken(t.db, vendorEmail);
     const [link] = await t.db.query<{ invite_token_hash: string }>('SELECT invite_token_hash FROM network_vendor_links WHERE vendor_id = $1', [vendorA]);
     expect(link!.invite_token_hash).not.toContain(token);
@@ -104,6 +105,8 @@ describe.each(await testDatabases())('vendor network on %s', (kind) => {
 
   it('ACH details need the sensitive scope, then fill the payer\'s empty bank account at once (D9)', async () => {
     expect(refusal(await request(t.app, 'POST', `${PORTAL}/ach-details`, { token: nv.token, body: ACH }))).toEqual([403, 'AUTH_7016']);
+    const before = (await request(t.app, 'GET', `/v1/auth/vendors/${vendorA}`, { token: admin })).body;
+    expect(before.network).toMatchObject({ status: 'ACTIVE', verified_fields: [] });
     const res = await request(t.app, 'POST', `${PORTAL}/ach-details`, { token: sensitive, body: ACH });
     expect(res.status, res.text).toBe(200);
     expect(res.body.payers).toEqual([{ vendor_id: vendorA, business_name: expect.any(String), outcome: 'filled' }]);
@@ -113,6 +116,10 @@ describe.each(await testDatabases())('vendor network on %s', (kind) => {
     expect(row!.bank_account_cipher).not.toContain(ACH.account_number);
     const revealed = await request(t.app, 'GET', `/v1/auth/vendors/${vendorA}/bank-account`, { token: aStepped });
     expect(revealed.body).toMatchObject({ routing_number: ACH.routing_number, account_number: ACH.account_number });
+    const after = (await request(t.app, 'GET', `/v1/auth/vendors/${vendorA}`, { token: admin })).body;
+    expect(after.network).toMatchObject({ status: 'ACTIVE', verified_fields: ['bank'], verified_at: expect.any(String) });
+    expect(after.bank_account).toMatchObject({ last_four: '6789' });
+    expect(after.change_seq).toBeGreaterThan(before.change_seq);
     const payers = await request(t.app, 'GET', `${PORTAL}/payers`, { token: nv.token });
     expect(payers.body.data).toEqual([expect.objectContaining({ vendor_id: vendorA, status: 'ACTIVE', verified_fields: ['bank'] })]);
   });
@@ -142,6 +149,8 @@ describe.each(await testDatabases())('vendor network on %s', (kind) => {
     const proposal = list.body.data[0];
     expect(proposal).toMatchObject({ vendor_id: vendorA, status: 'PENDING', fields: { bank: { account_last_four: '4444', type: 'SAVINGS' } } });
     expect((await request(t.app, 'GET', '/v1/auth/vendors/edit-proposals', { token: bAdmin })).body.data).toEqual([]);
+    const waiting = (await request(t.app, 'GET', `/v1/auth/vendors/${vendorA}`, { token: admin })).body.network;
+    expect(waiting).toMatchObject({ pending_edit_proposal_id: proposal.id, verified_fields: [] });
     const path = `/v1/auth/vendors/edit-proposals/${proposal.id}/accept`;
     expect(refusal(await request(t.app, 'PUT', path, { token: admin }))).toEqual([403, 'AUTH_7016']);
     expect(refusal(await request(t.app, 'PUT', path, { token: (await signIn(t.app, b.email('admin'))) }))).toEqual([403, 'AUTH_7016']);
@@ -150,6 +159,8 @@ describe.each(await testDatabases())('vendor network on %s', (kind) => {
     expect(accepted.body.status).toBe('ACCEPTED');
     const revealed = await request(t.app, 'GET', `/v1/auth/vendors/${vendorA}/bank-account`, { token: aStepped });
     expect(revealed.body).toMatchObject({ routing_number: ACH2.routing_number, account_number: ACH2.account_number, account_type: 'SAVINGS' });
+    expect((await request(t.app, 'GET', `/v1/auth/vendors/${vendorA}`, { token: admin })).body.network)
+      .toMatchObject({ pending_edit_proposal_id: null, verified_fields: ['bank'] });
     expect(refusal(await request(t.app, 'PUT', path, { token: aStepped }))).toEqual([409, 'VENDOR_NETWORK_7001']);
     const withdraw = await request(t.app, 'DELETE', `${PORTAL}/edit-proposals/${proposal.id}`, { token: nv.token });
     expect(refusal(withdraw)).toEqual([409, 'VENDOR_NETWORK_7001']);
