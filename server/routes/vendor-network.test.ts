@@ -116,6 +116,12 @@ describe.each(await testDatabases())('vendor network on %s', (kind) => {
     expect(row!.bank_account_cipher).not.toContain(ACH.account_number);
     const revealed = await request(t.app, 'GET', `/v1/auth/vendors/${vendorA}/bank-account`, { token: aStepped });
     expect(revealed.body).toMatchObject({ routing_number: ACH.routing_number, account_number: ACH.account_number });
+    const audit = await t.db.query<{ surface: string; surface_id: string; status: number; row: string }>(
+      `SELECT surface, surface_id::text, status, to_jsonb(a)::text AS row FROM audit_log a WHERE call_id = 'vendorNetwork.achDetails' AND surface_id = $1 ORDER BY id`,
+      [nv.networkVendorId],
+    );
+    expect(audit.map((r) => [r.surface, r.surface_id, r.status])).toEqual([['VENDOR_PORTAL', nv.networkVendorId, 200]]);
+    for (const r of audit) expect(r.row).not.toContain(ACH.account_number);
     const after = (await request(t.app, 'GET', `/v1/auth/vendors/${vendorA}`, { token: admin })).body;
     expect(after.network).toMatchObject({ status: 'ACTIVE', verified_fields: ['bank'], verified_at: expect.any(String) });
     expect(after.bank_account).toMatchObject({ last_four: '6789' });
