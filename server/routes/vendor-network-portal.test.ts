@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { type Fixture, makeBusiness, makeVendor, refusal, request, signIn } from '../test-fixtures.ts';
+import { vendorPortalMembership } from '../auth/surfaces/vendor.ts';
 import { ACH, acceptNew, insertBill, invite, portalToken } from './vendor-network-test-kit.ts';
 
 /**
@@ -121,6 +122,28 @@ describe.each(await testDatabases())('vendor portal on %s', (kind) => {
     expect(refusal(await request(t.app, 'PUT', path, { token: admin, body: { bill_payment_id: bills.paid!.paymentId } }))).toEqual([422, 'REQUEST_7001']);
     const other = `/v1/auth/vendors/${v2.vendorId}/network-failure-reminder`;
     expect(refusal(await request(t.app, 'PUT', other, { token: admin, body: { bill_payment_id: bills.failed!.paymentId } }))).toEqual([404, 'REQUEST_7004']);
+  });
+
+  it('the scope picker lists the vendor portal by legal name; the membership holds only the admin\'s own', async () => {
+    expect(await vendorPortalMembership.choices(t.db, v1.identityId)).toEqual([
+      { target: { kind: 'VENDOR_PORTAL', network_vendor_id: v1.networkVendorId }, label: 'Vone', detail: 'Vendor' },
+    ]);
+    expect(await vendorPortalMembership.holds(t.db, v1.identityId, { kind: 'VENDOR_PORTAL', network_vendor_id: v1.networkVendorId })).toBe(true);
+    expect(await vendorPortalMembership.holds(t.db, v1.identityId, { kind: 'VENDOR_PORTAL', network_vendor_id: v2.networkVendorId })).toBe(false);
+    expect(await vendorPortalMembership.choices(t.db, randomUUID())).toEqual([]);
+  });
+
+  it('no answer carries a cipher', async () => {
+    const ciphers = (await t.db.query<{ c: string }>(
+      `SELECT unnest(ARRAY[bank_routing_cipher, bank_account_cipher, tin_cipher]) AS c FROM network_vendors WHERE id = $1`, [v1.networkVendorId],
+    )).map((r) => r.c).filter(Boolean);
+    expect(ciphers.length).toBeGreaterThan(0);
+    for (const path of ['profile', 'payers', 'payments', 'edit-proposals', 'documents']) {
+      const res = await request(t.app, 'GET', `${PORTAL}/${path}`, { token: v1.otp });
+      expect(res.status, res.text).toBe(200);
+      for (const c of ciphers) expect(res.text).not.toContain(c);
+      expect(res.text).not.toMatch(/v1\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\./);
+    }
   });
 
   it('a removed admin row ends the portal token at once (4014)', async () => {
