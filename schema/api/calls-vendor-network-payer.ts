@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { networkDocumentSchema } from '../entities/network-vendor.ts';
 import { vendorEditProposalSchema } from '../entities/vendor-edit-proposal.ts';
 import { vendorSchema } from '../entities/vendor.ts';
 import { vendorCreateBodySchema } from './calls-vendors.ts';
@@ -69,4 +70,15 @@ export const deleteEditProposal = defineCall({
 export const deleteVendorDocument = defineCall({
   id: 'vendors.documents.delete', method: 'DELETE', path: `${BASE}/:payee_uuid/documents/:document_id`, auth: scopes,
   params: z.object({ payee_uuid: z.uuid(), document_id: z.uuid() }), response: z.object({ ok: z.literal(true) }),
+});
+
+/** The vendor's documents (W-9…) this payer sees: §6 bill-pay managers (a W-9 names the TIN). */
+export const listVendorDocuments = defineCall({
+  id: 'vendors.documents.list', method: 'GET', path: `${BASE}/:payee_uuid/documents`, auth: scopes,
+  params: payeeParams, response: z.object({ data: z.array(networkDocumentSchema) }),
+});
+/** One document's bytes (file headers: attachment, sandbox CSP, nosniff). */
+export const getVendorDocumentFile = defineCall({
+  id: 'vendors.documents.file', method: 'GET', path: `${BASE}/:payee_uuid/documents/:document_id`, auth: scopes,
+  params: z.object({ payee_uuid: z.uuid(), document_id: z.uuid() }), response: z.string(),
 });

@@ -107,6 +107,11 @@ export const listNetworkDocuments = defineCall({
   id: 'vendorNetwork.documents.list', method: 'GET', path: `${BASE}/documents`, auth: emailOtp, surfaces: portal,
   response: z.object({ data: z.array(networkDocumentSchema) }),
 });
+/** One of the vendor's own documents, as a file (file headers: attachment, sandbox CSP, nosniff). */
+export const getNetworkDocumentFile = defineCall({
+  id: 'vendorNetwork.documents.file', method: 'GET', path: `${BASE}/documents/:document_id`, auth: emailOtp, surfaces: portal,
+  params: z.object({ document_id: z.uuid() }), response: z.string(),
+});
 export const deleteNetworkDocument = defineCall({
   id: 'vendorNetwork.documents.delete', method: 'DELETE', path: `${BASE}/documents/:document_id`, auth: emailOtp, surfaces: portal,
   params: z.object({ document_id: z.uuid() }), response: z.object({ ok: z.literal(true) }),

@@ -4,11 +4,12 @@
  * Contract: docs/design/issue-31-surfaces.md §2.4. The entries live in the two files below.
  */
 import {
-  acceptEditProposal, createNetworkVendor, deleteEditProposal, deleteVendorDocument, inviteNetworkVendor, listPayerEditProposals,
-  networkFailureReminder, rejectEditProposal,
+  acceptEditProposal, createNetworkVendor, deleteEditProposal, deleteVendorDocument, getVendorDocumentFile, inviteNetworkVendor,
+  listPayerEditProposals, listVendorDocuments, networkFailureReminder, rejectEditProposal,
 } from './calls-vendor-network-payer.ts';
 import {
-  acceptNetworkInvite, acceptNetworkInviteSignedIn, deleteNetworkDocument, deleteWireAccount, getNetworkProfile, listNetworkDocuments,
+  acceptNetworkInvite, acceptNetworkInviteSignedIn, deleteNetworkDocument, deleteWireAccount, getNetworkDocumentFile, getNetworkProfile,
+  listNetworkDocuments,
   listNetworkEditProposals, listNetworkPayers, listPortalPayments, lookupNetworkInvite, postAchDetails, postTin, postWireAccount,
   putNetworkAddress, uploadNetworkDocument, withdrawNetworkEditProposal,
 } from './calls-vendor-network-portal.ts';
@@ -16,8 +17,8 @@ import {
 /** The served calls of this area (a call enters with its handler, server/routes/vendor-network*.ts). */
 export const VENDOR_NETWORK_CALLS = [
   createNetworkVendor, inviteNetworkVendor, networkFailureReminder, listPayerEditProposals, acceptEditProposal, rejectEditProposal,
-  deleteEditProposal, deleteVendorDocument,
+  deleteEditProposal, deleteVendorDocument, listVendorDocuments, getVendorDocumentFile,
   lookupNetworkInvite, acceptNetworkInvite, acceptNetworkInviteSignedIn, getNetworkProfile, putNetworkAddress, postAchDetails, postTin,
-  postWireAccount, deleteWireAccount, uploadNetworkDocument, listNetworkDocuments, deleteNetworkDocument, listNetworkPayers,
+  postWireAccount, deleteWireAccount, uploadNetworkDocument, listNetworkDocuments, getNetworkDocumentFile, deleteNetworkDocument, listNetworkPayers,
   listPortalPayments, listNetworkEditProposals, withdrawNetworkEditProposal,
 ] as const;

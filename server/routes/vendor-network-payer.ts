@@ -1,15 +1,16 @@
 import {
-  acceptEditProposal, createNetworkVendor, deleteEditProposal, deleteVendorDocument, inviteNetworkVendor, listPayerEditProposals,
-  networkFailureReminder, rejectEditProposal,
+  acceptEditProposal, createNetworkVendor, deleteEditProposal, deleteVendorDocument, getVendorDocumentFile, inviteNetworkVendor,
+  listPayerEditProposals, listVendorDocuments, networkFailureReminder, rejectEditProposal,
 } from '../../schema/api/calls-vendor-network-payer.ts';
 import { sendMail } from '../auth/email-otp.ts';
-import { hideDocumentForPayer } from '../domain/vendor-network/documents.ts';
+import { hideDocumentForPayer, listPayerDocuments, readDocumentFile } from '../domain/vendor-network/documents.ts';
 import { assertNetworkEmail, inviteMail, inviteVendor } from '../domain/vendor-network/invites.ts';
 import { acceptProposal, listPayerProposals, rejectProposal } from '../domain/vendor-network/proposals.ts';
 import { remindFailure } from '../domain/vendor-network/reminders.ts';
 import { assertMayManageVendors, createVendor, findVendor } from '../domain/vendors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { mailLinks } from '../http/mail-links.ts';
+import { documentAnswer } from './vendor-network-files.ts';
 
 /**
  * Issue 31, the paying business's side of the vendor network: §6 bill-pay managers (admin, AP
@@ -79,5 +80,16 @@ export const vendorNetworkPayerHandlers = {
     const { payee_uuid, document_id } = ctx.input.params;
     await ctx.deps.db.transaction((tx) => hideDocumentForPayer(tx, user.business_id, payee_uuid, document_id));
     return ok({ ok: true });
+  },
+
+  [listVendorDocuments.id]: async (ctx) => {
+    const { user } = managerOf(ctx);
+    return ok({ data: await listPayerDocuments(ctx.db, user.business_id, ctx.input.params.payee_uuid) });
+  },
+
+  [getVendorDocumentFile.id]: async (ctx) => {
+    const { user } = managerOf(ctx);
+    const { payee_uuid, document_id } = ctx.input.params;
+    return documentAnswer(ctx.c, await readDocumentFile(ctx.db, document_id, { businessId: user.business_id, vendorId: payee_uuid }));
   },
 } satisfies DomainHandlers;

@@ -100,8 +100,18 @@ describe.each(await testDatabases())('vendor portal on %s', (kind) => {
     expect(up.status, up.text).toBe(201);
     const listed = await request(t.app, 'GET', `${PORTAL}/documents`, { token: v1.otp });
     expect(listed.body.data.map((d: { id: string }) => d.id)).toContain(up.body.id);
+    const own = await request(t.app, 'GET', `${PORTAL}/documents/${up.body.id}`, { token: v1.otp });
+    expect([own.status, own.text, own.headers.get('content-disposition')]).toEqual([200, new TextDecoder().decode(PDF), expect.stringContaining('attachment')]);
+    expect(refusal(await request(t.app, 'GET', `${PORTAL}/documents/${up.body.id}`, { token: v2.otp }))).toEqual([404, 'REQUEST_7004']);
+    const payerDocs = `/v1/auth/vendors/${v1.vendorId}/documents`;
+    expect((await request(t.app, 'GET', payerDocs, { token: admin })).body.data.map((d: { id: string }) => d.id)).toContain(up.body.id);
+    const file = await request(t.app, 'GET', `${payerDocs}/${up.body.id}`, { token: admin });
+    expect([file.status, file.headers.get('content-type')]).toEqual([200, 'application/pdf']);
+    expect(refusal(await request(t.app, 'GET', `/v1/auth/vendors/${v2.vendorId}/documents/${up.body.id}`, { token: admin }))).toEqual([404, 'REQUEST_7004']);
     const hide = await request(t.app, 'DELETE', `/v1/auth/vendors/${v1.vendorId}/documents/${up.body.id}`, { token: admin });
     expect(hide.status, hide.text).toBe(200);
+    expect((await request(t.app, 'GET', payerDocs, { token: admin })).body.data.map((d: { id: string }) => d.id)).not.toContain(up.body.id);
+    expect(refusal(await request(t.app, 'GET', `${payerDocs}/${up.body.id}`, { token: admin }))).toEqual([404, 'REQUEST_7004']);
     expect(refusal(await request(t.app, 'DELETE', `/v1/auth/vendors/${v2.vendorId}/documents/${up.body.id}`, { token: admin }))).toEqual([404, 'REQUEST_7004']);
     const del = await request(t.app, 'DELETE', `${PORTAL}/documents/${up.body.id}`, { token: v1.otp });
     expect(del.status, del.text).toBe(200);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
-  acceptNetworkInvite, acceptNetworkInviteSignedIn, deleteNetworkDocument, deleteWireAccount, getNetworkProfile, listNetworkDocuments,
+  acceptNetworkInvite, acceptNetworkInviteSignedIn, deleteNetworkDocument, deleteWireAccount, getNetworkDocumentFile, getNetworkProfile,
+  listNetworkDocuments,
   listNetworkEditProposals, listNetworkPayers, listPortalPayments, lookupNetworkInvite, postAchDetails, postTin, postWireAccount,
   putNetworkAddress, uploadNetworkDocument, withdrawNetworkEditProposal,
 } from '../../schema/api/calls-vendor-network-portal.ts';
@@ -11,12 +12,13 @@ import { surfaceSignIn } from '../auth/session.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { deleteBank, setAchDetails, setNetworkAddress, setTin, setWire } from '../domain/vendor-network/details.ts';
-import { deleteDocument, listDocuments, uploadDocument } from '../domain/vendor-network/documents.ts';
+import { deleteDocument, listDocuments, readDocumentFile, uploadDocument } from '../domain/vendor-network/documents.ts';
 import { findLink, joinNetwork, lookupInvite } from '../domain/vendor-network/invites.ts';
 import { listPayers, listPortalPayments as listPayments } from '../domain/vendor-network/portal-reads.ts';
 import { listVendorProposals, withdrawProposal } from '../domain/vendor-network/proposals.ts';
 import { networkProfile } from '../domain/vendor-network/shared.ts';
 import { ok, surfaceActorOf, type DomainHandlers } from '../http/handler.ts';
+import { documentAnswer } from './vendor-network-files.ts';
 
 /**
  * Issue 31, the vendor portal (surface VENDOR_PORTAL: the gate refused every other token before
@@ -100,6 +102,8 @@ export const vendorNetworkPortalHandlers = {
     return ok(await uploadDocument(ctx.db, vendorOf(ctx), ctx.input.query.kind, contentType, ctx.input.body), 201);
   },
   [listNetworkDocuments.id]: async (ctx) => ok({ data: await listDocuments(ctx.db, vendorOf(ctx)) }),
+  [getNetworkDocumentFile.id]: async (ctx) =>
+    documentAnswer(ctx.c, await readDocumentFile(ctx.db, ctx.input.params.document_id, { networkVendorId: vendorOf(ctx) })),
   [deleteNetworkDocument.id]: async (ctx) => {
     await deleteDocument(ctx.db, vendorOf(ctx), ctx.input.params.document_id);
     return ok({ ok: true });

@@ -48,3 +48,34 @@ export async function hideDocumentForPayer(tx: Queryable, businessId: string, ve
   if (!doc) throw new ApiError('REQUEST_7004', 'This document was not found.');
   await tx.query('INSERT INTO network_vendor_document_hidden (document_id, business_id) VALUES ($1, $2) ON CONFLICT DO NOTHING', [documentId, businessId]);
 }
+
+/** The documents a payer sees of its vendor's network vendor (ACTIVE link; not the ones it hid). */
+export async function listPayerDocuments(db: Queryable, businessId: string, vendorId: string): Promise<NetworkDocument[]> {
+  await findVendor(db, businessId, vendorId);
+  return db.query<NetworkDocument>(
+    `SELECT d.id::text, d.kind, d.content_type, d.size, d.sha256, ll_iso(d.uploaded_at) AS uploaded_at
+       FROM network_vendor_links l JOIN network_vendor_documents d ON d.network_vendor_id = l.network_vendor_id AND d.deleted_at IS NULL
+      WHERE l.vendor_id = $1 AND l.business_id = $2 AND l.status = 'ACTIVE'
+        AND NOT EXISTS (SELECT 1 FROM network_vendor_document_hidden h WHERE h.document_id = d.id AND h.business_id = $2)
+      ORDER BY d.uploaded_at DESC, d.id`,
+    [vendorId, businessId],
+  );
+}
+
+export type DocumentFile = { id: string; content_type: string; size: number; sha256: string; bytes: Uint8Array };
+
+/** A live document's bytes: the vendor's own (`networkVendorId`) or one its payer sees (`payer`); else 404. */
+export async function readDocumentFile(
+  db: Queryable, documentId: string, owner: { networkVendorId: string } | { businessId: string; vendorId: string },
+): Promise<DocumentFile> {
+  const rows = 'networkVendorId' in owner
+    ? await db.query<DocumentFile>(
+      `SELECT id::text, content_type, size, sha256, bytes FROM network_vendor_documents WHERE id = $1 AND network_vendor_id = $2 AND deleted_at IS NULL`,
+      [documentId, owner.networkVendorId],
+    )
+    : (await listPayerDocuments(db, owner.businessId, owner.vendorId)).some((d) => d.id === documentId)
+      ? await db.query<DocumentFile>('SELECT id::text, content_type, size, sha256, bytes FROM network_vendor_documents WHERE id = $1', [documentId])
+      : [];
+  if (!rows[0]) throw new ApiError('REQUEST_7004', 'This document was not found.');
+  return rows[0];
+}
