@@ -3,6 +3,7 @@ import {
   listPayerEditProposals, listVendorDocuments, networkFailureReminder, rejectEditProposal,
 } from '../../schema/api/calls-vendor-network-payer.ts';
 import { sendMail } from '../auth/email-otp.ts';
+import { inviteQuotas, takeQuota } from '../auth/quotas.ts';
 import { hideDocumentForPayer, listPayerDocuments, readDocumentFile } from '../domain/vendor-network/documents.ts';
 import { assertNetworkEmail, inviteMail, inviteVendor } from '../domain/vendor-network/invites.ts';
 import { acceptProposal, listPayerProposals, rejectProposal } from '../domain/vendor-network/proposals.ts';
@@ -29,6 +30,8 @@ export const vendorNetworkPayerHandlers = {
     const now = new Date(ctx.deps.now());
     // BILL_PAY_7017 before anything is written.
     if (email !== null) await assertNetworkEmail(ctx.db, user.business_id, email);
+    // A network invite mails an outside address: it counts against the inviter's and business's invite quotas.
+    if (email !== null) await takeQuota(ctx.c, ctx.db, inviteQuotas(ctx.deps.quotas, user), ctx.deps.now());
     const created = await createVendor(ctx.db, user, body, now);
     if (email === null) return ok({ vendor: created, network_invite: null }, 201);
     const issued = await inviteVendor(ctx.db, user, created.id, email, now);
@@ -39,6 +42,7 @@ export const vendorNetworkPayerHandlers = {
 
   [inviteNetworkVendor.id]: async (ctx) => {
     const { user } = managerOf(ctx);
+    await takeQuota(ctx.c, ctx.db, inviteQuotas(ctx.deps.quotas, user), ctx.deps.now());
     const issued = await inviteVendor(ctx.db, user, ctx.input.params.payee_uuid, ctx.input.body.email, new Date(ctx.deps.now()));
     const mail = inviteMail(issued, mailLinks(ctx));
     await sendMail(ctx.deps, ctx.db, issued.invite.invited_email, mail.subject, mail.body);

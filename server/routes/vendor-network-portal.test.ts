@@ -162,3 +162,19 @@ describe.each(await testDatabases())('vendor portal on %s', (kind) => {
     expect(refusal(res)).toEqual([404, '4014']);
   });
 });
+
+describe.each(await testDatabases())('network invites and the invite quota on %s', (kind) => {
+  const t = useTestApp(kind, { devOutbox: true, quotas: { invitesPerInviterPerHour: 2 } });
+
+  it('a network invite counts against the inviter\'s invite quota (429 QUOTA_EXCEEDED, nothing mailed)', async () => {
+    const a = await makeBusiness(t.db, { transactions: 0 });
+    const admin = await signIn(t.app, a.email('admin'));
+    const vendorId = await makeVendor(t.app, admin, 'Quota vendor');
+    const send = (n: number) => request(t.app, 'POST', `/v1/auth/vendors/${vendorId}/network-invite`, { token: admin, body: { email: `q${n}@quota.test` } });
+    expect((await send(1)).status).toBe(201);
+    const created = await request(t.app, 'POST', '/v1/auth/vendors/new', { token: admin, body: { name: 'Quota two', network_invite_email: 'q2@quota.test' } });
+    expect(created.status, created.text).toBe(201);
+    expect(refusal(await send(3))).toEqual([429, 'QUOTA_EXCEEDED']);
+    expect(await t.db.query(`SELECT 1 FROM dev_outbox WHERE recipient = 'q3@quota.test'`)).toEqual([]);
+  });
+});
