@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { networkEmailRefusal } from '../../../schema/vendor-network.ts';
+import { linkTransition, networkEmailRefusal, type LinkStatus } from '../../../schema/vendor-network.ts';
 import { foldEmail } from '../../auth/email-address.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import { ApiError } from '../../core/errors.ts';
@@ -91,8 +91,8 @@ export async function lookupInvite(db: Queryable, token: string) {
 export async function joinNetwork(tx: Queryable, token: string, identityId: string, names: { first_name: string; last_name: string }): Promise<string> {
   const seen = await findLink(tx, token);
   return writeMirrored(tx, seen.business_id, 1, async ({ seqs }) => {
-    const [link] = await tx.query<{ status: string }>('SELECT status FROM network_vendor_links WHERE id = $1 FOR UPDATE', [seen.id]);
-    if (link?.status !== 'INVITED') throw new ApiError('REQUEST_7001', 'This invite has already been used.');
+    const [link] = await tx.query<{ status: LinkStatus }>('SELECT status FROM network_vendor_links WHERE id = $1 FOR UPDATE', [seen.id]);
+    if (!link || linkTransition(link.status, 'join') === null) throw new ApiError('REQUEST_7001', 'This invite has already been used.');
     const networkVendorId = await networkVendorOf(tx, identityId, seen);
     const spendUserId = await hiddenAdmin(tx, seen.business_id, identityId, seen.invited_email, names, seqs.last);
     await tx.query(

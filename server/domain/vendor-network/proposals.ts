@@ -4,6 +4,7 @@ import type { ActingUser } from '../../core/actor.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { writeMirrored, type MirroredWrite } from '../collections.ts';
+import { findVendor } from '../vendors.ts';
 import { writeDetail, type NetworkDetail } from './propagate.ts';
 import { networkVendorRow, openNetwork, stampVendor } from './shared.ts';
 
@@ -80,6 +81,8 @@ async function decide(tx: Queryable, id: string, status: EditProposalStatus, dec
 export async function acceptProposal(tx: Queryable, user: ActingUser, proposalId: string): Promise<VendorEditProposal> {
   await onProposal(tx, { column: 'business_id', id: user.business_id }, proposalId, async (p, w) => {
     const to = next(p.status, 'accept');
+    // A vendor deleted since the proposal has nothing to accept onto (404, nothing written).
+    await findVendor(tx, user.business_id, p.vendor_id, true);
     const details = await currentDetails(tx, p.network_vendor_id, p.fields);
     for (const d of details) await writeDetail(tx, user, p.vendor_id, d, w);
     await tx.query(
