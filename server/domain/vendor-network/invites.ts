@@ -90,11 +90,12 @@ export async function lookupInvite(db: Queryable, token: string) {
  */
 export async function joinNetwork(tx: Queryable, token: string, identityId: string, names: { first_name: string; last_name: string }): Promise<string> {
   const seen = await findLink(tx, token);
-  return writeMirrored(tx, seen.business_id, 1, async ({ seqs }) => {
+  // Two seqs: the hidden spend user's (users) and the vendor's (refs), each row its own.
+  return writeMirrored(tx, seen.business_id, 2, async ({ seqs }) => {
     const [link] = await tx.query<{ status: LinkStatus }>('SELECT status FROM network_vendor_links WHERE id = $1 FOR UPDATE', [seen.id]);
     if (!link || linkTransition(link.status, 'join') === null) throw new ApiError('REQUEST_7001', 'This invite has already been used.');
     const networkVendorId = await networkVendorOf(tx, identityId, seen);
-    const spendUserId = await hiddenAdmin(tx, seen.business_id, identityId, seen.invited_email, names, seqs.last);
+    const spendUserId = await hiddenAdmin(tx, seen.business_id, identityId, seen.invited_email, names, seqs.first);
     await tx.query(
       `UPDATE network_vendor_links SET status = 'ACTIVE', network_vendor_id = $2, joined_at = now(), spend_user_id = $3 WHERE id = $1`,
       [seen.id, networkVendorId, spendUserId],
