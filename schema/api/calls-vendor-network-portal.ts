@@ -59,6 +59,12 @@ export const getNetworkProfile = defineCall({
 const propagationSchema = z.array(z.object({ vendor_id: z.uuid(), business_name: z.string(), outcome: z.enum(['filled', 'proposed', 'unchanged']) }));
 const detailAnswer = z.object({ profile: networkVendorProfileSchema, payers: propagationSchema });
 
+/** The vendor's legal name (the first payer's vendor name until changed); payers accept it as an edit proposal. */
+export const patchNetworkProfile = defineCall({
+  id: 'vendorNetwork.profile.patch', method: 'PATCH', path: `${BASE}/profile`, auth: scopes, surfaces: portal,
+  body: z.object({ legal_name: z.string().trim().min(1).max(200) }), response: detailAnswer,
+});
+
 export const putNetworkAddress = defineCall({
   id: 'vendorNetwork.address.put', method: 'PUT', path: `${BASE}/address`, auth: sensitive, surfaces: portal,
   body: z.object({ address: vendorAddressSchema }), response: detailAnswer,

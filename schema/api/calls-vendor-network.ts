@@ -10,15 +10,15 @@ import {
 import {
   acceptNetworkInvite, acceptNetworkInviteSignedIn, deleteNetworkDocument, deleteWireAccount, getNetworkDocumentFile, getNetworkProfile,
   listNetworkDocuments,
-  listNetworkEditProposals, listNetworkPayers, listPortalPayments, lookupNetworkInvite, postAchDetails, postTin, postWireAccount,
-  putNetworkAddress, uploadNetworkDocument, withdrawNetworkEditProposal,
+  listNetworkEditProposals, listNetworkPayers, listPortalPayments, lookupNetworkInvite, patchNetworkProfile, postAchDetails, postTin,
+  postWireAccount, putNetworkAddress, uploadNetworkDocument, withdrawNetworkEditProposal,
 } from './calls-vendor-network-portal.ts';
 
 /** The served calls of this area (a call enters with its handler, server/routes/vendor-network*.ts). */
 export const VENDOR_NETWORK_CALLS = [
   createNetworkVendor, inviteNetworkVendor, networkFailureReminder, listPayerEditProposals, acceptEditProposal, rejectEditProposal,
   deleteEditProposal, deleteVendorDocument, listVendorDocuments, getVendorDocumentFile,
-  lookupNetworkInvite, acceptNetworkInvite, acceptNetworkInviteSignedIn, getNetworkProfile, putNetworkAddress, postAchDetails, postTin,
+  lookupNetworkInvite, acceptNetworkInvite, acceptNetworkInviteSignedIn, getNetworkProfile, patchNetworkProfile, putNetworkAddress, postAchDetails, postTin,
   postWireAccount, deleteWireAccount, uploadNetworkDocument, listNetworkDocuments, getNetworkDocumentFile, deleteNetworkDocument, listNetworkPayers,
   listPortalPayments, listNetworkEditProposals, withdrawNetworkEditProposal,
 ] as const;

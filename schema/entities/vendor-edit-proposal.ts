@@ -14,6 +14,7 @@ export const editProposalFieldsSchema = z.object({
   address: vendorAddressSchema.optional(),
   bank: z.object({ type: bankAccountTypeSchema, routing_last_four: z.string(), account_last_four: z.string() }).optional(),
   tin: z.object({ type: tinTypeSchema, last_four: z.string() }).optional(),
+  legal_name: z.string().optional(),
 });
 export type EditProposalFields = z.infer<typeof editProposalFieldsSchema>;
 

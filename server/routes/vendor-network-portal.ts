@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import {
   acceptNetworkInvite, acceptNetworkInviteSignedIn, deleteNetworkDocument, deleteWireAccount, getNetworkDocumentFile, getNetworkProfile,
   listNetworkDocuments,
-  listNetworkEditProposals, listNetworkPayers, listPortalPayments, lookupNetworkInvite, postAchDetails, postTin, postWireAccount,
-  putNetworkAddress, uploadNetworkDocument, withdrawNetworkEditProposal,
+  listNetworkEditProposals, listNetworkPayers, listPortalPayments, lookupNetworkInvite, patchNetworkProfile, postAchDetails, postTin,
+  postWireAccount, putNetworkAddress, uploadNetworkDocument, withdrawNetworkEditProposal,
 } from '../../schema/api/calls-vendor-network-portal.ts';
 import type { OtherSurfaceClaim } from '../../schema/api/scopes.ts';
 import { hashPassword } from '../auth/password.ts';
@@ -11,7 +11,7 @@ import { clientAddress, takeRateLimit, type Limit } from '../auth/rate-limit.ts'
 import { surfaceSignIn } from '../auth/session.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { deleteBank, setAchDetails, setNetworkAddress, setTin, setWire } from '../domain/vendor-network/details.ts';
+import { deleteBank, setAchDetails, setLegalName, setNetworkAddress, setTin, setWire } from '../domain/vendor-network/details.ts';
 import { deleteDocument, listDocuments, readDocumentFile, uploadDocument } from '../domain/vendor-network/documents.ts';
 import { findLink, joinNetwork, lookupInvite } from '../domain/vendor-network/invites.ts';
 import { listPayers, listPortalPayments as listPayments } from '../domain/vendor-network/portal-reads.ts';
@@ -82,6 +82,8 @@ export const vendorNetworkPortalHandlers = {
   },
 
   [getNetworkProfile.id]: async (ctx) => ok(await networkProfile(ctx.db, vendorOf(ctx))),
+
+  [patchNetworkProfile.id]: async (ctx) => ok(await setLegalName(ctx.db, vendorOf(ctx), ctx.input.body.legal_name)),
 
   [putNetworkAddress.id]: async (ctx) => {
     const id = vendorOf(ctx);

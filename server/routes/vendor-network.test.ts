@@ -222,4 +222,22 @@ describe.each(await testDatabases())('vendor network on %s', (kind) => {
     expect((await request(t.app, 'DELETE', `${PORTAL}/bank-account`, { token: sensitive })).body.wire).toBeNull();
     expect(refusal(await request(t.app, 'DELETE', `${PORTAL}/bank-account`, { token: sensitive }))).toEqual([404, 'REQUEST_7004']);
   });
+  it('a new legal name is a proposal to every payer; accepting renames the vendor, a taken name is 422 and stays pending', async () => {
+    const res = await request(t.app, 'PATCH', `${PORTAL}/profile`, { token: nv.token, body: { legal_name: 'Acme Corporation' } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.profile.legal_name).toBe('Acme Corporation');
+    expect(res.body.payers.map((p: { outcome: string }) => p.outcome)).toEqual(['proposed', 'proposed']);
+    const [mine] = (await request(t.app, 'GET', '/v1/auth/vendors/edit-proposals?status=PENDING', { token: admin })).body.data;
+    expect(mine.fields).toEqual({ legal_name: 'Acme Corporation' });
+    const ok = await request(t.app, 'PUT', `/v1/auth/vendors/edit-proposals/${mine.id}/accept`, { token: aStepped });
+    expect(ok.status, ok.text).toBe(200);
+    expect((await request(t.app, 'GET', `/v1/auth/vendors/${vendorA}`, { token: admin })).body.name).toBe('Acme Corporation');
+    await makeVendor(t.app, bAdmin, 'ACME corporation');
+    const step = await request(t.app, 'POST', '/v1/auth/users/current/step-up', { token: bAdmin, body: { password: FIXTURE_PASSWORD } });
+    const [theirs] = (await request(t.app, 'GET', '/v1/auth/vendors/edit-proposals?status=PENDING', { token: bAdmin })).body.data;
+    const clash = await request(t.app, 'PUT', `/v1/auth/vendors/edit-proposals/${theirs.id}/accept`, { token: step.body.id_token });
+    expect(refusal(clash)).toEqual([422, 'REQUEST_7001']);
+    expect(clash.body.error_v2.errors.legal_name).toContain('already exists');
+    expect(await t.db.query('SELECT status FROM vendor_edit_proposals WHERE id = $1', [theirs.id])).toEqual([{ status: 'PENDING' }]);
+  });
 });

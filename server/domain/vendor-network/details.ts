@@ -24,6 +24,14 @@ export async function setNetworkAddress(tx: Queryable, id: string, address: Vend
   return { profile: await networkProfile(tx, id), payers };
 }
 
+/** The vendor's legal name: its own at once; each payer whose vendor is named otherwise gets a proposal. */
+export async function setLegalName(tx: Queryable, id: string, legalName: string): Promise<DetailAnswer> {
+  await networkVendorRow(tx, id, true);
+  await tx.query('UPDATE network_vendors SET legal_name = $2, updated_at = now() WHERE id = $1', [id, legalName.trim()]);
+  const payers = await propagate(tx, id, { kind: 'legal_name', legal_name: legalName.trim() });
+  return { profile: await networkProfile(tx, id), payers };
+}
+
 export type AchBody = { holder_name: string; routing_number: string; account_number: string; type: 'CHECKING' | 'SAVINGS' };
 
 export async function setAchDetails(tx: Queryable, id: string, b: AchBody): Promise<DetailAnswer> {

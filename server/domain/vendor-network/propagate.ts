@@ -4,6 +4,7 @@ import type { EditProposalFields } from '../../../schema/entities/vendor-edit-pr
 import type { VendorAddress } from '../../../schema/entities/vendor.ts';
 import { bankContext, decryptBankValue, encryptBankValue, loadVendorBankKey } from '../../auth/vendor-bank-crypto.ts';
 import type { ActingUser } from '../../core/actor.ts';
+import { validationError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { writeMirrored, type MirroredWrite } from '../collections.ts';
 import { askPayeeApproval, storeBankAccount } from '../vendors.ts';
@@ -18,13 +19,15 @@ import { activeLinks, stampVendor, type ActiveLink } from './shared.ts';
 export type NetworkDetail =
   | { kind: 'address'; address: VendorAddress }
   | { kind: 'bank'; type: 'CHECKING' | 'SAVINGS'; routing_number: string; account_number: string }
-  | { kind: 'tin'; type: 'EIN' | 'SSN'; digits: string };
+  | { kind: 'tin'; type: 'EIN' | 'SSN'; digits: string }
+  /** The vendor's legal name: a payer's vendor always has a name, so a different one is always a proposal. */
+  | { kind: 'legal_name'; legal_name: string };
 export type Propagation = { vendor_id: string; business_name: string; outcome: 'filled' | 'proposed' | 'unchanged' };
 
 export const vendorTinContext = (vendorId: string) => `vendor:${vendorId}:tin`;
 
 type PayerVendor = {
-  address: VendorAddress | null; bank_account_type: string | null; bank_routing_cipher: string | null; bank_account_cipher: string | null;
+  name: string; address: VendorAddress | null; bank_account_type: string | null; bank_routing_cipher: string | null; bank_account_cipher: string | null;
   tin_type: string | null; tin_cipher: string | null;
 };
 
@@ -33,6 +36,7 @@ const sameAddress = (a: VendorAddress, b: VendorAddress) =>
 
 async function compare(tx: Queryable, vendorId: string, v: PayerVendor, d: NetworkDetail): Promise<{ holds: boolean; same: boolean }> {
   if (d.kind === 'address') return { holds: v.address !== null, same: v.address !== null && sameAddress(v.address, d.address) };
+  if (d.kind === 'legal_name') return { holds: true, same: v.name.trim().toLowerCase() === d.legal_name.trim().toLowerCase() };
   const key = await loadVendorBankKey(tx);
   if (d.kind === 'bank') {
     if (!v.bank_account_type || !v.bank_routing_cipher || !v.bank_account_cipher) return { holds: false, same: false };
@@ -48,6 +52,7 @@ async function compare(tx: Queryable, vendorId: string, v: PayerVendor, d: Netwo
 /** The masked fields a proposal shows for a detail. */
 export function maskedFields(d: NetworkDetail): EditProposalFields {
   if (d.kind === 'address') return { address: d.address };
+  if (d.kind === 'legal_name') return { legal_name: d.legal_name };
   if (d.kind === 'bank') return { bank: { type: d.type, routing_last_four: d.routing_number.slice(-4), account_last_four: d.account_number.slice(-4) } };
   return { tin: { type: d.type, last_four: d.digits.slice(-4) } };
 }
@@ -64,6 +69,8 @@ async function linkUser(tx: Queryable, spendUserId: string): Promise<ActingUser>
 export async function writeDetail(tx: Queryable, requester: ActingUser, vendorId: string, d: NetworkDetail, w: Pick<MirroredWrite, 'reserve'>): Promise<void> {
   if (d.kind === 'address') {
     await tx.query('UPDATE vendors SET address = $2::jsonb WHERE id = $1', [vendorId, JSON.stringify(d.address)]);
+  } else if (d.kind === 'legal_name') {
+    await renameVendor(tx, requester.business_id, vendorId, d.legal_name);
   } else if (d.kind === 'bank') {
     await storeBankAccount(tx, vendorId, { routing_number: d.routing_number, account_number: d.account_number, account_type: d.type });
     await askPayeeApproval(tx, requester, vendorId, 'BANK_ACCOUNT', w, new Date().toISOString());
@@ -73,7 +80,18 @@ export async function writeDetail(tx: Queryable, requester: ActingUser, vendorId
   }
 }
 
-async function markVerified(tx: Queryable, linkId: string, field: string, verified: boolean): Promise<void> {
+/** One live vendor of a name per business (the unique index backs it): a clash is 422 naming `legal_name`. */
+async function renameVendor(tx: Queryable, businessId: string, vendorId: string, name: string): Promise<void> {
+  const taken = await tx.query(
+    'SELECT 1 FROM vendors WHERE business_id = $1 AND NOT deleted AND lower(btrim(name)) = lower(btrim($2)) AND id <> $3', [businessId, name, vendorId],
+  );
+  if (taken.length > 0) throw validationError({ legal_name: `A vendor named '${name.trim()}' already exists.` });
+  await tx.query('UPDATE vendors SET name = $2 WHERE id = $1', [vendorId, name.trim()]);
+}
+
+/** Only address, bank and TIN are "verified by vendor" on the payer's doc; a name is the payer's to accept. */
+async function markVerified(tx: Queryable, linkId: string, field: NetworkDetail['kind'], verified: boolean): Promise<void> {
+  if (field === 'legal_name') return;
   await tx.query(
     verified
       ? `UPDATE network_vendor_links SET verified_fields = array(SELECT DISTINCT unnest(verified_fields || ARRAY[$2::text]) ORDER BY 1), verified_at = now() WHERE id = $1`
@@ -98,7 +116,7 @@ async function propose(tx: Queryable, networkVendorId: string, link: ActiveLink,
 async function propagateOne(tx: Queryable, networkVendorId: string, link: ActiveLink, d: NetworkDetail): Promise<Propagation> {
   return writeMirrored(tx, link.business_id, 1, async ({ seqs, reserve }) => {
     const [v] = await tx.query<PayerVendor>(
-      `SELECT address, bank_account_type, bank_routing_cipher, bank_account_cipher, tin_type, tin_cipher FROM vendors WHERE id = $1 FOR UPDATE`,
+      `SELECT name, address, bank_account_type, bank_routing_cipher, bank_account_cipher, tin_type, tin_cipher FROM vendors WHERE id = $1 FOR UPDATE`,
       [link.vendor_id],
     );
     const { holds, same } = await compare(tx, link.vendor_id, v!, d);

@@ -59,6 +59,7 @@ async function currentDetails(tx: Queryable, networkVendorId: string, fields: Ed
   const nv = await networkVendorRow(tx, networkVendorId);
   const out: NetworkDetail[] = [];
   if (fields.address && nv.address) out.push({ kind: 'address', address: nv.address });
+  if (fields.legal_name) out.push({ kind: 'legal_name', legal_name: nv.legal_name });
   if (fields.bank && nv.bank_type && nv.bank_routing_cipher && nv.bank_account_cipher) {
     out.push({
       kind: 'bank', type: nv.bank_type,
@@ -88,7 +89,7 @@ export async function acceptProposal(tx: Queryable, user: ActingUser, proposalId
     await tx.query(
       `UPDATE network_vendor_links SET verified_fields = array(SELECT DISTINCT unnest(verified_fields || $2::text[]) ORDER BY 1), verified_at = now()
         WHERE vendor_id = $1 AND status = 'ACTIVE'`,
-      [p.vendor_id, details.map((d) => d.kind)],
+      [p.vendor_id, details.map((d) => d.kind).filter((k) => k !== 'legal_name')],
     );
     await decide(tx, p.id, to, user.id);
   });
