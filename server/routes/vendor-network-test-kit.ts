@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Hono } from 'hono';
 import { expect } from 'vitest';
 import type { Scope } from '../../schema/api/scopes.ts';
-import type { LedgerlineApp } from '../app.ts';
 import { issueToken, openSession } from '../auth/session.ts';
+import type { AppDeps } from '../core/deps.ts';
 import type { Queryable } from '../db/db.ts';
 import { request } from '../test-fixtures.ts';
 
@@ -45,7 +45,7 @@ export async function acceptNew(app: Hono, db: Queryable, linkToken: string): Pr
 }
 
 /** A portal token with extra scopes (sensitive, email-otp) on a fresh session. */
-export async function portalToken(app: LedgerlineApp, db: Queryable, identityId: string, networkVendorId: string, scopes: Scope[]): Promise<string> {
+export async function portalToken(app: { deps: AppDeps }, db: Queryable, identityId: string, networkVendorId: string, scopes: Scope[]): Promise<string> {
   const sessionId = await openSession(db, identityId);
   const { token } = await issueToken(app.deps, { identityId, sessionId, surface: { kind: 'VENDOR_PORTAL', network_vendor_id: networkVendorId } }, {
     scopes: ['default', ...scopes], mfaRequired: false, mfaAuthed: false,
