@@ -107,8 +107,10 @@ const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * 15: reference collections `wallet_accounts` and `wallet_transfers` (issue 30, in `refs`: no new slot).
  * 16: reference collection `bank_accounts` (issue 30, linked bank accounts, in `refs`: no new slot; the
  *    layout's new kind re-pulls the mirror, workers/db.ts).
+ * 17: vendors carry `network` (issue 31: the vendor network's snapshot: invited or joined, what the
+ *    vendor verified, its pending edit proposal).
  */
-export const MIRROR_SCHEMA_VERSION = 16;
+export const MIRROR_SCHEMA_VERSION = 17;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

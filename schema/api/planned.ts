@@ -35,21 +35,11 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
   'Vendors and vendor network': {
     // Issue 31 decided (docs/design/issue-31-surfaces.md D8): custom fields, card acceptance,
     // contracts, exemptions and switching are a payer's own vendor records, not the network's.
-    'POST /vendors/new': 31,
     'POST /pagination': 32,
-    'POST /vendor-network/ach-details': 31,
-    'POST tin': 31,
-    'POST documents': 31,
-    'POST bank-account': 31,
     'PUT vendor custom-fields and settings': 32,
-    'PUT network vendor failure reminder': 31,
-    'PUT vendor-network address (sensitive)': 31,
     'DELETE vendors: card-acceptance business input': 32,
     'DELETE vendors: contracts': 32,
-    'DELETE vendors: documents': 31,
-    'DELETE vendors: edit proposals': 31,
     'DELETE vendors: expense-item exemptions': 32,
-    'vendor-network bank account and documents': 31,
     'switching/vendors/{vendor}': 32,
   },
   'Banking links': {
@@ -160,7 +150,6 @@ export type PlannedUse = { issue: PlannedIssue; why: string };
 
 /** schema/roles.ts rule helpers nothing calls yet (§6), with the issue whose feature applies them. */
 export const PLANNED_ROLE_RULES: Readonly<Record<string, PlannedUse>> = {
-  canAccessVendorPortal: { issue: 31, why: 'the vendor portal' },
 };
 
 /** Token scopes (schema/api/scopes.ts) not yet both minted by the server and gating a call. */
@@ -180,6 +169,4 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   INFRA_7001: { issue: 32, why: 'a maintenance switch for the platform' },
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
-  BILL_PAY_7017: { issue: 31, why: 'inviting a network vendor by email' },
-  VENDOR_NETWORK_7001: { issue: 31, why: 'a decided edit proposal' },
 };

@@ -43,6 +43,12 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
   'Vendors and vendor network': {
     'DELETE vendors: the vendor': ['vendors.delete'],
     'DELETE vendors: contacts (body)': ['vendors.contacts.delete'],
+    // Issue 31, the vendor network (schema/api/calls-vendor-network*.ts).
+    'PUT network vendor failure reminder': ['vendors.network.failureReminder'],
+    'PUT vendor-network address (sensitive)': ['vendorNetwork.address.put'],
+    'DELETE vendors: documents': ['vendors.documents.delete'],
+    'DELETE vendors: edit proposals': ['vendors.editProposals.delete'],
+    'vendor-network bank account and documents': ['vendorNetwork.bankAccount.delete', 'vendorNetwork.documents.delete'],
   },
   'Banking links': {
     '/banking/... (manual-account, statement, moneykit, finicity, teller, debit-check)': [

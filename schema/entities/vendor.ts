@@ -74,6 +74,21 @@ export const payeeApprovalSchema = z.object({
 });
 export type PayeeApproval = z.infer<typeof payeeApprovalSchema>;
 
+/**
+ * Issue 31, the vendor network (D9): null when the vendor was never invited (or declined). INVITED
+ * while the mailed invite waits; ACTIVE once the vendor joined. `verified_fields` are the details the
+ * vendor itself filled or confirmed on this payer's vendor ("Verified by vendor", `verified_at` the
+ * last); `pending_edit_proposal_id` a change of a value the payer holds, waiting for the payer.
+ */
+export const NETWORK_VERIFIED_FIELDS = ['address', 'bank', 'tin'] as const;
+export const vendorNetworkSchema = z.object({
+  status: z.enum(['INVITED', 'ACTIVE']),
+  verified_at: isoDateTime.nullable(),
+  verified_fields: z.array(z.enum(NETWORK_VERIFIED_FIELDS)),
+  pending_edit_proposal_id: uuid.nullable(),
+});
+export type VendorNetwork = z.infer<typeof vendorNetworkSchema>;
+
 export const vendorSchema = z.object({
   id: uuid,
   name: z.string().min(1).max(200),
@@ -89,6 +104,8 @@ export const vendorSchema = z.object({
   contacts: z.array(vendorContactSchema).default([]),
   /** Issue 28: new payee details waiting for (or refused by) the payee policy; see payeeApprovalSchema. */
   payee_approval: payeeApprovalSchema.nullable().default(null),
+  /** Issue 31: see vendorNetworkSchema. */
+  network: vendorNetworkSchema.nullable().default(null),
   ...mirroredFields,
 });
 export type Vendor = z.infer<typeof vendorSchema>;
@@ -102,9 +119,16 @@ const VENDOR_BANK_ACCOUNT_SQL = `CASE WHEN r.bank_account_type IS NULL THEN NULL
 const VENDOR_CONTACTS_SQL = `(SELECT coalesce(jsonb_agg(jsonb_build_object('id', vc.id, 'name', vc.name, 'email', vc.email, 'phone', vc.phone)
       ORDER BY vc.created_at, vc.id), '[]'::jsonb) FROM vendor_contacts vc WHERE vc.vendor_id = r.id)`;
 
+/** Issue 31 (migration 070): the payer's link to the network and its one pending edit proposal. */
+const VENDOR_NETWORK_SQL = `(SELECT jsonb_build_object('status', l.status, 'verified_at', ll_iso(l.verified_at),
+      'verified_fields', to_jsonb(l.verified_fields),
+      'pending_edit_proposal_id', (SELECT p.id FROM vendor_edit_proposals p WHERE p.vendor_id = r.id AND p.status = 'PENDING'))
+      FROM network_vendor_links l WHERE l.vendor_id = r.id AND l.status IN ('INVITED', 'ACTIVE'))`;
+
 /** Table `vendors` (migration 013): never the bank ciphertext, only its last digits. */
 export const vendorEntity = defineReference({
   name: 'vendors', schema: vendorSchema, visibility: 'business', searchText: ['name'],
   // payee_approval: migration 049; rows mirrored before it read as nothing waiting.
-  columns: { bank_account: { sql: VENDOR_BANK_ACCOUNT_SQL }, contacts: { sql: VENDOR_CONTACTS_SQL }, payee_approval: { missing: 'null' } },
+  columns: { bank_account: { sql: VENDOR_BANK_ACCOUNT_SQL }, contacts: { sql: VENDOR_CONTACTS_SQL }, payee_approval: { missing: 'null' },
+    network: { sql: VENDOR_NETWORK_SQL, missing: 'null' } },
 });
