@@ -13,7 +13,11 @@ import type { AppDeps } from '../core/deps.ts';
 import { expireInvites, signInBlock } from '../domain/admin-users.ts';
 import { isSwitchable } from './business-switch.ts';
 import { ApiError } from '../core/errors.ts';
-import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { ok, type DomainHandlers } from '../http/handler.ts';
+import { isSurfaceActor } from '../core/actor.ts';
+import { applicationUsersOf } from '../auth/surfaces/applicant.ts';
+import { firmApplicantOf, firmUserOf } from '../auth/surfaces/firm.ts';
+import { callerOf } from './identity-caller.ts';
 
 type IdentityRow = { id: string; email: string; password_hash: string; ofac_status: string | null };
 type SpendUserDoc = {
@@ -122,39 +126,44 @@ export const authHandlers = {
   },
 
   [signOut.id]: async (ctx) => {
-    const actor = actorOf(ctx);
-    await revokeSession(ctx.db, actor.sessionId);
+    // Any surface's token (issue 31): the session is the identity's, so every token of it ends.
+    await revokeSession(ctx.db, callerOf(ctx).sessionId);
     return ok({ ok: true });
   },
 
   [currentIdentity.id]: async (ctx) => {
-    const actor = actorOf(ctx);
-    const [identity] = await ctx.db.query<IdentityRow>('SELECT * FROM identities WHERE id = $1', [actor.identityId]);
-    const [business] = await ctx.db.query(
-      `SELECT id, name, currency, status, ll_iso(created_at) AS created_at FROM businesses WHERE id = $1`,
-      [actor.businessId],
-    );
-    const spendUsers = await spendUsersOf(ctx.db, actor.identityId);
+    const caller = callerOf(ctx);
+    const actor = isSurfaceActor(caller) ? null : caller;
+    const [identity] = await ctx.db.query<IdentityRow>('SELECT * FROM identities WHERE id = $1', [caller.identityId]);
+    const [business] = actor
+      ? await ctx.db.query(`SELECT id, name, currency, status, ll_iso(created_at) AS created_at FROM businesses WHERE id = $1`, [actor.businessId])
+      : [null];
+    const spendUsers = await spendUsersOf(ctx.db, caller.identityId);
     const businesses = await ctx.db.query<{ id: string; name: string }>(
       `SELECT b.id, b.name FROM businesses b
         WHERE b.id IN (SELECT business_id FROM spend_users WHERE identity_id = $1 AND NOT deleted) ORDER BY b.name, b.id`,
-      [actor.identityId],
+      [caller.identityId],
     );
-    const impersonator = actor.claims.impersonator ?? null;
-    const user = spendUsers.find((u) => u.id === actor.user.id);
-    if (!identity || !business || !user) throw new ApiError('4014');
+    const impersonator = caller.claims.impersonator ?? null;
+    const user = actor ? spendUsers.find((u) => u.id === actor.user.id) : null;
+    if (!identity || (actor && (!business || !user))) throw new ApiError('4014');
+    // §3's surface fields, each from its surface's own tables (issue 31).
+    const [firmUser, firmApplicant, applications] = await Promise.all([
+      firmUserOf(ctx.db, caller.identityId), firmApplicantOf(ctx.db, caller.identityId), applicationUsersOf(ctx.db, caller.identityId),
+    ]);
     return ok({
       identity: {
         id: identity.id,
         email: identity.email,
         spend_users: spendUsers,
-        external_firm_user: null,
-        external_firm_applicant: null,
-        financing_application_users: [],
+        external_firm_user: firmUser,
+        external_firm_applicant: firmApplicant,
+        financing_application_users: applications,
         identity_ofac_status: identity.ofac_status,
       },
-      user: { ...user, impersonator },
-      business,
+      // A token of another surface acts as no spend user in no business (issue 31).
+      user: user ? { ...user, impersonator } : null,
+      business: business ?? null,
       businesses,
     });
   },

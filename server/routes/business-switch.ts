@@ -4,7 +4,8 @@ import { issueToken, mfaRequiredFor, signInGrant, type TokenGrant } from '../aut
 import type { Queryable } from '../db/db.ts';
 import { signInBlock } from '../domain/admin-users.ts';
 import { ApiError } from '../core/errors.ts';
-import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { ok, type DomainHandlers } from '../http/handler.ts';
+import { callerOf } from './identity-caller.ts';
 
 /**
  * Business switching (§3, §6, §7 PATCH /users/current/business). The session belongs to the
@@ -45,7 +46,8 @@ function switchGrant(mfaRequired: boolean, mfaAuthed: boolean): TokenGrant {
 
 export const businessSwitchHandlers = {
   [switchBusiness.id]: async (ctx) => {
-    const actor = actorOf(ctx);
+    // From any surface (issue 31): an approved applicant or a firm user goes back into a business.
+    const actor = callerOf(ctx);
     // Support acts as one user, never as the person's other memberships.
     if (actor.claims.impersonator) throw new ApiError('FORBIDDEN_7003', 'Switching business is not available while impersonating.');
     const { business_id } = ctx.input.body;
