@@ -22,4 +22,4 @@ export const switchScope = group('identity.scopes.switch', 'PATCH', '/users/curr
 });
 
 /** The served calls of this file (a call enters with its handler, server/routes/surfaces.ts). */
-export const SURFACE_CALLS = [] as const;
+export const SURFACE_CALLS = [listScopes, switchScope] as const;

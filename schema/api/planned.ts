@@ -166,7 +166,6 @@ export type PlannedUse = { issue: PlannedIssue; why: string };
 export const PLANNED_ROLE_RULES: Readonly<Record<string, PlannedUse>> = {
   canViewReferrals: { issue: 31, why: 'referrals in the advisor console' },
   isFirmAdmin: { issue: 31, why: 'external firm administration' },
-  canAccessVendorPortal: { issue: 31, why: 'the vendor portal' },
 };
 
 /** Token scopes (schema/api/scopes.ts) not yet both minted by the server and gating a call. */
