@@ -37,6 +37,7 @@ vi.mock('../auth/surfaces/applicant.ts', async (original) => ({
 }));
 
 const clock = testClock();
+const PASSKEYS = '/v1/auth/authentication/tokens/webauthn';
 
 describe.each(await testDatabases())('any-surface calls on %s', (kind) => {
   const t = useTestApp(kind, { now: clock.now, devOutbox: true });
@@ -104,6 +105,8 @@ describe.each(await testDatabases())('any-surface calls on %s', (kind) => {
     clock.advance(STEP_MS);
     const claim = vendorClaim(p.identityId);
     const pending = await surfaceToken(p.identityId, claim);
+    // A passkey may prove it too: its challenge is asked with the pending surface token.
+    expect((await request(t.app, 'POST', `${PASSKEYS}/authentication/options`, { token: pending, body: {} })).status).toBe(201);
     const done = await request(t.app, 'POST', '/v1/auth/users/current/verify-mfa', { token: pending, body: { code: totpCode(secret, clock.ms) } });
     expect(claimsOf(done.body.id_token)).toMatchObject({ ramp_surface: claim, ramp_access_scopes: ['default'], ramp_mfa_authed: true });
   });
