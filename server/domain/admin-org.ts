@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import { ApiError, validationError } from '../core/errors.ts';
-import { shownUserSql } from './visibility.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * Departments and locations: mirrored rows, so every write takes a change seq from the business

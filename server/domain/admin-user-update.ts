@@ -5,7 +5,7 @@ import type { ActingUser } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import { ADMIN_USER_DOC_SQL, lockTarget, NO_PASSWORD } from './admin-users.ts';
 import { findInvite, inviteState } from './admin-user-status.ts';
-import { shownUserSql } from './visibility.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * admin.users.get / admin.users.update (issue 14): one user as admins see it, and the reporting

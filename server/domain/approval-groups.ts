@@ -3,7 +3,7 @@ import type { ApprovalGroup } from '../../schema/api/calls-approval-policies.ts'
 import type { GroupDirectory } from '../../schema/approval-policy.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { shownUserSql } from './visibility.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * Named approval groups (issue 29), server-only like the policies that name them. A step naming

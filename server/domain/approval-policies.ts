@@ -9,7 +9,7 @@ import { activeDelegatesOf } from './delegations.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { shownUserSql } from './visibility.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * Approval policies and instances (issue 11) in storage; the rules are schema/approval-policy.ts.

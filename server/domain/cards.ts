@@ -13,7 +13,8 @@ import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { checkCodingRefs } from './coding.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
-import { reportingTeam, visibilityOf, type Visibility, shownUserSql } from './visibility.ts';
+import { reportingTeam, visibilityOf, type Visibility } from './visibility.ts';
+import { shownUserSql } from './hidden-users.ts';
 import { findVisibleDoc } from './live-doc.ts';
 import { joinAllocation } from './procurement/allocations.ts';
 

@@ -5,7 +5,7 @@ import { canUseCopilot } from '../../schema/roles.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { shownUserSql } from './visibility.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * Delegation, "copilot" (issue 29). A delegation lets its delegate decide the approvals whose step

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { VisibilityRule } from '../../schema/entities/define-entity.ts';
 import { mayManageBills } from '../../schema/bill-rules.ts';
-import { canSeeAllTransactions, isAdmin, isApClerk, isBookkeeper, isHiddenSpendUser, ROLES, type Role } from '../../schema/roles.ts';
+import { canSeeAllTransactions, isAdmin, isApClerk, isBookkeeper } from '../../schema/roles.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { delegatedApproverSql } from './delegations.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * Whose cards and transactions a user may see (§6): business-wide roles see everything; a
@@ -89,12 +90,6 @@ export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
   // Issue 31: hidden spend users (advisor, vendor network) are nobody's people but their own row.
   people: { needsTeam: false, where: (viewer, alias, params) => hiddenUsersClause(alias, `$${params.push(viewer.user.id)}::uuid`) },
 };
-
-/** The roles of hidden spend users (`isHiddenSpendUser`, §6): in no people list, switcher or picker. */
-export const HIDDEN_ROLES: readonly Role[] = ROLES.filter((role) => isHiddenSpendUser({ role }));
-
-/** The condition "not a hidden spend user" on spend_users (of `alias`, or unqualified): people lists, pickers, assignees. */
-export const shownUserSql = (alias?: string) => `${alias ? `${alias}.` : ''}role NOT IN (${HIDDEN_ROLES.map((r) => `'${r}'`).join(', ')})`;
 
 /** Spend users of `alias` that are not hidden, or the one `self` names (a SQL uuid expression). */
 function hiddenUsersClause(alias: string, self: string): string {

@@ -4,7 +4,8 @@ import { formatMoney } from '../../../schema/money.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import type { Queryable } from '../../db/db.ts';
 import { COLLECTIONS } from '../collections.ts';
-import { viewerFor, shownUserSql } from '../visibility.ts';
+import { viewerFor } from '../visibility.ts';
+import { shownUserSql } from '../hidden-users.ts';
 
 /**
  * What a comment thread hangs on (issue 29): a transaction, a claim, a bill or a spend request.

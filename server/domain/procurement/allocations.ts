@@ -8,7 +8,7 @@ import type { ActingUser } from '../../core/actor.ts';
 import { ApiError, validationError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { COLLECTIONS, writeMirrored, type MirroredWrite } from '../collections.ts';
-import { shownUserSql } from '../visibility.ts';
+import { shownUserSql } from '../hidden-users.ts';
 
 /**
  * Spend allocations (budgets, issue 28): a limit per interval that cards draw on, owned by one

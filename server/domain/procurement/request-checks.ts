@@ -6,7 +6,8 @@ import { ApiError, validationError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { featureFlagsOf } from '../../auth/settings.ts';
 import { COLLECTIONS } from '../collections.ts';
-import { reportingTeam, shownUserSql } from '../visibility.ts';
+import { reportingTeam } from '../visibility.ts';
+import { shownUserSql } from '../hidden-users.ts';
 
 /**
  * Issue 28: what the server checks of a spend request before it is stored or submitted, beyond
