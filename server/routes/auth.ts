@@ -4,7 +4,7 @@ import { loginDownMessage } from '../../schema/web-config.ts';
 import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
 import { foldEmail } from '../auth/email-address.ts';
 import { clientAddress, ThrottledError } from '../auth/rate-limit.ts';
-import { passwordSignIn, revokeSession } from '../auth/session.ts';
+import { passwordSignIn, revokeSession, surfaceSignIn } from '../auth/session.ts';
 import { clearSignInFailures, recordSignInFailure, signInKeys, signInRetryAfter } from '../auth/sign-in-limits.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import { ssoEnforcedRefusal } from '../auth/sso/enforcement.ts';
@@ -18,6 +18,7 @@ import { isSurfaceActor } from '../core/actor.ts';
 import { applicationUsersOf } from '../auth/surfaces/applicant.ts';
 import { firmApplicantOf, firmUserOf } from '../auth/surfaces/firm.ts';
 import { callerOf } from './identity-caller.ts';
+import { firstOtherSurface } from './surfaces.ts';
 
 type IdentityRow = { id: string; email: string; password_hash: string; ofac_status: string | null };
 type SpendUserDoc = {
@@ -112,14 +113,18 @@ export const authHandlers = {
     const statuses = identity ? await statusesOf(ctx.deps, identity.id) : [];
     const users = identity ? await spendUsersOf(ctx.db, identity.id) : [];
     const user = signInUser(users, business_id ?? null);
+    // Issue 31: no business to open, but another surface held (firm, firm application, vendor
+    // portal, application, in that order): the sign-in opens the first of them.
+    const surface = identity && !user ? await firstOtherSurface(ctx.db, identity.id) : null;
     // An invited person has no usable password yet: the §8 invite message is the useful answer.
-    const invite = user ? null : statusRefusal(statuses, INVITE_STATUSES);
+    const invite = user || surface ? null : statusRefusal(statuses, INVITE_STATUSES);
     if (invite) throw invite;
     if (!identity || !valid) {
       await recordSignInFailure(ctx.db, keys, ctx.deps.now());
       throw new ApiError('AUTH_7001');
     }
     await clearSignInFailures(ctx.db, keys);
+    if (!user && surface) return ok(await surfaceSignIn(ctx.deps, ctx.db, identity.id, surface));
     // A suspension (or deletion) is only told to someone who knows the password.
     if (!user) throw statusRefusal(statuses, AFTER_PASSWORD) ?? new ApiError('4014');
     return ok(await passwordSignIn(ctx.deps, ctx.db, { identityId: identity.id, userId: user.id, businessId: user.business_id }));

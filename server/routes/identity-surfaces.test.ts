@@ -16,14 +16,16 @@ import { useTestApp } from '../test-app.ts';
 import { FIXTURE_PASSWORD, makeBusiness, refusal, request, signIn } from '../test-fixtures.ts';
 import { claimsOf, enrolTotp, outboxCode, STEP_MS, testClock } from './identity-test-kit.ts';
 
-/** identity id → the surface subject ids it holds (test-only membership). */
+/** identity id → the surface subject ids it holds, each with its kind (test-only membership). */
 const HELD = vi.hoisted(() => new Map<string, Set<string>>());
+const KIND = vi.hoisted(() => new Map<string, 'VENDOR_PORTAL' | 'FINANCING_APPLICATION'>());
 const holds = (identityId: string, id: string) => HELD.get(identityId)?.has(id) === true;
+const heldOf = (identityId: string, kind: string) => [...(HELD.get(identityId) ?? [])].filter((id) => (KIND.get(id) ?? 'VENDOR_PORTAL') === kind);
 vi.mock('../auth/surfaces/vendor.ts', async (original) => ({
   ...(await original<object>()),
   vendorPortalMembership: {
     holds: async (_db: unknown, identityId: string, claim: { network_vendor_id: string }) => holds(identityId, claim.network_vendor_id),
-    choices: async (_db: unknown, identityId: string) => [...(HELD.get(identityId) ?? [])].map((id) => ({
+    choices: async (_db: unknown, identityId: string) => heldOf(identityId, 'VENDOR_PORTAL').map((id) => ({
       target: { kind: 'VENDOR_PORTAL', network_vendor_id: id }, label: 'Acme Supplies', detail: 'Vendor',
     })),
   },
@@ -32,7 +34,9 @@ vi.mock('../auth/surfaces/applicant.ts', async (original) => ({
   ...(await original<object>()),
   financingApplicationMembership: {
     holds: async (_db: unknown, identityId: string, claim: { financing_application_id: string }) => holds(identityId, claim.financing_application_id),
-    choices: async () => [],
+    choices: async (_db: unknown, identityId: string) => heldOf(identityId, 'FINANCING_APPLICATION').map((id) => ({
+      target: { kind: 'FINANCING_APPLICATION', financing_application_id: id }, label: 'Application', detail: 'Applicant',
+    })),
   },
 }));
 
@@ -84,7 +88,8 @@ describe.each(await testDatabases())('any-surface calls on %s', (kind) => {
     const p = await person('employee');
     const { secret } = await enrolTotp(t.app, await signIn(t.app, p.email), clock.ms);
     clock.advance(STEP_MS);
-    const app: OtherSurfaceClaim = { kind: 'FINANCING_APPLICATION', financing_application_id: randomUUID() };
+    const app = { kind: 'FINANCING_APPLICATION', financing_application_id: randomUUID() } as const;
+    KIND.set(app.financing_application_id, 'FINANCING_APPLICATION');
     HELD.set(p.identityId, new Set([app.financing_application_id]));
     const pending = await surfaceToken(p.identityId, app, { extraScopes: ['email-otp'] });
     expect(claimsOf(pending)).toMatchObject({ ramp_access_scopes: [], ramp_surface: app, business_id: null, ramp_user_uuid: null });
@@ -105,8 +110,9 @@ describe.each(await testDatabases())('any-surface calls on %s', (kind) => {
     clock.advance(STEP_MS);
     const claim = vendorClaim(p.identityId);
     const pending = await surfaceToken(p.identityId, claim);
-    // A passkey may prove it too: its challenge is asked with the pending surface token.
-    expect((await request(t.app, 'POST', `${PASSKEYS}/authentication/options`, { token: pending, body: {} })).status).toBe(201);
+    // A passkey may prove it too: its challenge is asked with the pending surface token (this person has none).
+    const options = await request(t.app, 'POST', `${PASSKEYS}/authentication/options`, { token: pending, body: {} });
+    expect([...refusal(options), options.body.error_v2.message]).toEqual([404, 'REQUEST_7004', 'You have no passkey yet.']);
     const done = await request(t.app, 'POST', '/v1/auth/users/current/verify-mfa', { token: pending, body: { code: totpCode(secret, clock.ms) } });
     expect(claimsOf(done.body.id_token)).toMatchObject({ ramp_surface: claim, ramp_access_scopes: ['default'], ramp_mfa_authed: true });
   });
@@ -148,6 +154,60 @@ describe.each(await testDatabases())('any-surface calls on %s', (kind) => {
     const token = await surfaceToken(p.identityId, vendorClaim(p.identityId));
     const events = [{ name: 'portal.viewed', path: '/vendor-portal', props: {}, ts: new Date(clock.ms).toISOString() }];
     expect((await request(t.app, 'POST', '/v1/public/telemetry', { token, body: { events } })).status).toBe(204);
+  });
+
+  describe('sign-in with no business to open', () => {
+    /** A new identity with the fixture password (copied hash) and no spend user at all. */
+    async function bare() {
+      const p = await person();
+      const id = randomUUID();
+      const email = `bare-${id.slice(0, 8)}@surface.test`;
+      await t.db.query('INSERT INTO identities (id, email, password_hash) SELECT $1, $2, password_hash FROM identities WHERE id = $3', [id, email, p.identityId]);
+      return { identityId: id, email, p };
+    }
+    const signInBody = (email: string, password = FIXTURE_PASSWORD) => ({ body: { email, password } });
+
+    it('opens the first other surface held: a vendor network admin into its portal, an applicant into the application', async () => {
+      const v = await bare();
+      await t.db.query(
+        `INSERT INTO spend_users (id, business_id, identity_id, role, first_name, last_name, email, change_seq)
+         VALUES ($1, $2, $3, 'VENDOR_NETWORK_ADMIN', 'V', 'N', $4, 999)`,
+        [randomUUID(), v.p.f.businessId, v.identityId, v.email],
+      );
+      const claim = vendorClaim(v.identityId);
+      const res = await request(t.app, 'POST', '/v1/public/sign-in', signInBody(v.email));
+      expect(res.status, res.text).toBe(200);
+      expect(claimsOf(res.body.id_token)).toMatchObject({ sub: v.identityId, ramp_surface: claim, business_id: null, ramp_access_scopes: ['default'] });
+
+      const a = await bare();
+      const app = { kind: 'FINANCING_APPLICATION', financing_application_id: randomUUID() } as const;
+      KIND.set(app.financing_application_id, 'FINANCING_APPLICATION');
+      HELD.set(a.identityId, new Set([app.financing_application_id]));
+      const signed = await request(t.app, 'POST', '/v1/public/sign-in', signInBody(a.email));
+      // A password proves no mailbox: the application's email-otp is the mailed code's alone.
+      expect(claimsOf(signed.body.id_token)).toMatchObject({ ramp_surface: app, ramp_access_scopes: ['default'] });
+    });
+
+    it('a wrong password is still AUTH_7001, and an identity holding nothing is still 4014', async () => {
+      const a = await bare();
+      HELD.set(a.identityId, new Set([randomUUID()]));
+      await t.db.query(
+        `INSERT INTO spend_users (id, business_id, identity_id, role, first_name, last_name, email, change_seq)
+         VALUES ($1, $2, $3, 'VENDOR_NETWORK_ADMIN', 'V', 'N', $4, 999)`,
+        [randomUUID(), a.p.f.businessId, a.identityId, a.email],
+      );
+      expect(refusal(await request(t.app, 'POST', '/v1/public/sign-in', signInBody(a.email, 'wrong-password-1')))).toEqual([401, 'AUTH_7001']);
+      const none = await bare();
+      expect(refusal(await request(t.app, 'POST', '/v1/public/sign-in', signInBody(none.email)))).toEqual([404, '4014']);
+    });
+
+    it('a business to open still wins over every other surface', async () => {
+      const p = await person();
+      vendorClaim(p.identityId);
+      const res = await request(t.app, 'POST', '/v1/public/sign-in', signInBody(p.email));
+      expect(claimsOf(res.body.id_token)).toMatchObject({ business_id: p.f.businessId });
+      expect(claimsOf(res.body.id_token).ramp_surface).toBeUndefined();
+    });
   });
 
   describe('scopes', () => {

@@ -38,6 +38,16 @@ export async function scopeChoicesOf(db: Queryable, identityId: string): Promise
   return [...businesses, ...others];
 }
 
+/**
+ * The surface a sign-in opens for an identity with no business to open (issue 31): the first
+ * other scope it holds, in the picker's order (firm, firm application, vendor portal,
+ * application), or null.
+ */
+export async function firstOtherSurface(db: Queryable, identityId: string): Promise<OtherSurfaceClaim | null> {
+  const first = (await scopeChoicesOf(db, identityId)).find((c) => c.target.kind !== 'BUSINESS');
+  return first && first.target.kind !== 'BUSINESS' ? first.target : null;
+}
+
 const uuid = z.uuid();
 /** Every id a surface claim names is a uuid (the claim schema takes strings): anything else is held by no one. */
 const claimIdsValid = (claim: OtherSurfaceClaim) =>
