@@ -15,6 +15,7 @@ export const auditLogRowSchema = z.object({
   at: z.iso.datetime({ offset: true }),
   call_id: z.string(),
   method: z.string(),
+  /** The call's path as the catalogue declares it (`/v1/auth/bills/:bill_uuid`), not the path requested. */
   path: z.string(),
   status: z.number().int(),
   actor: z.object({

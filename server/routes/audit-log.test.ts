@@ -69,6 +69,9 @@ describe.each(await testDatabases())('audit log read on %s', (kind) => {
       [expect.stringMatching(/^Employee /), 'transactions.patch', 200],
     ]);
     expect(body.data[0]!.actor).toEqual({ spend_user_id: hiddenUser, name: 'Jane Roe (Acme CPAs)', external_firm_id: firmId });
+    // The call's declared path, never the requested one (a refusal's path may name another business's ids).
+    expect(body.data.map((r) => r.path)).toEqual(Array(4).fill('/v1/auth/transactions/:transaction_canonical_uuid'));
+    expect(res.text).not.toContain(f.transactions.admin[0]!);
     expect(res.text).not.toContain(other.businessId);
     expect(res.text).not.toContain('elsewhere');
 

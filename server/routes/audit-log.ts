@@ -1,4 +1,5 @@
 /** Issue 31: the audit-log read (schema/api/calls-audit-log.ts), admins of the business only. */
+import { CATALOGUE } from '../../schema/api/calls.ts';
 import { listAuditLog, type AuditLogRow } from '../../schema/api/calls-audit-log.ts';
 import { isAdmin } from '../../schema/roles.ts';
 import { firmNames } from '../auth/surfaces/firm.ts';
@@ -6,7 +7,7 @@ import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 
 type Row = {
-  id: string; at: string; call_id: string; method: string; path: string; status: number; spend_user_id: string | null;
+  id: string; at: string; call_id: string; method: string; status: number; spend_user_id: string | null;
   first_name: string | null; last_name: string | null; email: string | null; external_firm_id: string | null;
   impersonator_email: string | null;
 };
@@ -16,6 +17,13 @@ export function auditActorName(row: Pick<Row, 'first_name' | 'last_name' | 'emai
   const name = [row.first_name, row.last_name].filter((p) => p && p.trim() !== '').join(' ').trim() || row.email || 'Someone';
   return firm ? `${name} (${firm})` : name;
 }
+
+/**
+ * A row names its call's path as the catalogue declares it (`/v1/auth/bills/:bill_uuid`), never
+ * the path requested: a refused request may carry ids of another business, which this business's
+ * admins must not read back from their own log (tenant isolation).
+ */
+const PATHS = new Map<string, string>(CATALOGUE.map((c) => [c.id, c.path]));
 
 export const auditLogHandlers = {
   [listAuditLog.id]: async (ctx) => {
@@ -33,7 +41,7 @@ export const auditLogHandlers = {
     const cursor = q.start ? ` AND a.id < $${pageParams.push(q.start)}::bigint` : '';
     // Newest first by id (a bigserial: insertion order), the keyset the cursor continues from.
     const rows = await ctx.db.query<Row>(
-      `SELECT a.id::text, ll_iso(a.at) AS at, a.call_id, a.method, a.path, a.status, a.spend_user_id::text, u.first_name, u.last_name,
+      `SELECT a.id::text, ll_iso(a.at) AS at, a.call_id, a.method, a.status, a.spend_user_id::text, u.first_name, u.last_name,
               coalesce(u.email, i.email) AS email, a.external_firm_id::text, a.impersonator_email
          FROM audit_log a
          LEFT JOIN spend_users u ON u.id = a.spend_user_id AND u.business_id = a.business_id
@@ -44,7 +52,7 @@ export const auditLogHandlers = {
     const page = rows.slice(0, q.page_size);
     const firms = await firmNames(ctx.db, [...new Set(page.flatMap((r) => (r.external_firm_id ? [r.external_firm_id] : [])))]);
     const data: AuditLogRow[] = page.map((r) => ({
-      id: r.id, at: r.at, call_id: r.call_id, method: r.method, path: r.path, status: r.status,
+      id: r.id, at: r.at, call_id: r.call_id, method: r.method, path: PATHS.get(r.call_id) ?? '', status: r.status,
       actor: {
         spend_user_id: r.spend_user_id, external_firm_id: r.external_firm_id,
         name: auditActorName(r, r.external_firm_id ? (firms.get(r.external_firm_id) ?? null) : null),
