@@ -101,4 +101,19 @@ describe.each(await testDatabases())('hidden spend users on %s', (kind) => {
     expect(mention.text).toContain('is not a member of this business');
     expect(await t.db.query('SELECT 1 FROM comments WHERE subject_id = $1', [txn.id])).toEqual([]);
   });
+
+  it('is never resolved as an approver: named on a step, or set as someone\'s manager before it was hidden', async () => {
+    const { f, hidden } = await withHidden();
+    const admin = await signIn(t.app, f.email('admin'));
+    const firmUser = hidden.ADVISOR_CONSOLE_ADMIN.id;
+    await t.db.query('UPDATE spend_users SET manager_id = $2 WHERE id = $1', [f.users.employee, firmUser]);
+    const steps = [{ condition: null, approvers: { kind: 'user', user_id: firmUser } }, { condition: null, approvers: { kind: 'manager' } }];
+    expect((await request(t.app, 'PATCH', '/v1/auth/approval_policy/bill', { token: admin, body: { steps } })).status).toBe(200);
+    const sim = await request(t.app, 'POST', '/v1/auth/approval_policy/request_simulation', {
+      token: admin, body: { object_type: 'bill', subject: { requester_id: f.users.employee, amount: 25_000, currency: 'USD' } },
+    });
+    expect(sim.status, sim.text).toBe(200);
+    const resolved = sim.body.steps.flatMap((s: { resolved_approvers: { user_id: string }[] }) => s.resolved_approvers.map((a) => a.user_id));
+    expect(resolved).not.toContain(firmUser);
+  });
 });
