@@ -23,12 +23,7 @@ import { NO_PROCUREMENT, ownedTables, prepare, seedApprovalGroups, seedExpensePo
  * outbox is cross-tenant by design and disabled in production.
  */
 const SKIPPED = CATALOGUE.filter((c) => c.auth.kind === 'public');
-/**
- * Issue 31: a call no business token may make (the advisor console's, the vendor portal's, an
- * application's) answers SURFACE_7001 here before anything is read: its own isolation suites
- * (firm against firm, vendor against vendor, applicant against applicant) and the surface matrix
- * (surface-matrix.test.ts) cover it.
- */
+// Issue 31: calls no business token may make (SURFACE_7001) have their own suites and surface-matrix.test.ts.
 const COVERED = CATALOGUE.filter((c) => c.auth.kind !== 'public' && c.surfaces.includes('BUSINESS'));
 
 /** Roles that may make a call; `admin.*` ids are admin-only (see calls-admin.ts). */
