@@ -6,6 +6,7 @@ import {
   TOKEN_WAIT_WEB_MS,
 } from './constants.ts';
 import { isHiddenSpendUser } from './roles.ts';
+import type { Surface } from './api/scopes.ts';
 
 export type Platform = 'web' | 'mobile';
 
@@ -37,13 +38,19 @@ export const tokenWaitMs = (p: Platform): number => (p === 'mobile' ? TOKEN_WAIT
 
 const MOBILE_UNSUPPORTED_USER_MESSAGE = 'This user is not supported on the mobile app';
 
-/** §1: onboarding, vendor portal, advisor console and some roles are not supported in the wrapper. */
+/**
+ * §1: onboarding (the financing application, `/application`; `/onboarding` its old address), the
+ * vendor portal, the advisor console and some roles are not supported in the wrapper; nor is a
+ * session of any surface but the main app (issue 31: `surface`, the token's `ramp_surface` kind),
+ * wherever it navigates.
+ */
 export function mobileUnsupportedReason(
   platform: Platform,
-  ctx: { pathname: string; role: string | null },
+  ctx: { pathname: string; role: string | null; surface?: Surface | null },
 ): string | null {
   if (platform !== 'mobile') return null;
-  if (/^\/(onboarding|vendor-portal|console)(\/|$)/.test(ctx.pathname)) return MOBILE_UNSUPPORTED_USER_MESSAGE;
+  if (/^\/(onboarding|application|vendor-portal|console)(\/|$)/.test(ctx.pathname)) return MOBILE_UNSUPPORTED_USER_MESSAGE;
+  if (ctx.surface && ctx.surface !== 'BUSINESS') return MOBILE_UNSUPPORTED_USER_MESSAGE;
   if (ctx.role && isHiddenSpendUser({ role: ctx.role })) return MOBILE_UNSUPPORTED_USER_MESSAGE;
   return null;
 }

@@ -100,23 +100,21 @@ export const isEligibleForPayrollReimbursement = (u: { payroll_currency: string 
 
 /**
  * §6 default spend user: the one matching the stored business id; else the first non-firm,
- * onboarded, unlocked, non-hidden user; else the first approved (accepted agreement) one.
+ * onboarded, unlocked, non-hidden user; else the first approved (accepted agreement) one. A hidden
+ * spend user (a firm's or a vendor network admin's user in a business) is never the default, by
+ * any of the three (issue 31: it is reached only through its own surface).
  */
 export function defaultSpendUser<
   U extends Actor & { business_id: string; has_accepted_cardholder_agreement?: boolean },
 >(users: readonly U[], storedBusinessId: string | null): U | undefined {
+  const shown = users.filter((u) => !isHiddenSpendUser(u));
   if (storedBusinessId) {
-    const stored = users.find((u) => u.business_id === storedBusinessId);
+    const stored = shown.find((u) => u.business_id === storedBusinessId);
     if (stored) return stored;
   }
   return (
-    users.find(
-      (u) =>
-        !u.external_firm &&
-        u.has_finished_onboarding !== false &&
-        !u.is_business_locked &&
-        !isHiddenSpendUser(u),
-    ) ?? users.find((u) => u.has_accepted_cardholder_agreement)
+    shown.find((u) => !u.external_firm && u.has_finished_onboarding !== false && !u.is_business_locked) ??
+    shown.find((u) => u.has_accepted_cardholder_agreement)
   );
 }
 

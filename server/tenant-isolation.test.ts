@@ -23,7 +23,8 @@ import { NO_PROCUREMENT, ownedTables, prepare, seedApprovalGroups, seedExpensePo
  * outbox is cross-tenant by design and disabled in production.
  */
 const SKIPPED = CATALOGUE.filter((c) => c.auth.kind === 'public');
-const COVERED = CATALOGUE.filter((c) => c.auth.kind !== 'public');
+// Issue 31: calls no business token may make (SURFACE_7001) have their own suites and surface-matrix.test.ts.
+const COVERED = CATALOGUE.filter((c) => c.auth.kind !== 'public' && c.surfaces.includes('BUSINESS'));
 
 /** Roles that may make a call; `admin.*` ids are admin-only (see calls-admin.ts). */
 const ADMIN_ROLES: FixtureRole[] = ['owner', 'admin'];

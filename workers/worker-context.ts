@@ -100,9 +100,10 @@ export class WorkerContext {
     if (!stored || stored.expired || !this.hub.online || !this.http) return;
     const who = await this.http.call(currentIdentity);
     if (!who.ok || this.stored !== stored) return;
-    if (who.data.user.id !== stored.session.user.id || who.data.business.id !== stored.session.business.id) return;
+    const { user, business } = who.data;
+    if (!user || !business || user.id !== stored.session.user.id || business.id !== stored.session.business.id) return;
     const businesses = businessChoices(who.data.identity.spend_users, who.data.businesses);
-    const session: SessionInfo = { ...stored.session, user: who.data.user, business: who.data.business, businesses };
+    const session: SessionInfo = { ...stored.session, user, business, businesses };
     this.stored = { ...stored, session };
     await this.deps.sessionStore.set(this.stored);
     await this.refreshFlagsNow();

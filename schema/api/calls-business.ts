@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './define-call.ts';
+import { ANY_SURFACE } from './scopes.ts';
 import { merchantCategorySchema } from '../entities/card.ts';
 import { MAX_BLOCKED_MERCHANT_CATEGORIES } from '../card-rules.ts';
 
@@ -12,6 +13,8 @@ export const switchBusiness = defineCall({
   method: 'PATCH',
   path: '/v1/auth/users/current/business',
   auth: { scopes: ['default'] },
+  /** Issue 31: back into a business from any surface (an approved applicant, a firm user). */
+  surfaces: ANY_SURFACE,
   body: z.object({ business_id: z.uuid() }),
   /** The same shape as sign-in: mfa_required means the new business asks for MFA first. */
   response: z.object({ id_token: z.string(), mfa_required: z.boolean() }),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './define-call.ts';
+import { ANY_SURFACE } from './scopes.ts';
 import { featureFlagsResponseSchema } from '../feature-flags.ts';
 import { webConfigSchema } from '../web-config.ts';
 import { authenticationResponseSchema, secondFactorSchema } from '../webauthn.ts';
@@ -63,6 +64,7 @@ export const totpStart = defineCall({
   method: 'POST',
   path: '/v1/auth/authentication/tokens/totp',
   auth: 'recent-token',
+  surfaces: ANY_SURFACE,
   body: emptyBody,
   response: z.object({ authenticator_id: z.uuid(), secret: z.string(), otpauth_uri: z.string() }),
 });
@@ -72,6 +74,7 @@ export const totpVerify = defineCall({
   method: 'POST',
   path: '/v1/auth/authentication/tokens/totp/:authenticator_id/verify',
   auth: 'recent-token',
+  surfaces: ANY_SURFACE,
   params: z.object({ authenticator_id: z.uuid() }),
   /**
    * email_code: the code send-email-otp mailed. Required for a first enrolment from a sign-in
@@ -100,6 +103,7 @@ export const sendMfa = defineCall({
   method: 'POST',
   path: '/v1/auth/users/current/send-mfa',
   auth: 'recent-token',
+  surfaces: ANY_SURFACE,
   body: emptyBody,
   response: z.object({ factor: z.literal('totp'), enrolled: z.boolean(), factors: z.array(secondFactorSchema) }),
 });
@@ -109,6 +113,7 @@ export const checkMfa = defineCall({
   method: 'POST',
   path: '/v1/auth/users/current/check-mfa',
   auth: 'recent-token',
+  surfaces: ANY_SURFACE,
   body: emptyBody,
   response: z.object({
     mfa_required: z.boolean(), mfa_authed: z.boolean(), totp_enrolled: z.boolean(), factors: z.array(secondFactorSchema),
@@ -120,6 +125,7 @@ export const verifyMfa = defineCall({
   method: 'POST',
   path: '/v1/auth/users/current/verify-mfa',
   auth: 'recent-token',
+  surfaces: ANY_SURFACE,
   /** A 6-digit authenticator code, or a passkey assertion for a challenge from webauthn.authenticationOptions. */
   body: z.union([z.object({ code: mfaCode }).strict(), z.object({ webauthn: authenticationResponseSchema }).strict()]),
   response: tokenResponse,
@@ -130,6 +136,7 @@ export const stepUp = defineCall({
   method: 'POST',
   path: '/v1/auth/users/current/step-up',
   auth: fullScopes,
+  surfaces: ANY_SURFACE,
   body: z.union([
     z.object({ password: z.string().min(1).max(1024) }).strict(),
     z.object({ mfa_code: mfaCode }).strict(),
@@ -160,6 +167,7 @@ export const sendEmailOtp = defineCall({
   method: 'POST',
   path: '/v1/auth/users/current/send-email-otp',
   auth: { ...fullScopes, orRecentToken: true },
+  surfaces: ANY_SURFACE,
   body: emptyBody,
   response: z.object({ sent: z.literal(true), expires_at: z.iso.datetime() }),
 });
@@ -169,6 +177,7 @@ export const verifyEmailOtp = defineCall({
   method: 'POST',
   path: '/v1/auth/users/current/verify-email-otp',
   auth: fullScopes,
+  surfaces: ANY_SURFACE,
   body: z.object({ code: mfaCode }),
   response: stepUpResponse,
 });
@@ -234,6 +243,7 @@ export const identityId = defineCall({
   method: 'GET',
   path: '/v1/auth/identity/id',
   auth: 'recent-token',
+  surfaces: ANY_SURFACE,
   response: z.object({ identity_id: z.uuid() }),
 });
 
@@ -242,6 +252,7 @@ export const fullAuthCheck = defineCall({
   method: 'GET',
   path: '/v1/auth/users/current/full-auth-check',
   auth: 'recent-token',
+  surfaces: ANY_SURFACE,
   response: z.object({ ok: z.boolean(), mfa_required: z.boolean(), mfa_authed: z.boolean() }),
 });
 
@@ -250,6 +261,7 @@ export const signOutAllSessions = defineCall({
   method: 'POST',
   path: '/v1/auth/users/current/sign-out-all-sessions',
   auth: fullScopes,
+  surfaces: ANY_SURFACE,
   body: emptyBody,
   response: z.object({ revoked: z.number().int().nonnegative() }),
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ANY_SURFACE } from './scopes.ts';
 import { callGroup } from './call-group.ts';
 import { scopeChoiceSchema, scopeTargetSchema } from '../entities/scope-choice.ts';
+import { AUDIT_LOG_CALLS } from './calls-audit-log.ts';
 
 /**
  * Issue 31, §4 business-scope identities: one identity may hold several (spend users in
@@ -22,4 +23,4 @@ export const switchScope = group('identity.scopes.switch', 'PATCH', '/users/curr
 });
 
 /** The served calls of this file (a call enters with its handler, server/routes/surfaces.ts). */
-export const SURFACE_CALLS = [] as const;
+export const SURFACE_CALLS = [listScopes, switchScope, ...AUDIT_LOG_CALLS] as const;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './define-call.ts';
+import { ANY_SURFACE } from './scopes.ts';
 import {
   appAttestBodySchema, authenticatorSchema, creationOptionsSchema, passkeyNameSchema,
   registrationResponseSchema, requestOptionsSchema,
@@ -78,6 +79,7 @@ export const webauthnAuthenticationOptions = defineCall({
   method: 'POST',
   path: `${base}/authentication/options`,
   auth: { scopes: ['default'], orRecentToken: true },
+  surfaces: ANY_SURFACE,
   body: emptyBody,
   response: z.object({ options: requestOptionsSchema, expires_at: z.iso.datetime() }),
 });

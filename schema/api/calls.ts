@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './define-call.ts';
+import { ANY_SURFACE } from './scopes.ts';
 import { identitySchema } from '../entities/identity.ts';
 import { spendUserSchema, userRowSchema } from '../entities/spend-user.ts';
 import { departmentSchema } from '../entities/department.ts';
@@ -79,6 +80,7 @@ export const signOut = defineCall({
   method: 'POST',
   path: '/v1/auth/users/current/sign-out',
   auth: fullScopes,
+  surfaces: ANY_SURFACE,
   body: z.object({}).optional(),
   response: z.object({ ok: z.literal(true) }),
 });
@@ -88,10 +90,12 @@ export const currentIdentity = defineCall({
   method: 'GET',
   path: '/v1/auth/identity',
   auth: extension,
+  surfaces: ANY_SURFACE,
   response: z.object({
     identity: identitySchema,
-    user: spendUserSchema,
-    business: businessSchema,
+    /** Null on a token of another surface than the main app (issue 31): it acts as no spend user. */
+    user: spendUserSchema.nullable(),
+    business: businessSchema.nullable(),
     /** Every business the identity has a live spend user in, named for the business switcher. */
     businesses: identityBusinessesSchema.optional(),
   }),

@@ -28,8 +28,11 @@ import { columnsOf, type ColumnExceptions, type ColumnMap } from './columns.ts';
  * - `spend_request`: spend requests (issue 28): the `owner` rule on `user_id`, plus whoever asked
  *   (`requested_by`) and every approver named on a step of one of its approvals (the inbox's own
  *   test), so a step approver of any role mirrors the request they decide, and keeps it after.
+ * - `people`: the people of the business (issue 31): every spend user but the hidden ones (a firm
+ *   user's or a vendor network admin's user in the business, `isHiddenSpendUser`), whose own row
+ *   alone is theirs to see.
  */
-export const VISIBILITY_RULES = ['business', 'owner', 'approver', 'bill_pay', 'self', 'allocation', 'spend_request', 'treasury'] as const;
+export const VISIBILITY_RULES = ['business', 'owner', 'approver', 'bill_pay', 'self', 'allocation', 'spend_request', 'treasury', 'people'] as const;
 export type VisibilityRule = (typeof VISIBILITY_RULES)[number];
 
 /**

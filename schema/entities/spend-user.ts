@@ -52,7 +52,7 @@ export type UserRow = z.infer<typeof userRowSchema>;
 /** Users are directory data: everyone in the business sees every user's mirrored row. */
 /** Table `spend_users`: the directory fields every member mirrors. */
 export const userEntity = defineReference({
-  name: 'users', schema: userRowSchema, visibility: 'business', searchText: ['first_name', 'last_name', 'email'],
+  name: 'users', schema: userRowSchema, visibility: 'people', searchText: ['first_name', 'last_name', 'email'],
 });
 
 export const fullName = (u: { first_name: string; last_name: string }) =>

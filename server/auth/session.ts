@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OtherSurfaceClaim, Scope, SignInProvider } from '../../schema/api/scopes.ts';
 import type { Queryable } from '../db/db.ts';
+import { isSurfaceActor, type Caller } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { signIdToken } from './tokens.ts';
 import { enrolledFactors } from './webauthn-store.ts';
@@ -144,11 +145,43 @@ export async function surfaceSignIn(
   surface: OtherSurfaceClaim,
   opts: { sessionId?: string; extraScopes?: Scope[]; ttlSeconds?: number; signInProvider?: SignInProvider } = {},
 ): Promise<{ id_token: string; mfa_required: boolean }> {
-  const [row] = await db.query<{ required: boolean }>('SELECT mfa_required AS required FROM identities WHERE id = $1', [identityId]);
-  const mfaRequired = Boolean(row?.required) || (await enrolledFactors(db, identityId)).length > 0;
+  const mfaRequired = await identityMfaRequired(db, identityId);
   const sessionId = opts.sessionId ?? (await openSession(db, identityId));
   const grant = signInGrant(mfaRequired, opts.signInProvider);
   if (!mfaRequired && opts.extraScopes) grant.scopes.push(...opts.extraScopes);
   const { token } = await issueToken(deps, { identityId, sessionId, surface }, { ...grant, ...(opts.ttlSeconds && { ttlSeconds: opts.ttlSeconds }) });
   return { id_token: token, mfa_required: mfaRequired };
+}
+
+/** MFA as the identity alone asks (its own flag or an enrolled factor): a surface with no business (issue 31). */
+export async function identityMfaRequired(db: Queryable, identityId: string): Promise<boolean> {
+  const [row] = await db.query<{ required: boolean }>('SELECT mfa_required AS required FROM identities WHERE id = $1', [identityId]);
+  return Boolean(row?.required) || (await enrolledFactors(db, identityId)).length > 0;
+}
+
+/** Who a caller's tokens are for, to re-issue one on the same session: a business spend user or a surface (issue 31). */
+export function subjectOfCaller(caller: Caller): TokenSubject | SurfaceTokenSubject {
+  if (isSurfaceActor(caller)) return { identityId: caller.identityId, sessionId: caller.sessionId, surface: caller.surface };
+  return {
+    identityId: caller.identityId, userId: caller.user.id, businessId: caller.businessId, sessionId: caller.sessionId,
+    ...(caller.claims.external_firm_id !== undefined && { externalFirmId: caller.claims.external_firm_id }),
+  };
+}
+
+/**
+ * Whether a caller needs MFA where it acts: the business's rule for a spend user, the identity's
+ * own for a surface token.
+ */
+export const callerMfaRequired = (db: Queryable, caller: Caller): Promise<boolean> =>
+  isSurfaceActor(caller) ? identityMfaRequired(db, caller.identityId) : mfaRequiredFor(db, caller.identityId, caller.businessId);
+
+/**
+ * The fully scoped token once the second factor is proven, for the surface the caller signed in to
+ * (same session). The application surface keeps its `email-otp` (the mailed code that signed it in)
+ * and its 12 h life (issue 31, lead's decision 2).
+ */
+export function afterMfaGrant(caller: Caller): TokenGrant {
+  const scopes: Scope[] = ['default'];
+  if (isSurfaceActor(caller) && caller.surface.kind === 'FINANCING_APPLICATION') scopes.push('email-otp');
+  return { scopes, mfaRequired: caller.claims.ramp_mfa_required, mfaAuthed: true, signInProvider: caller.claims.sign_in_provider };
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import { ApiError, validationError } from '../core/errors.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * Departments and locations: mirrored rows, so every write takes a change seq from the business
@@ -70,7 +71,7 @@ export async function renameOrg(tx: Queryable, kind: OrgKind, businessId: string
 /** Every id names a live user of the business (a 422 on `user_ids` otherwise, never whose). */
 async function assertLiveUsers(tx: Queryable, businessId: string, ids: string[]): Promise<void> {
   const found = await tx.query<{ id: string }>(
-    'SELECT id::text FROM spend_users WHERE business_id = $1 AND id = ANY($2::uuid[]) AND NOT deleted',
+    `SELECT id::text FROM spend_users WHERE business_id = $1 AND id = ANY($2::uuid[]) AND NOT deleted AND ${shownUserSql()}`,
     [businessId, ids],
   );
   const missing = ids.filter((u) => !found.some((f) => f.id === u));

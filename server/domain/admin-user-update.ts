@@ -5,6 +5,7 @@ import type { ActingUser } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import { ADMIN_USER_DOC_SQL, lockTarget, NO_PASSWORD } from './admin-users.ts';
 import { findInvite, inviteState } from './admin-user-status.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * admin.users.get / admin.users.update (issue 14): one user as admins see it, and the reporting
@@ -57,7 +58,7 @@ async function chainAbove(tx: Queryable, businessId: string, managerId: string):
 
 async function checkManager(tx: Queryable, businessId: string, userId: string, managerId: string): Promise<void> {
   const [manager] = await tx.query<{ id: string; status: string }>(
-    'SELECT id::text, status FROM spend_users WHERE business_id = $1 AND id = $2 AND NOT deleted', [businessId, managerId],
+    `SELECT id::text, status FROM spend_users WHERE business_id = $1 AND id = $2 AND NOT deleted AND ${shownUserSql()}`, [businessId, managerId],
   );
   if (!manager) throw new ApiError('REQUEST_7004', 'The manager was not found.', { manager_id: 'The manager was not found.' });
   const chain = manager.id === userId ? [] : await chainAbove(tx, businessId, manager.id);

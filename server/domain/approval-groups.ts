@@ -3,6 +3,7 @@ import type { ApprovalGroup } from '../../schema/api/calls-approval-policies.ts'
 import type { GroupDirectory } from '../../schema/approval-policy.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * Named approval groups (issue 29), server-only like the policies that name them. A step naming
@@ -42,7 +43,7 @@ export async function assertGroupsOwned(db: Queryable, businessId: string, ids: 
 async function assertMembers(db: Queryable, businessId: string, userIds: readonly string[]): Promise<string[]> {
   const unique = [...new Set(userIds)];
   const [row] = await db.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM spend_users WHERE business_id = $1 AND id = ANY($2::uuid[]) AND NOT deleted', [businessId, unique],
+    `SELECT count(*)::int AS n FROM spend_users WHERE business_id = $1 AND id = ANY($2::uuid[]) AND NOT deleted AND ${shownUserSql()}`, [businessId, unique],
   );
   if (Number(row?.n ?? 0) !== unique.length) throw new ApiError('REQUEST_7004', 'A member the request names was not found.');
   return unique;

@@ -9,6 +9,7 @@ import { activeDelegatesOf } from './delegations.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * Approval policies and instances (issue 11) in storage; the rules are schema/approval-policy.ts.
@@ -99,7 +100,7 @@ type Person = DirectoryUser & { name: string; department_id: string | null; enti
 /** The business's people as the resolution reads them: active means an ACTIVE, live spend user. */
 export async function directory(db: Queryable, businessId: string): Promise<Person[]> {
   const rows = await db.query<{ id: string; role: string; manager_id: string | null; active: boolean; first_name: string; last_name: string; department_id: string | null; entity_id: string | null }>(
-    `SELECT id::text, role, manager_id::text, (status = 'ACTIVE' AND NOT deleted) AS active, first_name, last_name,
+    `SELECT id::text, role, manager_id::text, (status = 'ACTIVE' AND NOT deleted AND ${shownUserSql()}) AS active, first_name, last_name,
             department_id::text, entity_id::text
        FROM spend_users WHERE business_id = $1`,
     [businessId],

@@ -14,6 +14,7 @@ import type { Queryable } from '../db/db.ts';
 import { checkCodingRefs } from './coding.ts';
 import { COLLECTIONS, writeMirrored } from './collections.ts';
 import { reportingTeam, visibilityOf, type Visibility } from './visibility.ts';
+import { shownUserSql } from './hidden-users.ts';
 import { findVisibleDoc } from './live-doc.ts';
 import { joinAllocation } from './procurement/allocations.ts';
 
@@ -158,7 +159,7 @@ export async function issueCard(tx: Queryable, user: ActingUser, body: IssueCard
     const id = body.id ?? randomUUID();
     const repeat = body.id ? await repeatedIssue(tx, user, body.id) : null;
     if (repeat) return repeat;
-    const holders = await tx.query('SELECT 1 FROM spend_users WHERE business_id = $1 AND id = $2 AND NOT deleted', [user.business_id, body.user_id]);
+    const holders = await tx.query(`SELECT 1 FROM spend_users WHERE business_id = $1 AND id = $2 AND NOT deleted AND ${shownUserSql()}`, [user.business_id, body.user_id]);
     if (holders.length === 0) throw new ApiError('REQUEST_7004', 'The cardholder is not a user of this business.');
     forbid(checkIssue(await cardActorOf(tx, user), body.user_id));
     await checkCodingRefs(tx, user.business_id, { department_id: body.department_id, location_id: body.location_id });

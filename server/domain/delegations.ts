@@ -5,6 +5,7 @@ import { canUseCopilot } from '../../schema/roles.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * Delegation, "copilot" (issue 29). A delegation lets its delegate decide the approvals whose step
@@ -123,7 +124,7 @@ export async function putDelegation(tx: Queryable, user: ActingUser, body: Perio
   if (body.delegate_id === user.id) throw new ApiError('POLICY_7021');
   const [delegate] = await tx.query<{ id: string; role: string; is_manager: boolean; user_permissions: string[] }>(
     `SELECT id::text, role, is_manager, user_permissions FROM spend_users
-      WHERE business_id = $1 AND id = $2 AND NOT deleted AND status = 'ACTIVE'`,
+      WHERE business_id = $1 AND id = $2 AND NOT deleted AND status = 'ACTIVE' AND ${shownUserSql()}`,
     [user.business_id, body.delegate_id],
   );
   if (!delegate) throw new ApiError('REQUEST_7004', 'The delegate was not found.');

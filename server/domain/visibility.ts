@@ -5,6 +5,7 @@ import { canSeeAllTransactions, isAdmin, isAdvisor, isApClerk, isBookkeeper } fr
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { delegatedApproverSql } from './delegations.ts';
+import { shownUserSql } from './hidden-users.ts';
 
 /**
  * Whose cards and transactions a user may see (§6): business-wide roles see everything; a
@@ -86,7 +87,14 @@ export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
       return spendRequestClause(viewer.user, viewer.team, alias, params);
     },
   },
+  // Issue 31: hidden spend users (advisor, vendor network) are nobody's people but their own row.
+  people: { needsTeam: false, where: (viewer, alias, params) => hiddenUsersClause(alias, `$${params.push(viewer.user.id)}::uuid`) },
 };
+
+/** Spend users of `alias` that are not hidden, or the one `self` names (a SQL uuid expression). */
+function hiddenUsersClause(alias: string, self: string): string {
+  return ` AND (${shownUserSql(alias)} OR ${alias}.id = ${self})`;
+}
 
 /**
  * The `spend_request` rule (issue 28, spend requests of `alias`): the `owner` scope on `user_id`

@@ -4,7 +4,7 @@ import { loginDownMessage } from '../../schema/web-config.ts';
 import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
 import { foldEmail } from '../auth/email-address.ts';
 import { clientAddress, ThrottledError } from '../auth/rate-limit.ts';
-import { passwordSignIn, revokeSession } from '../auth/session.ts';
+import { passwordSignIn, revokeSession, surfaceSignIn } from '../auth/session.ts';
 import { clearSignInFailures, recordSignInFailure, signInKeys, signInRetryAfter } from '../auth/sign-in-limits.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import { ssoEnforcedRefusal } from '../auth/sso/enforcement.ts';
@@ -13,7 +13,12 @@ import type { AppDeps } from '../core/deps.ts';
 import { expireInvites, signInBlock } from '../domain/admin-users.ts';
 import { isSwitchable } from './business-switch.ts';
 import { ApiError } from '../core/errors.ts';
-import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { ok, type DomainHandlers } from '../http/handler.ts';
+import { isSurfaceActor } from '../core/actor.ts';
+import { applicationUsersOf } from '../auth/surfaces/applicant.ts';
+import { firmApplicantOf, firmUserOf } from '../auth/surfaces/firm.ts';
+import { callerOf } from './identity-caller.ts';
+import { firstOtherSurface } from './surfaces.ts';
 
 type IdentityRow = { id: string; email: string; password_hash: string; ofac_status: string | null };
 type SpendUserDoc = {
@@ -108,53 +113,62 @@ export const authHandlers = {
     const statuses = identity ? await statusesOf(ctx.deps, identity.id) : [];
     const users = identity ? await spendUsersOf(ctx.db, identity.id) : [];
     const user = signInUser(users, business_id ?? null);
+    // Issue 31: no business to open, but another surface held (firm, firm application, vendor
+    // portal, application, in that order): the sign-in opens the first of them.
+    const surface = identity && !user ? await firstOtherSurface(ctx.db, identity.id) : null;
     // An invited person has no usable password yet: the §8 invite message is the useful answer.
-    const invite = user ? null : statusRefusal(statuses, INVITE_STATUSES);
+    const invite = user || surface ? null : statusRefusal(statuses, INVITE_STATUSES);
     if (invite) throw invite;
     if (!identity || !valid) {
       await recordSignInFailure(ctx.db, keys, ctx.deps.now());
       throw new ApiError('AUTH_7001');
     }
     await clearSignInFailures(ctx.db, keys);
+    if (!user && surface) return ok(await surfaceSignIn(ctx.deps, ctx.db, identity.id, surface));
     // A suspension (or deletion) is only told to someone who knows the password.
     if (!user) throw statusRefusal(statuses, AFTER_PASSWORD) ?? new ApiError('4014');
     return ok(await passwordSignIn(ctx.deps, ctx.db, { identityId: identity.id, userId: user.id, businessId: user.business_id }));
   },
 
   [signOut.id]: async (ctx) => {
-    const actor = actorOf(ctx);
-    await revokeSession(ctx.db, actor.sessionId);
+    // Any surface's token (issue 31): the session is the identity's, so every token of it ends.
+    await revokeSession(ctx.db, callerOf(ctx).sessionId);
     return ok({ ok: true });
   },
 
   [currentIdentity.id]: async (ctx) => {
-    const actor = actorOf(ctx);
-    const [identity] = await ctx.db.query<IdentityRow>('SELECT * FROM identities WHERE id = $1', [actor.identityId]);
-    const [business] = await ctx.db.query(
-      `SELECT id, name, currency, status, ll_iso(created_at) AS created_at FROM businesses WHERE id = $1`,
-      [actor.businessId],
-    );
-    const spendUsers = await spendUsersOf(ctx.db, actor.identityId);
+    const caller = callerOf(ctx);
+    const actor = isSurfaceActor(caller) ? null : caller;
+    const [identity] = await ctx.db.query<IdentityRow>('SELECT * FROM identities WHERE id = $1', [caller.identityId]);
+    const [business] = actor
+      ? await ctx.db.query(`SELECT id, name, currency, status, ll_iso(created_at) AS created_at FROM businesses WHERE id = $1`, [actor.businessId])
+      : [null];
+    const spendUsers = await spendUsersOf(ctx.db, caller.identityId);
     const businesses = await ctx.db.query<{ id: string; name: string }>(
       `SELECT b.id, b.name FROM businesses b
         WHERE b.id IN (SELECT business_id FROM spend_users WHERE identity_id = $1 AND NOT deleted) ORDER BY b.name, b.id`,
-      [actor.identityId],
+      [caller.identityId],
     );
-    const impersonator = actor.claims.impersonator ?? null;
-    const user = spendUsers.find((u) => u.id === actor.user.id);
-    if (!identity || !business || !user) throw new ApiError('4014');
+    const impersonator = caller.claims.impersonator ?? null;
+    const user = actor ? spendUsers.find((u) => u.id === actor.user.id) : null;
+    if (!identity || (actor && (!business || !user))) throw new ApiError('4014');
+    // §3's surface fields, each from its surface's own tables (issue 31).
+    const [firmUser, firmApplicant, applications] = await Promise.all([
+      firmUserOf(ctx.db, caller.identityId), firmApplicantOf(ctx.db, caller.identityId), applicationUsersOf(ctx.db, caller.identityId),
+    ]);
     return ok({
       identity: {
         id: identity.id,
         email: identity.email,
         spend_users: spendUsers,
-        external_firm_user: null,
-        external_firm_applicant: null,
-        financing_application_users: [],
+        external_firm_user: firmUser,
+        external_firm_applicant: firmApplicant,
+        financing_application_users: applications,
         identity_ofac_status: identity.ofac_status,
       },
-      user: { ...user, impersonator },
-      business,
+      // A token of another surface acts as no spend user in no business (issue 31).
+      user: user ? { ...user, impersonator } : null,
+      business: business ?? null,
       businesses,
     });
   },

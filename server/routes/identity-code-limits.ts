@@ -11,7 +11,7 @@ import { recordFailure, throttledFor } from '../auth/rate-limit.ts';
 import { mfaPending, revokeSession } from '../auth/session.ts';
 import { secondFactorLimits, secondFactorNoticeLimit } from '../auth/sign-in-limits.ts';
 import type { Queryable } from '../db/db.ts';
-import type { Actor } from '../core/actor.ts';
+import type { Caller } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import type { Reply } from '../http/handler.ts';
 
@@ -22,7 +22,7 @@ import type { Reply } from '../http/handler.ts';
 export const refuse = (code: ErrorCode, message?: string): Reply => ({ status: ERROR_CATALOGUE[code].status, body: errorBody(code, message) });
 
 /** What a code check runs with: the route's context, its transaction and the caller. */
-export type CodeAttempt = { c: Context; deps: AppDeps; db: Queryable; actor: Actor };
+export type CodeAttempt = { c: Context; deps: AppDeps; db: Queryable; actor: Caller };
 
 export const WRONG_CODES_SUBJECT = 'Wrong verification codes on your Ledgerline account';
 

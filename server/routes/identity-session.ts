@@ -9,18 +9,19 @@ import { featureFlagsOf } from '../auth/settings.ts';
 import { liveSupportGrant } from '../auth/support-access.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
+import { callerOf } from './identity-caller.ts';
 
 export const sessionHandlers = {
-  [identityId.id]: async (ctx) => ok({ identity_id: actorOf(ctx).identityId }),
+  [identityId.id]: async (ctx) => ok({ identity_id: callerOf(ctx).identityId }),
 
   [fullAuthCheck.id]: async (ctx) => {
-    const { claims } = actorOf(ctx);
+    const { claims } = callerOf(ctx);
     const mfaDone = !claims.ramp_mfa_required || claims.ramp_mfa_authed;
     return ok({ ok: mfaDone && claims.ramp_access_scopes.includes('default'), mfa_required: claims.ramp_mfa_required, mfa_authed: claims.ramp_mfa_authed });
   },
 
   [signOutAllSessions.id]: async (ctx) => {
-    const actor = actorOf(ctx);
+    const actor = callerOf(ctx);
     const rows = await ctx.db.query('UPDATE sessions SET revoked_at = now() WHERE identity_id = $1 AND revoked_at IS NULL RETURNING id', [
       actor.identityId,
     ]);

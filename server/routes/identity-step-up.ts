@@ -9,35 +9,36 @@ import { hashPassword, verifyPassword } from '../auth/password.ts';
 import {
   assertWithinLimits, clientAddress, emailOtpLimits, recordFailure, takeRateLimit,
 } from '../auth/rate-limit.ts';
-import { issueToken, STEP_UP_TTL_SECONDS } from '../auth/session.ts';
+import { issueToken, STEP_UP_TTL_SECONDS, subjectOfCaller } from '../auth/session.ts';
 import { stepUpPasswordLimits } from '../auth/sign-in-limits.ts';
 import { consumeCode } from '../auth/totp.ts';
 import { relyingParty, verifyAssertion } from '../auth/webauthn.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
-import type { Actor } from '../core/actor.ts';
+import type { Caller } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { DUPLICATE_EMAIL_MESSAGE, PASSWORD_IS_EMAIL_MESSAGE } from './identity.ts';
+import { callerOf } from './identity-caller.ts';
 import { codeGate, refuse, wrongCode } from './identity-code-limits.ts';
 
 const ADMIN_ROLES = ['BUSINESS_OWNER', 'BUSINESS_ADMIN'];
 
 /** Support acting as a user never earns sensitive or email-otp: it must not change their secrets. */
-function assertNotImpersonating(actor: Actor): void {
+function assertNotImpersonating(actor: Caller): void {
   if (actor.claims.impersonator) throw new ApiError('FORBIDDEN_7003', 'Step-up is not available while impersonating.');
 }
 
 /**
- * A step-up token: the caller's scopes plus the earned one, on the same session (sign-out ends it
- * too), living 10 minutes. The client keeps its normal 12 h token and uses this one only for the
+ * A step-up token: the caller's scopes plus the earned one, on the same session and surface
+ * (sign-out ends it too), living 10 minutes. The client keeps its normal 12 h token and uses this one only for the
  * calls that need the extra scope, so "falling back" is just the step-up token expiring.
  */
-async function stepUpToken(deps: AppDeps, actor: Actor, scope: Scope) {
+async function stepUpToken(deps: AppDeps, actor: Caller, scope: Scope) {
   const scopes = [...new Set([...(actor.claims.ramp_access_scopes as Scope[]), scope])];
   const { token, expiresAt } = await issueToken(
     deps,
-    { identityId: actor.identityId, userId: actor.user.id, businessId: actor.businessId, sessionId: actor.sessionId },
+    subjectOfCaller(actor),
     {
       scopes, mfaRequired: actor.claims.ramp_mfa_required, mfaAuthed: actor.claims.ramp_mfa_authed,
       ttlSeconds: STEP_UP_TTL_SECONDS, signInProvider: actor.claims.sign_in_provider,
@@ -48,7 +49,7 @@ async function stepUpToken(deps: AppDeps, actor: Actor, scope: Scope) {
 
 export const stepUpHandlers = {
   [stepUp.id]: async (ctx) => {
-    const actor = actorOf(ctx);
+    const actor = callerOf(ctx);
     assertNotImpersonating(actor);
     const body = ctx.input.body;
     if ('webauthn' in body) {
@@ -84,7 +85,7 @@ export const stepUpHandlers = {
   },
 
   [sendEmailOtp.id]: async (ctx) => {
-    const actor = actorOf(ctx);
+    const actor = callerOf(ctx);
     assertNotImpersonating(actor);
     // Each call mails someone: bounded per person and per client address.
     await takeRateLimit(ctx.c, ctx.db, emailOtpLimits(actor.identityId, clientAddress(ctx.c)), ctx.deps.now());
@@ -95,7 +96,7 @@ export const stepUpHandlers = {
   },
 
   [verifyEmailOtp.id]: async (ctx) => {
-    const actor = actorOf(ctx);
+    const actor = callerOf(ctx);
     assertNotImpersonating(actor);
     const attempt = { c: ctx.c, deps: ctx.deps, db: ctx.db, actor };
     const blocked = await codeGate(attempt);

@@ -8,16 +8,17 @@ import { checkEmailOtp, issueEmailOtp, useEmailOtp } from '../auth/email-otp.ts'
 import { hashPassword } from '../auth/password.ts';
 import { clientAddress, onLoopbackListener } from '../auth/rate-limit.ts';
 import { signUpQuotas, takeQuota } from '../auth/quotas.ts';
-import { issueToken, mfaPending, mfaRequiredFor, openSession } from '../auth/session.ts';
+import { afterMfaGrant, callerMfaRequired, issueToken, mfaPending, openSession, subjectOfCaller } from '../auth/session.ts';
 import { readWebConfig } from '../auth/settings.ts';
 import { consumeCode, startEnrolment } from '../auth/totp.ts';
 import { relyingParty, verifyAssertion } from '../auth/webauthn.ts';
 import { deleteOwnFactor, enrolledFactors } from '../auth/webauthn-store.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
-import type { Actor } from '../core/actor.ts';
+import type { Caller } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import { actorOf, ok, servedWhen, type DomainHandlers, type Reply } from '../http/handler.ts';
+import { callerOf } from './identity-caller.ts';
 import { codeGate, refuse, wrongCode, type CodeAttempt } from './identity-code-limits.ts';
 
 export const DUPLICATE_EMAIL_MESSAGE = 'An account with this email already exists. Sign in instead.';
@@ -32,7 +33,7 @@ export async function assertMfaUp(db: Queryable): Promise<void> {
  * A token still waiting for its second factor may not enrol a new one over an existing factor
  * (an authenticator app or a passkey).
  */
-export async function assertMayEnrol(db: Queryable, actor: Actor): Promise<void> {
+export async function assertMayEnrol(db: Queryable, actor: Caller): Promise<void> {
   if (mfaPending(actor.claims) && (await enrolledFactors(db, actor.identityId)).length > 0) throw new ApiError('AUTH_7016');
 }
 
@@ -109,7 +110,7 @@ export const identityHandlers = {
   }),
 
   [totpStart.id]: async (ctx) => {
-    const actor = actorOf(ctx);
+    const actor = callerOf(ctx);
     await assertMfaUp(ctx.db);
     await assertMayEnrol(ctx.db, actor);
     const [identity] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [actor.identityId]);
@@ -118,7 +119,7 @@ export const identityHandlers = {
   },
 
   [totpVerify.id]: async (ctx) => {
-    const actor = actorOf(ctx);
+    const actor = callerOf(ctx);
     await assertMfaUp(ctx.db);
     await assertMayEnrol(ctx.db, actor);
     const attempt = { c: ctx.c, deps: ctx.deps, db: ctx.db, actor };
@@ -142,18 +143,18 @@ export const identityHandlers = {
   },
 
   [sendMfa.id]: async (ctx) => {
-    const actor = actorOf(ctx);
+    const actor = callerOf(ctx);
     await assertMfaUp(ctx.db);
     const factors = await enrolledFactors(ctx.db, actor.identityId);
     return ok({ factor: 'totp', enrolled: factors.includes('totp'), factors });
   },
 
   [checkMfa.id]: async (ctx) => {
-    const actor = actorOf(ctx);
+    const actor = callerOf(ctx);
     await assertMfaUp(ctx.db);
     const factors = await enrolledFactors(ctx.db, actor.identityId);
     return ok({
-      mfa_required: await mfaRequiredFor(ctx.db, actor.identityId, actor.businessId),
+      mfa_required: await callerMfaRequired(ctx.db, actor),
       mfa_authed: actor.claims.ramp_mfa_authed,
       totp_enrolled: factors.includes('totp'),
       factors,
@@ -161,7 +162,7 @@ export const identityHandlers = {
   },
 
   [verifyMfa.id]: async (ctx) => {
-    const actor = actorOf(ctx);
+    const actor = callerOf(ctx);
     await assertMfaUp(ctx.db);
     const attempt = { c: ctx.c, deps: ctx.deps, db: ctx.db, actor };
     const blocked = await codeGate(attempt);
@@ -178,11 +179,8 @@ export const identityHandlers = {
       return wrongCode(attempt, 'AUTH_7025');
     }
     // The same session, now fully scoped: signing out still ends it.
-    const { token } = await issueToken(
-      ctx.deps,
-      { identityId: actor.identityId, userId: actor.user.id, businessId: actor.businessId, sessionId: actor.sessionId },
-      { scopes: ['default'], mfaRequired: actor.claims.ramp_mfa_required, mfaAuthed: true, signInProvider: actor.claims.sign_in_provider },
-    );
+    // On any surface (issue 31): a surface token is re-issued for the same surface.
+    const { token } = await issueToken(ctx.deps, subjectOfCaller(actor), afterMfaGrant(actor));
     return ok({ id_token: token, mfa_required: false });
   },
 } satisfies DomainHandlers;

@@ -5,10 +5,11 @@ import {
 import { authenticationOptions, registrationOptions, relyingParty, verifyRegistration } from '../auth/webauthn.ts';
 import { authenticatorsOf, deleteOwnFactor, passkeyView, type CredentialRow } from '../auth/webauthn-store.ts';
 import { useEmailOtp } from '../auth/email-otp.ts';
-import type { Actor } from '../core/actor.ts';
+import type { Caller } from '../core/actor.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { assertMayEnrol, assertMfaUp, mailboxCheck } from './identity.ts';
+import { callerOf } from './identity-caller.ts';
 import { codeGate, refuse, wrongCode } from './identity-code-limits.ts';
 
 /**
@@ -16,10 +17,10 @@ import { codeGate, refuse, wrongCode } from './identity-code-limits.ts';
  * authenticators list, rename and removal. The MFA step and step-up take assertions through
  * verify-mfa and step-up (routes/identity.ts, routes/identity-step-up.ts).
  */
-const ownerOf = (actor: Actor) => ({ identityId: actor.identityId, sessionId: actor.sessionId });
+const ownerOf = (actor: Caller) => ({ identityId: actor.identityId, sessionId: actor.sessionId });
 
 /** Support acting as a person never adds, renames or uses their second factors. */
-function assertNotImpersonating(actor: Actor): void {
+function assertNotImpersonating(actor: Caller): void {
   if (actor.claims.impersonator) throw new ApiError('FORBIDDEN_7003', 'Passkeys are not available while impersonating.');
 }
 
@@ -83,8 +84,9 @@ export const webauthnHandlers = {
     return ok({ ok: true });
   },
 
+  // Any surface (issue 31): a passkey proves the second factor of a surface's sign-in too.
   [webauthnAuthenticationOptions.id]: async (ctx) => {
-    const actor = actorOf(ctx);
+    const actor = callerOf(ctx);
     assertNotImpersonating(actor);
     await assertMfaUp(ctx.db);
     const rp = relyingParty(ctx.c);

@@ -149,13 +149,16 @@ async function completeSignIn(
   // The new token is not stored yet: ask who it belongs to with a client bound to it.
   const who = await ctx.boundTo(token).call(currentIdentity);
   if (!who.ok) return { ok: false, error: who.error };
-  if (expectUserId && who.data.user.id !== expectUserId) {
+  // A token of another surface (issue 31) has no user or business: the main app cannot open it.
+  const { user, business } = who.data;
+  if (!user || !business) return { ok: false, error: errorBody('SURFACE_7001').error_v2 };
+  if (expectUserId && user.id !== expectUserId) {
     return { ok: false, error: { message: 'Sign in again with the same account to keep your unsynced changes.', error_code: 'AUTH_7003' } };
   }
   const claims = decodeTokenClaims(token);
   const session: SessionInfo = {
-    user: who.data.user,
-    business: who.data.business,
+    user,
+    business,
     scopes: tokenScopes(token),
     mfa_enabled: mfaEnabled || claims?.ramp_mfa_required === true,
     businesses: businessChoices(who.data.identity.spend_users, who.data.businesses),

@@ -5,6 +5,7 @@ import type { ActingUser } from '../../core/actor.ts';
 import type { Queryable } from '../../db/db.ts';
 import { COLLECTIONS } from '../collections.ts';
 import { viewerFor } from '../visibility.ts';
+import { shownUserSql } from '../hidden-users.ts';
 
 /**
  * What a comment thread hangs on (issue 29): a transaction, a claim, a bill or a spend request.
@@ -89,7 +90,7 @@ export async function unfitMentions(db: Queryable, subject: CommentSubject, busi
   const rows = await db.query<Member>(
     `SELECT id::text, business_id::text, role, is_manager, user_permissions, manager_id::text,
             trim(first_name || ' ' || last_name) AS name, (status = 'ACTIVE' AND NOT deleted) AS active
-       FROM spend_users WHERE business_id = $1 AND id = ANY($2::uuid[])`,
+       FROM spend_users WHERE business_id = $1 AND id = ANY($2::uuid[]) AND ${shownUserSql()}`,
     [businessId, [...new Set(ids)]],
   );
   const byId = new Map(rows.map((r) => [r.id, r]));

@@ -8,6 +8,7 @@ import type { ActingUser } from '../../core/actor.ts';
 import { ApiError, validationError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { COLLECTIONS, writeMirrored, type MirroredWrite } from '../collections.ts';
+import { shownUserSql } from '../hidden-users.ts';
 
 /**
  * Spend allocations (budgets, issue 28): a limit per interval that cards draw on, owned by one
@@ -55,7 +56,7 @@ async function liveUsers(db: Queryable, businessId: string, ids: readonly string
   const unique = [...new Set(ids)];
   if (unique.length === 0) return unique;
   const rows = await db.query<{ id: string }>(
-    'SELECT id::text FROM spend_users WHERE business_id = $1 AND id = ANY($2::uuid[]) AND NOT deleted',
+    `SELECT id::text FROM spend_users WHERE business_id = $1 AND id = ANY($2::uuid[]) AND NOT deleted AND ${shownUserSql()}`,
     [businessId, unique],
   );
   const found = new Set(rows.map((r) => r.id));

@@ -7,6 +7,7 @@ import type { Queryable } from '../../db/db.ts';
 import { featureFlagsOf } from '../../auth/settings.ts';
 import { COLLECTIONS } from '../collections.ts';
 import { reportingTeam } from '../visibility.ts';
+import { shownUserSql } from '../hidden-users.ts';
 
 /**
  * Issue 28: what the server checks of a spend request before it is stored or submitted, beyond
@@ -49,7 +50,7 @@ export async function assertMayRequestFor(db: Queryable, user: ActingUser, targe
   if (isCardholder(user) || !canRequestSpendForOthers(user)) {
     throw new ApiError('PROCUREMENT_7002', 'You can request spend only for yourself. Managers request for their team, bookkeepers for anyone.');
   }
-  const [target] = await db.query('SELECT 1 FROM spend_users WHERE business_id = $1 AND id = $2 AND NOT deleted', [user.business_id, targetId]);
+  const [target] = await db.query(`SELECT 1 FROM spend_users WHERE business_id = $1 AND id = $2 AND NOT deleted AND ${shownUserSql()}`, [user.business_id, targetId]);
   if (!target) throw new ApiError('REQUEST_7004', 'The person this request is for is not a user of this business.');
   if (isBookkeeper(user)) return;
   const inTeam = (await reportingTeam(db, user)).includes(targetId);
