@@ -45,6 +45,12 @@ export const ADVISOR_RIGHT_OF_CALL: Readonly<Record<string, AdvisorRight>> = {
   'reporting.exportAsFile': 'CLOSE_BOOKS',
 };
 
+/**
+ * The step-ups (every surface may call them): inside a client an advisor never earns `sensitive`
+ * or `email-otp`, so the calls they open stay closed whatever the rights.
+ */
+const NO_STEP_UP_IN_A_CLIENT = new Set(['auth.stepUp', 'auth.sendEmailOtp', 'auth.verifyEmailOtp']);
+
 type GatedCall = { id: string; method: string; readOnly: boolean; auth: CallAuth; surfaces: readonly Surface[] };
 
 const STEP_UP_ONLY = (auth: CallAuth) =>
@@ -57,6 +63,7 @@ const STEP_UP_ONLY = (auth: CallAuth) =>
  * identity's, not the business's, and needs READ; any other write nothing.
  */
 export function advisorRightOf(call: GatedCall): AdvisorRight | null {
+  if (NO_STEP_UP_IN_A_CLIENT.has(call.id)) return null;
   const mapped = ADVISOR_RIGHT_OF_CALL[call.id];
   if (mapped) return mapped;
   if (STEP_UP_ONLY(call.auth)) return null;

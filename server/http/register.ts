@@ -81,7 +81,8 @@ const auditEntry = (call: CallDef, caller: Caller, c: Context) => {
   if (isSurfaceActor(caller)) {
     return { ...common, spendUserId: null, businessId: null, surface: caller.surface.kind, surfaceId: surfaceSubjectId(caller.surface) };
   }
-  return { ...common, spendUserId: caller.user.id, businessId: caller.businessId, surface: 'BUSINESS' as const, surfaceId: null };
+  // A firm user inside a client business: the row names the firm user as well as its hidden spend user.
+  return { ...common, spendUserId: caller.user.id, businessId: caller.businessId, surface: 'BUSINESS' as const, surfaceId: caller.advisor?.firmUserId ?? null };
 };
 
 /**
