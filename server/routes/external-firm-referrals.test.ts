@@ -3,6 +3,7 @@ import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, refusal, request, signIn } from '../test-fixtures.ts';
 import { addMember, firmInClient, makeFirm } from './external-firm-test-kit.ts';
+import { appCall, applicationCode, fillApplication } from './application-test-kit.ts';
 
 const R = '/v1/auth/external-firm/referrals';
 
@@ -59,5 +60,24 @@ describe.each(await testDatabases())('external firms: referrals on %s', (kind) =
     expect(removed.body).toMatchObject({ has_logo: false });
     expect(await t.db.query('SELECT 1 FROM external_firm_logos WHERE firm_id = $1', [firm.firmId])).toHaveLength(0);
     expect(refusal(await request(t.app, 'GET', '/v1/auth/external-firm/logo', { token: member.token }))).toEqual([404, 'REQUEST_7004']);
+  });
+
+  it('an application started with a firm\'s referral code becomes a business referred by that firm; a deleted code refers none', async () => {
+    const firm = await makeFirm(t.app, t.db, 'Referring CPAs');
+    const code = (await request<{ id: string; code: string }>(t.app, 'POST', R, { token: firm.adminToken, body: { label: 'Webinar' } })).body;
+    const approved = async (email: string, referral: string) => {
+      expect((await request(t.app, 'POST', '/v1/public/application/start', { body: { email, first_name: 'Ada', last_name: 'Lovelace', referral_code: referral } })).status).toBe(204);
+      const verified = await request(t.app, 'POST', '/v1/public/application/verify', { body: { email, code: await applicationCode(t.app, email) } });
+      const who = { token: verified.body.id_token as string, appId: verified.body.financing_application_id as string, email };
+      await fillApplication(t.app, who, { legalName: `Referred ${email.slice(0, 6)} LLC` });
+      const submitted = await appCall(t.app, who, 'PATCH', '/submit', {});
+      expect(submitted.body.status, submitted.text).toBe('APPROVED');
+      const [row] = await t.db.query<{ referred_by_firm_id: string | null }>(
+        'SELECT b.referred_by_firm_id::text FROM financing_applications a JOIN businesses b ON b.id = a.business_id WHERE a.id = $1', [who.appId]);
+      return row!.referred_by_firm_id;
+    };
+    expect(await approved('referred-one@example.com', code.code)).toBe(firm.firmId);
+    expect((await request(t.app, 'DELETE', `${R}/${code.id}`, { token: firm.adminToken })).status).toBe(200);
+    expect(await approved('referred-two@example.com', code.code)).toBeNull();
   });
 });

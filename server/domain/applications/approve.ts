@@ -18,8 +18,14 @@ export async function approveIntoBusiness(tx: Queryable, app: ApplicationRow, sn
   const details = snapshot.business_details!;
   const address = (app.answers.business_details as { address?: unknown } | undefined)?.address ?? null;
   const businessId = randomUUID();
-  await tx.query('INSERT INTO businesses (id, name, currency, address, created_at) VALUES ($1, $2, $3, $4, $5)',
-    [businessId, details.legal_name, 'USD', address === null ? null : JSON.stringify(address), now]);
+  // A firm's referral code the applicant started with (GET /external-firm/referrals) names the
+  // firm that referred the business (§7 referrals); a deleted or unknown code names none.
+  await tx.query(
+    `INSERT INTO businesses (id, name, currency, address, created_at, referred_by_firm_id)
+     VALUES ($1, $2, $3, $4, $5, (SELECT r.firm_id FROM financing_applications a
+                                    JOIN external_firm_referrals r ON r.code = a.referral_code AND r.deleted_at IS NULL
+                                   WHERE a.id = $6))`,
+    [businessId, details.legal_name, 'USD', address === null ? null : JSON.stringify(address), now, app.id]);
   const [applicant] = await tx.query<{ identity_id: string; email: string; first_name: string; last_name: string }>(
     `SELECT u.identity_id::text, i.email, u.first_name, u.last_name FROM financing_application_users u JOIN identities i ON i.id = u.identity_id
       WHERE u.financing_application_id = $1 AND u.role = 'APPLICANT' ORDER BY u.created_at LIMIT 1`, [app.id]);
