@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/db.ts';
+import { DEFAULT_EMAIL_DOMAIN } from './types.ts';
 import { SURFACE_DEMO, type SurfaceIdentity, type SurfaceSeedContext } from './surfaces-context.ts';
 
 /**
@@ -63,9 +64,14 @@ export async function insertFirmDemo(
     [rng.uuid(), firmId, `client@${ctx.domain}`, RIGHTS, firmUserIds, people.admin.id, at(3)],
   );
   await tx.query('INSERT INTO external_firm_referrals (id, firm_id, code, label, created_at) VALUES ($1, $2, $3, $4, $5)', [
-    rng.uuid(), firmId, SURFACE_DEMO.referralCode, 'Our website', at(30),
+    rng.uuid(), firmId, referralCode(ctx), 'Our website', at(30),
   ]);
   return seq;
+}
+
+/** LEDGERCO for the demo; a second tenant's firm (another --email-domain) gets its own (codes are global). */
+function referralCode(ctx: SurfaceSeedContext): string {
+  return ctx.domain === DEFAULT_EMAIL_DOMAIN ? SURFACE_DEMO.referralCode : `${SURFACE_DEMO.referralCode}-${ctx.data.business.id.slice(0, 8).toUpperCase()}`;
 }
 
 /** One firm user's hidden spend user in the client and its binding to the authorization. */
