@@ -29,3 +29,13 @@ export interface SurfaceSeedContext {
 
 /** A sha256 token hash the seed can derive (no one holds the token: the row is already decided). */
 export const seededTokenHash = (label: string) => createHash('sha256').update(`ledgerline-demo:${label}`).digest('hex');
+
+/** The surfaces' demo accounts, for the seed CLI's and README's list (the applicant has no password: a mailed code). */
+export function surfaceAccounts(domain: string): { email: string; surface: string; name: string; password: boolean }[] {
+  return [
+    { email: `firm@${domain}`, surface: 'ADVISOR_CONSOLE', name: `Fran Ledger, admin of ${SURFACE_DEMO.firmName}`, password: true },
+    { email: `firm-member@${domain}`, surface: 'ADVISOR_CONSOLE', name: `Milo Ledger, member of ${SURFACE_DEMO.firmName}`, password: true },
+    { email: `vendor@${domain}`, surface: 'VENDOR_PORTAL', name: 'Vera Vendorson, network vendor admin', password: true },
+    { email: `applicant@${domain}`, surface: 'FINANCING_APPLICATION', name: `Sunny Rivera, draft "${SURFACE_DEMO.applicationName}"`, password: false },
+  ];
+}

@@ -40,13 +40,14 @@ describe('the demo seed of issue 31 on pglite', () => {
     const console = await signIn(t.app, 'firm@demo.test', DEMO_PASSWORD);
     expect(claimsOf(console).ramp_surface).toMatchObject({ kind: 'ADVISOR_CONSOLE' });
     const clients = await request<{ data: { business_id: string; business_name: string; rights: string[]; assigned_firm_user_ids: string[];
-      open_items: Record<string, number> }[] }>(t.app, 'GET', '/v1/auth/external-firm/clients', { token: console });
+      open_items: { uncoded: number; missing_receipts: number; pending_bills: number } }[] }>(t.app, 'GET', '/v1/auth/external-firm/clients', { token: console });
     expect(clients.status).toBe(200);
     expect(clients.body.data).toHaveLength(1);
-    const [client] = clients.body.data;
+    const client = clients.body.data[0]!;
     expect(client).toMatchObject({ business_id: seeded.businessId, business_name: 'Northwind Robotics, Inc.', rights: ['READ', 'CODE'] });
-    expect(client!.assigned_firm_user_ids).toHaveLength(2);
-    expect(client!.open_items.uncoded + client!.open_items.missing_receipts + client!.open_items.pending_bills).toBeGreaterThan(0);
+    expect(client.assigned_firm_user_ids).toHaveLength(2);
+    const items = client.open_items;
+    expect(items.uncoded + items.missing_receipts + items.pending_bills).toBeGreaterThan(0);
 
     const opened = await request<{ id_token: string }>(t.app, 'POST', `/v1/auth/external-firm/clients/${seeded.businessId}/open`, { token: console });
     expect(opened.status).toBe(200);

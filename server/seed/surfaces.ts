@@ -3,7 +3,7 @@ import type { Queryable } from '../db/db.ts';
 import { NO_PASSWORD } from '../domain/admin-users.ts';
 import { Rng } from './prng.ts';
 import { insertFirmDemo } from './surfaces-firm.ts';
-import { SURFACE_DEMO, type SurfaceIdentity, type SurfaceSeedContext } from './surfaces-context.ts';
+import { SURFACE_DEMO, surfaceAccounts, type SurfaceIdentity, type SurfaceSeedContext } from './surfaces-context.ts';
 import { DEMO_PASSWORD, type DemoData } from './types.ts';
 import { insertVendorNetworkDemo } from './surfaces-vendor.ts';
 
@@ -17,7 +17,7 @@ import { insertVendorNetworkDemo } from './surfaces-vendor.ts';
  * - applicant@'s DRAFT financing application "Sunrise Coffee LLC" with its first steps answered.
  * Ids come from the seed's PRNG; the three hidden spend users take the seqs after `lastSeq`.
  */
-export { SURFACE_DEMO };
+export { SURFACE_DEMO, surfaceAccounts };
 
 export interface SurfacesDemoOptions {
   now: Date;
@@ -38,11 +38,12 @@ export async function insertSurfacesDemo(tx: Queryable, data: DemoData, opts: Su
     admin: { user_id: admin.user_id, email: admin.email },
     owner: { user_id: ownerAccount.user_id, email: ownerAccount.email, identity_id: ownerUser.identity_id },
   };
+  const [firm, member, vendor, applicant] = surfaceAccounts(domain).map((a) => a.email) as [string, string, string, string];
   const people = {
-    firmAdmin: person(rng, `firm@${domain}`, 'Fran', 'Ledger'),
-    firmMember: person(rng, `firm-member@${domain}`, 'Milo', 'Ledger'),
-    vendor: person(rng, `vendor@${domain}`, 'Vera', 'Vendorson'),
-    applicant: person(rng, `applicant@${domain}`, 'Sunny', 'Rivera'),
+    firmAdmin: person(rng, firm, 'Fran', 'Ledger'),
+    firmMember: person(rng, member, 'Milo', 'Ledger'),
+    vendor: person(rng, vendor, 'Vera', 'Vendorson'),
+    applicant: person(rng, applicant, 'Sunny', 'Rivera'),
   };
   const hashes = await Promise.all([people.firmAdmin, people.firmMember, people.vendor].map(() => opts.hash(DEMO_PASSWORD)));
   const createdAt = new Date(opts.now.getTime() - 90 * 86_400_000);
