@@ -26,6 +26,7 @@ import type { DemoData } from './types.ts';
 import { insertHeldCharge } from './fraud.ts';
 import { generateTrips, insertDemoTrips, insertGeneratedTrips, tripTimeline } from './trips.ts';
 import { insertTreasuryDemo } from './treasury.ts';
+import { insertSurfacesDemo } from './surfaces.ts';
 import { insertProcurementDemo, NO_PROCUREMENT, type ProcurementCounts } from './procurement.ts';
 
 export interface SeedDemoOptions {
@@ -152,6 +153,7 @@ export async function seedDemo(db: Db, opts: SeedDemoOptions): Promise<SeedDemoR
     lastSeq = await insertDemoNotifications(tx, data, now, lastSeq); // issue 29: the demo people's notifications, from the approvals above
     // Issue 30: the wallet and every seeded payment and card day through the ledger; its accounts and transfers take the last seqs.
     ({ lastSeq } = await insertTreasuryDemo(tx, data, now, seed, lastSeq));
+    ({ lastSeq } = await insertSurfacesDemo(tx, data, { now, seed, lastSeq, hash })); // issue 31: a firm, a network vendor, an application
     await tx.query('UPDATE businesses SET change_seq = $2 WHERE id = $1', [data.business.id, lastSeq]);
     await announceChange(tx, data.business.id, lastSeq);
   });
