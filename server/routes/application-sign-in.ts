@@ -73,8 +73,18 @@ async function acceptInvite(tx: Queryable, identityId: string, email: string, co
   return invite.financing_application_id;
 }
 
-/** The named application when the identity is a user of it (else 404), or a new draft. */
+/**
+ * The named application when the identity is a user of it (else 404); unnamed, the newest draft it
+ * started (coming back with a new code resumes it, as a mailed code is the only way back in),
+ * or a new draft.
+ */
 async function applicationFor(tx: Queryable, identityId: string, code: CodeRow, wanted: string | undefined): Promise<string> {
+  if (!wanted) {
+    const [draft] = await tx.query<{ id: string }>(
+      `SELECT a.id::text FROM financing_application_users u JOIN financing_applications a ON a.id = u.financing_application_id
+        WHERE u.identity_id = $1 AND u.role = 'APPLICANT' AND a.status = 'DRAFT' ORDER BY a.created_at DESC, a.id LIMIT 1`, [identityId]);
+    if (draft) return draft.id;
+  }
   if (wanted) {
     const rows = await tx.query(
       `SELECT 1 FROM financing_application_users u JOIN financing_applications a ON a.id = u.financing_application_id

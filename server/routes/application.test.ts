@@ -66,6 +66,17 @@ describe.each(await testDatabases())('financing application on %s', (kind) => {
     expect(refusal(res)).toEqual([404, 'REQUEST_7004']);
   });
 
+  it('verify without an id resumes the newest draft the identity started; once it is decided, a new one', async () => {
+    const email = fresh();
+    const first = await startApplication(t.app, email);
+    expect((await startApplication(t.app, email)).appId).toBe(first.appId);
+    await fillApplication(t.app, first);
+    expect((await appCall(t.app, first, 'PATCH', '/submit', {})).body.status).toBe('APPROVED');
+    const next = await startApplication(t.app, email);
+    expect(next.appId).not.toBe(first.appId);
+    expect((await startApplication(t.app, email)).appId).toBe(next.appId);
+  });
+
   it('walks every step, submits once into one business; later writes answer APPLICATION_7001; the survey once', async () => {
     const who = await startApplication(t.app, fresh());
     const draft = await fillApplication(t.app, who);
