@@ -50,12 +50,18 @@ let identified: string | null = null;
 // After the first successful sign-in, ask once that the browser keep the mirror and the outbox.
 const requestPersistence = persistenceRequester(navigator);
 store.subscribe(() => {
-  const session = store.get().session;
+  const { session, surfaceSession } = store.get();
   if (session) void requestPersistence();
-  const key = session ? `${session.user.id}:${session.business.id}` : null;
-  if (!session || key === identified) return;
+  // §2: a firm user's token (the console, or inside a client) identifies with its firm's id too.
+  const ids = session
+    ? { spend_user_id: session.user.id, business_id: session.business.id, external_firm_id: session.external_firm_id ?? null }
+    : surfaceSession
+      ? { spend_user_id: null, business_id: null, external_firm_id: surfaceSession.surface.kind === 'ADVISOR_CONSOLE' ? surfaceSession.surface.external_firm_id : null }
+      : null;
+  const key = ids && JSON.stringify([ids, surfaceSession?.identity_id]);
+  if (!ids || key === identified) return;
   identified = key;
-  telemetry.identify({ spend_user_id: session.user.id, business_id: session.business.id, external_firm_id: null });
+  telemetry.identify(ids);
 });
 
 // Commands waiting: the service worker delivers them once the app is closed (issue 26).

@@ -31,7 +31,7 @@ import { policiesLinkRoutes, policiesNav, policiesRoutes } from './features/poli
 import { notificationsNav, notificationsRoutes } from './features/notifications/index.ts';
 import type { Command } from './lib/commands.ts';
 import { lazyPage } from './lib/lazy-page.tsx';
-import { surfaceGuard, surfaceLayout, surfacePage, toApplication } from './features/surfaces/index.ts';
+import { surfaceGuard, surfaceShell, toApplication } from './features/surfaces/index.ts';
 
 /**
  * Code-based routes (no generated tree), assembled from the features' route lists. Routes stay
@@ -128,25 +128,16 @@ const notFoundRoute = createRoute({ getParentRoute: () => appRoute, path: '$', c
 
 /**
  * Issue 31: the surfaces beside the main app (advisor console, vendor portal, financing
- * application): each its own lazy shell guarded on the session's surface, its home and every
- * address under it (the pages are the surfaces' own: features/surfaces/surface-pages.ts).
+ * application): each one route for its home and every address under it (a splat also matches the
+ * bare path), guarded on the session's surface, rendering the surface's lazy shell and page
+ * (features/surfaces/). One route each keeps the first load small; the next session's pages may
+ * turn a surface into a layout with child routes.
  */
-const consoleRoute = createRoute({ getParentRoute: () => rootRoute, path: '/console', beforeLoad: surfaceGuard('ADVISOR_CONSOLE'), ...surfaceLayout });
-const consolePages = [
-  createRoute({ getParentRoute: () => consoleRoute, path: '/', ...surfacePage }),
-  createRoute({ getParentRoute: () => consoleRoute, path: '$', ...surfacePage }),
+const surfaceRoutes = [
+  createRoute({ getParentRoute: () => rootRoute, path: '/console/$', beforeLoad: surfaceGuard('ADVISOR_CONSOLE'), ...surfaceShell }),
+  createRoute({ getParentRoute: () => rootRoute, path: '/vendor-portal/$', beforeLoad: surfaceGuard('VENDOR_PORTAL'), ...surfaceShell }),
+  createRoute({ getParentRoute: () => rootRoute, path: '/application/$', beforeLoad: surfaceGuard('FINANCING_APPLICATION'), ...surfaceShell }),
 ];
-const vendorRoute = createRoute({ getParentRoute: () => rootRoute, path: '/vendor-portal', beforeLoad: surfaceGuard('VENDOR_PORTAL'), ...surfaceLayout });
-const vendorPages = [
-  createRoute({ getParentRoute: () => vendorRoute, path: '/', ...surfacePage }),
-  createRoute({ getParentRoute: () => vendorRoute, path: '$', ...surfacePage }),
-];
-const applicationRoute = createRoute({ getParentRoute: () => rootRoute, path: '/application', beforeLoad: surfaceGuard('FINANCING_APPLICATION'), ...surfaceLayout });
-const applicationPages = [
-  createRoute({ getParentRoute: () => applicationRoute, path: '/', ...surfacePage }),
-  createRoute({ getParentRoute: () => applicationRoute, path: '$', ...surfacePage }),
-];
-/** `/onboarding` (and under it) is the application's old address: it goes to `/application`. */
 const onboardingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/onboarding/$', beforeLoad: toApplication });
 
 
@@ -160,9 +151,7 @@ const routeTree = rootRoute.addChildren([
   // Signed in or not: the reminder link's receipts-only page (issue 29).
   ...policiesLinkRoutes(rootRoute),
   // Issue 31: the advisor console, the vendor portal and the financing application.
-  consoleRoute.addChildren(consolePages),
-  vendorRoute.addChildren(vendorPages),
-  applicationRoute.addChildren(applicationPages),
+  ...surfaceRoutes,
   onboardingRoute,
 
   appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, notFoundRoute]),

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fakeToken } from '../sync/testing.ts';
 import type { BusinessSessionInfo, SurfaceSessionInfo } from './contracts/session.ts';
-import { offlineChoices, scopeLabel, sessionTarget, targetKey, tokenFirmId, tokenSurface } from './scope-choices.ts';
+import { offlineChoices, scopeLabel, sessionTarget, targetKey } from './scope-choices.ts';
+import { tokenFirmId, tokenSurface } from './token-surface.ts';
 
 const VENDOR = { kind: 'VENDOR_PORTAL' as const, network_vendor_id: 'v1' };
 const FIRM = { kind: 'ADVISOR_CONSOLE' as const, external_firm_id: 'f1', external_firm_user_id: 'fu1' };

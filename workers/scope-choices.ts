@@ -1,13 +1,14 @@
-import { BUSINESS_SURFACE, surfaceClaimSchema, surfaceSubjectId, type SurfaceClaim } from '../schema/api/scopes.ts';
+import type { SurfaceClaim } from '../schema/api/scopes.ts';
 import type { ScopeChoice, ScopeTarget } from '../schema/entities/scope-choice.ts';
 import { switcherUsers } from '../sync/auth.ts';
-import { decodeTokenClaims } from '../sync/token.ts';
 import type { SessionInfo } from './contracts/session.ts';
 
 /**
- * Issue 31, the identity's scopes on the client (pure): the surface a token acts on, what a scope
- * is called before the server's list is read, and which choice is the session's own. Shared by the
- * worker (sign-in, switch) and the UI's scope picker.
+ * Issue 31, the identity's scopes on the client (pure): what a scope is called before the server's
+ * list is read, and which choice is the session's own. Shared by the worker (sign-in, switch) and
+ * the UI's scope picker, so it imports no schema values (the UI's chunk would split them out of
+ * the first load's shared chunk and lengthen every lazy page's list of chunks): the token's
+ * claims are read in token-surface.ts.
  */
 
 /** Each surface but the main app, named as the picker and the shells say it until the scope's own name is known. */
@@ -18,31 +19,15 @@ export const SURFACE_NAMES = {
   ADVISOR_CONSOLE_APPLICATION: 'Accounting firm application',
 } as const satisfies Record<Exclude<SurfaceClaim['kind'], 'BUSINESS'>, string>;
 
-/**
- * The surface a token acts on, from its claims (read, not verified: the server's surface gate
- * checks it on every call). A token without `ramp_surface` (every token before issue 31) or with
- * one that does not read is the main app's.
- */
-export function tokenSurface(token: string | null | undefined): SurfaceClaim {
-  const parsed = surfaceClaimSchema.safeParse(decodeTokenClaims(token)?.ramp_surface);
-  return parsed.success ? parsed.data : BUSINESS_SURFACE;
-}
-
-/** The token's `external_firm_id` (a firm user's token, in the console or inside a client), else null. */
-export function tokenFirmId(token: string | null | undefined): string | null {
-  const id = decodeTokenClaims(token)?.external_firm_id;
-  return typeof id === 'string' && id.length > 0 ? id : null;
-}
-
-/** The identity the token was issued to (`sub`), '' when it cannot be read. */
-export function tokenIdentity(token: string | null | undefined): string {
-  const sub = decodeTokenClaims(token)?.sub;
-  return typeof sub === 'string' ? sub : '';
-}
-
 /** One key per scope: two targets naming the same business, firm user, vendor or application are equal. */
 export function targetKey(target: ScopeTarget): string {
-  return target.kind === 'BUSINESS' ? `BUSINESS:${target.business_id}` : `${target.kind}:${surfaceSubjectId(target) ?? ''}`;
+  switch (target.kind) {
+    case 'BUSINESS': return `BUSINESS:${target.business_id}`;
+    case 'ADVISOR_CONSOLE': return `ADVISOR_CONSOLE:${target.external_firm_user_id}`;
+    case 'VENDOR_PORTAL': return `VENDOR_PORTAL:${target.network_vendor_id}`;
+    case 'FINANCING_APPLICATION': return `FINANCING_APPLICATION:${target.financing_application_id}`;
+    case 'ADVISOR_CONSOLE_APPLICATION': return `ADVISOR_CONSOLE_APPLICATION:${target.external_firm_application_id}`;
+  }
 }
 
 /** The scope a session acts in, as the switch names it. */

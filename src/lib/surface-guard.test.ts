@@ -19,16 +19,15 @@ describe('surfaceRedirect', () => {
     ['a business session on the console', business, 'ADVISOR_CONSOLE', '/console', '/transactions'],
     ['a business session on the portal', business, 'VENDOR_PORTAL', '/vendor-portal/profile', '/transactions'],
     ['a firm user in the console', FIRM, 'ADVISOR_CONSOLE', '/console/proposals', null],
-    ['a firm user on the applicant’s page', FIRM, 'ADVISOR_CONSOLE', '/console/application', '/console'],
     ['a firm user in the main app', FIRM, 'BUSINESS', '/transactions', '/console'],
     ['a firm applicant on their page', APPLICANT, 'ADVISOR_CONSOLE', '/console/application', null],
-    ['a firm applicant on the clients', APPLICANT, 'ADVISOR_CONSOLE', '/console', '/console/application'],
+    ['a firm applicant in the main app', APPLICANT, 'BUSINESS', '/transactions', '/console/application'],
     ['a vendor in the portal', VENDOR, 'VENDOR_PORTAL', '/vendor-portal/payers', null],
     ['a vendor in the main app', VENDOR, 'BUSINESS', '/bills', '/vendor-portal'],
     ['a vendor on an application', VENDOR, 'FINANCING_APPLICATION', '/application', '/vendor-portal'],
     ['an applicant on their application', FINANCING, 'FINANCING_APPLICATION', '/application/company', null],
     ['an applicant on the console', FINANCING, 'ADVISOR_CONSOLE', '/console', '/application'],
-  ])('%s', (_, signed, area, path, to) => expect(surfaceRedirect(signed, area, path)).toBe(to));
+  ])('%s (%s)', (_, signed, area, path, to) => expect(surfaceRedirect(signed, area), path).toBe(to));
 
   it('sends each session to its own home', () => {
     expect([business, FIRM, APPLICANT, VENDOR, FINANCING].map(sessionHome)).toEqual([

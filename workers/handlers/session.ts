@@ -15,10 +15,11 @@ import { businessChoices } from '../business-choices.ts';
 import { isBusinessSession } from '../contracts/session.ts';
 import { mirrorDbName } from '../db.ts';
 import { actionFailure } from '../identity.ts';
-import { sessionTarget, targetKey, tokenFirmId, tokenIdentity, tokenSurface } from '../scope-choices.ts';
+import { sessionTarget, targetKey } from '../scope-choices.ts';
+import { tokenFirmId, tokenIdentity, tokenSurface } from '../token-surface.ts';
 import { isStoredBusiness, type StoredBusinessSession } from '../session-store.ts';
 import type { WorkerContext } from '../worker-context.ts';
-import { completeSurfaceSignIn, scopeChoices } from './surface-session.ts';
+import { completeSurfaceSignIn, readChoices, scopeChoices } from './surface-session.ts';
 
 const SIGN_OUT_TIMEOUT_MS = 3_000;
 const BUSINESS_ID = z.uuid();
@@ -168,7 +169,8 @@ async function completeSignIn(
   const surface = tokenSurface(token);
   if (surface.kind !== 'BUSINESS') return completeSurfaceSignIn(ctx, token, surface, mfaEnabled, email);
   // The new token is not stored yet: ask who it belongs to with a client bound to it.
-  const who = await ctx.boundTo(token).call(currentIdentity);
+  // …and, beside it, the identity's scopes (the picker, the "Acting for" bar's firm name; null until served).
+  const [who, choices] = await Promise.all([ctx.boundTo(token).call(currentIdentity), readChoices(ctx.boundTo(token))]);
   if (!who.ok) return { ok: false, error: who.error };
   if (expectUserId && who.data.user.id !== expectUserId) {
     return { ok: false, error: { message: 'Sign in again with the same account to keep your unsynced changes.', error_code: 'AUTH_7003' } };
@@ -182,6 +184,7 @@ async function completeSignIn(
     mfa_enabled: mfaEnabled || claims?.ramp_mfa_required === true,
     businesses: businessChoices(who.data.identity.spend_users, who.data.businesses),
     external_firm_id: tokenFirmId(token),
+    ...(choices && { choices }),
   };
   const dbName = mirrorDbName(session.business.id, session.user.id);
   if (ctx.stored?.db_name !== dbName) await ctx.host.close(false);

@@ -3,7 +3,8 @@ import type { OtherSurfaceClaim } from '../../schema/api/scopes.ts';
 import type { ScopeChoice } from '../../schema/entities/scope-choice.ts';
 import { decodeTokenClaims, tokenScopes, type HttpClient } from '../../sync/index.ts';
 import type { ScopeChoicesResult, SignInResult, SurfaceSessionInfo } from '../contracts/session.ts';
-import { offlineChoices, scopeLabel, tokenIdentity } from '../scope-choices.ts';
+import { offlineChoices, scopeLabel } from '../scope-choices.ts';
+import { tokenIdentity } from '../token-surface.ts';
 import type { WorkerContext } from '../worker-context.ts';
 
 /**
@@ -40,7 +41,7 @@ export async function completeSurfaceSignIn(
 }
 
 /** identity.scopes.list with a given client; null when it cannot be read (offline, refused, not served yet). */
-async function readChoices(http: HttpClient): Promise<ScopeChoice[] | null> {
+export async function readChoices(http: HttpClient): Promise<ScopeChoice[] | null> {
   const res = await http.call(listScopes).catch(() => null);
   return res?.ok ? res.data.scopes : null;
 }

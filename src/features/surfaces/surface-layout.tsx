@@ -1,5 +1,5 @@
 import { useLayoutEffect, useState } from 'react';
-import { Link, Outlet, useRouterState } from '@tanstack/react-router';
+import { Link, Navigate, useRouterState } from '@tanstack/react-router';
 import { mobileUnsupportedReason } from '../../../schema/platform.ts';
 import { SURFACE_NAMES } from '../../../workers/scope-choices.ts';
 import { useAppState } from '../../data-access/data-context.tsx';
@@ -7,24 +7,29 @@ import { Button } from '../../components/button.tsx';
 import { Menu, MenuItem } from '../../components/menu.tsx';
 import { useSignOut } from '../../lib/use-sign-out.ts';
 import { ScopePicker } from './scope-picker.tsx';
-import { pageOf, SHELLS, shellNav, shellOf } from './surface-pages.ts';
+import { ActingBar } from './acting-bar.tsx';
+import { consoleRedirect, pageOf, SHELLS, shellNav, shellOf } from './surface-pages.ts';
 import './surfaces.css';
 
 /**
  * Issue 31: the shell of a surface beside the main app — the advisor console, the vendor portal or
  * the financing application (by the address's first segment): brand, the surface's name, its
- * navigation, the account menu with "Switch account", the offline notice, then the page. No sync
+ * navigation, the account menu with "Switch account", the offline notice, then the page at the
+ * address (one route per surface, src/router.tsx, so the shell picks the page). No sync
  * indicator: a surface has no mirror. Inside the mobile wrapper it says the surface is not supported.
  */
 export function SurfaceLayout() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const shell = shellOf(pathname) ?? SHELLS.ADVISOR_CONSOLE;
   const platform = useAppState((s) => s.platform);
-  const applicant = useAppState((s) => s.surfaceSession?.surface.kind === 'ADVISOR_CONSOLE_APPLICATION');
+  const kind = useAppState((s) => s.surfaceSession?.surface.kind);
+  const applicant = kind === 'ADVISOR_CONSOLE_APPLICATION';
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
   const expired = useAppState((s) => s.surfaceSession !== null && s.status?.phase === 'signed_out');
   const signOut = useSignOut();
   const unsupported = mobileUnsupportedReason(platform, { pathname, role: null });
+  const elsewhere = consoleRedirect(kind, pathname);
+  if (elsewhere) return <Navigate to={elsewhere} replace />;
   if (unsupported) {
     return (
       <main className="boot">
@@ -67,7 +72,7 @@ export function SurfaceLayout() {
         </div>
       )}
       <main className="app-main">
-        <Outlet />
+        <SurfacePage />
       </main>
     </div>
   );
@@ -137,4 +142,9 @@ export function SurfacePage() {
       )}
     </section>
   );
+}
+
+/** The main app's pieces of issue 31 (features/surfaces/index.ts): the scope picker given `onClose`, else the "Acting for" bar. */
+export function MainAppPart({ onClose }: { onClose?: () => void }) {
+  return onClose ? <ScopePicker onClose={onClose} /> : <ActingBar />;
 }

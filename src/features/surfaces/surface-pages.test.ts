@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pageOf, SHELLS, shellNav, shellOf } from './surface-pages.ts';
+import { consoleRedirect, pageOf, SHELLS, shellNav, shellOf } from './surface-pages.ts';
 import { hasOtherScopes, scopeGroups } from './scope-groups.ts';
 
 describe('surface pages', () => {
@@ -30,6 +30,18 @@ describe('surface pages', () => {
     expect(shellNav(SHELLS.ADVISOR_CONSOLE, true).map((p) => p.nav)).toEqual(['Application']);
     expect(shellNav(SHELLS.VENDOR_PORTAL, false).map((p) => p.nav)).toEqual(['Payments', 'Profile', 'Payers', 'Changes']);
   });
+});
+
+describe('consoleRedirect', () => {
+  it.each([
+    ['ADVISOR_CONSOLE', '/console/proposals', null],
+    ['ADVISOR_CONSOLE', '/console/application', '/console'],
+    ['ADVISOR_CONSOLE_APPLICATION', '/console/application/', null],
+    ['ADVISOR_CONSOLE_APPLICATION', '/console', '/console/application'],
+    ['ADVISOR_CONSOLE_APPLICATION', '/console/team', '/console/application'],
+    ['VENDOR_PORTAL', '/vendor-portal', null],
+    [undefined, '/console', null],
+  ])('%s on %s → %s', (kind, path, to) => expect(consoleRedirect(kind, path)).toBe(to));
 });
 
 describe('scope picker groups', () => {

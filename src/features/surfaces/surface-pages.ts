@@ -88,3 +88,14 @@ export function shellNav(shell: Shell, applicant: boolean): SurfacePageInfo[] {
   if (shell.kind !== 'ADVISOR_CONSOLE') return nav;
   return nav.filter((p) => (p.path === '/console/application') === applicant);
 }
+
+/**
+ * The console holds the firm applicant's one page and the firm user's pages (the router's guard
+ * admits both to `/console`): each is sent to their own. Null stays.
+ */
+export function consoleRedirect(kind: string | undefined, pathname: string): string | null {
+  if (kind !== 'ADVISOR_CONSOLE' && kind !== 'ADVISOR_CONSOLE_APPLICATION') return null;
+  const onApplication = /^\/console\/application\/?$/.test(pathname);
+  if (kind === 'ADVISOR_CONSOLE_APPLICATION') return onApplication ? null : '/console/application';
+  return onApplication ? '/console' : null;
+}
