@@ -43,14 +43,15 @@ export function SurfaceLayout() {
   return (
     <div className="app surface-app">
       <header className="topbar">
-        <Link to={shell.home} className="brand" aria-label={`Ledgerline ${shell.name} home`}>
+        <Link to={shell.home} className="brand" aria-label={`Ledgerline ${shell.name} home`} activeOptions={{ exact: true }}>
           <img src="/favicon.svg" alt="" width={22} height={22} />
           <span>Ledgerline</span>
         </Link>
         <span className="surface-name">{shell.name}</span>
         <nav aria-label={shell.name} className="surface-nav">
           {shellNav(shell, applicant).map((item) => (
-            <Link key={item.path} to={item.path} aria-current={pageOf(pathname)?.path === item.path ? 'page' : undefined}>
+            // One route serves the whole surface: only the exact address is the current page (Link marks it).
+            <Link key={item.path} to={item.path} activeOptions={{ exact: true }}>
               {item.nav}
             </Link>
           ))}
