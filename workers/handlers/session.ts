@@ -143,7 +143,7 @@ async function passwordSignIn(
 }
 
 /** The password was right: either the token is already full, or the second factor comes next. */
-function afterPasswordSignIn(
+export function afterPasswordSignIn(
   ctx: WorkerContext, token: string, mfaRequired: boolean, expectUserId: string | undefined, email: string | null,
 ): Promise<SignInResult> {
   if (mfaRequired && !isFullyScoped(token)) {
