@@ -11,6 +11,7 @@ import { createAppRouter } from './router.tsx';
 import { captureWizardLink } from './features/policies/index.ts';
 import { applyTheme, readTheme } from './lib/theme.ts';
 import { persistenceRequester } from './lib/storage.ts';
+import { telemetryIds } from './lib/telemetry-ids.ts';
 import { preloadLazyPages } from './lib/lazy-page.tsx';
 import { createWriteGuard, guardCommands } from './lib/write-guard.ts';
 import { watchBackgroundSync } from '../workers/background-sync-client.ts';
@@ -50,12 +51,14 @@ let identified: string | null = null;
 // After the first successful sign-in, ask once that the browser keep the mirror and the outbox.
 const requestPersistence = persistenceRequester(navigator);
 store.subscribe(() => {
-  const session = store.get().session;
-  if (session) void requestPersistence();
-  const key = session ? `${session.user.id}:${session.business.id}` : null;
-  if (!session || key === identified) return;
+  const state = store.get();
+  if (state.session) void requestPersistence();
+  // §2: a firm user's token (the console, or inside a client) identifies with its firm's id (issue 31).
+  const ids = telemetryIds(state);
+  const key = ids && JSON.stringify([ids, state.surfaceSession?.identity_id]);
+  if (!ids || key === identified) return;
   identified = key;
-  telemetry.identify({ spend_user_id: session.user.id, business_id: session.business.id, external_firm_id: null });
+  telemetry.identify(ids);
 });
 
 // Commands waiting: the service worker delivers them once the app is closed (issue 26).

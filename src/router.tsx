@@ -1,6 +1,6 @@
 import { Outlet, createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
 import type { AppStore } from './data-access/app-state.ts';
-import { whenBooted } from './data-access/app-state.ts';
+import { signedInSession, whenBooted } from './data-access/app-state.ts';
 import { useAppState } from './data-access/data-context.tsx';
 import { AppLayout } from './app/app-layout.tsx';
 import { Button } from './components/button.tsx';
@@ -31,6 +31,7 @@ import { policiesLinkRoutes, policiesNav, policiesRoutes } from './features/poli
 import { notificationsNav, notificationsRoutes } from './features/notifications/index.ts';
 import type { Command } from './lib/commands.ts';
 import { lazyPage } from './lib/lazy-page.tsx';
+import { surfaceGuard, surfaceShell, toApplication } from './features/surfaces/index.ts';
 
 /**
  * Code-based routes (no generated tree), assembled from the features' route lists. Routes stay
@@ -86,7 +87,7 @@ const guestRoute = createRoute({
   id: '_guest',
   beforeLoad: async ({ context, location }) => {
     await whenBooted(context.store);
-    if (!context.store.get().session || LINK_PAGES.test(location.pathname)) return;
+    if (!signedInSession(context.store.get()) || LINK_PAGES.test(location.pathname)) return;
     const heading = (location.search as { redirect?: unknown }).redirect;
     throw redirect({ href: safeRedirect(typeof heading === 'string' ? heading : undefined), replace: true });
   },
@@ -95,12 +96,8 @@ const guestRoute = createRoute({
 const appRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: '_app',
-  beforeLoad: async ({ context, location }) => {
-    await whenBooted(context.store);
-    if (!context.store.get().session) {
-      throw redirect({ to: '/sign-in', search: { redirect: location.href }, replace: true });
-    }
-  },
+  // Signed out → sign-in; a session of another surface (issue 31) → that surface's home.
+  beforeLoad: surfaceGuard('BUSINESS'),
   component: function SignedInLayout() {
     return <AppLayout nav={NAV} commands={COMMANDS} />;
   },
@@ -129,6 +126,21 @@ const settingsRoute = createRoute({
  */
 const notFoundRoute = createRoute({ getParentRoute: () => appRoute, path: '$', component: NotFoundPage });
 
+/**
+ * Issue 31: the surfaces beside the main app (advisor console, vendor portal, financing
+ * application): each one route for its home and every address under it (a splat also matches the
+ * bare path), guarded on the session's surface, rendering the surface's lazy shell and page
+ * (features/surfaces/). One route each keeps the first load small; the next session's pages may
+ * turn a surface into a layout with child routes.
+ */
+const surfaceRoutes = [
+  createRoute({ getParentRoute: () => rootRoute, path: '/console/$', beforeLoad: surfaceGuard('ADVISOR_CONSOLE'), ...surfaceShell }),
+  createRoute({ getParentRoute: () => rootRoute, path: '/vendor-portal/$', beforeLoad: surfaceGuard('VENDOR_PORTAL'), ...surfaceShell }),
+  createRoute({ getParentRoute: () => rootRoute, path: '/application/$', beforeLoad: surfaceGuard('FINANCING_APPLICATION'), ...surfaceShell }),
+];
+const onboardingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/onboarding/$', beforeLoad: toApplication });
+
+
 /** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
 const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav, ...reimbursementsNav, ...travelNav, ...requestsNav, ...approvalsNav, ...policiesNav, ...billsNav, ...purchaseOrdersNav, ...vendorsNav, ...reportsNav, ...accountingNav, ...treasuryNav, ...workflowsNav, ...teamNav, ...identityNav, ...notificationsNav];
 /** …and its palette commands ("Go to" commands come from NAV). */
@@ -138,6 +150,10 @@ const routeTree = rootRoute.addChildren([
   guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
   // Signed in or not: the reminder link's receipts-only page (issue 29).
   ...policiesLinkRoutes(rootRoute),
+  // Issue 31: the advisor console, the vendor portal and the financing application.
+  ...surfaceRoutes,
+  onboardingRoute,
+
   appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, notFoundRoute]),
 ]);
 

@@ -6,7 +6,7 @@ import type { Clock, OptimisticPort, OutboxEntry, Transport } from '../sync/port
 import { mirrorStorage, OUTBOX_COLLECTION } from './db.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { receiptStoreFor } from './receipt-store.ts';
-import type { SessionStore, StoredSession } from './session-store.ts';
+import { isStoredBusiness, type SessionStore, type StoredBusinessSession } from './session-store.ts';
 
 /**
  * The service worker's side of background delivery (sync/background-sync.ts): the stored
@@ -39,13 +39,14 @@ export function backgroundOutboxPorts(deps: BackgroundOutboxDeps): DrainPorts {
     ...(deps.onError ? { onError: deps.onError } : {}),
     async find() {
       const stored = await deps.sessionStore.get();
-      if (!stored || stored.expired) return null;
+      // Issue 31: a session on another surface has no mirror, so no outbox to drain.
+      if (!isStoredBusiness(stored) || stored.expired) return null;
       return { lockName: syncLockName(stored.db_name), open: () => openTarget(deps, stored) };
     },
   };
 }
 
-async function openTarget(deps: BackgroundOutboxDeps, stored: StoredSession): Promise<DrainTarget> {
+async function openTarget(deps: BackgroundOutboxDeps, stored: StoredBusinessSession): Promise<DrainTarget> {
   const device = await deps.sessionStore.deviceId();
   const db = await createRxDatabase<{ outbox: RxCollection<OutboxEntry> }>({
     name: stored.db_name,

@@ -11,6 +11,7 @@ import type { DataService } from './data-service.ts';
 import { mirrorDbName } from './db.ts';
 import { BUSINESS_ID, makeTransactions, makeUser, seedMirrorDb, testUuid } from './test-fixtures.ts';
 import { startWorker } from './testing/signed-in-worker.ts';
+import type { BusinessSessionInfo } from './contracts/session.ts';
 
 const OTHER_ID = testUuid(12, 2);
 const spendUser = (n: number, businessId: string) =>
@@ -74,7 +75,7 @@ describe('DataService.switchBusiness', () => {
   it('passes the tab’s business at sign-in and lists the identity’s businesses by name', async () => {
     const { service, srv } = await signedInAlpha();
     expect(srv.signInBodies[0]).toMatchObject({ business_id: BUSINESS_ID });
-    expect((await service.session())?.businesses?.map((b) => b.name)).toEqual(['Alpha', 'Beta']);
+    expect((await service.session() as BusinessSessionInfo | null)?.businesses?.map((b) => b.name)).toEqual(['Alpha', 'Beta']);
     // A hand-edited link's value that is no id is not sent: the sign-in is not refused for it.
     await service.signOut();
     expect(await service.signIn(A.user.email, 'demo-password-1', 'not-an-id')).toMatchObject({ ok: true });
@@ -101,7 +102,7 @@ describe('DataService.switchBusiness', () => {
     const { service } = await signedInAlpha();
     const refused = await service.switchBusiness(testUuid(12, 9));
     expect(refused).toMatchObject({ ok: false, error: { error_code: '4014' } });
-    expect((await service.session())?.business.id).toBe(BUSINESS_ID);
+    expect((await service.session() as BusinessSessionInfo | null)?.business.id).toBe(BUSINESS_ID);
     expect(await total(service)).toBe(40);
   });
 });

@@ -8,6 +8,7 @@ import { openMirrorDatabase, mirrorStorage } from './db.ts';
 import { RxOutboxStore } from './outbox-store.ts';
 import { BUSINESS_ID, makeTransactions, seedMirrorDb, testUuid, signedInAdmin } from './test-fixtures.ts';
 import { testDevice } from './testing/signed-in-worker.ts';
+import type { BusinessSessionInfo } from './contracts/session.ts';
 
 const { user: USER, business: BUSINESS, identity: IDENTITY, dbName: DB_NAME } = signedInAdmin();
 const GL = testUuid(5, 1);
@@ -50,7 +51,7 @@ describe('DataService session', () => {
     // A reload while offline: signed in from the stored session, no request needed.
     const again = make();
     await again.setOnline(false);
-    expect((await again.init({ baseUrl: 'http://api.test' }))?.user.id).toBe(USER.id);
+    expect((await again.init({ baseUrl: 'http://api.test' }) as BusinessSessionInfo | null)?.user.id).toBe(USER.id);
     expect((await again.status()).phase).toBe('offline');
   });
 });

@@ -8,6 +8,7 @@ import { createFakeClock, fakeToken, flush, jsonResponse } from '../sync/testing
 import type { Transport } from '../sync/ports.ts';
 import { BUSINESS_ID, makeUser, testUuid } from './test-fixtures.ts';
 import { testDevice } from './testing/signed-in-worker.ts';
+import type { BusinessSessionInfo } from './contracts/session.ts';
 
 const userOf = (n: number) =>
   spendUserSchema.parse({
@@ -206,7 +207,7 @@ describe('DataService identity flows', () => {
     await service.signIn(userOf(1).email, PASSWORD);
     server.state.user = userOf(2);
     expect(await service.reauthenticate(PASSWORD)).toMatchObject({ ok: false, error: { error_code: 'AUTH_7003' } });
-    expect((await service.session())?.user.id).toBe(userOf(1).id);
+    expect((await service.session() as BusinessSessionInfo | null)?.user.id).toBe(userOf(1).id);
     server.state.user = userOf(1);
     expect(await service.reauthenticate(PASSWORD)).toMatchObject({ ok: true, session: { user: { id: userOf(1).id } } });
   });
@@ -220,7 +221,7 @@ describe('DataService identity flows', () => {
     server.state.revoked = true;
     expect(await service.stepUp({ password: PASSWORD })).toMatchObject({ ok: false });
     await expect.poll(async () => (await service.status()).phase).toBe('signed_out');
-    expect((await service.session())?.user.id).toBe(userOf(1).id);
+    expect((await service.session() as BusinessSessionInfo | null)?.user.id).toBe(userOf(1).id);
     server.state.revoked = false;
     expect(await service.reauthenticate(PASSWORD)).toMatchObject({ ok: true });
     expect((await service.status()).phase).not.toBe('signed_out');

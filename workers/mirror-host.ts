@@ -3,7 +3,7 @@ import { createSyncEngine, type SessionPort, type SyncEngine } from '../sync/ind
 import { syncLockName } from '../sync/background-sync.ts';
 import { MirrorRuntime } from './mirror-runtime.ts';
 import { deleteReceiptStore, receiptStoreFor } from './receipt-store.ts';
-import type { StoredSession } from './session-store.ts';
+import type { StoredBusinessSession, StoredSession } from './session-store.ts';
 import type { StatusHub } from './status-hub.ts';
 import type { DataServiceDeps } from './worker-deps.ts';
 
@@ -31,7 +31,8 @@ export class MirrorHost {
 
   constructor(private readonly ctx: MirrorHostContext) {}
 
-  async open(stored: StoredSession): Promise<void> {
+  /** Only the main app's session has a mirror (issue 31: no other surface opens one). */
+  async open(stored: StoredBusinessSession): Promise<void> {
     const { deps, hub } = this.ctx;
     const runtime = await MirrorRuntime.open({
       name: stored.db_name,

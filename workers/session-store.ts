@@ -3,6 +3,8 @@ import { z } from 'zod';
 import { spendUserSchema } from '../schema/entities/spend-user.ts';
 import { businessSchema } from '../schema/entities/business.ts';
 import { roleSchema } from '../schema/roles.ts';
+import { OTHER_SURFACE_CLAIMS } from '../schema/api/scopes.ts';
+import { scopeChoiceSchema } from '../schema/entities/scope-choice.ts';
 
 /**
  * The signed-in session, kept durably so the app starts offline signed in. It lives in its
@@ -10,24 +12,45 @@ import { roleSchema } from '../schema/roles.ts';
  * which per-user mirror to open, and because RxDB counts every open collection against its
  * 13-collection limit.
  */
-const sessionInfoSchema = z.object({
+const businessSessionSchema = z.object({
+  /** Absent in sessions stored before issue 31: the main app. */
+  surface: z.object({ kind: z.literal('BUSINESS') }).default({ kind: 'BUSINESS' }),
   user: spendUserSchema,
   business: businessSchema,
   scopes: z.array(z.string()),
   mfa_enabled: z.boolean().optional(),
   /** The identity's businesses, kept so the switcher also renders on an offline start. */
   businesses: z.array(z.object({ id: z.string(), name: z.string(), role: roleSchema, user_id: z.string() })).optional(),
+  external_firm_id: z.string().nullable().optional(),
+  choices: z.array(scopeChoiceSchema).optional(),
 });
+
+/** Issue 31: a session on another surface (no spend user, no business, no mirror). */
+const surfaceSessionSchema = z.object({
+  surface: z.discriminatedUnion('kind', [...OTHER_SURFACE_CLAIMS]),
+  identity_id: z.string(),
+  email: z.string().nullable(),
+  label: z.string(),
+  scopes: z.array(z.string()),
+  mfa_enabled: z.boolean().optional(),
+  choices: z.array(scopeChoiceSchema).optional(),
+});
+const sessionInfoSchema = z.union([businessSessionSchema, surfaceSessionSchema]);
 
 const storedSessionSchema = z.object({
   token: z.string().min(1),
   session: sessionInfoSchema,
-  db_name: z.string().min(1),
+  /** The mirror's database; null for a surface session (it opens no mirror). */
+  db_name: z.string().min(1).nullable(),
   /** Set when the server refused the token (401): data stays readable, sync waits for sign-in. */
   expired: z.boolean().default(false),
   saved_at: z.number(),
 });
 export type StoredSession = z.infer<typeof storedSessionSchema>;
+/** A stored session of the main app: the one with a mirror. */
+export type StoredBusinessSession = StoredSession & { session: z.infer<typeof businessSessionSchema>; db_name: string };
+export const isStoredBusiness = (s: StoredSession | null): s is StoredBusinessSession =>
+  s !== null && s.session.surface.kind === 'BUSINESS' && s.db_name !== null;
 
 const DB_NAME = 'ledgerline-session';
 const KEY = 'current';
@@ -48,7 +71,8 @@ export class SessionStore {
     return parsed.success ? parsed.data : null;
   }
 
-  async set(session: StoredSession): Promise<void> {
+  /** What is stored (a session saved before issue 31 has no `surface`: the main app's). */
+  async set(session: z.input<typeof storedSessionSchema>): Promise<void> {
     await this.db.table('kv').put(storedSessionSchema.parse(session), KEY);
   }
 

@@ -5,6 +5,7 @@ import type { Transport } from '../sync/ports.ts';
 import { signedInAdmin } from './test-fixtures.ts';
 import { startWorker } from './testing/signed-in-worker.ts';
 import { SSO_OFFLINE } from './handlers/sso.ts';
+import type { BusinessSessionInfo } from './contracts/session.ts';
 
 const { user: USER, business: BUSINESS, identity: IDENTITY } = signedInAdmin();
 const CODE = 'a'.repeat(32);
@@ -61,7 +62,7 @@ describe('single sign-on in the data worker', () => {
     const { service } = await device();
     const done = await service.ssoComplete(CODE);
     expect(done).toMatchObject({ ok: true, session: { user: { id: USER.id } }, redirect: '/reimbursements' });
-    expect((await service.session())?.user.id).toBe(USER.id);
+    expect((await service.session() as BusinessSessionInfo | null)?.user.id).toBe(USER.id);
     expect(await service.ssoComplete(CODE)).toMatchObject({ ok: false, redirect: null, error: { message: 'This sign-in link was already used.' } });
   });
 

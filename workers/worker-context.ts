@@ -4,12 +4,12 @@ import { requestTimeoutMs, type Platform } from '../schema/platform.ts';
 import {
   createHttpClient, StepUpTokens, type HttpClient, type HttpResult, type SessionPort,
 } from '../sync/index.ts';
-import type { SessionInfo } from './contracts/session.ts';
+import type { BusinessSessionInfo } from './contracts/session.ts';
 import { businessChoices } from './business-choices.ts';
 import { refreshFlags } from './identity.ts';
 import { reportingTransport } from '../sync/reachability.ts';
 import { MirrorHost } from './mirror-host.ts';
-import type { StoredSession } from './session-store.ts';
+import { isStoredBusiness, type StoredSession } from './session-store.ts';
 import { StatusHub } from './status-hub.ts';
 import type { DataServiceDeps, PendingMfa } from './worker-deps.ts';
 
@@ -94,16 +94,24 @@ export class WorkerContext {
     await refreshFlags(this.http, rt).catch(() => undefined);
   }
 
-  /** Online again or just started: refresh the cached identity (role, business) for offline starts. */
+  /** The main app's signed-in spend user (null signed out or on another surface, issue 31). */
+  businessUserId(): string | null {
+    return isStoredBusiness(this.stored) ? this.stored.session.user.id : null;
+  }
+
+  /**
+   * Online again or just started: refresh the cached identity (role, business) for offline
+   * starts. A session on another surface has neither (its scope list is refreshed by the picker).
+   */
   async refreshIdentity(): Promise<void> {
     const stored = this.stored;
-    if (!stored || stored.expired || !this.hub.online || !this.http) return;
+    if (!isStoredBusiness(stored) || stored.expired || !this.hub.online || !this.http) return;
     const who = await this.http.call(currentIdentity);
     if (!who.ok || this.stored !== stored) return;
     const { user, business } = who.data;
     if (!user || !business || user.id !== stored.session.user.id || business.id !== stored.session.business.id) return;
     const businesses = businessChoices(who.data.identity.spend_users, who.data.businesses);
-    const session: SessionInfo = { ...stored.session, user, business, businesses };
+    const session: BusinessSessionInfo = { ...stored.session, user, business, businesses };
     this.stored = { ...stored, session };
     await this.deps.sessionStore.set(this.stored);
     await this.refreshFlagsNow();

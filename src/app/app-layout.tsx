@@ -1,4 +1,4 @@
-import { useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { Suspense, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { mobileUnsupportedReason } from '../../schema/platform.ts';
 import { roleDisplayName } from '../../schema/roles.ts';
@@ -9,6 +9,7 @@ import { ConflictHost } from './conflict-host.tsx';
 import { mirrorProgress } from './sync-text.ts';
 import { EmailVerificationBanner, ReauthDialog, StepUpDialog } from '../features/identity/index.ts';
 import { NotificationBell } from '../features/notifications/index.ts';
+import { LazySurfacePart } from '../features/surfaces/index.ts';
 import { HOME_PATH } from '../lib/redirect.ts';
 import { visibleNav, type NavItem } from '../lib/routing.ts';
 import { useBusinessSwitcher } from './business-switcher.tsx';
@@ -43,6 +44,7 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
   const expired = useSessionExpiry();
   const signOut = useSignOut();
   const unsupported = useMobileUnsupported();
+  const actingForFirm = useAppState((s) => Boolean(s.session?.external_firm_id));
   useOcrWarmup();
   useDocumentTitle(nav);
   if (unsupported) {
@@ -72,6 +74,11 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
         <div className="offline-banner" role="region" aria-label="Offline notice">
           You’re offline. Everything you do is saved on this device and syncs when you reconnect.
         </div>
+      )}
+      {actingForFirm && (
+        <Suspense fallback={null}>
+          <LazySurfacePart />
+        </Suspense>
       )}
       <EmailVerificationBanner />
       <MirrorProgress />
@@ -299,6 +306,7 @@ function UserMenu() {
   const session = useAppState((s) => s.session);
   const signOut = useSignOut();
   const switcher = useBusinessSwitcher();
+  const [picking, setPicking] = useState(false);
   if (!session) return null;
   const { user, business } = session;
   const name = fullName(user);
@@ -326,10 +334,16 @@ function UserMenu() {
         }
       >
         {switcher.items}
+        {session.choices?.some((c) => c.target.kind !== 'BUSINESS') && <MenuItem onSelect={() => setPicking(true)}>Switch account…</MenuItem>}
         <MenuItem onSelect={() => void signOut(false)}>Sign out</MenuItem>
         <MenuItem onSelect={() => void signOut(true)}>Sign out of all devices</MenuItem>
       </Menu>
       {switcher.dialog}
+      {picking && (
+        <Suspense fallback={null}>
+          <LazySurfacePart onClose={() => setPicking(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

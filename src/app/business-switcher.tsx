@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { useAppStore, useAppState, useDataClient } from '../data-access/data-context.tsx';
 import type { SessionInfo } from '../data-access/types.ts';
+import { sessionState } from '../data-access/app-state.ts';
+import { isBusinessSession } from '../../workers/contracts/session.ts';
 import { Modal } from '../components/modal.tsx';
 import { MenuGroup, MenuItem } from '../components/menu.tsx';
 import { MfaStep } from '../features/identity/index.ts';
@@ -68,10 +70,10 @@ function useFinishSwitch() {
   const client = useDataClient();
   const store = useAppStore();
   return async (session: SessionInfo, leftBehind: { business_name: string; changes: number } | null) => {
-    rememberTabBusiness(session.business.id);
+    if (isBusinessSession(session)) rememberTabBusiness(session.business.id);
     const status = await client.status();
     store.set((s) => ({
-      session, status, dataVersion: s.dataVersion + 1, referenceVersion: s.referenceVersion + 1,
+      ...sessionState(session), status, dataVersion: s.dataVersion + 1, referenceVersion: s.referenceVersion + 1,
     }));
     if (leftBehind) toastInfo(leftBehindText(leftBehind));
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootData, createAppStore, whenBooted } from './app-state.ts';
+import { bootData, createAppStore, sessionState, signedInSession, whenBooted } from './app-state.ts';
 import type { DataClient, SessionInfo, SyncStatus } from './types.ts';
 
 const status: SyncStatus = {
@@ -145,7 +145,7 @@ describe('whenBooted', () => {
 
 describe('bootData: the tab’s business', () => {
   const choice = (id: string) => ({ id, name: id.toUpperCase(), role: 'BUSINESS_USER' as const, user_id: `u-${id}` });
-  const sessionIn = (id: string) => ({ business: { id }, businesses: [choice('a'), choice('b')] }) as unknown as SessionInfo;
+  const sessionIn = (id: string) => ({ surface: { kind: 'BUSINESS' }, business: { id }, businesses: [choice('a'), choice('b')] }) as unknown as SessionInfo;
 
   function switching(answer: 'ok' | 'refused') {
     const { client } = fakeClient({ session: sessionIn('a') });
@@ -172,5 +172,35 @@ describe('bootData: the tab’s business', () => {
     await bootData(client, store, fakeWindow(true).win, { tabBusinessId: tab });
     expect(asked).toEqual(askedFor);
     expect(store.get().session?.business.id).toBe(shown);
+    expect(store.get().surfaceSession).toBeNull();
+  });
+
+  it('boots a session of another surface as it is (issue 31): no business switch, the surface field set', async () => {
+    const portal = {
+      surface: { kind: 'VENDOR_PORTAL', network_vendor_id: 'v1' }, identity_id: 'i1', email: 'ada@acme.test', label: 'Acme', scopes: ['default'],
+    } as const satisfies SessionInfo;
+    const { client } = fakeClient({ session: portal });
+    const asked: string[] = [];
+    Object.assign(client, {
+      async switchBusiness(id: string) {
+        asked.push(id);
+        return { ok: false, error: { message: 'x', error_code: '4014' } };
+      },
+    });
+    const store = createAppStore(true);
+    await bootData(client, store, fakeWindow(true).win, { tabBusinessId: 'b' });
+    expect(asked).toEqual([]);
+    expect(store.get()).toMatchObject({ boot: 'ready', session: null, surfaceSession: portal });
+  });
+});
+
+describe('sessionState', () => {
+  it('puts a session in the field of its surface and clears the other', () => {
+    const business = { surface: { kind: 'BUSINESS' }, business: { id: 'a' } } as unknown as SessionInfo;
+    const firm = { surface: { kind: 'ADVISOR_CONSOLE', external_firm_id: 'f', external_firm_user_id: 'u' } } as unknown as SessionInfo;
+    expect(sessionState(business)).toEqual({ session: business, surfaceSession: null });
+    expect(sessionState(firm)).toEqual({ session: null, surfaceSession: firm });
+    expect(sessionState(null)).toEqual({ session: null, surfaceSession: null });
+    expect(signedInSession(sessionState(firm))).toBe(firm);
   });
 });

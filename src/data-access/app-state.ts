@@ -1,5 +1,6 @@
 import type { Platform } from '../../schema/platform.ts';
-import type { DataClient, SessionInfo, SyncStatus } from './types.ts';
+import type { BusinessSessionInfo, DataClient, SessionInfo, SurfaceSessionInfo, SyncStatus } from './types.ts';
+import { isBusinessSession } from '../../workers/contracts/session.ts';
 import { createStore, type Store } from './store.ts';
 import { bootSwitchTarget } from '../lib/business-switch.ts';
 import type { ReferenceCollection } from '../../schema/collections.ts';
@@ -7,7 +8,13 @@ import type { ReferenceCollection } from '../../schema/collections.ts';
 export interface AppState {
   boot: 'loading' | 'ready' | 'failed';
   bootError: string | null;
-  session: SessionInfo | null;
+  /** The main app's session (surface BUSINESS): the signed-in pages of `_app` read it. */
+  session: BusinessSessionInfo | null;
+  /**
+   * Issue 31: a session on another surface (advisor console, vendor portal, application); the
+   * surfaces' layouts read it. At most one of the two is set (`sessionState`).
+   */
+  surfaceSession: SurfaceSessionInfo | null;
   status: SyncStatus | null;
   /**
    * Whether the server can be reached, from evidence: false without a network interface (the
@@ -32,12 +39,22 @@ export function createAppStore(online: boolean, platform: Platform = 'web'): App
     boot: 'loading',
     bootError: null,
     session: null,
+    surfaceSession: null,
     status: null,
     online,
     dataVersion: 0,
     referenceVersion: 0,
   });
 }
+
+/** The store's two session fields from the worker's session (a union by surface): one set, the other null. */
+export function sessionState(session: SessionInfo | null): Pick<AppState, 'session' | 'surfaceSession'> {
+  if (!session) return { session: null, surfaceSession: null };
+  return isBusinessSession(session) ? { session, surfaceSession: null } : { session: null, surfaceSession: session };
+}
+
+/** Whoever is signed in, on any surface. */
+export const signedInSession = (s: Pick<AppState, 'session' | 'surfaceSession'>): SessionInfo | null => s.session ?? s.surfaceSession;
 
 /** Resolves once boot has finished (the router's guards wait on it before deciding). */
 export function whenBooted(store: AppStore): Promise<void> {
@@ -105,7 +122,7 @@ export async function bootData(
         })),
     );
     const status = await client.status();
-    store.set({ session, boot: 'ready', status, online: pageOnline(hasNetwork, status) });
+    store.set({ ...sessionState(session), boot: 'ready', status, online: pageOnline(hasNetwork, status) });
   } catch (err) {
     store.set({ boot: 'failed', bootError: err instanceof Error ? err.message : String(err) });
   }
@@ -114,9 +131,11 @@ export async function bootData(
 /**
  * §3: the tab shows its own business (a `business_id` link, else the tab's earlier choice) when
  * the stored session is another of the identity's businesses. A refused or offline switch (or
- * one waiting for MFA) keeps the stored session's business.
+ * one waiting for MFA) keeps the stored session's business. A session on another surface (issue
+ * 31) opens no mirror and is not switched: it boots as it is.
  */
 async function selectTabBusiness(client: DataClient, session: SessionInfo | null, tabBusinessId: string | null) {
+  if (!session || !isBusinessSession(session)) return session;
   const target = bootSwitchTarget(session, tabBusinessId);
   if (!target) return session;
   const switched = await client.switchBusiness(target);

@@ -11,6 +11,10 @@ export type SyncStatus = Awaited<ReturnType<DataApi['status']>>;
 export type OutboxEntry = Awaited<ReturnType<DataApi['outbox']>>[number];
 export type {
   SessionInfo,
+  BusinessSessionInfo,
+  SurfaceSessionInfo,
+  ScopeChoicesResult,
+  SwitchScopeResult,
   BusinessChoice,
   SwitchBusinessResult,
   TransactionView,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BusinessChoice, SessionInfo } from '../data-access/types.ts';
+import type { BusinessChoice, BusinessSessionInfo as SessionInfo } from '../data-access/types.ts';
 import { bootSwitchTarget, leftBehindText, switcherEntries, withoutBusinessParam } from './business-switch.ts';
 
 const choice = (id: string, name: string, role: BusinessChoice['role'] = 'BUSINESS_USER'): BusinessChoice => ({ id, name, role, user_id: `u-${id}` });

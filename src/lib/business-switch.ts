@@ -1,4 +1,4 @@
-import type { BusinessChoice, SessionInfo } from '../data-access/types.ts';
+import type { BusinessChoice, BusinessSessionInfo as SessionInfo } from '../data-access/types.ts';
 import { showsBusinessSwitcher, switcherUsers } from '../../workers/business-choices.ts';
 import { formatCount } from './format.ts';
 

@@ -25,7 +25,7 @@ export function useSignOut({ stay = false }: { stay?: boolean } = {}) {
     } else {
       await client.signOut();
     }
-    store.set({ session: null, status: null });
+    store.set({ session: null, surfaceSession: null, status: null });
     if (!stay) await navigate({ to: '/sign-in', search: {} });
     return true;
   };

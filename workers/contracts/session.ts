@@ -6,9 +6,16 @@ import type { FeatureFlags } from '../../schema/feature-flags.ts';
 import type { Platform } from '../../schema/platform.ts';
 import type { Role } from '../../schema/roles.ts';
 import type { Authenticator, AuthenticationResponse, RegistrationResponse, SecondFactor } from '../../schema/webauthn.ts';
+import type { OtherSurfaceClaim } from '../../schema/api/scopes.ts';
+import type { ScopeChoice, ScopeTarget } from '../../schema/entities/scope-choice.ts';
 import type { ActionResult } from './views.ts';
 
-export interface SessionInfo {
+/**
+ * The main app's session (issue 31: surface BUSINESS): a spend user in a business. The only
+ * session that opens the mirror (one per business and user).
+ */
+export interface BusinessSessionInfo {
+  surface: { kind: 'BUSINESS' };
   user: SpendUser;
   business: Business;
   scopes: string[];
@@ -16,6 +23,40 @@ export interface SessionInfo {
   mfa_enabled?: boolean;
   /** Every business the identity has a live spend user in (hidden ones included: filter with switcherUsers). */
   businesses?: BusinessChoice[];
+  /**
+   * The token's `external_firm_id`: a firm user acting in this client business (its hidden spend
+   * user). §2 telemetry identifies with it; the shell shows "Acting for <firm> · Back to console".
+   */
+  external_firm_id?: string | null;
+  /** The identity's scopes as last read (identity.scopes.list), kept for offline starts. */
+  choices?: ScopeChoice[];
+}
+
+/**
+ * A session on another surface (advisor console, vendor portal, financing application, firm
+ * application): no spend user, no business, no mirror. Built from the token's claims and the
+ * identity's scope list.
+ */
+export interface SurfaceSessionInfo {
+  surface: OtherSurfaceClaim;
+  /** The identity (the token's `sub`). */
+  identity_id: string;
+  /** The identity's email when the sign-in knew it (password, code), else null. */
+  email: string | null;
+  /** The scope's name as the picker lists it (firm, vendor, §3 application label); a name by kind until read. */
+  label: string;
+  scopes: string[];
+  mfa_enabled?: boolean;
+  /** The identity's scopes as last read (identity.scopes.list), kept for offline starts. */
+  choices?: ScopeChoice[];
+}
+
+/** Who is signed in, on which surface: only the BUSINESS session opens the mirror. */
+export type SessionInfo = BusinessSessionInfo | SurfaceSessionInfo;
+
+/** The main app's session (a union narrows on a nested `kind` only through a guard). */
+export function isBusinessSession(session: SessionInfo): session is BusinessSessionInfo {
+  return session.surface.kind === 'BUSINESS';
 }
 
 /** One business of the identity, for the business switcher. */
@@ -33,6 +74,17 @@ export interface BusinessChoice {
 export type SwitchBusinessResult =
   | { ok: true; session: SessionInfo; left_behind: { business_name: string; changes: number } | null }
   | { ok: false; error: ErrorV2['error_v2']; mfa_required?: true };
+
+/** A scope switch (issue 31): as a business switch, to any scope of the identity. */
+export type SwitchScopeResult = SwitchBusinessResult;
+
+/**
+ * The identity's scopes for the picker: read online (and kept with the session); `offline`: the
+ * server could not be asked, so this is the last list kept (or, never read, the session's businesses).
+ */
+export type ScopeChoicesResult =
+  | { ok: true; choices: ScopeChoice[]; offline: boolean }
+  | { ok: false; error: ErrorV2['error_v2'] };
 
 /**
  * `mfa_required: true` on a failure: the password was right but the sign-in waits for the
@@ -111,6 +163,15 @@ export interface SessionApi {
    * `mfa_required`: that business asks for MFA first; `verifyMfa(code)` completes the switch.
    */
   switchBusiness(businessId: string): Promise<SwitchBusinessResult>;
+  /**
+   * Issue 31: moves the session to another of the identity's scopes (a business, the advisor
+   * console, a vendor portal, an application): PATCH /users/current/scope, then as a sign-in: a
+   * BUSINESS token opens that business's mirror, any other closes the open one (kept on disk with
+   * its outbox). `mfa_required`: `verifyMfa(code)` completes it.
+   */
+  switchScope(target: ScopeTarget): Promise<SwitchScopeResult>;
+  /** The identity's scopes for the picker (identity.scopes.list), kept with the session for offline starts. */
+  scopeChoices(): Promise<ScopeChoicesResult>;
   /** Creates the identity and its business, then signs in. */
   signUp(input: SignUpInput): Promise<SignInResult>;
   /**

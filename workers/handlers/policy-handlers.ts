@@ -30,7 +30,7 @@ export function policyHandlers(ctx: WorkerContext): PolicyApi {
     ...bindDomain(ctx, EXPENSE_POLICY_ONLINE),
     async missingItems() {
       const rt = ctx.host.runtime;
-      const me = ctx.stored?.session.user.id;
+      const me = ctx.businessUserId();
       return rt && me ? missingItemsFrom(rt, me) : { items: [], total: 0 };
     },
     async itemViolations(object_type, id) {

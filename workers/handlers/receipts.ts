@@ -88,7 +88,7 @@ function receiptMirror(ctx: WorkerContext) {
   const open = () => {
     const s = store();
     const rt = ctx.host.runtime;
-    const me = ctx.stored?.session.user.id;
+    const me = ctx.businessUserId();
     return s && rt && me ? { s, rt, me } : null;
   };
 

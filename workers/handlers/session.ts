@@ -3,15 +3,23 @@ import { currentIdentity, signIn as signInCall, signOut as signOutCall } from '.
 import { acceptInvite as acceptInviteCall } from '../../schema/api/calls-admin.ts';
 import { passwordlessSignIn as passwordlessSignInCall, signOutAllSessions as signOutAllCall, signUp as signUpCall, verifyMfa as verifyMfaCall } from '../../schema/api/calls-identity.ts';
 import { switchBusiness as switchBusinessCall } from '../../schema/api/calls-business.ts';
+import { switchScope as switchScopeCall } from '../../schema/api/calls-surfaces.ts';
+import type { ScopeTarget } from '../../schema/entities/scope-choice.ts';
+import type { OtherSurfaceClaim } from '../../schema/api/scopes.ts';
 import { ssoComplete as ssoCompleteCall } from '../../schema/api/calls-sso.ts';
 import { errorBody } from '../../schema/errors.ts';
 import { tokenWaitMs, type Platform } from '../../schema/platform.ts';
-import { decodeTokenClaims, isFullyScoped, tokenScopes, waitForFullToken } from '../../sync/index.ts';
-import type { SessionApi, SessionInfo, SignInResult, SwitchBusinessResult } from '../api.ts';
+import { decodeTokenClaims, isFullyScoped, tokenScopes, waitForFullToken, type HttpResult } from '../../sync/index.ts';
+import type { BusinessSessionInfo, SessionApi, SessionInfo, SignInResult, SwitchBusinessResult } from '../api.ts';
 import { businessChoices } from '../business-choices.ts';
+import { isBusinessSession } from '../contracts/session.ts';
 import { mirrorDbName } from '../db.ts';
 import { actionFailure } from '../identity.ts';
+import { sessionTarget, targetKey } from '../scope-choices.ts';
+import { tokenFirmId, tokenIdentity, tokenSurface } from '../token-surface.ts';
+import { isStoredBusiness, type StoredBusinessSession } from '../session-store.ts';
 import type { WorkerContext } from '../worker-context.ts';
+import { completeSurfaceSignIn, readChoices, scopeChoices } from './surface-session.ts';
 
 const SIGN_OUT_TIMEOUT_MS = 3_000;
 const BUSINESS_ID = z.uuid();
@@ -36,6 +44,8 @@ export function sessionHandlers(ctx: WorkerContext): SessionApi {
     },
     signIn: (email, password, businessId) => passwordSignIn(ctx, email, password, undefined, businessId ?? undefined),
     switchBusiness: (businessId) => switchBusiness(ctx, businessId),
+    switchScope: (target) => switchScope(ctx, target),
+    scopeChoices: () => scopeChoices(ctx),
     async signUp(input) {
       const res = await ctx.requireHttp().call(signUpCall, { body: input });
       if (!res.ok) return { ok: false, error: res.error };
@@ -56,12 +66,15 @@ export function sessionHandlers(ctx: WorkerContext): SessionApi {
       const res = await ctx.boundTo(pending.token).call(verifyMfaCall, { body });
       if (!res.ok) return { ok: false, error: res.error, mfa_required: true };
       ctx.pendingMfa = null;
-      return completeSignIn(ctx, res.data.id_token, true, pending.expectUserId);
+      return completeSignIn(ctx, res.data.id_token, true, pending.expectUserId, pending.email);
     },
     async reauthenticate(password) {
       const stored = ctx.stored;
       if (!stored) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
-      return passwordSignIn(ctx, stored.session.user.email, password, stored.session.user.id, stored.session.business.id);
+      if (isBusinessSession(stored.session)) {
+        return passwordSignIn(ctx, stored.session.user.email, password, stored.session.user.id, stored.session.business.id);
+      }
+      return reauthenticateSurface(ctx, stored.session.surface, stored.session.identity_id, stored.session.email, password);
     },
     async signOutAllSessions() {
       const res = ctx.watch401(await ctx.requireHttp().call(signOutAllCall, { body: {} }));
@@ -106,6 +119,12 @@ async function start(ctx: WorkerContext, baseUrl: string, platform: Platform): P
     ctx.hub.setPhase('signed_out');
     return null;
   }
+  if (!isStoredBusiness(ctx.stored)) {
+    // Issue 31: another surface's session opens no mirror.
+    ctx.hub.setPhase(ctx.stored.expired ? 'signed_out' : 'idle');
+    if (!ctx.stored.expired) void scopeChoices(ctx).catch(() => undefined);
+    return ctx.stored.session;
+  }
   await ctx.host.open(ctx.stored);
   void ctx.refreshIdentity();
   return ctx.stored.session;
@@ -124,7 +143,7 @@ async function passwordSignIn(
 }
 
 /** The password was right: either the token is already full, or the second factor comes next. */
-function afterPasswordSignIn(
+export function afterPasswordSignIn(
   ctx: WorkerContext, token: string, mfaRequired: boolean, expectUserId: string | undefined, email: string | null,
 ): Promise<SignInResult> {
   if (mfaRequired && !isFullyScoped(token)) {
@@ -133,11 +152,11 @@ function afterPasswordSignIn(
   }
   // An abandoned MFA step must not keep steering startTotp/verifyTotp to its old token.
   ctx.pendingMfa = null;
-  return completeSignIn(ctx, token, mfaRequired, expectUserId);
+  return completeSignIn(ctx, token, mfaRequired, expectUserId, email);
 }
 
 async function completeSignIn(
-  ctx: WorkerContext, candidate: string, mfaEnabled: boolean, expectUserId: string | undefined,
+  ctx: WorkerContext, candidate: string, mfaEnabled: boolean, expectUserId: string | undefined, email: string | null,
 ): Promise<SignInResult> {
   let token: string;
   try {
@@ -146,8 +165,12 @@ async function completeSignIn(
   } catch {
     return { ok: false, error: errorBody('AUTH_7002').error_v2 };
   }
+  // Issue 31: the token names its surface; only the main app's has a spend user and a mirror.
+  const surface = tokenSurface(token);
+  if (surface.kind !== 'BUSINESS') return completeSurfaceSignIn(ctx, token, surface, mfaEnabled, email);
   // The new token is not stored yet: ask who it belongs to with a client bound to it.
-  const who = await ctx.boundTo(token).call(currentIdentity);
+  // …and, beside it, the identity's scopes (the picker, the "Acting for" bar's firm name; null until served).
+  const [who, choices] = await Promise.all([ctx.boundTo(token).call(currentIdentity), readChoices(ctx.boundTo(token))]);
   if (!who.ok) return { ok: false, error: who.error };
   // A token of another surface (issue 31) has no user or business: the main app cannot open it.
   const { user, business } = who.data;
@@ -156,18 +179,22 @@ async function completeSignIn(
     return { ok: false, error: { message: 'Sign in again with the same account to keep your unsynced changes.', error_code: 'AUTH_7003' } };
   }
   const claims = decodeTokenClaims(token);
-  const session: SessionInfo = {
+  const session: BusinessSessionInfo = {
+    surface: { kind: 'BUSINESS' },
     user,
     business,
     scopes: tokenScopes(token),
     mfa_enabled: mfaEnabled || claims?.ramp_mfa_required === true,
     businesses: businessChoices(who.data.identity.spend_users, who.data.businesses),
+    external_firm_id: tokenFirmId(token),
+    ...(choices && { choices }),
   };
   const dbName = mirrorDbName(session.business.id, session.user.id);
   if (ctx.stored?.db_name !== dbName) await ctx.host.close(false);
-  ctx.stored = { token, session, db_name: dbName, expired: false, saved_at: ctx.deps.clock.now() };
-  await ctx.deps.sessionStore.set(ctx.stored);
-  if (!ctx.host.runtime) await ctx.host.open(ctx.stored);
+  const stored: StoredBusinessSession = { token, session, db_name: dbName, expired: false, saved_at: ctx.deps.clock.now() };
+  ctx.stored = stored;
+  await ctx.deps.sessionStore.set(stored);
+  if (!ctx.host.runtime) await ctx.host.open(stored);
   else ctx.host.engine?.start(); // same user again: resume what the 401 paused
   ctx.hub.setPhase(ctx.host.engine ? ctx.host.engine.status().phase : 'idle');
   ctx.stepUps.clear();
@@ -179,15 +206,60 @@ async function completeSignIn(
 async function switchBusiness(ctx: WorkerContext, businessId: string): Promise<SwitchBusinessResult> {
   const stored = ctx.stored;
   if (!stored || stored.expired) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+  // From another surface, the scope switch brings the identity back to a business (issue 31).
+  if (!isBusinessSession(stored.session)) return switchScope(ctx, { kind: 'BUSINESS', business_id: businessId });
   if (stored.session.business.id === businessId) return { ok: true, session: stored.session, left_behind: null };
+  const send = () => ctx.requireHttp().call(switchBusinessCall, { body: { business_id: businessId } });
+  return switchWith(ctx, stored.session, send);
+}
+
+/**
+ * Issue 31: another of the identity's scopes (a business, the advisor console, a vendor portal,
+ * an application): a new token on the same session, then completed as a sign-in is (a business
+ * opens its own mirror; another surface closes the open one, kept on disk with its outbox).
+ */
+async function switchScope(ctx: WorkerContext, target: ScopeTarget): Promise<SwitchBusinessResult> {
+  const stored = ctx.stored;
+  if (!stored || stored.expired) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+  if (targetKey(sessionTarget(stored.session)) === targetKey(target)) return { ok: true, session: stored.session, left_behind: null };
+  const send = () => ctx.requireHttp().call(switchScopeCall, { body: { scope: target } });
+  return switchWith(ctx, stored.session, send);
+}
+
+/** A switch's new token completed as a sign-in; `left_behind` counts a business's edits still in its outbox. */
+async function switchWith(
+  ctx: WorkerContext, from: SessionInfo, send: () => Promise<HttpResult<{ id_token: string; mfa_required: boolean }>>,
+): Promise<SwitchBusinessResult> {
   // Counted before the switch closes this mirror: its outbox stays on disk for next time.
   const unsent = ctx.host.runtime?.outboxIndex.entries().length ?? 0;
-  const res = ctx.watch401(await ctx.requireHttp().call(switchBusinessCall, { body: { business_id: businessId } }));
+  const res = ctx.watch401(await send());
   if (!res.ok) return { ok: false, error: res.error };
-  const done = await afterPasswordSignIn(ctx, res.data.id_token, res.data.mfa_required, undefined, stored.session.user.email);
+  const done = await afterPasswordSignIn(ctx, res.data.id_token, res.data.mfa_required, undefined, emailOf(from));
   if (!done.ok) return done;
-  const left_behind = unsent > 0 ? { business_name: stored.session.business.name, changes: unsent } : null;
+  const left_behind = unsent > 0 && isBusinessSession(from) ? { business_name: from.business.name, changes: unsent } : null;
   return { ok: true, session: done.session, left_behind };
+}
+
+const emailOf = (session: SessionInfo): string | null => (isBusinessSession(session) ? session.user.email : session.email);
+
+/**
+ * A surface session refused (401): the same identity signs in again, then the session returns to
+ * the scope it was on (the password's sign-in lands on the identity's default scope). Nothing is
+ * kept on the device for a surface, so a failure here loses nothing.
+ */
+async function reauthenticateSurface(
+  ctx: WorkerContext, surface: OtherSurfaceClaim, identityId: string, email: string | null, password: string,
+): Promise<SignInResult> {
+  if (!email) return { ok: false, error: errorBody('AUTH_7002').error_v2 };
+  const res = await ctx.requireHttp().call(signInCall, { body: { email, password } });
+  if (!res.ok) return { ok: false, error: res.error };
+  if (tokenIdentity(res.data.id_token) !== identityId) {
+    return { ok: false, error: { message: 'Sign in again with the same account.', error_code: 'AUTH_7003' } };
+  }
+  const signedIn = await afterPasswordSignIn(ctx, res.data.id_token, res.data.mfa_required, undefined, email);
+  if (!signedIn.ok) return signedIn;
+  const back = await switchScope(ctx, surface);
+  return back.ok ? { ok: true, session: back.session, mfa_required: signedIn.mfa_required } : back;
 }
 
 async function forgetLocally(ctx: WorkerContext): Promise<void> {

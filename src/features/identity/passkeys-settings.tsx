@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { useAppState, useAppStore, useDataClient } from '../../data-access/data-context.tsx';
+import { sessionState } from '../../data-access/app-state.ts';
 import type { ActionResult, Authenticator, DataClient } from '../../data-access/types.ts';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
@@ -114,7 +115,7 @@ function AddPasskey({ sensitive, onAdded }: { sensitive: Sensitive; onAdded: () 
         setName('');
         toastInfo('Passkey added. You can use it to sign in and to confirm it\'s you.');
         // The step-up prompt may now offer it.
-        store.set({ session: await client.session() });
+        store.set(sessionState(await client.session()));
         await onAdded();
       });
     } finally {

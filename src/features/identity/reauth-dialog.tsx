@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button } from '../../components/button.tsx';
 import { useAppStore, useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import { sessionState } from '../../data-access/app-state.ts';
 import type { SignInResult } from '../../data-access/types.ts';
 import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
@@ -22,7 +23,7 @@ export function ReauthDialog({ onSignOut }: { onSignOut: () => void }) {
   const [mfaStep, setMfaStep] = useState(false);
 
   async function done(result: Extract<SignInResult, { ok: true }>) {
-    store.set({ session: result.session, status: await client.status() });
+    store.set({ ...sessionState(result.session), status: await client.status() });
   }
 
   const onSubmit = submit(async () => {

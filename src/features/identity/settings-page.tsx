@@ -1,5 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useAppStore, useDataClient } from '../../data-access/data-context.tsx';
+import { sessionState } from '../../data-access/app-state.ts';
 import type { ActionResult, TotpSetup } from '../../data-access/types.ts';
 import { StepUpDialog } from '../../components/step-up-dialog.tsx';
 import { toastInfo } from '../../lib/toast-store.ts';
@@ -125,7 +126,7 @@ function TwoFactorSetup({ sensitive, auth }: { sensitive: ReturnType<typeof useS
     setEnabled(true);
     setSetup(null);
     // The step-up prompt may now offer an authenticator code.
-    store.set({ session: await client.session() });
+    store.set(sessionState(await client.session()));
     toastInfo('Two-factor authentication is on.');
     await auth.reload();
   }

@@ -3,6 +3,8 @@ import { Button } from '../../components/button.tsx';
 import { Link, getRouteApi, useNavigate } from '@tanstack/react-router';
 import { loginDownMessage, mfaDownMessage, type WebConfig } from '../../../schema/web-config.ts';
 import { useAppStore, useAppState, useDataClient } from '../../data-access/data-context.tsx';
+import { sessionState } from '../../data-access/app-state.ts';
+import { isBusinessSession } from '../../../workers/contracts/session.ts';
 import type { SignInResult } from '../../data-access/types.ts';
 import { MfaCodeForm } from './mfa-code-form.tsx';
 import { MfaEnrolForm } from './mfa-enrol-form.tsx';
@@ -45,8 +47,9 @@ export function useFinishSignIn(redirect: string | undefined) {
   const store = useAppStore();
   const navigate = useNavigate();
   return async (result: Extract<SignInResult, { ok: true }>) => {
-    rememberTabBusiness(result.session.business.id);
-    store.set({ session: result.session, status: await client.status() });
+    if (isBusinessSession(result.session)) rememberTabBusiness(result.session.business.id);
+    // Issue 31: another surface's session lands on its own home through the router's guards.
+    store.set({ ...sessionState(result.session), status: await client.status() });
     await navigate({ href: safeRedirect(redirect), replace: true });
   };
 }

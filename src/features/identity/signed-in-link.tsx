@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { fullName } from '../../../schema/entities/spend-user.ts';
 import { Button } from '../../components/button.tsx';
-import type { SessionInfo } from '../../data-access/types.ts';
+import type { BusinessSessionInfo as SessionInfo } from '../../data-access/types.ts';
 import { HOME_PATH } from '../../lib/redirect.ts';
 import { useSignOut } from '../../lib/use-sign-out.ts';
 import { AuthCard } from './auth-card.tsx';

@@ -2,7 +2,7 @@ import type { AnyRoute } from '@tanstack/react-router';
 import { lazyPage } from '../../lib/lazy-page.tsx';
 import { pageRoute } from '../../lib/page-route.ts';
 import type { NavItem } from '../../lib/routing.ts';
-import { parseReportsSearch } from './report-model.ts';
+import { parseReportsSearch } from './search-params.ts';
 
 /**
  * Issue 12: /reports, for everyone signed in: each person's reports cover what they may see

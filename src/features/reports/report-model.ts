@@ -1,16 +1,15 @@
-import { z } from 'zod';
-import {
-  REPORT_DIMENSIONS, REPORT_MEASURES, TIME_GRAINS, type ReportCollection, type ReportDimension, type ReportMeasure,
-  type ReportRow, type TimeGrain,
-} from '../../../schema/reports.ts';
+import type { ReportDimension, ReportMeasure, ReportRow, TimeGrain } from '../../../schema/reports.ts';
 
 /**
  * The Reports page's model, pure (tested in Node): URL state, date ranges, the chart series and
- * the tables built from the worker's report rows, and where a click on a group leads.
+ * the tables built from the worker's report rows, and where a click on a group leads. The URL
+ * state's parser is `search-params.ts` (the route's, in the first load); re-exported here.
  */
-
-export const REPORT_VIEWS = ['transactions', 'reimbursements', 'bills', 'cards'] as const satisfies readonly ReportCollection[];
-export type ReportView = (typeof REPORT_VIEWS)[number];
+export {
+  DEFAULT_RANGE, parseReportsSearch, RANGES, REPORT_VIEWS, reportsSearchSchema,
+  type RangePreset, type ReportView, type ReportsSearch,
+} from './search-params.ts';
+import type { RangePreset, ReportView } from './search-params.ts';
 
 export const VIEW_LABELS: Record<ReportView, string> = {
   transactions: 'Card spend',
@@ -18,9 +17,6 @@ export const VIEW_LABELS: Record<ReportView, string> = {
   bills: 'Bills',
   cards: 'Cards',
 };
-
-export const RANGES = ['this_month', 'last_month', 'last_90_days', 'this_quarter', 'this_year', 'last_12_months', 'all', 'custom'] as const;
-export type RangePreset = (typeof RANGES)[number];
 
 export const RANGE_LABELS: Record<RangePreset, string> = {
   this_month: 'This month',
@@ -55,41 +51,6 @@ export const MEASURE_LABELS: Record<ReportMeasure, string> = { sum: 'Total amoun
 /** "Total amount by department"; "Total amount" when the report is not grouped. */
 export const measureText = (measure: ReportMeasure, dimension: ReportDimension): string =>
   dimension === 'none' ? MEASURE_LABELS[measure] : `${MEASURE_LABELS[measure]} by ${DIMENSION_LABELS[dimension].toLowerCase()}`;
-
-const day = z.iso.date();
-
-/** The page's URL state: each parameter parsed on its own, a bad one dropped (as every list's). */
-export const reportsSearchSchema = z.object({
-  view: z.enum(REPORT_VIEWS).optional(),
-  range: z.enum(RANGES).optional(),
-  from: day.optional(),
-  to: day.optional(),
-  grain: z.enum(TIME_GRAINS).optional(),
-  currency: z.string().regex(/^[A-Z]{3}$/).optional(),
-  /** The custom report's grouping and measure. */
-  dimension: z.enum(REPORT_DIMENSIONS).optional(),
-  measure: z.enum(REPORT_MEASURES).optional(),
-  tracking: z.uuid().optional(),
-  /** A dashboard shown instead of the overview. */
-  dashboard: z.uuid().optional(),
-});
-export type ReportsSearch = z.infer<typeof reportsSearchSchema>;
-
-export const DEFAULT_RANGE: RangePreset = 'last_12_months';
-
-export function parseReportsSearch(raw: Record<string, unknown>): ReportsSearch {
-  const out: Record<string, unknown> = {};
-  const shape = reportsSearchSchema.shape as Record<string, z.ZodType>;
-  for (const [key, schema] of Object.entries(shape)) {
-    const value = raw[key];
-    if (value === undefined || value === null || value === '') continue;
-    const parsed = schema.safeParse(String(value));
-    if (parsed.success) out[key] = parsed.data;
-  }
-  if (out.view === 'transactions') delete out.view;
-  if (out.range === DEFAULT_RANGE) delete out.range;
-  return out as ReportsSearch;
-}
 
 const iso = (d: Date) => d.toISOString().slice(0, 10);
 
