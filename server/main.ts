@@ -22,6 +22,14 @@ import { pruneKeys } from './http/idempotency.ts';
 import { listen } from './serve.ts';
 import { SUPPORT_EMAIL } from './seed/support.ts';
 import { DEMO_PASSWORD } from './seed/types.ts';
+import { surfaceAccounts } from './seed/surfaces-context.ts';
+
+/** Where each surface's demo account lands (issue 31). */
+const SURFACE_LANDING: Record<string, string> = {
+  ADVISOR_CONSOLE: 'the advisor console, /console',
+  VENDOR_PORTAL: 'the vendor portal, /vendor-portal',
+  FINANCING_APPLICATION: 'the financing application, /application/start',
+};
 import { envInt, prepareDatabase } from './startup.ts';
 
 const DEMO_ROLES = ['owner', 'admin', 'bookkeeper', 'apclerk', 'manager', 'employee', 'auditor'];
@@ -88,6 +96,7 @@ async function main(): Promise<void> {
   if (seeded || Number(demo?.n ?? 0) > 0) {
     console.log(`Demo accounts (password ${DEMO_PASSWORD}):`);
     for (const role of DEMO_ROLES) console.log(`  ${role}@demo.test`);
+    for (const a of surfaceAccounts('demo.test')) console.log(`  ${a.email}: ${a.name} (${SURFACE_LANDING[a.surface]}${a.password ? '' : '; no password: a code mailed to it'})`);
     console.log(`  ${SUPPORT_EMAIL}: support, with the password printed at seeding (or LEDGERLINE_SUPPORT_PASSWORD) and a second factor;`);
     console.log('    it may act as a person only while their business grants support access (Settings → Support access).');
   }

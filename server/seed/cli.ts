@@ -22,6 +22,7 @@ import { defaultReimbursements } from './reimbursements.ts';
 import { DemoAlreadySeededError, seedDemo, wipeBusinessData } from './seed.ts';
 import type { SeedDemoResult } from './seed.ts';
 import { DEMO_PASSWORD } from './types.ts';
+import { surfaceAccounts } from './surfaces-context.ts';
 
 const USAGE =
   'Usage: npm run seed -- --transactions N [--reimbursements N] [--bills N] [--without-receipts] [--now ISO-8601] [--business-name NAME] [--email-domain DOMAIN] [--seed INT] [--reset]';
@@ -110,6 +111,8 @@ function report(result: SeedDemoResult, storage: string, totalMs: number): strin
     '',
     `Demo accounts (password ${DEMO_PASSWORD}):`,
     ...result.accounts.map((a) => `  ${a.email.padEnd(28)} ${a.role}${a.is_manager ? ' (manager)' : ''}  ${a.name}`),
+    ...surfaceAccounts(result.accounts[0]?.email.split('@')[1] ?? 'demo.test')
+      .map((a) => `  ${a.email.padEnd(28)} ${a.surface}  ${a.name}${a.password ? '' : ' (no password: a mailed code)'}`),
   ];
   return lines.join('\n');
 }
