@@ -1,6 +1,6 @@
 import {
   clientFirmsEnd, clientFirmsList, clientProposalsAccept, clientProposalsCreate, clientProposalsList, clientProposalsReject, clientsList,
-  clientsOpen, proposalsBulk, proposalsCreate, proposalsList, proposalsRevoke, proposalsValidate,
+  clientsOpen, proposalsBulk, proposalsCreate, proposalsCsvParse, proposalsList, proposalsRevoke, proposalsValidate,
 } from '../../schema/api/calls-external-firm-proposals.ts';
 import { firmGet } from '../../schema/api/calls-external-firm-console.ts';
 import type { AdvisorRight, FirmClient, FirmView } from '../../schema/entities/external-firm.ts';
@@ -34,6 +34,8 @@ export const ADVISOR_CONSOLE_CALLS = onlineDomain(CONSOLE_OFFLINE, {
   consoleProposals: via(proposalsList, () => ({ query: {} }), (d) => ({ rows: d.data as FirmProposal[] })),
   /** A draft proposal (not sent until validated). */
   consoleCreateProposal: via(proposalsCreate, (body: ConsoleProposalInput) => ({ body }), (proposal: FirmProposal) => ({ proposal })),
+  /** A CSV of many clients checked by the server: each line's proposal body or its errors by field. */
+  consoleParseCsv: via(proposalsCsvParse, (csv: string) => ({ body: { csv } }), (d) => ({ rows: d.rows })),
   consoleValidateProposal: via(proposalsValidate, (id: string) => ({ params: { proposal_id: id } }), (proposal: FirmProposal) => ({ proposal })),
   consoleRevokeProposal: via(proposalsRevoke, (id: string) => ({ params: { proposal_id: id } }), (proposal: FirmProposal) => ({ proposal })),
   /** Many at once: each id answers on its own (one refused does not stop the others). */
