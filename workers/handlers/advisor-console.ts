@@ -3,6 +3,7 @@ import {
   clientsOpen, proposalsBulk, proposalsCreate, proposalsCsvParse, proposalsList, proposalsRevoke, proposalsValidate,
 } from '../../schema/api/calls-external-firm-proposals.ts';
 import { firmGet } from '../../schema/api/calls-external-firm-console.ts';
+import { listAuditLog, type AuditLogRow } from '../../schema/api/calls-audit-log.ts';
 import type { AdvisorRight, FirmClient, FirmView } from '../../schema/entities/external-firm.ts';
 import type { FirmAuthorization } from '../../schema/entities/firm-authorization.ts';
 import type { FirmProposal } from '../../schema/entities/firm-proposal.ts';
@@ -11,7 +12,7 @@ import type { WorkerContext } from '../worker-context.ts';
 import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi } from '../online.ts';
 import { afterPasswordSignIn } from './session.ts';
 
-export type { AdvisorRight, FirmAuthorization, FirmClient, FirmProposal, FirmView };
+export type { AdvisorRight, AuditLogRow, FirmAuthorization, FirmClient, FirmProposal, FirmView };
 export type ConsoleProposalInput = { client_email: string; client_name: string; rights: AdvisorRight[]; firm_user_ids: string[] };
 
 /** Refused before any request: the console's lists and changes live on the server. */
@@ -51,6 +52,9 @@ export const ADVISOR_CONSOLE_CALLS = onlineDomain(CONSOLE_OFFLINE, {
   businessFirms: via(clientFirmsList, () => ({}), (d) => ({ rows: d.data as FirmAuthorization[] })),
   endFirmAccess: via(clientFirmsEnd, (authorizationId: string) => ({ params: { authorization_id: authorizationId } }),
     (authorization: FirmAuthorization) => ({ authorization })),
+  /** Settings → Activity (admins): one page of the audit log, newest first; `call` narrows to one call id. */
+  auditLog: via(listAuditLog, (start?: string, call?: string) => ({ query: { page_size: 50, ...(start ? { start } : {}), ...(call ? { call } : {}) } }),
+    (d) => ({ rows: d.data as AuditLogRow[], next: d.page.next })),
 });
 
 type ConsoleDomainApi = OnlineApi<typeof ADVISOR_CONSOLE_CALLS>;
