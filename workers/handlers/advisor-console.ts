@@ -2,7 +2,7 @@ import {
   clientFirmsEnd, clientFirmsList, clientProposalsAccept, clientProposalsCreate, clientProposalsList, clientProposalsReject, clientsList,
   clientsOpen, proposalsBulk, proposalsCreate, proposalsCsvParse, proposalsList, proposalsRevoke, proposalsValidate,
 } from '../../schema/api/calls-external-firm-proposals.ts';
-import { firmGet } from '../../schema/api/calls-external-firm-console.ts';
+import { firmApply, firmApplyVerify, firmGet } from '../../schema/api/calls-external-firm-console.ts';
 import { listAuditLog, type AuditLogRow } from '../../schema/api/calls-audit-log.ts';
 import type { AdvisorRight, FirmClient, FirmView } from '../../schema/entities/external-firm.ts';
 import type { FirmAuthorization } from '../../schema/entities/firm-authorization.ts';
@@ -10,6 +10,7 @@ import type { FirmProposal } from '../../schema/entities/firm-proposal.ts';
 import type { SwitchScopeResult } from '../contracts/session.ts';
 import type { WorkerContext } from '../worker-context.ts';
 import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi } from '../online.ts';
+import type { OnlineFailure } from '../contracts/views.ts';
 import { afterPasswordSignIn } from './session.ts';
 
 export type { AdvisorRight, AuditLogRow, FirmAuthorization, FirmClient, FirmProposal, FirmView };
@@ -64,6 +65,10 @@ export interface AdvisorConsoleApi extends ConsoleDomainApi {
    * sign-in (the business's mirror opens; the acting bar's "Back to console" returns).
    */
   openClient(businessId: string): Promise<SwitchScopeResult>;
+  /** `/console/apply`: the firm application (always accepted: a code is mailed whether or not the email has an account). */
+  firmApply(body: { firm_name: string; email: string; first_name: string; last_name: string }): Promise<{ ok: true } | OnlineFailure>;
+  /** The mailed code: signed in to the console, or to the firm application when screening holds it. */
+  firmApplyVerify(email: string, code: string): Promise<SwitchScopeResult>;
 }
 
 export function advisorConsoleHandlers(ctx: WorkerContext): AdvisorConsoleApi {
@@ -74,6 +79,13 @@ export function advisorConsoleHandlers(ctx: WorkerContext): AdvisorConsoleApi {
     const done = await afterPasswordSignIn(ctx, r.data.id_token, r.data.mfa_required, undefined, email);
     return done.ok ? { ok: true, session: done.session, left_behind: null } : done;
   });
-  const domain = onlineDomain(CONSOLE_OFFLINE, { ...ADVISOR_CONSOLE_CALLS.methods, openClient: open });
+  const verify = custom((send) => async (email: string, code: string): Promise<SwitchScopeResult> => {
+    const r = await send(firmApplyVerify, { body: { email, code } });
+    if (!r.ok) return { ok: false, error: r.error };
+    const done = await afterPasswordSignIn(ctx, r.data.id_token, r.data.mfa_required, undefined, email);
+    return done.ok ? { ok: true, session: done.session, left_behind: null } : done;
+  });
+  const apply = via(firmApply, (body: { firm_name: string; email: string; first_name: string; last_name: string }) => ({ body }));
+  const domain = onlineDomain(CONSOLE_OFFLINE, { ...ADVISOR_CONSOLE_CALLS.methods, openClient: open, firmApply: apply, firmApplyVerify: verify });
   return bindDomain(ctx, domain);
 }
