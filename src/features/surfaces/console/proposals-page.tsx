@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useAppState, useDataClient } from '../../../data-access/data-context.tsx';
 import { Button } from '../../../components/button.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
@@ -35,7 +35,6 @@ export function ProposalsPage() {
   const [note, setNote] = useState<string | null>(null);
 
   const [version, setVersion] = useState(0);
-  const load = useCallback(() => setVersion((v) => v + 1), []);
 
   useEffect(() => {
     let live = true;
@@ -70,7 +69,7 @@ export function ProposalsPage() {
       setNote(refused.length ? `${ids.length - refused.length} done; ${refused.length} refused: ${refused.map((x) => ('message' in x ? x.message : '')).join(' ')}` : null);
     }
     setPicked([]);
-    load();
+    setVersion((v) => v + 1);
     return true;
   }
 
@@ -138,8 +137,8 @@ export function ProposalsPage() {
           onConfirm={() => act(ask)}
         />
       )}
-      {dialog === 'new' && <ProposalForm firm={firm} onClose={() => setDialog(null)} onCreated={() => void load()} />}
-      {dialog === 'csv' && <CsvImport firm={firm} onClose={() => setDialog(null)} onCreated={() => void load()} />}
+      {dialog === 'new' && <ProposalForm firm={firm} onClose={() => setDialog(null)} onCreated={() => setVersion((v) => v + 1)} />}
+      {dialog === 'csv' && <CsvImport firm={firm} onClose={() => setDialog(null)} onCreated={() => setVersion((v) => v + 1)} />}
     </section>
   );
 }
