@@ -119,6 +119,13 @@ const settingsRoute = createRoute({
   ...lazyPage(() => import('./app/settings-page.tsx'), 'SettingsPage', { title: 'Settings', className: 'page', narrow: true }),
 });
 
+/** Issue 31: Settings → Accounting firms and Activity (the firm's proposal mail links here). */
+const accountingFirmsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/settings/accounting-firms',
+  ...lazyPage(() => import('./features/accounting-firms/accounting-firms-page.tsx'), 'AccountingFirmsPage', { title: 'Accounting firms', className: 'page', narrow: true }),
+});
+
 /**
  * Any other address: a 404 inside the signed-in shell (header, navigation, a way back). A splat
  * route is matched last, so it never shadows a real page; signed out, the guard sends the visitor
@@ -138,6 +145,12 @@ const surfaceRoutes = [
   createRoute({ getParentRoute: () => rootRoute, path: '/vendor-portal/$', beforeLoad: surfaceGuard('VENDOR_PORTAL'), ...surfaceShell }),
   createRoute({ getParentRoute: () => rootRoute, path: '/application/$', beforeLoad: surfaceGuard('FINANCING_APPLICATION'), ...surfaceShell }),
 ];
+/** Issue 31: an accounting firm applies for the advisor console (signed out; static, so it wins over the console's splat). */
+const consoleApplyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/console/apply',
+  ...lazyPage(() => import('./features/surfaces/console/apply-page.tsx'), 'ConsoleApplyPage', { title: 'Apply for the advisor console', className: 'page' }),
+});
 const onboardingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/onboarding/$', beforeLoad: toApplication });
 
 
@@ -153,8 +166,9 @@ const routeTree = rootRoute.addChildren([
   // Issue 31: the advisor console, the vendor portal and the financing application.
   ...surfaceRoutes,
   onboardingRoute,
+  consoleApplyRoute,
 
-  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, notFoundRoute]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, accountingFirmsRoute, notFoundRoute]),
 ]);
 
 export function createAppRouter(store: AppStore) {

@@ -25,6 +25,7 @@ import type { TeamApi } from './handlers/team.ts';
 import type { TravelApi } from './handlers/travel.ts';
 import type { VendorApi } from './handlers/vendors.ts';
 import type { WorkflowApi } from './handlers/workflows.ts';
+import type { AdvisorConsoleApi } from './handlers/advisor-console.ts';
 import type { MoneyFields, Totals } from './query-engine.ts';
 
 /*
@@ -57,6 +58,7 @@ export type * from './handlers/comments.ts';
 export type * from './handlers/notifications.ts';
 export type * from './handlers/treasury.ts';
 export type * from './handlers/banking.ts';
+export type * from './handlers/advisor-console.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
@@ -64,7 +66,8 @@ export type * from './handlers/banking.ts';
  */
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
-  ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi {}
+  ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi,
+  AdvisorConsoleApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

@@ -24,6 +24,7 @@ import { commentHandlers } from './handlers/comments.ts';
 import { policyHandlers } from './handlers/policy-handlers.ts';
 import { notificationSettingsHandlers } from './handlers/notifications.ts';
 import { treasuryHandlers } from './handlers/treasury.ts';
+import { advisorConsoleHandlers } from './handlers/advisor-console.ts';
 import { bankingHandlers } from './handlers/banking.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
@@ -70,6 +71,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...notificationSettingsHandlers(ctx),
     ...treasuryHandlers(ctx),
     ...bankingHandlers(ctx, clock),
+    ...advisorConsoleHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

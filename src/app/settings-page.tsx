@@ -15,6 +15,7 @@ type OfflineData = Awaited<ReturnType<DataClient['offlineData']>>;
 // the sections stay in this lazy page's chunk, out of the first load (bench main_js_gzip_kb).
 import { SecuritySettings } from '../features/identity/settings-page.tsx';
 import { SupportAccessSection } from '../features/identity/support-access-settings.tsx';
+import { AccountingFirmsLink } from '../features/accounting-firms/settings-link.tsx';
 import { TravelSettingsSections } from '../features/travel/travel-settings.tsx';
 import { DelegationSection } from '../features/approvals/delegation-settings.tsx';
 import { PolicySettingsSection } from '../features/policies/policy-settings.tsx';
@@ -45,6 +46,7 @@ export function SettingsPage() {
           </SecuritySettings>
         </Section>
         <SupportAccessSection />
+        <AccountingFirmsLink />
         <DelegationSection />
         <TravelSettingsSections />
         <PolicySettingsSection />

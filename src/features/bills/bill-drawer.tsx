@@ -1,6 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { checkBillAction } from '../../../schema/bill-rules.ts';
-import { DEFAULT_SETTLEMENT_DAYS } from '../../../schema/api/calls-bills.ts';
+import { DEFAULT_SETTLEMENT_DAYS, payBillsNow } from '../../../schema/api/calls-bills.ts';
+import { useAppState } from '../../data-access/data-context.tsx';
+import { offeredTo } from '../../lib/advisor-actions.ts';
 import { expectedSettlementDate } from '../../../schema/business-days.ts';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { vendorPaymentCheck, type VendorPaymentCheck } from '../../../schema/vendor-rules.ts';
@@ -80,6 +82,8 @@ async function markOrReverse(client: DataClient, action: 'markPaid' | 'reversePa
 
 export function BillDrawer({ id, client, reference, version, online, today, onEdit, onClose, returnFocus }: BillDrawerProps) {
   const bill = useBill(client, id, version);
+  // Issue 31: a firm user acting in this business is not offered paying (no advisor right opens it).
+  const payOffered = offeredTo(useAppState((s) => s.session?.external_firm_id), payBillsNow);
   const heading = useRef<HTMLHeadingElement>(null);
   const [confirm, setConfirm] = useState<BillDrawerAction | null>(null);
   const [busy, setBusy] = useState<BillDrawerAction | null>(null);
@@ -152,7 +156,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
           {payable && !payable.ok && vendorDoc && (
             <CannotPay check={payable} vendor={vendorDoc} online={online} onAdd={() => setAddingBank(vendorDoc)} />
           )}
-          <BillActions bill={bill} online={online} busy={busy} blocked={payBlock(bill, vendorDoc, today) !== null || bill.payment_approval?.status === 'PENDING'} matchBlock={matchBlock} onRun={(a) => void run(a, bill)} />
+          <BillActions bill={bill} online={online} busy={busy} blocked={!payOffered || payBlock(bill, vendorDoc, today) !== null || bill.payment_approval?.status === 'PENDING'} matchBlock={matchBlock} onRun={(a) => void run(a, bill)} />
           <BillPayOptions bill={bill} vendor={vendor ?? 'the vendor'} client={client} online={online} version={version} />
           <BillFacts bill={bill} vendor={vendor} reference={reference} />
           <BillMatch bill={bill} reference={reference} client={client} online={online} />

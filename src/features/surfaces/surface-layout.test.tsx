@@ -52,8 +52,8 @@ describe('SurfaceLayout', () => {
 
   it('shows a firm user the console’s pages', async () => {
     const firm: SurfaceSessionInfo = { ...VENDOR, surface: { kind: 'ADVISOR_CONSOLE', external_firm_id: 'f1', external_firm_user_id: 'fu1' }, label: 'Ledger & Co' };
-    const html = await render('/console', firm);
-    expect(html).toContain('<h1 id="surface-page-title">Clients</h1>');
+    const html = await render('/console/team', firm);
+    expect(html).toContain('<h1 id="surface-page-title">Team</h1>');
     expect(html).not.toContain('>Application</a>');
   });
 });

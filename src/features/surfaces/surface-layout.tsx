@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useState, type ComponentType } from 'react';
 import { Link, Navigate, useRouterState } from '@tanstack/react-router';
 import { mobileUnsupportedReason } from '../../../schema/platform.ts';
 import { SURFACE_NAMES } from '../../../workers/scope-choices.ts';
@@ -8,8 +8,15 @@ import { Menu, MenuItem } from '../../components/menu.tsx';
 import { useSignOut } from '../../lib/use-sign-out.ts';
 import { ScopePicker } from './scope-picker.tsx';
 import { ActingBar } from './acting-bar.tsx';
-import { consoleRedirect, pageOf, SHELLS, shellNav, shellOf } from './surface-pages.ts';
+import { consoleRedirect, pageOf, SHELLS, shellNav, shellOf, type ShellKind } from './surface-pages.ts';
 import './surfaces.css';
+
+/** The pages a surface has built (the rest keep the placeholder below). */
+const BUILT_PATHS = new Set(['/console', '/console/proposals']);
+/** The surfaces' built pages, each surface's own lazy chunk (given the page's path), by shell. */
+const BUILT: Partial<Record<ShellKind, ComponentType<{ path: string }>>> = {
+  ADVISOR_CONSOLE: lazy(() => import('./console/console-pages.tsx')),
+};
 
 /**
  * Issue 31: the shell of a surface beside the main app — the advisor console, the vendor portal or
@@ -125,9 +132,12 @@ export function SurfacePage() {
   const shell = shellOf(pathname) ?? SHELLS.ADVISOR_CONSOLE;
   const page = pageOf(pathname);
   const title = page?.title ?? 'Page not found';
+  const Built = BUILT[shell.kind];
+  const built = Built && page && BUILT_PATHS.has(page.path);
   useLayoutEffect(() => {
-    document.title = `${title} · Ledgerline`;
-  }, [title]);
+    if (!built) document.title = `${title} · Ledgerline`;
+  }, [title, built]);
+  if (built) return <Suspense fallback={<p className="muted" aria-busy="true">Loading…</p>}><Built path={page.path} /></Suspense>;
   return (
     <section className="surface-page" aria-labelledby="surface-page-title">
       <h1 id="surface-page-title">{title}</h1>

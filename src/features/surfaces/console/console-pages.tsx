@@ -1,0 +1,24 @@
+import { useLayoutEffect } from 'react';
+import { ClientsPage } from './clients-page.tsx';
+import { ProposalsPage } from './proposals-page.tsx';
+import './console.css';
+
+/**
+ * Issue 31: the advisor console's built pages by address (the surface shell renders this chunk
+ * for a console address; an address not here keeps the shell's own page).
+ */
+const PAGES: Record<string, { title: string; Page: () => React.JSX.Element }> = {
+  '/console': { title: 'Clients', Page: ClientsPage },
+  '/console/proposals': { title: 'Proposals', Page: ProposalsPage },
+};
+
+export const builtConsolePage = (path: string): boolean => path in PAGES;
+
+export default function ConsolePage({ path }: { path: string }) {
+  const entry = PAGES[path];
+  const title = entry?.title ?? 'Advisor console';
+  useLayoutEffect(() => {
+    document.title = `${title} · Ledgerline`;
+  }, [title]);
+  return entry ? <entry.Page /> : null;
+}
