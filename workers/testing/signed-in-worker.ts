@@ -107,8 +107,8 @@ export function signInOnly(scopes: string[]): Transport {
 }
 
 /**
- * A worker signed in as `signedInAdmin()` against a scripted server: sign-in, identity and
- * feature flags (none) are answered here, the calls under test by `route`; `sent` records those
+ * A worker signed in as `signedInAdmin()` against a scripted server: sign-in, identity, its
+ * scopes (none besides the business) and feature flags (none) are answered here, the calls under test by `route`; `sent` records those
  * calls in order (`record`'s words).
  */
 export async function signedInWorker(opts: SignedInWorkerOptions): Promise<{ service: DataService; sent: string[] }> {
@@ -122,6 +122,8 @@ export async function signedInWorker(opts: SignedInWorkerOptions): Promise<{ ser
     if (url.pathname === '/v1/public/sign-in') return jsonResponse(200, { id_token: fakeToken(opts.scopes ?? ['default']), mfa_required: false });
     if (url.pathname === '/v1/auth/identity') return jsonResponse(200, { identity, user, business });
     if (url.pathname === '/v1/auth/feature_flags') return jsonResponse(200, { flags: {} });
+    // A sign-in also reads the identity's scopes (issue 31: the account menu's "Switch account").
+    if (url.pathname === '/v1/auth/identity/scopes') return jsonResponse(200, { scopes: [] });
     if (!under(url.pathname)) return jsonResponse(404, errorBody('REQUEST_7004'));
     const text = init?.body ? String(init.body) : '';
     const req: WorkerRequest = {
