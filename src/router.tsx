@@ -138,6 +138,8 @@ const surfaceRoutes = [
   createRoute({ getParentRoute: () => rootRoute, path: '/vendor-portal/$', beforeLoad: surfaceGuard('VENDOR_PORTAL'), ...surfaceShell }),
   createRoute({ getParentRoute: () => rootRoute, path: '/application/$', beforeLoad: surfaceGuard('FINANCING_APPLICATION'), ...surfaceShell }),
 ];
+/** Issue 31 (G): "Apply for Ledgerline", signed out (a static path wins over `/application/$`). */
+const applicationStartRoute = createRoute({ getParentRoute: () => guestRoute, path: '/application/start', ...lazyPage(() => import('./features/identity/application-start-page.tsx'), 'ApplicationStartPage', { title: 'Apply for Ledgerline', className: 'page', narrow: true }) });
 const onboardingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/onboarding/$', beforeLoad: toApplication });
 
 
@@ -147,7 +149,7 @@ const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav
 const COMMANDS: readonly Command[] = [...transactionsCommands, ...cardsCommands, ...receiptsCommands, ...reimbursementsCommands, ...travelCommands, ...requestsCommands, ...billsCommands];
 
 const routeTree = rootRoute.addChildren([
-  guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
+  guestRoute.addChildren([...identityGuestRoutes(guestRoute), applicationStartRoute]),
   // Signed in or not: the reminder link's receipts-only page (issue 29).
   ...policiesLinkRoutes(rootRoute),
   // Issue 31: the advisor console, the vendor portal and the financing application.

@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useState } from 'react';
 import { Link, Navigate, useRouterState } from '@tanstack/react-router';
 import { mobileUnsupportedReason } from '../../../schema/platform.ts';
 import { SURFACE_NAMES } from '../../../workers/scope-choices.ts';
@@ -10,6 +10,9 @@ import { ScopePicker } from './scope-picker.tsx';
 import { ActingBar } from './acting-bar.tsx';
 import { consoleRedirect, pageOf, SHELLS, shellNav, shellOf } from './surface-pages.ts';
 import './surfaces.css';
+
+/** Issue 31 (G): the financing application's pages, their own chunk. */
+const ApplicationPages = lazy(() => import('./application/application-pages.tsx').then((m) => ({ default: m.ApplicationPages })));
 
 /**
  * Issue 31: the shell of a surface beside the main app — the advisor console, the vendor portal or
@@ -73,7 +76,7 @@ export function SurfaceLayout() {
         </div>
       )}
       <main className="app-main">
-        <SurfacePage />
+        {shell.kind === 'FINANCING_APPLICATION' ? <Suspense fallback={<p className="muted">Loading…</p>}><ApplicationPages /></Suspense> : <SurfacePage />}
       </main>
     </div>
   );
