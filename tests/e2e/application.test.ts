@@ -65,7 +65,7 @@ describe('financing application', () => {
     await page.getByLabel('Employees').fill('4');
     await page.getByRole('button', { name: 'Save and continue' }).click();
     await page.waitForURL(/\/application\/leadership$/);
-    const company = async () => (await server.db.query<{ company: unknown }>("SELECT answers->'company' AS company FROM financing_applications")).rows[0]?.company ?? null;
+    const company = async () => (await server.db.query<{ company: unknown }>("SELECT answers->'company' AS company FROM financing_applications"))[0]?.company ?? null;
     expect(await company()).toMatchObject({ industry_code: '541511', employee_count: 4 });
 
     await setNetwork(browser.context, false);
@@ -77,7 +77,7 @@ describe('financing application', () => {
     await page.reload();
     await page.getByLabel('Annual revenue').waitFor();
     expect(await page.getByLabel('Cash on hand').inputValue()).toBe('250000');
-    const financial = async () => (await server.db.query<{ f: unknown }>("SELECT answers->'financial_details' AS f FROM financing_applications")).rows[0]?.f ?? null;
+    const financial = async () => (await server.db.query<{ f: unknown }>("SELECT answers->'financial_details' AS f FROM financing_applications"))[0]?.f ?? null;
     expect(await financial()).toBeNull();
 
     await setNetwork(browser.context, true);
