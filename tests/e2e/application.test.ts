@@ -31,7 +31,8 @@ async function mailedCode(email: string): Promise<string> {
 
 const noSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
-// Skipped until it passes: on 2026-11-30 the run stalled after the mailed code was sent (see helper G's report).
+// Skipped until it passes: on 2026-11-30 start, the wrong-code message and axe on start passed; after the right code
+// `waitForURL(/\/application$/)` timed out (landing not confirmed). See helper G's report.
 describe.skip('financing application', () => {
   it('starts with a mailed code, keeps drafts offline across a reload and sends them online', async () => {
     printBrowserLogsOnFailure({ applicant: browser });
