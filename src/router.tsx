@@ -151,6 +151,8 @@ const consoleApplyRoute = createRoute({
   path: '/console/apply',
   ...lazyPage(() => import('./features/surfaces/console/apply-page.tsx'), 'ConsoleApplyPage', { title: 'Apply for the advisor console', className: 'page' }),
 });
+/** Issue 31 (G): "Apply for Ledgerline", signed out (a static path wins over `/application/$`). */
+const applicationStartRoute = createRoute({ getParentRoute: () => guestRoute, path: '/application/start', ...lazyPage(() => import('./features/identity/application-start-page.tsx'), 'ApplicationStartPage', { title: 'Apply for Ledgerline', className: 'page', narrow: true }) });
 const onboardingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/onboarding/$', beforeLoad: toApplication });
 
 
@@ -160,7 +162,7 @@ const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav
 const COMMANDS: readonly Command[] = [...transactionsCommands, ...cardsCommands, ...receiptsCommands, ...reimbursementsCommands, ...travelCommands, ...requestsCommands, ...billsCommands];
 
 const routeTree = rootRoute.addChildren([
-  guestRoute.addChildren([...identityGuestRoutes(guestRoute)]),
+  guestRoute.addChildren([...identityGuestRoutes(guestRoute), applicationStartRoute]),
   // Signed in or not: the reminder link's receipts-only page (issue 29).
   ...policiesLinkRoutes(rootRoute),
   // Issue 31: the advisor console, the vendor portal and the financing application.

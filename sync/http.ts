@@ -44,6 +44,8 @@ export type CallOptions<C extends CallDef> = Partial<CallInput<C>> & {
    * `If-Match: "<seq>"`; the server answers 409 CONFLICT for a field changed since by someone else.
    */
   ifMatch?: number;
+  /** Issue 31: a call's own headers (the financing application's `X-RAMP-FINANCING-APPLICATION-ID`). */
+  headers?: Record<string, string>;
 };
 
 export { DEVICE_HEADER, IF_MATCH_HEADER };
@@ -112,6 +114,7 @@ export function createHttpClient(opts: HttpClientOptions): HttpClient {
     }
     if (def.idempotent) headers[IDEMPOTENCY_HEADER] = o.idempotencyKey ?? newKey();
     if (o.ifMatch !== undefined) headers[IF_MATCH_HEADER] = formatEtag(o.ifMatch);
+    if (o.headers) Object.assign(headers, o.headers);
     // Issue 24: the device's id on every write, so the server tells this device's own changes from others'.
     const device = BODY_METHODS.has(def.method) ? opts.device?.() : null;
     if (device) headers[DEVICE_HEADER] = device;

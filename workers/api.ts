@@ -19,6 +19,7 @@ import type { ProcurementApi } from './handlers/procurement.ts';
 import type { PolicyApi } from './handlers/policies.ts';
 import type { NotificationSettingsApi } from './handlers/notifications.ts';
 import type { TreasuryApi } from './handlers/treasury.ts';
+import type { ApplicationApi } from './handlers/application.ts';
 import type { SsoApi } from './handlers/sso.ts';
 import type { SupportAccessApi } from './handlers/support-access.ts';
 import type { TeamApi } from './handlers/team.ts';
@@ -59,6 +60,7 @@ export type * from './handlers/notifications.ts';
 export type * from './handlers/treasury.ts';
 export type * from './handlers/banking.ts';
 export type * from './handlers/advisor-console.ts';
+export type * from './handlers/application.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
@@ -67,7 +69,7 @@ export type * from './handlers/advisor-console.ts';
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
   ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi,
-  AdvisorConsoleApi {}
+  AdvisorConsoleApi, ApplicationApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

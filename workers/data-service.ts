@@ -26,6 +26,7 @@ import { notificationSettingsHandlers } from './handlers/notifications.ts';
 import { treasuryHandlers } from './handlers/treasury.ts';
 import { advisorConsoleHandlers } from './handlers/advisor-console.ts';
 import { bankingHandlers } from './handlers/banking.ts';
+import { applicationHandlers } from './handlers/application.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -72,6 +73,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...treasuryHandlers(ctx),
     ...bankingHandlers(ctx, clock),
     ...advisorConsoleHandlers(ctx),
+    ...applicationHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

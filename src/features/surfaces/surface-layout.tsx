@@ -17,6 +17,8 @@ const BUILT_PATHS = new Set(['/console', '/console/proposals']);
 const BUILT: Partial<Record<ShellKind, ComponentType<{ path: string }>>> = {
   ADVISOR_CONSOLE: lazy(() => import('./console/console-pages.tsx')),
 };
+/** Issue 31 (G): the financing application's pages, their own chunk. */
+const ApplicationPages = lazy(() => import('./application/application-pages.tsx').then((m) => ({ default: m.ApplicationPages })));
 
 /**
  * Issue 31: the shell of a surface beside the main app — the advisor console, the vendor portal or
@@ -80,7 +82,7 @@ export function SurfaceLayout() {
         </div>
       )}
       <main className="app-main">
-        <SurfacePage />
+        {shell.kind === 'FINANCING_APPLICATION' ? <Suspense fallback={<p className="muted">Loading…</p>}><ApplicationPages /></Suspense> : <SurfacePage />}
       </main>
     </div>
   );
