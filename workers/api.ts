@@ -19,6 +19,7 @@ import type { ProcurementApi } from './handlers/procurement.ts';
 import type { PolicyApi } from './handlers/policies.ts';
 import type { NotificationSettingsApi } from './handlers/notifications.ts';
 import type { TreasuryApi } from './handlers/treasury.ts';
+import type { VendorPortalApi } from './handlers/vendor-portal.ts';
 import type { SsoApi } from './handlers/sso.ts';
 import type { SupportAccessApi } from './handlers/support-access.ts';
 import type { TeamApi } from './handlers/team.ts';
@@ -56,6 +57,7 @@ export type * from './handlers/policies.ts';
 export type * from './handlers/comments.ts';
 export type * from './handlers/notifications.ts';
 export type * from './handlers/treasury.ts';
+export type * from './handlers/vendor-portal.ts';
 export type * from './handlers/banking.ts';
 
 /**
@@ -64,7 +66,8 @@ export type * from './handlers/banking.ts';
  */
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
-  ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi {}
+  ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi,
+  VendorPortalApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

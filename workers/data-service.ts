@@ -25,6 +25,7 @@ import { policyHandlers } from './handlers/policy-handlers.ts';
 import { notificationSettingsHandlers } from './handlers/notifications.ts';
 import { treasuryHandlers } from './handlers/treasury.ts';
 import { bankingHandlers } from './handlers/banking.ts';
+import { vendorPortalHandlers } from './handlers/vendor-portal.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -70,6 +71,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...notificationSettingsHandlers(ctx),
     ...treasuryHandlers(ctx),
     ...bankingHandlers(ctx, clock),
+    ...vendorPortalHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }
