@@ -138,6 +138,8 @@ const surfaceRoutes = [
   createRoute({ getParentRoute: () => rootRoute, path: '/vendor-portal/$', beforeLoad: surfaceGuard('VENDOR_PORTAL'), ...surfaceShell }),
   createRoute({ getParentRoute: () => rootRoute, path: '/application/$', beforeLoad: surfaceGuard('FINANCING_APPLICATION'), ...surfaceShell }),
 ];
+/** Issue 31: the vendor's invitation link (outside the portal's guard; signed in or not). */
+const vendorInviteRoute = createRoute({ getParentRoute: () => rootRoute, path: '/vendor-portal/invite', ...lazyPage(() => import('./features/vendor-portal/invite-page.tsx'), 'VendorInvitePage', { title: 'Join the vendor network', className: 'page', narrow: true }) });
 const onboardingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/onboarding/$', beforeLoad: toApplication });
 
 
@@ -152,6 +154,7 @@ const routeTree = rootRoute.addChildren([
   ...policiesLinkRoutes(rootRoute),
   // Issue 31: the advisor console, the vendor portal and the financing application.
   ...surfaceRoutes,
+  vendorInviteRoute,
   onboardingRoute,
 
   appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, notFoundRoute]),
