@@ -139,7 +139,7 @@ const surfaceRoutes = [
   createRoute({ getParentRoute: () => rootRoute, path: '/application/$', beforeLoad: surfaceGuard('FINANCING_APPLICATION'), ...surfaceShell }),
 ];
 /** Issue 31: the vendor's invitation link (outside the portal's guard; signed in or not). */
-const vendorInviteRoute = createRoute({ getParentRoute: () => rootRoute, path: '/vendor-portal/invite', ...lazyPage(() => import('./features/vendor-portal/invite-page.tsx'), 'VendorInvitePage', { title: 'Join the vendor network', className: 'page', narrow: true }) });
+const vendorInviteRoute = createRoute({ getParentRoute: () => rootRoute, path: '/vendor-portal/invite', ...lazyPage(() => import('./features/surfaces/vendor-portal/invite-page.tsx'), 'VendorInvitePage', { title: 'Join the vendor network', className: 'page', narrow: true }) });
 const onboardingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/onboarding/$', beforeLoad: toApplication });
 
 

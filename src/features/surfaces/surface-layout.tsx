@@ -1,4 +1,4 @@
-import { useLayoutEffect, useState } from 'react';
+import { lazy, Suspense, useLayoutEffect, useState } from 'react';
 import { Link, Navigate, useRouterState } from '@tanstack/react-router';
 import { mobileUnsupportedReason } from '../../../schema/platform.ts';
 import { SURFACE_NAMES } from '../../../workers/scope-choices.ts';
@@ -120,6 +120,9 @@ function AccountMenu() {
  * A surface's page by its address (surface-pages.ts). The pages themselves are the next
  * session's: until then each says what it will hold; an address of none is "Page not found".
  */
+/** Issue 31: each surface's own pages, a lazy chunk per surface. */
+const VendorPortalPage = lazy(() => import('./vendor-portal/portal-pages.tsx').then((m) => ({ default: m.VendorPortalPage })));
+
 export function SurfacePage() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const shell = shellOf(pathname) ?? SHELLS.ADVISOR_CONSOLE;
@@ -128,6 +131,7 @@ export function SurfacePage() {
   useLayoutEffect(() => {
     document.title = `${title} · Ledgerline`;
   }, [title]);
+  if (page && shell.kind === 'VENDOR_PORTAL') return <Suspense fallback={<p className="muted" role="status">Loading…</p>}><VendorPortalPage /></Suspense>;
   return (
     <section className="surface-page" aria-labelledby="surface-page-title">
       <h1 id="surface-page-title">{title}</h1>

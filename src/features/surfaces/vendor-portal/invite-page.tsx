@@ -1,14 +1,14 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from '@tanstack/react-router';
-import { Button } from '../../components/button.tsx';
-import { FormError } from '../../components/form-error.tsx';
-import { TextField } from '../../components/text-field.tsx';
-import { sessionState, signedInSession } from '../../data-access/app-state.ts';
-import { useAppState, useAppStore, useDataClient } from '../../data-access/data-context.tsx';
-import type { PortalInvite, SignInResult } from '../../../workers/api.ts';
-import { isBusinessSession } from '../../../workers/contracts/session.ts';
-import { errorText } from '../../lib/error-text.ts';
-import { AuthCard } from '../identity/auth-card.tsx';
+import { Button } from '../../../components/button.tsx';
+import { FormError } from '../../../components/form-error.tsx';
+import { TextField } from '../../../components/text-field.tsx';
+import { sessionState, signedInSession } from '../../../data-access/app-state.ts';
+import { useAppState, useAppStore, useDataClient } from '../../../data-access/data-context.tsx';
+import type { PortalInvite, SignInResult } from '../../../../workers/api.ts';
+import { isBusinessSession } from '../../../../workers/contracts/session.ts';
+import { errorText } from '../../../lib/error-text.ts';
+import { AuthCard } from './auth-card.tsx';
 import { inviteFormErrors, inviteTokenOf, PENDING_INVITE_KEY, type InviteForm } from './portal-rules.ts';
 
 type Lookup = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'found'; invite: PortalInvite };
@@ -21,9 +21,10 @@ type Lookup = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind
 export function VendorInvitePage() {
   const client = useDataClient();
   const token = inviteTokenOf(window.location.hash, sessionStorage.getItem(PENDING_INVITE_KEY));
-  const [lookup, setLookup] = useState<Lookup>({ kind: 'loading' });
+  const [answered, setLookup] = useState<Lookup>({ kind: 'loading' });
+  const lookup: Lookup = token ? answered : { kind: 'failed', message: 'This link is incomplete. Open the link from the invitation email again.' };
   useEffect(() => {
-    if (!token) return setLookup({ kind: 'failed', message: 'This link is incomplete. Open the link from the invitation email again.' });
+    if (!token) return;
     let live = true;
     void client.portalInvite(token).then((r) => {
       if (!live) return;

@@ -1,5 +1,5 @@
-import { isValidAccountNumber, isValidRoutingNumber } from '../../../schema/vendor-rules.ts';
-import { tinCheck, type TinType } from '../../../schema/vendor-network.ts';
+import { isValidAccountNumber, isValidRoutingNumber } from '../../../../schema/vendor-rules.ts';
+import { tinCheck, type TinType } from '../../../../schema/vendor-network.ts';
 
 /**
  * Issue 31, the vendor portal's pure rules: the invite link's token, the forms' checks (the
