@@ -3,6 +3,7 @@ import {
   acceptNetworkInvite, acceptNetworkInviteSignedIn, getNetworkProfile, listNetworkEditProposals, listNetworkPayers, listPortalPayments,
   lookupNetworkInvite, postAchDetails, postTin, postWireAccount, putNetworkAddress, withdrawNetworkEditProposal,
 } from '../../schema/api/calls-vendor-network-portal.ts';
+import { acceptEditProposal, inviteNetworkVendor, listPayerEditProposals, rejectEditProposal } from '../../schema/api/calls-vendor-network-payer.ts';
 import type { NetworkPayer, NetworkVendorProfile } from '../../schema/entities/network-vendor.ts';
 import type { PortalPayment } from '../../schema/entities/portal-payment.ts';
 import type { VendorEditProposal } from '../../schema/entities/vendor-edit-proposal.ts';
@@ -66,6 +67,11 @@ export const VENDOR_PORTAL_CALLS = onlineDomain(PORTAL_OFFLINE, {
   savePortalAddress: via(putNetworkAddress, (address: VendorAddress) => ({ body: { address } }), (d) => ({ profile: d.profile, payers: d.payers })),
   savePortalAch: via(postAchDetails, (body: PortalAchBody) => ({ body }), (d) => ({ profile: d.profile, payers: d.payers })),
   savePortalTin: via(postTin, (body: PortalTinBody) => ({ body }), (d) => ({ profile: d.profile, payers: d.payers })),
+  // The payer's side (a business token, AP roles): the vendor drawer's "Vendor network" section.
+  inviteNetworkVendor: via(inviteNetworkVendor, (vendorId: string, email: string) => ({ params: { payee_uuid: vendorId }, body: { email } }), (invite) => ({ invite })),
+  pendingVendorProposals: via(listPayerEditProposals, () => ({ query: { status: 'PENDING' as const } }), (d) => ({ proposals: d.data })),
+  acceptVendorProposal: via(acceptEditProposal, (id: string) => ({ params: { proposal_id: id } }), (proposal) => ({ proposal })),
+  rejectVendorProposal: via(rejectEditProposal, (id: string) => ({ params: { proposal_id: id } }), (proposal) => ({ proposal })),
   savePortalWire: via(postWireAccount, (body: PortalWireBody) => ({ body }), (profile) => ({ profile, payers: [] as PortalPropagation })),
 });
 
