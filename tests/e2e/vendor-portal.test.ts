@@ -1,17 +1,19 @@
 /**
  * Issue 31 (helper H), the vendor portal end to end on real parts: the built PWA served by the real
  * server (PGlite, development mailbox on) in headless Chromium. The demo admin invites one of the
- * business's vendors to the network (through the API: the drawer's section is not built yet); the
+ * business's vendors to the network (through the API); the
  * invitation link is read from the development mailbox and opened signed out; the vendor sets a
  * password and lands on Payments; on Profile the ACH account and the EIN are saved after "Confirm
  * it's you", each saying what happened at the payer, then shown as last four only. axe finds nothing
- * serious on the portal's pages (desktop and phone sizes), and nothing scrolls sideways at 360 px.
+ * serious on the portal's pages (desktop and phone sizes), nothing scrolls sideways at 360 px, and the
+ * payer's vendor drawer shows the vendor joined, its tax ID verified by vendor and its bank change waiting.
  */
 import { describe, expect, it } from 'vitest';
 import { devOutbox } from '../../schema/api/calls-identity.ts';
 import { inviteNetworkVendor } from '../../schema/api/calls-vendor-network-payer.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
+import { signIn } from '../support/browser.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const ADMIN = 'admin@demo.test';
@@ -85,5 +87,18 @@ describe('vendor portal', () => {
       await expect.poll(() => page.getByRole('heading', { level: 1 }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     }
+
+    // The payer's side: the vendor drawer's Vendor network section shows the vendor joined, its verified details and its pending change.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.getByRole('button', { name: /Account/ }).click();
+    await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+    await page.waitForURL(/\/sign-in/, { timeout: 30_000 });
+    await signIn(page, ADMIN, PASSWORD);
+    await page.goto(`/vendors?open=${vendor!.id}`);
+    const section = page.getByRole('region', { name: 'Vendor network' });
+    await expect.poll(() => section.getByText('Joined').count(), { timeout: 60_000 }).toBe(1);
+    // The payer had no tax ID: filled and verified by the vendor; it already held a bank account: the new one waits as a change to accept.
+    await expect.poll(() => section.getByText('Tax ID: Verified by vendor').count(), { timeout: 60_000 }).toBe(1);
+    await expect.poll(() => section.getByText(/Bank account: checking ending 5678/).count(), { timeout: 60_000 }).toBeGreaterThan(0);
   }, 150_000);
 });
