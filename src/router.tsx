@@ -153,6 +153,8 @@ const consoleApplyRoute = createRoute({
 });
 /** Issue 31 (G): "Apply for Ledgerline", signed out (a static path wins over `/application/$`). */
 const applicationStartRoute = createRoute({ getParentRoute: () => guestRoute, path: '/application/start', ...lazyPage(() => import('./features/identity/application-start-page.tsx'), 'ApplicationStartPage', { title: 'Apply for Ledgerline', className: 'page', narrow: true }) });
+/** Issue 31: the vendor's invitation link (outside the portal's guard; signed in or not). */
+const vendorInviteRoute = createRoute({ getParentRoute: () => rootRoute, path: '/vendor-portal/invite', ...lazyPage(() => import('./features/surfaces/vendor-portal/invite-page.tsx'), 'VendorInvitePage', { title: 'Join the vendor network', className: 'page', narrow: true }) });
 const onboardingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/onboarding/$', beforeLoad: toApplication });
 
 
@@ -167,6 +169,7 @@ const routeTree = rootRoute.addChildren([
   ...policiesLinkRoutes(rootRoute),
   // Issue 31: the advisor console, the vendor portal and the financing application.
   ...surfaceRoutes,
+  vendorInviteRoute,
   onboardingRoute,
   consoleApplyRoute,
 

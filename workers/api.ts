@@ -20,6 +20,7 @@ import type { PolicyApi } from './handlers/policies.ts';
 import type { NotificationSettingsApi } from './handlers/notifications.ts';
 import type { TreasuryApi } from './handlers/treasury.ts';
 import type { ApplicationApi } from './handlers/application.ts';
+import type { VendorPortalApi } from './handlers/vendor-portal.ts';
 import type { SsoApi } from './handlers/sso.ts';
 import type { SupportAccessApi } from './handlers/support-access.ts';
 import type { TeamApi } from './handlers/team.ts';
@@ -58,6 +59,7 @@ export type * from './handlers/policies.ts';
 export type * from './handlers/comments.ts';
 export type * from './handlers/notifications.ts';
 export type * from './handlers/treasury.ts';
+export type * from './handlers/vendor-portal.ts';
 export type * from './handlers/banking.ts';
 export type * from './handlers/advisor-console.ts';
 export type * from './handlers/application.ts';
@@ -69,7 +71,7 @@ export type * from './handlers/application.ts';
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
   ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi,
-  AdvisorConsoleApi, ApplicationApi {}
+  AdvisorConsoleApi, ApplicationApi, VendorPortalApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

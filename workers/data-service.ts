@@ -27,6 +27,7 @@ import { treasuryHandlers } from './handlers/treasury.ts';
 import { advisorConsoleHandlers } from './handlers/advisor-console.ts';
 import { bankingHandlers } from './handlers/banking.ts';
 import { applicationHandlers } from './handlers/application.ts';
+import { vendorPortalHandlers } from './handlers/vendor-portal.ts';
 import { WorkerContext, type DataServiceDeps } from './worker-context.ts';
 
 export type { DataServiceDeps };
@@ -74,6 +75,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...bankingHandlers(ctx, clock),
     ...advisorConsoleHandlers(ctx),
     ...applicationHandlers(ctx),
+    ...vendorPortalHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

@@ -129,6 +129,9 @@ function AccountMenu() {
  * A surface's page by its address (surface-pages.ts). The pages themselves are the next
  * session's: until then each says what it will hold; an address of none is "Page not found".
  */
+/** Issue 31: each surface's own pages, a lazy chunk per surface. */
+const VendorPortalPage = lazy(() => import('./vendor-portal/portal-pages.tsx').then((m) => ({ default: m.VendorPortalPage })));
+
 export function SurfacePage() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const shell = shellOf(pathname) ?? SHELLS.ADVISOR_CONSOLE;
@@ -140,6 +143,7 @@ export function SurfacePage() {
     if (!built) document.title = `${title} · Ledgerline`;
   }, [title, built]);
   if (built) return <Suspense fallback={<p className="muted" aria-busy="true">Loading…</p>}><Built path={page.path} /></Suspense>;
+  if (page && shell.kind === 'VENDOR_PORTAL') return <Suspense fallback={<p className="muted" role="status">Loading…</p>}><VendorPortalPage /></Suspense>;
   return (
     <section className="surface-page" aria-labelledby="surface-page-title">
       <h1 id="surface-page-title">{title}</h1>

@@ -1,3 +1,4 @@
+import { lazy, Suspense } from 'react';
 import type { Vendor } from '../../../schema/entities/vendor.ts';
 import { payeeHoldMessage } from '../../../schema/vendor-rules.ts';
 import { PAYEE_CHANGE_LABELS } from '../../lib/payment-approval-labels.ts';
@@ -15,6 +16,9 @@ import { useVendorDrawer, type VendorDrawerState } from './vendor-drawer-state.t
 import { ACCOUNT_TYPE_LABELS, addressLines, bankDetailText, endSentence, NO_BANK } from './vendor-view.ts';
 
 export { REVEAL_MS } from './vendor-drawer-state.ts';
+
+/** Issue 31: the vendor network section, its own chunk. */
+const VendorNetworkSection = lazy(() => import('./vendor-network-section.tsx').then((m) => ({ default: m.VendorNetworkSection })));
 
 export interface VendorDrawerProps {
   /** null: not (or no longer) among the business's vendors. */
@@ -73,6 +77,8 @@ export function VendorDrawer({ vendor, client, online, onAnswer, onEdit, onClose
           <VendorBankSection vendor={vendor} d={d} />
 
           <VendorContacts vendor={vendor} />
+
+          <Suspense fallback={null}><VendorNetworkSection vendor={vendor} client={client} online={online} sensitive={sensitive} /></Suspense>
         </div>
       )}
       {vendor && settingBank && (

@@ -1,0 +1,20 @@
+import type { FormEvent, ReactNode } from 'react';
+
+/** The signed-out pages' centred card (as identity's sign-in card), for the invitation page. */
+export function AuthCard({ title, onSubmit, children }: { title: string; onSubmit?: (e: FormEvent) => void | Promise<void>; children: ReactNode }) {
+  const body = (
+    <>
+      <div className="brand brand-lg">
+        <img src="/favicon.svg" alt="" width={32} height={32} />
+        <span>Ledgerline</span>
+      </div>
+      <h1>{title}</h1>
+      {children}
+    </>
+  );
+  return (
+    <main className="sign-in">
+      {onSubmit ? <form className="sign-in-card" onSubmit={(e) => void onSubmit(e)} noValidate>{body}</form> : <div className="sign-in-card">{body}</div>}
+    </main>
+  );
+}

@@ -1,0 +1,191 @@
+import { useState } from 'react';
+import { useRouterState } from '@tanstack/react-router';
+import { Button } from '../../../components/button.tsx';
+import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
+import { FormError } from '../../../components/form-error.tsx';
+import { SelectField } from '../../../components/select-field.tsx';
+import { useAppState, useDataClient } from '../../../data-access/data-context.tsx';
+import type { NetworkPayer, PortalPayment, PortalPaymentFilter, VendorEditProposal } from '../../../../workers/api.ts';
+import { errorText } from '../../../lib/error-text.ts';
+import { formatDay, formatMoney } from '../../../lib/format.ts';
+import { ProfilePage } from './profile-page.tsx';
+import { paymentStatusText } from './portal-rules.ts';
+import { ReadNote, usePortalRead } from './portal-read.tsx';
+import './vendor-portal.css';
+
+/** The vendor portal's page for the address (surface-pages.ts lists them); null: the shell's "not found". */
+export function VendorPortalPage() {
+  const pathname = useRouterState({ select: (s) => s.location.pathname }).replace(/\/+$/, '');
+  if (pathname === '/vendor-portal/profile') return <ProfilePage />;
+  if (pathname === '/vendor-portal/payers') return <PayersPage />;
+  if (pathname === '/vendor-portal/changes') return <ChangesPage />;
+  return <PaymentsPage />;
+}
+
+const STATUSES = [
+  { value: '', label: 'All' }, { value: 'UNPAID', label: 'Not paid yet' }, { value: 'SCHEDULED', label: 'Scheduled' },
+  { value: 'PAID', label: 'Paid' }, { value: 'FAILED', label: 'Payment failed' },
+] as const;
+
+function PaymentsPage() {
+  const client = useDataClient();
+  const [filter, setFilter] = useState<PortalPaymentFilter>({});
+  const [payers] = usePortalRead(() => client.portalPayers(), []);
+  const [state] = usePortalRead(() => client.portalPayments(filter), [filter.business_id, filter.status, filter.cursor]);
+  const [earlier, setEarlier] = useState<PortalPayment[]>([]);
+  const rows = [...earlier, ...(state.kind === 'read' ? state.data.rows : [])];
+  const choose = (patch: PortalPaymentFilter) => {
+    setEarlier([]);
+    setFilter((f) => ({ ...f, ...patch, cursor: undefined }));
+  };
+  return (
+    <section className="surface-page portal-page" aria-labelledby="portal-title">
+      <h1 id="portal-title">Payments</h1>
+      <p className="muted">What your payers owe and paid you, and when each payment is expected to arrive.</p>
+      <div className="portal-filters">
+        <SelectField label="Payer" value={filter.business_id ?? ''} onChange={(v) => choose({ business_id: v || undefined })}
+          options={[{ value: '', label: 'All payers' }, ...(payers.kind === 'read' ? payers.data.map((p) => ({ value: p.business_id, label: p.business_name })) : [])]} />
+        <SelectField label="Status" value={filter.status ?? ''} onChange={(v) => choose({ status: (v || undefined) as PortalPaymentFilter['status'] })}
+          options={STATUSES.map((s) => ({ value: s.value, label: s.label }))} />
+      </div>
+      <ReadNote state={state} />
+      {state.kind === 'read' && rows.length === 0 && (
+        <p className="empty-state">{filter.business_id || filter.status ? 'No payments match these filters.' : 'No bills from your payers yet. When a payer adds a bill from you, it shows here.'}</p>
+      )}
+      {rows.length > 0 && (
+        <ul className="portal-list" aria-label="Payments">
+          {rows.map((p) => (
+            <li key={p.bill_id} className="portal-row">
+              <div className="portal-row-main">
+                <strong>{p.payer_name}</strong>
+                <span className="muted">Invoice {p.invoice_number}</span>
+              </div>
+              <div className="portal-row-side">
+                <strong>{formatMoney(p.amount.amount, p.amount.currency)}</strong>
+                <span className={`badge portal-status-${(p.payment_status ?? p.bill_status).toLowerCase()}`}>{paymentStatusText(p)}</span>
+              </div>
+              <div className="portal-row-dates muted">
+                {p.expected_settlement_date
+                  ? `Expected ${formatDay(p.expected_settlement_date)}${p.rail ? ` by ${p.rail === 'CHECK' ? 'check' : p.rail}` : ''}`
+                  : `Due ${formatDay(p.due_date)}`}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+      {state.kind === 'read' && state.data.next && (
+        <Button onClick={() => {
+          setEarlier(rows);
+          setFilter((f) => ({ ...f, cursor: state.data.next ?? undefined }));
+        }}>Show more</Button>
+      )}
+    </section>
+  );
+}
+
+const FIELD_NAMES = { address: 'address', bank: 'bank account', tin: 'tax ID' } as const;
+
+function PayersPage() {
+  const client = useDataClient();
+  const [state] = usePortalRead(() => client.portalPayers(), []);
+  return (
+    <section className="surface-page portal-page" aria-labelledby="portal-title">
+      <h1 id="portal-title">Payers</h1>
+      <p className="muted">The businesses that pay you through Ledgerline.</p>
+      <ReadNote state={state} />
+      {state.kind === 'read' && state.data.length === 0 && <p className="empty-state">No payers yet.</p>}
+      {state.kind === 'read' && state.data.length > 0 && (
+        <ul className="portal-list" aria-label="Payers">
+          {state.data.map((p: NetworkPayer) => (
+            <li key={p.vendor_id} className="portal-row">
+              <div className="portal-row-main">
+                <strong>{p.business_name}</strong>
+                <span className="muted">{p.status === 'ACTIVE' ? `Joined ${p.joined_at ? formatDay(p.joined_at) : ''}` : p.status === 'INVITED' ? 'Invited' : 'Declined'}</span>
+              </div>
+              <div className="portal-row-dates muted">
+                {p.verified_fields.length ? `Verified by you: ${p.verified_fields.map((f) => FIELD_NAMES[f]).join(', ')}` : 'None of your details verified here yet'}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function changeText(p: VendorEditProposal): string {
+  const f = p.fields;
+  const parts: string[] = [];
+  if (f.legal_name) parts.push(`legal name “${f.legal_name}”`);
+  if (f.address) parts.push(`address ${f.address.line1}, ${f.address.city}`);
+  if (f.bank) parts.push(`bank account ending ${f.bank.account_last_four}`);
+  if (f.tin) parts.push(`${f.tin.type} ending ${f.tin.last_four}`);
+  return parts.join('; ') || 'details';
+}
+
+const DECIDED = { ACCEPTED: 'Accepted', REJECTED: 'Rejected', WITHDRAWN: 'Withdrawn', PENDING: 'Waiting for the payer' } as const;
+
+function ChangesPage() {
+  const client = useDataClient();
+  const online = useAppState((s) => s.online);
+  const [state, reload] = usePortalRead(() => client.portalChanges(), []);
+  const [withdrawing, setWithdrawing] = useState<VendorEditProposal | null>(null);
+  const [withdrawError, setWithdrawError] = useState<string | null>(null);
+  const rows = state.kind === 'read' ? state.data : [];
+  const list = (items: VendorEditProposal[], label: string) => (
+    <ul className="portal-list" aria-label={label}>
+      {items.map((p) => (
+        <li key={p.id} className="portal-row">
+          <div className="portal-row-main">
+            <strong>{p.business_name}</strong>
+            <span>{changeText(p)}</span>
+          </div>
+          <div className="portal-row-side">
+            <span className="badge">{DECIDED[p.status]}</span>
+            {p.status === 'PENDING' && (
+              <Button size="sm" disabled={!online} onClick={() => setWithdrawing(p)}>{online ? 'Withdraw' : 'Withdraw (needs a connection)'}</Button>
+            )}
+          </div>
+          <div className="portal-row-dates muted">Sent {formatDay(p.created_at)}{p.decided_at ? ` · decided ${formatDay(p.decided_at)}` : ''}</div>
+        </li>
+      ))}
+    </ul>
+  );
+  const pending = rows.filter((p) => p.status === 'PENDING');
+  const decided = rows.filter((p) => p.status !== 'PENDING');
+  return (
+    <section className="surface-page portal-page" aria-labelledby="portal-title">
+      <h1 id="portal-title">Changes</h1>
+      <p className="muted">Changes to your details that a payer already held differently: each payer accepts or rejects them.</p>
+      <ReadNote state={state} />
+      {state.kind === 'read' && (
+        <>
+          <h2>Waiting for a payer</h2>
+          {pending.length ? list(pending, 'Waiting for a payer') : <p className="empty-state">Nothing is waiting.</p>}
+          <h2>Decided</h2>
+          {decided.length ? list(decided, 'Decided') : <p className="empty-state">No decided changes yet.</p>}
+        </>
+      )}
+      {withdrawing && (
+        <ConfirmDialog
+          title="Withdraw this change?"
+          description={`${withdrawing.business_name} will no longer be asked to accept your ${changeText(withdrawing)}. They keep the details they have.`}
+          confirmLabel="Withdraw change"
+          tone="danger"
+          onConfirm={async () => {
+            const r = await client.withdrawPortalChange(withdrawing.id);
+            setWithdrawError(r.ok ? null : errorText(r.error));
+            if (r.ok) reload();
+            return r.ok;
+          }}
+          onClose={() => {
+            setWithdrawing(null);
+            setWithdrawError(null);
+          }}
+        >
+          <FormError message={withdrawError} />
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
