@@ -75,6 +75,11 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
     sso: resolveSsoSettings(opts.sso),
     quotas: resolveQuotas(opts.quotas),
   };
+  // The signing key is read now, before any request: a handler that signs a token inside its own
+  // transaction (a surface's sign-in: application verify, firm apply, invite accepts) must not be
+  // the first to read it, since on PGlite's one connection that read would wait for the
+  // transaction that waits for it. A failed read (no migrated database yet) is retried on first use.
+  deps.tokenKey().catch(() => undefined);
   const logError = opts.logError ?? ((err: unknown) => console.error('[ledgerline] unexpected error', err));
   const app = new Hono();
 
