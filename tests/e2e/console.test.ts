@@ -22,10 +22,7 @@ const FIRM_EMAIL = 'rhea@northwind-books.test';
 
 const openSession = useServerAndSessions({ transactions: 10, devOutbox: true }, 180_000);
 
-// NOT PASSING YET (helper I, 2026-11-30 06:44): the run hung after the mailed code was entered
-// (no output until the 240 s kill) and could not be debugged before the deadline. Skipped so the
-// suite stays green; the lead or the next session un-skips it and finds where it stops.
-describe.skip('advisor console', () => {
+describe('advisor console', () => {
   it('a new firm applies, proposes to the demo business, the admin accepts, the firm sees its client', async () => {
     const firm = await openSession('firm');
     const { page } = firm;
