@@ -10,7 +10,7 @@ import { queryHandlers } from './handlers/queries.ts';
 import { reportHandlers } from './handlers/reports.ts';
 import { exportHandlers } from './handlers/exports.ts';
 import { receiptHandlers } from './handlers/receipts.ts';
-import { sessionHandlers } from './handlers/session.ts';
+import { afterPasswordSignIn, sessionHandlers } from './handlers/session.ts';
 import { ssoHandlers } from './handlers/sso.ts';
 import { statusHandlers, syncClock } from './handlers/status.ts';
 import { vendorHandlers } from './handlers/vendors.ts';
@@ -44,6 +44,8 @@ export type DataService = DataApi & { dispose(): Promise<void> };
  */
 export function createDataService(deps: DataServiceDeps): DataService {
   const ctx = new WorkerContext(deps);
+  // The surfaces' sign-ins finish as a password sign-in does (handed in: their files are api.ts's types).
+  const finishSignIn = (token: string, mfaRequired: boolean, email: string | null) => afterPasswordSignIn(ctx, token, mfaRequired, undefined, email);
   // One clock of the last sync: Settings' offline data and the banking list's offline answer.
   const clock = syncClock(ctx);
   const api: DataApi = {
@@ -73,9 +75,9 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...notificationSettingsHandlers(ctx),
     ...treasuryHandlers(ctx),
     ...bankingHandlers(ctx, clock),
-    ...advisorConsoleHandlers(ctx),
-    ...applicationHandlers(ctx),
-    ...vendorPortalHandlers(ctx),
+    ...advisorConsoleHandlers(ctx, finishSignIn),
+    ...applicationHandlers(ctx, finishSignIn),
+    ...vendorPortalHandlers(ctx, finishSignIn),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

@@ -8,10 +8,9 @@ import type { AdvisorRight, FirmClient, FirmView } from '../../schema/entities/e
 import type { FirmAuthorization } from '../../schema/entities/firm-authorization.ts';
 import type { FirmProposal } from '../../schema/entities/firm-proposal.ts';
 import type { SwitchScopeResult } from '../contracts/session.ts';
-import type { WorkerContext } from '../worker-context.ts';
-import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi } from '../online.ts';
+import type { FinishSignIn } from './application.ts';
+import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
 import type { OnlineFailure } from '../contracts/views.ts';
-import { afterPasswordSignIn } from './session.ts';
 
 export type { AdvisorRight, AuditLogRow, FirmAuthorization, FirmClient, FirmProposal, FirmView };
 export type ConsoleProposalInput = { client_email: string; client_name: string; rights: AdvisorRight[]; firm_user_ids: string[] };
@@ -71,18 +70,21 @@ export interface AdvisorConsoleApi extends ConsoleDomainApi {
   firmApplyVerify(email: string, code: string): Promise<SwitchScopeResult>;
 }
 
-export function advisorConsoleHandlers(ctx: WorkerContext): AdvisorConsoleApi {
+/** What the console's calls read of the worker: the online port, and the stored session's email. */
+type ConsolePort = OnlinePort & { readonly stored: { readonly session: object } | null };
+
+export function advisorConsoleHandlers(ctx: ConsolePort, finishSignIn: FinishSignIn): AdvisorConsoleApi {
   const open = custom((send) => async (businessId: string): Promise<SwitchScopeResult> => {
     const r = await send(clientsOpen, { params: { business_id: businessId } });
     if (!r.ok) return { ok: false, error: r.error };
-    const email = ctx.stored && 'email' in ctx.stored.session ? (ctx.stored.session.email ?? null) : null;
-    const done = await afterPasswordSignIn(ctx, r.data.id_token, r.data.mfa_required, undefined, email);
+    const email = (ctx.stored?.session as { email?: string | null } | undefined)?.email ?? null;
+    const done = await finishSignIn(r.data.id_token, r.data.mfa_required, email);
     return done.ok ? { ok: true, session: done.session, left_behind: null } : done;
   });
   const verify = custom((send) => async (email: string, code: string): Promise<SwitchScopeResult> => {
     const r = await send(firmApplyVerify, { body: { email, code } });
     if (!r.ok) return { ok: false, error: r.error };
-    const done = await afterPasswordSignIn(ctx, r.data.id_token, r.data.mfa_required, undefined, email);
+    const done = await finishSignIn(r.data.id_token, r.data.mfa_required, email);
     return done.ok ? { ok: true, session: done.session, left_behind: null } : done;
   });
   const apply = via(firmApply, (body: { firm_name: string; email: string; first_name: string; last_name: string }) => ({ body }));

@@ -7,11 +7,9 @@ import {
   applicationStart, applicationSubmit, applicationSurvey, applicationVerify,
 } from '../../schema/api/calls-application-steps.ts';
 import type { FinancingApplication, documentRequestSchema } from '../../schema/entities/financing-application.ts';
-import type { WorkerContext } from '../worker-context.ts';
 import type { SignInResult } from '../contracts/session.ts';
-import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi } from '../online.ts';
+import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
 import type { OnlineFailure } from '../contracts/views.ts';
-import { afterPasswordSignIn } from './session.ts';
 
 export type { FinancingApplication };
 export type ApplicationDocumentRequest = z.infer<typeof documentRequestSchema>;
@@ -84,14 +82,17 @@ export type ApplicationApi = OnlineApi<typeof APPLICATION_CALLS> & {
   applicationVerify(email: string, code: string): Promise<SignInResult>;
 };
 
-export function applicationHandlers(ctx: WorkerContext): ApplicationApi {
+/** Finishes a sign-in with a surface's token (handlers/session.ts `afterPasswordSignIn`, handed in by data-service.ts: importing it here would loop through api.ts). */
+export type FinishSignIn = (token: string, mfaRequired: boolean, email: string | null) => Promise<SignInResult>;
+
+export function applicationHandlers(ctx: OnlinePort, finishSignIn: FinishSignIn): ApplicationApi {
   return {
     ...bindDomain(ctx, APPLICATION_CALLS),
     async applicationVerify(email, code) {
       if (!ctx.hub.online) return { ok: false, error: APPLICATION_OFFLINE.error };
       const res = await ctx.requireHttp().call(applicationVerify, { body: { email, code } });
       if (!res.ok) return { ok: false, error: res.error };
-      return afterPasswordSignIn(ctx, res.data.id_token, res.data.mfa_required, undefined, email);
+      return finishSignIn(res.data.id_token, res.data.mfa_required, email);
     },
   };
 }

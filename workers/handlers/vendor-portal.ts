@@ -10,9 +10,8 @@ import type { VendorEditProposal } from '../../schema/entities/vendor-edit-propo
 import type { VendorAddress } from '../../schema/entities/vendor.ts';
 import type { SignInResult } from '../contracts/session.ts';
 import type { OnlineFailure } from '../contracts/views.ts';
-import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi } from '../online.ts';
-import type { WorkerContext } from '../worker-context.ts';
-import { afterPasswordSignIn } from './session.ts';
+import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
+import type { FinishSignIn } from './application.ts';
 
 export type { NetworkPayer, NetworkVendorProfile, PortalPayment, VendorEditProposal };
 export type PortalInvite = z.infer<typeof lookupNetworkInvite.response>;
@@ -82,20 +81,20 @@ export type VendorPortalApi = OnlineApi<typeof VENDOR_PORTAL_CALLS> & {
   acceptPortalInviteSignedIn(token: string): Promise<SignInResult>;
 };
 
-export function vendorPortalHandlers(ctx: WorkerContext): VendorPortalApi {
+export function vendorPortalHandlers(ctx: OnlinePort, finishSignIn: FinishSignIn): VendorPortalApi {
   return {
     ...bindDomain(ctx, VENDOR_PORTAL_CALLS),
     async acceptPortalInvite(token, body, email) {
       if (!ctx.hub.online) return { ok: false, error: PORTAL_OFFLINE.error };
       const res = await ctx.requireHttp().call(acceptNetworkInvite, { params: { token }, body });
       if (!res.ok) return { ok: false, error: res.error };
-      return afterPasswordSignIn(ctx, res.data.id_token, res.data.mfa_required, undefined, email);
+      return finishSignIn(res.data.id_token, res.data.mfa_required, email);
     },
     async acceptPortalInviteSignedIn(token) {
       if (!ctx.hub.online) return { ok: false, error: PORTAL_OFFLINE.error };
       const res = await ctx.requireHttp().call(acceptNetworkInviteSignedIn, { params: { token }, body: {} });
       if (!res.ok) return { ok: false, error: res.error };
-      return afterPasswordSignIn(ctx, res.data.id_token, res.data.mfa_required, undefined, null);
+      return finishSignIn(res.data.id_token, res.data.mfa_required, null);
     },
   };
 }
