@@ -3,6 +3,7 @@
  * edit-proposal status machines, the TIN checks (EIN format + IRS campus prefix, SSN rules) and the
  * network invite email refusal (BILL_PAY_7017). The server applies them with authority.
  */
+import { isValidEin, isValidSsn, ssnDigits } from './tax-ids.ts';
 
 export const LINK_STATUSES = ['INVITED', 'ACTIVE', 'DECLINED'] as const;
 export type LinkStatus = (typeof LINK_STATUSES)[number];
@@ -31,22 +32,8 @@ export function editProposalTransition(
   return { ok: false, code: 'VENDOR_NETWORK_7001', message: `This change was already ${status.toLowerCase()}.` };
 }
 
-/**
- * EIN prefixes the IRS assigns (its campus list: "How EINs are assigned and valid EIN prefixes").
- * 00, 07–09, 17–19, 28–29, 49, 69–70, 78–79 and 89 are never issued.
- */
-const EIN_PREFIXES: ReadonlySet<string> = new Set([
-  '01', '02', '03', '04', '05', '06', '10', '11', '12', '13', '14', '15', '16', '20', '21', '22', '23', '24', '25', '26', '27',
-  '30', '31', '32', '33', '34', '35', '36', '37', '38', '39', '40', '41', '42', '43', '44', '45', '46', '47', '48', '50', '51',
-  '52', '53', '54', '55', '56', '57', '58', '59', '60', '61', '62', '63', '64', '65', '66', '67', '68', '71', '72', '73', '74',
-  '75', '76', '77', '80', '81', '82', '83', '84', '85', '86', '87', '88', '90', '91', '92', '93', '94', '95', '98', '99',
-]);
-
-/** Whether an EIN (`12-3456789` or 9 digits) starts with a prefix the IRS issues. */
-export function einPrefixValid(ein: string): boolean {
-  const digits = ein.replace('-', '');
-  return /^\d{9}$/.test(digits) && EIN_PREFIXES.has(digits.slice(0, 2));
-}
+/** Whether an EIN (`12-3456789` or 9 digits) starts with a prefix the IRS issues (schema/tax-ids.ts). */
+export const einPrefixValid = isValidEin;
 
 export type TinType = 'EIN' | 'SSN';
 export type TinCheck = { ok: true; digits: string } | { ok: false; message: string };
@@ -64,10 +51,10 @@ export function tinCheck(type: TinType, tin: string): TinCheck {
     return { ok: true, digits: t.replace('-', '') };
   }
   if (!/^\d{3}-?\d{2}-?\d{4}$/.test(t)) return { ok: false, message: 'tin must be an SSN like 123-45-6789' };
-  const digits = t.replace(/-/g, '');
+  const digits = ssnDigits(t);
   const area = digits.slice(0, 3);
   if (area === '000' || area === '666' || area.startsWith('9')) return { ok: false, message: 'tin is not a valid SSN (its first three digits are never issued)' };
-  if (digits.slice(3, 5) === '00' || digits.slice(5) === '0000') return { ok: false, message: 'tin is not a valid SSN' };
+  if (!isValidSsn(t)) return { ok: false, message: 'tin is not a valid SSN' };
   return { ok: true, digits };
 }
 

@@ -4,7 +4,7 @@ import { FormError } from '../../components/form-error.tsx';
 import { TextField } from '../../components/text-field.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import { errorText } from '../../lib/error-text.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { MfaCodeForm } from './mfa-code-form.tsx';
 import { useFinishSignIn } from './sign-in-page.tsx';
 

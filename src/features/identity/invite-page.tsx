@@ -8,7 +8,7 @@ import { TextField } from '../../components/text-field.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import { errorText } from '../../lib/error-text.ts';
 import { formatDay } from '../../lib/format.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { SignedInLinkNotice } from './signed-in-link.tsx';
 import { useSignInSteps } from './sign-in-steps.tsx';
 import { useWebConfig } from './sign-in-page.tsx';

@@ -3,7 +3,7 @@ import { getRouteApi, Link } from '@tanstack/react-router';
 import type { SignInResult } from '../../data-access/types.ts';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { SignInLinkForm } from './sign-in-link-form.tsx';
 import { SignedInLinkNotice } from './signed-in-link.tsx';
 import { useSignInSteps } from './sign-in-steps.tsx';

@@ -8,7 +8,7 @@ import { isBusinessSession } from '../../../workers/contracts/session.ts';
 import type { SignInResult } from '../../data-access/types.ts';
 import { MfaCodeForm } from './mfa-code-form.tsx';
 import { MfaEnrolForm } from './mfa-enrol-form.tsx';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { safeRedirect } from '../../lib/redirect.ts';
 import { readTabBusiness, rememberTabBusiness } from '../../lib/session-tab.ts';

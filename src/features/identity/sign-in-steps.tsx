@@ -3,7 +3,7 @@ import { mfaDownMessage, type WebConfig } from '../../../schema/web-config.ts';
 import { useDataClient } from '../../data-access/data-context.tsx';
 import type { SignInResult } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { MfaCodeForm } from './mfa-code-form.tsx';
 import { MfaEnrolForm } from './mfa-enrol-form.tsx';
 import { useFinishSignIn } from './sign-in-page.tsx';

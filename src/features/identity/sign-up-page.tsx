@@ -3,7 +3,7 @@ import { Button } from '../../components/button.tsx';
 import { Link } from '@tanstack/react-router';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { SignUpInput } from '../../data-access/types.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { MfaCodeForm } from './mfa-code-form.tsx';
 import { useFinishSignIn } from './sign-in-page.tsx';

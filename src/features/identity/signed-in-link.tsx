@@ -5,7 +5,7 @@ import { Button } from '../../components/button.tsx';
 import type { BusinessSessionInfo as SessionInfo } from '../../data-access/types.ts';
 import { HOME_PATH } from '../../lib/redirect.ts';
 import { useSignOut } from '../../lib/use-sign-out.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 
 /**
  * An invite or sign-in link opened by someone already signed in on this device (issue 14): the

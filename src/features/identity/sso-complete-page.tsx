@@ -5,7 +5,7 @@ import { buttonClass } from '../../components/button.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { DataClient, SignInResult } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 import { MfaStep } from './mfa-step.tsx';
 import { useFinishSignIn, useWebConfig } from './sign-in-page.tsx';
 

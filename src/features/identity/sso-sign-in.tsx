@@ -5,7 +5,7 @@ import { TextField } from '../../components/text-field.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../components/auth-card.tsx';
 
 /**
  * Single sign-on on the sign-in page (issue 14): "Continue with Google", "Sign in with SSO" (the

@@ -8,7 +8,7 @@ import { useAppState, useAppStore, useDataClient } from '../../../data-access/da
 import type { PortalInvite, SignInResult } from '../../../../workers/api.ts';
 import { isBusinessSession } from '../../../../workers/contracts/session.ts';
 import { errorText } from '../../../lib/error-text.ts';
-import { AuthCard } from './auth-card.tsx';
+import { AuthCard } from '../../../components/auth-card.tsx';
 import { inviteFormErrors, inviteTokenOf, PENDING_INVITE_KEY, type InviteForm } from './portal-rules.ts';
 
 type Lookup = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'found'; invite: PortalInvite };
