@@ -49,6 +49,8 @@ export async function issueEmailOtp(
   email: string,
   nowMs: number,
   purpose: EmailOtpPurpose = 'step-up',
+  /** The mail's words when the code confirms something of its own (a firm's application, issue 31). */
+  mail: { subject: string; body: (code: string) => string } = MAIL[purpose],
 ): Promise<Date> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = new Date(nowMs + EMAIL_OTP_TTL_SECONDS * 1000);
@@ -59,7 +61,7 @@ export async function issueEmailOtp(
   await db.query('INSERT INTO email_otps (id, identity_id, code_hash, expires_at, created_at, purpose) VALUES ($1, $2, $3, $4, $5, $6)', [
     randomUUID(), identityId, hashCode(code).toString('hex'), expiresAt, new Date(nowMs), purpose,
   ]);
-  await sendMail(deps, db, email, MAIL[purpose].subject, MAIL[purpose].body(code));
+  await sendMail(deps, db, email, mail.subject, mail.body(code));
   return expiresAt;
 }
 

@@ -1,7 +1,7 @@
-import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { FirmApplication } from '../../../schema/entities/external-firm.ts';
 import { screenNames } from '../../../schema/sanctions.ts';
-import { checkEmailOtp, sendMail, useEmailOtp, type MailDeps } from '../../auth/email-otp.ts';
+import { checkEmailOtp, issueEmailOtp, useEmailOtp, type MailDeps } from '../../auth/email-otp.ts';
 import { markEmailVerified } from '../../auth/email-verification.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -13,7 +13,6 @@ import { iso } from './sql.ts';
  * mailbox; the names are screened (schema/sanctions.ts); no hit → the firm exists at once with the
  * applicant as its admin, a hit → MANUAL_REVIEW for a person to clear (design §8 Q5).
  */
-const CODE_TTL_MS = 10 * 60 * 1000;
 type ApplyBody = { firm_name: string; email: string; first_name: string; last_name: string };
 
 /** The identity of an address, created (unusable password, mailbox unproven) when new. */
@@ -34,16 +33,10 @@ export async function startApplication(deps: MailDeps, tx: Queryable, body: Appl
      VALUES ($1, $2, $3, $4, $5, $6)`,
     [randomUUID(), identityId, body.firm_name, body.first_name, body.last_name, new Date(nowMs)],
   );
-  const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
-  await tx.query('UPDATE email_otps SET used_at = $2 WHERE identity_id = $1 AND purpose = $3 AND used_at IS NULL', [
-    identityId, new Date(nowMs), 'verify-email',
-  ]);
-  await tx.query(
-    `INSERT INTO email_otps (id, identity_id, code_hash, expires_at, created_at, purpose) VALUES ($1, $2, $3, $4, $5, 'verify-email')`,
-    [randomUUID(), identityId, createHash('sha256').update(code).digest('hex'), new Date(nowMs + CODE_TTL_MS), new Date(nowMs)],
-  );
-  await sendMail(deps, tx, body.email, 'Your Ledgerline firm application code',
-    `Your code to apply for ${body.firm_name} on Ledgerline is ${code}. It expires in 10 minutes. If you did not apply, ignore this email.`);
+  await issueEmailOtp(deps, tx, identityId, body.email, nowMs, 'verify-email', {
+    subject: 'Your Ledgerline firm application code',
+    body: (code) => `Your code to apply for ${body.firm_name} on Ledgerline is ${code}. It expires in 10 minutes. If you did not apply, ignore this email.`,
+  });
 }
 
 type Pending = { id: string; identity_id: string; firm_name: string; admin_first_name: string; admin_last_name: string; email: string };
