@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import {
   applicationAccountsDelete, applicationBankAccounts, applicationDocumentRequests, applicationInviteApplicant, applicationInviteDelete,
   applicationKybDocuments, applicationKybPageDelete, applicationKybPageUpload, applicationKycDocuments, applicationKycPageDelete,
@@ -9,6 +9,7 @@ import { isValidRoutingNumber } from '../../schema/vendor-rules.ts';
 import { foldEmail } from '../auth/email-address.ts';
 import { sendMail } from '../auth/email-otp.ts';
 import { encryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.ts';
+import { hashToken } from '../domain/admin-users.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
 import { applicationContext } from '../domain/applications/draft.ts';
@@ -120,7 +121,7 @@ export const applicationDocumentHandlers = {
         [app.id, email, new Date(ctx.deps.now())]);
       await tx.query(
         'INSERT INTO application_invites (id, financing_application_id, email, kyc_individual_id, token_hash, expires_at) VALUES ($1, $2, $3, $4, $5, $6)',
-        [randomUUID(), app.id, email, kycId, createHash('sha256').update(token).digest('hex'), new Date(ctx.deps.now() + INVITE_TTL_MS)]);
+        [randomUUID(), app.id, email, kycId, hashToken(token), new Date(ctx.deps.now() + INVITE_TTL_MS)]);
       const link = mailLinks(ctx)(`/application/start?application=${app.id}&invite=${token}`);
       await sendMail(ctx.deps, tx, email, 'You were asked to help with a Ledgerline application',
         `Someone asked you to fill in your details for a Ledgerline financing application: ${link} (valid for 7 days).`);

@@ -9,7 +9,7 @@ import { surfaceSignIn } from '../auth/session.ts';
 import { ssoEnforcedRefusal } from '../auth/sso/enforcement.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { NO_PASSWORD } from '../domain/admin-users.ts';
+import { hashToken, NO_PASSWORD } from '../domain/admin-users.ts';
 import { ok, type DomainHandlers } from '../http/handler.ts';
 
 /**
@@ -65,7 +65,7 @@ async function acceptInvite(tx: Queryable, identityId: string, email: string, co
       WHERE i.token_hash = $1 AND i.email = $2 AND i.accepted_at IS NULL AND i.revoked_at IS NULL AND i.expires_at > $3
         AND a.id = i.financing_application_id AND a.status <> 'WITHDRAWN'
       RETURNING i.id::text, i.financing_application_id::text`,
-    [createHash('sha256').update(token).digest('hex'), email, now]);
+    [hashToken(token), email, now]);
   if (!invite) throw new ApiError('REQUEST_7004', 'This invite was not found.');
   await tx.query(
     `INSERT INTO financing_application_users (financing_application_id, identity_id, role, first_name, last_name)
