@@ -11,14 +11,26 @@ import { ActingBar } from './acting-bar.tsx';
 import { consoleRedirect, pageOf, SHELLS, shellNav, shellOf, type ShellKind } from './surface-pages.ts';
 import './surfaces.css';
 
-/** The pages a surface has built (the rest keep the placeholder below). */
-const BUILT_PATHS = new Set(['/console', '/console/proposals']);
-/** The surfaces' built pages, each surface's own lazy chunk (given the page's path), by shell. */
-const BUILT: Partial<Record<ShellKind, ComponentType<{ path: string }>>> = {
-  ADVISOR_CONSOLE: lazy(() => import('./console/console-pages.tsx')),
+/**
+ * Each surface's built pages: its own lazy chunk (given the page's path), which of the shell's
+ * pages it has built (the rest keep the placeholder below), and whether it titles the document
+ * itself (else the shell titles it from surface-pages.ts).
+ */
+type BuiltPages = { Pages: ComponentType<{ path: string }>; builds: (path: string) => boolean; titlesItself: boolean };
+const CONSOLE_BUILT = new Set(['/console', '/console/proposals']);
+const BUILT: Record<ShellKind, BuiltPages> = {
+  ADVISOR_CONSOLE: { Pages: lazy(() => import('./console/console-pages.tsx')), builds: (path) => CONSOLE_BUILT.has(path), titlesItself: true },
+  VENDOR_PORTAL: {
+    Pages: lazy(() => import('./vendor-portal/portal-pages.tsx').then((m) => ({ default: m.VendorPortalPage }))),
+    builds: () => true,
+    titlesItself: false,
+  },
+  FINANCING_APPLICATION: {
+    Pages: lazy(() => import('./application/application-pages.tsx').then((m) => ({ default: m.ApplicationPages }))),
+    builds: () => true,
+    titlesItself: true,
+  },
 };
-/** Issue 31 (G): the financing application's pages, their own chunk. */
-const ApplicationPages = lazy(() => import('./application/application-pages.tsx').then((m) => ({ default: m.ApplicationPages })));
 
 /**
  * Issue 31: the shell of a surface beside the main app — the advisor console, the vendor portal or
@@ -82,7 +94,7 @@ export function SurfaceLayout() {
         </div>
       )}
       <main className="app-main">
-        {shell.kind === 'FINANCING_APPLICATION' ? <Suspense fallback={<p className="muted">Loading…</p>}><ApplicationPages /></Suspense> : <SurfacePage />}
+        <SurfacePage />
       </main>
     </div>
   );
@@ -130,20 +142,18 @@ function AccountMenu() {
  * session's: until then each says what it will hold; an address of none is "Page not found".
  */
 /** Issue 31: each surface's own pages, a lazy chunk per surface. */
-const VendorPortalPage = lazy(() => import('./vendor-portal/portal-pages.tsx').then((m) => ({ default: m.VendorPortalPage })));
 
 export function SurfacePage() {
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const shell = shellOf(pathname) ?? SHELLS.ADVISOR_CONSOLE;
   const page = pageOf(pathname);
   const title = page?.title ?? 'Page not found';
-  const Built = BUILT[shell.kind];
-  const built = Built && page && BUILT_PATHS.has(page.path);
+  const { Pages, builds, titlesItself } = BUILT[shell.kind];
+  const built = page !== null && builds(page.path);
   useLayoutEffect(() => {
-    if (!built) document.title = `${title} · Ledgerline`;
-  }, [title, built]);
-  if (built) return <Suspense fallback={<p className="muted" aria-busy="true">Loading…</p>}><Built path={page.path} /></Suspense>;
-  if (page && shell.kind === 'VENDOR_PORTAL') return <Suspense fallback={<p className="muted" role="status">Loading…</p>}><VendorPortalPage /></Suspense>;
+    if (!built || !titlesItself) document.title = `${title} · Ledgerline`;
+  }, [title, built, titlesItself]);
+  if (built) return <Suspense fallback={<p className="muted" role="status">Loading…</p>}><Pages path={page.path} /></Suspense>;
   return (
     <section className="surface-page" aria-labelledby="surface-page-title">
       <h1 id="surface-page-title">{title}</h1>
