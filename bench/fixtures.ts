@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { issueCard } from '../schema/api/calls-cards.ts';
+import { shownUserSql } from '../server/domain/hidden-users.ts';
 import type { startTestServer } from '../server/testing.ts';
 import type { ApiClient } from '../tests/support/api.ts';
 import type { CountedCollection } from './app-probe.ts';
@@ -13,10 +14,10 @@ export type Db = Awaited<ReturnType<typeof startTestServer>>['db'];
 /** Cards the bench issues besides the seed's, so the bulk lock has 1,000 to lock (the issue's figure). */
 export const BENCH_CARDS = 1000;
 
-/** Issues `n` virtual cards spread over the business's people, four calls at a time; their ids. */
+/** Issues `n` virtual cards spread over the business's people (hidden firm and vendor users hold no cards), four calls at a time; their ids. */
 export async function issueFleet(api: ApiClient, db: Db, businessId: string, n: number): Promise<string[]> {
   const people = await db.query<{ id: string }>(
-    `SELECT id::text FROM spend_users WHERE business_id = $1 AND NOT deleted AND status = 'ACTIVE' ORDER BY id`,
+    `SELECT id::text FROM spend_users WHERE business_id = $1 AND NOT deleted AND status = 'ACTIVE' AND ${shownUserSql()} ORDER BY id`,
     [businessId],
   );
   if (people.length === 0) throw new Error('no one to issue cards to');

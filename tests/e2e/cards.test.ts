@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { issueCard, simulateAuthorization } from '../../schema/api/calls-cards.ts';
+import { shownUserSql } from '../../server/domain/hidden-users.ts';
 import { apiSignIn } from '../support/api.ts';
 import { type BrowserSession, openSection, setNetwork, signInForOffline, waitForSyncStatus } from '../support/browser.ts';
 import { idempotencyKeys, keyScope, userByEmail } from '../support/db-checks.ts';
@@ -99,7 +100,7 @@ describe('cards, end to end', () => {
     // Fifty cards the admin issues first (spread over the business's people), found by their name.
     const admin = await apiSignIn(server.url, ADMIN, PASSWORD);
     const holders = await server.db.query<{ id: string }>(
-      `SELECT id::text FROM spend_users WHERE business_id = $1 AND NOT deleted AND status = 'ACTIVE' AND role NOT IN ('ADVISOR_CONSOLE_ADMIN', 'ADVISOR_CONSOLE_USER', 'VENDOR_NETWORK_ADMIN') ORDER BY id LIMIT 10`,
+      `SELECT id::text FROM spend_users WHERE business_id = $1 AND NOT deleted AND status = 'ACTIVE' AND ${shownUserSql()} ORDER BY id LIMIT 10`,
       [server.businessId],
     );
     expect(holders.length).toBeGreaterThan(0);
