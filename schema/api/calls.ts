@@ -51,6 +51,7 @@ import { SURFACE_CALLS } from './calls-surfaces.ts';
 import { EXTERNAL_FIRM_CALLS } from './calls-external-firm.ts';
 import { VENDOR_NETWORK_CALLS } from './calls-vendor-network.ts';
 import { APPLICATION_CALLS } from './calls-application.ts';
+import { FINANCING_START_CALLS } from './calls-financing-starts.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -259,4 +260,5 @@ export const CATALOGUE = [
   ...EXTERNAL_FIRM_CALLS,
   ...VENDOR_NETWORK_CALLS,
   ...APPLICATION_CALLS,
+  ...FINANCING_START_CALLS,
 ] as const;
