@@ -63,5 +63,5 @@ export const vendorNetworkApplicationsPut = defineCall({
   response: z.object({ financing_application_id: uuid, status: z.enum(APPLICATION_STATUSES), prefilled: z.array(z.string()) }),
 });
 
-/** Added to CATALOGUE (calls.ts) by the helper that serves them, with their handlers. */
-export const FINANCING_START_CALLS = [] as const;
+/** Served (server/routes/financing-starts.ts); calls.ts spreads them into CATALOGUE. */
+export const FINANCING_START_CALLS = [firmApplicationsList, firmApplicationsPut, firmApplicationsWithdraw, vendorNetworkApplicationsPut] as const;

@@ -55,6 +55,7 @@ import { surfaceHandlers } from './surfaces.ts';
 import { externalFirmHandlers } from './external-firm.ts';
 import { vendorNetworkHandlers } from './vendor-network.ts';
 import { applicationHandlers } from './application.ts';
+import { financingStartHandlers } from './financing-starts.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -121,4 +122,5 @@ export const HANDLERS = {
   ...externalFirmHandlers,
   ...vendorNetworkHandlers,
   ...applicationHandlers,
+  ...financingStartHandlers,
 } satisfies HandlerMap;
