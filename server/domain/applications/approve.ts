@@ -4,6 +4,7 @@ import { decryptBankValue, loadVendorBankKey } from '../../auth/vendor-bank-cryp
 import { allocateSeqs, announceChange } from '../../db/change-seq.ts';
 import type { Queryable } from '../../db/db.ts';
 import { createManualAccount } from '../banking/bank-accounts.ts';
+import { bindFirmUsers } from '../external-firms/hidden-users.ts';
 import { applicationContext, type ApplicationRow } from './draft.ts';
 
 /**
@@ -12,7 +13,9 @@ import { applicationContext, type ApplicationRow } from './draft.ts';
  * user (named by their KYC individual when they are the control person, else by the names they
  * started with; seq taken and announced), the tax info (EIN), the primary entity with the address,
  * each bank account linked UNVERIFIED (awaiting the debit check, issue 30: the business starts it
- * from Banking) with its EXTERNAL_BANK ledger account, and the feature-flag row. Answers the business id.
+ * from Banking) with its EXTERNAL_BANK ledger account, and the feature-flag row. An application a
+ * firm started (`external_firm_id`) also gives that firm an ACTIVE READ + CODE authorization in the
+ * new business (authorizeStartingFirm). Answers the business id.
  */
 export async function approveIntoBusiness(tx: Queryable, app: ApplicationRow, snapshot: ApplicationSnapshot, now: Date): Promise<string> {
   const details = snapshot.business_details!;
@@ -46,6 +49,7 @@ export async function approveIntoBusiness(tx: Queryable, app: ApplicationRow, sn
   await announceChange(tx, businessId, seq + 1);
   await tx.query('INSERT INTO business_feature_flags (business_id, overrides) VALUES ($1, $2) ON CONFLICT (business_id) DO NOTHING', [businessId, '{}']);
   await linkBankAccounts(tx, app.id, { id: ownerId, business_id: businessId, role: 'BUSINESS_OWNER', is_manager: false, user_permissions: [], manager_id: null }, entityId, now);
+  if (app.external_firm_id) await authorizeStartingFirm(tx, app, businessId, now);
   await tx.query(
     `UPDATE financing_applications SET business_id = $2, status = 'APPROVED', decided_at = coalesce(decided_at, $3), updated_at = $3 WHERE id = $1`,
     [app.id, businessId, now]);
@@ -69,4 +73,29 @@ async function linkBankAccounts(
       entity_id: entityId,
     }, now);
   }
+}
+
+/** The rights a firm gets in the business an application it started became (§5: the proposal's READ and CODE). */
+const STARTING_FIRM_RIGHTS = ['READ', 'CODE'] as const;
+
+/**
+ * The firm that started the application works for the new business at once: an ACTIVE
+ * authorization (READ + CODE, no proposal behind it) with the firm admin who started it assigned
+ * through a hidden spend user, as an accepted proposal binds its firm users (bindFirmUsers). When
+ * that admin is no longer an ACTIVE member, the firm's ACTIVE admins are assigned instead, so the
+ * authorization always has someone to open the client.
+ */
+async function authorizeStartingFirm(tx: Queryable, app: ApplicationRow, businessId: string, now: Date): Promise<void> {
+  const firmId = app.external_firm_id!;
+  const starters = await tx.query<{ id: string }>(
+    `SELECT id::text FROM external_firm_users WHERE firm_id = $1 AND status = 'ACTIVE'
+        AND (identity_id = $2 OR (role = 'EXTERNAL_FIRM_ADMIN' AND NOT EXISTS (
+          SELECT 1 FROM external_firm_users s WHERE s.firm_id = $1 AND s.identity_id = $2 AND s.status = 'ACTIVE')))
+      ORDER BY id`,
+    [firmId, app.created_by_identity_id]);
+  const authorizationId = randomUUID();
+  await tx.query(
+    `INSERT INTO external_firm_authorizations (id, firm_id, business_id, proposal_id, rights, created_at) VALUES ($1, $2, $3, NULL, $4, $5)`,
+    [authorizationId, firmId, businessId, [...STARTING_FIRM_RIGHTS], now]);
+  await bindFirmUsers(tx, firmId, businessId, authorizationId, starters.map((s) => s.id));
 }
