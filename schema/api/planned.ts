@@ -19,7 +19,6 @@ export type PlannedIssue = keyof typeof PLANNED_ISSUES;
 /** §7 sections no call of which is served yet, wholly the work of one issue. */
 export const PLANNED_SECTIONS: Readonly<Record<string, PlannedIssue>> = {
   'Spend requests and purchase orders': 28,
-  'External firm (advisor)': 31,
 };
 
 /**

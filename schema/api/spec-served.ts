@@ -39,6 +39,11 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE spend-user unassignment': ['firm.assignments.delete'],
     'DELETE referrals': ['firm.referrals.delete'],
     'DELETE logo': ['firm.logo.delete'],
+    // Issue 31, applications started for others (schema/api/calls-financing-starts.ts). §7's sentence
+    // "PUT financing applications for vendor, firm and client" parses as the two labels below.
+    'DELETE withdrawal of a client financing application': ['firm.applications.withdraw'],
+    'PUT financing applications for vendor': ['vendorNetwork.applications.put'],
+    'PUT firm and client': ['firm.applications.put'],
   },
   'Vendors and vendor network': {
     'DELETE vendors: the vendor': ['vendors.delete'],
