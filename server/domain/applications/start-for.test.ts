@@ -162,6 +162,23 @@ describe.each(await testDatabases())('applications started for others on %s', (k
     expect(refusal(await request(t.app, 'DELETE', `${FIRM_APPS}/${body.id}`, { token: f1.adminToken }))).toEqual([409, 'APPLICATION_7001']);
   });
 
+  it('approval assigns the firm\'s ACTIVE admins when the admin who started the application has left the firm', async () => {
+    const firm = await makeFirm(t.app, t.db, 'Turnover LLP');
+    const starter = await addMember(t.app, t.db, firm, 'EXTERNAL_FIRM_ADMIN');
+    const body = putBody({ client_name: 'Left Behind Co' });
+    expect((await request(t.app, 'PUT', FIRM_APPS, { token: starter.token, body })).status).toBe(200);
+    const removed = await request(t.app, 'DELETE', `/v1/auth/external-firm/users/${starter.firmUserId}`, { token: firm.adminToken });
+    expect(removed.status, removed.text).toBe(200);
+    const applicant = await startApplication(t.app, body.applicant_email, { first_name: 'Ada', last_name: 'Lovelace' });
+    await fillApplication(t.app, applicant);
+    const submitted = await appCall(t.app, applicant, 'PATCH', '/submit', {});
+    expect(submitted.body.status).toBe('APPROVED');
+    const bound = await t.db.query(
+      `SELECT au.firm_user_id::text FROM external_firm_authorizations a JOIN external_firm_authorization_users au ON au.authorization_id = a.id
+        WHERE a.firm_id = $1 AND a.business_id = $2 AND a.status = 'ACTIVE'`, [firm.firmId, submitted.body.business_id]);
+    expect(bound).toEqual([{ firm_user_id: firm.adminFirmUserId }]);
+  });
+
   it('the names given by the firm are screened at submit as application.start\'s are: a listed applicant waits in MANUAL_REVIEW', async () => {
     const body = putBody({ applicant_first_name: 'Boris', applicant_last_name: 'Sanctionedov' });
     await request(t.app, 'PUT', FIRM_APPS, { token: f1.adminToken, body });
