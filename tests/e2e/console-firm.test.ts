@@ -4,9 +4,10 @@
  *
  * The seeded firm admin (firm@demo.test, Ledger & Co) signs in, lands in the console and opens
  * Team: both people are listed with their role and the demo client each works on, and the firm's
- * invites section says there is none open. The seeded member (firm-member@demo.test) sees the same
- * people read-only, told that admins invite and assign. axe finds nothing serious on Team (390 px
- * and desktop), and the page has no sideways scroll at 360 px.
+ * invites section says there is none open; Firm settings names the firm, the admin's role and its
+ * admins. The seeded member (firm-member@demo.test) sees the same people read-only, told that
+ * admins invite and assign. axe finds nothing serious on Team and Firm settings (390 px and
+ * desktop), and neither page scrolls sideways at 360 px.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -30,7 +31,7 @@ async function signInToConsole(page: Page, email: string) {
 const noSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
 describe('advisor console: team', () => {
-  it('the firm admin and the member see the firm’s people, roles and the clients each works on', async () => {
+  it('the firm admin and the member see the firm’s people, roles, the clients each works on and the firm’s settings', async () => {
     const { page } = await openSession('firm-admin');
     await signInToConsole(page, 'firm@demo.test');
     await page.getByRole('navigation', { name: 'Advisor console' }).getByRole('link', { name: 'Team' }).click();
@@ -48,6 +49,20 @@ describe('advisor console: team', () => {
     expect(rows[1]).toMatch(/Member$/);
     await page.getByRole('heading', { name: 'Invites', level: 2 }).waitFor();
     await page.getByText('No open invites').waitFor();
+    expect(await axeFindings(page)).toEqual([]);
+    await page.setViewportSize({ width: 360, height: 780 });
+    expect(await noSideways(page)).toBe(true);
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    // Firm settings: the firm's name, the admin's role, its admins.
+    await page.getByRole('navigation', { name: 'Advisor console' }).getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('heading', { name: 'Firm settings', level: 1 }).waitFor();
+    await page.getByRole('heading', { name: 'Your firm', level: 2, exact: true }).waitFor({ timeout: 30_000 });
+    expect(await page.title()).toBe('Firm settings · Ledgerline');
+    const facts = await page.locator('dl.facts').textContent();
+    expect(facts).toContain('NameLedger & Co');
+    expect(facts).toContain('Your roleAdmin');
+    expect(await page.getByRole('list', { name: 'Firm admins' }).textContent()).toContain('Fran Ledger (you)');
     expect(await axeFindings(page)).toEqual([]);
     await page.setViewportSize({ width: 360, height: 780 });
     expect(await noSideways(page)).toBe(true);
