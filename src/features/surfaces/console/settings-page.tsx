@@ -86,7 +86,7 @@ function FirmFacts({ view }: { view: FirmView }) {
       <section className="console-section" aria-labelledby="firm-admins">
         <h2 id="firm-admins">{admins.length === 1 ? 'Your firm’s admin' : 'Your firm’s admins'}</h2>
         <p className="muted">
-          {isFirmAdmin(view) ? 'Admins invite people, choose who works on each client and send proposals.' : 'Ask an admin to invite someone or to change who works on a client.'}
+          {isFirmAdmin(view) ? 'Admins invite and remove people, send proposals and see every client of the firm.' : 'Ask an admin to invite someone or to change who works on a client.'}
         </p>
         <ul className="console-list" aria-label="Firm admins">
           {admins.map((m) => (

@@ -9,7 +9,7 @@ type Role = Member['role'];
  * who is in the firm, in which role, which clients each works on, and the open invites.
  */
 export const ROLE_WORDS: Record<Role, { name: string; does: string }> = {
-  EXTERNAL_FIRM_ADMIN: { name: 'Admin', does: 'Invites and removes people, sends proposals and works on every client' },
+  EXTERNAL_FIRM_ADMIN: { name: 'Admin', does: 'Invites and removes people, sends proposals and sees every client of the firm' },
   EXTERNAL_FIRM_USER: { name: 'Member', does: 'Works on the clients assigned to them' },
 };
 

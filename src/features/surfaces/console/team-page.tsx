@@ -106,7 +106,7 @@ function Invites({ invites }: { invites: FirmView['invites'] }) {
       <h2 id="team-invites">Invites</h2>
       {invites.length === 0 ? (
         <EmptyState title="No open invites" level="text">
-          People you invite show here until they join.
+          Invitations to join your firm show here until they are accepted or expire.
         </EmptyState>
       ) : (
         <ul className="console-list" aria-label="Invites">
