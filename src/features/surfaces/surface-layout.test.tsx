@@ -53,8 +53,16 @@ describe('SurfaceLayout', () => {
 
   it('shows a firm user the console’s pages', async () => {
     const firm: SurfaceSessionInfo = { ...VENDOR, surface: { kind: 'ADVISOR_CONSOLE', external_firm_id: 'f1', external_firm_user_id: 'fu1' }, label: 'Ledger & Co' };
-    const html = await render('/console/team', firm);
-    expect(html).toContain('<h1 id="surface-page-title">Team</h1>');
+    const html = await render('/console/referrals', firm);
+    expect(html).toContain('<h1 id="surface-page-title">Referrals</h1>');
+    expect(html).toContain('>Team</a>');
     expect(html).not.toContain('>Application</a>');
+  });
+
+  it('loads the console’s built pages (Team) as the console’s own chunk', async () => {
+    const firm: SurfaceSessionInfo = { ...VENDOR, surface: { kind: 'ADVISOR_CONSOLE', external_firm_id: 'f1', external_firm_user_id: 'fu1' }, label: 'Ledger & Co' };
+    const html = await render('/console/team', firm);
+    expect(html).toContain('Loading…');
+    expect(html).not.toContain('This page is not built yet.');
   });
 });

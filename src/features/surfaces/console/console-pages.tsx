@@ -1,6 +1,8 @@
 import { useLayoutEffect } from 'react';
 import { ClientsPage } from './clients-page.tsx';
 import { ProposalsPage } from './proposals-page.tsx';
+import { FirmSettingsPage } from './settings-page.tsx';
+import { TeamPage } from './team-page.tsx';
 import './console.css';
 
 /**
@@ -10,6 +12,8 @@ import './console.css';
 const PAGES: Record<string, { title: string; Page: () => React.JSX.Element }> = {
   '/console': { title: 'Clients', Page: ClientsPage },
   '/console/proposals': { title: 'Proposals', Page: ProposalsPage },
+  '/console/team': { title: 'Team', Page: TeamPage },
+  '/console/settings': { title: 'Firm settings', Page: FirmSettingsPage },
 };
 
 export const builtConsolePage = (path: string): boolean => path in PAGES;
