@@ -1,18 +1,35 @@
 import {
-  clientFirmsEnd, clientFirmsList, clientProposalsAccept, clientProposalsCreate, clientProposalsList, clientProposalsReject, clientsList,
-  clientsOpen, proposalsBulk, proposalsCreate, proposalsCsvParse, proposalsList, proposalsRevoke, proposalsValidate,
+  assignmentsDelete, clientFirmsEnd, clientFirmsList, clientProposalsAccept, clientProposalsCreate, clientProposalsList, clientProposalsReject,
+  clientsList, clientsOpen, proposalsBulk, proposalsCreate, proposalsCsvParse, proposalsList, proposalsRevoke, proposalsValidate,
 } from '../../schema/api/calls-external-firm-proposals.ts';
-import { firmApply, firmApplyVerify, firmGet } from '../../schema/api/calls-external-firm-console.ts';
+import {
+  firmApplicationGet, firmApply, firmApplyVerify, firmGet, firmInvitesAccept, firmInvitesAcceptSignedIn, firmInvitesCreate, firmInvitesDelete,
+  firmInvitesResend, firmUsersDelete,
+} from '../../schema/api/calls-external-firm-console.ts';
+import { logoDelete, logoGet, logoPut } from '../../schema/api/calls-external-firm-logo.ts';
+import { referralsCreate, referralsDelete, referralsList } from '../../schema/api/calls-external-firm-referrals.ts';
+import {
+  firmApplicationsList, firmApplicationsPut, firmApplicationsWithdraw, type FirmClientApplication,
+} from '../../schema/api/calls-financing-starts.ts';
 import { listAuditLog, type AuditLogRow } from '../../schema/api/calls-audit-log.ts';
-import type { AdvisorRight, FirmClient, FirmView } from '../../schema/entities/external-firm.ts';
+import type {
+  AdvisorRight, Firm, FirmApplication, FirmClient, FirmInvite, FirmReferral, FirmUser, FirmUserRole, FirmView,
+} from '../../schema/entities/external-firm.ts';
 import type { FirmAuthorization } from '../../schema/entities/firm-authorization.ts';
 import type { FirmProposal } from '../../schema/entities/firm-proposal.ts';
 import type { SwitchScopeResult } from '../contracts/session.ts';
+import type { SignInResult } from '../contracts/session.ts';
 import type { FinishSignIn } from './application.ts';
-import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
+import { answerOf, bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
 import type { OnlineFailure } from '../contracts/views.ts';
 
-export type { AdvisorRight, AuditLogRow, FirmAuthorization, FirmClient, FirmProposal, FirmView };
+export type {
+  AdvisorRight, AuditLogRow, Firm, FirmApplication, FirmAuthorization, FirmClient, FirmClientApplication, FirmInvite, FirmProposal,
+  FirmReferral, FirmUser, FirmUserRole, FirmView,
+};
+export type ConsoleApplicationInput = {
+  id: string; client_name: string; applicant_email: string; applicant_first_name: string; applicant_last_name: string;
+};
 export type ConsoleProposalInput = { client_email: string; client_name: string; rights: AdvisorRight[]; firm_user_ids: string[] };
 
 /** Refused before any request: the console's lists and changes live on the server. */
@@ -42,6 +59,27 @@ export const ADVISOR_CONSOLE_CALLS = onlineDomain(CONSOLE_OFFLINE, {
   /** Many at once: each id answers on its own (one refused does not stop the others). */
   consoleBulkProposals: via(proposalsBulk, (action: 'validate' | 'revoke', ids: string[]) => ({ body: { action, ids } }),
     (d) => ({ results: d.results.map((r) => (r.ok ? { id: r.id, ok: true as const } : { id: r.id, ok: false as const, message: r.error_v2.message })) })),
+  /** Team (admins): invite by email with a role, send the invite again, withdraw it, remove a member, unassign one from a client. */
+  consoleInvite: via(firmInvitesCreate, (email: string, role: FirmUserRole) => ({ body: { email, role } }), (invite: FirmInvite) => ({ invite })),
+  consoleResendInvite: via(firmInvitesResend, (id: string) => ({ params: { invite_id: id } }), (invite: FirmInvite) => ({ invite })),
+  consoleWithdrawInvite: via(firmInvitesDelete, (id: string) => ({ params: { invite_id: id } }), (invite: FirmInvite) => ({ invite })),
+  consoleRemoveMember: via(firmUsersDelete, (id: string) => ({ params: { firm_user_id: id } }), (user: FirmUser) => ({ user })),
+  consoleUnassign: via(assignmentsDelete, (authorizationId: string, firmUserId: string) => ({
+    params: { authorization_id: authorizationId, firm_user_id: firmUserId },
+  })),
+  /** Referral codes (admins). */
+  consoleReferrals: via(referralsList, () => ({}), (d) => ({ rows: d.data as FirmReferral[] })),
+  consoleCreateReferral: via(referralsCreate, (label: string) => ({ body: { label } }), (referral: FirmReferral) => ({ referral })),
+  consoleDeleteReferral: via(referralsDelete, (id: string) => ({ params: { referral_id: id } }), (referral: FirmReferral) => ({ referral })),
+  /** Financing applications the firm started for clients (admins); the `id` is the client's, so a retry is the same application. */
+  consoleApplications: via(firmApplicationsList, () => ({}), (d) => ({ rows: d.data as FirmClientApplication[] })),
+  consoleStartApplication: via(firmApplicationsPut, (body: ConsoleApplicationInput) => ({ body }), (application: FirmClientApplication) => ({ application })),
+  consoleWithdrawApplication: via(firmApplicationsWithdraw, (id: string) => ({ params: { financing_application_id: id } }),
+    (application: FirmClientApplication) => ({ application })),
+  /** The firm applicant's own application (ADVISOR_CONSOLE_APPLICATION token). */
+  consoleFirmApplication: via(firmApplicationGet, () => ({}), (application: FirmApplication) => ({ application })),
+  /** The firm's logo removed (admins). */
+  consoleRemoveLogo: via(logoDelete, () => ({}), (firm: Firm) => ({ firm })),
   // The client business's side (main app, admins).
   firmProposalsForBusiness: via(clientProposalsList, () => ({}), (d) => ({ rows: d.data as FirmProposal[] })),
   acceptFirmProposal: via(clientProposalsAccept, (id: string, rights?: AdvisorRight[]) => ({ params: { proposal_id: id }, body: rights ? { rights } : {} }),
@@ -68,6 +106,14 @@ export interface AdvisorConsoleApi extends ConsoleDomainApi {
   firmApply(body: { firm_name: string; email: string; first_name: string; last_name: string }): Promise<{ ok: true } | OnlineFailure>;
   /** The mailed code: signed in to the console, or to the firm application when screening holds it. */
   firmApplyVerify(email: string, code: string): Promise<SwitchScopeResult>;
+  /** The firm's logo as a Blob (null when the firm has none: 404). */
+  consoleLogo(): Promise<{ ok: true; file: Blob | null } | OnlineFailure>;
+  /** A PNG or JPEG ≤ 512 KB as the firm's logo (admins); the server checks the bytes. */
+  consolePutLogo(file: Blob): Promise<{ ok: true; firm: Firm } | OnlineFailure>;
+  /** The mailed invite link (public): a new identity with these names and password joins the firm; signs in to the console. */
+  acceptFirmInvite(token: string, body: { password: string; first_name: string; last_name: string }): Promise<SignInResult>;
+  /** Signed in as the invite's email: that identity joins the firm; signs in to the console. */
+  acceptFirmInviteSignedIn(token: string, body: { first_name: string; last_name: string }): Promise<SignInResult>;
 }
 
 /** What the console's calls read of the worker: the online port, and the stored session's email. */
@@ -88,6 +134,27 @@ export function advisorConsoleHandlers(ctx: ConsolePort, finishSignIn: FinishSig
     return done.ok ? { ok: true, session: done.session, left_behind: null } : done;
   });
   const apply = via(firmApply, (body: { firm_name: string; email: string; first_name: string; last_name: string }) => ({ body }));
-  const domain = onlineDomain(CONSOLE_OFFLINE, { ...ADVISOR_CONSOLE_CALLS.methods, openClient: open, firmApply: apply, firmApplyVerify: verify });
+  const logo = custom((_send, port, offline) => async (): Promise<{ ok: true; file: Blob | null } | OnlineFailure> => {
+    if (!port.hub.online) return offline;
+    const r = answerOf(port, await port.requireHttp().blob(logoGet, {}), offline);
+    if (r.ok) return { ok: true, file: r.data };
+    return 'offline' in r || r.error.error_code !== 'REQUEST_7004' ? r : { ok: true, file: null };
+  });
+  const putLogo = custom((send) => async (file: Blob): Promise<{ ok: true; firm: Firm } | OnlineFailure> => {
+    const r = await send(logoPut, { file: { body: file, contentType: file.type } });
+    return r.ok ? { ok: true, firm: r.data } : r;
+  });
+  const accept = custom((send) => async (token: string, body: { password: string; first_name: string; last_name: string }): Promise<SignInResult> => {
+    const r = await send(firmInvitesAccept, { params: { token }, body });
+    return r.ok ? finishSignIn(r.data.id_token, r.data.mfa_required, null) : { ok: false, error: r.error };
+  });
+  const acceptSignedIn = custom((send) => async (token: string, body: { first_name: string; last_name: string }): Promise<SignInResult> => {
+    const r = await send(firmInvitesAcceptSignedIn, { params: { token }, body });
+    return r.ok ? finishSignIn(r.data.id_token, r.data.mfa_required, null) : { ok: false, error: r.error };
+  });
+  const domain = onlineDomain(CONSOLE_OFFLINE, {
+    ...ADVISOR_CONSOLE_CALLS.methods, openClient: open, firmApply: apply, firmApplyVerify: verify,
+    consoleLogo: logo, consolePutLogo: putLogo, acceptFirmInvite: accept, acceptFirmInviteSignedIn: acceptSignedIn,
+  });
   return bindDomain(ctx, domain);
 }
