@@ -68,13 +68,19 @@ async function checkInviteRefs(tx: Queryable, businessId: string, b: InviteBody)
   if (Object.keys(errors).length > 0) throw validationError(errors);
 }
 
-async function identityFor(tx: Queryable, email: string): Promise<string> {
-  const found = await tx.query<{ id: string }>('SELECT id::text FROM identities WHERE lower(email) = $1', [email]);
-  if (found[0]) return found[0].id;
-  const id = randomUUID();
-  // Unverified until the invitee proves the mailbox (accepting the mailed invite, a sign-in link).
-  await tx.query('INSERT INTO identities (id, email, password_hash, email_verified_at) VALUES ($1, $2, $3, NULL)', [id, email, NO_PASSWORD]);
-  return id;
+/**
+ * The identity of an address, created when none exists as `application.verify` creates one: no
+ * password (a password sign-in fails as a wrong one until the person sets one). The mailbox is
+ * proven when `verifiedAt` is given (a used code), else left unproven (someone else named it).
+ * Two creations of one address at once meet on the unique email index: the loser reads the winner's.
+ */
+export async function identityOfEmail(tx: Queryable, email: string, verifiedAt: Date | null = null): Promise<string> {
+  const folded = foldEmail(email);
+  await tx.query(
+    'INSERT INTO identities (id, email, password_hash, email_verified_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
+    [randomUUID(), folded, NO_PASSWORD, verifiedAt]);
+  const [found] = await tx.query<{ id: string }>('SELECT id::text FROM identities WHERE lower(email) = $1', [folded]);
+  return found!.id;
 }
 
 async function issueToken(tx: Queryable, businessId: string, userId: string, invitedBy: string, now: number) {
@@ -99,7 +105,7 @@ export async function inviteUser(tx: Queryable, actor: ActingUser, asked: Invite
   if (biz?.card_issuing_structure === 'PER_ENTITY' && !body.entity_id) {
     throw new ApiError('REQUEST_7001', CARD_ISSUING_MESSAGE, { entity_id: CARD_ISSUING_MESSAGE });
   }
-  const identityId = await identityFor(tx, body.email);
+  const identityId = await identityOfEmail(tx, body.email);
   const taken = await tx.query('SELECT 1 FROM spend_users WHERE business_id = $1 AND identity_id = $2', [actor.business_id, identityId]);
   if (taken.length > 0) throw validationError({ email: 'A user with this email already belongs to this business.' });
   const userId = randomUUID();

@@ -7,7 +7,7 @@ import { sendMail, type MailDeps } from '../../auth/email-otp.ts';
 import { encryptBankValue, loadVendorBankKey } from '../../auth/vendor-bank-crypto.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
-import { NO_PASSWORD } from '../admin-users.ts';
+import { identityOfEmail } from '../admin-users.ts';
 import { assertFirmAdmin, type FirmCaller } from '../external-firms/firm-caller.ts';
 import { networkVendorRow, openNetwork } from '../vendor-network/shared.ts';
 import { applicationContext } from './draft.ts';
@@ -25,21 +25,6 @@ import { applicationContext } from './draft.ts';
 type Links = (path: string) => string;
 type FirmPut = { id: string; client_name: string; applicant_email: string; applicant_first_name: string; applicant_last_name: string };
 const notFound = () => new ApiError('REQUEST_7004', 'There is no such application.');
-
-/**
- * The identity of an address, created when none exists as `application.verify` creates one: no
- * password (a password sign-in fails as a wrong one until the person sets one). The mailbox is
- * proven when `verifiedAt` is given (a used code), else left unproven (someone else named it).
- * Two creations of one address at once meet on the unique email index: the loser reads the winner's.
- */
-export async function identityOfEmail(tx: Queryable, email: string, verifiedAt: Date | null = null): Promise<string> {
-  const folded = foldEmail(email);
-  await tx.query(
-    'INSERT INTO identities (id, email, password_hash, email_verified_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
-    [randomUUID(), folded, NO_PASSWORD, verifiedAt]);
-  const [found] = await tx.query<{ id: string }>('SELECT id::text FROM identities WHERE lower(email) = $1', [folded]);
-  return found!.id;
-}
 
 type FirmApplicationRow = {
   id: string; business_name: string | null; applicant_email: string | null; status: ApplicationStatus; business_id: string | null;

@@ -5,7 +5,7 @@ import { checkEmailOtp, issueEmailOtp, useEmailOtp, type MailDeps } from '../../
 import { markEmailVerified } from '../../auth/email-verification.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
-import { NO_PASSWORD } from '../admin-users.ts';
+import { identityOfEmail } from '../admin-users.ts';
 import { iso } from './sql.ts';
 
 /**
@@ -16,17 +16,9 @@ import { iso } from './sql.ts';
 type ApplyBody = { firm_name: string; email: string; first_name: string; last_name: string };
 
 /** The identity of an address, created (unusable password, mailbox unproven) when new. */
-async function identityForEmail(tx: Queryable, email: string): Promise<string> {
-  const [found] = await tx.query<{ id: string }>('SELECT id::text FROM identities WHERE lower(email) = $1', [email]);
-  if (found) return found.id;
-  const id = randomUUID();
-  await tx.query('INSERT INTO identities (id, email, password_hash, email_verified_at) VALUES ($1, $2, $3, NULL)', [id, email, NO_PASSWORD]);
-  return id;
-}
-
 /** Records the (unverified) application and mails its code; earlier unverified ones of the identity go. */
 export async function startApplication(deps: MailDeps, tx: Queryable, body: ApplyBody, nowMs: number): Promise<void> {
-  const identityId = await identityForEmail(tx, body.email);
+  const identityId = await identityOfEmail(tx, body.email);
   await tx.query('DELETE FROM external_firm_applications WHERE identity_id = $1 AND verified_at IS NULL', [identityId]);
   await tx.query(
     `INSERT INTO external_firm_applications (id, identity_id, firm_name, admin_first_name, admin_last_name, created_at)
