@@ -12,8 +12,9 @@
  * Then, on the same server and sessions, the firm user (Rhea, the proposal's person) opens the
  * client: the main app with its "Acting for" bar and the client's mirror. She codes a transaction
  * in its drawer (synced), which the client's admin sees in Activity as "Rhea Lind (Northwind
- * Bookkeeping)"; a bill the admin could pay offers her no "Pay now", and her token's forced
- * pay-now answers 403 FIRM_7003. "Back to console" returns to Clients.
+ * Bookkeeping)"; her app offers no Bills (the admin's does) and her token's forced pay-now of an
+ * approved bill answers 403 FIRM_7003, the bill unpaid. "Back to console" returns to Clients. axe
+ * finds nothing serious on Clients with a client and on the main app with the acting bar.
  */
 import type { Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +24,7 @@ import { mailedCode } from '../support/dev-outbox.ts';
 import { mainNav, sectionNames, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
 import { server, useServerAndSessions } from '../support/e2e-app.ts';
 import { callWithToken } from '../support/token-call.ts';
-import { chooseCoding, grid } from '../support/transactions-page.ts';
+import { chooseCoding, grid, waitForTotal } from '../support/transactions-page.ts';
 
 const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
@@ -108,6 +109,7 @@ describe('advisor console', () => {
     // 1. Open the client from Clients: the main app, acting for the firm, on the client's mirror.
     expect(await axeFindings(page)).toEqual([]);
     const token = openedToken(firm);
+    token.catch(() => undefined); // awaited below, once the client is open
     await page.getByRole('list', { name: 'Clients' }).getByRole('button', { name: `Open ${business.name}` }).click();
     const bar = page.getByRole('region', { name: 'Acting for a firm' });
     await bar.getByText(`Acting for ${business.name} · ${FIRM}`).waitFor({ timeout: 30_000 });
@@ -117,6 +119,7 @@ describe('advisor console', () => {
     // 2. Codes a transaction in its drawer, as a bookkeeper would; the change syncs.
     await page.goto(`/transactions?open=${business.txn}`);
     await grid(page).waitFor({ timeout: 30_000 });
+    await waitForTotal(page, business.transactions, 30_000);
     const drawer = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: 'Close details' }) });
     await chooseCoding(drawer, 'GL account', business.gl.label);
     await drawer.getByRole('button', { name: 'Save' }).click();
@@ -171,11 +174,13 @@ async function openedToken(session: BrowserSession): Promise<string> {
 }
 
 /**
- * The demo business as the steps need it: its name, its newest transaction with a GL account it
+ * The demo business as the steps need it: its name and number of transactions, its newest one with a GL account it
  * does not have yet, and an approved bill whose vendor can be paid (verified bank, USD).
  */
 async function businessFacts() {
-  const [b] = await server.db.query<{ name: string }>('SELECT name FROM businesses WHERE id = $1', [server.businessId]);
+  const [b] = await server.db.query<{ name: string; transactions: number }>(
+    'SELECT name, (SELECT count(*)::int FROM transactions WHERE business_id = $1) AS transactions FROM businesses WHERE id = $1', [server.businessId],
+  );
   const [txn] = await server.db.query<{ id: string; gl: string | null }>(
     'SELECT id::text, gl_account_id::text AS gl FROM transactions WHERE business_id = $1 ORDER BY occurred_at DESC, id LIMIT 1', [server.businessId],
   );
@@ -190,5 +195,5 @@ async function businessFacts() {
     [server.businessId],
   );
   if (!txn || !gl || !bill) throw new Error('the seed has no transaction, other GL account or approved payable bill');
-  return { name: b!.name, txn: txn.id, gl, bill };
+  return { name: b!.name, transactions: b!.transactions, txn: txn.id, gl, bill };
 }
