@@ -16,13 +16,14 @@ export function firmChoice(choices: readonly ScopeChoice[] | undefined, firmId: 
 
 /**
  * Issue 31 (D3): a firm user working inside a client business (a token carrying
- * `external_firm_id`) sees whom they act for and the way back: "Acting for Ledger & Co · Back to
- * console" switches the token to the firm's console scope.
+ * `external_firm_id`) sees whom they act for and the way back: "Acting for Demo business ·
+ * Ledger & Co", then "Back to console", which switches the token to the firm's console scope.
  */
 export function ActingBar() {
   const client = useDataClient();
   const firmId = useAppState((s) => s.session?.external_firm_id);
   const kept = useAppState((s) => s.session?.choices);
+  const clientName = useAppState((s) => s.session?.business.name);
   const answer = useAnswer<ScopeChoicesResult>(() => client.scopeChoices(), [client]);
   const finish = useFinishScopeSwitch();
   const [busy, setBusy] = useState(false);
@@ -41,8 +42,9 @@ export function ActingBar() {
 
   return (
     <div className="acting-bar" role="region" aria-label="Acting for a firm">
-      <span>Acting for {firm?.label ?? 'your firm'}</span>
-      <span aria-hidden="true">·</span>
+      <span>
+        Acting for {clientName ?? 'this business'} · {firm?.label ?? 'your firm'}
+      </span>
       <Button size="sm" loading={busy} disabled={!firm} onClick={() => void back()}>
         Back to console
       </Button>
