@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { fullName } from '../../schema/entities/spend-user.ts';
+import { isHiddenSpendUser } from '../../schema/roles.ts';
 import type { DataClient, ReferenceData } from '../data-access/types.ts';
 import type { SelectOption } from '../components/select-field.tsx';
 
@@ -67,7 +68,8 @@ export function buildReferenceView(data: ReferenceData): ReferenceView {
     data,
     names,
     options: {
-      users: toOptions(users),
+      // A hidden spend user (a firm's advisor in this business, §6) is named where it acted, never offered.
+      users: data.users.filter((u) => !isHiddenSpendUser(u)).map((u) => ({ value: u.id, label: fullName(u) })).sort(byLabel),
       departments: toOptions(departments),
       locations: toOptions(locations),
       // Inactive GL accounts stay nameable (old coding) but are not offered for new coding.

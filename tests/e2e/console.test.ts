@@ -7,18 +7,21 @@
  * admin's email) with Read + Code and sends it (asked first). The demo admin, on Settings →
  * Accounting firms, accepts it (asked first, saying what the firm will be able to do): the firm is
  * listed with its rights and its person, and the firm's Clients page lists the demo business with
- * its rights. axe finds nothing serious on /console, Proposals and Accounting firms (390 px and desktop).
+ * its rights; its Referral section says no firm referred it. axe finds nothing serious on /console,
+ * Proposals and Accounting firms (390 px and desktop).
  *
  * Then, on the same server and sessions, the firm user (Rhea, the proposal's person) opens the
  * client: the main app with its "Acting for" bar and the client's mirror. She codes a transaction
  * in its drawer (synced), which the client's admin sees in Activity as "Rhea Lind (Northwind
- * Bookkeeping)"; her app offers no Bills (the admin's does) and her token's forced pay-now of an
- * approved bill answers 403 FIRM_7003, the bill unpaid. "Back to console" returns to Clients. axe
- * finds nothing serious on Clients with a client and on the main app with the acting bar.
+ * Bookkeeping)", with the firm that referred the business (her token may not read that). Her app
+ * offers no Bills (the admin's does) and her token's forced pay-now of an approved bill answers
+ * 403 FIRM_7003, the bill unpaid. "Back to console" returns to Clients. axe finds nothing serious
+ * on Clients with a client and on the main app with the acting bar.
  */
 import type { Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { payBillsNow } from '../../schema/api/calls-bills.ts';
+import { businessReferrals } from '../../schema/api/calls-external-firm-referrals.ts';
 import { axeFindings } from '../support/axe.ts';
 import { mailedCode } from '../support/dev-outbox.ts';
 import { mainNav, sectionNames, signIn, waitForSyncStatus, type BrowserSession } from '../support/browser.ts';
@@ -84,6 +87,7 @@ describe('advisor console', () => {
     await admin.page.getByRole('heading', { name: 'Accounting firms', level: 1 }).waitFor();
     const waiting = admin.page.getByRole('list', { name: 'Proposals waiting' }).getByRole('listitem').filter({ hasText: FIRM });
     await waiting.waitFor({ timeout: 30_000 });
+    await admin.page.getByRole('region', { name: 'Referral' }).getByText('No referral').waitFor();
     expect(await axeFindings(admin.page)).toEqual([]);
     await waiting.getByRole('button', { name: 'Accept…' }).click();
     const accept = admin.page.getByRole('dialog', { name: `Accept ${FIRM}?` });
@@ -129,8 +133,12 @@ describe('advisor console', () => {
     await bar.waitFor();
     expect(await axeFindings(page)).toEqual([]);
 
-    // 3. The client's admin sees the change in Activity, by the firm user named with her firm.
+    // 3. The client's admin sees the change in Activity, by the firm user named with her firm; and,
+    // the business having signed up with the firm's referral code, who referred it (she may not).
+    await server.db.query('UPDATE businesses SET referred_by_firm_id = (SELECT id FROM external_firms WHERE name = $2) WHERE id = $1', [server.businessId, FIRM]);
     await admin.page.goto('/settings/accounting-firms');
+    await admin.page.getByRole('region', { name: 'Referral' }).getByText(`${FIRM} referred your business to Ledgerline.`).waitFor({ timeout: 30_000 });
+    expect(await callWithToken(server.url, advisor, businessReferrals)).toEqual({ status: 403, code: 'FORBIDDEN_7003' });
     await admin.page.getByRole('combobox', { name: 'Show' }).selectOption({ label: 'Transaction changes' });
     const change = admin.page.getByRole('table', { name: 'Activity' }).getByRole('row').filter({ hasText: `Rhea Lind (${FIRM})` });
     await change.waitFor({ timeout: 30_000 });

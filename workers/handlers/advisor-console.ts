@@ -7,7 +7,7 @@ import {
   firmInvitesResend, firmUsersDelete,
 } from '../../schema/api/calls-external-firm-console.ts';
 import { logoDelete, logoGet, logoPut } from '../../schema/api/calls-external-firm-logo.ts';
-import { referralsCreate, referralsDelete, referralsList } from '../../schema/api/calls-external-firm-referrals.ts';
+import { businessReferrals, referralsCreate, referralsDelete, referralsList } from '../../schema/api/calls-external-firm-referrals.ts';
 import {
   firmApplicationsList, firmApplicationsPut, firmApplicationsWithdraw, type FirmClientApplication,
 } from '../../schema/api/calls-financing-starts.ts';
@@ -90,6 +90,8 @@ export const ADVISOR_CONSOLE_CALLS = onlineDomain(CONSOLE_OFFLINE, {
   businessFirms: via(clientFirmsList, () => ({}), (d) => ({ rows: d.data as FirmAuthorization[] })),
   endFirmAccess: via(clientFirmsEnd, (authorizationId: string) => ({ params: { authorization_id: authorizationId } }),
     (authorization: FirmAuthorization) => ({ authorization })),
+  /** Settings → Accounting firms: the firm whose referral code this business applied with (null: none). Not for a firm's own users. */
+  businessReferral: via(businessReferrals, () => ({}), (d) => ({ firm: d.referred_by_firm })),
   /** Settings → Activity (admins): one page of the audit log, newest first; `call` narrows to one call id. */
   auditLog: via(listAuditLog, (start?: string, call?: string) => ({ query: { page_size: 50, ...(start ? { start } : {}), ...(call ? { call } : {}) } }),
     (d) => ({ rows: d.data as AuditLogRow[], next: d.page.next })),

@@ -10,6 +10,7 @@ import { TextField } from '../../components/text-field.tsx';
 import { errorText } from '../../lib/error-text.ts';
 import type { AdvisorRight, FirmAuthorization, FirmProposal } from '../../../workers/api.ts';
 import { ActivitySection } from './activity-section.tsx';
+import { ReferralsSection } from './referrals-section.tsx';
 import { grantSentence, narrow, RIGHT_NAMES, RIGHTS, rightsNames } from './firm-rights.ts';
 import './accounting-firms.css';
 
@@ -20,7 +21,8 @@ type Lists = { proposals: FirmProposal[]; firms: FirmAuthorization[] };
  * `/settings/accounting-firms` (issue 31, admins; the firm's proposal mail links here): proposals
  * waiting for an answer (Accept asks first, saying what the firm will be able to do, and may
  * narrow the rights; Decline), the firms with access, who and with which rights ("End access" asks
- * first), a proposal to a firm by its admin's email, then Activity (the audit log). Online only.
+ * first), the firm that referred the business (if any), a proposal to a firm by its admin's email,
+ * then Activity (the audit log). Online only.
  */
 export function AccountingFirmsPage() {
   const client = useDataClient();
@@ -104,6 +106,7 @@ export function AccountingFirmsPage() {
           ))}
         </ul>
       </Section>
+      <ReferralsSection online={online} />
       <ProposeToFirm online={online} onDone={reload} />
       <ActivitySection online={online} />
       {accepting && <AcceptDialog proposal={accepting} onClose={() => setAccepting(null)} onDone={reload} />}

@@ -1,3 +1,4 @@
+import { canViewReferrals, type Actor } from '../../../schema/roles.ts';
 import type { AdvisorRight } from '../../../workers/api.ts';
 
 /**
@@ -38,4 +39,14 @@ export function auditWhat(callId: string, method: string, path: string): string 
     'bills.pay': 'Paid a bill',
   };
   return known[callId] ?? `${method} ${path}`;
+}
+
+/**
+ * §6 canViewReferrals on this device: who referred the business is shown to its own people, never
+ * to a firm user acting in it (the token's `external_firm_id`; the server refuses them too).
+ */
+export function seesReferrals(session: { user: Omit<Actor, 'external_firm'>; external_firm_id?: string | null } | null | undefined): boolean {
+  if (!session) return false;
+  const firm = session.external_firm_id ? { uuid: session.external_firm_id, id: session.external_firm_id } : null;
+  return canViewReferrals({ ...session.user, external_firm: firm });
 }

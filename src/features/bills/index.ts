@@ -1,5 +1,6 @@
 import { createRoute, type AnyRoute } from '@tanstack/react-router';
-import { canManageBillPayAccounting } from '../../../schema/roles.ts';
+import { isAdvisorRole } from '../../../schema/firm-authorization.ts';
+import { canManageBillPayAccounting, type Actor } from '../../../schema/roles.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
 import { onlyFor } from '../../lib/route-guard.ts';
 import type { NavItem } from '../../lib/routing.ts';
@@ -9,10 +10,14 @@ import { parseBillsSearch } from './search-params.ts';
  * Signed-in routes: /bills (the table, the detail drawer, the bulk actions), URL state typed by
  * parseBillsSearch, and the section's inbox, recurring bills, templates and vendor credits.
  * §6 "manage bill pay": only admins, AP clerks (AP_ACCESS) and bookkeepers reach them; anyone
- * else typing an address goes home (the server refuses their bill calls anyway).
+ * else typing an address goes home (the server refuses their bill calls anyway). A firm's advisor
+ * acting in a client (issue 31) reads its bills too (the `bill_pay` mirror rule gives them every
+ * bill); what they may change is the advisor gate's (no Pay: src/lib/advisor-actions.ts).
  */
+const seesBills = (user: Actor) => canManageBillPayAccounting(user) || isAdvisorRole(user.role);
+
 export function billsRoutes<P extends AnyRoute>(parent: P) {
-  const beforeLoad = onlyFor(canManageBillPayAccounting);
+  const beforeLoad = onlyFor(seesBills);
   const getParentRoute = () => parent;
   const page = (title: string) => ({ title, className: 'bills' });
   return [
@@ -25,8 +30,8 @@ export function billsRoutes<P extends AnyRoute>(parent: P) {
   ] as const;
 }
 
-/** Shown (and offered as "Go to bills") only to those who manage bill pay. */
-export const billsNav: readonly NavItem[] = [{ to: '/bills', label: 'Bills', visible: canManageBillPayAccounting }];
+/** Shown (and offered as "Go to bills") only to those who manage bill pay, and to a client's advisors. */
+export const billsNav: readonly NavItem[] = [{ to: '/bills', label: 'Bills', visible: seesBills }];
 
 /** "New bill". */
 export { billsCommands } from './commands.ts';
