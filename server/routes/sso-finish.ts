@@ -10,6 +10,7 @@ import type { ProviderRow } from '../auth/sso/providers.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { markAccepted, type InviteLookup } from '../domain/admin-user-status.ts';
 import { expireInvites, signInBlock, SUSPENDED_MESSAGE } from '../domain/admin-users.ts';
+import { shownUserSql } from '../domain/hidden-users.ts';
 import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
 
 /**
@@ -19,7 +20,9 @@ import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
  *
  * A business provider signs in only an existing user of its own business with that email: an
  * invited one accepts the invite on the way (the IdP proved the email), a suspended or deleted
- * one is refused as password sign-in refuses them. Google signs in any active user whose verified
+ * one is refused as password sign-in refuses them. A hidden spend user (a firm's advisor or a vendor
+ * network admin in the business, issue 31) is no member here: it is reached only through its own
+ * surface, as password sign-in never opens it either. Google signs in any active user whose verified
  * email matches, unless the email's domain enforces its own SSO.
  */
 export class SsoRefused extends Error {}
@@ -62,7 +65,7 @@ async function providerMember(deps: AppDeps, provider: ProviderRow, email: strin
   const find = () =>
     deps.db.query<Member>(
       `SELECT u.id::text, u.identity_id::text, u.status, u.deleted FROM spend_users u JOIN identities i ON i.id = u.identity_id
-        WHERE lower(i.email) = $1 AND u.business_id = $2 ORDER BY u.deleted LIMIT 1`,
+        WHERE lower(i.email) = $1 AND u.business_id = $2 AND ${shownUserSql('u')} ORDER BY u.deleted LIMIT 1`,
       [email, provider.business_id],
     );
   let [member] = await find();
