@@ -95,9 +95,9 @@ export function signInUser<U extends SpendUserDoc>(users: U[], businessId: strin
 export type SignInTarget = { user: SpendUserDoc; surface?: never } | { user?: never; surface: OtherSurfaceClaim };
 
 /**
- * What every way in (password, passwordless link, SSO) opens for an identity it proved: its
- * spend user (signInUser), else, with no business to open, the first other surface it holds
- * (firm, firm application, vendor portal, application: `firstOtherSurface`'s order), else null.
+ * What a sign-in (password, passwordless link) opens for an identity it proved: its spend user
+ * (signInUser), else, with no business to open, the first other surface it holds (firm, firm
+ * application, vendor portal, application: `firstOtherSurface`'s order), else null.
  */
 export async function signInTarget(db: Queryable, identityId: string, businessId: string | null): Promise<SignInTarget | null> {
   const user = signInUser(await spendUsersOf(db, identityId), businessId);

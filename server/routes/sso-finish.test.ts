@@ -3,14 +3,17 @@ import { describe, expect, it } from 'vitest';
 import type { ProviderRow } from '../auth/sso/providers.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, type Fixture } from '../test-fixtures.ts';
-import { firmInClient } from './external-firm-test-kit.ts';
-import { finishSignIn, NO_ACCOUNT_MESSAGE, SsoRefused } from './sso-finish.ts';
+import { makeBusiness, makeVendor, signIn, type Fixture } from '../test-fixtures.ts';
+import { addMember, firmInClient, makeFirm } from './external-firm-test-kit.ts';
+import { finishSignIn, NO_ACCOUNT_MESSAGE, SsoRefused, SURFACE_ONLY_MESSAGE } from './sso-finish.ts';
+import { acceptNew, invite } from './vendor-network-test-kit.ts';
 
 /**
  * Issue 31: a business's identity provider signs in the business's own people only. A firm user's
  * hidden spend user in that business (its advisor) is reached through the console, never by the
- * client's SSO, as password sign-in never opens a hidden user either.
+ * client's SSO, as password sign-in never opens a hidden user either. Google opens a business; an
+ * identity with only another surface is told to sign in by password or mailed link (the completion
+ * code names a spend user).
  */
 describe.each(await testDatabases())('SSO finishing on %s', (kind) => {
   const t = useTestApp(kind, { devOutbox: true });
@@ -40,5 +43,22 @@ describe.each(await testDatabases())('SSO finishing on %s', (kind) => {
     expect(refused).toBeInstanceOf(SsoRefused);
     expect((refused as Error).message).toBe(NO_ACCOUNT_MESSAGE);
     await expect(finish(providerOf(fx.businessId, admin.split('@')[1]!), admin)).resolves.toEqual(expect.any(String));
+  });
+
+  const refusalOf = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => (e instanceof SsoRefused ? e.message : e));
+
+  it('Google: a firm-only or vendor-only identity is told to use its password or a mailed link; a business member signs in', async () => {
+    const member = await addMember(t.app, t.db, await makeFirm(t.app, t.db));
+    const google = (email: string) => finishSignIn(t.app.deps, { kind: 'google', provider: null, email, redirect: null });
+    expect(await refusalOf(google(member.email))).toBe(SURFACE_ONLY_MESSAGE);
+
+    const payer = await makeBusiness(t.db, { transactions: 0 });
+    const admin = await signIn(t.app, payer.email('admin'));
+    const vendorEmail = `vendor-${randomUUID().slice(0, 8)}@vendor.test`;
+    await acceptNew(t.app, t.db, await invite(t.app, t.db, admin, await makeVendor(t.app, admin, 'Paper Co'), vendorEmail));
+    expect(await refusalOf(google(vendorEmail))).toBe(SURFACE_ONLY_MESSAGE);
+
+    expect(await refusalOf(google(`nobody-${randomUUID().slice(0, 8)}@vendor.test`))).toBe(NO_ACCOUNT_MESSAGE);
+    await expect(google(payer.email('admin'))).resolves.toEqual(expect.any(String));
   });
 });

@@ -11,7 +11,7 @@ import type { AppDeps } from '../core/deps.ts';
 import { markAccepted, type InviteLookup } from '../domain/admin-user-status.ts';
 import { expireInvites, signInBlock, SUSPENDED_MESSAGE } from '../domain/admin-users.ts';
 import { shownUserSql } from '../domain/hidden-users.ts';
-import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
+import { noUserRefusal, signInTarget } from './auth.ts';
 
 /**
  * The end of every SSO sign-in (OIDC callback, SAML ACS, Google): the IdP has vouched for
@@ -28,6 +28,8 @@ import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
 export class SsoRefused extends Error {}
 
 export const NO_ACCOUNT_MESSAGE = 'No Ledgerline account uses this email.';
+export const SURFACE_ONLY_MESSAGE =
+  'Single sign-on opens a business on Ledgerline, and this email has none. Sign in with your password or an emailed sign-in link to reach your advisor console, vendor portal or application.';
 export const EXPIRED_STATE_MESSAGE = 'This sign-in has expired or was already used. Start again.';
 
 /** A redirect the browser follows; never cached, never leaking the code to other sites. */
@@ -97,12 +99,15 @@ async function googleMember(deps: AppDeps, email: string): Promise<{ member: { i
   if (enforced) throw new SsoRefused(SSO_ENFORCED_MESSAGE);
   const [identity] = await deps.db.query<{ id: string }>('SELECT id::text FROM identities WHERE lower(email) = $1', [email]);
   if (!identity) throw new SsoRefused(NO_ACCOUNT_MESSAGE);
-  const user = signInUser(await spendUsersOf(deps.db, identity.id), null);
-  if (!user) {
+  const target = await signInTarget(deps.db, identity.id, null);
+  // Issue 31: the completion code names a spend user, so SSO opens a business only; the person's
+  // other access (advisor console, vendor portal, application) opens by password or mailed link.
+  if (target?.surface) throw new SsoRefused(SURFACE_ONLY_MESSAGE);
+  if (!target?.user) {
     const refusal = await noUserRefusal(deps, identity.id);
     throw new SsoRefused(refusal.code === '4014' ? NO_ACCOUNT_MESSAGE : refusal.message);
   }
-  return { member: { id: user.id, identity_id: identity.id, business_id: user.business_id } };
+  return { member: { id: target.user.id, identity_id: identity.id, business_id: target.user.business_id } };
 }
 
 /**
