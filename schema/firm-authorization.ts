@@ -1,4 +1,5 @@
 import type { CallAuth, Surface } from './api/scopes.ts';
+import type { Bill, BillPatch } from './entities/bill.ts';
 import { ADVISOR_RIGHTS, type AdvisorRight } from './entities/external-firm.ts';
 
 /**
@@ -30,6 +31,8 @@ export const ADVISOR_RIGHT_OF_CALL: Readonly<Record<string, AdvisorRight>> = {
   'receipts.upload': 'CODE',
   'receipts.discard': 'CODE',
   'accounting.suggestedContext.dismiss': 'CODE',
+  // A bill's coding only: the handler refuses any other change (advisorBillPatchRefusal below).
+  'bills.update': 'CODE',
   // Closing the books: accounting sync, mapping rules, reconciliation, exports.
   'accounting.syncCommit': 'CLOSE_BOOKS',
   'accounting.markNotSynced': 'CLOSE_BOOKS',
@@ -79,4 +82,65 @@ export function advisorRefusal(call: GatedCall, rights: readonly AdvisorRight[])
   return right
     ? `Your firm's access to this business doesn't include ${RIGHT_WORDS[right]}. Ask the business to grant it.`
     : 'Your firm\'s access to this business doesn\'t include this. Only the business\'s own people can do it.';
+}
+
+/**
+ * What `bills.update` lets an advisor with CODE change (design §3 "bill coding"): the bill's memo
+ * and, on each line, the GL account and department (the coding a bill line takes; its location and
+ * tracking categories are not fields of the call). Everything else is what approvers approve and
+ * money follows (vendor, invoice number, dates, currency, lines' descriptions and amounts, credits,
+ * the PO and its quantities and prices, the paying entity, the invoice file, submitting, confirming
+ * a duplicate): it may be sent only as the bill already holds it, and the lines only as the same
+ * lines in the same order.
+ */
+export const ADVISOR_BILL_CODING_FIELDS = ['memo', 'line_items'] as const satisfies readonly (keyof BillPatch)[];
+export const ADVISOR_BILL_LINE_CODING_FIELDS = ['gl_account_id', 'department_id'] as const;
+
+/** The bill fields a patch may only repeat, each with the words a refusal names it by. */
+const BILL_HELD_FIELDS = {
+  vendor_id: 'vendor', invoice_number: 'invoice number', invoice_date: 'invoice date', due_date: 'due date', currency: 'currency',
+  purchase_order_id: 'purchase order', entity_id: 'paying entity', invoice_file_id: 'invoice document',
+} as const satisfies Partial<Record<keyof BillPatch, string>>;
+/** A line's fields other than its coding, as the call takes them (absent = null) and the bill stores them. */
+const LINE_HELD_FIELDS = {
+  description: 'descriptions', amount: 'amounts', vendor_credit_id: 'vendor credits', po_line_id: 'purchase order lines',
+  quantity: 'quantities', unit_price: 'unit prices',
+} as const;
+
+type HeldBill = Pick<Bill, keyof typeof BILL_HELD_FIELDS | 'line_items'>;
+
+const notCoding = (what: string) =>
+  `Your firm's access to this business includes coding this bill (its lines' GL accounts and departments, and its memo), not changing its ${what}. Ask the business to change it.`;
+
+/** What of `bill`'s lines other than coding `lines` would change, or null. */
+function changedLineField(bill: HeldBill, lines: NonNullable<BillPatch['line_items']>): string | null {
+  if (lines.length !== bill.line_items.length) return 'lines';
+  for (const [i, line] of lines.entries()) {
+    const held = bill.line_items[i]!;
+    for (const [field, words] of Object.entries(LINE_HELD_FIELDS) as [keyof typeof LINE_HELD_FIELDS, string][]) {
+      if ((line[field] ?? null) !== held[field]) return `line ${words}`;
+    }
+  }
+  return null;
+}
+
+/**
+ * FIRM_7003's words for an advisor's bill patch that changes more than the bill's coding
+ * (ADVISOR_BILL_CODING_FIELDS), naming the first field it would change; null when it codes only.
+ * `submit: false` and `confirm_duplicate: false` ask nothing, as for anyone.
+ */
+export function advisorBillPatchRefusal(bill: HeldBill, patch: BillPatch): string | null {
+  if (patch.submit) return notCoding('status (submitting it for approval)');
+  if (patch.confirm_duplicate) return notCoding('duplicate confirmation');
+  for (const [field, words] of Object.entries(BILL_HELD_FIELDS) as [keyof typeof BILL_HELD_FIELDS, string][]) {
+    const value = patch[field];
+    if (value !== undefined && value !== bill[field]) return notCoding(words);
+  }
+  const line = patch.line_items ? changedLineField(bill, patch.line_items) : null;
+  return line ? notCoding(line) : null;
+}
+
+/** The part of a bill patch an advisor's write carries: its coding fields, nothing it only repeated. */
+export function advisorBillCoding(patch: BillPatch): Pick<BillPatch, (typeof ADVISOR_BILL_CODING_FIELDS)[number]> {
+  return Object.fromEntries(ADVISOR_BILL_CODING_FIELDS.filter((f) => patch[f] !== undefined).map((f) => [f, patch[f]]));
 }

@@ -1,4 +1,5 @@
 import { currentIdentity, signIn, signOut } from '../../schema/api/calls.ts';
+import type { OtherSurfaceClaim, SignInProvider } from '../../schema/api/scopes.ts';
 import { defaultSpendUser } from '../../schema/roles.ts';
 import { loginDownMessage } from '../../schema/web-config.ts';
 import { verifyAgainstDummy, verifyPassword } from '../auth/password.ts';
@@ -73,10 +74,6 @@ function statusRefusal(users: UserStatus[], order: readonly string[]): ApiError 
 }
 
 /**
- * Which spend user a sign-in opens: the asked-for business when the identity has a switchable
- * (live, shown, usable) user there, else the §6 default spend user among the active ones.
- */
-/**
  * Why a sign-in that proved who the person is (password or passwordless link) opens no spend
  * user: the first status rule that applies (invite first), else 4014.
  */
@@ -84,10 +81,45 @@ export async function noUserRefusal(deps: AppDeps, identityId: string): Promise<
   return statusRefusal(await statusesOf(deps, identityId), [...INVITE_STATUSES, ...AFTER_PASSWORD]) ?? new ApiError('4014');
 }
 
+/**
+ * Which spend user a sign-in opens: the asked-for business when the identity has a switchable
+ * (live, shown, usable) user there, else the §6 default spend user among the active ones.
+ */
 export function signInUser<U extends SpendUserDoc>(users: U[], businessId: string | null): U | undefined {
   const active = users.filter((u) => u.status === 'ACTIVE');
   const asked = businessId ? active.find((u) => u.business_id === businessId && isSwitchable(u)) : undefined;
   return asked ?? defaultSpendUser(active, null);
+}
+
+/** What a sign-in opens: a spend user in a business, or another surface (issue 31). */
+export type SignInTarget = { user: SpendUserDoc; surface?: never } | { user?: never; surface: OtherSurfaceClaim };
+
+/**
+ * What a sign-in (password, passwordless link) opens for an identity it proved: its spend user
+ * (signInUser), else, with no business to open, the first other surface it holds (firm, firm
+ * application, vendor portal, application: `firstOtherSurface`'s order), else null.
+ */
+export async function signInTarget(db: Queryable, identityId: string, businessId: string | null): Promise<SignInTarget | null> {
+  const user = signInUser(await spendUsersOf(db, identityId), businessId);
+  if (user) return { user };
+  const surface = await firstOtherSurface(db, identityId);
+  return surface ? { surface } : null;
+}
+
+/**
+ * The answer of a sign-in to `target`: the business's MFA decision and token for a spend user
+ * (passwordSignIn), the identity's for a surface (surfaceSignIn); on `sessionId` or a new session.
+ */
+export function openSignIn(
+  deps: AppDeps, db: Queryable, identityId: string, target: SignInTarget,
+  opts: { sessionId?: string | undefined; signInProvider?: SignInProvider } = {},
+): Promise<{ id_token: string; mfa_required: boolean }> {
+  if (target.surface) {
+    const { sessionId, signInProvider } = opts;
+    return surfaceSignIn(deps, db, identityId, target.surface, { ...(sessionId && { sessionId }), ...(signInProvider && { signInProvider }) });
+  }
+  const who = { identityId, userId: target.user.id, businessId: target.user.business_id };
+  return passwordSignIn(deps, db, who, opts.sessionId, opts.signInProvider);
 }
 
 export const authHandlers = {
@@ -111,23 +143,19 @@ export const authHandlers = {
     // Unknown emails burn the same scrypt work, so timing does not reveal which accounts exist.
     const valid = identity ? await verifyPassword(password, identity.password_hash) : await verifyAgainstDummy(password);
     const statuses = identity ? await statusesOf(ctx.deps, identity.id) : [];
-    const users = identity ? await spendUsersOf(ctx.db, identity.id) : [];
-    const user = signInUser(users, business_id ?? null);
-    // Issue 31: no business to open, but another surface held (firm, firm application, vendor
-    // portal, application, in that order): the sign-in opens the first of them.
-    const surface = identity && !user ? await firstOtherSurface(ctx.db, identity.id) : null;
+    // Issue 31: no business to open, but another surface held: the sign-in opens that surface.
+    const target = identity ? await signInTarget(ctx.db, identity.id, business_id ?? null) : null;
     // An invited person has no usable password yet: the §8 invite message is the useful answer.
-    const invite = user || surface ? null : statusRefusal(statuses, INVITE_STATUSES);
+    const invite = target ? null : statusRefusal(statuses, INVITE_STATUSES);
     if (invite) throw invite;
     if (!identity || !valid) {
       await recordSignInFailure(ctx.db, keys, ctx.deps.now());
       throw new ApiError('AUTH_7001');
     }
     await clearSignInFailures(ctx.db, keys);
-    if (!user && surface) return ok(await surfaceSignIn(ctx.deps, ctx.db, identity.id, surface));
     // A suspension (or deletion) is only told to someone who knows the password.
-    if (!user) throw statusRefusal(statuses, AFTER_PASSWORD) ?? new ApiError('4014');
-    return ok(await passwordSignIn(ctx.deps, ctx.db, { identityId: identity.id, userId: user.id, businessId: user.business_id }));
+    if (!target) throw statusRefusal(statuses, AFTER_PASSWORD) ?? new ApiError('4014');
+    return ok(await openSignIn(ctx.deps, ctx.db, identity.id, target));
   },
 
   [signOut.id]: async (ctx) => {

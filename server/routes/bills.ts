@@ -2,8 +2,12 @@ import {
   checkDuplicateInvoice, createBill, deleteBill, expectedSettlement, getBill, listBillPayments, listBills, markBillPaid, payBillsNow,
   reverseBillPayment, updateBill,
 } from '../../schema/api/calls-bills.ts';
+import type { BillPatch } from '../../schema/entities/bill.ts';
 import { expectedSettlementDate } from '../../schema/business-days.ts';
-import { validationError } from '../core/errors.ts';
+import { advisorBillCoding, advisorBillPatchRefusal } from '../../schema/firm-authorization.ts';
+import type { ActingUser } from '../core/actor.ts';
+import { ApiError, validationError } from '../core/errors.ts';
+import type { Queryable } from '../db/db.ts';
 import {
   listBillPayments as payments, markBillPaid as markPaid, payBillsNow as payNow, reverseBillPayment as reverse,
 } from '../domain/bill-payments.ts';
@@ -11,7 +15,7 @@ import { billCreatedBefore } from '../domain/bill-creates.ts';
 import {
   createBill as create, deleteBill as remove, duplicateInvoices, findBill, listBills as list, updateBill as update,
 } from '../domain/bills.ts';
-import { ok, type DomainHandlers } from '../http/handler.ts';
+import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { versionedGet, versionedPatch } from './versioned.ts';
 import { inWriteTx } from './admin.ts';
 import { billManagerOf } from './bill-access.ts';
@@ -23,6 +27,22 @@ function settlementOf(paymentDate: string, days: number): string {
   } catch {
     throw validationError({ payment_date: 'Enter the payment date as a calendar date (YYYY-MM-DD).' });
   }
+}
+
+/**
+ * Who writes a bill patch, and what of it: a bill manager the whole patch; a firm user in the client
+ * (issue 31), whose CODE right register's advisor gate already checked, the bill's coding only —
+ * any other field it would change answers FIRM_7003 before anything is written (the bill is read
+ * locked, so what is compared is what the write replaces), and fields it only repeats are dropped.
+ */
+async function billPatchOf(
+  ctx: Parameters<typeof billManagerOf>[0], db: Queryable, id: string, patch: BillPatch,
+): Promise<{ user: ActingUser; patch: BillPatch }> {
+  const actor = actorOf(ctx);
+  if (!actor.advisor) return { user: billManagerOf(ctx), patch };
+  const refusal = advisorBillPatchRefusal(await findBill(db, actor.businessId, id, true), patch);
+  if (refusal) throw new ApiError('FIRM_7003', refusal);
+  return { user: actor.user, patch: advisorBillCoding(patch) };
 }
 
 export const billHandlers = {
@@ -42,8 +62,11 @@ export const billHandlers = {
     return ok(before ?? (await create(ctx.db, user, body, new Date(ctx.deps.now()))));
   },
 
-  [updateBill.id]: versionedPatch('bills', 'bill_uuid', async (ctx) =>
-    ok(await update(ctx.db, billManagerOf(ctx), ctx.input.params.bill_uuid, ctx.input.body, new Date(ctx.deps.now())))),
+  [updateBill.id]: versionedPatch('bills', 'bill_uuid', async (ctx) => {
+    const id = ctx.input.params.bill_uuid;
+    const { user, patch } = await billPatchOf(ctx, ctx.db, id, ctx.input.body);
+    return ok(await update(ctx.db, user, id, patch, new Date(ctx.deps.now())));
+  }),
 
   // DELETE is not run in a transaction by register (no Idempotency-Key): it opens one.
   [deleteBill.id]: async (ctx) => {

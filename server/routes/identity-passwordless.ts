@@ -18,7 +18,7 @@ import { findInvite, inviteState, markAccepted } from '../domain/admin-user-stat
 import { expireInvitesIn, hashToken, NO_PASSWORD } from '../domain/admin-users.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
-import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
+import { noUserRefusal, openSignIn, signInTarget } from './auth.ts';
 import { refuse } from './identity-code-limits.ts';
 
 /** A sign-in link lives 15 minutes and opens one sign-in. */
@@ -82,8 +82,9 @@ export const passwordlessHandlers = {
     const [owner] = await ctx.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [link.identity_id]);
     const enforced = owner ? await ssoEnforcedRefusal(ctx.db, owner.email) : null;
     if (enforced) throw enforced;
-    const user = signInUser(await spendUsersOf(ctx.db, link.identity_id), null);
-    if (!user) throw await noUserRefusal(ctx.deps, link.identity_id);
+    // A business user, else (issue 31) the first other surface the identity holds, as password sign-in.
+    const target = await signInTarget(ctx.db, link.identity_id, null);
+    if (!target) throw await noUserRefusal(ctx.deps, link.identity_id);
     // Claimed by one conditional UPDATE: two concurrent uses of one link open one session.
     const claimed = await ctx.db.query('UPDATE passwordless_links SET used_at = $2 WHERE id = $1 AND used_at IS NULL RETURNING id', [
       link.id, new Date(now),
@@ -92,7 +93,7 @@ export const passwordlessHandlers = {
     // The link came by mail: using it proves the mailbox.
     await markEmailVerified(ctx.db, link.identity_id, new Date(now));
     // The link replaces the password only: the same MFA decision and token as a password sign-in.
-    return ok(await passwordSignIn(ctx.deps, ctx.db, { identityId: link.identity_id, userId: user.id, businessId: user.business_id }));
+    return ok(await openSignIn(ctx.deps, ctx.db, link.identity_id, target));
   },
 
   // A used link stays checkable for its 15 minutes: the client asking was usually signed in by it.

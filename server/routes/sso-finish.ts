@@ -10,7 +10,8 @@ import type { ProviderRow } from '../auth/sso/providers.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { markAccepted, type InviteLookup } from '../domain/admin-user-status.ts';
 import { expireInvites, signInBlock, SUSPENDED_MESSAGE } from '../domain/admin-users.ts';
-import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
+import { shownUserSql } from '../domain/hidden-users.ts';
+import { noUserRefusal, signInTarget } from './auth.ts';
 
 /**
  * The end of every SSO sign-in (OIDC callback, SAML ACS, Google): the IdP has vouched for
@@ -19,12 +20,16 @@ import { noUserRefusal, signInUser, spendUsersOf } from './auth.ts';
  *
  * A business provider signs in only an existing user of its own business with that email: an
  * invited one accepts the invite on the way (the IdP proved the email), a suspended or deleted
- * one is refused as password sign-in refuses them. Google signs in any active user whose verified
+ * one is refused as password sign-in refuses them. A hidden spend user (a firm's advisor or a vendor
+ * network admin in the business, issue 31) is no member here: it is reached only through its own
+ * surface, as password sign-in never opens it either. Google signs in any active user whose verified
  * email matches, unless the email's domain enforces its own SSO.
  */
 export class SsoRefused extends Error {}
 
 export const NO_ACCOUNT_MESSAGE = 'No Ledgerline account uses this email.';
+export const SURFACE_ONLY_MESSAGE =
+  'Single sign-on opens a business on Ledgerline, and this email has none. Sign in with your password or an emailed sign-in link to reach your advisor console, vendor portal or application.';
 export const EXPIRED_STATE_MESSAGE = 'This sign-in has expired or was already used. Start again.';
 
 /** A redirect the browser follows; never cached, never leaking the code to other sites. */
@@ -62,7 +67,7 @@ async function providerMember(deps: AppDeps, provider: ProviderRow, email: strin
   const find = () =>
     deps.db.query<Member>(
       `SELECT u.id::text, u.identity_id::text, u.status, u.deleted FROM spend_users u JOIN identities i ON i.id = u.identity_id
-        WHERE lower(i.email) = $1 AND u.business_id = $2 ORDER BY u.deleted LIMIT 1`,
+        WHERE lower(i.email) = $1 AND u.business_id = $2 AND ${shownUserSql('u')} ORDER BY u.deleted LIMIT 1`,
       [email, provider.business_id],
     );
   let [member] = await find();
@@ -94,12 +99,15 @@ async function googleMember(deps: AppDeps, email: string): Promise<{ member: { i
   if (enforced) throw new SsoRefused(SSO_ENFORCED_MESSAGE);
   const [identity] = await deps.db.query<{ id: string }>('SELECT id::text FROM identities WHERE lower(email) = $1', [email]);
   if (!identity) throw new SsoRefused(NO_ACCOUNT_MESSAGE);
-  const user = signInUser(await spendUsersOf(deps.db, identity.id), null);
-  if (!user) {
+  const target = await signInTarget(deps.db, identity.id, null);
+  // Issue 31: the completion code names a spend user, so SSO opens a business only; the person's
+  // other access (advisor console, vendor portal, application) opens by password or mailed link.
+  if (target?.surface) throw new SsoRefused(SURFACE_ONLY_MESSAGE);
+  if (!target?.user) {
     const refusal = await noUserRefusal(deps, identity.id);
     throw new SsoRefused(refusal.code === '4014' ? NO_ACCOUNT_MESSAGE : refusal.message);
   }
-  return { member: { id: user.id, identity_id: identity.id, business_id: user.business_id } };
+  return { member: { id: target.user.id, identity_id: identity.id, business_id: target.user.business_id } };
 }
 
 /**
