@@ -96,3 +96,15 @@ export function documentFileName(d: { kind: keyof typeof DOCUMENT_KIND_LABELS; c
   const ext = d.content_type === 'application/pdf' ? 'pdf' : d.content_type === 'image/png' ? 'png' : 'jpg';
   return `${d.kind === 'OTHER' ? 'document' : d.kind}-${d.uploaded_at.slice(0, 10)}.${ext}`;
 }
+
+const PREFILLED_WORDS: Record<string, string> = {
+  business_name: 'your business name', business_details: 'your business details', bank_accounts: 'your bank account',
+  address: 'your address', ein: 'your EIN',
+};
+
+/** What the profile filled in the new application, in words (the server names the steps). */
+export function prefilledText(prefilled: readonly string[]): string {
+  if (prefilled.length === 0) return 'Nothing was prefilled from your profile: you start from the first step.';
+  const words = prefilled.map((p) => PREFILLED_WORDS[p] ?? p.replace(/_/g, ' '));
+  return `Prefilled from your vendor profile: ${listOf(words)}. Check them as you go.`;
+}

@@ -25,7 +25,7 @@ export function ProfilePage() {
     <section className="surface-page portal-page" aria-labelledby="portal-title">
       <h1 id="portal-title">Profile</h1>
       <p className="muted">Your details, shared with the businesses that pay you. Numbers show only their last four digits once saved.</p>
-      <ReadNote state={state} />
+      <ReadNote state={state} what="your profile" />
       {profile && (
         <>
           <ProfileForm title="Legal name" what="legal name" onSaved={setFresh} sensitiveSave={false}
