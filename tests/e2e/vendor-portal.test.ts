@@ -13,7 +13,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { devOutbox } from '../../schema/api/calls-identity.ts';
-import { payBillsNow } from '../../schema/api/calls-bills.ts';
+import { createBill, payBillsNow } from '../../schema/api/calls-bills.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
 import { signIn } from '../support/browser.ts';
@@ -26,6 +26,7 @@ const ADMIN = 'admin@demo.test';
 const PASSWORD = 'demo-password-1';
 const VENDOR_EMAIL = 'ar-e2e@vendor-portal.test';
 const VENDOR_PASSWORD = 'vendor-password-1';
+const day = (n: number): string => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 const PAGES = ['/vendor-portal', '/vendor-portal/profile', '/vendor-portal/payers', '/vendor-portal/changes'];
 
 useServerAndBrowser({ transactions: 5, devOutbox: true }, 180_000, { viewport: { width: 1280, height: 900 } });
@@ -44,18 +45,23 @@ describe('vendor portal', () => {
   it('a bill vendor invited from its drawer joins, saves bank and tax details, uploads a W-9, sees its payment on its way; the payer sees it verified with the W-9', async () => {
     printBrowserLogsOnFailure({ vendor: browser });
     const { page } = browser;
-    // A vendor with a bill still to pay and a bank account at the payer, not in the network yet (the seeded network vendor is on another).
-    const [bill] = await server.db.query<{ id: string; vendor_id: string; name: string; invoice_number: string }>(
-      `SELECT b.id::text, v.id::text AS vendor_id, v.name, b.invoice_number FROM bills b JOIN vendors v ON v.id = b.vendor_id
-        WHERE b.business_id = $1 AND b.status IN ('APPROVED', 'PENDING_APPROVAL') AND NOT v.deleted AND v.bank_account_cipher IS NOT NULL
+    // A vendor not in the network yet (the seeded network vendor is on another), one with a bank account at the payer first; a bill to pay it.
+    const [vendor] = await server.db.query<{ id: string; name: string }>(
+      `SELECT id::text, name FROM vendors v WHERE business_id = $1 AND NOT deleted AND status = 'ACTIVE'
           AND NOT EXISTS (SELECT 1 FROM network_vendor_links l WHERE l.vendor_id = v.id)
-        ORDER BY b.status, v.name, b.id LIMIT 1`, [server.businessId]);
-    expect(bill).toBeDefined();
+        ORDER BY bank_account_cipher IS NULL, name LIMIT 1`, [server.businessId]);
+    const admin = await apiSignIn(server.url, ADMIN, PASSWORD);
+    const bill = await admin.call(createBill, {
+      body: {
+        vendor_id: vendor!.id, invoice_number: 'INV-E2E-PORTAL-1', invoice_date: day(-2), due_date: day(14), currency: 'USD', submit: true,
+        line_items: [{ description: 'Vendor portal e2e', amount: 12_500 }],
+      },
+    });
 
     // The payer invites by clicking in the vendor's drawer.
     await page.goto('/');
     await signIn(page, ADMIN, PASSWORD);
-    await page.goto(`/vendors?open=${bill!.vendor_id}`);
+    await page.goto(`/vendors?open=${vendor!.id}`);
     const network = page.getByRole('region', { name: 'Vendor network' });
     await network.getByLabel(/Vendor.s email/).fill(VENDOR_EMAIL, { timeout: 60_000 });
     await network.getByRole('button', { name: 'Invite to the vendor network' }).click();
@@ -112,12 +118,11 @@ describe('vendor portal', () => {
     await expect.poll(() => documents.getByRole('list', { name: 'Your documents' }).getByText(/PDF · .* · uploaded/).count()).toBe(1);
 
     // The payer pays the vendor's bill (the API: the payment is not the surface under test).
-    await approveThroughChain(server, bill!.id);
-    const admin = await apiSignIn(server.url, ADMIN, PASSWORD);
-    const paid = await admin.call(payBillsNow, { body: { bill_ids: [bill!.id] } });
+    await approveThroughChain(server, bill.id);
+    const paid = await admin.call(payBillsNow, { body: { bill_ids: [bill.id] } });
     expect(paid.results[0]).toMatchObject({ ok: true });
     await page.getByRole('link', { name: 'Payments' }).click();
-    const row = page.getByRole('list', { name: 'Payments' }).getByRole('listitem').filter({ hasText: `Invoice ${bill!.invoice_number}` });
+    const row = page.getByRole('list', { name: 'Payments' }).getByRole('listitem').filter({ hasText: `Invoice ${bill.invoice_number}` });
     await expect.poll(() => row.textContent(), { timeout: 30_000 }).toMatch(/On its way|Paid/);
     expect(await row.textContent()).toMatch(/Expected [A-Z][a-z]{2} \d{1,2}, \d{4}/);
 
@@ -143,10 +148,10 @@ describe('vendor portal', () => {
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
     await page.waitForURL(/\/sign-in/, { timeout: 30_000 });
     await signIn(page, ADMIN, PASSWORD);
-    await page.goto(`/vendors?open=${bill!.vendor_id}`);
+    await page.goto(`/vendors?open=${vendor!.id}`);
     await expect.poll(() => network.getByText('Joined').count(), { timeout: 60_000 }).toBe(1);
     await expect.poll(() => network.getByText('Tax ID: Verified by vendor').count(), { timeout: 60_000 }).toBe(1);
     await expect.poll(() => network.getByText(/Bank account: checking ending 5678/).count(), { timeout: 60_000 }).toBeGreaterThan(0);
-    await expect.poll(() => network.getByRole('list', { name: 'Documents from the vendor' }).getByText('W-9').count(), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => network.getByRole('list', { name: 'Documents from the vendor' }).getByRole('button', { name: 'Download W-9' }).count(), { timeout: 30_000 }).toBe(1);
   }, 150_000);
 });
