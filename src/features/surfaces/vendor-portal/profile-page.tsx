@@ -19,7 +19,8 @@ export function ProfilePage() {
   const [address, setAddress] = useState({ line1: '', city: '', state: '', postal_code: '', country: 'US' });
   const [ach, setAch] = useState({ holder_name: '', routing_number: '', account_number: '', type: 'CHECKING' as 'CHECKING' | 'SAVINGS' });
   const [wire, setWire] = useState({ bank_name: '', routing_number: '', account_number: '' });
-  const [legalName, setLegalName] = useState('');
+  const [typedName, setLegalName] = useState<string | null>(null);
+  const legalName = typedName ?? profile?.legal_name ?? '';
   const [tin, setTin] = useState({ tin_type: 'EIN' as 'EIN' | 'SSN', tin: '' });
   return (
     <section className="surface-page portal-page" aria-labelledby="portal-title">
