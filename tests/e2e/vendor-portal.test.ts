@@ -17,6 +17,7 @@ import { createBill, payBillsNow } from '../../schema/api/calls-bills.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
 import { signIn } from '../support/browser.ts';
+import { expectNoHorizontalScroll } from '../support/phone-page.ts';
 import { mailedCode } from '../support/dev-outbox.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 import { invoicePdf } from '../support/invoice-pdf.ts';
@@ -132,6 +133,7 @@ describe('vendor portal', () => {
         await page.goto(path);
         await expect.poll(() => page.getByRole('heading', { level: 1 }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
         await page.getByText(/^Loading your/).waitFor({ state: 'detached', timeout: 30_000 });
+        expect(await page.evaluate(() => window.innerWidth), path).toBe(width);
         expect(await axeFindings(page), `${path} at ${width} px`).toEqual([]);
       }
     }
@@ -139,7 +141,7 @@ describe('vendor portal', () => {
     for (const path of PAGES) {
       await page.goto(path);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth), path).toBe(true);
+      await expectNoHorizontalScroll(page, `${path} at 360 px`);
     }
 
     // The payer's side: joined, the tax ID verified by the vendor, the bank change waiting, and the W-9 shared.

@@ -45,16 +45,16 @@ export function VendorNetworkDocuments({ vendorId, vendorName, client, online }:
 
   const shown: Docs = online ? docs : { kind: 'offline' };
   return (
-    <div className="stack">
+    <div className="request-documents">
       <h4 className="claim-section-title">Documents from the vendor</h4>
       {shown.kind === 'loading' && <p className="muted" role="status">Loading the vendor’s documents…</p>}
       {shown.kind === 'offline' && <p className="muted">The vendor’s documents load when you’re back online.</p>}
       {shown.kind === 'failed' && <p className="notice notice-error" role="alert">{shown.message}</p>}
       {shown.kind === 'read' && shown.documents.length === 0 && <p className="muted">{vendorName} hasn’t shared any documents yet. They upload their W-9 from the vendor portal.</p>}
       {shown.kind === 'read' && shown.documents.length > 0 && (
-        <ul className="stack" aria-label="Documents from the vendor">
+        <ul className="request-doc-list" aria-label="Documents from the vendor">
           {shown.documents.map((d) => (
-            <li key={d.id} className="stack">
+            <li key={d.id}>
               <span><strong>{KIND_NAMES[d.kind]}</strong>{` · ${formatBytes(d.size)} · uploaded ${formatDay(d.uploaded_at)}`}</span>
               <span className="row-actions">
                 <Button size="sm" onClick={() => void download(d)}>Download<span className="sr-only">{` ${KIND_NAMES[d.kind]}`}</span></Button>

@@ -107,7 +107,9 @@ export function DocumentsSection({ documents, email, onChange }: {
         </label>
         <FormError message={error} />
         {done && <p className="notice" role="status">{done}</p>}
-        <Button type="submit" variant="primary" loading={busy} disabled={!online}>{online ? 'Upload document' : OFFLINE_REASON}</Button>
+        <div className="portal-form-actions">
+          <Button type="submit" variant="primary" loading={busy} disabled={!online}>{online ? 'Upload document' : OFFLINE_REASON}</Button>
+        </div>
         <p className="muted small">{online ? 'We’ll email you a code to confirm it’s you first.' : 'You’re offline: the list above is as last read.'}</p>
       </form>
       {deleting && (
