@@ -127,19 +127,21 @@ describe('vendor portal', () => {
     await expect.poll(() => row.textContent(), { timeout: 30_000 }).toMatch(/On its way|Paid/);
     expect(await row.textContent()).toMatch(/Expected [A-Z][a-z]{2} \d{1,2}, \d{4}/);
 
+    // The size is set again after each navigation: a navigation here was seen to come back at the launch size (1280).
     for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: width > 400 ? 900 : 800 });
       for (const path of PAGES) {
         await page.goto(path);
+        await page.setViewportSize({ width, height: width > 400 ? 900 : 800 });
         await expect.poll(() => page.getByRole('heading', { level: 1 }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
         await page.getByText(/^Loading your/).waitFor({ state: 'detached', timeout: 30_000 });
         expect(await page.evaluate(() => window.innerWidth), path).toBe(width);
         expect(await axeFindings(page), `${path} at ${width} px`).toEqual([]);
       }
     }
-    await page.setViewportSize({ width: 360, height: 800 });
     for (const path of PAGES) {
       await page.goto(path);
+      await page.setViewportSize({ width: 360, height: 800 });
+      expect(await page.evaluate(() => window.innerWidth), path).toBe(360);
       await expect.poll(() => page.getByRole('heading', { level: 1 }).count(), { timeout: 30_000 }).toBeGreaterThan(0);
       await expectNoHorizontalScroll(page, `${path} at 360 px`);
     }
