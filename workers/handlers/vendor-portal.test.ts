@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ID_TOKEN_HEADER } from '../../schema/api/scopes.ts';
 import { errorBody } from '../../schema/errors.ts';
-import { jsonResponse } from '../../sync/testing.ts';
+import { fakeToken, jsonResponse } from '../../sync/testing.ts';
 import { methodAndPath, signedInWorker } from '../testing/signed-in-worker.ts';
 import { PORTAL_OFFLINE } from './vendor-portal.ts';
 
@@ -46,5 +47,36 @@ describe('vendor portal calls', () => {
     expect(await service.savePortalAch(ach)).toMatchObject({ ok: false, step_up: 'sensitive' });
     expect(bodies).toEqual([]);
     expect(await service.withdrawPortalChange(VENDOR)).toMatchObject({ ok: false, error: { error_code: 'REQUEST_7001' } });
+  });
+
+  it('documents ask for the mailed-code step-up; the code earns it, then the upload goes with its kind on the stepped-up token', async () => {
+    const stepped = fakeToken(['default', 'email-otp']);
+    const DOC = { id: VENDOR, kind: 'W9', content_type: 'application/pdf', size: 3, sha256: 'ab', uploaded_at: '2026-11-30T00:00:00.000Z' };
+    const uploads: { token: string | null; kind: string | null; type: string | null }[] = [];
+    const { service, sent } = await signedInWorker({
+      record: methodAndPath,
+      route: (r) => {
+        if (r.path === '/v1/auth/users/current/verify-email-otp') {
+          return (r.body as { code: string }).code === '123456'
+            ? jsonResponse(200, { id_token: stepped, expires_at: '2099-01-01T00:00:00.000Z' })
+            : jsonResponse(422, errorBody('PROFILE_7017'));
+        }
+        if (r.path !== `${BASE}/documents` || r.method !== 'POST') return null;
+        uploads.push({ token: r.headers.get(ID_TOKEN_HEADER), kind: r.search.get('kind'), type: r.headers.get('content-type') });
+        return jsonResponse(200, DOC);
+      },
+    });
+    const file = new Blob(['%PDF'], { type: 'application/pdf' });
+    // Nothing is sent until the person proves the mailbox.
+    expect(await service.uploadPortalDocument('W9', file)).toMatchObject({ ok: false, step_up: 'email-otp' });
+    expect(uploads).toEqual([]);
+    expect(await service.verifyPortalEmailCode('000000')).toMatchObject({ ok: false, error: { error_code: 'PROFILE_7017' } });
+    expect(await service.verifyPortalEmailCode('123456')).toEqual({ ok: true });
+    expect(await service.uploadPortalDocument('W9', file)).toEqual({ ok: true, document: DOC });
+    expect(uploads).toEqual([{ token: stepped, kind: 'W9', type: 'application/pdf' }]);
+    expect(sent.filter((r) => r.includes('/documents'))).toEqual([`POST ${BASE}/documents`]);
+    await service.setOnline(false);
+    expect(await service.verifyPortalEmailCode('123456')).toEqual({ ok: false, error: PORTAL_OFFLINE.error });
+    expect(await service.startVendorApplication(VENDOR)).toEqual(PORTAL_OFFLINE);
   });
 });

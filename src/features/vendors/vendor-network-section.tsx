@@ -9,6 +9,7 @@ import { TextField } from '../../components/text-field.tsx';
 import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
 import type { useSensitiveAction } from '../../lib/use-sensitive-action.ts';
+import { VendorNetworkDocuments } from './vendor-network-documents.tsx';
 
 const FIELD_NAMES = { address: 'Address', bank: 'Bank account', tin: 'Tax ID' } as const;
 
@@ -26,7 +27,7 @@ export function proposalLines(p: VendorEditProposal): string[] {
 /**
  * Issue 31 §2.4, the vendor drawer's "Vendor network" section (lazy): invite the vendor by email,
  * its status (Invited / Joined), the details it verified, and its pending change to accept (asks
- * first, step-up) or reject.
+ * first, step-up) or reject, and the documents it shares (vendor-network-documents.tsx).
  */
 export function VendorNetworkSection({ vendor, client, online, sensitive }: {
   vendor: Vendor; client: DataClient; online: boolean; sensitive: ReturnType<typeof useSensitiveAction>;
@@ -98,6 +99,7 @@ export function VendorNetworkSection({ vendor, client, online, sensitive }: {
         </div>
       )}
       {decided && <p className="notice" role="status">{decided}</p>}
+      {network?.status === 'ACTIVE' && <VendorNetworkDocuments vendorId={vendor.id} vendorName={vendor.name} client={client} online={online} />}
       <FormError message={error} />
       {proposal && accepting && (
         <ConfirmDialog title={`Accept ${vendor.name}’s change?`} confirmLabel="Accept change" onClose={() => setAccepting(false)}

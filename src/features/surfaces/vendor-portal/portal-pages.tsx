@@ -8,6 +8,7 @@ import { useAppState, useDataClient } from '../../../data-access/data-context.ts
 import type { NetworkPayer, PortalPayment, PortalPaymentFilter, VendorEditProposal } from '../../../../workers/api.ts';
 import { errorText } from '../../../lib/error-text.ts';
 import { formatDay, formatMoney } from '../../../lib/format.ts';
+import { ApplyCard } from './portal-apply.tsx';
 import { ProfilePage } from './profile-page.tsx';
 import { paymentStatusText } from './portal-rules.ts';
 import { ReadNote, usePortalRead } from './portal-read.tsx';
@@ -48,7 +49,7 @@ function PaymentsPage() {
         <SelectField label="Status" value={filter.status ?? ''} onChange={(v) => choose({ status: (v || undefined) as PortalPaymentFilter['status'] })}
           options={STATUSES.map((s) => ({ value: s.value, label: s.label }))} />
       </div>
-      <ReadNote state={state} />
+      <ReadNote state={state} what="your payments" />
       {state.kind === 'read' && rows.length === 0 && (
         <p className="empty-state">{filter.business_id || filter.status ? 'No payments match these filters.' : 'No bills from your payers yet. When a payer adds a bill from you, it shows here.'}</p>
       )}
@@ -92,8 +93,10 @@ function PayersPage() {
     <section className="surface-page portal-page" aria-labelledby="portal-title">
       <h1 id="portal-title">Payers</h1>
       <p className="muted">The businesses that pay you through Ledgerline.</p>
-      <ReadNote state={state} />
-      {state.kind === 'read' && state.data.length === 0 && <p className="empty-state">No payers yet.</p>}
+      <ReadNote state={state} what="your payers" />
+      {state.kind === 'read' && state.data.length === 0 && (
+        <p className="empty-state">No payers yet. When a business that pays you invites you to the vendor network, it shows here.</p>
+      )}
       {state.kind === 'read' && state.data.length > 0 && (
         <ul className="portal-list" aria-label="Payers">
           {state.data.map((p: NetworkPayer) => (
@@ -109,6 +112,7 @@ function PayersPage() {
           ))}
         </ul>
       )}
+      <ApplyCard />
     </section>
   );
 }
@@ -157,7 +161,7 @@ function ChangesPage() {
     <section className="surface-page portal-page" aria-labelledby="portal-title">
       <h1 id="portal-title">Changes</h1>
       <p className="muted">Changes to your details that a payer already held differently: each payer accepts or rejects them.</p>
-      <ReadNote state={state} />
+      <ReadNote state={state} what="your changes" />
       {state.kind === 'read' && (
         <>
           <h2>Waiting for a payer</h2>

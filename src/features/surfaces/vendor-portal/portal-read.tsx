@@ -28,8 +28,9 @@ export function usePortalRead<T>(read: () => Promise<PortalRead<T>>, deps: reado
 
 const failureText = (r: OnlineFailure) => ('offline' in r && r.offline ? 'You’re offline and this page was not read on this device yet.' : errorText(r.error));
 
-export function ReadNote({ state }: { state: ReadState<unknown> }) {
-  if (state.kind === 'loading') return <p className="muted" role="status">Loading…</p>;
+/** `what` names what the page waits for ("your payments"). */
+export function ReadNote({ state, what }: { state: ReadState<unknown>; what: string }) {
+  if (state.kind === 'loading') return <p className="muted" role="status">{`Loading ${what}…`}</p>;
   if (state.kind === 'failed') return <p className="notice notice-error" role="alert">{state.message}</p>;
   if (state.offline) return <p className="notice notice-warn" role="status">You’re offline. Showing what was read at {formatLocalDateTime(state.read_at)}.</p>;
   return null;

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { bankFormErrors, inviteFormErrors, inviteTokenOf, paymentStatusText, propagationText, tinError } from './portal-rules.ts';
+import {
+  bankFormErrors, DOCUMENT_MAX_BYTES, documentFileError, documentFileName, inviteFormErrors, inviteTokenOf, paymentStatusText, prefilledText,
+  propagationText, tinError,
+} from './portal-rules.ts';
 
 const TOKEN = 'abcDEF123_-abcDEF123_-';
 
@@ -41,5 +44,24 @@ describe('vendor portal rules', () => {
     expect(paymentStatusText({ bill_status: 'SCHEDULED', payment_status: 'PENDING' })).toBe('On its way');
     expect(paymentStatusText({ bill_status: 'APPROVED', payment_status: null })).toBe('Scheduled');
     expect(paymentStatusText({ bill_status: 'DRAFT', payment_status: null })).toBe('Not paid yet');
+  });
+
+  it('checks a document before upload: PDF, PNG or JPEG, not empty, at most 10 MB', () => {
+    expect(documentFileError({ type: 'application/pdf', size: 1200 })).toBeNull();
+    expect(documentFileError({ type: 'image/jpeg', size: DOCUMENT_MAX_BYTES })).toBeNull();
+    expect(documentFileError({ type: 'image/png', size: DOCUMENT_MAX_BYTES + 1 })).toMatch(/larger than 10 MB/);
+    expect(documentFileError({ type: 'image/gif', size: 10 })).toBe('Choose a PDF, PNG or JPEG file.');
+    expect(documentFileError({ type: 'application/pdf', size: 0 })).toMatch(/empty/);
+  });
+
+  it('names a downloaded document by its kind, day and type', () => {
+    expect(documentFileName({ kind: 'W9', content_type: 'application/pdf', uploaded_at: '2026-11-30T09:00:00.000Z' })).toBe('W9-2026-11-30.pdf');
+    expect(documentFileName({ kind: 'OTHER', content_type: 'image/jpeg', uploaded_at: '2026-01-02T00:00:00.000Z' })).toBe('document-2026-01-02.jpg');
+  });
+
+  it('says what the profile prefilled in a new application', () => {
+    expect(prefilledText(['business_name', 'bank_accounts'])).toBe('Prefilled from your vendor profile: your business name and your bank account. Check them as you go.');
+    expect(prefilledText(['business_name', 'kyb_documents'])).toContain('your business name and kyb documents');
+    expect(prefilledText([])).toMatch(/Nothing was prefilled/);
   });
 });

@@ -74,3 +74,37 @@ export function paymentStatusText(p: PaymentView): string {
   if (p.bill_status === 'PAID') return 'Paid';
   return 'Not paid yet';
 }
+
+/** The documents a vendor shares, in the words of the kind picker and the list. */
+export const DOCUMENT_KIND_LABELS = {
+  W9: 'W-9 (US tax form)', W8BEN: 'W-8BEN (foreign individual)', W8BENE: 'W-8BEN-E (foreign entity)', OTHER: 'Other document',
+} as const;
+
+export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const DOCUMENT_ACCEPT = 'application/pdf,image/png,image/jpeg';
+
+/** The upload's own check before sending (the server checks the bytes too): null when it fits. */
+export function documentFileError(file: { type: string; size: number }): string | null {
+  if (!DOCUMENT_ACCEPT.split(',').includes(file.type)) return 'Choose a PDF, PNG or JPEG file.';
+  if (file.size === 0) return 'This file is empty. Choose another one.';
+  if (file.size > DOCUMENT_MAX_BYTES) return 'This file is larger than 10 MB. Choose a smaller one or scan it again at a lower resolution.';
+  return null;
+}
+
+/** A download's file name: the kind and the day it was uploaded, with the type's extension. */
+export function documentFileName(d: { kind: keyof typeof DOCUMENT_KIND_LABELS; content_type: string; uploaded_at: string }): string {
+  const ext = d.content_type === 'application/pdf' ? 'pdf' : d.content_type === 'image/png' ? 'png' : 'jpg';
+  return `${d.kind === 'OTHER' ? 'document' : d.kind}-${d.uploaded_at.slice(0, 10)}.${ext}`;
+}
+
+const PREFILLED_WORDS: Record<string, string> = {
+  business_name: 'your business name', business_details: 'your business details', bank_accounts: 'your bank account',
+  address: 'your address', ein: 'your EIN',
+};
+
+/** What the profile filled in the new application, in words (the server names the steps). */
+export function prefilledText(prefilled: readonly string[]): string {
+  if (prefilled.length === 0) return 'Nothing was prefilled from your profile: you start from the first step.';
+  const words = prefilled.map((p) => PREFILLED_WORDS[p] ?? p.replace(/_/g, ' '));
+  return `Prefilled from your vendor profile: ${listOf(words)}. Check them as you go.`;
+}

@@ -1,70 +1,13 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
-import { Button } from '../../../components/button.tsx';
-import { FormError } from '../../../components/form-error.tsx';
+import { useState } from 'react';
 import { SelectField } from '../../../components/select-field.tsx';
-import { StepUpDialog } from '../../../components/step-up-dialog.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import { useAppState, useDataClient } from '../../../data-access/data-context.tsx';
-import type { ActionResult } from '../../../data-access/types.ts';
-import type { NetworkVendorProfile, PortalPropagation } from '../../../../workers/api.ts';
-import { errorText } from '../../../lib/error-text.ts';
+import { useDataClient } from '../../../data-access/data-context.tsx';
+import type { NetworkVendorProfile } from '../../../../workers/api.ts';
 import { formatDay } from '../../../lib/format.ts';
-import { useSensitiveAction } from '../../../lib/use-sensitive-action.ts';
+import { DocumentsSection } from './portal-documents.tsx';
 import { ReadNote, usePortalRead } from './portal-read.tsx';
-import { bankFormErrors, digits, propagationText, tinError } from './portal-rules.ts';
-
-type Saved = ActionResult & { profile?: NetworkVendorProfile; payers?: PortalPropagation };
-type Errors = Record<string, string | undefined>;
-
-/**
- * One sensitive section of the profile: its form, checked here first (the server's rules), then
- * saved after "Confirm it's you"; the answer says what happened at each payer.
- */
-function SensitiveForm({ title, what, current, check, save, onSaved, children }: {
-  title: string; what: string; current: ReactNode; check: () => Errors; save: () => Promise<Saved>;
-  onSaved: (profile: NetworkVendorProfile) => void; children: (errors: Errors) => ReactNode;
-}) {
-  const online = useAppState((s) => s.online);
-  const sensitive = useSensitiveAction();
-  const [errors, setErrors] = useState<Errors>({});
-  const [error, setError] = useState<string | null>(null);
-  const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const found = check();
-    setErrors(found);
-    setError(null);
-    setDone(null);
-    if (Object.values(found).some(Boolean)) return;
-    setBusy(true);
-    await sensitive.run(save, (r) => {
-      setBusy(false);
-      const saved = r as Saved;
-      if (!saved.ok) return setError(errorText(saved.error));
-      if (saved.profile) onSaved(saved.profile);
-      setDone(propagationText(what, saved.payers ?? []));
-    });
-    setBusy(false);
-  }
-  const headingId = `profile-${what.replace(/\W+/g, '-')}`;
-  return (
-    <section className="card portal-section" aria-labelledby={headingId}>
-      <h2 id={headingId}>{title}</h2>
-      <div className="muted">{current}</div>
-      <form onSubmit={(e) => void submit(e)} noValidate className="portal-form">
-        {children(errors)}
-        <FormError message={error} />
-        {done && <p className="notice" role="status">{done}</p>}
-        <Button type="submit" variant="primary" loading={busy} disabled={!online}>
-          {online ? `Save ${what}` : 'Saving needs a connection'}
-        </Button>
-        <p className="muted small">You’ll be asked to confirm it’s you before it’s saved.</p>
-      </form>
-      {sensitive.prompting && <StepUpDialog onDone={sensitive.confirmed} onCancel={sensitive.cancelled} />}
-    </section>
-  );
-}
+import { bankFormErrors, digits, tinError } from './portal-rules.ts';
+import { ProfileForm } from './profile-form.tsx';
 
 const verified = (at: string | null) => (at ? ` · verified by you ${formatDay(at)}` : '');
 
@@ -76,16 +19,27 @@ export function ProfilePage() {
   const [address, setAddress] = useState({ line1: '', city: '', state: '', postal_code: '', country: 'US' });
   const [ach, setAch] = useState({ holder_name: '', routing_number: '', account_number: '', type: 'CHECKING' as 'CHECKING' | 'SAVINGS' });
   const [wire, setWire] = useState({ bank_name: '', routing_number: '', account_number: '' });
+  const [typedName, setLegalName] = useState<string | null>(null);
+  const legalName = typedName ?? profile?.legal_name ?? '';
   const [tin, setTin] = useState({ tin_type: 'EIN' as 'EIN' | 'SSN', tin: '' });
   return (
     <section className="surface-page portal-page" aria-labelledby="portal-title">
       <h1 id="portal-title">Profile</h1>
       <p className="muted">Your details, shared with the businesses that pay you. Numbers show only their last four digits once saved.</p>
-      <ReadNote state={state} />
+      <ReadNote state={state} what="your profile" />
       {profile && (
         <>
-          <p><strong>{profile.legal_name}</strong> · {profile.email}</p>
-          <SensitiveForm title="Business address" what="address" onSaved={setFresh}
+          <ProfileForm title="Legal name" what="legal name" onSaved={setFresh} sensitiveSave={false}
+            current={<><strong>{profile.legal_name}</strong>{` · signs in as ${profile.email}`}</>}
+            check={() => ({ legal_name: legalName.trim() ? undefined : 'Enter your business’s legal name, as on your tax forms.' })}
+            save={() => client.savePortalLegalName(legalName.trim())}
+          >
+            {(e) => (
+              <TextField label="Legal name" autoComplete="organization" value={legalName} onChange={setLegalName} error={e.legal_name}
+                hint="As on your W-9. Payers that have you under another name are asked to accept it." />
+            )}
+          </ProfileForm>
+          <ProfileForm title="Business address" what="address" onSaved={setFresh}
             current={profile.address ? `${profile.address.line1}, ${profile.address.city} ${profile.address.postal_code}, ${profile.address.country}${verified(profile.address_verified_at)}` : 'No address yet.'}
             check={() => ({
               line1: address.line1.trim() ? undefined : 'Enter the street address.', city: address.city.trim() ? undefined : 'Enter the city.',
@@ -104,11 +58,16 @@ export function ProfilePage() {
                 <TextField label="Country" autoComplete="country" value={address.country} onChange={(country) => setAddress((a) => ({ ...a, country }))} error={e.country} />
               </>
             )}
-          </SensitiveForm>
-          <SensitiveForm title="Bank account for ACH" what="bank account" onSaved={setFresh}
+          </ProfileForm>
+          <ProfileForm title="Bank account for ACH" what="bank account" onSaved={setFresh}
             current={profile.bank ? `${profile.bank.type === 'CHECKING' ? 'Checking' : 'Savings'} ending ${profile.bank.account_last_four}, routing ending ${profile.bank.routing_last_four}${verified(profile.bank.verified_at)}` : 'No bank account yet.'}
             check={() => bankFormErrors(ach, true)}
             save={() => client.savePortalAch({ ...ach, routing_number: digits(ach.routing_number), account_number: digits(ach.account_number) })}
+            remove={profile.bank && {
+              label: 'Remove ACH account', title: 'Remove your ACH bank account?', done: 'Your ACH bank account is removed from your profile.',
+              description: 'It’s removed from your profile. Each payer keeps the account it last accepted until you add a new one.',
+              run: () => client.deletePortalBank('ACH'),
+            }}
           >
             {(e) => (
               <>
@@ -119,11 +78,16 @@ export function ProfilePage() {
                   options={[{ value: 'CHECKING', label: 'Checking' }, { value: 'SAVINGS', label: 'Savings' }]} />
               </>
             )}
-          </SensitiveForm>
-          <SensitiveForm title="USD wire details" what="wire details" onSaved={setFresh}
+          </ProfileForm>
+          <ProfileForm title="USD wire details" what="wire details" onSaved={setFresh}
             current={profile.wire ? `${profile.wire.bank_name}, account ending ${profile.wire.account_last_four}` : 'No wire details yet.'}
             check={() => ({ ...bankFormErrors({ holder_name: '', ...wire }, false), bank_name: wire.bank_name.trim() ? undefined : 'Enter the bank’s name.' })}
             save={() => client.savePortalWire({ ...wire, routing_number: digits(wire.routing_number), account_number: digits(wire.account_number) })}
+            remove={profile.wire && {
+              label: 'Remove wire details', title: 'Remove your wire details?', done: 'Your wire details are removed from your profile.',
+              description: 'They’re removed from your profile. Each payer keeps the details it last accepted.',
+              run: () => client.deletePortalBank('WIRE'),
+            }}
           >
             {(e) => (
               <>
@@ -132,8 +96,8 @@ export function ProfilePage() {
                 <TextField label="Wire account number" autoComplete="off" value={wire.account_number} onChange={(account_number) => setWire((w) => ({ ...w, account_number }))} error={e.account_number} />
               </>
             )}
-          </SensitiveForm>
-          <SensitiveForm title="Tax ID" what="tax ID" onSaved={setFresh}
+          </ProfileForm>
+          <ProfileForm title="Tax ID" what="tax ID" onSaved={setFresh}
             current={profile.tin ? `${profile.tin.type} ending ${profile.tin.last_four}${verified(profile.tin.verified_at)}` : 'No tax ID yet.'}
             check={() => ({ tin: tinError(tin.tin_type, tin.tin) ?? undefined })}
             save={() => client.savePortalTin(tin)}
@@ -146,13 +110,9 @@ export function ProfilePage() {
                   hint={tin.tin_type === 'EIN' ? 'Like 12-3456789' : 'Like 123-45-6789'} />
               </>
             )}
-          </SensitiveForm>
-          <section className="card portal-section" aria-labelledby="profile-documents">
-            <h2 id="profile-documents">Documents</h2>
-            {profile.documents.length === 0 ? <p className="empty-state">No documents yet.</p> : (
-              <ul>{profile.documents.map((d) => <li key={d.id}>{d.kind} · uploaded {formatDay(d.uploaded_at)}</li>)}</ul>
-            )}
-          </section>
+          </ProfileForm>
+          <DocumentsSection documents={profile.documents} email={profile.email}
+            onChange={(documents) => setFresh({ ...profile, documents })} />
         </>
       )}
     </section>
