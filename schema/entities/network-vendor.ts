@@ -11,6 +11,17 @@ export const TIN_TYPES = ['EIN', 'SSN'] as const;
 export const tinTypeSchema = z.enum(TIN_TYPES);
 
 export const NETWORK_DOCUMENT_KINDS = ['W9', 'W8BEN', 'W8BENE', 'OTHER'] as const;
+export type NetworkDocumentKind = (typeof NETWORK_DOCUMENT_KINDS)[number];
+/** Each kind's short name (a list, a file name) and its name with what it is for (the upload picker). */
+export const NETWORK_DOCUMENT_NAMES: Record<NetworkDocumentKind, { short: string; long: string }> = {
+  W9: { short: 'W-9', long: 'W-9 (US tax form)' },
+  W8BEN: { short: 'W-8BEN', long: 'W-8BEN (foreign individual)' },
+  W8BENE: { short: 'W-8BEN-E', long: 'W-8BEN-E (foreign entity)' },
+  OTHER: { short: 'Document', long: 'Other document' },
+};
+/** The file extension of a stored document's type (PDF, PNG or JPEG: all the upload takes). */
+export const networkDocumentExtension = (contentType: string) =>
+  (contentType === 'application/pdf' ? 'pdf' : contentType === 'image/png' ? 'png' : 'jpg');
 export const networkDocumentKindSchema = z.enum(NETWORK_DOCUMENT_KINDS);
 
 export const networkDocumentSchema = z.object({

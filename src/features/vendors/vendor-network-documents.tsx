@@ -8,9 +8,9 @@ import { errorText } from '../../lib/error-text.ts';
 import { formatDay } from '../../lib/format.ts';
 import { saveFile } from '../../lib/save-file.ts';
 import { formatBytes } from '../../lib/storage.ts';
+import { NETWORK_DOCUMENT_NAMES, networkDocumentExtension } from '../../../schema/entities/network-vendor.ts';
 
-const KIND_NAMES = { W9: 'W-9', W8BEN: 'W-8BEN', W8BENE: 'W-8BEN-E', OTHER: 'Document' } as const;
-const extension = (d: NetworkDocument) => (d.content_type === 'application/pdf' ? 'pdf' : d.content_type === 'image/png' ? 'png' : 'jpg');
+const kindName = (d: Pick<NetworkDocument, 'kind'>) => NETWORK_DOCUMENT_NAMES[d.kind].short;
 
 type Docs = { kind: 'loading' } | { kind: 'offline' } | { kind: 'failed'; message: string } | { kind: 'read'; documents: NetworkDocument[] };
 
@@ -40,7 +40,7 @@ export function VendorNetworkDocuments({ vendorId, vendorName, client, online }:
     setError(null);
     const r = await client.vendorDocumentFile(vendorId, d.id);
     if (!r.ok) return setError(errorText(r.error));
-    saveFile(r.file, `${vendorName} ${KIND_NAMES[d.kind]} ${d.uploaded_at.slice(0, 10)}.${extension(d)}`);
+    saveFile(r.file, `${vendorName} ${kindName(d)} ${d.uploaded_at.slice(0, 10)}.${networkDocumentExtension(d.content_type)}`);
   }
 
   const shown: Docs = online ? docs : { kind: 'offline' };
@@ -55,10 +55,10 @@ export function VendorNetworkDocuments({ vendorId, vendorName, client, online }:
         <ul className="request-doc-list" aria-label="Documents from the vendor">
           {shown.documents.map((d) => (
             <li key={d.id}>
-              <span><strong>{KIND_NAMES[d.kind]}</strong>{` · ${formatBytes(d.size)} · uploaded ${formatDay(d.uploaded_at)}`}</span>
+              <span><strong>{kindName(d)}</strong>{` · ${formatBytes(d.size)} · uploaded ${formatDay(d.uploaded_at)}`}</span>
               <span className="row-actions">
-                <Button size="sm" onClick={() => void download(d)}>Download<span className="sr-only">{` ${KIND_NAMES[d.kind]}`}</span></Button>
-                <Button size="sm" variant="ghost" onClick={() => setHiding(d)}>Stop sharing<span className="sr-only">{` ${KIND_NAMES[d.kind]}`}</span></Button>
+                <Button size="sm" onClick={() => void download(d)}>Download<span className="sr-only">{` ${kindName(d)}`}</span></Button>
+                <Button size="sm" variant="ghost" onClick={() => setHiding(d)}>Stop sharing<span className="sr-only">{` ${kindName(d)}`}</span></Button>
               </span>
             </li>
           ))}
@@ -66,8 +66,8 @@ export function VendorNetworkDocuments({ vendorId, vendorName, client, online }:
       )}
       <FormError message={error} />
       {hiding && (
-        <ConfirmDialog title={`Stop sharing this ${KIND_NAMES[hiding.kind]}?`} confirmLabel="Stop sharing" tone="danger" onClose={() => setHiding(null)}
-          description={`Your business stops seeing ${vendorName}’s ${KIND_NAMES[hiding.kind]} uploaded ${formatDay(hiding.uploaded_at)}. ${vendorName} keeps it, and other businesses they work with still see it.`}
+        <ConfirmDialog title={`Stop sharing this ${kindName(hiding)}?`} confirmLabel="Stop sharing" tone="danger" onClose={() => setHiding(null)}
+          description={`Your business stops seeing ${vendorName}’s ${kindName(hiding)} uploaded ${formatDay(hiding.uploaded_at)}. ${vendorName} keeps it, and other businesses they work with still see it.`}
           onConfirm={async () => {
             const gone = hiding;
             const r = await client.stopSharingVendorDocument(vendorId, gone.id);

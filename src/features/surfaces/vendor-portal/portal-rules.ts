@@ -1,5 +1,6 @@
 import { isValidAccountNumber, isValidRoutingNumber } from '../../../../schema/vendor-rules.ts';
 import { tinCheck, type TinType } from '../../../../schema/vendor-network.ts';
+import { NETWORK_DOCUMENT_NAMES, networkDocumentExtension, type NetworkDocumentKind } from '../../../../schema/entities/network-vendor.ts';
 
 /**
  * Issue 31, the vendor portal's pure rules: the invite link's token, the forms' checks (the
@@ -76,9 +77,9 @@ export function paymentStatusText(p: PaymentView): string {
 }
 
 /** The documents a vendor shares, in the words of the kind picker and the list. */
-export const DOCUMENT_KIND_LABELS = {
-  W9: 'W-9 (US tax form)', W8BEN: 'W-8BEN (foreign individual)', W8BENE: 'W-8BEN-E (foreign entity)', OTHER: 'Other document',
-} as const;
+export const DOCUMENT_KIND_LABELS = Object.fromEntries(
+  Object.entries(NETWORK_DOCUMENT_NAMES).map(([kind, name]) => [kind, name.long]),
+) as Record<NetworkDocumentKind, string>;
 
 export const DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
 export const DOCUMENT_ACCEPT = 'application/pdf,image/png,image/jpeg';
@@ -93,8 +94,7 @@ export function documentFileError(file: { type: string; size: number }): string 
 
 /** A download's file name: the kind and the day it was uploaded, with the type's extension. */
 export function documentFileName(d: { kind: keyof typeof DOCUMENT_KIND_LABELS; content_type: string; uploaded_at: string }): string {
-  const ext = d.content_type === 'application/pdf' ? 'pdf' : d.content_type === 'image/png' ? 'png' : 'jpg';
-  return `${d.kind === 'OTHER' ? 'document' : d.kind}-${d.uploaded_at.slice(0, 10)}.${ext}`;
+  return `${d.kind === 'OTHER' ? 'document' : d.kind}-${d.uploaded_at.slice(0, 10)}.${networkDocumentExtension(d.content_type)}`;
 }
 
 const PREFILLED_WORDS: Record<string, string> = {
