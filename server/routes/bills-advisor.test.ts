@@ -105,4 +105,17 @@ describe.each(await testDatabases())('an advisor coding bills on %s', (kind) => 
     ]);
     expect(await stored(bill.id)).toEqual(before);
   });
+
+  it('with READ reads the bills over the API (list and one bill) and still approves nothing', async () => {
+    const { advisor, bill } = await advisorWithBill(['READ']);
+    const one = await request(t.app, 'GET', `${BILLS}/${bill.id}`, { token: advisor });
+    expect([one.status, one.body.id]).toEqual([200, bill.id]);
+    const list = await request(t.app, 'GET', BILLS, { token: advisor });
+    expect(list.status, list.text).toBe(200);
+    expect(list.body.data.map((b: Bill) => b.id)).toContain(bill.id);
+    const before = await stored(bill.id);
+    const submit = await request(t.app, 'PATCH', `${BILLS}/${bill.id}`, { token: advisor, body: { submit: true } });
+    expect(refusal(submit)).toEqual([403, 'FIRM_7003']);
+    expect(await stored(bill.id)).toEqual(before);
+  });
 });
