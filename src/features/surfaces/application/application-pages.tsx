@@ -4,7 +4,8 @@ import { Button } from '../../../components/button.tsx';
 import { FORM_STEPS, KYC_FIELDS, kycFromAnswer } from './application-steps.ts';
 import { DocumentsStep } from './documents-step.tsx';
 import { SubmitSection, SubmittedPage } from './submit-section.tsx';
-import { fieldErrors, labelsOf, toBody, type FormValues } from './step-fields.ts';
+import { removalBlocked, SavedRowDialog, type RemovableStep, type RemovalTarget } from './saved-row-removal.tsx';
+import { removeRow, fieldErrors, labelsOf, toBody, type FormValues } from './step-fields.ts';
 import { StepFields, StepLink } from './step-form.tsx';
 import { entryOf, stepList, type StepEntry } from './step-list-model.ts';
 import { specOf, useApplicationModel, type ApplicationModel } from './use-application.ts';
@@ -112,6 +113,8 @@ function StepForm({ model, entry, nextSlug }: { model: ApplicationModel; entry: 
     (draft?.pending ? draft.values : null) ?? (formStep ? formStep.fromAnswer(app) : kycFromAnswer(app, entry.key.slice(4))) ?? {},
   );
   const [tried, setTried] = useState(false);
+  const [removing, setRemoving] = useState<RemovalTarget | null>(null);
+  const removable: RemovableStep | null = entry.key === 'ownerships' || entry.key === 'bank_accounts' ? entry.key : null;
   const labels = useMemo(() => labelsOf(spec.fields, spec.list), [spec]);
   const errors = fieldErrors(spec.schema.safeParse(toBody(values, spec.fields, spec.list)), labels);
   const shown = tried ? errors : Object.fromEntries(Object.entries(errors).filter(([k]) => (values[k] ?? '') !== ''));
@@ -124,6 +127,12 @@ function StepForm({ model, entry, nextSlug }: { model: ApplicationModel; entry: 
     }
   }
 
+  function removed(index: number) {
+    const next = removeRow(values, spec.list!, index);
+    setValues(next);
+    // A draft still waiting is saved without the row; otherwise the server's answer is the truth.
+    if (draft?.pending) void model.save(entry.key, next);
+  }
   function change(next: FormValues) {
     setValues(next);
     void model.save(entry.key, next);
@@ -144,7 +153,11 @@ function StepForm({ model, entry, nextSlug }: { model: ApplicationModel; entry: 
     <form className="application-form" onSubmit={(e) => void submit(e)} noValidate>
       {formStep && <p className="muted">{formStep.intro}</p>}
       {entry.key.startsWith('kyc:') && <p className="muted">An identity check for this person. Their SSN is sent to Ledgerline only and shown as its last four once saved.</p>}
-      <StepFields fields={spec.fields === KYC_FIELDS ? KYC_FIELDS : spec.fields} list={spec.list} values={values} errors={shown} saved={saved} onChange={change} />
+      <StepFields
+        fields={spec.fields === KYC_FIELDS ? KYC_FIELDS : spec.fields} list={spec.list} values={values} errors={shown} saved={saved} onChange={change}
+        removeSaved={removable ? { onRemove: (index, id) => setRemoving({ index, id }), blocked: removalBlocked(model) } : undefined}
+      />
+      {removable && removing && <SavedRowDialog model={model} step={removable} target={removing} onClose={() => setRemoving(null)} onRemoved={removed} />}
       {status && <p className={draft?.error ? 'form-error' : 'muted'} role="status">{status}</p>}
       <div className="application-actions">
         <Button type="submit" variant="primary">{entry.key === 'checkbox' ? 'Save' : 'Save and continue'}</Button>
