@@ -148,7 +148,22 @@ describe('financing application', () => {
       await page.locator('[name="control_person.is_applicant"]').check();
       await saveStep(page, { 'control_person.first_name': 'Omar', 'control_person.last_name': 'Okafor', 'control_person.title': 'CEO', 'control_person.email': email });
       await page.waitForURL(/\/application\/ownership$/);
-      await saveStep(page, { 'owners.0.kind': 'INDIVIDUAL', 'owners.0.name': 'Lena Park', 'owners.0.email': 'lena@okafor-e2e.test', 'owners.0.percent_bp': '60' });
+      await page.getByRole('button', { name: 'Add owner' }).click();
+      await saveStep(page, {
+        'owners.0.kind': 'INDIVIDUAL', 'owners.0.name': 'Lena Park', 'owners.0.email': 'lena@okafor-e2e.test', 'owners.0.percent_bp': '60',
+        'owners.1.kind': 'ENTITY', 'owners.1.name': 'Park Holdings LLC', 'owners.1.percent_bp': '20',
+      });
+      // A saved owner is removed by the server once confirmed.
+      const owners = async () => (await server.db.query<{ name: string }>(
+        'SELECT name FROM application_owners WHERE financing_application_id = $1 ORDER BY name', [await applicationId(email)])).map((o) => o.name);
+      expect(await owners()).toEqual(['Lena Park', 'Park Holdings LLC']);
+      await openStep(page, /Ownership/);
+      await page.getByRole('button', { name: 'Remove owner 2' }).click();
+      const remove = page.getByRole('dialog', { name: 'Remove Park Holdings LLC?' });
+      await remove.getByText('This removes Park Holdings LLC from the owners of the business.').waitFor();
+      await remove.getByRole('button', { name: 'Remove owner' }).click();
+      await page.getByRole('group', { name: 'Owner 2' }).waitFor({ state: 'detached' });
+      expect(await owners()).toEqual(['Lena Park']);
 
       const kyc = { dob: '1984-06-02', citizenship: 'US', ...address };
       await openStep(page, 'Identity check: Omar Okafor');

@@ -34,6 +34,16 @@ function app(over: Partial<FinancingApplication> = {}): FinancingApplication {
 describe('the application form values', () => {
   const owners = FORM_STEPS.find((s) => s.key === 'ownerships')!;
   const money = FORM_STEPS.find((s) => s.key === 'financial_details')!;
+  it('shows the saved owners and bank accounts as the list form\'s rows, each with its id (a removal names it)', () => {
+    expect(owners.fromAnswer(app())).toEqual({
+      'owners.0.id': OWNER, 'owners.0.kind': 'INDIVIDUAL', 'owners.0.name': 'Bo Lee', 'owners.0.email': '', 'owners.0.percent_bp': '60',
+      'owners.1.id': SMALL, 'owners.1.kind': 'INDIVIDUAL', 'owners.1.name': 'Cy Small', 'owners.1.email': '', 'owners.1.percent_bp': '10',
+    });
+    const accounts = FORM_STEPS.find((s) => s.key === 'bank_accounts')!;
+    const saved = app({ bank_accounts: [{ id: APP, holder_name: 'Lee LLC', type: 'CHECKING', routing_last_four: '0021', account_last_four: '6789' }] });
+    expect(accounts.fromAnswer(saved)).toEqual({ 'accounts.0.id': APP, 'accounts.0.holder_name': 'Lee LLC', 'accounts.0.type': 'CHECKING' });
+    expect(rowCount(owners.fromAnswer(app())!, owners.list!)).toBe(2);
+  });
   it('builds the body the server schema takes: lists, percent as basis points, money in cents, empty optional as null', () => {
     const values = { 'owners.0.kind': 'INDIVIDUAL', 'owners.0.name': 'Bo', 'owners.0.percent_bp': '60', 'owners.0.email': '', 'owners.1.kind': 'ENTITY', 'owners.1.name': 'Holdco', 'owners.1.percent_bp': '40.5' };
     expect(toBody(values, owners.fields, owners.list)).toEqual({
