@@ -162,7 +162,8 @@ describe('financing application', () => {
       const remove = page.getByRole('dialog', { name: 'Remove Park Holdings LLC?' });
       await remove.getByText('This removes Park Holdings LLC from the owners of the business.').waitFor();
       await remove.getByRole('button', { name: 'Remove owner' }).click();
-      await page.getByRole('group', { name: 'Owner 2' }).waitFor({ state: 'detached' });
+      await remove.waitFor({ state: 'detached' });
+      await page.getByRole('button', { name: 'Remove owner 2' }).waitFor({ state: 'detached' });
       expect(await owners()).toEqual(['Lena Park']);
 
       const kyc = { dob: '1984-06-02', citizenship: 'US', ...address };

@@ -4,6 +4,7 @@ import { Button } from '../../../components/button.tsx';
 import { FORM_STEPS, KYC_FIELDS, kycFromAnswer } from './application-steps.ts';
 import { DocumentsStep } from './documents-step.tsx';
 import { SubmitSection, SubmittedPage } from './submit-section.tsx';
+import { withSavedIds } from './saved-rows.ts';
 import { removalBlocked, SavedRowDialog, type RemovableStep, type RemovalTarget } from './saved-row-removal.tsx';
 import { removeRow, fieldErrors, labelsOf, toBody, type FormValues } from './step-fields.ts';
 import { StepFields, StepLink } from './step-form.tsx';
@@ -109,9 +110,16 @@ function StepForm({ model, entry, nextSlug }: { model: ApplicationModel; entry: 
   const spec = specOf(entry.key)!;
   const formStep = FORM_STEPS.find((s) => s.key === entry.key);
   const draft = model.drafts.find((d) => d.step === entry.key);
-  const [values, setValues] = useState<FormValues>(() =>
-    (draft?.pending ? draft.values : null) ?? (formStep ? formStep.fromAnswer(app) : kycFromAnswer(app, entry.key.slice(4))) ?? {},
-  );
+  const [values, setValues] = useState<FormValues>(() => {
+    const start = (draft?.pending ? draft.values : null) ?? (formStep ? formStep.fromAnswer(app) : kycFromAnswer(app, entry.key.slice(4))) ?? {};
+    return spec.list ? withSavedIds(start, spec.list, app) : start;
+  });
+  // Each answer of the server may have saved rows typed here: they take its ids (saved-rows.ts).
+  const [seen, setSeen] = useState(app);
+  if (seen !== app) {
+    setSeen(app);
+    if (spec.list) setValues((v) => withSavedIds(v, spec.list!, app));
+  }
   const [tried, setTried] = useState(false);
   const [removing, setRemoving] = useState<RemovalTarget | null>(null);
   const removable: RemovableStep | null = entry.key === 'ownerships' || entry.key === 'bank_accounts' ? entry.key : null;
