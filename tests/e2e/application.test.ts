@@ -158,12 +158,15 @@ describe('financing application', () => {
         'SELECT name FROM application_owners WHERE financing_application_id = $1 ORDER BY name', [await applicationId(email)])).map((o) => o.name);
       expect(await owners()).toEqual(['Lena Park', 'Park Holdings LLC']);
       await openStep(page, /Ownership/);
-      await page.getByRole('button', { name: 'Remove owner 2' }).click();
+      // The saved owners come back in the server's order: find the company's row.
+      const company = (await page.locator('form [name="owners.0.name"]').inputValue()) === 'Park Holdings LLC' ? 1 : 2;
+      await page.getByRole('button', { name: `Remove owner ${company}` }).click();
       const remove = page.getByRole('dialog', { name: 'Remove Park Holdings LLC?' });
       await remove.getByText('This removes Park Holdings LLC from the owners of the business.').waitFor();
       await remove.getByRole('button', { name: 'Remove owner' }).click();
       await remove.waitFor({ state: 'detached' });
       await page.getByRole('button', { name: 'Remove owner 2' }).waitFor({ state: 'detached' });
+      expect(await page.locator('form [name="owners.0.name"]').inputValue()).toBe('Lena Park');
       expect(await owners()).toEqual(['Lena Park']);
 
       const kyc = { dob: '1984-06-02', citizenship: 'US', ...address };

@@ -158,18 +158,21 @@ function StepForm({ model, entry, nextSlug }: { model: ApplicationModel; entry: 
   }
   const status = draft?.pending ? (draft.error ?? (model.online ? 'Saved on this device. Sending…' : 'Saved on this device.')) : entry.state === 'Saved' ? 'Saved.' : null;
   return (
-    <form className="application-form" onSubmit={(e) => void submit(e)} noValidate>
-      {formStep && <p className="muted">{formStep.intro}</p>}
-      {entry.key.startsWith('kyc:') && <p className="muted">An identity check for this person. Their SSN is sent to Ledgerline only and shown as its last four once saved.</p>}
-      <StepFields
-        fields={spec.fields === KYC_FIELDS ? KYC_FIELDS : spec.fields} list={spec.list} values={values} errors={shown} saved={saved} onChange={change}
-        removeSaved={removable ? { onRemove: (index, id) => setRemoving({ index, id }), blocked: removalBlocked(model) } : undefined}
-      />
+    <>
+      <form className="application-form" onSubmit={(e) => void submit(e)} noValidate>
+        {formStep && <p className="muted">{formStep.intro}</p>}
+        {entry.key.startsWith('kyc:') && <p className="muted">An identity check for this person. Their SSN is sent to Ledgerline only and shown as its last four once saved.</p>}
+        <StepFields
+          fields={spec.fields === KYC_FIELDS ? KYC_FIELDS : spec.fields} list={spec.list} values={values} errors={shown} saved={saved} onChange={change}
+          removeSaved={removable ? { onRemove: (index, id) => setRemoving({ index, id }), blocked: removalBlocked(model) } : undefined}
+        />
+        {status && <p className={draft?.error ? 'form-error' : 'muted'} role="status">{status}</p>}
+        <div className="application-actions">
+          <Button type="submit" variant="primary">{entry.key === 'checkbox' ? 'Save' : 'Save and continue'}</Button>
+        </div>
+      </form>
+      {/* Outside the form: a dialog's submit would bubble (through the portal) into the step's. */}
       {removable && removing && <SavedRowDialog model={model} step={removable} target={removing} onClose={() => setRemoving(null)} onRemoved={removed} />}
-      {status && <p className={draft?.error ? 'form-error' : 'muted'} role="status">{status}</p>}
-      <div className="application-actions">
-        <Button type="submit" variant="primary">{entry.key === 'checkbox' ? 'Save' : 'Save and continue'}</Button>
-      </div>
-    </form>
+    </>
   );
 }
