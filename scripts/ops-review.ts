@@ -1,6 +1,7 @@
 /**
- * `npm run ops:review -- <application_id> approve|reject` (issue 31, lead's decision 4): clears a
- * financing application waiting in MANUAL_REVIEW (server/domain/applications/ops-review.ts). Opens
+ * `npm run ops:review -- <application_id> [approve|reject]` (issue 31, lead's decision 4): with the id alone,
+ * prints a financing application's document requests and what was uploaded for them; with an
+ * action, clears an application waiting in MANUAL_REVIEW (server/domain/applications/ops-review.ts). Opens
  * the database as server/main.ts does: DATABASE_URL (PostgreSQL), else DATA_DIR (PGlite, default
  * ./data); does not migrate. Exits 1 with the reason when refused.
  */

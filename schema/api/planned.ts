@@ -134,7 +134,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'guided-intake/threads': 32,
     'mailbox/delete-business-access': 32,
     'billing/subscription/{product} (DELETE, body)': 32,
-    'operations document requests and uploaded files': 31,
     'opportunity dismiss': 32,
     'dynamics setup': 32,
     'export table user-settings': 32,

@@ -31,15 +31,17 @@ export async function readApplication(ctx: Pick<Ctx, 'surfaceActor' | 'c'>, db: 
 /**
  * A write to the draft: in one transaction (POST/PATCH run in register's; DELETE opens its own),
  * the application row locked first (so a submit and a write never interleave), refused with
- * APPLICATION_7001 once submitted, its version bumped, and the whole draft answered.
+ * APPLICATION_7001 once submitted — unless `afterSubmit` lets this write through (the documents
+ * operations asked for) — its version bumped, and the whole draft answered.
  */
 export async function writeDraft(
   ctx: Pick<Ctx, 'surfaceActor' | 'c' | 'db' | 'deps'>,
   write: (tx: Queryable, app: ApplicationRow) => Promise<void>,
+  afterSubmit?: (tx: Queryable, app: ApplicationRow) => Promise<boolean>,
 ): Promise<Reply> {
   const run = async (tx: Queryable) => {
     const app = await readApplication(ctx, tx, true);
-    if (!isEditable(app.status)) throw new ApiError('APPLICATION_7001');
+    if (!isEditable(app.status) && !(afterSubmit && await afterSubmit(tx, app))) throw new ApiError('APPLICATION_7001');
     await write(tx, app);
     await tx.query('UPDATE financing_applications SET version = version + 1, updated_at = $2 WHERE id = $1', [app.id, new Date(ctx.deps.now())]);
     const fresh = await findApplication(tx, app.id);

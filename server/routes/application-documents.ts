@@ -12,7 +12,8 @@ import { encryptBankValue, loadVendorBankKey } from '../auth/vendor-bank-crypto.
 import { hashToken } from '../domain/admin-users.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { applicationContext } from '../domain/applications/draft.ts';
+import { applicationContext, type ApplicationRow } from '../domain/applications/draft.ts';
+import { fulfilDocumentRequests, kycDocumentType, listDocumentRequests, requestsAsk } from '../domain/applications/document-requests.ts';
 import { mailLinks } from '../http/mail-links.ts';
 import { ok, type DomainHandlers, type HandlerCtx } from '../http/handler.ts';
 import type { CallDef } from '../../schema/api/define-call.ts';
@@ -44,11 +45,18 @@ async function upsertDocuments(
 
 type PageCtx = HandlerCtx<CallDef> & { input: { params: { document_id: string }; body: Uint8Array } };
 
+/** In review, a page of a KYC document of a type operations asked for (document-requests.ts). */
+const askedKycPage = (documentId: string) => async (tx: Queryable, app: ApplicationRow) => {
+  const type = await kycDocumentType(tx, app.id, documentId);
+  return type !== null && requestsAsk(tx, app, [type]);
+};
+
 function uploadPage(kind: 'KYB' | 'KYC') {
   return async (ctx: PageCtx) => {
     const declared = (ctx.c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
     const content = checkFileContent(declared, ctx.input.body);
     if (!content.ok) throw new ApiError(content.code, content.message);
+    const asked = kind === 'KYC' ? askedKycPage(ctx.input.params.document_id) : undefined;
     return writeDraft(ctx, async (tx, app) => {
       const [doc] = await tx.query<{ next: number }>(
         `SELECT coalesce((SELECT max(page) FROM application_document_pages WHERE document_id = d.id), 0) + 1 AS next
@@ -58,7 +66,8 @@ function uploadPage(kind: 'KYB' | 'KYC') {
       if (doc.next > MAX_PAGES_PER_DOCUMENT) throw new ApiError('REQUEST_7001', `A document has at most ${MAX_PAGES_PER_DOCUMENT} pages.`);
       await tx.query('INSERT INTO application_document_pages (document_id, page, content_type, size, bytes) VALUES ($1, $2, $3, $4, $5)',
         [ctx.input.params.document_id, doc.next, content.contentType, ctx.input.body.length, ctx.input.body]);
-    });
+      if (kind === 'KYC' && app.status === 'MANUAL_REVIEW') await fulfilDocumentRequests(tx, app.id);
+    }, asked);
   };
 }
 
@@ -74,7 +83,9 @@ function deletePage(kind: 'KYB' | 'KYC') {
 
 export const applicationDocumentHandlers = {
   [applicationKybDocuments.id]: async (ctx) => writeDraft(ctx, (tx, app) => upsertDocuments(tx, app.id, 'KYB', ctx.input.body.documents)),
-  [applicationKycDocuments.id]: async (ctx) => writeDraft(ctx, (tx, app) => upsertDocuments(tx, app.id, 'KYC', ctx.input.body.documents)),
+  // In review, only new documents of the types operations asked for.
+  [applicationKycDocuments.id]: async (ctx) => writeDraft(ctx, (tx, app) => upsertDocuments(tx, app.id, 'KYC', ctx.input.body.documents),
+    (tx, app) => (ctx.input.body.documents.every((d) => !d.id) ? requestsAsk(tx, app, ctx.input.body.documents.map((d) => d.doc_type)) : Promise.resolve(false))),
   [applicationKybPageUpload.id]: uploadPage('KYB'),
   [applicationKycPageUpload.id]: uploadPage('KYC'),
   [applicationKybPageDelete.id]: deletePage('KYB'),
@@ -149,9 +160,6 @@ export const applicationDocumentHandlers = {
 
   [applicationDocumentRequests.id]: async (ctx) => {
     const app = await readApplication(ctx, ctx.db);
-    const requests = await ctx.db.query(
-      `SELECT id::text, doc_type, note, status, ll_iso(created_at) AS created_at FROM operations_document_requests
-        WHERE financing_application_id = $1 ORDER BY created_at, id`, [app.id]);
-    return ok({ requests });
+    return ok({ requests: await listDocumentRequests(ctx.db, app.id) });
   },
 } satisfies DomainHandlers;

@@ -5,6 +5,7 @@ import { FORM_STEPS, KYC_FIELDS, KYC_SCHEMA } from './application-steps.ts';
 import { cacheApplication, cachedApplication, listDrafts, markDraftFailed, markDraftSent, saveDraft, sendOrder } from './draft-store.ts';
 import { fieldErrors, labelsOf, persistable, removeRow, rowCount, toBody } from './step-fields.ts';
 import { identityPeople, readyToSubmit, stepList } from './step-list-model.ts';
+import { withSavedIds } from './saved-rows.ts';
 
 const APP = '11111111-1111-4111-8111-111111111111';
 const KYC_CONTROL = '22222222-2222-4222-8222-222222222222';
@@ -34,6 +35,27 @@ function app(over: Partial<FinancingApplication> = {}): FinancingApplication {
 describe('the application form values', () => {
   const owners = FORM_STEPS.find((s) => s.key === 'ownerships')!;
   const money = FORM_STEPS.find((s) => s.key === 'financial_details')!;
+  it('gives rows typed here the id of the row the server saved for them, once each, by what was typed', () => {
+    const typed = { 'owners.0.kind': 'INDIVIDUAL', 'owners.0.name': 'Bo Lee', 'owners.0.percent_bp': '60', 'owners.1.kind': 'ENTITY', 'owners.1.name': 'Nope', 'owners.1.percent_bp': '5' };
+    expect(withSavedIds(typed, owners.list!, app())).toEqual({ ...typed, 'owners.0.id': OWNER });
+    const named = { ...typed, 'owners.0.id': OWNER, 'owners.1.kind': 'INDIVIDUAL', 'owners.1.name': 'Bo Lee', 'owners.1.percent_bp': '60' };
+    expect(withSavedIds(named, owners.list!, app())).toEqual(named);
+    const accounts = FORM_STEPS.find((s) => s.key === 'bank_accounts')!;
+    const saved = app({ bank_accounts: [{ id: APP, holder_name: 'Lee LLC', type: 'CHECKING', routing_last_four: '0021', account_last_four: '6789' }] });
+    const row = { 'accounts.0.holder_name': 'Lee LLC', 'accounts.0.type': 'CHECKING', 'accounts.0.account_number': '000123456789' };
+    expect(withSavedIds(row, accounts.list!, saved)).toEqual({ ...row, 'accounts.0.id': APP });
+    expect(withSavedIds({ ...row, 'accounts.0.account_number': '000123450000' }, accounts.list!, saved)['accounts.0.id']).toBeUndefined();
+  });
+  it('shows the saved owners and bank accounts as the list form\'s rows, each with its id (a removal names it)', () => {
+    expect(owners.fromAnswer(app())).toEqual({
+      'owners.0.id': OWNER, 'owners.0.kind': 'INDIVIDUAL', 'owners.0.name': 'Bo Lee', 'owners.0.email': '', 'owners.0.percent_bp': '60',
+      'owners.1.id': SMALL, 'owners.1.kind': 'INDIVIDUAL', 'owners.1.name': 'Cy Small', 'owners.1.email': '', 'owners.1.percent_bp': '10',
+    });
+    const accounts = FORM_STEPS.find((s) => s.key === 'bank_accounts')!;
+    const saved = app({ bank_accounts: [{ id: APP, holder_name: 'Lee LLC', type: 'CHECKING', routing_last_four: '0021', account_last_four: '6789' }] });
+    expect(accounts.fromAnswer(saved)).toEqual({ 'accounts.0.id': APP, 'accounts.0.holder_name': 'Lee LLC', 'accounts.0.type': 'CHECKING' });
+    expect(rowCount(owners.fromAnswer(app())!, owners.list!)).toBe(2);
+  });
   it('builds the body the server schema takes: lists, percent as basis points, money in cents, empty optional as null', () => {
     const values = { 'owners.0.kind': 'INDIVIDUAL', 'owners.0.name': 'Bo', 'owners.0.percent_bp': '60', 'owners.0.email': '', 'owners.1.kind': 'ENTITY', 'owners.1.name': 'Holdco', 'owners.1.percent_bp': '40.5' };
     expect(toBody(values, owners.fields, owners.list)).toEqual({

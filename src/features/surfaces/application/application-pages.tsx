@@ -4,7 +4,9 @@ import { Button } from '../../../components/button.tsx';
 import { FORM_STEPS, KYC_FIELDS, kycFromAnswer } from './application-steps.ts';
 import { DocumentsStep } from './documents-step.tsx';
 import { SubmitSection, SubmittedPage } from './submit-section.tsx';
-import { fieldErrors, labelsOf, toBody, type FormValues } from './step-fields.ts';
+import { withSavedIds } from './saved-rows.ts';
+import { removalBlocked, SavedRowDialog, type RemovableStep, type RemovalTarget } from './saved-row-removal.tsx';
+import { removeRow, fieldErrors, labelsOf, toBody, type FormValues } from './step-fields.ts';
 import { StepFields, StepLink } from './step-form.tsx';
 import { entryOf, stepList, type StepEntry } from './step-list-model.ts';
 import { specOf, useApplicationModel, type ApplicationModel } from './use-application.ts';
@@ -108,10 +110,19 @@ function StepForm({ model, entry, nextSlug }: { model: ApplicationModel; entry: 
   const spec = specOf(entry.key)!;
   const formStep = FORM_STEPS.find((s) => s.key === entry.key);
   const draft = model.drafts.find((d) => d.step === entry.key);
-  const [values, setValues] = useState<FormValues>(() =>
-    (draft?.pending ? draft.values : null) ?? (formStep ? formStep.fromAnswer(app) : kycFromAnswer(app, entry.key.slice(4))) ?? {},
-  );
+  const [values, setValues] = useState<FormValues>(() => {
+    const start = (draft?.pending ? draft.values : null) ?? (formStep ? formStep.fromAnswer(app) : kycFromAnswer(app, entry.key.slice(4))) ?? {};
+    return spec.list ? withSavedIds(start, spec.list, app) : start;
+  });
+  // Each answer of the server may have saved rows typed here: they take its ids (saved-rows.ts).
+  const [seen, setSeen] = useState(app);
+  if (seen !== app) {
+    setSeen(app);
+    if (spec.list) setValues((v) => withSavedIds(v, spec.list!, app));
+  }
   const [tried, setTried] = useState(false);
+  const [removing, setRemoving] = useState<RemovalTarget | null>(null);
+  const removable: RemovableStep | null = entry.key === 'ownerships' || entry.key === 'bank_accounts' ? entry.key : null;
   const labels = useMemo(() => labelsOf(spec.fields, spec.list), [spec]);
   const errors = fieldErrors(spec.schema.safeParse(toBody(values, spec.fields, spec.list)), labels);
   const shown = tried ? errors : Object.fromEntries(Object.entries(errors).filter(([k]) => (values[k] ?? '') !== ''));
@@ -124,6 +135,12 @@ function StepForm({ model, entry, nextSlug }: { model: ApplicationModel; entry: 
     }
   }
 
+  function removed(index: number) {
+    const next = removeRow(values, spec.list!, index);
+    setValues(next);
+    // A draft still waiting is saved without the row; otherwise the server's answer is the truth.
+    if (draft?.pending) void model.save(entry.key, next);
+  }
   function change(next: FormValues) {
     setValues(next);
     void model.save(entry.key, next);
@@ -141,14 +158,21 @@ function StepForm({ model, entry, nextSlug }: { model: ApplicationModel; entry: 
   }
   const status = draft?.pending ? (draft.error ?? (model.online ? 'Saved on this device. Sending…' : 'Saved on this device.')) : entry.state === 'Saved' ? 'Saved.' : null;
   return (
-    <form className="application-form" onSubmit={(e) => void submit(e)} noValidate>
-      {formStep && <p className="muted">{formStep.intro}</p>}
-      {entry.key.startsWith('kyc:') && <p className="muted">An identity check for this person. Their SSN is sent to Ledgerline only and shown as its last four once saved.</p>}
-      <StepFields fields={spec.fields === KYC_FIELDS ? KYC_FIELDS : spec.fields} list={spec.list} values={values} errors={shown} saved={saved} onChange={change} />
-      {status && <p className={draft?.error ? 'form-error' : 'muted'} role="status">{status}</p>}
-      <div className="application-actions">
-        <Button type="submit" variant="primary">{entry.key === 'checkbox' ? 'Save' : 'Save and continue'}</Button>
-      </div>
-    </form>
+    <>
+      <form className="application-form" onSubmit={(e) => void submit(e)} noValidate>
+        {formStep && <p className="muted">{formStep.intro}</p>}
+        {entry.key.startsWith('kyc:') && <p className="muted">An identity check for this person. Their SSN is sent to Ledgerline only and shown as its last four once saved.</p>}
+        <StepFields
+          fields={spec.fields === KYC_FIELDS ? KYC_FIELDS : spec.fields} list={spec.list} values={values} errors={shown} saved={saved} onChange={change}
+          removeSaved={removable ? { onRemove: (index, id) => setRemoving({ index, id }), blocked: removalBlocked(model) } : undefined}
+        />
+        {status && <p className={draft?.error ? 'form-error' : 'muted'} role="status">{status}</p>}
+        <div className="application-actions">
+          <Button type="submit" variant="primary">{entry.key === 'checkbox' ? 'Save' : 'Save and continue'}</Button>
+        </div>
+      </form>
+      {/* Outside the form: a dialog's submit would bubble (through the portal) into the step's. */}
+      {removable && removing && <SavedRowDialog model={model} step={removable} target={removing} onClose={() => setRemoving(null)} onRemoved={removed} />}
+    </>
   );
 }

@@ -45,6 +45,9 @@ function flatten(value: unknown, prefix = '', out: FormValues = {}): FormValues 
       return out;
     }
     for (const [k, v] of Object.entries(o)) flatten(v, `${prefix}${k}.`, out);
+  } else if (Array.isArray(value) && value.some((v) => v !== null && typeof v === 'object')) {
+    // A list's rows (owners, accounts): `owners.0.name`.
+    value.forEach((row, i) => flatten(row, `${prefix}${i}.`, out));
   } else out[prefix.slice(0, -1)] = Array.isArray(value) ? value.join(',') : str(value);
   return out;
 }

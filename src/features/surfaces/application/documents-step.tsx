@@ -1,5 +1,6 @@
 import { useState, type ChangeEvent } from 'react';
 import { Button } from '../../../components/button.tsx';
+import { DeleteDialog } from '../../../components/confirm-dialog.tsx';
 import { useDataClient } from '../../../data-access/data-context.tsx';
 import { errorText } from '../../../lib/error-text.ts';
 import type { FinancingApplication } from '../../../../schema/entities/financing-application.ts';
@@ -8,7 +9,7 @@ import type { ApplicationModel } from './use-application.ts';
 
 /**
  * Issue 31: the application's documents — the business's (KYB) and each checked person's (KYC),
- * with their pages (PDF, PNG or JPEG; listed and deletable). Uploads need a connection.
+ * with their pages (PDF, PNG or JPEG; listed, and deleted once confirmed). Uploads need a connection.
  */
 const KYB_TYPES = [
   { value: 'ARTICLES_OF_INCORPORATION', label: 'Articles of incorporation' },
@@ -52,6 +53,7 @@ function DocumentGroup({ model, title, types, kind, individual, docs }: GroupPro
   const [docType, setDocType] = useState(types[0]!.value);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [deleting, setDeleting] = useState<{ docId: string; page: number; what: string } | null>(null);
   async function act(call: () => Promise<{ ok: true; application: FinancingApplication } | { ok: false; error: { error_code?: string; message?: string } }>) {
     setBusy(true);
     setError(null);
@@ -81,7 +83,7 @@ function DocumentGroup({ model, title, types, kind, individual, docs }: GroupPro
               {d.pages.map((p) => (
                 <li key={p}>
                   {`Page ${p}`}
-                  <Button size="sm" variant="ghost" disabled={offline || busy} onClick={() => void act(() => client.deleteApplicationPage(model.appId, kind, d.id, p))}>
+                  <Button size="sm" variant="ghost" disabled={offline || busy} onClick={() => setDeleting({ docId: d.id, page: p, what: typeLabel(d.doc_type) })}>
                     {`Delete page ${p} of ${typeLabel(d.doc_type)}`}
                   </Button>
                 </li>
@@ -106,6 +108,20 @@ function DocumentGroup({ model, title, types, kind, individual, docs }: GroupPro
         </Button>
       </div>
       {error && <p className="form-error" role="alert">{error}</p>}
+      {deleting && (
+        <DeleteDialog
+          title={`Delete page ${deleting.page}?`}
+          description={`Page ${deleting.page} of the ${deleting.what.toLowerCase()} (${title.toLowerCase()}) is removed from the application.`}
+          confirmLabel="Delete page"
+          onClose={() => setDeleting(null)}
+          onDelete={async () => {
+            const r = await client.deleteApplicationPage(model.appId, kind, deleting.docId, deleting.page);
+            if (!r.ok) return r.error;
+            model.take(r.application);
+            return null;
+          }}
+        />
+      )}
     </section>
   );
 }

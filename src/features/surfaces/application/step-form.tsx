@@ -18,22 +18,31 @@ export interface StepFieldsProps {
   /** Hints shown for a field by name (e.g. a saved SSN's last four). */
   saved?: Record<string, string>;
   disabled?: boolean;
+  /** A list row the server holds (its `id` set) is removed by the server, confirmed first (saved-row-removal.tsx). */
+  removeSaved?: SavedRowRemoval | undefined;
 }
 
-export function StepFields({ fields, list, values, errors, onChange, saved = {}, disabled }: StepFieldsProps) {
+export interface SavedRowRemoval {
+  onRemove(index: number, id: string): void;
+  /** Why removing a saved row is not possible now (offline, submitted), or null. */
+  blocked: string | null;
+}
+
+export function StepFields({ fields, list, values, errors, onChange, saved = {}, disabled, removeSaved }: StepFieldsProps) {
   const set = (name: string, value: string) => onChange({ ...values, [name]: value });
   return (
     <>
       {fields.map((f) => (
         <Field key={f.name} spec={f} name={f.name} value={values[f.name] ?? ''} error={errors[f.name]} saved={saved[f.name]} disabled={disabled} onChange={(v) => set(f.name, v)} />
       ))}
-      {list && <ListRows list={list} values={values} errors={errors} onChange={onChange} saved={saved} disabled={disabled} />}
+      {list && <ListRows list={list} values={values} errors={errors} onChange={onChange} saved={saved} disabled={disabled} removeSaved={removeSaved} />}
     </>
   );
 }
 
-function ListRows({ list, values, errors, onChange, saved, disabled }: Omit<StepFieldsProps, 'fields' | 'list'> & { list: ListSpec; saved: Record<string, string> }) {
+function ListRows({ list, values, errors, onChange, saved, disabled, removeSaved }: Omit<StepFieldsProps, 'fields' | 'list'> & { list: ListSpec; saved: Record<string, string> }) {
   const n = rowCount(values, list);
+  const item = list.item.toLowerCase();
   return (
     <>
       {errors[list.name] && <p className="form-error" role="alert">{errors[list.name]}</p>}
@@ -44,11 +53,15 @@ function ListRows({ list, values, errors, onChange, saved, disabled }: Omit<Step
             const name = `${list.name}.${i}.${f.name}`;
             return <Field key={name} spec={f} name={name} value={values[name] ?? ''} error={errors[name]} saved={saved[name]} disabled={disabled} onChange={(v) => onChange({ ...values, [name]: v })} />;
           })}
-          {n > list.min && (
-            <Button size="sm" variant="ghost" disabled={disabled} onClick={() => onChange(removeRow(values, list, i))}>
-              {`Remove ${list.item.toLowerCase()} ${i + 1}`}
-            </Button>
-          )}
+          <RemoveRow
+            label={`Remove ${item} ${i + 1}`}
+            id={values[`${list.name}.${i}.id`] ?? ''}
+            canDrop={n > list.min}
+            disabled={disabled}
+            removeSaved={removeSaved}
+            onDrop={() => onChange(removeRow(values, list, i))}
+            onRemoveSaved={(id) => removeSaved?.onRemove(i, id)}
+          />
         </fieldset>
       ))}
       {n < list.max && (
@@ -57,6 +70,36 @@ function ListRows({ list, values, errors, onChange, saved, disabled }: Omit<Step
         </Button>
       )}
     </>
+  );
+}
+
+interface RemoveRowProps {
+  label: string;
+  id: string;
+  canDrop: boolean;
+  disabled: boolean | undefined;
+  removeSaved: SavedRowRemoval | undefined;
+  onDrop(): void;
+  onRemoveSaved(id: string): void;
+}
+
+/** A row typed here only is dropped at once; a saved one asks the server (confirmed), or says why it can't now. */
+function RemoveRow({ label, id, canDrop, disabled, removeSaved, onDrop, onRemoveSaved }: RemoveRowProps) {
+  if (id && removeSaved) {
+    return (
+      <div className="application-actions">
+        <Button size="sm" variant="ghost" disabled={disabled || removeSaved.blocked !== null} onClick={() => onRemoveSaved(id)}>
+          {label}
+        </Button>
+        {removeSaved.blocked && <span className="muted">{removeSaved.blocked}</span>}
+      </div>
+    );
+  }
+  if (!canDrop) return null;
+  return (
+    <Button size="sm" variant="ghost" disabled={disabled} onClick={onDrop}>
+      {label}
+    </Button>
   );
 }
 

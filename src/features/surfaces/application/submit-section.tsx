@@ -1,11 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { Button } from '../../../components/button.tsx';
 import { ConfirmDialog } from '../../../components/confirm-dialog.tsx';
 import { useDataClient } from '../../../data-access/data-context.tsx';
 import { errorText } from '../../../lib/error-text.ts';
 import { useFinishScopeSwitch } from '../scope-picker.tsx';
-import type { ApplicationDocumentRequest } from '../../../../workers/handlers/application.ts';
+import { DocumentRequests } from './document-requests.tsx';
 import { StepLink } from './step-form.tsx';
 import { readyToSubmit, type StepEntry } from './step-list-model.ts';
 import type { ApplicationModel } from './use-application.ts';
@@ -86,15 +86,10 @@ export function SubmittedPage({ model }: { model: ApplicationModel }) {
   const client = useDataClient();
   const finish = useFinishScopeSwitch();
   const app = model.application!;
-  const [requests, setRequests] = useState<ApplicationDocumentRequest[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const outcome = app.decision?.outcome ?? null;
   const name = app.business_details?.legal_name ?? app.business_name ?? 'your business';
-  useEffect(() => {
-    if (outcome !== 'MANUAL_REVIEW' || !model.online) return;
-    void client.applicationDocumentRequests(model.appId).then((r) => r.ok && setRequests(r.requests));
-  }, [client, model.appId, model.online, outcome]);
 
   async function goToBusiness() {
     if (!app.business_id) return;
@@ -122,10 +117,7 @@ export function SubmittedPage({ model }: { model: ApplicationModel }) {
       {outcome === 'MANUAL_REVIEW' && (
         <>
           <p role="status">Your application needs a closer look. Our team reviews it and emails you the decision; this usually takes one to two business days.</p>
-          <h2>Documents we asked for</h2>
-          {requests === null ? <p className="muted">{model.online ? 'Loading…' : 'Offline: the requests show when you’re back online.'}</p>
-            : requests.length === 0 ? <p className="muted">None for now.</p>
-              : <ul>{requests.map((q) => <li key={q.id}>{`${q.doc_type}: ${q.note} (${q.status === 'OPEN' ? 'open' : 'received'})`}</li>)}</ul>}
+          <DocumentRequests model={model} />
         </>
       )}
       {outcome === 'REJECTED' && (
@@ -143,24 +135,39 @@ export function SubmittedPage({ model }: { model: ApplicationModel }) {
 
 const SURVEY_KEY = (appId: string) => `application-survey:${appId}`;
 
-/** The post-submit survey, asked once per application on this device. */
+/**
+ * The post-submit survey (`application.survey`), asked once: the server takes one answer per
+ * application (a second is APPLICATION_7001, read here as "already answered"); this device
+ * remembers an answer or a "No thanks".
+ */
 function Survey({ model }: { model: ApplicationModel }) {
   const client = useDataClient();
-  const [done, setDone] = useState(() => localStorage.getItem(SURVEY_KEY(model.appId)) !== null);
+  const [done, setDone] = useState(() => localStorage.getItem(SURVEY_KEY(model.appId)));
   const [heard, setHeard] = useState('');
   const [rating, setRating] = useState('');
+  const [comment, setComment] = useState('');
+  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  if (done === 'sent-now') return <p className="notice notice-success" role="status">Thanks for telling us.</p>;
   if (done) return null;
+  const finish = (how: 'sent' | 'skipped') => {
+    localStorage.setItem(SURVEY_KEY(model.appId), how);
+    setDone(how === 'sent' ? 'sent-now' : how);
+  };
   async function send() {
     if (!heard.trim() || !rating) {
       setError('Say how you heard of us and pick a rating.');
       return;
     }
-    const r = await client.applicationSurvey(model.appId, { heard_from: heard.trim(), rating: Number(rating) });
-    if (r.ok) {
-      localStorage.setItem(SURVEY_KEY(model.appId), 'sent');
-      setDone(true);
-    } else setError(errorText(r.error));
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await client.applicationSurvey(model.appId, { heard_from: heard.trim(), rating: Number(rating), ...(comment.trim() ? { comment: comment.trim() } : {}) });
+      if (r.ok || r.error.error_code === 'APPLICATION_7001') finish('sent');
+      else setError(errorText(r.error));
+    } finally {
+      setBusy(false);
+    }
   }
   return (
     <form className="application-survey" aria-labelledby="survey-title" onSubmit={(e) => { e.preventDefault(); void send(); }}>
@@ -176,10 +183,14 @@ function Survey({ model }: { model: ApplicationModel }) {
           {[1, 2, 3, 4, 5].map((n) => <option key={n} value={n}>{n}</option>)}
         </select>
       </label>
+      <label className="field">
+        <span className="field-label">Anything else? (optional)</span>
+        <textarea value={comment} maxLength={1000} rows={3} onChange={(e) => setComment(e.target.value)} />
+      </label>
       {error && <p className="form-error" role="alert">{error}</p>}
       <div className="application-actions">
-        <Button type="submit" disabled={!model.online}>{model.online ? 'Send' : 'Send (needs a connection)'}</Button>
-        <Button variant="ghost" onClick={() => { localStorage.setItem(SURVEY_KEY(model.appId), 'skipped'); setDone(true); }}>No thanks</Button>
+        <Button type="submit" loading={busy} disabled={!model.online}>{model.online ? 'Send' : 'Send (needs a connection)'}</Button>
+        <Button variant="ghost" onClick={() => finish('skipped')}>No thanks</Button>
       </div>
     </form>
   );

@@ -8,6 +8,7 @@ import {
   cacheApplication, cachedApplication, listDrafts, markDraftFailed, markDraftSent, saveDraft, sendOrder, type StepDraft,
 } from './draft-store.ts';
 import { persistable, toBody, type FieldSpec, type FormValues, type ListSpec } from './step-fields.ts';
+import { withSavedIds } from './saved-rows.ts';
 import { stepList } from './step-list-model.ts';
 
 /** A step's form: its fields, list and the server's schema (a KYC individual's for `kyc:<id>`). */
@@ -52,7 +53,7 @@ export function useApplicationModel(): ApplicationModel {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const appRef = useRef<FinancingApplication | null>(null);
-  const busy = useRef(false);
+  const running = useRef<Promise<void> | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   const take = useCallback((app: FinancingApplication) => {
@@ -64,17 +65,17 @@ export function useApplicationModel(): ApplicationModel {
 
   const refreshDrafts = useCallback(async () => setDrafts(await listDrafts(appId)), [appId]);
 
-  const flush = useCallback(async () => {
-    const app = appRef.current;
-    if (busy.current || !app || !online) return;
-    busy.current = true;
+  const sendDrafts = useCallback(async (app: FinancingApplication) => {
     setSending(true);
     try {
       const order = stepList(app, []).map((e) => e.key);
       for (const d of sendOrder(await listDrafts(appId), order)) {
         const spec = specOf(d.step);
         if (!spec) continue;
-        const parsed = spec.schema.safeParse(toBody({ ...d.values, ...secrets.get(d.key) }, spec.fields, spec.list));
+        // Rows saved by an earlier send carry their ids now (else they would be inserted again).
+        const typed = { ...d.values, ...secrets.get(d.key) };
+        const values = spec.list && appRef.current ? withSavedIds(typed, spec.list, appRef.current) : typed;
+        const parsed = spec.schema.safeParse(toBody(values, spec.fields, spec.list));
         if (!parsed.success) {
           await markDraftFailed(appId, d.step, INCOMPLETE);
           continue;
@@ -89,11 +90,25 @@ export function useApplicationModel(): ApplicationModel {
           : `Not sent: ${errorText(r.error)}`);
       }
     } finally {
-      busy.current = false;
       setSending(false);
       await refreshDrafts();
     }
-  }, [appId, client, online, refreshDrafts, take]);
+  }, [appId, client, refreshDrafts, take]);
+
+  const flush = useCallback(async () => {
+    // One send at a time; a caller arriving meanwhile waits for it, then sends what is still waiting
+    // (Save and continue must not leave while an earlier send of the same step is on its way).
+    while (running.current) await running.current;
+    const app = appRef.current;
+    if (!app || !online) return;
+    const run = sendDrafts(app);
+    running.current = run;
+    try {
+      await run;
+    } finally {
+      if (running.current === run) running.current = null;
+    }
+  }, [online, sendDrafts]);
 
   const reload = useCallback(async () => {
     if (!appId) return;
