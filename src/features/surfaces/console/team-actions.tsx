@@ -15,7 +15,7 @@ type Invite = FirmView['invites'][number];
 
 /** A Team change that is asked first: remove a member, take one off a client, withdraw an invite. */
 export type TeamAsk =
-  | { kind: 'remove'; member: Member }
+  | { kind: 'remove'; member: Member; work: readonly FirmClient[] }
   | { kind: 'unassign'; member: Member; client: FirmClient }
   | { kind: 'withdraw'; invite: Invite };
 
@@ -46,12 +46,17 @@ export function TeamAskDialog({ ask, firmName, onClose, onDone }: { ask: TeamAsk
   );
 }
 
+/** The clients a member is the only one working on: taking them off ends the firm's access there (design §2.6). */
+const soleWork = (work: readonly FirmClient[]) => work.filter((c) => c.assigned_firm_user_ids.length === 1).map((c) => c.business_name);
+const endsText = (names: string[]) =>
+  names.length === 0 ? '' : ` They are the only one working on ${names.join(', ')}: your firm’s access to ${names.length === 1 ? 'that client' : 'those clients'} ends too.`;
+
 function askWords(ask: TeamAsk, firmName: string) {
   if (ask.kind === 'remove') {
     const name = fullName(ask.member);
     return {
       title: `Remove ${name} from ${firmName}?`,
-      description: `${name} loses access to the console and to every client of the firm at once. To work together again, invite them again.`,
+      description: `${name} loses access to the console and to every client of the firm at once.${endsText(soleWork(ask.work))} To work together again, invite them again.`,
       confirm: 'Remove from firm',
       done: `${name} was removed from ${firmName}.`,
     };
@@ -60,7 +65,7 @@ function askWords(ask: TeamAsk, firmName: string) {
     const name = fullName(ask.member);
     return {
       title: `Unassign ${name} from ${ask.client.business_name}?`,
-      description: `${name} loses access to ${ask.client.business_name} at once. They stay in the firm and keep their other clients.`,
+      description: `${name} loses access to ${ask.client.business_name} at once. They stay in the firm and keep their other clients.${endsText(soleWork([ask.client]))}`,
       confirm: 'Unassign',
       done: `${name} no longer works on ${ask.client.business_name}.`,
     };

@@ -156,7 +156,7 @@ function MemberMenu({ row, canChange, onAsk }: { row: TeamRow; canChange: boolea
         </MenuItem>
       ))}
       {!row.isMe && (
-        <MenuItem disabled={!canChange} onSelect={() => onAsk({ kind: 'remove', member: row.member })}>
+        <MenuItem disabled={!canChange} onSelect={() => onAsk({ kind: 'remove', member: row.member, work: row.work })}>
           Remove from firm…
         </MenuItem>
       )}
