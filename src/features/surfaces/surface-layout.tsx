@@ -17,7 +17,7 @@ import './surfaces.css';
  * itself (else the shell titles it from surface-pages.ts).
  */
 type BuiltPages = { Pages: ComponentType<{ path: string }>; builds: (path: string) => boolean; titlesItself: boolean };
-const CONSOLE_BUILT = new Set(['/console', '/console/proposals', '/console/team', '/console/settings']);
+const CONSOLE_BUILT = new Set(['/console', '/console/proposals', '/console/team', '/console/applications', '/console/settings']);
 const BUILT: Record<ShellKind, BuiltPages> = {
   ADVISOR_CONSOLE: { Pages: lazy(() => import('./console/console-pages.tsx')), builds: (path) => CONSOLE_BUILT.has(path), titlesItself: true },
   VENDOR_PORTAL: {

@@ -1,4 +1,5 @@
 import { useLayoutEffect } from 'react';
+import { ApplicationsPage } from './applications-page.tsx';
 import { ClientsPage } from './clients-page.tsx';
 import { ProposalsPage } from './proposals-page.tsx';
 import { FirmSettingsPage } from './settings-page.tsx';
@@ -13,6 +14,7 @@ const PAGES: Record<string, { title: string; Page: () => React.JSX.Element }> = 
   '/console': { title: 'Clients', Page: ClientsPage },
   '/console/proposals': { title: 'Proposals', Page: ProposalsPage },
   '/console/team': { title: 'Team', Page: TeamPage },
+  '/console/applications': { title: 'Applications', Page: ApplicationsPage },
   '/console/settings': { title: 'Firm settings', Page: FirmSettingsPage },
 };
 
