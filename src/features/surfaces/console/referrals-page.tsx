@@ -107,10 +107,10 @@ export function ReferralsPage() {
                 <p className="muted console-row-detail">Created {formatDay(r.created_at)}</p>
               </div>
               <div className="console-row-actions">
-                <Button size="sm" aria-label={`Copy the code ${r.code}`} onClick={() => void copy(`The code ${r.code} was`, r.code)}>
+                <Button size="sm" aria-label={`Copy code ${r.code}`} onClick={() => void copy(`The code ${r.code} was`, r.code)}>
                   Copy code
                 </Button>
-                <Button size="sm" aria-label={`Copy the sign-up link of ${r.label}`} onClick={() => void copy('The sign-up link was', referralLink(r.code))}>
+                <Button size="sm" aria-label={`Copy link of ${r.label}`} onClick={() => void copy('The sign-up link was', referralLink(r.code))}>
                   Copy link
                 </Button>
                 <Button size="sm" variant="ghost" disabled={!canChange} aria-label={`Delete the code ${r.code}`} onClick={() => setDeleting(r)}>

@@ -188,7 +188,7 @@ function Invites({ invites, canChange, resending, onResend, onAsk }: InvitesProp
               <StatusPill tone={INVITE_WORDS[i.status].tone}>{INVITE_WORDS[i.status].text}</StatusPill>
               {(i.status === 'OPEN' || i.status === 'EXPIRED') && (
                 <div className="console-row-actions">
-                  <Button size="sm" loading={resending === i.id} disabled={!canChange} aria-label={`Send the invite to ${i.email} again`} onClick={() => onResend(i)}>
+                  <Button size="sm" loading={resending === i.id} disabled={!canChange} aria-label={`Send again to ${i.email}`} onClick={() => onResend(i)}>
                     Send again
                   </Button>
                   <Button size="sm" variant="ghost" disabled={!canChange} aria-label={`Withdraw the invite to ${i.email}`} onClick={() => onAsk({ kind: 'withdraw', invite: i })}>
