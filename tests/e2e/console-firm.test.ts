@@ -12,8 +12,9 @@
  * Then the admin's changes: an invite on Team mails a `/console/join#token=…` link; the invitee
  * opens it in a browser of their own, sets names and a password and lands in the console's
  * Clients. The admin creates a referral code, starts a financing application for a client (it
- * shows as Draft) and withdraws it (asked first). axe on Team with the invite, Referrals and
- * Applications (390 px and desktop).
+ * shows as Draft) and withdraws it (asked first), and uploads the firm's logo in Settings (previewed,
+ * then shown in the header). axe on Team with the invite, the join page, Referrals, Applications and
+ * Settings with the logo (390 px and desktop).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -24,6 +25,8 @@ import { server, useServerAndSessions } from '../support/e2e-app.ts';
 const PASSWORD = 'demo-password-1';
 const CLIENT = 'Northwind Robotics, Inc.';
 const INVITEE = 'nia@ledger-co.test';
+/** A 1×1 PNG (the server checks the bytes, not only the type). */
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
 const openSession = useServerAndSessions({ transactions: 5, devOutbox: true }, 180_000);
 
@@ -109,6 +112,7 @@ describe('advisor console: the admin’s changes', () => {
     const invitee = await openSession('invitee');
     await invitee.page.goto(link);
     await invitee.page.getByRole('heading', { name: 'Join your firm on Ledgerline' }).waitFor({ timeout: 30_000 });
+    expect(await axeFindings(invitee.page)).toEqual([]);
     await invitee.page.getByLabel('First name').fill('Nia');
     await invitee.page.getByLabel('Last name').fill('Advisor');
     await invitee.page.getByLabel('Password').fill('new-advisor-password-1');
@@ -147,5 +151,15 @@ describe('advisor console: the admin’s changes', () => {
     await page.getByRole('status').filter({ hasText: 'was withdrawn' }).waitFor({ timeout: 30_000 });
     await started.getByText('Withdrawn', { exact: true }).waitFor({ timeout: 30_000 });
     expect(await page.getByRole('button', { name: 'Withdraw the application for Harbor Bakery LLC' }).count()).toBe(0);
+
+    // Settings: a logo chosen is previewed, then saved, and the console's header shows it.
+    await nav.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Upload logo…' }).waitFor({ timeout: 30_000 });
+    await page.locator('input[type="file"]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1PX, 'base64') });
+    await page.getByRole('img', { name: 'Preview of the new logo' }).waitFor();
+    await page.getByRole('button', { name: 'Save logo' }).click();
+    await page.getByRole('status').filter({ hasText: 'Logo saved' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('banner').getByRole('img', { name: 'Ledger & Co logo' }).waitFor({ timeout: 30_000 });
+    expect(await axeFindings(page)).toEqual([]);
   }, 90_000);
 });
