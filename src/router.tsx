@@ -151,6 +151,12 @@ const consoleApplyRoute = createRoute({
   path: '/console/apply',
   ...lazyPage(() => import('./features/surfaces/console/apply-page.tsx'), 'ConsoleApplyPage', { title: 'Apply for the advisor console', className: 'page' }),
 });
+/** Issue 31: a firm's invitation link (`/console/join#token=…`; signed in or not; static, so it wins over the console's splat). */
+const consoleJoinRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/console/join',
+  ...lazyPage(() => import('./features/surfaces/console/join-page.tsx'), 'ConsoleJoinPage', { title: 'Join your firm', className: 'page', narrow: true }),
+});
 /** Issue 31 (G): "Apply for Ledgerline", signed out (a static path wins over `/application/$`). */
 const applicationStartRoute = createRoute({ getParentRoute: () => guestRoute, path: '/application/start', ...lazyPage(() => import('./features/identity/application-start-page.tsx'), 'ApplicationStartPage', { title: 'Apply for Ledgerline', className: 'page', narrow: true }) });
 /** Issue 31: the vendor's invitation link (outside the portal's guard; signed in or not). */
@@ -172,6 +178,7 @@ const routeTree = rootRoute.addChildren([
   vendorInviteRoute,
   onboardingRoute,
   consoleApplyRoute,
+  consoleJoinRoute,
 
   appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, accountingFirmsRoute, notFoundRoute]),
 ]);

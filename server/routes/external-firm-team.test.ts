@@ -57,7 +57,7 @@ describe.each(await testDatabases())('external firms: application and team on %s
     });
     const twice = await request(t.app, 'POST', '/v1/auth/external-firm/invites', { token: firm.adminToken, body: { email: 'later@firm.test', role: 'EXTERNAL_FIRM_USER' } });
     expect(refusal(twice)).toEqual([422, 'REQUEST_7001']);
-    const firstLink = /\/console\/join\/([A-Za-z0-9_-]+)/.exec((await lastMail(t.db, 'later@firm.test')).body)![1]!;
+    const firstLink = /\/console\/join#token=([A-Za-z0-9_-]+)/.exec((await lastMail(t.db, 'later@firm.test')).body)![1]!;
     const resent = await request(t.app, 'PUT', `/v1/auth/external-firm/invites/${invited.body.id}/resend`, { token: firm.adminToken });
     expect(resent.body).toMatchObject({ status: 'OPEN', resend_count: 1 });
     const stale = await request(t.app, 'POST', `/v1/public/external-firm/invites/${firstLink}/accept`, {
@@ -72,7 +72,7 @@ describe.each(await testDatabases())('external firms: application and team on %s
     const firm = await makeFirm(t.app, t.db);
     const other = await makeFirm(t.app, t.db);
     await request(t.app, 'POST', '/v1/auth/external-firm/invites', { token: firm.adminToken, body: { email: other.adminEmail, role: 'EXTERNAL_FIRM_ADMIN' } });
-    const link = /\/console\/join\/([A-Za-z0-9_-]+)/.exec((await lastMail(t.db, other.adminEmail)).body)![1]!;
+    const link = /\/console\/join#token=([A-Za-z0-9_-]+)/.exec((await lastMail(t.db, other.adminEmail)).body)![1]!;
     const stranger = await makeFirm(t.app, t.db);
     const wrong = await request(t.app, 'POST', `/v1/auth/external-firm/invites/${link}/accept-and-create-identity`, {
       token: stranger.adminToken, body: { first_name: 'S', last_name: 'T' },

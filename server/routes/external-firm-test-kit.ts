@@ -38,7 +38,7 @@ export async function addMember(app: Hono, db: Queryable, firm: TestFirm, role: 
   const email = `member-${randomUUID().slice(0, 8)}@firm.test`;
   const invited = await request(app, 'POST', '/v1/auth/external-firm/invites', { token: firm.adminToken, body: { email, role } });
   if (invited.status !== 201) throw new Error(`invite: ${invited.status} ${invited.text}`);
-  const token = /\/console\/join\/([A-Za-z0-9_-]+)/.exec((await lastMail(db, email)).body)![1]!;
+  const token = /\/console\/join#token=([A-Za-z0-9_-]+)/.exec((await lastMail(db, email)).body)![1]!;
   const accepted = await request<{ id_token: string }>(app, 'POST', `/v1/public/external-firm/invites/${token}/accept`, {
     body: { password: 'member-password-1', first_name: 'Max', last_name: 'Member' },
   });

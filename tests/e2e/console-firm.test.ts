@@ -8,16 +8,27 @@
  * admins. The seeded member (firm-member@demo.test) sees the same people read-only, told that
  * admins invite and assign. axe finds nothing serious on Team and Firm settings (390 px and
  * desktop), and neither page scrolls sideways at 360 px.
+ *
+ * Then the admin's changes: an invite on Team mails a `/console/join#token=…` link; the invitee
+ * opens it in a browser of their own, sets names and a password and lands in the console's
+ * Clients. The admin creates a referral code, starts a financing application for a client (it
+ * shows as Draft) and withdraws it (asked first), and uploads the firm's logo in Settings (previewed,
+ * then shown in the header). axe on Team with the invite, the join page, Referrals, Applications and
+ * Settings with the logo (390 px and desktop).
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { axeFindings } from '../support/axe.ts';
-import { useServerAndSessions } from '../support/e2e-app.ts';
+import { mailedLink } from '../support/dev-outbox.ts';
+import { server, useServerAndSessions } from '../support/e2e-app.ts';
 
 const PASSWORD = 'demo-password-1';
 const CLIENT = 'Northwind Robotics, Inc.';
+const INVITEE = 'nia@ledger-co.test';
+/** A 1×1 PNG (the server checks the bytes, not only the type). */
+const PNG_1PX = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-const openSession = useServerAndSessions({ transactions: 5 }, 180_000);
+const openSession = useServerAndSessions({ transactions: 5, devOutbox: true }, 180_000);
 
 /** Signs a firm user in through the sign-in form; a firm user lands in the console's Clients. */
 async function signInToConsole(page: Page, email: string) {
@@ -43,10 +54,11 @@ describe('advisor console: team', () => {
     expect(rows).toHaveLength(2);
     expect(rows[0]).toMatch(/^Fran Ledger \(you\)firm@demo\.test/);
     expect(rows[0]).toContain(`Works on ${CLIENT}`);
-    expect(rows[0]).toMatch(/Admin$/);
+    // Each works on a client, so the admin can unassign each (Change); only others can be removed.
+    expect(rows[0]).toMatch(/AdminChange Fran Ledger$/);
     expect(rows[1]).toMatch(/^Milo Ledgerfirm-member@demo\.test/);
     expect(rows[1]).toContain(`Works on ${CLIENT}`);
-    expect(rows[1]).toMatch(/Member$/);
+    expect(rows[1]).toMatch(/MemberChange Milo Ledger$/);
     await page.getByRole('heading', { name: 'Invites', level: 2 }).waitFor();
     await page.getByText('No open invites').waitFor();
     expect(await axeFindings(page)).toEqual([]);
@@ -76,5 +88,78 @@ describe('advisor console: team', () => {
     await member.page.getByText('Your firm’s admins invite people and choose who works on each client.').waitFor();
     expect(await member.page.getByRole('heading', { name: 'Invites' }).count()).toBe(0);
     expect(await axeFindings(member.page)).toEqual([]);
+  }, 90_000);
+});
+
+describe('advisor console: the admin’s changes', () => {
+  it('invites a member who joins by the mailed link; creates a referral code; starts an application and withdraws it', async () => {
+    const { page } = await openSession('firm-admin-changes');
+    await signInToConsole(page, 'firm@demo.test');
+    const nav = page.getByRole('navigation', { name: 'Advisor console' });
+    await nav.getByRole('link', { name: 'Team' }).click();
+    await page.getByRole('button', { name: 'Invite someone' }).click({ timeout: 30_000 });
+    const invite = page.getByRole('dialog', { name: 'Invite someone to Ledger & Co' });
+    await invite.getByLabel('Email').fill(INVITEE);
+    await invite.getByRole('button', { name: 'Send invite' }).click();
+    await page.getByRole('status').filter({ hasText: `Invite sent to ${INVITEE}` }).waitFor();
+    const invites = page.getByRole('list', { name: 'Invites' });
+    await invites.getByText(INVITEE).waitFor();
+    expect(await invites.textContent()).toContain('Invited — not joined yet');
+    expect(await axeFindings(page)).toEqual([]);
+
+    // The mailed link keeps the token in the fragment; the invitee joins in a browser of their own.
+    const link = await mailedLink(server.url, INVITEE, /\/console\/join#token=[A-Za-z0-9_-]+/);
+    const invitee = await openSession('invitee');
+    await invitee.page.goto(link);
+    await invitee.page.getByRole('heading', { name: 'Join your firm on Ledgerline' }).waitFor({ timeout: 30_000 });
+    expect(await axeFindings(invitee.page)).toEqual([]);
+    await invitee.page.getByLabel('First name').fill('Nia');
+    await invitee.page.getByLabel('Last name').fill('Advisor');
+    await invitee.page.getByLabel('Password').fill('new-advisor-password-1');
+    await invitee.page.getByRole('button', { name: 'Join and open the console' }).click();
+    await invitee.page.getByRole('heading', { name: 'Clients', level: 1 }).waitFor({ timeout: 30_000 });
+    await invitee.page.getByText('No clients yet').waitFor({ timeout: 30_000 });
+
+    // Referrals: a new code by its name.
+    await nav.getByRole('link', { name: 'Referrals' }).click();
+    await page.getByRole('heading', { name: 'Referrals', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'New referral code' }).click({ timeout: 30_000 });
+    await page.getByRole('dialog', { name: 'New referral code' }).getByLabel('Name').fill('Spring newsletter');
+    await page.getByRole('button', { name: 'Create code' }).click();
+    const codes = page.getByRole('list', { name: 'Referral codes' });
+    await codes.getByRole('heading', { name: 'Spring newsletter' }).waitFor({ timeout: 30_000 });
+    expect(await page.title()).toBe('Referrals · Ledgerline');
+    expect(await axeFindings(page)).toEqual([]);
+
+    // Applications: one started for a client shows as a draft, then is withdrawn (asked first).
+    await nav.getByRole('link', { name: 'Applications' }).click();
+    await page.getByRole('heading', { name: 'Applications', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Start an application' }).click({ timeout: 30_000 });
+    const start = page.getByRole('dialog', { name: 'Start an application for a client' });
+    await start.getByLabel('Business name').fill('Harbor Bakery LLC');
+    await start.getByLabel('Applicant’s first name').fill('Hana');
+    await start.getByLabel('Applicant’s last name').fill('Baker');
+    await start.getByLabel('Applicant’s email').fill('hana@harbor-bakery.test');
+    await start.getByRole('button', { name: 'Start and email the applicant' }).click();
+    const started = page.getByRole('list', { name: 'Applications' }).getByRole('listitem').filter({ hasText: 'Harbor Bakery LLC' });
+    await started.waitFor({ timeout: 30_000 });
+    await started.getByText('Draft', { exact: true }).waitFor();
+    expect(await started.textContent()).toContain('applicant hana@harbor-bakery.test');
+    expect(await axeFindings(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Withdraw the application for Harbor Bakery LLC' }).click();
+    await page.getByRole('dialog', { name: 'Withdraw the application for Harbor Bakery LLC?' }).getByRole('button', { name: 'Withdraw application' }).click();
+    await page.getByRole('status').filter({ hasText: 'was withdrawn' }).waitFor({ timeout: 30_000 });
+    await started.getByText('Withdrawn', { exact: true }).waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button', { name: 'Withdraw the application for Harbor Bakery LLC' }).count()).toBe(0);
+
+    // Settings: a logo chosen is previewed, then saved, and the console's header shows it.
+    await nav.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Upload logo…' }).waitFor({ timeout: 30_000 });
+    await page.locator('input[type="file"]').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: Buffer.from(PNG_1PX, 'base64') });
+    await page.getByRole('img', { name: 'Preview of the new logo' }).waitFor();
+    await page.getByRole('button', { name: 'Save logo' }).click();
+    await page.getByRole('status').filter({ hasText: 'Logo saved' }).waitFor({ timeout: 30_000 });
+    await page.getByRole('banner').getByRole('img', { name: 'Ledger & Co logo' }).waitFor({ timeout: 30_000 });
+    expect(await axeFindings(page)).toEqual([]);
   }, 90_000);
 });

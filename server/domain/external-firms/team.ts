@@ -38,7 +38,7 @@ export async function firmView(db: Queryable, caller: FirmCaller, now: number): 
 async function mailInvite(deps: MailDeps, tx: Queryable, firmId: string, email: string, token: string, links: Links): Promise<void> {
   const [firm] = await tx.query<{ name: string }>('SELECT name FROM external_firms WHERE id = $1', [firmId]);
   await sendMail(deps, tx, email, `Join ${firm!.name} on Ledgerline`,
-    `${firm!.name} invited you to its advisor console: ${links(`/console/join/${token}`)} (valid for 7 days).`);
+    `${firm!.name} invited you to its advisor console: ${links(`/console/join#token=${token}`)} (valid for 7 days).`);
 }
 
 export async function createInvite(

@@ -53,15 +53,18 @@ describe('SurfaceLayout', () => {
 
   it('shows a firm user the console’s pages', async () => {
     const firm: SurfaceSessionInfo = { ...VENDOR, surface: { kind: 'ADVISOR_CONSOLE', external_firm_id: 'f1', external_firm_user_id: 'fu1' }, label: 'Ledger & Co' };
-    const html = await render('/console/referrals', firm);
-    expect(html).toContain('<h1 id="surface-page-title">Referrals</h1>');
+    // The one console address still the shell's own: a client's page (opening a client switches into it).
+    const html = await render('/console/clients/0b0b0b0b-0000-4000-8000-000000000001', firm);
+    expect(html).toContain('<h1 id="surface-page-title">Client</h1>');
     expect(html).toContain('>Team</a>');
+    expect(html).toContain('>Applications</a>');
+    expect(html).toContain('>Referrals</a>');
     expect(html).not.toContain('>Application</a>');
   });
 
-  it('loads the console’s built pages (Team) as the console’s own chunk', async () => {
+  it.each(['/console/team', '/console/applications', '/console/referrals', '/console/settings'])('loads the console’s built page %s as the console’s own chunk', async (path) => {
     const firm: SurfaceSessionInfo = { ...VENDOR, surface: { kind: 'ADVISOR_CONSOLE', external_firm_id: 'f1', external_firm_user_id: 'fu1' }, label: 'Ledger & Co' };
-    const html = await render('/console/team', firm);
+    const html = await render(path, firm);
     expect(html).toContain('Loading…');
     expect(html).not.toContain('This page is not built yet.');
   });

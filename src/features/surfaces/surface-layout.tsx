@@ -8,6 +8,7 @@ import { Menu, MenuItem } from '../../components/menu.tsx';
 import { useSignOut } from '../../lib/use-sign-out.ts';
 import { ScopePicker } from './scope-picker.tsx';
 import { ActingBar } from './acting-bar.tsx';
+import { HeaderLogo } from './console/firm-logo.tsx';
 import { consoleRedirect, pageOf, SHELLS, shellNav, shellOf, type ShellKind } from './surface-pages.ts';
 import './surfaces.css';
 
@@ -17,7 +18,9 @@ import './surfaces.css';
  * itself (else the shell titles it from surface-pages.ts).
  */
 type BuiltPages = { Pages: ComponentType<{ path: string }>; builds: (path: string) => boolean; titlesItself: boolean };
-const CONSOLE_BUILT = new Set(['/console', '/console/proposals', '/console/team', '/console/settings']);
+const CONSOLE_BUILT = new Set([
+  '/console', '/console/proposals', '/console/team', '/console/applications', '/console/referrals', '/console/settings', '/console/application',
+]);
 const BUILT: Record<ShellKind, BuiltPages> = {
   ADVISOR_CONSOLE: { Pages: lazy(() => import('./console/console-pages.tsx')), builds: (path) => CONSOLE_BUILT.has(path), titlesItself: true },
   VENDOR_PORTAL: {
@@ -35,7 +38,7 @@ const BUILT: Record<ShellKind, BuiltPages> = {
 /**
  * Issue 31: the shell of a surface beside the main app — the advisor console, the vendor portal or
  * the financing application (by the address's first segment): brand, the surface's name, its
- * navigation, the account menu with "Switch account", the offline notice, then the page at the
+ * navigation (a firm user's console shows the firm's logo when it has one), the account menu with "Switch account", the offline notice, then the page at the
  * address (one route per surface, src/router.tsx, so the shell picks the page). No sync
  * indicator: a surface has no mirror. Inside the mobile wrapper it says the surface is not supported.
  */
@@ -46,6 +49,7 @@ export function SurfaceLayout() {
   const kind = useAppState((s) => s.surfaceSession?.surface.kind);
   const applicant = kind === 'ADVISOR_CONSOLE_APPLICATION';
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
+  const firmName = useAppState((s) => (s.surfaceSession?.surface.kind === 'ADVISOR_CONSOLE' ? s.surfaceSession.label : null));
   const expired = useAppState((s) => s.surfaceSession !== null && s.status?.phase === 'signed_out');
   const signOut = useSignOut();
   const unsupported = mobileUnsupportedReason(platform, { pathname, role: null });
@@ -68,6 +72,7 @@ export function SurfaceLayout() {
           <img src="/favicon.svg" alt="" width={22} height={22} />
           <span>Ledgerline</span>
         </Link>
+        {firmName !== null && <HeaderLogo firmName={firmName} />}
         <span className="surface-name">{shell.name}</span>
         <nav aria-label={shell.name} className="surface-nav">
           {shellNav(shell, applicant).map((item) => (

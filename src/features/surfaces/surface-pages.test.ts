@@ -7,6 +7,7 @@ describe('surface pages', () => {
     ['/console', 'Clients'],
     ['/console/', 'Clients'],
     ['/console/proposals', 'Proposals'],
+    ['/console/applications', 'Applications'],
     ['/console/clients/0b0b0b0b-0000-4000-8000-000000000001', 'Client'],
     ['/console/application', 'Your firm’s application'],
     ['/vendor-portal', 'Payments'],
@@ -26,7 +27,7 @@ describe('surface pages', () => {
   });
 
   it('shows a firm user the console’s pages and the firm applicant only their application', () => {
-    expect(shellNav(SHELLS.ADVISOR_CONSOLE, false).map((p) => p.nav)).toEqual(['Clients', 'Proposals', 'Team', 'Referrals', 'Settings']);
+    expect(shellNav(SHELLS.ADVISOR_CONSOLE, false).map((p) => p.nav)).toEqual(['Clients', 'Proposals', 'Team', 'Applications', 'Referrals', 'Settings']);
     expect(shellNav(SHELLS.ADVISOR_CONSOLE, true).map((p) => p.nav)).toEqual(['Application']);
     expect(shellNav(SHELLS.VENDOR_PORTAL, false).map((p) => p.nav)).toEqual(['Payments', 'Profile', 'Payers', 'Changes']);
   });

@@ -32,6 +32,7 @@ export const SHELLS: Record<ShellKind, Shell> = {
       { path: '/console', title: 'Clients', nav: 'Clients', holds: 'The businesses your firm works with, their open items (uncoded, missing receipts, not synced, bills waiting) and a way to open each one.' },
       { path: '/console/proposals', title: 'Proposals', nav: 'Proposals', holds: 'Proposals to work with new clients: drafts, sent, accepted and declined, one at a time or from a CSV.' },
       { path: '/console/team', title: 'Team', nav: 'Team', holds: 'Your firm’s people, their invites and which clients each one works on.' },
+      { path: '/console/applications', title: 'Applications', nav: 'Applications', holds: 'Financing applications your firm starts for clients, and where each stands.' },
       { path: '/console/referrals', title: 'Referrals', nav: 'Referrals', holds: 'Your firm’s referral codes and the businesses that signed up with them.' },
       { path: '/console/settings', title: 'Firm settings', nav: 'Settings', holds: 'Your firm’s name and logo.' },
       { path: '/console/clients/:id', title: 'Client', holds: 'Opening a client: Ledgerline switches you into that business, acting for your firm.' },

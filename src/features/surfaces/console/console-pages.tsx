@@ -1,6 +1,9 @@
 import { useLayoutEffect } from 'react';
+import { ApplicationsPage } from './applications-page.tsx';
+import { FirmApplicationPage } from './application-page.tsx';
 import { ClientsPage } from './clients-page.tsx';
 import { ProposalsPage } from './proposals-page.tsx';
+import { ReferralsPage } from './referrals-page.tsx';
 import { FirmSettingsPage } from './settings-page.tsx';
 import { TeamPage } from './team-page.tsx';
 import './console.css';
@@ -13,7 +16,10 @@ const PAGES: Record<string, { title: string; Page: () => React.JSX.Element }> = 
   '/console': { title: 'Clients', Page: ClientsPage },
   '/console/proposals': { title: 'Proposals', Page: ProposalsPage },
   '/console/team': { title: 'Team', Page: TeamPage },
+  '/console/applications': { title: 'Applications', Page: ApplicationsPage },
+  '/console/referrals': { title: 'Referrals', Page: ReferralsPage },
   '/console/settings': { title: 'Firm settings', Page: FirmSettingsPage },
+  '/console/application': { title: 'Your firm’s application', Page: FirmApplicationPage },
 };
 
 export const builtConsolePage = (path: string): boolean => path in PAGES;

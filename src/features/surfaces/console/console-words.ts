@@ -1,4 +1,4 @@
-import type { AdvisorRight, FirmClient, FirmProposal } from '../../../../workers/api.ts';
+import type { AdvisorRight, FirmClient, FirmClientApplication, FirmProposal } from '../../../../workers/api.ts';
 
 /**
  * Issue 31, the advisor console's words: rights, proposal statuses and a client's open items as
@@ -58,3 +58,13 @@ export function readAtText(at: number, now = Date.now()): string {
   if (new Date(now).toDateString() === d.toDateString()) return `as of ${time}`;
   return `as of ${d.toLocaleDateString('en-GB', { day: 'numeric', month: 'short' })}, ${time}`;
 }
+
+/** A financing application the firm started for a client, its status as the firm reads it. */
+export const APPLICATION_WORDS: Record<FirmClientApplication['status'], { text: string; tone: 'neutral' | 'info' | 'ok' | 'warn' | 'danger'; next: string }> = {
+  DRAFT: { text: 'Draft', tone: 'neutral', next: 'Waiting for the applicant to finish it from the email we sent.' },
+  SUBMITTED: { text: 'Submitted', tone: 'info', next: 'Submitted by the applicant: Ledgerline is deciding.' },
+  MANUAL_REVIEW: { text: 'In review', tone: 'warn', next: 'Ledgerline is checking a few details by hand before deciding.' },
+  APPROVED: { text: 'Approved', tone: 'ok', next: 'Approved: the business is your client (Clients).' },
+  REJECTED: { text: 'Declined', tone: 'danger', next: 'Ledgerline could not approve this application.' },
+  WITHDRAWN: { text: 'Withdrawn', tone: 'neutral', next: 'Withdrawn before it was submitted.' },
+};

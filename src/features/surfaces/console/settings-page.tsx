@@ -10,12 +10,14 @@ import { keep, kept } from './console-cache.ts';
 import { readAtText } from './console-words.ts';
 import { useConsoleOnline } from './clients-page.tsx';
 import { fullName, isFirmAdmin, ROLE_WORDS } from './team-model.ts';
+import { LogoSection } from './firm-logo.tsx';
 
 type Loaded = { view: FirmView; at: number; offline: boolean };
 
 /**
  * `/console/settings`: the firm as Ledgerline knows it — its name, since when, its state — your
- * role in it and who its admins are. Offline: as last read on this device, with its time.
+ * role in it, who its admins are and its logo (admins upload or remove it). Offline: as last read
+ * on this device, with its time.
  */
 export function FirmSettingsPage() {
   const client = useDataClient();
@@ -63,6 +65,7 @@ export function FirmSettingsPage() {
         </div>
       )}
       {firm && <FirmFacts view={firm.view} />}
+      {firm && <LogoSection firmName={firm.view.firm.name} admin={isFirmAdmin(firm.view)} online={online && !firm.offline} />}
     </section>
   );
 }

@@ -26,6 +26,8 @@ describe('team rows', () => {
       ['Amy Lind', false, []],
       ['Zoe Lind', false, ['Acme', 'harbor Bakery']],
     ]);
+    // The clients themselves ride along, in the same order: an admin unassigns by their authorization.
+    expect(rows[3]!.work.map((c) => c.authorization_id)).toEqual([clients[1]!.authorization_id, clients[0]!.authorization_id]);
   });
 
   it('says what a member cannot see rather than “no clients”', () => {

@@ -26,6 +26,8 @@ export interface TeamRow {
   isMe: boolean;
   /** The clients this person works on, by name (as far as the caller can see them). */
   clients: string[];
+  /** The same clients as the console lists them (an admin takes someone off one by its authorization). */
+  work: FirmClient[];
 }
 
 export const fullName = (m: Pick<Member, 'first_name' | 'last_name' | 'email'>): string =>
@@ -37,12 +39,10 @@ const byName = (a: string, b: string) => a.localeCompare(b, 'en', { sensitivity:
 export function teamRows(view: Pick<FirmView, 'me' | 'members'>, clients: readonly FirmClient[]): TeamRow[] {
   const rank = (m: Member) => (m.id === view.me.id ? 0 : m.role === 'EXTERNAL_FIRM_ADMIN' ? 1 : 2);
   return view.members
-    .map((member) => ({
-      member,
-      name: fullName(member),
-      isMe: member.id === view.me.id,
-      clients: clients.filter((c) => c.assigned_firm_user_ids.includes(member.id)).map((c) => c.business_name).sort(byName),
-    }))
+    .map((member) => {
+      const work = clients.filter((c) => c.assigned_firm_user_ids.includes(member.id)).sort((a, b) => byName(a.business_name, b.business_name));
+      return { member, name: fullName(member), isMe: member.id === view.me.id, clients: work.map((c) => c.business_name), work };
+    })
     .sort((a, b) => rank(a.member) - rank(b.member) || byName(a.name, b.name));
 }
 
