@@ -29,7 +29,9 @@ export function InviteSection({ model }: { model: ApplicationModel }) {
   return (
     <section className="application-invites" aria-labelledby="application-invites-title">
       <h2 id="application-invites-title">Invite someone to help</h2>
-      <p className="muted">They get an email with a link to this application and sign in with a code. Pick an owner if they should fill in that person’s identity check.</p>
+      <p className="muted">
+        {`They get an email with a link to this application and sign in with a code.${people.length > 0 ? ' Pick a person if they should fill in that person’s identity check.' : ''}`}
+      </p>
       {!model.online && <p className="notice notice-warn" role="status">{`You’re offline. ${OFFLINE}`}</p>}
       <InviteForm model={model} people={people} />
       <h3>Pending invites</h3>
