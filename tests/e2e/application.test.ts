@@ -11,6 +11,11 @@
  * missing, uploads the business's and each person's documents (one page deleted after a confirm),
  * submits, is approved and goes into the new business as its owner. axe on the step list, a step,
  * the documents step and the decision page.
+ *
+ * Then the first applicant invites a co-applicant from the step list (a second invite is withdrawn
+ * after a confirm); the mailed link opens the start page as "Join an application", and the mailed
+ * code signs the invitee into the same application (its label, "You're joining …"). axe on the
+ * step list's invite section and the invite's start page (desktop and 390 px).
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -25,12 +30,16 @@ useServerAndBrowser({ transactions: 5, devOutbox: true }, 120_000, { viewport: {
 
 const PDF = { mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.7\n%application page\n') };
 
-async function mailedCode(email: string): Promise<string> {
+async function mailTo(email: string, subject: string): Promise<string> {
   const url = new URL(devOutbox.path, server.url);
   url.searchParams.set('email', email);
   const res = await fetch(url, { headers: { accept: 'application/json' } });
   const { messages } = devOutbox.response.parse(await res.json());
-  const m = /is (\d{6})\./.exec(messages.find((x) => x.subject === 'Your Ledgerline application code')?.body ?? '');
+  return messages.find((x) => x.subject === subject)?.body ?? '';
+}
+
+async function mailedCode(email: string): Promise<string> {
+  const m = /is (\d{6})\./.exec(await mailTo(email, 'Your Ledgerline application code'));
   if (!m) throw new Error(`no code mailed to ${email}`);
   return m[1]!;
 }
@@ -238,4 +247,67 @@ describe('financing application', () => {
       await applicant.close();
     }
   }, 90_000);
+
+  it('invites a co-applicant whose mailed link and code sign them into the same application', async () => {
+    const email = 'mei@inviter-e2e.test';
+    const invitee = 'ravi@helper-e2e.test';
+    const applicant = await launchBrowser({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
+    const helper = await launchBrowser({ baseURL: server.url, viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    printBrowserLogsOnFailure({ applicant, helper });
+    try {
+      const page = applicant.page;
+      await signUp(page, email, 'Mei', 'Inviter');
+      // No business name yet: the application's label is its start date (financingApplicationLabel).
+      const heading = page.getByRole('heading', { level: 1, name: /^New application \(/ });
+      await heading.waitFor();
+      const label = (await heading.textContent())!;
+      const invites = page.getByRole('region', { name: 'Invite someone to help' });
+      await invites.getByText('No pending invites.').waitFor();
+      for (const to of ['gone@helper-e2e.test', invitee]) {
+        await invites.getByLabel('Their email').fill(to);
+        await invites.getByRole('button', { name: 'Send invite' }).click();
+        await invites.getByText(`Invite sent to ${to}.`).waitFor();
+      }
+      await invites.getByText(invitee, { exact: true }).waitFor();
+      expect(await invites.getByText(/Link expires/).count()).toBe(2);
+      expect(await axeFindings(page)).toEqual([]);
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await axeFindings(page)).toEqual([]);
+      expect(await noSideways(page)).toBe(true);
+      // Withdrawn after a confirm: its link stops working.
+      await invites.getByRole('button', { name: 'Withdraw the invite to gone@helper-e2e.test' }).click();
+      const confirm = page.getByRole('dialog', { name: 'Withdraw this invite?' });
+      await confirm.getByRole('button', { name: 'Withdraw invite' }).click();
+      await confirm.waitFor({ state: 'detached' });
+      await invites.getByText('gone@helper-e2e.test', { exact: true }).waitFor({ state: 'detached' });
+
+      // The mailed link opens the start page as an invite, on a phone.
+      const link = /(\S+\/application\/start\?\S+)/.exec(await mailTo(invitee, 'You were asked to help with a Ledgerline application'))?.[1];
+      expect(link).toBeTruthy();
+      const hp = helper.page;
+      const opened = new URL(link!);
+      await hp.goto(`${opened.pathname}${opened.search}`);
+      await hp.getByRole('heading', { name: 'Join an application' }).waitFor();
+      expect(await hp.getByLabel('Referral code (optional)').count()).toBe(0);
+      expect(await axeFindings(hp)).toEqual([]);
+      await hp.setViewportSize({ width: 1280, height: 900 });
+      expect(await axeFindings(hp)).toEqual([]);
+      await hp.setViewportSize({ width: 390, height: 844 });
+      await hp.getByLabel('Work email').fill(invitee);
+      await hp.getByLabel('First name').fill('Ravi');
+      await hp.getByLabel('Last name').fill('Helper');
+      await hp.getByRole('button', { name: 'Email me a code' }).click();
+      await hp.getByLabel('6-digit code').fill(await mailedCode(invitee));
+      await hp.getByRole('button', { name: 'Continue' }).click();
+      await hp.waitForURL(/\/application\?joined=1$/);
+      await hp.getByText(`You’re joining ${label} as a co-applicant.`).waitFor();
+      expect(await hp.getByRole('heading', { level: 1 }).textContent()).toBe(label);
+      expect(await server.db.query<{ role: string }>(
+        `SELECT u.role FROM financing_application_users u JOIN identities i ON i.id = u.identity_id WHERE lower(i.email) = $1 AND u.financing_application_id = $2`,
+        [invitee, await applicationId(email)])).toEqual([{ role: 'CO_APPLICANT' }]);
+    } finally {
+      await applicant.close();
+      await helper.close();
+    }
+  }, 60_000);
 });

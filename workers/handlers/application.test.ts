@@ -40,6 +40,33 @@ describe('the financing application calls', () => {
     ]);
   });
 
+  it('invite a co-applicant (with the person whose identity check they fill), withdraw an invite, and verify with an invite link', async () => {
+    const INVITE = '44444444-4444-4444-8444-444444444444';
+    const TOKEN = 'a'.repeat(43);
+    const { service, sent } = await signedInWorker({
+      record: (r) => `${record(r)} ${r.text}`.trim(), scopes: ['default', 'email-otp'], signIn: true,
+      route: (r) => {
+        if (r.path === '/v1/auth/application/invite-applicant') return jsonResponse(201, draft);
+        if (r.path === `/v1/auth/application/invite/${INVITE}`) return jsonResponse(404, errorBody('REQUEST_7004'));
+        if (r.path === '/v1/public/application/verify') return jsonResponse(400, errorBody('PROFILE_7017'));
+        return null;
+      },
+    });
+    expect(await service.inviteApplicant(APP, 'co@example.com', KYC)).toEqual({ ok: true, application: draft });
+    expect(await service.inviteApplicant(APP, 'other@example.com')).toEqual({ ok: true, application: draft });
+    expect(await service.deleteApplicationInvite(APP, INVITE)).toMatchObject({ ok: false, error: { error_code: 'REQUEST_7004' } });
+    expect(await service.applicationVerify('co@example.com', '123456', { inviteToken: TOKEN, financingApplicationId: APP }))
+      .toMatchObject({ ok: false, error: { error_code: 'PROFILE_7017' } });
+    expect(await service.applicationVerify('me@example.com', '654321')).toMatchObject({ ok: false, error: { error_code: 'PROFILE_7017' } });
+    expect(sent.filter((s) => s.includes('/application'))).toEqual([
+      `POST /v1/auth/application/invite-applicant app=${APP} if=- {"email":"co@example.com","kyc_individual_uuid":"${KYC}"}`,
+      `POST /v1/auth/application/invite-applicant app=${APP} if=- {"email":"other@example.com"}`,
+      `DELETE /v1/auth/application/invite/${INVITE} app=${APP} if=-`,
+      `POST /v1/public/application/verify app=- if=- {"email":"co@example.com","code":"123456","invite_token":"${TOKEN}","financing_application_id":"${APP}"}`,
+      'POST /v1/public/application/verify app=- if=- {"email":"me@example.com","code":"654321"}',
+    ]);
+  });
+
   it('refuse offline before sending anything, saying the answers stay on this device', async () => {
     const { service, sent } = await signedInWorker({ record, scopes: ['default', 'email-otp'], signIn: true, route: () => null });
     await service.setOnline(false);

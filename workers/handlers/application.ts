@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import {
   APPLICATION_ID_HEADER, applicationAccountsDelete, applicationBankAccounts, applicationBusinessDetails, applicationCheckbox,
-  applicationCompany, applicationDocumentRequests, applicationFinancialDetails, applicationGet, applicationKybDocuments,
+  applicationCompany, applicationDocumentRequests, applicationFinancialDetails, applicationGet, applicationInviteApplicant, applicationInviteDelete, applicationKybDocuments,
   applicationKybPageDelete, applicationKybPageUpload, applicationKycDocuments, applicationKycIndividual, applicationKycPageDelete,
   applicationKycPageUpload, applicationLeadership, applicationOwnerships, applicationOwnershipsDelete, applicationProducts,
   applicationStart, applicationSubmit, applicationSurvey, applicationVerify,
@@ -74,13 +74,21 @@ export const APPLICATION_CALLS = onlineDomain(APPLICATION_OFFLINE, {
   }),
   submitApplication: via(applicationSubmit, (appId: string) => ({ headers: h(appId), body: {} }), (d) => ({ result: d })),
   applicationSurvey: via(applicationSurvey, (appId: string, body: { heard_from: string; rating: number; comment?: string }) => ({ headers: h(appId), body })),
+  /** Asks someone (by email) to help with the application, optionally filling one person's identity check; mails them a link. */
+  inviteApplicant: via(applicationInviteApplicant, (appId: string, email: string, kycIndividualId?: string) => ({
+    headers: h(appId), body: { email, ...(kycIndividualId ? { kyc_individual_uuid: kycIndividualId } : {}) },
+  }), draftOf),
+  /** Withdraws an invite not yet accepted (its link stops working). */
+  deleteApplicationInvite: via(applicationInviteDelete, (appId: string, inviteId: string) => ({ headers: h(appId), params: { invite_id: inviteId } }), draftOf),
   applicationDocumentRequests: via(applicationDocumentRequests, (appId: string) => ({ headers: h(appId) }), (d) => ({ requests: d.requests })),
 });
 
 export type ApplicationApi = OnlineApi<typeof APPLICATION_CALLS> & {
   /** The mailed code: signs in to the application (a surface token; MFA as the identity asks). */
-  applicationVerify(email: string, code: string): Promise<SignInResult>;
+  applicationVerify(email: string, code: string, opts?: ApplicationVerifyOptions): Promise<SignInResult>;
 };
+/** An invite's link (joins that application as a co-applicant), or the application to resume. */
+export interface ApplicationVerifyOptions { inviteToken?: string; financingApplicationId?: string }
 
 /** Finishes a sign-in with a surface's token (handlers/session.ts `afterPasswordSignIn`, handed in by data-service.ts: importing it here would loop through api.ts). */
 export type FinishSignIn = (token: string, mfaRequired: boolean, email: string | null) => Promise<SignInResult>;
@@ -88,9 +96,14 @@ export type FinishSignIn = (token: string, mfaRequired: boolean, email: string |
 export function applicationHandlers(ctx: OnlinePort, finishSignIn: FinishSignIn): ApplicationApi {
   return {
     ...bindDomain(ctx, APPLICATION_CALLS),
-    async applicationVerify(email, code) {
+    async applicationVerify(email, code, opts = {}) {
       if (!ctx.hub.online) return { ok: false, error: APPLICATION_OFFLINE.error };
-      const res = await ctx.requireHttp().call(applicationVerify, { body: { email, code } });
+      const body = {
+        email, code,
+        ...(opts.inviteToken ? { invite_token: opts.inviteToken } : {}),
+        ...(opts.financingApplicationId ? { financing_application_id: opts.financingApplicationId } : {}),
+      };
+      const res = await ctx.requireHttp().call(applicationVerify, { body });
       if (!res.ok) return { ok: false, error: res.error };
       return finishSignIn(res.data.id_token, res.data.mfa_required, email);
     },

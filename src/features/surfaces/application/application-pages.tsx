@@ -8,6 +8,7 @@ import { withSavedIds } from './saved-rows.ts';
 import { removalBlocked, SavedRowDialog, type RemovableStep, type RemovalTarget } from './saved-row-removal.tsx';
 import { removeRow, fieldErrors, labelsOf, toBody, type FormValues } from './step-fields.ts';
 import { StepFields, StepLink } from './step-form.tsx';
+import { InviteSection } from './invite-section.tsx';
 import { entryOf, stepList, type StepEntry } from './step-list-model.ts';
 import { specOf, useApplicationModel, type ApplicationModel } from './use-application.ts';
 import './application.css';
@@ -18,6 +19,8 @@ import './application.css';
  */
 export function ApplicationPages() {
   const pathname = useRouterState({ select: (s) => s.location.pathname }).replace(/\/+$/, '');
+  // Signed in from an invite's link (application-start-page.tsx): the list says whose application this is.
+  const joined = useRouterState({ select: (s) => new URLSearchParams(s.location.searchStr).get('joined') === '1' });
   const model = useApplicationModel();
   const slug = pathname.split('/')[2] ?? '';
   const title = slug === '' ? model.label : slug === 'submitted' ? 'Application submitted' : 'Application step';
@@ -33,7 +36,7 @@ export function ApplicationPages() {
     );
   }
   if (slug === 'submitted' || model.application.status !== 'DRAFT') return <SubmittedPage model={model} />;
-  if (slug === '') return <StepListPage model={model} />;
+  if (slug === '') return <StepListPage model={model} joined={joined} />;
   return <StepPage model={model} slug={slug} />;
 }
 
@@ -49,12 +52,13 @@ function Freshness({ model }: { model: ApplicationModel }) {
   );
 }
 
-function StepListPage({ model }: { model: ApplicationModel }) {
+function StepListPage({ model, joined }: { model: ApplicationModel; joined: boolean }) {
   const entries = stepList(model.application!, model.drafts);
   const done = entries.filter((e) => e.state === 'Saved').length;
   return (
     <section className="surface-page application" aria-labelledby="application-title">
       <h1 id="application-title">{model.label}</h1>
+      {joined && <p className="notice" role="status">{`You’re joining ${model.label} as a co-applicant. Your answers are saved with the applicant’s.`}</p>}
       <p className="muted">{`${done} of ${entries.length} steps saved. Each answer is saved on this device as you type.`}</p>
       <Freshness model={model} />
       <ol className="application-steps">
@@ -68,6 +72,7 @@ function StepListPage({ model }: { model: ApplicationModel }) {
           </li>
         ))}
       </ol>
+      <InviteSection model={model} />
     </section>
   );
 }
