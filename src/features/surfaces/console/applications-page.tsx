@@ -13,12 +13,11 @@ import { formatDay } from '../../../lib/format.ts';
 import type { FirmClientApplication } from '../../../../workers/api.ts';
 import type { DataClient } from '../../../data-access/types.ts';
 import { useConsoleOnline } from './clients-page.tsx';
-import { keep, kept } from './console-cache.ts';
+import { readKept, type KeptRead } from './console-cache.ts';
 import { APPLICATION_WORDS, readAtText } from './console-words.ts';
 import { isFirmAdmin } from './team-model.ts';
 
-type Loaded = { rows: FirmClientApplication[]; at: number; offline: boolean };
-type Answer = Loaded | { message: string } | { member: true };
+type Answer = KeptRead<FirmClientApplication[]> | { member: true };
 
 /**
  * `/console/applications` (admins): the financing applications the firm started for clients, with
@@ -131,15 +130,7 @@ export function ApplicationsPage() {
 async function readApplications(client: DataClient, identityId: string): Promise<Answer> {
   const firm = await client.consoleFirm();
   if (firm.ok && !isFirmAdmin(firm.firm)) return { member: true };
-  const r = await client.consoleApplications();
-  if (r.ok) {
-    const at = Date.now();
-    void keep(identityId, 'applications', r.rows, at);
-    return { rows: r.rows, at, offline: false };
-  }
-  const last = await kept<FirmClientApplication[]>(identityId, 'applications');
-  if (last) return { rows: last.value, at: last.at, offline: true };
-  return { message: 'offline' in r ? 'You’re offline and this device has not read your firm’s applications yet. They appear once you’re back online.' : errorText(r.error) };
+  return readKept<FirmClientApplication[]>(identityId, 'applications', () => client.consoleApplications(), 'You’re offline and this device has not read your firm’s applications yet. They appear once you’re back online.');
 }
 
 type StartForm = { client_name: string; applicant_first_name: string; applicant_last_name: string; applicant_email: string };

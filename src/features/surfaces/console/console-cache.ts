@@ -3,6 +3,9 @@
  * mirror), by identity, so a list read online is shown offline with the time it was read.
  * Best effort: a browser without IndexedDB (or a private window refusing it) keeps nothing.
  */
+import { errorText } from '../../../lib/error-text.ts';
+import type { OnlineFailure } from '../../../../workers/contracts/views.ts';
+
 const DB = 'ledgerline-console';
 const STORE = 'answers';
 
@@ -42,4 +45,25 @@ export async function kept<T>(identityId: string, key: string): Promise<Kept<T> 
   });
   db.close();
   return row;
+}
+
+/** A console list as the page shows it: read now, or the last kept with the time it was read, or why neither. */
+export type KeptRead<T> = { rows: T; at: number; offline: boolean } | { message: string };
+
+/**
+ * Reads a list online and keeps it on this device under `key`; when the read fails, the last kept
+ * answer with its time (shown as "as of"); with none, why: `unread` offline, the server's words else.
+ */
+export async function readKept<T>(
+  identityId: string, key: string, read: () => Promise<{ ok: true; rows: T } | OnlineFailure>, unread: string,
+): Promise<KeptRead<T>> {
+  const r = await read();
+  if (r.ok) {
+    const at = Date.now();
+    void keep(identityId, key, r.rows, at);
+    return { rows: r.rows, at, offline: false };
+  }
+  const last = await kept<T>(identityId, key);
+  if (last) return { rows: last.value, at: last.at, offline: true };
+  return { message: 'offline' in r ? unread : errorText(r.error) };
 }

@@ -10,7 +10,7 @@ import { errorText } from '../../../lib/error-text.ts';
 import type { FirmProposal, FirmView } from '../../../../workers/api.ts';
 import type { DataClient } from '../../../data-access/types.ts';
 import { useConsoleOnline } from './clients-page.tsx';
-import { keep, kept } from './console-cache.ts';
+import { readKept, type KeptRead } from './console-cache.ts';
 import { readAtText, rightsText, STATUS_WORDS } from './console-words.ts';
 import { CsvImport } from './csv-import.tsx';
 import { ProposalForm } from './proposal-form.tsx';
@@ -26,7 +26,7 @@ export function ProposalsPage() {
   const client = useDataClient();
   const identityId = useAppState((s) => s.surfaceSession?.identity_id ?? '');
   const online = useConsoleOnline();
-  const [rows, setRows] = useState<{ list: FirmProposal[]; at: number; offline: boolean } | null>(null);
+  const [rows, setRows] = useState<Extract<KeptRead<FirmProposal[]>, { rows: unknown }> | null>(null);
   const [firm, setFirm] = useState<FirmView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [picked, setPicked] = useState<string[]>([]);
@@ -73,7 +73,7 @@ export function ProposalsPage() {
     return true;
   }
 
-  const list = rows?.list ?? [];
+  const list = rows?.rows ?? [];
   const pickedRows = list.filter((p) => picked.includes(p.id));
   const drafts = pickedRows.filter((p) => p.status === 'DRAFT').map((p) => p.id);
   const open = pickedRows.filter(actionable).map((p) => p.id);
@@ -145,20 +145,9 @@ export function ProposalsPage() {
 
 const actionable = (p: FirmProposal) => p.direction === 'FIRM_TO_BUSINESS' && (p.status === 'DRAFT' || p.status === 'PENDING');
 
-type Answer = { list: FirmProposal[]; at: number; offline: boolean } | { message: string };
-
 /** The proposals online (kept on this device), else the last kept with its time, else why not. */
-async function readProposals(client: DataClient, identityId: string): Promise<Answer> {
-  const r = await client.consoleProposals();
-  if (r.ok) {
-    const at = Date.now();
-    void keep(identityId, 'proposals', r.rows, at);
-    return { list: r.rows, at, offline: false };
-  }
-  const last = await kept<FirmProposal[]>(identityId, 'proposals');
-  if (last) return { list: last.value, at: last.at, offline: true };
-  return { message: 'offline' in r ? 'You’re offline and this device has not read your proposals yet.' : errorText(r.error) };
-}
+const readProposals = (client: DataClient, identityId: string) =>
+  readKept<FirmProposal[]>(identityId, 'proposals', () => client.consoleProposals(), 'You’re offline and this device has not read your proposals yet.');
 
 interface RowProps {
   p: FirmProposal;

@@ -12,12 +12,11 @@ import { formatDay } from '../../../lib/format.ts';
 import type { FirmReferral } from '../../../../workers/api.ts';
 import type { DataClient } from '../../../data-access/types.ts';
 import { useConsoleOnline } from './clients-page.tsx';
-import { keep, kept } from './console-cache.ts';
+import { readKept, type KeptRead } from './console-cache.ts';
 import { readAtText } from './console-words.ts';
 import { isFirmAdmin } from './team-model.ts';
 
-type Loaded = { rows: FirmReferral[]; at: number; offline: boolean };
-type Answer = Loaded | { message: string } | { member: true };
+type Answer = KeptRead<FirmReferral[]> | { member: true };
 
 /** The sign-up link of a code: "Apply for Ledgerline" with the code filled in (`?ref=`). */
 export const referralLink = (code: string, origin = window.location.origin): string => `${origin}/application/start?ref=${encodeURIComponent(code)}`;
@@ -144,15 +143,7 @@ export function ReferralsPage() {
 async function readReferrals(client: DataClient, identityId: string): Promise<Answer> {
   const firm = await client.consoleFirm();
   if (firm.ok && !isFirmAdmin(firm.firm)) return { member: true };
-  const r = await client.consoleReferrals();
-  if (r.ok) {
-    const at = Date.now();
-    void keep(identityId, 'referrals', r.rows, at);
-    return { rows: r.rows, at, offline: false };
-  }
-  const last = await kept<FirmReferral[]>(identityId, 'referrals');
-  if (last) return { rows: last.value, at: last.at, offline: true };
-  return { message: 'offline' in r ? 'You’re offline and this device has not read your referral codes yet. They appear once you’re back online.' : errorText(r.error) };
+  return readKept<FirmReferral[]>(identityId, 'referrals', () => client.consoleReferrals(), 'You’re offline and this device has not read your referral codes yet. They appear once you’re back online.');
 }
 
 function CreateDialog({ onClose, onCreated }: { onClose(): void; onCreated(note: string): void }) {
