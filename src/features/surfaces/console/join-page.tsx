@@ -4,12 +4,12 @@ import { AuthCard } from '../../../components/auth-card.tsx';
 import { Button } from '../../../components/button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
 import { TextField } from '../../../components/text-field.tsx';
-import { sessionState, signedInSession } from '../../../data-access/app-state.ts';
-import { useAppState, useAppStore, useDataClient } from '../../../data-access/data-context.tsx';
+import { signedInSession } from '../../../data-access/app-state.ts';
+import { useAppState, useDataClient } from '../../../data-access/data-context.tsx';
 import { errorText } from '../../../lib/error-text.ts';
-import type { SignInResult } from '../../../../workers/api.ts';
 import { isBusinessSession } from '../../../../workers/contracts/session.ts';
-import { inviteFormErrors, inviteTokenOf, type InviteForm } from '../vendor-portal/portal-rules.ts';
+import { inviteTokenOf } from '../vendor-portal/portal-rules.ts';
+import { NewAccountFields, useFinishInvite, useNewAccountForm } from '../invite-join.tsx';
 
 /** The invite's token kept while its holder signs in first (the link's fragment is gone after sign-in). */
 export const PENDING_FIRM_INVITE_KEY = 'ledgerline.console-invite';
@@ -46,48 +46,18 @@ function joinRefusal(error: { error_code?: string; message?: string }): string {
 }
 
 /** The session the accept answered goes into the store, then the console. */
-function useFinishJoin() {
-  const client = useDataClient();
-  const store = useAppStore();
-  const navigate = useNavigate();
-  return async (result: SignInResult): Promise<string | null> => {
-    if (!result.ok) return result.mfa_required ? 'Finish signing in with your authenticator, then open the link again.' : joinRefusal(result.error);
-    sessionStorage.removeItem(PENDING_FIRM_INVITE_KEY);
-    const status = await client.status();
-    store.set((s) => ({ ...sessionState(result.session), status, dataVersion: s.dataVersion + 1, referenceVersion: s.referenceVersion + 1 }));
-    await navigate({ href: '/console', replace: true });
-    return null;
-  };
-}
+const useFinishJoin = () => useFinishInvite('/console', PENDING_FIRM_INVITE_KEY, joinRefusal);
 
 function NewAccountJoin({ token }: { token: string }) {
   const client = useDataClient();
   const finish = useFinishJoin();
   const navigate = useNavigate();
-  const [form, setForm] = useState<InviteForm>({ first_name: '', last_name: '', password: '' });
-  const [errors, setErrors] = useState<Partial<Record<keyof InviteForm, string>>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const set = (patch: Partial<InviteForm>) => setForm((f) => ({ ...f, ...patch }));
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const found = inviteFormErrors(form);
-    setErrors(found);
-    setError(null);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    const result = await client.acceptFirmInvite(token, { password: form.password, first_name: form.first_name.trim(), last_name: form.last_name.trim() });
-    setError(await finish(result));
-    setBusy(false);
-  }
+  const state = useNewAccountForm(async (body) => finish(await client.acceptFirmInvite(token, body)));
   return (
-    <AuthCard title={TITLE} onSubmit={submit}>
+    <AuthCard title={TITLE} onSubmit={state.submit}>
       <p className="muted">Your firm invited you to its advisor console: your clients’ books, proposals and team in one place. Set your name and a password to join.</p>
-      <TextField label="First name" autoComplete="given-name" value={form.first_name} onChange={(first_name) => set({ first_name })} error={errors.first_name} maxLength={100} />
-      <TextField label="Last name" autoComplete="family-name" value={form.last_name} onChange={(last_name) => set({ last_name })} error={errors.last_name} maxLength={100} />
-      <TextField label="Password" type="password" autoComplete="new-password" value={form.password} onChange={(password) => set({ password })} error={errors.password} hint="At least 10 characters." />
-      <FormError message={error} />
-      <Button type="submit" variant="primary" block loading={busy}>
+      <NewAccountFields state={state} />
+      <Button type="submit" variant="primary" block loading={state.busy}>
         Join and open the console
       </Button>
       <p className="muted">Already have a Ledgerline account with the invited email?</p>

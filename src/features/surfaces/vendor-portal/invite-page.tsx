@@ -1,15 +1,15 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate } from '@tanstack/react-router';
 import { Button } from '../../../components/button.tsx';
 import { FormError } from '../../../components/form-error.tsx';
-import { TextField } from '../../../components/text-field.tsx';
-import { sessionState, signedInSession } from '../../../data-access/app-state.ts';
-import { useAppState, useAppStore, useDataClient } from '../../../data-access/data-context.tsx';
-import type { PortalInvite, SignInResult } from '../../../../workers/api.ts';
+import { signedInSession } from '../../../data-access/app-state.ts';
+import { useAppState, useDataClient } from '../../../data-access/data-context.tsx';
+import type { PortalInvite } from '../../../../workers/api.ts';
 import { isBusinessSession } from '../../../../workers/contracts/session.ts';
 import { errorText } from '../../../lib/error-text.ts';
 import { AuthCard } from '../../../components/auth-card.tsx';
-import { inviteFormErrors, inviteTokenOf, PENDING_INVITE_KEY, type InviteForm } from './portal-rules.ts';
+import { inviteTokenOf, PENDING_INVITE_KEY } from './portal-rules.ts';
+import { NewAccountFields, useFinishInvite, useNewAccountForm } from '../invite-join.tsx';
 
 type Lookup = { kind: 'loading' } | { kind: 'failed'; message: string } | { kind: 'found'; invite: PortalInvite };
 
@@ -55,49 +55,19 @@ export function VendorInvitePage() {
 }
 
 /** The session the accept answered goes into the store, then the portal. */
-function useFinishAccept() {
-  const client = useDataClient();
-  const store = useAppStore();
-  const navigate = useNavigate();
-  return async (result: SignInResult): Promise<string | null> => {
-    if (!result.ok) return result.mfa_required ? 'Finish signing in with your authenticator, then open the link again.' : errorText(result.error);
-    sessionStorage.removeItem(PENDING_INVITE_KEY);
-    const status = await client.status();
-    store.set((s) => ({ ...sessionState(result.session), status, dataVersion: s.dataVersion + 1, referenceVersion: s.referenceVersion + 1 }));
-    await navigate({ href: '/vendor-portal', replace: true });
-    return null;
-  };
-}
+const useFinishAccept = () => useFinishInvite('/vendor-portal', PENDING_INVITE_KEY, errorText);
 
 function NewAccountAccept({ token, invite, title }: { token: string; invite: PortalInvite; title: string }) {
   const client = useDataClient();
   const finish = useFinishAccept();
-  const [form, setForm] = useState<InviteForm>({ first_name: '', last_name: '', password: '' });
-  const [errors, setErrors] = useState<Partial<Record<keyof InviteForm, string>>>({});
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const set = (patch: Partial<InviteForm>) => setForm((f) => ({ ...f, ...patch }));
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const found = inviteFormErrors(form);
-    setErrors(found);
-    setError(null);
-    if (Object.keys(found).length > 0) return;
-    setBusy(true);
-    const result = await client.acceptPortalInvite(token, { ...form, first_name: form.first_name.trim(), last_name: form.last_name.trim() }, null);
-    setError(await finish(result));
-    setBusy(false);
-  }
+  const state = useNewAccountForm(async (body) => finish(await client.acceptPortalInvite(token, body, null)));
   return (
-    <AuthCard title={title} onSubmit={submit}>
+    <AuthCard title={title} onSubmit={state.submit}>
       <p className="muted">
         See what {invite.payer_name} owes and paid {invite.vendor_name}, and keep your bank and tax details up to date. Set a password for {invite.masked_email}.
       </p>
-      <TextField label="First name" autoComplete="given-name" value={form.first_name} onChange={(first_name) => set({ first_name })} error={errors.first_name} />
-      <TextField label="Last name" autoComplete="family-name" value={form.last_name} onChange={(last_name) => set({ last_name })} error={errors.last_name} />
-      <TextField label="Password" type="password" autoComplete="new-password" value={form.password} onChange={(password) => set({ password })} error={errors.password} hint="At least 10 characters." />
-      <FormError message={error} />
-      <Button type="submit" variant="primary" block loading={busy}>Join and open the vendor portal</Button>
+      <NewAccountFields state={state} />
+      <Button type="submit" variant="primary" block loading={state.busy}>Join and open the vendor portal</Button>
     </AuthCard>
   );
 }
