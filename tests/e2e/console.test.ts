@@ -144,11 +144,11 @@ describe('advisor console', () => {
     await change.waitFor({ timeout: 30_000 });
     expect(await change.first().textContent()).toContain('Changed a transaction');
 
-    // 4. Paying: the admin is offered Bills, the firm user is not (a firm user's app leaves out
-    // Bills altogether, see the report); her token's pay-now for an approved bill answers FIRM_7003.
+    // 4. Paying: both see Bills (an advisor reads a client's bills); her token's pay-now for an
+    // approved bill answers FIRM_7003 and the bill stays APPROVED.
     expect(await sectionNames(admin.page)).toContain('Bills');
     await mainNav(page).getByRole('link', { name: 'Transactions' }).waitFor();
-    expect(await sectionNames(page)).not.toContain('Bills');
+    expect(await sectionNames(page)).toContain('Bills');
     expect(await callWithToken(server.url, advisor, payBillsNow, { body: { bill_ids: [business.bill.id] } })).toEqual({ status: 403, code: 'FIRM_7003' });
     const [bill] = await server.db.query<{ status: string }>('SELECT status FROM bills WHERE id = $1', [business.bill.id]);
     expect(bill?.status).toBe('APPROVED');

@@ -1,6 +1,5 @@
 import { createRoute, type AnyRoute } from '@tanstack/react-router';
-import { isAdvisorRole } from '../../../schema/firm-authorization.ts';
-import { canManageBillPayAccounting, type Actor } from '../../../schema/roles.ts';
+import { canManageBillPayAccounting, isAdvisor, type Actor } from '../../../schema/roles.ts';
 import { lazyPage } from '../../lib/lazy-page.tsx';
 import { onlyFor } from '../../lib/route-guard.ts';
 import type { NavItem } from '../../lib/routing.ts';
@@ -14,7 +13,7 @@ import { parseBillsSearch } from './search-params.ts';
  * acting in a client (issue 31) reads its bills too (the `bill_pay` mirror rule gives them every
  * bill); what they may change is the advisor gate's (no Pay: src/lib/advisor-actions.ts).
  */
-const seesBills = (user: Actor) => canManageBillPayAccounting(user) || isAdvisorRole(user.role);
+const seesBills = (user: Actor) => canManageBillPayAccounting(user) || isAdvisor(user);
 
 export function billsRoutes<P extends AnyRoute>(parent: P) {
   const beforeLoad = onlyFor(seesBills);
