@@ -65,6 +65,12 @@ export function roleDisplayName(role: string, isManager = false): string {
 
 export const isAdmin = (u: Pick<Actor, 'role'>) =>
   u.role === 'BUSINESS_ADMIN' || u.role === 'BUSINESS_OWNER';
+/**
+ * Issue 32: who connects the business's integrations (SCIM, HRIS, Slack and Teams): an admin or
+ * the IT admin. API clients and developer applications: an admin or the developer admin.
+ */
+export const canManageIntegrations = (u: Pick<Actor, 'role'>) => isAdmin(u) || u.role === 'IT_ADMIN';
+export const canManageApiClients = (u: Pick<Actor, 'role'>) => isAdmin(u) || u.role === 'DEVELOPER_ADMIN';
 export const isBookkeeper = (u: Pick<Actor, 'role'>) => u.role === 'BUSINESS_BOOKKEEPER';
 export const isManager = (u: Pick<Actor, 'is_manager'>) => u.is_manager;
 export const isApClerk = (u: Pick<Actor, 'user_permissions'>) =>

@@ -17,6 +17,8 @@ import { serveDist } from './http/static.ts';
 import { bodyIdleTimeout, resolveTimeouts, type RequestTimeouts } from './http/timeouts.ts';
 import { HANDLERS } from './routes/handlers.ts';
 import { registerSsoBrowserRoutes } from './routes/sso-browser.ts';
+import { registerScimRoutes } from './scim/routes.ts';
+import { registerOAuthRoutes } from './auth/api-clients/oauth-routes.ts';
 import { resolveSsoSettings, type SsoOptions } from './auth/sso/settings.ts';
 import { resolveQuotas, type QuotaSettings } from './auth/quotas.ts';
 
@@ -104,6 +106,9 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
   // Workflow runs triggered by a request mail through its mail port (issue 29).
   app.use('/v1/*', workflowRequestScope(deps));
   registerSsoBrowserRoutes(app, deps);
+  // Issue 32: protocols with their own formats (SCIM 2.0 at /scim/v2; the OAuth token endpoint).
+  registerScimRoutes(app, deps);
+  registerOAuthRoutes(app, deps);
   registerCatalogue(app, deps, HANDLERS);
   if (opts.distDir) serveDist(app, opts.distDir);
 

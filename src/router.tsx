@@ -126,6 +126,20 @@ const accountingFirmsRoute = createRoute({
   ...lazyPage(() => import('./features/accounting-firms/accounting-firms-page.tsx'), 'AccountingFirmsPage', { title: 'Accounting firms', className: 'page', narrow: true }),
 });
 
+/** Issue 32: Settings → Integrations, each integration's own page, and the platform pages beside it. */
+const settingsPage = <P extends string, M extends Record<string, unknown>, K extends keyof M & string>(path: P, load: () => Promise<M>, name: K, title: string) =>
+  createRoute({ getParentRoute: () => appRoute, path, ...lazyPage(load, name, { title, className: 'page', narrow: true }) });
+const integrationRoutes = [
+  settingsPage('/settings/integrations', () => import('./features/integrations/integrations-page.tsx'), 'IntegrationsPage', 'Integrations'),
+  settingsPage('/settings/integrations/scim', () => import('./features/integrations/scim-page.tsx'), 'ScimPage', 'SCIM provisioning'),
+  settingsPage('/settings/integrations/api', () => import('./features/integrations/api-page.tsx'), 'ApiClientsPage', 'API clients'),
+  settingsPage('/settings/integrations/chat', () => import('./features/integrations/chat-page.tsx'), 'ChatPage', 'Slack and Teams'),
+  settingsPage('/settings/integrations/hris', () => import('./features/integrations/hris-page.tsx'), 'HrisPage', 'HRIS'),
+  settingsPage('/settings/feature-flags', () => import('./features/feature-flags/feature-flags-page.tsx'), 'FeatureFlagsPage', 'Feature flags'),
+  settingsPage('/settings/billing', () => import('./features/billing/billing-page.tsx'), 'BillingPage', 'Billing'),
+  settingsPage('/statements', () => import('./features/statements/statements-page.tsx'), 'StatementsPage', 'Statements'),
+];
+
 /**
  * Any other address: a 404 inside the signed-in shell (header, navigation, a way back). A splat
  * route is matched last, so it never shadows a real page; signed out, the guard sends the visitor
@@ -180,7 +194,7 @@ const routeTree = rootRoute.addChildren([
   consoleApplyRoute,
   consoleJoinRoute,
 
-  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, accountingFirmsRoute, notFoundRoute]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, accountingFirmsRoute, ...integrationRoutes, notFoundRoute]),
 ]);
 
 export function createAppRouter(store: AppStore) {

@@ -28,6 +28,13 @@ import type { TravelApi } from './handlers/travel.ts';
 import type { VendorApi } from './handlers/vendors.ts';
 import type { WorkflowApi } from './handlers/workflows.ts';
 import type { AdvisorConsoleApi } from './handlers/advisor-console.ts';
+import type { HrisApi } from './handlers/hris.ts';
+import type { JobApi } from './handlers/jobs.ts';
+import type { SavedViewApi } from './handlers/saved-views.ts';
+import type { ChatApi } from './handlers/chat.ts';
+import type { PlatformApi } from './handlers/platform.ts';
+import type { ApiClientApi } from './handlers/api-clients.ts';
+import type { ScimApi } from './handlers/scim.ts';
 import type { MoneyFields, Totals } from './query-engine.ts';
 
 /*
@@ -63,6 +70,13 @@ export type * from './handlers/vendor-portal.ts';
 export type * from './handlers/banking.ts';
 export type * from './handlers/advisor-console.ts';
 export type * from './handlers/application.ts';
+export type * from './handlers/hris.ts';
+export type * from './handlers/jobs.ts';
+export type * from './handlers/saved-views.ts';
+export type * from './handlers/chat.ts';
+export type * from './handlers/platform.ts';
+export type * from './handlers/api-clients.ts';
+export type * from './handlers/scim.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
@@ -71,7 +85,7 @@ export type * from './handlers/application.ts';
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
   ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi,
-  AdvisorConsoleApi, ApplicationApi, VendorPortalApi {}
+  AdvisorConsoleApi, ApplicationApi, VendorPortalApi, HrisApi, JobApi, SavedViewApi, ChatApi, PlatformApi, ApiClientApi, ScimApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

@@ -16,6 +16,13 @@ import { statusHandlers, syncClock } from './handlers/status.ts';
 import { vendorHandlers } from './handlers/vendors.ts';
 import { teamHandlers } from './handlers/team.ts';
 import { supportAccessHandlers } from './handlers/support-access.ts';
+import { hrisWorkerHandlers } from './handlers/hris.ts';
+import { jobWorkerHandlers } from './handlers/jobs.ts';
+import { savedViewWorkerHandlers } from './handlers/saved-views.ts';
+import { chatWorkerHandlers } from './handlers/chat.ts';
+import { platformWorkerHandlers } from './handlers/platform.ts';
+import { apiClientWorkerHandlers } from './handlers/api-clients.ts';
+import { scimIntegrationWorkerHandlers } from './handlers/scim.ts';
 import { orgHandlers } from './handlers/org.ts';
 import { travelHandlers } from './handlers/travel.ts';
 import { procurementHandlers } from './handlers/procurement.ts';
@@ -78,6 +85,13 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...advisorConsoleHandlers(ctx, finishSignIn),
     ...applicationHandlers(ctx, finishSignIn),
     ...vendorPortalHandlers(ctx, finishSignIn),
+    ...hrisWorkerHandlers(ctx),
+    ...jobWorkerHandlers(ctx),
+    ...savedViewWorkerHandlers(ctx),
+    ...chatWorkerHandlers(ctx),
+    ...platformWorkerHandlers(ctx),
+    ...apiClientWorkerHandlers(ctx),
+    ...scimIntegrationWorkerHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

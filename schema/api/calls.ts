@@ -52,6 +52,13 @@ import { EXTERNAL_FIRM_CALLS } from './calls-external-firm.ts';
 import { VENDOR_NETWORK_CALLS } from './calls-vendor-network.ts';
 import { APPLICATION_CALLS } from './calls-application.ts';
 import { FINANCING_START_CALLS } from './calls-financing-starts.ts';
+import { HRIS_CALLS } from './calls-hris.ts';
+import { JOB_CALLS } from './calls-jobs.ts';
+import { SAVED_VIEW_CALLS } from './calls-saved-views.ts';
+import { CHAT_CALLS } from './calls-chat.ts';
+import { PLATFORM_CALLS } from './calls-platform.ts';
+import { API_CLIENT_CALLS } from './calls-api-clients.ts';
+import { SCIM_CALLS } from './calls-scim.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -261,4 +268,11 @@ export const CATALOGUE = [
   ...VENDOR_NETWORK_CALLS,
   ...APPLICATION_CALLS,
   ...FINANCING_START_CALLS,
+  ...SCIM_CALLS,
+  ...API_CLIENT_CALLS,
+  ...PLATFORM_CALLS,
+  ...CHAT_CALLS,
+  ...SAVED_VIEW_CALLS,
+  ...JOB_CALLS,
+  ...HRIS_CALLS,
 ] as const;

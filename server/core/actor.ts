@@ -29,6 +29,11 @@ export type Actor = {
    * authorization binding it, read on every request (auth/advisor-access.ts).
    */
   advisor?: { firmId: string; firmUserId: string; authorizationId: string; rights: AdvisorRight[] };
+  /**
+   * Set only on an OAuth access token of a customer API client (issue 32): the client, and the
+   * API scopes (e.g. `transactions:read`) its token was granted. Event history and audit name it.
+   */
+  apiClient?: { id: string; name: string; scopes: readonly string[] };
 };
 
 /**

@@ -56,6 +56,13 @@ import { externalFirmHandlers } from './external-firm.ts';
 import { vendorNetworkHandlers } from './vendor-network.ts';
 import { applicationHandlers } from './application.ts';
 import { financingStartHandlers } from './financing-starts.ts';
+import { hrisHandlers } from './hris.ts';
+import { jobHandlers } from './jobs.ts';
+import { savedViewHandlers } from './saved-views.ts';
+import { chatHandlers } from './chat.ts';
+import { platformHandlers } from './platform.ts';
+import { apiClientHandlers } from './api-clients.ts';
+import { scimIntegrationHandlers } from './scim-integration.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -123,4 +130,11 @@ export const HANDLERS = {
   ...vendorNetworkHandlers,
   ...applicationHandlers,
   ...financingStartHandlers,
+  ...scimIntegrationHandlers,
+  ...apiClientHandlers,
+  ...platformHandlers,
+  ...chatHandlers,
+  ...savedViewHandlers,
+  ...jobHandlers,
+  ...hrisHandlers,
 } satisfies HandlerMap;

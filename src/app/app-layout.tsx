@@ -25,6 +25,7 @@ import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 import { useGlobalShortcuts } from './use-global-shortcuts.ts';
 import { formatCount } from '../lib/format.ts';
 import { useOcrWarmup } from './use-ocr-warmup.ts';
+import { JobsTray } from '../features/jobs/jobs-tray.tsx';
 
 /** The shell's own palette commands. */
 const SHELL_COMMANDS: readonly Command[] = [
@@ -88,6 +89,7 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
       {expired ? <ReauthDialog onSignOut={() => void signOut(false)} /> : <ParkedStepUp />}
       <KeyboardLayer nav={nav} commands={commands} />
       <ConflictHost />
+      <JobsTray />
     </div>
   );
 }

@@ -1,0 +1,4 @@
+/** Settings' entry to Billing (issue 32). */
+export function BillingLink() {
+  return null;
+}
