@@ -11,7 +11,17 @@ import type { Db, Queryable } from '../db/db.ts';
  * triggers attribute every writer (PATCHes, bulk coding, bill bulk actions, approvals, rules)
  * without each of them passing it. Writes outside a request (jobs, the seed) set nothing: "no person".
  */
-export type Acting = { userId: string; device: string | null };
+export type Acting = {
+  /** The spend user, null when no person is behind the write (a SCIM or HRIS integration). */
+  userId: string | null;
+  device: string | null;
+  /**
+   * Issue 32: what the write came through when it is not the app: an API client (the user is then
+   * the one it acts as), a SCIM integration or an HRIS connection. Event history shows its label.
+   */
+  source?: ActingSource;
+};
+export type ActingSource = { kind: 'api_client' | 'scim' | 'hris'; id: string; label: string };
 
 /** The request's `X-Ledgerline-Device` (a uuid, lower-cased), null without one; anything else is 422 on the header. */
 export function requestDevice(c: Context): string | null {
@@ -26,10 +36,10 @@ export const actingOf = (c: Context, actor: Actor): Acting => ({ userId: actor.u
 
 /** Marks the transaction `tx` as made by `acting` (transaction-local: gone at commit or rollback). */
 export async function applyActing(tx: Queryable, acting: Acting): Promise<void> {
-  await tx.query("SELECT set_config('ledgerline.actor_user', $1, true), set_config('ledgerline.device', $2, true)", [
-    acting.userId,
-    acting.device ?? '',
-  ]);
+  await tx.query(
+    "SELECT set_config('ledgerline.actor_user', $1, true), set_config('ledgerline.device', $2, true), set_config('ledgerline.source', $3, true)",
+    [acting.userId ?? '', acting.device ?? '', acting.source ? JSON.stringify(acting.source) : ''],
+  );
 }
 
 /** `db` whose every transaction starts marked as made by `acting`; everything else is `db`'s own. */
