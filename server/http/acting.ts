@@ -32,7 +32,11 @@ export function requestDevice(c: Context): string | null {
   return value.toLowerCase();
 }
 
-export const actingOf = (c: Context, actor: Actor): Acting => ({ userId: actor.user.id, device: requestDevice(c) });
+export const actingOf = (c: Context, actor: Actor): Acting => ({
+  userId: actor.user.id,
+  device: requestDevice(c),
+  ...(actor.apiClient && { source: { kind: 'api_client', id: actor.apiClient.id, label: `API client ${actor.apiClient.name}` } }),
+});
 
 /** Marks the transaction `tx` as made by `acting` (transaction-local: gone at commit or rollback). */
 export async function applyActing(tx: Queryable, acting: Acting): Promise<void> {
