@@ -172,5 +172,10 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'operations document requests and uploaded files': [
       'application.documentRequests.list', 'application.kycDocuments', 'application.kycDocuments.uploadPage',
     ],
+    // Issue 32 (helper G): the HRIS connection, its imports and their diffs (schema/api/calls-hris.ts).
+    'HRIS (DELETE hris/connection)': [
+      'hris.connection.delete', 'hris.connection.get', 'hris.connection.put', 'hris.imports.create', 'hris.imports.list',
+      'hris.imports.get', 'hris.imports.apply',
+    ],
   },
 };
