@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import type { CallDef } from '../api/define-call.ts';
 import { IDEMPOTENCY_HEADER } from '../api/scopes.ts';
 import { errorV2Schema } from '../errors.ts';
-import { SchemaComponents, objectProperties, type JsonSchema } from './json-schema.ts';
+import { SchemaComponents, objectProperties } from './json-schema.ts';
 import { TOKEN_PATH, tokenPathItem } from './token-endpoint.ts';
 
 export type OpenApiDocument = {
