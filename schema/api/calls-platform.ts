@@ -8,11 +8,14 @@ import { defineCall } from './define-call.ts';
 
 const isoDate = z.iso.datetime({ offset: true });
 
-/** `GET /v1/openapi.json`: the OpenAPI 3.1 document of this catalogue (schema/openapi/). */
+/**
+ * The OpenAPI 3.1 document of this catalogue (schema/openapi/). Public calls live under
+ * /v1/public; the server also answers it at `/v1/openapi.json` (routes/platform.ts).
+ */
 export const openApiDocument = defineCall({
   id: 'platform.openapi',
   method: 'GET',
-  path: '/v1/openapi.json',
+  path: '/v1/public/openapi.json',
   auth: 'public',
   response: z.looseObject({
     openapi: z.literal('3.1.0'),
@@ -107,4 +110,44 @@ export const cancelSubscription = billing('billing.subscriptions.cancel', 'DELET
   response: billingSubscriptionSchema,
 });
 
-export const PLATFORM_CALLS = [openApiDocument, getMaintenance, listSubscriptions, startSubscription, cancelSubscription] as const;
+/** An E.164 number: `+`, a country code and the subscriber number, 8 to 15 digits in all. */
+export const e164Schema = z.string().trim().regex(/^\+[1-9]\d{7,14}$/, 'phone_number must be a valid E.164 number, e.g. +14155550123');
+
+export const phoneNumberStateSchema = z.object({
+  /** The number on the person's profile (set here once confirmed, or by set-phone-number). */
+  phone_number: z.string().nullable(),
+  /** The profile's number was confirmed by a code sent to it. */
+  confirmed: z.boolean(),
+  confirmed_at: isoDate.nullable(),
+  /** A number waiting for its code, and until when the code works. */
+  pending: z.object({ phone_number: z.string(), expires_at: isoDate }).nullable(),
+});
+export type PhoneNumberState = z.infer<typeof phoneNumberStateSchema>;
+
+const phone = callGroup('/v1/auth/users/current', { scopes: ['default'] });
+
+export const getPhoneNumber = phone('users.phoneNumber.get', 'GET', '/phone-number', {
+  response: phoneNumberStateSchema,
+});
+
+/**
+ * Texts a 6-digit code to a new number (§6: phone set takes the `sensitive` scope). 6019 when the
+ * number is outside the supported regions, 6020 when it replied STOP, 429 past the limit.
+ */
+export const sendPhoneCode = phone('users.phoneNumber.sendCode', 'POST', '/phone-number/send-code', {
+  auth: { scopes: ['sensitive'] },
+  body: z.object({ phone_number: e164Schema }),
+  response: phoneNumberStateSchema,
+});
+
+/** Confirms the texted code: the number becomes the profile's, confirmed. PROFILE_7016 expired, PROFILE_7017 wrong. */
+export const confirmPhoneNumber = phone('users.phoneNumber.confirm', 'POST', '/confirm-phone-number', {
+  auth: { scopes: ['sensitive'] },
+  body: z.object({ code: z.string().regex(/^\d{6}$/, 'code must be the 6 digits we texted you') }),
+  response: phoneNumberStateSchema,
+});
+
+export const PLATFORM_CALLS = [
+  openApiDocument, getMaintenance, listSubscriptions, startSubscription, cancelSubscription,
+  getPhoneNumber, sendPhoneCode, confirmPhoneNumber,
+] as const;

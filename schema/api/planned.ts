@@ -95,7 +95,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'GET remote bills': 32,
   },
   'Users and authentication': {
-    'POST /confirm-phone-number': 32,
     'PATCH /users/current/settings': 32,
     'PUT preferences': 32,
     'PUT profile picture': 32,
@@ -159,7 +158,6 @@ export const PLANNED_SCOPES: Readonly<Record<string, PlannedUse>> = {
 /** Catalogued error codes (schema/errors.ts) nothing raises yet. */
 export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   '6014': { issue: 32, why: 'webinar invitations' },
-  '6019': { issue: 32, why: 'phone numbers confirmed by text message' },
   BILLING_7003: { issue: 32, why: 'monthly statements' },
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },

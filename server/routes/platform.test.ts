@@ -5,11 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { errorV2Schema } from '../../schema/errors.ts';
 import { openApiPath } from '../../schema/openapi/generate.ts';
 import { runMaintenanceCommand } from '../domain/maintenance.ts';
+import { markUnsubscribed } from '../domain/phone/confirmation.ts';
+import { inSupportedRegion } from '../domain/phone/regions.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
-import { makeBusiness, refusal, request, signIn, type Fixture } from '../test-fixtures.ts';
+import { FIXTURE_PASSWORD, makeBusiness, refusal, request, signIn, type Fixture } from '../test-fixtures.ts';
 import { testClock } from './identity-test-kit.ts';
-import { maintenanceGate } from './platform.ts';
+import { registerPlatformRoutes } from './platform.ts';
 
 const clock = testClock(Date.UTC(2026, 0, 31, 12));
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,11 +20,11 @@ const sub = (product: string) => `/v1/auth/billing/subscription/${product}`;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 
 describe.each(await testDatabases())('platform calls on %s', (kind) => {
-  const t = useTestApp(kind, { now: clock.now });
-  /** The app with the maintenance gate in front, as app.ts mounts it (`app.use('/v1/auth/*', …)`). */
+  const t = useTestApp(kind, { now: clock.now, devOutbox: true });
+  /** The app with the platform routes in front, as app.ts mounts them before the catalogue. */
   const gated = () => {
     const outer = new Hono();
-    outer.use('/v1/auth/*', maintenanceGate(t.app.deps));
+    registerPlatformRoutes(outer, t.app.deps);
     outer.route('/', t.app);
     return outer;
   };
@@ -31,9 +33,10 @@ describe.each(await testDatabases())('platform calls on %s', (kind) => {
     it('serves the document, and real answers validate against their documented schemas (ajv, draft 2020-12)', async () => {
       const f = await makeBusiness(t.db, { transactions: 3 });
       const admin = await signIn(t.app, f.email('admin'));
-      const res = await request(t.app, 'GET', '/v1/openapi.json');
+      const res = await request(t.app, 'GET', '/v1/public/openapi.json');
       expect(res.status).toBe(200);
       const doc = res.body;
+      expect((await request(gated(), 'GET', '/v1/openapi.json')).body).toEqual(doc);
       expect(doc.openapi).toBe('3.1.0');
       const ajv = new Ajv2020({ strict: false, validateSchema: false, allErrors: true });
       addFormats(ajv);
@@ -190,6 +193,72 @@ describe.each(await testDatabases())('platform calls on %s', (kind) => {
       await expect(runMaintenanceCommand(t.db, ['on', '--until', '2026-03-01T00:00:00Z'], now)).rejects.toThrow(/72 hours/);
       await expect(runMaintenanceCommand(t.db, ['sideways'], now)).rejects.toThrow(/Unknown command/);
       expect(await runMaintenanceCommand(t.db, ['status'], now)).toBe('Maintenance is off.');
+    });
+  });
+
+  describe('phone numbers confirmed by text message', () => {
+    const PHONE = '/v1/auth/users/current/phone-number';
+    const lastText = async (to: string) => {
+      const [row] = await t.db.query<{ body: string }>('SELECT body FROM dev_outbox WHERE recipient = $1 ORDER BY created_at DESC, id DESC LIMIT 1', [to]);
+      return /\b(\d{6})\b/.exec(row?.body ?? '')?.[1];
+    };
+    const signedIn = async () => {
+      const f = await makeBusiness(t.db, { transactions: 0 });
+      const token = await signIn(t.app, f.email('employee'));
+      const up = await request(t.app, 'POST', '/v1/auth/users/current/step-up', { token, body: { password: FIXTURE_PASSWORD } });
+      return { f, token, sensitive: up.body.id_token as string };
+    };
+
+    it('needs the sensitive scope; texts a code; a wrong code counts; the right one confirms the number', async () => {
+      const { token, sensitive } = await signedIn();
+      const number = '+14155550123';
+      expect(refusal(await request(t.app, 'POST', `${PHONE}/send-code`, { token, body: { phone_number: number } }))).toEqual([403, 'AUTH_7016']);
+      expect((await request(t.app, 'GET', PHONE, { token })).body).toEqual({ phone_number: null, confirmed: false, confirmed_at: null, pending: null });
+      const sent = await request(t.app, 'POST', `${PHONE}/send-code`, { token: sensitive, body: { phone_number: number } });
+      expect(sent.status, sent.text).toBe(200);
+      expect(sent.body.pending).toEqual({ phone_number: number, expires_at: new Date(clock.ms + 10 * 60_000).toISOString() });
+      const code = (await lastText(number))!;
+      expect(code).toMatch(/^\d{6}$/);
+      const wrong = code === '000000' ? '111111' : '000000';
+      expect(refusal(await request(t.app, 'POST', '/v1/auth/users/current/confirm-phone-number', { token: sensitive, body: { code: wrong } }))).toEqual([422, 'PROFILE_7017']);
+      const [row] = await t.db.query<{ attempts: number }>('SELECT attempts FROM phone_verifications WHERE phone_number = $1', [number]);
+      expect(row!.attempts).toBe(1);
+      const confirmed = await request(t.app, 'POST', '/v1/auth/users/current/confirm-phone-number', { token: sensitive, body: { code } });
+      expect(confirmed.status, confirmed.text).toBe(200);
+      expect(confirmed.body).toMatchObject({ phone_number: number, confirmed: true, pending: null });
+      // Used up: the same code again is refused.
+      expect(refusal(await request(t.app, 'POST', '/v1/auth/users/current/confirm-phone-number', { token: sensitive, body: { code } }))).toEqual([422, 'PROFILE_7017']);
+    });
+
+    it('6019 out of region, 6020 after STOP, 422 for a number that is not E.164, PROFILE_7016 once expired, 429 past the limit', async () => {
+      const { f, sensitive } = await signedIn();
+      const send = (phone_number: string) => request(t.app, 'POST', `${PHONE}/send-code`, { token: sensitive, body: { phone_number } });
+      expect(refusal(await send('+8613800138000'))).toEqual([422, '6019']);
+      expect(refusal(await send('+18765550123'))).toEqual([422, '6019']);
+      expect(refusal(await send('0044 20 7946 0000'))).toEqual([422, 'REQUEST_7001']);
+      await markUnsubscribed(t.db, '+447700900123', new Date(clock.ms));
+      expect(refusal(await send('+447700900123'))).toEqual([422, '6020']);
+      expect((await send('+4915123456789')).status).toBe(200);
+      const code = (await lastText('+4915123456789'))!;
+      const startedAt = clock.ms;
+      clock.advance(11 * 60_000);
+      try {
+        const again = await signIn(t.app, f.email('employee'));
+        const stepped = (await request(t.app, 'POST', '/v1/auth/users/current/step-up', { token: again, body: { password: FIXTURE_PASSWORD } })).body.id_token;
+        const late = await request(t.app, 'POST', '/v1/auth/users/current/confirm-phone-number', { token: stepped, body: { code } });
+        expect(refusal(late)).toEqual([422, 'PROFILE_7016']);
+      } finally {
+        clock.ms = startedAt;
+      }
+      for (let i = 0; i < 4; i++) expect((await send('+33612345678')).status).toBe(200);
+      const limited = await send('+33612345678');
+      expect(refusal(limited)).toEqual([429, 'AUTH_7029']);
+      expect(Number(limited.headers.get('Retry-After'))).toBeGreaterThan(0);
+    });
+
+    it('supported regions: the US and Canada, the UK and the EU', () => {
+      expect(['+14155550123', '+16135550123', '+447700900123', '+33612345678', '+35312345678'].every(inSupportedRegion)).toBe(true);
+      expect(['+18095550123', '+61412345678', '+8613800138000', '+4191234567', '+1415555012'].some(inSupportedRegion)).toBe(false);
     });
   });
 });

@@ -3,10 +3,11 @@
  * (domain/billing/), the maintenance window (domain/maintenance.ts) and its gate.
  */
 import { readFileSync } from 'node:fs';
-import type { MiddlewareHandler } from 'hono';
+import type { Hono, MiddlewareHandler } from 'hono';
 import { CATALOGUE } from '../../schema/api/calls.ts';
 import {
-  cancelSubscription, getMaintenance, listSubscriptions, openApiDocument, startSubscription,
+  cancelSubscription, confirmPhoneNumber, getMaintenance, getPhoneNumber, listSubscriptions, openApiDocument, sendPhoneCode,
+  startSubscription,
 } from '../../schema/api/calls-platform.ts';
 import { errorBody } from '../../schema/errors.ts';
 import { ledgerlineOpenApi } from '../../schema/openapi/document.ts';
@@ -14,8 +15,11 @@ import type { OpenApiDocument } from '../../schema/openapi/generate.ts';
 import type { AppDeps } from '../core/deps.ts';
 import * as billing from '../domain/billing/subscriptions.ts';
 import { maintenanceState } from '../domain/maintenance.ts';
-import { ok, type DomainHandlers } from '../http/handler.ts';
+import * as phone from '../domain/phone/confirmation.ts';
+import { takeRateLimit, type Limit } from '../auth/rate-limit.ts';
+import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { adminOf } from './admin.ts';
+import { refuse } from './identity-code-limits.ts';
 
 /**
  * Built on first request and kept: the catalogue cannot change while the process runs, and the
@@ -26,11 +30,16 @@ const productVersion = () => (JSON.parse(readFileSync(new URL('../../package.jso
 
 const nowOf = (deps: AppDeps) => new Date(deps.now());
 
+/** Texts cost money and reach a stranger's phone: 5 codes an hour per person, 10 a day per number. */
+const textLimits = (identityId: string, phoneNumber: string): Limit[] => [
+  { key: `phone-code:identity:${identityId}`, max: 5, windowSeconds: 3600 },
+  { key: `phone-code:number:${phoneNumber}`, max: 10, windowSeconds: 86_400 },
+];
+
+const openApiOf = () => (openApi ??= ledgerlineOpenApi(productVersion()));
+
 export const platformHandlers = {
-  [openApiDocument.id]: async () => {
-    openApi ??= ledgerlineOpenApi(productVersion());
-    return ok(openApi);
-  },
+  [openApiDocument.id]: async () => ok(openApiOf()),
 
   [getMaintenance.id]: async (ctx) => ok(await maintenanceState(ctx.db, nowOf(ctx.deps))),
 
@@ -50,6 +59,21 @@ export const platformHandlers = {
     const { product } = ctx.input.params;
     return ok(await ctx.deps.db.transaction((tx) =>
       billing.cancelSubscription(tx, businessId, user.id, product, ctx.input.body, nowOf(ctx.deps))));
+  },
+
+  [getPhoneNumber.id]: async (ctx) => ok(await phone.phoneState(ctx.db, actorOf(ctx).identityId, nowOf(ctx.deps))),
+
+  [sendPhoneCode.id]: async (ctx) => {
+    const { identityId } = actorOf(ctx);
+    const { phone_number } = ctx.input.body;
+    await takeRateLimit(ctx.c, ctx.db, textLimits(identityId, phone_number), ctx.deps.now());
+    return ok(await phone.sendPhoneCode(ctx.deps, ctx.db, identityId, phone_number, nowOf(ctx.deps)));
+  },
+
+  [confirmPhoneNumber.id]: async (ctx) => {
+    const result = await phone.confirmPhoneCode(ctx.db, actorOf(ctx).identityId, ctx.input.body.code, nowOf(ctx.deps));
+    // Answered, not thrown: the wrong guess just counted must commit with this transaction.
+    return result.refusal ? refuse(result.refusal) : ok(result.state);
   },
 } satisfies DomainHandlers;
 
@@ -77,4 +101,14 @@ export function maintenanceGate(deps: AppDeps): MiddlewareHandler {
     const message = `Scheduled maintenance is in progress until ${state.until}.${state.message ? ` ${state.message}` : ''} Nothing was changed; try again then.`;
     return c.json(errorBody('INFRA_7001', message), 503);
   };
+}
+
+/**
+ * What app.ts mounts before the catalogue (`registerPlatformRoutes(app, deps)`): the maintenance
+ * gate in front of every /v1/auth call, and the document at the path API tools look for,
+ * `/v1/openapi.json` (the catalogue's own public path is /v1/public/openapi.json).
+ */
+export function registerPlatformRoutes(app: Hono, deps: AppDeps): void {
+  app.use('/v1/auth/*', maintenanceGate(deps));
+  app.get('/v1/openapi.json', (c) => c.json(openApiOf()));
 }

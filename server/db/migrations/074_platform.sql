@@ -25,3 +25,25 @@ CREATE TABLE platform_maintenance (
   message text,
   started_at timestamptz NOT NULL DEFAULT now()
 );
+
+-- Phone numbers confirmed by a code sent by text message. One pending code per identity (a new
+-- one replaces it); the code is stored hashed. A confirmation holds the number it confirmed, so
+-- a number set any other way later reads as unconfirmed.
+CREATE TABLE phone_verifications (
+  identity_id uuid PRIMARY KEY REFERENCES identities(id) ON DELETE CASCADE,
+  phone_number text NOT NULL,
+  code_hash text NOT NULL,
+  attempts integer NOT NULL DEFAULT 0,
+  expires_at timestamptz NOT NULL,
+  created_at timestamptz NOT NULL
+);
+CREATE TABLE phone_confirmations (
+  identity_id uuid PRIMARY KEY REFERENCES identities(id) ON DELETE CASCADE,
+  phone_number text NOT NULL,
+  confirmed_at timestamptz NOT NULL
+);
+-- Numbers that replied STOP: never texted again (6020) until they opt back in.
+CREATE TABLE sms_unsubscribed (
+  phone_number text PRIMARY KEY,
+  unsubscribed_at timestamptz NOT NULL
+);
