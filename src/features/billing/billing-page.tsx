@@ -58,7 +58,7 @@ function Subscriptions() {
   const [feedback, setFeedback] = useState('');
   const [error, setError] = useState<string | null>(null);
 
-  const apply = useCallback((r: Awaited<ReturnType<typeof client.billingSubscriptions>>) => {
+  const apply = useCallback((r: { ok: true; items: BillingSubscription[] } | { ok: false; error: Parameters<typeof errorText>[0] }) => {
     setLoaded(r.ok ? { state: 'ready', items: r.items } : { state: 'failed', message: errorText(r.error) });
   }, []);
   const load = useCallback(() => void client.billingSubscriptions().then(apply), [client, apply]);
