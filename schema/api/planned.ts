@@ -95,7 +95,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'GET remote bills': 32,
   },
   'Users and authentication': {
-    'POST /confirm-phone-number': 32,
     'PATCH /users/current/settings': 32,
     'PUT preferences': 32,
     'PUT profile picture': 32,
@@ -132,7 +131,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'merchants (DELETE contracts and receipt exemptions)': 32,
     'guided-intake/threads': 32,
     'mailbox/delete-business-access': 32,
-    'billing/subscription/{product} (DELETE, body)': 32,
     'opportunity dismiss': 32,
     'dynamics setup': 32,
     'export table user-settings': 32,
@@ -159,11 +157,7 @@ export const PLANNED_SCOPES: Readonly<Record<string, PlannedUse>> = {
 /** Catalogued error codes (schema/errors.ts) nothing raises yet. */
 export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   '6014': { issue: 32, why: 'webinar invitations' },
-  '6019': { issue: 32, why: 'phone numbers confirmed by text message' },
-  BILLING_7001: { issue: 32, why: 'the billing subscription model' },
-  BILLING_7002: { issue: 32, why: 'the billing subscription model' },
   BILLING_7003: { issue: 32, why: 'monthly statements' },
-  INFRA_7001: { issue: 32, why: 'a maintenance switch for the platform' },
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
 };

@@ -1,0 +1,15 @@
+/**
+ * Ledgerline's own OpenAPI document: the whole catalogue, the mirrored entities as shared
+ * components. The server serves it and `npm run openapi` writes it, from this one function.
+ */
+import type { CallDef } from '../api/define-call.ts';
+import { CATALOGUE } from '../api/calls.ts';
+import { ENTITIES } from '../collections.ts';
+import { buildOpenApi, type OpenApiDocument } from './generate.ts';
+
+const NAMED = Object.fromEntries(Object.values(ENTITIES).map((d) => [d.name, d.schema]));
+
+/** `scopeOf`: the API scopes of a call for API clients (schema/api/api-scopes.ts, wired at merge). */
+export function ledgerlineOpenApi(version: string, scopeOf?: (call: CallDef) => readonly string[] | undefined): OpenApiDocument {
+  return buildOpenApi(CATALOGUE, { version, named: NAMED, ...(scopeOf && { scopeOf }) });
+}
