@@ -19,6 +19,7 @@ import { HANDLERS } from './routes/handlers.ts';
 import { registerSsoBrowserRoutes } from './routes/sso-browser.ts';
 import { registerScimRoutes } from './scim/routes.ts';
 import { registerOAuthRoutes } from './auth/api-clients/oauth-routes.ts';
+import { registerPlatformRoutes } from './routes/platform.ts';
 import { resolveSsoSettings, type SsoOptions } from './auth/sso/settings.ts';
 import { resolveQuotas, type QuotaSettings } from './auth/quotas.ts';
 
@@ -109,6 +110,8 @@ export function createApp(opts: CreateAppOptions): LedgerlineApp {
   // Issue 32: protocols with their own formats (SCIM 2.0 at /scim/v2; the OAuth token endpoint).
   registerScimRoutes(app, deps);
   registerOAuthRoutes(app, deps);
+  // The maintenance window's write gate (INFRA_7001) and GET /v1/openapi.json.
+  registerPlatformRoutes(app, deps);
   registerCatalogue(app, deps, HANDLERS);
   if (opts.distDir) serveDist(app, opts.distDir);
 

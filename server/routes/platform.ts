@@ -77,6 +77,9 @@ export const platformHandlers = {
   },
 } satisfies DomainHandlers;
 
+/** How long the gate trusts its last read of the maintenance row. */
+const STATE_TTL_MS = 5_000;
+
 /** POSTs that only read (exports and queries): they keep working during maintenance, as GETs do. */
 const READ_ONLY_POSTS = CATALOGUE.filter((call) => call.readOnly).map((call) => new RegExp(`^${call.path.replace(/:[a-z_]+/g, '[^/]+')}/?$`));
 /** Signing out only ends a session: refusing it would leave a token alive the person meant to end. */
@@ -88,13 +91,16 @@ const ALWAYS_ALLOWED = [/^\/v1\/auth\/users\/current\/sign-out\/?$/];
  * message; reads, read-only POSTs, sign-out and everything outside /v1/auth (sign-in) go through.
  */
 export function maintenanceGate(deps: AppDeps): MiddlewareHandler {
+  let cached: { at: number; state: Awaited<ReturnType<typeof maintenanceState>> } | null = null;
   return async (c, next) => {
     const method = c.req.method;
     const path = c.req.path;
     if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return next();
     if (READ_ONLY_POSTS.some((re) => re.test(path)) || ALWAYS_ALLOWED.some((re) => re.test(path))) return next();
     const now = deps.now();
-    const state = await maintenanceState(deps.db, new Date(now));
+    // One read per few seconds, not one per write: the ops command's switch is seen within STATE_TTL_MS.
+    if (!cached || now - cached.at >= STATE_TTL_MS || now < cached.at) cached = { at: now, state: await maintenanceState(deps.db, new Date(now)) };
+    const state = cached.state.until && Date.parse(cached.state.until) <= now ? { ...cached.state, active: false } : cached.state;
     if (!state.active || !state.until) return next();
     const waitSeconds = Math.max(1, Math.ceil((Date.parse(state.until) - now) / 1000));
     c.header('Retry-After', String(waitSeconds));
