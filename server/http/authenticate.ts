@@ -8,6 +8,8 @@ import { isAdvisorRole } from '../../schema/firm-authorization.ts';
 import { isSurfaceActor, type ActingUser, type Actor, type Caller, type SurfaceActor } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError } from '../core/errors.ts';
+import { looksLikeAccessToken } from '../auth/api-clients/access.ts';
+import { authenticateClient, type ClientCall } from '../auth/api-clients/client-actor.ts';
 
 const uuid = z.uuid();
 type ActorRow = ActingUser & {
@@ -25,17 +27,24 @@ type ActorRow = ActingUser & {
  * AUTH_7002; a call not of the token's surface → SURFACE_7001 (issue 31, before any read);
  * revoked session → AUTH_7003; a surface the identity no longer holds → 4014; an impersonation token whose support
  * access grant is revoked or expired → SUPPORT_7001; missing scope or a token older than the
- * recent-token window → AUTH_7016.
+ * recent-token window → AUTH_7016. An API client's access token (issue 32) carries the same
+ * header or `Authorization: Bearer`, and has its own checks (auth/api-clients/client-actor.ts):
+ * live client and secret, the client's rate limit, and the call's API scope.
  */
 export async function authenticate(
   c: Context,
   deps: AppDeps,
-  call: { auth: CallAuth; surfaces: readonly Surface[] },
+  call: ClientCall & { auth: CallAuth; surfaces: readonly Surface[] },
   /** Runs once a business caller is known, before the scope gate (register's impersonation gate). */
   beforeScopes?: (actor: Actor) => Promise<void>,
 ): Promise<Caller> {
-  const token = c.req.header(ID_TOKEN_HEADER);
+  const token = c.req.header(ID_TOKEN_HEADER) ?? bearerToken(c);
   if (!token) throw new ApiError('AUTH_7002');
+  if (looksLikeAccessToken(token)) {
+    const actor = await authenticateClient(c, deps, call, token);
+    if (beforeScopes) await beforeScopes(actor);
+    return actor;
+  }
   const nowSeconds = Math.floor(deps.now() / 1000);
   const claims = await verifyIdToken(await deps.tokenKey(), token, nowSeconds);
   if (!claims || !uuid.safeParse(claims.sub).success || !uuid.safeParse(claims.ramp_session_id).success) {
@@ -50,6 +59,12 @@ export async function authenticate(
   if (!checkScopes(call.auth, claims.ramp_access_scopes, age).ok) throw new ApiError('AUTH_7016');
   if (call.auth.kind === 'recent-token' && age > call.auth.maxAgeSeconds) throw new ApiError('AUTH_7016');
   return caller;
+}
+
+/** `Authorization: Bearer <token>` (RFC 6750 §2.1), the way API clients send theirs. */
+function bearerToken(c: Context): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+  return match?.[1];
 }
 
 /**
