@@ -15,7 +15,7 @@ type Received = { to: string; raw: string };
 async function startSmtp(port = 0): Promise<{ server: SMTPServer; port: number; received: Received[] }> {
   const received: Received[] = [];
   const server = new SMTPServer({
-    authOptional: true, disabledCommands: ['STARTTLS'], logger: false,
+    authOptional: true, allowInsecureAuth: true, disabledCommands: ['STARTTLS'], logger: false,
     onAuth: (auth, _s, cb) => cb(null, { user: auth.username }),
     onData(stream, session, cb) {
       let raw = '';
@@ -87,13 +87,14 @@ describe.each(await testDatabases())('mail queue over SMTP (%s)', (kind) => {
     expect(raw).toContain('multipart/alternative');
     expect(raw).toContain('text/html');
     expect(raw).toContain('Team lunch');
-    expect(raw).toContain('https://app.test/approvals?open=a1');
+    expect(raw).toMatch(/https:\/\/app\.test\/approvals\?open=(3D)?a1/);
     expect(await rows()).toMatchObject([{ state: 'sent', attempts: 1, body_text: null }]);
   });
 
   it('refuses a template with a missing value at enqueue, and the transaction leaves nothing', async () => {
+    await enqueue('a@example.com');
     const attempt = t.db.transaction(async (tx) => {
-      await enqueue('a@example.com');
+      await sendMail({ devOutbox: false, mail: settings, ...quiet }, tx, 'c@example.com', 'Hi', 'Body');
       await enqueueMail({ devOutbox: false, mail: settings, ...quiet }, tx, { to: 'b@example.com', template: 'invite', values: { business: 'Acme', link: undefined } });
     });
     await expect(attempt).rejects.toThrow(MailTemplateError);
@@ -101,7 +102,7 @@ describe.each(await testDatabases())('mail queue over SMTP (%s)', (kind) => {
     await expect(t.db.transaction((tx) => enqueueMail({ devOutbox: false, mail: settings, ...quiet }, tx, {
       to: 'b@example.com', template: 'sign_in_code', values: { code: 'undefined' },
     }))).rejects.toThrow(MailTemplateError);
-    // The first enqueue ran in its own transaction; the failing one rolled back entirely.
+    // The first enqueue committed on its own; the failing transaction rolled back entirely (its first mail too).
     expect((await rows()).length).toBe(1);
   });
 
@@ -168,7 +169,6 @@ describe.each(await testDatabases())('mail queue over SMTP (%s)', (kind) => {
   it('a restart after the SMTP server accepted it (before completing): never sent again', async () => {
     await enqueue('accepted@example.com');
     // The first process sends and records the acceptance, then dies before completing the row.
-    let crashed = false;
     const real = smtpTransport(settings.smtpUrl!);
     const dying: MailTransport = { send: (m) => real.send(m), close: () => undefined };
     const claimed = await claimDue<{ id: string; attempts: number }>(t.db, MAIL_QUEUE, new Date(clock), 10);
@@ -176,8 +176,6 @@ describe.each(await testDatabases())('mail queue over SMTP (%s)', (kind) => {
       'SELECT recipient, subject, body_text, body_html, message_id FROM mail_outbox WHERE id = $1', [claimed[0]!.id]);
     await dying.send({ from: settings.from, to: row!.recipient, subject: row!.subject, text: row!.body_text, html: row!.body_html, messageId: row!.message_id });
     await t.db.query('UPDATE mail_outbox SET accepted_at = now() WHERE id = $1', [claimed[0]!.id]);
-    crashed = true;
-    expect(crashed).toBe(true);
     clock += MAIL_QUEUE.leaseMs;
     expect((await deliverDueMail(t.db, { transport: real, settings, now })).sent).toBe(1);
     real.close();
