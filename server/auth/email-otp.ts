@@ -1,6 +1,8 @@
 import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/db.ts';
 import { foldEmail } from './email-address.ts';
+import { enqueueMail } from '../mail/outbox.ts';
+import type { MailSettings } from '../mail/settings.ts';
 
 /** Emailed one-time codes: 6 digits, 10 minutes, at most 5 guesses per code. */
 const EMAIL_OTP_TTL_SECONDS = 10 * 60;
@@ -8,20 +10,25 @@ const MAX_ATTEMPTS = 5;
 
 const hashCode = (code: string) => createHash('sha256').update(code).digest();
 
-/** What sending mail needs to know: whether the development mailbox keeps a readable copy. */
-export type MailDeps = { devOutbox: boolean; log?: (line: string) => void };
+/**
+ * What sending mail needs to know: whether the development mailbox keeps a readable copy, the
+ * log, and (tests) mail settings other than the environment's (server/mail/settings.ts).
+ */
+export type MailDeps = { devOutbox: boolean; log?: (line: string) => void; mail?: MailSettings };
 
 /**
- * "Sends" mail, the one way every email leaves the server (codes, sign-in links, invites,
- * warnings): no mail server exists here, so it goes to the server log (the demo reads codes
- * there) and, only when the development mailbox is switched on (LEDGERLINE_DEV_OUTBOX=1), to the
- * dev_outbox table GET /v1/public/dev/outbox reads. Off, nothing is stored: the codes and links
- * in these bodies must not sit in the database in plain text.
+ * Sends mail, the one way every email leaves the server (codes, sign-in links, invites,
+ * warnings, notifications): through the mail layer (server/mail/, issue 32) as the `notice`
+ * template, enqueued in `db`, the caller's transaction, so a rolled-back request sends nothing.
+ * With SMTP_URL the mail job delivers it after commit (retried with backoff, sent once); without,
+ * the server log line is the delivery, as before (the demo reads codes there). Only when the
+ * development mailbox is on (LEDGERLINE_DEV_OUTBOX=1) is a readable copy kept in dev_outbox,
+ * which GET /v1/public/dev/outbox reads; off, no body with a code or link stays in the database
+ * (the queue empties a mail's bodies once it is sent). An empty subject or body throws
+ * MailTemplateError: a mail with nothing in it is a caller's bug, never sent.
  */
 export async function sendMail(deps: MailDeps, db: Queryable, to: string, subject: string, body: string): Promise<void> {
-  (deps.log ?? console.log)(`[ledgerline] mail to ${to}: ${subject} — ${body}`);
-  if (!deps.devOutbox) return;
-  await db.query('INSERT INTO dev_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [foldEmail(to), subject, body]);
+  await enqueueMail(deps, db, { to: foldEmail(to), template: 'notice', values: { subject, body } });
 }
 
 /**

@@ -4,7 +4,8 @@ import type { Queryable } from '../../db/db.ts';
 import type { ActingUser } from '../../core/actor.ts';
 import { ApiError } from '../../core/errors.ts';
 import { decryptBankValue, encryptBankValue, loadVendorBankKey } from '../../auth/vendor-bank-crypto.ts';
-import { sendMail, type MailDeps } from '../../auth/email-otp.ts';
+import type { MailDeps } from '../../auth/email-otp.ts';
+import { enqueueMail } from '../../mail/outbox.ts';
 import { foldEmail } from '../../auth/email-address.ts';
 import { bankAccountContext, findBankAccount, maskNumber, toWire } from './bank-accounts.ts';
 
@@ -60,13 +61,11 @@ export async function startDebitCheck(tx: Queryable, user: ActingUser, id: strin
     const label = `${account.bank_name || account.name} ${maskNumber(account.account_last4)}`;
     const body = `Two small deposits were sent to ${label} (amounts visible in your bank statement). `
       + 'Enter both amounts in Ledgerline to verify the account.';
-    await sendMail({ devOutbox: false, log: mail.log }, tx, me.email, DEPOSIT_MAIL_SUBJECT, body);
-    if (mail.devOutbox) {
-      await tx.query('INSERT INTO dev_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [
-        foldEmail(me.email), DEPOSIT_MAIL_SUBJECT,
-        `${body} Development mailbox only: the deposits are ${cents(deposits[0])} and ${cents(deposits[1])} ${account.currency}.`,
-      ]);
-    }
+    // The dev outbox's copy alone names the amounts (the e2e test reads them there); the mail does not.
+    await enqueueMail(mail, tx, {
+      to: foldEmail(me.email), template: 'notice', values: { subject: DEPOSIT_MAIL_SUBJECT, body },
+      devOutboxBody: `${body} Development mailbox only: the deposits are ${cents(deposits[0])} and ${cents(deposits[1])} ${account.currency}.`,
+    });
   }
   return toWire(await findBankAccount(tx, user.business_id, id));
 }

@@ -1,6 +1,7 @@
 import type { Notification, NotificationKind, NotificationSubjectType } from '../../../schema/entities/notification.ts';
 import { NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX } from '../../../schema/entities/notification.ts';
-import { sendMail } from '../../auth/email-otp.ts';
+import { foldEmail } from '../../auth/email-address.ts';
+import { enqueueMail, type MailRequest } from '../../mail/outbox.ts';
 import { currentScope } from '../../core/workflow-scope.ts';
 import { allocateSeqs, announceChange } from '../../db/change-seq.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -13,7 +14,7 @@ import { COLLECTIONS } from '../collections.ts';
  * event committed. Per person and event at most once: `event_key` (e.g. `approval:<id>:waiting`)
  * is unique per owner in the table, and a repeat inserts nothing and mails nothing. Nobody is
  * notified of their own action (`actor_id` = `owner_id`), nor a person who is not active. Each new
- * row is also mailed through the mail layer (`sendMail`, with the request's links from the
+ * row is also mailed through the mail layer (server/mail/, a template per kind, with the request's links from the
  * workflow scope) unless the person muted that kind (notification_preferences.email_muted).
  */
 export type NewNotification = {
@@ -72,12 +73,18 @@ export async function notify(
   return made;
 }
 
+/** The mail template of a notification kind: the approval ones have their own words, the rest are notices. */
+function mailOf(n: Notification, link: string): Pick<MailRequest, 'template' | 'values'> {
+  if (n.kind === 'approval_waiting' || n.kind === 'rejected') return { template: n.kind, values: { title: n.title, details: n.body, link } };
+  if (n.kind === 'missing_items') return { template: 'reminder', values: { title: n.title, details: n.body, link } };
+  return { template: 'notice', values: { subject: n.title, body: [n.body, link].filter((s) => s.length > 0).join('\n\n') } };
+}
+
 async function mailThem(tx: Queryable, made: readonly Notification[], people: ReadonlyMap<string, Recipient>): Promise<void> {
   const scope = currentScope();
   for (const n of made) {
     const p = people.get(n.owner_id);
     if (!p || (p.muted ?? []).includes(n.kind)) continue;
-    const text = [n.body, scope.link(n.path)].filter((s) => s.length > 0).join('\n\n');
-    await sendMail(scope.mail ?? { devOutbox: false }, tx, p.email, n.title, text);
+    await enqueueMail(scope.mail ?? { devOutbox: false }, tx, { to: foldEmail(p.email), ...mailOf(n, scope.link(n.path)) });
   }
 }
