@@ -138,9 +138,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'dynamics setup': 32,
     'export table user-settings': 32,
     'export of primary cards (query)': 32,
-    'event history per entity type': 32,
-    'async jobs': 32,
-    statements: 32,
   },
 };
 
@@ -163,7 +160,6 @@ export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   '6019': { issue: 32, why: 'phone numbers confirmed by text message' },
   BILLING_7001: { issue: 32, why: 'the billing subscription model' },
   BILLING_7002: { issue: 32, why: 'the billing subscription model' },
-  BILLING_7003: { issue: 32, why: 'monthly statements' },
   INFRA_7001: { issue: 32, why: 'a maintenance switch for the platform' },
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
