@@ -134,9 +134,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'dynamics setup': 32,
     'export table user-settings': 32,
     'export of primary cards (query)': 32,
-    'event history per entity type': 32,
-    'async jobs': 32,
-    statements: 32,
   },
 };
 
@@ -156,7 +153,6 @@ export const PLANNED_SCOPES: Readonly<Record<string, PlannedUse>> = {
 /** Catalogued error codes (schema/errors.ts) nothing raises yet. */
 export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   '6014': { issue: 32, why: 'webinar invitations' },
-  BILLING_7003: { issue: 32, why: 'monthly statements' },
   SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
 };

@@ -174,6 +174,9 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     ],
     'copilot (PUT, DELETE copilot/{user} body)': ['copilot.put', 'copilot.delete', 'copilot.list'],
     // Issue 31: an application in MANUAL_REVIEW lists operations' requests and answers them with the KYC document calls.
+    // Issue 32 (helper F): schema/api/calls-jobs.ts.
+    'event history per entity type': ['eventHistory.list'],
+    'async jobs': ['asyncJobs.list', 'asyncJobs.get', 'asyncJobs.file', 'asyncJobs.cancel'],
     'operations document requests and uploaded files': [
       'application.documentRequests.list', 'application.kycDocuments', 'application.kycDocuments.uploadPage',
     ],
