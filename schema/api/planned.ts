@@ -116,7 +116,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     Amazon: 32,
     'travel receipts': 27,
     'HRIS (DELETE hris/connection)': 32,
-    'SCIM (DELETE scim/integration/{id}, PUT)': 32,
     'customer API clients (DELETE clients/{client}, clients/secrets/{secret}, sftp-transaction-uploads/{id})': 32,
     'seat-intel': 32,
     'developer applications': 32,
