@@ -114,7 +114,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'Uber (DELETE organizations and employees; invite-all uses a query)': 32,
     Amazon: 32,
     'travel receipts': 27,
-    'SCIM (DELETE scim/integration/{id}, PUT)': 32,
     'seat-intel': 32,
     'developer applications': 32,
     'support webform tickets': 32,

@@ -173,6 +173,8 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
       'expensePolicies.list', 'expensePolicies.create', 'expensePolicies.get', 'expensePolicies.update', 'expensePolicies.delete',
     ],
     'copilot (PUT, DELETE copilot/{user} body)': ['copilot.put', 'copilot.delete', 'copilot.list'],
+    // Issue 32 (helper A): SCIM integrations; the protocol itself is /scim/v2 (server/scim/).
+    'SCIM (DELETE scim/integration/{id}, PUT)': ['scim.integrations.list', 'scim.integrations.put', 'scim.integrations.delete'],
     // Issue 31: an application in MANUAL_REVIEW lists operations' requests and answers them with the KYC document calls.
     // Issue 32 (helper F): schema/api/calls-jobs.ts.
     'event history per entity type': ['eventHistory.list'],
