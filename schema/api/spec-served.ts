@@ -168,6 +168,8 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
       'expensePolicies.list', 'expensePolicies.create', 'expensePolicies.get', 'expensePolicies.update', 'expensePolicies.delete',
     ],
     'copilot (PUT, DELETE copilot/{user} body)': ['copilot.put', 'copilot.delete', 'copilot.list'],
+    // Issue 32: a list's saved views (schema/saved-views.ts).
+    'saved views (PUT and DELETE by id)': ['savedViews.list', 'savedViews.put', 'savedViews.delete'],
     // Issue 31: an application in MANUAL_REVIEW lists operations' requests and answers them with the KYC document calls.
     'operations document requests and uploaded files': [
       'application.documentRequests.list', 'application.kycDocuments', 'application.kycDocuments.uploadPage',
