@@ -6,7 +6,7 @@ import { z } from 'zod';
  * with everyone in the business who can open that list. Light on purpose (no entity schemas): the
  * list pages' Views menu imports it. Each key's value rules live with the list (its search schema
  * in src/features/<list>/search-params.ts, and on the server `server/domain/saved-views.ts`, which
- * checks the values against the same schema/ pieces); src/features/saved-views/lists.test.ts holds
+ * checks the values against the same schema/ pieces); src/app/saved-view-lists.test.ts holds
  * the keys here to each list's own URL search schema.
  */
 
