@@ -30,13 +30,25 @@ export type FeatureFlags = { [K in FeatureFlagName]: (typeof FEATURE_FLAG_DEFAUL
 
 export const FEATURE_FLAG_NAMES = Object.keys(FEATURE_FLAG_DEFAULTS) as FeatureFlagName[];
 
+/** The valued flag's range (§3): the most bills one bulk create may hold. */
+export const BULK_BILL_CREATION_LIMIT_RANGE = { min: 1, max: 500 } as const;
+
+/**
+ * Flags whose change alters who may do what (a role becomes assignable, managers lose invites):
+ * the flags page asks before switching them.
+ */
+export const ACCESS_FLAGS: readonly FeatureFlagName[] = ['auditor_role', 'it_admin_can_be_assistant', 'disable_invites_by_managers'];
+
 /** Overrides as stored per business: only known flags, each with its own value type. */
 export const featureFlagOverridesSchema = z
   .object(
     Object.fromEntries(
       FEATURE_FLAG_NAMES.map((name) => [
         name,
-        (typeof FEATURE_FLAG_DEFAULTS[name] === 'boolean' ? z.boolean() : z.number().int().nonnegative()).optional(),
+        (typeof FEATURE_FLAG_DEFAULTS[name] === 'boolean'
+          ? z.boolean()
+          : z.number().int().min(BULK_BILL_CREATION_LIMIT_RANGE.min).max(BULK_BILL_CREATION_LIMIT_RANGE.max)
+        ).optional(),
       ]),
     ) as unknown as { [K in FeatureFlagName]: z.ZodOptional<z.ZodType<FeatureFlags[K]>> },
   )
@@ -59,4 +71,14 @@ export function resolveFeatureFlags(overrides: Partial<Record<string, unknown>> 
 export function readFlag<K extends FeatureFlagName>(flags: Partial<Record<string, unknown>> | null | undefined, name: K): FeatureFlags[K] {
   const v = flags?.[name];
   return (typeof v === typeof FEATURE_FLAG_DEFAULTS[name] ? v : FEATURE_FLAG_DEFAULTS[name]) as FeatureFlags[K];
+}
+
+/**
+ * §3 `auditor_role`: the AUDITOR role is given (invite or role change) only while the business has
+ * the flag on. People who already hold it keep it when the flag goes off. Null when allowed.
+ */
+export function roleFlagRefusal(role: string, flags: Pick<FeatureFlags, 'auditor_role'>): string | null {
+  return role === 'AUDITOR' && !flags.auditor_role
+    ? 'The Auditor role is turned off for this business. An admin can turn it on in Settings → Feature flags.'
+    : null;
 }

@@ -117,7 +117,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'seat-intel': 32,
     'developer applications': 32,
     'support webform tickets': 32,
-    'saved views (PUT and DELETE by id)': 32,
     rewards: 32,
     'gift cards': 32,
     clips: 32,

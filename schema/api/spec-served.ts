@@ -175,10 +175,12 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'copilot (PUT, DELETE copilot/{user} body)': ['copilot.put', 'copilot.delete', 'copilot.list'],
     // Issue 32 (helper A): SCIM integrations; the protocol itself is /scim/v2 (server/scim/).
     'SCIM (DELETE scim/integration/{id}, PUT)': ['scim.integrations.list', 'scim.integrations.put', 'scim.integrations.delete'],
-    // Issue 31: an application in MANUAL_REVIEW lists operations' requests and answers them with the KYC document calls.
+    // Issue 32: a list's saved views (schema/saved-views.ts).
+    'saved views (PUT and DELETE by id)': ['savedViews.list', 'savedViews.put', 'savedViews.delete'],
     // Issue 32 (helper F): schema/api/calls-jobs.ts.
     'event history per entity type': ['eventHistory.list'],
     'async jobs': ['asyncJobs.list', 'asyncJobs.get', 'asyncJobs.file', 'asyncJobs.cancel'],
+    // Issue 31: an application in MANUAL_REVIEW lists operations' requests and answers them with the KYC document calls.
     'operations document requests and uploaded files': [
       'application.documentRequests.list', 'application.kycDocuments', 'application.kycDocuments.uploadPage',
     ],

@@ -2,8 +2,8 @@ import { foldEmail } from '../auth/email-address.ts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isAdmin, type Role } from '../../schema/roles.ts';
 import { inviteRefusal, resendRefusal } from '../../schema/team-rules.ts';
-import type { FeatureFlags } from '../../schema/feature-flags.ts';
-import { resolveFeatureFlags } from '../../schema/feature-flags.ts';
+import { featureFlagsOf } from '../auth/settings.ts';
+import { roleFlagRefusal } from '../../schema/feature-flags.ts';
 import type { ErrorCode } from '../../schema/errors.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Db, Queryable } from '../db/db.ts';
@@ -35,11 +35,6 @@ export function signInBlock(user: { status: string; deleted?: boolean }): { code
 
 /** The invite rules live in schema/team-rules.ts (the Team pages offer what they allow). */
 export { inviteRefusal } from '../../schema/team-rules.ts';
-
-async function flagsOf(db: Queryable, businessId: string): Promise<FeatureFlags> {
-  const rows = await db.query<{ overrides: Record<string, unknown> }>('SELECT overrides FROM business_feature_flags WHERE business_id = $1', [businessId]);
-  return resolveFeatureFlags(rows[0]?.overrides ?? {});
-}
 
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('base64url');
 
@@ -95,8 +90,11 @@ async function issueToken(tx: Queryable, businessId: string, userId: string, inv
 
 export async function inviteUser(tx: Queryable, actor: ActingUser, asked: InviteBody, now: number): Promise<IssuedInvite> {
   const body = { ...asked, email: foldEmail(asked.email) };
-  const refusal = inviteRefusal(actor, body, await flagsOf(tx, actor.business_id));
+  const flags = await featureFlagsOf(tx, actor.business_id);
+  const refusal = inviteRefusal(actor, body, flags);
   if (refusal) throw new ApiError('FORBIDDEN_7003', refusal);
+  const roleOff = roleFlagRefusal(body.role, flags);
+  if (roleOff) throw validationError({ role: roleOff });
   const managerId = body.manager_id ?? (isAdmin(actor) ? null : actor.id);
   const seq = await allocateSeqs(tx, actor.business_id, 1);
   if (!seq) throw new ApiError('REQUEST_7004');
@@ -137,7 +135,7 @@ export async function resendInvite(tx: Queryable, actor: ActingUser, userId: str
   const seq = await allocateSeqs(tx, actor.business_id, 1);
   if (!seq) throw new ApiError('REQUEST_7004');
   const target = await lockTarget(tx, actor.business_id, userId);
-  const refusal = resendRefusal(actor, target, await flagsOf(tx, actor.business_id));
+  const refusal = resendRefusal(actor, target, await featureFlagsOf(tx, actor.business_id));
   if (refusal) throw new ApiError(refusal.code, refusal.message);
   await tx.query('UPDATE user_invites SET revoked_at = $2 WHERE user_id = $1 AND accepted_at IS NULL AND revoked_at IS NULL', [userId, new Date(now).toISOString()]);
   const invite = await issueToken(tx, actor.business_id, userId, actor.id, now);

@@ -21,6 +21,7 @@ import { clearNewBillRequest, newBillCommand, peekNewBillRequest } from './comma
 import type { BulkOutcome } from './run-bill-call.ts';
 import { DEFAULT_SORT, filterFor, queryKey, STATUS_TABS, type BillsSearch, type StatusTab } from './search-params.ts';
 import { matchingBillIds, useBillRows, useSelectedBills, useTabCounts, type BillView } from './use-bills.ts';
+import { SavedViewsBar } from '../../components/saved-views/saved-views-bar.tsx';
 
 const routeApi = getRouteApi('/_app/bills');
 
@@ -118,6 +119,7 @@ export function BillsPage() {
       <BillPayNav current="/bills" />
       <div className="page-header">
         <h1>Bills</h1>
+        <SavedViewsBar list="bills" />
         {rows.total !== null && total > 0 && (
           <span className="page-label" data-testid="bill-count">
             {formatCount(total)} {total === 1 ? 'bill' : 'bills'}

@@ -9,6 +9,7 @@ import { MyCards } from './my-cards.tsx';
 import { RequestDialog } from './request-dialog.tsx';
 import { HeldChargesBanner } from '../../components/held-charges.tsx';
 import { useCardsPage } from './use-cards-page.ts';
+import { SavedViewsBar } from '../../components/saved-views/saved-views-bar.tsx';
 
 /**
  * Issue 10: /cards. Everyone sees "My cards" (tiles, their requests, Request a card); admins
@@ -32,6 +33,7 @@ export function CardsPage() {
     <div className="cards-page">
       <div className="page-header" ref={headerRef}>
         <h1>Cards</h1>
+        <SavedViewsBar list="cards" />
         <span className="spacer" />
         <Button variant={issuer ? 'secondary' : 'primary'} onClick={() => openForm('request')}>
           Request a card

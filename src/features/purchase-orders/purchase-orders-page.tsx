@@ -15,6 +15,7 @@ import { MatchingRulesDialog } from './matching-rules-dialog.tsx';
 import { filterPurchaseOrders } from './po-view.ts';
 import { purchaseOrdersSpec, STATUS_OPTIONS, type PoRow } from './purchase-orders-list.tsx';
 import type { PurchaseOrdersSearch } from './search-params.ts';
+import { SavedViewsBar } from '../../components/saved-views/saved-views-bar.tsx';
 
 const routeApi = getRouteApi('/_app/purchase-orders');
 
@@ -87,6 +88,7 @@ export function PurchaseOrdersPage() {
     <div className="purchase-orders">
       <div className="page-header">
         <h1>Purchase orders</h1>
+        <SavedViewsBar list="purchase_orders" />
         <span className="spacer" />
         {user && isAdmin(user) && (
           <Button onClick={() => setRules(true)}>Matching rules</Button>

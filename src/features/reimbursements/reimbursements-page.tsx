@@ -19,6 +19,7 @@ import { NewClaimMenu } from './new-claim-menu.tsx';
 import { filterFromSearch, queryKey, SORT, STATUS_TABS, type ReimbursementsSearch, type StatusTab } from './search-params.ts';
 import { linkClaimToTrip, useClaimForms, useLocateCreated } from './use-claim-page.ts';
 import { useClaimRows } from './use-claim-rows.ts';
+import { SavedViewsBar } from '../../components/saved-views/saved-views-bar.tsx';
 
 const routeApi = getRouteApi('/_app/reimbursements');
 
@@ -72,6 +73,7 @@ export function ReimbursementsPage() {
     <div className="reimbursements">
       <div className="page-header">
         <h1>Reimbursements</h1>
+        <SavedViewsBar list="reimbursements" />
         {/* Only with words in it: an empty span named by aria-label is an ARIA error (axe). */}
         {rows.total !== null && total > 0 && (
           <span className="page-label" aria-label="Showing">

@@ -17,6 +17,7 @@ import { hasTeamTab, teamIds } from './request-form.ts';
 import { requestColumns, requestsSpec, type RequestRow } from './requests-list.tsx';
 import { REQUEST_SORT, requestFilter, requestQueryKey, type RequestsSearch } from './search-params.ts';
 import { useRequestNames } from './use-request-names.ts';
+import { SavedViewsBar } from '../../components/saved-views/saved-views-bar.tsx';
 
 const routeApi = getRouteApi('/_app/requests');
 
@@ -85,6 +86,7 @@ function Requests({ viewer }: { viewer: SpendUser }) {
     <div className="requests-page">
       <div className="page-header">
         <h1>Requests</h1>
+        <SavedViewsBar list="requests" />
         <span className="spacer" />
         <Button variant="primary" onClick={openNew}>
           New request

@@ -16,6 +16,7 @@ import { NEEDS_CONNECTION, PersonDrawer } from './person-drawer.tsx';
 import type { TeamSearch } from './search-params.ts';
 import { TeamNav } from './team-nav.tsx';
 import { useEntities, useFlags, usePeople } from './use-people.ts';
+import { SavedViewsBar } from '../../components/saved-views/saved-views-bar.tsx';
 
 const routeApi = getRouteApi('/_app/team');
 const NO_FLAGS = { disable_invites_by_managers: false };
@@ -77,6 +78,7 @@ export function PeoplePage() {
       <TeamNav current="/team" />
       <div className="page-header">
         <h1>People</h1>
+        <SavedViewsBar list="team" />
         {visible !== null && <span className="page-label" data-testid="people-count">{peopleCount(shown?.length ?? 0)}</span>}
         <span className="spacer" />
         {mayInvite && <Button variant="primary" onClick={() => setInviting(true)}>Invite people</Button>}

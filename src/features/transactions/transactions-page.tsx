@@ -12,6 +12,7 @@ import { DetailDrawer } from './detail-drawer.tsx';
 import { useTransactionsSpec } from './transactions-spec.tsx';
 import { useReferenceData } from './use-reference-data.ts';
 import { useTransactionsPage } from './use-transactions-page.ts';
+import { SavedViewsBar } from '../../components/saved-views/saved-views-bar.tsx';
 
 /**
  * /transactions: the 100k-row grid on the declarative list page (lib/list), its search box and
@@ -35,6 +36,7 @@ export function TransactionsPage() {
     <div className="transactions">
       <div className="page-header">
         <h1>Transactions</h1>
+        <SavedViewsBar list="transactions" />
         <span className="page-label" aria-label="Showing">
           {rows.total === null ? '' : pageLabel(page, DEFAULT_PAGE_SIZE, rows.total, formatCount)}
         </span>

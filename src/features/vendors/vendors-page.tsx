@@ -18,6 +18,7 @@ import { VendorDrawer } from './vendor-drawer.tsx';
 import { VendorFormDialog } from './vendor-form-dialog.tsx';
 import { vendorsSpec } from './vendor-list.tsx';
 import { endSentence, filterVendors, NO_ANSWERS, vendorCount, type Answers } from './vendor-view.ts';
+import { SavedViewsBar } from '../../components/saved-views/saved-views-bar.tsx';
 
 const routeApi = getRouteApi('/_app/vendors');
 
@@ -81,6 +82,7 @@ export function VendorsPage() {
     <div className="vendors">
       <div className="page-header">
         <h1>Vendors</h1>
+        <SavedViewsBar list="vendors" />
         {vendors !== null && total > 0 && <span className="page-label" data-testid="vendor-count">{vendorCount(total)}</span>}
         <span className="spacer" />
         <Button onClick={() => setDialog({ kind: 'upload' })}>Upload CSV</Button>
