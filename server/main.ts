@@ -19,6 +19,11 @@ import { startAutomationJob } from './domain/treasury/automation-job.ts';
 import { startTransferSettlementJob } from './domain/treasury/settlement-job.ts';
 import { startYieldJob } from './domain/treasury/yield.ts';
 import { pruneKeys } from './http/idempotency.ts';
+import { absoluteLink, mailOrigin } from './http/mail-links.ts';
+import { startMailJob } from './mail/delivery.ts';
+import { processMailSettings } from './mail/settings.ts';
+import { startAsyncJobs } from './jobs/work.ts';
+import { hrisDropWatching, startHrisDropWatcher } from './domain/hris/drop-watcher.ts';
 import { listen } from './serve.ts';
 import { SUPPORT_EMAIL } from './seed/support.ts';
 import { DEMO_PASSWORD } from './seed/types.ts';
@@ -50,6 +55,8 @@ const AUTOMATION_EVERY_MS = 60 * 60 * 1000;
 const TRANSFER_SETTLEMENT_EVERY_MS = 5 * 60 * 1000;
 /** Issue 30: the investment accounts' daily yield, once per account and day; hourly picks a new day up within the hour. */
 const YIELD_EVERY_MS = 60 * 60 * 1000;
+/** Issue 32: async jobs (statements) start when enqueued; the sweep retries and picks up what a stopped process left. */
+const ASYNC_JOBS_EVERY_MS = 60 * 1000;
 
 async function main(): Promise<void> {
   const port = envInt(process.env, 'PORT', 8787);
@@ -89,8 +96,23 @@ async function main(): Promise<void> {
     now: () => Date.now(), everyMs: YIELD_EVERY_MS, onError: (err) => console.error('Investment yield:', err),
   });
 
+  const asyncJobs = await startAsyncJobs(db, {
+    now: () => Date.now(), everyMs: ASYNC_JOBS_EVERY_MS, onError: (err) => console.error('Async jobs:', err),
+  });
+  // Issue 32: with SMTP_URL, queued mail is sent after each commit and retried with backoff (else it is written to this log).
+  const mailSettings = processMailSettings();
+  const mailJob = await startMailJob(db, { settings: mailSettings });
+
   const devOutbox = process.env.LEDGERLINE_DEV_OUTBOX === '1';
   const server = await listen({ db, host, port, devOutbox, distDir: fileURLToPath(new URL('../dist/', import.meta.url)) });
+  // Issue 32: the HRIS drop folder (HRIS_DROP_DIR), looked at every HRIS_DROP_POLL_SECONDS; its invite links use PUBLIC_URL, else this server's address.
+  const linkOrigin = mailOrigin(process.env.PUBLIC_URL || null, { url: server.url });
+  const hrisDrop = hrisDropWatching() ? startHrisDropWatcher(db, {
+    dir: process.env.HRIS_DROP_DIR!.trim(), now: () => Date.now(),
+    everyMs: envInt(process.env, 'HRIS_DROP_POLL_SECONDS', 30) * 1000,
+    onError: (err) => console.error('HRIS drop folder:', err),
+    mail: { deps: { devOutbox }, link: (path) => absoluteLink(linkOrigin, path) },
+  }) : null;
   console.log(`Ledgerline is running at ${server.url}`);
   console.log(`Storage: ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${dataDir}`}`);
   if (seeded || Number(demo?.n ?? 0) > 0) {
@@ -102,7 +124,9 @@ async function main(): Promise<void> {
   }
   console.log(devOutbox
     ? 'Development mailbox: on (GET /v1/public/dev/outbox, loopback only); codes and links also appear in this log.'
-    : 'Mail (codes, sign-in links, invites) appears in this log; LEDGERLINE_DEV_OUTBOX=1 also keeps it readable over HTTP on loopback.');
+    : mailSettings.smtpUrl
+      ? 'Mail is sent over SMTP (SMTP_URL) from a queue in the database, retried until the mail server takes it.'
+      : 'Mail (codes, sign-in links, invites) appears in this log; LEDGERLINE_DEV_OUTBOX=1 also keeps it readable over HTTP on loopback; SMTP_URL sends it.');
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -118,6 +142,9 @@ async function main(): Promise<void> {
     automation.stop();
     transferSettlement.stop();
     yieldAccrual.stop();
+    hrisDrop?.stop();
+    await asyncJobs.stop();
+    await mailJob?.stop();
     await server.close();
     await db.close();
     process.exit(0);

@@ -2,7 +2,7 @@ import { featureFlags as featureFlagsCall } from '../../schema/api/calls-identit
 import { deleteSavedView, listSavedViews, putFeatureFlags, putSavedView } from '../../schema/api/calls-saved-views.ts';
 import { resolveFeatureFlags, type FeatureFlagOverrides, type FeatureFlags } from '../../schema/feature-flags.ts';
 import { savedViewSchema, type SavedView, type SavedViewBody, type SavedViewList } from '../../schema/saved-views.ts';
-import type { MirrorRuntime } from '../mirror-runtime.ts';
+import type { MirrorDatabase } from '../db.ts';
 import type { OnlineFailure } from '../contracts/views.ts';
 import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi, type OnlinePort } from '../online.ts';
 
@@ -10,7 +10,9 @@ import { bindDomain, custom, offlineFailure, onlineDomain, via, type OnlineApi, 
 export const SAVED_VIEW_OFFLINE = offlineFailure('You’re offline. Saving or changing a view needs a connection: nothing was sent.');
 
 /** What the views cache needs: the open mirror's `meta` (the views are not a mirrored collection). */
-export type SavedViewPort = OnlinePort & { readonly host: { readonly runtime: MirrorRuntime | null } };
+/** What this domain reads of the mirror: its meta store (not the runtime's type, which would close an import loop through api.ts). */
+type MetaRuntime = { readonly db: Pick<MirrorDatabase, 'meta'> };
+export type SavedViewPort = OnlinePort & { readonly host: { readonly runtime: MetaRuntime | null } };
 
 /** The views read last time, per list, kept in the mirror's `meta` so the menu works offline. */
 const cacheId = (list: SavedViewList) => `saved_views:${list}`;
@@ -19,7 +21,7 @@ const FLAGS_META_ID = 'feature_flags';
 
 export type SavedViewsResult = { ok: true; views: SavedView[]; fromCache: boolean } | OnlineFailure;
 
-async function readCache(runtime: MirrorRuntime | null, list: SavedViewList): Promise<SavedView[] | null> {
+async function readCache(runtime: MetaRuntime | null, list: SavedViewList): Promise<SavedView[] | null> {
   const doc = runtime ? await runtime.db.meta.findOne(cacheId(list)).exec() : null;
   const parsed = savedViewSchema.array().safeParse(doc?.value);
   return parsed.success ? parsed.data : null;
