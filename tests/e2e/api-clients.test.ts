@@ -46,7 +46,7 @@ describe('customer API clients', () => {
     await shown.waitFor({ state: 'detached' });
     await page.getByRole('heading', { name: 'Warehouse sync' }).waitFor();
     expect(await page.content()).not.toContain(secret);
-    await page.getByText(`llsk_…${secret.slice(-4)}`).waitFor();
+    await page.getByText(`llsk_…${secret.slice(-4)}`).first().waitFor();
 
     // The script: a token by client credentials, then the API with it.
     const basic = Buffer.from(`${clientId}:${secret}`).toString('base64');

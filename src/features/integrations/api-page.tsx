@@ -190,7 +190,7 @@ function RecentRequests({ clientId, name, online }: { clientId: string; name: st
       {state.open && !state.error && state.rows === null && <Skeleton height={40} />}
       {state.open && state.rows?.length === 0 && <p className="muted">No requests yet.</p>}
       {state.open && state.rows && state.rows.length > 0 && (
-        <div className="api-requests-wrap">
+        <div className="api-requests-wrap" tabIndex={0} role="region" aria-label="Recent requests (scrolls sideways)">
           <table className="api-requests-table">
             <caption className="sr-only">Recent requests of {name}</caption>
             <thead><tr><th scope="col">When</th><th scope="col">Call</th><th scope="col">Status</th><th scope="col">Time</th></tr></thead>
