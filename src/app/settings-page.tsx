@@ -17,7 +17,6 @@ import { SecuritySettings } from '../features/identity/settings-page.tsx';
 import { SupportAccessSection } from '../features/identity/support-access-settings.tsx';
 import { AccountingFirmsLink } from '../features/accounting-firms/settings-link.tsx';
 import { IntegrationsLink } from '../features/integrations/settings-link.tsx';
-import { FeatureFlagsLink } from '../features/feature-flags/settings-link.tsx';
 import { BillingLink } from '../features/billing/settings-link.tsx';
 import { TravelSettingsSections } from '../features/travel/travel-settings.tsx';
 import { DelegationSection } from '../features/approvals/delegation-settings.tsx';
@@ -52,7 +51,6 @@ export function SettingsPage() {
         <AccountingFirmsLink />
         <IntegrationsLink />
         <BillingLink />
-        <FeatureFlagsLink />
         <DelegationSection />
         <TravelSettingsSections />
         <PolicySettingsSection />

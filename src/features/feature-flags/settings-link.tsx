@@ -1,4 +1,0 @@
-/** Settings' entry to the business's feature flags (issue 32). */
-export function FeatureFlagsLink() {
-  return null;
-}
