@@ -1,7 +1,7 @@
 import type { JobKind } from '../../schema/jobs.ts';
 import type { AppDeps } from '../core/deps.ts';
 import type { Db } from '../db/db.ts';
-import { applyActing } from '../http/acting.ts';
+import { actingDb } from '../http/acting.ts';
 import { runStatementJob } from '../domain/statements/job.ts';
 import { createJobRunner, FinalJobError, startJobRunner, type JobRunner, type JobWork, type StartedJobRunner } from './runner.ts';
 import { JOBS_CHANNEL } from './queue.ts';
@@ -18,20 +18,7 @@ export function jobWork(now: () => number): Record<JobKind, JobWork> {
  * request's acting database, whose transactions would otherwise name the requester.
  */
 function systemDb(db: Db): Db {
-  return {
-    get kind() {
-      return db.kind;
-    },
-    query: (sql, params) => db.query(sql, params),
-    exec: (sql) => db.exec(sql),
-    notify: (channel, payload) => db.notify(channel, payload),
-    listen: (channel, cb) => db.listen(channel, cb),
-    close: () => db.close(),
-    transaction: (fn) => db.transaction(async (tx) => {
-      await applyActing(tx, { userId: null, device: null });
-      return fn(tx);
-    }),
-  };
+  return actingDb(db, { userId: null, device: null });
 }
 
 const inApp = new WeakMap<object, JobRunner>();
