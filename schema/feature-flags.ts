@@ -73,12 +73,3 @@ export function readFlag<K extends FeatureFlagName>(flags: Partial<Record<string
   return (typeof v === typeof FEATURE_FLAG_DEFAULTS[name] ? v : FEATURE_FLAG_DEFAULTS[name]) as FeatureFlags[K];
 }
 
-/**
- * §3 `auditor_role`: the AUDITOR role is given (invite or role change) only while the business has
- * the flag on. People who already hold it keep it when the flag goes off. Null when allowed.
- */
-export function roleFlagRefusal(role: string, flags: Pick<FeatureFlags, 'auditor_role'>): string | null {
-  return role === 'AUDITOR' && !flags.auditor_role
-    ? 'The Auditor role is turned off for this business. An admin can turn it on in Settings → Feature flags.'
-    : null;
-}
