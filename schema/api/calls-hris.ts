@@ -81,7 +81,7 @@ export const createHrisImport = defineCall({
   id: 'hris.imports.create', method: 'POST', path: `${BASE}/imports`, auth: scopes,
   query: z.object({ file_name: z.string().trim().min(1).max(200).optional() }),
   body: uploadBodySchema,
-  upload: { contentTypes: ['text/csv', 'text/plain', 'application/csv', 'application/vnd.ms-excel'], maxBytes: MAX_HRIS_FILE_BYTES },
+  upload: { contentTypes: ['text/csv', 'application/csv', 'application/vnd.ms-excel'], maxBytes: MAX_HRIS_FILE_BYTES },
   response: hrisImportSchema,
 });
 /** The 50 newest imports, newest first. */
