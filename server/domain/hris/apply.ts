@@ -3,7 +3,7 @@ import { ApiError } from '../../core/errors.ts';
 import { sendMail, type MailDeps } from '../../auth/email-otp.ts';
 import { allocateSeqs, announceChange } from '../../db/change-seq.ts';
 import type { Queryable } from '../../db/db.ts';
-import { applyActing } from '../../http/acting.ts';
+import { applyActing } from '../../core/acting.ts';
 import { createOrg, type OrgKind } from '../admin-org.ts';
 import { suspendUser } from '../admin-user-status.ts';
 import { updateUser, type UserPatch } from '../admin-user-update.ts';
