@@ -21,6 +21,33 @@ function menuNote(failure: string | null, fromCache: boolean, views: readonly Sa
   return text && <p className="menu-note" role="status">{text}</p>;
 }
 
+/** The list's saved views, read again when the connection comes back (the cached copy is replaced by the server's). */
+function useSavedViews(list: SavedViewList, online: boolean) {
+  const client = useDataClient();
+  const [views, setViews] = useState<SavedView[] | null>(null);
+  const [fromCache, setFromCache] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const answer = useCallback((r: Awaited<ReturnType<typeof client.savedViews>>) => {
+    if (r.ok) {
+      setViews(r.views);
+      setFromCache(r.fromCache);
+      setFailure(null);
+    } else setFailure(errorText(r.error));
+  }, [client]);
+  const load = useCallback(async () => answer(await client.savedViews(list)), [client, list, answer]);
+  useEffect(() => {
+    let live = true;
+    void client.savedViews(list).then((r) => {
+      if (live) answer(r);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, list, answer, online]);
+
+  return { views, fromCache, failure, load };
+}
+
 /**
  * A list's Views menu (issue 32): the caller's views and those shared with them, applied in one
  * choice (the list's URL search is replaced; the lists are mirrored, so this works offline from
@@ -33,30 +60,9 @@ export function ViewsMenu({ list }: { list: SavedViewList }) {
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
   const search = useRouterState({ select: (s) => s.location.search as Record<string, unknown> });
   const navigate = useNavigate();
-  const [views, setViews] = useState<SavedView[] | null>(null);
-  const [fromCache, setFromCache] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const { views, fromCache, failure, load } = useSavedViews(list, online);
   const [appliedId, setAppliedId] = useState<string | null>(() => readApplied(list));
   const [dialog, setDialog] = useState<Dialog>(null);
-
-  const answer = useCallback((r: Awaited<ReturnType<typeof client.savedViews>>) => {
-    if (r.ok) {
-      setViews(r.views);
-      setFromCache(r.fromCache);
-      setFailure(null);
-    } else setFailure(errorText(r.error));
-  }, [client]);
-  const load = useCallback(async () => answer(await client.savedViews(list)), [client, list, answer]);
-  // Read again when the connection comes back: the cached copy is replaced by the server's.
-  useEffect(() => {
-    let live = true;
-    void client.savedViews(list).then((r) => {
-      if (live) answer(r);
-    });
-    return () => {
-      live = false;
-    };
-  }, [client, list, answer, online]);
 
   const applied = appliedOf(list, views ?? [], appliedId, search);
   const choose = (id: string | null) => {
