@@ -6,6 +6,7 @@ import { fullName } from '../../schema/entities/spend-user.ts';
 import { useAppState } from '../data-access/data-context.tsx';
 import { SyncIndicator } from './sync-indicator.tsx';
 import { ConflictHost } from './conflict-host.tsx';
+import { MaintenanceBanner } from './maintenance-banner.tsx';
 import { mirrorProgress } from './sync-text.ts';
 import { EmailVerificationBanner, ReauthDialog, StepUpDialog } from '../features/identity/index.ts';
 import { NotificationBell } from '../features/notifications/index.ts';
@@ -81,6 +82,7 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
           <LazySurfacePart />
         </Suspense>
       )}
+      <MaintenanceBanner />
       <EmailVerificationBanner />
       <MirrorProgress />
       <main className="app-main">
