@@ -9,14 +9,17 @@ export function useSensitiveAction() {
   const [prompting, setPrompting] = useState(false);
   const parked = useRef<(() => Promise<void>) | null>(null);
 
-  async function run(action: () => Promise<ActionResult>, onResult: (r: ActionResult) => void): Promise<void> {
-    const result = await action();
+  /** The action's own answer (a direct call's `{ ok: true, …data }` or its refusal) is handed to `onResult` as it is. */
+  async function run<A extends () => Promise<ActionResult>>(action: A, onResult: (r: Awaited<ReturnType<A>>) => void | Promise<void>): Promise<void> {
+    const result = (await action()) as Awaited<ReturnType<A>>;
     if (!result.ok && result.step_up) {
-      parked.current = async () => onResult(await action());
+      parked.current = async () => {
+        await onResult((await action()) as Awaited<ReturnType<A>>);
+      };
       setPrompting(true);
       return;
     }
-    onResult(result);
+    await onResult(result);
   }
 
   return {

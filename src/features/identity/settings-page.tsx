@@ -14,9 +14,10 @@ import { TextField } from '../../components/text-field.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { formatDay } from '../../lib/format.ts';
 import { PasskeysSetting, useAuthenticators } from './passkeys-settings.tsx';
+import { PhoneNumberSetting } from './phone-settings.tsx';
 
 /**
- * The account's sensitive settings (password, two-factor authentication, passkeys), as rows of the
+ * The account's sensitive settings (password, two-factor authentication, passkeys, phone number), as rows of the
  * shell's Settings "Security" section; `children` adds rows after them (the shell's sessions).
  * A sensitive action asks for a step-up first ("Confirm it's you").
  */
@@ -28,6 +29,7 @@ export function SecuritySettings({ children }: { children?: ReactNode }) {
       <ChangePassword sensitive={sensitive} />
       <TwoFactorSetup sensitive={sensitive} auth={auth} />
       <PasskeysSetting sensitive={sensitive} auth={auth} />
+      <PhoneNumberSetting sensitive={sensitive} />
       {children}
       {sensitive.prompting && <StepUpDialog onDone={sensitive.confirmed} onCancel={sensitive.cancelled} />}
     </>

@@ -58,9 +58,8 @@ export function ApiClientsPage() {
     setCreating({ busy: true, error: null });
     void sensitive.run(() => client.createApiClient(form), (r) => {
       if (!r.ok) return setCreating({ busy: false, error: errorText(r.error) });
-      const made = r as Extract<typeof r, { ok: true }> & { client: ApiClient; secret: { client_secret: string } };
       setCreating(null);
-      setShown({ clientId: made.client.id, clientName: made.client.name, secret: made.secret.client_secret });
+      setShown({ clientId: r.client.id, clientName: r.client.name, secret: r.secret.client_secret });
       void reload();
     });
   }
