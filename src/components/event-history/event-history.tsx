@@ -5,7 +5,7 @@ import { relativeTime } from '../../lib/comment-words.ts';
 import { formatLocalDateTime } from '../../lib/format.ts';
 import { Button } from '../button.tsx';
 import { Skeleton } from '../skeleton.tsx';
-import { eventLine, HISTORY_OFFLINE } from './history-words.ts';
+import { eventLine, HISTORY_ABSENT, HISTORY_OFFLINE } from './history-words.ts';
 import { useEventHistory, type HistoryState } from './use-event-history.ts';
 import './event-history.css';
 
@@ -53,6 +53,7 @@ export function EventHistoryView({ type, history, now, onOlder, onRetry }: Event
       <h3 id={headingId} className="claim-section-title">History</h3>
       {history.state === 'loading' && <HistorySkeleton />}
       {history.state === 'offline' && <p className="notice event-history-note" role="status">{HISTORY_OFFLINE}</p>}
+      {history.state === 'absent' && <p className="muted event-history-empty">{HISTORY_ABSENT}</p>}
       {history.state === 'error' && (
         <div className="notice notice-error event-history-note" role="alert">
           <span>The history could not be read: {history.message}</span>

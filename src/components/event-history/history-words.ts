@@ -10,11 +10,14 @@ import { formatCount, formatDay, formatMoney, joinList } from '../../lib/format.
 /** What the section says offline: history is read from the server, never kept on the device. */
 export const HISTORY_OFFLINE = 'History needs a connection. It loads when you’re back online.';
 
+/** What it says when the server does not know the item yet (made on this device, waiting to sync). */
+export const HISTORY_ABSENT = 'No history yet: this item hasn’t reached Ledgerline. Its history starts once it syncs.';
+
 /** One event as the list shows it. */
 export interface EventLine {
   /** "Jane Roe", "HRIS BambooHR", "System". */
   who: string;
-  /** "Created", "Imported", "changed Memo". */
+  /** "created this bill", "imported this person", "changed Memo": follows `who`. */
   what: string;
   /** The values, in words; null for a creation. */
   from: string | null;
@@ -103,7 +106,7 @@ export function eventLine(event: EntityEvent, type: EventEntityType, currency: s
   const device = deviceWords(event.device_id, event.device_name, myDevice);
   if (event.field === 'created') {
     const imported = event.actor.kind === 'hris' || event.actor.kind === 'scim';
-    return { who: event.actor.label, what: `${imported ? 'Imported' : 'Created'} this ${NOUN[type]}`, from: null, to: null, device, automated };
+    return { who: event.actor.label, what: `${imported ? 'imported' : 'created'} this ${NOUN[type]}`, from: null, to: null, device, automated };
   }
   return {
     who: event.actor.label,

@@ -15,10 +15,12 @@ export interface HistoryRows {
 export type HistoryState =
   | { state: 'loading' }
   | { state: 'offline' }
+  /** The server does not know the entity (made on this device, not synced yet). */
+  | { state: 'absent' }
   | { state: 'error'; message: string }
   | ({ state: 'ready'; older: 'idle' | 'loading' | { error: string } } & HistoryRows);
 
-type Answer = { key: string; rows: HistoryRows | null; error: string | null; offline: boolean };
+type Answer = { key: string; rows: HistoryRows | null; error: string | null; offline: boolean; absent?: boolean };
 
 /**
  * One entity's history (issue 32): the newest page read when the drawer opens, again when the
@@ -40,7 +42,7 @@ export function useEventHistory(client: DataClient, type: EventEntityType, id: s
         setOlder(null);
         setAnswer(r.ok
           ? { key, rows: { events: r.history.data, next: r.history.page.next, currency: r.history.currency, device: r.device_id }, error: null, offline: false }
-          : { key, rows: null, error: errorText(r.error), offline: !!r.offline });
+          : { key, rows: null, error: errorText(r.error), offline: !!r.offline, absent: r.error.error_code === 'REQUEST_7004' });
       },
       (err: unknown) => live && setAnswer({ key, rows: null, error: err instanceof Error ? err.message : String(err), offline: false }),
     );
@@ -73,6 +75,7 @@ export function useEventHistory(client: DataClient, type: EventEntityType, id: s
 export function historyState(online: boolean, answer: Omit<Answer, 'key'> | null, older: 'idle' | 'loading' | { error: string }): HistoryState {
   if (!online || answer?.offline) return { state: 'offline' };
   if (!answer) return { state: 'loading' };
+  if (answer.absent) return { state: 'absent' };
   if (answer.rows) return { state: 'ready', older, ...answer.rows };
   return { state: 'error', message: answer.error ?? '' };
 }
