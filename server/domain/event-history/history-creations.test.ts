@@ -49,6 +49,17 @@ describe.each(await testDatabases())('event history creations and devices on %s'
   };
   const oldest = async (type: EventEntityType, id: string) => (await history(type, id)).data.at(-1);
 
+  it('records every insert and update of each entity type, whoever writes (triggers, not writers)', async () => {
+    const rows = await t.db.query<{ table: string; trigger: string }>(
+      `SELECT c.relname AS table, t.tgname AS trigger FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid
+        WHERE t.tgname LIKE '%entity_events' OR t.tgname LIKE '%entity_creations' ORDER BY 1, 2`,
+    );
+    const tables = ['bills', 'cards', 'reimbursements', 'spend_users', 'transactions', 'vendors'];
+    expect(rows).toEqual(tables.flatMap((table) => [
+      { table, trigger: `${table}_entity_creations` }, { table, trigger: `${table}_entity_events` },
+    ]));
+  });
+
   it('records a creation through the catalogue as the first event, naming the person and the device by name', async () => {
     const device = randomUUID();
     const res = await request<{ id: string }>(t.app, 'POST', '/v1/auth/vendors', {
