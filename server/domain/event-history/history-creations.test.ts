@@ -26,6 +26,7 @@ describe('device names', () => {
     expect(deviceName('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0')).toBe('Edge on Windows');
     expect(deviceName('Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36')).toBe('Chrome on ChromeOS');
     expect(deviceName('Mozilla/5.0 (X11; Linux x86_64)')).toBe('A device on Linux');
+    expect(deviceName('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36')).toBe('Chrome on Linux');
     expect(deviceName('curl/8.5.0')).toBe('Unknown device');
     expect(deviceName(undefined)).toBe('Unknown device');
   });

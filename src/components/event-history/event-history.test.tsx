@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { EntityEvent } from '../../../schema/event-history.ts';
 import { EventHistoryView } from './event-history.tsx';
 import { deviceWords, eventLine, HISTORY_ABSENT, HISTORY_OFFLINE, valueWords } from './history-words.ts';
-import { historyState, type HistoryState } from './use-event-history.ts';
+import { historyState, mergeNewest, type HistoryRows, type HistoryState } from './use-event-history.ts';
 
 const NOW = Date.parse('2026-11-29T18:00:00Z');
 const MINE = '0b5f3c52-4f6e-4a39-9d1e-0d6a4c5f2e11';
@@ -86,5 +86,17 @@ describe('EventHistoryView', () => {
     expect(historyState(true, null, 'idle')).toEqual({ state: 'loading' });
     expect(historyState(true, { rows: null, error: 'No such bill.', offline: false, absent: true }, 'idle')).toEqual({ state: 'absent' });
     expect(historyState(true, { rows: null, error: 'Boom', offline: false }, 'idle')).toEqual({ state: 'error', message: 'Boom' });
+  });
+});
+
+describe('mergeNewest', () => {
+  const rows = (ids: string[], next: string | null): HistoryRows => ({ events: ids.map((id) => event({ id })), next, currency: 'USD', device: MINE });
+  it('keeps the older pages read when the new first page reaches what was shown', () => {
+    const shown = rows(['5', '4', '3', '2', '1'], null);
+    expect(mergeNewest(shown, rows(['6', '5', '4'], '4')).events.map((e) => e.id)).toEqual(['6', '5', '4', '3', '2', '1']);
+    expect(mergeNewest(shown, rows(['6', '5', '4'], '4')).next).toBeNull();
+    // Too much happened since: the new page alone, "Show older" from there.
+    expect(mergeNewest(shown, rows(['9', '8', '7'], '7'))).toEqual(rows(['9', '8', '7'], '7'));
+    expect(mergeNewest(null, rows(['1'], null))).toEqual(rows(['1'], null));
   });
 });

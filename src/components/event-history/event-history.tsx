@@ -32,7 +32,8 @@ function useNow(): number {
 export function EventHistory({ entityType, entityId }: EventHistoryProps) {
   const client = useDataClient();
   const online = useAppState((s) => s.online);
-  const { history, loadOlder, reload } = useEventHistory(client, entityType, entityId, online);
+  const version = useAppState((s) => s.dataVersion);
+  const { history, loadOlder, reload } = useEventHistory(client, entityType, entityId, online, version);
   const now = useNow();
   return <EventHistoryView type={entityType} history={history} now={now} onOlder={() => void loadOlder()} onRetry={reload} />;
 }

@@ -24,10 +24,12 @@ type Answer = { key: string; rows: HistoryRows | null; error: string | null; off
 
 /**
  * One entity's history (issue 32): the newest page read when the drawer opens, again when the
- * connection comes back and on `reload()`; offline at once without asking. `loadOlder()` appends
+ * connection comes back, when the mirror's data changes (`version`: an edit synced, someone
+ * else's arrived) and on `reload()`; offline at once without asking. A re-read keeps what is shown
+ * until it answers, and keeps the older pages already read (`mergeNewest`). `loadOlder()` appends
  * the next page; its failure stays beside the button, the events read so far kept.
  */
-export function useEventHistory(client: DataClient, type: EventEntityType, id: string, online: boolean) {
+export function useEventHistory(client: DataClient, type: EventEntityType, id: string, online: boolean, version: number) {
   const key = `${type}:${id}`;
   const [turn, setTurn] = useState(0);
   const [answer, setAnswer] = useState<Answer | null>(null);
@@ -40,16 +42,16 @@ export function useEventHistory(client: DataClient, type: EventEntityType, id: s
       (r) => {
         if (!live) return;
         setOlder(null);
-        setAnswer(r.ok
-          ? { key, rows: { events: r.history.data, next: r.history.page.next, currency: r.history.currency, device: r.device_id }, error: null, offline: false }
-          : { key, rows: null, error: errorText(r.error), offline: !!r.offline, absent: r.error.error_code === 'REQUEST_7004' });
+        setAnswer((a) => (r.ok
+          ? { key, rows: mergeNewest(a?.key === key ? a.rows : null, { events: r.history.data, next: r.history.page.next, currency: r.history.currency, device: r.device_id }), error: null, offline: false }
+          : { key, rows: null, error: errorText(r.error), offline: !!r.offline, absent: r.error.error_code === 'REQUEST_7004' }));
       },
       (err: unknown) => live && setAnswer({ key, rows: null, error: err instanceof Error ? err.message : String(err), offline: false }),
     );
     return () => {
       live = false;
     };
-  }, [client, type, id, key, online, turn]);
+  }, [client, type, id, key, online, turn, version]);
 
   const current = answer?.key === key ? answer : null;
   const next = current?.rows?.next ?? null;
@@ -69,6 +71,17 @@ export function useEventHistory(client: DataClient, type: EventEntityType, id: s
 
   const reload = useCallback(() => setTurn((n) => n + 1), []);
   return { history: historyState(online, current, older?.key === key ? older.state : 'idle'), loadOlder, reload };
+}
+
+/**
+ * The newest page read again over what is shown: the older pages already read stay when the new
+ * page reaches back to what was shown (it holds the first event shown); else the new page alone.
+ */
+export function mergeNewest(shown: HistoryRows | null, fresh: HistoryRows): HistoryRows {
+  if (!shown || fresh.next === null || shown.events.length <= fresh.events.length) return fresh;
+  const ids = new Set(fresh.events.map((e) => e.id));
+  if (!ids.has(shown.events[0]!.id)) return fresh;
+  return { ...fresh, events: [...fresh.events, ...shown.events.filter((e) => !ids.has(e.id))], next: shown.next };
 }
 
 /** The state shown, from the connection, the last answer for this entity (null while none) and the older page's read. */
