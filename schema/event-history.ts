@@ -18,6 +18,7 @@ export const eventActorSchema = z.object({
 
 export const entityEventSchema = z.object({
   id: z.string(),
+  /** The field changed, or `created` for the entity's creation (its first event: from and to are null). */
   field: z.string(),
   /** The values as stored (amounts in minor units, ids as ids). */
   from: z.unknown(),
@@ -28,6 +29,8 @@ export const entityEventSchema = z.object({
   actor: eventActorSchema,
   /** The device the change was sent from, when the request named one: the client compares it with its own. */
   device_id: z.string().nullable(),
+  /** The device's name when it is known ("Chrome on Windows", read from its browser when it first wrote). */
+  device_name: z.string().nullable(),
   at: z.iso.datetime({ offset: true }),
 });
 export type EntityEvent = z.infer<typeof entityEventSchema>;

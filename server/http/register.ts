@@ -13,7 +13,8 @@ import { isSurfaceActor, type Actor, type Caller } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
-import { actingDb, actingOf } from './acting.ts';
+import { actingDb, actingOf, requestDevice } from './acting.ts';
+import { rememberDevice } from './devices.ts';
 import { authenticate } from './authenticate.ts';
 import { checkJsonShape, parseJsonBody, PROTOTYPE_KEYS, prototypeKeyRefusal } from './json-body.ts';
 import { replyText, type Handler, type HandlerMap, type PreparedHandler, type Reply, type Route } from './handler.ts';
@@ -119,6 +120,8 @@ async function handle<C extends CallDef>(
   const surfaceActor = caller && isSurfaceActor(caller) ? caller : null;
   // A signed-in write's transactions carry who makes it (field-change history, issue 24).
   const deps = actor && call.method !== 'GET' ? { ...appDeps, db: actingDb(appDeps.db, actingOf(c, actor)) } : appDeps;
+  // Issue 32: the device a write names gets its name, for event history ("from Chrome on Windows").
+  if (actor && call.method !== 'GET') await rememberDevice(appDeps.db, actor.user.business_id, requestDevice(c), c.req.header('User-Agent'));
   const upload = call.upload ? await readUpload(c, call.upload) : null;
   // An upload's identity for the Idempotency-Key is its declared type and the bytes' digest.
   const rawBody = upload ? `${upload.contentType}\n${createHash('sha256').update(upload.bytes).digest('hex')}` : await readBody(c);

@@ -32,9 +32,16 @@ export const JOB_DOMAIN = onlineDomain(JOB_OFFLINE, {
   cardStatements: via(listStatements, (month?: string) => ({ query: month ? { month } : {} }), (list: StatementList) => ({ list })),
   /** Starts the statement's job (202). */
   createCardStatement: via(createStatement, (body: StatementRequest) => ({ body }), (job: AsyncJob) => ({ job })),
-  entityHistory: via(listEntityEvents, (entity_type: EventEntityType, entity_id: string, start?: string) => ({
-    params: { entity_type, entity_id }, query: { page_size: 50, ...(start && { start }) },
-  }), (history: EntityHistory) => ({ history })),
+  /**
+   * One page of an entity's history, newest first, with this device's id (`device_id`): the view
+   * says "this device" for the events sent from here (worker-context.ts keeps the id).
+   */
+  entityHistory: custom((send, port) => async (entity_type: EventEntityType, entity_id: string, start?: string) => {
+    const r = await send(listEntityEvents, { params: { entity_type, entity_id }, query: { page_size: 50, ...(start && { start }) } });
+    if (!r.ok) return r;
+    const history: EntityHistory = r.data;
+    return { ok: true as const, history, device_id: (port as OnlinePort & { deviceId?: string | null }).deviceId ?? null };
+  }),
 });
 
 export type JobApi = OnlineApi<typeof JOB_DOMAIN>;

@@ -101,7 +101,8 @@ describe.each(await testDatabases())('event history on %s', (kind) => {
     expect(first.data.map((e) => e.to)).toEqual(['three', 'two']);
     expect(first.page.next).not.toBeNull();
     const rest = await history('transaction', tx, employee, `?page_size=2&start=${first.page.next}`);
-    expect([rest.data.map((e) => [e.from, e.to]), rest.page.next]).toEqual([[[null, 'one']], null]);
+    // The oldest event is the transaction's creation (migration 080): the fixture's insert, by nobody = the system.
+    expect([rest.data.map((e) => [e.field, e.from, e.to, e.actor.label]), rest.page.next]).toEqual([[['memo', null, 'one', name(a, 'employee')], ['created', null, null, 'System']], null]);
     // The manager sees their report's; another employee and another business do not.
     await history('transaction', tx, await signIn(t.app, a.email('manager')));
     expect(refusal(await request(t.app, 'GET', `${HISTORY}/transaction/${tx}`, { token: outsider }))).toEqual([404, 'REQUEST_7004']);

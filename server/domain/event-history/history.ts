@@ -20,6 +20,19 @@ const CURRENCY_OF: Record<EventEntityType, string | null> = {
   transaction: 'r.currency', reimbursement: 'r.currency', bill: 'r.currency', card: 'r.limit_currency', vendor: null, user: null,
 };
 
+/**
+ * An entity made before migration 080 recorded creations: its creation read from its own row, as
+ * its first event, where the row says when and who (a card charge arrives from the card network:
+ * the system; a claim is its claimant's; a bill names its creator). Cards, vendors and people keep
+ * no creator, so theirs is not invented.
+ */
+const CREATION_OF: Record<EventEntityType, { at: string; user: string } | null> = {
+  transaction: { at: 'r.occurred_at', user: 'NULL::uuid' },
+  reimbursement: { at: 'r.created_at', user: 'r.user_id' },
+  bill: { at: 'r.created_at', user: 'r.created_by' },
+  card: null, vendor: null, user: null,
+};
+
 /** Fields whose values are ids, and the names that read them (SQL over `x`, a row of the table). */
 const NAMED_IDS: Record<string, { table: string; name: string }> = {
   gl_account_id: { table: 'gl_accounts', name: `x.code || ' ' || x.name` },
@@ -35,40 +48,58 @@ const NAMED_IDS: Record<string, { table: string; name: string }> = {
 type EventRow = {
   id: number; field: string; old_value: unknown; new_value: unknown; user_id: string | null; device_id: string | null;
   source: { kind: 'api_client' | 'scim' | 'hris'; id: string; label: string } | null; at: string; user_name: string | null;
+  device_name: string | null;
 };
 
-/** The entity's currency when the caller may see it, else 404. */
-async function visibleEntity(db: Queryable, user: ActingUser, type: EventEntityType, id: string): Promise<{ currency: string | null }> {
+type Entity = { currency: string | null; created: EventRow | null };
+
+/** The entity's currency, and its creation read from the row (see CREATION_OF), when the caller may see it; else 404. */
+async function visibleEntity(db: Queryable, user: ActingUser, type: EventEntityType, id: string): Promise<Entity> {
   const c = COLLECTIONS[COLLECTION_OF[type]];
   const viewer = await viewerFor(db, user, [c.visibility]);
   const params: unknown[] = [user.business_id, id];
   const where = c.visibility.where(viewer, 'r', params);
   const currency = CURRENCY_OF[type];
-  const rows = await db.query<{ currency: string | null }>(
-    `SELECT ${currency ?? 'NULL::text'} AS currency FROM ${c.table} r WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${where}`,
+  const creation = CREATION_OF[type];
+  const rows = await db.query<{ currency: string | null; created_at: string | null; creator: string | null; creator_name: string | null }>(
+    `SELECT ${currency ?? 'NULL::text'} AS currency, ${creation ? `ll_iso(${creation.at})` : 'NULL::text'} AS created_at,
+            u.id::text AS creator, trim(u.first_name || ' ' || u.last_name) AS creator_name
+       FROM ${c.table} r LEFT JOIN spend_users u ON u.id = ${creation?.user ?? 'NULL::uuid'}
+      WHERE r.business_id = $1 AND r.id = $2 AND NOT r.deleted${where}`,
     params,
   );
-  if (!rows[0]) throw new ApiError('REQUEST_7004', `No such ${type}.`);
-  return { currency: rows[0].currency };
+  const row = rows[0];
+  if (!row) throw new ApiError('REQUEST_7004', `No such ${type}.`);
+  const created: EventRow | null = row.created_at
+    ? { id: 0, field: 'created', old_value: null, new_value: null, user_id: row.creator, device_id: null, source: null, at: row.created_at, user_name: row.creator_name, device_name: null }
+    : null;
+  return { currency: row.currency, created };
 }
 
 export async function entityHistory(
   db: Queryable, user: ActingUser, type: EventEntityType, id: string, page: { page_size: number; start?: string },
 ): Promise<EntityHistory> {
-  const { currency } = await visibleEntity(db, user, type, id);
+  const entity = await visibleEntity(db, user, type, id);
   const rows = await db.query<EventRow>(
     `SELECT e.id, e.field, e.old_value, e.new_value, e.user_id::text, e.device_id, e.source, ll_iso(e.changed_at) AS at,
-            trim(u.first_name || ' ' || u.last_name) AS user_name
+            trim(u.first_name || ' ' || u.last_name) AS user_name, d.name AS device_name
        FROM entity_events e LEFT JOIN spend_users u ON u.id = e.user_id
+       LEFT JOIN devices d ON d.business_id = e.business_id AND d.id = e.device_id
       WHERE e.entity_type = $1 AND e.entity_id = $2 AND e.business_id = $3 AND ($4::bigint IS NULL OR e.id < $4::bigint)
       ORDER BY e.id DESC LIMIT $5`,
     [type, id, user.business_id, page.start ?? null, page.page_size + 1],
   );
-  const more = rows.length > page.page_size;
+  let more = rows.length > page.page_size;
   const shown = rows.slice(0, page.page_size);
+  // The oldest page of an entity whose creation was not recorded ends with the one its row tells.
+  const oldest = shown[shown.length - 1];
+  if (!more && entity.created && oldest?.field !== 'created' && !(await hasCreation(db, type, id, user.business_id))) {
+    if (shown.length < page.page_size) shown.push(entity.created);
+    else more = true;
+  }
   const names = await idNames(db, user.business_id, shown);
   const data: EntityEvent[] = shown.map((r) => ({
-    id: String(r.id),
+    id: r.id === 0 ? `created-${id}` : String(r.id),
     field: r.field,
     from: r.old_value,
     to: r.new_value,
@@ -76,9 +107,19 @@ export async function entityHistory(
     to_label: labelOf(names, r.field, r.new_value),
     actor: actorOf(r),
     device_id: r.device_id,
+    device_name: r.device_name,
     at: r.at,
   }));
-  return { data, page: { next: more ? String(shown[shown.length - 1]!.id) : null }, currency };
+  return { data, page: { next: more ? String(shown[shown.length - 1]!.id) : null }, currency: entity.currency };
+}
+
+/** Whether the entity's creation was recorded (an entity made after migration 080). */
+async function hasCreation(db: Queryable, type: EventEntityType, id: string, businessId: string): Promise<boolean> {
+  const rows = await db.query<{ one: number }>(
+    "SELECT 1 AS one FROM entity_events WHERE entity_type = $1 AND entity_id = $2 AND business_id = $3 AND field = 'created' LIMIT 1",
+    [type, id, businessId],
+  );
+  return rows.length > 0;
 }
 
 function actorOf(r: EventRow): EntityEvent['actor'] {

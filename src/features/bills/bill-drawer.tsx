@@ -36,6 +36,7 @@ import { chooseRail, type PaymentRail } from '../../../schema/payment-rails.ts';
 import { PayRailChoice } from './pay-rail-choice.tsx';
 import { initialRail, payNowWords, railOptions } from './pay-rails.ts';
 import { BillPayment, useLiveSettlement } from './bill-payment-section.tsx';
+import { LazyEventHistory } from '../../components/event-history/lazy-event-history.tsx';
 
 export interface BillDrawerProps {
   id: string;
@@ -172,6 +173,7 @@ export function BillDrawer({ id, client, reference, version, online, today, onEd
           <ApprovalChain bill={bill} client={client} reference={reference} version={version} />
           <BillPayment bill={bill} client={client} online={online} version={version} vendor={vendor ?? 'the vendor'} />
           <LazyCommentThread subjectType="bill" subjectId={bill.id} />
+          <LazyEventHistory entityType="bill" entityId={bill.id} />
         </div>
       )}
       {bill === null && <p className="drawer-body muted">This bill is not on this device: it may have been deleted, or it has not synced here yet.</p>}

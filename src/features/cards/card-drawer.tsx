@@ -21,6 +21,7 @@ import { cardOffers, chipText, expiryText, INTERVAL_LABELS, STATUS_TONES, type C
 import { runCardCommand } from './commands.ts';
 import { LimitBar } from './limit-bar.tsx';
 import { useCardTransactions, useOwnCards, useStopsWaiting } from './use-cards.ts';
+import { LazyEventHistory } from '../../components/event-history/lazy-event-history.tsx';
 
 export interface CardDrawerProps {
   id: string;
@@ -84,6 +85,7 @@ export function CardDrawer({ id, client, version, actor, reference, partial, onO
           <CardActions card={card} client={client} actor={actor} version={version} onDialog={setDialog} />
           <CardFacts card={card} holder={holder} reference={reference} client={client} version={version} onOpenCard={onOpenCard} />
           <LatestTransactions client={client} card={card} version={version} />
+          <LazyEventHistory entityType="card" entityId={card.id} />
         </div>
       )}
       {card && dialog === 'activate' && <ActivateDialog card={card} client={client} onClose={() => setDialog(null)} />}

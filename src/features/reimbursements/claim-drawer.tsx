@@ -17,6 +17,7 @@ import type { ReferenceView } from '../../lib/reference-data.ts';
 import { claimDescription, type ClaimView } from './claim-labels.ts';
 import type { ClaimOwner } from './use-claim-rows.ts';
 import { useClaimDrawer } from './use-claim-drawer.ts';
+import { LazyEventHistory } from '../../components/event-history/lazy-event-history.tsx';
 
 export interface ClaimDrawerProps {
   id: string;
@@ -78,6 +79,7 @@ export function ClaimDrawer({ id, client, reference, dataVersion, owner, receipt
             />
           )}
           <LazyCommentThread subjectType="reimbursement" subjectId={claim.id} />
+          <LazyEventHistory entityType="reimbursement" entityId={claim.id} />
         </div>
       )}
       {claim && confirming && (

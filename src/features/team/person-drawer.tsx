@@ -11,6 +11,7 @@ import { StatusPill } from '../../components/status-pill.tsx';
 import { formatDay } from '../../lib/format.ts';
 import { managerOptions, STATUS_TONES, TEAM_ROLES, type Person } from './people-view.ts';
 import { NONE, personEditor, usePersonDrawerState, type PersonDrawerProps, type PersonDrawerState, type PersonEditor } from './person-drawer-state.ts';
+import { LazyEventHistory } from '../../components/event-history/lazy-event-history.tsx';
 
 /** Said next to every action offline (the Bills bar's way): nothing is sent, nothing is queued. */
 export const NEEDS_CONNECTION = 'You’re offline. Managing people needs a connection: nothing is sent until you’re back online.';
@@ -73,6 +74,7 @@ export function PersonDrawer(props: PersonDrawerProps) {
           </section>
         )}
         {admin && <ApClerkAccess {...view} />}
+        <LazyEventHistory entityType="user" entityId={person.id} />
       </div>
       <PersonConfirm {...view} invited={invited} />
     </Drawer>

@@ -9,6 +9,7 @@ import type { DataClient } from '../../data-access/types.ts';
 import { CodingFields, MemoFields, ReceiptsSection, SuggestionNote, TransactionFacts } from './drawer-parts.tsx';
 import type { ReferenceView } from './use-reference-data.ts';
 import { useDetailDrawer } from './use-detail-drawer.ts';
+import { LazyEventHistory } from '../../components/event-history/lazy-event-history.tsx';
 
 export interface DetailDrawerProps {
   id: string;
@@ -63,6 +64,7 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
             </Button>
           </div>
           <LazyCommentThread subjectType="transaction" subjectId={txn.id} />
+          <LazyEventHistory entityType="transaction" entityId={txn.id} />
         </form>
       )}
     </Drawer>

@@ -14,6 +14,7 @@ import { toastInfo } from '../../lib/toast-store.ts';
 import { BankAccountDialog } from '../../components/bank-account-dialog.tsx';
 import { useVendorDrawer, type VendorDrawerState } from './vendor-drawer-state.ts';
 import { ACCOUNT_TYPE_LABELS, addressLines, bankDetailText, endSentence, NO_BANK } from './vendor-view.ts';
+import { LazyEventHistory } from '../../components/event-history/lazy-event-history.tsx';
 
 export { REVEAL_MS } from './vendor-drawer-state.ts';
 
@@ -79,6 +80,7 @@ export function VendorDrawer({ vendor, client, online, onAnswer, onEdit, onClose
           <VendorContacts vendor={vendor} />
 
           <Suspense fallback={null}><VendorNetworkSection vendor={vendor} client={client} online={online} sensitive={sensitive} /></Suspense>
+          <LazyEventHistory entityType="vendor" entityId={vendor.id} />
         </div>
       )}
       {vendor && settingBank && (
