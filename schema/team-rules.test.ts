@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apClerkRemovalRefusal, assignableRoles, canInvite, invitableRoles, inviteRefusal, managerChain, managerRefusal, ownerRefusal, resendRefusal, roleFlagRefusal } from './team-rules.ts';
+import { apClerkRemovalRefusal, assignableRoles, canInvite, delegateFlagRefusal, invitableRoles, inviteRefusal, managerChain, managerRefusal, ownerRefusal, resendRefusal, roleFlagRefusal } from './team-rules.ts';
 
 const OWNER = { id: 'o', role: 'BUSINESS_OWNER', is_manager: false };
 const ADMIN = { id: 'a', role: 'BUSINESS_ADMIN', is_manager: false };
@@ -47,6 +47,19 @@ describe('auditor_role (§3): the Auditor role is given only while the flag is o
     expect(assignableRoles(ADMIN, EMPLOYEE, roles, { auditor_role: true })).toEqual([...roles]);
     expect(assignableRoles(ADMIN, { id: 'x', role: 'AUDITOR' }, roles, { auditor_role: false })).toEqual([...roles]);
     expect(assignableRoles(ADMIN, EMPLOYEE, ['BUSINESS_OWNER', 'BUSINESS_USER'], { auditor_role: true })).toEqual(['BUSINESS_USER']);
+  });
+});
+
+describe('it_admin_can_be_assistant (§3): an IT admin is named a delegate only while the flag is on', () => {
+  it.each([
+    ['IT_ADMIN', false, /IT admins cannot be approval delegates.*Settings → Feature flags/],
+    ['IT_ADMIN', true, null],
+    ['BUSINESS_USER', false, null],
+    ['BUSINESS_ADMIN', false, null],
+  ] as const)('%s with the flag %s → %s', (role, on, expected) => {
+    const r = delegateFlagRefusal({ role }, { it_admin_can_be_assistant: on });
+    if (expected === null) expect(r).toBeNull();
+    else expect(r).toMatch(expected);
   });
 });
 

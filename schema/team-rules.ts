@@ -40,6 +40,17 @@ export function inviteRefusal(actor: InviteActor, invite: { role: Role; manager_
   return null;
 }
 
+/**
+ * §3 `it_admin_can_be_assistant`: an IT admin may be named someone's approval delegate (their
+ * assistant, "copilot") only while the business has the flag on. Delegations already set run on.
+ * The server refuses a new one in these words (422 on `delegate_id`); Settings does not offer them.
+ */
+export function delegateFlagRefusal(delegate: Pick<Actor, 'role'>, flags: Pick<FeatureFlags, 'it_admin_can_be_assistant'>): string | null {
+  return delegate.role === 'IT_ADMIN' && !flags.it_admin_can_be_assistant
+    ? 'IT admins cannot be approval delegates in this business. An owner or admin can allow it in Settings → Feature flags.'
+    : null;
+}
+
 /** Whether the Team page offers "Invite people" at all. */
 export const canInvite = (actor: InviteActor, flags: InviteFlags) =>
   inviteRefusal(actor, { role: 'BUSINESS_USER', manager_id: actor.id }, flags) === null;
