@@ -152,15 +152,7 @@ function Flags() {
           })}
         </Section>
       ))}
-      {changes.length > 0 && !readOnly && (
-        <div className="ff-savebar" role="region" aria-label="Unsaved changes">
-          <span>{changes.length === 1 ? '1 unsaved change' : `${changes.length} unsaved changes`}</span>
-          <div className="ff-savebar-actions">
-            <Button variant="ghost" onClick={discard}>Discard</Button>
-            <Button variant="primary" disabled={limitProblem !== null} onClick={() => setAsking(true)}>Save changes</Button>
-          </div>
-        </div>
-      )}
+      {changes.length > 0 && !readOnly && <SaveBar count={changes.length} blocked={limitProblem !== null} onDiscard={discard} onSave={() => setAsking(true)} />}
       {asking && (
         <ConfirmDialog
           title={confirmWords(changes).title}
@@ -179,6 +171,19 @@ function Flags() {
         </ConfirmDialog>
       )}
     </>
+  );
+}
+
+/** The draft's foot, kept in view (above the phone's bottom navigation): how many changes, Discard, Save. */
+function SaveBar({ count, blocked, onDiscard, onSave }: { count: number; blocked: boolean; onDiscard(): void; onSave(): void }) {
+  return (
+    <div className="ff-savebar" role="region" aria-label="Unsaved changes">
+      <span>{count === 1 ? '1 unsaved change' : `${count} unsaved changes`}</span>
+      <div className="ff-savebar-actions">
+        <Button variant="ghost" onClick={onDiscard}>Discard</Button>
+        <Button variant="primary" disabled={blocked} title={blocked ? 'Fix the number of bills first.' : undefined} onClick={onSave}>Save changes</Button>
+      </div>
+    </div>
   );
 }
 
