@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { BULK_BILL_CREATION_LIMIT_RANGE, FEATURE_FLAG_DEFAULTS, type FeatureFlagName, type FeatureFlags } from '../../../schema/feature-flags.ts';
 import { isAdmin } from '../../../schema/roles.ts';
 import { Button } from '../../components/button.tsx';
@@ -189,13 +189,14 @@ function SaveBar({ count, blocked, onDiscard, onSave }: { count: number; blocked
 
 function LimitField({ value, error, disabled, onChange }: { value: string; error: string | null; disabled: boolean; onChange(text: string): void }) {
   const { min, max } = BULK_BILL_CREATION_LIMIT_RANGE;
+  const id = useId();
   return (
-    <label className="field ff-limit">
-      <span className="field-label">Bills at a time</span>
-      <input type="number" inputMode="numeric" min={min} max={max} step={1} value={value} disabled={disabled}
-        aria-invalid={error ? true : undefined} aria-describedby={error ? 'ff-limit-error' : undefined}
+    <div className="field ff-limit">
+      <label className="field-label" htmlFor={id}>Bills at a time</label>
+      <input id={id} type="number" inputMode="numeric" min={min} max={max} step={1} value={value} disabled={disabled}
+        aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined}
         onChange={(e) => onChange(e.target.value)} />
-      {error && <span id="ff-limit-error" className="field-error" role="alert">{error}</span>}
-    </label>
+      {error && <span id={`${id}-error`} className="field-error" role="alert">{error}</span>}
+    </div>
   );
 }
