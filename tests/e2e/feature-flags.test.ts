@@ -20,7 +20,7 @@ useServerAndBrowser({ transactions: 5 });
 
 async function inviteRoles(page: Page): Promise<string[]> {
   await page.goto('/team');
-  await page.getByRole('button', { name: 'Invite people' }).click();
+  await page.getByRole('button', { name: 'Invite people' }).first().click();
   const dialog = page.getByRole('dialog', { name: 'Invite people' });
   const roles = await dialog.getByLabel('Role').locator('option').allTextContents();
   await page.keyboard.press('Escape');

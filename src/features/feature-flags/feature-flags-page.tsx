@@ -152,7 +152,7 @@ function Flags() {
           })}
         </Section>
       ))}
-      {changes.length > 0 && !readOnly && <SaveBar count={changes.length} blocked={limitProblem !== null} onDiscard={discard} onSave={() => setAsking(true)} />}
+      {(changes.length > 0 || limitProblem !== null) && !readOnly && <SaveBar count={changes.length} blocked={limitProblem !== null} onDiscard={discard} onSave={() => setAsking(true)} />}
       {asking && (
         <ConfirmDialog
           title={confirmWords(changes).title}
@@ -177,13 +177,16 @@ function Flags() {
 /** The draft's foot, kept in view (above the phone's bottom navigation): how many changes, Discard, Save. */
 function SaveBar({ count, blocked, onDiscard, onSave }: { count: number; blocked: boolean; onDiscard(): void; onSave(): void }) {
   return (
-    <div className="ff-savebar" role="region" aria-label="Unsaved changes">
-      <span>{count === 1 ? '1 unsaved change' : `${count} unsaved changes`}</span>
-      <div className="ff-savebar-actions">
-        <Button variant="ghost" onClick={onDiscard}>Discard</Button>
-        <Button variant="primary" disabled={blocked} title={blocked ? 'Fix the number of bills first.' : undefined} onClick={onSave}>Save changes</Button>
+    <>
+      <div className="ff-savebar-space" aria-hidden="true" />
+      <div className="ff-savebar" role="region" aria-label="Unsaved changes">
+        <span>{blocked ? 'Fix the number of bills to save.' : count === 1 ? '1 unsaved change' : `${count} unsaved changes`}</span>
+        <div className="ff-savebar-actions">
+          <Button variant="ghost" onClick={onDiscard}>Discard</Button>
+          <Button variant="primary" disabled={blocked} onClick={onSave}>Save changes</Button>
+        </div>
       </div>
-    </div>
+    </>
   );
 }
 
