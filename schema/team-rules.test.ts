@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apClerkRemovalRefusal, canInvite, invitableRoles, inviteRefusal, managerChain, managerRefusal, ownerRefusal, resendRefusal } from './team-rules.ts';
+import { apClerkRemovalRefusal, assignableRoles, canInvite, delegateFlagRefusal, invitableRoles, inviteRefusal, managerChain, managerRefusal, ownerRefusal, resendRefusal, roleFlagRefusal } from './team-rules.ts';
 
 const OWNER = { id: 'o', role: 'BUSINESS_OWNER', is_manager: false };
 const ADMIN = { id: 'a', role: 'BUSINESS_ADMIN', is_manager: false };
@@ -25,8 +25,41 @@ describe('inviteRefusal', () => {
 
   it('canInvite and invitableRoles follow it', () => {
     expect([canInvite(ADMIN, OFF), canInvite(MANAGER, ON), canInvite(MANAGER, OFF), canInvite(EMPLOYEE, ON)]).toEqual([true, true, false, false]);
-    expect(invitableRoles(MANAGER, ['BUSINESS_ADMIN', 'BUSINESS_USER'])).toEqual(['BUSINESS_USER']);
-    expect(invitableRoles(ADMIN, ['BUSINESS_OWNER', 'BUSINESS_ADMIN'])).toEqual(['BUSINESS_ADMIN']);
+    expect(invitableRoles(MANAGER, ['BUSINESS_ADMIN', 'BUSINESS_USER'], { ...ON, auditor_role: true })).toEqual(['BUSINESS_USER']);
+    expect(invitableRoles(ADMIN, ['BUSINESS_OWNER', 'BUSINESS_ADMIN'], { ...ON, auditor_role: true })).toEqual(['BUSINESS_ADMIN']);
+    expect(invitableRoles(MANAGER, ['BUSINESS_USER'], { ...OFF, auditor_role: true })).toEqual([]);
+  });
+});
+
+describe('auditor_role (§3): the Auditor role is given only while the flag is on', () => {
+  const roles = ['BUSINESS_ADMIN', 'AUDITOR', 'BUSINESS_USER'] as const;
+  it('roleFlagRefusal refuses AUDITOR alone, in words that say where to turn it on', () => {
+    expect(roleFlagRefusal('AUDITOR', { auditor_role: false })).toMatch(/Auditor role is turned off.*Settings → Feature flags/);
+    expect(roleFlagRefusal('AUDITOR', { auditor_role: true })).toBeNull();
+    expect(roleFlagRefusal('IT_ADMIN', { auditor_role: false })).toBeNull();
+  });
+  it('invites offer it only with the flag on', () => {
+    expect(invitableRoles(OWNER, roles, { ...ON, auditor_role: false })).toEqual(['BUSINESS_ADMIN', 'BUSINESS_USER']);
+    expect(invitableRoles(OWNER, roles, { ...ON, auditor_role: true })).toEqual([...roles]);
+  });
+  it('role changes offer it only with the flag on; someone who holds it keeps it in the list', () => {
+    expect(assignableRoles(ADMIN, EMPLOYEE, roles, { auditor_role: false })).toEqual(['BUSINESS_ADMIN', 'BUSINESS_USER']);
+    expect(assignableRoles(ADMIN, EMPLOYEE, roles, { auditor_role: true })).toEqual([...roles]);
+    expect(assignableRoles(ADMIN, { id: 'x', role: 'AUDITOR' }, roles, { auditor_role: false })).toEqual([...roles]);
+    expect(assignableRoles(ADMIN, EMPLOYEE, ['BUSINESS_OWNER', 'BUSINESS_USER'], { auditor_role: true })).toEqual(['BUSINESS_USER']);
+  });
+});
+
+describe('it_admin_can_be_assistant (§3): an IT admin is named a delegate only while the flag is on', () => {
+  it.each([
+    ['IT_ADMIN', false, /IT admins cannot be approval delegates.*Settings → Feature flags/],
+    ['IT_ADMIN', true, null],
+    ['BUSINESS_USER', false, null],
+    ['BUSINESS_ADMIN', false, null],
+  ] as const)('%s with the flag %s → %s', (role, on, expected) => {
+    const r = delegateFlagRefusal({ role }, { it_admin_can_be_assistant: on });
+    if (expected === null) expect(r).toBeNull();
+    else expect(r).toMatch(expected);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { FeatureFlags } from './feature-flags.ts';
 import { isAdmin, isApClerk, type Actor, type Role } from './roles.ts';
 
 /**
@@ -6,7 +7,22 @@ import { isAdmin, isApClerk, type Actor, type Role } from './roles.ts';
  */
 
 type InviteActor = Pick<Actor, 'id' | 'role' | 'is_manager'>;
-type InviteFlags = { disable_invites_by_managers: boolean };
+type InviteFlags = Pick<FeatureFlags, 'disable_invites_by_managers'>;
+/** The flags that decide which roles may be given at all (§3 `auditor_role`). */
+export type RoleFlags = Pick<FeatureFlags, 'auditor_role'>;
+/** Everything the team rules read of the business's flags. */
+export type TeamFlags = InviteFlags & RoleFlags;
+
+/**
+ * §3 `auditor_role`: the Auditor role is given (in an invite or a role change) only while the
+ * business has the flag on; people who already hold it keep it when it goes off. The server
+ * refuses with these words (422 on `role`); the Team pages do not offer the role. Null when allowed.
+ */
+export function roleFlagRefusal(role: string, flags: RoleFlags): string | null {
+  return role === 'AUDITOR' && !flags.auditor_role
+    ? 'The Auditor role is turned off for this business. An owner or admin can turn it on in Settings → Feature flags.'
+    : null;
+}
 
 /**
  * Who may invite whom: admins anyone (only an owner may invite an owner); a manager may invite
@@ -24,14 +40,35 @@ export function inviteRefusal(actor: InviteActor, invite: { role: Role; manager_
   return null;
 }
 
+/**
+ * §3 `it_admin_can_be_assistant`: an IT admin may be named someone's approval delegate (their
+ * assistant, "copilot") only while the business has the flag on. Delegations already set run on.
+ * The server refuses a new one in these words (422 on `delegate_id`); Settings does not offer them.
+ */
+export function delegateFlagRefusal(delegate: Pick<Actor, 'role'>, flags: Pick<FeatureFlags, 'it_admin_can_be_assistant'>): string | null {
+  return delegate.role === 'IT_ADMIN' && !flags.it_admin_can_be_assistant
+    ? 'IT admins cannot be approval delegates in this business. An owner or admin can allow it in Settings → Feature flags.'
+    : null;
+}
+
 /** Whether the Team page offers "Invite people" at all. */
 export const canInvite = (actor: InviteActor, flags: InviteFlags) =>
   inviteRefusal(actor, { role: 'BUSINESS_USER', manager_id: actor.id }, flags) === null;
 
-/** The roles the actor may give in an invite (the server refuses the rest with inviteRefusal's words). */
-export function invitableRoles(actor: InviteActor, roles: readonly Role[]): Role[] {
-  const flags = { disable_invites_by_managers: false };
-  return roles.filter((role) => inviteRefusal(actor, { role, manager_id: actor.id }, flags) === null);
+/**
+ * The roles the actor may give in an invite under the business's flags (the server refuses the
+ * rest with inviteRefusal's or roleFlagRefusal's words).
+ */
+export function invitableRoles(actor: InviteActor, roles: readonly Role[], flags: TeamFlags): Role[] {
+  return roles.filter((role) => inviteRefusal(actor, { role, manager_id: actor.id }, flags) === null && roleFlagRefusal(role, flags) === null);
+}
+
+/**
+ * The roles a person's role may be changed to: their own always (nothing changes), else what
+ * ownerRefusal and roleFlagRefusal allow (the server's changeRole runs the same two).
+ */
+export function assignableRoles(actor: Pick<Actor, 'id' | 'role'>, target: Pick<Target, 'id' | 'role'>, roles: readonly Role[], flags: RoleFlags): Role[] {
+  return roles.filter((r) => r === target.role || (ownerRefusal(actor, target, 'role', r) === null && roleFlagRefusal(r, flags) === null));
 }
 
 type Target = { id: string; role: string; status: string; manager_id: string | null };

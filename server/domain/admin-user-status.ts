@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Role } from '../../schema/roles.ts';
-import { apClerkRemovalRefusal } from '../../schema/team-rules.ts';
+import { apClerkRemovalRefusal, roleFlagRefusal } from '../../schema/team-rules.ts';
+import { featureFlagsOf } from '../auth/settings.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
-import { ApiError } from '../core/errors.ts';
+import { ApiError, validationError } from '../core/errors.ts';
 import { ADMIN_USER_DOC_SQL, hashToken, lockTarget, NO_PASSWORD } from './admin-users.ts';
 import { markEmailVerified } from '../auth/email-verification.ts';
 
@@ -53,6 +54,9 @@ export async function changeRole(tx: Queryable, actor: ActingUser, userId: strin
   if ((isOwner(role) || isOwner(target.role)) && !isOwner(actor.role)) {
     throw new ApiError('FORBIDDEN_7003', 'Only an owner can grant or remove the owner role.');
   }
+  // §3 auditor_role, as in invites; someone who already holds the role keeps it (and may keep it here).
+  const roleOff = role === target.role ? null : roleFlagRefusal(role, await featureFlagsOf(tx, actor.business_id));
+  if (roleOff) throw validationError({ role: roleOff });
   if (isOwner(target.role) && !isOwner(role)) await assertAnotherOwner(tx, actor.business_id, userId, 'demoted');
   return write(tx, actor.business_id, userId, 'role = $4, is_manager = coalesce($5, is_manager)', [role, isManager ?? null], seq);
 }

@@ -1,7 +1,7 @@
 import { foldEmail } from '../auth/email-address.ts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { isAdmin, type Role } from '../../schema/roles.ts';
-import { inviteRefusal, resendRefusal } from '../../schema/team-rules.ts';
+import { inviteRefusal, resendRefusal, roleFlagRefusal } from '../../schema/team-rules.ts';
 import { featureFlagsOf } from '../auth/settings.ts';
 import type { ErrorCode } from '../../schema/errors.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
@@ -92,6 +92,9 @@ export async function inviteUser(tx: Queryable, actor: ActingUser, asked: Invite
   const flags = await featureFlagsOf(tx, actor.business_id);
   const refusal = inviteRefusal(actor, body, flags);
   if (refusal) throw new ApiError('FORBIDDEN_7003', refusal);
+  // §3 auditor_role: a role the business turned off is a bad value for `role` (422), not a permission.
+  const roleOff = roleFlagRefusal(body.role, flags);
+  if (roleOff) throw validationError({ role: roleOff });
   const managerId = body.manager_id ?? (isAdmin(actor) ? null : actor.id);
   const seq = await allocateSeqs(tx, actor.business_id, 1);
   if (!seq) throw new ApiError('REQUEST_7004');

@@ -1,5 +1,5 @@
 import type { Bill } from '../../schema/entities/bill.ts';
-import { checkBillAction, checkBulkBills, validateBill } from '../../schema/bill-rules.ts';
+import { checkBillAction, validateBill } from '../../schema/bill-rules.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
@@ -12,11 +12,12 @@ import { policySaved } from './approval-rows.ts';
 import { assertNotSynced, findBill } from './bills.ts';
 import { eachOnItsOwn } from './bulk-items.ts';
 import { writeMirrored } from './collections.ts';
+import { assertBulkBills } from './bulk-bill-limit.ts';
 import { afterBillWrite, assertMatchAllowsPayment } from './procurement/bill-match-store.ts';
 
 /**
- * §7 bill bulk actions (issue 11) besides pay-now (bill-payments.ts), the same way: at most 50
- * distinct bills (checkBulkBills, refused whole), each on its own savepoint in id order
+ * §7 bill bulk actions (issue 11) besides pay-now (bill-payments.ts), the same way: at most the
+ * business's `bulk_bill_creation_limit` (50 by default) distinct bills (assertBulkBills, refused whole), each on its own savepoint in id order
  * (`eachOnItsOwn`: a refusal rolls back that bill only and is answered in its place; two requests
  * naming the same bills queue on the business row, then the bills' rows), answered in the order
  * asked. Each bill's change takes its own seq (writeMirrored inside the savepoint, so a refused
@@ -30,8 +31,8 @@ type Item = { bill: Bill } & Extra;
 const isItem = (row: Bill | Item): row is Item => 'bill' in row;
 
 /** Runs `one` per bill (sorted, each all or nothing) and answers in the order asked. */
-async function eachBill(tx: Queryable, ids: readonly string[], one: (id: string) => Promise<Bill | Item>): Promise<{ results: (BillResult & Extra)[] }> {
-  refuse(checkBulkBills(ids));
+async function eachBill(tx: Queryable, user: ActingUser, ids: readonly string[], one: (id: string) => Promise<Bill | Item>): Promise<{ results: (BillResult & Extra)[] }> {
+  await assertBulkBills(tx, user.business_id, ids);
   const items = await eachOnItsOwn(tx, [...ids].sort(), one);
   const byId = new Map(items.map((r) => [r.id, r]));
   const results = ids.map((id): BillResult & Extra => {
@@ -76,7 +77,7 @@ export async function bulkDates(
   tx: Queryable, user: ActingUser, ids: readonly string[], field: 'due_date' | 'invoice_date', value: string, now: Date,
 ) {
   const at = now.toISOString();
-  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'editDates', async (bill, seq) => {
+  return eachBill(tx, user, ids, (id) => changeOne(tx, user, id, 'editDates', async (bill, seq) => {
     assertBillDates({ ...bill, [field]: value }, field);
     await setColumns(tx, user, id, seq, at, { [field]: value });
   }));
@@ -88,12 +89,12 @@ export async function bulkEntity(tx: Queryable, user: ActingUser, ids: readonly 
     if (rows.length === 0) throw new ApiError('REQUEST_7004', 'This entity was not found.');
   }
   const at = now.toISOString();
-  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'editEntity', (_b, seq) => setColumns(tx, user, id, seq, at, { entity_id: entityId })));
+  return eachBill(tx, user, ids, (id) => changeOne(tx, user, id, 'editEntity', (_b, seq) => setColumns(tx, user, id, seq, at, { entity_id: entityId })));
 }
 
 export async function bulkMemo(tx: Queryable, user: ActingUser, ids: readonly string[], memo: string | null, now: Date) {
   const at = now.toISOString();
-  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'editMemo', (_b, seq) => setColumns(tx, user, id, seq, at, { memo })));
+  return eachBill(tx, user, ids, (id) => changeOne(tx, user, id, 'editMemo', (_b, seq) => setColumns(tx, user, id, seq, at, { memo })));
 }
 
 /** A payment sent and not yet settled (`pendingSettlement`): canceling or rescheduling waits for it. */
@@ -112,7 +113,7 @@ export async function bulkPaymentDate(
   if (paymentDate < now.toISOString().slice(0, 10)) throw validationError({ payment_date: 'The payment date cannot be in the past.' });
   const at = now.toISOString();
   const gated = await policySaved(tx, user.business_id, 'vendor-payment');
-  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'schedule', async (bill, seq, w) => {
+  return eachBill(tx, user, ids, (id) => changeOne(tx, user, id, 'schedule', async (bill, seq, w) => {
     // Issue 28: with a saved vendor-payment policy, scheduling asks for approval and moves nothing yet.
     if (gated) {
       const reserve = async () => (await w.reserve(1)).last;
@@ -141,7 +142,7 @@ export async function bulkTracking(
     throw validationError({ option_id: 'option_id must be an option of the tracking category' });
   }
   const at = now.toISOString();
-  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'editCoding', async (_b, seq) => {
+  return eachBill(tx, user, ids, (id) => changeOne(tx, user, id, 'editCoding', async (_b, seq) => {
     await tx.query(
       `UPDATE bill_line_items SET tracking = CASE WHEN $3::text IS NULL THEN tracking - $2::text
                                                   ELSE tracking || jsonb_build_object($2::text, $3::text) END
@@ -155,7 +156,7 @@ export async function bulkTracking(
 /** Unpaid → CANCELED; a bill awaiting approval has its open approval (and chain) canceled too, with its own seq. */
 export async function bulkCancel(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date) {
   const at = now.toISOString();
-  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'cancel', async (bill, seq, w) => {
+  return eachBill(tx, user, ids, (id) => changeOne(tx, user, id, 'cancel', async (bill, seq, w) => {
     await assertNoPaymentInFlight(tx, id);
     await setColumns(tx, user, id, seq, at, { status: 'CANCELED', payment_approval: null });
     // Issue 28: a payment waiting for approval (vendor-payment policy) is withdrawn with the bill.
@@ -171,7 +172,7 @@ const ONE_LINE = 'its amount is the sum of its lines: change the amounts of its 
 export async function bulkAmount(tx: Queryable, user: ActingUser, items: readonly { bill_id: string; amount: number }[], now: Date) {
   const amounts = new Map(items.map((i) => [i.bill_id, i.amount]));
   const at = now.toISOString();
-  return eachBill(tx, items.map((i) => i.bill_id), (id) => changeOne(tx, user, id, 'editPayable', async (bill, seq) => {
+  return eachBill(tx, user, items.map((i) => i.bill_id), (id) => changeOne(tx, user, id, 'editPayable', async (bill, seq) => {
     const [line] = bill.line_items;
     if (bill.line_items.length !== 1 || !line || line.vendor_credit_id) {
       throw new ApiError('REQUEST_7001', `This bill has ${bill.line_items.length} lines or a credit line; ${ONE_LINE}`);
@@ -187,29 +188,29 @@ export async function bulkAmount(tx: Queryable, user: ActingUser, items: readonl
 }
 
 export async function bulkMarkPaid(tx: Queryable, user: ActingUser, ids: readonly string[], paymentDate: string | undefined, now: Date) {
-  return eachBill(tx, ids, (id) => markBillPaid(tx, user, id, paymentDate, now));
+  return eachBill(tx, user, ids, (id) => markBillPaid(tx, user, id, paymentDate, now));
 }
 
 export async function bulkMarkReconciled(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date) {
   const at = now.toISOString();
-  return eachBill(tx, ids, (id) => changeOne(tx, user, id, 'markReconciled', (_b, seq) =>
+  return eachBill(tx, user, ids, (id) => changeOne(tx, user, id, 'markReconciled', (_b, seq) =>
     setColumns(tx, user, id, seq, at, { status: 'RECONCILED', reconciled_at: at })));
 }
 
 /** PAYMENT_FAILED → a new attempt sent today (SCHEDULED until it settles), to a payable vendor only. */
 export async function bulkRetryPayment(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date) {
-  return eachBill(tx, ids, (id) =>
+  return eachBill(tx, user, ids, (id) =>
     writeMirrored(tx, user.business_id, 1, ({ seqs }) => payOne(tx, user, id, seqs.last, now, 'retryPayment')));
 }
 
 /** Each bill's accounting sync retried: a sync commit of that bill alone (accounting/retry-sync.ts). */
 export async function bulkRetryAccountingSync(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date) {
-  return eachBill(tx, ids, (id) => retryBillSync(tx, user, id, now));
+  return eachBill(tx, user, ids, (id) => retryBillSync(tx, user, id, now));
 }
 
 /** Each bill awaiting approval: its open step's approvers mailed (bill-approvals.ts); the bill is unchanged. */
 export async function bulkRemind(tx: Queryable, user: ActingUser, ids: readonly string[], now: Date, send: SendMail) {
-  return eachBill(tx, ids, async (id) => {
+  return eachBill(tx, user, ids, async (id) => {
     const reminder = await remindNextApprovers(tx, user, id, now, send);
     return { bill: await findBill(tx, user.business_id, id), reminded_user_ids: reminder.reminded_user_ids };
   });

@@ -3,11 +3,12 @@ import type { Approval } from '../../schema/entities/approval.ts';
 import type { BillPaymentRow } from '../../schema/api/calls-bills.ts';
 import type { Bill, BillPaymentApproval } from '../../schema/entities/bill.ts';
 import type { PayeeApproval } from '../../schema/entities/vendor.ts';
-import { checkBillAction, checkBulkBills, nextPaymentAttempt, paymentKey } from '../../schema/bill-rules.ts';
+import { checkBillAction, nextPaymentAttempt, paymentKey } from '../../schema/bill-rules.ts';
 import { railArrival, type PaymentRail } from '../../schema/payment-rails.ts';
 import { vendorPaymentCheck, type VendorPaymentCheck } from '../../schema/vendor-rules.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse } from '../core/errors.ts';
+import { assertBulkBills } from './bulk-bill-limit.ts';
 import type { Queryable } from '../db/db.ts';
 import { cancelOpenApproval, openApproval, policySaved } from './approval-rows.ts';
 import { railColumns, rememberRail, resolveRail, storedRail } from './bill-rails.ts';
@@ -255,7 +256,7 @@ export type BillResult = { id: string; ok: boolean; bill?: Bill; error_v2?: ApiE
 export async function payBillsNow(
   tx: Queryable, user: ActingUser, ids: readonly string[], now: Date, rail?: PaymentRail,
 ): Promise<{ results: BillResult[] }> {
-  refuse(checkBulkBills(ids));
+  await assertBulkBills(tx, user.business_id, ids);
   const order = [...ids].sort();
   return writeMirrored(tx, user.business_id, ids.length, async ({ seqs, reserve }) => {
     const ports = (id: string): PaymentSeqs => ({ bill: seqs.first + order.indexOf(id), reserve: async () => (await reserve(1)).last });

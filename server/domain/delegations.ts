@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { MAX_DELEGATION_DAYS, type Delegation } from '../../schema/api/calls-copilot.ts';
 import { delegatorFor, type InstanceState } from '../../schema/approval-policy.ts';
 import { canUseCopilot } from '../../schema/roles.ts';
+import { delegateFlagRefusal } from '../../schema/team-rules.ts';
+import { featureFlagsOf } from '../auth/settings.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, validationError } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
@@ -129,6 +131,8 @@ export async function putDelegation(tx: Queryable, user: ActingUser, body: Perio
   );
   if (!delegate) throw new ApiError('REQUEST_7004', 'The delegate was not found.');
   if (!canUseCopilot({ ...delegate, user_permissions: delegate.user_permissions ?? [] })) throw new ApiError('POLICY_7020');
+  const flagOff = delegateFlagRefusal(delegate, await featureFlagsOf(tx, user.business_id));
+  if (flagOff) throw validationError({ delegate_id: flagOff });
   await assertPeriod(tx, body);
   const [row] = await tx.query<{ id: string }>(
     `INSERT INTO approval_delegations (id, business_id, delegator_id, delegate_id, starts_on, ends_on)

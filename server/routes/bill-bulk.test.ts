@@ -171,6 +171,27 @@ describe.each(await testDatabases())('bill bulk actions on %s', (kind) => {
     expect(await statusOf(one)).toBe('APPROVED');
   });
 
+  it('reads the business\'s bulk_bill_creation_limit (§3): over it the call is refused whole, naming the limit, pay-now too', async () => {
+    const flags = (overrides: Record<string, unknown>) => request(t.app, 'PUT', '/v1/auth/feature_flags', { token: tokens.admin, body: { overrides } });
+    expect((await flags({ bulk_bill_creation_limit: 3 })).status).toBe(200);
+    try {
+      const ids = await Promise.all(Array.from({ length: 4 }, () => inStatus('APPROVED')));
+      for (const [method, path, body] of [
+        ['PATCH', `${BULK}/memo`, { bill_ids: ids, memo: 'Q4' }],
+        ['POST', `${BULK}/cancel`, { bill_ids: ids }],
+        ['POST', `${BULK}/pay-now`, { bill_ids: ids }],
+      ] as const) {
+        const many = await request(t.app, method, path, { token: tokens.admin, body });
+        expect([many.status, many.body.error_v2?.error_code, many.body.error_v2?.message], `${path}: ${many.text}`)
+          .toEqual([422, 'REQUEST_7001', 'You can act on at most 3 bills at a time; 4 were chosen.']);
+      }
+      for (const id of ids) expect(await statusOf(id)).toBe('APPROVED');
+      expect((await results('PATCH', 'memo', { bill_ids: ids.slice(0, 3), memo: 'Q4' })).map((r) => r.ok)).toEqual([true, true, true]);
+    } finally {
+      expect((await flags({})).status).toBe(200);
+    }
+  });
+
   it('checks the shared value once: dates, a past payment date, another business\'s entity or tracking category', async () => {
     const id = await inStatus('APPROVED');
     const code = (res: { status: number; body: { error_v2?: { error_code: string } } }) => [res.status, res.body.error_v2?.error_code];

@@ -18,6 +18,7 @@ import { SupportAccessSection } from '../features/identity/support-access-settin
 import { AccountingFirmsLink } from '../features/accounting-firms/settings-link.tsx';
 import { IntegrationsLink } from '../features/integrations/settings-link.tsx';
 import { BillingLink } from '../features/billing/settings-link.tsx';
+import { FeatureFlagsLink } from '../features/feature-flags/settings-link.tsx';
 import { TravelSettingsSections } from '../features/travel/travel-settings.tsx';
 import { DelegationSection } from '../features/approvals/delegation-settings.tsx';
 import { PolicySettingsSection } from '../features/policies/policy-settings.tsx';
@@ -51,6 +52,7 @@ export function SettingsPage() {
         <AccountingFirmsLink />
         <IntegrationsLink />
         <BillingLink />
+        <FeatureFlagsLink />
         <DelegationSection />
         <TravelSettingsSections />
         <PolicySettingsSection />

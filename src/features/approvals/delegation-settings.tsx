@@ -9,6 +9,9 @@ import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import { errorText } from '../../lib/error-text.ts';
 import { formatDay } from '../../lib/format.ts';
 import { useReferenceData } from '../../lib/reference-data.ts';
+import { useAnswer } from '../../lib/use-answer.ts';
+import { delegateFlagRefusal } from '../../../schema/team-rules.ts';
+import { readFlag } from '../../../schema/feature-flags.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
@@ -51,7 +54,11 @@ export function DelegationSection() {
     };
   }, [client, online, answer]);
 
-  const people = reference.options.users.filter((o) => o.value !== me);
+  // §3 it_admin_can_be_assistant: the server's own rule (delegateFlagRefusal) decides whom to offer.
+  const flags = useAnswer(() => client.flags(), [client]);
+  const roleOf = new Map(reference.data.users.map((u) => [u.id, u.role]));
+  const people = reference.options.users.filter((o) => o.value !== me
+    && delegateFlagRefusal({ role: roleOf.get(o.value) ?? '' }, { it_admin_can_be_assistant: readFlag(flags, 'it_admin_can_be_assistant') }) === null);
   const delegateName = people.find((o) => o.value === delegate)?.label ?? '';
   const given = state?.given[0];
   const ask = () => {

@@ -52,6 +52,9 @@ describe('bulkOffers', () => {
     expect(offer(many.slice(0, 3), 'pay-now', true, 2).disabled).toMatch(/at most 2 bills/);
     // "Select all" of thousands: the count decides, the rows are not read.
     expect(bulkOffers([], { online: true, count: 3000 })[0]!.disabled).toBe('Select at most 50 bills at a time (3,000 selected).');
+    // The business's bulk_bill_creation_limit (§3), as the page passes it.
+    expect(bulkOffers([], { online: true, count: 121, limit: 120 })[0]!.disabled).toBe('Select at most 120 bills at a time (121 selected).');
+    expect(bulkOffers([], { online: true, count: 60, limit: 120 })[0]!.disabled).not.toMatch(/at most/);
   });
 });
 

@@ -20,7 +20,7 @@ import { BillBulkActions } from './bulk-bar.tsx';
 import { clearNewBillRequest, newBillCommand, peekNewBillRequest } from './commands.ts';
 import type { BulkOutcome } from './run-bill-call.ts';
 import { DEFAULT_SORT, filterFor, queryKey, STATUS_TABS, type BillsSearch, type StatusTab } from './search-params.ts';
-import { matchingBillIds, useBillRows, useSelectedBills, useTabCounts, type BillView } from './use-bills.ts';
+import { matchingBillIds, useBillRows, useBulkBillLimit, useSelectedBills, useTabCounts, type BillView } from './use-bills.ts';
 import { SavedViewsBar } from '../../components/saved-views/saved-views-bar.tsx';
 
 const routeApi = getRouteApi('/_app/bills');
@@ -84,7 +84,8 @@ export function BillsPage() {
   const matchingIds = useCallback(() => matchingBillIds(client, filter, sort), [client, filter, sort]);
   const list = useListPage({ key: queryKey(filter, sort), rows, openId: search.open, onOpen: openRow, onClose: closeRow, dialogOpen: form !== null, matchingIds });
   const { selection, gridElement, focusSearch } = list;
-  const selected = useSelectedBills(client, selection.ids, dataVersion);
+  const bulkLimit = useBulkBillLimit(client);
+  const selected = useSelectedBills(client, selection.ids, dataVersion, bulkLimit);
   // A bill's due date is a calendar day: what is overdue changes at local midnight (re-read with the data).
   const today = useMemo(() => localDay(), [dataVersion]); // eslint-disable-line react-hooks/exhaustive-deps
   const { vendorName, vendorOf } = useVendorLookups(reference.data.vendors);
@@ -99,7 +100,7 @@ export function BillsPage() {
   const nothingYet = counts !== null && counts.all === 0 && !q.trim() && !rows.waiting;
   const spec = billsSpec({
     q, setQ, filter, sort, setSearch, today, vendorName, matchingIds, nothingYet, onNew: openNew,
-    bar: <BillBulkActions client={client} selection={selection} selected={selected} online={online} vendorName={vendorName} vendorOf={vendorOf}
+    bar: <BillBulkActions client={client} selection={selection} selected={selected} online={online} limit={bulkLimit} vendorName={vendorName} vendorOf={vendorOf}
       onDone={setOutcome} returnFocus={gridElement} />,
     notices: outcome && (
       <div className={outcome.failed > 0 ? 'notice notice-warn bulk-outcome' : 'notice bulk-outcome'} role="status" data-testid="bulk-outcome">

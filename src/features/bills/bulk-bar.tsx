@@ -25,6 +25,8 @@ export interface BulkActionsProps {
   /** The selected bills as shown (null while read). */
   selected: BillView[] | null;
   online: boolean;
+  /** The business's bulk_bill_creation_limit (§3; BULK_BILL_LIMIT, 50, by default): a larger selection is refused before sending. */
+  limit?: number;
   /** A vendor's name as the reference data has it ('' when not on this device yet). */
   vendorName(id: string): string;
   /** A vendor as the reference data has it (its bank account decides whether a bill can be paid: issue 25). */
@@ -105,14 +107,15 @@ function useBulkSend({ client, selection, online, vendorOf = () => undefined, on
 /**
  * The selection's bulk actions (issue 11 §7), in the list page's bulk bar: the ones the selected
  * bills' statuses allow are enabled (the others say why), each sent for the bills it applies to,
- * at most BULK_BILL_LIMIT bills. Online they are direct calls; offline only paying is offered,
+ * at most the business's bulk limit (`limit`, the bulk_bill_creation_limit flag) of bills: a larger
+ * selection disables every action with the limit in words, and nothing is sent. Online they are direct calls; offline only paying is offered,
  * queued after a confirmation that names every vendor and amount.
  */
 export function BillBulkActions(props: BulkActionsProps) {
-  const { selection, selected, online, vendorName, vendorOf = () => undefined, returnFocus } = props;
+  const { selection, selected, online, limit = BULK_BILL_LIMIT, vendorName, vendorOf = () => undefined, returnFocus } = props;
   const count = selection.ids.size;
   const rows = useMemo(() => selected ?? [], [selected]);
-  const offers = useMemo(() => bulkOffers(rows, { online, count }), [rows, online, count]);
+  const offers = useMemo(() => bulkOffers(rows, { online, count, limit }), [rows, online, count, limit]);
   const [asking, setAsking] = useState<BulkOffer | null>(null);
   const { busy, send } = useBulkSend(props, rows);
   const reading = selected === null;
@@ -127,7 +130,7 @@ export function BillBulkActions(props: BulkActionsProps) {
   const label = (o: BulkOffer) => (o.eligible.length > 0 && o.skipped > 0 ? `${o.label} (${formatCount(o.eligible.length)})` : o.label);
   const primary = offers.filter((o) => BULK_WORDS[o.action].primary);
   const more = offers.filter((o) => !BULK_WORDS[o.action].primary);
-  const blocked = !online ? OFFLINE_NOTE : count > BULK_BILL_LIMIT ? offers[0]?.disabled : null;
+  const blocked = !online ? OFFLINE_NOTE : count > limit ? offers[0]?.disabled : null;
 
   return (
     <>

@@ -5,6 +5,8 @@ import type { DataClient } from '../../data-access/types.ts';
 import { collectionReads, matchingIds } from '../../lib/list/collection-reads.ts';
 import { useRows, type ListRows } from '../../lib/list/use-rows.ts';
 import { useRead } from '../../lib/use-read.ts';
+import { useAnswer } from '../../lib/use-answer.ts';
+import { readFlag } from '../../../schema/feature-flags.ts';
 import { queryKey, STATUS_TABS, type StatusTab } from './search-params.ts';
 
 /** A bill as the worker shows it: its server row with the commands still in the outbox on top, and their marks. */
@@ -39,9 +41,9 @@ export function useTabCounts(client: DataClient, q: string | undefined, version:
 }
 
 /** The selected bills as shown (what the bulk bar decides its actions from); ids no longer in the mirror are left out. */
-export function useSelectedBills(client: DataClient, ids: ReadonlySet<string>, version: number): BillView[] | null {
-  // Beyond the bulk limit no action can run: the bar says so without reading thousands of rows.
-  const list = ids.size > BULK_BILL_LIMIT ? [] : [...ids].sort();
+export function useSelectedBills(client: DataClient, ids: ReadonlySet<string>, version: number, limit: number = BULK_BILL_LIMIT): BillView[] | null {
+  // Beyond the business's bulk limit no action can run: the bar says so without reading thousands of rows.
+  const list = ids.size > limit ? [] : [...ids].sort();
   return useRead(`selected:${list.join(',')}`, version, async () => {
     const rows = await Promise.all(list.map((id) => billReads(client).get('bills', id)));
     return rows.filter((r): r is BillView => r !== null);
@@ -52,6 +54,15 @@ export function useSelectedBills(client: DataClient, ids: ReadonlySet<string>, v
 export function useBill(client: DataClient, id: string, version: number): BillView | null | undefined {
   const answer = useRead(`bill:${id}`, version, async () => ({ row: await billReads(client).get('bills', id) }), 'The bill');
   return answer === null ? undefined : answer.row;
+}
+
+/**
+ * The business's §3 `bulk_bill_creation_limit` as this device caches it (the default, 50, until
+ * read): the bulk bar refuses a larger selection before sending, in the server's words.
+ */
+export function useBulkBillLimit(client: DataClient): number {
+  const flags = useAnswer(() => client.flags(), [client]);
+  return readFlag(flags, 'bulk_bill_creation_limit');
 }
 
 /**

@@ -1,7 +1,8 @@
 import Papa from 'papaparse';
 import { z } from 'zod';
 import { ROLES, roleDisplayName, type Role } from '../../../schema/roles.ts';
-import { inviteRefusal } from '../../../schema/team-rules.ts';
+import { inviteRefusal, roleFlagRefusal, type TeamFlags } from '../../../schema/team-rules.ts';
+import { resolveFeatureFlags } from '../../../schema/feature-flags.ts';
 import type { InviteUserInput } from '../../data-access/types.ts';
 
 /**
@@ -24,6 +25,8 @@ export function inviteCsvTemplate(): string {
 export interface CsvPerson { id: string; email: string; status: string; deleted?: boolean }
 export interface CsvContext {
   actor: { id: string; role: string; is_manager: boolean };
+  /** The business's flags (the registry's defaults when not given): managers' invites, the Auditor role. */
+  flags?: TeamFlags;
   users: readonly CsvPerson[];
   departments: readonly { id: string; name: string }[];
   locations: readonly { id: string; name: string }[];
@@ -43,8 +46,6 @@ export interface InviteCsvRow {
 export type InviteCsvResult = { ok: true; rows: InviteCsvRow[] } | { ok: false; error: string };
 
 const emailSchema = z.email().max(320);
-/** Whether managers may invite at all is the page's check (it offers the dialog only then). */
-const NO_FLAGS = { disable_invites_by_managers: false };
 const fold = (s: string) => s.trim().toLowerCase();
 const headerKey = (h: string) => h.trim().toLowerCase().replace(/[\s-]+/g, '_');
 
@@ -97,7 +98,8 @@ function checkRows(records: readonly Record<string, string>[], ctx: CsvContext):
     const locationId = refFrom(cell('location'), (v) => locations.get(fold(v)), errors, (v) => `No location is called “${v}”.`);
     const managerId = manager?.id ?? null;
     // The server's own rule and words (a manager invites employees reporting to themselves).
-    const refusal = role ? inviteRefusal(ctx.actor, { role, manager_id: managerId }, NO_FLAGS) : null;
+    const flags = ctx.flags ?? resolveFeatureFlags();
+    const refusal = role ? inviteRefusal(ctx.actor, { role, manager_id: managerId }, flags) ?? roleFlagRefusal(role, flags) : null;
     if (refusal) errors.push(refusal);
     const body: InviteUserInput | null = errors.length > 0 || !role ? null : {
       email, first_name: first, last_name: last, role,

@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { isAdmin, roleDisplayName, type Role } from '../../../schema/roles.ts';
-import { invitableRoles } from '../../../schema/team-rules.ts';
+import { invitableRoles, type TeamFlags } from '../../../schema/team-rules.ts';
 import type { BusinessEntity } from '../../../schema/api/calls-admin.ts';
 import { Button } from '../../components/button.tsx';
 import { FormError } from '../../components/form-error.tsx';
@@ -19,6 +19,8 @@ import { managerOptions, TEAM_ROLES, type Answer, type Person } from './people-v
 
 export interface InviteDialogProps {
   actor: { id: string; role: string; is_manager: boolean };
+  /** The business's flags: which roles may be given (auditor_role) and whether managers invite. */
+  flags: TeamFlags;
   people: readonly Person[];
   reference: ReferenceView;
   entities: readonly BusinessEntity[];
@@ -53,13 +55,13 @@ export function InviteDialog(props: InviteDialogProps) {
 const NONE = '';
 const EMPTY = { email: '', first_name: '', last_name: '', role: 'BUSINESS_USER' as Role, manager_id: NONE, department_id: NONE, location_id: NONE, entity_id: NONE };
 
-function InviteOne({ actor, people, reference, entities, client, online, onInvited, onClose }: InviteDialogProps) {
+function InviteOne({ actor, flags, people, reference, entities, client, online, onInvited, onClose }: InviteDialogProps) {
   const [form, setForm] = useState(EMPTY);
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const admin = isAdmin(actor);
-  const roles = invitableRoles(actor, TEAM_ROLES);
+  const roles = invitableRoles(actor, TEAM_ROLES, flags);
   const set = (patch: Partial<typeof EMPTY>) => setForm((f) => ({ ...f, ...patch }));
   const why = sendInviteBlocker(form, online);
 
@@ -135,12 +137,12 @@ function sendInviteBlocker(form: { email: string; first_name: string; last_name:
 
 type Outcome = { line: number; text: string; ok: boolean };
 
-function InviteCsv({ actor, people, reference, client, online, onInvited, onClose }: InviteDialogProps) {
+function InviteCsv({ actor, flags, people, reference, client, online, onInvited, onClose }: InviteDialogProps) {
   const [file, setFile] = useState<{ name: string; rows: InviteCsvRow[] } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [outcomes, setOutcomes] = useState<Map<number, Outcome> | null>(null);
   const [busy, setBusy] = useState(false);
-  const ctx = useMemo(() => ({ actor, users: people, departments: reference.data.departments, locations: reference.data.locations }), [actor, people, reference]);
+  const ctx = useMemo(() => ({ actor, flags, users: people, departments: reference.data.departments, locations: reference.data.locations }), [actor, flags, people, reference]);
   const ready = file?.rows.filter((r) => r.body) ?? [];
 
   async function read(f: File) {

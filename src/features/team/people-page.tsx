@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { getRouteApi } from '@tanstack/react-router';
 import { canInvite } from '../../../schema/team-rules.ts';
+import { resolveFeatureFlags } from '../../../schema/feature-flags.ts';
 import { isAdmin } from '../../../schema/roles.ts';
 import { Button } from '../../components/button.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
@@ -19,7 +20,8 @@ import { useEntities, useFlags, usePeople } from './use-people.ts';
 import { SavedViewsBar } from '../../components/saved-views/saved-views-bar.tsx';
 
 const routeApi = getRouteApi('/_app/team');
-const NO_FLAGS = { disable_invites_by_managers: false };
+/** Until the cached flags are read: the registry's defaults (the Auditor role not offered, managers may invite). */
+const DEFAULT_FLAGS = resolveFeatureFlags();
 
 /**
  * Issue 14: /team → People. The list is the mirror's users (it works offline); admins see
@@ -35,7 +37,7 @@ export function PeoplePage() {
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
   const [answers, setAnswers] = useState<ReadonlyMap<string, Answer>>(new Map());
   const { people: all, reference } = usePeople(client, referenceVersion, answers);
-  const flags = useFlags(client) ?? NO_FLAGS;
+  const flags = useFlags(client) ?? DEFAULT_FLAGS;
   const admin = actor ? isAdmin(actor) : false;
   const entities = useEntities(client, online && admin);
   const [inviting, setInviting] = useState(false);
@@ -93,7 +95,7 @@ export function PeoplePage() {
           }} returnFocus={gridElement} />
       )}
       {inviting && (
-        <InviteDialog actor={actor} people={all ?? []} reference={reference} entities={entities} client={client} online={online}
+        <InviteDialog actor={actor} flags={flags} people={all ?? []} reference={reference} entities={entities} client={client} online={online}
           onInvited={remember} onClose={() => setInviting(false)} returnFocus={gridElement} />
       )}
     </div>

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { fullName } from '../../../schema/entities/spend-user.ts';
 import type { Role } from '../../../schema/roles.ts';
-import type { FeatureFlags } from '../../../schema/feature-flags.ts';
+import type { TeamFlags } from '../../../schema/team-rules.ts';
 import type { BusinessEntity } from '../../../schema/api/calls-admin.ts';
 import { manageRefusal } from '../../../schema/team-rules.ts';
 import type { DataClient, TeamFailure, UpdateUserInput } from '../../data-access/types.ts';
@@ -17,7 +17,7 @@ export interface PersonDrawerProps {
   person: Person | null;
   people: readonly Person[];
   actor: { id: string; role: string; is_manager: boolean };
-  flags: Pick<FeatureFlags, 'disable_invites_by_managers'>;
+  flags: TeamFlags;
   reference: ReferenceView;
   entities: readonly BusinessEntity[];
   client: DataClient;

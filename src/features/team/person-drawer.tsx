@@ -1,6 +1,6 @@
 import { ERROR_CATALOGUE } from '../../../schema/errors.ts';
 import { roleDisplayName, type Role } from '../../../schema/roles.ts';
-import { apClerkRemovalRefusal, ownerRefusal, resendRefusal, USER_STATUS_LABELS } from '../../../schema/team-rules.ts';
+import { apClerkRemovalRefusal, assignableRoles, ownerRefusal, resendRefusal, USER_STATUS_LABELS } from '../../../schema/team-rules.ts';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { Drawer } from '../../components/drawer.tsx';
@@ -113,8 +113,8 @@ function InviteNote({ props, person, s, ed }: PersonView) {
 function PersonFormSection({ props, person, s, ed }: PersonView) {
   const { actor, online } = props;
   const { current, set, dirty } = ed;
-  const roleBlock = (role: string) => ownerRefusal(actor, person, 'role', role);
-  const roles = TEAM_ROLES.filter((r) => r === person.role || roleBlock(r) === null);
+  // The server's changeRole runs the same rules (ownerRefusal, auditor_role's roleFlagRefusal).
+  const roles = assignableRoles(actor, person, TEAM_ROLES, props.flags);
   const { options } = props.reference;
   return (
     <form className="person-form" onSubmit={(e) => void ed.save(e)} aria-labelledby={`${person.id}-edit`}>
