@@ -94,7 +94,7 @@ const TEMPLATES: { [K in MailTemplateName]: TemplateDef<MailTemplateValues[K]> }
   bank_debit_check: {
     required: ['account', 'currency'],
     subject: () => 'Verify your bank account',
-    text: (v) => `Two small deposits, each under 1.00 ${v.currency}, were sent to ${v.account}. They show on the account's statement, usually within two business days.\n\n`
+    text: (v) => `Two small deposits were sent to ${v.account}, each under 1.00 ${v.currency}. They show on the account's statement, usually within two business days.\n\n`
       + 'Enter both amounts in Ledgerline, on the bank account, to verify it. Three wrong tries lock the check.\n\n'
       + 'You got this email because you started a debit check of this account in Ledgerline.',
   },
