@@ -24,7 +24,7 @@ const SAMPLES: { [K in MailTemplateName]: MailTemplateValues[K] } = {
 };
 
 const LINKED = ['passwordless_link', 'invite', 'approval_waiting', 'approved', 'rejected', 'reminder', 'mention', 'comment', 'workflow', 'large_transaction'];
-const EXPLAINED = MAIL_TEMPLATE_NAMES.filter((n) => n !== 'notice');
+const EXPLAINED: readonly string[] = MAIL_TEMPLATE_NAMES.filter((n) => n !== 'notice');
 
 describe('mail templates', () => {
   it.each(MAIL_TEMPLATE_NAMES)('%s renders subject, text and escaped HTML from its values', (name) => {
