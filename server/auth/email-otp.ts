@@ -3,6 +3,7 @@ import type { Queryable } from '../db/db.ts';
 import { foldEmail } from './email-address.ts';
 import { enqueueMail } from '../mail/outbox.ts';
 import type { MailSettings } from '../mail/settings.ts';
+import type { MailTemplateName } from '../mail/templates.ts';
 
 /** Emailed one-time codes: 6 digits, 10 minutes, at most 5 guesses per code. */
 const EMAIL_OTP_TTL_SECONDS = 10 * 60;
@@ -17,9 +18,9 @@ const hashCode = (code: string) => createHash('sha256').update(code).digest();
 export type MailDeps = { devOutbox: boolean; log?: (line: string) => void; mail?: MailSettings };
 
 /**
- * Sends mail, the one way every email leaves the server (codes, sign-in links, invites,
- * warnings, notifications): through the mail layer (server/mail/, issue 32) as the `notice`
- * template, enqueued in `db`, the caller's transaction, so a rolled-back request sends nothing.
+ * Sends a mail its caller wrote (subject and body): the mail layer's `notice` template (server/mail/,
+ * issue 32). Codes, sign-in links, invites, the debit check and notifications have templates of
+ * their own and enqueue them (enqueueMail, sendInviteMail); this is for the rest. The mail is enqueued in `db`, the caller's transaction, so a rolled-back request sends nothing.
  * With SMTP_URL the mail job delivers it after commit (retried with backoff, sent once); without,
  * the server log line is the delivery, as before (the demo reads codes there). Only when the
  * development mailbox is on (LEDGERLINE_DEV_OUTBOX=1) is a readable copy kept in dev_outbox,
@@ -38,16 +39,8 @@ export async function sendMail(deps: MailDeps, db: Queryable, to: string, subjec
  */
 export type EmailOtpPurpose = 'step-up' | 'verify-email';
 
-const MAIL: Record<EmailOtpPurpose, { subject: string; body: (code: string) => string }> = {
-  'step-up': {
-    subject: 'Your Ledgerline verification code',
-    body: (code) => `Your verification code is ${code}. It expires in 10 minutes.`,
-  },
-  'verify-email': {
-    subject: 'Confirm your Ledgerline email address',
-    body: (code) => `Your code to confirm this email address is ${code}. It expires in 10 minutes. If you did not sign up for Ledgerline, ignore this email.`,
-  },
-};
+/** Each purpose's own mail template (server/mail/templates.ts). */
+const TEMPLATE = { 'step-up': 'sign_in_code', 'verify-email': 'verify_email' } as const satisfies Record<EmailOtpPurpose, MailTemplateName>;
 
 export async function issueEmailOtp(
   deps: MailDeps,
@@ -56,8 +49,8 @@ export async function issueEmailOtp(
   email: string,
   nowMs: number,
   purpose: EmailOtpPurpose = 'step-up',
-  /** The mail's words when the code confirms something of its own (a firm's application, issue 31). */
-  mail: { subject: string; body: (code: string) => string } = MAIL[purpose],
+  /** The mail's words when the code confirms something of its own (a firm's application, issue 31); else the purpose's template. */
+  mail?: { subject: string; body: (code: string) => string },
 ): Promise<Date> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = new Date(nowMs + EMAIL_OTP_TTL_SECONDS * 1000);
@@ -68,7 +61,8 @@ export async function issueEmailOtp(
   await db.query('INSERT INTO email_otps (id, identity_id, code_hash, expires_at, created_at, purpose) VALUES ($1, $2, $3, $4, $5, $6)', [
     randomUUID(), identityId, hashCode(code).toString('hex'), expiresAt, new Date(nowMs), purpose,
   ]);
-  await sendMail(deps, db, email, mail.subject, mail.body(code));
+  if (mail) await sendMail(deps, db, email, mail.subject, mail.body(code));
+  else await enqueueMail(deps, db, { to: foldEmail(email), template: TEMPLATE[purpose], values: { code } });
   return expiresAt;
 }
 

@@ -95,7 +95,9 @@ describe.each(await testDatabases())('mail queue over SMTP (%s)', (kind) => {
     await enqueue('a@example.com');
     const attempt = t.db.transaction(async (tx) => {
       await sendMail({ devOutbox: false, mail: settings, ...quiet }, tx, 'c@example.com', 'Hi', 'Body');
-      await enqueueMail({ devOutbox: false, mail: settings, ...quiet }, tx, { to: 'b@example.com', template: 'invite', values: { business: 'Acme', link: undefined } });
+      await enqueueMail({ devOutbox: false, mail: settings, ...quiet }, tx, { to: 'b@example.com', template: 'invite', values: {
+        business: 'Acme', invited_by: 'Dana Lee', via: 'person', link: undefined as unknown as string, expires: '7 December 2026',
+      } });
     });
     await expect(attempt).rejects.toThrow(MailTemplateError);
     await expect(attempt).rejects.toThrow('Mail template "invite" needs a value for "link"');

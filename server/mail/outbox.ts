@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/db.ts';
-import { renderMail, type MailTemplateName } from './templates.ts';
+import { renderMail, type MailTemplateName, type MailTemplateValues } from './templates.ts';
 import { messageIdDomain, processMailSettings, type MailSettings } from './settings.ts';
 
 /** Notified inside the enqueuing transaction: delivered only if it commits, so it kicks the queue after commit. */
@@ -9,13 +9,14 @@ export const MAIL_CHANNEL = 'ledgerline_mail';
 /** What enqueuing needs: the dev mailbox switch, the log, and (tests) settings other than the environment's. */
 export type MailQueueDeps = { devOutbox: boolean; log?: (line: string) => void; mail?: MailSettings };
 
-export type MailRequest = {
+/** A template and its own typed values (one member per template, so `values` is checked against `template`). */
+export type TemplatedMail = { [K in MailTemplateName]: { template: K; values: MailTemplateValues[K] } }[MailTemplateName];
+
+export type MailRequest = TemplatedMail & {
   /** Folded already (auth/email-address.ts foldEmail): mail/ sits below auth/ and does not import it. */
   to: string;
-  template: MailTemplateName;
-  values: Readonly<Record<string, string | number | null | undefined>>;
-  /** The dev outbox copy's body when it must differ from the mail (debit check: the deposits themselves). */
-  devOutboxBody?: string;
+  /** Added to the dev outbox copy only (debit check: the deposits themselves), after the mail's text. */
+  devOutboxNote?: string;
 };
 
 /**
@@ -30,7 +31,7 @@ export type MailRequest = {
  * The dev outbox (LEDGERLINE_DEV_OUTBOX=1) gets its copy in the same transaction either way.
  */
 export async function enqueueMail(deps: MailQueueDeps, db: Queryable, req: MailRequest): Promise<{ id: string; messageId: string }> {
-  const mail = renderMail(req.template, req.values);
+  const mail = renderMail(req.template, req.values as never);
   const settings = deps.mail ?? processMailSettings();
   const to = req.to;
   const id = randomUUID();
@@ -49,7 +50,7 @@ export async function enqueueMail(deps: MailQueueDeps, db: Queryable, req: MailR
     log(`[ledgerline] mail to ${req.to}: ${mail.subject} — ${mail.text}`);
   }
   if (deps.devOutbox) {
-    await db.query('INSERT INTO dev_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [to, mail.subject, req.devOutboxBody ?? mail.text]);
+    await db.query('INSERT INTO dev_outbox (recipient, subject, body) VALUES ($1, $2, $3)', [to, mail.subject, req.devOutboxNote ? `${mail.text}\n\n${req.devOutboxNote}` : mail.text]);
   }
   return { id, messageId };
 }

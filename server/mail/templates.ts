@@ -1,61 +1,107 @@
 /**
- * Every mail Ledgerline sends, by template (issue 32). A template names the values it needs; a
- * value that is missing, empty or the text of a lost value ("undefined", "null", "NaN") is refused
- * when the mail is enqueued (MailTemplateError), so no reader ever gets "Hello undefined". Each
- * renders a plain-text body and a simple HTML one built from it (escaped, links clickable).
+ * Every mail Ledgerline sends, by template (issue 32). Each template has typed values
+ * (`MailTemplateValues`) and lists the ones it cannot do without; a value that is missing, empty or
+ * the text of a lost value ("undefined", "null", "NaN") is refused when the mail is enqueued
+ * (MailTemplateError), so no reader ever gets "Hello undefined". Each renders a subject, a
+ * plain-text body (what it is, the link, why you got it) and a simple HTML twin (escaped, links
+ * clickable). Codes are the only secrets a mail carries.
  */
-export type MailTemplateName =
-  | 'sign_in_code' | 'verify_email' | 'passwordless_link' | 'invite'
-  | 'approval_waiting' | 'rejected' | 'reminder' | 'notice';
 
-type Values = Readonly<Record<string, string | number | null | undefined>>;
+/** A notification-style mail: the event in one line, what it says, where to open it. */
+type Event = { title: string; details?: string | null; link: string };
 
-type TemplateDef = {
-  fields: readonly string[];
-  subject: (v: Record<string, string>) => string;
-  text: (v: Record<string, string>) => string;
+export type MailTemplateValues = {
+  sign_in_code: { code: string };
+  verify_email: { code: string };
+  passwordless_link: { link: string };
+  /** `invited_by`: a person's name (via person) or the integration's (via integration: SCIM, an HRIS). */
+  invite: { business: string; invited_by: string; via: 'person' | 'integration'; link: string; expires: string };
+  approval_waiting: Event;
+  approved: Event;
+  rejected: Event;
+  reminder: Event;
+  mention: Event;
+  comment: Event;
+  workflow: Event;
+  large_transaction: Event;
+  /** `account`: bank name and masked number ("Chase ••1234"). */
+  bank_debit_check: { account: string; currency: string };
+  /** Mails written by their sender (subject and body as given): only through `sendMail`. */
+  notice: { subject: string; body: string };
 };
 
-const TEMPLATES: Record<MailTemplateName, TemplateDef> = {
+export type MailTemplateName = keyof MailTemplateValues;
+
+type RequiredKeys<T> = { [K in keyof T]-?: undefined extends T[K] ? never : K }[keyof T] & string;
+
+type TemplateDef<V> = {
+  required: readonly RequiredKeys<V>[];
+  subject: (v: V) => string;
+  text: (v: V) => string;
+};
+
+const MUTE = 'You can turn these emails off in Ledgerline, under your notification settings.';
+const EVENT_FIELDS = ['title', 'link'] as const;
+
+/** A notification mail: the title, what it says, the link, why you got it. */
+const eventMail = (open: string, why: string, lead = true): TemplateDef<Event> => ({
+  required: EVENT_FIELDS,
+  subject: (v) => v.title,
+  text: (v) => [lead ? v.title : null, v.details, `${open}: ${v.link}`, why].filter(Boolean).join('\n\n'),
+});
+
+const TEMPLATES: { [K in MailTemplateName]: TemplateDef<MailTemplateValues[K]> } = {
   sign_in_code: {
-    fields: ['code'],
+    required: ['code'],
     subject: () => 'Your Ledgerline verification code',
-    text: (v) => `Your verification code is ${v.code}. It expires in 10 minutes.\n\nIf you did not ask for it, you can ignore this email.`,
+    text: (v) => `Your verification code is ${v.code}. It expires in 10 minutes.\n\n`
+      + 'You got this email because someone is signing in to your Ledgerline account or confirming a change to it. '
+      + 'Never share this code. If it was not you, change your password.',
   },
   verify_email: {
-    fields: ['code'],
+    required: ['code'],
     subject: () => 'Confirm your Ledgerline email address',
-    text: (v) => `Your code to confirm this email address is ${v.code}. It expires in 10 minutes.\n\nIf you did not sign up for Ledgerline, ignore this email.`,
+    text: (v) => `Your code to confirm this email address is ${v.code}. It expires in 10 minutes.\n\n`
+      + 'You got this email because this address was given for a Ledgerline account. '
+      + 'If that was not you, ignore this email: the address stays unconfirmed.',
   },
   passwordless_link: {
-    fields: ['link'],
+    required: ['link'],
     subject: () => 'Your Ledgerline sign-in link',
-    text: (v) => `Sign in to Ledgerline: ${v.link}\n\nThe link works once, for 15 minutes.`,
+    text: (v) => `Sign in to Ledgerline: ${v.link} (it works once, for 15 minutes).\n\n`
+      + 'You got this email because a sign-in link was asked for this address. '
+      + 'If that was not you, ignore it: nobody signs in without opening the link.',
   },
   invite: {
-    fields: ['business', 'link'],
-    subject: (v) => `You are invited to ${v.business} on Ledgerline`,
-    text: (v) => `You have been invited to join ${v.business} on Ledgerline.\n\nAccept the invite: ${v.link}`,
+    required: ['business', 'invited_by', 'via', 'link', 'expires'],
+    subject: (v) => `You are invited to join ${v.business} on Ledgerline`,
+    text: (v) => [
+      v.via === 'person'
+        ? `${v.invited_by} invited you to join ${v.business} on Ledgerline, where the team handles cards, expenses and bills.`
+        : `${v.business} added you to Ledgerline through its ${v.invited_by} connection. Ledgerline is where the team handles cards, expenses and bills.`,
+      `Accept the invite: ${v.link} (valid until ${v.expires}).`,
+      `You got this email because ${v.business} added this address to its team. If you did not expect it, ignore it: nothing happens until you accept.`,
+    ].join('\n\n'),
   },
-  approval_waiting: {
-    fields: ['title', 'link'],
-    subject: (v) => v.title!,
-    text: (v) => [v.title, v.details, `Review it in Ledgerline: ${v.link}`].filter(Boolean).join('\n\n'),
-  },
-  rejected: {
-    fields: ['title', 'link'],
-    subject: (v) => v.title!,
-    text: (v) => [v.title, v.details, `Open it in Ledgerline: ${v.link}`].filter(Boolean).join('\n\n'),
-  },
-  reminder: {
-    fields: ['title', 'link'],
-    subject: (v) => v.title!,
-    text: (v) => [v.details, `Open Ledgerline: ${v.link}`].filter(Boolean).join('\n\n'),
+  approval_waiting: eventMail('Review it in Ledgerline', `You got this email because you approve this step. ${MUTE}`),
+  approved: eventMail('Open it in Ledgerline', `You got this email because you asked for this approval. ${MUTE}`),
+  rejected: eventMail('Open it in Ledgerline', `You got this email because you asked for this approval. ${MUTE}`),
+  reminder: eventMail('Open Ledgerline', `You got this email because your company asks for receipts, memos and coding on its spend. ${MUTE}`, false),
+  mention: eventMail('Reply in Ledgerline', `You got this email because you were mentioned in a comment. ${MUTE}`),
+  comment: eventMail('Reply in Ledgerline', `You got this email because the comment is on something of yours. ${MUTE}`),
+  workflow: eventMail('Open it in Ledgerline', `You got this email because a workflow your admins set up notifies you when this happens. ${MUTE}`),
+  large_transaction: eventMail('Open it in Ledgerline', `You got this email because you are an admin of this business. ${MUTE}`),
+  bank_debit_check: {
+    required: ['account', 'currency'],
+    subject: () => 'Verify your bank account',
+    text: (v) => `Two small deposits were sent to ${v.account}, each under 1.00 ${v.currency}. They show on the account's statement, usually within two business days.\n\n`
+      + 'Enter both amounts in Ledgerline, on the bank account, to verify it. Three wrong tries lock the check.\n\n'
+      + 'You got this email because you started a debit check of this account in Ledgerline.',
   },
   notice: {
-    fields: ['subject', 'body'],
-    subject: (v) => v.subject!,
-    text: (v) => v.body!,
+    required: ['subject', 'body'],
+    subject: (v) => v.subject,
+    text: (v) => v.body,
   },
 };
 
@@ -68,9 +114,9 @@ export class MailTemplateError extends Error {
 
 const LOST = new Set(['undefined', 'null', 'nan', '[object object]']);
 
-function present(v: Values[string]): v is string | number {
-  if (v === null || v === undefined) return false;
+function present(v: unknown): v is string | number {
   if (typeof v === 'number') return Number.isFinite(v);
+  if (typeof v !== 'string') return false;
   const t = v.trim();
   return t.length > 0 && !LOST.has(t.toLowerCase());
 }
@@ -78,20 +124,29 @@ function present(v: Values[string]): v is string | number {
 export type RenderedMail = { template: MailTemplateName; subject: string; text: string; html: string };
 
 /** Renders a template or throws MailTemplateError naming the first missing value. */
-export function renderMail(template: MailTemplateName, values: Values): RenderedMail {
-  const def = TEMPLATES[template];
+export function renderMail<K extends MailTemplateName>(template: K, values: MailTemplateValues[K]): RenderedMail {
+  const def = TEMPLATES[template] as unknown as TemplateDef<MailTemplateValues[K]>;
+  if (!def) throw new MailTemplateError(template, 'template');
+  const given = values as Readonly<Record<string, unknown>>;
   const clean: Record<string, string> = {};
-  for (const field of def.fields) {
-    const v = values[field];
+  for (const field of def.required) {
+    const v = given[field];
     if (!present(v)) throw new MailTemplateError(template, field);
-    clean[field] = String(v);
+    clean[field] = String(v).trim();
   }
   // Optional values (details) are taken only when present: never "undefined" in a body.
-  for (const [k, v] of Object.entries(values)) if (!(k in clean) && present(v)) clean[k] = String(v);
-  const subject = def.subject(clean).replace(/[\r\n]+/g, ' ').trim();
-  const text = def.text(clean);
+  for (const [k, v] of Object.entries(given)) if (!(k in clean) && present(v)) clean[k] = String(v).trim();
+  const typed = clean as unknown as MailTemplateValues[K];
+  const subject = def.subject(typed).replace(/[\r\n]+/g, ' ').trim();
+  const text = def.text(typed);
   return { template, subject, text, html: htmlOf(subject, text) };
 }
+
+/** The names of every template (tests walk them). */
+export const MAIL_TEMPLATE_NAMES = Object.keys(TEMPLATES) as MailTemplateName[];
+
+/** The values a template cannot do without. */
+export const requiredValues = (template: MailTemplateName): readonly string[] => TEMPLATES[template].required;
 
 const escapeHtml = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');

@@ -11,7 +11,7 @@ import {
   unsuspendUser as unsuspendUserCall,
   removeApClerk as removeApClerkCall,
 } from '../../schema/api/calls-admin.ts';
-import { sendMail, type MailDeps } from '../auth/email-otp.ts';
+import { sendInviteMail } from '../mail/invite.ts';
 import { mailLinks } from '../http/mail-links.ts';
 import { requireVerifiedEmail } from '../auth/email-verification.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
@@ -20,20 +20,12 @@ import { inviteQuotas, takeQuota } from '../auth/quotas.ts';
 import { describeInvite, getAdminUser, updateUser } from '../domain/admin-user-update.ts';
 import { passwordSignIn } from '../auth/session.ts';
 import { ssoEnforcedRefusal } from '../auth/sso/enforcement.ts';
-import type { Queryable } from '../db/db.ts';
 import { changeRole, deleteUser, findInvite, inviteState, markAccepted, removeApClerk, suspendUser, unsuspendUser } from '../domain/admin-user-status.ts';
 import { expireInvites, inviteUser, NO_PASSWORD, resendInvite, type IssuedInvite } from '../domain/admin-users.ts';
 import { ApiError } from '../core/errors.ts';
 import { actorOf, ok, type DomainHandlers } from '../http/handler.ts';
 import { versionedGet, versionedPatch } from './versioned.ts';
 import { adminOf, inWriteTx } from './admin.ts';
-
-/** The invite email, through the one mail function (server log; the dev outbox only when on). */
-async function sendInviteMail(deps: MailDeps, db: Queryable, issued: IssuedInvite, links: (path: string) => string): Promise<void> {
-  const link = links(`/invites/${issued.token}`);
-  const body = `You have been invited to Ledgerline. Accept the invite: ${link} (valid until ${issued.invite.expires_at}).`;
-  await sendMail(deps, db, issued.email, 'You are invited to Ledgerline', body);
-}
 
 /**
  * The invite page's lookup is public: 60 per 15 minutes per client address, like the other
@@ -52,15 +44,17 @@ export const adminUserHandlers = {
   [inviteUserCall.id]: async (ctx) => {
     await requireVerifiedEmail(ctx);
     await takeQuota(ctx.c, ctx.db, inviteQuotas(ctx.deps.quotas, actorOf(ctx).user), ctx.deps.now());
-    const issued = await inviteUser(ctx.db, actorOf(ctx).user, ctx.input.body, ctx.deps.now());
-    await sendInviteMail(ctx.deps, ctx.db, issued, mailLinks(ctx));
+    const { user } = actorOf(ctx);
+    const issued = await inviteUser(ctx.db, user, ctx.input.body, ctx.deps.now());
+    await sendInviteMail(ctx.deps, ctx.db, user.business_id, issued, { kind: 'person', userId: user.id }, mailLinks(ctx));
     return ok(inviteAnswer(issued), 201);
   },
   [resendInviteCall.id]: async (ctx) => {
     await requireVerifiedEmail(ctx);
     await takeQuota(ctx.c, ctx.db, inviteQuotas(ctx.deps.quotas, actorOf(ctx).user), ctx.deps.now());
-    const issued = await resendInvite(ctx.db, actorOf(ctx).user, ctx.input.params.user_uuid, ctx.deps.now());
-    await sendInviteMail(ctx.deps, ctx.db, issued, mailLinks(ctx));
+    const { user } = actorOf(ctx);
+    const issued = await resendInvite(ctx.db, user, ctx.input.params.user_uuid, ctx.deps.now());
+    await sendInviteMail(ctx.deps, ctx.db, user.business_id, issued, { kind: 'person', userId: user.id }, mailLinks(ctx));
     return ok(inviteAnswer(issued));
   },
   [changeUserRole.id]: async (ctx) => {

@@ -5,7 +5,8 @@ import {
 import { loginDownMessage } from '../../schema/web-config.ts';
 import { foldEmail } from '../auth/email-address.ts';
 import { markEmailVerified } from '../auth/email-verification.ts';
-import { sendMail, type MailDeps } from '../auth/email-otp.ts';
+import type { MailDeps } from '../auth/email-otp.ts';
+import { enqueueMail } from '../mail/outbox.ts';
 import { mailLinks } from '../http/mail-links.ts';
 import { hashPassword } from '../auth/password.ts';
 import { clientAddress } from '../auth/rate-limit.ts';
@@ -40,8 +41,7 @@ async function issueLink(deps: MailDeps, db: Queryable, identity: { id: string; 
     'INSERT INTO passwordless_links (id, identity_id, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)',
     [randomUUID(), identity.id, hashToken(token), new Date(nowMs + PASSWORDLESS_TTL_MS), now],
   );
-  await sendMail(deps, db, identity.email, 'Your Ledgerline sign-in link',
-    `Sign in to Ledgerline: ${links(`/passwordless?token=${token}`)} (valid for 15 minutes, once).`);
+  await enqueueMail(deps, db, { to: foldEmail(identity.email), template: 'passwordless_link', values: { link: links(`/passwordless?token=${token}`) } });
 }
 
 const findLink = async (db: Queryable, token: string): Promise<LinkRow | null> =>

@@ -1,7 +1,7 @@
 import type { ActingUser } from '../core/actor.ts';
 import type { AppDeps } from '../core/deps.ts';
 import { foldEmail } from '../auth/email-address.ts';
-import { sendMail } from '../auth/email-otp.ts';
+import { sendInviteMail } from '../mail/invite.ts';
 import { allocateSeqs, announceChange } from '../db/change-seq.ts';
 import type { Queryable } from '../db/db.ts';
 import { inviteUser } from '../domain/admin-users.ts';
@@ -145,11 +145,7 @@ export async function createScimUser(
   const userId = (issued.user as { id: string }).id;
   await setExternalId(tx, caller.businessId, userId, s.externalId);
   if (!s.active) await deactivate(tx, caller, await findUserRow(tx, caller.businessId, userId));
-  else {
-    const link = absoluteLink(origin, `/invites/${issued.token}`);
-    await sendMail(deps, tx, email, 'You are invited to Ledgerline',
-      `Your company added you to Ledgerline through ${caller.name}. Accept the invite: ${link} (valid until ${issued.invite.expires_at}).`);
-  }
+  else await sendInviteMail(deps, tx, caller.businessId, issued, { kind: 'integration', name: caller.name }, (path) => absoluteLink(origin, path));
   return userId;
 }
 

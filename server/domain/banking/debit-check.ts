@@ -16,12 +16,10 @@ import { bankAccountContext, findBankAccount, maskNumber, toWire } from './bank-
  * it FAILED (start again to get new deposits). Every step locks the bank account's row, so two
  * racing answers count two attempts and one success, never more.
  *
- * The mail: the server log and the real mail say only "Two small deposits were sent to …"; the
+ * The mail (template `bank_debit_check`): the server log and the real mail say only "Two small deposits … were sent to …"; the
  * development mailbox (LEDGERLINE_DEV_OUTBOX=1) also carries the amounts, so the demo and an
  * end-to-end test can read them (tests may call `readMicroDeposits`).
  */
-export const DEPOSIT_MAIL_SUBJECT = 'Verify your bank account';
-
 type Deposits = [number, number];
 
 function seal(key: Buffer, id: string, deposits: Deposits): string {
@@ -59,12 +57,10 @@ export async function startDebitCheck(tx: Queryable, user: ActingUser, id: strin
   );
   if (me) {
     const label = `${account.bank_name || account.name} ${maskNumber(account.account_last4)}`;
-    const body = `Two small deposits were sent to ${label} (amounts visible in your bank statement). `
-      + 'Enter both amounts in Ledgerline to verify the account.';
     // The dev outbox's copy alone names the amounts (the e2e test reads them there); the mail does not.
     await enqueueMail(mail, tx, {
-      to: foldEmail(me.email), template: 'notice', values: { subject: DEPOSIT_MAIL_SUBJECT, body },
-      devOutboxBody: `${body} Development mailbox only: the deposits are ${cents(deposits[0])} and ${cents(deposits[1])} ${account.currency}.`,
+      to: foldEmail(me.email), template: 'bank_debit_check', values: { account: label, currency: account.currency },
+      devOutboxNote: `Development mailbox only: the deposits are ${cents(deposits[0])} and ${cents(deposits[1])} ${account.currency}.`,
     });
   }
   return toWire(await findBankAccount(tx, user.business_id, id));

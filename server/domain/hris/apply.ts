@@ -1,6 +1,7 @@
 import type { ActingUser } from '../../core/actor.ts';
 import { ApiError } from '../../core/errors.ts';
-import { sendMail, type MailDeps } from '../../auth/email-otp.ts';
+import type { MailDeps } from '../../auth/email-otp.ts';
+import { sendInviteMail } from '../../mail/invite.ts';
 import { allocateSeqs, announceChange } from '../../db/change-seq.ts';
 import type { Queryable } from '../../db/db.ts';
 import { applyActing } from '../../core/acting.ts';
@@ -33,10 +34,10 @@ const hrisActor = (businessId: string, userId: string): ActingUser => ({
   id: userId, business_id: businessId, role: 'BUSINESS_ADMIN', is_manager: false, user_permissions: [], manager_id: null,
 });
 
-async function inviteMail(mail: HrisMail, db: Queryable, issued: IssuedInvite, provider: string): Promise<void> {
-  const link = mail.link(`/invites/${issued.token}`);
-  const body = `Your company added you to Ledgerline from ${provider}. Accept the invite: ${link} (valid until ${issued.invite.expires_at}).`;
-  await sendMail(mail.deps, db, issued.email, 'You are invited to Ledgerline', body);
+/** The shared invite mail, naming the HR system (a CSV upload is named as the HR file it is). */
+async function inviteMail(mail: HrisMail, db: Queryable, businessId: string, issued: IssuedInvite, provider: string): Promise<void> {
+  const name = provider === 'CSV' ? 'HR file' : provider;
+  await sendInviteMail(mail.deps, db, businessId, issued, { kind: 'integration', name }, mail.link);
 }
 
 /** A refusal of one person's step, naming the row, so the admin knows what to fix; nothing is applied. */
@@ -115,7 +116,7 @@ async function runPlan(tx: Queryable, a: ApplyArgs, conn: ConnectionRow, plan: P
   }
   await writeLinks(tx, a.businessId, plan, userOf);
   // Mailed last, once every step above succeeded (a refused step rolls everything back).
-  for (const invite of issued) await inviteMail(a.mail, tx, invite, conn.provider);
+  for (const invite of issued) await inviteMail(a.mail, tx, a.businessId, invite, conn.provider);
 }
 
 export async function applyImport(tx: Queryable, a: ApplyArgs): Promise<ReturnType<typeof importDto>> {

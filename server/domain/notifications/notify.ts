@@ -1,7 +1,8 @@
 import type { Notification, NotificationKind, NotificationSubjectType } from '../../../schema/entities/notification.ts';
 import { NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX } from '../../../schema/entities/notification.ts';
 import { foldEmail } from '../../auth/email-address.ts';
-import { enqueueMail, type MailRequest } from '../../mail/outbox.ts';
+import { enqueueMail, type TemplatedMail } from '../../mail/outbox.ts';
+import type { MailTemplateName } from '../../mail/templates.ts';
 import { currentScope } from '../../core/workflow-scope.ts';
 import { allocateSeqs, announceChange } from '../../db/change-seq.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -73,11 +74,14 @@ export async function notify(
   return made;
 }
 
-/** The mail template of a notification kind: the approval ones have their own words, the rest are notices. */
-function mailOf(n: Notification, link: string): Pick<MailRequest, 'template' | 'values'> {
-  if (n.kind === 'approval_waiting' || n.kind === 'rejected') return { template: n.kind, values: { title: n.title, details: n.body, link } };
-  if (n.kind === 'missing_items') return { template: 'reminder', values: { title: n.title, details: n.body, link } };
-  return { template: 'notice', values: { subject: n.title, body: [n.body, link].filter((s) => s.length > 0).join('\n\n') } };
+/** Each notification kind's mail template (server/mail/templates.ts): every kind has its own words. */
+const MAIL_TEMPLATE = {
+  approval_waiting: 'approval_waiting', approved: 'approved', rejected: 'rejected', missing_items: 'reminder',
+  mention: 'mention', comment: 'comment', workflow: 'workflow', large_transaction: 'large_transaction',
+} as const satisfies Record<NotificationKind, MailTemplateName>;
+
+function mailOf(n: Notification, link: string): TemplatedMail {
+  return { template: MAIL_TEMPLATE[n.kind], values: { title: n.title, details: n.body, link } };
 }
 
 async function mailThem(tx: Queryable, made: readonly Notification[], people: ReadonlyMap<string, Recipient>): Promise<void> {

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDb, testDatabases, type TestDb } from '../test-db.ts';
+import { enqueueMail } from './outbox.ts';
+import { inviteExpiry } from './invite.ts';
+import { MAIL_TEMPLATE_NAMES, MailTemplateError, renderMail, requiredValues, type MailTemplateName, type MailTemplateValues } from './templates.ts';
+
+/** One set of values per template: the type makes a new template without a sample fail to compile. */
+const event = (title: string) => ({ title, details: 'Team lunch <with the client>', link: 'https://app.test/approvals?open=a1' });
+const SAMPLES: { [K in MailTemplateName]: MailTemplateValues[K] } = {
+  sign_in_code: { code: '042917' },
+  verify_email: { code: '315550' },
+  passwordless_link: { link: 'https://app.test/passwordless?token=abc_DEF-1' },
+  invite: { business: 'Acme & Co', invited_by: 'Dana Lee', via: 'person', link: 'https://app.test/invites/tok_1', expires: '7 December 2026' },
+  approval_waiting: event('Maya Chen’s claim for $42.00 is waiting for your approval'),
+  approved: event('Your claim for $42.00 was approved'),
+  rejected: event('Your claim for $42.00 was rejected'),
+  reminder: { title: 'You have 3 items missing a receipt, memo or coding', details: 'Add them before month end.', link: 'https://app.test/missing-items' },
+  mention: event('Maya Chen mentioned you on Delta Air Lines · $120.00'),
+  comment: event('Maya Chen commented on Delta Air Lines · $120.00'),
+  workflow: event('Claim desk: a claim is submitted'),
+  large_transaction: event('Dana Lee spent $9,800.00 at Apple'),
+  bank_debit_check: { account: 'Chase ••1234', currency: 'USD' },
+  notice: { subject: 'Hello', body: 'A body written by its sender.' },
+};
+
+const LINKED = ['passwordless_link', 'invite', 'approval_waiting', 'approved', 'rejected', 'reminder', 'mention', 'comment', 'workflow', 'large_transaction'];
+const EXPLAINED: readonly string[] = MAIL_TEMPLATE_NAMES.filter((n) => n !== 'notice');
+
+describe('mail templates', () => {
+  it.each(MAIL_TEMPLATE_NAMES)('%s renders subject, text and escaped HTML from its values', (name) => {
+    const mail = renderMail(name, SAMPLES[name] as never);
+    expect(mail.template).toBe(name);
+    expect(mail.subject.length).toBeGreaterThan(3);
+    expect(mail.subject).not.toMatch(/[\r\n]/);
+    for (const field of requiredValues(name)) {
+      const v = (SAMPLES[name] as Record<string, string>)[field]!;
+      if (field !== 'via') expect(`${mail.subject}\n${mail.text}`).toContain(v);
+    }
+    expect(mail.text).not.toMatch(/undefined|null|NaN|\[object/);
+    if (LINKED.includes(name)) expect(mail.html).toMatch(/<a href="https:\/\/app\.test\//);
+    if (EXPLAINED.includes(name)) expect(mail.text).toContain('You got this email because');
+    expect(mail.html).not.toContain('<with the client>');
+    expect(mail.html).toContain('<title>');
+  });
+
+  it.each(MAIL_TEMPLATE_NAMES)('%s refuses each missing, empty or lost value, naming it', (name) => {
+    for (const field of requiredValues(name)) {
+      for (const lost of [undefined, null, '', '  ', 'undefined', 'NaN']) {
+        const values = { ...SAMPLES[name], [field]: lost } as never;
+        expect(() => renderMail(name, values)).toThrow(MailTemplateError);
+        expect(() => renderMail(name, values)).toThrow(`Mail template "${name}" needs a value for "${field}"; nothing was sent.`);
+      }
+    }
+  });
+
+  it('leaves an optional value out rather than print it lost', () => {
+    const mail = renderMail('rejected', { title: 'Your claim was rejected', details: null, link: 'https://app.test/x' });
+    expect(mail.text).toBe('Your claim was rejected\n\nOpen it in Ledgerline: https://app.test/x\n\n'
+      + 'You got this email because you asked for this approval. You can turn these emails off in Ledgerline, under your notification settings.');
+  });
+
+  it('keeps codes at the start of a readable sentence and links followed by a space (readers and tests parse them)', () => {
+    expect(renderMail('sign_in_code', { code: '042917' }).text).toMatch(/^Your verification code is 042917\. /);
+    expect(renderMail('passwordless_link', SAMPLES.passwordless_link).text).toMatch(/Sign in to Ledgerline: https:\/\/app\.test\/passwordless\?token=abc_DEF-1 /);
+    expect(renderMail('invite', SAMPLES.invite).text).toMatch(/Accept the invite: https:\/\/app\.test\/invites\/tok_1 \(valid until 7 December 2026\)\./);
+  });
+
+  it('names who invited: a person, or the integration that added them', () => {
+    const person = renderMail('invite', SAMPLES.invite);
+    expect(person.subject).toBe('You are invited to join Acme & Co on Ledgerline');
+    expect(person.text).toMatch(/^Dana Lee invited you to join Acme & Co on Ledgerline/);
+    expect(person.html).toContain('Acme &amp; Co');
+    const integration = renderMail('invite', { ...SAMPLES.invite, invited_by: 'Okta', via: 'integration' });
+    expect(integration.subject).toBe(person.subject);
+    expect(integration.text).toMatch(/^Acme & Co added you to Ledgerline through its Okta connection\./);
+  });
+
+  it('says an invite’s last day as a reader does', () => {
+    expect(inviteExpiry('2026-12-07T15:22:00.000Z')).toBe('7 December 2026');
+    expect(inviteExpiry('not a date')).toBe('');
+  });
+});
+
+describe.each(await testDatabases())('mail templates at enqueue (%s)', (kind) => {
+  let t: TestDb;
+  const logged: string[] = [];
+  const deps = { devOutbox: true, log: (line: string) => logged.push(line), mail: { smtpUrl: null, from: 'Ledgerline <no-reply@ledgerline.test>' } };
+  beforeAll(async () => {
+    t = await openTestDb(kind);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+  const stored = async (to: string) => ({
+    outbox: await t.db.query<{ template: string }>('SELECT template FROM mail_outbox WHERE recipient = $1', [to]),
+    dev: await t.db.query<{ subject: string; body: string }>('SELECT subject, body FROM dev_outbox WHERE recipient = $1', [to]),
+  });
+
+  it.each(MAIL_TEMPLATE_NAMES)('%s is enqueued with its values, and refused without them (nothing stored, nothing logged)', async (name) => {
+    const to = `${name}-${kind}@example.com`;
+    await t.db.transaction((tx) => enqueueMail(deps, tx, { to, template: name, values: SAMPLES[name] } as never));
+    const ok = await stored(to);
+    expect(ok.outbox).toEqual([{ template: name }]);
+    expect(ok.dev).toEqual([{ subject: renderMail(name, SAMPLES[name] as never).subject, body: renderMail(name, SAMPLES[name] as never).text }]);
+    const refusedTo = `refused-${to}`;
+    const before = logged.length;
+    const field = requiredValues(name)[0]!;
+    const attempt = t.db.transaction((tx) => enqueueMail(deps, tx, { to: refusedTo, template: name, values: { ...SAMPLES[name], [field]: undefined } } as never));
+    await expect(attempt).rejects.toThrow(new MailTemplateError(name, field).message);
+    expect(await stored(refusedTo)).toEqual({ outbox: [], dev: [] });
+    expect(logged.length).toBe(before);
+  });
+
+  it('adds the development-only note to the dev outbox copy alone', async () => {
+    const to = `debit-${kind}@example.com`;
+    await t.db.transaction((tx) => enqueueMail(deps, tx, {
+      to, template: 'bank_debit_check', values: SAMPLES.bank_debit_check, devOutboxNote: 'Development mailbox only: the deposits are 0.12 and 0.34 USD.',
+    }));
+    const { dev } = await stored(to);
+    expect(dev[0]!.body).toMatch(/deposits are 0\.12 and 0\.34 USD\.$/);
+    expect(logged.find((l) => l.includes(to))).not.toContain('0.12');
+  });
+});
