@@ -92,7 +92,7 @@ function ProviderCard({ client, provider, connection, online, onChanged }: CardP
   );
 }
 
-function ConnectionFacts({ connection: c }: { connection: ChatConnection }) {
+export function ConnectionFacts({ connection: c }: { connection: ChatConnection }) {
   const last = c.last_post;
   return (
     <dl className="chat-facts">
