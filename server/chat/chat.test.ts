@@ -6,6 +6,7 @@ import { TEST_TOKEN_SECRET, useTestApp } from '../test-app.ts';
 import { testDatabases } from '../test-db.ts';
 import { makeBusiness, request, signIn, type Fixture } from '../test-fixtures.ts';
 import { CHAT_QUEUE, deliverDueChat, type ChatDeliveryOptions } from './delivery.ts';
+import { startChatJob } from './job.ts';
 import { chatLinkKey, signChatLink } from './links.ts';
 import { slackPayload } from './payloads.ts';
 
@@ -209,6 +210,20 @@ describe.each(await testDatabases())('Slack and Teams on %s', (kind) => {
     expect((await posts(a)).map((p) => [p.provider, p.state])).toEqual([['slack', 'queued'], ['teams', 'dropped']]);
     expect((await posts(a))[0]!.last_error).toContain('could not be reached');
     expect(rx.hits).toEqual([]);
+  });
+
+  it('the chat job (npm start) posts right after the notifying write commits, kicked without a timer', async () => {
+    await connect('teams', `${rx.base}/teams/hook`);
+    const job = await startChatJob(t.db, { ...opts(), now: () => Date.now() + 10_000, everyMs: 3_600_000 });
+    try {
+      await waiting(a, crypto.randomUUID(), ['manager', 'admin']);
+      for (let i = 0; i < 100 && rx.hits.length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await job.runNow();
+      expect(rx.hits).toHaveLength(1);
+      expect((await posts(a)).map((p) => p.state)).toEqual(['sent']);
+    } finally {
+      await job.stop();
+    }
   });
 
   it('sends a test message and answers what the webhook said', async () => {
