@@ -21,6 +21,9 @@ import { startYieldJob } from './domain/treasury/yield.ts';
 import { pruneKeys } from './http/idempotency.ts';
 import { absoluteLink, mailOrigin } from './http/mail-links.ts';
 import { startMailJob } from './mail/delivery.ts';
+import { startChatJob } from './chat/job.ts';
+import { loadTokenKey } from './auth/tokens.ts';
+import { resolveSsoSettings } from './auth/sso/settings.ts';
 import { processMailSettings } from './mail/settings.ts';
 import { startAsyncJobs } from './jobs/work.ts';
 import { hrisDropWatching, startHrisDropWatcher } from './domain/hris/drop-watcher.ts';
@@ -107,6 +110,12 @@ async function main(): Promise<void> {
   const server = await listen({ db, host, port, devOutbox, distDir: fileURLToPath(new URL('../dist/', import.meta.url)) });
   // Issue 32: the HRIS drop folder (HRIS_DROP_DIR), looked at every HRIS_DROP_POLL_SECONDS; its invite links use PUBLIC_URL, else this server's address.
   const linkOrigin = mailOrigin(process.env.PUBLIC_URL || null, { url: server.url });
+  // Issue 32: Slack / Teams posts, kicked after each commit that queued one and retried with backoff.
+  const sso = resolveSsoSettings();
+  let chatKey: Promise<Uint8Array> | undefined;
+  const chatJob = await startChatJob(db, {
+    net: { allowLoopbackHttp: sso.allowLoopbackHttp, dnsServer: sso.dnsServer }, tokenKey: () => (chatKey ??= loadTokenKey(db)), origin: linkOrigin,
+  });
   const hrisDrop = hrisDropWatching() ? startHrisDropWatcher(db, {
     dir: process.env.HRIS_DROP_DIR!.trim(), now: () => Date.now(),
     everyMs: envInt(process.env, 'HRIS_DROP_POLL_SECONDS', 30) * 1000,
@@ -145,6 +154,7 @@ async function main(): Promise<void> {
     hrisDrop?.stop();
     await asyncJobs.stop();
     await mailJob?.stop();
+    await chatJob.stop();
     await server.close();
     await db.close();
     process.exit(0);

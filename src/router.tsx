@@ -135,6 +135,8 @@ const integrationRoutes = [
   settingsPage('/settings/integrations/api', () => import('./features/integrations/api-page.tsx'), 'ApiClientsPage', 'API clients'),
   settingsPage('/settings/integrations/hris', () => import('./features/integrations/hris-page.tsx'), 'HrisPage', 'HRIS'),
   settingsPage('/settings/feature-flags', () => import('./features/feature-flags/feature-flags-page.tsx'), 'FeatureFlagsPage', 'Feature flags'),
+  settingsPage('/settings/integrations/chat', () => import('./features/integrations/chat-page.tsx'), 'ChatPage', 'Slack and Teams'),
+  settingsPage('/chat-link', () => import('./features/integrations/chat-link-page.tsx'), 'ChatLinkPage', 'Opening link'),
   settingsPage('/settings/billing', () => import('./features/billing/billing-page.tsx'), 'BillingPage', 'Billing'),
   settingsPage('/statements', () => import('./features/statements/statements-page.tsx'), 'StatementsPage', 'Statements'),
 ];

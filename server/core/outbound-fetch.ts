@@ -91,6 +91,22 @@ async function checkedAddress(url: URL, opts: OutboundOptions): Promise<string |
   return addresses[0]!;
 }
 
+/**
+ * Whether `url` may be fetched under the rules above, its host resolved and checked now: the check
+ * a URL someone saves for later (a chat webhook) passes before it is stored. Fetching it later
+ * checks again (the name may resolve elsewhere by then).
+ */
+export async function outboundUrlAllowed(url: string, opts: OutboundOptions): Promise<boolean> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const timeout = new Promise<null>((resolve) => setTimeout(() => resolve(null), opts.timeoutMs ?? OUTBOUND_TIMEOUT_MS).unref());
+  return (await Promise.race([checkedAddress(parsed, opts).catch(() => null), timeout])) !== null;
+}
+
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304]);
 
 function headerRecord(h: OutboundInit['headers']): Record<string, string> {

@@ -3,6 +3,8 @@ import { NOTIFICATION_BODY_MAX, NOTIFICATION_TITLE_MAX } from '../../../schema/e
 import { foldEmail } from '../../auth/email-address.ts';
 import { enqueueMail, type TemplatedMail } from '../../mail/outbox.ts';
 import type { MailTemplateName } from '../../mail/templates.ts';
+import { enqueueChatPosts } from '../../chat/outbox.ts';
+import { CHAT_LINK_PATH } from '../../chat/links.ts';
 import { currentScope } from '../../core/workflow-scope.ts';
 import { allocateSeqs, announceChange } from '../../db/change-seq.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -56,6 +58,7 @@ export async function notify(
   const range = await allocateSeqs(tx, businessId, live.length);
   if (!range) return [];
   const made: Notification[] = [];
+  const fresh: NewNotification[] = [];
   let seq = range.last - live.length;
   for (const n of live) {
     seq += 1;
@@ -67,10 +70,12 @@ export async function notify(
       [crypto.randomUUID(), businessId, n.owner_id, n.kind, clip(n.title, NOTIFICATION_TITLE_MAX), clip(n.body ?? '', NOTIFICATION_BODY_MAX),
         n.subject_type ?? null, n.subject_id ?? null, n.path, n.actor_id ?? null, n.event_key, at, seq],
     );
-    if (rows[0]) made.push(rows[0].doc);
+    if (rows[0]) { made.push(rows[0].doc); fresh.push(n); }
   }
   if (made.length > 0) await announceChange(tx, businessId, range.last);
   if (opts.mail !== false) await mailThem(tx, made, byId);
+  // Issue 32: approval requests and rejections also go to the business's Slack / Teams channels (server/chat/).
+  await enqueueChatPosts(tx, businessId, fresh, currentScope().link(CHAT_LINK_PATH));
   return made;
 }
 

@@ -15,6 +15,10 @@ const ENTRIES: readonly Entry[] = [
     description: 'Import people, departments, managers and locations from your HR system, review the changes, then keep them in sync.',
   },
   {
+    to: '/settings/integrations/chat', title: 'Slack and Teams', who: 'integrations', action: 'Connect Slack or Teams',
+    description: 'Post approval requests and rejections to a channel, with links that open them in Ledgerline.',
+  },
+  {
     to: '/settings/integrations/api', title: 'API clients', who: 'api', action: 'Manage API clients',
     description: 'Give your own scripts and tools access to Ledgerline data with OAuth client credentials and scoped tokens.',
   },

@@ -8,7 +8,7 @@ export function IntegrationsLink() {
   const user = useAppState((s) => s.session?.user);
   if (!user || !(canManageIntegrations(user) || canManageApiClients(user))) return null;
   return (
-    <Section title="Integrations" description="SCIM provisioning, your HRIS, and API clients.">
+    <Section title="Integrations" description="SCIM provisioning, your HRIS, Slack and Teams, and API clients.">
       <Link to="/settings/integrations" className="btn btn-secondary">Manage integrations</Link>
     </Section>
   );

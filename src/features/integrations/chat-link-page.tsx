@@ -1,0 +1,42 @@
+import { Link, useRouter } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { useDataClient } from '../../data-access/data-context.tsx';
+import { errorText } from '../../lib/error-text.ts';
+import './chat.css';
+
+const INCOMPLETE = 'This link is incomplete: copy the whole link from the post, or open Approvals.';
+
+type State = { state: 'opening' } | { state: 'failed'; message: string };
+
+/**
+ * Issue 32: a link from a Slack or Teams post (`/chat-link?t=…`). The shell has already asked for
+ * sign-in; the server checks the link's signature, expiry and business, and answers the item's
+ * path, which replaces this page in the history.
+ */
+export function ChatLinkPage() {
+  const client = useDataClient();
+  const router = useRouter();
+  const [token] = useState(() => new URLSearchParams(window.location.search).get('t'));
+  const [s, setS] = useState<State>(token ? { state: 'opening' } : { state: 'failed', message: INCOMPLETE });
+  useEffect(() => {
+    if (!token) return;
+    let live = true;
+    void client.openChatLink(token).then((r) => {
+      if (!live) return;
+      if (r.ok) router.history.replace(r.path);
+      else setS({ state: 'failed', message: errorText(r.error) });
+    });
+    return () => { live = false; };
+  }, [client, router, token]);
+  return (
+    <div className="chat-link-page">
+      <h1>{s.state === 'opening' ? 'Opening…' : 'This link can’t be opened'}</h1>
+      {s.state === 'opening'
+        ? <p className="muted" role="status">Checking the link from Slack or Teams.</p>
+        : <>
+            <p role="alert">{s.message}</p>
+            <p><Link to="/approvals" className="btn btn-primary">Go to approvals</Link></p>
+          </>}
+    </div>
+  );
+}
