@@ -12,23 +12,22 @@ import { CARD_STATUSES } from './entities/card.ts';
  * being added (it is simply not chosen) and a column that no longer exists is dropped on read.
  * The tables are the four list exports (schema/exports.ts) and the primary-cards export below.
  */
-export const EXPORT_TABLES = [...REPORT_COLLECTIONS, 'primary_cards'] as const;
+const EXPORT_TABLES = [...REPORT_COLLECTIONS, 'primary_cards'] as const;
 export type ExportTable = (typeof EXPORT_TABLES)[number];
 export const exportTableSchema = z.enum(EXPORT_TABLES);
 
 /** "Last four" → "last_four": a column's stable name. */
-export const columnKey = (header: string): string => header.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+const columnKey = (header: string): string => header.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
 
 /** Each key is 1–40 lowercase letters, digits or underscores. */
-export const columnKeySchema = z.string().regex(/^[a-z0-9_]{1,40}$/);
+const columnKeySchema = z.string().regex(/^[a-z0-9_]{1,40}$/);
 
 /** What PUT sends: the chosen columns in order, at least one, no repeats (checked per table by the server). */
 export const exportSettingsBodySchema = z.object({
   columns: z.array(columnKeySchema).min(1).max(40).refine((c) => new Set(c).size === c.length, { message: 'columns must not repeat' }),
 });
-export type ExportSettingsBody = z.infer<typeof exportSettingsBodySchema>;
 
-export const exportColumnOptionSchema = z.object({ key: columnKeySchema, header: z.string() });
+const exportColumnOptionSchema = z.object({ key: columnKeySchema, header: z.string() });
 
 /** The caller's columns of one table (the default order when nothing is saved), and every column it offers. */
 export const exportSettingsSchema = z.object({
@@ -50,7 +49,7 @@ export interface PrimaryCardRow {
 }
 
 /** §7 "export of primary cards (query)": each person's primary card. */
-export const PRIMARY_CARD_COLUMNS: readonly ExportColumn<PrimaryCardRow>[] = [
+const PRIMARY_CARD_COLUMNS: readonly ExportColumn<PrimaryCardRow>[] = [
   { header: 'Cardholder', value: (r) => r.cardholder },
   { header: 'Email', value: (r) => r.email },
   { header: 'Department', value: (r, n) => n.name('departments', r.department_id) },
@@ -75,7 +74,7 @@ export const primaryCardQuerySchema = z.object({
 export type PrimaryCardQuery = z.infer<typeof primaryCardQuerySchema>;
 
 /** A table's columns, each with its key. */
-export function tableColumns(table: ExportTable): readonly (ExportColumn<never> & { key: string })[] {
+function tableColumns(table: ExportTable): readonly (ExportColumn<never> & { key: string })[] {
   const cols = (table === 'primary_cards' ? PRIMARY_CARD_COLUMNS : EXPORT_COLUMNS[table as ReportCollection]) as readonly ExportColumn<never>[];
   return cols.map((c) => ({ ...c, key: columnKey(c.header) }));
 }

@@ -25,7 +25,7 @@ async function storedRow(db: Queryable, user: ActingUser, table: ExportTable): P
 }
 
 /** The caller's saved keys of a table that still exist, or null (the default). */
-export async function savedColumnKeys(db: Queryable, user: ActingUser, table: ExportTable): Promise<string[] | null> {
+async function savedColumnKeys(db: Queryable, user: ActingUser, table: ExportTable): Promise<string[] | null> {
   const row = await storedRow(db, user, table);
   if (!row || !Array.isArray(row.columns)) return null;
   const known = new Set(defaultColumnKeys(table));

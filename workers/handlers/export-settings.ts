@@ -9,16 +9,16 @@ import type { OnlineFailure } from '../contracts/views.ts';
 import { answerOf, bindDomain, custom, offlineFailure, onlineDomain, type OnlineApi, type OnlinePort } from '../online.ts';
 
 /** Refused before any request: the settings live on the server. */
-export const EXPORT_SETTINGS_OFFLINE = offlineFailure('You’re offline. Export columns are saved on the server and need a connection: nothing was sent.');
+const EXPORT_SETTINGS_OFFLINE = offlineFailure('You’re offline. Export columns are saved on the server and need a connection: nothing was sent.');
 
 /** What this domain reads of the mirror: its meta store (the settings are not a mirrored collection). */
 type MetaRuntime = { readonly db: Pick<MirrorDatabase, 'meta'> };
-export type ExportSettingsPort = OnlinePort & { readonly host: { readonly runtime: MetaRuntime | null } };
+type ExportSettingsPort = OnlinePort & { readonly host: { readonly runtime: MetaRuntime | null } };
 
 /** The caller's settings per table, kept in the mirror's `meta` so an offline export keeps the chosen columns. */
-export const exportSettingsCacheId = (table: ExportTable) => `export_settings:${table}`;
+const exportSettingsCacheId = (table: ExportTable) => `export_settings:${table}`;
 
-export type ExportSettingsResult = { ok: true; settings: ExportSettings; fromCache: boolean } | OnlineFailure;
+type ExportSettingsResult = { ok: true; settings: ExportSettings; fromCache: boolean } | OnlineFailure;
 
 /** The settings kept on the device, or null. */
 export async function cachedExportSettings(runtime: MetaRuntime | null, table: ExportTable): Promise<ExportSettings | null> {
@@ -37,7 +37,7 @@ const defaults = (table: ExportTable): ExportSettings =>
  * the default columns, so the Export buttons work offline; saving and the primary-cards file are
  * online only. Every answer from the server replaces the device's copy.
  */
-export const EXPORT_SETTINGS_DOMAIN = (port: ExportSettingsPort) => {
+const EXPORT_SETTINGS_DOMAIN = (port: ExportSettingsPort) => {
   const keep = async (settings: ExportSettings) => {
     await port.host.runtime?.db.meta.upsert({ id: exportSettingsCacheId(settings.table), value: settings });
     return { ok: true as const, settings, fromCache: false };
