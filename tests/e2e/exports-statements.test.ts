@@ -92,12 +92,18 @@ describe('exports, statements and saved views', () => {
     await tray.waitFor();
     const job = page.getByRole('region', { name: 'Statement job' });
     await job.getByRole('button', { name: /^Download / }).waitFor({ timeout: 60_000 });
-    await tray.getByRole('button', { name: 'Download' }).first().waitFor();
     const [statement] = await Promise.all([page.waitForEvent('download'), job.getByRole('button', { name: /^Download / }).click()]);
     expect(statement.suggestedFilename()).toMatch(/\.csv$/);
     const lines = await csvOf(statement);
     const types = new Set(lines.slice(1).map((l) => l[0]));
     for (const type of ['statement', 'opening_balance', 'closing_balance']) expect(types).toContain(type);
+    // The tray lists the same job (its title, its last progress line) and downloads the same file.
+    const title = (await job.getByRole('heading', { level: 2 }).textContent())!;
+    const item = tray.getByRole('listitem').filter({ hasText: title });
+    await item.waitFor();
+    expect(await item.getByRole('status').textContent()).not.toBe('');
+    const [again] = await Promise.all([page.waitForEvent('download'), item.getByRole('button', { name: 'Download' }).click()]);
+    expect(await csvOf(again)).toEqual(lines);
   }, 180_000);
 
   it('a shared saved view is opened by a colleague in another browser', async () => {
