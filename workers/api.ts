@@ -35,6 +35,7 @@ import type { ChatApi } from './handlers/chat.ts';
 import type { PlatformApi } from './handlers/platform.ts';
 import type { ApiClientApi } from './handlers/api-clients.ts';
 import type { ScimApi } from './handlers/scim.ts';
+import type { ExportSettingsApi } from './handlers/export-settings.ts';
 import type { MoneyFields, Totals } from './query-engine.ts';
 
 /*
@@ -85,7 +86,8 @@ export type * from './handlers/scim.ts';
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
   ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi,
-  AdvisorConsoleApi, ApplicationApi, VendorPortalApi, HrisApi, JobApi, SavedViewApi, ChatApi, PlatformApi, ApiClientApi, ScimApi {}
+  AdvisorConsoleApi, ApplicationApi, VendorPortalApi, HrisApi, JobApi, SavedViewApi, ChatApi, PlatformApi, ApiClientApi, ScimApi,
+  ExportSettingsApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

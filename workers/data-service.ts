@@ -19,6 +19,7 @@ import { supportAccessHandlers } from './handlers/support-access.ts';
 import { hrisWorkerHandlers } from './handlers/hris.ts';
 import { jobWorkerHandlers } from './handlers/jobs.ts';
 import { savedViewWorkerHandlers } from './handlers/saved-views.ts';
+import { exportSettingsWorkerHandlers } from './handlers/export-settings.ts';
 import { chatWorkerHandlers } from './handlers/chat.ts';
 import { platformWorkerHandlers } from './handlers/platform.ts';
 import { apiClientWorkerHandlers } from './handlers/api-clients.ts';
@@ -88,6 +89,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...hrisWorkerHandlers(ctx),
     ...jobWorkerHandlers(ctx),
     ...savedViewWorkerHandlers(ctx),
+    ...exportSettingsWorkerHandlers(ctx),
     ...chatWorkerHandlers(ctx),
     ...platformWorkerHandlers(ctx),
     ...apiClientWorkerHandlers(ctx),

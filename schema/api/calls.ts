@@ -55,6 +55,7 @@ import { FINANCING_START_CALLS } from './calls-financing-starts.ts';
 import { HRIS_CALLS } from './calls-hris.ts';
 import { JOB_CALLS } from './calls-jobs.ts';
 import { SAVED_VIEW_CALLS } from './calls-saved-views.ts';
+import { EXPORT_SETTINGS_CALLS } from './calls-export-settings.ts';
 import { CHAT_CALLS } from './calls-chat.ts';
 import { PLATFORM_CALLS } from './calls-platform.ts';
 import { API_CLIENT_CALLS } from './calls-api-clients.ts';
@@ -275,4 +276,5 @@ export const CATALOGUE = [
   ...SAVED_VIEW_CALLS,
   ...JOB_CALLS,
   ...HRIS_CALLS,
+  ...EXPORT_SETTINGS_CALLS,
 ] as const;

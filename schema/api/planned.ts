@@ -130,8 +130,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'mailbox/delete-business-access': 32,
     'opportunity dismiss': 32,
     'dynamics setup': 32,
-    'export table user-settings': 32,
-    'export of primary cards (query)': 32,
   },
 };
 

@@ -177,6 +177,9 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'SCIM (DELETE scim/integration/{id}, PUT)': ['scim.integrations.list', 'scim.integrations.put', 'scim.integrations.delete'],
     // Issue 32: a list's saved views (schema/saved-views.ts).
     'saved views (PUT and DELETE by id)': ['savedViews.list', 'savedViews.put', 'savedViews.delete'],
+    // Issue 32 (helper F): schema/api/calls-export-settings.ts.
+    'export table user-settings': ['exportSettings.get', 'exportSettings.put', 'exportSettings.delete'],
+    'export of primary cards (query)': ['primaryCards.export'],
     // Issue 32 (helper F): schema/api/calls-jobs.ts.
     'event history per entity type': ['eventHistory.list'],
     'async jobs': ['asyncJobs.list', 'asyncJobs.get', 'asyncJobs.file', 'asyncJobs.cancel'],

@@ -59,6 +59,7 @@ import { financingStartHandlers } from './financing-starts.ts';
 import { hrisHandlers } from './hris.ts';
 import { jobHandlers } from './jobs.ts';
 import { savedViewHandlers } from './saved-views.ts';
+import { exportSettingsHandlers } from './export-settings.ts';
 import { chatHandlers } from './chat.ts';
 import { platformHandlers } from './platform.ts';
 import { apiClientHandlers } from './api-clients.ts';
@@ -135,6 +136,7 @@ export const HANDLERS = {
   ...platformHandlers,
   ...chatHandlers,
   ...savedViewHandlers,
+  ...exportSettingsHandlers,
   ...jobHandlers,
   ...hrisHandlers,
 } satisfies HandlerMap;

@@ -4,8 +4,10 @@ import type { Context } from 'hono';
 import {
   deleteDashboards, deleteReports, exportAsFile, exportTransactions, generateReport, saveDashboard, saveReport,
 } from '../../schema/api/calls-reporting.ts';
-import { exportFileName } from '../../schema/exports.ts';
+import type { RowOf } from '../../schema/collections.ts';
+import { exportFileName, type ExportColumn } from '../../schema/exports.ts';
 import type { ReportCollection } from '../../schema/reports.ts';
+import { exportColumnsOf } from '../domain/export-settings.ts';
 import { businessNames, collectionPages, csvStream, transactionPages, type PageReader } from '../domain/reporting/export.ts';
 import { generateReport as report } from '../domain/reporting/report.ts';
 import { acceptedEncodings, compressStream } from '../http/encoding.ts';
@@ -38,13 +40,15 @@ export const reportingHandlers = {
   [exportTransactions.id]: async (ctx) => {
     const user = actorOf(ctx).user;
     const pages = await transactionPages(ctx.db, user, ctx.input.body.filters, ctx.input.body.sort);
-    return csvResponse(ctx.c, 'transactions', pages as PageReader<ReportCollection>, await businessNames(ctx.db, user.business_id), ctx.deps.now());
+    const columns = await exportColumnsOf(ctx.db, user, 'transactions');
+    return csvResponse(ctx.c, 'transactions', pages as PageReader<ReportCollection>, await businessNames(ctx.db, user.business_id), ctx.deps.now(), columns);
   },
   [exportAsFile.id]: async (ctx) => {
     const user = actorOf(ctx).user;
     const { collection, filters } = ctx.input.body;
     const pages = await collectionPages(ctx.db, user, collection, filters);
-    return csvResponse(ctx.c, collection, pages, await businessNames(ctx.db, user.business_id), ctx.deps.now());
+    const columns = await exportColumnsOf(ctx.db, user, collection);
+    return csvResponse(ctx.c, collection, pages, await businessNames(ctx.db, user.business_id), ctx.deps.now(), columns);
   },
   [deleteDashboards.id]: async (ctx) => {
     const user = actorOf(ctx).user;
@@ -58,9 +62,12 @@ export const reportingHandlers = {
  * the answer-compressing middleware (http/encoding.ts), which buffers whole answers, away from it:
  * a 100k-row file must never sit in memory.
  */
-function csvResponse(c: Context, collection: ReportCollection, pages: PageReader<ReportCollection>, names: Awaited<ReturnType<typeof businessNames>>, now: number) {
+function csvResponse(
+  c: Context, collection: ReportCollection, pages: PageReader<ReportCollection>, names: Awaited<ReturnType<typeof businessNames>>, now: number,
+  columns: readonly ExportColumn<RowOf<ReportCollection>>[],
+) {
   const [encoding] = acceptedEncodings(c.req.header('accept-encoding'));
-  const csv = csvStream(collection, pages, names);
+  const csv = csvStream(collection, pages, names, columns);
   const body = encoding
     ? (Readable.toWeb(Readable.fromWeb(csv as NodeReadableStream<Uint8Array>).pipe(compressStream(encoding))) as ReadableStream<Uint8Array>)
     : csv;

@@ -7,6 +7,7 @@ import { formatCount } from '../lib/format.ts';
 import { saveFile } from '../lib/save-file.ts';
 import { toastError, toastInfo } from '../lib/toast-store.ts';
 import { Button } from './button.tsx';
+import { ExportColumnsDialog } from './export-columns-dialog.tsx';
 import { Modal } from './modal.tsx';
 
 type Exportable = QueriedCollection & ReportCollection;
@@ -22,17 +23,21 @@ export interface ExportCsvButtonProps<C extends Exportable> {
 /**
  * "Export CSV" for a table (issue 12): the rows of its current filter, in its order, written by
  * the data worker on this device (offline too) with the columns every export uses, while a
- * progress bar counts the rows; the file is saved by the browser.
+ * progress bar counts the rows; the file is saved by the browser. "Columns…" beside it chooses
+ * the person's columns and their order (issue 32, saved on the server).
  */
 export function ExportCsvButton<C extends Exportable>({ collection, filter, sort, noun }: ExportCsvButtonProps<C>) {
   const client = useDataClient();
   const [progress, setProgress] = useState<{ done: number; total: number } | null>(null);
+  const [choosing, setChoosing] = useState(false);
   const canceled = useRef(false);
 
   const run = async () => {
     canceled.current = false;
     setProgress({ done: 0, total: 0 });
     try {
+      // The person's columns, read again so the device's copy is the server's (offline: the copy).
+      await client.exportSettings(collection);
       const answer = await client.exportCsv(collection, filter as never, sort as never, (done, total) => {
         if (!canceled.current) setProgress({ done, total });
       });
@@ -51,9 +56,15 @@ export function ExportCsvButton<C extends Exportable>({ collection, filter, sort
   const text = progress && progress.total > 0 ? `${formatCount(progress.done)} of ${formatCount(progress.total)} ${noun}` : `Reading ${noun}…`;
   return (
     <>
-      <Button onClick={() => void run()} disabled={progress !== null}>
-        Export CSV
-      </Button>
+      <span className="export-toolbar">
+        <Button onClick={() => void run()} disabled={progress !== null}>
+          Export CSV
+        </Button>
+        <Button variant="ghost" onClick={() => setChoosing(true)}>
+          Columns…
+        </Button>
+      </span>
+      {choosing && <ExportColumnsDialog table={collection} noun={noun} onClose={() => setChoosing(false)} />}
       {progress && (
         <Modal
           title="Exporting to CSV"

@@ -1,5 +1,7 @@
 import Papa from 'papaparse';
-import { exportFileName, exportHeader, exportNames, exportRow } from '../../schema/exports.ts';
+import { cellsOf, chosenColumns, headerOf } from '../../schema/export-settings.ts';
+import { exportFileName, exportNames, type ExportColumn } from '../../schema/exports.ts';
+import { cachedExportSettings } from './export-settings.ts';
 import type { ReportCollection } from '../../schema/reports.ts';
 import type { CsvExportAnswer, ExportApi } from '../api.ts';
 import type { QueryEngine } from '../query-engine.ts';
@@ -12,7 +14,8 @@ const BOM = '\uFEFF';
 
 /**
  * CSV exports of a table's current filter and sort, on the device (issue 12): the columns are
- * schema/exports.ts's (the server's exports use the same), the rows the list shows (pending edits
+ * schema/exports.ts's (the server's exports use the same), those the person chose and in their
+ * order (issue 32, schema/export-settings.ts, read from the device's copy of their settings), the rows the list shows (pending edits
  * included), written by papaparse a chunk at a time into a Blob the page saves as a file. Works
  * offline; the server's export_as_file is there for exports too large for the device.
  */
@@ -26,14 +29,16 @@ export function exportHandlers(ctx: WorkerContext): ExportApi {
       const refs = rt.referenceData();
       const cards = (rt.engines.cards as unknown as QueryEngine<{ id: string; display_name: string; last_four: string | null }, Record<string, unknown>, string>).matchingRows({});
       const names = exportNames({ ...refs, cards });
-      const parts: string[] = [BOM + Papa.unparse([exportHeader(collection)], { newline: '\r\n' }) + '\r\n'];
+      // The person's chosen columns (Columns… beside the button), as last read from the server.
+      const columns = chosenColumns<never>(collection as ReportCollection, (await cachedExportSettings(rt, collection as ReportCollection))?.columns);
+      const parts: string[] = [BOM + Papa.unparse([headerOf(columns)], { newline: '\r\n' }) + '\r\n'];
       const first = await rt.query(collection as never, { filter, sort, offset: 0, limit: CHUNK } as never);
       const total = first.total;
       let done = 0;
       let page = first;
       for (;;) {
         if (page.rows.length > 0) {
-          const cells = page.rows.map((row) => exportRow(collection as ReportCollection, row as never, names));
+          const cells = page.rows.map((row) => cellsOf(columns as readonly ExportColumn<never>[], row as never, names));
           parts.push(Papa.unparse(cells, { newline: '\r\n', header: false }) + '\r\n');
         }
         done += page.rows.length;

@@ -1,7 +1,8 @@
 import Papa from 'papaparse';
 import type { RowOf } from '../../../schema/collections.ts';
 import type { Bill } from '../../../schema/entities/bill.ts';
-import { exportHeader, exportNames, exportRow, type ExportNames, type ExportReference } from '../../../schema/exports.ts';
+import { cellsOf, headerOf } from '../../../schema/export-settings.ts';
+import { EXPORT_COLUMNS, exportNames, type ExportColumn, type ExportNames, type ExportReference } from '../../../schema/exports.ts';
 import type { ReportCollection } from '../../../schema/reports.ts';
 import type { TransactionFilter, TransactionSort } from '../../../schema/transaction-query.ts';
 import type { ActingUser } from '../../core/actor.ts';
@@ -79,21 +80,25 @@ const CRLF = '\r\n';
 
 /**
  * The CSV as a byte stream: the header line, then one chunk per page, read only when the
- * consumer pulls (backpressure), so memory holds one page at a time.
+ * consumer pulls (backpressure), so memory holds one page at a time. `columns`: the caller's
+ * export settings (schema/export-settings.ts), every column by default.
  */
-export function csvStream<C extends ReportCollection>(collection: C, pages: PageReader<C>, names: ExportNames): ReadableStream<Uint8Array> {
+export function csvStream<C extends ReportCollection>(
+  collection: C, pages: PageReader<C>, names: ExportNames,
+  columns: readonly ExportColumn<RowOf<C>>[] = EXPORT_COLUMNS[collection] as readonly ExportColumn<RowOf<C>>[],
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let start: string | undefined;
   let done = false;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(Papa.unparse([exportHeader(collection)]) + CRLF));
+      controller.enqueue(encoder.encode(Papa.unparse([headerOf(columns as readonly ExportColumn<never>[])]) + CRLF));
     },
     async pull(controller) {
       if (done) return;
       const page = await pages(start);
       if (page.data.length > 0) {
-        const lines = Papa.unparse(page.data.map((row) => exportRow(collection, row, names)), { newline: CRLF });
+        const lines = Papa.unparse(page.data.map((row) => cellsOf(columns, row, names)), { newline: CRLF });
         controller.enqueue(encoder.encode(lines + CRLF));
       }
       start = page.next ?? undefined;

@@ -10,6 +10,7 @@ import { RequestDialog } from './request-dialog.tsx';
 import { HeldChargesBanner } from '../../components/held-charges.tsx';
 import { useCardsPage } from './use-cards-page.ts';
 import { SavedViewsBar } from '../../components/saved-views/saved-views-bar.tsx';
+import { CardsHeaderLinks } from './primary-cards-export.tsx';
 
 /**
  * Issue 10: /cards. Everyone sees "My cards" (tiles, their requests, Request a card); admins
@@ -35,6 +36,7 @@ export function CardsPage() {
         <h1>Cards</h1>
         <SavedViewsBar list="cards" />
         <span className="spacer" />
+        <CardsHeaderLinks client={client} admin={isAdmin(user)} online={online} departments={reference.options.departments} search={search} />
         <Button variant={issuer ? 'secondary' : 'primary'} onClick={() => openForm('request')}>
           Request a card
         </Button>

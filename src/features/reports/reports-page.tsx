@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { ReportDimension, ReportMeasure, ReportQuery, TimeGrain } from '../../../schema/reports.ts';
 import { canManageBillPayAccounting } from '../../../schema/roles.ts';
+import { buttonClass } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { useAppState } from '../../data-access/data-context.tsx';
 import { usePageData } from '../../lib/use-page-data.ts';
@@ -72,6 +73,11 @@ export function ReportsPage() {
           )}
           <p className="muted page-subtitle">Computed on this device from your synced data, so they open instantly and work offline.</p>
         </div>
+        <span className="spacer" />
+        {/* Issue 32: the monthly card and business statements (PDF or CSV) are where people look for them. */}
+        <Link to="/statements" className={buttonClass({ variant: 'secondary' })}>
+          Monthly statements
+        </Link>
       </div>
       <DashboardStrip dashboards={dashboards} current={dashboard?.id} />
       <ReportControls
