@@ -150,7 +150,7 @@ describe('usePagedQuery', () => {
 });
 
 describe('Pager', () => {
-  const base = { pageIndex: 1, pageSize: 50, hasPrev: true, hasNext: true, busy: false, notice: null, next() {}, prev() {}, setPageSize() {} };
+  const base = { pageIndex: 1, pageSize: 50, hasPrev: true, hasNext: true, busy: false, notice: null as string | null, next() {}, prev() {}, setPageSize() {} };
   const html = (p: Partial<typeof base> & { total?: number }, sizes?: number[]) => renderToStaticMarkup(<Pager paged={{ ...base, ...p }} what="Runs" pageSizes={sizes} />);
 
   it('Previous · Page 2 · Next in a named navigation, the status region always there', () => {
