@@ -31,6 +31,8 @@ export interface PagedQueryOptions<T> {
   pageSize: number;
   /** Whether the server can be reached: offline nothing is asked (`offline`), and the page is read again when it comes back. */
   online: boolean;
+  /** Read offline too: the worker answers from its copy of the page (a ready page with `readAt`) or `offline`; read again when the connection comes back. */
+  readOffline?: boolean;
   /** Reads one page: `params` holds the search, `page_size` and `start` (absent on the first page). */
   load(params: Record<string, string>): Promise<PageAnswer<T>>;
 }
@@ -43,7 +45,7 @@ type Answer<T> = { key: string; value: PageAnswer<T> };
  * to the first page, a 422 past the first page goes back one page and says so. While a page is on
  * its way the list is `loading` — never an empty answer.
  */
-export function usePagedQuery<T>({ search, pageSize: initialSize, online, load }: PagedQueryOptions<T>): PagedQuery<T> {
+export function usePagedQuery<T>({ search, pageSize: initialSize, online, readOffline = false, load }: PagedQueryOptions<T>): PagedQuery<T> {
   const key = searchKey(search);
   const [size, setSize] = useState(initialSize);
   const [pos, setPos] = useState<PagedPosition>(() => firstPage(key, initialSize));
@@ -64,8 +66,9 @@ export function usePagedQuery<T>({ search, pageSize: initialSize, online, load }
   const start = current.cursors[current.index];
   const readKey = `${turn}|${current.search}|${current.pageSize}|${current.index}|${start ?? ''}`;
 
+  const reads = online || readOffline;
   useEffect(() => {
-    if (!online) return;
+    if (!reads) return;
     let live = true;
     const params = pageParams(latest.current.search, current.pageSize, start);
     latest.current.load(params).then(
@@ -90,7 +93,7 @@ export function usePagedQuery<T>({ search, pageSize: initialSize, online, load }
     };
     // `readKey` names the read (search, size, index, cursor, turn); `current` is that render's.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [readKey, online]);
+  }, [readKey, online, reads]);
 
   const move = useCallback((to: (p: PagedPosition) => PagedPosition) => {
     setNotice(null);
@@ -107,7 +110,7 @@ export function usePagedQuery<T>({ search, pageSize: initialSize, online, load }
   const mine = answer && answer.key === readKey ? answer.value : null;
   const ready = answer?.value.ok ? answer.value : null;
   let list: PagedList<T>;
-  if (!online && !mine) list = { state: 'offline' };
+  if (!reads && !mine) list = { state: 'offline' };
   else if (!mine) list = { state: 'loading' };
   else if (mine.ok) list = { state: 'ready', rows: mine.rows, refreshing: false, ...(mine.readAt === undefined ? {} : { readAt: mine.readAt }) };
   else if (mine.offline) list = { state: 'offline' };
@@ -119,7 +122,7 @@ export function usePagedQuery<T>({ search, pageSize: initialSize, online, load }
     ...(ready?.total === undefined ? {} : { total: ready.total }),
     hasPrev: current.index > 0,
     hasNext: hasNextPage(current),
-    busy: online && !mine,
+    busy: reads && !mine,
     notice,
     next,
     prev,

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { useAppState, useDataClient } from '../../../data-access/data-context.tsx';
 import { Button } from '../../../components/button.tsx';
@@ -36,7 +36,8 @@ export function ClientsPage() {
   const paged = usePagedQuery<FirmClient>({
     search: { identity: identityId },
     pageSize: CLIENTS_PAGE_SIZE,
-    online: true,
+    online,
+    readOffline: true,
     load: async ({ start }) => {
       const r = await client.consoleClients(start);
       if (r.ok) {
@@ -49,12 +50,6 @@ export function ClientsPage() {
     },
   });
   const { list: page, reload } = paged;
-  // Read again when the connection comes back (offline the worker answers at once, from this device).
-  const wasOnline = useRef(online);
-  useEffect(() => {
-    if (online && !wasOnline.current) reload();
-    wasOnline.current = online;
-  }, [online, reload]);
   const offlineAt = page.state === 'ready' && typeof page.readAt === 'number' ? page.readAt : null;
   const rows = page.state === 'ready' ? page.rows : [];
 
