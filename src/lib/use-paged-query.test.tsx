@@ -32,7 +32,7 @@ function fakeServer() {
 const rows = (...ids: string[]) => ids.map((id) => ({ id }));
 const page = (ids: string[], next: string | null): PageAnswer<Row> => ({ ok: true, rows: rows(...ids), next });
 
-type Props = { search: Record<string, unknown>; online?: boolean };
+type Props = { search: Record<string, unknown>; online?: boolean; readOffline?: boolean };
 let root: Root | null = null;
 afterEach(() => {
   if (root) act(() => root!.unmount());
@@ -41,8 +41,8 @@ afterEach(() => {
 
 function mount(server: ReturnType<typeof fakeServer>, first: Props) {
   const seen = {} as { q: PagedQuery<Row> };
-  function Probe({ search, online = true }: Props) {
-    seen.q = usePagedQuery<Row>({ search, pageSize: 2, online, load: server.load });
+  function Probe({ search, online = true, readOffline = false }: Props) {
+    seen.q = usePagedQuery<Row>({ search, pageSize: 2, online, readOffline, load: server.load });
     return null;
   }
   root = createRoot(fakeContainer());
@@ -135,6 +135,18 @@ describe('usePagedQuery', () => {
     expect(seen.q.list.state).toBe('loading');
     await server.last().answer(page(['a'], null));
     expect(seen.q.list.state).toBe('ready');
+  });
+
+  it('readOffline: asks the worker offline (its copy, with readAt) and again when the connection comes back', async () => {
+    const server = fakeServer();
+    const { seen, rerender } = mount(server, { search: {}, online: false, readOffline: true });
+    expect(seen.q.list.state).toBe('loading');
+    await server.last().answer({ ok: true, rows: rows('kept'), next: null, readAt: 1_700_000_000_000 });
+    expect(seen.q.list).toMatchObject({ state: 'ready', rows: rows('kept'), readAt: 1_700_000_000_000 });
+    rerender({ search: {}, online: true, readOffline: true });
+    expect(server.calls).toHaveLength(2);
+    await server.last().answer(page(['fresh'], null));
+    expect(seen.q.list).toEqual({ state: 'ready', rows: rows('fresh'), refreshing: false });
   });
 
   it('an answer that comes after the reader moved on is dropped', async () => {
