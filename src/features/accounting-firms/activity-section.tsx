@@ -1,10 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useDataClient } from '../../data-access/data-context.tsx';
 import { Button } from '../../components/button.tsx';
-import { FormError } from '../../components/form-error.tsx';
+import { Pager } from '../../components/pager.tsx';
 import { Section } from '../../components/section.tsx';
 import { Skeleton } from '../../components/skeleton.tsx';
-import { errorText } from '../../lib/error-text.ts';
+import { usePagedQuery } from '../../lib/use-paged-query.ts';
 import type { AuditLogRow } from '../../../workers/api.ts';
 import { auditWhat } from './firm-rights.ts';
 
@@ -17,40 +17,22 @@ const CALLS: { id: string; label: string }[] = [
 
 /**
  * Settings → Activity (issue 31, admins): the audit log — who (a firm user as "Name (Firm)"), what,
- * when — newest first, a page at a time, narrowed to one kind of change or to accounting firms.
+ * when — newest first, a page at a time (`usePagedQuery`), narrowed to one kind of change or to accounting firms.
  */
 export function ActivitySection({ online }: { online: boolean }) {
   const client = useDataClient();
   const [call, setCall] = useState('');
   const [firmsOnly, setFirmsOnly] = useState(false);
-  const [page, setPage] = useState<{ rows: AuditLogRow[]; next: string | null } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [more, setMore] = useState(false);
+  // One page of 50 at a time (the worker's page size); a new "Show" starts again at page 1.
+  const paged = usePagedQuery<AuditLogRow>({
+    search: { call },
+    pageSize: 50,
+    online,
+    load: ({ start, call: only }) => client.auditLog(start, only),
+  });
+  const page = paged.list;
 
-  useEffect(() => {
-    let live = true;
-    void client.auditLog(undefined, call || undefined).then((r) => {
-      if (!live) return;
-      if (r.ok) {
-        setPage({ rows: r.rows, next: r.next });
-        setError(null);
-      } else setError(errorText(r.error));
-    });
-    return () => {
-      live = false;
-    };
-  }, [client, call, online]);
-
-  async function loadMore() {
-    if (!page?.next) return;
-    setMore(true);
-    const r = await client.auditLog(page.next, call || undefined);
-    setMore(false);
-    if (r.ok) setPage({ rows: [...page.rows, ...r.rows], next: r.next });
-    else setError(errorText(r.error));
-  }
-
-  const rows = (page?.rows ?? []).filter((r) => !firmsOnly || r.actor.external_firm_id);
+  const rows = (page.state === 'ready' ? page.rows : []).filter((r) => !firmsOnly || r.actor.external_firm_id);
   return (
     <Section title="Activity" description="Every change made in your business: who, what and when. People working for an accounting firm are named with their firm.">
       <div className="activity-filters">
@@ -69,9 +51,24 @@ export function ActivitySection({ online }: { online: boolean }) {
           Only accounting firms
         </label>
       </div>
-      <FormError message={error} />
-      {!page && !error && <Skeleton height={80} />}
-      {page && rows.length === 0 && <p className="muted">Nothing to show for this filter.</p>}
+      {page.state === 'error' && (
+        <div className="notice notice-error" role="alert">
+          <span>The activity could not be read: {page.message}</span>
+          <span>
+            <Button size="sm" onClick={paged.reload}>Try again</Button>
+          </span>
+        </div>
+      )}
+      {page.state === 'offline' && <p className="muted">The activity is kept on the server. Connect to read it.</p>}
+      {page.state === 'loading' && (
+        <div aria-busy="true">
+          <span className="sr-only">Loading activity…</span>
+          <Skeleton height={80} />
+        </div>
+      )}
+      {page.state === 'ready' && rows.length === 0 && (
+        <p className="muted">{paged.pageIndex > 0 ? 'Nothing to show on this page for this filter.' : 'Nothing to show for this filter.'}</p>
+      )}
       {rows.length > 0 && (
         <table className="table activity-table">
           <caption className="sr-only">Activity</caption>
@@ -95,11 +92,7 @@ export function ActivitySection({ online }: { online: boolean }) {
           </tbody>
         </table>
       )}
-      {page?.next && (
-        <Button size="sm" loading={more} disabled={!online} onClick={() => void loadMore()}>
-          Show older
-        </Button>
-      )}
+      <Pager paged={paged} what="Activity" disabled={!online} />
     </Section>
   );
 }

@@ -15,9 +15,9 @@ const reward = (over: Partial<TravelReward> = {}): TravelReward => travelRewardS
   amount: { amount: 7_500, currency: 'USD' }, cap: { amount: 105_000, currency: 'USD' }, price: { amount: 90_000, currency: 'USD' }, share_percent: 50,
   status: 'EARNED', earned_at: '2026-12-01T12:00:00.000Z', voided_at: null, void_reason: null, ...over,
 });
-const draw = (view: RewardsState) => renderToStaticMarkup(<RewardsView view={view} currency="USD" onRetry={() => {}} onMore={() => {}} />);
+const draw = (view: RewardsState) => renderToStaticMarkup(<RewardsView view={view} currency="USD" onRetry={() => {}} pager={<nav>Pager</nav>} />);
 const ready = (over: Partial<Extract<RewardsState, { state: 'ready' }>> = {}): RewardsState => ({
-  state: 'ready', enabled: true, share_percent: 50, rewards: [], balances: [], next: null, ...over,
+  state: 'ready', enabled: true, share_percent: 50, rewards: [], balances: [], more: false, ...over,
 });
 
 describe('RewardsView', () => {
@@ -39,8 +39,10 @@ describe('RewardsView', () => {
     expect(html.match(/>Earned</g)).toHaveLength(1);
     expect(html).toContain('>Voided<');
     expect(html).toContain('Booking canceled');
-    expect(html).not.toContain('Show more');
-    expect(draw(ready({ rewards: [reward()], next: 'cursor' }))).toContain('Show more');
+    expect(html).toContain('<nav>Pager</nav>');
+    expect(draw(ready({ rewards: [reward()], more: true }))).toContain('Your rewards, newest first');
+    // Another page on its way: the list says so, never that there are none.
+    expect(draw(ready({ rewards: [], more: true, loadingPage: true }))).toContain('Loading rewards…');
   });
 
   it('shows nothing when rewards are off and none were earned; a zero balance otherwise', () => {

@@ -1,19 +1,22 @@
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
+import { DEFAULT_PAGE_SIZE } from '../../../schema/constants.ts';
 import type { Money } from '../../../schema/entities/trip.ts';
 import { travelRewardSchema, type TravelReward } from '../../../schema/travel-rewards.ts';
 import { Button } from '../../components/button.tsx';
+import { Pager } from '../../components/pager.tsx';
 import { StatusPill } from '../../components/status-pill.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import { errorText } from '../../lib/error-text.ts';
 import { formatMoney, formatShortDay, joinList } from '../../lib/format.ts';
 import { bookingSummary } from '../../lib/trip-labels.ts';
+import { usePagedQuery } from '../../lib/use-paged-query.ts';
 
 /** What the panel shows: offline, loading, refused, or the rewards read so far (and whether rewards are on). */
 export type RewardsState =
   | { state: 'offline' }
   | { state: 'loading' }
   | { state: 'failed'; message: string }
-  | { state: 'ready'; enabled: boolean; share_percent: number; rewards: TravelReward[]; balances: Money[]; next: string | null };
+  | { state: 'ready'; enabled: boolean; share_percent: number; rewards: TravelReward[]; balances: Money[]; more: boolean; loadingPage?: boolean };
 
 /** "$42.50 and €10.00"; "$0.00" in the business currency when nothing is earned. */
 export function balanceText(balances: readonly Money[], currency: string): string {
@@ -59,8 +62,8 @@ export interface RewardsViewProps {
   view: RewardsState;
   currency: string;
   onRetry(): void;
-  onMore(): void;
-  busy?: boolean;
+  /** Under the list when there is more than one page (`Pager`). */
+  pager?: ReactNode;
 }
 
 /**
@@ -68,7 +71,7 @@ export interface RewardsViewProps {
  * read is on its way, nor when rewards are off and nothing was earned (most businesses: no flash
  * of a panel above the trips that then goes).
  */
-export function RewardsView({ view, currency, onRetry, onMore, busy = false }: RewardsViewProps) {
+export function RewardsView({ view, currency, onRetry, pager }: RewardsViewProps) {
   const titleId = useId();
   if (view.state === 'loading' || (view.state === 'ready' && !view.enabled && view.rewards.length === 0)) return null;
   return (
@@ -93,22 +96,19 @@ export function RewardsView({ view, currency, onRetry, onMore, busy = false }: R
               <span className="muted"> · Rewards are turned off for new bookings.</span>
             )}
           </p>
-          {view.rewards.length > 0 && (
+          {(view.rewards.length > 0 || view.more) && (
             <details className="reward-details">
-              <summary>
-                {view.rewards.length}
-                {view.next ? '+' : ''} {view.rewards.length === 1 ? 'reward' : 'rewards'}
-              </summary>
-              <ul className="reward-list">
-                {view.rewards.map((r) => (
-                  <RewardItem key={r.id} reward={r} />
-                ))}
-              </ul>
-              {view.next && (
-                <Button size="sm" onClick={onMore} loading={busy}>
-                  Show more
-                </Button>
+              <summary>{view.more ? 'Your rewards, newest first' : `${view.rewards.length} ${view.rewards.length === 1 ? 'reward' : 'rewards'}`}</summary>
+              {view.loadingPage ? (
+                <p className="muted" role="status">Loading rewards…</p>
+              ) : (
+                <ul className="reward-list">
+                  {view.rewards.map((r) => (
+                    <RewardItem key={r.id} reward={r} />
+                  ))}
+                </ul>
               )}
+              {pager}
             </details>
           )}
         </>
@@ -125,42 +125,46 @@ export function RewardsView({ view, currency, onRetry, onMore, busy = false }: R
 export function RewardsPanel({ currency }: { currency: string }) {
   const client = useDataClient();
   const online = useAppState((s) => s.online);
-  const [view, setView] = useState<RewardsState>({ state: 'loading' });
-  const [busy, setBusy] = useState(false);
+  const [settings, setSettings] = useState<{ enabled: boolean; share_percent: number } | { message: string } | null>(null);
+  const [balances, setBalances] = useState<Money[] | null>(null);
+  const [turn, setTurn] = useState(0);
 
-  const read = useCallback(async (): Promise<RewardsState> => {
-    const [settings, rewards] = await Promise.all([client.travelSettings(), client.travelRewards()]);
-    if (!settings.ok) return { state: 'failed', message: errorText(settings.error) };
-    if (!rewards.ok) return { state: 'failed', message: errorText(rewards.error) };
-    return { state: 'ready', ...settings.settings.rewards, rewards: rewards.rewards, balances: rewards.balances, next: rewards.next };
-  }, [client]);
-
-  // Read when online (again when the connection returns); offline the panel says so.
+  // The settings when online (again when the connection returns); offline the panel says so.
   useEffect(() => {
     if (!online) return;
     let live = true;
-    void read().then((v) => live && setView(v));
+    void client.travelSettings().then((r) => live && setSettings(r.ok ? r.settings.rewards : { message: errorText(r.error) }));
     return () => {
       live = false;
     };
-  }, [online, read]);
-
+  }, [client, online, turn]);
+  // The rewards a page at a time (`usePagedQuery`); each page answers the balances too.
+  const paged = usePagedQuery<TravelReward>({
+    search: {},
+    pageSize: DEFAULT_PAGE_SIZE,
+    online,
+    load: async ({ start }) => {
+      const r = await client.travelRewards(start);
+      if (!r.ok) return r;
+      setBalances(r.balances);
+      return { ok: true, rows: r.rewards, next: r.next };
+    },
+  });
+  const { list, reload } = paged;
   const retry = useCallback(() => {
-    setView({ state: 'loading' });
-    void read().then(setView);
-  }, [read]);
+    setSettings(null);
+    setTurn((n) => n + 1);
+    reload();
+  }, [reload]);
 
-  const more = useCallback(async () => {
-    if (view.state !== 'ready' || !view.next) return;
-    setBusy(true);
-    try {
-      const r = await client.travelRewards(view.next);
-      if (!r.ok) return setView({ state: 'failed', message: errorText(r.error) });
-      setView({ ...view, rewards: [...view.rewards, ...r.rewards], next: r.next });
-    } finally {
-      setBusy(false);
-    }
-  }, [client, view]);
-
-  return <RewardsView view={online ? view : { state: 'offline' }} currency={currency} onRetry={retry} onMore={() => void more()} busy={busy} />;
+  let view: RewardsState;
+  if (!online) view = { state: 'offline' };
+  else if (settings && 'message' in settings) view = { state: 'failed', message: settings.message };
+  else if (list.state === 'error') view = { state: 'failed', message: list.message };
+  else if (!settings || !balances) view = { state: 'loading' };
+  else {
+    const rows = list.state === 'ready' ? list.rows : [];
+    view = { state: 'ready', ...settings, rewards: rows, balances, more: paged.hasNext || paged.hasPrev, loadingPage: list.state !== 'ready' };
+  }
+  return <RewardsView view={view} currency={currency} onRetry={retry} pager={<Pager paged={paged} what="Rewards" disabled={!online} />} />;
 }

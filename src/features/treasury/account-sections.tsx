@@ -3,6 +3,7 @@ import type { TreasuryAccountAction, TreasuryInvestment, TreasurySettings } from
 import { currencyExponent, toMinorUnits } from '../../../schema/money.ts';
 import { Button } from '../../components/button.tsx';
 import { FormError } from '../../components/form-error.tsx';
+import { Pager } from '../../components/pager.tsx';
 import { Section } from '../../components/section.tsx';
 import { Skeleton } from '../../components/skeleton.tsx';
 import { TextField } from '../../components/text-field.tsx';
@@ -10,6 +11,7 @@ import type { DataClient } from '../../data-access/types.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { formatDay, formatLocalDateTime, formatMoney } from '../../lib/format.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
+import { usePagedQuery } from '../../lib/use-paged-query.ts';
 import { lastInvestments, lastSettings, rememberInvestments, rememberSettings } from './treasury-cache.ts';
 import { actionText, rateText } from './treasury-words.ts';
 import type { WalletRow } from './use-treasury.ts';
@@ -63,70 +65,62 @@ export function InvestmentFigures({ account: a }: { account: TreasuryInvestment 
   );
 }
 
-type Activity = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; rows: TreasuryAccountAction[]; next: string | null; more: boolean };
+/** The worker's page of account activity (handlers/treasury.ts ACTIONS_PAGE_SIZE). */
+const TREASURY_ACTIONS_PAGE_SIZE = 25;
 
-/** The selected account's activity (`/actions`), newest first, a page at a time; online only (keyed by the account: a new one starts loading). */
+/**
+ * The selected account's activity (`/actions`), newest first, a page at a time (`usePagedQuery`,
+ * Previous/Next); online only (keyed by the account: a new one starts at its first page).
+ */
 export function ActivitySection({ client, online, account }: { client: DataClient; online: boolean; account: WalletRow }) {
-  const [activity, setActivity] = useState<Activity>({ state: 'loading' });
-  useEffect(() => {
-    if (!online) return;
-    let live = true;
-    void client.treasuryAccountActions(account.id).then((r) => {
-      if (!live) return;
-      setActivity(r.ok ? { state: 'ready', rows: r.rows, next: r.next, more: false } : { state: 'error', message: errorText(r.error) });
-    }, () => undefined);
-    return () => {
-      live = false;
-    };
-  }, [client, online, account.id]);
-
-  async function more() {
-    if (activity.state !== 'ready' || !activity.next) return;
-    setActivity({ ...activity, more: true });
-    const r = await client.treasuryAccountActions(account.id, activity.next);
-    setActivity(r.ok ? { state: 'ready', rows: [...activity.rows, ...r.rows], next: r.next, more: false } : { ...activity, more: false });
-    if (!r.ok) toastInfo(`More activity could not be read: ${errorText(r.error)}`);
-  }
-
+  const paged = usePagedQuery<TreasuryAccountAction>({
+    search: { account: account.id },
+    pageSize: TREASURY_ACTIONS_PAGE_SIZE,
+    online,
+    load: ({ account: id, start }) => client.treasuryAccountActions(id ?? account.id, start),
+  });
+  const activity = paged.list;
   return (
     <Section title={`Activity: ${account.name}`} description="Every entry that moved this account’s balance, newest first.">
-      {!online ? (
+      {activity.state === 'offline' ? (
         <p className="notice" role="status">Activity loads when you’re back online. Balances and history above are from this device’s copy.</p>
       ) : activity.state === 'loading' ? (
         <div aria-busy="true"><span className="sr-only">Loading activity…</span><Skeleton height={120} /></div>
       ) : activity.state === 'error' ? (
-        <FormError message={activity.message} />
+        <div className="notice notice-error" role="alert">
+          <span>The activity could not be read: {activity.message}</span>
+          <span><Button size="sm" onClick={paged.reload}>Try again</Button></span>
+        </div>
       ) : (
-        <ActivityTable rows={activity.rows} next={activity.next} busy={activity.more} onMore={() => void more()} currency={account.currency} />
+        <ActivityTable rows={activity.rows} currency={account.currency} later={paged.pageIndex > 0} />
       )}
+      <Pager paged={paged} what="Account activity" disabled={!online} />
     </Section>
   );
 }
 
-export function ActivityTable({ rows, next, busy, onMore, currency }: { rows: TreasuryAccountAction[]; next: string | null; busy: boolean; onMore(): void; currency: string }) {
-  if (rows.length === 0) return <p className="muted">No activity yet.</p>;
+/** One page of activity; `later`: not the first page (an empty one is not "no activity yet"). */
+export function ActivityTable({ rows, currency, later = false }: { rows: TreasuryAccountAction[]; currency: string; later?: boolean }) {
+  if (rows.length === 0) return <p className="muted">{later ? 'No more activity on this page. Go back with Previous.' : 'No activity yet.'}</p>;
   return (
-    <>
-      <div className="tr-table-wrap" role="region" aria-label="Account activity" tabIndex={0}>
-        <table className="tr-table">
-          <caption className="sr-only">Account activity, amounts in {currency}</caption>
-          <thead>
-            <tr><th scope="col">Date</th><th scope="col">What</th><th scope="col" className="num">Amount ({currency})</th><th scope="col" className="num">Balance after ({currency})</th></tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.entry_id}>
-                <td>{formatDay(r.effective_date)}</td>
-                <th scope="row">{actionText(r)}</th>
-                <td className="num">{formatMoney(r.amount.amount, r.amount.currency)}</td>
-                <td className="num">{formatMoney(r.balance_after.amount, r.balance_after.currency)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-      {next && <div><Button size="sm" loading={busy} onClick={onMore}>Show more activity</Button></div>}
-    </>
+    <div className="tr-table-wrap" role="region" aria-label="Account activity" tabIndex={0}>
+      <table className="tr-table">
+        <caption className="sr-only">Account activity, amounts in {currency}</caption>
+        <thead>
+          <tr><th scope="col">Date</th><th scope="col">What</th><th scope="col" className="num">Amount ({currency})</th><th scope="col" className="num">Balance after ({currency})</th></tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.entry_id}>
+              <td>{formatDay(r.effective_date)}</td>
+              <th scope="row">{actionText(r)}</th>
+              <td className="num">{formatMoney(r.amount.amount, r.amount.currency)}</td>
+              <td className="num">{formatMoney(r.balance_after.amount, r.balance_after.currency)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -152,19 +152,19 @@ describe('account sections', () => {
     expect(html).toContain('Last accrual</dt><dd>Nov 28, 2026');
   });
 
-  it('activity rows with the balance after, and “Show more” while the server has another page', () => {
+  it('activity rows with the balance after (a page of them: the Pager moves between pages)', () => {
     const row = { entry_id: id(40), kind: 'TRANSFER', memo: 'To Reserve', amount: { amount: -250_000, currency: 'USD' }, balance_after: { amount: 12_250_000, currency: 'USD' },
       effective_date: '2026-11-29', created_at: AT, source_type: 'wallet_transfer', source_id: id(1), yield_rate_bps: null };
     const accrual = { ...row, entry_id: id(41), kind: 'YIELD_ACCRUAL', memo: 'Yield for 2026-11-28', amount: { amount: 493, currency: 'USD' },
       source_type: 'yield_accrual', yield_rate_bps: 450 };
-    const html = render(<ActivityTable rows={[row, accrual]} next="c2" busy={false} onMore={noop} currency="USD" />);
+    const html = render(<ActivityTable rows={[row, accrual]} currency="USD" />);
     expect(html).toContain('To Reserve</th>');
     // The rate that day accrued at, whatever the rate is now.
     expect(html).toContain('Yield for 2026-11-28 · 4.50 % a year</th>');
     expect(html).toContain('-$2,500.00');
     expect(html).toContain('Balance after (USD)');
-    expect(html).toContain('Show more activity');
-    expect(render(<ActivityTable rows={[]} next={null} busy={false} onMore={noop} currency="USD" />)).toContain('No activity yet.');
+    expect(render(<ActivityTable rows={[]} currency="USD" />)).toContain('No activity yet.');
+    expect(render(<ActivityTable rows={[]} currency="USD" later />)).toContain('No more activity on this page.');
   });
 
   it('wallet settings: only what changed is sent; out-of-range values are refused on their field', () => {

@@ -5,51 +5,47 @@ import { ACTION_LABELS, TRIGGER_LABELS } from '../../../schema/workflow.ts';
 import { Button } from '../../components/button.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
-import { errorText } from '../../lib/error-text.ts';
+import { Pager } from '../../components/pager.tsx';
+import { usePagedQuery } from '../../lib/use-paged-query.ts';
 import { formatLocalDateTime } from '../../lib/format.ts';
 import { ACTION_STATUS_WORDS, EXECUTION_STATUS, executionSubject } from './execution-words.ts';
 import './workflows.css';
 
 const routeApi = getRouteApi('/_app/workflows/$workflowId/log');
 
-type Log =
-  | { state: 'loading' }
-  | { state: 'failed'; message: string }
-  | { state: 'ready'; rows: WorkflowExecution[]; next: string | null; more: 'idle' | 'loading' | string };
+/** The page sizes offered (the server's default page is 25 runs). */
+const PAGE_SIZES = [25, 50, 100] as const;
 
 /**
  * Issue 29, a workflow's execution log (/workflows/$workflowId/log; the server's
- * /blank-canvas/executions?workflow_id=), newest first, a page at a time ("Show more"): when, the
- * object, which rule matched, each condition met or not with its reason, each action with its
- * status and detail, and the run's error. Server-only: offline it says so.
+ * /blank-canvas/executions?workflow_id=), newest first, a page at a time (`usePagedQuery`,
+ * Previous/Next): when, the object, which rule matched, each condition met or not with its
+ * reason, each action with its status and detail, and the run's error. Server-only: offline it says so.
  */
 export function ExecutionsPage() {
   const { workflowId } = routeApi.useParams();
   const client = useDataClient();
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
-  const [log, setLog] = useState<Log>({ state: 'loading' });
   const [name, setName] = useState<string | null>(null);
-  const [attempt, setAttempt] = useState(0);
+  const paged = usePagedQuery<WorkflowExecution>({
+    search: { workflow_id: workflowId },
+    pageSize: PAGE_SIZES[0],
+    online,
+    load: async ({ workflow_id, start, page_size }) => {
+      const r = await client.workflowExecutions({ workflow_id, ...(start ? { start } : {}), page_size: Number(page_size) });
+      return r.ok ? { ok: true, rows: r.executions, next: r.next } : r;
+    },
+  });
+  const log = paged.list;
 
   useEffect(() => {
     if (!online) return;
     let live = true;
-    void client.workflowExecutions({ workflow_id: workflowId }).then((r) => {
-      if (!live) return;
-      setLog(r.ok ? { state: 'ready', rows: r.executions, next: r.next, more: 'idle' } : { state: 'failed', message: errorText(r.error) });
-    });
     void client.workflowCanvas(workflowId).then((r) => live && r.ok && setName(r.workflow.name));
     return () => {
       live = false;
     };
-  }, [client, workflowId, online, attempt]);
-
-  const more = async () => {
-    if (log.state !== 'ready' || !log.next) return;
-    setLog({ ...log, more: 'loading' });
-    const r = await client.workflowExecutions({ workflow_id: workflowId, start: log.next });
-    setLog((l) => (l.state !== 'ready' ? l : r.ok ? { state: 'ready', rows: [...l.rows, ...r.executions], next: r.next, more: 'idle' } : { ...l, more: errorText(r.error) }));
-  };
+  }, [client, workflowId, online]);
 
   return (
     <div className="page wf-page">
@@ -59,30 +55,28 @@ export function ExecutionsPage() {
           <span className="spacer" />
           <Link to="/workflows/$workflowId" params={{ workflowId }} className="btn btn-ghost btn-sm">Edit workflow</Link>
         </div>
-        {!online && (
+        {log.state === 'offline' && (
           <EmptyState title="The log needs a connection">
             Executions are recorded on the server, not on this device. Connect to read them.
           </EmptyState>
         )}
-        {online && log.state === 'loading' && <p className="muted" role="status">Loading the log…</p>}
-        {online && log.state === 'failed' && (
+        {log.state === 'loading' && <p className="muted" role="status">Loading the log…</p>}
+        {log.state === 'error' && (
           <div className="notice notice-error" role="alert">
             <span>The log could not be read: {log.message}</span>
-            <span><Button size="sm" onClick={() => { setLog({ state: 'loading' }); setAttempt((n) => n + 1); }}>Try again</Button></span>
+            <span><Button size="sm" onClick={paged.reload}>Try again</Button></span>
           </div>
         )}
-        {online && log.state === 'ready' && log.rows.length === 0 && (
+        {log.state === 'ready' && log.rows.length === 0 && paged.pageIndex === 0 && (
           <EmptyState title="It has not run yet">Each time its trigger happens while it is on, the run is recorded here: what it checked and what it did.</EmptyState>
         )}
-        {online && log.state === 'ready' && log.rows.length > 0 && (
-          <>
-            <ol className="wf-runs" aria-label="Runs, newest first">
-              {log.rows.map((x) => <ExecutionItem key={x.id} x={x} />)}
-            </ol>
-            {log.more !== 'idle' && log.more !== 'loading' && <p className="field-error" role="alert">More could not be read: {log.more}</p>}
-            {log.next && <Button onClick={() => void more()} loading={log.more === 'loading'}>Show more</Button>}
-          </>
+        {log.state === 'ready' && log.rows.length === 0 && paged.pageIndex > 0 && <p className="muted">No runs on this page any more. Go back with Previous.</p>}
+        {log.state === 'ready' && log.rows.length > 0 && (
+          <ol className="wf-runs" aria-label="Runs, newest first">
+            {log.rows.map((x) => <ExecutionItem key={x.id} x={x} />)}
+          </ol>
         )}
+        <Pager paged={paged} what="Runs" pageSizes={PAGE_SIZES} disabled={!online} />
       </div>
     </div>
   );

@@ -7,7 +7,9 @@ import { SelectField } from '../../../components/select-field.tsx';
 import { useAppState, useDataClient } from '../../../data-access/data-context.tsx';
 import type { NetworkPayer, PortalPayment, PortalPaymentFilter, VendorEditProposal } from '../../../../workers/api.ts';
 import { errorText } from '../../../lib/error-text.ts';
-import { formatDay, formatMoney } from '../../../lib/format.ts';
+import { formatDay, formatLocalDateTime, formatMoney } from '../../../lib/format.ts';
+import { usePagedQuery, type PagedList } from '../../../lib/use-paged-query.ts';
+import { Pager } from '../../../components/pager.tsx';
 import { ApplyCard } from './portal-apply.tsx';
 import { ProfilePage } from './profile-page.tsx';
 import { paymentStatusText } from './portal-rules.ts';
@@ -28,17 +30,28 @@ const STATUSES = [
   { value: 'PAID', label: 'Paid' }, { value: 'FAILED', label: 'Payment failed' },
 ] as const;
 
+/** The worker's page of payments (handlers/vendor-portal.ts PORTAL_PAGE_SIZE). */
+const PORTAL_PAGE_SIZE = 25;
+
 function PaymentsPage() {
   const client = useDataClient();
   const [filter, setFilter] = useState<PortalPaymentFilter>({});
   const [payers] = usePortalRead(() => client.portalPayers(), []);
-  const [state] = usePortalRead(() => client.portalPayments(filter), [filter.business_id, filter.status, filter.cursor]);
-  const [earlier, setEarlier] = useState<PortalPayment[]>([]);
-  const rows = [...earlier, ...(state.kind === 'read' ? state.data.rows : [])];
-  const choose = (patch: PortalPaymentFilter) => {
-    setEarlier([]);
-    setFilter((f) => ({ ...f, ...patch, cursor: undefined }));
-  };
+  const online = useAppState((s) => s.online);
+  // A page at a time (`usePagedQuery`); offline the worker answers its last copy of the page.
+  const paged = usePagedQuery<PortalPayment>({
+    search: filter,
+    pageSize: PORTAL_PAGE_SIZE,
+    online,
+    readOffline: true,
+    load: async ({ business_id, status, start }) => {
+      const r = await client.portalPayments({ ...(business_id ? { business_id } : {}), ...(status ? { status: status as PortalPaymentFilter['status'] } : {}), ...(start ? { cursor: start } : {}) });
+      return r.ok ? { ok: true, rows: r.data.rows, next: r.data.next, ...(r.offline ? { readAt: r.read_at } : {}) } : r;
+    },
+  });
+  const state = paged.list;
+  const rows = state.state === 'ready' ? state.rows : [];
+  const choose = (patch: PortalPaymentFilter) => setFilter((f) => ({ ...f, ...patch }));
   return (
     <section className="surface-page portal-page" aria-labelledby="portal-title">
       <h1 id="portal-title">Payments</h1>
@@ -49,8 +62,8 @@ function PaymentsPage() {
         <SelectField label="Status" value={filter.status ?? ''} onChange={(v) => choose({ status: (v || undefined) as PortalPaymentFilter['status'] })}
           options={STATUSES.map((s) => ({ value: s.value, label: s.label }))} />
       </div>
-      <ReadNote state={state} what="your payments" />
-      {state.kind === 'read' && rows.length === 0 && (
+      <PagedReadNote list={state} onRetry={paged.reload} />
+      {state.state === 'ready' && rows.length === 0 && paged.pageIndex === 0 && (
         <p className="empty-state">{filter.business_id || filter.status ? 'No payments match these filters.' : 'No bills from your payers yet. When a payer adds a bill from you, it shows here.'}</p>
       )}
       {rows.length > 0 && (
@@ -74,14 +87,25 @@ function PaymentsPage() {
           ))}
         </ul>
       )}
-      {state.kind === 'read' && state.data.next && (
-        <Button onClick={() => {
-          setEarlier(rows);
-          setFilter((f) => ({ ...f, cursor: state.data.next ?? undefined }));
-        }}>Show more</Button>
-      )}
+      <Pager paged={paged} what="Payments" disabled={!online} />
     </section>
   );
+}
+
+/** The payments page's state when it is not (only) rows: loading, refused, offline, or an offline copy's time. */
+function PagedReadNote({ list, onRetry }: { list: PagedList<PortalPayment>; onRetry(): void }) {
+  if (list.state === 'loading') return <p className="muted" role="status">Loading your payments…</p>;
+  if (list.state === 'offline') return <p className="notice notice-warn" role="status">You’re offline and this page was not read on this device yet.</p>;
+  if (list.state === 'error') {
+    return (
+      <div className="notice notice-error" role="alert">
+        <span>{list.message}</span>
+        <span><Button size="sm" onClick={onRetry}>Try again</Button></span>
+      </div>
+    );
+  }
+  if (typeof list.readAt === 'string') return <p className="notice notice-warn" role="status">You’re offline. Showing what was read at {formatLocalDateTime(list.readAt)}.</p>;
+  return null;
 }
 
 const FIELD_NAMES = { address: 'address', bank: 'bank account', tin: 'tax ID' } as const;
