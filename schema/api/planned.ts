@@ -109,8 +109,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'DELETE security/contact': 32,
   },
   'Integrations and other': {
-    Slack: 32,
-    Teams: 32,
     'Uber (DELETE organizations and employees; invite-all uses a query)': 32,
     Amazon: 32,
     'travel receipts': 27,

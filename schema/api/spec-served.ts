@@ -177,6 +177,9 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'SCIM (DELETE scim/integration/{id}, PUT)': ['scim.integrations.list', 'scim.integrations.put', 'scim.integrations.delete'],
     // Issue 32: a list's saved views (schema/saved-views.ts).
     'saved views (PUT and DELETE by id)': ['savedViews.list', 'savedViews.put', 'savedViews.delete'],
+    // Issue 32: schema/api/calls-chat.ts (one connection per provider; the posts are the server's).
+    Slack: ['chat.connections.list', 'chat.connections.put', 'chat.connections.delete', 'chat.connections.test', 'chat.links.open'],
+    Teams: ['chat.connections.list', 'chat.connections.put', 'chat.connections.delete', 'chat.connections.test', 'chat.links.open'],
     // Issue 32 (helper F): schema/api/calls-export-settings.ts.
     'export table user-settings': ['exportSettings.get', 'exportSettings.put', 'exportSettings.delete'],
     'export of primary cards (query)': ['primaryCards.export'],
