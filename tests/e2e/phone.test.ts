@@ -370,7 +370,8 @@ describe('phone layout, end to end', () => {
       // The tapped row is the one opened (its description or claimant in the drawer); the list
       // stayed where it was: never back to the top, and within 48 px of where it was (the current
       // row may be nudged clear of the sticky bars), while the drawer is open and once it closed.
-      await expect(drawer.textContent()).resolves.toContain(tapped);
+      // The drawer opens at once and fills as the record is read: wait for its words, not its frame.
+      await expect.poll(() => drawer.textContent(), { timeout: 10_000 }).toContain(tapped);
       const after = await scrollList(page, grid, 0);
       expect(after, `${grid} did not jump to the top`).toBeGreaterThan(0);
       expect(Math.abs(after - scrolled), `${grid} kept its place with the drawer open (${scrolled} → ${after})`).toBeLessThanOrEqual(48);
