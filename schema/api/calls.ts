@@ -53,6 +53,7 @@ import { VENDOR_NETWORK_CALLS } from './calls-vendor-network.ts';
 import { APPLICATION_CALLS } from './calls-application.ts';
 import { FINANCING_START_CALLS } from './calls-financing-starts.ts';
 import { HRIS_CALLS } from './calls-hris.ts';
+import { SFTP_CALLS } from './calls-sftp.ts';
 import { JOB_CALLS } from './calls-jobs.ts';
 import { SAVED_VIEW_CALLS } from './calls-saved-views.ts';
 import { CHAT_CALLS } from './calls-chat.ts';
@@ -275,4 +276,5 @@ export const CATALOGUE = [
   ...SAVED_VIEW_CALLS,
   ...JOB_CALLS,
   ...HRIS_CALLS,
+  ...SFTP_CALLS,
 ] as const;
