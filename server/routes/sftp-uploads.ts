@@ -22,7 +22,7 @@ function managerOf(ctx: { actor: Actor | null }): Actor {
 /** The outbound rule's settings (loopback only with SSO_ALLOW_LOOPBACK_HTTP, as every outbound fetch). */
 const netOf = (deps: AppDeps): SftpNet => ({ allowLoopback: deps.sso.allowLoopbackHttp, dnsServer: deps.sso.dnsServer });
 
-/** register opens a transaction for POST only; the PATCH and DELETE open their own. */
+/** register opens a transaction for POST and PATCH (ctx.db); the DELETE opens its own. */
 const inTx = <T>(ctx: { deps: { db: Db } }, fn: (tx: Queryable) => Promise<T>): Promise<T> => ctx.deps.db.transaction(fn);
 
 /** Issue 32: scheduled SFTP transaction uploads (schema/api/calls-sftp.ts, docs/design/issue-32-sftp.md). */
@@ -40,9 +40,9 @@ export const sftpUploadHandlers = {
   },
   [updateSftpDestination.id]: async (ctx) => {
     const { businessId } = managerOf(ctx);
-    return ok(await inTx(ctx, (tx) => updateDestination(tx, {
+    return ok(await updateDestination(ctx.db, {
       businessId, id: ctx.input.params.id, body: ctx.input.body, net: netOf(ctx.deps), now: new Date(ctx.deps.now()),
-    })));
+    }));
   },
   [deleteSftpDestination.id]: async (ctx) => {
     const { businessId } = managerOf(ctx);
