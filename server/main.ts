@@ -24,6 +24,8 @@ import { startMailJob } from './mail/delivery.ts';
 import { processMailSettings } from './mail/settings.ts';
 import { startAsyncJobs } from './jobs/work.ts';
 import { hrisDropWatching, startHrisDropWatcher } from './domain/hris/drop-watcher.ts';
+import { startSftpUploads } from './domain/sftp-uploads/uploader.ts';
+import { resolveSsoSettings } from './auth/sso/settings.ts';
 import { listen } from './serve.ts';
 import { SUPPORT_EMAIL } from './seed/support.ts';
 import { DEMO_PASSWORD } from './seed/types.ts';
@@ -113,6 +115,12 @@ async function main(): Promise<void> {
     onError: (err) => console.error('HRIS drop folder:', err),
     mail: { deps: { devOutbox }, link: (path) => absoluteLink(linkOrigin, path) },
   }) : null;
+  // Issue 32: scheduled SFTP transaction uploads (and "Upload now", heard through NOTIFY); the outbound rule's loopback opt-in and resolver.
+  const sso = resolveSsoSettings();
+  const sftpUploads = await startSftpUploads(db, {
+    now: () => Date.now(), everyMs: envInt(process.env, 'SFTP_UPLOAD_POLL_SECONDS', 60) * 1000,
+    net: { allowLoopback: sso.allowLoopbackHttp, dnsServer: sso.dnsServer }, onError: (err) => console.error('SFTP uploads:', err),
+  });
   console.log(`Ledgerline is running at ${server.url}`);
   console.log(`Storage: ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${dataDir}`}`);
   if (seeded || Number(demo?.n ?? 0) > 0) {
@@ -143,6 +151,7 @@ async function main(): Promise<void> {
     transferSettlement.stop();
     yieldAccrual.stop();
     hrisDrop?.stop();
+    sftpUploads.stop();
     await asyncJobs.stop();
     await mailJob?.stop();
     await server.close();

@@ -134,6 +134,7 @@ const integrationRoutes = [
   settingsPage('/settings/integrations/scim', () => import('./features/integrations/scim-page.tsx'), 'ScimPage', 'SCIM provisioning'),
   settingsPage('/settings/integrations/api', () => import('./features/integrations/api-page.tsx'), 'ApiClientsPage', 'API clients'),
   settingsPage('/settings/integrations/hris', () => import('./features/integrations/hris-page.tsx'), 'HrisPage', 'HRIS'),
+  settingsPage('/settings/integrations/sftp', () => import('./features/integrations/sftp-page.tsx'), 'SftpPage', 'SFTP uploads'),
   settingsPage('/settings/billing', () => import('./features/billing/billing-page.tsx'), 'BillingPage', 'Billing'),
   settingsPage('/statements', () => import('./features/statements/statements-page.tsx'), 'StatementsPage', 'Statements'),
 ];

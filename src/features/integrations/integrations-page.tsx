@@ -15,6 +15,10 @@ const ENTRIES: readonly Entry[] = [
     description: 'Import people, departments, managers and locations from your HR system, review the changes, then keep them in sync.',
   },
   {
+    to: '/settings/integrations/sftp', title: 'SFTP transaction uploads', who: 'integrations', action: 'Set up SFTP uploads',
+    description: 'Send cleared transactions to your own SFTP server every day or week, as a CSV with the transactions export’s columns.',
+  },
+  {
     to: '/settings/integrations/api', title: 'API clients', who: 'api', action: 'Manage API clients',
     description: 'Give your own scripts and tools access to Ledgerline data with OAuth client credentials and scoped tokens.',
   },
