@@ -216,4 +216,17 @@ describe.each(await testDatabases())('SFTP transaction uploads on %s', (kind) =>
     expect((await t.db.query<{ state: string }>('SELECT state FROM sftp_uploads WHERE id = $1', [waiting.body.id]))[0]!.state).toBe('canceled');
     expect(existsSync(join(sftp.root, folder, name!))).toBe(true);
   });
+
+  it('signs in with a private key (stored encrypted, never answered)', async () => {
+    const { f, folder, id } = await setUp({ credentials: { method: 'private_key', private_key: sftp.privateKey } });
+    const admin = await signIn(t.app, f.email('admin'));
+    const got = await request(t.app, 'GET', `/v1/auth/sftp-transaction-uploads/${id}`, { token: admin });
+    expect(got.body.destination.auth_method).toBe('private_key');
+    expect(got.text).not.toContain('PRIVATE KEY');
+    clock.now += 60_000;
+    await uploadNow(admin, id);
+    await uploader().runNow();
+    const [name] = files(folder);
+    expect(readCsv(folder, name!)).toHaveLength(10);
+  });
 });

@@ -12,6 +12,8 @@ import type { SFTPWrapper } from 'ssh2';
  */
 export type TestSftpServer = {
   port: number; root: string; username: string; password: string;
+  /** A private key (OpenSSH) the server also accepts for `username`. */
+  privateKey: string;
   /** Every request the server answered, e.g. `RENAME /out/a.part /out/a`. */
   log: string[];
   hook: ((op: string) => void) | null;
@@ -25,6 +27,9 @@ export async function startTestSftpServer(opts: { username?: string; password?: 
   const username = opts.username ?? 'ledgerline';
   const password = opts.password ?? 'upload-secret-1';
   const hostKey = ssh2.utils.generateKeyPairSync('ed25519').private;
+  const userKeys = ssh2.utils.generateKeyPairSync('ed25519');
+  const allowed = ssh2.utils.parseKey(userKeys.public);
+  if (allowed instanceof Error) throw allowed;
   const log: string[] = [];
   const state: { hook: ((op: string) => void) | null } = { hook: null };
   /** A client path inside the root; null when it would leave it. */
@@ -100,8 +105,13 @@ export async function startTestSftpServer(opts: { username?: string; password?: 
 
   const server = new ssh2.Server({ hostKeys: [hostKey] }, (client) => {
     client.on('authentication', (ctx) => {
-      if (ctx.method === 'password' && ctx.username === username && ctx.password === password) ctx.accept();
-      else ctx.reject(['password']);
+      if (ctx.method === 'password' && ctx.username === username && ctx.password === password) return ctx.accept();
+      if (ctx.method === 'publickey' && ctx.username === username && ctx.key.algo === allowed.type
+        && ctx.key.data.equals(allowed.getPublicSSH())) {
+        // Without a signature the client only asks whether the key would do; with one it must verify.
+        if (!ctx.signature || allowed.verify(ctx.blob!, ctx.signature, ctx.hashAlgo) === true) return ctx.accept();
+      }
+      ctx.reject(['password', 'publickey']);
     });
     client.on('ready', () => {
       client.on('session', (accept) => {
@@ -114,7 +124,7 @@ export async function startTestSftpServer(opts: { username?: string; password?: 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    port, root, username, password, log,
+    port, root, username, password, log, privateKey: userKeys.private,
     get hook() { return state.hook; },
     set hook(fn) { state.hook = fn; },
     close: async () => {
