@@ -22,8 +22,8 @@ export const MAX_PRIVATE_KEY_CHARS = 16_000;
 const isoDate = z.iso.datetime({ offset: true });
 /** A DNS name or an IP literal: letters, digits, dots, hyphens, colons (IPv6); no scheme, path or port. */
 const hostSchema = z.string().trim().min(1).max(253).regex(/^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.?)+$|^\[?[0-9A-Fa-f:.]+\]?$/, 'must be a host name or an IP address (no scheme, path or port)');
-/** An absolute folder on the server: starts with / and has no `..` segment. */
-const folderSchema = z.string().trim().min(1).max(500).regex(/^\/(?:[^\0]*)$/, 'must be an absolute folder such as /uploads')
+/** A folder on the server: absolute (/uploads) or relative to the login folder (uploads, .); no `..` segment, no control characters. */
+const folderSchema = z.string().trim().min(1).max(500).regex(/^[^\u0000-\u001f]+$/, 'must not contain control characters')
   .refine((f) => !f.split('/').includes('..'), 'must not contain ".."');
 
 const credentialsSchema = z.discriminatedUnion('method', [

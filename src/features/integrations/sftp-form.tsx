@@ -86,7 +86,7 @@ export function SftpForm({ client, current, online, onSaved, onCancel }: Props) 
           </label>
           <TextField label="Passphrase (if the key has one)" type="password" value={f.passphrase} onChange={(v) => set('passphrase', v)} autoComplete="new-password" />
         </>}
-      <TextField label="Remote folder" value={f.folder} onChange={(v) => set('folder', v)} required error={fe('folder')} hint="An absolute path on the server, e.g. /uploads/ledgerline" />
+      <TextField label="Remote folder" value={f.folder} onChange={(v) => set('folder', v)} required error={fe('folder')} hint="A path on the server, e.g. /uploads/ledgerline (or uploads, relative to the login folder)" />
       <div className="sftp-row">
         <SelectField label="Upload" value={f.schedule} options={[{ value: 'daily', label: 'Every day' }, { value: 'weekly', label: 'Every week' }]}
           onChange={(v) => set('schedule', v as Form['schedule'])} />
