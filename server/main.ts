@@ -27,6 +27,7 @@ import { resolveSsoSettings } from './auth/sso/settings.ts';
 import { processMailSettings } from './mail/settings.ts';
 import { startAsyncJobs } from './jobs/work.ts';
 import { hrisDropWatching, startHrisDropWatcher } from './domain/hris/drop-watcher.ts';
+import { startSftpUploads } from './domain/sftp-uploads/uploader.ts';
 import { listen } from './serve.ts';
 import { SUPPORT_EMAIL } from './seed/support.ts';
 import { DEMO_PASSWORD } from './seed/types.ts';
@@ -110,8 +111,9 @@ async function main(): Promise<void> {
   const server = await listen({ db, host, port, devOutbox, distDir: fileURLToPath(new URL('../dist/', import.meta.url)) });
   // Issue 32: the HRIS drop folder (HRIS_DROP_DIR), looked at every HRIS_DROP_POLL_SECONDS; its invite links use PUBLIC_URL, else this server's address.
   const linkOrigin = mailOrigin(process.env.PUBLIC_URL || null, { url: server.url });
-  // Issue 32: Slack / Teams posts, kicked after each commit that queued one and retried with backoff.
+  // The outbound rule's loopback opt-in and DNS resolver, shared by the chat posts and SFTP uploads.
   const sso = resolveSsoSettings();
+  // Issue 32: Slack / Teams posts, kicked after each commit that queued one and retried with backoff.
   let chatKey: Promise<Uint8Array> | undefined;
   const chatJob = await startChatJob(db, {
     net: { allowLoopbackHttp: sso.allowLoopbackHttp, dnsServer: sso.dnsServer }, tokenKey: () => (chatKey ??= loadTokenKey(db)), origin: linkOrigin,
@@ -122,6 +124,11 @@ async function main(): Promise<void> {
     onError: (err) => console.error('HRIS drop folder:', err),
     mail: { deps: { devOutbox }, link: (path) => absoluteLink(linkOrigin, path) },
   }) : null;
+  // Issue 32: scheduled SFTP transaction uploads (and "Upload now", heard through NOTIFY); the outbound rule's loopback opt-in and resolver.
+  const sftpUploads = await startSftpUploads(db, {
+    now: () => Date.now(), everyMs: envInt(process.env, 'SFTP_UPLOAD_POLL_SECONDS', 60) * 1000,
+    net: { allowLoopback: sso.allowLoopbackHttp, dnsServer: sso.dnsServer }, onError: (err) => console.error('SFTP uploads:', err),
+  });
   console.log(`Ledgerline is running at ${server.url}`);
   console.log(`Storage: ${databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${dataDir}`}`);
   if (seeded || Number(demo?.n ?? 0) > 0) {
@@ -152,6 +159,7 @@ async function main(): Promise<void> {
     transferSettlement.stop();
     yieldAccrual.stop();
     hrisDrop?.stop();
+    sftpUploads.stop();
     await asyncJobs.stop();
     await mailJob?.stop();
     await chatJob.stop();

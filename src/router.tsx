@@ -137,6 +137,7 @@ const integrationRoutes = [
   settingsPage('/settings/feature-flags', () => import('./features/feature-flags/feature-flags-page.tsx'), 'FeatureFlagsPage', 'Feature flags'),
   settingsPage('/settings/integrations/chat', () => import('./features/integrations/chat-page.tsx'), 'ChatPage', 'Slack and Teams'),
   settingsPage('/chat-link', () => import('./features/integrations/chat-link-page.tsx'), 'ChatLinkPage', 'Opening link'),
+  settingsPage('/settings/integrations/sftp', () => import('./features/integrations/sftp-page.tsx'), 'SftpPage', 'SFTP uploads'),
   settingsPage('/settings/billing', () => import('./features/billing/billing-page.tsx'), 'BillingPage', 'Billing'),
   settingsPage('/statements', () => import('./features/statements/statements-page.tsx'), 'StatementsPage', 'Statements'),
 ];

@@ -29,6 +29,7 @@ import type { VendorApi } from './handlers/vendors.ts';
 import type { WorkflowApi } from './handlers/workflows.ts';
 import type { AdvisorConsoleApi } from './handlers/advisor-console.ts';
 import type { HrisApi } from './handlers/hris.ts';
+import type { SftpUploadApi } from './handlers/sftp-uploads.ts';
 import type { JobApi } from './handlers/jobs.ts';
 import type { SavedViewApi } from './handlers/saved-views.ts';
 import type { ChatApi } from './handlers/chat.ts';
@@ -72,6 +73,7 @@ export type * from './handlers/banking.ts';
 export type * from './handlers/advisor-console.ts';
 export type * from './handlers/application.ts';
 export type * from './handlers/hris.ts';
+export type * from './handlers/sftp-uploads.ts';
 export type * from './handlers/jobs.ts';
 export type * from './handlers/saved-views.ts';
 export type * from './handlers/chat.ts';
@@ -86,7 +88,7 @@ export type * from './handlers/scim.ts';
 export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, ExportApi, CommandApi, StatusApi, ReceiptApi,
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
   ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi,
-  AdvisorConsoleApi, ApplicationApi, VendorPortalApi, HrisApi, JobApi, SavedViewApi, ChatApi, PlatformApi, ApiClientApi, ScimApi,
+  AdvisorConsoleApi, ApplicationApi, VendorPortalApi, HrisApi, SftpUploadApi, JobApi, SavedViewApi, ChatApi, PlatformApi, ApiClientApi, ScimApi,
   ExportSettingsApi {}
 
 export interface TransactionQuery {

@@ -53,6 +53,7 @@ import { VENDOR_NETWORK_CALLS } from './calls-vendor-network.ts';
 import { APPLICATION_CALLS } from './calls-application.ts';
 import { FINANCING_START_CALLS } from './calls-financing-starts.ts';
 import { HRIS_CALLS } from './calls-hris.ts';
+import { SFTP_CALLS } from './calls-sftp.ts';
 import { JOB_CALLS } from './calls-jobs.ts';
 import { SAVED_VIEW_CALLS } from './calls-saved-views.ts';
 import { EXPORT_SETTINGS_CALLS } from './calls-export-settings.ts';
@@ -277,4 +278,5 @@ export const CATALOGUE = [
   ...JOB_CALLS,
   ...HRIS_CALLS,
   ...EXPORT_SETTINGS_CALLS,
+  ...SFTP_CALLS,
 ] as const;

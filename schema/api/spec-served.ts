@@ -162,10 +162,12 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     '/booking/hotels/...': ['booking.hotels.search'],
   },
   'Integrations and other': {
-    // Issue 32 (helper B): customer API clients and secrets. SFTP transaction uploads are not built (see docs/design/issue-32-api-clients.md).
+    // Issue 32: customer API clients and secrets (helper B), SFTP transaction uploads (helper G, calls-sftp.ts).
     'customer API clients (DELETE clients/{client}, clients/secrets/{secret}, sftp-transaction-uploads/{id})': [
       'admin.apiClients.list', 'admin.apiClients.create', 'admin.apiClients.get', 'admin.apiClients.secrets.create',
       'admin.apiClients.secrets.delete', 'admin.apiClients.delete',
+      'admin.sftpUploads.list', 'admin.sftpUploads.create', 'admin.sftpUploads.get', 'admin.sftpUploads.update',
+      'admin.sftpUploads.delete', 'admin.sftpUploads.run',
     ],
     'comment threads (DELETE comments/{comment})': ['comments.list', 'comments.create', 'comments.delete'],
     configuration: ['config.web'],

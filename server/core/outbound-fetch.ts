@@ -59,8 +59,8 @@ export function dnsResolver(server: string | null): dns.Resolver | null {
   return resolver;
 }
 
-/** Every address of a host name (an IP literal is its own); [] when it has none. */
-async function resolveHost(hostname: string, dnsServer: string | null): Promise<string[]> {
+/** Every address of a host name (an IP literal is its own); [] when it has none. Also the SFTP uploads' resolver. */
+export async function resolveHost(hostname: string, dnsServer: string | null): Promise<string[]> {
   const host = hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) return [host];
   const name = host.toLowerCase().replace(/\.$/, '');

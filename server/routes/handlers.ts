@@ -57,6 +57,7 @@ import { vendorNetworkHandlers } from './vendor-network.ts';
 import { applicationHandlers } from './application.ts';
 import { financingStartHandlers } from './financing-starts.ts';
 import { hrisHandlers } from './hris.ts';
+import { sftpUploadHandlers } from './sftp-uploads.ts';
 import { jobHandlers } from './jobs.ts';
 import { savedViewHandlers } from './saved-views.ts';
 import { exportSettingsHandlers } from './export-settings.ts';
@@ -139,4 +140,5 @@ export const HANDLERS = {
   ...exportSettingsHandlers,
   ...jobHandlers,
   ...hrisHandlers,
+  ...sftpUploadHandlers,
 } satisfies HandlerMap;

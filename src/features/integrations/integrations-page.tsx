@@ -19,6 +19,10 @@ const ENTRIES: readonly Entry[] = [
     description: 'Post approval requests and rejections to a channel, with links that open them in Ledgerline.',
   },
   {
+    to: '/settings/integrations/sftp', title: 'SFTP transaction uploads', who: 'integrations', action: 'Set up SFTP uploads',
+    description: 'Send cleared transactions to your own SFTP server every day or week, as a CSV with the transactions export’s columns.',
+  },
+  {
     to: '/settings/integrations/api', title: 'API clients', who: 'api', action: 'Manage API clients',
     description: 'Give your own scripts and tools access to Ledgerline data with OAuth client credentials and scoped tokens.',
   },
