@@ -188,14 +188,23 @@ describe('Slack and Teams, end to end', () => {
     await drawer.waitFor({ timeout: 30_000 });
     await drawer.getByText('$84.00').first().waitFor();
 
-    // A tampered link (one character of the signature changed) says it is not valid.
+    // Tampered links say they are not valid: the body re-signed by nobody (another path, the
+    // signature kept), and a signature with one character changed in its middle (the last
+    // character of base64url carries padding bits, so changing it may not change the bytes).
     const token = new URL(link!).searchParams.get('t')!;
-    const flipped = `${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
-    await d.goto(`/chat-link?t=${encodeURIComponent(flipped)}`);
-    await d.getByRole('heading', { name: 'This link can’t be opened', level: 1 }).waitFor();
-    await d.getByRole('alert').filter({ hasText: 'This link isn’t valid here.' }).waitFor();
-    await d.getByRole('link', { name: 'Go to approvals' }).waitFor();
-    expect(new URL(d.url()).pathname).toBe('/chat-link');
+    const [body, sig] = token.split('.') as [string, string];
+    const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { b: string; p: string; e: number };
+    expect(claims).toMatchObject({ b: server.businessId, p: `/approvals?open=${approval!.id}` });
+    const otherPath = Buffer.from(JSON.stringify({ ...claims, p: '/settings/integrations/chat' })).toString('base64url');
+    const mid = Math.floor(sig.length / 2);
+    const flipped = `${sig.slice(0, mid)}${sig[mid] === 'A' ? 'B' : 'A'}${sig.slice(mid + 1)}`;
+    for (const tampered of [`${otherPath}.${sig}`, `${body}.${flipped}`]) {
+      await d.goto(`/chat-link?t=${encodeURIComponent(tampered)}`);
+      await d.getByRole('heading', { name: 'This link can’t be opened', level: 1 }).waitFor();
+      await d.getByRole('alert').filter({ hasText: 'This link isn’t valid here.' }).waitFor();
+      await d.getByRole('link', { name: 'Go to approvals' }).waitFor();
+      expect(new URL(d.url()).pathname).toBe('/chat-link');
+    }
     expect(await axeFindings(d)).toEqual([]);
 
     // The admin's page at desktop size shows the connection the same way (axe clean).
@@ -205,12 +214,12 @@ describe('Slack and Teams, end to end', () => {
     expect(await axeFindings(page)).toEqual([]);
     await page.setViewportSize(PHONE);
 
-    // Disconnect asks first; Cancel keeps it; confirmed, the card returns to its empty state.
+    // Disconnect asks first; "Keep connected" keeps it; confirmed, the card returns to its empty state.
     await slackCard(page).getByRole('button', { name: 'Disconnect' }).tap();
     const ask = page.getByRole('dialog', { name: 'Disconnect Slack?' }).or(page.getByRole('alertdialog', { name: 'Disconnect Slack?' }));
     await ask.waitFor();
     await ask.getByText(/Nothing more is posted to the channel/).waitFor();
-    await ask.getByRole('button', { name: 'Cancel' }).tap();
+    await ask.getByRole('button', { name: 'Keep connected' }).tap();
     await ask.waitFor({ state: 'detached' });
     expect(await connectionsOnServer()).toHaveLength(1);
     await slackCard(page).getByRole('button', { name: 'Disconnect' }).tap();
