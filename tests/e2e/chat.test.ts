@@ -169,7 +169,9 @@ describe('Slack and Teams, end to end', () => {
     await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(2);
     const post = hits[1]!;
     expect(post.path).toBe(HOOK_PATH);
-    expect(post.body.text).toMatch(/\$84\.00 is waiting for approval$/);
+    const [who] = await server.db.query<{ name: string }>(
+      "SELECT trim(first_name || ' ' || last_name) AS name FROM spend_users WHERE business_id = $1 AND email = $2", [server.businessId, EMPLOYEE]);
+    expect(post.body.text).toBe(`${who!.name}'s claim for $84.00 is waiting for approval`);
     expect(JSON.stringify(post.body.blocks)).toContain('waiting for approval');
     const [link] = linksOf(post.body);
     expect(link).toMatch(new RegExp(`^${server.url}/chat-link\\?t=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$`));
@@ -188,9 +190,9 @@ describe('Slack and Teams, end to end', () => {
     await drawer.waitFor({ timeout: 30_000 });
     await drawer.getByText('$84.00').first().waitFor();
 
-    // Tampered links say they are not valid: the body re-signed by nobody (another path, the
-    // signature kept), and a signature with one character changed in its middle (the last
-    // character of base64url carries padding bits, so changing it may not change the bytes).
+    // Tampered links say they are not valid: the body changed (another path, the signature kept),
+    // a signature with one character changed in its middle, and one with its last character
+    // changed (base64url's last character carries padding bits a decoder drops: refused all the same).
     const token = new URL(link!).searchParams.get('t')!;
     const [body, sig] = token.split('.') as [string, string];
     const claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { b: string; p: string; e: number };
@@ -198,7 +200,12 @@ describe('Slack and Teams, end to end', () => {
     const otherPath = Buffer.from(JSON.stringify({ ...claims, p: '/settings/integrations/chat' })).toString('base64url');
     const mid = Math.floor(sig.length / 2);
     const flipped = `${sig.slice(0, mid)}${sig[mid] === 'A' ? 'B' : 'A'}${sig.slice(mid + 1)}`;
-    for (const tampered of [`${otherPath}.${sig}`, `${body}.${flipped}`]) {
+    const last = sig.at(-1)!;
+    // A 32-byte MAC's last character has its two low bits zero: the letter one value up decodes to the same bytes.
+    const B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const lastChanged = `${sig.slice(0, -1)}${B64URL[B64URL.indexOf(last) ^ 1]}`;
+    expect(Buffer.from(lastChanged, 'base64url').equals(Buffer.from(sig, 'base64url'))).toBe(true);
+    for (const tampered of [`${otherPath}.${sig}`, `${body}.${flipped}`, `${body}.${lastChanged}`]) {
       await d.goto(`/chat-link?t=${encodeURIComponent(tampered)}`);
       await d.getByRole('heading', { name: 'This link can’t be opened', level: 1 }).waitFor();
       await d.getByRole('alert').filter({ hasText: 'This link isn’t valid here.' }).waitFor();
