@@ -38,7 +38,8 @@ export function verifyChatLink(key: Buffer, token: string, now: number): ChatLin
   if (!body || !sig || extra !== undefined) return { ok: false, reason: 'invalid' };
   const given = Buffer.from(sig, 'base64url');
   const want = mac(key, body);
-  if (given.length !== want.length || !timingSafeEqual(given, want)) return { ok: false, reason: 'invalid' };
+  // Only the canonical spelling: base64url's last character carries padding bits a decoder drops, so another letter there must not pass.
+  if (given.length !== want.length || given.toString('base64url') !== sig || !timingSafeEqual(given, want)) return { ok: false, reason: 'invalid' };
   let claims: Partial<LinkClaims>;
   try {
     claims = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Partial<LinkClaims>;

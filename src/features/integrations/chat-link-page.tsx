@@ -5,6 +5,8 @@ import { errorText } from '../../lib/error-text.ts';
 import './chat.css';
 
 const INCOMPLETE = 'This link is incomplete: copy the whole link from the post, or open Approvals.';
+/** The server's 404 (REQUEST_7004): a signature that does not check, or a link of another business. */
+const NOT_VALID = 'This link isn’t valid here. It may have been cut short or changed on the way, or it was made for another business you belong to: switch to that business and open it again, or find the item in Approvals.';
 
 type State = { state: 'opening' } | { state: 'failed'; message: string };
 
@@ -24,7 +26,7 @@ export function ChatLinkPage() {
     void client.openChatLink(token).then((r) => {
       if (!live) return;
       if (r.ok) router.history.replace(r.path);
-      else setS({ state: 'failed', message: errorText(r.error) });
+      else setS({ state: 'failed', message: r.error.error_code === 'REQUEST_7004' ? NOT_VALID : errorText(r.error) });
     });
     return () => { live = false; };
   }, [client, router, token]);

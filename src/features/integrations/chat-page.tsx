@@ -80,7 +80,7 @@ function ProviderCard({ client, provider, connection, online, onChanged }: CardP
         {result && <p role="status" className={result.ok ? 'chat-result is-ok' : 'chat-result is-failed'}>{result.message}</p>}
       </div>
       {disconnecting && (
-        <ConfirmDialog title={`Disconnect ${NAME[provider]}?`} tone="danger" confirmLabel="Disconnect" onClose={() => setDisconnecting(false)}
+        <ConfirmDialog title={`Disconnect ${NAME[provider]}?`} tone="danger" confirmLabel="Disconnect" cancelLabel="Keep connected" onClose={() => setDisconnecting(false)}
           description={`Nothing more is posted to the channel${connection.posts_waiting > 0 ? `, and the ${connection.posts_waiting} post${connection.posts_waiting === 1 ? '' : 's'} still waiting ${connection.posts_waiting === 1 ? 'is' : 'are'} dropped` : ''}. Posts already in the channel stay there; their links keep working for people who can sign in.`}
           onConfirm={async () => {
             const r = await client.disconnectChat(provider);
