@@ -1,8 +1,9 @@
 import type { Db } from '../db/db.ts';
 import { deliverDueChat, type ChatDeliveryOptions } from './delivery.ts';
 import { CHAT_CHANNEL } from './outbox.ts';
+import { startKickedJob, type KickedJob } from '../core/periodic-job.ts';
 
-export type ChatJob = { runNow: () => Promise<void>; stop: () => Promise<void> };
+export type ChatJob = KickedJob;
 
 /**
  * The chat job of one process (`npm start` starts it): kicked by every committed enqueue (LISTEN
@@ -15,33 +16,5 @@ export async function startChatJob(db: Db, opts: Omit<ChatDeliveryOptions, 'now'
 }): Promise<ChatJob> {
   const deliver: ChatDeliveryOptions = { ...opts, now: opts.now ?? Date.now };
   const onError = opts.onError ?? ((err: unknown) => console.error('[ledgerline] chat job', err));
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-  const runNow = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await deliverDueChat(db, deliver).then(() => undefined, onError);
-      } while (again && !stopped);
-    })().finally(() => { running = null; });
-    return running;
-  };
-  const unlisten = await db.listen(CHAT_CHANNEL, () => { if (!stopped) void runNow(); });
-  const timer = setInterval(() => void runNow(), opts.everyMs ?? 30_000);
-  timer.unref();
-  void runNow();
-  return {
-    runNow,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await unlisten().catch(() => undefined);
-      await running;
-    },
-  };
+  return startKickedJob(db, CHAT_CHANNEL, () => deliverDueChat(db, deliver), { everyMs: opts.everyMs ?? 30_000, onError });
 }

@@ -2,6 +2,7 @@ import nodemailer from 'nodemailer';
 import type { Db, Queryable } from '../db/db.ts';
 import { claimDue, completeLeased, doublingBackoff, failLeased, type LeasedQueue } from '../core/leased-queue.ts';
 import { MAIL_CHANNEL } from './outbox.ts';
+import { startKickedJob, type KickedJob } from '../core/periodic-job.ts';
 import type { MailSettings } from './settings.ts';
 
 /**
@@ -96,7 +97,7 @@ export async function deliverDueMail(db: Queryable, opts: DeliverOptions): Promi
   }
 }
 
-export type MailJob = { runNow: () => Promise<void>; stop: () => Promise<void> };
+export type MailJob = KickedJob;
 
 export type MailJobOptions = {
   settings: MailSettings;
@@ -119,33 +120,13 @@ export async function startMailJob(db: Db, opts: MailJobOptions): Promise<MailJo
   const transport = opts.transport ?? smtpTransport(url!);
   const now = opts.now ?? Date.now;
   const onError = opts.onError ?? ((err: unknown) => console.error('[ledgerline] mail job', err));
-  let running: Promise<void> | null = null;
-  let again = false;
-  let stopped = false;
-  const runNow = (): Promise<void> => {
-    if (running) {
-      again = true;
-      return running;
-    }
-    running = (async () => {
-      do {
-        again = false;
-        await deliverDueMail(db, { transport, settings: opts.settings, now }).catch(onError);
-      } while (again && !stopped);
-    })().finally(() => { running = null; });
-    return running;
-  };
-  const unlisten = await db.listen(MAIL_CHANNEL, () => { if (!stopped) void runNow(); });
-  const timer = setInterval(() => void runNow(), opts.everyMs ?? 30_000);
-  timer.unref();
-  void runNow();
+  const job = await startKickedJob(db, MAIL_CHANNEL, () => deliverDueMail(db, { transport, settings: opts.settings, now }), {
+    everyMs: opts.everyMs ?? 30_000, onError,
+  });
   return {
-    runNow,
+    runNow: job.runNow,
     async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await unlisten().catch(() => undefined);
-      await running;
+      await job.stop();
       transport.close();
     },
   };

@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
+import { useId, useMemo, useState, type ReactNode } from 'react';
 import type { Comment, CommentSubjectType } from '../../workers/api.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
 import { useAppState, useDataClient } from '../data-access/data-context.tsx';
@@ -12,21 +12,13 @@ import { Button } from './button.tsx';
 import { CommentComposer } from './comment-composer.tsx';
 import { Skeleton } from './skeleton.tsx';
 import './comment-thread.css';
+import { useNow } from '../lib/use-now.ts';
 
 export interface CommentThreadProps {
   subjectType: CommentSubjectType;
   subjectId: string;
 }
 
-/** Re-renders every minute, so "5 minutes ago" stays true while the item is open. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(t);
-  }, []);
-  return now;
-}
 
 /**
  * Issue 29, an item's comment thread (transaction, claim, bill, spend request): a "Comments"

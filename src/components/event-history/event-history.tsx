@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useId } from 'react';
 import type { EventEntityType } from '../../../schema/event-history.ts';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import { relativeTime } from '../../lib/comment-words.ts';
@@ -8,21 +8,13 @@ import { Skeleton } from '../skeleton.tsx';
 import { eventLine, HISTORY_ABSENT, HISTORY_OFFLINE } from './history-words.ts';
 import { useEventHistory, type HistoryState } from './use-event-history.ts';
 import './event-history.css';
+import { useNow } from '../../lib/use-now.ts';
 
 export interface EventHistoryProps {
   entityType: EventEntityType;
   entityId: string;
 }
 
-/** Re-renders every minute, so "5 minutes ago" stays true while the drawer is open. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(t);
-  }, []);
-  return now;
-}
 
 /**
  * Issue 32: an entity's "History" section (transaction, claim, bill, card, vendor, person): every

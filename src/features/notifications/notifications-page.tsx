@@ -17,7 +17,7 @@ import { KIND_OPTIONS, notificationsSpec } from './notifications-list.tsx';
 import { KIND_LABELS, safePath } from './notification-words.ts';
 import { knownKind, type NotificationsSearch } from './search-params.ts';
 import { useUnreadCount } from './use-unread-count.ts';
-import { useNow } from './use-now.ts';
+import { useNow } from '../../lib/use-now.ts';
 
 // The bell loads its panel from here: the page and the panel share one chunk.
 export { NotificationsPanel } from './notifications-panel.tsx';

@@ -10,7 +10,7 @@ import { useAnswer } from '../../lib/use-answer.ts';
 import { markRead, unreadIds } from './mark-read.ts';
 import { NotificationItem, shortDay, type NotificationRow } from './notification-item.tsx';
 import { groupByDay, safePath } from './notification-words.ts';
-import { useNow } from './use-now.ts';
+import { useNow } from '../../lib/use-now.ts';
 
 /** How many the panel lists ("View all" shows the rest). */
 export const PANEL_ROWS = 20;

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { getRouteApi, Link } from '@tanstack/react-router';
 import type { FlightSearchBody, HotelSearchBody } from '../../../schema/api/calls-travel.ts';
 import type { Booking } from '../../../schema/entities/trip.ts';
@@ -17,21 +17,13 @@ import { byPrice, type Offer } from './offers.ts';
 import { earnedText } from './rewards-panel.tsx';
 import { hotelSearchInitial } from './search-params.ts';
 import { useTripRow } from './use-trip.ts';
+import { useNow } from '../../lib/use-now.ts';
 
 const routeApi = getRouteApi('/_app/travel/trips/$tripId/book');
 
 type Kind = 'flights' | 'hotels';
 type Results = { kind: Kind; offers: Offer[] } | null;
 
-/** The clock the offers' expiry reads, every 15 s. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), 15_000);
-    return () => clearInterval(t);
-  }, []);
-  return now;
-}
 
 /**
  * Issue 27: /travel/trips/$tripId/book — flight and hotel search over the server's inventory,
@@ -44,7 +36,7 @@ export function BookPage() {
   const online = useAppState((s) => s.online);
   const trip = useTripRow(client, tripId, useAppState((s) => s.dataVersion));
   const today = localToday();
-  const now = useNow();
+  const now = useNow(15_000);
   const [tab, setTab] = useState<Kind>('flights');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
