@@ -80,7 +80,7 @@ export function PhoneNumberSetting({ sensitive }: { sensitive: ReturnType<typeof
 
   const pending = state?.pending ?? null;
   return (
-    <SettingRow title="Phone number" description="Used to reach you about your cards and sign-in. Changing it takes a code texted to the new number.">
+    <SettingRow title="Phone number" description="The number on your profile. Adding or changing it takes a code texted to that number.">
       {!online && <p className="muted">You’re offline. Your phone number can be read and changed once you reconnect.</p>}
       {online && state === null && !error && <p className="muted" role="status">Loading your phone number…</p>}
       {state && <p>{phoneSummary(state)}</p>}
