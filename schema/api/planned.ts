@@ -39,7 +39,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'DELETE vendors: card-acceptance business input': 32,
     'DELETE vendors: contracts': 32,
     'DELETE vendors: expense-item exemptions': 32,
-    'switching/vendors/{vendor}': 32,
   },
   'Banking links': {
     // Served in part by issue 30 (manual-account, statement, debit-check: calls-banking.ts). The
@@ -147,6 +146,5 @@ export const PLANNED_SCOPES: Readonly<Record<string, PlannedUse>> = {
 /** Catalogued error codes (schema/errors.ts) nothing raises yet. */
 export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
   '6014': { issue: 32, why: 'webinar invitations' },
-  SWITCHING_7002: { issue: 32, why: 'card statement imports (async jobs)' },
   ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
 };

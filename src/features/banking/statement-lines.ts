@@ -9,6 +9,7 @@
  * the review shows it. Balance lines ("Beginning balance", "Ending balance", totals) are not
  * transactions and are left out; a description that wraps onto the next line is joined.
  */
+import { dateWithYear, MONTH_NAME, MONTHS, validDay } from '../../../schema/statement-dates.ts';
 
 export type SignSource = 'written' | 'balance' | 'words' | 'guess';
 
@@ -33,34 +34,7 @@ export interface StatementParseOptions {
   today: string;
 }
 
-const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
-};
-const MONTH_NAME = '(jan|feb|mar|apr|may|jun|jul|aug|sept?|oct|nov|dec)[a-z]*\\.?';
-
 const pad = (n: number) => String(n).padStart(2, '0');
-
-function validDay(y: number, m: number, d: number): string | null {
-  if (m < 1 || m > 12 || d < 1 || d > 31) return null;
-  const dt = new Date(Date.UTC(y, m - 1, d));
-  if (dt.getUTCMonth() !== m - 1) return null;
-  return `${y}-${pad(m)}-${pad(d)}`;
-}
-
-const fullYear = (y: string) => (y.length === 2 ? 2000 + Number(y) : Number(y));
-
-/** A date with its year written: "10/31/2026", "10-31-26", "2026-10-31", "Oct 31, 2026", "31 Oct 2026". */
-function dateWithYear(text: string): string | null {
-  let m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text);
-  if (m) return validDay(Number(m[1]), Number(m[2]), Number(m[3]));
-  m = /^(\d{1,2})[/.-](\d{1,2})[/.-](\d{2}|\d{4})$/.exec(text);
-  if (m) return validDay(fullYear(m[3]!), Number(m[1]), Number(m[2]));
-  m = new RegExp(`^${MONTH_NAME}\\s+(\\d{1,2}),?\\s+(\\d{4})$`, 'i').exec(text);
-  if (m) return validDay(Number(m[3]), MONTHS[m[1]!.toLowerCase()]!, Number(m[2]));
-  m = new RegExp(`^(\\d{1,2})\\s+${MONTH_NAME}\\s+(\\d{4})$`, 'i').exec(text);
-  if (m) return validDay(Number(m[3]), MONTHS[m[2]!.toLowerCase()]!, Number(m[1]));
-  return null;
-}
 
 /** "Statement period: 10/01/2026 - 10/31/2026", "October 1, 2026 through October 31, 2026", "From … to …". */
 export function statementPeriod(text: string): { start: string; end: string } | null {
