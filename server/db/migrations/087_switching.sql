@@ -12,9 +12,11 @@ CREATE TABLE switching_imports (
   unreadable   int NOT NULL,
   problems     jsonb NOT NULL DEFAULT '[]',
   created_by   uuid NOT NULL REFERENCES spend_users (id),
-  created_at   timestamptz NOT NULL
+  created_at   timestamptz NOT NULL,
+  -- Upload order (two uploads in one instant still list newest first).
+  n            bigint GENERATED ALWAYS AS IDENTITY
 );
-CREATE INDEX switching_imports_business ON switching_imports (business_id, created_at DESC);
+CREATE INDEX switching_imports_business ON switching_imports (business_id, created_at DESC, n DESC);
 
 -- A charge is its vendor, day, amount and its ordinal among identical charges in one file: the
 -- second 9.99 to the same vendor on the same day is a second charge, the same one in an

@@ -71,7 +71,7 @@ async function importsOf(db: Queryable, businessId: string, id?: string): Promis
             trim(u.first_name || ' ' || u.last_name) AS created_by_name
        FROM switching_imports i JOIN spend_users u ON u.id = i.created_by
       WHERE i.business_id = $1 ${id ? 'AND i.id = $2' : ''}
-      ORDER BY i.created_at DESC, i.id LIMIT 10`,
+      ORDER BY i.created_at DESC, i.n DESC LIMIT 10`,
     id ? [businessId, id] : [businessId],
   );
 }
