@@ -78,7 +78,7 @@ export const uploadSwitchingStatement = defineCall({
     currency: knownCurrencySchema.default('USD'),
   }),
   body: uploadBodySchema,
-  upload: { contentTypes: ['text/csv', 'application/csv', 'application/vnd.ms-excel', 'text/plain'], maxBytes: SWITCHING_MAX_FILE_BYTES },
+  upload: { contentTypes: ['text/csv', 'application/csv', 'application/vnd.ms-excel'], maxBytes: SWITCHING_MAX_FILE_BYTES },
   response: z.object({ import: switchingImportSchema, overview: switchingOverviewSchema }),
 });
 
