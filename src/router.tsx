@@ -16,6 +16,7 @@ import { reimbursementsCommands, reimbursementsNav, reimbursementsRoutes } from 
 import { approvalsNav, approvalsRoutes } from './features/approvals/index.ts';
 import { receiptsCommands, receiptsNav, receiptsRoutes } from './features/receipts/index.ts';
 import { cardsCommands, cardsNav, cardsRoutes } from './features/cards/index.ts';
+import { switchingRoutes } from './features/switching/index.ts';
 import { billsCommands, billsNav, billsRoutes } from './features/bills/index.ts';
 import { reportsNav, reportsRoutes } from './features/reports/index.ts';
 import { travelCommands, travelNav, travelRoutes } from './features/travel/index.ts';
@@ -196,7 +197,7 @@ const routeTree = rootRoute.addChildren([
   consoleApplyRoute,
   consoleJoinRoute,
 
-  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, accountingFirmsRoute, ...integrationRoutes, notFoundRoute]),
+  appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...switchingRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, accountingFirmsRoute, ...integrationRoutes, notFoundRoute]),
 ]);
 
 export function createAppRouter(store: AppStore) {

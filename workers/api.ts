@@ -29,6 +29,7 @@ import type { VendorApi } from './handlers/vendors.ts';
 import type { WorkflowApi } from './handlers/workflows.ts';
 import type { AdvisorConsoleApi } from './handlers/advisor-console.ts';
 import type { HrisApi } from './handlers/hris.ts';
+import type { SwitchingApi } from './handlers/switching.ts';
 import type { SftpUploadApi } from './handlers/sftp-uploads.ts';
 import type { JobApi } from './handlers/jobs.ts';
 import type { SavedViewApi } from './handlers/saved-views.ts';
@@ -89,7 +90,7 @@ export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, E
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
   ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi,
   AdvisorConsoleApi, ApplicationApi, VendorPortalApi, HrisApi, SftpUploadApi, JobApi, SavedViewApi, ChatApi, PlatformApi, ApiClientApi, ScimApi,
-  ExportSettingsApi {}
+  ExportSettingsApi, SwitchingApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

@@ -17,6 +17,7 @@ import { vendorHandlers } from './handlers/vendors.ts';
 import { teamHandlers } from './handlers/team.ts';
 import { supportAccessHandlers } from './handlers/support-access.ts';
 import { hrisWorkerHandlers } from './handlers/hris.ts';
+import { switchingWorkerHandlers } from './handlers/switching.ts';
 import { sftpUploadWorkerHandlers } from './handlers/sftp-uploads.ts';
 import { jobWorkerHandlers } from './handlers/jobs.ts';
 import { savedViewWorkerHandlers } from './handlers/saved-views.ts';
@@ -88,6 +89,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...applicationHandlers(ctx, finishSignIn),
     ...vendorPortalHandlers(ctx, finishSignIn),
     ...hrisWorkerHandlers(ctx),
+    ...switchingWorkerHandlers(ctx),
     ...sftpUploadWorkerHandlers(ctx),
     ...jobWorkerHandlers(ctx),
     ...savedViewWorkerHandlers(ctx),

@@ -63,9 +63,7 @@ export function stopsWaiting(entries: readonly { command: string; entity_ids: re
   return ids;
 }
 
-export const INTERVAL_LABELS: Record<LimitInterval, string> = {
-  DAILY: 'Daily', WEEKLY: 'Weekly', MONTHLY: 'Monthly', YEARLY: 'Yearly', TOTAL: 'Total (one-time)',
-};
+export { INTERVAL_LABELS } from '../../lib/limit-words.ts';
 /** The interval as the limit bar ends its sentence. */
 const INTERVAL_PERIOD: Record<LimitInterval, string> = {
   DAILY: 'today', WEEKLY: 'this week', MONTHLY: 'this month', YEARLY: 'this year', TOTAL: 'in total',

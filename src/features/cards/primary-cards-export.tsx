@@ -111,6 +111,11 @@ export function CardsHeaderLinks({ client, admin, online, departments, search }:
         Statements
       </Link>
       {admin && (
+        <Link to="/cards/switch" className={buttonClass({ variant: 'ghost' })}>
+          Move vendors
+        </Link>
+      )}
+      {admin && (
         <Button variant="ghost" onClick={() => setExporting(true)}>
           Export primary cards
         </Button>
