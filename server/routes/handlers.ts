@@ -59,6 +59,8 @@ import { financingStartHandlers } from './financing-starts.ts';
 import { hrisHandlers } from './hris.ts';
 import { sftpUploadHandlers } from './sftp-uploads.ts';
 import { jobHandlers } from './jobs.ts';
+import { billQueryHandlers } from './bill-query.ts';
+import { approvalChainEventHandlers } from './approval-chain-events.ts';
 import { savedViewHandlers } from './saved-views.ts';
 import { exportSettingsHandlers } from './export-settings.ts';
 import { chatHandlers } from './chat.ts';
@@ -141,4 +143,6 @@ export const HANDLERS = {
   ...jobHandlers,
   ...hrisHandlers,
   ...sftpUploadHandlers,
+  ...billQueryHandlers,
+  ...approvalChainEventHandlers,
 } satisfies HandlerMap;
