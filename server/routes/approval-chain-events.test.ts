@@ -21,12 +21,13 @@ describe.each(await testDatabases())('approval chain events on %s', (kind) => {
   const tokens = {} as Record<FixtureRole, string>;
   let otherAdmin: string;
   let bill: string;
-  let step0: Approval;
-  let step1: Approval;
-  let again: Approval;
+  type Row = Approval & { instance_id: string };
+  let step0: Row;
+  let step1: Row;
+  let again: Row;
 
   const rows = async (billId: string) =>
-    (await t.db.query<Approval & { instance_id: string }>(
+    (await t.db.query<Row>(
       `SELECT id::text, status, instance_id::text, ll_iso(created_at) AS created_at, ll_iso(decided_at) AS decided_at
          FROM approvals WHERE object_id = $1 ORDER BY created_at, step_index`, [billId],
     ));
@@ -64,7 +65,9 @@ describe.each(await testDatabases())('approval chain events on %s', (kind) => {
     await decide((await rows(bill))[1]!.id, 'teammate', 'Not in this quarter\'s budget');
     const resent = await request(t.app, 'PATCH', `/v1/auth/bill-pay/${bill}`, { token: tokens.admin, body: { submit: true } });
     expect(resent.status, resent.text).toBe(200);
-    [step0, step1, again] = (await rows(bill)) as [Approval, Approval, Approval];
+    const all = await rows(bill);
+    expect(all).toHaveLength(3);
+    [step0, step1, again] = [all[0]!, all[1]!, all[2]!];
   });
 
   it('answers every event of each chain asked for, in the order asked: submission, assignments, each approval, the rejection', async () => {
@@ -73,7 +76,7 @@ describe.each(await testDatabases())('approval chain events on %s', (kind) => {
     const chains = res.body.data.map((c: unknown) => approvalChainSchema.parse(c)) as ApprovalChain[];
     expect(chains.map((c) => c.approval_id)).toEqual([step1.id, again.id, step0.id]);
     const [instance] = await t.db.query<{ created_at: string }>(
-      `SELECT ll_iso(created_at) AS created_at FROM approval_instances WHERE id = $1`, [(step0 as Approval & { instance_id: string }).instance_id],
+      `SELECT ll_iso(created_at) AS created_at FROM approval_instances WHERE id = $1`, [step0.instance_id],
     );
     const first = chains[0]!;
     expect(first).toMatchObject({ object_type: 'bill', object_id: bill, status: 'REJECTED' });
