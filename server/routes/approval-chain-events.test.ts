@@ -100,6 +100,18 @@ describe.each(await testDatabases())('approval chain events on %s', (kind) => {
     expect(chains[1]!.events.map((e) => [e.type, e.step])).toEqual([['submitted', null], ['assigned', 0]]);
   });
 
+  it('a canceled bill\'s open step ends its chain with the cancelation', async () => {
+    const canceled = await request(t.app, 'POST', '/v1/auth/bill-pay/bulk-actions/cancel', { token: tokens.admin, body: { bill_ids: [bill] } });
+    expect(canceled.status, canceled.text).toBe(200);
+    const [row] = await t.db.query<{ updated_at: string }>('SELECT ll_iso(updated_at) AS updated_at FROM approvals WHERE id = $1', [again.id]);
+    const res = await events('admin', [again.id]);
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.data[0].status).toBe('CANCELED');
+    expect(res.body.data[0].events.map((e: { type: string; step: number | null; at: string | null }) => [e.type, e.step, e.at])).toEqual([
+      ['submitted', null, again.created_at], ['assigned', 0, again.created_at], ['canceled', 0, row!.updated_at],
+    ]);
+  });
+
   it('a step approver reads the chains of the steps they see; anything else is 404 naming it, all or none', async () => {
     const mine = await events('employee', [step0.id]);
     expect(mine.status, mine.text).toBe(200);
