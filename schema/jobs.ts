@@ -5,7 +5,8 @@ import { z } from 'zod';
  * imports later), each the signed-in person's own. Wire shapes shared by the server, the data
  * worker and the jobs tray.
  */
-export const JOB_KINDS = ['statement'] as const;
+/** `bill_export`: the Bills query as a CSV (issue 32, POST /bill-pay/export-as-file). */
+export const JOB_KINDS = ['statement', 'bill_export'] as const;
 export type JobKind = (typeof JOB_KINDS)[number];
 
 /**

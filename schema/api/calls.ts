@@ -62,6 +62,8 @@ import { CHAT_CALLS } from './calls-chat.ts';
 import { PLATFORM_CALLS } from './calls-platform.ts';
 import { API_CLIENT_CALLS } from './calls-api-clients.ts';
 import { SCIM_CALLS } from './calls-scim.ts';
+import { BILL_QUERY_CALLS } from './calls-bill-query.ts';
+import { APPROVAL_EVENT_CALLS } from './calls-approval-events.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -281,4 +283,6 @@ export const CATALOGUE = [
   ...EXPORT_SETTINGS_CALLS,
   ...SFTP_CALLS,
   ...SWITCHING_CALLS,
+  ...BILL_QUERY_CALLS,
+  ...APPROVAL_EVENT_CALLS,
 ] as const;

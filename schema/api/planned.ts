@@ -26,15 +26,9 @@ export const PLANNED_SECTIONS: Readonly<Record<string, PlannedIssue>> = {
  * in SPEC_SERVED is served in part (the rest is the issue's).
  */
 export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, PlannedIssue>>>> = {
-  'Bill pay': {
-    'POST /bill-pay/bill-query-v2/list': 32,
-    'POST /pagination': 32,
-    'POST /export-as-file': 32,
-  },
   'Vendors and vendor network': {
     // Issue 31 decided (docs/design/issue-31-surfaces.md D8): custom fields, card acceptance,
     // contracts, exemptions and switching are a payer's own vendor records, not the network's.
-    'POST /pagination': 32,
     'PUT vendor custom-fields and settings': 32,
     'DELETE vendors: card-acceptance business input': 32,
     'DELETE vendors: contracts': 32,
@@ -55,11 +49,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     // Payroll providers are connected by the HRIS and payroll integrations (issue 32); treasury
     // then forecasts their debits from the operating account.
     'DELETE treasury payroll providers (body)': 32,
-  },
-  Approvals: {
-    // Moved from 29: chains keep no event log (reorders and policy changes are not recorded), and
-    // writing one means hooking approval-rows.ts and the instance writes, outside issue 29's finish.
-    'GET bulk approval chain events uses a body': 32,
   },
   Cards: {
     'DELETE businesses/card-branding': 32,

@@ -70,6 +70,8 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     ],
     'PATCH approval instance policy': ['admin.approvalInstances.reapplyPolicy'],
     'PUT assigned approval chain entities': ['admin.approvalPolicies.assignEntities', 'admin.approvalPolicies.entities'],
+    // Issue 32: a read whose query is a body, served as a read-only POST (calls-approval-events.ts).
+    'GET bulk approval chain events uses a body': ['approvals.chainEvents'],
   },
   Workflows: {
     'PUT rules by id': ['workflows.rules.update'],

@@ -11,8 +11,8 @@ import { visibleUsersClause } from './visibility.ts';
  * schema/transaction-query.ts means on the client (same filter fields, same sort tie-breaks).
  */
 
-type Dir = 'ASC' | 'DESC';
-type SortCol = { expr: string; dir: Dir; cast: string; value: z.ZodType };
+export type Dir = 'ASC' | 'DESC';
+export type SortCol = { expr: string; dir: Dir; cast: string; value: z.ZodType };
 
 const microIso = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/);
 const OCCURRED = (dir: Dir): SortCol => ({ expr: 'r.occurred_at', dir, cast: 'timestamptz', value: microIso });
@@ -71,7 +71,7 @@ export function filterConditions(f: TransactionFilter, params: unknown[]): strin
  * "After the cursor row" for a mixed-direction sort: (a > x) OR (a = x AND b < y) OR ...
  * When every column runs the same way a row comparison says the same and uses the index.
  */
-function keysetCondition(cols: SortCol[], values: unknown[], params: unknown[]): string {
+export function keysetCondition(cols: SortCol[], values: unknown[], params: unknown[]): string {
   const refs = cols.map((col, i) => {
     params.push(values[i]);
     return `$${params.length}::${col.cast}`;
@@ -124,7 +124,7 @@ export async function queryTransactions(db: Queryable, businessId: string, vis: 
 }
 
 /** Microsecond ISO text: cursors must round-trip the stored timestamp exactly. */
-const ISO_US = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+export const ISO_US = (expr: string) => `to_char(${expr} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 async function countWhere(db: Queryable, where: string, params: unknown[]): Promise<number> {
   const rows = await db.query<{ n: number }>(`SELECT count(*) AS n FROM transactions r WHERE ${where}`, params);

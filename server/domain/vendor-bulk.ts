@@ -24,20 +24,25 @@ const likeEscaped = (q: string) => q.replace(/[\\%_]/g, (c) => `\\${c}`);
  * are mirrored to everyone). `q` finds a vendor by its name or a contact's name or email.
  */
 export async function listVendors(db: Queryable, user: ActingUser, q: ListQuery) {
-  return listCollection(db, user, 'vendors', q, (params) => {
-    let where = '';
-    if (q.status !== 'ALL') {
-      params.push(q.status);
-      where += ` AND r.status = $${params.length}`;
-    }
-    if (q.q) {
-      params.push(`%${likeEscaped(q.q.toLowerCase())}%`);
-      const p = `$${params.length}`;
-      where += ` AND (lower(r.name) LIKE ${p} OR EXISTS (SELECT 1 FROM vendor_contacts vc WHERE vc.vendor_id = r.id
-                   AND (lower(vc.name) LIKE ${p} OR lower(coalesce(vc.email, '')) LIKE ${p})))`;
-    }
-    return where;
-  }) as Promise<{ data: Vendor[]; page: { next: string | null }; total_count?: number }>;
+  return listCollection(db, user, 'vendors', q, (params) => vendorListConditions(q, params)) as Promise<{
+    data: Vendor[]; page: { next: string | null }; total_count?: number;
+  }>;
+}
+
+/** The vendors list's narrowing (status, `q` words) over alias `r`, ` AND …` (also the vendors' /pagination). */
+export function vendorListConditions(q: Pick<ListQuery, 'status' | 'q'>, params: unknown[]): string {
+  let where = '';
+  if (q.status !== 'ALL') {
+    params.push(q.status);
+    where += ` AND r.status = $${params.length}`;
+  }
+  if (q.q) {
+    params.push(`%${likeEscaped(q.q.toLowerCase())}%`);
+    const p = `$${params.length}`;
+    where += ` AND (lower(r.name) LIKE ${p} OR EXISTS (SELECT 1 FROM vendor_contacts vc WHERE vc.vendor_id = r.id
+                 AND (lower(vc.name) LIKE ${p} OR lower(coalesce(vc.email, '')) LIKE ${p})))`;
+  }
+  return where;
 }
 
 /**

@@ -20,7 +20,8 @@ export class FinalJobError extends Error {}
 /** Thrown by `report` when another process took the job over: this run stops without writing. */
 class LeaseLost extends Error {}
 
-export type JobRunnerOptions = { now: () => number; work: Readonly<Record<JobKind, JobWork>>; onError?: (err: unknown) => void };
+/** `work`: jobWork's map (every kind); a map without a kind (a test's) fails that kind's jobs as unknown. */
+export type JobRunnerOptions = { now: () => number; work: Readonly<Partial<Record<JobKind, JobWork>>>; onError?: (err: unknown) => void };
 
 export interface JobRunner {
   /** Runs due jobs until none is left (at most `max`); answers how many it finished or failed. */

@@ -3,6 +3,7 @@ import type { AppDeps } from '../core/deps.ts';
 import type { Db } from '../db/db.ts';
 import { actingDb } from '../http/acting.ts';
 import { runStatementJob } from '../domain/statements/job.ts';
+import { runBillExportJob } from '../domain/bill-export-job.ts';
 import { createJobRunner, FinalJobError, startJobRunner, type JobRunner, type JobWork, type StartedJobRunner } from './runner.ts';
 import { JOBS_CHANNEL } from './queue.ts';
 
@@ -10,6 +11,7 @@ import { JOBS_CHANNEL } from './queue.ts';
 export function jobWork(now: () => number): Record<JobKind, JobWork> {
   return {
     statement: (db, job, report) => runStatementJob(db, job.params, report, new Date(now()), (m) => new FinalJobError(m)),
+    bill_export: (db, job, report) => runBillExportJob(db, job, report, new Date(now()), (m) => new FinalJobError(m)),
   };
 }
 

@@ -60,6 +60,8 @@ import { hrisHandlers } from './hris.ts';
 import { sftpUploadHandlers } from './sftp-uploads.ts';
 import { switchingHandlers } from './switching.ts';
 import { jobHandlers } from './jobs.ts';
+import { billQueryHandlers } from './bill-query.ts';
+import { approvalChainEventHandlers } from './approval-chain-events.ts';
 import { savedViewHandlers } from './saved-views.ts';
 import { exportSettingsHandlers } from './export-settings.ts';
 import { chatHandlers } from './chat.ts';
@@ -143,4 +145,6 @@ export const HANDLERS = {
   ...hrisHandlers,
   ...sftpUploadHandlers,
   ...switchingHandlers,
+  ...billQueryHandlers,
+  ...approvalChainEventHandlers,
 } satisfies HandlerMap;

@@ -19,7 +19,9 @@ export const jobHandlers = {
 
   [getAsyncJobFile.id]: async (ctx) => {
     const file = await jobFile(ctx.db, actorOf(ctx).user, ctx.input.params.job_id);
-    return ctx.c.body(file.bytes.slice().buffer, 200, {
+    // A copy of exactly the file: pg answers a bytea as a Buffer, whose slice() is a view that may
+    // sit in Node's shared pool (a small file's `.buffer` would send the whole pool's bytes).
+    return ctx.c.body(new Uint8Array(file.bytes).buffer, 200, {
       ...fileHeaders(file.contentType, file.name),
       'content-length': String(file.bytes.length),
       'cache-control': 'private, no-store',

@@ -31,10 +31,10 @@ export interface RowSource {
   params: unknown[];
 }
 
-type Conditions<F> = (filter: F, params: unknown[]) => string[];
+export type Conditions<F> = (filter: F, params: unknown[]) => string[];
 
-/** Bills have no filtered list endpoint (their list filters by one status and vendor): this is the worker's billFilterSchema in SQL. */
-const billFilterConditions: Conditions<BillFilter> = (f, params) => {
+/** The worker's billFilterSchema in SQL (reports, exports and the bill query of domain/bill-query.ts). */
+export const billFilterConditions: Conditions<BillFilter> = (f, params) => {
   const conds: string[] = [];
   if (f.statuses?.length) conds.push(`r.status = ANY($${params.push(f.statuses)}::text[])`);
   if (f.vendor_ids?.length) conds.push(`r.vendor_id = ANY($${params.push(f.vendor_ids)}::uuid[])`);
