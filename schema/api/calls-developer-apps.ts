@@ -173,7 +173,8 @@ export const getOAuthApp = defineCall({
   auth: full,
   params: z.object({ client_id: z.uuid() }),
   query: z.object({ redirect_uri: z.string().max(2000) }),
-  response: z.object({ app: oauthAppInfoSchema }),
+  /** `scopes`: what the app registered; a request asking for more goes back with error=invalid_scope. */
+  response: z.object({ app: oauthAppInfoSchema, scopes: z.array(apiScopeSchema) }),
 });
 
 /**

@@ -64,6 +64,7 @@ import { exportSettingsHandlers } from './export-settings.ts';
 import { chatHandlers } from './chat.ts';
 import { platformHandlers } from './platform.ts';
 import { apiClientHandlers } from './api-clients.ts';
+import { developerAppHandlers } from './developer-apps.ts';
 import { scimIntegrationHandlers } from './scim-integration.ts';
 
 /**
@@ -134,6 +135,7 @@ export const HANDLERS = {
   ...financingStartHandlers,
   ...scimIntegrationHandlers,
   ...apiClientHandlers,
+  ...developerAppHandlers,
   ...platformHandlers,
   ...chatHandlers,
   ...savedViewHandlers,
