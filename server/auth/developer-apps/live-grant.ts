@@ -18,7 +18,7 @@ export type LiveGrantRow = {
 const GRANT_SQL = `
   SELECT g.id AS grant_id, c.id AS app_id, c.name AS app_name, g.business_id, (g.revoked_at IS NOT NULL) AS revoked,
          (c.deleted_at IS NOT NULL) AS app_deleted,
-         ARRAY(SELECT unnest(g.scopes) INTERSECT SELECT unnest(c.scopes)) AS scopes, c.rate_limit_per_minute,
+         ARRAY(SELECT s FROM unnest(g.scopes) s WHERE s = ANY (c.scopes)) AS scopes, c.rate_limit_per_minute,
          u.id AS user_id, u.identity_id, u.role, u.is_manager, u.user_permissions, u.manager_id,
          u.deleted AS user_deleted, u.status AS user_status, trim(u.first_name || ' ' || u.last_name) AS user_name,
          b.status AS business_status
