@@ -8,7 +8,7 @@ import { FIXTURE_PASSWORD, makeBusiness, refusal, request, signIn, type Fixture 
  * Issue 32: developer applications, driven by oauth4webapi (an independent OAuth 2.0 client: its
  * PKCE, its token requests and its RFC 6749 error parsing), against the app in memory.
  */
-let nowMs = Date.now();
+const nowMs = Date.now();
 const clock = { now: () => nowMs };
 const REDIRECT = 'https://sync.example/callback';
 
