@@ -139,6 +139,9 @@ const integrationRoutes = [
   settingsPage('/settings/integrations/chat', () => import('./features/integrations/chat-page.tsx'), 'ChatPage', 'Slack and Teams'),
   settingsPage('/chat-link', () => import('./features/integrations/chat-link-page.tsx'), 'ChatLinkPage', 'Opening link'),
   settingsPage('/settings/integrations/sftp', () => import('./features/integrations/sftp-page.tsx'), 'SftpPage', 'SFTP uploads'),
+  settingsPage('/settings/integrations/developer-apps', () => import('./features/integrations/developer-apps-page.tsx'), 'DeveloperAppsPage', 'Developer applications'),
+  settingsPage('/settings/integrations/connected-apps', () => import('./features/integrations/connected-apps-page.tsx'), 'ConnectedAppsPage', 'Connected apps'),
+  settingsPage('/oauth/authorize', () => import('./features/integrations/oauth-authorize-page.tsx'), 'OAuthAuthorizePage', 'Connect an application'),
   settingsPage('/settings/billing', () => import('./features/billing/billing-page.tsx'), 'BillingPage', 'Billing'),
   settingsPage('/statements', () => import('./features/statements/statements-page.tsx'), 'StatementsPage', 'Statements'),
 ];

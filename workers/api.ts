@@ -36,6 +36,7 @@ import type { SavedViewApi } from './handlers/saved-views.ts';
 import type { ChatApi } from './handlers/chat.ts';
 import type { PlatformApi } from './handlers/platform.ts';
 import type { ApiClientApi } from './handlers/api-clients.ts';
+import type { DeveloperAppApi } from './handlers/developer-apps.ts';
 import type { ScimApi } from './handlers/scim.ts';
 import type { ExportSettingsApi } from './handlers/export-settings.ts';
 import type { MoneyFields, Totals } from './query-engine.ts';
@@ -90,7 +91,7 @@ export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, E
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
   ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi,
   AdvisorConsoleApi, ApplicationApi, VendorPortalApi, HrisApi, SftpUploadApi, JobApi, SavedViewApi, ChatApi, PlatformApi, ApiClientApi, ScimApi,
-  ExportSettingsApi, SwitchingApi {}
+  ExportSettingsApi, SwitchingApi, DeveloperAppApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

@@ -25,6 +25,7 @@ import { exportSettingsWorkerHandlers } from './handlers/export-settings.ts';
 import { chatWorkerHandlers } from './handlers/chat.ts';
 import { platformWorkerHandlers } from './handlers/platform.ts';
 import { apiClientWorkerHandlers } from './handlers/api-clients.ts';
+import { developerAppWorkerHandlers } from './handlers/developer-apps.ts';
 import { scimIntegrationWorkerHandlers } from './handlers/scim.ts';
 import { orgHandlers } from './handlers/org.ts';
 import { travelHandlers } from './handlers/travel.ts';
@@ -97,6 +98,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...chatWorkerHandlers(ctx),
     ...platformWorkerHandlers(ctx),
     ...apiClientWorkerHandlers(ctx),
+    ...developerAppWorkerHandlers(ctx),
     ...scimIntegrationWorkerHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };

@@ -55,6 +55,7 @@ import { FINANCING_START_CALLS } from './calls-financing-starts.ts';
 import { HRIS_CALLS } from './calls-hris.ts';
 import { SFTP_CALLS } from './calls-sftp.ts';
 import { SWITCHING_CALLS } from './calls-switching.ts';
+import { DEVELOPER_APP_CALLS } from './calls-developer-apps.ts';
 import { JOB_CALLS } from './calls-jobs.ts';
 import { SAVED_VIEW_CALLS } from './calls-saved-views.ts';
 import { EXPORT_SETTINGS_CALLS } from './calls-export-settings.ts';
@@ -285,4 +286,5 @@ export const CATALOGUE = [
   ...SWITCHING_CALLS,
   ...BILL_QUERY_CALLS,
   ...APPROVAL_EVENT_CALLS,
+  ...DEVELOPER_APP_CALLS,
 ] as const;

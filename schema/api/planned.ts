@@ -101,7 +101,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     Amazon: 32,
     'travel receipts': 27,
     'seat-intel': 32,
-    'developer applications': 32,
     'support webform tickets': 32,
     rewards: 32,
     'gift cards': 32,

@@ -171,6 +171,11 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
       'admin.sftpUploads.list', 'admin.sftpUploads.create', 'admin.sftpUploads.get', 'admin.sftpUploads.update',
       'admin.sftpUploads.delete', 'admin.sftpUploads.run',
     ],
+    // Issue 32 (helper DEVAPPS): schema/api/calls-developer-apps.ts; the code and refresh grants are POST /v1/public/token.
+    'developer applications': [
+      'admin.developerApps.list', 'admin.developerApps.create', 'admin.developerApps.update', 'admin.developerApps.secrets.rotate',
+      'admin.developerApps.delete', 'oauth.apps.get', 'oauth.consents.create', 'admin.oauthGrants.list', 'admin.oauthGrants.revoke',
+    ],
     'comment threads (DELETE comments/{comment})': ['comments.list', 'comments.create', 'comments.delete'],
     configuration: ['config.web'],
     'expense policies (DELETE expense-policies/{policy}, expense-policy-creator)': [

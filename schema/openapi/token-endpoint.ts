@@ -12,6 +12,7 @@ const tokenResponse: JsonSchema = {
     token_type: { type: 'string', const: 'Bearer' },
     expires_in: { type: 'integer', minimum: 1, description: 'Seconds until the token expires.' },
     scope: { type: 'string', description: 'The granted API scopes, separated by spaces.' },
+    refresh_token: { type: 'string', description: 'Developer applications only (authorization_code, refresh_token): 30 days, one use; each refresh answers a new one.' },
   },
   additionalProperties: false,
 };
@@ -27,14 +28,21 @@ const tokenError: JsonSchema = {
   },
 };
 
-/** RFC 6749 §4.4.2 access token request (form-encoded; credentials by HTTP Basic or in the body, §2.3.1). */
+/**
+ * RFC 6749 §4.4.2 access token request (form-encoded; credentials by HTTP Basic or in the body, §2.3.1);
+ * issue 32's developer applications also send §4.1.3 (code + PKCE, RFC 7636) and §6 (refresh).
+ */
 const tokenRequest: JsonSchema = {
   type: 'object',
   required: ['grant_type'],
   properties: {
-    grant_type: { type: 'string', const: 'client_credentials' },
+    grant_type: { type: 'string', enum: ['client_credentials', 'authorization_code', 'refresh_token'] },
+    code: { type: 'string', description: 'authorization_code: the one-time code (60 s) from the redirect.' },
+    redirect_uri: { type: 'string', description: 'authorization_code: exactly the redirect URI of the authorization request.' },
+    code_verifier: { type: 'string', description: 'authorization_code: the PKCE verifier (S256).' },
+    refresh_token: { type: 'string', description: 'refresh_token: the latest refresh token; a spent one revokes the connection.' },
     scope: { type: 'string', description: 'API scopes separated by spaces; at most the client\'s own. Absent: all of them.' },
-    client_id: { type: 'string', description: 'Only when not sent by HTTP Basic authentication.' },
+    client_id: { type: 'string', description: 'Only when not sent by HTTP Basic authentication (a public developer application sends only this).' },
     client_secret: { type: 'string', description: 'Only when not sent by HTTP Basic authentication.' },
   },
 };
@@ -49,7 +57,7 @@ export function tokenPathItem(): Record<string, unknown> {
     post: {
       operationId: 'oauth.token',
       tags: ['oauth'],
-      summary: 'Get an access token for an API client (OAuth 2.0 client credentials)',
+      summary: 'Get an access token (OAuth 2.0: client credentials; authorization code and refresh for developer applications)',
       description: 'RFC 6749 §4.4. The client authenticates with HTTP Basic (client id and secret) or with `client_id` and `client_secret` in the form body, never both.',
       security: [{}, { client_basic: [] }],
       requestBody: {

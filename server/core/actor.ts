@@ -33,7 +33,11 @@ export type Actor = {
    * Set only on an OAuth access token of a customer API client (issue 32): the client, and the
    * API scopes (e.g. `transactions:read`) its token was granted. Event history and audit name it.
    */
-  apiClient?: { id: string; name: string; scopes: readonly string[] };
+  apiClient?: {
+    id: string; name: string; scopes: readonly string[];
+    /** Issue 32: a developer application's token, acting for the person who connected it (`user`). */
+    developerApp?: true;
+  };
 };
 
 /**

@@ -20,7 +20,7 @@ export function requestDevice(c: Context): string | null {
 export const actingOf = (c: Context, actor: Actor): Acting => ({
   userId: actor.user.id,
   device: requestDevice(c),
-  ...(actor.apiClient && { source: { kind: 'api_client', id: actor.apiClient.id, label: `API client ${actor.apiClient.name}` } }),
+  ...(actor.apiClient && { source: { kind: 'api_client', id: actor.apiClient.id, label: actor.apiClient.developerApp ? `${actor.apiClient.name} (app)` : `API client ${actor.apiClient.name}` } }),
 });
 
 /** `db` whose every transaction starts marked as made by `acting`; everything else is `db`'s own. */

@@ -67,6 +67,7 @@ import { exportSettingsHandlers } from './export-settings.ts';
 import { chatHandlers } from './chat.ts';
 import { platformHandlers } from './platform.ts';
 import { apiClientHandlers } from './api-clients.ts';
+import { developerAppHandlers } from './developer-apps.ts';
 import { scimIntegrationHandlers } from './scim-integration.ts';
 
 /**
@@ -137,6 +138,7 @@ export const HANDLERS = {
   ...financingStartHandlers,
   ...scimIntegrationHandlers,
   ...apiClientHandlers,
+  ...developerAppHandlers,
   ...platformHandlers,
   ...chatHandlers,
   ...savedViewHandlers,

@@ -12,10 +12,15 @@ import type { Queryable } from '../../db/db.ts';
 export const API_TOKEN_AUDIENCE = 'ledgerline-api-client';
 const ALG = 'HS256';
 
-export type AccessClaims = { clientId: string; secretId: string; scopes: ApiScope[] };
+/**
+ * `secretId`: a customer API client's token (client credentials); `grantId`: a developer
+ * application's, issued on a business's grant (auth/developer-apps/, claim `gid`).
+ */
+export type AccessClaims = { clientId: string; scopes: ApiScope[] } & ({ secretId: string } | { grantId: string });
 
 export async function signAccessToken(key: Uint8Array, claims: AccessClaims, nowSeconds: number, ttlSeconds: number): Promise<string> {
-  return new SignJWT({ sid: claims.secretId, scope: claims.scopes.join(' ') })
+  const bound = 'secretId' in claims ? { sid: claims.secretId } : { gid: claims.grantId };
+  return new SignJWT({ ...bound, scope: claims.scopes.join(' ') })
     .setProtectedHeader({ alg: ALG, typ: 'at+jwt' })
     .setSubject(claims.clientId)
     .setAudience(API_TOKEN_AUDIENCE)
@@ -37,8 +42,11 @@ export function looksLikeAccessToken(token: string): boolean {
 export async function verifyAccessToken(key: Uint8Array, token: string, nowSeconds: number): Promise<AccessClaims | null> {
   try {
     const { payload } = await jwtVerify(token, key, { algorithms: [ALG], audience: API_TOKEN_AUDIENCE, currentDate: new Date(nowSeconds * 1000) });
-    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.scope !== 'string') return null;
-    return { clientId: payload.sub, secretId: payload.sid, scopes: payload.scope.split(' ').filter(isApiScope) };
+    if (typeof payload.sub !== 'string' || typeof payload.scope !== 'string') return null;
+    const scopes = payload.scope.split(' ').filter(isApiScope);
+    if (typeof payload.sid === 'string') return { clientId: payload.sub, secretId: payload.sid, scopes };
+    if (typeof payload.gid === 'string') return { clientId: payload.sub, grantId: payload.gid, scopes };
+    return null;
   } catch {
     return null;
   }
@@ -58,7 +66,7 @@ const LIVE_SQL = `
          u.id AS user_id, u.identity_id, u.role, u.is_manager, u.user_permissions, u.manager_id,
          u.deleted AS user_deleted, u.status AS user_status, b.status AS business_status
     FROM api_client_secrets s
-    JOIN api_clients c ON c.id = s.client_id AND c.deleted_at IS NULL
+    JOIN api_clients c ON c.id = s.client_id AND c.deleted_at IS NULL AND c.kind = 'client'
     JOIN spend_users u ON u.id = c.created_by
     JOIN businesses b ON b.id = c.business_id`;
 

@@ -6,6 +6,7 @@ import { clientAddress, recordFailure, throttledFor, type Limit } from '../rate-
 import { clientRefusal, liveClientBySecret, signAccessToken, takeClientRequest } from './access.ts';
 import { clientCallLog, recordClientCall } from './call-log.ts';
 import { hashSecret } from './store.ts';
+import { authenticateApp, exchangeCode, refresh } from '../developer-apps/token-grants.ts';
 
 /**
  * Issue 32: the OAuth 2.0 token endpoint of customer API clients (client credentials, RFC 6749
@@ -89,7 +90,12 @@ async function tokenEndpoint(c: Context, deps: AppDeps): Promise<Response> {
   const inBody = fields.client_id !== undefined || fields.client_secret !== undefined;
   if (basic && inBody) return oauthError(c, 400, 'invalid_request', 'Authenticate the client one way: HTTP Basic or client_id and client_secret in the body, not both.');
   if (!fields.grant_type) return oauthError(c, 400, 'invalid_request', 'grant_type is required.');
-  if (fields.grant_type !== 'client_credentials') return oauthError(c, 400, 'unsupported_grant_type', 'Only the client_credentials grant is supported.');
+  if (fields.grant_type === 'authorization_code' || fields.grant_type === 'refresh_token') {
+    return appTokenEndpoint(c, deps, fields, basic, { limits, nowMs, started });
+  }
+  if (fields.grant_type !== 'client_credentials') {
+    return oauthError(c, 400, 'unsupported_grant_type', 'Supported grants: client_credentials, authorization_code and refresh_token.');
+  }
   const credentials = basic ?? (fields.client_id && fields.client_secret ? { id: fields.client_id, secret: fields.client_secret } : null);
   if (!credentials) return oauthError(c, 401, 'invalid_client', 'Client authentication is required: HTTP Basic, or client_id and client_secret.');
 
@@ -103,6 +109,34 @@ async function tokenEndpoint(c: Context, deps: AppDeps): Promise<Response> {
   const answer = await grant(c, deps, row, fields.scope, nowMs);
   await recordClientCall(deps.db, mark, { method: 'POST', path: TOKEN_PATH, status: answer.status, durationMs: performance.now() - started }, nowMs);
   return answer;
+}
+
+/**
+ * A developer application's grants (auth/developer-apps/token-grants.ts): the app authenticates
+ * as its type asks (a confidential one with its secret, HTTP Basic or body; a public one by
+ * client_id alone), failures counted like the client credentials grant's.
+ */
+async function appTokenEndpoint(
+  c: Context, deps: AppDeps, fields: Record<string, string>, basic: { id: string; secret: string } | null,
+  at: { limits: Limit[]; nowMs: number; started: number },
+): Promise<Response> {
+  const id = basic?.id ?? fields.client_id;
+  if (!id) return oauthError(c, 401, 'invalid_client', 'client_id is required (HTTP Basic, or in the body).');
+  const app = /^[0-9a-f-]{36}$/i.test(id) ? await authenticateApp(deps.db, id, basic?.secret ?? fields.client_secret ?? null, at.nowMs) : null;
+  if (!app) {
+    await recordFailure(deps.db, at.limits, at.nowMs);
+    return oauthError(c, 401, 'invalid_client', 'The client id or secret is wrong (a public application sends no secret).');
+  }
+  const answer = fields.grant_type === 'authorization_code' ? await exchangeCode(deps, app, fields, at.nowMs) : await refresh(deps, app, fields, at.nowMs);
+  const res = answer.status === 200 ? noStore(c).json(answer.body, 200) : oauthError(c, answer.status, answer.error, answer.description);
+  await recordClientCall(deps.db, { clientId: app.id, businessId: app.business_id, callId: TOKEN_CALL_ID }, { method: 'POST', path: TOKEN_PATH, status: res.status, durationMs: performance.now() - at.started }, at.nowMs);
+  return res;
+}
+
+function noStore(c: Context): Context {
+  c.header('Cache-Control', 'no-store');
+  c.header('Pragma', 'no-cache');
+  return c;
 }
 
 async function grant(

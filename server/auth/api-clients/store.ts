@@ -22,9 +22,9 @@ type ClientRow = {
   id: string; name: string; scopes: string[]; rate_limit_per_minute: number; expires_at: Date | null; created_at: Date;
   created_by: string; creator_name: string;
 };
-type SecretRow = { id: string; client_id: string; last_four: string; created_at: Date; revoked_at: Date | null; last_used_at: Date | null };
+export type SecretRow = { id: string; client_id: string; last_four: string; created_at: Date; revoked_at: Date | null; last_used_at: Date | null };
 
-const secretDoc = (s: SecretRow): ApiClientSecret => ({
+export const secretDoc = (s: SecretRow): ApiClientSecret => ({
   id: s.id, hint: hintOf(s.last_four), created_at: iso(s.created_at)!, revoked_at: iso(s.revoked_at), last_used_at: iso(s.last_used_at),
 });
 
@@ -34,7 +34,7 @@ export async function clientDocs(db: Queryable, businessId: string, clientId?: s
     `SELECT c.id, c.name, c.scopes, c.rate_limit_per_minute, c.expires_at, c.created_at, c.created_by,
             trim(u.first_name || ' ' || u.last_name) AS creator_name
        FROM api_clients c JOIN spend_users u ON u.id = c.created_by
-      WHERE c.business_id = $1 AND c.deleted_at IS NULL AND ($2::uuid IS NULL OR c.id = $2)
+      WHERE c.business_id = $1 AND c.deleted_at IS NULL AND c.kind = 'client' AND ($2::uuid IS NULL OR c.id = $2)
       ORDER BY c.created_at DESC, c.id`,
     [businessId, clientId ?? null],
   );
@@ -79,7 +79,8 @@ export async function createClient(tx: Queryable, businessId: string, userId: st
   return { clientId, secret: await insertSecret(tx, businessId, clientId, userId, nowMs) };
 }
 
-async function insertSecret(tx: Queryable, businessId: string, clientId: string, userId: string, nowMs: number): Promise<NewSecret> {
+/** A new secret of the client (or developer application) `clientId`, answered once. */
+export async function insertSecret(tx: Queryable, businessId: string, clientId: string, userId: string, nowMs: number): Promise<NewSecret> {
   const secret = newSecret();
   const id = randomUUID();
   const at = new Date(nowMs);
@@ -93,7 +94,7 @@ async function insertSecret(tx: Queryable, businessId: string, clientId: string,
 
 /** Locks the business's live client (404 otherwise), so rotations and deletes of one client take turns. */
 async function lockClient(tx: Queryable, businessId: string, clientId: string): Promise<void> {
-  const rows = await tx.query('SELECT id FROM api_clients WHERE id = $1 AND business_id = $2 AND deleted_at IS NULL FOR UPDATE', [clientId, businessId]);
+  const rows = await tx.query("SELECT id FROM api_clients WHERE id = $1 AND business_id = $2 AND deleted_at IS NULL AND kind = 'client' FOR UPDATE", [clientId, businessId]);
   if (rows.length === 0) throw notFound();
 }
 

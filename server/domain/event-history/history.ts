@@ -124,7 +124,9 @@ async function hasCreation(db: Queryable, type: EventEntityType, id: string, bus
 
 function actorOf(r: EventRow): EntityEvent['actor'] {
   if (r.source) {
-    const label = r.source.kind === 'api_client' && r.user_name ? `${r.source.label} (for ${r.user_name})` : r.source.label;
+    // A developer application's label is "Acme Sync (app)": it reads "Acme Sync (app, for Dana Lee)".
+    const forUser = (label: string, name: string) => (label.endsWith(' (app)') ? `${label.slice(0, -1)}, for ${name})` : `${label} (for ${name})`);
+    const label = r.source.kind === 'api_client' && r.user_name ? forUser(r.source.label, r.user_name) : r.source.label;
     return { kind: r.source.kind, user_id: r.user_id, label };
   }
   if (r.user_id) return { kind: 'user', user_id: r.user_id, label: r.user_name ?? 'A former user' };

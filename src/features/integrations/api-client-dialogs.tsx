@@ -69,7 +69,7 @@ export function CreateClientDialog({ busy, error, onCancel, onCreate }: {
   );
 }
 
-function ScopeRow({ resource, scopes, onToggle }: { resource: ApiResource; scopes: Set<ApiScope>; onToggle(s: ApiScope): void }) {
+export function ScopeRow({ resource, scopes, onToggle }: { resource: ApiResource; scopes: Set<ApiScope>; onToggle(s: ApiScope): void }) {
   const { label, covers } = API_RESOURCE_LABELS[resource];
   return (
     <div className="api-scope-row">

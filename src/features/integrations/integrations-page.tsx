@@ -26,6 +26,14 @@ const ENTRIES: readonly Entry[] = [
     to: '/settings/integrations/api', title: 'API clients', who: 'api', action: 'Manage API clients',
     description: 'Give your own scripts and tools access to Ledgerline data with OAuth client credentials and scoped tokens.',
   },
+  {
+    to: '/settings/integrations/developer-apps', title: 'Developer applications', who: 'api', action: 'Manage applications',
+    description: 'Register software you make for other businesses: their admins connect it with OAuth 2.0 and PKCE.',
+  },
+  {
+    to: '/settings/integrations/connected-apps', title: 'Connected apps', who: 'api', action: 'See connected apps',
+    description: 'Applications an admin of this business allowed: what each may do, who allowed it, when it was last used. Disconnect any of them.',
+  },
 ];
 
 /** Issue 32: Settings → Integrations, one entry per integration for the people who may manage it. */
