@@ -54,6 +54,7 @@ import { APPLICATION_CALLS } from './calls-application.ts';
 import { FINANCING_START_CALLS } from './calls-financing-starts.ts';
 import { HRIS_CALLS } from './calls-hris.ts';
 import { SFTP_CALLS } from './calls-sftp.ts';
+import { TRANSACTION_EXTRA_CALLS } from './calls-transaction-extras.ts';
 import { JOB_CALLS } from './calls-jobs.ts';
 import { SAVED_VIEW_CALLS } from './calls-saved-views.ts';
 import { EXPORT_SETTINGS_CALLS } from './calls-export-settings.ts';
@@ -279,4 +280,5 @@ export const CATALOGUE = [
   ...HRIS_CALLS,
   ...EXPORT_SETTINGS_CALLS,
   ...SFTP_CALLS,
+  ...TRANSACTION_EXTRA_CALLS,
 ] as const;

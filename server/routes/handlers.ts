@@ -65,6 +65,7 @@ import { chatHandlers } from './chat.ts';
 import { platformHandlers } from './platform.ts';
 import { apiClientHandlers } from './api-clients.ts';
 import { scimIntegrationHandlers } from './scim-integration.ts';
+import { transactionExtraHandlers } from './transaction-extras.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -141,4 +142,5 @@ export const HANDLERS = {
   ...jobHandlers,
   ...hrisHandlers,
   ...sftpUploadHandlers,
+  ...transactionExtraHandlers,
 } satisfies HandlerMap;
