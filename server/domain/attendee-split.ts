@@ -35,7 +35,7 @@ async function peopleNames(tx: Queryable, businessId: string, body: AttendeeSpli
   const names = new Map(rows.map((r) => [r.id, r.name]));
   body.attendees.forEach((a, i) => {
     if (a.kind === 'internal' && !names.has(a.user_id)) {
-      throw validationError({ [`attendees.${i}.user_id`]: 'is not a person of this business' });
+      throw validationError({ [`attendees.${i}.user_id`]: `Attendee ${i + 1} is not a person of this business.` });
     }
   });
   return names;
