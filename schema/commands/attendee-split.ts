@@ -18,7 +18,7 @@ const transaction = rowCommand('transactions', 'transaction_id', 'transaction_ca
  * names as the device knows them (the server stores its own). Custom amounts that do not add up
  * change nothing here (the drawer does not send them; the server would refuse them).
  */
-export function applyAttendeeSplit(row: Transaction, split: z.output<typeof attendeeSplitBodySchema>, names: Record<string, string>): Transaction {
+function applyAttendeeSplit(row: Transaction, split: z.output<typeof attendeeSplitBodySchema>, names: Record<string, string>): Transaction {
   const result = computeAttendeeSplit(row.amount, row.currency, split, (id) => names[id] ?? '');
   if ('problem' in result) return row;
   return produce(row, (d) => { d.attendee_split = result.split; });
@@ -49,7 +49,7 @@ export const transactionClearAttendeeSplit = defineCommand({
 });
 
 /** The refund's receipts with the purchase's appended, each once (as the server links them). */
-export const withCopiedReceipts = (row: Transaction, receiptIds: readonly string[]): Transaction => {
+const withCopiedReceipts = (row: Transaction, receiptIds: readonly string[]): Transaction => {
   const added = receiptIds.filter((id) => !row.receipt_ids.includes(id));
   return added.length === 0 ? row : produce(row, (d) => { d.receipt_ids.push(...added); });
 };

@@ -16,7 +16,7 @@ import type { Visibility } from './visibility.ts';
  * 404), and only the purchase's receipts the caller may read are linked. The refund's
  * `receipt_ids` then list them, which clears its missing-receipt state.
  */
-export function refundPairingProblem(refund: Transaction, purchase: Transaction): string | null {
+function refundPairingProblem(refund: Transaction, purchase: Transaction): string | null {
   if (refund.id === purchase.id) return 'A transaction cannot take its own receipts.';
   if (!(refund.amount < 0)) return 'Only a refund (a negative amount) takes its purchase\'s receipts.';
   if (!(purchase.amount > 0)) return 'The original must be a purchase (a positive amount).';
