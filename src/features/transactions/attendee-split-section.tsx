@@ -47,7 +47,7 @@ export function AttendeeSplitSection({ txn, client, reference, canEdit }: { txn:
       <legend className="attendee-split-heading">Split between attendees</legend>
       {saved && splitIsStale(saved, txn) && (
         <p className="field-hint" role="note">
-          This split was made for {formatMoney(saved.total, saved.currency)}; the transaction is now {formatMoney(txn.amount, txn.currency)}. Save it again to split the new amount.
+          This split was made for {formatMoney(saved.total, saved.currency)}; the transaction is now {formatMoney(txn.amount, txn.currency)}. Update the split to divide the new amount.
         </p>
       )}
       <div className="segmented" role="radiogroup" aria-label="How to split">
@@ -73,7 +73,7 @@ export function AttendeeSplitSection({ txn, client, reference, canEdit }: { txn:
       <p className="attendee-split-status" aria-live="polite" data-tone={live.body ? 'done' : undefined}>{live.problem && live.problem !== live.status ? live.problem : live.status}</p>
       <div className="attendee-split-actions">
         <Button size="sm" variant="primary" disabled={!live.body || unchanged} loading={busy} onClick={() => void run('transaction.splitAttendees')}>
-          {saved ? 'Save split' : 'Split the amount'}
+          {saved ? 'Update split' : 'Split the amount'}
         </Button>
         {saved && <Button size="sm" onClick={() => void run('transaction.clearAttendeeSplit')}>Remove split</Button>}
       </div>
