@@ -109,8 +109,9 @@ const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  *    layout's new kind re-pulls the mirror, workers/db.ts).
  * 17: vendors carry `network` (issue 31: the vendor network's snapshot: invited or joined, what the
  *    vendor verified, its pending edit proposal).
+ * 18: transactions carry `attendee_split` (issue 32: the amount split across the attendees).
  */
-export const MIRROR_SCHEMA_VERSION = 17;
+export const MIRROR_SCHEMA_VERSION = 18;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

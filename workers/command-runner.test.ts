@@ -81,7 +81,9 @@ const SAMPLES: { [N in CommandName]: CommandInput<N> } = {
   'transfer.cancel': {
     transfer_id: ROW(1), wallet_account_id: ROW(4), from_account_id: ROW(4), to_account_id: ROW(5), amount: 250_000, fee: 0,
     canceled_at: '2026-11-29T10:00:00Z',
-  },
+  },  'transaction.splitAttendees': { transaction_id: ROW(1), split: { mode: 'even', attendees: [{ kind: 'external', name: 'Bo Chen' }] } },
+  'transaction.clearAttendeeSplit': { transaction_id: ROW(1) },
+  'transaction.copyReceipts': { transaction_id: ROW(1), source_transaction_id: ROW(2), receipt_ids: [ROW(3)] },
 };
 
 function setup(opts: { rows?: number; failWrite?: boolean } = {}) {

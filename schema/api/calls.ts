@@ -56,6 +56,7 @@ import { HRIS_CALLS } from './calls-hris.ts';
 import { SFTP_CALLS } from './calls-sftp.ts';
 import { SWITCHING_CALLS } from './calls-switching.ts';
 import { DEVELOPER_APP_CALLS } from './calls-developer-apps.ts';
+import { TRANSACTION_EXTRA_CALLS } from './calls-transaction-extras.ts';
 import { JOB_CALLS } from './calls-jobs.ts';
 import { SAVED_VIEW_CALLS } from './calls-saved-views.ts';
 import { EXPORT_SETTINGS_CALLS } from './calls-export-settings.ts';
@@ -287,4 +288,5 @@ export const CATALOGUE = [
   ...BILL_QUERY_CALLS,
   ...APPROVAL_EVENT_CALLS,
   ...DEVELOPER_APP_CALLS,
+  ...TRANSACTION_EXTRA_CALLS,
 ] as const;

@@ -55,11 +55,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'GET renewal': 32,
     'GET reissue': 32,
   },
-  Transactions: {
-    'DELETE attendee-split on spend event and transaction': 32,
-    'PUT copy-receipts for a refund transaction': 32,
-    'PUT attendee-split': 32,
-  },
   Accounting: {
     '/accounting/providers/{provider_type}/ (csv, disconnect, sync_commit, tracking_categories, accounts, oauth2_callback)': 32,
     'PATCH coding line memo': 32,

@@ -93,6 +93,10 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
   },
   Transactions: {
     'POST /fraud-response': ['transactions.fraudResponse'],
+    // Issue 32 (calls-transaction-extras.ts): the attendee split and a refund's receipts.
+    'DELETE attendee-split on spend event and transaction': ['transactions.attendeeSplit.delete', 'travel.trips.spendEvents.attendeeSplit.delete'],
+    'PUT copy-receipts for a refund transaction': ['transactions.copyReceipts'],
+    'PUT attendee-split': ['transactions.attendeeSplit.put'],
   },
   Reimbursements: {
     'PATCH pay by ACH': ['reimbursements.payAch'],

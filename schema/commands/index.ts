@@ -21,6 +21,7 @@ import { itemReceiptCreate } from './item-receipt.ts';
 import { notificationMarkRead } from './notification.ts';
 import { transactionDismissSuggestion } from './suggestion.ts';
 import { transferCancel, transferCreate } from './transfer.ts';
+import { transactionClearAttendeeSplit, transactionCopyReceipts, transactionSplitAttendees } from './attendee-split.ts';
 
 /** Every command, listed once: the outbox stores the name and looks the definition up here. */
 const DEFINITIONS = [
@@ -85,6 +86,9 @@ const DEFINITIONS = [
   itemReceiptCreate,
   transferCreate,
   transferCancel,
+  transactionSplitAttendees,
+  transactionClearAttendeeSplit,
+  transactionCopyReceipts,
 ] as const;
 
 type Definitions = (typeof DEFINITIONS)[number];

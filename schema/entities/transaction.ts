@@ -5,6 +5,7 @@ import { columnsOf } from './columns.ts';
 import { byDateThenId, listMatcher, presentIds } from './query-shapes.ts';
 import { currencyCodeSchema } from '../money.ts';
 import { fraudReasonSchema, fraudStatusSchema } from '../fraud-rules.ts';
+import { attendeeSplitSchema } from '../attendee-split.ts';
 
 const transactionStateSchema = z.enum(['PENDING', 'CLEARED', 'DECLINED', 'REVERSED']);
 export type TransactionState = z.infer<typeof transactionStateSchema>;
@@ -65,6 +66,8 @@ export const transactionSchema = z.object({
    * transaction was dismissed; the drawer then shows none. Optional: older rows parse.
    */
   coding_suggestion_dismissed_at: isoDateTime.nullable().optional(),
+  /** Issue 32 (`PUT attendee-split`, migration 086): the amount split across the people present (schema/attendee-split.ts); null: none. Optional: older rows parse. */
+  attendee_split: attendeeSplitSchema.nullable().optional(),
   ...mirroredFields,
 });
 export type Transaction = z.infer<typeof transactionSchema>;
@@ -197,5 +200,7 @@ export const transactionEntity = defineEntity({
     // Issue 26 (migration 037): `attendees` is optional in the schema, copied as is: a row without it reads as none.
     // Issue 29 (migration 055): rows stored before dismissals were mirrored were never dismissed.
     coding_suggestion_dismissed_at: { missing: 'null' },
+    // Issue 32 (migration 086): rows stored before splits were mirrored have none.
+    attendee_split: { missing: 'null' },
   }),
 });

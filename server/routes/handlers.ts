@@ -69,6 +69,7 @@ import { platformHandlers } from './platform.ts';
 import { apiClientHandlers } from './api-clients.ts';
 import { developerAppHandlers } from './developer-apps.ts';
 import { scimIntegrationHandlers } from './scim-integration.ts';
+import { transactionExtraHandlers } from './transaction-extras.ts';
 
 /**
  * Every served call's handler, one per catalogue id. `satisfies HandlerMap` is the completeness
@@ -149,4 +150,5 @@ export const HANDLERS = {
   ...switchingHandlers,
   ...billQueryHandlers,
   ...approvalChainEventHandlers,
+  ...transactionExtraHandlers,
 } satisfies HandlerMap;

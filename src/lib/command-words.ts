@@ -66,6 +66,9 @@ export const COMMAND_WORDS: Readonly<Record<CommandName, string>> = {
   'itemReceipt.create': 'Receiving items on',
   'transfer.create': 'Sending of',
   'transfer.cancel': 'Cancelation of',
+  'transaction.splitAttendees': 'Attendee split of',
+  'transaction.clearAttendeeSplit': 'Removing the attendee split of',
+  'transaction.copyReceipts': 'Copying receipts to',
 };
 
 /** The words of a stored command name (a name from a newer build gets its raw name). */

@@ -9,6 +9,7 @@ import type { DataClient } from '../../data-access/types.ts';
 import { CodingFields, MemoFields, ReceiptsSection, SuggestionNote, TransactionFacts } from './drawer-parts.tsx';
 import type { ReferenceView } from './use-reference-data.ts';
 import { useDetailDrawer } from './use-detail-drawer.ts';
+import { AttendeeSplitSection, CopyReceiptsOffer } from './attendee-split-section.tsx';
 import { LazyEventHistory } from '../../components/event-history/lazy-event-history.tsx';
 
 export interface DetailDrawerProps {
@@ -54,7 +55,9 @@ export function DetailDrawer({ id, client, reference, dataVersion, canCode, onCl
             {d.suggestion && <SuggestionNote suggestion={d.suggestion} form={form} edit={edit} names={reference.names} onDismiss={() => void d.dismissSuggestion()} />}
             <CodingFields txn={txn} form={form} edit={edit} reference={reference} />
           </fieldset>
+          <AttendeeSplitSection key={`${txn.id}\n${(txn.attendees ?? []).join('\n')}`} txn={txn} client={client} reference={reference} canEdit={canCode} />
           <ReceiptsSection receipts={d.receipts} canCode={canCode} />
+          <CopyReceiptsOffer txn={txn} client={client} canEdit={canCode} dataVersion={dataVersion} />
           <div className="drawer-actions" hidden={!canCode || locked}>
             <Button type="submit" variant="primary" loading={d.saving} disabled={!d.changed}>
               Save
