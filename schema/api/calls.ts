@@ -61,6 +61,8 @@ import { CHAT_CALLS } from './calls-chat.ts';
 import { PLATFORM_CALLS } from './calls-platform.ts';
 import { API_CLIENT_CALLS } from './calls-api-clients.ts';
 import { SCIM_CALLS } from './calls-scim.ts';
+import { USER_CALLS } from './calls-users.ts';
+import { PUSH_CALLS } from './calls-push.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -279,4 +281,6 @@ export const CATALOGUE = [
   ...HRIS_CALLS,
   ...EXPORT_SETTINGS_CALLS,
   ...SFTP_CALLS,
+  ...USER_CALLS,
+  ...PUSH_CALLS,
 ] as const;

@@ -62,6 +62,7 @@ import { jobHandlers } from './jobs.ts';
 import { savedViewHandlers } from './saved-views.ts';
 import { exportSettingsHandlers } from './export-settings.ts';
 import { chatHandlers } from './chat.ts';
+import { userHandlers } from './users.ts';
 import { platformHandlers } from './platform.ts';
 import { apiClientHandlers } from './api-clients.ts';
 import { scimIntegrationHandlers } from './scim-integration.ts';
@@ -141,4 +142,5 @@ export const HANDLERS = {
   ...jobHandlers,
   ...hrisHandlers,
   ...sftpUploadHandlers,
+  ...userHandlers,
 } satisfies HandlerMap;
