@@ -25,6 +25,7 @@ import { chatWorkerHandlers } from './handlers/chat.ts';
 import { platformWorkerHandlers } from './handlers/platform.ts';
 import { apiClientWorkerHandlers } from './handlers/api-clients.ts';
 import { scimIntegrationWorkerHandlers } from './handlers/scim.ts';
+import { profileWorkerHandlers } from './handlers/profile.ts';
 import { orgHandlers } from './handlers/org.ts';
 import { travelHandlers } from './handlers/travel.ts';
 import { procurementHandlers } from './handlers/procurement.ts';
@@ -96,6 +97,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...platformWorkerHandlers(ctx),
     ...apiClientWorkerHandlers(ctx),
     ...scimIntegrationWorkerHandlers(ctx),
+    ...profileWorkerHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

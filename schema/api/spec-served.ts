@@ -121,11 +121,9 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE TOTP and WebAuthn authenticators': ['mfa.totpDelete', 'webauthn.delete'],
     'PATCH admin change of user email (sensitive)': ['users.changeEmail'],
     // Issue 32: the person's own settings, preferences, picture and Web Push subscriptions (calls-users.ts, calls-push.ts).
-    'PATCH /users/current/settings': ['users.settings.patch', 'users.settings.get'],
     'PUT preferences': ['users.preferences.put', 'users.preferences.get'],
     'PUT profile picture': ['users.profilePicture.put', 'users.profilePicture.delete', 'users.profilePicture.file'],
     'device token refresh': ['notifications.deviceToken.register', 'notifications.push.key'],
-    'DELETE notifications/device-token/{token}': ['notifications.deviceToken.delete'],
   },
   // Issue 31: the application's calls all live under /application (the spec drops the prefix after the first).
   'Application and onboarding': {
