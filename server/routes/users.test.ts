@@ -49,7 +49,7 @@ describe.each(await testDatabases())('the person’s own settings on %s', (kind)
   let manager: string;
   let bAdmin: string;
   const upload = (token: string, bytes: Uint8Array, type: string) =>
-    t.app.request(PIC, { method: 'PUT', headers: { 'RAMP-ID-TOKEN': token, 'content-type': type }, body: bytes });
+    t.app.request(PIC, { method: 'PUT', headers: { 'RAMP-ID-TOKEN': token, 'content-type': type }, body: new Uint8Array(bytes) });
 
   beforeAll(async () => {
     a = await makeBusiness(t.db, { transactions: 0 });

@@ -26,8 +26,8 @@ export const PROFILE_DOMAIN = onlineDomain(PROFILE_OFFLINE, {
   saveUserPreferences: via(putUserPreferences, (body: UserPreferences) => ({ body }), (preferences: UserPreferences) => ({ preferences })),
   uploadProfilePicture: custom((send, port, offline) => async (file: Blob): Promise<{ ok: true; settings: UserSettings } | OnlineFailure> => {
     if (!port.hub.online) return offline;
-    if (!(PROFILE_PICTURE_TYPES as readonly string[]).includes(file.type)) return { ok: false, error: 'Choose a PNG, JPEG or WebP image.' };
-    if (file.size > PROFILE_PICTURE_MAX_BYTES) return { ok: false, error: 'That image is larger than 2 MB: choose a smaller one.' };
+    if (!(PROFILE_PICTURE_TYPES as readonly string[]).includes(file.type)) return { ok: false, error: { error_code: 'UPLOAD_7101', message: 'Choose a PNG, JPEG or WebP image.' } };
+    if (file.size > PROFILE_PICTURE_MAX_BYTES) return { ok: false, error: { error_code: 'UPLOAD_7103', message: 'That image is larger than 2 MB: choose a smaller one.' } };
     const r = await send(putProfilePicture, { file: { body: file, contentType: file.type } });
     return r.ok ? { ok: true, settings: r.data as UserSettings } : r;
   }),
