@@ -131,7 +131,7 @@ function PictureRow({ settings, onSaved, online }: RowProps) {
           {settings.picture ? 'Change picture' : 'Add a picture'}
         </Button>
         {settings.picture && <Button variant="ghost" disabled={!online || busy} onClick={() => void remove()}>Remove</Button>}
-        <p className="muted">PNG, JPEG or WebP. Shown to people in your business.</p>
+        <p className="muted">PNG, JPEG or WebP. It shows in your account menu instead of your initials.</p>
         <FormError message={error} />
       </div>
     </div>
