@@ -1,9 +1,11 @@
 import { useEffect, useSyncExternalStore } from 'react';
 import { createStore } from '../data-access/store.ts';
 import type { DataClient } from '../data-access/types.ts';
+import { rememberLanding } from './landing-page.ts';
 
 /**
- * Issue 32: the signed-in person's picture, shared by the user menu and Settings → Profile. The
+ * Issue 32: the signed-in person's picture, shared by the user menu and Settings → Profile (and,
+ * read at the same moment, their start page). The
  * picture is fetched through the worker (the API needs the session's header, so an <img src> to
  * it cannot work) and shown from an object URL; a new picture (new hash) replaces it.
  */
@@ -34,6 +36,9 @@ export function useMyPicture(client: DataClient, userId: string | null, online: 
     void client.userSettings().then(async (r) => {
       if (r.ok) await showPicture(client, userId, r.settings.picture);
       else if (!('offline' in r && r.offline)) replace({ userId, sha256: null, url: null });
+      // The start page too, so this device opens it at `/` (lib/landing-page.ts) without a visit to Settings.
+      const prefs = await client.userPreferences();
+      if (prefs.ok) rememberLanding(localStorage, prefs.preferences.landing_page);
     }).finally(() => { loading = null; });
   }, [client, userId, online, state.userId]);
   return state.userId === userId ? state.url : null;

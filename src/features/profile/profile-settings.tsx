@@ -10,6 +10,7 @@ import { TextField } from '../../components/text-field.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
 import { errorText } from '../../lib/error-text.ts';
 import { showPicture, useMyPicture } from '../../lib/profile-picture.ts';
+import { rememberLanding } from '../../lib/landing-page.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { PREFERENCE_FIELDS, calledName, formOf, localeChoices, patchFrom, timeZoneChoices, type ProfileForm } from './profile-form.ts';
 
@@ -175,6 +176,13 @@ function ProfileFields({ settings, onSaved, online }: RowProps) {
   );
 }
 
+/**
+ * The preferences this app applies today: the start page (opening `/`). Dates, week start and
+ * amounts are kept in the object (replaced whole, so their values stay) for clients that use them;
+ * the web app does not offer them until its screens follow them.
+ */
+const APPLIED: ReadonlySet<string> = new Set(['landing_page']);
+
 function PreferencesForm({ online }: { online: boolean }) {
   const client = useDataClient();
   const [prefs, setPrefs] = useState<UserPreferences | null>(null);
@@ -182,7 +190,12 @@ function PreferencesForm({ online }: { online: boolean }) {
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     let live = true;
-    void client.userPreferences().then((r) => live && (r.ok ? setPrefs(r.preferences) : setError(errorText(r.error))));
+    void client.userPreferences().then((r) => {
+      if (!live) return;
+      if (!r.ok) return setError(errorText(r.error));
+      setPrefs(r.preferences);
+      rememberLanding(localStorage, r.preferences.landing_page);
+    });
     return () => {
       live = false;
     };
@@ -196,12 +209,13 @@ function PreferencesForm({ online }: { online: boolean }) {
     if (!r.ok) return setError(errorText(r.error));
     setError(null);
     setPrefs(r.preferences);
+    rememberLanding(localStorage, r.preferences.landing_page);
     toastInfo('Preferences saved.');
   };
   return (
     <form className="stack" onSubmit={(e) => void submit(e)} aria-label="Preferences">
       <h3>Preferences</h3>
-      {PREFERENCE_FIELDS.map((f) => (
+      {PREFERENCE_FIELDS.filter((f) => APPLIED.has(f.key)).map((f) => (
         <SelectField key={f.key} label={f.label} value={prefs[f.key]} options={f.options}
           onChange={(v) => setPrefs({ ...prefs, [f.key]: v } as UserPreferences)} />
       ))}
