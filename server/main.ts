@@ -22,6 +22,7 @@ import { pruneKeys } from './http/idempotency.ts';
 import { absoluteLink, mailOrigin } from './http/mail-links.ts';
 import { startMailJob } from './mail/delivery.ts';
 import { startChatJob } from './chat/job.ts';
+import { startPushJob } from './push/job.ts';
 import { loadTokenKey } from './auth/tokens.ts';
 import { resolveSsoSettings } from './auth/sso/settings.ts';
 import { processMailSettings } from './mail/settings.ts';
@@ -118,6 +119,11 @@ async function main(): Promise<void> {
   const chatJob = await startChatJob(db, {
     net: { allowLoopbackHttp: sso.allowLoopbackHttp, dnsServer: sso.dnsServer }, tokenKey: () => (chatKey ??= loadTokenKey(db)), origin: linkOrigin,
   });
+  // Issue 32: Web Push of new notifications to the person's subscribed browsers (VAPID subject: LEDGERLINE_PUSH_SUBJECT, else PUBLIC_URL when https).
+  const pushJob = await startPushJob(db, {
+    net: { allowLoopbackHttp: sso.allowLoopbackHttp, dnsServer: sso.dnsServer },
+    subject: process.env.LEDGERLINE_PUSH_SUBJECT || (linkOrigin.startsWith('https://') ? linkOrigin : 'mailto:push@ledgerline.invalid'),
+  });
   const hrisDrop = hrisDropWatching() ? startHrisDropWatcher(db, {
     dir: process.env.HRIS_DROP_DIR!.trim(), now: () => Date.now(),
     everyMs: envInt(process.env, 'HRIS_DROP_POLL_SECONDS', 30) * 1000,
@@ -163,6 +169,7 @@ async function main(): Promise<void> {
     await asyncJobs.stop();
     await mailJob?.stop();
     await chatJob.stop();
+    await pushJob.stop();
     await server.close();
     await db.close();
     process.exit(0);

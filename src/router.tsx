@@ -6,7 +6,8 @@ import { AppLayout } from './app/app-layout.tsx';
 import { Button } from './components/button.tsx';
 import { Toasts } from './app/toasts.tsx';
 import { UpdatePrompt } from './app/update-prompt.tsx';
-import { HOME_PATH, safeRedirect } from './lib/redirect.ts';
+import { safeRedirect } from './lib/redirect.ts';
+import { landingPath } from './lib/landing-page.ts';
 import { parseUrlSearch, stringifyUrlSearch } from './app/url-search.ts';
 import type { NavItem } from './lib/routing.ts';
 import { identityGuestRoutes, identityNav } from './features/identity/index.ts';
@@ -109,7 +110,8 @@ const indexRoute = createRoute({
   getParentRoute: () => appRoute,
   path: '/',
   beforeLoad: () => {
-    throw redirect({ to: HOME_PATH, replace: true });
+    // Issue 32: the person's start page (Settings → Profile), remembered on this device.
+    throw redirect({ to: landingPath(typeof localStorage === 'undefined' ? null : localStorage), replace: true });
   },
 });
 

@@ -39,6 +39,7 @@ import type { ApiClientApi } from './handlers/api-clients.ts';
 import type { DeveloperAppApi } from './handlers/developer-apps.ts';
 import type { ScimApi } from './handlers/scim.ts';
 import type { ExportSettingsApi } from './handlers/export-settings.ts';
+import type { ProfileApi } from './handlers/profile.ts';
 import type { MoneyFields, Totals } from './query-engine.ts';
 
 /*
@@ -82,6 +83,7 @@ export type * from './handlers/chat.ts';
 export type * from './handlers/platform.ts';
 export type * from './handlers/api-clients.ts';
 export type * from './handlers/scim.ts';
+export type * from './handlers/profile.ts';
 
 /**
  * DataApi is joined from one interface per domain, each served by its own handler object in
@@ -91,7 +93,7 @@ export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, E
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
   ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi,
   AdvisorConsoleApi, ApplicationApi, VendorPortalApi, HrisApi, SftpUploadApi, JobApi, SavedViewApi, ChatApi, PlatformApi, ApiClientApi, ScimApi,
-  ExportSettingsApi, SwitchingApi, DeveloperAppApi {}
+  ExportSettingsApi, SwitchingApi, DeveloperAppApi, ProfileApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

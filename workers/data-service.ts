@@ -27,6 +27,7 @@ import { platformWorkerHandlers } from './handlers/platform.ts';
 import { apiClientWorkerHandlers } from './handlers/api-clients.ts';
 import { developerAppWorkerHandlers } from './handlers/developer-apps.ts';
 import { scimIntegrationWorkerHandlers } from './handlers/scim.ts';
+import { profileWorkerHandlers } from './handlers/profile.ts';
 import { orgHandlers } from './handlers/org.ts';
 import { travelHandlers } from './handlers/travel.ts';
 import { procurementHandlers } from './handlers/procurement.ts';
@@ -100,6 +101,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...apiClientWorkerHandlers(ctx),
     ...developerAppWorkerHandlers(ctx),
     ...scimIntegrationWorkerHandlers(ctx),
+    ...profileWorkerHandlers(ctx),
   };
   return { ...api, dispose: () => ctx.host.close(false) };
 }

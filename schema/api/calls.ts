@@ -66,6 +66,8 @@ import { API_CLIENT_CALLS } from './calls-api-clients.ts';
 import { SCIM_CALLS } from './calls-scim.ts';
 import { BILL_QUERY_CALLS } from './calls-bill-query.ts';
 import { APPROVAL_EVENT_CALLS } from './calls-approval-events.ts';
+import { USER_CALLS } from './calls-users.ts';
+import { PUSH_CALLS } from './calls-push.ts';
 
 /**
  * The call catalogue: every API call the product makes, declared once. The server registers
@@ -289,4 +291,6 @@ export const CATALOGUE = [
   ...APPROVAL_EVENT_CALLS,
   ...DEVELOPER_APP_CALLS,
   ...TRANSACTION_EXTRA_CALLS,
+  ...USER_CALLS,
+  ...PUSH_CALLS,
 ] as const;

@@ -78,12 +78,7 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'GET remote bills': 32,
   },
   'Users and authentication': {
-    'PATCH /users/current/settings': 32,
-    'PUT preferences': 32,
-    'PUT profile picture': 32,
-    'device token refresh': 32,
     'DELETE users/current/add-receipt-upload-email/{id}': 32,
-    'DELETE notifications/device-token/{token}': 32,
   },
   Businesses: {
     '/card-branding': 32,

@@ -126,6 +126,10 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'full verify with an ID token in a header': ['users.fullAuthCheck'],
     'DELETE TOTP and WebAuthn authenticators': ['mfa.totpDelete', 'webauthn.delete'],
     'PATCH admin change of user email (sensitive)': ['users.changeEmail'],
+    // Issue 32: the person's own settings, preferences, picture and Web Push subscriptions (calls-users.ts, calls-push.ts).
+    'PUT preferences': ['users.preferences.put', 'users.preferences.get'],
+    'PUT profile picture': ['users.profilePicture.put', 'users.profilePicture.delete', 'users.profilePicture.file'],
+    'device token refresh': ['notifications.deviceToken.register', 'notifications.push.key'],
   },
   // Issue 31: the application's calls all live under /application (the spec drops the prefix after the first).
   'Application and onboarding': {

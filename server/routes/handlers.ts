@@ -65,6 +65,7 @@ import { approvalChainEventHandlers } from './approval-chain-events.ts';
 import { savedViewHandlers } from './saved-views.ts';
 import { exportSettingsHandlers } from './export-settings.ts';
 import { chatHandlers } from './chat.ts';
+import { userHandlers } from './users.ts';
 import { platformHandlers } from './platform.ts';
 import { apiClientHandlers } from './api-clients.ts';
 import { developerAppHandlers } from './developer-apps.ts';
@@ -151,4 +152,5 @@ export const HANDLERS = {
   ...billQueryHandlers,
   ...approvalChainEventHandlers,
   ...transactionExtraHandlers,
+  ...userHandlers,
 } satisfies HandlerMap;

@@ -3,7 +3,7 @@ import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-route
 import { mobileUnsupportedReason } from '../../schema/platform.ts';
 import { roleDisplayName } from '../../schema/roles.ts';
 import { fullName } from '../../schema/entities/spend-user.ts';
-import { useAppState } from '../data-access/data-context.tsx';
+import { useAppState, useDataClient } from '../data-access/data-context.tsx';
 import { SyncIndicator } from './sync-indicator.tsx';
 import { ConflictHost } from './conflict-host.tsx';
 import { MaintenanceBanner } from './maintenance-banner.tsx';
@@ -25,6 +25,7 @@ import { CommandPalette } from './command-palette.tsx';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 import { useGlobalShortcuts } from './use-global-shortcuts.ts';
 import { formatCount } from '../lib/format.ts';
+import { useMyPicture } from '../lib/profile-picture.ts';
 import { useOcrWarmup } from './use-ocr-warmup.ts';
 import { JobsTray } from '../features/jobs/jobs-tray.tsx';
 
@@ -311,6 +312,8 @@ function UserMenu() {
   const signOut = useSignOut();
   const switcher = useBusinessSwitcher();
   const [picking, setPicking] = useState(false);
+  // Issue 32: the person's picture in place of their initials, once loaded (online).
+  const picture = useMyPicture(useDataClient(), session?.user.id ?? null, useAppState((s) => s.online && (s.status?.online ?? true)));
   if (!session) return null;
   const { user, business } = session;
   const name = fullName(user);
@@ -321,9 +324,11 @@ function UserMenu() {
         trigger={
           <>
             <span className="sr-only">Account: </span>
-            <span className="avatar" aria-hidden="true">
-              {(user.first_name[0] ?? '') + (user.last_name[0] ?? '')}
-            </span>
+            {picture ? <img className="avatar" src={picture} alt="" /> : (
+              <span className="avatar" aria-hidden="true">
+                {(user.first_name[0] ?? '') + (user.last_name[0] ?? '')}
+              </span>
+            )}
             <span className="user-name">{name}</span>
           </>
         }

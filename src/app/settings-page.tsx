@@ -1,6 +1,4 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { roleDisplayName } from '../../schema/roles.ts';
-import { fullName } from '../../schema/entities/spend-user.ts';
 import { useAppState, useDataClient } from '../data-access/data-context.tsx';
 import type { DataClient } from '../data-access/types.ts';
 import { Modal } from '../components/modal.tsx';
@@ -23,6 +21,7 @@ import { TravelSettingsSections } from '../features/travel/travel-settings.tsx';
 import { DelegationSection } from '../features/approvals/delegation-settings.tsx';
 import { PolicySettingsSection } from '../features/policies/policy-settings.tsx';
 import { NotificationSettingsSection } from '../features/notifications/notification-settings.tsx';
+import { ProfileSettingsSection } from '../features/profile/profile-settings.tsx';
 import { MerchantRestrictionsSection } from '../features/cards/merchant-restrictions-settings.tsx';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
@@ -42,7 +41,7 @@ export function SettingsPage() {
     <div className="page">
       <div className="page-narrow">
         <h1>Settings</h1>
-        <ProfileSection />
+        <ProfileSettingsSection />
         <Section title="Security" description="Your password, two-factor authentication and where you are signed in.">
           <SecuritySettings>
             <SessionsRow />
@@ -66,26 +65,6 @@ export function SettingsPage() {
         <OfflineDataSection />
       </div>
     </div>
-  );
-}
-
-function ProfileSection() {
-  const session = useAppState((s) => s.session);
-  if (!session) return null;
-  const { user, business } = session;
-  return (
-    <Section title="Profile">
-      <dl className="facts">
-        <dt>Name</dt>
-        <dd>{fullName(user)}</dd>
-        <dt>Email</dt>
-        <dd>{user.email}</dd>
-        <dt>Role</dt>
-        <dd>{roleDisplayName(user.role, user.is_manager)}</dd>
-        <dt>Business</dt>
-        <dd>{business.name}</dd>
-      </dl>
-    </Section>
   );
 }
 

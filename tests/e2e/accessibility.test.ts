@@ -233,6 +233,9 @@ describe('accessibility, end to end', () => {
     const { page } = browser;
     await openSection(page, 'Settings');
     await page.getByRole('heading', { name: 'Settings', level: 1 }).waitFor({ state: 'visible' });
+    // Issue 32: the Profile's picture, name, zone and preferences forms and the device push row are loaded and checked too.
+    await page.getByRole('button', { name: 'Save preferences' }).waitFor({ state: 'visible' });
+    await page.getByRole('group', { name: 'Notifications on this device' }).waitFor({ state: 'visible' });
     await expectAccessible(page, 'settings');
 
     await page.getByLabel('New password', { exact: true }).fill('another-long-password-1');

@@ -9,6 +9,7 @@ import { drainOutbox, OUTBOX_SYNC_TAG, type LockManagerLike } from '../../sync/b
 import { systemClock } from '../../sync/ports.ts';
 import { backgroundOutboxPorts } from '../background-outbox.ts';
 import { SessionStore } from '../session-store.ts';
+import { listenForPush } from './push.ts';
 
 /**
  * The service worker (vite-plugin-pwa `injectManifest`, vite.config.ts): the app shell's
@@ -41,6 +42,9 @@ registerRoute(
     plugins: [new ExpirationPlugin({ maxEntries: 12, purgeOnQuotaError: true }), new CacheableResponsePlugin({ statuses: [200] })],
   }),
 );
+
+// Issue 32: Web Push of the person's notifications (shown, and opened on click).
+listenForPush(self);
 
 // registerType 'prompt': a new version waits until the user reloads (update-prompt.tsx).
 self.addEventListener('message', (event) => {

@@ -4,6 +4,7 @@ import { foldEmail } from '../../auth/email-address.ts';
 import { enqueueMail, type TemplatedMail } from '../../mail/outbox.ts';
 import type { MailTemplateName } from '../../mail/templates.ts';
 import { enqueueChatPosts } from '../../chat/outbox.ts';
+import { enqueuePushes } from '../../push/outbox.ts';
 import { CHAT_LINK_PATH } from '../../chat/links.ts';
 import { currentScope } from '../../core/workflow-scope.ts';
 import { allocateSeqs, announceChange } from '../../db/change-seq.ts';
@@ -76,6 +77,8 @@ export async function notify(
   if (opts.mail !== false) await mailThem(tx, made, byId);
   // Issue 32: approval requests and rejections also go to the business's Slack / Teams channels (server/chat/).
   await enqueueChatPosts(tx, businessId, fresh, currentScope().link(CHAT_LINK_PATH));
+  // Issue 32: and to the owner's subscribed browsers (Web Push, server/push/).
+  await enqueuePushes(tx, businessId, made);
   return made;
 }
 

@@ -11,6 +11,7 @@ import { currencyChoices } from '../../lib/currency-choices.ts';
 import { errorText } from '../../lib/error-text.ts';
 import { toastInfo } from '../../lib/toast-store.ts';
 import { KIND_LABELS } from './notification-words.ts';
+import { DevicePushRow } from './device-push.tsx';
 import { shownPreferences, stillUnsaved, thresholdAmountText, thresholdFromForm, thresholdText } from './settings-form.ts';
 
 type Email = NotificationPreferences['email'];
@@ -27,6 +28,7 @@ export function NotificationSettingsSection() {
   return (
     <Section title="Notifications" description="Everything shows under the bell, on this device too when offline. Choose what is also emailed to you.">
       <EmailPreferences />
+      <DevicePushRow />
       {admin && <NotifyThresholdRow />}
     </Section>
   );
