@@ -54,6 +54,8 @@ import { APPLICATION_CALLS } from './calls-application.ts';
 import { FINANCING_START_CALLS } from './calls-financing-starts.ts';
 import { HRIS_CALLS } from './calls-hris.ts';
 import { SFTP_CALLS } from './calls-sftp.ts';
+import { BUSINESS_SETTING_CALLS } from './calls-business-settings.ts';
+import { CARD_RENEWAL_CALLS } from './calls-card-renewal.ts';
 import { JOB_CALLS } from './calls-jobs.ts';
 import { SAVED_VIEW_CALLS } from './calls-saved-views.ts';
 import { EXPORT_SETTINGS_CALLS } from './calls-export-settings.ts';
@@ -279,4 +281,6 @@ export const CATALOGUE = [
   ...HRIS_CALLS,
   ...EXPORT_SETTINGS_CALLS,
   ...SFTP_CALLS,
+  ...BUSINESS_SETTING_CALLS,
+  ...CARD_RENEWAL_CALLS,
 ] as const;

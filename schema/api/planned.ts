@@ -62,11 +62,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     // writing one means hooking approval-rows.ts and the instance writes, outside issue 29's finish.
     'GET bulk approval chain events uses a body': 32,
   },
-  Cards: {
-    'DELETE businesses/card-branding': 32,
-    'GET renewal': 32,
-    'GET reissue': 32,
-  },
   Transactions: {
     'DELETE attendee-split on spend event and transaction': 32,
     'PUT copy-receipts for a refund transaction': 32,
@@ -101,12 +96,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     'device token refresh': 32,
     'DELETE users/current/add-receipt-upload-email/{id}': 32,
     'DELETE notifications/device-token/{token}': 32,
-  },
-  Businesses: {
-    '/card-branding': 32,
-    'DELETE beta-enrollment': 32,
-    'DELETE setting/{type}': 32,
-    'DELETE security/contact': 32,
   },
   'Integrations and other': {
     'Uber (DELETE organizations and employees; invite-all uses a query)': 32,

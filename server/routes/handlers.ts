@@ -58,6 +58,7 @@ import { applicationHandlers } from './application.ts';
 import { financingStartHandlers } from './financing-starts.ts';
 import { hrisHandlers } from './hris.ts';
 import { sftpUploadHandlers } from './sftp-uploads.ts';
+import { businessSettingHandlers } from './business-settings.ts';
 import { jobHandlers } from './jobs.ts';
 import { savedViewHandlers } from './saved-views.ts';
 import { exportSettingsHandlers } from './export-settings.ts';
@@ -141,4 +142,5 @@ export const HANDLERS = {
   ...jobHandlers,
   ...hrisHandlers,
   ...sftpUploadHandlers,
+  ...businessSettingHandlers,
 } satisfies HandlerMap;
