@@ -30,12 +30,18 @@ export async function readCardBranding(db: Queryable, businessId: string): Promi
 /** Sets the colour (null: the default design); a branding with neither colour nor logo is no row. */
 export async function setCardColor(tx: Queryable, user: ActingUser, color: string | null, now: Date): Promise<CardBranding> {
   assertBusinessAdmin(user, ONLY_ADMINS);
-  await tx.query(
-    `INSERT INTO business_card_branding (business_id, color, updated_by, updated_at) SELECT $1, $2, $3, $4 WHERE $2::text IS NOT NULL
-     ON CONFLICT (business_id) DO UPDATE SET color = $2, updated_by = $3, updated_at = $4`,
-    [user.business_id, color, user.id, now.toISOString()],
-  );
-  await tx.query('DELETE FROM business_card_branding WHERE business_id = $1 AND color IS NULL AND logo_bytes IS NULL', [user.business_id]);
+  const args = [user.business_id, color, user.id, now.toISOString()];
+  if (color === null) {
+    // Deleting the empty row first: the table's CHECK refuses a branding with neither.
+    await tx.query('DELETE FROM business_card_branding WHERE business_id = $1 AND logo_bytes IS NULL', [user.business_id]);
+    await tx.query('UPDATE business_card_branding SET color = NULL, updated_by = $3, updated_at = $4 WHERE business_id = $1 AND $2::text IS NULL', args);
+  } else {
+    await tx.query(
+      `INSERT INTO business_card_branding (business_id, color, updated_by, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (business_id) DO UPDATE SET color = $2, updated_by = $3, updated_at = $4`,
+      args,
+    );
+  }
   return readCardBranding(tx, user.business_id);
 }
 
