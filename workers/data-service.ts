@@ -18,6 +18,7 @@ import { teamHandlers } from './handlers/team.ts';
 import { supportAccessHandlers } from './handlers/support-access.ts';
 import { hrisWorkerHandlers } from './handlers/hris.ts';
 import { sftpUploadWorkerHandlers } from './handlers/sftp-uploads.ts';
+import { businessSettingsWorkerHandlers } from './handlers/business-settings.ts';
 import { jobWorkerHandlers } from './handlers/jobs.ts';
 import { savedViewWorkerHandlers } from './handlers/saved-views.ts';
 import { exportSettingsWorkerHandlers } from './handlers/export-settings.ts';
@@ -89,6 +90,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...vendorPortalHandlers(ctx, finishSignIn),
     ...hrisWorkerHandlers(ctx),
     ...sftpUploadWorkerHandlers(ctx),
+    ...businessSettingsWorkerHandlers(ctx),
     ...jobWorkerHandlers(ctx),
     ...savedViewWorkerHandlers(ctx),
     ...exportSettingsWorkerHandlers(ctx),
