@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { BetaEnrollment, BusinessSetting } from '../../../schema/business-settings.ts';
 import { isAdmin } from '../../../schema/roles.ts';
 import { Button } from '../../components/button.tsx';
@@ -28,18 +28,23 @@ export function CompanySettingsSection() {
   const [error, setError] = useState<string | null>(null);
   const [asking, setAsking] = useState<Asking>(null);
 
-  const load = useCallback(async () => {
-    const [s, b] = await Promise.all([client.businessSettings(), client.betaEnrollment()]);
-    if (!s.ok) return setError(errorText(s.error));
-    if (!b.ok) return setError(errorText(b.error));
-    setSettings(s.settings);
-    setProgrammes(b.programmes);
-    setError(null);
-  }, [client]);
+  const [version, setVersion] = useState(0);
 
   useEffect(() => {
-    if (admin && online) void load();
-  }, [admin, online, load]);
+    if (!admin || !online) return;
+    let live = true;
+    void Promise.all([client.businessSettings(), client.betaEnrollment()]).then(([s, b]) => {
+      if (!live) return;
+      if (!s.ok) return setError(errorText(s.error));
+      if (!b.ok) return setError(errorText(b.error));
+      setSettings(s.settings);
+      setProgrammes(b.programmes);
+      setError(null);
+    });
+    return () => {
+      live = false;
+    };
+  }, [client, admin, online, version]);
 
   if (!admin) return null;
   const enrolled = (programmes ?? []).filter((p) => p.enrolled_at);
@@ -50,7 +55,7 @@ export function CompanySettingsSection() {
       : asking.kind === 'join' ? await client.joinBetaProgrammes([asking.programme.id]) : await client.leaveBetaProgrammes();
     if (!r.ok) return setError(errorText(r.error)), true;
     toastInfo(asking.kind === 'reset' ? `${asking.setting.label} reset to default.` : asking.kind === 'join' ? `Joined ${asking.programme.name}.` : 'Left the beta programmes.');
-    await load();
+    setVersion((v) => v + 1);
     return true;
   }
 

@@ -14,12 +14,13 @@ type Lines = { renewal: CardRenewal | null; reissue: CardReissue | null };
  */
 export function CardLifecycle({ card, client }: { card: CardView; client: DataClient }) {
   const online = useAppState((s) => s.online && (s.status?.online ?? true));
-  const [lines, setLines] = useState<Lines | null>(null);
+  const [answer, setAnswer] = useState<{ key: string; lines: Lines } | null>(null);
   const wantsRenewal = !!card.expires && card.status !== 'TERMINATED' && card.status !== 'REQUESTED';
   const wantsReissue = !!card.replaced_by_id;
 
+  // What was asked: an answer for another card (or the same card before a status change) is not shown.
+  const key = `${card.id}|${card.expires ?? ''}|${card.status}|${card.replaced_by_id ?? ''}`;
   useEffect(() => {
-    setLines(null);
     if (!online || (!wantsRenewal && !wantsReissue)) return;
     let live = true;
     void Promise.all([
@@ -27,13 +28,14 @@ export function CardLifecycle({ card, client }: { card: CardView; client: DataCl
       wantsReissue ? client.cardReissue(card.id) : Promise.resolve(null),
     ]).then(([renewal, reissue]) => {
       if (!live) return;
-      setLines({ renewal: renewal?.ok ? renewal.renewal : null, reissue: reissue?.ok ? reissue.reissue : null });
+      setAnswer({ key, lines: { renewal: renewal?.ok ? renewal.renewal : null, reissue: reissue?.ok ? reissue.reissue : null } });
     });
     return () => {
       live = false;
     };
-  }, [client, card.id, card.expires, card.status, online, wantsRenewal, wantsReissue]);
+  }, [client, card.id, key, online, wantsRenewal, wantsReissue]);
 
+  const lines = online && answer?.key === key ? answer.lines : null;
   if (!lines || (!lines.renewal && !lines.reissue)) return null;
   return (
     <div className="card-lifecycle" data-testid="card-lifecycle">
