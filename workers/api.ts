@@ -31,6 +31,7 @@ import type { AdvisorConsoleApi } from './handlers/advisor-console.ts';
 import type { HrisApi } from './handlers/hris.ts';
 import type { SwitchingApi } from './handlers/switching.ts';
 import type { SftpUploadApi } from './handlers/sftp-uploads.ts';
+import type { BusinessSettingsApi } from './handlers/business-settings.ts';
 import type { JobApi } from './handlers/jobs.ts';
 import type { SavedViewApi } from './handlers/saved-views.ts';
 import type { ChatApi } from './handlers/chat.ts';
@@ -77,6 +78,7 @@ export type * from './handlers/advisor-console.ts';
 export type * from './handlers/application.ts';
 export type * from './handlers/hris.ts';
 export type * from './handlers/sftp-uploads.ts';
+export type * from './handlers/business-settings.ts';
 export type * from './handlers/jobs.ts';
 export type * from './handlers/saved-views.ts';
 export type * from './handlers/chat.ts';
@@ -93,7 +95,7 @@ export interface DataApi extends SessionApi, IdentityApi, QueryApi, ReportApi, E
   VendorApi, BillApi, BillExtrasApi, AccountingApi, TeamApi, OrgApi, SsoApi, SupportAccessApi, ApprovalPolicyApi, TravelApi,
   ProcurementApi, WorkflowApi, PolicyApi, CommentApi, NotificationSettingsApi, TreasuryApi, BankingApi, FlexApi, BillCardMatchApi,
   AdvisorConsoleApi, ApplicationApi, VendorPortalApi, HrisApi, SftpUploadApi, JobApi, SavedViewApi, ChatApi, PlatformApi, ApiClientApi, ScimApi,
-  ExportSettingsApi, SwitchingApi, DeveloperAppApi, ProfileApi {}
+  ExportSettingsApi, SwitchingApi, DeveloperAppApi, ProfileApi, BusinessSettingsApi {}
 
 export interface TransactionQuery {
   filter: TransactionFilter;

@@ -19,6 +19,7 @@ import { supportAccessHandlers } from './handlers/support-access.ts';
 import { hrisWorkerHandlers } from './handlers/hris.ts';
 import { switchingWorkerHandlers } from './handlers/switching.ts';
 import { sftpUploadWorkerHandlers } from './handlers/sftp-uploads.ts';
+import { businessSettingsWorkerHandlers } from './handlers/business-settings.ts';
 import { jobWorkerHandlers } from './handlers/jobs.ts';
 import { savedViewWorkerHandlers } from './handlers/saved-views.ts';
 import { exportSettingsWorkerHandlers } from './handlers/export-settings.ts';
@@ -93,6 +94,7 @@ export function createDataService(deps: DataServiceDeps): DataService {
     ...hrisWorkerHandlers(ctx),
     ...switchingWorkerHandlers(ctx),
     ...sftpUploadWorkerHandlers(ctx),
+    ...businessSettingsWorkerHandlers(ctx),
     ...jobWorkerHandlers(ctx),
     ...savedViewWorkerHandlers(ctx),
     ...exportSettingsWorkerHandlers(ctx),

@@ -57,6 +57,8 @@ import { SFTP_CALLS } from './calls-sftp.ts';
 import { SWITCHING_CALLS } from './calls-switching.ts';
 import { DEVELOPER_APP_CALLS } from './calls-developer-apps.ts';
 import { TRANSACTION_EXTRA_CALLS } from './calls-transaction-extras.ts';
+import { BUSINESS_SETTING_CALLS } from './calls-business-settings.ts';
+import { CARD_RENEWAL_CALLS } from './calls-card-renewal.ts';
 import { JOB_CALLS } from './calls-jobs.ts';
 import { SAVED_VIEW_CALLS } from './calls-saved-views.ts';
 import { EXPORT_SETTINGS_CALLS } from './calls-export-settings.ts';
@@ -293,4 +295,6 @@ export const CATALOGUE = [
   ...TRANSACTION_EXTRA_CALLS,
   ...USER_CALLS,
   ...PUSH_CALLS,
+  ...BUSINESS_SETTING_CALLS,
+  ...CARD_RENEWAL_CALLS,
 ] as const;

@@ -50,11 +50,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
     // then forecasts their debits from the operating account.
     'DELETE treasury payroll providers (body)': 32,
   },
-  Cards: {
-    'DELETE businesses/card-branding': 32,
-    'GET renewal': 32,
-    'GET reissue': 32,
-  },
   Accounting: {
     '/accounting/providers/{provider_type}/ (csv, disconnect, sync_commit, tracking_categories, accounts, oauth2_callback)': 32,
     'PATCH coding line memo': 32,
@@ -79,12 +74,6 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
   },
   'Users and authentication': {
     'DELETE users/current/add-receipt-upload-email/{id}': 32,
-  },
-  Businesses: {
-    '/card-branding': 32,
-    'DELETE beta-enrollment': 32,
-    'DELETE setting/{type}': 32,
-    'DELETE security/contact': 32,
   },
   'Integrations and other': {
     'Uber (DELETE organizations and employees; invite-all uses a query)': 32,

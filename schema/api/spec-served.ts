@@ -80,6 +80,9 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'POST /reissue': ['cards.reissue'],
     'GET card details': ['cards.get', 'cards.list'],
     'GET requests': ['cardRequests.list'],
+    // Issue 32 (helper BIZ): schema/api/calls-card-renewal.ts.
+    'GET renewal': ['cards.renewal.get'],
+    'GET reissue': ['cards.reissue.get'],
   },
   'Treasury, wallet, float': {
     'Float: /float/... (onboard, settings, offer, retry-installment-payment/{flex_installment_payment_uuid})': [
@@ -140,6 +143,10 @@ export const SPEC_SERVED: Readonly<Record<string, Readonly<Record<string, readon
     'DELETE ownerships (body)': ['application.ownerships.delete'],
   },
   Businesses: {
+    // Issue 32 (helper BIZ): schema/api/calls-business-settings.ts (card branding's paths match the catalogue).
+    'DELETE beta-enrollment': ['businesses.betaEnrollment.delete', 'businesses.betaEnrollment.get', 'businesses.betaEnrollment.put'],
+    'DELETE setting/{type}': ['businesses.settings.reset', 'businesses.settings.list'],
+    'DELETE security/contact': ['businesses.securityContact.delete', 'businesses.securityContact.get', 'businesses.securityContact.put'],
     'PUT currencies': ['treasury.currencies.put'],
     'DELETE entities/{entity}': ['admin.entities.delete'],
     'DELETE {business}/sso (body)': ['admin.sso.deleteBusiness'],

@@ -1,3 +1,4 @@
+import { betaFlagsOf } from '../../schema/business-settings.ts';
 import { featureFlagOverridesSchema, resolveFeatureFlags, type FeatureFlagOverrides, type FeatureFlags } from '../../schema/feature-flags.ts';
 import { webConfigSchema, type WebConfig } from '../../schema/web-config.ts';
 import type { Queryable } from '../db/db.ts';
@@ -36,7 +37,9 @@ export async function featureFlagsOf(db: Queryable, businessId: string): Promise
     'SELECT overrides FROM business_feature_flags WHERE business_id = $1',
     [businessId],
   );
-  return resolveFeatureFlags(row?.overrides ?? {});
+  // Issue 32: a beta programme's flags are on while the business is enrolled (schema/business-settings.ts).
+  const beta = await db.query<{ programme: string }>('SELECT programme FROM business_beta_enrollments WHERE business_id = $1', [businessId]);
+  return resolveFeatureFlags({ ...row?.overrides, ...betaFlagsOf(beta.map((b) => b.programme)) });
 }
 
 /** Stores a business's overrides; anything not in the registry or of the wrong type is refused. */

@@ -59,6 +59,7 @@ import { financingStartHandlers } from './financing-starts.ts';
 import { hrisHandlers } from './hris.ts';
 import { sftpUploadHandlers } from './sftp-uploads.ts';
 import { switchingHandlers } from './switching.ts';
+import { businessSettingHandlers } from './business-settings.ts';
 import { jobHandlers } from './jobs.ts';
 import { billQueryHandlers } from './bill-query.ts';
 import { approvalChainEventHandlers } from './approval-chain-events.ts';
@@ -153,4 +154,5 @@ export const HANDLERS = {
   ...approvalChainEventHandlers,
   ...transactionExtraHandlers,
   ...userHandlers,
+  ...businessSettingHandlers,
 } satisfies HandlerMap;

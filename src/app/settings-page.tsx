@@ -23,6 +23,9 @@ import { PolicySettingsSection } from '../features/policies/policy-settings.tsx'
 import { NotificationSettingsSection } from '../features/notifications/notification-settings.tsx';
 import { ProfileSettingsSection } from '../features/profile/profile-settings.tsx';
 import { MerchantRestrictionsSection } from '../features/cards/merchant-restrictions-settings.tsx';
+import { CardBrandingSection } from '../features/cards/card-branding-settings.tsx';
+import { CompanySettingsSection } from '../features/business-settings/company-settings.tsx';
+import { SecurityContactRow } from '../features/business-settings/security-contact-settings.tsx';
 import { Button } from '../components/button.tsx';
 import { Section, SettingRow } from '../components/section.tsx';
 import { ThemeToggle } from '../components/theme-toggle.tsx';
@@ -45,6 +48,7 @@ export function SettingsPage() {
         <Section title="Security" description="Your password, two-factor authentication and where you are signed in.">
           <SecuritySettings>
             <SessionsRow />
+            <SecurityContactRow />
           </SecuritySettings>
         </Section>
         <SupportAccessSection />
@@ -57,6 +61,8 @@ export function SettingsPage() {
         <PolicySettingsSection />
         <NotificationSettingsSection />
         <MerchantRestrictionsSection />
+        <CardBrandingSection />
+        <CompanySettingsSection />
         <Section title="Appearance">
           <SettingRow title="Theme" description="System follows your device's light or dark setting.">
             <ThemeToggle />

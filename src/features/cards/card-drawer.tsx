@@ -20,6 +20,7 @@ import { CardFace } from './card-face.tsx';
 import { cardOffers, chipText, expiryText, INTERVAL_LABELS, STATUS_TONES, type CardOffer } from './card-view.ts';
 import { runCardCommand } from './commands.ts';
 import { LimitBar } from './limit-bar.tsx';
+import { CardLifecycle } from './card-renewal.tsx';
 import { useCardTransactions, useOwnCards, useStopsWaiting } from './use-cards.ts';
 import { LazyEventHistory } from '../../components/event-history/lazy-event-history.tsx';
 
@@ -82,6 +83,7 @@ export function CardDrawer({ id, client, version, actor, reference, partial, onO
           </div>
           <ClaimRefusal row={card} client={client} />
           {card.status !== 'TERMINATED' && <LimitBar client={client} card={card} version={version} partial={partial} />}
+          <CardLifecycle card={card} client={client} />
           <CardActions card={card} client={client} actor={actor} version={version} onDialog={setDialog} />
           <CardFacts card={card} holder={holder} reference={reference} client={client} version={version} onOpenCard={onOpenCard} />
           <LatestTransactions client={client} card={card} version={version} />
