@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, testDatabases, type TestDb } from '../test-db.ts';
 import { enqueueMail } from './outbox.ts';
 import { inviteExpiry } from './invite.ts';
-import { MAIL_TEMPLATE_NAMES, MailTemplateError, renderMail, requiredValues, type MailTemplateName, type MailTemplateValues } from './templates.ts';
+import { MAIL_TEMPLATE_NAMES, mailDate, MailTemplateError, renderMail, requiredValues, type MailTemplateName, type MailTemplateValues } from './templates.ts';
 
 /** One set of values per template: the type makes a new template without a sample fail to compile. */
 const event = (title: string) => ({ title, details: 'Team lunch <with the client>', link: 'https://app.test/approvals?open=a1' });
@@ -20,10 +20,22 @@ const SAMPLES: { [K in MailTemplateName]: MailTemplateValues[K] } = {
   workflow: event('Claim desk: a claim is submitted'),
   large_transaction: event('Dana Lee spent $9,800.00 at Apple'),
   bank_debit_check: { account: 'Chase ••1234', currency: 'USD' },
+  missing_items_reminder: { first_name: 'Maya', count: 3, total: '$1,240.50 and €12.00', link: 'https://app.test/missing-items#token=abc.DEF_1' },
+  bill_approval_reminder: {
+    vendor: 'Bolt & <Nut> Supply', invoice: 'INV-0042', amount: '$4,210.00', due: '7 December 2026', reminded_by: 'Dana Lee',
+    link: 'https://app.test/approvals?type=bills&open=a1',
+  },
+  held_charge: {
+    first_name: 'Sam', charge: '£812.40 at Bijouterie Royale on 20 Nov 2026', card: '•••• 4242 (Travel <EU>)',
+    reasons: 'much larger than this card usually spends; a merchant this card has never used', link: 'https://app.test/transactions?open=t1',
+  },
   notice: { subject: 'Hello', body: 'A body written by its sender.' },
 };
 
-const LINKED = ['passwordless_link', 'invite', 'approval_waiting', 'approved', 'rejected', 'reminder', 'mention', 'comment', 'workflow', 'large_transaction'];
+const LINKED = [
+  'passwordless_link', 'invite', 'approval_waiting', 'approved', 'rejected', 'reminder', 'mention', 'comment', 'workflow', 'large_transaction',
+  'missing_items_reminder', 'bill_approval_reminder', 'held_charge',
+];
 const EXPLAINED: readonly string[] = MAIL_TEMPLATE_NAMES.filter((n) => n !== 'notice');
 
 describe('mail templates', () => {
@@ -33,7 +45,7 @@ describe('mail templates', () => {
     expect(mail.subject.length).toBeGreaterThan(3);
     expect(mail.subject).not.toMatch(/[\r\n]/);
     for (const field of requiredValues(name)) {
-      const v = (SAMPLES[name] as Record<string, string>)[field]!;
+      const v = String((SAMPLES[name] as Record<string, string | number>)[field]);
       if (field !== 'via') expect(`${mail.subject}\n${mail.text}`).toContain(v);
     }
     expect(mail.text).not.toMatch(/undefined|null|NaN|\[object/);
@@ -75,9 +87,40 @@ describe('mail templates', () => {
     expect(integration.text).toMatch(/^Acme & Co added you to Ledgerline through its Okta connection\./);
   });
 
-  it('says an invite’s last day as a reader does', () => {
+  it('says an invite’s last day and a bill’s due date as a reader does', () => {
     expect(inviteExpiry('2026-12-07T15:22:00.000Z')).toBe('7 December 2026');
     expect(inviteExpiry('not a date')).toBe('');
+    expect(mailDate('2027-01-05')).toBe('5 January 2027');
+    expect(() => renderMail('bill_approval_reminder', { ...SAMPLES.bill_approval_reminder, due: mailDate('soon') })).toThrow(MailTemplateError);
+  });
+
+  it('reminds of missing items with the count, their total and the link', () => {
+    const mail = renderMail('missing_items_reminder', SAMPLES.missing_items_reminder);
+    expect(mail.subject).toBe('You have 3 items missing a receipt, memo or coding');
+    expect(mail.text).toMatch(/^Hi Maya, 3 items of your card charges and claims \(\$1,240\.50 and €12\.00 in all\) still need /);
+    expect(mail.text).toContain('Go through them one at a time: https://app.test/missing-items#token=abc.DEF_1\n\n');
+    expect(mail.html).toContain('<a href="https://app.test/missing-items#token=abc.DEF_1"');
+    const one = renderMail('missing_items_reminder', { count: 1, total: '$9.99', link: 'https://app.test/missing-items' });
+    expect(one.subject).toBe('You have 1 item missing a receipt, memo or coding');
+    expect(one.text).toMatch(/^Hi, 1 item of your card charges and claims \(\$9\.99 in all\) still needs /);
+    expect(() => renderMail('missing_items_reminder', { ...SAMPLES.missing_items_reminder, count: Number.NaN })).toThrow('"count"');
+  });
+
+  it('reminds an approver of a bill with its vendor, amount, due date and link, escaped in HTML', () => {
+    const mail = renderMail('bill_approval_reminder', SAMPLES.bill_approval_reminder);
+    expect(mail.subject).toBe('A bill is waiting for your approval: invoice INV-0042 from Bolt & <Nut> Supply');
+    expect(mail.text).toContain('Dana Lee reminded you that a bill is waiting for your approval:\n\nBolt & <Nut> Supply, invoice INV-0042\n$4,210.00, due 7 December 2026');
+    expect(mail.html).toContain('Bolt &amp; &lt;Nut&gt; Supply, invoice INV-0042<br>$4,210.00, due 7 December 2026');
+    expect(mail.html).not.toContain('<Nut>');
+    expect(mail.html).toContain('<a href="https://app.test/approvals?type=bills&amp;open=a1"');
+  });
+
+  it('asks the cardholder about a held charge with the card, the reasons and the link', () => {
+    const mail = renderMail('held_charge', SAMPLES.held_charge);
+    expect(mail.subject).toBe('Did you make this purchase? £812.40 at Bijouterie Royale on 20 Nov 2026');
+    expect(mail.text).toMatch(/^Hi Sam, we held a charge of £812\.40 at Bijouterie Royale on 20 Nov 2026 on your card •••• 4242 \(Travel <EU>\) because it looks unusual: much larger/);
+    expect(mail.text).toContain('Tell us whether it was you: https://app.test/transactions?open=t1\n\n');
+    expect(mail.html).toContain('(Travel &lt;EU&gt;)');
   });
 });
 
