@@ -29,6 +29,9 @@ const SAMPLES: { [K in MailTemplateName]: MailTemplateValues[K] } = {
     first_name: 'Sam', charge: '£812.40 at Bijouterie Royale on 20 Nov 2026', card: '•••• 4242 (Travel <EU>)',
     reasons: 'much larger than this card usually spends; a merchant this card has never used', link: 'https://app.test/transactions?open=t1',
   },
+  application_code: { code: '550912' },
+  firm_application_code: { firm: 'Lee & <Partners>', code: '771203' },
+  wrong_codes: { minutes: 15 },
   notice: { subject: 'Hello', body: 'A body written by its sender.' },
 };
 
@@ -92,6 +95,20 @@ describe('mail templates', () => {
     expect(inviteExpiry('not a date')).toBe('');
     expect(mailDate('2027-01-05')).toBe('5 January 2027');
     expect(() => renderMail('bill_approval_reminder', { ...SAMPLES.bill_approval_reminder, due: mailDate('soon') })).toThrow(MailTemplateError);
+  });
+
+  it('mails application and firm codes at the start of a sentence readers and tests parse, the firm escaped in HTML', () => {
+    const app = renderMail('application_code', SAMPLES.application_code);
+    expect(app.subject).toBe('Your Ledgerline application code');
+    expect(app.text).toMatch(/^Your code to continue your Ledgerline application is 550912\. It expires in 10 minutes\./);
+    const firm = renderMail('firm_application_code', SAMPLES.firm_application_code);
+    expect(firm.subject).toBe('Your Ledgerline firm application code');
+    expect(firm.text).toMatch(/^Your code to apply for Lee & <Partners> on Ledgerline is 771203\. /);
+    expect(firm.html).toContain('apply for Lee &amp; &lt;Partners&gt; on Ledgerline is 771203.');
+    const wrong = renderMail('wrong_codes', SAMPLES.wrong_codes);
+    expect(wrong.subject).toBe('Wrong verification codes on your Ledgerline account');
+    expect(wrong.text).toContain('codes are refused for the next 15 minutes.');
+    expect(wrong.text).toContain('change it.');
   });
 
   it('reminds of missing items with the count, their total and the link', () => {

@@ -35,6 +35,12 @@ export type MailTemplateValues = {
   bill_approval_reminder: { vendor: string; invoice: string; amount: string; due: string; reminded_by: string; link: string };
   /** A charge held as unusual (fraud.ts): `charge` "£812.40 at Bijouterie Royale on 20 Nov 2026", `card` "•••• 4242 (Travel)". */
   held_charge: { first_name?: string | null; charge: string; card: string; reasons: string; link: string };
+  /** The code that confirms the address of a financing application (routes/application-sign-in.ts). */
+  application_code: { code: string };
+  /** The code that confirms an accounting firm's application (external-firms/apply.ts): `firm` as the applicant typed it. */
+  firm_application_code: { firm: string; code: string };
+  /** Codes refused for a while after several wrong ones (routes/identity-code-limits.ts). */
+  wrong_codes: { minutes: number };
   /** Mails written by their sender (subject and body as given): only through `sendMail`. */
   notice: { subject: string; body: string };
 };
@@ -139,6 +145,27 @@ const TEMPLATES: { [K in MailTemplateName]: TemplateDef<MailTemplateValues[K]> }
       "If you don't recognise it, we lock the card at once, open a dispute and you can order a replacement.",
       'You got this email because the charge was made on your Ledgerline card.',
     ].join('\n\n'),
+  },
+  application_code: {
+    required: ['code'],
+    subject: () => 'Your Ledgerline application code',
+    text: (v) => `Your code to continue your Ledgerline application is ${v.code}. It expires in 10 minutes.\n\n`
+      + 'You got this email because a Ledgerline financing application was started or continued with this address. '
+      + 'Never share this code. If it was not you, ignore this email.',
+  },
+  firm_application_code: {
+    required: ['firm', 'code'],
+    subject: () => 'Your Ledgerline firm application code',
+    text: (v) => `Your code to apply for ${v.firm} on Ledgerline is ${v.code}. It expires in 10 minutes.\n\n`
+      + 'You got this email because this address applied for an accounting firm account on Ledgerline. '
+      + 'Never share this code. If you did not apply, ignore this email.',
+  },
+  wrong_codes: {
+    required: ['minutes'],
+    subject: () => 'Wrong verification codes on your Ledgerline account',
+    text: (v) => `Someone entered wrong verification codes for your Ledgerline account several times, so codes are refused for the next ${v.minutes} minutes.\n\n`
+      + 'If this was not you, your password may be known to someone else: change it.\n\n'
+      + 'You got this email because it is about the security of your Ledgerline account.',
   },
   notice: {
     required: ['subject', 'body'],
