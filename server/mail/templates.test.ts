@@ -32,12 +32,14 @@ const SAMPLES: { [K in MailTemplateName]: MailTemplateValues[K] } = {
   application_code: { code: '550912' },
   firm_application_code: { firm: 'Lee & <Partners>', code: '771203' },
   wrong_codes: { minutes: 15 },
+  vendor_network_invite: { payer: 'Acme & Co', vendor: 'Bolt <Supply>', link: 'https://app.test/vendor-portal/invite#token=tok_2' },
+  vendor_payment_failed: { payer: 'Acme & Co', vendor: 'Bolt <Supply>', link: 'https://app.test/vendor-portal' },
   notice: { subject: 'Hello', body: 'A body written by its sender.' },
 };
 
 const LINKED = [
   'passwordless_link', 'invite', 'approval_waiting', 'approved', 'rejected', 'reminder', 'mention', 'comment', 'workflow', 'large_transaction',
-  'missing_items_reminder', 'bill_approval_reminder', 'held_charge',
+  'missing_items_reminder', 'bill_approval_reminder', 'held_charge', 'vendor_network_invite', 'vendor_payment_failed',
 ];
 const EXPLAINED: readonly string[] = MAIL_TEMPLATE_NAMES.filter((n) => n !== 'notice');
 
@@ -109,6 +111,18 @@ describe('mail templates', () => {
     expect(wrong.subject).toBe('Wrong verification codes on your Ledgerline account');
     expect(wrong.text).toContain('codes are refused for the next 15 minutes.');
     expect(wrong.text).toContain('change it.');
+  });
+
+  it('invites a vendor to the network and tells it of a failed payment, names escaped in HTML', () => {
+    const invite = renderMail('vendor_network_invite', SAMPLES.vendor_network_invite);
+    expect(invite.subject).toBe('Acme & Co invites you to get paid through Ledgerline');
+    expect(invite.text).toMatch(/^Acme & Co pays Bolt <Supply> through Ledgerline\. /);
+    expect(invite.text).toContain('Join: https://app.test/vendor-portal/invite#token=tok_2\n\n');
+    expect(invite.html).toContain('Acme &amp; Co pays Bolt &lt;Supply&gt; through Ledgerline.');
+    const failed = renderMail('vendor_payment_failed', SAMPLES.vendor_payment_failed);
+    expect(failed.subject).toBe('Acme & Co could not pay you');
+    expect(failed.text).toMatch(/^A payment from Acme & Co to Bolt <Supply> failed\./);
+    expect(failed.html).toContain('<a href="https://app.test/vendor-portal"');
   });
 
   it('reminds of missing items with the count, their total and the link', () => {

@@ -41,6 +41,10 @@ export type MailTemplateValues = {
   firm_application_code: { firm: string; code: string };
   /** Codes refused for a while after several wrong ones (routes/identity-code-limits.ts). */
   wrong_codes: { minutes: number };
+  /** A payer invites a vendor to the vendor network (vendor-network/invites.ts): the link carries the invite's token. */
+  vendor_network_invite: { payer: string; vendor: string; link: string };
+  /** A payer's payment to a network vendor failed (routes/vendor-network-payer.ts): the link opens the vendor portal. */
+  vendor_payment_failed: { payer: string; vendor: string; link: string };
   /** Mails written by their sender (subject and body as given): only through `sendMail`. */
   notice: { subject: string; body: string };
 };
@@ -166,6 +170,24 @@ const TEMPLATES: { [K in MailTemplateName]: TemplateDef<MailTemplateValues[K]> }
     text: (v) => `Someone entered wrong verification codes for your Ledgerline account several times, so codes are refused for the next ${v.minutes} minutes.\n\n`
       + 'If this was not you, your password may be known to someone else: change it.\n\n'
       + 'You got this email because it is about the security of your Ledgerline account.',
+  },
+  vendor_network_invite: {
+    required: ['payer', 'vendor', 'link'],
+    subject: (v) => `${v.payer} invites you to get paid through Ledgerline`,
+    text: (v) => [
+      `${v.payer} pays ${v.vendor} through Ledgerline. Join the vendor network to see your payments and keep your bank details up to date.`,
+      `Join: ${v.link}`,
+      `You got this email because ${v.payer} gave this address for ${v.vendor}. If you did not expect it, ignore it: nothing changes until you join.`,
+    ].join('\n\n'),
+  },
+  vendor_payment_failed: {
+    required: ['payer', 'vendor', 'link'],
+    subject: (v) => `${v.payer} could not pay you`,
+    text: (v) => [
+      `A payment from ${v.payer} to ${v.vendor} failed. Check your bank details in the Ledgerline vendor portal.`,
+      `Open the vendor portal: ${v.link}`,
+      `You got this email because ${v.payer} pays ${v.vendor} through the Ledgerline vendor network.`,
+    ].join('\n\n'),
   },
   notice: {
     required: ['subject', 'body'],
