@@ -1,7 +1,7 @@
 import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Queryable } from '../db/db.ts';
 import { foldEmail } from './email-address.ts';
-import { enqueueMail } from '../mail/outbox.ts';
+import { enqueueMail, type TemplatedMail } from '../mail/outbox.ts';
 import type { MailSettings } from '../mail/settings.ts';
 import type { MailTemplateName } from '../mail/templates.ts';
 
@@ -49,8 +49,8 @@ export async function issueEmailOtp(
   email: string,
   nowMs: number,
   purpose: EmailOtpPurpose = 'step-up',
-  /** The mail's words when the code confirms something of its own (a firm's application, issue 31); else the purpose's template. */
-  mail?: { subject: string; body: (code: string) => string },
+  /** The mail when the code confirms something of its own (a firm's application, issue 31: its own template); else the purpose's template. */
+  mail?: (code: string) => TemplatedMail,
 ): Promise<Date> {
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = new Date(nowMs + EMAIL_OTP_TTL_SECONDS * 1000);
@@ -61,7 +61,7 @@ export async function issueEmailOtp(
   await db.query('INSERT INTO email_otps (id, identity_id, code_hash, expires_at, created_at, purpose) VALUES ($1, $2, $3, $4, $5, $6)', [
     randomUUID(), identityId, hashCode(code).toString('hex'), expiresAt, new Date(nowMs), purpose,
   ]);
-  if (mail) await sendMail(deps, db, email, mail.subject, mail.body(code));
+  if (mail) await enqueueMail(deps, db, { to: foldEmail(email), ...mail(code) });
   else await enqueueMail(deps, db, { to: foldEmail(email), template: TEMPLATE[purpose], values: { code } });
   return expiresAt;
 }

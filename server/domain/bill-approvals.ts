@@ -2,6 +2,7 @@ import type { Bill } from '../../schema/entities/bill.ts';
 import { checkBillAction } from '../../schema/bill-rules.ts';
 import { nextApprovers } from '../../schema/approval-policy.ts';
 import { formatMoney } from '../../schema/money.ts';
+import { mailDate, type MailTemplateName, type MailTemplateValues } from '../mail/templates.ts';
 import type { ActingUser } from '../core/actor.ts';
 import { ApiError, refuse } from '../core/errors.ts';
 import type { Queryable } from '../db/db.ts';
@@ -53,9 +54,12 @@ const REMINDER_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The mail port (routes pass server/http/mail-links.ts `mailer(ctx)`): injected so the domain sends
- * nothing itself; `link` makes an app path the absolute link a mail must carry.
+ * nothing itself; a mail is one of the mail layer's templates with its typed values (a missing one
+ * throws MailTemplateError at enqueue); `link` makes an app path the absolute link a mail must carry.
  */
-export type SendMail = ((to: string, subject: string, body: string) => Promise<void>) & { link(path: string): string };
+export type SendMail = (<K extends MailTemplateName>(to: string, template: K, values: MailTemplateValues[K]) => Promise<void>) & {
+  link(path: string): string;
+};
 
 export type Reminder = { bill_id: string; approval_id: string; reminded_user_ids: string[] };
 
@@ -97,15 +101,18 @@ export async function remindNextApprovers(tx: Queryable, user: ActingUser, billI
     [user.business_id, due],
   );
   const at = now.toISOString();
-  const subject = `A bill is waiting for your approval: invoice ${bill.invoice_number}`;
-  const body = `Invoice ${bill.invoice_number} (${formatMoney(bill.amount, bill.currency)}) is waiting for your approval in Ledgerline: `
-    + `${send.link(`/approvals?type=bills&open=${open.id}`)}`;
+  const [vendor] = await tx.query<{ name: string }>('SELECT name FROM vendors WHERE business_id = $1 AND id = $2', [user.business_id, bill.vendor_id]);
+  const [by] = await tx.query<{ name: string }>(`SELECT trim(first_name || ' ' || last_name) AS name FROM spend_users WHERE id = $1`, [user.id]);
+  const mail = {
+    vendor: vendor?.name ?? '', invoice: bill.invoice_number, amount: formatMoney(bill.amount, bill.currency), due: mailDate(bill.due_date),
+    reminded_by: by?.name || 'Your finance team', link: send.link(`/approvals?type=bills&open=${open.id}`),
+  };
   for (const p of people) {
     await tx.query(
       `INSERT INTO approval_reminders (id, business_id, approval_id, approver_id, reminded_by, reminded_at) VALUES ($1, $2, $3, $4, $5, $6)`,
       [crypto.randomUUID(), user.business_id, open.id, p.id, user.id, at],
     );
-    await send(p.email, subject, body);
+    await send(p.email, 'bill_approval_reminder', mail);
   }
   return { bill_id: billId, approval_id: open.id, reminded_user_ids: people.map((p) => p.id) };
 }

@@ -81,13 +81,10 @@ export async function mailHeldCharge(db: Queryable, t: Transaction, card: Pick<C
   const [holder] = await db.query<{ email: string; first_name: string }>('SELECT email, first_name FROM spend_users WHERE id = $1', [t.user_id]);
   if (!holder) return;
   const why = reasons.map((r) => fraudReasonText(r as Parameters<typeof fraudReasonText>[0])).join('; ');
-  await send(
-    holder.email,
-    `Did you make this purchase? ${heldChargeText(t)}`,
-    `Hi ${holder.first_name}, we held a charge of ${heldChargeText(t)} on your card •••• ${card.last_four ?? '----'} (${card.display_name}) `
-      + `because it looks unusual: ${why}. Open Ledgerline to tell us whether it was you: ${send.link(`/transactions?open=${t.id}`)}. `
-      + `If you don't recognise it, we'll lock the card at once, open a dispute and you can order a replacement.`,
-  );
+  await send(holder.email, 'held_charge', {
+    first_name: holder.first_name, charge: heldChargeText(t), card: `•••• ${card.last_four ?? '----'} (${card.display_name})`,
+    reasons: why, link: send.link(`/transactions?open=${t.id}`),
+  });
 }
 
 const DISPUTE_DOC = `jsonb_build_object('id', d.id, 'transaction_id', d.transaction_id, 'card_id', d.card_id, 'reason', d.reason,

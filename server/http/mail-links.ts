@@ -1,7 +1,9 @@
 import type { Context } from 'hono';
 import type { SendMail } from '../domain/bill-approvals.ts';
 import type { AppDeps } from '../core/deps.ts';
-import { sendMail } from '../auth/email-otp.ts';
+import { foldEmail } from '../auth/email-address.ts';
+import { enqueueMail, type MailRequest } from '../mail/outbox.ts';
+import type { MailTemplateName, MailTemplateValues } from '../mail/templates.ts';
 import type { Queryable } from '../db/db.ts';
 
 /** The environment the fallback reads: where main.ts listens, and the extra origins already trusted for passkeys. */
@@ -78,8 +80,10 @@ export function mailLinks(ctx: { c: Context; deps: Pick<AppDeps, 'sso'> }, env: 
   return (path) => absoluteLink(origin, path);
 }
 
-/** The mail port domain code is handed (SendMail): the one sendMail, with the request's absolute links. */
+/** The mail port domain code is handed (SendMail): a template enqueued in the request's transaction, with the request's absolute links. */
 export function mailer(ctx: { c: Context; deps: AppDeps; db: Queryable }): SendMail {
-  const send = (to: string, subject: string, body: string) => sendMail(ctx.deps, ctx.db, to, subject, body);
+  const send = async <K extends MailTemplateName>(to: string, template: K, values: MailTemplateValues[K]): Promise<void> => {
+    await enqueueMail(ctx.deps, ctx.db, { to: foldEmail(to), template, values } as MailRequest);
+  };
   return Object.assign(send, { link: mailLinks(ctx) });
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/db.ts';
 import { enqueueMail, type MailQueueDeps } from './outbox.ts';
+import { mailDate } from './templates.ts';
 
 /**
  * The one invite mail (issue 32): the Team page (admin-users), SCIM and the HRIS import all send
@@ -14,11 +15,7 @@ export type InviteSender = { kind: 'person'; userId: string } | { kind: 'integra
 export type InviteToMail = { email: string; token: string; invite: { expires_at: string } };
 
 /** The invite's last day, as a reader says it ("7 December 2026"), in UTC like every server date. */
-export function inviteExpiry(expiresAt: string): string {
-  const at = new Date(expiresAt);
-  if (Number.isNaN(at.getTime())) return '';
-  return at.toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
-}
+export const inviteExpiry = (expiresAt: string): string => mailDate(expiresAt);
 
 async function inviterName(db: Queryable, businessId: string, by: InviteSender): Promise<string> {
   if (by.kind === 'integration') return by.name;

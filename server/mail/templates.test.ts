@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDb, testDatabases, type TestDb } from '../test-db.ts';
 import { enqueueMail } from './outbox.ts';
 import { inviteExpiry } from './invite.ts';
-import { MAIL_TEMPLATE_NAMES, MailTemplateError, renderMail, requiredValues, type MailTemplateName, type MailTemplateValues } from './templates.ts';
+import { MAIL_TEMPLATE_NAMES, mailDate, MailTemplateError, renderMail, requiredValues, type MailTemplateName, type MailTemplateValues } from './templates.ts';
 
 /** One set of values per template: the type makes a new template without a sample fail to compile. */
 const event = (title: string) => ({ title, details: 'Team lunch <with the client>', link: 'https://app.test/approvals?open=a1' });
@@ -20,10 +20,27 @@ const SAMPLES: { [K in MailTemplateName]: MailTemplateValues[K] } = {
   workflow: event('Claim desk: a claim is submitted'),
   large_transaction: event('Dana Lee spent $9,800.00 at Apple'),
   bank_debit_check: { account: 'Chase ••1234', currency: 'USD' },
+  missing_items_reminder: { first_name: 'Maya', count: 3, total: '$1,240.50 and €12.00', link: 'https://app.test/missing-items#token=abc.DEF_1' },
+  bill_approval_reminder: {
+    vendor: 'Bolt & <Nut> Supply', invoice: 'INV-0042', amount: '$4,210.00', due: '7 December 2026', reminded_by: 'Dana Lee',
+    link: 'https://app.test/approvals?type=bills&open=a1',
+  },
+  held_charge: {
+    first_name: 'Sam', charge: '£812.40 at Bijouterie Royale on 20 Nov 2026', card: '•••• 4242 (Travel <EU>)',
+    reasons: 'much larger than this card usually spends; a merchant this card has never used', link: 'https://app.test/transactions?open=t1',
+  },
+  application_code: { code: '550912' },
+  firm_application_code: { firm: 'Lee & <Partners>', code: '771203' },
+  wrong_codes: { minutes: 15 },
+  vendor_network_invite: { payer: 'Acme & Co', vendor: 'Bolt <Supply>', link: 'https://app.test/vendor-portal/invite#token=tok_2' },
+  vendor_payment_failed: { payer: 'Acme & Co', vendor: 'Bolt <Supply>', link: 'https://app.test/vendor-portal' },
   notice: { subject: 'Hello', body: 'A body written by its sender.' },
 };
 
-const LINKED = ['passwordless_link', 'invite', 'approval_waiting', 'approved', 'rejected', 'reminder', 'mention', 'comment', 'workflow', 'large_transaction'];
+const LINKED = [
+  'passwordless_link', 'invite', 'approval_waiting', 'approved', 'rejected', 'reminder', 'mention', 'comment', 'workflow', 'large_transaction',
+  'missing_items_reminder', 'bill_approval_reminder', 'held_charge', 'vendor_network_invite', 'vendor_payment_failed',
+];
 const EXPLAINED: readonly string[] = MAIL_TEMPLATE_NAMES.filter((n) => n !== 'notice');
 
 describe('mail templates', () => {
@@ -33,7 +50,7 @@ describe('mail templates', () => {
     expect(mail.subject.length).toBeGreaterThan(3);
     expect(mail.subject).not.toMatch(/[\r\n]/);
     for (const field of requiredValues(name)) {
-      const v = (SAMPLES[name] as Record<string, string>)[field]!;
+      const v = String((SAMPLES[name] as Record<string, string | number>)[field]);
       if (field !== 'via') expect(`${mail.subject}\n${mail.text}`).toContain(v);
     }
     expect(mail.text).not.toMatch(/undefined|null|NaN|\[object/);
@@ -75,9 +92,66 @@ describe('mail templates', () => {
     expect(integration.text).toMatch(/^Acme & Co added you to Ledgerline through its Okta connection\./);
   });
 
-  it('says an invite’s last day as a reader does', () => {
+  it('says an invite’s last day and a bill’s due date as a reader does', () => {
     expect(inviteExpiry('2026-12-07T15:22:00.000Z')).toBe('7 December 2026');
     expect(inviteExpiry('not a date')).toBe('');
+    expect(mailDate('2027-01-05')).toBe('5 January 2027');
+    expect(() => renderMail('bill_approval_reminder', { ...SAMPLES.bill_approval_reminder, due: mailDate('soon') })).toThrow(MailTemplateError);
+  });
+
+  it('mails application and firm codes at the start of a sentence readers and tests parse, the firm escaped in HTML', () => {
+    const app = renderMail('application_code', SAMPLES.application_code);
+    expect(app.subject).toBe('Your Ledgerline application code');
+    expect(app.text).toMatch(/^Your code to continue your Ledgerline application is 550912\. It expires in 10 minutes\./);
+    const firm = renderMail('firm_application_code', SAMPLES.firm_application_code);
+    expect(firm.subject).toBe('Your Ledgerline firm application code');
+    expect(firm.text).toMatch(/^Your code to apply for Lee & <Partners> on Ledgerline is 771203\. /);
+    expect(firm.html).toContain('apply for Lee &amp; &lt;Partners&gt; on Ledgerline is 771203.');
+    const wrong = renderMail('wrong_codes', SAMPLES.wrong_codes);
+    expect(wrong.subject).toBe('Wrong verification codes on your Ledgerline account');
+    expect(wrong.text).toContain('codes are refused for the next 15 minutes.');
+    expect(wrong.text).toContain('change it.');
+  });
+
+  it('invites a vendor to the network and tells it of a failed payment, names escaped in HTML', () => {
+    const invite = renderMail('vendor_network_invite', SAMPLES.vendor_network_invite);
+    expect(invite.subject).toBe('Acme & Co invites you to get paid through Ledgerline');
+    expect(invite.text).toMatch(/^Acme & Co pays Bolt <Supply> through Ledgerline\. /);
+    expect(invite.text).toContain('Join: https://app.test/vendor-portal/invite#token=tok_2\n\n');
+    expect(invite.html).toContain('Acme &amp; Co pays Bolt &lt;Supply&gt; through Ledgerline.');
+    const failed = renderMail('vendor_payment_failed', SAMPLES.vendor_payment_failed);
+    expect(failed.subject).toBe('Acme & Co could not pay you');
+    expect(failed.text).toMatch(/^A payment from Acme & Co to Bolt <Supply> failed\./);
+    expect(failed.html).toContain('<a href="https://app.test/vendor-portal"');
+  });
+
+  it('reminds of missing items with the count, their total and the link', () => {
+    const mail = renderMail('missing_items_reminder', SAMPLES.missing_items_reminder);
+    expect(mail.subject).toBe('You have 3 items missing a receipt, memo or coding');
+    expect(mail.text).toMatch(/^Hi Maya, 3 items of your card charges and claims \(\$1,240\.50 and €12\.00 in all\) still need /);
+    expect(mail.text).toContain('Go through them one at a time: https://app.test/missing-items#token=abc.DEF_1\n\n');
+    expect(mail.html).toContain('<a href="https://app.test/missing-items#token=abc.DEF_1"');
+    const one = renderMail('missing_items_reminder', { count: 1, total: '$9.99', link: 'https://app.test/missing-items' });
+    expect(one.subject).toBe('You have 1 item missing a receipt, memo or coding');
+    expect(one.text).toMatch(/^Hi, 1 item of your card charges and claims \(\$9\.99 in all\) still needs /);
+    expect(() => renderMail('missing_items_reminder', { ...SAMPLES.missing_items_reminder, count: Number.NaN })).toThrow('"count"');
+  });
+
+  it('reminds an approver of a bill with its vendor, amount, due date and link, escaped in HTML', () => {
+    const mail = renderMail('bill_approval_reminder', SAMPLES.bill_approval_reminder);
+    expect(mail.subject).toBe('A bill is waiting for your approval: invoice INV-0042 from Bolt & <Nut> Supply');
+    expect(mail.text).toContain('Dana Lee reminded you that a bill is waiting for your approval:\n\nBolt & <Nut> Supply, invoice INV-0042\n$4,210.00, due 7 December 2026');
+    expect(mail.html).toContain('Bolt &amp; &lt;Nut&gt; Supply, invoice INV-0042<br>$4,210.00, due 7 December 2026');
+    expect(mail.html).not.toContain('<Nut>');
+    expect(mail.html).toContain('<a href="https://app.test/approvals?type=bills&amp;open=a1"');
+  });
+
+  it('asks the cardholder about a held charge with the card, the reasons and the link', () => {
+    const mail = renderMail('held_charge', SAMPLES.held_charge);
+    expect(mail.subject).toBe('Did you make this purchase? £812.40 at Bijouterie Royale on 20 Nov 2026');
+    expect(mail.text).toMatch(/^Hi Sam, we held a charge of £812\.40 at Bijouterie Royale on 20 Nov 2026 on your card •••• 4242 \(Travel <EU>\) because it looks unusual: much larger/);
+    expect(mail.text).toContain('Tell us whether it was you: https://app.test/transactions?open=t1\n\n');
+    expect(mail.html).toContain('(Travel &lt;EU&gt;)');
   });
 });
 

@@ -26,6 +26,25 @@ export type MailTemplateValues = {
   large_transaction: Event;
   /** `account`: bank name and masked number ("Chase ••1234"). */
   bank_debit_check: { account: string; currency: string };
+  /**
+   * An admin's reminder of the person's missing items (expense-policies/reminders.ts): how many,
+   * their total as the reader reads money ("$1,240.50", "$40.00 and €12.00"), the wizard's link.
+   */
+  missing_items_reminder: { first_name?: string | null; count: number; total: string; link: string };
+  /** An approver reminded of a bill waiting for them (bill-approvals.ts): due date as "7 December 2026". */
+  bill_approval_reminder: { vendor: string; invoice: string; amount: string; due: string; reminded_by: string; link: string };
+  /** A charge held as unusual (fraud.ts): `charge` "£812.40 at Bijouterie Royale on 20 Nov 2026", `card` "•••• 4242 (Travel)". */
+  held_charge: { first_name?: string | null; charge: string; card: string; reasons: string; link: string };
+  /** The code that confirms the address of a financing application (routes/application-sign-in.ts). */
+  application_code: { code: string };
+  /** The code that confirms an accounting firm's application (external-firms/apply.ts): `firm` as the applicant typed it. */
+  firm_application_code: { firm: string; code: string };
+  /** Codes refused for a while after several wrong ones (routes/identity-code-limits.ts). */
+  wrong_codes: { minutes: number };
+  /** A payer invites a vendor to the vendor network (vendor-network/invites.ts): the link carries the invite's token. */
+  vendor_network_invite: { payer: string; vendor: string; link: string };
+  /** A payer's payment to a network vendor failed (routes/vendor-network-payer.ts): the link opens the vendor portal. */
+  vendor_payment_failed: { payer: string; vendor: string; link: string };
   /** Mails written by their sender (subject and body as given): only through `sendMail`. */
   notice: { subject: string; body: string };
 };
@@ -49,6 +68,9 @@ const eventMail = (open: string, why: string, lead = true): TemplateDef<Event> =
   subject: (v) => v.title,
   text: (v) => [lead ? v.title : null, v.details, `${open}: ${v.link}`, why].filter(Boolean).join('\n\n'),
 });
+
+const items = (n: number | string) => `${n} ${Number(n) === 1 ? 'item' : 'items'}`;
+const hello = (firstName?: string | null) => (firstName ? `Hi ${firstName},` : 'Hi,');
 
 const TEMPLATES: { [K in MailTemplateName]: TemplateDef<MailTemplateValues[K]> } = {
   sign_in_code: {
@@ -98,6 +120,75 @@ const TEMPLATES: { [K in MailTemplateName]: TemplateDef<MailTemplateValues[K]> }
       + 'Enter both amounts in Ledgerline, on the bank account, to verify it. Three wrong tries lock the check.\n\n'
       + 'You got this email because you started a debit check of this account in Ledgerline.',
   },
+  missing_items_reminder: {
+    required: ['count', 'total', 'link'],
+    subject: (v) => `You have ${items(v.count)} missing a receipt, memo or coding`,
+    text: (v) => [
+      `${hello(v.first_name)} ${items(v.count)} of your card charges and claims (${v.total} in all) still ${Number(v.count) === 1 ? 'needs' : 'need'} `
+        + "something your company's expense policy asks for: a receipt, a memo or coding.",
+      `Go through them one at a time: ${v.link}`,
+      `You got this email because an admin of your company sent you a reminder. ${MUTE}`,
+    ].join('\n\n'),
+  },
+  bill_approval_reminder: {
+    required: ['vendor', 'invoice', 'amount', 'due', 'reminded_by', 'link'],
+    subject: (v) => `A bill is waiting for your approval: invoice ${v.invoice} from ${v.vendor}`,
+    text: (v) => [
+      `${v.reminded_by} reminded you that a bill is waiting for your approval:`,
+      `${v.vendor}, invoice ${v.invoice}\n${v.amount}, due ${v.due}`,
+      `Review it in Ledgerline: ${v.link}`,
+      'You got this email because you approve this step of the bill.',
+    ].join('\n\n'),
+  },
+  held_charge: {
+    required: ['charge', 'card', 'reasons', 'link'],
+    subject: (v) => `Did you make this purchase? ${v.charge}`,
+    text: (v) => [
+      `${hello(v.first_name)} we held a charge of ${v.charge} on your card ${v.card} because it looks unusual: ${v.reasons}.`,
+      `Tell us whether it was you: ${v.link}`,
+      "If you don't recognise it, we lock the card at once, open a dispute and you can order a replacement.",
+      'You got this email because the charge was made on your Ledgerline card.',
+    ].join('\n\n'),
+  },
+  application_code: {
+    required: ['code'],
+    subject: () => 'Your Ledgerline application code',
+    text: (v) => `Your code to continue your Ledgerline application is ${v.code}. It expires in 10 minutes.\n\n`
+      + 'You got this email because a Ledgerline financing application was started or continued with this address. '
+      + 'Never share this code. If it was not you, ignore this email.',
+  },
+  firm_application_code: {
+    required: ['firm', 'code'],
+    subject: () => 'Your Ledgerline firm application code',
+    text: (v) => `Your code to apply for ${v.firm} on Ledgerline is ${v.code}. It expires in 10 minutes.\n\n`
+      + 'You got this email because this address applied for an accounting firm account on Ledgerline. '
+      + 'Never share this code. If you did not apply, ignore this email.',
+  },
+  wrong_codes: {
+    required: ['minutes'],
+    subject: () => 'Wrong verification codes on your Ledgerline account',
+    text: (v) => `Someone entered wrong verification codes for your Ledgerline account several times, so codes are refused for the next ${v.minutes} minutes.\n\n`
+      + 'If this was not you, your password may be known to someone else: change it.\n\n'
+      + 'You got this email because it is about the security of your Ledgerline account.',
+  },
+  vendor_network_invite: {
+    required: ['payer', 'vendor', 'link'],
+    subject: (v) => `${v.payer} invites you to get paid through Ledgerline`,
+    text: (v) => [
+      `${v.payer} pays ${v.vendor} through Ledgerline. Join the vendor network to see your payments and keep your bank details up to date.`,
+      `Join: ${v.link}`,
+      `You got this email because ${v.payer} gave this address for ${v.vendor}. If you did not expect it, ignore it: nothing changes until you join.`,
+    ].join('\n\n'),
+  },
+  vendor_payment_failed: {
+    required: ['payer', 'vendor', 'link'],
+    subject: (v) => `${v.payer} could not pay you`,
+    text: (v) => [
+      `A payment from ${v.payer} to ${v.vendor} failed. Check your bank details in the Ledgerline vendor portal.`,
+      `Open the vendor portal: ${v.link}`,
+      `You got this email because ${v.payer} pays ${v.vendor} through the Ledgerline vendor network.`,
+    ].join('\n\n'),
+  },
   notice: {
     required: ['subject', 'body'],
     subject: (v) => v.subject,
@@ -140,6 +231,12 @@ export function renderMail<K extends MailTemplateName>(template: K, values: Mail
   const subject = def.subject(typed).replace(/[\r\n]+/g, ' ').trim();
   const text = def.text(typed);
   return { template, subject, text, html: htmlOf(subject, text) };
+}
+
+/** A date as a reader says it in a mail ("7 December 2026", UTC); '' when it is not a date (refused as missing). */
+export function mailDate(iso: string): string {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? '' : at.toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
 }
 
 /** The names of every template (tests walk them). */

@@ -2,7 +2,7 @@ import { createHash, randomInt, randomUUID, timingSafeEqual } from 'node:crypto'
 import { APPLICATION_CODE_TTL_SECONDS, APPLICATION_TOKEN_TTL_SECONDS, applicationStart, applicationVerify } from '../../schema/api/calls-application-steps.ts';
 import { foldEmail } from '../auth/email-address.ts';
 import { markEmailVerified } from '../auth/email-verification.ts';
-import { sendMail } from '../auth/email-otp.ts';
+import { enqueueMail } from '../mail/outbox.ts';
 import { clientAddress } from '../auth/rate-limit.ts';
 import { takeQuota, waitWords, type Quota, type QuotaSettings } from '../auth/quotas.ts';
 import { surfaceSignIn } from '../auth/session.ts';
@@ -119,8 +119,7 @@ export const applicationSignInHandlers = {
           new Date(now + APPLICATION_CODE_TTL_SECONDS * 1000), new Date(now)],
       );
     });
-    await sendMail(ctx.deps, ctx.db, email, 'Your Ledgerline application code',
-      `Your code to continue your Ledgerline application is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this email.`);
+    await enqueueMail(ctx.deps, ctx.db, { to: email, template: 'application_code', values: { code } });
     return ctx.c.body(null, 204);
   },
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { bulkBillResponseSchema, remindResponseSchema } from '../../schema/api/calls-bill-bulk.ts';
+import { formatMoney } from '../../schema/money.ts';
 import { billSchema, type Bill, type BillStatus } from '../../schema/entities/bill.ts';
 import { testDatabases } from '../test-db.ts';
 import { useTestApp } from '../test-app.ts';
@@ -285,8 +286,13 @@ describe.each(await testDatabases())('bill bulk actions on %s', (kind) => {
     expect([...first[0]!.reminded_user_ids!].sort()).toEqual([a.users.employee, a.users.manager].sort());
     expect(first[1]!.error_v2!.message).toContain('(status DRAFT)');
     expect(first[2]!.error_v2!.error_code).toBe('REQUEST_7004');
-    const mail = await t.db.query<{ recipient: string }>(`SELECT recipient FROM dev_outbox WHERE subject LIKE $1`, [`%${pending.invoice_number}%`]);
+    const mail = await t.db.query<{ recipient: string; body: string }>(`SELECT recipient, body FROM dev_outbox WHERE subject LIKE $1`, [`%${pending.invoice_number}%`]);
     expect(mail.map((m) => m.recipient).sort()).toEqual([a.email('employee'), a.email('manager')].sort());
+    const [vendor] = await t.db.query<{ name: string }>('SELECT name FROM vendors WHERE id = $1', [pending.vendor_id]);
+    const due = new Date(pending.due_date).toLocaleDateString('en-GB', { timeZone: 'UTC', day: 'numeric', month: 'long', year: 'numeric' });
+    const [open] = await t.db.query<{ id: string }>('SELECT id::text FROM approvals WHERE object_id = $1 AND status = $2', [pending.id, 'PENDING']);
+    expect(mail[0]!.body).toContain(`${vendor!.name}, invoice ${pending.invoice_number}\n${formatMoney(pending.amount, pending.currency)}, due ${due}`);
+    expect(mail[0]!.body).toMatch(new RegExp(`Review it in Ledgerline: http://[^/]+/approvals\\?type=bills&open=${open!.id}\n`));
 
     // Again within the hour: refused, naming when; nothing mailed.
     clock += 30 * 60_000;

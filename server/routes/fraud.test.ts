@@ -76,7 +76,8 @@ describe.each(await testDatabases())('fraud response on %s', (kind) => {
     expect(mail).toHaveLength(1);
     expect(mail[0]!.recipient).toBe(a.email('employee').toLowerCase());
     expect(mail[0]!.subject).toBe('Did you make this purchase? £812.40 at Bijouterie Royale on 20 Nov 2026');
-    expect(mail[0]!.body).toContain(`/transactions?open=${tx.id}`);
+    expect(mail[0]!.body).toMatch(new RegExp(`Tell us whether it was you: http://[^/]+/transactions\\?open=${tx.id}\n`));
+    expect(mail[0]!.body).toMatch(/on your card •••• \d{4} \(.+\) because it looks unusual: .+\./);
     // The feed carries the hold to the cardholder's mirror.
     const feed = await request(t.app, 'GET', `${syncChanges.path}?after=0&limit=1000`, { token: tokens.employee });
     const docs = (feed.body.changes as { collection: string; doc: Transaction }[]).filter((c) => c.collection === 'transactions');

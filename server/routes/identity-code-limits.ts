@@ -6,7 +6,8 @@
  */
 import type { Context } from 'hono';
 import { ERROR_CATALOGUE, errorBody, type ErrorCode } from '../../schema/errors.ts';
-import { sendMail } from '../auth/email-otp.ts';
+import { foldEmail } from '../auth/email-address.ts';
+import { enqueueMail } from '../mail/outbox.ts';
 import { recordFailure, throttledFor } from '../auth/rate-limit.ts';
 import { mfaPending, revokeSession } from '../auth/session.ts';
 import { secondFactorLimits, secondFactorNoticeLimit } from '../auth/sign-in-limits.ts';
@@ -69,7 +70,5 @@ async function tellOnce(a: CodeAttempt, now: number): Promise<void> {
   await recordFailure(a.db, [notice], now);
   const [identity] = await a.db.query<{ email: string }>('SELECT email FROM identities WHERE id = $1', [a.actor.identityId]);
   if (!identity) return;
-  await sendMail(a.deps, a.db, identity.email, WRONG_CODES_SUBJECT,
-    'Someone entered wrong verification codes for your Ledgerline account several times, so codes are refused '
-    + 'for the next 15 minutes. If this was not you, your password may be known to someone else: change it.');
+  await enqueueMail(a.deps, a.db, { to: foldEmail(identity.email), template: 'wrong_codes', values: { minutes: 15 } });
 }

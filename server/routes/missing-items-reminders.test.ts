@@ -48,7 +48,9 @@ describe.each(await testDatabases())('missing-item reminders on %s', (kind) => {
     expect(res.body.reminded).toEqual([{ user_id: f.users.employee, item_count: 1 }]);
     const mails = await mailsTo(f.email('employee'));
     expect(mails).toHaveLength(1);
-    const match = /\/missing-items#token=([^\s]+)$/.exec(mails[0]!.body);
+    expect(mails[0]!.subject).toBe('You have 1 item missing a receipt, memo or coding');
+    expect(mails[0]!.body).toMatch(/^Hi \S+, 1 item of your card charges and claims \(\$120\.00 in all\) still needs /);
+    const match = /\/missing-items#token=([^\s]+)/.exec(mails[0]!.body);
     expect(match, mails[0]!.body).not.toBeNull();
     const token = decodeURIComponent(match![1]!);
     const claims = tokenClaimsSchema.strict().parse(decodeJwt(token));

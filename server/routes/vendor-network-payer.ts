@@ -2,7 +2,8 @@ import {
   acceptEditProposal, createNetworkVendor, deleteEditProposal, deleteVendorDocument, getVendorDocumentFile, inviteNetworkVendor,
   listPayerEditProposals, listVendorDocuments, networkFailureReminder, rejectEditProposal,
 } from '../../schema/api/calls-vendor-network-payer.ts';
-import { sendMail } from '../auth/email-otp.ts';
+import { foldEmail } from '../auth/email-address.ts';
+import { enqueueMail } from '../mail/outbox.ts';
 import { inviteQuotas, takeQuota } from '../auth/quotas.ts';
 import { hideDocumentForPayer, listPayerDocuments, readDocumentFile } from '../domain/vendor-network/documents.ts';
 import { assertNetworkEmail, inviteMail, inviteVendor } from '../domain/vendor-network/invites.ts';
@@ -35,8 +36,7 @@ export const vendorNetworkPayerHandlers = {
     const created = await createVendor(ctx.db, user, body, now);
     if (email === null) return ok({ vendor: created, network_invite: null }, 201);
     const issued = await inviteVendor(ctx.db, user, created.id, email, now);
-    const mail = inviteMail(issued, mailLinks(ctx));
-    await sendMail(ctx.deps, ctx.db, issued.invite.invited_email, mail.subject, mail.body);
+    await enqueueMail(ctx.deps, ctx.db, { to: foldEmail(issued.invite.invited_email), template: 'vendor_network_invite', values: inviteMail(issued, mailLinks(ctx)) });
     return ok({ vendor: await findVendor(ctx.db, user.business_id, created.id), network_invite: issued.invite }, 201);
   },
 
@@ -44,8 +44,7 @@ export const vendorNetworkPayerHandlers = {
     const { user } = managerOf(ctx);
     await takeQuota(ctx.c, ctx.db, inviteQuotas(ctx.deps.quotas, user), ctx.deps.now());
     const issued = await inviteVendor(ctx.db, user, ctx.input.params.payee_uuid, ctx.input.body.email, new Date(ctx.deps.now()));
-    const mail = inviteMail(issued, mailLinks(ctx));
-    await sendMail(ctx.deps, ctx.db, issued.invite.invited_email, mail.subject, mail.body);
+    await enqueueMail(ctx.deps, ctx.db, { to: foldEmail(issued.invite.invited_email), template: 'vendor_network_invite', values: inviteMail(issued, mailLinks(ctx)) });
     return ok(issued.invite, 201);
   },
 
@@ -53,8 +52,9 @@ export const vendorNetworkPayerHandlers = {
     const { user } = managerOf(ctx);
     const r = await ctx.deps.db.transaction((tx) => remindFailure(tx, user, ctx.input.params.payee_uuid, ctx.input.body.bill_payment_id));
     if (r.mail) {
-      await sendMail(ctx.deps, ctx.deps.db, r.mail.to, `${r.mail.payer} could not pay you`,
-        `A payment from ${r.mail.payer} to ${r.mail.vendor} failed. Check your bank details in the Ledgerline vendor portal: ${mailLinks(ctx)('/vendor-portal')}`);
+      await enqueueMail(ctx.deps, ctx.deps.db, {
+        to: foldEmail(r.mail.to), template: 'vendor_payment_failed', values: { payer: r.mail.payer, vendor: r.mail.vendor, link: mailLinks(ctx)('/vendor-portal') },
+      });
     }
     return ok({ bill_payment_id: r.bill_payment_id, reminded_at: r.reminded_at });
   },

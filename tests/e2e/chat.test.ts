@@ -12,12 +12,15 @@
  * with a signed /chat-link. The approver (the manager) opens that link in a signed-out desktop
  * browser: asked to sign in first, then lands on the approval's drawer; a tampered link says it is
  * not valid. Disconnect asks first; the card returns to its empty state and the server holds no
- * connection. No sideways scroll at 360 and 390 px; the CSP blocked nothing.
+ * connection. Then Teams (`teamsPart`): connected to the receiver, shown masked; an approval request
+ * posts one Adaptive Card whose Open button is a signed link resolving to the approval (a forged
+ * signature → 404). No sideways scroll at 360 and 390 px; the CSP blocked nothing.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { openChatLink } from '../../schema/api/calls-chat.ts';
 import { createOutOfPocket } from '../../schema/api/calls-reimbursements.ts';
 import { loadTokenKey } from '../../server/auth/tokens.ts';
 import { startChatJob, type ChatJob } from '../../server/chat/job.ts';
@@ -34,8 +37,13 @@ const PASSWORD = 'demo-password-1';
 const PHONE = { width: 390, height: 844 };
 const MERCHANT = 'E2E Chat Team Lunch';
 const HOOK_PATH = '/services/T0E2E/B0E2E/xoxSecretW9kQ';
+const TEAMS_PATH = '/workflows/e2e/triggers/manual/paths/invoke?sig=TeamsSecretR7pZ';
 
-type Hit = { path: string; body: { text?: string; blocks?: Array<Record<string, unknown>> } };
+type AdaptiveCard = { type: string; version: string; body: Array<Record<string, unknown>>; actions?: Array<{ type: string; title: string; url: string }> };
+type Hit = {
+  path: string;
+  body: { text?: string; blocks?: Array<Record<string, unknown>>; type?: string; attachments?: Array<{ contentType: string; content: AdaptiveCard }> };
+};
 
 let server: TestServer;
 let receiver: Server;
@@ -95,8 +103,51 @@ const linksOf = (body: Hit['body']) => (body.blocks ?? [])
   .filter((b) => b.type === 'actions')
   .flatMap((b) => (b.elements as Array<{ type: string; url?: string }>).map((e) => e.url ?? ''));
 
+/**
+ * Teams, after Slack: connected to the receiver (a Workflows webhook URL), an approval request
+ * posts one Adaptive Card 1.4 in the `message` envelope, whose Open button is a signed /chat-link
+ * that the approver's session resolves to the approval.
+ */
+async function teamsPart(page: Page, employee: Awaited<ReturnType<typeof apiSignIn>>, name: string): Promise<void> {
+  const teamsUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}${TEAMS_PATH}`;
+  const form = page.getByRole('form', { name: 'Teams connection' });
+  await form.getByLabel('Incoming webhook URL').fill(teamsUrl);
+  await form.getByRole('button', { name: 'Connect' }).tap();
+  await form.waitFor({ state: 'detached' });
+  const teams = page.getByRole('region', { name: 'Microsoft Teams', exact: true });
+  await teams.getByText('…R7pZ', { exact: true }).waitFor();
+  expect(await page.content()).not.toContain('TeamsSecretR7pZ');
+  expect(await connectionsOnServer()).toEqual([{ provider: 'teams', webhook_url: teamsUrl }]);
+
+  const before = hits.length;
+  const today = new Date().toISOString().slice(0, 10);
+  const claim = await employee.call(createOutOfPocket, { body: { merchant: `${MERCHANT} (Teams)`, amount: 5600, currency: 'USD', transaction_date: today } });
+  const [approval] = await server.db.query<{ id: string }>("SELECT id::text FROM approvals WHERE object_id = $1 AND status = 'PENDING'", [claim.id]);
+  await expect.poll(() => hits.length, { timeout: 15_000 }).toBe(before + 1);
+  const post = hits.at(-1)!;
+  expect(post.path).toBe(TEAMS_PATH);
+  expect(post.body).toMatchObject({ type: 'message', attachments: [{ contentType: 'application/vnd.microsoft.card.adaptive' }] });
+  expect(post.body.attachments).toHaveLength(1);
+  const card = post.body.attachments![0]!.content;
+  expect(card).toMatchObject({ type: 'AdaptiveCard', version: '1.4' });
+  expect(card.body[0]).toMatchObject({ type: 'TextBlock', text: 'Ledgerline' });
+  expect(card.body[1]).toMatchObject({ type: 'TextBlock', weight: 'Bolder', wrap: true, text: `${name}'s claim for $56.00 is waiting for approval` });
+  expect(card.actions).toHaveLength(1);
+  const [open] = card.actions!;
+  expect(open!.type).toBe('Action.OpenUrl');
+  expect(open!.url).toMatch(new RegExp(`^${server.url}/chat-link\\?t=[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$`));
+  // The signed link names this approval for the approver's business; a changed signature is refused.
+  const manager = await apiSignIn(server.url, MANAGER, PASSWORD);
+  const token = new URL(open!.url).searchParams.get('t')!;
+  expect(await manager.call(openChatLink, { body: { token } })).toEqual({ path: `/approvals?open=${approval!.id}` });
+  const forged = `${token.split('.')[0]}.${Buffer.alloc(32, 7).toString('base64url')}`;
+  await expect(manager.call(openChatLink, { body: { token: forged } })).rejects.toThrow(/answered 404/);
+  expect((await server.db.query<{ provider: string; state: string }>(
+    "SELECT provider, state FROM chat_posts WHERE business_id = $1 AND provider = 'teams'", [server.businessId])).map((r) => r.state)).toEqual(['sent']);
+}
+
 describe('Slack and Teams, end to end', () => {
-  it('connects Slack through a webhook, posts a test and an approval with a signed link the approver opens, and disconnects', async () => {
+  it('connects Slack through a webhook, posts a test and an approval with a signed link the approver opens, and disconnects; then Teams posts an Adaptive Card', async () => {
     printBrowserLogsOnFailure({ phone, desktop });
     const page = phone.page;
 
@@ -238,6 +289,7 @@ describe('Slack and Teams, end to end', () => {
     expect(await connectionsOnServer()).toEqual([]);
     expect(await axeFindings(page, PHONE)).toEqual([]);
 
+    await teamsPart(page, employee, who!.name);
     expect([...phone.cspViolations, ...desktop.cspViolations]).toEqual([]);
   }, 240_000);
 });

@@ -10,11 +10,24 @@
  *    is applied from the URL).
  * 3. Settings → SCIM, HRIS, Billing and Statements at 360 and 390 px: axe clean (light and dark),
  *    no sideways scroll.
+ * 4. Settings → SFTP uploads at 390 px against a real local SFTP server (ssh2, as the server tests
+ *    start it) and the server's uploader as `npm start` runs it (kicked by the queued upload's
+ *    NOTIFY; loopback allowed as the test server allows it): an inside address is refused on the
+ *    Host field and nothing is stored; the local server is saved, "Upload now" puts the file there,
+ *    the page shows the host key pinned (the key the SFTP server offers), and the file read back
+ *    with papaparse holds exactly the server's cleared transactions.
  */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import Papa from 'papaparse';
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import ssh2 from 'ssh2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSftpUploads, type SftpUploader } from '../../server/domain/sftp-uploads/uploader.ts';
+import { startTestSftpServer, type TestSftpServer } from '../../server/domain/sftp-uploads/test-sftp-server.ts';
+import { minorToDecimal } from '../../schema/money.ts';
 import { apiSignIn } from '../support/api.ts';
 import { axeFindings } from '../support/axe.ts';
 import { signIn } from '../support/browser.ts';
@@ -23,6 +36,29 @@ import { expectNoHorizontalScroll } from '../support/phone-page.ts';
 
 const PASSWORD = 'demo-password-1';
 const openSession = useServerAndSessions({ transactions: 60 });
+let sftp: TestSftpServer;
+let uploader: SftpUploader | null = null;
+beforeAll(async () => { sftp = await startTestSftpServer(); });
+afterAll(async () => {
+  uploader?.stop();
+  await sftp?.close();
+});
+
+/** The host key the SFTP server offers, as OpenSSH prints it (SHA256:base64, no padding), read by our own ssh2 client. */
+function offeredHostKey(port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const client = new ssh2.Client();
+    client.on('error', () => undefined);
+    client.on('close', () => reject(new Error('no host key offered')));
+    client.connect({
+      host: '127.0.0.1', port, username: 'probe', password: 'probe',
+      hostVerifier: (key: Buffer) => {
+        resolve(`SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}`);
+        return false;
+      },
+    });
+  });
+}
 
 const csvOf = async (download: { path(): Promise<string | null> }) =>
   Papa.parse<string[]>((await readFile((await download.path())!, 'utf8')).replace(/^\uFEFF/, ''), { skipEmptyLines: true }).data;
@@ -145,4 +181,76 @@ describe('exports, statements and saved views', () => {
       }
     }
   }, 120_000);
+
+  it('the SFTP page saves a local SFTP server, refuses an inside one, uploads the cleared transactions and pins the host key', async () => {
+    uploader = await startSftpUploads(server.db, {
+      now: Date.now, everyMs: 60_000, net: { allowLoopback: true, dnsServer: null }, onError: (err) => console.error('sftp uploads', err),
+    });
+    mkdirSync(join(sftp.root, 'exports'));
+    const page = await signedIn('admin (sftp)', 'admin@demo.test');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/settings/integrations/sftp');
+    await page.getByRole('heading', { name: 'SFTP uploads', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Add a destination' }).click();
+    const form = page.getByRole('form', { name: 'SFTP destination' });
+    await form.getByLabel(/^Name/).fill('Data warehouse');
+    const host = form.getByLabel(/^Host/);
+    await host.fill('10.0.0.7');
+    await form.getByLabel(/^Port/).fill(String(sftp.port));
+    await form.getByLabel(/^Username/).fill(sftp.username);
+    await form.getByLabel(/^Password/).fill(sftp.password);
+    await form.getByLabel(/^Remote folder/).fill('/exports');
+    await form.getByLabel(/^Include transactions from/).fill('2000-01-01');
+    await form.getByRole('button', { name: 'Add destination' }).click();
+    await form.getByRole('alert').filter({ hasText: /host must be a public internet address/ }).waitFor();
+    expect(await host.getAttribute('aria-invalid')).toBe('true');
+    const note = await host.getAttribute('aria-describedby');
+    expect(await page.evaluate((id) => document.getElementById(id)?.textContent ?? '', note!)).toMatch(/^host must be a public internet address/);
+    expect(await host.inputValue()).toBe('10.0.0.7');
+    const destinations = () => server.db.query<{ host: string; host_key_sha256: string | null }>(
+      'SELECT host, host_key_sha256 FROM sftp_destinations WHERE business_id = $1 AND deleted_at IS NULL', [server.businessId]);
+    expect(await destinations()).toEqual([]);
+    expect(await axeFindings(page, { width: 390, height: 844 })).toEqual([]);
+
+    // The local SFTP server (loopback, allowed as on the test server): saved; the key is pinned at the first upload.
+    await host.fill('127.0.0.1');
+    await form.getByRole('button', { name: 'Add destination' }).click();
+    await form.waitFor({ state: 'detached' });
+    const card = page.getByRole('region', { name: 'Data warehouse' });
+    await card.getByText(`${sftp.username}@127.0.0.1:${sftp.port}`).waitFor();
+    await card.getByText('Pinned at the first upload').waitFor();
+    expect(await page.content()).not.toContain(sftp.password);
+    await card.getByRole('button', { name: 'Upload now' }).click();
+    await card.getByRole('status').filter({ hasText: /^transactions-\d{4}-\d{2}-\d{2}\.csv is queued/ }).waitFor();
+    const folder = join(sftp.root, 'exports');
+    await expect.poll(() => readdirSync(folder).filter((f) => f.endsWith('.csv')).length, { timeout: 15_000 }).toBe(1);
+    const [name] = readdirSync(folder);
+    expect(name).toMatch(/^transactions-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(existsSync(join(folder, `${name}.part`))).toBe(false);
+
+    // The file holds exactly the server's cleared transactions, amounts as the export writes them.
+    const parsed = Papa.parse<Record<string, string>>(await readFile(join(folder, name!), 'utf8'), { header: true, skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    const cleared = await server.db.query<{ id: string; amount: string; currency: string }>(
+      "SELECT id::text, amount::text, currency FROM transactions WHERE business_id = $1 AND state = 'CLEARED' AND NOT deleted ORDER BY id", [server.businessId]);
+    expect(cleared.length).toBeGreaterThan(0);
+    const rows = [...parsed.data].sort((a, b) => a['Transaction ID']!.localeCompare(b['Transaction ID']!));
+    expect(rows.map((r) => r['Transaction ID'])).toEqual(cleared.map((c) => c.id));
+    for (const [i, r] of rows.entries()) {
+      expect(r.State).toBe('CLEARED');
+      expect(r.Amount).toBe(minorToDecimal(Number(cleared[i]!.amount), cleared[i]!.currency));
+      expect(r.Currency).toBe(cleared[i]!.currency);
+    }
+
+    // The page shows the upload and the pinned host key: the one the SFTP server offers.
+    const fingerprint = await offeredHostKey(sftp.port);
+    await expect.poll(async () => (await destinations())[0]?.host_key_sha256 ?? null, { timeout: 15_000 }).not.toBeNull();
+    expect(`SHA256:${(await destinations())[0]!.host_key_sha256!.replace(/=+$/, '')}`).toBe(fingerprint);
+    await page.reload();
+    await card.getByText(fingerprint, { exact: true }).waitFor();
+    await card.getByText(`${name} · ${cleared.length} transactions`).waitFor();
+    await card.getByText('Uploaded', { exact: true }).waitFor();
+    expect(await axeFindings(page, { width: 390, height: 844 })).toEqual([]);
+    await expectNoHorizontalScroll(page, '/settings/integrations/sftp at 390 px');
+  }, 90_000);
 });

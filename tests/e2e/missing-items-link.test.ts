@@ -48,7 +48,7 @@ describe('the reminder link, end to end', () => {
     const sent = await adminApi.call(sendMissingItemReminders, { body: { user_ids: [employee.id] } });
     expect(sent.reminded.map((r) => r.user_id)).toEqual([employee.id]);
     const [mail] = await server.db.query<{ body: string }>('SELECT body FROM dev_outbox WHERE recipient = $1 ORDER BY id DESC LIMIT 1', [EMPLOYEE]);
-    const link = /(\/missing-items#token=[^\s]+)$/.exec(mail!.body)![1]!;
+    const link = /(\/missing-items#token=[^\s]+)/.exec(mail!.body)![1]!;
 
     const { page } = browser;
     await page.goto(link);

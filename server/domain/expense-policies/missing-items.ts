@@ -4,6 +4,7 @@ import {
   evaluatePolicies, fixableViolations, itemKey, type EvaluatedPolicy, type PolicyPerson, type Violation,
 } from '../../../schema/expense-policy.ts';
 import type { pageQuerySchema } from '../../../schema/paging.ts';
+import { formatMoney } from '../../../schema/money.ts';
 import { decodeCursor, encodeCursor } from '../../core/cursor.ts';
 import type { Queryable } from '../../db/db.ts';
 import {
@@ -54,10 +55,28 @@ async function wizardFor(db: Queryable, businessId: string, userId: string): Pro
   };
 }
 
-/** How many items the person's wizard lists (the reminders' figure). */
+/** How many items the person's wizard lists (the bench's figure). */
 export async function missingItemCount(db: Queryable, businessId: string, userId: string): Promise<number> {
   const w = await wizardFor(db, businessId, userId);
   return w ? countOf(db, w) : 0;
+}
+
+/**
+ * The reminder's figures: how many items the wizard lists and their total, one sum per currency in
+ * the reader's money ("$1,240.50", "$40.00 and €12.00", largest first).
+ */
+export async function missingItemsTotal(db: Queryable, businessId: string, userId: string): Promise<{ count: number; total: string }> {
+  const w = await wizardFor(db, businessId, userId);
+  if (!w) return { count: 0, total: '' };
+  const sums = await db.query<{ currency: string; n: number; amount: string }>(
+    `SELECT currency, sum(n)::int AS n, sum(amount)::text AS amount FROM (
+       SELECT r.currency, count(*) AS n, sum(r.amount) AS amount FROM transactions r WHERE ${w.txWhere} GROUP BY r.currency
+       UNION ALL SELECT r.currency, count(*), sum(r.amount) FROM reimbursements r WHERE ${w.claimWhere} GROUP BY r.currency
+     ) s GROUP BY currency ORDER BY sum(amount) DESC, currency`,
+    w.params,
+  );
+  const count = sums.reduce((a, s) => a + Number(s.n), 0);
+  return { count, total: sums.map((s) => formatMoney(Number(s.amount), s.currency)).join(' and ') };
 }
 
 async function countOf(db: Queryable, w: Wizard): Promise<number> {

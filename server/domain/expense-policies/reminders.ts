@@ -5,11 +5,11 @@ import { ApiError } from '../../core/errors.ts';
 import { ERROR_CATALOGUE } from '../../../schema/errors.ts';
 import type { Queryable } from '../../db/db.ts';
 import { notify } from '../notifications/notify.ts';
-import { missingItemCount } from './missing-items.ts';
+import { missingItemsTotal } from './missing-items.ts';
 
 /**
- * POST /v1/auth/expense-policies/reminders (issue 29, admins): one mail per person listing how
- * many items they have missing and a link to their list. At most one per person and UTC day: the
+ * POST /v1/auth/expense-policies/reminders (issue 29, admins): one mail per person (template
+ * `missing_items_reminder`) with how many items they have missing, their total, and a link to their list. At most one per person and UTC day: the
  * `missing_item_reminders` row (primary key business, user, day) is inserted before the mail, and
  * a racing second request meets that key (it waits on the first's transaction, then inserts
  * nothing), so it mails nothing and answers POLICY_7004 for that person. Someone with nothing
@@ -49,7 +49,7 @@ export async function sendReminders(
       skip(id, 'REQUEST_7004', 'No such person in this business.');
       continue;
     }
-    const count = await missingItemCount(tx, user.business_id, id);
+    const { count, total } = await missingItemsTotal(tx, user.business_id, id);
     if (count === 0) {
       skip(id, 'POLICY_7005');
       continue;
@@ -70,7 +70,7 @@ export async function sendReminders(
     if (!person.muted) {
       // A token only for someone who could sign in now; an invited or inactive person gets the plain link.
       const link = person.active ? await linkFor({ user_id: id, identity_id: person.identity_id }) : send.link('/missing-items');
-      await send(person.email, reminderSubject(count), reminderBody(person.first_name, count, link));
+      await send(person.email, 'missing_items_reminder', { first_name: person.first_name, count, total, link });
     }
     out.reminded.push({ user_id: id, item_count: count });
   }
@@ -85,9 +85,3 @@ export const reminderSubject = (count: number) => `You have ${items(count)} miss
 
 const notificationBody = (count: number) =>
   `Your admin asked you to add what your company's expense policy asks for to ${items(count)}: a receipt, a memo or coding.`;
-
-export function reminderBody(firstName: string, count: number, link: string): string {
-  const hello = firstName.trim() ? `Hi ${firstName.trim()},` : 'Hi,';
-  return `${hello} ${items(count)} of your card transactions and claims still ${count === 1 ? 'needs' : 'need'} something your company's `
-    + `expense policy asks for (a receipt, a memo or coding). Go through them one at a time here: ${link}`;
-}

@@ -25,10 +25,9 @@ export async function startApplication(deps: MailDeps, tx: Queryable, body: Appl
      VALUES ($1, $2, $3, $4, $5, $6)`,
     [randomUUID(), identityId, body.firm_name, body.first_name, body.last_name, new Date(nowMs)],
   );
-  await issueEmailOtp(deps, tx, identityId, body.email, nowMs, 'verify-email', {
-    subject: 'Your Ledgerline firm application code',
-    body: (code) => `Your code to apply for ${body.firm_name} on Ledgerline is ${code}. It expires in 10 minutes. If you did not apply, ignore this email.`,
-  });
+  await issueEmailOtp(deps, tx, identityId, body.email, nowMs, 'verify-email', (code) => ({
+    template: 'firm_application_code', values: { firm: body.firm_name, code },
+  }));
 }
 
 type Pending = { id: string; identity_id: string; firm_name: string; admin_first_name: string; admin_last_name: string; email: string };

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import type { MailTemplateValues } from '../../mail/templates.ts';
 import { linkTransition, networkEmailRefusal, type LinkStatus } from '../../../schema/vendor-network.ts';
 import { foldEmail } from '../../auth/email-address.ts';
 import type { ActingUser } from '../../core/actor.ts';
@@ -52,13 +53,9 @@ export async function inviteVendor(tx: Queryable, user: ActingUser, vendorId: st
   });
 }
 
-/** The invite mail: the link is the only place the token travels. */
-export function inviteMail(issued: IssuedNetworkInvite, link: (path: string) => string): { subject: string; body: string } {
-  return {
-    subject: `${issued.payerName} invites you to get paid through Ledgerline`,
-    body: `${issued.payerName} pays ${issued.vendorName} through Ledgerline. Join the vendor network to see your payments and keep your `
-      + `bank details up to date: ${link(`/vendor-portal/invite#token=${issued.token}`)}`,
-  };
+/** The invite mail's values (template `vendor_network_invite`): the link is the only place the token travels. */
+export function inviteMail(issued: IssuedNetworkInvite, link: (path: string) => string): MailTemplateValues['vendor_network_invite'] {
+  return { payer: issued.payerName, vendor: issued.vendorName, link: link(`/vendor-portal/invite#token=${issued.token}`) };
 }
 
 type LinkRow = { id: string; vendor_id: string; business_id: string; invited_email: string; status: NetworkInvite['status']; vendor_name: string; payer_name: string };
