@@ -59,6 +59,8 @@ export function makeTransaction(overrides: Partial<Transaction> = {}): Transacti
     department_id: null,
     location_id: null,
     tracking: {},
+    // As the server sends every row (issue 32): no attendee split.
+    attendee_split: null,
     // As the server sends every row (issue 12): not exported to accounting.
     accounting_synced_at: null,
     // As the server sends every row (issue 24): never held.

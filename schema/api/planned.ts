@@ -7,18 +7,15 @@
  */
 
 export const PLANNED_ISSUES = {
-  27: 'Travel: trips, booking, travel policy',
-  28: 'Procurement: spend requests, allocations, purchase orders',
-  29: 'Policies and workflows: expense policies, missing items, workflows, delegation, notifications',
-  30: 'Treasury: ledger, wallet, transfers, banking links, flex',
-  31: 'Surfaces: advisor console, vendor portal and network, financing application',
-  32: 'Integrations and platform: SCIM, API clients, mail, HRIS, chat, saved views, statements, flags',
+  unfiled: 'Not scheduled: each wants an issue of its own, none is filed yet (groups, reasons and order: docs/design/unscheduled.md)',
+  'not applicable': 'Named by the spec, reached by none of its calls: kept in the catalogue, raised by nothing (the reason beside it)',
 } as const;
 export type PlannedIssue = keyof typeof PLANNED_ISSUES;
 
 /** §7 sections no call of which is served yet, wholly the work of one issue. */
 export const PLANNED_SECTIONS: Readonly<Record<string, PlannedIssue>> = {
-  'Spend requests and purchase orders': 28,
+  // Issue 28 closed with these four deletes and allocation adds unbuilt (docs/design/unscheduled.md).
+  'Spend requests and purchase orders': 'unfiled',
 };
 
 /**
@@ -29,71 +26,71 @@ export const PLANNED_CALLS: Readonly<Record<string, Readonly<Record<string, Plan
   'Vendors and vendor network': {
     // Issue 31 decided (docs/design/issue-31-surfaces.md D8): custom fields, card acceptance,
     // contracts, exemptions and switching are a payer's own vendor records, not the network's.
-    'PUT vendor custom-fields and settings': 32,
-    'DELETE vendors: card-acceptance business input': 32,
-    'DELETE vendors: contracts': 32,
-    'DELETE vendors: expense-item exemptions': 32,
+    'PUT vendor custom-fields and settings': 'unfiled',
+    'DELETE vendors: card-acceptance business input': 'unfiled',
+    'DELETE vendors: contracts': 'unfiled',
+    'DELETE vendors: expense-item exemptions': 'unfiled',
   },
   'Banking links': {
     // Served in part by issue 30 (manual-account, statement, debit-check: calls-banking.ts). The
-    // aggregator links (moneykit, finicity, teller) are third-party integrations, issue 32's: none
-    // is reachable from here, and a link that cannot be proved end to end is not built.
-    '/banking/... (manual-account, statement, moneykit, finicity, teller, debit-check)': 32,
+    // aggregator links (moneykit, finicity, teller) are third-party integrations (group C): none is
+    // reachable from here, and a link that cannot be proved end to end is not built.
+    '/banking/... (manual-account, statement, moneykit, finicity, teller, debit-check)': 'unfiled',
     // Verification by document (a bank letter, a portal screenshot) is reviewed by a person outside
-    // the business (the provider's operations); issue 30 verifies by the debit check. Issue 32
-    // builds the review queue with the integrations' operations side.
-    'DELETE banking/bank-verification-letter/{letter}': 32,
-    'DELETE banking-portal-screenshot/{shot}': 32,
+    // the business (the provider's operations); issue 30 verifies by the debit check. The review
+    // queue belongs with the operations side of group C.
+    'DELETE banking/bank-verification-letter/{letter}': 'unfiled',
+    'DELETE banking-portal-screenshot/{shot}': 'unfiled',
   },
   'Treasury, wallet, float': {
-    // Payroll providers are connected by the HRIS and payroll integrations (issue 32); treasury
+    // Payroll providers (group C) are a connection of their own beside the HRIS one; treasury
     // then forecasts their debits from the operating account.
-    'DELETE treasury payroll providers (body)': 32,
+    'DELETE treasury payroll providers (body)': 'unfiled',
   },
   Accounting: {
-    '/accounting/providers/{provider_type}/ (csv, disconnect, sync_commit, tracking_categories, accounts, oauth2_callback)': 32,
-    'PATCH coding line memo': 32,
-    'PATCH tracking-category selection': 32,
-    'PATCH advanced rules': 32,
-    'PUT coding line amortization-selection': 32,
-    'PUT coding by id': 32,
-    'PUT remote-bill match': 32,
-    'DELETE coding line-items amortization-selection': 32,
-    'DELETE memo': 32,
-    'DELETE coding/{coding}/line-items': 32,
-    'DELETE advanced-rules/{group}': 32,
-    'DELETE providers/{provider}/csv-customization/{usage}/{export}': 32,
-    'DELETE financial-statements/{statement}': 32,
-    'DELETE remote-bills/{transaction}/suggestions': 32,
-    'DELETE tracking_categories/{id}': 32,
-    'GET coding': 32,
-    'GET reconciliation': 32,
-    'GET suggested rules': 32,
-    'GET deep links': 32,
-    'GET remote bills': 32,
+    '/accounting/providers/{provider_type}/ (csv, disconnect, sync_commit, tracking_categories, accounts, oauth2_callback)': 'unfiled',
+    'PATCH coding line memo': 'unfiled',
+    'PATCH tracking-category selection': 'unfiled',
+    'PATCH advanced rules': 'unfiled',
+    'PUT coding line amortization-selection': 'unfiled',
+    'PUT coding by id': 'unfiled',
+    'PUT remote-bill match': 'unfiled',
+    'DELETE coding line-items amortization-selection': 'unfiled',
+    'DELETE memo': 'unfiled',
+    'DELETE coding/{coding}/line-items': 'unfiled',
+    'DELETE advanced-rules/{group}': 'unfiled',
+    'DELETE providers/{provider}/csv-customization/{usage}/{export}': 'unfiled',
+    'DELETE financial-statements/{statement}': 'unfiled',
+    'DELETE remote-bills/{transaction}/suggestions': 'unfiled',
+    'DELETE tracking_categories/{id}': 'unfiled',
+    'GET coding': 'unfiled',
+    'GET reconciliation': 'unfiled',
+    'GET suggested rules': 'unfiled',
+    'GET deep links': 'unfiled',
+    'GET remote bills': 'unfiled',
   },
   'Users and authentication': {
-    'DELETE users/current/add-receipt-upload-email/{id}': 32,
+    'DELETE users/current/add-receipt-upload-email/{id}': 'unfiled',
   },
   'Integrations and other': {
-    'Uber (DELETE organizations and employees; invite-all uses a query)': 32,
-    Amazon: 32,
-    'travel receipts': 27,
-    'seat-intel': 32,
-    'support webform tickets': 32,
-    rewards: 32,
-    'gift cards': 32,
-    clips: 32,
-    'incentive offers': 32,
-    'compliance (DELETE compliance/{definition}; PUT challenge documents)': 32,
-    'price intelligence': 32,
-    negotiations: 32,
-    'savings insights': 32,
-    'merchants (DELETE contracts and receipt exemptions)': 32,
-    'guided-intake/threads': 32,
-    'mailbox/delete-business-access': 32,
-    'opportunity dismiss': 32,
-    'dynamics setup': 32,
+    'Uber (DELETE organizations and employees; invite-all uses a query)': 'unfiled',
+    Amazon: 'unfiled',
+    'travel receipts': 'unfiled',
+    'seat-intel': 'unfiled',
+    'support webform tickets': 'unfiled',
+    rewards: 'unfiled',
+    'gift cards': 'unfiled',
+    clips: 'unfiled',
+    'incentive offers': 'unfiled',
+    'compliance (DELETE compliance/{definition}; PUT challenge documents)': 'unfiled',
+    'price intelligence': 'unfiled',
+    negotiations: 'unfiled',
+    'savings insights': 'unfiled',
+    'merchants (DELETE contracts and receipt exemptions)': 'unfiled',
+    'guided-intake/threads': 'unfiled',
+    'mailbox/delete-business-access': 'unfiled',
+    'opportunity dismiss': 'unfiled',
+    'dynamics setup': 'unfiled',
   },
 };
 
@@ -105,13 +102,15 @@ export const PLANNED_ROLE_RULES: Readonly<Record<string, PlannedUse>> = {
 
 /** Token scopes (schema/api/scopes.ts) not yet both minted by the server and gating a call. */
 export const PLANNED_SCOPES: Readonly<Record<string, PlannedUse>> = {
-  'chrome-extension': { issue: 32, why: 'the browser extension signs in for its own token (it already gates its calls)' },
-  'ramp-community': { issue: 32, why: 'community sign-on' },
-  'ramp-academy': { issue: 32, why: 'learning sign-on' },
+  // Group E: first-party sign-on clients. The authorization server they would use is built
+  // (developer applications: code + PKCE, refresh rotation); each client is a product of its own.
+  'chrome-extension': { issue: 'unfiled', why: 'the browser extension signs in for its own token (it already gates its calls)' },
+  'ramp-community': { issue: 'unfiled', why: 'community sign-on' },
+  'ramp-academy': { issue: 'unfiled', why: 'learning sign-on' },
 };
 
 /** Catalogued error codes (schema/errors.ts) nothing raises yet. */
 export const PLANNED_ERRORS: Readonly<Record<string, PlannedUse>> = {
-  '6014': { issue: 32, why: 'webinar invitations' },
-  ACCESS_7006: { issue: 32, why: 'real accounting provider connections (OAuth)' },
+  '6014': { issue: 'not applicable', why: 'already invited to a webinar: no call of the spec invites anyone to a webinar' },
+  ACCESS_7006: { issue: 'unfiled', why: 'live accounting provider connections over OAuth (group B)' },
 };
