@@ -1,5 +1,5 @@
 import type { ChatProvider } from '../../schema/api/calls-chat.ts';
-import { claimDue, completeLeased, doublingBackoff, failLeased, type LeasedQueue } from '../core/leased-queue.ts';
+import { completeLeased, doublingBackoff, drainDue, failLeased, type DrainTally, type LeasedQueue } from '../core/leased-queue.ts';
 import { OutboundRefused, outboundFetch } from '../core/outbound-fetch.ts';
 import type { Queryable } from '../db/db.ts';
 import { CHAT_LINK_TTL_MS, chatLinkKey, chatLinkUrl, signChatLink } from './links.ts';
@@ -84,25 +84,12 @@ async function deliverOne(db: Queryable, row: PostRow, opts: ChatDeliveryOptions
   return (await completeLeased(db, CHAT_QUEUE, row, now(), 'sent')) ? 'sent' : null;
 }
 
-export type ChatTally = { sent: number; retried: number; failed: number; dropped: number };
+export type ChatTally = DrainTally;
 
 /** Claims and posts due chat posts until none is left. */
 export async function deliverDueChat(db: Queryable, opts: ChatDeliveryOptions): Promise<ChatTally> {
-  const tally: ChatTally = { sent: 0, retried: 0, failed: 0, dropped: 0 };
-  for (;;) {
-    const rows = await claimDue<PostRow>(db, CHAT_QUEUE, new Date(opts.now()), 10);
-    if (rows.length === 0) return tally;
-    for (const row of rows) {
-      const outcome = await deliverOne(db, row, opts);
-      if (outcome === 'sent') tally.sent += 1;
-      else if (outcome === 'queued') tally.retried += 1;
-      else if (outcome === 'dropped') tally.dropped += 1;
-      else if (outcome === 'failed') {
-        tally.failed += 1;
-        (opts.log ?? console.error)(`[ledgerline] ${PROVIDER_NAME[row.provider]} post ${row.id} failed for good after ${row.attempts} attempts`);
-      }
-    }
-  }
+  return drainDue<PostRow>(db, CHAT_QUEUE, opts.now, (row) => deliverOne(db, row, opts), (row) =>
+    (opts.log ?? console.error)(`[ledgerline] ${PROVIDER_NAME[row.provider]} post ${row.id} failed for good after ${row.attempts} attempts`));
 }
 
 /** The test message of the settings page, posted now (not queued): its answer is the point. */

@@ -120,3 +120,32 @@ export async function failLeased(
   );
   return rows[0]?.state ?? null;
 }
+
+/** What one delivery did: a queue's `deliverOne` answer (null: the lease was lost, nothing to count). */
+export type DrainOutcome = 'sent' | 'queued' | 'failed' | 'dropped' | null;
+export type DrainTally = { sent: number; retried: number; failed: number; dropped: number };
+
+/**
+ * Claims due rows ten at a time and delivers each until none is left (mail, chat posts, pushes):
+ * the one loop of the delivery jobs. `onFailed` hears a row given up for good.
+ */
+export async function drainDue<T extends LeasedRow>(
+  db: Queryable, q: LeasedQueue, now: () => number,
+  deliver: (row: T) => Promise<DrainOutcome>, onFailed: (row: T) => void,
+): Promise<DrainTally> {
+  const tally: DrainTally = { sent: 0, retried: 0, failed: 0, dropped: 0 };
+  for (;;) {
+    const rows = await claimDue<T>(db, q, new Date(now()), 10);
+    if (rows.length === 0) return tally;
+    for (const row of rows) {
+      const outcome = await deliver(row);
+      if (outcome === 'sent') tally.sent += 1;
+      else if (outcome === 'queued') tally.retried += 1;
+      else if (outcome === 'dropped') tally.dropped += 1;
+      else if (outcome === 'failed') {
+        tally.failed += 1;
+        onFailed(row);
+      }
+    }
+  }
+}

@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { Db, Queryable } from '../db/db.ts';
-import { claimDue, completeLeased, doublingBackoff, failLeased, type LeasedQueue } from '../core/leased-queue.ts';
+import { completeLeased, doublingBackoff, drainDue, failLeased, type LeasedQueue } from '../core/leased-queue.ts';
 import { MAIL_CHANNEL } from './outbox.ts';
 import { startKickedJob, type KickedJob } from '../core/periodic-job.ts';
 import type { MailSettings } from './settings.ts';
@@ -81,20 +81,9 @@ async function deliverOne(db: Queryable, row: MailRow, opts: DeliverOptions): Pr
 
 /** Claims and delivers due mail until none is left; answers how many were sent. */
 export async function deliverDueMail(db: Queryable, opts: DeliverOptions): Promise<{ sent: number; retried: number; failed: number }> {
-  const tally = { sent: 0, retried: 0, failed: 0 };
-  for (;;) {
-    const rows = await claimDue<MailRow>(db, MAIL_QUEUE, new Date(opts.now()), 10);
-    if (rows.length === 0) return tally;
-    for (const row of rows) {
-      const outcome = await deliverOne(db, row, opts);
-      if (outcome === 'sent') tally.sent += 1;
-      else if (outcome === 'queued') tally.retried += 1;
-      else if (outcome === 'failed') {
-        tally.failed += 1;
-        (opts.log ?? console.error)(`[ledgerline] mail ${row.message_id} to ${row.recipient} failed for good after ${row.attempts} attempts`);
-      }
-    }
-  }
+  const { sent, retried, failed } = await drainDue<MailRow>(db, MAIL_QUEUE, opts.now, (row) => deliverOne(db, row, opts), (row) =>
+    (opts.log ?? console.error)(`[ledgerline] mail ${row.message_id} to ${row.recipient} failed for good after ${row.attempts} attempts`));
+  return { sent, retried, failed };
 }
 
 export type MailJob = KickedJob;

@@ -1,5 +1,5 @@
 import webpush from 'web-push';
-import { claimDue, completeLeased, doublingBackoff, failLeased, type LeasedQueue } from '../core/leased-queue.ts';
+import { completeLeased, doublingBackoff, drainDue, failLeased, type DrainTally, type LeasedQueue } from '../core/leased-queue.ts';
 import { OutboundRefused, outboundFetch, type OutboundOptions } from '../core/outbound-fetch.ts';
 import type { Queryable } from '../db/db.ts';
 import { loadVapidKeys } from './vapid.ts';
@@ -69,23 +69,10 @@ async function deliverOne(db: Queryable, row: Row, opts: PushDeliveryOptions): P
   return failLeased(db, PUSH_QUEUE, row, now, outcome.error, { final: !outcome.retry });
 }
 
-export type PushTally = { sent: number; retried: number; failed: number; dropped: number };
+export type PushTally = DrainTally;
 
 /** Claims and sends due pushes until none is left. */
 export async function deliverDuePushes(db: Queryable, opts: PushDeliveryOptions): Promise<PushTally> {
-  const tally: PushTally = { sent: 0, retried: 0, failed: 0, dropped: 0 };
-  for (;;) {
-    const rows = await claimDue<Row>(db, PUSH_QUEUE, new Date(opts.now()), 10);
-    if (rows.length === 0) return tally;
-    for (const row of rows) {
-      const outcome = await deliverOne(db, row, opts);
-      if (outcome === 'sent') tally.sent += 1;
-      else if (outcome === 'queued') tally.retried += 1;
-      else if (outcome === 'dropped') tally.dropped += 1;
-      else if (outcome === 'failed') {
-        tally.failed += 1;
-        (opts.log ?? console.error)(`[ledgerline] push ${row.id} failed for good after ${row.attempts} attempts`);
-      }
-    }
-  }
+  return drainDue<Row>(db, PUSH_QUEUE, opts.now, (row) => deliverOne(db, row, opts), (row) =>
+    (opts.log ?? console.error)(`[ledgerline] push ${row.id} failed for good after ${row.attempts} attempts`));
 }

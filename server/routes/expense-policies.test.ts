@@ -274,7 +274,8 @@ describe.each(await testDatabases())('expense policies on %s', (kind) => {
       const sent = await mails();
       expect(sent.map((m) => m.recipient)).toEqual([two.a.email('employee')]);
       expect(sent[0]!.subject).toBe('You have 7 items missing a receipt, memo or coding');
-      expect(sent[0]!.body).toMatch(/^Hi Employee, 7 items of your card transactions and claims still need .* here: http:\/\/[^ ]+\/missing-items#token=[^ ]+$/);
+      expect(sent[0]!.body).toMatch(/^Hi Employee, 7 items of your card charges and claims \(\$715\.00 in all\) still need /);
+      expect(sent[0]!.body).toMatch(/\n\nGo through them one at a time: http:\/\/[^ ]+\/missing-items#token=[^\s]+\n\n/);
 
       const again = await remind([two.a.users.employee]);
       expect(again.body).toEqual({ reminded: [], skipped: [{ user_id: two.a.users.employee, code: 'POLICY_7004', message: 'This person was already reminded today.' }] });
