@@ -133,6 +133,8 @@ describe('passkeys, end to end', () => {
     // No factor left: the next sign-in is not asked for one.
     await page.getByRole('button', { name: /^Account: / }).click();
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+    // Settings has an Email field of its own (the security contact): wait for the sign-in page.
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
     await page.getByRole('textbox', { name: 'Email' }).fill(USER, { timeout: 30_000 });
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -145,6 +147,8 @@ describe('passkeys, end to end', () => {
     await server.db.query('UPDATE businesses SET mfa_required = true WHERE id = $1', [server.businessId]);
     await page.getByRole('button', { name: /^Account: / }).click();
     await page.getByRole('menuitem', { name: 'Sign out', exact: true }).click();
+    // Settings has an Email field of its own (the security contact): wait for the sign-in page.
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor({ state: 'visible', timeout: 30_000 });
     await page.getByRole('textbox', { name: 'Email' }).fill(USER, { timeout: 30_000 });
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
