@@ -39,7 +39,12 @@ describe('lazy pages', () => {
     // 2026-11-29 night: 219.1 KB with issue 30 (+0.6 KB of treasury, banking and flex errors in the
     // error catalogue's chunk, now 5.2 KB; the Treasury, bank-account, statement and flex routes and
     // the transfer commands' words in the entry). Guard 220; issue 33 still owns < 210.
-    expect(kb).toBeLessThan(220);
+    // 2026-11-30 evening: 222.6 KB with issue 32's third session (+3.5 KB: the transaction drawer's
+    // attendee split section and copy-receipts offer, which work offline and so ride with the
+    // landing page's drawer; the profile picture in the user menu; the start page read by `/`; the
+    // new routes' entries). Guard 223; issue 33 owns < 210 (the split section can load with the
+    // drawer once the precache is proven on a first visit; the error catalogue's chunk).
+    expect(kb).toBeLessThan(223);
   });
 
   it('open offline on a first visit, before the service worker controls the page', async () => {
