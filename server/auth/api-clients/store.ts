@@ -29,6 +29,15 @@ export const secretDoc = (s: SecretRow): ApiClientSecret => ({
 });
 
 /** The business's live clients (or the one `clientId`), newest first, as the admin page shows them. */
+/** The secrets of these clients (API clients and developer applications), newest first. */
+export function secretsOf(db: Queryable, clientIds: string[]): Promise<SecretRow[]> {
+  return db.query<SecretRow>(
+    `SELECT id, client_id, last_four, created_at, revoked_at, last_used_at FROM api_client_secrets
+      WHERE client_id = ANY($1::uuid[]) ORDER BY created_at DESC, id`,
+    [clientIds],
+  );
+}
+
 export async function clientDocs(db: Queryable, businessId: string, clientId?: string): Promise<ApiClient[]> {
   const clients = await db.query<ClientRow>(
     `SELECT c.id, c.name, c.scopes, c.rate_limit_per_minute, c.expires_at, c.created_at, c.created_by,
@@ -39,11 +48,7 @@ export async function clientDocs(db: Queryable, businessId: string, clientId?: s
     [businessId, clientId ?? null],
   );
   if (clients.length === 0) return [];
-  const secrets = await db.query<SecretRow>(
-    `SELECT id, client_id, last_four, created_at, revoked_at, last_used_at FROM api_client_secrets
-      WHERE client_id = ANY($1::uuid[]) ORDER BY created_at DESC, id`,
-    [clients.map((c) => c.id)],
-  );
+  const secrets = await secretsOf(db, clients.map((c) => c.id));
   return clients.map((c) => {
     const own = secrets.filter((s) => s.client_id === c.id);
     const used = own.map((s) => s.last_used_at).filter((d): d is Date => d !== null).map((d) => new Date(d).getTime());

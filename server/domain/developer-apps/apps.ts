@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isApiScope, type ApiScope } from '../../../schema/api/api-scopes.ts';
 import type { DeveloperApp } from '../../../schema/api/calls-developer-apps.ts';
-import { insertSecret, secretDoc, type NewSecret, type SecretRow } from '../../auth/api-clients/store.ts';
+import { insertSecret, secretDoc, secretsOf, type NewSecret } from '../../auth/api-clients/store.ts';
 import { revokeGrants } from '../../auth/developer-apps/live-grant.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { Queryable } from '../../db/db.ts';
@@ -30,11 +30,7 @@ export async function appDocs(db: Queryable, businessId: string, appId?: string)
     [businessId, appId ?? null],
   );
   if (apps.length === 0) return [];
-  const secrets = await db.query<SecretRow>(
-    `SELECT id, client_id, last_four, created_at, revoked_at, last_used_at FROM api_client_secrets
-      WHERE client_id = ANY($1::uuid[]) ORDER BY created_at DESC, id`,
-    [apps.map((a) => a.id)],
-  );
+  const secrets = await secretsOf(db, apps.map((a) => a.id));
   return apps.map((a) => ({
     id: a.id, client_id: a.id, name: a.name, description: a.description, homepage_url: a.homepage_url, logo_url: a.logo_url,
     client_type: a.client_type, redirect_uris: a.redirect_uris, scopes: a.scopes.filter(isApiScope),

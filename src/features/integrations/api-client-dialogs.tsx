@@ -15,21 +15,27 @@ const DEFAULT_RATE = 600;
  * "Create API client": a name, the scopes as read/write checkboxes per resource, the rate limit
  * and an optional expiry. The caller sends it (a sensitive call: it may ask for a step-up first).
  */
-export function CreateClientDialog({ busy, error, onCancel, onCreate }: {
-  busy: boolean; error: string | null; onCancel(): void; onCreate(form: NewClientForm): void;
-}) {
-  const [name, setName] = useState('');
-  const [scopes, setScopes] = useState<Set<ApiScope>>(new Set(['transactions:read']));
-  const [rate, setRate] = useState(String(DEFAULT_RATE));
-  const [expires, setExpires] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-
+/** The scopes chosen in a form (API clients, developer applications): `transactions:read` to start; toggle adds or takes one away. */
+export function useScopeChoice(): [ReadonlySet<ApiScope>, (scope: ApiScope) => void] {
+  const [scopes, setScopes] = useState<ReadonlySet<ApiScope>>(new Set(['transactions:read']));
   const toggle = (scope: ApiScope) => setScopes((s) => {
     const next = new Set(s);
     if (next.has(scope)) next.delete(scope);
     else next.add(scope);
     return next;
   });
+  return [scopes, toggle];
+}
+
+export function CreateClientDialog({ busy, error, onCancel, onCreate }: {
+  busy: boolean; error: string | null; onCancel(): void; onCreate(form: NewClientForm): void;
+}) {
+  const [name, setName] = useState('');
+  const [scopes, toggle] = useScopeChoice();
+  const [rate, setRate] = useState(String(DEFAULT_RATE));
+  const [expires, setExpires] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+
 
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -69,7 +75,7 @@ export function CreateClientDialog({ busy, error, onCancel, onCreate }: {
   );
 }
 
-export function ScopeRow({ resource, scopes, onToggle }: { resource: ApiResource; scopes: Set<ApiScope>; onToggle(s: ApiScope): void }) {
+export function ScopeRow({ resource, scopes, onToggle }: { resource: ApiResource; scopes: ReadonlySet<ApiScope>; onToggle(s: ApiScope): void }) {
   const { label, covers } = API_RESOURCE_LABELS[resource];
   return (
     <div className="api-scope-row">

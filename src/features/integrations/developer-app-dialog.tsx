@@ -5,7 +5,7 @@ import { FormError } from '../../components/form-error.tsx';
 import { Modal } from '../../components/modal.tsx';
 import { ModalActions } from '../../components/modal-actions.tsx';
 import { TextField } from '../../components/text-field.tsx';
-import { ScopeRow } from './api-client-dialogs.tsx';
+import { ScopeRow, useScopeChoice } from './api-client-dialogs.tsx';
 
 export type NewAppForm = {
   name: string; description: string; homepage_url: string | null; client_type: 'confidential' | 'public';
@@ -33,15 +33,9 @@ export function RegisterAppDialog({ busy, error, onCancel, onCreate }: {
   const [homepage, setHomepage] = useState('');
   const [type, setType] = useState<'confidential' | 'public'>('confidential');
   const [uris, setUris] = useState('');
-  const [scopes, setScopes] = useState<Set<ApiScope>>(new Set(['transactions:read']));
+  const [scopes, toggle] = useScopeChoice();
   const [problem, setProblem] = useState<string | null>(null);
 
-  const toggle = (scope: ApiScope) => setScopes((s) => {
-    const next = new Set(s);
-    if (next.has(scope)) next.delete(scope);
-    else next.add(scope);
-    return next;
-  });
 
   function submit(e: FormEvent) {
     e.preventDefault();

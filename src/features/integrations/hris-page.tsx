@@ -1,8 +1,8 @@
-import { useCallback, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useState } from 'react';
 import type { HrisConnection, HrisImport, HrisImportSummary } from '../../../schema/api/calls-hris.ts';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
-import { FormError } from '../../components/form-error.tsx';
+import { CsvDropZone } from '../../components/csv-drop-zone.tsx';
 import { ListStatus } from '../../components/online-list-status.tsx';
 import { Section } from '../../components/section.tsx';
 import { useAppState, useDataClient } from '../../data-access/data-context.tsx';
@@ -98,27 +98,14 @@ function ConnectionFacts({ connection: c }: { connection: HrisConnection }) {
 }
 
 function Upload({ client, online, onImported }: { client: ReturnType<typeof useDataClient>; online: boolean; onImported(i: HrisImport): void }) {
-  const input = useRef<HTMLInputElement>(null);
-  const [busy, setBusy] = useState(false);
-  const [over, setOver] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const send = async (file: File | undefined) => {
-    if (!file) return;
-    setBusy(true);
-    setError(null);
+  const send = async (file: File) => {
     const r = await client.uploadHrisFile(file);
-    setBusy(false);
-    if (r.ok) onImported(r.import);
-    else setError(errorText(r.error));
+    if (!r.ok) return errorText(r.error);
+    onImported(r.import);
+    return null;
   };
-  const drop = (e: DragEvent) => { e.preventDefault(); setOver(false); if (online) void send(e.dataTransfer.files[0]); };
   return (
-    <div className={`hris-drop${over ? ' is-over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={drop}>
-      <p>Drop your people export (CSV) here, or</p>
-      <Button variant="primary" loading={busy} disabled={!online} onClick={() => input.current?.click()}>Choose a CSV file</Button>
-      <input ref={input} type="file" accept=".csv,text/csv" hidden onChange={(e) => { void send(e.target.files?.[0]); e.target.value = ''; }} />
-      <p className="muted hris-detail">Columns: employee_id, email, first_name, last_name, status (active or terminated); optional title, department, location, manager_email or manager_employee_id, start_date, end_date. Your HR system’s own header names (Work Email, Job Title, Hire Date…) work too.</p>
-      <FormError message={error} />
-    </div>
+    <CsvDropZone prompt="Drop your people export (CSV) here, or" online={online} onFile={send}
+      detail="Columns: employee_id, email, first_name, last_name, status (active or terminated); optional title, department, location, manager_email or manager_employee_id, start_date, end_date. Your HR system’s own header names (Work Email, Job Title, Hire Date…) work too." />
   );
 }

@@ -1,10 +1,10 @@
-import { useCallback, useRef, useState, type DragEvent } from 'react';
+import { useCallback, useState } from 'react';
 import type { SwitchingImport, SwitchingOverview, SwitchingVendor } from '../../../schema/api/calls-switching.ts';
 import { formatMoney } from '../../../schema/money.ts';
 import { Button } from '../../components/button.tsx';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { CsvDropZone } from '../../components/csv-drop-zone.tsx';
 import { EmptyState } from '../../components/empty-state.tsx';
-import { FormError } from '../../components/form-error.tsx';
 import { ListStatus } from '../../components/online-list-status.tsx';
 import { Section } from '../../components/section.tsx';
 import { SelectField } from '../../components/select-field.tsx';
@@ -122,29 +122,16 @@ function Vendors({ overview, online, onMove, onRemove }: VendorsProps) {
 interface UploadProps { client: DataClient; online: boolean; currency: string; onImported(i: SwitchingImport): void }
 
 function Upload({ client, online, currency: businessCurrency, onImported }: UploadProps) {
-  const input = useRef<HTMLInputElement>(null);
   const [currency, setCurrency] = useState(businessCurrency);
-  const [busy, setBusy] = useState(false);
-  const [over, setOver] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const send = async (file: File | undefined) => {
-    if (!file) return;
-    setBusy(true);
-    setError(null);
+  const send = async (file: File) => {
     const r = await client.uploadSwitchingStatement(file, currency);
-    setBusy(false);
-    if (r.ok) onImported(r.import);
-    else setError(errorText(r.error));
+    if (!r.ok) return errorText(r.error);
+    onImported(r.import);
+    return null;
   };
-  const drop = (e: DragEvent) => { e.preventDefault(); setOver(false); if (online) void send(e.dataTransfer.files[0]); };
   return (
-    <div className={`switching-drop${over ? ' is-over' : ''}`} onDragOver={(e) => { e.preventDefault(); setOver(true); }} onDragLeave={() => setOver(false)} onDrop={drop}>
-      <SelectField label="Statement currency" value={currency} options={currencyChoices(businessCurrency).map((c) => ({ value: c, label: c }))} onChange={setCurrency} />
-      <p>Drop the statement (CSV) here, or</p>
-      <Button variant="primary" loading={busy} disabled={!online} onClick={() => input.current?.click()}>Choose a CSV file</Button>
-      <input ref={input} type="file" accept=".csv,text/csv" hidden aria-label="Card statement CSV" onChange={(e) => { void send(e.target.files?.[0]); e.target.value = ''; }} />
-      <p className="muted switching-detail">Any card’s CSV export works: a date, a description and an amount (or debit and credit) column. Payments and refunds are left out; a charge in two overlapping statements counts once.</p>
-      <FormError message={error} />
-    </div>
+    <CsvDropZone prompt="Drop the statement (CSV) here, or" online={online} inputLabel="Card statement CSV" onFile={send}
+      before={<SelectField label="Statement currency" value={currency} options={currencyChoices(businessCurrency).map((c) => ({ value: c, label: c }))} onChange={setCurrency} />}
+      detail="Any card’s CSV export works: a date, a description and an amount (or debit and credit) column. Payments and refunds are left out; a charge in two overlapping statements counts once." />
   );
 }
