@@ -58,7 +58,7 @@ const isReady = (m: unknown): m is WorkerMessage =>
   typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'ledgerline-ready';
 
 export interface Supervisor {
-  /** Resolves with the first worker's URL once it listens. */
+  /** Resolves with the URL once the first `count` workers listen. */
   ready: Promise<string>;
   /** Drain every worker (SIGTERM), kill what is left after DRAIN_MS; resolves when all exited. */
   stop(): Promise<void>;
@@ -77,8 +77,9 @@ export function superviseWorkers(opts: {
   const live = new Set<Worker>();
   let stopping = false;
   let pending = 0;
+  let listening = 0;
   let announce: (url: string) => void = () => {};
-  const ready = new Promise<string>((resolve) => { announce = resolve; });
+  const ready = new Promise<string>((resolve) => { announce = (url) => { if (++listening === opts.count) resolve(url); }; });
 
   const fork = () => {
     const worker = cluster.fork({ LEDGERLINE_CLUSTER_WORKER: '1' });

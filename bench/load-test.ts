@@ -1,0 +1,173 @@
+/**
+ * Issue 33: the API under concurrent clients with 1, 2, 4 … server processes on one PostgreSQL.
+ *
+ *   npm run bench:load -- --processes 1,2,4 --clients 30 --seconds 60 [--transactions 20000]
+ *     [--warmup 5] [--database-url postgres://…/admin-db] [--keep] [--json out.json]
+ *
+ * Seeds a fresh database (named ledgerline_t_*, on the PostgreSQL at --database-url, else
+ * PG_TEST_URL, else postgres://postgres@127.0.0.1:5432/postgres) once with the demo business
+ * (server/seed, no receipt files), then for each process count starts the real server
+ * (`node --import tsx server/main.ts` with DATABASE_URL and WEB_CONCURRENCY; the supervisor of
+ * server/cluster.ts), waits until every worker listens, drives the clients of bench/load-clients.ts
+ * from a worker thread as the seeded owner, and stops the server with SIGTERM (it must drain).
+ * Reports req/s, p50 and p99 per call and per process count, and the load average before and after
+ * (this machine is shared; say so beside any figure). The database is dropped at the end unless --keep.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
+import { ID_TOKEN_HEADER } from '../schema/api/scopes.ts';
+import { openDb } from '../server/db/db.ts';
+import { prepareDatabase } from '../server/startup.ts';
+import { createPgDatabase } from '../server/testing.ts';
+import { DEFAULT_EMAIL_DOMAIN, DEMO_PASSWORD } from '../server/seed/types.ts';
+import { LOAD_CLIENT_SCRIPT, LOAD_OPS, LOAD_WEIGHTS, type LoadOp, type LoadWorkerData, type LoadWorkerResult } from './load-clients.ts';
+import { percentile, roundMs } from './stats.ts';
+
+const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
+const SEARCH_TERMS = ['uber', 'delta', 'amazon', 'coffee', 'hotel', 'office', 'air', 'lyft', 'market', 'cloud'];
+
+type Args = { processes: number[]; clients: number; seconds: number; warmup: number; transactions: number; adminUrl: string; keep: boolean; json: string | null };
+
+function parseArgs(argv: string[]): Args {
+  const get = (name: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : undefined; };
+  const num = (name: string, fallback: number) => { const v = get(name); const n = v === undefined ? fallback : Number(v); if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number`); return n; };
+  return {
+    processes: (get('processes') ?? '1,2,4').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0),
+    clients: num('clients', 30),
+    seconds: num('seconds', 60),
+    warmup: num('warmup', 5),
+    transactions: num('transactions', 20_000),
+    adminUrl: get('database-url') ?? process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    keep: argv.includes('--keep'),
+    json: get('json') ?? null,
+  };
+}
+
+export type OpFigures = { requests: number; rps: number; p50Ms: number; p99Ms: number; errors: number };
+export type RunFigures = { processes: number; clients: number; seconds: number; rps: number; ops: Record<LoadOp, OpFigures>; loadBefore: string; loadAfter: string; firstErrors: string[] };
+
+const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+
+/** Starts `node --import tsx server/main.ts` with WEB_CONCURRENCY=processes; resolves once every worker listens. */
+async function startServer(databaseUrl: string, processes: number, port: number): Promise<{ child: ChildProcess; url: string; log: string[] }> {
+  const log: string[] = [];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, WEB_CONCURRENCY: String(processes), PORT: String(port), HOST: '127.0.0.1', LEDGERLINE_SEED_DEMO: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within 120 s:\n${log.slice(-20).join('\n')}`)), 120_000);
+    const onLine = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line) log.push(line);
+        const m = /Ledgerline is running at (\S+)/.exec(line);
+        if (m) { clearTimeout(timer); resolve(m[1]!); }
+      }
+    };
+    child.stdout!.on('data', onLine);
+    child.stderr!.on('data', onLine);
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`server exited with ${code}:\n${log.slice(-20).join('\n')}`)); });
+  });
+  return { child, url, log };
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const code = await Promise.race([exited, new Promise<'timeout'>((r) => setTimeout(() => r('timeout'), 40_000))]);
+  if (code === 'timeout') {
+    child.kill('SIGKILL');
+    throw new Error('the server did not drain within 40 s of SIGTERM');
+  }
+}
+
+async function signInOwner(url: string): Promise<string> {
+  const res = await fetch(`${url}/v1/public/sign-in`, {
+    method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `owner@${DEFAULT_EMAIL_DOMAIN}`, password: DEMO_PASSWORD }),
+  });
+  if (!res.ok) throw new Error(`owner sign-in failed: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id_token: string }).id_token;
+}
+
+function runClients(data: LoadWorkerData): Promise<LoadWorkerResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(LOAD_CLIENT_SCRIPT, { eval: true, workerData: data });
+    worker.once('message', resolve);
+    worker.once('error', reject);
+    worker.once('exit', (code) => code !== 0 && reject(new Error(`load worker exited with ${code}`)));
+  });
+}
+
+function figures(out: LoadWorkerResult): { rps: number; ops: Record<LoadOp, OpFigures> } {
+  const ops = {} as Record<LoadOp, OpFigures>;
+  let total = 0;
+  for (const op of LOAD_OPS) {
+    const l = out.latencies[op];
+    total += l.length;
+    ops[op] = { requests: l.length, rps: Math.round((l.length / out.seconds) * 10) / 10, p50Ms: roundMs(percentile(l, 50)), p99Ms: roundMs(percentile(l, 99)), errors: out.errors[op] };
+  }
+  return { rps: Math.round((total / out.seconds) * 10) / 10, ops };
+}
+
+function printRun(r: RunFigures): void {
+  console.log(`\n${r.processes} process(es), ${r.clients} clients, ${r.seconds} s: ${r.rps} req/s (load average before ${r.loadBefore}, after ${r.loadAfter})`);
+  console.log('| call | requests | req/s | p50 ms | p99 ms | errors |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const op of LOAD_OPS) {
+    const o = r.ops[op];
+    console.log(`| ${op} | ${o.requests} | ${o.rps} | ${o.p50Ms} | ${o.p99Ms} | ${o.errors} |`);
+  }
+  for (const e of r.firstErrors) console.log(`  error: ${e}`);
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  console.log(`Seeding a fresh database with ${args.transactions} transactions (not timed)...`);
+  const store = await createPgDatabase(args.adminUrl);
+  const results: RunFigures[] = [];
+  try {
+    const databaseUrl = store.open.databaseUrl!;
+    const db = await openDb({ databaseUrl });
+    const t0 = performance.now();
+    await prepareDatabase(db, { SEED_TRANSACTIONS: String(args.transactions), LEDGERLINE_SUPPORT_PASSWORD: randomBytes(12).toString('base64url') }, () => undefined, { receipts: false });
+    console.log(`Seeded in ${Math.round((performance.now() - t0) / 1000)} s; ANALYZE...`);
+    await db.exec('ANALYZE');
+    const ids = (await db.query<{ id: string }>(`SELECT id::text FROM transactions ORDER BY md5(id::text) LIMIT 500`)).map((r) => r.id);
+    const gls = (await db.query<{ id: string }>(`SELECT id::text FROM gl_accounts WHERE active AND classification = 'EXPENSE' LIMIT 20`)).map((r) => r.id);
+    await db.close();
+    for (const [i, processes] of args.processes.entries()) {
+      const server = await startServer(databaseUrl, processes, 18_700 + i);
+      try {
+        const token = await signInOwner(server.url);
+        const top = await fetch(`${server.url}/v1/auth/sync/changes?backfill=true&limit=1`, { headers: { [ID_TOKEN_HEADER]: token } });
+        const checkpoint = ((await top.json()) as { checkpoint: number }).checkpoint;
+        const loadBefore = load();
+        console.log(`${processes} process(es): ${args.clients} clients for ${args.warmup} s warm-up + ${args.seconds} s (load ${loadBefore})`);
+        const out = await runClients({
+          url: server.url, header: ID_TOKEN_HEADER, token, acceptEncoding: ACCEPT_ENCODING, clients: args.clients,
+          durationMs: (args.warmup + args.seconds) * 1000, warmupMs: args.warmup * 1000, transactionIds: ids, glAccountIds: gls,
+          searchTerms: SEARCH_TERMS, checkpoint, weights: LOAD_WEIGHTS,
+        });
+        const run: RunFigures = { processes, clients: args.clients, seconds: Math.round(out.seconds), ...figures(out), loadBefore, loadAfter: load(), firstErrors: out.firstErrors };
+        printRun(run);
+        results.push(run);
+      } finally {
+        await stopServer(server.child);
+      }
+    }
+  } finally {
+    if (args.keep) console.log(`Kept the database: ${store.open.databaseUrl}`);
+    else await store.dispose();
+  }
+  if (args.json) await writeFile(args.json, JSON.stringify({ at: new Date().toISOString(), args: { ...args, adminUrl: undefined }, results }, null, 2));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
