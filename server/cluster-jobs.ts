@@ -5,7 +5,8 @@
  * claims (a bill per template and period, an automation run per policy and day, a yield accrual
  * per account and day, a ledger entry key per settlement), the queues by leased rows
  * (core/leased-queue.ts: mail, chat, push, async jobs, SFTP uploads), the HRIS drop watcher by
- * renaming the file it takes; `cluster-jobs.pg.test.ts` runs them from two processes at once.
+ * an import row unique per business and file hash. server/CONTEXT.md "Several processes" lists each
+ * with its two-process test (`cluster-jobs.pg.test.ts` is the mail queue's).
  */
 import type { Db } from './db/db.ts';
 import { startBillSettlementJob } from './domain/bill-settlement.ts';
