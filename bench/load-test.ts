@@ -59,7 +59,11 @@ async function startServer(databaseUrl: string, processes: number, port: number)
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within 120 s:\n${log.slice(-20).join('\n')}`)), 120_000);
+    // Generous: on a loaded 2-core machine N workers each compile the server through tsx.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start within 300 s:\n${log.slice(-20).join('\n')}`));
+    }, 300_000);
     const onLine = (chunk: Buffer) => {
       for (const line of chunk.toString('utf8').split('\n')) {
         if (line) log.push(line);
