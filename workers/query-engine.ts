@@ -60,7 +60,24 @@ export interface EngineSpec<R extends { id: string }, F extends TextFilter, S ex
   /** The structural part of a filter as a predicate; null when there is none. */
   compileFilter: (filter: F) => ((row: R) => boolean) | null;
   sortKeys: () => SortKeys<R, S>;
+  /**
+   * Optional (issue 33): the filter's fields as typed columns, so a filter is a loop over
+   * integers; when given, its `compile` replaces `compileFilter` (with the same meaning).
+   */
+  columns?: () => RowColumns<R, F>;
 }
+
+/** A collection's filter columns: kept by every upsert, compiled per query into a slot predicate. */
+export interface RowColumns<R, F> {
+  /** Stores the row's filter fields (and may swap its repeated strings for shared copies: equal values). */
+  set(slot: number, row: R): void;
+  clear(): void;
+  /** The structural part of the filter over the columns; null when there is none. */
+  compile(filter: F): ((slot: number) => boolean) | null;
+}
+
+/** A text query matching fewer than 1 / this of the rows is ordered by rank (k log k) rather than by a walk of the order (n). */
+const RANK_SORT_SHARE = 8;
 
 interface CachedResult {
   key: string;
@@ -73,13 +90,12 @@ export { EMPTY_TOTALS, type FieldOf, type MoneyFields, type Totals } from './mon
 
 export class QueryEngine<R extends { id: string }, F extends TextFilter, S extends string> {
   private rows: (R | undefined)[] = [];
-  /** Each slot's current search text, so an update re-tokenizes only when the text changed. */
-  private texts: (string | undefined)[] = [];
   private slotById = new Map<string, number>();
   private freeSlots: number[] = [];
   private orders = new Map<S, SortedOrder>();
   private readonly search = new SearchIndex();
   private readonly keys: SortKeys<R, S>;
+  private readonly columns: RowColumns<R, F> | null;
   private readonly textOf: (row: R) => string;
   private marks = new Uint32Array(0);
   private scratch = new Int32Array(0);
@@ -93,6 +109,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
 
   constructor(private readonly spec: EngineSpec<R, F, S>) {
     this.keys = spec.sortKeys();
+    this.columns = spec.columns?.() ?? null;
     this.textOf = spec.textOf;
   }
 
@@ -122,11 +139,11 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
 
   clear(): void {
     this.rows = [];
-    this.texts = [];
     this.slotById.clear();
     this.freeSlots = [];
     this.orders.clear();
     this.keys.clear();
+    this.columns?.clear();
     this.search.clear();
     this.money = null;
     this.version++;
@@ -138,9 +155,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     for (let slot = 0; slot < this.rows.length; slot++) {
       const row = this.rows[slot];
       if (row && pred(row)) {
-        const text = this.textOf(row);
-        this.texts[slot] = text;
-        this.search.set(slot, text);
+        this.search.set(slot, this.textOf(row));
         n++;
       }
     }
@@ -220,28 +235,25 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
       const slot = this.freeSlots.pop() ?? this.rows.length;
       this.rows[slot] = row;
       this.slotById.set(row.id, slot);
+      this.columns?.set(slot, row);
       this.place(slot, row);
       this.money?.set(slot, row);
       for (const order of this.orders.values()) order.add(slot);
-      const text = this.textOf(row);
-      this.texts[slot] = text;
-      this.search.set(slot, text);
+      this.search.set(slot, this.textOf(row));
       return;
     }
     const old = this.rows[existing]!;
     const moved = this.keys.moved(old, row);
     if (moved) for (const order of this.orders.values()) order.remove(existing);
     this.rows[existing] = row;
+    this.columns?.set(existing, row);
     this.money?.set(existing, row);
     if (moved) {
       this.place(existing, row);
       for (const order of this.orders.values()) order.add(existing);
     }
-    const text = this.textOf(row);
-    if (text !== this.texts[existing]) {
-      this.texts[existing] = text;
-      this.search.set(existing, text);
-    }
+    // No copy of the old text is kept: the index compares the new text's token ids with the slot's.
+    this.search.set(existing, this.textOf(row));
   }
 
   /** Stores a row's sort keys (dropping an order the row invalidates). */
@@ -258,7 +270,6 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     for (const order of this.orders.values()) order.remove(slot);
     this.search.remove(slot);
     this.rows[slot] = undefined;
-    this.texts[slot] = undefined;
     this.slotById.delete(id);
     this.freeSlots.push(slot);
   }
@@ -268,21 +279,25 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     if (this.cache && this.cache.key === key && this.cache.version === this.version) {
       return this.cache.slots;
     }
-    const order = this.order(sort).view();
+    const sorted = this.order(sort);
+    const order = sorted.view();
     const terms = queryTerms(filter.q);
-    const predicate = this.spec.compileFilter(filter);
+    const predicate = this.predicate(filter);
     let slots: ArrayLike<number> = order;
-    if (terms.length > 0 || predicate) {
-      const gen = terms.length > 0 ? this.markMatches(terms) : 0;
+    const found = terms.length > 0 ? this.markMatches(terms) : null;
+    if (found && found.slots.length * RANK_SORT_SHARE < order.length) {
+      // Few matches: put them in order by their rank in the sort instead of walking all of it.
+      slots = this.inOrder(found.slots, sorted, predicate);
+    } else if (found || predicate) {
+      const gen = found ? found.gen : 0;
       const marks = this.marks;
-      const rows = this.rows;
       if (this.scratch.length < order.length) this.scratch = new Int32Array(order.length * 2);
       const out = this.scratch;
       let n = 0;
       for (let i = 0; i < order.length; i++) {
         const slot = order[i]!;
         if (gen !== 0 && marks[slot] !== gen) continue;
-        if (predicate && !predicate(rows[slot]!)) continue;
+        if (predicate && !predicate(slot)) continue;
         out[n++] = slot;
       }
       slots = out.slice(0, n);
@@ -292,8 +307,33 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     return slots;
   }
 
-  /** Stamps matching slots with a fresh generation number (no clearing between queries). */
-  private markMatches(terms: string[]): number {
+  /** `slots` that pass `predicate`, in the order's sequence: their ranks sorted as numbers (no comparator). */
+  /** The filter's structural part as a slot predicate: over the columns when the collection has them, else over the rows. */
+  private predicate(filter: F): ((slot: number) => boolean) | null {
+    if (this.columns) return this.columns.compile(filter);
+    const matches = this.spec.compileFilter(filter);
+    const rows = this.rows;
+    return matches && ((slot) => matches(rows[slot]!));
+  }
+
+  private inOrder(slots: Uint32Array, sorted: SortedOrder, predicate: ((slot: number) => boolean) | null): Int32Array {
+    const rank = sorted.ranks();
+    const ranks = new Uint32Array(slots.length);
+    let n = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      if (predicate && !predicate(slot)) continue;
+      ranks[n++] = rank[slot]!;
+    }
+    const order = sorted.view();
+    const picked = ranks.subarray(0, n).sort();
+    const out = new Int32Array(n);
+    for (let i = 0; i < n; i++) out[i] = order[picked[i]!]!;
+    return out;
+  }
+
+  /** Stamps matching slots with a fresh generation number (no clearing between queries); returns them too. */
+  private markMatches(terms: string[]): { gen: number; slots: Uint32Array } {
     if (this.marks.length < this.rows.length) {
       const grown = new Uint32Array(Math.max(1024, this.rows.length * 2));
       grown.set(this.marks);
@@ -303,8 +343,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
       this.marks.fill(0);
       this.markGen = 1;
     }
-    this.search.mark(terms, this.marks, this.markGen);
-    return this.markGen;
+    return { gen: this.markGen, slots: this.search.mark(terms, this.marks, this.markGen) };
   }
 
   private order(sort: S): SortedOrder {
