@@ -83,6 +83,10 @@ interface CachedResult {
   key: string;
   version: number;
   slots: ArrayLike<number>;
+  /** The exact number of matches (known before `slots` is complete). */
+  total: number;
+  /** A walk of the order stopped once the page was filled: where to resume (null: complete). */
+  walk: { order: readonly number[]; next: number; gen: number; out: Int32Array; predicate: ((slot: number) => boolean) | null } | null;
 }
 
 // Totals (count and sums per currency) live in money-columns.ts; their types are part of the engine's API.
@@ -169,12 +173,13 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   }
 
   query(q: EngineQuery<F, S>): EngineResult<R> {
-    const slots = this.matchingSlots(q.filter, q.sort);
-    const offset = Math.max(0, Math.min(Math.trunc(q.offset), slots.length));
-    const end = Math.min(slots.length, offset + Math.max(0, Math.trunc(q.limit)));
+    const head = this.result(q.filter, q.sort, 0);
+    const offset = Math.max(0, Math.min(Math.trunc(q.offset), head.total));
+    const end = Math.min(head.total, offset + Math.max(0, Math.trunc(q.limit)));
+    const { slots, total } = this.result(q.filter, q.sort, end);
     const rows: R[] = [];
-    for (let i = offset; i < end; i++) rows.push(this.rows[slots[i]!]!);
-    return { rows, total: slots.length, offset };
+    for (let i = offset; i < Math.min(end, slots.length); i++) rows.push(this.rows[slots[i]!]!);
+    return { rows, total, offset };
   }
 
   /** Ids of every match, in the default (first) sort. */
@@ -275,39 +280,76 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   }
 
   private matchingSlots(filter: F, sort: S): ArrayLike<number> {
+    return this.result(filter, sort, Infinity).slots;
+  }
+
+  /**
+   * The query's result with at least its first `need` slots in order (all of them for Infinity)
+   * and its exact total. A text query with many matches knows its total from the index (and the
+   * filter over those matches), so its walk of the order stops once `need` are found and resumes
+   * when a later page, the ids or the totals need more (early exit at the page size).
+   */
+  private result(filter: F, sort: S, need: number): CachedResult {
     const key = `${sort}|${JSON.stringify(filter)}`;
-    if (this.cache && this.cache.key === key && this.cache.version === this.version) {
-      return this.cache.slots;
+    const hit = this.cache;
+    if (hit && hit.key === key && hit.version === this.version) {
+      if (hit.walk && hit.slots.length < need) this.walkOn(hit, need);
+      return hit;
     }
     const sorted = this.order(sort);
     const order = sorted.view();
     const terms = queryTerms(filter.q);
     const predicate = this.predicate(filter);
-    let slots: ArrayLike<number> = order;
     const found = terms.length > 0 ? this.markMatches(terms) : null;
+    // The unfiltered result is the order itself: valid until the next change bumps the version.
+    let result: CachedResult = { key, version: this.version, slots: order, total: order.length, walk: null };
     if (found && found.slots.length * RANK_SORT_SHARE < order.length) {
       // Few matches: put them in order by their rank in the sort instead of walking all of it.
-      slots = this.inOrder(found.slots, sorted, predicate);
-    } else if (found || predicate) {
-      const gen = found ? found.gen : 0;
-      const marks = this.marks;
+      const slots = this.inOrder(found.slots, sorted, predicate);
+      result = { ...result, slots, total: slots.length };
+    } else if (found) {
+      let total = found.slots.length;
+      if (predicate) for (const slot of found.slots) if (!predicate(slot)) total--;
+      const walk = { order, next: 0, gen: found.gen, out: new Int32Array(total), predicate };
+      result = { ...result, slots: walk.out.subarray(0, 0), total, walk };
+      this.walkOn(result, need);
+    } else if (predicate) {
       if (this.scratch.length < order.length) this.scratch = new Int32Array(order.length * 2);
       const out = this.scratch;
       let n = 0;
       for (let i = 0; i < order.length; i++) {
         const slot = order[i]!;
-        if (gen !== 0 && marks[slot] !== gen) continue;
-        if (predicate && !predicate(slot)) continue;
-        out[n++] = slot;
+        if (predicate(slot)) out[n++] = slot;
       }
-      slots = out.slice(0, n);
+      const slots = out.slice(0, n);
+      result = { ...result, slots, total: n };
     }
-    // The unfiltered result is the order itself: valid until the next change bumps the version.
-    this.cache = { key, version: this.version, slots };
-    return slots;
+    this.cache = result;
+    return result;
   }
 
-  /** `slots` that pass `predicate`, in the order's sequence: their ranks sorted as numbers (no comparator). */
+  /** Walks on through the order until `need` matches are in place (or all `total` are). */
+  private walkOn(result: CachedResult, need: number): void {
+    const walk = result.walk!;
+    const { order, gen, out, predicate } = walk;
+    const marks = this.marks;
+    const stop = Math.min(need, result.total);
+    let n = result.slots.length;
+    let i = walk.next;
+    while (n < stop && i < order.length) {
+      const slot = order[i++]!;
+      if (marks[slot] !== gen) continue;
+      if (predicate && !predicate(slot)) continue;
+      out[n++] = slot;
+    }
+    walk.next = i;
+    result.slots = out.subarray(0, n);
+    // The order holds every live slot, so the walk finds them all; were one missing, the total
+    // would shrink to what the order holds rather than promise rows it cannot give.
+    if (i === order.length) result.total = n;
+    if (n === result.total) result.walk = null;
+  }
+
   /** The filter's structural part as a slot predicate: over the columns when the collection has them, else over the rows. */
   private predicate(filter: F): ((slot: number) => boolean) | null {
     if (this.columns) return this.columns.compile(filter);
