@@ -348,3 +348,35 @@ describe('QueryEngine totals (count and sum per currency over the whole result)'
     // How fast: the benchmark's figure, not a timed assertion here.
   }, 60_000);
 });
+
+describe('QueryEngine early exit (issue 33): a page of a many-match text query before its whole order', () => {
+  it('serves pages, ids and the total exactly as the reference, whatever the order they are asked in', () => {
+    const source = makeTransactions(3000, 17, { users: 2 });
+    const engine = createTransactionEngine(textOf);
+    engine.upsertMany(source.map(toEngineRow));
+    while (engine.indexSome(1000) > 0);
+    for (const [filter, sort] of [[{ q: 'e' }, 'occurred_desc'], [{ q: 'a', missing_coding: false }, 'amount_asc'], [{ q: 'ada e' }, 'merchant_asc']] as const) {
+      const want = reference(source, filter, sort);
+      expect(want.length, JSON.stringify(filter)).toBeGreaterThan(3000 / 8);
+      const first = engine.query({ filter, sort, offset: 0, limit: 50 });
+      expect(first.total).toBe(want.length);
+      expect(first.rows.map((r) => r.id)).toEqual(want.slice(0, 50));
+      const later = engine.query({ filter, sort, offset: 300, limit: 50 });
+      expect(later.rows.map((r) => r.id)).toEqual(want.slice(300, 350));
+      expect(engine.query({ filter, sort, offset: 100, limit: 50 }).rows.map((r) => r.id)).toEqual(want.slice(100, 150));
+      const last = engine.query({ filter, sort, offset: want.length - 10, limit: 50 });
+      expect(last.rows.map((r) => r.id)).toEqual(want.slice(-10));
+    }
+    // Ids after a first page only (the walk resumed to the end).
+    engine.query({ filter: { q: 'e' }, sort: 'occurred_desc', offset: 0, limit: 50 });
+    expect(engine.matchingIds({ q: 'e' })).toEqual(reference(source, { q: 'e' }, 'occurred_desc'));
+    // A change between pages: the next page is of the new data.
+    engine.query({ filter: { q: 'e' }, sort: 'occurred_desc', offset: 0, limit: 50 });
+    const gone = reference(source, { q: 'e' }, 'occurred_desc').slice(0, 20);
+    engine.removeMany(gone);
+    const kept = source.filter((t) => !gone.includes(t.id));
+    const page = engine.query({ filter: { q: 'e' }, sort: 'occurred_desc', offset: 0, limit: 50 });
+    expect(page.rows.map((r) => r.id)).toEqual(reference(kept, { q: 'e' }, 'occurred_desc').slice(0, 50));
+    expect(page.total).toBe(reference(kept, { q: 'e' }, 'occurred_desc').length);
+  });
+});

@@ -60,12 +60,33 @@ export interface EngineSpec<R extends { id: string }, F extends TextFilter, S ex
   /** The structural part of a filter as a predicate; null when there is none. */
   compileFilter: (filter: F) => ((row: R) => boolean) | null;
   sortKeys: () => SortKeys<R, S>;
+  /**
+   * Optional (issue 33): the filter's fields as typed columns, so a filter is a loop over
+   * integers; when given, its `compile` replaces `compileFilter` (with the same meaning).
+   */
+  columns?: () => RowColumns<R, F>;
 }
+
+/** A collection's filter columns: kept by every upsert, compiled per query into a slot predicate. */
+export interface RowColumns<R, F> {
+  /** Stores the row's filter fields (and may swap its repeated strings for shared copies: equal values). */
+  set(slot: number, row: R): void;
+  clear(): void;
+  /** The structural part of the filter over the columns; null when there is none. */
+  compile(filter: F): ((slot: number) => boolean) | null;
+}
+
+/** A text query matching fewer than 1 / this of the rows is ordered by rank (k log k) rather than by a walk of the order (n). */
+const RANK_SORT_SHARE = 8;
 
 interface CachedResult {
   key: string;
   version: number;
   slots: ArrayLike<number>;
+  /** The exact number of matches (known before `slots` is complete). */
+  total: number;
+  /** A walk of the order stopped once the page was filled: where to resume (null: complete). */
+  walk: { order: readonly number[]; next: number; gen: number; out: Int32Array; predicate: ((slot: number) => boolean) | null } | null;
 }
 
 // Totals (count and sums per currency) live in money-columns.ts; their types are part of the engine's API.
@@ -73,13 +94,12 @@ export { EMPTY_TOTALS, type FieldOf, type MoneyFields, type Totals } from './mon
 
 export class QueryEngine<R extends { id: string }, F extends TextFilter, S extends string> {
   private rows: (R | undefined)[] = [];
-  /** Each slot's current search text, so an update re-tokenizes only when the text changed. */
-  private texts: (string | undefined)[] = [];
   private slotById = new Map<string, number>();
   private freeSlots: number[] = [];
   private orders = new Map<S, SortedOrder>();
   private readonly search = new SearchIndex();
   private readonly keys: SortKeys<R, S>;
+  private readonly columns: RowColumns<R, F> | null;
   private readonly textOf: (row: R) => string;
   private marks = new Uint32Array(0);
   private scratch = new Int32Array(0);
@@ -93,6 +113,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
 
   constructor(private readonly spec: EngineSpec<R, F, S>) {
     this.keys = spec.sortKeys();
+    this.columns = spec.columns?.() ?? null;
     this.textOf = spec.textOf;
   }
 
@@ -122,11 +143,11 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
 
   clear(): void {
     this.rows = [];
-    this.texts = [];
     this.slotById.clear();
     this.freeSlots = [];
     this.orders.clear();
     this.keys.clear();
+    this.columns?.clear();
     this.search.clear();
     this.money = null;
     this.version++;
@@ -138,9 +159,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     for (let slot = 0; slot < this.rows.length; slot++) {
       const row = this.rows[slot];
       if (row && pred(row)) {
-        const text = this.textOf(row);
-        this.texts[slot] = text;
-        this.search.set(slot, text);
+        this.search.set(slot, this.textOf(row));
         n++;
       }
     }
@@ -154,12 +173,13 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   }
 
   query(q: EngineQuery<F, S>): EngineResult<R> {
-    const slots = this.matchingSlots(q.filter, q.sort);
-    const offset = Math.max(0, Math.min(Math.trunc(q.offset), slots.length));
-    const end = Math.min(slots.length, offset + Math.max(0, Math.trunc(q.limit)));
+    const head = this.result(q.filter, q.sort, 0);
+    const offset = Math.max(0, Math.min(Math.trunc(q.offset), head.total));
+    const end = Math.min(head.total, offset + Math.max(0, Math.trunc(q.limit)));
+    const { slots, total } = this.result(q.filter, q.sort, end);
     const rows: R[] = [];
-    for (let i = offset; i < end; i++) rows.push(this.rows[slots[i]!]!);
-    return { rows, total: slots.length, offset };
+    for (let i = offset; i < Math.min(end, slots.length); i++) rows.push(this.rows[slots[i]!]!);
+    return { rows, total, offset };
   }
 
   /** Ids of every match, in the default (first) sort. */
@@ -220,28 +240,25 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
       const slot = this.freeSlots.pop() ?? this.rows.length;
       this.rows[slot] = row;
       this.slotById.set(row.id, slot);
+      this.columns?.set(slot, row);
       this.place(slot, row);
       this.money?.set(slot, row);
       for (const order of this.orders.values()) order.add(slot);
-      const text = this.textOf(row);
-      this.texts[slot] = text;
-      this.search.set(slot, text);
+      this.search.set(slot, this.textOf(row));
       return;
     }
     const old = this.rows[existing]!;
     const moved = this.keys.moved(old, row);
     if (moved) for (const order of this.orders.values()) order.remove(existing);
     this.rows[existing] = row;
+    this.columns?.set(existing, row);
     this.money?.set(existing, row);
     if (moved) {
       this.place(existing, row);
       for (const order of this.orders.values()) order.add(existing);
     }
-    const text = this.textOf(row);
-    if (text !== this.texts[existing]) {
-      this.texts[existing] = text;
-      this.search.set(existing, text);
-    }
+    // No copy of the old text is kept: the index compares the new text's token ids with the slot's.
+    this.search.set(existing, this.textOf(row));
   }
 
   /** Stores a row's sort keys (dropping an order the row invalidates). */
@@ -258,42 +275,107 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
     for (const order of this.orders.values()) order.remove(slot);
     this.search.remove(slot);
     this.rows[slot] = undefined;
-    this.texts[slot] = undefined;
     this.slotById.delete(id);
     this.freeSlots.push(slot);
   }
 
   private matchingSlots(filter: F, sort: S): ArrayLike<number> {
+    return this.result(filter, sort, Infinity).slots;
+  }
+
+  /**
+   * The query's result with at least its first `need` slots in order (all of them for Infinity)
+   * and its exact total. A text query with many matches knows its total from the index (and the
+   * filter over those matches), so its walk of the order stops once `need` are found and resumes
+   * when a later page, the ids or the totals need more (early exit at the page size).
+   */
+  private result(filter: F, sort: S, need: number): CachedResult {
     const key = `${sort}|${JSON.stringify(filter)}`;
-    if (this.cache && this.cache.key === key && this.cache.version === this.version) {
-      return this.cache.slots;
+    const hit = this.cache;
+    if (hit && hit.key === key && hit.version === this.version) {
+      if (hit.walk && hit.slots.length < need) this.walkOn(hit, need);
+      return hit;
     }
-    const order = this.order(sort).view();
+    const sorted = this.order(sort);
+    const order = sorted.view();
     const terms = queryTerms(filter.q);
-    const predicate = this.spec.compileFilter(filter);
-    let slots: ArrayLike<number> = order;
-    if (terms.length > 0 || predicate) {
-      const gen = terms.length > 0 ? this.markMatches(terms) : 0;
-      const marks = this.marks;
-      const rows = this.rows;
+    const predicate = this.predicate(filter);
+    const found = terms.length > 0 ? this.markMatches(terms) : null;
+    // The unfiltered result is the order itself: valid until the next change bumps the version.
+    let result: CachedResult = { key, version: this.version, slots: order, total: order.length, walk: null };
+    if (found && found.slots.length * RANK_SORT_SHARE < order.length) {
+      // Few matches: put them in order by their rank in the sort instead of walking all of it.
+      const slots = this.inOrder(found.slots, sorted, predicate);
+      result = { ...result, slots, total: slots.length };
+    } else if (found) {
+      let total = found.slots.length;
+      if (predicate) for (const slot of found.slots) if (!predicate(slot)) total--;
+      const walk = { order, next: 0, gen: found.gen, out: new Int32Array(total), predicate };
+      result = { ...result, slots: walk.out.subarray(0, 0), total, walk };
+      this.walkOn(result, need);
+    } else if (predicate) {
       if (this.scratch.length < order.length) this.scratch = new Int32Array(order.length * 2);
       const out = this.scratch;
       let n = 0;
       for (let i = 0; i < order.length; i++) {
         const slot = order[i]!;
-        if (gen !== 0 && marks[slot] !== gen) continue;
-        if (predicate && !predicate(rows[slot]!)) continue;
-        out[n++] = slot;
+        if (predicate(slot)) out[n++] = slot;
       }
-      slots = out.slice(0, n);
+      const slots = out.slice(0, n);
+      result = { ...result, slots, total: n };
     }
-    // The unfiltered result is the order itself: valid until the next change bumps the version.
-    this.cache = { key, version: this.version, slots };
-    return slots;
+    this.cache = result;
+    return result;
   }
 
-  /** Stamps matching slots with a fresh generation number (no clearing between queries). */
-  private markMatches(terms: string[]): number {
+  /** Walks on through the order until `need` matches are in place (or all `total` are). */
+  private walkOn(result: CachedResult, need: number): void {
+    const walk = result.walk!;
+    const { order, gen, out, predicate } = walk;
+    const marks = this.marks;
+    const stop = Math.min(need, result.total);
+    let n = result.slots.length;
+    let i = walk.next;
+    while (n < stop && i < order.length) {
+      const slot = order[i++]!;
+      if (marks[slot] !== gen) continue;
+      if (predicate && !predicate(slot)) continue;
+      out[n++] = slot;
+    }
+    walk.next = i;
+    result.slots = out.subarray(0, n);
+    // The order holds every live slot, so the walk finds them all; were one missing, the total
+    // would shrink to what the order holds rather than promise rows it cannot give.
+    if (i === order.length) result.total = n;
+    if (n === result.total) result.walk = null;
+  }
+
+  /** The filter's structural part as a slot predicate: over the columns when the collection has them, else over the rows. */
+  private predicate(filter: F): ((slot: number) => boolean) | null {
+    if (this.columns) return this.columns.compile(filter);
+    const matches = this.spec.compileFilter(filter);
+    const rows = this.rows;
+    return matches && ((slot) => matches(rows[slot]!));
+  }
+
+  private inOrder(slots: Uint32Array, sorted: SortedOrder, predicate: ((slot: number) => boolean) | null): Int32Array {
+    const rank = sorted.ranks();
+    const ranks = new Uint32Array(slots.length);
+    let n = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      if (predicate && !predicate(slot)) continue;
+      ranks[n++] = rank[slot]!;
+    }
+    const order = sorted.view();
+    const picked = ranks.subarray(0, n).sort();
+    const out = new Int32Array(n);
+    for (let i = 0; i < n; i++) out[i] = order[picked[i]!]!;
+    return out;
+  }
+
+  /** Stamps matching slots with a fresh generation number (no clearing between queries); returns them too. */
+  private markMatches(terms: string[]): { gen: number; slots: Uint32Array } {
     if (this.marks.length < this.rows.length) {
       const grown = new Uint32Array(Math.max(1024, this.rows.length * 2));
       grown.set(this.marks);
@@ -303,8 +385,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
       this.marks.fill(0);
       this.markGen = 1;
     }
-    this.search.mark(terms, this.marks, this.markGen);
-    return this.markGen;
+    return { gen: this.markGen, slots: this.search.mark(terms, this.marks, this.markGen) };
   }
 
   private order(sort: S): SortedOrder {

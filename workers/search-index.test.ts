@@ -62,3 +62,47 @@ describe('SearchIndex answers the same before, during and after indexing', () =>
     for (const q of ['bucks', 'bottle', 'ub', 'e', 'uber']) expect(marked(index, q, 8), q).toEqual(expected(now, q));
   });
 });
+
+describe('SearchIndex under random changes (issue 33: token postings with garbage and compaction)', () => {
+  it('answers as the reference through sets, re-sets, removals and slot reuse, indexed or not', () => {
+    let seed = 7;
+    const rand = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+    const WORDS = ['starbucks', 'uber', 'lunch', 'travel', 'delta', 'air', 'éclair', 'café', '東京駅', 'пушкин', 'conan', "o'brien", 'meals', 'team'];
+    const text = () => Array.from({ length: 1 + Math.floor(rand() * 4) }, () => WORDS[Math.floor(rand() * WORDS.length)]).join(' ');
+    const index = new SearchIndex();
+    const now: (string | undefined)[] = [];
+    const SLOTS = 300;
+    for (let step = 0; step < 3000; step++) {
+      const slot = Math.floor(rand() * SLOTS);
+      if (rand() < 0.2) {
+        index.remove(slot);
+        now[slot] = undefined;
+      } else index.set(slot, (now[slot] = text()));
+      if (rand() < 0.3) index.indexSome(Math.floor(rand() * 50));
+      if (step % 250 === 0) {
+        for (const q of ['uber', 'ta', 'star lunch', 'é', '東京', 'o\'b', 'air delta', 'zzz']) {
+          expect(marked(index, q, SLOTS), `${q} at ${step}`).toEqual(expected(now, q));
+        }
+      }
+    }
+    index.indexSome(SLOTS);
+    for (const q of ['uber', 'ta', 'star lunch', 'é', '東京', 'пуш', 'air delta', 'meals team']) expect(marked(index, q, SLOTS), q).toEqual(expected(now, q));
+    // Words are interned once, whatever the number of rows naming them.
+    expect(index.vocabularySize).toBeLessThanOrEqual(WORDS.length + 1);
+  });
+
+  it('returns each matching slot once, the same as it marks', () => {
+    const index = new SearchIndex();
+    TEXTS.forEach((t, slot) => index.set(slot, t));
+    index.indexSome(100);
+    // Slot 2 loses and regains "travel": its posting list then holds it twice.
+    index.set(2, 'Conan');
+    index.indexSome(100);
+    index.set(2, "Conan O'Brien Travel");
+    index.indexSome(100);
+    const marks = new Uint32Array(TEXTS.length);
+    const slots = [...index.mark(['travel'], marks, 5)].sort((a, b) => a - b);
+    expect(slots).toEqual(expected(TEXTS, 'travel'));
+    expect(slots).toEqual([...marks.keys()].filter((s) => marks[s] === 5));
+  });
+});

@@ -1,207 +1,224 @@
 import { queryTerms } from '../schema/transaction-query.ts';
+import { TokenPool, Vocabulary } from './search-vocabulary.ts';
 
 /**
- * In-memory text search over transactions, with the server's semantics: the server keeps a
- * lower-cased search text per transaction and matches each query term (from `queryTerms`) as a
- * substring (`search_text LIKE %term%`), all terms AND-ed. Here a row's text is split by the same
- * `queryTerms` into tokens, and a row matches when every term is a substring of one of its tokens.
- * (A term holds no separator, so it cannot span two tokens on the server either.)
+ * In-memory text search with the server's semantics: the server keeps a lower-cased search text
+ * per row and matches each query term (from `queryTerms`) as a substring (`search_text LIKE
+ * %term%`), all terms AND-ed. Here a row's text is split by the same `queryTerms` into tokens,
+ * and a row matches when every term is a substring of one of its tokens. (A term holds no
+ * separator, so it cannot span two tokens on the server either.)
  *
- * Why not FlexSearch: its "forward" tokenizer answers prefixes only ("bucks" would not find
- * Starbucks, which the server finds), and its "full" tokenizer, which answers substrings, took
- * 22 s and 418 MB for 100k rows here. A trigram index does: for a term of 3+ characters, the
- * rows holding its rarest trigram are the candidates, each verified with `includes`. Terms of
- * 1-2 characters are verified over every row (a few ms at 100k).
+ * Issue 33, a columnar index: tokens are interned once (`Vocabulary`: one string per distinct
+ * word, whatever the number of rows naming it), each row holds its token ids in one shared
+ * `TokenPool` (a Uint32Array), and each token has a posting list of slots (a growable
+ * Uint32Array). A term is answered in two steps, both over integers: the vocabulary's trigram
+ * index finds every token containing it (exactly: each candidate token is verified with
+ * `includes`, thousands of words instead of a million rows), then the union of those tokens'
+ * posting lists is the term's rows — exact with no row verified, and no row text kept. Terms are
+ * intersected rarest first (smallest sum of posting lengths) with generation stamps.
  *
- * The index is built incrementally: new or changed rows are `stale` and matched by direct
- * verification until `indexSome(budget)` (called by the worker in idle slices) adds their
- * trigrams, so results are exact at every moment and queries never wait for the build.
- * Posting lists are append-only; entries left by an old text are weeded out by verification,
- * and the lists are rebuilt when such entries pile up.
+ * The index is built incrementally: a new or changed text waits (`stale`, its raw string kept)
+ * until `indexSome(budget)` (the worker's idle slices) or a query tokenizes it, so results are
+ * exact at every moment. Posting lists are append-only: a token a row no longer has leaves the
+ * slot in its list and marks the token dirty; a dirty token's entries are checked against the
+ * slot's current tokens (a few integers), and its list is compacted when half of it is garbage.
  */
-const EMPTY: readonly number[] = [];
+const COMPACT_MIN = 64;
 
 export class SearchIndex {
-  /** slot → its tokens joined by spaces (what terms are verified against). */
-  private keys: (string | undefined)[] = [];
-  /**
-   * slot → a text set but not tokenized yet. Tokenizing is most of the cost of `set`, and a
-   * first mirror or a 10,000-row coding sets many rows at once: the split waits until a query
-   * verifies the row or an idle slice indexes it (`keyOf`).
-   */
+  private readonly vocab = new Vocabulary();
+  private readonly pool = new TokenPool();
+  /** token id → its slots (entries [0, postingLength[t]) of `postings[t]`). */
+  private postings: Uint32Array[] = [];
+  private postingLength = new Uint32Array(64);
+  /** token id → how many of its entries are garbage (the slot no longer has the token, or holds it twice). */
+  private garbage = new Uint32Array(64);
+  /** slot → a text set but not tokenized yet (what `indexSome` or a query picks up). */
   private raw: (string | undefined)[] = [];
-  /** slot → the key whose trigrams are in `postings` (may be an older text of the slot). */
-  private indexedKeys: (string | undefined)[] = [];
-  /** Trigram code (`gramCodes`) → the slots whose key holds it, each at most once. */
-  private postings = new Map<number, number[]>();
   private stale = new Set<number>();
-  /** Trigrams whose posting list may hold entries of an old text (verification needed). */
-  private dirty = new Set<number>();
-  private postingCount = 0;
-  private liveCount = 0;
-  /** Scratch for de-duplicating candidates (a reused slot may be listed twice). */
   private stamps = new Uint32Array(0);
   private stampGen = 0;
 
-  /** Sets a row's text; it is searchable at once (by verification) and indexed in later slices. */
+  /** Sets a row's text; it is searchable at once and tokenized in a later slice (or by a query). */
   set(slot: number, text: string): void {
     this.raw[slot] = text;
-    this.keys[slot] = undefined;
     this.stale.add(slot);
   }
 
   remove(slot: number): void {
-    this.keys[slot] = undefined;
     this.raw[slot] = undefined;
     this.stale.delete(slot);
-    const indexed = this.indexedKeys[slot];
-    if (indexed !== undefined) for (const gram of gramSet(indexed)) this.dirty.add(gram);
+    this.replaceTokens(slot, null);
   }
 
   clear(): void {
-    this.keys = [];
+    this.vocab.clear();
+    this.pool.clear();
+    this.postings = [];
+    this.postingLength = new Uint32Array(64);
+    this.garbage = new Uint32Array(64);
     this.raw = [];
-    this.indexedKeys = [];
-    this.postings.clear();
     this.stale.clear();
-    this.dirty.clear();
-    this.postingCount = 0;
-    this.liveCount = 0;
   }
 
-  /** How many rows still wait to be indexed. */
+  /** How many rows still wait to be tokenized. */
   get backlog(): number {
     return this.stale.size;
   }
 
-  /**
-   * Indexes up to `budget` stale rows. Returns how many are left. A row indexed for the first
-   * time (every row of a first mirror) allocates nothing but new posting lists: its trigram codes
-   * go through a reused scratch array, and a trigram repeated in the row is skipped because its
-   * list already ends with the row's slot.
-   */
+  /** Distinct tokens interned so far (the vocabulary grows only: a word no row holds any more is kept). */
+  get vocabularySize(): number {
+    return this.vocab.size;
+  }
+
+  /** Tokenizes up to `budget` stale rows into the posting lists; returns how many are left. */
   indexSome(budget: number): number {
     let done = 0;
-    const postings = this.postings;
     for (const slot of this.stale) {
       if (done++ >= budget) break;
-      this.stale.delete(slot);
-      const key = this.keyOf(slot);
-      if (key === undefined) continue;
-      const old = this.indexedKeys[slot];
-      if (old === undefined) {
-        const n = gramCodes(key);
-        let added = 0;
-        for (let i = 0; i < n; i++) {
-          const gram = scratch[i]!;
-          const list = postings.get(gram);
-          if (!list) postings.set(gram, [slot]);
-          else if (list[list.length - 1] !== slot) list.push(slot);
-          else continue;
-          added++;
-        }
-        this.postingCount += added;
-        this.liveCount += added;
-      } else {
-        const had = gramSet(old);
-        const grams = gramSet(key);
-        for (const gram of grams) {
-          if (had.has(gram)) continue;
-          const list = postings.get(gram);
-          if (list) list.push(slot);
-          else postings.set(gram, [slot]);
-          this.postingCount++;
-        }
-        for (const gram of had) if (!grams.has(gram)) this.dirty.add(gram);
-        this.liveCount += grams.size - had.size;
-      }
-      this.indexedKeys[slot] = key;
+      this.indexSlot(slot);
     }
-    if (this.postingCount > 3 * Math.max(this.liveCount, 100_000)) this.rebuild();
     return this.stale.size;
   }
 
   /**
-   * Sets `marks[slot] = gen` for every row whose tokens contain every term. Indexed rows come
-   * from the posting lists of the terms' trigrams, intersected (typed-array stamps, linear in
-   * the lists' lengths); a survivor is verified with `includes` unless the query is one
-   * trigram whose list is known clean, in which case the list is the answer. Rows not yet
-   * indexed are verified directly.
+   * Sets `marks[slot] = gen` for every row whose tokens contain every term, and returns those
+   * slots (each once, in no order). Stale rows are tokenized first (what the old index's
+   * verification paid too), so the answer comes from the posting lists alone.
    */
-  mark(terms: readonly string[], marks: Uint32Array, gen: number): void {
+  mark(terms: readonly string[], marks: Uint32Array, gen: number): Uint32Array {
     const unique = [...new Set(terms)];
-    if (unique.length === 0) return;
-    const keys = this.keys;
-    const verify = (slot: number) => {
-      const key = this.keyOf(slot);
-      if (key === undefined) return;
-      for (const t of unique) if (!key.includes(t)) return;
-      marks[slot] = gen;
-    };
-    const grams = new Set<number>();
-    for (const t of unique) for (let i = 0; i + 3 <= t.length; i++) grams.add(gramCode(t, i));
-    if (grams.size === 0) {
-      // Only terms of 1-2 characters: verify every row.
-      const size = Math.max(keys.length, this.raw.length);
-      for (let slot = 0; slot < size; slot++) verify(slot);
-      return;
-    }
-    const lists = [...grams].map((g) => this.postings.get(g) ?? EMPTY).sort((a, b) => a.length - b.length);
-    const stale = this.stale;
-    if (lists[0]!.length > 0) {
-      // One exact trigram code (not a hash, which other trigrams may share) with a clean list.
-      const only = unique.length === 1 && unique[0]!.length === 3 ? gramCode(unique[0]!, 0) : -1;
-      const exact = only >= 0 && !this.dirty.has(only);
-      for (const slot of this.intersect(lists)) {
-        if (stale.has(slot)) continue;
-        if (!exact) verify(slot);
-        else if (keys[slot] !== undefined) marks[slot] = gen;
-      }
-    }
-    for (const slot of stale) verify(slot);
-  }
-
-  /** The slot's key, tokenizing a text set since (undefined: no row in the slot). */
-  private keyOf(slot: number): string | undefined {
-    const text = this.raw[slot];
-    if (text === undefined) return this.keys[slot];
-    this.raw[slot] = undefined;
-    return (this.keys[slot] = tokenize(text).join(' '));
-  }
-
-  /** Slots present in every list (each list holds a slot at most once). */
-  private intersect(lists: readonly (readonly number[])[]): readonly number[] {
-    if (lists.length === 1) return lists[0]!;
-    const size = this.keys.length;
+    if (unique.length === 0) return new Uint32Array(0);
+    if (this.stale.size > 0) this.indexSome(this.stale.size);
+    const tokenSets = unique.map((t) => this.vocab.containing(t));
+    const costs = tokenSets.map((ids) => this.cost(ids));
+    const order = unique.map((_, i) => i).sort((a, b) => costs[a]! - costs[b]!);
+    if (costs[order[0]!] === 0) return new Uint32Array(0);
+    const size = this.pool.slots;
     if (this.stamps.length < size) this.stamps = new Uint32Array(Math.max(1024, size * 2));
-    if (this.stampGen > 0xffffffff - lists.length - 2) {
+    if (this.stampGen > 0xffffffff - order.length - 2) {
       this.stamps.fill(0);
       this.stampGen = 0;
     }
     const base = this.stampGen;
-    this.stampGen += lists.length;
+    this.stampGen += order.length;
+    // Each term stamps the rows it matches among those the previous terms left (base + step).
     const stamps = this.stamps;
-    for (const slot of lists[0]!) stamps[slot] = base + 1;
-    for (let i = 1; i < lists.length - 1; i++) {
-      const expect = base + i;
-      for (const slot of lists[i]!) if (stamps[slot] === expect) stamps[slot] = expect + 1;
+    for (let step = 0; step < order.length - 1; step++) {
+      const expect = base + step;
+      const next = expect + 1;
+      this.eachSlot(tokenSets[order[step]!]!, (slot) => {
+        if (step === 0 || stamps[slot] === expect) stamps[slot] = next;
+      });
     }
-    const last = base + lists.length - 1;
-    const out: number[] = [];
-    for (const slot of lists[lists.length - 1]!) if (stamps[slot] === last) out.push(slot);
-    return out;
+    const expect = base + order.length - 1;
+    let out = new Uint32Array(64);
+    let n = 0;
+    this.eachSlot(tokenSets[order[order.length - 1]!]!, (slot) => {
+      if ((order.length > 1 && stamps[slot] !== expect) || marks[slot] === gen) return;
+      marks[slot] = gen;
+      if (n === out.length) {
+        const grown = new Uint32Array(n * 2);
+        grown.set(out);
+        out = grown;
+      }
+      out[n++] = slot;
+    });
+    return out.subarray(0, n);
   }
 
-  /** Posting lists full of entries from old texts: start over (rows are matched by verification meanwhile). */
-  private rebuild(): void {
-    this.postings.clear();
-    this.dirty.clear();
-    this.indexedKeys = [];
-    this.postingCount = 0;
-    this.liveCount = 0;
-    this.keys.forEach((key, slot) => {
-      if (key !== undefined) this.stale.add(slot);
-    });
+  /** How many posting entries a term's tokens hold: the work its union costs (and a bound on its rows). */
+  private cost(tokens: ArrayLike<number>): number {
+    let sum = 0;
+    for (let i = 0; i < tokens.length; i++) sum += this.postingLength[tokens[i]!] ?? 0;
+    return sum;
+  }
+
+  /** Every live slot holding one of `tokens` (a slot may come more than once: callers are idempotent). */
+  private eachSlot(tokens: ArrayLike<number>, fn: (slot: number) => void): void {
+    const pool = this.pool;
+    for (let i = 0; i < tokens.length; i++) {
+      const token = tokens[i]!;
+      const list = this.postings[token];
+      const len = this.postingLength[token] ?? 0;
+      if (!list || len === 0) continue;
+      if (this.garbage[token] === 0) {
+        for (let j = 0; j < len; j++) fn(list[j]!);
+        continue;
+      }
+      for (let j = 0; j < len; j++) {
+        const slot = list[j]!;
+        if (pool.has(slot, token)) fn(slot);
+      }
+    }
+  }
+
+  private indexSlot(slot: number): void {
+    this.stale.delete(slot);
+    const text = this.raw[slot];
+    if (text === undefined) return;
+    this.raw[slot] = undefined;
+    this.replaceTokens(slot, this.vocab.textIds(text));
+  }
+
+  /** Makes `tokens` the slot's tokens (null: no row): new ones get the slot, dropped ones become garbage. */
+  private replaceTokens(slot: number, tokens: readonly number[] | null): void {
+    const old = this.pool.tokensOf(slot);
+    const next = tokens ?? [];
+    for (const token of next) if (!old.includes(token)) this.append(token, slot);
+    for (const token of old) {
+      if (next.includes(token)) continue;
+      this.garbage[token]!++;
+      if (this.garbage[token]! * 2 > this.postingLength[token]! && this.garbage[token]! >= COMPACT_MIN) this.compactLater.add(token);
+    }
+    this.pool.set(slot, next);
+    if (this.compactLater.size > 0) this.compact();
+  }
+
+  private readonly compactLater = new Set<number>();
+
+  /** Drops the garbage of the lists marked for it (after the slot's new tokens are in the pool). */
+  private compact(): void {
+    const seen = new Set<number>();
+    for (const token of this.compactLater) {
+      const list = this.postings[token]!;
+      const len = this.postingLength[token]!;
+      let k = 0;
+      seen.clear();
+      for (let j = 0; j < len; j++) {
+        const slot = list[j]!;
+        if (this.pool.has(slot, token) && !seen.has(slot)) {
+          seen.add(slot);
+          list[k++] = slot;
+        }
+      }
+      this.postingLength[token] = k;
+      this.garbage[token] = 0;
+    }
+    this.compactLater.clear();
+  }
+
+  private append(token: number, slot: number): void {
+    if (token >= this.postingLength.length) {
+      const size = Math.max(token + 1, this.postingLength.length * 2);
+      const lengths = new Uint32Array(size);
+      lengths.set(this.postingLength);
+      this.postingLength = lengths;
+      const garbage = new Uint32Array(size);
+      garbage.set(this.garbage);
+      this.garbage = garbage;
+    }
+    const len = this.postingLength[token]!;
+    let list = this.postings[token];
+    if (!list || len === list.length) {
+      const grown = new Uint32Array(list ? list.length * 2 : 2);
+      if (list) grown.set(list);
+      list = this.postings[token] = grown;
+    }
+    // An old entry of this slot may still be in the list (the token came back): a duplicate, which
+    // only a list with garbage can hold (compaction removes both), and every reader tolerates.
+    list[len] = slot;
+    this.postingLength[token] = len + 1;
   }
 }
 
@@ -209,44 +226,7 @@ export function tokenize(text: string): string[] {
   return [...new Set(queryTerms(text))];
 }
 
-/**
- * A trigram as a small integer (a Map key V8 keeps unboxed, unlike a 3-character string made
- * per occurrence): exact, 10 bits per character, when all three are below U+0400 (Latin and
- * Greek); otherwise a hash < 0, which other trigrams may share (candidates are
- * verified, so a shared code costs only extra verification; `mark` never trusts one as exact).
- */
-export function gramCode(s: string, i: number): number {
-  const a = s.charCodeAt(i);
-  const b = s.charCodeAt(i + 1);
-  const c = s.charCodeAt(i + 2);
-  if ((a | b | c) < 1024) return (a << 20) | (b << 10) | c;
-  const h = Math.imul(a, 0x9e3779b1) ^ Math.imul(b ^ 0x5bd1e995, 0x85ebca77) ^ Math.imul(c ^ 0x27d4eb2f, 0xc2b2ae3d);
-  return -1 - ((h ^ (h >>> 15)) & 0x3fffffff);
-}
-
-/** Reused by `gramCodes` (the worker indexes one row at a time). */
-let scratch = new Int32Array(256);
-
-/** The trigram codes of every space-separated token of `key` into `scratch` (repeats kept); returns how many. */
-function gramCodes(key: string): number {
-  if (scratch.length < key.length) scratch = new Int32Array(key.length * 2);
-  let n = 0;
-  let start = 0;
-  const len = key.length;
-  for (let i = 0; i <= len; i++) {
-    if (i < len && key.charCodeAt(i) !== 32) continue;
-    for (let j = start; j + 3 <= i; j++) scratch[n++] = gramCode(key, j);
-    start = i + 1;
-  }
-  return n;
-}
-
-function gramSet(key: string): Set<number> {
-  const n = gramCodes(key);
-  const out = new Set<number>();
-  for (let i = 0; i < n; i++) out.add(scratch[i]!);
-  return out;
-}
+export { gramCode } from './search-vocabulary.ts';
 
 /** The reference semantics: every term is a substring of some token of the text. */
 export function matchesText(text: string, terms: readonly string[]): boolean {

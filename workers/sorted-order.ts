@@ -12,6 +12,9 @@ const MERGE_THRESHOLD = 64;
 export class SortedOrder {
   private slots: number[] = [];
   private adds: number[] = [];
+  /** slot → its position in `slots`, rebuilt on demand after a change (null: stale). */
+  private rank: Uint32Array | null = null;
+  private rankBuffer = new Uint32Array(0);
 
   constructor(private cmp: SlotCompare) {}
 
@@ -26,10 +29,12 @@ export class SortedOrder {
 
   add(slot: number): void {
     this.adds.push(slot);
+    this.rank = null;
   }
 
   /** Removes a slot. Call it while the row still holds the values it was added with. */
   remove(slot: number): void {
+    this.rank = null;
     const pending = this.adds.indexOf(slot);
     if (pending >= 0) {
       this.adds.splice(pending, 1);
@@ -48,6 +53,21 @@ export class SortedOrder {
   view(): readonly number[] {
     if (this.adds.length > 0) this.flush();
     return this.slots;
+  }
+
+  /**
+   * Each slot's position in the order (a slot not in it reads a stale or zero value): what sorts a
+   * few matches into the order without walking it. O(n) after a change, then free.
+   */
+  ranks(): Uint32Array {
+    const slots = this.view();
+    if (this.rank) return this.rank;
+    let max = -1;
+    for (let i = 0; i < slots.length; i++) if (slots[i]! > max) max = slots[i]!;
+    if (this.rankBuffer.length <= max) this.rankBuffer = new Uint32Array(Math.max(1024, (max + 1) * 2));
+    const rank = this.rankBuffer;
+    for (let i = 0; i < slots.length; i++) rank[slots[i]!] = i;
+    return (this.rank = rank);
   }
 
   private flush(): void {

@@ -8,6 +8,7 @@ import { rebaser, type RowShape } from '../rebase.ts';
 import type { ReferenceCache } from '../reference-cache.ts';
 import type { SlotCompare } from '../sorted-order.ts';
 import type { WorkerCollection } from './worker-collection.ts';
+import { TransactionColumns } from './transaction-columns.ts';
 import { engineTransactions, serverTransactions, storedTransactions } from './generated/transactions.ts';
 
 /**
@@ -239,6 +240,7 @@ function transactionEngineSpec<R extends Transaction>(textOf: (row: R) => string
     textOf,
     compileFilter: compileTransactionFilter,
     sortKeys: () => new TransactionSortKeys<R>(),
+    columns: () => new TransactionColumns<R>(),
   };
 }
 
