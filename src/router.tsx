@@ -1,8 +1,7 @@
-import { Outlet, createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { Outlet, createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import type { AppStore } from './data-access/app-state.ts';
 import { signedInSession, whenBooted } from './data-access/app-state.ts';
 import { useAppState } from './data-access/data-context.tsx';
-import { AppLayout } from './app/app-layout.tsx';
 import { Button } from './components/button.tsx';
 import { Toasts } from './app/toasts.tsx';
 import { UpdatePrompt } from './app/update-prompt.tsx';
@@ -32,7 +31,7 @@ import { bankingRoutes } from './features/banking/index.ts';
 import { policiesLinkRoutes, policiesNav, policiesRoutes } from './features/policies/index.ts';
 import { notificationsNav, notificationsRoutes } from './features/notifications/index.ts';
 import type { Command } from './lib/commands.ts';
-import { lazyPage } from './lib/lazy-page.tsx';
+import { lazyPage, preloadWith } from './lib/lazy-page.tsx';
 import { surfaceGuard, surfaceShell, toApplication } from './features/surfaces/index.ts';
 
 /**
@@ -59,7 +58,7 @@ function Root() {
   );
 }
 
-function BootScreen({ error }: { error: string | null }) {
+function BootScreen({ error = null }: { error?: string | null }) {
   return (
     <main className="boot">
       <div className="brand brand-lg">
@@ -100,9 +99,11 @@ const appRoute = createRoute({
   id: '_app',
   // Signed out → sign-in; a session of another surface (issue 31) → that surface's home.
   beforeLoad: surfaceGuard('BUSINESS'),
-  component: function SignedInLayout() {
-    return <AppLayout nav={NAV} commands={COMMANDS} />;
-  },
+  // The signed-in shell is its own chunk (issue 33): the sign-in page, a first visit's page, never
+  // parses it. The router fetches it before the first signed-in page renders (the service worker's
+  // precache offline; preloadLazyPages on a first visit); meanwhile the boot screen stays.
+  component: lazyRouteComponent(preloadWith(loadShell), 'SignedInLayout'),
+  pendingComponent: BootScreen,
   notFoundComponent: NotFoundPage,
 });
 
@@ -185,6 +186,14 @@ const applicationStartRoute = createRoute({ getParentRoute: () => guestRoute, pa
 const vendorInviteRoute = createRoute({ getParentRoute: () => rootRoute, path: '/vendor-portal/invite', ...lazyPage(() => import('./features/surfaces/vendor-portal/invite-page.tsx'), 'VendorInvitePage', { title: 'Join the vendor network', className: 'page', narrow: true }) });
 const onboardingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/onboarding/$', beforeLoad: toApplication });
 
+
+function loadShell() {
+  return import('./app/app-layout.tsx').then(({ AppLayout }) => ({
+    SignedInLayout: function SignedInLayout() {
+      return <AppLayout nav={NAV} commands={COMMANDS} />;
+    },
+  }));
+}
 
 /** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
 const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav, ...reimbursementsNav, ...travelNav, ...requestsNav, ...approvalsNav, ...policiesNav, ...billsNav, ...purchaseOrdersNav, ...vendorsNav, ...reportsNav, ...accountingNav, ...treasuryNav, ...workflowsNav, ...teamNav, ...identityNav, ...notificationsNav];
