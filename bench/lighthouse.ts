@@ -127,7 +127,7 @@ async function screenshot(page: Page, dir: string, name: string): Promise<void> 
   await page.screenshot({ path: join(dir, `${name}.png`) });
 }
 
-async function main(): Promise<void> {
+function readArgs() {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
@@ -138,7 +138,11 @@ async function main(): Promise<void> {
     },
     strict: true,
   });
-  const args = argsSchema.parse(values);
+  return argsSchema.parse(values);
+}
+
+async function main(): Promise<void> {
+  const args = readArgs();
   if (!args['skip-build']) {
     const build = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('lighthouse: vite build failed');
