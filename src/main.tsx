@@ -7,7 +7,7 @@ import { bootData, createAppStore, signedInSession, type AppStore } from './data
 import { DataProvider } from './data-access/data-context.tsx';
 import { bootPlatform, tabBusinessId } from './lib/platform-boot.ts';
 import { withoutBusinessParam } from './lib/business-switch.ts';
-import { createAppRouter } from './router.tsx';
+import { createAppRouter, preloadOpeningChunks } from './router.tsx';
 import { captureWizardLink } from './features/policies/index.ts';
 import { applyTheme, readTheme } from './lib/theme.ts';
 import { persistenceRequester } from './lib/storage.ts';
@@ -42,6 +42,7 @@ const store = createAppStore(navigator.onLine, platform);
 // Commands hold a beforeunload guard while their durable write is in flight (issue 8).
 const client = guardCommands(createDataClient(), createWriteGuard(window));
 const router = createAppRouter(store);
+preloadOpeningChunks(router, window.location.pathname);
 void bootData(client, store, window, { tabBusinessId: tabBusiness });
 
 // First-party telemetry: page views after each navigation, identity once signed in.

@@ -214,6 +214,20 @@ const routeTree = rootRoute.addChildren([
   appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...switchingRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, accountingFirmsRoute, ...integrationRoutes, notFoundRoute]),
 ]);
 
+/**
+ * Starts fetching the lazy chunks of the address being opened (the signed-in shell and the page)
+ * while the data boots: the guards wait for boot before the router would ask for them, and a
+ * returning person's first screen must not wait for boot and then the chunks one after the other.
+ * A chunk that fails here is left to the route (lazyRouteComponent tries again when it renders).
+ */
+export function preloadOpeningChunks(router: ReturnType<typeof createAppRouter>, pathname: string): void {
+  const [matched] = router.getMatchedRoutes(pathname);
+  for (const route of matched) {
+    const component = route.options.component as { preload?: () => Promise<void> } | undefined;
+    void component?.preload?.().catch(() => undefined);
+  }
+}
+
 export function createAppRouter(store: AppStore) {
   const router = createRouter({
     routeTree,
