@@ -1,6 +1,6 @@
 /**
  * Lighthouse figures and screenshots of the main screens:
- * `npm run lighthouse` (`-- --transactions 20000 --skip-build`).
+ * `npm run lighthouse` (`-- --transactions 20000 --skip-build --no-screenshots --lhr-dir /tmp/lhr`).
  *
  * Real parts only, as the benchmark: the built PWA (dist/), the real server (server/testing.ts,
  * PGlite in a temporary directory, the demo business) and Debian's Chromium on a fresh profile.
@@ -35,6 +35,8 @@ const argsSchema = z.object({
   transactions: z.coerce.number().int().min(100).max(200_000).default(20_000),
   'skip-build': z.boolean().default(false),
   'no-screenshots': z.boolean().default(false),
+  /** Where to keep each run's whole Lighthouse report (long tasks, bootup time, the trace's summary) for a profile. */
+  'lhr-dir': z.string().optional(),
 });
 
 type FormFactor = 'mobile' | 'desktop';
@@ -44,6 +46,7 @@ type Row = {
   performance: number;
   accessibility: number;
   best_practices: number;
+  seo: number;
   fcp_ms: number;
   lcp_ms: number;
   tbt_ms: number;
@@ -91,7 +94,7 @@ const ms = (v: number | undefined) => Math.round(v ?? 0);
 
 function summarise(pageName: string, formFactor: FormFactor, result: LighthouseResult): Row {
   const { categories, audits } = result.lhr;
-  const failed = ['accessibility', 'best-practices']
+  const failed = ['accessibility', 'best-practices', 'seo']
     .flatMap((c) => categories[c]?.auditRefs ?? [])
     .filter((ref) => ref.weight > 0 && audits[ref.id]?.scoreDisplayMode === 'binary' && audits[ref.id]?.score === 0)
     .map((ref) => ref.id);
@@ -101,6 +104,7 @@ function summarise(pageName: string, formFactor: FormFactor, result: LighthouseR
     performance: score(categories.performance?.score),
     accessibility: score(categories.accessibility?.score),
     best_practices: score(categories['best-practices']?.score),
+    seo: score(categories.seo?.score),
     fcp_ms: ms(audits['first-contentful-paint']?.numericValue),
     lcp_ms: ms(audits['largest-contentful-paint']?.numericValue),
     tbt_ms: ms(audits['total-blocking-time']?.numericValue),
@@ -123,17 +127,22 @@ async function screenshot(page: Page, dir: string, name: string): Promise<void> 
   await page.screenshot({ path: join(dir, `${name}.png`) });
 }
 
-async function main(): Promise<void> {
+function readArgs() {
   const { values } = parseArgs({
     args: process.argv.slice(2),
     options: {
       transactions: { type: 'string' },
       'skip-build': { type: 'boolean' },
       'no-screenshots': { type: 'boolean' },
+      'lhr-dir': { type: 'string' },
     },
     strict: true,
   });
-  const args = argsSchema.parse(values);
+  return argsSchema.parse(values);
+}
+
+async function main(): Promise<void> {
+  const args = readArgs();
   if (!args['skip-build']) {
     const build = spawnSync('npx', ['vite', 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('lighthouse: vite build failed');
@@ -161,7 +170,7 @@ async function main(): Promise<void> {
         port,
         output: 'json',
         logLevel: 'error',
-        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
         disableStorageReset: keepStorage,
       };
       let result: LighthouseResult | undefined;
@@ -175,7 +184,12 @@ async function main(): Promise<void> {
       }
       if (!result) throw new Error(`lighthouse: no result for ${path}`);
       const row = summarise(pageName, formFactor, result);
-      console.log(`lighthouse: ${pageName} (${formFactor}) perf ${row.performance} a11y ${row.accessibility} bp ${row.best_practices} LCP ${row.lcp_ms} ms`);
+      const lhrDir = args['lhr-dir'];
+      if (lhrDir) {
+        await mkdir(lhrDir, { recursive: true });
+        await writeFile(join(lhrDir, `${path.replace(/\W+/g, '')}-${formFactor}.json`), JSON.stringify(result.lhr));
+      }
+      console.log(`lighthouse: ${pageName} (${formFactor}) perf ${row.performance} a11y ${row.accessibility} bp ${row.best_practices} seo ${row.seo} TBT ${row.tbt_ms} ms LCP ${row.lcp_ms} ms`);
       rows.push(row);
     };
 
@@ -231,11 +245,11 @@ async function main(): Promise<void> {
 
   const when = new Date().toISOString().slice(0, 10);
   const table = [
-    '| page | form factor | performance | accessibility | best practices | FCP | LCP | TBT | CLS | speed index | failed audits |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| page | form factor | performance | accessibility | best practices | SEO | FCP | LCP | TBT | CLS | speed index | failed audits |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     ...rows.map(
       (r) =>
-        `| ${r.page} | ${r.form_factor} | ${r.performance} | ${r.accessibility} | ${r.best_practices} | ${r.fcp_ms} ms | ${r.lcp_ms} ms | ${r.tbt_ms} ms | ${r.cls} | ${r.speed_index_ms} ms | ${r.failed_audits.join(', ') || '—'} |`,
+        `| ${r.page} | ${r.form_factor} | ${r.performance} | ${r.accessibility} | ${r.best_practices} | ${r.seo} | ${r.fcp_ms} ms | ${r.lcp_ms} ms | ${r.tbt_ms} ms | ${r.cls} | ${r.speed_index_ms} ms | ${r.failed_audits.join(', ') || '—'} |`,
     ),
   ].join('\n');
   const doc = `# Lighthouse\n\nMeasured ${when} by \`npm run lighthouse -- --transactions ${args.transactions}\` (Lighthouse ${LIGHTHOUSE_VERSION}, Debian Chromium, simulated throttling; a 2-core machine).\nThe sign-in page is audited as a first visit (storage reset); the transactions page as a returning admin whose device holds the mirror and whose service worker is in control.\n\n${table}\n\nScreenshots of the main screens at desktop (1280×800) and phone (390×844) size: \`docs/screenshots/\`.\n`;

@@ -1,13 +1,13 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from '@tanstack/react-router';
 import { createDataClient } from '../workers/client.ts';
 import { startBrowserTelemetry } from '../workers/telemetry-client.ts';
-import { bootData, createAppStore, whenBooted } from './data-access/app-state.ts';
+import { bootData, createAppStore, signedInSession, type AppStore } from './data-access/app-state.ts';
 import { DataProvider } from './data-access/data-context.tsx';
 import { bootPlatform, tabBusinessId } from './lib/platform-boot.ts';
 import { withoutBusinessParam } from './lib/business-switch.ts';
-import { createAppRouter } from './router.tsx';
+import { createAppRouter, preloadOpeningChunks } from './router.tsx';
 import { captureWizardLink } from './features/policies/index.ts';
 import { applyTheme, readTheme } from './lib/theme.ts';
 import { persistenceRequester } from './lib/storage.ts';
@@ -42,6 +42,7 @@ const store = createAppStore(navigator.onLine, platform);
 // Commands hold a beforeunload guard while their durable write is in flight (issue 8).
 const client = guardCommands(createDataClient(), createWriteGuard(window));
 const router = createAppRouter(store);
+preloadOpeningChunks(router, window.location.pathname);
 void bootData(client, store, window, { tabBusinessId: tabBusiness });
 
 // First-party telemetry: page views after each navigation, identity once signed in.
@@ -64,21 +65,42 @@ store.subscribe(() => {
 // Commands waiting: the service worker delivers them once the app is closed (issue 26).
 watchBackgroundSync(store, window);
 
-// Pages other than the landing ones load on first visit (lib/lazy-page.tsx), from the service
-// worker's precache offline. Until a worker controls this page (a first visit), fetch them while
-// the network is here: once the data is open, in an idle moment.
-if (!navigator.serviceWorker?.controller) {
-  void whenBooted(store).then(() => {
-    const preload = () => void preloadLazyPages();
-    if (window.requestIdleCallback) window.requestIdleCallback(preload, { timeout: 5_000 });
-    else window.setTimeout(preload, 1_000);
+// Pages other than sign-in load on first visit (lib/lazy-page.tsx), from the service worker's
+// precache offline. Until a worker controls this page (a first visit), fetch them while the network
+// is here: once someone is signed in (the sign-in page needs none of them, and parsing them there
+// would hold a phone's CPU while the person types), one chunk per idle moment.
+if (!navigator.serviceWorker?.controller) void whenSignedIn(store).then(() => preloadLazyPages(idleMoment));
+
+function whenSignedIn(appStore: AppStore): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      const state = appStore.get();
+      if (state.boot !== 'ready' || !signedInSession(state)) return false;
+      stop();
+      resolve();
+      return true;
+    };
+    const stop = appStore.subscribe(() => void check());
+    check();
   });
 }
 
-createRoot(root).render(
-  <StrictMode>
-    <DataProvider client={client} store={store}>
-      <RouterProvider router={router} />
-    </DataProvider>
-  </StrictMode>,
-);
+function idleMoment(): Promise<void> {
+  return new Promise((resolve) => {
+    if (window.requestIdleCallback) window.requestIdleCallback(() => resolve(), { timeout: 2_000 });
+    else window.setTimeout(resolve, 50);
+  });
+}
+
+// A transition: React renders the first screen in slices that yield to the browser, not as one
+// long task (issue 33: total blocking time on a phone's CPU).
+const reactRoot = createRoot(root);
+startTransition(() => {
+  reactRoot.render(
+    <StrictMode>
+      <DataProvider client={client} store={store}>
+        <RouterProvider router={router} />
+      </DataProvider>
+    </StrictMode>,
+  );
+});

@@ -1,8 +1,7 @@
-import { Outlet, createRootRouteWithContext, createRoute, createRouter, redirect } from '@tanstack/react-router';
+import { Outlet, createRootRouteWithContext, createRoute, createRouter, lazyRouteComponent, redirect } from '@tanstack/react-router';
 import type { AppStore } from './data-access/app-state.ts';
 import { signedInSession, whenBooted } from './data-access/app-state.ts';
 import { useAppState } from './data-access/data-context.tsx';
-import { AppLayout } from './app/app-layout.tsx';
 import { Button } from './components/button.tsx';
 import { Toasts } from './app/toasts.tsx';
 import { UpdatePrompt } from './app/update-prompt.tsx';
@@ -32,7 +31,7 @@ import { bankingRoutes } from './features/banking/index.ts';
 import { policiesLinkRoutes, policiesNav, policiesRoutes } from './features/policies/index.ts';
 import { notificationsNav, notificationsRoutes } from './features/notifications/index.ts';
 import type { Command } from './lib/commands.ts';
-import { lazyPage } from './lib/lazy-page.tsx';
+import { lazyPage, preloadWith } from './lib/lazy-page.tsx';
 import { surfaceGuard, surfaceShell, toApplication } from './features/surfaces/index.ts';
 
 /**
@@ -59,7 +58,7 @@ function Root() {
   );
 }
 
-function BootScreen({ error }: { error: string | null }) {
+function BootScreen({ error = null }: { error?: string | null }) {
   return (
     <main className="boot">
       <div className="brand brand-lg">
@@ -100,9 +99,11 @@ const appRoute = createRoute({
   id: '_app',
   // Signed out → sign-in; a session of another surface (issue 31) → that surface's home.
   beforeLoad: surfaceGuard('BUSINESS'),
-  component: function SignedInLayout() {
-    return <AppLayout nav={NAV} commands={COMMANDS} />;
-  },
+  // The signed-in shell is its own chunk (issue 33): the sign-in page, a first visit's page, never
+  // parses it. The router fetches it before the first signed-in page renders (the service worker's
+  // precache offline; preloadLazyPages on a first visit); meanwhile the boot screen stays.
+  component: lazyRouteComponent(preloadWith(loadShell), 'SignedInLayout'),
+  pendingComponent: BootScreen,
   notFoundComponent: NotFoundPage,
 });
 
@@ -186,6 +187,14 @@ const vendorInviteRoute = createRoute({ getParentRoute: () => rootRoute, path: '
 const onboardingRoute = createRoute({ getParentRoute: () => rootRoute, path: '/onboarding/$', beforeLoad: toApplication });
 
 
+function loadShell() {
+  return import('./app/app-layout.tsx').then(({ AppLayout }) => ({
+    SignedInLayout: function SignedInLayout() {
+      return <AppLayout nav={NAV} commands={COMMANDS} />;
+    },
+  }));
+}
+
 /** Each feature brings its routes and its main navigation entries: a new feature is one import here. */
 const NAV: readonly NavItem[] = [...transactionsNav, ...cardsNav, ...receiptsNav, ...reimbursementsNav, ...travelNav, ...requestsNav, ...approvalsNav, ...policiesNav, ...billsNav, ...purchaseOrdersNav, ...vendorsNav, ...reportsNav, ...accountingNav, ...treasuryNav, ...workflowsNav, ...teamNav, ...identityNav, ...notificationsNav];
 /** …and its palette commands ("Go to" commands come from NAV). */
@@ -204,6 +213,20 @@ const routeTree = rootRoute.addChildren([
 
   appRoute.addChildren([indexRoute, ...transactionsRoutes(appRoute), ...cardsRoutes(appRoute), ...switchingRoutes(appRoute), ...receiptsRoutes(appRoute), ...reimbursementsRoutes(appRoute), ...travelRoutes(appRoute), ...requestsRoutes(appRoute), ...approvalsRoutes(appRoute), ...policiesRoutes(appRoute), ...notificationsRoutes(appRoute), ...billsRoutes(appRoute), ...purchaseOrdersRoutes(appRoute), ...vendorsRoutes(appRoute), ...reportsRoutes(appRoute), ...accountingRoutes(appRoute), ...treasuryRoutes(appRoute), ...bankingRoutes(appRoute), ...workflowsRoutes(appRoute), ...teamRoutes(appRoute), ...orgRoutes(appRoute), ...ssoRoutes(appRoute), settingsRoute, accountingFirmsRoute, ...integrationRoutes, notFoundRoute]),
 ]);
+
+/**
+ * Starts fetching the lazy chunks of the address being opened (the signed-in shell and the page)
+ * while the data boots: the guards wait for boot before the router would ask for them, and a
+ * returning person's first screen must not wait for boot and then the chunks one after the other.
+ * A chunk that fails here is left to the route (lazyRouteComponent tries again when it renders).
+ */
+export function preloadOpeningChunks(router: ReturnType<typeof createAppRouter>, pathname: string): void {
+  const [matched] = router.getMatchedRoutes(pathname);
+  for (const route of matched) {
+    const component = route.options.component as { preload?: () => Promise<void> } | undefined;
+    void component?.preload?.().catch(() => undefined);
+  }
+}
 
 export function createAppRouter(store: AppStore) {
   const router = createRouter({

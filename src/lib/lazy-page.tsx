@@ -22,12 +22,22 @@ export function lazyPage<M extends Record<string, unknown>, K extends keyof M & 
   };
 }
 
+/** A lazy part that is not a page (the signed-in shell, router.tsx): fetched with the pages by `preloadLazyPages`. */
+export function preloadWith<T>(importer: () => Promise<T>): () => Promise<T> {
+  importers.push(importer);
+  return importer;
+}
+
 /**
- * Fetches every lazy page now. For a page no service worker controls yet (the first visit: the
- * worker installs but serves only from the next load), so that going offline before a reload
- * still opens every page, as when they were all in the entry. A failed fetch is left to the
- * route, which tries again when visited.
+ * Fetches every lazy page, one chunk at a time, each after `pause()` (an idle moment: main.tsx),
+ * so the preload never runs as one long main-thread task (issue 33: a phone's CPU). For a page no
+ * service worker controls yet (the first visit: the worker installs but serves only from the next
+ * load), so that going offline before a reload still opens every page, as when they were all in
+ * the entry. A failed fetch is left to the route, which tries again when visited.
  */
-export function preloadLazyPages(): Promise<void> {
-  return Promise.allSettled(importers.map((load) => load())).then(() => undefined);
+export async function preloadLazyPages(pause: () => Promise<void> = () => Promise.resolve()): Promise<void> {
+  for (const load of importers) {
+    await pause();
+    await load().catch(() => undefined);
+  }
 }

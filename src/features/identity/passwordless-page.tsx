@@ -11,9 +11,7 @@ import { useWebConfig } from './sign-in-page.tsx';
 
 const routeApi = getRouteApi('/_guest/passwordless');
 
-/** `token` is the only search parameter: a link token, or nothing. */
-export const parsePasswordlessSearch = (raw: Record<string, unknown>): { token?: string } =>
-  typeof raw.token === 'string' && /^[A-Za-z0-9_-]{20,100}$/.test(raw.token) ? { token: raw.token } : {};
+export { parsePasswordlessSearch } from './search-params.ts';
 
 export function PasswordlessRoute() {
   const { token } = routeApi.useSearch();

@@ -9,9 +9,7 @@ import { AuthCard } from '../../components/auth-card.tsx';
 import { MfaStep } from './mfa-step.tsx';
 import { useFinishSignIn, useWebConfig } from './sign-in-page.tsx';
 
-/** `code`: the one-time code the server's SSO callback put in the URL (60 s, single use). */
-export const parseSsoCompleteSearch = (raw: Record<string, unknown>): { code?: string } =>
-  typeof raw.code === 'string' && raw.code ? { code: raw.code.slice(0, 200) } : {};
+export { parseSsoCompleteSearch } from './search-params.ts';
 
 export function SsoCompleteRoute() {
   const { code } = getRouteApi('/_guest/sso/complete').useSearch();
