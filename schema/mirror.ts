@@ -110,8 +110,10 @@ const MIRROR_OMITTED_FIELDS = ['deleted'] as const;
  * 17: vendors carry `network` (issue 31: the vendor network's snapshot: invited or joined, what the
  *    vendor verified, its pending edit proposal).
  * 18: transactions carry `attendee_split` (issue 32: the amount split across the attendees).
+ * 19: the stores carry the floor's indexes only (issue 33: `occurred_desc`, not `[_deleted+occurred_desc+id]`,
+ *    no `[_deleted+id]`; workers/mirror-storage.ts `floor`); a new IndexedDB database per collection.
  */
-export const MIRROR_SCHEMA_VERSION = 18;
+export const MIRROR_SCHEMA_VERSION = 19;
 
 export function mirrorJsonSchema(collection: MirroredCollection): MirrorJsonSchema {
   const spec = ENTITIES[collection].mirror;

@@ -165,13 +165,20 @@ addRxPlugin(RxDBMigrationSchemaPlugin);
 
 /** The schema version from which mirrored collections' stores are lean (schema/mirror.ts, 4). */
 const LEAN_STORES_SINCE = 4;
+/** The schema version from which they carry the floor's indexes only (schema/mirror.ts, 19; issue 33). */
+const FLOOR_STORES_SINCE = 19;
 
 /**
- * The mirror's storage: Dexie, with the mirrored collections' own stores lean (no `_meta.lwt`
- * indexes, workers/mirror-storage.ts). `settings`: Dexie's (tests pass fake-indexeddb).
+ * The mirror's storage: Dexie, with the mirrored collections' own stores at the floor's indexes
+ * (the primary key and the negated-time field: workers/mirror-storage.ts; lean, no `_meta.lwt`
+ * indexes, for the versions 4–18 RxDB's migration still opens). `settings`: Dexie's (tests pass fake-indexeddb).
  */
 export function mirrorStorage(settings?: DexieSettings): RxStorage<unknown, unknown> {
-  return getMirrorStorage((name, version) => (OWN_COLLECTIONS as readonly string[]).includes(name) && version >= LEAN_STORES_SINCE, settings) as RxStorage<unknown, unknown>;
+  const own = OWN_COLLECTIONS as readonly string[];
+  return getMirrorStorage((name, version) => {
+    if (!own.includes(name)) return 'full';
+    return version >= FLOOR_STORES_SINCE ? 'floor' : version >= LEAN_STORES_SINCE ? 'lean' : 'full';
+  }, settings) as RxStorage<unknown, unknown>;
 }
 
 /**
@@ -194,6 +201,10 @@ export async function openMirrorDatabase(opts: OpenOptions): Promise<MirrorDatab
     // Collections are closed with the database on sign-out; a re-open in the same worker is
     // legitimate (sign out, sign back in), so duplicates are closed rather than refused.
     closeDuplicates: true,
+    // A floor store (mirror-storage.ts) has no `[_deleted+id]` index, so RxDB's `count()` is a
+    // walk of the store (`mode: 'slow'`), which RxDB refuses unless allowed (QU14). The mirror
+    // counts only as the first page's fallback when the checkpoint keeps no count.
+    allowSlowCount: true,
   });
   const schemas = rxSchemas();
   await db.addCollections(

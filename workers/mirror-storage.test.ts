@@ -4,7 +4,7 @@ import { createRxDatabase, normalizeMangoQuery, prepareQuery, type RxDatabase, t
 import { MIRROR_SCHEMA_VERSION } from '../schema/mirror.ts';
 import { putDocs, removeDocs } from './bulk-write.ts';
 import { openMirrorDatabase, mirrorStorage, type MirrorDatabase } from './db.ts';
-import { getMirrorStorage, leanStoreLayout } from './mirror-storage.ts';
+import { floorStoreLayout, getMirrorStorage, leanStoreLayout } from './mirror-storage.ts';
 import { makeTransactions } from './test-fixtures.ts';
 import { toMirrored } from './collections/transactions.ts';
 
@@ -38,33 +38,52 @@ describe('leanStoreLayout', () => {
   });
 });
 
+describe('floorStoreLayout', () => {
+  it("keeps the primary key and each schema index without RxDB's _deleted prefix and id suffix", () => {
+    expect(floorStoreLayout('id, [_deleted+id], [_deleted+occurred_desc+id], [_meta.lwt+id], _meta.lwt')).toBe('id, occurred_desc');
+    expect(floorStoreLayout('id, [_deleted+id], [_deleted+a+b+id], [_meta.lwt+id], _meta.lwt')).toBe('id, [a+b]');
+    expect(floorStoreLayout('id, [_deleted+id]')).toBe('id');
+  });
+});
+
 describe('the mirror storage', () => {
-  it('declares the mirrored collections lean and the local ones as RxDB makes them', async () => {
+  it("declares the mirrored collections with the floor's indexes and the local ones as RxDB makes them", async () => {
     const idb = new IDBFactory();
     const db = await openMirrorDatabase({ name: 'lean-a', storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
     dbs.push(db);
-    const txns = await indexesOf(idb, `rxdb-dexie-lean-a--${MIRROR_SCHEMA_VERSION}--transactions`);
-    expect(txns).toContain('[_deleted+occurred_desc+id]');
-    expect(txns).toContain('[_deleted+id]');
-    expect(txns.filter((i) => i.includes('_meta.lwt'))).toEqual([]);
+    expect(await indexesOf(idb, `rxdb-dexie-lean-a--${MIRROR_SCHEMA_VERSION}--transactions`)).toEqual(['occurred_desc']);
+    expect(await indexesOf(idb, `rxdb-dexie-lean-a--${MIRROR_SCHEMA_VERSION}--approvals`)).toEqual(['created_desc']);
     const outbox = await indexesOf(idb, 'rxdb-dexie-lean-a--2--outbox');
     expect(outbox).toEqual(expect.arrayContaining(['[_meta.lwt+id]', '_meta.lwt']));
   });
 
-  it('answers a query RxDB planned on a dropped index, and purges old tombstones without it', async () => {
+  it('answers the first page, counts, RxDB queries and cleanup on a floor store, tombstones as RxDB sees them', async () => {
     const idb = new IDBFactory();
     const db = await openMirrorDatabase({ name: 'lean-b', storage: mirrorStorage({ indexedDB: idb, IDBKeyRange }), multiInstance: false });
     dbs.push(db);
     const rows = makeTransactions(30, 5).map(toMirrored);
     await putDocs(db.transactions, rows);
-    await removeDocs(db.transactions, rows.slice(0, 4).map((r) => r.id));
+    const removed = new Set(rows.slice(0, 4).map((r) => r.id));
+    await removeDocs(db.transactions, [...removed]);
+    const live = rows.filter((r) => !removed.has(r.id));
+    const newest = [...live].sort((a, b) => a.occurred_desc - b.occurred_desc || (a.id < b.id ? -1 : 1)).map((r) => r.id);
+
+    // The cold start's first page: sorted by the negated time, skip and limit, tombstones left out.
+    const page = await db.transactions.find({ selector: {}, sort: [{ occurred_desc: 'asc' }], skip: 3, limit: 5 }).exec();
+    expect(page.map((d) => d.id)).toEqual(newest.slice(3, 8));
+    const reversed = await db.transactions.find({ selector: {}, sort: [{ occurred_desc: 'desc' }], limit: 4 }).exec();
+    expect(reversed.map((d) => d.id)).toEqual([...newest].reverse().slice(0, 4));
+    expect(await db.transactions.count().exec()).toBe(26);
+    // A sort no index has: every row read, matched and sorted.
+    const byAmount = await db.transactions.find({ selector: { amount: { $gt: 0 } }, sort: [{ amount: 'desc' }] }).exec();
+    const expected = live.filter((r) => Number(r.amount) > 0).sort((a, b) => Number(b.amount) - Number(a.amount) || (a.id < b.id ? -1 : 1));
+    expect(byAmount.map((d) => d.id)).toEqual(expected.map((r) => r.id));
 
     // RxDB's own change query (getChangedDocumentsSince) names the `[_meta.lwt+id]` index.
     const instance = db.transactions.storageInstance;
     const schema = instance.schema;
     const mango = normalizeMangoQuery(schema, { selector: {}, sort: [{ '_meta.lwt': 'asc' }, { id: 'asc' }], index: ['_meta.lwt', 'id'] } as never);
     const prepared = prepareQuery(schema, mango);
-    expect(prepared.queryPlan.index).toEqual(['_meta.lwt', 'id']);
     const { documents } = await instance.query(prepared);
     expect(documents).toHaveLength(30); // tombstones included, as storage queries see them
     const lwts = documents.map((d) => d._meta.lwt);
@@ -84,7 +103,7 @@ describe('the mirror storage', () => {
       properties: { id: { type: 'string', maxLength: 36 }, n: { type: 'number', minimum: 0, maximum: 1e9, multipleOf: 1 } },
       required: ['id', 'n'], indexes: ['n'],
     };
-    const storage = getMirrorStorage((name, version) => name === 'items' && version >= 4, { indexedDB: idb, IDBKeyRange });
+    const storage = getMirrorStorage((name, version) => (name === 'items' && version >= 4 ? 'floor' : 'full'), { indexedDB: idb, IDBKeyRange });
     const db = await createRxDatabase({ name: 'lean-c', storage, multiInstance: false });
     dbs.push(db);
     await db.addCollections({ items: { schema } });

@@ -1,5 +1,6 @@
-import { getQueryPlan, type DexieSettings, type FilledMangoQuery, type PreparedQuery, type RxJsonSchema, type RxStorage, type RxStorageInstance } from 'rxdb';
-import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { getPrimaryFieldOfPrimaryKey, getQueryPlan, type DexieSettings, type FilledMangoQuery, type PreparedQuery, type RxJsonSchema, type RxStorage, type RxStorageInstance } from 'rxdb';
+import { getDexieStoreSchema, getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { floorCleanup, floorCount, floorQuery, type FloorState } from './floor-query.ts';
 import type { Dexie, Table } from 'dexie';
 
 /**
@@ -30,7 +31,15 @@ import type { Dexie, Table } from 'dexie';
 const DROPPED_DEXIE_INDEXES = new Set(['[_meta.lwt+id]', '_meta.lwt']);
 const DOCS_TABLE = 'docs';
 
-export type LeanPredicate = (collectionName: string, schemaVersion: number) => boolean;
+/**
+ * How a store is declared: `full` as RxDB makes it; `lean` without the `_meta.lwt` indexes
+ * (schema versions 4–18); `floor` (issue 33) with the floor's indexes only: the primary key and
+ * each schema index without RxDB's `_deleted` prefix and primary-key suffix (`occurred_desc`,
+ * not `[_deleted+occurred_desc+id]`), and no `[_deleted+id]`. Queries on a floor store are
+ * answered here (`floorQuery`), never by RxDB's planner, which only knows `_deleted`-prefixed indexes.
+ */
+export type StoreLayout = 'full' | 'lean' | 'floor';
+export type LayoutPicker = (collectionName: string, schemaVersion: number) => StoreLayout;
 
 /** `rxdb-dexie-<database>--<version>--<collection>`, as rxdb's dexie-helper names it. */
 function parseDexieDbName(name: string): { collection: string; version: number } | null {
@@ -38,24 +47,48 @@ function parseDexieDbName(name: string): { collection: string; version: number }
   return match ? { version: Number(match[1]), collection: match[2]! } : null;
 }
 
-/** A Dexie store layout ("id, [_deleted+id], …") without the dropped indexes. */
-export function leanStoreLayout(layout: string): string {
-  return layout
-    .split(',')
-    .map((part) => part.trim())
-    .filter((part) => part !== '' && !DROPPED_DEXIE_INDEXES.has(part))
-    .join(', ');
+function layoutParts(layout: string): string[] {
+  return layout.split(',').map((part) => part.trim()).filter((part) => part !== '');
 }
 
-/** Declares a lean `docs` table: wraps the database's `version(n).stores(layout)` before rxdb calls it. */
-function declareLean(db: Dexie): void {
+/** A Dexie store layout ("id, [_deleted+id], …") without the dropped indexes. */
+export function leanStoreLayout(layout: string): string {
+  return layoutParts(layout).filter((part) => !DROPPED_DEXIE_INDEXES.has(part)).join(', ');
+}
+
+/** The fields of a Dexie index name: `[a+b]` → [a, b], `a` → [a]. */
+function fieldsOf(part: string): string[] {
+  return part.startsWith('[') ? part.slice(1, -1).split('+') : [part];
+}
+
+/**
+ * The floor's layout of a Dexie store: the primary key (first), then each RxDB index without its
+ * `_deleted` prefix and primary-key suffix; `[_deleted+id]` and the `_meta.lwt` indexes go.
+ */
+export function floorStoreLayout(layout: string): string {
+  const [primary, ...rest] = layoutParts(layout);
+  const out = [primary!];
+  for (const part of rest) {
+    if (DROPPED_DEXIE_INDEXES.has(part)) continue;
+    let fields = fieldsOf(part);
+    if (fields[0] === '_deleted') fields = fields.slice(1);
+    if (fields[fields.length - 1] === primary) fields = fields.slice(0, -1);
+    if (fields.length === 0) continue;
+    const name = fields.length === 1 ? fields[0]! : `[${fields.join('+')}]`;
+    if (!out.includes(name)) out.push(name);
+  }
+  return out.join(', ');
+}
+
+/** Declares the `docs` table in `shape`: wraps the database's `version(n).stores(layout)` before rxdb calls it. */
+function declareShaped(db: Dexie, shape: (layout: string) => string): void {
   const version = db.version.bind(db);
   db.version = ((n: number) => {
     const v = version(n);
     const stores = v.stores.bind(v);
     v.stores = (layout: Record<string, string | null>) => {
       const docs = layout[DOCS_TABLE];
-      return stores(typeof docs === 'string' ? { ...layout, [DOCS_TABLE]: leanStoreLayout(docs) } : layout);
+      return stores(typeof docs === 'string' ? { ...layout, [DOCS_TABLE]: shape(docs) } : layout);
     };
     return v;
   }) as Dexie['version'];
@@ -84,19 +117,53 @@ interface DexieState {
   dexieTable: Table<Record<string, unknown>, string>;
 }
 
+function leanInstance(instance: RxStorageInstance<unknown, unknown, DexieSettings>, params: { schema: RxJsonSchema<unknown> }): void {
+  const schema = leanSchema(params.schema);
+  const query = instance.query.bind(instance);
+  const count = instance.count.bind(instance);
+  instance.query = (prepared) => query(replanned(schema, prepared));
+  instance.count = (prepared) => count(replanned(schema, prepared));
+  instance.cleanup = async (minimumDeletedTime) => {
+    const state = (await instance.internals) as DexieState;
+    const before = Date.now() - minimumDeletedTime;
+    await state.dexieDb.transaction('rw', state.dexieTable, async () => {
+      // Dexie stores `_deleted` as '1'/'0' (an IndexedDB key cannot be a boolean).
+      const deleted = await state.dexieTable.where('[_deleted+id]').between(['1', ''], ['1', '\uffff'], true, true).toArray();
+      const old = deleted.filter((d) => (d._meta as { lwt: number }).lwt < before).map((d) => String(d.id));
+      await state.dexieTable.bulkDelete(old);
+    });
+    return true;
+  };
+}
+
+/** A floor store's queries, counts and cleanup, answered by floor-query.ts. */
+function floorInstance(instance: RxStorageInstance<unknown, unknown, DexieSettings>, params: { schema: RxJsonSchema<unknown> }): void {
+  const state = () => instance.internals as unknown as Promise<FloorState>;
+  const primary = getPrimaryFieldOfPrimaryKey(params.schema.primaryKey as never) as string;
+  const indexes = layoutParts(floorStoreLayout(getDexieStoreSchema(params.schema))).slice(1);
+  instance.query = async (prepared) => floorQuery(await state(), prepared, indexes, primary) as never;
+  instance.count = async (prepared) => ({ count: await floorCount(await state(), prepared, primary), mode: 'slow' });
+  instance.cleanup = async (minimumDeletedTime) => {
+    await floorCleanup(await state(), Date.now() - minimumDeletedTime);
+    return true;
+  };
+}
+
 /**
- * RxDB's Dexie storage with lean stores for the collections `lean` picks. `settings` are the
- * Dexie settings (tests pass fake-indexeddb's `indexedDB` and `IDBKeyRange`).
+ * RxDB's Dexie storage with each store declared as `layout` picks. `settings` are the Dexie
+ * settings (tests pass fake-indexeddb's `indexedDB` and `IDBKeyRange`).
  */
-export function getMirrorStorage(lean: LeanPredicate, settings: DexieSettings = {}): RxStorage<unknown, DexieSettings> {
-  const isLeanDb = (name: string) => {
+export function getMirrorStorage(layout: LayoutPicker, settings: DexieSettings = {}): RxStorage<unknown, DexieSettings> {
+  const layoutOfDb = (name: string): StoreLayout => {
     const parsed = parseDexieDbName(name);
-    return parsed !== null && lean(parsed.collection, parsed.version);
+    return parsed === null ? 'full' : layout(parsed.collection, parsed.version);
   };
   const dexie = getRxStorageDexie({
     ...settings,
     onCreate: async (db, name) => {
-      if (isLeanDb(name)) declareLean(db);
+      const shape = layoutOfDb(name);
+      if (shape === 'lean') declareShaped(db, leanStoreLayout);
+      if (shape === 'floor') declareShaped(db, floorStoreLayout);
       await settings.onCreate?.(db, name);
     },
   });
@@ -105,23 +172,9 @@ export function getMirrorStorage(lean: LeanPredicate, settings: DexieSettings = 
     rxdbVersion: dexie.rxdbVersion,
     async createStorageInstance(params) {
       const instance = (await dexie.createStorageInstance(params)) as RxStorageInstance<unknown, unknown, DexieSettings>;
-      if (!lean(params.collectionName, params.schema.version)) return instance;
-      const schema = leanSchema(params.schema as RxJsonSchema<unknown>);
-      const query = instance.query.bind(instance);
-      const count = instance.count.bind(instance);
-      instance.query = (prepared) => query(replanned(schema, prepared));
-      instance.count = (prepared) => count(replanned(schema, prepared));
-      instance.cleanup = async (minimumDeletedTime) => {
-        const state = (await instance.internals) as DexieState;
-        const before = Date.now() - minimumDeletedTime;
-        await state.dexieDb.transaction('rw', state.dexieTable, async () => {
-          // Dexie stores `_deleted` as '1'/'0' (an IndexedDB key cannot be a boolean).
-          const deleted = await state.dexieTable.where('[_deleted+id]').between(['1', ''], ['1', '\uffff'], true, true).toArray();
-          const old = deleted.filter((d) => (d._meta as { lwt: number }).lwt < before).map((d) => String(d.id));
-          await state.dexieTable.bulkDelete(old);
-        });
-        return true;
-      };
+      const shape = layout(params.collectionName, params.schema.version);
+      if (shape === 'lean') leanInstance(instance, params as { schema: RxJsonSchema<unknown> });
+      if (shape === 'floor') floorInstance(instance, params as { schema: RxJsonSchema<unknown> });
       return instance;
     },
   } as RxStorage<unknown, DexieSettings>;
