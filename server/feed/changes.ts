@@ -204,18 +204,23 @@ function backfillQuery(viewer: Viewer, cursor: BackfillCursor, limit: number, do
     : { sql: withDocs(branches, 'p.rank, p.seq DESC', docs), params };
 }
 
-/**
- * EXPLAIN of a walk's first page as `userId` sees it (tests: the plan walks the feed indexes;
- * bench/first-page-personas.ts: `options` 'ANALYZE, BUFFERS'). `options` is EXPLAIN's option list.
- */
-export async function explainBackfill(db: Queryable, businessId: string, userId: string, top: number, limit: number, options = ''): Promise<string> {
+/** The SQL of a walk's first page as `userId` sees it, from `top` (tests and benches EXPLAIN it). */
+export async function backfillFirstPageSql(db: Queryable, businessId: string, userId: string, top: number, limit: number): Promise<{ sql: string; params: unknown[] }> {
   const [user] = await db.query<ActingUser>(
     'SELECT id::text, business_id::text, role, is_manager, user_permissions, manager_id::text FROM spend_users WHERE id = $1 AND business_id = $2',
     [userId, businessId],
   );
   if (!user) throw new Error(`no user ${userId}`);
-  const q = backfillQuery({ user, team: await visibilityOf(db, user) }, { top, stage: 'reference', before: top + 1 }, limit, 'jsonb');
-  const rows = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${options ? `(${options}) ` : ''}${q!.sql}`, q!.params);
+  return backfillQuery({ user, team: await visibilityOf(db, user) }, { top, stage: 'reference', before: top + 1 }, limit, 'jsonb')!;
+}
+
+/**
+ * EXPLAIN of a walk's first page as `userId` sees it (tests: the plan walks the feed indexes;
+ * bench/first-page-personas.ts: `options` 'ANALYZE, BUFFERS'). `options` is EXPLAIN's option list.
+ */
+export async function explainBackfill(db: Queryable, businessId: string, userId: string, top: number, limit: number, options = ''): Promise<string> {
+  const q = await backfillFirstPageSql(db, businessId, userId, top, limit);
+  const rows = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${options ? `(${options}) ` : ''}${q.sql}`, q.params);
   return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 
