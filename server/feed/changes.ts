@@ -16,15 +16,15 @@ function branch(collection: MirroredCollection, viewer: Viewer, params: unknown[
 
 /**
  * A branch of a page: its rows with a seq in `seqs`, in seq order `dir`, at most $3 of them.
- * A rule that is a set of people (a manager's team: `VisibilitySql.users`) walks each person's
- * (business_id, user_id, change_seq) index (migration 088) for up to $3 rows and keeps the best
+ * A rule that is a set of people (a manager's team: `VisibilitySql.users`) on a table with a
+ * per-person feed index (`feedByPerson`: migration 088) walks each person's index for up to $3 rows and keeps the best
  * $3 of those: filtering the business's feed index by `user_id = ANY(team)` read every row of the
  * business down to the page's last (or the planner fetched all the team's rows and sorted them),
  * issue 33. One person is an equality on that index (visibleUsersClause), which needs no walk per person.
  */
 function orderedBranch(collection: MirroredCollection, viewer: Viewer, params: unknown[], select: string, seqs: string, dir: 'ASC' | 'DESC'): string {
-  const { table, visibility } = COLLECTIONS[collection];
-  const team = visibility.users?.(viewer) ?? null;
+  const { table, visibility, feedByPerson } = COLLECTIONS[collection];
+  const team = feedByPerson ? (visibility.users?.(viewer) ?? null) : null;
   if (!team || team.length < 2) return `(${branch(collection, viewer, params, select, seqs)} ORDER BY r.change_seq ${dir} LIMIT $3)`;
   const users = `$${params.push(team)}::uuid[]`;
   return `(SELECT b.* FROM unnest(${users}) AS v(user_id) CROSS JOIN LATERAL (
