@@ -25,7 +25,6 @@ import { installProbe, pageMark } from './app-probe.ts';
 import { median, roundMs } from './stats.ts';
 
 const PERSONAS = ['owner', 'admin', 'manager', 'employee'] as const;
-type Persona = (typeof PERSONAS)[number];
 type Sample = { first_page_api_ms: number; feed_page_ms: number; list_page_ms: number; first_page_ms?: number };
 
 async function apiFirstPage(url: string, email: string): Promise<Sample> {
