@@ -23,6 +23,11 @@ export interface ServerCollection {
   sortKey: string;
   /** The definition's visibility rule, as SQL. */
   visibility: VisibilitySql;
+  /**
+   * Issue 33: the table has a (business_id, user_id, change_seq) index (migration 088), so a feed
+   * page of a rule that is a set of people (`visibility.users`) walks it per person.
+   */
+  feedByPerson?: true;
 }
 
 /**
@@ -30,7 +35,7 @@ export interface ServerCollection {
  * (schema/entities/columns.ts `docSqlOf`); this table names the rest.
  */
 const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility' | 'docSql'>> = {
-  transactions: { table: 'transactions', sortKey: 'r.id::text' },
+  transactions: { table: 'transactions', sortKey: 'r.id::text', feedByPerson: true },
   users: { table: 'spend_users', sortKey: `lower(r.first_name || ' ' || r.last_name)` },
   departments: { table: 'departments', sortKey: 'lower(r.name)' },
   locations: { table: 'locations', sortKey: 'lower(r.name)' },
@@ -38,7 +43,7 @@ const ENTRIES: Record<MirroredCollection, Omit<ServerCollection, 'visibility' | 
   tracking_categories: { table: 'tracking_categories', sortKey: 'lower(r.name)' },
   cards: { table: 'cards', sortKey: 'lower(r.display_name)' },
   card_requests: { table: 'card_requests', sortKey: 'll_iso(r.created_at)' },
-  reimbursements: { table: 'reimbursements', sortKey: `to_char(r.transaction_date, 'YYYY-MM-DD')` },
+  reimbursements: { table: 'reimbursements', sortKey: `to_char(r.transaction_date, 'YYYY-MM-DD')`, feedByPerson: true },
   approvals: { table: 'approvals', sortKey: 'll_iso(r.created_at)' },
   reimbursement_rates: { table: 'reimbursement_rates', sortKey: `r.kind || ' ' || coalesce(lower(r.name), lpad(r.year::text, 6, '0'))` },
   vendors: { table: 'vendors', sortKey: 'lower(r.name)' },

@@ -100,20 +100,27 @@ export async function queryTransactions(db: Queryable, businessId: string, vis: 
   const params: unknown[] = [businessId];
   const base = ['r.business_id = $1', 'NOT r.deleted', ...filterConditions(req.filter, params)];
   const where = base.join(' AND ') + visibleUsersClause(vis, 'r', params);
+  // Issue 33: a team (several people) by date walks each person's transactions_user index.
+  const team = !vis.all && vis.userIds.length > 1 && cols[0]!.expr === 'r.occurred_at' ? params.length : null;
   const wantCount = req.includeCount || req.pageSize === 0;
   const total = wantCount ? await countWhere(db, where, [...params]) : undefined;
   if (req.pageSize === 0) return { data: [], page: { next: null }, total_count: total };
 
   let pageWhere = where;
+  let keyset = '';
   if (req.start) {
     const values = decodeCursor(req.start, req.sort, z.tuple(cols.map((c) => c.value) as [z.ZodType]), 'start');
-    pageWhere += ` AND ${keysetCondition(cols, values, params)}`;
+    keyset = ` AND ${keysetCondition(cols, values, params)}`;
+    pageWhere += keyset;
   }
   params.push(req.pageSize + 1);
+  const order = cols.map((c) => `${c.expr} ${c.dir}`).join(', ');
+  const limit = `$${params.length}`;
+  if (team !== null) pageWhere = `r.id IN (${perPersonPage(base.join(' AND ') + keyset, team, order, limit)})`;
   const keys = cols.map((c, i) => (c.cast === 'timestamptz' ? `${ISO_US(c.expr)} AS k${i}` : `${c.expr} AS k${i}`));
   const rows = await db.query<Record<string, unknown> & { doc: unknown }>(
     `SELECT ${COLLECTIONS.transactions.docSql} AS doc, ${keys.join(', ')} FROM transactions r
-      WHERE ${pageWhere} ORDER BY ${cols.map((c) => `${c.expr} ${c.dir}`).join(', ')} LIMIT $${params.length}`,
+      WHERE ${pageWhere} ORDER BY ${order} LIMIT ${limit}`,
     params,
   );
   const more = rows.length > req.pageSize;
@@ -121,6 +128,19 @@ export async function queryTransactions(db: Queryable, businessId: string, vis: 
   const last = page.at(-1);
   const next = more && last ? encodeCursor(req.sort, cols.map((_, i) => last[`k${i}`] as string | number)) : null;
   return { data: page.map((r) => r.doc), page: { next }, ...(total === undefined ? {} : { total_count: total }) };
+}
+
+/**
+ * The ids of a team's page by date (issue 33): each person's first `limit` rows down
+ * transactions_user (business_id, user_id, occurred_at DESC, id DESC), the best `limit` of those.
+ * `user_id = ANY(team)` left the planner two plans, reading the business's newest-first index and
+ * dropping everyone else's rows, or fetching every row of the team and sorting them: both grow
+ * with the table. `team` is the parameter number of the team's ids.
+ */
+function perPersonPage(where: string, team: number, order: string, limit: string): string {
+  return `SELECT r.id FROM unnest($${team}::uuid[]) AS v(user_id) CROSS JOIN LATERAL (
+      SELECT r.id, r.occurred_at FROM transactions r WHERE ${where} AND r.user_id = v.user_id ORDER BY ${order} LIMIT ${limit}) r
+    ORDER BY ${order} LIMIT ${limit}`;
 }
 
 /** Microsecond ISO text: cursors must round-trip the stored timestamp exactly. */

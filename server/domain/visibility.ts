@@ -41,6 +41,9 @@ export async function reportingTeam(db: Queryable, user: ActingUser): Promise<st
  */
 export function visibleUsersClause(vis: Visibility, alias: string, params: unknown[]): string {
   if (vis.all) return '';
+  // Issue 33: one person (an employee) is an equality, so a (business_id, user_id, …) index gives
+  // its rows in order; `= ANY(array)` hides that from the planner, which then sorts them all.
+  if (vis.userIds.length === 1) return ` AND ${alias}.user_id = $${params.push(vis.userIds[0])}::uuid`;
   params.push(vis.userIds);
   return ` AND ${alias}.user_id = ANY($${params.length}::uuid[])`;
 }
@@ -57,6 +60,12 @@ export interface VisibilitySql {
   /** The rule reads `viewer.team` (for a manager, a recursive query): callers fetch it only then. */
   needsTeam: boolean;
   where: (viewer: Viewer, alias: string, params: unknown[]) => string;
+  /**
+   * Issue 33: when the rule is exactly "user_id is one of these people" for this viewer, those
+   * people (null: `where` says it). The feed then walks each person's (business_id, user_id,
+   * change_seq) index (migration 088) instead of filtering the business's feed index.
+   */
+  users?: (viewer: Viewer) => readonly string[] | null;
 }
 
 export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
@@ -66,6 +75,10 @@ export const VISIBILITY_SQL: Record<VisibilityRule, VisibilitySql> = {
     where: (viewer, alias, params) => {
       if (!viewer.team) throw new Error('the owner rule needs the viewer\'s team');
       return visibleUsersClause(viewer.team, alias, params);
+    },
+    users: (viewer) => {
+      if (!viewer.team) throw new Error('the owner rule needs the viewer\'s team');
+      return viewer.team.all ? null : viewer.team.userIds;
     },
   },
   approver: {
@@ -141,8 +154,11 @@ function billPayClause(user: ActingUser, alias: string, params: unknown[]): stri
   if (mayManageBills(user) || isAdvisor(user)) return '';
   params.push(user.id);
   const me = `$${params.length}::uuid`;
+  // The business as a parameter, not `${alias}.business_id`: that correlated the subquery, so it
+  // ran once per bill the branch walked (issue 33: 5 s of an employee's first page at 20k).
+  const business = `$${params.push(user.business_id)}::uuid`;
   return ` AND (${alias}.created_by = ${me} OR ${alias}.id IN (
-    SELECT a.object_id FROM approvals a WHERE a.object_type IN ('bill', 'vendor-payment') AND a.business_id = ${alias}.business_id
+    SELECT a.object_id FROM approvals a WHERE a.object_type IN ('bill', 'vendor-payment') AND a.business_id = ${business}
        AND (a.approver_id = ${me} OR ${stepApproverSql('a', me)})))`;
 }
 

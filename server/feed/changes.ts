@@ -2,7 +2,7 @@ import { MIRRORED_COLLECTIONS, type MirroredCollection } from '../../schema/coll
 import { backfillStageOf, type BackfillCursor, type BackfillStage, type ChangesQuery, type ChangesResponse } from '../../schema/sync-feed.ts';
 import { COLLECTIONS } from '../domain/collections.ts';
 import { highWater } from '../db/change-seq.ts';
-import type { Queryable } from '../db/db.ts';
+import type { Db, Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
 import type { FeedPageQuery } from '../core/deps.ts';
 import { visibilityEpoch, visibilityOf, type Viewer } from '../domain/visibility.ts';
@@ -12,6 +12,24 @@ function branch(collection: MirroredCollection, viewer: Viewer, params: unknown[
   const { table, visibility } = COLLECTIONS[collection];
   const filter = visibility.where(viewer, 'r', params);
   return `SELECT ${select} FROM ${table} r WHERE r.business_id = $1 AND ${seqs}${filter}`;
+}
+
+/**
+ * A branch of a page: its rows with a seq in `seqs`, in seq order `dir`, at most $3 of them.
+ * A rule that is a set of people (a manager's team: `VisibilitySql.users`) on a table with a
+ * per-person feed index (`feedByPerson`: migration 088) walks each person's index for up to $3 rows and keeps the best
+ * $3 of those: filtering the business's feed index by `user_id = ANY(team)` read every row of the
+ * business down to the page's last (or the planner fetched all the team's rows and sorted them),
+ * issue 33. One person is an equality on that index (visibleUsersClause), which needs no walk per person.
+ */
+function orderedBranch(collection: MirroredCollection, viewer: Viewer, params: unknown[], select: string, seqs: string, dir: 'ASC' | 'DESC'): string {
+  const { table, visibility, feedByPerson } = COLLECTIONS[collection];
+  const team = feedByPerson ? (visibility.users?.(viewer) ?? null) : null;
+  if (!team || team.length < 2) return `(${branch(collection, viewer, params, select, seqs)} ORDER BY r.change_seq ${dir} LIMIT $3)`;
+  const users = `$${params.push(team)}::uuid[]`;
+  return `(SELECT b.* FROM unnest(${users}) AS v(user_id) CROSS JOIN LATERAL (
+      SELECT ${select} FROM ${table} r WHERE r.business_id = $1 AND r.user_id = v.user_id AND ${seqs}
+       ORDER BY r.change_seq ${dir} LIMIT $3) b ORDER BY b.seq ${dir} LIMIT $3)`;
 }
 
 /** What a branch selects: the row's key and place, never its doc (see withDocs). */
@@ -75,16 +93,35 @@ export async function readChangesJson(db: Queryable, user: ActingUser, req: Feed
   return { text: `{"changes":[${rows.join(',')}],${JSON.stringify(page.meta).slice(1)}`, next: page.next };
 }
 
-async function readPage(db: Queryable, user: ActingUser, req: FeedQuery, docs: DocForm): Promise<RawPage> {
+/**
+ * Issue 33: a page's statement is one big UNION of ~27 branches whose docs are subplans, so its
+ * estimated cost passes PostgreSQL's JIT thresholds (jit_above_cost 100,000, optimisation and
+ * inlining at 500,000) although it runs in milliseconds: compiling its ~700 functions took 4–38 s
+ * on this machine (docs/performance.md), the whole of a slow first page. The page's statements run
+ * in one transaction with JIT off. PGlite has no JIT provider, and a caller's open transaction
+ * (tests) is used as it is.
+ */
+function withoutJit<T>(db: Queryable, read: (q: Queryable) => Promise<T>): Promise<T> {
+  const pool = db as Partial<Db>;
+  if (pool.kind !== 'pg' || !pool.transaction) return read(db);
+  return pool.transaction(async (tx) => {
+    await tx.exec('SET LOCAL jit = off');
+    return read(tx);
+  });
+}
+
+function readPage(db: Queryable, user: ActingUser, req: FeedQuery, docs: DocForm): Promise<RawPage> {
+  return withoutJit(db, (q) => readPageOn(q, user, req, docs));
+}
+
+async function readPageOn(db: Queryable, user: ActingUser, req: FeedQuery, docs: DocForm): Promise<RawPage> {
   if (req.backfill) return readBackfill(db, user, { limit: req.limit, cursor: cursorOf(req) }, docs);
   const high = await highWater(db, user.business_id);
   // The epoch hashes the team, so the feed always reads it (not only when a rule needs it).
   const vis = await visibilityOf(db, user);
   const viewer: Viewer = { user, team: vis };
   const params: unknown[] = [user.business_id, req.after, req.limit + 1];
-  const branches = MIRRORED_COLLECTIONS.map(
-    (c) => `(${branch(c, viewer, params, keySelect(c))} ORDER BY r.change_seq LIMIT $3)`,
-  );
+  const branches = MIRRORED_COLLECTIONS.map((c) => orderedBranch(c, viewer, params, keySelect(c), 'r.change_seq > $2', 'ASC'));
   const rows = await db.query<ChangeRow>(withDocs(branches, 'p.seq', docs), params);
   const hasMore = rows.length > req.limit;
   const page = hasMore ? rows.slice(0, req.limit) : rows;
@@ -160,22 +197,30 @@ function backfillQuery(viewer: Viewer, cursor: BackfillCursor, limit: number, do
       params.push(cursor.before);
       seqs += ` AND r.change_seq < $${params.length}`;
     }
-    branches.push(`(${branch(c, viewer, params, `${rank} AS rank, ${keySelect(c)}`, seqs)} ORDER BY r.change_seq DESC LIMIT $3)`);
+    branches.push(orderedBranch(c, viewer, params, `${rank} AS rank, ${keySelect(c)}`, seqs, 'DESC'));
   }
   return branches.length === 0
     ? null
     : { sql: withDocs(branches, 'p.rank, p.seq DESC', docs), params };
 }
 
-/** EXPLAIN of a walk's first page as `userId` sees it (tests: the plan walks the feed indexes). */
-export async function explainBackfill(db: Queryable, businessId: string, userId: string, top: number, limit: number): Promise<string> {
+/** The SQL of a walk's first page as `userId` sees it, from `top` (tests and benches EXPLAIN it). */
+export async function backfillFirstPageSql(db: Queryable, businessId: string, userId: string, top: number, limit: number): Promise<{ sql: string; params: unknown[] }> {
   const [user] = await db.query<ActingUser>(
     'SELECT id::text, business_id::text, role, is_manager, user_permissions, manager_id::text FROM spend_users WHERE id = $1 AND business_id = $2',
     [userId, businessId],
   );
   if (!user) throw new Error(`no user ${userId}`);
-  const q = backfillQuery({ user, team: await visibilityOf(db, user) }, { top, stage: 'reference', before: top + 1 }, limit, 'jsonb');
-  const rows = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${q!.sql}`, q!.params);
+  return backfillQuery({ user, team: await visibilityOf(db, user) }, { top, stage: 'reference', before: top + 1 }, limit, 'jsonb')!;
+}
+
+/**
+ * EXPLAIN of a walk's first page as `userId` sees it (tests: the plan walks the feed indexes;
+ * bench/first-page-personas.ts: `options` 'ANALYZE, BUFFERS'). `options` is EXPLAIN's option list.
+ */
+export async function explainBackfill(db: Queryable, businessId: string, userId: string, top: number, limit: number, options = ''): Promise<string> {
+  const q = await backfillFirstPageSql(db, businessId, userId, top, limit);
+  const rows = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${options ? `(${options}) ` : ''}${q.sql}`, q.params);
   return rows.map((r) => r['QUERY PLAN']).join('\n');
 }
 
