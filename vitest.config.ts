@@ -41,6 +41,15 @@ export default defineConfig({
           testTimeout: 300_000,
           hookTimeout: 300_000,
           fileParallelism: false,
+          // One module graph for all e2e files (they run one after another in one process): the
+          // server and playwright-core are imported once, not per file (≈ 1/3 of a small file's
+          // time). Safe here: no e2e file mocks, stubs or fakes anything (no `vi.`), each starts
+          // its own server, database and browser profile, and the server keeps its state in the
+          // database (server/CONTEXT.md). Measured in docs/performance.md ("Test suite time").
+          isolate: false,
+          // server/testing.ts: a test server whose demo seed this process already made starts
+          // from a copy of it instead of seeding again.
+          env: { LEDGERLINE_TEST_REUSE_SEED: '1' },
         },
       },
     ],

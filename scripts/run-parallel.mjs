@@ -1,7 +1,9 @@
-// `node scripts/run-parallel.mjs typecheck lint`: runs those npm scripts at once (tsc and eslint
-// each keep one core busy; on the 2-core CI machine side by side they take the time of the longer
-// one), prints each one's output whole when it ends (never interleaved), and exits non-zero if any
-// failed, after all have ended.
+// `node scripts/run-parallel.mjs typecheck lint build`: runs those npm scripts at once, prints
+// each one's output whole when it ends (never interleaved), and exits non-zero if any failed,
+// after all have ended. `npm test` runs tsc, eslint and `vite build` side by side: tsc and eslint
+// each keep one core busy and end at different times, and the build (which no unit or server test
+// needs, only e2e) fills the core the first of them leaves idle, instead of taking its own turn
+// between the unit and e2e projects.
 import { spawn } from 'node:child_process';
 
 const names = process.argv.slice(2);

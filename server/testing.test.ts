@@ -36,3 +36,31 @@ describe.each(targets)('startTestServer on %s', (_kind, opts) => {
     await expect(fetch(`${server.url}/v1/auth/identity`)).rejects.toThrow();
   });
 });
+
+describe('startTestServer with reuseSeed', () => {
+  it('starts the second server with the same seed options from a copy of the first one’s seed, taken before it started', async () => {
+    const first = await startTestServer({ transactions: 5, reuseSeed: true });
+    let second: Awaited<ReturnType<typeof startTestServer>> | null = null;
+    try {
+      // Written once the first server is up: after the copy was taken, so never in the second.
+      await first.db.query(`UPDATE transactions SET memo = 'only in the first'`);
+      second = await startTestServer({ transactions: 5, reuseSeed: true });
+      expect(second.businessId).toBe(first.businessId);
+      // Every seed hashes each password with a fresh salt: equal hashes mean the rows were copied.
+      const hashes = (s: typeof first) => s.db.query<{ email: string; password_hash: string }>('SELECT email, password_hash FROM identities ORDER BY email');
+      expect(await hashes(second)).toEqual(await hashes(first));
+      expect(await second.db.query(`SELECT id FROM transactions WHERE memo = 'only in the first'`)).toEqual([]);
+      const count = 'SELECT count(*)::int AS n FROM transactions';
+      expect(await second.db.query(count)).toEqual(await first.db.query(count));
+      const signIn = await fetch(`${second.url}/v1/public/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@demo.test', password: 'demo-password-1' }),
+      });
+      expect(signIn.status).toBe(200);
+    } finally {
+      await second?.close();
+      await first.close();
+    }
+  });
+});

@@ -7,11 +7,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { LedgerlineApp } from './app.ts';
-import { openDb, type Db } from './db/db.ts';
+import { openDb, pgliteDb, type Db } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
-import { seedDemo } from './seed/seed.ts';
+import { seedDemo, startOfUtcDay } from './seed/seed.ts';
 import { hashPassword } from './auth/password.ts';
 import { listen } from './serve.ts';
 import { pgliteTemplate, pgTemplateDatabase } from './test-templates.ts';
@@ -44,29 +45,49 @@ export type TestServerOptions = {
   sso?: Omit<SsoOptions, 'allowLoopbackHttp'>;
   /** Quotas smaller than the defaults (server/auth/quotas.ts), to meet one in a test. */
   quotas?: Partial<QuotaSettings>;
+  /**
+   * PGlite in a temp directory only: start from a copy of a database this process already seeded
+   * with the same seed options today, instead of seeding again (see `seededCopies`). Default:
+   * LEDGERLINE_TEST_REUSE_SEED=1 (vitest.config.ts sets it for the e2e project); benchmarks leave
+   * it off, so what they measure starts from a freshly seeded database as before.
+   */
+  reuseSeed?: boolean;
 };
 export type TestServer = { url: string; app: LedgerlineApp; db: Db; businessId: string; close(): Promise<void> };
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
-  // A fresh database starts as a copy of the migrated template (server/test-templates.ts); a
-  // given dataDir is opened as it is. migrate() below then applies whatever is missing.
+  // A fresh database starts as a copy of the migrated template (server/test-templates.ts), or of
+  // this process's seeded copy (below); a given dataDir is opened as it is. migrate() below then
+  // applies whatever is missing.
   const store = opts.databaseUrl
     ? await createPgDatabase(opts.databaseUrl, { template: await pgTemplateDatabase(opts.databaseUrl) })
     : await pgliteDir(opts.dataDir);
+  const seedOptions = {
+    transactions: opts.transactions ?? 200,
+    reimbursements: opts.reimbursements ?? 0,
+    bills: opts.bills ?? 0,
+    receipts: opts.receipts ?? false,
+  };
+  const reuse = !opts.databaseUrl && !opts.dataDir && (opts.reuseSeed ?? process.env.LEDGERLINE_TEST_REUSE_SEED === '1');
+  const key = JSON.stringify({ ...seedOptions, day: startOfUtcDay(new Date()).toISOString() });
+  const copy = reuse ? await seededCopies.get(key)?.catch(() => undefined) : undefined;
   let db: Db | null = null;
   try {
-    db = await openDb(opts.databaseUrl || opts.dataDir ? store.open : { ...store.open, loadDataDir: await pgliteTemplate('migrated') });
+    let lite: PGlite | null = null;
+    if (opts.databaseUrl || opts.dataDir) db = await openDb(store.open);
+    else {
+      lite = await PGlite.create({ dataDir: store.open.dataDir, loadDataDir: copy?.dump ?? (await pgliteTemplate('migrated')) });
+      db = pgliteDb(lite);
+    }
     await migrate(db);
-    // Test servers hash the demo passwords with cheap scrypt parameters: ~40 full-cost hashes
-    // dominated start-up (≈20 s on this machine). verifyPassword reads the parameters from the
-    // stored hash, so sign-in works the same; production seeding (main.ts) keeps full cost.
-    const { businessId } = await seedDemo(db, {
-      transactions: opts.transactions ?? 200,
-      reimbursements: opts.reimbursements ?? 0,
-      bills: opts.bills ?? 0,
-      receipts: opts.receipts ?? false,
-      hashPassword: (pw) => hashPassword(pw, TEST_SCRYPT),
-    });
+    let businessId = copy?.businessId;
+    if (!businessId) {
+      // Test servers hash the demo passwords with cheap scrypt parameters: ~40 full-cost hashes
+      // dominated start-up (≈20 s on this machine). verifyPassword reads the parameters from the
+      // stored hash, so sign-in works the same; production seeding (main.ts) keeps full cost.
+      ({ businessId } = await seedDemo(db, { ...seedOptions, hashPassword: (pw) => hashPassword(pw, TEST_SCRYPT) }));
+      if (reuse && lite) keepSeededCopy(key, lite, businessId);
+    }
     const server = await listen({
       db, host: '127.0.0.1', port: 0, devOutbox: opts.devOutbox ?? false, ...(opts.serveDist ? { distDir: DIST_DIR } : {}),
       sso: { google: null, ...opts.sso, allowLoopbackHttp: true },
@@ -94,6 +115,38 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     await store.dispose().catch(() => {});
     throw err;
   }
+}
+
+/**
+ * Seeded databases this process made, by seed options and UTC day (the seed is deterministic for
+ * a given day: server/seed/seed.ts), as PGlite data-directory tarballs. Seeding costs ~1.5-4 s of
+ * CPU (more than loading a tarball); the e2e files, one process running them one after another
+ * (vitest.config.ts: no isolation), mostly ask for the same few seeds. A copy holds what the seed
+ * wrote, taken before the server starts; only the password hashes' salts are shared.
+ */
+const seededCopies = new Map<string, Promise<{ dump: Blob; businessId: string }>>();
+/** The copies kept stay under this many bytes (a 200-transaction demo is ≈ 55 MB); the oldest go first. */
+const SEEDED_COPIES_MAX_BYTES = 400 * 1024 * 1024;
+
+/**
+ * Queues the dump on the database before anything else reaches it (PGlite runs one operation at a
+ * time, in order), so the copy is the seed's state even though the server starts meanwhile.
+ */
+function keepSeededCopy(key: string, lite: PGlite, businessId: string): void {
+  const copy = lite.dumpDataDir('none').then((dump) => ({ dump, businessId }));
+  seededCopies.set(key, copy);
+  copy.then(
+    async () => {
+      const sizes = await Promise.all([...seededCopies].map(async ([k, c]) => [k, (await c.catch(() => null))?.dump.size ?? 0] as const));
+      let total = sizes.reduce((sum, [, size]) => sum + size, 0);
+      for (const [k, size] of sizes) {
+        if (total <= SEEDED_COPIES_MAX_BYTES || k === key) continue;
+        seededCopies.delete(k);
+        total -= size;
+      }
+    },
+    () => seededCopies.delete(key),
+  );
 }
 
 type Store = { open: { databaseUrl?: string; dataDir?: string }; dispose(): Promise<void> };

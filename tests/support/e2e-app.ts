@@ -1,8 +1,10 @@
 /**
  * The usual e2e file's world: the real server (PGlite, serving the built PWA from dist/) and one
  * headless Chromium on it, started before the file's tests and closed after them. The two are
- * live bindings: each e2e file is its own module graph (vitest isolates files), so a file reads
- * `server` and `browser` straight from this module once `useServerAndBrowser` has run its hook.
+ * live bindings: a file reads `server` and `browser` straight from this module once
+ * `useServerAndBrowser` has run its hook. The e2e files share one module graph (vitest.config.ts:
+ * `isolate: false`) but run one after another, so each file's beforeAll sets them for that file
+ * (after the previous file's afterAll closed its own).
  */
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
 import { startTestServer, type TestServer, type TestServerOptions } from '../../server/testing.ts';
