@@ -26,6 +26,13 @@ describe.each(await testDatabases())('Db on %s', (kind) => {
     expect(row).toEqual({ n: 5, c: 3 });
   });
 
+  // PGlite is built without a JIT provider (its `jit` setting is on and does nothing).
+  it.runIf(kind === 'pg')('runs with JIT off on every connection (a page of many subplans compiled for seconds, issue 33)', async () => {
+    // Several at once, so more than one pooled connection answers.
+    const rows = await Promise.all([1, 2, 3, 4].map(() => t.db.query<{ jit: string }>('SHOW jit')));
+    for (const [row] of rows) expect(row?.jit).toBe('off');
+  });
+
   it('rolls a failed transaction back', async () => {
     const id = crypto.randomUUID();
     await expect(

@@ -134,7 +134,11 @@ function pgQueryable(conn: pg.Pool | pg.PoolClient): Queryable {
 }
 
 async function openPgDb(databaseUrl: string, poolSize = 10): Promise<Db> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types: pgTypes });
+  // JIT off for every connection (issue 33): the feed page's UNION of ~27 branches, and other
+  // statements built of many subplans, pass PostgreSQL's JIT cost thresholds although they run in
+  // milliseconds; compiling them took 4–38 s a page on this machine (docs/performance.md). An
+  // OLTP API whose reads are keyset pages by index has nothing to gain from JIT. PGlite has none.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize, types: pgTypes, options: '-c jit=off' });
   // An idle client that loses its server must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   await pool.query('SELECT 1');

@@ -2,7 +2,7 @@ import { MIRRORED_COLLECTIONS, type MirroredCollection } from '../../schema/coll
 import { backfillStageOf, type BackfillCursor, type BackfillStage, type ChangesQuery, type ChangesResponse } from '../../schema/sync-feed.ts';
 import { COLLECTIONS } from '../domain/collections.ts';
 import { highWater } from '../db/change-seq.ts';
-import type { Db, Queryable } from '../db/db.ts';
+import type { Queryable } from '../db/db.ts';
 import type { ActingUser } from '../core/actor.ts';
 import type { FeedPageQuery } from '../core/deps.ts';
 import { visibilityEpoch, visibilityOf, type Viewer } from '../domain/visibility.ts';
@@ -93,28 +93,7 @@ export async function readChangesJson(db: Queryable, user: ActingUser, req: Feed
   return { text: `{"changes":[${rows.join(',')}],${JSON.stringify(page.meta).slice(1)}`, next: page.next };
 }
 
-/**
- * Issue 33: a page's statement is one big UNION of ~27 branches whose docs are subplans, so its
- * estimated cost passes PostgreSQL's JIT thresholds (jit_above_cost 100,000, optimisation and
- * inlining at 500,000) although it runs in milliseconds: compiling its ~700 functions took 4–38 s
- * on this machine (docs/performance.md), the whole of a slow first page. The page's statements run
- * in one transaction with JIT off. PGlite has no JIT provider, and a caller's open transaction
- * (tests) is used as it is.
- */
-function withoutJit<T>(db: Queryable, read: (q: Queryable) => Promise<T>): Promise<T> {
-  const pool = db as Partial<Db>;
-  if (pool.kind !== 'pg' || !pool.transaction) return read(db);
-  return pool.transaction(async (tx) => {
-    await tx.exec('SET LOCAL jit = off');
-    return read(tx);
-  });
-}
-
-function readPage(db: Queryable, user: ActingUser, req: FeedQuery, docs: DocForm): Promise<RawPage> {
-  return withoutJit(db, (q) => readPageOn(q, user, req, docs));
-}
-
-async function readPageOn(db: Queryable, user: ActingUser, req: FeedQuery, docs: DocForm): Promise<RawPage> {
+async function readPage(db: Queryable, user: ActingUser, req: FeedQuery, docs: DocForm): Promise<RawPage> {
   if (req.backfill) return readBackfill(db, user, { limit: req.limit, cursor: cursorOf(req) }, docs);
   const high = await highWater(db, user.business_id);
   // The epoch hashes the team, so the feed always reads it (not only when a rule needs it).
