@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bootData, createAppStore, sessionState, signedInSession, whenBooted } from './app-state.ts';
+import { bootData, createAppStore, sessionState, signedInSession, whenBooted, withStatus } from './app-state.ts';
 import type { DataClient, SessionInfo, SyncStatus } from './types.ts';
 
 const status: SyncStatus = {
@@ -125,6 +125,26 @@ describe('bootData', () => {
     const { client } = fakeClient({ initError: new Error('QuotaExceededError') });
     await bootData(client, store, fakeWindow(true).win);
     expect(store.get()).toMatchObject({ boot: 'failed', bootError: 'QuotaExceededError' });
+  });
+});
+
+describe('withStatus (issue 33)', () => {
+  it('re-reads the lists when the first mirror completes, and marks from which version answers are complete', () => {
+    const store = createAppStore(true);
+    store.set((s) => withStatus(s, { ...status, mirrored: false }, true));
+    expect(store.get()).toMatchObject({ dataVersion: 0, completedVersion: 0 });
+    store.set((s) => ({ dataVersion: s.dataVersion + 1 }));
+    store.set((s) => withStatus(s, status, true));
+    expect(store.get()).toMatchObject({ dataVersion: 2, completedVersion: 2, status });
+    // Already complete (a cold start, a later sync): no extra read.
+    store.set((s) => withStatus(s, { ...status, checkpoint: 9 }, true));
+    expect(store.get()).toMatchObject({ dataVersion: 2, completedVersion: 2 });
+  });
+
+  it('a mirror opened complete (no partial status before) bumps nothing', () => {
+    const store = createAppStore(true);
+    store.set((s) => withStatus(s, status, false));
+    expect(store.get()).toMatchObject({ dataVersion: 0, completedVersion: 0, online: false });
   });
 });
 

@@ -29,6 +29,13 @@ export interface AppState {
   dataVersion: number;
   /** Bumped when reference data (departments, GL accounts…) changed. */
   referenceVersion: number;
+  /**
+   * Issue 33: the `dataVersion` from which a list's answer reflects a complete first mirror. When
+   * the status says the first mirror completed, `dataVersion` is bumped too (lists read again) and
+   * this is set to it: an empty answer read before (while downloading) is never shown as "No …
+   * match" in the moment between the status and the new answer (`ListEmpty`).
+   */
+  completedVersion: number;
 }
 
 export type AppStore = Store<AppState>;
@@ -44,6 +51,7 @@ export function createAppStore(online: boolean, platform: Platform = 'web'): App
     online,
     dataVersion: 0,
     referenceVersion: 0,
+    completedVersion: 0,
   });
 }
 
@@ -85,6 +93,16 @@ const REFERENCE_NAMES: ReadonlySet<string> = new Set(Object.keys(REFERENCE_KINDS
 /** The page is online when it has a network and the worker's evidence (if any yet) says the server answers. */
 export const pageOnline = (hasNetwork: boolean, status: SyncStatus | null): boolean => hasNetwork && (status?.online ?? true);
 
+/** A new status from the worker; the first mirror's completion also re-reads the lists (`completedVersion`). */
+export function withStatus(s: AppState, status: SyncStatus, hasNetwork: boolean): Partial<AppState> {
+  const completed = s.status !== null && !s.status.mirrored && status.mirrored;
+  return {
+    status,
+    online: pageOnline(hasNetwork, status),
+    ...(completed ? { dataVersion: s.dataVersion + 1, completedVersion: s.dataVersion + 1 } : {}),
+  };
+}
+
 /**
  * Opens the worker for the stored session, then listens: sync status into the store, data
  * changes as version bumps, and the page's online/offline events into the worker (which probes
@@ -112,7 +130,7 @@ export async function bootData(
       opts.tabBusinessId ?? null,
     );
     await client.subscribe(
-      (status) => store.set({ status, online: pageOnline(hasNetwork, status) }),
+      (status) => store.set((s) => withStatus(s, status, hasNetwork)),
       (collections) =>
         store.set((s) => ({
           dataVersion: s.dataVersion + 1,

@@ -33,6 +33,8 @@ export interface ListRows<T extends { id: string }> {
   idsInRange(start: number, end: number): Promise<string[]>;
   /** True until the first answer for the current query arrives. */
   waiting: boolean;
+  /** The data version the shown answer was read at (null before the first). */
+  answeredVersion: number | null;
 }
 
 /**
@@ -44,6 +46,7 @@ export function useRows<T extends { id: string }>(query: RowsQuery<T>): ListRows
   const [cache] = useState(() => new RowCache<T>(WINDOW_ROWS));
   const [total, setTotal] = useState<number | null>(null);
   const [answeredKey, setAnsweredKey] = useState<string | null>(null);
+  const [answeredVersion, setAnsweredVersion] = useState<number | null>(null);
   const [, setTick] = useState(0);
   const visible = useRef<[number, number]>([0, WINDOW_ROWS - 1]);
   const latest = useRef(query);
@@ -55,7 +58,7 @@ export function useRows<T extends { id: string }>(query: RowsQuery<T>): ListRows
   const fetchMissing = useCallback(() => {
     const [start, end] = visible.current;
     const gen = cache.gen;
-    const { key: k, read, what } = latest.current;
+    const { key: k, read, what, version: v } = latest.current;
     for (const page of cache.missing(start, end)) {
       cache.markInFlight(page);
       read(page * WINDOW_ROWS, WINDOW_ROWS).then(
@@ -63,6 +66,7 @@ export function useRows<T extends { id: string }>(query: RowsQuery<T>): ListRows
           if (!cache.put(page, res.rows, gen)) return;
           setTotal(res.total);
           setAnsweredKey(k);
+          setAnsweredVersion(v);
           setTick((t) => t + 1);
         },
         (err: unknown) => {
@@ -102,5 +106,5 @@ export function useRows<T extends { id: string }>(query: RowsQuery<T>): ListRows
   );
 
   const row = useCallback((index: number) => cache.get(index), [cache]);
-  return { total, row, ensure, idsInRange, waiting: answeredKey !== key };
+  return { total, row, ensure, idsInRange, waiting: answeredKey !== key, answeredVersion };
 }

@@ -155,7 +155,7 @@ export function VirtualGrid<T extends { id: string }>(props: VirtualGridProps<T>
         {...focusHandlers}
       >
         {props.header}
-        {props.loaded && total === 0 && !rows.waiting && <ListEmpty text={props.emptyText} hint={props.emptyHint} />}
+        {props.loaded && total === 0 && !rows.waiting && <ListEmpty text={props.emptyText} hint={props.emptyHint} answeredVersion={rows.answeredVersion} />}
         <div className="grid-spacer" ref={spacerRef} style={{ height: virtualizer.getTotalSize() }} role="rowgroup">
           {items.map((item) => {
             const row = rows.row(item.index);
