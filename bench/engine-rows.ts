@@ -10,19 +10,7 @@ import { MERCHANTS } from '../server/seed/merchants.ts';
 import { DEPARTMENTS, GL_ACCOUNTS, LOCATIONS, MEMO_CITIES, MEMO_CLIENTS, SPEND_CATEGORIES, SPEND_CATEGORY_KEYS } from '../server/seed/reference-data.ts';
 import { FIRST_NAMES, LAST_NAMES } from '../server/seed/roster.ts';
 import { ReferenceCache } from '../workers/reference-cache.ts';
-
-const BUSINESS = '0b0b0b0b-0000-4000-8000-000000000001';
-const uuid = (kind: number, n: number) => `${kind.toString(16).padStart(8, '0')}-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
-
-export function xorshift(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 0x100000000;
-  };
-}
+import { BUSINESS_ID as BUSINESS, seededRandom as xorshift, testUuid as uuid } from '../workers/testing/seeded.ts';
 
 export interface Person { id: string; first: string; last: string }
 export interface BenchWorld {

@@ -17,29 +17,14 @@ import { OutboxIndex } from './outbox-index.ts';
 import type { Change } from '../schema/sync-feed.ts';
 import type { z } from 'zod';
 import { ENTITIES, type MirroredCollection, type RowOf } from '../schema/collections.ts';
+import { BUSINESS_ID, seededRandom, testUuid } from './testing/seeded.ts';
 
 /**
  * Test fixtures built through the real zod schemas (a fixture the schema rejects fails at
  * once), deterministic from a seed so a failing test reproduces.
  */
-export const BUSINESS_ID = '0b0b0b0b-0000-4000-8000-000000000001';
+export { BUSINESS_ID, seededRandom, testUuid } from './testing/seeded.ts';
 const NOW = '2026-01-01T00:00:00.000Z';
-
-/** A v4-shaped uuid from a number, so ids sort like the numbers they encode. */
-export function testUuid(kind: number, n: number): string {
-  const hex = n.toString(16).padStart(12, '0');
-  return `${kind.toString(16).padStart(8, '0')}-0000-4000-8000-${hex}`;
-}
-
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 0x100000000;
-  };
-}
 
 const mirrored = (seq = 1) => ({ business_id: BUSINESS_ID, change_seq: seq, updated_at: NOW, deleted: false });
 
