@@ -3,6 +3,7 @@
  * (workers/query-engine.ts), which keeps one `MoneyColumns` per pair of money fields it was asked
  * for and re-exports the types below.
  */
+import { grownTo } from './typed-arrays.ts';
 
 /** Keys of R whose values are of type V (the fields a totals request may name). */
 export type FieldOf<R, V> = { [K in keyof R]-?: R[K] extends V ? K : never }[keyof R] & string;
@@ -104,14 +105,8 @@ export class MoneyColumns<R> {
 
   private grow(min: number): void {
     const size = Math.max(1024, min * 2);
-    const amount = new Float64Array(size);
-    amount.set(this.amount);
-    const currency = new Uint16Array(size);
-    currency.set(this.currency);
-    const counted = new Uint8Array(size);
-    counted.set(this.counted);
-    this.amount = amount;
-    this.currency = currency;
-    this.counted = counted;
+    this.amount = grownTo(this.amount, size);
+    this.currency = grownTo(this.currency, size);
+    this.counted = grownTo(this.counted, size);
   }
 }

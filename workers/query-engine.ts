@@ -2,6 +2,7 @@ import { queryTerms } from '../schema/transaction-query.ts';
 import { SearchIndex } from './search-index.ts';
 import { SortedOrder, type SlotCompare } from './sorted-order.ts';
 import { MoneyColumns, type MoneyFields, type Totals } from './money-columns.ts';
+import { grownTo } from './typed-arrays.ts';
 
 /**
  * The worker's in-memory query engine over one queried collection: every visible row in a slot
@@ -377,9 +378,7 @@ export class QueryEngine<R extends { id: string }, F extends TextFilter, S exten
   /** Stamps matching slots with a fresh generation number (no clearing between queries); returns them too. */
   private markMatches(terms: string[]): { gen: number; slots: Uint32Array } {
     if (this.marks.length < this.rows.length) {
-      const grown = new Uint32Array(Math.max(1024, this.rows.length * 2));
-      grown.set(this.marks);
-      this.marks = grown;
+      this.marks = grownTo(this.marks, Math.max(1024, this.rows.length * 2));
     }
     if (++this.markGen === 0xffffffff) {
       this.marks.fill(0);

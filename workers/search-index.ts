@@ -1,5 +1,6 @@
 import { queryTerms } from '../schema/transaction-query.ts';
 import { TokenPool, Vocabulary } from './search-vocabulary.ts';
+import { grownTo } from './typed-arrays.ts';
 
 /**
  * In-memory text search with the server's semantics: the server keeps a lower-cased search text
@@ -201,12 +202,8 @@ export class SearchIndex {
   private append(token: number, slot: number): void {
     if (token >= this.postingLength.length) {
       const size = Math.max(token + 1, this.postingLength.length * 2);
-      const lengths = new Uint32Array(size);
-      lengths.set(this.postingLength);
-      this.postingLength = lengths;
-      const garbage = new Uint32Array(size);
-      garbage.set(this.garbage);
-      this.garbage = garbage;
+      this.postingLength = grownTo(this.postingLength, size);
+      this.garbage = grownTo(this.garbage, size);
     }
     const len = this.postingLength[token]!;
     let list = this.postings[token];

@@ -21,6 +21,7 @@ export function gramCode(s: string, i: number): number {
 }
 
 import { queryTerms } from '../schema/transaction-query.ts';
+import { grownTo } from './typed-arrays.ts';
 
 const EMPTY: readonly number[] = [];
 /** Space-separated chunks whose token ids are kept (merchants, names, codes repeat across rows). */
@@ -211,11 +212,7 @@ export class TokenPool {
 
   private growSlots(min: number): void {
     const size = Math.max(min, this.start.length * 2);
-    const start = new Uint32Array(size);
-    start.set(this.start);
-    const count = new Uint16Array(size);
-    count.set(this.count);
-    this.start = start;
-    this.count = count;
+    this.start = grownTo(this.start, size);
+    this.count = grownTo(this.count, size);
   }
 }

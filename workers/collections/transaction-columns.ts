@@ -1,6 +1,7 @@
 import type { Transaction } from '../../schema/entities/transaction.ts';
 import type { TransactionFilter } from '../../schema/transaction-query.ts';
 import type { RowColumns } from '../query-engine.ts';
+import { grownTo } from '../typed-arrays.ts';
 
 /**
  * The transactions engine's filter columns (issue 33): every field a TransactionFilter tests,
@@ -145,15 +146,9 @@ export class TransactionColumns<R extends Transaction> implements RowColumns<R, 
 
   private grow(min: number): void {
     const size = Math.max(min, this.amount.length * 2);
-    const ints = fresh(size);
-    for (const name of columnNames) ints[name].set(this.ints[name]);
-    this.ints = ints;
-    const amount = new Float64Array(size);
-    amount.set(this.amount);
-    this.amount = amount;
-    const flags = new Uint8Array(size);
-    flags.set(this.flags);
-    this.flags = flags;
+    for (const name of columnNames) this.ints[name] = grownTo(this.ints[name], size);
+    this.amount = grownTo(this.amount, size);
+    this.flags = grownTo(this.flags, size);
   }
 }
 

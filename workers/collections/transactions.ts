@@ -9,6 +9,7 @@ import type { ReferenceCache } from '../reference-cache.ts';
 import type { SlotCompare } from '../sorted-order.ts';
 import type { WorkerCollection } from './worker-collection.ts';
 import { TransactionColumns } from './transaction-columns.ts';
+import { grownTo } from '../typed-arrays.ts';
 import { engineTransactions, serverTransactions, storedTransactions } from './generated/transactions.ts';
 
 /**
@@ -136,9 +137,9 @@ class TransactionSortKeys<R extends Transaction> implements SortKeys<R, Transact
     let grown = false;
     if (slot >= this.timeKey.length) {
       const size = Math.max(slot + 1, this.timeKey.length * 2);
-      this.timeKey = grow(this.timeKey, new Float64Array(size));
-      this.amountKey = grow(this.amountKey, new Float64Array(size));
-      this.merchantKey = grow(this.merchantKey, new Int32Array(size));
+      this.timeKey = grownTo(this.timeKey, size);
+      this.amountKey = grownTo(this.amountKey, size);
+      this.merchantKey = grownTo(this.merchantKey, size);
       grown = true;
     }
     const desc = (row as { occurred_desc?: number }).occurred_desc;
@@ -193,11 +194,6 @@ class TransactionSortKeys<R extends Transaction> implements SortKeys<R, Transact
       if (row) this.merchantKey[slot] = this.merchantRank.get(row.merchant_name)!;
     }
   }
-}
-
-function grow<T extends Float64Array | Int32Array>(from: T, to: T): T {
-  to.set(from);
-  return to;
 }
 
 type TextFields = Pick<Transaction, 'merchant_name' | 'memo' | 'user_id' | 'gl_account_id' | 'department_id' | 'location_id' | 'tracking'>;
