@@ -21,7 +21,7 @@ import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { devOutbox } from '../../schema/api/calls-identity.ts';
 import { axeFindings } from '../support/axe.ts';
-import { launchBrowser, setNetwork } from '../support/browser.ts';
+import { launchBrowser, setNetwork, waitForServiceWorkerControl } from '../support/browser.ts';
 import { browser, printBrowserLogsOnFailure, server, useServerAndBrowser } from '../support/e2e-app.ts';
 
 const EMAIL = 'founder@newco-e2e.test';
@@ -119,6 +119,9 @@ describe('financing application', () => {
     const company = async () => (await server.db.query<{ company: unknown }>("SELECT answers->'company' AS company FROM financing_applications WHERE id = $1", [await applicationId()]))[0]?.company ?? null;
     expect(await company()).toMatchObject({ industry_code: '541511', employee_count: 4 });
 
+    // An offline navigation is answered by the service worker: wait until it controls the page
+    // (its install precaches every lazy page's chunk), as a user's second visit would find it.
+    await waitForServiceWorkerControl(page);
     await setNetwork(browser.context, false);
     await page.goto('/application/financial-details').catch(() => undefined);
     await page.getByLabel('Annual revenue').fill('1200000');
