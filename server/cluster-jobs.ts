@@ -100,7 +100,7 @@ export async function startServerJobs(db: Db, opts: { linkOrigin: string; devOut
   return {
     async stop() {
       clearInterval(prune);
-      for (const job of periodicJobs) job.stop();
+      await Promise.all(periodicJobs.map((job) => job.stop()));
       await asyncJobs.stop();
       await mailJob?.stop();
       await chatJob.stop();

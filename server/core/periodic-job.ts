@@ -7,7 +7,8 @@ import type { Db } from '../db/db.ts';
  */
 export interface PeriodicJob {
   runNow: () => Promise<void>;
-  stop: () => void;
+  /** Ends the schedule; resolves once the run in flight (if any) has ended. No run starts after it. */
+  stop: () => Promise<void>;
 }
 
 export interface PeriodicJobOptions {
@@ -18,7 +19,9 @@ export interface PeriodicJobOptions {
 
 export function startPeriodicJob(run: (now: Date) => Promise<unknown>, opts: PeriodicJobOptions): PeriodicJob {
   let running: Promise<void> | null = null;
+  let stopped = false;
   const runNow = () => {
+    if (stopped) return running ?? Promise.resolve();
     running ??= run(new Date(opts.now()))
       .then(() => undefined, opts.onError)
       .finally(() => { running = null; });
@@ -27,7 +30,14 @@ export function startPeriodicJob(run: (now: Date) => Promise<unknown>, opts: Per
   void runNow();
   const timer = setInterval(() => void runNow(), opts.everyMs);
   timer.unref();
-  return { runNow, stop: () => clearInterval(timer) };
+  return {
+    runNow,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
 }
 
 /** A queue's job in one process (mail, chat posts): `runNow` to kick it, `stop` to end it after the pass in flight. */

@@ -114,7 +114,7 @@ describe.each(await testDatabases())('recurring bills on %s', (kind) => {
       await job.runNow();
       await job.runNow();
     } finally {
-      job.stop();
+      await job.stop();
     }
     expect(errors).toEqual([]);
     expect((await billsOf(tpl.id)).map((r) => r.period)).toEqual(['2027-03-31', '2027-04-30']);

@@ -111,5 +111,5 @@ export async function startJobRunner(
   const kick = () => void runner.runNow().catch(opts.onError);
   const unlisten = await db.listen(JOBS_CHANNEL, kick);
   const sweep: PeriodicJob = startPeriodicJob(() => runner.runNow(), opts);
-  return { runNow: runner.runNow, stop: async () => { sweep.stop(); await unlisten(); } };
+  return { runNow: runner.runNow, stop: async () => { await sweep.stop(); await unlisten(); } };
 }

@@ -71,7 +71,7 @@ describe.each(await testDatabases())('the HRIS drop folder watcher on %s', (kind
       await job.runNow();
       await job.runNow();
     } finally {
-      job.stop();
+      await job.stop();
     }
     expect((await readdir(join(folder, 'failed'))).filter((n) => n.endsWith('.reason.txt')).length).toBe(1);
     const [reason] = (await readdir(join(folder, 'failed'))).filter((n) => n.endsWith('.reason.txt'));

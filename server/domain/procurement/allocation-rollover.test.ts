@@ -117,7 +117,7 @@ describe.each(await testDatabases())('budget interval rollover on %s', (kind) =>
     const errors: unknown[] = [];
     const job = startAllocationRolloverJob(t.db, { now: () => Date.parse('2031-03-01T00:00:00Z'), everyMs: 3_600_000, onError: (e) => errors.push(e) });
     await job.runNow();
-    job.stop();
+    await job.stop();
     expect(errors).toEqual([]);
     const later = await stamps(ids);
     expect(ids.map((id) => later.get(id)!.at)).toEqual(['2031-03-01T00:00:00', '2031-03-01T00:00:00', '2031-02-01T00:00:00', '2031-03-01T00:00:00']);

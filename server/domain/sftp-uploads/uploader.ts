@@ -137,7 +137,7 @@ export async function queueScheduled(db: Db, now: Date): Promise<number> {
   return queued;
 }
 
-export type SftpUploader = { runNow(): Promise<number>; stop(): void };
+export type SftpUploader = { runNow(): Promise<number>; stop(): Promise<void> | void };
 
 /**
  * Queues what the schedule says and drains due uploads (at most `max` a pass), never two passes at
@@ -171,5 +171,5 @@ export async function startSftpUploads(
   const uploader = createSftpUploader(db, opts);
   const job: PeriodicJob = startPeriodicJob(() => uploader.runNow(), { now: opts.now, everyMs: opts.everyMs, onError: opts.onError });
   const unlisten = await db.listen(SFTP_CHANNEL, () => void uploader.runNow().catch(opts.onError));
-  return { runNow: uploader.runNow, stop: () => { job.stop(); void unlisten(); } };
+  return { runNow: uploader.runNow, stop: async () => { await job.stop(); await unlisten().catch(() => undefined); } };
 }
