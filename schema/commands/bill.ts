@@ -38,7 +38,7 @@ export function lineIdOf(billId: string, position: number): string {
 export function billLines(billId: string, lines: readonly BillLineInput[]): BillLineItem[] {
   return lines.map((l, i) => ({
     id: lineIdOf(billId, i), description: l.description, amount: l.amount, gl_account_id: l.gl_account_id ?? null,
-    department_id: l.department_id ?? null, location_id: null, tracking: {}, vendor_credit_id: l.vendor_credit_id ?? null,
+    department_id: l.department_id ?? null, location_id: l.location_id ?? null, tracking: l.tracking ?? {}, vendor_credit_id: l.vendor_credit_id ?? null,
     po_line_id: l.po_line_id ?? null, quantity: l.quantity ?? null, unit_price: l.unit_price ?? null,
   }));
 }

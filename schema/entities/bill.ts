@@ -162,6 +162,9 @@ export const billLineInputSchema = z.object({
   amount: z.number().int().min(-MAX_BILL_AMOUNT).max(MAX_BILL_AMOUNT),
   gl_account_id: uuid.optional(),
   department_id: uuid.optional(),
+  /** The line's location and accounting tracking (category id → option id), kept when the lines are re-sent. */
+  location_id: uuid.optional(),
+  tracking: z.record(uuid, uuid).optional(),
   /** A credit line: the vendor credit it draws on (its amount negative; the server checks what remains). */
   vendor_credit_id: uuid.optional(),
   /** Issue 28: the PO line billed (a line of the bill's `purchase_order_id`); it needs quantity and unit_price. */

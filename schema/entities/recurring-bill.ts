@@ -18,7 +18,7 @@ export const MAX_DAYS_UNTIL_DUE = 365;
 export const DEFAULT_INVOICE_PATTERN = '{YYYY}-{MM}-{DD}';
 
 /** A template line: a bill line without a vendor credit (a credit is applied to one bill, not every period's). */
-export const templateLineSchema = billLineInputSchema.omit({ vendor_credit_id: true });
+export const templateLineSchema = billLineInputSchema.omit({ vendor_credit_id: true, location_id: true, tracking: true });
 export type TemplateLine = z.infer<typeof templateLineSchema>;
 
 const isoDate = z.iso.date();

@@ -69,9 +69,12 @@ function assertValid(fields: Parameters<typeof validateBill>[0] & { line_items: 
 /** Each line's GL account and department must be the business's own (named by the line's field). */
 export async function assertLineCoding(tx: Queryable, businessId: string, lines: readonly BillLineInput[]): Promise<void> {
   for (const [i, line] of lines.entries()) {
-    if (!line.gl_account_id && !line.department_id) continue;
+    const tracking = line.tracking ?? {};
+    if (!line.gl_account_id && !line.department_id && !line.location_id && Object.keys(tracking).length === 0) continue;
     try {
-      await checkCodingRefs(tx, businessId, { gl_account_id: line.gl_account_id ?? null, department_id: line.department_id ?? null });
+      await checkCodingRefs(tx, businessId, {
+        gl_account_id: line.gl_account_id ?? null, department_id: line.department_id ?? null, location_id: line.location_id ?? null, tracking,
+      });
     } catch (err) {
       if (!(err instanceof ApiError) || !err.errors) throw err;
       throw validationError(Object.fromEntries(Object.entries(err.errors).map(([k, m]) => [`line_items.${i}.${k}`, m])));
@@ -82,10 +85,11 @@ export async function assertLineCoding(tx: Queryable, businessId: string, lines:
 async function insertLines(tx: Queryable, billId: string, lines: readonly BillLineInput[]): Promise<void> {
   for (const [i, line] of lines.entries()) {
     await tx.query(
-      `INSERT INTO bill_line_items (id, bill_id, position, description, amount, gl_account_id, department_id, vendor_credit_id,
-                                    po_line_id, quantity, unit_price)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      `INSERT INTO bill_line_items (id, bill_id, position, description, amount, gl_account_id, department_id, location_id, tracking,
+                                    vendor_credit_id, po_line_id, quantity, unit_price)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
       [randomUUID(), billId, i, line.description, line.amount, line.gl_account_id ?? null, line.department_id ?? null,
+        line.location_id ?? null, JSON.stringify(line.tracking ?? {}),
         line.vendor_credit_id ?? null, line.po_line_id ?? null, line.quantity ?? null, line.unit_price ?? null],
     );
   }

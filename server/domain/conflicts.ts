@@ -65,7 +65,9 @@ const coding = (name: keyof CodingPatch): FieldSpec => ({
 /** A bill line as the create/patch body takes it (schema/entities/bill.ts billLineInputSchema). */
 function lineAsSent(line: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { description: line.description, amount: line.amount };
-  for (const k of ['gl_account_id', 'department_id', 'vendor_credit_id', 'po_line_id', 'quantity', 'unit_price']) if (line[k] != null) out[k] = line[k];
+  for (const k of ['gl_account_id', 'department_id', 'location_id', 'vendor_credit_id', 'po_line_id', 'quantity', 'unit_price']) if (line[k] != null) out[k] = line[k];
+  const tracking = line.tracking as Record<string, string> | undefined;
+  if (tracking && Object.keys(tracking).length > 0) out.tracking = tracking;
   return out;
 }
 

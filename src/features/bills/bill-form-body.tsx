@@ -113,11 +113,6 @@ function BillLinesBox({ form, reference }: { form: BillForm; reference: Referenc
   const po = values.purchase_order_id ? reference.data.purchase_orders.find((p) => p.id === values.purchase_order_id) ?? null : null;
   return (
     <div className="bill-wide">
-      {linesLocked && form.parts.payable && (
-        <p className="muted bill-form-note">
-          These lines carry a location or tracking categories, which this form does not edit: saving them here would drop those.
-        </p>
-      )}
       <BillLinesField
         values={values}
         reference={reference}

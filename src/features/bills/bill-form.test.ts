@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { billSchema, type Bill } from '../../../schema/entities/bill.ts';
 import { testVendor as vendor } from '../../lib/test-vendor.ts';
-import { applyCredit, billFormErrors, billTotals, billValues, createBillInput, defaultDueDate, editableParts, emptyBillValues, firstErrorField, hasUneditableLines, linesTotal, parseAmount, templateInput, updateBillPatch, withVendorDefaults, type BillField, type BillFormValues, type CreditOffer } from './bill-form.ts';
+import { applyCredit, billFormErrors, billTotals, billValues, createBillInput, defaultDueDate, editableParts, emptyBillValues, firstErrorField, linesTotal, parseAmount, templateInput, updateBillPatch, withVendorDefaults, type BillField, type BillFormValues, type CreditOffer } from './bill-form.ts';
 import { creditErrors, creditOffers, ownCredits } from './bill-form-credits.ts';
 import { dueHint, matchVendor, prefillFromInvoice, valuesFromTemplate } from './bill-form-prefill.ts';
 
@@ -145,12 +145,17 @@ describe('editableParts and lines the form cannot edit', () => {
     expect(editableParts(status)).toEqual(want);
   });
 
-  it('flags lines with a location or tracking; a credit line the form shows', () => {
-    expect(hasUneditableLines(bill())).toBe(false);
-    const line = { id: '0b7e3f36-5c1d-4a53-9d55-000000000002', description: 'x', amount: 100, location_id: GL };
-    expect(hasUneditableLines(bill({ line_items: [...bill().line_items, billSchema.shape.line_items.element.parse(line)] }))).toBe(true);
-    const credit = { id: '0b7e3f36-5c1d-4a53-9d55-000000000003', description: 'Credit', amount: -100, vendor_credit_id: CREDIT };
-    expect(hasUneditableLines(bill({ line_items: [...bill().line_items, billSchema.shape.line_items.element.parse(credit)] }))).toBe(false);
+  it("keeps a line's location and tracking when its amount is edited; a template takes neither", () => {
+    const CATEGORY = '0b7e3f36-5c1d-4a53-9d55-0000000000c1';
+    const OPTION = '0b7e3f36-5c1d-4a53-9d55-0000000000a1';
+    const line = { id: '0b7e3f36-5c1d-4a53-9d55-000000000002', description: 'Rent', amount: 100_00, location_id: GL, tracking: { [CATEGORY]: OPTION } };
+    const b = bill({ line_items: [billSchema.shape.line_items.element.parse(line)], amount: 100_00 });
+    const values = billValues(b);
+    const lines = [{ ...values.lines[0]!, amount: '150.00' }];
+    const result = updateBillPatch(b, { ...values, lines }, false);
+    expect(result).toEqual({ ok: true, patch: { line_items: [{ description: 'Rent', amount: 150_00, location_id: GL, tracking: { [CATEGORY]: OPTION } }] } });
+    const template = templateInput({ ...values, lines }, 'Monthly rent');
+    expect(template.ok && template.body.line_items).toEqual([{ description: 'Rent', amount: 150_00 }]);
   });
 });
 

@@ -31,7 +31,12 @@ export interface BillLineValues {
   po_line_id?: string;
   quantity?: string;
   unit_price?: string;
+  /** The line's location and tracking (bulk coding, accounting): not shown here, re-sent as they are (`keptCoding`). */
+  location_id?: string; tracking?: Readonly<Record<string, string>>;
 }
+
+const keptCoding = (l: { location_id?: string | null; tracking?: Readonly<Record<string, string>> }) =>
+  ({ ...(l.location_id ? { location_id: l.location_id } : {}), ...(l.tracking && Object.keys(l.tracking).length > 0 ? { tracking: { ...l.tracking } } : {}) });
 
 /**
  * A vendor credit applied to the bill: on the bill it is a **credit line** (its amount negative,
@@ -110,6 +115,7 @@ export function billValues(b: Bill): BillFormValues {
       gl_account_id: l.gl_account_id ?? '', department_id: l.department_id ?? '',
       ...(l.po_line_id || l.quantity !== null ? { po_line_id: l.po_line_id ?? '', quantity: l.quantity === null ? '' : String(l.quantity),
         unit_price: l.unit_price === null ? '' : amountText(l.unit_price, b.currency) } : {}),
+      ...keptCoding(l),
     })),
     credits: b.line_items.flatMap((l) => (l.vendor_credit_id
       ? [{ vendor_credit_id: l.vendor_credit_id, description: l.description, amount: amountText(-l.amount, b.currency) }]
@@ -155,10 +161,6 @@ export function billTotals(v: Pick<BillFormValues, 'lines' | 'credits' | 'curren
   return { lines: lines.minor, credits, total: lines.minor - credits, complete };
 }
 
-/** Lines carrying what the form cannot show (a location, tracking): re-sent, they would lose it. Credit lines it shows. */
-export const hasUneditableLines = (b: Pick<Bill, 'line_items'>) =>
-  b.line_items.some((l) => l.location_id !== null || Object.keys(l.tracking).length > 0);
-
 /** Which parts of a bill in `status` may change (bill-rules.ts: what approvers saw stays as approved). */
 export function editableParts(status: BillStatus | null) {
   if (status === null) return { payable: true, dates: true, memo: true, submit: true };
@@ -194,8 +196,8 @@ export function billFields(v: BillFormValues) {
   };
 }
 
-/** The lines as the API takes them (a bill's, a template's, a recurring bill's); unreadable amounts as typed. */
-export function lineInputs(lines: readonly BillLineValues[], currency: string) {
+/** The lines as the API takes them (a bill's, with location and tracking; a template's or recurring bill's, without); unreadable amounts as typed. */
+export function lineInputs(lines: readonly BillLineValues[], currency: string, opts: { for: 'bill' | 'template' } = { for: 'bill' }) {
   return lines.map((l) => {
     const typed = trimmed(l.amount);
     const minor = typed === undefined ? null : parseAmount(typed, currency);
@@ -204,6 +206,7 @@ export function lineInputs(lines: readonly BillLineValues[], currency: string) {
       amount: minor ?? typed,
       ...(l.gl_account_id ? { gl_account_id: l.gl_account_id } : {}),
       ...(l.department_id ? { department_id: l.department_id } : {}),
+      ...(opts.for === 'bill' ? keptCoding(l) : {}),
       ...poLineInput(l, currency),
     };
   });
@@ -231,13 +234,8 @@ export function poLineAmount(quantity: string, unitPrice: string, currency: stri
 }
 
 const LABELS: [RegExp, string][] = [
-  [/^vendor_id\b/, 'Vendor'],
-  [/^invoice_number\b/, 'Invoice number'],
-  [/^invoice_date\b/, 'Invoice date'],
-  [/^due_date\b/, 'Due date'],
-  [/^currency\b/, 'Currency'],
-  [/^memo\b/, 'Memo'],
-  [/^line_items\b/, 'Lines'],
+  [/^vendor_id\b/, 'Vendor'], [/^invoice_number\b/, 'Invoice number'], [/^invoice_date\b/, 'Invoice date'], [/^due_date\b/, 'Due date'],
+  [/^currency\b/, 'Currency'], [/^memo\b/, 'Memo'], [/^line_items\b/, 'Lines'],
 ];
 
 const LINE_FIELD_WORDS: Record<string, string> = { gl_account_id: 'GL account', department_id: 'department', po_line_id: 'PO line', unit_price: 'unit price' };
@@ -381,7 +379,7 @@ export type TemplateResult = { ok: true; body: z.output<typeof billTemplateCreat
  */
 export function templateInput(v: BillFormValues, name: string): TemplateResult {
   const memo = v.memo.trim();
-  const input = { name, vendor_id: trimmed(v.vendor_id), currency: v.currency, line_items: lineInputs(v.lines, v.currency), ...(memo ? { memo } : {}) };
+  const input = { name, vendor_id: trimmed(v.vendor_id), currency: v.currency, line_items: lineInputs(v.lines, v.currency, { for: 'template' }), ...(memo ? { memo } : {}) };
   const parsed = billTemplateCreateSchema.safeParse(input);
   const errors: BillFieldErrors = parsed.success ? {} : billFormErrors(validationMessages(parsed.error as z.ZodError, input));
   if (errors.name) errors.name = name.trim() === '' ? 'Name the template.' : `A template name can be at most ${TEMPLATE_NAME_MAX} characters.`;

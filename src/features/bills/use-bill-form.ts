@@ -8,7 +8,7 @@ import { errorText } from '../../lib/error-text.ts';
 import type { ReferenceView } from '../../lib/reference-data.ts';
 import { toastError, toastInfo } from '../../lib/toast-store.ts';
 import {
-  billFormErrors, billValues, createBillInput, defaultDueDate, editableParts, emptyBillValues, firstErrorField, hasUneditableLines, localToday,
+  billFormErrors, billValues, createBillInput, defaultDueDate, editableParts, emptyBillValues, firstErrorField, localToday,
   updateBillPatch, withVendorDefaults, type BillCreditValues, type BillField, type BillFieldErrors, type BillFormValues, type BillLineValues,
 } from './bill-form.ts';
 import { creditErrors, creditOffers, ownCredits } from './bill-form-credits.ts';
@@ -81,7 +81,7 @@ function useBillValues(opts: UseBillFormOptions, today: string, errs: BillErrors
     bill ? ['vendor_id', 'invoice_number', 'invoice_date', 'due_date', 'currency', 'lines', 'memo'] : Object.keys(prefill ?? {}) as BillField[],
   ));
   const parts = editableParts(bill?.status ?? null);
-  const linesLocked = !parts.payable || (bill ? hasUneditableLines(bill) : false);
+  const linesLocked = !parts.payable;
   const { clearErrors } = errs;
 
   function set<K extends Exclude<keyof BillFormValues, 'lines'>>(key: K, value: BillFormValues[K]) {

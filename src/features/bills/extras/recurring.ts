@@ -146,7 +146,7 @@ export function recurringInput(v: RecurringFormValues): RecurringResult {
   const input = {
     vendor_id: v.vendor_id.trim() || undefined,
     currency: v.currency,
-    line_items: lineInputs(v.lines, v.currency),
+    line_items: lineInputs(v.lines, v.currency, { for: 'template' }),
     ...(memo ? { memo } : {}),
     interval: v.interval,
     ...(!weekly && v.day_of_month ? { day_of_month: whole(v.day_of_month) } : {}),
