@@ -58,7 +58,6 @@ function Root() {
   );
 }
 
-/** index.html holds the same markup, painted before any script runs: keep the two alike. */
 function BootScreen({ error = null }: { error?: string | null }) {
   return (
     <main className="boot">
