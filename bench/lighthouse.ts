@@ -35,7 +35,7 @@ const argsSchema = z.object({
   transactions: z.coerce.number().int().min(100).max(200_000).default(20_000),
   'skip-build': z.boolean().default(false),
   'no-screenshots': z.boolean().default(false),
-  /** Where to keep each run's whole Lighthouse report (long tasks, bootup time, the trace's summary) for a profile. */
+  /** Where to keep each run's whole Lighthouse report (long tasks, bootup time) and its Chrome trace, for a profile. */
   'lhr-dir': z.string().optional(),
 });
 
@@ -56,6 +56,8 @@ type Row = {
 };
 
 type LighthouseResult = {
+  /** The run's artifacts: `Trace` is the page load's Chrome trace (written beside the report for a profile). */
+  artifacts?: { Trace?: unknown };
   lhr: {
     categories: Record<string, { score: number | null; auditRefs: { id: string; weight: number }[] }>;
     audits: Record<string, { numericValue?: number; score: number | null; title: string; scoreDisplayMode: string }>;
@@ -187,7 +189,10 @@ async function main(): Promise<void> {
       const lhrDir = args['lhr-dir'];
       if (lhrDir) {
         await mkdir(lhrDir, { recursive: true });
-        await writeFile(join(lhrDir, `${path.replace(/\W+/g, '')}-${formFactor}.json`), JSON.stringify(result.lhr));
+        const name = `${path.replace(/\W+/g, '')}-${formFactor}`;
+        await writeFile(join(lhrDir, `${name}.json`), JSON.stringify(result.lhr));
+        // The Chrome trace too (DevTools → Performance → Load profile): which function each long task runs.
+        if (result.artifacts?.Trace) await writeFile(join(lhrDir, `${name}.trace.json`), JSON.stringify(result.artifacts.Trace));
       }
       console.log(`lighthouse: ${pageName} (${formFactor}) perf ${row.performance} a11y ${row.accessibility} bp ${row.best_practices} seo ${row.seo} TBT ${row.tbt_ms} ms LCP ${row.lcp_ms} ms`);
       rows.push(row);

@@ -42,7 +42,10 @@ const store = createAppStore(navigator.onLine, platform);
 // Commands hold a beforeunload guard while their durable write is in flight (issue 8).
 const client = guardCommands(createDataClient(), createWriteGuard(window));
 const router = createAppRouter(store);
-preloadOpeningChunks(router, window.location.pathname);
+// Its own task (issue 33): adding the chunks' preload links costs a phone's CPU as much as the rest of
+// the entry; fetched from the next task, they still arrive while the data boots.
+const openingPath = window.location.pathname;
+window.setTimeout(() => preloadOpeningChunks(router, openingPath), 0);
 void bootData(client, store, window, { tabBusinessId: tabBusiness });
 
 // First-party telemetry: page views after each navigation, identity once signed in.

@@ -1,4 +1,5 @@
-import { Suspense, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { Suspense, useDeferredValue, useLayoutEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { mobileUnsupportedReason } from '../../schema/platform.ts';
 import { roleDisplayName } from '../../schema/roles.ts';
@@ -48,6 +49,12 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
   const signOut = useSignOut();
   const unsupported = useMobileUnsupported();
   const actingForFirm = useAppState((s) => Boolean(s.session?.external_firm_id));
+  // Issue 33: the shell mounts from a store update (the router's, the session's), which React
+  // always renders in one synchronous task, so the shell and the page with its list used to be one
+  // 1–2 s task on a phone's CPU. The page's first render is deferred instead: the shell commits
+  // first and the page follows in a render that yields to the browser every few milliseconds.
+  // Only the shell's first mount waits; later navigations render the page as before.
+  const pageMounted = useDeferredValue(true, false);
   useOcrWarmup();
   useDocumentTitle(nav);
   if (unsupported) {
@@ -87,7 +94,7 @@ export function AppLayout({ nav: allNav, commands = [] }: { nav: readonly NavIte
       <EmailVerificationBanner />
       <MirrorProgress />
       <main className="app-main">
-        <Outlet />
+        {pageMounted && <Outlet />}
       </main>
       {expired ? <ReauthDialog onSignOut={() => void signOut(false)} /> : <ParkedStepUp />}
       <KeyboardLayer nav={nav} commands={commands} />
@@ -185,7 +192,14 @@ const PHONE_MORE_WIDTH = 56;
  * On a desktop, how many entries the bar shows (the rest go into "More", like the phone's
  * bar but decided by room, not by count). Widths are measured from the rendered links and kept, so
  * an entry moved into the menu still counts its own width when the window grows again; a new set
- * of entries is shown whole once to be measured (before paint: a layout effect).
+ * of entries is shown whole once to be measured.
+ *
+ * Measured in a ResizeObserver's callback, which the browser runs after its own layout and before
+ * paint (the new fit is rendered there with flushSync, so the whole set never paints): reading the
+ * widths there costs nothing. Issue 33: measuring in a layout effect after every render forced a
+ * layout of the whole page inside React's commit (0.8 s of a 2.5 s task on a phone's CPU when the
+ * transactions page opened), and again at each re-render of the shell during the first mirror.
+ * The bar and each link are observed, so a link that changes width (a badge) is measured again.
  */
 function useNavFit(nav: readonly NavItem[], enabled: boolean, moreWidth: number) {
   const ref = useRef<HTMLElement>(null);
@@ -197,17 +211,19 @@ function useNavFit(nav: readonly NavItem[], enabled: boolean, moreWidth: number)
     const measure = () => {
       for (const a of el.querySelectorAll<HTMLElement>(':scope > a[data-nav]')) widths.current.set(a.dataset.nav ?? '', a.getBoundingClientRect().width);
       if (nav.some((item) => !widths.current.has(item.to))) {
-        setFit(nav.length); // show them all once to measure them
+        flushSync(() => setFit(nav.length)); // show them all once to measure them
         return;
       }
       const gap = Number.parseFloat(getComputedStyle(el).columnGap) || 0;
-      setFit(fitNavEntries(nav.map((item) => widths.current.get(item.to) ?? 0), el.clientWidth, gap, moreWidth));
+      const next = fitNavEntries(nav.map((item) => widths.current.get(item.to) ?? 0), el.clientWidth, gap, moreWidth);
+      flushSync(() => setFit(next));
     };
-    measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);
+    for (const a of el.querySelectorAll<HTMLElement>(':scope > a[data-nav]')) observer.observe(a);
     return () => observer.disconnect();
-  });
+    // `fit` changes which links are rendered: observe the new set (its first callback measures them).
+  }, [nav, enabled, moreWidth, fit]);
   return { ref, fit: enabled ? fit : nav.length };
 }
 

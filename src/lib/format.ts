@@ -9,30 +9,39 @@ import { formatMoney as formatMoneyIn } from '../../schema/money.ts';
 export const DISPLAY_LOCALE: string =
   (typeof navigator !== 'undefined' && (navigator.languages?.[0] ?? navigator.language)) || 'en-US';
 
-const countFormat = new Intl.NumberFormat(DISPLAY_LOCALE);
+/**
+ * Each formatter is built on first use, not when this module loads: building an Intl formatter
+ * loads its locale data, and five of them cost ≈ 0.1 s of a phone's CPU in the first load's
+ * script evaluation (issue 33), while the sign-in page formats nothing.
+ */
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+const countFormat = once(() => new Intl.NumberFormat(DISPLAY_LOCALE));
 /** A calendar day as the tables show it ("Nov 21, 2026"), read in UTC: a date-only value or the day of a UTC timestamp. */
-const dayFormat = new Intl.DateTimeFormat(DISPLAY_LOCALE, { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const dayFormat = once(() => new Intl.DateTimeFormat(DISPLAY_LOCALE, { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }));
 /** The same day with the time of day, in UTC and marked so ("Nov 21, 2026, 12:31 AM UTC"). */
-const utcTimeFormat = new Intl.DateTimeFormat(DISPLAY_LOCALE, {
+const utcTimeFormat = once(() => new Intl.DateTimeFormat(DISPLAY_LOCALE, {
   month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZone: 'UTC', timeZoneName: 'short',
-});
-/** A moment on this device's clock (sync times, history steps): "Nov 21, 2026, 7:35 PM". */
+}));
 /** A recent moment's day on this device's clock, compact for a table column ("Nov 18"). */
-const shortDayFormat = new Intl.DateTimeFormat(DISPLAY_LOCALE, { month: 'short', day: 'numeric' });
-const localTimeFormat = new Intl.DateTimeFormat(DISPLAY_LOCALE, { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+const shortDayFormat = once(() => new Intl.DateTimeFormat(DISPLAY_LOCALE, { month: 'short', day: 'numeric' }));
+/** A moment on this device's clock (sync times, history steps): "Nov 21, 2026, 7:35 PM". */
+const localTimeFormat = once(() => new Intl.DateTimeFormat(DISPLAY_LOCALE, { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' }));
 
 const asDate = (value: string | number | Date): Date =>
   typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value) ? new Date(`${value}T00:00:00Z`) : new Date(value);
 
-export const formatCount = (n: number): string => countFormat.format(n);
+export const formatCount = (n: number): string => countFormat().format(n);
 /** Joins parts for a sentence: "A", "A and B", "A, B and C". */
 export function joinList(parts: readonly string[]): string {
   if (parts.length <= 1) return parts[0] ?? '';
   return `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
-export const formatDay = (value: string | number | Date): string => dayFormat.format(asDate(value));
-export const formatUtcDateTime = (value: string | number | Date): string => utcTimeFormat.format(asDate(value));
-export const formatShortDay = (value: string | number | Date): string => shortDayFormat.format(asDate(value));
-export const formatLocalDateTime = (value: string | number | Date): string => localTimeFormat.format(asDate(value));
+export const formatDay = (value: string | number | Date): string => dayFormat().format(asDate(value));
+export const formatUtcDateTime = (value: string | number | Date): string => utcTimeFormat().format(asDate(value));
+export const formatShortDay = (value: string | number | Date): string => shortDayFormat().format(asDate(value));
+export const formatLocalDateTime = (value: string | number | Date): string => localTimeFormat().format(asDate(value));
 /** Money in minor units, in the display locale. */
 export const formatMoney = (minor: number, currency: string): string => formatMoneyIn(minor, currency, DISPLAY_LOCALE);
