@@ -168,7 +168,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     // On a reused database this only applies the migrations it lacks (the seed runs on an empty one).
     await prepareDatabase(db, { SEED_TRANSACTIONS: String(args.transactions), LEDGERLINE_SUPPORT_PASSWORD: randomBytes(12).toString('base64url') }, () => undefined, { receipts: false });
-    console.log(`Seeded in ${Math.round((performance.now() - t0) / 1000)} s; ANALYZE...`);
+    console.log(`${args.reuse ? 'Migrated' : 'Seeded'} in ${Math.round((performance.now() - t0) / 1000)} s; ANALYZE...`);
     await db.exec('ANALYZE');
     const ids = (await db.query<{ id: string }>(`SELECT id::text FROM transactions ORDER BY md5(id::text) LIMIT 500`)).map((r) => r.id);
     const gls = (await db.query<{ id: string }>(`SELECT id::text FROM gl_accounts WHERE active AND classification = 'EXPENSE' LIMIT 20`)).map((r) => r.id);
