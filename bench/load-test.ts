@@ -3,6 +3,8 @@
  *
  *   npm run bench:load -- --processes 1,2,4 --clients 30 --seconds 60 [--transactions 20000]
  *     [--warmup 5] [--database-url postgres://…/admin-db] [--keep] [--json out.json]
+ *     [--cpu-prof-dir dir] (each server process writes a V8 CPU profile there at exit)
+ *     [--reuse postgres://…/ledgerline_t_x] (a database a --keep run left: no seeding, not dropped)
  *
  * Seeds a fresh database (named ledgerline_t_*, on the PostgreSQL at --database-url, else
  * PG_TEST_URL, else postgres://postgres@127.0.0.1:5432/postgres) once with the demo business
@@ -10,13 +12,15 @@
  * (`node --import tsx server/main.ts` with DATABASE_URL and WEB_CONCURRENCY; the supervisor of
  * server/cluster.ts), waits until every worker listens, drives the clients of bench/load-clients.ts
  * from a worker thread as the seeded owner, and stops the server with SIGTERM (it must drain).
- * Reports req/s, p50 and p99 per call and per process count, and the load average before and after
- * (this machine is shared; say so beside any figure). The database is dropped at the end unless --keep.
+ * Reports req/s, p50 and p99 per call and per process count, the load average before and after
+ * (this machine is shared; say so beside any figure), and the server processes' CPU time per request
+ * over the measured window (user + system from /proc, the server's process and its cluster workers):
+ * unlike wall-clock latency, that figure hardly moves with the machine's load. The database is dropped at the end unless --keep.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { Worker } from 'node:worker_threads';
 import { ID_TOKEN_HEADER } from '../schema/api/scopes.ts';
 import { openDb } from '../server/db/db.ts';
@@ -29,7 +33,7 @@ import { percentile, roundMs } from './stats.ts';
 const ACCEPT_ENCODING = 'gzip, deflate, br, zstd';
 const SEARCH_TERMS = ['uber', 'delta', 'amazon', 'coffee', 'hotel', 'office', 'air', 'lyft', 'market', 'cloud'];
 
-type Args = { processes: number[]; clients: number; seconds: number; warmup: number; transactions: number; adminUrl: string; keep: boolean; json: string | null };
+type Args = { processes: number[]; clients: number; seconds: number; warmup: number; transactions: number; adminUrl: string; keep: boolean; json: string | null; cpuProfDir: string | null; reuse: string | null };
 
 function parseArgs(argv: string[]): Args {
   const get = (name: string) => { const i = argv.indexOf(`--${name}`); return i >= 0 ? argv[i + 1] : undefined; };
@@ -43,18 +47,42 @@ function parseArgs(argv: string[]): Args {
     adminUrl: get('database-url') ?? process.env.PG_TEST_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     keep: argv.includes('--keep'),
     json: get('json') ?? null,
+    cpuProfDir: get('cpu-prof-dir') ?? null,
+    reuse: get('reuse') ?? null,
   };
 }
 
 export type OpFigures = { requests: number; rps: number; p50Ms: number; p99Ms: number; errors: number };
-export type RunFigures = { processes: number; clients: number; seconds: number; rps: number; ops: Record<LoadOp, OpFigures>; loadBefore: string; loadAfter: string; firstErrors: string[] };
+export type RunFigures = {
+  processes: number; clients: number; seconds: number; rps: number; ops: Record<LoadOp, OpFigures>;
+  loadBefore: string; loadAfter: string; firstErrors: string[];
+  /** Server CPU (user + system, every server process) per request of the measured window. */
+  serverCpuMsPerRequest: number;
+};
 
 const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** User + system CPU ms of a process and its children still running (Linux /proc; 0 elsewhere). */
+async function cpuMsOfTree(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => null);
+  if (stat === null) return 0;
+  // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  let ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  for (const task of tasks) {
+    const children = await readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '');
+    for (const child of children.split(' ').filter(Boolean)) ms += await cpuMsOfTree(Number(child));
+  }
+  return ms;
+}
+
 /** Starts `node --import tsx server/main.ts` with WEB_CONCURRENCY=processes; resolves once every worker listens. */
-async function startServer(databaseUrl: string, processes: number, port: number): Promise<{ child: ChildProcess; url: string; log: string[] }> {
+async function startServer(databaseUrl: string, processes: number, port: number, cpuProfDir: string | null): Promise<{ child: ChildProcess; url: string; log: string[] }> {
   const log: string[] = [];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...(cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${cpuProfDir}`] : []), '--import', 'tsx', 'server/main.ts'], {
     env: { ...process.env, DATABASE_URL: databaseUrl, WEB_CONCURRENCY: String(processes), PORT: String(port), HOST: '127.0.0.1', LEDGERLINE_SEED_DEMO: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -119,7 +147,7 @@ function figures(out: LoadWorkerResult): { rps: number; ops: Record<LoadOp, OpFi
 }
 
 function printRun(r: RunFigures): void {
-  console.log(`\n${r.processes} process(es), ${r.clients} clients, ${r.seconds} s: ${r.rps} req/s (load average before ${r.loadBefore}, after ${r.loadAfter})`);
+  console.log(`\n${r.processes} process(es), ${r.clients} clients, ${r.seconds} s: ${r.rps} req/s, server CPU ${r.serverCpuMsPerRequest} ms per request (load average before ${r.loadBefore}, after ${r.loadAfter})`);
   console.log('| call | requests | req/s | p50 ms | p99 ms | errors |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const op of LOAD_OPS) {
@@ -131,33 +159,43 @@ function printRun(r: RunFigures): void {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
-  console.log(`Seeding a fresh database with ${args.transactions} transactions (not timed)...`);
-  const store = await createPgDatabase(args.adminUrl);
+  console.log(args.reuse ? `Reusing ${args.reuse} (migrated, not seeded again)...` : `Seeding a fresh database with ${args.transactions} transactions (not timed)...`);
+  const store = args.reuse ? null : await createPgDatabase(args.adminUrl);
   const results: RunFigures[] = [];
   try {
-    const databaseUrl = store.open.databaseUrl!;
+    const databaseUrl = args.reuse ?? store!.open.databaseUrl!;
     const db = await openDb({ databaseUrl });
     const t0 = performance.now();
+    // On a reused database this only applies the migrations it lacks (the seed runs on an empty one).
     await prepareDatabase(db, { SEED_TRANSACTIONS: String(args.transactions), LEDGERLINE_SUPPORT_PASSWORD: randomBytes(12).toString('base64url') }, () => undefined, { receipts: false });
-    console.log(`Seeded in ${Math.round((performance.now() - t0) / 1000)} s; ANALYZE...`);
+    console.log(`${args.reuse ? 'Migrated' : 'Seeded'} in ${Math.round((performance.now() - t0) / 1000)} s; ANALYZE...`);
     await db.exec('ANALYZE');
     const ids = (await db.query<{ id: string }>(`SELECT id::text FROM transactions ORDER BY md5(id::text) LIMIT 500`)).map((r) => r.id);
     const gls = (await db.query<{ id: string }>(`SELECT id::text FROM gl_accounts WHERE active AND classification = 'EXPENSE' LIMIT 20`)).map((r) => r.id);
     await db.close();
     for (const [i, processes] of args.processes.entries()) {
-      const server = await startServer(databaseUrl, processes, 18_700 + i);
+      const server = await startServer(databaseUrl, processes, 18_700 + i, args.cpuProfDir);
       try {
         const token = await signInOwner(server.url);
         const top = await fetch(`${server.url}/v1/auth/sync/changes?backfill=true&limit=1`, { headers: { [ID_TOKEN_HEADER]: token } });
         const checkpoint = ((await top.json()) as { checkpoint: number }).checkpoint;
         const loadBefore = load();
         console.log(`${processes} process(es): ${args.clients} clients for ${args.warmup} s warm-up + ${args.seconds} s (load ${loadBefore})`);
+        // The warm-up's CPU is not counted: sampled once it ends, and again when the clients stop.
+        let cpuAtWarm = 0;
+        const warmTimer = setTimeout(() => void cpuMsOfTree(server.child.pid!).then((ms) => { cpuAtWarm = ms; }), args.warmup * 1000);
         const out = await runClients({
           url: server.url, header: ID_TOKEN_HEADER, token, acceptEncoding: ACCEPT_ENCODING, clients: args.clients,
           durationMs: (args.warmup + args.seconds) * 1000, warmupMs: args.warmup * 1000, transactionIds: ids, glAccountIds: gls,
           searchTerms: SEARCH_TERMS, checkpoint, weights: LOAD_WEIGHTS,
         });
-        const run: RunFigures = { processes, clients: args.clients, seconds: Math.round(out.seconds), ...figures(out), loadBefore, loadAfter: load(), firstErrors: out.firstErrors };
+        clearTimeout(warmTimer);
+        const cpuMs = (await cpuMsOfTree(server.child.pid!)) - cpuAtWarm;
+        const counted = LOAD_OPS.reduce((n, op) => n + out.latencies[op].length + out.errors[op], 0);
+        const run: RunFigures = {
+          processes, clients: args.clients, seconds: Math.round(out.seconds), ...figures(out), loadBefore, loadAfter: load(), firstErrors: out.firstErrors,
+          serverCpuMsPerRequest: counted ? Math.round((cpuMs / counted) * 100) / 100 : 0,
+        };
         printRun(run);
         results.push(run);
       } finally {
@@ -165,8 +203,8 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    if (args.keep) console.log(`Kept the database: ${store.open.databaseUrl}`);
-    else await store.dispose();
+    if (store && args.keep) console.log(`Kept the database: ${store.open.databaseUrl}`);
+    else if (store) await store.dispose();
   }
   if (args.json) await writeFile(args.json, JSON.stringify({ at: new Date().toISOString(), args: { ...args, adminUrl: undefined }, results }, null, 2));
 }

@@ -16,9 +16,8 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import { openDb, pgliteDb } from './db/db.ts';
+import { createPglite, openDb, pgliteDb } from './db/db.ts';
 import { loadMigrations, migrate } from './db/migrate.ts';
 
 const TEMPLATE_DIR = join(tmpdir(), 'ledgerline-test-templates');
@@ -64,7 +63,7 @@ async function loadOrBuildPgliteTemplate(which: 'bare' | 'migrated'): Promise<Bl
   } catch {
     // not built yet on this machine
   }
-  const lite = which === 'bare' ? await PGlite.create() : await PGlite.create({ loadDataDir: await pgliteTemplate('bare') });
+  const lite = which === 'bare' ? await createPglite() : await createPglite({ loadDataDir: await pgliteTemplate('bare') });
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     if (which === 'migrated') await migrate(pgliteDb(lite));

@@ -7,10 +7,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { LedgerlineApp } from './app.ts';
-import { openDb, pgliteDb, type Db } from './db/db.ts';
+import { createPglite, openDb, pgliteDb, type Db } from './db/db.ts';
 import { migrate } from './db/migrate.ts';
 import { seedDemo, startOfUtcDay } from './seed/seed.ts';
 import { hashPassword } from './auth/password.ts';
@@ -76,7 +76,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     let lite: PGlite | null = null;
     if (opts.databaseUrl || opts.dataDir) db = await openDb(store.open);
     else {
-      lite = await PGlite.create({ dataDir: store.open.dataDir, loadDataDir: copy?.dump ?? (await pgliteTemplate('migrated')) });
+      lite = await createPglite({ dataDir: store.open.dataDir, loadDataDir: copy?.dump ?? (await pgliteTemplate('migrated')) });
       db = pgliteDb(lite);
     }
     await migrate(db);

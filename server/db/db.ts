@@ -10,7 +10,8 @@
  * - PGlite has a single connection: a transaction holds it exclusively, so code inside
  *   `transaction(fn)` must use the `tx` it is given, never the outer `Db` (that would deadlock).
  */
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
 export type SqlParams = readonly unknown[];
@@ -81,9 +82,19 @@ function pgliteQueryable(conn: PgliteLike): Queryable {
   };
 }
 
+/**
+ * The extensions the migrations create (089: pg_trgm). PGlite bundles each one's files apart and
+ * must be handed them at every start, also on a data directory that has them installed already.
+ */
+export const PGLITE_EXTENSIONS = { pg_trgm } as const;
+
+/** PGlite.create with our extensions: every PGlite the server or its tests open goes through it. */
+export function createPglite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
+  return PGlite.create({ ...options, extensions: PGLITE_EXTENSIONS });
+}
+
 async function openPgliteDb(dataDir?: string, loadDataDir?: Blob): Promise<Db> {
-  const lite = loadDataDir ? await PGlite.create({ ...(dataDir ? { dataDir } : {}), loadDataDir })
-    : dataDir ? await PGlite.create(dataDir) : await PGlite.create();
+  const lite = await createPglite({ ...(dataDir ? { dataDir } : {}), ...(loadDataDir ? { loadDataDir } : {}) });
   return pgliteDb(lite);
 }
 

@@ -2,7 +2,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { useTestApp } from '../test-app.ts';
 import { makeBusiness, request, signIn, sseReader } from '../test-fixtures.ts';
-import { acceptedEncodings, ON_THE_FLY_MIN_BYTES } from './encoding.ts';
+import { acceptedEncodings, compressBytes, ON_THE_FLY_MIN_BYTES, SMALL_ANSWER_BYTES } from './encoding.ts';
 
 describe('acceptedEncodings', () => {
   it.each([
@@ -75,4 +75,24 @@ describe('API answers', () => {
     expect(sse.seqs().at(-1)).toBe(patched.body.change_seq);
     await sse.cancel();
   }, 15_000);
+});
+
+describe('compressBytes', () => {
+  const json = (rows: number) => new TextEncoder().encode(JSON.stringify(Array.from({ length: rows }, (_, i) => ({ id: i, memo: `row ${i} ${'x'.repeat(i % 40)}` }))));
+  it.each([
+    ['br', brotliDecompressSync],
+    ['gzip', gunzipSync],
+  ] as const)('%s: a small answer (in place) and a large one (thread pool) both decode to the same bytes', async (encoding, decode) => {
+    const small = json(200);
+    const large = json(20_000);
+    expect(small.byteLength).toBeLessThanOrEqual(SMALL_ANSWER_BYTES);
+    expect(large.byteLength).toBeGreaterThan(SMALL_ANSWER_BYTES);
+    expect(compressBytes(small, encoding)).toBeInstanceOf(Buffer);
+    expect(compressBytes(large, encoding)).toBeInstanceOf(Promise);
+    for (const bytes of [small, large]) {
+      const out = await compressBytes(bytes, encoding);
+      expect(out.byteLength).toBeLessThan(bytes.byteLength / 3);
+      expect(new Uint8Array(decode(out))).toEqual(bytes);
+    }
+  });
 });
