@@ -101,7 +101,8 @@ describe('the transactions engine keeps columns and an LRU of bodies, reading th
     const ada = rows.filter((r) => r.user_id === users[0]!.id).length;
     const search = async (q: string) => (await rt.queryTransactions({ filter: { q }, sort: 'occurred_desc', offset: 0, limit: 5 })).total;
     expect(await search('lovelace')).toBe(ada);
-    await rt.mirror.applyChanges([put('users', { ...users[0]!, last_name: 'Byron' }, N + 10)], { seq: N + 10, epoch: 'e' });
+    const renamed = { ...users[0]!, last_name: 'Byron' };
+    await rt.mirror.applyChanges([put('users', renamed, N + 10)], { seq: N + 10, epoch: 'e' });
     await expect.poll(() => search('byron')).toBe(ada);
     expect(await search('lovelace')).toBe(0);
   });
